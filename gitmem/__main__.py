@@ -1,0 +1,3 @@
+from gitmem.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,118 @@
+"""The ``gitmem`` command: a click group that imports each command's module only when it runs.
+
+Errors become exit codes here, in one place (see ``ExitCode``): a user never sees a traceback unless they pass
+``--debug``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import traceback
+from typing import Any
+
+import click
+
+from gitmem import __version__
+from gitmem.errors import CheckFailed, ExitCode, GitmemError
+
+# name -> "module:attribute"; modules are imported only when their command runs (start-up stays lean).
+COMMANDS: dict[str, str] = {
+    "init": "gitmem.commands.init:init",
+    "add": "gitmem.commands.add:add",
+    "list": "gitmem.commands.inspect:list_memories",
+    "show": "gitmem.commands.inspect:show",
+    "edit": "gitmem.commands.change:edit",
+    "accept": "gitmem.commands.change:accept",
+    "retire": "gitmem.commands.change:retire",
+    "forget": "gitmem.commands.change:forget",
+    "validate": "gitmem.commands.validate:validate",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, _, attribute = target.partition(":")
+        command = getattr(importlib.import_module(module_name), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=70)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog="Run `gitmem COMMAND --help` for a command's options and an example.",
+)
+@click.version_option(__version__, "-V", "--version", prog_name="gitmem", message="%(prog)s %(version)s")
+@click.option("--debug", is_flag=True, help="Show the traceback of an internal error.")
+def cli(debug: bool) -> None:
+    """gitmem: a memory for AI coding assistants that lives in the repository, reviewed like code.
+
+    Memories are small YAML files under .memory/. Nothing is written before it is scanned for secrets and
+    hidden Unicode, and `gitmem compile` writes the active ones into each AI tool's rules file.
+
+    \b
+    Start with:
+      gitmem init
+      gitmem add "Use pnpm, never npm" --kind convention
+    """
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run gitmem and return its exit code."""
+    args = sys.argv[1:] if argv is None else argv
+    debug = "--debug" in args or bool(os.environ.get("GITMEM_DEBUG"))
+    try:
+        result: Any = cli.main(args=args, prog_name="gitmem", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return int(ExitCode.USAGE if isinstance(exc, click.UsageError) else exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        return 130
+    except CheckFailed as exc:
+        click.echo(str(exc), err=True)
+        return int(exc.exit_code)
+    except GitmemError as exc:
+        click.echo(f"error: {exc}", err=True)
+        return int(exc.exit_code)
+    except BrokenPipeError:
+        _silence_stdout()
+        return int(ExitCode.FOUND)
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        return 130
+    except Exception as exc:  # a bug: say so in one line, and keep the traceback for --debug
+        if debug:
+            traceback.print_exc()
+        click.echo(
+            f"internal error: {type(exc).__name__}: {exc} (this is a bug in gitmem; rerun with --debug for "
+            "the traceback)",
+            err=True,
+        )
+        return int(ExitCode.INTERNAL)
+    return int(result or 0)
+
+
+def _silence_stdout() -> None:
+    """After the reader of our output went away (``gitmem list | head``), let Python exit without a second error."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())

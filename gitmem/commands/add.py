@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+import sys
+
+import click
+
+from gitmem.memory.model import KINDS, PRIORITIES
+from gitmem.render import echo, echo_json
+
+
+@click.command()
+@click.argument("title")
+@click.argument("stdin_marker", metavar="[-]", required=False)
+@click.option("--body", help="Why, and how (Markdown).")
+@click.option("--body-file", type=click.File("r", encoding="utf-8"), help="Read the body from a file ('-': stdin).")
+@click.option("--kind", type=click.Choice(KINDS), default="convention", show_default=True, help="What sort of memory.")
+@click.option("--priority", type=click.Choice(PRIORITIES), default="normal", show_default=True,
+              help="Order under a token budget: high memories are compiled first.")
+@click.option("--path", "paths", multiple=True, metavar="GLOB", help="Where it applies, e.g. 'web/**' (repeatable).")
+@click.option("--tag", "tags", multiple=True, help="A label (repeatable).")
+@click.option("--expires", metavar="DATE", help="Stop compiling it after this date (YYYY-MM-DD, or e.g. 90d).")
+@click.option("--review-after", metavar="DATE", help="Ask for a review after this date (YYYY-MM-DD, or e.g. 12w).")
+@click.option("--supersedes", multiple=True, metavar="ID", help="A memory this one replaces; it is retired.")
+@click.option("--evidence", multiple=True, metavar="PATH[:LINES]",
+              help="A file (and lines) that backs it, e.g. package.json:3-9 (repeatable).")
+@click.option("--proposed", is_flag=True, help="Add it as a proposal for a human to accept, not active.")
+@click.option("--id", "memory_id", help="The id (default: made from the title).")
+@click.option("--json", "as_json", is_flag=True, help="Print the new memory as JSON instead of its path.")
+def add(
+    title: str, stdin_marker: str | None, body: str | None, body_file: click.utils.LazyFile | None, kind: str,
+    priority: str, paths: tuple[str, ...], tags: tuple[str, ...], expires: str | None, review_after: str | None,
+    supersedes: tuple[str, ...], evidence: tuple[str, ...], proposed: bool, memory_id: str | None, as_json: bool,
+) -> int:
+    """Add a memory: scanned for secrets and hidden Unicode, validated, then written as one file.
+
+    Prints the new file's path. Nothing is written when any check fails.
+
+    \b
+    Examples:
+      gitmem add "Use pnpm, never npm" --kind convention --path 'web/**' \\
+          --body "npm rewrites pnpm-lock.yaml and breaks the workspace."
+      git log -1 --format=%B | gitmem add "Why we pinned Node 20" --kind decision -
+    """
+    from gitmem.commands import open_store, today
+    from gitmem.errors import UsageError
+    from gitmem.memory import actions
+    from gitmem.memory.model import Memory
+
+    sources = [s for s in (body is not None, body_file is not None, stdin_marker is not None) if s]
+    if len(sources) > 1:
+        raise UsageError("give the body once: --body, --body-file, or '-' for stdin")
+    if stdin_marker is not None and stdin_marker != "-":
+        raise UsageError(f"unexpected argument {stdin_marker!r}: quote the title, or use '-' to read the body from stdin")
+    if body_file is not None:
+        body = body_file.read()
+    elif stdin_marker == "-":
+        body = sys.stdin.read()
+
+    project, store = open_store()
+    day = today()
+    memory = Memory(
+        id=actions.new_id(title, memory_id),
+        title=title.strip(),
+        kind=kind,
+        status="proposed" if proposed else "active",
+        body=(body or "").strip("\n"),
+        priority=priority,
+        paths=tuple(dict.fromkeys(paths)),
+        tags=tuple(dict.fromkeys(tags)),
+        created=day,
+        expires=actions.parse_date(expires, "--expires", day) if expires else None,
+        review_after=actions.parse_date(review_after, "--review-after", day) if review_after else None,
+        supersedes=tuple(dict.fromkeys(supersedes)),
+        evidence=tuple(actions.make_evidence(project, spec) for spec in evidence),
+        source="human",
+    )
+    outcome = actions.add_memory(store, memory, day)
+    if as_json:
+        echo_json({**memory.to_dict(), "path": project.display(outcome.written[0])})
+    else:
+        echo(project.display(outcome.written[0]))
+    for note in outcome.notes:
+        echo(note, err=True)
+    return 0

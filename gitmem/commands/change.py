@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+import click
+
+from gitmem.render import echo
+
+
+@click.command()
+@click.argument("memory_id", metavar="ID")
+def edit(memory_id: str) -> int:
+    """Edit a memory in $EDITOR. An invalid result is refused and the original kept.
+
+    The edited text is checked like any write (schema, secrets, hidden Unicode). When it is refused, your draft
+    is kept under .git/gitmem/drafts/ so nothing you typed is lost.
+
+    \b
+    Example:
+      EDITOR=nano gitmem edit use-pnpm
+    """
+    from gitmem.commands import open_store
+    from gitmem.errors import CheckFailed
+    from gitmem.fsutil import write_atomic
+
+    project, store = open_store()
+    snapshot = store.load()
+    store.get(memory_id, snapshot)
+    path = store.path_of(memory_id)
+    original = path.read_text(encoding="utf-8")
+    draft = project.cache_dir / "drafts" / f"{memory_id}.yaml"
+    write_atomic(draft, original.encode("utf-8"))
+    click.edit(filename=str(draft))
+    edited = draft.read_text(encoding="utf-8")
+    if edited == original:
+        draft.unlink()
+        echo(f"no changes to {project.display(path)}")
+        return 0
+    try:
+        store.replace_text(memory_id, edited, snapshot)
+    except CheckFailed as exc:
+        raise CheckFailed(
+            exc.problems,
+            f"refused: {project.display(path)} is unchanged; your edit is kept in {project.display(draft)}",
+        ) from None
+    draft.unlink()
+    echo(f"updated {project.display(path)}")
+    return 0
+
+
+@click.command()
+@click.argument("memory_ids", metavar="ID...", nargs=-1, required=True)
+def accept(memory_ids: tuple[str, ...]) -> int:
+    """Make proposed memories active (a human's decision, typically in the pull request).
+
+    A memory that supersedes others retires them when it becomes active.
+
+    \b
+    Example:
+      gitmem list --status proposed
+      gitmem accept use-pnpm pin-node-20
+    """
+    from gitmem.commands import open_store, today
+    from gitmem.memory import actions
+
+    project, store = open_store()
+    outcome = actions.accept(store, list(dict.fromkeys(memory_ids)), today())
+    for path in outcome.written:
+        echo(f"updated {project.display(path)}")
+    for note in outcome.notes:
+        echo(note)
+    return 0
+
+
+@click.command()
+@click.argument("memory_id", metavar="ID")
+@click.option("--reason", help="Why it no longer holds (kept in the file).")
+@click.option("--superseded-by", metavar="ID", help="The memory that replaces it.")
+def retire(memory_id: str, reason: str | None, superseded_by: str | None) -> int:
+    """Retire a memory: it stays on file for history but is no longer compiled or recalled.
+
+    \b
+    Example:
+      gitmem retire use-npm --superseded-by use-pnpm
+    """
+    from gitmem.commands import open_store, today
+    from gitmem.memory import actions
+
+    project, store = open_store()
+    outcome = actions.retire(store, memory_id, today(), reason, superseded_by)
+    for path in outcome.written:
+        echo(f"updated {project.display(path)}")
+    for note in outcome.notes:
+        echo(note)
+    return 0
+
+
+@click.command()
+@click.argument("memory_id", metavar="ID")
+def forget(memory_id: str) -> int:
+    """Delete a memory's file. Git keeps its history; prefer `retire` to keep it on file.
+
+    \b
+    Example:
+      gitmem forget wrong-guess
+    """
+    from gitmem.commands import open_store
+    from gitmem.memory import actions
+
+    project, store = open_store()
+    path = store.path_of(memory_id)
+    outcome = actions.forget(store, memory_id)
+    for note in outcome.notes:
+        echo(note)
+    echo(f"removed {project.display(path)} (git keeps it if it was committed)")
+    return 0

@@ -1,0 +1,72 @@
+"""Exit codes, the problem record every check reports, and gitmem's exceptions.
+
+Each exception carries its exit code; the CLI turns them into a message and that code in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """The exit codes of every gitmem command (DESIGN.md)."""
+
+    OK = 0
+    FOUND = 1  # a check found something: secret, invalid memory, stale output, doctor finding
+    USAGE = 2  # the command was called wrongly
+    CANNOT_RUN = 3  # not a git repository, unreadable config
+    INTERNAL = 4  # a bug
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with one file, printed as ``path:line:col: field: message``."""
+
+    path: str
+    line: int
+    column: int
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.field}: {self.message}"
+
+
+class GitmemError(Exception):
+    """An error the user can act on; ``str()`` is the one-line message shown to them."""
+
+    exit_code: ExitCode = ExitCode.CANNOT_RUN
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UsageError(GitmemError):
+    """The command line asked for something impossible (bad id, unknown memory, bad date)."""
+
+    exit_code = ExitCode.USAGE
+
+
+class CannotRun(GitmemError):
+    """gitmem cannot work here: not a git repository, no .memory/, unreadable config."""
+
+    exit_code = ExitCode.CANNOT_RUN
+
+
+class CheckFailed(GitmemError):
+    """A check found problems; each is printed on its own line."""
+
+    exit_code = ExitCode.FOUND
+
+    def __init__(self, problems: Iterable[Problem], summary: str = "") -> None:
+        self.problems = sorted(problems)
+        lines = [str(problem) for problem in self.problems]
+        if summary:
+            lines.append(summary)
+        super().__init__("\n".join(lines))

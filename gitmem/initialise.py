@@ -1,0 +1,68 @@
+"""``gitmem init``: create .memory/ and record the targets. Running it again changes nothing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gitmem.config import DEFAULT_TARGETS, TARGET_NAMES, load_config, save_config
+from gitmem.memory.store import Store
+from gitmem.project import Project
+
+# Files whose presence shows a project already uses a tool: init adds that tool to the targets.
+_DETECT: dict[str, tuple[str, ...]] = {
+    "agents": ("AGENTS.md",),
+    "claude": ("CLAUDE.md", ".claude"),
+    "gemini": ("GEMINI.md", ".gemini"),
+    "cursor": (".cursor", ".cursorrules"),
+    "copilot": (".github/copilot-instructions.md", ".github/instructions"),
+    "windsurf": (".windsurf", ".windsurfrules"),
+    "cline": (".clinerules",),
+    "kiro": (".kiro",),
+    "aider": ("CONVENTIONS.md", ".aider.conf.yml"),
+}
+
+
+@dataclass
+class InitReport:
+    created: list[Path] = field(default_factory=list)
+    targets: tuple[str, ...] = ()
+    detected: tuple[str, ...] = ()
+    targets_changed: bool = False
+
+
+def detect_targets(root: Path) -> tuple[str, ...]:
+    """The tools whose rules files or folders the project already has."""
+    return tuple(name for name in TARGET_NAMES if any((root / p).exists() for p in _DETECT[name]))
+
+
+def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
+    report = InitReport()
+    for directory in (project.memory_dir, project.memories_dir, project.journal_dir):
+        if not directory.is_dir():
+            directory.mkdir(parents=True, exist_ok=True)
+            report.created.append(directory)
+    for directory in (project.memories_dir, project.journal_dir):
+        keep = directory / ".gitkeep"
+        if not any(directory.iterdir()):
+            keep.touch()
+            report.created.append(keep)
+    report.created.extend(Store(project).ensure_schema_copies())
+
+    existed = project.config_path.exists()
+    current = load_config(project).targets if existed else ()
+    if targets:
+        wanted = tuple(dict.fromkeys(targets))
+    elif existed:
+        wanted = current
+    else:
+        report.detected = tuple(t for t in detect_targets(project.root) if t not in DEFAULT_TARGETS)
+        wanted = tuple(t for t in TARGET_NAMES if t in DEFAULT_TARGETS or t in report.detected)
+    if not existed:
+        save_config(project, {"targets": list(wanted)})
+        report.created.append(project.config_path)
+    elif wanted != current:
+        save_config(project, {"targets": list(wanted)})
+        report.targets_changed = True
+    report.targets = wanted
+    return report

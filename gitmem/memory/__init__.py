@@ -1,0 +1,1 @@
+"""The memory model and the store under .memory/."""

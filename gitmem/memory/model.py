@@ -1,0 +1,133 @@
+"""A memory as a frozen value, and the vocabularies of its fields."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field, fields, replace
+from datetime import date
+from typing import Any
+
+KINDS = ("convention", "decision", "pitfall", "preference", "fact")
+STATUSES = ("proposed", "active", "retired")
+PRIORITIES = ("high", "normal", "low")
+SOURCES = ("human", "agent", "journal", "import")
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+ID_MAX = 64
+
+# The order fields are written in, and shown in.
+FIELD_ORDER = (
+    "id", "title", "kind", "status", "priority", "body", "paths", "tags", "created", "expires",
+    "review_after", "supersedes", "evidence", "source", "origin", "retired", "reason",
+)
+DATE_FIELDS = ("created", "expires", "review_after", "retired")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A citation backing a memory: a file, optionally lines, and a digest of what was cited."""
+
+    path: str
+    lines: str | None = None
+    digest: str | None = None
+
+    def to_dict(self) -> dict[str, str]:
+        out = {"path": self.path}
+        if self.lines is not None:
+            out["lines"] = self.lines
+        if self.digest is not None:
+            out["digest"] = self.digest
+        return out
+
+
+@dataclass(frozen=True)
+class Memory:
+    id: str
+    title: str
+    kind: str
+    status: str
+    body: str = ""
+    priority: str = "normal"
+    paths: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    created: date | None = None
+    expires: date | None = None
+    review_after: date | None = None
+    supersedes: tuple[str, ...] = ()
+    evidence: tuple[Evidence, ...] = field(default=())
+    source: str | None = None
+    origin: str | None = None
+    retired: date | None = None
+    reason: str | None = None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Memory:
+        """A memory from data that passed validation (dates as YYYY-MM-DD strings)."""
+        values: dict[str, Any] = {}
+        for name in FIELD_ORDER:
+            if name not in data or data[name] is None:
+                continue
+            value = data[name]
+            if name in DATE_FIELDS:
+                value = date.fromisoformat(value)
+            elif name == "evidence":
+                value = tuple(
+                    Evidence(item["path"], _lines(item.get("lines")), item.get("digest")) for item in value
+                )
+            elif isinstance(value, list):
+                value = tuple(value)
+            values[name] = value
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field, in the canonical order, as JSON-ready data (absent values as null or [])."""
+        out: dict[str, Any] = {}
+        for name in FIELD_ORDER:
+            value = getattr(self, name)
+            if isinstance(value, date):
+                value = value.isoformat()
+            elif name == "evidence":
+                value = [item.to_dict() for item in value]
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[name] = value
+        return out
+
+    def to_file_dict(self) -> dict[str, Any]:
+        """The fields worth writing to the file: absent, empty and default values left out."""
+        defaults = {f.name: f.default for f in fields(self)}
+        return {
+            name: value
+            for name, value in self.to_dict().items()
+            if value not in (None, "", []) and not (name == "priority" and value == defaults["priority"])
+        }
+
+    def is_expired(self, today: date) -> bool:
+        return self.expires is not None and self.expires < today
+
+    def is_live(self, today: date) -> bool:
+        """Active and not expired: what compile and recall use."""
+        return self.status == "active" and not self.is_expired(today)
+
+    def with_changes(self, **changes: Any) -> Memory:
+        return replace(self, **changes)
+
+
+def _lines(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def slugify(title: str) -> str:
+    """An id from a title: ASCII lower-case words joined by hyphens, at most 64 characters, cut at a word."""
+    ascii_text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
+    words = re.findall(r"[a-z0-9]+", ascii_text.lower())
+    slug = ""
+    for word in words:
+        candidate = f"{slug}-{word}" if slug else word
+        if len(candidate) > ID_MAX:
+            break
+        slug = candidate
+    if not slug and words:
+        slug = words[0][:ID_MAX]
+    return slug

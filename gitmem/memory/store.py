@@ -1,0 +1,238 @@
+"""The memory store: every read and write of .memory/memories/.
+
+Reads check every file (schema, strict YAML, hidden Unicode, secrets) and the store as a whole (duplicate ids,
+dangling ``supersedes``), using a stat-keyed cache so a warm read of thousands of memories stays fast. Writes
+are checked the same way first, and are atomic; a new memory never overwrites an existing one.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gitmem import __version__, yamlio
+from gitmem.errors import CheckFailed, Problem, UsageError
+from gitmem.fsutil import write_atomic
+from gitmem.memory.cache import FileCache, stat_key
+from gitmem.memory.model import ID_PATTERN, Memory
+from gitmem.project import Project
+
+MEMORY_HEADER = "# yaml-language-server: $schema=../schema/memory.schema.json\n"
+SUFFIX = ".yaml"
+
+
+@dataclass
+class Snapshot:
+    """The store as read now: the valid memories by id, the file of every id, and every problem found."""
+
+    memories: dict[str, Memory] = field(default_factory=dict)
+    files: dict[str, Path] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    def sorted(self) -> list[Memory]:
+        return [self.memories[key] for key in sorted(self.memories)]
+
+
+def _salt() -> str:
+    """What the cached checks depend on besides the files: gitmem's version and its rules and schema."""
+    package = Path(__file__).resolve().parent.parent
+    parts = [__version__]
+    for relative in ("schema.py", "scan/rules.py", "scan/engine.py", "scan/unicode.py", "schemas/memory.schema.json"):
+        try:
+            parts.append(str(os.stat(package / relative).st_mtime_ns))
+        except OSError:
+            parts.append("-")
+    return ":".join(parts)
+
+
+class Store:
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.directory = project.memories_dir
+
+    def path_of(self, memory_id: str) -> Path:
+        if not ID_PATTERN.match(memory_id):
+            raise UsageError(
+                f"invalid id {memory_id!r}: use 1 to 64 lower-case letters, digits or hyphens, "
+                "starting with a letter or digit"
+            )
+        return self.directory / f"{memory_id}{SUFFIX}"
+
+    # -- reading -------------------------------------------------------------------------------------------------
+
+    def load(self) -> Snapshot:
+        """Read and check every memory file."""
+        from gitmem.schema import check_memory
+
+        snapshot = Snapshot()
+        try:
+            names = sorted(os.listdir(self.directory))
+        except FileNotFoundError:
+            return snapshot
+        cache = FileCache(self.project.cache_dir / "store.json", _salt())
+        prefix = self.project.display(self.directory)
+        raw_ids: dict[str, list[str]] = {}
+        for name in names:
+            if name.startswith("."):
+                continue
+            display = os.path.join(prefix, name)
+            path = self.directory / name
+            if not name.endswith(SUFFIX):
+                if path.is_file():
+                    snapshot.problems.append(
+                        Problem(display, 1, 1, "file", f"not a memory file: memories are named ID{SUFFIX}")
+                    )
+                continue
+            try:
+                key = stat_key(os.stat(path))
+            except FileNotFoundError:  # removed while we read
+                continue
+            cached = cache.get(name, key)
+            if cached is not None:
+                data, problem_rows = cached
+            else:
+                try:
+                    raw = path.read_bytes()
+                except OSError as exc:
+                    snapshot.problems.append(Problem(display, 1, 1, "file", f"cannot read: {exc.strerror}"))
+                    continue
+                data, problems = check_memory(raw, name[: -len(SUFFIX)])
+                problem_rows = [[p.line, p.column, p.field, p.message] for p in problems]
+                cache.put(name, key, data, problem_rows)
+            file_id = name[: -len(SUFFIX)]
+            if isinstance(data, dict) and isinstance(data.get("id"), str):
+                raw_ids.setdefault(data["id"], []).append(display)
+            if problem_rows:
+                snapshot.problems.extend(Problem(display, *row) for row in problem_rows)
+            elif data is not None:
+                snapshot.memories[file_id] = Memory.from_dict(data)
+                snapshot.files[file_id] = path
+        cache.save()
+        snapshot.problems.extend(self._cross_problems(snapshot, raw_ids))
+        snapshot.problems.sort()
+        return snapshot
+
+    def _cross_problems(self, snapshot: Snapshot, raw_ids: dict[str, list[str]]) -> list[Problem]:
+        problems = []
+        for memory_id, displays in raw_ids.items():
+            if len(displays) > 1:
+                for display in displays:
+                    others = ", ".join(d for d in displays if d != display)
+                    problems.append(Problem(display, 1, 1, "id", f"duplicate id {memory_id!r} (also in {others})"))
+        known = set(raw_ids) | set(snapshot.memories)
+        for memory in snapshot.memories.values():
+            for index, target in enumerate(memory.supersedes):
+                if target not in known:
+                    problems.append(self._problem_at(memory.id, ("supersedes", index), f"no memory {target!r}"))
+        return problems
+
+    def _problem_at(self, memory_id: str, where: tuple[Any, ...], message: str) -> Problem:
+        """A problem at a field of a stored file (parsed again: only needed when something is wrong)."""
+        path = self.directory / f"{memory_id}{SUFFIX}"
+        doc = yamlio.load(path.read_text(encoding="utf-8"))
+        line, column = doc.position(where)
+        name = "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else p) for i, p in enumerate(where))
+        return Problem(self.project.display(path), line, column, name, message)
+
+    def get(self, memory_id: str, snapshot: Snapshot | None = None) -> Memory:
+        """One valid memory; a clear usage error when it does not exist or is invalid."""
+        path = self.path_of(memory_id)
+        snapshot = snapshot or self.load()
+        if memory_id in snapshot.memories:
+            return snapshot.memories[memory_id]
+        mine = [p for p in snapshot.problems if Path(p.path).name == path.name]
+        if path.exists() and mine:
+            raise CheckFailed(mine, f"memory {memory_id!r} is invalid: fix {self.project.display(path)} first")
+        hint = difflib.get_close_matches(memory_id, list(snapshot.memories), n=1)
+        suggestion = f" (did you mean {hint[0]!r}?)" if hint else "; `gitmem list` shows the ids"
+        raise UsageError(f"no memory {memory_id!r}{suggestion}")
+
+    # -- writing -------------------------------------------------------------------------------------------------
+
+    def render(self, memory: Memory) -> str:
+        """A new memory's file text, in canonical form."""
+        return yamlio.dump(memory.to_file_dict(), MEMORY_HEADER)
+
+    def check_text(self, memory_id: str, text: str, snapshot: Snapshot | None = None) -> Memory:
+        """The memory ``text`` holds, or ``CheckFailed`` naming every problem: nothing is written on failure."""
+        from gitmem.schema import check_memory
+
+        path = self.path_of(memory_id)
+        display = self.project.display(path)
+        data, problems = check_memory(text.encode("utf-8"), memory_id, display)
+        if not problems and data is not None:
+            memory = Memory.from_dict(data)
+            if memory.supersedes:
+                known = set((snapshot or self.load()).memories) | set(self._ids_on_disk())
+                problems = [
+                    Problem(display, 1, 1, f"supersedes[{i}]", f"no memory {target!r}")
+                    for i, target in enumerate(memory.supersedes)
+                    if target not in known
+                ]
+            if not problems:
+                return memory
+        raise CheckFailed(problems, "nothing was written")
+
+    def create(self, memory: Memory, snapshot: Snapshot | None = None) -> Path:
+        """Write a new memory. Refuses an id that exists, even one created by another process this instant."""
+        path = self.path_of(memory.id)
+        if path.exists():
+            raise UsageError(
+                f"memory {memory.id!r} already exists ({self.project.display(path)}); "
+                "choose another id with --id, or change it with `gitmem edit`"
+            )
+        text = self.render(memory)
+        self.check_text(memory.id, text, snapshot)
+        self.ensure_schema_copies(refresh=False)
+        try:
+            write_atomic(path, text.encode("utf-8"), overwrite=False)
+        except FileExistsError:
+            raise UsageError(
+                f"memory {memory.id!r} was just created by someone else; choose another id with --id"
+            ) from None
+        return path
+
+    def replace_text(self, memory_id: str, text: str, snapshot: Snapshot | None = None) -> Memory:
+        """Replace a stored memory's file with ``text``, after checking it."""
+        memory = self.check_text(memory_id, text, snapshot)
+        write_atomic(self.path_of(memory_id), text.encode("utf-8"))
+        return memory
+
+    def update(self, memory_id: str, changes: dict[str, Any], snapshot: Snapshot | None = None) -> Memory:
+        """Set fields of a stored memory (``None`` removes one), keeping the file's comments and layout."""
+        path = self.path_of(memory_id)
+        text = yamlio.update(path.read_text(encoding="utf-8"), changes)
+        return self.replace_text(memory_id, text, snapshot)
+
+    def delete(self, memory_id: str) -> Path:
+        path = self.path_of(memory_id)
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            raise UsageError(f"no memory {memory_id!r}; `gitmem list` shows the ids") from None
+        return path
+
+    def ensure_schema_copies(self, refresh: bool = True) -> list[Path]:
+        """Copy the JSON Schemas into .memory/schema/ so editors validate files offline; returns what changed."""
+        from gitmem.schema import SCHEMA_FILES, schema_text
+
+        written = []
+        for name, filename in SCHEMA_FILES.items():
+            path = self.project.schema_dir / filename
+            if path.exists() and not refresh:
+                continue
+            text = schema_text(name)
+            if path.exists() and path.read_text(encoding="utf-8") == text:
+                continue
+            write_atomic(path, text.encode("utf-8"))
+            written.append(path)
+        return written
+
+    def _ids_on_disk(self) -> list[str]:
+        try:
+            return [n[: -len(SUFFIX)] for n in os.listdir(self.directory) if n.endswith(SUFFIX)]
+        except FileNotFoundError:
+            return []

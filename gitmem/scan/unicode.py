@@ -1,0 +1,127 @@
+"""Hidden Unicode: characters a reviewer cannot see but a model reads.
+
+The "rules file backdoor" hides instructions in zero-width, bidirectional and tag characters. gitmem refuses
+them in memories, session logs and everything it writes. Exceptions, because they are harmless and common:
+a byte-order mark at the very start, and the joiners, variation selectors and tag characters inside emoji
+sequences (family emoji, flags of subdivisions).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# Every format (Cf), line/paragraph separator (Zl, Zp) and control (Cc) character except tab, LF and CR, as of
+# Unicode 14; tests check this table against the running Python's unicodedata. Added by hand: invisible
+# combining marks and fillers, and the variation selectors that can encode hidden bytes.
+_HIDDEN_RANGES: tuple[tuple[int, int], ...] = (
+    (0x0000, 0x0008), (0x000B, 0x000C), (0x000E, 0x001F), (0x007F, 0x009F), (0x00AD, 0x00AD),
+    (0x034F, 0x034F), (0x0600, 0x0605), (0x061C, 0x061C), (0x06DD, 0x06DD), (0x070F, 0x070F),
+    (0x0890, 0x0891), (0x08E2, 0x08E2), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
+    (0x200B, 0x200F), (0x2028, 0x202E), (0x2060, 0x2064), (0x2066, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF9, 0xFFFB), (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD), (0x13430, 0x1343F), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0001, 0xE0001), (0xE0020, 0xE007F), (0xE0100, 0xE01EF),
+)
+
+_ZWJ = 0x200D
+_VS15, _VS16 = 0xFE0E, 0xFE0F
+_BLACK_FLAG = 0x1F3F4
+_CANCEL_TAG = 0xE007F
+
+
+def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
+    parts = []
+    for start, end in ranges:
+        parts.append(re.escape(chr(start)) if start == end else f"{re.escape(chr(start))}-{re.escape(chr(end))}")
+    return "[" + "".join(parts) + "]"
+
+
+_HIDDEN_RE = re.compile(_char_class(_HIDDEN_RANGES))
+
+
+@dataclass(frozen=True)
+class HiddenChar:
+    """A hidden character at a 1-based line and column."""
+
+    line: int
+    column: int
+    codepoint: int
+
+    @property
+    def name(self) -> str:
+        return unicodedata.name(chr(self.codepoint), "UNNAMED")
+
+    def describe(self) -> str:
+        return f"hidden Unicode character U+{self.codepoint:04X} ({self.name})"
+
+
+def _is_emoji(cp: int) -> bool:
+    return (
+        0x1F000 <= cp <= 0x1FAFF
+        or 0x2600 <= cp <= 0x27BF
+        or 0x2300 <= cp <= 0x23FF
+        or 0x2B00 <= cp <= 0x2BFF
+        or 0x2190 <= cp <= 0x21FF
+        or 0x25A0 <= cp <= 0x25FF
+        or cp in (0x00A9, 0x00AE, 0x203C, 0x2049, 0x2122, 0x2139, 0x3030, 0x303D, 0x3297, 0x3299)
+    )
+
+
+def _allowed(text: str, index: int, cp: int) -> bool:
+    """The exceptions: a leading BOM, and characters that are part of an emoji sequence."""
+    if cp == 0xFEFF:
+        return index == 0
+    prev = ord(text[index - 1]) if index > 0 else -1
+    if cp in (_VS15, _VS16):
+        return prev >= 0x20 and not _HIDDEN_RE.match(text[index - 1])
+    if cp == _ZWJ:
+        nxt = ord(text[index + 1]) if index + 1 < len(text) else -1
+        before = _is_emoji(prev) or prev == _VS16 or 0x1F3FB <= prev <= 0x1F3FF
+        return before and _is_emoji(nxt)
+    if 0xE0020 <= cp <= _CANCEL_TAG:
+        # A subdivision flag: U+1F3F4, then tag letters, ended by CANCEL TAG.
+        start = index
+        while start > 0 and 0xE0020 <= ord(text[start - 1]) <= 0xE007E:
+            start -= 1
+        if start == 0 or ord(text[start - 1]) != _BLACK_FLAG:
+            return False
+        end = index
+        while end < len(text) and 0xE0020 <= ord(text[end]) <= 0xE007E:
+            end += 1
+        return end < len(text) and ord(text[end]) == _CANCEL_TAG
+    return False
+
+
+def find_hidden(text: str) -> list[HiddenChar]:
+    """Every hidden character in ``text`` that is not one of the harmless exceptions."""
+    found: list[HiddenChar] = []
+    for match in _HIDDEN_RE.finditer(text):
+        index = match.start()
+        cp = ord(text[index])
+        if _allowed(text, index, cp):
+            continue
+        line = text.count("\n", 0, index) + 1
+        column = index - (text.rfind("\n", 0, index) + 1) + 1
+        found.append(HiddenChar(line, column, cp))
+    return found
+
+
+def strip_hidden(text: str) -> str:
+    """``text`` without its hidden characters (the harmless exceptions kept)."""
+    hidden = find_hidden(text)
+    if not hidden:
+        return text
+    drop = set()
+    offsets = _line_offsets(text)
+    for char in hidden:
+        drop.add(offsets[char.line - 1] + char.column - 1)
+    return "".join(ch for i, ch in enumerate(text) if i not in drop)
+
+
+def _line_offsets(text: str) -> list[int]:
+    offsets = [0]
+    for match in re.finditer("\n", text):
+        offsets.append(match.end())
+    return offsets

@@ -1,0 +1,258 @@
+"""Validation of memory and config files, with one ``path:line:col: field: message`` per problem.
+
+The JSON Schemas ship as package data (``gitmem/schemas/``, identical to the published ``schema/``). This module is
+the only user of jsonschema; it is imported only when a file has to be checked (warm runs read the store's cache).
+A file is checked as a whole, and every problem in it is reported at once: size, encoding, hidden Unicode, secrets,
+YAML strictness, the schema, and what a schema cannot say (id equals file name, real dates).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from datetime import date
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from gitmem import yamlio
+from gitmem.errors import Problem
+from gitmem.memory.model import DATE_FIELDS
+from gitmem.scan import find_hidden, scan_text
+
+MAX_FILE_BYTES = 64 * 1024
+
+SCHEMA_FILES = {"memory": "memory.schema.json", "config": "config.schema.json"}
+
+
+def schema_text(name: str) -> str:
+    """The shipped JSON Schema ``name`` ("memory" or "config") as text."""
+    return resources.files("gitmem").joinpath("schemas", SCHEMA_FILES[name]).read_text(encoding="utf-8")
+
+
+@cache
+def _validator(name: str) -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(json.loads(schema_text(name)))
+
+
+@cache
+def _known_fields(name: str) -> tuple[str, ...]:
+    return tuple(json.loads(schema_text(name)).get("properties", {}))
+
+
+def check_memory(raw: bytes, file_id: str | None, path: str = "") -> tuple[dict[str, Any] | None, list[Problem]]:
+    """Check one memory file's bytes. Returns its data (``None`` when not a YAML mapping) and every problem.
+
+    The memory is usable only when there are no problems; the data is returned anyway for cross-file checks.
+
+    ``file_id`` is the id the file name implies (``None`` when the file is not in the store yet).
+    """
+    doc, problems = _check_yaml_file(raw, "memory", path)
+    if doc is None:
+        return None, problems
+    data = doc.data
+    if file_id is not None and isinstance(data.get("id"), str) and data["id"] != file_id:
+        problems.append(_at(doc, path, ("id",), f"{data['id']!r} does not match the file name {file_id}.yaml"))
+    for name in DATE_FIELDS:
+        value = data.get(name)
+        if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) and not _real_date(value):
+            problems.append(_at(doc, path, (name,), f"{value} is not a real date"))
+    for index, item in enumerate(data.get("evidence") or []):
+        lines = item.get("lines") if isinstance(item, dict) else None
+        if isinstance(lines, str) and "-" in lines:
+            first, _, last = lines.partition("-")
+            if first.isdigit() and last.isdigit() and int(first) > int(last):
+                problems.append(_at(doc, path, ("evidence", index, "lines"), f"range {lines} runs backwards"))
+    if isinstance(data.get("supersedes"), list) and data.get("id") in data["supersedes"]:
+        problems.append(_at(doc, path, ("supersedes",), "a memory cannot supersede itself"))
+    return data, problems
+
+
+def check_config(raw: bytes, path: str = "") -> tuple[dict[str, Any] | None, list[Problem]]:
+    """Check the config file's bytes: the same strictness as memories, against the config schema."""
+    doc, problems = _check_yaml_file(raw, "config", path)
+    if doc is None or problems:
+        return None, problems
+    return doc.data, problems
+
+
+def _check_yaml_file(raw: bytes, schema: str, path: str) -> tuple[yamlio.Document | None, list[Problem]]:
+    if len(raw) > MAX_FILE_BYTES:
+        return None, [Problem(path, 1, 1, "file", f"too large ({len(raw)} bytes; the limit is {MAX_FILE_BYTES})")]
+    if b"\x00" in raw:
+        line, column = _byte_position(raw, raw.index(b"\x00"))
+        return None, [Problem(path, line, column, "file", "binary content (NUL byte); expected UTF-8 text")]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = _byte_position(raw, exc.start)
+        return None, [Problem(path, line, column, "file", f"not UTF-8 text (byte 0x{raw[exc.start]:02x})")]
+
+    doc: yamlio.Document | None = None
+    problems: list[Problem] = []
+    try:
+        doc = yamlio.load(text[1:] if text.startswith("\ufeff") else text)
+    except yamlio.YamlProblem as exc:
+        problems.append(exc.problem(path))
+
+    def field_at(line: int) -> str:
+        return _field_at_line(doc, line) if doc is not None else "file"
+
+    hidden = find_hidden(text)
+    for char in hidden:
+        problems.append(Problem(path, char.line, char.column, field_at(char.line), char.describe()))
+    for finding in scan_text(text):
+        problems.append(
+            Problem(path, finding.line, finding.column, field_at(finding.line),
+                    f"{finding.describe()}; secrets must never be stored in memory")
+        )
+    if doc is None:
+        return None, problems
+    if not hidden:
+        problems.extend(_escaped_hidden(doc, path))
+    problems.extend(_schema_problems(doc, schema, path))
+    return doc, problems
+
+
+def _schema_problems(doc: yamlio.Document, schema: str, path: str) -> list[Problem]:
+    problems = []
+    for error in _validator(schema).iter_errors(doc.data):
+        where = tuple(error.absolute_path)
+        if error.validator == "required":
+            for name in error.validator_value:
+                if isinstance(error.instance, dict) and name not in error.instance:
+                    line, column = doc.position(where)
+                    problems.append(Problem(path, line, column, _name((*where, name)), "required field is missing"))
+        elif error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            known = _known_fields(schema) if not where else tuple(error.schema.get("properties", {}))
+            for name in error.instance:
+                if name not in known:
+                    hint = difflib.get_close_matches(name, known, n=1)
+                    message = "unknown field" + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                    problems.append(_at(doc, path, (*where, name), message))
+        else:
+            problems.append(_at(doc, path, where, _message(error, where)))
+    return problems
+
+
+_PATTERN_HINTS = {
+    "id": "must be 1 to 64 lower-case letters, digits or hyphens, starting with a letter or digit",
+    "supersedes": "must be a memory id (lower-case letters, digits and hyphens)",
+    "mute": "must be a memory id (lower-case letters, digits and hyphens)",
+    "name": "must be 1 to 64 lower-case letters, digits or hyphens",
+    "title": "must be one non-empty line",
+    "paths": "must be a glob relative to the repository root, without '..' (e.g. web/**)",
+    "tags": "must be a short label without spaces",
+    "path": "must be a path relative to the repository root, without '..'",
+    "lines": "must be a line number or a range like 3-9",
+    "digest": "must be sha256: followed by hex digits",
+    "allow": "must be a finding fingerprint (hex digits, as printed by gitmem scan --baseline)",
+    **{name: "must be a date written YYYY-MM-DD" for name in DATE_FIELDS},
+}
+
+_TYPE_NAMES = {
+    "string": "text", "integer": "a whole number", "number": "a number", "array": "a list",
+    "object": "a mapping", "boolean": "true or false", "null": "empty",
+}
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "empty" if value is None else type(value).__name__
+
+
+def _message(error: Any, where: tuple[Any, ...]) -> str:
+    kind = error.validator
+    value = error.instance
+    field_name = next((part for part in reversed(where) if isinstance(part, str)), "")
+    if kind == "enum":
+        return f"must be one of {', '.join(map(str, error.validator_value))}, not {value!r}"
+    if kind == "const":
+        return f"must be {error.validator_value!r}, not {value!r}"
+    if kind == "type":
+        wanted = error.validator_value
+        names = [_TYPE_NAMES.get(t, t) for t in (wanted if isinstance(wanted, list) else [wanted])]
+        return f"must be {' or '.join(names)}, not {_describe(value)}"
+    if kind == "pattern":
+        return _PATTERN_HINTS.get(field_name, f"does not match {error.validator_value}")
+    if kind == "minLength":
+        return "must not be empty" if error.validator_value == 1 else f"needs at least {error.validator_value} characters"
+    if kind == "maxLength":
+        return f"is too long ({len(value)} characters; at most {error.validator_value})"
+    if kind == "uniqueItems":
+        return "has duplicate entries"
+    if kind in ("minimum", "exclusiveMinimum"):
+        return f"must be at least {error.validator_value}" if kind == "minimum" else f"must be above {error.validator_value}"
+    if kind == "maximum":
+        return f"must be at most {error.validator_value}"
+    if kind == "propertyNames":
+        return f"{value!r} is not a known name"
+    if kind == "oneOf" and field_name == "budget":
+        return "must be a number of tokens, or a mapping of target names (and default) to numbers of tokens"
+    return str(error.message)
+
+
+def _escaped_hidden(doc: yamlio.Document, path: str) -> list[Problem]:
+    """Hidden characters written as escapes ("\\u200b") only appear once the YAML is parsed."""
+    problems = []
+    for where, value in _strings(doc.data, ()):
+        for char in find_hidden(value):
+            problems.append(_at(doc, path, where, f"escaped {char.describe()}"))
+    return problems
+
+
+def _strings(value: Any, where: tuple[Any, ...]) -> list[tuple[tuple[Any, ...], str]]:
+    if isinstance(value, str):
+        return [(where, value)]
+    if isinstance(value, dict):
+        return [item for key, sub in value.items() for item in _strings(sub, (*where, key))]
+    if isinstance(value, list):
+        return [item for index, sub in enumerate(value) for item in _strings(sub, (*where, index))]
+    return []
+
+
+def _at(doc: yamlio.Document, path: str, where: tuple[Any, ...], message: str) -> Problem:
+    line, column = doc.position(where)
+    return Problem(path, line, column, _name(where), message)
+
+
+def _name(where: tuple[Any, ...]) -> str:
+    """A field path as people write it: evidence[0].path."""
+    out = ""
+    for part in where:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "file"
+
+
+def _field_at_line(doc: yamlio.Document, line: int) -> str:
+    best, best_line = "file", 0
+    for where, (key_line, _) in doc.marks.items():
+        if len(where) == 1 and best_line <= key_line <= line:
+            best, best_line = str(where[0]), key_line
+    return best
+
+
+def _byte_position(raw: bytes, offset: int) -> tuple[int, int]:
+    line = raw.count(b"\n", 0, offset) + 1
+    column = offset - (raw.rfind(b"\n", 0, offset) + 1) + 1
+    return line, column
+
+
+def _real_date(value: str) -> bool:
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,212 @@
+"""All YAML reading and writing (the only module that uses ruamel.yaml).
+
+Reading is strict: one mapping document, no duplicate keys, no anchors or aliases, no custom tags, dates kept as
+strings (so an impossible date is a validation message, not a crash). Every key's position is kept so messages can
+name the line and column. Writing is canonical (stable key order, block scalars for multi-line text) and can update
+a file in place while keeping its comments.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from datetime import date
+from dataclasses import dataclass, field
+from typing import Any
+
+from gitmem.errors import Problem
+
+Path_ = tuple[str | int, ...]  # a field's path in the document, e.g. ("evidence", 0, "path")
+
+
+class YamlProblem(Exception):
+    """The text is not the strict YAML gitmem accepts."""
+
+    def __init__(self, line: int, column: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.column = column
+        self.message = message
+
+    def problem(self, path: str) -> Problem:
+        return Problem(path, self.line, self.column, "yaml", self.message)
+
+
+@dataclass
+class Document:
+    """A parsed YAML mapping as plain Python data, with the 1-based position of every key and item."""
+
+    data: dict[str, Any]
+    marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+
+    def position(self, where: Path_) -> tuple[int, int]:
+        """The position of ``where``, or of its nearest ancestor that has one, or 1:1."""
+        while where:
+            if where in self.marks:
+                return self.marks[where]
+            where = where[:-1]
+        return (1, 1)
+
+
+_yaml_cache: dict[str, Any] = {}
+
+
+def _loader() -> Any:
+    if "load" in _yaml_cache:
+        return _yaml_cache["load"]
+    from ruamel.yaml import YAML
+    from ruamel.yaml.composer import Composer, ComposerError
+    from ruamel.yaml.constructor import RoundTripConstructor
+    from ruamel.yaml.events import AliasEvent
+
+    class StrictComposer(Composer):  # type: ignore[misc]
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            event = self.parser.peek_event()
+            if isinstance(event, AliasEvent) or getattr(event, "anchor", None) is not None:
+                raise ComposerError(None, None, "anchors and aliases are not allowed", event.start_mark)
+            return super().compose_node(parent, index)
+
+    class StrictConstructor(RoundTripConstructor):  # type: ignore[misc]
+        pass
+
+    def keep_string(constructor: Any, node: Any) -> str:
+        return str(constructor.construct_scalar(node))
+
+    StrictConstructor.add_constructor("tag:yaml.org,2002:timestamp", keep_string)
+
+    yaml = YAML(typ="rt", pure=True)
+    yaml.Composer = StrictComposer
+    yaml.Constructor = StrictConstructor
+    yaml.allow_duplicate_keys = False
+    yaml.max_depth = 32
+    _yaml_cache["load"] = yaml
+    return yaml
+
+
+def load(text: str) -> Document:
+    """Parse ``text`` as one strict YAML mapping. Raises ``YamlProblem``."""
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    try:
+        root = _loader().load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        message = " ".join(str(part) for part in (exc.context, exc.problem) if part).strip()
+        raise YamlProblem(line, column, _tidy(message or "invalid YAML")) from None
+    except (YAMLError, ValueError, TypeError, RecursionError) as exc:
+        raise YamlProblem(1, 1, _tidy(str(exc) or "invalid YAML")) from None
+    if root is None:
+        raise YamlProblem(1, 1, "the document is empty; expected a mapping of fields")
+    if not isinstance(root, dict):
+        kind = "a list" if isinstance(root, list) else "a single value"
+        raise YamlProblem(1, 1, f"the document is {kind}; expected a mapping of fields")
+    marks: dict[Path_, tuple[int, int]] = {}
+    data = _plain(root, (), marks)
+    assert isinstance(data, dict)
+    return Document(data, marks)
+
+
+def _tidy(message: str) -> str:
+    return " ".join(message.replace('"<unicode string>"', "").split())
+
+
+def _plain(node: Any, where: Path_, marks: dict[Path_, tuple[int, int]]) -> Any:
+    """ruamel's round-trip types as plain Python data, recording each key's and item's position."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
+
+    if isinstance(node, CommentedMap):
+        out: dict[str, Any] = {}
+        for key in node:
+            if not isinstance(key, str):
+                line, col = node.lc.key(key) if hasattr(node.lc, "key") else (0, 0)
+                raise YamlProblem(line + 1, col + 1, f"keys must be text, not {key!r}")
+            line, col = node.lc.key(key)
+            marks[(*where, key)] = (line + 1, col + 1)
+            out[key] = _plain(node[key], (*where, key), marks)
+        return out
+    if isinstance(node, CommentedSeq):
+        items = []
+        for index, item in enumerate(node):
+            line, col = node.lc.item(index)
+            marks[(*where, index)] = (line + 1, col + 1)
+            items.append(_plain(item, (*where, index), marks))
+        return items
+    if isinstance(node, TaggedScalar):
+        line, col = marks.get(where, (1, 1))
+        raise YamlProblem(line, col, f"custom tag {node.tag.value!r} is not allowed")
+    if isinstance(node, bool) or node is None:
+        return node
+    if isinstance(node, str):
+        return str(node)
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    line, col = marks.get(where, (1, 1))
+    raise YamlProblem(line, col, f"unsupported YAML value of type {type(node).__name__}")
+
+
+def _dumper() -> Any:
+    if "dump" in _yaml_cache:
+        return _yaml_cache["dump"]
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt", pure=True)
+    yaml.width = 100
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.preserve_quotes = True
+    _yaml_cache["dump"] = yaml
+    return yaml
+
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_FLOW_LISTS = frozenset({"paths", "tags", "supersedes", "targets"})
+
+
+def _rich(value: Any, key: str = "") -> Any:
+    """Plain data as ruamel types that dump canonically: block text for multi-line strings, short lists inline."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.scalarstring import LiteralScalarString
+
+    if isinstance(value, dict):
+        mapping = CommentedMap()
+        for k, v in value.items():
+            mapping[k] = _rich(v, k)
+        return mapping
+    if isinstance(value, list | tuple):
+        seq = CommentedSeq(_rich(item) for item in value)
+        if key in _FLOW_LISTS and all(isinstance(item, str) for item in value):
+            seq.fa.set_flow_style()
+        return seq
+    if isinstance(value, str) and "\n" in value:
+        return LiteralScalarString(value if value.endswith("\n") else value + "\n")
+    if isinstance(value, str) and _DATE.fullmatch(value):
+        with contextlib.suppress(ValueError):
+            return date.fromisoformat(value)  # written as a plain YAML date, not a quoted string
+    return value
+
+
+def dump(data: dict[str, Any], header: str = "") -> str:
+    """``data`` as canonical YAML text, after ``header`` (comment lines, each ending in a newline)."""
+    stream = io.StringIO()
+    stream.write(header)
+    _dumper().dump(_rich(data), stream)
+    return stream.getvalue()
+
+
+def update(text: str, changes: dict[str, Any]) -> str:
+    """``text`` with top-level fields set (or removed, for ``None``), keeping comments and key order."""
+    from ruamel.yaml.comments import CommentedMap
+
+    root = _dumper().load(text)
+    assert isinstance(root, CommentedMap)
+    for key, value in changes.items():
+        if value is None:
+            root.pop(key, None)
+        else:
+            root[key] = _rich(value, key)
+    stream = io.StringIO()
+    _dumper().dump(root, stream)
+    return stream.getvalue()

@@ -1,0 +1,111 @@
+"""Shared fixtures: a real git repository in a temporary directory, and gitmem run in it.
+
+``run`` calls ``gitmem.cli.main`` in-process (fast; the same code path as the console script, exit codes
+included). ``run_exe`` starts the installed ``gitmem`` as a real process, for end-to-end tests.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gitmem.cli import main
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def lines(self) -> list[str]:
+        return self.out.splitlines()
+
+
+Run = Callable[..., Result]
+
+
+def git(cwd: Path, *args: str) -> str:
+    """Run git in ``cwd`` and return its output; fail the test when git fails."""
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, f"git {' '.join(args)} failed: {done.stderr}"
+    return done.stdout
+
+
+def gitmem_command() -> list[str]:
+    exe = shutil.which("gitmem", path=str(Path(sys.executable).parent))
+    return [exe] if exe else [sys.executable, "-m", "gitmem"]
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes the developer's own home, git config or colours."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Test Author")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "author@example.com")
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Test Author")
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "author@example.com")
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(tmp_path_factory.getbasetemp() / "pre-commit-home"))
+    for name in ("NO_COLOR", "GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "EDITOR", "VISUAL", "GITMEM_DEBUG"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty git repository (branch main) that is the current directory."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "commit.gpgsign", "false")
+    monkeypatch.chdir(root)
+    return root
+
+
+@pytest.fixture
+def run() -> Run:
+    """Run gitmem in-process: ``run("list", "--json", input="...")`` -> Result(code, out, err)."""
+
+    def _run(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Result:
+        runner = CliRunner()
+        with runner.isolation(input=input, env=env) as streams:
+            code = main(list(args))
+            sys.stdout.flush()
+            sys.stderr.flush()
+        return Result(code, streams[0].getvalue().decode(), streams[1].getvalue().decode())
+
+    return _run
+
+
+@pytest.fixture
+def run_exe() -> Run:
+    """Run the installed gitmem as a separate process."""
+
+    def _run(*args: str, input: str | None = None, env: dict[str, str] | None = None,
+             cwd: Path | None = None) -> Result:
+        done = subprocess.run(
+            [*gitmem_command(), *args], input=input, capture_output=True, text=True,
+            env={**os.environ, **(env or {})}, cwd=cwd, check=False,
+        )
+        return Result(done.returncode, done.stdout, done.stderr)
+
+    return _run
+
+
+@pytest.fixture
+def project(repo: Path, run: Run) -> Iterator[Path]:
+    """A git repository where `gitmem init --no-hooks` has run."""
+    result = run("init", "--no-hooks")
+    assert result.code == 0, result.err
+    yield repo
