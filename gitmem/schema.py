@@ -106,8 +106,13 @@ def _check_yaml_file(raw: bytes, schema: str, path: str) -> tuple[yamlio.Documen
         problems.append(Problem(path, char.line, char.column, field_at(char.line), char.describe()))
     for finding in scan_text(text):
         problems.append(
-            Problem(path, finding.line, finding.column, field_at(finding.line),
-                    f"{finding.describe()}; secrets must never be stored in memory")
+            Problem(
+                path,
+                finding.line,
+                finding.column,
+                field_at(finding.line),
+                f"{finding.describe()}; secrets must never be stored in memory",
+            )
         )
     if doc is None:
         return None, problems
@@ -150,12 +155,17 @@ _PATTERN_HINTS = {
     "lines": "must be a line number or a range like 3-9",
     "digest": "must be sha256: followed by hex digits",
     "allow": "must be a finding fingerprint (hex digits, as printed by gitmem scan --baseline)",
-    **{name: "must be a date written YYYY-MM-DD" for name in DATE_FIELDS},
+    **dict.fromkeys(DATE_FIELDS, "must be a date written YYYY-MM-DD"),
 }
 
 _TYPE_NAMES = {
-    "string": "text", "integer": "a whole number", "number": "a number", "array": "a list",
-    "object": "a mapping", "boolean": "true or false", "null": "empty",
+    "string": "text",
+    "integer": "a whole number",
+    "number": "a number",
+    "array": "a list",
+    "object": "a mapping",
+    "boolean": "true or false",
+    "null": "empty",
 }
 
 
@@ -183,18 +193,21 @@ def _message(error: Any, where: tuple[Any, ...]) -> str:
         return f"must be {error.validator_value!r}, not {value!r}"
     if kind == "type":
         wanted = error.validator_value
-        names = [_TYPE_NAMES.get(t, t) for t in (wanted if isinstance(wanted, list) else [wanted])]
+        names = [_TYPE_NAMES.get(str(t), str(t)) for t in (wanted if isinstance(wanted, list) else [wanted])]
         return f"must be {' or '.join(names)}, not {_describe(value)}"
     if kind == "pattern":
         return _PATTERN_HINTS.get(field_name, f"does not match {error.validator_value}")
     if kind == "minLength":
-        return "must not be empty" if error.validator_value == 1 else f"needs at least {error.validator_value} characters"
+        if error.validator_value == 1:
+            return "must not be empty"
+        return f"needs at least {error.validator_value} characters"
     if kind == "maxLength":
         return f"is too long ({len(value)} characters; at most {error.validator_value})"
     if kind == "uniqueItems":
         return "has duplicate entries"
     if kind in ("minimum", "exclusiveMinimum"):
-        return f"must be at least {error.validator_value}" if kind == "minimum" else f"must be above {error.validator_value}"
+        relation = "at least" if kind == "minimum" else "above"
+        return f"must be {relation} {error.validator_value}"
     if kind == "maximum":
         return f"must be at most {error.validator_value}"
     if kind == "propertyNames":

@@ -11,8 +11,8 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-from datetime import date
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from gitmem.errors import Problem
@@ -60,14 +60,14 @@ def _loader() -> Any:
     from ruamel.yaml.constructor import RoundTripConstructor
     from ruamel.yaml.events import AliasEvent
 
-    class StrictComposer(Composer):  # type: ignore[misc]
+    class StrictComposer(Composer):
         def compose_node(self, parent: Any, index: Any) -> Any:
             event = self.parser.peek_event()
             if isinstance(event, AliasEvent) or getattr(event, "anchor", None) is not None:
                 raise ComposerError(None, None, "anchors and aliases are not allowed", event.start_mark)
             return super().compose_node(parent, index)
 
-    class StrictConstructor(RoundTripConstructor):  # type: ignore[misc]
+    class StrictConstructor(RoundTripConstructor):
         pass
 
     def keep_string(constructor: Any, node: Any) -> str:

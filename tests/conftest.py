@@ -92,11 +92,17 @@ def run() -> Run:
 def run_exe() -> Run:
     """Run the installed gitmem as a separate process."""
 
-    def _run(*args: str, input: str | None = None, env: dict[str, str] | None = None,
-             cwd: Path | None = None) -> Result:
+    def _run(
+        *args: str, input: str | None = None, env: dict[str, str] | None = None, cwd: Path | None = None
+    ) -> Result:
         done = subprocess.run(
-            [*gitmem_command(), *args], input=input, capture_output=True, text=True,
-            env={**os.environ, **(env or {})}, cwd=cwd, check=False,
+            [*gitmem_command(), *args],
+            input=input,
+            capture_output=True,
+            text=True,
+            env={**os.environ, **(env or {})},
+            cwd=cwd,
+            check=False,
         )
         return Result(done.returncode, done.stdout, done.stderr)
 

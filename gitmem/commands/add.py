@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TextIO
 
 import click
 
@@ -14,22 +15,43 @@ from gitmem.render import echo, echo_json
 @click.option("--body", help="Why, and how (Markdown).")
 @click.option("--body-file", type=click.File("r", encoding="utf-8"), help="Read the body from a file ('-': stdin).")
 @click.option("--kind", type=click.Choice(KINDS), default="convention", show_default=True, help="What sort of memory.")
-@click.option("--priority", type=click.Choice(PRIORITIES), default="normal", show_default=True,
-              help="Order under a token budget: high memories are compiled first.")
+@click.option(
+    "--priority",
+    type=click.Choice(PRIORITIES),
+    default="normal",
+    show_default=True,
+    help="Order under a token budget: high memories are compiled first.",
+)
 @click.option("--path", "paths", multiple=True, metavar="GLOB", help="Where it applies, e.g. 'web/**' (repeatable).")
 @click.option("--tag", "tags", multiple=True, help="A label (repeatable).")
 @click.option("--expires", metavar="DATE", help="Stop compiling it after this date (YYYY-MM-DD, or e.g. 90d).")
 @click.option("--review-after", metavar="DATE", help="Ask for a review after this date (YYYY-MM-DD, or e.g. 12w).")
 @click.option("--supersedes", multiple=True, metavar="ID", help="A memory this one replaces; it is retired.")
-@click.option("--evidence", multiple=True, metavar="PATH[:LINES]",
-              help="A file (and lines) that backs it, e.g. package.json:3-9 (repeatable).")
+@click.option(
+    "--evidence",
+    multiple=True,
+    metavar="PATH[:LINES]",
+    help="A file (and lines) that backs it, e.g. package.json:3-9 (repeatable).",
+)
 @click.option("--proposed", is_flag=True, help="Add it as a proposal for a human to accept, not active.")
 @click.option("--id", "memory_id", help="The id (default: made from the title).")
 @click.option("--json", "as_json", is_flag=True, help="Print the new memory as JSON instead of its path.")
 def add(
-    title: str, stdin_marker: str | None, body: str | None, body_file: click.utils.LazyFile | None, kind: str,
-    priority: str, paths: tuple[str, ...], tags: tuple[str, ...], expires: str | None, review_after: str | None,
-    supersedes: tuple[str, ...], evidence: tuple[str, ...], proposed: bool, memory_id: str | None, as_json: bool,
+    title: str,
+    stdin_marker: str | None,
+    body: str | None,
+    body_file: TextIO | None,
+    kind: str,
+    priority: str,
+    paths: tuple[str, ...],
+    tags: tuple[str, ...],
+    expires: str | None,
+    review_after: str | None,
+    supersedes: tuple[str, ...],
+    evidence: tuple[str, ...],
+    proposed: bool,
+    memory_id: str | None,
+    as_json: bool,
 ) -> int:
     """Add a memory: scanned for secrets and hidden Unicode, validated, then written as one file.
 
@@ -50,7 +72,9 @@ def add(
     if len(sources) > 1:
         raise UsageError("give the body once: --body, --body-file, or '-' for stdin")
     if stdin_marker is not None and stdin_marker != "-":
-        raise UsageError(f"unexpected argument {stdin_marker!r}: quote the title, or use '-' to read the body from stdin")
+        raise UsageError(
+            f"unexpected argument {stdin_marker!r}: quote the title, or use '-' to read the body from stdin"
+        )
     if body_file is not None:
         body = body_file.read()
     elif stdin_marker == "-":

@@ -8,7 +8,11 @@ from gitmem.render import echo
 
 @click.command()
 @click.option(
-    "--target", "targets", multiple=True, type=click.Choice(TARGET_NAMES), metavar="NAME",
+    "--target",
+    "targets",
+    multiple=True,
+    type=click.Choice(TARGET_NAMES),
+    metavar="NAME",
     help=f"An AI tool to compile memories for (repeat for several): {', '.join(TARGET_NAMES)}. "
     "Default: agents and claude, plus the tools whose files the project already has.",
 )

@@ -1,11 +1,19 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import click
 
+from gitmem.errors import Problem
 from gitmem.memory.model import KINDS, STATUSES
 from gitmem.render import echo, echo_json, style, table
 
-_STATUS_STYLE = {"active": {"fg": "green"}, "proposed": {"fg": "yellow"}, "retired": {"dim": True}}
+_STATUS_STYLE: dict[str, dict[str, Any]] = {
+    "active": {"fg": "green"},
+    "proposed": {"fg": "yellow"},
+    "retired": {"dim": True},
+}
 
 
 @click.command("list")
@@ -27,7 +35,8 @@ def list_memories(statuses: tuple[str, ...], kinds: tuple[str, ...], tags: tuple
     snapshot = store.load()
     day = today()
     chosen = [
-        m for m in snapshot.sorted()
+        m
+        for m in snapshot.sorted()
         if (not statuses or m.status in statuses)
         and (not kinds or m.kind in kinds)
         and (not tags or set(tags) & set(m.tags))
@@ -49,7 +58,7 @@ def list_memories(statuses: tuple[str, ...], kinds: tuple[str, ...], tags: tuple
     return _report_problems(snapshot.problems)
 
 
-def _report_problems(problems: list[object]) -> int:
+def _report_problems(problems: Sequence[Problem]) -> int:
     for problem in problems:
         echo(str(problem), err=True)
     if problems:
@@ -79,8 +88,21 @@ def show(memory_id: str, as_json: bool) -> int:
         return 0
     echo(f"{style(memory.id, bold=True)}  {memory.title}")
     data = memory.to_dict()
-    for name in ("kind", "status", "priority", "paths", "tags", "created", "expires", "review_after",
-                 "supersedes", "source", "origin", "retired", "reason"):
+    for name in (
+        "kind",
+        "status",
+        "priority",
+        "paths",
+        "tags",
+        "created",
+        "expires",
+        "review_after",
+        "supersedes",
+        "source",
+        "origin",
+        "retired",
+        "reason",
+    ):
         value = data[name]
         if value in (None, [], ""):
             continue

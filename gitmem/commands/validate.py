@@ -28,13 +28,15 @@ def validate(files: tuple[Path, ...], as_json: bool) -> int:
     project, store = open_store()
     checked, problems = validate_files(project, store, files) if files else validate_project(project, store)
     if as_json:
-        echo_json({
-            "checked": checked,
-            "problems": [
-                {"path": p.path, "line": p.line, "column": p.column, "field": p.field, "message": p.message}
-                for p in problems
-            ],
-        })
+        echo_json(
+            {
+                "checked": checked,
+                "problems": [
+                    {"path": p.path, "line": p.line, "column": p.column, "field": p.field, "message": p.message}
+                    for p in problems
+                ],
+            }
+        )
     else:
         for problem in problems:
             echo(str(problem), err=True)

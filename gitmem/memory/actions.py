@@ -147,7 +147,8 @@ def _retire_superseded(store: Store, memory: Memory, today: date, snapshot: Snap
         if old is None or old.status == "retired":
             continue
         store.update(
-            target, {"status": "retired", "retired": today.isoformat(), "reason": f"superseded by {memory.id}"},
+            target,
+            {"status": "retired", "retired": today.isoformat(), "reason": f"superseded by {memory.id}"},
             snapshot,
         )
         outcome.written.append(store.path_of(target))

@@ -17,10 +17,12 @@ ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 ID_MAX = 64
 
 # The order fields are written in, and shown in.
+# fmt: off
 FIELD_ORDER = (
     "id", "title", "kind", "status", "priority", "body", "paths", "tags", "created", "expires",
     "review_after", "supersedes", "evidence", "source", "origin", "retired", "reason",
 )
+# fmt: on
 DATE_FIELDS = ("created", "expires", "review_after", "retired")
 
 
@@ -72,9 +74,7 @@ class Memory:
             if name in DATE_FIELDS:
                 value = date.fromisoformat(value)
             elif name == "evidence":
-                value = tuple(
-                    Evidence(item["path"], _lines(item.get("lines")), item.get("digest")) for item in value
-                )
+                value = tuple(Evidence(item["path"], _lines(item.get("lines")), item.get("digest")) for item in value)
             elif isinstance(value, list):
                 value = tuple(value)
             values[name] = value

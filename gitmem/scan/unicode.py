@@ -15,6 +15,7 @@ from dataclasses import dataclass
 # Every format (Cf), line/paragraph separator (Zl, Zp) and control (Cc) character except tab, LF and CR, as of
 # Unicode 14; tests check this table against the running Python's unicodedata. Added by hand: invisible
 # combining marks and fillers, and the variation selectors that can encode hidden bytes.
+# fmt: off
 _HIDDEN_RANGES: tuple[tuple[int, int], ...] = (
     (0x0000, 0x0008), (0x000B, 0x000C), (0x000E, 0x001F), (0x007F, 0x009F), (0x00AD, 0x00AD),
     (0x034F, 0x034F), (0x0600, 0x0605), (0x061C, 0x061C), (0x06DD, 0x06DD), (0x070F, 0x070F),
@@ -24,6 +25,7 @@ _HIDDEN_RANGES: tuple[tuple[int, int], ...] = (
     (0x110CD, 0x110CD), (0x13430, 0x1343F), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
     (0xE0001, 0xE0001), (0xE0020, 0xE007F), (0xE0100, 0xE01EF),
 )
+# fmt: on
 
 _ZWJ = 0x200D
 _VS15, _VS16 = 0xFE0E, 0xFE0F
