@@ -60,7 +60,8 @@ def check_memory(raw: bytes, file_id: str | None, path: str = "") -> tuple[dict[
         value = data.get(name)
         if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) and not _real_date(value):
             problems.append(_at(doc, path, (name,), f"{value} is not a real date"))
-    for index, item in enumerate(data.get("evidence") or []):
+    evidence = data.get("evidence")
+    for index, item in enumerate(evidence if isinstance(evidence, list) else []):
         lines = item.get("lines") if isinstance(item, dict) else None
         if isinstance(lines, str) and "-" in lines:
             first, _, last = lines.partition("-")
@@ -123,14 +124,14 @@ def _check_yaml_file(raw: bytes, schema: str, path: str) -> tuple[yamlio.Documen
 
 
 def _schema_problems(doc: yamlio.Document, schema: str, path: str) -> list[Problem]:
-    problems = []
+    problems: list[Problem] = []
     for error in _validator(schema).iter_errors(doc.data):
         where = tuple(error.absolute_path)
         if error.validator == "required":
             for name in error.validator_value:
-                if isinstance(error.instance, dict) and name not in error.instance:
-                    line, column = doc.position(where)
-                    problems.append(Problem(path, line, column, _name((*where, name)), "required field is missing"))
+                missing = Problem(path, *doc.position(where), _name((*where, name)), "required field is missing")
+                if isinstance(error.instance, dict) and name not in error.instance and missing not in problems:
+                    problems.append(missing)
         elif error.validator == "additionalProperties" and isinstance(error.instance, dict):
             known = _known_fields(schema) if not where else tuple(error.schema.get("properties", {}))
             for name in error.instance:

@@ -23,14 +23,15 @@ Path_ = tuple[str | int, ...]  # a field's path in the document, e.g. ("evidence
 class YamlProblem(Exception):
     """The text is not the strict YAML gitmem accepts."""
 
-    def __init__(self, line: int, column: int, message: str) -> None:
+    def __init__(self, line: int, column: int, message: str, field: str = "yaml") -> None:
         super().__init__(message)
         self.line = line
         self.column = column
         self.message = message
+        self.field = field
 
     def problem(self, path: str) -> Problem:
-        return Problem(path, self.line, self.column, "yaml", self.message)
+        return Problem(path, self.line, self.column, self.field, self.message)
 
 
 @dataclass
@@ -86,6 +87,7 @@ def _loader() -> Any:
 
 def load(text: str) -> Document:
     """Parse ``text`` as one strict YAML mapping. Raises ``YamlProblem``."""
+    from ruamel.yaml.constructor import DuplicateKeyError
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     try:
@@ -93,7 +95,14 @@ def load(text: str) -> Document:
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        message = " ".join(str(part) for part in (exc.context, exc.problem) if part).strip()
+        if isinstance(exc, DuplicateKeyError):
+            # ruamel's message quotes both values, which may be secrets: name the key only.
+            key = re.search(r'duplicate key "(.*?)"', str(exc.problem))
+            if key:
+                raise YamlProblem(line, column, "duplicate key", key.group(1)) from None
+            message = "duplicate key"
+        else:
+            message = " ".join(str(part) for part in (exc.context, exc.problem) if part).strip()
         raise YamlProblem(line, column, _tidy(message or "invalid YAML")) from None
     except (YAMLError, ValueError, TypeError, RecursionError) as exc:
         raise YamlProblem(1, 1, _tidy(str(exc) or "invalid YAML")) from None

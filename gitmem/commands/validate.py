@@ -46,5 +46,5 @@ def validate(files: tuple[Path, ...], as_json: bool) -> int:
             echo(f"{len(problems)} problem(s) in {files_with} file(s)", err=True)
         return 1
     if not as_json:
-        echo(f"ok: {checked} file(s) valid")
+        echo(f"ok: {checked} file(s) checked, no problems")
     return 0

@@ -112,6 +112,8 @@ def retire(store: Store, memory_id: str, today: date, reason: str | None, supers
     successor = store.get(superseded_by, snapshot) if superseded_by else None
     if successor is not None and successor.id == memory.id:
         raise UsageError("a memory cannot be superseded by itself")
+    if successor is not None and successor.status == "retired":
+        raise UsageError(f"--superseded-by {successor.id}: that memory is retired too; name the one that holds now")
     outcome = Outcome()
     if memory.status == "retired" and not reason and successor is None:
         outcome.notes.append(f"{memory.id} is already retired")
