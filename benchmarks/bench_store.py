@@ -51,9 +51,14 @@ def make_store(root: Path, count: int) -> None:
     old = time.time() - 3600
     for i in range(count):
         memory = Memory(
-            id=f"memory-{i:05d}", title=f"Remember fact number {i} about the build", kind=KINDS[i % len(KINDS)],
-            status="active", body=f"Why: reason {i}.\nHow: run step {i} before deploying.", tags=("build", f"t{i % 50}"),
-            paths=(f"pkg{i % 20}/**",) if i % 3 == 0 else (), created=date(2026, 1, 1),
+            id=f"memory-{i:05d}",
+            title=f"Remember fact number {i} about the build",
+            kind=KINDS[i % len(KINDS)],
+            status="active",
+            body=f"Why: reason {i}.\nHow: run step {i} before deploying.",
+            tags=("build", f"t{i % 50}"),
+            paths=(f"pkg{i % 20}/**",) if i % 3 == 0 else (),
+            created=date(2026, 1, 1),
         )
         path = directory / f"{memory.id}.yaml"
         path.write_text(store.render(memory), encoding="utf-8")
@@ -69,8 +74,10 @@ def main() -> None:
 
     click_s = median([sys.executable, "-c", "import click"], args.runs * 2)
     version_s = median([*exe, "--version"], args.runs * 2)
-    print(f"start-up: gitmem --version {version_s * 1000:.0f} ms, python -c 'import click' {click_s * 1000:.0f} ms, "
-          f"ratio {version_s / click_s:.2f}x (goal <= 1.5x)")
+    print(
+        f"start-up: gitmem --version {version_s * 1000:.0f} ms, python -c 'import click' {click_s * 1000:.0f} ms, "
+        f"ratio {version_s / click_s:.2f}x (goal <= 1.5x)"
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "repo"
@@ -86,8 +93,10 @@ def main() -> None:
             cold = median(cmd, max(1, args.runs // 2), root, drop_cache)
             timed(cmd, root)  # make sure the cache is there
             warm = median(cmd, args.runs, root)
-            print(f"{name:<12} {args.memories} memories: cold {cold:.2f} s, warm {warm:.2f} s"
-                  + (" (goal: warm < 1 s)" if name.startswith("list") else ""))
+            print(
+                f"{name:<12} {args.memories} memories: cold {cold:.2f} s, warm {warm:.2f} s"
+                + (" (goal: warm < 1 s)" if name.startswith("list") else "")
+            )
 
 
 if __name__ == "__main__":
