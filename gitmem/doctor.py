@@ -145,7 +145,8 @@ def diagnose(project: Project, store: Store, config: Config, today: date) -> Rep
     findings = [finding for check in CHECKS for finding in check(context)]
     findings.sort(key=Finding.sort_key)
     files = {str(path) for path in snapshot.files.values()}
-    invalid = {p.path for p in snapshot.problems if _memory_id(p.path) not in snapshot.memories}
+    ids = {p.path: _memory_id(p.path) for p in snapshot.problems}
+    invalid = {path for path, memory_id in ids.items() if memory_id is not None and memory_id not in snapshot.memories}
     return Report(tuple(findings), len(files) + len(invalid))
 
 
@@ -165,7 +166,7 @@ def check_invalid(ctx: Context) -> Iterator[Finding]:
             problem.path,
             problem.line,
             f"{problem.field}: {problem.message}",
-            f"gitmem validate {problem.path}",
+            f"gitmem validate {problem.path}" if memory_id is not None else None,
         )
 
 
@@ -468,15 +469,16 @@ def refresh_evidence(project: Project, store: Store, config: Config, memory_id: 
 # -- helpers -------------------------------------------------------------------------------------------------------
 
 
-def _memory_id(display_path: str) -> str:
+def _memory_id(display_path: str) -> str | None:
+    """The id a memory file's name implies; ``None`` for a stray file that is not named like one."""
     name = Path(display_path).name
-    return name.removesuffix(SUFFIX)
+    return name.removesuffix(SUFFIX) if name.endswith(SUFFIX) else None
 
 
-def _dangling_target(ctx: Context, memory_id: str, problem: Problem) -> str | None:
+def _dangling_target(ctx: Context, memory_id: str | None, problem: Problem) -> str | None:
     """The id a store problem says ``memory_id`` supersedes but does not exist, when that is the problem."""
     match = re.fullmatch(r"supersedes\[(\d+)\]", problem.field)
-    memory = ctx.snapshot.memories.get(memory_id)
+    memory = ctx.snapshot.memories.get(memory_id) if memory_id else None
     if match is None or memory is None:
         return None
     index = int(match.group(1))

@@ -149,13 +149,13 @@ def diff_memories(project: Project, base: str | None = None, head: str | None = 
     if base is None:
         if head is not None:
             raise UsageError("give BASE too when giving HEAD: gitmem diff BASE HEAD")
+        head_sha = gitrepo.resolve(root, "HEAD")  # first: a repository without commits has no branches either
         branch = gitrepo.default_branch(root)
         if branch is None:
             raise UsageError(
                 "cannot tell the default branch (no origin/HEAD, origin/main, origin/master, main or master): "
                 "name the base, e.g. `gitmem diff develop`"
             )
-        head_sha = gitrepo.resolve(root, "HEAD")
         base_sha = gitrepo.merge_base(root, gitrepo.resolve(root, branch), head_sha)
         if base_sha is None:
             raise UsageError(f"{branch} and HEAD share no history: name the base, e.g. `gitmem diff {branch}`")
