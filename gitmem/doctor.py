@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -103,6 +104,11 @@ class Context:
     _files: dict[str, bytes | None] = field(default_factory=dict)
     _texts: dict[str, list[str]] = field(default_factory=dict)
 
+    @cached_property
+    def troubled(self) -> set[str | None]:
+        """Ids whose files have errors: writing them is refused, so they cannot be fixed automatically."""
+        return {_memory_id(problem.path) for problem in self.snapshot.problems}
+
     def path(self, memory_id: str) -> str:
         return self.project.display(self.store.directory / f"{memory_id}{SUFFIX}")
 
@@ -182,7 +188,7 @@ def check_expired(ctx: Context) -> Iterator[Finding]:
                 f"{memory.id} expired on {memory.expires} but is still active (it is no longer compiled): "
                 "retire it, or move its expiry date on with `gitmem edit`",
                 f"gitmem retire {memory.id} --reason 'expired on {memory.expires}'",
-                fixable=True,
+                fixable=memory.id not in ctx.troubled,
             )
 
 
@@ -273,8 +279,8 @@ def check_evidence(ctx: Context) -> Iterator[Finding]:
                     *where,
                     f"evidence[{state.index}]: the lines cited from {cited} are unchanged but now at lines "
                     f"{state.moved_to}",
-                    "gitmem doctor --fix",
-                    fixable=True,
+                    "gitmem doctor --fix" if memory.id not in ctx.troubled else f"gitmem edit {memory.id}",
+                    fixable=memory.id not in ctx.troubled,
                 )
             elif state.state == "changed":
                 yield Finding(
@@ -405,6 +411,8 @@ def apply_fixes(project: Project, store: Store, config: Config, today: date) -> 
     context = Context(project, store, config, snapshot, today)
     fixed: list[Fixed] = []
     for memory in snapshot.sorted():
+        if memory.id in context.troubled:  # a file with errors would be refused on write: its findings say what to do
+            continue
         if memory.status == "active" and memory.is_expired(today):
             reason = f"expired on {memory.expires}"
             actions.retire(store, memory.id, today, reason, None, snapshot)
