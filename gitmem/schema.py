@@ -140,7 +140,7 @@ def _schema_problems(doc: yamlio.Document, schema: str, path: str) -> list[Probl
                     problems.append(_at(doc, path, (*where, name), message))
         else:
             problems.append(_at(doc, path, where, _message(error, where)))
-    return list(dict.fromkeys(problems))  # jsonschema reports "required" once per missing field, each listing all
+    return problems
 
 
 _PATTERN_HINTS = {
