@@ -79,9 +79,9 @@ def _repo(root: Path) -> Iterator[Any]:
 def _command_failure(exc: Any) -> str:
     command = exc.command if isinstance(exc.command, list | tuple) else str(exc.command).split()
     name = " ".join(str(part) for part in command[1:2]) or "command"
-    stderr = str(exc.stderr or "").strip().strip("'").strip()
-    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
-    detail = lines[-1].removeprefix("stderr:").strip() if lines else f"exit code {exc.status}"
+    lines = [line.strip() for line in str(exc.stderr or "").splitlines() if line.strip()]
+    detail = lines[-1].removeprefix("stderr:").strip().strip("'").strip() if lines else ""
+    detail = detail or f"exit code {exc.status}"
     return f"git {name} failed: {detail}"
 
 

@@ -377,3 +377,10 @@ def test_diff_unrelated_histories(project: Path, run: Run) -> None:
 def test_help_has_examples(run: Run) -> None:
     assert "gitmem history use-pnpm" in run("history", "--help").out
     assert "gitmem diff origin/main HEAD --json" in run("diff", "--help").out
+
+
+def test_git_failure_becomes_one_line(project: Path) -> None:
+    commit(project, "set up")
+    with pytest.raises(GitmemError) as caught, gitrepo._repo(project) as repo:
+        repo.git.log("--no-such-option")
+    assert str(caught.value) == "git log failed: fatal: unrecognized argument: --no-such-option"
