@@ -28,6 +28,9 @@ COMMANDS: dict[str, str] = {
     "retire": "gitmem.commands.change:retire",
     "forget": "gitmem.commands.change:forget",
     "validate": "gitmem.commands.validate:validate",
+    "doctor": "gitmem.commands.doctor:doctor",
+    "history": "gitmem.commands.provenance:history",
+    "diff": "gitmem.commands.provenance:diff",
 }
 
 

@@ -105,9 +105,19 @@ def accept(store: Store, ids: list[str], today: date) -> Outcome:
     return outcome
 
 
-def retire(store: Store, memory_id: str, today: date, reason: str | None, superseded_by: str | None) -> Outcome:
-    """Stop compiling a memory but keep it, and why, for history."""
-    snapshot = store.load()
+def retire(
+    store: Store,
+    memory_id: str,
+    today: date,
+    reason: str | None,
+    superseded_by: str | None,
+    snapshot: Snapshot | None = None,
+) -> Outcome:
+    """Stop compiling a memory but keep it, and why, for history.
+
+    ``snapshot``: the store as just read, when the caller retires several memories in a row (doctor --fix).
+    """
+    snapshot = snapshot or store.load()
     memory = store.get(memory_id, snapshot)
     successor = store.get(superseded_by, snapshot) if superseded_by else None
     if successor is not None and successor.id == memory.id:

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+import click
+
+from gitmem.render import echo, echo_json, style
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help='Print {"findings": [...], "fixed": [...], "summary": {...}}.')
+@click.option("--strict", is_flag=True, help="Exit 1 on warnings too, not only on errors.")
+@click.option("--fix", is_flag=True, help="Apply the safe fixes (retire expired memories, move moved citations).")
+@click.option(
+    "--refresh-evidence",
+    "refresh",
+    multiple=True,
+    metavar="ID",
+    help="After checking that a memory still holds, record its citations again (repeatable).",
+)
+def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> int:
+    """Find what went stale or wrong in the memories, with the file and a command to run for each finding.
+
+    Errors (exit 1): invalid memory files, expired memories still active, evidence whose file or cited lines
+    are gone, broken or circular supersedes chains. Warnings (exit 0 unless --strict): reviews due, cited lines
+    that changed or moved, near-duplicates, active memories superseded by an active one, proposals older than
+    doctor.proposal_max_age_days.
+
+    \b
+    Examples:
+      gitmem doctor
+      gitmem doctor --fix
+      gitmem doctor --strict --json | jq -r '.findings[] | "\\(.path): \\(.message)"'
+    """
+    from gitmem.commands import open_store, today
+    from gitmem.config import load_config
+    from gitmem.doctor import apply_fixes, diagnose, refresh_evidence
+
+    project, store = open_store()
+    config = load_config(project)
+    day = today()
+    fixed = []
+    for memory_id in dict.fromkeys(refresh):
+        fixed.extend(refresh_evidence(project, store, config, memory_id, day))
+    if fix:
+        fixed.extend(apply_fixes(project, store, config, day))
+    report = diagnose(project, store, config, day)
+    failed = report.failed(strict)
+    if as_json:
+        echo_json(
+            {
+                "findings": [f.to_dict() for f in report.findings],
+                "fixed": [f.to_dict() for f in fixed],
+                "summary": {
+                    "memories": report.memories,
+                    "errors": len(report.errors),
+                    "warnings": len(report.warnings),
+                    "fixed": len(fixed),
+                },
+            }
+        )
+        return 1 if failed else 0
+    for item in fixed:
+        echo(f"{style('fixed', fg='green')}: {item.path}: {item.action}")
+    for finding in report.findings:
+        colour = "red" if finding.severity == "error" else "yellow"
+        echo(
+            f"{finding.path}:{finding.line}: {style(finding.severity, fg=colour, bold=True)}: "
+            f"{finding.code}: {finding.message}"
+        )
+        if finding.command:
+            echo(f"    run: {finding.command}")
+    echo(_summary(report.memories, len(report.errors), len(report.warnings), sum(f.fixable for f in report.findings)))
+    return 1 if failed else 0
+
+
+def _summary(memories: int, errors: int, warnings: int, fixable: int) -> str:
+    if not errors and not warnings:
+        return f"ok: {_count(memories, 'memory', 'memories')} checked, nothing to report"
+    text = f"{_count(errors, 'error')}, {_count(warnings, 'warning')} in {_count(memories, 'memory', 'memories')}"
+    if fixable:
+        text += f"; `gitmem doctor --fix` repairs {fixable} of them"
+    return text
+
+
+def _count(number: int, singular: str, plural: str | None = None) -> str:
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"

@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+import click
+
+from gitmem.render import echo, echo_json, table
+
+
+@click.command()
+@click.argument("memory_id", metavar="ID")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of commits: sha, short, date, author...")
+def history(memory_id: str, as_json: bool) -> int:
+    """Show the commits that touched a memory, newest first, following renames.
+
+    Works for memories that were retired or forgotten since: git keeps their history.
+
+    \b
+    Examples:
+      gitmem history use-pnpm
+      git show $(gitmem history use-pnpm --json | jq -r '.[-1].sha')   # the commit that added it
+    """
+    from gitmem.project import find_project
+    from gitmem.provenance import memory_history
+
+    project = find_project()
+    found = memory_history(project, memory_id)
+    if as_json:
+        echo_json(
+            [
+                {
+                    "sha": c.sha,
+                    "short": c.short,
+                    "date": c.date,
+                    "time": c.time,
+                    "author": c.author,
+                    "subject": c.subject,
+                    "path": c.path,
+                    "change": c.change,
+                    "old_path": c.old_path,
+                }
+                for c in found.commits
+            ]
+        )
+        return 0
+    if found.pending:
+        echo(f"(working tree: {found.path} is {found.pending}, not committed)")
+    if not found.commits:
+        echo(f"no commits touched {found.path} yet", err=True)
+        return 0
+    rows = []
+    for commit in found.commits:
+        subject = commit.subject
+        if commit.change == "R" and commit.old_path:
+            subject += f"  (renamed from {commit.old_path})"
+        elif commit.change == "D":
+            subject += "  (deleted)"
+        rows.append([commit.short, commit.date, commit.author, subject])
+    echo(table(["COMMIT", "DATE", "AUTHOR", "SUBJECT"], rows, [{"fg": "yellow"}, {}, {}, {}]))
+    return 0
+
+
+@click.command()
+@click.argument("base", required=False)
+@click.argument("head", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the changes as data instead of Markdown.")
+def diff(base: str | None, head: str | None, as_json: bool) -> int:
+    """Summarise memory changes for review: added, changed (field by field), retired, removed, as Markdown.
+
+    \b
+    gitmem diff              from the merge base of the default branch and HEAD to the working tree
+    gitmem diff BASE         from BASE to the working tree
+    gitmem diff BASE HEAD    between two commits
+
+    The default branch is what origin/HEAD points at, else the first of origin/main, origin/master, main,
+    master that exists. Invalid memory files are shown as invalid, with their problems.
+
+    \b
+    Examples:
+      gitmem diff > memory-changes.md            # a pull-request comment
+      gitmem diff origin/main HEAD --json | jq '.summary'
+    """
+    from gitmem.project import find_project
+    from gitmem.provenance import diff_memories, to_markdown
+
+    project = find_project()
+    result = diff_memories(project, base, head)
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        click.echo(to_markdown(result), nl=False)
+    return 0

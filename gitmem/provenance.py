@@ -1,0 +1,366 @@
+"""Git provenance of memories: ``gitmem history`` (the commits that touched one) and ``gitmem diff`` (what changed
+between two revisions, as a reviewable summary).
+
+Memory files at a revision are read from git objects and checked as strictly as files on disk
+(``gitmem.schema.check_memory``): an invalid file is reported as such, never trusted and never a crash.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from gitmem import gitrepo
+from gitmem.errors import UsageError
+from gitmem.memory.model import FIELD_ORDER, Memory
+from gitmem.memory.store import SUFFIX
+from gitmem.project import Project
+
+MEMORIES = ".memory/memories"  # relative to the repository root
+
+# -- history -------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class History:
+    memory_id: str
+    path: str  # relative to the repository root
+    commits: tuple[gitrepo.Commit, ...]  # newest first
+    pending: str | None  # the working tree's file against HEAD: "untracked", "modified", "deleted" or None
+
+
+def memory_history(project: Project, memory_id: str) -> History:
+    """The commits that touched a memory's file, following renames, newest first."""
+    from gitmem.memory.model import ID_PATTERN
+
+    if not ID_PATTERN.match(memory_id):
+        raise UsageError(
+            f"invalid id {memory_id!r}: use 1 to 64 lower-case letters, digits or hyphens, "
+            "starting with a letter or digit"
+        )
+    path = f"{MEMORIES}/{memory_id}{SUFFIX}"
+    commits = tuple(gitrepo.file_history(project.root, path))
+    pending = gitrepo.file_status(project.root, path)
+    if not commits and pending is None and not (project.root / path).exists():
+        raise UsageError(f"no memory {memory_id!r} now or in this branch's history; `gitmem list` shows the ids")
+    return History(memory_id, path, commits, pending)
+
+
+# -- diff ----------------------------------------------------------------------------------------------------------
+
+ChangeKind = Literal["added", "changed", "retired", "removed"]
+KIND_ORDER: tuple[ChangeKind, ...] = ("added", "changed", "retired", "removed")
+
+
+@dataclass(frozen=True)
+class Side:
+    """One end of a diff: a commit, or the working tree (``commit`` None)."""
+
+    label: str  # the revision the user named, "working tree", or how the base was chosen
+    commit: str | None
+    default_branch: str | None = None  # set when the base is the merge base with the default branch
+
+    @property
+    def short(self) -> str:
+        return self.commit[:7] if self.commit else "working tree"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "commit": self.commit, "default_branch": self.default_branch}
+
+
+@dataclass(frozen=True)
+class Version:
+    """A memory file at one side: the memory when the file is valid, its problems when not."""
+
+    path: str
+    memory: Memory | None
+    problems: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    field: str
+    old: Any  # JSON-ready values; None or [] when absent
+    new: Any
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"field": self.field, "old": self.old, "new": self.new}
+
+
+@dataclass(frozen=True)
+class MemoryChange:
+    kind: ChangeKind
+    memory_id: str
+    path: str
+    base: Version | None
+    head: Version | None
+    fields: tuple[FieldChange, ...] = ()
+
+    @property
+    def title(self) -> str | None:
+        for version in (self.head, self.base):
+            if version is not None and version.memory is not None:
+                return version.memory.title
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        before = self.base.memory if self.base else None
+        after = self.head.memory if self.head else None
+        return {
+            "change": self.kind,
+            "id": self.memory_id,
+            "path": self.path,
+            "title": self.title,
+            "before": before.to_dict() if before is not None else None,
+            "after": after.to_dict() if after is not None else None,
+            "fields": [change.to_dict() for change in self.fields],
+            "problems": list(self.head.problems) if self.head else [],
+            "base_problems": list(self.base.problems) if self.base else [],
+        }
+
+
+@dataclass(frozen=True)
+class MemoryDiff:
+    base: Side
+    head: Side
+    changes: tuple[MemoryChange, ...]
+
+    def count(self, kind: ChangeKind) -> int:
+        return sum(1 for change in self.changes if change.kind == kind)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "base": self.base.to_dict(),
+            "head": self.head.to_dict(),
+            "summary": {kind: self.count(kind) for kind in KIND_ORDER},
+            "changes": [change.to_dict() for change in self.changes],
+        }
+
+
+def diff_memories(project: Project, base: str | None = None, head: str | None = None) -> MemoryDiff:
+    """The memory changes from ``base`` to ``head`` (a commit; ``None``: the working tree).
+
+    Without ``base``: from the merge base of the default branch (``gitrepo.default_branch``) and HEAD.
+    """
+    root = project.root
+    if base is None:
+        if head is not None:
+            raise UsageError("give BASE too when giving HEAD: gitmem diff BASE HEAD")
+        head_sha = gitrepo.resolve(root, "HEAD")  # first: a repository without commits has no branches either
+        branch = gitrepo.default_branch(root)
+        if branch is None:
+            raise UsageError(
+                "cannot tell the default branch (no origin/HEAD, origin/main, origin/master, main or master): "
+                "name the base, e.g. `gitmem diff develop`"
+            )
+        base_sha = gitrepo.merge_base(root, gitrepo.resolve(root, branch), head_sha)
+        if base_sha is None:
+            raise UsageError(f"{branch} and HEAD share no history: name the base, e.g. `gitmem diff {branch}`")
+        base_side = Side(f"merge base of {branch} and HEAD", base_sha, branch)
+    else:
+        base_side = Side(base, gitrepo.resolve(root, base))
+    head_side = Side(head, gitrepo.resolve(root, head)) if head is not None else Side("working tree", None)
+
+    assert base_side.commit is not None
+    old_ids = _memory_names(gitrepo.tree_entries(root, base_side.commit, MEMORIES))
+    if head_side.commit is not None:
+        new_ids = _memory_names(gitrepo.tree_entries(root, head_side.commit, MEMORIES))
+        changed = sorted(name for name, blob in new_ids.items() if old_ids.get(name) != blob)
+        new_blobs = gitrepo.read_blobs(root, [new_ids[name] for name in changed])
+        new_files = {name: new_blobs[new_ids[name]] for name in changed}
+    else:
+        on_disk = _working_files(project)
+        new_ids = {name: gitrepo.blob_id(data) for name, data in on_disk.items()}
+        changed = sorted(name for name, blob in new_ids.items() if old_ids.get(name) != blob)
+        new_files = {name: on_disk[name] for name in changed}
+    removed = sorted(name for name in old_ids if name not in new_ids)
+    old_blobs = gitrepo.read_blobs(root, [old_ids[name] for name in [*changed, *removed] if name in old_ids])
+
+    changes = []
+    for name in sorted([*changed, *removed]):
+        memory_id = name.removesuffix(SUFFIX)
+        path = f"{MEMORIES}/{name}"
+        before = _version(old_blobs[old_ids[name]], memory_id, path) if name in old_ids else None
+        after = _version(new_files[name], memory_id, path) if name in new_files else None
+        changes.append(_compare(memory_id, path, before, after))
+    changes.sort(key=lambda c: (KIND_ORDER.index(c.kind), c.memory_id))
+    return MemoryDiff(base_side, head_side, tuple(changes))
+
+
+def _memory_names(entries: dict[str, str]) -> dict[str, str]:
+    return {name: blob for name, blob in entries.items() if name.endswith(SUFFIX) and not name.startswith(".")}
+
+
+def _working_files(project: Project) -> dict[str, bytes]:
+    """The memory files in the working tree: name -> bytes."""
+    try:
+        names = sorted(os.listdir(project.memories_dir))
+    except FileNotFoundError:
+        return {}
+    files = {}
+    for name in names:
+        path = project.memories_dir / name
+        if name.startswith(".") or not name.endswith(SUFFIX) or not path.is_file():
+            continue
+        try:
+            files[name] = path.read_bytes()
+        except OSError:  # removed while we read
+            continue
+    return files
+
+
+def _version(raw: bytes, memory_id: str, path: str) -> Version:
+    from gitmem.schema import check_memory
+
+    data, problems = check_memory(raw, memory_id, path)
+    if problems or data is None:
+        return Version(path, None, tuple(str(problem) for problem in problems))
+    return Version(path, Memory.from_dict(data), ())
+
+
+def _compare(memory_id: str, path: str, before: Version | None, after: Version | None) -> MemoryChange:
+    if after is None:
+        return MemoryChange("removed", memory_id, path, before, None)
+    if before is None:
+        return MemoryChange("added", memory_id, path, None, after)
+    fields: tuple[FieldChange, ...] = ()
+    kind: ChangeKind = "changed"
+    if before.memory is not None and after.memory is not None:
+        old, new = before.memory.to_dict(), after.memory.to_dict()
+        fields = tuple(FieldChange(name, old[name], new[name]) for name in FIELD_ORDER if old[name] != new[name])
+        if after.memory.status == "retired" and before.memory.status != "retired":
+            kind = "retired"
+    return MemoryChange(kind, memory_id, path, before, after, fields)
+
+
+# -- Markdown ------------------------------------------------------------------------------------------------------
+
+_HEADINGS = {"added": "Added", "changed": "Changed", "retired": "Retired", "removed": "Removed"}
+
+
+def to_markdown(diff: MemoryDiff) -> str:
+    """The diff as Markdown fit for a pull-request comment. Memory text is escaped or fenced: it cannot format the
+    comment, mention people or inject HTML."""
+    head = "the working tree" if diff.head.commit is None else f"{_code(diff.head.label)} ({diff.head.short})"
+    if diff.base.default_branch is not None:
+        base = f"the merge base of {_code(diff.base.default_branch)} and HEAD ({diff.base.short})"
+    else:
+        base = f"{_code(diff.base.label)} ({diff.base.short})"
+    lines = [f"### gitmem: memory changes from {base} to {head}", ""]
+    if not diff.changes:
+        lines.append("No memory changes.")
+        return "\n".join(lines) + "\n"
+    lines.append(" · ".join(f"{diff.count(kind)} {kind}" for kind in KIND_ORDER))
+    for kind in KIND_ORDER:
+        chosen = [change for change in diff.changes if change.kind == kind]
+        if not chosen:
+            continue
+        lines += ["", f"#### {_HEADINGS[kind]}", ""]
+        for change in chosen:
+            lines += _entry(change)
+    return "\n".join(lines) + "\n"
+
+
+def _entry(change: MemoryChange) -> list[str]:
+    title = change.title
+    out = [f"- **{_code(change.memory_id)}**" + (f": {_escape(title)}" if title else "")]
+    head = change.head
+    base = change.base
+    if head is not None and head.problems:
+        out.append("  - **invalid**: this file does not pass `gitmem validate`:")
+        out += [f"    - {_code(problem)}" for problem in head.problems]
+        return out
+    if base is not None and base.problems and head is not None:
+        out.append("  - was invalid before; valid now")
+    memory = head.memory if head is not None else base.memory if base is not None else None
+    if change.kind in ("added", "removed") and memory is not None:
+        out.append(f"  - {_summary(memory)}")
+        if change.kind == "added" and memory.body:
+            out += _fenced(memory.body, "text", "  ")
+        return out
+    if change.kind == "removed" and base is not None and base.problems:
+        out.append("  - (it was an invalid file)")
+        return out
+    if change.kind == "retired" and head is not None and head.memory is not None and head.memory.reason:
+        out.append(f"  - reason: {_escape(head.memory.reason)}")
+    if not change.fields and base is not None and not base.problems:
+        out.append("  - only comments or layout changed")
+    for item in change.fields:
+        if change.kind == "retired" and item.field in ("status", "retired", "reason"):
+            continue
+        out += _field(item)
+    return out
+
+
+def _summary(memory: Memory) -> str:
+    parts = [memory.kind, memory.status, f"priority {memory.priority}"]
+    if memory.paths:
+        parts.append("paths " + ", ".join(_code(p) for p in memory.paths))
+    if memory.tags:
+        parts.append("tags " + ", ".join(_code(t) for t in memory.tags))
+    if memory.expires:
+        parts.append(f"expires {memory.expires}")
+    if memory.supersedes:
+        parts.append("supersedes " + ", ".join(_code(s) for s in memory.supersedes))
+    return " · ".join(parts)
+
+
+def _field(item: FieldChange) -> list[str]:
+    name = f"`{item.field}`"
+    if item.field == "body":
+        old, new = str(item.old or ""), str(item.new or "")
+        diff = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2)
+        body = "\n".join(list(diff)[2:])  # without the ---/+++ header
+        return [f"  - {name}:", *_fenced(body, "diff", "    ")]
+    if isinstance(item.old, list) or isinstance(item.new, list):
+        old_items = [_item_text(value) for value in item.old or []]
+        new_items = [_item_text(value) for value in item.new or []]
+        added = [value for value in new_items if value not in old_items]
+        removed = [value for value in old_items if value not in new_items]
+        parts = []
+        if added:
+            parts.append("added " + ", ".join(_code(value) for value in added))
+        if removed:
+            parts.append("removed " + ", ".join(_code(value) for value in removed))
+        return [f"  - {name}: " + ("; ".join(parts) or "reordered")]
+    return [f"  - {name}: {_value(item.old)} → {_value(item.new)}"]
+
+
+def _item_text(value: Any) -> str:
+    if isinstance(value, dict):  # a citation
+        text = str(value.get("path", ""))
+        if value.get("lines"):
+            text += f":{value['lines']}"
+        return text + (f" ({value['digest']})" if value.get("digest") else "")
+    return str(value)
+
+
+def _value(value: Any) -> str:
+    return "(none)" if value in (None, "") else _code(str(value))
+
+
+_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~@&])")  # what can format, link, mention or inject HTML mid-line
+
+
+def _escape(text: str) -> str:
+    """Text that renders as itself in GitHub Markdown: no emphasis, links, HTML, mentions or headings."""
+    return _SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+def _code(text: str) -> str:
+    """An inline code span that holds ``text`` whatever backticks it contains."""
+    text = " ".join(text.split())
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _fenced(text: str, language: str, indent: str) -> list[str]:
+    longest = max((len(run) for run in re.findall(r"`{3,}", text)), default=2)
+    fence = "`" * (longest + 1)
+    body = [f"{indent}{line}" if line else "" for line in text.splitlines()]
+    return [f"{indent}{fence}{language}", *body, f"{indent}{fence}"]
