@@ -104,8 +104,10 @@ def load(text: str) -> Document:
         else:
             message = " ".join(str(part) for part in (exc.context, exc.problem) if part).strip()
         raise YamlProblem(line, column, _tidy(message or "invalid YAML")) from None
-    except (YAMLError, ValueError, TypeError, RecursionError) as exc:
+    except YAMLError as exc:
         raise YamlProblem(1, 1, _tidy(str(exc) or "invalid YAML")) from None
+    except Exception as exc:  # ruamel itself fails on some odd inputs (e.g. a bare "-_"): still just bad YAML
+        raise YamlProblem(1, 1, f"cannot be parsed as YAML ({type(exc).__name__})") from None
     if root is None:
         raise YamlProblem(1, 1, "the document is empty; expected a mapping of fields")
     if not isinstance(root, dict):
