@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "forget": "gitmem.commands.change:forget",
     "validate": "gitmem.commands.validate:validate",
     "journal": "gitmem.commands.journal:journal",
+    "recall": "gitmem.commands.recall:recall",
 }
 
 
