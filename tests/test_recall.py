@@ -253,3 +253,10 @@ def test_query_terms(query: str, terms: list[str]) -> None:
 )
 def test_glob_matching(pattern: str, path: str, expected: bool) -> None:
     assert matches(pattern, path) is expected
+
+
+def test_live_memories_are_found_below_many_better_matching_retired_ones(project: Path, run: Run) -> None:
+    for number in range(30):
+        write_memory(project, f"old-{number}", f"Deploy deploy deploy the old way {number}", status="retired")
+    write_memory(project, "deploy-now", "Deploy with the release workflow and a long explanation of why")
+    assert recall_ids(run, "deploy", "-k", "1") == ["deploy-now"]
