@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "validate": "gitmem.commands.validate:validate",
     "journal": "gitmem.commands.journal:journal",
     "recall": "gitmem.commands.recall:recall",
+    "mcp": "gitmem.commands.mcp:mcp",
 }
 
 
