@@ -292,3 +292,23 @@ def test_init_mcp_leaves_a_file_it_cannot_parse_and_says_what_to_add(repo: Path,
         "gitmem": {"type": "local", "command": ["gitmem", "mcp"], "enabled": True}
     }
     assert (repo / ".mcp.json").exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("journal",),
+        ("journal", "new"),
+        ("journal", "add"),
+        ("journal", "list"),
+        ("journal", "harvest"),
+        ("recall",),
+        ("mcp",),
+        ("init",),
+    ],
+)
+def test_help_has_an_example(run: Run, command: tuple[str, ...]) -> None:
+    result = run(*command, "--help")
+    assert result.code == 0, result.err
+    assert "Example" in result.out
+    assert f"gitmem {' '.join(command)}" in result.out

@@ -161,7 +161,7 @@ def parse(text: str) -> Log:
     level = 0  # heading level of the current section
     current: _Open | None = None
     paragraph: Item | None = None  # a plain paragraph inside a section: an item too
-    fence: tuple[str, int] | None = None  # (marker, line) of the code block we are in
+    fence: str | None = None  # the marker (``` or ~~~) of the code block we are in
     fence_owner: _Open | None = None
     unknown_items = 0
     index = 0
@@ -206,17 +206,16 @@ def parse(text: str) -> Log:
         index += 1
 
         if fence is not None:
-            marker, _ = fence
             if fence_owner is not None:
                 fence_owner.item.rest.append(_dedent(line, fence_owner.content))
-            if _closes(line, marker):
+            if _closes(line, fence):
                 fence = None
                 fence_owner = None
             continue
 
         fence_match = _FENCE.match(line)
         if fence_match:
-            fence = (fence_match.group(2), number)
+            fence = fence_match.group(2)
             paragraph = None
             if current is not None:  # a code block after an item explains it, indented or not
                 current.in_head = False
