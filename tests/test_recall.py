@@ -260,3 +260,24 @@ def test_live_memories_are_found_below_many_better_matching_retired_ones(project
         write_memory(project, f"old-{number}", f"Deploy deploy deploy the old way {number}", status="retired")
     write_memory(project, "deploy-now", "Deploy with the release workflow and a long explanation of why")
     assert recall_ids(run, "deploy", "-k", "1") == ["deploy-now"]
+
+
+def test_a_locked_index_does_not_stop_recall_or_make_it_stale(
+    project: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    from gitmem.recall import index
+
+    write_memory(project, "use-pnpm", "Use pnpm, never npm")
+    assert recall_ids(run, "pnpm") == ["use-pnpm"]
+    monkeypatch.setattr(index, "LOCK_TIMEOUT", 0.05)
+    other = sqlite3.connect(project / ".git/gitmem/recall.sqlite3", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process is writing the index, and takes its time
+    try:
+        write_memory(project, "use-pnpm", "Use bun!, never npm")
+        assert recall_ids(run, "bun") == ["use-pnpm"]
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert recall_ids(run, "bun") == ["use-pnpm"]

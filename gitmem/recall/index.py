@@ -39,6 +39,8 @@ DB_NAME = "recall.sqlite3"
 # BM25 weights of the indexed columns: a word in the title counts most, then in a tag, then in the body.
 WEIGHTS = (4.0, 1.0, 2.0)  # title, body, tags
 PATH_BOOST = 1.5  # a memory whose paths cover --path ranks as if its text matched this much better
+_BATCH = 500  # files indexed per transaction
+LOCK_TIMEOUT = 15.0  # seconds to wait for another process writing the index
 _STORE_CACHE_AFTER = 50  # misses from which the store's cache is worth reading (it holds every memory)
 
 _SCHEMA = """
@@ -114,11 +116,11 @@ def _salt() -> str:
 
 
 class RecallIndex:
-    def __init__(self, project: Project) -> None:
+    def __init__(self, project: Project, *, in_memory: bool = False) -> None:
         self.project = project
         self.directory = project.memories_dir
         self.path = project.cache_dir / DB_NAME
-        self.conn = self._connect()
+        self.conn = self._memory() if in_memory else self._connect()
 
     # -- opening -------------------------------------------------------------------------------------------------
 
@@ -127,9 +129,11 @@ class RecallIndex:
         for attempt in range(2):
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                conn = sqlite3.connect(self.path, timeout=15, isolation_level=None)
+                conn = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT, isolation_level=None)
                 conn.execute("PRAGMA synchronous=NORMAL")  # a cache: losing the last write to a crash is fine
                 return self._prepare(conn, salt)
+            except sqlite3.OperationalError:
+                break  # locked by another process for too long, or read-only: do without the file this time
             except sqlite3.DatabaseError:
                 # Corrupt, or not a database: it is only a cache, so start again.
                 if attempt == 0:
@@ -138,7 +142,11 @@ class RecallIndex:
                             os.unlink(f"{self.path}{suffix}")
             except OSError:
                 break
-        return self._prepare(sqlite3.connect(":memory:", isolation_level=None), salt)
+        return self._memory()
+
+    @classmethod
+    def _memory(cls) -> sqlite3.Connection:
+        return cls._prepare(sqlite3.connect(":memory:", isolation_level=None), _salt())
 
     @staticmethod
     def _prepare(conn: sqlite3.Connection, salt: str) -> sqlite3.Connection:
@@ -195,12 +203,16 @@ class RecallIndex:
         outcome = Refreshed(read=len(changed), removed=len(removed))
         if not changed and not removed:
             return outcome
+        store_cache = self._store_cache() if len(changed) >= _STORE_CACHE_AFTER else None
         with self._writing():
             for name in removed:
                 self._forget(name)
-            store_cache = self._store_cache() if len(changed) >= _STORE_CACHE_AFTER else None
-            for name in changed:
-                outcome.checked += self._update(name, on_disk[name], started_ns, store_cache)
+        # In batches, each its own transaction: a long first build keeps what it did if interrupted, and lets
+        # another process's query in between.
+        for start in range(0, len(changed), _BATCH):
+            with self._writing():
+                for name in changed[start : start + _BATCH]:
+                    outcome.checked += self._update(name, on_disk[name], started_ns, store_cache)
         return outcome
 
     @contextlib.contextmanager
@@ -408,7 +420,12 @@ def recall(project: Project, query: str, k: int, today: date, path: str | None =
         raise UsageError("nothing to search for: give a few words, e.g. gitmem recall 'how do we run the tests'")
     index = RecallIndex(project)
     try:
-        index.refresh()
+        try:
+            index.refresh()
+        except sqlite3.OperationalError:  # locked too long, or the disk is read-only or full: answer from memory
+            index.close()
+            index = RecallIndex(project, in_memory=True)
+            index.refresh()
         return Recalled(index.search(terms, k, today, path), index.problems(), terms)
     finally:
         index.close()
