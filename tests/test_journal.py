@@ -411,3 +411,11 @@ def test_harvest_gives_a_long_item_its_first_sentence_as_title_and_keeps_the_who
     assert memory["title"] == "Never run the migrations against the shared staging database from a laptop"
     assert memory["body"] == long_item.split(". ", 1)[1]
     assert memory["kind"] == "pitfall"
+
+
+def test_parse_reads_windows_line_endings_and_a_byte_order_mark() -> None:
+    log = parse("\ufeff## Decisions\r\n- Keep the index\r\n  under .git\r\n\r\n## To do\r\n- docs\r\n")
+    assert [(i.section, i.line, i.head) for i in log.items] == [
+        ("decisions", 2, "Keep the index under .git"),
+        ("todo", 6, "docs"),
+    ]

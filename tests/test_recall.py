@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import json
-import os
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -144,21 +143,30 @@ def test_index_follows_every_change_to_the_memory_files(project: Path, run: Run)
     assert recall_ids(run, "bun") == []
 
 
-def test_an_old_unchanged_file_is_not_read_again_and_a_changed_one_is(project: Path) -> None:
+def test_unchanged_files_are_not_read_again_and_changed_ones_are(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from gitmem.recall import index as module
+
     path = write_memory(project, "use-pnpm", "Use pnpm, never npm")
     write_memory(project, "use-ruff", "Format with ruff")
-    long_ago = 1_600_000_000
-    for name in ("use-pnpm", "use-ruff"):
-        os.utime(project / f".memory/memories/{name}.yaml", (long_ago, long_ago))
     index = RecallIndex(find_project(project))
     first = index.refresh()
     assert (first.read, first.checked) == (2, 2)
+    # Just written, the files are "racily clean": they are read again (not re-checked) until a second has passed.
     second = index.refresh()
-    assert second.checked == 0  # (ctime is recent in a test, so the files may be re-read, but not re-checked)
-    path.write_text(path.read_text(encoding="utf-8").replace("pnpm,", "yarn,"), encoding="utf-8")
-    third = index.refresh()
-    assert third.checked == 1
+    assert (second.read, second.checked) == (2, 0)
+    monkeypatch.setattr(module, "_now_ns", lambda: time.time_ns() + 5_000_000_000)  # ... and now it has
+    assert index.refresh().read == 2
+    assert index.refresh().read == 0  # trusted: nothing is read, one signature of every stat is compared
+    path.write_text(path.read_text(encoding="utf-8").replace("pnpm,", "yarn!,"), encoding="utf-8")
+    assert (index.refresh().read, index.refresh().read) == (1, 0)
     assert [h.memory.id for h in index.search(["yarn"], 5, date.today())] == ["use-pnpm"]
+    (project / ".memory/memories/use-ruff.yaml").unlink()
+    assert index.refresh().removed == 1
+    assert index.search(["ruff"], 5, date.today()) == []
     index.close()
 
 

@@ -154,7 +154,7 @@ def _strip_comments(lines: list[str]) -> list[str]:
 
 def parse(text: str) -> Log:
     """Read a session log. Never fails: what cannot be placed is listed in ``Log.skipped``."""
-    lines = _strip_comments(text.splitlines())
+    lines = _strip_comments(text.removeprefix("\ufeff").splitlines())
     log = Log()
     section: str | None = None  # the current section; None before the first or under an unknown heading
     unknown: tuple[int, str] | None = None  # (line, text) of the unknown heading we are under

@@ -182,7 +182,12 @@ class RecallIndex:
 
     def refresh(self) -> Refreshed:
         """Bring the index up to date with the memory files."""
-        started_ns = time.time_ns()
+        started_ns = _now_ns()
+        stats = sorted(_stat_all(self.directory), key=lambda item: item[0])
+        signature = _signature(stats)
+        row = self.conn.execute("SELECT value FROM info WHERE key = 'signature'").fetchone()
+        if row is not None and row[0] == signature:
+            return Refreshed()  # every file has the stat it had when indexed, long enough ago to trust it
         # Only entries that were not racily clean when indexed can be trusted on their stat alone.
         trusted = {
             name: (ino, size, mtime, ctime)
@@ -190,29 +195,32 @@ class RecallIndex:
                 "SELECT name, ino, size, mtime, ctime FROM files WHERE trusted = 1"
             )
         }
-        on_disk: dict[str, os.stat_result] = {}
-        changed: list[str] = []
-        for name, st in _stat_all(self.directory):
-            on_disk[name] = st
-            if trusted.get(name) != (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns):
-                changed.append(name)
-        removed: list[str] = []
-        (indexed,) = self.conn.execute("SELECT count(*) FROM files").fetchone()
-        if changed or indexed != len(on_disk):  # some files are new, changed or gone: find the gone ones
-            removed = [name for (name,) in self.conn.execute("SELECT name FROM files") if name not in on_disk]
+        on_disk = dict(stats)
+        changed = [
+            name for name, st in stats if trusted.get(name) != (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        ]
+        removed = [name for (name,) in self.conn.execute("SELECT name FROM files") if name not in on_disk]
         outcome = Refreshed(read=len(changed), removed=len(removed))
-        if not changed and not removed:
-            return outcome
         store_cache = self._store_cache() if len(changed) >= _STORE_CACHE_AFTER else None
-        with self._writing():
-            for name in removed:
-                self._forget(name)
+        if removed:
+            with self._writing():
+                for name in removed:
+                    self._forget(name)
         # In batches, each its own transaction: a long first build keeps what it did if interrupted, and lets
         # another process's query in between.
+        moved = False
         for start in range(0, len(changed), _BATCH):
             with self._writing():
                 for name in changed[start : start + _BATCH]:
-                    outcome.checked += self._update(name, on_disk[name], started_ns, store_cache)
+                    checked, recorded = self._update(name, on_disk[name], started_ns, store_cache)
+                    outcome.checked += checked
+                    moved = moved or recorded != _key(on_disk[name])
+        with self._writing():
+            (untrusted,) = self.conn.execute("SELECT count(*) FROM files WHERE trusted = 0").fetchone()
+            # The signature stands for "nothing to check": only when every entry is trusted, and was recorded
+            # with the stat the signature was computed from.
+            value = signature if not untrusted and not moved else ""
+            self.conn.execute("INSERT OR REPLACE INTO info(key, value) VALUES ('signature', ?)", (value,))
         return outcome
 
     @contextlib.contextmanager
@@ -245,23 +253,24 @@ class RecallIndex:
             )
             self.conn.execute("DELETE FROM memories WHERE n = ?", (n,))
 
-    def _update(self, name: str, st: os.stat_result, started_ns: int, store_cache: Any) -> int:
-        """Index one new or changed file; returns 1 when its content had to be checked, else 0."""
+    def _update(self, name: str, st: os.stat_result, started_ns: int, store_cache: Any) -> tuple[int, Key | None]:
+        """Index one new or changed file; returns 1 when its content had to be checked (else 0), and the stat
+        recorded for it (``None`` when it is gone)."""
         path = self.directory / name
         try:
             raw = path.read_bytes()
             st = os.stat(path)  # the stat of what we read (it may have changed since the scan)
         except FileNotFoundError:
             self._forget(name)
-            return 0
+            return 0, None
         except OSError as exc:
             self._record(name, st, started_ns, "", None, [[1, 1, "file", f"cannot read: {exc.strerror}"]])
-            return 0
+            return 0, _key(st)
         digest = hashlib.sha256(raw).hexdigest()
         row = self.conn.execute("SELECT digest, doc, problems FROM files WHERE name = ?", (name,)).fetchone()
         if row is not None and row[0] == digest:  # touched, not changed: only the stat is new
             self._record(name, st, started_ns, digest, row[1], json.loads(row[2]) if row[2] else None)
-            return 0
+            return 0, _key(st)
         if row is not None and row[1] is not None:
             self._drop_doc(row[1])
         data, problems = self._check(name, raw, st, store_cache)
@@ -269,7 +278,7 @@ class RecallIndex:
         if not problems and isinstance(data, dict):
             doc = self._add_doc(Memory.from_dict(data), data)
         self._record(name, st, started_ns, digest, doc, problems or None)
-        return 1
+        return 1, _key(st)
 
     @staticmethod
     def _check(name: str, raw: bytes, st: os.stat_result, store_cache: Any) -> tuple[Any, list[Any]]:
@@ -387,6 +396,20 @@ class RecallIndex:
             (*rank_of, day),
         ).fetchall()
         return sorted(((n, data, rank_of[n]) for n, data in rows), key=lambda row: row[2])
+
+
+Key = tuple[int, int, int, int]
+_now_ns = time.time_ns  # the clock the racily-clean rule reads
+
+
+def _key(st: os.stat_result) -> Key:
+    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _signature(stats: list[tuple[str, os.stat_result]]) -> str:
+    """A digest of every memory file's name and stat: equal only when no file was added, removed or touched."""
+    text = "\n".join(f"{n}\t{s.st_ino}\t{s.st_size}\t{s.st_mtime_ns}\t{s.st_ctime_ns}" for n, s in stats)
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _stat_all(directory: Path) -> Iterator[tuple[str, os.stat_result]]:
