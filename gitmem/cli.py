@@ -28,9 +28,12 @@ COMMANDS: dict[str, str] = {
     "retire": "gitmem.commands.change:retire",
     "forget": "gitmem.commands.change:forget",
     "validate": "gitmem.commands.validate:validate",
+    "recall": "gitmem.commands.recall:recall",
+    "journal": "gitmem.commands.journal:journal",
     "doctor": "gitmem.commands.doctor:doctor",
     "history": "gitmem.commands.provenance:history",
     "diff": "gitmem.commands.provenance:diff",
+    "mcp": "gitmem.commands.mcp:mcp",
 }
 
 

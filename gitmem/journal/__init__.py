@@ -1,0 +1,1 @@
+"""The session journal: logs in (scanned before they are written), proposed memories out (harvest)."""

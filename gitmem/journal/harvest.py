@@ -1,0 +1,213 @@
+"""Harvest: each item under Decisions, Difficulties and Conventions of a session log becomes a proposed memory.
+
+To-do items are never harvested. Harvesting is idempotent: an item already harvested from the same log (same
+title, whatever its status now) is reported, not added again, and so is an item that nearly duplicates an existing
+memory (``gitmem.memory.similar``). Every memory is checked like any write before the first one is written.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import textwrap
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from gitmem.errors import CheckFailed, UsageError
+from gitmem.journal.log import check_log
+from gitmem.journal.markdown import CONVENTIONS, DECISIONS, DIFFICULTIES, TODO, Item, Skipped, parse
+from gitmem.memory import similar
+from gitmem.memory.model import ID_MAX, Memory, slugify
+from gitmem.memory.store import Store
+from gitmem.project import Project
+
+KIND_OF = {DECISIONS: "decision", DIFFICULTIES: "pitfall", CONVENTIONS: "convention"}
+TITLE_SOFT = 160  # an item up to this long is its own title
+TITLE_MAX = 200  # the schema's limit
+ID_SOFT = 48  # harvested ids are cut at a word to stay readable
+_BOLD_LABEL = re.compile(r"^(\*\*|__)(.+?)\1\s*(?:[:.–—-]\s*)?(.*)$")
+_SENTENCE = re.compile(r"^(.{12,}?[.!?])\s+(\S.*)$")
+
+
+@dataclass(frozen=True)
+class Proposed:
+    id: str
+    kind: str
+    title: str
+    line: int
+    path: Path
+
+
+@dataclass(frozen=True)
+class Known:
+    """An item that is not added: already harvested, or nearly the same as an existing memory."""
+
+    line: int
+    title: str
+    id: str
+    score: float = 1.0
+
+
+@dataclass
+class HarvestReport:
+    origin: str
+    proposed: list[Proposed] = field(default_factory=list)
+    harvested_before: list[Known] = field(default_factory=list)
+    duplicates: list[Known] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    todo: int = 0
+    invalid_files: int = 0
+
+
+def split_item(item: Item) -> tuple[str, str]:
+    """A memory's title and body from a log item: a short item is its own title; a long one gives its first
+    sentence (or a bold lead-in such as ``**Pin Node 20**: …``) as the title and keeps the whole text."""
+    head = " ".join(item.head.split())
+    rest = textwrap.dedent("\n".join(item.rest)).strip("\n")
+    lead = ""
+    label = _BOLD_LABEL.match(head)
+    if label and len(label.group(2).split()) >= 2 and len(label.group(2)) <= TITLE_MAX:
+        title, lead = label.group(2).strip().rstrip(":").strip(), label.group(3).strip()
+    elif len(head) <= TITLE_SOFT:
+        title = head
+    else:
+        sentence = _SENTENCE.match(head)
+        if sentence and len(sentence.group(1)) <= TITLE_SOFT:
+            title, lead = sentence.group(1), sentence.group(2)
+        else:
+            title = head[: TITLE_SOFT - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
+            lead = head
+    if title.endswith((".", ":")) and not title.endswith(".."):
+        title = title[:-1]
+    body = "\n\n".join(part for part in (lead, rest) if part)
+    return title.strip(), body
+
+
+def _norm(title: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", title.lower()).split())
+
+
+def _short_id(title: str) -> str:
+    slug = slugify(title)
+    if len(slug) > ID_SOFT and "-" in slug[:ID_SOFT]:
+        slug = slug[: ID_SOFT + 1].rsplit("-", 1)[0]
+    return slug
+
+
+def _unique_id(base: str, taken: set[str]) -> str:
+    if base not in taken:
+        return base
+    for number in range(2, 10_000):
+        suffix = f"-{number}"
+        candidate = base[: ID_MAX - len(suffix)].rstrip("-") + suffix
+        if candidate not in taken:
+            return candidate
+    raise UsageError(f"cannot find a free id for {base!r}")
+
+
+def origin_of(project: Project, path: Path) -> str:
+    """The log's path relative to the repository root, as stored in ``origin``."""
+    try:
+        return path.resolve().relative_to(project.root.resolve()).as_posix()
+    except ValueError:
+        raise UsageError(
+            f"{path} is outside the repository: store it first with `gitmem journal add {path}`, then harvest "
+            "the stored log"
+        ) from None
+
+
+def harvest(
+    project: Project, store: Store, path: Path, today: date, *, threshold: float, dry_run: bool = False
+) -> HarvestReport:
+    """Propose a memory for each new item of the log at ``path``; with ``dry_run``, write nothing."""
+    display = project.display(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{display}: no such file; `gitmem journal list` shows the stored logs") from None
+    except IsADirectoryError:
+        raise UsageError(f"{display}: is a directory; give one session log") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{display}: not UTF-8 text (byte {exc.start})") from None
+    report = HarvestReport(origin_of(project, path))
+    try:
+        check_log(text, display)
+    except CheckFailed as exc:
+        raise CheckFailed(
+            exc.problems,
+            "refused: nothing was proposed. Store a redacted copy with `gitmem journal add --redact "
+            f"{display}` and harvest that",
+        ) from None
+
+    log = parse(text)
+    report.skipped = list(log.skipped)
+    report.todo = sum(1 for item in log.in_section(TODO) if not item.is_placeholder())
+
+    snapshot = store.load()
+    report.invalid_files = len({p.path for p in snapshot.problems})
+    taken = set(snapshot.memories) | _ids_on_disk(store)
+    from_this_log = {_norm(m.title): m.id for m in snapshot.memories.values() if m.origin == report.origin and m.title}
+    pool = [
+        (m.id, similar.words(m.title), similar.words(similar.memory_text(m.title, m.body)))
+        for m in snapshot.sorted()
+        if m.status != "retired"
+    ]
+
+    pending: list[tuple[Memory, int]] = []
+    for item in log.items:
+        kind = KIND_OF.get(item.section)
+        if kind is None or item.is_placeholder():
+            continue
+        title, body = split_item(item)
+        if not title:
+            report.skipped.append(Skipped(item.line, "item without text"))
+            continue
+        known = from_this_log.get(_norm(title))
+        if known is not None:
+            report.harvested_before.append(Known(item.line, title, known))
+            continue
+        title_words = similar.words(title)
+        all_words = similar.words(similar.memory_text(title, body))
+        best: Known | None = None
+        for other_id, other_title, other_all in pool:
+            score = max(similar.similarity(title_words, other_title), similar.similarity(all_words, other_all))
+            if score >= threshold and (best is None or score > best.score):
+                best = Known(item.line, title, other_id, round(score, 3))
+        if best is not None:
+            report.duplicates.append(best)
+            continue
+        memory_id = _unique_id(_short_id(title) or f"{kind}-{item.line}", taken)
+        memory = Memory(
+            id=memory_id,
+            title=title,
+            kind=kind,
+            status="proposed",
+            body=body,
+            created=today,
+            source="journal",
+            origin=report.origin,
+        )
+        try:
+            store.check_text(memory_id, store.render(memory), snapshot)
+        except CheckFailed as exc:
+            first = exc.problems[0] if exc.problems else None
+            why = f"{first.field}: {first.message}" if first else "invalid"
+            report.skipped.append(Skipped(item.line, f"does not make a valid memory ({why})"))
+            continue
+        taken.add(memory_id)
+        pool.append((memory_id, title_words, all_words))
+        pending.append((memory, item.line))
+
+    for memory, line in pending:
+        written = store.path_of(memory.id) if dry_run else store.create(memory, snapshot)
+        report.proposed.append(Proposed(memory.id, memory.kind, memory.title, line, written))
+    report.skipped.sort(key=lambda s: s.line)
+    return report
+
+
+def _ids_on_disk(store: Store) -> set[str]:
+    try:
+        return {name[: -len(".yaml")] for name in os.listdir(store.directory) if name.endswith(".yaml")}
+    except FileNotFoundError:
+        return set()

@@ -1,0 +1,122 @@
+"""Registering the gitmem MCP server with the AI tools' project-level configs (`gitmem init --mcp`).
+
+Each file is merged, never replaced: other servers and settings are kept, and an existing ``gitmem`` entry (perhaps
+customised) is left as it is. A file that is not plain JSON (comments, trailing commas) is not rewritten: the entry
+to add by hand is reported instead. Codex's config is per user (~/.codex/config.toml) and is left to the user.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gitmem.fsutil import write_atomic
+from gitmem.project import Project
+
+SERVER = "gitmem"
+
+
+@dataclass(frozen=True)
+class Client:
+    tool: str
+    files: tuple[str, ...]  # candidate files, the first existing one is used (else the first)
+
+
+CLIENTS = (
+    Client("opencode", ("opencode.json", "opencode.jsonc")),
+    Client("Claude Code", (".mcp.json",)),
+    Client("Cursor", (".cursor/mcp.json",)),
+)
+
+
+@dataclass(frozen=True)
+class Registration:
+    tool: str
+    path: Path
+    action: str  # "created", "added", "kept" (an entry exists), "manual" (not plain JSON: add it by hand)
+    text: str = ""  # the new file text ("created", "added"), or the entry to add by hand ("manual")
+    detail: str = ""  # why a file is left to the user
+    under: str = ""  # where the entry goes in it
+
+
+def _entry(tool: str, v2: bool = False) -> dict[str, Any]:
+    if tool == "opencode":
+        entry: dict[str, Any] = {"type": "local", "command": ["gitmem", "mcp"]}
+        return entry if v2 else {**entry, "enabled": True}
+    if tool == "Cursor":  # Cursor may start servers elsewhere; it expands ${workspaceFolder} in mcp.json
+        return {"command": "gitmem", "args": ["mcp", "--repo", "${workspaceFolder}"]}
+    return {"type": "stdio", "command": "gitmem", "args": ["mcp"]}
+
+
+def _servers(tool: str, data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The mapping of servers inside ``data`` (created when missing), and whether it is opencode's V2 shape."""
+    if tool == "opencode":
+        mcp = data.setdefault("mcp", {})
+        if isinstance(mcp.get("servers"), dict):  # opencode V2 native shape: mcp.servers.NAME
+            return mcp["servers"], True
+        return mcp, False
+    servers: dict[str, Any] = data.setdefault("mcpServers", {})
+    return servers, False
+
+
+def plan(project: Project) -> list[Registration]:
+    """What registering the server would do to each tool's file; nothing is written."""
+    out = []
+    for client in CLIENTS:
+        path = next((project.root / f for f in client.files if (project.root / f).exists()), None)
+        path = path or project.root / client.files[0]
+        if not path.exists():
+            data: dict[str, Any] = {"$schema": "https://opencode.ai/config.json"} if client.tool == "opencode" else {}
+            servers, v2 = _servers(client.tool, data)
+            servers[SERVER] = _entry(client.tool, v2)
+            out.append(Registration(client.tool, path, "created", _dump(data)))
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                raise ValueError("the file is not a JSON object")
+            servers, v2 = _servers(client.tool, data)
+            if not isinstance(servers, dict):
+                raise ValueError("its list of MCP servers is not a JSON object")
+        except (ValueError, OSError) as exc:
+            key = '"mcp"' if client.tool == "opencode" else '"mcpServers"'
+            snippet = json.dumps({SERVER: _entry(client.tool)}, indent=2)
+            out.append(Registration(client.tool, path, "manual", snippet, _why(exc), key))
+            continue
+        if SERVER in servers:
+            out.append(Registration(client.tool, path, "kept"))
+            continue
+        servers[SERVER] = _entry(client.tool, v2)
+        out.append(Registration(client.tool, path, "added", _dump(data)))
+    return out
+
+
+def apply(registrations: list[Registration]) -> None:
+    for registration in registrations:
+        if registration.action in ("created", "added"):
+            write_atomic(registration.path, registration.text.encode("utf-8"))
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _why(exc: Exception) -> str:
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not plain JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+    if isinstance(exc, OSError):
+        return f"cannot read it: {exc.strerror}"
+    return str(exc)
+
+
+def register(project: Project, registrations: list[Registration]) -> bool:
+    """Write the planned files and set ``mcp: true`` in the config; returns whether the config changed."""
+    from gitmem.config import load_config, save_config
+
+    apply(registrations)
+    if load_config(project).mcp:
+        return False
+    save_config(project, {"mcp": True})
+    return True

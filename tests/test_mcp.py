@@ -1,0 +1,314 @@
+"""The MCP server, driven by a real client from the official SDK over stdio, and its registration by init."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from tests.conftest import Run, gitmem_command
+
+TOKEN = "ghp_" + "aB3dE5fG7hJ9kL2mN4pQ6rS8tU0vW1xY" + "z9Qk"  # built at run time, never stored whole
+
+
+def with_session(project: Path, body: Callable[[Any], Awaitable[None]]) -> None:
+    """Start `gitmem mcp` in ``project`` as an MCP client would, and run ``body`` with an initialised session."""
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    command = gitmem_command()
+    params = StdioServerParameters(command=command[0], args=[*command[1:], "mcp"], cwd=str(project))
+
+    async def main() -> None:
+        with open(project.parent / "server-stderr.log", "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+                await session.initialize()
+                await body(session)
+
+    anyio.run(main)
+
+
+def text_of(result: Any) -> str:
+    return "\n".join(part.text for part in result.content)
+
+
+def memory_files(root: Path) -> list[str]:
+    return sorted(p.name for p in (root / ".memory/memories").glob("*.yaml"))
+
+
+@pytest.mark.slow
+def test_a_real_client_lists_the_tools_recalls_proposes_and_appends(project: Path, run: Run) -> None:
+    assert run("add", "Use pnpm, never npm", "--path", "web/**", "--body", "npm rewrites pnpm-lock.yaml.").code == 0
+    seen: dict[str, Any] = {}
+
+    async def body(session: Any) -> None:
+        listed = await session.list_tools()
+        seen["tools"] = {tool.name: tool for tool in listed.tools}
+        seen["recall"] = await session.call_tool("recall", {"query": "which package manager, npm?", "k": 3})
+        seen["propose"] = await session.call_tool(
+            "propose",
+            {
+                "title": "Run the API tests with pytest -x",
+                "body": "The full suite takes six minutes.",
+                "kind": "convention",
+                "paths": ["api/**"],
+                "tags": ["testing"],
+            },
+        )
+        seen["list"] = await session.call_tool("list_memories", {"status": "proposed"})
+        seen["append"] = await session.call_tool("append_journal", {"text": "## Decisions\n- Use FTS5 for recall."})
+
+    with_session(project, body)
+
+    tools = seen["tools"]
+    assert set(tools) == {"recall", "propose", "list_memories", "append_journal"}
+    assert "gitmem accept" in tools["propose"].description and "proposed" in tools["propose"].description
+    assert "may be stale" in tools["recall"].description
+    assert set(tools["propose"].input_schema["properties"]) == {"title", "body", "kind", "paths", "tags"}
+    assert tools["propose"].input_schema["required"] == ["title"]
+    assert set(tools["recall"].input_schema["properties"]) == {"query", "k", "path"}
+
+    recalled = text_of(seen["recall"])
+    assert not seen["recall"].is_error
+    assert "[use-pnpm-never-npm] Use pnpm, never npm" in recalled
+    assert "may be out of date" in recalled
+
+    assert not seen["propose"].is_error, text_of(seen["propose"])
+    assert text_of(seen["propose"]) == (
+        "Proposed memory [run-the-api-tests-with-pytest-x] written to "
+        ".memory/memories/run-the-api-tests-with-pytest-x.yaml with status `proposed`. It is not in effect: a human "
+        "must review and accept it (`gitmem accept run-the-api-tests-with-pytest-x`), usually in the pull request."
+    )
+    stored = {m["id"]: m for m in json.loads(run("list", "--json").out)}
+    proposal = stored["run-the-api-tests-with-pytest-x"]
+    assert (proposal["status"], proposal["source"], proposal["kind"]) == ("proposed", "agent", "convention")
+    assert (proposal["paths"], proposal["tags"], proposal["created"]) == (
+        ["api/**"],
+        ["testing"],
+        date.today().isoformat(),
+    )
+
+    assert text_of(seen["list"]) == (
+        "[run-the-api-tests-with-pytest-x] (convention, proposed; applies to api/**) Run the API tests with pytest -x"
+    )
+
+    log = f".memory/journal/{date.today().isoformat()}-session.md"
+    assert not seen["append"].is_error, text_of(seen["append"])
+    assert text_of(seen["append"]).startswith(f"Appended to {log}.")
+    assert (project / log).read_text(encoding="utf-8") == (
+        f"# Session {date.today().isoformat()}\n\n## Decisions\n- Use FTS5 for recall.\n"
+    )
+
+
+@pytest.mark.slow
+def test_a_real_client_gets_refusals_and_nothing_is_written(project: Path, run: Run) -> None:
+    assert run("add", "Use pnpm, never npm").code == 0
+    seen: dict[str, Any] = {}
+
+    async def body(session: Any) -> None:
+        seen["secret"] = await session.call_tool(
+            "propose", {"title": "Deploy key for staging", "body": f"Use {TOKEN} to deploy."}
+        )
+        seen["duplicate"] = await session.call_tool("propose", {"title": "Use pnpm, never npm!"})
+        seen["kind"] = await session.call_tool("propose", {"title": "Something", "kind": "rumour"})
+        seen["journal"] = await session.call_tool("append_journal", {"text": f"## Difficulties\n- {TOKEN} leaked"})
+
+    before = memory_files(project)
+    with_session(project, body)
+
+    assert seen["secret"].is_error
+    message = text_of(seen["secret"])
+    assert message.endswith(
+        "refused: body (line 1) holds a possible secret (github-token); nothing was written. Secrets never belong "
+        "in memory: remove the value (describe where it is kept instead) and propose again."
+    )
+    assert TOKEN not in message and TOKEN[4:20] not in message
+    assert seen["duplicate"].is_error
+    assert text_of(seen["duplicate"]).endswith(
+        "not written: this nearly repeats memory [use-pnpm-never-npm] (active): 'Use pnpm, never npm'. Recall it "
+        "instead, or propose something that adds to it."
+    )
+    assert seen["kind"].is_error and "kind" in text_of(seen["kind"])
+    assert seen["journal"].is_error
+    assert "possible secret (github-token)" in text_of(seen["journal"])
+    assert TOKEN not in text_of(seen["journal"])
+    assert memory_files(project) == before
+    assert sorted(p.name for p in (project / ".memory/journal").iterdir()) == [".gitkeep"]
+
+
+def test_mcp_without_the_extra_says_how_to_install_it(project: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in [n for n in sys.modules if n == "mcp" or n.startswith("mcp.")] or ["mcp"]:
+        monkeypatch.setitem(sys.modules, name, None)  # as if the SDK were not installed
+    monkeypatch.delitem(sys.modules, "gitmem.mcp", raising=False)
+    result = run("mcp")
+    assert result.code == 3
+    assert result.err == (
+        "error: the MCP server needs the mcp extra (the official MCP SDK, version 2 or later): "
+        "pip install 'gitmem[mcp]' (or, with pipx: pipx inject gitmem 'mcp>=2')\n"
+    )
+
+
+def test_mcp_outside_an_initialised_project_cannot_run(repo: Path, run: Run) -> None:
+    result = run("mcp")
+    assert result.code == 3
+    assert result.err == f"error: no .memory/ in {repo}: run `gitmem init` first\n"
+
+
+# -- the tools' logic, directly -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        (
+            {"title": "Zero\u200bwidth"},
+            "refused: title (line 1, column 5) holds a hidden Unicode character U+200B (ZERO WIDTH SPACE); nothing "
+            "was written. Remove it and propose again.",
+        ),
+        (
+            {"title": "Tagged", "tags": ["two words"]},
+            "refused: tags[0]: must be a short label without spaces; nothing was written",
+        ),
+        (
+            {"title": "Scoped", "paths": ["../outside/**"]},
+            "refused: paths[0]: must be a glob relative to the repository root, without '..' (e.g. web/**); nothing "
+            "was written",
+        ),
+        ({"title": "   "}, "refused: the title is empty; say in one line what the next session should know or do"),
+        (
+            {"title": "Kinded", "kind": "rumour"},
+            "kind must be one of convention, decision, pitfall, preference, fact, not 'rumour'",
+        ),
+    ],
+)
+def test_propose_refusals(project: Path, fields: dict[str, Any], message: str) -> None:
+    from gitmem import tools
+    from gitmem.errors import UsageError
+    from gitmem.memory.store import Store
+    from gitmem.project import find_project
+
+    found = find_project(project)
+    args = {"body": "", "kind": "convention", "paths": [], "tags": [], **fields}
+    with pytest.raises(UsageError) as caught:
+        tools.propose(found, Store(found), today=date(2026, 5, 1), threshold=0.85, **args)
+    assert str(caught.value) == message
+    assert memory_files(project) == []
+
+
+def test_propose_picks_a_free_id(project: Path, run: Run) -> None:
+    from gitmem import tools
+    from gitmem.memory.store import Store
+    from gitmem.project import find_project
+
+    assert run("add", "Pin Node", "--id", "pin-node-20", "--body", "Because of the CI image.").code == 0
+    found = find_project(project)
+    text = tools.propose(
+        found, Store(found), "Pin Node 20", "The Vite plugin broke on 22.", "decision", [], [], date(2026, 5, 1), 0.99
+    )
+    assert text.startswith("Proposed memory [pin-node-20-2] ")
+
+
+# -- init --mcp ------------------------------------------------------------------------------------------------------
+
+
+def test_init_mcp_writes_each_tools_project_file_and_sets_the_config(repo: Path, run: Run) -> None:
+    result = run("init", "--no-hooks", "--mcp")
+    assert result.code == 0, result.err
+    assert result.lines[-5:] == [
+        "created opencode.json (opencode: gitmem MCP server)",
+        "created .mcp.json (Claude Code: gitmem MCP server)",
+        "created .cursor/mcp.json (Cursor: gitmem MCP server)",
+        "set mcp: true in .memory/config.yaml",
+        "Codex reads MCP servers per user: see docs/mcp.md for ~/.codex/config.toml",
+    ]
+    assert json.loads((repo / "opencode.json").read_text()) == {
+        "$schema": "https://opencode.ai/config.json",
+        "mcp": {"gitmem": {"type": "local", "command": ["gitmem", "mcp"], "enabled": True}},
+    }
+    assert json.loads((repo / ".mcp.json").read_text()) == {
+        "mcpServers": {"gitmem": {"type": "stdio", "command": "gitmem", "args": ["mcp"]}}
+    }
+    assert json.loads((repo / ".cursor/mcp.json").read_text()) == {
+        "mcpServers": {"gitmem": {"command": "gitmem", "args": ["mcp", "--repo", "${workspaceFolder}"]}}
+    }
+    assert "mcp: true" in (repo / ".memory/config.yaml").read_text().splitlines()
+
+    files = {name: (repo / name).read_bytes() for name in ("opencode.json", ".mcp.json", ".cursor/mcp.json")}
+    config = (repo / ".memory/config.yaml").read_bytes()
+    again = run("init", "--no-hooks", "--mcp")
+    assert again.code == 0
+    assert "kept the gitmem entry in .mcp.json (Claude Code)" in again.lines
+    assert {name: (repo / name).read_bytes() for name in files} == files
+    assert (repo / ".memory/config.yaml").read_bytes() == config
+
+
+def test_init_mcp_merges_into_existing_files_and_keeps_other_entries(repo: Path, run: Run) -> None:
+    (repo / ".mcp.json").write_text(json.dumps({"mcpServers": {"github": {"command": "gh-mcp"}}, "other": 1}))
+    (repo / "opencode.json").write_text(
+        json.dumps({"model": "x", "mcp": {"servers": {"docs": {"type": "remote", "url": "https://example.com"}}}})
+    )
+    (repo / ".cursor").mkdir()
+    mine = {"mcpServers": {"gitmem": {"command": "/opt/bin/gitmem", "args": ["mcp"]}}}
+    (repo / ".cursor/mcp.json").write_text(json.dumps(mine))
+    result = run("init", "--no-hooks", "--mcp")
+    assert result.code == 0, result.err
+    assert json.loads((repo / ".mcp.json").read_text()) == {
+        "mcpServers": {
+            "github": {"command": "gh-mcp"},
+            "gitmem": {"type": "stdio", "command": "gitmem", "args": ["mcp"]},
+        },
+        "other": 1,
+    }
+    assert json.loads((repo / "opencode.json").read_text()) == {
+        "model": "x",
+        "mcp": {
+            "servers": {
+                "docs": {"type": "remote", "url": "https://example.com"},
+                "gitmem": {"type": "local", "command": ["gitmem", "mcp"]},
+            }
+        },
+    }
+    assert json.loads((repo / ".cursor/mcp.json").read_text()) == mine  # a customised entry is kept
+    assert "kept the gitmem entry in .cursor/mcp.json (Cursor)" in result.lines
+
+
+def test_init_mcp_leaves_a_file_it_cannot_parse_and_says_what_to_add(repo: Path, run: Run) -> None:
+    text = '{\n  // my servers\n  "mcp": {}\n}\n'
+    (repo / "opencode.json").write_text(text)
+    result = run("init", "--no-hooks", "--mcp")
+    assert result.code == 0
+    assert (repo / "opencode.json").read_text() == text
+    assert result.err.splitlines()[0] == (
+        "warning: opencode.json is not plain JSON (line 2, column 3: Expecting property name enclosed in double "
+        'quotes): left unchanged; add this entry under "mcp" by hand (opencode):'
+    )
+    assert json.loads("\n".join(result.err.splitlines()[1:])) == {
+        "gitmem": {"type": "local", "command": ["gitmem", "mcp"], "enabled": True}
+    }
+    assert (repo / ".mcp.json").exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("journal",),
+        ("journal", "new"),
+        ("journal", "add"),
+        ("journal", "list"),
+        ("journal", "harvest"),
+        ("recall",),
+        ("mcp",),
+        ("init",),
+    ],
+)
+def test_help_has_an_example(run: Run, command: tuple[str, ...]) -> None:
+    result = run(*command, "--help")
+    assert result.code == 0, result.err
+    assert "Example" in result.out
+    assert f"gitmem {' '.join(command)}" in result.out
