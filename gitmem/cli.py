@@ -28,6 +28,8 @@ COMMANDS: dict[str, str] = {
     "retire": "gitmem.commands.change:retire",
     "forget": "gitmem.commands.change:forget",
     "validate": "gitmem.commands.validate:validate",
+    "compile": "gitmem.commands.compile:compile_command",
+    "stats": "gitmem.commands.compile:stats",
 }
 
 

@@ -44,3 +44,15 @@ def git(cwd: Path, *args: str, foreign: bool = False, input: bytes | None = None
         detail = message[-1] if message else f"exit code {done.returncode}"
         raise GitFailed(f"git {' '.join(args[:2])} failed: {detail}")
     return done.stdout
+
+
+def list_files(root: Path, names: tuple[str, ...]) -> list[str]:
+    """Files named one of ``names`` anywhere in the work tree (tracked, or untracked and not ignored).
+
+    Paths are relative to ``root``, with / separators, sorted. Reads git's index rather than walking the tree.
+    """
+    if not names:
+        return []
+    specs = [f":(glob)**/{name}" for name in names]
+    out = git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *specs)
+    return sorted({path for path in out.decode("utf-8", "surrogateescape").split("\0") if path})
