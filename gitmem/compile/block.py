@@ -246,11 +246,9 @@ def splice(text: str, found: Found | None, block: str) -> str:
 def remove(found: Found) -> str:
     """The file without its block: the inverse of appending one with ``splice``."""
     before, after = found.before, found.after
-    if not after:
-        for blank in ("\r\n\r\n", "\n\n"):
-            if before.endswith(blank):
-                before = before[: -len(blank) // 2]
-                break
+    newline = "\r\n" if found.begin.endswith("\r\n") else "\n"
+    if not after and before.endswith("\n" + newline):
+        before = before[: -len(newline)]
     return before + after
 
 

@@ -170,7 +170,7 @@ def prepare(
             report.changes.append(change)
 
     for target in targets:
-        report.limits.extend(_limit_uses(target, finals))
+        report.limits.extend(_limit_uses(target, finals, desired))
     for use in report.limits:
         if use.over and use.limit.hard:
             report.problems.append(Problem(use.path, 1, 1, "limit", _limit_advice(use)))
@@ -482,12 +482,43 @@ def _aider_config(project: Project, wanted: bool, report: Report) -> FileChange 
         if current is None:
             change.new = old + ("" if old.endswith("\n") or not old else "\n") + f"read: {AIDER_FILE}\n"
         else:
-            change.new = yamlio.update(old, {"read": [*items, AIDER_FILE]})
+            change.new = _edit_block_list(old, add=True) or yamlio.update(old, {"read": [*items, AIDER_FILE]})
     else:
         remaining = [item for item in items if item != AIDER_FILE]
-        change.new = yamlio.update(old, {"read": remaining or None})
+        change.new = _edit_block_list(old, add=False) if remaining else None
+        change.new = change.new or yamlio.update(old, {"read": remaining or None})
     change.action = "updated"
     return change
+
+
+def _edit_block_list(text: str, add: bool) -> str | None:
+    """Add CONVENTIONS.md to (or drop it from) a block list under ``read:``, touching no other line; None when
+    ``read:`` is not a block list."""
+    lines = text.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        if not re.fullmatch(r"read:[ \t]*(?:#.*)?\r?\n?", line):
+            continue
+        end = index + 1
+        while end < len(lines) and re.match(r"[ \t]*-[ \t]", lines[end]):
+            end += 1
+        if end == index + 1:
+            return None
+        if add:
+            indent = re.match(r"[ \t]*", lines[end - 1])
+            assert indent is not None
+            last = lines[end - 1]
+            newline = "\r\n" if last.endswith("\r\n") else "\n"
+            if not last.endswith("\n"):
+                lines[end - 1] = last + newline
+            lines.insert(end, f"{indent.group(0)}- {AIDER_FILE}{newline}")
+        else:
+            lines[index + 1 : end] = [
+                item
+                for item in lines[index + 1 : end]
+                if re.sub(r"#.*", "", item).strip().lstrip("-").strip().strip("'\"") != AIDER_FILE
+            ]
+        return "".join(lines)
+    return None
 
 
 # -- checks --------------------------------------------------------------------------------------------------------
@@ -517,15 +548,11 @@ def _glob_problems(target_plan: TargetPlan) -> list[Problem]:
     return problems
 
 
-def _limit_uses(target: Target, finals: dict[str, str]) -> list[LimitUse]:
+def _limit_uses(target: Target, finals: dict[str, str], desired: dict[str, tuple[Target, FilePlan]]) -> list[LimitUse]:
+    """The limits of ``target`` as used by the files gitmem writes for it (hand-written text they hold included,
+    and for a chain, the hand-written files above them too: the tool reads it all)."""
     uses = []
-    mine = sorted(
-        path
-        for path in finals
-        if path == target.root_file
-        or (target.dir_file and path.rsplit("/", 1)[-1] == target.dir_file)
-        or (target.scoped_dir and path.startswith(target.scoped_dir + "/"))
-    )
+    mine = sorted(path for path in finals if path in desired and desired[path][0] is target)
     for limit in target.limits:
         for path in mine:
             text = finals[path]
