@@ -171,10 +171,11 @@ def prepare(
 
     for target in targets:
         report.limits.extend(_limit_uses(target, finals, desired))
+    touched = {change.path for change in report.changes if change.changed}
     for use in report.limits:
         if use.over and use.limit.hard:
             report.problems.append(Problem(use.path, 1, 1, "limit", _limit_advice(use)))
-        elif use.over:
+        elif use.over and use.path in touched:  # soft: said when the file changes, and always by `gitmem stats`
             report.warnings.append(f"{use.describe()}: consider a smaller budget for {use.target}")
     _hidden_unicode(desired, finals, report)
     _claude_imports_agents(targets, finals, report)

@@ -104,6 +104,8 @@ def plan_target(
 
     for memory in memories:
         used += sizes.cost(memory, placements[memory.id], files, groups)
+        if used > limit:
+            break
         take(memory)
     kept = list(memories)
     omitted: list[Memory] = []
@@ -114,7 +116,11 @@ def plan_target(
         files, groups = {root.path}, set()
         used = len(block.footer_text(footer)) + sizes.overhead(root)[2]
         kept = []
-        for memory in memories:
+        smallest = min(len(entries[memory.id]) for memory in memories)
+        for index, memory in enumerate(memories):
+            if limit - used < smallest:  # nothing more can fit
+                omitted.extend(memories[index:])
+                break
             delta = sizes.cost(memory, placements[memory.id], files, groups)
             if used + delta <= limit:
                 used += delta

@@ -166,3 +166,7 @@ def test_soft_limits_warn(project: Path, memory: WriteMemory, run: Run) -> None:
     assert result.code == 0
     assert ".github/copilot-instructions.md: " in result.err
     assert "over the limit of 4,000 (Copilot code review reads only the first 4,000 characters)" in result.err
+    again = run("compile")  # said when the file changes; `gitmem stats` shows it any time
+    assert again.code == 0 and again.err == ""
+    stats = run("stats")
+    assert "4,000 chars in .github/copilot-instructions.md OVER" in stats.out
