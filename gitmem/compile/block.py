@@ -202,6 +202,11 @@ def scan(text: str) -> Scan:
     return Scan(found, tuple(conflicts), fence[2] if fence else None)
 
 
+def conflict_lines(text: str) -> list[int]:
+    """The 1-based lines of ``text`` that are git conflict markers (fenced code or not)."""
+    return [number for number, line in enumerate(text.splitlines(), 1) if _CONFLICT_RE.fullmatch(line)]
+
+
 def resolve_side(text: str, side: str) -> str:
     """``text`` with every git conflict hunk replaced by one side of it (``ours`` or ``theirs``)."""
     out: list[str] = []

@@ -159,13 +159,14 @@ def prepare(
             seen_io[change.io_path] = path
         if change.owned:
             report.changes.append(change)
-        final = change.new if change.action in ("created", "updated", "healed") else change.old
+        final = change.new if change.action in ("created", "updated", "healed", "removed") else change.old
         if final is not None:
             finals[path] = final
 
     aider = BY_NAME["aider"]
     if aider in cleaned:
-        change = _aider_config(project, wanted=aider in targets and AIDER_FILE in finals, report=report)
+        writes = aider in targets and AIDER_FILE in desired
+        change = _aider_config(project, writes, kept=AIDER_FILE in finals, report=report)
         if change is not None:
             report.changes.append(change)
 
@@ -263,7 +264,7 @@ def _read(project: Project, path: str, report: Report) -> tuple[str | None, Path
 
 
 def _has_conflicts(text: str) -> bool:
-    return any(block._CONFLICT_RE.fullmatch(line.rstrip("\r\n")) for line in text.splitlines())
+    return bool(block.conflict_lines(text))
 
 
 def _outside(text: str, found: Found | None) -> tuple[str, str]:
@@ -304,10 +305,7 @@ def _diff(path: str, old: str, new: str) -> str:
 
 
 def _conflict_problem(path: str, text: str) -> Problem:
-    line = next(
-        (n for n, content in enumerate(text.splitlines(), 1) if block._CONFLICT_RE.fullmatch(content)),
-        1,
-    )
+    line = next(iter(block.conflict_lines(text)), 1)
     return Problem(
         path,
         line,
@@ -448,8 +446,9 @@ def _aider_reads(text: str) -> bool | None:
     return None
 
 
-def _aider_config(project: Project, wanted: bool, report: Report) -> FileChange | None:
-    """``.aider.conf.yml`` must read CONVENTIONS.md while it holds the memories, and not after gitmem removed it."""
+def _aider_config(project: Project, wanted: bool, kept: bool, report: Report) -> FileChange | None:
+    """``.aider.conf.yml`` must read CONVENTIONS.md while gitmem writes memories there (``wanted``), and not once
+    gitmem removed the file; while hand-written text keeps CONVENTIONS.md (``kept``), its ``read:`` stays."""
     from gitmem import yamlio
 
     target = BY_NAME["aider"]
@@ -467,11 +466,11 @@ def _aider_config(project: Project, wanted: bool, report: Report) -> FileChange 
     reads = _aider_reads(old)
     if wanted == bool(reads):
         return change
+    if not wanted and kept:
+        return change  # the hand-written part of CONVENTIONS.md stays, and so does the read
     if not wanted and old == AIDER_CREATED:
         change.action = "removed"
         return change
-    if not wanted and (project.root / AIDER_FILE).exists():
-        return change  # the hand-written part of CONVENTIONS.md stays, and so does the read
     try:
         data = yamlio.load(old).data
     except yamlio.YamlProblem as exc:

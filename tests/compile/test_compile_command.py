@@ -444,3 +444,44 @@ def test_stats(project: Path, memory: WriteMemory, run: Run, flag: list[str]) ->
     assert agents["name"] == "agents" and agents["compiled"] == ["use-pnpm"] and agents["omitted"] == []
     assert agents["tokens"] == tokens and agents["files"] == [{"path": "AGENTS.md", "tokens": tokens}]
     assert agents["limits"][0]["measure"] == "chain_bytes" and agents["limits"][0]["hard"] is True
+
+
+def test_a_linked_rules_file_is_written_through_once(project: Path, memory: WriteMemory, run: Run) -> None:
+    memory("use-pnpm", "Use pnpm")
+    (project / "CLAUDE.md").write_text("# Shared by both tools\n", encoding="utf-8")
+    (project / "AGENTS.md").symlink_to("CLAUDE.md")
+    result = run("compile")
+    assert result.code == 0, result.err
+    assert result.err == (
+        "warning: CLAUDE.md and AGENTS.md are the same file (a link): gitmem writes it for AGENTS.md\n"
+    )
+    assert (project / "AGENTS.md").is_symlink()
+    text = (project / "CLAUDE.md").read_text(encoding="utf-8")
+    assert text.startswith("# Shared by both tools\n\n<!-- gitmem:begin") and text.count("gitmem:begin") == 1
+    assert run("compile", "--check").code == 0
+
+
+def test_claude_importing_agents_is_pointed_out(project: Path, memory: WriteMemory, run: Run) -> None:
+    memory("use-pnpm", "Use pnpm")
+    (project / "CLAUDE.md").write_text("@AGENTS.md\n", encoding="utf-8")
+    result = run("compile")
+    assert result.code == 0
+    assert result.err == (
+        "warning: CLAUDE.md imports @AGENTS.md, so Claude Code reads gitmem's memories twice: "
+        "drop the claude target or the import\n"
+    )
+
+
+def test_hidden_unicode_never_reaches_compiled_output(project: Path) -> None:
+    """The store refuses such memories; compile checks its own output anyway (defence in depth)."""
+    from gitmem.compile.compiler import prepare
+    from gitmem.config import load_config
+    from gitmem.memory.model import Memory
+    from gitmem.project import find_project
+
+    sneaky = Memory("sneaky", "Looks harmless\u202e", "convention", "active")
+    report = prepare(find_project(), load_config(find_project()), [sneaky])
+    assert [str(p) for p in report.problems] == [
+        "AGENTS.md:8:17: hidden: hidden Unicode character U+202E (RIGHT-TO-LEFT OVERRIDE) in compiled output",
+        "CLAUDE.md:8:17: hidden: hidden Unicode character U+202E (RIGHT-TO-LEFT OVERRIDE) in compiled output",
+    ]
