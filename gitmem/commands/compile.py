@@ -26,7 +26,8 @@ _SHOWN_OMITTED = 10
     multiple=True,
     type=click.Choice(TARGET_NAMES),
     metavar="NAME",
-    help="Compile only this configured target (repeatable). Default: every target in .memory/config.yaml.",
+    help=f"Compile only this configured target (repeatable): {', '.join(TARGET_NAMES)}. Default: every target "
+    "in .memory/config.yaml.",
 )
 @click.option(
     "--budget",

@@ -352,7 +352,8 @@ def _desired_change(
             if healed is None:
                 report.problems.append(_conflict_problem(path, old))
                 return None
-            change.action, change.new = "healed", block.splice(healed[0], healed[1], new_part)
+            change.new = block.splice(healed[0], healed[1], new_part)
+            change.action = "unchanged" if change.new == old else "healed"
             return change
         found = result.found
         if found is None and result.open_fence is not None:

@@ -248,6 +248,14 @@ def test_conflict_markers_quoted_in_a_code_fence_are_text(project: Path, memory:
     assert (project / "AGENTS.md").read_text(encoding="utf-8").startswith(doc + "\n<!-- gitmem:begin")
 
 
+def test_a_setext_heading_is_not_a_conflict_marker(project: Path, memory: WriteMemory, run: Run) -> None:
+    memory("use-pnpm", "Use pnpm")
+    (project / "AGENTS.md").write_text("Project\n=======\n\nHand text.\n", encoding="utf-8")
+    assert run("compile").lines[0] == "updated AGENTS.md"
+    assert run("compile", "--check").code == 0
+    assert run("compile").lines == ["up to date: 1 memories compiled for agents, claude"]
+
+
 def test_an_unclosed_code_fence_is_reported(project: Path, memory: WriteMemory, run: Run) -> None:
     memory("use-pnpm", "Use pnpm")
     (project / "AGENTS.md").write_text("Intro\n\n```sh\nmake\n", encoding="utf-8")
