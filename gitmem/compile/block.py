@@ -243,18 +243,14 @@ def splice(text: str, found: Found | None, block: str) -> str:
     block = with_newline(block, newline)
     if found is not None:
         return found.before + block + found.after
-    if not text:
-        return block
-    return text + (newline if text.endswith("\n") else newline * 2) + block
+    # Appended right after the last line: an HTML comment may interrupt a paragraph, and no separator means that
+    # removing the block gives back exactly the text (a final newline that had to be added excepted).
+    return text + ("" if not text or text.endswith("\n") else newline) + block
 
 
 def remove(found: Found) -> str:
-    """The file without its block: the inverse of appending one with ``splice``."""
-    before, after = found.before, found.after
-    newline = "\r\n" if found.begin.endswith("\r\n") else "\n"
-    if not after and before.endswith("\n" + newline):
-        before = before[: -len(newline)]
-    return before + after
+    """The file without its block: the inverse of ``splice``."""
+    return found.before + found.after
 
 
 def seal(text: str) -> str:

@@ -12,7 +12,6 @@ nothing it did not write.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Sequence
@@ -295,6 +294,8 @@ def _heal(text: str) -> tuple[str, Found] | None:
 
 
 def _diff(path: str, old: str, new: str) -> str:
+    import difflib
+
     lines = difflib.unified_diff(
         old.splitlines(keepends=True),
         new.splitlines(keepends=True),

@@ -27,7 +27,7 @@ def test_a_block_round_trips_and_its_hash_is_checked() -> None:
 def test_crlf_files_keep_their_line_endings_and_hash() -> None:
     text = "# Title\r\n\r\nhand\r\n"
     spliced = block.splice(text, None, BLOCK)
-    assert spliced == text + "\r\n" + BLOCK.replace("\n", "\r\n")
+    assert spliced == text + BLOCK.replace("\n", "\r\n")
     found = block.scan(spliced).found
     assert found is not None and not found.edited()
 

@@ -83,7 +83,7 @@ def test_hand_written_text_is_kept(project: Path, memory: WriteMemory, run: Run)
     memory("use-pnpm", "Use pnpm")
     assert run("compile").code == 0
     text = (project / "AGENTS.md").read_text(encoding="utf-8")
-    assert text.startswith(hand + "\n<!-- gitmem:begin hash=")
+    assert text.startswith(hand + "<!-- gitmem:begin hash=")
     (project / ".memory/memories/use-pnpm.yaml").unlink()
     result = run("compile")
     assert result.lines[:2] == ["updated AGENTS.md", "removed CLAUDE.md"]
@@ -220,7 +220,7 @@ def test_git_conflict_markers_inside_the_block_are_healed(project: Path, memory:
     assert healed.code == 0, healed.err
     assert healed.lines[0] == "healed AGENTS.md (git conflict markers in its gitmem block)"
     text = (project / "AGENTS.md").read_text(encoding="utf-8")
-    assert text.startswith(hand + "\n<!-- gitmem:begin") and "<<<<<<<" not in text
+    assert text.startswith(hand + "<!-- gitmem:begin") and "<<<<<<<" not in text
     assert all(f"(`{i}`)" in text for i in ("base", "from-main", "from-other"))
     assert run("compile", "--check").code == 0
 
@@ -245,7 +245,7 @@ def test_conflict_markers_quoted_in_a_code_fence_are_text(project: Path, memory:
     doc = "How a conflict looks:\n\n```\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> other\n```\n"
     (project / "AGENTS.md").write_text(doc, encoding="utf-8")
     assert run("compile").code == 0
-    assert (project / "AGENTS.md").read_text(encoding="utf-8").startswith(doc + "\n<!-- gitmem:begin")
+    assert (project / "AGENTS.md").read_text(encoding="utf-8").startswith(doc + "<!-- gitmem:begin")
 
 
 def test_a_setext_heading_is_not_a_conflict_marker(project: Path, memory: WriteMemory, run: Run) -> None:
@@ -388,7 +388,7 @@ def test_crlf_files_stay_crlf(project: Path, memory: WriteMemory, run: Run) -> N
     memory("use-pnpm", "Use pnpm")
     assert run("compile").code == 0
     raw = (project / "AGENTS.md").read_bytes()
-    assert raw.startswith(b"# Windows\r\n\r\nHand text.\r\n\r\n<!-- gitmem:begin")
+    assert raw.startswith(b"# Windows\r\n\r\nHand text.\r\n<!-- gitmem:begin")
     assert b"\n" not in raw.replace(b"\r\n", b"")
     assert run("compile", "--check").code == 0
 
@@ -465,7 +465,7 @@ def test_a_linked_rules_file_is_written_through_once(project: Path, memory: Writ
     )
     assert (project / "AGENTS.md").is_symlink()
     text = (project / "CLAUDE.md").read_text(encoding="utf-8")
-    assert text.startswith("# Shared by both tools\n\n<!-- gitmem:begin") and text.count("gitmem:begin") == 1
+    assert text.startswith("# Shared by both tools\n<!-- gitmem:begin") and text.count("gitmem:begin") == 1
     assert run("compile", "--check").code == 0
 
 
