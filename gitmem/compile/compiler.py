@@ -330,7 +330,7 @@ def _desired_change(
     newline = block.newline_of(old)
     if plan.spec.whole:
         new = block.with_newline(new_part, newline)
-        if _has_conflicts(old):
+        if _has_conflicts(old) and block.BEGIN in old:  # gitmem's own file, conflicted: regenerate it
             change.action, change.new = "healed", new
             return change
         try:

@@ -207,18 +207,24 @@ def _branch_and_merge(project: Path, memory: WriteMemory, run: Run) -> None:
 
 
 def test_git_conflict_markers_inside_the_block_are_healed(project: Path, memory: WriteMemory, run: Run) -> None:
+    set_config(project, targets=["agents", "claude", "cursor"])
     hand = "# Project\n\nHand-written.\n"
     (project / "AGENTS.md").write_text(hand, encoding="utf-8")
     _branch_and_merge(project, memory, run)
     conflicted = (project / "AGENTS.md").read_text(encoding="utf-8")
     assert "<<<<<<< HEAD" in conflicted
+    assert "<<<<<<< HEAD" in (project / ".cursor/rules/gitmem.mdc").read_text(encoding="utf-8")
     assert run("compile", "--check").lines == [
+        ".cursor/rules/gitmem.mdc: has git conflict markers in its gitmem block",
         "AGENTS.md: has git conflict markers in its gitmem block",
         "CLAUDE.md: has git conflict markers in its gitmem block",
     ]
     healed = run("compile")
     assert healed.code == 0, healed.err
-    assert healed.lines[0] == "healed AGENTS.md (git conflict markers in its gitmem block)"
+    assert healed.lines[:2] == [
+        "healed .cursor/rules/gitmem.mdc (git conflict markers in its gitmem block)",
+        "healed AGENTS.md (git conflict markers in its gitmem block)",
+    ]
     text = (project / "AGENTS.md").read_text(encoding="utf-8")
     assert text.startswith(hand + "<!-- gitmem:begin") and "<<<<<<<" not in text
     assert all(f"(`{i}`)" in text for i in ("base", "from-main", "from-other"))
