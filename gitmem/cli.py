@@ -27,9 +27,9 @@ COMMANDS: dict[str, str] = {
     "accept": "gitmem.commands.change:accept",
     "retire": "gitmem.commands.change:retire",
     "forget": "gitmem.commands.change:forget",
-    "validate": "gitmem.commands.validate:validate",
     "compile": "gitmem.commands.compile:compile_command",
     "stats": "gitmem.commands.compile:stats",
+    "validate": "gitmem.commands.validate:validate",
 }
 
 
