@@ -27,6 +27,8 @@ COMMANDS: dict[str, str] = {
     "accept": "gitmem.commands.change:accept",
     "retire": "gitmem.commands.change:retire",
     "forget": "gitmem.commands.change:forget",
+    "compile": "gitmem.commands.compile:compile_command",
+    "stats": "gitmem.commands.compile:stats",
     "validate": "gitmem.commands.validate:validate",
     "recall": "gitmem.commands.recall:recall",
     "journal": "gitmem.commands.journal:journal",

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from gitmem import yamlio
+from gitmem import __version__, yamlio
 from gitmem.errors import CannotRun
 from gitmem.fsutil import write_atomic
 from gitmem.project import Project
@@ -65,20 +67,46 @@ class Config:
 
 
 def load_config(project: Project) -> Config:
-    """The project's config; defaults when the file does not exist. An invalid file cannot be worked with."""
-    from gitmem.schema import check_config
+    """The project's config; defaults when the file does not exist. An invalid file cannot be worked with.
+
+    A valid config is cached under .git/gitmem/, keyed on the file's stat like the store's cache, so commands on the
+    pre-commit hook's path do not import the YAML and JSON Schema libraries to re-check an unchanged file.
+    """
+    from gitmem.memory.cache import FileCache, stat_key
 
     path = project.config_path
     try:
         raw = path.read_bytes()
+        key = stat_key(os.stat(path))
     except FileNotFoundError:
         return Config()
     except OSError as exc:
         raise CannotRun(f"cannot read {project.display(path)}: {exc.strerror}") from None
+    cache = FileCache(project.cache_dir / "config.json", _cache_salt())
+    cached = cache.get(path.name, key)
+    if cached is not None and isinstance(cached[0], dict):
+        return Config.from_dict(cached[0])
+    from gitmem.schema import check_config
+
     data, problems = check_config(raw, project.display(path))
     if data is None:
         raise CannotRun("\n".join(str(p) for p in problems) + "\nthe config is invalid: fix it and run again")
+    cache.put(path.name, key, data, [])
+    cache.save()
     return Config.from_dict(data)
+
+
+def _cache_salt() -> str:
+    """What a cached check of the config depends on besides the file: gitmem's version and its checking code."""
+    package = Path(__file__).resolve().parent
+    parts = [__version__]
+    for relative in ("schema.py", "yamlio.py", "scan/rules.py", "scan/engine.py", "scan/unicode.py"):
+        try:
+            parts.append(str(os.stat(package / relative).st_mtime_ns))
+        except OSError:
+            parts.append("-")
+    parts.append(str(os.stat(package / "schemas" / "config.schema.json").st_mtime_ns))
+    return ":".join(parts)
 
 
 def save_config(project: Project, changes: dict[str, Any]) -> None:

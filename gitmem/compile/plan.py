@@ -1,0 +1,164 @@
+"""What every target's files should hold for a set of memories: pure, nothing is read or written here."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from gitmem.compile import block, budget, render
+from gitmem.compile.scoping import FileSpec, Placement, place, root_spec
+from gitmem.compile.targets import Target
+from gitmem.memory.model import Memory
+
+
+@dataclass
+class FilePlan:
+    """One file of a target: its frontmatter, framing, entries and (when memories were left out) recall line."""
+
+    spec: FileSpec
+    frontmatter: str
+    preamble: str
+    entries: list[block.Entry] = field(default_factory=list)
+    footer: str = ""
+
+    def body(self) -> str:
+        return block.assemble(block.Block(self.preamble, tuple(self.entries), self.footer))
+
+    def text(self) -> str:
+        """What gitmem owns of the file: the whole file, or the block (markers included)."""
+        if self.spec.whole:
+            return block.whole_text(self.frontmatter, self.body())
+        return block.block_text(self.body())
+
+
+@dataclass
+class TargetPlan:
+    target: Target
+    budget: int
+    files: dict[str, FilePlan]
+    compiled: list[str]  # ids of the memories in the target, in the order the budget keeps them
+    omitted: list[str]  # ids left out by the budget, in the same order
+    chars: int = 0  # characters gitmem writes for the target (frontmatter and blocks)
+
+    @property
+    def tokens(self) -> int:
+        return budget.tokens(self.chars)
+
+
+def _templates(target: Target, spec: FileSpec) -> tuple[str, ...]:
+    if not spec.whole:
+        return ()
+    return target.root_frontmatter if spec.root else target.scoped_frontmatter
+
+
+class _Sizes:
+    """Exact character counts of the pieces a target's files are made of (the text is their concatenation)."""
+
+    def __init__(self, target: Target, entries: dict[str, str]) -> None:
+        self.target = target
+        self.entries = entries
+        self._overheads: dict[FileSpec, tuple[str, str, int]] = {}
+
+    def overhead(self, spec: FileSpec) -> tuple[str, str, int]:
+        known = self._overheads.get(spec)
+        if known is None:
+            front, pre = render.overhead(spec, _templates(self.target, spec))
+            known = (front, pre, len(front) + len(pre) + render.marker_chars(spec.whole))
+            self._overheads[spec] = known
+        return known
+
+    def cost(
+        self, memory: Memory, placements: Sequence[Placement], files: set[str], groups: set[tuple[str, str, str]]
+    ) -> int:
+        """What adding ``memory`` costs, given the files and groups already opened."""
+        total = 0
+        for placement in placements:
+            spec = placement.file
+            total += len(self.entries[memory.id])
+            if (spec.path, memory.kind, placement.label) not in groups:
+                total += len(block.group_text(memory.kind, placement.label))
+            if spec.path not in files:
+                total += self.overhead(spec)[2]
+        return total
+
+
+def plan_target(
+    target: Target, memories: Sequence[Memory], entries: dict[str, str], budget_tokens: int, mcp: bool = False
+) -> TargetPlan:
+    """The files of ``target`` for ``memories`` (live ones, in keep order), within ``budget_tokens``.
+
+    ``entries`` maps every memory id to its entry text (``render.entry_text``), shared by all targets.
+    """
+    sizes = _Sizes(target, entries)
+    limit = budget_tokens * budget.CHARS_PER_TOKEN
+    placements = {memory.id: place(target, memory.paths) for memory in memories}
+
+    files: set[str] = set()
+    groups: set[tuple[str, str, str]] = set()
+    used = 0
+
+    def take(memory: Memory) -> None:
+        for placement in placements[memory.id]:
+            files.add(placement.file.path)
+            groups.add((placement.file.path, memory.kind, placement.label))
+
+    for memory in memories:
+        used += sizes.cost(memory, placements[memory.id], files, groups)
+        if used > limit:
+            break
+        take(memory)
+    kept = list(memories)
+    omitted: list[Memory] = []
+    footer = ""
+    if used > limit:
+        footer = render.footer(mcp)
+        root = root_spec(target)
+        files, groups = {root.path}, set()
+        used = len(block.footer_text(footer)) + sizes.overhead(root)[2]
+        kept = []
+        smallest = min(len(entries[memory.id]) for memory in memories)
+        for index, memory in enumerate(memories):
+            if limit - used < smallest:  # nothing more can fit
+                omitted.extend(memories[index:])
+                break
+            delta = sizes.cost(memory, placements[memory.id], files, groups)
+            if used + delta <= limit:
+                used += delta
+                take(memory)
+                kept.append(memory)
+            else:
+                omitted.append(memory)
+
+    plans: dict[str, FilePlan] = {}
+
+    def file_plan(spec: FileSpec) -> FilePlan:
+        existing = plans.get(spec.path)
+        if existing is None:
+            front, pre, _ = sizes.overhead(spec)
+            existing = plans[spec.path] = FilePlan(spec, front, pre)
+        return existing
+
+    for memory in kept:
+        for placement in placements[memory.id]:
+            file_plan(placement.file).entries.append(
+                block.Entry(memory.id, memory.kind, placement.label, memory.priority, entries[memory.id])
+            )
+    if footer:
+        file_plan(root_spec(target)).footer = footer
+    return TargetPlan(
+        target,
+        budget_tokens,
+        dict(sorted(plans.items())),
+        [m.id for m in kept],
+        [m.id for m in omitted],
+        used,
+    )
+
+
+def plan_targets(
+    targets: Sequence[Target], memories: Sequence[Memory], budgets: dict[str, int], mcp: bool = False
+) -> list[TargetPlan]:
+    """Every target's plan for the live ``memories`` (any order)."""
+    ordered = budget.keep_order(memories)
+    entries = {memory.id: render.entry_text(memory) for memory in ordered}
+    return [plan_target(target, ordered, entries, budgets[target.name], mcp) for target in targets]

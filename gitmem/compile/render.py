@@ -1,0 +1,96 @@
+"""Memories as text: each memory's entry, the framing of a file, its frontmatter, and the recall line.
+
+Everything is deterministic (no timestamps, fixed order) and additive: a file's text is its overhead plus one
+heading per group plus one entry per memory (plus the recall line), which is what lets the budget count exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from gitmem.compile import block
+from gitmem.compile.scoping import FileSpec, expand_braces
+from gitmem.memory.model import Memory
+
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
+
+
+def entry_text(memory: Memory) -> str:
+    """A memory as a list item: its title and id (and priority unless normal), then its body indented."""
+    suffix = "" if memory.priority == "normal" else f", {memory.priority} priority"
+    lines = [f"- {memory.title.strip()} (`{memory.id}`{suffix})"]
+    body = memory.body.strip("\n")
+    if body.strip():
+        for line in _close_fences(body.split("\n")):
+            lines.append("  " + line if line.strip() else "")
+    return "\n".join(lines) + "\n"
+
+
+def _close_fences(lines: list[str]) -> list[str]:
+    """The lines, with a code fence the body leaves open closed, so it cannot swallow the entries after it."""
+    fence: tuple[str, int] | None = None
+    for line in lines:
+        match = _FENCE.fullmatch(line)
+        if not match:
+            continue
+        marker = match.group(1)
+        if fence is None:
+            if not (marker[0] == "`" and "`" in match.group(2)):
+                fence = (marker[0], len(marker))
+        elif marker[0] == fence[0] and len(marker) >= fence[1] and not match.group(2).strip():
+            fence = None
+    if fence is not None:
+        return [*lines, fence[0] * fence[1]]
+    return lines
+
+
+def preamble(spec: FileSpec) -> str:
+    """The framing at the top of every block: what these are, where they come from, how to treat them."""
+    return (
+        f"{block.TITLE}\n\n"
+        f"These are this team's reviewed project memories{spec.scope_phrase}, compiled by gitmem. Follow them. "
+        "Each ends with its id; its source is `.memory/memories/<id>.yaml`. "
+        "If one looks wrong or out of date, say so rather than ignore it.\n"
+    )
+
+
+def footer(mcp: bool) -> str:
+    """The one line that ends a block when the budget left memories out."""
+    how = 'run `gitmem recall "QUERY"`'
+    if mcp:
+        how += " or call the `recall` tool of the `gitmem` MCP server"
+    return f"{block.FOOTER_PREFIX} to fit the token budget: {how} to find the ones your task needs."
+
+
+def frontmatter(templates: tuple[str, ...], globs: tuple[str, ...]) -> str:
+    """Frontmatter (with its --- lines) from a target's templates (see ``targets.py`` for the placeholders)."""
+    if not templates:
+        return ""
+    values: dict[str, str] = {}
+    if globs:
+        csv = ",".join(item for glob in globs for item in expand_braces(glob))
+        values = {
+            "csv": csv,
+            "csv_quoted": _quote(csv),
+            "list": "\n".join(f"  - {_quote(glob)}" for glob in globs),
+            "pattern": _quote(globs[0]) if len(globs) == 1 else "[" + ", ".join(_quote(g) for g in globs) + "]",
+        }
+    lines = [template.format(**values) for template in templates]
+    return "---\n" + "\n".join(lines) + "\n---\n"
+
+
+def _quote(text: str) -> str:
+    """A YAML double-quoted scalar (JSON's string syntax is valid YAML)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def overhead(spec: FileSpec, templates: tuple[str, ...]) -> tuple[str, str]:
+    """A file's text without groups, entries and footer: (frontmatter, preamble)."""
+    return frontmatter(templates, spec.globs), preamble(spec)
+
+
+def marker_chars(whole: bool) -> int:
+    """Characters of the two marker lines."""
+    kind = "file-hash" if whole else "hash"
+    return len(block.begin_line(kind, "0" * block.HASH_LENGTH)) + 1 + len(block.END_LINE) + 1

@@ -1,0 +1,128 @@
+"""Where a memory goes in each target, from its ``paths`` globs (see the rules in ``targets.py``)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from gitmem.compile.targets import WHOLE_PREFIX, Target
+
+# A directory glob: a plain directory path, then /** (or /**/*). No glob characters in the directory part.
+_DIR_GLOB = re.compile(r"(?P<dir>[^*?\[\]{}!\\]+?)/\*\*(?:/\*)?")
+
+
+def directory_of(glob: str) -> str | None:
+    """The directory a directory glob stands for (``web/**`` -> ``web``), or None for any other glob."""
+    match = _DIR_GLOB.fullmatch(glob)
+    if not match:
+        return None
+    directory = match.group("dir").strip("/")
+    if not directory or any(part in ("", ".", "..") for part in directory.split("/")):
+        return None
+    return directory
+
+
+def scope_key(paths: tuple[str, ...]) -> tuple[str, ...]:
+    """The globs of a memory as a scope: sorted, without duplicates (the order they were written in is no scope)."""
+    return tuple(sorted(set(paths)))
+
+
+def code(text: str) -> str:
+    """``text`` as a Markdown code span."""
+    if "`" not in text:
+        return f"`{text}`"
+    return f"`` {text} ``"
+
+
+def globs_phrase(globs: tuple[str, ...]) -> str:
+    return "files matching " + ", ".join(code(glob) for glob in globs)
+
+
+def slug(globs: tuple[str, ...]) -> str:
+    """A file-name part for a scope: readable words of the globs and a short hash (unique, and stable)."""
+    words = "-".join(re.findall(r"[a-z0-9]+", " ".join(globs).lower()))[:32].strip("-")
+    short = hashlib.sha256("\n".join(globs).encode("utf-8")).hexdigest()[:6]
+    return f"{words}-{short}" if words else short
+
+
+@dataclass(frozen=True)
+class FileSpec:
+    """One file a target writes: where, whether gitmem creates it whole, and what it applies to."""
+
+    target: str
+    path: str  # relative to the repository root, with / separators
+    whole: bool
+    root: bool  # the target's always-loaded file
+    globs: tuple[str, ...] = ()  # the scope carried by the frontmatter (whole, glob-scoped files)
+    directory: str = ""  # the directory of a nested file (web for web/AGENTS.md)
+
+    @property
+    def scope_phrase(self) -> str:
+        if self.directory:
+            return f" for files under {code(self.directory + '/')}"
+        if self.globs:
+            return " for " + globs_phrase(self.globs)
+        return ""
+
+
+@dataclass(frozen=True)
+class Placement:
+    file: FileSpec
+    label: str  # the group label in that file: "" or the globs the memory applies to
+
+
+def root_spec(target: Target) -> FileSpec:
+    return FileSpec(target.name, target.root_file, target.root_whole, True)
+
+
+@lru_cache(maxsize=4096)
+def place(target: Target, paths: tuple[str, ...]) -> tuple[Placement, ...]:
+    """The files (and group labels) of ``target`` that a memory with ``paths`` goes to."""
+    if not paths:
+        return (Placement(root_spec(target), ""),)
+    globs = scope_key(paths)
+    directories = [directory_of(glob) for glob in globs]
+    if target.dir_file and all(directories):
+        return tuple(
+            Placement(FileSpec(target.name, f"{directory}/{target.dir_file}", False, False, directory=directory), "")
+            for directory in sorted({d for d in directories if d})
+        )
+    if target.scoped_dir:
+        name = f"{WHOLE_PREFIX}-{slug(globs)}{target.scoped_suffix}"
+        return (Placement(FileSpec(target.name, f"{target.scoped_dir}/{name}", True, False, globs=globs), ""),)
+    return (Placement(root_spec(target), globs_phrase(globs)),)
+
+
+def expand_braces(glob: str) -> list[str]:
+    """``src/*.{ts,tsx}`` -> ``src/*.ts``, ``src/*.tsx`` (nested braces too); a glob without braces as it is."""
+    depth = 0
+    start = -1
+    for index, char in enumerate(glob):
+        if char == "{":
+            if depth == 0:
+                start = index
+            depth += 1
+        elif char == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                options = _split_top(glob[start + 1 : index])
+                if len(options) < 2:
+                    return [glob]
+                head, tail = glob[:start], glob[index + 1 :]
+                return [expanded for option in options for expanded in expand_braces(head + option + tail)]
+    return [glob]
+
+
+def _split_top(text: str) -> list[str]:
+    parts, depth, current = [], 0, ""
+    for char in text:
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+            continue
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        current += char
+    parts.append(current)
+    return parts

@@ -1,0 +1,201 @@
+"""Every AI tool gitmem compiles for, as data: one table, one entry per tool (see ../shared/TARGETS.md).
+
+Tools change their formats often: what each one loads, how it scopes and where it truncates lives here and only
+here, each with a link to the documentation it follows.
+
+How a target places a memory (``scoping.py`` reads these fields):
+
+- no ``paths``: the target's ``root_file``;
+- ``paths`` that are all directory globs (``web/**``) and a ``dir_file``: that file in each directory
+  (``web/AGENTS.md``);
+- other ``paths`` and a ``scoped_dir``: a file of that folder per set of globs, named ``gitmem-<slug><suffix>``, whose
+  frontmatter carries the globs natively;
+- otherwise: the root file, under a heading that names the globs.
+
+Frontmatter lines are templates. Placeholders, filled from a file's globs by ``render.frontmatter``:
+``{csv}`` globs joined by commas, unquoted (Cursor's own parser is not YAML: it wants no quotes and no brackets);
+``{csv_quoted}`` the same as one double-quoted YAML string; ``{list}`` a YAML block list of double-quoted globs;
+``{pattern}`` one double-quoted glob, or a flow list of them when there are several. Brace patterns
+(``*.{ts,tsx}``) are expanded for the comma-separated forms, where their comma would split the glob.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Names of the files gitmem creates whole start with this, so cleaning up never touches anyone else's file.
+WHOLE_PREFIX = "gitmem"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A size past which a tool truncates or warns.
+
+    ``measure``: ``chars`` or ``lines`` of one file (hand-written text included: the tool reads it all), or
+    ``chain_bytes``: the bytes of the root file plus the nested files on the way down to a directory (Codex joins
+    them). A ``hard`` limit is where the tool cuts silently: compiling past it is an error. A soft one warns.
+    """
+
+    measure: str
+    value: int
+    hard: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    tool: str
+    doc: str
+    root_file: str
+    """Always-loaded file, relative to the repository root."""
+    root_whole: bool
+    """True: gitmem creates the file whole. False: gitmem owns only a managed block in it."""
+    root_frontmatter: tuple[str, ...] = ()
+    """Frontmatter lines of a whole root file (no placeholders)."""
+    dir_file: str | None = None
+    """File name loaded per directory, for memories whose globs are all directory globs."""
+    scoped_dir: str | None = None
+    """Folder of glob-scoped files gitmem creates whole."""
+    scoped_suffix: str = ".md"
+    scoped_frontmatter: tuple[str, ...] = ()
+    limits: tuple[Limit, ...] = ()
+    user_files: tuple[str, ...] = ()
+    """The tool's user-level rules files (a trailing / marks a folder), for `compile --user`."""
+    reads_config: str | None = None
+    """A YAML config file whose `read:` list must name the root file (aider)."""
+
+
+_CODEX_CHAIN = Limit(
+    "chain_bytes",
+    32 * 1024,
+    True,
+    "Codex reads at most 32 KiB of AGENTS.md files (root to leaf together) and silently cuts the rest",
+)
+
+TARGETS: tuple[Target, ...] = (
+    Target(
+        name="agents",
+        tool="AGENTS.md readers (opencode, Codex, Zed, Junie, Amp, Copilot agent, Cursor, Windsurf, Kiro)",
+        doc="https://agents.md/",
+        root_file="AGENTS.md",
+        root_whole=False,
+        dir_file="AGENTS.md",
+        limits=(_CODEX_CHAIN,),
+        user_files=("~/.config/opencode/AGENTS.md", "~/.codex/AGENTS.md"),
+    ),
+    Target(
+        name="claude",
+        tool="Claude Code",
+        doc="https://code.claude.com/docs/en/memory",
+        root_file="CLAUDE.md",
+        root_whole=False,
+        dir_file="CLAUDE.md",
+        scoped_dir=".claude/rules",
+        scoped_suffix=".md",
+        scoped_frontmatter=("paths:", "{list}"),
+        limits=(
+            Limit("chars", 40_000, False, "Claude Code warns about a CLAUDE.md above 40,000 characters"),
+            Limit("lines", 200, False, "Claude Code's documentation advises keeping CLAUDE.md under 200 lines"),
+        ),
+        user_files=("~/.claude/CLAUDE.md",),
+    ),
+    Target(
+        name="gemini",
+        tool="Gemini CLI",
+        doc="https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/gemini-md.md",
+        root_file="GEMINI.md",
+        root_whole=False,
+        dir_file="GEMINI.md",
+        limits=(
+            Limit("chars", 12_000, True, "Gemini CLI successors reportedly cut a rule file at about 12,000 characters"),
+        ),
+        user_files=("~/.gemini/GEMINI.md",),
+    ),
+    Target(
+        name="cursor",
+        tool="Cursor",
+        doc="https://cursor.com/docs/context/rules",
+        root_file=".cursor/rules/gitmem.mdc",
+        root_whole=True,
+        root_frontmatter=(
+            "description: Reviewed project memories of this team (compiled by gitmem)",
+            "globs:",
+            "alwaysApply: true",
+        ),
+        scoped_dir=".cursor/rules",
+        scoped_suffix=".mdc",
+        scoped_frontmatter=(
+            "description: Reviewed project memories of this team for matching files (compiled by gitmem)",
+            "globs: {csv}",
+            "alwaysApply: false",
+        ),
+        limits=(Limit("lines", 500, False, "Cursor recommends rules under 500 lines"),),
+    ),
+    Target(
+        name="copilot",
+        tool="GitHub Copilot",
+        doc="https://docs.github.com/en/copilot/how-tos/configure-custom-instructions/add-repository-instructions",
+        root_file=".github/copilot-instructions.md",
+        root_whole=False,
+        scoped_dir=".github/instructions",
+        scoped_suffix=".instructions.md",
+        scoped_frontmatter=("applyTo: {csv_quoted}",),
+        limits=(
+            Limit("chars", 4_000, False, "Copilot code review reads only the first 4,000 characters"),
+            Limit("lines", 160, False, "Copilot CLI is reported to truncate instructions near 160 lines"),
+        ),
+        user_files=("~/.copilot/copilot-instructions.md",),
+    ),
+    Target(
+        name="windsurf",
+        tool="Windsurf (Devin Desktop)",
+        doc="https://docs.windsurf.com/windsurf/cascade/memories#rules",
+        root_file=".windsurf/rules/gitmem.md",
+        root_whole=True,
+        root_frontmatter=("trigger: always_on",),
+        scoped_dir=".windsurf/rules",
+        scoped_suffix=".md",
+        scoped_frontmatter=("trigger: glob", "globs: {csv_quoted}"),
+        limits=(Limit("chars", 12_000, True, "Windsurf reads at most 12,000 characters of a rule file"),),
+        user_files=("~/.codeium/windsurf/memories/global_rules.md",),
+    ),
+    Target(
+        name="cline",
+        tool="Cline",
+        doc="https://docs.cline.bot/features/cline-rules",
+        root_file=".clinerules/gitmem.md",
+        root_whole=True,
+        scoped_dir=".clinerules",
+        scoped_suffix=".md",
+        scoped_frontmatter=("paths:", "{list}"),
+        user_files=("~/Documents/Cline/Rules/",),
+    ),
+    Target(
+        name="kiro",
+        tool="Kiro",
+        doc="https://kiro.dev/docs/steering/",
+        root_file=".kiro/steering/gitmem.md",
+        root_whole=True,
+        root_frontmatter=("inclusion: always",),
+        scoped_dir=".kiro/steering",
+        scoped_suffix=".md",
+        scoped_frontmatter=("inclusion: fileMatch", "fileMatchPattern: {pattern}"),
+        user_files=("~/.kiro/steering/",),
+    ),
+    Target(
+        name="aider",
+        tool="Aider",
+        doc="https://aider.chat/docs/usage/conventions.html",
+        root_file="CONVENTIONS.md",
+        root_whole=False,
+        reads_config=".aider.conf.yml",
+        user_files=("~/.aider.conf.yml",),
+    ),
+)
+
+BY_NAME: dict[str, Target] = {target.name: target for target in TARGETS}
+
+
+def get(name: str) -> Target:
+    return BY_NAME[name]

@@ -1,0 +1,46 @@
+"""Helpers for the compiler's tests: memories written as real files, the config set through the real writer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gitmem.config import save_config
+from gitmem.memory.model import Memory
+from gitmem.memory.store import Store
+from gitmem.project import find_project
+
+WriteMemory = Callable[..., Path]
+
+
+def write_memory(root: Path, memory_id: str, title: str, **fields: Any) -> Path:
+    """Write one memory file as `gitmem add` would (through the store's renderer), without the command's checks."""
+    fields.setdefault("kind", "convention")
+    fields.setdefault("status", "active")
+    fields.setdefault("created", date(2026, 1, 1))
+    for name in ("paths", "tags"):
+        if name in fields:
+            fields[name] = tuple(fields[name])
+    memory = Memory(id=memory_id, title=title, **fields)
+    store = Store(find_project(root))
+    path = store.path_of(memory_id)
+    path.write_text(store.render(memory), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def memory(project: Path) -> WriteMemory:
+    """``memory("use-pnpm", "Use pnpm", priority="high", paths=["web/**"])`` writes .memory/memories/use-pnpm.yaml."""
+
+    def _write(memory_id: str, title: str, **fields: Any) -> Path:
+        return write_memory(project, memory_id, title, **fields)
+
+    return _write
+
+
+def set_config(root: Path, **changes: Any) -> None:
+    save_config(find_project(root), changes)
