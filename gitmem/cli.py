@@ -35,7 +35,9 @@ COMMANDS: dict[str, str] = {
     "doctor": "gitmem.commands.doctor:doctor",
     "history": "gitmem.commands.provenance:history",
     "diff": "gitmem.commands.provenance:diff",
+    "revert": "gitmem.commands.revert:revert",
     "mcp": "gitmem.commands.mcp:mcp",
+    "merge-driver": "gitmem.commands.merge_driver:merge_driver",
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -214,3 +214,112 @@ def read_blobs(root: Path, blob_ids: Iterable[str]) -> dict[str, bytes]:
 def blob_id(data: bytes) -> str:
     """The id git gives a file with these bytes (``git hash-object``)."""
     return hashlib.sha1(b"blob %d\x00" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+# -- merging text the way git does ------------------------------------------------------------------------------------
+
+
+def merge_text(ours: str, base: str, theirs: str) -> tuple[str, int]:
+    """git's own three-way merge of three texts (``git merge-file``): the result, and how many conflicts it holds."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="gitmem-merge-") as tmp:
+        paths = []
+        for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):
+            path = Path(tmp) / name
+            path.write_bytes(text.encode("utf-8", "surrogateescape"))
+            paths.append(str(path))
+        try:
+            done = subprocess.run(
+                ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", *paths],
+                capture_output=True,
+                env=clean_env(foreign=True),
+                check=False,
+            )
+        except FileNotFoundError:
+            raise GitFailed("git is not installed (or not on PATH): install git and try again") from None
+    if done.returncode < 0 or done.returncode > 127:
+        raise GitFailed(f"git merge-file failed: {done.stderr.decode('utf-8', 'replace').strip()}")
+    return done.stdout.decode("utf-8", "surrogateescape"), done.returncode
+
+
+# -- reverting a memory ------------------------------------------------------------------------------------------------
+
+
+def introducing_commit(root: Path, path: str) -> Commit | None:
+    """The commit that added ``path`` as it is now (its latest addition, renames followed), or ``None``."""
+    added = [commit for commit in file_history(root, path) if commit.change == "A"]
+    return added[0] if added else None
+
+
+def commit_files(root: Path, sha: str) -> list[str]:
+    """The paths a commit changed (compared with its first parent; everything, for a root commit)."""
+    with _repo(root) as repo:
+        output = repo.git.diff_tree("--no-commit-id", "--root", "-r", "-z", "--name-only", sha)
+    return [path for path in str(output).split("\x00") if path]
+
+
+def has_staged_changes(root: Path) -> bool:
+    with _repo(root) as repo:
+        _require_commits(repo)
+        return bool(repo.index.diff("HEAD"))
+
+
+def revert_no_commit(root: Path, sha: str) -> list[str]:
+    """Apply the reverse of ``sha`` to the index and work tree; returns the files left in conflict."""
+    from git.exc import GitCommandError
+
+    with _repo(root) as repo:
+        try:
+            repo.git.revert("--no-commit", "--no-edit", sha)
+        except GitCommandError as exc:
+            conflicted = conflicted_files(root)
+            if not conflicted:
+                raise GitFailed(_command_failure(exc)) from None
+            return conflicted
+    return []
+
+
+def conflicted_files(root: Path) -> list[str]:
+    output = git(root, "diff", "--name-only", "-z", "--diff-filter=U")
+    return [path for path in output.decode("utf-8", "surrogateescape").split("\x00") if path]
+
+
+def abort_revert(root: Path) -> None:
+    with _repo(root) as repo:
+        repo.git.revert("--abort")
+
+
+def stage(root: Path, paths: Iterable[str]) -> None:
+    """`git add -A` for these paths (new, changed and removed files alike)."""
+    paths = list(paths)
+    if paths:
+        with _repo(root) as repo:
+            repo.git.add("-A", "--", *paths)
+
+
+def take_ours(root: Path, path: str) -> None:
+    """Resolve a conflicted file with our side when there is one (compile then rewrites it), else drop it."""
+    with _repo(root) as repo:
+        try:
+            repo.git.checkout("--ours", "--", path)
+        except Exception:  # no "ours" stage: the file did not exist on our side
+            repo.git.rm("-q", "--cached", "--ignore-unmatch", "--", path)
+
+
+def commit(root: Path, message: str, paths: Sequence[str] = ()) -> str:
+    """Commit the index (or, with ``paths``, only those paths); returns the new commit's short sha.
+
+    The repository's own hooks run, as for any commit.
+    """
+    args = ["-q", "-m", message]
+    if paths:
+        args += ["--", *paths]
+    done = subprocess.run(["git", "commit", *args], cwd=root, capture_output=True, text=True, env=clean_env(False))
+    if done.returncode != 0:
+        output = (done.stdout + done.stderr).strip()
+        raise GitFailed(
+            "git commit was refused (by a hook?); the change is staged: fix what it says, then `git commit`\n"
+            + output
+        )
+    return git(root, "rev-parse", "--short=7", "HEAD").decode("ascii").strip()

@@ -221,3 +221,21 @@ def update(text: str, changes: dict[str, Any]) -> str:
     stream = io.StringIO()
     _dumper().dump(root, stream)
     return stream.getvalue()
+
+
+def load_plain(text: str) -> Any:
+    """Another tool's YAML (e.g. .pre-commit-config.yaml) as plain data: anchors allowed, nothing kept for writing.
+
+    Raises ``YamlProblem``.
+    """
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError
+
+    try:
+        return YAML(typ="safe", pure=True).load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        raise YamlProblem(line, column, _tidy(str(exc.problem or "invalid YAML"))) from None
+    except Exception as exc:
+        raise YamlProblem(1, 1, f"cannot be parsed as YAML ({type(exc).__name__})") from None

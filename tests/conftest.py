@@ -58,6 +58,8 @@ def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("GIT_COMMITTER_NAME", "Test Author")
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "author@example.com")
     monkeypatch.setenv("PRE_COMMIT_HOME", str(tmp_path_factory.getbasetemp() / "pre-commit-home"))
+    # The hooks and the merge driver run `gitmem` from PATH, as they do for a user who installed it.
+    monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
     for name in ("NO_COLOR", "GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "EDITOR", "VISUAL", "GITMEM_DEBUG"):
         monkeypatch.delenv(name, raising=False)
 

@@ -1,9 +1,14 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from gitmem.config import TARGET_NAMES
 from gitmem.render import echo
+
+if TYPE_CHECKING:
+    from gitmem.project import Project
 
 
 @click.command()
@@ -17,21 +22,26 @@ from gitmem.render import echo
     "Default: agents and claude, plus the tools whose files the project already has.",
 )
 @click.option("--no-hooks", is_flag=True, help="Do not set up the pre-commit hooks and the merge driver.")
+@click.option("--pre-push", is_flag=True, help="Also run `gitmem check` (what CI runs) before every push.")
 @click.option(
     "--mcp",
     "with_mcp",
     is_flag=True,
     help="Register the gitmem MCP server in opencode.json, .mcp.json (Claude Code) and .cursor/mcp.json.",
 )
-def init(targets: tuple[str, ...], no_hooks: bool, with_mcp: bool) -> int:
-    """Set up gitmem in this repository: .memory/ with its config, memories/ and journal/.
+def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: bool) -> int:
+    """Set up gitmem in this repository: .memory/, the pre-commit hooks and the merge driver.
 
-    Safe to run again: what exists is kept, and only the targets you name are changed.
+    Creates .memory/ (config.yaml, memories/, journal/); adds the gitmem hooks (scan staged changes, validate
+    memories, compile rules files) to .pre-commit-config.yaml as local hooks and runs `pre-commit install`; marks
+    the generated rules files `merge=gitmem` in .gitattributes and registers that merge driver in .git/config
+    (local to this clone: each teammate runs `gitmem init` once). Safe to run again: what exists is kept, and only
+    the targets you name are changed.
 
     \b
-    Example:
+    Examples:
       gitmem init --target agents --target claude --target cursor
-      gitmem init --mcp
+      gitmem init --pre-push --mcp
     """
     from gitmem.initialise import initialise
     from gitmem.project import find_project
@@ -49,13 +59,33 @@ def init(targets: tuple[str, ...], no_hooks: bool, with_mcp: bool) -> int:
         echo(f"found rules files of: {', '.join(report.detected)}")
     if report.targets_changed:
         echo(f"targets set to: {', '.join(report.targets)}")
-    if not report.created and not report.targets_changed:
+    hooks_done = [] if no_hooks else _set_up_hooks(project, report.targets, pre_push)
+    for line in hooks_done:
+        echo(line)
+    if not report.created and not report.targets_changed and not hooks_done:
         echo(f"already set up in {project.display(project.memory_dir)} (targets: {', '.join(report.targets)})")
-    else:
+    elif report.created:
         echo(f"targets: {', '.join(report.targets) or 'none'}")
-        echo('next: gitmem add "Use pnpm, never npm" --kind convention')
+        echo('next: gitmem add "Use pnpm, never npm" --kind convention && gitmem compile')
     if registrations is not None:
         from gitmem.commands.mcp import register_and_report
 
         register_and_report(project, registrations)
     return 0
+
+
+def _set_up_hooks(project: Project, targets: tuple[str, ...], pre_push: bool) -> list[str]:
+    from gitmem import hooks_setup
+
+    done = []
+    action = hooks_setup.ensure_precommit_config(project, pre_push)
+    if action != "unchanged":
+        done.append(
+            f"{'created' if action == 'created' else 'added the gitmem hooks to'} {hooks_setup.PRECOMMIT_CONFIG}"
+        )
+    if hooks_setup.precommit_missing():
+        done.append("pre-commit is not installed: `pip install pre-commit`, then `pre-commit install`")
+    else:
+        done.extend(hooks_setup.install_precommit(project, pre_push))
+    done.extend(hooks_setup.ensure_merge_driver(project, targets))
+    return done

@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from gitmem.render import echo
+
+
+@click.command("merge-driver")
+@click.argument("base", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("ours", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("theirs", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("path", required=False)
+def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> int:
+    """Git merge driver for rules files: merges gitmem's block memory by memory, the rest as git does.
+
+    Git runs it (never you) for the files `.gitattributes` marks `merge=gitmem`; `gitmem init` sets that up. The
+    result is written to OURS; exit 0 for a clean merge, 1 when conflicts are left for you to resolve.
+
+    \b
+    Example (what `gitmem init` registers):
+      git config merge.gitmem.driver "gitmem merge-driver %O %A %B %P"
+    """
+    from gitmem.compile.mergedriver import merge_rules_file
+    from gitmem.fsutil import write_atomic
+
+    texts = []
+    for file in (base, ours, theirs):
+        try:
+            texts.append(file.read_bytes().decode("utf-8"))
+        except UnicodeDecodeError:
+            echo(f"gitmem merge-driver: {path or ours} is not UTF-8 text: left for git to merge", err=True)
+            return 1
+    result = merge_rules_file(texts[0], texts[1], texts[2])
+    write_atomic(ours, result.text.encode("utf-8"))
+    for note in result.notes:
+        echo(f"gitmem merge-driver: {path or ours}: {note}", err=True)
+    return 1 if result.conflicts else 0

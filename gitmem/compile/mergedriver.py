@@ -1,0 +1,81 @@
+"""The git merge driver for rules files: the managed block merged memory by memory, the rest by git.
+
+Two branches that each add memories both rewrite the block of AGENTS.md (and its hash); a `git revert` of an old
+memory's commit has to change a block that later commits rewrote. Line by line, git sees conflicts in both. Here the
+text outside the block is merged by git's own merge (``git merge-file``), and the block three-way by memory id
+(``block.merge``), then re-assembled exactly as compile writes it and sealed with a fresh hash.
+
+A side without a block is treated as having an empty one where compile would put it (appended at the end), so a
+merge with a version from before gitmem, or with a file that holds no memory any more, works the same way.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+from gitmem import gitrepo
+from gitmem.compile import block
+
+
+@dataclass
+class MergeResult:
+    text: str
+    conflicts: int  # conflict hunks left in the text (outside the block): the merge is not clean
+    notes: list[str] = field(default_factory=list)
+
+
+def merge_rules_file(base: str, ours: str, theirs: str) -> MergeResult:
+    """Merge three versions of a rules file. Falls back to git's plain merge when the blocks cannot be read."""
+    try:
+        return _merge_blocks(base, ours, theirs)
+    except block.BlockError:
+        text, conflicts = gitrepo.merge_text(ours, base, theirs)
+        return MergeResult(text, conflicts, ["a gitmem block could not be read: merged line by line instead"])
+
+
+def _merge_blocks(base: str, ours: str, theirs: str) -> MergeResult:
+    texts = (base, ours, theirs)
+    found = [block.scan(text).found for text in texts]
+    if all(f is None for f in found):
+        text, conflicts = gitrepo.merge_text(ours, base, theirs)
+        return MergeResult(text, conflicts)
+    template = next(f for f in (found[1], found[2], found[0]) if f is not None)
+    placeholder = f"<!-- gitmem:merging {secrets.token_hex(8)} -->"
+
+    def outside(text: str, f: block.Found | None) -> str:
+        if f is not None:
+            return f.before + placeholder + "\n" + f.after
+        newline = block.newline_of(text)
+        return text + ("" if not text or text.endswith("\n") else newline) + placeholder + "\n"
+
+    merged_outside, conflicts = gitrepo.merge_text(
+        outside(ours, found[1]), outside(base, found[0]), outside(theirs, found[2])
+    )
+    empty = block.Block(block.split(template.body).preamble)
+    sides = [block.split(f.body) if f is not None else empty for f in found]
+    merged = block.merge(sides[0], sides[1], sides[2])
+    notes = [
+        f"memory {memory_id!r} changed on both sides: its entry was taken from ours; "
+        "run `gitmem compile` once its file is resolved"
+        for memory_id in merged.conflicts
+    ]
+    newline = block.newline_of(ours or theirs)
+    if merged.block.entries or merged.block.footer:
+        begin = block.begin_line(template.kind, "0" * block.HASH_LENGTH)
+        replacement = block.with_newline(f"{begin}\n{block.assemble(merged.block)}{block.END_LINE}", newline)
+    else:
+        replacement = None  # no memory left here: the block goes (compile would remove it too)
+    lines = merged_outside.splitlines(keepends=True)
+    out = []
+    placed = False
+    for line in lines:
+        if line.rstrip("\r\n") != placeholder:
+            out.append(line)
+        elif replacement is not None and not placed:
+            out.append(replacement + line[len(placeholder) :])
+            placed = True
+        else:
+            placed = True
+    text = "".join(out)
+    return MergeResult(block.seal(text) if replacement is not None else text, conflicts, notes)

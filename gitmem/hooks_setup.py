@@ -1,0 +1,264 @@
+"""What `gitmem init` sets up for a team: the pre-commit hooks, and the merge driver for rules files.
+
+- The gitmem hooks go into `.pre-commit-config.yaml` as `repo: local` hooks that run the installed gitmem, so they
+  work offline. An existing config is edited as text: the new entry is inserted at the end of its `repos:` list, in
+  the file's own indentation, and every other byte (comments, anchors, other hooks) is kept. The result is parsed
+  again to prove it means the old config plus the new entry; when it does not, nothing is written and the user is
+  shown the snippet to add by hand.
+- `pre-commit install` (with `--hook-type pre-push` when asked) wires them into .git/hooks.
+- `.gitattributes` gets a gitmem section marking the generated rules files `merge=gitmem`, and the local git
+  config defines that driver (`gitmem merge-driver %O %A %B %P`).
+
+Running any of it twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from gitmem import gitrepo, yamlio
+from gitmem.compile.targets import BY_NAME
+from gitmem.errors import CannotRun
+from gitmem.fsutil import write_atomic
+from gitmem.project import Project
+
+PRECOMMIT_CONFIG = ".pre-commit-config.yaml"
+GITATTRIBUTES = ".gitattributes"
+DRIVER_NAME = "gitmem: merge rules files memory by memory"
+DRIVER_COMMAND = "gitmem merge-driver %O %A %B %P"
+ATTR_BEGIN = "# gitmem:begin: generated rules files, merged memory by memory (gitmem init keeps this section)"
+ATTR_END = "# gitmem:end"
+
+
+@dataclass(frozen=True)
+class Hook:
+    id: str
+    name: str
+    entry: str
+    fields: tuple[tuple[str, str], ...]
+
+
+HOOKS = (
+    Hook("gitmem-scan", "gitmem scan (secrets and hidden Unicode in the staged changes)", "gitmem scan --staged",
+         (("pass_filenames", "false"),)),
+    Hook("gitmem-validate", "gitmem validate (memories and config)", "gitmem validate",
+         (("files", r"^\.memory/(memories/[^/]+\.yaml|config\.yaml)$"),)),
+    Hook("gitmem-compile", "gitmem compile (rules files)", "gitmem compile",
+         (("files", r"^\.memory/"), ("pass_filenames", "false"))),
+)  # fmt: skip
+PRE_PUSH_HOOK = Hook(
+    "gitmem-check", "gitmem check (what CI runs)", "gitmem check",
+    (("pass_filenames", "false"), ("always_run", "true"), ("stages", "[pre-push]")),
+)  # fmt: skip
+
+
+def _entry_text(hooks: list[Hook], indent: int, dash: str) -> str:
+    """A `repo: local` item of the `repos:` list, with the list's indentation and dash style (``"- "``, ``"-   "``)."""
+    pad = " " * indent
+    inner = " " * (indent + len(dash))
+    lines = [f"{pad}{dash}repo: local", f"{inner}hooks:"]
+    for hook in hooks:
+        lines.append(f"{inner}{dash}id: {hook.id}")
+        body = " " * (indent + 2 * len(dash))
+        lines.append(f"{body}name: {_quote(hook.name)}")
+        lines.append(f"{body}entry: {hook.entry}")
+        lines.append(f"{body}language: system")
+        for key, value in hook.fields:
+            lines.append(f"{body}{key}: {_quote(value) if key == 'files' else value}")
+    return "\n".join(lines) + "\n"
+
+
+def _quote(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'" if re.search(r"[:#\[\]{}&*!|>'\"%@`\\^$]", value) else value
+
+
+def wanted_hooks(pre_push: bool) -> list[Hook]:
+    return [*HOOKS, PRE_PUSH_HOOK] if pre_push else list(HOOKS)
+
+
+def _hook_ids(data: Any) -> set[str]:
+    ids = set()
+    for repo in (data or {}).get("repos") or []:
+        for hook in (repo or {}).get("hooks") or [] if isinstance(repo, dict) else []:
+            if isinstance(hook, dict) and isinstance(hook.get("id"), str):
+                ids.add(hook["id"])
+    return ids
+
+
+def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
+    """Add the missing gitmem hooks to .pre-commit-config.yaml. Returns "created", "updated" or "unchanged"."""
+    path = project.root / PRECOMMIT_CONFIG
+    if not path.exists():
+        text = "# pre-commit hooks (https://pre-commit.com); `gitmem init` added gitmem's.\nrepos:\n"
+        write_atomic(path, (text + _entry_text(wanted_hooks(pre_push), 0, "-   ")).encode("utf-8"))
+        return "created"
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = yamlio.load_plain(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CannotRun(f"cannot read {PRECOMMIT_CONFIG}: {exc}") from None
+    except yamlio.YamlProblem as exc:
+        where = f"{PRECOMMIT_CONFIG}:{exc.line}:{exc.column}"
+        raise CannotRun(f"{where}: {exc.message}: fix it, then run `gitmem init`") from None
+    if data is not None and not isinstance(data, dict):
+        raise CannotRun(f"{PRECOMMIT_CONFIG} is not a mapping: fix it, then run `gitmem init`")
+    missing = [hook for hook in wanted_hooks(pre_push) if hook.id not in _hook_ids(data)]
+    if not missing:
+        return "unchanged"
+    new_text = _insert_entry(text, missing)
+    new_data = None
+    if new_text is not None:
+        try:
+            new_data = yamlio.load_plain(new_text)
+        except yamlio.YamlProblem:
+            new_data = None
+    expected_repos = list((data or {}).get("repos") or [])
+    if (
+        new_text is None
+        or not isinstance(new_data, dict)
+        or {k: v for k, v in new_data.items() if k != "repos"}
+        != {k: v for k, v in (data or {}).items() if k != "repos"}
+        or new_data.get("repos", [])[: len(expected_repos)] != expected_repos
+        or not {hook.id for hook in missing} <= _hook_ids(new_data)
+    ):
+        snippet = _entry_text(missing, 2, "- ")
+        raise CannotRun(
+            f"could not add the gitmem hooks to {PRECOMMIT_CONFIG} safely (unusual layout); add this under "
+            f"`repos:` by hand, then run `gitmem init` again:\n{snippet.rstrip()}"
+        )
+    write_atomic(path, new_text.encode("utf-8"))
+    return "updated"
+
+
+_REPOS_RE = re.compile(r"repos:[ \t]*(#.*)?")
+_ITEM_RE = re.compile(r"( *)(-[ \t]+)\S")
+
+
+def _insert_entry(text: str, hooks: list[Hook]) -> str | None:
+    """``text`` with a `repo: local` entry for ``hooks`` at the end of its top-level `repos:` list, or ``None``."""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if _REPOS_RE.fullmatch(line.rstrip("\r\n"))), None)
+    if start is None:
+        if re.search(r"^repos:", text, re.MULTILINE):
+            return None  # e.g. `repos: []`, or a flow list: not edited as text
+        ending = "" if not text or text.endswith("\n") else newline
+        return text + ending + "repos:" + newline + _entry_text(hooks, 0, "-   ").replace("\n", newline)
+    last = start
+    indent, dash = 0, "-   "
+    first_item = True
+    for i in range(start + 1, len(lines)):
+        content = lines[i].rstrip("\r\n")
+        stripped = content.lstrip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if not content[0].isspace() and not content.startswith("-"):
+            break  # the next top-level key
+        if first_item:
+            match = _ITEM_RE.match(content)
+            if match is None:
+                return None
+            indent, dash = len(match.group(1)), "-" + " " * (len(match.group(2)) - 1)
+            first_item = False
+        last = i
+    entry = _entry_text(hooks, indent, dash).replace("\n", newline)
+    head = "".join(lines[: last + 1])
+    if not head.endswith(("\n", "\r")):
+        head += newline
+    return head + entry + "".join(lines[last + 1 :])
+
+
+def install_precommit(project: Project, pre_push: bool = False) -> list[str]:
+    """Run `pre-commit install` for the hook types not installed yet. Returns what was done (or advice)."""
+    done = []
+    hook_dir = project.git_dir / "hooks"
+    for hook_type in ("pre-commit", "pre-push") if pre_push else ("pre-commit",):
+        script = hook_dir / hook_type
+        try:
+            if script.is_file() and "pre-commit" in script.read_text(encoding="utf-8", errors="replace"):
+                continue
+        except OSError:
+            pass
+        try:
+            result = subprocess.run(
+                [sys.executable, "-m", "pre_commit", "install", "--hook-type", hook_type],
+                cwd=project.root, capture_output=True, text=True, check=False,
+            )  # fmt: skip
+        except OSError as exc:
+            done.append(f"could not run pre-commit ({exc.strerror}): run `pre-commit install` yourself")
+            continue
+        if result.returncode != 0:
+            why = (result.stderr or result.stdout).strip().splitlines()
+            done.append(
+                f"`pre-commit install --hook-type {hook_type}` failed ({why[-1] if why else 'no output'}); "
+                "fix that and run it yourself"
+            )
+        else:
+            done.append(f"installed the {hook_type} hook (pre-commit)")
+    return done
+
+
+def precommit_missing() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("pre_commit") is None
+
+
+def attribute_lines(targets: tuple[str, ...]) -> list[str]:
+    """The `.gitattributes` lines for the configured targets' generated files."""
+    patterns: list[tuple[str, bool]] = []
+    for name in targets:
+        target = BY_NAME[name]
+        root = target.root_file  # a bare name (AGENTS.md) matches at every level, nested files included
+        patterns.append((root, target.root_whole))
+        if target.dir_file and target.dir_file != root:
+            patterns.append((target.dir_file, False))
+        if target.scoped_dir:
+            patterns.append((f"{target.scoped_dir}/gitmem-*{target.scoped_suffix}", True))
+    lines = []
+    for pattern, whole in dict.fromkeys(patterns):
+        lines.append(f"{pattern} merge=gitmem" + (" linguist-generated=true" if whole else ""))
+    return lines
+
+
+def ensure_merge_driver(project: Project, targets: tuple[str, ...]) -> list[str]:
+    """Declare the generated files in .gitattributes and define the driver in the local git config."""
+    done = []
+    path = project.root / GITATTRIBUTES
+    try:
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CannotRun(f"cannot read {GITATTRIBUTES}: {exc}") from None
+    section = "\n".join([ATTR_BEGIN, *attribute_lines(targets), ATTR_END]) + "\n"
+    new_text = _replace_section(text, section)
+    if new_text != text:
+        write_atomic(path, new_text.encode("utf-8"))
+        done.append(f"{'updated' if text else 'created'} {GITATTRIBUTES} (rules files merge=gitmem)")
+    for key, value in (("merge.gitmem.name", DRIVER_NAME), ("merge.gitmem.driver", DRIVER_COMMAND)):
+        current = _git_config(project, key)
+        if current != value:
+            gitrepo.git(project.root, "config", "--local", key, value)
+            if key.endswith("driver"):
+                done.append("registered the merge driver in .git/config (merge.gitmem.driver)")
+    return done
+
+
+def _replace_section(text: str, section: str) -> str:
+    lines = text.splitlines(keepends=True)
+    begin = next((i for i, line in enumerate(lines) if line.startswith("# gitmem:begin")), None)
+    end = next((i for i, line in enumerate(lines) if line.rstrip("\r\n") == ATTR_END), None)
+    if begin is not None and end is not None and end > begin:
+        return "".join(lines[:begin]) + section + "".join(lines[end + 1 :])
+    ending = "" if not text or text.endswith("\n") else "\n"
+    return text + ending + section
+
+
+def _git_config(project: Project, key: str) -> str | None:
+    try:
+        return gitrepo.git(project.root, "config", "--local", "--get", key).decode("utf-8").strip()
+    except gitrepo.GitFailed:
+        return None

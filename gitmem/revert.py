@@ -1,0 +1,102 @@
+"""`gitmem revert ID`: undo a memory the git way, then recompile.
+
+When the commit that introduced the memory touched nothing but that memory and the generated rules files, that
+commit is reverted (`git revert`), so history says plainly what was undone. Otherwise (the commit also added other
+memories or code) a new commit removes just this memory. Either way the rules files are recompiled into the same
+commit, so every target is without the memory and `gitmem compile --check` passes.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import PurePosixPath
+
+from gitmem import gitrepo
+from gitmem.compile.targets import TARGETS, WHOLE_PREFIX
+from gitmem.errors import CheckFailed, UsageError
+from gitmem.memory import actions
+from gitmem.memory.store import Store
+from gitmem.project import Project
+
+
+@dataclass
+class Reverted:
+    mode: str  # "reverted": the introducing commit was reverted; "removed": a new commit removed the memory
+    commit: str  # the new commit (short sha)
+    introduced_by: gitrepo.Commit
+    compiled: list[str] = field(default_factory=list)  # rules files the recompile changed
+
+
+def is_generated(path: str) -> bool:
+    """Whether ``path`` (relative to the root, / separators) is a rules file gitmem compiles."""
+    name = PurePosixPath(path).name
+    for target in TARGETS:
+        if path == target.root_file or name in (target.root_file, target.dir_file):
+            return True
+        if target.scoped_dir and fnmatch.fnmatch(path, f"{target.scoped_dir}/{WHOLE_PREFIX}*{target.scoped_suffix}"):
+            return True
+        if target.reads_config and path == target.reads_config:
+            return True
+    return False
+
+
+def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
+    store = Store(project)
+    relative = store.path_of(memory_id).relative_to(project.root).as_posix()
+    introduced = gitrepo.introducing_commit(project.root, relative)
+    if introduced is None:
+        raise UsageError(
+            f"memory {memory_id!r} was never committed, so there is nothing to revert: `gitmem forget {memory_id}` "
+            "removes the file"
+        )
+    if not store.path_of(memory_id).exists():
+        raise UsageError(f"memory {memory_id!r} is not in the working tree any more (already removed?)")
+    if gitrepo.has_staged_changes(project.root):
+        raise UsageError("there are staged changes: commit or unstage them first, so the revert commit holds only it")
+    touched = gitrepo.commit_files(project.root, introduced.sha)
+    only_this = all(path == relative or is_generated(path) for path in touched)
+    if only_this:
+        conflicts = gitrepo.revert_no_commit(project.root, introduced.sha)
+        for path in conflicts:
+            if path != relative and not is_generated(path):
+                gitrepo.abort_revert(project.root)
+                raise UsageError(f"reverting {introduced.short} conflicts in {path}: undo it by hand")
+            gitrepo.take_ours(project.root, path)
+        if store.path_of(memory_id).exists():  # changed since it was added: git kept our version
+            store.delete(memory_id)
+        compiled = _recompile(project, store, today)
+        gitrepo.stage(project.root, [relative, *compiled])
+        message = f'Revert "{introduced.subject}"\n\nThis reverts commit {introduced.sha}.\n(gitmem revert {memory_id})'
+        sha = gitrepo.commit(project.root, message)
+        return Reverted("reverted", sha, introduced, compiled)
+    outcome = actions.forget(store, memory_id)
+    changed = [relative, *(path.relative_to(project.root).as_posix() for path in outcome.written)]
+    compiled = _recompile(project, store, today)
+    paths = list(dict.fromkeys([*changed, *compiled]))
+    gitrepo.stage(project.root, paths)
+    message = (
+        f"Remove memory {memory_id}\n\nIt was added by {introduced.short} ({introduced.subject}), which changed "
+        f"other files too, so that commit is not reverted.\n(gitmem revert {memory_id})"
+    )
+    sha = gitrepo.commit(project.root, message, paths)
+    return Reverted("removed", sha, introduced, compiled)
+
+
+def _recompile(project: Project, store: Store, today: date) -> list[str]:
+    """Compile every target; returns the files that changed. Refuses (writing nothing) as `gitmem compile` would."""
+    from gitmem.compile.compiler import apply, prepare
+    from gitmem.config import load_config
+
+    snapshot = store.load()
+    if snapshot.problems:
+        raise CheckFailed(snapshot.problems, "memory files are invalid: fix them, then run `gitmem compile`")
+    live = [memory for memory in snapshot.memories.values() if memory.is_live(today)]
+    report = prepare(project, load_config(project), live)
+    if report.problems:
+        raise CheckFailed(report.problems, "the rules files could not be compiled")
+    if report.refused:
+        edited = ", ".join(change.path for change in report.refused)
+        raise UsageError(f"{edited}: edited by hand inside the gitmem block; run `gitmem compile --force` first")
+    return [change.path for change in apply(project, report)]

@@ -1,0 +1,158 @@
+"""`gitmem init` sets a team up: hooks in .pre-commit-config.yaml (every other byte kept), pre-commit installed,
+the merge driver declared and registered; running it twice changes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gitmem import yamlio
+from tests.conftest import Run, git
+
+EXISTING = """\
+# Our hooks. Keep the formatter first.
+default_language_version: &lang
+  python: python3
+repos:
+  # formatting
+  - repo: https://github.com/psf/black
+    rev: 24.1.0
+    hooks:
+      - id: black   # keep
+        args: [--quiet]
+
+  - repo: local
+    hooks:
+      - id: no-todo
+        name: no TODO
+        entry: "! grep -rn TODO"
+        language: system
+# trailing comment
+ci:
+  autofix_prs: false
+"""
+
+
+def _files(repo: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(repo)): p.read_bytes()
+        for p in repo.rglob("*")
+        if p.is_file() and not str(p.relative_to(repo)).startswith((".git/objects", ".git/gitmem", ".git/index"))
+    }
+
+
+def test_init_creates_a_precommit_config_and_installs_it(repo: Path, run: Run) -> None:
+    result = run("init")
+    assert result.code == 0, result.err
+    assert "created .pre-commit-config.yaml" in result.out
+    assert "installed the pre-commit hook (pre-commit)" in result.out
+    data = yamlio.load_plain((repo / ".pre-commit-config.yaml").read_text())
+    hooks = {hook["id"]: hook for repo_ in data["repos"] for hook in repo_["hooks"]}
+    assert list(hooks) == ["gitmem-scan", "gitmem-validate", "gitmem-compile"]
+    assert all(hook["language"] == "system" for hook in hooks.values())
+    assert hooks["gitmem-scan"]["entry"] == "gitmem scan --staged"
+    assert "pre-commit" in (repo / ".git" / "hooks" / "pre-commit").read_text()
+    assert git(repo, "config", "--get", "merge.gitmem.driver").strip() == "gitmem merge-driver %O %A %B %P"
+    assert (repo / ".gitattributes").read_text() == (
+        "# gitmem:begin: generated rules files, merged memory by memory (gitmem init keeps this section)\n"
+        "AGENTS.md merge=gitmem\nCLAUDE.md merge=gitmem\n.claude/rules/gitmem-*.md merge=gitmem linguist-generated=true\n"
+        "# gitmem:end\n"
+    )
+
+
+def test_init_merges_into_an_existing_config_keeping_every_byte(repo: Path, run: Run) -> None:
+    path = repo / ".pre-commit-config.yaml"
+    path.write_text(EXISTING)
+    assert run("init", "--pre-push").code == 0
+    text = path.read_text()
+    head, _, rest = EXISTING.partition("# trailing comment\n")
+    assert text.startswith(head)
+    assert text.endswith("# trailing comment\n" + rest)
+    added = text[len(head) : len(text) - len("# trailing comment\n" + rest)]
+    assert added.startswith("  - repo: local\n    hooks:\n    - id: gitmem-scan\n")
+    data = yamlio.load_plain(text)
+    assert data["default_language_version"] == {"python": "python3"}
+    assert [r["hooks"][0]["id"] for r in data["repos"]] == ["black", "no-todo", "gitmem-scan"]
+    check = data["repos"][2]["hooks"][-1]
+    assert (check["id"], check["stages"]) == ("gitmem-check", ["pre-push"])
+    assert "pre-commit" in (repo / ".git" / "hooks" / "pre-push").read_text()
+
+
+def test_init_twice_changes_nothing(repo: Path, run: Run) -> None:
+    (repo / ".pre-commit-config.yaml").write_text(EXISTING)
+    (repo / ".gitattributes").write_text("*.png binary\n")
+    assert run("init", "--target", "agents", "--target", "cursor").code == 0
+    before = _files(repo)
+    second = run("init")
+    assert second.code == 0
+    assert second.out == "already set up in .memory (targets: agents, cursor)\n"
+    assert _files(repo) == before
+    attributes = (repo / ".gitattributes").read_text()
+    assert attributes.startswith("*.png binary\n# gitmem:begin")
+    assert ".cursor/rules/gitmem.mdc merge=gitmem linguist-generated=true\n" in attributes
+
+
+def test_changing_targets_updates_the_attributes_section_only(repo: Path, run: Run) -> None:
+    run("init", "--target", "agents")
+    path = repo / ".gitattributes"
+    path.write_text(path.read_text() + "docs/** linguist-documentation\n")
+    result = run("init", "--target", "agents", "--target", "kiro")
+    assert "updated .gitattributes (rules files merge=gitmem)" in result.out
+    text = path.read_text()
+    assert ".kiro/steering/gitmem.md merge=gitmem linguist-generated=true\n" in text
+    assert text.endswith("# gitmem:end\ndocs/** linguist-documentation\n")
+
+
+def test_no_hooks_sets_up_only_the_store(repo: Path, run: Run) -> None:
+    assert run("init", "--no-hooks").code == 0
+    assert not (repo / ".pre-commit-config.yaml").exists()
+    assert not (repo / ".gitattributes").exists()
+    assert not (repo / ".git" / "hooks" / "pre-commit").exists()
+
+
+def test_existing_gitmem_hooks_are_left_alone(repo: Path, run: Run) -> None:
+    text = (
+        "repos:\n- repo: https://example.com/gitmem\n  rev: v0.1.0\n  hooks:\n  - id: gitmem-scan\n"
+        "  - id: gitmem-validate\n  - id: gitmem-compile\n"
+    )
+    (repo / ".pre-commit-config.yaml").write_text(text)
+    assert run("init").code == 0
+    assert (repo / ".pre-commit-config.yaml").read_text() == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "repos: [{repo: local, hooks: [{id: x, name: x, entry: x, language: system}]}]\n",
+        "repos:\n    -   repo: local\n        hooks: []\n",
+        "minimum_pre_commit_version: '3.0'\n",
+    ],
+    ids=["flow", "four-space", "no-repos"],
+)
+def test_other_layouts(repo: Path, run: Run, text: str) -> None:
+    path = repo / ".pre-commit-config.yaml"
+    path.write_text(text)
+    result = run("init")
+    if text.startswith("repos: ["):
+        assert result.code == 3
+        assert result.err.startswith(
+            "error: could not add the gitmem hooks to .pre-commit-config.yaml safely (unusual layout); add this "
+            "under `repos:` by hand, then run `gitmem init` again:\n  - repo: local\n"
+        )
+        assert path.read_text() == text
+        return
+    assert result.code == 0, result.err
+    new = path.read_text()
+    assert new.startswith(text)
+    data = yamlio.load_plain(new)
+    assert data["repos"][-1]["hooks"][0]["id"] == "gitmem-scan"
+
+
+def test_broken_precommit_config_is_reported_not_replaced(repo: Path, run: Run) -> None:
+    path = repo / ".pre-commit-config.yaml"
+    path.write_text("repos:\n  - repo: [unclosed\n")
+    result = run("init")
+    assert result.code == 3
+    assert result.err.startswith("error: .pre-commit-config.yaml:3:1: ")
+    assert path.read_text() == "repos:\n  - repo: [unclosed\n"
