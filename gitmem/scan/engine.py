@@ -101,7 +101,7 @@ def _accept(rule: Rule, secret: str) -> bool:
     return rule.check is None or rule.check(secret)
 
 
-_GENERIC_GROUPS = ("", "2", "3", "4", "5")  # a generic rule's alternatives: name, name2… with secret, secret2…
+_GENERIC_GROUPS = ("", "2", "3", "4", "5", "6", "7")  # a generic rule's alternatives: name, name2… with secret, secret2…
 Span = tuple[int, int, int]  # (rule index, start, end)
 
 

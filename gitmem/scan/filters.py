@@ -100,6 +100,8 @@ def url_password(secret: str) -> bool:
     lowered = secret.lower()
     if lowered in _COMMON_PASSWORDS or is_placeholder(secret) or secret.startswith(("$", "%", "{", "<", ":")):
         return False
+    if any(word in lowered for word in ("password", "passwd", "secret", "%20")):
+        return False
     if re.fullmatch(r"\*+|x+|\.+|-+|_+|[a-z]{1,10}", lowered):
         return False
     return len(secret) >= 6
@@ -173,7 +175,8 @@ _NOT_SECRET_TAILS = frozenset(
     reset required enabled strength store manager provider source param params arg args option options opt
     question confirm confirmation policy label input form box widget dialog field_name reference ref arn help
     error errors message msg text title description desc display mask masked changed set get check validate
-    validation regexp count counter lock kwarg callback handler fn func function factory class_ service_name""".split()
+    validation regexp count counter lock kwarg callback handler fn func function factory audience aud issuer iss
+    scope scopes realm""".split()
 )
 _NOT_SECRET_PARTS = frozenset({"public", "pub", "publishable", "is", "has", "use", "no", "csrf", "xsrf", "old"})
 
@@ -199,6 +202,9 @@ _UUID_RE = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
 _PATH_RE = re.compile(r"^(?:[~.]{0,2}/|[A-Za-z]:\\)|\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf)$")
 _CODE_RE = re.compile(r"[()\[\]{}<>]|^\$\w|^@\w|^%\w|^&\w|::|=>|\s")
 _VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)+(?:[-+.][A-Za-z0-9.]+)?$")
+_CAMEL_WORDS_RE = re.compile(r"(?:[A-Z][a-z]+|[a-z]{2,}|[A-Z]{2,}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{1,4}){2,6}")
+_THREE_PART_TOKEN_RE = re.compile(r"[\w-]{20,}\.[\w-]{6,}\.[\w-]{20,}")  # JWT-shaped: a token, not an attribute
+_HEX_RE = re.compile(r"^[0-9a-fA-F]+$")
 _WORDS_RE = re.compile(r"^[A-Za-z]+(?:[-_.][A-Za-z]+)*$")
 _LOWER_OR_DIGITS_RE = re.compile(r"^[a-z0-9]+(?:[-_.][a-z0-9]+)+$")
 _NOT_VALUES = frozenset(
@@ -219,17 +225,23 @@ def plausible(value: str, *, short: bool = False) -> bool:
         return False
     if _CODE_RE.search(value) or _PATH_RE.search(value) or _HASH_PREFIX_RE.search(value) or _UUID_RE.match(value):
         return False
-    if _VERSION_RE.match(value) or value.startswith(("http://", "https://", "file:", "arn:", "ref+", "vault:", "!")):
+    if _VERSION_RE.match(value) or "://" in value or value.startswith(("file:", "arn:", "ref+", "vault:", "!")):
         return False
     if any(word in lowered for word in ("password", "passwd", "secret", "token", "changeme", "sample", "test")):
         return False
+    dotted = any(sep in value for sep in (".", "::", "->")) and not _THREE_PART_TOKEN_RE.fullmatch(value)
+    if _IDENTIFIER_RE.fullmatch(value) and (dotted or ("_" in value and not any(c.isdigit() for c in value))):
+        return False  # a variable, an attribute, a constant's name
+    if _CAMEL_WORDS_RE.fullmatch(value):
+        return False  # a type or class name: PKCS7PrivateKeyTypes
     if _WORDS_RE.match(value):
-        # Letters only: a word or an identifier, unless long, mixed case and random-looking.
-        return length >= 20 and not value.islower() and not value.isupper() and entropy(value) >= 3.8
+        # Letters only: a word or an identifier, unless long, mixed case, in one piece and random-looking.
+        return length >= 20 and value.isalpha() and not value.islower() and not value.isupper() and entropy(value) >= 3.8
+    if _HEX_RE.match(value) and length < 32:
+        return False  # a short hex id or hash prefix; hex API keys are 32 digits or more
     if _LOWER_OR_DIGITS_RE.match(value) and entropy(value) < 3.5:
         return False  # a slug, a host name, a date
-    if _IDENTIFIER_RE.fullmatch(value) and ("_" in value or "." in value) and not any(c.isdigit() for c in value):
-        return False
+
     classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value)))
     classes += any(not c.isalnum() for c in value)
     if classes < 2:

@@ -78,6 +78,12 @@ _PEM = "-----BEGIN RSA " + "PRIVATE KEY-----"
 _PEM_END = "-----END RSA " + "PRIVATE KEY-----"
 
 
+_PROSE_NAMES = (
+    r"(?:(?:aws\s+)?secret\s+access\s+key|(?:api|access|secret|private|auth)[ _-]?key|password|passphrase|passcode"
+    r"|passwd|pwd|token|secret|credentials?)"
+)
+
+
 def _pem_body() -> str:
     return "\n".join(_r(_B64, 64) for _ in range(4))
 
@@ -887,7 +893,7 @@ RULES: tuple[Rule, ...] = (
         pattern=(
             r"(?i:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver|oracle|"
             r"cockroachdb|clickhouse|neo4j(?:\+s)?|couchdb|cassandra|jdbc:[a-z]+|[a-z]+\+[a-z0-9]+)://"
-            r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
+            r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
         ),
         check=filters.url_password,
         examples=(
@@ -908,7 +914,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("://",),
         pattern=(
             r"(?i:https?|ftps?|sftp|ssh|git|smtps?|imaps?|ldaps?|amqps?|[a-z][a-z0-9]{2,15})://"
-            r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
+            r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
         ),
         check=filters.url_password,
         examples=(_j("git remote add origin https://deploy:", _r(_ALNUM, 24), "@git.example.org/team/app.git"),),
@@ -966,6 +972,11 @@ RULES: tuple[Rule, ...] = (
             r"""|<(?P<name4>[A-Za-z][\w.-]{0,60})>(?P<secret4>[^<>\s]{6,500})</(?P=name4)>"""
             # ?token=value&… (query strings, form bodies)
             r"""|[?&](?P<name5>[A-Za-z][\w.-]{0,60})=(?P<secret5>[^&\s"'#<>]{6,500})"""
+            # API_KEY=value anywhere on a line (shell: export, env prefixes, docker run -e)
+            r"""|(?<![\w$-])(?P<name6>[A-Z][A-Z0-9_]{1,60})=(?P<q6>["']?)(?P<secret6>[^\s"'`;&|]{6,500})(?P=q6)"""
+            r"""(?=[\s;&|)]|$)"""
+            # {"name": "DB_PASSWORD", "value": "…"} (Kubernetes, ECS and CI variable lists)
+            r'|"name"\s*:\s*"(?P<name7>[\w.-]{1,80})"\s*,\s*"value"\s*:\s*"(?P<secret7>[^"\s\\]{6,500})"'
         ),
         check=filters.plausible,
         generic=True,
@@ -978,6 +989,8 @@ RULES: tuple[Rule, ...] = (
             _j("<password>", _r(_ALNUM, 14), "</password>"),
             _j('const apiKey = "', _r(_ALNUM, 28), '";'),
             _j("curl 'https://api.example.org/v1/items?limit=5&access_token=", _r(_ALNUM, 32), "'"),
+            _j("docker run -e STRIPE_API_KEY=", _r(_ALNUM, 32), " -p 80:80 app"),
+            _j('{"name": "DB_PASSWORD", "value": "', _r(_ALNUM, 18), '"}'),
         ),
         counter_examples=(
             'password = os.environ["DB_PASSWORD"]',
@@ -1003,16 +1016,18 @@ RULES: tuple[Rule, ...] = (
         description='A credential given in prose: "the password is …", "use token …"',
         keywords=("pass", "pwd", "secret", "token", "key", "cred"),
         pattern=(
-            r"(?i:\b(?:password|passphrase|passcode|passwd|pwd|token|api[ _-]?key|secret(?:[ _-]key)?|credentials?)"
-            r"(?:\s+(?:for|of|to|on)\s+[\w.@:/-]{1,60})?\s*(?:\bis\b|\bwas\b|\bare\b|=|:|->|→)\s*"
+            r"(?i:\b(?:the\s+|my\s+|our\s+|your\s+)?" + _PROSE_NAMES
+            + r"(?:\s+(?:for|of|on)\s+[\w.@:/-]{1,60})?\s*(?:\bis\b|\bwas\b|=|:|->|→)\s*"
             r"(?:(?:now|set\s+to|still|just)\s+)?"
-            r"|\b(?:use|with|using|try)\s+(?:the\s+)?(?:password|passphrase|token|api[ _-]?key|secret)\s+)"
-            r"[`\"'*]{0,2}(?P<secret>[^\s`\"'*<>]{6,200}?)[`\"'*]{0,2}[.,;:!?)]*(?=\s|$)"
+            r"|\b(?:use|with|using|try|set)\s+(?:the\s+|my\s+|this\s+)?" + _PROSE_NAMES + r"\s+(?:to\s+|=\s*)?)"
+            r"[`\"'*]{0,2}(?P<secret>[^\s`\"'*<>]{6,200}?)[`\"'*]{0,2}[.,;:!?)]*(?=[\s\"'`}\],\\]|$)"
         ),
         check=filters.plausible,
         examples=(
             _j("The staging password is ", _r(_ALNUM, 8), "!9 so log in with that."),
             _j("use the token ", _r(_ALNUM, 32), " for the deploy"),
+            _j('{"role": "user", "content": "try it with the password ', _r(_ALNUM, 12), '%!"}'),
+            _j("I set the API key to `", _r(_ALNUM, 40), "` in the CI settings."),
         ),
         counter_examples=(
             "The password is stored in the vault and never committed.",
