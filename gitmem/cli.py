@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "retire": "gitmem.commands.change:retire",
     "forget": "gitmem.commands.change:forget",
     "validate": "gitmem.commands.validate:validate",
+    "scan": "gitmem.commands.scan:scan",
 }
 
 

@@ -103,10 +103,16 @@ KINDS: list[Kind] = [
     (
         "azure-storage-key",
         "AZURE_STORAGE_CONNECTION_STRING",
-        lambda g: f"DefaultEndpointsProtocol=https;AccountName=st{g.s(LOWER, 8)};AccountKey={g.s(B64, 86)}==;"
-        "EndpointSuffix=core.windows.net",
+        lambda g: (
+            f"DefaultEndpointsProtocol=https;AccountName=st{g.s(LOWER, 8)};AccountKey={g.s(B64, 86)}==;"
+            "EndpointSuffix=core.windows.net"
+        ),
     ),
-    ("azure-ad-client-secret", "AZURE_CLIENT_SECRET", lambda g: g.s(ALNUM, 3) + g.s(DIGITS, 1) + "Q~" + g.s(URLSAFE, 34)),
+    (
+        "azure-ad-client-secret",
+        "AZURE_CLIENT_SECRET",
+        lambda g: g.s(ALNUM, 3) + g.s(DIGITS, 1) + "Q~" + g.s(URLSAFE, 34),
+    ),
     ("github-pat", "GITHUB_TOKEN", lambda g: "ghp_" + g.s(ALNUM, 36)),
     ("github-oauth-token", "GH_OAUTH_TOKEN", lambda g: "gho_" + g.s(ALNUM, 36)),
     ("github-app-token", "GH_INSTALLATION_TOKEN", lambda g: g.pick(["ghs_", "ghu_"]) + g.s(ALNUM, 36)),
@@ -125,7 +131,9 @@ KINDS: list[Kind] = [
     (
         "slack-webhook",
         "SLACK_WEBHOOK_URL",
-        lambda g: f"https://hooks.slack.com/services/T{g.s(UPPER + DIGITS, 8)}/B{g.s(UPPER + DIGITS, 10)}/{g.s(ALNUM, 24)}",
+        lambda g: (
+            f"https://hooks.slack.com/services/T{g.s(UPPER + DIGITS, 8)}/B{g.s(UPPER + DIGITS, 10)}/{g.s(ALNUM, 24)}"
+        ),
     ),
     (
         "discord-bot-token",
@@ -170,9 +178,12 @@ KINDS: list[Kind] = [
     (
         "database-url",
         "DATABASE_URL",
-        lambda g: f"{g.pick(['postgres', 'postgresql', 'mysql', 'mongodb+srv', 'redis'])}://"
-        f"{g.pick(['app', 'svc_api', 'admin', 'report'])}:{g.password().replace('@', 'x').replace('/', 'y')}"
-        f"@{g.pick(['db.internal', 'prod-db.eu-west-1.rds.amazonaws.com', 'cluster0.mongodb.net'])}:5432/{g.s(LOWER, 5)}",
+        lambda g: (
+            f"{g.pick(['postgres', 'postgresql', 'mysql', 'mongodb+srv', 'redis'])}://"
+            f"{g.pick(['app', 'svc_api', 'admin', 'report'])}:{g.password().replace('@', 'x').replace('/', 'y')}"
+            f"@{g.pick(['db.internal', 'prod-db.eu-west-1.rds.amazonaws.com', 'cluster0.mongodb.net'])}"
+            f":5432/{g.s(LOWER, 5)}"
+        ),
     ),
     ("generic-password", "DB_PASSWORD", lambda g: g.password()),
     ("generic-api-key", "PAYMENTS_API_KEY", lambda g: g.s(ALNUM, g.rng.randint(24, 48))),
@@ -195,7 +206,9 @@ def _secret_lines(g: Gen, kind: str, name: str, token: str) -> dict[str, list[st
             f'{lower} = "{token}"',
             f"const {camel} = '{token}';",
             f'    {camel} := "{token}"',
-            f'client = Client(api_key="{token}", timeout=30)' if kind not in ("database-url",) else f'engine = create_engine("{token}")',
+            f'client = Client(api_key="{token}", timeout=30)'
+            if kind not in ("database-url",)
+            else f'engine = create_engine("{token}")',
             f'    ENV["{name}"] ||= "{token}"',
         ],
         "config": [
@@ -208,7 +221,9 @@ def _secret_lines(g: Gen, kind: str, name: str, token: str) -> dict[str, list[st
         "json": [f'  "{lower}": "{token}",', f'{{"name": "{name}", "value": "{token}"}}'],
         "log": [
             json.dumps({"type": "tool_use", "input": {"command": f"export {name}={token} && ./deploy.sh"}}),
-            json.dumps({"type": "tool_result", "content": f"$ cat .env\nAPP_ENV=production\n{name}={token}\nDEBUG=0\n"}),
+            json.dumps(
+                {"type": "tool_result", "content": f"$ cat .env\nAPP_ENV=production\n{name}={token}\nDEBUG=0\n"}
+            ),
             json.dumps({"role": "user", "content": f"here is the {name.lower().replace('_', ' ')}: {token} — use it"}),
             json.dumps(
                 {"type": "tool_result", "content": json.dumps({"config": {lower: token, "region": "eu-west-1"}})}
@@ -256,7 +271,7 @@ def _decoy_lines(g: Gen) -> dict[str, list[str]]:
             'password = os.environ["DB_PASSWORD"]',
             "api_key = os.getenv('OPENAI_API_KEY')",
             "const token = process.env.GITHUB_TOKEN;",
-            "secret := os.Getenv(\"APP_SECRET\")",
+            'secret := os.Getenv("APP_SECRET")',
             "password = getpass.getpass('Password: ')",
             "token = request.headers.get('Authorization', '').removeprefix('Bearer ')",
             'password = ""',
@@ -278,7 +293,7 @@ def _decoy_lines(g: Gen) -> dict[str, list[str]]:
             f"masked = '{masked}'",
             "token = self._next_token()",
             "password = hash_password(form.password.data)",
-            f"CSRF_TOKEN_NAME = 'csrftoken'",
+            "CSRF_TOKEN_NAME = 'csrftoken'",
             f'key = "{sha256}"  # cache key',
             f"session_key = cache_key({g.s(LOWER, 6)!r})",
             'headers = {"Authorization": f"Bearer {token}"}',
@@ -357,7 +372,7 @@ def _decoy_lines(g: Gen) -> dict[str, list[str]]:
             "password: \"{{ lookup('env', 'DB_PASSWORD') }}\"",
             f"api_key: ENC[AES256_GCM,data:{g.s(B64, 40)}=,iv:{g.s(B64, 43)}=,tag:{g.s(B64, 22)}==,type:str]",
             "        secretKeyRef:",
-            "token: \"{{ env.TOKEN }}\"",
+            'token: "{{ env.TOKEN }}"',
             "password_policy: strong",
             "secret_key: '%(SECRET_KEY)s'",
             "auth_token: ${{ secrets.GITHUB_TOKEN }}",
@@ -446,7 +461,9 @@ def _decoy_lines(g: Gen) -> dict[str, list[str]]:
         ],
         "log": [
             json.dumps({"role": "user", "content": "The password is stored in 1Password, not in the repo."}),
-            json.dumps({"role": "assistant", "content": "I'll read the token from the GITHUB_TOKEN environment variable."}),
+            json.dumps(
+                {"role": "assistant", "content": "I'll read the token from the GITHUB_TOKEN environment variable."}
+            ),
             json.dumps({"type": "tool_use", "input": {"command": "export GITHUB_TOKEN=$(gh auth token)"}}),
             json.dumps({"type": "tool_result", "content": f"commit {sha}\nAuthor: Ana <ana@example.org>\n"}),
             json.dumps({"type": "tool_result", "content": f"Successfully built image sha256:{sha256}"}),
@@ -454,7 +471,9 @@ def _decoy_lines(g: Gen) -> dict[str, list[str]]:
             json.dumps({"type": "tool_result", "content": "OPENAI_API_KEY=sk-proj-**************** (hidden)"}),
             json.dumps({"type": "tool_result", "content": f"request {uuid} finished in 35 ms"}),
             json.dumps({"role": "assistant", "content": "The API key is missing: set OPENAI_API_KEY and retry."}),
-            json.dumps({"type": "tool_use", "input": {"command": "curl -H \"Authorization: Bearer $TOKEN\" https://api"}}),
+            json.dumps(
+                {"type": "tool_use", "input": {"command": 'curl -H "Authorization: Bearer $TOKEN" https://api'}}
+            ),
             json.dumps({"type": "tool_result", "content": f"integrity sha512-{g.s(B64, 86)}== ok"}),
             json.dumps({"type": "tool_result", "content": "token: <redacted>"}),
             json.dumps({"role": "user", "content": "my token expired yesterday, can you refresh it?"}),
@@ -466,15 +485,27 @@ def _decoy_lines(g: Gen) -> dict[str, list[str]]:
             json.dumps({"type": "tool_result", "content": f"{sha[:7]} Rotate deploy token\n{g.s(HEX, 7)} Fix login"}),
             json.dumps({"type": "tool_result", "content": "added 312 packages, audited 313 packages in 4s"}),
             json.dumps({"role": "assistant", "content": "Your token starts with ghp_ and is 40 characters long."}),
-            json.dumps({"type": "tool_result", "content": 'HTTP/1.1 401 Unauthorized\nWWW-Authenticate: Bearer realm="api"'}),
+            json.dumps(
+                {"type": "tool_result", "content": 'HTTP/1.1 401 Unauthorized\nWWW-Authenticate: Bearer realm="api"'}
+            ),
             json.dumps({"type": "tool_result", "content": "api_key=REDACTED"}),
             json.dumps({"type": "tool_use", "input": {"command": 'export OPENAI_API_KEY="$(pass show openai/api)"'}}),
             json.dumps({"role": "user", "content": "the password must contain 12 characters, a digit and a symbol"}),
             json.dumps({"type": "tool_result", "content": "token usage: 1532 input, 210 output"}),
-            json.dumps({"type": "tool_result", "content": "config: " + base64.b64encode(b"log_level=debug\nworkers=4\n").decode()}),
+            json.dumps(
+                {
+                    "type": "tool_result",
+                    "content": "config: " + base64.b64encode(b"log_level=debug\nworkers=4\n").decode(),
+                }
+            ),
             json.dumps({"type": "tool_use", "input": {"url": "https://example.org/search?q=password%20reset&page=2"}}),
             json.dumps({"type": "tool_result", "content": json.dumps({"token_type": "Bearer", "expires_in": 3600})}),
-            json.dumps({"type": "tool_result", "content": f"Generated key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{g.s(B64, 43)} ana@laptop"}),
+            json.dumps(
+                {
+                    "type": "tool_result",
+                    "content": f"Generated key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{g.s(B64, 43)} ana@laptop",
+                }
+            ),
             json.dumps({"role": "user", "content": "Use the secret from the vault, never paste it here."}),
             json.dumps({"type": "tool_result", "content": f"Pushed {sha[:12]}..{g.s(HEX, 12)} main -> main"}),
         ],
@@ -503,13 +534,17 @@ def build(seed: int = 4, copies: int = 2) -> list[CorpusFile]:
                     file(fmt, round_).add(line, kind)
         for _ in range(4):
             file("code", round_).add(f"rsa_key = '''{_pem(g)}'''", "private-key")
-            file("config", round_).add(f"tls_key: |\n  {_pem(g, 'EC ').replace(chr(10), chr(10) + '  ')}", "private-key")
+            file("config", round_).add(
+                f"tls_key: |\n  {_pem(g, 'EC ').replace(chr(10), chr(10) + '  ')}", "private-key"
+            )
             file("json", round_).add(
                 json.dumps({"type": "service_account", "project_id": "p", "private_key": _pem(g, "") + "\n"}),
                 "gcp-service-account",
             )
-            file("log", round_).add(json.dumps({"type": "tool_result", "content": "$ cat id_ed25519\n" + _pem(g, "OPENSSH ")}),
-                                    "private-key")
+            file("log", round_).add(
+                json.dumps({"type": "tool_result", "content": "$ cat id_ed25519\n" + _pem(g, "OPENSSH ")}),
+                "private-key",
+            )
         for line in _prose_lines(g):
             file("log", round_).add(line, "secret-in-prose")
         for line in _prose_lines(g):

@@ -60,7 +60,7 @@ class _Builder:
 # "\n" that puts a .env line inside one JSON string.
 _JSON_HINT_RE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|[/"\\nrt])')
 _JSON_STRING_RE = re.compile(r'"((?:[^"\\\n]|\\.){4,})"')
-_JSON_TOKEN_RE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|(.))|[^\\]+', re.DOTALL)
+_JSON_TOKEN_RE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))|[^\\]+", re.DOTALL)
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/", '"': '"', "\\": "\\"}
 
 

@@ -9,8 +9,6 @@ text passed in, ready for ``redact``.
 from __future__ import annotations
 
 import bisect
-import hashlib
-import hmac
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -56,6 +54,9 @@ def preview(secret: str) -> str:
 
 def fingerprint(rule: str, secret: str) -> str:
     """A keyed hash of rule and secret: lets a team allow a finding without storing the secret."""
+    import hashlib
+    import hmac
+
     digest = hmac.new(_FINGERPRINT_KEY, f"{rule}:{secret}".encode("utf-8", "surrogateescape"), hashlib.sha256)
     return digest.hexdigest()[:32]
 
@@ -101,7 +102,15 @@ def _accept(rule: Rule, secret: str) -> bool:
     return rule.check is None or rule.check(secret)
 
 
-_GENERIC_GROUPS = ("", "2", "3", "4", "5", "6", "7")  # a generic rule's alternatives: name, name2… with secret, secret2…
+_GENERIC_GROUPS = (
+    "",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+)  # a generic rule's alternatives: name, name2… with secret, secret2…
 Span = tuple[int, int, int]  # (rule index, start, end)
 
 
@@ -118,10 +127,8 @@ def _scan_raw(text: str) -> list[Span]:
     for number in sorted(woken):
         rule = RULES[number]
         pattern = _compiled(rule)
-        if rule.multiline:
-            windows = [(0, len(text))]
-        else:
-            windows = _windows(text, lowered, woken[number], line_cache)
+        whole = [(0, len(text))]
+        windows = whole if rule.multiline else _windows(text, lowered, woken[number], line_cache)
         for start, end in windows:
             for match in pattern.finditer(text, start, end):
                 span = _secret_span(rule, match)
@@ -132,7 +139,9 @@ def _scan_raw(text: str) -> list[Span]:
     return spans
 
 
-def _windows(text: str, lowered: str, keywords: list[str], cache: dict[str, list[tuple[int, int]]]) -> list[tuple[int, int]]:
+def _windows(
+    text: str, lowered: str, keywords: list[str], cache: dict[str, list[tuple[int, int]]]
+) -> list[tuple[int, int]]:
     """The lines (start, end) holding any of ``keywords``, in order, each once."""
     lines: set[tuple[int, int]] = set()
     for keyword in keywords:
@@ -240,8 +249,16 @@ def _hidden_findings(text: str, lines: _Lines, path: str) -> list[Finding]:
         offset = lines.starts[char.line - 1] + char.column - 1
         label = f"U+{char.codepoint:04X} ({char.name})"
         found.append(
-            Finding(HIDDEN_RULE, char.line, char.column, offset, offset + 1, label,
-                    fingerprint(HIDDEN_RULE, f"U+{char.codepoint:04X}"), path)
+            Finding(
+                HIDDEN_RULE,
+                char.line,
+                char.column,
+                offset,
+                offset + 1,
+                label,
+                fingerprint(HIDDEN_RULE, f"U+{char.codepoint:04X}"),
+                path,
+            )
         )
     return found
 

@@ -8,10 +8,6 @@ a placeholder, a hash or an identifier, and it has the entropy of something chos
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
-import json
 import math
 import re
 
@@ -31,7 +27,13 @@ _DOCUMENTED_EXAMPLES = frozenset(
 )
 
 
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
 def digest16(value: str) -> str:
+    import hashlib
+
     return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
@@ -66,6 +68,9 @@ def pem_body(secret: str) -> bool:
 
 
 def _b64decode(value: str) -> bytes | None:
+    import base64
+    import binascii
+
     padded = value + "=" * (-len(value) % 4)
     try:
         if "-" in value or "_" in value:
@@ -77,9 +82,11 @@ def _b64decode(value: str) -> bytes | None:
 
 def jwt_token(secret: str) -> bool:
     """A signed JSON Web Token: its header decodes to JSON naming an algorithm other than "none"."""
+    import json
+
     header, _, rest = secret.partition(".")
     raw = _b64decode(header)
-    if raw is None or not rest.count(".") == 1 or not rest.split(".")[1]:
+    if raw is None or rest.count(".") != 1 or not rest.split(".")[1]:
         return False
     try:
         data = json.loads(raw)
@@ -89,9 +96,13 @@ def jwt_token(secret: str) -> bool:
 
 
 _COMMON_PASSWORDS = frozenset(
-    """password passwd pass secret admin root toor guest user test tester testing postgres mysql redis mongo
-    rabbitmq oracle sa changeme default letmein qwerty welcome hunter2 foo bar baz foobar none null pwd pw
-    123456 12345678 1234 token apikey key example sample dummy fake mypassword mysecret yourpassword""".split()
+    _words(
+        """
+        password passwd pass secret admin root toor guest user test tester testing postgres mysql redis mongo
+        rabbitmq oracle sa changeme default letmein qwerty welcome hunter2 foo bar baz foobar none null pwd pw
+        123456 12345678 1234 token apikey key example sample dummy fake mypassword mysecret yourpassword
+        """
+    )
 )
 
 
@@ -168,15 +179,19 @@ _KEY_QUALIFIERS = frozenset(
 )
 # A name ending in one of these holds something about a secret, not the secret ("token_url", "password_file").
 _NOT_SECRET_TAILS = frozenset(
-    """id ids name names type types url uri urls endpoint path paths file files filename dir len length size count
-    max min format fmt header headers field fields env var vars prefix suffix pattern regex re policy hash hashed
-    digest sha md5 expiry expires expiration expired ttl timeout lifetime algorithm alg hint label placeholder prompt
-    kind mode method scheme location version index idx position pos char chars class cls limit rule rules validator
-    reset required enabled strength store manager provider source param params arg args option options opt
-    question confirm confirmation policy label input form box widget dialog field_name reference ref arn help
-    error errors message msg text title description desc display mask masked changed set get check validate
-    validation regexp count counter lock kwarg callback handler fn func function factory audience aud issuer iss
-    scope scopes realm""".split()
+    _words(
+        """
+        id ids name names type types url uri urls endpoint path paths file files filename dir len length size count
+        max min format fmt header headers field fields env var vars prefix suffix pattern regex re policy hash
+        hashed digest sha md5 expiry expires expiration expired ttl timeout lifetime algorithm alg hint label
+        placeholder prompt kind mode method scheme location version index idx position pos char chars class cls
+        limit rule rules validator reset required enabled strength store manager provider source param params arg
+        args option options opt question confirm confirmation policy label input form box widget dialog field_name
+        reference ref arn help error errors message msg text title description desc display mask masked changed set
+        get check validate validation regexp count counter lock kwarg callback handler fn func function factory
+        audience aud issuer iss scope scopes realm
+        """
+    )
 )
 _NOT_SECRET_PARTS = frozenset({"public", "pub", "publishable", "is", "has", "use", "no", "csrf", "xsrf", "old"})
 
@@ -208,8 +223,12 @@ _HEX_RE = re.compile(r"^[0-9a-fA-F]+$")
 _WORDS_RE = re.compile(r"^[A-Za-z]+(?:[-_.][A-Za-z]+)*$")
 _LOWER_OR_DIGITS_RE = re.compile(r"^[a-z0-9]+(?:[-_.][a-z0-9]+)+$")
 _NOT_VALUES = frozenset(
-    """none null nil undefined true false yes no on off required optional unknown empty string str bytes int
-    todo tbd fixme secret password token hidden masked redacted env environ""".split()
+    _words(
+        """
+        none null nil undefined true false yes no on off required optional unknown empty string str bytes int todo
+        tbd fixme secret password token hidden masked redacted env environ
+        """
+    )
 )
 
 
@@ -236,7 +255,9 @@ def plausible(value: str, *, short: bool = False) -> bool:
         return False  # a type or class name: PKCS7PrivateKeyTypes
     if _WORDS_RE.match(value):
         # Letters only: a word or an identifier, unless long, mixed case, in one piece and random-looking.
-        return length >= 20 and value.isalpha() and not value.islower() and not value.isupper() and entropy(value) >= 3.8
+        return (
+            length >= 20 and value.isalpha() and not value.islower() and not value.isupper() and entropy(value) >= 3.8
+        )
     if _HEX_RE.match(value) and length < 32:
         return False  # a short hex id or hash prefix; hex API keys are 32 digits or more
     if _LOWER_OR_DIGITS_RE.match(value) and entropy(value) < 3.5:

@@ -100,8 +100,14 @@ RULES: tuple[Rule, ...] = (
         ),
         check=filters.pem_body,
         examples=(
-            _j('{"type": "service_account", "private_key": "-----BEGIN ', "PRIVATE KEY-----\\n", _r(_B64, 64), "\\n",
-               _r(_B64, 40), '\\n-----END PRIVATE KEY-----\\n", "client_email": "a@b.iam.gserviceaccount.com"}'),
+            _j(
+                '{"type": "service_account", "private_key": "-----BEGIN ',
+                "PRIVATE KEY-----\\n",
+                _r(_B64, 64),
+                "\\n",
+                _r(_B64, 40),
+                '\\n-----END PRIVATE KEY-----\\n", "client_email": "a@b.iam.gserviceaccount.com"}',
+            ),
         ),
         counter_examples=('"private_key": "-----BEGIN PRIVATE KEY-----\\n...\\n-----END PRIVATE KEY-----\\n"',),
     ),
@@ -117,8 +123,15 @@ RULES: tuple[Rule, ...] = (
         multiline=True,
         examples=(
             _j(_PEM, "\n", _pem_body(), "\n", _PEM_END),
-            _j("-----BEGIN OPENSSH ", "PRIVATE KEY-----\\n", _r(_B64, 70), "\\n", _r(_B64, 70), "\\n-----END OPENSSH ",
-               "PRIVATE KEY-----"),
+            _j(
+                "-----BEGIN OPENSSH ",
+                "PRIVATE KEY-----\\n",
+                _r(_B64, 70),
+                "\\n",
+                _r(_B64, 70),
+                "\\n-----END OPENSSH ",
+                "PRIVATE KEY-----",
+            ),
         ),
         counter_examples=(
             "-----BEGIN PUBLIC KEY-----\n" + _r(_B64, 64) + "\n-----END PUBLIC KEY-----",
@@ -212,8 +225,7 @@ RULES: tuple[Rule, ...] = (
         entropy=4.0,
         examples=(
             _j("DefaultEndpointsProtocol=https;AccountName=prodstore;AccountKey=", _r(_B64, 86), "==;"),
-            _j("Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=", _r(_B64, 43),
-               "="),
+            _j("Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=", _r(_B64, 43), "="),
         ),
         counter_examples=(
             "AccountKey=" + "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
@@ -226,8 +238,13 @@ RULES: tuple[Rule, ...] = (
         keywords=("sig=",),
         pattern=r"\bsv=\d{4}-\d\d-\d\d&[^\s\"'<>]{0,300}?\bsig=(?P<secret>[A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})",
         entropy=4.0,
-        examples=(_j("https://a.blob.core.windows.net/c?sv=2022-11-02&ss=b&srt=co&sp=r&se=2030-01-01&sig=",
-                     _r(_ALNUM, 43), "%3D"),),
+        examples=(
+            _j(
+                "https://a.blob.core.windows.net/c?sv=2022-11-02&ss=b&srt=co&sp=r&se=2030-01-01&sig=",
+                _r(_ALNUM, 43),
+                "%3D",
+            ),
+        ),
         counter_examples=("https://a.blob.core.windows.net/c?sv=2022-11-02&sig=<signature>",),
     ),
     Rule(
@@ -284,7 +301,10 @@ RULES: tuple[Rule, ...] = (
         keywords=("ghp_",),
         pattern=_B + r"(?P<secret>ghp_[A-Za-z0-9]{36})" + _E,
         entropy=3.5,
-        examples=(_j("GITHUB_TOKEN=ghp_", _r(_ALNUM, 36)), _j("git clone https://ghp_", _r(_ALNUM, 36), "@github.com/o/r")),
+        examples=(
+            _j("GITHUB_TOKEN=ghp_", _r(_ALNUM, 36)),
+            _j("git clone https://ghp_", _r(_ALNUM, 36), "@github.com/o/r"),
+        ),
         counter_examples=("ghp_" + "x" * 36, "token: ghp_****************", "ghp_YOUR_TOKEN_HERE"),
     ),
     Rule(
@@ -326,20 +346,37 @@ RULES: tuple[Rule, ...] = (
         keywords=("glpat-",),
         pattern=_B + r"(?P<secret>glpat-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]{2,}){0,2})" + _EH,
         entropy=3.5,
-        examples=(_j("GITLAB_TOKEN=glpat-", _r(_URLSAFE, 20)), _j("private_token: glpat-", _r(_URLSAFE, 36), ".01.", _r(_ALNUM, 9))),
+        examples=(
+            _j("GITLAB_TOKEN=glpat-", _r(_URLSAFE, 20)),
+            _j("private_token: glpat-", _r(_URLSAFE, 36), ".01.", _r(_ALNUM, 9)),
+        ),
         counter_examples=("GITLAB_TOKEN=glpat-xxxxxxxxxxxxxxxxxxxx",),
     ),
     Rule(
         id="gitlab-token",
         description="GitLab runner, deploy, trigger, feed, agent or OAuth token",
-        keywords=("glrt-", "gr1348941", "gldt-", "glptt-", "glft-", "glsoat-", "glcbt-", "glimt-", "glagent-", "gloas-"),
+        keywords=(
+            "glrt-",
+            "gr1348941",
+            "gldt-",
+            "glptt-",
+            "glft-",
+            "glsoat-",
+            "glcbt-",
+            "glimt-",
+            "glagent-",
+            "gloas-",
+        ),
         pattern=(
             _B + r"(?P<secret>(?:glrt-|GR1348941|gldt-|glft-|glsoat-|glcbt-|glimt-|glagent-|gloas-)[A-Za-z0-9_-]{20,}"
             r"|glptt-[0-9a-f]{40})" + _EH
         ),
         entropy=3.5,
-        examples=(_j("CI_RUNNER_TOKEN=glrt-", _r(_URLSAFE, 20)), _j("deploy_token: gldt-", _r(_URLSAFE, 20)),
-                  _j("TRIGGER=glptt-", _r(_HEX, 40))),
+        examples=(
+            _j("CI_RUNNER_TOKEN=glrt-", _r(_URLSAFE, 20)),
+            _j("deploy_token: gldt-", _r(_URLSAFE, 20)),
+            _j("TRIGGER=glptt-", _r(_HEX, 40)),
+        ),
     ),
     Rule(
         id="bitbucket-app-password",
@@ -367,9 +404,11 @@ RULES: tuple[Rule, ...] = (
             r"|xoxe(?:\.xox[bp])?-1-[A-Za-z0-9]{100,300})" + _EH
         ),
         entropy=3.0,
-        examples=(_j("SLACK_BOT_TOKEN=xoxb-", _r(_DIGITS, 11), "-", _r(_DIGITS, 13), "-", _r(_ALNUM, 24)),
-                  _j('"token": "xoxp-', _r(_DIGITS, 11), "-", _r(_DIGITS, 12), "-", _r(_DIGITS, 13), "-", _r(_HEX, 32), '"'),
-                  _j("refresh: xoxe-1-", _r(_ALNUM, 146))),
+        examples=(
+            _j("SLACK_BOT_TOKEN=xoxb-", _r(_DIGITS, 11), "-", _r(_DIGITS, 13), "-", _r(_ALNUM, 24)),
+            _j('"token": "xoxp-', _r(_DIGITS, 11), "-", _r(_DIGITS, 12), "-", _r(_DIGITS, 13), "-", _r(_HEX, 32), '"'),
+            _j("refresh: xoxe-1-", _r(_ALNUM, 146)),
+        ),
         counter_examples=("SLACK_BOT_TOKEN=xoxb-your-bot-token", "xoxb-123-456-abc"),
     ),
     Rule(
@@ -388,15 +427,24 @@ RULES: tuple[Rule, ...] = (
             r"T[A-Z0-9]{8,12}/[A-Z0-9]{8,12}/[A-Za-z0-9]{20,40})" + _E
         ),
         entropy=3.5,
-        examples=(_j("SLACK_WEBHOOK=https://hooks.slack.com/services/T", _r(_UPPER + _DIGITS, 8), "/B",
-                     _r(_UPPER + _DIGITS, 10), "/", _r(_ALNUM, 24)),),
+        examples=(
+            _j(
+                "SLACK_WEBHOOK=https://hooks.slack.com/services/T",
+                _r(_UPPER + _DIGITS, 8),
+                "/B",
+                _r(_UPPER + _DIGITS, 10),
+                "/",
+                _r(_ALNUM, 24),
+            ),
+        ),
         counter_examples=("https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",),
     ),
     Rule(
         id="discord-bot-token",
         description="Discord bot token",
         keywords=("discord",),
-        pattern=r"(?<![A-Za-z0-9_.-])(?P<secret>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})" + _EH,
+        pattern=r"(?<![A-Za-z0-9_.-])(?P<secret>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})"
+        + _EH,
         entropy=4.0,
         examples=(_j("DISCORD_TOKEN=M", _r(_ALNUM, 25), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38)),),
     ),
@@ -428,10 +476,42 @@ RULES: tuple[Rule, ...] = (
             r"(?P<secret>https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[a-f0-9-]{36}@[a-f0-9-]{36}"
             r"/IncomingWebhook/[a-f0-9]{32}/[a-f0-9-]{36}(?:/[A-Za-z0-9_-]+)?)"
         ),
-        examples=(_j("https://contoso.webhook.office.com/webhookb2/", _r(_HEX, 8), "-", _r(_HEX, 4), "-", _r(_HEX, 4),
-                     "-", _r(_HEX, 4), "-", _r(_HEX, 12), "@", _r(_HEX, 8), "-", _r(_HEX, 4), "-", _r(_HEX, 4), "-",
-                     _r(_HEX, 4), "-", _r(_HEX, 12), "/IncomingWebhook/", _r(_HEX, 32), "/", _r(_HEX, 8), "-",
-                     _r(_HEX, 4), "-", _r(_HEX, 4), "-", _r(_HEX, 4), "-", _r(_HEX, 12)),),
+        examples=(
+            _j(
+                "https://contoso.webhook.office.com/webhookb2/",
+                _r(_HEX, 8),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 12),
+                "@",
+                _r(_HEX, 8),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 12),
+                "/IncomingWebhook/",
+                _r(_HEX, 32),
+                "/",
+                _r(_HEX, 8),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 12),
+            ),
+        ),
     ),
     # -- payments and commerce -----------------------------------------------------------------------------------
     Rule(
@@ -440,7 +520,10 @@ RULES: tuple[Rule, ...] = (
         keywords=("sk_live_", "rk_live_"),
         pattern=_B + r"(?P<secret>[sr]k_live_[0-9A-Za-z]{20,247})" + _E,
         entropy=3.5,
-        examples=(_j("STRIPE_SECRET_KEY=sk_live_", _r(_ALNUM, 99)), _j("stripe.api_key = 'rk_live_", _r(_ALNUM, 24), "'")),
+        examples=(
+            _j("STRIPE_SECRET_KEY=sk_live_", _r(_ALNUM, 99)),
+            _j("stripe.api_key = 'rk_live_", _r(_ALNUM, 24), "'"),
+        ),
         counter_examples=("pk_live_" + _r(_ALNUM, 24), "sk_test_" + _r(_ALNUM, 24), "STRIPE_KEY=sk_live_..."),
     ),
     Rule(
@@ -501,8 +584,10 @@ RULES: tuple[Rule, ...] = (
             r"|[A-Za-z0-9_-]{20,74}T3BlbkFJ[A-Za-z0-9_-]{20,74}))" + _EH
         ),
         entropy=3.5,
-        examples=(_j("OPENAI_API_KEY=sk-proj-", _r(_URLSAFE, 156)), _j("openai.api_key = 'sk-", _r(_ALNUM, 20), "T3BlbkFJ",
-                                                                     _r(_ALNUM, 20), "'")),
+        examples=(
+            _j("OPENAI_API_KEY=sk-proj-", _r(_URLSAFE, 156)),
+            _j("openai.api_key = 'sk-", _r(_ALNUM, 20), "T3BlbkFJ", _r(_ALNUM, 20), "'"),
+        ),
         counter_examples=("OPENAI_API_KEY=sk-proj-...", "sk-proj-" + "x" * 48),
     ),
     Rule(
@@ -519,7 +604,10 @@ RULES: tuple[Rule, ...] = (
         keywords=("hf_", "api_org_"),
         pattern=_B + r"(?P<secret>(?:hf|api_org)_[A-Za-z]{34})" + _E,
         entropy=3.5,
-        examples=(_j("HF_TOKEN=hf_", _r(_UPPER + _LOWER, 34)), _j("huggingface-cli login --token hf_", _r(_UPPER + _LOWER, 34))),
+        examples=(
+            _j("HF_TOKEN=hf_", _r(_UPPER + _LOWER, 34)),
+            _j("huggingface-cli login --token hf_", _r(_UPPER + _LOWER, 34)),
+        ),
         counter_examples=("HF_TOKEN=hf_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",),
     ),
     Rule(
@@ -685,7 +773,9 @@ RULES: tuple[Rule, ...] = (
         description="Datadog API or application key",
         keywords=("datadog", "dd_api", "dd_app", "dd-api", "dd-app"),
         pattern=(
-            r"(?i:(?:datadog|dd)[_.-]?(?:api|app(?:lication)?)[_.-]?key)" + _ASSIGN + r"(?P<secret>[a-f0-9]{32}|[a-f0-9]{40})"
+            r"(?i:(?:datadog|dd)[_.-]?(?:api|app(?:lication)?)[_.-]?key)"
+            + _ASSIGN
+            + r"(?P<secret>[a-f0-9]{32}|[a-f0-9]{40})"
             + _E
         ),
         entropy=3.0,
@@ -840,8 +930,20 @@ RULES: tuple[Rule, ...] = (
         description="HubSpot private app access token",
         keywords=("pat-na1-", "pat-eu1-"),
         pattern=_B + r"(?P<secret>pat-(?:na|eu)1-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})" + _E,
-        examples=(_j("HUBSPOT_TOKEN=pat-na1-", _r(_HEX, 8), "-", _r(_HEX, 4), "-", _r(_HEX, 4), "-", _r(_HEX, 4), "-",
-                     _r(_HEX, 12)),),
+        examples=(
+            _j(
+                "HUBSPOT_TOKEN=pat-na1-",
+                _r(_HEX, 8),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 12),
+            ),
+        ),
     ),
     Rule(
         id="prefect-api-key",
@@ -878,7 +980,12 @@ RULES: tuple[Rule, ...] = (
         ),
         check=filters.jwt_token,
         examples=(
-            _j("Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ", _r(_URLSAFE, 60), ".", _r(_URLSAFE, 43)),
+            _j(
+                "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ",
+                _r(_URLSAFE, 60),
+                ".",
+                _r(_URLSAFE, 43),
+            ),
         ),
         counter_examples=(
             "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2M"
@@ -931,7 +1038,10 @@ RULES: tuple[Rule, ...] = (
         pattern=r"(?i:Authorization\s*[:=]\s*[\"']?Basic|\bBasic)\s+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])",
         check=filters.basic_credentials,
         examples=(_j("Authorization: Basic ", _b64("admin:" + _r(_ALNUM, 14) + "!")),),
-        counter_examples=(_j("Authorization: Basic ", _b64("user:password")), "if auth.startswith('Basic YWxhZGRpbg'):"),
+        counter_examples=(
+            _j("Authorization: Basic ", _b64("user:password")),
+            "if auth.startswith('Basic YWxhZGRpbg'):",
+        ),
     ),
     Rule(
         id="docker-config-auth",
@@ -966,8 +1076,8 @@ RULES: tuple[Rule, ...] = (
             r"""|^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?(?P<name2>[A-Za-z_][\w.-]{0,80})[ \t]*[=:][ \t]*"""
             r"""(?P<secret2>[^\s"'`,;#]{6,500})[ \t]*(?:[#;].*)?$"""
             # --password=value, --token value (command lines)
-            r"""|(?<![\w-])--?(?P<name3>[A-Za-z][\w-]{1,40})(?:=|[ \t]+)(?P<q3>["']?)(?P<secret3>[^\s"'`]{6,500})(?P=q3)"""
-            r"""(?!\S)"""
+            r"""|(?<![\w-])--?(?P<name3>[A-Za-z][\w-]{1,40})(?:=|[ \t]+)"""
+            r"""(?P<q3>["']?)(?P<secret3>[^\s"'`]{6,500})(?P=q3)(?!\S)"""
             # <password>value</password> (XML)
             r"""|<(?P<name4>[A-Za-z][\w.-]{0,60})>(?P<secret4>[^<>\s]{6,500})</(?P=name4)>"""
             # ?token=value&… (query strings, form bodies)
@@ -1016,7 +1126,8 @@ RULES: tuple[Rule, ...] = (
         description='A credential given in prose: "the password is …", "use token …"',
         keywords=("pass", "pwd", "secret", "token", "key", "cred"),
         pattern=(
-            r"(?i:\b(?:the\s+|my\s+|our\s+|your\s+)?" + _PROSE_NAMES
+            r"(?i:\b(?:the\s+|my\s+|our\s+|your\s+)?"
+            + _PROSE_NAMES
             + r"(?:\s+(?:for|of|on)\s+[\w.@:/-]{1,60})?\s*(?:\bis\b|\bwas\b|=|:|->|→)\s*"
             r"(?:(?:now|set\s+to|still|just)\s+)?"
             r"|\b(?:use|with|using|try|set)\s+(?:the\s+|my\s+|this\s+)?" + _PROSE_NAMES + r"\s+(?:to\s+|=\s*)?)"
