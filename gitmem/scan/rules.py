@@ -665,7 +665,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("pypi-ag",),
         pattern=_B + r"(?P<secret>pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,})" + _EH,
         entropy=3.5,
-        examples=(_j("password = pypi-AgEIcHlwaS5vcmc", _r(_URLSAFE, 140)),),
+        examples=(_j("[pypi]\nusername = __token__\npassword = ", "pypi-AgEIcHlwaS5vcmc", _r(_URLSAFE, 140)),),
     ),
     Rule(
         id="rubygems-api-key",
