@@ -58,7 +58,7 @@ def test_a_clean_commit_passes(hooked: Path) -> None:
     git(hooked, "add", "settings.py")
     done = commit(hooked)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "gitmem scan" in done.stdout and "Passed" in done.stdout
+    assert "gitmem scan" in done.stderr and "Passed" in done.stderr
 
 
 def test_a_partial_commit_is_scanned_through_its_own_index(hooked: Path) -> None:
