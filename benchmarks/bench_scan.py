@@ -118,9 +118,8 @@ def real_code(
     base: Path, files: list[Path], scanners: dict[str, Callable[[Path], set[int]]], peer_mb: float | None
 ) -> None:
     total = sum(f.stat().st_size for f in files)
-    print(
-        f"\nreal code: {total / 1e6:.1f} MB of the Python {sys.version.split()[0]} standard library ({len(files)} files)"
-    )
+    version = sys.version.split()[0]
+    print(f"\nreal code: {total / 1e6:.1f} MB of the Python {version} standard library ({len(files)} files)")
     print(f"  {'scanner':<16}{'MB scanned':>11}{'seconds':>9}{'MB/s':>8}{'findings':>10}  (all false)")
     rates = {}
     for name, lines_of in scanners.items():

@@ -253,3 +253,20 @@ def test_help_has_an_example(run: Run) -> None:
 def test_this_repository_holds_nothing_its_own_scanner_flags(run_exe: Run) -> None:
     result = run_exe("scan", "--json", cwd=REPO_ROOT)
     assert json.loads(result.out) == {"findings": []}, result.out
+
+
+def test_a_pragma_in_a_session_log_allows_nothing(repo: Path, run: Run) -> None:
+    secret = ghp()
+    log = write(repo / "session.md", f"agent: export GITHUB_TOKEN={secret}  # gitmem:allow\n")
+    assert run("scan", "session.md").code == 0  # a reviewed file: the pragma counts
+    result = run("scan", "--log", str(log))
+    assert result.code == 1 and "session.md:1:28: github-pat" in result.err
+
+
+@pytest.mark.parametrize("suffix", ["", "  # gitmem:allow"])
+def test_add_refuses_a_memory_holding_a_secret(project: Path, run: Run, suffix: str) -> None:
+    password = "Qm4%" + "".join(_rng.choice(string.ascii_letters + string.digits) for _ in range(14))
+    result = run("add", "Staging access", "--body", f"The staging password is {password}{suffix}")
+    assert result.code == 1
+    assert "secret-in-prose" in result.err and password not in result.out + result.err
+    assert not list((project / ".memory" / "memories").glob("*.yaml"))

@@ -67,22 +67,24 @@ def scan(
     project = _project_or_none(find_project)
     settings = src.load_settings(project)
 
-    jobs: list[tuple[src.Source, int]] = []
+    # (source, decode depth, whether allow pragmas count): a session log is an agent's text, never reviewed line
+    # by line, so a pragma in it allows nothing
+    jobs: list[tuple[src.Source, int, bool]] = []
     if staged:
         if project is None:
             raise CannotRun("--staged needs a git repository: run it inside one")
-        jobs += [(source, DEFAULT_DECODE_DEPTH) for source in src.read_staged(project, files, settings)]
+        jobs += [(source, DEFAULT_DECODE_DEPTH, True) for source in src.read_staged(project, files, settings)]
     elif files or not (stdin or logs):
-        jobs += [(source, DEFAULT_DECODE_DEPTH) for source in src.read_paths(files or (".",), project, settings)]
+        jobs += [(source, DEFAULT_DECODE_DEPTH, True) for source in src.read_paths(files or (".",), project, settings)]
     for log in logs:
-        jobs += [(source, LOG_DECODE_DEPTH) for source in src.read_paths((log,), project, src.Settings())]
+        jobs += [(source, LOG_DECODE_DEPTH, False) for source in src.read_paths((log,), project, src.Settings())]
     if stdin:
-        jobs.append((src.Source("-", src.decode_bytes(sys.stdin.buffer.read())), LOG_DECODE_DEPTH))
+        jobs.append((src.Source("-", src.decode_bytes(sys.stdin.buffer.read())), LOG_DECODE_DEPTH, True))
 
     findings = []
     redacted: list[str] = []
-    for source, depth in jobs:
-        found = src.findings_in(source, settings, decode=depth, honour_allow=not baseline)
+    for source, depth, pragmas in jobs:
+        found = src.findings_in(source, settings, decode=depth, pragmas=pragmas, honour_allow=not baseline)
         findings += found
         if not redact:
             continue

@@ -214,19 +214,22 @@ def _allowed_inline(lines: _Lines, line: int) -> bool:
     return line > 1 and _PRAGMA_NEXT_RE.search(lines.line(line - 1)) is not None
 
 
-def scan_text(text: str, path: str = "-", *, decode: int = DEFAULT_DECODE_DEPTH, hidden: bool = False) -> list[Finding]:
+def scan_text(
+    text: str, path: str = "-", *, decode: int = DEFAULT_DECODE_DEPTH, hidden: bool = False, pragmas: bool = False
+) -> list[Finding]:
     """Every secret in ``text``, in order of position.
 
     ``decode`` is how many layers of encoding (JSON escapes, URL-encoding, base64) to look through; 0 scans the text
-    as it is. With ``hidden``, hidden Unicode characters are findings too (rule ``hidden-unicode``). Lines carrying
-    an allow pragma (``gitmem:allow``, ``pragma: allowlist secret``, ``gitleaks:allow``) are skipped, and so is the
-    line after ``gitmem:allow-next-line``.
+    as it is. With ``hidden``, hidden Unicode characters are findings too (rule ``hidden-unicode``). With
+    ``pragmas``, lines carrying an allow pragma (``gitmem:allow``, ``pragma: allowlist secret``,
+    ``gitleaks:allow``) are skipped, and so is the line after ``gitmem:allow-next-line``: for files people review,
+    never for text an agent wrote (a memory, a session log), which could carry a pragma to smuggle a secret.
     """
     spans = _resolve(_scan_layered(text, decode))
     if not spans and not hidden:
         return []
     lines = _Lines(text)
-    has_pragmas = any(word in text for word in _PRAGMA_WORDS) or "gitleaks:allow" in text.lower()
+    has_pragmas = pragmas and any(word in text.lower() for word in _PRAGMA_WORDS)
     findings: list[Finding] = []
     for number, start, end in spans:
         line, column = lines.position(start)

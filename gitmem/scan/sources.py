@@ -262,11 +262,13 @@ def _unquote(raw: bytes) -> str:
 # -- scanning a source -----------------------------------------------------------------------------------------
 
 
-def findings_in(source: Source, settings: Settings, *, decode: int, honour_allow: bool = True) -> list[Finding]:
+def findings_in(
+    source: Source, settings: Settings, *, decode: int, pragmas: bool = True, honour_allow: bool = True
+) -> list[Finding]:
     """The secrets and hidden characters of one source, at the file's line numbers, less the allowed fingerprints."""
     from gitmem.scan.engine import scan_text
 
-    found = scan_text(source.text, source.display, decode=decode, hidden=True)
+    found = scan_text(source.text, source.display, decode=decode, hidden=True, pragmas=pragmas)
     if honour_allow and settings.allow:
         found = [finding for finding in found if finding.fingerprint not in settings.allow]
     if source.lines:
