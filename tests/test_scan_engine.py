@@ -263,3 +263,11 @@ def test_hidden_unicode_findings_only_when_asked() -> None:
 def test_hidden_unicode_exceptions(text: str, hidden: list[int]) -> None:
     found = [f for f in scan_text(text, hidden=True) if f.rule == HIDDEN_RULE]
     assert [int(f.preview[2:].split()[0], 16) for f in found] == hidden
+
+
+def test_the_documentation_lists_every_rule() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "scanning.md").read_text(encoding="utf-8")
+    missing = [rule.id for rule in RULES if f"| `{rule.id}` |" not in doc]
+    assert missing == []
