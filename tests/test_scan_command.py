@@ -8,6 +8,7 @@ import os
 import random
 import string
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -270,3 +271,17 @@ def test_add_refuses_a_memory_holding_a_secret(project: Path, run: Run, suffix: 
     assert result.code == 1
     assert "secret-in-prose" in result.err and password not in result.out + result.err
     assert not list((project / ".memory" / "memories").glob("*.yaml"))
+
+
+def test_the_hook_path_imports_no_heavy_library(project: Path, run: Run) -> None:
+    """The hook runs on every commit: no YAML, JSON Schema or GitPython import once the settings are cached."""
+    write(project / "a.py", "x = 1\n")
+    git(project, "add", "a.py")
+    assert run("scan", "--staged").code == 0  # reads the config once and caches its scan settings
+    probe = (
+        "import sys\nfrom gitmem.cli import main\ncode = main(['scan', '--staged'])\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'ruamel', 'jsonschema', 'git', 'gitdb'})\n"
+        "print(code, heavy)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=project, capture_output=True, text=True, check=False)
+    assert done.stdout.splitlines()[-1] == "0 []", done.stdout + done.stderr
