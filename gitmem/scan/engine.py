@@ -176,12 +176,15 @@ def _scan_layered(text: str, depth: int) -> list[Span]:
 
 def _resolve(spans: Iterable[Span]) -> list[Span]:
     """One finding per secret: where spans overlap, the most specific rule (the earliest in RULES) wins."""
+    starts: list[int] = []  # the kept spans, sorted by start; they never overlap
     kept: list[Span] = []
     for span in sorted(set(spans), key=lambda s: (s[0], s[1], -s[2])):
-        if not any(span[1] < other[2] and other[1] < span[2] for other in kept):
-            kept.append(span)
-    kept.sort(key=lambda s: (s[1], s[0]))
-    return kept
+        at = bisect.bisect_left(starts, span[1])
+        if (at > 0 and kept[at - 1][2] > span[1]) or (at < len(kept) and kept[at][1] < span[2]):
+            continue
+        starts.insert(at, span[1])
+        kept.insert(at, span)
+    return sorted(kept, key=lambda s: (s[1], s[0]))
 
 
 class _Lines:
