@@ -271,3 +271,10 @@ def test_the_documentation_lists_every_rule() -> None:
     doc = (Path(__file__).resolve().parent.parent / "docs" / "scanning.md").read_text(encoding="utf-8")
     missing = [rule.id for rule in RULES if f"| `{rule.id}` |" not in doc]
     assert missing == []
+
+
+def test_crlf_line_endings() -> None:
+    password = "Xk9#" + token(n=12)
+    text = f"A=1\r\nDB_PASSWORD={password}\r\nB=2\r\n"
+    [finding] = scan_text(text)
+    assert (finding.line, text[finding.start : finding.end]) == (2, password)

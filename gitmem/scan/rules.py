@@ -1074,7 +1074,7 @@ RULES: tuple[Rule, ...] = (
             r"""(?P<q>["'`])(?:(?:Bearer|Basic|Token|token)\s+)?(?P<secret>[^"'`\s\\]{6,500})(?P=q)"""
             # NAME=value at the start of a line (.env, shell, YAML, INI, properties, Dockerfile)
             r"""|^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?(?P<name2>[A-Za-z_][\w.-]{0,80})[ \t]*[=:][ \t]*"""
-            r"""(?P<secret2>[^\s"'`,;#]{6,500})[ \t]*(?:[#;].*)?$"""
+            r"""(?P<secret2>[^\s"'`,;#]{6,500})[ \t]*(?:[#;][^\r\n]*)?\r?$"""
             # --password=value, --token value (command lines)
             r"""|(?<![\w-])--?(?P<name3>[A-Za-z][\w-]{1,40})(?:=|[ \t]+)"""
             r"""(?P<q3>["']?)(?P<secret3>[^\s"'`]{6,500})(?P=q3)(?!\S)"""

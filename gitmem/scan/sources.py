@@ -196,7 +196,7 @@ def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings
     args = ["-c", "core.quotePath=off", "diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-U0"]
     args += ["--diff-filter=ACMRTU", "--src-prefix=a/", "--dst-prefix=b/", "--"]
     out = git(project.root, *args, *pathspecs)
-    cwd = Path.cwd()
+    cwd = Path.cwd().resolve()
     for name, added in _parse_diff(out):
         if settings.excluded(name):
             continue
