@@ -86,10 +86,10 @@ def _lowered(text: str) -> str:
 def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
     """The span of the secret a match found, or ``None`` when the match is not a secret after all."""
     if rule.generic:
-        for suffix in _GENERIC_GROUPS:
-            name = match.group("name" + suffix)
+        for name_group, secret_group in _name_groups(rule):
+            name = match.group(name_group)
             if name is not None:
-                return match.span("secret" + suffix) if filters.secret_name(name) else None
+                return match.span(secret_group) if filters.secret_name(name) else None
         return None
     return match.span("secret")
 
@@ -102,15 +102,13 @@ def _accept(rule: Rule, secret: str) -> bool:
     return rule.check is None or rule.check(secret)
 
 
-_GENERIC_GROUPS = (
-    "",
-    "2",
-    "3",
-    "4",
-    "5",
-    "6",
-    "7",
-)  # a generic rule's alternatives: name, name2… with secret, secret2…
+@cache
+def _name_groups(rule: Rule) -> tuple[tuple[str, str], ...]:
+    """A generic rule's alternatives: each captures a name (``name``, ``name2``…) and its value (``secret``…)."""
+    groups = _compiled(rule).groupindex
+    return tuple((g, "secret" + g[4:]) for g in sorted(groups, key=groups.__getitem__) if g.startswith("name"))
+
+
 Span = tuple[int, int, int]  # (rule index, start, end)
 
 

@@ -219,6 +219,19 @@ _CODE_RE = re.compile(r"[()\[\]{}<>]|^\$\w|^@\w|^%\w|^&\w|::|=>|\s")
 _VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)+(?:[-+.][A-Za-z0-9.]+)?$")
 _CAMEL_WORDS_RE = re.compile(r"(?:[A-Z][a-z]+|[a-z]{2,}|[A-Z]{2,}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{1,4}){2,6}")
 _THREE_PART_TOKEN_RE = re.compile(r"[\w-]{20,}\.[\w-]{6,}\.[\w-]{20,}")  # JWT-shaped: a token, not an attribute
+_TEST_RE = re.compile(r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_")
+_LETTERS_RE = re.compile(r"[^a-z]+")
+_STAND_IN_MARKERS = ("password", "passwd", "changeme", "sample", "fake", "dummy", "mock", "foobar")
+_STAND_IN_WORDS = frozenset(
+    _words(
+        """
+        password passwd pass passw pw pwd secret secrets token apikey key test testing tester testpass testpassword
+        testsecret testtoken mypassword mysecret mytoken mykey yourpassword yoursecret yourtoken secretkey supersecret
+        topsecret letmein qwerty admin adminpass administrator root default foo bar baz hunter dev devpass demo local
+        localpass abc abcd abcdef xyz user username pa ssword
+        """
+    )
+)
 _HEX_RE = re.compile(r"^[0-9a-fA-F]+$")
 _WORDS_RE = re.compile(r"^[A-Za-z]+(?:[-_.][A-Za-z]+)*$")
 _LOWER_OR_DIGITS_RE = re.compile(r"^[a-z0-9]+(?:[-_.][a-z0-9]+)+$")
@@ -246,8 +259,10 @@ def plausible(value: str, *, short: bool = False) -> bool:
         return False
     if _VERSION_RE.match(value) or "://" in value or value.startswith(("file:", "arn:", "ref+", "vault:", "!")):
         return False
-    if any(word in lowered for word in ("password", "passwd", "secret", "token", "changeme", "sample", "test")):
-        return False
+    if any(word in lowered for word in _STAND_IN_MARKERS) or _LETTERS_RE.sub("", lowered) in _STAND_IN_WORDS:
+        return False  # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use
+    if _TEST_RE.search(lowered):
+        return False  # test-mode and publishable keys (sk_test_…, pk_live_…), test fixtures
     dotted = any(sep in value for sep in (".", "::", "->")) and not _THREE_PART_TOKEN_RE.fullmatch(value)
     if _IDENTIFIER_RE.fullmatch(value) and (dotted or ("_" in value and not any(c.isdigit() for c in value))):
         return False  # a variable, an attribute, a constant's name

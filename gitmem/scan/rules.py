@@ -1068,6 +1068,8 @@ RULES: tuple[Rule, ...] = (
         description="A password, secret, token or API key assigned in code or config",
         keywords=("pass", "pwd", "pw", "secret", "token", "key", "cred"),
         pattern=(
+            # <add key="ApiKey" value="…"/> (.NET config; first, or key="…" would be taken for an assignment)
+            r"""\bkey\s*=\s*["'](?P<name8>[\w.:-]{1,80})["']\s+value\s*=\s*["'](?P<secret8>[^"'\s]{6,500})["']|"""
             # name = "value" (code, JSON, YAML, TOML), a quoted value of one word, optionally after "Bearer "
             r"""(?P<name>[A-Za-z_$@][\w.$@-]{0,80})["']?\]?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
             r"""(?:[rbuRBU]{1,2}(?=["'])|\b(?:str|String)\()?"""
@@ -1087,6 +1089,10 @@ RULES: tuple[Rule, ...] = (
             r"""(?=[\s;&|)]|$)"""
             # {"name": "DB_PASSWORD", "value": "…"} (Kubernetes, ECS and CI variable lists)
             r'|"name"\s*:\s*"(?P<name7>[\w.-]{1,80})"\s*,\s*"value"\s*:\s*"(?P<secret7>[^"\s\\]{6,500})"'
+            # define('DB_PASSWORD', '…') (PHP)
+            r"""|\bdefine\(\s*["'](?P<name9>\w{1,80})["']\s*,\s*["'](?P<secret9>[^"'\s]{6,500})["']"""
+            # Server=db;User Id=sa;Password=…; (connection strings)
+            r"""|(?:(?<=[;"'])|^)[ \t]*(?P<name10>(?i:password|pwd))[ \t]*=[ \t]*(?P<secret10>[^;"'\s]{6,500})"""
         ),
         check=filters.plausible,
         generic=True,
@@ -1101,6 +1107,9 @@ RULES: tuple[Rule, ...] = (
             _j("curl 'https://api.example.org/v1/items?limit=5&access_token=", _r(_ALNUM, 32), "'"),
             _j("docker run -e STRIPE_API_KEY=", _r(_ALNUM, 32), " -p 80:80 app"),
             _j('{"name": "DB_PASSWORD", "value": "', _r(_ALNUM, 18), '"}'),
+            _j('<add key="Payments:ApiKey" value="', _r(_ALNUM, 32), '" />'),
+            _j("define( 'DB_PASSWORD', '", _r(_ALNUM, 10), "!', );"),
+            _j('"Server=tcp:db.internal;Database=app;User Id=app;Password=', _r(_ALNUM, 16), ';"'),
         ),
         counter_examples=(
             'password = os.environ["DB_PASSWORD"]',
