@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "compile": "gitmem.commands.compile:compile_command",
     "stats": "gitmem.commands.compile:stats",
     "validate": "gitmem.commands.validate:validate",
+    "scan": "gitmem.commands.scan:scan",
     "recall": "gitmem.commands.recall:recall",
     "journal": "gitmem.commands.journal:journal",
     "doctor": "gitmem.commands.doctor:doctor",

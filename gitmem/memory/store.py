@@ -40,7 +40,15 @@ def _salt() -> str:
     """What the cached checks depend on besides the files: gitmem's version and its rules and schema."""
     package = Path(__file__).resolve().parent.parent
     parts = [__version__]
-    for relative in ("schema.py", "scan/rules.py", "scan/engine.py", "scan/unicode.py", "schemas/memory.schema.json"):
+    for relative in (
+        "schema.py",
+        "scan/rules.py",
+        "scan/engine.py",
+        "scan/filters.py",
+        "scan/decode.py",
+        "scan/unicode.py",
+        "schemas/memory.schema.json",
+    ):
         try:
             parts.append(str(os.stat(package / relative).st_mtime_ns))
         except OSError:

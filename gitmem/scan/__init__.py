@@ -1,12 +1,13 @@
 """Secret and hidden-Unicode scanning: nothing secret or invisible enters memory.
 
-The public interface: ``scan_text`` returns ``Finding`` values (finding a secret is a result, not an exception);
-``find_hidden`` returns the hidden Unicode characters of a text.
+The public interface: ``scan_text`` returns ``Finding`` values (finding a secret is a result, not an exception) at
+offsets into the text it was given, ``redact`` replaces them, ``find_hidden`` returns the hidden Unicode characters
+of a text. Rules are data, in ``gitmem.scan.rules``.
 """
 
 from __future__ import annotations
 
-from gitmem.scan.engine import Finding, scan_text
+from gitmem.scan.engine import HIDDEN_RULE, Finding, redact, scan_text, without_allowed
 from gitmem.scan.unicode import HiddenChar, find_hidden
 
-__all__ = ["Finding", "HiddenChar", "find_hidden", "scan_text"]
+__all__ = ["HIDDEN_RULE", "Finding", "HiddenChar", "find_hidden", "redact", "scan_text", "without_allowed"]

@@ -1,21 +1,35 @@
-"""The scanning engine: a keyword prefilter, then only the rules whose keywords occur, compiled lazily."""
+"""The scanning engine: a keyword prefilter, then only the rules whose keywords occur, on the lines where they occur.
+
+``scan_text`` is the one entry point every caller uses (memory validation, ``gitmem scan``, the journal and MCP
+code before they write a session log). It decodes JSON escapes, URL-encoding and base64 by default (``decode``), so
+a secret in an agent's transcript is found at its place in the text: ``start``/``end`` are always offsets into the
+text passed in, ready for ``redact``.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import hmac
+import bisect
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
+from gitmem.scan import filters
 from gitmem.scan.rules import RULES, Rule
 
 _FINGERPRINT_KEY = b"gitmem-fingerprint-v1"
+HIDDEN_RULE = "hidden-unicode"
+DEFAULT_DECODE_DEPTH = 2
+
+# Inline allow pragmas, the spellings of gitmem, detect-secrets and gitleaks, in any comment syntax on the line.
+_PRAGMA_RE = re.compile(r"gitmem:allow(?!-next)|pragma:\s*allowlist[ -]secret|gitleaks:allow", re.IGNORECASE)
+_PRAGMA_NEXT_RE = re.compile(r"gitmem:allow-next-line|pragma:\s*allowlist[ -]nextline[ -]secret", re.IGNORECASE)
+_PRAGMA_WORDS = ("gitmem:allow", "allowlist", "gitleaks:allow")
 
 
 @dataclass(frozen=True)
 class Finding:
-    """A secret found in a text. It never holds the secret: only where it is and a short preview."""
+    """A secret (or hidden character) found in a text. It never holds the secret: where it is and a short preview."""
 
     rule: str
     line: int  # 1-based
@@ -27,6 +41,8 @@ class Finding:
     path: str = "-"
 
     def describe(self) -> str:
+        if self.rule == HIDDEN_RULE:
+            return f"hidden Unicode character {self.preview}"
         return f"possible secret ({self.rule}): {self.preview}"
 
 
@@ -38,35 +54,237 @@ def preview(secret: str) -> str:
 
 def fingerprint(rule: str, secret: str) -> str:
     """A keyed hash of rule and secret: lets a team allow a finding without storing the secret."""
-    digest = hmac.new(_FINGERPRINT_KEY, f"{rule}:{secret}".encode(), hashlib.sha256)
+    import hashlib
+    import hmac
+
+    digest = hmac.new(_FINGERPRINT_KEY, f"{rule}:{secret}".encode("utf-8", "surrogateescape"), hashlib.sha256)
     return digest.hexdigest()[:32]
 
 
 @cache
 def _compiled(rule: Rule) -> re.Pattern[str]:
-    return re.compile(rule.pattern)
+    return re.compile(rule.pattern, re.MULTILINE)
 
 
-def _position(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, column
+@cache
+def _keyword_index() -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Each distinct keyword, and the indexes of the rules it wakes."""
+    index: dict[str, list[int]] = {}
+    for number, rule in enumerate(RULES):
+        for keyword in rule.keywords:
+            index.setdefault(keyword, []).append(number)
+    return tuple((keyword, tuple(numbers)) for keyword, numbers in index.items())
 
 
-def scan_text(text: str, path: str = "-") -> list[Finding]:
-    """Every secret in ``text``, in order of position."""
+def _lowered(text: str) -> str:
     lowered = text.lower()
-    findings: list[Finding] = []
-    for rule in RULES:
-        if not any(keyword in lowered for keyword in rule.keywords):
+    if len(lowered) != len(text):  # a few characters lower-case to two ("İ"): keep offsets aligned
+        lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    return lowered
+
+
+def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
+    """The span of the secret a match found, or ``None`` when the match is not a secret after all."""
+    if rule.generic:
+        for name_group, secret_group in _name_groups(rule):
+            name = match.group(name_group)
+            if name is not None:
+                return match.span(secret_group) if filters.secret_name(name) else None
+        return None
+    return match.span("secret")
+
+
+def _accept(rule: Rule, secret: str) -> bool:
+    if rule.entropy is not None and filters.entropy(secret) < rule.entropy:
+        return False
+    if not rule.generic and (filters.is_placeholder(secret) or filters.is_documented_example(secret)):
+        return False
+    return rule.check is None or rule.check(secret)
+
+
+@cache
+def _name_groups(rule: Rule) -> tuple[tuple[str, str], ...]:
+    """A generic rule's alternatives: each captures a name (``name``, ``name2``…) and its value (``secret``…)."""
+    groups = _compiled(rule).groupindex
+    return tuple((g, "secret" + g[4:]) for g in sorted(groups, key=groups.__getitem__) if g.startswith("name"))
+
+
+Span = tuple[int, int, int]  # (rule index, start, end)
+
+
+def _scan_raw(text: str) -> list[Span]:
+    """Every match of every rule whose keywords occur, on the lines where they occur."""
+    lowered = _lowered(text)
+    woken: dict[int, list[str]] = {}
+    for keyword, numbers in _keyword_index():
+        if keyword in lowered:
+            for number in numbers:
+                woken.setdefault(number, []).append(keyword)
+    spans: list[Span] = []
+    line_cache: dict[str, list[tuple[int, int]]] = {}
+    for number in sorted(woken):
+        rule = RULES[number]
+        pattern = _compiled(rule)
+        whole = [(0, len(text))]
+        windows = whole if rule.multiline else _windows(text, lowered, woken[number], line_cache)
+        for start, end in windows:
+            for match in pattern.finditer(text, start, end):
+                span = _secret_span(rule, match)
+                if span is None or span[0] == span[1]:
+                    continue
+                if _accept(rule, text[span[0] : span[1]]):
+                    spans.append((number, span[0], span[1]))
+    return spans
+
+
+def _windows(
+    text: str, lowered: str, keywords: list[str], cache: dict[str, list[tuple[int, int]]]
+) -> list[tuple[int, int]]:
+    """The lines (start, end) holding any of ``keywords``, in order, each once."""
+    lines: set[tuple[int, int]] = set()
+    for keyword in keywords:
+        found = cache.get(keyword)
+        if found is None:
+            found = []
+            position = lowered.find(keyword)
+            while position != -1:
+                start = text.rfind("\n", 0, position) + 1
+                end = text.find("\n", position)
+                if end == -1:
+                    end = len(text)
+                found.append((start, end))
+                position = lowered.find(keyword, end)
+            cache[keyword] = found
+        lines.update(found)
+    return sorted(lines)
+
+
+def _scan_layered(text: str, depth: int) -> list[Span]:
+    spans = _scan_raw(text)
+    if depth > 0:
+        from gitmem.scan.decode import layers
+
+        for layer in layers(text):
+            for number, start, end in _scan_layered(layer.text, depth - 1):
+                outer_start, outer_end = layer.outer(start, end)
+                if outer_end > outer_start:
+                    spans.append((number, outer_start, outer_end))
+    return spans
+
+
+def _resolve(spans: Iterable[Span]) -> list[Span]:
+    """One finding per secret: where spans overlap, the most specific rule (the earliest in RULES) wins."""
+    starts: list[int] = []  # the kept spans, sorted by start; they never overlap
+    kept: list[Span] = []
+    for span in sorted(set(spans), key=lambda s: (s[0], s[1], -s[2])):
+        at = bisect.bisect_left(starts, span[1])
+        if (at > 0 and kept[at - 1][2] > span[1]) or (at < len(kept) and kept[at][1] < span[2]):
             continue
-        for match in _compiled(rule).finditer(text):
-            group = "secret" if "secret" in match.re.groupindex else 0
-            secret = match.group(group)
-            start, end = match.span(group)
-            line, column = _position(text, start)
-            findings.append(
-                Finding(rule.id, line, column, start, end, preview(secret), fingerprint(rule.id, secret), path)
-            )
-    findings.sort(key=lambda f: (f.start, f.rule))
+        starts.insert(at, span[1])
+        kept.insert(at, span)
+    return sorted(kept, key=lambda s: (s[1], s[0]))
+
+
+class _Lines:
+    """Line numbers, columns and line text for offsets of one text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0]
+        position = text.find("\n")
+        while position != -1:
+            self.starts.append(position + 1)
+            position = text.find("\n", position + 1)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        index = bisect.bisect_right(self.starts, offset) - 1
+        return index + 1, offset - self.starts[index] + 1
+
+    def line(self, number: int) -> str:
+        if number < 1 or number > len(self.starts):
+            return ""
+        start = self.starts[number - 1]
+        end = self.text.find("\n", start)
+        return self.text[start : end if end != -1 else len(self.text)]
+
+
+def _allowed_inline(lines: _Lines, line: int) -> bool:
+    here = lines.line(line)
+    if _PRAGMA_RE.search(here):
+        return True
+    return line > 1 and _PRAGMA_NEXT_RE.search(lines.line(line - 1)) is not None
+
+
+def scan_text(
+    text: str, path: str = "-", *, decode: int = DEFAULT_DECODE_DEPTH, hidden: bool = False, pragmas: bool = False
+) -> list[Finding]:
+    """Every secret in ``text``, in order of position.
+
+    ``decode`` is how many layers of encoding (JSON escapes, URL-encoding, base64) to look through; 0 scans the text
+    as it is. With ``hidden``, hidden Unicode characters are findings too (rule ``hidden-unicode``). With
+    ``pragmas``, lines carrying an allow pragma (``gitmem:allow``, ``pragma: allowlist secret``,
+    ``gitleaks:allow``) are skipped, and so is the line after ``gitmem:allow-next-line``: for files people review,
+    never for text an agent wrote (a memory, a session log), which could carry a pragma to smuggle a secret.
+    """
+    spans = _resolve(_scan_layered(text, decode))
+    if not spans and not hidden:
+        return []
+    lines = _Lines(text)
+    has_pragmas = pragmas and any(word in text.lower() for word in _PRAGMA_WORDS)
+    findings: list[Finding] = []
+    for number, start, end in spans:
+        line, column = lines.position(start)
+        if has_pragmas and _allowed_inline(lines, line):
+            continue
+        rule = RULES[number].id
+        secret = text[start:end]
+        findings.append(Finding(rule, line, column, start, end, preview(secret), fingerprint(rule, secret), path))
+    if hidden:
+        findings.extend(_hidden_findings(text, lines, path))
+        findings.sort(key=lambda f: (f.start, f.rule))
     return findings
+
+
+def _hidden_findings(text: str, lines: _Lines, path: str) -> list[Finding]:
+    from gitmem.scan.unicode import find_hidden
+
+    found = []
+    for char in find_hidden(text):
+        offset = lines.starts[char.line - 1] + char.column - 1
+        label = f"U+{char.codepoint:04X} ({char.name})"
+        found.append(
+            Finding(
+                HIDDEN_RULE,
+                char.line,
+                char.column,
+                offset,
+                offset + 1,
+                label,
+                fingerprint(HIDDEN_RULE, f"U+{char.codepoint:04X}"),
+                path,
+            )
+        )
+    return found
+
+
+REDACTED = "‹redacted:{rule}›"
+
+
+def redact(text: str, findings: Iterable[Finding]) -> str:
+    """``text`` with each secret replaced by ``‹redacted:RULE›`` and each hidden character removed."""
+    out = []
+    position = 0
+    for finding in sorted(findings, key=lambda f: f.start):
+        if finding.start < position:
+            continue
+        out.append(text[position : finding.start])
+        out.append("" if finding.rule == HIDDEN_RULE else REDACTED.format(rule=finding.rule))
+        position = finding.end
+    out.append(text[position:])
+    return "".join(out)
+
+
+def without_allowed(findings: Iterable[Finding], allow: Iterable[str]) -> list[Finding]:
+    """The findings whose fingerprint is not in ``allow`` (the reviewed fingerprints of ``scan.allow``)."""
+    allowed = set(allow)
+    return [finding for finding in findings if finding.fingerprint not in allowed]

@@ -1,12 +1,22 @@
-"""Secret rules as data: a stable id, prefilter keywords, a pattern and examples that tests run.
+"""Secret rules as data: a stable id, prefilter keywords, a pattern, an optional entropy floor, and examples.
 
-A rule's pattern marks the secret with the named group ``secret`` (or the whole match when it has none).
-Examples are built from parts so this file never holds a string its own scanner would flag.
+Each pattern is written from the provider's published token format. It marks the secret with the named group
+``secret``; generic rules also capture the ``name`` the value is assigned to, which must say it is a credential.
+A rule runs only on the lines where one of its ``keywords`` occurs (in lower case), or, when ``multiline``, on the
+whole text. Baselines and allow lists refer to rules by id, so ids never change; rules are listed most specific
+first, and when two findings overlap the earlier rule's is kept.
+
+Examples are generated from parts when this module is imported (a few dozen short strings, microseconds), so this
+file never holds a string its own scanner would flag. Tests run every ``examples`` line (each must be found by its
+rule) and every ``counter_examples`` line (none may be found by any rule).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from gitmem.scan import filters
 
 
 @dataclass(frozen=True)
@@ -15,83 +25,1136 @@ class Rule:
     description: str
     keywords: tuple[str, ...]
     pattern: str
-    entropy: float | None = None
+    entropy: float | None = None  # minimum Shannon entropy (bits per character) of the secret
     examples: tuple[str, ...] = ()
     counter_examples: tuple[str, ...] = ()
+    check: Callable[[str], bool] | None = None  # a last look at the secret: True keeps it
+    multiline: bool = False  # the secret may span lines: run on the whole text, not on the keyword's line
+    generic: bool = False  # no fixed format: judged by the assigned name and the value's look (filters.plausible)
 
 
-_A = "aB3dE5fG7hJ9kL2mN4pQ6rS8tU0vW1xY"  # 32 mixed characters to build examples from
+# -- example builders: deterministic pseudo-random strings ------------------------------------------------------------
+
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_DIGITS = "0123456789"
+_ALNUM = _UPPER + _LOWER + _DIGITS
+_HEX = "0123456789abcdef"
+_B64 = _ALNUM + "+/"
+_URLSAFE = _ALNUM + "_-"
+_B32 = _UPPER + "234567"
+_state = [20261130]
+
+
+def _r(alphabet: str, n: int) -> str:
+    """``n`` characters of ``alphabet``, different on every call, the same on every run."""
+    out = []
+    x = _state[0]
+    for _ in range(n):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        out.append(alphabet[(x >> 11) % len(alphabet)])
+    _state[0] = x
+    return "".join(out)
+
+
+def _j(*parts: str) -> str:
+    return "".join(parts)
+
+
+def _b64(text: str) -> str:
+    import base64
+
+    return base64.b64encode(text.encode()).decode()
+
+
+# -- pattern pieces -------------------------------------------------------------------------------------------------
+
+_B = r"(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))"  # start of a token: not inside a word; a JSON "\n" before is fine
+_E = r"(?![A-Za-z0-9_])"  # end of a token whose alphabet has no hyphen
+_EH = r"(?![A-Za-z0-9_-])"  # end of a token whose alphabet has hyphens
+_ASSIGN = r"""["']?\s*(?:=|:=|:|=>|->)\s*["'`]?"""  # between a name and its value
+
+_PEM = "-----BEGIN RSA " + "PRIVATE KEY-----"
+_PEM_END = "-----END RSA " + "PRIVATE KEY-----"
+
+
+_PROSE_NAMES = (
+    r"(?:(?:aws\s+)?secret\s+access\s+key|(?:api|access|secret|private|auth)[ _-]?key|password|passphrase|passcode"
+    r"|passwd|pwd|token|secret|credentials?)"
+)
+
+
+def _pem_body() -> str:
+    return "\n".join(_r(_B64, 64) for _ in range(4))
+
 
 RULES: tuple[Rule, ...] = (
+    # -- private keys ---------------------------------------------------------------------------------------------
+    Rule(
+        id="gcp-service-account",
+        description="Google Cloud service-account key (JSON with a private key)",
+        keywords=('"private_key"',),
+        pattern=(
+            r'"private_key"\s*:\s*"(?P<secret>-----BEGIN[ A-Z]{0,20}PRIVATE KEY-----(?:\\[nr]|[A-Za-z0-9+/=\s])+?'
+            r'-----END[ A-Z]{0,20}PRIVATE KEY-----(?:\\n)?)"'
+        ),
+        check=filters.pem_body,
+        examples=(
+            _j(
+                '{"type": "service_account", "private_key": "-----BEGIN ',
+                "PRIVATE KEY-----\\n",
+                _r(_B64, 64),
+                "\\n",
+                _r(_B64, 40),
+                '\\n-----END PRIVATE KEY-----\\n", "client_email": "a@b.iam.gserviceaccount.com"}',
+            ),
+        ),
+        counter_examples=('"private_key": "-----BEGIN PRIVATE KEY-----\\n...\\n-----END PRIVATE KEY-----\\n"',),
+    ),
     Rule(
         id="private-key",
-        description="PEM private key block",
+        description="Private key block (PEM, OpenSSH, PGP)",
         keywords=("private key",),
-        pattern=r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?P<secret>[\s\S]{16,}?)-----END",
-        examples=("-----BEGIN RSA " + "PRIVATE KEY-----\n" + _A * 3 + "\n-----END RSA PRIVATE KEY-----",),
-        counter_examples=("-----BEGIN PUBLIC KEY-----\n" + _A + "\n-----END PUBLIC KEY-----",),
+        pattern=(
+            r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----(?P<secret>(?:[^-]|-(?!----)){40,20000}?)"
+            r"-----END[ A-Z0-9]{0,30}PRIVATE KEY"
+        ),
+        check=filters.pem_body,
+        multiline=True,
+        examples=(
+            _j(_PEM, "\n", _pem_body(), "\n", _PEM_END),
+            _j(
+                "-----BEGIN OPENSSH ",
+                "PRIVATE KEY-----\\n",
+                _r(_B64, 70),
+                "\\n",
+                _r(_B64, 70),
+                "\\n-----END OPENSSH ",
+                "PRIVATE KEY-----",
+            ),
+        ),
+        counter_examples=(
+            "-----BEGIN PUBLIC KEY-----\n" + _r(_B64, 64) + "\n-----END PUBLIC KEY-----",
+            "-----BEGIN RSA PRIVATE KEY-----\n<paste your key here>\n-----END RSA PRIVATE KEY-----",
+            "-----BEGIN CERTIFICATE-----\n" + _r(_B64, 64) + "\n-----END CERTIFICATE-----",
+        ),
     ),
+    Rule(
+        id="putty-private-key",
+        description="PuTTY private key file",
+        keywords=("private-lines:",),
+        pattern=r"Private-Lines: \d+\r?\n(?P<secret>(?:[A-Za-z0-9+/=]{8,}\r?\n?){1,64})",
+        check=filters.pem_body,
+        multiline=True,
+        examples=(_j("PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\n", _r(_B64, 44), "\n"),),
+        counter_examples=("Private-Lines: 1\nAAAA\n",),
+    ),
+    Rule(
+        id="age-secret-key",
+        description="age encryption secret key",
+        keywords=("age-secret-key-1",),
+        pattern=r"(?P<secret>AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})" + _E,
+        examples=(_j("AGE-SECRET-KEY-1", _r("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)),),
+        counter_examples=("AGE-SECRET-KEY-1...",),
+    ),
+    # -- cloud ----------------------------------------------------------------------------------------------------
     Rule(
         id="aws-access-key-id",
         description="AWS access key id",
         keywords=("akia", "asia", "abia", "acca"),
-        pattern=r"\b(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b",
-        examples=("aws_access_key_id = " + "AKIA" + "QWERTYUI2345ZXCV",),
-        counter_examples=("AKIA" + "IOSFODNN7" + "EXAMPLE",),
+        pattern=r"(?<![A-Z0-9])(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?![A-Z0-9])",
+        entropy=3.0,
+        examples=(_j("aws_access_key_id = AKIA", _r(_B32, 16)), _j('"AccessKeyId": "ASIA', _r(_B32, 16), '"')),
+        counter_examples=("aws_access_key_id = AKIA" + "IOSFODNN7" + "EXAMPLE", "AKIA" + "A" * 16),
     ),
     Rule(
-        id="github-token",
-        description="GitHub personal access, OAuth, user-to-server, server-to-server or refresh token",
-        keywords=("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
-        pattern=r"\b(?P<secret>gh[pousr]_[A-Za-z0-9]{36,251})\b",
-        examples=("token: " + "ghp_" + _A + "ab12",),
-        counter_examples=("ghp_" + "x" * 10,),
+        id="aws-secret-access-key",
+        description="AWS secret access key",
+        keywords=("aws", "secret_access", "secretaccess", "secret-access"),
+        pattern=(
+            r"(?i:aws[_.-]?secret[_.-]?(?:access[_.-]?)?key|secret[_.-]?access[_.-]?key|aws[_.-]?secret)"
+            + _ASSIGN
+            + r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+        ),
+        entropy=4.0,
+        examples=(_j("aws_secret_access_key = ", _r(_B64, 40)), _j('"SecretAccessKey": "', _r(_B64, 40), '"')),
+        counter_examples=(
+            "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY",
+            "aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}",
+        ),
+    ),
+    Rule(
+        id="aws-session-token",
+        description="AWS session token",
+        keywords=("session_token", "sessiontoken", "session-token"),
+        pattern=r"(?i:aws[_.-]?session[_.-]?token|SessionToken)" + _ASSIGN + r"(?P<secret>[A-Za-z0-9/+=]{100,})",
+        entropy=4.5,
+        examples=(_j("aws_session_token = IQoJb3JpZ2luX2Vj", _r(_B64, 180)),),
+        counter_examples=("aws_session_token = $AWS_SESSION_TOKEN",),
+    ),
+    Rule(
+        id="gcp-api-key",
+        description="Google API key (Maps, Firebase, Gemini…)",
+        keywords=("aiza",),
+        pattern=_B + r"(?P<secret>AIza[0-9A-Za-z_-]{35})" + _EH,
+        entropy=3.5,
+        examples=(_j('GOOGLE_API_KEY="AIza', _r(_URLSAFE, 35), '"'),),
+        counter_examples=("AIza" + "x" * 35, "AIzaSy..."),
+    ),
+    Rule(
+        id="gcp-oauth-client-secret",
+        description="Google OAuth client secret",
+        keywords=("gocspx-",),
+        pattern=_B + r"(?P<secret>GOCSPX-[A-Za-z0-9_-]{28})" + _EH,
+        entropy=3.5,
+        examples=(_j('"client_secret": "GOCSPX-', _r(_URLSAFE, 28), '"'),),
+    ),
+    Rule(
+        id="gcp-oauth-token",
+        description="Google OAuth access or refresh token",
+        keywords=("ya29.", "1//0"),
+        pattern=r"(?<![A-Za-z0-9_.])(?P<secret>ya29\.[A-Za-z0-9_-]{50,}|1//0[A-Za-z0-9_-]{40,})" + _EH,
+        entropy=3.5,
+        examples=(_j("Authorization: Bearer ya29.", _r(_URLSAFE, 120)), _j('"refresh_token": "1//0', _r(_URLSAFE, 90))),
+    ),
+    Rule(
+        id="azure-storage-key",
+        description="Azure storage account, Service Bus or Event Hubs key in a connection string",
+        keywords=("accountkey=", "sharedaccesskey="),
+        pattern=r"(?:AccountKey|SharedAccessKey)=(?P<secret>[A-Za-z0-9+/]{40,86}={0,2})(?![A-Za-z0-9+/=])",
+        entropy=4.0,
+        examples=(
+            _j("DefaultEndpointsProtocol=https;AccountName=prodstore;AccountKey=", _r(_B64, 86), "==;"),
+            _j("Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=", _r(_B64, 43), "="),
+        ),
+        counter_examples=(
+            "AccountKey=" + "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+            "AccountKey=<storage-account-key>",
+        ),
+    ),
+    Rule(
+        id="azure-sas-token",
+        description="Azure shared access signature",
+        keywords=("sig=",),
+        pattern=r"\bsv=\d{4}-\d\d-\d\d&[^\s\"'<>]{0,300}?\bsig=(?P<secret>[A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})",
+        entropy=4.0,
+        examples=(
+            _j(
+                "https://a.blob.core.windows.net/c?sv=2022-11-02&ss=b&srt=co&sp=r&se=2030-01-01&sig=",
+                _r(_ALNUM, 43),
+                "%3D",
+            ),
+        ),
+        counter_examples=("https://a.blob.core.windows.net/c?sv=2022-11-02&sig=<signature>",),
+    ),
+    Rule(
+        id="azure-ad-client-secret",
+        description="Microsoft Entra ID (Azure AD) client secret",
+        keywords=("q~",),
+        pattern=r"(?<![A-Za-z0-9_~.-])(?P<secret>[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9_~.-])",
+        entropy=3.5,
+        examples=(_j("AZURE_CLIENT_SECRET=", _r(_ALNUM, 3), "8Q~", _r(_URLSAFE, 34)),),
+    ),
+    Rule(
+        id="alibaba-access-key-id",
+        description="Alibaba Cloud access key id",
+        keywords=("ltai",),
+        pattern=_B + r"(?P<secret>LTAI[A-Za-z0-9]{12,20})" + _E,
+        entropy=3.5,
+        examples=(_j("access_key_id: LTAI", _r(_ALNUM, 20)),),
+    ),
+    Rule(
+        id="digitalocean-token",
+        description="DigitalOcean personal access, OAuth or refresh token",
+        keywords=("dop_v1_", "doo_v1_", "dor_v1_"),
+        pattern=_B + r"(?P<secret>do[opr]_v1_[a-f0-9]{64})" + _E,
+        entropy=3.0,
+        examples=(_j("DIGITALOCEAN_TOKEN=dop_v1_", _r(_HEX, 64)),),
+    ),
+    Rule(
+        id="cloudflare-origin-ca-key",
+        description="Cloudflare origin CA key",
+        keywords=("v1.0-",),
+        pattern=_B + r"(?P<secret>v1\.0-[a-f0-9]{24}-[a-f0-9]{146})" + _E,
+        examples=(_j("CF_ORIGIN_CA_KEY=v1.0-", _r(_HEX, 24), "-", _r(_HEX, 146)),),
+    ),
+    Rule(
+        id="heroku-api-key",
+        description="Heroku platform API key",
+        keywords=("hrku-",),
+        pattern=_B + r"(?P<secret>HRKU-AA[0-9A-Za-z_-]{58})" + _EH,
+        entropy=3.5,
+        examples=(_j("HEROKU_API_KEY=HRKU-AA", _r(_URLSAFE, 58)),),
+    ),
+    Rule(
+        id="fly-token",
+        description="Fly.io access token",
+        keywords=("fo1_", "flyv1 fm"),
+        pattern=r"(?P<secret>" + _B + r"fo1_[A-Za-z0-9_-]{43}" + _EH + r"|FlyV1 fm[12][a-z]?_[A-Za-z0-9+/=_,-]{100,})",
+        entropy=3.5,
+        examples=(_j("FLY_API_TOKEN=fo1_", _r(_URLSAFE, 43)), _j("FLY_API_TOKEN='FlyV1 fm2_", _r(_B64, 160), "'")),
+    ),
+    # -- version control ------------------------------------------------------------------------------------------
+    Rule(
+        id="github-pat",
+        description="GitHub classic personal access token",
+        keywords=("ghp_",),
+        pattern=_B + r"(?P<secret>ghp_[A-Za-z0-9]{36})" + _E,
+        entropy=3.5,
+        examples=(
+            _j("GITHUB_TOKEN=ghp_", _r(_ALNUM, 36)),
+            _j("git clone https://ghp_", _r(_ALNUM, 36), "@github.com/o/r"),
+        ),
+        counter_examples=("ghp_" + "x" * 36, "token: ghp_****************", "ghp_YOUR_TOKEN_HERE"),
+    ),
+    Rule(
+        id="github-oauth-token",
+        description="GitHub OAuth access token",
+        keywords=("gho_",),
+        pattern=_B + r"(?P<secret>gho_[A-Za-z0-9]{36})" + _E,
+        entropy=3.5,
+        examples=(_j('{"oauth_token": "gho_', _r(_ALNUM, 36), '"}'),),
+    ),
+    Rule(
+        id="github-app-token",
+        description="GitHub App user-to-server or installation token",
+        keywords=("ghu_", "ghs_"),
+        pattern=_B + r"(?P<secret>gh[us]_[A-Za-z0-9]{36})" + _E,
+        entropy=3.5,
+        examples=(_j("token ghs_", _r(_ALNUM, 36)), _j("GH_TOKEN=ghu_", _r(_ALNUM, 36))),
+    ),
+    Rule(
+        id="github-refresh-token",
+        description="GitHub App refresh token",
+        keywords=("ghr_",),
+        pattern=_B + r"(?P<secret>ghr_[A-Za-z0-9]{36,76})" + _E,
+        entropy=3.5,
+        examples=(_j('"refresh_token": "ghr_', _r(_ALNUM, 76), '"'),),
     ),
     Rule(
         id="github-fine-grained-token",
         description="GitHub fine-grained personal access token",
         keywords=("github_pat_",),
-        pattern=r"\b(?P<secret>github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b",
-        examples=("github_pat_" + _A[:22] + "_" + (_A * 2)[:59],),
+        pattern=_B + r"(?P<secret>github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})" + _E,
+        entropy=3.5,
+        examples=(_j("export GH_TOKEN=github_pat_", _r(_ALNUM, 22), "_", _r(_ALNUM, 59)),),
+        counter_examples=("github_pat_11ABCDEFG0_...",),
     ),
     Rule(
+        id="gitlab-pat",
+        description="GitLab personal, project or group access token",
+        keywords=("glpat-",),
+        pattern=_B + r"(?P<secret>glpat-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]{2,}){0,2})" + _EH,
+        entropy=3.5,
+        examples=(
+            _j("GITLAB_TOKEN=glpat-", _r(_URLSAFE, 20)),
+            _j("private_token: glpat-", _r(_URLSAFE, 36), ".01.", _r(_ALNUM, 9)),
+        ),
+        counter_examples=("GITLAB_TOKEN=glpat-xxxxxxxxxxxxxxxxxxxx",),
+    ),
+    Rule(
+        id="gitlab-token",
+        description="GitLab runner, deploy, trigger, feed, agent or OAuth token",
+        keywords=(
+            "glrt-",
+            "gr1348941",
+            "gldt-",
+            "glptt-",
+            "glft-",
+            "glsoat-",
+            "glcbt-",
+            "glimt-",
+            "glagent-",
+            "gloas-",
+        ),
+        pattern=(
+            _B + r"(?P<secret>(?:glrt-|GR1348941|gldt-|glft-|glsoat-|glcbt-|glimt-|glagent-|gloas-)[A-Za-z0-9_-]{20,}"
+            r"|glptt-[0-9a-f]{40})" + _EH
+        ),
+        entropy=3.5,
+        examples=(
+            _j("CI_RUNNER_TOKEN=glrt-", _r(_URLSAFE, 20)),
+            _j("deploy_token: gldt-", _r(_URLSAFE, 20)),
+            _j("TRIGGER=glptt-", _r(_HEX, 40)),
+        ),
+    ),
+    Rule(
+        id="bitbucket-app-password",
+        description="Bitbucket app password",
+        keywords=("atbb",),
+        pattern=_B + r"(?P<secret>ATBB[A-Za-z0-9_=.-]{32})" + _EH,
+        entropy=3.5,
+        examples=(_j("BITBUCKET_APP_PASSWORD=ATBB", _r(_ALNUM, 32)),),
+    ),
+    Rule(
+        id="atlassian-api-token",
+        description="Atlassian (Jira, Confluence) API token",
+        keywords=("atatt3",),
+        pattern=_B + r"(?P<secret>ATATT3[A-Za-z0-9_=-]{150,260})" + _EH,
+        entropy=4.0,
+        examples=(_j("JIRA_API_TOKEN=ATATT3xFfGF0", _r(_URLSAFE, 170), "=", _r(_HEX.upper(), 8)),),
+    ),
+    # -- chat -----------------------------------------------------------------------------------------------------
+    Rule(
         id="slack-token",
-        description="Slack bot, user, app or configuration token",
+        description="Slack bot, user, workspace or configuration token",
         keywords=("xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe"),
-        pattern=r"\b(?P<secret>xox(?:[bparse]|e\.xox[bp])-[0-9A-Za-z-]{10,250})",
-        examples=("xoxb-" + "1234567890-1234567890123-" + _A[:24],),
+        pattern=(
+            _B + r"(?P<secret>xox[bpars]-(?:[0-9]{6,}-){1,3}[A-Za-z0-9]{20,64}"
+            r"|xoxe(?:\.xox[bp])?-1-[A-Za-z0-9]{100,300})" + _EH
+        ),
+        entropy=3.0,
+        examples=(
+            _j("SLACK_BOT_TOKEN=xoxb-", _r(_DIGITS, 11), "-", _r(_DIGITS, 13), "-", _r(_ALNUM, 24)),
+            _j('"token": "xoxp-', _r(_DIGITS, 11), "-", _r(_DIGITS, 12), "-", _r(_DIGITS, 13), "-", _r(_HEX, 32), '"'),
+            _j("refresh: xoxe-1-", _r(_ALNUM, 146)),
+        ),
+        counter_examples=("SLACK_BOT_TOKEN=xoxb-your-bot-token", "xoxb-123-456-abc"),
+    ),
+    Rule(
+        id="slack-app-token",
+        description="Slack app-level token",
+        keywords=("xapp-",),
+        pattern=_B + r"(?P<secret>xapp-\d-[A-Z0-9]{9,12}-\d{10,14}-[a-f0-9]{64})" + _E,
+        examples=(_j("SLACK_APP_TOKEN=xapp-1-A", _r(_UPPER + _DIGITS, 10), "-", _r(_DIGITS, 13), "-", _r(_HEX, 64)),),
     ),
     Rule(
         id="slack-webhook",
-        description="Slack incoming webhook URL",
+        description="Slack incoming webhook or workflow URL",
         keywords=("hooks.slack.com",),
-        pattern=r"(?P<secret>https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/]{40,120})",
-        examples=("https://hooks.slack.com/services/" + "T0123ABCD/B0123ABCD/" + _A[:24],),
+        pattern=(
+            r"(?P<secret>https://hooks\.slack\.com/(?:services|workflows|triggers)/"
+            r"T[A-Z0-9]{8,12}/[A-Z0-9]{8,12}/[A-Za-z0-9]{20,40})" + _E
+        ),
+        entropy=3.5,
+        examples=(
+            _j(
+                "SLACK_WEBHOOK=https://hooks.slack.com/services/T",
+                _r(_UPPER + _DIGITS, 8),
+                "/B",
+                _r(_UPPER + _DIGITS, 10),
+                "/",
+                _r(_ALNUM, 24),
+            ),
+        ),
+        counter_examples=("https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",),
     ),
     Rule(
-        id="stripe-live-key",
+        id="discord-bot-token",
+        description="Discord bot token",
+        keywords=("discord",),
+        pattern=r"(?<![A-Za-z0-9_.-])(?P<secret>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})"
+        + _EH,
+        entropy=4.0,
+        examples=(_j("DISCORD_TOKEN=M", _r(_ALNUM, 25), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38)),),
+    ),
+    Rule(
+        id="discord-webhook",
+        description="Discord webhook URL",
+        keywords=("/api/webhooks/",),
+        pattern=(
+            r"(?P<secret>https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{17,20}/[A-Za-z0-9_-]{60,68})"
+            + _EH
+        ),
+        entropy=3.5,
+        examples=(_j("https://discord.com/api/webhooks/", _r(_DIGITS, 18), "/", _r(_URLSAFE, 68)),),
+    ),
+    Rule(
+        id="telegram-bot-token",
+        description="Telegram bot token",
+        keywords=(":aa",),
+        pattern=r"(?<![A-Za-z0-9_:])(?P<secret>\d{8,10}:AA[A-Za-z0-9_-]{33})" + _EH,
+        entropy=3.5,
+        examples=(_j("TELEGRAM_BOT_TOKEN=", _r(_DIGITS, 10), ":AA", _r(_URLSAFE, 33)),),
+        counter_examples=("time 12345678:AAbb",),
+    ),
+    Rule(
+        id="teams-webhook",
+        description="Microsoft Teams incoming webhook URL",
+        keywords=("webhook.office.com",),
+        pattern=(
+            r"(?P<secret>https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[a-f0-9-]{36}@[a-f0-9-]{36}"
+            r"/IncomingWebhook/[a-f0-9]{32}/[a-f0-9-]{36}(?:/[A-Za-z0-9_-]+)?)"
+        ),
+        examples=(
+            _j(
+                "https://contoso.webhook.office.com/webhookb2/",
+                _r(_HEX, 8),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 12),
+                "@",
+                _r(_HEX, 8),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 12),
+                "/IncomingWebhook/",
+                _r(_HEX, 32),
+                "/",
+                _r(_HEX, 8),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 12),
+            ),
+        ),
+    ),
+    # -- payments and commerce -----------------------------------------------------------------------------------
+    Rule(
+        id="stripe-secret-key",
         description="Stripe live secret or restricted key",
         keywords=("sk_live_", "rk_live_"),
-        pattern=r"\b(?P<secret>[sr]k_live_[0-9A-Za-z]{20,247})\b",
-        examples=("STRIPE_KEY=" + "sk_live_" + _A[:24],),
-        counter_examples=("pk_live_" + _A[:24], "sk_test_" + _A[:24]),
+        pattern=_B + r"(?P<secret>[sr]k_live_[0-9A-Za-z]{20,247})" + _E,
+        entropy=3.5,
+        examples=(
+            _j("STRIPE_SECRET_KEY=sk_live_", _r(_ALNUM, 99)),
+            _j("stripe.api_key = 'rk_live_", _r(_ALNUM, 24), "'"),
+        ),
+        counter_examples=("pk_live_" + _r(_ALNUM, 24), "sk_test_" + _r(_ALNUM, 24), "STRIPE_KEY=sk_live_..."),
+    ),
+    Rule(
+        id="stripe-webhook-secret",
+        description="Stripe webhook signing secret",
+        keywords=("whsec_",),
+        pattern=_B + r"(?P<secret>whsec_[A-Za-z0-9+/=]{32,})",
+        entropy=3.5,
+        examples=(_j("STRIPE_WEBHOOK_SECRET=whsec_", _r(_ALNUM, 32)),),
+        counter_examples=("STRIPE_WEBHOOK_SECRET=whsec_...",),
+    ),
+    Rule(
+        id="square-token",
+        description="Square access token or OAuth secret",
+        keywords=("eaaa", "sq0atp-", "sq0csp-"),
+        pattern=_B + r"(?P<secret>EAAA[A-Za-z0-9_-]{60}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,43})" + _EH,
+        entropy=3.5,
+        examples=(_j("SQUARE_ACCESS_TOKEN=EAAA", _r(_URLSAFE, 60)), _j("oauth_secret: sq0csp-", _r(_URLSAFE, 43))),
+    ),
+    Rule(
+        id="braintree-access-token",
+        description="Braintree / PayPal production access token",
+        keywords=("access_token$production$",),
+        pattern=r"(?P<secret>access_token\$production\$[0-9a-z]{16}\$[0-9a-f]{32})" + _E,
+        examples=(_j("BRAINTREE=access_token$production$", _r(_LOWER + _DIGITS, 16), "$", _r(_HEX, 32)),),
+    ),
+    Rule(
+        id="shopify-token",
+        description="Shopify access token, custom app, private app or shared secret",
+        keywords=("shpat_", "shpss_", "shpca_", "shppa_"),
+        pattern=_B + r"(?P<secret>shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32})" + _E,
+        entropy=3.0,
+        examples=(_j("SHOPIFY_ACCESS_TOKEN=shpat_", _r(_HEX, 32)),),
+    ),
+    # -- AI APIs --------------------------------------------------------------------------------------------------
+    Rule(
+        id="anthropic-api-key",
+        description="Anthropic API or admin key",
+        keywords=("sk-ant-",),
+        pattern=_B + r"(?P<secret>sk-ant-(?:api|admin|oat|ort)\d\d-[A-Za-z0-9_-]{32,200})" + _EH,
+        entropy=3.5,
+        examples=(_j("ANTHROPIC_API_KEY=sk-ant-api03-", _r(_URLSAFE, 93), "AA"),),
+        counter_examples=("ANTHROPIC_API_KEY=sk-ant-api03-...",),
+    ),
+    Rule(
+        id="openrouter-api-key",
+        description="OpenRouter API key",
+        keywords=("sk-or-v1-",),
+        pattern=_B + r"(?P<secret>sk-or-v1-[a-f0-9]{64})" + _E,
+        examples=(_j("OPENROUTER_API_KEY=sk-or-v1-", _r(_HEX, 64)),),
     ),
     Rule(
         id="openai-api-key",
-        description="OpenAI API key",
-        keywords=("sk-", "t3blbkfj"),
+        description="OpenAI API key (project, service account, admin or legacy)",
+        keywords=("sk-proj-", "sk-svcacct-", "sk-admin-", "sk-none-", "t3blbkfj"),
         pattern=(
-            r"\b(?P<secret>sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,200}"
-            r"|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}))(?![A-Za-z0-9_-])"
+            _B + r"(?P<secret>sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{40,200}"
+            r"|[A-Za-z0-9_-]{20,74}T3BlbkFJ[A-Za-z0-9_-]{20,74}))" + _EH
         ),
-        examples=("OPENAI_API_KEY=" + "sk-proj-" + _A + _A[:16],),
-        counter_examples=("sk-" + "short",),
+        entropy=3.5,
+        examples=(
+            _j("OPENAI_API_KEY=sk-proj-", _r(_URLSAFE, 156)),
+            _j("openai.api_key = 'sk-", _r(_ALNUM, 20), "T3BlbkFJ", _r(_ALNUM, 20), "'"),
+        ),
+        counter_examples=("OPENAI_API_KEY=sk-proj-...", "sk-proj-" + "x" * 48),
     ),
     Rule(
-        id="anthropic-api-key",
-        description="Anthropic API key",
-        keywords=("sk-ant-",),
-        pattern=r"\b(?P<secret>sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,120})(?![A-Za-z0-9_-])",
-        examples=("sk-ant-" + "api03-" + (_A * 3)[:93] + "AA",),
+        id="deepseek-api-key",
+        description="DeepSeek (and similar sk- plus 32 hex digits) API key",
+        keywords=("sk-",),
+        pattern=_B + r"(?P<secret>sk-[a-f0-9]{32})" + _EH,
+        entropy=3.0,
+        examples=(_j("DEEPSEEK_API_KEY=sk-", _r(_HEX, 32)),),
+    ),
+    Rule(
+        id="huggingface-token",
+        description="Hugging Face user or organization token",
+        keywords=("hf_", "api_org_"),
+        pattern=_B + r"(?P<secret>(?:hf|api_org)_[A-Za-z]{34})" + _E,
+        entropy=3.5,
+        examples=(
+            _j("HF_TOKEN=hf_", _r(_UPPER + _LOWER, 34)),
+            _j("huggingface-cli login --token hf_", _r(_UPPER + _LOWER, 34)),
+        ),
+        counter_examples=("HF_TOKEN=hf_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",),
+    ),
+    Rule(
+        id="groq-api-key",
+        description="Groq API key",
+        keywords=("gsk_",),
+        pattern=_B + r"(?P<secret>gsk_[A-Za-z0-9]{52})" + _E,
+        entropy=3.5,
+        examples=(_j("GROQ_API_KEY=gsk_", _r(_ALNUM, 52)),),
+    ),
+    Rule(
+        id="replicate-api-token",
+        description="Replicate API token",
+        keywords=("r8_",),
+        pattern=_B + r"(?P<secret>r8_[A-Za-z0-9]{37})" + _E,
+        entropy=3.5,
+        examples=(_j("REPLICATE_API_TOKEN=r8_", _r(_ALNUM, 37)),),
+    ),
+    Rule(
+        id="perplexity-api-key",
+        description="Perplexity API key",
+        keywords=("pplx-",),
+        pattern=_B + r"(?P<secret>pplx-[A-Za-z0-9]{48})" + _E,
+        entropy=3.5,
+        examples=(_j("PERPLEXITY_API_KEY=pplx-", _r(_ALNUM, 48)),),
+    ),
+    Rule(
+        id="xai-api-key",
+        description="xAI (Grok) API key",
+        keywords=("xai-",),
+        pattern=_B + r"(?P<secret>xai-[A-Za-z0-9]{80})" + _E,
+        entropy=3.5,
+        examples=(_j("XAI_API_KEY=xai-", _r(_ALNUM, 80)),),
+    ),
+    Rule(
+        id="langsmith-api-key",
+        description="LangSmith API key",
+        keywords=("lsv2_",),
+        pattern=_B + r"(?P<secret>lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10})" + _E,
+        examples=(_j("LANGCHAIN_API_KEY=lsv2_pt_", _r(_HEX, 32), "_", _r(_HEX, 10)),),
+    ),
+    # -- package registries and CI ----------------------------------------------------------------------------------
+    Rule(
+        id="npm-token",
+        description="npm access token",
+        keywords=("npm_",),
+        pattern=_B + r"(?P<secret>npm_[A-Za-z0-9]{36})" + _E,
+        entropy=3.5,
+        examples=(_j("//registry.npmjs.org/:_authToken=npm_", _r(_ALNUM, 36)),),
+        counter_examples=("NPM_TOKEN=npm_" + "0" * 36,),
+    ),
+    Rule(
+        id="pypi-token",
+        description="PyPI or TestPyPI API token",
+        keywords=("pypi-ag",),
+        pattern=_B + r"(?P<secret>pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,})" + _EH,
+        entropy=3.5,
+        examples=(_j("[pypi]\nusername = __token__\npassword = ", "pypi-AgEIcHlwaS5vcmc", _r(_URLSAFE, 140)),),
+    ),
+    Rule(
+        id="rubygems-api-key",
+        description="RubyGems API key",
+        keywords=("rubygems_",),
+        pattern=_B + r"(?P<secret>rubygems_[a-f0-9]{48})" + _E,
+        examples=(_j("GEM_HOST_API_KEY=rubygems_", _r(_HEX, 48)),),
+    ),
+    Rule(
+        id="nuget-api-key",
+        description="NuGet API key",
+        keywords=("oy2",),
+        pattern=_B + r"(?P<secret>oy2[a-z0-9]{43})" + _E,
+        entropy=3.5,
+        examples=(_j("dotnet nuget push -k oy2", _r(_LOWER + _DIGITS, 43)),),
+    ),
+    Rule(
+        id="dockerhub-token",
+        description="Docker Hub personal or organization access token",
+        keywords=("dckr_pat_", "dckr_oat_"),
+        pattern=_B + r"(?P<secret>dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,})" + _EH,
+        entropy=3.5,
+        examples=(_j("DOCKERHUB_TOKEN=dckr_pat_", _r(_URLSAFE, 27)),),
+    ),
+    Rule(
+        id="circleci-token",
+        description="CircleCI personal API token",
+        keywords=("ccipat_",),
+        pattern=_B + r"(?P<secret>CCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40})" + _E,
+        examples=(_j("CIRCLE_TOKEN=CCIPAT_", _r(_ALNUM, 22), "_", _r(_HEX, 40)),),
+    ),
+    Rule(
+        id="buildkite-token",
+        description="Buildkite API access token",
+        keywords=("bkua_",),
+        pattern=_B + r"(?P<secret>bkua_[a-f0-9]{40})" + _E,
+        examples=(_j("BUILDKITE_API_TOKEN=bkua_", _r(_HEX, 40)),),
+    ),
+    Rule(
+        id="sonarqube-token",
+        description="SonarQube / SonarCloud token",
+        keywords=("squ_", "sqa_", "sqp_"),
+        pattern=_B + r"(?P<secret>sq[uap]_[a-f0-9]{40})" + _E,
+        examples=(_j("SONAR_TOKEN=squ_", _r(_HEX, 40)),),
+    ),
+    # -- mail -------------------------------------------------------------------------------------------------------
+    Rule(
+        id="sendgrid-api-key",
+        description="SendGrid API key",
+        keywords=("sg.",),
+        pattern=_B + r"(?P<secret>SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})" + _EH,
+        entropy=3.5,
+        examples=(_j("SENDGRID_API_KEY=SG.", _r(_URLSAFE, 22), ".", _r(_URLSAFE, 43)),),
+    ),
+    Rule(
+        id="mailgun-api-key",
+        description="Mailgun API key",
+        keywords=("key-",),
+        pattern=_B + r"(?P<secret>key-[0-9a-f]{32})" + _E,
+        entropy=3.0,
+        examples=(_j("MAILGUN_API_KEY=key-", _r(_HEX, 32)),),
+    ),
+    Rule(
+        id="mailchimp-api-key",
+        description="Mailchimp API key",
+        keywords=("-us",),
+        pattern=_B + r"(?P<secret>[0-9a-f]{32}-us\d{1,2})" + _E,
+        entropy=3.0,
+        examples=(_j("MAILCHIMP_API_KEY=", _r(_HEX, 32), "-us21"),),
+    ),
+    Rule(
+        id="brevo-api-key",
+        description="Brevo (Sendinblue) API key",
+        keywords=("xkeysib-",),
+        pattern=_B + r"(?P<secret>xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16})" + _E,
+        examples=(_j("BREVO_API_KEY=xkeysib-", _r(_HEX, 64), "-", _r(_ALNUM, 16)),),
+    ),
+    # -- other services with fixed prefixes -------------------------------------------------------------------------
+    Rule(
+        id="databricks-token",
+        description="Databricks personal access token",
+        keywords=("dapi",),
+        pattern=_B + r"(?P<secret>dapi[a-f0-9]{32}(?:-\d)?)" + _E,
+        entropy=3.0,
+        examples=(_j("DATABRICKS_TOKEN=dapi", _r(_HEX, 32)),),
+    ),
+    Rule(
+        id="twilio-api-key",
+        description="Twilio API key secret id",
+        keywords=("sk",),
+        pattern=_B + r"(?P<secret>SK[0-9a-f]{32})" + _E,
+        entropy=3.0,
+        examples=(_j("TWILIO_API_KEY=SK", _r(_HEX, 32)),),
+    ),
+    Rule(
+        id="newrelic-key",
+        description="New Relic user, browser or ingest key",
+        keywords=("nrak-", "nrjs-", "nrii-"),
+        pattern=_B + r"(?P<secret>NR(?:AK|JS|II)-[A-Za-z0-9]{19,32})" + _E,
+        entropy=3.5,
+        examples=(_j("NEW_RELIC_API_KEY=NRAK-", _r(_UPPER + _DIGITS, 27)),),
+    ),
+    Rule(
+        id="datadog-api-key",
+        description="Datadog API or application key",
+        keywords=("datadog", "dd_api", "dd_app", "dd-api", "dd-app"),
+        pattern=(
+            r"(?i:(?:datadog|dd)[_.-]?(?:api|app(?:lication)?)[_.-]?key)"
+            + _ASSIGN
+            + r"(?P<secret>[a-f0-9]{32}|[a-f0-9]{40})"
+            + _E
+        ),
+        entropy=3.0,
+        examples=(_j("DD_API_KEY=", _r(_HEX, 32)), _j("datadog_app_key: ", _r(_HEX, 40))),
+    ),
+    Rule(
+        id="sentry-token",
+        description="Sentry organization or user auth token",
+        keywords=("sntrys_", "sntryu_"),
+        pattern=_B + r"(?P<secret>sntrys_eyJ[A-Za-z0-9+/=_-]{60,}|sntryu_[a-f0-9]{64})" + _EH,
+        entropy=3.5,
+        examples=(_j("SENTRY_AUTH_TOKEN=sntryu_", _r(_HEX, 64)),),
+    ),
+    Rule(
+        id="linear-api-key",
+        description="Linear API key",
+        keywords=("lin_api_",),
+        pattern=_B + r"(?P<secret>lin_api_[A-Za-z0-9]{40})" + _E,
+        entropy=3.5,
+        examples=(_j("LINEAR_API_KEY=lin_api_", _r(_ALNUM, 40)),),
+    ),
+    Rule(
+        id="notion-token",
+        description="Notion integration token",
+        keywords=("ntn_", "secret_"),
+        pattern=_B + r"(?P<secret>ntn_\d{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})" + _E,
+        entropy=4.0,
+        examples=(_j("NOTION_TOKEN=ntn_", _r(_DIGITS, 11), _r(_ALNUM, 35)), _j("NOTION_KEY=secret_", _r(_ALNUM, 43))),
+    ),
+    Rule(
+        id="figma-token",
+        description="Figma personal access token",
+        keywords=("figd_",),
+        pattern=_B + r"(?P<secret>figd_[A-Za-z0-9_-]{40,})" + _EH,
+        entropy=3.5,
+        examples=(_j("FIGMA_TOKEN=figd_", _r(_URLSAFE, 40)),),
+    ),
+    Rule(
+        id="doppler-token",
+        description="Doppler service, personal or service-account token",
+        keywords=("dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."),
+        pattern=_B + r"(?P<secret>dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9._]{40,60})" + _E,
+        entropy=3.5,
+        examples=(_j("DOPPLER_TOKEN=dp.st.prd.", _r(_ALNUM, 43)),),
+    ),
+    Rule(
+        id="pulumi-token",
+        description="Pulumi access token",
+        keywords=("pul-",),
+        pattern=_B + r"(?P<secret>pul-[a-f0-9]{40})" + _E,
+        examples=(_j("PULUMI_ACCESS_TOKEN=pul-", _r(_HEX, 40)),),
+    ),
+    Rule(
+        id="terraform-cloud-token",
+        description="Terraform Cloud / Enterprise API token",
+        keywords=(".atlasv1.",),
+        pattern=_B + r"(?P<secret>[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70})" + _EH,
+        entropy=3.5,
+        examples=(_j('token = "', _r(_ALNUM, 14), ".atlasv1.", _r(_URLSAFE, 67), '"'),),
+    ),
+    Rule(
+        id="vault-token",
+        description="HashiCorp Vault service, batch or recovery token",
+        keywords=("hvs.", "hvb.", "hvr."),
+        pattern=_B + r"(?P<secret>hv[sbr]\.[A-Za-z0-9_-]{24,})" + _EH,
+        entropy=3.5,
+        examples=(_j("VAULT_TOKEN=hvs.", _r(_URLSAFE, 90)),),
+    ),
+    Rule(
+        id="grafana-token",
+        description="Grafana Cloud or service-account token",
+        keywords=("glc_", "glsa_"),
+        pattern=_B + r"(?P<secret>glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})" + _E,
+        entropy=3.5,
+        examples=(_j("GRAFANA_TOKEN=glsa_", _r(_ALNUM, 32), "_", _r(_HEX, 8)), _j("GRAFANA_CLOUD=glc_", _r(_B64, 120))),
+    ),
+    Rule(
+        id="planetscale-token",
+        description="PlanetScale service token, password or OAuth token",
+        keywords=("pscale_",),
+        pattern=_B + r"(?P<secret>pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64})" + _EH,
+        entropy=3.5,
+        examples=(_j("PLANETSCALE_PASSWORD=pscale_pw_", _r(_URLSAFE, 43)),),
+    ),
+    Rule(
+        id="supabase-token",
+        description="Supabase access token or secret key",
+        keywords=("sbp_", "sb_secret_"),
+        pattern=_B + r"(?P<secret>sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{31,})" + _EH,
+        entropy=3.0,
+        examples=(_j("SUPABASE_ACCESS_TOKEN=sbp_", _r(_HEX, 40)),),
+        counter_examples=("SUPABASE_PUBLISHABLE_KEY=sb_publishable_" + _r(_URLSAFE, 31),),
+    ),
+    Rule(
+        id="mapbox-secret-token",
+        description="Mapbox secret access token",
+        keywords=("sk.eyj",),
+        pattern=_B + r"(?P<secret>sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,})" + _EH,
+        entropy=3.5,
+        examples=(_j("MAPBOX_TOKEN=sk.eyJ1Ijoi", _r(_URLSAFE, 50), ".", _r(_URLSAFE, 22)),),
+        counter_examples=("MAPBOX_PUBLIC=pk.eyJ1Ijoi" + _r(_URLSAFE, 50) + "." + _r(_URLSAFE, 22),),
+    ),
+    Rule(
+        id="airtable-token",
+        description="Airtable personal access token",
+        keywords=("pat",),
+        pattern=_B + r"(?P<secret>pat[A-Za-z0-9]{14}\.[a-f0-9]{64})" + _E,
+        entropy=3.5,
+        examples=(_j("AIRTABLE_TOKEN=pat", _r(_ALNUM, 14), ".", _r(_HEX, 64)),),
+    ),
+    Rule(
+        id="postman-api-key",
+        description="Postman API key",
+        keywords=("pmak-",),
+        pattern=_B + r"(?P<secret>PMAK-[a-f0-9]{24}-[a-f0-9]{34})" + _E,
+        examples=(_j("POSTMAN_API_KEY=PMAK-", _r(_HEX, 24), "-", _r(_HEX, 34)),),
+    ),
+    Rule(
+        id="netlify-token",
+        description="Netlify personal access token",
+        keywords=("nfp_",),
+        pattern=_B + r"(?P<secret>nfp_[A-Za-z0-9]{36,40})" + _E,
+        entropy=3.5,
+        examples=(_j("NETLIFY_AUTH_TOKEN=nfp_", _r(_ALNUM, 36)),),
+    ),
+    Rule(
+        id="tailscale-key",
+        description="Tailscale auth, API or OAuth client key",
+        keywords=("tskey-",),
+        pattern=_B + r"(?P<secret>tskey-(?:auth|api|client|webhook|scim)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,})" + _E,
+        entropy=3.5,
+        examples=(_j("TS_AUTHKEY=tskey-auth-k", _r(_ALNUM, 10), "CNTRL-", _r(_ALNUM, 32)),),
+    ),
+    Rule(
+        id="onepassword-token",
+        description="1Password service-account token",
+        keywords=("ops_eyj",),
+        pattern=_B + r"(?P<secret>ops_eyJ[A-Za-z0-9+/=_-]{250,})",
+        entropy=4.0,
+        examples=(_j("OP_SERVICE_ACCOUNT_TOKEN=ops_eyJ", _r(_B64, 300)),),
+    ),
+    Rule(
+        id="dropbox-token",
+        description="Dropbox short-lived access token",
+        keywords=("sl.",),
+        pattern=r"(?<![A-Za-z0-9_.])(?P<secret>sl\.(?:u\.)?[A-Za-z0-9_-]{130,})" + _EH,
+        entropy=4.0,
+        examples=(_j("DROPBOX_TOKEN=sl.B", _r(_URLSAFE, 137)),),
+    ),
+    Rule(
+        id="hubspot-token",
+        description="HubSpot private app access token",
+        keywords=("pat-na1-", "pat-eu1-"),
+        pattern=_B + r"(?P<secret>pat-(?:na|eu)1-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})" + _E,
+        examples=(
+            _j(
+                "HUBSPOT_TOKEN=pat-na1-",
+                _r(_HEX, 8),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 12),
+            ),
+        ),
+    ),
+    Rule(
+        id="prefect-api-key",
+        description="Prefect Cloud API key",
+        keywords=("pnu_",),
+        pattern=_B + r"(?P<secret>pnu_[A-Za-z0-9]{36})" + _E,
+        entropy=3.5,
+        examples=(_j("PREFECT_API_KEY=pnu_", _r(_ALNUM, 36)),),
+    ),
+    Rule(
+        id="contentful-token",
+        description="Contentful personal access token",
+        keywords=("cfpat-",),
+        pattern=_B + r"(?P<secret>CFPAT-[A-Za-z0-9_-]{43})" + _EH,
+        entropy=3.5,
+        examples=(_j("CONTENTFUL_MANAGEMENT_TOKEN=CFPAT-", _r(_URLSAFE, 43)),),
+    ),
+    Rule(
+        id="fcm-server-key",
+        description="Firebase Cloud Messaging legacy server key",
+        keywords=(":apa91b",),
+        pattern=_B + r"(?P<secret>AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{134})" + _EH,
+        entropy=3.5,
+        examples=(_j("FCM_SERVER_KEY=AAAA", _r(_URLSAFE, 7), ":APA91b", _r(_URLSAFE, 134)),),
+    ),
+    # -- tokens without a provider: JWTs, credentials in URLs and headers -------------------------------------------
+    Rule(
+        id="jwt",
+        description="Signed JSON Web Token",
+        keywords=("eyj",),
+        pattern=(
+            r"(?<![A-Za-z0-9_.-])(?P<secret>eyJ[A-Za-z0-9_-]{10,}={0,2}\.eyJ[A-Za-z0-9_-]{10,}={0,2}"
+            r"\.[A-Za-z0-9_-]{16,}={0,2})" + _EH
+        ),
+        check=filters.jwt_token,
+        examples=(
+            _j(
+                "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ",
+                _r(_URLSAFE, 60),
+                ".",
+                _r(_URLSAFE, 43),
+            ),
+        ),
+        counter_examples=(
+            "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2M"
+            "jM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+            "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjM0NTY3ODkwIn0." + _r(_URLSAFE, 20),
+        ),
+    ),
+    Rule(
+        id="database-url",
+        description="Database connection URL with an inline password",
+        keywords=("://",),
+        pattern=(
+            r"(?i:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver|oracle|"
+            r"cockroachdb|clickhouse|neo4j(?:\+s)?|couchdb|cassandra|jdbc:[a-z]+|[a-z]+\+[a-z0-9]+)://"
+            r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
+        ),
+        check=filters.url_password,
+        examples=(
+            _j("DATABASE_URL=postgres://app:", _r(_ALNUM, 20), "@db.internal:5432/app"),
+            _j('mongo_uri = "mongodb+srv://admin:', _r(_ALNUM, 16), '@cluster0.mongodb.net/prod"'),
+        ),
+        counter_examples=(
+            "DATABASE_URL=postgres://postgres:postgres@localhost:5432/app",
+            "DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app",
+            "redis://:password@localhost:6379/0",
+            "mysql://user:****@host/db",
+            "postgresql://user@localhost/db",
+        ),
+    ),
+    Rule(
+        id="url-credentials",
+        description="URL with an inline password",
+        keywords=("://",),
+        pattern=(
+            r"(?i:https?|ftps?|sftp|ssh|git|smtps?|imaps?|ldaps?|amqps?|[a-z][a-z0-9]{2,15})://"
+            r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
+        ),
+        check=filters.url_password,
+        examples=(_j("git remote add origin https://deploy:", _r(_ALNUM, 24), "@git.example.org/team/app.git"),),
+        counter_examples=(
+            "https://user:password@example.com/",
+            "https://x-access-token:${GITHUB_TOKEN}@github.com/o/r",
+            "ssh://git@github.com:22/o/r.git",
+        ),
+    ),
+    Rule(
+        id="basic-auth-header",
+        description="HTTP Basic credentials (base64 of user:password)",
+        keywords=("basic",),
+        pattern=r"(?i:Authorization\s*[:=]\s*[\"']?Basic|\bBasic)\s+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])",
+        check=filters.basic_credentials,
+        examples=(_j("Authorization: Basic ", _b64("admin:" + _r(_ALNUM, 14) + "!")),),
+        counter_examples=(
+            _j("Authorization: Basic ", _b64("user:password")),
+            "if auth.startswith('Basic YWxhZGRpbg'):",
+        ),
+    ),
+    Rule(
+        id="docker-config-auth",
+        description="Docker registry credentials in config.json",
+        keywords=('"auth"',),
+        pattern=r'"auth"\s*:\s*"(?P<secret>[A-Za-z0-9+/]{8,}={0,2})"',
+        check=filters.basic_credentials,
+        examples=(_j('{"auths": {"ghcr.io": {"auth": "', _b64("bot:" + _r(_ALNUM, 20)), '"}}}'),),
+        counter_examples=(_j('{"auths": {"ghcr.io": {"auth": "', _b64("user:password"), '"}}}'),),
+    ),
+    Rule(
+        id="bearer-token",
+        description="Bearer token in an Authorization header",
+        keywords=("bearer",),
+        pattern=r"(?i:Authorization\s*[:=]\s*[\"']?Bearer|\bBearer)\s+(?P<secret>[A-Za-z0-9._~+/-]{20,}={0,2})",
+        entropy=3.5,
+        check=filters.plausible,
+        examples=(_j('curl -H "Authorization: Bearer ', _r(_ALNUM, 40), '" https://api.example.org'),),
+        counter_examples=('-H "Authorization: Bearer $TOKEN"', "Authorization: Bearer <token>"),
+    ),
+    # -- generic: no format, judged by name, value and entropy -------------------------------------------------------
+    Rule(
+        id="generic-secret",
+        description="A password, secret, token or API key assigned in code or config",
+        keywords=("pass", "pwd", "pw", "secret", "token", "key", "cred"),
+        pattern=(
+            # <add key="ApiKey" value="…"/> (.NET config; first, or key="…" would be taken for an assignment)
+            r"""\bkey\s*=\s*["'](?P<name8>[\w.:-]{1,80})["']\s+value\s*=\s*["'](?P<secret8>[^"'\s]{6,500})["']|"""
+            # name = "value" (code, JSON, YAML, TOML), a quoted value of one word, optionally after "Bearer "
+            r"""(?P<name>[A-Za-z_$@][\w.$@-]{0,80})["']?\]?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
+            r"""(?:[rbuRBU]{1,2}(?=["'])|\b(?:str|String)\()?"""
+            r"""(?P<q>["'`])(?:(?:Bearer|Basic|Token|token)\s+)?(?P<secret>[^"'`\s\\]{6,500})(?P=q)"""
+            # NAME=value at the start of a line (.env, shell, YAML, INI, properties, Dockerfile)
+            r"""|^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?(?P<name2>[A-Za-z_][\w.-]{0,80})[ \t]*[=:][ \t]*"""
+            r"""(?P<secret2>[^\s"'`,;#]{6,500})[ \t]*(?:[#;][^\r\n]*)?\r?$"""
+            # --password=value, --token value (command lines)
+            r"""|(?<![\w-])--?(?P<name3>[A-Za-z][\w-]{1,40})(?:=|[ \t]+)"""
+            r"""(?P<q3>["']?)(?P<secret3>[^\s"'`]{6,500})(?P=q3)(?!\S)"""
+            # <password>value</password> (XML)
+            r"""|<(?P<name4>[A-Za-z][\w.-]{0,60})>(?P<secret4>[^<>\s]{6,500})</(?P=name4)>"""
+            # ?token=value&… (query strings, form bodies)
+            r"""|[?&](?P<name5>[A-Za-z][\w.-]{0,60})=(?P<secret5>[^&\s"'#<>]{6,500})"""
+            # API_KEY=value anywhere on a line (shell: export, env prefixes, docker run -e)
+            r"""|(?<![\w$-])(?P<name6>[A-Z][A-Z0-9_]{1,60})=(?P<q6>["']?)(?P<secret6>[^\s"'`;&|]{6,500})(?P=q6)"""
+            r"""(?=[\s;&|)]|$)"""
+            # {"name": "DB_PASSWORD", "value": "…"} (Kubernetes, ECS and CI variable lists)
+            r'|"name"\s*:\s*"(?P<name7>[\w.-]{1,80})"\s*,\s*"value"\s*:\s*"(?P<secret7>[^"\s\\]{6,500})"'
+            # define('DB_PASSWORD', '…') (PHP)
+            r"""|\bdefine\(\s*["'](?P<name9>\w{1,80})["']\s*,\s*["'](?P<secret9>[^"'\s]{6,500})["']"""
+            # Server=db;User Id=sa;Password=…; (connection strings)
+            r"""|(?:(?<=[;"'])|^)[ \t]*(?P<name10>(?i:password|pwd))[ \t]*=[ \t]*(?P<secret10>[^;"'\s]{6,500})"""
+        ),
+        check=filters.plausible,
+        generic=True,
+        examples=(
+            _j('DB_PASSWORD = "', _r(_ALNUM, 6), "#", _r(_ALNUM, 6), '"'),
+            _j("api_key: ", _r(_ALNUM, 32)),
+            _j("export SERVICE_TOKEN=", _r(_ALNUM, 30)),
+            _j('{"client_secret": "', _r(_ALNUM, 24), '"}'),
+            _j("mysql --password=", _r(_ALNUM, 12), "! -h db"),
+            _j("<password>", _r(_ALNUM, 14), "</password>"),
+            _j('const apiKey = "', _r(_ALNUM, 28), '";'),
+            _j("curl 'https://api.example.org/v1/items?limit=5&access_token=", _r(_ALNUM, 32), "'"),
+            _j("docker run -e STRIPE_API_KEY=", _r(_ALNUM, 32), " -p 80:80 app"),
+            _j('{"name": "DB_PASSWORD", "value": "', _r(_ALNUM, 18), '"}'),
+            _j('<add key="Payments:ApiKey" value="', _r(_ALNUM, 32), '" />'),
+            _j("define( 'DB_PASSWORD', '", _r(_ALNUM, 10), "!', );"),
+            _j('"Server=tcp:db.internal;Database=app;User Id=app;Password=', _r(_ALNUM, 16), ';"'),
+        ),
+        counter_examples=(
+            'password = os.environ["DB_PASSWORD"]',
+            "password = getpass.getpass()",
+            'password = "changeme"',
+            'DB_PASSWORD="${DB_PASSWORD}"',
+            "password: {{ vault_db_password }}",
+            "api_key: <YOUR_API_KEY>",
+            'token = "********"',
+            "password_hash = 'pbkdf2_sha256$600000$abc$def'",
+            'public_key = "' + _r(_B64, 40) + '"',
+            'token_type = "Bearer"',
+            "SECRET_KEY_FILE=/run/secrets/django_key",
+            'password = ""',
+            "token = self._tokens[index]",
+            'secret_id = "4f0c6c1e-1e2a-4b7e-9c1d-2a3b4c5d6e7f"',
+            "if password == 'x7!kLmP9q':",
+            'integrity: "sha512-' + _r(_B64, 86) + '=="',
+        ),
+    ),
+    Rule(
+        id="secret-in-prose",
+        description='A credential given in prose: "the password is …", "use token …"',
+        keywords=("pass", "pwd", "secret", "token", "key", "cred"),
+        pattern=(
+            r"(?i:\b(?:the\s+|my\s+|our\s+|your\s+)?"
+            + _PROSE_NAMES
+            + r"(?:\s+(?:for|of|on)\s+[\w.@:/-]{1,60})?\s*(?:\bis\b|\bwas\b|=|:|->|→)\s*"
+            r"(?:(?:now|set\s+to|still|just)\s+)?"
+            r"|\b(?:use|with|using|try|set)\s+(?:the\s+|my\s+|this\s+)?" + _PROSE_NAMES + r"\s+(?:to\s+|=\s*)?)"
+            r"[`\"'*]{0,2}(?P<secret>[^\s`\"'*<>]{6,200}?)[`\"'*]{0,2}[.,;:!?)]*(?=[\s\"'`}\],\\]|$)"
+        ),
+        check=filters.plausible,
+        examples=(
+            _j("The staging password is ", _r(_ALNUM, 8), "!9 so log in with that."),
+            _j("use the token ", _r(_ALNUM, 32), " for the deploy"),
+            _j('{"role": "user", "content": "try it with the password ', _r(_ALNUM, 12), '%!"}'),
+            _j("I set the API key to `", _r(_ALNUM, 40), "` in the CI settings."),
+        ),
+        counter_examples=(
+            "The password is stored in the vault and never committed.",
+            "the token is None until login() is called",
+            "Set the password to something long.",
+        ),
     ),
 )
+
+RULES_BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}

@@ -1,0 +1,297 @@
+"""Judging a candidate secret: placeholders, documented examples, entropy, and the context of generic assignments.
+
+Rules with a fixed token format need little judging (a placeholder or a documented example is all that can go
+wrong). Generic rules (``password = …`` in code, ``TOKEN=…`` in ``.env``, "the password is …" in prose) have no
+format to lean on: a candidate is kept only when its name says it is a credential, its value is not code, a path,
+a placeholder, a hash or an identifier, and it has the entropy of something chosen to be hard to guess.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+# Markers of a value someone wrote to stand for a secret, not a secret.
+_PLACEHOLDER_RE = re.compile(
+    r"example|x{4}|\*{3}|•••|placeholder|redacted|dummy|changeme|change_me|replace[_-]?me|your[_-]|<[^>]*>"
+    r"|\$\{|\{\{|%\(|\.{3}|…|0123456789|123456789|abcdefgh|(.)\1{7}",
+    re.IGNORECASE,
+)
+
+# sha256 (first 16 hex digits) of keys published in providers' documentation: they are in every tutorial.
+_DOCUMENTED_EXAMPLES = frozenset(
+    {
+        "7f75367e78812551",  # jwt.io's sample token
+        "0011cc25eb432071",  # the Azure storage emulator's well-known account key
+    }
+)
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+def digest16(value: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def entropy(value: str) -> float:
+    """Shannon entropy in bits per character."""
+    if not value:
+        return 0.0
+    counts: dict[str, int] = {}
+    for char in value:
+        counts[char] = counts.get(char, 0) + 1
+    total = len(value)
+    return -sum(n / total * math.log2(n / total) for n in counts.values())
+
+
+def is_placeholder(value: str) -> bool:
+    return _PLACEHOLDER_RE.search(value) is not None
+
+
+def is_documented_example(value: str) -> bool:
+    return digest16(value) in _DOCUMENTED_EXAMPLES
+
+
+# -- checks for rules with a format ---------------------------------------------------------------------------------
+
+_B64_BODY_RE = re.compile(r"[A-Za-z0-9+/=]{16,}")
+
+
+def pem_body(secret: str) -> bool:
+    """A private key block holds real key material: enough base64, with the entropy of random bytes."""
+    body = "".join(_B64_BODY_RE.findall(secret.replace("\\n", "\n").replace("\\r", "")))
+    return len(body) >= 40 and entropy(body) >= 4.0
+
+
+def _b64decode(value: str) -> bytes | None:
+    import base64
+    import binascii
+
+    padded = value + "=" * (-len(value) % 4)
+    try:
+        if "-" in value or "_" in value:
+            return base64.urlsafe_b64decode(padded)
+        return base64.b64decode(padded, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def jwt_token(secret: str) -> bool:
+    """A signed JSON Web Token: its header decodes to JSON naming an algorithm other than "none"."""
+    import json
+
+    header, _, rest = secret.partition(".")
+    raw = _b64decode(header)
+    if raw is None or rest.count(".") != 1 or not rest.split(".")[1]:
+        return False
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and str(data.get("alg", "")).lower() not in ("", "none")
+
+
+_COMMON_PASSWORDS = frozenset(
+    _words(
+        """
+        password passwd pass secret admin root toor guest user test tester testing postgres mysql redis mongo
+        rabbitmq oracle sa changeme default letmein qwerty welcome hunter2 foo bar baz foobar none null pwd pw
+        123456 12345678 1234 token apikey key example sample dummy fake mypassword mysecret yourpassword
+        """
+    )
+)
+
+
+def url_password(secret: str) -> bool:
+    """The password of ``scheme://user:password@host`` is real: not empty, a variable, a mask or a default."""
+    lowered = secret.lower()
+    if lowered in _COMMON_PASSWORDS or is_placeholder(secret) or secret.startswith(("$", "%", "{", "<", ":")):
+        return False
+    if any(word in lowered for word in ("password", "passwd", "secret", "%20")):
+        return False
+    if re.fullmatch(r"\*+|x+|\.+|-+|_+|[a-z]{1,10}", lowered):
+        return False
+    return len(secret) >= 6
+
+
+def basic_credentials(secret: str) -> bool:
+    """``Authorization: Basic …`` and docker's ``"auth"``: base64 of ``user:password`` with a real password."""
+    raw = _b64decode(secret)
+    if raw is None:
+        return False
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    user, sep, password = text.partition(":")
+    return bool(sep and user and "\n" not in text) and url_password(password) and plausible(password, short=True)
+
+
+# -- generic assignments and prose ------------------------------------------------------------------------------------
+
+_CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_SPLIT_RE = re.compile(r"[^A-Za-z0-9]+")
+
+_SECRET_WORDS = frozenset(
+    {
+        "password",
+        "passwd",
+        "passphrase",
+        "passcode",
+        "pwd",
+        "pass",
+        "pw",
+        "secret",
+        "token",
+        "apikey",
+        "credential",
+        "credentials",
+        "creds",
+    }
+)
+# "key" is a credential only after one of these ("api_key", "SECRET_KEY", "accessKey").
+_KEY_QUALIFIERS = frozenset(
+    {
+        "api",
+        "access",
+        "secret",
+        "private",
+        "auth",
+        "master",
+        "encryption",
+        "signing",
+        "app",
+        "client",
+        "account",
+        "service",
+        "license",
+        "webhook",
+        "subscription",
+        "admin",
+        "consumer",
+        "session",
+        "hmac",
+    }
+)
+# A name ending in one of these holds something about a secret, not the secret ("token_url", "password_file").
+_NOT_SECRET_TAILS = frozenset(
+    _words(
+        """
+        id ids name names type types url uri urls endpoint path paths file files filename dir len length size count
+        max min format fmt header headers field fields env var vars prefix suffix pattern regex re policy hash
+        hashed digest sha md5 expiry expires expiration expired ttl timeout lifetime algorithm alg hint label
+        placeholder prompt kind mode method scheme location version index idx position pos char chars class cls
+        limit rule rules validator reset required enabled strength store manager provider source param params arg
+        args option options opt question confirm confirmation policy label input form box widget dialog field_name
+        reference ref arn help error errors message msg text title description desc display mask masked changed set
+        get check validate validation regexp count counter lock kwarg callback handler fn func function factory
+        audience aud issuer iss scope scopes realm
+        """
+    )
+)
+_NOT_SECRET_PARTS = frozenset({"public", "pub", "publishable", "is", "has", "use", "no", "csrf", "xsrf", "old"})
+
+
+def secret_name(name: str) -> bool:
+    """Whether a variable, key or flag name says it holds a credential."""
+    parts = [p.lower() for p in _SPLIT_RE.split(_CAMEL_RE.sub("_", name)) if p]
+    if not parts or parts[-1] in _NOT_SECRET_TAILS or any(p in _NOT_SECRET_PARTS for p in parts):
+        return False
+    for index, part in enumerate(parts):
+        if part in _SECRET_WORDS:
+            return True
+        if part == "key" and index > 0 and parts[index - 1] in _KEY_QUALIFIERS:
+            return True
+        if part.endswith(("password", "passwd", "secret", "token", "apikey")):
+            return True
+    return False
+
+
+_IDENTIFIER_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_]*)*(?:\(\))?")
+_HASH_PREFIX_RE = re.compile(r"(?i)^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$]|^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$")
+_UUID_RE = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_PATH_RE = re.compile(r"^(?:[~.]{0,2}/|[A-Za-z]:\\)|\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf)$")
+_CODE_RE = re.compile(r"[()\[\]{}<>]|^\$\w|^@\w|^%\w|^&\w|::|=>|\s")
+_VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)+(?:[-+.][A-Za-z0-9.]+)?$")
+_CAMEL_WORDS_RE = re.compile(r"(?:[A-Z][a-z]+|[a-z]{2,}|[A-Z]{2,}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{1,4}){2,6}")
+_THREE_PART_TOKEN_RE = re.compile(r"[\w-]{20,}\.[\w-]{6,}\.[\w-]{20,}")  # JWT-shaped: a token, not an attribute
+_TEST_RE = re.compile(r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_")
+_LETTERS_RE = re.compile(r"[^a-z]+")
+_STAND_IN_MARKERS = ("password", "passwd", "changeme", "sample", "fake", "dummy", "mock", "foobar")
+_STAND_IN_WORDS = frozenset(
+    _words(
+        """
+        password passwd pass passw pw pwd secret secrets token apikey key test testing tester testpass testpassword
+        testsecret testtoken mypassword mysecret mytoken mykey yourpassword yoursecret yourtoken secretkey supersecret
+        topsecret letmein qwerty admin adminpass administrator root default foo bar baz hunter dev devpass demo local
+        localpass abc abcd abcdef xyz user username pa ssword
+        """
+    )
+)
+_HEX_RE = re.compile(r"^[0-9a-fA-F]+$")
+_WORDS_RE = re.compile(r"^[A-Za-z]+(?:[-_.][A-Za-z]+)*$")
+_LOWER_OR_DIGITS_RE = re.compile(r"^[a-z0-9]+(?:[-_.][a-z0-9]+)+$")
+_NOT_VALUES = frozenset(
+    _words(
+        """
+        none null nil undefined true false yes no on off required optional unknown empty string str bytes int todo
+        tbd fixme secret password token hidden masked redacted env environ
+        """
+    )
+)
+
+
+def plausible(value: str, *, short: bool = False) -> bool:
+    """Whether a value in a credential's place looks chosen to be hard to guess, rather than code or a stand-in."""
+    length = len(value)
+    if length < (6 if short else 8) or length > 500:
+        return False
+    lowered = value.lower()
+    if lowered in _NOT_VALUES or lowered in _COMMON_PASSWORDS:
+        return False
+    if value.isdigit() or is_placeholder(value) or is_documented_example(value):
+        return False
+    if _CODE_RE.search(value) or _PATH_RE.search(value) or _HASH_PREFIX_RE.search(value) or _UUID_RE.match(value):
+        return False
+    if _VERSION_RE.match(value) or "://" in value or value.startswith(("file:", "arn:", "ref+", "vault:", "!")):
+        return False
+    if any(word in lowered for word in _STAND_IN_MARKERS) or _LETTERS_RE.sub("", lowered) in _STAND_IN_WORDS:
+        return False  # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use
+    if _TEST_RE.search(lowered):
+        return False  # test-mode and publishable keys (sk_test_…, pk_live_…), test fixtures
+    dotted = any(sep in value for sep in (".", "::", "->")) and not _THREE_PART_TOKEN_RE.fullmatch(value)
+    if _IDENTIFIER_RE.fullmatch(value) and (dotted or ("_" in value and not any(c.isdigit() for c in value))):
+        return False  # a variable, an attribute, a constant's name
+    if _CAMEL_WORDS_RE.fullmatch(value):
+        return False  # a type or class name: PKCS7PrivateKeyTypes
+    if _WORDS_RE.match(value):
+        # Letters only: a word or an identifier, unless long, mixed case, in one piece and random-looking.
+        return (
+            length >= 20 and value.isalpha() and not value.islower() and not value.isupper() and entropy(value) >= 3.8
+        )
+    if _HEX_RE.match(value) and length < 32:
+        return False  # a short hex id or hash prefix; hex API keys are 32 digits or more
+    if _LOWER_OR_DIGITS_RE.match(value) and entropy(value) < 3.5:
+        return False  # a slug, a host name, a date
+
+    classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value)))
+    classes += any(not c.isalnum() for c in value)
+    if classes < 2:
+        return False
+    threshold = 2.5 if length < 12 else 3.0 if length < 20 else 3.3
+    return entropy(value) >= threshold
+
+
+_QUOTED_BEARER_RE = re.compile(r"^(?:Bearer|Basic|Token|token|bearer)\s+(\S+)$")
+
+
+def generic_value(value: str) -> str | None:
+    """The secret part of a quoted assignment's value (``"Bearer abc…"`` → ``abc…``), or ``None`` to skip it."""
+    if any(c.isspace() for c in value):
+        match = _QUOTED_BEARER_RE.match(value)
+        return match.group(1) if match else None
+    return value

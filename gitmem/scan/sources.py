@@ -1,0 +1,276 @@
+"""What ``gitmem scan`` reads: files and directories, the staged diff, and the scan settings of the config.
+
+Every text comes with the path to show (as the user gave it), and, for the staged diff, the line number in the new
+file of each line scanned: only added lines are scanned, so a finding's line is mapped back through ``lines``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+
+from gitmem.errors import UsageError
+from gitmem.project import Project
+from gitmem.scan.engine import Finding
+
+BINARY_PROBE = 8000  # bytes looked at for a NUL, as git does
+
+
+@dataclass(frozen=True)
+class Source:
+    """One text to scan: ``display`` is the path shown; ``lines`` maps its lines to the file's (staged diffs)."""
+
+    display: str
+    text: str
+    file: Path | None = None  # the file on disk, for --redact
+    lines: tuple[int, ...] | None = None
+    root_relative: str | None = None  # the path from the repository root, for exclude globs
+
+    def file_line(self, line: int) -> int:
+        return self.lines[line - 1] if self.lines else line
+
+
+@dataclass(frozen=True)
+class Settings:
+    allow: frozenset[str] = frozenset()
+    exclude: tuple[str, ...] = ()
+
+    def excluded(self, relative: str | None) -> bool:
+        return relative is not None and any(_glob(pattern).match(relative) for pattern in self.exclude)
+
+
+@cache
+def _glob(pattern: str) -> re.Pattern[str]:
+    """A gitignore-like glob: ``*`` within a path segment, ``**`` across them; no slash matches at any depth."""
+    body = pattern.strip().lstrip("/")
+    anchored = "/" in body.rstrip("/")
+    if body.endswith("/"):
+        body += "**"
+    out = ""
+    index = 0
+    while index < len(body):
+        char = body[index]
+        if body.startswith("**/", index):
+            out += "(?:.*/)?"
+            index += 3
+            continue
+        if body.startswith("**", index):
+            out += ".*"
+            index += 2
+            continue
+        out += "[^/]*" if char == "*" else "[^/]" if char == "?" else re.escape(char)
+        index += 1
+    prefix = "" if anchored else "(?:.*/)?"
+    return re.compile(f"{prefix}{out}(?:/.*)?")
+
+
+def load_settings(project: Project | None) -> Settings:
+    """``scan.allow`` and ``scan.exclude`` from .memory/config.yaml; nothing without it.
+
+    The parsed settings are cached under .git/gitmem/, keyed on the config's stat, so the pre-commit hook does not
+    import the YAML and JSON Schema libraries on every commit.
+    """
+    if project is None:
+        return Settings()
+    path = project.config_path
+    try:
+        st = path.stat()
+    except OSError:
+        return Settings()
+    key = [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+    cache_file = project.cache_dir / "scan-settings.json"
+    try:
+        cached = json.loads(cache_file.read_bytes())
+        if cached.get("key") == key:
+            return Settings(frozenset(cached["allow"]), tuple(cached["exclude"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    from gitmem.config import load_config
+    from gitmem.fsutil import write_atomic
+
+    config = load_config(project)
+    settings = Settings(frozenset(config.scan_allow), config.scan_exclude)
+    data = {"key": key, "allow": sorted(settings.allow), "exclude": list(settings.exclude)}
+    with contextlib.suppress(OSError):  # the cache only saves time
+        write_atomic(cache_file, json.dumps(data).encode())
+    return settings
+
+
+def decode_bytes(raw: bytes) -> str:
+    """Text as it is on disk: invalid UTF-8 kept as surrogates, so a redacted file keeps every other byte."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def encode_text(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def is_binary(raw: bytes) -> bool:
+    return b"\x00" in raw[:BINARY_PROBE]
+
+
+def read_paths(paths: tuple[str, ...], project: Project | None, settings: Settings) -> Iterator[Source]:
+    """Each text file under ``paths``: files as named, directories recursively (git-ignored files, ``.git`` and
+    binary files skipped, and the ``scan.exclude`` globs applied)."""
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            for display, file in _walk(given, path, project):
+                relative = _root_relative(file, project)
+                if settings.excluded(relative):
+                    continue
+                source = _read(display, file, relative)
+                if source is not None:
+                    yield source
+        elif path.exists():
+            source = _read(given, path, _root_relative(path, project))
+            if source is not None:
+                yield source
+        else:
+            raise UsageError(f"{given}: no such file or directory")
+
+
+def _read(display: str, file: Path, relative: str | None) -> Source | None:
+    try:
+        raw = file.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{display}: cannot read: {exc.strerror}") from None
+    if is_binary(raw):
+        return None
+    return Source(display, decode_bytes(raw), file, root_relative=relative)
+
+
+def _root_relative(file: Path, project: Project | None) -> str | None:
+    if project is None:
+        return None
+    try:
+        return file.resolve().relative_to(project.root).as_posix()
+    except ValueError:
+        return None
+
+
+def _walk(given: str, directory: Path, project: Project | None) -> Iterator[tuple[str, Path]]:
+    """The files of a directory: in a git repository, those git does not ignore; elsewhere, all but ``.git``."""
+    names: list[str] | None = None
+    if project is not None:
+        from gitmem.gitrepo import GitFailed, git
+
+        try:
+            out = git(directory, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+            names = sorted({name for name in out.decode("utf-8", "surrogateescape").split("\0") if name})
+        except GitFailed:
+            names = None
+    if names is not None:
+        for name in names:
+            file = directory / name
+            if file.is_file() and not file.is_symlink():
+                yield os.path.normpath(os.path.join(given, name)), file
+        return
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if d != ".git")
+        for name in sorted(files):
+            file = Path(root) / name
+            if not file.is_symlink():
+                yield os.path.normpath(os.path.join(given, os.path.relpath(file, directory))), file
+
+
+# -- the staged diff -------------------------------------------------------------------------------------------
+
+_HUNK_RE = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@")
+
+
+def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings) -> Iterator[Source]:
+    """The lines the index adds, file by file, with their line numbers in the staged file.
+
+    Runs ``git diff --cached`` once, in the current environment, so ``GIT_INDEX_FILE`` (set by git for partial
+    commits such as ``git commit FILE``) is respected.
+    """
+    from gitmem.gitrepo import git
+
+    args = ["-c", "core.quotePath=off", "diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-U0"]
+    args += ["--diff-filter=ACMRTU", "--src-prefix=a/", "--dst-prefix=b/", "--"]
+    out = git(project.root, *args, *pathspecs)
+    cwd = Path.cwd().resolve()
+    for name, added in _parse_diff(out):
+        if settings.excluded(name):
+            continue
+        text = "\n".join(decode_bytes(line) for _, line in added)
+        display = os.path.relpath(project.root / name, cwd) if project.root != cwd else name
+        yield Source(display, text, None, tuple(number for number, _ in added), name)
+
+
+def _parse_diff(out: bytes) -> Iterator[tuple[str, list[tuple[int, bytes]]]]:
+    name: str | None = None
+    added: list[tuple[int, bytes]] = []
+    number = 0
+    in_header = False  # between "diff --git" and the first hunk: where "+++ b/path" names the file
+    for line in out.split(b"\n"):
+        if line.startswith(b"diff --git "):
+            if name is not None and added:
+                yield name, added
+            name, added, in_header = None, [], True
+        elif in_header and line.startswith(b"+++ "):
+            target = line[4:]
+            name = None if target == b"/dev/null" else _unquote(target).removeprefix("b/")
+        elif line.startswith(b"@@"):
+            in_header = False
+            match = _HUNK_RE.match(line)
+            number = int(match.group(1)) if match else 0
+        elif not in_header and line.startswith(b"+") and name is not None:
+            content = line[1:]
+            added.append((number, content[:-1] if content.endswith(b"\r") else content))
+            number += 1
+        elif not in_header and line.startswith(b" "):
+            number += 1
+    if name is not None and added:
+        yield name, added
+
+
+_C_ESCAPES = {b"n": 10, b"t": 9, b"r": 13, b'"': 34, b"\\": 92, b"a": 7, b"b": 8, b"f": 12, b"v": 11}
+
+
+def _unquote(raw: bytes) -> str:
+    """A path as git prints it: C-quoted when it holds quotes, backslashes or control characters."""
+    raw = raw.rstrip(b"\t")
+    if not (raw.startswith(b'"') and raw.endswith(b'"')):
+        return decode_bytes(raw)
+    body = raw[1:-1]
+    out = bytearray()
+    index = 0
+    while index < len(body):
+        byte = body[index : index + 1]
+        if byte == b"\\" and index + 1 < len(body):
+            nxt = body[index + 1 : index + 2]
+            if nxt.isdigit():
+                out.append(int(body[index + 1 : index + 4], 8))
+                index += 4
+                continue
+            out.append(_C_ESCAPES.get(nxt, nxt[0]))
+            index += 2
+            continue
+        out += byte
+        index += 1
+    return decode_bytes(bytes(out))
+
+
+# -- scanning a source -----------------------------------------------------------------------------------------
+
+
+def findings_in(
+    source: Source, settings: Settings, *, decode: int, pragmas: bool = True, honour_allow: bool = True
+) -> list[Finding]:
+    """The secrets and hidden characters of one source, at the file's line numbers, less the allowed fingerprints."""
+    from gitmem.scan.engine import scan_text
+
+    found = scan_text(source.text, source.display, decode=decode, hidden=True, pragmas=pragmas)
+    if honour_allow and settings.allow:
+        found = [finding for finding in found if finding.fingerprint not in settings.allow]
+    if source.lines:
+        found = [replace(finding, line=source.file_line(finding.line)) for finding in found]
+    return found

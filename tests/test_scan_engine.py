@@ -1,0 +1,280 @@
+"""The scanner's rules, engine, decoding, pragmas and redaction (the core, without the command line)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import re
+import string
+import urllib.parse
+
+import pytest
+
+from gitmem.scan import HIDDEN_RULE, redact, scan_text
+from gitmem.scan.engine import fingerprint, preview
+from gitmem.scan.rules import RULES, Rule
+
+_rng = random.Random(7)
+
+
+def token(alphabet: str = string.ascii_letters + string.digits, n: int = 36) -> str:
+    return "".join(_rng.choice(alphabet) for _ in range(n))
+
+
+def ghp() -> str:
+    return "ghp_" + token()
+
+
+def rules_found(text: str) -> list[str]:
+    return [finding.rule for finding in scan_text(text)]
+
+
+# -- rules as data -------------------------------------------------------------------------------------------------
+
+
+def test_rules_are_data_with_stable_unique_ids_and_examples() -> None:
+    ids = [rule.id for rule in RULES]
+    assert len(ids) == len(set(ids))
+    assert len(ids) >= 45
+    for rule in RULES:
+        assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", rule.id), rule.id
+        assert rule.keywords and all(k == k.lower() for k in rule.keywords), rule.id
+        assert rule.examples, f"{rule.id} has no example"
+        assert "secret" in re.compile(rule.pattern).groupindex or rule.generic, rule.id
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.id)
+def test_every_example_is_found_by_its_rule(rule: Rule) -> None:
+    for example in rule.examples:
+        assert rule.id in rules_found(example), example
+
+
+@pytest.mark.parametrize("rule", [r for r in RULES if r.counter_examples], ids=lambda rule: rule.id)
+def test_no_counter_example_is_found_by_any_rule(rule: Rule) -> None:
+    for example in rule.counter_examples:
+        assert rules_found(example) == [], example
+
+
+def test_every_keyword_occurs_in_its_rule_examples() -> None:
+    """A rule only runs where a keyword occurs: its examples prove each rule can wake up."""
+    for rule in RULES:
+        for example in rule.examples:
+            assert any(k in example.lower() for k in rule.keywords), (rule.id, example)
+
+
+# -- findings ------------------------------------------------------------------------------------------------------
+
+
+def test_finding_offsets_line_column_and_preview() -> None:
+    secret = ghp()
+    text = f"first line\n  TOKEN = '{secret}'\n"
+    [finding] = scan_text(text, "config.py")
+    assert (finding.rule, finding.line, finding.column, finding.path) == ("github-pat", 2, 12, "config.py")
+    assert text[finding.start : finding.end] == secret
+    assert finding.preview == "ghp_… (40 chars)"
+    assert secret not in finding.describe() and secret[4:12] not in finding.preview
+    assert finding.fingerprint == fingerprint("github-pat", secret)
+    assert re.fullmatch(r"[0-9a-f]{32}", finding.fingerprint)
+
+
+@pytest.mark.parametrize(
+    ("secret", "shown"),
+    [("abcdefgh", "ab… (8 chars)"), ("abc", "… (3 chars)"), ("x" * 100, "xxxx… (100 chars)")],
+)
+def test_preview_shows_at_most_a_quarter_and_four_characters(secret: str, shown: str) -> None:
+    assert preview(secret) == shown
+
+
+def test_fingerprint_depends_on_rule_and_secret_only() -> None:
+    secret = ghp()
+    a = scan_text(f"x = '{secret}'", "a.py")[0]
+    b = scan_text(f'\n\nother = "{secret}"', "b.py")[0]
+    assert a.fingerprint == b.fingerprint
+    assert fingerprint("github-pat", secret) != fingerprint("npm-token", secret)
+
+
+def test_overlapping_rules_report_the_most_specific_once() -> None:
+    secret = ghp()
+    assert rules_found(f'GITHUB_TOKEN="{secret}"') == ["github-pat"]  # not also generic-secret
+
+
+def test_redact_replaces_each_secret_and_keeps_everything_else() -> None:
+    a, b = ghp(), "npm_" + token()
+    text = f"a = '{a}'  # keep\nb: {b}\nend\n"
+    clean = redact(text, scan_text(text))
+    assert clean == "a = '‹redacted:github-pat›'  # keep\nb: ‹redacted:npm-token›\nend\n"
+
+
+# -- decoys stay quiet ---------------------------------------------------------------------------------------------
+
+DECOYS = [
+    "password = os.environ['DB_PASSWORD']",
+    'api_key = "<YOUR_API_KEY>"',
+    "password: changeme",
+    "GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "token: ${{ secrets.GITHUB_TOKEN }}",
+    "secret: {{ vault_secret }}",
+    "aws_access_key_id = AKIA" + "IOSFODNN7EXAMPLE",
+    "commit = '" + "0a1b2c3d4e5f" * 3 + "01234567'",
+    'integrity: "sha512-' + base64.b64encode(bytes(range(64))).decode() + '"',
+    "id: 123e4567-e89b-12d3-a456-426614174000",
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + token(n=43) + " user@host",
+    "STRIPE_PUBLISHABLE_KEY=pk_test_" + token(n=24),
+    "STRIPE_KEY=sk_live_****************abcd",
+    "token = self.tokenizer.next_token()",
+    "The password is stored in the vault.",
+]
+
+
+@pytest.mark.parametrize("line", DECOYS)
+def test_decoys_are_quiet(line: str) -> None:
+    assert scan_text(line) == []
+
+
+# -- session logs: decoding ----------------------------------------------------------------------------------------
+
+
+def test_secret_behind_json_escapes_is_found_at_its_place_in_the_raw_text() -> None:
+    secret = ghp()
+    nested = json.dumps({"content": json.dumps({"url": f"https://{secret}@github.com/o/r"})})
+    [finding] = scan_text(nested)
+    assert finding.rule == "github-pat"
+    assert nested[finding.start : finding.end] == secret
+
+
+def test_generic_assignment_inside_a_json_string_with_newlines() -> None:
+    password = "Xq7#" + token(n=14)
+    line = json.dumps({"type": "tool_result", "content": f"$ cat .env\nDEBUG=0\nDB_PASSWORD={password}\n"})
+    [finding] = scan_text(line)
+    assert (finding.rule, line[finding.start : finding.end]) == ("generic-secret", password)
+
+
+def test_json_unicode_escapes_are_decoded_and_mapped_back() -> None:
+    secret = ghp()
+    escaped = "".join(f"\\u{ord(c):04x}" for c in secret[:6]) + secret[6:]
+    line = '{"content": "token ' + escaped + '"}'
+    [finding] = scan_text(line)
+    assert line[finding.start : finding.end] == escaped
+    assert redact(line, [finding]) == '{"content": "token ‹redacted:github-pat›"}'
+
+
+def test_url_encoded_credentials_are_found() -> None:
+    password = "Vb9!" + token(n=16)
+    body = urllib.parse.urlencode({"user": "deploy", "client_secret": password, "grant_type": "password"})
+    [finding] = scan_text(f"curl -d '{body}' https://auth.example.org/token")
+    assert finding.rule == "generic-secret"
+    assert urllib.parse.unquote(f"curl -d '{body}'"[finding.start : finding.end]) == password
+
+
+def test_base64_encoded_env_file_is_found_and_the_covering_text_redacted() -> None:
+    secret = ghp()
+    blob = base64.b64encode(f"APP=1\nGITHUB_TOKEN={secret}\n".encode()).decode()
+    text = f"data:\n  env: {blob}\n"
+    [finding] = scan_text(text)
+    assert finding.rule == "github-pat" and finding.line == 2
+    assert blob.find(text[finding.start : finding.end]) >= 0  # a run of the base64 covering the secret
+    assert len(text[finding.start : finding.end]) >= len(secret) * 4 // 3
+    redacted = redact(text, [finding])
+    assert "‹redacted:github-pat›" in redacted and scan_text(redacted) == []
+
+
+def test_decoding_is_bounded_and_can_be_turned_off() -> None:
+    secret = ghp()
+    once = base64.b64encode(f"GITHUB_TOKEN={secret}".encode()).decode()
+    thrice = base64.b64encode(base64.b64encode(once.encode())).decode()
+    assert rules_found(once) == ["github-pat"]
+    assert scan_text(once, decode=0) == []
+    assert scan_text(thrice, decode=2) == []
+    assert [f.rule for f in scan_text(thrice, decode=3)] == ["github-pat"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "the staging password is {pw}, log in with that",
+        "Password: {pw}",
+        "try again with the password `{pw}`.",
+        "I set the token to {pw} in CI",
+    ],
+)
+def test_credentials_in_prose_are_found(sentence: str) -> None:
+    pw = "Kd8%" + token(n=12)
+    text = sentence.format(pw=pw)
+    [finding] = scan_text(text)
+    assert text[finding.start : finding.end] == pw
+
+
+# -- allow pragmas -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "# gitmem:allow",
+        "// gitmem:allow",
+        "/* gitmem:allow */",
+        "-- gitmem:allow",
+        "<!-- gitmem:allow -->",
+        "# pragma: allowlist secret",
+        "// gitleaks:allow",
+    ],
+)
+def test_inline_pragmas_allow_a_line_in_any_comment_syntax(comment: str) -> None:
+    secret = ghp()
+    assert scan_text(f"token = '{secret}'  {comment}", pragmas=True) == []
+    assert [f.rule for f in scan_text(f"token = '{secret}'\n{comment}", pragmas=True)] == ["github-pat"]
+    # by default (memories, session logs: text an agent may write) a pragma allows nothing
+    assert rules_found(f"token = '{secret}'  {comment}") == ["github-pat"]
+
+
+@pytest.mark.parametrize("comment", ["# gitmem:allow-next-line", "# pragma: allowlist nextline secret"])
+def test_next_line_pragmas(comment: str) -> None:
+    secret = ghp()
+    assert scan_text(f"{comment}\ntoken = '{secret}'", pragmas=True) == []
+    assert [f.rule for f in scan_text(f"{comment}\n\ntoken = '{secret}'", pragmas=True)] == ["github-pat"]
+
+
+# -- hidden Unicode ------------------------------------------------------------------------------------------------
+
+
+def test_hidden_unicode_findings_only_when_asked() -> None:
+    text = "use pnpm\u200b, never npm\n"
+    assert scan_text(text) == []
+    [finding] = scan_text(text, hidden=True)
+    assert (finding.rule, finding.line, finding.column) == (HIDDEN_RULE, 1, 9)
+    assert finding.describe() == "hidden Unicode character U+200B (ZERO WIDTH SPACE)"
+    assert redact(text, [finding]) == "use pnpm, never npm\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "hidden"),
+    [
+        ("\ufeffleading byte-order mark", []),
+        ("a byte-order mark\ufeff inside", [0xFEFF]),
+        ("family \U0001f468\u200d\U0001f469\u200d\U0001f467", []),
+        ("heart \u2764\ufe0f", []),
+        ("flag \U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f", []),
+        ("tag smuggling \U000e0041\U000e0042", [0xE0041, 0xE0042]),
+        ("bidi \u202eevil", [0x202E]),
+        ("joiner\u200dalone", [0x200D]),
+    ],
+)
+def test_hidden_unicode_exceptions(text: str, hidden: list[int]) -> None:
+    found = [f for f in scan_text(text, hidden=True) if f.rule == HIDDEN_RULE]
+    assert [int(f.preview[2:].split()[0], 16) for f in found] == hidden
+
+
+def test_the_documentation_lists_every_rule() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "scanning.md").read_text(encoding="utf-8")
+    missing = [rule.id for rule in RULES if f"| `{rule.id}` |" not in doc]
+    assert missing == []
+
+
+def test_crlf_line_endings() -> None:
+    password = "Xk9#" + token(n=12)
+    text = f"A=1\r\nDB_PASSWORD={password}\r\nB=2\r\n"
+    [finding] = scan_text(text)
+    assert (finding.line, text[finding.start : finding.end]) == (2, password)
