@@ -118,11 +118,20 @@ class Commit:
 
 
 def file_history(root: Path, path: str) -> list[Commit]:
-    """The commits that touched ``path`` (relative to ``root``), following renames, newest first."""
+    """The commits that touched ``path`` (relative to ``root``), following renames, newest first.
+
+    A copy is not followed: git's copy detection sees a new memory file as a copy of any similar (small) one, so a
+    "copy" is where a file's history starts.
+    """
     with _repo(root) as repo:
         _require_commits(repo)
         output = repo.git.log(
-            "--follow", "-z", "--name-status", "--format=%x1e%H%x1f%h%x1f%as%x1f%aI%x1f%an%x1f%s", "--", path
+            "--follow",
+            "-z",
+            "--name-status",
+            "--format=%x1e%H%x1f%h%x1f%as%x1f%aI%x1f%an%x1f%s",
+            "--",
+            path,
         )
     commits = []
     for record in output.split("\x1e"):
@@ -134,7 +143,10 @@ def file_history(root: Path, path: str) -> list[Commit]:
         change, old_path, new_path = "M", None, path
         if fields:
             change = fields[0][:1]
-            if change in ("R", "C") and len(fields) >= 3:
+            if change == "C" and len(fields) >= 3:
+                commits.append(Commit(sha, short, day, moment, author, subject, fields[2], "A"))
+                break
+            if change == "R" and len(fields) >= 3:
                 old_path, new_path = fields[1], fields[2]
             elif len(fields) >= 2:
                 new_path = fields[1]
@@ -247,9 +259,19 @@ def merge_text(ours: str, base: str, theirs: str) -> tuple[str, int]:
 
 
 def introducing_commit(root: Path, path: str) -> Commit | None:
-    """The commit that added ``path`` as it is now (its latest addition, renames followed), or ``None``."""
-    added = [commit for commit in file_history(root, path) if commit.change == "A"]
-    return added[0] if added else None
+    """The commit that last added ``path`` (renames are not followed: small memory files look alike to git's rename
+    detection, and a memory's id, its file name, does not change), or ``None`` when it was never committed."""
+    with _repo(root) as repo:
+        _require_commits(repo)
+        output = str(
+            repo.git.log(
+                "--diff-filter=A", "--no-renames", "-1", "--format=%H%x1f%h%x1f%as%x1f%aI%x1f%an%x1f%s", "--", path
+            )
+        )
+    if not output.strip():
+        return None
+    sha, short, day, moment, author, subject = output.strip().split("\x1f", 5)
+    return Commit(sha, short, day, moment, author, subject, path, "A")
 
 
 def commit_files(root: Path, sha: str) -> list[str]:
@@ -292,10 +314,13 @@ def abort_revert(root: Path) -> None:
 
 def stage(root: Path, paths: Iterable[str]) -> None:
     """`git add -A` for these paths (new, changed and removed files alike)."""
-    paths = list(paths)
-    if paths:
-        with _repo(root) as repo:
-            repo.git.add("-A", "--", *paths)
+    present = [path for path in paths if (root / path).exists()]
+    gone = [path for path in paths if not (root / path).exists()]
+    with _repo(root) as repo:
+        if present:
+            repo.git.add("-A", "--", *present)
+        if gone:
+            repo.git.rm("-q", "--cached", "--ignore-unmatch", "--", *gone)
 
 
 def take_ours(root: Path, path: str) -> None:
@@ -319,7 +344,6 @@ def commit(root: Path, message: str, paths: Sequence[str] = ()) -> str:
     if done.returncode != 0:
         output = (done.stdout + done.stderr).strip()
         raise GitFailed(
-            "git commit was refused (by a hook?); the change is staged: fix what it says, then `git commit`\n"
-            + output
+            "git commit was refused (by a hook?); the change is staged: fix what it says, then `git commit`\n" + output
         )
     return git(root, "rev-parse", "--short=7", "HEAD").decode("ascii").strip()

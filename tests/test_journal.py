@@ -97,7 +97,7 @@ def test_add_refuses_a_log_with_a_secret_and_writes_nothing(project: Path, run: 
     assert result.code == 1
     assert result.out == ""
     assert result.err == (
-        "session.md:7:15: Decisions: possible secret (github-token): ghp_… (40 chars); never log secrets\n"
+        "session.md:7:15: Decisions: possible secret (github-pat): ghp_… (40 chars); never log secrets\n"
         "refused: the log holds 1 possible secret; nothing was written (remove them, or store the log with "
         "--redact to replace each with ‹redacted:RULE›)\n"
     )
@@ -111,10 +111,10 @@ def test_add_redact_replaces_each_secret_and_keeps_the_rest(project: Path, run: 
     assert result.code == 0, result.err
     outcome = json.loads(result.out)
     assert outcome["stored"] is True
-    assert outcome["redacted"] == [{"line": 7, "rule": "github-token"}]
+    assert outcome["redacted"] == [{"line": 7, "rule": "github-pat"}]
     stored = (project / outcome["path"]).read_text(encoding="utf-8")
     assert TOKEN not in stored
-    assert stored == text.replace(TOKEN, "‹redacted:github-token›")
+    assert stored == text.replace(TOKEN, "‹redacted:github-pat›")
 
 
 def test_add_refuses_hidden_unicode_even_with_redact(project: Path, run: Run) -> None:
@@ -250,7 +250,7 @@ def test_harvest_refuses_a_log_holding_a_secret(project: Path, run: Run) -> None
     result = run("journal", "harvest", ".memory/journal/2026-05-01-by-hand.md")
     assert result.code == 1
     assert result.err == (
-        ".memory/journal/2026-05-01-by-hand.md:2:17: Decisions: possible secret (github-token): ghp_… (40 chars); "
+        ".memory/journal/2026-05-01-by-hand.md:2:17: Decisions: possible secret (github-pat): ghp_… (40 chars); "
         "never log secrets\n"
         "refused: nothing was proposed. Store a redacted copy with `gitmem journal add --redact "
         ".memory/journal/2026-05-01-by-hand.md` and harvest that\n"

@@ -125,7 +125,7 @@ def test_a_real_client_gets_refusals_and_nothing_is_written(project: Path, run: 
     assert seen["secret"].is_error
     message = text_of(seen["secret"])
     assert message.endswith(
-        "refused: body (line 1) holds a possible secret (github-token); nothing was written. Secrets never belong "
+        "refused: body (line 1) holds a possible secret (github-pat); nothing was written. Secrets never belong "
         "in memory: remove the value (describe where it is kept instead) and propose again."
     )
     assert TOKEN not in message and TOKEN[4:20] not in message
@@ -136,7 +136,7 @@ def test_a_real_client_gets_refusals_and_nothing_is_written(project: Path, run: 
     )
     assert seen["kind"].is_error and "kind" in text_of(seen["kind"])
     assert seen["journal"].is_error
-    assert "possible secret (github-token)" in text_of(seen["journal"])
+    assert "possible secret (github-pat)" in text_of(seen["journal"])
     assert TOKEN not in text_of(seen["journal"])
     assert memory_files(project) == before
     assert sorted(p.name for p in (project / ".memory/journal").iterdir()) == [".gitkeep"]

@@ -117,7 +117,8 @@ def test_gitmem_revert_removes_only_the_memory_when_its_commit_did_more(team: Pa
     [
         ("uncommitted", "error: memory 'fresh' was never committed, so there is nothing to revert: "
                         "`gitmem forget fresh` removes the file\n"),
-        ("staged", "error: there are staged changes: commit or unstage them first, so the revert commit holds only it\n"),
+        ("staged", "error: there are staged changes: commit or unstage them first, so the revert commit holds only "
+                   "it\n"),
     ],
 )  # fmt: skip
 def test_gitmem_revert_refuses(team: Path, run: Run, setup: str, message: str) -> None:
@@ -136,7 +137,7 @@ def _file(text: str) -> str:
     from gitmem.compile import block
 
     body = "## Project memories\n\nIntro.\n" + "".join(
-        f"\n### Conventions\n\n" + "".join(f"- Memory {m} (`{m}`)\n" for m in text.split()) if text else ""
+        "\n### Conventions\n\n" + "".join(f"- Memory {m} (`{m}`)\n" for m in text.split()) if text else ""
     )
     return "# Hand\n" + block.block_text(body)
 

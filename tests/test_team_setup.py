@@ -56,7 +56,8 @@ def test_init_creates_a_precommit_config_and_installs_it(repo: Path, run: Run) -
     assert git(repo, "config", "--get", "merge.gitmem.driver").strip() == "gitmem merge-driver %O %A %B %P"
     assert (repo / ".gitattributes").read_text() == (
         "# gitmem:begin: generated rules files, merged memory by memory (gitmem init keeps this section)\n"
-        "AGENTS.md merge=gitmem\nCLAUDE.md merge=gitmem\n.claude/rules/gitmem-*.md merge=gitmem linguist-generated=true\n"
+        "AGENTS.md merge=gitmem\nCLAUDE.md merge=gitmem\n"
+        ".claude/rules/gitmem-*.md merge=gitmem linguist-generated=true\n"
         "# gitmem:end\n"
     )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+import string
 from pathlib import Path
 
 import pytest
@@ -10,7 +12,8 @@ from gitmem.schema import MAX_FILE_BYTES
 from tests.conftest import Run
 
 GOOD = "id: {id}\ntitle: Use pnpm\nkind: convention\nstatus: active\n"
-TOKEN = "ghp_" + "a1" * 18  # built at run time: the repository never holds a real-looking token
+# Built at run time from a seeded generator: the repository never holds a real-looking token.
+TOKEN = "ghp_" + "".join(random.Random(5).choices(string.ascii_letters + string.digits, k=36))
 
 CASES: list[tuple[str, bytes, list[str]]] = [
     (
@@ -140,7 +143,7 @@ def test_secret_in_memory_file_is_reported_without_the_secret(project: Path, run
     _write(project, "leak", f"id: leak\ntitle: x\nkind: fact\nstatus: active\nbody: token {TOKEN}\n".encode())
     result = run("validate")
     assert result.code == 1
-    assert ".memory/memories/leak.yaml:5:13: body: possible secret (github-token): ghp_… (40 chars); " in result.err
+    assert ".memory/memories/leak.yaml:5:13: body: possible secret (github-pat): ghp_… (40 chars); " in result.err
     assert TOKEN not in result.err + result.out
 
 
