@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "history": "gitmem.commands.provenance:history",
     "diff": "gitmem.commands.provenance:diff",
     "revert": "gitmem.commands.revert:revert",
+    "check": "gitmem.commands.check:check",
     "mcp": "gitmem.commands.mcp:mcp",
     "merge-driver": "gitmem.commands.merge_driver:merge_driver",
 }

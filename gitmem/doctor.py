@@ -389,6 +389,42 @@ def check_near_duplicates(ctx: Context) -> Iterator[Finding]:
         )
 
 
+def check_budgets(ctx: Context) -> Iterator[Finding]:
+    """Targets whose token budget leaves memories out (they stay reachable by recall), and hard size limits."""
+    if ctx.snapshot.problems:
+        return  # compile refuses while memory files are invalid; check_invalid reports them
+    from gitmem.compile.compiler import prepare
+
+    live = [memory for memory in ctx.snapshot.memories.values() if memory.is_live(ctx.today)]
+    report = prepare(ctx.project, ctx.config, live)
+    config_path = ctx.project.display(ctx.project.config_path)
+    for plan in report.plans:
+        if plan.omitted:
+            shown = ", ".join(plan.omitted[:5]) + (", …" if len(plan.omitted) > 5 else "")
+            yield Finding(
+                WARNING,
+                "over-budget",
+                None,
+                config_path,
+                1,
+                f"target {plan.target.name} is over its budget of {plan.budget} tokens: {len(plan.omitted)} "
+                f"memories left out ({shown}); agents reach them only by recall. Raise `budget`, lower priorities, "
+                "or retire what no longer matters",
+                "gitmem stats",
+            )
+    for use in report.limits:
+        if use.over:
+            yield Finding(
+                ERROR if use.limit.hard else WARNING,
+                "over-limit",
+                None,
+                use.path,
+                1,
+                use.describe(),
+                "gitmem stats",
+            )
+
+
 CHECKS: tuple[Check, ...] = (
     check_invalid,
     check_expired,
@@ -397,6 +433,7 @@ CHECKS: tuple[Check, ...] = (
     check_supersedes,
     check_proposals,
     check_near_duplicates,
+    check_budgets,
 )
 
 

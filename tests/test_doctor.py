@@ -496,3 +496,19 @@ def test_circles_in_supersedes_graphs(graph: dict[str, list[str]], circles: list
 
     found = sorted(c for c in _strongly_connected(graph) if len(c) > 1)
     assert found == circles
+
+
+def test_target_over_budget_is_a_warning(project: Path, run: Run) -> None:
+    (project / ".memory" / "config.yaml").write_text("version: 1\ntargets: [agents]\nbudget: 60\n")
+    write("first", "Deploys go through the release train", priority="high")
+    write("second", "Integration tests need a running database", body="Start it with `make db`." * 4)
+    write("third", "Feature flags live in flags.yaml", priority="low", body="Never hard-code a flag." * 4)
+    code, found = findings(run)
+    assert code == 0
+    (budget,) = [f for f in found if f["code"] == "over-budget"]
+    assert budget["severity"] == "warning"
+    assert budget["path"] == ".memory/config.yaml"
+    assert budget["message"].startswith("target agents is over its budget of 60 tokens: ")
+    assert "third" in budget["message"]
+    assert budget["command"] == "gitmem stats"
+    assert run("doctor", "--strict").code == 1

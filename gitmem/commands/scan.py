@@ -52,7 +52,7 @@ def scan(
     from gitmem.fsutil import write_atomic
     from gitmem.project import find_project
     from gitmem.scan import sources as src
-    from gitmem.scan.engine import DEFAULT_DECODE_DEPTH, HIDDEN_RULE
+    from gitmem.scan.engine import HIDDEN_RULE
     from gitmem.scan.engine import redact as redact_text
 
     if staged and redact:
@@ -73,9 +73,9 @@ def scan(
     if staged:
         if project is None:
             raise CannotRun("--staged needs a git repository: run it inside one")
-        jobs += [(source, DEFAULT_DECODE_DEPTH, True) for source in src.read_staged(project, files, settings)]
+        jobs += [_job(source) for source in src.read_staged(project, files, settings)]
     elif files or not (stdin or logs):
-        jobs += [(source, DEFAULT_DECODE_DEPTH, True) for source in src.read_paths(files or (".",), project, settings)]
+        jobs += [_job(source) for source in src.read_paths(files or (".",), project, settings)]
     for log in logs:
         jobs += [(source, LOG_DECODE_DEPTH, False) for source in src.read_paths((log,), project, src.Settings())]
     if stdin:
@@ -123,6 +123,17 @@ def scan(
 
 
 LOG_DECODE_DEPTH = 3
+
+
+def _job(source: Any) -> tuple[Any, int, bool]:
+    """How to scan a file: gitmem's own session logs as logs (decoded deeper), and in them and in memories an allow
+    pragma allows nothing (an agent writes that text; nobody reviews it line by line)."""
+    from gitmem.scan.engine import DEFAULT_DECODE_DEPTH
+
+    relative = source.root_relative or ""
+    if relative.startswith(".memory/journal/"):
+        return source, LOG_DECODE_DEPTH, False
+    return source, DEFAULT_DECODE_DEPTH, not relative.startswith(".memory/memories/")
 
 
 def _project_or_none(find: Any) -> Any:

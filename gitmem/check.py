@@ -1,0 +1,97 @@
+"""`gitmem check`: everything CI should hold a pull request to, in one command.
+
+1. validate: every memory file and the config (schema, strict YAML, hidden Unicode, secrets, cross-file checks);
+2. scan: the memory folder and the session journal for secrets and hidden Unicode (logs are scanned as logs:
+   decoded deeper, and an allow pragma written in them allows nothing);
+3. compile: the rules files are what `gitmem compile` would write (`compile --check`);
+4. doctor: no hygiene errors (expired memories still active, dangling evidence, broken supersedes chains).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from gitmem.config import load_config
+from gitmem.memory.store import Store
+from gitmem.project import Project
+
+
+@dataclass
+class Step:
+    name: str
+    ok: bool
+    summary: str
+    details: list[str] = field(default_factory=list)
+    skipped: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        return {"name": self.name, "ok": self.ok, "skipped": self.skipped, "summary": self.summary,
+                "details": self.details}  # fmt: skip
+
+
+def run_checks(project: Project, today: date) -> list[Step]:
+    store = Store(project)
+    steps = [_validate(project, store), _scan(project)]
+    steps.append(_compile(project, store, today) if steps[0].ok else _skipped("compile", "memory files are invalid"))
+    steps.append(_doctor(project, store, today))
+    return steps
+
+
+def _skipped(name: str, why: str) -> Step:
+    return Step(name, True, f"skipped: {why}", skipped=True)
+
+
+def _validate(project: Project, store: Store) -> Step:
+    from gitmem.validation import validate_project
+
+    checked, problems = validate_project(project, store)
+    if problems:
+        files = len({p.path for p in problems})
+        return Step("validate", False, f"{len(problems)} problem(s) in {files} file(s)", [str(p) for p in problems])
+    return Step("validate", True, f"{checked} file(s) valid")
+
+
+def _scan(project: Project) -> Step:
+    from gitmem.scan import sources
+    from gitmem.scan.engine import DEFAULT_DECODE_DEPTH, HIDDEN_RULE
+
+    settings = sources.load_settings(project)
+    jobs = []
+    for directory, depth in ((project.memories_dir, DEFAULT_DECODE_DEPTH), (project.journal_dir, 3)):
+        if directory.is_dir():
+            jobs += [(source, depth) for source in sources.read_paths((project.display(directory),), project, settings)]
+    details = []
+    for source, depth in jobs:
+        for finding in sources.findings_in(source, settings, decode=depth, pragmas=False):
+            what = "hidden Unicode character" if finding.rule == HIDDEN_RULE else "possible secret"
+            details.append(f"{finding.path}:{finding.line}:{finding.column}: {finding.rule}: {what} {finding.preview}")
+    if details:
+        return Step("scan", False, f"{len(details)} finding(s)", details)
+    return Step("scan", True, f"{len(jobs)} file(s), nothing found")
+
+
+def _compile(project: Project, store: Store, today: date) -> Step:
+    from gitmem.compile.compiler import prepare
+
+    snapshot = store.load()
+    live = [memory for memory in snapshot.memories.values() if memory.is_live(today)]
+    report = prepare(project, load_config(project), live)
+    if report.problems:
+        return Step("compile", False, f"{len(report.problems)} problem(s)", [str(p) for p in report.problems])
+    if report.stale:
+        details = [f"{change.path}: {change.reason}" for change in report.stale]
+        return Step("compile", False, f"{len(report.stale)} rules file(s) out of date: run `gitmem compile`", details)
+    files = sum(len(plan.files) for plan in report.plans)
+    return Step("compile", True, f"{files} rules file(s) up to date")
+
+
+def _doctor(project: Project, store: Store, today: date) -> Step:
+    from gitmem.doctor import diagnose
+
+    report = diagnose(project, store, load_config(project), today)
+    warnings = f" ({len(report.warnings)} warning(s): `gitmem doctor`)" if report.warnings else ""
+    if report.errors:
+        details = [f"{f.path}:{f.line}: {f.code}: {f.message}" for f in report.errors]
+        return Step("doctor", False, f"{len(report.errors)} error(s){warnings}", details)
+    return Step("doctor", True, f"no errors{warnings}")
