@@ -7,6 +7,9 @@ import click
 from gitmem.render import echo, echo_json, style
 
 
+_STYLES: dict[str, dict[str, Any]] = {"skipped": {"dim": True}, "ok": {"fg": "green"}, "FAILED": {"fg": "red"}}
+
+
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help='Print {"ok": bool, "checks": [{name, ok, summary, details}]}.')
 def check(as_json: bool) -> int:
@@ -30,7 +33,7 @@ def check(as_json: bool) -> int:
         return 1 if failed else 0
     for step in steps:
         word = "skipped" if step.skipped else "ok" if step.ok else "FAILED"
-        styles: dict[str, Any] = {"skipped": {"dim": True}, "ok": {"fg": "green"}, "FAILED": {"fg": "red"}}[word]
+        styles: dict[str, Any] = _STYLES[word]
         echo(f"{step.name:<9} {style(f'{word:<7}', **styles)} {step.summary}")
         for line in step.details:
             echo(f"  {line}")
