@@ -6,7 +6,6 @@ import click
 
 from gitmem.render import echo, echo_json, style
 
-
 _STYLES: dict[str, dict[str, Any]] = {"skipped": {"dim": True}, "ok": {"fg": "green"}, "FAILED": {"fg": "red"}}
 
 
