@@ -5,12 +5,15 @@ from __future__ import annotations
 from datetime import date
 
 from gitmem.memory.store import Store
-from gitmem.project import Project, find_project
+from gitmem.project import Project, find_project, user_scope
 
 
-def open_store() -> tuple[Project, Store]:
-    """The current project's store; exits with code 3 outside a git repository or before `gitmem init`."""
-    project = find_project()
+def open_store(user: bool = False) -> tuple[Project, Store]:
+    """The current project's store; exits with code 3 outside a git repository or before `gitmem init`.
+
+    ``user``: the user's personal store instead (``~/.config/gitmem``), which works anywhere.
+    """
+    project = user_scope() if user else find_project()
     project.require_initialised()
     return project, Store(project)
 

@@ -126,9 +126,15 @@ def prepare(
     names: Sequence[str] = (),
     budget: int | None = None,
     force: bool = False,
+    only: Sequence[Target] | None = None,
+    catalogue: Sequence[Target] = TARGETS,
 ) -> Report:
-    """Decide what compile does to every file, for the live ``memories``. Writes nothing."""
-    targets = chosen_targets(config, names)
+    """Decide what compile does to every file, for the live ``memories``. Writes nothing.
+
+    ``only`` and ``catalogue`` are for ``compile --user`` (``gitmem.personal``): compile exactly the targets
+    ``only`` instead of the configured ones, and clean up the files of the others among ``catalogue``.
+    """
+    targets = list(only) if only is not None else chosen_targets(config, names)
     budgets = {target.name: budget or config.budget_for(target.name) for target in targets}
     report = Report(plan_targets(targets, memories, budgets, config.mcp))
     desired: dict[str, tuple[Target, FilePlan]] = {}
@@ -138,7 +144,7 @@ def prepare(
     for target_plan in report.plans:
         report.problems.extend(_glob_problems(target_plan))
 
-    cleaned = targets if names else list(TARGETS)
+    cleaned = targets if names else list(catalogue)
     candidates = _candidates(project, cleaned)
     finals: dict[str, str] = {}  # path -> the file's text after compile (for limits)
     seen_io: dict[Path, str] = {}
