@@ -359,7 +359,7 @@ def find(packs: Sequence[Pack], qualified_id: str) -> tuple[Pack, Memory]:
     memory = pack.memories.get(memory_id)
     if memory is None:
         hint = difflib.get_close_matches(memory_id, list(pack.memories), n=1)
-        suggestion = f" (did you mean {name}/{hint[0]!r}?)" if hint else ""
+        suggestion = f" (did you mean '{name}/{hint[0]}'?)" if hint else ""
         raise UsageError(f"no memory {memory_id!r} in source {name!r} at {short_rev(pack.source.rev)}{suggestion}")
     return pack, memory
 

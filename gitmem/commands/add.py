@@ -90,11 +90,6 @@ def add(
     if user and evidence:
         raise UsageError("--evidence cites a file of a repository: personal memories (--user) cannot carry it")
     project, store = open_store(user)
-    if user:
-        from gitmem.personal import ensure_store
-
-        for path in ensure_store(project):
-            echo(f"created {project.display(path)}", err=True)
     day = today()
     memory = Memory(
         id=actions.new_id(title, memory_id),
@@ -113,6 +108,11 @@ def add(
         source="human",
     )
     outcome = actions.add_memory(store, memory, day)
+    if user:  # the first personal memory sets the store up (only once it passed every check)
+        from gitmem.personal import ensure_store
+
+        for path in ensure_store(project):
+            echo(f"created {project.display(path)}", err=True)
     if as_json:
         echo_json({**memory.to_dict(), "path": project.display(outcome.written[0])})
     else:
