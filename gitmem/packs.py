@@ -251,11 +251,9 @@ def _salt() -> str:
 def read(project: Project, source: Source, *, fetch_missing: bool = True) -> Pack | None:
     """The source's memories at its pinned revision: from the cache, else from the clone, fetching it first when
     the revision is not there yet (``fetch_missing``; otherwise ``None`` then)."""
-    index_path = _index_path(project, source)
-    salt = _salt()
     with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
-        stored = json.loads(index_path.read_bytes())
-        if stored["salt"] == salt and stored["repo"] == source.repo and stored["rev"] == source.rev:
+        stored = json.loads(_index_path(project, source).read_bytes())
+        if stored["salt"] == _salt() and stored["repo"] == source.repo and stored["rev"] == source.rev:
             return _pack_from(source, stored)
     clone = clone_dir(project, source)
     commit = resolve(clone, source.rev) if clone.is_dir() else None
@@ -270,17 +268,22 @@ def read(project: Project, source: Source, *, fetch_missing: bool = True) -> Pac
                 f"pin one with `gitmem sources update {source.name}`"
             )
     pack = _check(source, commit, _read_tree(clone, commit))
+    _remember(project, pack)
+    return pack
+
+
+def _remember(project: Project, pack: Pack) -> None:
+    """Cache what the source's pin holds (a cache: when it cannot be written, the next run reads the clone)."""
     payload = {
-        "salt": salt,
-        "repo": source.repo,
-        "rev": source.rev,
-        "commit": commit,
+        "salt": _salt(),
+        "repo": pack.source.repo,
+        "rev": pack.source.rev,
+        "commit": pack.commit,
         "memories": {memory_id: memory.to_dict() for memory_id, memory in pack.memories.items()},
         "problems": [[p.path, p.line, p.column, p.field, p.message] for p in pack.problems],
     }
     with contextlib.suppress(OSError):
-        write_atomic(index_path, json.dumps(payload, separators=(",", ":")).encode("utf-8"))
-    return pack
+        write_atomic(_index_path(project, pack.source), json.dumps(payload, separators=(",", ":")).encode("utf-8"))
 
 
 def _pack_from(source: Source, stored: dict[str, Any]) -> Pack:
@@ -441,7 +444,7 @@ def add(project: Project, config: Config, repo: str, rev: str | None, name: str 
 
         raise CheckFailed(pack.problems, f"source {name!r} at {short_rev(source.rev)} has invalid memories: not added")
     save_sources(project, [*config.sources, source])
-    read(project, source)  # cache what the pin holds
+    _remember(project, pack)
     return Added(source, pack)
 
 
@@ -458,6 +461,7 @@ class Update:
     note: str = ""
     error: str = ""
     problems: list[Problem] = field(default_factory=list)
+    pack: Pack | None = None  # the new pin's pack, when it moved
 
     @property
     def moved(self) -> bool:
@@ -513,12 +517,13 @@ def update(project: Project, config: Config, names: Sequence[str], branch: bool,
             continue
         _diff(old, new, today, result)
         result.source = moved
+        result.pack = new
     updated = {result.source.name: result.source for result in results}
     if any(result.moved for result in results):
         save_sources(project, [updated.get(source.name, source) for source in config.sources])
     for result in results:
-        if result.moved:
-            read(project, result.source)
+        if result.moved and result.pack is not None:
+            _remember(project, result.pack)
     return results
 
 

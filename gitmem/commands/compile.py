@@ -143,7 +143,8 @@ def compile_command(
         names = ", ".join(plan.target.name for plan in report.plans) or "no targets"
         where = f"for {names}"
     if shared:
-        count += f" ({len(shared)} from {', '.join(pack.name for pack in packs if pack.live(day))})"
+        origins = {memory.id.partition("/")[0] for memory in shared}
+        count += f" ({len(shared)} from {', '.join(pack.name for pack in packs if pack.name in origins)})"
     if changed:
         echo(f"compiled {count} {where}: {len(changed)} file(s) changed")
     else:
