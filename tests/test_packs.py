@@ -367,3 +367,10 @@ def test_usage_errors(project: Path, pack: Path, run: Run, args: tuple[str, ...]
     result = run(*(str(pack) if arg == "PACK" else arg for arg in args))
     assert (result.code, result.err) == (2, message.replace("PACK", str(pack)) + "\n")
     assert _config(project) == before
+
+
+def test_every_sources_command_has_help_with_an_example(run: Run) -> None:
+    for name in ("add", "update", "list", "mute", "unmute", "remove"):
+        result = run("sources", name, "--help")
+        assert result.code == 0, name
+        assert "Example" in result.out, f"gitmem sources {name} --help has no example"

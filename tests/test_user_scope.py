@@ -308,3 +308,18 @@ def test_recall_and_stats_user(home: Path, elsewhere: Path, run: Run) -> None:
     assert [(t["name"], t["file"], t["files"][0]["path"]) for t in stats["targets"]] == [
         ("claude", "~/.claude/CLAUDE.md", "~/.claude/CLAUDE.md")
     ]
+
+
+def test_seal_keeps_the_personal_note(home: Path, elsewhere: Path, run: Run) -> None:
+    """A merge driver that re-assembles a personal block re-seals it without turning it into a project block."""
+    (home / ".claude").mkdir()
+    assert run("add", "--user", "Personal rule").code == 0
+    assert run("compile", "--user").code == 0
+    path = home / ".claude/CLAUDE.md"
+    text = path.read_text()
+    edited = text.replace("- Personal rule", "- Personal rule, re-assembled")
+    sealed = block.seal(edited)
+    found, original = block.scan(sealed).found, block.scan(text).found
+    assert found is not None and original is not None and not found.edited()
+    assert found.begin.split(": ", 1)[1] == original.begin.split(": ", 1)[1]
+    assert "gitmem compile --user" in found.begin

@@ -68,7 +68,7 @@ def compile_command(
     compiles never include personal memories, and --user never includes project memories.
 
     Exit codes: 0 written (or, with --check, up to date); 1 invalid memories, a hand edit, a hard size limit, or
-    (with --check) stale files.
+    (with --check) stale files; 3 a shared pack that is not in the cache cannot be fetched.
 
     \b
     Examples:

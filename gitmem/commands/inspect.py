@@ -20,6 +20,8 @@ _STATUS_STYLE: dict[str, dict[str, Any]] = {
     "muted": {"dim": True},
 }
 
+Row = tuple[Memory, str, dict[str, Any]]  # a memory, its status as shown, and what its JSON object adds
+
 
 @click.command("list")
 @click.option("--status", "statuses", multiple=True, type=click.Choice(STATUSES), help="Only this status (repeatable).")
@@ -86,9 +88,6 @@ def list_memories(
 
 def _status(memory: Memory, day: date) -> str:
     return "expired" if memory.status == "active" and memory.is_expired(day) else memory.status
-
-
-Row = tuple[Memory, str, dict[str, Any]]  # a memory, its status as shown, and what its JSON object adds
 
 
 def _pack_rows(project: Project, day: date, wanted: Callable[[Memory], bool]) -> tuple[list[Row], list[Problem]]:
