@@ -32,11 +32,11 @@ COMMANDS: dict[str, str] = {
     "validate": "gitmem.commands.validate:validate",
     "recall": "gitmem.commands.recall:recall",
     "journal": "gitmem.commands.journal:journal",
+    "sources": "gitmem.commands.sources:sources",
     "doctor": "gitmem.commands.doctor:doctor",
     "history": "gitmem.commands.provenance:history",
     "diff": "gitmem.commands.provenance:diff",
     "mcp": "gitmem.commands.mcp:mcp",
-    "sources": "gitmem.commands.sources:sources",
 }
 
 

@@ -374,3 +374,34 @@ def test_every_sources_command_has_help_with_an_example(run: Run) -> None:
         result = run("sources", name, "--help")
         assert result.code == 0, name
         assert "Example" in result.out, f"gitmem sources {name} --help has no example"
+
+
+def test_compile_refuses_invalid_pack_memories_and_a_missing_pin(
+    project: Path, pack: Path, run: Run, tmp_path: Path
+) -> None:
+    assert run("sources", "add", str(pack), "--rev", "v1", "--name", "acme").code == 0
+    work = tmp_path / "pack-work"
+    _memory(work, "leaky", "A leaky memory", body="token " + "ghp_" + "b2" * 18)
+    _commit(work, "v3", "v3")
+    git(work, "push", "-q", "--tags", str(pack), "main")
+    config = project / ".memory" / "config.yaml"
+    config.write_text(config.read_text().replace("rev: v1", "rev: v3"))  # a hand edit, past `sources update`
+    refused = run("compile")
+    assert refused.code == 1
+    assert refused.err.splitlines() == [
+        "warning: source 'acme' has invalid memories at v3: pin another revision (`gitmem sources update acme`) or "
+        "remove it (`gitmem sources remove acme`)",
+        "acme@v3:.memory/memories/leaky.yaml:6:13: body: possible secret (github-token): ghp_… (40 chars); "
+        "secrets must never be stored in memory",
+        "nothing was written",
+    ]
+    assert not (project / "AGENTS.md").exists()
+    update = run("sources", "update")
+    assert update.code == 1  # v3 is the newest tag, and invalid: the pin does not move there
+    assert update.lines == ["acme: v3 has invalid memories: the pin stays"]
+    config.write_text(config.read_text().replace("rev: v3", "rev: v9"))
+    gone = run("compile")
+    assert (gone.code, gone.err) == (
+        3,
+        f"error: source 'acme': no revision 'v9' in {pack}; pin one with `gitmem sources update acme`\n",
+    )

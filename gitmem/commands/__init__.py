@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import TYPE_CHECKING
 
-from gitmem.memory.store import Store
 from gitmem.project import Project, find_project, user_scope
+
+if TYPE_CHECKING:  # imported when a command opens the store: `gitmem scan` on the hook's path never does
+    from gitmem.memory.store import Store
 
 
 def open_store(user: bool = False) -> tuple[Project, Store]:
@@ -13,6 +16,8 @@ def open_store(user: bool = False) -> tuple[Project, Store]:
 
     ``user``: the user's personal store instead (``~/.config/gitmem``), which works anywhere.
     """
+    from gitmem.memory.store import Store
+
     project = user_scope() if user else find_project()
     project.require_initialised()
     return project, Store(project)

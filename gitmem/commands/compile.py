@@ -10,6 +10,8 @@ from gitmem.config import TARGET_NAMES
 from gitmem.render import echo, echo_json, style, table
 
 if TYPE_CHECKING:
+    from datetime import date
+
     from gitmem.compile.compiler import Report
     from gitmem.compile.plan import TargetPlan
     from gitmem.config import Config
@@ -96,11 +98,9 @@ def compile_command(
         )
     day = today()
     live = [memory for memory in snapshot.memories.values() if memory.is_live(day)]
-    packs = [] if user else _load_packs(project, config, as_json, check)
-    if packs is None:
-        return 1
+    report, notes = _prepare(project, config, live, user, targets, budget, force, day)
+    packs = report.packs
     shared = [memory for pack in packs for memory in pack.live(day)]
-    report, notes = _prepare(project, config, [*live, *shared], user, targets, budget, force)
     show = _shower(project) if user else _same
     for note in notes:
         echo(f"note: {note}", err=True)
@@ -152,27 +152,6 @@ def compile_command(
     return 0
 
 
-def _load_packs(project: Project, config: Config, as_json: bool, check: bool) -> list[Pack] | None:
-    """The shared packs (fetched when not in the cache yet); ``None`` after reporting invalid pack memories."""
-    if not config.sources:
-        return []
-    from gitmem import packs
-    from gitmem.errors import CheckFailed
-
-    loaded, _ = packs.load(project, config)
-    problems = packs.problems(loaded)
-    if not problems:
-        return loaded
-    if as_json:
-        echo_json({"check": check, "written": False, "problems": _problems(problems)})
-        return None
-    raise CheckFailed(
-        problems,
-        f"{len(problems)} problem(s) in the memories of shared packs: nothing was compiled. Pin a revision without "
-        "them (`gitmem sources update NAME`), or remove the source (`gitmem sources remove NAME`).",
-    )
-
-
 def _prepare(
     project: Project,
     config: Config,
@@ -181,12 +160,14 @@ def _prepare(
     targets: tuple[str, ...],
     budget: int | None,
     force: bool,
+    day: date,
 ) -> tuple[Report, list[str]]:
-    """The compile report, for the project's targets, or (``user``) for the user-level files; and notes to show."""
+    """The compile report, for the project's targets (its shared packs included), or (``user``) for the user-level
+    files; and notes to show."""
     from gitmem.compile.compiler import prepare
 
     if not user:
-        return prepare(project, config, live, names=targets, budget=budget, force=force), []
+        return prepare(project, config, live, names=targets, budget=budget, force=force, today=day), []
     from gitmem.personal import catalogue, select
     from gitmem.project import UserScope
 
@@ -204,6 +185,7 @@ def _prepare(
         force=force,
         only=selection.targets,
         catalogue=catalogue(project),
+        today=day,
     )
     return report, notes
 
@@ -337,13 +319,8 @@ def stats(user: bool, as_json: bool) -> int:
     snapshot = store.load()
     day = today()
     live = [memory for memory in snapshot.memories.values() if memory.is_live(day)]
-    packs: list[Pack] = []
-    if config.sources and not user:
-        from gitmem import packs as shared_packs
-
-        packs, _ = shared_packs.load(project, config)
-    shared = [memory for pack in packs for memory in pack.live(day)]
-    report, _ = _prepare(project, config, [*live, *shared], user, (), None, True)
+    report, _ = _prepare(project, config, live, user, (), None, True, day)
+    packs = report.packs
     show = _shower(project) if user else _same
     memories = _memory_counts(snapshot, day)
     targets = []
