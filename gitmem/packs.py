@@ -435,9 +435,11 @@ def add(project: Project, config: Config, repo: str, rev: str | None, name: str 
         known = tags(clone)[:5]
         hint = f" (newest tags: {', '.join(known)})" if known else ""
         raise UsageError(f"source {name!r}: no revision {rev!r} in {source.repo}{hint}")
-    # A branch is followed, not pinned by name: pin its head commit, and track the branch.
+    # A tag is pinned by name; anything else (a short sha, HEAD~1) by its full commit. A branch is followed, not
+    # pinned by name: its head commit is pinned, and the branch tracked.
     branch = is_branch(clone, rev)
-    source = replace(source, rev=commit if branch else rev, track=(track or rev) if branch else track)
+    pinned = rev if resolve(clone, f"refs/tags/{rev}") == commit else commit
+    source = replace(source, rev=pinned, track=(track or rev) if branch else track)
     pack = _check(source, commit, _read_tree(clone, commit))
     if pack.problems:
         from gitmem.errors import CheckFailed

@@ -414,3 +414,13 @@ def test_compile_refuses_invalid_pack_memories_and_a_missing_pin(
         3,
         f"error: source 'acme': no revision 'v9' in {pack}; pin one with `gitmem sources update acme`\n",
     )
+
+
+def test_a_commit_is_pinned_by_its_full_id(project: Path, pack: Path, run: Run) -> None:
+    v1 = git(pack, "rev-parse", "v1^{commit}").strip()
+    added = run("sources", "add", str(pack), "--rev", v1[:7], "--name", "acme")
+    assert added.out == f"added source acme ({pack}) pinned at {v1[:12]}: 3 active memories (acme/ID)\n"
+    assert _config(project).endswith(f"    rev: {v1}\n")
+    assert json.loads(run("list", "--packs", "--json").out)[0]["path"] == (
+        f"acme@{v1[:12]}:.memory/memories/no-force-push.yaml"
+    )
