@@ -118,8 +118,9 @@ def _git(clone: Path, *args: str, input: bytes | None = None) -> bytes:
 
 
 def _fetch_env() -> dict[str, str]:
-    """A fetch must fail rather than wait for a password or a host key nobody will type."""
-    return {"GIT_TERMINAL_PROMPT": "0", "GIT_SSH_COMMAND": os.environ.get("GIT_SSH_COMMAND", "ssh -o BatchMode=yes")}
+    """A fetch must fail rather than wait for a user name or password nobody will type (ssh keeps the user's own
+    settings: their keys, agent and ``BatchMode``)."""
+    return {"GIT_TERMINAL_PROMPT": "0"}
 
 
 def fetch(project: Project, source: Source) -> Path:
@@ -203,8 +204,9 @@ def _is_ancestor(clone: Path, older: str, newer: str) -> bool:
     return True
 
 
-def _read_tree(clone: Path, commit: str) -> dict[str, bytes]:
-    """The memory files at ``commit``: file name -> bytes (one ``cat-file --batch`` for all of them)."""
+def _read_tree(clone: Path, commit: str) -> dict[str, bytes | None]:
+    """The memory files at ``commit``: file name -> bytes (one ``cat-file --batch`` for all of them), or ``None``
+    for a symbolic link."""
     listing = _git(clone, "ls-tree", "-z", commit, "--", f"{MEMORIES_PATH}/").decode("utf-8", "surrogateescape")
     blobs: dict[str, str] = {}
     links: list[str] = []
@@ -220,7 +222,7 @@ def _read_tree(clone: Path, commit: str) -> dict[str, bytes]:
             links.append(name)
         else:
             blobs[name] = oid
-    out: dict[str, bytes] = dict.fromkeys(links, b"")
+    out: dict[str, bytes | None] = dict.fromkeys(links)
     if not blobs:
         return out
     raw = _git(clone, "cat-file", "--batch", input="".join(f"{oid}\n" for oid in blobs.values()).encode("ascii"))
@@ -234,8 +236,6 @@ def _read_tree(clone: Path, commit: str) -> dict[str, bytes]:
         position = start + int(size) + 1
     for name, oid in blobs.items():
         out[name] = contents[oid]
-    for name in links:
-        out[name] = b"\0link"
     return out
 
 
@@ -295,7 +295,7 @@ def _pack_from(source: Source, stored: dict[str, Any]) -> Pack:
     )
 
 
-def _check(source: Source, commit: str, files: dict[str, bytes]) -> Pack:
+def _check(source: Source, commit: str, files: dict[str, bytes | None]) -> Pack:
     """Check every memory file of the pack, and that what they supersede is in the pack."""
     from gitmem.schema import check_memory
 
@@ -303,7 +303,7 @@ def _check(source: Source, commit: str, files: dict[str, bytes]) -> Pack:
     for name, raw in sorted(files.items()):
         memory_id = name[: -len(SUFFIX)]
         display = pack.display(memory_id)
-        if raw == b"\0link":
+        if raw is None:
             pack.problems.append(Problem(display, 1, 1, "file", "a symbolic link; a pack's memories must be files"))
             continue
         data, problems = check_memory(raw, memory_id, display)
@@ -313,7 +313,7 @@ def _check(source: Source, commit: str, files: dict[str, bytes]) -> Pack:
             pack.memories[memory_id] = Memory.from_dict(data)
     for memory in pack.memories.values():
         for index, target in enumerate(memory.supersedes):
-            if target not in files:
+            if f"{target}{SUFFIX}" not in files:
                 pack.problems.append(
                     Problem(pack.display(memory.id), 1, 1, f"supersedes[{index}]", f"no memory {target!r}")
                 )

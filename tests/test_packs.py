@@ -424,3 +424,24 @@ def test_a_commit_is_pinned_by_its_full_id(project: Path, pack: Path, run: Run) 
     assert json.loads(run("list", "--packs", "--json").out)[0]["path"] == (
         f"acme@{v1[:12]}:.memory/memories/no-force-push.yaml"
     )
+
+
+def test_supersedes_are_checked_within_the_pack(project: Path, run: Run, tmp_path: Path) -> None:
+    work = tmp_path / "chain"
+    (work / ".memory" / "memories").mkdir(parents=True)
+    git(work, "init", "-q", "-b", "main")
+    git(work, "config", "commit.gpgsign", "false")
+    _memory(work, "use-npm", "Use npm", status="retired")
+    _memory(work, "use-pnpm", "Use pnpm", supersedes=("use-npm",))
+    _commit(work, "v1", "v1")
+    _memory(work, "use-bun", "Use bun", supersedes=("use-yarn",))
+    _commit(work, "v2", "v2")
+    bad = run("sources", "add", str(work), "--name", "chain")  # the newest tag: v2, whose use-bun dangles
+    assert bad.code == 1
+    assert bad.err.splitlines() == [
+        "chain@v2:.memory/memories/use-bun.yaml:1:1: supersedes[0]: no memory 'use-yarn'",
+        "source 'chain' at v2 has invalid memories: not added",
+    ]
+    good = run("sources", "add", str(work), "--name", "chain", "--rev", "v1")
+    assert good.code == 0, good.err
+    assert [m["supersedes"] for m in json.loads(run("list", "--packs", "--json").out)] == [[], ["chain/use-npm"]]
