@@ -445,3 +445,30 @@ def test_supersedes_are_checked_within_the_pack(project: Path, run: Run, tmp_pat
     good = run("sources", "add", str(work), "--name", "chain", "--rev", "v1")
     assert good.code == 0, good.err
     assert [m["supersedes"] for m in json.loads(run("list", "--packs", "--json").out)] == [[], ["chain/use-npm"]]
+
+
+def test_a_fresh_checkout_fetches_on_compile_and_reads_only_the_cache_elsewhere(
+    project: Path, pack: Path, run: Run
+) -> None:
+    """A teammate's clone has the config but no cache: list and recall say so; compile fetches."""
+    assert run("sources", "add", str(pack), "--rev", "v1", "--name", "acme").code == 0
+    shutil.rmtree(project / ".git" / "gitmem" / "sources")
+    listed = run("sources", "list")
+    assert listed.lines[1].split()[:3] == ["acme", "v1", "not"] and "not fetched yet" in listed.lines[1]
+    recalled = run("recall", "force-push")
+    assert recalled.err == (
+        "warning: source 'acme' is not fetched yet, so left out (`gitmem compile` fetches it)\n"
+        "no active memory matches 'force-push'\n"
+    )
+    compiled = json.loads(run("compile", "--json").out)
+    assert compiled["sources"] == [
+        {
+            "name": "acme",
+            "rev": "v1",
+            "commit": git(pack, "rev-parse", "v1^{commit}").strip(),
+            "memories": 3,
+            "compiled": 3,
+            "muted": [],
+        }
+    ]
+    assert [hit["id"] for hit in json.loads(run("recall", "force-push", "--json").out)] == ["acme/no-force-push"]
