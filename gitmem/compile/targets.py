@@ -86,7 +86,7 @@ class Target:
     reads_config: str | None = None
     """A YAML config file whose `read:` list must name the root file (aider)."""
     personal: bool = False
-    """A user-level variant (``user_targets``): ``root_file`` is relative to the home directory."""
+    """A user-level variant (``user_variant``): ``root_file`` is relative to the home directory."""
 
 
 _CODEX_CHAIN = Limit(
