@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "scan": "gitmem.commands.scan:scan",
     "recall": "gitmem.commands.recall:recall",
     "journal": "gitmem.commands.journal:journal",
+    "sources": "gitmem.commands.sources:sources",
     "doctor": "gitmem.commands.doctor:doctor",
     "history": "gitmem.commands.provenance:history",
     "diff": "gitmem.commands.provenance:diff",

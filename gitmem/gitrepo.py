@@ -23,7 +23,21 @@ _HOOK_VARIABLES = ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_OBJECT_DIR
 
 
 class GitFailed(CannotRun):
-    """git ran and failed; the message says what was attempted and git's own words."""
+    """git ran and failed; the message says what was attempted and git's own words (``stderr``: all of them)."""
+
+    def __init__(self, message: str, stderr: str = "") -> None:
+        super().__init__(message)
+        self.stderr = stderr
+
+    @property
+    def reason(self) -> str:
+        """git's first ``fatal:`` or ``error:`` line, without the prefix (the cause; later lines are advice)."""
+        lines = [line.strip() for line in self.stderr.splitlines() if line.strip()]
+        for line in lines:
+            for prefix in ("fatal: ", "error: "):
+                if line.startswith(prefix):
+                    return line.removeprefix(prefix)
+        return lines[-1] if lines else self.message
 
 
 def clean_env(foreign: bool) -> dict[str, str]:
@@ -48,18 +62,27 @@ def list_files(root: Path, names: tuple[str, ...]) -> list[str]:
     return sorted({path for path in out.decode("utf-8", "surrogateescape").split("\0") if path})
 
 
-def git(cwd: Path, *args: str, foreign: bool = False, input: bytes | None = None) -> bytes:
-    """Run ``git args`` in ``cwd``; raise ``GitFailed`` with git's message when it fails."""
+def git(
+    cwd: Path, *args: str, foreign: bool = False, input: bytes | None = None, env: dict[str, str] | None = None
+) -> bytes:
+    """Run ``git args`` in ``cwd``; raise ``GitFailed`` with git's message when it fails. ``env``: variables to set
+    on top of the environment (e.g. ``GIT_TERMINAL_PROMPT=0`` for a fetch that must not ask for a password)."""
     try:
         done = subprocess.run(
-            ["git", *args], cwd=cwd, input=input, capture_output=True, env=clean_env(foreign), check=False
+            ["git", *args],
+            cwd=cwd,
+            input=input,
+            capture_output=True,
+            env={**clean_env(foreign), **(env or {})},
+            check=False,
         )
     except FileNotFoundError:
         raise GitFailed("git is not installed (or not on PATH): install git and try again") from None
     if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        stderr = done.stderr.decode("utf-8", "replace")
+        message = stderr.strip().splitlines()
         detail = message[-1] if message else f"exit code {done.returncode}"
-        raise GitFailed(f"git {' '.join(args[:2])} failed: {detail}")
+        raise GitFailed(f"git {' '.join(args[:2])} failed: {detail}", stderr)
     return done.stdout
 
 

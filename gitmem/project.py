@@ -1,4 +1,5 @@
-"""Where things are: the repository root, its git directory, and the paths under .memory/."""
+"""Where things are: the repository root, its git directory, and the paths under .memory/; and the user's own scope
+(personal memories under the user's config directory, gitmem's state under their cache directory)."""
 
 from __future__ import annotations
 
@@ -51,6 +52,57 @@ class Project:
     def require_initialised(self) -> None:
         if not self.memory_dir.is_dir():
             raise CannotRun(f"no {MEMORY_DIR}/ in {self.root}: run `gitmem init` first")
+
+
+@dataclass(frozen=True)
+class UserScope(Project):
+    """The user's personal scope, used as a ``Project`` by the store, the config, compile and recall.
+
+    ``root`` is the home directory: the user-level rules files (``~/.claude/CLAUDE.md``...) are relative to it.
+    ``store`` holds what a project keeps in .memory/ (``memories/``, ``config.yaml``, ``schema/``): by default
+    ``~/.config/gitmem``. There is no repository: ``git_dir`` is gitmem's private state directory (by default
+    ``~/.cache/gitmem``), so caches and drafts never go into a project's .git/.
+    """
+
+    store: Path = Path()
+
+    @property
+    def memory_dir(self) -> Path:
+        return self.store
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.git_dir
+
+    def display(self, path: Path) -> str:
+        """``path`` under the home directory as ``~/...`` (the same from every directory), else absolute."""
+        try:
+            return "~/" + Path(os.path.normpath(path)).relative_to(self.root).as_posix()
+        except ValueError:
+            return os.path.normpath(path)
+
+    def require_initialised(self) -> None:
+        """The personal store needs no set-up: ``gitmem add --user`` creates it."""
+
+
+def user_scope() -> UserScope:
+    """The current user's scope: ``$XDG_CONFIG_HOME/gitmem`` (default ``~/.config/gitmem``) for the memories and
+    ``$XDG_CACHE_HOME/gitmem`` (default ``~/.cache/gitmem``) for gitmem's caches. Works outside any repository."""
+    try:
+        home = Path.home()
+    except RuntimeError:
+        raise CannotRun("cannot find your home directory: set HOME") from None
+    return UserScope(
+        root=home,
+        git_dir=xdg_home("XDG_CACHE_HOME", home / ".cache") / "gitmem",
+        store=xdg_home("XDG_CONFIG_HOME", home / ".config") / "gitmem",
+    )
+
+
+def xdg_home(variable: str, default: Path) -> Path:
+    """An XDG base directory: the variable when it holds an absolute path (the specification ignores others)."""
+    value = os.environ.get(variable, "")
+    return Path(value) if value and os.path.isabs(value) else default
 
 
 def find_project(start: Path | None = None) -> Project:

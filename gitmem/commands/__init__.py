@@ -5,17 +5,20 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING
 
-from gitmem.project import Project, find_project
+from gitmem.project import Project, find_project, user_scope
 
 if TYPE_CHECKING:  # imported when a command opens the store: `gitmem scan` on the hook's path never does
     from gitmem.memory.store import Store
 
 
-def open_store() -> tuple[Project, Store]:
-    """The current project's store; exits with code 3 outside a git repository or before `gitmem init`."""
+def open_store(user: bool = False) -> tuple[Project, Store]:
+    """The current project's store; exits with code 3 outside a git repository or before `gitmem init`.
+
+    ``user``: the user's personal store instead (``~/.config/gitmem``), which works anywhere.
+    """
     from gitmem.memory.store import Store
 
-    project = find_project()
+    project = user_scope() if user else find_project()
     project.require_initialised()
     return project, Store(project)
 

@@ -35,6 +35,11 @@ from gitmem.render import echo, echo_json
 )
 @click.option("--proposed", is_flag=True, help="Add it as a proposal for a human to accept, not active.")
 @click.option("--id", "memory_id", help="The id (default: made from the title).")
+@click.option(
+    "--user",
+    is_flag=True,
+    help="A personal memory: written to your own store (~/.config/gitmem), never into the project; works anywhere.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the new memory as JSON instead of its path.")
 def add(
     title: str,
@@ -51,6 +56,7 @@ def add(
     evidence: tuple[str, ...],
     proposed: bool,
     memory_id: str | None,
+    user: bool,
     as_json: bool,
 ) -> int:
     """Add a memory: scanned for secrets and hidden Unicode, validated, then written as one file.
@@ -62,6 +68,7 @@ def add(
       gitmem add "Use pnpm, never npm" --kind convention --path 'web/**' \\
           --body "npm rewrites pnpm-lock.yaml and breaks the workspace."
       git log -1 --format=%B | gitmem add "Why we pinned Node 20" --kind decision -
+      gitmem add --user "Answer in British English" --kind preference
     """
     from gitmem.commands import open_store, today
     from gitmem.errors import UsageError
@@ -80,7 +87,9 @@ def add(
     elif stdin_marker == "-":
         body = sys.stdin.read()
 
-    project, store = open_store()
+    if user and evidence:
+        raise UsageError("--evidence cites a file of a repository: personal memories (--user) cannot carry it")
+    project, store = open_store(user)
     day = today()
     memory = Memory(
         id=actions.new_id(title, memory_id),
@@ -99,6 +108,11 @@ def add(
         source="human",
     )
     outcome = actions.add_memory(store, memory, day)
+    if user:  # the first personal memory sets the store up (only once it passed every check)
+        from gitmem.personal import ensure_store
+
+        for path in ensure_store(project):
+            echo(f"created {project.display(path)}", err=True)
     if as_json:
         echo_json({**memory.to_dict(), "path": project.display(outcome.written[0])})
     else:

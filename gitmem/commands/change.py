@@ -4,24 +4,28 @@ import click
 
 from gitmem.render import echo
 
+USER_HELP = "A memory of your personal store (~/.config/gitmem) instead of the project's."
+
 
 @click.command()
 @click.argument("memory_id", metavar="ID")
-def edit(memory_id: str) -> int:
+@click.option("--user", is_flag=True, help=USER_HELP)
+def edit(memory_id: str, user: bool) -> int:
     """Edit a memory in $EDITOR. An invalid result is refused and the original kept.
 
     The edited text is checked like any write (schema, secrets, hidden Unicode). When it is refused, your draft
-    is kept under .git/gitmem/drafts/ so nothing you typed is lost.
+    is kept under .git/gitmem/drafts/ (with --user: ~/.cache/gitmem/drafts/) so nothing you typed is lost.
 
     \b
-    Example:
+    Examples:
       EDITOR=nano gitmem edit use-pnpm
+      gitmem edit --user british-english
     """
     from gitmem.commands import open_store
     from gitmem.errors import CheckFailed
     from gitmem.fsutil import write_atomic
 
-    project, store = open_store()
+    project, store = open_store(user)
     snapshot = store.load()
     store.get(memory_id, snapshot)
     path = store.path_of(memory_id)
@@ -48,7 +52,8 @@ def edit(memory_id: str) -> int:
 
 @click.command()
 @click.argument("memory_ids", metavar="ID...", nargs=-1, required=True)
-def accept(memory_ids: tuple[str, ...]) -> int:
+@click.option("--user", is_flag=True, help=USER_HELP)
+def accept(memory_ids: tuple[str, ...], user: bool) -> int:
     """Make proposed memories active (a human's decision, typically in the pull request).
 
     A memory that supersedes others retires them when it becomes active.
@@ -61,7 +66,7 @@ def accept(memory_ids: tuple[str, ...]) -> int:
     from gitmem.commands import open_store, today
     from gitmem.memory import actions
 
-    project, store = open_store()
+    project, store = open_store(user)
     outcome = actions.accept(store, list(dict.fromkeys(memory_ids)), today())
     for path in outcome.written:
         echo(f"updated {project.display(path)}")
@@ -74,7 +79,8 @@ def accept(memory_ids: tuple[str, ...]) -> int:
 @click.argument("memory_id", metavar="ID")
 @click.option("--reason", help="Why it no longer holds (kept in the file).")
 @click.option("--superseded-by", metavar="ID", help="The memory that replaces it.")
-def retire(memory_id: str, reason: str | None, superseded_by: str | None) -> int:
+@click.option("--user", is_flag=True, help=USER_HELP)
+def retire(memory_id: str, reason: str | None, superseded_by: str | None, user: bool) -> int:
     """Retire a memory: it stays on file for history but is no longer compiled or recalled.
 
     \b
@@ -84,7 +90,7 @@ def retire(memory_id: str, reason: str | None, superseded_by: str | None) -> int
     from gitmem.commands import open_store, today
     from gitmem.memory import actions
 
-    project, store = open_store()
+    project, store = open_store(user)
     outcome = actions.retire(store, memory_id, today(), reason, superseded_by)
     for path in outcome.written:
         echo(f"updated {project.display(path)}")
@@ -95,20 +101,22 @@ def retire(memory_id: str, reason: str | None, superseded_by: str | None) -> int
 
 @click.command()
 @click.argument("memory_id", metavar="ID")
-def forget(memory_id: str) -> int:
+@click.option("--user", is_flag=True, help=USER_HELP)
+def forget(memory_id: str, user: bool) -> int:
     """Delete a memory's file. Git keeps its history; prefer `retire` to keep it on file.
 
     \b
-    Example:
+    Examples:
       gitmem forget wrong-guess
+      gitmem forget --user old-habit
     """
     from gitmem.commands import open_store
     from gitmem.memory import actions
 
-    project, store = open_store()
+    project, store = open_store(user)
     path = store.path_of(memory_id)
     outcome = actions.forget(store, memory_id)
     for note in outcome.notes:
         echo(note)
-    echo(f"removed {project.display(path)} (git keeps it if it was committed)")
+    echo(f"removed {project.display(path)}" + ("" if user else " (git keeps it if it was committed)"))
     return 0

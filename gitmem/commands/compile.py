@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -9,13 +10,24 @@ from gitmem.config import TARGET_NAMES
 from gitmem.render import echo, echo_json, style, table
 
 if TYPE_CHECKING:
+    from datetime import date
+
     from gitmem.compile.compiler import Report
     from gitmem.compile.plan import TargetPlan
+    from gitmem.config import Config
     from gitmem.errors import Problem
     from gitmem.memory.model import Memory
     from gitmem.memory.store import Snapshot
+    from gitmem.packs import Pack
+    from gitmem.project import Project
 
 _SHOWN_OMITTED = 10
+
+Show = Callable[[str], str]  # a compiled file's path as the user sees it
+
+
+def _same(path: str) -> str:
+    return path
 
 
 @click.command("compile")
@@ -36,30 +48,43 @@ _SHOWN_OMITTED = 10
     help="Token budget of every target for this run (default: `budget` in .memory/config.yaml).",
 )
 @click.option("--force", is_flag=True, help="Overwrite gitmem's blocks and files even where they were edited by hand.")
+@click.option(
+    "--user",
+    is_flag=True,
+    help="Compile your personal memories into the tools' user-level files (~/.claude/CLAUDE.md, ...) instead.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print what was done (or found) as JSON.")
-def compile_command(check: bool, targets: tuple[str, ...], budget: int | None, force: bool, as_json: bool) -> int:
+def compile_command(
+    check: bool, targets: tuple[str, ...], budget: int | None, force: bool, user: bool, as_json: bool
+) -> int:
     """Write the active memories into each AI tool's rules files.
 
     In files that may hold hand-written text (AGENTS.md, CLAUDE.md, ...) gitmem owns only the block between
     `<!-- gitmem:begin -->` and `<!-- gitmem:end -->`; every other byte is kept. A block edited by hand is shown
     as a diff and left alone unless --force. Git conflict markers inside a block are healed by regenerating it.
     Over a target's token budget, lower-priority memories are left out and listed; `gitmem recall` finds them.
+    The memories of shared packs (`gitmem sources`) are compiled too, as PACK/ID.
+
+    With --user, your personal memories (`gitmem add --user`) go into the user-level rules files of the tools in
+    `targets` of ~/.config/gitmem/config.yaml, or else of every tool whose user-level directory exists. Project
+    compiles never include personal memories, and --user never includes project memories.
 
     Exit codes: 0 written (or, with --check, up to date); 1 invalid memories, a hand edit, a hard size limit, or
-    (with --check) stale files.
+    (with --check) stale files; 3 a shared pack that is not in the cache cannot be fetched.
 
     \b
     Examples:
       gitmem compile
       gitmem compile --check            # in CI: fails when a rules file is out of date
       gitmem compile --target cursor --budget 1000
+      gitmem compile --user             # your personal memories into ~/.claude/CLAUDE.md, ...
     """
     from gitmem.commands import open_store, today
-    from gitmem.compile.compiler import apply, prepare
+    from gitmem.compile.compiler import apply
     from gitmem.config import load_config
     from gitmem.errors import CheckFailed
 
-    project, store = open_store()
+    project, store = open_store(user)
     config = load_config(project)
     snapshot = store.load()
     if snapshot.problems:
@@ -69,47 +94,107 @@ def compile_command(check: bool, targets: tuple[str, ...], budget: int | None, f
         raise CheckFailed(
             snapshot.problems,
             f"{len(snapshot.problems)} problem(s) in memory files: nothing was compiled. "
-            "Fix them (`gitmem validate` lists them), then run `gitmem compile`.",
+            f"Fix them (`gitmem validate{' --user' if user else ''}` lists them), then run `gitmem compile`.",
         )
     day = today()
     live = [memory for memory in snapshot.memories.values() if memory.is_live(day)]
-    report = prepare(project, config, live, names=targets, budget=budget, force=force)
+    report, notes = _prepare(project, config, live, user, targets, budget, force, day)
+    packs = report.packs
+    shared = [memory for pack in packs for memory in pack.live(day)]
+    show = _shower(project) if user else _same
+    for note in notes:
+        echo(f"note: {note}", err=True)
     if report.problems:
         if as_json:
-            echo_json(_compile_json(report, check, written=False))
+            echo_json(_compile_json(report, check, False, packs, show))
             return 1
         for warning in report.warnings:
             echo(f"warning: {warning}", err=True)
         raise CheckFailed(report.problems, "nothing was written")
     if check:
         if as_json:
-            echo_json(_compile_json(report, check, written=False))
+            echo_json(_compile_json(report, check, False, packs, show))
         else:
-            _print_check(report)
+            _print_check(report, show)
         return 1 if report.stale else 0
     if report.refused:
         if as_json:
-            echo_json(_compile_json(report, check, written=False))
+            echo_json(_compile_json(report, check, False, packs, show))
         else:
-            _print_refused(report)
+            _print_refused(report, show, user)
         return 1
     changed = apply(project, report)
     if as_json:
-        echo_json(_compile_json(report, check, written=bool(changed)))
+        echo_json(_compile_json(report, check, bool(changed), packs, show))
         return 0
     for change in changed:
         verb = {"created": "created", "updated": "updated", "healed": "healed", "removed": "removed"}[change.action]
         note = " (git conflict markers in its gitmem block)" if change.action == "healed" else ""
-        echo(f"{style(verb, fg='green' if verb != 'removed' else 'yellow')} {change.path}{note}")
-    _print_omitted(report.plans)
+        echo(f"{style(verb, fg='green' if verb != 'removed' else 'yellow')} {show(change.path)}{note}")
+    _print_omitted(report.plans, user, show)
     for warning in report.warnings:
         echo(f"warning: {warning}", err=True)
-    names = ", ".join(plan.target.name for plan in report.plans) or "no targets"
-    if changed:
-        echo(f"compiled {len(live)} memories for {names}: {len(changed)} file(s) changed")
+    count = f"{len(live) + len(shared)} memories"
+    if user:
+        count = f"{len(live)} personal memories"
+        names = ", ".join(show(plan.target.root_file) for plan in report.plans) or "no files"
+        where = f"into {names}"
     else:
-        echo(f"up to date: {len(live)} memories compiled for {names}")
+        names = ", ".join(plan.target.name for plan in report.plans) or "no targets"
+        where = f"for {names}"
+    if shared:
+        origins = {memory.id.partition("/")[0] for memory in shared}
+        count += f" ({len(shared)} from {', '.join(pack.name for pack in packs if pack.name in origins)})"
+    if changed:
+        echo(f"compiled {count} {where}: {len(changed)} file(s) changed")
+    else:
+        echo(f"up to date: {count} compiled {where}")
     return 0
+
+
+def _prepare(
+    project: Project,
+    config: Config,
+    live: list[Memory],
+    user: bool,
+    targets: tuple[str, ...],
+    budget: int | None,
+    force: bool,
+    day: date,
+) -> tuple[Report, list[str]]:
+    """The compile report, for the project's targets (its shared packs included), or (``user``) for the user-level
+    files; and notes to show."""
+    from gitmem.compile.compiler import prepare
+
+    if not user:
+        return prepare(project, config, live, names=targets, budget=budget, force=force, today=day), []
+    from gitmem.personal import catalogue, select
+    from gitmem.project import UserScope
+
+    assert isinstance(project, UserScope)
+    selection = select(project, config, targets)
+    notes = list(selection.notes)
+    if config.sources:
+        notes.append(f"`sources` in {project.display(project.config_path)} are not used: packs belong to projects")
+    report = prepare(
+        project,
+        config,
+        live,
+        names=targets,
+        budget=budget,
+        force=force,
+        only=selection.targets,
+        catalogue=catalogue(project),
+        today=day,
+    )
+    return report, notes
+
+
+def _shower(project: Project) -> Show:
+    def show(path: str) -> str:
+        return project.display(project.root / path)
+
+    return show
 
 
 def _problems(problems: list[Problem]) -> list[dict[str, Any]]:
@@ -118,10 +203,12 @@ def _problems(problems: list[Problem]) -> list[dict[str, Any]]:
     ]
 
 
-def _compile_json(report: Report, check: bool, written: bool) -> dict[str, Any]:
+def _compile_json(
+    report: Report, check: bool, written: bool, packs: list[Pack] | None = None, show: Show = _same
+) -> dict[str, Any]:
     files = []
     for change in report.changes:
-        item: dict[str, Any] = {"path": change.path, "target": change.target, "action": change.action}
+        item: dict[str, Any] = {"path": show(change.path), "target": change.target, "action": change.action}
         if change.action != "unchanged":
             item["reason"] = change.reason
         if change.edited:
@@ -131,26 +218,42 @@ def _compile_json(report: Report, check: bool, written: bool) -> dict[str, Any]:
         "check": check,
         "written": written,
         "files": files,
-        "targets": [_target_json(plan) for plan in report.plans],
+        "targets": [_target_json(plan, show) for plan in report.plans],
+        "sources": [_source_json(pack) for pack in packs or ()],
         "warnings": report.warnings,
         "problems": _problems(report.problems),
     }
 
 
-def _target_json(plan: TargetPlan) -> dict[str, Any]:
+def _target_json(plan: TargetPlan, show: Show = _same) -> dict[str, Any]:
     return {
         "name": plan.target.name,
         "tokens": plan.tokens,
         "budget": plan.budget,
-        "files": list(plan.files),
+        "files": [show(path) for path in plan.files],
         "compiled": plan.compiled,
         "omitted": plan.omitted,
     }
 
 
-def _print_check(report: Report) -> None:
+def _source_json(pack: Pack) -> dict[str, Any]:
+    from gitmem.commands import today
+
+    day = today()
+    live = [memory_id for memory_id, memory in pack.memories.items() if memory.is_live(day)]
+    return {
+        "name": pack.name,
+        "rev": pack.source.rev,
+        "commit": pack.commit,
+        "memories": len(pack.memories),
+        "compiled": sum(1 for memory_id in live if not pack.muted(memory_id)),
+        "muted": sorted(memory_id for memory_id in pack.source.mute if memory_id in pack.memories),
+    }
+
+
+def _print_check(report: Report, show: Show = _same) -> None:
     for change in report.stale:
-        echo(f"{change.path}: {change.reason}")
+        echo(f"{show(change.path)}: {change.reason}")
     if report.stale:
         echo(f"{len(report.stale)} file(s) out of date: run `gitmem compile`", err=True)
     else:
@@ -158,21 +261,24 @@ def _print_check(report: Report) -> None:
         echo(f"up to date: {files} file(s)")
 
 
-def _print_refused(report: Report) -> None:
+def _print_refused(report: Report, show: Show = _same, user: bool = False) -> None:
     for change in report.refused:
         echo(
-            f"{change.path}: gitmem's text was edited by hand since the last compile; compile would change it so:",
+            f"{show(change.path)}: gitmem's text was edited by hand since the last compile; compile would change it "
+            "so:",
             err=True,
         )
         echo(change.diff.rstrip("\n"), err=True)
+    flag = " --user" if user else ""
     echo(
         f"refused: {len(report.refused)} file(s) edited by hand, nothing was written. Put the change in a memory "
-        "(`gitmem add`, `gitmem edit`) and run `gitmem compile`, or overwrite it with `gitmem compile --force`.",
+        f"(`gitmem add{flag}`, `gitmem edit{flag}`) and run `gitmem compile{flag}`, or overwrite it with "
+        f"`gitmem compile{flag} --force`.",
         err=True,
     )
 
 
-def _print_omitted(plans: list[TargetPlan]) -> None:
+def _print_omitted(plans: list[TargetPlan], user: bool = False, show: Show = _same) -> None:
     for plan in plans:
         if not plan.omitted:
             continue
@@ -181,16 +287,20 @@ def _print_omitted(plans: list[TargetPlan]) -> None:
         if more > 0:
             shown += f" and {more} more (`gitmem stats --json` lists them all)"
         total = len(plan.omitted) + len(plan.compiled)
+        label = show(plan.target.root_file) if user else plan.target.name
+        recall = "`gitmem recall --user`" if user else "`gitmem recall`"
         echo(
-            f"{plan.target.name}: left out {len(plan.omitted)} of {total} memories to fit {plan.budget:,} tokens: "
-            f"{shown}; `gitmem recall` finds them"
+            f"{label}: left out {len(plan.omitted)} of {total} memories to fit {plan.budget:,} tokens: "
+            f"{shown}; {recall} finds them"
         )
 
 
 @click.command()
+@click.option("--user", is_flag=True, help="Your personal memories and the user-level files compile --user writes.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-def stats(as_json: bool) -> int:
-    """Show memories per status and kind, and each target's tokens against its budget and size limits.
+def stats(user: bool, as_json: bool) -> int:
+    """Show memories per status and kind, shared packs' memories per source, and each target's tokens against its
+    budget and size limits.
 
     Tokens are estimated as characters / 4 of what gitmem writes for the target. Memories the budget leaves
     out are counted here, and listed in full by --json.
@@ -199,25 +309,29 @@ def stats(as_json: bool) -> int:
     Examples:
       gitmem stats
       gitmem stats --json | jq '.targets[] | {name, tokens, budget}'
+      gitmem stats --json | jq '.sources[] | {name, rev, compiled}'
     """
     from gitmem.commands import open_store, today
-    from gitmem.compile.compiler import prepare
     from gitmem.config import load_config
 
-    project, store = open_store()
+    project, store = open_store(user)
     config = load_config(project)
     snapshot = store.load()
     day = today()
     live = [memory for memory in snapshot.memories.values() if memory.is_live(day)]
-    report = prepare(project, config, live, force=True)
+    report, _ = _prepare(project, config, live, user, (), None, True, day)
+    packs = report.packs
+    show = _shower(project) if user else _same
     memories = _memory_counts(snapshot, day)
     targets = []
     for plan in report.plans:
-        item = _target_json(plan)
-        item["files"] = [{"path": path, "tokens": _tokens(fp.text())} for path, fp in plan.files.items()]
+        item = _target_json(plan, show)
+        if user:
+            item["file"] = show(plan.target.root_file)
+        item["files"] = [{"path": show(path), "tokens": _tokens(fp.text())} for path, fp in plan.files.items()]
         item["limits"] = [
             {
-                "path": use.path,
+                "path": show(use.path),
                 "measure": use.limit.measure,
                 "value": use.limit.value,
                 "used": use.used,
@@ -226,19 +340,35 @@ def stats(as_json: bool) -> int:
                 "reason": use.limit.reason,
             }
             for use in report.limits
-            if use.target == plan.target.name
+            if use.target == plan.target.name and use.path in plan.files
         ]
         targets.append(item)
+    sources = [_source_json(pack) for pack in packs]
     if as_json:
-        echo_json({"memories": memories, "targets": targets})
+        echo_json({"memories": memories, "targets": targets, "sources": sources})
     else:
-        _print_stats(memories, targets)
-    for problem in snapshot.problems:
+        _print_stats(memories, targets, user)
+        _print_sources(sources)
+    problems = sorted([*snapshot.problems, *(p for pack in packs for p in pack.problems)])
+    for problem in problems:
         echo(str(problem), err=True)
-    if snapshot.problems:
-        echo(f"{len(snapshot.problems)} problem(s) in memory files: they are not counted", err=True)
+    if problems:
+        echo(f"{len(problems)} problem(s) in memory files: they are not counted", err=True)
         return 1
     return 0
+
+
+def _print_sources(sources: list[dict[str, Any]]) -> None:
+    if not sources:
+        return
+    from gitmem.packs import short_rev
+
+    echo()
+    rows = [
+        [item["name"], short_rev(item["rev"]), str(item["memories"]), str(item["compiled"]), str(len(item["muted"]))]
+        for item in sources
+    ]
+    echo(table(["SOURCE", "REV", "MEMORIES", "COMPILED", "MUTED"], rows))
 
 
 def _tokens(text: str) -> int:
@@ -265,7 +395,7 @@ def _memory_counts(snapshot: Snapshot, day: Any) -> dict[str, Any]:
     }
 
 
-def _print_stats(memories: dict[str, Any], targets: list[dict[str, Any]]) -> None:
+def _print_stats(memories: dict[str, Any], targets: list[dict[str, Any]], user: bool = False) -> None:
     status = ", ".join(f"{name} {count}" for name, count in memories["by_status"].items())
     expired = f"; {memories['expired']} active but expired (not compiled)" if memories["expired"] else ""
     echo(f"memories: {memories['total']} ({status}){expired}")
@@ -274,14 +404,17 @@ def _print_stats(memories: dict[str, Any], targets: list[dict[str, Any]]) -> Non
     rows = [[kind] + [str(counts[s]) for s in statuses] for kind, counts in memories["by_kind"].items()]
     echo(table(["KIND", *(s.upper() for s in statuses)], rows))
     if not targets:
-        echo("\nno targets configured: gitmem init --target NAME")
+        if user:
+            echo("\nno user-level files to compile: set targets in ~/.config/gitmem/config.yaml")
+        else:
+            echo("\nno targets configured: gitmem init --target NAME")
         return
     echo()
     rows = []
     for item in targets:
         rows.append(
             [
-                item["name"],
+                f"{item['name']} ({item['file']})" if user else item["name"],
                 str(len(item["files"])),
                 f"{item['tokens']:,}",
                 f"{item['budget']:,}",

@@ -1,61 +1,110 @@
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from datetime import date
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from gitmem.errors import Problem
-from gitmem.memory.model import KINDS, STATUSES
+from gitmem.memory.model import KINDS, STATUSES, Memory
 from gitmem.render import echo, echo_json, style, table
+
+if TYPE_CHECKING:
+    from gitmem.project import Project
 
 _STATUS_STYLE: dict[str, dict[str, Any]] = {
     "active": {"fg": "green"},
     "proposed": {"fg": "yellow"},
     "retired": {"dim": True},
+    "muted": {"dim": True},
 }
+
+Row = tuple[Memory, str, dict[str, Any]]  # a memory, its status as shown, and what its JSON object adds
 
 
 @click.command("list")
 @click.option("--status", "statuses", multiple=True, type=click.Choice(STATUSES), help="Only this status (repeatable).")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(KINDS), help="Only this kind (repeatable).")
 @click.option("--tag", "tags", multiple=True, help="Only memories with this tag (repeatable: any of them).")
+@click.option("--user", is_flag=True, help="Your personal memories (~/.config/gitmem) instead of the project's.")
+@click.option(
+    "--packs", is_flag=True, help="Also the memories of the shared packs (`gitmem sources`), as PACK/ID, read-only."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array of memory objects with every field.")
-def list_memories(statuses: tuple[str, ...], kinds: tuple[str, ...], tags: tuple[str, ...], as_json: bool) -> int:
+def list_memories(
+    statuses: tuple[str, ...], kinds: tuple[str, ...], tags: tuple[str, ...], user: bool, packs: bool, as_json: bool
+) -> int:
     """List memories, sorted by id. Invalid files are reported on stderr (exit 1).
+
+    With --packs, the shared packs' memories follow the project's, as PACK/ID at the pinned revision ("muted"
+    ones are not compiled here); their JSON objects carry "pack" and "muted".
 
     \b
     Examples:
       gitmem list --status proposed
       gitmem list --json | jq -r '.[] | select(.kind == "pitfall") | .title'
+      gitmem list --user
+      gitmem list --packs
     """
     from gitmem.commands import open_store, today
+    from gitmem.errors import UsageError
 
-    project, store = open_store()
+    if user and packs:
+        raise UsageError("--packs: shared packs belong to projects; personal memories (--user) have none")
+    project, store = open_store(user)
     snapshot = store.load()
     day = today()
-    chosen = [
-        m
-        for m in snapshot.sorted()
-        if (not statuses or m.status in statuses)
-        and (not kinds or m.kind in kinds)
-        and (not tags or set(tags) & set(m.tags))
-    ]
+
+    def wanted(m: Memory) -> bool:
+        return (
+            (not statuses or m.status in statuses)
+            and (not kinds or m.kind in kinds)
+            and (not tags or bool(set(tags) & set(m.tags)))
+        )
+
+    chosen = [m for m in snapshot.sorted() if wanted(m)]
+    rows: list[Row] = [(m, _status(m, day), {"path": project.display(snapshot.files[m.id])}) for m in chosen]
+    problems = list(snapshot.problems)
+    if packs:
+        shared, found = _pack_rows(project, day, wanted)
+        rows += shared
+        problems += found
     if as_json:
-        echo_json([{**m.to_dict(), "path": project.display(snapshot.files[m.id])} for m in chosen])
-    elif chosen:
-        rows = [
-            [m.id, m.kind, "expired" if m.status == "active" and m.is_expired(day) else m.status, m.priority, m.title]
-            for m in chosen
-        ]
+        echo_json([{**m.to_dict(), **extra} for m, _, extra in rows])
+    elif rows:
+        cells = [[m.id, m.kind, status, m.priority, m.title] for m, status, _ in rows]
         styles = [{"bold": True}, {}, {}, {}, {}]
-        lines = table(["ID", "KIND", "STATUS", "PRIORITY", "TITLE"], rows, styles).splitlines()
+        lines = table(["ID", "KIND", "STATUS", "PRIORITY", "TITLE"], cells, styles).splitlines()
         echo(lines[0])
-        for line, m in zip(lines[1:], chosen, strict=True):
-            echo(style(line, **_STATUS_STYLE[m.status]) if m.status != "active" else line)
-    elif not snapshot.problems:
-        echo("no memories" + (" match" if statuses or kinds or tags else ' yet: gitmem add "TITLE"'), err=True)
-    return _report_problems(snapshot.problems)
+        for line, (m, status, _) in zip(lines[1:], rows, strict=True):
+            plain = m.status == "active" and status != "muted"
+            echo(line if plain else style(line, **_STATUS_STYLE["muted" if status == "muted" else m.status]))
+    elif not problems:
+        add = "gitmem add --user" if user else "gitmem add"
+        echo("no memories" + (" match" if statuses or kinds or tags else f' yet: {add} "TITLE"'), err=True)
+    return _report_problems(sorted(problems))
+
+
+def _status(memory: Memory, day: date) -> str:
+    return "expired" if memory.status == "active" and memory.is_expired(day) else memory.status
+
+
+def _pack_rows(project: Project, day: date, wanted: Callable[[Memory], bool]) -> tuple[list[Row], list[Problem]]:
+    """The shared packs' memories that ``wanted`` keeps, namespaced, and the problems of the packs' files."""
+    from gitmem import packs
+    from gitmem.config import load_config
+
+    loaded, _ = packs.load(project, load_config(project))
+    rows: list[Row] = []
+    for pack in loaded:
+        for memory_id, memory in sorted(pack.memories.items()):
+            if not wanted(memory):
+                continue
+            muted = pack.muted(memory_id)
+            extra = {"path": pack.display(memory_id), "pack": pack.name, "muted": muted}
+            rows.append((pack.qualified(memory), "muted" if muted else _status(memory, day), extra))
+    return rows, packs.problems(loaded)
 
 
 def _report_problems(problems: Sequence[Problem]) -> int:
@@ -69,22 +118,36 @@ def _report_problems(problems: Sequence[Problem]) -> int:
 
 @click.command()
 @click.argument("memory_id", metavar="ID")
+@click.option("--user", is_flag=True, help="A memory of your personal store (~/.config/gitmem).")
 @click.option("--json", "as_json", is_flag=True, help="Print the memory as a JSON object with every field.")
-def show(memory_id: str, as_json: bool) -> int:
-    """Show one memory.
+def show(memory_id: str, user: bool, as_json: bool) -> int:
+    """Show one memory: of the project, of your personal store (--user), or of a shared pack (PACK/ID).
 
     \b
-    Example:
+    Examples:
       gitmem show use-pnpm
+      gitmem show --user british-english
+      gitmem show acme/no-force-push
     """
     from gitmem.commands import open_store
 
-    project, store = open_store()
-    snapshot = store.load()
-    memory = store.get(memory_id, snapshot)
-    path = project.display(snapshot.files[memory.id])
+    project, store = open_store(user)
+    extra: dict[str, Any] = {}
+    if "/" in memory_id and not user:
+        from gitmem import packs
+        from gitmem.config import load_config
+
+        loaded, _ = packs.load(project, load_config(project))
+        pack, found = packs.find(loaded, memory_id)
+        memory = pack.qualified(found)
+        path = pack.display(found.id)
+        extra = {"pack": pack.name, "muted": pack.muted(found.id)}
+    else:
+        snapshot = store.load()
+        memory = store.get(memory_id, snapshot)
+        path = project.display(snapshot.files[memory.id])
     if as_json:
-        echo_json({**memory.to_dict(), "path": path})
+        echo_json({**memory.to_dict(), "path": path, **extra})
         return 0
     echo(f"{style(memory.id, bold=True)}  {memory.title}")
     data = memory.to_dict()
@@ -111,6 +174,9 @@ def show(memory_id: str, as_json: bool) -> int:
     for item in memory.evidence:
         echo(f"  {'evidence':<13}{item.path}{':' + item.lines if item.lines else ''}")
     echo(f"  {'file':<13}{path}")
+    if extra:
+        muted = " (muted here: not compiled)" if extra["muted"] else ""
+        echo(f"  {'pack':<13}{extra['pack']}: read-only, from a shared pack{muted}")
     if memory.body:
         echo()
         for line in memory.body.splitlines():

@@ -1,41 +1,54 @@
 from __future__ import annotations
 
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import click
 
 from gitmem.render import echo, echo_json
+
+if TYPE_CHECKING:
+    from gitmem.memory.model import Memory
+    from gitmem.project import Project
 
 
 @click.command()
 @click.argument("query")
 @click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="How many memories.")
 @click.option("--path", "file", metavar="FILE", help="The file you are working on: memories scoped to it rank higher.")
+@click.option("--user", is_flag=True, help="Search your personal memories (~/.config/gitmem) instead.")
 @click.option(
     "--json", "as_json", is_flag=True, help="Print a JSON array of {id, title, kind, score, path_match, body, …}."
 )
-def recall(query: str, k: int, file: str | None, as_json: bool) -> int:
+def recall(query: str, k: int, file: str | None, user: bool, as_json: bool) -> int:
     """Find the active memories most relevant to a question (BM25 over title, body and tags).
 
     Recalled memories are notes from earlier work that may be out of date, not instructions. Invalid memory
-    files are left out, with a warning on stderr.
+    files are left out, with a warning on stderr. The shared packs' memories (PACK/ID, unless muted) are searched
+    too, from the local cache: a pack not fetched yet (`gitmem compile` fetches it) is left out with a warning.
 
     \b
     Examples:
       gitmem recall "how do we run the database migrations"
       gitmem recall "lint config" --path web/src/app.tsx -k 3 --json
+      gitmem recall --user "commit message style"
     """
     from gitmem.commands import open_store, today
     from gitmem.recall.index import recall as run_recall
-    from gitmem.recall.index import repo_path
     from gitmem.recall.present import as_json as hits_json
     from gitmem.recall.present import as_text
 
-    project, _ = open_store()
-    scoped = repo_path(project, file) if file is not None else None
-    recalled = run_recall(project, query, k, today(), scoped)
+    project, _ = open_store(user)
+    day = today()
+    scoped = _scoped_path(project, file, user) if file is not None else None
+    extra = [] if user else _pack_memories(project, day)
+    recalled = run_recall(project, query, k, day, scoped, extra)
     files = sorted({problem.path for problem in recalled.problems})
     for name in files:
         first = next(p for p in recalled.problems if p.path == name)
-        echo(f"warning: {first} (invalid memory file left out of recall; see `gitmem validate`)", err=True)
+        flag = " --user" if user else ""
+        echo(f"warning: {first} (invalid memory file left out of recall; see `gitmem validate{flag}`)", err=True)
     if as_json:
         echo_json(hits_json(project, recalled.hits))
     elif recalled.hits:
@@ -43,3 +56,37 @@ def recall(query: str, k: int, file: str | None, as_json: bool) -> int:
     else:
         echo(f"no active memory matches {query!r}", err=True)
     return 0
+
+
+def _scoped_path(project: Project, file: str, user: bool) -> str:
+    """``--path`` relative to the repository: for --user, the repository the current directory is in, if any."""
+    from gitmem.errors import CannotRun
+    from gitmem.project import find_project
+    from gitmem.recall.index import repo_path
+
+    if not user:
+        return repo_path(project, file)
+    try:
+        return repo_path(find_project(), file)
+    except CannotRun:
+        return Path(file).as_posix()
+
+
+def _pack_memories(project: Project, day: date) -> list[tuple[Memory, str]]:
+    """The live, unmuted memories of the shared packs in the cache, each with where it comes from."""
+    from gitmem.config import load_config
+
+    config = load_config(project)
+    if not config.sources:
+        return []
+    from gitmem import packs
+
+    loaded, missing = packs.load(project, config, fetch_missing=False)
+    for source in missing:
+        echo(f"warning: source {source.name!r} is not fetched yet, so left out (`gitmem compile` fetches it)", err=True)
+    return [
+        (pack.qualified(memory), pack.display(memory_id))
+        for pack in loaded
+        for memory_id, memory in sorted(pack.memories.items())
+        if memory.is_live(day) and not pack.muted(memory_id)
+    ]

@@ -9,8 +9,9 @@ from gitmem.render import echo, echo_json
 
 @click.command()
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--user", is_flag=True, help="Check your personal store (~/.config/gitmem) instead of the project's.")
 @click.option("--json", "as_json", is_flag=True, help='Print {"problems": [{path, line, column, field, message}]}.')
-def validate(files: tuple[Path, ...], as_json: bool) -> int:
+def validate(files: tuple[Path, ...], user: bool, as_json: bool) -> int:
     """Check memory files and the config: schema, strict YAML, hidden Unicode, secrets, and cross-file checks
     (duplicate ids, dangling supersedes).
 
@@ -21,11 +22,12 @@ def validate(files: tuple[Path, ...], as_json: bool) -> int:
     Examples:
       gitmem validate
       gitmem validate .memory/memories/use-pnpm.yaml
+      gitmem validate --user
     """
     from gitmem.commands import open_store
     from gitmem.validation import validate_files, validate_project
 
-    project, store = open_store()
+    project, store = open_store(user)
     checked, problems = validate_files(project, store, files) if files else validate_project(project, store)
     if as_json:
         echo_json(

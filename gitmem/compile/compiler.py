@@ -16,7 +16,9 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gitmem.compile import block
 from gitmem.compile.block import BlockError, Found
@@ -27,6 +29,9 @@ from gitmem.errors import Problem, UsageError
 from gitmem.fsutil import write_atomic
 from gitmem.memory.model import Memory
 from gitmem.project import Project
+
+if TYPE_CHECKING:
+    from gitmem.packs import Pack
 
 AIDER_FILE = "CONVENTIONS.md"
 AIDER_CREATED = f"# Written by gitmem compile: aider loads the team's memories from {AIDER_FILE}.\nread: {AIDER_FILE}\n"
@@ -93,6 +98,7 @@ class Report:
     problems: list[Problem] = field(default_factory=list)  # compile cannot write anything while there are any
     warnings: list[str] = field(default_factory=list)
     limits: list[LimitUse] = field(default_factory=list)
+    packs: list[Pack] = field(default_factory=list)  # the shared packs whose memories were compiled too
 
     @property
     def refused(self) -> list[FileChange]:
@@ -126,11 +132,32 @@ def prepare(
     names: Sequence[str] = (),
     budget: int | None = None,
     force: bool = False,
+    only: Sequence[Target] | None = None,
+    catalogue: Sequence[Target] = TARGETS,
+    today: date | None = None,
 ) -> Report:
-    """Decide what compile does to every file, for the live ``memories``. Writes nothing."""
-    targets = chosen_targets(config, names)
+    """Decide what compile does to every file, for the project's live ``memories`` and those of the shared packs
+    in ``config.sources`` (read from their cache, fetched when not there yet: ``gitmem.packs``). Writes nothing.
+
+    ``only`` and ``catalogue`` are for ``compile --user`` (``gitmem.personal``): compile exactly the targets
+    ``only`` instead of the configured ones, and clean up the files of the others among ``catalogue``; the user's
+    scope has no packs.
+    """
+    targets = list(only) if only is not None else chosen_targets(config, names)
     budgets = {target.name: budget or config.budget_for(target.name) for target in targets}
-    report = Report(plan_targets(targets, memories, budgets, config.mcp))
+    packs: list[Pack] = []
+    if config.sources and only is None:
+        packs, pack_problems, shared = _shared(project, config, today or date.today())
+        memories = [*memories, *shared]
+    report = Report(plan_targets(targets, memories, budgets, config.mcp), packs=packs)
+    if packs:
+        report.problems.extend(pack_problems)
+        for pack in packs:
+            if pack.problems:
+                report.warnings.append(
+                    f"source {pack.name!r} has invalid memories at {pack.source.rev}: pin another revision "
+                    f"(`gitmem sources update {pack.name}`) or remove it (`gitmem sources remove {pack.name}`)"
+                )
     desired: dict[str, tuple[Target, FilePlan]] = {}
     for target_plan in report.plans:
         for path, file_plan in target_plan.files.items():
@@ -138,7 +165,7 @@ def prepare(
     for target_plan in report.plans:
         report.problems.extend(_glob_problems(target_plan))
 
-    cleaned = targets if names else list(TARGETS)
+    cleaned = targets if names else list(catalogue)
     candidates = _candidates(project, cleaned)
     finals: dict[str, str] = {}  # path -> the file's text after compile (for limits)
     seen_io: dict[Path, str] = {}
@@ -181,6 +208,14 @@ def prepare(
     _claude_imports_agents(targets, finals, report)
     report.changes.sort(key=lambda change: change.path)
     return report
+
+
+def _shared(project: Project, config: Config, today: date) -> tuple[list[Pack], list[Problem], list[Memory]]:
+    """The shared packs, their problems, and the memories of theirs compile includes (live, unmuted, ``PACK/ID``)."""
+    from gitmem import packs
+
+    loaded, _ = packs.load(project, config)
+    return loaded, packs.problems(loaded), packs.live(loaded, today)
 
 
 def apply(project: Project, report: Report) -> list[FileChange]:

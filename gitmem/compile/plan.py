@@ -27,8 +27,8 @@ class FilePlan:
     def text(self) -> str:
         """What gitmem owns of the file: the whole file, or the block (markers included)."""
         if self.spec.whole:
-            return block.whole_text(self.frontmatter, self.body())
-        return block.block_text(self.body())
+            return block.whole_text(self.frontmatter, self.body(), self.spec.personal)
+        return block.block_text(self.body(), self.spec.personal)
 
 
 @dataclass
@@ -54,16 +54,17 @@ def _templates(target: Target, spec: FileSpec) -> tuple[str, ...]:
 class _Sizes:
     """Exact character counts of the pieces a target's files are made of (the text is their concatenation)."""
 
-    def __init__(self, target: Target, entries: dict[str, str]) -> None:
+    def __init__(self, target: Target, entries: dict[str, str], packs: bool = False) -> None:
         self.target = target
         self.entries = entries
+        self.packs = packs
         self._overheads: dict[FileSpec, tuple[str, str, int]] = {}
 
     def overhead(self, spec: FileSpec) -> tuple[str, str, int]:
         known = self._overheads.get(spec)
         if known is None:
-            front, pre = render.overhead(spec, _templates(self.target, spec))
-            known = (front, pre, len(front) + len(pre) + render.marker_chars(spec.whole))
+            front, pre = render.overhead(spec, _templates(self.target, spec), self.packs)
+            known = (front, pre, len(front) + len(pre) + render.marker_chars(spec.whole, spec.personal))
             self._overheads[spec] = known
         return known
 
@@ -87,9 +88,10 @@ def plan_target(
 ) -> TargetPlan:
     """The files of ``target`` for ``memories`` (live ones, in keep order), within ``budget_tokens``.
 
-    ``entries`` maps every memory id to its entry text (``render.entry_text``), shared by all targets.
+    ``entries`` maps every memory id to its entry text (``render.entry_text``), shared by all targets. Ids of the
+    form ``PACK/ID`` are shared packs' memories: the framing then says where those come from.
     """
-    sizes = _Sizes(target, entries)
+    sizes = _Sizes(target, entries, packs=any("/" in memory.id for memory in memories))
     limit = budget_tokens * budget.CHARS_PER_TOKEN
     placements = {memory.id: place(target, memory.paths) for memory in memories}
 
@@ -111,7 +113,7 @@ def plan_target(
     omitted: list[Memory] = []
     footer = ""
     if used > limit:
-        footer = render.footer(mcp)
+        footer = render.footer(mcp, target.personal)
         root = root_spec(target)
         files, groups = {root.path}, set()
         used = len(block.footer_text(footer)) + sizes.overhead(root)[2]

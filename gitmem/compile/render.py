@@ -45,18 +45,35 @@ def _close_fences(lines: list[str]) -> list[str]:
     return lines
 
 
-def preamble(spec: FileSpec) -> str:
-    """The framing at the top of every block: what these are, where they come from, how to treat them."""
+def preamble(spec: FileSpec, packs: bool = False) -> str:
+    """The framing at the top of every block: what these are, where they come from, how to treat them.
+
+    ``packs``: the memories include shared packs' (ids ``PACK/ID``), so say where those come from.
+    """
+    if spec.personal:
+        return (
+            f"{block.PERSONAL_TITLE}\n\n"
+            "These are the user's personal memories: their own preferences and lessons, for every project, "
+            "compiled by gitmem. Follow them where the project's own instructions do not say otherwise. "
+            "Each ends with its id; `gitmem show --user <id>` shows its source. "
+            "If one looks wrong or out of date, say so rather than ignore it.\n"
+        )
+    source = "`.memory/memories/<id>.yaml`"
+    if packs:
+        source += ", or for an id `PACK/ID` the shared memory pack PACK (`gitmem sources list`)"
     return (
         f"{block.TITLE}\n\n"
         f"These are this team's reviewed project memories{spec.scope_phrase}, compiled by gitmem. Follow them. "
-        "Each ends with its id; its source is `.memory/memories/<id>.yaml`. "
+        f"Each ends with its id; its source is {source}. "
         "If one looks wrong or out of date, say so rather than ignore it.\n"
     )
 
 
-def footer(mcp: bool) -> str:
+def footer(mcp: bool, personal: bool = False) -> str:
     """The one line that ends a block when the budget left memories out."""
+    if personal:
+        how = 'run `gitmem recall --user "QUERY"`'
+        return f"{block.PERSONAL_FOOTER_PREFIX} to fit the token budget: {how} to find the ones your task needs."
     how = 'run `gitmem recall "QUERY"`'
     if mcp:
         how += " or call the `recall` tool of the `gitmem` MCP server"
@@ -85,12 +102,12 @@ def _quote(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def overhead(spec: FileSpec, templates: tuple[str, ...]) -> tuple[str, str]:
+def overhead(spec: FileSpec, templates: tuple[str, ...], packs: bool = False) -> tuple[str, str]:
     """A file's text without groups, entries and footer: (frontmatter, preamble)."""
-    return frontmatter(templates, spec.globs), preamble(spec)
+    return frontmatter(templates, spec.globs), preamble(spec, packs)
 
 
-def marker_chars(whole: bool) -> int:
+def marker_chars(whole: bool, personal: bool = False) -> int:
     """Characters of the two marker lines."""
     kind = "file-hash" if whole else "hash"
-    return len(block.begin_line(kind, "0" * block.HASH_LENGTH)) + 1 + len(block.END_LINE) + 1
+    return len(block.begin_line(kind, "0" * block.HASH_LENGTH, personal)) + 1 + len(block.END_LINE) + 1

@@ -57,6 +57,7 @@ class FileSpec:
     root: bool  # the target's always-loaded file
     globs: tuple[str, ...] = ()  # the scope carried by the frontmatter (whole, glob-scoped files)
     directory: str = ""  # the directory of a nested file (web for web/AGENTS.md)
+    personal: bool = False  # a user-level file of `compile --user`
 
     @property
     def scope_phrase(self) -> str:
@@ -74,7 +75,7 @@ class Placement:
 
 
 def root_spec(target: Target) -> FileSpec:
-    return FileSpec(target.name, target.root_file, target.root_whole, True)
+    return FileSpec(target.name, target.root_file, target.root_whole, True, personal=target.personal)
 
 
 @lru_cache(maxsize=4096)

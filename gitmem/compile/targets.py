@@ -21,10 +21,31 @@ Frontmatter lines are templates. Placeholders, filled from a file's globs by ``r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 # Names of the files gitmem creates whole start with this, so cleaning up never touches anyone else's file.
 WHOLE_PREFIX = "gitmem"
+# What `compile --user` writes into a tool's user-level rules folder.
+USER_FOLDER_FILE = f"{WHOLE_PREFIX}.md"
+
+
+@dataclass(frozen=True)
+class UserFile:
+    """A tool's user-level rules file, which `gitmem compile --user` writes the personal memories into.
+
+    ``path`` starts with ``~/`` (``~/.config/`` stands for ``$XDG_CONFIG_HOME/``); one ending in ``/`` is a folder
+    of rules files, where gitmem writes a whole file of its own. ``installed`` is the directory that exists when
+    the tool is installed: without ``targets`` in the user's config, compile --user writes the files whose
+    ``installed`` directory exists.
+    """
+
+    path: str
+    tool: str
+    installed: str
+
+    @property
+    def folder(self) -> bool:
+        return self.path.endswith("/")
 
 
 @dataclass(frozen=True)
@@ -60,10 +81,12 @@ class Target:
     scoped_suffix: str = ".md"
     scoped_frontmatter: tuple[str, ...] = ()
     limits: tuple[Limit, ...] = ()
-    user_files: tuple[str, ...] = ()
-    """The tool's user-level rules files (a trailing / marks a folder), for `compile --user`."""
+    user_files: tuple[UserFile, ...] = ()
+    """The tool's user-level rules files, for `compile --user`."""
     reads_config: str | None = None
     """A YAML config file whose `read:` list must name the root file (aider)."""
+    personal: bool = False
+    """A user-level variant (``user_variant``): ``root_file`` is relative to the home directory."""
 
 
 _CODEX_CHAIN = Limit(
@@ -82,7 +105,10 @@ TARGETS: tuple[Target, ...] = (
         root_whole=False,
         dir_file="AGENTS.md",
         limits=(_CODEX_CHAIN,),
-        user_files=("~/.config/opencode/AGENTS.md", "~/.codex/AGENTS.md"),
+        user_files=(
+            UserFile("~/.config/opencode/AGENTS.md", "opencode", "~/.config/opencode"),
+            UserFile("~/.codex/AGENTS.md", "Codex", "~/.codex"),
+        ),
     ),
     Target(
         name="claude",
@@ -98,7 +124,7 @@ TARGETS: tuple[Target, ...] = (
             Limit("chars", 40_000, False, "Claude Code warns about a CLAUDE.md above 40,000 characters"),
             Limit("lines", 200, False, "Claude Code's documentation advises keeping CLAUDE.md under 200 lines"),
         ),
-        user_files=("~/.claude/CLAUDE.md",),
+        user_files=(UserFile("~/.claude/CLAUDE.md", "Claude Code", "~/.claude"),),
     ),
     Target(
         name="gemini",
@@ -110,7 +136,7 @@ TARGETS: tuple[Target, ...] = (
         limits=(
             Limit("chars", 12_000, True, "Gemini CLI successors reportedly cut a rule file at about 12,000 characters"),
         ),
-        user_files=("~/.gemini/GEMINI.md",),
+        user_files=(UserFile("~/.gemini/GEMINI.md", "Gemini CLI", "~/.gemini"),),
     ),
     Target(
         name="cursor",
@@ -145,7 +171,7 @@ TARGETS: tuple[Target, ...] = (
             Limit("chars", 4_000, False, "Copilot code review reads only the first 4,000 characters"),
             Limit("lines", 160, False, "Copilot CLI is reported to truncate instructions near 160 lines"),
         ),
-        user_files=("~/.copilot/copilot-instructions.md",),
+        user_files=(UserFile("~/.copilot/copilot-instructions.md", "GitHub Copilot CLI", "~/.copilot"),),
     ),
     Target(
         name="windsurf",
@@ -158,7 +184,7 @@ TARGETS: tuple[Target, ...] = (
         scoped_suffix=".md",
         scoped_frontmatter=("trigger: glob", "globs: {csv_quoted}"),
         limits=(Limit("chars", 12_000, True, "Windsurf reads at most 12,000 characters of a rule file"),),
-        user_files=("~/.codeium/windsurf/memories/global_rules.md",),
+        user_files=(UserFile("~/.codeium/windsurf/memories/global_rules.md", "Windsurf", "~/.codeium/windsurf"),),
     ),
     Target(
         name="cline",
@@ -169,7 +195,7 @@ TARGETS: tuple[Target, ...] = (
         scoped_dir=".clinerules",
         scoped_suffix=".md",
         scoped_frontmatter=("paths:", "{list}"),
-        user_files=("~/Documents/Cline/Rules/",),
+        user_files=(UserFile("~/Documents/Cline/Rules/", "Cline", "~/Documents/Cline"),),
     ),
     Target(
         name="kiro",
@@ -181,7 +207,7 @@ TARGETS: tuple[Target, ...] = (
         scoped_dir=".kiro/steering",
         scoped_suffix=".md",
         scoped_frontmatter=("inclusion: fileMatch", "fileMatchPattern: {pattern}"),
-        user_files=("~/.kiro/steering/",),
+        user_files=(UserFile("~/.kiro/steering/", "Kiro", "~/.kiro"),),
     ),
     Target(
         name="aider",
@@ -190,7 +216,7 @@ TARGETS: tuple[Target, ...] = (
         root_file="CONVENTIONS.md",
         root_whole=False,
         reads_config=".aider.conf.yml",
-        user_files=("~/.aider.conf.yml",),
+        # No user-level rules file: ~/.aider.conf.yml can only `read:` one, which compile --user does not write.
     ),
 )
 
@@ -199,3 +225,23 @@ BY_NAME: dict[str, Target] = {target.name: target for target in TARGETS}
 
 def get(name: str) -> Target:
     return BY_NAME[name]
+
+
+def user_variant(target: Target, user_file: UserFile, root_file: str) -> Target:
+    """``target`` as `compile --user` writes it: one always-loaded file, ``root_file`` (relative to the home
+    directory: ``user_file``'s path, or ``gitmem.md`` in its folder), and no path scoping (a memory with ``paths``
+    goes into that file under a heading that names its globs)."""
+    return replace(
+        target,
+        tool=user_file.tool,
+        root_file=root_file,
+        root_whole=user_file.folder,
+        root_frontmatter=target.root_frontmatter if user_file.folder else (),
+        dir_file=None,
+        scoped_dir=None,
+        scoped_frontmatter=(),
+        limits=tuple(limit for limit in target.limits if limit.measure != "chain_bytes"),
+        user_files=(user_file,),
+        reads_config=None,
+        personal=True,
+    )

@@ -62,6 +62,12 @@ class Store:
         self.directory = project.memories_dir
 
     def path_of(self, memory_id: str) -> Path:
+        pack, _, local = memory_id.partition("/")
+        if local and ID_PATTERN.match(pack) and ID_PATTERN.match(local):
+            raise UsageError(
+                f"{memory_id} is a memory of the shared pack {pack!r}, read-only here: change it in that pack's "
+                f"repository, or stop compiling it with `gitmem sources mute {pack} {local}`"
+            )
         if not ID_PATTERN.match(memory_id):
             raise UsageError(
                 f"invalid id {memory_id!r}: use 1 to 64 lower-case letters, digits or hyphens, "

@@ -20,7 +20,7 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -346,10 +346,27 @@ class RecallIndex:
 
     # -- searching -----------------------------------------------------------------------------------------------
 
-    def search(self, terms: list[str], k: int, today: date, path: str | None = None) -> list[Hit]:
-        """The ``k`` live memories that best match ``terms`` (BM25), those whose paths cover ``path`` boosted."""
+    def search(
+        self, terms: list[str], k: int, today: date, path: str | None = None, extra: Sequence[Extra] = ()
+    ) -> list[Hit]:
+        """The ``k`` live memories that best match ``terms`` (BM25), those whose paths cover ``path`` boosted.
+
+        ``extra``: memories that have no file in the store (shared packs'), each with where it comes from, searched
+        together with the indexed ones (added for this query only, so their scores compare) and never kept.
+        """
         if not terms:
             return []
+        if not extra:
+            return self._search(terms, k, today, path, {})
+        self.conn.execute("SAVEPOINT extra")
+        try:
+            files = {self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra}
+            return self._search(terms, k, today, path, files)
+        finally:
+            self.conn.execute("ROLLBACK TO extra")
+            self.conn.execute("RELEASE extra")
+
+    def _search(self, terms: list[str], k: int, today: date, path: str | None, files: dict[int, Path]) -> list[Hit]:
         match = " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
         day = today.isoformat()
         # The best matches from the full-text index alone (cheap), then the live ones among them; when too few
@@ -381,7 +398,7 @@ class RecallIndex:
                 continue
             covered = path is not None and any_match(memory.paths, path)
             score = -float(rank) * (PATH_BOOST if covered else 1.0)
-            hits[n] = Hit(memory, score, covered, self.directory / f"{memory.id}{SUFFIX}")
+            hits[n] = Hit(memory, score, covered, files.get(n) or self.directory / f"{memory.id}{SUFFIX}")
         return sorted(hits.values(), key=lambda h: (-h.score, h.memory.id))[:k]
 
     def _live(self, ranked: list[tuple[int, float]], day: str) -> list[tuple[int, str, float]]:
@@ -399,6 +416,7 @@ class RecallIndex:
 
 
 Key = tuple[int, int, int, int]
+Extra = tuple[Memory, str]  # a memory without a file here, and where it comes from (e.g. acme@v1:.memory/...)
 _now_ns = time.time_ns  # the clock the racily-clean rule reads
 
 
@@ -434,8 +452,11 @@ def _stat_all(directory: Path) -> Iterator[tuple[str, os.stat_result]]:
             yield name, os.stat(prefix + name)
 
 
-def recall(project: Project, query: str, k: int, today: date, path: str | None = None) -> Recalled:
-    """The top ``k`` live memories for ``query``, with the invalid files that were left out."""
+def recall(
+    project: Project, query: str, k: int, today: date, path: str | None = None, extra: Sequence[Extra] = ()
+) -> Recalled:
+    """The top ``k`` live memories for ``query``, with the invalid files that were left out. ``extra``: live
+    memories without a file in the store (shared packs'), ranked with the others."""
     if k < 1:
         raise UsageError("-k must be at least 1")
     terms = query_terms(query)
@@ -445,11 +466,13 @@ def recall(project: Project, query: str, k: int, today: date, path: str | None =
     try:
         try:
             index.refresh()
+            hits = index.search(terms, k, today, path, extra)
         except sqlite3.OperationalError:  # locked too long, or the disk is read-only or full: answer from memory
             index.close()
             index = RecallIndex(project, in_memory=True)
             index.refresh()
-        return Recalled(index.search(terms, k, today, path), index.problems(), terms)
+            hits = index.search(terms, k, today, path, extra)
+        return Recalled(hits, index.problems(), terms)
     finally:
         index.close()
 

@@ -34,8 +34,10 @@ def test_every_target_is_documented_and_consistent(target: object) -> None:
         assert any("{" in line for line in target.scoped_frontmatter) or target.name == "claude"
     if target.root_whole:
         assert target.root_file.rsplit("/", 1)[-1].startswith("gitmem")
-    for path in target.user_files:
-        assert path.startswith("~/")
+    for user_file in target.user_files:
+        assert user_file.path.startswith("~/")
+        assert user_file.path.startswith(user_file.installed + "/")
+        assert user_file.tool
 
 
 def test_no_two_targets_write_the_same_file() -> None:
