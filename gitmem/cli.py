@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "history": "gitmem.commands.provenance:history",
     "diff": "gitmem.commands.provenance:diff",
     "mcp": "gitmem.commands.mcp:mcp",
+    "import": "gitmem.commands.adopt:import_command",
 }
 
 

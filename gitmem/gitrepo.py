@@ -48,6 +48,16 @@ def list_files(root: Path, names: tuple[str, ...]) -> list[str]:
     return sorted({path for path in out.decode("utf-8", "surrogateescape").split("\0") if path})
 
 
+def list_matching(root: Path, globs: tuple[str, ...]) -> list[str]:
+    """Files of the work tree (tracked, or untracked and not ignored) matching any of ``globs`` (git pathspec globs,
+    relative to ``root``: ``**/AGENTS.md``), relative to ``root``, sorted."""
+    if not globs:
+        return []
+    specs = [f":(glob){glob}" for glob in globs]
+    out = git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *specs)
+    return sorted({path for path in out.decode("utf-8", "surrogateescape").split("\0") if path})
+
+
 def git(cwd: Path, *args: str, foreign: bool = False, input: bytes | None = None) -> bytes:
     """Run ``git args`` in ``cwd``; raise ``GitFailed`` with git's message when it fails."""
     try:
@@ -214,3 +224,121 @@ def read_blobs(root: Path, blob_ids: Iterable[str]) -> dict[str, bytes]:
 def blob_id(data: bytes) -> str:
     """The id git gives a file with these bytes (``git hash-object``)."""
     return hashlib.sha1(b"blob %d\x00" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+# -- history of deleted and retired files (git command line: cheap enough for every propose) --------------------------
+
+
+@dataclass(frozen=True)
+class CommitRef:
+    """A commit as a message names it."""
+
+    sha: str
+    short: str
+    date: str  # committer date, YYYY-MM-DD
+    subject: str
+
+
+@dataclass(frozen=True)
+class Deleted:
+    """A file a commit deleted; ``f"{commit.sha}^:{path}"`` names what it held just before."""
+
+    commit: CommitRef
+    path: str
+
+    @property
+    def before(self) -> str:
+        return f"{self.commit.sha}^:{self.path}"
+
+
+_LOG_FORMAT = "--format=%x1e%H%x1f%h%x1f%cs%x1f%s"
+
+
+def head_commit(root: Path) -> str | None:
+    """HEAD's full sha; ``None`` before the first commit."""
+    try:
+        return git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}").decode("ascii").strip() or None
+    except GitFailed:
+        return None
+
+
+def is_ancestor(root: Path, old: str, new: str) -> bool:
+    """Whether commit ``old`` is in the history of ``new`` (False too when ``old`` no longer exists)."""
+    try:
+        done = subprocess.run(
+            ["git", "merge-base", "--is-ancestor", old, new],
+            cwd=root,
+            capture_output=True,
+            env=clean_env(False),
+            check=False,
+        )
+    except FileNotFoundError:
+        raise GitFailed("git is not installed (or not on PATH): install git and try again") from None
+    return done.returncode == 0
+
+
+def _log_records(output: bytes) -> Iterator[tuple[CommitRef, list[str]]]:
+    """Records of ``git log -z`` with ``_LOG_FORMAT``: each commit and the paths listed after its header."""
+    for record in output.decode("utf-8", "surrogateescape").split("\x1e"):
+        if not record.strip("\x00\n"):
+            continue
+        header, _, rest = record.partition("\x00")
+        sha, short, day, subject = header.split("\x1f", 3)
+        yield CommitRef(sha, short, day, subject), [part.lstrip("\n") for part in rest.split("\x00") if part.strip()]
+
+
+def deleted_files(root: Path, directory: str, since: str | None = None) -> list[Deleted]:
+    """Files under ``directory`` deleted by a commit of HEAD's history (after ``since``), newest first.
+
+    Renames are followed, so a renamed file is not reported as deleted.
+    """
+    revisions = f"{since}..HEAD" if since else "HEAD"
+    output = git(root, "log", "-z", "--name-only", "-M", "--diff-filter=D", _LOG_FORMAT, revisions, "--", directory)
+    return [Deleted(commit, path) for commit, paths in _log_records(output) for path in paths]
+
+
+def last_commits_matching(root: Path, directory: str, regex: str, since: str | None = None) -> dict[str, CommitRef]:
+    """For each file under ``directory``, the newest commit (after ``since``) whose diff of it adds or removes a line
+    matching ``regex`` (``git log -G``)."""
+    revisions = f"{since}..HEAD" if since else "HEAD"
+    output = git(root, "log", "-z", "--name-only", f"-G{regex}", _LOG_FORMAT, revisions, "--", directory)
+    found: dict[str, CommitRef] = {}
+    for commit, paths in _log_records(output):
+        for path in paths:
+            found.setdefault(path, commit)
+    return found
+
+
+def tree_files(root: Path, commit: str, directory: str) -> dict[str, str]:
+    """The files directly in ``directory`` at ``commit``: name -> blob id (git command line, no GitPython)."""
+    output = git(root, "ls-tree", "-z", "--full-tree", commit, "--", directory.rstrip("/") + "/")
+    files = {}
+    for entry in output.decode("utf-8", "surrogateescape").split("\x00"):
+        meta, _, path = entry.partition("\t")
+        parts = meta.split()
+        if len(parts) == 3 and parts[1] == "blob":
+            files[path.rsplit("/", 1)[-1]] = parts[2]
+    return files
+
+
+def cat_blobs(root: Path, names: Iterable[str]) -> dict[str, bytes]:
+    """The contents of blobs by name (an id, or ``REV:PATH``), through one ``git cat-file --batch``; names that are
+    not blobs git has are left out."""
+    wanted = list(dict.fromkeys(names))
+    if not wanted:
+        return {}
+    output = git(root, "cat-file", "--batch", input="".join(f"{blob}\n" for blob in wanted).encode("ascii"))
+    found: dict[str, bytes] = {}
+    position = 0
+    for blob in wanted:
+        end = output.index(b"\n", position)
+        header = output[position:end].split()
+        position = end + 1
+        if len(header) != 3 or header[1] != b"blob":  # "<name> missing", or not a blob (no contents follow then)
+            if len(header) == 3:
+                position += int(header[2]) + 1
+            continue
+        size = int(header[2])
+        found[blob] = output[position : position + size]
+        position += size + 1
+    return found

@@ -1,0 +1,251 @@
+"""Remember what was rejected: the memories a human removed (``gitmem forget``, ``git revert``, any deletion) or
+retired, so that propose, harvest and import can refuse to bring one back unnoticed, and doctor can list them.
+
+Everything is derived from git; there is no state file to keep:
+
+- deleted memories: the files under ``.memory/memories/`` deleted by a commit of HEAD's history (``git log
+  --diff-filter=D``, renames followed), each as it was just before, with the commit that deleted it; and files of
+  HEAD deleted in the working tree but not committed yet;
+- retired memories: ``status: retired`` in the working tree, with the newest commit whose diff of the file touched a
+  ``status: retired`` line (``git log -G``), when there is one.
+
+A deleted id that exists again in the working tree is not a removal (it was brought back on purpose). What git says
+is cached in ``.git/gitmem/removed.json``, keyed on HEAD; when HEAD moved forward, only the new commits are read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from gitmem import __version__, gitrepo
+from gitmem.fsutil import write_atomic
+from gitmem.memory import similar
+from gitmem.memory.model import Memory
+from gitmem.memory.store import SUFFIX, Snapshot
+from gitmem.project import Project
+
+MEMORIES = ".memory/memories"  # relative to the repository root
+RETIRED_LINE = r"^status:[[:space:]]*['\"]?retired"
+_FORMAT = 1
+RECENT_DAYS = 30  # what doctor calls a recent removal
+
+
+@dataclass(frozen=True)
+class Removal:
+    """A memory a human removed or retired, and the commit that did it (``None``: not committed yet)."""
+
+    memory: Memory
+    how: str  # "removed" (its file was deleted) or "retired"
+    commit: gitrepo.CommitRef | None
+
+    @property
+    def reverted(self) -> bool:
+        return self.commit is not None and self.commit.subject.startswith('Revert "')
+
+    @property
+    def day(self) -> date | None:
+        """When it was removed: the commit's date, or for an uncommitted retirement its ``retired`` date."""
+        if self.commit is not None:
+            return date.fromisoformat(self.commit.date)
+        return self.memory.retired
+
+    def describe(self) -> str:
+        """How it went: "removed by commit 1a2b3c4 (Revert "Add use-npm")"."""
+        if self.commit is None:
+            verb = "retired" if self.how == "retired" else "deleted"
+            return f"{verb} in the working tree (not committed yet)"
+        return f"{self.how} by commit {self.commit.short} ({self.commit.subject})"
+
+    def to_dict(self) -> dict[str, Any]:
+        commit = self.commit
+        return {
+            "id": self.memory.id,
+            "title": self.memory.title,
+            "kind": self.memory.kind,
+            "how": "reverted" if self.reverted else self.how,
+            "commit": commit.sha if commit else None,
+            "short": commit.short if commit else None,
+            "subject": commit.subject if commit else None,
+            "date": self.day.isoformat() if self.day else None,
+            "reason": self.memory.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A new item that nearly repeats a removal."""
+
+    removal: Removal
+    score: float
+
+    def describe(self) -> str:
+        """ "[use-npm] 'Use npm for the web app', removed by commit 1a2b3c4 (Revert "Add use-npm")"."""
+        memory = self.removal.memory
+        text = f"[{memory.id}] {memory.title!r}, {self.removal.describe()}"
+        if self.removal.how == "retired" and memory.reason:
+            text += f"; reason: {memory.reason}"
+        return text
+
+
+class Guard:
+    """Compares new items with the removals: a near-duplicate of one is ``Rejected``."""
+
+    def __init__(self, removals: Sequence[Removal], threshold: float) -> None:
+        self.threshold = threshold
+        self._pool = [
+            (
+                removal,
+                similar.words(removal.memory.title),
+                similar.words(similar.memory_text(removal.memory.title, removal.memory.body)),
+            )
+            for removal in removals
+        ]
+
+    def check(self, title: str, body: str = "") -> Rejected | None:
+        """The removal ``title`` and ``body`` nearly repeat (the most similar, the newest on a tie), or ``None``."""
+        title_words = similar.words(title)
+        all_words = similar.words(similar.memory_text(title, body))
+        best: Rejected | None = None
+        for removal, other_title, other_all in self._pool:
+            score = max(similar.similarity(title_words, other_title), similar.similarity(all_words, other_all))
+            if score >= self.threshold and (best is None or score > best.score):
+                best = Rejected(removal, round(score, 3))
+        return best
+
+
+def guard(project: Project, snapshot: Snapshot, threshold: float) -> Guard:
+    return Guard(removals(project, snapshot), threshold)
+
+
+def removals(project: Project, snapshot: Snapshot) -> list[Removal]:
+    """Every memory removed in HEAD's history or the working tree, or retired now; newest first."""
+    present = set(snapshot.memories) | set(snapshot.files) | _ids_on_disk(project)
+    history = _History.load(project)
+    found: list[Removal] = []
+    seen: set[str] = set()
+    pending = {name.removesuffix(SUFFIX): name for name in history.tree if name.removesuffix(SUFFIX) not in present}
+    if pending:
+        assert history.head is not None
+        blobs = gitrepo.cat_blobs(project.root, [f"{history.head}:{MEMORIES}/{name}" for name in pending.values()])
+        for memory_id, name in sorted(pending.items()):
+            memory = _parse(blobs.get(f"{history.head}:{MEMORIES}/{name}"), memory_id)
+            if memory is not None:
+                found.append(Removal(memory, "removed", None))
+                seen.add(memory_id)
+    for entry in history.deleted:
+        memory_id = entry["id"]
+        if memory_id in present or memory_id in seen or entry["memory"] is None:
+            continue
+        seen.add(memory_id)
+        found.append(Removal(Memory.from_dict(entry["memory"]), "removed", gitrepo.CommitRef(*entry["commit"])))
+    for memory in snapshot.sorted():
+        if memory.status == "retired":
+            ref = history.retired.get(memory.id)
+            found.append(Removal(memory, "retired", gitrepo.CommitRef(*ref) if ref else None))
+    found.sort(key=lambda r: (r.commit is not None, -(r.day or date.min).toordinal()))  # uncommitted, then newest
+    return found
+
+
+def recent(removals: Iterable[Removal], today: date, days: int = RECENT_DAYS) -> list[Removal]:
+    """The removals of the last ``days`` days (and those not committed yet), newest first."""
+    since = today - timedelta(days=days)
+    return [r for r in removals if r.commit is None or (r.day is not None and r.day >= since)]
+
+
+# -- what git says, cached on HEAD -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _History:
+    head: str | None
+    deleted: list[dict[str, Any]]  # newest first: {"id", "commit": [sha, short, date, subject], "memory": {...}|None}
+    retired: dict[str, list[str]]  # id -> [sha, short, date, subject] of the newest commit touching status: retired
+    tree: list[str]  # names of the memory files in HEAD
+
+    @classmethod
+    def load(cls, project: Project) -> _History:
+        root = project.root
+        head = gitrepo.head_commit(root)
+        if head is None:
+            return cls(None, [], {}, [])
+        path = project.cache_dir / "removed.json"
+        cached = _read_cache(path)
+        if cached is not None and cached.head == head:
+            return cached
+        base = cls(None, [], {}, [])
+        since = None
+        if cached is not None and cached.head and gitrepo.is_ancestor(root, cached.head, head):
+            base, since = cached, cached.head  # HEAD moved forward: read only the new commits
+        deleted = gitrepo.deleted_files(root, MEMORIES, since)
+        blobs = gitrepo.cat_blobs(root, [entry.before for entry in deleted])
+        new_entries = []
+        for entry in deleted:
+            name = entry.path.rsplit("/", 1)[-1]
+            if "/" in entry.path.removeprefix(MEMORIES + "/") or not name.endswith(SUFFIX):
+                continue
+            memory_id = name.removesuffix(SUFFIX)
+            memory = _parse(blobs.get(entry.before), memory_id)
+            commit = entry.commit
+            new_entries.append(
+                {
+                    "id": memory_id,
+                    "commit": [commit.sha, commit.short, commit.date, commit.subject],
+                    "memory": memory.to_dict() if memory is not None else None,
+                }
+            )
+        retired = dict(base.retired)
+        for file_path, commit in gitrepo.last_commits_matching(root, MEMORIES, RETIRED_LINE, since).items():
+            name = file_path.rsplit("/", 1)[-1]
+            if name.endswith(SUFFIX):
+                retired[name.removesuffix(SUFFIX)] = [commit.sha, commit.short, commit.date, commit.subject]
+        tree = sorted(name for name in gitrepo.tree_files(root, head, MEMORIES) if name.endswith(SUFFIX))
+        history = cls(head, new_entries + base.deleted, retired, tree)
+        payload = {
+            "format": _FORMAT,
+            "version": __version__,
+            "head": head,
+            "deleted": history.deleted,
+            "retired": history.retired,
+            "tree": history.tree,
+        }
+        with contextlib.suppress(OSError):
+            write_atomic(path, json.dumps(payload, separators=(",", ":")).encode("utf-8"))
+        return history
+
+
+def _read_cache(path: Any) -> _History | None:
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("version") != __version__:
+        return None
+    try:
+        return _History(str(data["head"]), list(data["deleted"]), dict(data["retired"]), list(data["tree"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _parse(raw: bytes | None, memory_id: str) -> Memory | None:
+    """A memory file's bytes as a memory; ``None`` when it is missing or was not a valid memory."""
+    if raw is None:
+        return None
+    from gitmem.schema import check_memory
+
+    data, problems = check_memory(raw, memory_id)
+    if problems or data is None:
+        return None
+    return Memory.from_dict(data)
+
+
+def _ids_on_disk(project: Project) -> set[str]:
+    try:
+        return {name.removesuffix(SUFFIX) for name in os.listdir(project.memories_dir) if name.endswith(SUFFIX)}
+    except FileNotFoundError:
+        return set()
