@@ -24,9 +24,8 @@ HEADING_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
                     "instruction", "how to", "process", "review", "security", "release", "deploy", "deployment",
                     "do", "dos", "do's", "code", "coding", "accessibility", "performance", "git", "ci")),
     ("fact", ("overview", "architecture", "structure", "layout", "about", "context", "background", "stack",
-              "glossary", "domain", "environment", "service", "dependencies", "infrastructure", "directory",
-              "map", "what is", "observability", "monitoring", "team", "owner", "contact", "project",
-              "repository", "introduction", "summary")),
+              "glossary", "domain", "map", "what is", "observability", "monitoring", "team", "owner", "contact",
+              "introduction", "summary")),
 )
 # fmt: on
 
