@@ -240,14 +240,17 @@ class CommitRef:
 
 
 @dataclass(frozen=True)
-class Deleted:
-    """A file a commit deleted; ``f"{commit.sha}^:{path}"`` names what it held just before."""
+class Change:
+    """A commit that added (A), deleted (D) or renamed (R, from ``old_path``) a file."""
 
     commit: CommitRef
+    status: str
     path: str
+    old_path: str | None = None
 
     @property
     def before(self) -> str:
+        """The name of what a deleted file held just before (``git cat-file`` reads it)."""
         return f"{self.commit.sha}^:{self.path}"
 
 
@@ -278,7 +281,7 @@ def is_ancestor(root: Path, old: str, new: str) -> bool:
 
 
 def _log_records(output: bytes) -> Iterator[tuple[CommitRef, list[str]]]:
-    """Records of ``git log -z`` with ``_LOG_FORMAT``: each commit and the paths listed after its header."""
+    """Records of ``git log -z`` with ``_LOG_FORMAT``: each commit and the NUL-separated fields after its header."""
     for record in output.decode("utf-8", "surrogateescape").split("\x1e"):
         if not record.strip("\x00\n"):
             continue
@@ -287,14 +290,25 @@ def _log_records(output: bytes) -> Iterator[tuple[CommitRef, list[str]]]:
         yield CommitRef(sha, short, day, subject), [part.lstrip("\n") for part in rest.split("\x00") if part.strip()]
 
 
-def deleted_files(root: Path, directory: str, since: str | None = None) -> list[Deleted]:
-    """Files under ``directory`` deleted by a commit of HEAD's history (after ``since``), newest first.
-
-    Renames are followed, so a renamed file is not reported as deleted.
-    """
+def file_changes(root: Path, directory: str, since: str | None = None) -> list[Change]:
+    """The files under ``directory`` added, deleted or renamed by the commits of HEAD's history (after ``since``),
+    newest first. Renames are detected, so a renamed file is not reported as deleted."""
     revisions = f"{since}..HEAD" if since else "HEAD"
-    output = git(root, "log", "-z", "--name-only", "-M", "--diff-filter=D", _LOG_FORMAT, revisions, "--", directory)
-    return [Deleted(commit, path) for commit, paths in _log_records(output) for path in paths]
+    output = git(root, "log", "-z", "--name-status", "-M", "--diff-filter=ADR", _LOG_FORMAT, revisions, "--", directory)
+    changes = []
+    for commit, fields in _log_records(output):
+        position = 0
+        while position < len(fields):
+            status = fields[position][:1]
+            if status in ("R", "C") and position + 2 < len(fields):
+                changes.append(Change(commit, status, fields[position + 2], fields[position + 1]))
+                position += 3
+            elif position + 1 < len(fields):
+                changes.append(Change(commit, status, fields[position + 1]))
+                position += 2
+            else:
+                break
+    return changes
 
 
 def last_commits_matching(root: Path, directory: str, regex: str, since: str | None = None) -> dict[str, CommitRef]:

@@ -138,9 +138,8 @@ def removals(project: Project, snapshot: Snapshot) -> list[Removal]:
             if memory is not None:
                 found.append(Removal(memory, "removed", None))
                 seen.add(memory_id)
-    for entry in history.deleted:
-        memory_id = entry["id"]
-        if memory_id in present or memory_id in seen or entry["memory"] is None:
+    for memory_id, entry in history.latest.items():
+        if entry["state"] != "deleted" or memory_id in present or memory_id in seen or entry["memory"] is None:
             continue
         seen.add(memory_id)
         found.append(Removal(Memory.from_dict(entry["memory"]), "removed", gitrepo.CommitRef(*entry["commit"])))
@@ -164,7 +163,9 @@ def recent(removals: Iterable[Removal], today: date, days: int = RECENT_DAYS) ->
 @dataclass
 class _History:
     head: str | None
-    deleted: list[dict[str, Any]]  # newest first: {"id", "commit": [sha, short, date, subject], "memory": {...}|None}
+    # memory id -> what its file's newest add, delete or rename did, newest first: {"state": "deleted", "commit":
+    # [sha, short, date, subject], "memory": {...} or None when it was not a valid memory}, or {"state": "kept"}
+    latest: dict[str, dict[str, Any]]
     retired: dict[str, list[str]]  # id -> [sha, short, date, subject] of the newest commit touching status: retired
     tree: list[str]  # names of the memory files in HEAD
 
@@ -173,50 +174,68 @@ class _History:
         root = project.root
         head = gitrepo.head_commit(root)
         if head is None:
-            return cls(None, [], {}, [])
+            return cls(None, {}, {}, [])
         path = project.cache_dir / "removed.json"
         cached = _read_cache(path)
         if cached is not None and cached.head == head:
             return cached
-        base = cls(None, [], {}, [])
+        base = cls(None, {}, {}, [])
         since = None
         if cached is not None and cached.head and gitrepo.is_ancestor(root, cached.head, head):
             base, since = cached, cached.head  # HEAD moved forward: read only the new commits
-        deleted = gitrepo.deleted_files(root, MEMORIES, since)
-        blobs = gitrepo.cat_blobs(root, [entry.before for entry in deleted])
-        new_entries = []
-        for entry in deleted:
-            name = entry.path.rsplit("/", 1)[-1]
-            if "/" in entry.path.removeprefix(MEMORIES + "/") or not name.endswith(SUFFIX):
-                continue
-            memory_id = name.removesuffix(SUFFIX)
-            memory = _parse(blobs.get(entry.before), memory_id)
-            commit = entry.commit
-            new_entries.append(
-                {
-                    "id": memory_id,
-                    "commit": [commit.sha, commit.short, commit.date, commit.subject],
-                    "memory": memory.to_dict() if memory is not None else None,
-                }
-            )
+        latest = _latest(gitrepo.file_changes(root, MEMORIES, since))
+        names = {memory_id: entry.pop("before") for memory_id, entry in latest.items() if "before" in entry}
+        blobs = gitrepo.cat_blobs(root, names.values())
+        for memory_id, name in names.items():
+            memory = _parse(blobs.get(name), memory_id)
+            latest[memory_id]["memory"] = memory.to_dict() if memory is not None else None
+        for memory_id, entry in base.latest.items():
+            latest.setdefault(memory_id, entry)  # what the new commits did wins
         retired = dict(base.retired)
         for file_path, commit in gitrepo.last_commits_matching(root, MEMORIES, RETIRED_LINE, since).items():
             name = file_path.rsplit("/", 1)[-1]
             if name.endswith(SUFFIX):
                 retired[name.removesuffix(SUFFIX)] = [commit.sha, commit.short, commit.date, commit.subject]
         tree = sorted(name for name in gitrepo.tree_files(root, head, MEMORIES) if name.endswith(SUFFIX))
-        history = cls(head, new_entries + base.deleted, retired, tree)
+        history = cls(head, latest, retired, tree)
         payload = {
             "format": _FORMAT,
             "version": __version__,
             "head": head,
-            "deleted": history.deleted,
+            "latest": history.latest,
             "retired": history.retired,
             "tree": history.tree,
         }
         with contextlib.suppress(OSError):
             write_atomic(path, json.dumps(payload, separators=(",", ":")).encode("utf-8"))
         return history
+
+
+def _latest(changes: list[gitrepo.Change]) -> dict[str, dict[str, Any]]:
+    """For each memory id, what the newest of ``changes`` (newest first) did to its file. A deleted file's entry
+    names what the file held just before (``before``)."""
+    latest: dict[str, dict[str, Any]] = {}
+    for change in changes:
+        for path, state in ((change.old_path, "kept"), (change.path, "deleted" if change.status == "D" else "kept")):
+            memory_id = _memory_id(path)
+            if memory_id is None or memory_id in latest:
+                continue
+            entry: dict[str, Any] = {"state": state}
+            if state == "deleted":
+                commit = change.commit
+                entry.update(commit=[commit.sha, commit.short, commit.date, commit.subject], before=change.before)
+            latest[memory_id] = entry
+    return latest
+
+
+def _memory_id(path: str | None) -> str | None:
+    """The id of a memory file directly in .memory/memories/ (``None`` for any other path)."""
+    if path is None or not path.startswith(MEMORIES + "/"):
+        return None
+    name = path[len(MEMORIES) + 1 :]
+    if "/" in name or not name.endswith(SUFFIX) or name.startswith("."):
+        return None
+    return name.removesuffix(SUFFIX)
 
 
 def _read_cache(path: Any) -> _History | None:
@@ -227,7 +246,7 @@ def _read_cache(path: Any) -> _History | None:
     if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("version") != __version__:
         return None
     try:
-        return _History(str(data["head"]), list(data["deleted"]), dict(data["retired"]), list(data["tree"]))
+        return _History(str(data["head"]), dict(data["latest"]), dict(data["retired"]), list(data["tree"]))
     except (KeyError, TypeError, ValueError):
         return None
 
