@@ -241,7 +241,7 @@ class CommitRef:
 
 @dataclass(frozen=True)
 class Change:
-    """A commit that added (A), deleted (D) or renamed (R, from ``old_path``) a file."""
+    """A commit that added (A), deleted (D) or renamed (R, from ``old_path``; with rename detection) a file."""
 
     commit: CommitRef
     status: str
@@ -291,10 +291,13 @@ def _log_records(output: bytes) -> Iterator[tuple[CommitRef, list[str]]]:
 
 
 def file_changes(root: Path, directory: str, since: str | None = None) -> list[Change]:
-    """The files under ``directory`` added, deleted or renamed by the commits of HEAD's history (after ``since``),
-    newest first. Renames are detected, so a renamed file is not reported as deleted."""
+    """The files under ``directory`` added or deleted by the commits of HEAD's history (after ``since``), newest
+    first. Rename detection is off: small files that share most lines (memories do) would pass for renames of each
+    other, hiding a deletion; a rename shows as a deletion and an addition."""
     revisions = f"{since}..HEAD" if since else "HEAD"
-    output = git(root, "log", "-z", "--name-status", "-M", "--diff-filter=ADR", _LOG_FORMAT, revisions, "--", directory)
+    output = git(
+        root, "log", "-z", "--name-status", "--no-renames", "--diff-filter=AD", _LOG_FORMAT, revisions, "--", directory
+    )
     changes = []
     for commit, fields in _log_records(output):
         position = 0

@@ -3,13 +3,15 @@ retired, so that propose, harvest and import can refuse to bring one back unnoti
 
 Everything is derived from git; there is no state file to keep:
 
-- deleted memories: the files under ``.memory/memories/`` deleted by a commit of HEAD's history (``git log
-  --diff-filter=D``, renames followed), each as it was just before, with the commit that deleted it; and files of
-  HEAD deleted in the working tree but not committed yet;
+- deleted memories: the files under ``.memory/memories/`` whose newest change in HEAD's history is a deletion
+  (``git log --diff-filter=AD``), each as it was just before, with the commit that deleted it; and files of HEAD
+  deleted in the working tree but not committed yet;
 - retired memories: ``status: retired`` in the working tree, with the newest commit whose diff of the file touched a
   ``status: retired`` line (``git log -G``), when there is one.
 
-A deleted id that exists again in the working tree is not a removal (it was brought back on purpose). What git says
+A deleted memory that exists again in the working tree (the same id, or the same title under another id: brought
+back, or renamed) is not a removal. Git's rename detection is not used for that: memory files are small and share
+most of their lines, so git would pair a deleted memory with an unrelated one added in the same commit. What git says
 is cached in ``.git/gitmem/removed.json``, keyed on HEAD; when HEAD moved forward, only the new commits are read.
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -97,26 +100,14 @@ class Guard:
     """Compares new items with the removals: a near-duplicate of one is ``Rejected``."""
 
     def __init__(self, removals: Sequence[Removal], threshold: float) -> None:
-        self.threshold = threshold
-        self._pool = [
-            (
-                removal,
-                similar.words(removal.memory.title),
-                similar.words(similar.memory_text(removal.memory.title, removal.memory.body)),
-            )
-            for removal in removals
-        ]
+        self._pool: similar.Pool[Removal] = similar.Pool(threshold)
+        for removal in removals:
+            self._pool.add(removal, removal.memory.title, removal.memory.body)
 
     def check(self, title: str, body: str = "") -> Rejected | None:
         """The removal ``title`` and ``body`` nearly repeat (the most similar, the newest on a tie), or ``None``."""
-        title_words = similar.words(title)
-        all_words = similar.words(similar.memory_text(title, body))
-        best: Rejected | None = None
-        for removal, other_title, other_all in self._pool:
-            score = max(similar.similarity(title_words, other_title), similar.similarity(all_words, other_all))
-            if score >= self.threshold and (best is None or score > best.score):
-                best = Rejected(removal, round(score, 3))
-        return best
+        best = self._pool.best(title, body)
+        return Rejected(best[0], round(best[1], 3)) if best is not None else None
 
 
 def guard(project: Project, snapshot: Snapshot, threshold: float) -> Guard:
@@ -126,6 +117,7 @@ def guard(project: Project, snapshot: Snapshot, threshold: float) -> Guard:
 def removals(project: Project, snapshot: Snapshot) -> list[Removal]:
     """Every memory removed in HEAD's history or the working tree, or retired now; newest first."""
     present = set(snapshot.memories) | set(snapshot.files) | _ids_on_disk(project)
+    titles = {_norm(memory.title) for memory in snapshot.memories.values()}
     history = _History.load(project)
     found: list[Removal] = []
     seen: set[str] = set()
@@ -135,14 +127,16 @@ def removals(project: Project, snapshot: Snapshot) -> list[Removal]:
         blobs = gitrepo.cat_blobs(project.root, [f"{history.head}:{MEMORIES}/{name}" for name in pending.values()])
         for memory_id, name in sorted(pending.items()):
             memory = _parse(blobs.get(f"{history.head}:{MEMORIES}/{name}"), memory_id)
-            if memory is not None:
+            if memory is not None and _norm(memory.title) not in titles:
                 found.append(Removal(memory, "removed", None))
                 seen.add(memory_id)
     for memory_id, entry in history.latest.items():
         if entry["state"] != "deleted" or memory_id in present or memory_id in seen or entry["memory"] is None:
             continue
         seen.add(memory_id)
-        found.append(Removal(Memory.from_dict(entry["memory"]), "removed", gitrepo.CommitRef(*entry["commit"])))
+        memory = Memory.from_dict(entry["memory"])
+        if _norm(memory.title) not in titles:
+            found.append(Removal(memory, "removed", gitrepo.CommitRef(*entry["commit"])))
     for memory in snapshot.sorted():
         if memory.status == "retired":
             ref = history.retired.get(memory.id)
@@ -226,6 +220,10 @@ def _latest(changes: list[gitrepo.Change]) -> dict[str, dict[str, Any]]:
                 entry.update(commit=[commit.sha, commit.short, commit.date, commit.subject], before=change.before)
             latest[memory_id] = entry
     return latest
+
+
+def _norm(title: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", title.lower()).split())
 
 
 def _memory_id(path: str | None) -> str | None:

@@ -235,3 +235,15 @@ def test_before_the_first_commit_only_retired_memories_count(project: Path, run:
     assert [(r.memory.id, r.commit) for r in removed.removals(found, Store(found).load())] == [
         ("tabs-not-spaces", None)
     ]
+
+
+def test_a_memory_forgotten_in_the_commit_that_adds_another_is_a_removal(committed: Path, run: Run) -> None:
+    """Memory files share most of their lines: git's rename detection would pair the two and hide the deletion."""
+    assert run("add", "Use tabs for indentation").code == 0
+    commit(committed, "Add tabs")
+    assert run("forget", "use-tabs-for-indentation").code == 0
+    assert run("add", "Use spaces for indentation").code == 0
+    sha = commit(committed, "Tabs out, spaces in")
+    assert refusal(committed, "Use tabs for indentation") == rejection(
+        "[use-tabs-for-indentation] 'Use tabs for indentation'", f"removed by commit {sha} (Tabs out, spaces in)"
+    )

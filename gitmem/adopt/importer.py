@@ -72,8 +72,6 @@ class Draft:
     paths: tuple[str, ...]
     priority: str
     sources: list[Source]
-    title_words: frozenset[str]
-    all_words: frozenset[str]
     memory: Memory | None = None
     written: Path | None = None
 
@@ -327,12 +325,14 @@ def import_rules(
     report = ImportReport("active" if accept else "proposed", dry_run)
     snapshot = store.load()
     report.invalid_files = len({p.path for p in snapshot.problems})
-    live = [
-        (m, similar.words(m.title), similar.words(similar.memory_text(m.title, m.body)))
-        for m in snapshot.sorted()
-        if m.status != "retired"
-    ]
-    imported = {_norm(m.title): m for m, _, _ in live if m.source == "import"}
+    live: similar.Pool[Memory] = similar.Pool(threshold)
+    imported: dict[str, Memory] = {}
+    for memory in snapshot.sorted():
+        if memory.status != "retired":
+            live.add(memory, memory.title, memory.body)
+            if memory.source == "import":
+                imported.setdefault(_norm(memory.title), memory)
+    drafts: similar.Pool[Draft] = similar.Pool(threshold)
     guard = removed.guard(project, snapshot, threshold)
 
     queue: list[tuple[str, Format, Scope | None, str | None, int]] = [
@@ -372,7 +372,7 @@ def import_rules(
         for item in read.parsed.items:
             covered.update(range(item.line, item.end + 1))
             info.items += 1
-            _take(report, path, read.lines, item, scope, live, imported, guard, force, threshold)
+            _take(report, path, read.lines, item, scope, live, drafts, imported, guard, force)
         for char in find_hidden("\n".join(read.lines)):
             if char.line not in covered:
                 report.warnings.append(
@@ -408,11 +408,11 @@ def _take(
     lines: list[str],
     item: markdown.Item,
     scope: Scope,
-    live: list[tuple[Memory, frozenset[str], frozenset[str]]],
+    live: similar.Pool[Memory],
+    drafts: similar.Pool[Draft],
     imported: dict[str, Memory],
     guard: removed.Guard,
     force: bool,
-    threshold: float,
 ) -> None:
     """Decide what becomes of one item."""
     source = Source(path, item.line, item.end)
@@ -430,28 +430,24 @@ def _take(
         return
     title_words = similar.words(title)
     all_words = similar.words(similar.memory_text(title, body))
-    best: tuple[float, Memory] | None = None
-    for memory, other_title, other_all in live:
-        score = max(similar.similarity(title_words, other_title), similar.similarity(all_words, other_all))
-        if score >= threshold and (best is None or score > best[0]):
-            best = (score, memory)
-    if best is not None:
-        report.known.append(Known(source, title, best[1].id, best[1].status, "duplicate", round(best[0], 3)))
+    existing = live.best_words(title_words, all_words)
+    if existing is not None:
+        memory, score = existing
+        report.known.append(Known(source, title, memory.id, memory.status, "duplicate", round(score, 3)))
         return
-    for draft in report.drafts:
-        score = max(similar.similarity(title_words, draft.title_words), similar.similarity(all_words, draft.all_words))
-        if score >= threshold:
-            draft.sources.append(source)
-            draft.widen(scope.paths, scope.priority)
-            return
+    repeated = drafts.best_words(title_words, all_words)
+    if repeated is not None:
+        repeated[0].sources.append(source)
+        repeated[0].widen(scope.paths, scope.priority)
+        return
     rejected = guard.check(title, body)
     if rejected is not None and not force:
         report.rejected.append(Rejected(source, title, rejected))
         return
     kind, kind_from = kinds.guess(item.headings, title, item.bullet)
-    report.drafts.append(
-        Draft(title, body, kind, kind_from, scope.paths, scope.priority, [source], title_words, all_words)
-    )
+    draft = Draft(title, body, kind, kind_from, scope.paths, scope.priority, [source])
+    report.drafts.append(draft)
+    drafts.add_words(draft, title_words, all_words)
 
 
 def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today: date) -> None:
