@@ -314,11 +314,11 @@ def file_changes(root: Path, directory: str, since: str | None = None) -> list[C
     return changes
 
 
-def last_commits_matching(root: Path, directory: str, regex: str, since: str | None = None) -> dict[str, CommitRef]:
-    """For each file under ``directory``, the newest commit (after ``since``) whose diff of it adds or removes a line
-    matching ``regex`` (``git log -G``)."""
+def last_commits_matching(root: Path, paths: list[str], regex: str, since: str | None = None) -> dict[str, CommitRef]:
+    """For each of ``paths``, the newest commit (after ``since``) whose diff of it adds or removes a line matching
+    ``regex`` (``git log -G``)."""
     revisions = f"{since}..HEAD" if since else "HEAD"
-    output = git(root, "log", "-z", "--name-only", f"-G{regex}", _LOG_FORMAT, revisions, "--", directory)
+    output = git(root, "log", "-z", "--name-only", f"-G{regex}", _LOG_FORMAT, revisions, "--", *paths)
     found: dict[str, CommitRef] = {}
     for commit, paths in _log_records(output):
         for path in paths:
@@ -336,6 +336,21 @@ def tree_files(root: Path, commit: str, directory: str) -> dict[str, str]:
         if len(parts) == 3 and parts[1] == "blob":
             files[path.rsplit("/", 1)[-1]] = parts[2]
     return files
+
+
+def blob_ids(root: Path, names: Iterable[str]) -> dict[str, str]:
+    """The ids of the blobs ``names`` name (``REV:PATH``), through one ``git cat-file --batch-check``; names that
+    are not blobs git has are left out."""
+    wanted = list(dict.fromkeys(names))
+    if not wanted:
+        return {}
+    output = git(root, "cat-file", "--batch-check", input="".join(f"{name}\n" for name in wanted).encode("utf-8"))
+    found = {}
+    for name, line in zip(wanted, output.decode("utf-8", "replace").splitlines(), strict=False):
+        parts = line.split()
+        if len(parts) == 3 and parts[1] == "blob":
+            found[name] = parts[0]
+    return found
 
 
 def cat_blobs(root: Path, names: Iterable[str]) -> dict[str, bytes]:

@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from pathlib import Path
 from typing import Any
 
 from gitmem import __version__, gitrepo
@@ -35,7 +36,7 @@ from gitmem.project import Project
 
 MEMORIES = ".memory/memories"  # relative to the repository root
 RETIRED_LINE = r"^status:[[:space:]]*['\"]?retired"
-_FORMAT = 1
+_FORMAT = 2
 RECENT_DAYS = 30  # what doctor calls a recent removal
 
 
@@ -118,7 +119,8 @@ def removals(project: Project, snapshot: Snapshot) -> list[Removal]:
     """Every memory removed in HEAD's history or the working tree, or retired now; newest first."""
     present = set(snapshot.memories) | set(snapshot.files) | _ids_on_disk(project)
     titles = {_norm(memory.title) for memory in snapshot.memories.values()}
-    history = _History.load(project)
+    retired = [memory for memory in snapshot.sorted() if memory.status == "retired"]
+    history = _History.load(project, {memory.id for memory in retired})
     found: list[Removal] = []
     seen: set[str] = set()
     pending = {name.removesuffix(SUFFIX): name for name in history.tree if name.removesuffix(SUFFIX) not in present}
@@ -137,10 +139,9 @@ def removals(project: Project, snapshot: Snapshot) -> list[Removal]:
         memory = Memory.from_dict(entry["memory"])
         if _norm(memory.title) not in titles:
             found.append(Removal(memory, "removed", gitrepo.CommitRef(*entry["commit"])))
-    for memory in snapshot.sorted():
-        if memory.status == "retired":
-            ref = history.retired.get(memory.id)
-            found.append(Removal(memory, "retired", gitrepo.CommitRef(*ref) if ref else None))
+    for memory in retired:
+        ref = history.retired.get(memory.id)
+        found.append(Removal(memory, "retired", gitrepo.CommitRef(*ref) if ref else None))
     found.sort(key=lambda r: (r.commit is not None, -(r.day or date.min).toordinal()))  # uncommitted, then newest
     return found
 
@@ -157,47 +158,48 @@ def recent(removals: Iterable[Removal], today: date, days: int = RECENT_DAYS) ->
 @dataclass
 class _History:
     head: str | None
-    # memory id -> what its file's newest add, delete or rename did, newest first: {"state": "deleted", "commit":
-    # [sha, short, date, subject], "memory": {...} or None when it was not a valid memory}, or {"state": "kept"}
+    # memory id -> what its file's newest addition or deletion did, newest first: {"state": "kept"}, or
+    # {"state": "deleted", "commit": [sha, short, date, subject], "blob": id, "memory": {...} or None (invalid)}
     latest: dict[str, dict[str, Any]]
-    retired: dict[str, list[str]]  # id -> [sha, short, date, subject] of the newest commit touching status: retired
+    retired: dict[str, list[str]]  # id -> [sha, short, date, subject]: the newest commit touching its status: retired
+    covered: list[str]  # the retired ids whose whole history was searched for that commit
     tree: list[str]  # names of the memory files in HEAD
 
     @classmethod
-    def load(cls, project: Project) -> _History:
+    def load(cls, project: Project, retired_ids: set[str]) -> _History:
+        """What git says, for HEAD now and the memories retired in the working tree (``retired_ids``)."""
         root = project.root
         head = gitrepo.head_commit(root)
         if head is None:
-            return cls(None, {}, {}, [])
+            return cls(None, {}, {}, [], [])
         path = project.cache_dir / "removed.json"
         cached = _read_cache(path)
-        if cached is not None and cached.head == head:
+        if cached is not None and cached.head == head and retired_ids <= set(cached.covered):
             return cached
-        base = cls(None, {}, {}, [])
-        since = None
-        if cached is not None and cached.head and gitrepo.is_ancestor(root, cached.head, head):
-            base, since = cached, cached.head  # HEAD moved forward: read only the new commits
-        latest = _latest(gitrepo.file_changes(root, MEMORIES, since))
-        names = {memory_id: entry.pop("before") for memory_id, entry in latest.items() if "before" in entry}
-        blobs = gitrepo.cat_blobs(root, names.values())
-        for memory_id, name in names.items():
-            memory = _parse(blobs.get(name), memory_id)
-            latest[memory_id]["memory"] = memory.to_dict() if memory is not None else None
-        for memory_id, entry in base.latest.items():
-            latest.setdefault(memory_id, entry)  # what the new commits did wins
-        retired = dict(base.retired)
-        for file_path, commit in gitrepo.last_commits_matching(root, MEMORIES, RETIRED_LINE, since).items():
-            name = file_path.rsplit("/", 1)[-1]
-            if name.endswith(SUFFIX):
-                retired[name.removesuffix(SUFFIX)] = [commit.sha, commit.short, commit.date, commit.subject]
-        tree = sorted(name for name in gitrepo.tree_files(root, head, MEMORIES) if name.endswith(SUFFIX))
-        history = cls(head, latest, retired, tree)
+        if cached is not None and cached.head == head:
+            history, since = cached, None  # only memories retired since the cache was written are searched
+        else:
+            since = None
+            if cached is not None and cached.head and gitrepo.is_ancestor(root, cached.head, head):
+                since = cached.head  # HEAD moved forward: read only the new commits
+            latest = _latest(root, gitrepo.file_changes(root, MEMORIES, since), cached)
+            if since is not None and cached is not None:
+                for memory_id, entry in cached.latest.items():
+                    latest.setdefault(memory_id, entry)  # what the new commits did wins
+            tree = sorted(name for name in gitrepo.tree_files(root, head, MEMORIES) if name.endswith(SUFFIX))
+            kept = cached if since is not None and cached is not None else None
+            history = cls(head, latest, dict(kept.retired) if kept else {}, list(kept.covered) if kept else [], tree)
+            if since is not None:  # the retired memories already searched: only the new commits
+                _find_retirements(root, history, set(history.covered) & retired_ids, since)
+        _find_retirements(root, history, retired_ids - set(history.covered), None)
+        history.covered = sorted(set(history.covered) | retired_ids)
         payload = {
             "format": _FORMAT,
             "version": __version__,
             "head": head,
             "latest": history.latest,
             "retired": history.retired,
+            "covered": history.covered,
             "tree": history.tree,
         }
         with contextlib.suppress(OSError):
@@ -205,20 +207,50 @@ class _History:
         return history
 
 
-def _latest(changes: list[gitrepo.Change]) -> dict[str, dict[str, Any]]:
-    """For each memory id, what the newest of ``changes`` (newest first) did to its file. A deleted file's entry
-    names what the file held just before (``before``)."""
+def _find_retirements(root: Path, history: _History, ids: set[str], since: str | None) -> None:
+    """Record, for the memories ``ids``, the newest commit (after ``since``) that touched their status: retired."""
+    if not ids:
+        return
+    paths = [f"{MEMORIES}/{memory_id}{SUFFIX}" for memory_id in sorted(ids)]
+    for file_path, commit in gitrepo.last_commits_matching(root, paths, RETIRED_LINE, since).items():
+        memory_id = _memory_id(file_path)
+        if memory_id is not None:
+            history.retired[memory_id] = [commit.sha, commit.short, commit.date, commit.subject]
+
+
+def _latest(root: Path, changes: list[gitrepo.Change], cached: _History | None) -> dict[str, dict[str, Any]]:
+    """For each memory id, what the newest of ``changes`` (newest first) did to its file; a deleted file is read
+    back as it was (or taken from ``cached`` when the same content was read before: after an amend or a rebase)."""
     latest: dict[str, dict[str, Any]] = {}
+    before: dict[str, str] = {}
     for change in changes:
-        for path, state in ((change.old_path, "kept"), (change.path, "deleted" if change.status == "D" else "kept")):
-            memory_id = _memory_id(path)
-            if memory_id is None or memory_id in latest:
-                continue
-            entry: dict[str, Any] = {"state": state}
-            if state == "deleted":
-                commit = change.commit
-                entry.update(commit=[commit.sha, commit.short, commit.date, commit.subject], before=change.before)
-            latest[memory_id] = entry
+        memory_id = _memory_id(change.path)
+        if memory_id is None or memory_id in latest:
+            continue
+        latest[memory_id] = {"state": "deleted" if change.status == "D" else "kept"}
+        if change.status == "D":
+            commit = change.commit
+            latest[memory_id]["commit"] = [commit.sha, commit.short, commit.date, commit.subject]
+            before[memory_id] = change.before
+    if not before:
+        return latest
+    blobs = gitrepo.blob_ids(root, before.values())
+    known = {
+        entry["blob"]: entry["memory"]
+        for entry in (cached.latest.values() if cached is not None else ())
+        if entry.get("state") == "deleted" and "blob" in entry
+    }
+    unread = [blobs[name] for name in before.values() if name in blobs and blobs[name] not in known]
+    contents = gitrepo.cat_blobs(root, unread)
+    for memory_id, name in before.items():
+        blob = blobs.get(name)
+        entry = latest[memory_id]
+        entry["blob"] = blob
+        if blob in known:
+            entry["memory"] = known[blob]
+        else:
+            memory = _parse(contents.get(blob) if blob else None, memory_id)
+            entry["memory"] = memory.to_dict() if memory is not None else None
     return latest
 
 
@@ -236,7 +268,7 @@ def _memory_id(path: str | None) -> str | None:
     return name.removesuffix(SUFFIX)
 
 
-def _read_cache(path: Any) -> _History | None:
+def _read_cache(path: Path) -> _History | None:
     try:
         data = json.loads(path.read_bytes())
     except (OSError, ValueError):
@@ -244,7 +276,13 @@ def _read_cache(path: Any) -> _History | None:
     if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("version") != __version__:
         return None
     try:
-        return _History(str(data["head"]), dict(data["latest"]), dict(data["retired"]), list(data["tree"]))
+        return _History(
+            str(data["head"]),
+            dict(data["latest"]),
+            dict(data["retired"]),
+            list(data["covered"]),
+            list(data["tree"]),
+        )
     except (KeyError, TypeError, ValueError):
         return None
 

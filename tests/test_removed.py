@@ -190,7 +190,12 @@ def test_the_history_follows_head_forward_and_back(committed: Path, run: Run) ->
         ("second-rule", second),
         ("first-rule", first),
     ]
-    git(committed, "reset", "-q", "--hard", "HEAD~2")  # history rewritten: read again from scratch
+    git(committed, "commit", "-q", "--amend", "-m", "Forget the second rule")  # rewritten: read again from scratch
+    assert [(r.memory.id, r.commit.subject if r.commit else None) for r in removed.removals(found, store.load())] == [
+        ("second-rule", "Forget the second rule"),
+        ("first-rule", "Forget first-rule"),
+    ]
+    git(committed, "reset", "-q", "--hard", "HEAD~2")
     assert removed.removals(found, store.load()) == []
     (found.cache_dir / "removed.json").write_text("{not json")
     assert removed.removals(found, store.load()) == []
