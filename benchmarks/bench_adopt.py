@@ -8,8 +8,8 @@
 
 2. Remembering rejections. A history of C commits that add memories and delete (forget or revert) some of them,
    built with `git fast-import`. Timed in-process: `gitmem.removed.removals()` cold (no cache: git log over the whole
-   history, and each deleted file read back), warm (the cache keyed on HEAD), and after one new commit (only that
-   commit is read); then MCP `propose` (`gitmem.tools.propose`) with that history next to the same propose in a
+   history, and each deleted file read back), warm (the cache keyed on HEAD), after one new commit (only that commit
+   is read), and after an amend (the history is read again, but not the deleted files read before); then MCP `propose` (`gitmem.tools.propose`) with that history next to the same propose in a
    repository holding the same memories with no history (the peer: what propose cost before it looked at history).
 
     python benchmarks/bench_adopt.py                # N = 500 and 5,000 rules; C = 2,000 and 10,000 commits
@@ -148,7 +148,7 @@ def measure_import(rules: int) -> None:
     print(f"  gitmem import --dry-run (process):                     {import_time:8.3f}s")
     print(f"  gitmem journal harvest --dry-run, same items (peer):   {harvest_time:8.3f}s")
     print(f"  ratio import / harvest:                                {import_time / harvest_time:8.2f}x")
-    print(f"  gitmem import, writing {made:,} memories:              {written:8.3f}s")
+    print(f"  gitmem import, writing {made:,} memories:" + " " * (16 - len(f"{made:,}")) + f"{written:8.3f}s")
     print(f"  gitmem import --dry-run again (all known):             {again:8.3f}s")
     print()
 
@@ -235,6 +235,14 @@ def measure_history(commits: int) -> None:
 
         incremental = statistics.median(one_more_commit() for _ in range(3))
 
+        def amend() -> float:
+            subprocess.run(["git", "commit", "-q", "--amend", "-m", f"notes {time.time_ns()}"], cwd=root, check=True)
+            start = time.perf_counter()
+            removed.removals(project, store.load())
+            return time.perf_counter() - start
+
+        amended = statistics.median(amend() for _ in range(3))
+
         def propose_in(where: Path) -> Callable[[], object]:
             found_project = find_project(where)
             where_store = Store(found_project)
@@ -266,6 +274,7 @@ def measure_history(commits: int) -> None:
     print(f"  removals(), warm (cache keyed on HEAD):                 {warm_time:8.3f}s")
     print(f"    of which the store load:                              {load_time:8.3f}s")
     print(f"  removals(), after one new commit (only it is read):     {incremental:8.3f}s")
+    print(f"  removals(), after an amend (files read before reused):  {amended:8.3f}s")
     print(f"  MCP propose, warm, with this history:                   {propose_history:8.3f}s")
     print(f"  MCP propose, same memories, no history (peer):          {propose_peer:8.3f}s")
     print(f"  ratio propose with history / without:                   {propose_history / propose_peer:8.2f}x")
