@@ -7,10 +7,11 @@
    Both run as real processes with --dry-run, so the store is the same every run.
 
 2. Remembering rejections. A history of C commits that add memories and delete (forget or revert) some of them,
-   built with `git fast-import`. Timed in-process: `gitmem.removed.removals()` cold (no cache: git log over the whole
-   history, and each deleted file read back), warm (the cache keyed on HEAD), after one new commit (only that commit
-   is read), and after an amend (the history is read again, but not the deleted files read before); then MCP `propose` (`gitmem.tools.propose`) with that history next to the same propose in a
-   repository holding the same memories with no history (the peer: what propose cost before it looked at history).
+   built with `git fast-import`. Timed in-process: `gitmem.removed.removals()` cold (no cache: git log over the
+   whole history, and each deleted file read back), warm (the cache keyed on HEAD), after one new commit (only that
+   commit is read), and after an amend (the history is read again, but not the deleted files read before); then MCP
+   `propose` (`gitmem.tools.propose`) with that history next to the same propose in a repository holding the same
+   memories with no history (the peer: what propose cost before it looked at history).
 
     python benchmarks/bench_adopt.py                # N = 500 and 5,000 rules; C = 2,000 and 10,000 commits
     python benchmarks/bench_adopt.py 1000 4000      # N = 1,000 rules, C = 4,000 commits
