@@ -388,3 +388,31 @@ def test_import_refuses_rules_a_human_reverted_unless_forced(project: Path, run:
     forced = imported(run, "--force")
     assert [m["id"] for m in forced["memories"]] == ["use-npm-for-the-web-app", "pin-node-20"]
     assert memory_files(project) == ["pin-node-20.yaml", "use-npm-for-the-web-app.yaml"]
+
+
+def test_hidden_unicode_outside_the_items_is_a_warning_and_an_invalid_glob_is_refused(project: Path, run: Run) -> None:
+    long_glob = "web/" + "a" * 300 + "/**"
+    write(
+        project,
+        {
+            "AGENTS.md": "# Rules\u202e\n\n- Use pnpm.\n",
+            ".cursor/rules/long.mdc": f"---\nglobs: {long_glob}\n---\n- Keep components small.\n",
+        },
+    )
+    result = run("import")
+    assert result.code == 1
+    assert result.err.splitlines()[:2] == [
+        "refused: .cursor/rules/long.mdc:4: does not make a valid memory (paths[0]: is too long (307 characters; at "
+        "most 300)); not imported",
+        "warning: AGENTS.md:1:8: hidden Unicode character U+202E (RIGHT-TO-LEFT OVERRIDE) outside the imported items: "
+        "check the file (hidden instructions are a known attack on rules files)",
+    ]
+    assert memory_files(project) == ["use-pnpm.yaml"]
+
+
+@pytest.mark.parametrize("command", [("import",), ("journal", "harvest")])
+def test_help_has_an_example_and_force(run: Run, command: tuple[str, ...]) -> None:
+    result = run(*command, "--help")
+    assert result.code == 0, result.err
+    assert "Example" in result.out and f"gitmem {' '.join(command)}" in result.out
+    assert "--force" in result.out
