@@ -233,11 +233,11 @@ def _read_file(project: Project, path: str, fmt: Format, report: ImportReport) -
     if found is not None and found.kind == "file-hash":
         report.skipped.append(Skipped(path, 0, "generated whole by gitmem compile"))
         return None
-    lines = text.splitlines()
+    lines = [line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")]  # numbered as editors do
     readable = list(lines)
     if found is not None:
         first = found.line
-        last = first + len(found.block.splitlines()) - 1
+        last = first + found.block.rstrip("\n").count("\n")
         readable[first - 1 : last] = [""] * (last - first + 1)
         report.skipped.append(Skipped(path, first, "gitmem's managed block (compiled memories)", last))
     front = sources.read_frontmatter(readable)
