@@ -416,3 +416,23 @@ def test_help_has_an_example_and_force(run: Run, command: tuple[str, ...]) -> No
     assert result.code == 0, result.err
     assert "Example" in result.out and f"gitmem {' '.join(command)}" in result.out
     assert "--force" in result.out
+
+
+def test_proposals_rejected_in_review_are_not_proposed_again(project: Path, run: Run) -> None:
+    write(project, {"AGENTS.md": "# Rules\n\n- Use pnpm, never npm.\n- Deploy on Fridays.\n"})
+    assert run("import").code == 0
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "Import the rules")
+    assert run("accept", "use-pnpm-never-npm").code == 0
+    assert run("forget", "deploy-on-fridays").code == 0
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "Review: keep pnpm, drop Friday deploys")
+    review = git(project, "log", "-1", "--format=%h").strip()
+    write(project, {"AGENTS.md": "# Rules\n\n- Use pnpm, never npm.\n- Deploy on Fridays.\n- Pin Node 20.\n"})
+
+    data = imported(run)
+    assert [m["title"] for m in data["memories"]] == ["Pin Node 20"]
+    assert [(k["line"], k["id"], k["status"]) for k in data["known"]] == [(3, "use-pnpm-never-npm", "active")]
+    assert [
+        (r["line"], r["removed"]["id"], r["removed"]["short"], r["removed"]["subject"]) for r in data["rejected"]
+    ] == [(4, "deploy-on-fridays", review, "Review: keep pnpm, drop Friday deploys")]
