@@ -48,16 +48,6 @@ def list_files(root: Path, names: tuple[str, ...]) -> list[str]:
     return sorted({path for path in out.decode("utf-8", "surrogateescape").split("\0") if path})
 
 
-def list_matching(root: Path, globs: tuple[str, ...]) -> list[str]:
-    """Files of the work tree (tracked, or untracked and not ignored) matching any of ``globs`` (git pathspec globs,
-    relative to ``root``: ``**/AGENTS.md``), relative to ``root``, sorted."""
-    if not globs:
-        return []
-    specs = [f":(glob){glob}" for glob in globs]
-    out = git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *specs)
-    return sorted({path for path in out.decode("utf-8", "surrogateescape").split("\0") if path})
-
-
 def git(cwd: Path, *args: str, foreign: bool = False, input: bytes | None = None) -> bytes:
     """Run ``git args`` in ``cwd``; raise ``GitFailed`` with git's message when it fails."""
     try:
@@ -215,18 +205,17 @@ def tree_entries(root: Path, commit: str, directory: str) -> dict[str, str]:
         return {blob.name: str(blob.hexsha) for blob in tree.blobs}
 
 
-def read_blobs(root: Path, blob_ids: Iterable[str]) -> dict[str, bytes]:
-    """The contents of blobs by id (read through one ``git cat-file --batch`` process)."""
-    with _repo(root) as repo:
-        return {blob: repo.odb.stream(bytes.fromhex(blob)).read() for blob in dict.fromkeys(blob_ids)}
+# -- the git command line: rules files, and the history of deleted and retired memories (cheap for every propose) ------
 
 
-def blob_id(data: bytes) -> str:
-    """The id git gives a file with these bytes (``git hash-object``)."""
-    return hashlib.sha1(b"blob %d\x00" % len(data) + data, usedforsecurity=False).hexdigest()
-
-
-# -- history of deleted and retired files (git command line: cheap enough for every propose) --------------------------
+def list_matching(root: Path, globs: tuple[str, ...]) -> list[str]:
+    """Files of the work tree (tracked, or untracked and not ignored) matching any of ``globs`` (git pathspec globs,
+    relative to ``root``: ``**/AGENTS.md``), relative to ``root``, sorted."""
+    if not globs:
+        return []
+    specs = [f":(glob){glob}" for glob in globs]
+    out = git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *specs)
+    return sorted({path for path in out.decode("utf-8", "surrogateescape").split("\0") if path})
 
 
 @dataclass(frozen=True)
@@ -374,3 +363,14 @@ def cat_blobs(root: Path, names: Iterable[str]) -> dict[str, bytes]:
         found[blob] = output[position : position + size]
         position += size + 1
     return found
+
+
+def read_blobs(root: Path, blob_ids: Iterable[str]) -> dict[str, bytes]:
+    """The contents of blobs by id (read through one ``git cat-file --batch`` process)."""
+    with _repo(root) as repo:
+        return {blob: repo.odb.stream(bytes.fromhex(blob)).read() for blob in dict.fromkeys(blob_ids)}
+
+
+def blob_id(data: bytes) -> str:
+    """The id git gives a file with these bytes (``git hash-object``)."""
+    return hashlib.sha1(b"blob %d\x00" % len(data) + data, usedforsecurity=False).hexdigest()
