@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from gitmem.scan import scan_text
 from tests.adopt.rules_files import FILES, write
 from tests.conftest import Run, git
 
@@ -273,8 +274,9 @@ def test_an_item_with_a_secret_or_hidden_unicode_is_refused_and_the_rest_importe
     write(project, {"AGENTS.md": text})
     result = run("import")
     assert result.code == 1
+    found = scan_text(TOKEN)[0]  # the scanner describes its own finding: rule id and preview
     assert result.err.splitlines()[:2] == [
-        "refused: AGENTS.md:4:31: possible secret (github-token): ghp_… (40 chars): secrets never belong in memory; "
+        f"refused: AGENTS.md:4:31: possible secret ({found.rule}): {found.preview}: secrets never belong in memory; "
         "remove it from the rules file; not imported",
         "refused: AGENTS.md:5:32: hidden Unicode character U+200B (ZERO WIDTH SPACE): hidden characters carry text a "
         "reviewer cannot see; not imported",
