@@ -21,6 +21,7 @@ from gitmem.errors import CheckFailed, ExitCode, GitmemError
 COMMANDS: dict[str, str] = {
     "init": "gitmem.commands.init:init",
     "add": "gitmem.commands.add:add",
+    "import": "gitmem.commands.adopt:import_command",
     "list": "gitmem.commands.inspect:list_memories",
     "show": "gitmem.commands.inspect:show",
     "edit": "gitmem.commands.change:edit",

@@ -8,6 +8,9 @@ function and one entry there.
 Errors (exit 1): invalid memory files, expired memories still active, evidence whose file or cited lines are
 gone, and broken or circular ``supersedes`` chains. Warnings (exit 0 unless ``--strict``): reviews due, cited lines
 that changed or moved, near-duplicates, active memories superseded by an active one, and old proposals.
+
+Besides findings, the report lists the recent removals (``gitmem.removed``): memories deleted or retired in the
+last 30 days, which propose, harvest and import now refuse to bring back. They are information, never a finding.
 """
 
 from __future__ import annotations
@@ -21,12 +24,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from gitmem import removed
 from gitmem.config import Config
 from gitmem.errors import Problem, UsageError
 from gitmem.memory.model import Evidence, Memory
 from gitmem.memory.similar import memory_text, near_duplicates
 from gitmem.memory.store import SUFFIX, Snapshot, Store
 from gitmem.project import Project
+from gitmem.removed import Removal
 
 Severity = Literal["error", "warning"]
 ERROR: Severity = "error"
@@ -66,6 +71,7 @@ class Finding:
 class Report:
     findings: tuple[Finding, ...]
     memories: int  # memory files looked at, valid or not
+    removals: tuple[Removal, ...] = ()  # recent removals, newest first: information, not findings
 
     @property
     def errors(self) -> list[Finding]:
@@ -153,7 +159,8 @@ def diagnose(project: Project, store: Store, config: Config, today: date) -> Rep
     files = {str(path) for path in snapshot.files.values()}
     ids = {p.path: _memory_id(p.path) for p in snapshot.problems}
     invalid = {path for path, memory_id in ids.items() if memory_id is not None and memory_id not in snapshot.memories}
-    return Report(tuple(findings), len(files) + len(invalid))
+    recent = removed.recent(removed.removals(project, snapshot), today)
+    return Report(tuple(findings), len(files) + len(invalid), tuple(recent))
 
 
 # -- checks --------------------------------------------------------------------------------------------------------

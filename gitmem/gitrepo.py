@@ -240,6 +240,166 @@ def tree_entries(root: Path, commit: str, directory: str) -> dict[str, str]:
         return {blob.name: str(blob.hexsha) for blob in tree.blobs}
 
 
+# -- the git command line: rules files, and the history of deleted and retired memories (cheap for every propose) ------
+
+
+def list_matching(root: Path, globs: tuple[str, ...]) -> list[str]:
+    """Files of the work tree (tracked, or untracked and not ignored) matching any of ``globs`` (git pathspec globs,
+    relative to ``root``: ``**/AGENTS.md``), relative to ``root``, sorted."""
+    if not globs:
+        return []
+    specs = [f":(glob){glob}" for glob in globs]
+    out = git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *specs)
+    return sorted({path for path in out.decode("utf-8", "surrogateescape").split("\0") if path})
+
+
+@dataclass(frozen=True)
+class CommitRef:
+    """A commit as a message names it."""
+
+    sha: str
+    short: str
+    date: str  # committer date, YYYY-MM-DD
+    subject: str
+
+
+@dataclass(frozen=True)
+class Change:
+    """A commit that added (A), deleted (D) or renamed (R, from ``old_path``; with rename detection) a file."""
+
+    commit: CommitRef
+    status: str
+    path: str
+    old_path: str | None = None
+
+    @property
+    def before(self) -> str:
+        """The name of what a deleted file held just before (``git cat-file`` reads it)."""
+        return f"{self.commit.sha}^:{self.path}"
+
+
+_LOG_FORMAT = "--format=%x1e%H%x1f%h%x1f%cs%x1f%s"
+
+
+def head_commit(root: Path) -> str | None:
+    """HEAD's full sha; ``None`` before the first commit."""
+    try:
+        return git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}").decode("ascii").strip() or None
+    except GitFailed:
+        return None
+
+
+def is_ancestor(root: Path, old: str, new: str) -> bool:
+    """Whether commit ``old`` is in the history of ``new`` (False too when ``old`` no longer exists)."""
+    try:
+        done = subprocess.run(
+            ["git", "merge-base", "--is-ancestor", old, new],
+            cwd=root,
+            capture_output=True,
+            env=clean_env(False),
+            check=False,
+        )
+    except FileNotFoundError:
+        raise GitFailed("git is not installed (or not on PATH): install git and try again") from None
+    return done.returncode == 0
+
+
+def _log_records(output: bytes) -> Iterator[tuple[CommitRef, list[str]]]:
+    """Records of ``git log -z`` with ``_LOG_FORMAT``: each commit and the NUL-separated fields after its header."""
+    for record in output.decode("utf-8", "surrogateescape").split("\x1e"):
+        if not record.strip("\x00\n"):
+            continue
+        header, _, rest = record.partition("\x00")
+        sha, short, day, subject = header.split("\x1f", 3)
+        yield CommitRef(sha, short, day, subject), [part.lstrip("\n") for part in rest.split("\x00") if part.strip()]
+
+
+def file_changes(root: Path, directory: str, since: str | None = None) -> list[Change]:
+    """The files under ``directory`` added or deleted by the commits of HEAD's history (after ``since``), newest
+    first. Rename detection is off: small files that share most lines (memories do) would pass for renames of each
+    other, hiding a deletion; a rename shows as a deletion and an addition."""
+    revisions = f"{since}..HEAD" if since else "HEAD"
+    output = git(
+        root, "log", "-z", "--name-status", "--no-renames", "--diff-filter=AD", _LOG_FORMAT, revisions, "--", directory
+    )
+    changes = []
+    for commit, fields in _log_records(output):
+        position = 0
+        while position < len(fields):
+            status = fields[position][:1]
+            if status in ("R", "C") and position + 2 < len(fields):
+                changes.append(Change(commit, status, fields[position + 2], fields[position + 1]))
+                position += 3
+            elif position + 1 < len(fields):
+                changes.append(Change(commit, status, fields[position + 1]))
+                position += 2
+            else:
+                break
+    return changes
+
+
+def last_commits_matching(root: Path, paths: list[str], regex: str, since: str | None = None) -> dict[str, CommitRef]:
+    """For each of ``paths``, the newest commit (after ``since``) whose diff of it adds or removes a line matching
+    ``regex`` (``git log -G``)."""
+    revisions = f"{since}..HEAD" if since else "HEAD"
+    output = git(root, "log", "-z", "--name-only", f"-G{regex}", _LOG_FORMAT, revisions, "--", *paths)
+    found: dict[str, CommitRef] = {}
+    for commit, paths in _log_records(output):
+        for path in paths:
+            found.setdefault(path, commit)
+    return found
+
+
+def tree_files(root: Path, commit: str, directory: str) -> dict[str, str]:
+    """The files directly in ``directory`` at ``commit``: name -> blob id (git command line, no GitPython)."""
+    output = git(root, "ls-tree", "-z", "--full-tree", commit, "--", directory.rstrip("/") + "/")
+    files = {}
+    for entry in output.decode("utf-8", "surrogateescape").split("\x00"):
+        meta, _, path = entry.partition("\t")
+        parts = meta.split()
+        if len(parts) == 3 and parts[1] == "blob":
+            files[path.rsplit("/", 1)[-1]] = parts[2]
+    return files
+
+
+def blob_ids(root: Path, names: Iterable[str]) -> dict[str, str]:
+    """The ids of the blobs ``names`` name (``REV:PATH``), through one ``git cat-file --batch-check``; names that
+    are not blobs git has are left out."""
+    wanted = list(dict.fromkeys(names))
+    if not wanted:
+        return {}
+    output = git(root, "cat-file", "--batch-check", input="".join(f"{name}\n" for name in wanted).encode("utf-8"))
+    found = {}
+    for name, line in zip(wanted, output.decode("utf-8", "replace").splitlines(), strict=False):
+        parts = line.split()
+        if len(parts) == 3 and parts[1] == "blob":
+            found[name] = parts[0]
+    return found
+
+
+def cat_blobs(root: Path, names: Iterable[str]) -> dict[str, bytes]:
+    """The contents of blobs by name (an id, or ``REV:PATH``), through one ``git cat-file --batch``; names that are
+    not blobs git has are left out."""
+    wanted = list(dict.fromkeys(names))
+    if not wanted:
+        return {}
+    output = git(root, "cat-file", "--batch", input="".join(f"{blob}\n" for blob in wanted).encode("ascii"))
+    found: dict[str, bytes] = {}
+    position = 0
+    for blob in wanted:
+        end = output.index(b"\n", position)
+        header = output[position:end].split()
+        position = end + 1
+        if len(header) != 3 or header[1] != b"blob":  # "<name> missing", or not a blob (no contents follow then)
+            if len(header) == 3:
+                position += int(header[2]) + 1
+            continue
+        size = int(header[2])
+        found[blob] = output[position : position + size]
+        position += size + 1
+    return found
+
+
 def read_blobs(root: Path, blob_ids: Iterable[str]) -> dict[str, bytes]:
     """The contents of blobs by id (read through one ``git cat-file --batch`` process)."""
     with _repo(root) as repo:

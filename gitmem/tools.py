@@ -11,6 +11,7 @@ import os
 from datetime import date
 from pathlib import Path
 
+from gitmem import removed
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.memory import similar
 from gitmem.memory.model import ID_MAX, KINDS, STATUSES, Memory, slugify
@@ -41,7 +42,8 @@ Propose a new memory for this repository: one thing the next session should know
 decision and its reason, a pitfall and how to avoid it). It is written as a file with status `proposed`: it does not
 take effect until a human reviews and accepts it (`gitmem accept ID`), usually in the pull request. Keep the title to
 one line saying what to know or do; put the why and how in the body. A proposal that holds a secret or hidden Unicode
-is refused, and so is one that nearly repeats an existing memory (recall it instead)."""
+is refused, and so is one that nearly repeats an existing memory (recall it instead) or one a human removed or
+retired before (rejected: do not propose it again)."""
 
 LIST_MEMORIES = """\
 List the project's memories (id, kind, status, title), filtered by status (default: active), kind, tag, or a file
@@ -129,6 +131,12 @@ def propose(
                 f"not written: this nearly repeats memory [{other.id}] ({other.status}): {other.title!r}. Recall it "
                 "instead, or propose something that adds to it."
             )
+    rejected = removed.guard(project, snapshot, threshold).check(title, body)
+    if rejected is not None:
+        raise UsageError(
+            f"not written: this nearly repeats memory {rejected.describe()}. A human rejected it: do not propose it "
+            "again. If you have new evidence that it holds now, tell the user; they can add it with `gitmem add`."
+        )
     base = slugify(title) or kind
     taken = set(snapshot.memories) | {p.path.rsplit("/", 1)[-1].removesuffix(".yaml") for p in snapshot.problems}
     memory_id = base

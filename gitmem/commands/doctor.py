@@ -22,7 +22,8 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
     Errors (exit 1): invalid memory files, expired memories still active, evidence whose file or cited lines
     are gone, broken or circular supersedes chains. Warnings (exit 0 unless --strict): reviews due, cited lines
     that changed or moved, near-duplicates, active memories superseded by an active one, proposals older than
-    doctor.proposal_max_age_days.
+    doctor.proposal_max_age_days. Also lists, as information, the memories removed (forget, git revert) or
+    retired in the last 30 days, which propose, harvest and import refuse to bring back.
 
     \b
     Examples:
@@ -49,6 +50,7 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
             {
                 "findings": [f.to_dict() for f in report.findings],
                 "fixed": [f.to_dict() for f in fixed],
+                "removals": [removal.to_dict() for removal in report.removals],
                 "summary": {
                     "memories": report.memories,
                     "errors": len(report.errors),
@@ -68,6 +70,11 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
         )
         if finding.command:
             echo(f"    run: {finding.command}")
+    if report.removals:
+        echo("recent removals (information: propose, harvest and import refuse near-duplicates of these):")
+        for removal in report.removals:
+            when = removal.day.isoformat() if removal.day else "-"
+            echo(f"    {when}  {removal.memory.id}: {removal.memory.title} ({removal.describe()})")
     echo(_summary(report.memories, len(report.errors), len(report.warnings), sum(f.fixable for f in report.findings)))
     return 1 if failed else 0
 

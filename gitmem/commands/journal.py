@@ -143,13 +143,16 @@ def list_logs(as_json: bool) -> int:
 @journal.command("harvest")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--dry-run", is_flag=True, help="Show what would be proposed; write nothing.")
+@click.option("--force", is_flag=True, help="Propose items that nearly repeat a memory removed or retired before.")
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
-def harvest(file: Path, dry_run: bool, as_json: bool) -> int:
+def harvest(file: Path, dry_run: bool, force: bool, as_json: bool) -> int:
     """Turn a log's Decisions, Difficulties and Conventions into proposed memories (To do items stay).
 
     Each item becomes a memory of kind decision, pitfall or convention, status proposed, source journal, for a
     human to accept (`gitmem accept ID…`). Harvesting a log again adds nothing; an item that nearly repeats an
-    existing memory is reported, not added. What the reader could not place is listed as skipped.
+    existing memory is reported, not added; one that nearly repeats a memory removed (forget, git revert) or
+    retired before is refused, naming it and the commit that removed it, unless --force. What the reader could
+    not place is listed as skipped.
 
     \b
     Example:
@@ -162,7 +165,7 @@ def harvest(file: Path, dry_run: bool, as_json: bool) -> int:
 
     project, store = open_store()
     threshold = load_config(project).similarity
-    report = run_harvest(project, store, file, today(), threshold=threshold, dry_run=dry_run)
+    report = run_harvest(project, store, file, today(), threshold=threshold, dry_run=dry_run, force=force)
     if as_json:
         echo_json(
             {
@@ -176,6 +179,10 @@ def harvest(file: Path, dry_run: bool, as_json: bool) -> int:
                 "duplicates": [
                     {"id": k.id, "title": k.title, "line": k.line, "score": k.score} for k in report.duplicates
                 ],
+                "rejected": [
+                    {"line": line, "title": title, "score": rejected.score, "removed": rejected.removal.to_dict()}
+                    for line, title, rejected in report.rejected
+                ],
                 "skipped": [{"line": s.line, "reason": s.reason} for s in report.skipped],
                 "todo": report.todo,
             }
@@ -188,6 +195,11 @@ def harvest(file: Path, dry_run: bool, as_json: bool) -> int:
         echo(f"not added: line {k.line} was harvested before as {k.id}: {k.title}")
     for k in report.duplicates:
         echo(f"not added: line {k.line} nearly repeats {k.id} (similarity {k.score:.2f}): {k.title}")
+    for line, title, rejected in report.rejected:
+        echo(
+            f"not added: line {line} nearly repeats memory {rejected.describe()} (similarity {rejected.score:.2f}); "
+            f"--force adds it anyway: {title}"
+        )
     for s in report.skipped:
         echo(f"skipped line {s.line}: {s.reason}")
     if report.todo:
@@ -200,7 +212,9 @@ def harvest(file: Path, dry_run: bool, as_json: bool) -> int:
         )
     summary = (
         f"{len(report.proposed)} {verb}, {len(report.harvested_before)} harvested before, "
-        f"{len(report.duplicates)} near-duplicate(s), {len(report.skipped)} skipped"
+        f"{len(report.duplicates)} near-duplicate(s), "
+        + (f"{len(report.rejected)} rejected before, " if report.rejected else "")
+        + f"{len(report.skipped)} skipped"
     )
     echo(summary, err=True)
     if report.proposed and not dry_run:

@@ -2,7 +2,9 @@
 
 To-do items are never harvested. Harvesting is idempotent: an item already harvested from the same log (same
 title, whatever its status now) is reported, not added again, and so is an item that nearly duplicates an existing
-memory (``gitmem.memory.similar``). Every memory is checked like any write before the first one is written.
+memory (``gitmem.memory.similar``). An item that nearly repeats a memory a human removed or retired
+(``gitmem.removed``) is refused unless ``force``. Every memory is checked like any write before the first one is
+written.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from gitmem import removed
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.journal.log import check_log
 from gitmem.journal.markdown import CONVENTIONS, DECISIONS, DIFFICULTIES, TODO, Item, Skipped, parse
@@ -55,6 +58,7 @@ class HarvestReport:
     proposed: list[Proposed] = field(default_factory=list)
     harvested_before: list[Known] = field(default_factory=list)
     duplicates: list[Known] = field(default_factory=list)
+    rejected: list[tuple[int, str, removed.Rejected]] = field(default_factory=list)  # (line, title, what it repeats)
     skipped: list[Skipped] = field(default_factory=list)
     todo: int = 0
     invalid_files: int = 0
@@ -118,9 +122,17 @@ def origin_of(project: Project, path: Path) -> str:
 
 
 def harvest(
-    project: Project, store: Store, path: Path, today: date, *, threshold: float, dry_run: bool = False
+    project: Project,
+    store: Store,
+    path: Path,
+    today: date,
+    *,
+    threshold: float,
+    dry_run: bool = False,
+    force: bool = False,
 ) -> HarvestReport:
-    """Propose a memory for each new item of the log at ``path``; with ``dry_run``, write nothing."""
+    """Propose a memory for each new item of the log at ``path``; with ``dry_run``, write nothing. An item that
+    nearly repeats a removed or retired memory is refused (``HarvestReport.rejected``) unless ``force``."""
     display = project.display(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -153,6 +165,7 @@ def harvest(
         for m in snapshot.sorted()
         if m.status != "retired"
     ]
+    guard = removed.guard(project, snapshot, threshold)
 
     pending: list[tuple[Memory, int]] = []
     for item in log.items:
@@ -176,6 +189,10 @@ def harvest(
                 best = Known(item.line, title, other_id, round(score, 3))
         if best is not None:
             report.duplicates.append(best)
+            continue
+        rejected = guard.check(title, body)
+        if rejected is not None and not force:
+            report.rejected.append((item.line, title, rejected))
             continue
         memory_id = _unique_id(_short_id(title) or f"{kind}-{item.line}", taken)
         memory = Memory(

@@ -3,7 +3,8 @@
 Used by doctor (near-duplicate memories), journal harvest and MCP propose (a new item that repeats an existing
 memory), and import. Two texts are compared on their normalised word sets (lower case, punctuation and common
 stop words dropped, simple plural folding); candidate pairs are found through an inverted index, so
-``near_duplicates`` does not compare every pair.
+``near_duplicates`` does not compare every pair, and a ``Pool`` finds what one new text repeats without scoring
+every item.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 DEFAULT_THRESHOLD = 0.85
+T = TypeVar("T")
 
 _STOP = frozenset(
     {
@@ -140,3 +143,60 @@ def near_duplicates(items: Sequence[tuple[str, str]], threshold: float = DEFAULT
                 found.append(Match(sets[position][0], sets[other][0], round(score, 3)))
     found.sort(key=lambda m: (-m.score, m.id, m.other))
     return found
+
+
+class Pool(Generic[T]):
+    """Items searchable for the one a new text nearly repeats, without scoring every item.
+
+    A text nearly repeats an item when its title words, or its title and body words, are at least ``threshold``
+    similar to the item's (``similarity``). Items are indexed by word: a query scores only the items it shares
+    enough words with to reach the threshold, so checking n new texts against m items is far from n * m.
+    """
+
+    def __init__(self, threshold: float = DEFAULT_THRESHOLD) -> None:
+        self.threshold = threshold
+        self._items: list[tuple[T, frozenset[str], frozenset[str]]] = []
+        self._postings: dict[str, list[int]] = defaultdict(list)
+        self._untitled: list[int] = []  # items whose title has no words (equal to any such title)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def add(self, key: T, title: str, body: str = "") -> None:
+        self.add_words(key, words(title), words(memory_text(title, body)))
+
+    def add_words(self, key: T, title_words: frozenset[str], all_words: frozenset[str]) -> None:
+        position = len(self._items)
+        self._items.append((key, title_words, all_words))
+        for word in all_words:
+            self._postings[word].append(position)
+        if not title_words:
+            self._untitled.append(position)
+
+    def best(self, title: str, body: str = "") -> tuple[T, float] | None:
+        """The item ``title`` and ``body`` most nearly repeat (the first added on a tie) and the score, or None."""
+        return self.best_words(words(title), words(memory_text(title, body)))
+
+    def best_words(self, title_words: frozenset[str], all_words: frozenset[str]) -> tuple[T, float] | None:
+        shared: dict[int, int] = defaultdict(int)
+        for word in all_words:
+            for position in self._postings.get(word, ()):
+                shared[position] += 1
+        candidates = set(shared)
+        if not title_words:
+            candidates.update(self._untitled)
+        threshold = self.threshold
+        best: tuple[T, float] | None = None
+        for position in sorted(candidates):
+            key, other_title, other_all = self._items[position]
+            common = shared.get(position, 0)  # title words shared are at most the words shared
+            if (
+                title_words
+                and common < threshold * (len(title_words) + len(other_title)) / 2
+                and common < threshold * (len(all_words) + len(other_all)) / 2
+            ):
+                continue
+            score = max(similarity(title_words, other_title), similarity(all_words, other_all))
+            if score >= threshold and (best is None or score > best[1]):
+                best = (key, score)
+        return best

@@ -1,0 +1,487 @@
+"""``gitmem import``: the hand-written rules a project already has become proposed memories.
+
+Each rules file (``gitmem.adopt.sources``) is read into items (``gitmem.adopt.markdown``), each item becomes a draft
+memory with a guessed kind (``gitmem.adopt.kinds``) and the file's scope as ``paths``. Then, in order:
+
+1. an item holding a possible secret or hidden Unicode is refused (reported with its file, line and rule, never the
+   secret) and the import goes on with the rest;
+2. an item already imported (an import memory with the same title) or nearly repeating an existing active or
+   proposed memory is reported, not added: importing twice adds nothing;
+3. an item nearly repeating another item read before (the same rule in AGENTS.md and CLAUDE.md) joins its memory,
+   whose scope widens to cover both;
+4. an item nearly repeating a memory a human removed or retired (``gitmem.removed``) is refused, naming the memory
+   and the commit that removed it, unless ``force``.
+
+Every memory is checked like any write before the first is written, and written through ``Store.create``. The
+rules files themselves are only read, never written; gitmem's managed blocks and the files gitmem generated whole
+are skipped (they are compiled output, not hand-written rules).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from gitmem import gitrepo, removed
+from gitmem.adopt import kinds, markdown, sources
+from gitmem.adopt.sources import Format, Scope
+from gitmem.compile import block
+from gitmem.errors import CheckFailed, UsageError
+from gitmem.journal.harvest import split_item
+from gitmem.journal.markdown import Item as LogItem
+from gitmem.memory import similar
+from gitmem.memory.model import ID_MAX, Memory, slugify
+from gitmem.memory.store import SUFFIX, Snapshot, Store
+from gitmem.project import MEMORY_DIR, Project
+from gitmem.scan import find_hidden, scan_text
+
+ID_SOFT = 48  # ids are cut at a word to stay readable
+IMPORT_HOPS = 5  # Claude Code follows @imports this deep
+INLINE_CODE_MAX = 100  # a one-line code block after "…with:" joins the title up to this long
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an item is written: a file (relative to the repository root) and its lines."""
+
+    path: str
+    line: int
+    end: int
+
+    def where(self) -> str:
+        return f"{self.path}:{self.line}" if self.end <= self.line else f"{self.path}:{self.line}-{self.end}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "line": self.line, "end": self.end}
+
+
+@dataclass
+class Draft:
+    """A memory to be: the item's text, kind and scope, and every place it was read (duplicates join it)."""
+
+    title: str
+    body: str
+    kind: str
+    kind_from: str
+    paths: tuple[str, ...]
+    priority: str
+    sources: list[Source]
+    memory: Memory | None = None
+    written: Path | None = None
+
+    def widen(self, paths: tuple[str, ...], priority: str) -> None:
+        """Cover another occurrence's scope too: everywhere if either is, else both sets of globs."""
+        self.paths = () if not self.paths or not paths else tuple(dict.fromkeys((*self.paths, *paths)))
+        if priority == "normal":
+            self.priority = "normal"
+
+
+@dataclass(frozen=True)
+class Known:
+    """An item that is already a memory."""
+
+    source: Source
+    title: str
+    id: str
+    status: str
+    why: str  # "imported-before" | "duplicate"
+    score: float = 1.0
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """An item that nearly repeats a memory a human removed or retired."""
+
+    source: Source
+    title: str
+    rejected: removed.Rejected
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An item that cannot be imported: it holds a secret or hidden Unicode, or does not make a valid memory."""
+
+    source: Source
+    reason: str  # "secret" | "hidden-unicode" | "invalid"
+    message: str  # "AGENTS.md:12:9: possible secret (github-token): ghp_… (40 chars)": never the secret
+
+
+@dataclass(frozen=True)
+class Skipped:
+    path: str
+    line: int  # 0: the whole file
+    reason: str
+    end: int = 0
+
+    def where(self) -> str:
+        if not self.line:
+            return self.path
+        return f"{self.path}:{self.line}" if self.end <= self.line else f"{self.path}:{self.line}-{self.end}"
+
+
+@dataclass
+class FileRead:
+    """One rules file: its format and scope, and how many items it gave."""
+
+    path: str
+    label: str
+    scope: Scope | None
+    items: int = 0
+    imported_by: str | None = None  # the file whose @import brought it in
+
+
+@dataclass
+class ImportReport:
+    status: str  # what new memories get: "proposed", or "active" with --accept
+    dry_run: bool
+    files: list[FileRead] = field(default_factory=list)
+    drafts: list[Draft] = field(default_factory=list)
+    known: list[Known] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+    refused: list[Refused] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    invalid_files: int = 0
+
+    def also_memories(self) -> list[tuple[Source, str]]:
+        """The hand-written lines that are now also memories, with the memory's id, in file order."""
+        lines = [(source, draft.memory.id) for draft in self.drafts if draft.memory for source in draft.sources]
+        lines += [(known.source, known.id) for known in self.known]
+        return sorted(lines, key=lambda pair: (pair[0].path, pair[0].line))
+
+
+# -- which files ---------------------------------------------------------------------------------------------------
+
+
+def _relative(project: Project, path: Path) -> str | None:
+    try:
+        return path.resolve().relative_to(project.root.resolve()).as_posix()
+    except ValueError:
+        return None
+
+
+def choose_files(project: Project, targets: Sequence[Path]) -> list[tuple[str, Format]]:
+    """The rules files to read: those found in the repository, or under/at each of ``targets``; in reading order."""
+    found = [
+        (path, fmt)
+        for path in gitrepo.list_matching(project.root, sources.DISCOVER)
+        if not path.startswith(MEMORY_DIR + "/")
+        and (fmt := sources.format_of(path)) is not None
+        and path.rsplit("/", 1)[-1] != "CLAUDE.local.md"
+        and (project.root / path).is_file()
+    ]
+    if not targets:
+        return sorted(found, key=lambda pair: sources.rank(*pair))
+    chosen: dict[str, Format] = {}
+    for target in targets:
+        relative = _relative(project, target)
+        if relative is None:
+            raise UsageError(f"{target}: outside the repository; import the rules files of this repository")
+        if not target.exists():
+            raise UsageError(f"{target}: no such file or directory")
+        if relative == MEMORY_DIR or relative.startswith(MEMORY_DIR + "/"):
+            raise UsageError(
+                f"{target}: gitmem's own files are not imported; session logs are harvested with "
+                "`gitmem journal harvest FILE`"
+            )
+        if target.is_dir():
+            prefix = "" if relative == "." else relative + "/"
+            for path, fmt in found:
+                if path.startswith(prefix):
+                    chosen.setdefault(path, fmt)
+        else:
+            chosen.setdefault(relative, sources.format_of(relative) or sources.MARKDOWN)
+    return sorted(chosen.items(), key=lambda pair: sources.rank(*pair))
+
+
+# -- reading one file ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Read:
+    lines: list[str]  # the file as written
+    parsed: markdown.Parsed
+    scope: Scope
+
+
+def _read_file(project: Project, path: str, fmt: Format, report: ImportReport) -> _Read | None:
+    """A rules file's items, or ``None`` (with the reason in ``report.skipped``) when it is not to be read."""
+    try:
+        raw = (project.root / path).read_bytes()
+    except OSError as exc:
+        report.skipped.append(Skipped(path, 0, f"cannot read: {exc.strerror}"))
+        return None
+    try:
+        text = raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        report.skipped.append(Skipped(path, 0, f"not UTF-8 text (line {line})"))
+        return None
+    try:
+        found = block.scan(text).found
+    except block.BlockError as exc:
+        report.skipped.append(
+            Skipped(path, 0, f"its gitmem markers do not pair up (line {exc.line}: {exc.message}): fix them first")
+        )
+        return None
+    if found is not None and found.kind == "file-hash":
+        report.skipped.append(Skipped(path, 0, "generated whole by gitmem compile"))
+        return None
+    lines = [line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")]  # numbered as editors do
+    readable = list(lines)
+    if found is not None:
+        first = found.line
+        last = first + found.block.rstrip("\n").count("\n")
+        readable[first - 1 : last] = [""] * (last - first + 1)
+        report.skipped.append(Skipped(path, first, "gitmem's managed block (compiled memories)", last))
+    front = sources.read_frontmatter(readable)
+    readable[: front.lines] = [""] * front.lines
+    try:
+        scope = sources.scope_of(path, fmt, front)
+    except sources.ScopeError as exc:
+        report.skipped.append(Skipped(path, 0, f"{exc}: fix its frontmatter first"))
+        return None
+    return _Read(lines, markdown.parse(readable), scope)
+
+
+def title_and_body(item: markdown.Item) -> tuple[str, str]:
+    """A memory's title and body from an item, as harvest makes them from a log item (``split_item``); an item
+    that is only code or a table is titled by its heading, and "Run the tests with:" followed by a one-line code
+    block becomes "Run the tests with: `pnpm test`"."""
+    head, rest = item.head, list(item.rest)
+    if not head:
+        title = item.headings[-1] if item.headings else ""
+        return title, "\n".join(rest).strip("\n")
+    opening = re.fullmatch(r"(`{3,}|~{3,})[\w+-]*", rest[0].strip()) if len(rest) >= 3 else None
+    if head.endswith(":") and opening is not None:
+        code = rest[1].strip()
+        if rest[2].strip() == opening.group(1) and code and "`" not in code and len(code) <= INLINE_CODE_MAX:
+            head, rest = f"{head} `{code}`", rest[3:]
+    return split_item(LogItem("", item.line, head, rest))
+
+
+# -- the import ----------------------------------------------------------------------------------------------------
+
+
+def _norm(title: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", title.lower()).split())
+
+
+def _short_id(title: str) -> str:
+    slug = slugify(title)
+    if len(slug) > ID_SOFT and "-" in slug[:ID_SOFT]:
+        slug = slug[: ID_SOFT + 1].rsplit("-", 1)[0]
+    return slug
+
+
+def _unique_id(base: str, taken: set[str]) -> str:
+    if base not in taken:
+        return base
+    for number in range(2, 10_000):
+        suffix = f"-{number}"
+        candidate = base[: ID_MAX - len(suffix)].rstrip("-") + suffix
+        if candidate not in taken:
+            return candidate
+    raise UsageError(f"cannot find a free id for {base!r}")
+
+
+def _sensitive(path: str, lines: list[str], item: markdown.Item) -> tuple[str, str] | None:
+    """(reason, message) when the item's lines hold hidden Unicode or a possible secret; the message never holds
+    the secret."""
+    text = "\n".join(lines[item.line - 1 : item.end])
+    for char in find_hidden(text):
+        return (
+            "hidden-unicode",
+            f"{path}:{item.line + char.line - 1}:{char.column}: {char.describe()}: hidden characters carry text a "
+            "reviewer cannot see",
+        )
+    for finding in scan_text(text):
+        return (
+            "secret",
+            f"{path}:{item.line + finding.line - 1}:{finding.column}: {finding.describe()}: secrets never belong "
+            "in memory; remove it from the rules file",
+        )
+    return None
+
+
+def import_rules(
+    project: Project,
+    store: Store,
+    targets: Sequence[Path],
+    today: date,
+    *,
+    threshold: float,
+    accept: bool = False,
+    force: bool = False,
+    dry_run: bool = False,
+) -> ImportReport:
+    """Import the rules files (all those found, or ``targets``); with ``dry_run``, write nothing."""
+    report = ImportReport("active" if accept else "proposed", dry_run)
+    snapshot = store.load()
+    report.invalid_files = len({p.path for p in snapshot.problems})
+    live: similar.Pool[Memory] = similar.Pool(threshold)
+    imported: dict[str, Memory] = {}
+    for memory in snapshot.sorted():
+        if memory.status != "retired":
+            live.add(memory, memory.title, memory.body)
+            if memory.source == "import":
+                imported.setdefault(_norm(memory.title), memory)
+    drafts: similar.Pool[Draft] = similar.Pool(threshold)
+    guard = removed.guard(project, snapshot, threshold)
+
+    queue: list[tuple[str, Format, Scope | None, str | None, int]] = [
+        (path, fmt, None, None, 0) for path, fmt in choose_files(project, targets)
+    ]
+    seen: dict[str, str] = {}  # real path -> the first path it was read as
+    position = 0
+    while position < len(queue):
+        path, fmt, inherited, importer, hops = queue[position]
+        position += 1
+        real = os.path.realpath(project.root / path)
+        if real in seen:
+            if importer is None:
+                report.skipped.append(Skipped(path, 0, f"the same file as {seen[real]} (a link): read once"))
+            continue
+        seen[real] = path
+        read = _read_file(project, path, fmt, report)
+        if read is None:
+            continue
+        scope = inherited if inherited is not None and fmt is sources.MARKDOWN else read.scope
+        info = FileRead(path, fmt.label, scope, imported_by=importer)
+        report.files.append(info)
+        report.skipped.extend(Skipped(path, s.line, s.reason) for s in read.parsed.skipped)
+        for imported_file in read.parsed.imports:
+            target = _resolve_import(project, path, imported_file.target)
+            if target is None:
+                report.skipped.append(
+                    Skipped(path, imported_file.line, f"imports @{imported_file.target}, not a file in the repository")
+                )
+                continue
+            report.skipped.append(
+                Skipped(path, imported_file.line, f"imports @{imported_file.target}: read as {target}")
+            )
+            if hops < IMPORT_HOPS:
+                queue.append((target, sources.format_of(target) or sources.MARKDOWN, scope, path, hops + 1))
+        covered: set[int] = set()
+        for item in read.parsed.items:
+            covered.update(range(item.line, item.end + 1))
+            info.items += 1
+            _take(report, path, read.lines, item, scope, live, drafts, imported, guard, force)
+        for char in find_hidden("\n".join(read.lines)):
+            if char.line not in covered:
+                report.warnings.append(
+                    f"{path}:{char.line}:{char.column}: {char.describe()} outside the imported items: check the file "
+                    "(hidden instructions are a known attack on rules files)"
+                )
+
+    _make_memories(report, store, snapshot, today)
+    if not dry_run:
+        for draft in report.drafts:
+            if draft.memory is not None:
+                draft.written = store.create(draft.memory, snapshot)
+    return report
+
+
+def _resolve_import(project: Project, importer: str, target: str) -> str | None:
+    """The repository path an ``@import`` in ``importer`` names, when it is a file inside the repository."""
+    if target.startswith("~"):
+        return None
+    if target.startswith("/"):
+        relative = _relative(project, Path(target))
+    else:
+        base = posixpath.dirname(importer)
+        relative = posixpath.normpath(posixpath.join(base, target))
+    if relative is None or relative.startswith("../") or relative == ".." or relative.startswith(MEMORY_DIR + "/"):
+        return None
+    return relative if (project.root / relative).is_file() else None
+
+
+def _take(
+    report: ImportReport,
+    path: str,
+    lines: list[str],
+    item: markdown.Item,
+    scope: Scope,
+    live: similar.Pool[Memory],
+    drafts: similar.Pool[Draft],
+    imported: dict[str, Memory],
+    guard: removed.Guard,
+    force: bool,
+) -> None:
+    """Decide what becomes of one item."""
+    source = Source(path, item.line, item.end)
+    title, body = title_and_body(item)
+    if not title:
+        report.skipped.append(Skipped(path, item.line, "an item without text"))
+        return
+    sensitive = _sensitive(path, lines, item)
+    if sensitive is not None:
+        report.refused.append(Refused(source, *sensitive))
+        return
+    known = imported.get(_norm(title))
+    if known is not None:
+        report.known.append(Known(source, title, known.id, known.status, "imported-before"))
+        return
+    title_words = similar.words(title)
+    all_words = similar.words(similar.memory_text(title, body))
+    existing = live.best_words(title_words, all_words)
+    if existing is not None:
+        memory, score = existing
+        report.known.append(Known(source, title, memory.id, memory.status, "duplicate", round(score, 3)))
+        return
+    repeated = drafts.best_words(title_words, all_words)
+    if repeated is not None:
+        repeated[0].sources.append(source)
+        repeated[0].widen(scope.paths, scope.priority)
+        return
+    rejected = guard.check(title, body)
+    if rejected is not None and not force:
+        report.rejected.append(Rejected(source, title, rejected))
+        return
+    kind, kind_from = kinds.guess(item.headings, title, item.bullet)
+    draft = Draft(title, body, kind, kind_from, scope.paths, scope.priority, [source])
+    report.drafts.append(draft)
+    drafts.add_words(draft, title_words, all_words)
+
+
+def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today: date) -> None:
+    """Give each draft an id and a memory, checked like any write; a draft that fails is refused."""
+    taken = set(snapshot.memories) | _ids_on_disk(store)
+    for draft in report.drafts:
+        first = draft.sources[0]
+        memory_id = _unique_id(_short_id(draft.title) or f"{draft.kind}-{first.line}", taken)
+        memory = Memory(
+            id=memory_id,
+            title=draft.title,
+            kind=draft.kind,
+            status=report.status,
+            body=draft.body,
+            priority=draft.priority,
+            paths=draft.paths,
+            created=today,
+            source="import",
+            origin=first.path,
+        )
+        try:
+            store.check_text(memory_id, store.render(memory), snapshot)
+        except CheckFailed as exc:
+            problem = exc.problems[0] if exc.problems else None
+            why = f"{problem.field}: {problem.message}" if problem else "invalid"
+            report.refused.append(Refused(first, "invalid", f"{first.where()}: does not make a valid memory ({why})"))
+            continue
+        taken.add(memory_id)
+        draft.memory = memory
+    report.drafts = [draft for draft in report.drafts if draft.memory is not None]
+
+
+def _ids_on_disk(store: Store) -> set[str]:
+    try:
+        return {name.removesuffix(SUFFIX) for name in os.listdir(store.directory) if name.endswith(SUFFIX)}
+    except FileNotFoundError:
+        return set()

@@ -1,0 +1,71 @@
+"""Guessing an imported rule's kind from the headings above it (and, failing that, from its wording).
+
+The guess is shown for review with where it came from; a wrong kind costs one `gitmem edit`. The nearest heading
+that names a kind wins (``### TypeScript`` under ``## Code style`` is a convention). Within one heading the more
+specific words are tried first, so "Architecture decisions" is a decision and "Style preferences" a preference.
+"""
+
+from __future__ import annotations
+
+import re
+
+# (kind, words): tried in this order; a word matches at word boundaries, plurals included.
+# fmt: off
+HEADING_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("decision", ("decision", "adr", "rationale", "design choice", "trade-off", "tradeoff", "why we", "we chose",
+                  "choices")),
+    ("pitfall", ("pitfall", "gotcha", "caveat", "warning", "known issue", "known problem", "troubleshooting",
+                 "common mistake", "footgun", "trap", "beware", "watch out", "limitation", "avoid", "things to avoid",
+                 "what not to do", "dont", "don't", "do not", "anti-pattern", "antipattern", "quirk")),
+    ("preference", ("preference", "prefer", "taste", "tone", "communication", "working with", "personal",
+                    "interaction")),
+    ("convention", ("convention", "style", "guideline", "standard", "rule", "practice", "workflow", "commit",
+                    "pull request", "pr", "test", "testing", "lint", "format", "naming", "build", "setup", "command",
+                    "instruction", "how to", "process", "review", "security", "release", "deploy", "deployment",
+                    "do", "dos", "do's", "code", "coding", "accessibility", "performance", "git", "ci")),
+    ("fact", ("overview", "architecture", "structure", "layout", "about", "context", "background", "stack",
+              "glossary", "domain", "map", "what is", "observability", "monitoring", "team", "owner", "contact",
+              "introduction", "summary")),
+)
+# fmt: on
+
+_PATTERNS = tuple(
+    (kind, re.compile(r"\b(?:" + "|".join(re.escape(word) + r"(?:e?s)?" for word in words) + r")\b"))
+    for kind, words in HEADING_WORDS
+)
+
+# fmt: off
+_IMPERATIVE = frozenset((
+    "use", "run", "prefer", "avoid", "keep", "write", "add", "put", "never", "always", "don't", "do", "make", "call",
+    "check", "ensure", "follow", "name", "place", "import", "return", "test", "start", "open", "commit", "create",
+    "update", "remove", "ask", "read", "install", "copy", "set", "pin", "format", "type", "wrap", "split",
+))
+# fmt: on
+
+
+def kind_of_heading(heading: str) -> str | None:
+    text = heading.lower().replace("’", "'")
+    for kind, pattern in _PATTERNS:
+        if pattern.search(text):
+            return kind
+    return None
+
+
+def guess(headings: tuple[str, ...], text: str, bullet: bool) -> tuple[str, str]:
+    """The kind of an item and where the guess came from (``heading "Code style"``, ``wording`` or ``default``).
+
+    The document's title (a first ``#`` heading) counts only when it names a kind.
+    """
+    for heading in reversed(headings):
+        kind = kind_of_heading(heading)
+        if kind is not None:
+            return kind, f'heading "{heading}"'
+    words = re.findall(r"[a-z']+", text.lower())
+    first = words[0] if words else ""
+    if first in ("we", "decided", "decision") and any(w in words[:4] for w in ("decided", "chose", "picked")):
+        return "decision", "wording"
+    if first in _IMPERATIVE:
+        return "convention", "wording"
+    if not bullet:
+        return "fact", "default for prose"
+    return "convention", "default"

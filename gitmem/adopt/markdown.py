@@ -1,0 +1,364 @@
+"""Reading a hand-written rules file (AGENTS.md, CLAUDE.md, a Cursor rule…) into the items that become memories.
+
+An item is a top-level bullet (its wrapped lines, nested bullets, paragraphs and code blocks are its body), or, in
+prose, a paragraph with the code blocks and tables that follow it (a section of one paragraph is one item). A bullet
+that only labels a nested list (``- Components:`` followed by sub-bullets) gives one item per sub-bullet, each
+titled ``Components: …``. Each item knows the headings above it (its kind is guessed from them) and the lines it
+spans in the file.
+
+What is not an item is reported with its line, never silently dropped: introductory text ("We follow these
+rules:"), Claude/Gemini import lines (``@AGENTS.md``: the imported file is read on its own). HTML comments are
+ignored. The caller blanks out lines that must not be read (frontmatter, gitmem's managed block) beforehand, so line
+numbers stay those of the file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*(?:[ \t]#+[ \t]*)?$")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_BULLET = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$")
+_CHECKBOX = re.compile(r"^\[[ xX]\][ \t]*")
+_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})")
+_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(@[^\s@]+(?:[ \t]+@[^\s@]+)*)[ \t]*$")
+LABEL_MAX = 80  # a bullet this short ending with ':' may label the list nested under it
+
+Line = tuple[int, str]  # (1-based line number, text)
+
+
+@dataclass
+class Item:
+    """One thing the file says: ``head`` is its first paragraph (wrapped lines joined), ``rest`` the lines after."""
+
+    line: int
+    end: int
+    head: str
+    rest: list[str] = field(default_factory=list)
+    headings: tuple[str, ...] = ()
+    bullet: bool = True
+
+
+@dataclass(frozen=True)
+class Skipped:
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Import:
+    line: int
+    target: str  # as written after the @
+
+
+@dataclass
+class Parsed:
+    items: list[Item] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    imports: list[Import] = field(default_factory=list)
+
+
+@dataclass
+class _Block:
+    """A bullet or a prose group being read."""
+
+    line: int
+    head: str
+    rest: list[Line] = field(default_factory=list)
+    bullet: bool = True
+    indent: int = 0  # column of the bullet marker
+    content: int = 0  # column the bullet's text starts at
+    in_head: bool = True
+    after_blank: bool = False
+    end: int = 0
+    blocks: int = 0  # code blocks and tables attached
+
+    def takes_block(self) -> bool:
+        """Whether a code block or table that starts now belongs here: a bullet takes all that follow it, a
+        paragraph only the one it introduces (a code block or table with no text before it takes the next ones)."""
+        return self.bullet or not self.head or self.blocks == 0
+
+
+def _indent(line: str) -> int:
+    expanded = line.expandtabs(4)
+    return len(expanded) - len(expanded.lstrip(" "))
+
+
+def _dedent(line: str, columns: int) -> str:
+    expanded = line.expandtabs(4)
+    return expanded[min(columns, _indent(line)) :]
+
+
+def _closes(line: str, marker: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith(marker[0] * len(marker)) and not stripped.strip(marker[0])
+
+
+def strip_comments(lines: list[str]) -> list[str]:
+    """Lines with HTML comments blanked out (outside code fences); line numbers are kept."""
+    out: list[str] = []
+    in_comment = False
+    fence: str | None = None
+    for line in lines:
+        if not in_comment:
+            match = _FENCE.match(line)
+            if fence is None and match:
+                fence = match.group(2)
+            elif fence is not None and _closes(line, fence):
+                fence = None
+                out.append(line)
+                continue
+            if fence is not None:
+                out.append(line)
+                continue
+        kept = ""
+        rest = line
+        while rest:
+            if in_comment:
+                end = rest.find("-->")
+                if end < 0:
+                    break
+                rest = rest[end + 3 :]
+                in_comment = False
+            else:
+                start = rest.find("<!--")
+                if start < 0:
+                    kept += rest
+                    break
+                kept += rest[:start]
+                rest = rest[start + 4 :]
+                in_comment = True
+        out.append(kept.rstrip() if kept.strip() else "")
+    return out
+
+
+def heading_text(text: str) -> str:
+    """A heading without Markdown emphasis or code marks: ``**Code** `style` `` -> ``Code style``."""
+    return " ".join(re.sub(r"[*_`]+", "", text).split())
+
+
+def parse(lines: list[str]) -> Parsed:
+    """Read the items of a rules file's ``lines`` (line numbers are their positions, from 1)."""
+    lines = strip_comments(lines)
+    parsed = Parsed()
+    headings: list[tuple[int, str]] = []  # (level, text) of the headings above
+    section: list[_Block] = []  # the blocks of the current section
+    current: _Block | None = None  # the block that continuation lines go to
+    fence: str | None = None
+    fence_owner: _Block | None = None
+    index = 0
+
+    def flush() -> None:
+        nonlocal current
+        _emit(section, tuple(text for _, text in headings), parsed)
+        section.clear()
+        current = None
+
+    def touch(block: _Block, number: int) -> None:
+        block.end = max(block.end, number)
+
+    while index < len(lines):
+        line = lines[index]
+        number = index + 1
+        index += 1
+
+        if fence is not None:
+            if fence_owner is not None:
+                fence_owner.rest.append((number, _dedent(line, fence_owner.content)))
+                touch(fence_owner, number)
+            if _closes(line, fence):
+                fence = None
+            continue
+
+        fence_match = _FENCE.match(line)
+        if fence_match:
+            fence = fence_match.group(2)
+            if current is None or not current.takes_block():  # code with no text before it: an item of its own
+                current = _Block(number, "", bullet=False, in_head=False)
+                section.append(current)
+            current.blocks += 1
+            current.in_head = False
+            current.rest.append((number, _dedent(line, current.content)))
+            touch(current, number)
+            fence_owner = current
+            continue
+
+        if not line.strip():
+            if current is not None:
+                if current.bullet:
+                    if current.rest:
+                        current.rest.append((number, ""))
+                    current.in_head = False
+                    current.after_blank = True
+                elif current.in_head:
+                    current.in_head = False  # a paragraph ended: code and tables after it still belong to it
+                    current.after_blank = True
+            continue
+
+        atx = _ATX.match(line)
+        if atx and (atx.group(2) or "").strip():
+            flush()
+            level = len(atx.group(1))
+            while headings and headings[-1][0] >= level:
+                headings.pop()
+            headings.append((level, heading_text(atx.group(2) or "")))
+            continue
+
+        next_line = lines[index] if index < len(lines) else ""
+        setext = _SETEXT.match(next_line)
+        if (
+            setext
+            and (current is None or not current.in_head)
+            and not _BULLET.match(line)
+            and not _BREAK.match(line)
+            and _indent(line) < 4
+        ):
+            flush()
+            level = 1 if setext.group(1).startswith("=") else 2
+            while headings and headings[-1][0] >= level:
+                headings.pop()
+            headings.append((level, heading_text(line)))
+            index += 1
+            continue
+
+        if _BREAK.match(line):
+            current = None
+            continue
+
+        imported = _IMPORT_LINE.match(line)
+        if imported and (current is None or not current.bullet or _indent(line) <= current.indent):
+            for target in imported.group(1).split():
+                parsed.imports.append(Import(number, target[1:]))
+            current = None
+            continue
+
+        bullet = _BULLET.match(line)
+        if bullet:
+            indent = _indent(bullet.group(1))
+            if current is not None and current.bullet and indent > current.indent:
+                current.in_head = False
+                current.rest.append((number, _dedent(line, current.content)))
+                current.after_blank = False
+                touch(current, number)
+                continue
+            text = _CHECKBOX.sub("", (bullet.group(3) or "").strip())
+            marker_end = len(bullet.group(1).expandtabs(4)) + len(bullet.group(2)) + 1
+            current = _Block(number, text, indent=indent, content=marker_end, end=number)
+            section.append(current)
+            continue
+
+        stripped = re.sub(r"^>\s?", "", line.strip())
+        if stripped.startswith("|"):  # a table row
+            starts = index < 2 or not re.sub(r"^>\s?", "", lines[index - 2].strip()).startswith("|")
+            if current is None or (starts and not current.takes_block()):
+                current = _Block(number, "", bullet=False, in_head=False)
+                section.append(current)
+            if starts:
+                current.blocks += 1
+            current.in_head = False
+            current.rest.append((number, _dedent(line, current.content)))
+            touch(current, number)
+            continue
+
+        if current is not None and current.bullet:
+            if not current.after_blank or _indent(line) >= max(2, current.content):
+                if current.in_head:
+                    current.head = f"{current.head} {stripped}".strip()
+                else:
+                    current.rest.append((number, _dedent(line, current.content)))
+                touch(current, number)
+                continue
+        elif current is not None and current.in_head:
+            current.head = f"{current.head} {stripped}".strip()
+            touch(current, number)
+            continue
+        current = _Block(number, stripped, bullet=False, end=number)
+        section.append(current)
+
+    flush()
+    parsed.items.sort(key=lambda item: item.line)
+    parsed.skipped.sort(key=lambda skipped: skipped.line)
+    return parsed
+
+
+def _emit(blocks: list[_Block], headings: tuple[str, ...], parsed: Parsed) -> None:
+    """The items of one section's blocks."""
+    for position, block in enumerate(blocks):
+        rest = _trim(block.rest)
+        end = max([block.end, block.line, *(number for number, text in rest if text.strip())])
+        following = blocks[position + 1] if position + 1 < len(blocks) else None
+        if not block.bullet and block.head.endswith(":") and not rest:
+            if following is not None and following.bullet:
+                parsed.skipped.append(Skipped(block.line, "introductory text (ends with ':')"))
+            else:
+                parsed.skipped.append(Skipped(block.line, "a label without text after it"))
+            continue
+        if not block.head and not rest:
+            continue
+        if block.bullet and _is_label(block.head, rest):
+            children = _bullets(rest)
+            label = block.head.rstrip(":").strip()
+            for child in children:
+                child_rest = _trim(child.rest)
+                child_end = max([child.end, child.line, *(n for n, text in child_rest if text.strip())])
+                parsed.items.append(
+                    Item(child.line, child_end, f"{label}: {child.head}", [t for _, t in child_rest], headings, True)
+                )
+            continue
+        parsed.items.append(Item(block.line, end, block.head, [text for _, text in rest], headings, block.bullet))
+
+
+def _trim(rest: list[Line]) -> list[Line]:
+    start, stop = 0, len(rest)
+    while start < stop and not rest[start][1].strip():
+        start += 1
+    while stop > start and not rest[stop - 1][1].strip():
+        stop -= 1
+    return rest[start:stop]
+
+
+def _is_label(head: str, rest: list[Line]) -> bool:
+    """Whether a bullet only labels the list nested under it: short, ends with ':', and followed only by bullets."""
+    if not head.endswith(":") or len(head) > LABEL_MAX or not rest:
+        return False
+    return (
+        bool(_BULLET.match(rest[0][1]))
+        and _indent(rest[0][1]) == 0
+        and all(not text.strip() or _BULLET.match(text) or _indent(text) > 0 for _, text in rest)
+    )
+
+
+def _bullets(lines: list[Line]) -> list[_Block]:
+    """The top-level bullets of already dedented lines (used for a label's nested list)."""
+    blocks: list[_Block] = []
+    current: _Block | None = None
+    fence: str | None = None
+    for number, line in lines:
+        if fence is not None:
+            if current is not None:
+                current.rest.append((number, _dedent(line, current.content)))
+                current.end = number
+            if _closes(line, fence):
+                fence = None
+            continue
+        fence_match = _FENCE.match(line)
+        bullet = _BULLET.match(line)
+        if bullet and _indent(line) == 0:
+            text = _CHECKBOX.sub("", (bullet.group(3) or "").strip())
+            current = _Block(number, text, content=len(bullet.group(2)) + 1, end=number)
+            blocks.append(current)
+            continue
+        if current is None:
+            continue
+        if fence_match:
+            fence = fence_match.group(2)
+        if current.in_head and line.strip() and not bullet and not fence_match:
+            current.head = f"{current.head} {line.strip()}"
+        else:
+            current.in_head = False
+            current.rest.append((number, _dedent(line, current.content)))
+        if line.strip():
+            current.end = number
+    return blocks

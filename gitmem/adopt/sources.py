@@ -1,0 +1,325 @@
+"""The rules files gitmem knows how to import, and the scope each one gives its rules.
+
+Every format of ``gitmem/compile/targets.py`` (and TARGETS.md), plus the legacy single files ``.cursorrules`` and
+``.windsurfrules`` (and ``.clinerules`` as a file). A file's scope becomes the ``paths`` (and for rules a tool loads
+only on request, the ``priority``) of the memories made from it:
+
+| file | scope |
+|---|---|
+| ``AGENTS.md``, ``CLAUDE.md``, ``GEMINI.md`` | the root: the whole project; ``DIR/AGENTS.md``: ``DIR/**`` |
+| ``.cursor/rules/*.mdc`` | ``alwaysApply: true``: everything; ``globs``: those; neither: agent-requested or manual |
+| ``.github/instructions/*.instructions.md`` | ``applyTo`` globs (``**``: everything) |
+| ``.claude/rules/*.md``, ``.clinerules/*.md`` | ``paths`` globs; none: everything |
+| ``.windsurf/rules/*.md`` | ``trigger: always_on``: everything; ``glob``: ``globs``; ``model_decision``/``manual`` |
+| ``.kiro/steering/*.md`` | ``inclusion: always``: everything; ``fileMatch``: its ``fileMatchPattern``; |
+| | ``manual``/``auto`` |
+
+Rules a tool loads only when the agent asks for them or a person mentions them (Cursor agent-requested and manual
+rules, Windsurf ``model_decision``/``manual``, Kiro ``manual``/``auto``) become ``priority: low`` memories: compiled
+last under a budget, and always reachable by recall. A tool folder nested in a directory (``web/.cursor/rules/``)
+scopes its rules to that directory.
+
+Frontmatter is read line by line, not as YAML: Cursor's globs are written unquoted (``globs: *.ts,src/**``), which a
+YAML parser rejects.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+ALWAYS: tuple[str, ...] = ()
+
+Tool = Literal["agents", "claude", "gemini", "cursor", "copilot", "windsurf", "cline", "kiro", "aider", "markdown"]
+
+
+@dataclass(frozen=True)
+class Format:
+    """How a rules file is read: which tool's it is, and how its scope is written."""
+
+    tool: Tool
+    label: str  # what the report calls it
+    scope: Literal["directory", "cursor", "paths", "applyTo", "windsurf", "kiro", "none"]
+    folder: str | None = None  # the tool folder a rule file sits in, e.g. ".cursor/rules"
+
+
+AGENTS = Format("agents", "AGENTS.md", "directory")
+CLAUDE = Format("claude", "CLAUDE.md", "directory")
+CLAUDE_RULE = Format("claude", "Claude Code rule", "paths", ".claude/rules")
+GEMINI = Format("gemini", "GEMINI.md", "directory")
+CURSOR_RULE = Format("cursor", "Cursor rule", "cursor", ".cursor/rules")
+CURSOR_LEGACY = Format("cursor", ".cursorrules (legacy)", "none")
+COPILOT = Format("copilot", "Copilot instructions", "none")
+COPILOT_SCOPED = Format("copilot", "Copilot path instructions", "applyTo", ".github/instructions")
+WINDSURF_RULE = Format("windsurf", "Windsurf rule", "windsurf", ".windsurf/rules")
+WINDSURF_LEGACY = Format("windsurf", ".windsurfrules (legacy)", "none")
+CLINE_RULE = Format("cline", "Cline rule", "paths", ".clinerules")
+CLINE_LEGACY = Format("cline", ".clinerules (single file)", "none")
+KIRO = Format("kiro", "Kiro steering", "kiro", ".kiro/steering")
+AIDER = Format("aider", "aider conventions", "none")
+MARKDOWN = Format("markdown", "Markdown", "none")
+
+# Where each is found, as git pathspec globs (what `gitmem import` reads when no PATH is given).
+DISCOVER = (
+    "**/AGENTS.md",
+    "**/CLAUDE.md",
+    "**/GEMINI.md",
+    "**/.claude/rules/**/*.md",
+    "**/.cursor/rules/**/*.mdc",
+    "**/.cursor/rules/**/*.md",
+    ".cursorrules",
+    ".github/copilot-instructions.md",
+    ".github/instructions/**/*.instructions.md",
+    "**/.windsurf/rules/**/*.md",
+    ".windsurfrules",
+    ".clinerules",
+    "**/.clinerules/**/*.md",
+    "**/.kiro/steering/**/*.md",
+    "CONVENTIONS.md",
+)
+
+# The order files are read in: what a team most likely wrote first keeps the memory when two files say the same.
+_RANK = {
+    AGENTS: 0,
+    CLAUDE: 1,
+    GEMINI: 2,
+    CURSOR_LEGACY: 3,
+    CURSOR_RULE: 4,
+    COPILOT: 5,
+    COPILOT_SCOPED: 6,
+    CLAUDE_RULE: 7,
+    WINDSURF_LEGACY: 8,
+    WINDSURF_RULE: 9,
+    CLINE_LEGACY: 10,
+    CLINE_RULE: 11,
+    KIRO: 12,
+    AIDER: 13,
+    MARKDOWN: 14,
+}
+
+
+def format_of(path: str) -> Format | None:
+    """The format of the file at ``path`` (relative to the repository root, / separators); ``None`` when gitmem
+    does not know it as a rules file."""
+    name = path.rsplit("/", 1)[-1]
+    if name == "AGENTS.md":
+        return AGENTS
+    if name in ("CLAUDE.md", "CLAUDE.local.md"):
+        return CLAUDE
+    if name == "GEMINI.md":
+        return GEMINI
+    if path == ".cursorrules":
+        return CURSOR_LEGACY
+    if path == ".windsurfrules":
+        return WINDSURF_LEGACY
+    if path == ".clinerules":
+        return CLINE_LEGACY
+    if path == ".github/copilot-instructions.md":
+        return COPILOT
+    if path == "CONVENTIONS.md":
+        return AIDER
+    if path.startswith(".github/instructions/") and name.endswith(".instructions.md"):
+        return COPILOT_SCOPED
+    for folder_format, suffixes in (
+        (CURSOR_RULE, (".mdc", ".md")),
+        (CLAUDE_RULE, (".md",)),
+        (WINDSURF_RULE, (".md",)),
+        (CLINE_RULE, (".md",)),
+        (KIRO, (".md",)),
+    ):
+        assert folder_format.folder is not None
+        if _in_folder(path, folder_format.folder) is not None and name.endswith(suffixes):
+            return folder_format
+    return None
+
+
+def rank(path: str, fmt: Format) -> tuple[int, int, str]:
+    """Sort key: root files before nested ones, formats in ``_RANK`` order, then by path."""
+    return (path.count("/") if fmt.scope == "directory" else 0, _RANK[fmt], path)
+
+
+def _in_folder(path: str, folder: str) -> str | None:
+    """The directory a tool folder sits in ("" at the root) when ``path`` is inside ``folder``; else ``None``."""
+    if path.startswith(folder + "/"):
+        return ""
+    marker = f"/{folder}/"
+    if marker in path:
+        return path.split(marker, 1)[0]
+    return None
+
+
+def base_directory(path: str, fmt: Format) -> str:
+    """The directory a file's rules apply under ("" for the whole project)."""
+    if fmt.scope == "directory":
+        return path.rsplit("/", 1)[0] if "/" in path else ""
+    if fmt.folder is not None:
+        return _in_folder(path, fmt.folder) or ""
+    return ""
+
+
+# -- frontmatter -----------------------------------------------------------------------------------------------------
+
+Value = str | list[str]
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    fields: dict[str, Value]
+    lines: int  # how many lines it takes, fences included (0: none)
+
+
+_KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
+_ITEM = re.compile(r"^[ \t]+-[ \t]*(.*?)[ \t]*$")
+
+
+def read_frontmatter(lines: list[str]) -> Frontmatter:
+    """The ``---`` fenced frontmatter at the top of ``lines``: simple ``key: value`` lines and ``- item`` lists."""
+    if not lines or lines[0].strip() != "---":
+        return Frontmatter({}, 0)
+    fields: dict[str, Value] = {}
+    last: str | None = None
+    for index, line in enumerate(lines[1:], start=1):
+        if line.strip() in ("---", "..."):
+            return Frontmatter(fields, index + 1)
+        key = _KEY.match(line)
+        if key:
+            last = key.group(1)
+            fields[last] = _scalar(key.group(2) or "")
+            continue
+        item = _ITEM.match(line)
+        if item and last is not None:
+            current = fields.get(last)
+            values = current if isinstance(current, list) else []
+            fields[last] = [*values, _unquote(item.group(1))]
+    return Frontmatter({}, 0)  # never closed: not frontmatter
+
+
+def _unquote(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    return text
+
+
+def _scalar(text: str) -> Value:
+    text = text.strip()
+    if text.startswith("[") and text.endswith("]"):
+        return [_unquote(part) for part in split_top(text[1:-1]) if part.strip()]
+    if text and text[0] not in "'\"":
+        text = re.sub(r"[ \t]+#.*$", "", text)  # a YAML comment
+    return _unquote(text)
+
+
+def split_top(text: str) -> list[str]:
+    """``text`` split at commas outside braces and quotes: ``a,{b,c}`` -> ``a``, ``{b,c}``."""
+    parts: list[str] = []
+    depth = 0
+    quote = ""
+    current = ""
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "{":
+            depth += 1
+        elif char == "}" and depth:
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+            continue
+        current += char
+    parts.append(current)
+    return [part.strip() for part in parts]
+
+
+# -- scope -----------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a file's rules apply: ``paths`` (empty: everywhere), the priority they get, and how it was read."""
+
+    paths: tuple[str, ...]
+    priority: str
+    note: str
+
+
+class ScopeError(ValueError):
+    """A file's frontmatter names a scope that cannot become memory paths."""
+
+
+def _globs(value: Value | None) -> list[str]:
+    if value is None:
+        return []
+    items = value if isinstance(value, list) else split_top(value)
+    return [_unquote(item) for item in items if _unquote(item)]
+
+
+def _under(directory: str, globs: list[str]) -> tuple[str, ...]:
+    """Globs relative to the repository root (``directory`` prefixed); () when one of them covers everything."""
+    out: list[str] = []
+    for glob in globs:
+        glob = glob.strip()
+        while glob.startswith("./"):
+            glob = glob[2:]
+        glob = glob.lstrip("/")
+        if any(part == ".." for part in glob.split("/")):
+            raise ScopeError(f"the glob {glob!r} points outside the repository")
+        if glob in ("", "*", "**", "**/*"):
+            if not directory:
+                return ALWAYS
+            glob = "**"
+        out.append(f"{directory}/{glob}" if directory else glob)
+    return tuple(dict.fromkeys(out))
+
+
+def _true(value: Value | None) -> bool:
+    return isinstance(value, str) and value.strip().lower() in ("true", "yes", "on")
+
+
+def scope_of(path: str, fmt: Format, front: Frontmatter) -> Scope:
+    """The scope of the rules in the file at ``path``. Raises ``ScopeError`` for globs outside the repository."""
+    directory = base_directory(path, fmt)
+    here = f"under {directory}/" if directory else "the whole project"
+    fields = front.fields
+    if fmt.scope == "directory":
+        return Scope(_under(directory, ["**"]), "normal", here)
+    if fmt.scope == "cursor":
+        globs = _globs(fields.get("globs"))
+        if _true(fields.get("alwaysApply")):
+            return Scope(_under(directory, ["**"]), "normal", f"{here} (alwaysApply)")
+        if globs:
+            paths = _under(directory, globs)
+            return Scope(paths, "normal", f"globs {', '.join(globs)}")
+        if str(fields.get("description") or "").strip():
+            return Scope(_under(directory, ["**"]), "low", "agent-requested rule (description only): low priority")
+        return Scope(_under(directory, ["**"]), "low", "manual rule: low priority")
+    if fmt.scope == "applyTo":
+        globs = _globs(fields.get("applyTo"))
+        paths = _under(directory, globs) if globs else ALWAYS
+        return Scope(paths, "normal", f"applyTo {', '.join(globs)}" if globs else "no applyTo: the whole project")
+    if fmt.scope == "paths":
+        globs = _globs(fields.get("paths") or fields.get("globs"))
+        if globs:
+            return Scope(_under(directory, globs), "normal", f"paths {', '.join(globs)}")
+        return Scope(_under(directory, ["**"]), "normal", here)
+    if fmt.scope == "windsurf":
+        trigger = str(fields.get("trigger") or "always_on").strip()
+        globs = _globs(fields.get("globs"))
+        if trigger == "glob" and globs:
+            return Scope(_under(directory, globs), "normal", f"trigger: glob, globs {', '.join(globs)}")
+        if trigger in ("model_decision", "manual"):
+            return Scope(_under(directory, ["**"]), "low", f"trigger: {trigger}: low priority")
+        return Scope(_under(directory, ["**"]), "normal", f"{here} (trigger: {trigger})")
+    if fmt.scope == "kiro":
+        inclusion = str(fields.get("inclusion") or "always").strip()
+        globs = _globs(fields.get("fileMatchPattern"))
+        if inclusion == "fileMatch" and globs:
+            return Scope(_under(directory, globs), "normal", f"inclusion: fileMatch, {', '.join(globs)}")
+        if inclusion in ("manual", "auto"):
+            return Scope(_under(directory, ["**"]), "low", f"inclusion: {inclusion}: low priority")
+        return Scope(_under(directory, ["**"]), "normal", f"{here} (inclusion: {inclusion})")
+    return Scope(ALWAYS, "normal", "the whole project")

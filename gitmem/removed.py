@@ -1,0 +1,306 @@
+"""Remember what was rejected: the memories a human removed (``gitmem forget``, ``git revert``, any deletion) or
+retired, so that propose, harvest and import can refuse to bring one back unnoticed, and doctor can list them.
+
+Everything is derived from git; there is no state file to keep:
+
+- deleted memories: the files under ``.memory/memories/`` whose newest change in HEAD's history is a deletion
+  (``git log --diff-filter=AD``), each as it was just before, with the commit that deleted it; and files of HEAD
+  deleted in the working tree but not committed yet;
+- retired memories: ``status: retired`` in the working tree, with the newest commit whose diff of the file touched a
+  ``status: retired`` line (``git log -G``), when there is one.
+
+A deleted memory that exists again in the working tree (the same id, or the same title under another id: brought
+back, or renamed) is not a removal. Git's rename detection is not used for that: memory files are small and share
+most of their lines, so git would pair a deleted memory with an unrelated one added in the same commit. What git says
+is cached in ``.git/gitmem/removed.json``, keyed on HEAD; when HEAD moved forward, only the new commits are read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+from gitmem import __version__, gitrepo
+from gitmem.fsutil import write_atomic
+from gitmem.memory import similar
+from gitmem.memory.model import Memory
+from gitmem.memory.store import SUFFIX, Snapshot
+from gitmem.project import Project
+
+MEMORIES = ".memory/memories"  # relative to the repository root
+RETIRED_LINE = r"^status:[[:space:]]*['\"]?retired"
+_FORMAT = 2
+RECENT_DAYS = 30  # what doctor calls a recent removal
+
+
+@dataclass(frozen=True)
+class Removal:
+    """A memory a human removed or retired, and the commit that did it (``None``: not committed yet)."""
+
+    memory: Memory
+    how: str  # "removed" (its file was deleted) or "retired"
+    commit: gitrepo.CommitRef | None
+
+    @property
+    def reverted(self) -> bool:
+        return self.commit is not None and self.commit.subject.startswith('Revert "')
+
+    @property
+    def day(self) -> date | None:
+        """When it was removed: the commit's date, or for an uncommitted retirement its ``retired`` date."""
+        if self.commit is not None:
+            return date.fromisoformat(self.commit.date)
+        return self.memory.retired
+
+    def describe(self) -> str:
+        """How it went: "removed by commit 1a2b3c4 (Revert "Add use-npm")"."""
+        if self.commit is None:
+            verb = "retired" if self.how == "retired" else "deleted"
+            return f"{verb} in the working tree (not committed yet)"
+        return f"{self.how} by commit {self.commit.short} ({self.commit.subject})"
+
+    def to_dict(self) -> dict[str, Any]:
+        commit = self.commit
+        return {
+            "id": self.memory.id,
+            "title": self.memory.title,
+            "kind": self.memory.kind,
+            "how": "reverted" if self.reverted else self.how,
+            "commit": commit.sha if commit else None,
+            "short": commit.short if commit else None,
+            "subject": commit.subject if commit else None,
+            "date": self.day.isoformat() if self.day else None,
+            "reason": self.memory.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A new item that nearly repeats a removal."""
+
+    removal: Removal
+    score: float
+
+    def describe(self) -> str:
+        """ "[use-npm] 'Use npm for the web app', removed by commit 1a2b3c4 (Revert "Add use-npm")"."""
+        memory = self.removal.memory
+        text = f"[{memory.id}] {memory.title!r}, {self.removal.describe()}"
+        if self.removal.how == "retired" and memory.reason:
+            text += f"; reason: {memory.reason}"
+        return text
+
+
+class Guard:
+    """Compares new items with the removals: a near-duplicate of one is ``Rejected``."""
+
+    def __init__(self, removals: Sequence[Removal], threshold: float) -> None:
+        self._pool: similar.Pool[Removal] = similar.Pool(threshold)
+        for removal in removals:
+            self._pool.add(removal, removal.memory.title, removal.memory.body)
+
+    def check(self, title: str, body: str = "") -> Rejected | None:
+        """The removal ``title`` and ``body`` nearly repeat (the most similar, the newest on a tie), or ``None``."""
+        best = self._pool.best(title, body)
+        return Rejected(best[0], round(best[1], 3)) if best is not None else None
+
+
+def guard(project: Project, snapshot: Snapshot, threshold: float) -> Guard:
+    return Guard(removals(project, snapshot), threshold)
+
+
+def removals(project: Project, snapshot: Snapshot) -> list[Removal]:
+    """Every memory removed in HEAD's history or the working tree, or retired now; newest first."""
+    present = set(snapshot.memories) | set(snapshot.files) | _ids_on_disk(project)
+    titles = {_norm(memory.title) for memory in snapshot.memories.values()}
+    retired = [memory for memory in snapshot.sorted() if memory.status == "retired"]
+    history = _History.load(project, {memory.id for memory in retired})
+    found: list[Removal] = []
+    seen: set[str] = set()
+    pending = {name.removesuffix(SUFFIX): name for name in history.tree if name.removesuffix(SUFFIX) not in present}
+    if pending:
+        assert history.head is not None
+        blobs = gitrepo.cat_blobs(project.root, [f"{history.head}:{MEMORIES}/{name}" for name in pending.values()])
+        for memory_id, name in sorted(pending.items()):
+            memory = _parse(blobs.get(f"{history.head}:{MEMORIES}/{name}"), memory_id)
+            if memory is not None and _norm(memory.title) not in titles:
+                found.append(Removal(memory, "removed", None))
+                seen.add(memory_id)
+    for memory_id, entry in history.latest.items():
+        if entry["state"] != "deleted" or memory_id in present or memory_id in seen or entry["memory"] is None:
+            continue
+        seen.add(memory_id)
+        memory = Memory.from_dict(entry["memory"])
+        if _norm(memory.title) not in titles:
+            found.append(Removal(memory, "removed", gitrepo.CommitRef(*entry["commit"])))
+    for memory in retired:
+        ref = history.retired.get(memory.id)
+        found.append(Removal(memory, "retired", gitrepo.CommitRef(*ref) if ref else None))
+    found.sort(key=lambda r: (r.commit is not None, -(r.day or date.min).toordinal()))  # uncommitted, then newest
+    return found
+
+
+def recent(removals: Iterable[Removal], today: date, days: int = RECENT_DAYS) -> list[Removal]:
+    """The removals of the last ``days`` days (and those not committed yet), newest first."""
+    since = today - timedelta(days=days)
+    return [r for r in removals if r.commit is None or (r.day is not None and r.day >= since)]
+
+
+# -- what git says, cached on HEAD -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _History:
+    head: str | None
+    # memory id -> what its file's newest addition or deletion did, newest first: {"state": "kept"}, or
+    # {"state": "deleted", "commit": [sha, short, date, subject], "blob": id, "memory": {...} or None (invalid)}
+    latest: dict[str, dict[str, Any]]
+    retired: dict[str, list[str]]  # id -> [sha, short, date, subject]: the newest commit touching its status: retired
+    covered: list[str]  # the retired ids whose whole history was searched for that commit
+    tree: list[str]  # names of the memory files in HEAD
+
+    @classmethod
+    def load(cls, project: Project, retired_ids: set[str]) -> _History:
+        """What git says, for HEAD now and the memories retired in the working tree (``retired_ids``)."""
+        root = project.root
+        head = gitrepo.head_commit(root)
+        if head is None:
+            return cls(None, {}, {}, [], [])
+        path = project.cache_dir / "removed.json"
+        cached = _read_cache(path)
+        if cached is not None and cached.head == head and retired_ids <= set(cached.covered):
+            return cached
+        if cached is not None and cached.head == head:
+            history, since = cached, None  # only memories retired since the cache was written are searched
+        else:
+            since = None
+            if cached is not None and cached.head and gitrepo.is_ancestor(root, cached.head, head):
+                since = cached.head  # HEAD moved forward: read only the new commits
+            latest = _latest(root, gitrepo.file_changes(root, MEMORIES, since), cached)
+            if since is not None and cached is not None:
+                for memory_id, entry in cached.latest.items():
+                    latest.setdefault(memory_id, entry)  # what the new commits did wins
+            tree = sorted(name for name in gitrepo.tree_files(root, head, MEMORIES) if name.endswith(SUFFIX))
+            kept = cached if since is not None and cached is not None else None
+            history = cls(head, latest, dict(kept.retired) if kept else {}, list(kept.covered) if kept else [], tree)
+            if since is not None:  # the retired memories already searched: only the new commits
+                _find_retirements(root, history, set(history.covered) & retired_ids, since)
+        _find_retirements(root, history, retired_ids - set(history.covered), None)
+        history.covered = sorted(set(history.covered) | retired_ids)
+        payload = {
+            "format": _FORMAT,
+            "version": __version__,
+            "head": head,
+            "latest": history.latest,
+            "retired": history.retired,
+            "covered": history.covered,
+            "tree": history.tree,
+        }
+        with contextlib.suppress(OSError):
+            write_atomic(path, json.dumps(payload, separators=(",", ":")).encode("utf-8"))
+        return history
+
+
+def _find_retirements(root: Path, history: _History, ids: set[str], since: str | None) -> None:
+    """Record, for the memories ``ids``, the newest commit (after ``since``) that touched their status: retired."""
+    if not ids:
+        return
+    paths = [f"{MEMORIES}/{memory_id}{SUFFIX}" for memory_id in sorted(ids)]
+    for file_path, commit in gitrepo.last_commits_matching(root, paths, RETIRED_LINE, since).items():
+        memory_id = _memory_id(file_path)
+        if memory_id is not None:
+            history.retired[memory_id] = [commit.sha, commit.short, commit.date, commit.subject]
+
+
+def _latest(root: Path, changes: list[gitrepo.Change], cached: _History | None) -> dict[str, dict[str, Any]]:
+    """For each memory id, what the newest of ``changes`` (newest first) did to its file; a deleted file is read
+    back as it was (or taken from ``cached`` when the same content was read before: after an amend or a rebase)."""
+    latest: dict[str, dict[str, Any]] = {}
+    before: dict[str, str] = {}
+    for change in changes:
+        memory_id = _memory_id(change.path)
+        if memory_id is None or memory_id in latest:
+            continue
+        latest[memory_id] = {"state": "deleted" if change.status == "D" else "kept"}
+        if change.status == "D":
+            commit = change.commit
+            latest[memory_id]["commit"] = [commit.sha, commit.short, commit.date, commit.subject]
+            before[memory_id] = change.before
+    if not before:
+        return latest
+    blobs = gitrepo.blob_ids(root, before.values())
+    known = {
+        entry["blob"]: entry["memory"]
+        for entry in (cached.latest.values() if cached is not None else ())
+        if entry.get("state") == "deleted" and "blob" in entry
+    }
+    unread = [blobs[name] for name in before.values() if name in blobs and blobs[name] not in known]
+    contents = gitrepo.cat_blobs(root, unread)
+    for memory_id, name in before.items():
+        blob = blobs.get(name)
+        entry = latest[memory_id]
+        entry["blob"] = blob
+        if blob in known:
+            entry["memory"] = known[blob]
+        else:
+            memory = _parse(contents.get(blob) if blob else None, memory_id)
+            entry["memory"] = memory.to_dict() if memory is not None else None
+    return latest
+
+
+def _norm(title: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", title.lower()).split())
+
+
+def _memory_id(path: str | None) -> str | None:
+    """The id of a memory file directly in .memory/memories/ (``None`` for any other path)."""
+    if path is None or not path.startswith(MEMORIES + "/"):
+        return None
+    name = path[len(MEMORIES) + 1 :]
+    if "/" in name or not name.endswith(SUFFIX) or name.startswith("."):
+        return None
+    return name.removesuffix(SUFFIX)
+
+
+def _read_cache(path: Path) -> _History | None:
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("version") != __version__:
+        return None
+    try:
+        return _History(
+            str(data["head"]),
+            dict(data["latest"]),
+            dict(data["retired"]),
+            list(data["covered"]),
+            list(data["tree"]),
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _parse(raw: bytes | None, memory_id: str) -> Memory | None:
+    """A memory file's bytes as a memory; ``None`` when it is missing or was not a valid memory."""
+    if raw is None:
+        return None
+    from gitmem.schema import check_memory
+
+    data, problems = check_memory(raw, memory_id)
+    if problems or data is None:
+        return None
+    return Memory.from_dict(data)
+
+
+def _ids_on_disk(project: Project) -> set[str]:
+    try:
+        return {name.removesuffix(SUFFIX) for name in os.listdir(project.memories_dir) if name.endswith(SUFFIX)}
+    except FileNotFoundError:
+        return set()
