@@ -28,20 +28,47 @@ COMMANDS: dict[str, str] = {
     "accept": "gitmem.commands.change:accept",
     "retire": "gitmem.commands.change:retire",
     "forget": "gitmem.commands.change:forget",
+    "validate": "gitmem.commands.validate:validate",
     "compile": "gitmem.commands.compile:compile_command",
     "stats": "gitmem.commands.compile:stats",
-    "validate": "gitmem.commands.validate:validate",
     "scan": "gitmem.commands.scan:scan",
+    "check": "gitmem.commands.check:check",
     "recall": "gitmem.commands.recall:recall",
     "journal": "gitmem.commands.journal:journal",
-    "sources": "gitmem.commands.sources:sources",
     "doctor": "gitmem.commands.doctor:doctor",
     "history": "gitmem.commands.provenance:history",
     "diff": "gitmem.commands.provenance:diff",
     "revert": "gitmem.commands.revert:revert",
-    "check": "gitmem.commands.check:check",
+    "sources": "gitmem.commands.sources:sources",
     "mcp": "gitmem.commands.mcp:mcp",
     "merge-driver": "gitmem.commands.merge_driver:merge_driver",
+}
+
+# The one-line summaries `gitmem --help` lists (so it imports no command module); None: not listed.
+SUMMARIES: dict[str, str | None] = {
+    "init": "Set up .memory/, the pre-commit hooks and the merge driver",
+    "add": "Add a memory (scanned and validated before it is written)",
+    "import": "Turn existing rules files into proposed memories",
+    "list": "List memories, as a table or JSON",
+    "show": "Show one memory",
+    "edit": "Edit a memory in $EDITOR (an invalid result is refused)",
+    "accept": "Make proposed memories active",
+    "retire": "Retire a memory: kept for history, no longer compiled",
+    "forget": "Delete a memory's file (git keeps its history)",
+    "validate": "Check memory files and the config",
+    "compile": "Write the active memories into every tool's rules files",
+    "stats": "Memories per status and kind; tokens per target",
+    "scan": "Find secrets and hidden Unicode (the pre-commit hook)",
+    "check": "Everything CI runs, in one command",
+    "recall": "Find the memories most relevant to a question",
+    "journal": "Session logs: new, add, list, harvest",
+    "doctor": "Find stale, duplicate or broken memories",
+    "history": "The commits that touched a memory",
+    "diff": "Summarise memory changes for a pull request",
+    "revert": "Undo a memory with a commit, and recompile",
+    "sources": "Shared memory packs from other repositories",
+    "mcp": "Run the MCP server on stdio (started by an AI tool)",
+    "merge-driver": None,  # run by git
 }
 
 
@@ -59,11 +86,7 @@ class LazyGroup(click.Group):
         return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = []
-        for name in self.list_commands(ctx):
-            command = self.get_command(ctx, name)
-            if command is not None and not command.hidden:
-                rows.append((name, command.get_short_help_str(limit=70)))
+        rows = [(name, summary) for name, summary in SUMMARIES.items() if summary is not None]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 

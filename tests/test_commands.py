@@ -470,3 +470,18 @@ def test_commit_and_revert_a_memory(project: Path, run: Run) -> None:
     git(project, "revert", "--no-edit", "HEAD")
     assert memories(project) == []
     assert run("validate").code == 0
+
+
+def test_group_help_lists_every_command_without_importing_them(run: Run) -> None:
+    import subprocess
+
+    from gitmem.cli import COMMANDS, SUMMARIES
+
+    assert list(SUMMARIES) == list(COMMANDS)
+    out = run("--help").out
+    for name, summary in SUMMARIES.items():
+        if summary is not None:
+            assert f"  {name}" in out and summary in out
+    code = "import sys; from gitmem.cli import main; main(['--help']); print(sorted(m for m in sys.modules if m.startswith('gitmem.commands.')))"  # noqa: E501
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
