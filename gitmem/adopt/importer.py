@@ -36,12 +36,11 @@ from gitmem.errors import CheckFailed, UsageError
 from gitmem.journal.harvest import split_item
 from gitmem.journal.markdown import Item as LogItem
 from gitmem.memory import similar
-from gitmem.memory.model import ID_MAX, Memory, slugify
+from gitmem.memory.model import Memory, short_id, title_key, unique_id
 from gitmem.memory.store import SUFFIX, Snapshot, Store
 from gitmem.project import MEMORY_DIR, Project
 from gitmem.scan import find_hidden, scan_text
 
-ID_SOFT = 48  # ids are cut at a word to stay readable
 IMPORT_HOPS = 5  # Claude Code follows @imports this deep
 INLINE_CODE_MAX = 100  # a one-line code block after "…with:" joins the title up to this long
 
@@ -269,28 +268,6 @@ def title_and_body(item: markdown.Item) -> tuple[str, str]:
 # -- the import ----------------------------------------------------------------------------------------------------
 
 
-def _norm(title: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", title.lower()).split())
-
-
-def _short_id(title: str) -> str:
-    slug = slugify(title)
-    if len(slug) > ID_SOFT and "-" in slug[:ID_SOFT]:
-        slug = slug[: ID_SOFT + 1].rsplit("-", 1)[0]
-    return slug
-
-
-def _unique_id(base: str, taken: set[str]) -> str:
-    if base not in taken:
-        return base
-    for number in range(2, 10_000):
-        suffix = f"-{number}"
-        candidate = base[: ID_MAX - len(suffix)].rstrip("-") + suffix
-        if candidate not in taken:
-            return candidate
-    raise UsageError(f"cannot find a free id for {base!r}")
-
-
 def _sensitive(path: str, lines: list[str], item: markdown.Item) -> tuple[str, str] | None:
     """(reason, message) when the item's lines hold hidden Unicode or a possible secret; the message never holds
     the secret."""
@@ -331,7 +308,7 @@ def import_rules(
         if memory.status != "retired":
             live.add(memory, memory.title, memory.body)
             if memory.source == "import":
-                imported.setdefault(_norm(memory.title), memory)
+                imported.setdefault(title_key(memory.title), memory)
     drafts: similar.Pool[Draft] = similar.Pool(threshold)
     guard = removed.guard(project, snapshot, threshold)
 
@@ -424,7 +401,7 @@ def _take(
     if sensitive is not None:
         report.refused.append(Refused(source, *sensitive))
         return
-    known = imported.get(_norm(title))
+    known = imported.get(title_key(title))
     if known is not None:
         report.known.append(Known(source, title, known.id, known.status, "imported-before"))
         return
@@ -455,7 +432,7 @@ def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today
     taken = set(snapshot.memories) | _ids_on_disk(store)
     for draft in report.drafts:
         first = draft.sources[0]
-        memory_id = _unique_id(_short_id(draft.title) or f"{draft.kind}-{first.line}", taken)
+        memory_id = unique_id(short_id(draft.title) or f"{draft.kind}-{first.line}", taken)
         memory = Memory(
             id=memory_id,
             title=draft.title,

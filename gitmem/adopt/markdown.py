@@ -17,12 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*(?:[ \t]#+[ \t]*)?$")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_BULLET = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$")
-_CHECKBOX = re.compile(r"^\[[ xX]\][ \t]*")
-_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})")
-_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+from gitmem import markdown as md
+
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(@[^\s@]+(?:[ \t]+@[^\s@]+)*)[ \t]*$")
 LABEL_MAX = 80  # a bullet this short ending with ':' may label the list nested under it
 
@@ -81,59 +77,6 @@ class _Block:
         return self.bullet or not self.head or self.blocks == 0
 
 
-def _indent(line: str) -> int:
-    expanded = line.expandtabs(4)
-    return len(expanded) - len(expanded.lstrip(" "))
-
-
-def _dedent(line: str, columns: int) -> str:
-    expanded = line.expandtabs(4)
-    return expanded[min(columns, _indent(line)) :]
-
-
-def _closes(line: str, marker: str) -> bool:
-    stripped = line.strip()
-    return stripped.startswith(marker[0] * len(marker)) and not stripped.strip(marker[0])
-
-
-def strip_comments(lines: list[str]) -> list[str]:
-    """Lines with HTML comments blanked out (outside code fences); line numbers are kept."""
-    out: list[str] = []
-    in_comment = False
-    fence: str | None = None
-    for line in lines:
-        if not in_comment:
-            match = _FENCE.match(line)
-            if fence is None and match:
-                fence = match.group(2)
-            elif fence is not None and _closes(line, fence):
-                fence = None
-                out.append(line)
-                continue
-            if fence is not None:
-                out.append(line)
-                continue
-        kept = ""
-        rest = line
-        while rest:
-            if in_comment:
-                end = rest.find("-->")
-                if end < 0:
-                    break
-                rest = rest[end + 3 :]
-                in_comment = False
-            else:
-                start = rest.find("<!--")
-                if start < 0:
-                    kept += rest
-                    break
-                kept += rest[:start]
-                rest = rest[start + 4 :]
-                in_comment = True
-        out.append(kept.rstrip() if kept.strip() else "")
-    return out
-
-
 def heading_text(text: str) -> str:
     """A heading without Markdown emphasis or code marks: ``**Code** `style` `` -> ``Code style``."""
     return " ".join(re.sub(r"[*_`]+", "", text).split())
@@ -141,7 +84,7 @@ def heading_text(text: str) -> str:
 
 def parse(lines: list[str]) -> Parsed:
     """Read the items of a rules file's ``lines`` (line numbers are their positions, from 1)."""
-    lines = strip_comments(lines)
+    lines = md.strip_comments(lines)
     parsed = Parsed()
     headings: list[tuple[int, str]] = []  # (level, text) of the headings above
     section: list[_Block] = []  # the blocks of the current section
@@ -166,13 +109,13 @@ def parse(lines: list[str]) -> Parsed:
 
         if fence is not None:
             if fence_owner is not None:
-                fence_owner.rest.append((number, _dedent(line, fence_owner.content)))
+                fence_owner.rest.append((number, md.dedent(line, fence_owner.content)))
                 touch(fence_owner, number)
-            if _closes(line, fence):
+            if md.closes(line, fence):
                 fence = None
             continue
 
-        fence_match = _FENCE.match(line)
+        fence_match = md.FENCE.match(line)
         if fence_match:
             fence = fence_match.group(2)
             if current is None or not current.takes_block():  # code with no text before it: an item of its own
@@ -180,7 +123,7 @@ def parse(lines: list[str]) -> Parsed:
                 section.append(current)
             current.blocks += 1
             current.in_head = False
-            current.rest.append((number, _dedent(line, current.content)))
+            current.rest.append((number, md.dedent(line, current.content)))
             touch(current, number)
             fence_owner = current
             continue
@@ -197,7 +140,7 @@ def parse(lines: list[str]) -> Parsed:
                     current.after_blank = True
             continue
 
-        atx = _ATX.match(line)
+        atx = md.ATX.match(line)
         if atx and (atx.group(2) or "").strip():
             flush()
             level = len(atx.group(1))
@@ -207,13 +150,13 @@ def parse(lines: list[str]) -> Parsed:
             continue
 
         next_line = lines[index] if index < len(lines) else ""
-        setext = _SETEXT.match(next_line)
+        setext = md.SETEXT.match(next_line)
         if (
             setext
             and (current is None or not current.in_head)
-            and not _BULLET.match(line)
-            and not _BREAK.match(line)
-            and _indent(line) < 4
+            and not md.BULLET.match(line)
+            and not md.BREAK.match(line)
+            and md.indent(line) < 4
         ):
             flush()
             level = 1 if setext.group(1).startswith("=") else 2
@@ -223,27 +166,27 @@ def parse(lines: list[str]) -> Parsed:
             index += 1
             continue
 
-        if _BREAK.match(line):
+        if md.BREAK.match(line):
             current = None
             continue
 
         imported = _IMPORT_LINE.match(line)
-        if imported and (current is None or not current.bullet or _indent(line) <= current.indent):
+        if imported and (current is None or not current.bullet or md.indent(line) <= current.indent):
             for target in imported.group(1).split():
                 parsed.imports.append(Import(number, target[1:]))
             current = None
             continue
 
-        bullet = _BULLET.match(line)
+        bullet = md.BULLET.match(line)
         if bullet:
-            indent = _indent(bullet.group(1))
+            indent = md.indent(bullet.group(1))
             if current is not None and current.bullet and indent > current.indent:
                 current.in_head = False
-                current.rest.append((number, _dedent(line, current.content)))
+                current.rest.append((number, md.dedent(line, current.content)))
                 current.after_blank = False
                 touch(current, number)
                 continue
-            text = _CHECKBOX.sub("", (bullet.group(3) or "").strip())
+            text = md.CHECKBOX.sub("", (bullet.group(3) or "").strip())
             marker_end = len(bullet.group(1).expandtabs(4)) + len(bullet.group(2)) + 1
             current = _Block(number, text, indent=indent, content=marker_end, end=number)
             section.append(current)
@@ -258,16 +201,16 @@ def parse(lines: list[str]) -> Parsed:
             if starts:
                 current.blocks += 1
             current.in_head = False
-            current.rest.append((number, _dedent(line, current.content)))
+            current.rest.append((number, md.dedent(line, current.content)))
             touch(current, number)
             continue
 
         if current is not None and current.bullet:
-            if not current.after_blank or _indent(line) >= max(2, current.content):
+            if not current.after_blank or md.indent(line) >= max(2, current.content):
                 if current.in_head:
                     current.head = f"{current.head} {stripped}".strip()
                 else:
-                    current.rest.append((number, _dedent(line, current.content)))
+                    current.rest.append((number, md.dedent(line, current.content)))
                 touch(current, number)
                 continue
         elif current is not None and current.in_head:
@@ -324,9 +267,9 @@ def _is_label(head: str, rest: list[Line]) -> bool:
     if not head.endswith(":") or len(head) > LABEL_MAX or not rest:
         return False
     return (
-        bool(_BULLET.match(rest[0][1]))
-        and _indent(rest[0][1]) == 0
-        and all(not text.strip() or _BULLET.match(text) or _indent(text) > 0 for _, text in rest)
+        bool(md.BULLET.match(rest[0][1]))
+        and md.indent(rest[0][1]) == 0
+        and all(not text.strip() or md.BULLET.match(text) or md.indent(text) > 0 for _, text in rest)
     )
 
 
@@ -338,15 +281,15 @@ def _bullets(lines: list[Line]) -> list[_Block]:
     for number, line in lines:
         if fence is not None:
             if current is not None:
-                current.rest.append((number, _dedent(line, current.content)))
+                current.rest.append((number, md.dedent(line, current.content)))
                 current.end = number
-            if _closes(line, fence):
+            if md.closes(line, fence):
                 fence = None
             continue
-        fence_match = _FENCE.match(line)
-        bullet = _BULLET.match(line)
-        if bullet and _indent(line) == 0:
-            text = _CHECKBOX.sub("", (bullet.group(3) or "").strip())
+        fence_match = md.FENCE.match(line)
+        bullet = md.BULLET.match(line)
+        if bullet and md.indent(line) == 0:
+            text = md.CHECKBOX.sub("", (bullet.group(3) or "").strip())
             current = _Block(number, text, content=len(bullet.group(2)) + 1, end=number)
             blocks.append(current)
             continue
@@ -358,7 +301,7 @@ def _bullets(lines: list[Line]) -> list[_Block]:
             current.head = f"{current.head} {line.strip()}"
         else:
             current.in_head = False
-            current.rest.append((number, _dedent(line, current.content)))
+            current.rest.append((number, md.dedent(line, current.content)))
         if line.strip():
             current.end = number
     return blocks

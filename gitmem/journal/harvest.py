@@ -21,14 +21,13 @@ from gitmem.errors import CheckFailed, UsageError
 from gitmem.journal.log import check_log
 from gitmem.journal.markdown import CONVENTIONS, DECISIONS, DIFFICULTIES, TODO, Item, Skipped, parse
 from gitmem.memory import similar
-from gitmem.memory.model import ID_MAX, Memory, slugify
+from gitmem.memory.model import Memory, short_id, title_key, unique_id
 from gitmem.memory.store import Store
 from gitmem.project import Project
 
 KIND_OF = {DECISIONS: "decision", DIFFICULTIES: "pitfall", CONVENTIONS: "convention"}
 TITLE_SOFT = 160  # an item up to this long is its own title
 TITLE_MAX = 200  # the schema's limit
-ID_SOFT = 48  # harvested ids are cut at a word to stay readable
 _BOLD_LABEL = re.compile(r"^(\*\*|__)(.+?)\1\s*(?:[:.–—-]\s*)?(.*)$")
 _SENTENCE = re.compile(r"^(.{12,}?[.!?])\s+(\S.*)$")
 
@@ -88,28 +87,6 @@ def split_item(item: Item) -> tuple[str, str]:
     return title.strip(), body
 
 
-def _norm(title: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", title.lower()).split())
-
-
-def _short_id(title: str) -> str:
-    slug = slugify(title)
-    if len(slug) > ID_SOFT and "-" in slug[:ID_SOFT]:
-        slug = slug[: ID_SOFT + 1].rsplit("-", 1)[0]
-    return slug
-
-
-def _unique_id(base: str, taken: set[str]) -> str:
-    if base not in taken:
-        return base
-    for number in range(2, 10_000):
-        suffix = f"-{number}"
-        candidate = base[: ID_MAX - len(suffix)].rstrip("-") + suffix
-        if candidate not in taken:
-            return candidate
-    raise UsageError(f"cannot find a free id for {base!r}")
-
-
 def origin_of(project: Project, path: Path) -> str:
     """The log's path relative to the repository root, as stored in ``origin``."""
     try:
@@ -159,7 +136,9 @@ def harvest(
     snapshot = store.load()
     report.invalid_files = len({p.path for p in snapshot.problems})
     taken = set(snapshot.memories) | _ids_on_disk(store)
-    from_this_log = {_norm(m.title): m.id for m in snapshot.memories.values() if m.origin == report.origin and m.title}
+    from_this_log = {
+        title_key(m.title): m.id for m in snapshot.memories.values() if m.origin == report.origin and m.title
+    }
     pool = [
         (m.id, similar.words(m.title), similar.words(similar.memory_text(m.title, m.body)))
         for m in snapshot.sorted()
@@ -176,7 +155,7 @@ def harvest(
         if not title:
             report.skipped.append(Skipped(item.line, "item without text"))
             continue
-        known = from_this_log.get(_norm(title))
+        known = from_this_log.get(title_key(title))
         if known is not None:
             report.harvested_before.append(Known(item.line, title, known))
             continue
@@ -194,7 +173,7 @@ def harvest(
         if rejected is not None and not force:
             report.rejected.append((item.line, title, rejected))
             continue
-        memory_id = _unique_id(_short_id(title) or f"{kind}-{item.line}", taken)
+        memory_id = unique_id(short_id(title) or f"{kind}-{item.line}", taken)
         memory = Memory(
             id=memory_id,
             title=title,

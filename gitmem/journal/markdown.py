@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from gitmem import markdown as md
+
 DECISIONS, DIFFICULTIES, CONVENTIONS, TODO = "decisions", "difficulties", "conventions", "todo"
 SECTIONS = (DECISIONS, DIFFICULTIES, CONVENTIONS, TODO)
 SECTION_TITLES = {DECISIONS: "Decisions", DIFFICULTIES: "Difficulties", CONVENTIONS: "Conventions", TODO: "To do"}
@@ -37,14 +39,8 @@ _SECTION_NAMES: dict[str, str] = {
 }
 # fmt: on
 
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*(?:#+[ \t]*)?$")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _BOLD_LINE = re.compile(r"^ {0,3}(\*\*|__)(.+?)(\*\*|__)[ \t]*:?[ \t]*$")
 _LABEL_LINE = re.compile(r"^ {0,3}([A-Za-z][A-Za-z -]{1,30}):[ \t]*$")
-_BULLET = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$")
-_CHECKBOX = re.compile(r"^\[[ xX]\][ \t]*")
-_FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})")
-_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _PLACEHOLDERS = frozenset({"", "none", "n a", "na", "nothing", "nothing yet", "tbd", "todo", "nil", "no", "empty"})
 
 
@@ -103,58 +99,9 @@ class _Open:
     after_blank: bool = False
 
 
-def _indent(line: str) -> int:
-    expanded = line.expandtabs(4)
-    return len(expanded) - len(expanded.lstrip(" "))
-
-
-def _dedent(line: str, columns: int) -> str:
-    expanded = line.expandtabs(4)
-    return expanded[min(columns, _indent(line)) :]
-
-
-def _strip_comments(lines: list[str]) -> list[str]:
-    """Lines with HTML comments blanked out (outside code fences); line numbers are kept."""
-    out: list[str] = []
-    in_comment = False
-    fence: str | None = None
-    for line in lines:
-        if not in_comment:
-            match = _FENCE.match(line)
-            if fence is None and match:
-                fence = match.group(2)
-            elif fence is not None and _closes(line, fence):
-                fence = None
-                out.append(line)
-                continue
-            if fence is not None:
-                out.append(line)
-                continue
-        kept = ""
-        rest = line
-        while rest:
-            if in_comment:
-                end = rest.find("-->")
-                if end < 0:
-                    rest = ""
-                    break
-                rest = rest[end + 3 :]
-                in_comment = False
-            else:
-                start = rest.find("<!--")
-                if start < 0:
-                    kept += rest
-                    break
-                kept += rest[:start]
-                rest = rest[start + 4 :]
-                in_comment = True
-        out.append(kept.rstrip() if kept.strip() else "")
-    return out
-
-
 def parse(text: str) -> Log:
     """Read a session log. Never fails: what cannot be placed is listed in ``Log.skipped``."""
-    lines = _strip_comments(text.removeprefix("\ufeff").splitlines())
+    lines = md.strip_comments(text.removeprefix("\ufeff").splitlines())
     log = Log()
     section: str | None = None  # the current section; None before the first or under an unknown heading
     unknown: tuple[int, str] | None = None  # (line, text) of the unknown heading we are under
@@ -207,19 +154,19 @@ def parse(text: str) -> Log:
 
         if fence is not None:
             if fence_owner is not None:
-                fence_owner.item.rest.append(_dedent(line, fence_owner.content))
-            if _closes(line, fence):
+                fence_owner.item.rest.append(md.dedent(line, fence_owner.content))
+            if md.closes(line, fence):
                 fence = None
                 fence_owner = None
             continue
 
-        fence_match = _FENCE.match(line)
+        fence_match = md.FENCE.match(line)
         if fence_match:
             fence = fence_match.group(2)
             paragraph = None
             if current is not None:  # a code block after an item explains it, indented or not
                 current.in_head = False
-                current.item.rest.append(_dedent(line, current.content))
+                current.item.rest.append(md.dedent(line, current.content))
                 fence_owner = current
             else:
                 fence_owner = None
@@ -236,20 +183,20 @@ def parse(text: str) -> Log:
                 current.after_blank = True
             continue
 
-        atx = _ATX.match(line)
+        atx = md.ATX.match(line)
         if atx and (atx.group(2) or "").strip():
             start_section(number, (atx.group(2) or "").strip(), len(atx.group(1)))
             continue
 
         next_line = lines[index] if index < len(lines) else ""
-        setext = _SETEXT.match(next_line)
+        setext = md.SETEXT.match(next_line)
         if (
             setext
             and (current is None or current.after_blank)
             and paragraph is None
-            and not _BULLET.match(line)
-            and not _BREAK.match(line)
-            and _indent(line) < 4
+            and not md.BULLET.match(line)
+            and not md.BREAK.match(line)
+            and md.indent(line) < 4
         ):
             start_section(number, line.strip(), 1 if setext.group(1).startswith("=") else 2)
             index += 1
@@ -262,19 +209,19 @@ def parse(text: str) -> Log:
                 start_section(number, heading.strip(), level or 2)
                 continue
 
-        if _BREAK.match(line):
+        if md.BREAK.match(line):
             current = paragraph = None
             continue
 
-        bullet = _BULLET.match(line)
+        bullet = md.BULLET.match(line)
         if bullet:
-            indent = _indent(bullet.group(1))
+            indent = md.indent(bullet.group(1))
             if current is not None and indent > current.indent:
                 current.in_head = False
-                current.item.rest.append(_dedent(line, current.content))
+                current.item.rest.append(md.dedent(line, current.content))
                 current.after_blank = False
                 continue
-            content = _CHECKBOX.sub("", (bullet.group(3) or "").strip())
+            content = md.CHECKBOX.sub("", (bullet.group(3) or "").strip())
             marker_end = len(bullet.group(1).expandtabs(4)) + len(bullet.group(2)) + 1
             item = Item(section or "", number, content)
             current = _Open(item, indent, marker_end)
@@ -284,20 +231,20 @@ def parse(text: str) -> Log:
 
         stripped = line.strip()
         if stripped.startswith("|"):
-            if current is not None and _indent(line) >= current.content:
+            if current is not None and md.indent(line) >= current.content:
                 current.in_head = False
-                current.item.rest.append(_dedent(line, current.content))
+                current.item.rest.append(md.dedent(line, current.content))
             elif section is not None and paragraph is None:
                 log.skipped.append(Skipped(number, "table outside an item"))
                 paragraph = Item(section, number, "", bullet=False)  # swallows the rest of the table
             continue
         stripped = re.sub(r"^>\s?", "", stripped)
 
-        if current is not None and (not current.after_blank or _indent(line) >= max(2, current.content)):
+        if current is not None and (not current.after_blank or md.indent(line) >= max(2, current.content)):
             if current.in_head:
                 current.item.head = f"{current.item.head} {stripped}".strip()
             else:
-                current.item.rest.append(_dedent(line, current.content))
+                current.item.rest.append(md.dedent(line, current.content))
             continue
 
         current = None
@@ -323,9 +270,3 @@ def _drop_intros(log: Log) -> None:
         kept.append(item)
     log.items = kept
     log.skipped.sort(key=lambda s: s.line)
-
-
-def _closes(line: str, marker: str) -> bool:
-    """Whether ``line`` closes a code block opened with ``marker`` (the same character, at least as many)."""
-    stripped = line.strip()
-    return stripped.startswith(marker[0] * len(marker)) and not stripped.strip(marker[0])

@@ -15,6 +15,7 @@ SOURCES = ("human", "agent", "journal", "import")
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 ID_MAX = 64
+ID_SOFT = 48  # ids made from titles are cut at a word past this, to stay readable
 
 # The order fields are written in, and shown in.
 # fmt: off
@@ -131,3 +132,28 @@ def slugify(title: str) -> str:
     if not slug and words:
         slug = words[0][:ID_MAX]
     return slug
+
+
+def short_id(title: str) -> str:
+    """An id from a title, cut at a word to at most about ``ID_SOFT`` characters (empty when it has no letters)."""
+    slug = slugify(title)
+    if len(slug) > ID_SOFT and "-" in slug[:ID_SOFT]:
+        slug = slug[: ID_SOFT + 1].rsplit("-", 1)[0]
+    return slug
+
+
+def unique_id(base: str, taken: set[str]) -> str:
+    """``base``, or ``base-2``, ``base-3``… : the first that is not ``taken``."""
+    if base not in taken:
+        return base
+    for number in range(2, 10_000):
+        suffix = f"-{number}"
+        candidate = base[: ID_MAX - len(suffix)].rstrip("-") + suffix
+        if candidate not in taken:
+            return candidate
+    raise ValueError(f"no free id for {base!r}")
+
+
+def title_key(title: str) -> str:
+    """A title reduced to lower-case words: two titles with the same key say the same thing."""
+    return " ".join(re.sub(r"[^\w\s]", " ", title.lower()).split())
