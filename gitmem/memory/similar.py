@@ -135,10 +135,16 @@ def near_duplicates(items: Sequence[tuple[str, str]], threshold: float = DEFAULT
         for word in prefix:
             index[word].append(position)
     found: list[Match] = []
+    ratio = threshold / (2 - threshold)  # the smaller set of a pair has at least this share of the larger's size
+    sizes = [len(word_set) for _, word_set in sets]
     for position, prefix in enumerate(prefixes):
-        candidates = {other for word in prefix for other in index[word] if other > position}
+        mine = sets[position][1]
+        low, high = sizes[position] * ratio, sizes[position] / ratio if ratio else float("inf")
+        candidates = {
+            other for word in prefix for other in index[word] if other > position and low <= sizes[other] <= high
+        }
         for other in sorted(candidates):
-            score = similarity(sets[position][1], sets[other][1])
+            score = 2 * len(mine & sets[other][1]) / (sizes[position] + sizes[other]) if mine else 0.0
             if score >= threshold:
                 found.append(Match(sets[position][0], sets[other][0], round(score, 3)))
     found.sort(key=lambda m: (-m.score, m.id, m.other))
