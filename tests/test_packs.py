@@ -458,7 +458,7 @@ def test_a_fresh_checkout_fetches_on_compile_and_reads_only_the_cache_elsewhere(
     recalled = run("recall", "force-push")
     assert recalled.err == (
         "warning: source 'acme' is not fetched yet, so left out (`gitmem compile` fetches it)\n"
-        "no active memory matches 'force-push'\n"
+        "no active memory matches 'force-push': try other words (recall matches words, not meaning) or `gitmem list`\n"
     )
     compiled = json.loads(run("compile", "--json").out)
     assert compiled["sources"] == [

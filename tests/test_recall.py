@@ -88,7 +88,11 @@ def test_text_presents_memories_as_possibly_stale_knowledge_with_ids(project: Pa
 def test_no_match_says_so_on_stderr(project: Path, run: Run) -> None:
     write_memory(project, "use-pnpm", "Use pnpm, never npm")
     result = run("recall", "kubernetes")
-    assert (result.code, result.out, result.err) == (0, "", "no active memory matches 'kubernetes'\n")
+    assert (result.code, result.out, result.err) == (
+        0,
+        "",
+        "no active memory matches 'kubernetes': try other words (recall matches words, not meaning) or `gitmem list`\n",
+    )
     assert run("recall", "kubernetes", "--json").out == "[]\n"
 
 

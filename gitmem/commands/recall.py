@@ -54,7 +54,10 @@ def recall(query: str, k: int, file: str | None, user: bool, as_json: bool) -> i
     elif recalled.hits:
         echo(as_text(query, recalled.hits))
     else:
-        echo(f"no active memory matches {query!r}", err=True)
+        echo(
+            f"no active memory matches {query!r}: try other words (recall matches words, not meaning) or `gitmem list`",
+            err=True,
+        )
     return 0
 
 
