@@ -139,11 +139,10 @@ def harvest(
     from_this_log = {
         title_key(m.title): m.id for m in snapshot.memories.values() if m.origin == report.origin and m.title
     }
-    pool = [
-        (m.id, similar.words(m.title), similar.words(similar.memory_text(m.title, m.body)))
-        for m in snapshot.sorted()
-        if m.status != "retired"
-    ]
+    pool: similar.Pool[str] = similar.Pool(threshold)
+    for m in snapshot.sorted():
+        if m.status != "retired":
+            pool.add(m.id, m.title, m.body)
     guard = removed.guard(project, snapshot, threshold)
 
     pending: list[tuple[Memory, int]] = []
@@ -161,13 +160,9 @@ def harvest(
             continue
         title_words = similar.words(title)
         all_words = similar.words(similar.memory_text(title, body))
-        best: Known | None = None
-        for other_id, other_title, other_all in pool:
-            score = max(similar.similarity(title_words, other_title), similar.similarity(all_words, other_all))
-            if score >= threshold and (best is None or score > best.score):
-                best = Known(item.line, title, other_id, round(score, 3))
-        if best is not None:
-            report.duplicates.append(best)
+        match = pool.best_words(title_words, all_words)
+        if match is not None:
+            report.duplicates.append(Known(item.line, title, match[0], round(match[1], 3)))
             continue
         rejected = guard.check(title, body)
         if rejected is not None and not force:
@@ -192,7 +187,7 @@ def harvest(
             report.skipped.append(Skipped(item.line, f"does not make a valid memory ({why})"))
             continue
         taken.add(memory_id)
-        pool.append((memory_id, title_words, all_words))
+        pool.add_words(memory_id, title_words, all_words)
         pending.append((memory, item.line))
 
     for memory, line in pending:
