@@ -118,9 +118,13 @@ def _git(clone: Path, *args: str, input: bytes | None = None) -> bytes:
 
 
 def _fetch_env() -> dict[str, str]:
-    """A fetch must fail rather than wait for a user name or password nobody will type (ssh keeps the user's own
-    settings: their keys, agent and ``BatchMode``)."""
-    return {"GIT_TERMINAL_PROMPT": "0"}
+    """A fetch must fail rather than wait for a user name or password nobody will type, or hang on a dead network
+    (it may run inside a commit hook): HTTP gives up after 30 s below 1 KB/s, and ssh connections (with the user's
+    own keys, agent and settings otherwise) time out after 20 s."""
+    env = {"GIT_TERMINAL_PROMPT": "0", "GIT_HTTP_LOW_SPEED_LIMIT": "1000", "GIT_HTTP_LOW_SPEED_TIME": "30"}
+    if "GIT_SSH_COMMAND" not in os.environ and "GIT_SSH" not in os.environ:
+        env["GIT_SSH_COMMAND"] = "ssh -o ConnectTimeout=20"
+    return env
 
 
 def fetch(project: Project, source: Source) -> Path:
