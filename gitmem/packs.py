@@ -579,3 +579,18 @@ def remove(project: Project, config: Config, name: str) -> Source:
     with contextlib.suppress(FileNotFoundError):
         _index_path(project, source).unlink()
     return source
+
+
+def recallable(project: Project, config: Config, today: date) -> tuple[list[tuple[Memory, str]], list[Source]]:
+    """The live, unmuted memories of the shared packs in the local cache (never fetched here: recall must be
+    quick and offline), each with where it comes from, and the sources not fetched yet."""
+    if not config.sources:
+        return [], []
+    loaded, missing = load(project, config, fetch_missing=False)
+    memories = [
+        (pack.qualified(memory), pack.display(memory_id))
+        for pack in loaded
+        for memory_id, memory in sorted(pack.memories.items())
+        if memory.is_live(today) and not pack.muted(memory_id)
+    ]
+    return memories, list(missing)

@@ -70,11 +70,18 @@ def recall(project: Project, query: str, k: int, path: str | None, today: date) 
             path = path[2:]
         if os.path.isabs(path) or ".." in Path(path).parts:
             raise UsageError(f"path {path!r} must be relative to the repository root, e.g. web/src/app.ts")
-    recalled = run_recall(project, query, max(1, min(k, 50)), today, path or None)
+    from gitmem import packs
+    from gitmem.config import load_config
+
+    extra, missing = packs.recallable(project, load_config(project), today)
+    recalled = run_recall(project, query, max(1, min(k, 50)), today, path or None, extra)
     text = as_text(query, recalled.hits)
     invalid = len({problem.path for problem in recalled.problems})
     if invalid:
         text += f"\n\n({invalid} invalid memory file(s) were left out; `gitmem validate` lists the problems.)"
+    if missing:
+        names = ", ".join(source.name for source in missing)
+        text += f"\n\n(Shared packs not fetched yet, so not searched: {names}.)"
     return text
 
 

@@ -77,19 +77,10 @@ def _scoped_path(project: Project, file: str, user: bool) -> str:
 
 def _pack_memories(project: Project, day: date) -> list[tuple[Memory, str]]:
     """The live, unmuted memories of the shared packs in the cache, each with where it comes from."""
+    from gitmem import packs
     from gitmem.config import load_config
 
-    config = load_config(project)
-    if not config.sources:
-        return []
-    from gitmem import packs
-
-    loaded, missing = packs.load(project, config, fetch_missing=False)
+    memories, missing = packs.recallable(project, load_config(project), day)
     for source in missing:
         echo(f"warning: source {source.name!r} is not fetched yet, so left out (`gitmem compile` fetches it)", err=True)
-    return [
-        (pack.qualified(memory), pack.display(memory_id))
-        for pack in loaded
-        for memory_id, memory in sorted(pack.memories.items())
-        if memory.is_live(day) and not pack.muted(memory_id)
-    ]
+    return memories
