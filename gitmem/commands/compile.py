@@ -145,6 +145,8 @@ def compile_command(
     if shared:
         origins = {memory.id.partition("/")[0] for memory in shared}
         count += f" ({len(shared)} from {', '.join(pack.name for pack in packs if pack.name in origins)})"
+    if any(plan.omitted for plan in report.plans):
+        count += ", some left out by the budget (listed above)"
     if changed:
         echo(f"compiled {count} {where}: {len(changed)} file(s) changed")
     else:
