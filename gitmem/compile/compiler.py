@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitmem.compile import block
-from gitmem.compile.block import BlockError, Found
+from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.plan import FilePlan, TargetPlan, plan_targets
 from gitmem.compile.targets import BY_NAME, TARGETS, WHOLE_PREFIX, Limit, Target
 from gitmem.config import Config
@@ -376,19 +376,11 @@ def _desired_change(
             change.edited, change.diff = True, _diff(path, old, new)
         change.new = new
     else:
-        try:
-            result = block.scan(old)
-        except BlockError as exc:
-            if not _has_conflicts(old):
-                report.problems.append(Problem(path, exc.line, 1, "block", exc.message))
-                return None
-            result = None
-        if result is None or result.conflicts:
-            healed = _heal(old)
-            if healed is None:
-                report.problems.append(_conflict_problem(path, old))
-                return None
-            change.new = block.splice(healed[0], healed[1], new_part)
+        result = _scan_or_heal(path, old, report)
+        if result is None:
+            return None
+        if isinstance(result, tuple):
+            change.new = block.splice(result[0], result[1], new_part)
             change.action = "unchanged" if change.new == old else "healed"
             return change
         found = result.found
@@ -417,12 +409,9 @@ def _desired_change(
     return change
 
 
-def _cleanup_change(project: Project, path: str, target: Target, force: bool, report: Report) -> FileChange | None:
-    """A file gitmem may have written that nothing is compiled into any more."""
-    old, io_path = _read(project, path, report)
-    if old is None or io_path is None:
-        return None
-    change = FileChange(path, target.name, "removed", old, None, io_path=io_path)
+def _scan_or_heal(path: str, old: str, report: Report) -> Scan | tuple[str, Found] | None:
+    """A file's block: its ``Scan``; or ``(text, found)`` when git conflict markers had to be healed first; or
+    ``None`` (with the problem reported) when neither works."""
     try:
         result = block.scan(old)
     except BlockError as exc:
@@ -430,14 +419,27 @@ def _cleanup_change(project: Project, path: str, target: Target, force: bool, re
             report.problems.append(Problem(path, exc.line, 1, "block", exc.message))
             return None
         result = None
-    if result is None or result.conflicts:
-        healed = _heal(old)
-        if healed is None:
-            report.problems.append(_conflict_problem(path, old))
-            return None
-        if healed[1].kind == "file-hash":
+    if result is not None and not result.conflicts:
+        return result
+    healed = _heal(old)
+    if healed is None:
+        report.problems.append(_conflict_problem(path, old))
+    return healed
+
+
+def _cleanup_change(project: Project, path: str, target: Target, force: bool, report: Report) -> FileChange | None:
+    """A file gitmem may have written that nothing is compiled into any more."""
+    old, io_path = _read(project, path, report)
+    if old is None or io_path is None:
+        return None
+    change = FileChange(path, target.name, "removed", old, None, io_path=io_path)
+    result = _scan_or_heal(path, old, report)
+    if result is None:
+        return None
+    if isinstance(result, tuple):
+        if result[1].kind == "file-hash":
             return change
-        rest = block.remove(healed[1])
+        rest = block.remove(result[1])
         if rest.strip():
             change.action, change.new = "healed", rest
         return change
