@@ -7,10 +7,10 @@
    Both run as real processes with --dry-run, so the store is the same every run.
 
 2. Remembering rejections. A history of C commits that add memories and delete (forget or revert) some of them,
-   built with `git fast-import`. Timed in-process: `gitmem.removed.removals()` cold (no cache: git log over the
+   built with `git fast-import`. Timed in-process: `gitmem.git.removed.removals()` cold (no cache: git log over the
    whole history, and each deleted file read back), warm (the cache keyed on HEAD), after one new commit (only that
    commit is read), and after an amend (the history is read again, but not the deleted files read before); then MCP
-   `propose` (`gitmem.tools.propose`) with that history next to the same propose in a repository holding the same
+   `propose` (`gitmem.mcp.tools.propose`) with that history next to the same propose in a repository holding the same
    memories with no history (the peer: what propose cost before it looked at history).
 
     python benchmarks/bench_adopt.py                # N = 500 and 5,000 rules; C = 2,000 and 10,000 commits
@@ -31,7 +31,8 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
-from gitmem import removed, tools
+from gitmem.git import removed
+from gitmem.mcp import tools
 from gitmem.memory.model import Memory
 from gitmem.memory.store import Store
 from gitmem.project import find_project

@@ -23,7 +23,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from gitmem.config import load_config
-from gitmem.doctor import CHECKS, Context, diagnose
+from gitmem.hygiene.doctor import CHECKS, Context, diagnose
 from gitmem.memory.actions import evidence_digest
 from gitmem.memory.model import Evidence, Memory
 from gitmem.memory.store import Store

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from gitmem import yamlio
-from gitmem.hooks_setup import HOOKS
+from gitmem.git.hooks import HOOKS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,7 +34,7 @@ def test_workflow_runs_check_and_diff() -> None:
 
 
 def test_mcp_examples_match_what_init_writes(repo: Path) -> None:
-    from gitmem.mcp_setup import plan, register
+    from gitmem.mcp.setup import plan, register
     from gitmem.project import find_project
 
     register(find_project(), plan(find_project()))

@@ -145,7 +145,7 @@ def test_a_real_client_gets_refusals_and_nothing_is_written(project: Path, run: 
 def test_mcp_without_the_extra_says_how_to_install_it(project: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in [n for n in sys.modules if n == "mcp" or n.startswith("mcp.")] or ["mcp"]:
         monkeypatch.setitem(sys.modules, name, None)  # as if the SDK were not installed
-    monkeypatch.delitem(sys.modules, "gitmem.mcp", raising=False)
+    monkeypatch.delitem(sys.modules, "gitmem.mcp.server", raising=False)
     result = run("mcp")
     assert result.code == 3
     assert result.err == (
@@ -188,8 +188,8 @@ def test_mcp_outside_an_initialised_project_cannot_run(repo: Path, run: Run) -> 
     ],
 )
 def test_propose_refusals(project: Path, fields: dict[str, Any], message: str) -> None:
-    from gitmem import tools
     from gitmem.errors import UsageError
+    from gitmem.mcp import tools
     from gitmem.memory.store import Store
     from gitmem.project import find_project
 
@@ -202,7 +202,7 @@ def test_propose_refusals(project: Path, fields: dict[str, Any], message: str) -
 
 
 def test_propose_picks_a_free_id(project: Path, run: Run) -> None:
-    from gitmem import tools
+    from gitmem.mcp import tools
     from gitmem.memory.store import Store
     from gitmem.project import find_project
 

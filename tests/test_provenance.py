@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from gitmem import gitrepo, yamlio
+from gitmem import yamlio
 from gitmem.errors import GitmemError
+from gitmem.git import history
 from tests.conftest import Run, git
 
 MEMORIES = Path(".memory/memories")
@@ -114,7 +115,7 @@ def test_history_without_commits(project: Path, run: Run) -> None:
 
 def test_git_advice_outside_a_repository(tmp_path: Path) -> None:
     with pytest.raises(GitmemError) as caught:
-        gitrepo.file_history(tmp_path, "x.yaml")
+        history.file_history(tmp_path, "x.yaml")
     assert str(caught.value) == (
         f"git failed. Is it installed, and are you in a Git repository? ({tmp_path} is not one)"
     )
@@ -381,6 +382,6 @@ def test_help_has_examples(run: Run) -> None:
 
 def test_git_failure_becomes_one_line(project: Path) -> None:
     commit(project, "set up")
-    with pytest.raises(GitmemError) as caught, gitrepo._repo(project) as repo:
+    with pytest.raises(GitmemError) as caught, history._repo(project) as repo:
         repo.git.log("--no-such-option")
     assert str(caught.value) == "git log failed: fatal: unrecognized argument: --no-such-option"

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from gitmem import removed, tools
 from gitmem.errors import UsageError
+from gitmem.git import removed
+from gitmem.mcp import tools
 from gitmem.memory.store import Store
 from gitmem.project import find_project
 from tests.conftest import Run, git

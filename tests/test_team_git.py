@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gitmem.compile.mergedriver import merge_rules_file
+from gitmem.git.mergedriver import merge_rules_file
 from tests.conftest import Run, git
 
 TARGETS = ["agents", "claude", "cursor", "copilot", "kiro"]

@@ -9,7 +9,7 @@ memory with a guessed kind (``gitmem.adopt.kinds``) and the file's scope as ``pa
    proposed memory is reported, not added: importing twice adds nothing;
 3. an item nearly repeating another item read before (the same rule in AGENTS.md and CLAUDE.md) joins its memory,
    whose scope widens to cover both;
-4. an item nearly repeating a memory a human removed or retired (``gitmem.removed``) is refused, naming the memory
+4. an item nearly repeating a memory a human removed or retired (``gitmem.git.removed``) is refused, naming the memory
    and the commit that removed it, unless ``force``.
 
 Every memory is checked like any write before the first is written, and written through ``Store.create``. The
@@ -28,11 +28,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from gitmem import gitrepo, removed
 from gitmem.adopt import kinds, markdown, sources
 from gitmem.adopt.sources import Format, Scope
 from gitmem.compile import block
 from gitmem.errors import CheckFailed, UsageError
+from gitmem.git import command, removed
 from gitmem.journal.harvest import split_item
 from gitmem.journal.markdown import Item as LogItem
 from gitmem.memory import similar
@@ -169,7 +169,7 @@ def choose_files(project: Project, targets: Sequence[Path]) -> list[tuple[str, F
     """The rules files to read: those found in the repository, or under/at each of ``targets``; in reading order."""
     found = [
         (path, fmt)
-        for path in gitrepo.list_matching(project.root, sources.DISCOVER)
+        for path in command.list_matching(project.root, sources.DISCOVER)
         if not path.startswith(MEMORY_DIR + "/")
         and (fmt := sources.format_of(path)) is not None
         and path.rsplit("/", 1)[-1] != "CLAUDE.local.md"

@@ -5,8 +5,8 @@ from typing import TextIO
 
 import click
 
+from gitmem.commands.output import echo, echo_json
 from gitmem.memory.model import KINDS, PRIORITIES
-from gitmem.render import echo, echo_json
 
 
 @click.command()
@@ -109,7 +109,7 @@ def add(
     )
     outcome = actions.add_memory(store, memory, day)
     if user:  # the first personal memory sets the store up (only once it passed every check)
-        from gitmem.personal import ensure_store
+        from gitmem.scopes.personal import ensure_store
 
         for path in ensure_store(project):
             echo(f"created {project.display(path)}", err=True)

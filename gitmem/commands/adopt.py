@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from gitmem.render import echo, echo_json, style
+from gitmem.commands.output import echo, echo_json, style
 
 if TYPE_CHECKING:
     from gitmem.adopt.importer import ImportReport

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import click
 
-from gitmem.render import echo
+from gitmem.commands.output import echo
 
 USER_HELP = "A memory of your personal store (~/.config/gitmem) instead of the project's."
 

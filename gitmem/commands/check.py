@@ -4,7 +4,7 @@ from typing import Any
 
 import click
 
-from gitmem.render import echo, echo_json, style
+from gitmem.commands.output import echo, echo_json, style
 
 _STYLES: dict[str, dict[str, Any]] = {"skipped": {"dim": True}, "ok": {"fg": "green"}, "FAILED": {"fg": "red"}}
 
@@ -21,8 +21,8 @@ def check(as_json: bool) -> int:
     Example (a CI step, or the pre-push hook `gitmem init --pre-push` installs):
       pip install gitmem && gitmem check
     """
-    from gitmem.check import run_checks
     from gitmem.commands import open_store, today
+    from gitmem.hygiene.check import run_checks
 
     project, _ = open_store()
     steps = run_checks(project, today())

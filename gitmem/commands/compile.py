@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from gitmem.commands.output import echo, echo_json, style, table
 from gitmem.config import TARGET_NAMES
-from gitmem.render import echo, echo_json, style, table
 
 if TYPE_CHECKING:
     from datetime import date
@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from gitmem.errors import Problem
     from gitmem.memory.model import Memory
     from gitmem.memory.store import Snapshot
-    from gitmem.packs import Pack
     from gitmem.project import Project
+    from gitmem.scopes.packs import Pack
 
 _SHOWN_OMITTED = 10
 
@@ -170,8 +170,8 @@ def _prepare(
 
     if not user:
         return prepare(project, config, live, names=targets, budget=budget, force=force, today=day), []
-    from gitmem.personal import catalogue, select
     from gitmem.project import UserScope
+    from gitmem.scopes.personal import catalogue, select
 
     assert isinstance(project, UserScope)
     selection = select(project, config, targets)
@@ -363,7 +363,7 @@ def stats(user: bool, as_json: bool) -> int:
 def _print_sources(sources: list[dict[str, Any]]) -> None:
     if not sources:
         return
-    from gitmem.packs import short_rev
+    from gitmem.scopes.packs import short_rev
 
     echo()
     rows = [

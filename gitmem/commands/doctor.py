@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import click
 
-from gitmem.render import echo, echo_json, style
+from gitmem.commands.output import echo, echo_json, style
 
 
 @click.command()
@@ -33,7 +33,7 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
     """
     from gitmem.commands import open_store, today
     from gitmem.config import load_config
-    from gitmem.doctor import apply_fixes, diagnose, refresh_evidence
+    from gitmem.hygiene.doctor import apply_fixes, diagnose, refresh_evidence
 
     project, store = open_store()
     config = load_config(project)

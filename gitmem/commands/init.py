@@ -4,8 +4,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from gitmem.commands.output import echo
 from gitmem.config import TARGET_NAMES
-from gitmem.render import echo
 
 if TYPE_CHECKING:
     from gitmem.project import Project
@@ -43,13 +43,13 @@ def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: boo
       gitmem init --target agents --target claude --target cursor
       gitmem init --pre-push --mcp
     """
-    from gitmem.initialise import initialise
+    from gitmem.memory.initialise import initialise
     from gitmem.project import find_project
 
     project = find_project()
     registrations = None
     if with_mcp:
-        from gitmem.mcp_setup import plan
+        from gitmem.mcp.setup import plan
 
         registrations = plan(project)  # read every tool's file before anything is written
     report = initialise(project, targets)
@@ -75,7 +75,7 @@ def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: boo
 
 
 def _set_up_hooks(project: Project, targets: tuple[str, ...], pre_push: bool) -> list[str]:
-    from gitmem import hooks_setup
+    from gitmem.git import hooks as hooks_setup
 
     done = []
     action = hooks_setup.ensure_precommit_config(project, pre_push)

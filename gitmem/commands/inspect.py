@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from gitmem.commands.output import echo, echo_json, style, table
 from gitmem.errors import Problem
 from gitmem.memory.model import KINDS, STATUSES, Memory
-from gitmem.render import echo, echo_json, style, table
 
 if TYPE_CHECKING:
     from gitmem.project import Project
@@ -92,8 +92,8 @@ def _status(memory: Memory, day: date) -> str:
 
 def _pack_rows(project: Project, day: date, wanted: Callable[[Memory], bool]) -> tuple[list[Row], list[Problem]]:
     """The shared packs' memories that ``wanted`` keeps, namespaced, and the problems of the packs' files."""
-    from gitmem import packs
     from gitmem.config import load_config
+    from gitmem.scopes import packs
 
     loaded, _ = packs.load(project, load_config(project))
     rows: list[Row] = []
@@ -134,8 +134,8 @@ def show(memory_id: str, user: bool, as_json: bool) -> int:
     project, store = open_store(user)
     extra: dict[str, Any] = {}
     if "/" in memory_id and not user:
-        from gitmem import packs
         from gitmem.config import load_config
+        from gitmem.scopes import packs
 
         loaded, _ = packs.load(project, load_config(project))
         pack, found = packs.find(loaded, memory_id)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from gitmem.render import echo, echo_json
+from gitmem.commands.output import echo, echo_json
 
 
 @click.group()
@@ -112,8 +112,8 @@ def list_logs(as_json: bool) -> int:
       gitmem journal list
     """
     from gitmem.commands import open_store
+    from gitmem.commands.output import table
     from gitmem.journal.log import list_logs as read_logs
-    from gitmem.render import table
 
     project, _ = open_store()
     logs = read_logs(project)

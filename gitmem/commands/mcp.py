@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from gitmem.mcp_setup import Registration
+    from gitmem.mcp.setup import Registration
     from gitmem.project import Project
 
 
@@ -28,14 +28,14 @@ def mcp(repo: Path | None) -> int:
     Example (what a tool's MCP config runs):
       gitmem mcp --repo /path/to/project
     """
+    from gitmem.commands.output import echo
     from gitmem.errors import CannotRun
     from gitmem.project import find_project
-    from gitmem.render import echo
 
     project = find_project(repo)
     project.require_initialised()
     try:
-        from gitmem.mcp import serve
+        from gitmem.mcp.server import serve
     except ImportError:
         raise CannotRun(
             "the MCP server needs the mcp extra (the official MCP SDK, version 2 or later): "
@@ -49,8 +49,8 @@ def mcp(repo: Path | None) -> int:
 
 def register_and_report(project: Project, registrations: list[Registration]) -> None:
     """`gitmem init --mcp`: write the planned registrations and say what was done."""
-    from gitmem.mcp_setup import register
-    from gitmem.render import echo
+    from gitmem.commands.output import echo
+    from gitmem.mcp.setup import register
 
     config_changed = register(project, registrations)
     for r in registrations:

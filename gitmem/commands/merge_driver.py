@@ -4,7 +4,7 @@ from pathlib import Path
 
 import click
 
-from gitmem.render import echo
+from gitmem.commands.output import echo
 
 
 @click.command("merge-driver")
@@ -22,8 +22,8 @@ def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> int:
     Example (what `gitmem init` registers):
       git config merge.gitmem.driver "gitmem merge-driver %O %A %B %P"
     """
-    from gitmem.compile.mergedriver import merge_rules_file
     from gitmem.fsutil import write_atomic
+    from gitmem.git.mergedriver import merge_rules_file
 
     texts = []
     for file in (base, ours, theirs):

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import click
 
-from gitmem.render import echo, echo_json, table
+from gitmem.commands.output import echo, echo_json, table
 
 
 @click.command()
@@ -18,8 +18,8 @@ def history(memory_id: str, as_json: bool) -> int:
       gitmem history use-pnpm
       git show $(gitmem history use-pnpm --json | jq -r '.[-1].sha')   # the commit that added it
     """
+    from gitmem.git.provenance import memory_history
     from gitmem.project import find_project
-    from gitmem.provenance import memory_history
 
     project = find_project()
     found = memory_history(project, memory_id)
@@ -78,8 +78,8 @@ def diff(base: str | None, head: str | None, as_json: bool) -> int:
       gitmem diff > memory-changes.md            # a pull-request comment
       gitmem diff origin/main HEAD --json | jq '.summary'
     """
+    from gitmem.git.provenance import diff_memories, to_markdown
     from gitmem.project import find_project
-    from gitmem.provenance import diff_memories, to_markdown
 
     project = find_project()
     result = diff_memories(project, base, head)

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from gitmem.render import echo, echo_json
+from gitmem.commands.output import echo, echo_json
 
 if TYPE_CHECKING:
     from gitmem.memory.model import Memory
@@ -77,8 +77,8 @@ def _scoped_path(project: Project, file: str, user: bool) -> str:
 
 def _pack_memories(project: Project, day: date) -> list[tuple[Memory, str]]:
     """The live, unmuted memories of the shared packs in the cache, each with where it comes from."""
-    from gitmem import packs
     from gitmem.config import load_config
+    from gitmem.scopes import packs
 
     memories, missing = packs.recallable(project, load_config(project), day)
     for source in missing:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import click
 
-from gitmem.render import echo
+from gitmem.commands.output import echo
 
 
 @click.command()
@@ -20,7 +20,7 @@ def revert(memory_id: str) -> int:
       git show --stat HEAD
     """
     from gitmem.commands import open_store, today
-    from gitmem.revert import revert_memory
+    from gitmem.git.revert import revert_memory
 
     project, _ = open_store()
     done = revert_memory(project, memory_id, today())

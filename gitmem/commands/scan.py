@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from gitmem.render import echo, echo_json
+from gitmem.commands.output import echo, echo_json
 
 _ALLOW_HINT = (
     "remove them (and rotate any real secret: it may already be in your history), or allow a reviewed finding "

@@ -4,10 +4,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from gitmem.render import echo, echo_json, style, table
+from gitmem.commands.output import echo, echo_json, style, table
 
 if TYPE_CHECKING:
-    from gitmem.packs import Update
+    from gitmem.scopes.packs import Update
 
 
 @click.group()
@@ -48,9 +48,9 @@ def add(repo: str, rev: str | None, name: str | None, track: str | None, as_json
       gitmem sources add https://github.com/acme/memory-pack.git --rev v1.2.0 --name acme
       gitmem sources add ../team-memories --track main
     """
-    from gitmem import packs
     from gitmem.commands import open_store, today
     from gitmem.config import load_config
+    from gitmem.scopes import packs
 
     project, _ = open_store()
     added = packs.add(project, load_config(project), repo, rev, name, track)
@@ -86,9 +86,9 @@ def update(names: tuple[str, ...], branch: bool, as_json: bool) -> int:
       gitmem sources update
       gitmem sources update acme --branch
     """
-    from gitmem import packs
     from gitmem.commands import open_store, today
     from gitmem.config import load_config
+    from gitmem.scopes import packs
 
     project, _ = open_store()
     results = packs.update(project, load_config(project), names, branch, today())
@@ -121,7 +121,7 @@ def _update_json(result: Update) -> dict[str, Any]:
 
 
 def _print_update(result: Update) -> None:
-    from gitmem.packs import short_rev
+    from gitmem.scopes.packs import short_rev
 
     name = result.source.name
     if result.error:
@@ -155,9 +155,9 @@ def list_sources(as_json: bool) -> int:
     Example:
       gitmem sources list --json | jq -r '.[] | "\\(.name) \\(.rev)"'
     """
-    from gitmem import packs
     from gitmem.commands import open_store, today
     from gitmem.config import load_config
+    from gitmem.scopes import packs
 
     project, _ = open_store()
     config = load_config(project)
@@ -224,9 +224,9 @@ def unmute(name: str, memory_ids: tuple[str, ...]) -> int:
 
 
 def _mute(name: str, memory_ids: tuple[str, ...], muted: bool) -> int:
-    from gitmem import packs
     from gitmem.commands import open_store
     from gitmem.config import load_config
+    from gitmem.scopes import packs
 
     project, _ = open_store()
     changed = packs.mute(project, load_config(project), name, memory_ids, muted)
@@ -249,9 +249,9 @@ def remove(name: str) -> int:
     Example:
       gitmem sources remove acme
     """
-    from gitmem import packs
     from gitmem.commands import open_store
     from gitmem.config import load_config
+    from gitmem.scopes import packs
 
     project, _ = open_store()
     source = packs.remove(project, load_config(project), name)

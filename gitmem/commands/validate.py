@@ -4,7 +4,7 @@ from pathlib import Path
 
 import click
 
-from gitmem.render import echo, echo_json
+from gitmem.commands.output import echo, echo_json
 
 
 @click.command()
@@ -25,7 +25,7 @@ def validate(files: tuple[Path, ...], user: bool, as_json: bool) -> int:
       gitmem validate --user
     """
     from gitmem.commands import open_store
-    from gitmem.validation import validate_files, validate_project
+    from gitmem.hygiene.validation import validate_files, validate_project
 
     project, store = open_store(user)
     checked, problems = validate_files(project, store, files) if files else validate_project(project, store)

@@ -31,7 +31,7 @@ from gitmem.memory.model import Memory
 from gitmem.project import Project
 
 if TYPE_CHECKING:
-    from gitmem.packs import Pack
+    from gitmem.scopes.packs import Pack
 
 AIDER_FILE = "CONVENTIONS.md"
 AIDER_CREATED = f"# Written by gitmem compile: aider loads the team's memories from {AIDER_FILE}.\nread: {AIDER_FILE}\n"
@@ -137,9 +137,9 @@ def prepare(
     today: date | None = None,
 ) -> Report:
     """Decide what compile does to every file, for the project's live ``memories`` and those of the shared packs
-    in ``config.sources`` (read from their cache, fetched when not there yet: ``gitmem.packs``). Writes nothing.
+    in ``config.sources`` (read from their cache, fetched when not there yet: ``gitmem.scopes.packs``). Writes nothing.
 
-    ``only`` and ``catalogue`` are for ``compile --user`` (``gitmem.personal``): compile exactly the targets
+    ``only`` and ``catalogue`` are for ``compile --user`` (``gitmem.scopes.personal``): compile exactly the targets
     ``only`` instead of the configured ones, and clean up the files of the others among ``catalogue``; the user's
     scope has no packs.
     """
@@ -212,7 +212,7 @@ def prepare(
 
 def _shared(project: Project, config: Config, today: date) -> tuple[list[Pack], list[Problem], list[Memory]]:
     """The shared packs, their problems, and the memories of theirs compile includes (live, unmuted, ``PACK/ID``)."""
-    from gitmem import packs
+    from gitmem.scopes import packs
 
     loaded, _ = packs.load(project, config)
     return loaded, packs.problems(loaded), packs.live(loaded, today)
@@ -242,7 +242,7 @@ def apply(project: Project, report: Report) -> list[FileChange]:
 
 def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target]:
     """Files on disk that gitmem may have written for ``targets`` (whether they hold gitmem's text is checked later)."""
-    from gitmem import gitrepo
+    from gitmem.git import command
 
     found: dict[str, Target] = {}
     root = project.root
@@ -260,7 +260,7 @@ def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target
                     found[f"{target.scoped_dir}/{name}"] = target
     dir_files = {target.dir_file: target for target in targets if target.dir_file}
     if dir_files:
-        for path in gitrepo.list_files(root, tuple(sorted(dir_files))):
+        for path in command.list_files(root, tuple(sorted(dir_files))):
             name = path.rsplit("/", 1)[-1]
             if "/" in path and name in dir_files and (root / path).is_file():
                 found[path] = dir_files[name]

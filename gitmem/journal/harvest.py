@@ -3,7 +3,7 @@
 To-do items are never harvested. Harvesting is idempotent: an item already harvested from the same log (same
 title, whatever its status now) is reported, not added again, and so is an item that nearly duplicates an existing
 memory (``gitmem.memory.similar``). An item that nearly repeats a memory a human removed or retired
-(``gitmem.removed``) is refused unless ``force``. Every memory is checked like any write before the first one is
+(``gitmem.git.removed``) is refused unless ``force``. Every memory is checked like any write before the first one is
 written.
 """
 
@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from gitmem import removed
 from gitmem.errors import CheckFailed, UsageError
+from gitmem.git import removed
 from gitmem.journal.log import check_log
 from gitmem.journal.markdown import CONVENTIONS, DECISIONS, DIFFICULTIES, TODO, Item, Skipped, parse
 from gitmem.memory import similar

@@ -159,7 +159,7 @@ def _walk(given: str, directory: Path, project: Project | None) -> Iterator[tupl
     """The files of a directory: in a git repository, those git does not ignore; elsewhere, all but ``.git``."""
     names: list[str] | None = None
     if project is not None:
-        from gitmem.gitrepo import GitFailed, git
+        from gitmem.git.command import GitFailed, git
 
         try:
             out = git(directory, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
@@ -191,7 +191,7 @@ def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings
     Runs ``git diff --cached`` once, in the current environment, so ``GIT_INDEX_FILE`` (set by git for partial
     commits such as ``git commit FILE``) is respected.
     """
-    from gitmem.gitrepo import git
+    from gitmem.git.command import git
 
     args = ["-c", "core.quotePath=off", "diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-U0"]
     args += ["--diff-filter=ACMRTU", "--src-prefix=a/", "--dst-prefix=b/", "--"]

@@ -43,7 +43,7 @@ def _skipped(name: str, why: str) -> Step:
 
 
 def _validate(project: Project, store: Store) -> Step:
-    from gitmem.validation import validate_project
+    from gitmem.hygiene.validation import validate_project
 
     checked, problems = validate_project(project, store)
     if problems:
@@ -87,7 +87,7 @@ def _compile(project: Project, store: Store, today: date) -> Step:
 
 
 def _doctor(project: Project, store: Store, today: date) -> Step:
-    from gitmem.doctor import diagnose
+    from gitmem.hygiene.doctor import diagnose
 
     report = diagnose(project, store, load_config(project), today)
     warnings = f" ({len(report.warnings)} warning(s): `gitmem doctor`)" if report.warnings else ""

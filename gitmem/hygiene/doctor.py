@@ -9,7 +9,7 @@ Errors (exit 1): invalid memory files, expired memories still active, evidence w
 gone, and broken or circular ``supersedes`` chains. Warnings (exit 0 unless ``--strict``): reviews due, cited lines
 that changed or moved, near-duplicates, active memories superseded by an active one, and old proposals.
 
-Besides findings, the report lists the recent removals (``gitmem.removed``): memories deleted or retired in the
+Besides findings, the report lists the recent removals (``gitmem.git.removed``): memories deleted or retired in the
 last 30 days, which propose, harvest and import now refuse to bring back. They are information, never a finding.
 """
 
@@ -24,14 +24,14 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from gitmem import removed
 from gitmem.config import Config
 from gitmem.errors import Problem, UsageError
+from gitmem.git import removed
+from gitmem.git.removed import Removal
 from gitmem.memory.model import Evidence, Memory
 from gitmem.memory.similar import memory_text, near_duplicates
 from gitmem.memory.store import SUFFIX, Snapshot, Store
 from gitmem.project import Project
-from gitmem.removed import Removal
 
 Severity = Literal["error", "warning"]
 ERROR: Severity = "error"

@@ -1,7 +1,7 @@
 """The MCP server on stdio, on the official SDK: tools recall, propose, list_memories and append_journal.
 
 Imported only by `gitmem mcp` (the SDK is an optional extra and slow to import). The tools' logic lives in
-``gitmem.tools``; here they are registered with their descriptions, and a ``GitmemError`` becomes a tool error whose
+``gitmem.mcp.tools``; here they are registered with their descriptions, and a ``GitmemError`` becomes a tool error whose
 text tells the agent why nothing was done. Nothing but the protocol is written to stdout.
 """
 
@@ -15,8 +15,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from gitmem import __version__, tools
+from gitmem import __version__
 from gitmem.errors import GitmemError
+from gitmem.mcp import tools
 from gitmem.memory.store import Store
 from gitmem.project import Project
 

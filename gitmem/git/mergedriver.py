@@ -14,8 +14,8 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 
-from gitmem import gitrepo
 from gitmem.compile import block
+from gitmem.git import command
 
 
 @dataclass
@@ -30,7 +30,7 @@ def merge_rules_file(base: str, ours: str, theirs: str) -> MergeResult:
     try:
         return _merge_blocks(base, ours, theirs)
     except block.BlockError:
-        text, conflicts = gitrepo.merge_text(ours, base, theirs)
+        text, conflicts = command.merge_text(ours, base, theirs)
         return MergeResult(text, conflicts, ["a gitmem block could not be read: merged line by line instead"])
 
 
@@ -38,7 +38,7 @@ def _merge_blocks(base: str, ours: str, theirs: str) -> MergeResult:
     texts = (base, ours, theirs)
     found = [block.scan(text).found for text in texts]
     if all(f is None for f in found):
-        text, conflicts = gitrepo.merge_text(ours, base, theirs)
+        text, conflicts = command.merge_text(ours, base, theirs)
         return MergeResult(text, conflicts)
     template = next(f for f in (found[1], found[2], found[0]) if f is not None)
     placeholder = f"<!-- gitmem:merging {secrets.token_hex(8)} -->"
@@ -49,7 +49,7 @@ def _merge_blocks(base: str, ours: str, theirs: str) -> MergeResult:
         newline = block.newline_of(text)
         return text + ("" if not text or text.endswith("\n") else newline) + placeholder + "\n"
 
-    merged_outside, conflicts = gitrepo.merge_text(
+    merged_outside, conflicts = command.merge_text(
         outside(ours, found[1]), outside(base, found[0]), outside(theirs, found[2])
     )
     empty = block.Block(block.split(template.body).preamble)

@@ -1,8 +1,8 @@
 """What the MCP tools do, without the MCP SDK: recall, propose, list_memories, append_journal.
 
 Each returns the text the agent reads, or raises a ``GitmemError`` whose message says why nothing was done. The
-SDK wrapper (``gitmem.mcp``) only registers them. Kept apart so the logic is tested directly and the SDK is imported
-only when the server runs.
+SDK wrapper (``gitmem.mcp.server``) only registers them. Kept apart so the logic is tested directly and the SDK is
+imported only when the server runs.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import os
 from datetime import date
 from pathlib import Path
 
-from gitmem import removed
 from gitmem.errors import CheckFailed, UsageError
+from gitmem.git import removed
 from gitmem.memory import similar
 from gitmem.memory.model import ID_MAX, KINDS, STATUSES, Memory, slugify
 from gitmem.memory.store import Store
@@ -70,8 +70,8 @@ def recall(project: Project, query: str, k: int, path: str | None, today: date) 
             path = path[2:]
         if os.path.isabs(path) or ".." in Path(path).parts:
             raise UsageError(f"path {path!r} must be relative to the repository root, e.g. web/src/app.ts")
-    from gitmem import packs
     from gitmem.config import load_config
+    from gitmem.scopes import packs
 
     extra, missing = packs.recallable(project, load_config(project), today)
     recalled = run_recall(project, query, max(1, min(k, 50)), today, path or None, extra)

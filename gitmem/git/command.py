@@ -1,8 +1,6 @@
-"""Every git call gitmem makes goes through this module, and git's failures become advice.
-
-Two ways in: ``git()`` runs the git command line directly (cheap: used on the pre-commit hook's path, where
-importing GitPython would cost more than the whole scan), and GitPython (imported only inside the functions that
-need it, with ``with Repo(path) as repo:``) for history, diffs and reverts.
+"""The git command line: every git call on the hook's path goes through ``git()`` here, and its failures become
+advice. Cheap to import (no GitPython): listing files, logs of deleted and retired memories, blobs and trees, and
+merging text the way git does. History and changes to the repository go through GitPython in ``history``.
 """
 
 from __future__ import annotations
@@ -10,11 +8,9 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from gitmem.errors import CannotRun
 
@@ -84,160 +80,6 @@ def git(
         detail = message[-1] if message else f"exit code {done.returncode}"
         raise GitFailed(f"git {' '.join(args[:2])} failed: {detail}", stderr)
     return done.stdout
-
-
-# -- GitPython: history, revisions, files at a revision ---------------------------------------------------------------
-
-ADVICE = "git failed. Is it installed, and are you in a Git repository?"
-NO_COMMITS = "this repository has no commits yet: commit something first, then try again"
-
-
-@contextmanager
-def _repo(root: Path) -> Iterator[Any]:
-    """The repository at ``root`` (GitPython ``Repo``), with GitPython's failures turned into advice."""
-    try:
-        from git import Repo
-        from git.exc import GitCommandError, GitCommandNotFound, InvalidGitRepositoryError, NoSuchPathError
-    except ImportError:  # GitPython refuses to import when it cannot run git
-        raise GitFailed(f"{ADVICE} (git could not be run)") from None
-    try:
-        with Repo(root) as repo:
-            yield repo
-    except (InvalidGitRepositoryError, NoSuchPathError):
-        raise GitFailed(f"{ADVICE} ({root} is not one)") from None
-    except GitCommandNotFound:
-        raise GitFailed(f"{ADVICE} (git could not be run)") from None
-    except GitCommandError as exc:
-        raise GitFailed(_command_failure(exc)) from None
-
-
-def _command_failure(exc: Any) -> str:
-    command = exc.command if isinstance(exc.command, list | tuple) else str(exc.command).split()
-    name = " ".join(str(part) for part in command[1:2]) or "command"
-    lines = [line.strip() for line in str(exc.stderr or "").splitlines() if line.strip()]
-    detail = lines[-1].removeprefix("stderr:").strip().strip("'").strip() if lines else ""
-    detail = detail or f"exit code {exc.status}"
-    return f"git {name} failed: {detail}"
-
-
-def _require_commits(repo: Any) -> None:
-    if not repo.head.is_valid():
-        raise GitFailed(NO_COMMITS)
-
-
-@dataclass(frozen=True)
-class Commit:
-    """One commit that touched a file, as history shows it."""
-
-    sha: str
-    short: str
-    date: str  # author date, YYYY-MM-DD
-    time: str  # author date, ISO 8601 with the author's offset
-    author: str
-    subject: str
-    path: str  # the file's path in this commit (renames are followed)
-    change: str  # A added, M modified, D deleted, R renamed (from ``old_path``), C copied
-    old_path: str | None = None
-
-
-def file_history(root: Path, path: str) -> list[Commit]:
-    """The commits that touched ``path`` (relative to ``root``), following renames, newest first.
-
-    A copy is not followed: git's copy detection sees a new memory file as a copy of any similar (small) one, so a
-    "copy" is where a file's history starts.
-    """
-    with _repo(root) as repo:
-        _require_commits(repo)
-        output = repo.git.log(
-            "--follow",
-            "-z",
-            "--name-status",
-            "--format=%x1e%H%x1f%h%x1f%as%x1f%aI%x1f%an%x1f%s",
-            "--",
-            path,
-        )
-    commits = []
-    for record in output.split("\x1e"):
-        if not record.strip("\x00\n"):
-            continue
-        header, _, changes = record.partition("\x00")
-        sha, short, day, moment, author, subject = header.split("\x1f", 5)
-        fields = [part for part in changes.lstrip("\n").split("\x00") if part]
-        change, old_path, new_path = "M", None, path
-        if fields:
-            change = fields[0][:1]
-            if change == "C" and len(fields) >= 3:
-                commits.append(Commit(sha, short, day, moment, author, subject, fields[2], "A"))
-                break
-            if change == "R" and len(fields) >= 3:
-                old_path, new_path = fields[1], fields[2]
-            elif len(fields) >= 2:
-                new_path = fields[1]
-        commits.append(Commit(sha, short, day, moment, author, subject, new_path, change, old_path))
-    return commits
-
-
-def file_status(root: Path, path: str) -> str | None:
-    """How the working tree's ``path`` differs from HEAD: "untracked", "modified", "deleted", or ``None``."""
-    output = git(root, "status", "--porcelain", "-z", "--untracked-files=all", "--", path).decode("utf-8", "replace")
-    if not output:
-        return None
-    code = output[:2]
-    if code == "??":
-        return "untracked"
-    if "D" in code:
-        return "deleted"
-    return "modified"
-
-
-def resolve(root: Path, rev: str) -> str:
-    """The full sha of the commit ``rev`` names (a branch, tag, sha, HEAD~2...), or advice when it names none."""
-    from gitmem.errors import UsageError
-
-    with _repo(root) as repo:
-        from git.exc import GitCommandError
-
-        try:
-            return str(repo.git.rev_parse("--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")).strip()
-        except GitCommandError:
-            pass
-        _require_commits(repo)
-    raise UsageError(f"unknown revision {rev!r}: name a branch, tag or commit (`git branch -a` lists the branches)")
-
-
-# The default branch, in order of preference: what origin/HEAD points at (set by `git clone`), then these.
-DEFAULT_BRANCHES = ("origin/main", "origin/master", "main", "master")
-
-
-def default_branch(root: Path) -> str | None:
-    """The branch pull requests here target: origin/HEAD's target, else origin/main, origin/master, main, master."""
-    with _repo(root) as repo:
-        from git import SymbolicReference
-
-        origin_head = SymbolicReference(repo, "refs/remotes/origin/HEAD")
-        if origin_head.is_valid():
-            return str(origin_head.reference.name)
-        names = {ref.name for ref in repo.refs}
-    return next((name for name in DEFAULT_BRANCHES if name in names), None)
-
-
-def merge_base(root: Path, first: str, second: str) -> str | None:
-    """The best common ancestor of two commits (full shas), or ``None`` when they share no history."""
-    with _repo(root) as repo:
-        bases = repo.merge_base(repo.commit(first), repo.commit(second))
-    return str(bases[0].hexsha) if bases else None
-
-
-def tree_entries(root: Path, commit: str, directory: str) -> dict[str, str]:
-    """The files directly in ``directory`` (relative to the repository root) at ``commit``: name -> blob id."""
-    with _repo(root) as repo:
-        try:
-            tree = repo.commit(commit).tree / directory
-        except KeyError:
-            return {}
-        if tree.type != "tree":
-            return {}
-        return {blob.name: str(blob.hexsha) for blob in tree.blobs}
 
 
 # -- the git command line: rules files, and the history of deleted and retired memories (cheap for every propose) ------
@@ -400,12 +242,6 @@ def cat_blobs(root: Path, names: Iterable[str]) -> dict[str, bytes]:
     return found
 
 
-def read_blobs(root: Path, blob_ids: Iterable[str]) -> dict[str, bytes]:
-    """The contents of blobs by id (read through one ``git cat-file --batch`` process)."""
-    with _repo(root) as repo:
-        return {blob: repo.odb.stream(bytes.fromhex(blob)).read() for blob in dict.fromkeys(blob_ids)}
-
-
 def blob_id(data: bytes) -> str:
     """The id git gives a file with these bytes (``git hash-object``)."""
     return hashlib.sha1(b"blob %d\x00" % len(data) + data, usedforsecurity=False).hexdigest()
@@ -436,97 +272,3 @@ def merge_text(ours: str, base: str, theirs: str) -> tuple[str, int]:
     if done.returncode < 0 or done.returncode > 127:
         raise GitFailed(f"git merge-file failed: {done.stderr.decode('utf-8', 'replace').strip()}")
     return done.stdout.decode("utf-8", "surrogateescape"), done.returncode
-
-
-# -- reverting a memory ------------------------------------------------------------------------------------------------
-
-
-def introducing_commit(root: Path, path: str) -> Commit | None:
-    """The commit that last added ``path`` (renames are not followed: small memory files look alike to git's rename
-    detection, and a memory's id, its file name, does not change), or ``None`` when it was never committed."""
-    with _repo(root) as repo:
-        _require_commits(repo)
-        output = str(
-            repo.git.log(
-                "--diff-filter=A", "--no-renames", "-1", "--format=%H%x1f%h%x1f%as%x1f%aI%x1f%an%x1f%s", "--", path
-            )
-        )
-    if not output.strip():
-        return None
-    sha, short, day, moment, author, subject = output.strip().split("\x1f", 5)
-    return Commit(sha, short, day, moment, author, subject, path, "A")
-
-
-def commit_files(root: Path, sha: str) -> list[str]:
-    """The paths a commit changed (compared with its first parent; everything, for a root commit)."""
-    with _repo(root) as repo:
-        output = repo.git.diff_tree("--no-commit-id", "--root", "-r", "-z", "--name-only", sha)
-    return [path for path in str(output).split("\x00") if path]
-
-
-def has_staged_changes(root: Path) -> bool:
-    with _repo(root) as repo:
-        _require_commits(repo)
-        return bool(repo.index.diff("HEAD"))
-
-
-def revert_no_commit(root: Path, sha: str) -> list[str]:
-    """Apply the reverse of ``sha`` to the index and work tree; returns the files left in conflict."""
-    from git.exc import GitCommandError
-
-    with _repo(root) as repo:
-        try:
-            repo.git.revert("--no-commit", "--no-edit", sha)
-        except GitCommandError as exc:
-            conflicted = conflicted_files(root)
-            if not conflicted:
-                raise GitFailed(_command_failure(exc)) from None
-            return conflicted
-    return []
-
-
-def conflicted_files(root: Path) -> list[str]:
-    output = git(root, "diff", "--name-only", "-z", "--diff-filter=U")
-    return [path for path in output.decode("utf-8", "surrogateescape").split("\x00") if path]
-
-
-def abort_revert(root: Path) -> None:
-    with _repo(root) as repo:
-        repo.git.revert("--abort")
-
-
-def stage(root: Path, paths: Iterable[str]) -> None:
-    """`git add -A` for these paths (new, changed and removed files alike)."""
-    present = [path for path in paths if (root / path).exists()]
-    gone = [path for path in paths if not (root / path).exists()]
-    with _repo(root) as repo:
-        if present:
-            repo.git.add("-A", "--", *present)
-        if gone:
-            repo.git.rm("-q", "--cached", "--ignore-unmatch", "--", *gone)
-
-
-def take_ours(root: Path, path: str) -> None:
-    """Resolve a conflicted file with our side when there is one (compile then rewrites it), else drop it."""
-    with _repo(root) as repo:
-        try:
-            repo.git.checkout("--ours", "--", path)
-        except Exception:  # no "ours" stage: the file did not exist on our side
-            repo.git.rm("-q", "--cached", "--ignore-unmatch", "--", path)
-
-
-def commit(root: Path, message: str, paths: Sequence[str] = ()) -> str:
-    """Commit the index (or, with ``paths``, only those paths); returns the new commit's short sha.
-
-    The repository's own hooks run, as for any commit.
-    """
-    args = ["-q", "-m", message]
-    if paths:
-        args += ["--", *paths]
-    done = subprocess.run(["git", "commit", *args], cwd=root, capture_output=True, text=True, env=clean_env(False))
-    if done.returncode != 0:
-        output = (done.stdout + done.stderr).strip()
-        raise GitFailed(
-            "git commit was refused (by a hook?); the change is staged: fix what it says, then `git commit`\n" + output
-        )
-    return git(root, "rev-parse", "--short=7", "HEAD").decode("ascii").strip()

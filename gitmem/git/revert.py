@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import PurePosixPath
 
-from gitmem import gitrepo
 from gitmem.compile.targets import TARGETS, WHOLE_PREFIX
 from gitmem.errors import CheckFailed, UsageError
+from gitmem.git import history
 from gitmem.memory import actions
 from gitmem.memory.store import Store
 from gitmem.project import Project
@@ -25,7 +25,7 @@ from gitmem.project import Project
 class Reverted:
     mode: str  # "reverted": the introducing commit was reverted; "removed": a new commit removed the memory
     commit: str  # the new commit (short sha)
-    introduced_by: gitrepo.Commit
+    introduced_by: history.Commit
     compiled: list[str] = field(default_factory=list)  # rules files the recompile changed
 
 
@@ -45,7 +45,7 @@ def is_generated(path: str) -> bool:
 def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
     store = Store(project)
     relative = store.path_of(memory_id).relative_to(project.root).as_posix()
-    introduced = gitrepo.introducing_commit(project.root, relative)
+    introduced = history.introducing_commit(project.root, relative)
     if introduced is None:
         raise UsageError(
             f"memory {memory_id!r} was never committed, so there is nothing to revert: `gitmem forget {memory_id}` "
@@ -53,34 +53,34 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
         )
     if not store.path_of(memory_id).exists():
         raise UsageError(f"memory {memory_id!r} is not in the working tree any more (already removed?)")
-    if gitrepo.has_staged_changes(project.root):
+    if history.has_staged_changes(project.root):
         raise UsageError("there are staged changes: commit or unstage them first, so the revert commit holds only it")
-    touched = gitrepo.commit_files(project.root, introduced.sha)
+    touched = history.commit_files(project.root, introduced.sha)
     only_this = all(path == relative or is_generated(path) for path in touched)
     if only_this:
-        conflicts = gitrepo.revert_no_commit(project.root, introduced.sha)
+        conflicts = history.revert_no_commit(project.root, introduced.sha)
         for path in conflicts:
             if path != relative and not is_generated(path):
-                gitrepo.abort_revert(project.root)
+                history.abort_revert(project.root)
                 raise UsageError(f"reverting {introduced.short} conflicts in {path}: undo it by hand")
-            gitrepo.take_ours(project.root, path)
+            history.take_ours(project.root, path)
         if store.path_of(memory_id).exists():  # changed since it was added: git kept our version
             store.delete(memory_id)
         compiled = _recompile(project, store, today)
-        gitrepo.stage(project.root, [relative, *compiled])
+        history.stage(project.root, [relative, *compiled])
         message = f'Revert "{introduced.subject}"\n\nThis reverts commit {introduced.sha}.\n(gitmem revert {memory_id})'
-        sha = gitrepo.commit(project.root, message)
+        sha = history.commit(project.root, message)
         return Reverted("reverted", sha, introduced, compiled)
     outcome = actions.forget(store, memory_id)
     changed = [relative, *(path.relative_to(project.root).as_posix() for path in outcome.written)]
     compiled = _recompile(project, store, today)
     paths = list(dict.fromkeys([*changed, *compiled]))
-    gitrepo.stage(project.root, paths)
+    history.stage(project.root, paths)
     message = (
         f"Remove memory {memory_id}\n\nIt was added by {introduced.short} ({introduced.subject}), which changed "
         f"other files too, so that commit is not reverted.\n(gitmem revert {memory_id})"
     )
-    sha = gitrepo.commit(project.root, message, paths)
+    sha = history.commit(project.root, message, paths)
     return Reverted("removed", sha, introduced, compiled)
 
 

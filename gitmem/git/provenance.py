@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from gitmem import gitrepo
 from gitmem.errors import UsageError
+from gitmem.git import command, history
 from gitmem.memory.model import FIELD_ORDER, Memory
 from gitmem.memory.store import SUFFIX
 from gitmem.project import Project
@@ -28,7 +28,7 @@ MEMORIES = ".memory/memories"  # relative to the repository root
 class History:
     memory_id: str
     path: str  # relative to the repository root
-    commits: tuple[gitrepo.Commit, ...]  # newest first
+    commits: tuple[history.Commit, ...]  # newest first
     pending: str | None  # the working tree's file against HEAD: "untracked", "modified", "deleted" or None
 
 
@@ -42,8 +42,8 @@ def memory_history(project: Project, memory_id: str) -> History:
             "starting with a letter or digit"
         )
     path = f"{MEMORIES}/{memory_id}{SUFFIX}"
-    commits = tuple(gitrepo.file_history(project.root, path))
-    pending = gitrepo.file_status(project.root, path)
+    commits = tuple(history.file_history(project.root, path))
+    pending = history.file_status(project.root, path)
     if not commits and pending is None and not (project.root / path).exists():
         raise UsageError(f"no memory {memory_id!r} now or in this branch's history; `gitmem list` shows the ids")
     return History(memory_id, path, commits, pending)
@@ -143,41 +143,41 @@ class MemoryDiff:
 def diff_memories(project: Project, base: str | None = None, head: str | None = None) -> MemoryDiff:
     """The memory changes from ``base`` to ``head`` (a commit; ``None``: the working tree).
 
-    Without ``base``: from the merge base of the default branch (``gitrepo.default_branch``) and HEAD.
+    Without ``base``: from the merge base of the default branch (``history.default_branch``) and HEAD.
     """
     root = project.root
     if base is None:
         if head is not None:
             raise UsageError("give BASE too when giving HEAD: gitmem diff BASE HEAD")
-        head_sha = gitrepo.resolve(root, "HEAD")  # first: a repository without commits has no branches either
-        branch = gitrepo.default_branch(root)
+        head_sha = history.resolve(root, "HEAD")  # first: a repository without commits has no branches either
+        branch = history.default_branch(root)
         if branch is None:
             raise UsageError(
                 "cannot tell the default branch (no origin/HEAD, origin/main, origin/master, main or master): "
                 "name the base, e.g. `gitmem diff develop`"
             )
-        base_sha = gitrepo.merge_base(root, gitrepo.resolve(root, branch), head_sha)
+        base_sha = history.merge_base(root, history.resolve(root, branch), head_sha)
         if base_sha is None:
             raise UsageError(f"{branch} and HEAD share no history: name the base, e.g. `gitmem diff {branch}`")
         base_side = Side(f"merge base of {branch} and HEAD", base_sha, branch)
     else:
-        base_side = Side(base, gitrepo.resolve(root, base))
-    head_side = Side(head, gitrepo.resolve(root, head)) if head is not None else Side("working tree", None)
+        base_side = Side(base, history.resolve(root, base))
+    head_side = Side(head, history.resolve(root, head)) if head is not None else Side("working tree", None)
 
     assert base_side.commit is not None
-    old_ids = _memory_names(gitrepo.tree_entries(root, base_side.commit, MEMORIES))
+    old_ids = _memory_names(history.tree_entries(root, base_side.commit, MEMORIES))
     if head_side.commit is not None:
-        new_ids = _memory_names(gitrepo.tree_entries(root, head_side.commit, MEMORIES))
+        new_ids = _memory_names(history.tree_entries(root, head_side.commit, MEMORIES))
         changed = sorted(name for name, blob in new_ids.items() if old_ids.get(name) != blob)
-        new_blobs = gitrepo.read_blobs(root, [new_ids[name] for name in changed])
+        new_blobs = history.read_blobs(root, [new_ids[name] for name in changed])
         new_files = {name: new_blobs[new_ids[name]] for name in changed}
     else:
         on_disk = _working_files(project)
-        new_ids = {name: gitrepo.blob_id(data) for name, data in on_disk.items()}
+        new_ids = {name: command.blob_id(data) for name, data in on_disk.items()}
         changed = sorted(name for name, blob in new_ids.items() if old_ids.get(name) != blob)
         new_files = {name: on_disk[name] for name in changed}
     removed = sorted(name for name in old_ids if name not in new_ids)
-    old_blobs = gitrepo.read_blobs(root, [old_ids[name] for name in [*changed, *removed] if name in old_ids])
+    old_blobs = history.read_blobs(root, [old_ids[name] for name in [*changed, *removed] if name in old_ids])
 
     changes = []
     for name in sorted([*changed, *removed]):

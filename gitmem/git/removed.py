@@ -27,8 +27,9 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from gitmem import __version__, gitrepo
+from gitmem import __version__
 from gitmem.fsutil import write_atomic
+from gitmem.git import command
 from gitmem.memory import similar
 from gitmem.memory.model import Memory
 from gitmem.memory.store import SUFFIX, Snapshot
@@ -46,7 +47,7 @@ class Removal:
 
     memory: Memory
     how: str  # "removed" (its file was deleted) or "retired"
-    commit: gitrepo.CommitRef | None
+    commit: command.CommitRef | None
 
     @property
     def reverted(self) -> bool:
@@ -126,7 +127,7 @@ def removals(project: Project, snapshot: Snapshot) -> list[Removal]:
     pending = {name.removesuffix(SUFFIX): name for name in history.tree if name.removesuffix(SUFFIX) not in present}
     if pending:
         assert history.head is not None
-        blobs = gitrepo.cat_blobs(project.root, [f"{history.head}:{MEMORIES}/{name}" for name in pending.values()])
+        blobs = command.cat_blobs(project.root, [f"{history.head}:{MEMORIES}/{name}" for name in pending.values()])
         for memory_id, name in sorted(pending.items()):
             memory = _parse(blobs.get(f"{history.head}:{MEMORIES}/{name}"), memory_id)
             if memory is not None and _norm(memory.title) not in titles:
@@ -138,10 +139,10 @@ def removals(project: Project, snapshot: Snapshot) -> list[Removal]:
         seen.add(memory_id)
         memory = Memory.from_dict(entry["memory"])
         if _norm(memory.title) not in titles:
-            found.append(Removal(memory, "removed", gitrepo.CommitRef(*entry["commit"])))
+            found.append(Removal(memory, "removed", command.CommitRef(*entry["commit"])))
     for memory in retired:
         ref = history.retired.get(memory.id)
-        found.append(Removal(memory, "retired", gitrepo.CommitRef(*ref) if ref else None))
+        found.append(Removal(memory, "retired", command.CommitRef(*ref) if ref else None))
     found.sort(key=lambda r: (r.commit is not None, -(r.day or date.min).toordinal()))  # uncommitted, then newest
     return found
 
@@ -169,7 +170,7 @@ class _History:
     def load(cls, project: Project, retired_ids: set[str]) -> _History:
         """What git says, for HEAD now and the memories retired in the working tree (``retired_ids``)."""
         root = project.root
-        head = gitrepo.head_commit(root)
+        head = command.head_commit(root)
         if head is None:
             return cls(None, {}, {}, [], [])
         path = project.cache_dir / "removed.json"
@@ -180,13 +181,13 @@ class _History:
             history, since = cached, None  # only memories retired since the cache was written are searched
         else:
             since = None
-            if cached is not None and cached.head and gitrepo.is_ancestor(root, cached.head, head):
+            if cached is not None and cached.head and command.is_ancestor(root, cached.head, head):
                 since = cached.head  # HEAD moved forward: read only the new commits
-            latest = _latest(root, gitrepo.file_changes(root, MEMORIES, since), cached)
+            latest = _latest(root, command.file_changes(root, MEMORIES, since), cached)
             if since is not None and cached is not None:
                 for memory_id, entry in cached.latest.items():
                     latest.setdefault(memory_id, entry)  # what the new commits did wins
-            tree = sorted(name for name in gitrepo.tree_files(root, head, MEMORIES) if name.endswith(SUFFIX))
+            tree = sorted(name for name in command.tree_files(root, head, MEMORIES) if name.endswith(SUFFIX))
             kept = cached if since is not None and cached is not None else None
             history = cls(head, latest, dict(kept.retired) if kept else {}, list(kept.covered) if kept else [], tree)
             if since is not None:  # the retired memories already searched: only the new commits
@@ -212,13 +213,13 @@ def _find_retirements(root: Path, history: _History, ids: set[str], since: str |
     if not ids:
         return
     paths = [f"{MEMORIES}/{memory_id}{SUFFIX}" for memory_id in sorted(ids)]
-    for file_path, commit in gitrepo.last_commits_matching(root, paths, RETIRED_LINE, since).items():
+    for file_path, commit in command.last_commits_matching(root, paths, RETIRED_LINE, since).items():
         memory_id = _memory_id(file_path)
         if memory_id is not None:
             history.retired[memory_id] = [commit.sha, commit.short, commit.date, commit.subject]
 
 
-def _latest(root: Path, changes: list[gitrepo.Change], cached: _History | None) -> dict[str, dict[str, Any]]:
+def _latest(root: Path, changes: list[command.Change], cached: _History | None) -> dict[str, dict[str, Any]]:
     """For each memory id, what the newest of ``changes`` (newest first) did to its file; a deleted file is read
     back as it was (or taken from ``cached`` when the same content was read before: after an amend or a rebase)."""
     latest: dict[str, dict[str, Any]] = {}
@@ -234,14 +235,14 @@ def _latest(root: Path, changes: list[gitrepo.Change], cached: _History | None) 
             before[memory_id] = change.before
     if not before:
         return latest
-    blobs = gitrepo.blob_ids(root, before.values())
+    blobs = command.blob_ids(root, before.values())
     known = {
         entry["blob"]: entry["memory"]
         for entry in (cached.latest.values() if cached is not None else ())
         if entry.get("state") == "deleted" and "blob" in entry
     }
     unread = [blobs[name] for name in before.values() if name in blobs and blobs[name] not in known]
-    contents = gitrepo.cat_blobs(root, unread)
+    contents = command.cat_blobs(root, unread)
     for memory_id, name in before.items():
         blob = blobs.get(name)
         entry = latest[memory_id]

@@ -28,10 +28,10 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from gitmem import gitrepo
 from gitmem.config import Config, Source, save_config
 from gitmem.errors import CannotRun, Problem, UsageError
 from gitmem.fsutil import write_atomic
+from gitmem.git import command
 from gitmem.memory.model import ID_PATTERN, Memory
 from gitmem.project import Project
 
@@ -114,7 +114,7 @@ def _index_path(project: Project, source: Source) -> Path:
 
 
 def _git(clone: Path, *args: str, input: bytes | None = None) -> bytes:
-    return gitrepo.git(clone, *args, foreign=True, input=input)
+    return command.git(clone, *args, foreign=True, input=input)
 
 
 def _fetch_env() -> dict[str, str]:
@@ -133,7 +133,7 @@ def fetch(project: Project, source: Source) -> Path:
     where = location(project, source.repo)
     try:
         if clone.is_dir():
-            gitrepo.git(
+            command.git(
                 clone,
                 "fetch",
                 "--quiet",
@@ -150,7 +150,7 @@ def fetch(project: Project, source: Source) -> Path:
             clone.parent.mkdir(parents=True, exist_ok=True)
             scratch = Path(tempfile.mkdtemp(dir=clone.parent, prefix=f".{clone.name}."))
             try:
-                gitrepo.git(
+                command.git(
                     clone.parent,
                     "clone",
                     "--bare",
@@ -165,7 +165,7 @@ def fetch(project: Project, source: Source) -> Path:
                     os.rename(scratch, clone)
             finally:
                 shutil.rmtree(scratch, ignore_errors=True)
-    except gitrepo.GitFailed as exc:
+    except command.GitFailed as exc:
         raise Unreachable(f"source {source.name!r}: cannot fetch {source.repo}: {exc.reason}") from None
     with contextlib.suppress(FileNotFoundError):
         _index_path(project, source).unlink()  # a branch name may mean another commit now
@@ -176,7 +176,7 @@ def resolve(clone: Path, rev: str) -> str | None:
     """The commit ``rev`` names in ``clone``, or None."""
     try:
         out = _git(clone, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
-    except gitrepo.GitFailed:
+    except command.GitFailed:
         return None
     return out.decode("ascii").strip() or None
 
@@ -195,7 +195,7 @@ def default_branch(clone: Path) -> str:
     """The branch the source's HEAD names (its default branch)."""
     try:
         ref = _git(clone, "symbolic-ref", "--quiet", "HEAD").decode("utf-8").strip()
-    except gitrepo.GitFailed:
+    except command.GitFailed:
         ref = ""
     return ref.removeprefix("refs/heads/") or "main"
 
@@ -203,7 +203,7 @@ def default_branch(clone: Path) -> str:
 def _is_ancestor(clone: Path, older: str, newer: str) -> bool:
     try:
         _git(clone, "merge-base", "--is-ancestor", older, newer)
-    except gitrepo.GitFailed:
+    except command.GitFailed:
         return False
     return True
 

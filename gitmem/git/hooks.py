@@ -20,10 +20,11 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from gitmem import gitrepo, yamlio
+from gitmem import yamlio
 from gitmem.compile.targets import BY_NAME
 from gitmem.errors import CannotRun
 from gitmem.fsutil import write_atomic
+from gitmem.git import command
 from gitmem.project import Project
 
 PRECOMMIT_CONFIG = ".pre-commit-config.yaml"
@@ -241,7 +242,7 @@ def ensure_merge_driver(project: Project, targets: tuple[str, ...]) -> list[str]
     for key, value in (("merge.gitmem.name", DRIVER_NAME), ("merge.gitmem.driver", DRIVER_COMMAND)):
         current = _git_config(project, key)
         if current != value:
-            gitrepo.git(project.root, "config", "--local", key, value)
+            command.git(project.root, "config", "--local", key, value)
             if key.endswith("driver"):
                 done.append("registered the merge driver in .git/config (merge.gitmem.driver)")
     return done
@@ -259,6 +260,6 @@ def _replace_section(text: str, section: str) -> str:
 
 def _git_config(project: Project, key: str) -> str | None:
     try:
-        return gitrepo.git(project.root, "config", "--local", "--get", key).decode("utf-8").strip()
-    except gitrepo.GitFailed:
+        return command.git(project.root, "config", "--local", "--get", key).decode("utf-8").strip()
+    except command.GitFailed:
         return None
