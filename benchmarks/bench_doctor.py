@@ -23,7 +23,8 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from gitmem.config import load_config
-from gitmem.hygiene.doctor import CHECKS, Context, diagnose
+from gitmem.hygiene.doctor import CHECKS, diagnose
+from gitmem.hygiene.findings import Context
 from gitmem.memory.actions import evidence_digest
 from gitmem.memory.model import Evidence, Memory
 from gitmem.memory.store import Store

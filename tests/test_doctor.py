@@ -492,7 +492,7 @@ def test_help_has_an_example(run: Run) -> None:
     ],
 )
 def test_circles_in_supersedes_graphs(graph: dict[str, list[str]], circles: list[list[str]]) -> None:
-    from gitmem.hygiene.doctor import _strongly_connected
+    from gitmem.hygiene.chains import _strongly_connected
 
     found = sorted(c for c in _strongly_connected(graph) if len(c) > 1)
     assert found == circles

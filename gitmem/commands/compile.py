@@ -12,7 +12,7 @@ from gitmem.config import TARGET_NAMES
 if TYPE_CHECKING:
     from datetime import date
 
-    from gitmem.compile.compiler import Report
+    from gitmem.compile.changes import Report
     from gitmem.compile.plan import TargetPlan
     from gitmem.config import Config
     from gitmem.errors import Problem

@@ -33,7 +33,8 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
     """
     from gitmem.commands import open_store, today
     from gitmem.config import load_config
-    from gitmem.hygiene.doctor import apply_fixes, diagnose, refresh_evidence
+    from gitmem.hygiene.doctor import apply_fixes, diagnose
+    from gitmem.hygiene.evidence import refresh_evidence
 
     project, store = open_store()
     config = load_config(project)

@@ -7,7 +7,7 @@ import click
 from gitmem.commands.output import echo, echo_json, style, table
 
 if TYPE_CHECKING:
-    from gitmem.scopes.packs import Update
+    from gitmem.scopes.sources import Update
 
 
 @click.group()
@@ -51,13 +51,15 @@ def add(repo: str, rev: str | None, name: str | None, track: str | None, as_json
     from gitmem.commands import open_store, today
     from gitmem.config import load_config
     from gitmem.scopes import packs
+    from gitmem.scopes import sources as source_changes
+    from gitmem.scopes.clone import MEMORIES_PATH
 
     project, _ = open_store()
-    added = packs.add(project, load_config(project), repo, rev, name, track)
+    added = source_changes.add(project, load_config(project), repo, rev, name, track)
     source, pack = added.source, added.pack
     live = pack.live(today())
     if as_json:
-        echo_json({**packs.source_dict(source), "commit": pack.commit, "compiled": [m.id for m in live]})
+        echo_json({**source_changes.source_dict(source), "commit": pack.commit, "compiled": [m.id for m in live]})
         return 0
     follow = f", following {source.track}" if source.track else ""
     echo(
@@ -65,7 +67,7 @@ def add(repo: str, rev: str | None, name: str | None, track: str | None, as_json
         f"{len(live)} active memories ({source.name}/ID)"
     )
     if not pack.memories:
-        echo(f"warning: {source.repo} has no memories under {packs.MEMORIES_PATH}/ at that revision", err=True)
+        echo(f"warning: {source.repo} has no memories under {MEMORIES_PATH}/ at that revision", err=True)
     echo("run `gitmem compile` to write them into the rules files", err=True)
     return 0
 
@@ -88,10 +90,10 @@ def update(names: tuple[str, ...], branch: bool, as_json: bool) -> int:
     """
     from gitmem.commands import open_store, today
     from gitmem.config import load_config
-    from gitmem.scopes import packs
+    from gitmem.scopes import sources as source_changes
 
     project, _ = open_store()
-    results = packs.update(project, load_config(project), names, branch, today())
+    results = source_changes.update(project, load_config(project), names, branch, today())
     if as_json:
         echo_json([_update_json(result) for result in results])
     else:
@@ -158,6 +160,7 @@ def list_sources(as_json: bool) -> int:
     from gitmem.commands import open_store, today
     from gitmem.config import load_config
     from gitmem.scopes import packs
+    from gitmem.scopes import sources as source_changes
 
     project, _ = open_store()
     config = load_config(project)
@@ -169,7 +172,7 @@ def list_sources(as_json: bool) -> int:
         pack = by_name.get(source.name)
         items.append(
             {
-                **packs.source_dict(source),
+                **source_changes.source_dict(source),
                 "track": source.track,
                 "mute": list(source.mute),
                 "commit": pack.commit if pack else None,
@@ -226,10 +229,10 @@ def unmute(name: str, memory_ids: tuple[str, ...]) -> int:
 def _mute(name: str, memory_ids: tuple[str, ...], muted: bool) -> int:
     from gitmem.commands import open_store
     from gitmem.config import load_config
-    from gitmem.scopes import packs
+    from gitmem.scopes import sources as source_changes
 
     project, _ = open_store()
-    changed = packs.mute(project, load_config(project), name, memory_ids, muted)
+    changed = source_changes.mute(project, load_config(project), name, memory_ids, muted)
     verb = "muted" if muted else "unmuted"
     for memory_id in changed:
         echo(f"{verb} {name}/{memory_id}")
@@ -251,9 +254,9 @@ def remove(name: str) -> int:
     """
     from gitmem.commands import open_store
     from gitmem.config import load_config
-    from gitmem.scopes import packs
+    from gitmem.scopes import sources as source_changes
 
     project, _ = open_store()
-    source = packs.remove(project, load_config(project), name)
+    source = source_changes.remove(project, load_config(project), name)
     echo(f"removed source {source.name} ({source.repo}): run `gitmem compile` to take its memories out")
     return 0

@@ -13,17 +13,16 @@ nothing it did not write.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gitmem.compile import block
+from gitmem.compile import aider, block, checks
 from gitmem.compile.block import BlockError, Found, Scan
-from gitmem.compile.plan import FilePlan, TargetPlan, plan_targets
-from gitmem.compile.targets import BY_NAME, TARGETS, WHOLE_PREFIX, Limit, Target
+from gitmem.compile.changes import FileChange, Report, read_file
+from gitmem.compile.plan import FilePlan, plan_targets
+from gitmem.compile.targets import BY_NAME, TARGETS, WHOLE_PREFIX, Target
 from gitmem.config import Config
 from gitmem.errors import Problem, UsageError
 from gitmem.fsutil import write_atomic
@@ -32,81 +31,6 @@ from gitmem.project import Project
 
 if TYPE_CHECKING:
     from gitmem.scopes.packs import Pack
-
-AIDER_FILE = "CONVENTIONS.md"
-AIDER_CREATED = f"# Written by gitmem compile: aider loads the team's memories from {AIDER_FILE}.\nread: {AIDER_FILE}\n"
-
-# What a stale file would become, in --check's words.
-STALE_REASONS = {
-    "created": "missing",
-    "updated": "out of date",
-    "healed": "has git conflict markers in its gitmem block",
-    "removed": "no longer compiled",
-}
-
-
-@dataclass
-class FileChange:
-    """One file compile looked at, and what it does to it."""
-
-    path: str  # relative to the repository root, / separators
-    target: str
-    action: str  # created | updated | healed | removed | unchanged | refused
-    old: str | None = None
-    new: str | None = None  # None with action "removed": the file is deleted
-    edited: bool = False  # gitmem's part was edited by hand (overwritten only with force)
-    diff: str = ""  # for a hand edit: what compile would change in gitmem's part
-    io_path: Path | None = None  # where to write (a symbolic link is written through)
-    owned: bool = True  # False: a hand-written file of a name gitmem uses, without a gitmem block
-
-    @property
-    def changed(self) -> bool:
-        return self.action not in ("unchanged", "refused")
-
-    @property
-    def reason(self) -> str:
-        if self.edited:
-            return "edited by hand"
-        return STALE_REASONS.get(self.action, "")
-
-
-@dataclass(frozen=True)
-class LimitUse:
-    """How much of a tool's size limit a file (or, for ``chain_bytes``, a chain of files) uses."""
-
-    target: str
-    path: str
-    limit: Limit
-    used: int
-
-    @property
-    def over(self) -> bool:
-        return self.used > self.limit.value
-
-    def describe(self) -> str:
-        unit = {"chars": "characters", "lines": "lines", "chain_bytes": "bytes with the AGENTS.md files above it"}
-        return (
-            f"{self.path}: {self.used:,} {unit[self.limit.measure]}, over the limit of {self.limit.value:,} "
-            f"({self.limit.reason})"
-        )
-
-
-@dataclass
-class Report:
-    plans: list[TargetPlan]
-    changes: list[FileChange] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)  # compile cannot write anything while there are any
-    warnings: list[str] = field(default_factory=list)
-    limits: list[LimitUse] = field(default_factory=list)
-    packs: list[Pack] = field(default_factory=list)  # the shared packs whose memories were compiled too
-
-    @property
-    def refused(self) -> list[FileChange]:
-        return [change for change in self.changes if change.action == "refused"]
-
-    @property
-    def stale(self) -> list[FileChange]:
-        return [change for change in self.changes if change.action != "unchanged"]
 
 
 def chosen_targets(config: Config, names: Sequence[str] = ()) -> list[Target]:
@@ -163,7 +87,7 @@ def prepare(
         for path, file_plan in target_plan.files.items():
             desired[path] = (target_plan.target, file_plan)
     for target_plan in report.plans:
-        report.problems.extend(_glob_problems(target_plan))
+        report.problems.extend(checks.glob_problems(target_plan))
 
     cleaned = targets if names else list(catalogue)
     candidates = _candidates(project, cleaned)
@@ -189,23 +113,23 @@ def prepare(
         if final is not None:
             finals[path] = final
 
-    aider = BY_NAME["aider"]
-    if aider in cleaned:
-        writes = aider in targets and AIDER_FILE in desired
-        change = _aider_config(project, writes, kept=AIDER_FILE in finals, report=report)
+    aider_target = BY_NAME["aider"]
+    if aider_target in cleaned:
+        writes = aider_target in targets and aider.AIDER_FILE in desired
+        change = aider.config_change(project, writes, kept=aider.AIDER_FILE in finals, report=report)
         if change is not None:
             report.changes.append(change)
 
     for target in targets:
-        report.limits.extend(_limit_uses(target, finals, desired))
+        report.limits.extend(checks.limit_uses(target, finals, desired))
     touched = {change.path for change in report.changes if change.changed}
     for use in report.limits:
         if use.over and use.limit.hard:
-            report.problems.append(Problem(use.path, 1, 1, "limit", _limit_advice(use)))
+            report.problems.append(Problem(use.path, 1, 1, "limit", checks.limit_advice(use)))
         elif use.over and use.path in touched:  # soft: said when the file changes, and always by `gitmem stats`
             report.warnings.append(f"{use.describe()}: consider a smaller budget for {use.target}")
-    _hidden_unicode(desired, finals, report)
-    _claude_imports_agents(targets, finals, report)
+    checks.hidden_unicode(desired, finals, report)
+    checks.claude_imports_agents(targets, finals, report)
     report.changes.sort(key=lambda change: change.path)
     return report
 
@@ -267,36 +191,6 @@ def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target
     return found
 
 
-def _read(project: Project, path: str, report: Report) -> tuple[str | None, Path | None]:
-    """A file's text and where to write it; (None, path) when it does not exist; (None, None) on a problem."""
-    full = project.root / path
-    io_path = full
-    if full.is_symlink():
-        io_path = full.resolve()
-        try:
-            io_path.relative_to(project.root.resolve())
-        except ValueError:
-            message = "a link to outside the repository; gitmem does not write through it"
-            report.problems.append(Problem(path, 1, 1, "file", message))
-            return None, None
-    if not full.exists():
-        return None, io_path
-    if not full.is_file():
-        report.problems.append(Problem(path, 1, 1, "file", "not a regular file"))
-        return None, None
-    try:
-        raw = full.read_bytes()
-    except OSError as exc:
-        report.problems.append(Problem(path, 1, 1, "file", f"cannot read: {exc.strerror}"))
-        return None, None
-    try:
-        return raw.decode("utf-8"), io_path
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        report.problems.append(Problem(path, line, 1, "file", "not UTF-8 text; gitmem only edits UTF-8 files"))
-        return None, None
-
-
 def _has_conflicts(text: str) -> bool:
     return bool(block.conflict_lines(text))
 
@@ -354,7 +248,7 @@ def _conflict_problem(path: str, text: str) -> Problem:
 def _desired_change(
     project: Project, path: str, target: Target, plan: FilePlan, force: bool, report: Report
 ) -> FileChange | None:
-    old, io_path = _read(project, path, report)
+    old, io_path = read_file(project, path, report)
     if io_path is None:
         return None
     new_part = plan.text()
@@ -429,7 +323,7 @@ def _scan_or_heal(path: str, old: str, report: Report) -> Scan | tuple[str, Foun
 
 def _cleanup_change(project: Project, path: str, target: Target, force: bool, report: Report) -> FileChange | None:
     """A file gitmem may have written that nothing is compiled into any more."""
-    old, io_path = _read(project, path, report)
+    old, io_path = read_file(project, path, report)
     if old is None or io_path is None:
         return None
     change = FileChange(path, target.name, "removed", old, None, io_path=io_path)
@@ -459,192 +353,6 @@ def _cleanup_change(project: Project, path: str, target: Target, force: bool, re
     if change.edited and not force:
         change.action = "refused"
     return change
-
-
-# -- aider's config ------------------------------------------------------------------------------------------------
-
-
-def _aider_reads(text: str) -> bool | None:
-    """Whether ``read:`` names CONVENTIONS.md (None: there is no ``read:`` key), without a YAML parser."""
-    lines = text.splitlines()
-    for index, line in enumerate(lines):
-        match = re.fullmatch(r"read:[ \t]*(.*?)[ \t]*(?:#.*)?", line)
-        if not match:
-            continue
-        value = match.group(1)
-        if value:
-            items = value.strip("[]").split(",")
-            return AIDER_FILE in (item.strip().strip("'\"") for item in items)
-        for following in lines[index + 1 :]:
-            item = re.fullmatch(r"[ \t]*-[ \t]*(.*?)[ \t]*(?:#.*)?", following)
-            if not item:
-                break
-            if item.group(1).strip("'\"") == AIDER_FILE:
-                return True
-        return False
-    return None
-
-
-def _aider_config(project: Project, wanted: bool, kept: bool, report: Report) -> FileChange | None:
-    """``.aider.conf.yml`` must read CONVENTIONS.md while gitmem writes memories there (``wanted``), and not once
-    gitmem removed the file; while hand-written text keeps CONVENTIONS.md (``kept``), its ``read:`` stays."""
-    from gitmem import yamlio
-
-    target = BY_NAME["aider"]
-    assert target.reads_config is not None
-    path = target.reads_config
-    old, io_path = _read(project, path, report)
-    if io_path is None:
-        return None
-    change = FileChange(path, "aider", "unchanged", old, io_path=io_path)
-    if old is None:
-        if not wanted:
-            return None
-        change.action, change.new = "created", AIDER_CREATED
-        return change
-    reads = _aider_reads(old)
-    if wanted == bool(reads):
-        return change
-    if not wanted and kept:
-        return change  # the hand-written part of CONVENTIONS.md stays, and so does the read
-    if not wanted and old == AIDER_CREATED:
-        change.action = "removed"
-        return change
-    try:
-        data = yamlio.load(old).data
-    except yamlio.YamlProblem as exc:
-        report.problems.append(exc.problem(path))
-        return None
-    current = data.get("read")
-    items = [current] if isinstance(current, str) else list(current or [])
-    if wanted:
-        if current is None:
-            change.new = old + ("" if old.endswith("\n") or not old else "\n") + f"read: {AIDER_FILE}\n"
-        else:
-            change.new = _edit_block_list(old, add=True) or yamlio.update(old, {"read": [*items, AIDER_FILE]})
-    else:
-        remaining = [item for item in items if item != AIDER_FILE]
-        change.new = _edit_block_list(old, add=False) if remaining else None
-        change.new = change.new or yamlio.update(old, {"read": remaining or None})
-    change.action = "updated"
-    return change
-
-
-def _edit_block_list(text: str, add: bool) -> str | None:
-    """Add CONVENTIONS.md to (or drop it from) a block list under ``read:``, touching no other line; None when
-    ``read:`` is not a block list."""
-    lines = text.splitlines(keepends=True)
-    for index, line in enumerate(lines):
-        if not re.fullmatch(r"read:[ \t]*(?:#.*)?\r?\n?", line):
-            continue
-        end = index + 1
-        while end < len(lines) and re.match(r"[ \t]*-[ \t]", lines[end]):
-            end += 1
-        if end == index + 1:
-            return None
-        if add:
-            indent = re.match(r"[ \t]*", lines[end - 1])
-            assert indent is not None
-            last = lines[end - 1]
-            newline = "\r\n" if last.endswith("\r\n") else "\n"
-            if not last.endswith("\n"):
-                lines[end - 1] = last + newline
-            lines.insert(end, f"{indent.group(0)}- {AIDER_FILE}{newline}")
-        else:
-            lines[index + 1 : end] = [
-                item
-                for item in lines[index + 1 : end]
-                if re.sub(r"#.*", "", item).strip().lstrip("-").strip().strip("'\"") != AIDER_FILE
-            ]
-        return "".join(lines)
-    return None
-
-
-# -- checks --------------------------------------------------------------------------------------------------------
-
-
-def _glob_problems(target_plan: TargetPlan) -> list[Problem]:
-    """Globs a comma-separated frontmatter field cannot carry (a comma outside braces)."""
-    templates = " ".join(target_plan.target.scoped_frontmatter)
-    if "{csv" not in templates:
-        return []
-    from gitmem.compile.scoping import expand_braces
-
-    problems = []
-    for file_plan in target_plan.files.values():
-        for glob in file_plan.spec.globs:
-            if any("," in item for item in expand_braces(glob)):
-                problems.append(
-                    Problem(
-                        file_plan.spec.path,
-                        1,
-                        1,
-                        "paths",
-                        f"the glob {glob!r} holds a comma, which {target_plan.target.tool}'s comma-separated globs "
-                        "cannot carry: rewrite it (braces such as *.{ts,tsx} are fine)",
-                    )
-                )
-    return problems
-
-
-def _limit_uses(target: Target, finals: dict[str, str], desired: dict[str, tuple[Target, FilePlan]]) -> list[LimitUse]:
-    """The limits of ``target`` as used by the files gitmem writes for it (hand-written text they hold included,
-    and for a chain, the hand-written files above them too: the tool reads it all)."""
-    uses = []
-    mine = sorted(path for path in finals if path in desired and desired[path][0] is target)
-    for limit in target.limits:
-        for path in mine:
-            text = finals[path]
-            if limit.measure == "chars":
-                used = len(text)
-            elif limit.measure == "lines":
-                used = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-            else:
-                if target.dir_file is None or not (path == target.root_file or path.endswith("/" + target.dir_file)):
-                    continue
-                used = 0
-                parts = path.split("/")[:-1]
-                for depth in range(len(parts) + 1):
-                    ancestor = "/".join([*parts[:depth], target.dir_file])
-                    if ancestor in finals:
-                        used += len(finals[ancestor].encode("utf-8"))
-            uses.append(LimitUse(target.name, path, limit, used))
-    return uses
-
-
-def _limit_advice(use: LimitUse) -> str:
-    unit = {"chars": "characters", "lines": "lines", "chain_bytes": "bytes with the AGENTS.md files above it"}
-    return (
-        f"{use.used:,} {unit[use.limit.measure]}, over the hard limit of {use.limit.value:,} "
-        f"({use.limit.reason}); lower the budget of {use.target} (e.g. budget: {{default: 2000, {use.target}: 1500}} "
-        "in .memory/config.yaml), lower some memories' priority, or shorten the hand-written text"
-    )
-
-
-def _hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str, str], report: Report) -> None:
-    from gitmem.scan import find_hidden
-
-    for path, (_, file_plan) in desired.items():
-        for char in find_hidden(file_plan.text()):
-            message = f"{char.describe()} in compiled output"
-            report.problems.append(Problem(path, char.line, char.column, "hidden", message))
-        final = finals.get(path)
-        if final is not None and not file_plan.spec.whole:
-            for char in find_hidden(final)[:1]:
-                report.warnings.append(
-                    f"{path}:{char.line}:{char.column}: {char.describe()} in the hand-written text "
-                    "(hidden instructions are a known attack on rules files): check it"
-                )
-
-
-def _claude_imports_agents(targets: Sequence[Target], finals: dict[str, str], report: Report) -> None:
-    names = {target.name for target in targets}
-    claude = finals.get("CLAUDE.md", "")
-    if {"agents", "claude"} <= names and re.search(r"(?m)^@AGENTS\.md\s*$", claude) and "AGENTS.md" in finals:
-        report.warnings.append(
-            "CLAUDE.md imports @AGENTS.md, so Claude Code reads gitmem's memories twice: "
-            "drop the claude target or the import"
-        )
 
 
 def _prune(root: Path, directory: Path) -> None:

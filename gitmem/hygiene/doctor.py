@@ -2,8 +2,8 @@
 
 A finding is a value (severity, code, memory id, path, line, message, suggested command); finding something is a
 result, not an exception. Each check is a function from a ``Context`` (the store as read once, the config, today)
-to findings, listed in ``CHECKS``: adding a check, such as "target over budget" once the compiler exists, is one
-function and one entry there.
+to findings, listed in ``CHECKS``: adding a check is one function and one entry there. The findings and the
+context are in ``findings``; the evidence checks and repairs in ``evidence``; ``supersedes`` chains in ``chains``.
 
 Errors (exit 1): invalid memory files, expired memories still active, evidence whose file or cited lines are
 gone, and broken or circular ``supersedes`` chains. Warnings (exit 0 unless ``--strict``): reviews due, cited lines
@@ -15,139 +15,18 @@ last 30 days, which propose, harvest and import now refuse to bring back. They a
 
 from __future__ import annotations
 
-import hashlib
-import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from datetime import date
-from functools import cached_property
-from pathlib import Path
-from typing import Any, Literal
 
 from gitmem.config import Config
-from gitmem.errors import Problem, UsageError
 from gitmem.git import removed
-from gitmem.git.removed import Removal
-from gitmem.memory.model import Evidence, Memory
+from gitmem.hygiene.chains import check_supersedes, dangling_target
+from gitmem.hygiene.evidence import check_evidence, citation_states, evidence_data
+from gitmem.hygiene.findings import ERROR, WARNING, Check, Context, Finding, Fixed, Report, memory_id_of
+from gitmem.memory.model import Evidence
 from gitmem.memory.similar import memory_text, near_duplicates
-from gitmem.memory.store import SUFFIX, Snapshot, Store
+from gitmem.memory.store import Store
 from gitmem.project import Project
-
-Severity = Literal["error", "warning"]
-ERROR: Severity = "error"
-WARNING: Severity = "warning"
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One thing doctor found about one memory file."""
-
-    severity: Severity
-    code: str  # stable, e.g. "expired-active"; scripts and docs refer to it
-    memory_id: str | None
-    path: str  # as the user would type it from the current directory
-    line: int  # 1-based; the line of the field concerned (1 when the whole file is)
-    message: str
-    command: str | None = None  # what to run next
-    fixable: bool = False  # `gitmem doctor --fix` repairs it
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "severity": self.severity,
-            "code": self.code,
-            "id": self.memory_id,
-            "path": self.path,
-            "line": self.line,
-            "message": self.message,
-            "command": self.command,
-            "fixable": self.fixable,
-        }
-
-    def sort_key(self) -> tuple[int, str, int, str, str]:
-        return (0 if self.severity == ERROR else 1, self.path, self.line, self.code, self.message)
-
-
-@dataclass(frozen=True)
-class Report:
-    findings: tuple[Finding, ...]
-    memories: int  # memory files looked at, valid or not
-    removals: tuple[Removal, ...] = ()  # recent removals, newest first: information, not findings
-
-    @property
-    def errors(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == ERROR]
-
-    @property
-    def warnings(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == WARNING]
-
-    def failed(self, strict: bool) -> bool:
-        """Whether the command exits 1: on any error, and with ``strict`` on any warning too."""
-        return bool(self.errors or (strict and self.warnings))
-
-
-@dataclass(frozen=True)
-class Fixed:
-    """A repair ``--fix`` made."""
-
-    memory_id: str
-    path: str
-    action: str
-
-    def to_dict(self) -> dict[str, str]:
-        return {"id": self.memory_id, "path": self.path, "action": self.action}
-
-
-@dataclass
-class Context:
-    """What every check reads: the store as loaded once, the config, and today's date."""
-
-    project: Project
-    store: Store
-    config: Config
-    snapshot: Snapshot
-    today: date
-    _files: dict[str, bytes | None] = field(default_factory=dict)
-    _texts: dict[str, list[str]] = field(default_factory=dict)
-
-    @cached_property
-    def troubled(self) -> set[str | None]:
-        """Ids whose files have errors: writing them is refused, so they cannot be fixed automatically."""
-        return {_memory_id(problem.path) for problem in self.snapshot.problems}
-
-    def path(self, memory_id: str) -> str:
-        return self.project.display(self.store.directory / f"{memory_id}{SUFFIX}")
-
-    def line_of(self, memory_id: str, name: str) -> int:
-        """The line of a top-level field in a memory's file (files that passed validation keep keys at column 1)."""
-        if memory_id not in self._texts:
-            try:
-                text = (self.store.directory / f"{memory_id}{SUFFIX}").read_text(encoding="utf-8")
-            except OSError:
-                text = ""
-            self._texts[memory_id] = text.splitlines()
-        pattern = re.compile(rf"{re.escape(name)}\s*:")
-        for number, line in enumerate(self._texts[memory_id], start=1):
-            if pattern.match(line):
-                return number
-        return 1
-
-    def cited(self, relative: str) -> bytes | None:
-        """A cited file's bytes; ``None`` when it is gone, not a file, or outside the repository."""
-        if relative not in self._files:
-            root = self.project.root.resolve()
-            target = (root / relative).resolve()
-            content: bytes | None = None
-            if target.is_relative_to(root) and target.is_file():
-                try:
-                    content = target.read_bytes()
-                except OSError:
-                    content = None
-            self._files[relative] = content
-        return self._files[relative]
-
-
-Check = Callable[[Context], Iterable[Finding]]
 
 
 def diagnose(project: Project, store: Store, config: Config, today: date) -> Report:
@@ -157,7 +36,7 @@ def diagnose(project: Project, store: Store, config: Config, today: date) -> Rep
     findings = [finding for check in CHECKS for finding in check(context)]
     findings.sort(key=Finding.sort_key)
     files = {str(path) for path in snapshot.files.values()}
-    ids = {p.path: _memory_id(p.path) for p in snapshot.problems}
+    ids = {p.path: memory_id_of(p.path) for p in snapshot.problems}
     invalid = {path for path, memory_id in ids.items() if memory_id is not None and memory_id not in snapshot.memories}
     recent = removed.recent(removed.removals(project, snapshot), today)
     return Report(tuple(findings), len(files) + len(invalid), tuple(recent))
@@ -169,8 +48,8 @@ def diagnose(project: Project, store: Store, config: Config, today: date) -> Rep
 def check_invalid(ctx: Context) -> Iterator[Finding]:
     """Files that fail validation (the store's own checks), except dangling supersedes: check_supersedes says those."""
     for problem in ctx.snapshot.problems:
-        memory_id = _memory_id(problem.path)
-        if _dangling_target(ctx, memory_id, problem) is not None:
+        memory_id = memory_id_of(problem.path)
+        if dangling_target(ctx, memory_id, problem) is not None:
             continue
         yield Finding(
             ERROR,
@@ -211,144 +90,6 @@ def check_review(ctx: Context) -> Iterator[Finding]:
                 f"{memory.id} was due for review after {memory.review_after}: check it still holds, then move "
                 "review_after on (or retire it)",
                 f"gitmem edit {memory.id}",
-            )
-
-
-@dataclass(frozen=True)
-class CitationState:
-    """How one citation compares with the file now."""
-
-    index: int
-    evidence: Evidence
-    state: Literal["ok", "missing", "lines-gone", "changed", "moved"]
-    file_lines: int = 0
-    moved_to: str | None = None
-
-
-def citation_states(ctx: Context, memory: Memory) -> list[CitationState]:
-    states = []
-    for index, item in enumerate(memory.evidence):
-        content = ctx.cited(item.path)
-        if content is None:
-            states.append(CitationState(index, item, "missing"))
-            continue
-        lines = content.splitlines(keepends=True)
-        span = _span(item.lines)
-        in_range = span is None or span[1] <= len(lines)
-        if item.digest is not None and (not in_range or not _digest_matches(item.digest, _cut(lines, span))):
-            moved = _find_moved(lines, span, item.digest)
-            if moved is not None:
-                states.append(CitationState(index, item, "moved", len(lines), moved))
-            elif not in_range:
-                states.append(CitationState(index, item, "lines-gone", len(lines)))
-            else:
-                states.append(CitationState(index, item, "changed", len(lines)))
-        elif not in_range:
-            states.append(CitationState(index, item, "lines-gone", len(lines)))
-        else:
-            states.append(CitationState(index, item, "ok", len(lines)))
-    return states
-
-
-def check_evidence(ctx: Context) -> Iterator[Finding]:
-    for memory in ctx.snapshot.sorted():
-        if memory.status == "retired" or not memory.evidence:
-            continue
-        for state in citation_states(ctx, memory):
-            item = state.evidence
-            cited = f"{item.path}:{item.lines}" if item.lines else item.path
-            where = ctx.path(memory.id), ctx.line_of(memory.id, "evidence")
-            if state.state == "missing":
-                yield Finding(
-                    ERROR,
-                    "evidence-missing",
-                    memory.id,
-                    *where,
-                    f"evidence[{state.index}] cites {item.path}, which no longer exists: check {memory.id} still "
-                    "holds, then update or remove the citation (or retire the memory)",
-                    f"gitmem edit {memory.id}",
-                )
-            elif state.state == "lines-gone":
-                yield Finding(
-                    ERROR,
-                    "evidence-missing",
-                    memory.id,
-                    *where,
-                    f"evidence[{state.index}] cites lines {item.lines} of {item.path}, which now has "
-                    f"{state.file_lines} line(s): check {memory.id} still holds, then update the citation",
-                    f"gitmem edit {memory.id}",
-                )
-            elif state.state == "moved":
-                yield Finding(
-                    WARNING,
-                    "evidence-moved",
-                    memory.id,
-                    *where,
-                    f"evidence[{state.index}]: the lines cited from {cited} are unchanged but now at lines "
-                    f"{state.moved_to}",
-                    "gitmem doctor --fix" if memory.id not in ctx.troubled else f"gitmem edit {memory.id}",
-                    fixable=memory.id not in ctx.troubled,
-                )
-            elif state.state == "changed":
-                yield Finding(
-                    WARNING,
-                    "evidence-changed",
-                    memory.id,
-                    *where,
-                    f"evidence[{state.index}]: {cited} changed since it was cited: check {memory.id} still holds "
-                    f"(`git log -p -- {item.path}` shows what changed), then record the citation again",
-                    f"gitmem doctor --refresh-evidence {memory.id}",
-                )
-
-
-def check_supersedes(ctx: Context) -> Iterator[Finding]:
-    """Broken links (a superseded id that does not exist), circles, and active memories superseded by active ones."""
-    for problem in ctx.snapshot.problems:
-        memory_id = _memory_id(problem.path)
-        target = _dangling_target(ctx, memory_id, problem)
-        if target is not None:
-            yield Finding(
-                ERROR,
-                "supersedes-broken",
-                memory_id,
-                problem.path,
-                problem.line,
-                f"{memory_id} supersedes {target}, which does not exist: correct the id, or remove it from supersedes",
-                f"gitmem edit {memory_id}",
-            )
-    memories = ctx.snapshot.memories
-    graph = {m.id: [t for t in m.supersedes if t in memories] for m in ctx.snapshot.sorted()}
-    in_circle: set[str] = set()
-    for component in _strongly_connected(graph):
-        if len(component) < 2:
-            continue
-        in_circle.update(component)
-        circle = _circle(graph, set(component))
-        first = circle[0]
-        yield Finding(
-            ERROR,
-            "supersedes-circle",
-            first,
-            ctx.path(first),
-            ctx.line_of(first, "supersedes"),
-            f"supersedes chain is circular: {' → '.join([*circle, first])}; a memory can only replace older ones",
-            f"gitmem edit {first}",
-        )
-    for memory in ctx.snapshot.sorted():
-        if memory.status != "active":
-            continue
-        for target in memory.supersedes:
-            old = memories.get(target)
-            if old is None or old.status != "active" or {memory.id, target} <= in_circle:
-                continue
-            yield Finding(
-                WARNING,
-                "superseded-active",
-                target,
-                ctx.path(target),
-                ctx.line_of(target, "status"),
-                f"{target} is still active but {memory.id} supersedes it: retire it",
-                f"gitmem retire {target} --superseded-by {memory.id}",
             )
 
 
@@ -470,7 +211,7 @@ def apply_fixes(project: Project, store: Store, config: Config, today: date) -> 
         evidence = list(memory.evidence)
         for state in moved:
             evidence[state.index] = Evidence(state.evidence.path, state.moved_to, state.evidence.digest)
-        store.update(memory.id, {"evidence": [_evidence_data(item) for item in evidence]}, snapshot)
+        store.update(memory.id, {"evidence": [evidence_data(item) for item in evidence]}, snapshot)
         for state in moved:
             fixed.append(
                 Fixed(
@@ -483,160 +224,4 @@ def apply_fixes(project: Project, store: Store, config: Config, today: date) -> 
     return fixed
 
 
-def refresh_evidence(project: Project, store: Store, config: Config, memory_id: str, today: date) -> list[Fixed]:
-    """Record the current digest of a memory's citations, after a human checked the memory still holds.
-
-    Refuses (nothing written) while a citation's file or lines are gone: those need the memory edited.
-    """
-    snapshot = store.load()
-    memory = store.get(memory_id, snapshot)
-    context = Context(project, store, config, snapshot, today)
-    states = citation_states(context, memory)
-    if not states:
-        raise UsageError(f"{memory_id} cites no evidence: nothing to refresh")
-    gone = [s for s in states if s.state in ("missing", "lines-gone")]
-    if gone:
-        cited = ", ".join(f"evidence[{s.index}] ({s.evidence.path})" for s in gone)
-        raise UsageError(
-            f"{memory_id}: {cited} no longer exists: update the citation with `gitmem edit {memory_id}` first"
-        )
-    evidence = []
-    fixed = []
-    for state in states:
-        item = state.evidence
-        lines = state.moved_to if state.state == "moved" else item.lines
-        content = context.cited(item.path)
-        assert content is not None  # not "missing"
-        digest = _digest(_cut(content.splitlines(keepends=True), _span(lines)))
-        evidence.append(Evidence(item.path, lines, digest))
-        if (lines, digest) != (item.lines, item.digest):
-            fixed.append(
-                Fixed(memory_id, context.path(memory_id), f"evidence[{state.index}] of {memory_id}: recorded again")
-            )
-    if fixed:
-        store.update(memory_id, {"evidence": [_evidence_data(item) for item in evidence]}, snapshot)
-    return fixed
-
-
 # -- helpers -------------------------------------------------------------------------------------------------------
-
-
-def _memory_id(display_path: str) -> str | None:
-    """The id a memory file's name implies; ``None`` for a stray file that is not named like one."""
-    name = Path(display_path).name
-    return name.removesuffix(SUFFIX) if name.endswith(SUFFIX) else None
-
-
-def _dangling_target(ctx: Context, memory_id: str | None, problem: Problem) -> str | None:
-    """The id a store problem says ``memory_id`` supersedes but does not exist, when that is the problem."""
-    match = re.fullmatch(r"supersedes\[(\d+)\]", problem.field)
-    memory = ctx.snapshot.memories.get(memory_id) if memory_id else None
-    if match is None or memory is None:
-        return None
-    index = int(match.group(1))
-    if index >= len(memory.supersedes) or memory.supersedes[index] in ctx.snapshot.memories:
-        return None
-    return memory.supersedes[index]
-
-
-def _span(lines: str | None) -> tuple[int, int] | None:
-    if lines is None:
-        return None
-    first, _, last = lines.partition("-")
-    return int(first), int(last or first)
-
-
-def _cut(lines: list[bytes], span: tuple[int, int] | None) -> bytes:
-    if span is None:
-        return b"".join(lines)
-    return b"".join(lines[span[0] - 1 : span[1]])
-
-
-def _digest(content: bytes) -> str:
-    """As ``gitmem.memory.actions.evidence_digest`` records it."""
-    return "sha256:" + hashlib.sha256(content).hexdigest()[:16]
-
-
-def _digest_matches(stored: str, content: bytes) -> bool:
-    wanted = stored.removeprefix("sha256:")
-    return hashlib.sha256(content).hexdigest()[: len(wanted)] == wanted
-
-
-def _find_moved(lines: list[bytes], span: tuple[int, int] | None, digest: str) -> str | None:
-    """Where the cited lines are now, when they are unchanged but elsewhere in the file: the nearest such place."""
-    if span is None:
-        return None
-    size = span[1] - span[0] + 1
-    places = [
-        start
-        for start in range(1, len(lines) - size + 2)
-        if start != span[0] and _digest_matches(digest, _cut(lines, (start, start + size - 1)))
-    ]
-    if not places:
-        return None
-    start = min(places, key=lambda s: (abs(s - span[0]), s))
-    return str(start) if size == 1 else f"{start}-{start + size - 1}"
-
-
-def _evidence_data(item: Evidence) -> dict[str, Any]:
-    data: dict[str, Any] = item.to_dict()
-    if item.lines is not None and item.lines.isdigit():
-        data["lines"] = int(item.lines)
-    return data
-
-
-def _strongly_connected(graph: dict[str, list[str]]) -> list[list[str]]:
-    """Tarjan's algorithm, iterative (chains can be long): the strongly connected components of ``graph``."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    components: list[list[str]] = []
-    counter = 0
-    for root in graph:
-        if root in index:
-            continue
-        work: list[tuple[str, int]] = [(root, 0)]
-        while work:
-            node, child = work.pop()
-            if child == 0:
-                index[node] = low[node] = counter
-                counter += 1
-                stack.append(node)
-                on_stack.add(node)
-            successors = graph.get(node, [])
-            if child < len(successors):
-                work.append((node, child + 1))
-                nxt = successors[child]
-                if nxt not in index:
-                    work.append((nxt, 0))
-                elif nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-                continue
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                components.append(sorted(component))
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-    return components
-
-
-def _circle(graph: dict[str, list[str]], members: set[str]) -> list[str]:
-    """One circle through a strongly connected component, starting at its smallest id."""
-    path = [min(members)]
-    seen = {path[0]: 0}
-    while True:
-        nxt = min(t for t in graph[path[-1]] if t in members)
-        if nxt in seen:
-            circle = path[seen[nxt] :]
-            start = circle.index(min(circle))
-            return circle[start:] + circle[:start]
-        seen[nxt] = len(path)
-        path.append(nxt)

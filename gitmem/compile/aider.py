@@ -1,0 +1,110 @@
+"""aider's config: ``.aider.conf.yml`` must ``read:`` CONVENTIONS.md while gitmem writes memories there, and stop once
+gitmem removed it. Edited line by line where it can be (a block list under ``read:``), so the user's comments and
+layout stay; through the YAML round-trip otherwise."""
+
+from __future__ import annotations
+
+import re
+
+from gitmem.compile.changes import FileChange, Report, read_file
+from gitmem.compile.targets import BY_NAME
+from gitmem.project import Project
+
+AIDER_FILE = "CONVENTIONS.md"
+AIDER_CREATED = f"# Written by gitmem compile: aider loads the team's memories from {AIDER_FILE}.\nread: {AIDER_FILE}\n"
+
+
+def reads_conventions(text: str) -> bool | None:
+    """Whether ``read:`` names CONVENTIONS.md (None: there is no ``read:`` key), without a YAML parser."""
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        match = re.fullmatch(r"read:[ \t]*(.*?)[ \t]*(?:#.*)?", line)
+        if not match:
+            continue
+        value = match.group(1)
+        if value:
+            items = value.strip("[]").split(",")
+            return AIDER_FILE in (item.strip().strip("'\"") for item in items)
+        for following in lines[index + 1 :]:
+            item = re.fullmatch(r"[ \t]*-[ \t]*(.*?)[ \t]*(?:#.*)?", following)
+            if not item:
+                break
+            if item.group(1).strip("'\"") == AIDER_FILE:
+                return True
+        return False
+    return None
+
+
+def config_change(project: Project, wanted: bool, kept: bool, report: Report) -> FileChange | None:
+    """``.aider.conf.yml`` must read CONVENTIONS.md while gitmem writes memories there (``wanted``), and not once
+    gitmem removed the file; while hand-written text keeps CONVENTIONS.md (``kept``), its ``read:`` stays."""
+    from gitmem import yamlio
+
+    target = BY_NAME["aider"]
+    assert target.reads_config is not None
+    path = target.reads_config
+    old, io_path = read_file(project, path, report)
+    if io_path is None:
+        return None
+    change = FileChange(path, "aider", "unchanged", old, io_path=io_path)
+    if old is None:
+        if not wanted:
+            return None
+        change.action, change.new = "created", AIDER_CREATED
+        return change
+    reads = reads_conventions(old)
+    if wanted == bool(reads):
+        return change
+    if not wanted and kept:
+        return change  # the hand-written part of CONVENTIONS.md stays, and so does the read
+    if not wanted and old == AIDER_CREATED:
+        change.action = "removed"
+        return change
+    try:
+        data = yamlio.load(old).data
+    except yamlio.YamlProblem as exc:
+        report.problems.append(exc.problem(path))
+        return None
+    current = data.get("read")
+    items = [current] if isinstance(current, str) else list(current or [])
+    if wanted:
+        if current is None:
+            change.new = old + ("" if old.endswith("\n") or not old else "\n") + f"read: {AIDER_FILE}\n"
+        else:
+            change.new = _edit_block_list(old, add=True) or yamlio.update(old, {"read": [*items, AIDER_FILE]})
+    else:
+        remaining = [item for item in items if item != AIDER_FILE]
+        change.new = _edit_block_list(old, add=False) if remaining else None
+        change.new = change.new or yamlio.update(old, {"read": remaining or None})
+    change.action = "updated"
+    return change
+
+
+def _edit_block_list(text: str, add: bool) -> str | None:
+    """Add CONVENTIONS.md to (or drop it from) a block list under ``read:``, touching no other line; None when
+    ``read:`` is not a block list."""
+    lines = text.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        if not re.fullmatch(r"read:[ \t]*(?:#.*)?\r?\n?", line):
+            continue
+        end = index + 1
+        while end < len(lines) and re.match(r"[ \t]*-[ \t]", lines[end]):
+            end += 1
+        if end == index + 1:
+            return None
+        if add:
+            indent = re.match(r"[ \t]*", lines[end - 1])
+            assert indent is not None
+            last = lines[end - 1]
+            newline = "\r\n" if last.endswith("\r\n") else "\n"
+            if not last.endswith("\n"):
+                lines[end - 1] = last + newline
+            lines.insert(end, f"{indent.group(0)}- {AIDER_FILE}{newline}")
+        else:
+            lines[index + 1 : end] = [
+                item
+                for item in lines[index + 1 : end]
+                if re.sub(r"#.*", "", item).strip().lstrip("-").strip().strip("'\"") != AIDER_FILE
+            ]
+        return "".join(lines)
+    return None

@@ -1,0 +1,119 @@
+"""What compile decides for each file (``FileChange``), the size limits the files use (``LimitUse``), the whole
+``Report``, and reading a target's file into it (links to outside the repository and non-UTF-8 files become
+problems, never exceptions)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gitmem.compile.plan import TargetPlan
+from gitmem.compile.targets import Limit
+from gitmem.errors import Problem
+from gitmem.project import Project
+
+if TYPE_CHECKING:
+    from gitmem.scopes.packs import Pack
+
+# What a stale file would become, in --check's words.
+STALE_REASONS = {
+    "created": "missing",
+    "updated": "out of date",
+    "healed": "has git conflict markers in its gitmem block",
+    "removed": "no longer compiled",
+}
+
+
+@dataclass
+class FileChange:
+    """One file compile looked at, and what it does to it."""
+
+    path: str  # relative to the repository root, / separators
+    target: str
+    action: str  # created | updated | healed | removed | unchanged | refused
+    old: str | None = None
+    new: str | None = None  # None with action "removed": the file is deleted
+    edited: bool = False  # gitmem's part was edited by hand (overwritten only with force)
+    diff: str = ""  # for a hand edit: what compile would change in gitmem's part
+    io_path: Path | None = None  # where to write (a symbolic link is written through)
+    owned: bool = True  # False: a hand-written file of a name gitmem uses, without a gitmem block
+
+    @property
+    def changed(self) -> bool:
+        return self.action not in ("unchanged", "refused")
+
+    @property
+    def reason(self) -> str:
+        if self.edited:
+            return "edited by hand"
+        return STALE_REASONS.get(self.action, "")
+
+
+@dataclass(frozen=True)
+class LimitUse:
+    """How much of a tool's size limit a file (or, for ``chain_bytes``, a chain of files) uses."""
+
+    target: str
+    path: str
+    limit: Limit
+    used: int
+
+    @property
+    def over(self) -> bool:
+        return self.used > self.limit.value
+
+    def describe(self) -> str:
+        unit = {"chars": "characters", "lines": "lines", "chain_bytes": "bytes with the AGENTS.md files above it"}
+        return (
+            f"{self.path}: {self.used:,} {unit[self.limit.measure]}, over the limit of {self.limit.value:,} "
+            f"({self.limit.reason})"
+        )
+
+
+@dataclass
+class Report:
+    plans: list[TargetPlan]
+    changes: list[FileChange] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # compile cannot write anything while there are any
+    warnings: list[str] = field(default_factory=list)
+    limits: list[LimitUse] = field(default_factory=list)
+    packs: list[Pack] = field(default_factory=list)  # the shared packs whose memories were compiled too
+
+    @property
+    def refused(self) -> list[FileChange]:
+        return [change for change in self.changes if change.action == "refused"]
+
+    @property
+    def stale(self) -> list[FileChange]:
+        return [change for change in self.changes if change.action != "unchanged"]
+
+
+def read_file(project: Project, path: str, report: Report) -> tuple[str | None, Path | None]:
+    """A file's text and where to write it; (None, path) when it does not exist; (None, None) on a problem."""
+    full = project.root / path
+    io_path = full
+    if full.is_symlink():
+        io_path = full.resolve()
+        try:
+            io_path.relative_to(project.root.resolve())
+        except ValueError:
+            message = "a link to outside the repository; gitmem does not write through it"
+            report.problems.append(Problem(path, 1, 1, "file", message))
+            return None, None
+    if not full.exists():
+        return None, io_path
+    if not full.is_file():
+        report.problems.append(Problem(path, 1, 1, "file", "not a regular file"))
+        return None, None
+    try:
+        raw = full.read_bytes()
+    except OSError as exc:
+        report.problems.append(Problem(path, 1, 1, "file", f"cannot read: {exc.strerror}"))
+        return None, None
+    try:
+        return raw.decode("utf-8"), io_path
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        report.problems.append(Problem(path, line, 1, "file", "not UTF-8 text; gitmem only edits UTF-8 files"))
+        return None, None

@@ -1,0 +1,96 @@
+"""The checks compile makes on what it is about to write: globs a target's frontmatter cannot carry, the tools' size
+limits, hidden Unicode in compiled output or around it, and a CLAUDE.md that already imports AGENTS.md."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from gitmem.compile.changes import LimitUse, Report
+from gitmem.compile.plan import FilePlan, TargetPlan
+from gitmem.compile.targets import Target
+from gitmem.errors import Problem
+
+
+def glob_problems(target_plan: TargetPlan) -> list[Problem]:
+    """Globs a comma-separated frontmatter field cannot carry (a comma outside braces)."""
+    templates = " ".join(target_plan.target.scoped_frontmatter)
+    if "{csv" not in templates:
+        return []
+    from gitmem.compile.scoping import expand_braces
+
+    problems = []
+    for file_plan in target_plan.files.values():
+        for glob in file_plan.spec.globs:
+            if any("," in item for item in expand_braces(glob)):
+                problems.append(
+                    Problem(
+                        file_plan.spec.path,
+                        1,
+                        1,
+                        "paths",
+                        f"the glob {glob!r} holds a comma, which {target_plan.target.tool}'s comma-separated globs "
+                        "cannot carry: rewrite it (braces such as *.{ts,tsx} are fine)",
+                    )
+                )
+    return problems
+
+
+def limit_uses(target: Target, finals: dict[str, str], desired: dict[str, tuple[Target, FilePlan]]) -> list[LimitUse]:
+    """The limits of ``target`` as used by the files gitmem writes for it (hand-written text they hold included,
+    and for a chain, the hand-written files above them too: the tool reads it all)."""
+    uses = []
+    mine = sorted(path for path in finals if path in desired and desired[path][0] is target)
+    for limit in target.limits:
+        for path in mine:
+            text = finals[path]
+            if limit.measure == "chars":
+                used = len(text)
+            elif limit.measure == "lines":
+                used = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+            else:
+                if target.dir_file is None or not (path == target.root_file or path.endswith("/" + target.dir_file)):
+                    continue
+                used = 0
+                parts = path.split("/")[:-1]
+                for depth in range(len(parts) + 1):
+                    ancestor = "/".join([*parts[:depth], target.dir_file])
+                    if ancestor in finals:
+                        used += len(finals[ancestor].encode("utf-8"))
+            uses.append(LimitUse(target.name, path, limit, used))
+    return uses
+
+
+def limit_advice(use: LimitUse) -> str:
+    unit = {"chars": "characters", "lines": "lines", "chain_bytes": "bytes with the AGENTS.md files above it"}
+    return (
+        f"{use.used:,} {unit[use.limit.measure]}, over the hard limit of {use.limit.value:,} "
+        f"({use.limit.reason}); lower the budget of {use.target} (e.g. budget: {{default: 2000, {use.target}: 1500}} "
+        "in .memory/config.yaml), lower some memories' priority, or shorten the hand-written text"
+    )
+
+
+def hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str, str], report: Report) -> None:
+    from gitmem.scan import find_hidden
+
+    for path, (_, file_plan) in desired.items():
+        for char in find_hidden(file_plan.text()):
+            message = f"{char.describe()} in compiled output"
+            report.problems.append(Problem(path, char.line, char.column, "hidden", message))
+        final = finals.get(path)
+        if final is not None and not file_plan.spec.whole:
+            for char in find_hidden(final)[:1]:
+                report.warnings.append(
+                    f"{path}:{char.line}:{char.column}: {char.describe()} in the hand-written text "
+                    "(hidden instructions are a known attack on rules files): check it"
+                )
+
+
+def claude_imports_agents(targets: Sequence[Target], finals: dict[str, str], report: Report) -> None:
+    names = {target.name for target in targets}
+    claude = finals.get("CLAUDE.md", "")
+    if {"agents", "claude"} <= names and re.search(r"(?m)^@AGENTS\.md\s*$", claude) and "AGENTS.md" in finals:
+        report.warnings.append(
+            "CLAUDE.md imports @AGENTS.md, so Claude Code reads gitmem's memories twice: "
+            "drop the claude target or the import"
+        )

@@ -1,0 +1,130 @@
+"""``supersedes`` chains: links to memories that do not exist, circles (found as strongly connected components),
+and active memories superseded by another active one."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from gitmem.errors import Problem
+from gitmem.hygiene.findings import ERROR, WARNING, Context, Finding, memory_id_of
+
+
+def check_supersedes(ctx: Context) -> Iterator[Finding]:
+    """Broken links (a superseded id that does not exist), circles, and active memories superseded by active ones."""
+    for problem in ctx.snapshot.problems:
+        memory_id = memory_id_of(problem.path)
+        target = dangling_target(ctx, memory_id, problem)
+        if target is not None:
+            yield Finding(
+                ERROR,
+                "supersedes-broken",
+                memory_id,
+                problem.path,
+                problem.line,
+                f"{memory_id} supersedes {target}, which does not exist: correct the id, or remove it from supersedes",
+                f"gitmem edit {memory_id}",
+            )
+    memories = ctx.snapshot.memories
+    graph = {m.id: [t for t in m.supersedes if t in memories] for m in ctx.snapshot.sorted()}
+    in_circle: set[str] = set()
+    for component in _strongly_connected(graph):
+        if len(component) < 2:
+            continue
+        in_circle.update(component)
+        circle = _circle(graph, set(component))
+        first = circle[0]
+        yield Finding(
+            ERROR,
+            "supersedes-circle",
+            first,
+            ctx.path(first),
+            ctx.line_of(first, "supersedes"),
+            f"supersedes chain is circular: {' → '.join([*circle, first])}; a memory can only replace older ones",
+            f"gitmem edit {first}",
+        )
+    for memory in ctx.snapshot.sorted():
+        if memory.status != "active":
+            continue
+        for target in memory.supersedes:
+            old = memories.get(target)
+            if old is None or old.status != "active" or {memory.id, target} <= in_circle:
+                continue
+            yield Finding(
+                WARNING,
+                "superseded-active",
+                target,
+                ctx.path(target),
+                ctx.line_of(target, "status"),
+                f"{target} is still active but {memory.id} supersedes it: retire it",
+                f"gitmem retire {target} --superseded-by {memory.id}",
+            )
+
+
+def dangling_target(ctx: Context, memory_id: str | None, problem: Problem) -> str | None:
+    """The id a store problem says ``memory_id`` supersedes but does not exist, when that is the problem."""
+    match = re.fullmatch(r"supersedes\[(\d+)\]", problem.field)
+    memory = ctx.snapshot.memories.get(memory_id) if memory_id else None
+    if match is None or memory is None:
+        return None
+    index = int(match.group(1))
+    if index >= len(memory.supersedes) or memory.supersedes[index] in ctx.snapshot.memories:
+        return None
+    return memory.supersedes[index]
+
+
+def _strongly_connected(graph: dict[str, list[str]]) -> list[list[str]]:
+    """Tarjan's algorithm, iterative (chains can be long): the strongly connected components of ``graph``."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    components: list[list[str]] = []
+    counter = 0
+    for root in graph:
+        if root in index:
+            continue
+        work: list[tuple[str, int]] = [(root, 0)]
+        while work:
+            node, child = work.pop()
+            if child == 0:
+                index[node] = low[node] = counter
+                counter += 1
+                stack.append(node)
+                on_stack.add(node)
+            successors = graph.get(node, [])
+            if child < len(successors):
+                work.append((node, child + 1))
+                nxt = successors[child]
+                if nxt not in index:
+                    work.append((nxt, 0))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                components.append(sorted(component))
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    return components
+
+
+def _circle(graph: dict[str, list[str]], members: set[str]) -> list[str]:
+    """One circle through a strongly connected component, starting at its smallest id."""
+    path = [min(members)]
+    seen = {path[0]: 0}
+    while True:
+        nxt = min(t for t in graph[path[-1]] if t in members)
+        if nxt in seen:
+            circle = path[seen[nxt] :]
+            start = circle.index(min(circle))
+            return circle[start:] + circle[:start]
+        seen[nxt] = len(path)
+        path.append(nxt)

@@ -1,0 +1,181 @@
+"""A source's bare clone under the git directory (``.git/gitmem/sources/NAME-HASH.git``): where git fetches it
+from, fetching it without prompts or hangs, and reading revisions and the pack's memory files from its objects
+(nothing is checked out). Every git command on a clone strips the variables git exports to hooks."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from gitmem.config import Source
+from gitmem.errors import CannotRun
+from gitmem.git import command
+from gitmem.project import Project
+
+MEMORIES_PATH = ".memory/memories"
+
+
+SUFFIX = ".yaml"
+
+
+class Unreachable(CannotRun):
+    """A source's repository could not be fetched."""
+
+
+def is_url(repo: str) -> bool:
+    """Whether git reads ``repo`` as a URL (``scheme://...`` or scp-like ``host:path``) rather than a local path."""
+    if "://" in repo:
+        return True
+    head = repo.split("/", 1)[0]
+    return ":" in head and not re.fullmatch(r"[A-Za-z]:", head[:2])  # not a Windows drive
+
+
+def location(project: Project, repo: str) -> str:
+    """Where git fetches ``repo`` from: a URL as it is, a relative path from the repository root."""
+    if is_url(repo) or os.path.isabs(repo):
+        return repo
+    return str(project.root / repo)
+
+
+def clone_dir(project: Project, source: Source) -> Path:
+    digest = hashlib.sha256(source.repo.encode("utf-8")).hexdigest()[:10]
+    return project.cache_dir / "sources" / f"{source.name}-{digest}.git"
+
+
+def index_path(project: Project, source: Source) -> Path:
+    return clone_dir(project, source).with_suffix(".json")
+
+
+def _git(clone: Path, *args: str, input: bytes | None = None) -> bytes:
+    return command.git(clone, *args, foreign=True, input=input)
+
+
+def _fetch_env() -> dict[str, str]:
+    """A fetch must fail rather than wait for a user name or password nobody will type, or hang on a dead network
+    (it may run inside a commit hook): HTTP gives up after 30 s below 1 KB/s, and ssh connections (with the user's
+    own keys, agent and settings otherwise) time out after 20 s."""
+    env = {"GIT_TERMINAL_PROMPT": "0", "GIT_HTTP_LOW_SPEED_LIMIT": "1000", "GIT_HTTP_LOW_SPEED_TIME": "30"}
+    if "GIT_SSH_COMMAND" not in os.environ and "GIT_SSH" not in os.environ:
+        env["GIT_SSH_COMMAND"] = "ssh -o ConnectTimeout=20"
+    return env
+
+
+def fetch(project: Project, source: Source) -> Path:
+    """Clone the source (or fetch into its clone): every branch and tag. ``Unreachable`` when git cannot."""
+    clone = clone_dir(project, source)
+    where = location(project, source.repo)
+    try:
+        if clone.is_dir():
+            command.git(
+                clone,
+                "fetch",
+                "--quiet",
+                "--prune",
+                "--force",
+                "--tags",
+                "--",
+                where,
+                "+refs/heads/*:refs/heads/*",
+                foreign=True,
+                env=_fetch_env(),
+            )
+        else:
+            clone.parent.mkdir(parents=True, exist_ok=True)
+            scratch = Path(tempfile.mkdtemp(dir=clone.parent, prefix=f".{clone.name}."))
+            try:
+                command.git(
+                    clone.parent,
+                    "clone",
+                    "--bare",
+                    "--quiet",
+                    "--",
+                    where,
+                    str(scratch),
+                    foreign=True,
+                    env=_fetch_env(),
+                )
+                with contextlib.suppress(OSError):  # another process cloned it meanwhile: theirs is as good
+                    os.rename(scratch, clone)
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+    except command.GitFailed as exc:
+        raise Unreachable(f"source {source.name!r}: cannot fetch {source.repo}: {exc.reason}") from None
+    with contextlib.suppress(FileNotFoundError):
+        index_path(project, source).unlink()  # a branch name may mean another commit now
+    return clone
+
+
+def resolve(clone: Path, rev: str) -> str | None:
+    """The commit ``rev`` names in ``clone``, or None."""
+    try:
+        out = _git(clone, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+    except command.GitFailed:
+        return None
+    return out.decode("ascii").strip() or None
+
+
+def tags(clone: Path) -> list[str]:
+    """The clone's tags, newest version first (``v10`` after ``v9``)."""
+    out = _git(clone, "tag", "--list", "--sort=-v:refname").decode("utf-8", "replace")
+    return [line for line in out.splitlines() if line]
+
+
+def is_branch(clone: Path, name: str) -> bool:
+    return resolve(clone, f"refs/heads/{name}") is not None and resolve(clone, f"refs/tags/{name}") is None
+
+
+def default_branch(clone: Path) -> str:
+    """The branch the source's HEAD names (its default branch)."""
+    try:
+        ref = _git(clone, "symbolic-ref", "--quiet", "HEAD").decode("utf-8").strip()
+    except command.GitFailed:
+        ref = ""
+    return ref.removeprefix("refs/heads/") or "main"
+
+
+def is_ancestor(clone: Path, older: str, newer: str) -> bool:
+    try:
+        _git(clone, "merge-base", "--is-ancestor", older, newer)
+    except command.GitFailed:
+        return False
+    return True
+
+
+def read_tree(clone: Path, commit: str) -> dict[str, bytes | None]:
+    """The memory files at ``commit``: file name -> bytes (one ``cat-file --batch`` for all of them), or ``None``
+    for a symbolic link."""
+    listing = _git(clone, "ls-tree", "-z", commit, "--", f"{MEMORIES_PATH}/").decode("utf-8", "surrogateescape")
+    blobs: dict[str, str] = {}
+    links: list[str] = []
+    for record in listing.split("\0"):
+        if not record:
+            continue
+        meta, _, path = record.partition("\t")
+        mode, kind, oid = meta.split()
+        name = path.rsplit("/", 1)[-1]
+        if kind != "blob" or not name.endswith(SUFFIX) or name.startswith("."):
+            continue
+        if mode == "120000":
+            links.append(name)
+        else:
+            blobs[name] = oid
+    out: dict[str, bytes | None] = dict.fromkeys(links)
+    if not blobs:
+        return out
+    raw = _git(clone, "cat-file", "--batch", input="".join(f"{oid}\n" for oid in blobs.values()).encode("ascii"))
+    position = 0
+    contents: dict[str, bytes] = {}
+    for _ in blobs:
+        end = raw.index(b"\n", position)
+        oid, _kind, size = raw[position:end].decode("ascii").split()
+        start = end + 1
+        contents[oid] = raw[start : start + int(size)]
+        position = start + int(size) + 1
+    for name, oid in blobs.items():
+        out[name] = contents[oid]
+    return out
