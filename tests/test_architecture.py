@@ -1,0 +1,173 @@
+"""The import rules of docs/architecture.md, checked on every module's imports (function-level imports included)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "gitmem"
+DOC = PACKAGE.parent / "docs" / "architecture.md"
+
+# The command layer: the only modules that may import click and the commands.
+COMMAND_LAYER = ("gitmem.commands", "gitmem.cli", "gitmem.__main__")
+
+# Each third-party dependency, and the one module that owns it.
+OWNERS = {
+    "ruamel": "gitmem.yamlio",
+    "jsonschema": "gitmem.schema",
+    "git": "gitmem.git.history",  # GitPython
+    "mcp": "gitmem.mcp.server",
+    "sqlite3": "gitmem.recall.index",
+}
+
+# Groups the rules below refer to.
+UPPER = ("gitmem.recall", "gitmem.journal", "gitmem.adopt", "gitmem.mcp", "gitmem.scopes", "gitmem.hygiene")
+GIT_WORKFLOW = ("gitmem.git.provenance", "gitmem.git.revert", "gitmem.git.hooks", "gitmem.git.mergedriver")
+GIT_BEYOND_COMMAND = ("gitmem.git.history", "gitmem.git.removed", *GIT_WORKFLOW)
+
+# package -> the gitmem modules or packages it must never import (a prefix matches its submodules).
+NEVER: dict[str, tuple[str, ...]] = {
+    "gitmem.memory": ("gitmem.compile", "gitmem.git", *UPPER),
+    "gitmem.scan": ("gitmem.memory", "gitmem.compile", *GIT_BEYOND_COMMAND, *UPPER),
+    "gitmem.compile": (
+        *GIT_BEYOND_COMMAND,
+        *(package for package in UPPER if package != "gitmem.scopes"),
+        "gitmem.scopes.personal",
+        "gitmem.scopes.sources",
+    ),
+    "gitmem.recall": ("gitmem.compile", "gitmem.git", *(package for package in UPPER if package != "gitmem.recall")),
+    "gitmem.journal": (
+        "gitmem.compile",
+        "gitmem.git.history",
+        *GIT_WORKFLOW,
+        *(p for p in UPPER if p != "gitmem.journal"),
+    ),
+    "gitmem.scopes": (
+        "gitmem.compile.compiler",
+        "gitmem.git.history",
+        *GIT_WORKFLOW,
+        *(p for p in UPPER if p != "gitmem.scopes"),
+    ),
+    "gitmem.mcp": ("gitmem.hygiene", "gitmem.adopt"),
+}
+
+# Imported by the command layer only.
+COMMANDS_ONLY = (
+    "gitmem.adopt",
+    "gitmem.hygiene",
+    "gitmem.mcp",
+    "gitmem.git.provenance",
+    "gitmem.git.revert",
+    "gitmem.git.hooks",
+    "gitmem.scopes.sources",
+)
+# The shared modules at the top may import only each other, the memory model and cache, and the scanner.
+SHARED = ("errors", "fsutil", "project", "config", "yamlio", "markdown", "schema")
+SHARED_MAY = (
+    *(f"gitmem.{name}" for name in SHARED),
+    "gitmem",
+    "gitmem.memory.model",
+    "gitmem.memory.cache",
+    "gitmem.scan",
+)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+@cache
+def imports() -> dict[str, set[str]]:
+    """Every module of the package -> the absolute names it imports (``from a import b`` gives ``a.b`` when
+    ``a.b`` is a module of the package, else ``a``)."""
+    modules = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+    found: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    names.add(full if full in modules else node.module)
+        found[name] = names
+    return found
+
+
+def within(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+def test_the_rules_see_the_imports() -> None:
+    """The reader works: known imports, including one made inside a function, are found."""
+    found = imports()
+    assert "click" in found["gitmem.cli"]
+    assert "gitmem.compile.compiler" in found["gitmem.commands.compile"]  # imported inside the command function
+    assert "gitmem.git.command" in found["gitmem.scan.sources"]
+
+
+def test_click_stays_in_the_command_layer() -> None:
+    offenders = sorted(
+        f"{module} imports {name}"
+        for module, names in imports().items()
+        if not any(within(module, layer) for layer in COMMAND_LAYER)
+        for name in names
+        if within(name, "click") or any(within(name, layer) for layer in COMMAND_LAYER)
+    )
+    assert offenders == []
+
+
+@pytest.mark.parametrize("dependency", sorted(OWNERS))
+def test_one_module_owns_each_dependency(dependency: str) -> None:
+    users = sorted(module for module, names in imports().items() if any(within(n, dependency) for n in names))
+    assert users == [OWNERS[dependency]]
+
+
+@pytest.mark.parametrize("package", sorted(NEVER))
+def test_packages_never_import_what_they_must_not(package: str) -> None:
+    offenders = sorted(
+        f"{module} imports {name}"
+        for module, names in imports().items()
+        if within(module, package)
+        for name in names
+        if any(within(name, forbidden) for forbidden in NEVER[package])
+    )
+    assert offenders == []
+
+
+def test_entry_packages_are_imported_by_the_command_layer_only() -> None:
+    offenders = sorted(
+        f"{module} imports {name}"
+        for module, names in imports().items()
+        for name in names
+        for entry in COMMANDS_ONLY
+        if within(name, entry)
+        and not within(module, entry.rsplit(".", 1)[0] if entry.count(".") > 1 else entry)
+        and not any(within(module, layer) for layer in COMMAND_LAYER)
+    )
+    assert offenders == []
+
+
+def test_shared_modules_stay_low() -> None:
+    offenders = sorted(
+        f"gitmem.{shared} imports {name}"
+        for shared in SHARED
+        for name in imports()[f"gitmem.{shared}"]
+        if within(name, "gitmem") and not any(within(name, allowed) for allowed in SHARED_MAY)
+    )
+    assert offenders == []
+
+
+def test_the_page_describes_every_package() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    described = set(re.findall(r"\*\*`(\w+)/`\*\*", text))
+    packages = {path.parent.name for path in PACKAGE.glob("*/__init__.py")}
+    assert packages == described
+    top = {path.stem for path in PACKAGE.glob("*.py")} - {"__init__", "__main__", "cli"}
+    assert top == set(SHARED)
