@@ -171,3 +171,23 @@ def test_the_page_describes_every_package() -> None:
     assert packages == described
     top = {path.stem for path in PACKAGE.glob("*.py")} - {"__init__", "__main__", "cli"}
     assert top == set(SHARED)
+
+
+def test_the_core_never_prints_or_exits() -> None:
+    """Output and exit codes belong to the command layer: the core returns values and raises gitmem's errors."""
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        module = module_name(path)
+        if any(within(module, layer) for layer in COMMAND_LAYER):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("print", "exit"):
+                offenders.append(f"{module}:{node.lineno}: {node.func.id}()")
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "sys"
+                and node.attr in ("exit", "stdout", "stderr")
+            ):
+                offenders.append(f"{module}:{node.lineno}: sys.{node.attr}")
+    assert offenders == []
