@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from gitmem import gitrepo, yamlio
+from gitmem import gitrepo, safepath, yamlio
 from gitmem.compile.targets import BY_NAME
 from gitmem.errors import CannotRun
 from gitmem.fsutil import write_atomic
@@ -91,7 +91,7 @@ def _hook_ids(data: Any) -> set[str]:
 
 def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
     """Add the missing gitmem hooks to .pre-commit-config.yaml. Returns "created", "updated" or "unchanged"."""
-    path = project.root / PRECOMMIT_CONFIG
+    path = safepath.require(project, project.root / PRECOMMIT_CONFIG, PRECOMMIT_CONFIG)
     if not path.exists():
         text = "# pre-commit hooks (https://pre-commit.com); `gitmem init` added gitmem's.\nrepos:\n"
         write_atomic(path, (text + _entry_text(wanted_hooks(pre_push), 0, "-   ")).encode("utf-8"))
@@ -228,7 +228,7 @@ def attribute_lines(targets: tuple[str, ...]) -> list[str]:
 def ensure_merge_driver(project: Project, targets: tuple[str, ...]) -> list[str]:
     """Declare the generated files in .gitattributes and define the driver in the local git config."""
     done = []
-    path = project.root / GITATTRIBUTES
+    path = safepath.require(project, project.root / GITATTRIBUTES, GITATTRIBUTES)
     try:
         text = path.read_text(encoding="utf-8") if path.exists() else ""
     except (OSError, UnicodeDecodeError) as exc:

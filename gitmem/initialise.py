@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gitmem import safepath
 from gitmem.config import DEFAULT_TARGETS, TARGET_NAMES, load_config, save_config
 from gitmem.memory.store import Store
 from gitmem.project import Project
@@ -38,6 +39,8 @@ def detect_targets(root: Path) -> tuple[str, ...]:
 
 def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
     report = InitReport()
+    for directory in (project.memory_dir, project.memories_dir, project.journal_dir):
+        safepath.require(project, directory)  # a committed .memory link to elsewhere: nothing is created there
     for directory in (project.memory_dir, project.memories_dir, project.journal_dir):
         if not directory.is_dir():
             directory.mkdir(parents=True, exist_ok=True)

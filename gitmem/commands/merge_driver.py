@@ -22,9 +22,18 @@ def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> int:
     Example (what `gitmem init` registers):
       git config merge.gitmem.driver "gitmem merge-driver %O %A %B %P"
     """
+    from gitmem import safepath
     from gitmem.compile.mergedriver import merge_rules_file
+    from gitmem.errors import CannotRun
     from gitmem.fsutil import write_atomic
+    from gitmem.project import find_project
 
+    try:
+        root = find_project().root  # git runs the driver at the top of the work tree, on files it made there
+    except CannotRun:
+        root = Path.cwd()
+    for file in (base, ours, theirs):
+        safepath.require_under(root, file, str(file))
     texts = []
     for file in (base, ours, theirs):
         try:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from gitmem import safepath
 from gitmem.errors import CheckFailed, Problem, UsageError
 from gitmem.fsutil import write_atomic
 from gitmem.journal.markdown import SECTION_TITLES, SECTIONS, parse, section_of
@@ -176,7 +177,7 @@ def store_log(
                 return Stored(existing, existed=True, redacted=redacted)
     base = f"{day.isoformat()}-{log_slug(text, slug)}"
     for number in range(1, 1000):
-        path = directory / (base + (f"-{number}" if number > 1 else "") + SUFFIX)
+        path = safepath.require(project, directory / (base + (f"-{number}" if number > 1 else "") + SUFFIX))
         if path.exists():
             continue
         try:
@@ -190,7 +191,7 @@ def store_log(
 def append_to_log(project: Project, text: str, day: date, slug: str = "session") -> Path:
     """Add ``text`` to the end of the day's log ``<day>-<slug>.md`` (created when missing), after the checks."""
     text, _ = check_log(text, "text")
-    path = project.journal_dir / f"{day.isoformat()}-{log_slug('', slug)}{SUFFIX}"
+    path = safepath.require(project, project.journal_dir / f"{day.isoformat()}-{log_slug('', slug)}{SUFFIX}")
     with _locked(project):
         try:
             before = path.read_text(encoding="utf-8")

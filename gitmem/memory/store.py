@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gitmem import __version__, yamlio
+from gitmem import __version__, safepath, yamlio
 from gitmem.errors import CheckFailed, Problem, UsageError
 from gitmem.fsutil import write_atomic
 from gitmem.memory.cache import FileCache, stat_key
@@ -82,6 +82,7 @@ class Store:
         from gitmem.schema import check_memory
 
         snapshot = Snapshot()
+        safepath.require(self.project, self.directory)  # a committed .memory link to elsewhere is not read
         try:
             names = sorted(os.listdir(self.directory))
         except FileNotFoundError:
@@ -100,6 +101,11 @@ class Store:
                         Problem(display, 1, 1, "file", f"not a memory file: memories are named ID{SUFFIX}")
                     )
                 continue
+            if os.path.islink(path):  # the directory is inside: only a link can lead elsewhere
+                refusal = safepath.problem(self.project, path, display)
+                if refusal is not None:
+                    snapshot.problems.append(refusal)
+                    continue
             try:
                 key = stat_key(os.stat(path))
             except FileNotFoundError:  # removed while we read
@@ -200,6 +206,7 @@ class Store:
             )
         text = self.render(memory)
         self.check_text(memory.id, text, snapshot)
+        safepath.require(self.project, path)
         self.ensure_schema_copies(refresh=False)
         try:
             write_atomic(path, text.encode("utf-8"), overwrite=False)
@@ -212,17 +219,17 @@ class Store:
     def replace_text(self, memory_id: str, text: str, snapshot: Snapshot | None = None) -> Memory:
         """Replace a stored memory's file with ``text``, after checking it."""
         memory = self.check_text(memory_id, text, snapshot)
-        write_atomic(self.path_of(memory_id), text.encode("utf-8"))
+        write_atomic(safepath.require(self.project, self.path_of(memory_id)), text.encode("utf-8"))
         return memory
 
     def update(self, memory_id: str, changes: dict[str, Any], snapshot: Snapshot | None = None) -> Memory:
         """Set fields of a stored memory (``None`` removes one), keeping the file's comments and layout."""
-        path = self.path_of(memory_id)
+        path = safepath.require(self.project, self.path_of(memory_id))
         text = yamlio.update(path.read_text(encoding="utf-8"), changes)
         return self.replace_text(memory_id, text, snapshot)
 
     def delete(self, memory_id: str) -> Path:
-        path = self.path_of(memory_id)
+        path = safepath.require(self.project, self.path_of(memory_id).parent) / f"{memory_id}{SUFFIX}"
         try:
             path.unlink()
         except FileNotFoundError:
@@ -235,7 +242,7 @@ class Store:
 
         written = []
         for name, filename in SCHEMA_FILES.items():
-            path = self.project.schema_dir / filename
+            path = safepath.require(self.project, self.project.schema_dir / filename)
             if path.exists() and not refresh:
                 continue
             text = schema_text(name)
