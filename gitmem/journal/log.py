@@ -189,7 +189,8 @@ def store_log(
 
 
 def append_to_log(project: Project, text: str, day: date, slug: str = "session") -> Path:
-    """Add ``text`` to the end of the day's log ``<day>-<slug>.md`` (created when missing), after the checks."""
+    """Add ``text`` to the end of the day's log ``<day>-<slug>.md`` (created when missing), after the checks: of
+    ``text``, then of the whole log it makes."""
     text, _ = check_log(text, "text")
     path = safepath.require(project, project.journal_dir / f"{day.isoformat()}-{log_slug('', slug)}{SUFFIX}")
     with _locked(project):
@@ -198,6 +199,8 @@ def append_to_log(project: Project, text: str, day: date, slug: str = "session")
         except FileNotFoundError:
             before = f"# Session {day.isoformat()}\n"
         joined = before.rstrip("\n") + "\n\n" + text.strip("\n") + "\n"
+        # What the journal will hold, not only the new part: a key split over two appends is whole in the file.
+        check_log(joined, project.display(path))
         write_atomic(path, joined.encode("utf-8"))
     return path
 
