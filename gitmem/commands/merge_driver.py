@@ -23,7 +23,7 @@ def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> int:
       git config merge.gitmem.driver "gitmem merge-driver %O %A %B %P"
     """
     from gitmem import safepath
-    from gitmem.compile.mergedriver import merge_rules_file
+    from gitmem.compile.mergedriver import merge_rules_bytes
     from gitmem.errors import CannotRun
     from gitmem.fsutil import write_atomic
     from gitmem.project import find_project
@@ -34,15 +34,8 @@ def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> int:
         root = Path.cwd()
     for file in (base, ours, theirs):
         safepath.require_under(root, file, str(file))
-    texts = []
-    for file in (base, ours, theirs):
-        try:
-            texts.append(file.read_bytes().decode("utf-8"))
-        except UnicodeDecodeError:
-            echo(f"gitmem merge-driver: {path or ours} is not UTF-8 text: left for git to merge", err=True)
-            return 1
-    result = merge_rules_file(texts[0], texts[1], texts[2])
-    write_atomic(ours, result.text.encode("utf-8"))
+    result = merge_rules_bytes(base.read_bytes(), ours.read_bytes(), theirs.read_bytes())
+    write_atomic(ours, result.text.encode("utf-8", "surrogateescape"))
     for note in result.notes:
         echo(f"gitmem merge-driver: {path or ours}: {note}", err=True)
     return 1 if result.conflicts else 0
