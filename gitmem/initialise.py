@@ -7,6 +7,7 @@ from pathlib import Path
 
 from gitmem import safepath
 from gitmem.config import DEFAULT_TARGETS, TARGET_NAMES, load_config, save_config
+from gitmem.fsutil import TEMP_PATTERN, write_atomic
 from gitmem.memory.store import Store
 from gitmem.project import Project
 
@@ -37,6 +38,36 @@ def detect_targets(root: Path) -> tuple[str, ...]:
     return tuple(name for name in TARGET_NAMES if any((root / p).exists() for p in _DETECT[name]))
 
 
+MEMORY_GITIGNORE = (
+    f"# Written by gitmem init: a write killed half-way leaves a temporary file; never commit one.\n{TEMP_PATTERN}\n"
+)
+
+
+def ignore_temp_files(project: Project) -> list[Path]:
+    """Have git ignore gitmem's temporary files: in .memory/ for every clone (a committed .gitignore), and for
+    the rules files anywhere in this clone (``info/exclude``, not listed: a local setting like the merge driver's).
+    Returns the files created."""
+    from gitmem import gitrepo
+
+    changed = []
+    ignore = safepath.require(project, project.memory_dir / ".gitignore")
+    if not ignore.exists():
+        write_atomic(ignore, MEMORY_GITIGNORE.encode("utf-8"))
+        changed.append(ignore)
+    relative = gitrepo.git(project.root, "rev-parse", "--git-path", "info/exclude").decode().strip()
+    exclude = project.root / relative
+    try:
+        text = exclude.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    except (OSError, UnicodeDecodeError):
+        return changed  # a local convenience only: .memory/ is covered by its .gitignore
+    if TEMP_PATTERN not in text.splitlines():
+        newline = "" if not text or text.endswith("\n") else "\n"
+        write_atomic(exclude, f"{text}{newline}# gitmem's temporary files\n{TEMP_PATTERN}\n".encode())
+    return changed
+
+
 def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
     report = InitReport()
     for directory in (project.memory_dir, project.memories_dir, project.journal_dir):
@@ -51,6 +82,7 @@ def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
             keep.touch()
             report.created.append(keep)
     report.created.extend(Store(project).ensure_schema_copies())
+    report.created.extend(ignore_temp_files(project))
 
     existed = project.config_path.exists()
     current = load_config(project).targets if existed else ()

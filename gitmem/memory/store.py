@@ -15,7 +15,7 @@ from typing import Any
 
 from gitmem import __version__, safepath, yamlio
 from gitmem.errors import CheckFailed, Problem, UsageError
-from gitmem.fsutil import write_atomic
+from gitmem.fsutil import is_temp, remove_stale_temp, write_atomic
 from gitmem.memory.cache import FileCache, stat_key
 from gitmem.memory.model import ID_PATTERN, Memory
 from gitmem.project import Project
@@ -92,6 +92,8 @@ class Store:
         raw_ids: dict[str, list[str]] = {}
         for name in names:
             if name.startswith("."):
+                if is_temp(name):  # left by a write that was killed half-way
+                    remove_stale_temp(self.directory / name)
                 continue
             display = os.path.join(prefix, name)
             path = self.directory / name
