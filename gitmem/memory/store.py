@@ -79,7 +79,7 @@ class Store:
 
     def load(self) -> Snapshot:
         """Read and check every memory file."""
-        from gitmem.schema import check_memory
+        from gitmem.schema import MAX_FILE_BYTES, check_memory
 
         snapshot = Snapshot()
         safepath.require(self.project, self.directory)  # a committed .memory link to elsewhere is not read
@@ -109,9 +109,14 @@ class Store:
                     snapshot.problems.append(refusal)
                     continue
             try:
-                key = stat_key(os.stat(path))
+                st = os.stat(path)
             except FileNotFoundError:  # removed while we read
                 continue
+            if st.st_size > MAX_FILE_BYTES:  # not read at all: a huge file costs no memory
+                message = f"too large ({st.st_size} bytes; the limit is {MAX_FILE_BYTES})"
+                snapshot.problems.append(Problem(display, 1, 1, "file", message))
+                continue
+            key = stat_key(st)
             cached = cache.get(name, key)
             if cached is not None:
                 data, problem_rows = cached
