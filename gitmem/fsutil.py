@@ -54,10 +54,15 @@ def write_atomic(path: Path, data: bytes, *, overwrite: bool = True) -> None:
         except FileNotFoundError:
             mode = 0o666 & ~_umask()
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:  # disk full, quota: say which file could not be written
+            if exc.filename is None and exc.errno is not None:
+                raise OSError(exc.errno, exc.strerror or os.strerror(exc.errno), os.fspath(path)) from exc
+            raise
         if overwrite:
             os.replace(tmp, path)
         else:

@@ -60,6 +60,7 @@ def test_disk_full_is_one_line_and_exit_3(full_disk: Path, run: Run) -> None:
     assert result.code == 3, result.err
     assert len(result.err.splitlines()) == 1
     assert "No space left on device" in result.err and "internal error" not in result.err
+    assert result.err.startswith("error: .memory/memories/use-pnpm-never-npm.yaml: ")
     leftovers = [p.name for p in (full_disk / ".memory/memories").iterdir()]
     assert leftovers == [".gitkeep"]
 
@@ -73,7 +74,7 @@ def test_an_injected_enospc_at_the_write_boundary_is_exit_3(
     monkeypatch.setattr(fsutil.os, "fsync", no_space)
     result = run("add", "Use pnpm, never npm")
     assert result.code == 3, result.err
-    assert result.err.startswith("error: ") and len(result.err.splitlines()) == 1
+    assert result.err.startswith("error: .memory/memories/") and len(result.err.splitlines()) == 1
     assert "No space left on device" in result.err
     assert [p.name for p in (project / ".memory/memories").iterdir()] == [".gitkeep"]  # no temporary file left
 
