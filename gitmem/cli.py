@@ -6,6 +6,8 @@ Errors become exit codes here, in one place (see ``ExitCode``): a user never see
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import importlib
 import os
 import sys
@@ -137,16 +139,47 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)
         return 130
-    except Exception as exc:  # a bug: say so in one line, and keep the traceback for --debug
+    except OSError as exc:
+        if exc.errno not in ENVIRONMENT_ERRORS:
+            return _internal(exc, debug)
         if debug:
             traceback.print_exc()
-        click.echo(
-            f"internal error: {type(exc).__name__}: {exc} (this is a bug in gitmem; rerun with --debug for "
-            "the traceback)",
-            err=True,
-        )
-        return int(ExitCode.INTERNAL)
+        click.echo(f"error: {_os_error(exc)}", err=True)
+        return int(ExitCode.CANNOT_RUN)
+    except Exception as exc:
+        return _internal(exc, debug)
     return int(result or 0)
+
+
+# The environment's failures, not gitmem's: disk full, read-only or unwritable folders, quotas, I/O errors.
+ENVIRONMENT_ERRORS = frozenset(
+    getattr(errno, name)
+    for name in ("ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM", "EIO", "EFBIG", "EMFILE", "ENFILE")
+    if hasattr(errno, name)
+)
+
+
+def _os_error(exc: OSError) -> str:
+    """One line: what the system said, and about which file (as the user would type it)."""
+    reason = exc.strerror or os.strerror(exc.errno or 0)
+    advice = "free some space or fix the permissions, then run again"
+    if exc.filename is None:
+        return f"{reason}: {advice}"
+    name = os.fsdecode(exc.filename) if isinstance(exc.filename, str | bytes) else str(exc.filename)
+    with contextlib.suppress(ValueError):
+        name = os.path.relpath(name)
+    return f"{name}: {reason}: {advice}"
+
+
+def _internal(exc: BaseException, debug: bool) -> int:
+    """A bug: say so in one line, and keep the traceback for --debug."""
+    if debug:
+        traceback.print_exc()
+    click.echo(
+        f"internal error: {type(exc).__name__}: {exc} (this is a bug in gitmem; rerun with --debug for the traceback)",
+        err=True,
+    )
+    return int(ExitCode.INTERNAL)
 
 
 def _silence_stdout() -> None:

@@ -72,9 +72,10 @@ def load_config(project: Project) -> Config:
     A valid config is cached under .git/gitmem/, keyed on the file's stat like the store's cache, so commands on the
     pre-commit hook's path do not import the YAML and JSON Schema libraries to re-check an unchanged file.
     """
+    from gitmem import safepath
     from gitmem.memory.cache import FileCache, stat_key
 
-    path = project.config_path
+    path = safepath.require(project, project.config_path)
     try:
         raw = path.read_bytes()
         key = stat_key(os.stat(path))
@@ -111,7 +112,9 @@ def _cache_salt() -> str:
 
 def save_config(project: Project, changes: dict[str, Any]) -> None:
     """Set top-level config fields (``None`` removes one), keeping the file's comments and order."""
-    path = project.config_path
+    from gitmem import safepath
+
+    path = safepath.require(project, project.config_path)
     if path.exists():
         text = yamlio.update(path.read_text(encoding="utf-8"), changes)
     else:

@@ -1,11 +1,37 @@
-"""Atomic file writes: a temporary file in the same directory, fsync, then rename (or link, never clobbering)."""
+"""Atomic file writes: a temporary file in the same directory, fsync, then rename (or link, never clobbering).
+
+The temporary file is named ``.NAME.XXXXXXXX.gitmem.tmp``: a write killed half-way (``kill -9``, power loss) can
+leave one behind, so ``gitmem init`` has git ignore the pattern (``TEMP_PATTERN`` in ``.memory/.gitignore`` and
+``.git/info/exclude``) and the store removes stale ones (``remove_stale_temp``).
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import tempfile
+import time
 from pathlib import Path
+
+TEMP_SUFFIX = ".gitmem.tmp"
+TEMP_PATTERN = ".*" + TEMP_SUFFIX  # as a .gitignore line
+STALE_SECONDS = 600  # a temporary file this old belongs to no running write
+
+
+def is_temp(name: str) -> bool:
+    return name.startswith(".") and name.endswith(TEMP_SUFFIX)
+
+
+def remove_stale_temp(path: Path, now: float | None = None) -> bool:
+    """Remove ``path``, a temporary file of ours, when no write can still be using it; returns whether it went."""
+    try:
+        age = (time.time() if now is None else now) - path.stat().st_mtime
+        if age < STALE_SECONDS:
+            return False
+        path.unlink()
+    except OSError:
+        return False
+    return True
 
 
 def _umask() -> int:
@@ -21,17 +47,22 @@ def write_atomic(path: Path, data: bytes, *, overwrite: bool = True) -> None:
     process creates it at the same moment.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
     try:
         try:
             mode = path.stat().st_mode & 0o7777
         except FileNotFoundError:
             mode = 0o666 & ~_umask()
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:  # disk full, quota: say which file could not be written
+            if exc.filename is None and exc.errno is not None:
+                raise OSError(exc.errno, exc.strerror or os.strerror(exc.errno), os.fspath(path)) from exc
+            raise
         if overwrite:
             os.replace(tmp, path)
         else:

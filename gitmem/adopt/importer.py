@@ -28,6 +28,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from gitmem import safepath
 from gitmem.adopt import kinds, markdown, sources
 from gitmem.adopt.sources import Format, Scope
 from gitmem.compile import block
@@ -211,8 +212,9 @@ class _Read:
 
 def _read_file(project: Project, path: str, fmt: Format, report: ImportReport) -> _Read | None:
     """A rules file's items, or ``None`` (with the reason in ``report.skipped``) when it is not to be read."""
+    full = safepath.require(project, project.root / path, path)  # GEMINI.md -> /etc/passwd: refused, not read
     try:
-        raw = (project.root / path).read_bytes()
+        raw = full.read_bytes()
     except OSError as exc:
         report.skipped.append(Skipped(path, 0, f"cannot read: {exc.strerror}"))
         return None

@@ -43,6 +43,7 @@ def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: boo
       gitmem init --target agents --target claude --target cursor
       gitmem init --pre-push --mcp
     """
+    from gitmem.git.hooks import exclude_temp_files
     from gitmem.memory.initialise import initialise
     from gitmem.project import find_project
 
@@ -53,6 +54,7 @@ def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: boo
 
         registrations = plan(project)  # read every tool's file before anything is written
     report = initialise(project, targets)
+    exclude_temp_files(project)
     for path in report.created:
         echo(f"created {project.display(path)}")
     if report.detected:

@@ -22,18 +22,20 @@ def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> int:
     Example (what `gitmem init` registers):
       git config merge.gitmem.driver "gitmem merge-driver %O %A %B %P"
     """
+    from gitmem import safepath
+    from gitmem.errors import CannotRun
     from gitmem.fsutil import write_atomic
-    from gitmem.git.mergedriver import merge_rules_file
+    from gitmem.git.mergedriver import merge_rules_bytes
+    from gitmem.project import find_project
 
-    texts = []
+    try:
+        root = find_project().root  # git runs the driver at the top of the work tree, on files it made there
+    except CannotRun:
+        root = Path.cwd()
     for file in (base, ours, theirs):
-        try:
-            texts.append(file.read_bytes().decode("utf-8"))
-        except UnicodeDecodeError:
-            echo(f"gitmem merge-driver: {path or ours} is not UTF-8 text: left for git to merge", err=True)
-            return 1
-    result = merge_rules_file(texts[0], texts[1], texts[2])
-    write_atomic(ours, result.text.encode("utf-8"))
+        safepath.require_under(root, file, str(file))
+    result = merge_rules_bytes(base.read_bytes(), ours.read_bytes(), theirs.read_bytes())
+    write_atomic(ours, result.text.encode("utf-8", "surrogateescape"))
     for note in result.notes:
         echo(f"gitmem merge-driver: {path or ours}: {note}", err=True)
     return 1 if result.conflicts else 0

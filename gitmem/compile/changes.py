@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gitmem import safepath
 from gitmem.compile.plan import TargetPlan
 from gitmem.compile.targets import Limit
 from gitmem.errors import Problem
@@ -92,15 +93,11 @@ class Report:
 def read_file(project: Project, path: str, report: Report) -> tuple[str | None, Path | None]:
     """A file's text and where to write it; (None, path) when it does not exist; (None, None) on a problem."""
     full = project.root / path
-    io_path = full
-    if full.is_symlink():
-        io_path = full.resolve()
-        try:
-            io_path.relative_to(project.root.resolve())
-        except ValueError:
-            message = "a link to outside the repository; gitmem does not write through it"
-            report.problems.append(Problem(path, 1, 1, "file", message))
-            return None, None
+    refusal = safepath.problem(project, full, path)  # every part of the path, not only the file: docs -> ~/.claude
+    if refusal is not None:
+        report.problems.append(refusal)
+        return None, None
+    io_path = full.resolve() if full.is_symlink() else full
     if not full.exists():
         return None, io_path
     if not full.is_file():

@@ -8,7 +8,8 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,10 +60,18 @@ def list_files(root: Path, names: tuple[str, ...]) -> list[str]:
 
 
 def git(
-    cwd: Path, *args: str, foreign: bool = False, input: bytes | None = None, env: dict[str, str] | None = None
+    cwd: Path,
+    *args: str,
+    foreign: bool = False,
+    input: bytes | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float | None = None,
 ) -> bytes:
     """Run ``git args`` in ``cwd``; raise ``GitFailed`` with git's message when it fails. ``env``: variables to set
-    on top of the environment (e.g. ``GIT_TERMINAL_PROMPT=0`` for a fetch that must not ask for a password)."""
+    on top of the environment (e.g. ``GIT_TERMINAL_PROMPT=0`` for a fetch that must not ask for a password).
+    ``timeout``: seconds after which git and every process it started are killed (``GitFailed``)."""
+    if timeout is not None:
+        return _git_with_timeout(cwd, args, {**clean_env(foreign), **(env or {})}, input, timeout)
     try:
         done = subprocess.run(
             ["git", *args],
@@ -74,6 +83,43 @@ def git(
         )
     except FileNotFoundError:
         raise GitFailed("git is not installed (or not on PATH): install git and try again") from None
+    return _output(args, done)
+
+
+def _git_with_timeout(
+    cwd: Path, args: Sequence[str], env: dict[str, str], input: bytes | None, timeout: float
+) -> bytes:
+    """``git`` in its own process group, killed with all its helpers (remote helpers, ssh) after ``timeout``."""
+    import signal
+
+    try:
+        process = subprocess.Popen(
+            ["git", *args],
+            cwd=cwd,
+            stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            start_new_session=True,
+        )
+    except FileNotFoundError:
+        raise GitFailed("git is not installed (or not on PATH): install git and try again") from None
+    try:
+        stdout, stderr = process.communicate(input, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with suppress(OSError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        message = f"git {' '.join(args[:1])} gave no result in {timeout:g} s (the server does not answer)"
+        raise GitFailed(message, f"fatal: timed out after {timeout:g} s: the server does not answer") from None
+    except BaseException:
+        with suppress(OSError):
+            os.killpg(process.pid, signal.SIGKILL)
+        raise
+    return _output(args, subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr))
+
+
+def _output(args: Sequence[str], done: subprocess.CompletedProcess[bytes]) -> bytes:
     if done.returncode != 0:
         stderr = done.stderr.decode("utf-8", "replace")
         message = stderr.strip().splitlines()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -226,9 +226,21 @@ def conflicted_files(root: Path) -> list[str]:
     return [path for path in output.decode("utf-8", "surrogateescape").split("\x00") if path]
 
 
-def abort_revert(root: Path) -> None:
-    with _repo(root) as repo:
-        repo.git.revert("--abort")
+def undo_revert(root: Path, paths: Sequence[str]) -> None:
+    """Undo a ``revert --no-commit`` in progress: REVERT_HEAD gone, and ``paths`` (what the revert and gitmem
+    changed) back as HEAD has them in the index and the work tree; other files are not touched."""
+    with suppress(GitFailed):
+        git(root, "revert", "--quit")
+    paths = sorted(set(paths))
+    if not paths:
+        return
+    git(root, "reset", "-q", "HEAD", "--", *paths)
+    listed = git(root, "ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *paths)
+    in_head = [path for path in listed.decode("utf-8", "surrogateescape").split("\0") if path]
+    if in_head:
+        git(root, "checkout", "HEAD", "--", *in_head)
+    for path in set(paths) - set(in_head):
+        (root / path).unlink(missing_ok=True)
 
 
 def stage(root: Path, paths: Iterable[str]) -> None:

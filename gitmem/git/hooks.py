@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from gitmem import yamlio
+from gitmem import safepath, yamlio
 from gitmem.compile.targets import BY_NAME
 from gitmem.errors import CannotRun
 from gitmem.fsutil import write_atomic
@@ -92,7 +92,7 @@ def _hook_ids(data: Any) -> set[str]:
 
 def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
     """Add the missing gitmem hooks to .pre-commit-config.yaml. Returns "created", "updated" or "unchanged"."""
-    path = project.root / PRECOMMIT_CONFIG
+    path = safepath.require(project, project.root / PRECOMMIT_CONFIG, PRECOMMIT_CONFIG)
     if not path.exists():
         text = "# pre-commit hooks (https://pre-commit.com); `gitmem init` added gitmem's.\nrepos:\n"
         write_atomic(path, (text + _entry_text(wanted_hooks(pre_push), 0, "-   ")).encode("utf-8"))
@@ -229,7 +229,7 @@ def attribute_lines(targets: tuple[str, ...]) -> list[str]:
 def ensure_merge_driver(project: Project, targets: tuple[str, ...]) -> list[str]:
     """Declare the generated files in .gitattributes and define the driver in the local git config."""
     done = []
-    path = project.root / GITATTRIBUTES
+    path = safepath.require(project, project.root / GITATTRIBUTES, GITATTRIBUTES)
     try:
         text = path.read_text(encoding="utf-8") if path.exists() else ""
     except (OSError, UnicodeDecodeError) as exc:
@@ -263,3 +263,21 @@ def _git_config(project: Project, key: str) -> str | None:
         return command.git(project.root, "config", "--local", "--get", key).decode("utf-8").strip()
     except command.GitFailed:
         return None
+
+
+def exclude_temp_files(project: Project) -> None:
+    """Have git ignore gitmem's temporary files anywhere in this clone (``info/exclude``: a local setting like the
+    merge driver's), so a write killed half-way next to a rules file is never committed."""
+    from gitmem.fsutil import TEMP_PATTERN
+
+    relative = command.git(project.root, "rev-parse", "--git-path", "info/exclude").decode().strip()
+    exclude = project.root / relative
+    try:
+        text = exclude.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    except (OSError, UnicodeDecodeError):
+        return  # a local convenience only: .memory/ is covered by its committed .gitignore
+    if TEMP_PATTERN not in text.splitlines():
+        newline = "" if not text or text.endswith("\n") else "\n"
+        write_atomic(exclude, f"{text}{newline}# gitmem's temporary files\n{TEMP_PATTERN}\n".encode())

@@ -25,6 +25,19 @@ class MergeResult:
     notes: list[str] = field(default_factory=list)
 
 
+def merge_rules_bytes(base: bytes, ours: bytes, theirs: bytes) -> MergeResult:
+    """Merge three versions as git hands them over. A version that is not UTF-8 text is merged line by line as
+    ``git merge-file`` does (conflict markers where the sides differ), its bytes kept: the other side is never
+    dropped. ``text`` holds undecodable bytes as surrogates (encode it with ``surrogateescape``)."""
+    try:
+        texts = [raw.decode("utf-8") for raw in (base, ours, theirs)]
+    except UnicodeDecodeError:
+        decoded = [raw.decode("utf-8", "surrogateescape") for raw in (base, ours, theirs)]
+        text, conflicts = command.merge_text(decoded[1], decoded[0], decoded[2])
+        return MergeResult(text, conflicts, ["not UTF-8 text: merged line by line as git does"])
+    return merge_rules_file(*texts)
+
+
 def merge_rules_file(base: str, ours: str, theirs: str) -> MergeResult:
     """Merge three versions of a rules file. Falls back to git's plain merge when the blocks cannot be read."""
     try:

@@ -55,19 +55,24 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
         raise UsageError(f"memory {memory_id!r} is not in the working tree any more (already removed?)")
     if history.has_staged_changes(project.root):
         raise UsageError("there are staged changes: commit or unstage them first, so the revert commit holds only it")
+    _check_first(project, store, memory_id, today)
     touched = history.commit_files(project.root, introduced.sha)
     only_this = all(path == relative or is_generated(path) for path in touched)
     if only_this:
         conflicts = history.revert_no_commit(project.root, introduced.sha)
-        for path in conflicts:
-            if path != relative and not is_generated(path):
-                history.abort_revert(project.root)
-                raise UsageError(f"reverting {introduced.short} conflicts in {path}: undo it by hand")
-            history.take_ours(project.root, path)
-        if store.path_of(memory_id).exists():  # changed since it was added: git kept our version
-            store.delete(memory_id)
-        compiled = _recompile(project, store, today)
-        history.stage(project.root, [relative, *compiled])
+        compiled: list[str] = []
+        try:
+            for path in conflicts:
+                if path != relative and not is_generated(path):
+                    raise UsageError(f"reverting {introduced.short} conflicts in {path}: undo it by hand")
+                history.take_ours(project.root, path)
+            if store.path_of(memory_id).exists():  # changed since it was added: git kept our version
+                store.delete(memory_id)
+            compiled = _recompile(project, store, today)
+            history.stage(project.root, [relative, *compiled])
+        except BaseException:  # no REVERT_HEAD, no unmerged file, the memory back as it was
+            history.undo_revert(project.root, [relative, *touched, *conflicts, *compiled])
+            raise
         message = f'Revert "{introduced.subject}"\n\nThis reverts commit {introduced.sha}.\n(gitmem revert {memory_id})'
         sha = history.commit(project.root, message)
         return Reverted("reverted", sha, introduced, compiled)
@@ -82,6 +87,29 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
     )
     sha = history.commit(project.root, message, paths)
     return Reverted("removed", sha, introduced, compiled)
+
+
+def _check_first(project: Project, store: Store, memory_id: str, today: date) -> None:
+    """Refuse, before git changes anything, a revert whose recompile would fail: every memory file must be valid,
+    and the rules files must compile without this memory."""
+    from gitmem.compile.compiler import prepare
+    from gitmem.config import load_config
+
+    snapshot = store.load()
+    if snapshot.problems:
+        raise CheckFailed(
+            snapshot.problems, "memory files are invalid: fix them first (nothing was reverted), then run it again"
+        )
+    live = [m for m in snapshot.memories.values() if m.is_live(today) and m.id != memory_id]
+    report = prepare(project, load_config(project), live)
+    if report.problems:
+        raise CheckFailed(report.problems, "the rules files could not be compiled: nothing was reverted")
+    if report.refused:
+        edited = ", ".join(change.path for change in report.refused)
+        raise UsageError(
+            f"{edited}: edited by hand inside the gitmem block; run `gitmem compile --force` first "
+            "(nothing was reverted)"
+        )
 
 
 def _recompile(project: Project, store: Store, today: date) -> list[str]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from gitmem import safepath
 from gitmem.errors import CheckFailed, Problem, UsageError
 from gitmem.fsutil import write_atomic
 from gitmem.journal.markdown import SECTION_TITLES, SECTIONS, parse, section_of
@@ -176,7 +177,7 @@ def store_log(
                 return Stored(existing, existed=True, redacted=redacted)
     base = f"{day.isoformat()}-{log_slug(text, slug)}"
     for number in range(1, 1000):
-        path = directory / (base + (f"-{number}" if number > 1 else "") + SUFFIX)
+        path = safepath.require(project, directory / (base + (f"-{number}" if number > 1 else "") + SUFFIX))
         if path.exists():
             continue
         try:
@@ -188,15 +189,18 @@ def store_log(
 
 
 def append_to_log(project: Project, text: str, day: date, slug: str = "session") -> Path:
-    """Add ``text`` to the end of the day's log ``<day>-<slug>.md`` (created when missing), after the checks."""
+    """Add ``text`` to the end of the day's log ``<day>-<slug>.md`` (created when missing), after the checks: of
+    ``text``, then of the whole log it makes."""
     text, _ = check_log(text, "text")
-    path = project.journal_dir / f"{day.isoformat()}-{log_slug('', slug)}{SUFFIX}"
+    path = safepath.require(project, project.journal_dir / f"{day.isoformat()}-{log_slug('', slug)}{SUFFIX}")
     with _locked(project):
         try:
             before = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             before = f"# Session {day.isoformat()}\n"
         joined = before.rstrip("\n") + "\n\n" + text.strip("\n") + "\n"
+        # What the journal will hold, not only the new part: a key split over two appends is whole in the file.
+        check_log(joined, project.display(path))
         write_atomic(path, joined.encode("utf-8"))
     return path
 

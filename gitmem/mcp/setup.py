@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gitmem import safepath
 from gitmem.fsutil import write_atomic
 from gitmem.project import Project
 
@@ -65,6 +66,8 @@ def plan(project: Project) -> list[Registration]:
     """What registering the server would do to each tool's file; nothing is written."""
     out = []
     for client in CLIENTS:
+        for name in client.files:  # every part: a committed .cursor -> ~/.cursor must not lead to the user's config
+            safepath.require(project, project.root / name, name)
         path = next((project.root / f for f in client.files if (project.root / f).exists()), None)
         path = path or project.root / client.files[0]
         if not path.exists():

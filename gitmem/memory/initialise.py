@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gitmem import safepath
 from gitmem.config import DEFAULT_TARGETS, TARGET_NAMES, load_config, save_config
+from gitmem.fsutil import TEMP_PATTERN, write_atomic
 from gitmem.memory.store import Store
 from gitmem.project import Project
 
@@ -36,8 +38,26 @@ def detect_targets(root: Path) -> tuple[str, ...]:
     return tuple(name for name in TARGET_NAMES if any((root / p).exists() for p in _DETECT[name]))
 
 
+MEMORY_GITIGNORE = (
+    f"# Written by gitmem init: a write killed half-way leaves a temporary file; never commit one.\n{TEMP_PATTERN}\n"
+)
+
+
+def ignore_temp_files(project: Project) -> list[Path]:
+    """Have git ignore gitmem's temporary files in .memory/ for every clone (a committed .gitignore); the rules files
+    elsewhere are covered in this clone by ``gitmem.git.hooks.exclude_temp_files``. Returns the files created."""
+    changed = []
+    ignore = safepath.require(project, project.memory_dir / ".gitignore")
+    if not ignore.exists():
+        write_atomic(ignore, MEMORY_GITIGNORE.encode("utf-8"))
+        changed.append(ignore)
+    return changed
+
+
 def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
     report = InitReport()
+    for directory in (project.memory_dir, project.memories_dir, project.journal_dir):
+        safepath.require(project, directory)  # a committed .memory link to elsewhere: nothing is created there
     for directory in (project.memory_dir, project.memories_dir, project.journal_dir):
         if not directory.is_dir():
             directory.mkdir(parents=True, exist_ok=True)
@@ -48,6 +68,7 @@ def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
             keep.touch()
             report.created.append(keep)
     report.created.extend(Store(project).ensure_schema_copies())
+    report.created.extend(ignore_temp_files(project))
 
     existed = project.config_path.exists()
     current = load_config(project).targets if existed else ()

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gitmem import __version__, yamlio
+from gitmem import __version__, safepath, yamlio
 from gitmem.errors import CheckFailed, Problem, UsageError
-from gitmem.fsutil import write_atomic
+from gitmem.fsutil import is_temp, remove_stale_temp, write_atomic
 from gitmem.memory.cache import FileCache, stat_key
 from gitmem.memory.model import ID_PATTERN, Memory
 from gitmem.project import Project
@@ -79,9 +79,10 @@ class Store:
 
     def load(self) -> Snapshot:
         """Read and check every memory file."""
-        from gitmem.schema import check_memory
+        from gitmem.schema import MAX_FILE_BYTES, check_memory
 
         snapshot = Snapshot()
+        safepath.require(self.project, self.directory)  # a committed .memory link to elsewhere is not read
         try:
             names = sorted(os.listdir(self.directory))
         except FileNotFoundError:
@@ -91,6 +92,8 @@ class Store:
         raw_ids: dict[str, list[str]] = {}
         for name in names:
             if name.startswith("."):
+                if is_temp(name):  # left by a write that was killed half-way
+                    remove_stale_temp(self.directory / name)
                 continue
             display = os.path.join(prefix, name)
             path = self.directory / name
@@ -100,10 +103,20 @@ class Store:
                         Problem(display, 1, 1, "file", f"not a memory file: memories are named ID{SUFFIX}")
                     )
                 continue
+            if os.path.islink(path):  # the directory is inside: only a link can lead elsewhere
+                refusal = safepath.problem(self.project, path, display)
+                if refusal is not None:
+                    snapshot.problems.append(refusal)
+                    continue
             try:
-                key = stat_key(os.stat(path))
+                st = os.stat(path)
             except FileNotFoundError:  # removed while we read
                 continue
+            if st.st_size > MAX_FILE_BYTES:  # not read at all: a huge file costs no memory
+                message = f"too large ({st.st_size} bytes; the limit is {MAX_FILE_BYTES})"
+                snapshot.problems.append(Problem(display, 1, 1, "file", message))
+                continue
+            key = stat_key(st)
             cached = cache.get(name, key)
             if cached is not None:
                 data, problem_rows = cached
@@ -200,6 +213,7 @@ class Store:
             )
         text = self.render(memory)
         self.check_text(memory.id, text, snapshot)
+        safepath.require(self.project, path)
         self.ensure_schema_copies(refresh=False)
         try:
             write_atomic(path, text.encode("utf-8"), overwrite=False)
@@ -212,17 +226,17 @@ class Store:
     def replace_text(self, memory_id: str, text: str, snapshot: Snapshot | None = None) -> Memory:
         """Replace a stored memory's file with ``text``, after checking it."""
         memory = self.check_text(memory_id, text, snapshot)
-        write_atomic(self.path_of(memory_id), text.encode("utf-8"))
+        write_atomic(safepath.require(self.project, self.path_of(memory_id)), text.encode("utf-8"))
         return memory
 
     def update(self, memory_id: str, changes: dict[str, Any], snapshot: Snapshot | None = None) -> Memory:
         """Set fields of a stored memory (``None`` removes one), keeping the file's comments and layout."""
-        path = self.path_of(memory_id)
+        path = safepath.require(self.project, self.path_of(memory_id))
         text = yamlio.update(path.read_text(encoding="utf-8"), changes)
         return self.replace_text(memory_id, text, snapshot)
 
     def delete(self, memory_id: str) -> Path:
-        path = self.path_of(memory_id)
+        path = safepath.require(self.project, self.path_of(memory_id).parent) / f"{memory_id}{SUFFIX}"
         try:
             path.unlink()
         except FileNotFoundError:
@@ -235,7 +249,7 @@ class Store:
 
         written = []
         for name, filename in SCHEMA_FILES.items():
-            path = self.project.schema_dir / filename
+            path = safepath.require(self.project, self.project.schema_dir / filename)
             if path.exists() and not refresh:
                 continue
             text = schema_text(name)

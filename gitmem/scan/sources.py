@@ -188,21 +188,42 @@ _HUNK_RE = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings) -> Iterator[Source]:
     """The lines the index adds, file by file, with their line numbers in the staged file.
 
-    Runs ``git diff --cached`` once, in the current environment, so ``GIT_INDEX_FILE`` (set by git for partial
-    commits such as ``git commit FILE``) is respected.
+    Runs ``git diff --cached`` in the current environment, so ``GIT_INDEX_FILE`` (set by git for partial commits
+    such as ``git commit FILE``) is respected. Files git shows as "Binary files differ" (a ``-diff`` or ``binary``
+    attribute in ``.gitattributes``, which the repository's author controls) are diffed again as text, and skipped
+    only when the staged content really is binary (a NUL byte, as ``gitmem scan PATH`` decides).
     """
     from gitmem.git.command import git
 
     args = ["-c", "core.quotePath=off", "diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-U0"]
-    args += ["--diff-filter=ACMRTU", "--src-prefix=a/", "--dst-prefix=b/", "--"]
-    out = git(project.root, *args, *pathspecs)
+    args += ["--diff-filter=ACMRTU", "--src-prefix=a/", "--dst-prefix=b/"]
+    out = git(project.root, *args, "--", *pathspecs)
+    files = list(_parse_diff(out))
+    if out.startswith(b"Binary files ") or b"\nBinary files " in out:
+        marked = _marked_binary(project, pathspecs)
+        if marked:
+            again = git(project.root, *args, "--text", "--", *(f":(literal){name}" for name in marked))
+            files += [(name, added) for name, added in _parse_diff(again) if not _has_nul(added)]
     cwd = Path.cwd().resolve()
-    for name, added in _parse_diff(out):
+    for name, added in sorted(files, key=lambda pair: pair[0]):
         if settings.excluded(name):
             continue
         text = "\n".join(decode_bytes(line) for _, line in added)
         display = os.path.relpath(project.root / name, cwd) if project.root != cwd else name
         yield Source(display, text, None, tuple(number for number, _ in added), name)
+
+
+def _marked_binary(project: Project, pathspecs: tuple[str, ...]) -> list[str]:
+    """The staged files ``git diff`` showed as binary (``-\t-`` in ``--numstat``)."""
+    from gitmem.git.command import git
+
+    args = ["-c", "core.quotePath=off", "diff", "--cached", "--numstat", "-z", "--no-renames", "--no-ext-diff"]
+    out = git(project.root, *args, "--no-textconv", "--diff-filter=ACMRTU", "--", *pathspecs)
+    return [decode_bytes(record[4:]) for record in out.split(b"\0") if record.startswith(b"-\t-\t")]
+
+
+def _has_nul(added: list[tuple[int, bytes]]) -> bool:
+    return any(b"\0" in line for _, line in added)
 
 
 def _parse_diff(out: bytes) -> Iterator[tuple[str, list[tuple[int, bytes]]]]:

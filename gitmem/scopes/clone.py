@@ -65,6 +65,21 @@ def _fetch_env() -> dict[str, str]:
     return env
 
 
+FETCH_TIMEOUT = 120.0  # seconds (packs are small YAML files); GITMEM_FETCH_TIMEOUT overrides
+
+
+def fetch_timeout() -> float:
+    """How long a clone or fetch may take in all, whatever the transport: ``git://`` has no timeout of its own, so a
+    server that accepts and never answers would hold a commit hook for ever. ``GITMEM_FETCH_TIMEOUT`` (seconds)
+    overrides the default."""
+    value = os.environ.get("GITMEM_FETCH_TIMEOUT", "")
+    try:
+        seconds = float(value)
+    except ValueError:
+        return FETCH_TIMEOUT
+    return seconds if seconds > 0 else FETCH_TIMEOUT
+
+
 def fetch(project: Project, source: Source) -> Path:
     """Clone the source (or fetch into its clone): every branch and tag. ``Unreachable`` when git cannot."""
     clone = clone_dir(project, source)
@@ -83,6 +98,7 @@ def fetch(project: Project, source: Source) -> Path:
                 "+refs/heads/*:refs/heads/*",
                 foreign=True,
                 env=_fetch_env(),
+                timeout=fetch_timeout(),
             )
         else:
             clone.parent.mkdir(parents=True, exist_ok=True)
@@ -98,6 +114,7 @@ def fetch(project: Project, source: Source) -> Path:
                     str(scratch),
                     foreign=True,
                     env=_fetch_env(),
+                    timeout=fetch_timeout(),
                 )
                 with contextlib.suppress(OSError):  # another process cloned it meanwhile: theirs is as good
                     os.rename(scratch, clone)
@@ -146,25 +163,29 @@ def is_ancestor(clone: Path, older: str, newer: str) -> bool:
     return True
 
 
-def read_tree(clone: Path, commit: str) -> dict[str, bytes | None]:
-    """The memory files at ``commit``: file name -> bytes (one ``cat-file --batch`` for all of them), or ``None``
-    for a symbolic link."""
-    listing = _git(clone, "ls-tree", "-z", commit, "--", f"{MEMORIES_PATH}/").decode("utf-8", "surrogateescape")
+def read_tree(clone: Path, commit: str) -> dict[str, bytes | int | None]:
+    """The memory files at ``commit``: file name -> bytes (one ``cat-file --batch`` for all of them), ``None`` for a
+    symbolic link, or the size of a blob over the size limit: its size is read from the tree listing (``ls-tree
+    -l``) and the blob itself never is, so a pack holding a huge blob costs no memory."""
+    from gitmem.schema import MAX_FILE_BYTES
+
+    listing = _git(clone, "ls-tree", "-z", "-l", commit, "--", f"{MEMORIES_PATH}/")
     blobs: dict[str, str] = {}
-    links: list[str] = []
-    for record in listing.split("\0"):
+    out: dict[str, bytes | int | None] = {}
+    for record in listing.decode("utf-8", "surrogateescape").split("\0"):
         if not record:
             continue
         meta, _, path = record.partition("\t")
-        mode, kind, oid = meta.split()
+        mode, kind, oid, size = meta.split()
         name = path.rsplit("/", 1)[-1]
         if kind != "blob" or not name.endswith(SUFFIX) or name.startswith("."):
             continue
         if mode == "120000":
-            links.append(name)
+            out[name] = None
+        elif int(size) > MAX_FILE_BYTES:
+            out[name] = int(size)
         else:
             blobs[name] = oid
-    out: dict[str, bytes | None] = dict.fromkeys(links)
     if not blobs:
         return out
     raw = _git(clone, "cat-file", "--batch", input="".join(f"{oid}\n" for oid in blobs.values()).encode("ascii"))

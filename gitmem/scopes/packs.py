@@ -134,9 +134,9 @@ def _pack_from(source: Source, stored: dict[str, Any]) -> Pack:
     )
 
 
-def check_pack(source: Source, commit: str, files: dict[str, bytes | None]) -> Pack:
+def check_pack(source: Source, commit: str, files: dict[str, bytes | int | None]) -> Pack:
     """Check every memory file of the pack, and that what they supersede is in the pack."""
-    from gitmem.schema import check_memory
+    from gitmem.schema import MAX_FILE_BYTES, check_memory
 
     pack = Pack(source, commit)
     for name, raw in sorted(files.items()):
@@ -144,6 +144,10 @@ def check_pack(source: Source, commit: str, files: dict[str, bytes | None]) -> P
         display = pack.display(memory_id)
         if raw is None:
             pack.problems.append(Problem(display, 1, 1, "file", "a symbolic link; a pack's memories must be files"))
+            continue
+        if isinstance(raw, int):
+            message = f"too large ({raw} bytes; the limit is {MAX_FILE_BYTES})"
+            pack.problems.append(Problem(display, 1, 1, "file", message))
             continue
         data, problems = check_memory(raw, memory_id, display)
         if problems:
