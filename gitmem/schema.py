@@ -120,7 +120,23 @@ def _check_yaml_file(raw: bytes, schema: str, path: str) -> tuple[yamlio.Documen
     if not hidden:
         problems.extend(_escaped_hidden(doc, path))
     problems.extend(_schema_problems(doc, schema, path))
+    problems.extend(_field_problems(doc, schema, path, problems))
     return doc, problems
+
+
+def _field_problems(doc: yamlio.Document, schema: str, path: str, found: list[Problem]) -> list[Problem]:
+    """What the schema cannot say (``gitmem.memory.fields``): stray line breaks, globs standing for too many."""
+    from gitmem.memory import fields
+
+    problems = []
+    for where, message in fields.line_break_problems(doc.data):
+        problem = _at(doc, path, where, message)
+        code = message[message.find("U+") :].split(" ")[0]
+        if not any(p.field in (problem.field, "file") and code in p.message for p in found):  # said already
+            problems.append(problem)
+    if schema == "memory":
+        problems.extend(_at(doc, path, where, message) for where, message in fields.glob_problems(doc.data))
+    return problems
 
 
 def _schema_problems(doc: yamlio.Document, schema: str, path: str) -> list[Problem]:

@@ -91,7 +91,13 @@ def load(text: str) -> Document:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     try:
-        root = _loader().load(text)
+        try:
+            root = _loader().load(text)
+        except BaseException:
+            # A failed load can leave the reused loader in a bad state (ruamel's composer keeps the depth it had
+            # reached when "maximum depth exceeded" stopped it, so every later file would fail too): start afresh.
+            _yaml_cache.pop("load", None)
+            raise
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)

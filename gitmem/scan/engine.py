@@ -49,7 +49,10 @@ class Finding:
 def preview(secret: str) -> str:
     """At most a few leading characters of a secret, and its length."""
     shown = min(4, len(secret) // 4)
-    return f"{secret[:shown]}… ({len(secret)} chars)"
+    head = secret[:shown]
+    if not head.isprintable():  # a line break or control character would split or garble a one-line message
+        head = head.encode("unicode_escape").decode("ascii")
+    return f"{head}… ({len(secret)} chars)"
 
 
 def fingerprint(rule: str, secret: str) -> str:
