@@ -80,3 +80,26 @@ def _strings(value: Any, where: Where) -> Iterator[tuple[Where, str]]:
     elif isinstance(value, list):
         for index, sub in enumerate(value):
             yield from _strings(sub, (*where, index))
+
+
+def stray_line_breaks(text: str) -> Iterator[tuple[int, int, int]]:
+    """(line, column, code point) of each line break other than ``\\n`` in ``text`` (lines counted at ``\\n``)."""
+    line, line_start, counted_to = 1, 0, 0
+    for match in _OTHER_BREAK_RE.finditer(text):
+        index = match.start()
+        newlines = text.count("\n", counted_to, index)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", counted_to, index) + 1
+        counted_to = index
+        yield line, index - line_start + 1, ord(match.group(0))
+
+
+def split_lines(text: str) -> list[str]:
+    """``text`` split at every line break a reader may honour (``str.splitlines``'), so none is left inside a line."""
+    return re.split(f"\r\n|[\n{re.escape(OTHER_LINE_BREAKS)}]", text)
+
+
+def one_line(text: str) -> str:
+    """``text`` with every line break a reader may honour as a space."""
+    return re.sub(f"\r\n|[\n{re.escape(OTHER_LINE_BREAKS)}]", " ", text)
