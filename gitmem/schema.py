@@ -182,6 +182,10 @@ _PATTERN_HINTS = {
     "path": "must be a path relative to the repository root, without '..'",
     "lines": "must be a line number or a range like 3-9",
     "digest": "must be sha256: followed by hex digits",
+    "repo": "must be a git URL or path without credentials in it (git's credential helpers supply them)",
+    "rev": "must be one line",
+    "track": "must be one line",
+    "origin": "must be one line",
     "allow": "must be a finding fingerprint (hex digits, as printed by gitmem scan --baseline)",
     **dict.fromkeys(DATE_FIELDS, "must be a date written YYYY-MM-DD"),
 }

@@ -622,9 +622,8 @@ def _limit_advice(use: LimitUse) -> str:
 
 
 def _hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str, str], report: Report) -> None:
-    from gitmem.scan import find_hidden
-
     from gitmem.memory.fields import stray_line_breaks
+    from gitmem.scan import find_hidden
 
     for path, (_, file_plan) in desired.items():
         for char in find_hidden(file_plan.text()):

@@ -155,7 +155,7 @@ class Store:
 
     def _cross_problems(self, snapshot: Snapshot, raw_ids: dict[str, list[str]]) -> list[Problem]:
         problems = []
-        for memory_id, displays in raw_ids.items():
+        for displays in raw_ids.values():
             if len(displays) > 1:
                 for display in displays:
                     others = ", ".join(d for d in displays if d != display)
