@@ -138,9 +138,9 @@ def _field_problems(doc: yamlio.Document, schema: str, path: str, found: list[Pr
     from gitmem.memory import fields
 
     problems = []
-    for where, message in fields.line_break_problems(doc.data):
+    for where, codepoint, message in fields.line_break_problems(doc.data):
         problem = _at(doc, path, where, message)
-        code = message[message.find("U+") :].split(" ")[0]
+        code = f"U+{codepoint:04X}"
         if not any(p.field in (problem.field, "file") and code in p.message for p in found):  # said already
             problems.append(problem)
     if schema == "memory":

@@ -228,7 +228,11 @@ def update(text: str, changes: dict[str, Any]) -> str:
     """``text`` with top-level fields set (or removed, for ``None``), keeping comments and key order."""
     from ruamel.yaml.comments import CommentedMap
 
-    root = _dumper().load(text)
+    try:
+        root = _dumper().load(text)
+    except BaseException:
+        _yaml_cache.pop("dump", None)  # as in load(): a failed load must not leave the reused instance broken
+        raise
     assert isinstance(root, CommentedMap)
     for key, value in changes.items():
         if value is None:

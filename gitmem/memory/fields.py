@@ -31,8 +31,8 @@ def normalise_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def line_break_problems(data: Any) -> list[tuple[Where, str]]:
-    """(field path, message) for every string in ``data`` holding a line break other than ``\\n``.
+def line_break_problems(data: Any) -> list[tuple[Where, int, str]]:
+    """(field path, code point, message) for every string in ``data`` holding a line break other than ``\\n``.
 
     (Where ``\\n`` itself is allowed is the schema's say: the patterns of the one-line fields exclude it.)
     """
@@ -42,9 +42,8 @@ def line_break_problems(data: Any) -> list[tuple[Where, str]]:
         if other:
             char = other.group(0)
             name = unicodedata.name(char, "") or _CONTROL_NAMES.get(char, "CONTROL")
-            problems.append(
-                (where, f"holds a line break other than a newline (U+{ord(char):04X} {name}); use plain newlines")
-            )
+            message = f"holds a line break other than a newline (U+{ord(char):04X} {name}); use plain newlines"
+            problems.append((where, ord(char), message))
     return problems
 
 
