@@ -35,6 +35,7 @@ class Config:
     budget: int | dict[str, int] = DEFAULT_BUDGET
     scan_allow: tuple[str, ...] = ()
     scan_exclude: tuple[str, ...] = ()
+    scan_salt: str = ""
     proposal_max_age_days: int = 30
     similarity: float = 0.85
     mcp: bool = False
@@ -55,6 +56,7 @@ class Config:
             budget=data.get("budget", DEFAULT_BUDGET),
             scan_allow=tuple(scan.get("allow", ())),
             scan_exclude=tuple(scan.get("exclude", ())),
+            scan_salt=str(scan.get("salt", "")),
             proposal_max_age_days=doctor.get("proposal_max_age_days", 30),
             similarity=doctor.get("similarity", 0.85),
             mcp=bool(data.get("mcp", False)),

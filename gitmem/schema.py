@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from dataclasses import replace
 from datetime import date
 from functools import cache
 from importlib import resources
@@ -24,6 +25,13 @@ from gitmem.scan import find_hidden, scan_text
 MAX_FILE_BYTES = 64 * 1024
 
 SCHEMA_FILES = {"memory": "memory.schema.json", "config": "config.schema.json"}
+SECRET_NOTE = "; secrets must never be stored in memory"
+
+
+def fails_scan(messages: list[str]) -> bool:
+    """Whether these problem messages say the file holds a secret or hidden Unicode: then nothing of the file, not
+    even a message with a preview, may be kept in a cache."""
+    return any(message.endswith(SECRET_NOTE) or "hidden Unicode character" in message for message in messages)
 
 
 def schema_text(name: str) -> str:
@@ -55,18 +63,18 @@ def check_memory(raw: bytes, file_id: str | None, path: str = "") -> tuple[dict[
         return None, problems
     data = doc.data
     if file_id is not None and isinstance(data.get("id"), str) and data["id"] != file_id:
-        problems.append(_at(doc, path, ("id",), f"{data['id']!r} does not match the file name {file_id}.yaml"))
+        problems.append(_at(doc, path, ("id",), f"does not match the file name {file_id}.yaml"))
     for name in DATE_FIELDS:
         value = data.get(name)
         if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) and not _real_date(value):
-            problems.append(_at(doc, path, (name,), f"{value} is not a real date"))
+            problems.append(_at(doc, path, (name,), "is not a real date"))
     evidence = data.get("evidence")
     for index, item in enumerate(evidence if isinstance(evidence, list) else []):
         lines = item.get("lines") if isinstance(item, dict) else None
         if isinstance(lines, str) and "-" in lines:
             first, _, last = lines.partition("-")
             if first.isdigit() and last.isdigit() and int(first) > int(last):
-                problems.append(_at(doc, path, ("evidence", index, "lines"), f"range {lines} runs backwards"))
+                problems.append(_at(doc, path, ("evidence", index, "lines"), "the range runs backwards"))
     if isinstance(data.get("supersedes"), list) and data.get("id") in data["supersedes"]:
         problems.append(_at(doc, path, ("supersedes",), "a memory cannot supersede itself"))
     return data, problems
@@ -97,10 +105,11 @@ def _check_yaml_file(raw: bytes, schema: str, path: str) -> tuple[yamlio.Documen
     try:
         doc = yamlio.load(text[1:] if text.startswith("\ufeff") else text)
     except yamlio.YamlProblem as exc:
-        problems.append(exc.problem(path))
+        problem = exc.problem(path)
+        problems.append(replace(problem, field=_key_label(problem.field, _known_fields(schema))))
 
     def field_at(line: int) -> str:
-        return _field_at_line(doc, line) if doc is not None else "file"
+        return _key_label(_field_at_line(doc, line), _known_fields(schema)) if doc is not None else "file"
 
     hidden = find_hidden(text)
     for char in hidden:
@@ -112,7 +121,7 @@ def _check_yaml_file(raw: bytes, schema: str, path: str) -> tuple[yamlio.Documen
                 finding.line,
                 finding.column,
                 field_at(finding.line),
-                f"{finding.describe()}; secrets must never be stored in memory",
+                f"{finding.describe()}{SECRET_NOTE}",
             )
         )
     if doc is None:
@@ -120,7 +129,23 @@ def _check_yaml_file(raw: bytes, schema: str, path: str) -> tuple[yamlio.Documen
     if not hidden:
         problems.extend(_escaped_hidden(doc, path))
     problems.extend(_schema_problems(doc, schema, path))
+    problems.extend(_field_problems(doc, schema, path, problems))
     return doc, problems
+
+
+def _field_problems(doc: yamlio.Document, schema: str, path: str, found: list[Problem]) -> list[Problem]:
+    """What the schema cannot say (``gitmem.memory.fields``): stray line breaks, globs standing for too many."""
+    from gitmem.memory import fields
+
+    problems = []
+    for where, codepoint, message in fields.line_break_problems(doc.data):
+        problem = _at(doc, path, where, message)
+        code = f"U+{codepoint:04X}"
+        if not any(p.field in (problem.field, "file") and code in p.message for p in found):  # said already
+            problems.append(problem)
+    if schema == "memory":
+        problems.extend(_at(doc, path, where, message) for where, message in fields.glob_problems(doc.data))
+    return problems
 
 
 def _schema_problems(doc: yamlio.Document, schema: str, path: str) -> list[Problem]:
@@ -137,8 +162,10 @@ def _schema_problems(doc: yamlio.Document, schema: str, path: str) -> list[Probl
             for name in error.instance:
                 if name not in known:
                     hint = difflib.get_close_matches(name, known, n=1)
+                    label = _key_label(name, known)
                     message = "unknown field" + (f" (did you mean {hint[0]!r}?)" if hint else "")
-                    problems.append(_at(doc, path, (*where, name), message))
+                    problem = _at(doc, path, (*where, name), message)
+                    problems.append(replace(problem, field=_name(where) + "." + label if where else label))
         else:
             problems.append(_at(doc, path, where, _message(error, where)))
     return problems
@@ -155,6 +182,10 @@ _PATTERN_HINTS = {
     "path": "must be a path relative to the repository root, without '..'",
     "lines": "must be a line number or a range like 3-9",
     "digest": "must be sha256: followed by hex digits",
+    "repo": "must be a git URL or path without credentials in it (git's credential helpers supply them)",
+    "rev": "must be one line",
+    "track": "must be one line",
+    "origin": "must be one line",
     "allow": "must be a finding fingerprint (hex digits, as printed by gitmem scan --baseline)",
     **dict.fromkeys(DATE_FIELDS, "must be a date written YYYY-MM-DD"),
 }
@@ -188,10 +219,11 @@ def _message(error: Any, where: tuple[Any, ...]) -> str:
     kind = error.validator
     value = error.instance
     field_name = next((part for part in reversed(where) if isinstance(part, str)), "")
+    # Never the value itself: it came from a file, and may be a secret.
     if kind == "enum":
-        return f"must be one of {', '.join(map(str, error.validator_value))}, not {value!r}"
+        return f"must be one of {', '.join(map(str, error.validator_value))}, not {_describe_value(value)}"
     if kind == "const":
-        return f"must be {error.validator_value!r}, not {value!r}"
+        return f"must be {error.validator_value!r}, not {_describe_value(value)}"
     if kind == "type":
         wanted = error.validator_value
         names = [_TYPE_NAMES.get(str(t), str(t)) for t in (wanted if isinstance(wanted, list) else [wanted])]
@@ -212,10 +244,27 @@ def _message(error: Any, where: tuple[Any, ...]) -> str:
     if kind == "maximum":
         return f"must be at most {error.validator_value}"
     if kind == "propertyNames":
-        return f"{value!r} is not a known name"
+        return "holds a name that is not known"
     if kind == "oneOf" and field_name == "budget":
         return "must be a number of tokens, or a mapping of target names (and default) to numbers of tokens"
-    return str(error.message)
+    return f"does not satisfy the schema ({kind})"
+
+
+def _describe_value(value: Any) -> str:
+    """A value read from a file, described without quoting it: its type, and for text its length."""
+    if isinstance(value, str):
+        return f"other text ({len(value)} characters)"
+    return _describe(value)
+
+
+def _key_label(key: str, known: tuple[str, ...]) -> str:
+    """A key read from a file as a message may show it: as it is when it is (close to) a known field name, else
+    only as much as the scanner's preview shows (a key may be a secret pasted in the wrong place)."""
+    if key in ("yaml", "file") or key in known or difflib.get_close_matches(key, known, n=1):
+        return key
+    from gitmem.scan.engine import preview
+
+    return f"‹{preview(key)}›"
 
 
 def _escaped_hidden(doc: yamlio.Document, path: str) -> list[Problem]:

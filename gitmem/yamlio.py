@@ -91,7 +91,13 @@ def load(text: str) -> Document:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     try:
-        root = _loader().load(text)
+        try:
+            root = _loader().load(text)
+        except BaseException:
+            # A failed load can leave the reused loader in a bad state (ruamel's composer keeps the depth it had
+            # reached when "maximum depth exceeded" stopped it, so every later file would fail too): start afresh.
+            _yaml_cache.pop("load", None)
+            raise
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
@@ -132,7 +138,7 @@ def _plain(node: Any, where: Path_, marks: dict[Path_, tuple[int, int]]) -> Any:
         for key in node:
             if not isinstance(key, str):
                 line, col = node.lc.key(key) if hasattr(node.lc, "key") else (0, 0)
-                raise YamlProblem(line + 1, col + 1, f"keys must be text, not {key!r}")
+                raise YamlProblem(line + 1, col + 1, f"keys must be text, not {_kind_of(key)}")
             line, col = node.lc.key(key)
             marks[(*where, key)] = (line + 1, col + 1)
             out[key] = _plain(node[key], (*where, key), marks)
@@ -146,7 +152,7 @@ def _plain(node: Any, where: Path_, marks: dict[Path_, tuple[int, int]]) -> Any:
         return items
     if isinstance(node, TaggedScalar):
         line, col = marks.get(where, (1, 1))
-        raise YamlProblem(line, col, f"custom tag {node.tag.value!r} is not allowed")
+        raise YamlProblem(line, col, "custom tags (!name) are not allowed")
     if isinstance(node, bool) or node is None:
         return node
     if isinstance(node, str):
@@ -157,6 +163,17 @@ def _plain(node: Any, where: Path_, marks: dict[Path_, tuple[int, int]]) -> Any:
         return float(node)
     line, col = marks.get(where, (1, 1))
     raise YamlProblem(line, col, f"unsupported YAML value of type {type(node).__name__}")
+
+
+def _kind_of(value: Any) -> str:
+    """What a value read from a file is, without quoting it (it may be a secret)."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if value is None:
+        return "empty"
+    return "a list or mapping" if isinstance(value, tuple | list | dict) else "such a value"
 
 
 def _dumper() -> Any:
@@ -211,7 +228,11 @@ def update(text: str, changes: dict[str, Any]) -> str:
     """``text`` with top-level fields set (or removed, for ``None``), keeping comments and key order."""
     from ruamel.yaml.comments import CommentedMap
 
-    root = _dumper().load(text)
+    try:
+        root = _dumper().load(text)
+    except BaseException:
+        _yaml_cache.pop("dump", None)  # as in load(): a failed load must not leave the reused instance broken
+        raise
     assert isinstance(root, CommentedMap)
     for key, value in changes.items():
         if value is None:

@@ -181,7 +181,7 @@ CASES: list[tuple[str, Callable[[], None], dict[str, Any]]] = [
             "id": "typo",
             "path": ".memory/memories/typo.yaml",
             "line": 5,
-            "message": "colour: unknown field",
+            "message": "‹c… (6 chars)›: unknown field",
             "command": "gitmem validate .memory/memories/typo.yaml",
             "fixable": False,
         },
@@ -309,7 +309,7 @@ def test_invalid_file_every_problem(project: Path, run: Run) -> None:
         ("invalid-memory", None, ".memory/memories/notes.txt", 1, None),
         ("invalid-memory", "worse", ".memory/memories/worse.yaml", 2, "gitmem validate .memory/memories/worse.yaml"),
     ]
-    assert found[0]["message"] == "status: must be one of proposed, active, retired, not 'maybe'"
+    assert found[0]["message"] == "status: must be one of proposed, active, retired, not other text (5 characters)"
     assert found[1]["message"] == "file: not a memory file: memories are named ID.yaml"
     assert json.loads(run("doctor", "--json").out)["summary"]["memories"] == 3
 

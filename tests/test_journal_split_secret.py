@@ -18,14 +18,14 @@ TODAY = date(2026, 11, 30)
 
 
 def key_halves() -> tuple[str, str]:
-    """A private key block cut in two (built at run time, so this file holds no key)."""
+    """A private key block cut in two after its BEGIN line (built at run time, so this file holds no key): neither
+    half is a key on its own (a BEGIN line with key material and no END line would be one)."""
     rng = random.Random(13)
     body = base64.b64encode(bytes(rng.randrange(256) for _ in range(480))).decode()
     lines = [body[i : i + 64] for i in range(0, len(body), 64)]
     begin, end = "-----BEGIN RSA " + "PRIVATE KEY-----", "-----END RSA " + "PRIVATE KEY-----"
-    half = len(lines) // 2
-    first = "## Difficulties\n- The deploy key was:\n" + "\n".join([begin, *lines[:half]])
-    second = "\n".join([*lines[half:], end])
+    first = "## Difficulties\n- The deploy key was:\n" + begin
+    second = "\n".join([*lines, end])
     return first, second
 
 

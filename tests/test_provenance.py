@@ -269,7 +269,7 @@ def test_diff_shows_invalid_files(project: Path, run: Run) -> None:
     result = run("diff", "HEAD", "--json")
     assert result.code == 0
     changes = {c["id"]: c for c in json.loads(result.out)["changes"]}
-    assert changes["turns-bad"]["problems"] == [".memory/memories/turns-bad.yaml:5:1: extra: unknown field"]
+    assert changes["turns-bad"]["problems"] == [".memory/memories/turns-bad.yaml:5:1: ‹e… (5 chars)›: unknown field"]
     assert (changes["turns-bad"]["after"], changes["turns-bad"]["title"]) == (None, "Fine for now")
     assert changes["was-bad"]["base_problems"][0].startswith(".memory/memories/was-bad.yaml:")
     assert changes["was-bad"]["after"]["title"] == "Fixed now"
@@ -277,7 +277,7 @@ def test_diff_shows_invalid_files(project: Path, run: Run) -> None:
     assert (
         "- **`turns-bad`**: Fine for now\n"
         "  - **invalid**: this file does not pass `gitmem validate`:\n"
-        "    - `.memory/memories/turns-bad.yaml:5:1: extra: unknown field`\n"
+        "    - `.memory/memories/turns-bad.yaml:5:1: ‹e… (5 chars)›: unknown field`\n"
     ) in markdown
     assert "- **`was-bad`**: Fixed now\n  - was invalid before; valid now\n" in markdown
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import string
 import subprocess
 import sys
@@ -217,10 +218,11 @@ def test_baseline_then_allow_list_and_excludes_from_config(project: Path, run: R
     fingerprint = entry.split()[1]
     assert entry == f"    - {fingerprint}  # docs/example.md:1 github-pat"
     assert secret not in baseline.out
+    # the block to paste: a new salt of this repository's own (there was none), and the allowed fingerprints
+    block = baseline.out[baseline.out.index("scan:\n") :]
+    assert re.search(r"(?m)^  salt: [0-9a-f]{32}  # new", block)
     config = project / ".memory" / "config.yaml"
-    config.write_text(
-        config.read_text() + f"scan:\n  allow:\n    - {fingerprint}\n  exclude:\n    - tests/fixtures/**\n"
-    )
+    config.write_text(config.read_text() + block + "  exclude:\n    - tests/fixtures/**\n")
     assert run("scan", "docs", "tests").code == 0
     # the allow list is by secret: the same secret elsewhere is allowed, another one is not
     write(project / "docs" / "more.md", f"again {secret}\nnew {other}\n")

@@ -74,8 +74,8 @@ def test_finding_offsets_line_column_and_preview() -> None:
     assert text[finding.start : finding.end] == secret
     assert finding.preview == "ghp_… (40 chars)"
     assert secret not in finding.describe() and secret[4:12] not in finding.preview
-    assert finding.fingerprint == fingerprint("github-pat", secret)
-    assert re.fullmatch(r"[0-9a-f]{32}", finding.fingerprint)
+    assert finding.fingerprint() == fingerprint("github-pat", secret)
+    assert re.fullmatch(r"v2:[0-9a-f]{32}", finding.fingerprint())
 
 
 @pytest.mark.parametrize(
@@ -90,7 +90,7 @@ def test_fingerprint_depends_on_rule_and_secret_only() -> None:
     secret = ghp()
     a = scan_text(f"x = '{secret}'", "a.py")[0]
     b = scan_text(f'\n\nother = "{secret}"', "b.py")[0]
-    assert a.fingerprint == b.fingerprint
+    assert a.fingerprint() == b.fingerprint()
     assert fingerprint("github-pat", secret) != fingerprint("npm-token", secret)
 
 

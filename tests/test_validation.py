@@ -19,7 +19,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     (
         "unknown-kind",
         b"id: unknown-kind\ntitle: x\nkind: foo\nstatus: active\n",
-        ["3:1: kind: must be one of convention, decision, pitfall, preference, fact, not 'foo'"],
+        ["3:1: kind: must be one of convention, decision, pitfall, preference, fact, not other text (3 characters)"],
     ),
     (
         "unknown-field",
@@ -55,14 +55,14 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     (
         "bad-date",
         b"id: bad-date\ntitle: x\nkind: fact\nstatus: active\ncreated: 2026-02-30\n",
-        ["5:1: created: 2026-02-30 is not a real date"],
+        ["5:1: created: is not a real date"],
     ),
     (
         "date-form",
         b"id: date-form\ntitle: x\nkind: fact\nstatus: active\nexpires: next week\n",
         ["5:1: expires: must be a date written YYYY-MM-DD"],
     ),
-    ("wrong-id", GOOD.format(id="other").encode(), ["1:1: id: 'other' does not match the file name wrong-id.yaml"]),
+    ("wrong-id", GOOD.format(id="other").encode(), ["1:1: id: does not match the file name wrong-id.yaml"]),
     (
         "bad-type",
         b"id: bad-type\ntitle: [a, b]\nkind: fact\nstatus: active\n",
@@ -81,7 +81,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     (
         "custom-tag",
         b"id: custom-tag\ntitle: !!python/object x\nkind: fact\nstatus: active\n",
-        ["2:1: yaml: custom tag 'tag:yaml.org,2002:python/object' is not allowed"],
+        ["2:1: yaml: custom tags (!name) are not allowed"],
     ),
     (
         "zero-width",
@@ -116,7 +116,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     (
         "backwards",
         b"id: backwards\ntitle: x\nkind: fact\nstatus: active\nevidence:\n  - path: a.py\n    lines: 9-3\n",
-        ["7:5: evidence[0].lines: range 9-3 runs backwards"],
+        ["7:5: evidence[0].lines: the range runs backwards"],
     ),
 ]
 
@@ -151,8 +151,8 @@ def test_duplicate_ids_name_both_files(project: Path, run: Run) -> None:
     _write(project, "one", GOOD.format(id="two").encode())
     _write(project, "two", GOOD.format(id="two").encode())
     err = run("validate").err
-    assert ".memory/memories/one.yaml:1:1: id: duplicate id 'two' (also in .memory/memories/two.yaml)" in err
-    assert ".memory/memories/two.yaml:1:1: id: duplicate id 'two' (also in .memory/memories/one.yaml)" in err
+    assert ".memory/memories/one.yaml:1:1: id: duplicate id (also in .memory/memories/two.yaml)" in err
+    assert ".memory/memories/two.yaml:1:1: id: duplicate id (also in .memory/memories/one.yaml)" in err
 
 
 def test_oversized_file(project: Path, run: Run) -> None:
@@ -163,9 +163,9 @@ def test_oversized_file(project: Path, run: Run) -> None:
 
 
 def test_all_problems_of_a_file_at_once(project: Path, run: Run) -> None:
-    _write(project, "many", "id: many\ntitle: a\u200bb\nkind: nope\nstatus: gone\nextra: 1\n".encode())
+    _write(project, "many", "id: many\ntitle: a\u200bb\nkind: nope\nstatus: gone\nreasons: 1\n".encode())
     lines = [line for line in run("validate").err.splitlines() if "many.yaml" in line]
-    assert [line.split(": ")[1] for line in lines] == ["title", "kind", "status", "extra"]
+    assert [line.split(": ")[1] for line in lines] == ["title", "kind", "status", "reasons"]
 
 
 def test_not_a_memory_file(project: Path, run: Run) -> None:
@@ -191,7 +191,7 @@ def test_validate_named_files_and_config(project: Path, run: Run) -> None:
     assert result.code == 1
     assert result.err.splitlines()[0] == (
         ".memory/config.yaml:2:19: targets[1]: must be one of agents, claude, gemini, cursor, copilot, windsurf, "
-        "cline, kiro, aider, not 'vim'"
+        "cline, kiro, aider, not other text (3 characters)"
     )
 
 
@@ -207,7 +207,7 @@ def test_validate_json(project: Path, run: Run) -> None:
             "line": 4,
             "column": 1,
             "field": "status",
-            "message": "must be one of proposed, active, retired, not 'nope'",
+            "message": "must be one of proposed, active, retired, not other text (4 characters)",
         }
     ]
 
@@ -225,4 +225,4 @@ def test_cache_never_serves_stale_data(project: Path, run: Run) -> None:
     os.utime(path, (old, old))
     result = run("validate")
     assert result.code == 1
-    assert "status: must be one of proposed, active, retired, not 'NOTIVE'" in result.err
+    assert "status: must be one of proposed, active, retired, not other text (6 characters)" in result.err

@@ -94,11 +94,12 @@ def scan(
             write_atomic(source.file, src.encode_text(redact_text(source.text, found)))
             redacted.append(source.display)
 
+    _warn_legacy(settings)
     if baseline:
-        _print_baseline(findings, as_json)
+        _print_baseline(findings, as_json, settings)
         return 0
     if as_json:
-        echo_json({"findings": [_finding_json(f) for f in findings]})
+        echo_json({"findings": [_finding_json(f, settings.salt) for f in findings]})
         return 1 if findings else 0
     if findings:
         problems = [
@@ -145,31 +146,52 @@ def _project_or_none(find: Any) -> Any:
         return None
 
 
-def _finding_json(finding: Any) -> dict[str, Any]:
+def _warn_legacy(settings: Any) -> None:
+    from gitmem.scan.engine import legacy_entries
+
+    old = legacy_entries(settings.allow)
+    if old:
+        click.echo(
+            f"warning: scan.allow holds {len(old)} old-style fingerprint(s): they still allow their findings, but a "
+            "guess at the secret can be tested against one in microseconds; replace them with the v2: lines "
+            "`gitmem scan --baseline` prints",
+            err=True,
+        )
+
+
+def _finding_json(finding: Any, salt: str) -> dict[str, Any]:
     return {
         "path": finding.path,
         "line": finding.line,
         "column": finding.column,
         "rule": finding.rule,
         "preview": finding.preview,
-        "fingerprint": finding.fingerprint,
+        "fingerprint": finding.fingerprint(salt),
     }
 
 
-def _print_baseline(findings: list[Any], as_json: bool) -> None:
+def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
+    import secrets
+
+    # A repository without scan.salt and without allowed findings yet gets a salt of its own with its first ones.
+    salt = settings.salt or ("" if settings.allow or not findings else secrets.token_hex(16))
     if as_json:
-        echo_json({"allow": [_finding_json(f) for f in findings]})
+        echo_json({"salt": salt, "allow": [_finding_json(f, salt) for f in findings]})
         return
     if not findings:
         echo("# gitmem scan --baseline: no findings, nothing to allow")
         return
     echo(f"# gitmem scan --baseline: {len(findings)} finding(s). Review each one; to allow it, keep its line")
-    echo("# under scan.allow in .memory/config.yaml (a fingerprint is a keyed hash: it does not reveal the secret).")
+    echo("# under scan.allow in .memory/config.yaml. A fingerprint is a slow salted hash (scrypt): each guess at the")
+    echo("# secret costs ~50 ms to test, so it hides a random token, not a guessable password (docs/security.md).")
     echo("scan:")
+    if salt and not settings.salt:
+        echo(f"  salt: {salt}  # new: this repository's own, so a table of guesses made elsewhere is of no use")
     echo("  allow:")
     seen: set[str] = set()
     for f in findings:
-        if f.fingerprint in seen:
+        fingerprint = f.fingerprint(salt)
+        if fingerprint in seen:
             continue
-        seen.add(f.fingerprint)
-        echo(f"    - {f.fingerprint}  # {f.path}:{f.line} {f.rule}")
+        seen.add(fingerprint)
+        echo(f"    - {fingerprint}  # {f.path}:{f.line} {f.rule}")

@@ -154,7 +154,12 @@ class Scan:
 
 
 def _lines(text: str) -> list[str]:
-    return text.splitlines(keepends=True)
+    """The lines of ``text`` as gitmem writes them: ended by ``\n`` (or ``\r\n``) only. A bare CR, U+2028 and the
+    like are no line break here, so text that hides a marker behind one (left by an older gitmem) stays inside its
+    line, and the block around it is still found and rewritten."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
 
 
 def _content(line: str) -> str:
@@ -219,7 +224,7 @@ def scan(text: str) -> Scan:
 
 def conflict_lines(text: str) -> list[int]:
     """The 1-based lines of ``text`` where git conflict hunks start (fenced code or not)."""
-    return [number for number, line in enumerate(text.splitlines(), 1) if _CONFLICT_RE.fullmatch(line)]
+    return [number for number, line in enumerate(_lines(text), 1) if _CONFLICT_RE.fullmatch(_content(line))]
 
 
 def resolve_side(text: str, side: str) -> str:

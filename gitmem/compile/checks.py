@@ -71,12 +71,16 @@ def limit_advice(use: LimitUse) -> str:
 
 
 def hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str, str], report: Report) -> None:
+    from gitmem.memory.fields import stray_line_breaks
     from gitmem.scan import find_hidden
 
     for path, (_, file_plan) in desired.items():
         for char in find_hidden(file_plan.text()):
             message = f"{char.describe()} in compiled output"
             report.problems.append(Problem(path, char.line, char.column, "hidden", message))
+        for line, column, codepoint in stray_line_breaks(file_plan.text()):
+            message = f"a line break gitmem did not mean to write (U+{codepoint:04X}) in compiled output"
+            report.problems.append(Problem(path, line, column, "hidden", message))
         final = finals.get(path)
         if final is not None and not file_plan.spec.whole:
             for char in find_hidden(final)[:1]:

@@ -11,6 +11,7 @@ import re
 
 from gitmem.compile import block
 from gitmem.compile.scoping import FileSpec, expand_braces
+from gitmem.memory.fields import one_line, split_lines
 from gitmem.memory.model import Memory
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
@@ -19,10 +20,12 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
 def entry_text(memory: Memory) -> str:
     """A memory as a list item: its title and id (and priority unless normal), then its body indented."""
     suffix = "" if memory.priority == "normal" else f", {memory.priority} priority"
-    lines = [f"- {memory.title.strip()} (`{memory.id}`{suffix})"]
+    # A memory that was checked holds no line break but "\n" (gitmem.memory.fields); should one slip through, it
+    # still never starts a line of the rules file: the title is kept on one line, each body line is indented.
+    lines = [f"- {one_line(memory.title).strip()} (`{one_line(memory.id)}`{suffix})"]
     body = memory.body.strip("\n")
     if body.strip():
-        for line in _close_fences(body.split("\n")):
+        for line in _close_fences(split_lines(body)):
             lines.append("  " + line if line.strip() else "")
     return "\n".join(lines) + "\n"
 

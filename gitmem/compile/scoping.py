@@ -97,33 +97,7 @@ def place(target: Target, paths: tuple[str, ...]) -> tuple[Placement, ...]:
 
 
 def expand_braces(glob: str) -> list[str]:
-    """``src/*.{ts,tsx}`` -> ``src/*.ts``, ``src/*.tsx`` (nested braces too); a glob without braces as it is."""
-    depth = 0
-    start = -1
-    for index, char in enumerate(glob):
-        if char == "{":
-            if depth == 0:
-                start = index
-            depth += 1
-        elif char == "}" and depth:
-            depth -= 1
-            if depth == 0:
-                options = _split_top(glob[start + 1 : index])
-                if len(options) < 2:
-                    return [glob]
-                head, tail = glob[:start], glob[index + 1 :]
-                return [expanded for option in options for expanded in expand_braces(head + option + tail)]
-    return [glob]
+    """``src/*.{ts,tsx}`` -> ``src/*.ts``, ``src/*.tsx`` (nested braces too), bounded: see ``braces.expand``."""
+    from gitmem.memory.braces import expand
 
-
-def _split_top(text: str) -> list[str]:
-    parts, depth, current = [], 0, ""
-    for char in text:
-        if char == "," and depth == 0:
-            parts.append(current)
-            current = ""
-            continue
-        depth += {"{": 1, "}": -1}.get(char, 0)
-        current += char
-    parts.append(current)
-    return parts
+    return expand(glob)

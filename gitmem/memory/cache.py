@@ -48,9 +48,10 @@ class FileCache:
         self.kept[name] = entry
         return entry[1], entry[2]
 
-    def put(self, name: str, key: Key, data: Any, problems: list[Any]) -> None:
+    def put(self, name: str, key: Key, data: Any, problems: list[Any] | None) -> None:
+        """Keep a file's checked data and problems; ``problems`` None: keep nothing (the file must be read again)."""
         self.changed = True
-        if max(key[2], key[3]) < self.started_ns - _RACY_NS:
+        if problems is not None and max(key[2], key[3]) < self.started_ns - _RACY_NS:
             self.kept[name] = [list(key), data, problems]
 
     def save(self) -> None:

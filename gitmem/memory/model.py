@@ -13,7 +13,7 @@ STATUSES = ("proposed", "active", "retired")
 PRIORITIES = ("high", "normal", "low")
 SOURCES = ("human", "agent", "journal", "import")
 
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}\Z")  # \Z: "$" would accept a trailing newline
 ID_MAX = 64
 ID_SOFT = 48  # ids made from titles are cut at a word past this, to stay readable
 

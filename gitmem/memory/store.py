@@ -17,6 +17,7 @@ from gitmem import __version__, safepath, yamlio
 from gitmem.errors import CheckFailed, Problem, UsageError
 from gitmem.fsutil import is_temp, remove_stale_temp, write_atomic
 from gitmem.memory.cache import FileCache, stat_key
+from gitmem.memory.fields import normalise_newlines
 from gitmem.memory.model import ID_PATTERN, Memory
 from gitmem.project import Project
 
@@ -54,6 +55,29 @@ def _salt() -> str:
         except OSError:
             parts.append("-")
     return ":".join(parts)
+
+
+def _newlines_normalised(memory: Memory) -> Memory:
+    """``memory`` with CRLF and bare CR in its multi-line text as LF (any other stray line break is refused)."""
+    changes = {
+        name: normalise_newlines(value)
+        for name in ("body", "reason")
+        if isinstance(value := getattr(memory, name), str) and "\r" in value
+    }
+    return memory.with_changes(**changes) if changes else memory
+
+
+def _cacheable(data: Any, problem_rows: list[list[Any]]) -> tuple[Any, list[list[Any]] | None]:
+    """What the cache may keep of a checked file: everything of a valid one; of an invalid one only its id (for the
+    duplicate-id check) and the problems; nothing at all of a file holding a secret or hidden Unicode."""
+    from gitmem.schema import fails_scan
+
+    if not problem_rows:
+        return data, problem_rows
+    if fails_scan([str(row[3]) for row in problem_rows]):
+        return None, None
+    file_id = data.get("id") if isinstance(data, dict) else None
+    return ({"id": file_id} if isinstance(file_id, str) else None), problem_rows
 
 
 class Store:
@@ -128,7 +152,7 @@ class Store:
                     continue
                 data, problems = check_memory(raw, name[: -len(SUFFIX)])
                 problem_rows = [[p.line, p.column, p.field, p.message] for p in problems]
-                cache.put(name, key, data, problem_rows)
+                cache.put(name, key, *_cacheable(data, problem_rows))
             file_id = name[: -len(SUFFIX)]
             if isinstance(data, dict) and isinstance(data.get("id"), str):
                 raw_ids.setdefault(data["id"], []).append(display)
@@ -144,11 +168,11 @@ class Store:
 
     def _cross_problems(self, snapshot: Snapshot, raw_ids: dict[str, list[str]]) -> list[Problem]:
         problems = []
-        for memory_id, displays in raw_ids.items():
+        for displays in raw_ids.values():
             if len(displays) > 1:
                 for display in displays:
                     others = ", ".join(d for d in displays if d != display)
-                    problems.append(Problem(display, 1, 1, "id", f"duplicate id {memory_id!r} (also in {others})"))
+                    problems.append(Problem(display, 1, 1, "id", f"duplicate id (also in {others})"))
         known = set(raw_ids) | set(snapshot.memories)
         for memory in snapshot.memories.values():
             for index, target in enumerate(memory.supersedes):
@@ -206,6 +230,7 @@ class Store:
     def create(self, memory: Memory, snapshot: Snapshot | None = None) -> Path:
         """Write a new memory. Refuses an id that exists, even one created by another process this instant."""
         path = self.path_of(memory.id)
+        memory = _newlines_normalised(memory)
         if path.exists():
             raise UsageError(
                 f"memory {memory.id!r} already exists ({self.project.display(path)}); "
@@ -232,6 +257,7 @@ class Store:
     def update(self, memory_id: str, changes: dict[str, Any], snapshot: Snapshot | None = None) -> Memory:
         """Set fields of a stored memory (``None`` removes one), keeping the file's comments and layout."""
         path = safepath.require(self.project, self.path_of(memory_id))
+        changes = {k: normalise_newlines(v) if isinstance(v, str) else v for k, v in changes.items()}
         text = yamlio.update(path.read_text(encoding="utf-8"), changes)
         return self.replace_text(memory_id, text, snapshot)
 

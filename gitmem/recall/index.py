@@ -288,10 +288,13 @@ class RecallIndex:
             cached = store_cache.get(name, stat_key(st))
             if cached is not None:
                 return cached[0], list(cached[1])
-        from gitmem.schema import check_memory
+        from gitmem.schema import check_memory, fails_scan
 
         data, problems = check_memory(raw, name[: -len(SUFFIX)])
-        return data, [[p.line, p.column, p.field, p.message] for p in problems]
+        rows = [[p.line, p.column, p.field, p.message] for p in problems]
+        if fails_scan([p.message for p in problems]):  # nothing of such a file is kept, not even a preview
+            return None, [[1, 1, "file", "holds a secret or hidden Unicode: `gitmem validate` shows where"]]
+        return data, rows
 
     def _add_doc(self, memory: Memory, data: dict[str, Any]) -> int:
         tags = " ".join(memory.tags)

@@ -11,13 +11,16 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 
 from gitmem.scan import filters
 from gitmem.scan.rules import RULES, Rule
 
-_FINGERPRINT_KEY = b"gitmem-fingerprint-v1"
+_FINGERPRINT_KEY = b"gitmem-fingerprint-v1"  # the old fingerprints' key: it ships here, so it hides nothing
+FINGERPRINT_PREFIX = "v2:"
+# scrypt's cost: 8 MiB of memory and some 50 ms of one core per fingerprint, and so per guess at a secret
+_SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**13, 8, 1
 HIDDEN_RULE = "hidden-unicode"
 DEFAULT_DECODE_DEPTH = 2
 
@@ -37,8 +40,15 @@ class Finding:
     start: int  # offset of the secret in the scanned text
     end: int
     preview: str
-    fingerprint: str
+    digest: str = field(repr=False, compare=False)  # sha256 of rule and secret: kept in memory only, never written
+    legacy: str = field(repr=False, compare=False)  # the old (v1) fingerprint, to honour old scan.allow entries
     path: str = "-"
+
+    def fingerprint(self, salt: str = "") -> str:
+        """What scan.allow holds to allow this finding: a slow salted hash (see ``fingerprint``)."""
+        if self.rule == HIDDEN_RULE:  # a code point is no secret: nothing to slow down
+            return FINGERPRINT_PREFIX + self.digest[:32]
+        return _slow_fingerprint(self.digest, salt)
 
     def describe(self) -> str:
         if self.rule == HIDDEN_RULE:
@@ -49,11 +59,49 @@ class Finding:
 def preview(secret: str) -> str:
     """At most a few leading characters of a secret, and its length."""
     shown = min(4, len(secret) // 4)
-    return f"{secret[:shown]}… ({len(secret)} chars)"
+    head = secret[:shown]
+    if not head.isprintable():  # a line break or control character would split or garble a one-line message
+        head = head.encode("unicode_escape").decode("ascii")
+    return f"{head}… ({len(secret)} chars)"
 
 
-def fingerprint(rule: str, secret: str) -> str:
-    """A keyed hash of rule and secret: lets a team allow a finding without storing the secret."""
+def _digest(rule: str, secret: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(f"{rule}:{secret}".encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def fingerprint(rule: str, secret: str, salt: str = "") -> str:
+    """What lets a team allow a finding without storing the secret: ``v2:`` and 32 hex digits of scrypt over rule
+    and secret, salted with the repository's ``scan.salt``.
+
+    The fingerprint is committed, so anyone can test guesses against it; scrypt makes each guess cost some 50 ms and
+    8 MiB, and the salt makes a table of guesses computed for one repository useless for another. A secret that is
+    guessable in a few thousand tries (a dictionary word) is still found: see docs/security.md.
+    """
+    if rule == HIDDEN_RULE:
+        return FINGERPRINT_PREFIX + _digest(rule, secret)[:32]
+    return _slow_fingerprint(_digest(rule, secret), salt)
+
+
+@lru_cache(maxsize=4096)
+def _slow_fingerprint(digest: str, salt: str) -> str:
+    import hashlib
+
+    key = hashlib.scrypt(
+        bytes.fromhex(digest),
+        salt=f"gitmem-fingerprint-v2:{salt}".encode(),
+        n=_SCRYPT_N,
+        r=_SCRYPT_R,
+        p=_SCRYPT_P,
+        dklen=16,
+    )
+    return FINGERPRINT_PREFIX + key.hex()
+
+
+def legacy_fingerprint(rule: str, secret: str) -> str:
+    """The v1 fingerprint: an HMAC under a key that ships in this file, so as fast to test a guess against as a
+    plain hash. Still honoured in scan.allow; ``gitmem scan`` asks to replace such entries."""
     import hashlib
     import hmac
 
@@ -238,7 +286,19 @@ def scan_text(
             continue
         rule = RULES[number].id
         secret = text[start:end]
-        findings.append(Finding(rule, line, column, start, end, preview(secret), fingerprint(rule, secret), path))
+        findings.append(
+            Finding(
+                rule,
+                line,
+                column,
+                start,
+                end,
+                preview(secret),
+                _digest(rule, secret),
+                legacy_fingerprint(rule, secret),
+                path,
+            )
+        )
     if hidden:
         findings.extend(_hidden_findings(text, lines, path))
         findings.sort(key=lambda f: (f.start, f.rule))
@@ -260,7 +320,8 @@ def _hidden_findings(text: str, lines: _Lines, path: str) -> list[Finding]:
                 offset,
                 offset + 1,
                 label,
-                fingerprint(HIDDEN_RULE, f"U+{char.codepoint:04X}"),
+                _digest(HIDDEN_RULE, f"U+{char.codepoint:04X}"),
+                legacy_fingerprint(HIDDEN_RULE, f"U+{char.codepoint:04X}"),
                 path,
             )
         )
@@ -284,7 +345,19 @@ def redact(text: str, findings: Iterable[Finding]) -> str:
     return "".join(out)
 
 
-def without_allowed(findings: Iterable[Finding], allow: Iterable[str]) -> list[Finding]:
-    """The findings whose fingerprint is not in ``allow`` (the reviewed fingerprints of ``scan.allow``)."""
+def without_allowed(findings: Iterable[Finding], allow: Iterable[str], salt: str = "") -> list[Finding]:
+    """The findings whose fingerprint is not in ``allow`` (the reviewed fingerprints of ``scan.allow``, salted with
+    ``salt``); an old (v1) fingerprint still allows its finding. The slow fingerprint is computed only when
+    ``allow`` holds any."""
     allowed = set(allow)
-    return [finding for finding in findings if finding.fingerprint not in allowed]
+    slow = any(entry.startswith(FINGERPRINT_PREFIX) for entry in allowed)
+    return [
+        finding
+        for finding in findings
+        if finding.legacy not in allowed and not (slow and finding.fingerprint(salt) in allowed)
+    ]
+
+
+def legacy_entries(allow: Iterable[str]) -> list[str]:
+    """The old (v1) fingerprints among scan.allow's entries."""
+    return [entry for entry in allow if not entry.startswith(FINGERPRINT_PREFIX)]

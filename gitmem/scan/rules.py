@@ -117,7 +117,8 @@ RULES: tuple[Rule, ...] = (
         keywords=("private key",),
         pattern=(
             r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----(?P<secret>(?:[^-]|-(?!----)){40,20000}?)"
-            r"-----END[ A-Z0-9]{0,30}PRIVATE KEY"
+            # Ended by its END line, or cut short: by another ----- line, or by the end of the text.
+            r"(?:-----END[ A-Z0-9]{0,30}PRIVATE KEY|(?=-----)|\Z)"
         ),
         check=filters.pem_body,
         multiline=True,

@@ -40,6 +40,7 @@ class Source:
 class Settings:
     allow: frozenset[str] = frozenset()
     exclude: tuple[str, ...] = ()
+    salt: str = ""  # scan.salt: what makes this repository's fingerprints its own
 
     def excluded(self, relative: str | None) -> bool:
         return relative is not None and any(_glob(pattern).match(relative) for pattern in self.exclude)
@@ -88,15 +89,15 @@ def load_settings(project: Project | None) -> Settings:
     try:
         cached = json.loads(cache_file.read_bytes())
         if cached.get("key") == key:
-            return Settings(frozenset(cached["allow"]), tuple(cached["exclude"]))
+            return Settings(frozenset(cached["allow"]), tuple(cached["exclude"]), str(cached["salt"]))
     except (OSError, ValueError, KeyError, TypeError):
         pass
     from gitmem.config import load_config
     from gitmem.fsutil import write_atomic
 
     config = load_config(project)
-    settings = Settings(frozenset(config.scan_allow), config.scan_exclude)
-    data = {"key": key, "allow": sorted(settings.allow), "exclude": list(settings.exclude)}
+    settings = Settings(frozenset(config.scan_allow), config.scan_exclude, config.scan_salt)
+    data = {"key": key, "allow": sorted(settings.allow), "exclude": list(settings.exclude), "salt": settings.salt}
     with contextlib.suppress(OSError):  # the cache only saves time
         write_atomic(cache_file, json.dumps(data).encode())
     return settings
@@ -287,11 +288,11 @@ def findings_in(
     source: Source, settings: Settings, *, decode: int, pragmas: bool = True, honour_allow: bool = True
 ) -> list[Finding]:
     """The secrets and hidden characters of one source, at the file's line numbers, less the allowed fingerprints."""
-    from gitmem.scan.engine import scan_text
+    from gitmem.scan.engine import scan_text, without_allowed
 
     found = scan_text(source.text, source.display, decode=decode, hidden=True, pragmas=pragmas)
     if honour_allow and settings.allow:
-        found = [finding for finding in found if finding.fingerprint not in settings.allow]
+        found = without_allowed(found, settings.allow, settings.salt)
     if source.lines:
         found = [replace(finding, line=source.file_line(finding.line)) for finding in found]
     return found

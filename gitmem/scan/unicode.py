@@ -3,7 +3,8 @@
 The "rules file backdoor" hides instructions in zero-width, bidirectional and tag characters. gitmem refuses
 them in memories, session logs and everything it writes. Exceptions, because they are harmless and common:
 a byte-order mark at the very start, and the joiners, variation selectors and tag characters inside emoji
-sequences (family emoji, flags of subdivisions).
+sequences (family emoji, and the tag characters of the three subdivision flags Unicode recommends:
+England, Scotland, Wales).
 """
 
 from __future__ import annotations
@@ -31,6 +32,14 @@ _ZWJ = 0x200D
 _VS15, _VS16 = 0xFE0E, 0xFE0F
 _BLACK_FLAG = 0x1F3F4
 _CANCEL_TAG = 0xE007F
+
+
+def _tag_sequence(region: str) -> str:
+    return chr(_BLACK_FLAG) + "".join(chr(0xE0000 + ord(c)) for c in region) + chr(_CANCEL_TAG)
+
+
+# The RGI emoji tag sequences of Unicode's emoji-sequences.txt (15.1): the flags of England, Scotland and Wales.
+_SUBDIVISION_FLAGS = tuple(_tag_sequence(region) for region in ("gbeng", "gbsct", "gbwls"))
 
 
 def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
@@ -83,30 +92,28 @@ def _allowed(text: str, index: int, cp: int) -> bool:
         before = _is_emoji(prev) or prev == _VS16 or 0x1F3FB <= prev <= 0x1F3FF
         return before and _is_emoji(nxt)
     if 0xE0020 <= cp <= _CANCEL_TAG:
-        # A subdivision flag: U+1F3F4, then tag letters, ended by CANCEL TAG.
-        start = index
-        while start > 0 and 0xE0020 <= ord(text[start - 1]) <= 0xE007E:
-            start -= 1
-        if start == 0 or ord(text[start - 1]) != _BLACK_FLAG:
-            return False
-        end = index
-        while end < len(text) and 0xE0020 <= ord(text[end]) <= 0xE007E:
-            end += 1
-        return end < len(text) and ord(text[end]) == _CANCEL_TAG
+        # Only within one of the few subdivision flags Unicode recommends (RGI): U+1F3F4, five tag letters, CANCEL
+        # TAG. Any other run of tag characters can spell a hidden instruction. A constant amount of work per char.
+        start = text.rfind(chr(_BLACK_FLAG), max(0, index - len(_SUBDIVISION_FLAGS[0]) + 1), index)
+        return start >= 0 and any(text.startswith(flag, start) for flag in _SUBDIVISION_FLAGS)
     return False
 
 
 def find_hidden(text: str) -> list[HiddenChar]:
     """Every hidden character in ``text`` that is not one of the harmless exceptions."""
     found: list[HiddenChar] = []
+    line, line_start, counted_to = 1, 0, 0  # line numbers counted as we go: linear time, however many there are
     for match in _HIDDEN_RE.finditer(text):
         index = match.start()
         cp = ord(text[index])
         if _allowed(text, index, cp):
             continue
-        line = text.count("\n", 0, index) + 1
-        column = index - (text.rfind("\n", 0, index) + 1) + 1
-        found.append(HiddenChar(line, column, cp))
+        newlines = text.count("\n", counted_to, index)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", counted_to, index) + 1
+        counted_to = index
+        found.append(HiddenChar(line, index - line_start + 1, cp))
     return found
 
 

@@ -69,6 +69,9 @@ class Added:
 
 def add(project: Project, config: Config, repo: str, rev: str | None, name: str | None, track: str | None) -> Added:
     """Record a new source pinned at ``rev`` (default: its newest tag), after fetching and checking it."""
+    from gitmem.scopes.credentials import refuse_credentials
+
+    refuse_credentials(repo)
     check_sources(config)
     name = name or default_name(repo)
     if not name:

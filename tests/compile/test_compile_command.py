@@ -292,7 +292,8 @@ def test_invalid_memory_files_stop_compile(project: Path, memory: WriteMemory, r
     assert result.code == 1
     assert result.err == (
         ".memory/memories/broken.yaml:3:1: kind: must be one of convention, decision, pitfall, preference, fact, "
-        "not 'nonsense'\n1 problem(s) in memory files: nothing was compiled. Fix them (`gitmem validate` lists "
+        "not other text (8 characters)\n1 problem(s) in memory files: nothing was compiled. "
+        "Fix them (`gitmem validate` lists "
         "them), then run `gitmem compile`.\n"
     )
     assert not (project / "AGENTS.md").exists()

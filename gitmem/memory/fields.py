@@ -1,0 +1,104 @@
+"""What a JSON Schema cannot say about the text of a memory's (or the config's) fields.
+
+Line breaks: Markdown, editors and ``str.splitlines`` break lines at more characters than ``\\n``: a carriage
+return, VT, FF, FS/GS/RS, NEL, U+2028 and U+2029. A memory holding one could put text (a ``## SYSTEM:`` heading, a
+``<!-- gitmem:end -->`` marker) at the start of a line of a compiled rules file that gitmem never meant to write
+there. So a field holds no line separator other than ``\\n`` (and the schema keeps ``\\n`` out of the one-line
+fields). Text people type is normalised before it is checked (``normalise_newlines``: CRLF and CR
+become LF), so only a file or a proposal that smuggles one in is refused.
+
+Globs: the braces of a ``paths`` glob may stand for at most ``braces.MAX_EXPANSIONS`` globs.
+
+Messages name the field and the character, never the value (it may be a secret).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from typing import Any
+
+# Every character str.splitlines() breaks at, except "\n" (and "\r\n", handled as "\r").
+OTHER_LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_OTHER_BREAK_RE = re.compile(f"[{re.escape(OTHER_LINE_BREAKS)}]")
+
+Where = tuple[str | int, ...]
+
+
+def normalise_newlines(text: str) -> str:
+    """``text`` with CRLF and bare CR as LF: what people type or paste on any system."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def line_break_problems(data: Any) -> list[tuple[Where, int, str]]:
+    """(field path, code point, message) for every string in ``data`` holding a line break other than ``\\n``.
+
+    (Where ``\\n`` itself is allowed is the schema's say: the patterns of the one-line fields exclude it.)
+    """
+    problems = []
+    for where, value in _strings(data, ()):
+        other = _OTHER_BREAK_RE.search(value)
+        if other:
+            char = other.group(0)
+            name = unicodedata.name(char, "") or _CONTROL_NAMES.get(char, "CONTROL")
+            message = f"holds a line break other than a newline (U+{ord(char):04X} {name}); use plain newlines"
+            problems.append((where, ord(char), message))
+    return problems
+
+
+_CONTROL_NAMES = {
+    "\r": "CARRIAGE RETURN",
+    "\x0b": "LINE TABULATION",
+    "\x0c": "FORM FEED",
+    "\x1c": "FILE SEPARATOR",
+    "\x1d": "GROUP SEPARATOR",
+    "\x1e": "RECORD SEPARATOR",
+    "\x85": "NEXT LINE",
+}
+
+
+def glob_problems(data: Any) -> list[tuple[Where, str]]:
+    """(field path, message) for every ``paths`` glob whose braces stand for too many globs."""
+    from gitmem.memory.braces import MAX_EXPANSIONS, count
+
+    paths = data.get("paths") if isinstance(data, dict) else None
+    problems: list[tuple[Where, str]] = []
+    for index, glob in enumerate(paths if isinstance(paths, list) else []):
+        if isinstance(glob, str) and "{" in glob and count(glob) > MAX_EXPANSIONS:
+            problems.append((("paths", index), f"its braces stand for more than {MAX_EXPANSIONS} globs"))
+    return problems
+
+
+def _strings(value: Any, where: Where) -> Iterator[tuple[Where, str]]:
+    if isinstance(value, str):
+        yield where, value
+    elif isinstance(value, dict):
+        for key, sub in value.items():
+            yield from _strings(sub, (*where, key))
+    elif isinstance(value, list):
+        for index, sub in enumerate(value):
+            yield from _strings(sub, (*where, index))
+
+
+def stray_line_breaks(text: str) -> Iterator[tuple[int, int, int]]:
+    """(line, column, code point) of each line break other than ``\\n`` in ``text`` (lines counted at ``\\n``)."""
+    line, line_start, counted_to = 1, 0, 0
+    for match in _OTHER_BREAK_RE.finditer(text):
+        index = match.start()
+        newlines = text.count("\n", counted_to, index)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", counted_to, index) + 1
+        counted_to = index
+        yield line, index - line_start + 1, ord(match.group(0))
+
+
+def split_lines(text: str) -> list[str]:
+    """``text`` split at every line break a reader may honour (``str.splitlines``'), so none is left inside a line."""
+    return re.split(f"\r\n|[\n{re.escape(OTHER_LINE_BREAKS)}]", text)
+
+
+def one_line(text: str) -> str:
+    """``text`` with every line break a reader may honour as a space."""
+    return re.sub(f"\r\n|[\n{re.escape(OTHER_LINE_BREAKS)}]", " ", text)
