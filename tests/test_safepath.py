@@ -130,6 +130,8 @@ def test_the_store_does_not_read_memory_files_that_link_outside(project: Path, t
     )
     listed = run("list", "--json")
     assert "Read from outside" not in listed.out
+    recalled = run("recall", "read from outside", "--json")
+    assert "leak" not in recalled.out and "Read from outside" not in recalled.out + recalled.err
     assert run("compile").code == 1
     assert not (project / "AGENTS.md").exists()
 
@@ -143,7 +145,7 @@ def test_a_memory_folder_that_links_outside_is_refused(repo: Path, tmp_path: Pat
     )
     (repo / ".memory").symlink_to(elsewhere, target_is_directory=True)
     before = snapshot(elsewhere)
-    for args in (("list",), ("compile",), ("add", "A new memory"), ("init", "--no-hooks")):
+    for args in (("list",), ("compile",), ("add", "A new memory"), ("init", "--no-hooks"), ("recall", "outside")):
         result = run(*args)
         assert result.code == 1, (args, result.err)
         assert result.err.startswith(".memory"), (args, result.err)
