@@ -130,6 +130,8 @@ def test_the_store_does_not_read_memory_files_that_link_outside(project: Path, t
     )
     listed = run("list", "--json")
     assert "Read from outside" not in listed.out
+    recalled = run("recall", "read from outside", "--json")
+    assert "leak" not in recalled.out and "Read from outside" not in recalled.out + recalled.err
     assert run("compile").code == 1
     assert not (project / "AGENTS.md").exists()
 
@@ -143,7 +145,7 @@ def test_a_memory_folder_that_links_outside_is_refused(repo: Path, tmp_path: Pat
     )
     (repo / ".memory").symlink_to(elsewhere, target_is_directory=True)
     before = snapshot(elsewhere)
-    for args in (("list",), ("compile",), ("add", "A new memory"), ("init", "--no-hooks")):
+    for args in (("list",), ("compile",), ("add", "A new memory"), ("init", "--no-hooks"), ("recall", "outside")):
         result = run(*args)
         assert result.code == 1, (args, result.err)
         assert result.err.startswith(".memory"), (args, result.err)
@@ -220,3 +222,17 @@ def test_the_merge_driver_never_writes_outside_the_repository(repo: Path, tmp_pa
     assert result.code == 1
     assert "ours:1:1: path: resolves outside the repository" in result.err
     assert victim.read_text(encoding="utf-8") == "a\n"
+
+
+def test_journal_list_and_harvest_do_not_read_a_log_that_links_outside(project: Path, tmp_path: Path, run: Run) -> None:
+    private = tmp_path / "private.md"
+    private.write_text("# Private diary\n\n## Decisions\n- Move to the other company\n", encoding="utf-8")
+    (project / ".memory/journal/2026-11-30-linked.md").symlink_to(private)
+    listed = run("journal", "list")
+    assert listed.code == 1
+    assert listed.err.startswith(".memory/journal/2026-11-30-linked.md:1:1: path: resolves outside the repository")
+    assert "diary" not in listed.out + listed.err
+    harvested = run("journal", "harvest", ".memory/journal/2026-11-30-linked.md")
+    assert harvested.code == 1
+    assert "resolves outside the repository" in harvested.err
+    assert sorted(p.name for p in (project / ".memory/memories").iterdir()) == [".gitkeep"]

@@ -89,34 +89,55 @@ def git(
 def _git_with_timeout(
     cwd: Path, args: Sequence[str], env: dict[str, str], input: bytes | None, timeout: float
 ) -> bytes:
-    """``git`` in its own process group, killed with all its helpers (remote helpers, ssh) after ``timeout``."""
-    import signal
-
+    """``git``, killed after ``timeout``. Without a terminal (a hook, CI, the MCP server) it runs in a session of
+    its own, so its helpers (remote helpers, ssh) are killed with it; at a terminal it keeps the terminal, so ssh can
+    still ask for a passphrase or a host key, and only git is killed (its helpers end on their own timeouts)."""
+    group = not _at_terminal()
     try:
         process = subprocess.Popen(
             ["git", *args],
             cwd=cwd,
-            stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+            stdin=subprocess.PIPE if input is not None else None,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,
-            start_new_session=True,
+            start_new_session=group,
         )
     except FileNotFoundError:
         raise GitFailed("git is not installed (or not on PATH): install git and try again") from None
     try:
         stdout, stderr = process.communicate(input, timeout=timeout)
     except subprocess.TimeoutExpired:
-        with suppress(OSError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
+        _kill(process, group)
         message = f"git {' '.join(args[:1])} gave no result in {timeout:g} s (the server does not answer)"
         raise GitFailed(message, f"fatal: timed out after {timeout:g} s: the server does not answer") from None
     except BaseException:
-        with suppress(OSError):
-            os.killpg(process.pid, signal.SIGKILL)
+        _kill(process, group)
         raise
     return _output(args, subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr))
+
+
+def _at_terminal() -> bool:
+    try:
+        return os.isatty(0)
+    except (OSError, ValueError):
+        return False
+
+
+def _kill(process: subprocess.Popen[bytes], group: bool) -> None:
+    """Kill git (and its session, when it has one), without waiting for helpers that still hold its pipes."""
+    import signal
+
+    with suppress(OSError):
+        if group:
+            os.killpg(process.pid, signal.SIGKILL)
+        else:
+            process.kill()
+    for stream in (process.stdin, process.stdout, process.stderr):
+        if stream is not None:
+            with suppress(OSError):
+                stream.close()
+    process.wait()
 
 
 def _output(args: Sequence[str], done: subprocess.CompletedProcess[bytes]) -> bytes:

@@ -98,6 +98,16 @@ def origin_of(project: Project, path: Path) -> str:
         ) from None
 
 
+def _inside_if_in_repository(project: Project, path: Path, display: str) -> None:
+    """A log named inside the repository (a committed one) must not lead outside it through a link; a file you name
+    elsewhere is yours to read."""
+    from gitmem import safepath
+
+    absolute = Path(os.path.abspath(path))
+    if absolute.is_relative_to(os.path.abspath(project.root)):
+        safepath.require(project, absolute, display)
+
+
 def harvest(
     project: Project,
     store: Store,
@@ -111,6 +121,7 @@ def harvest(
     """Propose a memory for each new item of the log at ``path``; with ``dry_run``, write nothing. An item that
     nearly repeats a removed or retired memory is refused (``HarvestReport.rejected``) unless ``force``."""
     display = project.display(path)
+    _inside_if_in_repository(project, path, display)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

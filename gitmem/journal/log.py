@@ -242,6 +242,7 @@ def list_logs(project: Project) -> list[LogInfo]:
     """Every log in the journal, oldest first."""
     logs = []
     for path in _log_files(project.journal_dir):
+        safepath.require(project, path)  # a committed log that links elsewhere is not read
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:

@@ -182,6 +182,9 @@ class RecallIndex:
 
     def refresh(self) -> Refreshed:
         """Bring the index up to date with the memory files."""
+        from gitmem import safepath
+
+        safepath.require(self.project, self.directory)  # a .memory link to elsewhere is not read, as by the store
         started_ns = _now_ns()
         stats = sorted(_stat_all(self.directory), key=lambda item: item[0])
         signature = _signature(stats)
@@ -257,6 +260,10 @@ class RecallIndex:
         """Index one new or changed file; returns 1 when its content had to be checked (else 0), and the stat
         recorded for it (``None`` when it is gone)."""
         path = self.directory / name
+        refusal = _refusal(self.project, path, st)  # the store's rules: no link leading outside, no huge file read
+        if refusal is not None:
+            self._record(name, st, started_ns, "", None, [refusal])
+            return 0, _key(st)
         try:
             raw = path.read_bytes()
             st = os.stat(path)  # the stat of what we read (it may have changed since the scan)
@@ -431,6 +438,18 @@ def _signature(stats: list[tuple[str, os.stat_result]]) -> str:
     """A digest of every memory file's name and stat: equal only when no file was added, removed or touched."""
     text = "\n".join(f"{n}\t{s.st_ino}\t{s.st_size}\t{s.st_mtime_ns}\t{s.st_ctime_ns}" for n, s in stats)
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _refusal(project: Project, path: Path, st: os.stat_result) -> list[Any] | None:
+    """Why a memory file is not read, as the store says it (``[line, column, field, message]``), or None."""
+    from gitmem import safepath
+    from gitmem.schema import MAX_FILE_BYTES
+
+    if os.path.islink(path) and not safepath.is_inside(path, safepath.roots_of(project)):
+        return [1, 1, "path", safepath.reason_for(project)]
+    if st.st_size > MAX_FILE_BYTES:
+        return [1, 1, "file", f"too large ({st.st_size} bytes; the limit is {MAX_FILE_BYTES})"]
+    return None
 
 
 def _stat_all(directory: Path) -> Iterator[tuple[str, os.stat_result]]:
