@@ -124,6 +124,17 @@ class Store:
                         Problem(display, 1, 1, "file", f"not a memory file: memories are named ID{SUFFIX}")
                     )
                 continue
+            if not ID_PATTERN.match(name[: -len(SUFFIX)]):  # e.g. "abc\n.yaml": never read, shown escaped
+                snapshot.problems.append(
+                    Problem(
+                        display if display.isprintable() else display.encode("unicode_escape").decode("ascii"),
+                        1,
+                        1,
+                        "file",
+                        "not a memory file name: an id is 1 to 64 lower-case letters, digits or hyphens",
+                    )
+                )
+                continue
             try:
                 key = stat_key(os.stat(path))
             except FileNotFoundError:  # removed while we read
