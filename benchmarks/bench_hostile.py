@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 
 from gitmem.memory.braces import count
+from gitmem.recall.globs import matches
 from gitmem.schema import MAX_FILE_BYTES, check_memory
 
 HEAD = "id: x\ntitle: T\nkind: fact\nstatus: active\n"
@@ -84,6 +85,12 @@ def main() -> None:
     glob = "src/{a,b}" * 40
     seconds = best(lambda: count(glob), args.runs)
     print(f"{'counting the braces of (src/{a,b})x40':40} {len(glob):7} {seconds * 1000:10.3f}")
+    star, name = "*a" * 5 + "b", "a" * 200  # a memory's paths glob against a file name (recall --path)
+    seconds = best(lambda: matches(star, name), args.runs)
+    print(f"{'recall glob *a*a*a*a*a*b, 200-char name':40} {len(name):7} {seconds * 1000:10.3f}")
+    star, name = "*a" * 100 + "b", "a" * 4000
+    seconds = best(lambda: matches(star, name), args.runs)
+    print(f"{'recall glob (*a)x100 b, 4000-char name':40} {len(name):7} {seconds * 1000:10.3f}")
     print(f"slowest: {worst[0]}, {worst[1] * 1000:.1f} ms ({worst[1] / peer:.1f}x the peer)")
 
 

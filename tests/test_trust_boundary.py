@@ -193,6 +193,19 @@ def test_an_id_with_a_trailing_newline_is_refused(project: Path, run: Run) -> No
     assert [name for name in os.listdir(memory_dir(project)) if not name.startswith(".")] == []
 
 
+def test_a_file_named_with_a_newline_is_one_line_of_report_and_crashes_nothing(project: Path, run: Run) -> None:
+    write_raw(project, "abc\n", good("abc"))
+    write_raw(project, "abc", good("abc"))
+    for args in (("list",), ("validate",), ("recall", "memory"), ("doctor",)):
+        result = run(*args)
+        assert "Traceback" not in result.err and "internal error" not in result.err, args
+    err = run("validate").err
+    assert err.splitlines()[0] == (
+        ".memory/memories/abc\\n.yaml:1:1: file: not a memory file name: an id is 1 to 64 lower-case letters, "
+        "digits or hyphens"
+    )
+
+
 @pytest.mark.parametrize(
     ("field", "value"),
     [

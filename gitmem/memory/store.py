@@ -127,6 +127,17 @@ class Store:
                         Problem(display, 1, 1, "file", f"not a memory file: memories are named ID{SUFFIX}")
                     )
                 continue
+            if not ID_PATTERN.match(name[: -len(SUFFIX)]):  # e.g. "abc\n.yaml": never read, shown escaped
+                snapshot.problems.append(
+                    Problem(
+                        display if display.isprintable() else display.encode("unicode_escape").decode("ascii"),
+                        1,
+                        1,
+                        "file",
+                        "not a memory file name: an id is 1 to 64 lower-case letters, digits or hyphens",
+                    )
+                )
+                continue
             if os.path.islink(path):  # the directory is inside: only a link can lead elsewhere
                 refusal = safepath.problem(self.project, path, display)
                 if refusal is not None:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from gitmem.errors import Problem, UsageError
-from gitmem.memory.model import Memory
+from gitmem.memory.model import ID_PATTERN, Memory
 from gitmem.project import Project
 from gitmem.recall.globs import any_match
 
@@ -456,7 +456,7 @@ def _stat_all(directory: Path) -> Iterator[tuple[str, os.stat_result]]:
     """(name, stat) of every memory file; stat relative to an open directory where the platform allows (the warm
     query's main cost at 10,000 memories, and about three times cheaper than building each path)."""
     try:
-        names = [n for n in os.listdir(directory) if n.endswith(SUFFIX) and not n.startswith(".")]
+        names = [n for n in os.listdir(directory) if n.endswith(SUFFIX) and ID_PATTERN.match(n[: -len(SUFFIX)])]
     except FileNotFoundError:
         return
     if os.stat in os.supports_dir_fd:

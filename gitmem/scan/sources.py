@@ -12,7 +12,6 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from functools import cache
 from pathlib import Path
 
 from gitmem.errors import UsageError
@@ -43,32 +42,19 @@ class Settings:
     salt: str = ""  # scan.salt: what makes this repository's fingerprints its own
 
     def excluded(self, relative: str | None) -> bool:
-        return relative is not None and any(_glob(pattern).match(relative) for pattern in self.exclude)
+        return relative is not None and any(_excluded_by(pattern, relative) for pattern in self.exclude)
 
 
-@cache
-def _glob(pattern: str) -> re.Pattern[str]:
-    """A gitignore-like glob: ``*`` within a path segment, ``**`` across them; no slash matches at any depth."""
+def _excluded_by(pattern: str, relative: str) -> bool:
+    """A gitignore-like glob: ``*`` within a path segment, ``**`` across them; no slash matches at any depth. In
+    linear time, whatever the glob (``gitmem.globmatch``): the config comes with the repository."""
+    from gitmem.globmatch import match, parse
+
     body = pattern.strip().lstrip("/")
     anchored = "/" in body.rstrip("/")
     if body.endswith("/"):
         body += "**"
-    out = ""
-    index = 0
-    while index < len(body):
-        char = body[index]
-        if body.startswith("**/", index):
-            out += "(?:.*/)?"
-            index += 3
-            continue
-        if body.startswith("**", index):
-            out += ".*"
-            index += 2
-            continue
-        out += "[^/]*" if char == "*" else "[^/]" if char == "?" else re.escape(char)
-        index += 1
-    prefix = "" if anchored else "(?:.*/)?"
-    return re.compile(f"{prefix}{out}(?:/.*)?")
+    return match(parse(("" if anchored else "**/") + body, classes=False), relative, prefix=True)
 
 
 def load_settings(project: Project | None) -> Settings:
