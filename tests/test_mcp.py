@@ -73,6 +73,9 @@ def test_a_real_client_lists_the_tools_recalls_proposes_and_appends(project: Pat
     assert set(tools["propose"].input_schema["properties"]) == {"title", "body", "kind", "paths", "tags"}
     assert tools["propose"].input_schema["required"] == ["title"]
     assert set(tools["recall"].input_schema["properties"]) == {"query", "k", "path"}
+    # Read-only tools say so (codex exec runs those without approval), the others do not claim it.
+    read_only = {name: tool.annotations.read_only_hint for name, tool in tools.items()}
+    assert read_only == {"recall": True, "list_memories": True, "propose": False, "append_journal": False}
 
     recalled = text_of(seen["recall"])
     assert not seen["recall"].is_error

@@ -42,6 +42,7 @@ STALE_REASONS = {
     "updated": "out of date",
     "healed": "has git conflict markers in its gitmem block",
     "removed": "no longer compiled",
+    "held": "over a hard size limit: not written",
 }
 
 
@@ -51,7 +52,7 @@ class FileChange:
 
     path: str  # relative to the repository root, / separators
     target: str
-    action: str  # created | updated | healed | removed | unchanged | refused
+    action: str  # created | updated | healed | removed | unchanged | refused | held (its target is over a hard limit)
     old: str | None = None
     new: str | None = None  # None with action "removed": the file is deleted
     edited: bool = False  # gitmem's part was edited by hand (overwritten only with force)
@@ -61,7 +62,7 @@ class FileChange:
 
     @property
     def changed(self) -> bool:
-        return self.action not in ("unchanged", "refused")
+        return self.action not in ("unchanged", "refused", "held")
 
     @property
     def reason(self) -> str:
@@ -96,6 +97,8 @@ class Report:
     plans: list[TargetPlan]
     changes: list[FileChange] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # compile cannot write anything while there are any
+    over: list[Problem] = field(default_factory=list)  # hard size limits: that target's files are held, not the others
+    ignored: list[str] = field(default_factory=list)  # files gitmem writes that git ignores (never committed)
     warnings: list[str] = field(default_factory=list)
     limits: list[LimitUse] = field(default_factory=list)
     packs: list[Pack] = field(default_factory=list)  # the shared packs whose memories were compiled too
@@ -199,11 +202,17 @@ def prepare(
     for target in targets:
         report.limits.extend(_limit_uses(target, finals, desired))
     touched = {change.path for change in report.changes if change.changed}
+    held: set[str] = set()
     for use in report.limits:
         if use.over and use.limit.hard:
-            report.problems.append(Problem(use.path, 1, 1, "limit", _limit_advice(use)))
+            report.over.append(Problem(use.path, 1, 1, "limit", _limit_advice(use)))
+            held.add(use.target)
         elif use.over and use.path in touched:  # soft: said when the file changes, and always by `gitmem stats`
             report.warnings.append(f"{use.describe()}: consider a smaller budget for {use.target}")
+    report.ignored = _ignored(project, report)
+    for change in report.changes:  # one target over a hard limit does not stop the others
+        if change.target in held and change.changed:
+            change.action = "held"
     _hidden_unicode(desired, finals, report)
     _claude_imports_agents(targets, finals, report)
     report.changes.sort(key=lambda change: change.path)
@@ -249,15 +258,18 @@ def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target
     for target in targets:
         if (root / target.root_file).is_file():
             found[target.root_file] = target
-        if target.scoped_dir:
-            directory = root / target.scoped_dir
+        folders = {target.scoped_dir} if target.scoped_dir else set()
+        if target.root_whole and "/" in target.root_file:  # a folder of gitmem's whole files (and old scoped ones)
+            folders.add(target.root_file.rsplit("/", 1)[0])
+        for folder in sorted(folders):
+            directory = root / folder
             try:
                 names = os.listdir(directory)
             except (FileNotFoundError, NotADirectoryError):
                 names = []
             for name in names:
                 if name.startswith(WHOLE_PREFIX) and name.endswith(target.scoped_suffix):
-                    found[f"{target.scoped_dir}/{name}"] = target
+                    found[f"{folder}/{name}"] = target
     dir_files = {target.dir_file: target for target in targets if target.dir_file}
     if dir_files:
         for path in gitrepo.list_files(root, tuple(sorted(dir_files))):
@@ -645,6 +657,28 @@ def _claude_imports_agents(targets: Sequence[Target], finals: dict[str, str], re
             "CLAUDE.md imports @AGENTS.md, so Claude Code reads gitmem's memories twice: "
             "drop the claude target or the import"
         )
+
+
+def _ignored(project: Project, report: Report) -> list[str]:
+    """The files compile writes (or keeps) that git ignores and does not track: the tool reads them here, but nobody
+    else gets them (aider's first run adds ``.aider*`` to .gitignore, which hides ``.aider.conf.yml``)."""
+    from gitmem import gitrepo
+    from gitmem.project import UserScope
+
+    if isinstance(project, UserScope) or not (project.root / ".git").exists():
+        return []
+    kept = [change.path for change in report.changes if change.owned and change.action != "removed"]
+    paths = gitrepo.ignored(project.root, kept)
+    for path in paths:
+        report.warnings.append(f"{path} is ignored by git, so it is never committed: {ignored_fix(path)}")
+    return paths
+
+
+def ignored_fix(path: str) -> str:
+    return (
+        f"add `!{path}` at the end of .gitignore (or remove the pattern that matches it: "
+        f"`git check-ignore -v {path}` names it)"
+    )
 
 
 def _prune(root: Path, directory: Path) -> None:
