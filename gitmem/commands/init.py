@@ -27,9 +27,15 @@ if TYPE_CHECKING:
     "--mcp",
     "with_mcp",
     is_flag=True,
-    help="Register the gitmem MCP server in opencode.json, .mcp.json (Claude Code) and .cursor/mcp.json.",
+    help="Register the gitmem MCP server in opencode.json, .mcp.json (Claude Code, Copilot CLI), .cursor/mcp.json, "
+    ".gemini/settings.json and .qwen/settings.json.",
 )
-def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: bool) -> int:
+@click.option(
+    "--user",
+    is_flag=True,
+    help="With --mcp: also register it in Codex's per-user ~/.codex/config.toml (outside the repository).",
+)
+def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: bool, user: bool) -> int:
     """Set up gitmem in this repository: .memory/, the pre-commit hooks and the merge driver.
 
     Creates .memory/ (config.yaml, memories/, journal/); adds the gitmem hooks (scan staged changes, validate
@@ -42,16 +48,25 @@ def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: boo
     Examples:
       gitmem init --target agents --target claude --target cursor
       gitmem init --pre-push --mcp
+      gitmem init --mcp --user          # Codex too, in ~/.codex/config.toml
     """
     from gitmem.initialise import initialise
     from gitmem.project import find_project
 
+    if user and not with_mcp:
+        from gitmem.errors import UsageError
+
+        raise UsageError("--user goes with --mcp (it registers the MCP server in Codex's per-user config)")
     project = find_project()
     registrations = None
     if with_mcp:
-        from gitmem.mcp_setup import plan
+        from pathlib import Path
+
+        from gitmem.mcp_setup import plan, plan_codex
 
         registrations = plan(project)  # read every tool's file before anything is written
+        if user:
+            registrations.append(plan_codex(Path.home()))
     report = initialise(project, targets)
     for path in report.created:
         echo(f"created {project.display(path)}")
@@ -70,7 +85,7 @@ def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: boo
     if registrations is not None:
         from gitmem.commands.mcp import register_and_report
 
-        register_and_report(project, registrations)
+        register_and_report(project, registrations, user)
     return 0
 
 

@@ -1,0 +1,92 @@
+"""Each AI client, run for real against a fake model server, in a repository gitmem compiled (issue 16).
+
+Per client: the active memory reaches the model once, the proposed one never, the hand-written text does, path-scoped
+memories arrive where and when the client scopes them, and gitmem's recall tool is offered and (where the client
+runs it) returns the memory. What each client reads is in docs/clients.md; the figures there come from these runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.clients.conftest import sh
+from tests.clients.drivers import CLIENTS, Session, run
+from tests.clients.fake_model import FakeModel
+
+ACTIVE = "Kumquat"  # a word in the active memory only
+SCOPED = "Quokka"  # in the web/** memory only
+PROPOSED = "Narwhal"  # in the proposed memory only
+HAND = "Ocelot"  # in the hand-written text around gitmem's blocks
+PROMPT = "Which package manager does this project use? Check the project memory."
+
+
+@dataclass(frozen=True)
+class Expect:
+    targets: tuple[str, ...]  # what `gitmem init` is told to compile for this client
+    scoped_at_root: bool  # the web/** memory is sent in a session started at the root
+    scoped_in_web: bool  # ... and in one started in web/
+    recall: str  # "called": offered and run; "offered": offered only; "" not offered (see the note)
+    note: str = ""
+
+
+EXPECT = {
+    "claude": Expect(("claude",), False, True, "called"),
+    "codex": Expect(("agents",), False, True, "", "codex 0.171 does not offer MCP tools with a custom model provider"),
+    "gemini": Expect(("gemini",), False, True, "called"),
+    "opencode": Expect(("agents",), False, True, "called"),
+    "qwen": Expect(
+        ("agents",), False, True, "", "qwen 0.24 -p offers a tool_search tool and none of the MCP servers' tools"
+    ),
+}
+
+
+def _repo(tmp_path: Path, targets: tuple[str, ...]) -> Path:
+    repo = tmp_path / "repo"
+    (repo / "web").mkdir(parents=True)
+    sh(repo, "git", "init", "-q", "-b", "main")
+    for name in ("AGENTS.md", "CLAUDE.md", "GEMINI.md"):
+        (repo / name).write_text(f"# Team notes\n\nThe {HAND} service owns the queue.\n", encoding="utf-8")
+    (repo / "web" / "app.ts").write_text("export const x = 1;\n", encoding="utf-8")
+    flags = [item for name in targets for item in ("--target", name)]
+    sh(repo, "gitmem", "init", "--no-hooks", "--mcp", *flags)
+    sh(repo, "gitmem", "add", f"Use pnpm, never npm ({ACTIVE})", "--body", "npm rewrites pnpm-lock.yaml.")
+    sh(repo, "gitmem", "add", f"Web code is indented with tabs ({SCOPED})", "--path", "web/**")
+    sh(repo, "gitmem", "add", f"Maybe switch to yarn ({PROPOSED})", "--proposed")
+    sh(repo, "gitmem", "compile")
+    sh(repo, "git", "add", "-A")
+    sh(repo, "git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init")
+    return repo
+
+
+def _session(name: str, cwd: Path, model: FakeModel, home: Path) -> Session:
+    session = run(CLIENTS[name], cwd, PROMPT, model, home)
+    assert session.code == 0, f"{name} exited {session.code}: {session.err[-3000:]}"
+    return session
+
+
+@pytest.mark.parametrize("name", sorted(EXPECT))
+def test_client_gets_the_memories_once_and_the_recall_tool(name: str, model: FakeModel, tmp_path: Path) -> None:
+    expect = EXPECT[name]
+    repo = _repo(tmp_path, expect.targets)
+    session = _session(name, repo, model, tmp_path / "home")
+    first = session.first().text()
+    assert first.count(ACTIVE) == 1, f"{name}: the active memory was sent {first.count(ACTIVE)} times"
+    assert PROPOSED not in first
+    assert HAND in first
+    assert (SCOPED in first) == expect.scoped_at_root
+    offered = [tool for tool in session.first().tool_names() if "recall" in tool]
+    assert bool(offered) == bool(expect.recall), f"{name} offered {session.first().tool_names()}"
+    if expect.recall == "called":
+        results = [request for request in session.main() if request.has_tool_result()]
+        assert results, f"{name} never sent the tool's result back"
+        answer = results[0].text()
+        assert "No project memory matches" not in answer
+        assert "] Use pnpm, never npm" in answer  # recall's own format: [id] title
+
+    web = _session(name, repo / "web", model, tmp_path / "home")
+    in_web = web.first().text()
+    assert (SCOPED in in_web) == expect.scoped_in_web
+    assert in_web.count(ACTIVE) == 1 and PROPOSED not in in_web
