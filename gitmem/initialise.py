@@ -28,6 +28,7 @@ class InitReport:
     created: list[Path] = field(default_factory=list)
     targets: tuple[str, ...] = ()
     detected: tuple[str, ...] = ()
+    left_out: dict[str, str] = field(default_factory=dict)  # detected targets whose client reads another: its name
     targets_changed: bool = False
 
 
@@ -56,7 +57,12 @@ def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
     elif existed:
         wanted = current
     else:
-        report.detected = tuple(t for t in detect_targets(project.root) if t not in DEFAULT_TARGETS)
+        from gitmem.compile.readers import covered
+
+        found = tuple(t for t in detect_targets(project.root) if t not in DEFAULT_TARGETS)
+        chosen = {*DEFAULT_TARGETS, *found}
+        report.left_out = {t: reader.client for t in found if (reader := covered(t, chosen - {t})) is not None}
+        report.detected = tuple(t for t in found if t not in report.left_out)
         wanted = tuple(t for t in TARGET_NAMES if t in DEFAULT_TARGETS or t in report.detected)
     if not existed:
         save_config(project, {"targets": list(wanted)})

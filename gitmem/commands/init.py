@@ -72,6 +72,19 @@ def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: boo
         echo(f"created {project.display(path)}")
     if report.detected:
         echo(f"found rules files of: {', '.join(report.detected)}")
+    for target, client in report.left_out.items():
+        echo(
+            f"found rules files of {target}, not added: {client} reads the other targets' files too and would get "
+            f"every memory twice (add it anyway: `gitmem init"
+            f"{''.join(f' --target {name}' for name in (*report.targets, target))}`)"
+        )
+    if report.created or report.targets_changed:
+        from gitmem.compile.readers import duplicates
+        from gitmem.compile.targets import BY_NAME
+
+        files = {name: BY_NAME[name].root_file for name in report.targets}
+        for duplicate in duplicates(report.targets):
+            echo(f"note: {duplicate.describe(files)}")
     if report.targets_changed:
         echo(f"targets set to: {', '.join(report.targets)}")
     hooks_done = [] if no_hooks else _set_up_hooks(project, report.targets, pre_push)

@@ -215,6 +215,7 @@ def prepare(
             change.action = "held"
     _hidden_unicode(desired, finals, report)
     _claude_imports_agents(targets, finals, report)
+    _read_twice(targets, desired, touched, report)
     report.changes.sort(key=lambda change: change.path)
     return report
 
@@ -679,6 +680,22 @@ def ignored_fix(path: str) -> str:
         f"add `!{path}` at the end of .gitignore (or remove the pattern that matches it: "
         f"`git check-ignore -v {path}` names it)"
     )
+
+
+def _read_twice(
+    targets: Sequence[Target], desired: dict[str, tuple[Target, FilePlan]], touched: set[str], report: Report
+) -> None:
+    """A client that reads two of the configured targets gets every memory twice: said (with the target to drop)
+    when one of those files changes, as soft limits are."""
+    from gitmem.compile.readers import duplicates
+
+    names = [target.name for target in targets]
+    scoped_claude = any(path.startswith(".claude/rules/") for path in desired)
+    changed = {desired[path][0].name for path in touched if path in desired}
+    files = {target.name: target.root_file for target in targets}
+    for duplicate in duplicates(names, scoped_claude):
+        if changed & set(duplicate.targets):
+            report.warnings.append(duplicate.describe(files))
 
 
 def _prune(root: Path, directory: Path) -> None:

@@ -47,3 +47,58 @@ def test_a_generated_file_that_git_ignores_is_reported(project: Path, memory: Wr
     with (project / ".gitignore").open("a", encoding="utf-8") as handle:
         handle.write("!.aider.conf.yml\n")
     assert run("compile", "--check").code == 0
+
+
+def test_readers_know_who_gets_a_memory_twice() -> None:
+    from gitmem.compile.readers import duplicates
+
+    # The default pair: Claude Code reads CLAUDE.md (AGENTS.md only without one), opencode AGENTS.md.
+    assert duplicates(["agents", "claude"], scoped_claude=True) == []
+    found = {d.client: d for d in duplicates(["agents", "claude", "gemini", "copilot"], scoped_claude=True)}
+    assert set(found) == {"GitHub Copilot CLI"}
+    copilot = found["GitHub Copilot CLI"]
+    assert copilot.targets == ("copilot", "agents", "gemini", "claude")
+    # Codex needs agents, Gemini CLI gemini, Claude Code claude: only copilot can go without anyone losing.
+    assert copilot.droppable == ("copilot",)
+    assert copilot.describe({"agents": "AGENTS.md", "gemini": "GEMINI.md", "claude": "CLAUDE.md"}) == (
+        "GitHub Copilot CLI reads copilot and AGENTS.md and GEMINI.md and CLAUDE.md, so it gets the same memories "
+        "4 times: remove `copilot` from `targets` in .memory/config.yaml; the others are needed (AGENTS.md for "
+        "opencode, Codex, Qwen Code; GEMINI.md for Gemini CLI; CLAUDE.md for Claude Code)"
+    )
+    assert duplicates(["agents", "copilot"], scoped_claude=False)[0].targets == ("copilot", "agents")
+    cline = duplicates(["agents", "cline"])[0]
+    assert (cline.client, cline.droppable) == ("Cline", ("cline",))
+    message = cline.describe({"agents": "AGENTS.md", "cline": ".clinerules/gitmem.md"})
+    assert message == (
+        "Cline reads .clinerules/gitmem.md and AGENTS.md, so it gets the same memories 2 times: "
+        "remove `cline` from `targets` in .memory/config.yaml"
+    )
+
+
+def test_compile_warns_when_a_client_reads_a_memory_twice(project: Path, memory: WriteMemory, run: Run) -> None:
+    set_config(project, targets=["agents", "claude", "gemini", "copilot"])
+    memory("m", "Use pnpm")
+    result = run("compile")
+    assert result.code == 0, result.err
+    assert (
+        "warning: GitHub Copilot CLI reads .github/copilot-instructions.md and AGENTS.md and GEMINI.md, so it gets "
+        "the same memories 3 times: remove `copilot` from `targets` in .memory/config.yaml; the others are needed "
+        "(AGENTS.md for opencode, Codex, Qwen Code; GEMINI.md for Gemini CLI)"
+    ) in result.err
+    assert "Claude Code reads" not in result.err and "opencode reads" not in result.err
+    assert run("compile").err == ""  # said when the files change, like the soft limits
+    set_config(project, targets=["agents", "claude", "gemini"])
+    assert "reads" not in run("compile").err
+
+
+def test_init_leaves_out_a_target_whose_client_reads_agents_md(repo: Path, run: Run) -> None:
+    (repo / ".clinerules").mkdir()
+    (repo / ".gemini").mkdir()
+    result = run("init", "--no-hooks")
+    assert result.code == 0, result.err
+    assert "found rules files of: gemini" in result.lines
+    assert (
+        "found rules files of cline, not added: Cline reads the other targets' files too and would get every "
+        "memory twice (add it anyway: `gitmem init --target agents --target claude --target gemini --target cline`)"
+    ) in result.lines
+    assert "targets: agents, claude, gemini" in result.lines
