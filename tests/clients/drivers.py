@@ -114,6 +114,14 @@ def _opencode(home: Path, url: str) -> dict[str, str]:
     }
 
 
+def _copilot(home: Path, url: str) -> dict[str, str]:
+    return {
+        "COPILOT_PROVIDER_BASE_URL": f"{url}/v1",
+        "COPILOT_PROVIDER_API_KEY": "test-key",
+        "COPILOT_MODEL": "fake-model",
+    }
+
+
 def _claude_argv(prompt: str) -> list[str]:
     return ["claude", "-p", prompt, "--allowedTools", "mcp__gitmem__recall"]
 
@@ -130,6 +138,7 @@ CLIENTS: dict[str, Client] = {
         Client("gemini", "@google/gemini-cli", lambda p: ["gemini", "-p", p, "-m", "gemini-2.5-flash"], _gemini),
         Client("opencode", "opencode-ai", lambda p: ["opencode", "run", "--model", "fake/fake-model", p], _opencode),
         Client("qwen", "@qwen-code/qwen-code", _qwen_argv, _qwen),
+        Client("copilot", "@github/copilot", lambda p: ["copilot", "-p", p, "--allow-all-tools"], _copilot),
     )
 }
 
