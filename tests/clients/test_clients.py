@@ -121,3 +121,33 @@ def test_client_gets_the_memories_once_and_the_recall_tool(name: str, model: Fak
     in_web = web.first().text()
     assert (SCOPED in in_web) == expect.scoped_in_web
     assert in_web.count(ACTIVE) == expect.times and PROPOSED not in in_web
+
+
+TAIL = "Pangolin"  # the last word of a long rules file
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "chars", "whole"),
+    [
+        ("gemini", "GEMINI.md", 29_895, True),  # no 12,000-character limit
+        ("claude", "CLAUDE.md", 59_375, True),  # past the 40,000 Claude Code warns about
+        ("copilot", ".github/copilot-instructions.md", 29_895, True),  # 400 lines: no 160-line limit
+        ("codex", "AGENTS.md", 40_000, False),  # cut at 32 KiB
+    ],
+)
+def test_long_rules_files(name: str, path: str, chars: int, whole: bool, model: FakeModel, tmp_path: Path) -> None:
+    """The size limits in gitmem/compile/targets.py, measured: the last word of a long file reaches the model or
+    not."""
+    repo = tmp_path / "repo"
+    (repo / ".github").mkdir(parents=True)
+    sh(repo, "git", "init", "-q", "-b", "main")
+    line = "- Keep the build reproducible: pin every tool and check the lock files in.\n"  # 75 characters
+    body = f"# Notes\n\nThe {HAND} service owns the queue.\n" + line * ((chars - 100) // len(line))
+    text = body + f"\nThe last rule: {TAIL}.\n"
+    (repo / path).write_text(text, encoding="utf-8")
+    sh(repo, "git", "add", "-A")
+    sh(repo, "git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init")
+    session = _session(name, repo, model, tmp_path / "home")
+    sent = session.first().text()
+    assert HAND in sent
+    assert (TAIL in sent) == whole
