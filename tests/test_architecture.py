@@ -25,8 +25,16 @@ OWNERS = {
 }
 
 # Groups the rules below refer to.
-UPPER = ("gitmem.recall", "gitmem.journal", "gitmem.adopt", "gitmem.mcp", "gitmem.scopes", "gitmem.hygiene")
-GIT_WORKFLOW = ("gitmem.git.provenance", "gitmem.git.revert", "gitmem.git.hooks", "gitmem.git.mergedriver")
+UPPER = (
+    "gitmem.recall",
+    "gitmem.journal",
+    "gitmem.adopt",
+    "gitmem.mcp",
+    "gitmem.scopes",
+    "gitmem.hygiene",
+    "gitmem.setup",
+)
+GIT_WORKFLOW = ("gitmem.git.provenance", "gitmem.git.revert", "gitmem.git.mergedriver")
 GIT_BEYOND_COMMAND = ("gitmem.git.history", "gitmem.git.removed", *GIT_WORKFLOW)
 
 # package -> the gitmem modules or packages it must never import (a prefix matches its submodules).
@@ -52,7 +60,8 @@ NEVER: dict[str, tuple[str, ...]] = {
         *GIT_WORKFLOW,
         *(p for p in UPPER if p != "gitmem.scopes"),
     ),
-    "gitmem.mcp": ("gitmem.hygiene", "gitmem.adopt"),
+    "gitmem.mcp": ("gitmem.hygiene", "gitmem.adopt", "gitmem.setup"),
+    "gitmem.setup": ("gitmem.hygiene", "gitmem.adopt"),
 }
 
 # Imported by the command layer only.
@@ -62,7 +71,7 @@ COMMANDS_ONLY = (
     "gitmem.mcp",
     "gitmem.git.provenance",
     "gitmem.git.revert",
-    "gitmem.git.hooks",
+    "gitmem.setup",
     "gitmem.scopes.sources",
 )
 # The shared modules at the top may import only each other, the memory model and cache, and the scanner.

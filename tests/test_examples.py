@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from gitmem import yamlio
-from gitmem.git.hooks import HOOKS
+from gitmem.setup.hooks import HOOKS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,8 +34,8 @@ def test_workflow_runs_check_and_diff() -> None:
 
 
 def test_mcp_examples_match_what_init_writes(repo: Path) -> None:
-    from gitmem.mcp.setup import plan, register
     from gitmem.project import find_project
+    from gitmem.setup.mcp import plan, register
 
     register(find_project(), plan(find_project()))
     for example, written in (("opencode.json", "opencode.json"), ("mcp.json", ".mcp.json")):

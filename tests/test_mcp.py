@@ -73,6 +73,9 @@ def test_a_real_client_lists_the_tools_recalls_proposes_and_appends(project: Pat
     assert set(tools["propose"].input_schema["properties"]) == {"title", "body", "kind", "paths", "tags"}
     assert tools["propose"].input_schema["required"] == ["title"]
     assert set(tools["recall"].input_schema["properties"]) == {"query", "k", "path"}
+    # Read-only tools say so (codex exec runs those without approval), the others do not claim it.
+    read_only = {name: tool.annotations.read_only_hint for name, tool in tools.items()}
+    assert read_only == {"recall": True, "list_memories": True, "propose": False, "append_journal": False}
 
     recalled = text_of(seen["recall"])
     assert not seen["recall"].is_error
@@ -220,13 +223,25 @@ def test_propose_picks_a_free_id(project: Path, run: Run) -> None:
 def test_init_mcp_writes_each_tools_project_file_and_sets_the_config(repo: Path, run: Run) -> None:
     result = run("init", "--no-hooks", "--mcp")
     assert result.code == 0, result.err
-    assert result.lines[-5:] == [
+    assert result.lines[-12:] == [
         "created opencode.json (opencode: gitmem MCP server)",
         "created .mcp.json (Claude Code: gitmem MCP server)",
         "created .cursor/mcp.json (Cursor: gitmem MCP server)",
+        "created .gemini/settings.json (Gemini CLI: gitmem MCP server)",
+        "created .qwen/settings.json (Qwen Code: gitmem MCP server)",
         "set mcp: true in .memory/config.yaml",
-        "Codex reads MCP servers per user: see docs/mcp.md for ~/.codex/config.toml",
+        "Codex reads MCP servers per user: add this to ~/.codex/config.toml (or run `gitmem init --mcp --user`):",
+        "[mcp_servers.gitmem]",
+        'command = "gitmem"',
+        'args = ["mcp"]',
+        "Cline reads MCP servers per user: add this to ~/.cline/data/settings/cline_mcp_settings.json (the CLI; "
+        "the VS Code extension keeps its own copy):",
+        '{"mcpServers": {"gitmem": {"command": "gitmem", "args": ["mcp"], "disabled": false}}}',
     ]
+    trusted = {"mcpServers": {"gitmem": {"command": "gitmem", "args": ["mcp"], "trust": True}}}
+    assert json.loads((repo / ".gemini/settings.json").read_text()) == trusted
+    assert json.loads((repo / ".qwen/settings.json").read_text()) == trusted
+    assert not (Path.home() / ".codex").exists()
     assert json.loads((repo / "opencode.json").read_text()) == {
         "$schema": "https://opencode.ai/config.json",
         "mcp": {"gitmem": {"type": "local", "command": ["gitmem", "mcp"], "enabled": True}},
@@ -239,13 +254,34 @@ def test_init_mcp_writes_each_tools_project_file_and_sets_the_config(repo: Path,
     }
     assert "mcp: true" in (repo / ".memory/config.yaml").read_text().splitlines()
 
-    files = {name: (repo / name).read_bytes() for name in ("opencode.json", ".mcp.json", ".cursor/mcp.json")}
+    names = ("opencode.json", ".mcp.json", ".cursor/mcp.json", ".gemini/settings.json", ".qwen/settings.json")
+    files = {name: (repo / name).read_bytes() for name in names}
     config = (repo / ".memory/config.yaml").read_bytes()
     again = run("init", "--no-hooks", "--mcp")
     assert again.code == 0
     assert "kept the gitmem entry in .mcp.json (Claude Code)" in again.lines
     assert {name: (repo / name).read_bytes() for name in files} == files
     assert (repo / ".memory/config.yaml").read_bytes() == config
+
+
+def test_init_mcp_user_appends_to_codex_config_once(repo: Path, run: Run) -> None:
+    codex = Path.home() / ".codex" / "config.toml"
+    codex.parent.mkdir()
+    codex.write_text('model = "o3"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n', encoding="utf-8")
+    assert run("init", "--no-hooks", "--user").code == 2
+    result = run("init", "--no-hooks", "--mcp", "--user")
+    assert result.code == 0, result.err
+    assert f"added the gitmem MCP server to {codex} (Codex)" in result.lines
+    assert not any("Codex reads MCP servers per user" in line for line in result.lines)
+    text = codex.read_text(encoding="utf-8")
+    gitmem = '[mcp_servers.gitmem]\ncommand = "gitmem"\nargs = ["mcp"]\n'
+    assert text == 'model = "o3"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n\n' + gitmem
+    import tomllib
+
+    assert tomllib.loads(text)["mcp_servers"]["gitmem"] == {"command": "gitmem", "args": ["mcp"]}
+    again = run("init", "--no-hooks", "--mcp", "--user")
+    assert f"kept the gitmem entry in {codex} (Codex)" in again.lines
+    assert codex.read_text(encoding="utf-8") == text
 
 
 def test_init_mcp_merges_into_existing_files_and_keeps_other_entries(repo: Path, run: Run) -> None:

@@ -116,7 +116,7 @@ def compile_command(
             echo_json(_compile_json(report, check, False, packs, show))
         else:
             _print_check(report, show)
-        return 1 if report.stale else 0
+        return 1 if report.stale or report.over or report.ignored else 0
     if report.refused:
         if as_json:
             echo_json(_compile_json(report, check, False, packs, show))
@@ -126,7 +126,7 @@ def compile_command(
     changed = apply(project, report)
     if as_json:
         echo_json(_compile_json(report, check, bool(changed), packs, show))
-        return 0
+        return 1 if report.over else 0
     for change in changed:
         verb = {"created": "created", "updated": "updated", "healed": "healed", "removed": "removed"}[change.action]
         note = " (git conflict markers in its gitmem block)" if change.action == "healed" else ""
@@ -151,6 +151,15 @@ def compile_command(
         echo(f"compiled {count} {where}: {len(changed)} file(s) changed")
     else:
         echo(f"up to date: {count} compiled {where}")
+    if report.over:
+        for problem in report.over:
+            echo(str(problem), err=True)
+        held = sorted({change.target for change in report.changes if change.action == "held"})
+        echo(
+            f"not written: {', '.join(held) or 'the files above'} (over a hard size limit); the other targets were",
+            err=True,
+        )
+        return 1
     return 0
 
 
@@ -223,7 +232,7 @@ def _compile_json(
         "targets": [_target_json(plan, show) for plan in report.plans],
         "sources": [_source_json(pack) for pack in packs or ()],
         "warnings": report.warnings,
-        "problems": _problems(report.problems),
+        "problems": _problems(report.problems + report.over),
     }
 
 
@@ -254,8 +263,14 @@ def _source_json(pack: Pack) -> dict[str, Any]:
 
 
 def _print_check(report: Report, show: Show = _same) -> None:
+    from gitmem.compile.checks import ignored_fix
+
     for change in report.stale:
         echo(f"{show(change.path)}: {change.reason}")
+    for problem in report.over:
+        echo(str(problem), err=True)
+    for path in report.ignored:
+        echo(f"{show(path)}: ignored by git ({ignored_fix(path)})")
     if report.stale:
         echo(f"{len(report.stale)} file(s) out of date: run `gitmem compile`", err=True)
     else:

@@ -27,9 +27,15 @@ if TYPE_CHECKING:
     "--mcp",
     "with_mcp",
     is_flag=True,
-    help="Register the gitmem MCP server in opencode.json, .mcp.json (Claude Code) and .cursor/mcp.json.",
+    help="Register the gitmem MCP server in opencode.json, .mcp.json (Claude Code, Copilot CLI), .cursor/mcp.json, "
+    ".gemini/settings.json and .qwen/settings.json.",
 )
-def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: bool) -> int:
+@click.option(
+    "--user",
+    is_flag=True,
+    help="With --mcp: also register it in Codex's per-user ~/.codex/config.toml (outside the repository).",
+)
+def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: bool, user: bool) -> int:
     """Set up gitmem in this repository: .memory/, the pre-commit hooks and the merge driver.
 
     Creates .memory/ (config.yaml, memories/, journal/); adds the gitmem hooks (scan staged changes, validate
@@ -42,23 +48,45 @@ def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: boo
     Examples:
       gitmem init --target agents --target claude --target cursor
       gitmem init --pre-push --mcp
+      gitmem init --mcp --user          # Codex too, in ~/.codex/config.toml
     """
-    from gitmem.git.hooks import exclude_temp_files
-    from gitmem.memory.initialise import initialise
     from gitmem.project import find_project
+    from gitmem.setup.hooks import exclude_temp_files
+    from gitmem.setup.initialise import initialise
 
+    if user and not with_mcp:
+        from gitmem.errors import UsageError
+
+        raise UsageError("--user goes with --mcp (it registers the MCP server in Codex's per-user config)")
     project = find_project()
     registrations = None
     if with_mcp:
-        from gitmem.mcp.setup import plan
+        from pathlib import Path
+
+        from gitmem.setup.mcp import plan, plan_codex
 
         registrations = plan(project)  # read every tool's file before anything is written
+        if user:
+            registrations.append(plan_codex(Path.home()))
     report = initialise(project, targets)
     exclude_temp_files(project)
     for path in report.created:
         echo(f"created {project.display(path)}")
     if report.detected:
         echo(f"found rules files of: {', '.join(report.detected)}")
+    for target, client in report.left_out.items():
+        echo(
+            f"found rules files of {target}, not added: {client} reads the other targets' files too and would get "
+            f"every memory twice (add it anyway: `gitmem init"
+            f"{''.join(f' --target {name}' for name in (*report.targets, target))}`)"
+        )
+    if report.created or report.targets_changed:
+        from gitmem.compile.readers import duplicates
+        from gitmem.compile.targets import BY_NAME
+
+        files = {name: BY_NAME[name].root_file for name in report.targets}
+        for duplicate in duplicates(report.targets):
+            echo(f"note: {duplicate.describe(files)}")
     if report.targets_changed:
         echo(f"targets set to: {', '.join(report.targets)}")
     hooks_done = [] if no_hooks else _set_up_hooks(project, report.targets, pre_push)
@@ -72,12 +100,12 @@ def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: boo
     if registrations is not None:
         from gitmem.commands.mcp import register_and_report
 
-        register_and_report(project, registrations)
+        register_and_report(project, registrations, user)
     return 0
 
 
 def _set_up_hooks(project: Project, targets: tuple[str, ...], pre_push: bool) -> list[str]:
-    from gitmem.git import hooks as hooks_setup
+    from gitmem.setup import hooks as hooks_setup
 
     done = []
     action = hooks_setup.ensure_precommit_config(project, pre_push)

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from gitmem.mcp.setup import Registration
     from gitmem.project import Project
+    from gitmem.setup.mcp import Registration
 
 
 @click.command()
@@ -22,7 +22,8 @@ def mcp(repo: Path | None) -> int:
 
     Tools: recall (relevant memories for a task), propose (a new memory, status proposed, for a human to accept),
     list_memories, and append_journal (today's session log). Needs the mcp extra: pip install 'gitmem[mcp]'.
-    `gitmem init --mcp` registers it with opencode, Claude Code and Cursor; docs/mcp.md shows Codex too.
+    `gitmem init --mcp` registers it with opencode, Claude Code (and the Copilot CLI), Cursor, Gemini CLI and Qwen
+    Code; `gitmem init --mcp --user` with Codex too (docs/mcp.md).
 
     \b
     Example (what a tool's MCP config runs):
@@ -47,14 +48,15 @@ def mcp(repo: Path | None) -> int:
     return 0
 
 
-def register_and_report(project: Project, registrations: list[Registration]) -> None:
-    """`gitmem init --mcp`: write the planned registrations and say what was done."""
+def register_and_report(project: Project, registrations: list[Registration], user: bool = False) -> None:
+    """`gitmem init --mcp`: write the planned registrations and say what was done (``user``: Codex's per-user
+    config was planned too; else its snippet is printed)."""
     from gitmem.commands.output import echo
-    from gitmem.mcp.setup import register
+    from gitmem.setup.mcp import CODEX_CONFIG, CODEX_SNIPPET, USER_ONLY, register
 
     config_changed = register(project, registrations)
     for r in registrations:
-        where = project.display(r.path)
+        where = project.display(r.path) if r.tool != "Codex" else str(r.path)
         if r.action == "created":
             echo(f"created {where} ({r.tool}: gitmem MCP server)")
         elif r.action == "added":
@@ -69,4 +71,10 @@ def register_and_report(project: Project, registrations: list[Registration]) -> 
             )
     if config_changed:
         echo(f"set mcp: true in {project.display(project.config_path)}")
-    echo("Codex reads MCP servers per user: see docs/mcp.md for ~/.codex/config.toml")
+    if not user:
+        echo(
+            f"Codex reads MCP servers per user: add this to {CODEX_CONFIG} (or run `gitmem init --mcp --user`):\n"
+            + CODEX_SNIPPET.rstrip("\n")
+        )
+    for tool, (where, snippet) in USER_ONLY.items():
+        echo(f"{tool} reads MCP servers per user: add this to {where}:\n{snippet}")

@@ -23,6 +23,7 @@ STALE_REASONS = {
     "updated": "out of date",
     "healed": "has git conflict markers in its gitmem block",
     "removed": "no longer compiled",
+    "held": "over a hard size limit: not written",
 }
 
 
@@ -32,7 +33,7 @@ class FileChange:
 
     path: str  # relative to the repository root, / separators
     target: str
-    action: str  # created | updated | healed | removed | unchanged | refused
+    action: str  # created | updated | healed | removed | unchanged | refused | held (its target is over a hard limit)
     old: str | None = None
     new: str | None = None  # None with action "removed": the file is deleted
     edited: bool = False  # gitmem's part was edited by hand (overwritten only with force)
@@ -42,7 +43,7 @@ class FileChange:
 
     @property
     def changed(self) -> bool:
-        return self.action not in ("unchanged", "refused")
+        return self.action not in ("unchanged", "refused", "held")
 
     @property
     def reason(self) -> str:
@@ -77,6 +78,8 @@ class Report:
     plans: list[TargetPlan]
     changes: list[FileChange] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # compile cannot write anything while there are any
+    over: list[Problem] = field(default_factory=list)  # hard size limits: that target's files are held, not the others
+    ignored: list[str] = field(default_factory=list)  # files gitmem writes that git ignores (never committed)
     warnings: list[str] = field(default_factory=list)
     limits: list[LimitUse] = field(default_factory=list)
     packs: list[Pack] = field(default_factory=list)  # the shared packs whose memories were compiled too

@@ -10,6 +10,7 @@ from gitmem.compile.changes import LimitUse, Report
 from gitmem.compile.plan import FilePlan, TargetPlan
 from gitmem.compile.targets import Target
 from gitmem.errors import Problem
+from gitmem.project import Project
 
 
 def glob_problems(target_plan: TargetPlan) -> list[Problem]:
@@ -98,3 +99,41 @@ def claude_imports_agents(targets: Sequence[Target], finals: dict[str, str], rep
             "CLAUDE.md imports @AGENTS.md, so Claude Code reads gitmem's memories twice: "
             "drop the claude target or the import"
         )
+
+
+def ignored(project: Project, report: Report) -> list[str]:
+    """The files compile writes (or keeps) that git ignores and does not track: the tool reads them here, but nobody
+    else gets them (aider's first run adds ``.aider*`` to .gitignore, which hides ``.aider.conf.yml``)."""
+    from gitmem.git import command
+    from gitmem.project import UserScope
+
+    if isinstance(project, UserScope) or not (project.root / ".git").exists():
+        return []
+    kept = [change.path for change in report.changes if change.owned and change.action != "removed"]
+    paths = command.ignored(project.root, kept)
+    for path in paths:
+        report.warnings.append(f"{path} is ignored by git, so it is never committed: {ignored_fix(path)}")
+    return paths
+
+
+def ignored_fix(path: str) -> str:
+    return (
+        f"add `!{path}` at the end of .gitignore (or remove the pattern that matches it: "
+        f"`git check-ignore -v {path}` names it)"
+    )
+
+
+def read_twice(
+    targets: Sequence[Target], desired: dict[str, tuple[Target, FilePlan]], touched: set[str], report: Report
+) -> None:
+    """A client that reads two of the configured targets gets every memory twice: said (with the target to drop)
+    when one of those files changes, as soft limits are."""
+    from gitmem.compile.readers import duplicates
+
+    names = [target.name for target in targets]
+    scoped_claude = any(path.startswith(".claude/rules/") for path in desired)
+    changed = {desired[path][0].name for path in touched if path in desired}
+    files = {target.name: target.root_file for target in targets}
+    for duplicate in duplicates(names, scoped_claude):
+        if changed & set(duplicate.targets):
+            report.warnings.append(duplicate.describe(files))

@@ -123,13 +123,20 @@ def prepare(
     for target in targets:
         report.limits.extend(checks.limit_uses(target, finals, desired))
     touched = {change.path for change in report.changes if change.changed}
+    held: set[str] = set()
     for use in report.limits:
         if use.over and use.limit.hard:
-            report.problems.append(Problem(use.path, 1, 1, "limit", checks.limit_advice(use)))
+            report.over.append(Problem(use.path, 1, 1, "limit", checks.limit_advice(use)))
+            held.add(use.target)
         elif use.over and use.path in touched:  # soft: said when the file changes, and always by `gitmem stats`
             report.warnings.append(f"{use.describe()}: consider a smaller budget for {use.target}")
+    report.ignored = checks.ignored(project, report)
+    for change in report.changes:  # one target over a hard limit does not stop the others
+        if change.target in held and change.changed:
+            change.action = "held"
     checks.hidden_unicode(desired, finals, report)
     checks.claude_imports_agents(targets, finals, report)
+    checks.read_twice(targets, desired, touched, report)
     report.changes.sort(key=lambda change: change.path)
     return report
 
@@ -173,15 +180,18 @@ def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target
     for target in targets:
         if (root / target.root_file).is_file():
             found[target.root_file] = target
-        if target.scoped_dir:
-            directory = root / target.scoped_dir
+        folders = {target.scoped_dir} if target.scoped_dir else set()
+        if target.root_whole and "/" in target.root_file:  # a folder of gitmem's whole files (and old scoped ones)
+            folders.add(target.root_file.rsplit("/", 1)[0])
+        for folder in sorted(folders):
+            directory = root / folder
             try:
                 names = os.listdir(directory)
             except (FileNotFoundError, NotADirectoryError):
                 names = []
             for name in names:
                 if name.startswith(WHOLE_PREFIX) and name.endswith(target.scoped_suffix):
-                    found[f"{target.scoped_dir}/{name}"] = target
+                    found[f"{folder}/{name}"] = target
     dir_files = {target.dir_file: target for target in targets if target.dir_file}
     if dir_files:
         for path in command.list_files(root, tuple(sorted(dir_files))):

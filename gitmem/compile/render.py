@@ -95,6 +95,7 @@ def frontmatter(templates: tuple[str, ...], globs: tuple[str, ...]) -> str:
             "csv_quoted": _quote(csv),
             "list": "\n".join(f"  - {_quote(glob)}" for glob in globs),
             "pattern": _quote(globs[0]) if len(globs) == 1 else "[" + ", ".join(_quote(g) for g in globs) + "]",
+            "description": _quote(f"Reviewed project memories of this team for files matching {', '.join(globs)}"),
         }
     lines = [template.format(**values) for template in templates]
     return "---\n" + "\n".join(lines) + "\n---\n"

@@ -15,7 +15,8 @@ How a target places a memory (``scoping.py`` reads these fields):
 Frontmatter lines are templates. Placeholders, filled from a file's globs by ``render.frontmatter``:
 ``{csv}`` globs joined by commas, unquoted (Cursor's own parser is not YAML: it wants no quotes and no brackets);
 ``{csv_quoted}`` the same as one double-quoted YAML string; ``{list}`` a YAML block list of double-quoted globs;
-``{pattern}`` one double-quoted glob, or a flow list of them when there are several. Brace patterns
+``{pattern}`` one double-quoted glob, or a flow list of them when there are several; ``{description}`` a
+double-quoted sentence naming the globs. Brace patterns
 (``*.{ts,tsx}``) are expanded for the comma-separated forms, where their comma would split the glob.
 """
 
@@ -121,6 +122,7 @@ TARGETS: tuple[Target, ...] = (
         scoped_suffix=".md",
         scoped_frontmatter=("paths:", "{list}"),
         limits=(
+            # Claude Code 2.1 sent a 59,375-character CLAUDE.md in full (measured): the 40,000 is its warning only.
             Limit("chars", 40_000, False, "Claude Code warns about a CLAUDE.md above 40,000 characters"),
             Limit("lines", 200, False, "Claude Code's documentation advises keeping CLAUDE.md under 200 lines"),
         ),
@@ -133,9 +135,7 @@ TARGETS: tuple[Target, ...] = (
         root_file="GEMINI.md",
         root_whole=False,
         dir_file="GEMINI.md",
-        limits=(
-            Limit("chars", 12_000, True, "Gemini CLI successors reportedly cut a rule file at about 12,000 characters"),
-        ),
+        # No size limit: Gemini CLI 0.61 sent a 29,895-character GEMINI.md in full (measured, tests/clients).
         user_files=(UserFile("~/.gemini/GEMINI.md", "Gemini CLI", "~/.gemini"),),
     ),
     Target(
@@ -166,10 +166,17 @@ TARGETS: tuple[Target, ...] = (
         root_whole=False,
         scoped_dir=".github/instructions",
         scoped_suffix=".instructions.md",
-        scoped_frontmatter=("applyTo: {csv_quoted}",),
+        # Copilot lists path-scoped instruction files by their description (empty without one).
+        scoped_frontmatter=("applyTo: {csv_quoted}", "description: {description}"),
         limits=(
-            Limit("chars", 4_000, False, "Copilot code review reads only the first 4,000 characters"),
-            Limit("lines", 160, False, "Copilot CLI is reported to truncate instructions near 160 lines"),
+            # The Copilot CLI 1.0.102 sent 400 lines and 29,895 characters in full (measured): no line limit.
+            Limit(
+                "chars",
+                4_000,
+                False,
+                "Copilot code review on GitHub reads only the first 4,000 characters; the Copilot CLI and the IDEs "
+                "read it all",
+            ),
         ),
         user_files=(UserFile("~/.copilot/copilot-instructions.md", "GitHub Copilot CLI", "~/.copilot"),),
     ),
@@ -192,9 +199,10 @@ TARGETS: tuple[Target, ...] = (
         doc="https://docs.cline.bot/features/cline-rules",
         root_file=".clinerules/gitmem.md",
         root_whole=True,
-        scoped_dir=".clinerules",
-        scoped_suffix=".md",
-        scoped_frontmatter=("paths:", "{list}"),
+        # No scoped files: Cline CLI 3.0.65 ignores `paths:` in .clinerules (measured: a scoped file was sent in
+        # every session, and started in a subfolder it loaded no rules at all). A memory with paths goes into the
+        # always-loaded file under a heading that names its globs, which the model reads the same in the CLI and
+        # in the editor extension. (Files gitmem wrote there before are cleaned up: see `compiler._candidates`.)
         user_files=(UserFile("~/Documents/Cline/Rules/", "Cline", "~/Documents/Cline"),),
     ),
     Target(

@@ -59,6 +59,24 @@ def list_files(root: Path, names: tuple[str, ...]) -> list[str]:
     return sorted({path for path in out.decode("utf-8", "surrogateescape").split("\0") if path})
 
 
+def ignored(root: Path, paths: Iterable[str]) -> list[str]:
+    """Those of ``paths`` (relative to ``root``) that git ignores and does not track, so they are never committed."""
+    names = [path for path in paths if path]
+    if not names:
+        return []
+    done = subprocess.run(
+        ["git", "check-ignore", "-z", "--stdin"],
+        cwd=root,
+        input="\0".join(names).encode("utf-8") + b"\0",
+        capture_output=True,
+        env=clean_env(True),
+        check=False,
+    )
+    if done.returncode not in (0, 1):  # not a repository, or git is missing: nothing to say
+        return []
+    return sorted({path for path in done.stdout.decode("utf-8", "surrogateescape").split("\0") if path})
+
+
 def git(
     cwd: Path,
     *args: str,

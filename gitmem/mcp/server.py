@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from gitmem import __version__
@@ -81,10 +82,13 @@ def build_server(project: Project) -> MCPServer:
     def append_journal(text: JournalText) -> str:
         return guarded(lambda: tools.append_journal(project, text, date.today()))
 
-    server.add_tool(recall, description=tools.RECALL, structured_output=False)
-    server.add_tool(propose, description=tools.PROPOSE, structured_output=False)
-    server.add_tool(list_memories, description=tools.LIST_MEMORIES, structured_output=False)
-    server.add_tool(append_journal, description=tools.APPEND_JOURNAL, structured_output=False)
+    # Read-only tools say so: a client that runs without approvals (`codex exec`) calls those and refuses the others.
+    reads = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+    writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
+    server.add_tool(recall, description=tools.RECALL, annotations=reads, structured_output=False)
+    server.add_tool(propose, description=tools.PROPOSE, annotations=writes, structured_output=False)
+    server.add_tool(list_memories, description=tools.LIST_MEMORIES, annotations=reads, structured_output=False)
+    server.add_tool(append_journal, description=tools.APPEND_JOURNAL, annotations=writes, structured_output=False)
     return server
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from pathlib import Path
 
@@ -124,20 +125,29 @@ def test_compile_lists_what_the_budget_left_out(project: Path, memory: WriteMemo
 
 
 def test_a_hard_limit_is_an_error_not_a_truncation(project: Path, memory: WriteMemory, run: Run) -> None:
-    set_config(project, targets=["windsurf"], budget={"windsurf": 10_000})
+    set_config(project, targets=["agents", "windsurf"], budget={"windsurf": 10_000, "agents": 10_000})
     for i in range(30):
         memory(f"m{i:02d}", f"Memory {i}", body="a fairly long explanation " * 20)
+    check = run("compile", "--check")
+    assert check.code == 1 and ".windsurf/rules/gitmem.md:1:1: limit: " in check.err
     result = run("compile")
     assert result.code == 1
-    first = result.err.splitlines()[0]
-    assert first.startswith(".windsurf/rules/gitmem.md:1:1: limit: ")
-    assert first.endswith(
+    over = [line for line in result.err.splitlines() if ": limit: " in line]
+    assert len(over) == 1
+    assert over[0].startswith(".windsurf/rules/gitmem.md:1:1: limit: ")
+    assert over[0].endswith(
         "characters, over the hard limit of 12,000 (Windsurf reads at most 12,000 characters of a rule file); "
         "lower the budget of windsurf (e.g. budget: {default: 2000, windsurf: 1500} in .memory/config.yaml), "
         "lower some memories' priority, or shorten the hand-written text"
     )
-    assert result.err.endswith("nothing was written\n")
+    assert result.err.endswith("not written: windsurf (over a hard size limit); the other targets were\n")
     assert not (project / ".windsurf").exists()
+    # The other target is written all the same.
+    assert "Memory 29" in (project / "AGENTS.md").read_text(encoding="utf-8")
+    assert "created AGENTS.md" in result.out
+    as_json = run("compile", "--json")
+    assert as_json.code == 1
+    assert [p["field"] for p in json.loads(as_json.out)["problems"]] == ["limit"]
     within = run("compile", "--budget", "2000")
     assert within.code == 0, within.err
 
@@ -154,8 +164,9 @@ def test_codex_chain_limit_counts_hand_written_text(project: Path, memory: Write
     lines = result.err.splitlines()
     assert lines[0].startswith("web/AGENTS.md:1:1: limit: 32,")
     assert "bytes with the AGENTS.md files above it, over the hard limit of 32,768 (Codex reads" in lines[0]
-    assert lines[1] == "nothing was written"
+    assert lines[1] == "not written: agents (over a hard size limit); the other targets were"
     assert not (project / "web").exists()
+    assert (project / "AGENTS.md").read_text(encoding="utf-8") == hand
 
 
 def test_soft_limits_warn(project: Path, memory: WriteMemory, run: Run) -> None:
@@ -165,7 +176,7 @@ def test_soft_limits_warn(project: Path, memory: WriteMemory, run: Run) -> None:
     result = run("compile")
     assert result.code == 0
     assert ".github/copilot-instructions.md: " in result.err
-    assert "over the limit of 4,000 (Copilot code review reads only the first 4,000 characters)" in result.err
+    assert "over the limit of 4,000 (Copilot code review on GitHub reads only the first 4,000 characters" in result.err
     again = run("compile")  # said when the file changes; `gitmem stats` shows it any time
     assert again.code == 0 and again.err == ""
     stats = run("stats")

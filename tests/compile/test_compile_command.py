@@ -500,3 +500,16 @@ def test_hidden_unicode_never_reaches_compiled_output(project: Path) -> None:
         "AGENTS.md:8:17: hidden: hidden Unicode character U+202E (RIGHT-TO-LEFT OVERRIDE) in compiled output",
         "CLAUDE.md:8:17: hidden: hidden Unicode character U+202E (RIGHT-TO-LEFT OVERRIDE) in compiled output",
     ]
+
+
+def test_cline_scoped_files_of_an_older_gitmem_are_cleaned_up(project: Path, memory: WriteMemory, run: Run) -> None:
+    set_config(project, targets=["cline"])
+    memory("web", "Web rule", paths=["web/**"])
+    assert run("compile").code == 0
+    # What an older gitmem wrote for a scoped memory (Cline CLI ignores `paths:`, so gitmem no longer does).
+    old = project / ".clinerules" / "gitmem-web-c6375b.md"
+    old.write_text(block.whole_text('---\npaths:\n  - "web/**"\n---\n', "## Project memories\n\n- Web rule\n"))
+    result = run("compile")
+    assert result.code == 0, result.err
+    assert not old.exists()
+    assert "### Conventions (files matching `web/**`)" in (project / ".clinerules" / "gitmem.md").read_text()

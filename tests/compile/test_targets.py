@@ -102,7 +102,7 @@ def test_slugs_are_readable_unique_and_stable() -> None:
         ("cursor", ("web/**",), [".cursor/rules/gitmem-web-"], ""),
         ("copilot", ("**/*.py",), [".github/instructions/gitmem-py-"], ""),
         ("windsurf", (), [".windsurf/rules/gitmem.md"], ""),
-        ("cline", ("web/**",), [".clinerules/gitmem-web-"], ""),
+        ("cline", ("web/**",), [".clinerules/gitmem.md"], "files matching `web/**`"),
         ("kiro", ("web/**",), [".kiro/steering/gitmem-web-"], ""),
         ("aider", ("web/**",), ["CONVENTIONS.md"], "files matching `web/**`"),
     ],

@@ -2,7 +2,8 @@
 
 Each file is merged, never replaced: other servers and settings are kept, and an existing ``gitmem`` entry (perhaps
 customised) is left as it is. A file that is not plain JSON (comments, trailing commas) is not rewritten: the entry
-to add by hand is reported instead. Codex's config is per user (~/.codex/config.toml) and is left to the user.
+to add by hand is reported instead. Codex's config is per user (~/.codex/config.toml): written only with
+``--user`` (``plan_codex``), else its snippet is printed; Cline's is per user too and printed.
 """
 
 from __future__ import annotations
@@ -27,9 +28,24 @@ class Client:
 
 CLIENTS = (
     Client("opencode", ("opencode.json", "opencode.jsonc")),
-    Client("Claude Code", (".mcp.json",)),
+    Client("Claude Code", (".mcp.json",)),  # the Copilot CLI reads .mcp.json too
     Client("Cursor", (".cursor/mcp.json",)),
+    Client("Gemini CLI", (".gemini/settings.json",)),
+    Client("Qwen Code", (".qwen/settings.json",)),
 )
+# Gemini CLI and Qwen Code ask before running a tool of an untrusted server, and `gemini -p` / `qwen -p` cannot ask:
+# `trust` lets them run gitmem's tools (it only reads and proposes; nothing is accepted without a human).
+TRUSTING = ("Gemini CLI", "Qwen Code")
+
+CODEX_CONFIG = "~/.codex/config.toml"
+CODEX_SNIPPET = '[mcp_servers.gitmem]\ncommand = "gitmem"\nargs = ["mcp"]\n'
+# Per-user only, and where gitmem does not write: what `gitmem init --mcp` prints for each.
+USER_ONLY = {
+    "Cline": (
+        "~/.cline/data/settings/cline_mcp_settings.json (the CLI; the VS Code extension keeps its own copy)",
+        '{"mcpServers": {"gitmem": {"command": "gitmem", "args": ["mcp"], "disabled": false}}}',
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -48,6 +64,8 @@ def _entry(tool: str, v2: bool = False) -> dict[str, Any]:
         return entry if v2 else {**entry, "enabled": True}
     if tool == "Cursor":  # Cursor may start servers elsewhere; it expands ${workspaceFolder} in mcp.json
         return {"command": "gitmem", "args": ["mcp", "--repo", "${workspaceFolder}"]}
+    if tool in TRUSTING:
+        return {"command": "gitmem", "args": ["mcp"], "trust": True}
     return {"type": "stdio", "command": "gitmem", "args": ["mcp"]}
 
 
@@ -123,3 +141,25 @@ def register(project: Project, registrations: list[Registration]) -> bool:
         return False
     save_config(project, {"mcp": True})
     return True
+
+
+def plan_codex(home: Path) -> Registration:
+    """Codex's per-user config (``~/.codex/config.toml``, or ``$CODEX_HOME/config.toml``): a ``[mcp_servers.gitmem]``
+    table appended (TOML tables can be appended without parsing the rest), or kept when there is one."""
+    import os
+
+    codex_home = os.environ.get("CODEX_HOME")
+    path = Path(codex_home) / "config.toml" if codex_home else home / ".codex" / "config.toml"
+    try:
+        old = path.read_text(encoding="utf-8") if path.exists() else None
+    except (OSError, UnicodeDecodeError) as exc:
+        detail = f"cannot read it: {exc.strerror}" if isinstance(exc, OSError) else "not UTF-8 text"
+        return Registration("Codex", path, "manual", CODEX_SNIPPET, detail, "the end of the file")
+    if old is None:
+        return Registration("Codex", path, "created", CODEX_SNIPPET)
+    if any(
+        line.strip().replace(" ", "") in ("[mcp_servers.gitmem]", '[mcp_servers."gitmem"]') for line in old.splitlines()
+    ):
+        return Registration("Codex", path, "kept")
+    separator = "" if not old or old.endswith("\n\n") else ("\n" if old.endswith("\n") else "\n\n")
+    return Registration("Codex", path, "added", old + separator + CODEX_SNIPPET)

@@ -30,6 +30,7 @@ class InitReport:
     created: list[Path] = field(default_factory=list)
     targets: tuple[str, ...] = ()
     detected: tuple[str, ...] = ()
+    left_out: dict[str, str] = field(default_factory=dict)  # detected targets whose client reads another: its name
     targets_changed: bool = False
 
 
@@ -45,7 +46,7 @@ MEMORY_GITIGNORE = (
 
 def ignore_temp_files(project: Project) -> list[Path]:
     """Have git ignore gitmem's temporary files in .memory/ for every clone (a committed .gitignore); the rules files
-    elsewhere are covered in this clone by ``gitmem.git.hooks.exclude_temp_files``. Returns the files created."""
+    elsewhere are covered in this clone by ``gitmem.setup.hooks.exclude_temp_files``. Returns the files created."""
     changed = []
     ignore = safepath.require(project, project.memory_dir / ".gitignore")
     if not ignore.exists():
@@ -77,7 +78,12 @@ def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
     elif existed:
         wanted = current
     else:
-        report.detected = tuple(t for t in detect_targets(project.root) if t not in DEFAULT_TARGETS)
+        from gitmem.compile.readers import covered
+
+        found = tuple(t for t in detect_targets(project.root) if t not in DEFAULT_TARGETS)
+        chosen = {*DEFAULT_TARGETS, *found}
+        report.left_out = {t: reader.client for t in found if (reader := covered(t, chosen - {t})) is not None}
+        report.detected = tuple(t for t in found if t not in report.left_out)
         wanted = tuple(t for t in TARGET_NAMES if t in DEFAULT_TARGETS or t in report.detected)
     if not existed:
         save_config(project, {"targets": list(wanted)})

@@ -1,0 +1,153 @@
+"""Each AI client, run for real against a fake model server, in a repository gitmem compiled (issue 16).
+
+Per client: the active memory reaches the model once, the proposed one never, the hand-written text does, path-scoped
+memories arrive where and when the client scopes them, and gitmem's recall tool is offered and (where the client
+runs it) returns the memory. What each client reads is in docs/clients.md; the figures there come from these runs.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.clients.conftest import sh
+from tests.clients.drivers import CLIENTS, Session, run
+from tests.clients.fake_model import FakeModel
+
+ACTIVE = "Kumquat"  # a word in the active memory only
+SCOPED = "Quokka"  # in the web/** memory only
+PROPOSED = "Narwhal"  # in the proposed memory only
+HAND = "Ocelot"  # in the hand-written text around gitmem's blocks
+PROMPT = "Which package manager does this project use? Check the project memory."
+
+
+@dataclass(frozen=True)
+class Expect:
+    client: str
+    targets: tuple[str, ...]  # what `gitmem init` is told to compile for this client
+    scoped_at_root: bool  # the web/** memory is sent in a session started at the root
+    scoped_in_web: bool  # ... and in one started in web/
+    recall: str  # "called": offered and run; "" not offered (see the note)
+    note: str = ""
+    times: int = 1  # how often the active memory reaches the model (more: compile must have warned)
+
+
+EXPECT = {
+    "claude": Expect("claude", ("claude",), False, True, "called"),
+    # Without a CLAUDE.md, Claude Code reads AGENTS.md (its default instructionFiles setting).
+    "claude-agents-only": Expect("claude", ("agents",), False, True, "called"),
+    "codex": Expect(
+        "codex", ("agents",), False, True, "", "codex 0.171 does not offer MCP tools with a custom model provider"
+    ),
+    "gemini": Expect("gemini", ("gemini",), False, True, "called"),
+    "opencode": Expect("opencode", ("agents",), False, True, "called"),
+    # Without an AGENTS.md, opencode reads CLAUDE.md.
+    "opencode-claude-only": Expect("opencode", ("claude",), False, True, "called"),
+    "qwen": Expect(
+        "qwen",
+        ("agents",),
+        False,
+        True,
+        "",
+        "qwen 0.24 -p offers a tool_search tool and none of the MCP servers' tools",
+    ),
+    "copilot": Expect("copilot", ("copilot",), False, False, "", "copilot 1.0.102 -p did not load .mcp.json"),
+    # The Copilot CLI reads AGENTS.md and GEMINI.md too: gitmem warns, and this is what the warning is about.
+    "copilot-duplicates": Expect("copilot", ("agents", "gemini", "copilot"), False, True, "", times=3),
+}
+
+
+def _repo(tmp_path: Path, targets: tuple[str, ...]) -> Path:
+    repo = tmp_path / "repo"
+    (repo / "web").mkdir(parents=True)
+    sh(repo, "git", "init", "-q", "-b", "main")
+    roots = {
+        "agents": "AGENTS.md",
+        "claude": "CLAUDE.md",
+        "gemini": "GEMINI.md",
+        "copilot": ".github/copilot-instructions.md",
+    }
+    for name in (roots[target] for target in targets):
+        # Each file's own words: a client that merges identical files (the Copilot CLI does) must not hide a duplicate.
+        (repo / name).parent.mkdir(exist_ok=True)
+        (repo / name).write_text(f"# Team notes ({name})\n\nThe {HAND} service owns the queue.\n", encoding="utf-8")
+    (repo / "web" / "app.ts").write_text("export const x = 1;\n", encoding="utf-8")
+    flags = [item for name in targets for item in ("--target", name)]
+    sh(repo, "gitmem", "init", "--no-hooks", "--mcp", *flags)
+    sh(repo, "gitmem", "add", f"Use pnpm, never npm ({ACTIVE})", "--body", "npm rewrites pnpm-lock.yaml.")
+    sh(repo, "gitmem", "add", f"Web code is indented with tabs ({SCOPED})", "--path", "web/**")
+    sh(repo, "gitmem", "add", f"Maybe switch to yarn ({PROPOSED})", "--proposed")
+    compiled = subprocess.run(["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False)
+    assert compiled.returncode == 0, compiled.stderr
+    (repo.parent / "compile.err").write_text(compiled.stderr, encoding="utf-8")
+    sh(repo, "git", "add", "-A")
+    sh(repo, "git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init")
+    return repo
+
+
+def _session(name: str, cwd: Path, model: FakeModel, home: Path) -> Session:
+    name = EXPECT[name].client if name in EXPECT else name
+    session = run(CLIENTS[name], cwd, PROMPT, model, home)
+    assert session.code == 0, f"{name} exited {session.code}: {session.err[-3000:]}"
+    return session
+
+
+@pytest.mark.parametrize("name", sorted(EXPECT))
+def test_client_gets_the_memories_once_and_the_recall_tool(name: str, model: FakeModel, tmp_path: Path) -> None:
+    expect = EXPECT[name]
+    repo = _repo(tmp_path, expect.targets)
+    session = _session(name, repo, model, tmp_path / "home")
+    first = session.first().text()
+    times = first.count(ACTIVE)
+    assert times == expect.times, f"{name}: the active memory was sent {times} times"
+    if times > 1:
+        assert "GitHub Copilot CLI reads" in (repo.parent / "compile.err").read_text(encoding="utf-8")
+    assert PROPOSED not in first
+    assert HAND in first
+    assert (SCOPED in first) == expect.scoped_at_root
+    offered = [tool for tool in session.first().tool_names() if "recall" in tool]
+    assert bool(offered) == bool(expect.recall), f"{name} offered {session.first().tool_names()}"
+    if expect.recall == "called":
+        results = [request for request in session.main() if request.has_tool_result()]
+        assert results, f"{name} never sent the tool's result back"
+        answer = results[0].text()
+        assert "No project memory matches" not in answer
+        assert "] Use pnpm, never npm" in answer  # recall's own format: [id] title
+
+    web = _session(name, repo / "web", model, tmp_path / "home")
+    in_web = web.first().text()
+    assert (SCOPED in in_web) == expect.scoped_in_web
+    assert in_web.count(ACTIVE) == expect.times and PROPOSED not in in_web
+
+
+TAIL = "Pangolin"  # the last word of a long rules file
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "chars", "whole"),
+    [
+        ("gemini", "GEMINI.md", 29_895, True),  # no 12,000-character limit
+        ("claude", "CLAUDE.md", 59_375, True),  # past the 40,000 Claude Code warns about
+        ("copilot", ".github/copilot-instructions.md", 29_895, True),  # 400 lines: no 160-line limit
+        ("codex", "AGENTS.md", 40_000, False),  # cut at 32 KiB
+    ],
+)
+def test_long_rules_files(name: str, path: str, chars: int, whole: bool, model: FakeModel, tmp_path: Path) -> None:
+    """The size limits in gitmem/compile/targets.py, measured: the last word of a long file reaches the model or
+    not."""
+    repo = tmp_path / "repo"
+    (repo / ".github").mkdir(parents=True)
+    sh(repo, "git", "init", "-q", "-b", "main")
+    line = "- Keep the build reproducible: pin every tool and check the lock files in.\n"  # 75 characters
+    body = f"# Notes\n\nThe {HAND} service owns the queue.\n" + line * ((chars - 100) // len(line))
+    text = body + f"\nThe last rule: {TAIL}.\n"
+    (repo / path).write_text(text, encoding="utf-8")
+    sh(repo, "git", "add", "-A")
+    sh(repo, "git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init")
+    session = _session(name, repo, model, tmp_path / "home")
+    sent = session.first().text()
+    assert HAND in sent
+    assert (TAIL in sent) == whole

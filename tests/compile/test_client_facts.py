@@ -1,0 +1,104 @@
+"""What compile does about the clients as they really behave (measured with tests/clients): limits that are not
+hard, files git would never commit, and clients that would read the same memory twice."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from gitmem.compile.targets import BY_NAME
+from tests.compile.conftest import WriteMemory, set_config
+from tests.conftest import Run
+
+
+def test_gemini_has_no_hard_limit_and_copilot_no_line_limit() -> None:
+    assert not BY_NAME["gemini"].limits
+    assert [limit.measure for limit in BY_NAME["copilot"].limits] == ["chars"]
+    assert not any(limit.hard for limit in BY_NAME["copilot"].limits + BY_NAME["claude"].limits)
+    assert [(limit.measure, limit.value, limit.hard) for limit in BY_NAME["agents"].limits] == [
+        ("chain_bytes", 32 * 1024, True)
+    ]
+
+
+def test_a_long_gemini_md_is_written(project: Path, memory: WriteMemory, run: Run) -> None:
+    set_config(project, targets=["gemini"], budget={"gemini": 20_000})
+    for i in range(40):
+        memory(f"m{i:02d}", f"Memory {i}", body="a fairly long explanation " * 20)
+    result = run("compile")
+    assert result.code == 0, result.err
+    assert len((project / "GEMINI.md").read_text(encoding="utf-8")) > 12_000
+
+
+def test_a_generated_file_that_git_ignores_is_reported(project: Path, memory: WriteMemory, run: Run) -> None:
+    set_config(project, targets=["aider", "agents"])
+    memory("m", "Use pnpm")
+    (project / ".gitignore").write_text(".aider*\n", encoding="utf-8")  # what aider's first run appends
+    result = run("compile")
+    assert result.code == 0, result.err
+    assert (project / ".aider.conf.yml").is_file()
+    fix = "add `!.aider.conf.yml` at the end of .gitignore"
+    assert f"warning: .aider.conf.yml is ignored by git, so it is never committed: {fix}" in result.err
+    assert "AGENTS.md is ignored" not in result.err
+    check = run("compile", "--check")
+    assert check.code == 1
+    assert f".aider.conf.yml: ignored by git ({fix}" in check.out
+    as_json = json.loads(run("compile", "--check", "--json").out)
+    assert any(".aider.conf.yml is ignored by git" in warning for warning in as_json["warnings"])
+    with (project / ".gitignore").open("a", encoding="utf-8") as handle:
+        handle.write("!.aider.conf.yml\n")
+    assert run("compile", "--check").code == 0
+
+
+def test_readers_know_who_gets_a_memory_twice() -> None:
+    from gitmem.compile.readers import duplicates
+
+    # The default pair: Claude Code reads CLAUDE.md (AGENTS.md only without one), opencode AGENTS.md.
+    assert duplicates(["agents", "claude"], scoped_claude=True) == []
+    found = {d.client: d for d in duplicates(["agents", "claude", "gemini", "copilot"], scoped_claude=True)}
+    assert set(found) == {"GitHub Copilot CLI"}
+    copilot = found["GitHub Copilot CLI"]
+    assert copilot.targets == ("copilot", "agents", "gemini", "claude")
+    # Codex needs agents, Gemini CLI gemini, Claude Code claude: only copilot can go without anyone losing.
+    assert copilot.droppable == ("copilot",)
+    assert copilot.describe({"agents": "AGENTS.md", "gemini": "GEMINI.md", "claude": "CLAUDE.md"}) == (
+        "GitHub Copilot CLI reads copilot and AGENTS.md and GEMINI.md and CLAUDE.md, so it gets the same memories "
+        "4 times: remove `copilot` from `targets` in .memory/config.yaml; the others are needed (AGENTS.md for "
+        "opencode, Codex, Qwen Code; GEMINI.md for Gemini CLI; CLAUDE.md for Claude Code)"
+    )
+    assert duplicates(["agents", "copilot"], scoped_claude=False)[0].targets == ("copilot", "agents")
+    cline = duplicates(["agents", "cline"])[0]
+    assert (cline.client, cline.droppable) == ("Cline", ("cline",))
+    message = cline.describe({"agents": "AGENTS.md", "cline": ".clinerules/gitmem.md"})
+    assert message == (
+        "Cline reads .clinerules/gitmem.md and AGENTS.md, so it gets the same memories 2 times: "
+        "remove `cline` from `targets` in .memory/config.yaml"
+    )
+
+
+def test_compile_warns_when_a_client_reads_a_memory_twice(project: Path, memory: WriteMemory, run: Run) -> None:
+    set_config(project, targets=["agents", "claude", "gemini", "copilot"])
+    memory("m", "Use pnpm")
+    result = run("compile")
+    assert result.code == 0, result.err
+    assert (
+        "warning: GitHub Copilot CLI reads .github/copilot-instructions.md and AGENTS.md and GEMINI.md, so it gets "
+        "the same memories 3 times: remove `copilot` from `targets` in .memory/config.yaml; the others are needed "
+        "(AGENTS.md for opencode, Codex, Qwen Code; GEMINI.md for Gemini CLI)"
+    ) in result.err
+    assert "Claude Code reads" not in result.err and "opencode reads" not in result.err
+    assert run("compile").err == ""  # said when the files change, like the soft limits
+    set_config(project, targets=["agents", "claude", "gemini"])
+    assert "reads" not in run("compile").err
+
+
+def test_init_leaves_out_a_target_whose_client_reads_agents_md(repo: Path, run: Run) -> None:
+    (repo / ".clinerules").mkdir()
+    (repo / ".gemini").mkdir()
+    result = run("init", "--no-hooks")
+    assert result.code == 0, result.err
+    assert "found rules files of: gemini" in result.lines
+    assert (
+        "found rules files of cline, not added: Cline reads the other targets' files too and would get every "
+        "memory twice (add it anyway: `gitmem init --target agents --target claude --target gemini --target cline`)"
+    ) in result.lines
+    assert "targets: agents, claude, gemini" in result.lines
