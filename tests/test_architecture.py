@@ -53,6 +53,15 @@ NEVER: dict[str, tuple[str, ...]] = {
         *(p for p in UPPER if p != "gitmem.scopes"),
     ),
     "gitmem.mcp": ("gitmem.hygiene", "gitmem.adopt"),
+    "gitmem.session": (
+        "gitmem.hygiene",
+        "gitmem.adopt",
+        "gitmem.mcp",
+        "gitmem.journal.harvest",
+        "gitmem.git.history",
+        *GIT_WORKFLOW,
+        "gitmem.compile.compiler",
+    ),
 }
 
 # Imported by the command layer only.
@@ -64,6 +73,7 @@ COMMANDS_ONLY = (
     "gitmem.git.revert",
     "gitmem.git.hooks",
     "gitmem.scopes.sources",
+    "gitmem.session",
 )
 # The shared modules at the top may import only each other, the memory model and cache, and the scanner.
 SHARED = ("errors", "fsutil", "project", "config", "yamlio", "markdown", "schema")
@@ -160,6 +170,21 @@ def test_shared_modules_stay_low() -> None:
         for shared in SHARED
         for name in imports()[f"gitmem.{shared}"]
         if within(name, "gitmem") and not any(within(name, allowed) for allowed in SHARED_MAY)
+    )
+    assert offenders == []
+
+
+# The prompt hook's modules (run by AI clients on every prompt): nothing slow to import.
+HOOK_PATH = ("gitmem.__main__", "gitmem.session.run", "gitmem.session.inject", "gitmem.session.state")
+SLOW = ("click", "git", "jsonschema", "ruamel", "gitmem.yamlio", "gitmem.schema", "gitmem.memory.store", "gitmem.cli")
+
+
+def test_the_prompt_hook_imports_nothing_slow() -> None:
+    offenders = sorted(
+        f"{module} imports {name}"
+        for module in HOOK_PATH
+        for name in imports()[module]
+        if any(within(name, slow) for slow in SLOW) and not (module == "gitmem.__main__" and name == "gitmem.cli")
     )
     assert offenders == []
 
