@@ -20,8 +20,8 @@ from tests.conftest import git, gitmem_command
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-import hook_pairs  # noqa: E402
-import hook_project  # noqa: E402
+import hook_pairs
+import hook_project
 
 
 @pytest.fixture(scope="module")
@@ -219,16 +219,15 @@ def test_old_session_state_is_pruned(project: Path) -> None:
     from gitmem.project import find_project
 
     found = find_project(project)
-    session = state.load(found, "old")
-    session.save()
-    old = time.time() - (state.KEEP_DAYS + 1) * 86400
-    os.utime(session.path, (old, old))
-    kept = state.load(found, "kept")
+    old_session, kept = state.load(found, "old"), state.load(found, "kept")
+    old_session.save()
     kept.save()
+    old = time.time() - (state.KEEP_DAYS + 1) * 86400
+    os.utime(old_session.path, (old, old))
     os.utime(kept.path, (old + 2 * 86400, old + 2 * 86400))
-    assert session.path.exists()
+    assert state.load(found, "kept").injected == [] and old_session.path.exists()  # a known session prunes nothing
     recent = state.load(found, "recent")  # a new session prunes what is older than KEEP_DAYS
     recent.save()
-    assert not session.path.exists() and kept.path.exists() and recent.path.exists()
+    assert not old_session.path.exists() and kept.path.exists() and recent.path.exists()
     assert state.prune(found) == 0
-    assert "old" not in session.path.name  # the id is never used as a path
+    assert "old" not in old_session.path.name  # the id is never used as a path
