@@ -29,7 +29,25 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Register the gitmem MCP server in opencode.json, .mcp.json (Claude Code) and .cursor/mcp.json.",
 )
-def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: bool) -> int:
+@click.option(
+    "--agent-hooks",
+    is_flag=True,
+    help="Set up the AI clients' session hooks (memories at each prompt, status, journal reminder) and /remember "
+    "commands for the targets' clients. See docs/clients.md.",
+)
+@click.option("--remove", is_flag=True, help="With --agent-hooks: take gitmem's hooks and commands out again.")
+@click.option(
+    "--user", is_flag=True, help="With --agent-hooks: in your home directory (~/.claude/settings.json, ...) instead."
+)
+def init(
+    targets: tuple[str, ...],
+    no_hooks: bool,
+    pre_push: bool,
+    with_mcp: bool,
+    agent_hooks: bool,
+    remove: bool,
+    user: bool,
+) -> int:
     """Set up gitmem in this repository: .memory/, the pre-commit hooks and the merge driver.
 
     Creates .memory/ (config.yaml, memories/, journal/); adds the gitmem hooks (scan staged changes, validate
@@ -42,7 +60,15 @@ def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: boo
     Examples:
       gitmem init --target agents --target claude --target cursor
       gitmem init --pre-push --mcp
+      gitmem init --agent-hooks
+      gitmem init --agent-hooks --remove
     """
+    if (remove or user) and not agent_hooks:
+        from gitmem.errors import UsageError
+
+        raise UsageError("--remove and --user go with --agent-hooks")
+    if agent_hooks:
+        return _agent_hooks(targets, remove, user)
     from gitmem.memory.initialise import initialise
     from gitmem.project import find_project
 
@@ -89,3 +115,36 @@ def _set_up_hooks(project: Project, targets: tuple[str, ...], pre_push: bool) ->
         done.extend(hooks_setup.install_precommit(project, pre_push))
     done.extend(hooks_setup.ensure_merge_driver(project, targets))
     return done
+
+
+def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:
+    """``init --agent-hooks``: the clients of the given (or configured) targets; everything planned before writing."""
+    from pathlib import Path
+
+    from gitmem.session import setup
+
+    if user:
+        base = Path.home()
+        chosen = setup.clients_for(targets) if targets else list(setup.ALL)
+        project = None
+    else:
+        from gitmem.config import load_config
+        from gitmem.project import find_project
+
+        project = find_project()
+        project.require_initialised()
+        base = project.root
+        chosen = setup.clients_for(targets or tuple(load_config(project).targets))
+    changes = setup.plan(base, chosen, remove=remove, user=user)
+    setup.apply(changes, base)
+    for change in changes:
+        if change.action != "unchanged":
+            shown = (
+                "~/" + change.path.relative_to(base).as_posix() if user else change.path.relative_to(base).as_posix()
+            )
+            echo(f"{change.action} {shown}")
+    if all(change.action == "unchanged" for change in changes):
+        echo("agent hooks: nothing to change" + (f" (clients: {', '.join(chosen)})" if chosen else ""))
+    elif not remove:
+        echo(f"agent hooks set up for: {', '.join(chosen)} (see docs/clients.md; commit these files to share them)")
+    return 0
