@@ -10,6 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import recall_set  # noqa: E402  (the test data, shared with recall's tests)
 
@@ -37,19 +38,34 @@ def build(root: Path, budget: int = 200, extra: int = 0, targets: tuple[str, ...
     memories = root / ".memory" / "memories"
     for memory_id, data in recall_set.memory_files().items():
         (memories / f"{memory_id}.yaml").write_text(yamlio.dump(data), encoding="utf-8")
-    for number in range(extra):
-        data = {
-            "id": f"filler-{number:04d}",
-            "title": f"Filler note {number} about module m{number} and its widget w{number}",
-            "kind": "fact",
-            "status": "active",
-            "body": f"Module m{number} keeps widget w{number} in sync with gadget g{number}; see docs/m{number}.md.",
-            "tags": [f"m{number}"],
-            "created": "2026-01-15",
-        }
-        (memories / f"filler-{number:04d}.yaml").write_text(yamlio.dump(data), encoding="utf-8")
+    _fillers(memories, extra)
     config = root / ".memory" / "config.yaml"
     config.write_text(config.read_text(encoding="utf-8") + f"budget: {budget}\n", encoding="utf-8")
     done = gitmem(root, "compile")
     assert done.returncode == 0, done.stderr + done.stdout
     return root
+
+
+def _fillers(directory: Path, count: int, seed: int = 7) -> None:
+    """``count`` more memories in the vocabulary of a software project (bench_recall's Zipf-like words)."""
+    import random
+
+    from bench_recall import WORDS
+
+    rng = random.Random(seed)
+    weights = [1 / (rank + 1) for rank in range(len(WORDS))]
+    rng.shuffle(weights)
+    kinds = ("convention", "decision", "pitfall", "preference", "fact")
+    for number in range(count):
+        data = {
+            "id": f"filler-{number:04d}",
+            "title": " ".join(rng.choices(WORDS, weights, k=rng.randint(4, 9))).capitalize(),
+            "kind": kinds[number % len(kinds)],
+            "status": "active",
+            "body": " ".join(rng.choices(WORDS, weights, k=rng.randint(15, 60))).capitalize() + ".",
+            "tags": sorted(set(rng.choices(WORDS, weights, k=2))),
+            "created": "2026-01-15",
+        }
+        if number % 4 == 0:
+            data["paths"] = [f"{rng.choice(('api', 'web', 'infra'))}/**"]
+        (directory / f"filler-{number:04d}.yaml").write_text(yamlio.dump(data), encoding="utf-8")

@@ -382,6 +382,11 @@ class RecallIndex:
             self.conn.execute("ROLLBACK TO extra")
             self.conn.execute("RELEASE extra")
 
+    def size(self) -> int:
+        """How many memories the index holds (every status): the corpus BM25 scores are relative to."""
+        (count,) = self.conn.execute("SELECT count(*) FROM memories").fetchone()
+        return int(count)
+
     def live_memories(self, today: date) -> list[Memory]:
         """Every live memory of the index (for searching a small store together with another)."""
         day = today.isoformat()

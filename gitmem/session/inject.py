@@ -12,6 +12,7 @@ valid memories); nothing of the prompt is echoed back but the search words, whic
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -27,9 +28,11 @@ MAX_TOKENS = 400
 CHARS_PER_TOKEN = 4  # as the compile budget estimates
 # The relevance bar, calibrated on benchmarks/hook_pairs.py (prompts that should and should not inject): a memory
 # must score at least MIN_SCORE (BM25, title words weighing most) and match at least MIN_TERMS of the prompt's
-# search words (one is enough when the prompt has only one).
+# search words (one is enough when the prompt has only one). BM25 grows with the store (a rare word's weight is
+# about log(N)), so the score bar is set for CALIBRATED_SIZE memories and scaled by log(N) for N others.
 MIN_SCORE = 7.0
 MIN_TERMS = 2
+CALIBRATED_SIZE = 46
 CANDIDATES = 12  # ranked memories looked at per index
 MIN_BODY = 120  # a memory is cut to fit the token bound, but not shorter than this
 
@@ -80,9 +83,14 @@ def loaded_ids(files: Iterable[Path]) -> set[str]:
     return ids
 
 
-def clears(score: float, matched: int, terms: int) -> bool:
-    """The relevance bar: a good enough BM25 score, matching enough of the prompt's words."""
-    return score >= MIN_SCORE and matched >= min(MIN_TERMS, terms)
+def score_bar(size: int) -> float:
+    """The BM25 score a memory needs in an index of ``size`` memories."""
+    return MIN_SCORE * math.log(max(size, 2) + 1) / math.log(CALIBRATED_SIZE + 1)
+
+
+def clears(score: float, matched: int, terms: int, size: int = CALIBRATED_SIZE) -> bool:
+    """The relevance bar: a good enough BM25 score for the store's size, matching enough of the prompt's words."""
+    return score >= score_bar(size) and matched >= min(MIN_TERMS, terms)
 
 
 PERSONAL = "~/"  # where a personal memory comes from, and the prefix of its key in the session state
@@ -115,6 +123,7 @@ def candidates(
         try:
             index.refresh()
             hits, matched = index.search_matched(terms, CANDIDATES, today, extra)
+            size = index.size() + len(extra)
         except Unavailable:
             return []  # locked or read-only: a prompt is never held up for a memory
     finally:
@@ -122,7 +131,7 @@ def candidates(
     out = []
     for hit in hits:
         count = len(matched.get(hit.memory.id, ()))
-        if clears(hit.score, count, len(terms)):
+        if clears(hit.score, count, len(terms), size):
             personal = str(hit.file).startswith(PERSONAL)
             key = PERSONAL + hit.memory.id if personal else hit.memory.id
             out.append(Candidate(key, hit.memory, hit.score, count, personal))
