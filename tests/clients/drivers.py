@@ -1,0 +1,178 @@
+"""How to run each AI client non-interactively against the fake model server (``fake_model.FakeModel``).
+
+A driver writes the client's per-user settings into a fresh home directory (never the developer's own), points the
+client's base URL at the fake server with a dummy key, and runs one prompt in a directory of a repository. The
+project's own files (rules files, MCP registrations) are whatever gitmem wrote there: the test is about them.
+
+Reusable: ``run(client, cwd, prompt, model, home)`` returns the finished ``Session`` with the requests the model
+received (issue 17's session hooks build on it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.clients.fake_model import FakeModel, Request
+from tests.clients.install import BIN
+
+Setup = Callable[[Path, str], dict[str, str]]  # (home, fake server URL) -> environment variables
+
+
+@dataclass(frozen=True)
+class Client:
+    name: str
+    package: str
+    argv: Callable[[str], list[str]]
+    setup: Setup
+    timeout: float = 120.0
+
+
+@dataclass
+class Session:
+    client: str
+    code: int
+    out: str
+    err: str
+    seconds: float
+    requests: list[Request] = field(default_factory=list)
+
+    def main(self) -> list[Request]:
+        """The requests of the agent loop: those that offer tools (title and summary requests offer none)."""
+        return [request for request in self.requests if request.api != "other" and request.tool_names()]
+
+    def first(self) -> Request:
+        main = self.main()
+        assert main, f"{self.client} sent no request with tools (exit {self.code}): {self.err[-2000:]}"
+        return main[0]
+
+
+def _claude(home: Path, url: str) -> dict[str, str]:
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    # The project's .mcp.json servers need an approval, given once per user: this is that approval.
+    (home / ".claude" / "settings.json").write_text(json.dumps({"enableAllProjectMcpServers": True}))
+    return {
+        "ANTHROPIC_BASE_URL": url,
+        "ANTHROPIC_API_KEY": "sk-ant-test-key",
+        "ENABLE_TOOL_SEARCH": "false",  # else MCP tools are only named, behind a ToolSearch tool
+        "MCP_CONNECTION_NONBLOCKING": "false",  # wait for the MCP servers before the first request
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+    }
+
+
+def _codex(home: Path, url: str) -> dict[str, str]:
+    codex_home = home / ".codex"
+    codex_home.mkdir(parents=True, exist_ok=True)
+    (codex_home / "config.toml").write_text(
+        "\n".join(
+            [
+                'model = "fake-model"',
+                'model_provider = "fake"',
+                "[model_providers.fake]",
+                'name = "fake"',
+                f'base_url = "{url}/v1"',
+                'env_key = "FAKE_MODEL_KEY"',
+                'wire_api = "responses"',
+                "[mcp_servers.gitmem]",  # what `gitmem init --mcp --user` writes
+                'command = "gitmem"',
+                'args = ["mcp"]',
+                "",
+            ]
+        )
+    )
+    return {"CODEX_HOME": str(codex_home), "FAKE_MODEL_KEY": "test-key"}
+
+
+def _gemini(home: Path, url: str) -> dict[str, str]:
+    (home / ".gemini").mkdir(parents=True, exist_ok=True)
+    settings = {"security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": False}}}
+    (home / ".gemini" / "settings.json").write_text(json.dumps(settings))
+    return {"GEMINI_API_KEY": "test-key", "GOOGLE_GEMINI_BASE_URL": url, "GEMINI_CLI_NO_RELAUNCH": "true"}
+
+
+def _qwen(home: Path, url: str) -> dict[str, str]:
+    return {"OPENAI_API_KEY": "test-key", "OPENAI_BASE_URL": f"{url}/v1", "OPENAI_MODEL": "fake-model"}
+
+
+def _opencode(home: Path, url: str) -> dict[str, str]:
+    provider = {
+        "npm": "@ai-sdk/openai-compatible",
+        "name": "fake",
+        "options": {"baseURL": f"{url}/v1", "apiKey": "test-key"},
+        "models": {"fake-model": {"name": "fake", "tool_call": True}},
+    }
+    return {
+        "OPENCODE_CONFIG_CONTENT": json.dumps({"provider": {"fake": provider}}),
+        "OPENCODE_DISABLE_MODELS_FETCH": "1",
+        "OPENCODE_DISABLE_AUTOUPDATE": "1",
+    }
+
+
+def _copilot(home: Path, url: str) -> dict[str, str]:
+    return {
+        "COPILOT_PROVIDER_BASE_URL": f"{url}/v1",
+        "COPILOT_PROVIDER_API_KEY": "test-key",
+        "COPILOT_MODEL": "fake-model",
+    }
+
+
+def _claude_argv(prompt: str) -> list[str]:
+    return ["claude", "-p", prompt, "--allowedTools", "mcp__gitmem__recall"]
+
+
+def _qwen_argv(prompt: str) -> list[str]:
+    return ["qwen", "-p", prompt, "--auth-type", "openai", "-m", "fake-model"]
+
+
+CLIENTS: dict[str, Client] = {
+    client.name: client
+    for client in (
+        Client("claude", "@anthropic-ai/claude-code", _claude_argv, _claude),
+        Client("codex", "@openai/codex", lambda p: ["codex", "exec", "--skip-git-repo-check", p], _codex),
+        Client("gemini", "@google/gemini-cli", lambda p: ["gemini", "-p", p, "-m", "gemini-2.5-flash"], _gemini),
+        Client("opencode", "opencode-ai", lambda p: ["opencode", "run", "--model", "fake/fake-model", p], _opencode),
+        Client("qwen", "@qwen-code/qwen-code", _qwen_argv, _qwen),
+        Client("copilot", "@github/copilot", lambda p: ["copilot", "-p", p, "--allow-all-tools"], _copilot),
+    )
+}
+
+_DROPPED = ("ANTHROPIC_", "OPENAI_", "GEMINI_", "GOOGLE_", "CODEX_", "OPENCODE", "QWEN_", "COPILOT_", "CLAUDE")
+
+
+def run(client: Client, cwd: Path, prompt: str, model: FakeModel, home: Path) -> Session:
+    """Run ``client`` once in ``cwd`` with ``prompt``; the model is ``model`` (already serving)."""
+    start = len(model.requests)
+    env = {key: value for key, value in os.environ.items() if not key.startswith(_DROPPED)}
+    home.mkdir(parents=True, exist_ok=True)
+    env.update(
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        XDG_DATA_HOME=str(home / ".local" / "share"),
+        XDG_CACHE_HOME=str(home / ".cache"),
+        PATH=f"{BIN}{os.pathsep}{env.get('PATH', '')}",
+        PWD=str(cwd),  # opencode takes its directory from PWD
+        NO_COLOR="1",
+        CI="1",
+        TERM="dumb",
+    )
+    env.update(client.setup(home, model.url))
+    began = time.monotonic()
+    done = subprocess.run(
+        client.argv(prompt),
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=client.timeout,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    return Session(
+        client.name, done.returncode, done.stdout, done.stderr, time.monotonic() - began, model.requests[start:]
+    )
