@@ -25,6 +25,10 @@ def hook() -> None:
     """Run by AI clients' hooks: read the client's JSON on stdin, answer in the client's format.
 
     Set up by `gitmem init --agent-hooks`. A hook never fails the client's turn: on any problem it answers nothing.
+
+    \b
+    Example:
+      echo '{"session_id": "s1", "prompt": "paginate the orders list"}' | gitmem hook prompt --client claude
     """
 
 
