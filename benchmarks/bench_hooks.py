@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -29,6 +31,7 @@ from bench_recall import gitmem_command
 
 
 def timed(command: list[str], cwd: Path, stdin: bytes = b"") -> float:
+    """Wall seconds of one run (the caller reads its CPU time, less sensitive to a loaded machine, from rusage)."""
     start = time.perf_counter()
     done = subprocess.run(command, cwd=cwd, input=stdin, capture_output=True, check=False)
     elapsed = time.perf_counter() - start
@@ -60,6 +63,7 @@ def main() -> None:
         hook = [*gitmem, "hook", "prompt", "--client", "claude"]
         timed(hook, root, payload(hook_pairs.PAIRS[0][0], "warm-up"))  # builds the index
         timed(hook, root, payload(hook_pairs.PAIRS[0][0], "later"))
+        cpu: dict[str, list[float]] = {}
         cases: dict[str, list[float]] = {
             "python -c pass (interpreter start-up)": [],
             "gitmem --version (click start-up)": [],
@@ -79,13 +83,20 @@ def main() -> None:
                 (hook, payload(prompt, f"new-{run}")),
                 (hook, payload(unrelated, "later")),
             )
-            for times, (command, stdin) in zip(cases.values(), measured, strict=True):
+            for (name, times), (command, stdin) in zip(cases.items(), measured, strict=True):
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 times.append(timed(command, root, stdin))
-        print(f"{count} memories, {args.runs} runs each, interleaved (median / 90th percentile, ms):")
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                cpu.setdefault(name, []).append(used)
+        load = os.getloadavg()[0]
+        print(f"{count} memories, {args.runs} runs each, interleaved; load average {load:.1f} on {os.cpu_count()} CPUs")
+        print(f"  {'':<42} {'wall median / p90 (ms)':>24} {'CPU median (ms)':>16}")
         for name, times in cases.items():
             ordered = sorted(times)
             p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
-            print(f"  {name:<42} {statistics.median(times) * 1000:7.1f} / {p90 * 1000:7.1f}")
+            wall = f"{statistics.median(times) * 1000:7.1f} / {p90 * 1000:7.1f}"
+            print(f"  {name:<42} {wall:>24} {statistics.median(cpu[name]) * 1000:16.1f}")
         floor = statistics.median(cases["python -c pass (interpreter start-up)"])
         hook_ms = statistics.median(cases["hook prompt, later prompt"])
         print(f"hook prompt minus the interpreter's start-up: {(hook_ms - floor) * 1000:.1f} ms")

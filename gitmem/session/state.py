@@ -15,7 +15,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gitmem.fsutil import write_atomic
 from gitmem.project import Project
 
 DIRECTORY = "sessions"
@@ -41,6 +40,8 @@ class SessionState:
             "status_given": self.status_given,
             "dirty": self.dirty,
         }
+        from gitmem.fsutil import write_atomic  # (tempfile is slow to import: only when something is saved)
+
         with contextlib.suppress(OSError):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(self.path, json.dumps(data, separators=(",", ":")).encode())
