@@ -132,3 +132,21 @@ def test_remember_leaves_a_scanned_journal(tmp_path: Path, name: str) -> None:
     assert text.startswith("# Session: orders endpoint") and "selectinload" in text
     assert key not in "".join(p.read_text(encoding="utf-8") for p in journal_dir.glob("*.md"))
     assert json.loads(sh(root, "gitmem", "scan", "--json", str(written[0])))["findings"] == []
+
+
+def test_claude_code_is_reminded_once_to_write_the_journal(tmp_path: Path) -> None:
+    """The Stop hook: a session that changed a file and wrote no journal is asked for it, once."""
+    root = project(tmp_path, "claude")
+    client = dataclasses.replace(
+        driver("claude"), argv=lambda p: ["claude", "-p", p, "--allowedTools", "Bash(touch:*)"]
+    )
+    with FakeModel(tool="Bash", tool_args={"command": "touch notes.txt", "description": "write"}) as model:
+        done = run(client, root, "Create notes.txt", model, tmp_path / "home")
+        assert (root / "notes.txt").is_file(), f"exit {done.code}: {done.err[-1500:]}"
+        reminders = [r for r in model.model_requests() if "changed files and wrote no journal" in r.text()]
+        assert reminders, "the Stop hook's reminder did not reach the model"
+        assert "gitmem journal add -" in reminders[0].text()
+    with FakeModel(tool="no-such-tool") as model:  # a new session that changes nothing is not reminded
+        run(client, root, "Anything else?", model, tmp_path / "home")
+        assert model.model_requests()
+        assert not any("wrote no journal" in r.text() for r in model.model_requests())
