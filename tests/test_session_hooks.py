@@ -231,3 +231,20 @@ def test_old_session_state_is_pruned(project: Path) -> None:
     assert not old_session.path.exists() and kept.path.exists() and recent.path.exists()
     assert state.prune(found) == 0
     assert "old" not in old_session.path.name  # the id is never used as a path
+
+
+def test_what_claude_code_reads_instead_or_imports_counts_as_loaded(project: Path) -> None:
+    """Without CLAUDE.md Claude Code reads AGENTS.md; a CLAUDE.md that imports @AGENTS.md loads it too."""
+    from gitmem.session.inject import loaded_ids
+
+    agents = project / "AGENTS.md"
+    text = agents.read_text(encoding="utf-8")
+    extra = "\n- Watch for N+1 queries in list endpoints (`n-plus-one`)\n  Use selectinload.\n"
+    agents.write_text(text.replace("\n\nMore project memories", extra + "\nMore project memories"), encoding="utf-8")
+    assert "n-plus-one" in loaded_ids([agents])
+    ask = "The orders list endpoint issues hundreds of queries per page"
+    assert "[n-plus-one]" in context(hook(project, "prompt", prompt(project, ask, "c1")))
+    (project / "CLAUDE.md").write_text("# Notes\n\n@AGENTS.md\n", encoding="utf-8")
+    assert "[n-plus-one]" not in context(hook(project, "prompt", prompt(project, ask, "c2")))
+    (project / "CLAUDE.md").unlink()
+    assert "[n-plus-one]" not in context(hook(project, "prompt", prompt(project, ask, "c3")))

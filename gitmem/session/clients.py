@@ -31,6 +31,8 @@ class Client:
     at the top level), ``plain`` (the text itself, for gitmem's own opencode plugin)."""
     settings: str | None = None
     """The project file gitmem's hook entries go into (``init --agent-hooks``); ``None``: a plugin or nothing."""
+    fallback_files: tuple[str, ...] = ()
+    """What the client loads instead when none of ``rules_files`` exists (measured for issue 16)."""
 
     def event_name(self, event: str) -> str | None:
         return dict(self.events).get(event)
@@ -46,6 +48,7 @@ CLIENTS: tuple[Client, ...] = (
         events=((PROMPT, "UserPromptSubmit"), (START, "SessionStart"), (STOP, "Stop")),
         output="claude",
         settings=".claude/settings.json",
+        fallback_files=("AGENTS.md",),
     ),
     Client(
         name="gemini",
@@ -94,6 +97,7 @@ CLIENTS: tuple[Client, ...] = (
         user_rules_files=("~/.config/opencode/AGENTS.md",),
         events=((PROMPT, "chat.message"), (START, "chat.message")),
         output="plain",
+        fallback_files=("CLAUDE.md",),
     ),
 )
 

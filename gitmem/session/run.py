@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -71,8 +72,25 @@ def run(event: str, client_name: str | None, raw: bytes, today: date | None = No
     return Answer("")
 
 
+_IMPORT = re.compile(r"^@(?:\./)?([\w./-]+\.md)\s*$", re.MULTILINE)  # Claude Code's `@AGENTS.md` import line
+
+
 def rules_files(project: Project, client: Client) -> list[Path]:
-    return [project.root / name for name in client.rules_files]
+    """The rules files the client loads at the root: its own (or its fallback when it has none of them), and the
+    files they import with a whole-line ``@FILE.md``."""
+    files = [project.root / name for name in client.rules_files]
+    if not any(path.is_file() for path in files):
+        files = [project.root / name for name in client.fallback_files]
+    for path in list(files):
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for name in _IMPORT.findall(text):
+            imported = (path.parent / name).resolve()
+            if project.root.resolve() in imported.parents and imported not in files:
+                files.append(imported)
+    return files
 
 
 def _present(files: list[Path], root: Path) -> list[str]:
