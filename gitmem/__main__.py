@@ -1,3 +1,47 @@
-from gitmem.cli import main
+"""``gitmem`` and ``python -m gitmem``: the hooks AI clients run on every prompt go straight to their code, without
+click or any command module (the prompt hook is on every prompt's path); everything else goes through ``cli``."""
 
-raise SystemExit(main())
+from __future__ import annotations
+
+import sys
+
+_FAST_EVENTS = ("prompt", "session-start", "stop")
+
+
+def _fast(args: list[str]) -> int | None:
+    """``gitmem hook EVENT [--client NAME]``, answered directly; ``None`` for anything else (help, bad options)."""
+    if len(args) < 2 or args[0] != "hook" or args[1] not in _FAST_EVENTS:
+        return None
+    rest = args[2:]
+    client = None
+    if rest[:1] == ["--client"] and len(rest) == 2:
+        client = rest[1]
+    elif rest:
+        return None
+    from gitmem.session.clients import BY_NAME
+
+    if client is not None and client not in BY_NAME:
+        return None
+    from gitmem.session.run import run
+
+    try:
+        answer = run(args[1], client, sys.stdin.buffer.read())
+    except Exception:  # a hook never breaks the client's turn; `gitmem hook ... --debug` shows the error
+        return 0
+    if answer.stdout:
+        sys.stdout.write(answer.stdout + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+def main() -> int:
+    fast = _fast(sys.argv[1:])
+    if fast is not None:
+        return fast
+    from gitmem.cli import main as cli_main
+
+    return cli_main()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -44,6 +44,7 @@ COMMANDS: dict[str, str] = {
     "sources": "gitmem.commands.sources:sources",
     "mcp": "gitmem.commands.mcp:mcp",
     "merge-driver": "gitmem.commands.merge_driver:merge_driver",
+    "hook": "gitmem.commands.hook:hook",
 }
 
 # The one-line summaries `gitmem --help` lists (so it imports no command module); None: not listed.
@@ -71,6 +72,7 @@ SUMMARIES: dict[str, str | None] = {
     "sources": "Shared memory packs from other repositories",
     "mcp": "Run the MCP server on stdio (started by an AI tool)",
     "merge-driver": None,  # run by git
+    "hook": None,  # run by AI clients' hooks (gitmem init --agent-hooks)
 }
 
 

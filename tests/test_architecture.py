@@ -33,6 +33,7 @@ UPPER = (
     "gitmem.scopes",
     "gitmem.hygiene",
     "gitmem.setup",
+    "gitmem.session",
 )
 GIT_WORKFLOW = ("gitmem.git.provenance", "gitmem.git.revert", "gitmem.git.mergedriver")
 GIT_BEYOND_COMMAND = ("gitmem.git.history", "gitmem.git.removed", *GIT_WORKFLOW)
@@ -62,6 +63,16 @@ NEVER: dict[str, tuple[str, ...]] = {
     ),
     "gitmem.mcp": ("gitmem.hygiene", "gitmem.adopt", "gitmem.setup"),
     "gitmem.setup": ("gitmem.hygiene", "gitmem.adopt"),
+    "gitmem.session": (
+        "gitmem.hygiene",
+        "gitmem.adopt",
+        "gitmem.mcp",
+        "gitmem.setup",
+        "gitmem.journal.harvest",
+        "gitmem.git.history",
+        *GIT_WORKFLOW,
+        "gitmem.compile.compiler",
+    ),
 }
 
 # Imported by the command layer only.
@@ -169,6 +180,21 @@ def test_shared_modules_stay_low() -> None:
         for shared in SHARED
         for name in imports()[f"gitmem.{shared}"]
         if within(name, "gitmem") and not any(within(name, allowed) for allowed in SHARED_MAY)
+    )
+    assert offenders == []
+
+
+# The prompt hook's modules (run by AI clients on every prompt): nothing slow to import.
+HOOK_PATH = ("gitmem.__main__", "gitmem.session.run", "gitmem.session.inject", "gitmem.session.state")
+SLOW = ("click", "git", "jsonschema", "ruamel", "gitmem.yamlio", "gitmem.schema", "gitmem.memory.store", "gitmem.cli")
+
+
+def test_the_prompt_hook_imports_nothing_slow() -> None:
+    offenders = sorted(
+        f"{module} imports {name}"
+        for module in HOOK_PATH
+        for name in imports()[module]
+        if any(within(name, slow) for slow in SLOW) and not (module == "gitmem.__main__" and name == "gitmem.cli")
     )
     assert offenders == []
 

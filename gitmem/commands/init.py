@@ -31,11 +31,27 @@ if TYPE_CHECKING:
     ".gemini/settings.json and .qwen/settings.json.",
 )
 @click.option(
+    "--agent-hooks",
+    is_flag=True,
+    help="Set up the AI clients' session hooks (memories at each prompt, status, journal reminder) and /remember "
+    "commands for the targets' clients. See docs/clients.md.",
+)
+@click.option("--remove", is_flag=True, help="With --agent-hooks: take gitmem's hooks and commands out again.")
+@click.option(
     "--user",
     is_flag=True,
-    help="With --mcp: also register it in Codex's per-user ~/.codex/config.toml (outside the repository).",
+    help="With --mcp: also register the server in Codex's per-user ~/.codex/config.toml. With --agent-hooks: in your "
+    "home directory (~/.claude/settings.json, ...) instead of the repository.",
 )
-def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: bool, user: bool) -> int:
+def init(
+    targets: tuple[str, ...],
+    no_hooks: bool,
+    pre_push: bool,
+    with_mcp: bool,
+    agent_hooks: bool,
+    remove: bool,
+    user: bool,
+) -> int:
     """Set up gitmem in this repository: .memory/, the pre-commit hooks and the merge driver.
 
     Creates .memory/ (config.yaml, memories/, journal/); adds the gitmem hooks (scan staged changes, validate
@@ -49,7 +65,19 @@ def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: boo
       gitmem init --target agents --target claude --target cursor
       gitmem init --pre-push --mcp
       gitmem init --mcp --user          # Codex too, in ~/.codex/config.toml
+      gitmem init --agent-hooks
+      gitmem init --agent-hooks --remove
     """
+    if remove and not agent_hooks:
+        from gitmem.errors import UsageError
+
+        raise UsageError("--remove goes with --agent-hooks")
+    if agent_hooks:
+        if with_mcp:
+            from gitmem.errors import UsageError
+
+            raise UsageError("run `gitmem init --mcp` and `gitmem init --agent-hooks` one at a time")
+        return _agent_hooks(targets, remove, user)
     from gitmem.project import find_project
     from gitmem.setup.hooks import exclude_temp_files
     from gitmem.setup.initialise import initialise
@@ -57,7 +85,7 @@ def init(targets: tuple[str, ...], no_hooks: bool, pre_push: bool, with_mcp: boo
     if user and not with_mcp:
         from gitmem.errors import UsageError
 
-        raise UsageError("--user goes with --mcp (it registers the MCP server in Codex's per-user config)")
+        raise UsageError("--user goes with --mcp (Codex's per-user config) or --agent-hooks (your home directory)")
     project = find_project()
     registrations = None
     if with_mcp:
@@ -119,3 +147,36 @@ def _set_up_hooks(project: Project, targets: tuple[str, ...], pre_push: bool) ->
         done.extend(hooks_setup.install_precommit(project, pre_push))
     done.extend(hooks_setup.ensure_merge_driver(project, targets))
     return done
+
+
+def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:
+    """``init --agent-hooks``: the clients of the given (or configured) targets; everything planned before writing."""
+    from pathlib import Path
+
+    from gitmem.setup import agent_hooks as setup
+
+    if user:
+        base = Path.home()
+        chosen = setup.clients_for(targets) if targets else list(setup.ALL)
+        project = None
+    else:
+        from gitmem.config import load_config
+        from gitmem.project import find_project
+
+        project = find_project()
+        project.require_initialised()
+        base = project.root
+        chosen = setup.clients_for(targets or tuple(load_config(project).targets))
+    changes = setup.plan(base, chosen, remove=remove, user=user)
+    setup.apply(changes, base)
+    for change in changes:
+        if change.action != "unchanged":
+            shown = (
+                "~/" + change.path.relative_to(base).as_posix() if user else change.path.relative_to(base).as_posix()
+            )
+            echo(f"{change.action} {shown}")
+    if all(change.action == "unchanged" for change in changes):
+        echo("agent hooks: nothing to change" + (f" (clients: {', '.join(chosen)})" if chosen else ""))
+    elif not remove:
+        echo(f"agent hooks set up for: {', '.join(chosen)} (see docs/clients.md; commit these files to share them)")
+    return 0

@@ -22,14 +22,23 @@ _ALLOW_HINT = (
     "--log",
     "logs",
     multiple=True,
-    metavar="FILE",
-    help="A session log: scanned whole, looking deeper through JSON escapes, URL-encoding and base64 (repeatable).",
+    metavar="FILE|DIR|CLIENT",
+    help="A session log (or a folder of them): scanned whole, looking deeper through JSON escapes, URL-encoding and "
+    "base64 (repeatable). With --user, a client's name (claude, codex, gemini, qwen, opencode) scans the transcripts "
+    "that client keeps for this project in your home directory.",
 )
+@click.option("--user", is_flag=True, help="Let --log CLIENT read the client's transcripts in your home directory.")
 @click.option("--json", "as_json", is_flag=True, help='Print {"findings": [{path, line, column, rule, preview, …}]}.')
 @click.option("--redact", is_flag=True, help="Rewrite each file with ‹redacted:RULE› in place of each secret.")
 @click.option("--baseline", is_flag=True, help="Print the fingerprints of the current findings, for scan.allow.")
 def scan(
-    paths: tuple[str, ...], staged: bool, logs: tuple[str, ...], as_json: bool, redact: bool, baseline: bool
+    paths: tuple[str, ...],
+    staged: bool,
+    logs: tuple[str, ...],
+    user: bool,
+    as_json: bool,
+    redact: bool,
+    baseline: bool,
 ) -> int:
     """Find secrets and hidden Unicode: in files and directories (recursively, skipping git-ignored and binary
     files), in the staged changes (--staged), in session logs (--log), or in stdin (-).
@@ -76,7 +85,7 @@ def scan(
         jobs += [_job(source) for source in src.read_staged(project, files, settings)]
     elif files or not (stdin or logs):
         jobs += [_job(source) for source in src.read_paths(files or (".",), project, settings)]
-    for log in logs:
+    for log in _client_logs(logs, project, user):
         jobs += [(source, LOG_DECODE_DEPTH, False) for source in src.read_paths((log,), project, src.Settings())]
     if stdin:
         jobs.append((src.Source("-", src.decode_bytes(sys.stdin.buffer.read())), LOG_DECODE_DEPTH, True))
@@ -127,14 +136,40 @@ LOG_DECODE_DEPTH = 3
 
 
 def _job(source: Any) -> tuple[Any, int, bool]:
-    """How to scan a file: gitmem's own session logs as logs (decoded deeper), and in them and in memories an allow
-    pragma allows nothing (an agent writes that text; nobody reviews it line by line)."""
+    """How to scan a file: gitmem's own session logs and AI clients' transcripts as logs (decoded deeper), and in
+    them and in memories an allow pragma allows nothing (an agent writes that text; nobody reviews it line by
+    line)."""
     from gitmem.scan.engine import DEFAULT_DECODE_DEPTH
+    from gitmem.scan.transcripts import recognise
 
     relative = source.root_relative or ""
-    if relative.startswith(".memory/journal/"):
+    if relative.startswith(".memory/journal/") or recognise(relative, source.text[:4096]):
         return source, LOG_DECODE_DEPTH, False
     return source, DEFAULT_DECODE_DEPTH, not relative.startswith(".memory/memories/")
+
+
+def _client_logs(logs: tuple[str, ...], project: Any, user: bool) -> list[str]:
+    """``--log`` values as paths: a client's name (not an existing path) stands for its transcripts of this
+    project, read from the home directory only with ``--user``."""
+    from pathlib import Path
+
+    from gitmem.errors import CannotRun, UsageError
+    from gitmem.scan.transcripts import CLIENTS, client_logs
+
+    out: list[str] = []
+    for log in logs:
+        if log not in CLIENTS or Path(log).exists():
+            out.append(log)
+            continue
+        if not user:
+            raise UsageError(f"--log {log}: reading {log}'s transcripts in your home directory needs --user")
+        if project is None:
+            raise CannotRun(f"--log {log} finds the transcripts of this repository: run it inside one")
+        found = client_logs(log, project.root, Path.home())
+        if not found:
+            echo(f"no {log} transcripts of {project.root} found", err=True)
+        out.extend(str(path) for path in found)
+    return out
 
 
 def _project_or_none(find: Any) -> Any:

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from gitmem import __version__
 from gitmem.fsutil import write_atomic
 
 _RACY_NS = 1_000_000_000
@@ -61,3 +62,24 @@ class FileCache:
         payload = json.dumps({"salt": self.salt, "entries": self.kept}, separators=(",", ":"))
         with contextlib.suppress(OSError):
             write_atomic(self.path, payload.encode("utf-8"))
+
+
+def checks_salt() -> str:
+    """What the cached checks depend on besides the files: gitmem's version and its rules and schema (here, not in
+    ``store``, so the recall index gets it without importing the store and the YAML reader)."""
+    package = Path(__file__).resolve().parent.parent
+    parts = [__version__]
+    for relative in (
+        "schema.py",
+        "scan/rules.py",
+        "scan/engine.py",
+        "scan/filters.py",
+        "scan/decode.py",
+        "scan/unicode.py",
+        "schemas/memory.schema.json",
+    ):
+        try:
+            parts.append(str(os.stat(package / relative).st_mtime_ns))
+        except OSError:
+            parts.append("-")
+    return ":".join(parts)

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gitmem import __version__, safepath, yamlio
+from gitmem import safepath, yamlio
 from gitmem.errors import CheckFailed, Problem, UsageError
 from gitmem.fsutil import is_temp, remove_stale_temp, write_atomic
-from gitmem.memory.cache import FileCache, stat_key
+from gitmem.memory.cache import FileCache, checks_salt, stat_key
 from gitmem.memory.fields import normalise_newlines
 from gitmem.memory.model import ID_PATTERN, Memory
 from gitmem.project import Project
@@ -37,24 +37,7 @@ class Snapshot:
         return [self.memories[key] for key in sorted(self.memories)]
 
 
-def _salt() -> str:
-    """What the cached checks depend on besides the files: gitmem's version and its rules and schema."""
-    package = Path(__file__).resolve().parent.parent
-    parts = [__version__]
-    for relative in (
-        "schema.py",
-        "scan/rules.py",
-        "scan/engine.py",
-        "scan/filters.py",
-        "scan/decode.py",
-        "scan/unicode.py",
-        "schemas/memory.schema.json",
-    ):
-        try:
-            parts.append(str(os.stat(package / relative).st_mtime_ns))
-        except OSError:
-            parts.append("-")
-    return ":".join(parts)
+_salt = checks_salt  # the name the other packages import
 
 
 def _newlines_normalised(memory: Memory) -> Memory:

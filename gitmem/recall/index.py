@@ -110,9 +110,9 @@ def query_terms(query: str) -> list[str]:
 
 
 def _salt() -> str:
-    from gitmem.memory.store import _salt as store_salt
+    from gitmem.memory.cache import checks_salt
 
-    return f"{_FORMAT}:{store_salt()}"
+    return f"{_FORMAT}:{checks_salt()}"
 
 
 class RecallIndex:
@@ -376,6 +376,38 @@ class RecallIndex:
             self.conn.execute("ROLLBACK TO extra")
             self.conn.execute("RELEASE extra")
 
+    def search_matched(
+        self, terms: list[str], k: int, today: date, extra: Sequence[Extra] = ()
+    ) -> tuple[list[Hit], dict[str, set[str]]]:
+        """``search`` (no path), and for each hit the query terms its text matches (``matched_terms``), the extra
+        memories included."""
+        if not terms:
+            return [], {}
+        self.conn.execute("SAVEPOINT extra")
+        try:
+            files = {self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra}
+            hits = self._search(terms, k, today, None, files)
+            return hits, self.matched_terms([hit.memory.id for hit in hits], terms)
+        finally:
+            self.conn.execute("ROLLBACK TO extra")
+            self.conn.execute("RELEASE extra")
+
+    def size(self) -> int:
+        """How many memories the index holds (every status): the corpus BM25 scores are relative to."""
+        (count,) = self.conn.execute("SELECT count(*) FROM memories").fetchone()
+        return int(count)
+
+    def live_memories(self, today: date) -> list[Memory]:
+        """Every live memory of the index (for searching a small store together with another)."""
+        day = today.isoformat()
+        return [
+            Memory.from_dict(json.loads(data))
+            for (data,) in self.conn.execute(
+                "SELECT data FROM memories WHERE status = 'active' AND (expires IS NULL OR expires >= ?) ORDER BY id",
+                (day,),
+            )
+        ]
+
     def _search(self, terms: list[str], k: int, today: date, path: str | None, files: dict[int, Path]) -> list[Hit]:
         match = " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
         day = today.isoformat()
@@ -411,6 +443,32 @@ class RecallIndex:
             hits[n] = Hit(memory, score, covered, files.get(n) or self.directory / f"{memory.id}{SUFFIX}")
         return sorted(hits.values(), key=lambda h: (-h.score, h.memory.id))[:k]
 
+    def matched_terms(self, ids: Sequence[str], terms: list[str]) -> dict[str, set[str]]:
+        """For each memory id of ``ids``, the query ``terms`` its text matches (as the index stems them): how much
+        of a question a memory answers, which a BM25 score alone does not say."""
+        if not ids or not terms:
+            return {}
+        marks = ",".join("?" * len(ids))
+        out: dict[str, set[str]] = {memory_id: set() for memory_id in ids}
+        for term in terms:
+            quoted = '"' + term.replace('"', '""') + '"'
+            for (memory_id,) in self.conn.execute(
+                f"SELECT m.id FROM docs JOIN memories m ON m.n = docs.rowid WHERE docs MATCH ? AND m.id IN ({marks})",
+                (quoted, *ids),
+            ):
+                out[memory_id].add(term)
+        return out
+
+    def census(self, today: date) -> list[Census]:
+        """Every valid memory's id, status, whether it is path-scoped, and whether it is live on ``today``."""
+        day = today.isoformat()
+        return [
+            Census(memory_id, status, bool(scoped), status == "active" and (expires is None or expires >= day))
+            for memory_id, status, scoped, expires in self.conn.execute(
+                "SELECT id, status, scoped, expires FROM memories ORDER BY id"
+            )
+        ]
+
     def _live(self, ranked: list[tuple[int, float]], day: str) -> list[tuple[int, str, float]]:
         """(n, data, rank) of the ranked memories that are active and unexpired on ``day``, in rank order."""
         if not ranked:
@@ -425,9 +483,19 @@ class RecallIndex:
         return sorted(((n, data, rank_of[n]) for n, data in rows), key=lambda row: row[2])
 
 
+@dataclass(frozen=True)
+class Census:
+    id: str
+    status: str
+    scoped: bool
+    live: bool
+
+
 Key = tuple[int, int, int, int]
 Extra = tuple[Memory, str]  # a memory without a file here, and where it comes from (e.g. acme@v1:.memory/...)
 _now_ns = time.time_ns  # the clock the racily-clean rule reads
+# What a query raises when the index is locked too long or cannot be written (callers may do without it).
+Unavailable = sqlite3.OperationalError
 
 
 def _key(st: os.stat_result) -> Key:

@@ -1,0 +1,76 @@
+"""``gitmem hook``: what AI clients' hooks run (set up by ``gitmem init --agent-hooks``).
+
+``gitmem/__main__.py`` answers ``gitmem hook EVENT [--client NAME]`` without importing click; this module serves
+``--help`` and ``--debug`` (which shows an error instead of swallowing it).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from gitmem.session.clients import NAMES
+
+_CLIENT = click.option(
+    "--client",
+    type=click.Choice(NAMES),
+    help="The client whose JSON comes in and whose answer goes out (default: guessed from the input).",
+)
+_DEBUG = click.option("--debug", is_flag=True, help="Raise errors instead of answering nothing.")
+
+
+@click.group()
+def hook() -> None:
+    """Run by AI clients' hooks: read the client's JSON on stdin, answer in the client's format.
+
+    Set up by `gitmem init --agent-hooks`. A hook never fails the client's turn: on any problem it answers nothing.
+
+    \b
+    Example:
+      echo '{"session_id": "s1", "prompt": "paginate the orders list"}' | gitmem hook prompt --client claude
+    """
+
+
+def _run(event: str, client: str | None, debug: bool) -> int:
+    from gitmem.session.run import run
+
+    raw = sys.stdin.buffer.read()
+    try:
+        answer = run(event, client, raw)
+    except Exception:
+        if debug:
+            raise
+        return 0
+    if answer.stdout:
+        click.echo(answer.stdout)
+    return 0
+
+
+@hook.command("prompt")
+@_CLIENT
+@_DEBUG
+def prompt(client: str | None, debug: bool) -> int:
+    """Inject the memories relevant to the prompt that the client has not loaded (at most 3, 400 tokens).
+
+    \b
+    Example:
+      echo '{"session_id": "s1", "prompt": "how do we paginate", "cwd": "."}' | gitmem hook prompt
+    """
+    return _run("prompt", client, debug)
+
+
+@hook.command("session-start")
+@_CLIENT
+@_DEBUG
+def session_start(client: str | None, debug: bool) -> int:
+    """A short status: memories, what the budget left out, proposals waiting for review."""
+    return _run("session-start", client, debug)
+
+
+@hook.command("stop")
+@_CLIENT
+@_DEBUG
+def stop(client: str | None, debug: bool) -> int:
+    """Remind once to write the journal when the session changed files and wrote none."""
+    return _run("stop", client, debug)

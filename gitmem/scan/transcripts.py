@@ -1,0 +1,130 @@
+"""AI clients' own session transcripts: recognising one (so the pre-commit hook scans a staged transcript as a log:
+decoded deeper, and no allow pragma counts in it), and finding a project's transcripts in each client's storage.
+
+Where each client keeps them (from its documentation and source, and checked by running the installed clients):
+
+- Claude Code: ``~/.claude/projects/<the project path, every other character than a letter or digit as "-">/
+  <session>.jsonl``, one JSON record per line (``type``, ``message``, ``sessionId``, ``cwd``).
+- Codex: ``~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl``; the first record, ``session_meta``, names the
+  ``cwd``.
+- Gemini CLI and Qwen Code: ``~/.gemini/tmp/<sha256 of the project path>/`` (``logs.json``, ``chats/*.json``) and,
+  in newer versions, ``~/.gemini/tmp/<project name>/``; Qwen under ``~/.qwen/`` likewise.
+- opencode: ``~/.local/share/opencode/storage/`` (``session/``, ``message/``, ``part/``: one JSON file per item).
+
+A transcript is JSON text: the scanner already decodes JSON string escapes, URL-encoding and base64 in a log, so a
+secret split by an escape is still found, at its line in the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+CLIENTS = ("claude", "codex", "gemini", "qwen", "opencode")
+
+# Paths (repository-relative, / separators) that are a client's transcript wherever they are committed from.
+_PATHS = re.compile(
+    r"(?:^|/)(?:"
+    r"\.claude/projects/[^/]+/[^/]+\.jsonl"
+    r"|rollout-[^/]*\.jsonl"
+    r"|\.(?:gemini|qwen)/tmp/.+\.jsonl?"
+    r"|chats/session-[^/]*\.jsonl?"
+    r"|opencode/storage/(?:session|message|part)/.+\.json"
+    r")$"
+)
+# Keys whose presence in a first JSON record marks a transcript of one of the clients.
+_SHAPES = (
+    ("sessionId", "message"),  # Claude Code, Gemini logs.json, Qwen
+    ("type", "payload", "timestamp"),  # Codex rollout
+    ("sessionID", "messageID"),  # opencode part
+    ("sessionId", "messages"),  # Gemini chat
+)
+
+
+def recognise(relative: str, head: str) -> bool:
+    """Whether a file (its repository-relative path and its first characters) is an AI client's transcript."""
+    if _PATHS.search(relative):
+        return True
+    if not relative.endswith((".jsonl", ".json")):
+        return False
+    first = head.lstrip("[ \t\r\n")
+    try:
+        record, _ = json.JSONDecoder().raw_decode(first)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and any(all(key in record for key in keys) for keys in _SHAPES)
+
+
+def claude_slug(root: Path) -> str:
+    return re.sub(r"[^A-Za-z0-9]", "-", str(root))
+
+
+def client_logs(client: str, root: Path, home: Path) -> list[Path]:
+    """The transcripts ``client`` keeps for the project at ``root``, in the home directory ``home``."""
+    if client == "claude":
+        return sorted((home / ".claude" / "projects" / claude_slug(root)).glob("*.jsonl"))
+    if client == "codex":
+        return sorted(_codex(home / ".codex" / "sessions", root))
+    if client in ("gemini", "qwen"):
+        base = home / f".{client}" / "tmp"
+        digest = hashlib.sha256(str(root).encode()).hexdigest()
+        found: set[Path] = set()
+        for directory in (base / digest, base / root.name):
+            if directory.is_dir():
+                found.update(p for p in directory.rglob("*") if p.is_file() and p.suffix in (".json", ".jsonl"))
+        projects = home / f".{client}" / "projects" / claude_slug(root)
+        if projects.is_dir():
+            found.update(p for p in projects.rglob("*") if p.is_file() and p.suffix in (".json", ".jsonl"))
+        return sorted(found)
+    if client == "opencode":
+        data = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
+        return sorted(_opencode(data / "opencode" / "storage", root))
+    return []
+
+
+def _first_record(path: Path) -> dict[str, object] | None:
+    try:
+        with path.open("rb") as handle:
+            line = handle.readline(1 << 20)
+        record = json.loads(line)
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _codex(sessions: Path, root: Path) -> Iterator[Path]:
+    for path in sessions.rglob("rollout-*.jsonl") if sessions.is_dir() else ():
+        record = _first_record(path)
+        payload = record.get("payload") if record else None
+        if isinstance(payload, dict) and payload.get("cwd") and _same(str(payload["cwd"]), root):
+            yield path
+
+
+def _opencode(storage: Path, root: Path) -> Iterator[Path]:
+    """The session files whose ``directory`` is the project (or under it), and their messages and parts."""
+    sessions = storage / "session"
+    for path in sessions.rglob("*.json") if sessions.is_dir() else ():
+        record = _first_record(path)
+        if not record or not isinstance(record.get("directory"), str) or not isinstance(record.get("id"), str):
+            continue
+        if not _same(str(record["directory"]), root):
+            continue
+        yield path
+        session_id = str(record["id"])
+        messages = storage / "message" / session_id
+        for message in sorted(messages.glob("*.json")) if messages.is_dir() else ():
+            yield message
+            parts = storage / "part" / message.stem
+            yield from sorted(parts.glob("*.json")) if parts.is_dir() else ()
+
+
+def _same(directory: str, root: Path) -> bool:
+    try:
+        given = Path(directory).resolve()
+    except OSError:
+        return False
+    return given == root.resolve() or root.resolve() in given.parents

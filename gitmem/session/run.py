@@ -1,0 +1,213 @@
+"""One hook call: the client's JSON on stdin in, the client's answer out.
+
+A hook must never break the client's turn: whatever goes wrong (no repository, no .memory/, a locked index, bad
+input), the answer is empty and the exit code 0. ``run`` returns the text to print; it prints nothing itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from gitmem.errors import GitmemError
+from gitmem.project import Project, find_project
+from gitmem.session import clients, inject, state
+from gitmem.session.clients import PROMPT, START, STOP, Client
+
+MAX_INPUT = 4 * 1024 * 1024  # a hook payload larger than this is not read (a prompt is capped again later)
+
+
+@dataclass(frozen=True)
+class Answer:
+    stdout: str
+    keys: tuple[str, ...] = ()  # what was injected (for tests and benchmarks)
+
+
+def parse(raw: bytes) -> dict[str, Any]:
+    if len(raw) > MAX_INPUT:
+        raw = b""
+    try:
+        data = json.loads(raw.decode("utf-8", "replace")) if raw.strip() else {}
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _text(payload: dict[str, Any], *names: str) -> str:
+    for name in names:
+        value = payload.get(name)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def session_id(payload: dict[str, Any]) -> str:
+    found = _text(payload, "session_id", "sessionId", "sessionID", "thread_id")
+    return found or f"parent-{os.getppid()}"
+
+
+def run(event: str, client_name: str | None, raw: bytes, today: date | None = None) -> Answer:
+    payload = parse(raw)
+    client = clients.BY_NAME.get(client_name or "") or clients.detect(payload)
+    cwd = _text(payload, "cwd", "directory")
+    try:
+        project = find_project(Path(cwd) if cwd and os.path.isabs(cwd) else None)
+    except GitmemError:
+        return Answer("")
+    if not project.memory_dir.is_dir():
+        return Answer("")
+    day = today or date.today()
+    session = state.load(project, session_id(payload))
+    if event == PROMPT:
+        return _prompt(project, client, payload, session, day)
+    if event == START:
+        return _start(project, client, session, day)
+    if event == STOP:
+        return _stop(project, client, payload, session)
+    return Answer("")
+
+
+_IMPORT = re.compile(r"^@(?:\./)?([\w./-]+\.md)\s*$", re.MULTILINE)  # Claude Code's `@AGENTS.md` import line
+
+
+def rules_files(project: Project, client: Client) -> list[Path]:
+    """The rules files the client loads at the root: its own (or its fallback when it has none of them), and the
+    files they import with a whole-line ``@FILE.md``."""
+    files = [project.root / name for name in client.rules_files]
+    if not any(path.is_file() for path in files):
+        files = [project.root / name for name in client.fallback_files]
+    for path in list(files):
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for name in _IMPORT.findall(text):
+            imported = (path.parent / name).resolve()
+            if project.root.resolve() in imported.parents and imported not in files:
+                files.append(imported)
+    return files
+
+
+def _present(files: list[Path], root: Path) -> list[str]:
+    return [path.relative_to(root).as_posix() for path in files if path.is_file()]
+
+
+def _prompt(
+    project: Project, client: Client, payload: dict[str, Any], session: state.SessionState, day: date
+) -> Answer:
+    from gitmem.session.status import worktree_digest
+
+    if session.new:
+        session.dirty = worktree_digest(project)
+    terms = inject.prompt_terms(_text(payload, "prompt", "userPrompt", "user_prompt", "message"))
+    files = rules_files(project, client)
+    extra = _packs(project, day)
+    personal = _personal()
+    user_files: list[Path] = []
+    if personal is not None:
+        extra += inject.personal_memories(personal, day)
+        user_files = [personal.root / name.removeprefix("~/") for name in client.user_rules_files]
+    pool = inject.candidates(project, terms, day, extra)
+    loaded = inject.loaded_ids(files)
+    personal_loaded = (
+        {inject.PERSONAL + memory_id for memory_id in inject.loaded_ids(user_files)} if user_files else set()
+    )
+    chosen = inject.select(
+        [c for c in pool if c.key not in personal_loaded],
+        loaded,
+        set(session.injected),
+        terms,
+        _present(files, project.root),
+    )
+    if chosen is None:
+        if session.new:
+            session.save()
+        return Answer("")
+    session.injected.extend(chosen.keys)
+    session.save()
+    return Answer(_format(client, PROMPT, chosen.text), tuple(chosen.keys))
+
+
+def _start(project: Project, client: Client, session: state.SessionState, day: date) -> Answer:
+    from gitmem.session.status import counts, status_text, worktree_digest
+
+    if session.new or session.dirty is None:
+        session.dirty = worktree_digest(project)
+    files = rules_files(project, client)
+    found = counts(project, inject.loaded_ids(files), day)
+    session.status_given = True
+    session.save()
+    if found is None:
+        return Answer("")
+    personal = _personal()
+    personal_count = 0
+    if personal is not None:
+        personal_count = sum(1 for name in os.listdir(personal.memories_dir) if name.endswith(".yaml"))
+    text = status_text(
+        found,
+        _present(files, project.root),
+        len(_packs(project, day)),
+        personal_count,
+        client.event_name(STOP) is not None,
+    )
+    return Answer(_format(client, START, text))
+
+
+def _stop(project: Project, client: Client, payload: dict[str, Any], session: state.SessionState) -> Answer:
+    from gitmem.session.status import stop_reminder
+
+    active = bool(payload.get("stop_hook_active"))
+    reason = stop_reminder(project, session, active)
+    if reason is None:
+        if session.new:
+            session.save()
+        return Answer("")
+    session.save()
+    if client.output == "plain":
+        return Answer(reason)
+    return Answer(json.dumps({"decision": "block", "reason": reason}))
+
+
+def _format(client: Client, event: str, text: str) -> str:
+    if client.output == "plain":
+        return text
+    name = client.event_name(event) or ("UserPromptSubmit" if event == PROMPT else "SessionStart")
+    answer: dict[str, Any] = {"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}
+    if client.output == "copilot":
+        answer["additionalContext"] = text
+    return json.dumps(answer, ensure_ascii=False)
+
+
+def _packs(project: Project, day: date) -> list[tuple[Any, str]]:
+    """The shared packs' live memories, when the config names sources (read only then: the YAML reader is slow to
+    import, and most prompts come from repositories without packs)."""
+    try:
+        text = project.config_path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    if "sources:" not in text:
+        return []
+    try:
+        from gitmem.config import load_config
+        from gitmem.scopes import packs
+
+        memories, _ = packs.recallable(project, load_config(project), day)
+    except GitmemError:
+        return []
+    return list(memories)
+
+
+def _personal() -> Project | None:
+    """The user's personal store, when it has memories."""
+    from gitmem.project import user_scope
+
+    try:
+        scope = user_scope()
+    except GitmemError:
+        return None
+    return scope if scope.memories_dir.is_dir() else None

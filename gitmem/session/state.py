@@ -1,0 +1,90 @@
+"""What a session has been given already, so nothing is injected twice and the stop reminder comes once.
+
+One small JSON file per session under ``.git/gitmem/sessions/``, named by a digest of the client's session id (an
+id is never used as a path). Files untouched for ``KEEP_DAYS`` are pruned whenever a new session starts. The state is
+a cache: unreadable or corrupt, it starts again empty.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gitmem.project import Project
+
+DIRECTORY = "sessions"
+KEEP_DAYS = 7
+MAX_IDS = 500  # a session that somehow collects more keeps the newest
+
+
+@dataclass
+class SessionState:
+    path: Path
+    started_ns: int
+    injected: list[str] = field(default_factory=list)  # memory keys (``id``, ``~/id`` personal, ``PACK/id``)
+    reminded: bool = False
+    status_given: bool = False
+    dirty: str | None = None  # a digest of `git status` when the session began
+    new: bool = False
+
+    def save(self) -> None:
+        data = {
+            "started_ns": self.started_ns,
+            "injected": self.injected[-MAX_IDS:],
+            "reminded": self.reminded,
+            "status_given": self.status_given,
+            "dirty": self.dirty,
+        }
+        from gitmem.fsutil import write_atomic  # (tempfile is slow to import: only when something is saved)
+
+        with contextlib.suppress(OSError):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(self.path, json.dumps(data, separators=(",", ":")).encode())
+
+
+def directory(project: Project) -> Path:
+    return project.cache_dir / DIRECTORY
+
+
+def load(project: Project, session_id: str) -> SessionState:
+    """The state of ``session_id`` (a new one when there is none, or it cannot be read)."""
+    key = hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    path = directory(project) / f"{key}.json"
+    try:
+        data = json.loads(path.read_bytes())
+        if not isinstance(data, dict):
+            raise ValueError
+        injected = [item for item in data.get("injected", []) if isinstance(item, str)]
+        dirty = data.get("dirty")
+        return SessionState(
+            path,
+            int(data.get("started_ns", 0)),
+            injected,
+            bool(data.get("reminded")),
+            bool(data.get("status_given")),
+            dirty if isinstance(dirty, str) else None,
+        )
+    except (OSError, ValueError, TypeError):
+        prune(project)
+        return SessionState(path, time.time_ns(), new=True)
+
+
+def prune(project: Project, now: float | None = None) -> int:
+    """Remove the state of sessions untouched for ``KEEP_DAYS``; returns how many."""
+    limit = (now if now is not None else time.time()) - KEEP_DAYS * 86400
+    removed = 0
+    try:
+        entries = list(os.scandir(directory(project)))
+    except OSError:
+        return 0
+    for entry in entries:
+        with contextlib.suppress(OSError):
+            if entry.name.endswith(".json") and entry.stat().st_mtime < limit:
+                os.unlink(entry.path)
+                removed += 1
+    return removed

@@ -1,0 +1,151 @@
+"""The session-start status and the stop reminder.
+
+The status is a few lines, not a copy of the rules file: how many memories there are, how many the rules files the
+client loads hold and how many the token budget left out (the prompt hook brings those when they matter), and how
+many proposals wait for review. The stop reminder asks once per session for the journal, when the session changed
+files and wrote none.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from gitmem.project import Project
+from gitmem.recall.index import RecallIndex, Unavailable
+from gitmem.session.state import SessionState
+
+JOURNAL_CALL = "`gitmem journal add -`"
+
+
+@dataclass(frozen=True)
+class Counts:
+    active: int  # live
+    scoped: int  # live and path-scoped
+    proposed: int
+    loaded: int  # live memories whose ids the client's rules files hold
+    left_out: int  # live, not scoped, and not in the rules files: left out by the budget (or not compiled yet)
+
+
+def counts(project: Project, loaded: set[str], today: date) -> Counts | None:
+    if not project.memories_dir.is_dir():
+        return None
+    index = RecallIndex(project)
+    try:
+        try:
+            index.refresh()
+            census = index.census(today)
+        except Unavailable:
+            return None
+    finally:
+        index.close()
+    live = [c for c in census if c.live]
+    return Counts(
+        active=len(live),
+        scoped=sum(1 for c in live if c.scoped),
+        proposed=sum(1 for c in census if c.status == "proposed"),
+        loaded=sum(1 for c in live if c.id in loaded),
+        left_out=sum(1 for c in live if not c.scoped and c.id not in loaded),
+    )
+
+
+def status_text(found: Counts, rules_names: list[str], pack_ids: int, personal: int, has_stop: bool) -> str:
+    where = " and ".join(rules_names) if rules_names else "no rules file"
+    lines = [f"gitmem: this repository keeps {_n(found.active, 'active project memory', 'active project memories')}."]
+    held = f"{where} hold{'s' if len(rules_names) == 1 else ''} {found.loaded} of them"
+    parts = [held]
+    if found.left_out:
+        parts.append(f"the token budget left {found.left_out} out")
+    if found.scoped:
+        parts.append(f"{found.scoped} apply only to some paths")
+    text = "; ".join(parts)
+    extra = []
+    if pack_ids:
+        extra.append(_n(pack_ids, "shared pack memory", "shared pack memories"))
+    if personal:
+        extra.append(_n(personal, "personal memory", "personal memories"))
+    if extra:
+        text += "; there are also " + " and ".join(extra)
+    lines.append(
+        text + '. The ones that bear on a prompt are added to it; `gitmem recall "WORDS"` (or the MCP tool '
+        "recall) searches them all."
+    )
+    if found.proposed:
+        lines.append(
+            f"{_n(found.proposed, 'proposed memory waits', 'proposed memories wait')} for review by a human "
+            "(`gitmem list --status proposed`); they are not instructions."
+        )
+    if has_stop:
+        lines.append(
+            "Before you finish a session that changed files, write its journal (/remember, or " + JOURNAL_CALL + ")."
+        )
+    return "\n".join(lines)
+
+
+def _n(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+# -- the stop reminder -------------------------------------------------------------------------------------------
+
+
+def worktree_digest(project: Project) -> str:
+    """A digest of the work tree's changes (git status, with each changed file's size and mtime), the journal left
+    out: equal before and after a session that changed nothing."""
+    from gitmem.git.command import GitFailed, git
+
+    try:
+        out = git(project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
+    except GitFailed:
+        return ""
+    journal = Path(os.path.relpath(project.journal_dir, project.root)).as_posix() + "/"
+    digest = hashlib.sha256()
+    for record in out.split(b"\0"):
+        if len(record) < 4:
+            continue
+        path = record[3:].decode("utf-8", "surrogateescape")
+        if path.startswith(journal):
+            continue
+        digest.update(record + b"\0")
+        with contextlib.suppress(OSError):
+            st = os.stat(project.root / path)
+            digest.update(f"{st.st_size}:{st.st_mtime_ns}\0".encode())
+    return digest.hexdigest()
+
+
+def journal_written_since(project: Project, since_ns: int) -> bool:
+    try:
+        entries = list(os.scandir(project.journal_dir))
+    except OSError:
+        return False
+    for entry in entries:
+        with contextlib.suppress(OSError):
+            if entry.name.endswith(".md") and entry.stat().st_mtime_ns >= since_ns:
+                return True
+    return False
+
+
+def stop_reminder(project: Project, state: SessionState, active: bool) -> str | None:
+    """The reminder to give at the end of a turn, or ``None``; records that it was given."""
+    if active or state.reminded or not project.memory_dir.is_dir():
+        return None
+    baseline = state.dirty if state.dirty is not None else worktree_digest_of_clean()
+    if worktree_digest(project) == baseline:
+        return None
+    if journal_written_since(project, state.started_ns):
+        return None
+    state.reminded = True
+    return (
+        "This session changed files and wrote no journal. Before finishing, write the session journal in gitmem's "
+        "format (# Session: TITLE, then ## Decisions, ## Difficulties, ## Conventions, ## To do; one bullet per "
+        "item; no secrets, tokens or personal data) and pipe it to " + JOURNAL_CALL + " (run /remember where the "
+        "client has it). If nothing is worth recording, say so in one line and stop."
+    )
+
+
+def worktree_digest_of_clean() -> str:
+    return hashlib.sha256().hexdigest()

@@ -1,0 +1,91 @@
+"""The `/remember` command: asks the agent to write the session journal and store it with `gitmem journal add -`.
+
+One text, wrapped in each client's custom-command format. The journal is scanned for secrets and hidden Unicode
+before it is written; a log that holds one is refused, and the command tells the agent to take it out and try again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+INSTRUCTIONS = """\
+Write the journal of this session for gitmem, then store it.
+
+1. Write it in exactly this format (Markdown). One bullet per item; an item may run over a few lines. Keep only
+   what the next session on this repository needs; leave a section empty rather than pad it.
+
+   # Session: TITLE (what the session was about, a few words)
+
+   ## Decisions
+   - What was chosen, and why.
+
+   ## Difficulties
+   - What went wrong or cost time, and what fixed it.
+
+   ## Conventions
+   - How things are done here, learned or agreed this session.
+
+   ## To do
+   - What is left for the next session.
+
+2. Never write secrets, tokens, passwords, keys, connection strings or personal data, and do not paste command
+   output or file contents: describe them.
+
+3. Store it by piping it to gitmem's journal command, which scans it before writing it:
+
+   gitmem journal add - <<'GITMEM_JOURNAL'
+   (the journal)
+   GITMEM_JOURNAL
+
+   If gitmem refuses it because it found a secret or hidden text, remove that part and run the command again.
+   Reply with the path gitmem printed, and nothing else.
+"""
+
+
+@dataclass(frozen=True)
+class CommandFile:
+    client: str
+    path: str  # relative to the repository root (or, with --user, to the home directory)
+    text: str
+
+
+def _markdown(description: str, extra: str = "") -> str:
+    return f"---\ndescription: {description}\n{extra}---\n\n{INSTRUCTIONS}\n$ARGUMENTS\n"
+
+
+def _toml(description: str) -> str:
+    body = INSTRUCTIONS.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    return f'description = "{description}"\nprompt = """\n{body}\n{{{{args}}}}\n"""\n'
+
+
+DESCRIPTION = "Write this session's journal (gitmem journal add -)"
+
+# client -> (project path, user path or None, text)
+COMMANDS: dict[str, tuple[str, str | None, str]] = {
+    "claude": (
+        ".claude/commands/remember.md",
+        ".claude/commands/remember.md",
+        _markdown(DESCRIPTION, "allowed-tools: Bash(gitmem journal add:*)\n"),
+    ),
+    "opencode": (".opencode/command/remember.md", ".config/opencode/command/remember.md", _markdown(DESCRIPTION)),
+    "gemini": (".gemini/commands/remember.toml", ".gemini/commands/remember.toml", _toml(DESCRIPTION)),
+    "qwen": (".qwen/commands/remember.toml", ".qwen/commands/remember.toml", _toml(DESCRIPTION)),
+    "cursor": (".cursor/commands/remember.md", ".cursor/commands/remember.md", f"{INSTRUCTIONS}"),
+    # Codex has custom prompts only in the user's home (~/.codex/prompts/): with --user.
+    "codex": ("", ".codex/prompts/remember.md", _markdown(DESCRIPTION)),
+}
+
+MARK = "gitmem journal add -"  # every command gitmem writes holds it: how `--remove` knows a file is gitmem's
+
+
+def files(clients: list[str], user: bool) -> list[CommandFile]:
+    out = []
+    for client in clients:
+        found = COMMANDS.get(client)
+        if found is None:
+            continue
+        project_path, user_path, text = found
+        path = user_path if user else project_path
+        if path:
+            out.append(CommandFile(client, path, text))
+    return out

@@ -1,0 +1,152 @@
+"""`gitmem init --agent-hooks`: each client's hook entries, the opencode plugin and the /remember commands, written
+idempotently next to the user's own settings, and taken out exactly by `--remove`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gitmem.setup import agent_hooks as setup
+from gitmem.setup import remember
+from tests.conftest import Run, gitmem_command
+
+USER_SETTINGS = {
+    "model": "opus",
+    "permissions": {"allow": ["Bash(ls:*)"]},
+    "hooks": {
+        "Stop": [{"hooks": [{"type": "command", "command": "./scripts/notify.sh"}]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./scripts/check.sh"}]}],
+    },
+}
+
+
+@pytest.fixture
+def initialised(repo: Path, run: Run) -> Path:
+    assert run("init", "--no-hooks", "--target", "claude", "--target", "agents", "--target", "gemini").code == 0
+    return repo
+
+
+def files_under(root: Path) -> dict[str, str]:
+    return {
+        path.relative_to(root).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and path.relative_to(root).parts[0] != ".git"
+    }
+
+
+def test_set_up_for_the_configured_targets_idempotently(initialised: Path, run: Run) -> None:
+    root = initialised
+    (root / ".claude").mkdir()
+    (root / ".claude" / "settings.json").write_text(json.dumps(USER_SETTINGS, indent=4) + "\n", encoding="utf-8")
+    before = files_under(root)
+    first = run("init", "--agent-hooks")
+    assert first.code == 0, first.err
+    settings = json.loads((root / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    assert settings["model"] == "opus" and settings["permissions"] == USER_SETTINGS["permissions"]
+    assert settings["hooks"]["PreToolUse"] == USER_SETTINGS["hooks"]["PreToolUse"]
+    assert settings["hooks"]["Stop"][0] == USER_SETTINGS["hooks"]["Stop"][0]
+    commands = {
+        event: [h["command"] for group in groups for h in group["hooks"]] for event, groups in settings["hooks"].items()
+    }
+    assert commands["UserPromptSubmit"] == ["gitmem hook prompt --client claude"]
+    assert commands["SessionStart"] == ["gitmem hook session-start --client claude"]
+    assert commands["Stop"] == ["./scripts/notify.sh", "gitmem hook stop --client claude"]
+    assert (root / ".claude" / "settings.json").read_text(encoding="utf-8").startswith('{\n    "model"')  # indent kept
+    gemini = json.loads((root / ".gemini" / "settings.json").read_text(encoding="utf-8"))
+    assert [h["command"] for g in gemini["hooks"]["BeforeAgent"] for h in g["hooks"]] == [
+        "gitmem hook prompt --client gemini"
+    ]
+    codex = json.loads((root / ".codex" / "hooks.json").read_text(encoding="utf-8"))
+    assert set(codex["hooks"]) == {"UserPromptSubmit", "SessionStart", "Stop"}
+    plugin = (root / ".opencode" / "plugin" / "gitmem.js").read_text(encoding="utf-8")
+    assert '"chat.message"' in plugin and "gitmem" in plugin
+    for path in (".claude/commands/remember.md", ".opencode/command/remember.md", ".gemini/commands/remember.toml"):
+        text = (root / path).read_text(encoding="utf-8")
+        assert "gitmem journal add -" in text and "## Decisions" in text and "## To do" in text, path
+    assert not (root / ".github" / "hooks").exists()  # copilot is not a configured target
+    after_first = files_under(root)
+    again = run("init", "--agent-hooks")
+    assert again.code == 0 and "nothing to change" in again.out
+    assert files_under(root) == after_first
+    removed = run("init", "--agent-hooks", "--remove")
+    assert removed.code == 0, removed.err
+    restored = files_under(root)
+    assert json.loads(restored.pop(".claude/settings.json")) == USER_SETTINGS
+    before.pop(".claude/settings.json")
+    assert restored == before
+    assert not (root / ".opencode").exists() and not (root / ".codex").exists() and not (root / ".gemini").exists()
+
+
+def test_the_gemini_command_is_valid_toml(initialised: Path, run: Run) -> None:
+    import tomllib
+
+    assert run("init", "--agent-hooks").code == 0
+    data = tomllib.loads((initialised / ".gemini" / "commands" / "remember.toml").read_text(encoding="utf-8"))
+    assert data["prompt"].strip().endswith("{{args}}") and "gitmem journal add -" in data["prompt"]
+
+
+def test_someone_elses_file_is_never_overwritten(initialised: Path, run: Run) -> None:
+    own = initialised / ".claude" / "commands" / "remember.md"
+    own.parent.mkdir(parents=True)
+    own.write_text("my own remember command\n", encoding="utf-8")
+    done = run("init", "--agent-hooks")
+    assert done.code == 2 and ".claude/commands/remember.md exists and is not gitmem's" in done.err
+    assert own.read_text(encoding="utf-8") == "my own remember command\n"
+    assert not (initialised / ".claude" / "settings.json").exists()  # planned first: nothing was written
+    assert run("init", "--agent-hooks", "--remove").code == 0
+    assert own.read_text(encoding="utf-8") == "my own remember command\n"
+
+
+def test_broken_settings_are_named_with_line_and_left_alone(initialised: Path, run: Run) -> None:
+    settings = initialised / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{\n  "model": "opus",\n  "hooks": [,]\n}\n', encoding="utf-8")
+    done = run("init", "--agent-hooks")
+    assert done.code == 2 and ".claude/settings.json:3:" in done.err and "not valid JSON" in done.err
+    assert settings.read_text(encoding="utf-8") == '{\n  "model": "opus",\n  "hooks": [,]\n}\n'
+
+
+def test_nothing_goes_into_the_home_directory_without_user(initialised: Path, run: Run) -> None:
+    home = Path(os.environ["HOME"])
+    before = sorted(p.as_posix() for p in home.rglob("*"))
+    assert run("init", "--agent-hooks").code == 0
+    assert sorted(p.as_posix() for p in home.rglob("*")) == before
+    assert run("init", "--agent-hooks", "--user", "--target", "claude").code == 0
+    settings = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    assert "gitmem hook prompt --client claude" in json.dumps(settings)
+    assert (home / ".claude" / "commands" / "remember.md").is_file()
+    assert run("init", "--agent-hooks", "--user", "--target", "claude", "--remove").code == 0
+    assert not (home / ".claude").exists()
+    assert run("init", "--remove").code == 2
+
+
+def test_copilot_hooks_are_a_file_of_their_own(initialised: Path) -> None:
+    changes = setup.plan(initialised, ["copilot"])
+    setup.apply(changes, initialised)
+    data = json.loads((initialised / ".github" / "hooks" / "gitmem.json").read_text(encoding="utf-8"))
+    assert data["version"] == 1
+    assert data["hooks"]["UserPromptSubmit"][0]["bash"] == "gitmem hook prompt --client copilot"
+    setup.apply(setup.plan(initialised, ["copilot"], remove=True), initialised)
+    assert not (initialised / ".github").exists()
+
+
+def test_the_installed_hook_commands_run(initialised: Path, run: Run) -> None:
+    """The command written into the settings is one the installed gitmem answers (here: nothing to inject)."""
+    assert run("init", "--agent-hooks").code == 0
+    settings = json.loads((initialised / ".claude" / "settings.json").read_text(encoding="utf-8"))
+    command = settings["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+    exe = gitmem_command()
+    done = subprocess.run(
+        [*exe, *command.split()[1:]],
+        cwd=initialised,
+        input=json.dumps({"session_id": "x", "prompt": "hello", "cwd": str(initialised)}),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert remember.MARK in (initialised / ".claude" / "commands" / "remember.md").read_text(encoding="utf-8")
