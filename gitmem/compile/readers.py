@@ -7,7 +7,7 @@ recorded); the others from the client's documentation (``doc``). See docs/client
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from dataclasses import dataclass
 
 
@@ -69,14 +69,6 @@ class Duplicate:
         if self.droppable:
             return f"{head}: remove {drop} from `targets` in .memory/config.yaml; the others are needed ({kept})"
         return f"{head}; each is needed by another client ({kept}): drop the one your team needs least"
-
-
-def readers_of(target: str) -> list[Reader]:
-    return [reader for reader in READERS if target in _base(reader.reads) or target in (f for f, _ in reader.fallbacks)]
-
-
-def _base(names: Sequence[str]) -> tuple[str, ...]:
-    return tuple("claude" if name == "claude-rules" else name for name in names)
 
 
 def read_by(reader: Reader, configured: Collection[str], scoped_claude: bool) -> tuple[str, ...]:
