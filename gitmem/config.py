@@ -12,7 +12,20 @@ from gitmem.errors import CannotRun
 from gitmem.fsutil import write_atomic
 from gitmem.project import Project
 
-TARGET_NAMES = ("agents", "claude", "gemini", "cursor", "copilot", "windsurf", "cline", "kiro", "aider")
+TARGET_NAMES = (
+    "agents",
+    "claude",
+    "gemini",
+    "cursor",
+    "copilot",
+    "windsurf",
+    "cline",
+    "kiro",
+    "aider",
+    "amazonq",
+    "continue",
+    "roo",
+)
 DEFAULT_TARGETS = ("agents", "claude")
 DEFAULT_BUDGET = 2000
 CONFIG_HEADER = "# yaml-language-server: $schema=schema/config.schema.json\n"

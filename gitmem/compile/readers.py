@@ -7,7 +7,7 @@ recorded); the others from the client's documentation (``doc``). See docs/client
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from dataclasses import dataclass
 
 
@@ -41,12 +41,14 @@ READERS: tuple[Reader, ...] = (
         "copilot",
         ("copilot", "agents", "gemini", "claude-rules"),
         (),
-        "issue 16: Copilot CLI 1.0.102 (https://docs.github.com/en/copilot/how-tos/copilot-cli)",
+        "measured: Copilot CLI 1.0.102 (.claude/rules: issue 16; https://docs.github.com/en/copilot/how-tos/copilot-cli)",
     ),
-    Reader("Cline", "cline", ("cline", "agents"), (), "issue 16: Cline CLI 3.0.65 (https://docs.cline.bot)"),
+    Reader("Cline", "cline", ("cline", "agents"), (), "measured: Cline CLI 3.0.65 (https://docs.cline.bot)"),
     Reader("Cursor", "cursor", ("cursor", "agents"), (), "https://cursor.com/docs/context/rules"),
     Reader("Windsurf", "windsurf", ("windsurf", "agents"), (), "https://docs.windsurf.com/windsurf/cascade/agents-md"),
     Reader("Kiro", "kiro", ("kiro", "agents"), (), "https://kiro.dev/docs/steering/"),
+    # Roo Code reads AGENTS.md beside .roo/rules (https://docs.roocode.com/features/custom-instructions).
+    Reader("Roo Code", "roo", ("roo", "agents"), (), "https://docs.roocode.com/features/custom-instructions"),
 )
 
 
@@ -67,14 +69,6 @@ class Duplicate:
         if self.droppable:
             return f"{head}: remove {drop} from `targets` in .memory/config.yaml; the others are needed ({kept})"
         return f"{head}; each is needed by another client ({kept}): drop the one your team needs least"
-
-
-def readers_of(target: str) -> list[Reader]:
-    return [reader for reader in READERS if target in _base(reader.reads) or target in (f for f, _ in reader.fallbacks)]
-
-
-def _base(names: Sequence[str]) -> tuple[str, ...]:
-    return tuple("claude" if name == "claude-rules" else name for name in names)
 
 
 def read_by(reader: Reader, configured: Collection[str], scoped_claude: bool) -> tuple[str, ...]:

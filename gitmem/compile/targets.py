@@ -228,6 +228,41 @@ TARGETS: tuple[Target, ...] = (
     ),
 )
 
+# Tools with a rules folder of their own that read none of the files above (from their documentation; not installable
+# here, so not measured). No path scoping for Amazon Q and Roo Code: a memory with paths goes into the one file under
+# a heading that names its globs.
+TARGETS += (
+    Target(
+        name="amazonq",
+        tool="Amazon Q Developer",
+        doc="https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/context-project-rules.html",
+        root_file=".amazonq/rules/gitmem.md",
+        root_whole=True,
+    ),
+    Target(
+        name="continue",
+        tool="Continue",
+        doc="https://docs.continue.dev/customize/deep-dives/rules",
+        root_file=".continue/rules/gitmem.md",
+        root_whole=True,
+        root_frontmatter=("name: Project memories (gitmem)", "alwaysApply: true"),
+        scoped_dir=".continue/rules",
+        scoped_suffix=".md",
+        scoped_frontmatter=(
+            "name: Project memories for matching files (gitmem)",
+            "globs: {pattern}",
+            "alwaysApply: false",
+        ),
+    ),
+    Target(
+        name="roo",
+        tool="Roo Code",
+        doc="https://docs.roocode.com/features/custom-instructions",
+        root_file=".roo/rules/gitmem.md",
+        root_whole=True,
+    ),
+)
+
 BY_NAME: dict[str, Target] = {target.name: target for target in TARGETS}
 
 

@@ -22,6 +22,9 @@ _DETECT: dict[str, tuple[str, ...]] = {
     "cline": (".clinerules",),
     "kiro": (".kiro",),
     "aider": ("CONVENTIONS.md", ".aider.conf.yml"),
+    "amazonq": (".amazonq/rules",),
+    "continue": (".continue/rules",),
+    "roo": (".roo/rules", ".roorules"),
 }
 
 

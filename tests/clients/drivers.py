@@ -10,6 +10,7 @@ received (issue 17's session hooks build on it).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -31,6 +32,7 @@ class Client:
     argv: Callable[[str], list[str]]
     setup: Setup
     timeout: float = 120.0
+    cleanup: Callable[[Path], None] | None = None  # stops what the client left running for this home directory
 
 
 @dataclass
@@ -74,6 +76,9 @@ def _codex(home: Path, url: str) -> dict[str, str]:
             [
                 'model = "fake-model"',
                 'model_provider = "fake"',
+                # Codex gives an optional MCP server one second to start, then runs the turn without its tools;
+                # 0 waits up to the server's startup timeout, so the run does not depend on the machine's load.
+                "mcp_optional_startup_grace_ms = 0",
                 "[model_providers.fake]",
                 'name = "fake"',
                 f'base_url = "{url}/v1"',
@@ -122,6 +127,55 @@ def _copilot(home: Path, url: str) -> dict[str, str]:
     }
 
 
+def _cline(home: Path, url: str) -> dict[str, str]:
+    settings = home / ".cline" / "data" / "settings"
+    settings.mkdir(parents=True, exist_ok=True)
+    provider = {"provider": "openai-compatible", "apiKey": "test-key", "model": "fake-model", "baseUrl": f"{url}/v1"}
+    providers = {
+        "version": 1,
+        "lastUsedProvider": "openai-compatible",
+        "modes": {},
+        "providers": {
+            "openai-compatible": {
+                "settings": provider,
+                "updatedAt": "2026-01-01T00:00:00.000Z",
+                "tokenSource": "manual",
+            }
+        },
+    }
+    (settings / "providers.json").write_text(json.dumps(providers))
+    # What `gitmem init --mcp` prints for Cline (a per-user file).
+    servers = {"mcpServers": {"gitmem": {"command": "gitmem", "args": ["mcp"], "disabled": False}}}
+    (settings / "cline_mcp_settings.json").write_text(json.dumps(servers))
+    # Its hub daemon is found through a fixed port and discovery file: one of its own per run, so that two runs at
+    # once (or a daemon left from another home) do not share one.
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return {"CLINE_HUB_PORT": str(port), "CLINE_HUB_DISCOVERY_PATH": str(home / ".cline" / "hub-discovery.json")}
+
+
+def _stop_cline_hub(home: Path) -> None:
+    """Cline starts a hub daemon that outlives the run: stop the one started with this home directory (found by
+    its command line and its HOME; nothing else is touched)."""
+    import signal
+
+    wanted = f"HOME={home}".encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes()
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if b"--cline-hub-daemon" in command and wanted in environ.split(b"\0"):
+            with contextlib.suppress(OSError):
+                os.kill(int(entry.name), signal.SIGTERM)
+
+
 def _claude_argv(prompt: str) -> list[str]:
     return ["claude", "-p", prompt, "--allowedTools", "mcp__gitmem__recall"]
 
@@ -139,6 +193,13 @@ CLIENTS: dict[str, Client] = {
         Client("opencode", "opencode-ai", lambda p: ["opencode", "run", "--model", "fake/fake-model", p], _opencode),
         Client("qwen", "@qwen-code/qwen-code", _qwen_argv, _qwen),
         Client("copilot", "@github/copilot", lambda p: ["copilot", "-p", p, "--allow-all-tools"], _copilot),
+        Client(
+            "cline",
+            "cline",
+            lambda p: ["cline", "--json", "-P", "openai-compatible", "-m", "fake-model", p],
+            _cline,
+            cleanup=_stop_cline_hub,
+        ),
     )
 }
 
@@ -163,16 +224,20 @@ def run(client: Client, cwd: Path, prompt: str, model: FakeModel, home: Path) ->
     )
     env.update(client.setup(home, model.url))
     began = time.monotonic()
-    done = subprocess.run(
-        client.argv(prompt),
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=client.timeout,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+    try:
+        done = subprocess.run(
+            client.argv(prompt),
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=client.timeout,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    finally:
+        if client.cleanup is not None:
+            client.cleanup(home)
     return Session(
         client.name, done.returncode, done.stdout, done.stderr, time.monotonic() - began, model.requests[start:]
     )

@@ -63,6 +63,13 @@ class Request:
     def has_tool_result(self) -> bool:
         return has_tool_result(self.api, self.body)
 
+    def answered(self) -> list[str]:
+        """The ids (or, for Gemini, the names) of the tool calls whose results the conversation holds."""
+        return answered(self.api, self.body)
+
+
+NAMESPACE = "::"
+
 
 def tool_names(body: dict[str, Any]) -> list[str]:
     names: list[str] = []
@@ -76,10 +83,37 @@ def tool_names(body: dict[str, Any]) -> list[str]:
                 names.append(str(declaration.get("name", "")))
         elif "name" in tool:  # anthropic, responses
             names.append(str(tool["name"]))
-        for sub in tool.get("tools") or []:  # responses "namespace" tools
+        for sub in tool.get("tools") or []:  # responses "namespace" tools (Codex's MCP servers): NAMESPACE::NAME
             if isinstance(sub, dict) and "name" in sub:
-                names.append(f"{tool.get('name', '')}{sub['name']}")
+                names.append(f"{tool.get('name', '')}{NAMESPACE}{sub['name']}")
     return names
+
+
+def answered(api: str, body: Any) -> list[str]:
+    out: list[str] = []
+    if not isinstance(body, dict):
+        return out
+    if api == "chat":
+        for message in body.get("messages") or []:
+            if isinstance(message, dict) and message.get("role") == "tool":
+                out.append(str(message.get("tool_call_id", "")))
+    elif api == "responses":
+        for item in body.get("input") if isinstance(body.get("input"), list) else []:
+            if isinstance(item, dict) and str(item.get("type", "")).endswith("_output"):
+                out.append(str(item.get("call_id", "")))
+    elif api == "anthropic":
+        for message in body.get("messages") or []:
+            content = message.get("content") if isinstance(message, dict) else None
+            for part in content if isinstance(content, list) else []:
+                if isinstance(part, dict) and part.get("type") == "tool_result":
+                    out.append(str(part.get("tool_use_id", "")))
+    elif api == "gemini":
+        for content in body.get("contents") or []:
+            for part in content.get("parts") or [] if isinstance(content, dict) else []:
+                response = part.get("functionResponse") if isinstance(part, dict) else None
+                if isinstance(response, dict):
+                    out.append(str(response.get("id") or response.get("name", "")))
+    return out
 
 
 def has_tool_result(api: str, body: Any) -> bool:
@@ -214,14 +248,26 @@ class FakeModel:
         return request
 
     def _answer(self, request: Request) -> tuple[str, str, dict[str, Any]] | str:
-        """The tool call to make (name, call id, arguments), or the text to answer."""
-        wanted = [name for name in request.tool_names() if self.tool in name]
-        if wanted and not request.has_tool_result():
-            with self._lock:
-                self.tool_calls += 1
-                number = self.tool_calls
-            return (wanted[0], f"call_{number}", dict(self.tool_args))
+        """The tool call to make (name, call id, arguments), or the text to answer.
+
+        Call ids name the tool (``call_recall_1``), so a later request shows which calls were answered. A client
+        that offers a ``WaitForMcpServers`` tool instead of the MCP tools (Claude Code while the server is still
+        starting) is asked to wait first, once."""
+        names = request.tool_names()
+        wanted = [name for name in names if self.tool in name]
+        answered = request.answered()
+        if wanted and not any(self.tool in call for call in answered):
+            return self._call(wanted[0], dict(self.tool_args))
+        if not wanted and "WaitForMcpServers" in names and not any("wait" in call for call in answered):
+            return self._call("WaitForMcpServers", {})
         return self.reply
+
+    def _call(self, name: str, args: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
+        with self._lock:
+            self.tool_calls += 1
+            number = self.tool_calls
+        short = "wait" if name == "WaitForMcpServers" else self.tool
+        return (name, f"call_{short}_{number}", args)
 
     # -- what the model was sent ----------------------------------------------------------------------------------
 
@@ -304,14 +350,10 @@ def _response_item(answer: tuple[str, str, dict[str, Any]] | str) -> dict[str, A
             "content": [{"type": "output_text", "text": answer, "annotations": []}],
         }
     name, call, args = answer
-    return {
-        "type": "function_call",
-        "id": f"fc_{call}",
-        "call_id": call,
-        "name": name,
-        "arguments": json.dumps(args),
-        "status": "completed",
-    }
+    item = {"type": "function_call", "id": f"fc_{call}", "call_id": call, "name": name}
+    if NAMESPACE in name:  # a tool of a namespace is called by its own name, with the namespace beside it
+        item["namespace"], item["name"] = name.split(NAMESPACE, 1)
+    return {**item, "arguments": json.dumps(args), "status": "completed"}
 
 
 def _response_object(answer: tuple[str, str, dict[str, Any]] | str, model: str, status: str) -> dict[str, Any]:

@@ -126,6 +126,12 @@ def test_cursor_frontmatter_is_what_its_parser_reads() -> None:
             [["**/*.py", "src/**/*.{ts,tsx}"], ["*.md", "web/**"], "web/**"],
         ),
         ("claude", ".claude/rules/gitmem-", "paths", [["**/*.py", "src/**/*.{ts,tsx}"], ["*.md", "web/**"]]),
+        (
+            "continue",
+            ".continue/rules/gitmem-",
+            "globs",
+            [["**/*.py", "src/**/*.{ts,tsx}"], ["*.md", "web/**"], "web/**"],
+        ),
     ],
 )
 def test_yaml_frontmatter_parses_and_carries_the_globs(
