@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -9,18 +11,22 @@ from gitmem.config import DEFAULT_TARGETS, TARGET_NAMES, load_config, save_confi
 from gitmem.memory.store import Store
 from gitmem.project import Project
 
-# Files whose presence shows a project already uses a tool: init adds that tool to the targets.
+# The files each tool really loads (or a folder it loads from, ending in "/"): their presence shows the project already
+# uses that tool, and init adds it to the targets. Names are matched exactly, with their case (a docs page
+# `gemini.md` on a case-insensitive disk is not GEMINI.md), and a tool's settings folder alone (`.cursor/` with
+# hooks.json or mcp.json, `.gemini/settings.json`) is not a rules file.
 _DETECT: dict[str, tuple[str, ...]] = {
     "agents": ("AGENTS.md",),
-    "claude": ("CLAUDE.md", ".claude"),
-    "gemini": ("GEMINI.md", ".gemini"),
-    "cursor": (".cursor", ".cursorrules"),
-    "copilot": (".github/copilot-instructions.md", ".github/instructions"),
-    "windsurf": (".windsurf", ".windsurfrules"),
-    "cline": (".clinerules",),
-    "kiro": (".kiro",),
+    "claude": ("CLAUDE.md", ".claude/CLAUDE.md", ".claude/rules/"),
+    "gemini": ("GEMINI.md",),
+    "cursor": (".cursor/rules/", ".cursorrules"),
+    "copilot": (".github/copilot-instructions.md", ".github/instructions/"),
+    "windsurf": (".windsurf/rules/", ".windsurfrules"),
+    "cline": (".clinerules/", ".clinerules"),
+    "kiro": (".kiro/steering/",),
     "aider": ("CONVENTIONS.md", ".aider.conf.yml"),
 }
+_IMPORTS_AGENTS = re.compile(r"(?m)^[ \t]*@(?:\./)?AGENTS\.md[ \t]*$")
 
 
 @dataclass
@@ -29,11 +35,42 @@ class InitReport:
     targets: tuple[str, ...] = ()
     detected: tuple[str, ...] = ()
     targets_changed: bool = False
+    rules_files: bool = False  # the project has rules files of some tool: `gitmem import` can read them
+    claude_via_agents: bool = False  # CLAUDE.md imports AGENTS.md: the agents target serves Claude Code
 
 
 def detect_targets(root: Path) -> tuple[str, ...]:
     """The tools whose rules files or folders the project already has."""
-    return tuple(name for name in TARGET_NAMES if any((root / p).exists() for p in _DETECT[name]))
+    return tuple(name for name in TARGET_NAMES if any(_present(root, p) for p in _DETECT[name]))
+
+
+def _present(root: Path, relative: str) -> bool:
+    """Whether ``relative`` exists under ``root`` with exactly this spelling: a file, or (ending in "/") a folder."""
+    folder = relative.endswith("/")
+    parts = relative.rstrip("/").split("/")
+    directory = root
+    for index, name in enumerate(parts):
+        try:
+            if name not in os.listdir(directory):
+                return False
+        except OSError:
+            return False
+        directory = directory / name
+        last = index == len(parts) - 1
+        if not last and not directory.is_dir():
+            return False
+    return directory.is_dir() if folder else directory.is_file()
+
+
+def claude_imports_agents(root: Path) -> bool:
+    """Whether the root CLAUDE.md imports AGENTS.md (``@AGENTS.md``): Claude Code then reads AGENTS.md itself."""
+    if not _present(root, "CLAUDE.md"):
+        return False
+    try:
+        text = (root / "CLAUDE.md").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return bool(_IMPORTS_AGENTS.search(text))
 
 
 def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
@@ -50,14 +87,20 @@ def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
     report.created.extend(Store(project).ensure_schema_copies())
 
     existed = project.config_path.exists()
+    found = detect_targets(project.root)
+    report.rules_files = bool(found)
     current = load_config(project).targets if existed else ()
     if targets:
         wanted = tuple(dict.fromkeys(targets))
     elif existed:
         wanted = current
     else:
-        report.detected = tuple(t for t in detect_targets(project.root) if t not in DEFAULT_TARGETS)
-        wanted = tuple(t for t in TARGET_NAMES if t in DEFAULT_TARGETS or t in report.detected)
+        report.detected = tuple(t for t in found if t not in DEFAULT_TARGETS)
+        defaults = set(DEFAULT_TARGETS)
+        if claude_imports_agents(project.root):
+            defaults.discard("claude")
+            report.claude_via_agents = True
+        wanted = tuple(t for t in TARGET_NAMES if t in defaults or t in report.detected)
     if not existed:
         save_config(project, {"targets": list(wanted)})
         report.created.append(project.config_path)

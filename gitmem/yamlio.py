@@ -165,7 +165,7 @@ def _dumper() -> Any:
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="rt", pure=True)
-    yaml.width = 100
+    yaml.width = 4096  # never fold a line: a folded plain scalar leaves a trailing space, which hooks reject
     yaml.indent(mapping=2, sequence=4, offset=2)
     yaml.preserve_quotes = True
     _yaml_cache["dump"] = yaml
@@ -192,7 +192,10 @@ def _rich(value: Any, key: str = "") -> Any:
             seq.fa.set_flow_style()
         return seq
     if isinstance(value, str) and "\n" in value:
-        return LiteralScalarString(value if value.endswith("\n") else value + "\n")
+        # Trailing spaces would be kept verbatim in a block scalar, and the common trailing-whitespace hook
+        # rejects them: gitmem writes none.
+        text = "\n".join(line.rstrip(" \t") for line in value.split("\n"))
+        return LiteralScalarString(text if text.endswith("\n") else text + "\n")
     if isinstance(value, str) and _DATE.fullmatch(value):
         with contextlib.suppress(ValueError):
             return date.fromisoformat(value)  # written as a plain YAML date, not a quoted string

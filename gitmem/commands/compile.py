@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -20,8 +21,6 @@ if TYPE_CHECKING:
     from gitmem.memory.store import Snapshot
     from gitmem.packs import Pack
     from gitmem.project import Project
-
-_SHOWN_OMITTED = 10
 
 Show = Callable[[str], str]  # a compiled file's path as the user sees it
 
@@ -134,6 +133,17 @@ def compile_command(
     _print_omitted(report.plans, user, show)
     for warning in report.warnings:
         echo(f"warning: {warning}", err=True)
+    if changed and not user and os.environ.get("PRE_COMMIT") == "1":
+        from gitmem.hookpath import unstaged
+
+        left = unstaged(project, [change.path for change in changed])
+        if left:
+            echo(
+                f"compile wrote {len(left)} file(s) this commit does not hold: git add {' '.join(left)}, "
+                "then commit again",
+                err=True,
+            )
+            return 1
     count = f"{len(live) + len(shared)} memories"
     if user:
         count = f"{len(live)} personal memories"
@@ -145,8 +155,6 @@ def compile_command(
     if shared:
         origins = {memory.id.partition("/")[0] for memory in shared}
         count += f" ({len(shared)} from {', '.join(pack.name for pack in packs if pack.name in origins)})"
-    if any(plan.omitted for plan in report.plans):
-        count += ", some left out by the budget (listed above)"
     if changed:
         echo(f"compiled {count} {where}: {len(changed)} file(s) changed")
     else:
@@ -281,19 +289,18 @@ def _print_refused(report: Report, show: Show = _same, user: bool = False) -> No
 
 
 def _print_omitted(plans: list[TargetPlan], user: bool = False, show: Show = _same) -> None:
+    """One line for every target the budget trimmed (not the ids, target by target: `gitmem stats` lists them)."""
+    parts = []
     for plan in plans:
-        if not plan.omitted:
-            continue
-        shown = ", ".join(plan.omitted[:_SHOWN_OMITTED])
-        more = len(plan.omitted) - _SHOWN_OMITTED
-        if more > 0:
-            shown += f" and {more} more (`gitmem stats --json` lists them all)"
-        total = len(plan.omitted) + len(plan.compiled)
-        label = show(plan.target.root_file) if user else plan.target.name
-        recall = "`gitmem recall --user`" if user else "`gitmem recall`"
+        if plan.omitted:
+            label = show(plan.target.root_file) if user else plan.target.name
+            total = len(plan.omitted) + len(plan.compiled)
+            parts.append(f"{label} {len(plan.omitted)} of {total} ({plan.budget:,} tokens)")
+    if parts:
+        flag = " --user" if user else ""
         echo(
-            f"{label}: left out {len(plan.omitted)} of {total} memories to fit {plan.budget:,} tokens: "
-            f"{shown}; {recall} finds them"
+            f"left out by the budget: {', '.join(parts)}; `gitmem stats{flag}` lists them and why, "
+            f"`gitmem recall{flag}` finds them"
         )
 
 

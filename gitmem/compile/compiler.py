@@ -205,7 +205,7 @@ def prepare(
         elif use.over and use.path in touched:  # soft: said when the file changes, and always by `gitmem stats`
             report.warnings.append(f"{use.describe()}: consider a smaller budget for {use.target}")
     _hidden_unicode(desired, finals, report)
-    _claude_imports_agents(targets, finals, report)
+    _claude_imports_agents(targets, finals, report, touched)
     report.changes.sort(key=lambda change: change.path)
     return report
 
@@ -354,6 +354,12 @@ def _conflict_problem(path: str, text: str) -> Problem:
 def _desired_change(
     project: Project, path: str, target: Target, plan: FilePlan, force: bool, report: Report
 ) -> FileChange | None:
+    blocked = _blocked_by_file(project, path)
+    if blocked is not None:
+        problem = Problem(blocked, 1, 1, "file", _blocked_message(blocked, target))
+        if problem not in report.problems:
+            report.problems.append(problem)
+        return None
     old, io_path = _read(project, path, report)
     if io_path is None:
         return None
@@ -407,6 +413,25 @@ def _desired_change(
     else:
         change.action = "updated"
     return change
+
+
+def _blocked_by_file(project: Project, path: str) -> str | None:
+    """The folder on the way to ``path`` that is a file (``.cursor/rules`` written as one file), or ``None``."""
+    parts = path.split("/")[:-1]
+    for depth in range(1, len(parts) + 1):
+        folder = "/".join(parts[:depth])
+        full = project.root / folder
+        if full.exists() and not full.is_dir():
+            return folder
+    return None
+
+
+def _blocked_message(folder: str, target: Target) -> str:
+    return (
+        f"a file where {target.tool} reads a folder ({folder}/*{target.scoped_suffix}), so gitmem cannot write "
+        f"there: move its text into a file in that folder (e.g. {folder}/project{target.scoped_suffix}), "
+        f"or drop the {target.name} target from .memory/config.yaml"
+    )
 
 
 def _scan_or_heal(path: str, old: str, report: Report) -> Scan | tuple[str, Found] | None:
@@ -637,13 +662,21 @@ def _hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[st
                 )
 
 
-def _claude_imports_agents(targets: Sequence[Target], finals: dict[str, str], report: Report) -> None:
+def _claude_imports_agents(
+    targets: Sequence[Target], finals: dict[str, str], report: Report, touched: set[str]
+) -> None:
+    """Said when compile writes CLAUDE.md's block (not on every run): the agents target already serves Claude."""
     names = {target.name for target in targets}
     claude = finals.get("CLAUDE.md", "")
-    if {"agents", "claude"} <= names and re.search(r"(?m)^@AGENTS\.md\s*$", claude) and "AGENTS.md" in finals:
+    if (
+        {"agents", "claude"} <= names
+        and "CLAUDE.md" in touched
+        and re.search(r"(?m)^[ \t]*@(?:\./)?AGENTS\.md[ \t]*$", claude)
+        and "AGENTS.md" in finals
+    ):
         report.warnings.append(
-            "CLAUDE.md imports @AGENTS.md, so Claude Code reads gitmem's memories twice: "
-            "drop the claude target or the import"
+            "CLAUDE.md imports @AGENTS.md, so Claude Code reads gitmem's memories twice: the agents target serves "
+            "Claude Code already; drop claude from `targets` in .memory/config.yaml (or drop the import)"
         )
 
 

@@ -114,12 +114,11 @@ def test_compile_lists_what_the_budget_left_out(project: Path, memory: WriteMemo
     kept = [i for i in omitted if f"(`{i}`" in text]
     left = [i for i in omitted if i not in kept]
     assert "(`keep-me`, high priority)" in text and left
-    shown = ", ".join(left[:10]) + (
-        f" and {len(left) - 10} more (`gitmem stats --json` lists them all)" if len(left) > 10 else ""
-    )
     assert result.lines[1] == (
-        f"agents: left out {len(left)} of 13 memories to fit 400 tokens: {shown}; `gitmem recall` finds them"
+        f"left out by the budget: agents {len(left)} of 13 (400 tokens); `gitmem stats` lists them and why, "
+        "`gitmem recall` finds them"
     )
+    assert len(result.lines) == 3  # created AGENTS.md, the one summary of what was left out, compiled …
     assert len(text) <= 400 * 4
 
 
