@@ -443,7 +443,7 @@ def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today
             paths=draft.paths,
             created=today,
             source="import",
-            origin=first.path,
+            origin=f"{first.path}:{first.line}",
         )
         try:
             store.check_text(memory_id, store.render(memory), snapshot)

@@ -332,9 +332,13 @@ def stats(user: bool, as_json: bool) -> int:
     packs = report.packs
     show = _shower(project) if user else _same
     memories = _memory_counts(snapshot, day)
+    from gitmem.compile.budget import rank_reason
+
+    by_id = {memory.id: memory for memory in [*live, *(m for pack in packs for m in pack.live(day))]}
     targets = []
     for plan in report.plans:
         item = _target_json(plan, show)
+        item["left_out"] = [{"id": mid, "why": rank_reason(by_id[mid])} for mid in plan.omitted if mid in by_id]
         if user:
             item["file"] = show(plan.target.root_file)
         item["files"] = [{"path": show(path), "tokens": _tokens(fp.text())} for path, fp in plan.files.items()]
@@ -344,6 +348,8 @@ def stats(user: bool, as_json: bool) -> int:
                 "measure": use.limit.measure,
                 "value": use.limit.value,
                 "used": use.used,
+                "gitmem": use.own,
+                "hand_written": use.hand_written,
                 "hard": use.limit.hard,
                 "over": use.over,
                 "reason": use.limit.reason,
@@ -432,6 +438,16 @@ def _print_stats(memories: dict[str, Any], targets: list[dict[str, Any]], user: 
             ]
         )
     echo(table(["TARGET", "FILES", "TOKENS", "BUDGET", "LEFT OUT", "LIMIT (fullest file)"], rows))
+    trimmed = [item for item in targets if item["left_out"]]
+    if trimmed:
+        echo(
+            "\nThe budget keeps memories by priority, then kind (conventions, pitfalls, decisions, preferences, facts), "
+            "then age, then an imported file's order, then the shorter; left out (`--json` lists them all):"
+        )
+    for item in trimmed:
+        first = item["left_out"][0]
+        more = len(item["left_out"]) - 1
+        echo(f"  {item['name']}: {first['id']} ({first['why']})" + (f" and {more} more" if more else ""))
 
 
 def _limit_cell(limits: list[dict[str, Any]]) -> str:

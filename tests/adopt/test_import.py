@@ -121,7 +121,8 @@ def test_import_of_every_format_makes_proposed_memories_with_kinds_and_paths(rul
     for title, kind, paths, priority, origin, where in EXPECTED:
         memory = memories[title]
         got = (memory["kind"], memory["paths"], memory["priority"], memory["origin"])
-        assert got == (kind, paths, priority, origin), title
+        first_line = where[0].rsplit(":", 1)[1].split("-")[0]
+        assert got == (kind, paths, priority, f"{origin}:{first_line}"), title  # the file and line read first
         assert [
             f"{s['path']}:{s['line']}" + (f"-{s['end']}" if s["end"] > s["line"] else "") for s in memory["sources"]
         ] == where, title
