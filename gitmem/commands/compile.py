@@ -441,8 +441,8 @@ def _print_stats(memories: dict[str, Any], targets: list[dict[str, Any]], user: 
     trimmed = [item for item in targets if item["left_out"]]
     if trimmed:
         echo(
-            "\nThe budget keeps memories by priority, then kind (conventions, pitfalls, decisions, preferences, facts), "
-            "then age, then an imported file's order, then the shorter; left out (`--json` lists them all):"
+            "\nThe budget keeps memories by priority, then kind (conventions, pitfalls, decisions, preferences, "
+            "facts), then age, then an imported file's order, then the shorter; left out (`--json` lists them all):"
         )
     for item in trimmed:
         first = item["left_out"][0]
