@@ -22,7 +22,7 @@ _DETECT: dict[str, tuple[str, ...]] = {
     "cursor": (".cursor/rules/", ".cursorrules"),
     "copilot": (".github/copilot-instructions.md", ".github/instructions/"),
     "windsurf": (".windsurf/rules/", ".windsurfrules"),
-    "cline": (".clinerules/", ".clinerules"),
+    "cline": (".clinerules/*.md", ".clinerules"),  # rules files, not only workflows/ or hooks/
     "kiro": (".kiro/steering/",),
     "aider": ("CONVENTIONS.md", ".aider.conf.yml"),
 }
@@ -46,6 +46,15 @@ def detect_targets(root: Path) -> tuple[str, ...]:
 
 def _present(root: Path, relative: str) -> bool:
     """Whether ``relative`` exists under ``root`` with exactly this spelling: a file, or (ending in "/") a folder."""
+    if relative.endswith("/*.md"):  # a folder holding rules files itself
+        folder_path = relative.removesuffix("/*.md")
+        if not _present(root, folder_path + "/"):
+            return False
+        try:
+            return any(name.endswith(".md") and (root / folder_path / name).is_file()
+                       for name in os.listdir(root / folder_path))  # fmt: skip
+        except OSError:
+            return False
     folder = relative.endswith("/")
     parts = relative.rstrip("/").split("/")
     directory = root

@@ -67,7 +67,8 @@ def test_cursor_rules_as_a_file_is_one_clear_error(project: Path, run: Run) -> N
         ([".cursor/rules/style.mdc"], "targets: [agents, claude, cursor]"),
         ([".cursorrules"], "targets: [agents, claude, cursor]"),
         ([".windsurf/rules/style.md", ".kiro/steering/product.md"], "targets: [agents, claude, windsurf, kiro]"),
-        ([".clinerules/workflows/release.md"], "targets: [agents, claude, cline]"),
+        ([".clinerules/workflows/release.md"], "targets: [agents, claude]"),  # workflows only: no rules
+        ([".clinerules/general.md"], "targets: [agents, claude, cline]"),
     ],
 )  # fmt: skip
 def test_targets_are_detected_from_the_tools_real_rules_files(

@@ -314,9 +314,7 @@ def _emit_steps(
     head = lead.rstrip(":").strip() or (headings[-1] if headings else "")
     if not head:
         head, body = steps[0].head, body
-    parsed.items.append(
-        Item(steps[0].line, end, head, body, headings, True, "", section, steps=True, lead=lead_line)
-    )
+    parsed.items.append(Item(steps[0].line, end, head, body, headings, True, "", section, steps=True, lead=lead_line))
 
 
 def _trim(rest: list[Line]) -> list[Line]:

@@ -4,7 +4,8 @@ do not load every imported rule twice (once by hand, once from gitmem's block).
 Only the lines of items that are now memories (new ones, and those already memories) go; a lead-in line ("These
 steps assume Linux:") goes with the last of its items. Every other byte stays as it was: line endings, the
 frontmatter, headings, the items that were not imported (refused, rejected), gitmem's managed block. A blank line
-left doubled by a removal is dropped once. A file left with nothing but blank lines (and frontmatter) is deleted.
+left doubled by a removal is dropped once. A file left with nothing but blank lines, headings (and frontmatter)
+is deleted.
 Nothing is written on a dry run; writes are atomic.
 """
 
@@ -14,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gitmem import markdown as md
 from gitmem.adopt import sources
 from gitmem.adopt.importer import ImportReport, Source
 from gitmem.fsutil import write_atomic
@@ -85,7 +87,7 @@ def apply_moves(project: Project, report: ImportReport, moves: list[Moved]) -> N
         fmt = sources.format_of(move.path)
         front = sources.read_frontmatter(new.splitlines())
         body = new.splitlines()[front.lines :] if fmt is not None and fmt.folder is not None else new.splitlines()
-        move.deleted = not any(line.strip() for line in body)
+        move.deleted = not any(line.strip() and not md.ATX.match(line) for line in body)  # headings alone: empty
         if report.dry_run:
             continue
         if move.deleted:

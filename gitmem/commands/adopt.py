@@ -24,9 +24,7 @@ if TYPE_CHECKING:
     "so tools do not load each rule twice.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
-def import_command(
-    paths: tuple[Path, ...], dry_run: bool, accept: bool, force: bool, move: bool, as_json: bool
-) -> int:
+def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: bool, move: bool, as_json: bool) -> int:
     """Turn the rules files the project already has into proposed memories. The files are not changed, unless
     --move: then the lines that became memories leave them, in the same change.
 

@@ -186,7 +186,10 @@ def prepare(
         if change.io_path is not None:
             other = seen_io.get(change.io_path)
             if other is not None:
-                report.warnings.append(f"{path} and {other} are the same file (a link): gitmem writes it for {other}")
+                if any(done.path == other and done.changed for done in report.changes):  # said when it is written
+                    report.warnings.append(
+                        f"{path} and {other} are the same file (a link): gitmem writes it for {other}"
+                    )
                 _drop_link(report, path)
                 continue
             seen_io[change.io_path] = path
