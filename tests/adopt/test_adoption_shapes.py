@@ -261,10 +261,12 @@ def _big_agents() -> str:
     parts.append("\n## Build\n\nBuild steps:\n\n1. Install with `pnpm install`\n2. Build with `pnpm build`\n")
     parts.append("3. Check with `pnpm check`\n")
     parts.append("\n## Services\n")
-    for number in range(260):
+    for number in range(100):
         parts.append(
             f"\n### Service {number}\n\nWhen you change service-{number}:\n\n"
             f"- Keep `services/s{number}/api.ts` backwards compatible for one release\n"
+            "  because the mobile apps in the field call it for months after we ship, and nobody can make them\n"
+            "  update; a breaking change needs a new route and a deprecation notice in the changelog.\n"
             f"- Run `pnpm test --filter s{number}` before pushing\n"
         )
     return "".join(parts)
@@ -292,7 +294,7 @@ def test_adopting_a_large_messy_rules_set_reads_right(repo: Path, run: Run) -> N
 
     data = _import(run, "--accept", "--move")
     memories = _titles(data)
-    assert len([m for m in data["memories"] if m["title"].startswith("Keep `services/s")]) == 260
+    assert len([m for m in data["memories"] if m["title"].startswith("Keep `services/s")]) == 100  # none merged
     assert memories["Build steps"]["body"].splitlines() == [
         "1. Install with `pnpm install`", "2. Build with `pnpm build`", "3. Check with `pnpm check`"
     ]  # fmt: skip
