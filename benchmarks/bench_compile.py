@@ -14,7 +14,14 @@ Each figure is the median of several runs of the installed `gitmem` as a separat
 times, compile's cost over the bare store read, and how the cost grows from one size to the next (linear growth
 is 10x per 10x memories). Goal: compile warm under 1 s at 10,000 memories.
 
-Run: python benchmarks/bench_compile.py [--sizes 100,1000,10000] [--repeat 5]
+The peer, side by side (``--ruler PATH``): ruler (npm ``@intellectronica/ruler``), given the same rules as one
+Markdown file each in ``.ruler/`` (title as heading, body below), applying them to the same tools (AGENTS.md,
+Claude, Gemini, Cursor, Copilot, Windsurf, Cline, Kiro, aider), without MCP, .gitignore edits or backups. ``ruler
+cold`` is its first run in a fresh directory, ``ruler again`` a second one (ruler keeps no cache: it always reads
+and writes everything). Goal: gitmem's compile cold no slower than ruler cold at every size.
+
+Run: python benchmarks/bench_compile.py [--sizes 100,1000,10000] [--repeat 5] [--ruler PATH]
+  (npm install --prefix /tmp/ruler @intellectronica/ruler; PATH: /tmp/ruler/node_modules/.bin/ruler)
 """
 
 from __future__ import annotations
@@ -113,10 +120,40 @@ def bench(count: int, repeat: int) -> dict[str, float]:
         return figures
 
 
+RULER_AGENTS = "agentsmd,claude,gemini-cli,cursor,copilot,windsurf,cline,kiro,aider"
+
+
+def make_ruler_project(root: Path, memories: Path) -> None:
+    """The same rules as ruler reads them: one Markdown file per memory in .ruler/."""
+    from gitmem import yamlio
+
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=root, check=True)
+    rules = root / ".ruler"
+    rules.mkdir()
+    (rules / "ruler.toml").write_text("[gitignore]\nenabled = false\n", encoding="utf-8")
+    for path in sorted(memories.iterdir()):
+        data = yamlio.load(path.read_text(encoding="utf-8")).data
+        text = f"## {data['title']}\n\n{data.get('body', '')}".rstrip() + "\n"
+        (rules / f"{path.stem}.md").write_text(text, encoding="utf-8")
+
+
+def ruler_times(ruler: str, count: int, repeat: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory(prefix="gitmem-bench-") as tmp, tempfile.TemporaryDirectory() as peer:
+        make_project(Path(tmp), count)
+        root = Path(peer)
+        make_ruler_project(root, Path(tmp) / ".memory" / "memories")
+        command = [ruler, "apply", "--agents", RULER_AGENTS, "--no-mcp", "--no-gitignore", "--no-backup",
+                   "--local-only", "--no-skills", "--project-root", str(root)]  # fmt: skip
+        first = _time(command, quiet=True)
+        again = statistics.median(_time(command, quiet=True) for _ in range(repeat))
+        return {"ruler cold": first, "ruler again": again}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--ruler", help="the ruler executable, to run side by side")
     options = parser.parse_args()
     sizes = [int(size) for size in options.sizes.split(",")]
     start = time.perf_counter()
@@ -133,6 +170,15 @@ def main() -> int:
         cold = figures["compile cold"] / figures["list cold"]
         warm = figures["compile warm"] / figures["list warm"]
         print(f"{size:>9,}  {cells}  {cold:>16.2f}x  {warm:.2f}x")
+        if options.ruler:
+            peer = ruler_times(options.ruler, size, options.repeat)
+            figures.update(peer)
+            print(
+                f"{'':>9}  ruler cold {peer['ruler cold'] * 1000:.0f} ms, "
+                f"ruler again {peer['ruler again'] * 1000:.0f} ms; gitmem compile cold / ruler cold = "
+                f"{figures['compile cold'] / peer['ruler cold']:.2f}x, compile warm / ruler again = "
+                f"{figures['compile warm'] / peer['ruler again']:.2f}x"
+            )
     print("\ngrowth from one size to the next (10x memories; linear would be 10.0x):")
     for smaller, larger in itertools.pairwise(sizes):
         for column in ("compile cold", "compile warm"):
@@ -147,13 +193,19 @@ def main() -> int:
     warm = results[largest]["compile warm"]
     verdict = "met" if warm < 1.0 else "NOT met"
     print(f"\ngoal (compile warm under 1 s at {largest:,} memories): {warm:.2f} s, {verdict}")
+    if options.ruler:
+        slower = [size for size in sizes if results[size]["compile cold"] > results[size]["ruler cold"]]
+        print(
+            "goal (compile cold no slower than ruler cold at every size): "
+            + ("met" if not slower else f"NOT met at {', '.join(f'{size:,}' for size in slower)}")
+        )
     print(f"total benchmark time: {time.perf_counter() - start:.0f} s")
     return 0
 
 
-def _time(command: list[str]) -> float:
+def _time(command: list[str], quiet: bool = False) -> float:
     start = time.perf_counter()
-    subprocess.run(command, check=True)
+    subprocess.run(command, check=True, capture_output=quiet)
     return time.perf_counter() - start
 
 

@@ -67,3 +67,43 @@ def strip_comments(lines: list[str]) -> list[str]:
                 in_comment = True
         out.append(kept.rstrip() if kept.strip() else "")
     return out
+
+
+_ABBREVIATIONS = frozenset({"e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "incl.", "no.", "nr.", "fig.", "resp."})
+
+
+def first_sentence(text: str, shortest: int = 12) -> tuple[str, str] | None:
+    """``text`` split after its first sentence (at least ``shortest`` characters): ``(sentence, rest)``, or
+    ``None`` when it is one sentence. Never inside a code span or parentheses, at an abbreviation ("e.g.", "i.e."),
+    inside a number ("3. 11"), or before a lower-case word; linear in the length of ``text``."""
+    depth = 0
+    index = 0
+    length = len(text)
+    while index < length:
+        char = text[index]
+        if char == "`":
+            run = index
+            while run < length and text[run] == "`":
+                run += 1
+            ticks = text[index:run]
+            close = text.find(ticks, run)
+            while close != -1 and close + len(ticks) < length and text[close + len(ticks)] == "`":
+                close = text.find(ticks, close + len(ticks) + 1)
+            index = run if close == -1 else close + len(ticks)
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(0, depth - 1)
+        elif char in ".!?" and not depth and shortest <= index + 1 < length and text[index + 1].isspace():
+            rest = text[index + 1 :].lstrip()
+            word = text[: index + 1].rsplit(None, 1)[-1].lower()
+            ends = bool(rest) and not rest[0].islower() and word not in _ABBREVIATIONS
+            if ends and char == "." and index > 0 and text[index - 1].isdigit() and rest[0].isdigit():
+                ends = False
+            if ends and char == "." and re.fullmatch(r"\(?[a-z]\.", word):  # "a." in "item a. B" is not an end
+                ends = False
+            if ends:
+                return text[: index + 1], rest
+        index += 1
+    return None

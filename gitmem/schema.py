@@ -148,7 +148,17 @@ def _field_problems(doc: yamlio.Document, schema: str, path: str, found: list[Pr
     return problems
 
 
+@cache
+def _schema_json(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(schema_text(name))
+    return data
+
+
 def _schema_problems(doc: yamlio.Document, schema: str, path: str) -> list[Problem]:
+    from gitmem.memory.fastcheck import surely_valid
+
+    if surely_valid(_schema_json(schema), doc.data):  # the common case, without jsonschema
+        return []
     problems: list[Problem] = []
     for error in _validator(schema).iter_errors(doc.data):
         where = tuple(error.absolute_path)

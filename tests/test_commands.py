@@ -44,11 +44,12 @@ def test_before_init_exits_3(repo: Path, run: Run) -> None:
 
 
 def test_init_creates_store_and_is_idempotent(repo: Path, run: Run) -> None:
-    (repo / ".cursor").mkdir()
+    (repo / ".cursor" / "rules").mkdir(parents=True)
     first = run("init")
     assert first.code == 0
     assert "created .memory/config.yaml" in first.out
     assert "found rules files of: cursor" in first.out
+    assert first.lines[-1].startswith("next: gitmem import ")
     config = (repo / ".memory" / "config.yaml").read_text()
     assert config == (
         "# yaml-language-server: $schema=schema/config.schema.json\nversion: 1\ntargets: [agents, claude, cursor]\n"

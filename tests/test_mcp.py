@@ -153,7 +153,7 @@ def test_mcp_without_the_extra_says_how_to_install_it(project: Path, run: Run, m
     assert result.code == 3
     assert result.err == (
         "error: the MCP server needs the mcp extra (the official MCP SDK, version 2 or later): "
-        "pip install 'gitmem[mcp]' (or, with pipx: pipx inject gitmem 'mcp>=2')\n"
+        "pip install 'gitmem-cli[mcp]' (or, with pipx: pipx inject gitmem-cli 'mcp>=2')\n"
     )
 
 

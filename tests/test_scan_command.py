@@ -46,10 +46,8 @@ def test_scans_directories_recursively_skipping_ignored_binary_and_git(repo: Pat
     write(repo / ".git" / "stray", f"{secret}\n")
     result = run("scan")
     assert result.code == 1
-    assert (
-        result.err
-        == f"src/app.py:3:10: github-pat: possible secret: ghp_… (40 chars)\n1 finding(s) in 1 file(s): {HINT}\n"
-    )
+    assert result.out == "src/app.py:3:10: github-pat: possible secret: ghp_… (40 chars)\n"  # stdout: `| grep`
+    assert result.err == f"1 finding(s) in 1 file(s): {HINT}\n"
     assert secret not in result.out + result.err
 
 
@@ -152,7 +150,7 @@ def test_staged_respects_git_index_file(repo: Path, run: Run) -> None:
     subprocess.run(["git", "add", "a.txt"], cwd=repo, env=env, check=True)
     assert run("scan", "--staged").code == 0  # the default index has nothing staged
     result = run("scan", "--staged", env={"GIT_INDEX_FILE": str(index)})
-    assert result.code == 1 and "a.txt:2:7: github-pat" in result.err
+    assert result.code == 1 and "a.txt:2:7: github-pat" in result.out
 
 
 def test_staged_outside_a_repository_cannot_run(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -179,10 +177,11 @@ def test_stdin_is_scanned_and_redacted(repo: Path, run: Run) -> None:
     secret = ghp()
     text = f"line one\nexport GITHUB_TOKEN={secret}\n"
     result = run("scan", "-", input=text)
-    assert result.code == 1 and result.err.startswith("-:2:21: github-pat: possible secret: ghp_… (40 chars)\n")
+    assert result.code == 1 and result.out == "-:2:21: github-pat: possible secret: ghp_… (40 chars)\n"
     redacted = run("scan", "-", "--redact", input=text)
     assert redacted.code == 1
-    assert redacted.out == "line one\nexport GITHUB_TOKEN=‹redacted:github-pat›\n"
+    assert redacted.out == "line one\nexport GITHUB_TOKEN=‹redacted:github-pat›\n"  # findings on stderr here
+    assert redacted.err.startswith("-:2:21: github-pat: possible secret: ghp_… (40 chars)\n")
     clean = run("scan", "-", "--redact", input="nothing here\n")
     assert (clean.code, clean.out) == (0, "nothing here\n")
 
@@ -203,7 +202,7 @@ def test_hidden_unicode_is_reported(repo: Path, run: Run) -> None:
     write(repo / "AGENTS.md", "Always run the tests.\u202e\n")
     result = run("scan", "AGENTS.md")
     assert result.code == 1
-    assert result.err.startswith(
+    assert result.out.startswith(
         "AGENTS.md:1:22: hidden-unicode: hidden Unicode character U+202E (RIGHT-TO-LEFT OVERRIDE)\n"
     )
 
@@ -263,7 +262,7 @@ def test_a_pragma_in_a_session_log_allows_nothing(repo: Path, run: Run) -> None:
     log = write(repo / "session.md", f"agent: export GITHUB_TOKEN={secret}  # gitmem:allow\n")
     assert run("scan", "session.md").code == 0  # a reviewed file: the pragma counts
     result = run("scan", "--log", str(log))
-    assert result.code == 1 and "session.md:1:28: github-pat" in result.err
+    assert result.code == 1 and "session.md:1:28: github-pat" in result.out
 
 
 @pytest.mark.parametrize("suffix", ["", "  # gitmem:allow"])

@@ -290,8 +290,8 @@ def test_budget_footer_points_to_personal_recall(home: Path, elsewhere: Path, ru
         assert run("add", "--user", f"Personal rule number {number}", "--body", "word " * 40).code == 0
     result = run("compile", "--user", "--budget", "200")
     assert result.code == 0
-    assert result.lines[1].startswith("~/.claude/CLAUDE.md: left out ")
-    assert result.lines[1].endswith("; `gitmem recall --user` finds them")
+    assert result.lines[1].startswith("left out by the budget: ~/.claude/CLAUDE.md ")
+    assert result.lines[1].endswith(", `gitmem recall --user` finds them")
     text = (home / ".claude/CLAUDE.md").read_text()
     found = block.scan(text).found
     assert found is not None

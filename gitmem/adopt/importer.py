@@ -53,6 +53,7 @@ class Source:
     path: str
     line: int
     end: int
+    lead: int = field(default=0, compare=False)  # the lead-in line the item was listed under (0: none)
 
     def where(self) -> str:
         return f"{self.path}:{self.line}" if self.end <= self.line else f"{self.path}:{self.line}-{self.end}"
@@ -72,6 +73,7 @@ class Draft:
     paths: tuple[str, ...]
     priority: str
     sources: list[Source]
+    tags: tuple[str, ...] = ()
     memory: Memory | None = None
     written: Path | None = None
 
@@ -208,6 +210,7 @@ class _Read:
     lines: list[str]  # the file as written
     parsed: markdown.Parsed
     scope: Scope
+    description: str = ""  # a Cursor / Windsurf / Kiro rule's `description`: when the tool applies it
 
 
 def _read_file(project: Project, path: str, fmt: Format, report: ImportReport) -> _Read | None:
@@ -248,7 +251,8 @@ def _read_file(project: Project, path: str, fmt: Format, report: ImportReport) -
     except sources.ScopeError as exc:
         report.skipped.append(Skipped(path, 0, f"{exc}: fix its frontmatter first"))
         return None
-    return _Read(lines, markdown.parse(readable), scope)
+    description = front.fields.get("description") if fmt.folder is not None else None
+    return _Read(lines, markdown.parse(readable), scope, description.strip() if isinstance(description, str) else "")
 
 
 def title_and_body(item: markdown.Item) -> tuple[str, str]:
@@ -256,15 +260,60 @@ def title_and_body(item: markdown.Item) -> tuple[str, str]:
     that is only code or a table is titled by its heading, and "Run the tests with:" followed by a one-line code
     block becomes "Run the tests with: `pnpm test`"."""
     head, rest = item.head, list(item.rest)
+    if item.steps:
+        return head, "\n".join(rest).strip("\n")
     if not head:
         title = item.headings[-1] if item.headings else ""
         return title, "\n".join(rest).strip("\n")
+    if item.context:  # the lead-in it was listed under often says when it applies: the body keeps it
+        title, body = _title_and_body(head, rest)
+        return title, f"{_LISTED_UNDER}{item.context}\n\n{body}".strip()
     opening = re.fullmatch(r"(`{3,}|~{3,})[\w+-]*", rest[0].strip()) if len(rest) >= 3 else None
     if head.endswith(":") and opening is not None:
         code = rest[1].strip()
         if rest[2].strip() == opening.group(1) and code and "`" not in code and len(code) <= INLINE_CODE_MAX:
             head, rest = f"{head} `{code}`", rest[3:]
-    return split_item(LogItem("", item.line, head, rest))
+    return _title_and_body(head, rest)
+
+
+def _title_and_body(head: str, rest: list[str]) -> tuple[str, str]:
+    return split_item(LogItem("", 1, head, rest))
+
+
+_DESCRIBED = "Rule description: "
+_LISTED_UNDER = "Listed under: "
+_SPECIFIC = re.compile(r"`[^`]+`|[\w.~-]*/[\w./~*-]+|\b\d+(?:\.\d+)*\b|\b[\w-]+\.[a-z]{1,5}\b")
+
+
+def _specifics(text: str) -> set[str]:
+    """What makes a rule this rule and not its neighbour: code spans, paths, file names and numbers."""
+    return {match.strip("`").lower() for match in _SPECIFIC.findall(text)}
+
+
+def same_thing(title: str, body: str, other_title: str, other_body: str) -> bool:
+    """Whether two items that read alike say the same thing: the same code, paths, names and numbers, and, when
+    their titles are the same words (a shared label such as "Error Handling"), bodies that agree too. Lines that
+    share a label but name different files ("Global Location: `~/.a/hooks.json`", "… `~/.b/settings.json`") are
+    different rules."""
+    if _specifics(title) != _specifics(other_title):
+        return False
+    mine, theirs = _specifics(body), _specifics(other_body)
+    if mine and theirs and mine != theirs:
+        return False
+    if body.strip() and other_body.strip() and similar.words(title) == similar.words(other_title):
+        words, other = similar.words(body), similar.words(other_body)
+        union = words | other
+        return not union or len(words & other) / len(union) >= 0.6
+    return True
+
+
+_TAG = re.compile(r"[^a-z0-9]+")
+
+
+def section_tag(section: str) -> str | None:
+    """A tag from a section heading ("Code style" -> ``code-style``), or ``None`` when it gives none."""
+    tag = _TAG.sub("-", section.lower()).strip("-")[:48].rstrip("-")
+    return tag or None
 
 
 # -- the import ----------------------------------------------------------------------------------------------------
@@ -318,6 +367,7 @@ def import_rules(
         (path, fmt, None, None, 0) for path, fmt in choose_files(project, targets)
     ]
     seen: dict[str, str] = {}  # real path -> the first path it was read as
+    named = {_relative(project, target) for target in targets if target.is_file()}  # read even if not rules
     position = 0
     while position < len(queue):
         path, fmt, inherited, importer, hops = queue[position]
@@ -328,6 +378,10 @@ def import_rules(
                 report.skipped.append(Skipped(path, 0, f"the same file as {seen[real]} (a link): read once"))
             continue
         seen[real] = path
+        not_rules = sources.not_rules(path) if importer is None and path not in named else None
+        if not_rules is not None:
+            report.skipped.append(Skipped(path, 0, not_rules))
+            continue
         read = _read_file(project, path, fmt, report)
         if read is None:
             continue
@@ -351,7 +405,7 @@ def import_rules(
         for item in read.parsed.items:
             covered.update(range(item.line, item.end + 1))
             info.items += 1
-            _take(report, path, read.lines, item, scope, live, drafts, imported, guard, force)
+            _take(report, path, read.lines, item, scope, live, drafts, imported, guard, force, read.description)
         for char in find_hidden("\n".join(read.lines)):
             if char.line not in covered:
                 report.warnings.append(
@@ -392,10 +446,13 @@ def _take(
     imported: dict[str, Memory],
     guard: removed.Guard,
     force: bool,
+    description: str = "",
 ) -> None:
     """Decide what becomes of one item."""
-    source = Source(path, item.line, item.end)
+    source = Source(path, item.line, item.end, item.lead)
     title, body = title_and_body(item)
+    if description:  # when the tool applies the rule: the memory keeps it
+        body = f"{body}\n\n{_DESCRIBED}{description}".strip()
     if not title:
         report.skipped.append(Skipped(path, item.line, "an item without text"))
         return
@@ -410,12 +467,12 @@ def _take(
     title_words = similar.words(title)
     all_words = similar.words(similar.memory_text(title, body))
     existing = live.best_words(title_words, all_words)
-    if existing is not None:
+    if existing is not None and same_thing(title, body, existing[0].title, existing[0].body or ""):
         memory, score = existing
         report.known.append(Known(source, title, memory.id, memory.status, "duplicate", round(score, 3)))
         return
     repeated = drafts.best_words(title_words, all_words)
-    if repeated is not None:
+    if repeated is not None and same_thing(title, body, repeated[0].title, repeated[0].body):
         repeated[0].sources.append(source)
         repeated[0].widen(scope.paths, scope.priority)
         return
@@ -424,7 +481,8 @@ def _take(
         report.rejected.append(Rejected(source, title, rejected))
         return
     kind, kind_from = kinds.guess(item.headings, title, item.bullet)
-    draft = Draft(title, body, kind, kind_from, scope.paths, scope.priority, [source])
+    tag = section_tag(item.section) if item.section else None
+    draft = Draft(title, body, kind, kind_from, scope.paths, scope.priority, [source], (tag,) if tag else ())
     report.drafts.append(draft)
     drafts.add_words(draft, title_words, all_words)
 
@@ -443,9 +501,10 @@ def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today
             body=draft.body,
             priority=draft.priority,
             paths=draft.paths,
+            tags=draft.tags,
             created=today,
             source="import",
-            origin=first.path,
+            origin=f"{first.path}:{first.line}",
         )
         try:
             store.check_text(memory_id, store.render(memory), snapshot)

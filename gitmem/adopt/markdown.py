@@ -35,6 +35,10 @@ class Item:
     rest: list[str] = field(default_factory=list)
     headings: tuple[str, ...] = ()
     bullet: bool = True
+    context: str = ""  # the lead-in line the item was listed under ("When parsing external data:")
+    section: str = ""  # the nearest heading below the document's title (level 2 or deeper), or ""
+    steps: bool = False  # a numbered procedure, kept whole and in order
+    lead: int = 0  # the line of that lead-in (0: none)
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,7 @@ class _Block:
     after_blank: bool = False
     end: int = 0
     blocks: int = 0  # code blocks and tables attached
+    ordered: bool = False  # a numbered list item ("1." or "1)")
 
     def takes_block(self) -> bool:
         """Whether a code block or table that starts now belongs here: a bullet takes all that follow it, a
@@ -95,7 +100,8 @@ def parse(lines: list[str]) -> Parsed:
 
     def flush() -> None:
         nonlocal current
-        _emit(section, tuple(text for _, text in headings), parsed)
+        deep = [text for level, text in headings if level >= 2]
+        _emit(section, tuple(text for _, text in headings), parsed, deep[-1] if deep else "")
         section.clear()
         current = None
 
@@ -189,13 +195,14 @@ def parse(lines: list[str]) -> Parsed:
             text = md.CHECKBOX.sub("", (bullet.group(3) or "").strip())
             marker_end = len(bullet.group(1).expandtabs(4)) + len(bullet.group(2)) + 1
             current = _Block(number, text, indent=indent, content=marker_end, end=number)
+            current.ordered = bullet.group(2)[0].isdigit()
             section.append(current)
             continue
 
         stripped = re.sub(r"^>\s?", "", line.strip())
         if stripped.startswith("|"):  # a table row
             starts = index < 2 or not re.sub(r"^>\s?", "", lines[index - 2].strip()).startswith("|")
-            if current is None or (starts and not current.takes_block()):
+            if current is None or (starts and not _takes_table(current, line)):
                 current = _Block(number, "", bullet=False, in_head=False)
                 section.append(current)
             if starts:
@@ -226,19 +233,53 @@ def parse(lines: list[str]) -> Parsed:
     return parsed
 
 
-def _emit(blocks: list[_Block], headings: tuple[str, ...], parsed: Parsed) -> None:
-    """The items of one section's blocks."""
-    for position, block in enumerate(blocks):
+_LINKS_ONLY = re.compile(r"(?:\[[^\]]*\]\([^)\s]*\)[\s,;|·–—-]*)+")
+
+
+def _takes_table(block: _Block, line: str) -> bool:
+    """Whether a table starting at ``line`` belongs to ``block``: a paragraph's only when it introduces it (ends with
+    ':'), a bullet's only when indented under it; a table after other prose is an item of its own."""
+    if not block.takes_block():
+        return False
+    if block.bullet:
+        return not block.after_blank or md.indent(line) >= max(2, block.content)
+    return not block.head or block.head.endswith(":")
+
+
+def _emit(blocks: list[_Block], headings: tuple[str, ...], parsed: Parsed, section: str = "") -> None:
+    """The items of one section's blocks.
+
+    A paragraph that ends with ':' and is followed by a list is the lead-in of that list: each item keeps it as
+    context (it often says when the item applies). Consecutive numbered items are one procedure, kept whole and in
+    order. A bullet that is only links (a table of contents) is not a rule."""
+    lead, lead_line = "", 0
+    position = 0
+    while position < len(blocks):
+        block = blocks[position]
+        position += 1
         rest = _trim(block.rest)
         end = max([block.end, block.line, *(number for number, text in rest if text.strip())])
-        following = blocks[position + 1] if position + 1 < len(blocks) else None
+        following = blocks[position] if position < len(blocks) else None
+        if not block.bullet:
+            lead, lead_line = "", 0
         if not block.bullet and block.head.endswith(":") and not rest:
             if following is not None and following.bullet:
-                parsed.skipped.append(Skipped(block.line, "introductory text (ends with ':')"))
+                lead, lead_line = block.head, block.line
             else:
                 parsed.skipped.append(Skipped(block.line, "a label without text after it"))
             continue
         if not block.head and not rest:
+            continue
+        if block.bullet and block.ordered and following is not None and following.bullet and following.ordered:
+            steps = [block]
+            while position < len(blocks) and blocks[position].bullet and blocks[position].ordered:
+                steps.append(blocks[position])
+                position += 1
+            _emit_steps(steps, lead, lead_line, headings, section, parsed)
+            lead, lead_line = "", 0
+            continue
+        if block.bullet and not rest and _LINKS_ONLY.fullmatch(block.head):
+            parsed.skipped.append(Skipped(block.line, "only links (a table of contents), not a rule"))
             continue
         if block.bullet and _is_label(block.head, rest):
             children = _bullets(rest)
@@ -246,11 +287,34 @@ def _emit(blocks: list[_Block], headings: tuple[str, ...], parsed: Parsed) -> No
             for child in children:
                 child_rest = _trim(child.rest)
                 child_end = max([child.end, child.line, *(n for n, text in child_rest if text.strip())])
+                if not child_rest and _LINKS_ONLY.fullmatch(child.head):
+                    parsed.skipped.append(Skipped(child.line, "only links (a table of contents), not a rule"))
+                    continue
                 parsed.items.append(
-                    Item(child.line, child_end, f"{label}: {child.head}", [t for _, t in child_rest], headings, True)
-                )
+                    Item(child.line, child_end, f"{label}: {child.head}", [t for _, t in child_rest], headings, True,
+                         lead, section, lead=lead_line)
+                )  # fmt: skip
             continue
-        parsed.items.append(Item(block.line, end, block.head, [text for _, text in rest], headings, block.bullet))
+        parsed.items.append(
+            Item(block.line, end, block.head, [text for _, text in rest], headings, block.bullet,
+                 lead if block.bullet else "", section, lead=lead_line if block.bullet else 0)
+        )  # fmt: skip
+
+
+def _emit_steps(
+    steps: list[_Block], lead: str, lead_line: int, headings: tuple[str, ...], section: str, parsed: Parsed
+) -> None:
+    """A numbered procedure as one item: titled by its lead-in (or, without one, by the heading above it), with
+    every step, in order, as the body."""
+    body: list[str] = []
+    for number, step in enumerate(steps, 1):
+        body.append(f"{number}. {step.head}")
+        body.extend(f"   {text}" if text.strip() else "" for _, text in _trim(step.rest))
+    end = max(max(step.end, step.line) for step in steps)
+    head = lead.rstrip(":").strip() or (headings[-1] if headings else "")
+    if not head:
+        head, body = steps[0].head, body
+    parsed.items.append(Item(steps[0].line, end, head, body, headings, True, "", section, steps=True, lead=lead_line))
 
 
 def _trim(rest: list[Line]) -> list[Line]:

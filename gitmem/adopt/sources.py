@@ -149,10 +149,26 @@ def _in_folder(path: str, folder: str) -> str | None:
     return None
 
 
+def not_rules(path: str) -> str | None:
+    """Why a file found in a tool's rules folder is not an always-on rules file, or ``None`` when it is one."""
+    name = path.rsplit("/", 1)[-1]
+    if _in_folder(path, ".clinerules/workflows") is not None:
+        return "a Cline workflow (a procedure run on demand with /name), not an always-on rule"
+    if _in_folder(path, ".clinerules/hooks") is not None:
+        return "Cline hooks (scripts and their notes), not rules"
+    if name.lower() in ("readme.md", "readme.mdc") and "/" in path:
+        return "a README of a rules folder (about the rules, not a rule)"
+    return None
+
+
 def base_directory(path: str, fmt: Format) -> str:
-    """The directory a file's rules apply under ("" for the whole project)."""
+    """The directory a file's rules apply under ("" for the whole project). ``.claude/CLAUDE.md`` is Claude Code's
+    project memory, like ``CLAUDE.md`` beside it: the directory that holds ``.claude/``."""
     if fmt.scope == "directory":
-        return path.rsplit("/", 1)[0] if "/" in path else ""
+        directory = path.rsplit("/", 1)[0] if "/" in path else ""
+        if fmt is CLAUDE and (directory == ".claude" or directory.endswith("/.claude")):
+            directory = directory.removesuffix(".claude").rstrip("/")
+        return directory
     if fmt.folder is not None:
         return _in_folder(path, fmt.folder) or ""
     return ""

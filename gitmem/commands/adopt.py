@@ -17,9 +17,16 @@ if TYPE_CHECKING:
 @click.option("--dry-run", is_flag=True, help="Print the plan: what would become a memory, and why; write nothing.")
 @click.option("--accept", is_flag=True, help="Make the new memories active at once, not proposals.")
 @click.option("--force", is_flag=True, help="Import rules that nearly repeat a memory removed or retired before.")
+@click.option(
+    "--move",
+    is_flag=True,
+    help="Also remove the hand-written lines that became memories from the rules files (every other byte kept), "
+    "so tools do not load each rule twice.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
-def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: bool, as_json: bool) -> int:
-    """Turn the rules files the project already has into proposed memories. The files are never changed.
+def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: bool, move: bool, as_json: bool) -> int:
+    """Turn the rules files the project already has into proposed memories. The files are not changed, unless
+    --move: then the lines that became memories leave them, in the same change.
 
     With no PATH, reads every rules file gitmem knows in the repository: AGENTS.md, CLAUDE.md and GEMINI.md (root
     and nested), .claude/rules, .cursor/rules, .cursorrules, Copilot instructions, .windsurf/rules,
@@ -37,6 +44,7 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
       gitmem import --dry-run
       gitmem import
       gitmem import CLAUDE.md .cursor/rules --json
+      gitmem import --accept --move      # the rules move into .memory/; compile writes them back, once
       gitmem list --status proposed
     """
     from gitmem.adopt.importer import import_rules
@@ -48,8 +56,17 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
     report = import_rules(
         project, store, paths, today(), threshold=threshold, accept=accept, force=force, dry_run=dry_run
     )
+    moves = []
+    if move:
+        from gitmem.adopt.move import apply_moves, plan_moves
+
+        moves = plan_moves(project, report)
+        apply_moves(project, report, moves)
     if as_json:
-        echo_json(_as_json(project, report))
+        data = _as_json(project, report)
+        if move:
+            data["moved"] = [{"path": m.path, "lines": m.lines, "deleted": m.deleted} for m in moves]
+        echo_json(data)
         return 1 if report.refused else 0
 
     if not report.files and not report.skipped:
@@ -101,7 +118,11 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
         )
 
     lines = report.also_memories()
-    if lines:
+    for moved in moves:
+        verb = "would remove" if dry_run else "removed"
+        what = "the file (nothing else was in it)" if moved.deleted else f"{len(moved.lines)} line(s)"
+        echo(f"{style(verb, fg='yellow')} {what} from {moved.path}: now memories")
+    if lines and not move:
         width = max(len(source.where()) for source, _ in lines)
         head = "would also be memories" if dry_run else "are now also memories"
         echo("")
@@ -118,7 +139,8 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
     echo(", ".join(summary), err=True)
     if report.drafts and not dry_run:
         if accept:
-            echo("next: gitmem compile, then commit .memory/ and the compiled files", err=True)
+            also = ", the rules files" if moves else ""
+            echo(f"next: gitmem compile, then commit .memory/{also} and the compiled files", err=True)
         else:
             echo("next: review them (gitmem list --status proposed), then gitmem accept ID…", err=True)
     return 1 if report.refused else 0

@@ -19,7 +19,7 @@ def check(as_json: bool) -> int:
 
     \b
     Example (a CI step, or the pre-push hook `gitmem init --pre-push` installs):
-      pip install gitmem && gitmem check
+      pip install gitmem-cli && gitmem check
     """
     from gitmem.commands import open_store, today
     from gitmem.hygiene.check import run_checks

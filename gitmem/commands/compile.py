@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -20,8 +21,6 @@ if TYPE_CHECKING:
     from gitmem.memory.store import Snapshot
     from gitmem.project import Project
     from gitmem.scopes.packs import Pack
-
-_SHOWN_OMITTED = 10
 
 Show = Callable[[str], str]  # a compiled file's path as the user sees it
 
@@ -134,6 +133,17 @@ def compile_command(
     _print_omitted(report.plans, user, show)
     for warning in report.warnings:
         echo(f"warning: {warning}", err=True)
+    if changed and not user and os.environ.get("PRE_COMMIT") == "1":
+        from gitmem.git.hookpath import unstaged
+
+        left = unstaged(project, [change.path for change in changed])
+        if left:
+            echo(
+                f"compile wrote {len(left)} file(s) this commit does not hold: git add {' '.join(left)}, "
+                "then commit again",
+                err=True,
+            )
+            return 1
     count = f"{len(live) + len(shared)} memories"
     if user:
         count = f"{len(live)} personal memories"
@@ -145,8 +155,6 @@ def compile_command(
     if shared:
         origins = {memory.id.partition("/")[0] for memory in shared}
         count += f" ({len(shared)} from {', '.join(pack.name for pack in packs if pack.name in origins)})"
-    if any(plan.omitted for plan in report.plans):
-        count += ", some left out by the budget (listed above)"
     if changed:
         echo(f"compiled {count} {where}: {len(changed)} file(s) changed")
     else:
@@ -296,19 +304,18 @@ def _print_refused(report: Report, show: Show = _same, user: bool = False) -> No
 
 
 def _print_omitted(plans: list[TargetPlan], user: bool = False, show: Show = _same) -> None:
+    """One line for every target the budget trimmed (not the ids, target by target: `gitmem stats` lists them)."""
+    parts = []
     for plan in plans:
-        if not plan.omitted:
-            continue
-        shown = ", ".join(plan.omitted[:_SHOWN_OMITTED])
-        more = len(plan.omitted) - _SHOWN_OMITTED
-        if more > 0:
-            shown += f" and {more} more (`gitmem stats --json` lists them all)"
-        total = len(plan.omitted) + len(plan.compiled)
-        label = show(plan.target.root_file) if user else plan.target.name
-        recall = "`gitmem recall --user`" if user else "`gitmem recall`"
+        if plan.omitted:
+            label = show(plan.target.root_file) if user else plan.target.name
+            total = len(plan.omitted) + len(plan.compiled)
+            parts.append(f"{label} {len(plan.omitted)} of {total} ({plan.budget:,} tokens)")
+    if parts:
+        flag = " --user" if user else ""
         echo(
-            f"{label}: left out {len(plan.omitted)} of {total} memories to fit {plan.budget:,} tokens: "
-            f"{shown}; {recall} finds them"
+            f"left out by the budget: {', '.join(parts)}; `gitmem stats{flag}` lists them and why, "
+            f"`gitmem recall{flag}` finds them"
         )
 
 
@@ -340,9 +347,13 @@ def stats(user: bool, as_json: bool) -> int:
     packs = report.packs
     show = _shower(project) if user else _same
     memories = _memory_counts(snapshot, day)
+    from gitmem.compile.budget import rank_reason
+
+    by_id = {memory.id: memory for memory in [*live, *(m for pack in packs for m in pack.live(day))]}
     targets = []
     for plan in report.plans:
         item = _target_json(plan, show)
+        item["left_out"] = [{"id": mid, "why": rank_reason(by_id[mid])} for mid in plan.omitted if mid in by_id]
         if user:
             item["file"] = show(plan.target.root_file)
         item["files"] = [{"path": show(path), "tokens": _tokens(fp.text())} for path, fp in plan.files.items()]
@@ -352,6 +363,8 @@ def stats(user: bool, as_json: bool) -> int:
                 "measure": use.limit.measure,
                 "value": use.limit.value,
                 "used": use.used,
+                "gitmem": use.own,
+                "hand_written": use.hand_written,
                 "hard": use.limit.hard,
                 "over": use.over,
                 "reason": use.limit.reason,
@@ -440,6 +453,16 @@ def _print_stats(memories: dict[str, Any], targets: list[dict[str, Any]], user: 
             ]
         )
     echo(table(["TARGET", "FILES", "TOKENS", "BUDGET", "LEFT OUT", "LIMIT (fullest file)"], rows))
+    trimmed = [item for item in targets if item["left_out"]]
+    if trimmed:
+        echo(
+            "\nThe budget keeps memories by priority, then kind (conventions, pitfalls, decisions, preferences, "
+            "facts), then age, then an imported file's order, then the shorter; left out (`--json` lists them all):"
+        )
+    for item in trimmed:
+        first = item["left_out"][0]
+        more = len(item["left_out"]) - 1
+        echo(f"  {item['name']}: {first['id']} ({first['why']})" + (f" and {more} more" if more else ""))
 
 
 def _limit_cell(limits: list[dict[str, Any]]) -> str:

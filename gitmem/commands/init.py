@@ -115,24 +115,32 @@ def init(
         files = {name: BY_NAME[name].root_file for name in report.targets}
         for duplicate in duplicates(report.targets):
             echo(f"note: {duplicate.describe(files)}")
+    if report.claude_via_agents:
+        echo("CLAUDE.md imports @AGENTS.md, so the agents target serves Claude Code too: no claude target")
     if report.targets_changed:
         echo(f"targets set to: {', '.join(report.targets)}")
-    hooks_done = [] if no_hooks else _set_up_hooks(project, report.targets, pre_push)
+    hooks_done, hooks_run = ([], True) if no_hooks else _set_up_hooks(project, report.targets, pre_push)
     for line in hooks_done:
-        echo(line)
+        echo(line, err=not hooks_run and line is hooks_done[-1])
     if not report.created and not report.targets_changed and not hooks_done:
         echo(f"already set up in {project.display(project.memory_dir)} (targets: {', '.join(report.targets)})")
     elif report.created:
         echo(f"targets: {', '.join(report.targets) or 'none'}")
-        echo('next: gitmem add "Use pnpm, never npm" --kind convention && gitmem compile')
+        if report.rules_files:
+            echo("next: gitmem import (your rules files become memories; --dry-run shows them first) && gitmem compile")
+        else:
+            echo('next: gitmem add "Use pnpm, never npm" --kind convention && gitmem compile')
     if registrations is not None:
         from gitmem.commands.mcp import register_and_report
 
         register_and_report(project, registrations, user)
-    return 0
+    return 0 if hooks_run else 1
 
 
-def _set_up_hooks(project: Project, targets: tuple[str, ...], pre_push: bool) -> list[str]:
+def _set_up_hooks(project: Project, targets: tuple[str, ...], pre_push: bool) -> tuple[list[str], bool]:
+    """What was done, and whether commits will run the hooks (not when a hooks path outside the repository is in
+    use: the user must add a line there)."""
+    from gitmem.git import hookpath
     from gitmem.setup import hooks as hooks_setup
 
     done = []
@@ -141,12 +149,18 @@ def _set_up_hooks(project: Project, targets: tuple[str, ...], pre_push: bool) ->
         done.append(
             f"{'created' if action == 'created' else 'added the gitmem hooks to'} {hooks_setup.PRECOMMIT_CONFIG}"
         )
-    if hooks_setup.precommit_missing():
+    runs = True
+    if hookpath.hooks_path(project) is not None:  # husky or a committed hooks folder: `pre-commit install` refuses
+        for hook_type in ("pre-commit", "pre-push") if pre_push else ("pre-commit",):
+            lines, ok = hookpath.wire(project, hook_type)
+            done.extend(lines)
+            runs = runs and ok
+    elif hooks_setup.precommit_missing():
         done.append("pre-commit is not installed: `pip install pre-commit`, then `pre-commit install`")
     else:
         done.extend(hooks_setup.install_precommit(project, pre_push))
-    done.extend(hooks_setup.ensure_merge_driver(project, targets))
-    return done
+    merge = hooks_setup.ensure_merge_driver(project, targets)
+    return (done + merge, True) if runs else (merge + done, False)
 
 
 def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:

@@ -21,7 +21,7 @@ def mcp(repo: Path | None) -> int:
     """Run the gitmem MCP server on stdio (started by an AI tool, not by hand).
 
     Tools: recall (relevant memories for a task), propose (a new memory, status proposed, for a human to accept),
-    list_memories, and append_journal (today's session log). Needs the mcp extra: pip install 'gitmem[mcp]'.
+    list_memories, and append_journal (today's session log). Needs the mcp extra: pip install 'gitmem-cli[mcp]'.
     `gitmem init --mcp` registers it with opencode, Claude Code (and the Copilot CLI), Cursor, Gemini CLI and Qwen
     Code; `gitmem init --mcp --user` with Codex too (docs/mcp.md).
 
@@ -40,7 +40,7 @@ def mcp(repo: Path | None) -> int:
     except ImportError:
         raise CannotRun(
             "the MCP server needs the mcp extra (the official MCP SDK, version 2 or later): "
-            "pip install 'gitmem[mcp]' (or, with pipx: pipx inject gitmem 'mcp>=2')"
+            "pip install 'gitmem-cli[mcp]' (or, with pipx: pipx inject gitmem-cli 'mcp>=2')"
         ) from None
     if sys.stdin.isatty():
         echo(f"gitmem MCP server for {project.root} on stdio; an AI tool talks to it (Ctrl-C to stop)", err=True)

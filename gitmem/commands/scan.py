@@ -57,7 +57,7 @@ def scan(
       gitmem scan --log session.jsonl --redact
       pbpaste | gitmem scan -
     """
-    from gitmem.errors import CannotRun, CheckFailed, Problem, UsageError
+    from gitmem.errors import CannotRun, Problem, UsageError
     from gitmem.fsutil import write_atomic
     from gitmem.project import find_project
     from gitmem.scan import sources as src
@@ -111,21 +111,18 @@ def scan(
         echo_json({"findings": [_finding_json(f, settings.salt) for f in findings]})
         return 1 if findings else 0
     if findings:
-        problems = [
-            Problem(
-                f.path,
-                f.line,
-                f.column,
-                f.rule,
-                f"hidden Unicode character {f.preview}" if f.rule == HIDDEN_RULE else f"possible secret: {f.preview}",
-            )
-            for f in findings
-        ]
+        # Findings are the command's output (stdout: `gitmem scan | grep`), except where stdout carries the redacted
+        # text of stdin; the summary is a message (stderr).
+        to_stderr = stdin and redact
+        for f in findings:
+            what = f"hidden Unicode character {f.preview}" if f.rule == HIDDEN_RULE else f"possible secret: {f.preview}"
+            echo(str(Problem(f.path, f.line, f.column, f.rule, what)), err=to_stderr)
         count = len({f.path for f in findings})
         summary = f"{len(findings)} finding(s) in {count} file(s): " + (
             f"redacted in {', '.join(redacted)}; check the result" if redacted else _ALLOW_HINT
         )
-        raise CheckFailed(problems, summary)
+        echo(summary, err=True)
+        return 1
     if not (stdin and redact):
         scanned = len(jobs)
         echo(f"ok: no secrets in {scanned} {'file' if scanned == 1 else 'files'}" + (" (staged)" if staged else ""))

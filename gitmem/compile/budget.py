@@ -3,12 +3,17 @@
 The estimate is characters / 4, rounded up: crude, but the same for every tool and free to compute. Over budget, a
 target keeps memories in this order: priority (high, normal, low), then kind (conventions, pitfalls, decisions,
 preferences, facts), then age (older first: a new memory never pushes out an established one of the same rank),
-then id. A memory that does not fit is left out and the next ones are still tried, so one long memory cannot
-crowd out every shorter one after it.
+then, among equals, imported memories in the order of the file they came from (``origin: AGENTS.md:12``: the
+top of a rules file is usually what its authors thought mattered most, and a contiguous stretch keeps sections
+whole rather than leaving a block of fragments), then the shorter first (more memories fit), and only last the id.
+A memory that does not fit is left out and the next ones are still tried, so one long memory cannot crowd out every
+shorter one after it; except the later lines of the same imported file (and kind): they stop where the first one
+was left out, so the block holds the top of that file in one piece, not fragments of it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import date
 
@@ -23,8 +28,31 @@ def tokens(chars: int) -> int:
     return -(-chars // CHARS_PER_TOKEN)
 
 
-def keep_key(memory: Memory) -> tuple[int, int, date, str]:
-    return (PRIORITY_RANK[memory.priority], KIND_ORDER.index(memory.kind), memory.created or date.min, memory.id)
+_ORIGIN_LINE = re.compile(r"(.+):(\d+)")
+
+
+def origin_place(memory: Memory) -> tuple[str, int] | None:
+    """The rules file and line an imported memory was read from (``origin: AGENTS.md:12``), or ``None``."""
+    match = _ORIGIN_LINE.fullmatch(memory.origin or "") if memory.source == "import" else None
+    return (match.group(1), int(match.group(2))) if match else None
+
+
+def keep_key(memory: Memory) -> tuple[int, int, date, tuple[int, str, int], int, str]:
+    place = origin_place(memory)
+    where = (0, *place) if place else (1, "", 0)
+    size = len(memory.title) + len(memory.body or "")
+    return (PRIORITY_RANK[memory.priority], KIND_ORDER.index(memory.kind), memory.created or date.min, where, size,
+            memory.id)  # fmt: skip
+
+
+def rank_reason(memory: Memory) -> str:
+    """Why a memory sits where it does in the keep order, in the order the budget weighs it."""
+    parts = [f"{memory.priority} priority", memory.kind, f"created {memory.created or 'undated'}"]
+    place = origin_place(memory)
+    if place:
+        parts.append(f"imported from {place[0]} line {place[1]}")
+    parts.append(f"{len(memory.title) + len(memory.body or '')} characters")
+    return ", ".join(parts)
 
 
 def keep_order(memories: Iterable[Memory]) -> list[Memory]:

@@ -60,6 +60,12 @@ class LimitUse:
     path: str
     limit: Limit
     used: int
+    own: int = 0  # of ``used``, what gitmem writes (its block or file); the rest is hand-written text
+    budget: int = 0  # the target's token budget
+
+    @property
+    def hand_written(self) -> int:
+        return self.used - self.own
 
     @property
     def over(self) -> bool:

@@ -37,37 +37,74 @@ def glob_problems(target_plan: TargetPlan) -> list[Problem]:
     return problems
 
 
-def limit_uses(target: Target, finals: dict[str, str], desired: dict[str, tuple[Target, FilePlan]]) -> list[LimitUse]:
+def limit_uses(
+    target: Target, finals: dict[str, str], desired: dict[str, tuple[Target, FilePlan]], budget: int = 0
+) -> list[LimitUse]:
     """The limits of ``target`` as used by the files gitmem writes for it (hand-written text they hold included,
-    and for a chain, the hand-written files above them too: the tool reads it all)."""
+    and for a chain, the hand-written files above them too: the tool reads it all).
+
+    A chain is reported once, where it goes over: a nested file whose chain is over only because a file above it
+    already is, is not reported again (one figure for one cause)."""
     uses = []
     mine = sorted(path for path in finals if path in desired and desired[path][0] is target)
+
+    def own(path: str, measure: str) -> int:
+        text = desired[path][1].text() if path in desired and desired[path][0] is target else ""
+        if measure == "lines":
+            return text.count("\n")
+        return len(text.encode("utf-8")) if measure == "chain_bytes" else len(text)
+
     for limit in target.limits:
+        over_chains: list[str] = []
         for path in mine:
             text = finals[path]
             if limit.measure == "chars":
-                used = len(text)
+                used, mine_part = len(text), own(path, "chars")
             elif limit.measure == "lines":
                 used = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+                mine_part = own(path, "lines")
             else:
                 if target.dir_file is None or not (path == target.root_file or path.endswith("/" + target.dir_file)):
                     continue
-                used = 0
+                used = mine_part = 0
                 parts = path.split("/")[:-1]
+                chain = []
                 for depth in range(len(parts) + 1):
                     ancestor = "/".join([*parts[:depth], target.dir_file])
                     if ancestor in finals:
+                        chain.append(ancestor)
                         used += len(finals[ancestor].encode("utf-8"))
-            uses.append(LimitUse(target.name, path, limit, used))
+                        mine_part += own(ancestor, "chain_bytes")
+                if any(ancestor in over_chains for ancestor in chain[:-1]):
+                    continue  # already said for the file above, which is the cause
+                if used > limit.value:
+                    over_chains.append(path)
+            uses.append(LimitUse(target.name, path, limit, used, mine_part, budget))
     return uses
 
 
 def limit_advice(use: LimitUse) -> str:
     unit = {"chars": "characters", "lines": "lines", "chain_bytes": "bytes with the AGENTS.md files above it"}
+    head = f"{use.used:,} {unit[use.limit.measure]}, over the hard limit of {use.limit.value:,} ({use.limit.reason})"
+    if use.hand_written > use.limit.value:
+        return (
+            f"{head}; the hand-written text alone is {use.hand_written:,} (gitmem adds {use.own:,}), so no budget "
+            "fixes it: shorten the hand-written text, or turn it into memories the budget can order "
+            "(`gitmem import --move` moves those lines into .memory/), then run `gitmem compile`"
+        )
+    from gitmem.compile.budget import CHARS_PER_TOKEN
+
+    room = use.limit.value - use.hand_written  # what gitmem's part may take
+    fits = max(1, (room * 9 // 10) // CHARS_PER_TOKEN) if use.limit.measure != "lines" else None
+    lower = (
+        f"lower the budget of {use.target} to about {fits:,} tokens (budget: {{default: …, {use.target}: {fits}}} "
+        "in .memory/config.yaml)"
+        if fits is not None and fits < use.budget
+        else f"lower the budget of {use.target} in .memory/config.yaml"
+    )
     return (
-        f"{use.used:,} {unit[use.limit.measure]}, over the hard limit of {use.limit.value:,} "
-        f"({use.limit.reason}); lower the budget of {use.target} (e.g. budget: {{default: 2000, {use.target}: 1500}} "
-        "in .memory/config.yaml), lower some memories' priority, or shorten the hand-written text"
+        f"{head}; gitmem writes {use.own:,} of it: {lower}, lower some memories' priority, or shorten the "
+        "hand-written text"
     )
 
 
@@ -91,13 +128,19 @@ def hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str
                 )
 
 
-def claude_imports_agents(targets: Sequence[Target], finals: dict[str, str], report: Report) -> None:
+def claude_imports_agents(targets: Sequence[Target], finals: dict[str, str], report: Report, touched: set[str]) -> None:
+    """Said when compile writes CLAUDE.md's block (not on every run): the agents target already serves Claude."""
     names = {target.name for target in targets}
     claude = finals.get("CLAUDE.md", "")
-    if {"agents", "claude"} <= names and re.search(r"(?m)^@AGENTS\.md\s*$", claude) and "AGENTS.md" in finals:
+    if (
+        {"agents", "claude"} <= names
+        and "CLAUDE.md" in touched
+        and re.search(r"(?m)^[ \t]*@(?:\./)?AGENTS\.md[ \t]*$", claude)
+        and "AGENTS.md" in finals
+    ):
         report.warnings.append(
-            "CLAUDE.md imports @AGENTS.md, so Claude Code reads gitmem's memories twice: "
-            "drop the claude target or the import"
+            "CLAUDE.md imports @AGENTS.md, so Claude Code reads gitmem's memories twice: the agents target serves "
+            "Claude Code already; drop claude from `targets` in .memory/config.yaml (or drop the import)"
         )
 
 

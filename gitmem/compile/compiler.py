@@ -104,7 +104,11 @@ def prepare(
         if change.io_path is not None:
             other = seen_io.get(change.io_path)
             if other is not None:
-                report.warnings.append(f"{path} and {other} are the same file (a link): gitmem writes it for {other}")
+                if any(done.path == other and done.changed for done in report.changes):  # said when it is written
+                    report.warnings.append(
+                        f"{path} and {other} are the same file (a link): gitmem writes it for {other}"
+                    )
+                _drop_link(report, path)
                 continue
             seen_io[change.io_path] = path
         if change.owned:
@@ -121,7 +125,7 @@ def prepare(
             report.changes.append(change)
 
     for target in targets:
-        report.limits.extend(checks.limit_uses(target, finals, desired))
+        report.limits.extend(checks.limit_uses(target, finals, desired, budgets[target.name]))
     touched = {change.path for change in report.changes if change.changed}
     held: set[str] = set()
     for use in report.limits:
@@ -135,7 +139,7 @@ def prepare(
         if change.target in held and change.changed:
             change.action = "held"
     checks.hidden_unicode(desired, finals, report)
-    checks.claude_imports_agents(targets, finals, report)
+    checks.claude_imports_agents(targets, finals, report, touched)
     checks.read_twice(targets, desired, touched, report)
     report.changes.sort(key=lambda change: change.path)
     return report
@@ -258,6 +262,12 @@ def _conflict_problem(path: str, text: str) -> Problem:
 def _desired_change(
     project: Project, path: str, target: Target, plan: FilePlan, force: bool, report: Report
 ) -> FileChange | None:
+    blocked = _blocked_by_file(project, path)
+    if blocked is not None:
+        problem = Problem(blocked, 1, 1, "file", _blocked_message(blocked, target))
+        if problem not in report.problems:
+            report.problems.append(problem)
+        return None
     old, io_path = read_file(project, path, report)
     if io_path is None:
         return None
@@ -311,6 +321,33 @@ def _desired_change(
     else:
         change.action = "updated"
     return change
+
+
+def _blocked_by_file(project: Project, path: str) -> str | None:
+    """The folder on the way to ``path`` that is a file (``.cursor/rules`` written as one file), or ``None``."""
+    parts = path.split("/")[:-1]
+    for depth in range(1, len(parts) + 1):
+        folder = "/".join(parts[:depth])
+        full = project.root / folder
+        if full.exists() and not full.is_dir():
+            return folder
+    return None
+
+
+def _blocked_message(folder: str, target: Target) -> str:
+    return (
+        f"a file where {target.tool} reads a folder ({folder}/*{target.scoped_suffix}), so gitmem cannot write "
+        f"there: move its text into a file in that folder (e.g. {folder}/project{target.scoped_suffix}), "
+        f"or drop the {target.name} target from .memory/config.yaml"
+    )
+
+
+def _drop_link(report: Report, path: str) -> None:
+    """A file that is a link to one another target writes: not this target's file (nor its tokens) after all."""
+    for target_plan in report.plans:
+        file_plan = target_plan.files.pop(path, None)
+        if file_plan is not None:
+            target_plan.chars -= len(file_plan.text())
 
 
 def _scan_or_heal(path: str, old: str, report: Report) -> Scan | tuple[str, Found] | None:

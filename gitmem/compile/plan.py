@@ -119,10 +119,16 @@ def plan_target(
         used = len(block.footer_text(footer)) + sizes.overhead(root)[2]
         kept = []
         smallest = min(len(entries[memory.id]) for memory in memories)
+        cut: set[tuple[str, str]] = set()  # (rules file, kind) an imported memory was left out of: stop there
         for index, memory in enumerate(memories):
             if limit - used < smallest:  # nothing more can fit
                 omitted.extend(memories[index:])
                 break
+            origin = budget.origin_place(memory)
+            stretch = (origin[0], memory.kind) if origin else None
+            if stretch in cut:  # a later line of a file whose earlier one was left out: no fragments
+                omitted.append(memory)
+                continue
             delta = sizes.cost(memory, placements[memory.id], files, groups)
             if used + delta <= limit:
                 used += delta
@@ -130,6 +136,8 @@ def plan_target(
                 kept.append(memory)
             else:
                 omitted.append(memory)
+                if stretch is not None:
+                    cut.add(stretch)
 
     plans: dict[str, FilePlan] = {}
 

@@ -173,7 +173,22 @@ def check_budgets(ctx: Context) -> Iterator[Finding]:
             )
 
 
+def check_hooks(ctx: Context) -> Iterator[Finding]:
+    """gitmem's pre-commit hooks set up, but git runs its hooks from a ``core.hooksPath`` that does not run them."""
+    config = ctx.project.root / ".pre-commit-config.yaml"
+    try:
+        if "gitmem" not in config.read_text(encoding="utf-8", errors="replace"):
+            return
+    except OSError:
+        return
+    from gitmem.git import hookpath
+
+    for path, message in hookpath.problems(ctx.project):
+        yield Finding(ERROR, "hook-skipped", None, path, 1, message, "gitmem init")
+
+
 CHECKS: tuple[Check, ...] = (
+    check_hooks,
     check_invalid,
     check_expired,
     check_review,

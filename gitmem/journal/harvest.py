@@ -20,6 +20,7 @@ from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import removed
 from gitmem.journal.log import check_log
 from gitmem.journal.markdown import CONVENTIONS, DECISIONS, DIFFICULTIES, TODO, Item, Skipped, parse
+from gitmem.markdown import first_sentence
 from gitmem.memory import similar
 from gitmem.memory.model import Memory, short_id, title_key, unique_id
 from gitmem.memory.store import Store
@@ -29,7 +30,6 @@ KIND_OF = {DECISIONS: "decision", DIFFICULTIES: "pitfall", CONVENTIONS: "convent
 TITLE_SOFT = 160  # an item up to this long is its own title
 TITLE_MAX = 200  # the schema's limit
 _BOLD_LABEL = re.compile(r"^(\*\*|__)(.+?)\1\s*(?:[:.–—-]\s*)?(.*)$")
-_SENTENCE = re.compile(r"^(.{12,}?[.!?])\s+(\S.*)$")
 
 
 @dataclass(frozen=True)
@@ -75,11 +75,14 @@ def split_item(item: Item) -> tuple[str, str]:
     elif len(head) <= TITLE_SOFT:
         title = head
     else:
-        sentence = _SENTENCE.match(head)
-        if sentence and len(sentence.group(1)) <= TITLE_SOFT:
-            title, lead = sentence.group(1), sentence.group(2)
+        sentence = first_sentence(head)
+        if sentence and len(sentence[0]) <= TITLE_SOFT:
+            title, lead = sentence
         else:
-            title = head[: TITLE_SOFT - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
+            title = head[: TITLE_SOFT - 1].rsplit(" ", 1)[0]
+            if title.count("`") % 2:  # never end inside a code span
+                title = title[: title.rindex("`")]
+            title = title.rstrip(" ,;:(") + "…"
             lead = head
     if title.endswith((".", ":")) and not title.endswith(".."):
         title = title[:-1]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,21 +13,25 @@ from gitmem.fsutil import TEMP_PATTERN, write_atomic
 from gitmem.memory.store import Store
 from gitmem.project import Project
 
-# Files whose presence shows a project already uses a tool: init adds that tool to the targets.
+# The files each tool really loads (or a folder it loads from, ending in "/"): their presence shows the project already
+# uses that tool, and init adds it to the targets. Names are matched exactly, with their case (a docs page
+# `gemini.md` on a case-insensitive disk is not GEMINI.md), and a tool's settings folder alone (`.cursor/` with
+# hooks.json or mcp.json, `.gemini/settings.json`) is not a rules file.
 _DETECT: dict[str, tuple[str, ...]] = {
     "agents": ("AGENTS.md",),
-    "claude": ("CLAUDE.md", ".claude"),
-    "gemini": ("GEMINI.md", ".gemini"),
-    "cursor": (".cursor", ".cursorrules"),
-    "copilot": (".github/copilot-instructions.md", ".github/instructions"),
-    "windsurf": (".windsurf", ".windsurfrules"),
-    "cline": (".clinerules",),
-    "kiro": (".kiro",),
+    "claude": ("CLAUDE.md", ".claude/CLAUDE.md", ".claude/rules/"),
+    "gemini": ("GEMINI.md",),
+    "cursor": (".cursor/rules/", ".cursorrules"),
+    "copilot": (".github/copilot-instructions.md", ".github/instructions/"),
+    "windsurf": (".windsurf/rules/", ".windsurfrules"),
+    "cline": (".clinerules/*.md", ".clinerules"),  # rules files, not only workflows/ or hooks/
+    "kiro": (".kiro/steering/",),
     "aider": ("CONVENTIONS.md", ".aider.conf.yml"),
-    "amazonq": (".amazonq/rules",),
-    "continue": (".continue/rules",),
-    "roo": (".roo/rules", ".roorules"),
+    "amazonq": (".amazonq/rules/",),
+    "continue": (".continue/rules/",),
+    "roo": (".roo/rules/", ".roorules"),
 }
+_IMPORTS_AGENTS = re.compile(r"(?m)^[ \t]*@(?:\./)?AGENTS\.md[ \t]*$")
 
 
 @dataclass
@@ -35,11 +41,51 @@ class InitReport:
     detected: tuple[str, ...] = ()
     left_out: dict[str, str] = field(default_factory=dict)  # detected targets whose client reads another: its name
     targets_changed: bool = False
+    rules_files: bool = False  # the project has rules files of some tool: `gitmem import` can read them
+    claude_via_agents: bool = False  # CLAUDE.md imports AGENTS.md: the agents target serves Claude Code
 
 
 def detect_targets(root: Path) -> tuple[str, ...]:
     """The tools whose rules files or folders the project already has."""
-    return tuple(name for name in TARGET_NAMES if any((root / p).exists() for p in _DETECT[name]))
+    return tuple(name for name in TARGET_NAMES if any(_present(root, p) for p in _DETECT[name]))
+
+
+def _present(root: Path, relative: str) -> bool:
+    """Whether ``relative`` exists under ``root`` with exactly this spelling: a file, or (ending in "/") a folder."""
+    if relative.endswith("/*.md"):  # a folder holding rules files itself
+        folder_path = relative.removesuffix("/*.md")
+        if not _present(root, folder_path + "/"):
+            return False
+        try:
+            return any(name.endswith(".md") and (root / folder_path / name).is_file()
+                       for name in os.listdir(root / folder_path))  # fmt: skip
+        except OSError:
+            return False
+    folder = relative.endswith("/")
+    parts = relative.rstrip("/").split("/")
+    directory = root
+    for index, name in enumerate(parts):
+        try:
+            if name not in os.listdir(directory):
+                return False
+        except OSError:
+            return False
+        directory = directory / name
+        last = index == len(parts) - 1
+        if not last and not directory.is_dir():
+            return False
+    return directory.is_dir() if folder else directory.is_file()
+
+
+def claude_imports_agents(root: Path) -> bool:
+    """Whether the root CLAUDE.md imports AGENTS.md (``@AGENTS.md``): Claude Code then reads AGENTS.md itself."""
+    if not _present(root, "CLAUDE.md"):
+        return False
+    try:
+        text = (root / "CLAUDE.md").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return bool(_IMPORTS_AGENTS.search(text))
 
 
 MEMORY_GITIGNORE = (
@@ -75,6 +121,8 @@ def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
     report.created.extend(ignore_temp_files(project))
 
     existed = project.config_path.exists()
+    found = detect_targets(project.root)
+    report.rules_files = bool(found)
     current = load_config(project).targets if existed else ()
     if targets:
         wanted = tuple(dict.fromkeys(targets))
@@ -83,11 +131,15 @@ def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
     else:
         from gitmem.compile.readers import covered
 
-        found = tuple(t for t in detect_targets(project.root) if t not in DEFAULT_TARGETS)
-        chosen = {*DEFAULT_TARGETS, *found}
-        report.left_out = {t: reader.client for t in found if (reader := covered(t, chosen - {t})) is not None}
-        report.detected = tuple(t for t in found if t not in report.left_out)
-        wanted = tuple(t for t in TARGET_NAMES if t in DEFAULT_TARGETS or t in report.detected)
+        detected = tuple(t for t in found if t not in DEFAULT_TARGETS)
+        defaults = set(DEFAULT_TARGETS)
+        if claude_imports_agents(project.root):
+            defaults.discard("claude")
+            report.claude_via_agents = True
+        chosen = {*defaults, *detected}
+        report.left_out = {t: reader.client for t in detected if (reader := covered(t, chosen - {t})) is not None}
+        report.detected = tuple(t for t in detected if t not in report.left_out)
+        wanted = tuple(t for t in TARGET_NAMES if t in defaults or t in report.detected)
     if not existed:
         save_config(project, {"targets": list(wanted)})
         report.created.append(project.config_path)

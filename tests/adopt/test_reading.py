@@ -59,7 +59,7 @@ def items(text: str) -> list[tuple[int, int, str, list[str], tuple[str, ...]]]:
         pytest.param(
             "## Setup\nThese steps assume Linux:\n\n- Install uv.\n",
             [(4, 4, "Install uv.", [], ("Setup",))],
-            id="introductory text is not an item",
+            id="introductory text is not an item (its list items keep it as context)",
         ),
         pytest.param(
             "## Commands\nRun the tests with:\n\n```sh\npnpm test\n```\n\n```sh\npnpm e2e\n```\n",
@@ -110,9 +110,12 @@ def test_imports_and_skipped_lines_are_reported() -> None:
 def test_the_150_line_agents_md_gives_one_item_per_rule() -> None:
     parsed = parse(AGENTS_MD.splitlines())
     assert len(AGENTS_MD.splitlines()) == 149
-    assert len(parsed.items) == 54
-    assert [(s.line, s.reason) for s in parsed.skipped] == [(17, "introductory text (ends with ':')")]
+    assert len(parsed.items) == 52
+    assert parsed.skipped == []
     by_line = {item.line: item for item in parsed.items}
+    assert [by_line[n].context for n in (19, 22)] == ["These steps assume macOS or Linux:"] * 2  # the lead-in
+    assert by_line[99].steps and by_line[99].head == "Pull requests" and len(by_line[99].rest) == 3  # one procedure
+    assert (by_line[32].head, by_line[32].rest[0][:6]) == ("", "| Task")  # the table is not the paragraph's
     assert by_line[44].head == "Components: One component per file, named in PascalCase."
     assert by_line[86].headings == ("Acme Platform", "Testing instructions")
     assert by_line[53].head == "Pydantic v2 models only: the v1 compatibility layer was removed in March."

@@ -93,7 +93,8 @@ def test_compile_warns_when_a_client_reads_a_memory_twice(project: Path, memory:
 
 def test_init_leaves_out_a_target_whose_client_reads_agents_md(repo: Path, run: Run) -> None:
     (repo / ".clinerules").mkdir()
-    (repo / ".gemini").mkdir()
+    (repo / ".clinerules" / "general.md").write_text("Keep it short.\n", encoding="utf-8")
+    (repo / "GEMINI.md").write_text("# Notes\n", encoding="utf-8")
     result = run("init", "--no-hooks")
     assert result.code == 0, result.err
     assert "found rules files of: gemini" in result.lines

@@ -1,0 +1,162 @@
+"""The git hooks that really run: where git looks for them (``core.hooksPath``, as husky sets it), and whether the
+one there runs gitmem's pre-commit hooks.
+
+``pre-commit install`` refuses to work while ``core.hooksPath`` is set, and its hint (unset it) would switch off the
+team's own hooks (husky, a committed ``.githooks/`` folder). So with a hooks path in use, gitmem adds one line to the
+hook script git runs there, ``pre-commit run``, and leaves every other byte of it alone. With husky 9, git's hooks
+path is husky's generated ``.husky/_`` folder, whose scripts run the team's ``.husky/pre-commit``: that one is
+edited. A hooks path outside the repository is not written (gitmem writes only inside the repository): the user is
+told the line to add.
+
+``problems`` says when the gitmem hooks of ``.pre-commit-config.yaml`` will not run on a commit: the hooks path in
+use has no hook that runs pre-commit, or pre-commit's hook sits in ``.git/hooks`` while git looks elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from gitmem.git import command
+from gitmem.project import Project
+
+MARK = "# gitmem: run the hooks of .pre-commit-config.yaml (secret scan, memories, compile); `gitmem init` added this"
+_RUNS = re.compile(r"pre-commit\s+(run|hook-impl)|pre_commit|\bgitmem\s+(scan|check)")
+
+
+@dataclass(frozen=True)
+class HookFile:
+    """The script git runs for one hook type, as the user edits it."""
+
+    hook_type: str
+    path: Path  # the script to edit (husky 9: .husky/pre-commit, not the generated .husky/_/pre-commit)
+    configured: str  # core.hooksPath as set
+    inside: bool  # within the repository's work tree
+
+    def display(self, project: Project) -> str:
+        return project.display(self.path) if self.inside else str(self.path)
+
+
+def hooks_path(project: Project) -> str | None:
+    """``core.hooksPath`` as git sees it here (any config level), or ``None``."""
+    try:
+        value = command.git(project.root, "config", "--get", "core.hooksPath").decode("utf-8").strip()
+    except command.GitFailed:
+        return None
+    return value or None
+
+
+def hook_file(project: Project, hook_type: str) -> HookFile | None:
+    """The script to hold ``hook_type`` under the hooks path in use; ``None`` when no hooks path is set."""
+    configured = hooks_path(project)
+    if configured is None:
+        return None
+    directory = Path(os.path.expanduser(configured))
+    if not directory.is_absolute():
+        directory = project.root / directory
+    directory = Path(os.path.normpath(directory))
+    if directory.name == "_" and (directory / "h").is_file():  # husky 9: its stubs run ../<hook>
+        directory = directory.parent
+    root = project.root.resolve()
+    resolved = directory.resolve()
+    inside = resolved == root or root in resolved.parents
+    return HookFile(hook_type, directory / hook_type, configured, inside)
+
+
+def runs_precommit(path: Path) -> bool:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return bool(_RUNS.search(text))
+
+
+def _line(hook_type: str) -> str:
+    return f"pre-commit run --hook-stage {hook_type} || exit $?"
+
+
+def wire(project: Project, hook_type: str) -> tuple[list[str], bool]:
+    """Make the hook under the hooks path in use run pre-commit. Returns what was done (or what the user must do)
+    and whether the hook now runs."""
+    found = hook_file(project, hook_type)
+    assert found is not None
+    where = found.display(project)
+    if runs_precommit(found.path):
+        return [], True
+    addition = f"{MARK}\n{_line(hook_type)}\n"
+    if not found.inside:
+        return [
+            f"core.hooksPath is {found.configured}, outside this repository: gitmem does not write there. Add these "
+            f"lines to {where} so commits run gitmem's hooks:\n{addition.rstrip()}"
+        ], False
+    from gitmem.fsutil import write_atomic
+
+    try:
+        old = found.path.read_text(encoding="utf-8") if found.path.exists() else None
+    except (OSError, UnicodeDecodeError) as exc:
+        return [f"cannot read {where} ({exc}): add `{_line(hook_type)}` to it yourself"], False
+    if old is None:
+        new = "#!/bin/sh\n" + addition
+    else:
+        newline = "\r\n" if "\r\n" in old else "\n"
+        lines = old.splitlines(keepends=True)
+        head = 1 if lines and lines[0].startswith("#!") else 0
+        if head and not lines[0].endswith("\n"):
+            lines[0] += newline
+        new = "".join([*lines[:head], addition.replace("\n", newline), *lines[head:]])
+    mode = found.path.stat().st_mode if old is not None else 0o644
+    write_atomic(found.path, new.encode("utf-8"))
+    found.path.chmod(stat.S_IMODE(mode) | 0o111)
+    verb = "created" if old is None else "added `pre-commit run` to"
+    done = [f"{verb} {where} (core.hooksPath is {found.configured}): commits run gitmem's hooks"]
+    import shutil
+
+    if shutil.which("pre-commit") is None:
+        done.append(f"pre-commit is not on PATH, and {where} calls it: `pipx install pre-commit` (or pip)")
+    return done, True
+
+
+def problems(project: Project, hook_types: tuple[str, ...] = ("pre-commit",)) -> list[tuple[str, str]]:
+    """``(path, message)`` for each hook that will not run gitmem's hooks although git looks for it elsewhere than
+    pre-commit installed it: ``core.hooksPath`` is set and the script there does not run pre-commit."""
+    found = []
+    for hook_type in hook_types:
+        hook = hook_file(project, hook_type)
+        if hook is None or runs_precommit(hook.path):
+            continue
+        installed = project.git_dir / "hooks" / hook_type
+        skipped = " (pre-commit's hook in .git/hooks is skipped)" if runs_precommit(installed) else ""
+        found.append(
+            (
+                hook.display(project),
+                f"git runs the {hook_type} hook from core.hooksPath ({hook.configured}), which does not run "
+                f"pre-commit, so commits skip gitmem's scan{skipped}: run `gitmem init` to add it",
+            )
+        )
+    return found
+
+
+def unstaged(project: Project, paths: list[str]) -> list[str]:
+    """Those of ``paths`` whose working-tree state is not what the index holds: new untracked files, changes and
+    deletions not staged. (In a pre-commit hook, a compiled file left so would miss the commit: a fresh clone then
+    fails `gitmem check`.)"""
+    if not paths:
+        return []
+    out = command.git(project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths)
+    found = []
+    entries = out.decode("utf-8", "surrogateescape").split("\0")
+    index = 0
+    while index < len(entries):
+        entry = entries[index]
+        index += 1
+        if len(entry) < 4:
+            continue
+        state, path = entry[:2], entry[3:]
+        if state[0] in "RC":
+            index += 1  # the old path of a rename or copy follows
+        if state == "??" or state[1] != " ":
+            found.append(path)
+    return sorted(found)
