@@ -137,11 +137,18 @@ def _scan_raw(text: str) -> list[Span]:
     return spans
 
 
+# A line longer than this is scanned only around its keywords, WINDOW characters either side of each: a minified
+# bundle or a recorded HTTP cassette (one line of a megabyte) costs time in proportion to its keywords, and no
+# secret is lost, because every pattern matches within a few hundred characters of its keyword.
+LONG_LINE = 4096
+WINDOW = 1024
+
+
 def _windows(
     text: str, lowered: str, keywords: list[str], cache: dict[str, list[tuple[int, int]]]
 ) -> list[tuple[int, int]]:
-    """The lines (start, end) holding any of ``keywords``, in order, each once."""
-    lines: set[tuple[int, int]] = set()
+    """The lines (start, end) holding any of ``keywords`` (only near them on a long line), in order, merged."""
+    spans: set[tuple[int, int]] = set()
     for keyword in keywords:
         found = cache.get(keyword)
         if found is None:
@@ -152,11 +159,24 @@ def _windows(
                 end = text.find("\n", position)
                 if end == -1:
                     end = len(text)
-                found.append((start, end))
+                if end - start <= LONG_LINE:
+                    found.append((start, end))
+                    position = lowered.find(keyword, end)
+                    continue
+                while position != -1 and position < end:  # a long line: a window around each occurrence
+                    found.append((max(start, position - WINDOW), min(end, position + len(keyword) + WINDOW)))
+                    position = lowered.find(keyword, position + len(keyword), end)
                 position = lowered.find(keyword, end)
             cache[keyword] = found
-        lines.update(found)
-    return sorted(lines)
+        spans.update(found)
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
 
 
 def _scan_layered(text: str, depth: int) -> list[Span]:
@@ -249,21 +269,16 @@ def _hidden_findings(text: str, lines: _Lines, path: str) -> list[Finding]:
     from gitmem.scan.unicode import find_hidden
 
     found = []
+    described: dict[int, tuple[str, str]] = {}  # codepoint -> (label, fingerprint): a few distinct ones per text
     for char in find_hidden(text):
         offset = lines.starts[char.line - 1] + char.column - 1
-        label = f"U+{char.codepoint:04X} ({char.name})"
-        found.append(
-            Finding(
-                HIDDEN_RULE,
-                char.line,
-                char.column,
-                offset,
-                offset + 1,
-                label,
+        known = described.get(char.codepoint)
+        if known is None:
+            known = described[char.codepoint] = (
+                f"U+{char.codepoint:04X} ({char.name})",
                 fingerprint(HIDDEN_RULE, f"U+{char.codepoint:04X}"),
-                path,
             )
-        )
+        found.append(Finding(HIDDEN_RULE, char.line, char.column, offset, offset + 1, known[0], known[1], path))
     return found
 
 

@@ -998,8 +998,9 @@ RULES: tuple[Rule, ...] = (
         description="Database connection URL with an inline password",
         keywords=("://",),
         pattern=(
-            r"(?i:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver|oracle|"
-            r"cockroachdb|clickhouse|neo4j(?:\+s)?|couchdb|cassandra|jdbc:[a-z]+|[a-z]+\+[a-z0-9]+)://"
+            r"(?<![A-Za-z0-9+.-])(?i:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|"
+            r"sqlserver|oracle|cockroachdb|clickhouse|neo4j(?:\+s)?|couchdb|cassandra|jdbc:[a-z]{2,20}|"
+            r"[a-z]{2,20}\+[a-z0-9]{1,20})://"
             r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
         ),
         check=filters.url_password,
@@ -1020,7 +1021,7 @@ RULES: tuple[Rule, ...] = (
         description="URL with an inline password",
         keywords=("://",),
         pattern=(
-            r"(?i:https?|ftps?|sftp|ssh|git|smtps?|imaps?|ldaps?|amqps?|[a-z][a-z0-9]{2,15})://"
+            r"(?<![A-Za-z0-9.-])(?i:https?|ftps?|sftp|ssh|git|smtps?|imaps?|ldaps?|amqps?|[a-z][a-z0-9]{2,15})://"
             r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
         ),
         check=filters.url_password,
@@ -1071,7 +1072,7 @@ RULES: tuple[Rule, ...] = (
             # <add key="ApiKey" value="…"/> (.NET config; first, or key="…" would be taken for an assignment)
             r"""\bkey\s*=\s*["'](?P<name8>[\w.:-]{1,80})["']\s+value\s*=\s*["'](?P<secret8>[^"'\s]{6,500})["']|"""
             # name = "value" (code, JSON, YAML, TOML), a quoted value of one word, optionally after "Bearer "
-            r"""(?P<name>[A-Za-z_$@][\w.$@-]{0,80})["']?\]?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
+            r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80})["']?\]?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
             r"""(?:[rbuRBU]{1,2}(?=["'])|\b(?:str|String)\()?"""
             r"""(?P<q>["'`])(?:(?:Bearer|Basic|Token|token)\s+)?(?P<secret>[^"'`\s\\]{6,500})(?P=q)"""
             # NAME=value at the start of a line (.env, shell, YAML, INI, properties, Dockerfile)

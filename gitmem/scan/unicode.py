@@ -2,8 +2,8 @@
 
 The "rules file backdoor" hides instructions in zero-width, bidirectional and tag characters. gitmem refuses
 them in memories, session logs and everything it writes. Exceptions, because they are harmless and common:
-a byte-order mark at the very start, and the joiners, variation selectors and tag characters inside emoji
-sequences (family emoji, flags of subdivisions).
+a byte-order mark at the very start, form feeds (page breaks in source code), and the joiners, variation
+selectors and tag characters inside emoji sequences (family emoji, flags of subdivisions).
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ _ZWJ = 0x200D
 _VS15, _VS16 = 0xFE0E, 0xFE0F
 _BLACK_FLAG = 0x1F3F4
 _CANCEL_TAG = 0xE007F
+_FORM_FEED = 0x0C
+_EXCEPTIONS = frozenset({0xFEFF, _VS15, _VS16, _ZWJ, _FORM_FEED})  # and tags (U+E0020 on): see _allowed
 
 
 def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
@@ -75,6 +77,8 @@ def _allowed(text: str, index: int, cp: int) -> bool:
     """The exceptions: a leading BOM, and characters that are part of an emoji sequence."""
     if cp == 0xFEFF:
         return index == 0
+    if cp == _FORM_FEED:  # a page break in source code (PEP 8, Emacs, C sources): visible to every editor
+        return True
     prev = ord(text[index - 1]) if index > 0 else -1
     if cp in (_VS15, _VS16):
         return prev >= 0x20 and not _HIDDEN_RE.match(text[index - 1])
@@ -99,14 +103,18 @@ def _allowed(text: str, index: int, cp: int) -> bool:
 def find_hidden(text: str) -> list[HiddenChar]:
     """Every hidden character in ``text`` that is not one of the harmless exceptions."""
     found: list[HiddenChar] = []
+    line, line_start, counted = 1, 0, 0  # lines counted incrementally: linear in the text, however many hits
     for match in _HIDDEN_RE.finditer(text):
         index = match.start()
         cp = ord(text[index])
-        if _allowed(text, index, cp):
+        if (cp in _EXCEPTIONS or cp >= 0xE0020) and _allowed(text, index, cp):
             continue
-        line = text.count("\n", 0, index) + 1
-        column = index - (text.rfind("\n", 0, index) + 1) + 1
-        found.append(HiddenChar(line, column, cp))
+        newlines = text.count("\n", counted, index)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", counted, index) + 1
+        counted = index
+        found.append(HiddenChar(line, index - line_start + 1, cp))
     return found
 
 
