@@ -54,6 +54,7 @@ def scan(
     from gitmem.scan import sources as src
     from gitmem.scan.engine import HIDDEN_RULE
     from gitmem.scan.engine import redact as redact_text
+    from gitmem.scan.kinds import PROSE
 
     if staged and redact:
         raise UsageError("--redact rewrites files: give it paths or --log, not --staged")
@@ -69,7 +70,7 @@ def scan(
 
     # (source, decode depth, whether allow pragmas count): a session log is an agent's text, never reviewed line
     # by line, so a pragma in it allows nothing
-    jobs: list[tuple[src.Source, int, bool]] = []
+    jobs: list[tuple[src.Source, int, bool, str]] = []
     if staged:
         if project is None:
             raise CannotRun("--staged needs a git repository: run it inside one")
@@ -77,14 +78,14 @@ def scan(
     elif files or not (stdin or logs):
         jobs += [_job(source) for source in src.read_paths(files or (".",), project, settings)]
     for log in logs:
-        jobs += [(source, LOG_DECODE_DEPTH, False) for source in src.read_paths((log,), project, src.Settings())]
+        jobs += [(s, LOG_DECODE_DEPTH, False, PROSE) for s in src.read_paths((log,), project, src.Settings())]
     if stdin:
-        jobs.append((src.Source("-", src.decode_bytes(sys.stdin.buffer.read())), LOG_DECODE_DEPTH, True))
+        jobs.append((src.Source("-", src.decode_bytes(sys.stdin.buffer.read())), LOG_DECODE_DEPTH, True, PROSE))
 
     findings = []
     redacted: list[str] = []
-    for source, depth, pragmas in jobs:
-        found = src.findings_in(source, settings, decode=depth, pragmas=pragmas, honour_allow=not baseline)
+    for source, depth, pragmas, kind in jobs:
+        found = src.findings_in(source, settings, decode=depth, pragmas=pragmas, honour_allow=not baseline, kind=kind)
         findings += found
         if not redact:
             continue
@@ -125,15 +126,18 @@ def scan(
 LOG_DECODE_DEPTH = 3
 
 
-def _job(source: Any) -> tuple[Any, int, bool]:
+def _job(source: Any) -> tuple[Any, int, bool, str]:
     """How to scan a file: gitmem's own session logs as logs (decoded deeper), and in them and in memories an allow
-    pragma allows nothing (an agent writes that text; nobody reviews it line by line)."""
+    pragma allows nothing (an agent writes that text; nobody reviews it line by line). Memories and logs are
+    prose; every other file is code (gitmem.scan.kinds)."""
     from gitmem.scan.engine import DEFAULT_DECODE_DEPTH
+    from gitmem.scan.kinds import file_kind
 
     relative = source.root_relative or ""
+    kind = file_kind(source.root_relative or source.display)
     if relative.startswith(".memory/journal/"):
-        return source, LOG_DECODE_DEPTH, False
-    return source, DEFAULT_DECODE_DEPTH, not relative.startswith(".memory/memories/")
+        return source, LOG_DECODE_DEPTH, False, kind
+    return source, DEFAULT_DECODE_DEPTH, not relative.startswith(".memory/memories/"), kind
 
 
 def _project_or_none(find: Any) -> Any:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from gitmem.scan import filters
+from gitmem.scan.kinds import CODE, PROSE
 from gitmem.scan.rules import RULES, Rule
 
 _FINGERPRINT_KEY = b"gitmem-fingerprint-v1"
@@ -94,10 +95,12 @@ def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
     return match.span("secret")
 
 
-def _accept(rule: Rule, secret: str) -> bool:
+def _accept(rule: Rule, secret: str, kind: str) -> bool:
     if rule.entropy is not None and filters.entropy(secret) < rule.entropy:
         return False
     if not rule.generic and (filters.is_placeholder(secret) or filters.is_documented_example(secret)):
+        return False
+    if rule.generic and kind == CODE and not filters.plausible_in_code(secret):
         return False
     return rule.check is None or rule.check(secret)
 
@@ -112,7 +115,7 @@ def _name_groups(rule: Rule) -> tuple[tuple[str, str], ...]:
 Span = tuple[int, int, int]  # (rule index, start, end)
 
 
-def _scan_raw(text: str) -> list[Span]:
+def _scan_raw(text: str, kind: str) -> list[Span]:
     """Every match of every rule whose keywords occur, on the lines where they occur."""
     lowered = _lowered(text)
     woken: dict[int, list[str]] = {}
@@ -124,6 +127,8 @@ def _scan_raw(text: str) -> list[Span]:
     line_cache: dict[str, list[tuple[int, int]]] = {}
     for number in sorted(woken):
         rule = RULES[number]
+        if rule.prose and kind == CODE:
+            continue
         pattern = _compiled(rule)
         whole = [(0, len(text))]
         windows = whole if rule.multiline else _windows(text, lowered, woken[number], line_cache)
@@ -132,7 +137,7 @@ def _scan_raw(text: str) -> list[Span]:
                 span = _secret_span(rule, match)
                 if span is None or span[0] == span[1]:
                     continue
-                if _accept(rule, text[span[0] : span[1]]):
+                if _accept(rule, text[span[0] : span[1]], kind):
                     spans.append((number, span[0], span[1]))
     return spans
 
@@ -179,13 +184,13 @@ def _windows(
     return merged
 
 
-def _scan_layered(text: str, depth: int) -> list[Span]:
-    spans = _scan_raw(text)
+def _scan_layered(text: str, depth: int, kind: str) -> list[Span]:
+    spans = _scan_raw(text, kind)
     if depth > 0:
         from gitmem.scan.decode import layers
 
         for layer in layers(text):
-            for number, start, end in _scan_layered(layer.text, depth - 1):
+            for number, start, end in _scan_layered(layer.text, depth - 1, kind):
                 outer_start, outer_end = layer.outer(start, end)
                 if outer_end > outer_start:
                     spans.append((number, outer_start, outer_end))
@@ -236,7 +241,13 @@ def _allowed_inline(lines: _Lines, line: int) -> bool:
 
 
 def scan_text(
-    text: str, path: str = "-", *, decode: int = DEFAULT_DECODE_DEPTH, hidden: bool = False, pragmas: bool = False
+    text: str,
+    path: str = "-",
+    *,
+    decode: int = DEFAULT_DECODE_DEPTH,
+    hidden: bool = False,
+    pragmas: bool = False,
+    kind: str = PROSE,
 ) -> list[Finding]:
     """Every secret in ``text``, in order of position.
 
@@ -245,8 +256,11 @@ def scan_text(
     ``pragmas``, lines carrying an allow pragma (``gitmem:allow``, ``pragma: allowlist secret``,
     ``gitleaks:allow``) are skipped, and so is the line after ``gitmem:allow-next-line``: for files people review,
     never for text an agent wrote (a memory, a session log), which could carry a pragma to smuggle a secret.
+    ``kind`` is what the text is (``gitmem.scan.kinds``): ``prose`` (a memory, a journal, a session log: the
+    default) runs every rule; ``code`` (a source or config file) skips the prose rules and holds a generic
+    assignment's value to the stricter look of a generated secret.
     """
-    spans = _resolve(_scan_layered(text, decode))
+    spans = _resolve(_scan_layered(text, decode, kind))
     if not spans and not hidden:
         return []
     lines = _Lines(text)

@@ -3,8 +3,9 @@
 Each pattern is written from the provider's published token format. It marks the secret with the named group
 ``secret``; generic rules also capture the ``name`` the value is assigned to, which must say it is a credential.
 A rule runs only on the lines where one of its ``keywords`` occurs (in lower case), or, when ``multiline``, on the
-whole text. Baselines and allow lists refer to rules by id, so ids never change; rules are listed most specific
-first, and when two findings overlap the earlier rule's is kept.
+whole text. A ``prose`` rule runs only on text of the prose kind (memories, journals, session logs: see
+``gitmem.scan.kinds``). Baselines and allow lists refer to rules by id, so ids never change; rules are listed
+most specific first, and when two findings overlap the earlier rule's is kept.
 
 Examples are generated from parts when this module is imported (a few dozen short strings, microseconds), so this
 file never holds a string its own scanner would flag. Tests run every ``examples`` line (each must be found by its
@@ -31,6 +32,7 @@ class Rule:
     check: Callable[[str], bool] | None = None  # a last look at the secret: True keeps it
     multiline: bool = False  # the secret may span lines: run on the whole text, not on the keyword's line
     generic: bool = False  # no fixed format: judged by the assigned name and the value's look (filters.plausible)
+    prose: bool = False  # written for people's prose ("the password is …"): runs on memories and logs, not on code
 
 
 # -- example builders: deterministic pseudo-random strings ------------------------------------------------------------
@@ -1134,6 +1136,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         id="secret-in-prose",
         description='A credential given in prose: "the password is …", "use token …"',
+        prose=True,
         keywords=("pass", "pwd", "secret", "token", "key", "cred"),
         pattern=(
             r"(?i:\b(?:the\s+|my\s+|our\s+|your\s+)?"

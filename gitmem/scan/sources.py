@@ -263,12 +263,18 @@ def _unquote(raw: bytes) -> str:
 
 
 def findings_in(
-    source: Source, settings: Settings, *, decode: int, pragmas: bool = True, honour_allow: bool = True
+    source: Source,
+    settings: Settings,
+    *,
+    decode: int,
+    pragmas: bool = True,
+    honour_allow: bool = True,
+    kind: str = "prose",
 ) -> list[Finding]:
     """The secrets and hidden characters of one source, at the file's line numbers, less the allowed fingerprints."""
     from gitmem.scan.engine import scan_text
 
-    found = scan_text(source.text, source.display, decode=decode, hidden=True, pragmas=pragmas)
+    found = scan_text(source.text, source.display, decode=decode, hidden=True, pragmas=pragmas, kind=kind)
     if honour_allow and settings.allow:
         found = [finding for finding in found if finding.fingerprint not in settings.allow]
     if source.lines:
