@@ -95,3 +95,20 @@ def test_gitmem_scan_judges_memories_and_documents_as_prose_and_source_files_as_
 
     paths = {f["path"] for f in json.loads(result.stdout)["findings"]}
     assert paths == {".memory/memories/staging.md", "notes.md"}
+
+
+def test_pdf_illustrator_and_compressed_files_are_binary() -> None:
+    from gitmem.scan.sources import is_binary
+
+    assert is_binary(b"%PDF-1.5\r%\xe2\xe3\xcf\xd3\r\n1 0 obj\r<</Metadata 2 0 R>>" + b"\x07\x1b" * 50)
+    assert is_binary(bytes(range(1, 256)) * 4)  # control bytes and invalid UTF-8, no NUL
+    assert not is_binary("caf\u00e9 \x1b[0m colour codes in a test\n".encode() * 20)
+    assert not is_binary("na\u00efve text cut in the middle of a character: \u00e9".encode()[:-1])
+
+
+def test_joiners_inside_persian_and_indic_words_are_spelling_not_hidden_text() -> None:
+    from gitmem.scan.unicode import find_hidden
+
+    assert find_hidden("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645") == []  # Persian: mi-khaham
+    assert find_hidden("\u0ca8\u0ccd\u200d\u0caf") == []  # Kannada: a joiner after a virama
+    assert [c.codepoint for c in find_hidden("ab\u200ccd \u062e\u200c")] == [0x200C, 0x200C]

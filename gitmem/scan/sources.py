@@ -111,8 +111,25 @@ def encode_text(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
+# Formats that are text at their start and binary further on (PDF and Illustrator files), or compressed
+_BINARY_MAGIC = (b"%PDF-", b"\x1f\x8b", b"PK\x03\x04", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"BZh", b"\xfd7zXZ")
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+
+
 def is_binary(raw: bytes) -> bool:
-    return b"\x00" in raw[:BINARY_PROBE]
+    """A NUL in the first 8,000 bytes (git's test), a binary format's magic number, or a probe that is not UTF-8
+    and is more than 1% control bytes (compressed data without a NUL)."""
+    probe = raw[:BINARY_PROBE]
+    if b"\x00" in probe or probe.startswith(_BINARY_MAGIC):
+        return True
+    controls = len(probe) - len(probe.translate(None, _CONTROL_BYTES))
+    if controls * 100 <= len(probe):
+        return False
+    try:
+        probe.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.start < len(probe) - 3  # not only a character cut at the end of the probe
+    return False
 
 
 def read_paths(paths: tuple[str, ...], project: Project | None, settings: Settings) -> Iterator[Source]:

@@ -32,7 +32,8 @@ _VS15, _VS16 = 0xFE0E, 0xFE0F
 _BLACK_FLAG = 0x1F3F4
 _CANCEL_TAG = 0xE007F
 _FORM_FEED = 0x0C
-_EXCEPTIONS = frozenset({0xFEFF, _VS15, _VS16, _ZWJ, _FORM_FEED})  # and tags (U+E0020 on): see _allowed
+_ZWNJ = 0x200C
+_EXCEPTIONS = frozenset({0xFEFF, _VS15, _VS16, _ZWJ, _ZWNJ, _FORM_FEED})  # and tags (U+E0020 on): see _allowed
 
 
 def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
@@ -73,6 +74,11 @@ def _is_emoji(cp: int) -> bool:
     )
 
 
+def _joining_letter(cp: int) -> bool:
+    """A letter of a script whose spelling uses ZWNJ/ZWJ: Arabic (Persian, Urdu), Syriac, and the Indic scripts."""
+    return (0x0620 <= cp <= 0x06FF or 0x0750 <= cp <= 0x077F or 0x0900 <= cp <= 0x0DFF) and unicodedata.category(chr(cp))[0] in "LM"
+
+
 def _allowed(text: str, index: int, cp: int) -> bool:
     """The exceptions: a leading BOM, and characters that are part of an emoji sequence."""
     if cp == 0xFEFF:
@@ -80,6 +86,13 @@ def _allowed(text: str, index: int, cp: int) -> bool:
     if cp == _FORM_FEED:  # a page break in source code (PEP 8, Emacs, C sources): visible to every editor
         return True
     prev = ord(text[index - 1]) if index > 0 else -1
+    if (
+        cp in (_ZWNJ, _ZWJ)
+        and _joining_letter(prev)
+        and index + 1 < len(text)
+        and _joining_letter(ord(text[index + 1]))
+    ):
+        return True  # spelling: Persian, Arabic and Indic words need joiners between their letters
     if cp in (_VS15, _VS16):
         return prev >= 0x20 and not _HIDDEN_RE.match(text[index - 1])
     if cp == _ZWJ:
