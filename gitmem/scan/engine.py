@@ -98,7 +98,9 @@ def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
 def _accept(rule: Rule, secret: str, kind: str) -> bool:
     if rule.entropy is not None and filters.entropy(secret) < rule.entropy:
         return False
-    if not rule.generic and (filters.is_placeholder(secret) or filters.is_documented_example(secret)):
+    if not rule.generic and rule.placeholders and filters.is_placeholder(secret):
+        return False
+    if not rule.generic and filters.is_documented_example(secret):
         return False
     if rule.generic and kind == CODE and not filters.plausible_in_code(secret):
         return False

@@ -76,7 +76,9 @@ def _is_emoji(cp: int) -> bool:
 
 def _joining_letter(cp: int) -> bool:
     """A letter of a script whose spelling uses ZWNJ/ZWJ: Arabic (Persian, Urdu), Syriac, and the Indic scripts."""
-    return (0x0620 <= cp <= 0x06FF or 0x0750 <= cp <= 0x077F or 0x0900 <= cp <= 0x0DFF) and unicodedata.category(chr(cp))[0] in "LM"
+    return (0x0620 <= cp <= 0x06FF or 0x0750 <= cp <= 0x077F or 0x0900 <= cp <= 0x0DFF) and unicodedata.category(
+        chr(cp)
+    )[0] in "LM"
 
 
 def _allowed(text: str, index: int, cp: int) -> bool:
