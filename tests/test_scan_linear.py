@@ -11,6 +11,7 @@ import random
 import re
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -114,3 +115,22 @@ def test_every_rule_is_linear_on_a_whole_line(shape: str) -> None:
         if large_time > 8 * small_time + 0.005:
             slow.append(f"{rule.id}: {small_time:.4f}s -> {large_time:.4f}s")
     assert not slow, f"quadratic on {shape}: {slow}"
+
+
+def test_the_keyword_prefilter_finds_the_same_keywords_with_and_without_aho_corasick(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    from gitmem.scan import engine
+
+    text = engine._lowered(Path(engine.__file__).read_text() + Path(__file__).read_text())
+    with_library = engine._keywords_in(text)
+    assert with_library, "the sources name keywords"
+    engine._automaton.cache_clear()
+    monkeypatch.setitem(sys.modules, "ahocorasick", None)  # import fails: the fallback loop
+    try:
+        assert engine._automaton() is None
+        assert engine._keywords_in(text) == with_library
+    finally:
+        engine._automaton.cache_clear()

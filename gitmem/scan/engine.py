@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from gitmem.scan import filters
 from gitmem.scan.kinds import CODE, PROSE
@@ -117,14 +118,37 @@ def _name_groups(rule: Rule) -> tuple[tuple[str, str], ...]:
 Span = tuple[int, int, int]  # (rule index, start, end)
 
 
+@cache
+def _automaton() -> Any:
+    """An Aho–Corasick automaton of every keyword (pyahocorasick), or ``None`` where the library is missing."""
+    try:
+        import ahocorasick
+    except ImportError:  # no wheel for this platform: the keyword loop below does the same, slower
+        return None
+    automaton = ahocorasick.Automaton()
+    for number, (keyword, _) in enumerate(_keyword_index()):
+        automaton.add_word(keyword, number)
+    automaton.make_automaton()
+    return automaton
+
+
+def _keywords_in(lowered: str) -> list[int]:
+    """The indexes (into ``_keyword_index()``) of the keywords that occur in ``lowered``: one pass over the text."""
+    automaton = _automaton()
+    if automaton is None:
+        return [number for number, (keyword, _) in enumerate(_keyword_index()) if keyword in lowered]
+    return sorted({number for _, number in automaton.iter(lowered)})
+
+
 def _scan_raw(text: str, kind: str) -> list[Span]:
     """Every match of every rule whose keywords occur, on the lines where they occur."""
     lowered = _lowered(text)
     woken: dict[int, list[str]] = {}
-    for keyword, numbers in _keyword_index():
-        if keyword in lowered:
-            for number in numbers:
-                woken.setdefault(number, []).append(keyword)
+    index = _keyword_index()
+    for found in _keywords_in(lowered):
+        keyword, numbers = index[found]
+        for number in numbers:
+            woken.setdefault(number, []).append(keyword)
     spans: list[Span] = []
     line_cache: dict[str, list[tuple[int, int]]] = {}
     for number in sorted(woken):

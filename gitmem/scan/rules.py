@@ -1159,6 +1159,18 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        id="jdbc-password",
+        description="JDBC connection string with a password parameter",
+        keywords=("jdbc:",),
+        pattern=r"jdbc:[a-z0-9]{2,20}:[^\s\"'<>]{0,300}?[?&;](?i:password|pwd)=(?P<secret>[^&;\s\"'<>]{1,128})",
+        check=filters.url_password,
+        examples=(
+            _j("url=jdbc:mysql://db.internal:3306/app?user=app&password=", _r(_ALNUM, 16)),
+            _j('"jdbc:sqlserver://db.internal:1433;databaseName=app;user=sa;password=', _r(_ALNUM, 14), ';"'),
+        ),
+        counter_examples=("jdbc:postgresql://localhost/app?user=app&password=${DB_PASSWORD}",),
+    ),
+    Rule(
         id="url-credentials",
         description="URL with an inline password",
         keywords=("://",),
