@@ -112,3 +112,11 @@ def test_joiners_inside_persian_and_indic_words_are_spelling_not_hidden_text() -
     assert find_hidden("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645") == []  # Persian: mi-khaham
     assert find_hidden("\u0ca8\u0ccd\u200d\u0caf") == []  # Kannada: a joiner after a virama
     assert [c.codepoint for c in find_hidden("ab\u200ccd \u062e\u200c")] == [0x200C, 0x200C]
+
+
+def test_a_url_password_that_is_a_word_is_a_secret_in_prose_only() -> None:
+    line = "The prod database is postgres://admin:" + "sun" + "shine" + "@db.internal:5432/app"
+    assert [f.rule for f in scan_text(line, kind=PROSE)] == ["database-url"]
+    assert scan_text(line, kind=CODE) == []
+    for quiet in ("postgres://postgres:postgres@localhost:5432/app", "https://user:password@example.com/"):
+        assert scan_text(quiet, kind=PROSE) == []

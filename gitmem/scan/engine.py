@@ -108,7 +108,8 @@ def _accept(rule: Rule, secret: str, kind: str) -> bool:
         return False
     if rule.generic and kind == CODE and not filters.plausible_in_code(secret):
         return False
-    return rule.check is None or rule.check(secret)
+    check = rule.prose_check if kind == PROSE and rule.prose_check is not None else rule.check
+    return check is None or check(secret)
 
 
 @cache

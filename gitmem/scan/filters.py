@@ -118,6 +118,17 @@ def url_password(secret: str) -> bool:
     return len(secret) >= 6
 
 
+def url_password_in_prose(secret: str) -> bool:
+    """In a memory or a session log a URL's password is real even when it is a word (``admin:sunshine@prod-db``):
+    only the defaults, masks and placeholders of ``url_password`` stay quiet."""
+    lowered = secret.lower()
+    if lowered in _COMMON_PASSWORDS or is_placeholder(secret) or secret.startswith(("$", "%", "{", "<", ":")):
+        return False
+    if any(word in lowered for word in ("password", "passwd", "secret", "%20")):
+        return False
+    return len(secret) >= 6 and not re.fullmatch(r"\*+|x+|\.+|-+|_+", lowered)
+
+
 def basic_credentials(secret: str) -> bool:
     """``Authorization: Basic …`` and docker's ``"auth"``: base64 of ``user:password`` with a real password."""
     raw = _b64decode(secret)

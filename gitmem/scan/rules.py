@@ -30,6 +30,7 @@ class Rule:
     examples: tuple[str, ...] = ()
     counter_examples: tuple[str, ...] = ()
     check: Callable[[str], bool] | None = None  # a last look at the secret: True keeps it
+    prose_check: Callable[[str], bool] | None = None  # the last look in prose, where it differs from code's
     multiline: bool = False  # the secret may span lines: run on the whole text, not on the keyword's line
     generic: bool = False  # no fixed format: judged by the assigned name and the value's look (filters.plausible)
     placeholders: bool = True  # reject values that look like placeholders (a real format may hold "AAAAAAAA")
@@ -1146,6 +1147,7 @@ RULES: tuple[Rule, ...] = (
             r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
         ),
         check=filters.url_password,
+        prose_check=filters.url_password_in_prose,
         examples=(
             _j("DATABASE_URL=postgres://app:", _r(_ALNUM, 20), "@db.internal:5432/app"),
             _j('mongo_uri = "mongodb+srv://admin:', _r(_ALNUM, 16), '@cluster0.mongodb.net/prod"'),
@@ -1164,6 +1166,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("jdbc:",),
         pattern=r"jdbc:[a-z0-9]{2,20}:[^\s\"'<>]{0,300}?[?&;](?i:password|pwd)=(?P<secret>[^&;\s\"'<>]{1,128})",
         check=filters.url_password,
+        prose_check=filters.url_password_in_prose,
         examples=(
             _j("url=jdbc:mysql://db.internal:3306/app?user=app&password=", _r(_ALNUM, 16)),
             _j('"jdbc:sqlserver://db.internal:1433;databaseName=app;user=sa;password=', _r(_ALNUM, 14), ';"'),
@@ -1179,6 +1182,7 @@ RULES: tuple[Rule, ...] = (
             r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
         ),
         check=filters.url_password,
+        prose_check=filters.url_password_in_prose,
         examples=(_j("git remote add origin https://deploy:", _r(_ALNUM, 24), "@git.example.org/team/app.git"),),
         counter_examples=(
             "https://user:password@example.com/",
@@ -1226,6 +1230,7 @@ RULES: tuple[Rule, ...] = (
             r"(?P<secret>[^\s\"'$]{3,128})"
         ),
         check=filters.url_password,
+        prose_check=filters.url_password_in_prose,
         examples=(
             _j("curl -u deploy:", _r(_ALNUM, 16), " https://api.example.org/v1/items"),
             _j("curl -s --user 'ci-bot:", _r(_ALNUM, 20), "' https://example.org/upload"),
