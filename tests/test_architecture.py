@@ -22,6 +22,7 @@ OWNERS = {
     "git": "gitmem.git.history",  # GitPython
     "mcp": "gitmem.mcp.server",
     "sqlite3": "gitmem.recall.index",
+    "ahocorasick": "gitmem.scan.engine",  # pyahocorasick
 }
 
 # Groups the rules below refer to.

@@ -19,7 +19,7 @@ def _code_blocks() -> list[str]:
 def test_two_setup_commands() -> None:
     install, tests = _code_blocks()[:2]
     assert install.strip() == "pip install . && cd /path/to/your/repo && gitmem init && gitmem compile"
-    assert tests.strip() == 'pip install -e ".[test]" && pytest -n auto'
+    assert tests.strip() == 'pip install -e ".[test]" && python tests/clients/install.py && pytest -n auto'
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert tests.strip() in ci
 

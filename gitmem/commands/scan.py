@@ -63,6 +63,7 @@ def scan(
     from gitmem.scan import sources as src
     from gitmem.scan.engine import HIDDEN_RULE
     from gitmem.scan.engine import redact as redact_text
+    from gitmem.scan.kinds import PROSE
 
     if staged and redact:
         raise UsageError("--redact rewrites files: give it paths or --log, not --staged")
@@ -78,7 +79,7 @@ def scan(
 
     # (source, decode depth, whether allow pragmas count): a session log is an agent's text, never reviewed line
     # by line, so a pragma in it allows nothing
-    jobs: list[tuple[src.Source, int, bool]] = []
+    jobs: list[tuple[src.Source, int, bool, str]] = []
     if staged:
         if project is None:
             raise CannotRun("--staged needs a git repository: run it inside one")
@@ -86,14 +87,14 @@ def scan(
     elif files or not (stdin or logs):
         jobs += [_job(source) for source in src.read_paths(files or (".",), project, settings)]
     for log in _client_logs(logs, project, user):
-        jobs += [(source, LOG_DECODE_DEPTH, False) for source in src.read_paths((log,), project, src.Settings())]
+        jobs += [(s, LOG_DECODE_DEPTH, False, PROSE) for s in src.read_paths((log,), project, src.Settings())]
     if stdin:
-        jobs.append((src.Source("-", src.decode_bytes(sys.stdin.buffer.read())), LOG_DECODE_DEPTH, True))
+        jobs.append((src.Source("-", src.decode_bytes(sys.stdin.buffer.read())), LOG_DECODE_DEPTH, True, PROSE))
 
     findings = []
     redacted: list[str] = []
-    for source, depth, pragmas in jobs:
-        found = src.findings_in(source, settings, decode=depth, pragmas=pragmas, honour_allow=not baseline)
+    for source, depth, pragmas, kind in jobs:
+        found = src.findings_in(source, settings, decode=depth, pragmas=pragmas, honour_allow=not baseline, kind=kind)
         findings += found
         if not redact:
             continue
@@ -132,17 +133,19 @@ def scan(
 LOG_DECODE_DEPTH = 3
 
 
-def _job(source: Any) -> tuple[Any, int, bool]:
-    """How to scan a file: gitmem's own session logs and AI clients' transcripts as logs (decoded deeper), and in
-    them and in memories an allow pragma allows nothing (an agent writes that text; nobody reviews it line by
-    line)."""
+def _job(source: Any) -> tuple[Any, int, bool, str]:
+    """How to scan a file: gitmem's own session logs and AI clients' transcripts as logs (decoded deeper, prose), and
+    in them and in memories an allow pragma allows nothing (an agent writes that text; nobody reviews it line by
+    line). Memories are prose; every other file is judged by its path (gitmem.scan.kinds)."""
     from gitmem.scan.engine import DEFAULT_DECODE_DEPTH
+    from gitmem.scan.kinds import PROSE, file_kind
     from gitmem.scan.transcripts import recognise
 
     relative = source.root_relative or ""
     if relative.startswith(".memory/journal/") or recognise(relative, source.text[:4096]):
-        return source, LOG_DECODE_DEPTH, False
-    return source, DEFAULT_DECODE_DEPTH, not relative.startswith(".memory/memories/")
+        return source, LOG_DECODE_DEPTH, False, PROSE
+    kind = file_kind(source.root_relative or source.display)
+    return source, DEFAULT_DECODE_DEPTH, not relative.startswith(".memory/memories/"), kind
 
 
 def _client_logs(logs: tuple[str, ...], project: Any, user: bool) -> list[str]:

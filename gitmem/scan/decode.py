@@ -90,7 +90,7 @@ def json_strings(text: str) -> Layer | None:
 
 # Percent-escapes of the punctuation secrets are written around: space " # % & + / : ; = ? @ [ ]
 _URL_HINT_RE = re.compile(r"%(?:2[0-9A-Fa-f]|3[A-Fa-f]|40|5[BDbd])")
-_URL_RUN_RE = re.compile(r"[^\s\"'<>`]*%(?:2[0-9A-Fa-f]|3[A-Fa-f]|40|5[BDbd])[^\s\"'<>`]*")
+_URL_RUN_RE = re.compile(r"[^\s\"'<>`]+")  # a run that may be a URL; decoded only when it holds a hint
 _URL_TOKEN_RE = re.compile(r"%([0-7][0-9A-Fa-f])|[^%]+|%")
 
 
@@ -99,6 +99,8 @@ def url_encoded(text: str) -> Layer | None:
         return None
     out = _Builder("url")
     for match in _URL_RUN_RE.finditer(text):
+        if "%" not in match.group() or not _URL_HINT_RE.search(match.group()):
+            continue
         out.separator(match.start())
         base = match.start()
         for token in _URL_TOKEN_RE.finditer(match.group()):

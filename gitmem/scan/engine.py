@@ -13,14 +13,20 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any
 
 from gitmem.scan import filters
+from gitmem.scan.kinds import CODE, PROSE
 from gitmem.scan.rules import RULES, Rule
 
 _FINGERPRINT_KEY = b"gitmem-fingerprint-v1"  # the old fingerprints' key: it ships here, so it hides nothing
 FINGERPRINT_PREFIX = "v2:"
 # scrypt's cost: 8 MiB of memory and some 50 ms of one core per fingerprint, and so per guess at a secret
 _SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**13, 8, 1
+
+if TYPE_CHECKING:
+    from gitmem.scan.unicode import HiddenChar
+
 HIDDEN_RULE = "hidden-unicode"
 DEFAULT_DECODE_DEPTH = 2
 
@@ -142,12 +148,17 @@ def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
     return match.span("secret")
 
 
-def _accept(rule: Rule, secret: str) -> bool:
+def _accept(rule: Rule, secret: str, kind: str) -> bool:
     if rule.entropy is not None and filters.entropy(secret) < rule.entropy:
         return False
-    if not rule.generic and (filters.is_placeholder(secret) or filters.is_documented_example(secret)):
+    if not rule.generic and rule.placeholders and filters.is_placeholder(secret):
         return False
-    return rule.check is None or rule.check(secret)
+    if not rule.generic and filters.is_documented_example(secret):
+        return False
+    if rule.generic and kind == CODE and not filters.plausible_in_code(secret):
+        return False
+    check = rule.prose_check if kind == PROSE and rule.prose_check is not None else rule.check
+    return check is None or check(secret)
 
 
 @cache
@@ -160,18 +171,43 @@ def _name_groups(rule: Rule) -> tuple[tuple[str, str], ...]:
 Span = tuple[int, int, int]  # (rule index, start, end)
 
 
-def _scan_raw(text: str) -> list[Span]:
+@cache
+def _automaton() -> Any:
+    """An Aho–Corasick automaton of every keyword (pyahocorasick), or ``None`` where the library is missing."""
+    try:
+        import ahocorasick
+    except ImportError:  # no wheel for this platform: the keyword loop below does the same, slower
+        return None
+    automaton = ahocorasick.Automaton()
+    for number, (keyword, _) in enumerate(_keyword_index()):
+        automaton.add_word(keyword, number)
+    automaton.make_automaton()
+    return automaton
+
+
+def _keywords_in(lowered: str) -> list[int]:
+    """The indexes (into ``_keyword_index()``) of the keywords that occur in ``lowered``: one pass over the text."""
+    automaton = _automaton()
+    if automaton is None:
+        return [number for number, (keyword, _) in enumerate(_keyword_index()) if keyword in lowered]
+    return sorted({number for _, number in automaton.iter(lowered)})
+
+
+def _scan_raw(text: str, kind: str) -> list[Span]:
     """Every match of every rule whose keywords occur, on the lines where they occur."""
     lowered = _lowered(text)
     woken: dict[int, list[str]] = {}
-    for keyword, numbers in _keyword_index():
-        if keyword in lowered:
-            for number in numbers:
-                woken.setdefault(number, []).append(keyword)
+    index = _keyword_index()
+    for found in _keywords_in(lowered):
+        keyword, numbers = index[found]
+        for number in numbers:
+            woken.setdefault(number, []).append(keyword)
     spans: list[Span] = []
     line_cache: dict[str, list[tuple[int, int]]] = {}
     for number in sorted(woken):
         rule = RULES[number]
+        if rule.prose and kind == CODE:
+            continue
         pattern = _compiled(rule)
         whole = [(0, len(text))]
         windows = whole if rule.multiline else _windows(text, lowered, woken[number], line_cache)
@@ -180,16 +216,23 @@ def _scan_raw(text: str) -> list[Span]:
                 span = _secret_span(rule, match)
                 if span is None or span[0] == span[1]:
                     continue
-                if _accept(rule, text[span[0] : span[1]]):
+                if _accept(rule, text[span[0] : span[1]], kind):
                     spans.append((number, span[0], span[1]))
     return spans
+
+
+# A line longer than this is scanned only around its keywords, WINDOW characters either side of each: a minified
+# bundle or a recorded HTTP cassette (one line of a megabyte) costs time in proportion to its keywords, and no
+# secret is lost, because every pattern matches within a few hundred characters of its keyword.
+LONG_LINE = 4096
+WINDOW = 1024
 
 
 def _windows(
     text: str, lowered: str, keywords: list[str], cache: dict[str, list[tuple[int, int]]]
 ) -> list[tuple[int, int]]:
-    """The lines (start, end) holding any of ``keywords``, in order, each once."""
-    lines: set[tuple[int, int]] = set()
+    """The lines (start, end) holding any of ``keywords`` (only near them on a long line), in order, merged."""
+    spans: set[tuple[int, int]] = set()
     for keyword in keywords:
         found = cache.get(keyword)
         if found is None:
@@ -200,20 +243,33 @@ def _windows(
                 end = text.find("\n", position)
                 if end == -1:
                     end = len(text)
-                found.append((start, end))
+                if end - start <= LONG_LINE:
+                    found.append((start, end))
+                    position = lowered.find(keyword, end)
+                    continue
+                while position != -1 and position < end:  # a long line: a window around each occurrence
+                    found.append((max(start, position - WINDOW), min(end, position + len(keyword) + WINDOW)))
+                    position = lowered.find(keyword, position + len(keyword), end)
                 position = lowered.find(keyword, end)
             cache[keyword] = found
-        lines.update(found)
-    return sorted(lines)
+        spans.update(found)
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
 
 
-def _scan_layered(text: str, depth: int) -> list[Span]:
-    spans = _scan_raw(text)
+def _scan_layered(text: str, depth: int, kind: str) -> list[Span]:
+    spans = _scan_raw(text, kind)
     if depth > 0:
         from gitmem.scan.decode import layers
 
         for layer in layers(text):
-            for number, start, end in _scan_layered(layer.text, depth - 1):
+            for number, start, end in _scan_layered(layer.text, depth - 1, kind):
                 outer_start, outer_end = layer.outer(start, end)
                 if outer_end > outer_start:
                     spans.append((number, outer_start, outer_end))
@@ -264,7 +320,13 @@ def _allowed_inline(lines: _Lines, line: int) -> bool:
 
 
 def scan_text(
-    text: str, path: str = "-", *, decode: int = DEFAULT_DECODE_DEPTH, hidden: bool = False, pragmas: bool = False
+    text: str,
+    path: str = "-",
+    *,
+    decode: int = DEFAULT_DECODE_DEPTH,
+    hidden: bool = False,
+    pragmas: bool = False,
+    kind: str = PROSE,
 ) -> list[Finding]:
     """Every secret in ``text``, in order of position.
 
@@ -273,9 +335,13 @@ def scan_text(
     ``pragmas``, lines carrying an allow pragma (``gitmem:allow``, ``pragma: allowlist secret``,
     ``gitleaks:allow``) are skipped, and so is the line after ``gitmem:allow-next-line``: for files people review,
     never for text an agent wrote (a memory, a session log), which could carry a pragma to smuggle a secret.
+    ``kind`` is what the text is (``gitmem.scan.kinds``): ``prose`` (a memory, a journal, a session log: the
+    default) runs every rule; ``code`` (a source or config file) skips the prose rules and holds a generic
+    assignment's value to the stricter look of a generated secret.
     """
-    spans = _resolve(_scan_layered(text, decode))
-    if not spans and not hidden:
+    spans = _resolve(_scan_layered(text, decode, kind))
+    hidden_chars = _find_hidden(text) if hidden else []
+    if not spans and not hidden_chars:
         return []
     lines = _Lines(text)
     has_pragmas = pragmas and any(word in text.lower() for word in _PRAGMA_WORDS)
@@ -299,32 +365,33 @@ def scan_text(
                 path,
             )
         )
-    if hidden:
-        findings.extend(_hidden_findings(text, lines, path))
+    if hidden_chars:
+        findings.extend(_hidden_findings(hidden_chars, lines, path))
         findings.sort(key=lambda f: (f.start, f.rule))
     return findings
 
 
-def _hidden_findings(text: str, lines: _Lines, path: str) -> list[Finding]:
+def _find_hidden(text: str) -> list[HiddenChar]:
     from gitmem.scan.unicode import find_hidden
 
+    return find_hidden(text)
+
+
+def _hidden_findings(hidden: list[HiddenChar], lines: _Lines, path: str) -> list[Finding]:
     found = []
-    for char in find_hidden(text):
+    described: dict[int, tuple[str, str, str]] = {}  # codepoint -> (label, digests): a few distinct ones per text
+    for char in hidden:
         offset = lines.starts[char.line - 1] + char.column - 1
-        label = f"U+{char.codepoint:04X} ({char.name})"
-        found.append(
-            Finding(
-                HIDDEN_RULE,
-                char.line,
-                char.column,
-                offset,
-                offset + 1,
-                label,
-                _digest(HIDDEN_RULE, f"U+{char.codepoint:04X}"),
-                legacy_fingerprint(HIDDEN_RULE, f"U+{char.codepoint:04X}"),
-                path,
+        known = described.get(char.codepoint)
+        if known is None:
+            code = f"U+{char.codepoint:04X}"
+            known = described[char.codepoint] = (
+                f"{code} ({char.name})",
+                _digest(HIDDEN_RULE, code),
+                legacy_fingerprint(HIDDEN_RULE, code),
             )
-        )
+        label, digest, legacy = known
+        found.append(Finding(HIDDEN_RULE, char.line, char.column, offset, offset + 1, label, digest, legacy, path))
     return found
 
 

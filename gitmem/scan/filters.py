@@ -118,6 +118,17 @@ def url_password(secret: str) -> bool:
     return len(secret) >= 6
 
 
+def url_password_in_prose(secret: str) -> bool:
+    """In a memory or a session log a URL's password is real even when it is a word (``admin:sunshine@prod-db``):
+    only the defaults, masks and placeholders of ``url_password`` stay quiet."""
+    lowered = secret.lower()
+    if lowered in _COMMON_PASSWORDS or is_placeholder(secret) or secret.startswith(("$", "%", "{", "<", ":")):
+        return False
+    if any(word in lowered for word in ("password", "passwd", "secret", "%20")):
+        return False
+    return len(secret) >= 6 and not re.fullmatch(r"\*+|x+|\.+|-+|_+", lowered)
+
+
 def basic_credentials(secret: str) -> bool:
     """``Authorization: Basic …`` and docker's ``"auth"``: base64 of ``user:password`` with a real password."""
     raw = _b64decode(secret)
@@ -211,12 +222,14 @@ def secret_name(name: str) -> bool:
     return False
 
 
-_IDENTIFIER_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_]*(?:(?:\.|::|->)[A-Za-z_$][A-Za-z0-9_]*)*(?:\(\))?")
+# a.b, a?.b (optional chaining), a!.b (TypeScript's non-null assertion), a::b, a->b
+_IDENTIFIER_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_]*(?:(?:[?!]?\.|::|->)[A-Za-z_$][A-Za-z0-9_]*)*(?:\(\))?")
 _HASH_PREFIX_RE = re.compile(r"(?i)^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$]|^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$")
 _UUID_RE = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 _PATH_RE = re.compile(r"^(?:[~.]{0,2}/|[A-Za-z]:\\)|\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf)$")
 _CODE_RE = re.compile(r"[()\[\]{}<>]|^\$\w|^@\w|^%\w|^&\w|::|=>|\s")
-_VERSION_RE = re.compile(r"^v?\d+(?:\.\d+)+(?:[-+.][A-Za-z0-9.]+)?$")
+# 1.2.3, v1.2, and the ranges of package manifests and lockfiles: ^3.922.0, ~1.2, >=2.0, 1.x
+_VERSION_RE = re.compile(r"^(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|[xX*]))+(?:[-+.][A-Za-z0-9.]+)?$")
 _CAMEL_WORDS_RE = re.compile(r"(?:[A-Z][a-z]+|[a-z]{2,}|[A-Z]{2,}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{1,4}){2,6}")
 _THREE_PART_TOKEN_RE = re.compile(r"[\w-]{20,}\.[\w-]{6,}\.[\w-]{20,}")  # JWT-shaped: a token, not an attribute
 _TEST_RE = re.compile(r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_")
@@ -233,7 +246,7 @@ _STAND_IN_WORDS = frozenset(
     )
 )
 _HEX_RE = re.compile(r"^[0-9a-fA-F]+$")
-_WORDS_RE = re.compile(r"^[A-Za-z]+(?:[-_.][A-Za-z]+)*$")
+_WORDS_RE = re.compile(r"^[A-Za-z]+(?:[-_.:/][A-Za-z]+)*$")  # words joined: old-access, workos:old-access
 _LOWER_OR_DIGITS_RE = re.compile(r"^[a-z0-9]+(?:[-_.][a-z0-9]+)+$")
 _NOT_VALUES = frozenset(
     _words(
@@ -255,6 +268,8 @@ def plausible(value: str, *, short: bool = False) -> bool:
         return False
     if value.isdigit() or is_placeholder(value) or is_documented_example(value):
         return False
+    if value.startswith((":", ".", "?", "!")):
+        return False  # the rest of a path or chain whose name was taken for the name: Token::ZeroOrMore, a?.b
     if _CODE_RE.search(value) or _PATH_RE.search(value) or _HASH_PREFIX_RE.search(value) or _UUID_RE.match(value):
         return False
     if _VERSION_RE.match(value) or "://" in value or value.startswith(("file:", "arn:", "ref+", "vault:", "!")):
@@ -295,3 +310,29 @@ def generic_value(value: str) -> str | None:
         match = _QUOTED_BEARER_RE.match(value)
         return match.group(1) if match else None
     return value
+
+
+# In code, a credential's name more often holds a word, a fixture or a variable than a secret: the value must look
+# generated as well as plausible.
+_FIXTURE_WORDS = frozenset(
+    _words(
+        """
+        token tokens secret secrets password passwd credential credentials private synthetic fake mock dummy test
+        example sample placeholder invalid wrong your access refresh
+        """
+    )
+)
+_SEGMENT_RE = re.compile(r"[A-Za-z]{4,}")  # shorter runs occur by chance in random values
+
+
+def plausible_in_code(value: str) -> bool:
+    """Whether a generic value in source code looks generated: ASCII, 10 characters or more, not made of words.
+
+    ``sk-synthetic-private-token-91a7``, ``chatkit_token_123``, ``whsec_eA==`` and ``sëcret-✓`` are test fixtures
+    written by hand; a generated secret is a run of random characters, not a sentence of credential words.
+    """
+    if not value.isascii() or len(value) < 10:
+        return False
+    if any(part.lower() in _FIXTURE_WORDS for part in _SEGMENT_RE.findall(value)):
+        return False
+    return entropy(value) >= (3.0 if len(value) < 16 else 3.3)

@@ -3,8 +3,9 @@
 Each pattern is written from the provider's published token format. It marks the secret with the named group
 ``secret``; generic rules also capture the ``name`` the value is assigned to, which must say it is a credential.
 A rule runs only on the lines where one of its ``keywords`` occurs (in lower case), or, when ``multiline``, on the
-whole text. Baselines and allow lists refer to rules by id, so ids never change; rules are listed most specific
-first, and when two findings overlap the earlier rule's is kept.
+whole text. A ``prose`` rule runs only on text of the prose kind (memories, journals, session logs: see
+``gitmem.scan.kinds``). Baselines and allow lists refer to rules by id, so ids never change; rules are listed
+most specific first, and when two findings overlap the earlier rule's is kept.
 
 Examples are generated from parts when this module is imported (a few dozen short strings, microseconds), so this
 file never holds a string its own scanner would flag. Tests run every ``examples`` line (each must be found by its
@@ -29,8 +30,11 @@ class Rule:
     examples: tuple[str, ...] = ()
     counter_examples: tuple[str, ...] = ()
     check: Callable[[str], bool] | None = None  # a last look at the secret: True keeps it
+    prose_check: Callable[[str], bool] | None = None  # the last look in prose, where it differs from code's
     multiline: bool = False  # the secret may span lines: run on the whole text, not on the keyword's line
     generic: bool = False  # no fixed format: judged by the assigned name and the value's look (filters.plausible)
+    placeholders: bool = True  # reject values that look like placeholders (a real format may hold "AAAAAAAA")
+    prose: bool = False  # written for people's prose ("the password is …"): runs on memories and logs, not on code
 
 
 # -- example builders: deterministic pseudo-random strings ------------------------------------------------------------
@@ -293,6 +297,8 @@ RULES: tuple[Rule, ...] = (
         keywords=("fo1_", "flyv1 fm"),
         pattern=r"(?P<secret>" + _B + r"fo1_[A-Za-z0-9_-]{43}" + _EH + r"|FlyV1 fm[12][a-z]?_[A-Za-z0-9+/=_,-]{100,})",
         entropy=3.5,
+        placeholders=False,  # macaroons hold runs of "A" (zero bytes): entropy alone tells a stand-in
+        counter_examples=("FLY_API_TOKEN='FlyV1 fm2_" + "x" * 160 + "'",),
         examples=(_j("FLY_API_TOKEN=fo1_", _r(_URLSAFE, 43)), _j("FLY_API_TOKEN='FlyV1 fm2_", _r(_B64, 160), "'")),
     ),
     # -- version control ------------------------------------------------------------------------------------------
@@ -399,16 +405,23 @@ RULES: tuple[Rule, ...] = (
     Rule(
         id="slack-token",
         description="Slack bot, user, workspace or configuration token",
-        keywords=("xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe"),
+        keywords=("xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe"),
         pattern=(
             _B + r"(?P<secret>xox[bpars]-(?:[0-9]{6,}-){1,3}[A-Za-z0-9]{20,64}"
-            r"|xoxe(?:\.xox[bp])?-1-[A-Za-z0-9]{100,300})" + _EH
+            r"|xox[os]-\d{6,}-\d{6,}-\d{6,}-[a-fA-F0-9]{20,}"  # legacy user and workspace tokens
+            r"|xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}"  # legacy workspace app and refresh tokens (xoxa-2-…)
+            r"|xoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{100,300})" + _EH
         ),
         entropy=3.0,
         examples=(
             _j("SLACK_BOT_TOKEN=xoxb-", _r(_DIGITS, 11), "-", _r(_DIGITS, 13), "-", _r(_ALNUM, 24)),
             _j('"token": "xoxp-', _r(_DIGITS, 11), "-", _r(_DIGITS, 12), "-", _r(_DIGITS, 13), "-", _r(_HEX, 32), '"'),
             _j("refresh: xoxe-1-", _r(_ALNUM, 146)),
+            _j("SLACK_LEGACY=xoxs-", _r(_DIGITS, 10), "-", _r(_DIGITS, 10), "-", _r(_DIGITS, 11), "-", _r(_HEX, 64)),
+            _j("token: xoxo-", _r(_DIGITS, 11), "-", _r(_DIGITS, 11), "-", _r(_DIGITS, 12), "-", _r(_HEX, 32)),
+            _j("SLACK_APP_TOKEN=xoxa-2-", _r(_ALNUM, 40)),
+            _j("refresh_token=xoxr-", _r(_ALNUM, 40)),
+            _j("config: xoxe.xoxp-1-", _r(_UPPER + _DIGITS, 164)),
         ),
         counter_examples=("SLACK_BOT_TOKEN=xoxb-your-bot-token", "xoxb-123-456-abc"),
     ),
@@ -424,8 +437,9 @@ RULES: tuple[Rule, ...] = (
         description="Slack incoming webhook or workflow URL",
         keywords=("hooks.slack.com",),
         pattern=(
-            r"(?P<secret>https://hooks\.slack\.com/(?:services|workflows|triggers)/"
-            r"T[A-Z0-9]{8,12}/[A-Z0-9]{8,12}/[A-Za-z0-9]{20,40})" + _E
+            r"(?P<secret>(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/"
+            r"T[A-Z0-9]{8,12}/(?:[A-Za-z0-9]{8,40}/){1,2}[A-Za-z0-9]{20,40}"  # three or four segments
+            r"|(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56})" + _E
         ),
         entropy=3.5,
         examples=(
@@ -434,6 +448,16 @@ RULES: tuple[Rule, ...] = (
                 _r(_UPPER + _DIGITS, 8),
                 "/B",
                 _r(_UPPER + _DIGITS, 10),
+                "/",
+                _r(_ALNUM, 24),
+            ),
+            _j(
+                "http://hooks.slack.com/workflows/T",
+                _r(_UPPER + _DIGITS, 9),
+                "/A",
+                _r(_UPPER + _DIGITS, 10),
+                "/",
+                _r(_DIGITS, 18),
                 "/",
                 _r(_ALNUM, 24),
             ),
@@ -472,9 +496,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         id="teams-webhook",
         description="Microsoft Teams incoming webhook URL",
-        keywords=("webhook.office.com",),
+        keywords=("webhook.office.com", "outlook.office.com/webhook", "outlook.office365.com/webhook"),
         pattern=(
-            r"(?P<secret>https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[a-f0-9-]{36}@[a-f0-9-]{36}"
+            r"(?P<secret>https://(?:[a-z0-9-]+\.webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook)"
+            r"/[a-f0-9-]{36}@[a-f0-9-]{36}"
             r"/IncomingWebhook/[a-f0-9]{32}/[a-f0-9-]{36}(?:/[A-Za-z0-9_-]+)?)"
         ),
         examples=(
@@ -513,6 +538,33 @@ RULES: tuple[Rule, ...] = (
                 _r(_HEX, 12),
             ),
         ),
+    ),
+    Rule(
+        id="power-automate-webhook",
+        description="Power Automate or Logic Apps HTTP trigger URL (its sig= signs every call)",
+        keywords=("logic.azure.com", "powerplatform.com"),
+        pattern=(
+            r"https://[A-Za-z0-9.-]{1,120}\.(?:logic\.azure\.com|api\.powerplatform\.com)(?::\d{1,5})?/"
+            r"[^\s\"'<>]{0,400}?[?&]sig=(?P<secret>[A-Za-z0-9_%-]{40,100})"
+        ),
+        entropy=4.0,
+        examples=(
+            _j(
+                "https://prod-27.westeurope.logic.azure.com:443/workflows/",
+                _r(_HEX, 32),
+                "/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=",
+                _r(_URLSAFE, 43),
+            ),
+            _j(
+                "https://default",
+                _r(_HEX, 30),
+                ".0e.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/",
+                _r(_HEX, 32),
+                "/triggers/manual/paths/invoke?api-version=1&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=",
+                _r(_URLSAFE, 43),
+            ),
+        ),
+        counter_examples=("https://prod-27.westeurope.logic.azure.com:443/workflows/abc/triggers?sig=<signature>",),
     ),
     # -- payments and commerce -----------------------------------------------------------------------------------
     Rule(
@@ -708,9 +760,16 @@ RULES: tuple[Rule, ...] = (
     Rule(
         id="sonarqube-token",
         description="SonarQube / SonarCloud token",
-        keywords=("squ_", "sqa_", "sqp_"),
-        pattern=_B + r"(?P<secret>sq[uap]_[a-f0-9]{40})" + _E,
-        examples=(_j("SONAR_TOKEN=squ_", _r(_HEX, 40)),),
+        keywords=("squ_", "sqa_", "sqp_", "sonar"),
+        pattern=(
+            r"(?:(?i:sonar[\w.-]{0,20}?(?:login|token))[\"']?\s*(?:=|:|=>)\s*[\"']?(?=[a-f0-9]{40})|"
+            + _B
+            + r"(?=sq[uap]_))(?P<secret>sq[uap]_[a-f0-9]{40}|[a-f0-9]{40})"
+            + _E
+        ),
+        entropy=3.0,
+        examples=(_j("SONAR_TOKEN=squ_", _r(_HEX, 40)), _j("sonar.login=", _r(_HEX, 40))),
+        counter_examples=("commit " + _r(_HEX, 40), "sonar.login=" + "0" * 40),
     ),
     # -- mail -------------------------------------------------------------------------------------------------------
     Rule(
@@ -839,11 +898,95 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="vault-token",
-        description="HashiCorp Vault service, batch or recovery token",
-        keywords=("hvs.", "hvb.", "hvr."),
-        pattern=_B + r"(?P<secret>hv[sbr]\.[A-Za-z0-9_-]{24,})" + _EH,
+        description="HashiCorp Vault service, batch or recovery token (and a legacy s. token named as one)",
+        keywords=("hvs.", "hvb.", "hvr.", "vault"),
+        pattern=(
+            r"(?:(?i:vault[_.-]?token|x-vault-token)[\"']?\s*(?:=|:|=>)\s*[\"']?(?=s\.)|" + _B + r"(?=hv[sbr]\.))"
+            r"(?P<secret>hv[sbr]\.[A-Za-z0-9_-]{24,}|s\.[A-Za-z0-9]{24})" + _EH
+        ),
         entropy=3.5,
-        examples=(_j("VAULT_TOKEN=hvs.", _r(_URLSAFE, 90)),),
+        examples=(
+            _j("VAULT_TOKEN=hvs.", _r(_URLSAFE, 90)),
+            _j("VAULT_TOKEN=hvb.", _r(_URLSAFE, 138)),
+            _j('X-Vault-Token: "s.', _r(_ALNUM, 24), '"'),
+        ),
+        counter_examples=("model.s." + _r(_ALNUM, 24), "VAULT_TOKEN=s.xxxxxxxxxxxxxxxxxxxxxxxx"),
+    ),
+    Rule(
+        id="uuid-api-key",
+        description="Heroku, HubSpot or npm key in the shape of a UUID, where its name says which",
+        keywords=("heroku", "hubspot", "hapikey", "npm", "_authtoken"),
+        pattern=(
+            r"(?i:(?:heroku|hubspot|npm)[\w.-]{0,30}?(?:api[_.-]?key|key|token|auth|secret|password)|hapikey|_authToken)"
+            r"[\"']?\s*(?:=|:|=>)\s*[\"']?"
+            r"(?P<secret>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?![\w-])"
+        ),
+        entropy=3.0,
+        examples=(
+            _j("HEROKU_API_KEY=", _r(_HEX, 8), "-", _r(_HEX, 4), "-", _r(_HEX, 4), "-", _r(_HEX, 4), "-", _r(_HEX, 12)),
+            _j(
+                "hubspot_api_key: '",
+                _r(_HEX, 8),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 12),
+                "'",
+            ),
+            _j(
+                "//registry.npmjs.org/:_authToken=",
+                _r(_HEX, 8),
+                "-",
+                _r(_HEX, 4),
+                "-4",
+                _r(_HEX, 3),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 12),
+            ),
+            _j(
+                "https://api.hubapi.com/contacts/v1/lists?hapikey=",
+                _r(_HEX, 8),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 12),
+            ),
+        ),
+        counter_examples=(
+            "heroku_app_id = "
+            + _r(_HEX, 8)
+            + "-"
+            + _r(_HEX, 4)
+            + "-"
+            + _r(_HEX, 4)
+            + "-"
+            + _r(_HEX, 4)
+            + "-"
+            + _r(_HEX, 12),
+            "HEROKU_API_KEY=00000000-0000-0000-0000-000000000000",
+        ),
+    ),
+    Rule(
+        id="azure-storage-account-key",
+        description="Azure storage account key named as one, outside a connection string",
+        keywords=("azure", "storage", "accountkey", "account_key", "account-key"),
+        pattern=(
+            r"(?i:(?:azure|storage|account)[\w.-]{0,40}?key)[\"']?\s*(?:=|:|=>)\s*[\"']?"
+            r"(?P<secret>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])"
+        ),
+        entropy=4.5,
+        examples=(_j("AZURE_STORAGE_KEY=", _r(_B64, 86), "=="), _j('"storageAccountKey": "', _r(_B64, 86), '=="')),
+        counter_examples=("AZURE_STORAGE_KEY=" + "A" * 86 + "==",),
     ),
     Rule(
         id="grafana-token",
@@ -999,11 +1142,13 @@ RULES: tuple[Rule, ...] = (
         description="Database connection URL with an inline password",
         keywords=("://",),
         pattern=(
-            r"(?i:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver|oracle|"
-            r"cockroachdb|clickhouse|neo4j(?:\+s)?|couchdb|cassandra|jdbc:[a-z]+|[a-z]+\+[a-z0-9]+)://"
+            r"(?<![A-Za-z0-9+.-])(?i:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|"
+            r"sqlserver|oracle|cockroachdb|clickhouse|neo4j(?:\+s)?|couchdb|cassandra|jdbc:[a-z]{2,20}|"
+            r"[a-z]{2,20}\+[a-z0-9]{1,20})://"
             r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
         ),
         check=filters.url_password,
+        prose_check=filters.url_password_in_prose,
         examples=(
             _j("DATABASE_URL=postgres://app:", _r(_ALNUM, 20), "@db.internal:5432/app"),
             _j('mongo_uri = "mongodb+srv://admin:', _r(_ALNUM, 16), '@cluster0.mongodb.net/prod"'),
@@ -1017,14 +1162,28 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        id="jdbc-password",
+        description="JDBC connection string with a password parameter",
+        keywords=("jdbc:",),
+        pattern=r"jdbc:[a-z0-9]{2,20}:[^\s\"'<>]{0,300}?[?&;](?i:password|pwd)=(?P<secret>[^&;\s\"'<>]{1,128})",
+        check=filters.url_password,
+        prose_check=filters.url_password_in_prose,
+        examples=(
+            _j("url=jdbc:mysql://db.internal:3306/app?user=app&password=", _r(_ALNUM, 16)),
+            _j('"jdbc:sqlserver://db.internal:1433;databaseName=app;user=sa;password=', _r(_ALNUM, 14), ';"'),
+        ),
+        counter_examples=("jdbc:postgresql://localhost/app?user=app&password=${DB_PASSWORD}",),
+    ),
+    Rule(
         id="url-credentials",
         description="URL with an inline password",
         keywords=("://",),
         pattern=(
-            r"(?i:https?|ftps?|sftp|ssh|git|smtps?|imaps?|ldaps?|amqps?|[a-z][a-z0-9]{2,15})://"
+            r"(?<![A-Za-z0-9.-])(?i:https?|ftps?|sftp|ssh|git|smtps?|imaps?|ldaps?|amqps?|[a-z][a-z0-9]{2,15})://"
             r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
         ),
         check=filters.url_password,
+        prose_check=filters.url_password_in_prose,
         examples=(_j("git remote add origin https://deploy:", _r(_ALNUM, 24), "@git.example.org/team/app.git"),),
         counter_examples=(
             "https://user:password@example.com/",
@@ -1063,6 +1222,38 @@ RULES: tuple[Rule, ...] = (
         examples=(_j('curl -H "Authorization: Bearer ', _r(_ALNUM, 40), '" https://api.example.org'),),
         counter_examples=('-H "Authorization: Bearer $TOKEN"', "Authorization: Bearer <token>"),
     ),
+    Rule(
+        id="curl-basic-auth",
+        description="curl -u user:password on a command line",
+        keywords=("curl",),
+        pattern=(
+            r"\bcurl\b[^\n]{0,400}?\s(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{1,64}:"
+            r"(?P<secret>[^\s\"'$]{3,128})"
+        ),
+        check=filters.url_password,
+        prose_check=filters.url_password_in_prose,
+        examples=(
+            _j("curl -u deploy:", _r(_ALNUM, 16), " https://api.example.org/v1/items"),
+            _j("curl -s --user 'ci-bot:", _r(_ALNUM, 20), "' https://example.org/upload"),
+        ),
+        counter_examples=("curl -u user:password https://x.org", "curl -u admin:$ADMIN_PASSWORD https://x.org"),
+    ),
+    Rule(
+        id="curl-auth-header",
+        description="curl -H with an Authorization or API-key header",
+        keywords=("curl",),
+        pattern=(
+            r"\bcurl\b[^\n]{0,400}?\s(?:-H|--header)[ \t]*[\"']"
+            r"(?i:authorization|x-api-key|api-key|apikey|x-auth-token|private-token|x-access-token)[ \t]*:[ \t]*"
+            r"(?:(?:Basic|Bearer|Token|token|Bot|bearer)[ \t]+)?(?P<secret>[^\s\"'$]{8,300})"
+        ),
+        check=filters.plausible,
+        examples=(
+            _j("curl -X POST -H 'Authorization: ", _r(_ALNUM, 40), "' https://api.example.org"),
+            _j('curl https://api.example.org -H "X-API-Key: ', _r(_ALNUM, 32), '"'),
+        ),
+        counter_examples=("curl -H 'Authorization: Bearer $TOKEN' https://x.org", 'curl -H "X-API-Key: <your key>"'),
+    ),
     # -- generic: no format, judged by name, value and entropy -------------------------------------------------------
     Rule(
         id="generic-secret",
@@ -1072,7 +1263,7 @@ RULES: tuple[Rule, ...] = (
             # <add key="ApiKey" value="…"/> (.NET config; first, or key="…" would be taken for an assignment)
             r"""\bkey\s*=\s*["'](?P<name8>[\w.:-]{1,80})["']\s+value\s*=\s*["'](?P<secret8>[^"'\s]{6,500})["']|"""
             # name = "value" (code, JSON, YAML, TOML), a quoted value of one word, optionally after "Bearer "
-            r"""(?P<name>[A-Za-z_$@][\w.$@-]{0,80})["']?\]?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
+            r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80})["']?\]?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
             r"""(?:[rbuRBU]{1,2}(?=["'])|\b(?:str|String)\()?"""
             r"""(?P<q>["'`])(?:(?:Bearer|Basic|Token|token)\s+)?(?P<secret>[^"'`\s\\]{6,500})(?P=q)"""
             # NAME=value at the start of a line (.env, shell, YAML, INI, properties, Dockerfile)
@@ -1134,6 +1325,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         id="secret-in-prose",
         description='A credential given in prose: "the password is …", "use token …"',
+        prose=True,
         keywords=("pass", "pwd", "secret", "token", "key", "cred"),
         pattern=(
             r"(?i:\b(?:the\s+|my\s+|our\s+|your\s+)?"

@@ -98,8 +98,25 @@ def encode_text(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
+# Formats that are text at their start and binary further on (PDF and Illustrator files), or compressed
+_BINARY_MAGIC = (b"%PDF-", b"\x1f\x8b", b"PK\x03\x04", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"BZh", b"\xfd7zXZ")
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+
+
 def is_binary(raw: bytes) -> bool:
-    return b"\x00" in raw[:BINARY_PROBE]
+    """A NUL in the first 8,000 bytes (git's test), a binary format's magic number, or a probe that is not UTF-8
+    and is more than 1% control bytes (compressed data without a NUL)."""
+    probe = raw[:BINARY_PROBE]
+    if b"\x00" in probe or probe.startswith(_BINARY_MAGIC):
+        return True
+    controls = len(probe) - len(probe.translate(None, _CONTROL_BYTES))
+    if controls * 100 <= len(probe):
+        return False
+    try:
+        probe.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.start < len(probe) - 3  # not only a character cut at the end of the probe
+    return False
 
 
 def read_paths(paths: tuple[str, ...], project: Project | None, settings: Settings) -> Iterator[Source]:
@@ -271,12 +288,18 @@ def _unquote(raw: bytes) -> str:
 
 
 def findings_in(
-    source: Source, settings: Settings, *, decode: int, pragmas: bool = True, honour_allow: bool = True
+    source: Source,
+    settings: Settings,
+    *,
+    decode: int,
+    pragmas: bool = True,
+    honour_allow: bool = True,
+    kind: str = "prose",
 ) -> list[Finding]:
     """The secrets and hidden characters of one source, at the file's line numbers, less the allowed fingerprints."""
     from gitmem.scan.engine import scan_text, without_allowed
 
-    found = scan_text(source.text, source.display, decode=decode, hidden=True, pragmas=pragmas)
+    found = scan_text(source.text, source.display, decode=decode, hidden=True, pragmas=pragmas, kind=kind)
     if honour_allow and settings.allow:
         found = without_allowed(found, settings.allow, settings.salt)
     if source.lines:

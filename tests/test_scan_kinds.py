@@ -1,0 +1,122 @@
+"""Precision on real code (issue 14): code shapes seen in popular repositories are not secrets, in either kind of
+text; the prose rules and the looser generic judgement apply to memories, journals and session logs only."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gitmem.scan import scan_text
+from gitmem.scan.kinds import CODE, PROSE, file_kind
+
+# Lines from TypeScript, Rust, Python and lockfiles that an earlier version reported as secrets.
+CODE_SHAPES = (
+    "const apiKey = options?.apiKey ?? process.env.OPENAI_API_KEY;",
+    "credentials: init?.credentials",
+    "const token = this.session!.token;",
+    "use ruff_python_ast::token::TokenKind;",
+    "SemanticTokenModifier::DEFINITION",
+    "Token::RecursivePrefix => 1,",
+    "token: 'workos:old-access'",
+    '"@aws-sdk/credential-provider-node": "^3.922.0",',
+    '"token": "~3.922.0",',
+    '"password-validator": ">=5.1.0",',
+    "ANTHROPIC_API_KEY=sk-ant-api03-...",
+    "curl https://api.example.org/v1?token=abc",
+    "token=abc",
+    "password: self.password.clone(),",
+    "let token = tokens.next()?;",
+    "secret_key: Option<String>,",
+    "apiKey: this.apiKey ?? undefined,",
+    "\f\ndef main():\n    pass\n",  # a form feed: a page break, not hidden text
+)
+
+# Hand-written test fixtures: no provider format, and words where a generated secret has random characters.
+FIXTURES = (
+    "const syntheticCredential = 'sk-" + "synthetic-private-assistant-" + "token-91a7';",
+    "const ACCESS_SECRET = 'private-openai-access-" + "token-44b9';",
+    '"client_secret": "chatkit_' + 'token_123",',
+    "{ name: 'prefixed', secret: 'whsec_" + "eA==' }",
+    "const unicodeSecret = 's\u00ebcret-\u2713-x';",
+)
+
+# What people and agents write in memories and session logs: found in prose, as before.
+PROSE_ONLY = (
+    "The staging password is " + "Qm7" + "vT2kX9!" + " so log in with that.",
+    "use the token " + "Tz8qLw3nR5" + "Vb6mK1pXy9Hs4J" + " for the deploy",
+)
+
+
+@pytest.mark.parametrize("line", CODE_SHAPES)
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_code_shapes_are_not_secrets(line: str, kind: str) -> None:
+    assert scan_text(line, hidden=True, kind=kind) == []
+
+
+@pytest.mark.parametrize("line", FIXTURES)
+def test_hand_written_fixtures_in_code_are_not_secrets(line: str) -> None:
+    assert scan_text(line, kind=CODE) == []
+
+
+@pytest.mark.parametrize("line", PROSE_ONLY)
+def test_prose_credentials_are_found_in_prose_only(line: str) -> None:
+    assert [f.rule for f in scan_text(line, kind=PROSE)] == ["secret-in-prose"]
+    assert scan_text(line, kind=CODE) == []
+
+
+def test_generated_values_are_found_in_code_too() -> None:
+    value = "Xk39dLq0Pz8vNw2RtYb7"
+    for line in (f'const apiKey = "{value}";', f'{{"client_secret": "{value}"}}', f"export SERVICE_TOKEN={value}"):
+        assert [f.rule for f in scan_text(line, kind=CODE)] == ["generic-secret"], line
+
+
+def test_the_kind_of_a_file_comes_from_its_place() -> None:
+    assert file_kind(".memory/memories/deploy.yaml") == PROSE
+    assert file_kind(".memory/journal/2026-11-30.jsonl") == PROSE
+    assert file_kind("docs/deploy.md") == PROSE
+    assert file_kind("src/client.ts") == CODE
+    assert file_kind("") == CODE
+
+
+def test_gitmem_scan_judges_memories_and_documents_as_prose_and_source_files_as_code(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(["gitmem", "init"], cwd=tmp_path, check=True, capture_output=True)
+    line = PROSE_ONLY[0] + "\n"
+    (tmp_path / "deploy.py").write_text(f"# {line}")
+    (tmp_path / "notes.md").write_text(line)
+    memories = tmp_path / ".memory" / "memories"
+    memories.mkdir(parents=True, exist_ok=True)
+    (memories / "staging.md").write_text(line)
+    result = subprocess.run(["gitmem", "scan", "--json", "."], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 1, result.stderr
+    import json
+
+    paths = {f["path"] for f in json.loads(result.stdout)["findings"]}
+    assert paths == {".memory/memories/staging.md", "notes.md"}
+
+
+def test_pdf_illustrator_and_compressed_files_are_binary() -> None:
+    from gitmem.scan.sources import is_binary
+
+    assert is_binary(b"%PDF-1.5\r%\xe2\xe3\xcf\xd3\r\n1 0 obj\r<</Metadata 2 0 R>>" + b"\x07\x1b" * 50)
+    assert is_binary(bytes(range(1, 256)) * 4)  # control bytes and invalid UTF-8, no NUL
+    assert not is_binary("caf\u00e9 \x1b[0m colour codes in a test\n".encode() * 20)
+    assert not is_binary("na\u00efve text cut in the middle of a character: \u00e9".encode()[:-1])
+
+
+def test_joiners_inside_persian_and_indic_words_are_spelling_not_hidden_text() -> None:
+    from gitmem.scan.unicode import find_hidden
+
+    assert find_hidden("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645") == []  # Persian: mi-khaham
+    assert find_hidden("\u0ca8\u0ccd\u200d\u0caf") == []  # Kannada: a joiner after a virama
+    assert [c.codepoint for c in find_hidden("ab\u200ccd \u062e\u200c")] == [0x200C, 0x200C]
+
+
+def test_a_url_password_that_is_a_word_is_a_secret_in_prose_only() -> None:
+    line = "The prod database is postgres://admin:" + "sun" + "shine" + "@db.internal:5432/app"
+    assert [f.rule for f in scan_text(line, kind=PROSE)] == ["database-url"]
+    assert scan_text(line, kind=CODE) == []
+    for quiet in ("postgres://postgres:postgres@localhost:5432/app", "https://user:password@example.com/"):
+        assert scan_text(quiet, kind=PROSE) == []

@@ -1,0 +1,136 @@
+"""The scanner is linear in its input: pathological lines that were quadratic (issue 14) cost 4x for 4x the input.
+
+Each case is scanned at a base size and at four times it; the thread's CPU time (the least of several runs, so load
+on the machine does not count) may grow at most 8x: a quadratic path grows 16x, and the cases below were 15-30x
+before they were fixed. Sizes are small enough that the whole file runs in a few seconds.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gitmem.scan import scan_text
+from gitmem.scan.engine import LONG_LINE, WINDOW, _compiled, _windows
+from gitmem.scan.rules import RULES
+
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def _b64(n: int) -> str:
+    rng = random.Random(n)
+    return "".join(rng.choice(_B64) for _ in range(n))
+
+
+CASES: dict[str, Callable[[int], str]] = {
+    "one %2F before a long base64 line": lambda n: "x=%2F" + _b64(n),
+    "one %2F, then a long base64 line": lambda n: "x=%2F\n" + _b64(n),
+    "scheme:// then a long run of letters": lambda n: "a://" + "b" * n,
+    "a long run of letters then ://": lambda n: "b" * n + "://",
+    "many zero-width characters on one line": lambda n: "a\u200b" * (n // 2),
+    "many zero-width characters on many lines": lambda n: "a\u200b\n" * (n // 3),
+    "a long base64 line": _b64,
+    "credential words repeated": lambda n: ("api_key password token secret " * n)[:n],
+    "prose passwords repeated": lambda n: ("the password is " + "x" * 30 + " ") * (n // 47),
+    "half-written database URLs": lambda n: ("postgres://" + "u" * 10 + ":") * (n // 22),
+    "JSON escapes in one unterminated string": lambda n: '"' + "\\n" * (n // 2),
+    "a long identifier before an equals sign": lambda n: "k" * n + " = 'x'",
+    "unterminated quotes": lambda n: ('password = "' + "a" * 40) * (n // 52),
+}
+
+
+def _cpu(text: str, runs: int = 3) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.thread_time()
+        scan_text(text, hidden=True)
+        best = min(best, time.thread_time() - start)
+    return best
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_four_times_the_input_costs_at_most_eight_times_the_work(name: str) -> None:
+    make = CASES[name]
+    small, large = make(12_000), make(48_000)
+    small_time, large_time = _cpu(small), _cpu(large)
+    # 20 ms of slack: at these sizes a linear case takes a few ms, where timer resolution and GC matter
+    assert large_time <= 8 * small_time + 0.02, f"{name}: {small_time:.4f}s -> {large_time:.4f}s for 4x the input"
+
+
+def test_long_lines_are_scanned_around_their_keywords_only() -> None:
+    line = "x" * 50_000 + " api_key " + "y" * 50_000
+    text = "short line with a token\n" + line
+    lowered = text.lower()
+    windows = _windows(text, lowered, ["key", "token"], {})
+    assert windows[0] == (0, len("short line with a token"))  # a short line: whole
+    start, end = windows[1]
+    assert end - start <= 2 * WINDOW + len("key") and len(line) > LONG_LINE  # a long line: around the keyword
+
+
+def test_a_secret_in_a_long_line_is_still_found() -> None:
+    secret = "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8"
+    text = _b64(300_000) + " token=" + secret + " " + _b64(300_000)
+    found = scan_text(text)
+    assert [f.rule for f in found] == ["github-pat"]
+    assert text[found[0].start : found[0].end] == secret
+
+
+# Inputs that make a backtracking pattern revisit the same characters from every start position.
+ADVERSARIAL: dict[str, Callable[[int], str]] = {
+    "letters": lambda n: "b" * n,
+    "letters after ://": lambda n: "a://" + "b" * n,
+    "word characters and dots": lambda n: ("ab_c." * n)[:n],
+    "base64": _b64,
+    "hex": lambda n: ("0123456789abcdef" * n)[:n],
+    "digits and colons": lambda n: ("1234567890:" * n)[:n],
+    "credential names": lambda n: ("api_key=password:token " * n)[:n],
+    "hyphens and dots": lambda n: ("a-b.c-" * n)[:n],
+}
+
+
+def _pattern_cpu(pattern: re.Pattern[str], text: str, runs: int = 3) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.thread_time()
+        for _match in pattern.finditer(text):
+            pass
+        best = min(best, time.thread_time() - start)
+    return best
+
+
+@pytest.mark.parametrize("shape", sorted(ADVERSARIAL))
+def test_every_rule_is_linear_on_a_whole_line(shape: str) -> None:
+    """Without the long-line windows: each rule's own pattern must not backtrack quadratically."""
+    make = ADVERSARIAL[shape]
+    small, large = make(4_000), make(16_000)
+    slow = []
+    for rule in RULES:
+        pattern = _compiled(rule)
+        small_time, large_time = _pattern_cpu(pattern, small), _pattern_cpu(pattern, large)
+        if large_time > 8 * small_time + 0.005:
+            slow.append(f"{rule.id}: {small_time:.4f}s -> {large_time:.4f}s")
+    assert not slow, f"quadratic on {shape}: {slow}"
+
+
+def test_the_keyword_prefilter_finds_the_same_keywords_with_and_without_aho_corasick(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    from gitmem.scan import engine
+
+    text = engine._lowered(Path(engine.__file__).read_text() + Path(__file__).read_text())
+    with_library = engine._keywords_in(text)
+    assert with_library, "the sources name keywords"
+    engine._automaton.cache_clear()
+    monkeypatch.setitem(sys.modules, "ahocorasick", None)  # import fails: the fallback loop
+    try:
+        assert engine._automaton() is None
+        assert engine._keywords_in(text) == with_library
+    finally:
+        engine._automaton.cache_clear()
