@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -31,11 +30,10 @@ from typing import Any
 from gitmem import safepath
 from gitmem.adopt import kinds, markdown, sources
 from gitmem.adopt.sources import Format, Scope
+from gitmem.adopt.wording import DESCRIBED, same_thing, section_tag, title_and_body
 from gitmem.compile import block
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import command, removed
-from gitmem.journal.harvest import split_item
-from gitmem.journal.markdown import Item as LogItem
 from gitmem.memory import similar
 from gitmem.memory.model import Memory, short_id, title_key, unique_id
 from gitmem.memory.store import SUFFIX, Snapshot, Store
@@ -43,7 +41,6 @@ from gitmem.project import MEMORY_DIR, Project
 from gitmem.scan import find_hidden, scan_text
 
 IMPORT_HOPS = 5  # Claude Code follows @imports this deep
-INLINE_CODE_MAX = 100  # a one-line code block after "…with:" joins the title up to this long
 
 
 @dataclass(frozen=True)
@@ -255,67 +252,6 @@ def _read_file(project: Project, path: str, fmt: Format, report: ImportReport) -
     return _Read(lines, markdown.parse(readable), scope, description.strip() if isinstance(description, str) else "")
 
 
-def title_and_body(item: markdown.Item) -> tuple[str, str]:
-    """A memory's title and body from an item, as harvest makes them from a log item (``split_item``); an item
-    that is only code or a table is titled by its heading, and "Run the tests with:" followed by a one-line code
-    block becomes "Run the tests with: `pnpm test`"."""
-    head, rest = item.head, list(item.rest)
-    if item.steps:
-        return head, "\n".join(rest).strip("\n")
-    if not head:
-        title = item.headings[-1] if item.headings else ""
-        return title, "\n".join(rest).strip("\n")
-    if item.context:  # the lead-in it was listed under often says when it applies: the body keeps it
-        title, body = _title_and_body(head, rest)
-        return title, f"{_LISTED_UNDER}{item.context}\n\n{body}".strip()
-    opening = re.fullmatch(r"(`{3,}|~{3,})[\w+-]*", rest[0].strip()) if len(rest) >= 3 else None
-    if head.endswith(":") and opening is not None:
-        code = rest[1].strip()
-        if rest[2].strip() == opening.group(1) and code and "`" not in code and len(code) <= INLINE_CODE_MAX:
-            head, rest = f"{head} `{code}`", rest[3:]
-    return _title_and_body(head, rest)
-
-
-def _title_and_body(head: str, rest: list[str]) -> tuple[str, str]:
-    return split_item(LogItem("", 1, head, rest))
-
-
-_DESCRIBED = "Rule description: "
-_LISTED_UNDER = "Listed under: "
-_SPECIFIC = re.compile(r"`[^`]+`|[\w.~-]*/[\w./~*-]+|\b\d+(?:\.\d+)*\b|\b[\w-]+\.[a-z]{1,5}\b")
-
-
-def _specifics(text: str) -> set[str]:
-    """What makes a rule this rule and not its neighbour: code spans, paths, file names and numbers."""
-    return {match.strip("`").lower() for match in _SPECIFIC.findall(text)}
-
-
-def same_thing(title: str, body: str, other_title: str, other_body: str) -> bool:
-    """Whether two items that read alike say the same thing: the same code, paths, names and numbers, and, when
-    their titles are the same words (a shared label such as "Error Handling"), bodies that agree too. Lines that
-    share a label but name different files ("Global Location: `~/.a/hooks.json`", "… `~/.b/settings.json`") are
-    different rules."""
-    if _specifics(title) != _specifics(other_title):
-        return False
-    mine, theirs = _specifics(body), _specifics(other_body)
-    if mine and theirs and mine != theirs:
-        return False
-    if body.strip() and other_body.strip() and similar.words(title) == similar.words(other_title):
-        words, other = similar.words(body), similar.words(other_body)
-        union = words | other
-        return not union or len(words & other) / len(union) >= 0.6
-    return True
-
-
-_TAG = re.compile(r"[^a-z0-9]+")
-
-
-def section_tag(section: str) -> str | None:
-    """A tag from a section heading ("Code style" -> ``code-style``), or ``None`` when it gives none."""
-    tag = _TAG.sub("-", section.lower()).strip("-")[:48].rstrip("-")
-    return tag or None
-
-
 # -- the import ----------------------------------------------------------------------------------------------------
 
 
@@ -452,7 +388,7 @@ def _take(
     source = Source(path, item.line, item.end, item.lead)
     title, body = title_and_body(item)
     if description:  # when the tool applies the rule: the memory keeps it
-        body = f"{body}\n\n{_DESCRIBED}{description}".strip()
+        body = f"{body}\n\n{DESCRIBED}{description}".strip()
     if not title:
         report.skipped.append(Skipped(path, item.line, "an item without text"))
         return

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from gitmem.adopt import kinds
-from gitmem.adopt.importer import title_and_body
 from gitmem.adopt.markdown import Item, parse
 from gitmem.adopt.sources import (
     AGENTS,
@@ -20,6 +19,7 @@ from gitmem.adopt.sources import (
     read_frontmatter,
     scope_of,
 )
+from gitmem.adopt.wording import title_and_body
 from tests.adopt.rules_files import AGENTS_MD
 
 

@@ -1,0 +1,74 @@
+"""How an imported item reads as a memory: its title and body, whether two items say the same thing, and the tag a
+section heading gives (``gitmem.adopt.importer`` decides what becomes a memory; this module only words it)."""
+
+from __future__ import annotations
+
+import re
+
+from gitmem.adopt import markdown
+from gitmem.journal.harvest import split_item
+from gitmem.journal.markdown import Item as LogItem
+from gitmem.memory import similar
+
+INLINE_CODE_MAX = 100  # a one-line code block after "…with:" joins the title up to this long
+
+
+def title_and_body(item: markdown.Item) -> tuple[str, str]:
+    """A memory's title and body from an item, as harvest makes them from a log item (``split_item``); an item
+    that is only code or a table is titled by its heading, and "Run the tests with:" followed by a one-line code
+    block becomes "Run the tests with: `pnpm test`"."""
+    head, rest = item.head, list(item.rest)
+    if item.steps:
+        return head, "\n".join(rest).strip("\n")
+    if not head:
+        title = item.headings[-1] if item.headings else ""
+        return title, "\n".join(rest).strip("\n")
+    if item.context:  # the lead-in it was listed under often says when it applies: the body keeps it
+        title, body = _title_and_body(head, rest)
+        return title, f"{_LISTED_UNDER}{item.context}\n\n{body}".strip()
+    opening = re.fullmatch(r"(`{3,}|~{3,})[\w+-]*", rest[0].strip()) if len(rest) >= 3 else None
+    if head.endswith(":") and opening is not None:
+        code = rest[1].strip()
+        if rest[2].strip() == opening.group(1) and code and "`" not in code and len(code) <= INLINE_CODE_MAX:
+            head, rest = f"{head} `{code}`", rest[3:]
+    return _title_and_body(head, rest)
+
+
+def _title_and_body(head: str, rest: list[str]) -> tuple[str, str]:
+    return split_item(LogItem("", 1, head, rest))
+
+
+DESCRIBED = "Rule description: "
+_LISTED_UNDER = "Listed under: "
+_SPECIFIC = re.compile(r"`[^`]+`|[\w.~-]*/[\w./~*-]+|\b\d+(?:\.\d+)*\b|\b[\w-]+\.[a-z]{1,5}\b")
+
+
+def _specifics(text: str) -> set[str]:
+    """What makes a rule this rule and not its neighbour: code spans, paths, file names and numbers."""
+    return {match.strip("`").lower() for match in _SPECIFIC.findall(text)}
+
+
+def same_thing(title: str, body: str, other_title: str, other_body: str) -> bool:
+    """Whether two items that read alike say the same thing: the same code, paths, names and numbers, and, when
+    their titles are the same words (a shared label such as "Error Handling"), bodies that agree too. Lines that
+    share a label but name different files ("Global Location: `~/.a/hooks.json`", "… `~/.b/settings.json`") are
+    different rules."""
+    if _specifics(title) != _specifics(other_title):
+        return False
+    mine, theirs = _specifics(body), _specifics(other_body)
+    if mine and theirs and mine != theirs:
+        return False
+    if body.strip() and other_body.strip() and similar.words(title) == similar.words(other_title):
+        words, other = similar.words(body), similar.words(other_body)
+        union = words | other
+        return not union or len(words & other) / len(union) >= 0.6
+    return True
+
+
+_TAG = re.compile(r"[^a-z0-9]+")
+
+
+def section_tag(section: str) -> str | None:
+    """A tag from a section heading ("Code style" -> ``code-style``), or ``None`` when it gives none."""
+    tag = _TAG.sub("-", section.lower()).strip("-")[:48].rstrip("-")
+    return tag or None
