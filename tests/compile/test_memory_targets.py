@@ -189,6 +189,7 @@ def test_a_memory_compiled_for_other_tools_is_not_loaded_by_this_client(
     payload = {"session_id": "s", "cwd": str(project), "prompt": "regenerate the pnpm lockfile of the workspace"}
     injected = _hook(project, "prompt", payload, "claude")
     assert "[lockfile]" in injected  # CLAUDE.md does not hold it: not loaded already
+    assert "(convention; meant for cursor)" in injected
     assert "[pnpm]" not in injected  # CLAUDE.md holds it (it clears the bar too: recall ranks it second)
     assert [hit["id"] for hit in json.loads(run("recall", "regenerate the pnpm lockfile", "--json").out)][:2] == [
         "lockfile",
