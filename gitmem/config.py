@@ -25,6 +25,10 @@ TARGET_NAMES = (
     "amazonq",
     "continue",
     "roo",
+    "junie",
+    "augment",
+    "trae",
+    "warp",
 )
 DEFAULT_TARGETS = ("agents", "claude")
 DEFAULT_BUDGET = 2000

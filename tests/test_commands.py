@@ -288,6 +288,7 @@ def test_list_json_has_every_field(project: Path, run: Run) -> None:
         "priority",
         "body",
         "paths",
+        "targets",
         "tags",
         "created",
         "expires",

@@ -139,7 +139,13 @@ def branched(project: Path, run: Run) -> Path:
     )
     assert run("retire", "retire-me", "--reason", "we use pnpm").code == 0
     (MEMORIES / "remove-me.yaml").unlink()
-    write("new-one", "Use pnpm, never npm", paths=["web/**"], body="npm rewrites the lock file.")
+    write(
+        "new-one",
+        "Use pnpm, never npm",
+        paths=["web/**"],
+        targets=["claude", "cursor"],
+        body="npm rewrites the lock file.",
+    )
     commit(project, "feature memories")
     git(project, "checkout", "-q", "main")
     write("main-only", "Landed on main after the branch point")
@@ -192,7 +198,7 @@ def test_diff_markdown(branched: Path, run: Run) -> None:
 #### Added
 
 - **`new-one`**: Use pnpm, never npm
-  - fact · active · priority normal · paths `web/**`
+  - fact · active · priority normal · paths `web/**` · targets `claude`, `cursor`
   ```text
   npm rewrites the lock file.
   ```

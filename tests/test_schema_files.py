@@ -51,6 +51,9 @@ def test_model_vocabularies_match_the_schema() -> None:
     assert set(props) == set(FIELD_ORDER)
     config = json.loads((ROOT / "schema" / "config.schema.json").read_text())["properties"]
     assert tuple(config["targets"]["items"]["enum"]) == TARGET_NAMES
+    # A memory's `targets` names the same targets as the config's.
+    assert tuple(props["targets"]["items"]["enum"]) == TARGET_NAMES
+    assert ", ".join(TARGET_NAMES) in props["targets"]["items"]["description"]
 
 
 def test_hidden_table_covers_every_format_and_control_character() -> None:

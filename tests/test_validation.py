@@ -191,7 +191,7 @@ def test_validate_named_files_and_config(project: Path, run: Run) -> None:
     assert result.code == 1
     assert result.err.splitlines()[0] == (
         ".memory/config.yaml:2:19: targets[1]: must be one of agents, claude, gemini, cursor, copilot, windsurf, "
-        "cline, kiro, aider, amazonq, continue, roo, not other text (3 characters)"
+        "cline, kiro, aider, amazonq, continue, roo, junie, augment, trae, warp, not other text (3 characters)"
     )
 
 

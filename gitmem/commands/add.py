@@ -6,6 +6,7 @@ from typing import TextIO
 import click
 
 from gitmem.commands.output import echo, echo_json
+from gitmem.config import TARGET_NAMES
 from gitmem.memory.model import KINDS, PRIORITIES
 
 
@@ -23,6 +24,14 @@ from gitmem.memory.model import KINDS, PRIORITIES
     help="Order under a token budget: high memories are compiled first.",
 )
 @click.option("--path", "paths", multiple=True, metavar="GLOB", help="Where it applies, e.g. 'web/**' (repeatable).")
+@click.option(
+    "--target",
+    "targets",
+    multiple=True,
+    type=click.Choice(TARGET_NAMES),
+    metavar="NAME",
+    help="Compile it only for this target (repeatable), e.g. cursor; default: every target.",
+)
 @click.option("--tag", "tags", multiple=True, help="A label (repeatable).")
 @click.option("--expires", metavar="DATE", help="Stop compiling it after this date (YYYY-MM-DD, or e.g. 90d).")
 @click.option("--review-after", metavar="DATE", help="Ask for a review after this date (YYYY-MM-DD, or e.g. 12w).")
@@ -49,6 +58,7 @@ def add(
     kind: str,
     priority: str,
     paths: tuple[str, ...],
+    targets: tuple[str, ...],
     tags: tuple[str, ...],
     expires: str | None,
     review_after: str | None,
@@ -68,6 +78,7 @@ def add(
       gitmem add "Use pnpm, never npm" --kind convention --path 'web/**' \\
           --body "npm rewrites pnpm-lock.yaml and breaks the workspace."
       git log -1 --format=%B | gitmem add "Why we pinned Node 20" --kind decision -
+      gitmem add "Cursor: keep the agent out of generated/" --target cursor
       gitmem add --user "Answer in British English" --kind preference
     """
     from gitmem.commands import open_store, today
@@ -99,6 +110,7 @@ def add(
         body=(body or "").strip("\n"),
         priority=priority,
         paths=tuple(dict.fromkeys(paths)),
+        targets=tuple(dict.fromkeys(targets)),
         tags=tuple(dict.fromkeys(tags)),
         created=day,
         expires=actions.parse_date(expires, "--expires", day) if expires else None,

@@ -252,6 +252,7 @@ def _target_json(plan: TargetPlan, show: Show = _same) -> dict[str, Any]:
         "files": [show(path) for path in plan.files],
         "compiled": plan.compiled,
         "omitted": plan.omitted,
+        "other_targets": plan.elsewhere,
     }
 
 
@@ -463,6 +464,9 @@ def _print_stats(memories: dict[str, Any], targets: list[dict[str, Any]], user: 
         first = item["left_out"][0]
         more = len(item["left_out"]) - 1
         echo(f"  {item['name']}: {first['id']} ({first['why']})" + (f" and {more} more" if more else ""))
+    narrowed = [f"{item['name']} {len(item['other_targets'])}" for item in targets if item["other_targets"]]
+    if narrowed:
+        echo(f"\nnot for every target (their `targets` leave these out): {', '.join(narrowed)}")
 
 
 def _limit_cell(limits: list[dict[str, Any]]) -> str:

@@ -156,6 +156,7 @@ def show(memory_id: str, user: bool, as_json: bool) -> int:
         "status",
         "priority",
         "paths",
+        "targets",
         "tags",
         "created",
         "expires",

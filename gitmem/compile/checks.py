@@ -1,15 +1,17 @@
 """The checks compile makes on what it is about to write: globs a target's frontmatter cannot carry, the tools' size
-limits, hidden Unicode in compiled output or around it, and a CLAUDE.md that already imports AGENTS.md."""
+limits, hidden Unicode in compiled output or around it, a CLAUDE.md that already imports AGENTS.md, and memories whose
+``targets`` reach no configured target."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from gitmem.compile.changes import LimitUse, Report
 from gitmem.compile.plan import FilePlan, TargetPlan
 from gitmem.compile.targets import Target
 from gitmem.errors import Problem
+from gitmem.memory.model import Memory
 from gitmem.project import Project
 
 
@@ -180,3 +182,19 @@ def read_twice(
     for duplicate in duplicates(names, scoped_claude):
         if changed & set(duplicate.targets):
             report.warnings.append(duplicate.describe(files))
+
+
+def unreached(memories: Sequence[Memory], reached: Collection[str], report: Report) -> None:
+    """Warn about live memories whose ``targets`` name none of the ``reached`` (configured) targets: they go into no
+    rules file (only recall finds them). A warning, not a problem: the config, not the memory, may be what changes."""
+    lost = [memory for memory in memories if memory.targets and not any(name in reached for name in memory.targets)]
+    if not lost:
+        return
+    names = sorted({name for memory in lost for name in memory.targets})
+    ids = ", ".join(memory.id for memory in lost[:5]) + (f" and {len(lost) - 5} more" if len(lost) > 5 else "")
+    noun = "memory is" if len(lost) == 1 else "memories are"
+    report.warnings.append(
+        f"{len(lost)} {noun} only for targets that are not configured ({', '.join(names)}), so no rules file gets "
+        f"{'it' if len(lost) == 1 else 'them'}: {ids}. Add a target (`gitmem init --target NAME`) or change "
+        f"{'its' if len(lost) == 1 else 'their'} `targets`"
+    )

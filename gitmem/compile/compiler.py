@@ -74,6 +74,8 @@ def prepare(
         packs, pack_problems, shared = _shared(project, config, today or date.today())
         memories = [*memories, *shared]
     report = Report(plan_targets(targets, memories, budgets, config.mcp), packs=packs)
+    reached = {target.name for target in only} if only is not None else set(config.targets)
+    checks.unreached(memories, reached, report)
     if packs:
         report.problems.extend(pack_problems)
         for pack in packs:

@@ -39,6 +39,7 @@ class TargetPlan:
     compiled: list[str]  # ids of the memories in the target, in the order the budget keeps them
     omitted: list[str]  # ids left out by the budget, in the same order
     chars: int = 0  # characters gitmem writes for the target (frontmatter and blocks)
+    elsewhere: list[str] = field(default_factory=list)  # ids of memories whose `targets` leave this target out
 
     @property
     def tokens(self) -> int:
@@ -168,7 +169,14 @@ def plan_target(
 def plan_targets(
     targets: Sequence[Target], memories: Sequence[Memory], budgets: dict[str, int], mcp: bool = False
 ) -> list[TargetPlan]:
-    """Every target's plan for the live ``memories`` (any order)."""
+    """Every target's plan for the live ``memories`` (any order): each gets the memories that are for it (no
+    ``targets``, or ``targets`` naming it)."""
     ordered = budget.keep_order(memories)
     entries = {memory.id: render.entry_text(memory) for memory in ordered}
-    return [plan_target(target, ordered, entries, budgets[target.name], mcp) for target in targets]
+    plans = []
+    for target in targets:
+        mine = [memory for memory in ordered if memory.is_for(target.name)]
+        plan = plan_target(target, mine, entries, budgets[target.name], mcp)
+        plan.elsewhere = [memory.id for memory in ordered if not memory.is_for(target.name)]
+        plans.append(plan)
+    return plans

@@ -49,6 +49,14 @@ READERS: tuple[Reader, ...] = (
     Reader("Kiro", "kiro", ("kiro", "agents"), (), "https://kiro.dev/docs/steering/"),
     # Roo Code reads AGENTS.md beside .roo/rules (https://docs.roocode.com/features/custom-instructions).
     Reader("Roo Code", "roo", ("roo", "agents"), (), "https://docs.roocode.com/features/custom-instructions"),
+    # Augment loads CLAUDE.md, AGENTS.md and the .augment/rules files (https://docs.augmentcode.com/cli/rules).
+    Reader("Augment Code", "augment", ("augment", "claude", "agents"), (), "https://docs.augmentcode.com/cli/rules"),
+    # Junie reads one guidelines file (.junie/guidelines.md, or AGENTS.md when its settings say so); Trae reads
+    # AGENTS.md and CLAUDE.md only when they are switched on in its settings: neither by default.
+    Reader("Junie", "junie", ("junie",), (), "https://www.jetbrains.com/help/junie/customize-guidelines.html"),
+    Reader("Trae", "trae", ("trae",), (), "https://www.w3cschool.cn/traeworkdocs/traework-rules.html"),
+    # Warp reads AGENTS.md where a directory has no WARP.md (a WARP.md shadows it): like Claude Code's fallback.
+    Reader("Warp", "warp", ("warp",), (("agents", "warp"),), "https://github.com/warpdotdev/warp/pull/9325"),
 )
 
 

@@ -263,6 +263,53 @@ TARGETS += (
     ),
 )
 
+# More tools with a rules file of their own, from their documentation (desktop or editor tools, not installable here,
+# so not measured). None documents path scoping but Warp, which reads a WARP.md per directory.
+TARGETS += (
+    Target(
+        name="junie",
+        tool="Junie (JetBrains)",
+        # Junie reads one guidelines file: .junie/guidelines.md unless its "Guidelines path" setting names another
+        # (AGENTS.md, which the agents target writes). A block: teams (and Junie itself) write the file by hand.
+        doc="https://www.jetbrains.com/help/junie/customize-guidelines.html",
+        root_file=".junie/guidelines.md",
+        root_whole=False,
+    ),
+    Target(
+        name="augment",
+        tool="Augment Code",
+        # Workspace rules are the .md files of .augment/rules (searched recursively); `type: always_apply` includes one
+        # in every prompt (the IDE extensions treat a rule without it as manual). Augment reads CLAUDE.md and AGENTS.md
+        # too (https://docs.augmentcode.com/cli/rules): see readers.py.
+        doc="https://docs.augmentcode.com/setup-augment/guidelines",
+        root_file=".augment/rules/gitmem.md",
+        root_whole=True,
+        root_frontmatter=("type: always_apply",),
+        user_files=(UserFile("~/.augment/rules/", "Augment Code", "~/.augment"),),
+    ),
+    Target(
+        name="trae",
+        tool="Trae",
+        # The project rules file Trae creates (its Rules panel: "+ Create project_rules.md"); a block, since the file
+        # is Trae's own and may hold hand-written rules. (Trae's docs, https://docs.trae.ai, were not in the stored
+        # corpus: this follows Trae's own announcement of rules, cited here.)
+        doc="https://xie.infoq.cn/article/777f1b3c8018ef863d898001e",
+        root_file=".trae/rules/project_rules.md",
+        root_whole=False,
+    ),
+    Target(
+        name="warp",
+        tool="Warp",
+        # Warp applies the WARP.md (or AGENTS.md) of the root and of the current directory; in one directory a WARP.md
+        # shadows AGENTS.md (https://github.com/warpdotdev/warp/pull/9325): a project with a hand-written WARP.md
+        # needs the memories there, or Warp never sees AGENTS.md's. Nested files carry directory scopes.
+        doc="https://docs.warp.dev/agents/capabilities/rules",
+        root_file="WARP.md",
+        root_whole=False,
+        dir_file="WARP.md",
+    ),
+)
+
 BY_NAME: dict[str, Target] = {target.name: target for target in TARGETS}
 
 

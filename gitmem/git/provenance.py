@@ -299,6 +299,8 @@ def _summary(memory: Memory) -> str:
     parts = [memory.kind, memory.status, f"priority {memory.priority}"]
     if memory.paths:
         parts.append("paths " + ", ".join(_code(p) for p in memory.paths))
+    if memory.targets:
+        parts.append("targets " + ", ".join(_code(t) for t in memory.targets))
     if memory.tags:
         parts.append("tags " + ", ".join(_code(t) for t in memory.tags))
     if memory.expires:

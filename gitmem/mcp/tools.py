@@ -195,6 +195,8 @@ def list_memories(
     for memory in chosen:
         state = "expired" if memory.status == "active" and memory.is_expired(today) else memory.status
         scope = f"; applies to {', '.join(memory.paths)}" if memory.paths else ""
+        if memory.targets:
+            scope += f"; for {', '.join(memory.targets)} only"
         lines.append(f"[{memory.id}] ({memory.kind}, {state}{scope}) {memory.title}")
     if not lines:
         lines.append("No memories match.")

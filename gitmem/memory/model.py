@@ -20,7 +20,7 @@ ID_SOFT = 48  # ids made from titles are cut at a word past this, to stay readab
 # The order fields are written in, and shown in.
 # fmt: off
 FIELD_ORDER = (
-    "id", "title", "kind", "status", "priority", "body", "paths", "tags", "created", "expires",
+    "id", "title", "kind", "status", "priority", "body", "paths", "targets", "tags", "created", "expires",
     "review_after", "supersedes", "evidence", "source", "origin", "retired", "reason",
 )
 # fmt: on
@@ -53,6 +53,7 @@ class Memory:
     body: str = ""
     priority: str = "normal"
     paths: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()  # the compile targets it is for (config names); empty: every target
     tags: tuple[str, ...] = ()
     created: date | None = None
     expires: date | None = None
@@ -110,6 +111,10 @@ class Memory:
     def is_live(self, today: date) -> bool:
         """Active and not expired: what compile and recall use."""
         return self.status == "active" and not self.is_expired(today)
+
+    def is_for(self, target: str) -> bool:
+        """Whether compile puts it into ``target``'s files: every target, unless ``targets`` names some."""
+        return not self.targets or target in self.targets
 
     def with_changes(self, **changes: Any) -> Memory:
         return replace(self, **changes)

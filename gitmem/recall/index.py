@@ -460,12 +460,19 @@ class RecallIndex:
         return out
 
     def census(self, today: date) -> list[Census]:
-        """Every valid memory's id, status, whether it is path-scoped, and whether it is live on ``today``."""
+        """Every valid memory's id, status, whether it is path-scoped, whether it is live on ``today``, and the
+        targets it is compiled for (empty: every target)."""
         day = today.isoformat()
         return [
-            Census(memory_id, status, bool(scoped), status == "active" and (expires is None or expires >= day))
-            for memory_id, status, scoped, expires in self.conn.execute(
-                "SELECT id, status, scoped, expires FROM memories ORDER BY id"
+            Census(
+                memory_id,
+                status,
+                bool(scoped),
+                status == "active" and (expires is None or expires >= day),
+                tuple(json.loads(targets)) if targets else (),
+            )
+            for memory_id, status, scoped, expires, targets in self.conn.execute(
+                "SELECT id, status, scoped, expires, json_extract(data, '$.targets') FROM memories ORDER BY id"
             )
         ]
 
@@ -489,6 +496,7 @@ class Census:
     status: str
     scoped: bool
     live: bool
+    targets: tuple[str, ...] = ()
 
 
 Key = tuple[int, int, int, int]

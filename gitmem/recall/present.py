@@ -29,6 +29,8 @@ def as_text(query: str, hits: list[Hit]) -> str:
         facts = [memory.kind]
         if memory.paths:
             facts.append("applies to " + ", ".join(memory.paths))
+        if memory.targets:
+            facts.append("compiled for " + ", ".join(memory.targets) + " only")
         if memory.created:
             facts.append(f"recorded {memory.created.isoformat()}")
         lines.append(f"{number}. [{memory.id}] {memory.title}")
@@ -54,6 +56,7 @@ def as_json(project: Project, hits: list[Hit]) -> list[dict[str, Any]]:
                 "path_match": hit.path_match,
                 "priority": data["priority"],
                 "paths": data["paths"],
+                "targets": data["targets"],
                 "tags": data["tags"],
                 "body": data["body"],
                 "created": data["created"],

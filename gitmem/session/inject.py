@@ -193,6 +193,8 @@ def render(candidate: Candidate, room: int) -> str | None:
     facts = [memory.kind]
     if memory.paths:
         facts.append("applies to " + ", ".join(memory.paths))
+    if memory.targets:  # compiled for other tools only (those whose files the client loads hold it: not injected)
+        facts.append("meant for " + ", ".join(memory.targets))
     if candidate.personal:
         facts.append("personal")
     head = f"- [{memory.id}] {memory.title} ({'; '.join(facts)})"

@@ -93,6 +93,14 @@ def rules_files(project: Project, client: Client) -> list[Path]:
     return files
 
 
+def _targets_of(project: Project, files: list[Path]) -> set[str]:
+    """The compile targets whose always-loaded file is among ``files`` (those that exist)."""
+    from gitmem.compile.targets import TARGETS
+
+    present = set(_present(files, project.root))
+    return {target.name for target in TARGETS if target.root_file in present}
+
+
 def _present(files: list[Path], root: Path) -> list[str]:
     return [path.relative_to(root).as_posix() for path in files if path.is_file()]
 
@@ -139,7 +147,7 @@ def _start(project: Project, client: Client, session: state.SessionState, day: d
     if session.new or session.dirty is None:
         session.dirty = worktree_digest(project)
     files = rules_files(project, client)
-    found = counts(project, inject.loaded_ids(files), day)
+    found = counts(project, inject.loaded_ids(files), day, _targets_of(project, files))
     session.status_given = True
     session.save()
     if found is None:

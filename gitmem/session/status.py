@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -29,9 +30,12 @@ class Counts:
     proposed: int
     loaded: int  # live memories whose ids the client's rules files hold
     left_out: int  # live, not scoped, and not in the rules files: left out by the budget (or not compiled yet)
+    elsewhere: int = 0  # live, not in the rules files, compiled only for targets whose files the client does not load
 
 
-def counts(project: Project, loaded: set[str], today: date) -> Counts | None:
+def counts(project: Project, loaded: set[str], today: date, mine: Collection[str] = ()) -> Counts | None:
+    """The figures of the status; ``mine``: the compile targets whose files the client loads (a memory whose
+    ``targets`` name none of them is for other tools, not left out by the budget)."""
     if not project.memories_dir.is_dir():
         return None
     index = RecallIndex(project)
@@ -44,12 +48,14 @@ def counts(project: Project, loaded: set[str], today: date) -> Counts | None:
     finally:
         index.close()
     live = [c for c in census if c.live]
+    elsewhere = {c.id for c in live if c.targets and c.id not in loaded and not any(t in mine for t in c.targets)}
     return Counts(
         active=len(live),
-        scoped=sum(1 for c in live if c.scoped),
+        scoped=sum(1 for c in live if c.scoped and c.id not in elsewhere),
         proposed=sum(1 for c in census if c.status == "proposed"),
         loaded=sum(1 for c in live if c.id in loaded),
-        left_out=sum(1 for c in live if not c.scoped and c.id not in loaded),
+        left_out=sum(1 for c in live if not c.scoped and c.id not in loaded and c.id not in elsewhere),
+        elsewhere=len(elsewhere),
     )
 
 
@@ -62,6 +68,8 @@ def status_text(found: Counts, rules_names: list[str], pack_ids: int, personal: 
         parts.append(f"the token budget left {found.left_out} out")
     if found.scoped:
         parts.append(f"{found.scoped} apply only to some paths")
+    if found.elsewhere:
+        parts.append(f"{found.elsewhere} {'is' if found.elsewhere == 1 else 'are'} compiled only for other tools")
     text = "; ".join(parts)
     extra = []
     if pack_ids:

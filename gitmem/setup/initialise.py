@@ -30,6 +30,10 @@ _DETECT: dict[str, tuple[str, ...]] = {
     "amazonq": (".amazonq/rules/",),
     "continue": (".continue/rules/",),
     "roo": (".roo/rules/", ".roorules"),
+    "junie": (".junie/guidelines.md",),
+    "augment": (".augment/rules/", ".augment-guidelines", ".augment/guidelines.md"),
+    "trae": (".trae/rules/",),
+    "warp": ("WARP.md",),
 }
 _IMPORTS_AGENTS = re.compile(r"(?m)^[ \t]*@(?:\./)?AGENTS\.md[ \t]*$")
 

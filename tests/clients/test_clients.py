@@ -169,3 +169,29 @@ def test_long_rules_files(name: str, path: str, chars: int, whole: bool, model: 
     sent = session.first().text()
     assert HAND in sent
     assert (TAIL in sent) == whole
+
+
+FOR_CURSOR = "Pangolin"  # in a memory compiled for cursor only
+FOR_ONE = "Axolotl"  # in a memory compiled for the client's own target only
+
+
+@pytest.mark.parametrize(
+    ("name", "targets", "own"),
+    [
+        ("claude", ("claude", "cursor"), "claude"),
+        # The Copilot CLI reads AGENTS.md and GEMINI.md beside its own file: a memory for `copilot` alone arrives once.
+        ("copilot", ("agents", "gemini", "copilot"), "copilot"),
+    ],
+)
+def test_a_memory_reaches_only_the_targets_it_names(
+    name: str, targets: tuple[str, ...], own: str, model: FakeModel, tmp_path: Path
+) -> None:
+    repo = _repo(tmp_path, targets)
+    sh(repo, "gitmem", "add", f"Never edit generated/ by hand ({FOR_CURSOR})", "--target", "cursor")
+    sh(repo, "gitmem", "add", f"Prefer small pull requests ({FOR_ONE})", "--target", own)
+    sh(repo, "gitmem", "compile")
+    session = _session(name, repo, model, tmp_path / "home")
+    first = session.first().text()
+    assert first.count(FOR_ONE) == 1
+    assert FOR_CURSOR not in first
+    assert HAND in first

@@ -22,7 +22,7 @@ def write_memory(root: Path, memory_id: str, title: str, **fields: Any) -> Path:
     fields.setdefault("kind", "convention")
     fields.setdefault("status", "active")
     fields.setdefault("created", date(2026, 1, 1))
-    for name in ("paths", "tags"):
+    for name in ("paths", "tags", "targets"):
         if name in fields:
             fields[name] = tuple(fields[name])
     memory = Memory(id=memory_id, title=title, **fields)

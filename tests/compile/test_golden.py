@@ -43,6 +43,7 @@ def golden_memories(memory: WriteMemory) -> None:
     memory("web-vitest", "Web tests use vitest, not jest", paths=["web/**"])
     memory("typed-code", "Type every function signature", kind="pitfall", paths=["**/*.py", "src/**/*.{ts,tsx}"])
     memory("docs-and-web", "Links in docs and web use relative paths", paths=["web/**", "*.md"])
+    memory("cursor-only", "Keep the Cursor agent out of generated/", targets=["cursor"])  # in cursor's files only
     memory("only-proposed", "A proposal nobody accepted", status="proposed")
     memory("long-gone", "An expired memory", expires=date(2001, 1, 1))
     memory("old-rule", "A retired memory", status="retired")
