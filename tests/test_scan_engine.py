@@ -57,10 +57,31 @@ def test_no_counter_example_is_found_by_any_rule(rule: Rule) -> None:
 
 
 def test_every_keyword_occurs_in_its_rule_examples() -> None:
-    """A rule only runs where a keyword occurs: its examples prove each rule can wake up."""
+    """A rule only runs where a keyword (or its trigger) occurs: its examples prove each rule can wake up."""
     for rule in RULES:
         for example in rule.examples:
-            assert any(k in example.lower() for k in rule.keywords), (rule.id, example)
+            by_trigger = rule.trigger is not None and re.search(rule.trigger, example) is not None
+            assert by_trigger or any(k in example.lower() for k in rule.keywords), (rule.id, example)
+
+
+def test_a_trigger_wakes_its_rule_without_the_keyword() -> None:
+    """The Discord rule runs on lines without the word "discord" (its trigger), and only in the published shape."""
+    import base64
+
+    [rule] = [r for r in RULES if r.id == "discord-bot-token"]
+    assert rule.trigger is not None
+    user = base64.b64encode(("1" + token(string.digits, 18)).encode()).decode().rstrip("=")
+    secret = f"{user}.{token(n=6)}.{token(n=38)}"
+    text = f"import os\n\nclient.run('{secret}')\n"
+    assert "discord" not in text.lower()
+    [finding] = scan_text(text, kind="code")
+    assert finding.rule == "discord-bot-token" and text[finding.start : finding.end] == secret
+    # the same shape with a first part that is not a user id: base64 of random bytes
+    other = base64.urlsafe_b64encode(token().encode()[:18]).decode().rstrip("=")
+    assert scan_text(f"client.run('{other}.{token(n=6)}.{token(n=38)}')\n", kind="code") == []
+    # on a long line (windowed around each trigger match) the token is still found
+    long_line = "x = 1; " * 2000 + f"client.run('{secret}'); " + "y = 2; " * 2000
+    assert [f.rule for f in scan_text(long_line, kind="code")] == ["discord-bot-token"]
 
 
 # -- findings ------------------------------------------------------------------------------------------------------

@@ -41,6 +41,15 @@ CASES: dict[str, Callable[[int], str]] = {
     "JSON escapes in one unterminated string": lambda n: '"' + "\\n" * (n // 2),
     "a long identifier before an equals sign": lambda n: "k" * n + " = 'x'",
     "unterminated quotes": lambda n: ('password = "' + "a" * 40) * (n // 52),
+    # round 2's rules: the Discord token (woken by a trigger, no keyword) and the Entra refresh token
+    "base64 of digits with no boundary": lambda n: ("MTAw" * n)[:n],
+    "Discord-shaped triples, each a candidate": lambda n: (
+        "MTkwODIxMjU1NDgwNjMyNDgxNA.Dbub63." + "a1B2c3D4e5" * 3 + " "
+    ) * (n // 64),
+    "dots and six-character words": lambda n: ("abcdef." * n)[:n],
+    "0.A then a long run of token characters": lambda n: "0.A" + _b64(n).replace("+", "-").replace("/", "_"),
+    "0.A repeated": lambda n: ("0.A" * n)[:n],
+    "Entra-shaped segments without the end": lambda n: ("1.A" + "a" * 60 + ".Ag" + "b" * 100 + " ") * (n // 168),
 }
 
 
@@ -72,6 +81,18 @@ def test_long_lines_are_scanned_around_their_keywords_only() -> None:
     assert end - start <= 2 * WINDOW + len("key") and len(line) > LONG_LINE  # a long line: around the keyword
 
 
+def test_a_200_kb_line_of_each_new_rule_s_alphabet_is_scanned_in_well_under_a_second() -> None:
+    """The issue's bound, as work: CPU time of the thread, not wall time, so load on the machine does not count."""
+    lines = [
+        ("MTAw" * 50_000)[:200_000],
+        ("MTkwODIxMjU1NDgwNjMyNDgxNA.Dbub63." + "a1B2c3D4e5" * 3 + " ") * 3_200,
+        "0.A" + "a" * 200_000,
+        ("1.A" + "a" * 60 + ".Ag" + "b" * 300 + " ") * 550,
+    ]
+    for line in lines:
+        assert _cpu(line, runs=1) < 1.0, line[:40]
+
+
 def test_a_secret_in_a_long_line_is_still_found() -> None:
     secret = "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8"
     text = _b64(300_000) + " token=" + secret + " " + _b64(300_000)
@@ -90,6 +111,9 @@ ADVERSARIAL: dict[str, Callable[[int], str]] = {
     "digits and colons": lambda n: ("1234567890:" * n)[:n],
     "credential names": lambda n: ("api_key=password:token " * n)[:n],
     "hyphens and dots": lambda n: ("a-b.c-" * n)[:n],
+    "base64 of digits": lambda n: ("MTAwNDAw" * n)[:n],
+    "token characters and dots": lambda n: ("MTAw.abcdef." * n)[:n],
+    "0.A and token characters": lambda n: ("0.A" + "a" * 60 + ".Ag" + "b" * 300) * (n // 366 + 1),
 }
 
 

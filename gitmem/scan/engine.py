@@ -202,6 +202,12 @@ def _scan_raw(text: str, kind: str) -> list[Span]:
         keyword, numbers = index[found]
         for number in numbers:
             woken.setdefault(number, []).append(keyword)
+    triggered: dict[int, list[tuple[int, int]]] = {}
+    for number, trigger in _triggers():
+        found = _trigger_windows(text, trigger)
+        if found:
+            triggered[number] = found
+            woken.setdefault(number, [])
     spans: list[Span] = []
     line_cache: dict[str, list[tuple[int, int]]] = {}
     for number in sorted(woken):
@@ -210,7 +216,12 @@ def _scan_raw(text: str, kind: str) -> list[Span]:
             continue
         pattern = _compiled(rule)
         whole = [(0, len(text))]
-        windows = whole if rule.multiline else _windows(text, lowered, woken[number], line_cache)
+        if rule.multiline:
+            windows = whole
+        elif number in triggered:
+            windows = _merge([*triggered[number], *_windows(text, lowered, woken[number], line_cache)])
+        else:
+            windows = _windows(text, lowered, woken[number], line_cache)
         for start, end in windows:
             for match in pattern.finditer(text, start, end):
                 span = _secret_span(rule, match)
@@ -253,6 +264,10 @@ def _windows(
                 position = lowered.find(keyword, end)
             cache[keyword] = found
         spans.update(found)
+    return _merge(spans)
+
+
+def _merge(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     merged: list[tuple[int, int]] = []
     for start, end in sorted(spans):
         if merged and start <= merged[-1][1]:
@@ -261,6 +276,31 @@ def _windows(
         else:
             merged.append((start, end))
     return merged
+
+
+@cache
+def _triggers() -> tuple[tuple[int, re.Pattern[str]], ...]:
+    """The rules a regex wakes (``Rule.trigger``), where no keyword can: each rule's index and its trigger."""
+    return tuple((n, re.compile(rule.trigger)) for n, rule in enumerate(RULES) if rule.trigger is not None)
+
+
+def _trigger_windows(text: str, trigger: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The lines where ``trigger`` matches (only near the match on a long line), like a keyword's."""
+    found: list[tuple[int, int]] = []
+    line_start, line_end = -1, -1
+    for match in trigger.finditer(text):
+        position = match.start()
+        if position >= line_end:  # a new line: find its bounds once, however many matches it holds
+            line_start = text.rfind("\n", 0, position) + 1
+            line_end = text.find("\n", position)
+            if line_end == -1:
+                line_end = len(text)
+        if line_end - line_start <= LONG_LINE:
+            if not found or found[-1] != (line_start, line_end):
+                found.append((line_start, line_end))
+        else:
+            found.append((max(line_start, position - WINDOW), min(line_end, match.end() + WINDOW)))
+    return found
 
 
 def _scan_layered(text: str, depth: int, kind: str) -> list[Span]:

@@ -95,6 +95,12 @@ def jwt_token(secret: str) -> bool:
     return isinstance(data, dict) and str(data.get("alg", "")).lower() not in ("", "none")
 
 
+def discord_user_id(secret: str) -> bool:
+    """A Discord token's first part is unpadded base64 of the bot's user id: a snowflake of 17 to 20 digits."""
+    raw = _b64decode(secret.partition(".")[0])
+    return raw is not None and 17 <= len(raw) <= 20 and raw.isdigit() and raw[:1] != b"0"
+
+
 _COMMON_PASSWORDS = frozenset(
     _words(
         """

@@ -35,6 +35,7 @@ class Rule:
     generic: bool = False  # no fixed format: judged by the assigned name and the value's look (filters.plausible)
     placeholders: bool = True  # reject values that look like placeholders (a real format may hold "AAAAAAAA")
     prose: bool = False  # written for people's prose ("the password is …"): runs on memories and logs, not on code
+    trigger: str | None = None  # a regex that also wakes the rule, on the lines it matches, where no keyword can
 
 
 # -- example builders: deterministic pseudo-random strings ------------------------------------------------------------
@@ -63,6 +64,14 @@ def _r(alphabet: str, n: int) -> str:
 
 def _j(*parts: str) -> str:
     return "".join(parts)
+
+
+def _discord_id() -> str:
+    """The first part of a Discord token: unpadded base64 of a user id (an 18-19 digit snowflake)."""
+    import base64
+
+    digits = _j("1", _r(_DIGITS, 17 + int(_r("01", 1))))
+    return base64.urlsafe_b64encode(digits.encode()).decode().rstrip("=")
 
 
 def _b64(text: str) -> str:
@@ -259,6 +268,28 @@ RULES: tuple[Rule, ...] = (
         pattern=r"(?<![A-Za-z0-9_~.-])(?P<secret>[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9_~.-])",
         entropy=3.5,
         examples=(_j("AZURE_CLIENT_SECRET=", _r(_ALNUM, 3), "8Q~", _r(_URLSAFE, 34)),),
+    ),
+    Rule(
+        id="azure-entra-refresh-token",
+        description="Microsoft Entra ID (Azure AD) refresh token",
+        keywords=("0.a", "1.a"),
+        # An opaque token: "0.A" or "1.A" and a base64url segment, an optional ".<digit>", then ".Ag" and a long
+        # segment, and sometimes a third ".A…" one (the shape TruffleHog's Entra refresh-token detector publishes;
+        # Microsoft documents the token as opaque). Bounded, so a long run of token characters stays linear.
+        pattern=(
+            r"(?<![A-Za-z0-9_.-])(?P<secret>[01]\.A[A-Za-z0-9_-]{50,1000}(?:\.[0-9])?\.Ag[A-Za-z0-9_-]{250,4000}"
+            r"(?:\.A[A-Za-z0-9_-]{200,4000})?)"
+        )
+        + _EH,
+        entropy=4.0,
+        examples=(
+            _j('"refresh_token": "1.A', _r(_URLSAFE, 120), ".Ag", _r(_URLSAFE, 600), '"'),
+            _j("AZURE_REFRESH_TOKEN=0.A", _r(_URLSAFE, 90), ".0.Ag", _r(_URLSAFE, 400), ".A", _r(_URLSAFE, 240)),
+        ),
+        counter_examples=(
+            "version 1.Alpha of the 0.API, see section 1.A.Agreement",
+            _j("refresh_token: 0.A", "A" * 60, ".Ag", "A" * 300),
+        ),
     ),
     Rule(
         id="alibaba-access-key-id",
@@ -466,12 +497,35 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="discord-bot-token",
-        description="Discord bot token",
+        description="Discord bot token (with or without the word discord on the line)",
         keywords=("discord",),
-        pattern=r"(?<![A-Za-z0-9_.-])(?P<secret>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})"
+        # Published shape (discord.py's token docs): base64 of the bot's user id (a snowflake, 17-20 digits), the
+        # token's timestamp (6 characters) and an HMAC (27 characters, 38 in newer tokens). Base64 of ASCII digits
+        # has a fixed grammar per 4-character group, so the first part alone rules out JWTs, base64 data and
+        # minified code; ``filters.discord_user_id`` then decodes it. The trigger wakes the rule on lines without
+        # the word "discord": a dot, six token characters and a dot, rare in code.
+        trigger=r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}",
+        pattern=(
+            r"(?<![A-Za-z0-9_.+/-])(?P<secret>(?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){5}[A-Za-z0-9_-]{3,7}"
+            r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})"
+        )
         + _EH,
-        entropy=4.0,
-        examples=(_j("DISCORD_TOKEN=M", _r(_ALNUM, 25), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38)),),
+        entropy=3.5,
+        check=filters.discord_user_id,
+        examples=(
+            _j("DISCORD_TOKEN=", _discord_id(), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38)),
+            _j("client.run('", _discord_id(), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 27), "')"),
+            _j("    bot.run(\"", _discord_id(), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38), "\")"),
+        ),
+        counter_examples=(
+            # a random first part: base64 data, a JWT-like triple, not a user id
+            _j("data = '", _r(_ALNUM, 24), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38), "'"),
+            _j("x = 'M", _r(_ALNUM, 23), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 27), "'"),
+            _j("a.b=function(){return ", "this", ".", "render", ".", "apply(this,arguments)", "}"),
+            _j("token = 'MTAwMDAwMDAwMDAwMDAw", "MDAw.", "AAAAAA.", "A" * 38, "'"),
+            # the grammar of base64 digits, but ";00;00…": not a number
+            _j("key = '", "OzAw" * 6, ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38), "'"),
+        ),
     ),
     Rule(
         id="discord-webhook",
