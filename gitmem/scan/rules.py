@@ -1315,31 +1315,34 @@ RULES: tuple[Rule, ...] = (
         keywords=("pass", "pwd", "pw", "secret", "token", "key", "cred"),
         pattern=(
             # <add key="ApiKey" value="…"/> (.NET config; first, or key="…" would be taken for an assignment)
-            r"""\bkey\s*=\s*["'](?P<name8>[\w.:-]{1,80})["']\s+value\s*=\s*["'](?P<secret8>[^"'\s]{6,500})["']|"""
+            r"""\bkey\s*=\s*["'](?P<name8>[\w.:-]{1,80}+)["']\s+value\s*=\s*["'](?P<secret8>[^"'\s]{6,500}+)["']|"""
             # name = "value" (code, JSON, YAML, TOML), a quoted value of one word, optionally after "Bearer "
-            r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80})["']?\]?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
+            r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80}+)["']?\]?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
             r"""(?:[rbuRBU]{1,2}(?=["'])|\b(?:str|String)\()?"""
-            r"""(?P<q>["'`])(?:(?:Bearer|Basic|Token|token)\s+)?(?P<secret>[^"'`\s\\]{6,500})(?P=q)"""
+            r"""(?P<q>["'`])(?:(?:Bearer|Basic|Token|token)\s+)?(?P<secret>[^"'`\s\\]{6,500}+)(?P=q)"""
             # NAME=value at the start of a line (.env, shell, YAML, INI, properties, Dockerfile)
-            r"""|^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?(?P<name2>[A-Za-z_][\w.-]{0,80})[ \t]*[=:][ \t]*"""
-            r"""(?P<secret2>[^\s"'`,;#]{6,500})[ \t]*(?:[#;][^\r\n]*)?\r?$"""
+            r"""|^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?(?P<name2>[A-Za-z_][\w.-]{0,80}+)[ \t]*[=:][ \t]*"""
+            r"""(?P<secret2>[^\s"'`,;#]{6,500}+)[ \t]*(?:[#;][^\r\n]*)?\r?$"""
             # --password=value, --token value (command lines)
-            r"""|(?<![\w-])--?(?P<name3>[A-Za-z][\w-]{1,40})(?:=|[ \t]+)"""
-            r"""(?P<q3>["']?)(?P<secret3>[^\s"'`]{6,500})(?P=q3)(?!\S)"""
+            r"""|(?<![\w-])--?(?P<name3>[A-Za-z][\w-]{1,40}+)(?:=|[ \t]+)"""
+            r"""(?P<q3>["']?)(?P<secret3>[^\s"'`]{6,500}+)(?P=q3)(?!\S)"""
             # <password>value</password> (XML)
-            r"""|<(?P<name4>[A-Za-z][\w.-]{0,60})>(?P<secret4>[^<>\s]{6,500})</(?P=name4)>"""
+            r"""|<(?P<name4>[A-Za-z][\w.-]{0,60}+)>(?P<secret4>[^<>\s]{6,500}+)</(?P=name4)>"""
             # ?token=value&… (query strings, form bodies)
-            r"""|[?&](?P<name5>[A-Za-z][\w.-]{0,60})=(?P<secret5>[^&\s"'#<>]{6,500})"""
+            r"""|[?&](?P<name5>[A-Za-z][\w.-]{0,60}+)=(?P<secret5>[^&\s"'#<>]{6,500}+)"""
             # API_KEY=value anywhere on a line (shell: export, env prefixes, docker run -e)
-            r"""|(?<![\w$-])(?P<name6>[A-Z][A-Z0-9_]{1,60})=(?P<q6>["']?)(?P<secret6>[^\s"'`;&|]{6,500})(?P=q6)"""
+            r"""|(?<![\w$-])(?P<name6>[A-Z][A-Z0-9_]{1,60}+)=(?P<q6>["']?)(?P<secret6>[^\s"'`;&|]{6,500})(?P=q6)"""
             r"""(?=[\s;&|)]|$)"""
             # {"name": "DB_PASSWORD", "value": "…"} (Kubernetes, ECS and CI variable lists)
-            r'|"name"\s*:\s*"(?P<name7>[\w.-]{1,80})"\s*,\s*"value"\s*:\s*"(?P<secret7>[^"\s\\]{6,500})"'
+            r'|"name"\s*:\s*"(?P<name7>[\w.-]{1,80}+)"\s*,\s*"value"\s*:\s*"(?P<secret7>[^"\s\\]{6,500}+)"'
             # define('DB_PASSWORD', '…') (PHP)
-            r"""|\bdefine\(\s*["'](?P<name9>\w{1,80})["']\s*,\s*["'](?P<secret9>[^"'\s]{6,500})["']"""
+            r"""|\bdefine\(\s*["'](?P<name9>\w{1,80}+)["']\s*,\s*["'](?P<secret9>[^"'\s]{6,500}+)["']"""
             # Server=db;User Id=sa;Password=…; (connection strings)
-            r"""|(?:(?<=[;"'])|^)[ \t]*(?P<name10>(?i:password|pwd))[ \t]*=[ \t]*(?P<secret10>[^;"'\s]{6,500})"""
+            r"""|(?:(?<=[;"'])|^)[ \t]*(?P<name10>(?i:password|pwd))[ \t]*=[ \t]*(?P<secret10>[^;"'\s]{6,500}+)"""
         ),
+        # Names and values end where their character class ends and the next piece cannot begin inside them, so they
+        # are possessive (``{m,n}+``): the same matches, without backtracking through every shorter name on a
+        # line of code. The one value that may give characters back (secret6, which a ")" can end) stays greedy.
         check=filters.plausible,
         generic=True,
         examples=(
