@@ -44,8 +44,8 @@ CASES: dict[str, Callable[[int], str]] = {
     # round 2's rules: the Discord token (woken by a trigger, no keyword) and the Entra refresh token
     "base64 of digits with no boundary": lambda n: ("MTAw" * n)[:n],
     "Discord-shaped triples, each a candidate": lambda n: (
-        "MTkwODIxMjU1NDgwNjMyNDgxNA.Dbub63." + "a1B2c3D4e5" * 3 + " "
-    ) * (n // 64),
+        ("MTkwODIxMjU1NDgwNjMyNDgxNA.Dbub63." + "a1B2c3D4e5" * 3 + " ") * (n // 64)
+    ),
     "dots and six-character words": lambda n: ("abcdef." * n)[:n],
     "0.A then a long run of token characters": lambda n: "0.A" + _b64(n).replace("+", "-").replace("/", "_"),
     "0.A repeated": lambda n: ("0.A" * n)[:n],

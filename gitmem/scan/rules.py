@@ -515,7 +515,7 @@ RULES: tuple[Rule, ...] = (
         examples=(
             _j("DISCORD_TOKEN=", _discord_id(), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38)),
             _j("client.run('", _discord_id(), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 27), "')"),
-            _j("    bot.run(\"", _discord_id(), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38), "\")"),
+            _j('    bot.run("', _discord_id(), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38), '")'),
         ),
         counter_examples=(
             # a random first part: base64 data, a JWT-like triple, not a user id
@@ -1321,7 +1321,8 @@ RULES: tuple[Rule, ...] = (
             r"""(?:[rbuRBU]{1,2}(?=["'])|\b(?:str|String)\()?"""
             r"""(?P<q>["'`])(?:(?:Bearer|Basic|Token|token)\s+)?(?P<secret>[^"'`\s\\]{6,500}+)(?P=q)"""
             # NAME=value at the start of a line (.env, shell, YAML, INI, properties, Dockerfile)
-            r"""|^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?(?P<name2>[A-Za-z_][\w.-]{0,80}+)[ \t]*[=:][ \t]*"""
+            r"""|^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?(?P<name2>[A-Za-z_][\w.-]{0,80}+)"""
+            r"""[ \t]*[=:][ \t]*"""
             r"""(?P<secret2>[^\s"'`,;#]{6,500}+)[ \t]*(?:[#;][^\r\n]*)?\r?$"""
             # --password=value, --token value (command lines)
             r"""|(?<![\w-])--?(?P<name3>[A-Za-z][\w-]{1,40}+)(?:=|[ \t]+)"""
