@@ -152,7 +152,7 @@ def test_the_keyword_prefilter_finds_the_same_keywords_with_and_without_aho_cora
     with_library = engine._keywords_in(text)
     assert with_library, "the sources name keywords"
     engine._automaton.cache_clear()
-    monkeypatch.setitem(sys.modules, "ahocorasick", None)  # import fails: the fallback loop
+    monkeypatch.setitem(sys.modules, "ahocorasick_rs", None)  # import fails: the fallback loop
     try:
         assert engine._automaton() is None
         assert engine._keywords_in(text) == with_library

@@ -173,16 +173,14 @@ Span = tuple[int, int, int]  # (rule index, start, end)
 
 @cache
 def _automaton() -> Any:
-    """An Aho–Corasick automaton of every keyword (pyahocorasick), or ``None`` where the library is missing."""
+    """An Aho–Corasick automaton of every keyword (``ahocorasick_rs``, a DFA: some 250 MB/s on code), or ``None``
+    where the library is missing."""
     try:
-        import ahocorasick
+        import ahocorasick_rs
     except ImportError:  # no wheel for this platform: the keyword loop below does the same, slower
         return None
-    automaton = ahocorasick.Automaton()
-    for number, (keyword, _) in enumerate(_keyword_index()):
-        automaton.add_word(keyword, number)
-    automaton.make_automaton()
-    return automaton
+    keywords = [keyword for keyword, _ in _keyword_index()]
+    return ahocorasick_rs.AhoCorasick(keywords, implementation=ahocorasick_rs.Implementation.DFA)
 
 
 def _keywords_in(lowered: str) -> list[int]:
@@ -190,7 +188,7 @@ def _keywords_in(lowered: str) -> list[int]:
     automaton = _automaton()
     if automaton is None:
         return [number for number, (keyword, _) in enumerate(_keyword_index()) if keyword in lowered]
-    return sorted({number for _, number in automaton.iter(lowered)})
+    return sorted({number for number, _, _ in automaton.find_matches_as_indexes(lowered, overlapping=True)})
 
 
 def _scan_raw(text: str, kind: str) -> list[Span]:
@@ -204,9 +202,9 @@ def _scan_raw(text: str, kind: str) -> list[Span]:
             woken.setdefault(number, []).append(keyword)
     triggered: dict[int, list[tuple[int, int]]] = {}
     for number, trigger in _triggers():
-        found = _trigger_windows(text, trigger)
-        if found:
-            triggered[number] = found
+        matched = _trigger_windows(text, trigger)
+        if matched:
+            triggered[number] = matched
             woken.setdefault(number, [])
     spans: list[Span] = []
     line_cache: dict[str, list[tuple[int, int]]] = {}
