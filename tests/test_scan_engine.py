@@ -299,3 +299,55 @@ def test_crlf_line_endings() -> None:
     text = f"A=1\r\nDB_PASSWORD={password}\r\nB=2\r\n"
     [finding] = scan_text(text)
     assert (finding.line, text[finding.start : finding.end]) == (2, password)
+
+
+# -- the decoders' fast paths find what their plain patterns find ----------------------------------------------------
+
+
+def _random_texts() -> list[str]:
+    rng = random.Random(14)
+    alphabet = string.ascii_letters + string.digits + "+/_-==\"'\\%2F3A40 \n\t\u00e9<>`&?"
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 400))) for _ in range(400)]
+    runs = ["A" * 30, "=" * 3, "ab==", "x=", "\\n", '\\"', "\\u0041", "%2F", "%3a", "\n", " ", "-", "_"]
+    texts += ["".join(rng.choice(runs) for _ in range(rng.randint(0, 60))) for _ in range(400)]
+    return texts
+
+
+def test_base64_runs_are_the_runs_of_the_plain_pattern() -> None:
+    from gitmem.scan import decode
+
+    for text in _random_texts():
+        expected = [(m.start(), m.group()) for m in decode._B64_RUN_RE.finditer(text)]
+        assert decode._b64_runs(text) == expected, text
+
+
+def test_json_and_url_runs_are_read_on_hinted_lines_only_with_the_same_result() -> None:
+    from gitmem.scan import decode
+
+    for text in _random_texts():
+        for hint, pattern in (
+            (decode._JSON_HINT_RE, decode._JSON_STRING_RE),
+            (decode._URL_HINT_RE, decode._URL_RUN_RE),
+        ):
+            everywhere = [m.span() for m in pattern.finditer(text) if hint.search(m.group())]
+            lines = [m.span() for m in decode._in_lines(text, hint, pattern) if hint.search(m.group())]
+            assert lines == everywhere, text
+
+
+def test_a_decoded_layer_maps_every_character_back_to_its_source() -> None:
+    from gitmem.scan import decode
+
+    secret = ghp()
+    seen: set[str] = set()
+    text = 'a "x\\u0041\\n' + secret + '" b=%2F' + secret + " " + base64.b64encode(secret.encode()).decode()
+    for layer in decode.layers(text):
+        at = layer.text.find(secret)
+        if at == -1:
+            continue
+        start, end = layer.outer(at, at + len(secret))
+        if layer.kind == "base64":  # whole groups of four: the source decodes to the secret
+            assert base64.b64decode(text[start:end]).decode() == secret
+        else:
+            assert text[start:end] == secret, layer.kind
+        seen.add(layer.kind)
+    assert seen == {"json", "url", "base64"}
