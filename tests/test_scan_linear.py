@@ -158,3 +158,22 @@ def test_the_keyword_prefilter_finds_the_same_keywords_with_and_without_aho_cora
         assert engine._keywords_in(text) == with_library
     finally:
         engine._automaton.cache_clear()
+
+
+def test_windows_from_the_automaton_s_occurrences_are_the_windows_found_by_searching() -> None:
+    """Where the automaton gives each keyword's occurrences, the windows are those ``str.find`` gives."""
+    import random
+
+    from gitmem.scan import engine
+
+    rng = random.Random(3)
+    words = ["key", "token", "pass", " ", "\n", "x" * 700, "api_key=", "keykey", "pw", "é", "tok"]
+    texts = ["".join(rng.choice(words) for _ in range(rng.randint(1, 40))) for _ in range(300)]
+    texts.append(("x" * 3000 + " api_key " + "token" * 3 + "\n") * 3)
+    for text in texts:
+        lowered = engine._lowered(text)
+        _, occurrences = engine._keyword_hits(lowered)
+        assert occurrences is not None
+        keywords = ["key", "token", "pass", "pw"]
+        searched = engine._windows(text, lowered, keywords, {})
+        assert engine._windows(text, lowered, keywords, {}, occurrences) == searched, text[:80]

@@ -185,10 +185,20 @@ def _automaton() -> Any:
 
 def _keywords_in(lowered: str) -> list[int]:
     """The indexes (into ``_keyword_index()``) of the keywords that occur in ``lowered``: one pass over the text."""
+    return _keyword_hits(lowered)[0]
+
+
+def _keyword_hits(lowered: str) -> tuple[list[int], dict[str, list[int]] | None]:
+    """The keywords that occur (as ``_keywords_in``), and where each occurs, in order (``None`` without the
+    automaton: ``_windows`` then finds them itself)."""
     automaton = _automaton()
     if automaton is None:
-        return [number for number, (keyword, _) in enumerate(_keyword_index()) if keyword in lowered]
-    return sorted({number for number, _, _ in automaton.find_matches_as_indexes(lowered, overlapping=True)})
+        return [number for number, (keyword, _) in enumerate(_keyword_index()) if keyword in lowered], None
+    by_number: dict[int, list[int]] = {}
+    for number, start, _ in automaton.find_matches_as_indexes(lowered, overlapping=True):
+        by_number.setdefault(number, []).append(start)
+    index = _keyword_index()
+    return sorted(by_number), {index[number][0]: starts for number, starts in by_number.items()}
 
 
 def _scan_raw(text: str, kind: str) -> list[Span]:
@@ -196,7 +206,8 @@ def _scan_raw(text: str, kind: str) -> list[Span]:
     lowered = _lowered(text)
     woken: dict[int, list[str]] = {}
     index = _keyword_index()
-    for found in _keywords_in(lowered):
+    present, occurrences = _keyword_hits(lowered)
+    for found in present:
         keyword, numbers = index[found]
         for number in numbers:
             woken.setdefault(number, []).append(keyword)
@@ -217,9 +228,9 @@ def _scan_raw(text: str, kind: str) -> list[Span]:
         if rule.multiline:
             windows = whole
         elif number in triggered:
-            windows = _merge([*triggered[number], *_windows(text, lowered, woken[number], line_cache)])
+            windows = _merge([*triggered[number], *_windows(text, lowered, woken[number], line_cache, occurrences)])
         else:
-            windows = _windows(text, lowered, woken[number], line_cache)
+            windows = _windows(text, lowered, woken[number], line_cache, occurrences)
         for start, end in windows:
             for match in pattern.finditer(text, start, end):
                 span = _secret_span(rule, match)
@@ -238,15 +249,31 @@ WINDOW = 1024
 
 
 def _windows(
-    text: str, lowered: str, keywords: list[str], cache: dict[str, list[tuple[int, int]]]
+    text: str,
+    lowered: str,
+    keywords: list[str],
+    cache: dict[str, list[tuple[int, int]]],
+    occurrences: dict[str, list[int]] | None = None,
 ) -> list[tuple[int, int]]:
-    """The lines (start, end) holding any of ``keywords`` (only near them on a long line), in order, merged."""
+    """The lines (start, end) holding any of ``keywords`` (only near them on a long line), in order, merged.
+    ``occurrences`` holds where each keyword occurs, when the automaton found them; otherwise they are looked for."""
     spans: set[tuple[int, int]] = set()
     for keyword in keywords:
         found = cache.get(keyword)
         if found is None:
             found = []
-            position = lowered.find(keyword)
+            starts = occurrences.get(keyword, []) if occurrences is not None else None
+
+            def after(
+                start: int, end: int = len(text), keyword: str = keyword, starts: list[int] | None = starts
+            ) -> int:
+                """The first occurrence of ``keyword`` in ``lowered[start:end]``, or -1 (as ``str.find``)."""
+                if starts is None:
+                    return lowered.find(keyword, start, end)
+                at = bisect.bisect_left(starts, start)
+                return starts[at] if at < len(starts) and starts[at] + len(keyword) <= end else -1
+
+            position = after(0)
             while position != -1:
                 start = text.rfind("\n", 0, position) + 1
                 end = text.find("\n", position)
@@ -254,12 +281,12 @@ def _windows(
                     end = len(text)
                 if end - start <= LONG_LINE:
                     found.append((start, end))
-                    position = lowered.find(keyword, end)
+                    position = after(end)
                     continue
                 while position != -1 and position < end:  # a long line: a window around each occurrence
                     found.append((max(start, position - WINDOW), min(end, position + len(keyword) + WINDOW)))
-                    position = lowered.find(keyword, position + len(keyword), end)
-                position = lowered.find(keyword, end)
+                    position = after(position + len(keyword), end)
+                position = after(end)
             cache[keyword] = found
         spans.update(found)
     return _merge(spans)
