@@ -177,3 +177,11 @@ def test_windows_from_the_automaton_s_occurrences_are_the_windows_found_by_searc
         keywords = ["key", "token", "pass", "pw"]
         searched = engine._windows(text, lowered, keywords, {})
         assert engine._windows(text, lowered, keywords, {}, occurrences) == searched, text[:80]
+
+
+def test_text_with_lone_surrogates_is_scanned() -> None:
+    """Undecodable bytes (kept as surrogates) and a JSON "\\ud83d" escape have no UTF-8: the automaton cannot take
+    them, and the scan still runs."""
+    secret = "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8"
+    for text in (f"x\udcff token={secret}\n", '{"m": "\\ud83d ' + f'token={secret}"' + "}\n"):
+        assert [f.rule for f in scan_text(text)] == ["github-pat"]

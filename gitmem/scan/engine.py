@@ -194,8 +194,12 @@ def _keyword_hits(lowered: str) -> tuple[list[int], dict[str, list[int]] | None]
     automaton = _automaton()
     if automaton is None:
         return [number for number, (keyword, _) in enumerate(_keyword_index()) if keyword in lowered], None
+    try:
+        matches = automaton.find_matches_as_indexes(lowered, overlapping=True)
+    except UnicodeEncodeError:  # a lone surrogate (undecodable bytes, a "\ud83d" escape) has no UTF-8: the loop
+        return [number for number, (keyword, _) in enumerate(_keyword_index()) if keyword in lowered], None
     by_number: dict[int, list[int]] = {}
-    for number, start, _ in automaton.find_matches_as_indexes(lowered, overlapping=True):
+    for number, start, _ in matches:
         by_number.setdefault(number, []).append(start)
     index = _keyword_index()
     return sorted(by_number), {index[number][0]: starts for number, starts in by_number.items()}
