@@ -79,6 +79,11 @@ def test_a_trigger_wakes_its_rule_without_the_keyword() -> None:
     # the same shape with a first part that is not a user id: base64 of random bytes
     other = base64.urlsafe_b64encode(token().encode()[:18]).decode().rstrip("=")
     assert scan_text(f"client.run('{other}.{token(n=6)}.{token(n=38)}')\n", kind="code") == []
+    # discord.py's documented sample token (the shape is real; it is in every tutorial) is not a finding
+    sample = (
+        base64.b64encode(b"245559087524216832").decode() + "." + "Duly" + "xA." + "brcD2xRAqj" + "ACTuMcGPwy4TWVQdg"
+    )
+    assert scan_text(f"client.run('{sample}')\n", kind="code") == []
     # on a long line (windowed around each trigger match) the token is still found
     long_line = "x = 1; " * 2000 + f"client.run('{secret}'); " + "y = 2; " * 2000
     assert [f.rule for f in scan_text(long_line, kind="code")] == ["discord-bot-token"]

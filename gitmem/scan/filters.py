@@ -23,6 +23,7 @@ _DOCUMENTED_EXAMPLES = frozenset(
     {
         "7f75367e78812551",  # jwt.io's sample token
         "0011cc25eb432071",  # the Azure storage emulator's well-known account key
+        "c540b83e89787594",  # discord.py's documentation's sample bot token
     }
 )
 
