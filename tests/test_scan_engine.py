@@ -356,3 +356,24 @@ def test_a_decoded_layer_maps_every_character_back_to_its_source() -> None:
             assert text[start:end] == secret, layer.kind
         seen.add(layer.kind)
     assert seen == {"json", "url", "base64"}
+
+
+def test_scanning_computes_no_slow_fingerprint_unless_the_allow_list_holds_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """scrypt (some 50 ms a finding) runs only to compare with v2 entries of scan.allow, or to print --json."""
+    from gitmem.scan import engine
+
+    calls: list[str] = []
+    real = engine._slow_fingerprint
+
+    def counted(digest: str, salt: str) -> str:
+        calls.append(digest)
+        return real(digest, salt)
+
+    monkeypatch.setattr(engine, "_slow_fingerprint", counted)
+    text = "".join(f"TOKEN_{n} = '{ghp()}'\n" for n in range(5))
+    found = scan_text(text, kind="code")
+    assert len(found) == 5 and calls == []
+    legacy = [found[0].legacy]
+    assert len(engine.without_allowed(found, legacy)) == 4 and calls == []  # an old entry: no scrypt
+    allowed = engine.without_allowed(found, [found[1].fingerprint()])  # a v2 entry: each finding is compared
+    assert len(allowed) == 4 and len(calls) == 6
