@@ -82,15 +82,14 @@ class _Builder:
 def _in_lines(text: str, hint: re.Pattern[str], pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
     """``pattern.finditer(text)`` on the lines that hold a ``hint`` only: the same matches, for a pattern whose
     matches never hold a newline (a string literal, a run without spaces), without reading the other lines."""
-    line_end = -1
-    for found in hint.finditer(text):
-        if found.start() < line_end:
-            continue  # a line already read
+    found = hint.search(text)
+    while found is not None:
         line_start = text.rfind("\n", 0, found.start()) + 1
         line_end = text.find("\n", found.end())
         if line_end == -1:
             line_end = len(text)
         yield from pattern.finditer(text, line_start, line_end)
+        found = hint.search(text, line_end)  # the next line that holds a hint
 
 
 # -- JSON string escapes ----------------------------------------------------------------------------------------
