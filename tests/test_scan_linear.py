@@ -53,7 +53,7 @@ CASES: dict[str, Callable[[int], str]] = {
 }
 
 
-def _cpu(text: str, runs: int = 3) -> float:
+def _cpu(text: str, runs: int = 5) -> float:
     best = float("inf")
     for _ in range(runs):
         start = time.thread_time()
