@@ -39,6 +39,11 @@ def uuid() -> str:
     return f"{r(HEX, 8)}-{r(HEX, 4)}-4{r(HEX, 3)}-a{r(HEX, 3)}-{r(HEX, 12)}"
 
 
+def discord_user() -> str:
+    """A Discord token's first part (discord.py's token docs): unpadded base64 of an 18-19 digit user id."""
+    return base64.b64encode(("1" + r(DIGITS, _rng.choice((17, 18)))).encode()).decode().rstrip("=")
+
+
 def pem() -> str:
     return "\\n".join(r(B64, 64) for _ in range(8))
 
@@ -77,7 +82,12 @@ def positives() -> dict[str, str]:
         "MongoDB URL with password": f"MONGO_URL=mongodb+srv://app:{r(ALNUM, 16)}@cluster0.ab1cd.mongodb.net/prod\n",
         "JDBC URL with password": f"url=jdbc:mysql://db.internal:3306/app?user=app&password={r(ALNUM, 16)}\n",
         "URL password that is a word": "DATABASE_URL=postgres://admin:" + "sunshine" + "@db.internal:5432/app\n",
-        "Discord bot token, no 'discord'": (f"BOT_TOKEN = 'M{r(ALNUM, 25)}.{r(URLSAFE, 6)}.{r(URLSAFE, 38)}'\n"),
+        "Discord bot token, no 'discord'": f"BOT_TOKEN = '{discord_user()}.{r(URLSAFE, 6)}.{r(URLSAFE, 38)}'\n",
+        "Discord bot token in client.run()": f"client.run('{discord_user()}.{r(URLSAFE, 6)}.{r(URLSAFE, 27)}')\n",
+        "Entra refresh token": f'"refresh_token": "1.A{r(URLSAFE, 110)}.Ag{r(URLSAFE, 700)}"\n',
+        "Entra refresh token, three segments": (
+            f"AZURE_RT=0.A{r(URLSAFE, 80)}.0.Ag{r(URLSAFE, 420)}.A{r(URLSAFE, 260)}\n"
+        ),
         "Heroku UUID key": f"HEROKU_API_KEY={uuid()}\n",
         "HubSpot hapikey": f"https://api.hubapi.com/contacts/v1/lists?hapikey={uuid()}\n",
         "npm legacy authToken": f"//registry.npmjs.org/:_authToken={uuid()}\n",
@@ -124,6 +134,10 @@ NEGATIVES = {
     "placeholder webhook": "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX\n",
     "git commit hash": f"commit {r(HEX, 40)}\n",
     "app id UUID": f"heroku_app_id = {uuid()}\n",
+    "JWT-like triple": f"data = '{r(ALNUM, 24)}.{r(URLSAFE, 6)}.{r(URLSAFE, 38)}'\n",
+    "minified JS": "a.b=function(){return this.render.apply(this,arguments)},c.d=e.f.g.h;\n",
+    "base64 data line": f"blob = '{r(B64, 76)}'\n",
+    "version 1.A text": "see section 1.A.Agreement of the 0.API terms\n",
 }
 
 

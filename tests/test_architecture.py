@@ -22,7 +22,7 @@ OWNERS = {
     "git": "gitmem.git.history",  # GitPython
     "mcp": "gitmem.mcp.server",
     "sqlite3": "gitmem.recall.index",
-    "ahocorasick": "gitmem.scan.engine",  # pyahocorasick
+    "ahocorasick_rs": "gitmem.scan.engine",  # ahocorasick-rs
 }
 
 # Groups the rules below refer to.

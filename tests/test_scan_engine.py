@@ -57,10 +57,36 @@ def test_no_counter_example_is_found_by_any_rule(rule: Rule) -> None:
 
 
 def test_every_keyword_occurs_in_its_rule_examples() -> None:
-    """A rule only runs where a keyword occurs: its examples prove each rule can wake up."""
+    """A rule only runs where a keyword (or its trigger) occurs: its examples prove each rule can wake up."""
     for rule in RULES:
         for example in rule.examples:
-            assert any(k in example.lower() for k in rule.keywords), (rule.id, example)
+            by_trigger = rule.trigger is not None and re.search(rule.trigger, example) is not None
+            assert by_trigger or any(k in example.lower() for k in rule.keywords), (rule.id, example)
+
+
+def test_a_trigger_wakes_its_rule_without_the_keyword() -> None:
+    """The Discord rule runs on lines without the word "discord" (its trigger), and only in the published shape."""
+    import base64
+
+    [rule] = [r for r in RULES if r.id == "discord-bot-token"]
+    assert rule.trigger is not None
+    user = base64.b64encode(("1" + token(string.digits, 18)).encode()).decode().rstrip("=")
+    secret = f"{user}.{token(n=6)}.{token(n=38)}"
+    text = f"import os\n\nclient.run('{secret}')\n"
+    assert "discord" not in text.lower()
+    [finding] = scan_text(text, kind="code")
+    assert finding.rule == "discord-bot-token" and text[finding.start : finding.end] == secret
+    # the same shape with a first part that is not a user id: base64 of random bytes
+    other = base64.urlsafe_b64encode(token().encode()[:18]).decode().rstrip("=")
+    assert scan_text(f"client.run('{other}.{token(n=6)}.{token(n=38)}')\n", kind="code") == []
+    # discord.py's documented sample token (the shape is real; it is in every tutorial) is not a finding
+    sample = (
+        base64.b64encode(b"245559087524216832").decode() + "." + "Duly" + "xA." + "brcD2xRAqj" + "ACTuMcGPwy4TWVQdg"
+    )
+    assert scan_text(f"client.run('{sample}')\n", kind="code") == []
+    # on a long line (windowed around each trigger match) the token is still found
+    long_line = "x = 1; " * 2000 + f"client.run('{secret}'); " + "y = 2; " * 2000
+    assert [f.rule for f in scan_text(long_line, kind="code")] == ["discord-bot-token"]
 
 
 # -- findings ------------------------------------------------------------------------------------------------------
@@ -278,3 +304,76 @@ def test_crlf_line_endings() -> None:
     text = f"A=1\r\nDB_PASSWORD={password}\r\nB=2\r\n"
     [finding] = scan_text(text)
     assert (finding.line, text[finding.start : finding.end]) == (2, password)
+
+
+# -- the decoders' fast paths find what their plain patterns find ----------------------------------------------------
+
+
+def _random_texts() -> list[str]:
+    rng = random.Random(14)
+    alphabet = string.ascii_letters + string.digits + "+/_-==\"'\\%2F3A40 \n\t\u00e9<>`&?"
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 400))) for _ in range(400)]
+    runs = ["A" * 30, "=" * 3, "ab==", "x=", "\\n", '\\"', "\\u0041", "%2F", "%3a", "\n", " ", "-", "_"]
+    texts += ["".join(rng.choice(runs) for _ in range(rng.randint(0, 60))) for _ in range(400)]
+    return texts
+
+
+def test_base64_runs_are_the_runs_of_the_plain_pattern() -> None:
+    from gitmem.scan import decode
+
+    for text in _random_texts():
+        expected = [(m.start(), m.group()) for m in decode._B64_RUN_RE.finditer(text)]
+        assert decode._b64_runs(text) == expected, text
+
+
+def test_json_and_url_runs_are_read_on_hinted_lines_only_with_the_same_result() -> None:
+    from gitmem.scan import decode
+
+    for text in _random_texts():
+        for hint, pattern in (
+            (decode._JSON_HINT_RE, decode._JSON_STRING_RE),
+            (decode._URL_HINT_RE, decode._URL_RUN_RE),
+        ):
+            everywhere = [m.span() for m in pattern.finditer(text) if hint.search(m.group())]
+            lines = [m.span() for m in decode._in_lines(text, hint, pattern) if hint.search(m.group())]
+            assert lines == everywhere, text
+
+
+def test_a_decoded_layer_maps_every_character_back_to_its_source() -> None:
+    from gitmem.scan import decode
+
+    secret = ghp()
+    seen: set[str] = set()
+    text = 'a "x\\u0041\\n' + secret + '" b=%2F' + secret + " " + base64.b64encode(secret.encode()).decode()
+    for layer in decode.layers(text):
+        at = layer.text.find(secret)
+        if at == -1:
+            continue
+        start, end = layer.outer(at, at + len(secret))
+        if layer.kind == "base64":  # whole groups of four: the source decodes to the secret
+            assert base64.b64decode(text[start:end]).decode() == secret
+        else:
+            assert text[start:end] == secret, layer.kind
+        seen.add(layer.kind)
+    assert seen == {"json", "url", "base64"}
+
+
+def test_scanning_computes_no_slow_fingerprint_unless_the_allow_list_holds_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """scrypt (some 50 ms a finding) runs only to compare with v2 entries of scan.allow, or to print --json."""
+    from gitmem.scan import engine
+
+    calls: list[str] = []
+    real = engine._slow_fingerprint
+
+    def counted(digest: str, salt: str) -> str:
+        calls.append(digest)
+        return real(digest, salt)
+
+    monkeypatch.setattr(engine, "_slow_fingerprint", counted)
+    text = "".join(f"TOKEN_{n} = '{ghp()}'\n" for n in range(5))
+    found = scan_text(text, kind="code")
+    assert len(found) == 5 and calls == []
+    legacy = [found[0].legacy]
+    assert len(engine.without_allowed(found, legacy)) == 4 and calls == []  # an old entry: no scrypt
+    allowed = engine.without_allowed(found, [found[1].fingerprint()])  # a v2 entry: each finding is compared
+    assert len(allowed) == 4 and len(calls) == 6

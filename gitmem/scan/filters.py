@@ -23,6 +23,7 @@ _DOCUMENTED_EXAMPLES = frozenset(
     {
         "7f75367e78812551",  # jwt.io's sample token
         "0011cc25eb432071",  # the Azure storage emulator's well-known account key
+        "c540b83e89787594",  # discord.py's documentation's sample bot token
     }
 )
 
@@ -93,6 +94,12 @@ def jwt_token(secret: str) -> bool:
     except ValueError:
         return False
     return isinstance(data, dict) and str(data.get("alg", "")).lower() not in ("", "none")
+
+
+def discord_user_id(secret: str) -> bool:
+    """A Discord token's first part is unpadded base64 of the bot's user id: a snowflake of 17 to 20 digits."""
+    raw = _b64decode(secret.partition(".")[0])
+    return raw is not None and 17 <= len(raw) <= 20 and raw.isdigit() and raw[:1] != b"0"
 
 
 _COMMON_PASSWORDS = frozenset(

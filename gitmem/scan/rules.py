@@ -35,6 +35,7 @@ class Rule:
     generic: bool = False  # no fixed format: judged by the assigned name and the value's look (filters.plausible)
     placeholders: bool = True  # reject values that look like placeholders (a real format may hold "AAAAAAAA")
     prose: bool = False  # written for people's prose ("the password is …"): runs on memories and logs, not on code
+    trigger: str | None = None  # a regex that also wakes the rule, on the lines it matches, where no keyword can
 
 
 # -- example builders: deterministic pseudo-random strings ------------------------------------------------------------
@@ -63,6 +64,14 @@ def _r(alphabet: str, n: int) -> str:
 
 def _j(*parts: str) -> str:
     return "".join(parts)
+
+
+def _discord_id() -> str:
+    """The first part of a Discord token: unpadded base64 of a user id (an 18-19 digit snowflake)."""
+    import base64
+
+    digits = _j("1", _r(_DIGITS, 17 + int(_r("01", 1))))
+    return base64.urlsafe_b64encode(digits.encode()).decode().rstrip("=")
 
 
 def _b64(text: str) -> str:
@@ -259,6 +268,28 @@ RULES: tuple[Rule, ...] = (
         pattern=r"(?<![A-Za-z0-9_~.-])(?P<secret>[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9_~.-])",
         entropy=3.5,
         examples=(_j("AZURE_CLIENT_SECRET=", _r(_ALNUM, 3), "8Q~", _r(_URLSAFE, 34)),),
+    ),
+    Rule(
+        id="azure-entra-refresh-token",
+        description="Microsoft Entra ID (Azure AD) refresh token",
+        keywords=("0.a", "1.a"),
+        # An opaque token: "0.A" or "1.A" and a base64url segment, an optional ".<digit>", then ".Ag" and a long
+        # segment, and sometimes a third ".A…" one (the shape TruffleHog's Entra refresh-token detector publishes;
+        # Microsoft documents the token as opaque). Bounded, so a long run of token characters stays linear.
+        pattern=(
+            r"(?<![A-Za-z0-9_.-])(?P<secret>[01]\.A[A-Za-z0-9_-]{50,1000}(?:\.[0-9])?\.Ag[A-Za-z0-9_-]{250,4000}"
+            r"(?:\.A[A-Za-z0-9_-]{200,4000})?)"
+        )
+        + _EH,
+        entropy=4.0,
+        examples=(
+            _j('"refresh_token": "1.A', _r(_URLSAFE, 120), ".Ag", _r(_URLSAFE, 600), '"'),
+            _j("AZURE_REFRESH_TOKEN=0.A", _r(_URLSAFE, 90), ".0.Ag", _r(_URLSAFE, 400), ".A", _r(_URLSAFE, 240)),
+        ),
+        counter_examples=(
+            "version 1.Alpha of the 0.API, see section 1.A.Agreement",
+            _j("refresh_token: 0.A", "A" * 60, ".Ag", "A" * 300),
+        ),
     ),
     Rule(
         id="alibaba-access-key-id",
@@ -466,12 +497,35 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="discord-bot-token",
-        description="Discord bot token",
+        description="Discord bot token (with or without the word discord on the line)",
         keywords=("discord",),
-        pattern=r"(?<![A-Za-z0-9_.-])(?P<secret>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})"
+        # Published shape (discord.py's token docs): base64 of the bot's user id (a snowflake, 17-20 digits), the
+        # token's timestamp (6 characters) and an HMAC (27 characters, 38 in newer tokens). Base64 of ASCII digits
+        # has a fixed grammar per 4-character group, so the first part alone rules out JWTs, base64 data and
+        # minified code; ``filters.discord_user_id`` then decodes it. The trigger wakes the rule on lines without
+        # the word "discord": a dot, six token characters and a dot, rare in code.
+        trigger=r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}",
+        pattern=(
+            r"(?<![A-Za-z0-9_.+/-])(?P<secret>(?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){5}[A-Za-z0-9_-]{3,7}"
+            r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})"
+        )
         + _EH,
-        entropy=4.0,
-        examples=(_j("DISCORD_TOKEN=M", _r(_ALNUM, 25), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38)),),
+        entropy=3.5,
+        check=filters.discord_user_id,
+        examples=(
+            _j("DISCORD_TOKEN=", _discord_id(), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38)),
+            _j("client.run('", _discord_id(), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 27), "')"),
+            _j('    bot.run("', _discord_id(), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38), '")'),
+        ),
+        counter_examples=(
+            # a random first part: base64 data, a JWT-like triple, not a user id
+            _j("data = '", _r(_ALNUM, 24), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38), "'"),
+            _j("x = 'M", _r(_ALNUM, 23), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 27), "'"),
+            _j("a.b=function(){return ", "this", ".", "render", ".", "apply(this,arguments)", "}"),
+            _j("token = 'MTAwMDAwMDAwMDAwMDAw", "MDAw.", "AAAAAA.", "A" * 38, "'"),
+            # the grammar of base64 digits, but ";00;00…": not a number
+            _j("key = '", "OzAw" * 6, ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38), "'"),
+        ),
     ),
     Rule(
         id="discord-webhook",
@@ -1261,31 +1315,35 @@ RULES: tuple[Rule, ...] = (
         keywords=("pass", "pwd", "pw", "secret", "token", "key", "cred"),
         pattern=(
             # <add key="ApiKey" value="…"/> (.NET config; first, or key="…" would be taken for an assignment)
-            r"""\bkey\s*=\s*["'](?P<name8>[\w.:-]{1,80})["']\s+value\s*=\s*["'](?P<secret8>[^"'\s]{6,500})["']|"""
+            r"""\bkey\s*=\s*["'](?P<name8>[\w.:-]{1,80}+)["']\s+value\s*=\s*["'](?P<secret8>[^"'\s]{6,500}+)["']|"""
             # name = "value" (code, JSON, YAML, TOML), a quoted value of one word, optionally after "Bearer "
-            r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80})["']?\]?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
+            r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80}+)["']?\]?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
             r"""(?:[rbuRBU]{1,2}(?=["'])|\b(?:str|String)\()?"""
-            r"""(?P<q>["'`])(?:(?:Bearer|Basic|Token|token)\s+)?(?P<secret>[^"'`\s\\]{6,500})(?P=q)"""
+            r"""(?P<q>["'`])(?:(?:Bearer|Basic|Token|token)\s+)?(?P<secret>[^"'`\s\\]{6,500}+)(?P=q)"""
             # NAME=value at the start of a line (.env, shell, YAML, INI, properties, Dockerfile)
-            r"""|^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?(?P<name2>[A-Za-z_][\w.-]{0,80})[ \t]*[=:][ \t]*"""
-            r"""(?P<secret2>[^\s"'`,;#]{6,500})[ \t]*(?:[#;][^\r\n]*)?\r?$"""
+            r"""|^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?(?P<name2>[A-Za-z_][\w.-]{0,80}+)"""
+            r"""[ \t]*[=:][ \t]*"""
+            r"""(?P<secret2>[^\s"'`,;#]{6,500}+)[ \t]*(?:[#;][^\r\n]*)?\r?$"""
             # --password=value, --token value (command lines)
-            r"""|(?<![\w-])--?(?P<name3>[A-Za-z][\w-]{1,40})(?:=|[ \t]+)"""
-            r"""(?P<q3>["']?)(?P<secret3>[^\s"'`]{6,500})(?P=q3)(?!\S)"""
+            r"""|(?<![\w-])--?(?P<name3>[A-Za-z][\w-]{1,40}+)(?:=|[ \t]+)"""
+            r"""(?P<q3>["']?)(?P<secret3>[^\s"'`]{6,500}+)(?P=q3)(?!\S)"""
             # <password>value</password> (XML)
-            r"""|<(?P<name4>[A-Za-z][\w.-]{0,60})>(?P<secret4>[^<>\s]{6,500})</(?P=name4)>"""
+            r"""|<(?P<name4>[A-Za-z][\w.-]{0,60}+)>(?P<secret4>[^<>\s]{6,500}+)</(?P=name4)>"""
             # ?token=value&… (query strings, form bodies)
-            r"""|[?&](?P<name5>[A-Za-z][\w.-]{0,60})=(?P<secret5>[^&\s"'#<>]{6,500})"""
+            r"""|[?&](?P<name5>[A-Za-z][\w.-]{0,60}+)=(?P<secret5>[^&\s"'#<>]{6,500}+)"""
             # API_KEY=value anywhere on a line (shell: export, env prefixes, docker run -e)
-            r"""|(?<![\w$-])(?P<name6>[A-Z][A-Z0-9_]{1,60})=(?P<q6>["']?)(?P<secret6>[^\s"'`;&|]{6,500})(?P=q6)"""
+            r"""|(?<![\w$-])(?P<name6>[A-Z][A-Z0-9_]{1,60}+)=(?P<q6>["']?)(?P<secret6>[^\s"'`;&|]{6,500})(?P=q6)"""
             r"""(?=[\s;&|)]|$)"""
             # {"name": "DB_PASSWORD", "value": "…"} (Kubernetes, ECS and CI variable lists)
-            r'|"name"\s*:\s*"(?P<name7>[\w.-]{1,80})"\s*,\s*"value"\s*:\s*"(?P<secret7>[^"\s\\]{6,500})"'
+            r'|"name"\s*:\s*"(?P<name7>[\w.-]{1,80}+)"\s*,\s*"value"\s*:\s*"(?P<secret7>[^"\s\\]{6,500}+)"'
             # define('DB_PASSWORD', '…') (PHP)
-            r"""|\bdefine\(\s*["'](?P<name9>\w{1,80})["']\s*,\s*["'](?P<secret9>[^"'\s]{6,500})["']"""
+            r"""|\bdefine\(\s*["'](?P<name9>\w{1,80}+)["']\s*,\s*["'](?P<secret9>[^"'\s]{6,500}+)["']"""
             # Server=db;User Id=sa;Password=…; (connection strings)
-            r"""|(?:(?<=[;"'])|^)[ \t]*(?P<name10>(?i:password|pwd))[ \t]*=[ \t]*(?P<secret10>[^;"'\s]{6,500})"""
+            r"""|(?:(?<=[;"'])|^)[ \t]*(?P<name10>(?i:password|pwd))[ \t]*=[ \t]*(?P<secret10>[^;"'\s]{6,500}+)"""
         ),
+        # Names and values end where their character class ends and the next piece cannot begin inside them, so they
+        # are possessive (``{m,n}+``): the same matches, without backtracking through every shorter name on a
+        # line of code. The one value that may give characters back (secret6, which a ")" can end) stays greedy.
         check=filters.plausible,
         generic=True,
         examples=(
