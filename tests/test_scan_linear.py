@@ -66,9 +66,16 @@ def _cpu(text: str, runs: int = 5) -> float:
 def test_four_times_the_input_costs_at_most_eight_times_the_work(name: str) -> None:
     make = CASES[name]
     small, large = make(12_000), make(48_000)
-    small_time, large_time = _cpu(small), _cpu(large)
-    # 20 ms of slack: at these sizes a linear case takes a few ms, where timer resolution and GC matter
-    assert large_time <= 8 * small_time + 0.02, f"{name}: {small_time:.4f}s -> {large_time:.4f}s for 4x the input"
+    # Up to three measurements, and one within the bound passes: a busy machine can slow one (caches, frequency), but
+    # a quadratic path is 16x every time. 20 ms of slack: a linear case takes a few ms, where timer resolution and GC
+    # matter.
+    seen = []
+    for _ in range(3):
+        small_time, large_time = _cpu(small), _cpu(large)
+        seen.append(f"{small_time:.4f}s -> {large_time:.4f}s")
+        if large_time <= 8 * small_time + 0.02:
+            return
+    pytest.fail(f"{name}: {'; '.join(seen)} for 4x the input")
 
 
 def test_long_lines_are_scanned_around_their_keywords_only() -> None:
