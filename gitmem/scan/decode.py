@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gitmem.scan.lazyre import lazy
+
 
 @dataclass
 class Layer:
@@ -58,9 +60,9 @@ class _Builder:
 
 # Escapes that can hide a secret from the patterns: "\/" in URLs, "\"" in nested JSON, "\\", "\u0041", and the
 # "\n" that puts a .env line inside one JSON string.
-_JSON_HINT_RE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|[/"\\nrt])')
-_JSON_STRING_RE = re.compile(r'"((?:[^"\\\n]|\\.){4,})"')
-_JSON_TOKEN_RE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))|[^\\]+", re.DOTALL)
+_JSON_HINT_RE = lazy(r'\\(?:u[0-9a-fA-F]{4}|[/"\\nrt])')
+_JSON_STRING_RE = lazy(r'"((?:[^"\\\n]|\\.){4,})"')
+_JSON_TOKEN_RE = lazy(r"\\(?:u([0-9a-fA-F]{4})|(.))|[^\\]+", re.DOTALL)
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/", '"': '"', "\\": "\\"}
 
 
@@ -89,9 +91,9 @@ def json_strings(text: str) -> Layer | None:
 # -- URL encoding -----------------------------------------------------------------------------------------------
 
 # Percent-escapes of the punctuation secrets are written around: space " # % & + / : ; = ? @ [ ]
-_URL_HINT_RE = re.compile(r"%(?:2[0-9A-Fa-f]|3[A-Fa-f]|40|5[BDbd])")
-_URL_RUN_RE = re.compile(r"[^\s\"'<>`]+")  # a run that may be a URL; decoded only when it holds a hint
-_URL_TOKEN_RE = re.compile(r"%([0-7][0-9A-Fa-f])|[^%]+|%")
+_URL_HINT_RE = lazy(r"%(?:2[0-9A-Fa-f]|3[A-Fa-f]|40|5[BDbd])")
+_URL_RUN_RE = lazy(r"[^\s\"'<>`]+")  # a run that may be a URL; decoded only when it holds a hint
+_URL_TOKEN_RE = lazy(r"%([0-7][0-9A-Fa-f])|[^%]+|%")
 
 
 def url_encoded(text: str) -> Layer | None:
@@ -114,10 +116,10 @@ def url_encoded(text: str) -> Layer | None:
 
 # -- base64 -----------------------------------------------------------------------------------------------------
 
-_B64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/_=-])")
-_HAS_UPPER_RE = re.compile(r"[A-Z]")
-_HAS_LOWER_RE = re.compile(r"[a-z]")
-_PRINTABLE_RE = re.compile(r"[^\x20-\x7e\t\r\n]")
+_B64_RUN_RE = lazy(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/_=-])")
+_HAS_UPPER_RE = lazy(r"[A-Z]")
+_HAS_LOWER_RE = lazy(r"[a-z]")
+_PRINTABLE_RE = lazy(r"[^\x20-\x7e\t\r\n]")
 
 
 def _decode_run(run: str) -> str | None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from gitmem.scan import filters
 from gitmem.scan.kinds import CODE, PROSE
+from gitmem.scan.lazyre import lazy
 from gitmem.scan.rules import RULES, Rule
 
 _FINGERPRINT_KEY = b"gitmem-fingerprint-v1"  # the old fingerprints' key: it ships here, so it hides nothing
@@ -31,8 +32,8 @@ HIDDEN_RULE = "hidden-unicode"
 DEFAULT_DECODE_DEPTH = 2
 
 # Inline allow pragmas, the spellings of gitmem, detect-secrets and gitleaks, in any comment syntax on the line.
-_PRAGMA_RE = re.compile(r"gitmem:allow(?!-next)|pragma:\s*allowlist[ -]secret|gitleaks:allow", re.IGNORECASE)
-_PRAGMA_NEXT_RE = re.compile(r"gitmem:allow-next-line|pragma:\s*allowlist[ -]nextline[ -]secret", re.IGNORECASE)
+_PRAGMA_RE = lazy(r"gitmem:allow(?!-next)|pragma:\s*allowlist[ -]secret|gitleaks:allow", re.IGNORECASE)
+_PRAGMA_NEXT_RE = lazy(r"gitmem:allow-next-line|pragma:\s*allowlist[ -]nextline[ -]secret", re.IGNORECASE)
 _PRAGMA_WORDS = ("gitmem:allow", "allowlist", "gitleaks:allow")
 
 

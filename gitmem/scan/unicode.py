@@ -13,6 +13,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from gitmem.scan.lazyre import lazy
+
 # Every format (Cf), line/paragraph separator (Zl, Zp) and control (Cc) character except tab, LF and CR, as of
 # Unicode 14; tests check this table against the running Python's unicodedata. Added by hand: invisible
 # combining marks and fillers, and the variation selectors that can encode hidden bytes.
@@ -52,8 +54,8 @@ def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
     return "[" + "".join(parts) + "]"
 
 
-_HIDDEN_RE = re.compile(_char_class(_HIDDEN_RANGES))
-_ASCII_HIDDEN_RE = re.compile(_char_class(tuple((a, min(b, 0x7F)) for a, b in _HIDDEN_RANGES if a <= 0x7F)))
+_HIDDEN_RE = lazy(_char_class(_HIDDEN_RANGES))
+_ASCII_HIDDEN_RE = lazy(_char_class(tuple((a, min(b, 0x7F)) for a, b in _HIDDEN_RANGES if a <= 0x7F)))
 
 
 @dataclass(frozen=True)
