@@ -14,6 +14,8 @@ MEMORY_DIR = ".memory"
 
 @dataclass(frozen=True)
 class Project:
+    """A git repository: its work tree's root and its git directory."""
+
     root: Path
     git_dir: Path
 

@@ -5,7 +5,6 @@ merging text the way git does. History and changes to the repository go through 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 from collections.abc import Iterable, Iterator, Sequence
@@ -329,6 +328,8 @@ def cat_blobs(root: Path, names: Iterable[str]) -> dict[str, bytes]:
 
 def blob_id(data: bytes) -> str:
     """The id git gives a file with these bytes (``git hash-object``)."""
+    import hashlib  # (only here: hashlib loads OpenSSL, and the pre-commit hook never hashes a blob)
+
     return hashlib.sha1(b"blob %d\x00" % len(data) + data, usedforsecurity=False).hexdigest()
 
 

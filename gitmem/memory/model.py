@@ -46,6 +46,8 @@ class Evidence:
 
 @dataclass(frozen=True)
 class Memory:
+    """One memory, as its YAML file holds it."""
+
     id: str
     title: str
     kind: str

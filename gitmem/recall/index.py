@@ -80,6 +80,8 @@ until up very was we were what when where which while who whom why will with wou
 
 @dataclass(frozen=True)
 class Hit:
+    """A memory recall found, with its score."""
+
     memory: Memory
     score: float
     path_match: bool
@@ -97,6 +99,8 @@ class Refreshed:
 
 @dataclass
 class Recalled:
+    """What a recall query found, and the invalid memory files it left out."""
+
     hits: list[Hit] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # invalid memory files, left out
     terms: list[str] = field(default_factory=list)
@@ -485,6 +489,8 @@ class RecallIndex:
 
 @dataclass(frozen=True)
 class Census:
+    """One indexed memory's status and scope, as the session hooks count them."""
+
     id: str
     status: str
     scoped: bool

@@ -37,6 +37,8 @@ class Source:
 
 @dataclass(frozen=True)
 class Settings:
+    """The config's scan settings: allowed fingerprints, excluded globs and the salt."""
+
     allow: frozenset[str] = frozenset()
     exclude: tuple[str, ...] = ()
     salt: str = ""  # scan.salt: what makes this repository's fingerprints its own

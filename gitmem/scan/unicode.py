@@ -10,7 +10,6 @@ Persian, Arabic and Indic words, and the joiners, variation selectors and tag ch
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from gitmem.scan.lazyre import lazy
@@ -68,6 +67,8 @@ class HiddenChar:
 
     @property
     def name(self) -> str:
+        import unicodedata
+
         return unicodedata.name(chr(self.codepoint), "UNNAMED")
 
     def describe(self) -> str:
@@ -88,6 +89,8 @@ def _is_emoji(cp: int) -> bool:
 
 def _joining_letter(cp: int) -> bool:
     """A letter of a script whose spelling uses ZWNJ/ZWJ: Arabic (Persian, Urdu), Syriac, and the Indic scripts."""
+    import unicodedata
+
     return (0x0620 <= cp <= 0x06FF or 0x0750 <= cp <= 0x077F or 0x0900 <= cp <= 0x0DFF) and unicodedata.category(
         chr(cp)
     )[0] in "LM"

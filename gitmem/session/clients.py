@@ -16,6 +16,8 @@ EVENTS = (PROMPT, START, STOP)
 
 @dataclass(frozen=True)
 class Client:
+    """An AI client with hooks: its name, tool and rules files."""
+
     name: str
     tool: str
     doc: str

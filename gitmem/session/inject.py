@@ -43,6 +43,8 @@ _ENTRY_ID = re.compile(r" \(`((?:[a-z0-9][a-z0-9-]{0,63}/)?[a-z0-9][a-z0-9-]{0,6
 
 @dataclass(frozen=True)
 class Candidate:
+    """A memory the prompt may bring in, with its score."""
+
     key: str  # what the session state records: the id, ~/ID for a personal memory, PACK/ID for a pack's
     memory: Memory
     score: float
@@ -52,6 +54,8 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Injection:
+    """The text injected into the prompt, and what it holds."""
+
     text: str
     keys: list[str]  # injected, in order
     more: int  # relevant memories above the bar not injected (bounds, or loaded already excluded)

@@ -24,6 +24,8 @@ MAX_INPUT = 4 * 1024 * 1024  # a hook payload larger than this is not read (a pr
 
 @dataclass(frozen=True)
 class Answer:
+    """What a hook prints, and the memories it injected."""
+
     stdout: str
     keys: tuple[str, ...] = ()  # what was injected (for tests and benchmarks)
 

@@ -24,6 +24,8 @@ MAX_IDS = 500  # a session that somehow collects more keeps the newest
 
 @dataclass
 class SessionState:
+    """One session's state: what it has injected, and whether it was reminded."""
+
     path: Path
     started_ns: int
     injected: list[str] = field(default_factory=list)  # memory keys (``id``, ``~/id`` personal, ``PACK/id``)

@@ -24,6 +24,8 @@ JOURNAL_CALL = "`gitmem journal add -`"
 
 @dataclass(frozen=True)
 class Counts:
+    """The store's memories by state, for the session-start status."""
+
     active: int  # live
     scoped: int  # live and path-scoped
     proposed: int
