@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any
 
 from gitmem.scan import filters
 from gitmem.scan.kinds import CODE, PROSE
@@ -25,7 +24,10 @@ FINGERPRINT_PREFIX = "v2:"
 # scrypt's cost: 8 MiB of memory and some 50 ms of one core per fingerprint, and so per guess at a secret
 _SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**13, 8, 1
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING, without importing typing on the pre-commit hook's path)
 if TYPE_CHECKING:
+    from typing import Any
+
     from gitmem.scan.unicode import HiddenChar
 
 HIDDEN_RULE = "hidden-unicode"

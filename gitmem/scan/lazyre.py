@@ -9,7 +9,10 @@ compiled pattern's own (stored on the object, so no lookup goes through ``__geta
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING, without importing typing on the pre-commit hook's path)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class _Lazy:
@@ -26,4 +29,4 @@ class _Lazy:
 
 def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """``re.compile(pattern, flags)``, done on the pattern's first use."""
-    return cast("re.Pattern[str]", _Lazy(pattern, flags))
+    return _Lazy(pattern, flags)  # type: ignore[return-value]  # (it acts as one: see _Lazy)

@@ -199,11 +199,11 @@ def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings
     attribute in ``.gitattributes``, which the repository's author controls) are diffed again as text, and skipped
     only when the staged content really is binary (a NUL byte, as ``gitmem scan PATH`` decides).
     """
-    from gitmem.git.command import git
+    from gitmem.git.command import git, git_read
 
     args = ["-c", "core.quotePath=off", "diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-U0"]
     args += ["--diff-filter=ACMRTU", "--src-prefix=a/", "--dst-prefix=b/"]
-    out = git(project.root, *args, "--", *pathspecs)
+    out = git_read(project.root, *args, "--", *pathspecs)
     files = list(_parse_diff(out))
     if out.startswith(b"Binary files ") or b"\nBinary files " in out:
         marked = _marked_binary(project, pathspecs)
