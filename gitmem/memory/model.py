@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field, fields, replace
 from datetime import date
-from typing import Any
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING, without importing typing on the prompt hook's path)
+if TYPE_CHECKING:
+    from typing import Any
 
 KINDS = ("convention", "decision", "pitfall", "preference", "fact")
 STATUSES = ("proposed", "active", "retired")
@@ -123,6 +125,8 @@ def _lines(value: Any) -> str | None:
 
 def slugify(title: str) -> str:
     """An id from a title: ASCII lower-case words joined by hyphens, at most 64 characters, cut at a word."""
+    import unicodedata  # (only when a memory is named: never on the prompt hook's path)
+
     ascii_text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
     words = re.findall(r"[a-z0-9]+", ascii_text.lower())
     slug = ""
