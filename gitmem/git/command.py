@@ -111,9 +111,10 @@ def git(
 
 
 def git_read(cwd: Path, *args: str) -> bytes:
-    """``git(cwd, *args)`` for a read-only command on the pre-commit hook's path, started with ``os.posix_spawnp``:
-    importing the subprocess module costs more than the git command itself. When git fails (or cannot be started
-    this way), the command runs again through ``git``, whose error is the one to show."""
+    """``git(cwd, *args)`` on the hooks' paths (the staged diff, the session's first ``git status``), started with
+    ``os.posix_spawnp``: importing the subprocess module costs more than the git command itself. Only for commands
+    that are safe to run twice: when git fails (or cannot be started this way), the command runs again through
+    ``git``, whose error is the one to show."""
     if not hasattr(os, "posix_spawnp"):  # Windows
         return git(cwd, *args)
     read_end, write_end = os.pipe()

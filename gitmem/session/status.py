@@ -98,10 +98,10 @@ def _n(count: int, one: str, many: str) -> str:
 def worktree_digest(project: Project) -> str:
     """A digest of the work tree's changes (git status, with each changed file's size and mtime), the journal left
     out: equal before and after a session that changed nothing."""
-    from gitmem.git.command import GitFailed, git
+    from gitmem.git.command import GitFailed, git_read
 
     try:
-        out = git(project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
+        out = git_read(project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
     except GitFailed:
         return ""
     journal = Path(os.path.relpath(project.journal_dir, project.root)).as_posix() + "/"
