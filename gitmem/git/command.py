@@ -117,6 +117,10 @@ def git_read(cwd: Path, *args: str) -> bytes:
     ``git``, whose error is the one to show."""
     if not hasattr(os, "posix_spawnp"):  # Windows
         return git(cwd, *args)
+    import signal
+
+    # As subprocess does (restore_signals): git starts with the signals Python ignores back at their defaults.
+    defaults = [getattr(signal, name) for name in ("SIGPIPE", "SIGXFZ", "SIGXFSZ") if hasattr(signal, name)]
     read_end, write_end = os.pipe()
     try:
         pid = os.posix_spawnp(
@@ -130,6 +134,7 @@ def git_read(cwd: Path, *args: str) -> bytes:
                 (os.POSIX_SPAWN_CLOSE, read_end),
                 (os.POSIX_SPAWN_CLOSE, write_end),
             ],
+            setsigdef=defaults,
         )
     except OSError:  # git missing: `git` says so
         os.close(read_end)
