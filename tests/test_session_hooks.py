@@ -258,7 +258,6 @@ NEVER_LOADED_BY_PROMPT = (
     "jsonschema",
     "git",
     "subprocess",
-    "typing",
     "unicodedata",
     "gitmem.cli",
     "gitmem.commands",

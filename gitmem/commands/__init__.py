@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gitmem.project import Project, find_project, user_scope
 
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING, without importing typing on the pre-commit hook's path)
 if TYPE_CHECKING:  # imported when a command opens the store: `gitmem scan` on the hook's path never does
     from datetime import date
 

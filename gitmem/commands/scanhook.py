@@ -11,11 +11,9 @@ import os
 import re
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING, without importing typing on the pre-commit hook's path)
 if TYPE_CHECKING:
-    from typing import Any
-
     from gitmem.scan.engine import Finding
     from gitmem.scan.sources import Settings, Source
 

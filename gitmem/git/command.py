@@ -8,12 +8,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from gitmem.errors import CannotRun
 
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING, without importing typing on the pre-commit hook's path)
 if TYPE_CHECKING:
     import subprocess
 
@@ -231,8 +230,9 @@ def list_matching(root: Path, globs: tuple[str, ...]) -> list[str]:
     return sorted({path for path in out.decode("utf-8", "surrogateescape").split("\0") if path})
 
 
-@dataclass(frozen=True)
-class CommitRef:
+# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit hook more than
+# scanning a typical commit.
+class CommitRef(NamedTuple):
     """A commit as a message names it."""
 
     sha: str
@@ -241,8 +241,7 @@ class CommitRef:
     subject: str
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(NamedTuple):
     """A commit that added (A), deleted (D) or renamed (R, from ``old_path``; with rename detection) a file."""
 
     commit: CommitRef

@@ -13,13 +13,10 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 from gitmem import __version__
 from gitmem.fsutil import write_atomic
-
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING, without importing typing on the prompt hook's path)
-if TYPE_CHECKING:
-    from typing import Any
 
 _RACY_NS = 1_000_000_000
 _FORMAT = 1

@@ -5,10 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, fields, replace
 from datetime import date
-
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING, without importing typing on the prompt hook's path)
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 KINDS = ("convention", "decision", "pitfall", "preference", "fact")
 STATUSES = ("proposed", "active", "retired")

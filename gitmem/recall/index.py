@@ -24,15 +24,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from gitmem.errors import Problem, UsageError
 from gitmem.memory.model import ID_PATTERN, Memory
 from gitmem.project import Project
 from gitmem.recall.globs import any_match
-
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING, without importing typing on the prompt hook's path)
-if TYPE_CHECKING:
-    from typing import Any
 
 _FORMAT = 1
 _RACY_NS = 1_000_000_000

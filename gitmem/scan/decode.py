@@ -9,13 +9,12 @@ to a bounded depth.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitmem.scan.lazyre import lazy
 
 
-@dataclass
-class Layer:
+class Layer(NamedTuple):
     """Decoded text; character ``i`` came from ``starts[i]:ends[i]`` of the text it was decoded from."""
 
     kind: str

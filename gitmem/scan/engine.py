@@ -11,8 +11,8 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gitmem.scan import filters
 from gitmem.scan.kinds import CODE, PROSE
@@ -24,10 +24,7 @@ FINGERPRINT_PREFIX = "v2:"
 # scrypt's cost: 8 MiB of memory and some 50 ms of one core per fingerprint, and so per guess at a secret
 _SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**13, 8, 1
 
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING, without importing typing on the pre-commit hook's path)
 if TYPE_CHECKING:
-    from typing import Any
-
     from gitmem.scan.unicode import HiddenChar
 
 HIDDEN_RULE = "hidden-unicode"
@@ -39,8 +36,9 @@ _PRAGMA_NEXT_RE = lazy(r"gitmem:allow-next-line|pragma:\s*allowlist[ -]nextline[
 _PRAGMA_WORDS = ("gitmem:allow", "allowlist", "gitleaks:allow")
 
 
-@dataclass(frozen=True)
-class Finding:
+# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit hook more than
+# scanning a typical commit. Its repr leaves the digests out, as the dataclass's did.
+class Finding(NamedTuple):
     """A secret (or hidden character) found in a text. It never holds the secret: where it is and a short preview."""
 
     rule: str
@@ -49,9 +47,15 @@ class Finding:
     start: int  # offset of the secret in the scanned text
     end: int
     preview: str
-    digest: str = field(repr=False, compare=False)  # sha256 of rule and secret: kept in memory only, never written
-    legacy: str = field(repr=False, compare=False)  # the old (v1) fingerprint, to honour old scan.allow entries
+    digest: str  # sha256 of rule and secret: kept in memory only, never written (nor shown by repr)
+    legacy: str  # the old (v1) fingerprint, to honour old scan.allow entries
     path: str = "-"
+
+    def __repr__(self) -> str:
+        return (
+            f"Finding(rule={self.rule!r}, line={self.line!r}, column={self.column!r}, start={self.start!r}, "
+            f"end={self.end!r}, preview={self.preview!r}, path={self.path!r})"
+        )
 
     def fingerprint(self, salt: str = "") -> str:
         """What scan.allow holds to allow this finding: a slow salted hash (see ``fingerprint``)."""

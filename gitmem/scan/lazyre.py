@@ -9,10 +9,7 @@ compiled pattern's own (stored on the object, so no lookup goes through ``__geta
 from __future__ import annotations
 
 import re
-
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING, without importing typing on the pre-commit hook's path)
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any, cast
 
 
 class _Lazy:
@@ -29,4 +26,4 @@ class _Lazy:
 
 def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """``re.compile(pattern, flags)``, done on the pattern's first use."""
-    return _Lazy(pattern, flags)  # type: ignore[return-value]  # (it acts as one: see _Lazy)
+    return cast("re.Pattern[str]", _Lazy(pattern, flags))

@@ -10,7 +10,7 @@ Persian, Arabic and Indic words, and the joiners, variation selectors and tag ch
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitmem.scan.lazyre import lazy
 
@@ -57,8 +57,7 @@ _HIDDEN_RE = lazy(_char_class(_HIDDEN_RANGES))
 _ASCII_HIDDEN_RE = lazy(_char_class(tuple((a, min(b, 0x7F)) for a, b in _HIDDEN_RANGES if a <= 0x7F)))
 
 
-@dataclass(frozen=True)
-class HiddenChar:
+class HiddenChar(NamedTuple):
     """A hidden character at a 1-based line and column."""
 
     line: int

@@ -12,15 +12,12 @@ import re
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from gitmem.errors import GitmemError
 from gitmem.project import Project, find_project
 from gitmem.session import clients, inject, state
 from gitmem.session.clients import PROMPT, START, STOP, Client
-
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING, without importing typing on the prompt hook's path)
-if TYPE_CHECKING:
-    from typing import Any
 
 MAX_INPUT = 4 * 1024 * 1024  # a hook payload larger than this is not read (a prompt is capped again later)
 
