@@ -233,11 +233,10 @@ SCAN_HOOK_MODULES = (
     "gitmem.scan.transcripts",
     "gitmem.scan.unicode",
 )
-SLOW_AT_IMPORT = (*SLOW, "gitmem.config", "subprocess", "tempfile", "unicodedata", "base64", "inspect")
-# The scanner's records are NamedTuples: dataclasses (which imports inspect) would cost it more than its scan.
+# The hooks' records are NamedTuples or plain classes: dataclasses (it imports inspect) costs more than their work.
+SLOW_AT_IMPORT = (*SLOW, "gitmem.config", "subprocess", "tempfile", "unicodedata", "base64", "dataclasses", "inspect")
 SCAN_SLOW_AT_IMPORT = (
     *SLOW_AT_IMPORT,
-    "dataclasses",
     "hashlib",
     "sqlite3",
     "datetime",

@@ -258,6 +258,8 @@ NEVER_LOADED_BY_PROMPT = (
     "jsonschema",
     "git",
     "subprocess",
+    "dataclasses",
+    "inspect",
     "unicodedata",
     "gitmem.cli",
     "gitmem.commands",

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, fields, replace
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 KINDS = ("convention", "decision", "pitfall", "preference", "fact")
 STATUSES = ("proposed", "active", "retired")
@@ -26,8 +25,9 @@ FIELD_ORDER = (
 DATE_FIELDS = ("created", "expires", "review_after", "retired")
 
 
-@dataclass(frozen=True)
-class Evidence:
+# NamedTuples, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook, a new process on
+# every prompt, more than its own work.
+class Evidence(NamedTuple):
     """A citation backing a memory: a file, optionally lines, and a digest of what was cited."""
 
     path: str
@@ -43,8 +43,7 @@ class Evidence:
         return out
 
 
-@dataclass(frozen=True)
-class Memory:
+class Memory(NamedTuple):
     """One memory, as its YAML file holds it."""
 
     id: str
@@ -59,7 +58,7 @@ class Memory:
     expires: date | None = None
     review_after: date | None = None
     supersedes: tuple[str, ...] = ()
-    evidence: tuple[Evidence, ...] = field(default=())
+    evidence: tuple[Evidence, ...] = ()
     source: str | None = None
     origin: str | None = None
     retired: date | None = None
@@ -98,7 +97,7 @@ class Memory:
 
     def to_file_dict(self) -> dict[str, Any]:
         """The fields worth writing to the file: absent, empty and default values left out."""
-        defaults = {f.name: f.default for f in fields(self)}
+        defaults = self._field_defaults
         return {
             name: value
             for name, value in self.to_dict().items()
@@ -113,7 +112,7 @@ class Memory:
         return self.status == "active" and not self.is_expired(today)
 
     def with_changes(self, **changes: Any) -> Memory:
-        return replace(self, **changes)
+        return self._replace(**changes)
 
 
 def _lines(value: Any) -> str | None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import NamedTuple
 
 from gitmem.project import Project
 from gitmem.recall.index import RecallIndex, Unavailable
@@ -22,8 +22,9 @@ from gitmem.session.state import SessionState
 JOURNAL_CALL = "`gitmem journal add -`"
 
 
-@dataclass(frozen=True)
-class Counts:
+# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook,
+# a new process on every prompt, more than its own work.
+class Counts(NamedTuple):
     """The store's memories by state, for the session-start status."""
 
     active: int  # live
