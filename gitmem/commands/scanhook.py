@@ -8,10 +8,11 @@ Nothing here imports click, the store, YAML or JSON Schema (tests/test_architect
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from gitmem.scan.lazyre import lazy
 
 if TYPE_CHECKING:
     from gitmem.scan.engine import Finding
@@ -111,7 +112,7 @@ def staged(echo: Echo) -> int:
 
 # -- output as click.echo writes it ---------------------------------------------------------------------------------
 
-_ANSI_RE = re.compile(r"\033\[[0-?]*[ -/]*[@-~]")  # click's own pattern (click._compat._ansi_re)
+_ANSI_RE = lazy(r"\033\[[0-?]*[ -/]*[@-~]")  # click's own pattern (click._compat._ansi_re)
 
 
 def plain_echo(text: str, err: bool) -> None:
@@ -127,7 +128,7 @@ def plain_echo(text: str, err: bool) -> None:
         echo(text, err=err)
         return
     color = not os.environ.get("NO_COLOR") and hasattr(stream, "isatty") and stream.isatty()
-    stream.write((text if color else _ANSI_RE.sub("", text)) + "\n")
+    stream.write((text if color or "\033" not in text else _ANSI_RE.sub("", text)) + "\n")
     stream.flush()
 
 
