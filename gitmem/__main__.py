@@ -1,8 +1,10 @@
-"""``gitmem`` and ``python -m gitmem``: the hooks AI clients run on every prompt go straight to their code, without
-click or any command module (the prompt hook is on every prompt's path); everything else goes through ``cli``."""
+"""``gitmem`` and ``python -m gitmem``: the hooks run on every prompt and every commit go straight to their code,
+without click: the AI clients' ``gitmem hook EVENT`` and the pre-commit hook's ``gitmem scan --staged`` (that exact
+command line; any other option, ``--help`` included, goes through click). Everything else goes through ``cli``."""
 
 from __future__ import annotations
 
+import gc
 import sys
 
 _FAST_EVENTS = ("prompt", "session-start", "stop")
@@ -34,10 +36,35 @@ def _fast(args: list[str]) -> int | None:
     return 0
 
 
+def _scan_staged(args: list[str]) -> int | None:
+    """``gitmem scan --staged``: the same output and exit code as through click (gitmem.commands.scanhook), and
+    an error becomes its message and exit code in ``cli.exit_code``, as for every command."""
+    if args != ["scan", "--staged"]:
+        return None
+    from gitmem.commands.scanhook import plain_echo, staged
+
+    try:
+        return staged(plain_echo)
+    except (Exception, KeyboardInterrupt) as exc:
+        import os
+
+        from gitmem.cli import exit_code
+
+        return exit_code(exc, bool(os.environ.get("GITMEM_DEBUG")))
+
+
 def main() -> int:
+    # A hook's process lives for a few milliseconds: the cyclic garbage collector's passes over what the hook imports,
+    # and its last pass at exit, cost more than the memory they could free (measured in benchmarks/bench_hooks.py
+    # and bench_hook_scan.py). Reference counting still frees everything else as it goes.
+    gc.disable()
     fast = _fast(sys.argv[1:])
+    if fast is None:
+        fast = _scan_staged(sys.argv[1:])
     if fast is not None:
+        gc.freeze()  # nothing left for the pass at exit
         return fast
+    gc.enable()
     from gitmem.cli import main as cli_main
 
     return cli_main()

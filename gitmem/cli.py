@@ -121,6 +121,16 @@ def main(argv: list[str] | None = None) -> int:
     debug = "--debug" in args or bool(os.environ.get("GITMEM_DEBUG"))
     try:
         result: Any = cli.main(args=args, prog_name="gitmem", standalone_mode=False)
+    except (Exception, KeyboardInterrupt) as exc:
+        return exit_code(exc, debug)
+    return int(result or 0)
+
+
+def exit_code(error: BaseException, debug: bool) -> int:
+    """What a command's exception becomes: its message on stderr and its exit code (the click-free fast paths of
+    ``gitmem.__main__`` come here too, so an error reads the same whichever way the command ran)."""
+    try:
+        raise error
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
@@ -150,7 +160,6 @@ def main(argv: list[str] | None = None) -> int:
         return int(ExitCode.CANNOT_RUN)
     except Exception as exc:
         return _internal(exc, debug)
-    return int(result or 0)
 
 
 # The environment's failures, not gitmem's: disk full, read-only or unwritable folders, quotas, I/O errors.

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -47,6 +46,8 @@ def write_atomic(path: Path, data: bytes, *, overwrite: bool = True) -> None:
     process creates it at the same moment.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # slow to import (random, shutil): only when something is written
+
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
     try:
         try:

@@ -13,15 +13,14 @@ anything else is itself.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 # token kinds
 _LITERAL, _ONE, _CLASS, _STAR, _ANY, _DIRS = range(6)
 
 
-@dataclass(frozen=True)
-class Glob:
+class Glob(NamedTuple):  # (not a dataclass: see gitmem/errors.py's Problem)
     tokens: tuple[tuple[int, str], ...]
     classes: tuple[re.Pattern[str] | None, ...]
 

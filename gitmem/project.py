@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from gitmem.errors import CannotRun
@@ -12,10 +11,35 @@ from gitmem.errors import CannotRun
 MEMORY_DIR = ".memory"
 
 
-@dataclass(frozen=True)
 class Project:
+    """A git repository: its work tree's root and its git directory. Frozen, equal by value (by hand rather than a
+    dataclass: importing dataclasses costs the pre-commit hook more than scanning a typical commit)."""
+
+    __slots__ = ("git_dir", "root")
     root: Path
     git_dir: Path
+
+    def __init__(self, root: Path, git_dir: Path) -> None:
+        object.__setattr__(self, "root", root)
+        object.__setattr__(self, "git_dir", git_dir)
+
+    def _fields(self) -> tuple[Path, ...]:
+        return (self.root, self.git_dir)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(root={self.root!r}, git_dir={self.git_dir!r})"
 
     @property
     def memory_dir(self) -> Path:
@@ -54,7 +78,6 @@ class Project:
             raise CannotRun(f"no {MEMORY_DIR}/ in {self.root}: run `gitmem init` first")
 
 
-@dataclass(frozen=True)
 class UserScope(Project):
     """The user's personal scope, used as a ``Project`` by the store, the config, compile and recall.
 
@@ -64,7 +87,18 @@ class UserScope(Project):
     ``~/.cache/gitmem``), so caches and drafts never go into a project's .git/.
     """
 
-    store: Path = Path()
+    __slots__ = ("store",)
+    store: Path
+
+    def __init__(self, root: Path, git_dir: Path, store: Path = Path()) -> None:
+        super().__init__(root, git_dir)
+        object.__setattr__(self, "store", store)
+
+    def _fields(self) -> tuple[Path, ...]:
+        return (self.root, self.git_dir, self.store)
+
+    def __repr__(self) -> str:
+        return f"UserScope(root={self.root!r}, git_dir={self.git_dir!r}, store={self.store!r})"
 
     @property
     def memory_dir(self) -> Path:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import replace
 from datetime import date
 from functools import cache
 from importlib import resources
@@ -106,7 +105,7 @@ def _check_yaml_file(raw: bytes, schema: str, path: str) -> tuple[yamlio.Documen
         doc = yamlio.load(text[1:] if text.startswith("\ufeff") else text)
     except yamlio.YamlProblem as exc:
         problem = exc.problem(path)
-        problems.append(replace(problem, field=_key_label(problem.field, _known_fields(schema))))
+        problems.append(problem._replace(field=_key_label(problem.field, _known_fields(schema))))
 
     def field_at(line: int) -> str:
         return _key_label(_field_at_line(doc, line), _known_fields(schema)) if doc is not None else "file"
@@ -175,7 +174,7 @@ def _schema_problems(doc: yamlio.Document, schema: str, path: str) -> list[Probl
                     label = _key_label(name, known)
                     message = "unknown field" + (f" (did you mean {hint[0]!r}?)" if hint else "")
                     problem = _at(doc, path, (*where, name), message)
-                    problems.append(replace(problem, field=_name(where) + "." + label if where else label))
+                    problems.append(problem._replace(field=_name(where) + "." + label if where else label))
         else:
             problems.append(_at(doc, path, where, _message(error, where)))
     return problems

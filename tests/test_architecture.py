@@ -189,6 +189,61 @@ def test_shared_modules_stay_low() -> None:
 HOOK_PATH = ("gitmem.__main__", "gitmem.session.run", "gitmem.session.inject", "gitmem.session.state")
 SLOW = ("click", "git", "jsonschema", "ruamel", "gitmem.yamlio", "gitmem.schema", "gitmem.memory.store", "gitmem.cli")
 
+# Every module the two hooks import, and what none of them may import when it is imported (inside a function, only
+# where that function runs: the hook's processes below check what is really loaded). Each of these standard modules
+# costs more to import than a typical commit costs to scan.
+PROMPT_HOOK_MODULES = (
+    "gitmem",
+    "gitmem.__main__",
+    "gitmem.errors",
+    "gitmem.project",
+    "gitmem.fsutil",
+    "gitmem.globmatch",
+    "gitmem.safepath",
+    "gitmem.memory",
+    "gitmem.memory.model",
+    "gitmem.memory.cache",
+    "gitmem.recall",
+    "gitmem.recall.globs",
+    "gitmem.recall.index",
+    "gitmem.session",
+    "gitmem.session.clients",
+    "gitmem.session.inject",
+    "gitmem.session.run",
+    "gitmem.session.state",
+    "gitmem.session.status",
+)
+SCAN_HOOK_MODULES = (
+    "gitmem",
+    "gitmem.__main__",
+    "gitmem.errors",
+    "gitmem.project",
+    "gitmem.commands",
+    "gitmem.commands.scanhook",
+    "gitmem.git",
+    "gitmem.git.command",
+    "gitmem.scan",
+    "gitmem.scan.decode",
+    "gitmem.scan.engine",
+    "gitmem.scan.filters",
+    "gitmem.scan.kinds",
+    "gitmem.scan.lazyre",
+    "gitmem.scan.rules",
+    "gitmem.scan.sources",
+    "gitmem.scan.transcripts",
+    "gitmem.scan.unicode",
+)
+# The hooks' records are NamedTuples or plain classes: dataclasses (it imports inspect) costs more than their work.
+SLOW_AT_IMPORT = (*SLOW, "gitmem.config", "subprocess", "tempfile", "unicodedata", "base64", "dataclasses", "inspect")
+SCAN_SLOW_AT_IMPORT = (
+    *SLOW_AT_IMPORT,
+    "hashlib",
+    "sqlite3",
+    "datetime",
+    "gitmem.memory",
+    "gitmem.recall",
+)
+
 
 def test_the_prompt_hook_imports_nothing_slow() -> None:
     offenders = sorted(
@@ -198,6 +253,42 @@ def test_the_prompt_hook_imports_nothing_slow() -> None:
         if any(within(name, slow) for slow in SLOW) and not (module == "gitmem.__main__" and name == "gitmem.cli")
     )
     assert offenders == []
+
+
+def module_level_imports(module: str) -> set[str]:
+    """What importing ``module`` imports: its top-level import statements (``if TYPE_CHECKING:`` blocks aside)."""
+    path = PACKAGE.parent / (module.replace(".", "/") + ".py")
+    if not path.exists():
+        path = PACKAGE.parent / module.replace(".", "/") / "__init__.py"
+    names: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+@pytest.mark.parametrize(
+    ("modules", "slow"),
+    [(PROMPT_HOOK_MODULES, SLOW_AT_IMPORT), (SCAN_HOOK_MODULES, SCAN_SLOW_AT_IMPORT)],
+    ids=["prompt hook", "scan hook"],
+)
+def test_the_hooks_modules_import_nothing_slow_when_imported(modules: tuple[str, ...], slow: tuple[str, ...]) -> None:
+    offenders = sorted(
+        f"{module} imports {name}"
+        for module in modules
+        for name in module_level_imports(module)
+        if any(within(name, heavy) for heavy in slow)
+    )
+    assert offenders == []
+
+
+def test_the_reader_of_module_level_imports_works() -> None:
+    assert "click" in module_level_imports("gitmem.cli")
+    assert "gitmem.scan.engine.Finding" in module_level_imports("gitmem.scan.sources")
+    assert not any(within(name, "gitmem.scan.unicode") for name in module_level_imports("gitmem.scan.engine"))
+    assert not any(within(name, "subprocess") for name in module_level_imports("gitmem.git.command"))  # in functions
 
 
 def test_the_page_describes_every_package() -> None:

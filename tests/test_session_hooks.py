@@ -248,3 +248,49 @@ def test_what_claude_code_reads_instead_or_imports_counts_as_loaded(project: Pat
     assert "[n-plus-one]" not in context(hook(project, "prompt", prompt(project, ask, "c2")))
     (project / "CLAUDE.md").unlink()
     assert "[n-plus-one]" not in context(hook(project, "prompt", prompt(project, ask, "c3")))
+
+
+# What the prompt hook's process really loads, warm (the index is current): none of these. Each costs more to import
+# than the hook's own work (tests/test_architecture.py checks the modules' imports one by one).
+NEVER_LOADED_BY_PROMPT = (
+    "click",
+    "ruamel",
+    "jsonschema",
+    "git",
+    "subprocess",
+    "dataclasses",
+    "inspect",
+    "unicodedata",
+    "gitmem.cli",
+    "gitmem.commands",
+    "gitmem.yamlio",
+    "gitmem.schema",
+    "gitmem.config",
+    "gitmem.memory.store",
+    "gitmem.scan",
+)
+
+
+def test_the_prompt_hook_process_loads_nothing_slow(project: Path) -> None:
+    payload = json.dumps(prompt(project, "Install zod as a dependency of the web app", "warm")).encode()
+    time.sleep(1.1)  # the copied files older than the racily-clean second, as in a real checkout
+    hook(project, "prompt", json.loads(payload), client="claude")  # brings the index up to date
+    code = (
+        "import io, sys\n"
+        "payload = sys.stdin.buffer.read()\n"
+        "sys.stdin = io.TextIOWrapper(io.BytesIO(payload))\n"
+        "sys.argv = ['gitmem', 'hook', 'prompt', '--client', 'claude']\n"
+        "from gitmem.__main__ import main\n"
+        "main()\n"
+        "sys.stderr.write('\\n'.join(sorted(sys.modules)))\n"
+    )
+    for session in ("warm", "another"):  # a later prompt, and a session's first (which saves its state)
+        data = json.dumps(prompt(project, "Install zod as a dependency of the web app", session))
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=project, input=data, capture_output=True, text=True, check=True
+        )
+        loaded = done.stderr.split()
+        assert "gitmem.session.run" in loaded and "sqlite3" in loaded  # it ran, and searched the index
+        assert [
+            name for name in loaded if any(name == s or name.startswith(s + ".") for s in NEVER_LOADED_BY_PROMPT)
+        ] == []

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import TYPE_CHECKING
 
 from gitmem.project import Project, find_project, user_scope
 
 if TYPE_CHECKING:  # imported when a command opens the store: `gitmem scan` on the hook's path never does
+    from datetime import date
+
     from gitmem.memory.store import Store
 
 
@@ -24,4 +25,6 @@ def open_store(user: bool = False) -> tuple[Project, Store]:
 
 
 def today() -> date:
+    from datetime import date
+
     return date.today()

@@ -8,11 +8,7 @@ from typing import Any
 import click
 
 from gitmem.commands.output import echo, echo_json
-
-_ALLOW_HINT = (
-    "remove them (and rotate any real secret: it may already be in your history), or allow a reviewed finding "
-    "with a `gitmem:allow` comment on its line or its fingerprint in scan.allow (gitmem scan --baseline)"
-)
+from gitmem.commands.scanhook import LOG_DECODE_DEPTH, clean, finding_line, job, legacy_warning, summary
 
 
 @click.command()
@@ -57,11 +53,10 @@ def scan(
       gitmem scan --log session.jsonl --redact
       pbpaste | gitmem scan -
     """
-    from gitmem.errors import CannotRun, Problem, UsageError
+    from gitmem.errors import CannotRun, UsageError
     from gitmem.fsutil import write_atomic
     from gitmem.project import find_project
     from gitmem.scan import sources as src
-    from gitmem.scan.engine import HIDDEN_RULE
     from gitmem.scan.engine import redact as redact_text
     from gitmem.scan.kinds import PROSE
 
@@ -83,9 +78,9 @@ def scan(
     if staged:
         if project is None:
             raise CannotRun("--staged needs a git repository: run it inside one")
-        jobs += [_job(source) for source in src.read_staged(project, files, settings)]
+        jobs += [job(source) for source in src.read_staged(project, files, settings)]
     elif files or not (stdin or logs):
-        jobs += [_job(source) for source in src.read_paths(files or (".",), project, settings)]
+        jobs += [job(source) for source in src.read_paths(files or (".",), project, settings)]
     for log in _client_logs(logs, project, user):
         jobs += [(s, LOG_DECODE_DEPTH, False, PROSE) for s in src.read_paths((log,), project, src.Settings())]
     if stdin:
@@ -116,36 +111,12 @@ def scan(
         # text of stdin; the summary is a message (stderr).
         to_stderr = stdin and redact
         for f in findings:
-            what = f"hidden Unicode character {f.preview}" if f.rule == HIDDEN_RULE else f"possible secret: {f.preview}"
-            echo(str(Problem(f.path, f.line, f.column, f.rule, what)), err=to_stderr)
-        count = len({f.path for f in findings})
-        summary = f"{len(findings)} finding(s) in {count} file(s): " + (
-            f"redacted in {', '.join(redacted)}; check the result" if redacted else _ALLOW_HINT
-        )
-        echo(summary, err=True)
+            echo(finding_line(f), err=to_stderr)
+        echo(summary(findings, redacted), err=True)
         return 1
     if not (stdin and redact):
-        scanned = len(jobs)
-        echo(f"ok: no secrets in {scanned} {'file' if scanned == 1 else 'files'}" + (" (staged)" if staged else ""))
+        echo(clean(len(jobs), staged))
     return 0
-
-
-LOG_DECODE_DEPTH = 3
-
-
-def _job(source: Any) -> tuple[Any, int, bool, str]:
-    """How to scan a file: gitmem's own session logs and AI clients' transcripts as logs (decoded deeper, prose), and
-    in them and in memories an allow pragma allows nothing (an agent writes that text; nobody reviews it line by
-    line). Memories are prose; every other file is judged by its path (gitmem.scan.kinds)."""
-    from gitmem.scan.engine import DEFAULT_DECODE_DEPTH
-    from gitmem.scan.kinds import PROSE, file_kind
-    from gitmem.scan.transcripts import recognise
-
-    relative = source.root_relative or ""
-    if relative.startswith(".memory/journal/") or recognise(relative, source.text[:4096]):
-        return source, LOG_DECODE_DEPTH, False, PROSE
-    kind = file_kind(source.root_relative or source.display)
-    return source, DEFAULT_DECODE_DEPTH, not relative.startswith(".memory/memories/"), kind
 
 
 def _client_logs(logs: tuple[str, ...], project: Any, user: bool) -> list[str]:
@@ -182,16 +153,9 @@ def _project_or_none(find: Any) -> Any:
 
 
 def _warn_legacy(settings: Any) -> None:
-    from gitmem.scan.engine import legacy_entries
-
-    old = legacy_entries(settings.allow)
-    if old:
-        click.echo(
-            f"warning: scan.allow holds {len(old)} old-style fingerprint(s): they still allow their findings, but a "
-            "guess at the secret can be tested against one in microseconds; replace them with the v2: lines "
-            "`gitmem scan --baseline` prints",
-            err=True,
-        )
+    warning = legacy_warning(settings)
+    if warning:
+        click.echo(warning, err=True)
 
 
 def _finding_json(finding: Any, salt: str) -> dict[str, Any]:

@@ -5,15 +5,16 @@ merging text the way git does. History and changes to the repository go through 
 
 from __future__ import annotations
 
-import hashlib
 import os
-import subprocess
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from gitmem.errors import CannotRun
+
+if TYPE_CHECKING:
+    import subprocess
 
 # Variables git exports while hooks run; they must not leak into git commands on another repository.
 _HOOK_VARIABLES = ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX")
@@ -61,6 +62,8 @@ def list_files(root: Path, names: tuple[str, ...]) -> list[str]:
 
 def ignored(root: Path, paths: Iterable[str]) -> list[str]:
     """Those of ``paths`` (relative to ``root``) that git ignores and does not track, so they are never committed."""
+    import subprocess
+
     names = [path for path in paths if path]
     if not names:
         return []
@@ -88,6 +91,8 @@ def git(
     """Run ``git args`` in ``cwd``; raise ``GitFailed`` with git's message when it fails. ``env``: variables to set
     on top of the environment (e.g. ``GIT_TERMINAL_PROMPT=0`` for a fetch that must not ask for a password).
     ``timeout``: seconds after which git and every process it started are killed (``GitFailed``)."""
+    import subprocess
+
     if timeout is not None:
         return _git_with_timeout(cwd, args, {**clean_env(foreign), **(env or {})}, input, timeout)
     try:
@@ -104,12 +109,57 @@ def git(
     return _output(args, done)
 
 
+def git_read(cwd: Path, *args: str) -> bytes:
+    """``git(cwd, *args)`` on the hooks' paths (the staged diff, the session's first ``git status``), started with
+    ``os.posix_spawnp``: importing the subprocess module costs more than the git command itself. Only for commands
+    that are safe to run twice: when git fails (or cannot be started this way), the command runs again through
+    ``git``, whose error is the one to show."""
+    if not hasattr(os, "posix_spawnp"):  # Windows
+        return git(cwd, *args)
+    import signal
+
+    # As subprocess does (restore_signals): git starts with the signals Python ignores back at their defaults.
+    defaults = [getattr(signal, name) for name in ("SIGPIPE", "SIGXFZ", "SIGXFSZ") if hasattr(signal, name)]
+    read_end, write_end = os.pipe()
+    try:
+        pid = os.posix_spawnp(
+            "git",
+            ["git", "-C", str(cwd), *args],
+            clean_env(False),
+            file_actions=[
+                (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                (os.POSIX_SPAWN_DUP2, write_end, 1),
+                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+                (os.POSIX_SPAWN_CLOSE, read_end),
+                (os.POSIX_SPAWN_CLOSE, write_end),
+            ],
+            setsigdef=defaults,
+        )
+    except OSError:  # git missing: `git` says so
+        os.close(read_end)
+        os.close(write_end)
+        return git(cwd, *args)
+    os.close(write_end)
+    chunks = []
+    try:
+        while chunk := os.read(read_end, 1 << 16):
+            chunks.append(chunk)
+    finally:
+        os.close(read_end)
+        _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        return git(cwd, *args)
+    return b"".join(chunks)
+
+
 def _git_with_timeout(
     cwd: Path, args: Sequence[str], env: dict[str, str], input: bytes | None, timeout: float
 ) -> bytes:
     """``git``, killed after ``timeout``. Without a terminal (a hook, CI, the MCP server) it runs in a session of
     its own, so its helpers (remote helpers, ssh) are killed with it; at a terminal it keeps the terminal, so ssh can
     still ask for a passphrase or a host key, and only git is killed (its helpers end on their own timeouts)."""
+    import subprocess
+
     group = not _at_terminal()
     try:
         process = subprocess.Popen(
@@ -180,8 +230,9 @@ def list_matching(root: Path, globs: tuple[str, ...]) -> list[str]:
     return sorted({path for path in out.decode("utf-8", "surrogateescape").split("\0") if path})
 
 
-@dataclass(frozen=True)
-class CommitRef:
+# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit hook more than
+# scanning a typical commit.
+class CommitRef(NamedTuple):
     """A commit as a message names it."""
 
     sha: str
@@ -190,8 +241,7 @@ class CommitRef:
     subject: str
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(NamedTuple):
     """A commit that added (A), deleted (D) or renamed (R, from ``old_path``; with rename detection) a file."""
 
     commit: CommitRef
@@ -218,6 +268,8 @@ def head_commit(root: Path) -> str | None:
 
 def is_ancestor(root: Path, old: str, new: str) -> bool:
     """Whether commit ``old`` is in the history of ``new`` (False too when ``old`` no longer exists)."""
+    import subprocess
+
     try:
         done = subprocess.run(
             ["git", "merge-base", "--is-ancestor", old, new],
@@ -329,6 +381,8 @@ def cat_blobs(root: Path, names: Iterable[str]) -> dict[str, bytes]:
 
 def blob_id(data: bytes) -> str:
     """The id git gives a file with these bytes (``git hash-object``)."""
+    import hashlib  # (only here: hashlib loads OpenSSL, and the pre-commit hook never hashes a blob)
+
     return hashlib.sha1(b"blob %d\x00" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
@@ -337,6 +391,7 @@ def blob_id(data: bytes) -> str:
 
 def merge_text(ours: str, base: str, theirs: str) -> tuple[str, int]:
     """git's own three-way merge of three texts (``git merge-file``): the result, and how many conflicts it holds."""
+    import subprocess
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="gitmem-merge-") as tmp:

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import re
-import unicodedata
-from dataclasses import dataclass, field, fields, replace
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 KINDS = ("convention", "decision", "pitfall", "preference", "fact")
 STATUSES = ("proposed", "active", "retired")
@@ -27,8 +25,9 @@ FIELD_ORDER = (
 DATE_FIELDS = ("created", "expires", "review_after", "retired")
 
 
-@dataclass(frozen=True)
-class Evidence:
+# NamedTuples, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook, a new process on
+# every prompt, more than its own work.
+class Evidence(NamedTuple):
     """A citation backing a memory: a file, optionally lines, and a digest of what was cited."""
 
     path: str
@@ -44,8 +43,9 @@ class Evidence:
         return out
 
 
-@dataclass(frozen=True)
-class Memory:
+class Memory(NamedTuple):
+    """One memory, as its YAML file holds it."""
+
     id: str
     title: str
     kind: str
@@ -59,7 +59,7 @@ class Memory:
     expires: date | None = None
     review_after: date | None = None
     supersedes: tuple[str, ...] = ()
-    evidence: tuple[Evidence, ...] = field(default=())
+    evidence: tuple[Evidence, ...] = ()
     source: str | None = None
     origin: str | None = None
     retired: date | None = None
@@ -98,7 +98,7 @@ class Memory:
 
     def to_file_dict(self) -> dict[str, Any]:
         """The fields worth writing to the file: absent, empty and default values left out."""
-        defaults = {f.name: f.default for f in fields(self)}
+        defaults = self._field_defaults
         return {
             name: value
             for name, value in self.to_dict().items()
@@ -117,7 +117,7 @@ class Memory:
         return not self.targets or target in self.targets
 
     def with_changes(self, **changes: Any) -> Memory:
-        return replace(self, **changes)
+        return self._replace(**changes)
 
 
 def _lines(value: Any) -> str | None:
@@ -126,6 +126,8 @@ def _lines(value: Any) -> str | None:
 
 def slugify(title: str) -> str:
     """An id from a title: ASCII lower-case words joined by hyphens, at most 64 characters, cut at a word."""
+    import unicodedata  # (only when a memory is named: never on the prompt hook's path)
+
     ascii_text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
     words = re.findall(r"[a-z0-9]+", ascii_text.lower())
     slug = ""

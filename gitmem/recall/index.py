@@ -21,10 +21,9 @@ import re
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from gitmem.errors import Problem, UsageError
 from gitmem.memory.model import ID_PATTERN, Memory
@@ -78,28 +77,51 @@ until up very was we were what when where which while who whom why will with wou
 # fmt: on
 
 
-@dataclass(frozen=True)
-class Hit:
+# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook,
+# a new process on every prompt, more than its own work.
+class Hit(NamedTuple):
+    """A memory recall found, with its score."""
+
     memory: Memory
     score: float
     path_match: bool
     file: Path
 
 
-@dataclass
 class Refreshed:
     """What bringing the index up to date took."""
 
-    read: int = 0  # files read again (new, changed, or racily clean)
-    checked: int = 0  # files whose content was new, and was checked
-    removed: int = 0
+    def __init__(self, read: int = 0, checked: int = 0, removed: int = 0) -> None:
+        self.read = read  # files read again (new, changed, or racily clean)
+        self.checked = checked  # files whose content was new, and was checked
+        self.removed = removed
+
+    def __repr__(self) -> str:
+        return f"Refreshed(read={self.read!r}, checked={self.checked!r}, removed={self.removed!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable, as the dataclass was)
 
 
-@dataclass
 class Recalled:
-    hits: list[Hit] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)  # invalid memory files, left out
-    terms: list[str] = field(default_factory=list)
+    """What a recall query found, and the invalid memory files it left out."""
+
+    def __init__(
+        self, hits: list[Hit] | None = None, problems: list[Problem] | None = None, terms: list[str] | None = None
+    ) -> None:
+        self.hits: list[Hit] = [] if hits is None else hits
+        self.problems: list[Problem] = [] if problems is None else problems  # invalid memory files, left out
+        self.terms: list[str] = [] if terms is None else terms
+
+    def __repr__(self) -> str:
+        return f"Recalled(hits={self.hits!r}, problems={self.problems!r}, terms={self.terms!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable, as the dataclass was)
 
 
 def query_terms(query: str) -> list[str]:
@@ -490,8 +512,9 @@ class RecallIndex:
         return sorted(((n, data, rank_of[n]) for n, data in rows), key=lambda row: row[2])
 
 
-@dataclass(frozen=True)
-class Census:
+class Census(NamedTuple):
+    """One indexed memory's status and scope, as the session hooks count them."""
+
     id: str
     status: str
     scoped: bool

@@ -11,13 +11,14 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
+
+from gitmem.scan.lazyre import lazy
 
 _VERBATIM, _SPAN, _BASE64 = 0, 1, 2  # how a piece's characters map back to the text they were decoded from
 
 
-@dataclass
-class Layer:
+class Layer(NamedTuple):
     """Decoded text, in pieces: ``pieces[i]`` is ``(offset, mode, base, limit)`` for the run of ``text`` from
     ``offsets[i]`` on. In a verbatim piece character ``j`` came from ``base + j``; a span piece (one escape) came from
     ``base:limit``; in a base64 piece character ``j`` came from its group of four, ``base + 4 * (j // 3)``.
@@ -28,7 +29,7 @@ class Layer:
     offsets: list[int]
     pieces: list[tuple[int, int, int]]
 
-    def _source(self, index: int) -> tuple[int, int]:
+    def _origin(self, index: int) -> tuple[int, int]:
         at = bisect.bisect_right(self.offsets, index) - 1
         mode, base, limit = self.pieces[at]
         relative = index - self.offsets[at]
@@ -41,7 +42,7 @@ class Layer:
 
     def outer(self, start: int, end: int) -> tuple[int, int]:
         """The span of the source text that decoded to ``text[start:end]``."""
-        return self._source(start)[0], self._source(end - 1)[1]
+        return self._origin(start)[0], self._origin(end - 1)[1]
 
 
 class _Builder:
@@ -96,9 +97,9 @@ def _in_lines(text: str, hint: re.Pattern[str], pattern: re.Pattern[str]) -> Ite
 
 # Escapes that can hide a secret from the patterns: "\/" in URLs, "\"" in nested JSON, "\\", "\u0041", and the
 # "\n" that puts a .env line inside one JSON string.
-_JSON_HINT_RE = re.compile(r'\\(?:u[0-9a-fA-F]{4}|[/"\\nrt])')
-_JSON_STRING_RE = re.compile(r'"((?:[^"\\\n]|\\.){4,})"')
-_JSON_TOKEN_RE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))|[^\\]+", re.DOTALL)
+_JSON_HINT_RE = lazy(r'\\(?:u[0-9a-fA-F]{4}|[/"\\nrt])')
+_JSON_STRING_RE = lazy(r'"((?:[^"\\\n]|\\.){4,})"')
+_JSON_TOKEN_RE = lazy(r"\\(?:u([0-9a-fA-F]{4})|(.))|[^\\]+", re.DOTALL)
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/", '"': '"', "\\": "\\"}
 
 
@@ -127,9 +128,9 @@ def json_strings(text: str) -> Layer | None:
 # -- URL encoding -----------------------------------------------------------------------------------------------
 
 # Percent-escapes of the punctuation secrets are written around: space " # % & + / : ; = ? @ [ ]
-_URL_HINT_RE = re.compile(r"%(?:2[0-9A-Fa-f]|3[A-Fa-f]|40|5[BDbd])")
-_URL_RUN_RE = re.compile(r"[^\s\"'<>`]+")  # a run that may be a URL; decoded only when it holds a hint
-_URL_TOKEN_RE = re.compile(r"%([0-7][0-9A-Fa-f])|[^%]+|%")
+_URL_HINT_RE = lazy(r"%(?:2[0-9A-Fa-f]|3[A-Fa-f]|40|5[BDbd])")
+_URL_RUN_RE = lazy(r"[^\s\"'<>`]+")  # a run that may be a URL; decoded only when it holds a hint
+_URL_TOKEN_RE = lazy(r"%([0-7][0-9A-Fa-f])|[^%]+|%")
 
 
 def url_encoded(text: str) -> Layer | None:
@@ -152,10 +153,10 @@ def url_encoded(text: str) -> Layer | None:
 
 # -- base64 -----------------------------------------------------------------------------------------------------
 
-_B64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/_=-])")
-_HAS_UPPER_RE = re.compile(r"[A-Z]")
-_HAS_LOWER_RE = re.compile(r"[a-z]")
-_PRINTABLE_RE = re.compile(r"[^\x20-\x7e\t\r\n]")
+_B64_RUN_RE = lazy(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/_=-])")
+_HAS_UPPER_RE = lazy(r"[A-Z]")
+_HAS_LOWER_RE = lazy(r"[a-z]")
+_PRINTABLE_RE = lazy(r"[^\x20-\x7e\t\r\n]")
 
 
 def _decode_run(run: str) -> str | None:
@@ -196,8 +197,8 @@ def base64_runs(text: str) -> Layer | None:
 
 # A maximal run of base64 characters and "=" (found from the character before it: a pattern that starts with a
 # character class is searched fast, one that starts with a lookbehind is tried at every position)
-_B64_MAXIMAL_RE = re.compile(r"[^A-Za-z0-9+/_=-]([A-Za-z0-9+/_=-]{24,})")
-_B64_AT_START_RE = re.compile(r"[A-Za-z0-9+/_=-]{24,}")
+_B64_MAXIMAL_RE = lazy(r"[^A-Za-z0-9+/_=-]([A-Za-z0-9+/_=-]{24,})")
+_B64_AT_START_RE = lazy(r"[A-Za-z0-9+/_=-]{24,}")
 # For ASCII text, faster still: bytes with each base64 character or "=" as "a" and every other byte as " ", where a
 # run of 24 is found by bytes.find (a few nanoseconds a character, where the pattern takes some 20)
 _B64_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_=-")

@@ -11,12 +11,12 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gitmem.scan import filters
 from gitmem.scan.kinds import CODE, PROSE
+from gitmem.scan.lazyre import lazy
 from gitmem.scan.rules import RULES, Rule
 
 _FINGERPRINT_KEY = b"gitmem-fingerprint-v1"  # the old fingerprints' key: it ships here, so it hides nothing
@@ -31,13 +31,14 @@ HIDDEN_RULE = "hidden-unicode"
 DEFAULT_DECODE_DEPTH = 2
 
 # Inline allow pragmas, the spellings of gitmem, detect-secrets and gitleaks, in any comment syntax on the line.
-_PRAGMA_RE = re.compile(r"gitmem:allow(?!-next)|pragma:\s*allowlist[ -]secret|gitleaks:allow", re.IGNORECASE)
-_PRAGMA_NEXT_RE = re.compile(r"gitmem:allow-next-line|pragma:\s*allowlist[ -]nextline[ -]secret", re.IGNORECASE)
+_PRAGMA_RE = lazy(r"gitmem:allow(?!-next)|pragma:\s*allowlist[ -]secret|gitleaks:allow", re.IGNORECASE)
+_PRAGMA_NEXT_RE = lazy(r"gitmem:allow-next-line|pragma:\s*allowlist[ -]nextline[ -]secret", re.IGNORECASE)
 _PRAGMA_WORDS = ("gitmem:allow", "allowlist", "gitleaks:allow")
 
 
-@dataclass(frozen=True)
-class Finding:
+# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit hook more than
+# scanning a typical commit. Its repr leaves the digests out, as the dataclass's did.
+class Finding(NamedTuple):
     """A secret (or hidden character) found in a text. It never holds the secret: where it is and a short preview."""
 
     rule: str
@@ -46,9 +47,15 @@ class Finding:
     start: int  # offset of the secret in the scanned text
     end: int
     preview: str
-    digest: str = field(repr=False, compare=False)  # sha256 of rule and secret: kept in memory only, never written
-    legacy: str = field(repr=False, compare=False)  # the old (v1) fingerprint, to honour old scan.allow entries
+    digest: str  # sha256 of rule and secret: kept in memory only, never written (nor shown by repr)
+    legacy: str  # the old (v1) fingerprint, to honour old scan.allow entries
     path: str = "-"
+
+    def __repr__(self) -> str:
+        return (
+            f"Finding(rule={self.rule!r}, line={self.line!r}, column={self.column!r}, start={self.start!r}, "
+            f"end={self.end!r}, preview={self.preview!r}, path={self.path!r})"
+        )
 
     def fingerprint(self, salt: str = "") -> str:
         """What scan.allow holds to allow this finding: a slow salted hash (see ``fingerprint``)."""

@@ -11,8 +11,10 @@ from __future__ import annotations
 import math
 import re
 
+from gitmem.scan.lazyre import lazy
+
 # Markers of a value someone wrote to stand for a secret, not a secret.
-_PLACEHOLDER_RE = re.compile(
+_PLACEHOLDER_RE = lazy(
     r"example|x{4}|\*{3}|•••|placeholder|redacted|dummy|changeme|change_me|replace[_-]?me|your[_-]|<[^>]*>"
     r"|\$\{|\{\{|%\(|\.{3}|…|0123456789|123456789|abcdefgh|(.)\1{7}",
     re.IGNORECASE,
@@ -59,7 +61,7 @@ def is_documented_example(value: str) -> bool:
 
 # -- checks for rules with a format ---------------------------------------------------------------------------------
 
-_B64_BODY_RE = re.compile(r"[A-Za-z0-9+/=]{16,}")
+_B64_BODY_RE = lazy(r"[A-Za-z0-9+/=]{16,}")
 
 
 def pem_body(secret: str) -> bool:
@@ -151,8 +153,8 @@ def basic_credentials(secret: str) -> bool:
 
 # -- generic assignments and prose ------------------------------------------------------------------------------------
 
-_CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_SPLIT_RE = re.compile(r"[^A-Za-z0-9]+")
+_CAMEL_RE = lazy(r"(?<=[a-z0-9])(?=[A-Z])")
+_SPLIT_RE = lazy(r"[^A-Za-z0-9]+")
 
 _SECRET_WORDS = frozenset(
     {
@@ -230,17 +232,17 @@ def secret_name(name: str) -> bool:
 
 
 # a.b, a?.b (optional chaining), a!.b (TypeScript's non-null assertion), a::b, a->b
-_IDENTIFIER_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_]*(?:(?:[?!]?\.|::|->)[A-Za-z_$][A-Za-z0-9_]*)*(?:\(\))?")
-_HASH_PREFIX_RE = re.compile(r"(?i)^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$]|^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$")
-_UUID_RE = re.compile(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
-_PATH_RE = re.compile(r"^(?:[~.]{0,2}/|[A-Za-z]:\\)|\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf)$")
-_CODE_RE = re.compile(r"[()\[\]{}<>]|^\$\w|^@\w|^%\w|^&\w|::|=>|\s")
+_IDENTIFIER_RE = lazy(r"[A-Za-z_$][A-Za-z0-9_]*(?:(?:[?!]?\.|::|->)[A-Za-z_$][A-Za-z0-9_]*)*(?:\(\))?")
+_HASH_PREFIX_RE = lazy(r"(?i)^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$]|^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$")
+_UUID_RE = lazy(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_PATH_RE = lazy(r"^(?:[~.]{0,2}/|[A-Za-z]:\\)|\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf)$")
+_CODE_RE = lazy(r"[()\[\]{}<>]|^\$\w|^@\w|^%\w|^&\w|::|=>|\s")
 # 1.2.3, v1.2, and the ranges of package manifests and lockfiles: ^3.922.0, ~1.2, >=2.0, 1.x
-_VERSION_RE = re.compile(r"^(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|[xX*]))+(?:[-+.][A-Za-z0-9.]+)?$")
-_CAMEL_WORDS_RE = re.compile(r"(?:[A-Z][a-z]+|[a-z]{2,}|[A-Z]{2,}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{1,4}){2,6}")
-_THREE_PART_TOKEN_RE = re.compile(r"[\w-]{20,}\.[\w-]{6,}\.[\w-]{20,}")  # JWT-shaped: a token, not an attribute
-_TEST_RE = re.compile(r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_")
-_LETTERS_RE = re.compile(r"[^a-z]+")
+_VERSION_RE = lazy(r"^(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|[xX*]))+(?:[-+.][A-Za-z0-9.]+)?$")
+_CAMEL_WORDS_RE = lazy(r"(?:[A-Z][a-z]+|[a-z]{2,}|[A-Z]{2,}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{1,4}){2,6}")
+_THREE_PART_TOKEN_RE = lazy(r"[\w-]{20,}\.[\w-]{6,}\.[\w-]{20,}")  # JWT-shaped: a token, not an attribute
+_TEST_RE = lazy(r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_")
+_LETTERS_RE = lazy(r"[^a-z]+")
 _STAND_IN_MARKERS = ("password", "passwd", "changeme", "sample", "fake", "dummy", "mock", "foobar")
 _STAND_IN_WORDS = frozenset(
     _words(
@@ -252,9 +254,9 @@ _STAND_IN_WORDS = frozenset(
         """
     )
 )
-_HEX_RE = re.compile(r"^[0-9a-fA-F]+$")
-_WORDS_RE = re.compile(r"^[A-Za-z]+(?:[-_.:/][A-Za-z]+)*$")  # words joined: old-access, workos:old-access
-_LOWER_OR_DIGITS_RE = re.compile(r"^[a-z0-9]+(?:[-_.][a-z0-9]+)+$")
+_HEX_RE = lazy(r"^[0-9a-fA-F]+$")
+_WORDS_RE = lazy(r"^[A-Za-z]+(?:[-_.:/][A-Za-z]+)*$")  # words joined: old-access, workos:old-access
+_LOWER_OR_DIGITS_RE = lazy(r"^[a-z0-9]+(?:[-_.][a-z0-9]+)+$")
 _NOT_VALUES = frozenset(
     _words(
         """
@@ -308,7 +310,7 @@ def plausible(value: str, *, short: bool = False) -> bool:
     return entropy(value) >= threshold
 
 
-_QUOTED_BEARER_RE = re.compile(r"^(?:Bearer|Basic|Token|token|bearer)\s+(\S+)$")
+_QUOTED_BEARER_RE = lazy(r"^(?:Bearer|Basic|Token|token|bearer)\s+(\S+)$")
 
 
 def generic_value(value: str) -> str | None:
@@ -329,7 +331,7 @@ _FIXTURE_WORDS = frozenset(
         """
     )
 )
-_SEGMENT_RE = re.compile(r"[A-Za-z]{4,}")  # shorter runs occur by chance in random values
+_SEGMENT_RE = lazy(r"[A-Za-z]{4,}")  # shorter runs occur by chance in random values
 
 
 def plausible_in_code(value: str) -> bool:

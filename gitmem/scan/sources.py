@@ -11,8 +11,8 @@ import json
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from gitmem.errors import UsageError
 from gitmem.project import Project
@@ -21,8 +21,9 @@ from gitmem.scan.engine import Finding
 BINARY_PROBE = 8000  # bytes looked at for a NUL, as git does
 
 
-@dataclass(frozen=True)
-class Source:
+# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit hook more than
+# scanning a typical commit.
+class Source(NamedTuple):
     """One text to scan: ``display`` is the path shown; ``lines`` maps its lines to the file's (staged diffs)."""
 
     display: str
@@ -35,8 +36,9 @@ class Source:
         return self.lines[line - 1] if self.lines else line
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
+    """The config's scan settings: allowed fingerprints, excluded globs and the salt."""
+
     allow: frozenset[str] = frozenset()
     exclude: tuple[str, ...] = ()
     salt: str = ""  # scan.salt: what makes this repository's fingerprints its own
@@ -197,11 +199,11 @@ def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings
     attribute in ``.gitattributes``, which the repository's author controls) are diffed again as text, and skipped
     only when the staged content really is binary (a NUL byte, as ``gitmem scan PATH`` decides).
     """
-    from gitmem.git.command import git
+    from gitmem.git.command import git, git_read
 
     args = ["-c", "core.quotePath=off", "diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-U0"]
     args += ["--diff-filter=ACMRTU", "--src-prefix=a/", "--dst-prefix=b/"]
-    out = git(project.root, *args, "--", *pathspecs)
+    out = git_read(project.root, *args, "--", *pathspecs)
     files = list(_parse_diff(out))
     if out.startswith(b"Binary files ") or b"\nBinary files " in out:
         marked = _marked_binary(project, pathspecs)
@@ -303,5 +305,5 @@ def findings_in(
     if honour_allow and settings.allow:
         found = without_allowed(found, settings.allow, settings.salt)
     if source.lines:
-        found = [replace(finding, line=source.file_line(finding.line)) for finding in found]
+        found = [finding._replace(line=source.file_line(finding.line)) for finding in found]
     return found

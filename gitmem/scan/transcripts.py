@@ -17,7 +17,6 @@ secret split by an escape is still found, at its line in the file.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -71,6 +70,8 @@ def client_logs(client: str, root: Path, home: Path) -> list[Path]:
         return sorted(_codex(home / ".codex" / "sessions", root))
     if client in ("gemini", "qwen"):
         base = home / f".{client}" / "tmp"
+        import hashlib  # (not on the pre-commit hook's path: loading it costs more than the scan)
+
         digest = hashlib.sha256(str(root).encode()).hexdigest()
         found: set[Path] = set()
         for directory in (base / digest, base / root.name):

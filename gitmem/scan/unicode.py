@@ -10,8 +10,9 @@ Persian, Arabic and Indic words, and the joiners, variation selectors and tag ch
 from __future__ import annotations
 
 import re
-import unicodedata
-from dataclasses import dataclass
+from typing import NamedTuple
+
+from gitmem.scan.lazyre import lazy
 
 # Every format (Cf), line/paragraph separator (Zl, Zp) and control (Cc) character except tab, LF and CR, as of
 # Unicode 14; tests check this table against the running Python's unicodedata. Added by hand: invisible
@@ -52,14 +53,12 @@ def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
     return "[" + "".join(parts) + "]"
 
 
-_HIDDEN_RE = re.compile(_char_class(_HIDDEN_RANGES))
-_ASCII_HIDDEN_RE = re.compile(_char_class(tuple((a, min(b, 0x7F)) for a, b in _HIDDEN_RANGES if a <= 0x7F)))
+_HIDDEN_RE = lazy(_char_class(_HIDDEN_RANGES))
 # The ASCII characters that are never hidden: deleting them from an ASCII text leaves nothing when it hides nothing
-_ASCII_VISIBLE = bytes(b for b in range(0x80) if not _ASCII_HIDDEN_RE.match(chr(b)))
+_ASCII_VISIBLE = bytes(b for b in range(0x80) if not any(low <= b <= high for low, high in _HIDDEN_RANGES))
 
 
-@dataclass(frozen=True)
-class HiddenChar:
+class HiddenChar(NamedTuple):
     """A hidden character at a 1-based line and column."""
 
     line: int
@@ -68,6 +67,8 @@ class HiddenChar:
 
     @property
     def name(self) -> str:
+        import unicodedata
+
         return unicodedata.name(chr(self.codepoint), "UNNAMED")
 
     def describe(self) -> str:
@@ -88,6 +89,8 @@ def _is_emoji(cp: int) -> bool:
 
 def _joining_letter(cp: int) -> bool:
     """A letter of a script whose spelling uses ZWNJ/ZWJ: Arabic (Persian, Urdu), Syriac, and the Indic scripts."""
+    import unicodedata
+
     return (0x0620 <= cp <= 0x06FF or 0x0750 <= cp <= 0x077F or 0x0900 <= cp <= 0x0DFF) and unicodedata.category(
         chr(cp)
     )[0] in "LM"

@@ -19,7 +19,7 @@ import contextlib
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -49,8 +49,7 @@ class Pack:
 
     def qualified(self, memory: Memory) -> Memory:
         """``memory`` as this project sees it: id (and supersedes) namespaced ``NAME/ID``."""
-        return replace(
-            memory,
+        return memory._replace(
             id=f"{self.name}/{memory.id}",
             supersedes=tuple(f"{self.name}/{target}" for target in memory.supersedes),
         )

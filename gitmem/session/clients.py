@@ -6,7 +6,7 @@ client test harness installs it. A client with no mechanism for an event has ``N
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 PROMPT = "prompt"
 START = "session-start"
@@ -14,8 +14,13 @@ STOP = "stop"
 EVENTS = (PROMPT, START, STOP)
 
 
-@dataclass(frozen=True)
-class Client:
+# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook,
+# a new process on every prompt, more than its own work.
+
+
+class Client(NamedTuple):
+    """An AI client with hooks: its name, tool and rules files."""
+
     name: str
     tool: str
     doc: str

@@ -15,9 +15,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import NamedTuple
 
 from gitmem.memory.model import Memory
 from gitmem.project import Project
@@ -41,8 +41,11 @@ _END = "<!-- gitmem:end"
 _ENTRY_ID = re.compile(r" \(`((?:[a-z0-9][a-z0-9-]{0,63}/)?[a-z0-9][a-z0-9-]{0,63})`(?:, (?:high|low) priority)?\)\s*$")
 
 
-@dataclass(frozen=True)
-class Candidate:
+# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook,
+# a new process on every prompt, more than its own work.
+class Candidate(NamedTuple):
+    """A memory the prompt may bring in, with its score."""
+
     key: str  # what the session state records: the id, ~/ID for a personal memory, PACK/ID for a pack's
     memory: Memory
     score: float
@@ -50,8 +53,9 @@ class Candidate:
     personal: bool = False
 
 
-@dataclass(frozen=True)
-class Injection:
+class Injection(NamedTuple):
+    """The text injected into the prompt, and what it holds."""
+
     text: str
     keys: list[str]  # injected, in order
     more: int  # relevant memories above the bar not injected (bounds, or loaded already excluded)

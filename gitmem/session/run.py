@@ -9,10 +9,9 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from gitmem.errors import GitmemError
 from gitmem.project import Project, find_project
@@ -22,8 +21,11 @@ from gitmem.session.clients import PROMPT, START, STOP, Client
 MAX_INPUT = 4 * 1024 * 1024  # a hook payload larger than this is not read (a prompt is capped again later)
 
 
-@dataclass(frozen=True)
-class Answer:
+# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook,
+# a new process on every prompt, more than its own work.
+class Answer(NamedTuple):
+    """What a hook prints, and the memories it injected."""
+
     stdout: str
     keys: tuple[str, ...] = ()  # what was injected (for tests and benchmarks)
 

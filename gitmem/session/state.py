@@ -12,7 +12,6 @@ import hashlib
 import json
 import os
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from gitmem.project import Project
@@ -22,15 +21,35 @@ KEEP_DAYS = 7
 MAX_IDS = 500  # a session that somehow collects more keeps the newest
 
 
-@dataclass
 class SessionState:
-    path: Path
-    started_ns: int
-    injected: list[str] = field(default_factory=list)  # memory keys (``id``, ``~/id`` personal, ``PACK/id``)
-    reminded: bool = False
-    status_given: bool = False
-    dirty: str | None = None  # a digest of `git status` when the session began
-    new: bool = False
+    """One session's state: what it has injected, and whether it was reminded. (A plain class, not a dataclass:
+    importing dataclasses costs the prompt hook, a new process on every prompt, more than its own work.)"""
+
+    def __init__(
+        self,
+        path: Path,
+        started_ns: int,
+        injected: list[str] | None = None,
+        reminded: bool = False,
+        status_given: bool = False,
+        dirty: str | None = None,
+        new: bool = False,
+    ) -> None:
+        self.path = path
+        self.started_ns = started_ns
+        self.injected: list[str] = [] if injected is None else injected  # keys: ``id``, ``~/id``, ``PACK/id``
+        self.reminded = reminded
+        self.status_given = status_given
+        self.dirty = dirty  # a digest of `git status` when the session began
+        self.new = new
+
+    def __repr__(self) -> str:
+        return f"SessionState({', '.join(f'{name}={value!r}' for name, value in vars(self).items())})"
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable, as the dataclass was)
 
     def save(self) -> None:
         data = {

@@ -12,9 +12,9 @@ import contextlib
 import hashlib
 import os
 from collections.abc import Collection
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import NamedTuple
 
 from gitmem.project import Project
 from gitmem.recall.index import RecallIndex, Unavailable
@@ -23,8 +23,11 @@ from gitmem.session.state import SessionState
 JOURNAL_CALL = "`gitmem journal add -`"
 
 
-@dataclass(frozen=True)
-class Counts:
+# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook,
+# a new process on every prompt, more than its own work.
+class Counts(NamedTuple):
+    """The store's memories by state, for the session-start status."""
+
     active: int  # live
     scoped: int  # live and path-scoped
     proposed: int
@@ -104,10 +107,10 @@ def _n(count: int, one: str, many: str) -> str:
 def worktree_digest(project: Project) -> str:
     """A digest of the work tree's changes (git status, with each changed file's size and mtime), the journal left
     out: equal before and after a session that changed nothing."""
-    from gitmem.git.command import GitFailed, git
+    from gitmem.git.command import GitFailed, git_read
 
     try:
-        out = git(project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
+        out = git_read(project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
     except GitFailed:
         return ""
     journal = Path(os.path.relpath(project.journal_dir, project.root)).as_posix() + "/"

@@ -1,0 +1,137 @@
+"""``gitmem scan --staged`` as the pre-commit hook runs it, without click: ``gitmem.__main__`` answers that exact
+command line here (it runs on every commit), and ``gitmem.commands.scan`` renders its results with the same
+functions, so both print the same bytes.
+
+Nothing here imports click, the store, YAML or JSON Schema (tests/test_architecture.py keeps it so).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from gitmem.scan.lazyre import lazy
+
+if TYPE_CHECKING:
+    from gitmem.scan.engine import Finding
+    from gitmem.scan.sources import Settings, Source
+
+ALLOW_HINT = (
+    "remove them (and rotate any real secret: it may already be in your history), or allow a reviewed finding "
+    "with a `gitmem:allow` comment on its line or its fingerprint in scan.allow (gitmem scan --baseline)"
+)
+
+LOG_DECODE_DEPTH = 3
+
+Echo = Callable[[str, bool], None]  # (text, to stderr)
+
+
+def job(source: Source) -> tuple[Source, int, bool, str]:
+    """How to scan a file: gitmem's own session logs and AI clients' transcripts as logs (decoded deeper, prose), and
+    in them and in memories an allow pragma allows nothing (an agent writes that text; nobody reviews it line by
+    line). Memories are prose; every other file is judged by its path (gitmem.scan.kinds)."""
+    from gitmem.scan.engine import DEFAULT_DECODE_DEPTH
+    from gitmem.scan.kinds import PROSE, file_kind
+    from gitmem.scan.transcripts import recognise
+
+    relative = source.root_relative or ""
+    if relative.startswith(".memory/journal/") or recognise(relative, source.text[:4096]):
+        return source, LOG_DECODE_DEPTH, False, PROSE
+    kind = file_kind(source.root_relative or source.display)
+    return source, DEFAULT_DECODE_DEPTH, not relative.startswith(".memory/memories/"), kind
+
+
+def finding_line(finding: Finding) -> str:
+    """A finding as ``path:line:col: rule: what``."""
+    from gitmem.errors import Problem
+    from gitmem.scan.engine import HIDDEN_RULE
+
+    what = (
+        f"hidden Unicode character {finding.preview}"
+        if finding.rule == HIDDEN_RULE
+        else f"possible secret: {finding.preview}"
+    )
+    return str(Problem(finding.path, finding.line, finding.column, finding.rule, what))
+
+
+def summary(findings: list[Finding], redacted: list[str]) -> str:
+    count = len({f.path for f in findings})
+    return f"{len(findings)} finding(s) in {count} file(s): " + (
+        f"redacted in {', '.join(redacted)}; check the result" if redacted else ALLOW_HINT
+    )
+
+
+def clean(scanned: int, staged: bool) -> str:
+    return f"ok: no secrets in {scanned} {'file' if scanned == 1 else 'files'}" + (" (staged)" if staged else "")
+
+
+def legacy_warning(settings: Settings) -> str | None:
+    from gitmem.scan.engine import legacy_entries
+
+    old = legacy_entries(settings.allow)
+    if not old:
+        return None
+    return (
+        f"warning: scan.allow holds {len(old)} old-style fingerprint(s): they still allow their findings, but a "
+        "guess at the secret can be tested against one in microseconds; replace them with the v2: lines "
+        "`gitmem scan --baseline` prints"
+    )
+
+
+def staged(echo: Echo) -> int:
+    """``gitmem scan --staged``: the lines the index adds, scanned; findings on stdout, the summary on stderr.
+    Exit 1 when anything is found. Raises gitmem's errors, as a command does."""
+    from gitmem.errors import CannotRun
+    from gitmem.project import find_project
+    from gitmem.scan import sources as src
+
+    try:
+        project = find_project()
+    except CannotRun:
+        project = None
+    settings = src.load_settings(project)
+    if project is None:
+        raise CannotRun("--staged needs a git repository: run it inside one")
+    jobs = [job(source) for source in src.read_staged(project, (), settings)]
+    findings: list[Finding] = []
+    for source, depth, pragmas, kind in jobs:
+        findings += src.findings_in(source, settings, decode=depth, pragmas=pragmas, kind=kind)
+    warning = legacy_warning(settings)
+    if warning:
+        echo(warning, True)
+    if findings:
+        for finding in findings:
+            echo(finding_line(finding), False)
+        echo(summary(findings, []), True)
+        return 1
+    echo(clean(len(jobs), True), False)
+    return 0
+
+
+# -- output as click.echo writes it ---------------------------------------------------------------------------------
+
+_ANSI_RE = lazy(r"\033\[[0-?]*[ -/]*[@-~]")  # click's own pattern (click._compat._ansi_re)
+
+
+def plain_echo(text: str, err: bool) -> None:
+    """``gitmem.commands.output.echo`` without importing click: the same bytes (ANSI codes stripped unless colour is
+    on, a newline, a flush). Where click would re-wrap the stream (an ASCII-configured one, the Windows console), it
+    is click that writes."""
+    stream = sys.stderr if err else sys.stdout
+    if stream is None:
+        return
+    if sys.platform == "win32" or not _utf8(stream):
+        from gitmem.commands.output import echo
+
+        echo(text, err=err)
+        return
+    color = not os.environ.get("NO_COLOR") and hasattr(stream, "isatty") and stream.isatty()
+    stream.write((text if color or "\033" not in text else _ANSI_RE.sub("", text)) + "\n")
+    stream.flush()
+
+
+def _utf8(stream: Any) -> bool:
+    encoding = getattr(stream, "encoding", None)
+    return isinstance(encoding, str) and encoding.lower().replace("_", "-") in ("utf-8", "utf8")
