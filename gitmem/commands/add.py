@@ -5,8 +5,8 @@ from typing import TextIO
 
 import click
 
+from gitmem.commands.options import target_option
 from gitmem.commands.output import echo, echo_json
-from gitmem.config import TARGET_NAMES
 from gitmem.memory.model import KINDS, PRIORITIES
 
 
@@ -24,14 +24,7 @@ from gitmem.memory.model import KINDS, PRIORITIES
     help="Order under a token budget: high memories are compiled first.",
 )
 @click.option("--path", "paths", multiple=True, metavar="GLOB", help="Where it applies, e.g. 'web/**' (repeatable).")
-@click.option(
-    "--target",
-    "targets",
-    multiple=True,
-    type=click.Choice(TARGET_NAMES),
-    metavar="NAME",
-    help="Compile it only for this target (repeatable), e.g. cursor; default: every target.",
-)
+@target_option("Compile it only for this target (repeatable), e.g. cursor; default: every target.")
 @click.option("--tag", "tags", multiple=True, help="A label (repeatable).")
 @click.option("--expires", metavar="DATE", help="Stop compiling it after this date (YYYY-MM-DD, or e.g. 90d).")
 @click.option("--review-after", metavar="DATE", help="Ask for a review after this date (YYYY-MM-DD, or e.g. 12w).")

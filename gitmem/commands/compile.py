@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from gitmem.commands.options import target_option
 from gitmem.commands.output import echo, echo_json, style, table
 from gitmem.config import TARGET_NAMES
 
@@ -31,14 +32,9 @@ def _same(path: str) -> str:
 
 @click.command("compile")
 @click.option("--check", is_flag=True, help="Write nothing; exit 1 and list the files that are out of date.")
-@click.option(
-    "--target",
-    "targets",
-    multiple=True,
-    type=click.Choice(TARGET_NAMES),
-    metavar="NAME",
-    help=f"Compile only this configured target (repeatable): {', '.join(TARGET_NAMES)}. Default: every target "
-    "in .memory/config.yaml.",
+@target_option(
+    f"Compile only this configured target (repeatable): {', '.join(TARGET_NAMES)}. Default: every target "
+    "in .memory/config.yaml."
 )
 @click.option(
     "--budget",

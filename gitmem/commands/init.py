@@ -4,6 +4,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from gitmem.commands.options import target_option
 from gitmem.commands.output import echo
 from gitmem.config import TARGET_NAMES
 
@@ -12,14 +13,9 @@ if TYPE_CHECKING:
 
 
 @click.command()
-@click.option(
-    "--target",
-    "targets",
-    multiple=True,
-    type=click.Choice(TARGET_NAMES),
-    metavar="NAME",
-    help=f"An AI tool to compile memories for (repeat for several): {', '.join(TARGET_NAMES)}. "
-    "Default: agents and claude, plus the tools whose files the project already has.",
+@target_option(
+    f"An AI tool to compile memories for (repeat for several): {', '.join(TARGET_NAMES)}. "
+    "Default: agents and claude, plus the tools whose files the project already has."
 )
 @click.option("--no-hooks", is_flag=True, help="Do not set up the pre-commit hooks and the merge driver.")
 @click.option("--pre-push", is_flag=True, help="Also run `gitmem check` (what CI runs) before every push.")
