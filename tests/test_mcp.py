@@ -59,6 +59,7 @@ def test_a_real_client_lists_the_tools_recalls_proposes_and_appends(project: Pat
                 "kind": "convention",
                 "paths": ["api/**"],
                 "tags": ["testing"],
+                "targets": ["claude", "cursor"],
             },
         )
         seen["list"] = await session.call_tool("list_memories", {"status": "proposed"})
@@ -70,7 +71,7 @@ def test_a_real_client_lists_the_tools_recalls_proposes_and_appends(project: Pat
     assert set(tools) == {"recall", "propose", "list_memories", "append_journal"}
     assert "gitmem accept" in tools["propose"].description and "proposed" in tools["propose"].description
     assert "may be stale" in tools["recall"].description
-    assert set(tools["propose"].input_schema["properties"]) == {"title", "body", "kind", "paths", "tags"}
+    assert set(tools["propose"].input_schema["properties"]) == {"title", "body", "kind", "paths", "tags", "targets"}
     assert tools["propose"].input_schema["required"] == ["title"]
     assert set(tools["recall"].input_schema["properties"]) == {"query", "k", "path"}
     # Read-only tools say so (codex exec runs those without approval), the others do not claim it.
@@ -96,9 +97,11 @@ def test_a_real_client_lists_the_tools_recalls_proposes_and_appends(project: Pat
         ["testing"],
         date.today().isoformat(),
     )
+    assert proposal["targets"] == ["claude", "cursor"]
 
     assert text_of(seen["list"]) == (
-        "[run-the-api-tests-with-pytest-x] (convention, proposed; applies to api/**) Run the API tests with pytest -x"
+        "[run-the-api-tests-with-pytest-x] (convention, proposed; applies to api/**; for claude, cursor only) "
+        "Run the API tests with pytest -x"
     )
 
     log = f".memory/journal/{date.today().isoformat()}-session.md"
@@ -120,6 +123,9 @@ def test_a_real_client_gets_refusals_and_nothing_is_written(project: Path, run: 
         )
         seen["duplicate"] = await session.call_tool("propose", {"title": "Use pnpm, never npm!"})
         seen["kind"] = await session.call_tool("propose", {"title": "Something", "kind": "rumour"})
+        seen["target"] = await session.call_tool(
+            "propose", {"title": "Keep the agent out of build/", "targets": ["cursor", "vim-with-private-notes"]}
+        )
         seen["journal"] = await session.call_tool("append_journal", {"text": f"## Difficulties\n- {TOKEN} leaked"})
 
     before = memory_files(project)
@@ -138,6 +144,11 @@ def test_a_real_client_gets_refusals_and_nothing_is_written(project: Path, run: 
         "instead, or propose something that adds to it."
     )
     assert seen["kind"].is_error and "kind" in text_of(seen["kind"])
+    assert seen["target"].is_error
+    target_message = text_of(seen["target"])
+    assert "targets[1]: must be one of agents, claude" in target_message  # names the field, not the value
+    assert "not other text (22 characters); nothing was written" in target_message
+    assert "vim" not in target_message and "private" not in target_message
     assert seen["journal"].is_error
     assert "possible secret (github-pat)" in text_of(seen["journal"])
     assert TOKEN not in text_of(seen["journal"])

@@ -17,6 +17,7 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from gitmem import __version__
+from gitmem.config import TARGET_NAMES
 from gitmem.errors import GitmemError
 from gitmem.mcp import tools
 from gitmem.memory.store import Store
@@ -36,6 +37,13 @@ Paths = Annotated[
     list[str], Field(description="Globs of the files it applies to, relative to the root (e.g. web/**). Optional.")
 ]
 Tags = Annotated[list[str], Field(description="Short labels without spaces (e.g. build, testing). Optional.")]
+Targets = Annotated[
+    list[str],
+    Field(
+        description="Only for a rule one tool needs: the tools it is for, by target name "
+        f"({', '.join(TARGET_NAMES)}). Optional; default: every tool."
+    ),
+]
 JournalText = Annotated[
     str, Field(description="Markdown with ## Decisions, ## Difficulties, ## Conventions and ## To do sections.")
 ]
@@ -59,7 +67,14 @@ def build_server(project: Project) -> MCPServer:
     def recall(query: Query, k: K = 5, path: FilePath = None) -> str:
         return guarded(lambda: tools.recall(project, query, k, path, date.today()))
 
-    def propose(title: Title, body: Body = "", kind: Kind = "convention", paths: Paths = [], tags: Tags = []) -> str:  # noqa: B006
+    def propose(
+        title: Title,
+        body: Body = "",
+        kind: Kind = "convention",
+        paths: Paths = [],  # noqa: B006
+        tags: Tags = [],  # noqa: B006
+        targets: Targets = [],  # noqa: B006
+    ) -> str:
         return guarded(
             lambda: tools.propose(
                 project,
@@ -71,6 +86,7 @@ def build_server(project: Project) -> MCPServer:
                 list(tags),
                 date.today(),
                 load_config(project).similarity,
+                list(targets),
             )
         )
 

@@ -111,8 +111,10 @@ def propose(
     tags: list[str],
     today: date,
     threshold: float,
+    targets: list[str] | None = None,
 ) -> str:
-    """Write a proposed memory, after the secret, Unicode, duplicate and schema checks."""
+    """Write a proposed memory, after the secret, Unicode, duplicate and schema checks. ``targets``: the tools it is
+    for (target names; none: every tool); the schema check refuses an unknown name without repeating it."""
     if kind not in KINDS:
         raise UsageError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     title = " ".join(title.split())
@@ -159,6 +161,7 @@ def propose(
         body=body,
         paths=tuple(dict.fromkeys(paths)),
         tags=tuple(dict.fromkeys(tags)),
+        targets=tuple(dict.fromkeys(targets or ())),
         created=today,
         source="agent",
     )
