@@ -100,7 +100,7 @@ _CODEX_CHAIN = Limit(
 TARGETS: tuple[Target, ...] = (
     Target(
         name="agents",
-        tool="AGENTS.md readers (opencode, Codex, Zed, Junie, Amp, Copilot agent, Cursor, Windsurf, Kiro)",
+        tool="AGENTS.md readers (opencode, Codex, Zed, Amp, Copilot agent, Cursor, Windsurf, Kiro; Junie when set to)",
         doc="https://agents.md/",
         root_file="AGENTS.md",
         root_whole=False,
