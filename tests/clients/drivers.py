@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.clients.fake_model import FakeModel, Request
-from tests.clients.install import BIN
+from tests.clients.install import AIDER, BIN
 
 Setup = Callable[[Path, str], dict[str, str]]  # (home, fake server URL) -> environment variables
 
@@ -33,6 +33,7 @@ class Client:
     setup: Setup
     timeout: float = 120.0
     cleanup: Callable[[Path], None] | None = None  # stops what the client left running for this home directory
+    tools: bool = True  # an agent that offers the model tools (aider does not: it asks for edits as text)
 
 
 @dataclass
@@ -43,10 +44,14 @@ class Session:
     err: str
     seconds: float
     requests: list[Request] = field(default_factory=list)
+    tools: bool = True  # the client offers tools (see Client.tools)
 
     def main(self) -> list[Request]:
-        """The requests of the agent loop: those that offer tools (title and summary requests offer none)."""
-        return [request for request in self.requests if request.api != "other" and request.tool_names()]
+        """The requests of the agent loop: those that offer tools (title and summary requests offer none); for a
+        client without tools, every model request."""
+        return [
+            request for request in self.requests if request.api != "other" and (request.tool_names() or not self.tools)
+        ]
 
     def first(self) -> Request:
         main = self.main()
@@ -176,6 +181,41 @@ def _stop_cline_hub(home: Path) -> None:
                 os.kill(int(entry.name), signal.SIGTERM)
 
 
+def _aider(home: Path, url: str) -> dict[str, str]:
+    # No network: aider fetches litellm's model list from GitHub unless its day-old cache holds one (a non-empty
+    # one: an empty cache counts as missing), and litellm fetches it again unless told to use its own copy.
+    caches = home / ".aider" / "caches"
+    caches.mkdir(parents=True, exist_ok=True)
+    model = {"max_input_tokens": 128_000, "max_output_tokens": 4_096, "litellm_provider": "openai", "mode": "chat"}
+    (caches / "model_prices_and_context_window.json").write_text(json.dumps({"openai/fake-model": model}))
+    return {
+        "OPENAI_API_BASE": f"{url}/v1",
+        "OPENAI_API_KEY": "test-key",
+        "AIDER_ANALYTICS": "false",
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    }
+
+
+def _aider_argv(prompt: str) -> list[str]:
+    # The project's .aider.conf.yml (gitmem writes `read: CONVENTIONS.md`) is read from the repository's root.
+    return [
+        str(AIDER),
+        "--model",
+        "openai/fake-model",
+        "--message",
+        prompt,
+        "--yes-always",
+        "--no-auto-commits",
+        "--no-gitignore",
+        "--no-check-update",
+        "--no-show-model-warnings",
+        "--no-analytics",
+        "--no-stream",
+        "--map-tokens",
+        "0",
+    ]
+
+
 def _claude_argv(prompt: str) -> list[str]:
     return ["claude", "-p", prompt, "--allowedTools", "mcp__gitmem__recall"]
 
@@ -188,6 +228,7 @@ CLIENTS: dict[str, Client] = {
     client.name: client
     for client in (
         Client("claude", "@anthropic-ai/claude-code", _claude_argv, _claude),
+        Client("aider", "aider-chat", _aider_argv, _aider, tools=False),
         Client("codex", "@openai/codex", lambda p: ["codex", "exec", "--skip-git-repo-check", p], _codex),
         Client("gemini", "@google/gemini-cli", lambda p: ["gemini", "-p", p, "-m", "gemini-2.5-flash"], _gemini),
         Client("opencode", "opencode-ai", lambda p: ["opencode", "run", "--model", "fake/fake-model", p], _opencode),
@@ -239,5 +280,11 @@ def run(client: Client, cwd: Path, prompt: str, model: FakeModel, home: Path) ->
         if client.cleanup is not None:
             client.cleanup(home)
     return Session(
-        client.name, done.returncode, done.stdout, done.stderr, time.monotonic() - began, model.requests[start:]
+        client.name,
+        done.returncode,
+        done.stdout,
+        done.stderr,
+        time.monotonic() - began,
+        model.requests[start:],
+        client.tools,
     )

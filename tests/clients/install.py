@@ -1,4 +1,5 @@
-"""Install the AI clients the client tests drive, pinned, into tests/.clients (git-ignored), from npm.
+"""Install the AI clients the client tests drive, pinned, into tests/.clients (git-ignored), from npm (and aider from
+PyPI, into its own virtualenv there).
 
 Idempotent: a second run with every pinned version present does nothing (``npm ls`` is not run; the versions are
 read from the installed package.json files). CI runs it before the tests (.ci/run); run it by hand for a local run of
@@ -15,6 +16,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / ".clients"
 BIN = ROOT / "node_modules" / ".bin"
+AIDER_VENV = ROOT / "aider"
+AIDER = AIDER_VENV / "bin" / "aider"
+AIDER_VERSION = "0.86.2"  # aider-chat on PyPI: its own virtualenv, so its many pins never meet the test environment's
 
 # Pinned: what docs/clients.md reports was measured with these. node@22 gives a Node 22 for the clients that want
 # it (Qwen Code); the machine's own Node (20) is enough for the others, and Claude Code and opencode ship binaries.
@@ -38,12 +42,34 @@ def installed(package: str) -> str | None:
         return None
 
 
+def aider_installed() -> bool:
+    return (AIDER_VENV / "lib").is_dir() and any(
+        (site / f"aider_chat-{AIDER_VERSION}.dist-info").is_dir()
+        for site in (AIDER_VENV / "lib").glob("*/site-packages")
+    )
+
+
 def missing() -> list[str]:
-    return [f"{name}@{version}" for name, version in PACKAGES.items() if installed(name) != version]
+    npm = [f"{name}@{version}" for name, version in PACKAGES.items() if installed(name) != version]
+    return npm + ([] if aider_installed() else [f"aider-chat=={AIDER_VERSION}"])
+
+
+def install_aider() -> int:
+    if aider_installed():
+        return 0
+    print(f"clients: aider-chat=={AIDER_VERSION} into {AIDER_VENV}")
+    made = subprocess.run([sys.executable, "-m", "venv", "--clear", str(AIDER_VENV)], check=False)
+    if made.returncode != 0:
+        return made.returncode
+    pip = [str(AIDER_VENV / "bin" / "python"), "-m", "pip", "install", "--quiet", f"aider-chat=={AIDER_VERSION}"]
+    return subprocess.run(pip, check=False).returncode
 
 
 def install() -> int:
-    wanted = missing()
+    code = install_aider()
+    if code != 0:
+        return code
+    wanted = [item for item in missing() if not item.startswith("aider-chat")]
     if not wanted:
         print(f"clients: all {len(PACKAGES)} pinned packages present in {ROOT}")
         return 0

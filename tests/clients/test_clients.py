@@ -67,6 +67,9 @@ EXPECT = {
     ),
     # Cline CLI ignores `paths:`, so gitmem puts scoped memories in its one file, named by their globs; started in a
     # subfolder it loads no rules of the root (only that folder's own AGENTS.md).
+    # aider reads CONVENTIONS.md through the .aider.conf.yml gitmem writes: every memory, scoped ones too (one file).
+    # Its `read:` path is taken from the start directory, so started in web/ it reads none (aider warns).
+    "aider": Expect("aider", ("aider",), True, False, "", "aider 0.86 has no MCP client", times_in_web=0),
     "cline": Expect("cline", ("cline",), True, False, "racy", _CLINE_MCP, times_in_web=0),
     "cline-duplicates": Expect(
         "cline", ("agents", "cline"), True, True, "racy", _CLINE_MCP, times=2, warned="Cline reads", times_in_web=0
@@ -84,6 +87,7 @@ def _repo(tmp_path: Path, targets: tuple[str, ...]) -> Path:
         "gemini": "GEMINI.md",
         "copilot": ".github/copilot-instructions.md",
         "cline": ".clinerules/team.md",  # gitmem's file there is whole: the team's own rules sit beside it
+        "aider": "CONVENTIONS.md",
     }
     for name in (roots[target] for target in targets if target in roots):
         # Each file's own words: a client that merges identical files (the Copilot CLI does) must not hide a duplicate.
