@@ -187,6 +187,11 @@ def test_the_newer_tools_rules_become_memories_with_their_scope(tools_repo: Path
     got = {m["title"]: (m["paths"], m["priority"], m["sources"][0]["path"]) for m in data["memories"]}
     assert got == EXPECTED
     assert {m["status"] for m in data["memories"]} == {"proposed"}
+    bodies = {m["title"]: m["body"] for m in data["memories"]}
+    assert (
+        bodies["Tag releases as `vMAJOR.MINOR.PATCH` from the main branch"] == "Rule description: How releases are cut"
+    )
+    assert bodies["Every migration has a matching downgrade"] == "Rule description: Writing database migrations"
 
     files = {f["path"]: (f["items"], f["paths"], f["priority"]) for f in data["files"]}
     assert files == {
