@@ -1,8 +1,9 @@
 """The rules files gitmem knows how to import, and the scope each one gives its rules.
 
 Every format of ``gitmem/compile/targets.py`` (and TARGETS.md), plus the legacy single files ``.cursorrules``,
-``.windsurfrules`` and ``.roorules`` (and ``.clinerules`` as a file). A file's scope becomes the ``paths`` (and for
-rules a tool loads only on request, the ``priority``) of the memories made from it:
+``.windsurfrules``, ``.roorules`` and Augment's ``.augment-guidelines`` (and ``.clinerules`` as a file). A file's
+scope becomes the ``paths`` (and for rules a tool loads only on request, the ``priority``) of the memories made from
+it:
 
 | file | scope |
 |---|---|
@@ -18,6 +19,7 @@ rules a tool loads only on request, the ``priority``) of the memories made from 
 | | agent-requested; neither: everything |
 | ``.augment/rules/**/*.md`` | ``type: always_apply``: everything; ``agent_requested``/``manual`` or none: low |
 | ``.junie/guidelines.md``, ``.trae/rules/project_rules.md`` | the whole project |
+| ``.augment-guidelines``, ``.augment/guidelines.md`` | the whole project (Augment's legacy guidelines) |
 | ``WARP.md`` | the root: the whole project; ``DIR/WARP.md``: ``DIR/**`` |
 
 Rules a tool loads only when the agent asks for them or a person mentions them (Cursor agent-requested and manual
@@ -90,6 +92,7 @@ CONTINUE_RULE = Format("continue", "Continue rule", "continue", ".continue/rules
 ROO_RULE = Format("roo", "Roo Code rule", "folder", ".roo/rules")
 ROO_LEGACY = Format("roo", ".roorules (legacy)", "none")
 JUNIE = Format("junie", "Junie guidelines", "none")
+AUGMENT_LEGACY = Format("augment", "Augment guidelines (legacy)", "none")
 AUGMENT_RULE = Format("augment", "Augment rule", "augment", ".augment/rules")
 TRAE = Format("trae", "Trae project rules", "none")
 WARP = Format("warp", "WARP.md", "directory")
@@ -117,6 +120,8 @@ DISCOVER = (
     ".roo/rules/**/*.md",
     ".roorules",
     ".junie/guidelines.md",
+    ".augment-guidelines",
+    ".augment/guidelines.md",
     ".augment/rules/**/*.md",
     ".trae/rules/project_rules.md",
     "**/WARP.md",
@@ -143,10 +148,11 @@ _RANK = {
     ROO_LEGACY: 16,
     ROO_RULE: 17,
     JUNIE: 18,
-    AUGMENT_RULE: 19,
-    TRAE: 20,
-    WARP: 21,
-    MARKDOWN: 22,
+    AUGMENT_LEGACY: 19,
+    AUGMENT_RULE: 20,
+    TRAE: 21,
+    WARP: 22,
+    MARKDOWN: 23,
 }
 
 
@@ -176,6 +182,8 @@ def format_of(path: str) -> Format | None:
         return ROO_LEGACY
     if path == ".junie/guidelines.md":
         return JUNIE
+    if path in (".augment-guidelines", ".augment/guidelines.md"):
+        return AUGMENT_LEGACY
     if path == ".trae/rules/project_rules.md":
         return TRAE
     if path.startswith(".github/instructions/") and name.endswith(".instructions.md"):

@@ -31,8 +31,9 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
     With no PATH, reads every rules file gitmem knows in the repository: AGENTS.md, CLAUDE.md and GEMINI.md (root
     and nested), .claude/rules, .cursor/rules, .cursorrules, Copilot instructions, .windsurf/rules,
     .windsurfrules, .clinerules, .kiro/steering, CONVENTIONS.md, .amazonq/rules, .continue/rules, .roo/rules,
-    .roorules, .junie/guidelines.md, .augment/rules, .trae/rules/project_rules.md, WARP.md. A PATH may be one of
-    those, a directory, or any Markdown file. gitmem's own managed blocks and generated files are skipped.
+    .roorules, .junie/guidelines.md, .augment/rules, .augment-guidelines, .trae/rules/project_rules.md, WARP.md.
+    A PATH may be one of those, a directory, or any Markdown file. gitmem's own managed blocks and generated files
+    are skipped.
 
     One memory per bullet, or per paragraph of prose; the kind is guessed from the headings and shown for review;
     paths come from the file's scope (Cursor and Continue globs, Copilot applyTo, Claude and Cline paths, Windsurf

@@ -100,6 +100,10 @@ type: manual
 
 - Page the on-call engineer only for customer-facing outages.
 """,
+    ".augment-guidelines": """\
+- Prefer composition over inheritance in the domain layer.
+- Public functions carry docstrings.
+""",
     ".trae/rules/project_rules.md": """\
 # Project rules
 
@@ -142,6 +146,8 @@ EXPECTED: dict[str, tuple[list[str], str, str]] = {
     "Feature flags are read through `flags.get()`, never the environment": ([], "normal", ".augment/rules/always.md"),
     "Every migration has a matching downgrade": ([], "low", ".augment/rules/migrations.md"),
     "Page the on-call engineer only for customer-facing outages": ([], "low", ".augment/rules/oncall.md"),
+    "Prefer composition over inheritance in the domain layer": ([], "normal", ".augment-guidelines"),
+    "Public functions carry docstrings": ([], "normal", ".augment-guidelines"),
     "Use pnpm for every JavaScript dependency": ([], "normal", ".trae/rules/project_rules.md"),
     "The design tokens in `tokens.json` are the only source of colours": ([], "normal", ".trae/rules/project_rules.md"),
     "Shell scripts start with `set -euo pipefail`": ([], "normal", "WARP.md"),
@@ -207,6 +213,7 @@ def test_the_newer_tools_rules_become_memories_with_their_scope(tools_repo: Path
         ".augment/rules/always.md": (2, [], "normal"),
         ".augment/rules/migrations.md": (1, [], "low"),
         ".augment/rules/oncall.md": (1, [], "low"),
+        ".augment-guidelines": (2, [], "normal"),
         ".trae/rules/project_rules.md": (2, [], "normal"),
         "WARP.md": (2, [], "normal"),
         "api/WARP.md": (2, ["api/**"], "normal"),
@@ -246,6 +253,7 @@ def test_each_newer_file_is_known_by_its_format() -> None:
     assert sources.format_of(".junie/guidelines.md") is sources.JUNIE
     assert sources.format_of(".junie/notes.md") is None
     assert sources.format_of(".augment/rules/x.md") is sources.AUGMENT_RULE
+    assert sources.format_of(".augment/guidelines.md") is sources.AUGMENT_LEGACY
     assert sources.format_of(".trae/rules/project_rules.md") is sources.TRAE
     assert sources.format_of("docs/WARP.md") is sources.WARP
     assert sources.base_directory("docs/WARP.md", sources.WARP) == "docs"
