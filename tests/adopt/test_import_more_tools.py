@@ -100,6 +100,9 @@ type: manual
 
 - Page the on-call engineer only for customer-facing outages.
 """,
+    ".augment/rules/untyped.md": """\
+- Name feature branches after their ticket.
+""",
     ".augment-guidelines": """\
 - Prefer composition over inheritance in the domain layer.
 - Public functions carry docstrings.
@@ -146,6 +149,7 @@ EXPECTED: dict[str, tuple[list[str], str, str]] = {
     "Feature flags are read through `flags.get()`, never the environment": ([], "normal", ".augment/rules/always.md"),
     "Every migration has a matching downgrade": ([], "low", ".augment/rules/migrations.md"),
     "Page the on-call engineer only for customer-facing outages": ([], "low", ".augment/rules/oncall.md"),
+    "Name feature branches after their ticket": ([], "low", ".augment/rules/untyped.md"),
     "Prefer composition over inheritance in the domain layer": ([], "normal", ".augment-guidelines"),
     "Public functions carry docstrings": ([], "normal", ".augment-guidelines"),
     "Use pnpm for every JavaScript dependency": ([], "normal", ".trae/rules/project_rules.md"),
@@ -213,12 +217,19 @@ def test_the_newer_tools_rules_become_memories_with_their_scope(tools_repo: Path
         ".augment/rules/always.md": (2, [], "normal"),
         ".augment/rules/migrations.md": (1, [], "low"),
         ".augment/rules/oncall.md": (1, [], "low"),
+        ".augment/rules/untyped.md": (1, [], "low"),
         ".augment-guidelines": (2, [], "normal"),
         ".trae/rules/project_rules.md": (2, [], "normal"),
         "WARP.md": (2, [], "normal"),
         "api/WARP.md": (2, ["api/**"], "normal"),
         "web/WARP.md": (0, ["web/**"], "normal"),  # compile made it for the web/** memory: only its block
     }
+    notes = {f["path"]: f["scope"] for f in data["files"]}
+    assert notes[".continue/rules/release.md"] == "alwaysApply: false, no globs: agent-requested, low priority"
+    assert notes[".continue/rules/plain.md"] == "the whole project"
+    assert notes[".augment/rules/migrations.md"] == "type: agent_requested: low priority"
+    assert notes[".augment/rules/oncall.md"] == "type: manual: low priority"
+    assert notes[".augment/rules/untyped.md"] == "no type (manual in the IDE extensions): low priority"
 
 
 def test_what_gitmem_compiled_for_the_newer_tools_is_not_imported_back(tools_repo: Path, run: Run) -> None:
