@@ -207,7 +207,7 @@ class _Read:
     lines: list[str]  # the file as written
     parsed: markdown.Parsed
     scope: Scope
-    description: str = ""  # a Cursor / Windsurf / Kiro rule's `description`: when the tool applies it
+    description: str = ""  # a tool-folder rule's `description` (Cursor, Kiro, ...): when the tool applies it
 
 
 def _read_file(project: Project, path: str, fmt: Format, report: ImportReport) -> _Read | None:

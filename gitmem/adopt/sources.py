@@ -1,8 +1,9 @@
 """The rules files gitmem knows how to import, and the scope each one gives its rules.
 
-Every format of ``gitmem/compile/targets.py`` (and TARGETS.md), plus the legacy single files ``.cursorrules`` and
-``.windsurfrules`` (and ``.clinerules`` as a file). A file's scope becomes the ``paths`` (and for rules a tool loads
-only on request, the ``priority``) of the memories made from it:
+Every format of ``gitmem/compile/targets.py`` (and TARGETS.md), plus the legacy single files ``.cursorrules``,
+``.windsurfrules``, ``.roorules`` and Augment's ``.augment-guidelines`` (and ``.clinerules`` as a file). A file's
+scope becomes the ``paths`` (and for rules a tool loads only on request, the ``priority``) of the memories made from
+it:
 
 | file | scope |
 |---|---|
@@ -13,10 +14,18 @@ only on request, the ``priority``) of the memories made from it:
 | ``.windsurf/rules/*.md`` | ``trigger: always_on``: everything; ``glob``: ``globs``; ``model_decision``/``manual`` |
 | ``.kiro/steering/*.md`` | ``inclusion: always``: everything; ``fileMatch``: its ``fileMatchPattern``; |
 | | ``manual``/``auto`` |
+| ``.amazonq/rules/**/*.md``, ``.roo/rules/**/*.md`` | everything (no scoping) |
+| ``.continue/rules/*.md`` | ``alwaysApply: true``: everything; ``globs``: those; ``alwaysApply: false``: |
+| | agent-requested; neither: everything |
+| ``.augment/rules/**/*.md`` | ``type: always_apply``: everything; ``agent_requested``/``manual`` or none: low |
+| ``.junie/guidelines.md``, ``.trae/rules/project_rules.md`` | the whole project |
+| ``.augment-guidelines``, ``.augment/guidelines.md`` | the whole project (Augment's legacy guidelines) |
+| ``WARP.md`` | the root: the whole project; ``DIR/WARP.md``: ``DIR/**`` |
 
 Rules a tool loads only when the agent asks for them or a person mentions them (Cursor agent-requested and manual
-rules, Windsurf ``model_decision``/``manual``, Kiro ``manual``/``auto``) become ``priority: low`` memories: compiled
-last under a budget, and always reachable by recall. A tool folder nested in a directory (``web/.cursor/rules/``)
+rules, Windsurf ``model_decision``/``manual``, Kiro ``manual``/``auto``, Continue ``alwaysApply: false`` without
+globs, Augment ``agent_requested``/``manual``) become ``priority: low`` memories: compiled last under a budget, and
+always reachable by recall. A tool folder nested in a directory (``web/.cursor/rules/``)
 scopes its rules to that directory.
 
 Frontmatter is read line by line, not as YAML: Cursor's globs are written unquoted (``globs: *.ts,src/**``), which a
@@ -31,7 +40,25 @@ from typing import Literal
 
 ALWAYS: tuple[str, ...] = ()
 
-Tool = Literal["agents", "claude", "gemini", "cursor", "copilot", "windsurf", "cline", "kiro", "aider", "markdown"]
+Tool = Literal[
+    "agents",
+    "claude",
+    "gemini",
+    "cursor",
+    "copilot",
+    "windsurf",
+    "cline",
+    "kiro",
+    "aider",
+    "amazonq",
+    "continue",
+    "roo",
+    "junie",
+    "augment",
+    "trae",
+    "warp",
+    "markdown",
+]
 
 
 @dataclass(frozen=True)
@@ -40,7 +67,9 @@ class Format:
 
     tool: Tool
     label: str  # what the report calls it
-    scope: Literal["directory", "cursor", "paths", "applyTo", "windsurf", "kiro", "none"]
+    scope: Literal[
+        "directory", "cursor", "paths", "applyTo", "windsurf", "kiro", "continue", "augment", "folder", "none"
+    ]
     folder: str | None = None  # the tool folder a rule file sits in, e.g. ".cursor/rules"
 
 
@@ -58,6 +87,15 @@ CLINE_RULE = Format("cline", "Cline rule", "paths", ".clinerules")
 CLINE_LEGACY = Format("cline", ".clinerules (single file)", "none")
 KIRO = Format("kiro", "Kiro steering", "kiro", ".kiro/steering")
 AIDER = Format("aider", "aider conventions", "none")
+AMAZONQ_RULE = Format("amazonq", "Amazon Q rule", "folder", ".amazonq/rules")
+CONTINUE_RULE = Format("continue", "Continue rule", "continue", ".continue/rules")
+ROO_RULE = Format("roo", "Roo Code rule", "folder", ".roo/rules")
+ROO_LEGACY = Format("roo", ".roorules (legacy)", "none")
+JUNIE = Format("junie", "Junie guidelines", "none")
+AUGMENT_LEGACY = Format("augment", "Augment guidelines (legacy)", "none")
+AUGMENT_RULE = Format("augment", "Augment rule", "augment", ".augment/rules")
+TRAE = Format("trae", "Trae project rules", "none")
+WARP = Format("warp", "WARP.md", "directory")
 MARKDOWN = Format("markdown", "Markdown", "none")
 
 # Where each is found, as git pathspec globs (what `gitmem import` reads when no PATH is given).
@@ -77,6 +115,16 @@ DISCOVER = (
     "**/.clinerules/**/*.md",
     "**/.kiro/steering/**/*.md",
     "CONVENTIONS.md",
+    ".amazonq/rules/**/*.md",
+    ".continue/rules/**/*.md",
+    ".roo/rules/**/*.md",
+    ".roorules",
+    ".junie/guidelines.md",
+    ".augment-guidelines",
+    ".augment/guidelines.md",
+    ".augment/rules/**/*.md",
+    ".trae/rules/project_rules.md",
+    "**/WARP.md",
 )
 
 # The order files are read in: what a team most likely wrote first keeps the memory when two files say the same.
@@ -95,7 +143,16 @@ _RANK = {
     CLINE_RULE: 11,
     KIRO: 12,
     AIDER: 13,
-    MARKDOWN: 14,
+    AMAZONQ_RULE: 14,
+    CONTINUE_RULE: 15,
+    ROO_LEGACY: 16,
+    ROO_RULE: 17,
+    JUNIE: 18,
+    AUGMENT_LEGACY: 19,
+    AUGMENT_RULE: 20,
+    TRAE: 21,
+    WARP: 22,
+    MARKDOWN: 23,
 }
 
 
@@ -109,6 +166,8 @@ def format_of(path: str) -> Format | None:
         return CLAUDE
     if name == "GEMINI.md":
         return GEMINI
+    if name == "WARP.md":
+        return WARP
     if path == ".cursorrules":
         return CURSOR_LEGACY
     if path == ".windsurfrules":
@@ -119,6 +178,14 @@ def format_of(path: str) -> Format | None:
         return COPILOT
     if path == "CONVENTIONS.md":
         return AIDER
+    if path == ".roorules":
+        return ROO_LEGACY
+    if path == ".junie/guidelines.md":
+        return JUNIE
+    if path in (".augment-guidelines", ".augment/guidelines.md"):
+        return AUGMENT_LEGACY
+    if path == ".trae/rules/project_rules.md":
+        return TRAE
     if path.startswith(".github/instructions/") and name.endswith(".instructions.md"):
         return COPILOT_SCOPED
     for folder_format, suffixes in (
@@ -127,6 +194,10 @@ def format_of(path: str) -> Format | None:
         (WINDSURF_RULE, (".md",)),
         (CLINE_RULE, (".md",)),
         (KIRO, (".md",)),
+        (AMAZONQ_RULE, (".md",)),
+        (CONTINUE_RULE, (".md",)),
+        (ROO_RULE, (".md",)),
+        (AUGMENT_RULE, (".md",)),
     ):
         assert folder_format.folder is not None
         if _in_folder(path, folder_format.folder) is not None and name.endswith(suffixes):
@@ -338,4 +409,28 @@ def scope_of(path: str, fmt: Format, front: Frontmatter) -> Scope:
         if inclusion in ("manual", "auto"):
             return Scope(_under(directory, ["**"]), "low", f"inclusion: {inclusion}: low priority")
         return Scope(_under(directory, ["**"]), "normal", f"{here} (inclusion: {inclusion})")
+    if fmt.scope == "continue":
+        # https://docs.continue.dev/customize/deep-dives/rules: alwaysApply true: always; false: when its globs match
+        # or the agent asks for it; unset: always without globs, else when they match.
+        always = fields.get("alwaysApply")
+        globs = _globs(fields.get("globs"))
+        if _true(always):
+            return Scope(_under(directory, ["**"]), "normal", f"{here} (alwaysApply)")
+        if globs:
+            return Scope(_under(directory, globs), "normal", f"globs {', '.join(globs)}")
+        if always is not None and str(always).strip().lower() in ("false", "no", "off"):
+            return Scope(
+                _under(directory, ["**"]), "low", "alwaysApply: false, no globs: agent-requested, low priority"
+            )
+        return Scope(_under(directory, ["**"]), "normal", here)
+    if fmt.scope == "augment":
+        kind = str(fields.get("type") or "").strip()
+        if kind == "always_apply":
+            return Scope(_under(directory, ["**"]), "normal", f"{here} (type: always_apply)")
+        if kind in ("agent_requested", "manual"):
+            return Scope(_under(directory, ["**"]), "low", f"type: {kind}: low priority")
+        # The IDE extensions treat a rule without a type as manual (see the augment target in compile/targets.py).
+        return Scope(_under(directory, ["**"]), "low", "no type (manual in the IDE extensions): low priority")
+    if fmt.scope == "folder":
+        return Scope(_under(directory, ["**"]), "normal", here)
     return Scope(ALWAYS, "normal", "the whole project")

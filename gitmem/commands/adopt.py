@@ -30,14 +30,16 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
 
     With no PATH, reads every rules file gitmem knows in the repository: AGENTS.md, CLAUDE.md and GEMINI.md (root
     and nested), .claude/rules, .cursor/rules, .cursorrules, Copilot instructions, .windsurf/rules,
-    .windsurfrules, .clinerules, .kiro/steering, CONVENTIONS.md. A PATH may be one of those, a directory, or any
-    Markdown file. gitmem's own managed blocks and generated files are skipped.
+    .windsurfrules, .clinerules, .kiro/steering, CONVENTIONS.md, .amazonq/rules, .continue/rules, .roo/rules,
+    .roorules, .junie/guidelines.md, .augment/rules, .augment-guidelines, .trae/rules/project_rules.md, WARP.md.
+    A PATH may be one of those, a directory, or any Markdown file. gitmem's own managed blocks and generated files
+    are skipped.
 
     One memory per bullet, or per paragraph of prose; the kind is guessed from the headings and shown for review;
-    paths come from the file's scope (Cursor globs, Copilot applyTo, Claude and Cline paths, Windsurf and Kiro
-    globs, DIR/** for DIR/AGENTS.md). The same rule in several files becomes one memory. Importing again adds
-    nothing. A rule that nearly repeats a memory removed or retired before is refused unless --force; an item
-    holding a secret or hidden Unicode is refused (exit 1) and the rest imported.
+    paths come from the file's scope (Cursor and Continue globs, Copilot applyTo, Claude and Cline paths, Windsurf
+    and Kiro globs, DIR/** for DIR/AGENTS.md and DIR/WARP.md). The same rule in several files becomes one memory.
+    Importing again adds nothing. A rule that nearly repeats a memory removed or retired before is refused unless
+    --force; an item holding a secret or hidden Unicode is refused (exit 1) and the rest imported.
 
     \b
     Examples:
