@@ -10,7 +10,8 @@ import pytest
 from gitmem import yamlio
 from gitmem.project import find_project
 from gitmem.recall.globs import matches
-from gitmem.recall.index import RecallIndex, query_terms
+from gitmem.recall.index import RecallIndex
+from gitmem.recall.results import query_terms
 from tests.conftest import Run
 from tests.recall_set import QUERIES, memory_files
 

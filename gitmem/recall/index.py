@@ -17,22 +17,23 @@ import contextlib
 import hashlib
 import json
 import os
-import re
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from datetime import date
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from gitmem.errors import Problem, UsageError
-from gitmem.memory.model import ID_PATTERN, Memory
+from gitmem.memory.model import Memory
 from gitmem.project import Project
+from gitmem.recall import files
+from gitmem.recall.files import SUFFIX, Key
 from gitmem.recall.globs import any_match
+from gitmem.recall.results import Census, Hit, Recalled, Refreshed, query_terms
 
 _FORMAT = 1
 _RACY_NS = 1_000_000_000
-SUFFIX = ".yaml"
 DB_NAME = "recall.sqlite3"
 
 # BM25 weights of the indexed columns: a word in the title counts most, then in a tag, then in the body.
@@ -64,73 +65,9 @@ CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(
 )
 """
 
+
 # Words that carry no meaning in a question ("how do we run the tests?"). BM25 would weigh them down anyway;
 # leaving them out keeps the query fast on large stores.
-# fmt: off
-STOP_WORDS = frozenset("""
-a about above after again all am an and any are as at be because been before being below between both but by can
-could did do does doing down during each few for from further had has have having he her here hers him his how i
-if in into is it its itself just me more most my myself no nor of off on once only or other our ours out over own
-same she should so some such than that the their theirs them then there these they this those through to too under
-until up very was we were what when where which while who whom why will with would you your yours
-""".split())  # noqa: SIM905 (a word list reads better as text)
-# fmt: on
-
-
-# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook,
-# a new process on every prompt, more than its own work.
-class Hit(NamedTuple):
-    """A memory recall found, with its score."""
-
-    memory: Memory
-    score: float
-    path_match: bool
-    file: Path
-
-
-class Refreshed:
-    """What bringing the index up to date took."""
-
-    def __init__(self, read: int = 0, checked: int = 0, removed: int = 0) -> None:
-        self.read = read  # files read again (new, changed, or racily clean)
-        self.checked = checked  # files whose content was new, and was checked
-        self.removed = removed
-
-    def __repr__(self) -> str:
-        return f"Refreshed(read={self.read!r}, checked={self.checked!r}, removed={self.removed!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is self.__class__ and vars(self) == vars(other)
-
-    __hash__ = None  # type: ignore[assignment]  # (mutable, as the dataclass was)
-
-
-class Recalled:
-    """What a recall query found, and the invalid memory files it left out."""
-
-    def __init__(
-        self, hits: list[Hit] | None = None, problems: list[Problem] | None = None, terms: list[str] | None = None
-    ) -> None:
-        self.hits: list[Hit] = [] if hits is None else hits
-        self.problems: list[Problem] = [] if problems is None else problems  # invalid memory files, left out
-        self.terms: list[str] = [] if terms is None else terms
-
-    def __repr__(self) -> str:
-        return f"Recalled(hits={self.hits!r}, problems={self.problems!r}, terms={self.terms!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is self.__class__ and vars(self) == vars(other)
-
-    __hash__ = None  # type: ignore[assignment]  # (mutable, as the dataclass was)
-
-
-def query_terms(query: str) -> list[str]:
-    """The words of a natural-language query that are worth searching for, in order, once each."""
-    words = [w.lower() for w in re.findall(r"\w+", query)]
-    kept = [w for w in words if w not in STOP_WORDS and (len(w) > 1 or w.isdigit())]
-    return list(dict.fromkeys(kept or words))
-
-
 def _salt() -> str:
     from gitmem.memory.cache import checks_salt
 
@@ -208,8 +145,8 @@ class RecallIndex:
 
         safepath.require(self.project, self.directory)  # a .memory link to elsewhere is not read, as by the store
         started_ns = _now_ns()
-        stats = sorted(_stat_all(self.directory), key=lambda item: item[0])
-        signature = _signature(stats)
+        stats = sorted(files.stat_all(self.directory), key=lambda item: item[0])
+        signature = files.signature(stats)
         row = self.conn.execute("SELECT value FROM info WHERE key = 'signature'").fetchone()
         if row is not None and row[0] == signature:
             return Refreshed()  # every file has the stat it had when indexed, long enough ago to trust it
@@ -239,7 +176,7 @@ class RecallIndex:
                 for name in changed[start : start + _BATCH]:
                     checked, recorded = self._update(name, on_disk[name], started_ns, store_cache)
                     outcome.checked += checked
-                    moved = moved or recorded != _key(on_disk[name])
+                    moved = moved or recorded != files.key(on_disk[name])
         with self._writing():
             (untrusted,) = self.conn.execute("SELECT count(*) FROM files WHERE trusted = 0").fetchone()
             # The signature stands for "nothing to check": only when every entry is trusted, and was recorded
@@ -282,10 +219,10 @@ class RecallIndex:
         """Index one new or changed file; returns 1 when its content had to be checked (else 0), and the stat
         recorded for it (``None`` when it is gone)."""
         path = self.directory / name
-        refusal = _refusal(self.project, path, st)  # the store's rules: no link leading outside, no huge file read
+        refusal = files.refusal(self.project, path, st)  # the store's rules: no link leading outside, no huge file read
         if refusal is not None:
             self._record(name, st, started_ns, "", None, [refusal])
-            return 0, _key(st)
+            return 0, files.key(st)
         try:
             raw = path.read_bytes()
             st = os.stat(path)  # the stat of what we read (it may have changed since the scan)
@@ -294,12 +231,12 @@ class RecallIndex:
             return 0, None
         except OSError as exc:
             self._record(name, st, started_ns, "", None, [[1, 1, "file", f"cannot read: {exc.strerror}"]])
-            return 0, _key(st)
+            return 0, files.key(st)
         digest = hashlib.sha256(raw).hexdigest()
         row = self.conn.execute("SELECT digest, doc, problems FROM files WHERE name = ?", (name,)).fetchone()
         if row is not None and row[0] == digest:  # touched, not changed: only the stat is new
             self._record(name, st, started_ns, digest, row[1], json.loads(row[2]) if row[2] else None)
-            return 0, _key(st)
+            return 0, files.key(st)
         if row is not None and row[1] is not None:
             self._drop_doc(row[1])
         data, problems = self._check(name, raw, st, store_cache)
@@ -307,7 +244,7 @@ class RecallIndex:
         if not problems and isinstance(data, dict):
             doc = self._add_doc(Memory.from_dict(data), data)
         self._record(name, st, started_ns, digest, doc, problems or None)
-        return 1, _key(st)
+        return 1, files.key(st)
 
     @staticmethod
     def _check(name: str, raw: bytes, st: os.stat_result, store_cache: Any) -> tuple[Any, list[Any]]:
@@ -392,8 +329,8 @@ class RecallIndex:
             return self._search(terms, k, today, path, {})
         self.conn.execute("SAVEPOINT extra")
         try:
-            files = {self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra}
-            return self._search(terms, k, today, path, files)
+            origins = {self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra}
+            return self._search(terms, k, today, path, origins)
         finally:
             self.conn.execute("ROLLBACK TO extra")
             self.conn.execute("RELEASE extra")
@@ -407,8 +344,8 @@ class RecallIndex:
             return [], {}
         self.conn.execute("SAVEPOINT extra")
         try:
-            files = {self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra}
-            hits = self._search(terms, k, today, None, files)
+            origins = {self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra}
+            hits = self._search(terms, k, today, None, origins)
             return hits, self.matched_terms([hit.memory.id for hit in hits], terms)
         finally:
             self.conn.execute("ROLLBACK TO extra")
@@ -430,7 +367,7 @@ class RecallIndex:
             )
         ]
 
-    def _search(self, terms: list[str], k: int, today: date, path: str | None, files: dict[int, Path]) -> list[Hit]:
+    def _search(self, terms: list[str], k: int, today: date, path: str | None, origins: dict[int, Path]) -> list[Hit]:
         match = " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
         day = today.isoformat()
         # The best matches from the full-text index alone (cheap), then the live ones among them; when too few
@@ -462,7 +399,7 @@ class RecallIndex:
                 continue
             covered = path is not None and any_match(memory.paths, path)
             score = -float(rank) * (PATH_BOOST if covered else 1.0)
-            hits[n] = Hit(memory, score, covered, files.get(n) or self.directory / f"{memory.id}{SUFFIX}")
+            hits[n] = Hit(memory, score, covered, origins.get(n) or self.directory / f"{memory.id}{SUFFIX}")
         return sorted(hits.values(), key=lambda h: (-h.score, h.memory.id))[:k]
 
     def matched_terms(self, ids: Sequence[str], terms: list[str]) -> dict[str, set[str]]:
@@ -512,65 +449,10 @@ class RecallIndex:
         return sorted(((n, data, rank_of[n]) for n, data in rows), key=lambda row: row[2])
 
 
-class Census(NamedTuple):
-    """One indexed memory's status and scope, as the session hooks count them."""
-
-    id: str
-    status: str
-    scoped: bool
-    live: bool
-    targets: tuple[str, ...] = ()
-
-
-Key = tuple[int, int, int, int]
 Extra = tuple[Memory, str]  # a memory without a file here, and where it comes from (e.g. acme@v1:.memory/...)
 _now_ns = time.time_ns  # the clock the racily-clean rule reads
 # What a query raises when the index is locked too long or cannot be written (callers may do without it).
 Unavailable = sqlite3.OperationalError
-
-
-def _key(st: os.stat_result) -> Key:
-    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-
-
-def _signature(stats: list[tuple[str, os.stat_result]]) -> str:
-    """A digest of every memory file's name and stat: equal only when no file was added, removed or touched."""
-    text = "\n".join(f"{n}\t{s.st_ino}\t{s.st_size}\t{s.st_mtime_ns}\t{s.st_ctime_ns}" for n, s in stats)
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
-
-
-def _refusal(project: Project, path: Path, st: os.stat_result) -> list[Any] | None:
-    """Why a memory file is not read, as the store says it (``[line, column, field, message]``), or None."""
-    from gitmem import safepath
-    from gitmem.schema import MAX_FILE_BYTES
-
-    if os.path.islink(path) and not safepath.is_inside(path, safepath.roots_of(project)):
-        return [1, 1, "path", safepath.reason_for(project)]
-    if st.st_size > MAX_FILE_BYTES:
-        return [1, 1, "file", f"too large ({st.st_size} bytes; the limit is {MAX_FILE_BYTES})"]
-    return None
-
-
-def _stat_all(directory: Path) -> Iterator[tuple[str, os.stat_result]]:
-    """(name, stat) of every memory file; stat relative to an open directory where the platform allows (the warm
-    query's main cost at 10,000 memories, and about three times cheaper than building each path)."""
-    try:
-        names = [n for n in os.listdir(directory) if n.endswith(SUFFIX) and ID_PATTERN.match(n[: -len(SUFFIX)])]
-    except FileNotFoundError:
-        return
-    if os.stat in os.supports_dir_fd:
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            for name in names:
-                with contextlib.suppress(FileNotFoundError):
-                    yield name, os.stat(name, dir_fd=fd)
-        finally:
-            os.close(fd)
-        return
-    prefix = str(directory) + os.sep
-    for name in names:
-        with contextlib.suppress(FileNotFoundError):
-            yield name, os.stat(prefix + name)
 
 
 def recall(

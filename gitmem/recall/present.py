@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from gitmem.project import Project
-from gitmem.recall.index import Hit
+from gitmem.recall.results import Hit
 
 BODY_LIMIT = 800
 

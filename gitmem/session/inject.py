@@ -21,7 +21,8 @@ from typing import NamedTuple
 
 from gitmem.memory.model import Memory
 from gitmem.project import Project
-from gitmem.recall.index import RecallIndex, Unavailable, query_terms
+from gitmem.recall.index import RecallIndex, Unavailable
+from gitmem.recall.results import query_terms
 
 MAX_MEMORIES = 3
 MAX_TOKENS = 400
