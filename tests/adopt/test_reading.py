@@ -239,3 +239,13 @@ def test_frontmatter_never_closed_is_no_frontmatter() -> None:
 )
 def test_kind_guess(headings: tuple[str, ...], text: str, bullet: bool, kind: str, source: str) -> None:
     assert kinds.guess(headings, text, bullet) == (kind, source)
+
+
+def test_the_import_tools_are_the_targets_and_plain_markdown() -> None:
+    """``sources.Tool`` spells the target names out for the type checker: it must not drift from the config's list."""
+    from typing import get_args
+
+    from gitmem.adopt.sources import Tool
+    from gitmem.config import TARGET_NAMES
+
+    assert get_args(Tool) == (*TARGET_NAMES, "markdown")

@@ -44,13 +44,14 @@ class Session:
     err: str
     seconds: float
     requests: list[Request] = field(default_factory=list)
-    tools: bool = True  # the client offers tools (see Client.tools)
 
     def main(self) -> list[Request]:
         """The requests of the agent loop: those that offer tools (title and summary requests offer none); for a
         client without tools, every model request."""
         return [
-            request for request in self.requests if request.api != "other" and (request.tool_names() or not self.tools)
+            request
+            for request in self.requests
+            if request.api != "other" and (request.tool_names() or not CLIENTS[self.client].tools)
         ]
 
     def first(self) -> Request:
@@ -286,5 +287,4 @@ def run(client: Client, cwd: Path, prompt: str, model: FakeModel, home: Path) ->
         done.stderr,
         time.monotonic() - began,
         model.requests[start:],
-        client.tools,
     )
