@@ -13,7 +13,7 @@ import pytest
 
 from gitmem.scan import HIDDEN_RULE, redact, scan_text
 from gitmem.scan.engine import fingerprint, preview
-from gitmem.scan.rules import RULES, Rule
+from gitmem.scan.rules import RULES, Rule, counter_examples_of, examples_of
 
 _rng = random.Random(7)
 
@@ -40,26 +40,26 @@ def test_rules_are_data_with_stable_unique_ids_and_examples() -> None:
     for rule in RULES:
         assert re.fullmatch(r"[a-z0-9]+(?:-[a-z0-9]+)*", rule.id), rule.id
         assert rule.keywords and all(k == k.lower() for k in rule.keywords), rule.id
-        assert rule.examples, f"{rule.id} has no example"
+        assert examples_of(rule), f"{rule.id} has no example"
         assert "secret" in re.compile(rule.pattern).groupindex or rule.generic, rule.id
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.id)
 def test_every_example_is_found_by_its_rule(rule: Rule) -> None:
-    for example in rule.examples:
+    for example in examples_of(rule):
         assert rule.id in rules_found(example), example
 
 
-@pytest.mark.parametrize("rule", [r for r in RULES if r.counter_examples], ids=lambda rule: rule.id)
+@pytest.mark.parametrize("rule", [r for r in RULES if counter_examples_of(r)], ids=lambda rule: rule.id)
 def test_no_counter_example_is_found_by_any_rule(rule: Rule) -> None:
-    for example in rule.counter_examples:
+    for example in counter_examples_of(rule):
         assert rules_found(example) == [], example
 
 
 def test_every_keyword_occurs_in_its_rule_examples() -> None:
     """A rule only runs where a keyword (or its trigger) occurs: its examples prove each rule can wake up."""
     for rule in RULES:
-        for example in rule.examples:
+        for example in examples_of(rule):
             by_trigger = rule.trigger is not None and re.search(rule.trigger, example) is not None
             assert by_trigger or any(k in example.lower() for k in rule.keywords), (rule.id, example)
 

@@ -4,6 +4,7 @@ secrets, hidden characters, odd file names, binary files, an old-style allow ent
 
 from __future__ import annotations
 
+import marshal
 import os
 import subprocess
 import sys
@@ -80,6 +81,7 @@ NEVER_LOADED_BY_SCAN = (
     "inspect",
     "tempfile",
     "hashlib",
+    "json",
     "unicodedata",
     "base64",
     "gitmem.cli",
@@ -148,6 +150,27 @@ def test_an_old_style_allow_entry_warns_the_same(project: Path, tmp_path: Path) 
         assert fast == slow
         assert fast[0] == 0 and b"old-style fingerprint" in fast[2]
     assert "click" not in loaded
+
+
+def test_the_settings_cache_spares_the_yaml_and_a_damaged_one_is_read_again(project: Path, tmp_path: Path) -> None:
+    """The hook reads scan.exclude from its cache under .git/gitmem/ (no YAML library, no json); whatever that file
+    holds, a damaged or foreign one included, the excludes still apply."""
+    config = project / ".memory" / "config.yaml"
+    config.write_text(config.read_text() + "scan:\n  exclude:\n    - '*.snap'\n")
+    (project / "view.snap").write_text(f"token {fake_token(7)}\n")
+    git(project, "add", "view.snap")
+    cache = project / ".git" / "gitmem" / "scan-settings.marshal"
+    foreign = [marshal.dumps({"key": 1}), marshal.dumps(([1, 2], [3], ["*.snap"], 4)), marshal.dumps("text")]
+    damaged = [b"", b"not marshal", b"\xff" * 64, *foreign]
+    for content in (None, None, *damaged):
+        if content is not None:
+            cache.write_bytes(content)
+        fast, slow, loaded = both(project, tmp_path, "scan", "--staged")
+        assert fast == slow == (0, b"ok: no secrets in 0 files (staged)\n", b""), content
+    both(project, tmp_path, "scan", "--staged")  # the last damaged cache was replaced: this run reads the new one
+    fast, _, loaded = both(project, tmp_path, "scan", "--staged")
+    assert fast[0] == 0 and cache.is_file()
+    assert not [name for name in loaded if name.split(".")[0] in ("ruamel", "json", "jsonschema")]
 
 
 def test_nothing_staged_and_no_repository_read_the_same(based: Path, tmp_path: Path) -> None:

@@ -7,9 +7,10 @@ whole text. A ``prose`` rule runs only on text of the prose kind (memories, jour
 ``gitmem.scan.kinds``). Baselines and allow lists refer to rules by id, so ids never change; rules are listed
 most specific first, and when two findings overlap the earlier rule's is kept.
 
-Examples are generated from parts when this module is imported (a few dozen short strings, microseconds), so this
-file never holds a string its own scanner would flag. Tests run every ``examples`` line (each must be found by its
-rule) and every ``counter_examples`` line (none may be found by any rule).
+Examples are generated from parts, so this file never holds a string its own scanner would flag, and only when asked
+for (``examples_of``, ``counter_examples_of``): building them on import cost the pre-commit hook two milliseconds on
+every commit. Tests run every example (each must be found by its rule) and every counter-example (none may be found by
+any rule).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ class Rule(NamedTuple):
     keywords: tuple[str, ...]
     pattern: str
     entropy: float | None = None  # minimum Shannon entropy (bits per character) of the secret
-    examples: tuple[str, ...] = ()
-    counter_examples: tuple[str, ...] = ()
+    examples: Callable[[], tuple[str, ...]] = tuple  # lines the rule must find (see examples_of)
+    counter_examples: Callable[[], tuple[str, ...]] = tuple  # lines no rule may find
     check: Callable[[str], bool] | None = None  # a last look at the secret: True keeps it
     prose_check: Callable[[str], bool] | None = None  # the last look in prose, where it differs from code's
     multiline: bool = False  # the secret may span lines: run on the whole text, not on the keyword's line
@@ -57,7 +58,7 @@ _state = [20261130]
 def _r(alphabet: str, n: int) -> str:
     """``n`` characters of ``alphabet``, different on every call, the same on every run."""
     out: list[str] = []
-    append = out.append  # (run at import: some 9,000 steps, on the pre-commit hook's path)
+    append = out.append
     size = len(alphabet)
     x = _state[0]
     for _ in range(n):
@@ -65,6 +66,22 @@ def _r(alphabet: str, n: int) -> str:
         append(alphabet[(x >> 11) % size])
     _state[0] = x
     return "".join(out)
+
+
+def examples_of(rule: Rule) -> tuple[str, ...]:
+    """The lines ``rule`` must find, built now: the same on every run, whatever was built before."""
+    _seed(rule)
+    return rule.examples()
+
+
+def counter_examples_of(rule: Rule) -> tuple[str, ...]:
+    """The lines no rule may find."""
+    _seed(rule)
+    return rule.counter_examples()
+
+
+def _seed(rule: Rule) -> None:
+    _state[0] = sum(ord(c) * 31**i for i, c in enumerate(rule.id)) & 0x7FFFFFFF
 
 
 def _j(*parts: str) -> str:
@@ -115,7 +132,7 @@ RULES: tuple[Rule, ...] = (
             r'-----END[ A-Z]{0,20}PRIVATE KEY-----(?:\\n)?)"'
         ),
         check=filters.pem_body,
-        examples=(
+        examples=lambda: (
             _j(
                 '{"type": "service_account", "private_key": "-----BEGIN ',
                 "PRIVATE KEY-----\\n",
@@ -125,7 +142,7 @@ RULES: tuple[Rule, ...] = (
                 '\\n-----END PRIVATE KEY-----\\n", "client_email": "a@b.iam.gserviceaccount.com"}',
             ),
         ),
-        counter_examples=('"private_key": "-----BEGIN PRIVATE KEY-----\\n...\\n-----END PRIVATE KEY-----\\n"',),
+        counter_examples=lambda: ('"private_key": "-----BEGIN PRIVATE KEY-----\\n...\\n-----END PRIVATE KEY-----\\n"',),
     ),
     Rule(
         id="private-key",
@@ -138,7 +155,7 @@ RULES: tuple[Rule, ...] = (
         ),
         check=filters.pem_body,
         multiline=True,
-        examples=(
+        examples=lambda: (
             _j(_PEM, "\n", _pem_body(), "\n", _PEM_END),
             _j(
                 "-----BEGIN OPENSSH ",
@@ -150,7 +167,7 @@ RULES: tuple[Rule, ...] = (
                 "PRIVATE KEY-----",
             ),
         ),
-        counter_examples=(
+        counter_examples=lambda: (
             "-----BEGIN PUBLIC KEY-----\n" + _r(_B64, 64) + "\n-----END PUBLIC KEY-----",
             "-----BEGIN RSA PRIVATE KEY-----\n<paste your key here>\n-----END RSA PRIVATE KEY-----",
             "-----BEGIN CERTIFICATE-----\n" + _r(_B64, 64) + "\n-----END CERTIFICATE-----",
@@ -163,16 +180,16 @@ RULES: tuple[Rule, ...] = (
         pattern=r"Private-Lines: \d+\r?\n(?P<secret>(?:[A-Za-z0-9+/=]{8,}\r?\n?){1,64})",
         check=filters.pem_body,
         multiline=True,
-        examples=(_j("PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\n", _r(_B64, 44), "\n"),),
-        counter_examples=("Private-Lines: 1\nAAAA\n",),
+        examples=lambda: (_j("PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\n", _r(_B64, 44), "\n"),),
+        counter_examples=lambda: ("Private-Lines: 1\nAAAA\n",),
     ),
     Rule(
         id="age-secret-key",
         description="age encryption secret key",
         keywords=("age-secret-key-1",),
         pattern=r"(?P<secret>AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})" + _E,
-        examples=(_j("AGE-SECRET-KEY-1", _r("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)),),
-        counter_examples=("AGE-SECRET-KEY-1...",),
+        examples=lambda: (_j("AGE-SECRET-KEY-1", _r("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)),),
+        counter_examples=lambda: ("AGE-SECRET-KEY-1...",),
     ),
     # -- cloud ----------------------------------------------------------------------------------------------------
     Rule(
@@ -181,8 +198,8 @@ RULES: tuple[Rule, ...] = (
         keywords=("akia", "asia", "abia", "acca"),
         pattern=r"(?<![A-Z0-9])(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?![A-Z0-9])",
         entropy=3.0,
-        examples=(_j("aws_access_key_id = AKIA", _r(_B32, 16)), _j('"AccessKeyId": "ASIA', _r(_B32, 16), '"')),
-        counter_examples=("aws_access_key_id = AKIA" + "IOSFODNN7" + "EXAMPLE", "AKIA" + "A" * 16),
+        examples=lambda: (_j("aws_access_key_id = AKIA", _r(_B32, 16)), _j('"AccessKeyId": "ASIA', _r(_B32, 16), '"')),
+        counter_examples=lambda: ("aws_access_key_id = AKIA" + "IOSFODNN7" + "EXAMPLE", "AKIA" + "A" * 16),
     ),
     Rule(
         id="aws-secret-access-key",
@@ -194,8 +211,8 @@ RULES: tuple[Rule, ...] = (
             + r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
         ),
         entropy=4.0,
-        examples=(_j("aws_secret_access_key = ", _r(_B64, 40)), _j('"SecretAccessKey": "', _r(_B64, 40), '"')),
-        counter_examples=(
+        examples=lambda: (_j("aws_secret_access_key = ", _r(_B64, 40)), _j('"SecretAccessKey": "', _r(_B64, 40), '"')),
+        counter_examples=lambda: (
             "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY",
             "aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}",
         ),
@@ -206,8 +223,8 @@ RULES: tuple[Rule, ...] = (
         keywords=("session_token", "sessiontoken", "session-token"),
         pattern=r"(?i:aws[_.-]?session[_.-]?token|SessionToken)" + _ASSIGN + r"(?P<secret>[A-Za-z0-9/+=]{100,})",
         entropy=4.5,
-        examples=(_j("aws_session_token = IQoJb3JpZ2luX2Vj", _r(_B64, 180)),),
-        counter_examples=("aws_session_token = $AWS_SESSION_TOKEN",),
+        examples=lambda: (_j("aws_session_token = IQoJb3JpZ2luX2Vj", _r(_B64, 180)),),
+        counter_examples=lambda: ("aws_session_token = $AWS_SESSION_TOKEN",),
     ),
     Rule(
         id="gcp-api-key",
@@ -215,8 +232,8 @@ RULES: tuple[Rule, ...] = (
         keywords=("aiza",),
         pattern=_B + r"(?P<secret>AIza[0-9A-Za-z_-]{35})" + _EH,
         entropy=3.5,
-        examples=(_j('GOOGLE_API_KEY="AIza', _r(_URLSAFE, 35), '"'),),
-        counter_examples=("AIza" + "x" * 35, "AIzaSy..."),
+        examples=lambda: (_j('GOOGLE_API_KEY="AIza', _r(_URLSAFE, 35), '"'),),
+        counter_examples=lambda: ("AIza" + "x" * 35, "AIzaSy..."),
     ),
     Rule(
         id="gcp-oauth-client-secret",
@@ -224,7 +241,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("gocspx-",),
         pattern=_B + r"(?P<secret>GOCSPX-[A-Za-z0-9_-]{28})" + _EH,
         entropy=3.5,
-        examples=(_j('"client_secret": "GOCSPX-', _r(_URLSAFE, 28), '"'),),
+        examples=lambda: (_j('"client_secret": "GOCSPX-', _r(_URLSAFE, 28), '"'),),
     ),
     Rule(
         id="gcp-oauth-token",
@@ -232,7 +249,10 @@ RULES: tuple[Rule, ...] = (
         keywords=("ya29.", "1//0"),
         pattern=r"(?<![A-Za-z0-9_.])(?P<secret>ya29\.[A-Za-z0-9_-]{50,}|1//0[A-Za-z0-9_-]{40,})" + _EH,
         entropy=3.5,
-        examples=(_j("Authorization: Bearer ya29.", _r(_URLSAFE, 120)), _j('"refresh_token": "1//0', _r(_URLSAFE, 90))),
+        examples=lambda: (
+            _j("Authorization: Bearer ya29.", _r(_URLSAFE, 120)),
+            _j('"refresh_token": "1//0', _r(_URLSAFE, 90)),
+        ),
     ),
     Rule(
         id="azure-storage-key",
@@ -240,11 +260,11 @@ RULES: tuple[Rule, ...] = (
         keywords=("accountkey=", "sharedaccesskey="),
         pattern=r"(?:AccountKey|SharedAccessKey)=(?P<secret>[A-Za-z0-9+/]{40,86}={0,2})(?![A-Za-z0-9+/=])",
         entropy=4.0,
-        examples=(
+        examples=lambda: (
             _j("DefaultEndpointsProtocol=https;AccountName=prodstore;AccountKey=", _r(_B64, 86), "==;"),
             _j("Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=", _r(_B64, 43), "="),
         ),
-        counter_examples=(
+        counter_examples=lambda: (
             "AccountKey=" + "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
             "AccountKey=<storage-account-key>",
         ),
@@ -255,14 +275,14 @@ RULES: tuple[Rule, ...] = (
         keywords=("sig=",),
         pattern=r"\bsv=\d{4}-\d\d-\d\d&[^\s\"'<>]{0,300}?\bsig=(?P<secret>[A-Za-z0-9%+/]{40,}(?:%3D|=){0,2})",
         entropy=4.0,
-        examples=(
+        examples=lambda: (
             _j(
                 "https://a.blob.core.windows.net/c?sv=2022-11-02&ss=b&srt=co&sp=r&se=2030-01-01&sig=",
                 _r(_ALNUM, 43),
                 "%3D",
             ),
         ),
-        counter_examples=("https://a.blob.core.windows.net/c?sv=2022-11-02&sig=<signature>",),
+        counter_examples=lambda: ("https://a.blob.core.windows.net/c?sv=2022-11-02&sig=<signature>",),
     ),
     Rule(
         id="azure-ad-client-secret",
@@ -270,7 +290,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("q~",),
         pattern=r"(?<![A-Za-z0-9_~.-])(?P<secret>[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9_~.-])",
         entropy=3.5,
-        examples=(_j("AZURE_CLIENT_SECRET=", _r(_ALNUM, 3), "8Q~", _r(_URLSAFE, 34)),),
+        examples=lambda: (_j("AZURE_CLIENT_SECRET=", _r(_ALNUM, 3), "8Q~", _r(_URLSAFE, 34)),),
     ),
     Rule(
         id="azure-entra-refresh-token",
@@ -285,11 +305,11 @@ RULES: tuple[Rule, ...] = (
         )
         + _EH,
         entropy=4.0,
-        examples=(
+        examples=lambda: (
             _j('"refresh_token": "1.A', _r(_URLSAFE, 120), ".Ag", _r(_URLSAFE, 600), '"'),
             _j("AZURE_REFRESH_TOKEN=0.A", _r(_URLSAFE, 90), ".0.Ag", _r(_URLSAFE, 400), ".A", _r(_URLSAFE, 240)),
         ),
-        counter_examples=(
+        counter_examples=lambda: (
             "version 1.Alpha of the 0.API, see section 1.A.Agreement",
             _j("refresh_token: 0.A", "A" * 60, ".Ag", "A" * 300),
         ),
@@ -300,7 +320,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("ltai",),
         pattern=_B + r"(?P<secret>LTAI[A-Za-z0-9]{12,20})" + _E,
         entropy=3.5,
-        examples=(_j("access_key_id: LTAI", _r(_ALNUM, 20)),),
+        examples=lambda: (_j("access_key_id: LTAI", _r(_ALNUM, 20)),),
     ),
     Rule(
         id="digitalocean-token",
@@ -308,14 +328,14 @@ RULES: tuple[Rule, ...] = (
         keywords=("dop_v1_", "doo_v1_", "dor_v1_"),
         pattern=_B + r"(?P<secret>do[opr]_v1_[a-f0-9]{64})" + _E,
         entropy=3.0,
-        examples=(_j("DIGITALOCEAN_TOKEN=dop_v1_", _r(_HEX, 64)),),
+        examples=lambda: (_j("DIGITALOCEAN_TOKEN=dop_v1_", _r(_HEX, 64)),),
     ),
     Rule(
         id="cloudflare-origin-ca-key",
         description="Cloudflare origin CA key",
         keywords=("v1.0-",),
         pattern=_B + r"(?P<secret>v1\.0-[a-f0-9]{24}-[a-f0-9]{146})" + _E,
-        examples=(_j("CF_ORIGIN_CA_KEY=v1.0-", _r(_HEX, 24), "-", _r(_HEX, 146)),),
+        examples=lambda: (_j("CF_ORIGIN_CA_KEY=v1.0-", _r(_HEX, 24), "-", _r(_HEX, 146)),),
     ),
     Rule(
         id="heroku-api-key",
@@ -323,7 +343,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("hrku-",),
         pattern=_B + r"(?P<secret>HRKU-AA[0-9A-Za-z_-]{58})" + _EH,
         entropy=3.5,
-        examples=(_j("HEROKU_API_KEY=HRKU-AA", _r(_URLSAFE, 58)),),
+        examples=lambda: (_j("HEROKU_API_KEY=HRKU-AA", _r(_URLSAFE, 58)),),
     ),
     Rule(
         id="fly-token",
@@ -332,8 +352,11 @@ RULES: tuple[Rule, ...] = (
         pattern=r"(?P<secret>" + _B + r"fo1_[A-Za-z0-9_-]{43}" + _EH + r"|FlyV1 fm[12][a-z]?_[A-Za-z0-9+/=_,-]{100,})",
         entropy=3.5,
         placeholders=False,  # macaroons hold runs of "A" (zero bytes): entropy alone tells a stand-in
-        counter_examples=("FLY_API_TOKEN='FlyV1 fm2_" + "x" * 160 + "'",),
-        examples=(_j("FLY_API_TOKEN=fo1_", _r(_URLSAFE, 43)), _j("FLY_API_TOKEN='FlyV1 fm2_", _r(_B64, 160), "'")),
+        counter_examples=lambda: ("FLY_API_TOKEN='FlyV1 fm2_" + "x" * 160 + "'",),
+        examples=lambda: (
+            _j("FLY_API_TOKEN=fo1_", _r(_URLSAFE, 43)),
+            _j("FLY_API_TOKEN='FlyV1 fm2_", _r(_B64, 160), "'"),
+        ),
     ),
     # -- version control ------------------------------------------------------------------------------------------
     Rule(
@@ -342,11 +365,11 @@ RULES: tuple[Rule, ...] = (
         keywords=("ghp_",),
         pattern=_B + r"(?P<secret>ghp_[A-Za-z0-9]{36})" + _E,
         entropy=3.5,
-        examples=(
+        examples=lambda: (
             _j("GITHUB_TOKEN=ghp_", _r(_ALNUM, 36)),
             _j("git clone https://ghp_", _r(_ALNUM, 36), "@github.com/o/r"),
         ),
-        counter_examples=("ghp_" + "x" * 36, "token: ghp_****************", "ghp_YOUR_TOKEN_HERE"),
+        counter_examples=lambda: ("ghp_" + "x" * 36, "token: ghp_****************", "ghp_YOUR_TOKEN_HERE"),
     ),
     Rule(
         id="github-oauth-token",
@@ -354,7 +377,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("gho_",),
         pattern=_B + r"(?P<secret>gho_[A-Za-z0-9]{36})" + _E,
         entropy=3.5,
-        examples=(_j('{"oauth_token": "gho_', _r(_ALNUM, 36), '"}'),),
+        examples=lambda: (_j('{"oauth_token": "gho_', _r(_ALNUM, 36), '"}'),),
     ),
     Rule(
         id="github-app-token",
@@ -362,7 +385,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("ghu_", "ghs_"),
         pattern=_B + r"(?P<secret>gh[us]_[A-Za-z0-9]{36})" + _E,
         entropy=3.5,
-        examples=(_j("token ghs_", _r(_ALNUM, 36)), _j("GH_TOKEN=ghu_", _r(_ALNUM, 36))),
+        examples=lambda: (_j("token ghs_", _r(_ALNUM, 36)), _j("GH_TOKEN=ghu_", _r(_ALNUM, 36))),
     ),
     Rule(
         id="github-refresh-token",
@@ -370,7 +393,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("ghr_",),
         pattern=_B + r"(?P<secret>ghr_[A-Za-z0-9]{36,76})" + _E,
         entropy=3.5,
-        examples=(_j('"refresh_token": "ghr_', _r(_ALNUM, 76), '"'),),
+        examples=lambda: (_j('"refresh_token": "ghr_', _r(_ALNUM, 76), '"'),),
     ),
     Rule(
         id="github-fine-grained-token",
@@ -378,8 +401,8 @@ RULES: tuple[Rule, ...] = (
         keywords=("github_pat_",),
         pattern=_B + r"(?P<secret>github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})" + _E,
         entropy=3.5,
-        examples=(_j("export GH_TOKEN=github_pat_", _r(_ALNUM, 22), "_", _r(_ALNUM, 59)),),
-        counter_examples=("github_pat_11ABCDEFG0_...",),
+        examples=lambda: (_j("export GH_TOKEN=github_pat_", _r(_ALNUM, 22), "_", _r(_ALNUM, 59)),),
+        counter_examples=lambda: ("github_pat_11ABCDEFG0_...",),
     ),
     Rule(
         id="gitlab-pat",
@@ -387,11 +410,11 @@ RULES: tuple[Rule, ...] = (
         keywords=("glpat-",),
         pattern=_B + r"(?P<secret>glpat-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]{2,}){0,2})" + _EH,
         entropy=3.5,
-        examples=(
+        examples=lambda: (
             _j("GITLAB_TOKEN=glpat-", _r(_URLSAFE, 20)),
             _j("private_token: glpat-", _r(_URLSAFE, 36), ".01.", _r(_ALNUM, 9)),
         ),
-        counter_examples=("GITLAB_TOKEN=glpat-xxxxxxxxxxxxxxxxxxxx",),
+        counter_examples=lambda: ("GITLAB_TOKEN=glpat-xxxxxxxxxxxxxxxxxxxx",),
     ),
     Rule(
         id="gitlab-token",
@@ -413,7 +436,7 @@ RULES: tuple[Rule, ...] = (
             r"|glptt-[0-9a-f]{40})" + _EH
         ),
         entropy=3.5,
-        examples=(
+        examples=lambda: (
             _j("CI_RUNNER_TOKEN=glrt-", _r(_URLSAFE, 20)),
             _j("deploy_token: gldt-", _r(_URLSAFE, 20)),
             _j("TRIGGER=glptt-", _r(_HEX, 40)),
@@ -425,7 +448,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("atbb",),
         pattern=_B + r"(?P<secret>ATBB[A-Za-z0-9_=.-]{32})" + _EH,
         entropy=3.5,
-        examples=(_j("BITBUCKET_APP_PASSWORD=ATBB", _r(_ALNUM, 32)),),
+        examples=lambda: (_j("BITBUCKET_APP_PASSWORD=ATBB", _r(_ALNUM, 32)),),
     ),
     Rule(
         id="atlassian-api-token",
@@ -433,7 +456,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("atatt3",),
         pattern=_B + r"(?P<secret>ATATT3[A-Za-z0-9_=-]{150,260})" + _EH,
         entropy=4.0,
-        examples=(_j("JIRA_API_TOKEN=ATATT3xFfGF0", _r(_URLSAFE, 170), "=", _r(_HEX.upper(), 8)),),
+        examples=lambda: (_j("JIRA_API_TOKEN=ATATT3xFfGF0", _r(_URLSAFE, 170), "=", _r(_HEX.upper(), 8)),),
     ),
     # -- chat -----------------------------------------------------------------------------------------------------
     Rule(
@@ -447,7 +470,7 @@ RULES: tuple[Rule, ...] = (
             r"|xoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{100,300})" + _EH
         ),
         entropy=3.0,
-        examples=(
+        examples=lambda: (
             _j("SLACK_BOT_TOKEN=xoxb-", _r(_DIGITS, 11), "-", _r(_DIGITS, 13), "-", _r(_ALNUM, 24)),
             _j('"token": "xoxp-', _r(_DIGITS, 11), "-", _r(_DIGITS, 12), "-", _r(_DIGITS, 13), "-", _r(_HEX, 32), '"'),
             _j("refresh: xoxe-1-", _r(_ALNUM, 146)),
@@ -457,14 +480,16 @@ RULES: tuple[Rule, ...] = (
             _j("refresh_token=xoxr-", _r(_ALNUM, 40)),
             _j("config: xoxe.xoxp-1-", _r(_UPPER + _DIGITS, 164)),
         ),
-        counter_examples=("SLACK_BOT_TOKEN=xoxb-your-bot-token", "xoxb-123-456-abc"),
+        counter_examples=lambda: ("SLACK_BOT_TOKEN=xoxb-your-bot-token", "xoxb-123-456-abc"),
     ),
     Rule(
         id="slack-app-token",
         description="Slack app-level token",
         keywords=("xapp-",),
         pattern=_B + r"(?P<secret>xapp-\d-[A-Z0-9]{9,12}-\d{10,14}-[a-f0-9]{64})" + _E,
-        examples=(_j("SLACK_APP_TOKEN=xapp-1-A", _r(_UPPER + _DIGITS, 10), "-", _r(_DIGITS, 13), "-", _r(_HEX, 64)),),
+        examples=lambda: (
+            _j("SLACK_APP_TOKEN=xapp-1-A", _r(_UPPER + _DIGITS, 10), "-", _r(_DIGITS, 13), "-", _r(_HEX, 64)),
+        ),
     ),
     Rule(
         id="slack-webhook",
@@ -476,7 +501,7 @@ RULES: tuple[Rule, ...] = (
             r"|(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56})" + _E
         ),
         entropy=3.5,
-        examples=(
+        examples=lambda: (
             _j(
                 "SLACK_WEBHOOK=https://hooks.slack.com/services/T",
                 _r(_UPPER + _DIGITS, 8),
@@ -496,7 +521,7 @@ RULES: tuple[Rule, ...] = (
                 _r(_ALNUM, 24),
             ),
         ),
-        counter_examples=("https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",),
+        counter_examples=lambda: ("https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",),
     ),
     Rule(
         id="discord-bot-token",
@@ -515,12 +540,12 @@ RULES: tuple[Rule, ...] = (
         + _EH,
         entropy=3.5,
         check=filters.discord_user_id,
-        examples=(
+        examples=lambda: (
             _j("DISCORD_TOKEN=", _discord_id(), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38)),
             _j("client.run('", _discord_id(), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 27), "')"),
             _j('    bot.run("', _discord_id(), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38), '")'),
         ),
-        counter_examples=(
+        counter_examples=lambda: (
             # a random first part: base64 data, a JWT-like triple, not a user id
             _j("data = '", _r(_ALNUM, 24), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38), "'"),
             _j("x = 'M", _r(_ALNUM, 23), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 27), "'"),
@@ -539,7 +564,7 @@ RULES: tuple[Rule, ...] = (
             + _EH
         ),
         entropy=3.5,
-        examples=(_j("https://discord.com/api/webhooks/", _r(_DIGITS, 18), "/", _r(_URLSAFE, 68)),),
+        examples=lambda: (_j("https://discord.com/api/webhooks/", _r(_DIGITS, 18), "/", _r(_URLSAFE, 68)),),
     ),
     Rule(
         id="telegram-bot-token",
@@ -547,8 +572,8 @@ RULES: tuple[Rule, ...] = (
         keywords=(":aa",),
         pattern=r"(?<![A-Za-z0-9_:])(?P<secret>\d{8,10}:AA[A-Za-z0-9_-]{33})" + _EH,
         entropy=3.5,
-        examples=(_j("TELEGRAM_BOT_TOKEN=", _r(_DIGITS, 10), ":AA", _r(_URLSAFE, 33)),),
-        counter_examples=("time 12345678:AAbb",),
+        examples=lambda: (_j("TELEGRAM_BOT_TOKEN=", _r(_DIGITS, 10), ":AA", _r(_URLSAFE, 33)),),
+        counter_examples=lambda: ("time 12345678:AAbb",),
     ),
     Rule(
         id="teams-webhook",
@@ -559,7 +584,7 @@ RULES: tuple[Rule, ...] = (
             r"/[a-f0-9-]{36}@[a-f0-9-]{36}"
             r"/IncomingWebhook/[a-f0-9]{32}/[a-f0-9-]{36}(?:/[A-Za-z0-9_-]+)?)"
         ),
-        examples=(
+        examples=lambda: (
             _j(
                 "https://contoso.webhook.office.com/webhookb2/",
                 _r(_HEX, 8),
@@ -605,7 +630,7 @@ RULES: tuple[Rule, ...] = (
             r"[^\s\"'<>]{0,400}?[?&]sig=(?P<secret>[A-Za-z0-9_%-]{40,100})"
         ),
         entropy=4.0,
-        examples=(
+        examples=lambda: (
             _j(
                 "https://prod-27.westeurope.logic.azure.com:443/workflows/",
                 _r(_HEX, 32),
@@ -621,7 +646,9 @@ RULES: tuple[Rule, ...] = (
                 _r(_URLSAFE, 43),
             ),
         ),
-        counter_examples=("https://prod-27.westeurope.logic.azure.com:443/workflows/abc/triggers?sig=<signature>",),
+        counter_examples=lambda: (
+            "https://prod-27.westeurope.logic.azure.com:443/workflows/abc/triggers?sig=<signature>",
+        ),
     ),
     # -- payments and commerce -----------------------------------------------------------------------------------
     Rule(
@@ -630,11 +657,11 @@ RULES: tuple[Rule, ...] = (
         keywords=("sk_live_", "rk_live_"),
         pattern=_B + r"(?P<secret>[sr]k_live_[0-9A-Za-z]{20,247})" + _E,
         entropy=3.5,
-        examples=(
+        examples=lambda: (
             _j("STRIPE_SECRET_KEY=sk_live_", _r(_ALNUM, 99)),
             _j("stripe.api_key = 'rk_live_", _r(_ALNUM, 24), "'"),
         ),
-        counter_examples=("pk_live_" + _r(_ALNUM, 24), "sk_test_" + _r(_ALNUM, 24), "STRIPE_KEY=sk_live_..."),
+        counter_examples=lambda: ("pk_live_" + _r(_ALNUM, 24), "sk_test_" + _r(_ALNUM, 24), "STRIPE_KEY=sk_live_..."),
     ),
     Rule(
         id="stripe-webhook-secret",
@@ -642,8 +669,8 @@ RULES: tuple[Rule, ...] = (
         keywords=("whsec_",),
         pattern=_B + r"(?P<secret>whsec_[A-Za-z0-9+/=]{32,})",
         entropy=3.5,
-        examples=(_j("STRIPE_WEBHOOK_SECRET=whsec_", _r(_ALNUM, 32)),),
-        counter_examples=("STRIPE_WEBHOOK_SECRET=whsec_...",),
+        examples=lambda: (_j("STRIPE_WEBHOOK_SECRET=whsec_", _r(_ALNUM, 32)),),
+        counter_examples=lambda: ("STRIPE_WEBHOOK_SECRET=whsec_...",),
     ),
     Rule(
         id="square-token",
@@ -651,14 +678,17 @@ RULES: tuple[Rule, ...] = (
         keywords=("eaaa", "sq0atp-", "sq0csp-"),
         pattern=_B + r"(?P<secret>EAAA[A-Za-z0-9_-]{60}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,43})" + _EH,
         entropy=3.5,
-        examples=(_j("SQUARE_ACCESS_TOKEN=EAAA", _r(_URLSAFE, 60)), _j("oauth_secret: sq0csp-", _r(_URLSAFE, 43))),
+        examples=lambda: (
+            _j("SQUARE_ACCESS_TOKEN=EAAA", _r(_URLSAFE, 60)),
+            _j("oauth_secret: sq0csp-", _r(_URLSAFE, 43)),
+        ),
     ),
     Rule(
         id="braintree-access-token",
         description="Braintree / PayPal production access token",
         keywords=("access_token$production$",),
         pattern=r"(?P<secret>access_token\$production\$[0-9a-z]{16}\$[0-9a-f]{32})" + _E,
-        examples=(_j("BRAINTREE=access_token$production$", _r(_LOWER + _DIGITS, 16), "$", _r(_HEX, 32)),),
+        examples=lambda: (_j("BRAINTREE=access_token$production$", _r(_LOWER + _DIGITS, 16), "$", _r(_HEX, 32)),),
     ),
     Rule(
         id="shopify-token",
@@ -666,7 +696,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("shpat_", "shpss_", "shpca_", "shppa_"),
         pattern=_B + r"(?P<secret>shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32})" + _E,
         entropy=3.0,
-        examples=(_j("SHOPIFY_ACCESS_TOKEN=shpat_", _r(_HEX, 32)),),
+        examples=lambda: (_j("SHOPIFY_ACCESS_TOKEN=shpat_", _r(_HEX, 32)),),
     ),
     # -- AI APIs --------------------------------------------------------------------------------------------------
     Rule(
@@ -675,15 +705,15 @@ RULES: tuple[Rule, ...] = (
         keywords=("sk-ant-",),
         pattern=_B + r"(?P<secret>sk-ant-(?:api|admin|oat|ort)\d\d-[A-Za-z0-9_-]{32,200})" + _EH,
         entropy=3.5,
-        examples=(_j("ANTHROPIC_API_KEY=sk-ant-api03-", _r(_URLSAFE, 93), "AA"),),
-        counter_examples=("ANTHROPIC_API_KEY=sk-ant-api03-...",),
+        examples=lambda: (_j("ANTHROPIC_API_KEY=sk-ant-api03-", _r(_URLSAFE, 93), "AA"),),
+        counter_examples=lambda: ("ANTHROPIC_API_KEY=sk-ant-api03-...",),
     ),
     Rule(
         id="openrouter-api-key",
         description="OpenRouter API key",
         keywords=("sk-or-v1-",),
         pattern=_B + r"(?P<secret>sk-or-v1-[a-f0-9]{64})" + _E,
-        examples=(_j("OPENROUTER_API_KEY=sk-or-v1-", _r(_HEX, 64)),),
+        examples=lambda: (_j("OPENROUTER_API_KEY=sk-or-v1-", _r(_HEX, 64)),),
     ),
     Rule(
         id="openai-api-key",
@@ -694,11 +724,11 @@ RULES: tuple[Rule, ...] = (
             r"|[A-Za-z0-9_-]{20,74}T3BlbkFJ[A-Za-z0-9_-]{20,74}))" + _EH
         ),
         entropy=3.5,
-        examples=(
+        examples=lambda: (
             _j("OPENAI_API_KEY=sk-proj-", _r(_URLSAFE, 156)),
             _j("openai.api_key = 'sk-", _r(_ALNUM, 20), "T3BlbkFJ", _r(_ALNUM, 20), "'"),
         ),
-        counter_examples=("OPENAI_API_KEY=sk-proj-...", "sk-proj-" + "x" * 48),
+        counter_examples=lambda: ("OPENAI_API_KEY=sk-proj-...", "sk-proj-" + "x" * 48),
     ),
     Rule(
         id="deepseek-api-key",
@@ -706,7 +736,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("sk-",),
         pattern=_B + r"(?P<secret>sk-[a-f0-9]{32})" + _EH,
         entropy=3.0,
-        examples=(_j("DEEPSEEK_API_KEY=sk-", _r(_HEX, 32)),),
+        examples=lambda: (_j("DEEPSEEK_API_KEY=sk-", _r(_HEX, 32)),),
     ),
     Rule(
         id="huggingface-token",
@@ -714,11 +744,11 @@ RULES: tuple[Rule, ...] = (
         keywords=("hf_", "api_org_"),
         pattern=_B + r"(?P<secret>(?:hf|api_org)_[A-Za-z]{34})" + _E,
         entropy=3.5,
-        examples=(
+        examples=lambda: (
             _j("HF_TOKEN=hf_", _r(_UPPER + _LOWER, 34)),
             _j("huggingface-cli login --token hf_", _r(_UPPER + _LOWER, 34)),
         ),
-        counter_examples=("HF_TOKEN=hf_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",),
+        counter_examples=lambda: ("HF_TOKEN=hf_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",),
     ),
     Rule(
         id="groq-api-key",
@@ -726,7 +756,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("gsk_",),
         pattern=_B + r"(?P<secret>gsk_[A-Za-z0-9]{52})" + _E,
         entropy=3.5,
-        examples=(_j("GROQ_API_KEY=gsk_", _r(_ALNUM, 52)),),
+        examples=lambda: (_j("GROQ_API_KEY=gsk_", _r(_ALNUM, 52)),),
     ),
     Rule(
         id="replicate-api-token",
@@ -734,7 +764,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("r8_",),
         pattern=_B + r"(?P<secret>r8_[A-Za-z0-9]{37})" + _E,
         entropy=3.5,
-        examples=(_j("REPLICATE_API_TOKEN=r8_", _r(_ALNUM, 37)),),
+        examples=lambda: (_j("REPLICATE_API_TOKEN=r8_", _r(_ALNUM, 37)),),
     ),
     Rule(
         id="perplexity-api-key",
@@ -742,7 +772,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("pplx-",),
         pattern=_B + r"(?P<secret>pplx-[A-Za-z0-9]{48})" + _E,
         entropy=3.5,
-        examples=(_j("PERPLEXITY_API_KEY=pplx-", _r(_ALNUM, 48)),),
+        examples=lambda: (_j("PERPLEXITY_API_KEY=pplx-", _r(_ALNUM, 48)),),
     ),
     Rule(
         id="xai-api-key",
@@ -750,14 +780,14 @@ RULES: tuple[Rule, ...] = (
         keywords=("xai-",),
         pattern=_B + r"(?P<secret>xai-[A-Za-z0-9]{80})" + _E,
         entropy=3.5,
-        examples=(_j("XAI_API_KEY=xai-", _r(_ALNUM, 80)),),
+        examples=lambda: (_j("XAI_API_KEY=xai-", _r(_ALNUM, 80)),),
     ),
     Rule(
         id="langsmith-api-key",
         description="LangSmith API key",
         keywords=("lsv2_",),
         pattern=_B + r"(?P<secret>lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10})" + _E,
-        examples=(_j("LANGCHAIN_API_KEY=lsv2_pt_", _r(_HEX, 32), "_", _r(_HEX, 10)),),
+        examples=lambda: (_j("LANGCHAIN_API_KEY=lsv2_pt_", _r(_HEX, 32), "_", _r(_HEX, 10)),),
     ),
     # -- package registries and CI ----------------------------------------------------------------------------------
     Rule(
@@ -766,8 +796,8 @@ RULES: tuple[Rule, ...] = (
         keywords=("npm_",),
         pattern=_B + r"(?P<secret>npm_[A-Za-z0-9]{36})" + _E,
         entropy=3.5,
-        examples=(_j("//registry.npmjs.org/:_authToken=npm_", _r(_ALNUM, 36)),),
-        counter_examples=("NPM_TOKEN=npm_" + "0" * 36,),
+        examples=lambda: (_j("//registry.npmjs.org/:_authToken=npm_", _r(_ALNUM, 36)),),
+        counter_examples=lambda: ("NPM_TOKEN=npm_" + "0" * 36,),
     ),
     Rule(
         id="pypi-token",
@@ -775,14 +805,14 @@ RULES: tuple[Rule, ...] = (
         keywords=("pypi-ag",),
         pattern=_B + r"(?P<secret>pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,})" + _EH,
         entropy=3.5,
-        examples=(_j("[pypi]\nusername = __token__\npassword = ", "pypi-AgEIcHlwaS5vcmc", _r(_URLSAFE, 140)),),
+        examples=lambda: (_j("[pypi]\nusername = __token__\npassword = ", "pypi-AgEIcHlwaS5vcmc", _r(_URLSAFE, 140)),),
     ),
     Rule(
         id="rubygems-api-key",
         description="RubyGems API key",
         keywords=("rubygems_",),
         pattern=_B + r"(?P<secret>rubygems_[a-f0-9]{48})" + _E,
-        examples=(_j("GEM_HOST_API_KEY=rubygems_", _r(_HEX, 48)),),
+        examples=lambda: (_j("GEM_HOST_API_KEY=rubygems_", _r(_HEX, 48)),),
     ),
     Rule(
         id="nuget-api-key",
@@ -790,7 +820,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("oy2",),
         pattern=_B + r"(?P<secret>oy2[a-z0-9]{43})" + _E,
         entropy=3.5,
-        examples=(_j("dotnet nuget push -k oy2", _r(_LOWER + _DIGITS, 43)),),
+        examples=lambda: (_j("dotnet nuget push -k oy2", _r(_LOWER + _DIGITS, 43)),),
     ),
     Rule(
         id="dockerhub-token",
@@ -798,21 +828,21 @@ RULES: tuple[Rule, ...] = (
         keywords=("dckr_pat_", "dckr_oat_"),
         pattern=_B + r"(?P<secret>dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,})" + _EH,
         entropy=3.5,
-        examples=(_j("DOCKERHUB_TOKEN=dckr_pat_", _r(_URLSAFE, 27)),),
+        examples=lambda: (_j("DOCKERHUB_TOKEN=dckr_pat_", _r(_URLSAFE, 27)),),
     ),
     Rule(
         id="circleci-token",
         description="CircleCI personal API token",
         keywords=("ccipat_",),
         pattern=_B + r"(?P<secret>CCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40})" + _E,
-        examples=(_j("CIRCLE_TOKEN=CCIPAT_", _r(_ALNUM, 22), "_", _r(_HEX, 40)),),
+        examples=lambda: (_j("CIRCLE_TOKEN=CCIPAT_", _r(_ALNUM, 22), "_", _r(_HEX, 40)),),
     ),
     Rule(
         id="buildkite-token",
         description="Buildkite API access token",
         keywords=("bkua_",),
         pattern=_B + r"(?P<secret>bkua_[a-f0-9]{40})" + _E,
-        examples=(_j("BUILDKITE_API_TOKEN=bkua_", _r(_HEX, 40)),),
+        examples=lambda: (_j("BUILDKITE_API_TOKEN=bkua_", _r(_HEX, 40)),),
     ),
     Rule(
         id="sonarqube-token",
@@ -825,8 +855,8 @@ RULES: tuple[Rule, ...] = (
             + _E
         ),
         entropy=3.0,
-        examples=(_j("SONAR_TOKEN=squ_", _r(_HEX, 40)), _j("sonar.login=", _r(_HEX, 40))),
-        counter_examples=("commit " + _r(_HEX, 40), "sonar.login=" + "0" * 40),
+        examples=lambda: (_j("SONAR_TOKEN=squ_", _r(_HEX, 40)), _j("sonar.login=", _r(_HEX, 40))),
+        counter_examples=lambda: ("commit " + _r(_HEX, 40), "sonar.login=" + "0" * 40),
     ),
     # -- mail -------------------------------------------------------------------------------------------------------
     Rule(
@@ -835,7 +865,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("sg.",),
         pattern=_B + r"(?P<secret>SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})" + _EH,
         entropy=3.5,
-        examples=(_j("SENDGRID_API_KEY=SG.", _r(_URLSAFE, 22), ".", _r(_URLSAFE, 43)),),
+        examples=lambda: (_j("SENDGRID_API_KEY=SG.", _r(_URLSAFE, 22), ".", _r(_URLSAFE, 43)),),
     ),
     Rule(
         id="mailgun-api-key",
@@ -843,7 +873,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("key-",),
         pattern=_B + r"(?P<secret>key-[0-9a-f]{32})" + _E,
         entropy=3.0,
-        examples=(_j("MAILGUN_API_KEY=key-", _r(_HEX, 32)),),
+        examples=lambda: (_j("MAILGUN_API_KEY=key-", _r(_HEX, 32)),),
     ),
     Rule(
         id="mailchimp-api-key",
@@ -851,14 +881,14 @@ RULES: tuple[Rule, ...] = (
         keywords=("-us",),
         pattern=_B + r"(?P<secret>[0-9a-f]{32}-us\d{1,2})" + _E,
         entropy=3.0,
-        examples=(_j("MAILCHIMP_API_KEY=", _r(_HEX, 32), "-us21"),),
+        examples=lambda: (_j("MAILCHIMP_API_KEY=", _r(_HEX, 32), "-us21"),),
     ),
     Rule(
         id="brevo-api-key",
         description="Brevo (Sendinblue) API key",
         keywords=("xkeysib-",),
         pattern=_B + r"(?P<secret>xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16})" + _E,
-        examples=(_j("BREVO_API_KEY=xkeysib-", _r(_HEX, 64), "-", _r(_ALNUM, 16)),),
+        examples=lambda: (_j("BREVO_API_KEY=xkeysib-", _r(_HEX, 64), "-", _r(_ALNUM, 16)),),
     ),
     # -- other services with fixed prefixes -------------------------------------------------------------------------
     Rule(
@@ -867,7 +897,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("dapi",),
         pattern=_B + r"(?P<secret>dapi[a-f0-9]{32}(?:-\d)?)" + _E,
         entropy=3.0,
-        examples=(_j("DATABRICKS_TOKEN=dapi", _r(_HEX, 32)),),
+        examples=lambda: (_j("DATABRICKS_TOKEN=dapi", _r(_HEX, 32)),),
     ),
     Rule(
         id="twilio-api-key",
@@ -875,7 +905,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("sk",),
         pattern=_B + r"(?P<secret>SK[0-9a-f]{32})" + _E,
         entropy=3.0,
-        examples=(_j("TWILIO_API_KEY=SK", _r(_HEX, 32)),),
+        examples=lambda: (_j("TWILIO_API_KEY=SK", _r(_HEX, 32)),),
     ),
     Rule(
         id="newrelic-key",
@@ -883,7 +913,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("nrak-", "nrjs-", "nrii-"),
         pattern=_B + r"(?P<secret>NR(?:AK|JS|II)-[A-Za-z0-9]{19,32})" + _E,
         entropy=3.5,
-        examples=(_j("NEW_RELIC_API_KEY=NRAK-", _r(_UPPER + _DIGITS, 27)),),
+        examples=lambda: (_j("NEW_RELIC_API_KEY=NRAK-", _r(_UPPER + _DIGITS, 27)),),
     ),
     Rule(
         id="datadog-api-key",
@@ -896,7 +926,7 @@ RULES: tuple[Rule, ...] = (
             + _E
         ),
         entropy=3.0,
-        examples=(_j("DD_API_KEY=", _r(_HEX, 32)), _j("datadog_app_key: ", _r(_HEX, 40))),
+        examples=lambda: (_j("DD_API_KEY=", _r(_HEX, 32)), _j("datadog_app_key: ", _r(_HEX, 40))),
     ),
     Rule(
         id="sentry-token",
@@ -904,7 +934,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("sntrys_", "sntryu_"),
         pattern=_B + r"(?P<secret>sntrys_eyJ[A-Za-z0-9+/=_-]{60,}|sntryu_[a-f0-9]{64})" + _EH,
         entropy=3.5,
-        examples=(_j("SENTRY_AUTH_TOKEN=sntryu_", _r(_HEX, 64)),),
+        examples=lambda: (_j("SENTRY_AUTH_TOKEN=sntryu_", _r(_HEX, 64)),),
     ),
     Rule(
         id="linear-api-key",
@@ -912,7 +942,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("lin_api_",),
         pattern=_B + r"(?P<secret>lin_api_[A-Za-z0-9]{40})" + _E,
         entropy=3.5,
-        examples=(_j("LINEAR_API_KEY=lin_api_", _r(_ALNUM, 40)),),
+        examples=lambda: (_j("LINEAR_API_KEY=lin_api_", _r(_ALNUM, 40)),),
     ),
     Rule(
         id="notion-token",
@@ -920,7 +950,10 @@ RULES: tuple[Rule, ...] = (
         keywords=("ntn_", "secret_"),
         pattern=_B + r"(?P<secret>ntn_\d{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})" + _E,
         entropy=4.0,
-        examples=(_j("NOTION_TOKEN=ntn_", _r(_DIGITS, 11), _r(_ALNUM, 35)), _j("NOTION_KEY=secret_", _r(_ALNUM, 43))),
+        examples=lambda: (
+            _j("NOTION_TOKEN=ntn_", _r(_DIGITS, 11), _r(_ALNUM, 35)),
+            _j("NOTION_KEY=secret_", _r(_ALNUM, 43)),
+        ),
     ),
     Rule(
         id="figma-token",
@@ -928,7 +961,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("figd_",),
         pattern=_B + r"(?P<secret>figd_[A-Za-z0-9_-]{40,})" + _EH,
         entropy=3.5,
-        examples=(_j("FIGMA_TOKEN=figd_", _r(_URLSAFE, 40)),),
+        examples=lambda: (_j("FIGMA_TOKEN=figd_", _r(_URLSAFE, 40)),),
     ),
     Rule(
         id="doppler-token",
@@ -936,14 +969,14 @@ RULES: tuple[Rule, ...] = (
         keywords=("dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."),
         pattern=_B + r"(?P<secret>dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9._]{40,60})" + _E,
         entropy=3.5,
-        examples=(_j("DOPPLER_TOKEN=dp.st.prd.", _r(_ALNUM, 43)),),
+        examples=lambda: (_j("DOPPLER_TOKEN=dp.st.prd.", _r(_ALNUM, 43)),),
     ),
     Rule(
         id="pulumi-token",
         description="Pulumi access token",
         keywords=("pul-",),
         pattern=_B + r"(?P<secret>pul-[a-f0-9]{40})" + _E,
-        examples=(_j("PULUMI_ACCESS_TOKEN=pul-", _r(_HEX, 40)),),
+        examples=lambda: (_j("PULUMI_ACCESS_TOKEN=pul-", _r(_HEX, 40)),),
     ),
     Rule(
         id="terraform-cloud-token",
@@ -951,7 +984,7 @@ RULES: tuple[Rule, ...] = (
         keywords=(".atlasv1.",),
         pattern=_B + r"(?P<secret>[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70})" + _EH,
         entropy=3.5,
-        examples=(_j('token = "', _r(_ALNUM, 14), ".atlasv1.", _r(_URLSAFE, 67), '"'),),
+        examples=lambda: (_j('token = "', _r(_ALNUM, 14), ".atlasv1.", _r(_URLSAFE, 67), '"'),),
     ),
     Rule(
         id="vault-token",
@@ -962,12 +995,12 @@ RULES: tuple[Rule, ...] = (
             r"(?P<secret>hv[sbr]\.[A-Za-z0-9_-]{24,}|s\.[A-Za-z0-9]{24})" + _EH
         ),
         entropy=3.5,
-        examples=(
+        examples=lambda: (
             _j("VAULT_TOKEN=hvs.", _r(_URLSAFE, 90)),
             _j("VAULT_TOKEN=hvb.", _r(_URLSAFE, 138)),
             _j('X-Vault-Token: "s.', _r(_ALNUM, 24), '"'),
         ),
-        counter_examples=("model.s." + _r(_ALNUM, 24), "VAULT_TOKEN=s.xxxxxxxxxxxxxxxxxxxxxxxx"),
+        counter_examples=lambda: ("model.s." + _r(_ALNUM, 24), "VAULT_TOKEN=s.xxxxxxxxxxxxxxxxxxxxxxxx"),
     ),
     Rule(
         id="uuid-api-key",
@@ -979,7 +1012,7 @@ RULES: tuple[Rule, ...] = (
             r"(?P<secret>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?![\w-])"
         ),
         entropy=3.0,
-        examples=(
+        examples=lambda: (
             _j("HEROKU_API_KEY=", _r(_HEX, 8), "-", _r(_HEX, 4), "-", _r(_HEX, 4), "-", _r(_HEX, 4), "-", _r(_HEX, 12)),
             _j(
                 "hubspot_api_key: '",
@@ -1019,7 +1052,7 @@ RULES: tuple[Rule, ...] = (
                 _r(_HEX, 12),
             ),
         ),
-        counter_examples=(
+        counter_examples=lambda: (
             "heroku_app_id = "
             + _r(_HEX, 8)
             + "-"
@@ -1042,8 +1075,11 @@ RULES: tuple[Rule, ...] = (
             r"(?P<secret>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])"
         ),
         entropy=4.5,
-        examples=(_j("AZURE_STORAGE_KEY=", _r(_B64, 86), "=="), _j('"storageAccountKey": "', _r(_B64, 86), '=="')),
-        counter_examples=("AZURE_STORAGE_KEY=" + "A" * 86 + "==",),
+        examples=lambda: (
+            _j("AZURE_STORAGE_KEY=", _r(_B64, 86), "=="),
+            _j('"storageAccountKey": "', _r(_B64, 86), '=="'),
+        ),
+        counter_examples=lambda: ("AZURE_STORAGE_KEY=" + "A" * 86 + "==",),
     ),
     Rule(
         id="grafana-token",
@@ -1051,7 +1087,10 @@ RULES: tuple[Rule, ...] = (
         keywords=("glc_", "glsa_"),
         pattern=_B + r"(?P<secret>glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})" + _E,
         entropy=3.5,
-        examples=(_j("GRAFANA_TOKEN=glsa_", _r(_ALNUM, 32), "_", _r(_HEX, 8)), _j("GRAFANA_CLOUD=glc_", _r(_B64, 120))),
+        examples=lambda: (
+            _j("GRAFANA_TOKEN=glsa_", _r(_ALNUM, 32), "_", _r(_HEX, 8)),
+            _j("GRAFANA_CLOUD=glc_", _r(_B64, 120)),
+        ),
     ),
     Rule(
         id="planetscale-token",
@@ -1059,7 +1098,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("pscale_",),
         pattern=_B + r"(?P<secret>pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64})" + _EH,
         entropy=3.5,
-        examples=(_j("PLANETSCALE_PASSWORD=pscale_pw_", _r(_URLSAFE, 43)),),
+        examples=lambda: (_j("PLANETSCALE_PASSWORD=pscale_pw_", _r(_URLSAFE, 43)),),
     ),
     Rule(
         id="supabase-token",
@@ -1067,8 +1106,8 @@ RULES: tuple[Rule, ...] = (
         keywords=("sbp_", "sb_secret_"),
         pattern=_B + r"(?P<secret>sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{31,})" + _EH,
         entropy=3.0,
-        examples=(_j("SUPABASE_ACCESS_TOKEN=sbp_", _r(_HEX, 40)),),
-        counter_examples=("SUPABASE_PUBLISHABLE_KEY=sb_publishable_" + _r(_URLSAFE, 31),),
+        examples=lambda: (_j("SUPABASE_ACCESS_TOKEN=sbp_", _r(_HEX, 40)),),
+        counter_examples=lambda: ("SUPABASE_PUBLISHABLE_KEY=sb_publishable_" + _r(_URLSAFE, 31),),
     ),
     Rule(
         id="mapbox-secret-token",
@@ -1076,8 +1115,8 @@ RULES: tuple[Rule, ...] = (
         keywords=("sk.eyj",),
         pattern=_B + r"(?P<secret>sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,})" + _EH,
         entropy=3.5,
-        examples=(_j("MAPBOX_TOKEN=sk.eyJ1Ijoi", _r(_URLSAFE, 50), ".", _r(_URLSAFE, 22)),),
-        counter_examples=("MAPBOX_PUBLIC=pk.eyJ1Ijoi" + _r(_URLSAFE, 50) + "." + _r(_URLSAFE, 22),),
+        examples=lambda: (_j("MAPBOX_TOKEN=sk.eyJ1Ijoi", _r(_URLSAFE, 50), ".", _r(_URLSAFE, 22)),),
+        counter_examples=lambda: ("MAPBOX_PUBLIC=pk.eyJ1Ijoi" + _r(_URLSAFE, 50) + "." + _r(_URLSAFE, 22),),
     ),
     Rule(
         id="airtable-token",
@@ -1085,14 +1124,14 @@ RULES: tuple[Rule, ...] = (
         keywords=("pat",),
         pattern=_B + r"(?P<secret>pat[A-Za-z0-9]{14}\.[a-f0-9]{64})" + _E,
         entropy=3.5,
-        examples=(_j("AIRTABLE_TOKEN=pat", _r(_ALNUM, 14), ".", _r(_HEX, 64)),),
+        examples=lambda: (_j("AIRTABLE_TOKEN=pat", _r(_ALNUM, 14), ".", _r(_HEX, 64)),),
     ),
     Rule(
         id="postman-api-key",
         description="Postman API key",
         keywords=("pmak-",),
         pattern=_B + r"(?P<secret>PMAK-[a-f0-9]{24}-[a-f0-9]{34})" + _E,
-        examples=(_j("POSTMAN_API_KEY=PMAK-", _r(_HEX, 24), "-", _r(_HEX, 34)),),
+        examples=lambda: (_j("POSTMAN_API_KEY=PMAK-", _r(_HEX, 24), "-", _r(_HEX, 34)),),
     ),
     Rule(
         id="netlify-token",
@@ -1100,7 +1139,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("nfp_",),
         pattern=_B + r"(?P<secret>nfp_[A-Za-z0-9]{36,40})" + _E,
         entropy=3.5,
-        examples=(_j("NETLIFY_AUTH_TOKEN=nfp_", _r(_ALNUM, 36)),),
+        examples=lambda: (_j("NETLIFY_AUTH_TOKEN=nfp_", _r(_ALNUM, 36)),),
     ),
     Rule(
         id="tailscale-key",
@@ -1108,7 +1147,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("tskey-",),
         pattern=_B + r"(?P<secret>tskey-(?:auth|api|client|webhook|scim)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,})" + _E,
         entropy=3.5,
-        examples=(_j("TS_AUTHKEY=tskey-auth-k", _r(_ALNUM, 10), "CNTRL-", _r(_ALNUM, 32)),),
+        examples=lambda: (_j("TS_AUTHKEY=tskey-auth-k", _r(_ALNUM, 10), "CNTRL-", _r(_ALNUM, 32)),),
     ),
     Rule(
         id="onepassword-token",
@@ -1116,7 +1155,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("ops_eyj",),
         pattern=_B + r"(?P<secret>ops_eyJ[A-Za-z0-9+/=_-]{250,})",
         entropy=4.0,
-        examples=(_j("OP_SERVICE_ACCOUNT_TOKEN=ops_eyJ", _r(_B64, 300)),),
+        examples=lambda: (_j("OP_SERVICE_ACCOUNT_TOKEN=ops_eyJ", _r(_B64, 300)),),
     ),
     Rule(
         id="dropbox-token",
@@ -1124,14 +1163,14 @@ RULES: tuple[Rule, ...] = (
         keywords=("sl.",),
         pattern=r"(?<![A-Za-z0-9_.])(?P<secret>sl\.(?:u\.)?[A-Za-z0-9_-]{130,})" + _EH,
         entropy=4.0,
-        examples=(_j("DROPBOX_TOKEN=sl.B", _r(_URLSAFE, 137)),),
+        examples=lambda: (_j("DROPBOX_TOKEN=sl.B", _r(_URLSAFE, 137)),),
     ),
     Rule(
         id="hubspot-token",
         description="HubSpot private app access token",
         keywords=("pat-na1-", "pat-eu1-"),
         pattern=_B + r"(?P<secret>pat-(?:na|eu)1-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})" + _E,
-        examples=(
+        examples=lambda: (
             _j(
                 "HUBSPOT_TOKEN=pat-na1-",
                 _r(_HEX, 8),
@@ -1152,7 +1191,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("pnu_",),
         pattern=_B + r"(?P<secret>pnu_[A-Za-z0-9]{36})" + _E,
         entropy=3.5,
-        examples=(_j("PREFECT_API_KEY=pnu_", _r(_ALNUM, 36)),),
+        examples=lambda: (_j("PREFECT_API_KEY=pnu_", _r(_ALNUM, 36)),),
     ),
     Rule(
         id="contentful-token",
@@ -1160,7 +1199,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("cfpat-",),
         pattern=_B + r"(?P<secret>CFPAT-[A-Za-z0-9_-]{43})" + _EH,
         entropy=3.5,
-        examples=(_j("CONTENTFUL_MANAGEMENT_TOKEN=CFPAT-", _r(_URLSAFE, 43)),),
+        examples=lambda: (_j("CONTENTFUL_MANAGEMENT_TOKEN=CFPAT-", _r(_URLSAFE, 43)),),
     ),
     Rule(
         id="fcm-server-key",
@@ -1168,7 +1207,7 @@ RULES: tuple[Rule, ...] = (
         keywords=(":apa91b",),
         pattern=_B + r"(?P<secret>AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{134})" + _EH,
         entropy=3.5,
-        examples=(_j("FCM_SERVER_KEY=AAAA", _r(_URLSAFE, 7), ":APA91b", _r(_URLSAFE, 134)),),
+        examples=lambda: (_j("FCM_SERVER_KEY=AAAA", _r(_URLSAFE, 7), ":APA91b", _r(_URLSAFE, 134)),),
     ),
     # -- tokens without a provider: JWTs, credentials in URLs and headers -------------------------------------------
     Rule(
@@ -1180,7 +1219,7 @@ RULES: tuple[Rule, ...] = (
             r"\.[A-Za-z0-9_-]{16,}={0,2})" + _EH
         ),
         check=filters.jwt_token,
-        examples=(
+        examples=lambda: (
             _j(
                 "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ",
                 _r(_URLSAFE, 60),
@@ -1188,7 +1227,7 @@ RULES: tuple[Rule, ...] = (
                 _r(_URLSAFE, 43),
             ),
         ),
-        counter_examples=(
+        counter_examples=lambda: (
             "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2M"
             "jM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
             "eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjM0NTY3ODkwIn0." + _r(_URLSAFE, 20),
@@ -1206,11 +1245,11 @@ RULES: tuple[Rule, ...] = (
         ),
         check=filters.url_password,
         prose_check=filters.url_password_in_prose,
-        examples=(
+        examples=lambda: (
             _j("DATABASE_URL=postgres://app:", _r(_ALNUM, 20), "@db.internal:5432/app"),
             _j('mongo_uri = "mongodb+srv://admin:', _r(_ALNUM, 16), '@cluster0.mongodb.net/prod"'),
         ),
-        counter_examples=(
+        counter_examples=lambda: (
             "DATABASE_URL=postgres://postgres:postgres@localhost:5432/app",
             "DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app",
             "redis://:password@localhost:6379/0",
@@ -1225,11 +1264,11 @@ RULES: tuple[Rule, ...] = (
         pattern=r"jdbc:[a-z0-9]{2,20}:[^\s\"'<>]{0,300}?[?&;](?i:password|pwd)=(?P<secret>[^&;\s\"'<>]{1,128})",
         check=filters.url_password,
         prose_check=filters.url_password_in_prose,
-        examples=(
+        examples=lambda: (
             _j("url=jdbc:mysql://db.internal:3306/app?user=app&password=", _r(_ALNUM, 16)),
             _j('"jdbc:sqlserver://db.internal:1433;databaseName=app;user=sa;password=', _r(_ALNUM, 14), ';"'),
         ),
-        counter_examples=("jdbc:postgresql://localhost/app?user=app&password=${DB_PASSWORD}",),
+        counter_examples=lambda: ("jdbc:postgresql://localhost/app?user=app&password=${DB_PASSWORD}",),
     ),
     Rule(
         id="url-credentials",
@@ -1241,8 +1280,10 @@ RULES: tuple[Rule, ...] = (
         ),
         check=filters.url_password,
         prose_check=filters.url_password_in_prose,
-        examples=(_j("git remote add origin https://deploy:", _r(_ALNUM, 24), "@git.example.org/team/app.git"),),
-        counter_examples=(
+        examples=lambda: (
+            _j("git remote add origin https://deploy:", _r(_ALNUM, 24), "@git.example.org/team/app.git"),
+        ),
+        counter_examples=lambda: (
             "https://user:password@example.com/",
             "https://x-access-token:${GITHUB_TOKEN}@github.com/o/r",
             "ssh://git@github.com:22/o/r.git",
@@ -1254,8 +1295,8 @@ RULES: tuple[Rule, ...] = (
         keywords=("basic",),
         pattern=r"(?i:Authorization\s*[:=]\s*[\"']?Basic|\bBasic)\s+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])",
         check=filters.basic_credentials,
-        examples=(_j("Authorization: Basic ", _b64("admin:" + _r(_ALNUM, 14) + "!")),),
-        counter_examples=(
+        examples=lambda: (_j("Authorization: Basic ", _b64("admin:" + _r(_ALNUM, 14) + "!")),),
+        counter_examples=lambda: (
             _j("Authorization: Basic ", _b64("user:password")),
             "if auth.startswith('Basic YWxhZGRpbg'):",
         ),
@@ -1266,8 +1307,8 @@ RULES: tuple[Rule, ...] = (
         keywords=('"auth"',),
         pattern=r'"auth"\s*:\s*"(?P<secret>[A-Za-z0-9+/]{8,}={0,2})"',
         check=filters.basic_credentials,
-        examples=(_j('{"auths": {"ghcr.io": {"auth": "', _b64("bot:" + _r(_ALNUM, 20)), '"}}}'),),
-        counter_examples=(_j('{"auths": {"ghcr.io": {"auth": "', _b64("user:password"), '"}}}'),),
+        examples=lambda: (_j('{"auths": {"ghcr.io": {"auth": "', _b64("bot:" + _r(_ALNUM, 20)), '"}}}'),),
+        counter_examples=lambda: (_j('{"auths": {"ghcr.io": {"auth": "', _b64("user:password"), '"}}}'),),
     ),
     Rule(
         id="bearer-token",
@@ -1276,8 +1317,8 @@ RULES: tuple[Rule, ...] = (
         pattern=r"(?i:Authorization\s*[:=]\s*[\"']?Bearer|\bBearer)\s+(?P<secret>[A-Za-z0-9._~+/-]{20,}={0,2})",
         entropy=3.5,
         check=filters.plausible,
-        examples=(_j('curl -H "Authorization: Bearer ', _r(_ALNUM, 40), '" https://api.example.org'),),
-        counter_examples=('-H "Authorization: Bearer $TOKEN"', "Authorization: Bearer <token>"),
+        examples=lambda: (_j('curl -H "Authorization: Bearer ', _r(_ALNUM, 40), '" https://api.example.org'),),
+        counter_examples=lambda: ('-H "Authorization: Bearer $TOKEN"', "Authorization: Bearer <token>"),
     ),
     Rule(
         id="curl-basic-auth",
@@ -1289,11 +1330,11 @@ RULES: tuple[Rule, ...] = (
         ),
         check=filters.url_password,
         prose_check=filters.url_password_in_prose,
-        examples=(
+        examples=lambda: (
             _j("curl -u deploy:", _r(_ALNUM, 16), " https://api.example.org/v1/items"),
             _j("curl -s --user 'ci-bot:", _r(_ALNUM, 20), "' https://example.org/upload"),
         ),
-        counter_examples=("curl -u user:password https://x.org", "curl -u admin:$ADMIN_PASSWORD https://x.org"),
+        counter_examples=lambda: ("curl -u user:password https://x.org", "curl -u admin:$ADMIN_PASSWORD https://x.org"),
     ),
     Rule(
         id="curl-auth-header",
@@ -1305,11 +1346,14 @@ RULES: tuple[Rule, ...] = (
             r"(?:(?:Basic|Bearer|Token|token|Bot|bearer)[ \t]+)?(?P<secret>[^\s\"'$]{8,300})"
         ),
         check=filters.plausible,
-        examples=(
+        examples=lambda: (
             _j("curl -X POST -H 'Authorization: ", _r(_ALNUM, 40), "' https://api.example.org"),
             _j('curl https://api.example.org -H "X-API-Key: ', _r(_ALNUM, 32), '"'),
         ),
-        counter_examples=("curl -H 'Authorization: Bearer $TOKEN' https://x.org", 'curl -H "X-API-Key: <your key>"'),
+        counter_examples=lambda: (
+            "curl -H 'Authorization: Bearer $TOKEN' https://x.org",
+            'curl -H "X-API-Key: <your key>"',
+        ),
     ),
     # -- generic: no format, judged by name, value and entropy -------------------------------------------------------
     Rule(
@@ -1349,13 +1393,13 @@ RULES: tuple[Rule, ...] = (
         # line of code. The one value that may give characters back (secret6, which a ")" can end) stays greedy.
         check=filters.plausible,
         generic=True,
-        examples=(
+        examples=lambda: (
             _j('DB_PASSWORD = "', _r(_ALNUM, 6), "#", _r(_ALNUM, 6), '"'),
             _j("api_key: ", _r(_ALNUM, 32)),
             _j("export SERVICE_TOKEN=", _r(_ALNUM, 30)),
             _j('{"client_secret": "', _r(_ALNUM, 24), '"}'),
             _j("mysql --password=", _r(_ALNUM, 12), "! -h db"),
-            _j("<password>", _r(_ALNUM, 14), "</password>"),
+            _j("<password>", _r(_ALNUM, 20), "</password>"),
             _j('const apiKey = "', _r(_ALNUM, 28), '";'),
             _j("curl 'https://api.example.org/v1/items?limit=5&access_token=", _r(_ALNUM, 32), "'"),
             _j("docker run -e STRIPE_API_KEY=", _r(_ALNUM, 32), " -p 80:80 app"),
@@ -1364,7 +1408,7 @@ RULES: tuple[Rule, ...] = (
             _j("define( 'DB_PASSWORD', '", _r(_ALNUM, 10), "!', );"),
             _j('"Server=tcp:db.internal;Database=app;User Id=app;Password=', _r(_ALNUM, 16), ';"'),
         ),
-        counter_examples=(
+        counter_examples=lambda: (
             'password = os.environ["DB_PASSWORD"]',
             "password = getpass.getpass()",
             'password = "changeme"',
@@ -1397,13 +1441,13 @@ RULES: tuple[Rule, ...] = (
             r"[`\"'*]{0,2}(?P<secret>[^\s`\"'*<>]{6,200}?)[`\"'*]{0,2}[.,;:!?)]*(?=[\s\"'`}\],\\]|$)"
         ),
         check=filters.plausible,
-        examples=(
+        examples=lambda: (
             _j("The staging password is ", _r(_ALNUM, 8), "!9 so log in with that."),
             _j("use the token ", _r(_ALNUM, 32), " for the deploy"),
             _j('{"role": "user", "content": "try it with the password ', _r(_ALNUM, 12), '%!"}'),
             _j("I set the API key to `", _r(_ALNUM, 40), "` in the CI settings."),
         ),
-        counter_examples=(
+        counter_examples=lambda: (
             "The password is stored in the vault and never committed.",
             "the token is None until login() is called",
             "Set the password to something long.",

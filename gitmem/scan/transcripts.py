@@ -17,16 +17,18 @@ secret split by an escape is still found, at its line in the file.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from gitmem.scan.lazyre import lazy
+
 CLIENTS = ("claude", "codex", "gemini", "qwen", "opencode")
 
-# Paths (repository-relative, / separators) that are a client's transcript wherever they are committed from.
-_PATHS = re.compile(
+# Paths (repository-relative, / separators) that are a client's transcript wherever they are committed from; all end
+# in .json or .jsonl.
+_PATHS = lazy(
     r"(?:^|/)(?:"
     r"\.claude/projects/[^/]+/[^/]+\.jsonl"
     r"|rollout-[^/]*\.jsonl"
@@ -46,10 +48,12 @@ _SHAPES = (
 
 def recognise(relative: str, head: str) -> bool:
     """Whether a file (its repository-relative path and its first characters) is an AI client's transcript."""
+    if not relative.endswith((".jsonl", ".json")):
+        return False  # (most files: the pre-commit hook decides here, before it compiles a pattern or loads json)
     if _PATHS.search(relative):
         return True
-    if not relative.endswith((".jsonl", ".json")):
-        return False
+    import json
+
     first = head.lstrip("[ \t\r\n")
     try:
         record, _ = json.JSONDecoder().raw_decode(first)
@@ -88,6 +92,8 @@ def client_logs(client: str, root: Path, home: Path) -> list[Path]:
 
 
 def _first_record(path: Path) -> dict[str, object] | None:
+    import json
+
     try:
         with path.open("rb") as handle:
             line = handle.readline(1 << 20)

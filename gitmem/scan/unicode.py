@@ -54,8 +54,9 @@ def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
 
 
 _HIDDEN_RE = lazy(_char_class(_HIDDEN_RANGES))
+_ASCII_HIDDEN = bytes(b for low, high in _HIDDEN_RANGES if low < 0x80 for b in range(low, min(high, 0x7F) + 1))
 # The ASCII characters that are never hidden: deleting them from an ASCII text leaves nothing when it hides nothing
-_ASCII_VISIBLE = bytes(b for b in range(0x80) if not any(low <= b <= high for low, high in _HIDDEN_RANGES))
+_ASCII_VISIBLE = bytes(range(0x80)).translate(None, _ASCII_HIDDEN)
 
 
 class HiddenChar(NamedTuple):
