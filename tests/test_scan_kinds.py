@@ -72,6 +72,15 @@ def test_generated_values_are_found_in_code_too() -> None:
         assert [f.rule for f in scan_text(line, kind=CODE)] == ["generic-secret"], line
 
 
+def test_random_values_that_split_like_camel_case_are_found_and_names_are_not() -> None:
+    """A random value can split into camel-case parts (muis, RSZ, Tu, JIF, 88): a two-letter part that is no word of
+    code (``Tu``) says it is random; names made of words, acronyms, their plurals and versions stay quiet."""
+    for value in ("muis" + "RSZTuJIF88", "Qx3qu0" + "oyrrNC", "Lm4" + "TkHuvQwZ9e"):
+        assert [f.rule for f in scan_text(f'db_password = "{value}"', kind=CODE)] == ["generic-secret"], value
+    for name in ("labelsById2", "makeMockFn42", "requestedURLs", "ZodCheckIPv4Params", "PyStringIO2Test"):
+        assert scan_text(f'db_password = "{name}"', kind=CODE) == [], name
+
+
 def test_the_kind_of_a_file_comes_from_its_place() -> None:
     assert file_kind(".memory/memories/deploy.yaml") == PROSE
     assert file_kind(".memory/journal/2026-11-30.jsonl") == PROSE

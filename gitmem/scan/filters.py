@@ -239,7 +239,19 @@ _PATH_RE = lazy(r"^(?:[~.]{0,2}/|[A-Za-z]:\\)|\.(?:pem|key|crt|cer|json|txt|p12|
 _CODE_RE = lazy(r"[()\[\]{}<>]|^\$\w|^@\w|^%\w|^&\w|::|=>|\s")
 # 1.2.3, v1.2, and the ranges of package manifests and lockfiles: ^3.922.0, ~1.2, >=2.0, 1.x
 _VERSION_RE = lazy(r"^(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|[xX*]))+(?:[-+.][A-Za-z0-9.]+)?$")
-_CAMEL_WORDS_RE = lazy(r"(?:[A-Z][a-z]+|[a-z]{2,}|[A-Z]{2,}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{1,4}){2,6}")
+_CAMEL_PART = r"[A-Z][a-z]+|[a-z]{2,}|[A-Z]{2,}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{1,4}"
+_CAMEL_WORDS_RE = lazy(rf"(?:{_CAMEL_PART}){{2,6}}")
+_CAMEL_PART_RE = lazy(_CAMEL_PART)
+# Two-letter words and abbreviations of names in code (isOptedIn, labelsById, userMsgBg, makeMockFn): a camel-case
+# value with any other two-letter part (muisRSZTuJIF88: "Tu") is more likely random than a name.
+_SHORT_PARTS = frozenset(
+    _words(
+        """
+        is to by in on of at as id ai ui vs ms or if my no up do go db io os js ts ok be we me it an am re un de en
+        ip tx rx fs qr pr ci cd dx hz kb mb gb px em ex eq ne lt gt le ge op fn ws bg fg md lm lg qs rm mc na fd ca py
+        """
+    )
+)
 _THREE_PART_TOKEN_RE = lazy(r"[\w-]{20,}\.[\w-]{6,}\.[\w-]{20,}")  # JWT-shaped: a token, not an attribute
 _TEST_RE = lazy(r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_")
 _LETTERS_RE = lazy(r"[^a-z]+")
@@ -290,7 +302,7 @@ def plausible(value: str, *, short: bool = False) -> bool:
     dotted = any(sep in value for sep in (".", "::", "->")) and not _THREE_PART_TOKEN_RE.fullmatch(value)
     if _IDENTIFIER_RE.fullmatch(value) and (dotted or ("_" in value and not any(c.isdigit() for c in value))):
         return False  # a variable, an attribute, a constant's name
-    if _CAMEL_WORDS_RE.fullmatch(value):
+    if _CAMEL_WORDS_RE.fullmatch(value) and not _random_part(value):
         return False  # a type or class name: PKCS7PrivateKeyTypes
     if _WORDS_RE.match(value):
         # Letters only: a word or an identifier, unless long, mixed case, in one piece and random-looking.
@@ -308,6 +320,20 @@ def plausible(value: str, *, short: bool = False) -> bool:
         return False
     threshold = 2.5 if length < 12 else 3.0 if length < 20 else 3.3
     return entropy(value) >= threshold
+
+
+def _random_part(camel: str) -> bool:
+    """Whether a camel-case value has a two-letter part that no name would: not a word of code (``Id``, ``Fn``), nor
+    the end of an acronym's plural (``URLs``) or version (``IPv4``, ``UUIDv7``)."""
+    for part in _CAMEL_PART_RE.finditer(camel):
+        text = part.group()
+        if len(text) != 2 or not text.isalpha() or text.isupper() or text.lower() in _SHORT_PARTS:
+            continue
+        after = camel[part.end() : part.end() + 1]
+        if text[0].isupper() and (text[1] == "s" or (text[1] == "v" and after.isdigit())):
+            continue
+        return True
+    return False
 
 
 _QUOTED_BEARER_RE = lazy(r"^(?:Bearer|Basic|Token|token|bearer)\s+(\S+)$")
