@@ -72,6 +72,22 @@ def test_generated_values_are_found_in_code_too() -> None:
         assert [f.rule for f in scan_text(line, kind=CODE)] == ["generic-secret"], line
 
 
+def test_a_credential_inside_another_assignment_s_string_is_found() -> None:
+    """The outer assignment's name is no credential's, so its match is rejected; the one inside it is still found:
+    a query string, a command line's option, an environment prefix before a command."""
+    value = "Xk39dLq0" + "Pz8vNw2RtYb7"
+    lines = (
+        f'url = "https://api.example.org/v1/items?user=bob&token={value}"',
+        f'config = "user=admin&password={value}"',
+        f'run(["mysql", "--password={value}"])',
+        f'os.system("API_TOKEN={value} ./deploy.sh")',
+    )
+    for line in lines:
+        found = scan_text(line, kind=CODE)
+        assert [f.rule for f in found] == ["generic-secret"], line
+        assert line[found[0].start : found[0].end] == value, line
+
+
 def test_random_values_that_split_like_camel_case_are_found_and_names_are_not() -> None:
     """A random value can split into camel-case parts (muis, RSZ, Tu, JIF, 88): a two-letter part that is no word of
     code (``Tu``) says it is random; names made of words, acronyms, their plurals and versions stay quiet."""

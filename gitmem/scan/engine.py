@@ -243,12 +243,18 @@ def _scan_raw(text: str, kind: str) -> list[Span]:
         else:
             windows = _windows(text, lowered, woken[number], line_cache, occurrences)
         for start, end in windows:
-            for match in pattern.finditer(text, start, end):
+            position = start
+            while (match := pattern.search(text, position, end)) is not None:
                 span = _secret_span(rule, match)
-                if span is None or span[0] == span[1]:
-                    continue
-                if _accept(rule, text[span[0] : span[1]], kind):
+                if span is not None and span[0] != span[1] and _accept(rule, text[span[0] : span[1]], kind):
                     spans.append((number, span[0], span[1]))
+                    position = max(match.end(), match.start() + 1)
+                else:
+                    # A rejected match can hide one that starts inside it: in `url = "https://…&token=…"` the
+                    # assignment's name is not a credential's, the query's is. Every pattern begins at a boundary
+                    # (a name, a prefix), so looking again from the next character finds no tail of the same match;
+                    # matches are bounded, so the extra work is at most their length.
+                    position = match.start() + 1
     return spans
 
 
