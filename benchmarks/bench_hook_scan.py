@@ -90,7 +90,7 @@ def typical_commit(repo: Path) -> list[str]:
 def peers(staged: list[str]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     bin_dir = str(Path(sys.executable).parent)
-    detect = shutil.which("detect-secrets-hook", path=bin_dir)
+    detect = shutil.which("detect-secrets-hook", path=bin_dir) or shutil.which("detect-secrets-hook")
     if detect:
         found["detect-secrets-hook FILES (peer)"] = [detect, *staged]
     betterleaks = shutil.which("betterleaks", path=bin_dir) or shutil.which("betterleaks")
