@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from gitmem.commands.output import echo, echo_json
-from gitmem.commands.scanhook import LOG_DECODE_DEPTH, clean, finding_line, job, legacy_warning, summary
+from gitmem.commands.scanhook import LOG_DECODE_DEPTH, clean, finding_lines, job, legacy_warning, summary
 
 
 @click.command()
@@ -110,8 +110,7 @@ def scan(
         # Findings are the command's output (stdout: `gitmem scan | grep`), except where stdout carries the redacted
         # text of stdin; the summary is a message (stderr).
         to_stderr = stdin and redact
-        for f in findings:
-            echo(finding_line(f), err=to_stderr)
+        echo(finding_lines(findings), err=to_stderr)
         echo(summary(findings, redacted), err=True)
         return 1
     if not (stdin and redact):

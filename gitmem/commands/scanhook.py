@@ -43,17 +43,17 @@ def job(source: Source) -> tuple[Source, int, bool, str]:
     return source, DEFAULT_DECODE_DEPTH, not relative.startswith(".memory/memories/"), kind
 
 
-def finding_line(finding: Finding) -> str:
-    """A finding as ``path:line:col: rule: what``."""
+def finding_lines(findings: list[Finding]) -> str:
+    """The findings, one ``path:line:col: rule: what`` line each: one text, written at once (a file of zero-width
+    characters holds a finding per character)."""
     from gitmem.errors import Problem
     from gitmem.scan.engine import HIDDEN_RULE
 
-    what = (
-        f"hidden Unicode character {finding.preview}"
-        if finding.rule == HIDDEN_RULE
-        else f"possible secret: {finding.preview}"
-    )
-    return str(Problem(finding.path, finding.line, finding.column, finding.rule, what))
+    lines = []
+    for f in findings:
+        what = "hidden Unicode character" if f.rule == HIDDEN_RULE else "possible secret:"
+        lines.append(str(Problem(f.path, f.line, f.column, f.rule, f"{what} {f.preview}")))
+    return "\n".join(lines)
 
 
 def summary(findings: list[Finding], redacted: list[str]) -> str:
@@ -102,8 +102,7 @@ def staged(echo: Echo) -> int:
     if warning:
         echo(warning, True)
     if findings:
-        for finding in findings:
-            echo(finding_line(finding), False)
+        echo(finding_lines(findings), False)
         echo(summary(findings, []), True)
         return 1
     echo(clean(len(jobs), True), False)
