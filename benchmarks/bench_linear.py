@@ -25,19 +25,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_realcode import SCANNERS, Location, _tool
-from gitmem.scan import scan_text
-from tests.test_scan_linear import CASES
+from tests.test_scan_linear import CASES, scan_cpu
 
 SMALL, LARGE = 50_000, 200_000
-
-
-def cpu(text: str, runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.thread_time()
-        scan_text(text, hidden=True)
-        best = min(best, time.thread_time() - start)
-    return best
 
 
 def wall(scan: Callable[[Path, Path], list[Location]], tree: Path, out: Path) -> float:
@@ -61,7 +51,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for number, (name, make) in enumerate(sorted(CASES.items())):
             small, large = make(SMALL), make(LARGE)
-            small_time, large_time = cpu(small, args.runs), cpu(large, args.runs)
+            small_time, large_time = scan_cpu(small, args.runs), scan_cpu(large, args.runs)
             ratio = large_time / max(small_time, 1e-4)
             worst_ratio, worst_time = max(worst_ratio, ratio), max(worst_time, large_time)
             row = f"{name[:44]:<44} {small_time:>8.3f} {large_time:>9.3f} {ratio:>5.1f}x"

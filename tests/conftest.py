@@ -113,6 +113,22 @@ def run_exe() -> Run:
 
 
 @pytest.fixture
+def hooked(repo: Path) -> Path:
+    """A repository whose pre-commit config runs gitmem's scan hook as a local hook, installed for real."""
+    entry = " ".join(gitmem_command())
+    (repo / ".pre-commit-config.yaml").write_text(
+        "repos:\n  - repo: local\n    hooks:\n      - id: gitmem-scan\n        name: gitmem scan\n"
+        f"        entry: {entry} scan --staged\n        language: system\n        pass_filenames: false\n"
+    )
+    (repo / "README.md").write_text("hello\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "base")
+    done = subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=repo, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return repo
+
+
+@pytest.fixture
 def project(repo: Path, run: Run) -> Iterator[Path]:
     """A git repository where `gitmem init --no-hooks` has run."""
     result = run("init", "--no-hooks")

@@ -160,7 +160,10 @@ def test_the_settings_cache_spares_the_yaml_and_a_damaged_one_is_read_again(proj
     (project / "view.snap").write_text(f"token {fake_token(7)}\n")
     git(project, "add", "view.snap")
     cache = project / ".git" / "gitmem" / "scan-settings.marshal"
-    foreign = [marshal.dumps({"key": 1}), marshal.dumps(([1, 2], [3], ["*.snap"], 4)), marshal.dumps("text")]
+    st = config.stat()
+    key = [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]  # this config's: only the shape is wrong
+    foreign = [marshal.dumps({"key": 1}), marshal.dumps("text"), marshal.dumps((key, "ab", "*.sn", "salt"))]
+    foreign += [marshal.dumps((key, [], ["x"], 4)), marshal.dumps((key, [1], [], "salt"))]
     damaged = [b"", b"not marshal", b"\xff" * 64, *foreign]
     for content in (None, None, *damaged):
         if content is not None:

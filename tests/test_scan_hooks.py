@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git, gitmem_command
+from tests.conftest import git
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 _rng = random.Random(5)
@@ -23,22 +23,6 @@ def live_looking_key() -> str:
 
 def commit(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["git", "commit", "-m", "change", *args], cwd=repo, capture_output=True, text=True)
-
-
-@pytest.fixture
-def hooked(repo: Path) -> Path:
-    """A repository whose pre-commit config runs gitmem's scan hook as a local hook, installed for real."""
-    entry = " ".join(gitmem_command())
-    (repo / ".pre-commit-config.yaml").write_text(
-        "repos:\n  - repo: local\n    hooks:\n      - id: gitmem-scan\n        name: gitmem scan\n"
-        f"        entry: {entry} scan --staged\n        language: system\n        pass_filenames: false\n"
-    )
-    (repo / "README.md").write_text("hello\n")
-    git(repo, "add", ".")
-    git(repo, "commit", "-qm", "base")
-    done = subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=repo, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return repo
 
 
 def test_a_commit_adding_a_live_key_is_refused_and_the_key_not_printed(hooked: Path) -> None:

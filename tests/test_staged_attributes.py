@@ -8,33 +8,17 @@ import json
 import random
 import string
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import Run, git, gitmem_command
+from tests.conftest import Run, git
 
 
 def fake_github_token() -> str:
     """A token shaped like GitHub's (built at run time; random enough to pass the scanner's entropy check)."""
     rng = random.Random(13)
     return "ghp_" + "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(36))
-
-
-@pytest.fixture
-def hooked(repo: Path) -> Path:
-    entry = " ".join(gitmem_command())
-    (repo / ".pre-commit-config.yaml").write_text(
-        "repos:\n  - repo: local\n    hooks:\n      - id: gitmem-scan\n        name: gitmem scan\n"
-        f"        entry: {entry} scan --staged\n        language: system\n        pass_filenames: false\n"
-    )
-    (repo / "README.md").write_text("hello\n")
-    git(repo, "add", ".")
-    git(repo, "commit", "-qm", "base")
-    done = subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=repo, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return repo
 
 
 @pytest.mark.parametrize("attribute", ["*.txt -diff", "*.txt binary", "notes/** -diff"])

@@ -77,11 +77,11 @@ def load_settings(project: Project | None) -> Settings:
     key = [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
     cache_file = project.cache_dir / "scan-settings.marshal"
     try:
-        cached = marshal.loads(cache_file.read_bytes())
-        if cached[0] == key and all(isinstance(item, str) for item in (*cached[1], *cached[2], cached[3])):
-            return Settings(frozenset(cached[1]), tuple(cached[2]), cached[3])
-    except (OSError, ValueError, EOFError, TypeError, IndexError, KeyError):
-        pass
+        cached = _cached_settings(marshal.loads(cache_file.read_bytes()), key)
+    except (OSError, ValueError, EOFError, TypeError):  # no cache yet, or not marshal data
+        cached = None
+    if cached is not None:
+        return cached
     from gitmem.config import load_config
     from gitmem.fsutil import write_atomic
 
@@ -91,6 +91,18 @@ def load_settings(project: Project | None) -> Settings:
     with contextlib.suppress(OSError):  # the cache only saves time
         write_atomic(cache_file, marshal.dumps(data))
     return settings
+
+
+def _cached_settings(cached: object, key: list[int]) -> Settings | None:
+    """The settings a cache file holds, when they are for ``key`` and in the shape ``load_settings`` writes."""
+    if not (isinstance(cached, tuple) and len(cached) == 4 and cached[0] == key):
+        return None
+    _, allow, exclude, salt = cached
+    if not (isinstance(allow, list) and isinstance(exclude, list)):
+        return None
+    if not all(isinstance(item, str) for item in (*allow, *exclude, salt)):
+        return None
+    return Settings(frozenset(allow), tuple(exclude), salt)
 
 
 def decode_bytes(raw: bytes) -> str:
