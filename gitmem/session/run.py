@@ -126,7 +126,9 @@ def _prompt(
     pool = inject.candidates(project, terms, day, extra)
     loaded = inject.loaded_ids(files, project)
     personal_loaded = (
-        {inject.PERSONAL + memory_id for memory_id in inject.loaded_ids(user_files, personal or project)} if user_files else set()
+        {inject.PERSONAL + memory_id for memory_id in inject.loaded_ids(user_files, personal or project)}
+        if user_files
+        else set()
     )
     chosen = inject.select(
         [c for c in pool if c.key not in personal_loaded],
