@@ -119,7 +119,7 @@ def prepare(
         if final is not None:
             finals[path] = final
 
-    aider_target = BY_NAME["aider"]
+    aider_target = aider.TARGET
     if aider_target in cleaned:
         writes = aider_target in targets and aider.AIDER_FILE in desired
         change = aider.config_change(project, writes, kept=aider.AIDER_FILE in finals, report=report)
@@ -141,7 +141,7 @@ def prepare(
         if change.target in held and change.changed:
             change.action = "held"
     checks.hidden_unicode(desired, finals, report)
-    checks.claude_imports_agents(targets, finals, report, touched)
+    checks.imported_twice(targets, finals, report, touched)
     checks.read_twice(targets, desired, touched, report)
     report.changes.sort(key=lambda change: change.path)
     return report
