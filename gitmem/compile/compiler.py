@@ -136,7 +136,7 @@ def prepare(
 
     cleaned = targets if names else list(catalogue)
     finals = _file_changes(project, desired, _candidates(project, cleaned), force, report)
-    aider_target = BY_NAME["aider"]
+    aider_target = aider.TARGET
     if aider_target in cleaned:
         writes = aider_target in targets and aider.AIDER_FILE in desired
         change = aider.config_change(project, writes, kept=aider.AIDER_FILE in finals, report=report)
@@ -144,7 +144,7 @@ def prepare(
             report.changes.append(change)
     touched = _limits(project, targets, budgets, desired, finals, report)
     checks.hidden_unicode(desired, finals, report)
-    checks.claude_imports_agents(targets, finals, report, touched)
+    checks.imported_twice(targets, finals, report, touched)
     checks.read_twice(targets, desired, touched, report)
     report.changes.sort(key=lambda change: change.path)
     return report
