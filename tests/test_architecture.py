@@ -89,8 +89,7 @@ COMMANDS_ONLY = (
 # The shared modules at the top may import only each other, the memory model and cache, and the scanner.
 SHARED = (
     "errors",
-    "fsutil",
-    "safepath",
+    "gateway",
     "globmatch",
     "project",
     "tools",
@@ -209,9 +208,8 @@ PROMPT_HOOK_MODULES = (
     "gitmem.__main__",
     "gitmem.errors",
     "gitmem.project",
-    "gitmem.fsutil",
+    "gitmem.gateway",
     "gitmem.globmatch",
-    "gitmem.safepath",
     "gitmem.memory",
     "gitmem.memory.model",
     "gitmem.memory.cache",

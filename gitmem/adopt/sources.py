@@ -36,11 +36,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gitmem import markdown as md
 from gitmem.tools import FORMATS
 from gitmem.tools import MARKDOWN as MARKDOWN
 from gitmem.tools import Format as Format
-
-from gitmem import markdown as md
 
 ALWAYS: tuple[str, ...] = ()
 

@@ -181,7 +181,7 @@ def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:
         base = project.root
         chosen = setup.clients_for(targets or tuple(load_config(project).targets))
     changes = setup.plan(base, chosen, remove=remove, user=user)
-    setup.apply(changes, base)
+    setup.apply(changes, base, user=user)
     for change in changes:
         if change.action != "unchanged":
             shown = (

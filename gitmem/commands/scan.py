@@ -53,8 +53,8 @@ def scan(
       gitmem scan --log session.jsonl --redact
       pbpaste | gitmem scan -
     """
+    from gitmem import gateway
     from gitmem.errors import CannotRun, UsageError
-    from gitmem.fsutil import write_atomic
     from gitmem.project import find_project
     from gitmem.scan import sources as src
     from gitmem.scan.engine import redact as redact_text
@@ -96,7 +96,7 @@ def scan(
         if source.file is None:  # stdin: the redacted text is the output
             click.echo(redact_text(source.text, found), nl=False)
         elif found:
-            write_atomic(source.file, src.encode_text(redact_text(source.text, found)))
+            gateway.write_given(source.file, src.encode_text(redact_text(source.text, found)))
             redacted.append(source.display)
 
     _warn_legacy(settings)

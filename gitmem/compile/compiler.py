@@ -19,6 +19,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gitmem import gateway
 from gitmem.compile import aider, block, checks
 from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.changes import FileChange, Report, read_file
@@ -26,7 +27,6 @@ from gitmem.compile.plan import FilePlan, plan_targets
 from gitmem.compile.targets import BY_NAME, TARGETS, WHOLE_PREFIX, Target
 from gitmem.config import Config
 from gitmem.errors import Problem, UsageError
-from gitmem.fsutil import write_atomic
 from gitmem.memory.model import Memory
 from gitmem.project import Project
 
@@ -242,11 +242,11 @@ def apply(project: Project, report: Report) -> list[FileChange]:
             continue
         target_path = change.io_path or project.root / change.path
         if change.action == "removed":
-            (project.root / change.path).unlink(missing_ok=True)
-            _prune(project.root, (project.root / change.path).parent)
+            gateway.remove(project, project.root / change.path, missing_ok=True)
+            gateway.remove_empty_dirs(project, (project.root / change.path).parent, project.root)
         else:
             assert change.new is not None
-            write_atomic(target_path, change.new.encode("utf-8"))
+            gateway.write(project, target_path, change.new, display=change.path)
         done.append(change)
     return done
 
@@ -479,15 +479,3 @@ def _cleanup_change(project: Project, path: str, target: Target, force: bool, re
     if change.edited and not force:
         change.action = "refused"
     return change
-
-
-def _prune(root: Path, directory: Path) -> None:
-    """Remove directories left empty by a removed file, up to (not including) the repository root."""
-    root = root.resolve()
-    directory = directory.resolve()
-    while directory != root and root in directory.parents:
-        try:
-            directory.rmdir()
-        except OSError:
-            return
-        directory = directory.parent

@@ -10,17 +10,16 @@ without ``user``. Everything is planned (and every file read and parsed) before 
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gitmem import gateway
 from gitmem.errors import UsageError
-from gitmem.fsutil import write_atomic
+from gitmem.project import UserScope
 from gitmem.session.clients import BY_NAME, PROMPT, START, STOP, Client
 from gitmem.setup import remember
 from gitmem.tools import AGENT_HOOK_CLIENTS, TOOLS
@@ -98,10 +97,10 @@ def clients_for(targets: Sequence[str]) -> list[str]:
 # -- JSON settings -------------------------------------------------------------------------------------------------
 
 
-def _read_json(path: Path, display: str) -> tuple[dict[str, Any] | None, str]:
+def _read_json(where: gateway.Where, path: Path, display: str) -> tuple[dict[str, Any] | None, str]:
     """The object in ``path`` (``None`` when the file does not exist) and its indent."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = gateway.read_text(where, path, limit=gateway.CONFIG_LIMIT, display=display)
     except FileNotFoundError:
         return None, "  "
     except OSError as exc:
@@ -184,8 +183,8 @@ def _add(data: dict[str, Any], display: str, client: Client, timeout: int) -> No
         groups.append({"hooks": [entry]})
 
 
-def _settings_change(path: Path, display: str, client: Client, remove: bool) -> Change:
-    data, indent = _read_json(path, display)
+def _settings_change(where: gateway.Where, path: Path, display: str, client: Client, remove: bool) -> Change:
+    data, indent = _read_json(where, path, display)
     if data is None:
         if remove:
             return Change(path, "unchanged", None)
@@ -204,10 +203,10 @@ def _settings_change(path: Path, display: str, client: Client, remove: bool) -> 
     return Change(path, "updated" if existed else "created", _dump(data, indent))
 
 
-def _own_file_change(path: Path, display: str, client: Client, remove: bool) -> Change:
+def _own_file_change(where: gateway.Where, path: Path, display: str, client: Client, remove: bool) -> Change:
     """A client that reads every hooks file of a folder (the Copilot CLI's .github/hooks/*.json): gitmem's is a
     file of its own."""
-    data, indent = _read_json(path, display)
+    data, indent = _read_json(where, path, display)
     if remove:
         return Change(path, "removed", None) if data is not None else Change(path, "unchanged", None)
     hooks: dict[str, Any] = {}
@@ -223,10 +222,10 @@ def _own_file_change(path: Path, display: str, client: Client, remove: bool) -> 
     return Change(path, "updated" if data is not None else "created", text)
 
 
-def _whole_file_change(path: Path, text: str, mark: str, display: str, remove: bool) -> Change:
+def _whole_file_change(where: gateway.Where, path: Path, text: str, mark: str, display: str, remove: bool) -> Change:
     """A file gitmem writes whole: replaced when it is gitmem's, never when someone else's file is there."""
     try:
-        current: str | None = path.read_text(encoding="utf-8")
+        current: str | None = gateway.read_text(where, path, limit=gateway.CONFIG_LIMIT, display=display)
     except FileNotFoundError:
         current = None
     except OSError as exc:
@@ -246,6 +245,7 @@ def plan(base: Path, clients: Sequence[str], *, remove: bool = False, user: bool
     """What setting up (or removing) the hooks and commands of ``clients`` under ``base`` (the repository root, or
     the home directory with ``user``) changes. Reads and checks every file; writes nothing."""
     changes: list[Change] = []
+    where = area(base, user)
 
     def display(relative: str) -> str:
         return ("~/" if user else "") + relative
@@ -258,32 +258,32 @@ def plan(base: Path, clients: Sequence[str], *, remove: bool = False, user: bool
             relative = (client.user_settings or client.settings) if user else client.settings
             path = base / relative
             if client.own_file:
-                changes.append(_own_file_change(path, display(relative), client, remove))
+                changes.append(_own_file_change(where, path, display(relative), client, remove))
             else:
-                changes.append(_settings_change(path, display(relative), client, remove))
+                changes.append(_settings_change(where, path, display(relative), client, remove))
         plugin = client.user_plugin if user else client.plugin
         if plugin is not None:
-            changes.append(_whole_file_change(base / plugin, OPENCODE_PLUGIN, PLUGIN_MARK, display(plugin), remove))
+            changes.append(
+                _whole_file_change(where, base / plugin, OPENCODE_PLUGIN, PLUGIN_MARK, display(plugin), remove)
+            )
     for command in remember.files(list(clients), user):
         changes.append(
-            _whole_file_change(base / command.path, command.text, remember.MARK, display(command.path), remove)
+            _whole_file_change(where, base / command.path, command.text, remember.MARK, display(command.path), remove)
         )
     return changes
 
 
-def apply(changes: Sequence[Change], base: Path) -> None:
+def area(base: Path, user: bool) -> gateway.Where:
+    """Where the hooks may be written: the repository under ``base``, or with ``user`` the user's folders."""
+    return UserScope(base, base / ".cache" / "gitmem", base / ".config" / "gitmem") if user else base
+
+
+def apply(changes: Sequence[Change], base: Path, *, user: bool = False) -> None:
+    where = area(base, user)
     for change in changes:
         if change.action == "removed":
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(change.path)
+            gateway.remove(where, change.path, missing_ok=True)
             # The folders gitmem made for it (.opencode/plugin/, .codex/...) go too when nothing else is in them.
-            parent = change.path.parent
-            while parent != base and base in parent.parents:
-                try:
-                    parent.rmdir()
-                except OSError:
-                    break
-                parent = parent.parent
+            gateway.remove_empty_dirs(where, change.path.parent, base)
         elif change.action in ("created", "updated") and change.text is not None:
-            change.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(change.path, change.text.encode("utf-8"))
+            gateway.write(where, change.path, change.text)
