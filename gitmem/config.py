@@ -11,25 +11,10 @@ from gitmem import __version__, yamlio
 from gitmem.errors import CannotRun
 from gitmem.project import Project
 
-TARGET_NAMES = (
-    "agents",
-    "claude",
-    "gemini",
-    "cursor",
-    "copilot",
-    "windsurf",
-    "cline",
-    "kiro",
-    "aider",
-    "amazonq",
-    "continue",
-    "roo",
-    "junie",
-    "augment",
-    "trae",
-    "warp",
-)
-DEFAULT_TARGETS = ("agents", "claude")
+# The records' target names, for the modules that read the config.
+from gitmem.tools import DEFAULT_TARGETS as DEFAULT_TARGETS
+from gitmem.tools import TARGET_NAMES as TARGET_NAMES
+
 DEFAULT_BUDGET = 2000
 CONFIG_HEADER = "# yaml-language-server: $schema=schema/config.schema.json\n"
 

@@ -87,7 +87,18 @@ COMMANDS_ONLY = (
     "gitmem.scopes.sources",
 )
 # The shared modules at the top may import only each other, the memory model and cache, and the scanner.
-SHARED = ("errors", "gateway", "globmatch", "project", "config", "yamlio", "yamlfast", "markdown", "schema")
+SHARED = (
+    "errors",
+    "gateway",
+    "globmatch",
+    "project",
+    "tools",
+    "config",
+    "yamlio",
+    "yamlfast",
+    "markdown",
+    "schema",
+)
 SHARED_MAY = (
     *(f"gitmem.{name}" for name in SHARED),
     "gitmem",

@@ -124,7 +124,8 @@ def _client_logs(logs: tuple[str, ...], project: Any, user: bool) -> list[str]:
     from pathlib import Path
 
     from gitmem.errors import CannotRun, UsageError
-    from gitmem.scan.transcripts import CLIENTS, client_logs
+    from gitmem.scan.transcripts import client_logs
+    from gitmem.tools import TRANSCRIPT_CLIENTS as CLIENTS
 
     out: list[str] = []
     for log in logs:

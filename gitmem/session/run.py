@@ -191,7 +191,7 @@ def _format(client: Client, event: str, text: str) -> str:
         return text
     name = client.event_name(event) or ("UserPromptSubmit" if event == PROMPT else "SessionStart")
     answer: dict[str, Any] = {"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}
-    if client.output == "copilot":
+    if client.output == "additionalContext":
         answer["additionalContext"] = text
     return json.dumps(answer, ensure_ascii=False)
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from gitmem import gateway
 from gitmem.project import Project, UserScope
+from gitmem.tools import TOOLS
 
 SERVER = "gitmem"
 
@@ -23,18 +24,13 @@ SERVER = "gitmem"
 class Client:
     tool: str
     files: tuple[str, ...]  # candidate files, the first existing one is used (else the first)
+    shape: str  # the record's ``Mcp.shape``
 
 
-CLIENTS = (
-    Client("opencode", ("opencode.json", "opencode.jsonc")),
-    Client("Claude Code", (".mcp.json",)),  # the Copilot CLI reads .mcp.json too
-    Client("Cursor", (".cursor/mcp.json",)),
-    Client("Gemini CLI", (".gemini/settings.json",)),
-    Client("Qwen Code", (".qwen/settings.json",)),
-)
-# Gemini CLI and Qwen Code ask before running a tool of an untrusted server, and `gemini -p` / `qwen -p` cannot ask:
-# `trust` lets them run gitmem's tools (it only reads and proposes; nothing is accepted without a human).
-TRUSTING = ("Gemini CLI", "Qwen Code")
+# The records' project-level MCP configurations (gitmem/tools.py). A `trust` client (Gemini CLI, Qwen Code) asks
+# before running a tool of an untrusted server, and `-p` mode cannot ask: `trust` lets it run gitmem's tools (they
+# only read and propose; nothing is accepted without a human).
+CLIENTS = tuple(Client(tool.title, tool.mcp.files, tool.mcp.shape) for tool in TOOLS if tool.mcp is not None)
 
 CODEX_CONFIG = "~/.codex/config.toml"
 CODEX_SNIPPET = '[mcp_servers.gitmem]\ncommand = "gitmem"\nargs = ["mcp"]\n'
@@ -58,20 +54,20 @@ class Registration:
     area: gateway.Where | None = None  # where it may be written (None: the project)
 
 
-def _entry(tool: str, v2: bool = False) -> dict[str, Any]:
-    if tool == "opencode":
+def _entry(shape: str, v2: bool = False) -> dict[str, Any]:
+    if shape == "mcp":
         entry: dict[str, Any] = {"type": "local", "command": ["gitmem", "mcp"]}
         return entry if v2 else {**entry, "enabled": True}
-    if tool == "Cursor":  # Cursor may start servers elsewhere; it expands ${workspaceFolder} in mcp.json
+    if shape == "workspace":  # the client may start servers elsewhere; it expands ${workspaceFolder}
         return {"command": "gitmem", "args": ["mcp", "--repo", "${workspaceFolder}"]}
-    if tool in TRUSTING:
+    if shape == "trust":
         return {"command": "gitmem", "args": ["mcp"], "trust": True}
     return {"type": "stdio", "command": "gitmem", "args": ["mcp"]}
 
 
-def _servers(tool: str, data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+def _servers(shape: str, data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     """The mapping of servers inside ``data`` (created when missing), and whether it is opencode's V2 shape."""
-    if tool == "opencode":
+    if shape == "mcp":
         mcp = data.setdefault("mcp", {})
         if isinstance(mcp.get("servers"), dict):  # opencode V2 native shape: mcp.servers.NAME
             return mcp["servers"], True
@@ -89,27 +85,27 @@ def plan(project: Project) -> list[Registration]:
         path = next((project.root / f for f in client.files if (project.root / f).exists()), None)
         path = path or project.root / client.files[0]
         if not path.exists():
-            data: dict[str, Any] = {"$schema": "https://opencode.ai/config.json"} if client.tool == "opencode" else {}
-            servers, v2 = _servers(client.tool, data)
-            servers[SERVER] = _entry(client.tool, v2)
+            data: dict[str, Any] = {"$schema": "https://opencode.ai/config.json"} if client.shape == "mcp" else {}
+            servers, v2 = _servers(client.shape, data)
+            servers[SERVER] = _entry(client.shape, v2)
             out.append(Registration(client.tool, path, "created", _dump(data)))
             continue
         try:
             data = json.loads(gateway.read_text(project, path, limit=gateway.CONFIG_LIMIT))
             if not isinstance(data, dict):
                 raise ValueError("the file is not a JSON object")
-            servers, v2 = _servers(client.tool, data)
+            servers, v2 = _servers(client.shape, data)
             if not isinstance(servers, dict):
                 raise ValueError("its list of MCP servers is not a JSON object")
         except (ValueError, OSError) as exc:
-            key = '"mcp"' if client.tool == "opencode" else '"mcpServers"'
-            snippet = json.dumps({SERVER: _entry(client.tool)}, indent=2)
+            key = '"mcp"' if client.shape == "mcp" else '"mcpServers"'
+            snippet = json.dumps({SERVER: _entry(client.shape)}, indent=2)
             out.append(Registration(client.tool, path, "manual", snippet, _why(exc), key))
             continue
         if SERVER in servers:
             out.append(Registration(client.tool, path, "kept"))
             continue
-        servers[SERVER] = _entry(client.tool, v2)
+        servers[SERVER] = _entry(client.shape, v2)
         out.append(Registration(client.tool, path, "added", _dump(data)))
     return out
 
