@@ -3,6 +3,10 @@ server do to every file), for the worst inputs found for issue 13, next to an or
 
     python benchmarks/bench_hostile.py [--runs 5]
 
+Then the file-system attacks of issue 22 (benchmarks/hostile_files.py): committed links to /dev/zero and into the
+home folder, huge files, a memory scoped to .git/hooks/**, each as a new gitmem process beside the same command on
+a benign repository, as ratios of time and peak memory.
+
 Each hostile file is as large as gitmem accepts (just under 64 KiB) and is compared with an ordinary memory of
 the same size (the peer). Goal: no hostile input costs more than a few times its peer (linear time, no blow-up).
 """
@@ -13,6 +17,8 @@ import argparse
 import json
 import time
 from collections.abc import Callable
+
+import hostile_files
 
 from gitmem.memory.braces import count
 from gitmem.recall.globs import matches
@@ -92,6 +98,7 @@ def main() -> None:
     seconds = best(lambda: matches(star, name), args.runs)
     print(f"{'recall glob (*a)x100 b, 4000-char name':40} {len(name):7} {seconds * 1000:10.3f}")
     print(f"slowest: {worst[0]}, {worst[1] * 1000:.1f} ms ({worst[1] / peer:.1f}x the peer)")
+    hostile_files.run(args.runs)  # the file-system attacks (issue 22): links and huge files, process by process
 
 
 if __name__ == "__main__":

@@ -229,6 +229,7 @@ SCAN_HOOK_MODULES = (
     "gitmem",
     "gitmem.__main__",
     "gitmem.errors",
+    "gitmem.gateway",
     "gitmem.project",
     "gitmem.commands",
     "gitmem.commands.scanhook",
