@@ -84,6 +84,8 @@ def big(root: Path, name: str, size: int) -> None:
     (root / name).write_bytes(line * (size // len(line)))
 
 
+AT_LIMIT = "hook: .claude/CLAUDE.md of 4 MiB, at the limit (benign)"
+BENIGN = (AT_LIMIT,)
 Case = tuple[str, Callable[[], tuple[float, int]], Callable[[], tuple[float, int]]]
 
 
@@ -108,7 +110,7 @@ def cases(work: Path) -> list[Case]:
     prompt_case(
         "hook: .claude/CLAUDE.md of 64 MiB (peer: 4 MiB)", lambda r: big(r, ".claude/CLAUDE.md", 64 << 20), at_limit
     )
-    prompt_case("hook: .claude/CLAUDE.md of 4 MiB, at the limit", lambda r: big(r, ".claude/CLAUDE.md", 4 << 20))
+    prompt_case(AT_LIMIT, lambda r: big(r, ".claude/CLAUDE.md", 4 << 20))
 
     # compile: a memory scoped to .git/hooks/** (refused) beside one scoped to src/hooks/** (written)
     for scope in ("git", "src"):
@@ -117,7 +119,7 @@ def cases(work: Path) -> list[Case]:
         git(root, "init", "-q", "-b", "main")
         subprocess.run([*gitmem(), "init", "--no-hooks"], cwd=root, check=True, capture_output=True)
         where = ".git/hooks/**" if scope == "git" else "src/hooks/**"
-        subprocess.run([*gitmem(), "add", "Hooks print their name", "--path", where], cwd=root, check=True)
+        subprocess.run([*gitmem(), "add", "Hooks print", "--path", where], cwd=root, check=True, capture_output=True)
     out.append(
         (
             "compile: paths .git/hooks/** (refused)",
@@ -133,7 +135,9 @@ def cases(work: Path) -> list[Case]:
         root = work / name
         root.mkdir()
         git(root, "init", "-q", "-b", "main")
-        subprocess.run([*gitmem(), "init", "--no-hooks", "--target", "claude"], cwd=root, check=True)
+        subprocess.run(
+            [*gitmem(), "init", "--no-hooks", "--target", "claude"], cwd=root, check=True, capture_output=True
+        )
     link(work / "agents-link", ".claude", home / ".claude")
     command = [*gitmem(), "init", "--agent-hooks", "--target", "claude"]
     plain = work / "agents-plain"
@@ -171,12 +175,13 @@ def run(runs: int) -> tuple[str, float]:
                 peak = statistics.median(h[1] for h, _ in samples)
                 peer_peak = statistics.median(b[1] for _, b in samples)
                 ratio = max(seconds / peer, peak / peer_peak)
-                worst = max(worst, (name, ratio), key=lambda item: item[1])
+                if name not in BENIGN:  # a benign file at the limit against an ordinary one: the bound's own cost
+                    worst = max(worst, (name, ratio), key=lambda item: item[1])
                 print(
                     f"{name:48} {seconds * 1000:7.0f} {peer * 1000:8.0f} {seconds / peer:7.2f} {peak / peer_peak:9.2f}"
                 )
         finally:
             os.environ.clear()
             os.environ.update(saved)
-    print(f"worst file-system ratio: {worst[0]}, {worst[1]:.2f}x its peer")
+    print(f"worst file-system ratio (hostile against benign): {worst[0]}, {worst[1]:.2f}x its peer")
     return worst
