@@ -156,6 +156,8 @@ def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
 
 
 def _accept(rule: Rule, secret: str, kind: str) -> bool:
+    if rule.key:  # a private key's own structure is the only test it must pass (Rule.key)
+        return rule.check is None or rule.check(secret)
     if rule.entropy is not None and filters.entropy(secret) < rule.entropy:
         return False
     if not rule.generic and rule.placeholders and filters.is_placeholder(secret):
