@@ -112,3 +112,65 @@ def test_a_hex_dump_of_a_secret_is_found(tool: list[str], tmp_path: Path, run: R
     found = json.loads(result.out)["findings"]
     assert all(f["line"] >= 2 for f in found)
     assert not any(value in result.out for value in secrets.values())
+
+
+# -- UTF-16 files --------------------------------------------------------------------------------------------------
+
+
+def _powershell(text: str, encoding: str = "utf-16-le", bom: bool = True) -> bytes:
+    """What PowerShell 5's ``>`` writes: UTF-16 LE with a byte-order mark and CRLF line ends."""
+    marks = {"utf-16-le": b"\xff\xfe", "utf-16-be": b"\xfe\xff"}
+    return (marks[encoding] if bom else b"") + text.replace("\n", "\r\n").encode(encoding)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "bom"), [("utf-16-le", True), ("utf-16-be", True), ("utf-16-le", False), ("utf-16-be", False)]
+)
+def test_a_utf16_file_is_scanned_as_text(encoding: str, bom: bool, repo: Path, run: Run) -> None:
+    env, secrets = dotenv()
+    (repo / "settings.env").write_bytes(_powershell(env, encoding, bom))
+    result = run("scan", "--json", "settings.env")
+    assert result.code == 1, result.err
+    found = json.loads(result.out)["findings"]
+    assert {f["rule"] for f in found} >= set(secrets)
+    assert {f["line"] for f in found if f["rule"] == "github-pat"} == {4}
+    git(repo, "add", "settings.env")
+    staged = run("scan", "--staged", "--json")
+    assert staged.code == 1
+    assert {f["rule"] for f in json.loads(staged.out)["findings"]} >= set(secrets)
+
+
+def test_a_staged_utf16_change_reports_its_new_lines_only(repo: Path, run: Run) -> None:
+    env, secrets = dotenv()
+    (repo / "out.txt").write_bytes(_powershell(env))
+    git(repo, "add", "out.txt")
+    git(repo, "commit", "-qm", "a reviewed file", "--no-verify")
+    token = "ghp_" + _chars(string.ascii_letters + string.digits, 36)
+    (repo / "out.txt").write_bytes(_powershell(env + f"NEW_TOKEN={token}\n"))
+    git(repo, "add", "out.txt")
+    result = run("scan", "--staged", "--json")
+    assert result.code == 1
+    found = json.loads(result.out)["findings"]
+    assert [(f["rule"], f["line"]) for f in found] == [("github-pat", 6)]
+    assert token not in result.out
+
+
+def test_redacting_a_utf16_file_keeps_its_encoding(repo: Path, run: Run) -> None:
+    env, secrets = dotenv()
+    (repo / "out.txt").write_bytes(_powershell(env))
+    result = run("scan", "--redact", "out.txt")
+    assert result.code == 1
+    raw = (repo / "out.txt").read_bytes()
+    assert raw.startswith(b"\xff\xfe")
+    text = raw.decode("utf-16")
+    assert "‹redacted:github-pat›" in text and "LOG_LEVEL=debug\r\n" in text
+    assert not any(value in text for value in secrets.values())
+
+
+def test_binary_files_with_nul_bytes_are_still_skipped(repo: Path, run: Run) -> None:
+    token = "ghp_" + _chars(string.ascii_letters + string.digits, 36)
+    (repo / "blob.bin").write_bytes(bytes(_rng.randrange(256) for _ in range(2000)) + token.encode())
+    (repo / "controls.bin").write_bytes(b"\xff\xfe" + "\x01\x02\x03\x04".encode("utf-16-le") * 100 + token.encode())
+    (repo / "odd.bin").write_bytes(b"\xff\xfe" + f"TOKEN={token}\n".encode("utf-16-le") + b"\x00")
+    result = run("scan", ".")
+    assert result.code == 0, result.out

@@ -96,7 +96,7 @@ def scan(
         if source.file is None:  # stdin: the redacted text is the output
             click.echo(redact_text(source.text, found), nl=False)
         elif found:
-            write_atomic(source.file, src.encode_text(redact_text(source.text, found)))
+            write_atomic(source.file, src.encode_text(redact_text(source.text, found), source.encoding))
             redacted.append(source.display)
 
     _warn_legacy(settings)
