@@ -240,6 +240,32 @@ def test_staged_applies_config_excludes(project: Path, run: Run) -> None:
     assert run("scan", "--staged").code == 1
 
 
+@pytest.mark.parametrize("how", ["git mv", "copy with diff.renames=copies", "rename and edit"])
+def test_a_file_moved_or_copied_out_of_an_excluded_folder_is_scanned_whole(project: Path, run: Run, how: str) -> None:
+    """A rename adds no lines to the staged diff: its token, excluded where it was, must not pass where it lands."""
+    config = project / ".memory" / "config.yaml"
+    config.write_text(config.read_text() + "scan:\n  exclude:\n    - fixtures/\n")
+    body = "".join(f"line_{n} = {n}\n" for n in range(30))
+    write(project / "fixtures" / "client.py", f"{body}TOKEN = '{ghp()}'\n")
+    git(project, "add", ".")
+    git(project, "commit", "-qm", "fixtures")
+    assert run("scan", "--staged").code == 0
+    (project / "src").mkdir()
+    if how == "git mv":
+        git(project, "mv", "fixtures/client.py", "src/client.py")
+    elif how == "rename and edit":
+        git(project, "mv", "fixtures/client.py", "src/client.py")
+        write(project / "src" / "client.py", (project / "src" / "client.py").read_text() + "DONE = True\n")
+    else:
+        git(project, "config", "diff.renames", "copies")
+        write(project / "src" / "client.py", (project / "fixtures" / "client.py").read_text())
+        write(project / "fixtures" / "client.py", (project / "fixtures" / "client.py").read_text() + "X = 1\n")
+    git(project, "add", "-A")
+    result = run("scan", "--staged", "--json")
+    assert result.code == 1, (how, result.out)
+    assert [(f["path"], f["line"]) for f in json.loads(result.out)["findings"]] == [("src/client.py", 31)]
+
+
 def test_an_invalid_config_cannot_run(project: Path, run: Run) -> None:
     (project / ".memory" / "config.yaml").write_text("version: 1\nscan:\n  allow: [not-hex]\n")
     result = run("scan", "--staged")

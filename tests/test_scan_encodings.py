@@ -141,7 +141,7 @@ def test_a_utf16_file_is_scanned_as_text(encoding: str, bom: bool, repo: Path, r
 
 
 def test_a_staged_utf16_change_reports_its_new_lines_only(repo: Path, run: Run) -> None:
-    env, secrets = dotenv()
+    env, _secrets = dotenv()
     (repo / "out.txt").write_bytes(_powershell(env))
     git(repo, "add", "out.txt")
     git(repo, "commit", "-qm", "a reviewed file", "--no-verify")

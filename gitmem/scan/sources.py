@@ -253,7 +253,9 @@ def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings
     from gitmem.git.command import git, git_read
 
     args = ["-c", "core.quotePath=off", "diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-U0"]
-    args += ["--diff-filter=ACMRTU", "--src-prefix=a/", "--dst-prefix=b/"]
+    # --no-renames: a file renamed or copied (diff.renames=copies) is added whole, so what moves out of a scan.exclude
+    # folder into a scanned path is scanned (a rename shows no lines: its content was never scanned here)
+    args += ["--no-renames", "--diff-filter=ACMRTU", "--src-prefix=a/", "--dst-prefix=b/"]
     out = git_read(project.root, *args, "--", *pathspecs)
     files = list(_parse_diff(out))
     texts: list[tuple[str, list[tuple[int, str]]]] = []
