@@ -42,7 +42,7 @@ class Settings(NamedTuple):
 
     allow: frozenset[str] = frozenset()
     exclude: tuple[str, ...] = ()
-    salt: str = ""  # scan.salt: what makes this repository's fingerprints its own
+    salt: str = ""  # scan.salt: the salt of old (v2) entries, read to honour them until they are renewed
 
     def excluded(self, relative: str | None) -> bool:
         return relative is not None and any(_excluded_by(pattern, relative) for pattern in self.exclude)
@@ -407,8 +407,13 @@ def findings_in(
     from gitmem.scan.engine import scan_text, without_allowed
 
     found = scan_text(source.text, source.display, decode=decode, hidden=True, pragmas=pragmas, kind=kind)
+    if not found:
+        return found
+    where = source.root_relative or source.display  # what a fingerprint names: the same from any directory
+    if source.lines:
+        found = [f._replace(line=source.file_line(f.line), where=where) for f in found]
+    else:
+        found = [f._replace(where=where) for f in found]
     if honour_allow and settings.allow:
         found = without_allowed(found, settings.allow, settings.salt)
-    if source.lines:
-        found = [finding._replace(line=source.file_line(finding.line)) for finding in found]
     return found
