@@ -13,7 +13,6 @@ import json
 import re
 from datetime import date
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from gitmem import yamlio
@@ -35,7 +34,9 @@ def fails_scan(messages: list[str]) -> bool:
 
 def schema_text(name: str) -> str:
     """The shipped JSON Schema ``name`` ("memory" or "config") as text."""
-    return resources.files("gitmem").joinpath("schemas", SCHEMA_FILES[name]).read_text(encoding="utf-8")
+    from gitmem.gateway import read_package
+
+    return read_package("schemas", SCHEMA_FILES[name])
 
 
 @cache

@@ -87,7 +87,18 @@ COMMANDS_ONLY = (
     "gitmem.scopes.sources",
 )
 # The shared modules at the top may import only each other, the memory model and cache, and the scanner.
-SHARED = ("errors", "fsutil", "safepath", "globmatch", "project", "config", "yamlio", "yamlfast", "markdown", "schema")
+SHARED = (
+    "errors",
+    "gateway",
+    "globmatch",
+    "project",
+    "tools",
+    "config",
+    "yamlio",
+    "yamlfast",
+    "markdown",
+    "schema",
+)
 SHARED_MAY = (
     *(f"gitmem.{name}" for name in SHARED),
     "gitmem",
@@ -197,9 +208,8 @@ PROMPT_HOOK_MODULES = (
     "gitmem.__main__",
     "gitmem.errors",
     "gitmem.project",
-    "gitmem.fsutil",
+    "gitmem.gateway",
     "gitmem.globmatch",
-    "gitmem.safepath",
     "gitmem.memory",
     "gitmem.memory.model",
     "gitmem.memory.cache",

@@ -27,7 +27,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from gitmem import safepath
+from gitmem import gateway
 from gitmem.adopt import kinds, markdown, sources
 from gitmem.adopt.sources import Format, Scope
 from gitmem.adopt.wording import DESCRIBED, same_thing, section_tag, title_and_body
@@ -212,11 +212,14 @@ class _Read:
 
 def _read_file(project: Project, path: str, fmt: Format, report: ImportReport) -> _Read | None:
     """A rules file's items, or ``None`` (with the reason in ``report.skipped``) when it is not to be read."""
-    full = safepath.require(project, project.root / path, path)  # GEMINI.md -> /etc/passwd: refused, not read
+    full = gateway.require(project, project.root / path, path)  # GEMINI.md -> /etc/passwd: refused, not read
     try:
-        raw = full.read_bytes()
+        raw = gateway.read_bytes(project, full, limit=gateway.RULES_LIMIT, display=path)
     except OSError as exc:
         report.skipped.append(Skipped(path, 0, f"cannot read: {exc.strerror}"))
+        return None
+    except CheckFailed as exc:  # too large, not a regular file
+        report.skipped.append(Skipped(path, 0, exc.problems[0].message))
         return None
     try:
         text = raw.decode("utf-8").removeprefix("\ufeff")

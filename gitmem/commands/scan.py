@@ -58,8 +58,8 @@ def scan(
       gitmem scan --log session.jsonl --redact
       pbpaste | gitmem scan -
     """
+    from gitmem import gateway
     from gitmem.errors import CannotRun, UsageError
-    from gitmem.fsutil import write_atomic
     from gitmem.project import find_project
     from gitmem.scan import sources as src
     from gitmem.scan.engine import redact as redact_text
@@ -101,7 +101,7 @@ def scan(
         if source.file is None:  # stdin: the redacted text is the output
             click.echo(redact_text(source.text, found), nl=False)
         elif found:
-            write_atomic(source.file, src.encode_text(redact_text(source.text, found), source.encoding))
+            gateway.write_given(source.file, src.encode_text(redact_text(source.text, found), source.encoding))
             redacted.append(source.display)
 
     _warn_legacy(settings)
@@ -129,7 +129,8 @@ def _client_logs(logs: tuple[str, ...], project: Any, user: bool) -> list[str]:
     from pathlib import Path
 
     from gitmem.errors import CannotRun, UsageError
-    from gitmem.scan.transcripts import CLIENTS, client_logs
+    from gitmem.scan.transcripts import client_logs
+    from gitmem.tools import TRANSCRIPT_CLIENTS as CLIENTS
 
     out: list[str] = []
     for log in logs:

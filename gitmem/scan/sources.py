@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from gitmem.errors import UsageError
+from gitmem import gateway
+from gitmem.errors import GitmemError, UsageError
 from gitmem.project import Project
 from gitmem.scan.engine import Finding
 
@@ -78,19 +79,18 @@ def load_settings(project: Project | None) -> Settings:
     key = [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
     cache_file = project.cache_dir / "scan-settings.marshal"
     try:
-        cached = _cached_settings(marshal.loads(cache_file.read_bytes()), key)
-    except (OSError, ValueError, EOFError, TypeError):  # no cache yet, or not marshal data
+        cached = _cached_settings(marshal.loads(gateway.read_bytes(project, cache_file)), key)
+    except (OSError, ValueError, EOFError, TypeError, GitmemError):  # no cache yet, or not marshal data
         cached = None
     if cached is not None:
         return cached
     from gitmem.config import load_config
-    from gitmem.fsutil import write_atomic
 
     config = load_config(project)
     settings = Settings(frozenset(config.scan_allow), config.scan_exclude, config.scan_salt)
     data = (key, sorted(settings.allow), list(settings.exclude), settings.salt)
     with contextlib.suppress(OSError):  # the cache only saves time
-        write_atomic(cache_file, marshal.dumps(data))
+        gateway.write(project, cache_file, marshal.dumps(data))
     return settings
 
 
@@ -194,7 +194,7 @@ def read_paths(paths: tuple[str, ...], project: Project | None, settings: Settin
 
 def _read(display: str, file: Path, relative: str | None) -> Source | None:
     try:
-        raw = file.read_bytes()
+        raw = gateway.read_given(file, limit=gateway.SCAN_LIMIT, display=display)
     except OSError as exc:
         raise UsageError(f"{display}: cannot read: {exc.strerror}") from None
     encoding = text_encoding(raw)
