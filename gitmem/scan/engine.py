@@ -447,6 +447,7 @@ def scan_text(
     hidden: bool = False,
     pragmas: bool = False,
     kind: str = PROSE,
+    locale: bool = False,
 ) -> list[Finding]:
     """Every secret in ``text``, in order of position.
 
@@ -457,10 +458,11 @@ def scan_text(
     never for text an agent wrote (a memory, a session log), which could carry a pragma to smuggle a secret.
     ``kind`` is what the text is (``gitmem.scan.kinds``): ``prose`` (a memory, a journal, a session log: the
     default) runs every rule; ``code`` (a source or config file) skips the prose rules and holds a generic
-    assignment's value to the stricter look of a generated secret.
+    assignment's value to the stricter look of a generated secret. ``locale``: the text is a translation file
+    (``gitmem.scan.kinds.is_locale``), where the directional marks inside strings are ordinary text.
     """
     spans = _resolve(_scan_layered(text, decode, kind))
-    hidden_chars = _find_hidden(text) if hidden else []
+    hidden_chars = _find_hidden(text, locale) if hidden else []
     if not spans and not hidden_chars:
         return []
     lines = _Lines(text)
@@ -492,10 +494,10 @@ def scan_text(
     return findings
 
 
-def _find_hidden(text: str) -> list[HiddenChar]:
+def _find_hidden(text: str, locale: bool) -> list[HiddenChar]:
     from gitmem.scan.unicode import find_hidden
 
-    return find_hidden(text)
+    return find_hidden(text, marks=locale)
 
 
 def _hidden_findings(hidden: list[HiddenChar], lines: _Lines, path: str) -> list[Finding]:

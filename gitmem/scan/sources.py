@@ -405,11 +405,15 @@ def findings_in(
 ) -> list[Finding]:
     """The secrets and hidden characters of one source, at the file's line numbers, less the allowed fingerprints."""
     from gitmem.scan.engine import scan_text, without_allowed
+    from gitmem.scan.kinds import is_locale
 
-    found = scan_text(source.text, source.display, decode=decode, hidden=True, pragmas=pragmas, kind=kind)
+    where = source.root_relative or source.display  # what a fingerprint names: the same from any directory
+    locale = is_locale(where)
+    found = scan_text(
+        source.text, source.display, decode=decode, hidden=True, pragmas=pragmas, kind=kind, locale=locale
+    )
     if not found:
         return found
-    where = source.root_relative or source.display  # what a fingerprint names: the same from any directory
     if source.lines:
         found = [f._replace(line=source.file_line(f.line), where=where) for f in found]
     else:
