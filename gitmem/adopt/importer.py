@@ -314,7 +314,7 @@ def import_rules(
                 report.skipped.append(Skipped(path, 0, f"the same file as {seen[real]} (a link): read once"))
             continue
         seen[real] = path
-        not_rules = sources.not_rules(path) if importer is None and path not in named else None
+        not_rules = _not_rules(project, path) if importer is None and path not in named else None
         if not_rules is not None:
             report.skipped.append(Skipped(path, 0, not_rules))
             continue
@@ -355,6 +355,19 @@ def import_rules(
             if draft.memory is not None:
                 draft.written = store.create(draft.memory, snapshot)
     return report
+
+
+def _not_rules(project: Project, path: str) -> str | None:
+    """Why a file found as a rules file is not read as one, or ``None``."""
+    from gitmem.compile.changes import linked_document
+
+    document = linked_document(project, path)
+    if document is not None:  # biome's CLAUDE.md -> CONTRIBUTING.md: the guide is not turned into proposals
+        return (
+            f"a link to {document}, a document that is not a rules file: not imported (the tool reads it as it is; "
+            "compile leaves it alone); name it as a PATH to import it"
+        )
+    return sources.not_rules(path)
 
 
 def _resolve_import(project: Project, importer: str, target: str) -> str | None:
