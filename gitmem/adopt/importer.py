@@ -414,13 +414,14 @@ def _take(
         report.known.append(Known(source, title, known.id, known.status, "imported-before"))
         return
     title_words = similar.words(title)
-    all_words = similar.words(similar.memory_text(title, body))
-    existing = live.best_words(title_words, all_words)
+    text = similar.memory_text(title, body)
+    all_words = similar.words(text)
+    existing = live.best_words(title_words, all_words, text)
     if existing is not None and same_thing(title, body, existing[0].title, existing[0].body or ""):
         memory, score = existing
         report.known.append(Known(source, title, memory.id, memory.status, "duplicate", round(score, 3)))
         return
-    repeated = drafts.best_words(title_words, all_words)
+    repeated = drafts.best_words(title_words, all_words, text)
     if repeated is not None and same_thing(title, body, repeated[0].title, repeated[0].body):
         repeated[0].sources.append(source)
         repeated[0].widen(scope.paths, scope.priority)
@@ -433,7 +434,7 @@ def _take(
     tag = section_tag(item.section) if item.section else None
     draft = Draft(title, body, kind, kind_from, scope.paths, scope.priority, [source], (tag,) if tag else ())
     report.drafts.append(draft)
-    drafts.add_words(draft, title_words, all_words)
+    drafts.add_words(draft, title_words, all_words, text)
 
 
 def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today: date) -> None:

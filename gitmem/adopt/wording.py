@@ -38,8 +38,7 @@ def _title_and_body(head: str, rest: list[str]) -> tuple[str, str]:
     return split_item(LogItem("", 1, head, rest))
 
 
-DESCRIBED = "Rule description: "
-LISTED_UNDER = "Listed under: "
+DESCRIBED, LISTED_UNDER = similar.CONTEXT_PREFIXES[1], similar.CONTEXT_PREFIXES[0]  # not what a rule says
 _SPECIFIC = re.compile(r"`[^`]+`|[\w.~-]*/[\w./~*-]+|\b\d+(?:\.\d+)*\b|\b[\w-]+\.[a-z]{1,5}\b")
 
 
