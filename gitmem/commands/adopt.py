@@ -9,6 +9,7 @@ from gitmem.commands.output import echo, echo_json, style
 
 if TYPE_CHECKING:
     from gitmem.adopt.importer import ImportReport
+    from gitmem.adopt.move import Kept, Moved
     from gitmem.project import Project
 
 
@@ -23,8 +24,16 @@ if TYPE_CHECKING:
     help="Also remove the hand-written lines that became memories from the rules files (every other byte kept), "
     "so tools do not load each rule twice.",
 )
+@click.option(
+    "--left-out",
+    is_flag=True,
+    help="With --move: also remove the lines whose memory a target's budget leaves out of every rules file "
+    "(`gitmem recall` still finds them). Without it, --move takes out only what compile writes back.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
-def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: bool, move: bool, as_json: bool) -> int:
+def import_command(
+    paths: tuple[Path, ...], dry_run: bool, accept: bool, force: bool, move: bool, left_out: bool, as_json: bool
+) -> int:
     """Turn the rules files the project already has into proposed memories. The files are not changed, unless
     --move: then the lines that became memories leave them, in the same change.
 
@@ -33,7 +42,8 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
     .windsurfrules, .clinerules, .kiro/steering, CONVENTIONS.md, .amazonq/rules, .continue/rules, .roo/rules,
     .roorules, .junie/guidelines.md, .augment/rules, .augment-guidelines, .trae/rules/project_rules.md, WARP.md.
     A PATH may be one of those, a directory, or any Markdown file. gitmem's own managed blocks and generated files
-    are skipped.
+    are skipped. --move takes out only the lines whose memory compile writes back (proposals' lines stay until
+    accepted; lines over a budget stay unless --left-out), and says why each other line stays.
 
     One memory per bullet, or per paragraph of prose; the kind is guessed from the headings and shown for review;
     paths come from the file's scope (Cursor and Continue globs, Copilot applyTo, Claude and Cline paths, Windsurf
@@ -52,25 +62,29 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
     from gitmem.adopt.importer import import_rules
     from gitmem.commands import open_store, today
     from gitmem.config import load_config
+    from gitmem.errors import UsageError
 
+    if left_out and not move:
+        raise UsageError("--left-out goes with --move")
     project, store = open_store()
     threshold = load_config(project).similarity
-    report = import_rules(
-        project, store, paths, today(), threshold=threshold, accept=accept, force=force, dry_run=dry_run
-    )
-    moves = []
+    day = today()
+    report = import_rules(project, store, paths, day, threshold=threshold, accept=accept, force=force, dry_run=dry_run)
+    moves: list[Moved] = []
+    kept: list[Kept] = []
     if move:
-        from gitmem.adopt.move import apply_moves, plan_moves
+        from gitmem.adopt.move import apply_moves, delivery, plan_moves
 
-        moves = plan_moves(project, report)
+        delivered = delivery(project, report, store.load().memories.values(), day)
+        moves, kept = plan_moves(project, report, delivered, left_out)
         apply_moves(project, report, moves)
     if as_json:
         data = _as_json(project, report)
         if move:
             data["moved"] = [{"path": m.path, "lines": m.lines, "deleted": m.deleted} for m in moves]
+            data["kept"] = [{"path": k.path, "lines": k.lines, "why": k.why} for k in kept]
         echo_json(data)
         return 1 if report.refused else 0
-
     if not report.files and not report.skipped:
         echo(
             "no rules files found (AGENTS.md, CLAUDE.md, GEMINI.md, .cursor/rules, .github/copilot-instructions.md, "
@@ -78,6 +92,20 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
             err=True,
         )
         return 0
+    _print_files(report)
+    _print_items(project, report)
+    _print_lines(report, moves, kept, move)
+    _print_summary(report, moves)
+    return 1 if report.refused else 0
+
+
+def _verb(report: ImportReport) -> str:
+    if report.status == "active":
+        return "would add" if report.dry_run else "added"
+    return "would propose" if report.dry_run else "proposed"
+
+
+def _print_files(report: ImportReport) -> None:
     for info in report.files:
         parts = [] if info.label == info.path.rsplit("/", 1)[-1] else [info.label]
         if info.imported_by:
@@ -86,7 +114,12 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
             parts.append(info.scope.note)
         noun = "item" if info.items == 1 else "items"
         echo(f"read {info.path} ({'; '.join(parts)}): {info.items} {noun}")
-    verb = ("would add" if dry_run else "added") if accept else ("would propose" if dry_run else "proposed")
+
+
+def _print_items(project: Project, report: ImportReport) -> None:
+    from gitmem.adopt.wording import LISTED_UNDER
+
+    verb = _verb(report)
     for draft in report.drafts:
         assert draft.memory is not None
         memory = draft.memory
@@ -95,10 +128,15 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
         details = [f"{memory.kind} ({draft.kind_from})"]
         if memory.paths:
             details.append("paths " + ", ".join(memory.paths))
+        if memory.targets:
+            details.append("targets " + ", ".join(memory.targets))
         if memory.priority != "normal":
             details.append(f"priority {memory.priority}")
         details.append("from " + ", ".join(source.where() for source in draft.sources))
         echo("    " + " · ".join(details))
+        lead = next((line for line in memory.body.splitlines() if line.startswith(LISTED_UNDER)), None)
+        if lead is not None:  # when the item applies: without it, two items can read as contradicting rules
+            echo(f"    {lead[:117] + '…' if len(lead) > 118 else lead}")
     for known in report.known:
         how = "imported before" if known.why == "imported-before" else f"nearly the same, similarity {known.score:.2f}"
         echo(f"already a memory: {known.source.where()} is {known.id} ({known.status}; {how}): {known.title}")
@@ -119,19 +157,27 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
             err=True,
         )
 
-    lines = report.also_memories()
+
+def _print_lines(report: ImportReport, moves: list[Moved], kept: list[Kept], move: bool) -> None:
     for moved in moves:
-        verb = "would remove" if dry_run else "removed"
+        verb = "would remove" if report.dry_run else "removed"
         what = "the file (nothing else was in it)" if moved.deleted else f"{len(moved.lines)} line(s)"
         echo(f"{style(verb, fg='yellow')} {what} from {moved.path}: now memories")
+    for item in kept:
+        verb = "would keep" if report.dry_run else "kept"
+        echo(f"{style(verb, fg='yellow')} {len(item.lines)} line(s) in {item.path}: {item.why}")
+    lines = report.also_memories()
     if lines and not move:
         width = max(len(source.where()) for source, _ in lines)
-        head = "would also be memories" if dry_run else "are now also memories"
+        head = "would also be memories" if report.dry_run else "are now also memories"
         echo("")
         echo(f"These hand-written lines {head}; delete them by hand when ready (import never changes a rules file):")
         for source, memory_id in lines:
             echo(f"  {source.where().ljust(width)}  {memory_id}")
-    summary = [f"{len(report.drafts)} {verb} from {len(report.files)} file(s)"]
+
+
+def _print_summary(report: ImportReport, moves: list[Moved]) -> None:
+    summary = [f"{len(report.drafts)} {_verb(report)} from {len(report.files)} file(s)"]
     summary.append(f"{len(report.known)} already memories")
     if report.rejected:
         summary.append(f"{len(report.rejected)} rejected before")
@@ -139,13 +185,12 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
         summary.append(f"{len(report.refused)} refused")
     summary.append(f"{len(report.skipped)} skipped")
     echo(", ".join(summary), err=True)
-    if report.drafts and not dry_run:
-        if accept:
+    if report.drafts and not report.dry_run:
+        if report.status == "active":
             also = ", the rules files" if moves else ""
             echo(f"next: gitmem compile, then commit .memory/{also} and the compiled files", err=True)
         else:
             echo("next: review them (gitmem list --status proposed), then gitmem accept ID…", err=True)
-    return 1 if report.refused else 0
 
 
 def _as_json(project: Project, report: ImportReport) -> dict[str, Any]:
