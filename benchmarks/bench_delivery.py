@@ -107,6 +107,21 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
+def _whole(body: str, text: str) -> bool:
+    """Whether ``text`` holds all of ``body``: its words in order, and each line of its code blocks as a line."""
+    if _flat(body) not in _flat(text):
+        return False
+    lines = {line.removeprefix("  ").rstrip() for line in text.splitlines()}
+    code, inside = [], False
+    for line in body.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            inside = not inside
+            continue
+        if inside and line.strip():
+            code.append(line.rstrip())
+    return all(line in lines for line in code)
+
+
 def class_check(store: dict[str, dict[str, Any]]) -> set[int]:
     """The pairs (their numbers) that break their class's rule (stemmed as the recall index does, the words field
     left out)."""
@@ -166,7 +181,7 @@ def worker(size: int, words: bool, runs: int) -> dict[str, Any]:
                 reached["strict"] = reached.get("strict", 0) + (memory["title"] in always or injected)
             in_rules[kind] += memory["title"] in always
             reached[kind] += memory["title"] in always or injected
-            body_whole = injected and memory["body"] in text  # line for line, code blocks included
+            body_whole = injected and _whole(memory["body"], text)
             full[kind] += entry_in_rules or body_whole
         noisy = 0
         for number, prompt in enumerate(delivery_prompts.UNRELATED):
