@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitmem import gateway
-from gitmem.compile import aider, block, checks
+from gitmem.compile import aider, block, checks, leftout
 from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.changes import FileChange, Report, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
@@ -125,7 +125,8 @@ def prepare(
     if config.sources and only is None:
         packs, pack_problems, shared = _shared(project, config, today or date.today())
         memories = [*memories, *shared]
-    report = Report(plan_targets(targets, memories, budgets, config.mcp), packs=packs)
+    reserved = {t.name: _hand_written(project, t) for t in targets if leftout.has_hard_size_limit(t)}
+    report = Report(plan_targets(targets, memories, budgets, config.mcp, reserved), packs=packs)
     reached = {target.name for target in only} if only is not None else set(config.targets)
     checks.unreached(memories, reached, report)
     _pack_problems(report, pack_problems)
@@ -288,6 +289,19 @@ def _not_into_documents(
             f"gets no memories from {path}: make {path} a file of its own (it may import the document: "
             f"`@{document}`)"
         )
+
+
+def _hand_written(project: Project, target: Target) -> int:
+    """The characters of ``target``'s always-loaded file outside gitmem's block (0 when it cannot be read: the
+    compile pass that follows says why)."""
+    text, _ = read_file(project, target.root_file, Report([]))
+    if text is None:
+        return 0
+    try:
+        found = block.scan(text).found
+    except BlockError:
+        return len(text)
+    return len(text) - (len(found.block) if found else 0)
 
 
 def _shared(project: Project, config: Config, today: date) -> tuple[list[Pack], list[Problem], list[Memory]]:
