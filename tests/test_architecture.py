@@ -87,7 +87,19 @@ COMMANDS_ONLY = (
     "gitmem.scopes.sources",
 )
 # The shared modules at the top may import only each other, the memory model and cache, and the scanner.
-SHARED = ("errors", "fsutil", "safepath", "globmatch", "project", "config", "yamlio", "yamlfast", "markdown", "schema")
+SHARED = (
+    "errors",
+    "fsutil",
+    "safepath",
+    "globmatch",
+    "project",
+    "config",
+    "yamlio",
+    "yamlfast",
+    "markdown",
+    "schema",
+    "clientstores",
+)
 SHARED_MAY = (
     *(f"gitmem.{name}" for name in SHARED),
     "gitmem",
