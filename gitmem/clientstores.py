@@ -273,6 +273,8 @@ def pending(name: str, root: Path, home: Path, seen: Mapping[str, list[int]], pe
         if place.personal and not personal:
             continue
         for path, st in listing(place):
+            if place.format == "typed" and path.name == "MEMORY.md":
+                continue  # the index of the memory files, not a memory
             if seen.get(str(path)) != [st.st_size, st.st_mtime_ns]:
                 changed += 1
     return changed

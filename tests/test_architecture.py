@@ -226,6 +226,7 @@ PROMPT_HOOK_MODULES = (
     "gitmem.session.run",
     "gitmem.session.state",
     "gitmem.session.status",
+    "gitmem.clientstores",
 )
 SCAN_HOOK_MODULES = (
     "gitmem",
