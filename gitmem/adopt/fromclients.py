@@ -123,11 +123,11 @@ def import_clients(
     today: date,
     *,
     threshold: float,
+    personal: tuple[Project, Store] | None = None,
+    home: Path | None = None,
     user: bool = False,
     force: bool = False,
     dry_run: bool = False,
-    home: Path | None = None,
-    personal: tuple[Project, Store] | None = None,
 ) -> ClientImport:
     """Import what the clients ``names`` remember of this repository; with ``dry_run``, write nothing.
     ``personal``: the personal scope and store (with ``user``)."""

@@ -193,11 +193,9 @@ def _typed(place: Place, path: Path, where: str, lines: list[str]) -> Entry | No
     else:
         kind, kind_from = kinds.guess((), f"{title} {body}", False)
         kind_from = f"type {kind_type}, {kind_from}"
-    personal = place.personal or (
-        place.label != "team-memory"
-        and not where.startswith("memory/team/")
-        and (kind_type in PERSONAL_TYPES or fields.get("scope", "").strip() in ("person", "private", "user"))
-    )
+    team = place.label == "team-memory" or where.startswith("memory/team/")
+    chosen = kind_type in PERSONAL_TYPES or fields.get("scope", "").strip() in ("person", "private", "user")
+    personal = place.personal or (not team and (chosen or _personal_words(head)))
     start = front.lines + 1 + (first or 0)
     return Entry(
         place.client,
@@ -210,7 +208,7 @@ def _typed(place: Place, path: Path, where: str, lines: list[str]) -> Entry | No
         body,
         kind,
         kind_from,
-        personal or _personal_words(title),
+        personal,
         "\n".join(lines),
     )
 

@@ -179,14 +179,10 @@ def import_command(
         echo(f"These hand-written lines {head}; delete them by hand when ready (import never changes a rules file):")
         for source, memory_id in lines:
             echo(f"  {source.where().ljust(width)}  {memory_id}")
-    summary = [f"{len(report.drafts)} {verb} from {len(report.files)} file(s)"]
-    summary.append(f"{len(report.known)} already memories")
-    if report.rejected:
-        summary.append(f"{len(report.rejected)} rejected before")
-    if report.refused:
-        summary.append(f"{len(report.refused)} refused")
-    summary.append(f"{len(report.skipped)} skipped")
-    echo(", ".join(summary), err=True)
+    head = f"{len(report.drafts)} {verb} from {len(report.files)} file(s)"
+    _summary(
+        head, len(report.known), (len(report.rejected), "rejected before"), len(report.refused), len(report.skipped)
+    )
     if report.drafts and not dry_run:
         if accept:
             also = ", the rules files" if moves else ""
@@ -194,6 +190,17 @@ def import_command(
         else:
             echo("next: review them (gitmem list --status proposed), then gitmem accept ID…", err=True)
     return 1 if report.refused else 0
+
+
+def _summary(head: str, known: int, rejected: tuple[int, str], refused: int, skipped: int) -> None:
+    """The last line of an import: what came of the items, on stderr."""
+    parts = [head, f"{known} already memories"]
+    if rejected[0]:
+        parts.append(f"{rejected[0]} {rejected[1]}")
+    if refused:
+        parts.append(f"{refused} refused")
+    parts.append(f"{skipped} skipped")
+    echo(", ".join(parts), err=True)
 
 
 def _as_json(project: Project, report: ImportReport) -> dict[str, Any]:
@@ -323,13 +330,8 @@ def _print_clients(project: Project, report: ClientImport) -> None:
         else:
             echo(f"skipped {skipped.origin}: {skipped.why}")
     verb = "would propose" if report.dry_run else "proposed"
-    summary = [f"{len(report.proposals)} {verb}", f"{len(report.known)} already memories"]
-    if report.rejected:
-        summary.append(f"{len(report.rejected)} not proposed again")
-    if report.refused:
-        summary.append(f"{len(report.refused)} refused")
-    summary.append(f"{len(report.skipped)} skipped")
-    echo(", ".join(summary), err=True)
+    rejected = (len(report.rejected), "not proposed again")
+    _summary(f"{len(report.proposals)} {verb}", len(report.known), rejected, len(report.refused), len(report.skipped))
     if report.proposals and not report.dry_run:
         echo("next: review them (gitmem list --status proposed), then gitmem accept ID… or gitmem forget ID", err=True)
 

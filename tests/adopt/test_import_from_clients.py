@@ -9,7 +9,6 @@ groups with ``applies_to: cwd=``.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -20,7 +19,7 @@ from typing import Any
 import pytest
 
 from gitmem.clientstores import claude_key, qwen_key
-from tests.conftest import Run, gitmem_command
+from tests.conftest import Run, gitmem_command, tree_digest
 
 # Built at run time: the repository never holds a string its own scanner would flag.
 TOKEN = "ghp_" + "aB3dE5fG7hJ9kL2mN4pQ6rS8tU0vW1xY" + "z9Qk"
@@ -117,15 +116,6 @@ STORES: dict[str, Callable[[Path], Path]] = {
 TITLES = {"Use pnpm, never npm, in the web workspace", "Releases are frozen on Fridays"}
 
 
-def digest(folder: Path) -> str:
-    h = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        h.update(str(path.relative_to(folder)).encode() + b"\0")
-        if path.is_file():
-            h.update(path.read_bytes())
-    return h.hexdigest()
-
-
 def everything_written(root: Path) -> bytes:
     """Every byte gitmem may have written: the repository (with .git/) and the personal store."""
     out = b""
@@ -147,7 +137,7 @@ def imported(run: Run, *args: str, code: int = 0) -> dict[str, Any]:
 @pytest.mark.parametrize("client", list(STORES))
 def test_a_store_of_three_memories_one_secret_gives_two_proposals_once(project: Path, run: Run, client: str) -> None:
     store = STORES[client](project)
-    before = digest(store)
+    before = tree_digest(store)
     data = imported(run, "--from", client, code=1)
     assert {m["title"] for m in data["memories"]} == TITLES
     for memory in data["memories"]:
@@ -161,13 +151,13 @@ def test_a_store_of_three_memories_one_secret_gives_two_proposals_once(project: 
     assert refused["reason"] == "secret" and "possible secret (github-pat)" in refused["message"]
     assert refused["message"].startswith(refused["origin"])  # the file and the line, never the text
     assert TOKEN.encode() not in everything_written(project)
-    assert digest(store) == before
+    assert tree_digest(store) == before
 
     again = imported(run, "--from", client, code=1)
     assert again["memories"] == []
     assert {k["why"] for k in again["known"]} == {"imported-before"}
     assert len(again["known"]) == 2
-    assert digest(store) == before
+    assert tree_digest(store) == before
 
 
 def test_only_this_repositorys_task_groups_and_registry_entries_are_read(project: Path, run: Run) -> None:

@@ -11,7 +11,6 @@ third without copying its text anywhere, propose nothing on a rerun, and leave t
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 import re
@@ -25,6 +24,7 @@ from gitmem.clientstores import places
 from tests.clients.conftest import sh
 from tests.clients.drivers import CLIENTS, run
 from tests.clients.fake_model import FakeModel, Request
+from tests.conftest import tree_digest
 
 # Where each client names its memory folder in its system prompt (Claude Code 2.1.332, Gemini CLI 0.61.0, Qwen Code
 # 0.24.4), and the tool that writes a file.
@@ -101,15 +101,6 @@ class MemoryWriter(FakeModel):
         return (tool, f"call_write_{step}", {"file_path": path, "content": self.files[names[step]]})
 
 
-def _digest(folder: Path) -> str:
-    h = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        h.update(str(path.relative_to(folder)).encode() + b"\0")
-        if path.is_file():
-            h.update(path.read_bytes())
-    return h.hexdigest()
-
-
 def _body_line(path: Path) -> int:
     """The line of a memory file's first text after its frontmatter."""
     lines = path.read_text(encoding="utf-8").split("\n")
@@ -180,7 +171,7 @@ def test_the_client_writes_its_memory_and_gitmem_imports_it(tmp_path: Path, clie
     assert mine == [folder]
     assert (shape == "long") == (len(folder.parent.name) > 200)
     assert sorted(p.name for p in folder.iterdir()) == sorted(files), f"{client} wrote the files"
-    before = _digest(folder)
+    before = tree_digest(folder)
 
     done = _gitmem(where, home, "import", "--from", client, "--json")
     assert done.returncode == 1, done.stderr  # one entry refused
@@ -204,4 +195,4 @@ def test_the_client_writes_its_memory_and_gitmem_imports_it(tmp_path: Path, clie
     again = _gitmem(where, home, "import", "--from", "claude", "--json")
     assert json.loads(again.stdout)["memories"] == []
     assert token not in again.stdout + again.stderr
-    assert _digest(folder) == before
+    assert tree_digest(folder) == before
