@@ -228,29 +228,8 @@ def _take(
         report.skipped.append(Outcome(entry.origin, entry.title, "personal", detail=f"personal ({entry.kind_from})"))
         return
     target = targets[scope]
-    record = ledger["entries"].get(entry.key)
-    if record is None and entry.multi:
-        found = vanished.best_words(similar.words(entry.title), similar.words(similar.memory_text(entry.title)))
-        if found is not None and found[0][1].get("scope", "project") == scope:
-            record = found[0][1]  # a bullet the client reworded
-    if record is not None and record.get("scope", "project") == scope:
-        memory = target.snapshot.memories.get(str(record.get("id")))
-        unchanged = record.get("digest") == entry.digest()
-        if memory is not None and memory.status != "retired":
-            if unchanged or (memory.title == entry.title and (memory.body or "") == entry.body):
-                report.known.append(Outcome(entry.origin, entry.title, "imported-before", memory.id))
-                return
-            _propose(report, entry, target, "update" if memory.status == "proposed" else "supersede", memory)
-            return
-        if unchanged:
-            how = "retired" if memory is not None else "removed"
-            report.rejected.append(Outcome(entry.origin, entry.title, "rejected-before", str(record.get("id")), how))
-            return
-    else:
-        known = target.origins.get(_origin_key(entry.origin, entry.title))
-        if known is not None:
-            report.known.append(Outcome(entry.origin, entry.title, "imported-before", known.id))
-            return
+    if _imported_before(report, entry, target, _record_of(entry, ledger, vanished, scope)):
+        return
     title_words = similar.words(entry.title)
     all_words = similar.words(similar.memory_text(entry.title, entry.body))
     existing = target.pool.best_words(title_words, all_words)
@@ -268,6 +247,39 @@ def _take(
         )
         return
     drafts.add_words(_propose(report, entry, target, "new", None), title_words, all_words)
+
+
+def _record_of(
+    entry: Entry, ledger: dict[str, Any], vanished: similar.Pool[tuple[str, dict[str, Any]]], scope: str
+) -> dict[str, Any] | None:
+    """What the record says of the entry (for a bullet the client reworded: of the one it replaced), in ``scope``."""
+    record = ledger["entries"].get(entry.key)
+    if record is None and entry.multi:
+        found = vanished.best_words(similar.words(entry.title), similar.words(similar.memory_text(entry.title)))
+        record = found[0][1] if found is not None else None  # a bullet the client reworded
+    return record if record is not None and record.get("scope", "project") == scope else None
+
+
+def _imported_before(report: ClientImport, entry: Entry, target: _Target, record: dict[str, Any] | None) -> bool:
+    """Whether the entry was imported before (and what follows: nothing, a change, or not again)."""
+    if record is None:
+        known = target.origins.get(_origin_key(entry.origin, entry.title))
+        if known is not None:
+            report.known.append(Outcome(entry.origin, entry.title, "imported-before", known.id))
+        return known is not None
+    memory = target.snapshot.memories.get(str(record.get("id")))
+    unchanged = record.get("digest") == entry.digest()
+    if memory is not None and memory.status != "retired":
+        if unchanged or (memory.title == entry.title and (memory.body or "") == entry.body):
+            report.known.append(Outcome(entry.origin, entry.title, "imported-before", memory.id))
+        else:
+            _propose(report, entry, target, "update" if memory.status == "proposed" else "supersede", memory)
+        return True
+    if unchanged:  # a human forgot or retired what it became: not again
+        how = "retired" if memory is not None else "removed"
+        report.rejected.append(Outcome(entry.origin, entry.title, "rejected-before", str(record.get("id")), how))
+        return True
+    return False
 
 
 def _propose(report: ClientImport, entry: Entry, target: _Target, change: str, of: Memory | None) -> Proposal:

@@ -174,20 +174,10 @@ def _typed(place: Place, path: Path, where: str, lines: list[str]) -> Entry | No
     kind_type = fields.get("type", "").strip().lower()
     if kind_type not in ("user", "feedback", "project", "reference"):
         return None
-    content = lines[front.lines :]
-    first = next((i for i, line in enumerate(content) if line.strip()), None)
-    if first is None and not fields.get("description"):
+    text = _typed_text(fields, lines[front.lines :])
+    if text is None:
         return None
-    body_lines = content[first:] if first is not None else []
-    heading = body_lines[0].lstrip("#").strip() if body_lines and body_lines[0].startswith("# ") else ""
-    if heading:
-        body_lines = body_lines[1:]
-    head = fields.get("description", "").strip() or heading or fields.get("name", "").strip()
-    if not head:
-        head, body_lines = body_lines[0].strip(), body_lines[1:]
-    body = "\n".join(body_lines).strip("\n")
-    title, extra = title_and_body(markdown.Item(1, 1, " ".join(head.split()), []))
-    body = "\n\n".join(part for part in (extra, body) if part)
+    title, body, first = text
     if kind_type in TYPE_KINDS:
         kind, kind_from = TYPE_KINDS[kind_type], f"type {kind_type}"
     else:
@@ -195,8 +185,8 @@ def _typed(place: Place, path: Path, where: str, lines: list[str]) -> Entry | No
         kind_from = f"type {kind_type}, {kind_from}"
     team = place.label == "team-memory" or where.startswith("memory/team/")
     chosen = kind_type in PERSONAL_TYPES or fields.get("scope", "").strip() in ("person", "private", "user")
-    personal = place.personal or (not team and (chosen or _personal_words(head)))
-    start = front.lines + 1 + (first or 0)
+    personal = place.personal or (not team and (chosen or _personal_words(title)))
+    start = front.lines + 1 + first
     return Entry(
         place.client,
         path,
@@ -211,6 +201,24 @@ def _typed(place: Place, path: Path, where: str, lines: list[str]) -> Entry | No
         personal,
         "\n".join(lines),
     )
+
+
+def _typed_text(fields: dict[str, str], content: list[str]) -> tuple[str, str, int] | None:
+    """(title, body, the line the text starts at, 0-based in ``content``) of a memory file: the title from its
+    ``description`` (else its ``# heading``, its ``name``, its first line)."""
+    first = next((i for i, line in enumerate(content) if line.strip()), None)
+    if first is None and not fields.get("description"):
+        return None
+    body_lines = content[first:] if first is not None else []
+    heading = body_lines[0].lstrip("#").strip() if body_lines and body_lines[0].startswith("# ") else ""
+    if heading:
+        body_lines = body_lines[1:]
+    head = fields.get("description", "").strip() or heading or fields.get("name", "").strip()
+    if not head:
+        head, body_lines = body_lines[0].strip(), body_lines[1:]
+    body = "\n".join(body_lines).strip("\n")
+    title, extra = title_and_body(markdown.Item(1, 1, " ".join(head.split()), []))
+    return title, "\n\n".join(part for part in (extra, body) if part), first or 0
 
 
 def _nested(front: list[str], key: str) -> dict[str, str]:

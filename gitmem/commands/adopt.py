@@ -97,6 +97,10 @@ def import_command(
         return _from_clients(clients, dry_run, force, user, as_json)
     if user:
         raise UsageError("--user goes with --from CLIENT (a client's personal memories)")
+    return _from_rules(paths, dry_run, accept, force, move, as_json)
+
+
+def _from_rules(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: bool, move: bool, as_json: bool) -> int:
     from gitmem.adopt.importer import import_rules
     from gitmem.commands import open_store, today
     from gitmem.config import load_config
@@ -126,6 +130,24 @@ def import_command(
             err=True,
         )
         return 0
+    _print_files(report)
+    verb = ("would add" if dry_run else "added") if accept else ("would propose" if dry_run else "proposed")
+    _print_rules(project, report, verb)
+    _print_lines(report, moves, dry_run, move)
+    head = f"{len(report.drafts)} {verb} from {len(report.files)} file(s)"
+    _summary(
+        head, len(report.known), (len(report.rejected), "rejected before"), len(report.refused), len(report.skipped)
+    )
+    if report.drafts and not dry_run:
+        if accept:
+            also = ", the rules files" if moves else ""
+            echo(f"next: gitmem compile, then commit .memory/{also} and the compiled files", err=True)
+        else:
+            echo("next: review them (gitmem list --status proposed), then gitmem accept ID…", err=True)
+    return 1 if report.refused else 0
+
+
+def _print_files(report: ImportReport) -> None:
     for info in report.files:
         parts = [] if info.label == info.path.rsplit("/", 1)[-1] else [info.label]
         if info.imported_by:
@@ -134,7 +156,9 @@ def import_command(
             parts.append(info.scope.note)
         noun = "item" if info.items == 1 else "items"
         echo(f"read {info.path} ({'; '.join(parts)}): {info.items} {noun}")
-    verb = ("would add" if dry_run else "added") if accept else ("would propose" if dry_run else "proposed")
+
+
+def _print_rules(project: Project, report: ImportReport, verb: str) -> None:
     for draft in report.drafts:
         assert draft.memory is not None
         memory = draft.memory
@@ -167,11 +191,14 @@ def import_command(
             err=True,
         )
 
-    lines = report.also_memories()
+
+def _print_lines(report: ImportReport, moves: list[Any], dry_run: bool, move: bool) -> None:
+    """What --move took out of the rules files, or the hand-written lines that are now also memories."""
     for moved in moves:
         verb = "would remove" if dry_run else "removed"
         what = "the file (nothing else was in it)" if moved.deleted else f"{len(moved.lines)} line(s)"
         echo(f"{style(verb, fg='yellow')} {what} from {moved.path}: now memories")
+    lines = report.also_memories()
     if lines and not move:
         width = max(len(source.where()) for source, _ in lines)
         head = "would also be memories" if dry_run else "are now also memories"
@@ -179,17 +206,6 @@ def import_command(
         echo(f"These hand-written lines {head}; delete them by hand when ready (import never changes a rules file):")
         for source, memory_id in lines:
             echo(f"  {source.where().ljust(width)}  {memory_id}")
-    head = f"{len(report.drafts)} {verb} from {len(report.files)} file(s)"
-    _summary(
-        head, len(report.known), (len(report.rejected), "rejected before"), len(report.refused), len(report.skipped)
-    )
-    if report.drafts and not dry_run:
-        if accept:
-            also = ", the rules files" if moves else ""
-            echo(f"next: gitmem compile, then commit .memory/{also} and the compiled files", err=True)
-        else:
-            echo("next: review them (gitmem list --status proposed), then gitmem accept ID…", err=True)
-    return 1 if report.refused else 0
 
 
 def _summary(head: str, known: int, rejected: tuple[int, str], refused: int, skipped: int) -> None:
