@@ -87,6 +87,7 @@ class ClientImport:
     rejected: list[Outcome] = field(default_factory=list)
     refused: list[Outcome] = field(default_factory=list)
     skipped: list[Outcome] = field(default_factory=list)
+    found: list[tuple[Entry, str, str]] = field(default_factory=list)  # (entry, memory, scope) known by its origin
 
 
 class _Target:
@@ -264,8 +265,9 @@ def _imported_before(report: ClientImport, entry: Entry, target: _Target, record
     """Whether the entry was imported before (and what follows: nothing, a change, or not again)."""
     if record is None:
         known = target.origins.get(_origin_key(entry.origin, entry.title))
-        if known is not None:
+        if known is not None:  # imported in another clone, or before the record was lost: recorded again
             report.known.append(Outcome(entry.origin, entry.title, "imported-before", known.id))
+            report.found.append((entry, known.id, target.scope))
         return known is not None
     memory = target.snapshot.memories.get(str(record.get("id")))
     unchanged = record.get("digest") == entry.digest()
@@ -350,14 +352,21 @@ def _load_ledger(project: Project) -> dict[str, Any]:
 def _record(report: ClientImport, ledger: dict[str, Any]) -> None:
     entries = ledger["entries"]
     for proposal in report.proposals:
-        entry = proposal.entry
         entries.pop(_old_key(entries, proposal), None)
-        entries[entry.key] = {
-            "id": proposal.memory.id,
-            "digest": entry.digest(),
-            "scope": proposal.scope,
-            "words": sorted(similar.words(entry.title)) if entry.multi else None,
-        }
+        entries[proposal.entry.key] = _recorded(proposal.entry, proposal.memory.id, proposal.scope)
+    for entry, memory_id, scope in report.found:
+        entries[entry.key] = _recorded(entry, memory_id, scope)
+
+
+def _recorded(entry: Entry, memory_id: str, scope: str) -> dict[str, Any]:
+    """What the record keeps of an entry: the memory it became and a digest of its text, never the text (a bullet
+    keeps its title's words, to know it again once the client rewords it)."""
+    return {
+        "id": memory_id,
+        "digest": entry.digest(),
+        "scope": scope,
+        "words": sorted(similar.words(entry.title)) if entry.multi else None,
+    }
 
 
 def _old_key(entries: dict[str, Any], proposal: Proposal) -> str | None:

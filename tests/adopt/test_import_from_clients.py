@@ -341,3 +341,17 @@ def test_the_session_start_status_says_when_a_store_has_entries_not_proposed(pro
     (folder / "project_new.md").write_text(claude_file("Tests run in CI only", "project", "Not locally."))
     assert "Claude Code (1 file)" in status()
     assert TOKEN not in status()
+
+
+def test_an_edit_after_the_record_was_lost_is_still_a_change(project: Path, run: Run) -> None:
+    folder = claude_store(project)
+    first = imported(run, "--from", "claude", code=1)["memories"]
+    freeze = next(m for m in first if "Fridays" in m["title"])
+    record = project / ".git" / "gitmem" / "client-imports.json"
+    record.unlink()  # another clone, or a cleaned .git/gitmem: the memories' origins say what was imported
+    assert imported(run, "--from", "claude", code=1)["memories"] == []
+    assert record.is_file()
+    edit = claude_file("Releases are frozen on Fridays and Saturdays", "project", "From 12:00 UTC.")
+    (folder / "project_freeze.md").write_text(edit, encoding="utf-8")
+    [change] = imported(run, "--from", "claude", code=1)["memories"]
+    assert (change["change"], change["id"]) == ("update", freeze["id"])
