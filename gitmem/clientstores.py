@@ -225,9 +225,9 @@ def places(name: str, root: Path, home: Path, env: Mapping[str, str] | None = No
 # -- the files of a place, by their sizes and times (the session status; the import's record) --------------------
 
 
-def listing(place: Place) -> Iterator[tuple[Path, os.stat_result]]:
-    """The files of ``place`` that a reader would consider (Markdown, at most ``MAX_FILES``, ``MAX_DEPTH`` deep),
-    with their ``lstat``; links are listed as they are (the reader refuses those leading out)."""
+def listing(place: Place, limit: int = MAX_FILES) -> Iterator[tuple[Path, os.stat_result]]:
+    """The files of ``place`` that a reader would consider (Markdown, at most ``limit``, ``MAX_DEPTH`` deep), with
+    their ``lstat``; links are listed as they are (the reader refuses those leading out)."""
     if place.format in ("codex", "section"):
         try:
             found = place.path.lstat()
@@ -237,7 +237,7 @@ def listing(place: Place) -> Iterator[tuple[Path, os.stat_result]]:
         return
     count = 0
     stack: list[tuple[Path, int]] = [(place.path, 0)]
-    while stack and count < MAX_FILES:
+    while stack and count < limit:
         folder, depth = stack.pop()
         try:
             entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
@@ -256,7 +256,7 @@ def listing(place: Place) -> Iterator[tuple[Path, os.stat_result]]:
                 yield path, entry.stat(follow_symlinks=False)
             except OSError:
                 continue
-            if count >= MAX_FILES:
+            if count >= limit:
                 return
 
 

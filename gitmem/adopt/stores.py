@@ -118,8 +118,9 @@ def read_store_file(place: Place, path: Path) -> str:
 def read_place(place: Place, root: Path) -> StoreRead:
     """Every entry of one place of a store (``root``: the repository, for Codex's task groups)."""
     read = StoreRead()
-    files = list(listing(place))
-    if len(files) >= MAX_FILES:
+    files = list(listing(place, MAX_FILES + 1))
+    if len(files) > MAX_FILES:
+        files = files[:MAX_FILES]
         read.skipped.append((place.label, 0, f"more than {MAX_FILES} files: the first {MAX_FILES} were read"))
     for path, _ in files:
         where = _where(place, path)

@@ -355,3 +355,14 @@ def test_an_edit_after_the_record_was_lost_is_still_a_change(project: Path, run:
     (folder / "project_freeze.md").write_text(edit, encoding="utf-8")
     [change] = imported(run, "--from", "claude", code=1)["memories"]
     assert (change["change"], change["id"]) == ("update", freeze["id"])
+
+
+def test_a_store_gives_at_most_200_files(project: Path, run: Run) -> None:
+    folder = claude_store(project)
+    for i in range(198):  # 3 memories and the index already: 201 files
+        (folder / f"project_{i:03}.md").write_text(claude_file(f"Fact number {i} of many", "project", "x"))
+    data = imported(run, "--from", "claude", "--dry-run")  # (in name order: reference_registry.md is not reached)
+    assert data["clients"][0]["files"] == 199  # 200 listed, the index among them (skipped)
+    assert ("claude:memory", "more than 200 files: the first 200 were read") in {
+        (s["origin"], s["why"]) for s in data["skipped"]
+    }
