@@ -191,7 +191,19 @@ def _start(project: Project, client: Client, session: state.SessionState, day: d
         personal_count,
         client.event_name(STOP) is not None,
     )
+    stores = _client_stores(project)
+    if stores:
+        text += "\n" + stores
     return Answer(_format(client, START, text))
+
+
+def _client_stores(project: Project) -> str | None:
+    from gitmem.session.status import client_stores_text
+
+    try:
+        return client_stores_text(project, Path.home())
+    except (OSError, RuntimeError):
+        return None
 
 
 def _stop(project: Project, client: Client, payload: dict[str, Any], session: state.SessionState) -> Answer:
