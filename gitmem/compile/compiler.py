@@ -236,9 +236,8 @@ def _limits(
 # The file a target writes instead of its root file when that is a link to a document for people: a whole file of
 # the target's rules folder, with the frontmatter that makes the tool load it always (Claude Code loads a
 # .claude/rules file without `paths` at the start of every session; Copilot, an instructions file for `**`).
-# fold into gitmem/tools.py records
+# (each target's ``always_frontmatter``, in gitmem/tools.py).
 LINKED_ROOT_NAME = f"{WHOLE_PREFIX}-project"
-ALWAYS_LOADED_FRONTMATTER: dict[str, tuple[str, ...]] = {"claude": (), "copilot": ('applyTo: "**"',)}
 
 
 def _around_linked(project: Project, targets: list[Target]) -> tuple[list[Target], dict[str, Target]]:
@@ -253,7 +252,7 @@ def _around_linked(project: Project, targets: list[Target]) -> tuple[list[Target
             out.append(target)
             continue
         linked[target.root_file] = target
-        front = ALWAYS_LOADED_FRONTMATTER.get(target.name)
+        front = target.always_frontmatter
         if target.scoped_dir is None or target.root_whole or front is None:
             out.append(target)  # nowhere else to put them: _not_into_documents says so
             continue
