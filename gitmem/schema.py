@@ -196,8 +196,8 @@ _PATTERN_HINTS = {
     "rev": "must be one line",
     "track": "must be one line",
     "origin": "must be one line",
-    "allow": "must be a finding fingerprint (v2: and hex digits, as printed by gitmem scan --baseline)",
-    "salt": "must be 16 to 64 hex digits (gitmem scan --baseline proposes one)",
+    "allow": "must be a finding fingerprint (v3:PATH:RULE:DIGEST, as printed by gitmem scan --baseline)",
+    "salt": "must be 16 to 64 hex digits (the salt of old v2: fingerprints)",
     **dict.fromkeys(DATE_FIELDS, "must be a date written YYYY-MM-DD"),
 }
 
