@@ -244,3 +244,12 @@ def test_user_compile_writes_through_a_dotfile_link(repo: Path, home: Path, run:
     assert link.is_symlink() and os.readlink(link) == str(real)
     text = real.read_text(encoding="utf-8")
     assert text.startswith("# My own notes\n") and "British English" in text
+
+
+def test_user_mcp_registration_writes_through_a_dotfile_link(project: Path, home: Path, run: Run) -> None:
+    link, real = stowed(home, ".codex/config.toml", 'model = "mine"\n')
+    result = run("init", "--mcp", "--user")
+    assert result.code == 0, result.err
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    text = real.read_text(encoding="utf-8")
+    assert text.startswith('model = "mine"\n') and "[mcp_servers.gitmem]" in text
