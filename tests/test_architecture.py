@@ -23,6 +23,7 @@ OWNERS = {
     "mcp": "gitmem.mcp.server",
     "sqlite3": "gitmem.recall.index",
     "ahocorasick_rs": "gitmem.scan.engine",  # ahocorasick-rs
+    "re2": "gitmem.linear",  # google-re2
 }
 
 # Groups the rules below refer to.
@@ -87,7 +88,19 @@ COMMANDS_ONLY = (
     "gitmem.scopes.sources",
 )
 # The shared modules at the top may import only each other, the memory model and cache, and the scanner.
-SHARED = ("errors", "fsutil", "safepath", "globmatch", "project", "config", "yamlio", "yamlfast", "markdown", "schema")
+SHARED = (
+    "errors",
+    "fsutil",
+    "safepath",
+    "globmatch",
+    "project",
+    "config",
+    "yamlio",
+    "yamlfast",
+    "markdown",
+    "linear",
+    "schema",
+)
 SHARED_MAY = (
     *(f"gitmem.{name}" for name in SHARED),
     "gitmem",

@@ -7,14 +7,14 @@ heading per group plus one entry per memory (plus the recall line), which is wha
 from __future__ import annotations
 
 import json
-import re
 
 from gitmem.compile import block
 from gitmem.compile.scoping import FileSpec, expand_braces
+from gitmem.linear import linear
 from gitmem.memory.fields import one_line, split_lines
 from gitmem.memory.model import Memory
 
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
+_FENCE = linear(r" {0,3}(`{3,}|~{3,})(.*)")
 
 
 def entry_text(memory: Memory) -> str:

@@ -25,6 +25,7 @@ from gitmem.compile.targets import BY_NAME
 from gitmem.errors import CannotRun
 from gitmem.fsutil import write_atomic
 from gitmem.git import command
+from gitmem.linear import linear
 from gitmem.project import Project
 
 PRECOMMIT_CONFIG = ".pre-commit-config.yaml"
@@ -136,7 +137,7 @@ def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
 
 
 _REPOS_RE = re.compile(r"repos:[ \t]*(#.*)?")
-_ITEM_RE = re.compile(r"( *)(-[ \t]+)\S")
+_ITEM_RE = linear(r"( *)(-[ \t]+)\S")
 
 
 def _insert_entry(text: str, hooks: list[Hook]) -> str | None:
