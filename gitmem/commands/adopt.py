@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gitmem.commands.output import echo, echo_json, style
+from gitmem.errors import shown
 
 if TYPE_CHECKING:
     from gitmem.adopt.importer import ImportReport
@@ -85,7 +86,7 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
         if info.scope is not None:
             parts.append(info.scope.note)
         noun = "item" if info.items == 1 else "items"
-        echo(f"read {info.path} ({'; '.join(parts)}): {info.items} {noun}")
+        echo(f"read {shown(info.path)} ({'; '.join(parts)}): {info.items} {noun}")
     verb = ("would add" if dry_run else "added") if accept else ("would propose" if dry_run else "proposed")
     for draft in report.drafts:
         assert draft.memory is not None
@@ -123,7 +124,7 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
     for moved in moves:
         verb = "would remove" if dry_run else "removed"
         what = "the file (nothing else was in it)" if moved.deleted else f"{len(moved.lines)} line(s)"
-        echo(f"{style(verb, fg='yellow')} {what} from {moved.path}: now memories")
+        echo(f"{style(verb, fg='yellow')} {what} from {shown(moved.path)}: now memories")
     if lines and not move:
         width = max(len(source.where()) for source, _ in lines)
         head = "would also be memories" if dry_run else "are now also memories"

@@ -9,6 +9,7 @@ import click
 
 from gitmem.commands.output import echo, echo_json
 from gitmem.commands.scanhook import LOG_DECODE_DEPTH, clean, finding_lines, job, legacy_warning, summary
+from gitmem.errors import shown
 
 
 @click.command()
@@ -192,4 +193,4 @@ def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
         if fingerprint in seen:
             continue
         seen.add(fingerprint)
-        echo(f"    - {fingerprint}  # {f.path}:{f.line} {f.rule}")
+        echo(f"    - {fingerprint}  # {shown(f.path)}:{f.line} {f.rule}")

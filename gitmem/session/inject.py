@@ -18,6 +18,7 @@ from datetime import date
 from pathlib import Path
 from typing import NamedTuple
 
+from gitmem.memory.fields import inert
 from gitmem.memory.model import Memory
 from gitmem.project import Project
 from gitmem.recall.index import RecallIndex, Unavailable
@@ -227,8 +228,8 @@ def render(candidate: Candidate, room: int) -> str | None:
         facts.append("meant for " + ", ".join(memory.targets))
     if candidate.personal:
         facts.append("personal")
-    head = f"- [{memory.id}] {memory.title} ({'; '.join(facts)})"
-    body = " ".join(memory.body.split())
+    head = inert(f"- [{memory.id}] {memory.title} ({'; '.join(facts)})")
+    body = inert(" ".join(memory.body.split()))
     entry = f"{head}\n  {body}" if body else head
     if len(entry) <= room:
         return entry
