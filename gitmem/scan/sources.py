@@ -43,8 +43,22 @@ class Settings(NamedTuple):
     exclude: tuple[str, ...] = ()
     salt: str = ""  # scan.salt: what makes this repository's fingerprints its own
 
-    def excluded(self, relative: str | None) -> bool:
-        return relative is not None and any(_excluded_by(pattern, relative) for pattern in self.exclude)
+    def excluded(self, relative: str | None, head: str = "") -> bool:
+        """Whether ``scan.exclude`` skips the file: never gitmem's store (``.memory/``) nor an AI client's
+        transcript (by its path, or by ``head``, its first characters), whatever the globs say: a pull request's
+        ``exclude: ['*']`` cannot switch the guard off where secrets matter most."""
+        if relative is None or not self.exclude or guarded(relative, head):
+            return False
+        return any(_excluded_by(pattern, relative) for pattern in self.exclude)
+
+
+def guarded(relative: str, head: str = "") -> bool:
+    """Whether a file is always scanned: gitmem's store, or a client's transcript."""
+    if relative == ".memory" or relative.startswith(".memory/"):
+        return True
+    from gitmem.scan.transcripts import recognise
+
+    return recognise(relative, head)
 
 
 def _excluded_by(pattern: str, relative: str) -> bool:
@@ -226,7 +240,7 @@ def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings
             files += [(name, added) for name, added in _parse_diff(again) if not _has_nul(added)]
     cwd = Path.cwd().resolve()
     for name, added in sorted(files, key=lambda pair: pair[0]):
-        if settings.excluded(name):
+        if settings.excluded(name, decode_bytes(added[0][1])[:4096] if added else ""):
             continue
         text = "\n".join(decode_bytes(line) for _, line in added)
         display = os.path.relpath(project.root / name, cwd) if project.root != cwd else name
