@@ -67,8 +67,11 @@ def diff(base: str | None, head: str | None, as_json: bool) -> int:
 
     \b
     gitmem diff              from the merge base of the default branch and HEAD to the working tree
-    gitmem diff BASE         from BASE to the working tree
-    gitmem diff BASE HEAD    between two commits
+    gitmem diff BASE         from the merge base of BASE and HEAD to the working tree
+    gitmem diff BASE HEAD    from the merge base of BASE and HEAD to the commit HEAD
+
+    As a pull request is reviewed: memories that landed on BASE after the branch left it are not shown as removed
+    (when BASE is an ancestor of HEAD, its merge base is BASE itself).
 
     Changes to the guard's settings in .memory/config.yaml (scan.exclude, scan.allow, scan.salt, sources) are
     listed too, under their own heading (JSON: "guard").
@@ -79,7 +82,7 @@ def diff(base: str | None, head: str | None, as_json: bool) -> int:
     \b
     Examples:
       gitmem diff > memory-changes.md            # a pull-request comment
-      gitmem diff origin/main HEAD --json | jq '.summary'
+      gitmem diff "origin/$GITHUB_BASE_REF" HEAD --json | jq '.summary'   # CI: what the pull request changes
     """
     from gitmem.git import guard
     from gitmem.git.provenance import diff_memories, to_markdown

@@ -11,7 +11,6 @@ item by item. A config that cannot be read on one side counts as empty there (it
 from __future__ import annotations
 
 import contextlib
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from gitmem.project import Project
@@ -79,12 +78,13 @@ def config_at(project: Project, commit: str | None) -> bytes | None:
     from gitmem.schema import MAX_FILE_BYTES
 
     if commit is None:
-        from gitmem import safepath
+        from gitmem import gateway
+        from gitmem.errors import GitmemError
 
-        with contextlib.suppress(OSError, ValueError):
-            path = safepath.require(project, Path(project.config_path))
-            with path.open("rb") as handle:
-                return handle.read(MAX_FILE_BYTES + 1)  # bounded: check_config refuses what is over the limit
+        if not project.config_path.exists():
+            return None
+        with contextlib.suppress(GitmemError, OSError):
+            return gateway.read_bytes(project, project.config_path, limit=MAX_FILE_BYTES + 1)  # over it: refused
         return None
     entries = history.tree_entries(project.root, commit, ".memory")
     blob = entries.get("config.yaml")
