@@ -134,18 +134,20 @@ def prepare(
     for target in targets:
         report.limits.extend(checks.limit_uses(target, finals, desired, budgets[target.name]))
     touched = {change.path for change in report.changes if change.changed}
+    first_block = {change.path for change in report.changes if change.changed and block.BEGIN not in (change.old or "")}
     held: set[str] = set()
     for use in report.limits:
         if use.over and use.limit.hard:
             report.over.append(Problem(use.path, 1, 1, "limit", checks.limit_advice(use)))
             held.add(use.target)
         elif use.over and use.path in touched:  # soft: said when the file changes, and always by `gitmem stats`
-            report.warnings.append(f"{use.describe()}: consider a smaller budget for {use.target}")
+            report.warnings.extend(checks.soft_limit_warning(use, first_block))
     report.ignored = checks.ignored(project, report)
     for change in report.changes:  # one target over a hard limit does not stop the others
         if change.target in held and change.changed:
             change.action = "held"
     report.warnings.extend(note for path, note in report.notes if path in touched)
+    checks.imported_twice(memories, desired, finals, first_block, report)
     checks.hidden_unicode(desired, finals, report)
     checks.claude_imports_agents(targets, finals, report, touched)
     checks.read_twice(targets, desired, touched, report)

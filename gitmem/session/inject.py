@@ -203,15 +203,55 @@ def render(candidate: Candidate, room: int) -> str | None:
     if candidate.personal:
         facts.append("personal")
     head = f"- [{memory.id}] {memory.title} ({'; '.join(facts)})"
-    body = " ".join(memory.body.split())
-    entry = f"{head}\n  {body}" if body else head
+    lines = _body_lines(memory.body)
+    entry = "\n".join([head, *lines])
     if len(entry) <= room:
         return entry
-    keep = room - len(head) - 3 - len(f" … (gitmem show {memory.id})")
+    more = f"  … (gitmem show {memory.id})"
+    keep = room - len(head) - 1 - len(more)
     if keep < MIN_BODY:
         return None
-    cut = body[:keep].rsplit(" ", 1)[0]
-    return f"{head}\n  {cut} … (gitmem show {memory.id})"
+    kept: list[str] = []
+    used = 0
+    fence = ""
+    for line in lines:  # whole lines; a code block cut short is closed, so what follows is not read as code
+        closing = len(fence) + 3 if fence else 0
+        if used + len(line) + 1 + closing > keep:
+            if not kept and not fence:  # one long line: cut it at a word
+                kept.append(line[: keep - 1].rsplit(" ", 1)[0])
+            break
+        kept.append(line)
+        used += len(line) + 1
+        marker = line.strip()[:3]
+        if marker in ("```", "~~~"):
+            fence = "" if fence else marker
+    if fence:
+        kept.append("  " + fence)
+    return "\n".join([head, *kept, more])
+
+
+def _body_lines(body: str) -> list[str]:
+    """A body as the entry's indented lines: its line breaks kept (a code block stays a block), runs of blank lines
+    made one, and outside code, runs of spaces made one."""
+    out: list[str] = []
+    fence = ""
+    for raw in body.strip("\n").split("\n"):
+        line = raw.rstrip()
+        marker = line.strip()[:3]
+        if marker in ("```", "~~~"):
+            fence = "" if fence else marker
+            out.append("  " + line.strip())
+            continue
+        if fence:
+            out.append("  " + line)
+        elif not line.strip():
+            if out and out[-1].strip():
+                out.append("")
+        else:
+            out.append("  " + " ".join(line.split()))
+    while out and not out[-1].strip():
+        out.pop()
+    return out
 
 
 def prompt_terms(prompt: str) -> list[str]:
