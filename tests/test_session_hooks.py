@@ -241,7 +241,7 @@ def test_what_claude_code_reads_instead_or_imports_counts_as_loaded(project: Pat
     text = agents.read_text(encoding="utf-8")
     extra = "\n- Watch for N+1 queries in list endpoints (`n-plus-one`)\n  Use selectinload.\n"
     agents.write_text(text.replace("\n\nMore project memories", extra + "\nMore project memories"), encoding="utf-8")
-    assert "n-plus-one" in loaded_ids([agents])
+    assert "n-plus-one" in loaded_ids([agents], project)
     ask = "The orders list endpoint issues hundreds of queries per page"
     assert "[n-plus-one]" in context(hook(project, "prompt", prompt(project, ask, "c1")))
     (project / "CLAUDE.md").write_text("# Notes\n\n@AGENTS.md\n", encoding="utf-8")
@@ -294,37 +294,3 @@ def test_the_prompt_hook_process_loads_nothing_slow(project: Path) -> None:
         assert [
             name for name in loaded if any(name == s or name.startswith(s + ".") for s in NEVER_LOADED_BY_PROMPT)
         ] == []
-
-
-def test_a_body_code_block_stays_a_block(project: Path) -> None:
-    from datetime import date
-
-    from gitmem.memory.model import Memory
-
-    body = (
-        "Run the suite in this order:\n\n```bash\n# unit tests first\ncargo test -p core\n\ncargo test --bin app\n```\n"
-    )
-    memory = Memory(
-        id="test-order", title="Tests run in a fixed order", kind="convention", status="active", body=body,
-        created=date(2026, 1, 1),
-    )  # fmt: skip
-    entry = inject.render(inject.Candidate("test-order", memory, 1.0, 1), 2000)
-    assert entry is not None
-    assert entry.splitlines()[1:] == [
-        "  Run the suite in this order:",
-        "",
-        "  ```bash",
-        "  # unit tests first",
-        "  cargo test -p core",
-        "  ",
-        "  cargo test --bin app",
-        "  ```",
-    ]
-    longer = memory.with_changes(
-        body=body.replace("```\n", "cargo test --doc\ncargo test --release -p app\n```\n")[:-1] + "\n"
-    )
-    full = inject.render(inject.Candidate("test-order", longer, 1.0, 1), 2000)
-    assert full is not None
-    short = inject.render(inject.Candidate("test-order", longer, 1.0, 1), len(full) - 5)
-    assert short is not None and short.count("```") == 2  # cut short, the block is still closed
-    assert short.endswith("… (gitmem show test-order)")

@@ -27,7 +27,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from gitmem import safepath
+from gitmem import gateway
 from gitmem.adopt import kinds, markdown, sources
 from gitmem.adopt.sources import Format, Scope
 from gitmem.adopt.wording import DESCRIBED, code_key, same_thing, section_tag, title_and_body
@@ -214,11 +214,14 @@ class _Read:
 
 def _read_file(project: Project, path: str, fmt: Format, report: ImportReport) -> _Read | None:
     """A rules file's items, or ``None`` (with the reason in ``report.skipped``) when it is not to be read."""
-    full = safepath.require(project, project.root / path, path)  # GEMINI.md -> /etc/passwd: refused, not read
+    full = gateway.require(project, project.root / path, path)  # GEMINI.md -> /etc/passwd: refused, not read
     try:
-        raw = full.read_bytes()
+        raw = gateway.read_bytes(project, full, limit=gateway.RULES_LIMIT, display=path)
     except OSError as exc:
         report.skipped.append(Skipped(path, 0, f"cannot read: {exc.strerror}"))
+        return None
+    except CheckFailed as exc:  # too large, not a regular file
+        report.skipped.append(Skipped(path, 0, exc.problems[0].message))
         return None
     try:
         text = raw.decode("utf-8").removeprefix("\ufeff")
@@ -257,15 +260,15 @@ def _read_file(project: Project, path: str, fmt: Format, report: ImportReport) -
 
 def _document_title(lines: list[str]) -> str:
     """The first heading of the file when it is a level-1 ``#`` heading (as the parser words headings), else ""."""
-    from gitmem.markdown import ATX
+    from gitmem.markdown import heading
 
     for line in lines:
         if not line.strip():
             continue
-        found = ATX.match(line)
-        if found is None or len(found.group(1)) != 1:
+        found = heading(line)
+        if found is None or found[0] != 1:
             return ""
-        return markdown.heading_text(found.group(2) or "")
+        return markdown.heading_text(found[1])
     return ""
 
 

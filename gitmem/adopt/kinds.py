@@ -81,22 +81,13 @@ def guess(headings: tuple[str, ...], text: str, bullet: bool, title: str = "") -
     return "convention", "default"
 
 
-# Words that only one tool understands: a line using one, read from that tool's own file, is for that tool alone
-# (`targets:`), not for every tool compile writes. Copilot Chat's #-variables and @-participants and its coding agent's
-# firewall; the tool's own name.
-# fold into gitmem/tools.py records
-TOOL_WORDS: dict[str, tuple[str, ...]] = {
-    "copilot": ("#problems", "#codebase", "#selection", "#terminalselection", "#terminallastcommand", "#changes",
-                "#testfailure", "#usages", "#fetch", "@workspace", "@terminal", "@vscode", "copilot", "firewall"),
-    "claude": ("claude code", "/compact", "/clear", "/memory"),
-    "gemini": ("gemini cli", "/memory refresh"),
-    "cursor": ("cursor", "@codebase", "@docs", "@web"),
-}  # fmt: skip
-
-
 def tool_specific(tool: str, text: str) -> str | None:
-    """``tool`` when ``text`` (read from that tool's own file) uses words only that tool understands, else None."""
-    words = TOOL_WORDS.get(tool)
+    """``tool`` when ``text`` (read from that tool's own file) uses words only that tool understands (its record's
+    ``own_words``), else None."""
+    from gitmem.tools import BY_NAME
+
+    record = BY_NAME.get(tool)
+    words = record.own_words if record is not None else ()
     if not words:
         return None
     lowered = f" {' '.join(text.lower().split())} "

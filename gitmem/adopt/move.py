@@ -18,12 +18,11 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
-from pathlib import Path
 
+from gitmem import gateway
 from gitmem import markdown as md
 from gitmem.adopt import sources
 from gitmem.adopt.importer import ImportReport, Source
-from gitmem.fsutil import write_atomic
 from gitmem.memory.model import Memory
 from gitmem.project import Project
 
@@ -167,15 +166,15 @@ def apply_moves(project: Project, report: ImportReport, moves: list[Moved]) -> N
     """Remove the lines (unless the report is a dry run); mark files left empty as deleted."""
     for move in moves:
         full = project.root / move.path
-        text = full.read_bytes().decode("utf-8")
+        text = gateway.read_text(project, full, limit=gateway.RULES_LIMIT)
         new = _without(text, move.lines)
         fmt = sources.format_of(move.path)
         front = sources.read_frontmatter(new.splitlines())
         body = new.splitlines()[front.lines :] if fmt is not None and fmt.folder is not None else new.splitlines()
-        move.deleted = not any(line.strip() and not md.ATX.match(line) for line in body)  # headings alone: empty
+        move.deleted = not any(line.strip() and md.heading(line) is None for line in body)  # headings alone: empty
         if report.dry_run:
             continue
         if move.deleted:
-            Path(full).unlink()
+            gateway.remove(project, full)
         else:
-            write_atomic(full.resolve(), new.encode("utf-8"))
+            gateway.write(project, full, new)

@@ -5,9 +5,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from gitmem.clientstores import NAMES as CLIENT_NAMES
 from gitmem.commands.output import echo, echo_json, style
+from gitmem.errors import UsageError
 
 if TYPE_CHECKING:
+    from gitmem.adopt.fromclients import ClientImport
     from gitmem.adopt.importer import ImportReport
     from gitmem.adopt.move import Kept, Moved
     from gitmem.project import Project
@@ -30,9 +33,32 @@ if TYPE_CHECKING:
     help="With --move: also remove the lines whose memory a target's budget leaves out of every rules file "
     "(`gitmem recall` still finds them). Without it, --move takes out only what compile writes back.",
 )
+@click.option(
+    "--from",
+    "clients",
+    metavar="CLIENT",
+    multiple=True,
+    type=click.Choice([*CLIENT_NAMES, "all"]),
+    help="Import what an AI client remembered on its own about this repository, from its store in your home "
+    "folder (claude, codex, gemini, qwen; all: every one): as proposals, the client's files left as they are.",
+)
+@click.option(
+    "--user",
+    is_flag=True,
+    help="With --from: also import the client's personal memories (your preferences, Claude Code's user type, "
+    "the global saved memories) into your personal store, never into the repository.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
 def import_command(
-    paths: tuple[Path, ...], dry_run: bool, accept: bool, force: bool, move: bool, left_out: bool, as_json: bool
+    paths: tuple[Path, ...],
+    dry_run: bool,
+    accept: bool,
+    force: bool,
+    move: bool,
+    left_out: bool,
+    clients: tuple[str, ...],
+    user: bool,
+    as_json: bool,
 ) -> int:
     """Turn the rules files the project already has into proposed memories. The files are not changed, unless
     --move: then the lines that became memories leave them, in the same change.
@@ -51,14 +77,41 @@ def import_command(
     Importing again adds nothing. A rule that nearly repeats a memory removed or retired before is refused unless
     --force; an item holding a secret or hidden Unicode is refused (exit 1) and the rest imported.
 
+    With --from CLIENT, reads instead what the client remembered on its own about this repository, in its store
+    in your home folder (only that store, for this repository, bounded; a link leading out of it is refused; its
+    files are left byte for byte): Claude Code's auto memory (~/.claude/projects/<key>/memory/), Codex's
+    ~/.codex/memories/MEMORY.md (the task groups of this repository), Gemini CLI's private project memory
+    (~/.gemini/tmp/<id>/memory/), Qwen Code's (~/.qwen/projects/<key>/memory/ and .qwen/team-memory/). Each entry
+    becomes a proposal whose origin names the client, the file and the line. An entry holding a secret or hidden
+    Unicode is refused and its text copied nowhere (exit 1). Personal entries are skipped unless --user. Run it again
+    and nothing new is proposed; an entry a human rejected is not proposed again; one the client edited since is
+    proposed as a change of the memory it became.
+
     \b
     Examples:
       gitmem import --dry-run
       gitmem import
       gitmem import CLAUDE.md .cursor/rules --json
       gitmem import --accept --move      # the rules move into .memory/; compile writes them back, once
+      gitmem import --from claude --dry-run
+      gitmem import --from all --user    # personal entries into your personal memories
       gitmem list --status proposed
     """
+    if clients:
+        if paths or accept or move:
+            raise UsageError(
+                "--from reads a client's own memory store: it takes no PATH, and neither --accept (its entries are "
+                "always proposals, for a human to review) nor --move (the client's files are never changed)"
+            )
+        return _from_clients(clients, dry_run, force, user, as_json)
+    if user:
+        raise UsageError("--user goes with --from CLIENT (a client's personal memories)")
+    return _from_rules(paths, dry_run, accept, force, move, left_out, as_json)
+
+
+def _from_rules(
+    paths: tuple[Path, ...], dry_run: bool, accept: bool, force: bool, move: bool, left_out: bool, as_json: bool
+) -> int:
     from gitmem.adopt.importer import import_rules
     from gitmem.commands import open_store, today
     from gitmem.config import load_config
@@ -159,6 +212,8 @@ def _print_items(project: Project, report: ImportReport) -> None:
 
 
 def _print_lines(report: ImportReport, moves: list[Moved], kept: list[Kept], move: bool) -> None:
+    """What --move took out of the rules files (and kept in them), or the hand-written lines that are now also
+    memories."""
     for moved in moves:
         verb = "would remove" if report.dry_run else "removed"
         what = "the file (nothing else was in it)" if moved.deleted else f"{len(moved.lines)} line(s)"
@@ -177,20 +232,26 @@ def _print_lines(report: ImportReport, moves: list[Moved], kept: list[Kept], mov
 
 
 def _print_summary(report: ImportReport, moves: list[Moved]) -> None:
-    summary = [f"{len(report.drafts)} {_verb(report)} from {len(report.files)} file(s)"]
-    summary.append(f"{len(report.known)} already memories")
-    if report.rejected:
-        summary.append(f"{len(report.rejected)} rejected before")
-    if report.refused:
-        summary.append(f"{len(report.refused)} refused")
-    summary.append(f"{len(report.skipped)} skipped")
-    echo(", ".join(summary), err=True)
+    rejected = (len(report.rejected), "rejected before")
+    head = f"{len(report.drafts)} {_verb(report)} from {len(report.files)} file(s)"
+    _summary(head, len(report.known), rejected, len(report.refused), len(report.skipped))
     if report.drafts and not report.dry_run:
         if report.status == "active":
             also = ", the rules files" if moves else ""
             echo(f"next: gitmem compile, then commit .memory/{also} and the compiled files", err=True)
         else:
             echo("next: review them (gitmem list --status proposed), then gitmem accept ID…", err=True)
+
+
+def _summary(head: str, known: int, rejected: tuple[int, str], refused: int, skipped: int) -> None:
+    """The last line of an import: what came of the items, on stderr."""
+    parts = [head, f"{known} already memories"]
+    if rejected[0]:
+        parts.append(f"{rejected[0]} {rejected[1]}")
+    if refused:
+        parts.append(f"{refused} refused")
+    parts.append(f"{skipped} skipped")
+    echo(", ".join(parts), err=True)
 
 
 def _as_json(project: Project, report: ImportReport) -> dict[str, Any]:
@@ -247,4 +308,123 @@ def _as_json(project: Project, report: ImportReport) -> dict[str, Any]:
         ],
         "lines": [{**source.to_dict(), "id": memory_id} for source, memory_id in report.also_memories()],
         "warnings": report.warnings,
+    }
+
+
+def _from_clients(clients: tuple[str, ...], dry_run: bool, force: bool, user: bool, as_json: bool) -> int:
+    from gitmem.adopt.fromclients import import_clients
+    from gitmem.commands import open_store, today
+    from gitmem.config import load_config
+    from gitmem.memory.store import Store
+    from gitmem.project import user_scope
+
+    names = list(CLIENT_NAMES) if "all" in clients else list(dict.fromkeys(clients))
+    project, store = open_store()
+    threshold = load_config(project).similarity
+    personal = None
+    if user:
+        scope = user_scope()
+        personal = (scope, Store(scope))
+    report = import_clients(
+        project, store, names, today(), threshold=threshold, user=user, force=force, dry_run=dry_run, personal=personal
+    )
+    if as_json:
+        echo_json(_clients_json(project, report))
+    else:
+        _print_clients(project, report)
+    return 1 if report.refused else 0
+
+
+def _print_clients(project: Project, report: ClientImport) -> None:
+    for client in report.clients:
+        if not client.places:
+            echo(
+                f"{client.label} ({client.version}) keeps no memory for this repository: looked in "
+                + ", ".join(client.looked)
+            )
+            continue
+        noun = "entry" if client.entries == 1 else "entries"
+        echo(
+            f"read {client.label}'s memory ({client.version}): {', '.join(client.places)}: {client.files} file(s), "
+            f"{client.entries} {noun}"
+        )
+    for proposal in report.proposals:
+        memory = proposal.memory
+        verb = "would propose" if report.dry_run else "proposed"
+        target = project.display(proposal.written) if proposal.written else memory.id
+        if proposal.change == "update":
+            what = f"{verb} a new wording of proposal {memory.id}"
+        elif proposal.change == "supersede":
+            what = f"{verb} {target}, a change of {proposal.of} (supersedes it)"
+        else:
+            what = f"{verb} {target}"
+        scope = " · personal" if proposal.scope == "personal" else ""
+        echo(f"{style(what, fg='green')}: {memory.title}")
+        echo(f"    {memory.kind} ({proposal.entry.kind_from}){scope} · from {proposal.entry.origin}")
+    for known in report.known:
+        how = "imported before" if known.why == "imported-before" else f"nearly the same ({known.detail})"
+        echo(f"already a memory: {known.origin} is {known.id or 'proposed above'} ({how}): {known.title}")
+    for item in report.rejected:
+        if item.why == "rejected-before":
+            why = f"it became {item.id}, which a human {item.detail}"
+        else:
+            why = f"nearly repeats memory {item.detail}; --force imports it anyway"
+        echo(f"{style('not proposed again', fg='yellow')}: {item.origin}: {why}")
+    for refused in report.refused:
+        if refused.why == "unreadable":
+            echo(f"{style('refused', fg='red')}: {refused.origin}: {refused.detail}", err=True)
+        else:
+            echo(f"{style('refused', fg='red')}: {refused.detail}; not imported, its text copied nowhere", err=True)
+    for skipped in report.skipped:
+        if skipped.why == "personal":
+            echo(f"skipped {skipped.origin}: {skipped.detail}; --user imports it into your personal memories")
+        else:
+            echo(f"skipped {skipped.origin}: {skipped.why}")
+    verb = "would propose" if report.dry_run else "proposed"
+    rejected = (len(report.rejected), "not proposed again")
+    _summary(f"{len(report.proposals)} {verb}", len(report.known), rejected, len(report.refused), len(report.skipped))
+    if report.proposals and not report.dry_run:
+        echo("next: review them (gitmem list --status proposed), then gitmem accept ID… or gitmem forget ID", err=True)
+
+
+def _clients_json(project: Project, report: ClientImport) -> dict[str, Any]:
+    def outcome(item: Any) -> dict[str, Any]:
+        return {
+            "origin": item.origin,
+            "title": item.title or None,
+            "why": item.why,
+            "id": item.id,
+            "detail": item.detail or None,
+        }
+
+    return {
+        "dry_run": report.dry_run,
+        "user": report.user,
+        "clients": [
+            {
+                "name": c.name,
+                "label": c.label,
+                "version": c.version,
+                "places": c.places,
+                "looked": c.looked,
+                "files": c.files,
+                "entries": c.entries,
+            }
+            for c in report.clients
+        ],
+        "memories": [
+            {
+                **p.memory.to_dict(),
+                "scope": p.scope,
+                "change": p.change,
+                "of": p.of,
+                "kind_from": p.entry.kind_from,
+                "path": project.display(p.written) if p.written else None,
+            }
+            for p in report.proposals
+        ],
+        "known": [outcome(item) for item in report.known],
+        "rejected": [outcome(item) for item in report.rejected],
+        "refused": [{"origin": r.origin, "reason": r.why, "message": r.detail} for r in report.refused],
+        "skipped": [outcome(item) for item in report.skipped],
     }

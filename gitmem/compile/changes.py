@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gitmem import safepath
+from gitmem import gateway
 from gitmem.compile.plan import TargetPlan
 from gitmem.compile.targets import Limit
-from gitmem.errors import Problem
+from gitmem.errors import CheckFailed, Problem
 from gitmem.project import Project
 
 if TYPE_CHECKING:
@@ -129,18 +129,21 @@ def linked_document(project: Project, path: str) -> str | None:
 def read_file(project: Project, path: str, report: Report) -> tuple[str | None, Path | None]:
     """A file's text and where to write it; (None, path) when it does not exist; (None, None) on a problem."""
     full = project.root / path
-    refusal = safepath.problem(project, full, path)  # every part of the path, not only the file: docs -> ~/.claude
+    refusal = gateway.problem(project, full, path)  # every part of the path, not only the file: docs -> ~/.claude
     if refusal is not None:
         report.problems.append(refusal)
         return None, None
-    io_path = full.resolve() if full.is_symlink() else full
+    io_path = gateway.resolve(project, full, path)  # written through a link (CLAUDE.md -> AGENTS.md), never over it
     if not full.exists():
         return None, io_path
     if not full.is_file():
         report.problems.append(Problem(path, 1, 1, "file", "not a regular file"))
         return None, None
     try:
-        raw = full.read_bytes()
+        raw = gateway.read_bytes(project, full, limit=gateway.RULES_LIMIT, display=path)
+    except CheckFailed as exc:  # too large, not a regular file
+        report.problems.extend(exc.problems)
+        return None, None
     except OSError as exc:
         report.problems.append(Problem(path, 1, 1, "file", f"cannot read: {exc.strerror}"))
         return None, None

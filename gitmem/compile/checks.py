@@ -1,10 +1,9 @@
 """The checks compile makes on what it is about to write: globs a target's frontmatter cannot carry, the tools' size
-limits, hidden Unicode in compiled output or around it, a CLAUDE.md that already imports AGENTS.md, and memories whose
-``targets`` reach no configured target."""
+limits, hidden Unicode in compiled output or around it, a root file that already imports another (CLAUDE.md's
+``@AGENTS.md``), and memories whose ``targets`` reach no configured target."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Sequence
 
 from gitmem.compile.changes import LimitUse, Report
@@ -145,20 +144,25 @@ def hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str
                 )
 
 
-def claude_imports_agents(targets: Sequence[Target], finals: dict[str, str], report: Report, touched: set[str]) -> None:
-    """Said when compile writes CLAUDE.md's block (not on every run): the agents target already serves Claude."""
+def imported_twice(targets: Sequence[Target], finals: dict[str, str], report: Report, touched: set[str]) -> None:
+    """Said when compile writes a root file that imports another configured target's (CLAUDE.md's ``@AGENTS.md``),
+    not on every run: the imported target already serves that client."""
+    from gitmem.compile.readers import IMPORTS_OF, imports_file
+
     names = {target.name for target in targets}
-    claude = finals.get("CLAUDE.md", "")
-    if (
-        {"agents", "claude"} <= names
-        and "CLAUDE.md" in touched
-        and re.search(r"(?m)^[ \t]*@(?:\./)?AGENTS\.md[ \t]*$", claude)
-        and "AGENTS.md" in finals
-    ):
-        report.warnings.append(
-            "CLAUDE.md imports @AGENTS.md, so Claude Code reads gitmem's memories twice: the agents target serves "
-            "Claude Code already; drop claude from `targets` in .memory/config.yaml (or drop the import)"
-        )
+    for found in IMPORTS_OF:
+        own, imported = found.own.root_file, found.imported.root_file
+        if (
+            {found.own.name, found.imported.name} <= names
+            and own in touched
+            and imported in finals
+            and imports_file(finals.get(own, ""), imported)
+        ):
+            report.warnings.append(
+                f"{own} imports @{imported}, so {found.client} reads gitmem's memories twice: the "
+                f"{found.imported.name} target serves {found.client} already; drop {found.own.name} from `targets` in "
+                ".memory/config.yaml (or drop the import)"
+            )
 
 
 def ignored(project: Project, report: Report) -> list[str]:
@@ -191,10 +195,14 @@ def read_twice(
     from gitmem.compile.readers import duplicates
 
     names = [target.name for target in targets]
-    scoped_claude = any(path.startswith(".claude/rules/") for path in desired)
+    scoped = {
+        target.name
+        for target in targets
+        if target.scoped_dir and any(path.startswith(target.scoped_dir + "/") for path in desired)
+    }
     changed = {desired[path][0].name for path in touched if path in desired}
     files = {target.name: target.root_file for target in targets}
-    for duplicate in duplicates(names, scoped_claude):
+    for duplicate in duplicates(names, scoped):
         if changed & set(duplicate.targets):
             report.warnings.append(duplicate.describe(files))
 
@@ -215,7 +223,7 @@ def unreached(memories: Sequence[Memory], reached: Collection[str], report: Repo
     )
 
 
-def imported_twice(
+def rules_twice(
     memories: Sequence[Memory],
     desired: dict[str, tuple[Target, FilePlan]],
     finals: dict[str, str],
@@ -251,7 +259,7 @@ def _says(line: str, title: str) -> bool:
     """Whether a hand-written line is the one a memory was imported from (its first words, bold and bullets aside)."""
 
     def norm(text: str) -> list[str]:
-        return [word for word in re.split(r"[^\w`]+", text.lower()) if word]
+        return "".join(char if char.isalnum() or char in "_`" else " " for char in text.lower()).split()
 
     words = norm(title)[:4]
     have = norm(line)

@@ -13,24 +13,74 @@ nothing it did not write.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gitmem.compile import aider, block, checks
+from gitmem import gateway
+from gitmem.compile import aider, block, checks, leftout
 from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.changes import FileChange, Report, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
 from gitmem.compile.targets import BY_NAME, TARGETS, WHOLE_PREFIX, Target
 from gitmem.config import Config
 from gitmem.errors import Problem, UsageError
-from gitmem.fsutil import write_atomic
 from gitmem.memory.model import Memory
 from gitmem.project import Project
 
 if TYPE_CHECKING:
+    from gitmem.memory.store import Snapshot, Store
     from gitmem.scopes.packs import Pack
+
+
+@dataclass
+class Compiled:
+    """One compile of a store: its live memories, the report, and the files written.
+
+    ``invalid``: the store's memory files that are invalid; then nothing was prepared (``report`` is empty) and
+    nothing written, so a broken file can never silently drop memories from every tool.
+    """
+
+    live: list[Memory]
+    report: Report
+    invalid: list[Problem] = field(default_factory=list)
+    written: list[FileChange] = field(default_factory=list)
+    snapshot: Snapshot | None = None  # the store as loaded
+
+
+def compile_store(
+    project: Project,
+    store: Store,
+    config: Config,
+    *,
+    today: date,
+    names: Sequence[str] = (),
+    budget: int | None = None,
+    force: bool = False,
+    write: bool = False,
+    without: Collection[str] = (),
+    partial: bool = False,
+    snapshot: Snapshot | None = None,
+    only: Sequence[Target] | None = None,
+    catalogue: Sequence[Target] = TARGETS,
+) -> Compiled:
+    """The one compile every command runs (``compile``, ``stats``, ``check``, ``doctor``, ``revert``): load the
+    store, prepare the report for its live memories (but ``without``), and, with ``write``, write it unless it has
+    problems or hand edits (a target over a hard size limit is held, the others written). ``partial`` (for
+    ``gitmem stats``): with invalid memory files, prepare the valid ones anyway (never written). See ``prepare`` for
+    the other arguments; ``snapshot``: the store as the caller loaded it already."""
+    snapshot = snapshot or store.load()
+    if snapshot.problems and not partial:
+        return Compiled([], Report([]), list(snapshot.problems), snapshot=snapshot)
+    live = [memory for memory in snapshot.memories.values() if memory.is_live(today) and memory.id not in without]
+    report = prepare(
+        project, config, live, names=names, budget=budget, force=force, only=only, catalogue=catalogue, today=today
+    )
+    writes = write and not (snapshot.problems or report.problems or report.refused)
+    written = apply(project, report) if writes else []
+    return Compiled(live, report, list(snapshot.problems), written, snapshot)
 
 
 def chosen_targets(config: Config, names: Sequence[str] = ()) -> list[Target]:
@@ -71,20 +121,15 @@ def prepare(
     targets, linked = _around_linked(project, targets)
     budgets = {target.name: budget or config.budget_for(target.name) for target in targets}
     packs: list[Pack] = []
+    pack_problems: list[Problem] = []
     if config.sources and only is None:
         packs, pack_problems, shared = _shared(project, config, today or date.today())
         memories = [*memories, *shared]
-    report = Report(plan_targets(targets, memories, budgets, config.mcp), packs=packs)
+    reserved = {t.name: _hand_written(project, t) for t in targets if leftout.has_hard_size_limit(t)}
+    report = Report(plan_targets(targets, memories, budgets, config.mcp, reserved), packs=packs)
     reached = {target.name for target in only} if only is not None else set(config.targets)
     checks.unreached(memories, reached, report)
-    if packs:
-        report.problems.extend(pack_problems)
-        for pack in packs:
-            if pack.problems:
-                report.warnings.append(
-                    f"source {pack.name!r} has invalid memories at {pack.source.rev}: pin another revision "
-                    f"(`gitmem sources update {pack.name}`) or remove it (`gitmem sources remove {pack.name}`)"
-                )
+    _pack_problems(report, pack_problems)
     desired: dict[str, tuple[Target, FilePlan]] = {}
     for target_plan in report.plans:
         for path, file_plan in target_plan.files.items():
@@ -98,7 +143,43 @@ def prepare(
     for path, target in linked.items():  # a block an older gitmem wrote into the document comes out again
         if path not in desired and not target.personal:
             candidates.setdefault(path, target)
-    finals: dict[str, str] = {}  # path -> the file's text after compile (for limits)
+    finals = _file_changes(project, desired, candidates, force, report)
+    aider_target = aider.TARGET
+    if aider_target in cleaned:
+        writes = aider_target in targets and aider.AIDER_FILE in desired
+        change = aider.config_change(project, writes, kept=aider.AIDER_FILE in finals, report=report)
+        if change is not None:
+            report.changes.append(change)
+    touched = _limits(project, targets, budgets, desired, finals, report)
+    report.warnings.extend(note for path, note in report.notes if path in touched)
+    checks.rules_twice(memories, desired, finals, _first_block(report), report)
+    checks.hidden_unicode(desired, finals, report)
+    checks.imported_twice(targets, finals, report, touched)
+    checks.read_twice(targets, desired, touched, report)
+    report.changes.sort(key=lambda change: change.path)
+    return report
+
+
+def _pack_problems(report: Report, problems: list[Problem]) -> None:
+    """The shared packs' invalid memories: problems, and a warning naming each pack that has some."""
+    report.problems.extend(problems)
+    for pack in report.packs:
+        if pack.problems:
+            report.warnings.append(
+                f"source {pack.name!r} has invalid memories at {pack.source.rev}: pin another revision "
+                f"(`gitmem sources update {pack.name}`) or remove it (`gitmem sources remove {pack.name}`)"
+            )
+
+
+def _file_changes(
+    project: Project,
+    desired: dict[str, tuple[Target, FilePlan]],
+    candidates: dict[str, Target],
+    force: bool,
+    report: Report,
+) -> dict[str, str]:
+    """Decide every file's change (into ``report``); returns each file's text after compile (for the limits)."""
+    finals: dict[str, str] = {}
     seen_io: dict[Path, str] = {}
     for path in sorted(set(desired) | set(candidates)):
         if path in desired:
@@ -123,18 +204,28 @@ def prepare(
         final = change.new if change.action in ("created", "updated", "healed", "removed") else change.old
         if final is not None:
             finals[path] = final
+    return finals
 
-    aider_target = BY_NAME["aider"]
-    if aider_target in cleaned:
-        writes = aider_target in targets and aider.AIDER_FILE in desired
-        change = aider.config_change(project, writes, kept=aider.AIDER_FILE in finals, report=report)
-        if change is not None:
-            report.changes.append(change)
 
+def _first_block(report: Report) -> set[str]:
+    """The files compile writes gitmem's block (or file) into for the first time: what is said once is said then."""
+    return {change.path for change in report.changes if change.changed and block.BEGIN not in (change.old or "")}
+
+
+def _limits(
+    project: Project,
+    targets: Sequence[Target],
+    budgets: dict[str, int],
+    desired: dict[str, tuple[Target, FilePlan]],
+    finals: dict[str, str],
+    report: Report,
+) -> set[str]:
+    """The size limits: a hard one exceeded holds its target's files (the other targets are written), a soft one
+    warns when the file changes. Also the files git ignores. Returns the files compile changes."""
     for target in targets:
         report.limits.extend(checks.limit_uses(target, finals, desired, budgets[target.name]))
     touched = {change.path for change in report.changes if change.changed}
-    first_block = {change.path for change in report.changes if change.changed and block.BEGIN not in (change.old or "")}
+    first_block = _first_block(report)
     held: set[str] = set()
     for use in report.limits:
         if use.over and use.limit.hard:
@@ -146,29 +237,20 @@ def prepare(
     for change in report.changes:  # one target over a hard limit does not stop the others
         if change.target in held and change.changed:
             change.action = "held"
-    report.warnings.extend(note for path, note in report.notes if path in touched)
-    checks.imported_twice(memories, desired, finals, first_block, report)
-    checks.hidden_unicode(desired, finals, report)
-    checks.claude_imports_agents(targets, finals, report, touched)
-    checks.read_twice(targets, desired, touched, report)
-    report.changes.sort(key=lambda change: change.path)
-    return report
+    return touched
 
 
 # The file a target writes instead of its root file when that is a link to a document for people: a whole file of
 # the target's rules folder, with the frontmatter that makes the tool load it always (Claude Code loads a
 # .claude/rules file without `paths` at the start of every session; Copilot, an instructions file for `**`).
-# fold into gitmem/tools.py records
+# (each target's ``always_frontmatter``, in gitmem/tools.py).
 LINKED_ROOT_NAME = f"{WHOLE_PREFIX}-project"
-ALWAYS_LOADED_FRONTMATTER: dict[str, tuple[str, ...]] = {"claude": (), "copilot": ('applyTo: "**"',)}
 
 
 def _around_linked(project: Project, targets: list[Target]) -> tuple[list[Target], dict[str, Target]]:
     """Targets whose root file is a link to a document that is not a rules file (``CLAUDE.md -> CONTRIBUTING.md``)
     write their root memories into a whole file of their rules folder instead, so the client still gets them and
     the document is never written; ``linked`` maps each such root file to its (original) target."""
-    from dataclasses import replace
-
     from gitmem.compile.changes import linked_document
 
     out, linked = [], {}
@@ -177,12 +259,12 @@ def _around_linked(project: Project, targets: list[Target]) -> tuple[list[Target
             out.append(target)
             continue
         linked[target.root_file] = target
-        front = ALWAYS_LOADED_FRONTMATTER.get(target.name)
+        front = target.always_frontmatter
         if target.scoped_dir is None or target.root_whole or front is None:
             out.append(target)  # nowhere else to put them: _not_into_documents says so
             continue
         instead = f"{target.scoped_dir}/{LINKED_ROOT_NAME}{target.scoped_suffix}"
-        out.append(replace(target, root_file=instead, root_whole=True, root_frontmatter=front))
+        out.append(target._replace(root_file=instead, root_whole=True, root_frontmatter=front))
     return out, linked
 
 
@@ -215,6 +297,19 @@ def _not_into_documents(
         )
 
 
+def _hand_written(project: Project, target: Target) -> int:
+    """The characters of ``target``'s always-loaded file outside gitmem's block (0 when it cannot be read: the
+    compile pass that follows says why)."""
+    text, _ = read_file(project, target.root_file, Report([]))
+    if text is None:
+        return 0
+    try:
+        found = block.scan(text).found
+    except BlockError:
+        return len(text)
+    return len(text) - (len(found.block) if found else 0)
+
+
 def _shared(project: Project, config: Config, today: date) -> tuple[list[Pack], list[Problem], list[Memory]]:
     """The shared packs, their problems, and the memories of theirs compile includes (live, unmuted, ``PACK/ID``)."""
     from gitmem.scopes import packs
@@ -233,11 +328,11 @@ def apply(project: Project, report: Report) -> list[FileChange]:
             continue
         target_path = change.io_path or project.root / change.path
         if change.action == "removed":
-            (project.root / change.path).unlink(missing_ok=True)
-            _prune(project.root, (project.root / change.path).parent)
+            gateway.remove(project, project.root / change.path, missing_ok=True)
+            gateway.remove_empty_dirs(project, (project.root / change.path).parent, project.root)
         else:
             assert change.new is not None
-            write_atomic(target_path, change.new.encode("utf-8"))
+            gateway.write(project, target_path, change.new, display=change.path)
         done.append(change)
     return done
 
@@ -470,15 +565,3 @@ def _cleanup_change(project: Project, path: str, target: Target, force: bool, re
     if change.edited and not force:
         change.action = "refused"
     return change
-
-
-def _prune(root: Path, directory: Path) -> None:
-    """Remove directories left empty by a removed file, up to (not including) the repository root."""
-    root = root.resolve()
-    directory = directory.resolve()
-    while directory != root and root in directory.parents:
-        try:
-            directory.rmdir()
-        except OSError:
-            return
-        directory = directory.parent

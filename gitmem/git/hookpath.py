@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from gitmem import gateway
+from gitmem.errors import GitmemError
 from gitmem.git import command
 from gitmem.project import Project
 
@@ -71,8 +72,8 @@ def hook_file(project: Project, hook_type: str) -> HookFile | None:
 
 def runs_precommit(path: Path) -> bool:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = gateway.read_git_file(path)
+    except (OSError, GitmemError):
         return False
     return bool(_RUNS.search(text))
 
@@ -121,11 +122,9 @@ def wire(project: Project, hook_type: str) -> tuple[list[str], bool]:
             f"core.hooksPath is {found.configured}, outside this repository: gitmem does not write there. Add these "
             f"lines to {where} so commits run gitmem's hooks:\n{addition.rstrip()}"
         ], False
-    from gitmem.fsutil import write_atomic
-
     try:
-        old = found.path.read_bytes().decode("utf-8") if found.path.exists() else None
-    except (OSError, UnicodeDecodeError) as exc:
+        old = gateway.read_git_file(found.path) if found.path.exists() else None
+    except (OSError, GitmemError) as exc:
         return [f"cannot read {where} ({exc}): add `{_line(hook_type)}` to it yourself"], False
     if old is None:
         new = "#!/bin/sh\n" + addition
@@ -136,9 +135,7 @@ def wire(project: Project, hook_type: str) -> tuple[list[str], bool]:
         if head and not lines[0].endswith("\n"):
             lines[0] += newline
         new = "".join([*lines[:head], addition.replace("\n", newline), *lines[head:]])
-    mode = found.path.stat().st_mode if old is not None else 0o644
-    write_atomic(found.path, new.encode("utf-8"))
-    found.path.chmod(stat.S_IMODE(mode) | 0o111)
+    gateway.write_git_file(found.path, new.encode("utf-8"), executable=True)
     verb = "created" if old is None else "added `pre-commit run` to"
     done = [f"{verb} {where} (core.hooksPath is {found.configured}): commits run gitmem's hooks"]
     import shutil
@@ -151,17 +148,13 @@ def wire(project: Project, hook_type: str) -> tuple[list[str], bool]:
 def _upgrade(found: HookFile, where: str) -> list[str]:
     if not found.inside:
         return []
-    from gitmem.fsutil import write_atomic
-
     try:
-        new = _upgraded(found.path.read_bytes().decode("utf-8"), found.hook_type)
-    except (OSError, UnicodeDecodeError):
+        new = _upgraded(gateway.read_git_file(found.path), found.hook_type)
+    except (OSError, GitmemError):
         return []
     if new is None:
         return []
-    mode = stat.S_IMODE(found.path.stat().st_mode)
-    write_atomic(found.path, new.encode("utf-8"))
-    found.path.chmod(mode)
+    gateway.write_git_file(found.path, new.encode("utf-8"), executable=True)
     return [f"updated gitmem's line in {where}: a teammate without pre-commit can commit (told once how to get it)"]
 
 

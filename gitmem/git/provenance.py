@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from gitmem.errors import UsageError
+from gitmem import gateway
+from gitmem.errors import GitmemError, UsageError
 from gitmem.git import command, history
 from gitmem.memory.model import FIELD_ORDER, Memory
 from gitmem.memory.store import SUFFIX
 from gitmem.project import Project
+from gitmem.schema import MAX_FILE_BYTES
 
 MEMORIES = ".memory/memories"  # relative to the repository root
 
@@ -216,8 +218,8 @@ def _working_files(project: Project) -> dict[str, bytes]:
         if name.startswith(".") or not name.endswith(SUFFIX) or not path.is_file():
             continue
         try:
-            files[name] = path.read_bytes()
-        except OSError:  # removed while we read
+            files[name] = gateway.read_bytes(project, path, limit=MAX_FILE_BYTES)
+        except (OSError, GitmemError):  # removed while we read, a link leading outside, too large
             continue
     return files
 

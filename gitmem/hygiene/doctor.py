@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date
 
+from gitmem import gateway
 from gitmem.config import Config
+from gitmem.errors import GitmemError
 from gitmem.git import removed
 from gitmem.hygiene.chains import check_supersedes, dangling_target
 from gitmem.hygiene.evidence import check_evidence, citation_states, evidence_data
@@ -141,10 +143,9 @@ def check_budgets(ctx: Context) -> Iterator[Finding]:
     """Targets whose token budget leaves memories out (they stay reachable by recall), and hard size limits."""
     if ctx.snapshot.problems:
         return  # compile refuses while memory files are invalid; check_invalid reports them
-    from gitmem.compile.compiler import prepare
+    from gitmem.compile.compiler import compile_store
 
-    live = [memory for memory in ctx.snapshot.memories.values() if memory.is_live(ctx.today)]
-    report = prepare(ctx.project, ctx.config, live)
+    report = compile_store(ctx.project, ctx.store, ctx.config, today=ctx.today, snapshot=ctx.snapshot).report
     config_path = ctx.project.display(ctx.project.config_path)
     for plan in report.plans:
         if plan.omitted:
@@ -177,9 +178,9 @@ def check_hooks(ctx: Context) -> Iterator[Finding]:
     """gitmem's pre-commit hooks set up, but git runs its hooks from a ``core.hooksPath`` that does not run them."""
     config = ctx.project.root / ".pre-commit-config.yaml"
     try:
-        if "gitmem" not in config.read_text(encoding="utf-8", errors="replace"):
+        if "gitmem" not in gateway.read_text(ctx.project, config, limit=gateway.CONFIG_LIMIT, errors="replace"):
             return
-    except OSError:
+    except (OSError, GitmemError):
         return
     from gitmem.git import hookpath
 
