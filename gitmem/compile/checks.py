@@ -233,6 +233,7 @@ def rules_twice(
     """When gitmem first writes its block into a file whose hand-written lines were imported (``import --accept``
     without ``--move``), each of those rules stands in the file twice: say so, once, with the way out."""
     by_id = {memory.id: memory for memory in memories}
+    found: list[tuple[str, int]] = []
     for path in sorted(first_block):
         if path not in desired or path not in finals:
             continue
@@ -242,17 +243,21 @@ def rules_twice(
             memory = by_id.get(entry.id)
             if memory is None or memory.source != "import" or not (memory.origin or "").startswith(path + ":"):
                 continue
-            origin = memory.origin or ""
-            number = origin.rsplit(":", 1)[1]
+            number = (memory.origin or "").rsplit(":", 1)[1]
             if number.isdigit() and 0 < int(number) <= len(lines) and _says(lines[int(number) - 1], memory.title):
                 twice += 1
         if twice:
-            noun = "rule stands" if twice == 1 else "rules stand"
-            report.warnings.append(
-                f"{path}: {twice} {noun} twice, written by hand and in gitmem's block (imported from those lines): "
-                "take the hand-written lines out with `gitmem import --accept --move` (only what compile writes back "
-                "moves)"
-            )
+            found.append((path, twice))
+    if not found:
+        return
+    total = sum(count for _, count in found)
+    noun = "rule stands" if total == 1 else "rules stand"
+    where = ", ".join(f"{path} {count}" for path, count in found)
+    report.warnings.append(
+        f"{total} {noun} twice, written by hand and in gitmem's block, in the files they were imported from "
+        f"({where}): take the hand-written lines out with `gitmem import --accept --move` (only what compile writes "
+        "back moves)"
+    )
 
 
 def _says(line: str, title: str) -> bool:

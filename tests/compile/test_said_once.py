@@ -33,7 +33,10 @@ def test_rules_standing_twice_after_import_without_move_are_said_once(repo: Path
     assert run("init", "--no-hooks").code == 0
     assert run("import", "--accept").code == 0
     first = run("compile")
-    assert "AGENTS.md: 2 rules stand twice, written by hand and in gitmem's block" in first.err
+    assert (
+        "2 rules stand twice, written by hand and in gitmem's block, in the files they were imported from " in first.err
+    )
+    assert "(AGENTS.md 2)" in first.err
     assert "gitmem import --accept --move" in first.err
     assert run("add", "Tag releases from main", "--kind", "convention").code == 0
     assert "stand twice" not in run("compile").err
