@@ -259,6 +259,9 @@ class Tool(NamedTuple):
     commands: Commands | None = None
     mcp: Mcp | None = None
     transcripts: Transcripts | None = None
+    own_words: tuple[str, ...] = ()
+    """Words only this tool understands (lower case): a line using one, read from this tool's own rules file, is
+    imported for this tool alone (``targets:``), not compiled for every tool (Copilot Chat's ``#problems``)."""
 
 
 _CODEX_CHAIN = Limit(
@@ -297,6 +300,7 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         name="claude",
+        own_words=("claude code", "/compact", "/clear", "/memory"),
         title="Claude Code",
         doc="https://code.claude.com/docs/en/memory",
         checked="measured: Claude Code 2.1.332 (AGENTS.md only without a CLAUDE.md: https://code.claude.com/docs/en/memory)",
@@ -397,6 +401,7 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         name="gemini",
+        own_words=("gemini cli", "/memory refresh"),
         title="Gemini CLI",
         doc="https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/gemini-md.md",
         checked="measured: Gemini CLI 0.61.0",
@@ -451,6 +456,7 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         name="cursor",
+        own_words=("cursor", "@codebase", "@docs", "@web"),
         title="Cursor",
         doc="https://cursor.com/docs/context/rules",
         checked="https://cursor.com/docs/context/rules (not installable here: not measured)",
@@ -495,6 +501,22 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         name="copilot",
+        own_words=(
+            "#problems",
+            "#codebase",
+            "#selection",
+            "#terminalselection",
+            "#terminallastcommand",
+            "#changes",
+            "#testfailure",
+            "#usages",
+            "#fetch",
+            "@workspace",
+            "@terminal",
+            "@vscode",
+            "copilot",
+            "firewall",
+        ),
         title="GitHub Copilot CLI",
         doc="https://docs.github.com/en/copilot/how-tos/copilot-cli",
         checked="measured: Copilot CLI 1.0.102 (.claude/rules: issue 16; https://docs.github.com/en/copilot/how-tos/copilot-cli)",
