@@ -306,20 +306,37 @@ def plausible(value: str, *, short: bool = False) -> bool:
     if length < (6 if short else 8) or length > 500:
         return False
     lowered = value.lower()
+    if _stand_in(value, lowered) or _code_or_reference(value):
+        return False
+    verdict = _name_like(value, length)
+    if verdict is not None:
+        return verdict
+    return _mixed_and_random(value, length)
+
+
+def _stand_in(value: str, lowered: str) -> bool:
+    """A word, a number, a placeholder, a documented example, a test or publishable key: not a real secret."""
     if lowered in _NOT_VALUES or lowered in _COMMON_PASSWORDS:
-        return False
+        return True
     if value.isdigit() or is_placeholder(value) or is_documented_example(value):
-        return False
-    if value.startswith((":", ".", "?", "!")):
-        return False  # the rest of a path or chain whose name was taken for the name: Token::ZeroOrMore, a?.b
-    if _CODE_RE.search(value) or _PATH_RE.search(value) or _HASH_PREFIX_RE.search(value) or _UUID_RE.match(value):
-        return False
-    if _VERSION_RE.match(value) or "://" in value or value.startswith(("file:", "arn:", "ref+", "vault:", "!")):
-        return False
+        return True
     if any(word in lowered for word in _STAND_IN_MARKERS) or _LETTERS_RE.sub("", lowered) in _STAND_IN_WORDS:
-        return False  # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use
-    if _TEST_RE.search(lowered):
-        return False  # test-mode and publishable keys (sk_test_…, pk_live_…), test fixtures
+        return True  # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use
+    return _TEST_RE.search(lowered) is not None  # test-mode and publishable keys (sk_test_…, pk_live_…), fixtures
+
+
+def _code_or_reference(value: str) -> bool:
+    """Code, a path, a hash, a UUID, a version, a URL or a reference to a secret kept elsewhere (``vault:``)."""
+    if value.startswith((":", ".", "?", "!")):
+        return True  # the rest of a path or chain whose name was taken for the name: Token::ZeroOrMore, a?.b
+    if _CODE_RE.search(value) or _PATH_RE.search(value) or _HASH_PREFIX_RE.search(value) or _UUID_RE.match(value):
+        return True
+    return bool(_VERSION_RE.match(value)) or "://" in value or value.startswith(("file:", "arn:", "ref+", "vault:"))
+
+
+def _name_like(value: str, length: int) -> bool | None:
+    """The verdict on a value shaped like a name (an identifier, a type name, words, a short hex id, a slug), or
+    ``None`` when it has no such shape."""
     dotted = any(sep in value for sep in (".", "::", "->")) and not _THREE_PART_TOKEN_RE.fullmatch(value)
     if _IDENTIFIER_RE.fullmatch(value) and (dotted or ("_" in value and not any(c.isdigit() for c in value))):
         return False  # a variable, an attribute, a constant's name
@@ -334,7 +351,11 @@ def plausible(value: str, *, short: bool = False) -> bool:
         return False  # a short hex id or hash prefix; hex API keys are 32 digits or more
     if _LOWER_OR_DIGITS_RE.match(value) and entropy(value) < 3.5:
         return False  # a slug, a host name, a date
+    return None
 
+
+def _mixed_and_random(value: str, length: int) -> bool:
+    """At least two classes of characters, and the entropy of random ones (the bar rising with length)."""
     classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value)))
     classes += any(not c.isalnum() for c in value)
     if classes < 2:
