@@ -242,7 +242,7 @@ def throughput(work: Path, scan_with: dict[str, Scan], runs: int) -> None:
             walls[scanner].append(wall)
             cpus[scanner].append(cpu)
             counts[scanner] = count
-    print(f"\n3. throughput on the CPython standard library ({size:.1f} MB, median of {runs}; load {load()})")
+    print(f"\n3. throughput on the CPython standard library ({size:.1f} MB, median of {runs}; {load()})")
     for scanner in scan_with:
         wall, cpu = statistics.median(walls[scanner]), statistics.median(cpus[scanner])
         print(
