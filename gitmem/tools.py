@@ -110,6 +110,10 @@ class Target(NamedTuple):
     """The tool's user-level rules files, for `compile --user`."""
     reads_config: str | None = None
     """A YAML config file whose `read:` list must name the root file (aider)."""
+    always_frontmatter: tuple[str, ...] | None = None
+    """Frontmatter that makes a whole file of ``scoped_dir`` load at every start (Claude Code: a .claude/rules file
+    without ``paths``; Copilot: ``applyTo: "**"``): where compile puts the root memories when the root file is a
+    link to a document for people (``CLAUDE.md -> CONTRIBUTING.md``). ``None``: the tool has no such file."""
     personal: bool = False
     """A user-level variant (``compile.targets.user_variant``): ``root_file`` is relative to the home directory."""
 
@@ -306,6 +310,7 @@ TOOLS: tuple[Tool, ...] = (
             scoped_dir=".claude/rules",
             scoped_suffix=".md",
             scoped_frontmatter=("paths:", "{list}"),
+            always_frontmatter=(),
             limits=(
                 # Claude Code 2.1 sent a 59,375-character CLAUDE.md in full (measured): the 40,000 is its warning only.
                 Limit("chars", 40_000, False, "Claude Code warns about a CLAUDE.md above 40,000 characters"),
@@ -503,6 +508,7 @@ TOOLS: tuple[Tool, ...] = (
             scoped_suffix=".instructions.md",
             # Copilot lists path-scoped instruction files by their description (empty without one).
             scoped_frontmatter=("applyTo: {csv_quoted}", "description: {description}"),
+            always_frontmatter=('applyTo: "**"',),
             limits=(
                 # The Copilot CLI 1.0.102 sent 400 lines and 29,895 characters in full (measured): no line limit.
                 Limit(

@@ -98,6 +98,7 @@ SHARED = (
     "yamlfast",
     "markdown",
     "schema",
+    "clientstores",
 )
 SHARED_MAY = (
     *(f"gitmem.{name}" for name in SHARED),
@@ -224,6 +225,7 @@ PROMPT_HOOK_MODULES = (
     "gitmem.session.run",
     "gitmem.session.state",
     "gitmem.session.status",
+    "gitmem.clientstores",
 )
 SCAN_HOOK_MODULES = (
     "gitmem",

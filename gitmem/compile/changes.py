@@ -87,6 +87,7 @@ class Report:
     over: list[Problem] = field(default_factory=list)  # hard size limits: that target's files are held, not the others
     ignored: list[str] = field(default_factory=list)  # files gitmem writes that git ignores (never committed)
     warnings: list[str] = field(default_factory=list)
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (file, note): a warning when that file changes
     limits: list[LimitUse] = field(default_factory=list)
     packs: list[Pack] = field(default_factory=list)  # the shared packs whose memories were compiled too
 
@@ -97,6 +98,32 @@ class Report:
     @property
     def stale(self) -> list[FileChange]:
         return [change for change in self.changes if change.action != "unchanged"]
+
+
+def linked_document(project: Project, path: str) -> str | None:
+    """The file ``path`` links to, relative to the repository root, when ``path`` is a symbolic link to a document
+    that is not a rules file (biome's ``CLAUDE.md -> CONTRIBUTING.md``, a guide for people); else ``None``.
+
+    A rules file is a file some target writes: a root file (``AGENTS.md``, ``.github/copilot-instructions.md``), a
+    per-directory file (``web/AGENTS.md``), or a file of a target's rules folder. A link to one of those
+    (``CLAUDE.md -> AGENTS.md``) is written through, once. A link that leaves the repository is ``safepath``'s
+    business (refused), not this one's.
+    """
+    from gitmem.compile.targets import TARGETS
+
+    full = project.root / path
+    if not full.is_symlink():
+        return None
+    try:
+        relative = full.resolve().relative_to(project.root.resolve()).as_posix()
+    except ValueError:
+        return None
+    name = relative.rsplit("/", 1)[-1]
+    for target in TARGETS:
+        folder = target.scoped_dir
+        if relative == target.root_file or name == target.dir_file or (folder and relative.startswith(folder + "/")):
+            return None
+    return relative
 
 
 def read_file(project: Project, path: str, report: Report) -> tuple[str | None, Path | None]:

@@ -173,7 +173,7 @@ def harvest(
             continue
         title_words = similar.words(title)
         all_words = similar.words(similar.memory_text(title, body))
-        match = pool.best_words(title_words, all_words)
+        match = pool.best_words(title_words, all_words, similar.memory_text(title, body))
         if match is not None:
             report.duplicates.append(Known(item.line, title, match[0], round(match[1], 3)))
             continue

@@ -31,7 +31,7 @@ from gitmem.project import Project
 from gitmem.recall import files
 from gitmem.recall.files import SUFFIX, Key
 from gitmem.recall.globs import any_match
-from gitmem.recall.results import Census, Hit, Recalled, Refreshed, query_terms
+from gitmem.recall.results import Anchor, Census, Hit, PromptMatch, Recalled, Refreshed, query_terms
 
 _FORMAT = 1
 _RACY_NS = 1_000_000_000
@@ -355,6 +355,92 @@ class RecallIndex:
         finally:
             self.conn.execute("ROLLBACK TO extra")
             self.conn.execute("RELEASE extra")
+
+    def search_prompt(
+        self,
+        terms: list[str],
+        k: int,
+        today: date,
+        extra: Sequence[Extra] = (),
+        paths: Sequence[str] = (),
+        identifiers: Sequence[str] = (),
+        rare: int = 2,
+    ) -> PromptMatch:
+        """``search_matched``, the memories the prompt's ``paths`` and ``identifiers`` tie it to (``anchored``), the
+        query terms each hit's and anchored memory's text matches, and which terms are rare (at most ``rare``
+        memories hold them)."""
+        self.conn.execute("SAVEPOINT extra")
+        try:
+            origins = {self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra}
+            hits = self._search(terms, k, today, None, origins) if terms else []
+            anchors = self.anchored(paths, identifiers, today, rare, origins)
+            ids = list(dict.fromkeys([hit.memory.id for hit in hits] + [a.memory.id for a in anchors]))
+            return PromptMatch(hits, anchors, self.matched_terms(ids, terms), self.rare_terms(terms, rare))
+        finally:
+            self.conn.execute("ROLLBACK TO extra")
+            self.conn.execute("RELEASE extra")
+
+    def rare_terms(self, terms: Sequence[str], rare: int) -> dict[str, set[str]]:
+        """The ``terms`` that at most ``rare`` indexed memories hold (but one at least) in their title, each with the
+        ids of those memories: a word that rare, in a title, names the memory."""
+        out: dict[str, set[str]] = {}
+        for term in terms:
+            quoted = '"' + term.replace('"', '""') + '"'
+            (count,) = self.conn.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM docs WHERE docs MATCH ? LIMIT ?)", (quoted, rare + 1)
+            ).fetchone()
+            if 0 < count <= rare:
+                rows = self.conn.execute(
+                    "SELECT m.id FROM docs JOIN memories m ON m.n = docs.rowid WHERE docs MATCH ?",
+                    ("title : " + quoted,),
+                ).fetchall()
+                if rows:
+                    out[term] = {memory_id for (memory_id,) in rows}
+        return out
+
+    def anchored(
+        self,
+        paths: Sequence[str],
+        identifiers: Sequence[str],
+        today: date,
+        rare: int = 2,
+        origins: dict[int, Path] | None = None,
+    ) -> list[Anchor]:
+        """The live memories whose ``paths`` cover one of ``paths`` (each with how many segments of its closest glob
+        are spelled out), and those whose text holds one of ``identifiers`` as written (any case) when at most
+        ``rare`` memories do: a common one ties the prompt to nothing in particular."""
+        from gitmem.recall import anchors
+
+        day = today.isoformat()
+        live = "status = 'active' AND (expires IS NULL OR expires >= ?)"
+        found: dict[int, tuple[int, str]] = {}
+        if paths:
+            subjects = [anchors.subject(path) for path in paths]
+            for n, globs in self.conn.execute(
+                f"SELECT n, json_extract(data, '$.paths') FROM memories WHERE scoped = 1 AND {live}", (day,)
+            ):
+                covering = [g for g in json.loads(globs or "[]") if any(any_match((g,), p) for p in subjects)]
+                if covering:
+                    found[n] = (1 + max(anchors.specificity(g) for g in covering), "path")
+        for identifier in identifiers:
+            rows = self.conn.execute(
+                f"SELECT n FROM memories WHERE {live} AND instr(lower(title || ' ' || body || ' ' || tags), ?) > 0 "
+                "LIMIT ?",
+                (day, identifier.lower(), rare + 1),
+            ).fetchall()
+            if len(rows) <= rare:
+                for (n,) in rows:
+                    found[n] = (anchors.IDENTIFIER_LEVEL, "identifier")
+        if not found:
+            return []
+        marks = ",".join("?" * len(found))
+        out = []
+        for n, data in self.conn.execute(f"SELECT n, data FROM memories WHERE n IN ({marks})", tuple(found)):
+            memory = Memory.from_dict(json.loads(data))
+            if memory.is_live(today):
+                where = (origins or {}).get(n) or self.directory / f"{memory.id}{SUFFIX}"
+                out.append(Anchor(memory, found[n][0], found[n][1], where))
+        return sorted(out, key=lambda a: (-a.level, a.memory.id))
 
     def size(self) -> int:
         """How many memories the index holds (every status): the corpus BM25 scores are relative to."""

@@ -115,7 +115,8 @@ def _prompt(
 
     if session.new:
         session.dirty = worktree_digest(project)
-    terms = inject.prompt_terms(_text(payload, "prompt", "userPrompt", "user_prompt", "message"))
+    prompt = _text(payload, "prompt", "userPrompt", "user_prompt", "message")
+    terms = inject.prompt_terms(prompt)
     files = rules_files(project, client)
     extra = _packs(project, day)
     personal = _personal()
@@ -123,7 +124,7 @@ def _prompt(
     if personal is not None:
         extra += inject.personal_memories(personal, day)
         user_files = [personal.root / name.removeprefix("~/") for name in client.user_rules_files]
-    pool = inject.candidates(project, terms, day, extra)
+    pool = inject.candidates(project, terms, day, extra, prompt, attached(project, payload))
     loaded = inject.loaded_ids(files, project)
     personal_loaded = (
         {inject.PERSONAL + memory_id for memory_id in inject.loaded_ids(user_files, personal or project)}
@@ -144,6 +145,28 @@ def _prompt(
     session.injected.extend(chosen.keys)
     session.save()
     return Answer(_format(client, PROMPT, chosen.text), tuple(chosen.keys))
+
+
+def attached(project: Project, payload: dict[str, Any]) -> list[str]:
+    """The repository paths of the files the client attached to the prompt, where its payload says (Cursor's
+    ``attachments``: ``{"type": "file", "filePath": ...}``), at most a few; paths outside the repository are left
+    out."""
+    items = payload.get("attachments")
+    if not isinstance(items, list):
+        return []
+    root = os.path.normpath(str(project.root))
+    out: list[str] = []
+    for item in items[:MAX_ATTACHED]:
+        value = item.get("filePath") or item.get("file_path") or item.get("path") if isinstance(item, dict) else None
+        if not isinstance(value, str) or len(value) > 4096:
+            continue
+        full = os.path.normpath(value if os.path.isabs(value) else os.path.join(root, value))
+        if full.startswith(root + os.sep):
+            out.append(full[len(root) + 1 :].replace(os.sep, "/"))
+    return out
+
+
+MAX_ATTACHED = 16  # attachments of one prompt looked at
 
 
 def _start(project: Project, client: Client, session: state.SessionState, day: date) -> Answer:
@@ -168,7 +191,19 @@ def _start(project: Project, client: Client, session: state.SessionState, day: d
         personal_count,
         client.event_name(STOP) is not None,
     )
+    stores = _client_stores(project)
+    if stores:
+        text += "\n" + stores
     return Answer(_format(client, START, text))
+
+
+def _client_stores(project: Project) -> str | None:
+    from gitmem.session.status import client_stores_text
+
+    try:
+        return client_stores_text(project, Path.home())
+    except (OSError, RuntimeError):
+        return None
 
 
 def _stop(project: Project, client: Client, payload: dict[str, Any], session: state.SessionState) -> Answer:

@@ -1,10 +1,11 @@
 """``gitmem init --agent-hooks``: gitmem's hook entries in each client's settings, its opencode plugin and the
 `/remember` commands; and ``--remove``, which takes out exactly what gitmem added.
 
-JSON settings are edited structurally: gitmem's entries are those whose command starts with ``gitmem hook ``, the
-user's own hooks and settings are kept as they are (key order too; the file is re-indented as it was). A file gitmem
-created whole (the opencode plugin, the Copilot hooks file, the commands) says so in its text and is deleted on
-removal; a settings file left empty by the removal is deleted too. Nothing is written in the home directory
+JSON settings are edited in place (``jsonedit``): gitmem's entries are those whose command starts with
+``gitmem hook ``; they are inserted into, and cut out of, the file's text, so every other byte stays as the user
+wrote it and adding then removing gives the file back byte for byte (one line, tabs, ``\u00e9`` escapes and all).
+A file gitmem created whole (the opencode plugin, the Copilot hooks file, the commands) says so in its text and is
+deleted on removal; a settings file left empty by the removal is deleted too. Nothing is written in the home directory
 without ``user``. Everything is planned (and every file read and parsed) before anything is written.
 """
 
@@ -21,7 +22,7 @@ from gitmem import gateway
 from gitmem.errors import UsageError
 from gitmem.project import UserScope
 from gitmem.session.clients import BY_NAME, PROMPT, START, STOP, Client
-from gitmem.setup import remember
+from gitmem.setup import jsonedit, remember
 from gitmem.tools import AGENT_HOOK_CLIENTS, TOOLS
 
 COMMAND_PREFIX = "gitmem hook "
@@ -83,14 +84,25 @@ def command_for(client: str, event: str) -> str:
     return f"{COMMAND_PREFIX}{event} --client {client}"
 
 
-def clients_for(targets: Sequence[str]) -> list[str]:
+def clients_for(targets: Sequence[str], root: Path | None = None) -> list[str]:
     """The clients set up for ``targets``: those whose records' ``hooks_for`` name one (a client that reads that
-    target's root file), in the order of ``targets``."""
+    target's root file), in the order of ``targets``; with ``root`` (a repository), also every client the
+    repository shows it uses: its settings file exists (uv's ``.claude/settings.json``) or its own rules file does
+    (a ``CLAUDE.md`` that only imports ``@AGENTS.md``, when ``agents`` alone is a target)."""
     chosen: list[str] = []
     for target in targets:
         for tool in TOOLS:
             if target in tool.hooks_for and tool.name not in chosen:
                 chosen.append(tool.name)
+    if root is not None:
+        for name in ALL:
+            found = BY_NAME.get(name)
+            if found is None or name in chosen:
+                continue
+            own = [found.settings] if found.settings and not found.own_file else []
+            own += list(found.rules_files[:1])
+            if any((root / relative).is_file() for relative in own):
+                chosen.append(name)
     return chosen
 
 
@@ -131,45 +143,66 @@ def _ours(entry: Any) -> bool:
     return isinstance(command, str) and command.startswith(COMMAND_PREFIX)
 
 
-def _hooks_object(data: dict[str, Any], display: str) -> dict[str, Any]:
-    hooks = data.setdefault("hooks", {})
-    if not isinstance(hooks, dict):
-        raise UsageError(f"{display}: `hooks` is not an object: fix it, then run this again")
-    return hooks
-
-
-def _strip(data: dict[str, Any]) -> bool:
-    """Take gitmem's entries out of Claude-style ``hooks`` (event -> [{matcher?, hooks: [...]}]); returns whether
-    anything was taken out. Groups and events left empty go too; the user's entries stay in place."""
-    hooks = data.get("hooks")
-    if not isinstance(hooks, dict):
-        return False
-    changed = False
-    for event in list(hooks):
-        groups = hooks[event]
-        if not isinstance(groups, list):
+def _strip_text(text: str, display: str) -> str:
+    """``text`` without gitmem's entries in Claude-style ``hooks`` (event -> [{matcher?, hooks: [...]}]). A group
+    left without entries goes, an event left without groups goes, and ``hooks`` left empty goes; the user's entries
+    and every byte around them stay."""
+    root = _parse(text, display)
+    hooks = root.get("hooks")
+    if hooks is None or hooks.kind != "object":
+        return text
+    spans: list[tuple[int, int]] = []
+    gone_events: set[int] = set()
+    for event_index, (_, _, groups) in enumerate(hooks.members):
+        if groups.kind != "array":
             continue
-        kept_groups = []
-        for group in groups:
-            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-                entries = [entry for entry in group["hooks"] if not _ours(entry)]
-                if len(entries) != len(group["hooks"]):
-                    changed = True
-                    if not entries:
-                        continue
-                    group = {**group, "hooks": entries}
-            kept_groups.append(group)
-        if not kept_groups and groups:
-            del hooks[event]
-        else:
-            hooks[event] = kept_groups
-    if changed and not hooks:
-        del data["hooks"]
-    return changed
+        gone_groups: set[int] = set()
+        for group_index, group in enumerate(groups.items):
+            entries = group.get("hooks") if group.kind == "object" else None
+            if entries is None or entries.kind != "array":
+                continue
+            ours = {i for i, entry in enumerate(entries.items) if _ours(entry.value)}
+            if ours and len(ours) == len(entries.items):
+                gone_groups.add(group_index)
+            elif ours:
+                spans += jsonedit.deletions(entries, ours)
+        if gone_groups and len(gone_groups) == len(groups.items):
+            gone_events.add(event_index)
+            spans = [span for span in spans if not groups.start <= span[0] < groups.end]
+        elif gone_groups:
+            spans += jsonedit.deletions(groups, gone_groups)
+    if gone_events and len(gone_events) == len(hooks.members):
+        index = next(i for i, (key, _, _) in enumerate(root.members) if key == "hooks")
+        return jsonedit.cut(text, jsonedit.deletions(root, {index}))
+    if gone_events:
+        spans = [span for span in spans if not any(_within(span, hooks.members[i][2]) for i in gone_events)]
+        spans += jsonedit.deletions(hooks, gone_events)
+    return jsonedit.cut(text, spans)
 
 
-def _add(data: dict[str, Any], display: str, client: Client, timeout: int) -> None:
-    hooks = _hooks_object(data, display)
+def _within(span: tuple[int, int], node: jsonedit.Node) -> bool:
+    return node.start <= span[0] < node.end
+
+
+def _parse(text: str, display: str) -> jsonedit.Node:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(
+            f"{display}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}): fix it, then run this again"
+        ) from None
+    try:
+        root = jsonedit.parse(text)
+    except jsonedit.EditError as exc:
+        raise UsageError(f"{display}: cannot edit it as JSON ({exc}): fix it, then run this again") from None
+    if root.kind != "object":
+        raise UsageError(f"{display}:1:1: expected a JSON object")
+    return root
+
+
+def _add_text(text: str, display: str, client: Client, timeout: int) -> str:
+    """``text`` with gitmem's group appended to each of the client's events (the event, and ``hooks``, created at
+    the end of their object when missing)."""
     for event in (PROMPT, START, STOP):
         name = client.event_name(event)
         if name is None:
@@ -177,30 +210,46 @@ def _add(data: dict[str, Any], display: str, client: Client, timeout: int) -> No
         entry: dict[str, Any] = {"type": "command", "command": command_for(client.name, event), "timeout": timeout}
         if client.named_entries:
             entry["name"] = f"gitmem-{event}"
-        groups = hooks.setdefault(name, [])
-        if not isinstance(groups, list):
+        group = {"hooks": [entry]}
+        root = _parse(text, display)
+        hooks = root.get("hooks")
+        if hooks is None:
+            text = jsonedit.append(text, root, {name: [group]}, key="hooks")
+            continue
+        if hooks.kind != "object":
+            raise UsageError(f"{display}: `hooks` is not an object: fix it, then run this again")
+        groups = hooks.get(name)
+        if groups is None:
+            text = jsonedit.append(text, hooks, [group], key=name)
+        elif groups.kind != "array":
             raise UsageError(f"{display}: `hooks.{name}` is not a list: fix it, then run this again")
-        groups.append({"hooks": [entry]})
+        else:
+            text = jsonedit.append(text, groups, group)
+    return text
 
 
 def _settings_change(where: gateway.Where, path: Path, display: str, client: Client, remove: bool) -> Change:
-    data, indent = _read_json(where, path, display)
-    if data is None:
-        if remove:
-            return Change(path, "unchanged", None)
-        data = {}
-        existed = False
-    else:
-        existed = True
-    before = json.dumps(data, sort_keys=True)
-    _strip(data)
-    if not remove:
-        _add(data, display, client, TIMEOUT_S * client.timeout_scale)
-    if json.dumps(data, sort_keys=True) == before:
+    try:
+        old: str | None = gateway.read_text(where, path, limit=gateway.CONFIG_LIMIT, display=display)
+    except FileNotFoundError:
+        old = None
+    except OSError as exc:
+        raise UsageError(f"{display}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{display}: not UTF-8 text: fix it, then run this again") from None
+    if old is None and remove:
         return Change(path, "unchanged", None)
-    if remove and not data:
+    text = old if old is not None and old.strip() else "{\n}\n"
+    new = _strip_text(text, display)
+    if not remove:
+        new = _add_text(new, display, client, TIMEOUT_S * client.timeout_scale)
+    if old is None:
+        return Change(path, "created", new)
+    if new == old or (not old.strip() and new == text):
+        return Change(path, "unchanged", None)
+    if remove and json.loads(new) == {}:
         return Change(path, "removed", None)
-    return Change(path, "updated" if existed else "created", _dump(data, indent))
+    return Change(path, "updated", new)
 
 
 def _own_file_change(where: gateway.Where, path: Path, display: str, client: Client, remove: bool) -> Change:
