@@ -329,7 +329,7 @@ def _code_or_reference(value: str) -> bool:
     """Code, a path, a hash, a UUID, a version, a URL or a reference to a secret kept elsewhere (``vault:``)."""
     if value.startswith((":", ".", "?", "!")):
         return True  # the rest of a path or chain whose name was taken for the name: Token::ZeroOrMore, a?.b
-    if _CODE_RE.search(value) or _PATH_RE.search(value) or _HASH_PREFIX_RE.search(value) or _UUID_RE.match(value):
+    if _CODE_RE.search(value) or _PATH_RE.search(value) or _HASH_PREFIX_RE.search(value):
         return True
     return bool(_VERSION_RE.match(value)) or "://" in value or value.startswith(("file:", "arn:", "ref+", "vault:"))
 
@@ -340,7 +340,7 @@ def _name_like(value: str, length: int) -> bool | None:
     dotted = any(sep in value for sep in (".", "::", "->")) and not _THREE_PART_TOKEN_RE.fullmatch(value)
     if _IDENTIFIER_RE.fullmatch(value) and (dotted or ("_" in value and not any(c.isdigit() for c in value))):
         return False  # a variable, an attribute, a constant's name
-    if _CAMEL_WORDS_RE.fullmatch(value) and not _random_part(value):
+    if _camel_name(value) and not _random_part(value):
         return False  # a type or class name: PKCS7PrivateKeyTypes
     if _WORDS_RE.match(value):
         # Letters only: a word or an identifier, unless long, mixed case, in one piece and random-looking.
@@ -362,6 +362,20 @@ def _mixed_and_random(value: str, length: int) -> bool:
         return False
     threshold = 2.5 if length < 12 else 3.0 if length < 20 else 3.3
     return entropy(value) >= threshold
+
+
+_DIGIT_RUN_RE = lazy(r"\d+")
+
+
+def _camel_name(value: str) -> bool:
+    """Words in camel case (``labelsById``, ``PKCS7PrivateKeyTypes``), as type and variable names are: both cases,
+    or one case with at most one number (``sha256sum``). One case cut by numbers again and again
+    (``yzmil2yrmu5qfd09``, ``JJ4ZIC9EJNWVIS86``) is how random characters look, not a name."""
+    if not _CAMEL_WORDS_RE.fullmatch(value):
+        return False
+    if value.lower() != value and value.upper() != value:
+        return True
+    return len(_DIGIT_RUN_RE.findall(value)) <= 1
 
 
 def _random_part(camel: str) -> bool:
