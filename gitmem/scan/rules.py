@@ -1392,7 +1392,7 @@ RULES: tuple[Rule, ...] = (
         description="curl -u user:password on a command line",
         keywords=("curl",),
         pattern=(
-            r"\bcurl\b[^\n]{0,400}?\s(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{1,64}:"
+            r"\bcurl\b[^\n]{0,400}?\s(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{1,64}:[\"']?"
             r"(?P<secret>[^\s\"'$]{3,128})"
         ),
         check=filters.url_password,
@@ -1400,6 +1400,7 @@ RULES: tuple[Rule, ...] = (
         examples=lambda: (
             _j("curl -u deploy:", _r(_ALNUM, 16), " https://api.example.org/v1/items"),
             _j("curl -s --user 'ci-bot:", _r(_ALNUM, 20), "' https://example.org/upload"),
+            _j("curl --user app:'", _r(_ALNUM, 16), "' -iX PATCH https://example.org/oauth2/token"),
         ),
         counter_examples=lambda: ("curl -u user:password https://x.org", "curl -u admin:$ADMIN_PASSWORD https://x.org"),
     ),
@@ -1409,13 +1410,15 @@ RULES: tuple[Rule, ...] = (
         keywords=("curl",),
         pattern=(
             r"\bcurl\b[^\n]{0,400}?\s(?:-H|--header)[ \t]*[\"']"
-            r"(?i:authorization|x-api-key|api-key|apikey|x-auth-token|private-token|x-access-token)[ \t]*:[ \t]*"
-            r"(?:(?:Basic|Bearer|Token|token|Bot|bearer)[ \t]+)?(?P<secret>[^\s\"'$]{8,300})"
+            r"(?i:(?:proxy-)?authorization|x-[a-z-]{0,30}?(?:api-?key|token|auth)|api-?key|api-token|token"
+            r"|private-token)[ \t]*:[ \t]*"
+            r"(?:(?:Basic|Bearer|Token|token|Bot|bearer|Api-Token)[ \t]+)?(?P<secret>[^\s\"'$]{8,300})"
         ),
         check=filters.plausible,
         examples=lambda: (
             _j("curl -X POST -H 'Authorization: ", _r(_ALNUM, 40), "' https://api.example.org"),
             _j('curl https://api.example.org -H "X-API-Key: ', _r(_ALNUM, 32), '"'),
+            _j('curl -X GET https://example.org/ -H "X-Octopus-ApiKey: ', _r(_ALNUM, 32), '"'),
         ),
         counter_examples=lambda: (
             "curl -H 'Authorization: Bearer $TOKEN' https://x.org",
