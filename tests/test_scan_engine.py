@@ -403,3 +403,16 @@ def test_random_characters_in_one_case_cut_by_digits_are_not_a_name() -> None:
     uuid = "-".join(hexes)
     assert [f.rule for f in scan_text(f"zenscrape_token = '{uuid}'", kind="code")] == ["generic-secret"]
     assert scan_text(f"request_id = '{uuid}'", kind="code") == []
+
+
+def test_a_services_key_is_found_when_its_value_is_unmistakably_random() -> None:
+    """``azureKey`` names no credential word, but a key of a service whose value is 24 or more random characters is
+    one; a data structure's key (``cacheKey``, ``partition_key``) or a value that could be written by hand is not."""
+    rng = random.Random(262)
+    value = "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(40))
+    assert [f.rule for f in scan_text(f'azureKey := "{value}"', kind="code")] == ["generic-secret"]
+    assert [f.rule for f in scan_text(f"adzuna_key: '{value}'", kind="code")] == ["generic-secret"]
+    assert scan_text(f'cacheKey := "{value}"', kind="code") == []
+    assert scan_text(f"partition_key = '{value}'", kind="code") == []
+    assert scan_text("azureKey := 'tenant-settings-default-v2'", kind="code") == []
+    assert scan_text(f"KEY = '{value[:20]}'", kind="code") == []

@@ -252,6 +252,34 @@ def secret_name(name: str) -> bool:
     return False
 
 
+# Keys that are no credential whatever their value looks like: of data structures, databases, caches, keyboards
+_DATA_KEYS = frozenset(
+    _words(
+        """
+        primary foreign sort partition cache map dict hash hot short route i18n idempotency row column object storage
+        lookup index unique composite natural surrogate group order dedup dedupe bucket s3 redis react list item
+        registry translation message state query event config field
+        """
+    )
+)
+
+
+def service_key_name(name: str) -> bool:
+    """A name ending in "key" after a word that is not a data structure's (``azureKey``, ``adzuna_key``; not ``KEY``
+    alone, nor ``cacheKey``): a service's key, if its value says so (``random_key``)."""
+    parts = [p.lower() for p in _SPLIT_RE.split(_CAMEL_RE.sub("_", name)) if p]
+    if not parts or parts[-1] != "key" or any(p in _NOT_SECRET_PARTS for p in parts):
+        return False
+    return len(parts) > 1 and parts[-2] not in _DATA_KEYS
+
+
+def random_key(value: str) -> bool:
+    """A value no one wrote by hand: 24 characters or more, letters and digits mixed, the entropy of random ones."""
+    if len(value) < 24 or len(value) > 500 or not plausible_in_code(value) or not plausible(value):
+        return False
+    return entropy(value) >= 4.0 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
 # a.b, a?.b (optional chaining), a!.b (TypeScript's non-null assertion), a::b, a->b
 _IDENTIFIER_RE = lazy(r"[A-Za-z_$][A-Za-z0-9_]*(?:(?:[?!]?\.|::|->)[A-Za-z_$][A-Za-z0-9_]*)*(?:\(\))?")
 _HASH_PREFIX_RE = lazy(r"(?i)^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$]|^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$")
