@@ -84,7 +84,7 @@ def test_the_prompt_hook_does_not_count_index_lines_as_loaded(tmp_path: Path) ->
     target_plan = plan.plan_targets([BY_NAME["agents"]], memories, {"agents": 100})[0]
     file = tmp_path / "AGENTS.md"
     file.write_text(target_plan.files["AGENTS.md"].text(), encoding="utf-8")
-    assert inject.loaded_ids([file]) == set(target_plan.compiled)
+    assert inject.loaded_ids([file], tmp_path) == set(target_plan.compiled)
 
 
 def test_a_shared_packs_memory_is_read_with_show() -> None:
