@@ -111,8 +111,11 @@ def init(
         files = {name: BY_NAME[name].root_file for name in report.targets}
         for duplicate in duplicates(report.targets):
             echo(f"note: {duplicate.describe(files)}")
-    if report.claude_via_agents:
-        echo("CLAUDE.md imports @AGENTS.md, so the agents target serves Claude Code too: no claude target")
+    for found in report.via_import:
+        echo(
+            f"{found.own.root_file} imports @{found.imported.root_file}, so the {found.imported.name} target serves "
+            f"{found.client} too: no {found.own.name} target"
+        )
     if report.targets_changed:
         echo(f"targets set to: {', '.join(report.targets)}")
     hooks_done, hooks_run = ([], True) if no_hooks else _set_up_hooks(project, report.targets, pre_push)
@@ -176,9 +179,12 @@ def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:
         project = find_project()
         project.require_initialised()
         base = project.root
-        chosen = setup.clients_for(targets or tuple(load_config(project).targets))
+        if remove and not targets:  # take out what any earlier --agent-hooks added, whichever targets it was for
+            chosen = list(setup.ALL)
+        else:
+            chosen = setup.clients_for(targets or tuple(load_config(project).targets), project.root)
     changes = setup.plan(base, chosen, remove=remove, user=user)
-    setup.apply(changes, base)
+    setup.apply(changes, base, user=user)
     for change in changes:
         if change.action != "unchanged":
             shown = (

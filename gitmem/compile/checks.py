@@ -1,10 +1,9 @@
 """The checks compile makes on what it is about to write: globs a target's frontmatter cannot carry, the tools' size
-limits, hidden Unicode in compiled output or around it, a CLAUDE.md that already imports AGENTS.md, and memories whose
-``targets`` reach no configured target."""
+limits, hidden Unicode in compiled output or around it, a root file that already imports another (CLAUDE.md's
+``@AGENTS.md``), and memories whose ``targets`` reach no configured target."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Sequence
 
 from gitmem.compile.changes import LimitUse, Report
@@ -92,7 +91,8 @@ def limit_advice(use: LimitUse) -> str:
         return (
             f"{head}; the hand-written text alone is {use.hand_written:,} (gitmem adds {use.own:,}), so no budget "
             "fixes it: shorten the hand-written text, or turn it into memories the budget can order "
-            "(`gitmem import --move` moves those lines into .memory/), then run `gitmem compile`"
+            "(`gitmem import --accept --move --left-out` moves those lines into .memory/, the budget's share "
+            "compiled back), then run `gitmem compile`"
         )
     from gitmem.compile.budget import CHARS_PER_TOKEN
 
@@ -130,20 +130,25 @@ def hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str
                 )
 
 
-def claude_imports_agents(targets: Sequence[Target], finals: dict[str, str], report: Report, touched: set[str]) -> None:
-    """Said when compile writes CLAUDE.md's block (not on every run): the agents target already serves Claude."""
+def imported_twice(targets: Sequence[Target], finals: dict[str, str], report: Report, touched: set[str]) -> None:
+    """Said when compile writes a root file that imports another configured target's (CLAUDE.md's ``@AGENTS.md``),
+    not on every run: the imported target already serves that client."""
+    from gitmem.compile.readers import IMPORTS_OF, imports_file
+
     names = {target.name for target in targets}
-    claude = finals.get("CLAUDE.md", "")
-    if (
-        {"agents", "claude"} <= names
-        and "CLAUDE.md" in touched
-        and re.search(r"(?m)^[ \t]*@(?:\./)?AGENTS\.md[ \t]*$", claude)
-        and "AGENTS.md" in finals
-    ):
-        report.warnings.append(
-            "CLAUDE.md imports @AGENTS.md, so Claude Code reads gitmem's memories twice: the agents target serves "
-            "Claude Code already; drop claude from `targets` in .memory/config.yaml (or drop the import)"
-        )
+    for found in IMPORTS_OF:
+        own, imported = found.own.root_file, found.imported.root_file
+        if (
+            {found.own.name, found.imported.name} <= names
+            and own in touched
+            and imported in finals
+            and imports_file(finals.get(own, ""), imported)
+        ):
+            report.warnings.append(
+                f"{own} imports @{imported}, so {found.client} reads gitmem's memories twice: the "
+                f"{found.imported.name} target serves {found.client} already; drop {found.own.name} from `targets` in "
+                ".memory/config.yaml (or drop the import)"
+            )
 
 
 def ignored(project: Project, report: Report) -> list[str]:
@@ -176,10 +181,14 @@ def read_twice(
     from gitmem.compile.readers import duplicates
 
     names = [target.name for target in targets]
-    scoped_claude = any(path.startswith(".claude/rules/") for path in desired)
+    scoped = {
+        target.name
+        for target in targets
+        if target.scoped_dir and any(path.startswith(target.scoped_dir + "/") for path in desired)
+    }
     changed = {desired[path][0].name for path in touched if path in desired}
     files = {target.name: target.root_file for target in targets}
-    for duplicate in duplicates(names, scoped_claude):
+    for duplicate in duplicates(names, scoped):
         if changed & set(duplicate.targets):
             report.warnings.append(duplicate.describe(files))
 

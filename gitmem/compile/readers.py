@@ -1,5 +1,6 @@
-"""Which of gitmem's targets each AI client reads, as data: so compile can tell when one client would get the same
-memory twice (from two rules files), and init can leave out a target whose client already reads another.
+"""Which of gitmem's targets each AI client reads (the records' ``reads`` in ``gitmem/tools.py``): so compile can
+tell when one client would get the same memory twice (from two rules files), and init can leave out a target whose
+client already reads another.
 
 Figures marked *measured* come from tests/clients (the client run against a fake model server, its requests
 recorded); the others from the client's documentation (``doc``). See docs/clients.md.
@@ -9,55 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from gitmem.tools import ALWAYS, BY_NAME, BY_PATH, FALLBACK, IMPORTS, READERS, Target, Tool, target
 
-@dataclass(frozen=True)
-class Reader:
-    client: str
-    own: str
-    """The target made for this client: a duplicate is reported only while it is configured (a team that does not
-    compile for a client is not told about that client)."""
-    reads: tuple[str, ...]
-    """Targets whose files the client reads (``claude-rules``: only the claude target's .claude/rules files)."""
-    fallbacks: tuple[tuple[str, str], ...] = ()
-    """``(target, unless)``: the client reads ``target`` only where ``unless``'s root file does not exist."""
-    source: str = ""
-
-
-READERS: tuple[Reader, ...] = (
-    Reader(
-        "Claude Code",
-        "claude",
-        ("claude",),
-        (("agents", "claude"),),
-        "measured: Claude Code 2.1.332 (AGENTS.md only without a CLAUDE.md: https://code.claude.com/docs/en/memory)",
-    ),
-    Reader("opencode", "agents", ("agents",), (("claude", "agents"),), "measured: opencode 1.18.33"),
-    Reader("Codex", "agents", ("agents",), (), "measured: Codex 0.171.0"),
-    Reader("Gemini CLI", "gemini", ("gemini",), (), "measured: Gemini CLI 0.61.0"),
-    Reader("Qwen Code", "agents", ("agents",), (), "measured: Qwen Code 0.24.4 (it reads QWEN.md too)"),
-    Reader(
-        "GitHub Copilot CLI",
-        "copilot",
-        ("copilot", "agents", "gemini", "claude-rules"),
-        (),
-        "measured: Copilot CLI 1.0.102 (.claude/rules: issue 16; https://docs.github.com/en/copilot/how-tos/copilot-cli)",
-    ),
-    Reader("Cline", "cline", ("cline", "agents"), (), "measured: Cline CLI 3.0.65 (https://docs.cline.bot)"),
-    Reader("Cursor", "cursor", ("cursor", "agents"), (), "https://cursor.com/docs/context/rules"),
-    Reader("Windsurf", "windsurf", ("windsurf", "agents"), (), "https://docs.windsurf.com/windsurf/cascade/agents-md"),
-    Reader("Kiro", "kiro", ("kiro", "agents"), (), "https://kiro.dev/docs/steering/"),
-    # Roo Code reads AGENTS.md beside .roo/rules (https://docs.roocode.com/features/custom-instructions).
-    Reader("Roo Code", "roo", ("roo", "agents"), (), "https://docs.roocode.com/features/custom-instructions"),
-    # Augment loads CLAUDE.md, AGENTS.md and the .augment/rules files (https://docs.augmentcode.com/cli/rules).
-    Reader("Augment Code", "augment", ("augment", "claude", "agents"), (), "https://docs.augmentcode.com/cli/rules"),
-    # Junie reads one guidelines file (.junie/guidelines.md, or AGENTS.md when its settings say so); Trae reads
-    # AGENTS.md and CLAUDE.md only when they are switched on in its settings: neither by default.
-    Reader("Junie", "junie", ("junie",), (), "https://www.jetbrains.com/help/junie/customize-guidelines.html"),
-    Reader("Trae", "trae", ("trae",), (), "https://www.w3cschool.cn/traeworkdocs/traework-rules.html"),
-    # Warp reads AGENTS.md where a directory has no WARP.md (a WARP.md shadows it): like Claude Code's fallback.
-    Reader("Warp", "warp", ("warp",), (("agents", "warp"),), "https://github.com/warpdotdev/warp/pull/9325"),
-)
+__all__ = ["IMPORTS_OF", "READERS", "Duplicate", "Import", "covered", "duplicates", "imports_file", "read_by"]
 
 
 @dataclass(frozen=True)
@@ -79,61 +36,91 @@ class Duplicate:
         return f"{head}; each is needed by another client ({kept}): drop the one your team needs least"
 
 
-def read_by(reader: Reader, configured: Collection[str], scoped_claude: bool) -> tuple[str, ...]:
-    """The configured targets ``reader`` reads (``scoped_claude``: the claude target writes .claude/rules files)."""
+def read_by(reader: Tool, configured: Collection[str], scoped: Collection[str] | None = None) -> tuple[str, ...]:
+    """The configured targets ``reader`` reads (``scoped``: the targets that write path-scoped files; ``None``: all
+    of them may)."""
     out = []
-    for name in reader.reads:
-        if name == "claude-rules":
-            if scoped_claude and "claude" in configured:
-                out.append("claude")
-        elif name in configured:
-            out.append(name)
-    for target, unless in reader.fallbacks:
-        if target in configured and unless not in configured:
-            out.append(target)
+    for read in reader.reads:
+        if read.target not in configured or read.how == IMPORTS:
+            continue
+        if read.how == BY_PATH and scoped is not None and read.target not in scoped:
+            continue
+        if read.how == FALLBACK and read.unless in configured:
+            continue
+        out.append(read.target)
     return tuple(dict.fromkeys(out))
 
 
-def duplicates(configured: Collection[str], scoped_claude: bool = True) -> list[Duplicate]:
+def duplicates(configured: Collection[str], scoped: Collection[str] | None = None) -> list[Duplicate]:
     """Clients whose own target is configured that read two or more configured targets."""
     found = []
     for reader in READERS:
-        if reader.own not in configured:
+        if reader.serves not in configured:
             continue
-        read = read_by(reader, configured, scoped_claude)
+        read = read_by(reader, configured, scoped)
         if len(read) < 2:
             continue
         needed = {target: _others(target, configured, reader) for target in read}
         droppable = tuple(target for target in read if not needed[target])
         if len(droppable) == len(read):  # nobody else needs any: keep the client's own
-            droppable = tuple(target for target in read if target != reader.own)
+            droppable = tuple(target for target in read if target != reader.serves)
         found.append(
             Duplicate(
-                reader.client, read, droppable, {t: clients for t, clients in needed.items() if t not in droppable}
+                reader.title, read, droppable, {t: clients for t, clients in needed.items() if t not in droppable}
             )
         )
     return found
 
 
-def _others(target: str, configured: Collection[str], duplicated: Reader) -> tuple[str, ...]:
+def _others(target: str, configured: Collection[str], duplicated: Tool) -> tuple[str, ...]:
     """The other clients in use (their own target is configured) that read ``target``."""
     return tuple(
-        reader.client
+        reader.title
         for reader in READERS
-        if reader is not duplicated and reader.own in configured and target in read_by(reader, configured, True)
+        if reader is not duplicated and reader.serves in configured and target in read_by(reader, configured)
     )
 
 
-def covered(target: str, chosen: Collection[str]) -> Reader | None:
+def covered(target: str, chosen: Collection[str]) -> Tool | None:
     """For ``gitmem init``: the client of ``target`` when the target cannot scope (no per-directory or per-glob files)
     and the client already reads one of the ``chosen`` targets: adding ``target`` would only feed it every memory
     twice. None otherwise."""
-    from gitmem.compile.targets import BY_NAME
-
-    spec = BY_NAME.get(target)
+    tool = BY_NAME.get(target)
+    spec = tool.target if tool is not None else None
     if spec is None or spec.scoped_dir or spec.dir_file:
         return None
     for reader in READERS:
-        if reader.own == target and target not in chosen and any(name in chosen for name in reader.reads):
+        if (
+            reader.serves == target
+            and target not in chosen
+            and any(read.target in chosen for read in reader.reads if read.how in (ALWAYS, BY_PATH))
+        ):
             return reader
     return None
+
+
+class Import(NamedTuple):
+    """A client whose own root file may import another target's with a whole-line ``@FILE`` (Claude Code's
+    ``@AGENTS.md``): the client then reads the imported file itself, and its own target is not needed for it."""
+
+    client: str  # the client's title
+    own: Target  # the target whose root file imports
+    imported: Target  # the target whose root file is imported
+
+
+IMPORTS_OF: tuple[Import, ...] = tuple(
+    Import(tool.title, target(tool.serves), target(read.target))
+    for tool in READERS
+    if tool.serves is not None
+    for read in tool.reads
+    if read.how == IMPORTS
+)
+
+
+def imports_file(text: str, name: str) -> bool:
+    """Whether ``text`` has a line that is only ``@NAME`` (or ``@./NAME``), blanks around it allowed."""
+    for line in text.splitlines():
+        line = line.strip(" \t")
+        if line in (f"@{name}", f"@./{name}"):
+            return True
+    return False

@@ -24,7 +24,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from gitmem.errors import Problem, UsageError
+from gitmem import gateway
+from gitmem.errors import CheckFailed, Problem, UsageError
 from gitmem.memory.model import Memory
 from gitmem.project import Project
 from gitmem.recall import files
@@ -87,7 +88,7 @@ class RecallIndex:
         salt = _salt()
         for attempt in range(2):
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                gateway.make_dirs(self.project, self.path.parent)
                 conn = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT, isolation_level=None)
                 conn.execute("PRAGMA synchronous=NORMAL")  # a cache: losing the last write to a crash is fine
                 return self._prepare(conn, salt)
@@ -98,7 +99,7 @@ class RecallIndex:
                 if attempt == 0:
                     for suffix in ("", "-wal", "-shm", "-journal"):
                         with contextlib.suppress(OSError):
-                            os.unlink(f"{self.path}{suffix}")
+                            gateway.remove(self.project, f"{self.path}{suffix}")
             except OSError:
                 break
         return self._memory()
@@ -141,9 +142,7 @@ class RecallIndex:
 
     def refresh(self) -> Refreshed:
         """Bring the index up to date with the memory files."""
-        from gitmem import safepath
-
-        safepath.require(self.project, self.directory)  # a .memory link to elsewhere is not read, as by the store
+        gateway.require(self.project, self.directory)  # a .memory link to elsewhere is not read, as by the store
         started_ns = _now_ns()
         stats = sorted(files.stat_all(self.directory), key=lambda item: item[0])
         signature = files.signature(stats)
@@ -223,14 +222,20 @@ class RecallIndex:
         if refusal is not None:
             self._record(name, st, started_ns, "", None, [refusal])
             return 0, files.key(st)
+        from gitmem.schema import MAX_FILE_BYTES  # (imported already by ``files.refusal``)
+
         try:
-            raw = path.read_bytes()
+            raw = gateway.read_bytes(self.project, path, limit=MAX_FILE_BYTES)
             st = os.stat(path)  # the stat of what we read (it may have changed since the scan)
         except FileNotFoundError:
             self._forget(name)
             return 0, None
         except OSError as exc:
             self._record(name, st, started_ns, "", None, [[1, 1, "file", f"cannot read: {exc.strerror}"]])
+            return 0, files.key(st)
+        except CheckFailed as exc:  # replaced by a link, or grown past the limit, since the stat
+            problem = exc.problems[0]
+            self._record(name, st, started_ns, "", None, [[1, 1, problem.field, problem.message]])
             return 0, files.key(st)
         digest = hashlib.sha256(raw).hexdigest()
         row = self.conn.execute("SELECT digest, doc, problems FROM files WHERE name = ?", (name,)).fetchone()

@@ -24,6 +24,8 @@ from datetime import date
 from pathlib import Path
 from typing import NamedTuple
 
+from gitmem import gateway
+from gitmem.errors import GitmemError
 from gitmem.memory.model import Memory
 from gitmem.project import Project
 from gitmem.recall import anchors
@@ -73,8 +75,9 @@ class Injection(NamedTuple):
     terms: list[str]
 
 
-def loaded_ids(files: Iterable[Path]) -> set[str]:
-    """The memory ids in the managed blocks of ``files`` (those that exist): what the client has loaded already.
+def loaded_ids(files: Iterable[Path], where: gateway.Where) -> set[str]:
+    """The memory ids in the managed blocks of ``files`` (those that exist, inside ``where``): what the client has
+    loaded already.
 
     A lean reading of ``gitmem.compile.block``'s format (entries are the block's column-0 lines ending with the id
     in backticks), so the prompt hook does not import the compiler.
@@ -82,8 +85,8 @@ def loaded_ids(files: Iterable[Path]) -> set[str]:
     ids: set[str] = set()
     for file in files:
         try:
-            text = file.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            text = gateway.read_text(where, file, limit=gateway.RULES_LIMIT, errors="replace")
+        except (OSError, GitmemError):  # a link leading outside (to /dev/zero...), too large: not read
             continue
         inside = False
         for line in text.splitlines():

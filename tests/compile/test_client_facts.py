@@ -53,8 +53,8 @@ def test_readers_know_who_gets_a_memory_twice() -> None:
     from gitmem.compile.readers import duplicates
 
     # The default pair: Claude Code reads CLAUDE.md (AGENTS.md only without one), opencode AGENTS.md.
-    assert duplicates(["agents", "claude"], scoped_claude=True) == []
-    found = {d.client: d for d in duplicates(["agents", "claude", "gemini", "copilot"], scoped_claude=True)}
+    assert duplicates(["agents", "claude"], scoped=None) == []
+    found = {d.client: d for d in duplicates(["agents", "claude", "gemini", "copilot"], scoped=None)}
     assert set(found) == {"GitHub Copilot CLI"}
     copilot = found["GitHub Copilot CLI"]
     assert copilot.targets == ("copilot", "agents", "gemini", "claude")
@@ -65,7 +65,7 @@ def test_readers_know_who_gets_a_memory_twice() -> None:
         "4 times: remove `copilot` from `targets` in .memory/config.yaml; the others are needed (AGENTS.md for "
         "opencode, Codex, Qwen Code; GEMINI.md for Gemini CLI; CLAUDE.md for Claude Code)"
     )
-    assert duplicates(["agents", "copilot"], scoped_claude=False)[0].targets == ("copilot", "agents")
+    assert duplicates(["agents", "copilot"], scoped=())[0].targets == ("copilot", "agents")
     cline = duplicates(["agents", "cline"])[0]
     assert (cline.client, cline.droppable) == ("Cline", ("cline",))
     message = cline.describe({"agents": "AGENTS.md", "cline": ".clinerules/gitmem.md"})
