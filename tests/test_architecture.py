@@ -23,6 +23,7 @@ OWNERS = {
     "mcp": "gitmem.mcp.server",
     "sqlite3": "gitmem.recall.index",
     "ahocorasick_rs": "gitmem.scan.engine",  # ahocorasick-rs
+    "re2": "gitmem.linear",  # google-re2
 }
 
 # Groups the rules below refer to.
@@ -97,6 +98,7 @@ SHARED = (
     "yamlio",
     "yamlfast",
     "markdown",
+    "linear",
     "schema",
     "clientstores",
 )
