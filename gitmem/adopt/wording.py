@@ -8,6 +8,7 @@ import re
 from gitmem.adopt import markdown
 from gitmem.journal.harvest import TITLE_SOFT, split_item
 from gitmem.journal.markdown import Item as LogItem
+from gitmem.linear import linear
 from gitmem.memory import similar
 
 INLINE_CODE_MAX = 100  # a one-line code block after "…with:" joins the title up to this long
@@ -63,7 +64,7 @@ _BOLD_LABEL = re.compile(r"(\*\*|__)([^*_]+?)\1\s*(?:[:.–—-]\s*)?(.*)")
 
 
 DESCRIBED, LISTED_UNDER = similar.CONTEXT_PREFIXES[1], similar.CONTEXT_PREFIXES[0]  # not what a rule says
-_SPECIFIC = re.compile(r"`[^`]+`|[\w.~-]*/[\w./~*-]+|\b\d+(?:\.\d+)*\b|\b[\w-]+\.[a-z]{1,5}\b")
+_SPECIFIC = linear(r"`[^`]+`|[\w.~-]*/[\w./~*-]+|\b\d+(?:\.\d+)*\b|\b[\w-]+\.[a-z]{1,5}\b")
 
 
 def _specifics(text: str) -> set[str]:
