@@ -156,23 +156,11 @@ def _strip_text(text: str, display: str) -> str:
     spans: list[tuple[int, int]] = []
     gone_events: set[int] = set()
     for event_index, (_, _, groups) in enumerate(hooks.members):
-        if groups.kind != "array":
-            continue
-        gone_groups: set[int] = set()
-        for group_index, group in enumerate(groups.items):
-            entries = group.get("hooks") if group.kind == "object" else None
-            if entries is None or entries.kind != "array":
-                continue
-            ours = {i for i, entry in enumerate(entries.items) if _ours(entry.value)}
-            if ours and len(ours) == len(entries.items):
-                gone_groups.add(group_index)
-            elif ours:
-                spans += jsonedit.deletions(entries, ours)
-        if gone_groups and len(gone_groups) == len(groups.items):
+        event_spans, gone = _strip_event(groups)
+        if gone:
             gone_events.add(event_index)
-            spans = [span for span in spans if not groups.start <= span[0] < groups.end]
-        elif gone_groups:
-            spans += jsonedit.deletions(groups, gone_groups)
+        else:
+            spans += event_spans
     if gone_events and len(gone_events) == len(hooks.members):
         index = next(i for i, (key, _, _) in enumerate(root.members) if key == "hooks")
         return jsonedit.cut(text, jsonedit.deletions(root, {index}))
@@ -180,6 +168,28 @@ def _strip_text(text: str, display: str) -> str:
         spans = [span for span in spans if not any(_within(span, hooks.members[i][2]) for i in gone_events)]
         spans += jsonedit.deletions(hooks, gone_events)
     return jsonedit.cut(text, spans)
+
+
+def _strip_event(groups: jsonedit.Node) -> tuple[list[tuple[int, int]], bool]:
+    """The spans that take gitmem's entries out of one event's groups, and whether no group of it is left."""
+    if groups.kind != "array":
+        return [], False
+    spans: list[tuple[int, int]] = []
+    gone_groups: set[int] = set()
+    for group_index, group in enumerate(groups.items):
+        entries = group.get("hooks") if group.kind == "object" else None
+        if entries is None or entries.kind != "array":
+            continue
+        ours = {i for i, entry in enumerate(entries.items) if _ours(entry.value)}
+        if ours and len(ours) == len(entries.items):
+            gone_groups.add(group_index)
+        elif ours:
+            spans += jsonedit.deletions(entries, ours)
+    if gone_groups and len(gone_groups) == len(groups.items):
+        return [], True
+    if gone_groups:
+        spans += jsonedit.deletions(groups, gone_groups)
+    return spans, False
 
 
 def _within(span: tuple[int, int], node: jsonedit.Node) -> bool:
