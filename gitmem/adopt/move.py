@@ -87,7 +87,7 @@ def apply_moves(project: Project, report: ImportReport, moves: list[Moved]) -> N
         fmt = sources.format_of(move.path)
         front = sources.read_frontmatter(new.splitlines())
         body = new.splitlines()[front.lines :] if fmt is not None and fmt.folder is not None else new.splitlines()
-        move.deleted = not any(line.strip() and not md.ATX.match(line) for line in body)  # headings alone: empty
+        move.deleted = not any(line.strip() and md.heading(line) is None for line in body)  # headings alone: empty
         if report.dry_run:
             continue
         if move.deleted:

@@ -34,9 +34,9 @@ YAML parser rejects.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from gitmem import markdown as md
 from gitmem.tools import FORMATS
 from gitmem.tools import MARKDOWN as MARKDOWN
 from gitmem.tools import Format as Format
@@ -146,10 +146,6 @@ class Frontmatter:
     lines: int  # how many lines it takes, fences included (0: none)
 
 
-_KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
-_ITEM = re.compile(r"^[ \t]+-[ \t]*(.*?)[ \t]*$")
-
-
 def read_frontmatter(lines: list[str]) -> Frontmatter:
     """The ``---`` fenced frontmatter at the top of ``lines``: simple ``key: value`` lines and ``- item`` lists."""
     if not lines or lines[0].strip() != "---":
@@ -159,16 +155,16 @@ def read_frontmatter(lines: list[str]) -> Frontmatter:
     for index, line in enumerate(lines[1:], start=1):
         if line.strip() in ("---", "..."):
             return Frontmatter(fields, index + 1)
-        key = _KEY.match(line)
-        if key:
-            last = key.group(1)
-            fields[last] = _scalar(key.group(2) or "")
+        key = md.front_key(line)
+        if key is not None:
+            last = key[0]
+            fields[last] = _scalar(key[1])
             continue
-        item = _ITEM.match(line)
-        if item and last is not None:
+        item = md.front_item(line)
+        if item is not None and last is not None:
             current = fields.get(last)
             values = current if isinstance(current, list) else []
-            fields[last] = [*values, _unquote(item.group(1))]
+            fields[last] = [*values, _unquote(item)]
     return Frontmatter({}, 0)  # never closed: not frontmatter
 
 
@@ -184,7 +180,7 @@ def _scalar(text: str) -> Value:
     if text.startswith("[") and text.endswith("]"):
         return [_unquote(part) for part in split_top(text[1:-1]) if part.strip()]
     if text and text[0] not in "'\"":
-        text = re.sub(r"[ \t]+#.*$", "", text)  # a YAML comment
+        text = md.without_comment(text)
     return _unquote(text)
 
 

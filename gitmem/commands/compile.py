@@ -12,14 +12,12 @@ from gitmem.commands.output import echo, echo_json, style, table
 from gitmem.config import TARGET_NAMES
 
 if TYPE_CHECKING:
-    from datetime import date
-
     from gitmem.compile.changes import Report
+    from gitmem.compile.compiler import Compiled
     from gitmem.compile.plan import TargetPlan
-    from gitmem.config import Config
     from gitmem.errors import Problem
     from gitmem.memory.model import Memory
-    from gitmem.memory.store import Snapshot
+    from gitmem.memory.store import Snapshot, Store
     from gitmem.project import Project
     from gitmem.scopes.packs import Pack
 
@@ -74,54 +72,110 @@ def compile_command(
       gitmem compile --target cursor --budget 1000
       gitmem compile --user             # your personal memories into ~/.claude/CLAUDE.md, ...
     """
-    from gitmem.commands import open_store, today
-    from gitmem.compile.compiler import apply
-    from gitmem.config import load_config
+    from gitmem.commands import open_store
     from gitmem.errors import CheckFailed
 
     project, store = open_store(user)
-    config = load_config(project)
-    snapshot = store.load()
-    if snapshot.problems:
-        if as_json:
-            echo_json({"check": check, "written": False, "problems": _problems(snapshot.problems)})
-            return 1
-        raise CheckFailed(
-            snapshot.problems,
-            f"{len(snapshot.problems)} problem(s) in memory files: nothing was compiled. "
-            f"Fix them (`gitmem validate{' --user' if user else ''}` lists them), then run `gitmem compile`.",
-        )
-    day = today()
-    live = [memory for memory in snapshot.memories.values() if memory.is_live(day)]
-    report, notes = _prepare(project, config, live, user, targets, budget, force, day)
-    packs = report.packs
-    shared = [memory for pack in packs for memory in pack.live(day)]
-    show = _shower(project) if user else _same
+    result, notes = _run(project, store, user, targets, budget, force, write=not check)
     for note in notes:
         echo(f"note: {note}", err=True)
-    if report.problems:
-        if as_json:
-            echo_json(_compile_json(report, check, False, packs, show))
+    if result.invalid:
+        return _invalid(result.invalid, check, user, as_json)
+    report = result.report
+    show = _shower(project) if user else _same
+    if as_json:
+        written = bool(result.written)
+        echo_json(_compile_json(report, check, written, report.packs, show))
+        if report.problems or report.refused:
             return 1
+        if check:
+            return 1 if report.stale or report.over or report.ignored else 0
+        return 1 if report.over else 0
+    if report.problems:
         for warning in report.warnings:
             echo(f"warning: {warning}", err=True)
         raise CheckFailed(report.problems, "nothing was written")
     if check:
-        if as_json:
-            echo_json(_compile_json(report, check, False, packs, show))
-        else:
-            _print_check(report, show)
+        _print_check(report, show)
         return 1 if report.stale or report.over or report.ignored else 0
     if report.refused:
-        if as_json:
-            echo_json(_compile_json(report, check, False, packs, show))
-        else:
-            _print_refused(report, show, user)
+        _print_refused(report, show, user)
         return 1
-    changed = apply(project, report)
+    return _print_written(project, result, user, show)
+
+
+def _run(
+    project: Project,
+    store: Store,
+    user: bool,
+    targets: tuple[str, ...],
+    budget: int | None,
+    force: bool,
+    write: bool = False,
+    partial: bool = False,
+) -> tuple[Compiled, list[str]]:
+    """The one compile call, for the project's targets (its shared packs included), or (``user``) for the user-level
+    files; and notes to show."""
+    from gitmem.commands import today
+    from gitmem.compile.compiler import compile_store
+    from gitmem.config import load_config
+
+    config = load_config(project)
+    if not user:
+        result = compile_store(
+            project,
+            store,
+            config,
+            today=today(),
+            names=targets,
+            budget=budget,
+            force=force,
+            write=write,
+            partial=partial,
+        )
+        return result, []
+    from gitmem.project import UserScope
+    from gitmem.scopes.personal import catalogue, select
+
+    assert isinstance(project, UserScope)
+    selection = select(project, config, targets)
+    notes = list(selection.notes)
+    if config.sources:
+        notes.append(f"`sources` in {project.display(project.config_path)} are not used: packs belong to projects")
+    result = compile_store(
+        project,
+        store,
+        config,
+        today=today(),
+        names=targets,
+        budget=budget,
+        force=force,
+        write=write,
+        partial=partial,
+        only=selection.targets,
+        catalogue=catalogue(project),
+    )
+    return result, notes
+
+
+def _invalid(problems: list[Problem], check: bool, user: bool, as_json: bool) -> int:
+    """Invalid memory files: compile refuses, writing nothing."""
+    from gitmem.errors import CheckFailed
+
     if as_json:
-        echo_json(_compile_json(report, check, bool(changed), packs, show))
-        return 1 if report.over else 0
+        echo_json({"check": check, "written": False, "problems": _problems(problems)})
+        return 1
+    raise CheckFailed(
+        problems,
+        f"{len(problems)} problem(s) in memory files: nothing was compiled. "
+        f"Fix them (`gitmem validate{' --user' if user else ''}` lists them), then run `gitmem compile`.",
+    )
+
+
+def _print_written(project: Project, result: Compiled, user: bool, show: Show) -> int:
+    """What a compile that wrote says: the files changed, what the budget left out, warnings, the summary line;
+    exit 1 when the pre-commit hook must stage more, or a target was held over a hard size limit."""
+    report, changed = result.report, result.written
     for change in changed:
         verb = {"created": "created", "updated": "updated", "healed": "healed", "removed": "removed"}[change.action]
         note = " (git conflict markers in its gitmem block)" if change.action == "healed" else ""
@@ -140,21 +194,7 @@ def compile_command(
                 err=True,
             )
             return 1
-    count = f"{len(live) + len(shared)} memories"
-    if user:
-        count = f"{len(live)} personal memories"
-        names = ", ".join(show(plan.target.root_file) for plan in report.plans) or "no files"
-        where = f"into {names}"
-    else:
-        names = ", ".join(plan.target.name for plan in report.plans) or "no targets"
-        where = f"for {names}"
-    if shared:
-        origins = {memory.id.partition("/")[0] for memory in shared}
-        count += f" ({len(shared)} from {', '.join(pack.name for pack in packs if pack.name in origins)})"
-    if changed:
-        echo(f"compiled {count} {where}: {len(changed)} file(s) changed")
-    else:
-        echo(f"up to date: {count} compiled {where}")
+    echo(_summary(result, user, show))
     if report.over:
         for problem in report.over:
             echo(str(problem), err=True)
@@ -167,42 +207,27 @@ def compile_command(
     return 0
 
 
-def _prepare(
-    project: Project,
-    config: Config,
-    live: list[Memory],
-    user: bool,
-    targets: tuple[str, ...],
-    budget: int | None,
-    force: bool,
-    day: date,
-) -> tuple[Report, list[str]]:
-    """The compile report, for the project's targets (its shared packs included), or (``user``) for the user-level
-    files; and notes to show."""
-    from gitmem.compile.compiler import prepare
+def _summary(result: Compiled, user: bool, show: Show) -> str:
+    """``compiled N memories for agents, claude: 2 file(s) changed`` (or ``up to date: ...``)."""
+    from gitmem.commands import today
 
-    if not user:
-        return prepare(project, config, live, names=targets, budget=budget, force=force, today=day), []
-    from gitmem.project import UserScope
-    from gitmem.scopes.personal import catalogue, select
-
-    assert isinstance(project, UserScope)
-    selection = select(project, config, targets)
-    notes = list(selection.notes)
-    if config.sources:
-        notes.append(f"`sources` in {project.display(project.config_path)} are not used: packs belong to projects")
-    report = prepare(
-        project,
-        config,
-        live,
-        names=targets,
-        budget=budget,
-        force=force,
-        only=selection.targets,
-        catalogue=catalogue(project),
-        today=day,
-    )
-    return report, notes
+    report, live = result.report, result.live
+    packs = report.packs
+    shared = [memory for pack in packs for memory in pack.live(today())]
+    count = f"{len(live) + len(shared)} memories"
+    if user:
+        count = f"{len(live)} personal memories"
+        names = ", ".join(show(plan.target.root_file) for plan in report.plans) or "no files"
+        where = f"into {names}"
+    else:
+        names = ", ".join(plan.target.name for plan in report.plans) or "no targets"
+        where = f"for {names}"
+    if shared:
+        origins = {memory.id.partition("/")[0] for memory in shared}
+        count += f" ({len(shared)} from {', '.join(pack.name for pack in packs if pack.name in origins)})"
+    if result.written:
+        return f"compiled {count} {where}: {len(result.written)} file(s) changed"
+    return f"up to date: {count} compiled {where}"
 
 
 def _shower(project: Project) -> Show:
@@ -333,14 +358,12 @@ def stats(user: bool, as_json: bool) -> int:
       gitmem stats --json | jq '.sources[] | {name, rev, compiled}'
     """
     from gitmem.commands import open_store, today
-    from gitmem.config import load_config
 
     project, store = open_store(user)
-    config = load_config(project)
-    snapshot = store.load()
+    result, _ = _run(project, store, user, (), None, True, partial=True)
+    report, live, snapshot = result.report, result.live, result.snapshot
+    assert snapshot is not None
     day = today()
-    live = [memory for memory in snapshot.memories.values() if memory.is_live(day)]
-    report, _ = _prepare(project, config, live, user, (), None, True, day)
     packs = report.packs
     show = _shower(project) if user else _same
     memories = _memory_counts(snapshot, day)

@@ -13,7 +13,8 @@ nothing it did not write.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,7 +31,56 @@ from gitmem.memory.model import Memory
 from gitmem.project import Project
 
 if TYPE_CHECKING:
+    from gitmem.memory.store import Snapshot, Store
     from gitmem.scopes.packs import Pack
+
+
+@dataclass
+class Compiled:
+    """One compile of a store: its live memories, the report, and the files written.
+
+    ``invalid``: the store's memory files that are invalid; then nothing was prepared (``report`` is empty) and
+    nothing written, so a broken file can never silently drop memories from every tool.
+    """
+
+    live: list[Memory]
+    report: Report
+    invalid: list[Problem] = field(default_factory=list)
+    written: list[FileChange] = field(default_factory=list)
+    snapshot: Snapshot | None = None  # the store as loaded
+
+
+def compile_store(
+    project: Project,
+    store: Store,
+    config: Config,
+    *,
+    today: date,
+    names: Sequence[str] = (),
+    budget: int | None = None,
+    force: bool = False,
+    write: bool = False,
+    without: Collection[str] = (),
+    partial: bool = False,
+    snapshot: Snapshot | None = None,
+    only: Sequence[Target] | None = None,
+    catalogue: Sequence[Target] = TARGETS,
+) -> Compiled:
+    """The one compile every command runs (``compile``, ``stats``, ``check``, ``doctor``, ``revert``): load the
+    store, prepare the report for its live memories (but ``without``), and, with ``write``, write it unless it has
+    problems or hand edits (a target over a hard size limit is held, the others written). ``partial`` (for
+    ``gitmem stats``): with invalid memory files, prepare the valid ones anyway (never written). See ``prepare`` for
+    the other arguments; ``snapshot``: the store as the caller loaded it already."""
+    snapshot = snapshot or store.load()
+    if snapshot.problems and not partial:
+        return Compiled([], Report([]), list(snapshot.problems), snapshot=snapshot)
+    live = [memory for memory in snapshot.memories.values() if memory.is_live(today) and memory.id not in without]
+    report = prepare(
+        project, config, live, names=names, budget=budget, force=force, only=only, catalogue=catalogue, today=today
+    )
+    writes = write and not (snapshot.problems or report.problems or report.refused)
+    written = apply(project, report) if writes else []
+    return Compiled(live, report, list(snapshot.problems), written, snapshot)
 
 
 def chosen_targets(config: Config, names: Sequence[str] = ()) -> list[Target]:
@@ -70,30 +120,56 @@ def prepare(
     targets = list(only) if only is not None else chosen_targets(config, names)
     budgets = {target.name: budget or config.budget_for(target.name) for target in targets}
     packs: list[Pack] = []
+    pack_problems: list[Problem] = []
     if config.sources and only is None:
         packs, pack_problems, shared = _shared(project, config, today or date.today())
         memories = [*memories, *shared]
     report = Report(plan_targets(targets, memories, budgets, config.mcp), packs=packs)
     reached = {target.name for target in only} if only is not None else set(config.targets)
     checks.unreached(memories, reached, report)
-    if packs:
-        report.problems.extend(pack_problems)
-        for pack in packs:
-            if pack.problems:
-                report.warnings.append(
-                    f"source {pack.name!r} has invalid memories at {pack.source.rev}: pin another revision "
-                    f"(`gitmem sources update {pack.name}`) or remove it (`gitmem sources remove {pack.name}`)"
-                )
+    _pack_problems(report, pack_problems)
     desired: dict[str, tuple[Target, FilePlan]] = {}
     for target_plan in report.plans:
         for path, file_plan in target_plan.files.items():
             desired[path] = (target_plan.target, file_plan)
-    for target_plan in report.plans:
         report.problems.extend(checks.glob_problems(target_plan))
 
     cleaned = targets if names else list(catalogue)
-    candidates = _candidates(project, cleaned)
-    finals: dict[str, str] = {}  # path -> the file's text after compile (for limits)
+    finals = _file_changes(project, desired, _candidates(project, cleaned), force, report)
+    aider_target = aider.TARGET
+    if aider_target in cleaned:
+        writes = aider_target in targets and aider.AIDER_FILE in desired
+        change = aider.config_change(project, writes, kept=aider.AIDER_FILE in finals, report=report)
+        if change is not None:
+            report.changes.append(change)
+    touched = _limits(project, targets, budgets, desired, finals, report)
+    checks.hidden_unicode(desired, finals, report)
+    checks.imported_twice(targets, finals, report, touched)
+    checks.read_twice(targets, desired, touched, report)
+    report.changes.sort(key=lambda change: change.path)
+    return report
+
+
+def _pack_problems(report: Report, problems: list[Problem]) -> None:
+    """The shared packs' invalid memories: problems, and a warning naming each pack that has some."""
+    report.problems.extend(problems)
+    for pack in report.packs:
+        if pack.problems:
+            report.warnings.append(
+                f"source {pack.name!r} has invalid memories at {pack.source.rev}: pin another revision "
+                f"(`gitmem sources update {pack.name}`) or remove it (`gitmem sources remove {pack.name}`)"
+            )
+
+
+def _file_changes(
+    project: Project,
+    desired: dict[str, tuple[Target, FilePlan]],
+    candidates: dict[str, Target],
+    force: bool,
+    report: Report,
+) -> dict[str, str]:
+    """Decide every file's change (into ``report``); returns each file's text after compile (for the limits)."""
+    finals: dict[str, str] = {}
     seen_io: dict[Path, str] = {}
     for path in sorted(set(desired) | set(candidates)):
         if path in desired:
@@ -118,14 +194,19 @@ def prepare(
         final = change.new if change.action in ("created", "updated", "healed", "removed") else change.old
         if final is not None:
             finals[path] = final
+    return finals
 
-    aider_target = aider.TARGET
-    if aider_target in cleaned:
-        writes = aider_target in targets and aider.AIDER_FILE in desired
-        change = aider.config_change(project, writes, kept=aider.AIDER_FILE in finals, report=report)
-        if change is not None:
-            report.changes.append(change)
 
+def _limits(
+    project: Project,
+    targets: Sequence[Target],
+    budgets: dict[str, int],
+    desired: dict[str, tuple[Target, FilePlan]],
+    finals: dict[str, str],
+    report: Report,
+) -> set[str]:
+    """The size limits: a hard one exceeded holds its target's files (the other targets are written), a soft one
+    warns when the file changes. Also the files git ignores. Returns the files compile changes."""
     for target in targets:
         report.limits.extend(checks.limit_uses(target, finals, desired, budgets[target.name]))
     touched = {change.path for change in report.changes if change.changed}
@@ -140,11 +221,7 @@ def prepare(
     for change in report.changes:  # one target over a hard limit does not stop the others
         if change.target in held and change.changed:
             change.action = "held"
-    checks.hidden_unicode(desired, finals, report)
-    checks.imported_twice(targets, finals, report, touched)
-    checks.read_twice(targets, desired, touched, report)
-    report.changes.sort(key=lambda change: change.path)
-    return report
+    return touched
 
 
 def _shared(project: Project, config: Config, today: date) -> tuple[list[Pack], list[Problem], list[Memory]]:

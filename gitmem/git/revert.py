@@ -92,16 +92,15 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
 def _check_first(project: Project, store: Store, memory_id: str, today: date) -> None:
     """Refuse, before git changes anything, a revert whose recompile would fail: every memory file must be valid,
     and the rules files must compile without this memory."""
-    from gitmem.compile.compiler import prepare
+    from gitmem.compile.compiler import compile_store
     from gitmem.config import load_config
 
-    snapshot = store.load()
-    if snapshot.problems:
+    result = compile_store(project, store, load_config(project), today=today, without=(memory_id,))
+    if result.invalid:
         raise CheckFailed(
-            snapshot.problems, "memory files are invalid: fix them first (nothing was reverted), then run it again"
+            result.invalid, "memory files are invalid: fix them first (nothing was reverted), then run it again"
         )
-    live = [m for m in snapshot.memories.values() if m.is_live(today) and m.id != memory_id]
-    report = prepare(project, load_config(project), live)
+    report = result.report
     if report.problems:
         raise CheckFailed(report.problems, "the rules files could not be compiled: nothing was reverted")
     if report.refused:
@@ -114,17 +113,16 @@ def _check_first(project: Project, store: Store, memory_id: str, today: date) ->
 
 def _recompile(project: Project, store: Store, today: date) -> list[str]:
     """Compile every target; returns the files that changed. Refuses (writing nothing) as `gitmem compile` would."""
-    from gitmem.compile.compiler import apply, prepare
+    from gitmem.compile.compiler import compile_store
     from gitmem.config import load_config
 
-    snapshot = store.load()
-    if snapshot.problems:
-        raise CheckFailed(snapshot.problems, "memory files are invalid: fix them, then run `gitmem compile`")
-    live = [memory for memory in snapshot.memories.values() if memory.is_live(today)]
-    report = prepare(project, load_config(project), live)
+    result = compile_store(project, store, load_config(project), today=today, write=True)
+    if result.invalid:
+        raise CheckFailed(result.invalid, "memory files are invalid: fix them, then run `gitmem compile`")
+    report = result.report
     if report.problems:
         raise CheckFailed(report.problems, "the rules files could not be compiled")
     if report.refused:
         edited = ", ".join(change.path for change in report.refused)
         raise UsageError(f"{edited}: edited by hand inside the gitmem block; run `gitmem compile --force` first")
-    return [change.path for change in apply(project, report)]
+    return [change.path for change in result.written]

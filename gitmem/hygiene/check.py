@@ -72,11 +72,9 @@ def _scan(project: Project) -> Step:
 
 
 def _compile(project: Project, store: Store, today: date) -> Step:
-    from gitmem.compile.compiler import prepare
+    from gitmem.compile.compiler import compile_store
 
-    snapshot = store.load()
-    live = [memory for memory in snapshot.memories.values() if memory.is_live(today)]
-    report = prepare(project, load_config(project), live)
+    report = compile_store(project, store, load_config(project), today=today, partial=True).report
     if report.problems:
         return Step("compile", False, f"{len(report.problems)} problem(s)", [str(p) for p in report.problems])
     if report.stale:

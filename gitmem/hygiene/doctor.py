@@ -141,10 +141,9 @@ def check_budgets(ctx: Context) -> Iterator[Finding]:
     """Targets whose token budget leaves memories out (they stay reachable by recall), and hard size limits."""
     if ctx.snapshot.problems:
         return  # compile refuses while memory files are invalid; check_invalid reports them
-    from gitmem.compile.compiler import prepare
+    from gitmem.compile.compiler import compile_store
 
-    live = [memory for memory in ctx.snapshot.memories.values() if memory.is_live(ctx.today)]
-    report = prepare(ctx.project, ctx.config, live)
+    report = compile_store(ctx.project, ctx.store, ctx.config, today=ctx.today, snapshot=ctx.snapshot).report
     config_path = ctx.project.display(ctx.project.config_path)
     for plan in report.plans:
         if plan.omitted:
