@@ -14,6 +14,7 @@ from gitmem.project import Project
 
 # The records' target names, for the modules that read the config.
 from gitmem.tools import DEFAULT_TARGETS as DEFAULT_TARGETS
+from gitmem.tools import RETIRED, current, retired_note
 from gitmem.tools import TARGET_NAMES as TARGET_NAMES
 
 DEFAULT_BUDGET = 2000
@@ -43,6 +44,12 @@ class Config:
     mcp: bool = False
     sources: tuple[Source, ...] = ()
     data: dict[str, Any] = field(default_factory=dict, compare=False)
+    retired: tuple[str, ...] = ()
+    """Retired target names the file still uses (read as what replaces them): ``notes`` says so."""
+
+    def notes(self) -> list[str]:
+        """One line per retired target name the config uses, saying what replaces it."""
+        return [f".memory/config.yaml: {retired_note(name)}" for name in self.retired]
 
     def budget_for(self, target: str) -> int:
         if isinstance(self.budget, int):
@@ -53,9 +60,16 @@ class Config:
     def from_dict(cls, data: dict[str, Any]) -> Config:
         scan = data.get("scan") or {}
         doctor = data.get("doctor") or {}
+        named = tuple(data.get("targets", DEFAULT_TARGETS))
+        budget = data.get("budget", DEFAULT_BUDGET)
+        if isinstance(budget, dict):
+            named_budgets = tuple(budget)
+            budget = {current(key): value for key, value in budget.items()}
+        else:
+            named_budgets = ()
         return cls(
-            targets=tuple(data.get("targets", DEFAULT_TARGETS)),
-            budget=data.get("budget", DEFAULT_BUDGET),
+            targets=tuple(dict.fromkeys(current(name) for name in named)),
+            budget=budget,
             scan_allow=tuple(scan.get("allow", ())),
             scan_exclude=tuple(scan.get("exclude", ())),
             scan_salt=str(scan.get("salt", "")),
@@ -67,6 +81,7 @@ class Config:
                 for s in data.get("sources", ())
             ),
             data=data,
+            retired=tuple(dict.fromkeys(name for name in (*named, *named_budgets) if name in RETIRED)),
         )
 
 

@@ -111,6 +111,8 @@ def init(
         files = {name: BY_NAME[name].root_file for name in report.targets}
         for duplicate in duplicates(report.targets):
             echo(f"note: {duplicate.describe(files)}")
+    for note in report.notes:
+        echo(f"note: {note}")
     for found in report.via_import:
         echo(
             f"{found.own.root_file} imports @{found.imported.root_file}, so the {found.imported.name} target serves "

@@ -195,7 +195,7 @@ def read_twice(
 def unreached(memories: Sequence[Memory], reached: Collection[str], report: Report) -> None:
     """Warn about live memories whose ``targets`` name none of the ``reached`` (configured) targets: they go into no
     rules file (only recall finds them). A warning, not a problem: the config, not the memory, may be what changes."""
-    lost = [memory for memory in memories if memory.targets and not any(name in reached for name in memory.targets)]
+    lost = [memory for memory in memories if memory.targets and not any(memory.is_for(name) for name in reached)]
     if not lost:
         return
     names = sorted({name for memory in lost for name in memory.targets})

@@ -23,7 +23,7 @@ from gitmem.compile import aider, block, checks
 from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.changes import FileChange, Report, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
-from gitmem.compile.targets import BY_NAME, TARGETS, WHOLE_PREFIX, Target
+from gitmem.compile.targets import BY_NAME, CLEANUP, TARGETS, WHOLE_PREFIX, Target
 from gitmem.config import Config
 from gitmem.errors import Problem, UsageError
 from gitmem.fsutil import write_atomic
@@ -64,7 +64,7 @@ def compile_store(
     partial: bool = False,
     snapshot: Snapshot | None = None,
     only: Sequence[Target] | None = None,
-    catalogue: Sequence[Target] = TARGETS,
+    catalogue: Sequence[Target] = CLEANUP,
 ) -> Compiled:
     """The one compile every command runs (``compile``, ``stats``, ``check``, ``doctor``, ``revert``): load the
     store, prepare the report for its live memories (but ``without``), and, with ``write``, write it unless it has
@@ -107,7 +107,7 @@ def prepare(
     budget: int | None = None,
     force: bool = False,
     only: Sequence[Target] | None = None,
-    catalogue: Sequence[Target] = TARGETS,
+    catalogue: Sequence[Target] = CLEANUP,
     today: date | None = None,
 ) -> Report:
     """Decide what compile does to every file, for the project's live ``memories`` and those of the shared packs
@@ -125,6 +125,7 @@ def prepare(
         packs, pack_problems, shared = _shared(project, config, today or date.today())
         memories = [*memories, *shared]
     report = Report(plan_targets(targets, memories, budgets, config.mcp), packs=packs)
+    report.warnings.extend(config.notes())
     reached = {target.name for target in only} if only is not None else set(config.targets)
     checks.unreached(memories, reached, report)
     _pack_problems(report, pack_problems)

@@ -3,6 +3,7 @@ target places a memory), and the user-level variant `compile --user` writes."""
 
 from __future__ import annotations
 
+from gitmem.tools import RETIRED_TARGETS
 from gitmem.tools import TARGETS as TARGETS
 from gitmem.tools import USER_FOLDER_FILE as USER_FOLDER_FILE
 from gitmem.tools import WHOLE_PREFIX as WHOLE_PREFIX
@@ -11,6 +12,9 @@ from gitmem.tools import Target as Target
 from gitmem.tools import UserFile as UserFile
 
 BY_NAME: dict[str, Target] = {target.name: target for target in TARGETS}
+# Every target whose files gitmem may have written: the live ones and those of retired tools (compile cleans the
+# files of the targets not configured, so a retired tool's files go once its replacement is compiled).
+CLEANUP: tuple[Target, ...] = (*TARGETS, *RETIRED_TARGETS)
 
 
 def get(name: str) -> Target:

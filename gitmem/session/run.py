@@ -186,6 +186,8 @@ def _stop(project: Project, client: Client, payload: dict[str, Any], session: st
 def _format(client: Client, event: str, text: str) -> str:
     if client.output == "plain":
         return text
+    if client.output == "additional_context":
+        return json.dumps({"additional_context": text}, ensure_ascii=False)
     name = client.event_name(event) or ("UserPromptSubmit" if event == PROMPT else "SessionStart")
     answer: dict[str, Any] = {"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}
     if client.output == "additionalContext":

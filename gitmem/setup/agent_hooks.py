@@ -140,8 +140,9 @@ def _hooks_object(data: dict[str, Any], display: str) -> dict[str, Any]:
 
 
 def _strip(data: dict[str, Any]) -> bool:
-    """Take gitmem's entries out of Claude-style ``hooks`` (event -> [{matcher?, hooks: [...]}]); returns whether
-    anything was taken out. Groups and events left empty go too; the user's entries stay in place."""
+    """Take gitmem's entries out of Claude-style ``hooks`` (event -> [{matcher?, hooks: [...]}]), or flat ones
+    (event -> [{command}], Cursor's); returns whether anything was taken out. Groups and events left empty go too;
+    the user's entries stay in place."""
     hooks = data.get("hooks")
     if not isinstance(hooks, dict):
         return False
@@ -152,6 +153,9 @@ def _strip(data: dict[str, Any]) -> bool:
             continue
         kept_groups = []
         for group in groups:
+            if _ours(group):  # a flat entry of gitmem's
+                changed = True
+                continue
             if isinstance(group, dict) and isinstance(group.get("hooks"), list):
                 entries = [entry for entry in group["hooks"] if not _ours(entry)]
                 if len(entries) != len(group["hooks"]):
@@ -181,7 +185,9 @@ def _add(data: dict[str, Any], display: str, client: Client, timeout: int) -> No
         groups = hooks.setdefault(name, [])
         if not isinstance(groups, list):
             raise UsageError(f"{display}: `hooks.{name}` is not a list: fix it, then run this again")
-        groups.append({"hooks": [entry]})
+        groups.append({"command": entry["command"], "timeout": timeout} if client.flat else {"hooks": [entry]})
+    if client.flat:
+        data.setdefault("version", 1)
 
 
 def _settings_change(path: Path, display: str, client: Client, remove: bool) -> Change:
@@ -189,7 +195,7 @@ def _settings_change(path: Path, display: str, client: Client, remove: bool) -> 
     if data is None:
         if remove:
             return Change(path, "unchanged", None)
-        data = {}
+        data = {"version": 1} if client.flat else {}
         existed = False
     else:
         existed = True
@@ -199,7 +205,7 @@ def _settings_change(path: Path, display: str, client: Client, remove: bool) -> 
         _add(data, display, client, TIMEOUT_S * client.timeout_scale)
     if json.dumps(data, sort_keys=True) == before:
         return Change(path, "unchanged", None)
-    if remove and not data:
+    if remove and (not data or (client.flat and data == {"version": 1})):
         return Change(path, "removed", None)
     return Change(path, "updated" if existed else "created", _dump(data, indent))
 
