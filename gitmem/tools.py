@@ -110,6 +110,10 @@ class Target(NamedTuple):
     """The tool's user-level rules files, for `compile --user`."""
     reads_config: str | None = None
     """A YAML config file whose `read:` list must name the root file (aider)."""
+    always_frontmatter: tuple[str, ...] | None = None
+    """Frontmatter that makes a whole file of ``scoped_dir`` load at every start (Claude Code: a .claude/rules file
+    without ``paths``; Copilot: ``applyTo: "**"``): where compile puts the root memories when the root file is a
+    link to a document for people (``CLAUDE.md -> CONTRIBUTING.md``). ``None``: the tool has no such file."""
     personal: bool = False
     """A user-level variant (``compile.targets.user_variant``): ``root_file`` is relative to the home directory."""
 
@@ -217,6 +221,15 @@ class Mcp(NamedTuple):
     ``trust`` (``trust: true``: the client cannot ask in ``-p`` mode), ``stdio`` (a plain stdio server)."""
 
 
+class Store(NamedTuple):
+    """Where the tool keeps the memories it writes on its own (``gitmem import --from NAME``; ``clientstores.py``
+    reads the ``layout``), and the installed version whose package was read for it."""
+
+    layout: str  # "projects-key" | "task-groups" | "tmp-notes" | "team-memory" (see gitmem/clientstores.py)
+    version: str
+    where: str  # one line for --help and the docs
+
+
 class Transcripts(NamedTuple):
     """Where the tool keeps its session transcripts (``gitmem scan --log NAME --user``).
 
@@ -267,6 +280,7 @@ class Tool(NamedTuple):
     commands: Commands | None = None
     mcp: Mcp | None = None
     transcripts: Transcripts | None = None
+    store: Store | None = None
     retired: Retired | None = None
     """The tool is gone: its name still reads (as ``replacement``), and its ``target`` only says which files gitmem
     wrote for it before (compile cleans them up)."""
@@ -321,6 +335,7 @@ TOOLS: tuple[Tool, ...] = (
             scoped_dir=".claude/rules",
             scoped_suffix=".md",
             scoped_frontmatter=("paths:", "{list}"),
+            always_frontmatter=(),
             limits=(
                 # Claude Code 2.1 sent a 59,375-character CLAUDE.md in full (measured): the 40,000 is its warning only.
                 Limit("chars", 40_000, False, "Claude Code warns about a CLAUDE.md above 40,000 characters"),
@@ -361,6 +376,7 @@ TOOLS: tuple[Tool, ...] = (
         ),
         mcp=Mcp((".mcp.json",), "stdio"),  # the Copilot CLI reads .mcp.json too
         transcripts=Transcripts("slug", "~/.claude"),
+        store=Store("projects-key", "2.1.332", "~/.claude/projects/<key>/memory/ (and its team/ folder)"),
     ),
     Tool(
         name="opencode",
@@ -404,6 +420,7 @@ TOOLS: tuple[Tool, ...] = (
         # Codex has custom prompts only in the user's home (~/.codex/prompts/): with --user.
         commands=Commands(None, ".codex/prompts/remember.md", "markdown"),
         transcripts=Transcripts("rollout", "~/.codex"),
+        store=Store("task-groups", "0.171.0", "~/.codex/memories/MEMORY.md (this repository's task groups)"),
     ),
     Tool(
         name="gemini",
@@ -439,6 +456,11 @@ TOOLS: tuple[Tool, ...] = (
         commands=Commands(".gemini/commands/remember.toml", ".gemini/commands/remember.toml", "toml"),
         mcp=Mcp((".gemini/settings.json",), "trust"),
         transcripts=Transcripts("tmp", "~/.gemini"),
+        store=Store(
+            "tmp-notes",
+            "0.61.0",
+            "~/.gemini/tmp/<id>/memory/ (private project memory); ~/.gemini/GEMINI.md's saved memories (--user)",
+        ),
     ),
     Tool(
         name="qwen",
@@ -458,6 +480,11 @@ TOOLS: tuple[Tool, ...] = (
         commands=Commands(".qwen/commands/remember.toml", ".qwen/commands/remember.toml", "toml"),
         mcp=Mcp((".qwen/settings.json",), "trust"),
         transcripts=Transcripts("tmp", "~/.qwen"),
+        store=Store(
+            "team-memory",
+            "0.24.4",
+            "~/.qwen/projects/<key>/memory/, .qwen/team-memory/; ~/.qwen/memories/ and QWEN.md (--user)",
+        ),
     ),
     Tool(
         name="cursor",
@@ -533,6 +560,7 @@ TOOLS: tuple[Tool, ...] = (
             scoped_suffix=".instructions.md",
             # Copilot lists path-scoped instruction files by their description (empty without one).
             scoped_frontmatter=("applyTo: {csv_quoted}", "description: {description}"),
+            always_frontmatter=('applyTo: "**"',),
             limits=(
                 # The Copilot CLI 1.0.102 sent 400 lines and 29,895 characters in full (measured): no line limit.
                 Limit(

@@ -89,8 +89,7 @@ COMMANDS_ONLY = (
 # The shared modules at the top may import only each other, the memory model and cache, and the scanner.
 SHARED = (
     "errors",
-    "fsutil",
-    "safepath",
+    "gateway",
     "globmatch",
     "project",
     "tools",
@@ -99,6 +98,7 @@ SHARED = (
     "yamlfast",
     "markdown",
     "schema",
+    "clientstores",
 )
 SHARED_MAY = (
     *(f"gitmem.{name}" for name in SHARED),
@@ -209,9 +209,8 @@ PROMPT_HOOK_MODULES = (
     "gitmem.__main__",
     "gitmem.errors",
     "gitmem.project",
-    "gitmem.fsutil",
+    "gitmem.gateway",
     "gitmem.globmatch",
-    "gitmem.safepath",
     "gitmem.memory",
     "gitmem.memory.model",
     "gitmem.memory.cache",
@@ -226,6 +225,7 @@ PROMPT_HOOK_MODULES = (
     "gitmem.session.run",
     "gitmem.session.state",
     "gitmem.session.status",
+    "gitmem.clientstores",
 )
 SCAN_HOOK_MODULES = (
     "gitmem",

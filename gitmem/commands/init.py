@@ -181,9 +181,12 @@ def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:
         project = find_project()
         project.require_initialised()
         base = project.root
-        chosen = setup.clients_for(targets or tuple(load_config(project).targets))
+        if remove and not targets:  # take out what any earlier --agent-hooks added, whichever targets it was for
+            chosen = list(setup.ALL)
+        else:
+            chosen = setup.clients_for(targets or tuple(load_config(project).targets), project.root)
     changes = setup.plan(base, chosen, remove=remove, user=user)
-    setup.apply(changes, base)
+    setup.apply(changes, base, user=user)
     for change in changes:
         if change.action != "unchanged":
             shown = (

@@ -91,7 +91,8 @@ def limit_advice(use: LimitUse) -> str:
         return (
             f"{head}; the hand-written text alone is {use.hand_written:,} (gitmem adds {use.own:,}), so no budget "
             "fixes it: shorten the hand-written text, or turn it into memories the budget can order "
-            "(`gitmem import --move` moves those lines into .memory/), then run `gitmem compile`"
+            "(`gitmem import --accept --move --left-out` moves those lines into .memory/, the budget's share "
+            "compiled back), then run `gitmem compile`"
         )
     from gitmem.compile.budget import CHARS_PER_TOKEN
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from gitmem.compile import block, budget, render
+from gitmem.compile import block, budget, leftout, render
 from gitmem.compile.scoping import FileSpec, Placement, place, root_spec
 from gitmem.compile.targets import Target
 from gitmem.memory.model import Memory
@@ -40,6 +40,7 @@ class TargetPlan:
     omitted: list[str]  # ids left out by the budget, in the same order
     chars: int = 0  # characters gitmem writes for the target (frontmatter and blocks)
     elsewhere: list[str] = field(default_factory=list)  # ids of memories whose `targets` leave this target out
+    index_chars: int = 0  # characters of the index of left-out memories (``leftout``), beside the budget
 
     @property
     def tokens(self) -> int:
@@ -85,12 +86,19 @@ class _Sizes:
 
 
 def plan_target(
-    target: Target, memories: Sequence[Memory], entries: dict[str, str], budget_tokens: int, mcp: bool = False
+    target: Target,
+    memories: Sequence[Memory],
+    entries: dict[str, str],
+    budget_tokens: int,
+    mcp: bool = False,
+    reserved: int = 0,
 ) -> TargetPlan:
     """The files of ``target`` for ``memories`` (live ones, in keep order), within ``budget_tokens``.
 
     ``entries`` maps every memory id to its entry text (``render.entry_text``), shared by all targets. Ids of the
-    form ``PACK/ID`` are shared packs' memories: the framing then says where those come from.
+    form ``PACK/ID`` are shared packs' memories: the framing then says where those come from. ``reserved``: the
+    hand-written characters of the target's always-loaded file (its index of left-out memories keeps within the
+    target's hard size limit with them).
     """
     sizes = _Sizes(target, entries, packs=any("/" in memory.id for memory in memories))
     limit = budget_tokens * budget.CHARS_PER_TOKEN
@@ -154,8 +162,10 @@ def plan_target(
             file_plan(placement.file).entries.append(
                 block.Entry(memory.id, memory.kind, placement.label, memory.priority, entries[memory.id])
             )
+    listing = ""  # the index of the left-out memories, after the recall line
     if footer:
-        file_plan(root_spec(target)).footer = footer
+        listing = leftout.index_text(omitted, len(kept), leftout.room(target, used, reserved), target.personal)
+        file_plan(root_spec(target)).footer = footer + ("\n" + listing if listing else "")
     return TargetPlan(
         target,
         budget_tokens,
@@ -163,20 +173,25 @@ def plan_target(
         [m.id for m in kept],
         [m.id for m in omitted],
         used,
+        index_chars=len(listing) + 1 if listing else 0,
     )
 
 
 def plan_targets(
-    targets: Sequence[Target], memories: Sequence[Memory], budgets: dict[str, int], mcp: bool = False
+    targets: Sequence[Target],
+    memories: Sequence[Memory],
+    budgets: dict[str, int],
+    mcp: bool = False,
+    reserved: dict[str, int] | None = None,
 ) -> list[TargetPlan]:
     """Every target's plan for the live ``memories`` (any order): each gets the memories that are for it (no
-    ``targets``, or ``targets`` naming it)."""
+    ``targets``, or ``targets`` naming it). ``reserved``: hand-written characters of targets' always-loaded files."""
     ordered = budget.keep_order(memories)
     entries = {memory.id: render.entry_text(memory) for memory in ordered}
     plans = []
     for target in targets:
         mine = [memory for memory in ordered if memory.is_for(target.name)]
-        plan = plan_target(target, mine, entries, budgets[target.name], mcp)
+        plan = plan_target(target, mine, entries, budgets[target.name], mcp, (reserved or {}).get(target.name, 0))
         plan.elsewhere = [memory.id for memory in ordered if not memory.is_for(target.name)]
         plans.append(plan)
     return plans

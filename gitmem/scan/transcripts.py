@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from gitmem import gateway
 from gitmem.scan.lazyre import lazy
 
 # Paths (repository-relative, / separators) that are a client's transcript wherever they are committed from; all end
@@ -104,10 +105,9 @@ def _first_record(path: Path) -> dict[str, object] | None:
     import json
 
     try:
-        with path.open("rb") as handle:
-            line = handle.readline(1 << 20)
+        line = gateway.read_head(path, 1 << 20).split(b"\n", 1)[0]
         record = json.loads(line)
-    except (OSError, ValueError):
+    except (OSError, ValueError, gateway.NotRegular):
         return None
     return record if isinstance(record, dict) else None
 

@@ -1,28 +1,28 @@
 """``gitmem init --agent-hooks``: gitmem's hook entries in each client's settings, its opencode plugin and the
 `/remember` commands; and ``--remove``, which takes out exactly what gitmem added.
 
-JSON settings are edited structurally: gitmem's entries are those whose command starts with ``gitmem hook ``, the
-user's own hooks and settings are kept as they are (key order too; the file is re-indented as it was). A file gitmem
-created whole (the opencode plugin, the Copilot hooks file, the commands) says so in its text and is deleted on
-removal; a settings file left empty by the removal is deleted too. Nothing is written in the home directory
+JSON settings are edited in place (``jsonedit``): gitmem's entries are those whose command starts with
+``gitmem hook ``; they are inserted into, and cut out of, the file's text, so every other byte stays as the user
+wrote it and adding then removing gives the file back byte for byte (one line, tabs, ``\u00e9`` escapes and all).
+A file gitmem created whole (the opencode plugin, the Copilot hooks file, the commands) says so in its text and is
+deleted on removal; a settings file left empty by the removal is deleted too. Nothing is written in the home directory
 without ``user``. Everything is planned (and every file read and parsed) before anything is written.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gitmem import gateway
 from gitmem.errors import UsageError
-from gitmem.fsutil import write_atomic
+from gitmem.project import UserScope
 from gitmem.session.clients import BY_NAME, PROMPT, START, STOP, Client
-from gitmem.setup import remember
+from gitmem.setup import jsonedit, remember
 from gitmem.tools import AGENT_HOOK_CLIENTS, TOOLS
 
 COMMAND_PREFIX = "gitmem hook "
@@ -84,24 +84,35 @@ def command_for(client: str, event: str) -> str:
     return f"{COMMAND_PREFIX}{event} --client {client}"
 
 
-def clients_for(targets: Sequence[str]) -> list[str]:
+def clients_for(targets: Sequence[str], root: Path | None = None) -> list[str]:
     """The clients set up for ``targets``: those whose records' ``hooks_for`` name one (a client that reads that
-    target's root file), in the order of ``targets``."""
+    target's root file), in the order of ``targets``; with ``root`` (a repository), also every client the
+    repository shows it uses: its settings file exists (uv's ``.claude/settings.json``) or its own rules file does
+    (a ``CLAUDE.md`` that only imports ``@AGENTS.md``, when ``agents`` alone is a target)."""
     chosen: list[str] = []
     for target in targets:
         for tool in TOOLS:
             if target in tool.hooks_for and tool.name not in chosen:
                 chosen.append(tool.name)
+    if root is not None:
+        for name in ALL:
+            found = BY_NAME.get(name)
+            if found is None or name in chosen:
+                continue
+            own = [found.settings] if found.settings and not found.own_file else []
+            own += list(found.rules_files[:1])
+            if any((root / relative).is_file() for relative in own):
+                chosen.append(name)
     return chosen
 
 
 # -- JSON settings -------------------------------------------------------------------------------------------------
 
 
-def _read_json(path: Path, display: str) -> tuple[dict[str, Any] | None, str]:
+def _read_json(where: gateway.Where, path: Path, display: str) -> tuple[dict[str, Any] | None, str]:
     """The object in ``path`` (``None`` when the file does not exist) and its indent."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = gateway.read_text(where, path, limit=gateway.CONFIG_LIMIT, display=display)
     except FileNotFoundError:
         return None, "  "
     except OSError as exc:
@@ -132,49 +143,69 @@ def _ours(entry: Any) -> bool:
     return isinstance(command, str) and command.startswith(COMMAND_PREFIX)
 
 
-def _hooks_object(data: dict[str, Any], display: str) -> dict[str, Any]:
-    hooks = data.setdefault("hooks", {})
-    if not isinstance(hooks, dict):
-        raise UsageError(f"{display}: `hooks` is not an object: fix it, then run this again")
-    return hooks
-
-
-def _strip(data: dict[str, Any]) -> bool:
-    """Take gitmem's entries out of Claude-style ``hooks`` (event -> [{matcher?, hooks: [...]}]), or flat ones
-    (event -> [{command}], Cursor's); returns whether anything was taken out. Groups and events left empty go too;
-    the user's entries stay in place."""
-    hooks = data.get("hooks")
-    if not isinstance(hooks, dict):
-        return False
-    changed = False
-    for event in list(hooks):
-        groups = hooks[event]
-        if not isinstance(groups, list):
+def _strip_text(text: str, display: str) -> str:
+    """``text`` without gitmem's entries in Claude-style ``hooks`` (event -> [{matcher?, hooks: [...]}]), or flat
+    ones (event -> [{command}], Cursor's). A group left without entries goes, an event left without groups goes, and
+    ``hooks`` left empty goes; the user's entries and every byte around them stay."""
+    root = _parse(text, display)
+    hooks = root.get("hooks")
+    if hooks is None or hooks.kind != "object":
+        return text
+    spans: list[tuple[int, int]] = []
+    gone_events: set[int] = set()
+    for event_index, (_, _, groups) in enumerate(hooks.members):
+        if groups.kind != "array":
             continue
-        kept_groups = []
-        for group in groups:
-            if _ours(group):  # a flat entry of gitmem's
-                changed = True
+        gone_groups: set[int] = set()
+        for group_index, group in enumerate(groups.items):
+            if group.kind == "object" and _ours(group.value):  # a flat entry of gitmem's
+                gone_groups.add(group_index)
                 continue
-            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-                entries = [entry for entry in group["hooks"] if not _ours(entry)]
-                if len(entries) != len(group["hooks"]):
-                    changed = True
-                    if not entries:
-                        continue
-                    group = {**group, "hooks": entries}
-            kept_groups.append(group)
-        if not kept_groups and groups:
-            del hooks[event]
-        else:
-            hooks[event] = kept_groups
-    if changed and not hooks:
-        del data["hooks"]
-    return changed
+            entries = group.get("hooks") if group.kind == "object" else None
+            if entries is None or entries.kind != "array":
+                continue
+            ours = {i for i, entry in enumerate(entries.items) if _ours(entry.value)}
+            if ours and len(ours) == len(entries.items):
+                gone_groups.add(group_index)
+            elif ours:
+                spans += jsonedit.deletions(entries, ours)
+        if gone_groups and len(gone_groups) == len(groups.items):
+            gone_events.add(event_index)
+            spans = [span for span in spans if not groups.start <= span[0] < groups.end]
+        elif gone_groups:
+            spans += jsonedit.deletions(groups, gone_groups)
+    if gone_events and len(gone_events) == len(hooks.members):
+        index = next(i for i, (key, _, _) in enumerate(root.members) if key == "hooks")
+        return jsonedit.cut(text, jsonedit.deletions(root, {index}))
+    if gone_events:
+        spans = [span for span in spans if not any(_within(span, hooks.members[i][2]) for i in gone_events)]
+        spans += jsonedit.deletions(hooks, gone_events)
+    return jsonedit.cut(text, spans)
 
 
-def _add(data: dict[str, Any], display: str, client: Client, timeout: int) -> None:
-    hooks = _hooks_object(data, display)
+def _within(span: tuple[int, int], node: jsonedit.Node) -> bool:
+    return node.start <= span[0] < node.end
+
+
+def _parse(text: str, display: str) -> jsonedit.Node:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(
+            f"{display}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}): fix it, then run this again"
+        ) from None
+    try:
+        root = jsonedit.parse(text)
+    except jsonedit.EditError as exc:
+        raise UsageError(f"{display}: cannot edit it as JSON ({exc}): fix it, then run this again") from None
+    if root.kind != "object":
+        raise UsageError(f"{display}:1:1: expected a JSON object")
+    return root
+
+
+def _add_text(text: str, display: str, client: Client, timeout: int) -> str:
+    """``text`` with gitmem's group appended to each of the client's events (the event, and ``hooks``, created at
+    the end of their object when missing)."""
     for event in (PROMPT, START, STOP):
         name = client.event_name(event)
         if name is None:
@@ -182,38 +213,55 @@ def _add(data: dict[str, Any], display: str, client: Client, timeout: int) -> No
         entry: dict[str, Any] = {"type": "command", "command": command_for(client.name, event), "timeout": timeout}
         if client.named_entries:
             entry["name"] = f"gitmem-{event}"
-        groups = hooks.setdefault(name, [])
-        if not isinstance(groups, list):
+        group: dict[str, Any] = {"command": entry["command"], "timeout": timeout} if client.flat else {"hooks": [entry]}
+        root = _parse(text, display)
+        if client.flat and root.get("version") is None:  # Cursor's hooks.json starts with its version
+            text = jsonedit.append(text, root, 1, key="version")
+            root = _parse(text, display)
+        hooks = root.get("hooks")
+        if hooks is None:
+            text = jsonedit.append(text, root, {name: [group]}, key="hooks")
+            continue
+        if hooks.kind != "object":
+            raise UsageError(f"{display}: `hooks` is not an object: fix it, then run this again")
+        groups = hooks.get(name)
+        if groups is None:
+            text = jsonedit.append(text, hooks, [group], key=name)
+        elif groups.kind != "array":
             raise UsageError(f"{display}: `hooks.{name}` is not a list: fix it, then run this again")
-        groups.append({"command": entry["command"], "timeout": timeout} if client.flat else {"hooks": [entry]})
-    if client.flat:
-        data.setdefault("version", 1)
+        else:
+            text = jsonedit.append(text, groups, group)
+    return text
 
 
-def _settings_change(path: Path, display: str, client: Client, remove: bool) -> Change:
-    data, indent = _read_json(path, display)
-    if data is None:
-        if remove:
-            return Change(path, "unchanged", None)
-        data = {"version": 1} if client.flat else {}
-        existed = False
-    else:
-        existed = True
-    before = json.dumps(data, sort_keys=True)
-    _strip(data)
-    if not remove:
-        _add(data, display, client, TIMEOUT_S * client.timeout_scale)
-    if json.dumps(data, sort_keys=True) == before:
+def _settings_change(where: gateway.Where, path: Path, display: str, client: Client, remove: bool) -> Change:
+    try:
+        old: str | None = gateway.read_text(where, path, limit=gateway.CONFIG_LIMIT, display=display)
+    except FileNotFoundError:
+        old = None
+    except OSError as exc:
+        raise UsageError(f"{display}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{display}: not UTF-8 text: fix it, then run this again") from None
+    if old is None and remove:
         return Change(path, "unchanged", None)
-    if remove and (not data or (client.flat and data == {"version": 1})):
+    text = old if old is not None and old.strip() else "{\n}\n"
+    new = _strip_text(text, display)
+    if not remove:
+        new = _add_text(new, display, client, TIMEOUT_S * client.timeout_scale)
+    if old is None:
+        return Change(path, "created", new)
+    if new == old or (not old.strip() and new == text):
+        return Change(path, "unchanged", None)
+    if remove and json.loads(new) in ({}, {"version": 1} if client.flat else {}):
         return Change(path, "removed", None)
-    return Change(path, "updated" if existed else "created", _dump(data, indent))
+    return Change(path, "updated", new)
 
 
-def _own_file_change(path: Path, display: str, client: Client, remove: bool) -> Change:
+def _own_file_change(where: gateway.Where, path: Path, display: str, client: Client, remove: bool) -> Change:
     """A client that reads every hooks file of a folder (the Copilot CLI's .github/hooks/*.json): gitmem's is a
     file of its own."""
-    data, indent = _read_json(path, display)
+    data, indent = _read_json(where, path, display)
     if remove:
         return Change(path, "removed", None) if data is not None else Change(path, "unchanged", None)
     hooks: dict[str, Any] = {}
@@ -229,10 +277,10 @@ def _own_file_change(path: Path, display: str, client: Client, remove: bool) -> 
     return Change(path, "updated" if data is not None else "created", text)
 
 
-def _whole_file_change(path: Path, text: str, mark: str, display: str, remove: bool) -> Change:
+def _whole_file_change(where: gateway.Where, path: Path, text: str, mark: str, display: str, remove: bool) -> Change:
     """A file gitmem writes whole: replaced when it is gitmem's, never when someone else's file is there."""
     try:
-        current: str | None = path.read_text(encoding="utf-8")
+        current: str | None = gateway.read_text(where, path, limit=gateway.CONFIG_LIMIT, display=display)
     except FileNotFoundError:
         current = None
     except OSError as exc:
@@ -252,6 +300,7 @@ def plan(base: Path, clients: Sequence[str], *, remove: bool = False, user: bool
     """What setting up (or removing) the hooks and commands of ``clients`` under ``base`` (the repository root, or
     the home directory with ``user``) changes. Reads and checks every file; writes nothing."""
     changes: list[Change] = []
+    where = area(base, user)
 
     def display(relative: str) -> str:
         return ("~/" if user else "") + relative
@@ -264,32 +313,32 @@ def plan(base: Path, clients: Sequence[str], *, remove: bool = False, user: bool
             relative = (client.user_settings or client.settings) if user else client.settings
             path = base / relative
             if client.own_file:
-                changes.append(_own_file_change(path, display(relative), client, remove))
+                changes.append(_own_file_change(where, path, display(relative), client, remove))
             else:
-                changes.append(_settings_change(path, display(relative), client, remove))
+                changes.append(_settings_change(where, path, display(relative), client, remove))
         plugin = client.user_plugin if user else client.plugin
         if plugin is not None:
-            changes.append(_whole_file_change(base / plugin, OPENCODE_PLUGIN, PLUGIN_MARK, display(plugin), remove))
+            changes.append(
+                _whole_file_change(where, base / plugin, OPENCODE_PLUGIN, PLUGIN_MARK, display(plugin), remove)
+            )
     for command in remember.files(list(clients), user):
         changes.append(
-            _whole_file_change(base / command.path, command.text, remember.MARK, display(command.path), remove)
+            _whole_file_change(where, base / command.path, command.text, remember.MARK, display(command.path), remove)
         )
     return changes
 
 
-def apply(changes: Sequence[Change], base: Path) -> None:
+def area(base: Path, user: bool) -> gateway.Where:
+    """Where the hooks may be written: the repository under ``base``, or with ``user`` the user's folders."""
+    return UserScope(base, base / ".cache" / "gitmem", base / ".config" / "gitmem") if user else base
+
+
+def apply(changes: Sequence[Change], base: Path, *, user: bool = False) -> None:
+    where = area(base, user)
     for change in changes:
         if change.action == "removed":
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(change.path)
+            gateway.remove(where, change.path, missing_ok=True)
             # The folders gitmem made for it (.opencode/plugin/, .codex/...) go too when nothing else is in them.
-            parent = change.path.parent
-            while parent != base and base in parent.parents:
-                try:
-                    parent.rmdir()
-                except OSError:
-                    break
-                parent = parent.parent
+            gateway.remove_empty_dirs(where, change.path.parent, base)
         elif change.action in ("created", "updated") and change.text is not None:
-            change.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(change.path, change.text.encode("utf-8"))
+            gateway.write(where, change.path, change.text)

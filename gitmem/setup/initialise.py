@@ -6,10 +6,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gitmem import safepath
+from gitmem import gateway
 from gitmem.compile.readers import IMPORTS_OF, Import, covered, imports_file
 from gitmem.config import DEFAULT_TARGETS, TARGET_NAMES, load_config, save_config
-from gitmem.fsutil import TEMP_PATTERN, write_atomic
+from gitmem.errors import GitmemError
+from gitmem.gateway import TEMP_PATTERN
 from gitmem.memory.store import Store
 from gitmem.project import Project
 from gitmem.tools import BY_NAME
@@ -70,9 +71,8 @@ def imports(root: Path, found: Import) -> bool:
     if not _present(root, found.own.root_file):
         return False
     try:
-        with open(root / found.own.root_file, encoding="utf-8", errors="replace") as handle:
-            text = handle.read(1 << 20)  # a rules file is far smaller; an import line is near the top
-    except OSError:
+        text = gateway.read_text(root, root / found.own.root_file, limit=gateway.RULES_LIMIT, errors="replace")
+    except (OSError, GitmemError):
         return False
     return imports_file(text, found.imported.root_file)
 
@@ -86,9 +86,9 @@ def ignore_temp_files(project: Project) -> list[Path]:
     """Have git ignore gitmem's temporary files in .memory/ for every clone (a committed .gitignore); the rules files
     elsewhere are covered in this clone by ``gitmem.setup.hooks.exclude_temp_files``. Returns the files created."""
     changed = []
-    ignore = safepath.require(project, project.memory_dir / ".gitignore")
+    ignore = gateway.require(project, project.memory_dir / ".gitignore")
     if not ignore.exists():
-        write_atomic(ignore, MEMORY_GITIGNORE.encode("utf-8"))
+        gateway.write(project, ignore, MEMORY_GITIGNORE)
         changed.append(ignore)
     return changed
 
@@ -96,15 +96,15 @@ def ignore_temp_files(project: Project) -> list[Path]:
 def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
     report = InitReport()
     for directory in (project.memory_dir, project.memories_dir, project.journal_dir):
-        safepath.require(project, directory)  # a committed .memory link to elsewhere: nothing is created there
+        gateway.require(project, directory)  # a committed .memory link to elsewhere: nothing is created there
     for directory in (project.memory_dir, project.memories_dir, project.journal_dir):
         if not directory.is_dir():
-            directory.mkdir(parents=True, exist_ok=True)
+            gateway.make_dirs(project, directory)
             report.created.append(directory)
     for directory in (project.memories_dir, project.journal_dir):
         keep = directory / ".gitkeep"
         if not any(directory.iterdir()):
-            keep.touch()
+            gateway.touch(project, keep)
             report.created.append(keep)
     report.created.extend(Store(project).ensure_schema_copies())
     report.created.extend(ignore_temp_files(project))

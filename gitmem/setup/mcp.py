@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gitmem import safepath
-from gitmem.fsutil import write_atomic
-from gitmem.project import Project
+from gitmem import gateway
+from gitmem.project import Project, UserScope
 from gitmem.tools import TOOLS
 
 SERVER = "gitmem"
@@ -52,6 +51,7 @@ class Registration:
     text: str = ""  # the new file text ("created", "added"), or the entry to add by hand ("manual")
     detail: str = ""  # why a file is left to the user
     under: str = ""  # where the entry goes in it
+    area: gateway.Where | None = None  # where it may be written (None: the project)
 
 
 def _entry(shape: str, v2: bool = False) -> dict[str, Any]:
@@ -81,7 +81,7 @@ def plan(project: Project) -> list[Registration]:
     out = []
     for client in CLIENTS:
         for name in client.files:  # every part: a committed .cursor -> ~/.cursor must not lead to the user's config
-            safepath.require(project, project.root / name, name)
+            gateway.require(project, project.root / name, name)
         path = next((project.root / f for f in client.files if (project.root / f).exists()), None)
         path = path or project.root / client.files[0]
         if not path.exists():
@@ -91,7 +91,7 @@ def plan(project: Project) -> list[Registration]:
             out.append(Registration(client.tool, path, "created", _dump(data)))
             continue
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(gateway.read_text(project, path, limit=gateway.CONFIG_LIMIT))
             if not isinstance(data, dict):
                 raise ValueError("the file is not a JSON object")
             servers, v2 = _servers(client.shape, data)
@@ -110,10 +110,10 @@ def plan(project: Project) -> list[Registration]:
     return out
 
 
-def apply(registrations: list[Registration]) -> None:
+def apply(project: Project, registrations: list[Registration]) -> None:
     for registration in registrations:
         if registration.action in ("created", "added"):
-            write_atomic(registration.path, registration.text.encode("utf-8"))
+            gateway.write(registration.area or project, registration.path, registration.text)
 
 
 def _dump(data: dict[str, Any]) -> str:
@@ -132,7 +132,7 @@ def register(project: Project, registrations: list[Registration]) -> bool:
     """Write the planned files and set ``mcp: true`` in the config; returns whether the config changed."""
     from gitmem.config import load_config, save_config
 
-    apply(registrations)
+    apply(project, registrations)
     if load_config(project).mcp:
         return False
     save_config(project, {"mcp": True})
@@ -146,16 +146,17 @@ def plan_codex(home: Path) -> Registration:
 
     codex_home = os.environ.get("CODEX_HOME")
     path = Path(codex_home) / "config.toml" if codex_home else home / ".codex" / "config.toml"
+    area: gateway.Where = Path(codex_home) if codex_home else UserScope(home, home / ".cache", home / ".config")
     try:
-        old = path.read_text(encoding="utf-8") if path.exists() else None
+        old = gateway.read_text(area, path, limit=gateway.CONFIG_LIMIT) if path.exists() else None
     except (OSError, UnicodeDecodeError) as exc:
         detail = f"cannot read it: {exc.strerror}" if isinstance(exc, OSError) else "not UTF-8 text"
         return Registration("Codex", path, "manual", CODEX_SNIPPET, detail, "the end of the file")
     if old is None:
-        return Registration("Codex", path, "created", CODEX_SNIPPET)
+        return Registration("Codex", path, "created", CODEX_SNIPPET, area=area)
     if any(
         line.strip().replace(" ", "") in ("[mcp_servers.gitmem]", '[mcp_servers."gitmem"]') for line in old.splitlines()
     ):
         return Registration("Codex", path, "kept")
     separator = "" if not old or old.endswith("\n\n") else ("\n" if old.endswith("\n") else "\n\n")
-    return Registration("Codex", path, "added", old + separator + CODEX_SNIPPET)
+    return Registration("Codex", path, "added", old + separator + CODEX_SNIPPET, area=area)
