@@ -5,11 +5,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gitmem import __version__, yamlio
 from gitmem.errors import CannotRun
 from gitmem.project import Project
+
+if TYPE_CHECKING:
+    from gitmem.scan.sources import Settings as ScanSettings
 
 # The records' target names, for the modules that read the config.
 from gitmem.tools import DEFAULT_TARGETS as DEFAULT_TARGETS
@@ -113,6 +116,15 @@ def load_config(project: Project) -> Config:
     cache.put(path.name, key, data, [])
     cache.save()
     return Config.from_dict(data)
+
+
+def scan_settings(project: Project) -> ScanSettings:
+    """The scanner's settings from the config (``gitmem.scan.sources.load_settings`` calls this when its cache
+    misses: the scanner never reads the config itself)."""
+    from gitmem.scan.sources import Settings  # (the scanner's module, loaded only where a scan runs)
+
+    config = load_config(project)
+    return Settings(frozenset(config.scan_allow), config.scan_exclude, config.scan_salt)
 
 
 def _cache_salt() -> str:

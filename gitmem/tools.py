@@ -115,7 +115,7 @@ class Target(NamedTuple):
     without ``paths``; Copilot: ``applyTo: "**"``): where compile puts the root memories when the root file is a
     link to a document for people (``CLAUDE.md -> CONTRIBUTING.md``). ``None``: the tool has no such file."""
     personal: bool = False
-    """A user-level variant (``compile.targets.user_variant``): ``root_file`` is relative to the home directory."""
+    """A user-level variant (``user_variant``): ``root_file`` is relative to the home directory."""
 
 
 class Format(NamedTuple):
@@ -989,6 +989,10 @@ RETIRED: dict[str, Retired] = {tool.name: tool.retired for tool in TOOLS if tool
 RETIRED_TARGETS: tuple[Target, ...] = tuple(
     tool.target for tool in TOOLS if tool.retired is not None and tool.target is not None
 )
+TARGET_BY_NAME: dict[str, Target] = {target.name: target for target in TARGETS}
+# Every target whose files gitmem may have written: the live ones and those of retired tools (compile cleans the
+# files of the targets not configured, so a retired tool's files go once its replacement is compiled).
+CLEANUP_TARGETS: tuple[Target, ...] = (*TARGETS, *RETIRED_TARGETS)
 # The target names the JSON schemas accept (schema/generate.py writes them): a retired name still validates.
 SCHEMA_TARGETS: tuple[str, ...] = (*TARGET_NAMES, *RETIRED)
 DEFAULT_TARGETS: tuple[str, ...] = tuple(tool.name for tool in LIVE if tool.default)
@@ -1001,6 +1005,25 @@ AGENT_HOOK_CLIENTS: tuple[str, ...] = tuple(
     tool.name for tool in LIVE if tool.hooks is not None or tool.commands is not None
 )
 TRANSCRIPT_CLIENTS: tuple[str, ...] = tuple(tool.name for tool in LIVE if tool.transcripts is not None)
+
+
+def user_variant(target: Target, user_file: UserFile, root_file: str) -> Target:
+    """``target`` as `compile --user` writes it: one always-loaded file, ``root_file`` (relative to the home
+    directory: ``user_file``'s path, or ``gitmem.md`` in its folder), and no path scoping (a memory with ``paths``
+    goes into that file under a heading that names its globs)."""
+    return target._replace(
+        tool=user_file.tool,
+        root_file=root_file,
+        root_whole=user_file.folder,
+        root_frontmatter=target.root_frontmatter if user_file.folder else (),
+        dir_file=None,
+        scoped_dir=None,
+        scoped_frontmatter=(),
+        limits=tuple(limit for limit in target.limits if limit.measure != "chain_bytes"),
+        user_files=(user_file,),
+        reads_config=None,
+        personal=True,
+    )
 
 
 def current(name: str) -> str:

@@ -106,7 +106,7 @@ def init(
         )
     if report.created or report.targets_changed:
         from gitmem.compile.readers import duplicates
-        from gitmem.compile.targets import BY_NAME
+        from gitmem.tools import TARGET_BY_NAME as BY_NAME
 
         files = {name: BY_NAME[name].root_file for name in report.targets}
         for duplicate in duplicates(report.targets):

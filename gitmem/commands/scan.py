@@ -59,6 +59,7 @@ def scan(
       pbpaste | gitmem scan -
     """
     from gitmem import gateway
+    from gitmem.config import scan_settings
     from gitmem.errors import CannotRun, UsageError
     from gitmem.project import find_project
     from gitmem.scan import sources as src
@@ -75,7 +76,7 @@ def scan(
     files = tuple(p for p in paths if p != "-")
 
     project = _project_or_none(find_project)
-    settings = src.load_settings(project)
+    settings = src.load_settings(project, scan_settings)
 
     # (source, decode depth, whether allow pragmas count): a session log is an agent's text, never reviewed line
     # by line, so a pragma in it allows nothing

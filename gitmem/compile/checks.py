@@ -8,10 +8,10 @@ from collections.abc import Collection, Sequence
 
 from gitmem.compile.changes import LimitUse, Report
 from gitmem.compile.plan import FilePlan, TargetPlan
-from gitmem.compile.targets import Target
 from gitmem.errors import Problem
 from gitmem.memory.model import Memory
 from gitmem.project import Project
+from gitmem.tools import Target
 
 
 def glob_problems(target_plan: TargetPlan) -> list[Problem]:
@@ -154,7 +154,7 @@ def imported_twice(targets: Sequence[Target], finals: dict[str, str], report: Re
 def ignored(project: Project, report: Report) -> list[str]:
     """The files compile writes (or keeps) that git ignores and does not track: the tool reads them here, but nobody
     else gets them (aider's first run adds ``.aider*`` to .gitignore, which hides ``.aider.conf.yml``)."""
-    from gitmem.git import command
+    from gitmem import gitcommand as command
     from gitmem.project import UserScope
 
     if isinstance(project, UserScope) or not (project.root / ".git").exists():

@@ -24,11 +24,13 @@ from gitmem.compile import aider, block, checks, leftout
 from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.changes import FileChange, Report, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
-from gitmem.compile.targets import BY_NAME, CLEANUP, TARGETS, WHOLE_PREFIX, Target
 from gitmem.config import Config
 from gitmem.errors import Problem, UsageError
 from gitmem.memory.model import Memory
 from gitmem.project import Project
+from gitmem.tools import CLEANUP_TARGETS as CLEANUP
+from gitmem.tools import TARGET_BY_NAME as BY_NAME
+from gitmem.tools import TARGETS, WHOLE_PREFIX, Target
 
 if TYPE_CHECKING:
     from gitmem.memory.store import Snapshot, Store
@@ -336,7 +338,7 @@ def apply(project: Project, report: Report) -> list[FileChange]:
 
 def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target]:
     """Files on disk that gitmem may have written for ``targets`` (whether they hold gitmem's text is checked later)."""
-    from gitmem.git import command
+    from gitmem import gitcommand as command
 
     found: dict[str, Target] = {}
     root = project.root

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import PurePosixPath
 
-from gitmem.compile.targets import CLEANUP, WHOLE_PREFIX
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import history
 from gitmem.memory import actions
 from gitmem.memory.store import Store
 from gitmem.project import Project
+from gitmem.tools import CLEANUP_TARGETS as CLEANUP
+from gitmem.tools import WHOLE_PREFIX
 
 
 @dataclass

@@ -98,7 +98,7 @@ def rules_files(project: Project, client: Client) -> list[Path]:
 
 def _targets_of(project: Project, files: list[Path]) -> set[str]:
     """The compile targets whose always-loaded file is among ``files`` (those that exist)."""
-    from gitmem.compile.targets import TARGETS
+    from gitmem.tools import TARGETS
 
     present = set(_present(files, project.root))
     return {target.name for target in TARGETS if target.root_file in present}

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from gitmem.compile import budget, plan, render
-from gitmem.compile.targets import BY_NAME, TARGETS
 from gitmem.memory.model import Memory
+from gitmem.tools import TARGET_BY_NAME as BY_NAME
+from gitmem.tools import TARGETS
 from tests.compile.conftest import WriteMemory, set_config
 from tests.conftest import Run
 
@@ -45,7 +46,7 @@ def test_keep_order_is_priority_then_kind_then_age_then_id() -> None:
 
 @pytest.mark.parametrize("target", TARGETS, ids=lambda t: t.name)
 def test_the_count_is_exact_for_every_target(target: object) -> None:
-    from gitmem.compile.targets import Target
+    from gitmem.tools import Target
 
     assert isinstance(target, Target)
     memories = [

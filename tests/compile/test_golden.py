@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from gitmem import yamlio
-from gitmem.compile.targets import TARGETS
+from gitmem.tools import TARGETS
 from tests.compile.conftest import WriteMemory, set_config
 from tests.conftest import Run
 

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 from gitmem.compile.scoping import directory_of, expand_braces, place, slug
-from gitmem.compile.targets import BY_NAME, TARGETS
 from gitmem.config import TARGET_NAMES
-from gitmem.tools import SCHEMA_TARGETS
+from gitmem.tools import SCHEMA_TARGETS, TARGETS
+from gitmem.tools import TARGET_BY_NAME as BY_NAME
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,7 +26,7 @@ def test_the_table_has_exactly_the_configurable_targets() -> None:
 
 @pytest.mark.parametrize("target", TARGETS, ids=lambda t: t.name)
 def test_every_target_is_documented_and_consistent(target: object) -> None:
-    from gitmem.compile.targets import Target
+    from gitmem.tools import Target
 
     assert isinstance(target, Target)
     assert target.doc.startswith("https://")
