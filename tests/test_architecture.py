@@ -23,6 +23,7 @@ OWNERS = {
     "mcp": "gitmem.mcp.server",
     "sqlite3": "gitmem.recall.index",
     "ahocorasick_rs": "gitmem.scan.engine",  # ahocorasick-rs
+    "re2": "gitmem.linear",  # google-re2
 }
 
 # The layers, bottom first. A module may import (at its top or inside a function) only modules of its own layer or
@@ -37,6 +38,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "gitmem.project",
             "gitmem.gateway",
             "gitmem.globmatch",
+            "gitmem.linear",
             "gitmem.yamlfast",
             "gitmem.yamlio",
             "gitmem.markdown",
@@ -108,6 +110,7 @@ SHARED = (
     "yamlio",
     "yamlfast",
     "markdown",
+    "linear",
     "schema",
     "clientstores",
     "gitcommand",
@@ -237,6 +240,7 @@ SCAN_HOOK_MODULES = (
     "gitmem",
     "gitmem.__main__",
     "gitmem.errors",
+    "gitmem.gateway",
     "gitmem.project",
     "gitmem.commands",
     "gitmem.commands.scanhook",

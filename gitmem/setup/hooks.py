@@ -23,6 +23,7 @@ from typing import Any
 from gitmem import gateway, yamlio
 from gitmem import gitcommand as command
 from gitmem.errors import CannotRun, GitmemError
+from gitmem.linear import linear
 from gitmem.project import Project
 from gitmem.tools import TARGET_BY_NAME as BY_NAME
 
@@ -135,7 +136,7 @@ def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
 
 
 _REPOS_RE = re.compile(r"repos:[ \t]*(#.*)?")
-_ITEM_RE = re.compile(r"( *)(-[ \t]+)\S")
+_ITEM_RE = linear(r"( *)(-[ \t]+)\S")
 
 
 def _insert_entry(text: str, hooks: list[Hook]) -> str | None:
