@@ -88,6 +88,14 @@ def test_every_record_is_consistent() -> None:
         assert set(tool.hooks_for) <= set(TARGET_NAMES), tool.name
 
 
+def test_each_formats_scope_has_a_reader() -> None:
+    """A record's ``Format.scope`` names how import reads its frontmatter: a scope no reader knows would silently
+    make every rule of that tool a whole-project one."""
+    from gitmem.adopt.sources import _SCOPES
+
+    assert {fmt.scope for fmt in FORMATS} - {"none"} <= set(_SCOPES)
+
+
 def test_each_format_reads_a_file_where_import_discovers_it() -> None:
     """Every format's discovery globs find files that the format reads (a glob with no format would read nothing)."""
     from gitmem.adopt.sources import format_of
