@@ -278,6 +278,9 @@ class _Where(NamedTuple):
         return Scope(_under(self.directory, globs), "normal", note)
 
 
+_Reader = Callable[[_Where, dict[str, Value]], Scope]
+
+
 def _directory(where: _Where, fields: dict[str, Value]) -> Scope:
     return where.everywhere("normal", where.here)
 
@@ -308,27 +311,20 @@ def _paths(where: _Where, fields: dict[str, Value]) -> Scope:
     return where.everywhere("normal", where.here)
 
 
-def _trigger(where: _Where, fields: dict[str, Value]) -> Scope:
-    """Devin Desktop's (Windsurf's) and Antigravity's ``trigger``: ``always_on``, ``glob``, ``model_decision``,
-    ``manual``."""
-    trigger = str(fields.get("trigger") or "always_on").strip()
-    globs = _globs(fields.get("globs"))
-    if trigger == "glob" and globs:
-        return where.globs(globs, f"trigger: glob, globs {', '.join(globs)}")
-    if trigger in ("model_decision", "manual"):
-        return where.everywhere("low", f"trigger: {trigger}: low priority")
-    return where.everywhere("normal", f"{where.here} (trigger: {trigger})")
+def _mode(key: str, default: str, scoped: str, globs_key: str, low: tuple[str, ...]) -> _Reader:
+    """A scope read from one mode field: ``key: scoped`` with globs in ``globs_key``, a ``low`` mode (loaded on
+    request), or ``default`` (always)."""
 
+    def read(where: _Where, fields: dict[str, Value]) -> Scope:
+        mode = str(fields.get(key) or default).strip()
+        globs = _globs(fields.get(globs_key))
+        if mode == scoped and globs:
+            return where.globs(globs, f"{key}: {scoped}, {globs_key} {', '.join(globs)}")
+        if mode in low:
+            return where.everywhere("low", f"{key}: {mode}: low priority")
+        return where.everywhere("normal", f"{where.here} ({key}: {mode})")
 
-def _inclusion(where: _Where, fields: dict[str, Value]) -> Scope:
-    """Kiro's ``inclusion``: ``always``, ``fileMatch`` (``fileMatchPattern``), ``manual``, ``auto``."""
-    inclusion = str(fields.get("inclusion") or "always").strip()
-    globs = _globs(fields.get("fileMatchPattern"))
-    if inclusion == "fileMatch" and globs:
-        return where.globs(globs, f"inclusion: fileMatch, {', '.join(globs)}")
-    if inclusion in ("manual", "auto"):
-        return where.everywhere("low", f"inclusion: {inclusion}: low priority")
-    return where.everywhere("normal", f"{where.here} (inclusion: {inclusion})")
+    return read
 
 
 def _always_apply_or_globs(where: _Where, fields: dict[str, Value]) -> Scope:
@@ -357,13 +353,14 @@ def _type(where: _Where, fields: dict[str, Value]) -> Scope:
 
 
 # ``Format.scope`` -> how its frontmatter gives the scope ("none": the whole project).
-_SCOPES: dict[str, Callable[[_Where, dict[str, Value]], Scope]] = {
+_SCOPES: dict[str, _Reader] = {
     "directory": _directory,
     "always-apply": _always_apply,
     "applyTo": _apply_to,
     "paths": _paths,
-    "trigger": _trigger,
-    "inclusion": _inclusion,
+    # Devin Desktop's (Windsurf's) and Antigravity's `trigger`; Kiro's `inclusion`.
+    "trigger": _mode("trigger", "always_on", "glob", "globs", ("model_decision", "manual")),
+    "inclusion": _mode("inclusion", "always", "fileMatch", "fileMatchPattern", ("manual", "auto")),
     "always-apply-or-globs": _always_apply_or_globs,
     "type": _type,
     "folder": _directory,
