@@ -47,7 +47,6 @@ KNOTS_ALLOWED = {
     "gitmem/journal/harvest.py:harvest",
     "gitmem/git/provenance.py:_entry",
     "gitmem/scopes/sources.py:update",
-    "gitmem/commands/init.py:init",
     "gitmem/memory/fastcheck.py:surely_valid",
 }
 MAX_COMPLEXITY = 25
