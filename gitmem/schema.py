@@ -112,7 +112,7 @@ def _check_yaml_file(raw: bytes, schema: str, path: str) -> tuple[yamlio.Documen
     def field_at(line: int) -> str:
         return _key_label(_field_at_line(doc, line), _known_fields(schema)) if doc is not None else "file"
 
-    hidden = find_hidden(text)
+    hidden = find_hidden(text, file=True)
     for char in hidden:
         problems.append(Problem(path, char.line, char.column, field_at(char.line), char.describe()))
     for finding in scan_text(text):

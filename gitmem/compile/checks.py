@@ -127,7 +127,7 @@ def limit_advice(use: LimitUse) -> str:
 
 def hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str, str], report: Report) -> None:
     for path, (_, file_plan) in desired.items():
-        for char in find_hidden(file_plan.text()):
+        for char in find_hidden(file_plan.text(), file=True):
             message = f"{char.describe()} in compiled output"
             report.problems.append(Problem(path, char.line, char.column, "hidden", message))
         for line, column, codepoint in stray_line_breaks(file_plan.text()):
@@ -135,7 +135,7 @@ def hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str
             report.problems.append(Problem(path, line, column, "hidden", message))
         final = finals.get(path)
         if final is not None and not file_plan.spec.whole:
-            for char in find_hidden(final)[:1]:
+            for char in find_hidden(final, file=True)[:1]:
                 report.warnings.append(
                     f"{path}:{char.line}:{char.column}: {char.describe()} in the hand-written text "
                     "(hidden instructions are a known attack on rules files): check it"

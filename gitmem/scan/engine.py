@@ -502,7 +502,7 @@ def scan_text(
 def _find_hidden(text: str, locale: bool) -> list[HiddenChar]:
     from gitmem.scan.unicode import find_hidden
 
-    return find_hidden(text, marks=locale)
+    return find_hidden(text, marks=locale, file=True)
 
 
 def _hidden_findings(hidden: list[HiddenChar], lines: _Lines, path: str) -> list[Finding]:
