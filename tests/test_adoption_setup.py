@@ -69,7 +69,7 @@ def test_cursor_rules_as_a_file_is_one_clear_error(project: Path, run: Run) -> N
         (["GEMINI.md"], "targets: [agents, claude, gemini]"),
         ([".cursor/rules/style.mdc"], "targets: [agents, claude, cursor]"),
         ([".cursorrules"], "targets: [agents, claude, cursor]"),
-        ([".windsurf/rules/style.md", ".kiro/steering/product.md"], "targets: [agents, claude, windsurf, kiro]"),
+        ([".windsurf/rules/style.md", ".kiro/steering/product.md"], "targets: [agents, claude, devin, kiro]"),
         ([".clinerules/workflows/release.md"], "targets: [agents, claude]"),  # workflows only: no rules
         # Rules of Cline's own, but Cline reads AGENTS.md too: left out, or it would get every memory twice.
         ([".clinerules/general.md"], "targets: [agents, claude]"),

@@ -16,13 +16,13 @@ from pathlib import Path
 
 from tests.conftest import Run, git
 
-TARGETS = ("agents", "claude", "cursor", "copilot", "windsurf", "kiro")
+TARGETS = ("agents", "claude", "cursor", "copilot", "devin", "kiro")
 RULES_FILES = (
     "AGENTS.md",
     "CLAUDE.md",
     ".cursor/rules/gitmem.mdc",
     ".github/copilot-instructions.md",
-    ".windsurf/rules/gitmem.md",
+    ".devin/rules/gitmem.md",
     ".kiro/steering/gitmem.md",
 )
 

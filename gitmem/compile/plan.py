@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 from gitmem.compile import block, budget, leftout, render
 from gitmem.compile.scoping import FileSpec, Placement, place, root_spec
-from gitmem.compile.targets import Target
 from gitmem.memory.model import Memory
+from gitmem.tools import Target
 
 
 @dataclass

@@ -146,9 +146,9 @@ def _ours(entry: Any) -> bool:
 
 
 def _strip_text(text: str, display: str) -> str:
-    """``text`` without gitmem's entries in Claude-style ``hooks`` (event -> [{matcher?, hooks: [...]}]). A group
-    left without entries goes, an event left without groups goes, and ``hooks`` left empty goes; the user's entries
-    and every byte around them stay."""
+    """``text`` without gitmem's entries in Claude-style ``hooks`` (event -> [{matcher?, hooks: [...]}]), or flat
+    ones (event -> [{command}], Cursor's). A group left without entries goes, an event left without groups goes, and
+    ``hooks`` left empty goes; the user's entries and every byte around them stay."""
     root = _parse(text, display)
     hooks = root.get("hooks")
     if hooks is None or hooks.kind != "object":
@@ -177,6 +177,9 @@ def _strip_event(groups: jsonedit.Node) -> tuple[list[tuple[int, int]], bool]:
     spans: list[tuple[int, int]] = []
     gone_groups: set[int] = set()
     for group_index, group in enumerate(groups.items):
+        if group.kind == "object" and _ours(group.value):  # a flat entry of gitmem's (Cursor's hooks.json)
+            gone_groups.add(group_index)
+            continue
         entries = group.get("hooks") if group.kind == "object" else None
         if entries is None or entries.kind != "array":
             continue
@@ -222,8 +225,11 @@ def _add_text(text: str, display: str, client: Client, timeout: int) -> str:
         entry: dict[str, Any] = {"type": "command", "command": command_for(client.name, event), "timeout": timeout}
         if client.named_entries:
             entry["name"] = f"gitmem-{event}"
-        group = {"hooks": [entry]}
+        group: dict[str, Any] = {"command": entry["command"], "timeout": timeout} if client.flat else {"hooks": [entry]}
         root = _parse(text, display)
+        if client.flat and root.get("version") is None:  # Cursor's hooks.json starts with its version
+            text = jsonedit.append(text, root, 1, key="version")
+            root = _parse(text, display)
         hooks = root.get("hooks")
         if hooks is None:
             text = jsonedit.append(text, root, {name: [group]}, key="hooks")
@@ -259,7 +265,7 @@ def _settings_change(where: gateway.Where, path: Path, display: str, client: Cli
         return Change(path, "created", new)
     if new == old or (not old.strip() and new == text):
         return Change(path, "unchanged", None)
-    if remove and json.loads(new) == {}:
+    if remove and json.loads(new) in ({}, {"version": 1} if client.flat else {}):
         return Change(path, "removed", None)
     return Change(path, "updated", new)
 

@@ -158,7 +158,7 @@ TAIL = "Pangolin"  # the last word of a long rules file
     ],
 )
 def test_long_rules_files(name: str, path: str, chars: int, whole: bool, model: FakeModel, tmp_path: Path) -> None:
-    """The size limits in gitmem/compile/targets.py, measured: the last word of a long file reaches the model or
+    """The size limits in gitmem/tools.py, measured: the last word of a long file reaches the model or
     not."""
     repo = tmp_path / "repo"
     (repo / ".github").mkdir(parents=True)
