@@ -85,7 +85,10 @@ def allowed_lines(memory: dict[str, Any]) -> set[str]:
 
 GENERATED = re.compile(
     r"^(### .+|More project memories were left out to fit the token budget: .+|"
-    r"- .+ \(`[a-z0-9-]+`(, (high|low) priority)?\)|<!-- gitmem:begin hash=[0-9a-f]+: .*-->)$"
+    r"- .+ \(`[a-z0-9-]+`(, (high|low) priority)?\)|<!-- gitmem:begin hash=[0-9a-f]+: .*-->|"
+    # the index of left-out memories (compile/leftout.py): its head line, one line per memory, the count line
+    r"This block holds \d+ of the \d+ memories in full\. Each line below .+|- .+: `[a-z0-9-]+`|"
+    r"\d+ more not listed, by topic: .+)$"
 )
 
 
