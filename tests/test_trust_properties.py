@@ -85,10 +85,8 @@ def allowed_lines(memory: dict[str, Any]) -> set[str]:
 
 GENERATED = re.compile(
     r"^(### .+|More project memories were left out to fit the token budget: .+|"
-    r"- .+ \(`[a-z0-9-]+`(, (high|low) priority)?\)|<!-- gitmem:begin hash=[0-9a-f]+: .*-->|"
-    # the index of left-out memories (compile/leftout.py): its head line, one line per memory, the count line
-    r"This block holds \d+ of the \d+ memories in full\. Each line below .+|- .+: `[a-z0-9-]+`|"
-    r"\d+ more not listed, by topic: .+)$"
+    r"This block holds \d+ of the \d+ memories in full\..*|\d+ more not listed, by topic: .+|"
+    r"- .+ \(`[a-z0-9-]+`(, (high|low) priority)?\)|- .+: `[a-z0-9-]+`|<!-- gitmem:begin hash=[0-9a-f]+: .*-->)$"
 )
 
 

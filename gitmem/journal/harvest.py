@@ -10,7 +10,6 @@ written.
 from __future__ import annotations
 
 import os
-import re
 import textwrap
 from dataclasses import dataclass, field
 from datetime import date
@@ -21,6 +20,7 @@ from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import removed
 from gitmem.journal.log import check_log
 from gitmem.journal.markdown import CONVENTIONS, DECISIONS, DIFFICULTIES, TODO, Item, Skipped, parse
+from gitmem.linear import linear
 from gitmem.markdown import first_sentence
 from gitmem.memory import similar
 from gitmem.memory.model import Memory, short_id, title_key, unique_id
@@ -30,7 +30,7 @@ from gitmem.project import Project
 KIND_OF = {DECISIONS: "decision", DIFFICULTIES: "pitfall", CONVENTIONS: "convention"}
 TITLE_SOFT = 160  # an item up to this long is its own title
 TITLE_MAX = 200  # the schema's limit
-_BOLD_LABEL = re.compile(r"^(\*\*|__)(.+?)\1\s*(?:[:.–—-]\s*)?(.*)$")
+_BOLD_LABEL = linear(r"^(?:\*\*(.+?)\*\*|__(.+?)__)\s*(?:[:.–—-]\s*)?(.*)$")  # no back-reference: linear
 
 
 @dataclass(frozen=True)
@@ -71,8 +71,9 @@ def split_item(item: Item) -> tuple[str, str]:
     rest = textwrap.dedent("\n".join(item.rest)).strip("\n")
     lead = ""
     label = _BOLD_LABEL.match(head)
-    if label and len(label.group(2).split()) >= 2 and len(label.group(2)) <= TITLE_MAX:
-        title, lead = label.group(2).strip().rstrip(":").strip(), label.group(3).strip()
+    text = (label.group(1) or label.group(2)) if label else ""
+    if label and len(text.split()) >= 2 and len(text) <= TITLE_MAX:
+        title, lead = text.strip().rstrip(":").strip(), label.group(3).strip()
     elif len(head) <= TITLE_SOFT:
         title = head
     else:

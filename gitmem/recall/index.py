@@ -89,7 +89,9 @@ class RecallIndex:
         for attempt in range(2):
             try:
                 gateway.make_dirs(self.project, self.path.parent)
-                conn = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT, isolation_level=None)
+                conn = sqlite3.connect(
+                    gateway.resolve(self.project, self.path), timeout=LOCK_TIMEOUT, isolation_level=None
+                )
                 conn.execute("PRAGMA synchronous=NORMAL")  # a cache: losing the last write to a crash is fine
                 return self._prepare(conn, salt)
             except sqlite3.OperationalError:
