@@ -9,6 +9,7 @@ import click
 
 from gitmem.commands.output import echo, echo_json
 from gitmem.commands.scanhook import LOG_DECODE_DEPTH, clean, finding_lines, job, legacy_warning, summary
+from gitmem.errors import shown
 
 
 @click.command()
@@ -313,7 +314,7 @@ def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
             continue
         seen.add(fingerprint)
         note = f" (renews {renews[id(f)]})" if renews[id(f)] else ""
-        echo(f"    - {_yaml_scalar(fingerprint)}  # {f.path}:{f.line} {f.rule}{note}")
+        echo(f"    - {_yaml_scalar(fingerprint)}  # {shown(f.path)}:{f.line} {f.rule}{note}")
     for entry in stale:
         echo(f"  # {entry}: an old entry that allows no current finding: dropped")
 

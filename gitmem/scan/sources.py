@@ -45,8 +45,22 @@ class Settings(NamedTuple):
     exclude: tuple[str, ...] = ()
     salt: str = ""  # scan.salt: the salt of old (v2) entries, read to honour them until they are renewed
 
-    def excluded(self, relative: str | None) -> bool:
-        return relative is not None and any(_excluded_by(pattern, relative) for pattern in self.exclude)
+    def excluded(self, relative: str | None, head: str = "") -> bool:
+        """Whether ``scan.exclude`` skips the file: never gitmem's store (``.memory/``) nor an AI client's
+        transcript (by its path, or by ``head``, its first characters), whatever the globs say: a pull request's
+        ``exclude: ['*']`` cannot switch the guard off where secrets matter most."""
+        if relative is None or not self.exclude or guarded(relative, head):
+            return False
+        return any(_excluded_by(pattern, relative) for pattern in self.exclude)
+
+
+def guarded(relative: str, head: str = "") -> bool:
+    """Whether a file is always scanned: gitmem's store, or a client's transcript."""
+    if relative == ".memory" or relative.startswith(".memory/"):
+        return True
+    from gitmem.scan.transcripts import recognise
+
+    return recognise(relative, head)
 
 
 def _excluded_by(pattern: str, relative: str) -> bool:
@@ -283,7 +297,7 @@ def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings
         texts.append((name, [(number, decode_bytes(line)) for number, line in added]))
     cwd = Path.cwd().resolve()
     for name, lines in sorted(texts, key=lambda pair: pair[0]):
-        if settings.excluded(name):
+        if settings.excluded(name, lines[0][1][:4096] if lines else ""):
             continue
         text = "\n".join(line for _, line in lines)
         display = os.path.relpath(project.root / name, cwd) if project.root != cwd else name
