@@ -339,7 +339,7 @@ def test_json_and_url_runs_are_read_on_hinted_lines_only_with_the_same_result() 
             (decode._JSON_HINT_RE, decode._JSON_STRING_RE),
             (decode._URL_HINT_RE, decode._URL_RUN_RE),
         ):
-            everywhere = [m.span() for m in pattern.finditer(text) if hint.search(m.group())]
+            everywhere = [m.span() for m in pattern.finditer(text, 0, len(text)) if hint.search(m.group())]
             lines = [m.span() for m in decode._in_lines(text, hint, pattern) if hint.search(m.group())]
             assert lines == everywhere, text
 
