@@ -9,6 +9,10 @@ credentials look-ahead, a pack whose tree names one blob 3,000 times (against an
 that are not a matter of time (a tag with U+202E, ``</gitmem>`` in a memory, a file name with a newline,
 ``scan.exclude`` over .memory/).
 
+Then the file-system attacks of issue 22 (benchmarks/hostile_files.py): committed links to /dev/zero and into the
+home folder, huge files, a memory scoped to .git/hooks/**, each as a new gitmem process beside the same command on
+a benign repository, as ratios of time and peak memory.
+
 Each hostile file is as large as gitmem accepts (just under 64 KiB) and is compared with an ordinary memory of
 the same size (the peer). Goal: no hostile input costs more than a few times its peer (linear time, no blow-up).
 """
@@ -22,6 +26,8 @@ import time
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
+
+import hostile_files
 
 from gitmem.memory.braces import count
 from gitmem.recall.globs import matches
@@ -103,6 +109,7 @@ def main() -> None:
     print(f"slowest: {worst[0]}, {worst[1] * 1000:.1f} ms ({worst[1] / peer:.1f}x the peer)")
     print()
     issue_22(args.runs)
+    hostile_files.run(args.runs)  # the file-system attacks (issue 22): links and huge files, process by process
 
 
 def peak(function: Callable[[], object]) -> int:

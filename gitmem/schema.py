@@ -189,6 +189,7 @@ _PATTERN_HINTS = {
     "title": "must be one non-empty line",
     "paths": "must be a glob relative to the repository root, without '..' (e.g. web/**)",
     "tags": "must be a short label without spaces",
+    "words": "must be a word or short phrase on one line (at most 80 characters)",
     "path": "must be a path relative to the repository root, without '..'",
     "lines": "must be a line number or a range like 3-9",
     "digest": "must be sha256: followed by hex digits",

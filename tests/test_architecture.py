@@ -233,6 +233,7 @@ SCAN_HOOK_MODULES = (
     "gitmem",
     "gitmem.__main__",
     "gitmem.errors",
+    "gitmem.gateway",
     "gitmem.project",
     "gitmem.commands",
     "gitmem.commands.scanhook",

@@ -267,10 +267,13 @@ def _compile_json(
 
 
 def _target_json(plan: TargetPlan, show: Show = _same) -> dict[str, Any]:
+    from gitmem.compile import budget
+
     return {
         "name": plan.target.name,
         "tokens": plan.tokens,
         "budget": plan.budget,
+        "index_tokens": budget.tokens(plan.index_chars),  # the index of left-out memories, beside the budget
         "files": [show(path) for path in plan.files],
         "compiled": plan.compiled,
         "omitted": plan.omitted,

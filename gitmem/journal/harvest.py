@@ -92,6 +92,43 @@ def split_item(item: Item) -> tuple[str, str]:
     return title.strip(), body
 
 
+WORDS_LABEL = "words:"  # a line of an item that gives the words a teammate would use (``/remember`` asks for it)
+MAX_WORDS = 12
+WORD_CHARS = 80
+
+
+def item_words(item: Item) -> tuple[Item, tuple[str, ...]]:
+    """A log item without its ``Words: a, b, c`` line (a wrapped line of its first paragraph, or one after it), and
+    those words."""
+    at = item.head.lower().find(" " + WORDS_LABEL)
+    if at >= 0:
+        rest, words = take_words(item.head[at + 1 :])
+        if words:
+            head = (item.head[:at] + " " + rest).strip()
+            return Item(item.section, item.line, head, item.rest, item.bullet), words
+    rest, words = take_words("\n".join(item.rest))
+    if not words:
+        return item, ()
+    return Item(item.section, item.line, item.head, rest.split("\n") if rest else [], item.bullet), words
+
+
+def take_words(body: str) -> tuple[str, tuple[str, ...]]:
+    """An item's body without its ``Words: a, b, c`` line, and those words (the memory's ``words``)."""
+    kept: list[str] = []
+    words: list[str] = []
+    for line in body.split("\n"):
+        stripped = line.strip().lstrip("-* ").strip()
+        if stripped[: len(WORDS_LABEL)].lower() == WORDS_LABEL and not words:
+            for word in stripped[len(WORDS_LABEL) :].split(","):
+                word = " ".join(word.strip().strip("`\"'").split())[:WORD_CHARS].strip()
+                if word and word not in words and len(words) < MAX_WORDS:
+                    words.append(word)
+            if words:
+                continue
+        kept.append(line)
+    return "\n".join(kept).strip("\n"), tuple(words)
+
+
 def origin_of(project: Project, path: Path) -> str:
     """The log's path relative to the repository root, as stored in ``origin``."""
     try:
@@ -164,6 +201,7 @@ def harvest(
         kind = KIND_OF.get(item.section)
         if kind is None or item.is_placeholder():
             continue
+        item, words = item_words(item)
         title, body = split_item(item)
         if not title:
             report.skipped.append(Skipped(item.line, "item without text"))
@@ -189,6 +227,7 @@ def harvest(
             kind=kind,
             status="proposed",
             body=body,
+            words=words,
             created=today,
             source="journal",
             origin=report.origin,

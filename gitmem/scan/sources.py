@@ -185,25 +185,38 @@ def text_encoding(raw: bytes) -> str | None:
     return None if is_binary(raw) else "utf-8"
 
 
+Entry = tuple[str, Path, str | None]  # a file to read: the path shown, the file, its path from the root
+
+
 def read_paths(paths: tuple[str, ...], project: Project | None, settings: Settings) -> Iterator[Source]:
     """Each text file under ``paths``: files as named, directories recursively (git-ignored files, ``.git`` and
     binary files skipped, and the ``scan.exclude`` globs applied)."""
+    for entry in path_entries(paths, project, settings):
+        source = read_entry(entry)
+        if source is not None:
+            yield source
+
+
+def path_entries(paths: tuple[str, ...], project: Project | None, settings: Settings) -> list[Entry]:
+    """The files ``read_paths`` reads, in order, not read yet (``read_entry`` reads one)."""
+    entries: list[Entry] = []
     for given in paths:
         path = Path(given)
         if path.is_dir():
             for display, file in _walk(given, path, project):
                 relative = _root_relative(file, project)
-                if settings.excluded(relative):
-                    continue
-                source = _read(display, file, relative)
-                if source is not None:
-                    yield source
+                if not settings.excluded(relative):
+                    entries.append((display, file, relative))
         elif path.exists():
-            source = _read(given, path, _root_relative(path, project))
-            if source is not None:
-                yield source
+            entries.append((given, path, _root_relative(path, project)))
         else:
             raise UsageError(f"{given}: no such file or directory")
+    return entries
+
+
+def read_entry(entry: Entry) -> Source | None:
+    """One file of ``path_entries`` as a source, or ``None`` when it is binary."""
+    return _read(*entry)
 
 
 def _read(display: str, file: Path, relative: str | None) -> Source | None:
