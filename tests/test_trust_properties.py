@@ -17,7 +17,6 @@ import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
-from gitmem.memory.fields import inert
 from gitmem.memory.store import Store
 from gitmem.project import find_project
 from gitmem.schema import check_memory
@@ -76,10 +75,13 @@ def framing_lines(text: str) -> set[str]:
 
 
 def allowed_lines(memory: dict[str, Any]) -> set[str]:
-    """The lines compiling ``memory`` may add: its entry (title line, indented body lines) and group framing."""
+    """The lines compiling ``memory`` may add: its entry (title line, indented body lines, with the sequences that
+    could close the block made inert: ``gitmem.memory.fields.inert``) and group framing."""
+    from gitmem.memory.fields import inert
+
     lines = {""}
-    body = memory.get("body") or ""
-    for line in inert(body).split("\n"):  # a marker in the body is written inert (``&lt;``), as clients read it
+    body = inert(memory.get("body") or "")
+    for line in body.split("\n"):
         lines.add("  " + line if line.strip() else "")
     return lines
 
