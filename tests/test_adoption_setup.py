@@ -40,7 +40,7 @@ def _targets(repo: Path) -> str:
 
 def test_cursor_rules_as_a_file_is_one_clear_error(project: Path, run: Run) -> None:
     _write(project / ".cursor" / "rules", "Always use tabs.\n")
-    assert run("init", "--no-hooks", "--target", "agents", "--target", "cursor").code == 0
+    assert run("init", "--no-hooks", "--target", "claude", "--target", "cursor").code == 0
     assert run("add", "Use tabs", "--kind", "convention").code == 0
     assert run("add", "Web uses React", "--path", "web/*.tsx").code == 0
     result = run("compile")
@@ -52,7 +52,7 @@ def test_cursor_rules_as_a_file_is_one_clear_error(project: Path, run: Run) -> N
         "target from .memory/config.yaml",
         "nothing was written",
     ]
-    assert not (project / "AGENTS.md").exists()
+    assert not (project / "CLAUDE.md").exists()
     assert (project / ".cursor" / "rules").read_text(encoding="utf-8") == "Always use tabs.\n"
 
 

@@ -4,7 +4,6 @@ limits, hidden Unicode in compiled output or around it, a CLAUDE.md that already
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Sequence
 
 from gitmem.compile.changes import LimitUse, Report
@@ -130,22 +129,6 @@ def hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str
                 )
 
 
-def claude_imports_agents(targets: Sequence[Target], finals: dict[str, str], report: Report, touched: set[str]) -> None:
-    """Said when compile writes CLAUDE.md's block (not on every run): the agents target already serves Claude."""
-    names = {target.name for target in targets}
-    claude = finals.get("CLAUDE.md", "")
-    if (
-        {"agents", "claude"} <= names
-        and "CLAUDE.md" in touched
-        and re.search(r"(?m)^[ \t]*@(?:\./)?AGENTS\.md[ \t]*$", claude)
-        and "AGENTS.md" in finals
-    ):
-        report.warnings.append(
-            "CLAUDE.md imports @AGENTS.md, so Claude Code reads gitmem's memories twice: the agents target serves "
-            "Claude Code already; drop claude from `targets` in .memory/config.yaml (or drop the import)"
-        )
-
-
 def ignored(project: Project, report: Report) -> list[str]:
     """The files compile writes (or keeps) that git ignores and does not track: the tool reads them here, but nobody
     else gets them (aider's first run adds ``.aider*`` to .gitignore, which hides ``.aider.conf.yml``)."""
@@ -168,20 +151,20 @@ def ignored_fix(path: str) -> str:
     )
 
 
-def read_twice(
-    targets: Sequence[Target], desired: dict[str, tuple[Target, FilePlan]], touched: set[str], report: Report
-) -> None:
-    """A client that reads two of the configured targets gets every memory twice: said (with the target to drop)
-    when one of those files changes, as soft limits are."""
-    from gitmem.compile.readers import duplicates
+def read_twice(plans: Sequence[TargetPlan], touched: set[str], report: Report) -> None:
+    """A client in use that would receive a memory twice (compile places each memory once, so only hand-written text
+    can cause it: a CLAUDE.md the Copilot CLI reads beside AGENTS.md, an import written by hand): said when one of
+    gitmem's files changes, as soft limits are."""
+    from gitmem.compile.delivery import twice
 
-    names = [target.name for target in targets]
-    scoped_claude = any(path.startswith(".claude/rules/") for path in desired)
-    changed = {desired[path][0].name for path in touched if path in desired}
-    files = {target.name: target.root_file for target in targets}
-    for duplicate in duplicates(names, scoped_claude):
-        if changed & set(duplicate.targets):
-            report.warnings.append(duplicate.describe(files))
+    if not any(path in plan.files for plan in plans for path in touched):
+        return
+    for line in twice({plan.target.name: plan for plan in plans}):
+        report.warnings.append(
+            f"{line}: the copy outside AGENTS.md comes from hand-written text (a CLAUDE.md of your own keeps its full "
+            "copy, since Claude Code then reads no AGENTS.md; an @AGENTS.md import is followed by the clients that "
+            "read both): move that text into AGENTS.md, or drop the target (`gitmem explain` shows each client's files)"
+        )
 
 
 def unreached(memories: Sequence[Memory], reached: Collection[str], report: Report) -> None:

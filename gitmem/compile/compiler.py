@@ -19,7 +19,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gitmem.compile import aider, block, checks
+from gitmem.compile import aider, block, checks, delivery
 from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.changes import FileChange, Report, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
@@ -124,7 +124,12 @@ def prepare(
     if config.sources and only is None:
         packs, pack_problems, shared = _shared(project, config, today or date.today())
         memories = [*memories, *shared]
-    report = Report(plan_targets(targets, memories, budgets, config.mcp), packs=packs)
+    laid = (
+        delivery.standalone(targets) if only is not None else delivery.layouts(targets, _hand_written(project, targets))
+    )
+    by_name = {layout.name: layout.target for layout in laid}
+    targets = [by_name[target.name] for target in targets]  # as laid out: a bridged target may write other files
+    report = Report(plan_targets(targets, memories, budgets, config.mcp, laid), packs=packs)
     reached = {target.name for target in only} if only is not None else set(config.targets)
     checks.unreached(memories, reached, report)
     _pack_problems(report, pack_problems)
@@ -144,10 +149,29 @@ def prepare(
             report.changes.append(change)
     touched = _limits(project, targets, budgets, desired, finals, report)
     checks.hidden_unicode(desired, finals, report)
-    checks.claude_imports_agents(targets, finals, report, touched)
-    checks.read_twice(targets, desired, touched, report)
+    checks.read_twice(report.plans, touched, report)
     report.changes.sort(key=lambda change: change.path)
     return report
+
+
+def _hand_written(project: Project, targets: Sequence[Target]) -> dict[str, str]:
+    """The hand-written text (outside gitmem's block) of the root files whose presence decides a layout
+    (``delivery.falls_back``), by target name, for those that have some."""
+    out: dict[str, str] = {}
+    for target in targets:
+        if not delivery.falls_back(target) or target.root_whole:
+            continue
+        text, _ = read_file(project, target.root_file, Report([]))  # a problem is reported when the file is compiled
+        if text is None:
+            continue
+        try:
+            found = block.scan(text).found
+        except BlockError:
+            found = None
+        rest = text if found is None else found.before + found.after
+        if rest.strip():
+            out[target.name] = rest
+    return out
 
 
 def _pack_problems(report: Report, problems: list[Problem]) -> None:

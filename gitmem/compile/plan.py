@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from gitmem.compile import block, budget, render
-from gitmem.compile.scoping import FileSpec, Placement, place, root_spec
+from gitmem.compile import block, budget, delivery, render
+from gitmem.compile.delivery import Layout
+from gitmem.compile.scoping import FileSpec, Placement, dir_spec, place, root_spec
 from gitmem.compile.targets import Target
 from gitmem.memory.model import Memory
 
@@ -40,6 +41,9 @@ class TargetPlan:
     omitted: list[str]  # ids left out by the budget, in the same order
     chars: int = 0  # characters gitmem writes for the target (frontmatter and blocks)
     elsewhere: list[str] = field(default_factory=list)  # ids of memories whose `targets` leave this target out
+    # ids of memories for this target that its client gets from other targets' files (``delivery``), by target
+    delivered: dict[str, list[str]] = field(default_factory=dict)
+    bridge: str = ""  # how its client reaches the hub (``delivery.Layout.bridge``), "" when it does not
 
     @property
     def tokens(self) -> int:
@@ -85,20 +89,27 @@ class _Sizes:
 
 
 def plan_target(
-    target: Target, memories: Sequence[Memory], entries: dict[str, str], budget_tokens: int, mcp: bool = False
+    target: Target,
+    memories: Sequence[Memory],
+    entries: dict[str, str],
+    budget_tokens: int,
+    mcp: bool = False,
+    bridges: Sequence[FileSpec] = (),
 ) -> TargetPlan:
     """The files of ``target`` for ``memories`` (live ones, in keep order), within ``budget_tokens``.
 
     ``entries`` maps every memory id to its entry text (``render.entry_text``), shared by all targets. Ids of the
-    form ``PACK/ID`` are shared packs' memories: the framing then says where those come from.
+    form ``PACK/ID`` are shared packs' memories: the framing then says where those come from. ``bridges``: files
+    written even without a memory of their own (they import the hub: ``delivery``); their framing counts first.
     """
     sizes = _Sizes(target, entries, packs=any("/" in memory.id for memory in memories))
     limit = budget_tokens * budget.CHARS_PER_TOKEN
     placements = {memory.id: place(target, memory.paths) for memory in memories}
 
-    files: set[str] = set()
+    files: set[str] = {spec.path for spec in bridges}
     groups: set[tuple[str, str, str]] = set()
-    used = 0
+    used = sum(sizes.overhead(spec)[2] for spec in bridges)
+    base = used
 
     def take(memory: Memory) -> None:
         for placement in placements[memory.id]:
@@ -116,8 +127,12 @@ def plan_target(
     if used > limit:
         footer = render.footer(mcp, target.personal)
         root = root_spec(target)
-        files, groups = {root.path}, set()
-        used = len(block.footer_text(footer)) + sizes.overhead(root)[2]
+        files, groups = {root.path, *(spec.path for spec in bridges)}, set()
+        used = (
+            len(block.footer_text(footer))
+            + base
+            + (0 if root.path in {s.path for s in bridges} else sizes.overhead(root)[2])
+        )
         kept = []
         smallest = min(len(entries[memory.id]) for memory in memories)
         cut: set[tuple[str, str]] = set()  # (rules file, kind) an imported memory was left out of: stop there
@@ -149,6 +164,8 @@ def plan_target(
             existing = plans[spec.path] = FilePlan(spec, front, pre)
         return existing
 
+    for spec in bridges:
+        file_plan(spec)
     for memory in kept:
         for placement in placements[memory.id]:
             file_plan(placement.file).entries.append(
@@ -167,16 +184,41 @@ def plan_target(
 
 
 def plan_targets(
-    targets: Sequence[Target], memories: Sequence[Memory], budgets: dict[str, int], mcp: bool = False
+    targets: Sequence[Target],
+    memories: Sequence[Memory],
+    budgets: dict[str, int],
+    mcp: bool = False,
+    layouts: Sequence[Layout] | None = None,
 ) -> list[TargetPlan]:
     """Every target's plan for the live ``memories`` (any order): each gets the memories that are for it (no
-    ``targets``, or ``targets`` naming it)."""
+    ``targets``, or ``targets`` naming it) and that its client gets from no other target's files it reads
+    (``layouts``, from ``delivery.layouts``; default: every target a full copy). Plans come in ``targets``' order."""
     ordered = budget.keep_order(memories)
     entries = {memory.id: render.entry_text(memory) for memory in ordered}
-    plans = []
-    for target in targets:
-        mine = [memory for memory in ordered if memory.is_for(target.name)]
-        plan = plan_target(target, mine, entries, budgets[target.name], mcp)
+    plans: dict[str, TargetPlan] = {}
+    candidates: dict[str, set[str]] = {}
+    for layout in layouts if layouts is not None else delivery.standalone(targets):
+        target = layout.target
+        ours = [memory for memory in ordered if memory.is_for(target.name)]
+        elsewhere = delivery.excluded(layout, candidates)
+        mine = [memory for memory in ours if memory.id not in elsewhere]
+        candidates[target.name] = {memory.id for memory in mine}
+        bridges: list[FileSpec] = []
+        if target.imports and delivery.HUB in plans:
+            bridges = [_bridge_of(target, spec) for spec in plans[delivery.HUB].files.values() if not spec.spec.globs]
+        plan = plan_target(target, mine, entries, budgets[target.name], mcp, bridges)
         plan.elsewhere = [memory.id for memory in ordered if not memory.is_for(target.name)]
-        plans.append(plan)
-    return plans
+        plan.bridge = layout.bridge
+        for name in layout.reads:
+            got = [memory.id for memory in ours if memory.id in candidates.get(name, ())]
+            if got:
+                plan.delivered[name] = got
+        plans[target.name] = plan
+    return [plans[target.name] for target in targets if target.name in plans]
+
+
+def _bridge_of(target: Target, hub: FilePlan) -> FileSpec:
+    """The file of ``target`` beside one of the hub's, importing it."""
+    if hub.spec.root:
+        return root_spec(target)
+    return dir_spec(target, hub.spec.directory)

@@ -18,10 +18,19 @@ class Reader:
     """The target made for this client: a duplicate is reported only while it is configured (a team that does not
     compile for a client is not told about that client)."""
     reads: tuple[str, ...]
-    """Targets whose files the client reads (``claude-rules``: only the claude target's .claude/rules files)."""
+    """Targets whose files the client reads."""
     fallbacks: tuple[tuple[str, str], ...] = ()
     """``(target, unless)``: the client reads ``target`` only where ``unless``'s root file does not exist."""
     source: str = ""
+    imports: tuple[str, ...] = ()
+    """Targets whose files' ``@path`` imports the client follows (Gemini CLI in GEMINI.md, Claude Code and the
+    Copilot CLI in CLAUDE.md; measured): ``delivery`` bridges such a file to AGENTS.md with one."""
+    imports_above: bool = True
+    """The client follows the imports of the files above the folder it starts in too (Claude Code does not: it asks
+    to approve such "external" imports, and in ``-p`` mode skips them; measured)."""
+    chain: bool = True
+    """Started in a subfolder, the client loads the files of the root and of every folder down to it; ``False``:
+    only those of the folder it starts in (Cline, measured)."""
 
 
 READERS: tuple[Reader, ...] = (
@@ -31,19 +40,24 @@ READERS: tuple[Reader, ...] = (
         ("claude",),
         (("agents", "claude"),),
         "measured: Claude Code 2.1.332 (AGENTS.md only without a CLAUDE.md: https://code.claude.com/docs/en/memory)",
+        imports=("claude",),
+        imports_above=False,
     ),
     Reader("opencode", "agents", ("agents",), (("claude", "agents"),), "measured: opencode 1.18.33"),
     Reader("Codex", "agents", ("agents",), (), "measured: Codex 0.171.0"),
-    Reader("Gemini CLI", "gemini", ("gemini",), (), "measured: Gemini CLI 0.61.0"),
+    Reader("Gemini CLI", "gemini", ("gemini",), (), "measured: Gemini CLI 0.61.0", imports=("gemini",)),
     Reader("Qwen Code", "agents", ("agents",), (), "measured: Qwen Code 0.24.4 (it reads QWEN.md too)"),
     Reader(
         "GitHub Copilot CLI",
         "copilot",
-        ("copilot", "agents", "gemini", "claude-rules"),
+        ("copilot", "agents", "gemini", "claude"),
         (),
-        "measured: Copilot CLI 1.0.102 (.claude/rules: issue 16; https://docs.github.com/en/copilot/how-tos/copilot-cli)",
+        "measured: Copilot CLI 1.0.102 (CLAUDE.md and .claude/rules, its imports followed; GEMINI.md's not)",
+        imports=("claude",),
     ),
-    Reader("Cline", "cline", ("cline", "agents"), (), "measured: Cline CLI 3.0.65 (https://docs.cline.bot)"),
+    Reader(
+        "Cline", "cline", ("cline", "agents"), (), "measured: Cline CLI 3.0.65 (https://docs.cline.bot)", chain=False
+    ),
     Reader("Cursor", "cursor", ("cursor", "agents"), (), "https://cursor.com/docs/context/rules"),
     Reader("Windsurf", "windsurf", ("windsurf", "agents"), (), "https://docs.windsurf.com/windsurf/cascade/agents-md"),
     Reader("Kiro", "kiro", ("kiro", "agents"), (), "https://kiro.dev/docs/steering/"),
@@ -79,15 +93,9 @@ class Duplicate:
         return f"{head}; each is needed by another client ({kept}): drop the one your team needs least"
 
 
-def read_by(reader: Reader, configured: Collection[str], scoped_claude: bool) -> tuple[str, ...]:
-    """The configured targets ``reader`` reads (``scoped_claude``: the claude target writes .claude/rules files)."""
-    out = []
-    for name in reader.reads:
-        if name == "claude-rules":
-            if scoped_claude and "claude" in configured:
-                out.append("claude")
-        elif name in configured:
-            out.append(name)
+def read_by(reader: Reader, configured: Collection[str], scoped_claude: bool = True) -> tuple[str, ...]:
+    """The configured targets ``reader`` reads."""
+    out = [name for name in reader.reads if name in configured]
     for target, unless in reader.fallbacks:
         if target in configured and unless not in configured:
             out.append(target)

@@ -88,6 +88,8 @@ class Target:
     """A YAML config file whose `read:` list must name the root file (aider)."""
     personal: bool = False
     """A user-level variant (``user_variant``): ``root_file`` is relative to the home directory."""
+    imports: str = ""
+    """A bridge (``delivery``): the root file and each nested one import this file of their folder (``AGENTS.md``)."""
 
 
 _CODEX_CHAIN = Limit(
