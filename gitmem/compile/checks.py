@@ -157,7 +157,7 @@ def read_twice(plans: Sequence[TargetPlan], touched: set[str], report: Report) -
     gitmem's files changes, as soft limits are."""
     from gitmem.compile.delivery import twice
 
-    if not any(path in plan.files for plan in plans for path in touched):
+    if not touched:
         return
     for line in twice({plan.target.name: plan for plan in plans}):
         report.warnings.append(

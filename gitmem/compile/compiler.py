@@ -300,11 +300,14 @@ def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target
                 if name.startswith(WHOLE_PREFIX) and name.endswith(target.scoped_suffix):
                     found[f"{folder}/{name}"] = target
     dir_files = {target.dir_file: target for target in targets if target.dir_file}
+    for target in targets:
+        for private in delivery.private_files(target):  # its copy where only its own client looks
+            dir_files[private] = target
     if dir_files:
         for path in command.list_files(root, tuple(sorted(dir_files))):
-            name = path.rsplit("/", 1)[-1]
-            if "/" in path and name in dir_files and (root / path).is_file():
-                found[path] = dir_files[name]
+            owner = next((t for name, t in dir_files.items() if path == name or path.endswith("/" + name)), None)
+            if owner is not None and "/" in path and (root / path).is_file():
+                found.setdefault(path, owner)
     return found
 
 

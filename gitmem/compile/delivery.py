@@ -13,11 +13,9 @@ what its client reads:
   ``CLAUDE.md``), that target is bridged to the hub (otherwise its full copy reaches each client once):
 - a client that can import a file (Gemini CLI's ``@AGENTS.md``): its files are bridges, one beside each file of the
   hub, importing it, and carrying only what the hub does not;
-- a client that reads ``AGENTS.md`` where the project has no file of its own (Claude Code without a ``CLAUDE.md``):
-  gitmem writes no such file, and the memories only it needs go to a file of its own rules folder
-  (``.claude/rules/gitmem.md``, which Claude Code reads in every session: measured, 2.1.332); a hand-written
-  ``CLAUDE.md`` keeps the full copy (Claude Code then reads no ``AGENTS.md``), unless it imports ``@AGENTS.md``
-  itself;
+- a client with a file of its own that the others do not read (Claude Code reads ``.claude/CLAUDE.md`` beside
+  ``CLAUDE.md``, the Copilot CLI does not: measured): its full copy goes there, ``CLAUDE.md`` keeps only what the
+  team wrote in it; a hand-written ``CLAUDE.md`` that imports ``@AGENTS.md`` gets only what the hub lacks;
 - any other client reads only its own files: a full copy, as without the hub.
 
 Without the ``agents`` target the same rule applies to the files clients do read (the Copilot CLI reading
@@ -33,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from gitmem.compile.readers import READERS, Reader
 from gitmem.compile.scoping import FileSpec
-from gitmem.compile.targets import WHOLE_PREFIX, Target
+from gitmem.compile.targets import Target
 
 if TYPE_CHECKING:
     from gitmem.compile.plan import TargetPlan
@@ -49,7 +47,7 @@ class Layout:
     hub, and the other configured targets whose files that client reads (their memories are left out here)."""
 
     target: Target
-    bridge: str = ""  # "" (none), "native", "import", "fallback" or "own-import" (a hand-written @AGENTS.md)
+    bridge: str = ""  # "" (none), "native", "import", "own-import" (a hand-written @AGENTS.md) or "private"
     reads: tuple[str, ...] = ()
 
     @property
@@ -67,33 +65,51 @@ def layouts(targets: Sequence[Target], hand_written: Mapping[str, str] | None = 
     root file (outside gitmem's block), for the targets whose root file has some."""
     hand_written = hand_written or {}
     names = {target.name for target in targets}
-    hub = HUB in names
+    laid: dict[str, tuple[Target, str]] = {}
+    for target in targets:
+        laid[target.name] = _bridge(target, names, hand_written.get(target.name, ""))
     out = []
     for target in targets:
-        reads: list[str] = []
-        bridge = ""
-        for reader in readers_of(target.name):
-            reads += [name for name in reader.reads if name in names and name != target.name]
-        if hub and target.name != HUB:
-            fallback = falls_back(target)
-            importer = any(target.name in reader.imports and reader.imports_above for reader in readers_of(target.name))
-            if HUB in reads:
-                bridge = "native"
-            elif fallback and IMPORTS_AGENTS.search(hand_written.get(target.name, "")):
-                bridge = "own-import"  # its hand-written file imports the hub: the block holds only what it lacks
-            elif not _read_beside_hub(target.name, names):
-                pass  # no client in use reads both: the full copy reaches each of them once
-            elif fallback and target.scoped_dir and target.name not in hand_written:
-                bridge = "fallback"
-                own = f"{target.scoped_dir}/{WHOLE_PREFIX}{target.scoped_suffix}"
-                target = replace(target, root_file=own, root_whole=True, root_frontmatter=(), dir_file=None)
-            elif importer and not _followed_by_others(target.name, names):
-                bridge = "import"
-                target = replace(target, imports=HUB_FILE)
-            if bridge and HUB not in reads:
-                reads.append(HUB)
-        out.append(Layout(target, bridge, tuple(dict.fromkeys(reads))))
+        variant, bridge = laid[target.name]
+        reads = [
+            name
+            for reader in readers_of(target.name)
+            for name in reader.reads
+            if name in names and name != target.name and laid[name][1] != "private"
+        ]
+        if bridge in ("import", "own-import"):
+            reads.append(HUB)
+        out.append(Layout(variant, bridge, tuple(dict.fromkeys(reads))))
     return _ordered(out)
+
+
+def _bridge(target: Target, names: Collection[str], hand_written: str) -> tuple[Target, str]:
+    """``target`` as laid out beside the ``names`` configured, and how its client reaches the hub ("" when it does
+    not, or reads only its own private file)."""
+    if HUB not in names or target.name == HUB:
+        return target, ""
+    readers = readers_of(target.name)
+    if any(HUB in reader.reads for reader in readers):
+        return target, "native"
+    if falls_back(target) and IMPORTS_AGENTS.search(hand_written):
+        return target, "own-import"  # its hand-written file imports the hub: the block holds only what it lacks
+    if not _read_beside_hub(target.name, names):
+        return target, ""  # no client in use reads both: the full copy reaches each of them once
+    private = next((reader.private for reader in readers if reader.private), "")
+    if private:  # a full copy where only its own client looks
+        # no glob-scoped files either (the Copilot CLI reads .claude/rules): a glob goes under a heading of that file
+        variant = replace(target, root_file=private, dir_file=private if target.dir_file else None, scoped_dir=None)
+        return variant, "private"
+    if any(target.name in r.imports and r.imports_above for r in readers) and not _followed_by_others(
+        target.name, names
+    ):
+        return replace(target, imports=HUB_FILE), "import"
+    return target, ""
+
+
+def private_files(target: Target) -> tuple[str, ...]:
+    """The private files (``Reader.private``) a target's layout may write in each folder: compile cleans them up."""
+    return tuple(reader.private for reader in readers_of(target.name) if reader.private)
 
 
 def falls_back(target: Target) -> bool:
@@ -170,26 +186,33 @@ def loads(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> 
     records say it reads them (``readers.READERS``: measured where the client is installable)."""
     names = [name for name in reader.reads if name in plans]
     for name, unless in reader.fallbacks:
-        if name in plans and name not in names and (unless not in plans or plans[unless].bridge == "fallback"):
+        if name in plans and name not in names and unless not in plans:
             names.append(name)
     out: list[Loaded] = []
     for name in names:
         plan = plans[name]
+        if plan.bridge == "private" and name != reader.own:
+            continue  # its client's own file, which no other client reads
         for path, file_plan in plan.files.items():
             spec = file_plan.spec
             if spec.globs or not _on_the_way(spec, folder, reader.chain):
                 continue
             ids = tuple(entry.id for entry in file_plan.entries)
             out.append(Loaded(path, name, ids, len(file_plan.text())))
-            imported = spec.imports or (spec.root and plan.bridge == "own-import" and HUB_FILE)
-            if imported and name in reader.imports and (reader.imports_above or _directory(spec) == folder):
-                hub = plans.get(HUB)
-                target = f"{spec.directory}/{imported}" if spec.directory else imported
-                if hub is not None and target in hub.files:
-                    hub_plan = hub.files[target]
-                    hub_ids = tuple(entry.id for entry in hub_plan.entries)
-                    out.append(Loaded(target, HUB, hub_ids, len(hub_plan.text()), via=path))
+            if spec.imports and name in reader.imports and (reader.imports_above or _directory(spec) == folder):
+                out += _imported(plans, spec.directory, spec.imports, path)
+        if plan.bridge == "own-import" and name in reader.imports and (reader.imports_above or folder == ""):
+            out += _imported(plans, "", HUB_FILE, plan.target.root_file)  # the team's own @AGENTS.md
     return out
+
+
+def _imported(plans: Mapping[str, TargetPlan], directory: str, name: str, via: str) -> list[Loaded]:
+    hub = plans.get(HUB)
+    path = f"{directory}/{name}" if directory else name
+    if hub is None or path not in hub.files:
+        return []
+    file_plan = hub.files[path]
+    return [Loaded(path, HUB, tuple(entry.id for entry in file_plan.entries), len(file_plan.text()), via=via)]
 
 
 def _directory(spec: FileSpec) -> str:

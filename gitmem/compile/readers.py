@@ -28,9 +28,19 @@ class Reader:
     imports_above: bool = True
     """The client follows the imports of the files above the folder it starts in too (Claude Code does not: it asks
     to approve such "external" imports, and in ``-p`` mode skips them; measured)."""
+    private: str = ""
+    """A file this client reads in each folder that the other clients do not (Claude Code's ``.claude/CLAUDE.md``,
+    which the Copilot CLI does not read: measured): where its copy goes when another client in use reads its usual
+    file beside AGENTS.md (``delivery``)."""
     chain: bool = True
     """Started in a subfolder, the client loads the files of the root and of every folder down to it; ``False``:
-    only those of the folder it starts in (Cline, measured)."""
+    only those of the folder it starts in (Cline, aider: measured)."""
+    key: str = ""
+    """Its short name (``gitmem explain --client``); default: the client's name in lower case."""
+
+    @property
+    def name(self) -> str:
+        return self.key or self.client.lower().split()[0]
 
 
 READERS: tuple[Reader, ...] = (
@@ -42,6 +52,7 @@ READERS: tuple[Reader, ...] = (
         "measured: Claude Code 2.1.332 (AGENTS.md only without a CLAUDE.md: https://code.claude.com/docs/en/memory)",
         imports=("claude",),
         imports_above=False,
+        private=".claude/CLAUDE.md",
     ),
     Reader("opencode", "agents", ("agents",), (("claude", "agents"),), "measured: opencode 1.18.33"),
     Reader("Codex", "agents", ("agents",), (), "measured: Codex 0.171.0"),
@@ -54,6 +65,7 @@ READERS: tuple[Reader, ...] = (
         (),
         "measured: Copilot CLI 1.0.102 (CLAUDE.md and .claude/rules, its imports followed; GEMINI.md's not)",
         imports=("claude",),
+        key="copilot",
     ),
     Reader(
         "Cline", "cline", ("cline", "agents"), (), "measured: Cline CLI 3.0.65 (https://docs.cline.bot)", chain=False
@@ -71,6 +83,8 @@ READERS: tuple[Reader, ...] = (
     Reader("Trae", "trae", ("trae",), (), "https://www.w3cschool.cn/traeworkdocs/traework-rules.html"),
     # Warp reads AGENTS.md where a directory has no WARP.md (a WARP.md shadows it): like Claude Code's fallback.
     Reader("Warp", "warp", ("warp",), (("agents", "warp"),), "https://github.com/warpdotdev/warp/pull/9325"),
+    # aider reads what .aider.conf.yml's `read:` names, resolved from the folder it starts in: from a subfolder, none.
+    Reader("aider", "aider", ("aider",), (), "measured: aider 0.86.2", chain=False),
 )
 
 

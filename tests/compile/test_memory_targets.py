@@ -36,11 +36,11 @@ def test_a_memory_goes_only_into_the_targets_it_names(project: Path, memory: Wri
     assert result.code == 0, result.err
     assert "not configured" not in result.err
     # Cursor and the Copilot CLI read AGENTS.md, and the Copilot CLI reads CLAUDE.md too: AGENTS.md is the hub,
-    # Claude Code reads it (no CLAUDE.md is written), and each other file holds only what its client gets nowhere else.
-    assert _holding(project, "everyone") == {"AGENTS.md"}
+    # Claude Code's copy goes to .claude/CLAUDE.md (which the Copilot CLI does not read), and each other file holds
+    # only what its client gets nowhere else.
+    assert _holding(project, "everyone") == {"AGENTS.md", ".claude/CLAUDE.md"}
     assert _holding(project, "cursor-only") == {".cursor/rules/gitmem.mdc"}
-    # Claude Code's own rules folder, which the Copilot CLI reads too.
-    assert _holding(project, "two") == {".claude/rules/gitmem.md"}
+    assert _holding(project, "two") == {".claude/CLAUDE.md", ".github/copilot-instructions.md"}
     assert _holding(project, "scoped") == {"web/AGENTS.md"}
     assert run("compile", "--check").code == 0
 
@@ -52,9 +52,9 @@ def test_a_memory_goes_only_into_the_targets_it_names(project: Path, memory: Wri
         assert not set(item["compiled"]) & (set(item["other_targets"]) | delivered)
     assert {name: item["delivered_by"] for name, item in ((i["name"], i) for i in stats["targets"])} == {
         "agents": {},
-        "claude": {"agents": ["everyone"]},
+        "claude": {},
         "cursor": {"agents": ["everyone", "scoped"]},
-        "copilot": {"agents": ["everyone"], "claude": ["two"]},
+        "copilot": {"agents": ["everyone"]},
     }
     by_name = {item["name"]: item for item in stats["targets"]}
     assert set(by_name["claude"]["other_targets"]) == {"cursor-only", "scoped"}
