@@ -98,21 +98,14 @@ def init(
         echo(f"created {project.display(path)}")
     if report.detected:
         echo(f"found rules files of: {', '.join(report.detected)}")
-    for target, client in report.left_out.items():
+    if report.not_added:
+        flags = "".join(f" --target {name}" for name in (*report.targets, *report.not_added))
         echo(
-            f"found rules files of {target}, not added: {client} reads the other targets' files too and would get "
-            f"every memory twice (add it anyway: `gitmem init"
-            f"{''.join(f' --target {name}' for name in (*report.targets, target))}`)"
+            f"not added: {', '.join(report.not_added)} (the project has no rules files of theirs; add them with "
+            f"`gitmem init{flags}`: compile still gives every client each memory once)"
         )
-    if report.created or report.targets_changed:
-        from gitmem.compile.readers import duplicates
-        from gitmem.compile.targets import BY_NAME
-
-        files = {name: BY_NAME[name].root_file for name in report.targets}
-        for duplicate in duplicates(report.targets):
-            echo(f"note: {duplicate.describe(files)}")
     if report.claude_via_agents:
-        echo("CLAUDE.md imports @AGENTS.md, so the agents target serves Claude Code too: no claude target")
+        echo("CLAUDE.md imports @AGENTS.md: compile adds to CLAUDE.md only what AGENTS.md does not hold")
     if report.targets_changed:
         echo(f"targets set to: {', '.join(report.targets)}")
     hooks_done, hooks_run = ([], True) if no_hooks else _set_up_hooks(project, report.targets, pre_push)

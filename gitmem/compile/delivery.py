@@ -85,26 +85,31 @@ def layouts(targets: Sequence[Target], hand_written: Mapping[str, str] | None = 
 
 def _bridge(target: Target, names: Collection[str], hand_written: str) -> tuple[Target, str]:
     """``target`` as laid out beside the ``names`` configured, and how its client reaches the hub ("" when it does
-    not, or reads only its own private file)."""
-    if HUB not in names or target.name == HUB:
-        return target, ""
+    not; "private" when its copy goes to a file only its own client reads)."""
     readers = readers_of(target.name)
-    if any(HUB in reader.reads for reader in readers):
+    hub = HUB in names and target.name != HUB
+    if hub and any(HUB in reader.reads for reader in readers):
         return target, "native"
-    if falls_back(target) and IMPORTS_AGENTS.search(hand_written):
+    if hub and falls_back(target) and IMPORTS_AGENTS.search(hand_written):
         return target, "own-import"  # its hand-written file imports the hub: the block holds only what it lacks
-    if not _read_beside_hub(target.name, names):
-        return target, ""  # no client in use reads both: the full copy reaches each of them once
     private = next((reader.private for reader in readers if reader.private), "")
-    if private:  # a full copy where only its own client looks
-        # no glob-scoped files either (the Copilot CLI reads .claude/rules): a glob goes under a heading of that file
+    if private and _read_by_others(target.name, names):
+        # a full copy where only its own client looks; no glob-scoped files either (the Copilot CLI reads
+        # .claude/rules): a glob goes under a heading of that file
         variant = replace(target, root_file=private, dir_file=private if target.dir_file else None, scoped_dir=None)
         return variant, "private"
+    if not hub or not _read_beside_hub(target.name, names):
+        return target, ""  # no client in use reads both: the full copy reaches each of them once
     if any(target.name in r.imports and r.imports_above for r in readers) and not _followed_by_others(
         target.name, names
     ):
         return replace(target, imports=HUB_FILE), "import"
     return target, ""
+
+
+def _read_by_others(name: str, configured: Collection[str]) -> bool:
+    """Whether another client in use reads ``name``'s files (the Copilot CLI reads CLAUDE.md)."""
+    return any(reader.own in configured and reader.own != name and name in reader.reads for reader in READERS)
 
 
 def private_files(target: Target) -> tuple[str, ...]:
@@ -243,7 +248,13 @@ def twice(plans: Mapping[str, TargetPlan]) -> list[str]:
             repeated = sorted(memory_id for memory_id, count in counts.items() if count > 1)
             if repeated:
                 where = f" started in {folder}/" if folder else ""
-                names = " and ".join(dict.fromkeys(item.path for item in files if set(item.ids) & set(repeated)))
+                names = " and ".join(
+                    dict.fromkeys(
+                        item.path + (f" (imported by {item.via})" if item.via else "")
+                        for item in files
+                        if set(item.ids) & set(repeated)
+                    )
+                )
                 noun = "memory" if len(repeated) == 1 else "memories"
                 found.append(
                     f"{reader.client}{where} reads {names}, so it gets {len(repeated)} {noun} more than once "

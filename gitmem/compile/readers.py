@@ -1,5 +1,5 @@
-"""Which of gitmem's targets each AI client reads, as data: so compile can tell when one client would get the same
-memory twice (from two rules files), and init can leave out a target whose client already reads another.
+"""Which of gitmem's targets each AI client reads, and how, as data: compile places each memory from it so that every
+client in use receives it once (``delivery``), and ``gitmem explain`` says what each client loads.
 
 Figures marked *measured* come from tests/clients (the client run against a fake model server, its requests
 recorded); the others from the client's documentation (``doc``). See docs/clients.md.
@@ -7,7 +7,6 @@ recorded); the others from the client's documentation (``doc``). See docs/client
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass
 
 
@@ -86,76 +85,3 @@ READERS: tuple[Reader, ...] = (
     # aider reads what .aider.conf.yml's `read:` names, resolved from the folder it starts in: from a subfolder, none.
     Reader("aider", "aider", ("aider",), (), "measured: aider 0.86.2", chain=False),
 )
-
-
-@dataclass(frozen=True)
-class Duplicate:
-    client: str
-    targets: tuple[str, ...]  # the configured targets the client reads, two or more
-    droppable: tuple[str, ...]  # those of them that no other client in use reads
-    needed: dict[str, tuple[str, ...]]  # the others: the clients that read each
-
-    def describe(self, files: dict[str, str]) -> str:
-        names = " and ".join(files.get(target, target) for target in self.targets)
-        head = f"{self.client} reads {names}, so it gets the same memories {len(self.targets)} times"
-        drop = " and ".join(f"`{target}`" for target in self.droppable)
-        if self.droppable and len(self.targets) - len(self.droppable) <= 1:
-            return f"{head}: remove {drop} from `targets` in .memory/config.yaml"
-        kept = "; ".join(f"{files.get(t, t)} for {', '.join(clients)}" for t, clients in self.needed.items())
-        if self.droppable:
-            return f"{head}: remove {drop} from `targets` in .memory/config.yaml; the others are needed ({kept})"
-        return f"{head}; each is needed by another client ({kept}): drop the one your team needs least"
-
-
-def read_by(reader: Reader, configured: Collection[str], scoped_claude: bool = True) -> tuple[str, ...]:
-    """The configured targets ``reader`` reads."""
-    out = [name for name in reader.reads if name in configured]
-    for target, unless in reader.fallbacks:
-        if target in configured and unless not in configured:
-            out.append(target)
-    return tuple(dict.fromkeys(out))
-
-
-def duplicates(configured: Collection[str], scoped_claude: bool = True) -> list[Duplicate]:
-    """Clients whose own target is configured that read two or more configured targets."""
-    found = []
-    for reader in READERS:
-        if reader.own not in configured:
-            continue
-        read = read_by(reader, configured, scoped_claude)
-        if len(read) < 2:
-            continue
-        needed = {target: _others(target, configured, reader) for target in read}
-        droppable = tuple(target for target in read if not needed[target])
-        if len(droppable) == len(read):  # nobody else needs any: keep the client's own
-            droppable = tuple(target for target in read if target != reader.own)
-        found.append(
-            Duplicate(
-                reader.client, read, droppable, {t: clients for t, clients in needed.items() if t not in droppable}
-            )
-        )
-    return found
-
-
-def _others(target: str, configured: Collection[str], duplicated: Reader) -> tuple[str, ...]:
-    """The other clients in use (their own target is configured) that read ``target``."""
-    return tuple(
-        reader.client
-        for reader in READERS
-        if reader is not duplicated and reader.own in configured and target in read_by(reader, configured, True)
-    )
-
-
-def covered(target: str, chosen: Collection[str]) -> Reader | None:
-    """For ``gitmem init``: the client of ``target`` when the target cannot scope (no per-directory or per-glob files)
-    and the client already reads one of the ``chosen`` targets: adding ``target`` would only feed it every memory
-    twice. None otherwise."""
-    from gitmem.compile.targets import BY_NAME
-
-    spec = BY_NAME.get(target)
-    if spec is None or spec.scoped_dir or spec.dir_file:
-        return None
-    for reader in READERS:
-        if reader.own == target and target not in chosen and any(name in chosen for name in reader.reads):
-            return reader
-    return None

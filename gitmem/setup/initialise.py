@@ -43,10 +43,10 @@ class InitReport:
     created: list[Path] = field(default_factory=list)
     targets: tuple[str, ...] = ()
     detected: tuple[str, ...] = ()
-    left_out: dict[str, str] = field(default_factory=dict)  # detected targets whose client reads another: its name
+    not_added: tuple[str, ...] = ()  # the default targets not added beside the detected ones
     targets_changed: bool = False
     rules_files: bool = False  # the project has rules files of some tool: `gitmem import` can read them
-    claude_via_agents: bool = False  # CLAUDE.md imports AGENTS.md: the agents target serves Claude Code
+    claude_via_agents: bool = False  # CLAUDE.md imports AGENTS.md: compile adds only what AGENTS.md lacks
 
 
 def detect_targets(root: Path) -> tuple[str, ...]:
@@ -132,18 +132,16 @@ def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
         wanted = tuple(dict.fromkeys(targets))
     elif existed:
         wanted = current
+    elif found:
+        # The tools the project already uses, and only those: compile places each memory once for every client
+        # whatever the set (gitmem/compile/delivery.py), so none is left out; the defaults are not added beside
+        # them (a repository of GEMINI.md files does not get an AGENTS.md and a CLAUDE.md in every folder).
+        report.detected = found
+        report.not_added = tuple(name for name in DEFAULT_TARGETS if name not in found)
+        report.claude_via_agents = "claude" in found and claude_imports_agents(project.root)
+        wanted = found
     else:
-        from gitmem.compile.readers import covered
-
-        detected = tuple(t for t in found if t not in DEFAULT_TARGETS)
-        defaults = set(DEFAULT_TARGETS)
-        if claude_imports_agents(project.root):
-            defaults.discard("claude")
-            report.claude_via_agents = True
-        chosen = {*defaults, *detected}
-        report.left_out = {t: reader.client for t in detected if (reader := covered(t, chosen - {t})) is not None}
-        report.detected = tuple(t for t in detected if t not in report.left_out)
-        wanted = tuple(t for t in TARGET_NAMES if t in defaults or t in report.detected)
+        wanted = tuple(DEFAULT_TARGETS)
     if not existed:
         save_config(project, {"targets": list(wanted)})
         report.created.append(project.config_path)

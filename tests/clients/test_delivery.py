@@ -44,6 +44,11 @@ COMBINATIONS = {
 }
 
 
+# A memory for one tool reaches another tool's client only where that client reads the tool's file and the tool has
+# no file of its own the other does not read: the Copilot CLI reads GEMINI.md (Gemini CLI has no such file).
+LEAKS = {("copilot", "gemini")}
+
+
 def expected(client: str, targets: tuple[str, ...], folder: str) -> tuple[int, int]:
     """How often the root memory and the web/** memory reach ``client`` started in ``folder``."""
     if client == "aider":  # one file, read only from the root
@@ -52,6 +57,8 @@ def expected(client: str, targets: tuple[str, ...], folder: str) -> tuple[int, i
         return 0, (1 if "agents" in targets else 0)
     if client == "cline":  # without the hub, its own file carries the scoped memory under a heading
         return 1, (0 if "agents" in targets else 1)
+    if client == "copilot" and not {"agents", "gemini"} & set(targets):  # its own files: web/** in an applyTo file
+        return 1, 0  # which the Copilot CLI does not load at start (measured)
     return 1, (1 if folder else 0)
 
 
@@ -98,7 +105,8 @@ def test_each_client_receives_each_memory_once(combination: str, model: FakeMode
                 assert HAND in text, where
             for target in owners:  # a memory for one tool reaches that tool once, and no other tool's client
                 if active:
-                    assert text.count(f"{FOR_OWN} {target}") == (1 if target == own else 0), (where, target)
+                    times = 1 if target == own or (name, target) in LEAKS else 0
+                    assert text.count(f"{FOR_OWN} {target}") == times, (where, target)
             assert received(repo, text) == explained(repo, name, folder), where
         ran += 1
     assert ran
