@@ -31,7 +31,7 @@ def measure(fillers: int) -> None:
         root = hook_project.build(Path(tmp) / "repo", extra=fillers)
         count = len(list((root / ".memory" / "memories").glob("*.yaml")))
         for client, rules in (("claude", "CLAUDE.md"), ("opencode", "AGENTS.md")):
-            loaded = inject.loaded_ids([root / rules])
+            loaded = inject.loaded_ids([root / rules], root)
             without = with_hooks = injected_total = first = 0
             for number, (prompt, expected) in enumerate(hook_pairs.PAIRS):
                 payload = {"session_id": f"{client}-{fillers}-{number}", "cwd": str(root), "prompt": prompt}

@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_recall import gitmem_command  # noqa: E402
 
 # Ordinary code to commit: gitmem's own modules (no secrets), and the lines each change appends.
-BASE_FILES = ("cli.py", "project.py", "config.py", "fsutil.py", "globmatch.py")
+BASE_FILES = ("cli.py", "project.py", "config.py", "errors.py", "globmatch.py")
 CHANGED = {"cli.py": 40, "project.py": 40, "config.py": 40}
 NEW_FILE = ("src/helpers.py", "scan/engine.py", 40)  # a new file: the first 40 lines of another module
 

@@ -197,5 +197,7 @@ def _internal(exc: BaseException, debug: bool) -> int:
 
 def _silence_stdout() -> None:
     """After the reader of our output went away (``gitmem list | head``), let Python exit without a second error."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
+    from gitmem.gateway import null_output
+
+    devnull = null_output()
     os.dup2(devnull, sys.stdout.fileno())

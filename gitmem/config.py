@@ -9,28 +9,12 @@ from typing import Any
 
 from gitmem import __version__, yamlio
 from gitmem.errors import CannotRun
-from gitmem.fsutil import write_atomic
 from gitmem.project import Project
 
-TARGET_NAMES = (
-    "agents",
-    "claude",
-    "gemini",
-    "cursor",
-    "copilot",
-    "windsurf",
-    "cline",
-    "kiro",
-    "aider",
-    "amazonq",
-    "continue",
-    "roo",
-    "junie",
-    "augment",
-    "trae",
-    "warp",
-)
-DEFAULT_TARGETS = ("agents", "claude")
+# The records' target names, for the modules that read the config.
+from gitmem.tools import DEFAULT_TARGETS as DEFAULT_TARGETS
+from gitmem.tools import TARGET_NAMES as TARGET_NAMES
+
 DEFAULT_BUDGET = 2000
 CONFIG_HEADER = "# yaml-language-server: $schema=schema/config.schema.json\n"
 
@@ -91,12 +75,12 @@ def load_config(project: Project) -> Config:
     A valid config is cached under .git/gitmem/, keyed on the file's stat like the store's cache, so commands on the
     pre-commit hook's path do not import the YAML and JSON Schema libraries to re-check an unchanged file.
     """
-    from gitmem import safepath
+    from gitmem import gateway
     from gitmem.memory.cache import FileCache, stat_key
 
-    path = safepath.require(project, project.config_path)
+    path = gateway.require(project, project.config_path)
     try:
-        raw = path.read_bytes()
+        raw = gateway.read_bytes(project, path, limit=gateway.CONFIG_LIMIT)
         key = stat_key(os.stat(path))
     except FileNotFoundError:
         return Config()
@@ -131,11 +115,11 @@ def _cache_salt() -> str:
 
 def save_config(project: Project, changes: dict[str, Any]) -> None:
     """Set top-level config fields (``None`` removes one), keeping the file's comments and order."""
-    from gitmem import safepath
+    from gitmem import gateway
 
-    path = safepath.require(project, project.config_path)
+    path = gateway.require(project, project.config_path)
     if path.exists():
-        text = yamlio.update(path.read_text(encoding="utf-8"), changes)
+        text = yamlio.update(gateway.read_text(project, path, limit=gateway.CONFIG_LIMIT), changes)
     else:
         text = yamlio.dump({"version": 1, **{k: v for k, v in changes.items() if v is not None}}, CONFIG_HEADER)
-    write_atomic(path, text.encode("utf-8"))
+    gateway.write(project, path, text)

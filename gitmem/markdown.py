@@ -1,16 +1,230 @@
 """Markdown primitives shared by the readers of session logs (journal) and of hand-written rules files (import):
-headings, bullets, fences and HTML comments, as people and agents really write them."""
+headings, bullets, fences and HTML comments, as people and agents really write them.
+
+Everything here is plain string methods over one line at a time (no regular expressions), so reading a file is
+linear in its length by construction: a 30 KB heading or front-matter line costs what 30 KB of prose does.
+:class:`Reader` is the one line reader both parsers build on: it blanks HTML comments, tracks code fences and tells
+each line's kind (heading, bullet, table row, ...); the parsers only decide what a kind means to them."""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 
-ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*(?:[ \t]#+[ \t]*)?$")
-SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-BULLET = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$")
-CHECKBOX = re.compile(r"^\[[ xX]\][ \t]*")
-FENCE = re.compile(r"^([ \t]*)(`{3,}|~{3,})")
-BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_BLANKS = " \t"
+
+
+def _spaces(line: str, most: int = 3) -> int | None:
+    """How many spaces ``line`` starts with, or ``None`` when more than ``most``."""
+    count = len(line) - len(line.lstrip(" "))
+    return None if count > most else count
+
+
+def heading(line: str) -> tuple[int, str] | None:
+    """An ATX heading (``## Title ##``): its level and text (``""`` for a bare ``##``), or ``None``."""
+    start = _spaces(line)
+    if start is None:
+        return None
+    rest = line[start:]
+    level = len(rest) - len(rest.lstrip("#"))
+    if not 1 <= level <= 6:
+        return None
+    rest = rest[level:]
+    if not rest:
+        return level, ""
+    if rest[0] not in _BLANKS:
+        return None
+    text = rest.strip(_BLANKS)
+    unclosed = text.rstrip("#")
+    if unclosed != text and unclosed[-1:] in (" ", "\t"):  # a closing sequence: " ##" at the end
+        text = unclosed.rstrip(_BLANKS)
+    return level, text
+
+
+def underline(line: str) -> int:
+    """The level of the setext heading ``line`` underlines (``===``: 1, ``---``: 2), or 0."""
+    start = _spaces(line)
+    if start is None:
+        return 0
+    text = line[start:].rstrip(_BLANKS)
+    if not text or text[0] not in "=-" or text.strip(text[0]):
+        return 0
+    return 1 if text[0] == "=" else 2
+
+
+def is_break(line: str) -> bool:
+    """A thematic break: ``---``, ``* * *``, ``___`` (three or more of one mark, spaces between)."""
+    start = _spaces(line)
+    if start is None:
+        return False
+    text = line[start:]
+    if not text or text[0] not in "-*_":
+        return False
+    return not text.strip(text[0] + _BLANKS) and text.count(text[0]) >= 3
+
+
+def fence(line: str) -> str | None:
+    """The marker (three or more backticks or tildes) of the code fence ``line`` opens, or ``None``."""
+    text = line.lstrip(_BLANKS)
+    if not text or text[0] not in "`~":
+        return None
+    marker = text[: len(text) - len(text.lstrip(text[0]))]
+    return marker if len(marker) >= 3 else None
+
+
+def closes(line: str, marker: str) -> bool:
+    """Whether ``line`` closes the code fence opened with ``marker``."""
+    stripped = line.strip()
+    return stripped.startswith(marker[0] * len(marker)) and not stripped.strip(marker[0])
+
+
+def strip_checkbox(text: str) -> str:
+    """``text`` without a leading task-list checkbox (``[ ]``, ``[x]``)."""
+    if len(text) >= 3 and text[0] == "[" and text[1] in " xX" and text[2] == "]":
+        return text[3:].lstrip(_BLANKS)
+    return text
+
+
+def unquote(text: str) -> str:
+    """``text`` without a leading block-quote mark (``>`` and one white-space character after it)."""
+    if not text.startswith(">"):
+        return text
+    return text[2:] if text[1:2].isspace() else text[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class Bullet:
+    """A list item's first line: ``lead`` (its white space), ``marker`` (``-``, ``*``, ``+``, ``1.``, ``1)``) and
+    its ``text`` (stripped, without a checkbox)."""
+
+    lead: str
+    marker: str
+    text: str
+
+    @property
+    def indent(self) -> int:
+        """The column of the marker (tabs count as 4)."""
+        return len(self.lead.expandtabs(4))
+
+    @property
+    def content(self) -> int:
+        """The column the item's text starts at."""
+        return self.indent + len(self.marker) + 1
+
+    @property
+    def ordered(self) -> bool:
+        return self.marker[0].isdecimal()
+
+
+def bullet(line: str) -> Bullet | None:
+    """The list item ``line`` starts, or ``None``."""
+    text = line.lstrip(_BLANKS)
+    lead = line[: len(line) - len(text)]
+    if not text:
+        return None
+    if text[0] in "-*+":
+        marker = text[0]
+    else:
+        digits = _decimals(text)
+        if not 1 <= digits <= 9 or text[digits : digits + 1] not in (".", ")"):
+            return None
+        marker = text[: digits + 1]
+    rest = text[len(marker) :]
+    if rest and rest[0] not in _BLANKS:
+        return None
+    return Bullet(lead, marker, strip_checkbox(rest.strip()))
+
+
+def _decimals(text: str) -> int:
+    """How many decimal digits (any script) ``text`` starts with, up to 10."""
+    count = 0
+    while count < len(text) and count < 10 and text[count].isdecimal():
+        count += 1
+    return count
+
+
+def imports(line: str) -> list[str] | None:
+    """The targets of a Claude/Gemini import line (``@AGENTS.md``, ``- @a.md @b.md``), without the ``@``, or
+    ``None`` when ``line`` is not one."""
+    text = line.strip(_BLANKS)
+    if len(text) > 1 and text[0] in "-*+" and text[1] in _BLANKS:
+        text = text[1:].lstrip(_BLANKS)
+    words = text.replace("\t", " ").split(" ")
+    targets = [word[1:] for word in words if word]
+    if not targets or not all(_import_word(word) for word in words if word):
+        return None
+    return targets
+
+
+def _import_word(word: str) -> bool:
+    target = word[1:]
+    return word[0] == "@" and bool(target) and "@" not in target and not any(char.isspace() for char in target)
+
+
+def bold_line(line: str) -> str | None:
+    """The text of a line that is only bold text (``**Decisions**``, ``__To do__:``), or ``None``."""
+    start = _spaces(line)
+    if start is None:
+        return None
+    text = line[start:]
+    if text[:2] not in ("**", "__"):
+        return None
+    body = text[2:].rstrip(_BLANKS)
+    if body.endswith(":"):
+        body = body[:-1].rstrip(_BLANKS)
+    if len(body) < 3 or body[-2:] not in ("**", "__"):
+        return None
+    return body[:-2]
+
+
+def label_line(line: str) -> str | None:
+    """The label of a line that is only a short label and a colon (``Next steps:``), or ``None``."""
+    start = _spaces(line)
+    if start is None:
+        return None
+    text = line[start:].rstrip(_BLANKS)
+    if not text.endswith(":"):
+        return None
+    label = text[:-1]
+    if not 2 <= len(label) <= 31 or not (label[0].isascii() and label[0].isalpha()):
+        return None
+    return label if all(char.isascii() and (char.isalpha() or char in " -") for char in label) else None
+
+
+_KEY_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_KEY_CHARS = _KEY_START | frozenset("0123456789-")
+
+
+def front_key(line: str) -> tuple[str, str] | None:
+    """A frontmatter ``key: value`` line: the key and its value (stripped, ``""`` when none), or ``None``."""
+    if not line or line[0] not in _KEY_START:
+        return None
+    end = 1
+    while end < len(line) and line[end] in _KEY_CHARS:
+        end += 1
+    rest = line[end:].lstrip(_BLANKS)
+    if not rest.startswith(":"):
+        return None
+    value = rest[1:]
+    if value and value[0] not in _BLANKS:
+        return None
+    return line[:end], value.strip(_BLANKS)
+
+
+def front_item(line: str) -> str | None:
+    """The value of an indented frontmatter list item (``  - value``), stripped, or ``None``."""
+    text = line.lstrip(_BLANKS)
+    if text == line or not text.startswith("-"):
+        return None
+    return text[1:].strip(_BLANKS)
+
+
+def without_comment(value: str) -> str:
+    """A YAML plain scalar without its comment (`` # ...``, white space before it included)."""
+    mark = value.find("#", 1)
+    while mark > 0 and value[mark - 1] not in _BLANKS:
+        mark = value.find("#", mark + 1)
+    return value if mark < 0 else value[:mark].rstrip(_BLANKS)
 
 
 def indent(line: str) -> int:
@@ -25,51 +239,155 @@ def dedent(line: str, columns: int) -> str:
     return expanded[min(columns, indent(line)) :]
 
 
-def closes(line: str, marker: str) -> bool:
-    """Whether ``line`` closes the code fence opened with ``marker``."""
-    stripped = line.strip()
-    return stripped.startswith(marker[0] * len(marker)) and not stripped.strip(marker[0])
+CODE, FENCE, BLANK, HEADING, BREAK, BULLET, TABLE, TEXT = (
+    "code",
+    "fence",
+    "blank",
+    "heading",
+    "break",
+    "bullet",
+    "table",
+    "text",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a Markdown file as :class:`Reader` tells it.
+
+    ``kind`` is one of: ``code`` (inside a code fence, the closing line included: ``closes``), ``fence`` (opens one:
+    ``marker``), ``blank``, ``heading`` (ATX with text: ``level``, ``title``), ``break``, ``bullet`` (``item``),
+    ``table`` (a row, perhaps block-quoted: ``quoted``; ``starts`` when the line before is not a row) or ``text``.
+    ``underline`` is the level of the setext heading the next line would make of this one (0: none); a parser that
+    takes it calls :meth:`Reader.skip` to pass the underline."""
+
+    number: int
+    text: str
+    kind: str
+    level: int = 0
+    title: str = ""
+    marker: str = ""
+    closes: bool = False
+    item: Bullet | None = None
+    quoted: bool = False
+    starts: bool = False
+    underline: int = 0
+
+    @property
+    def plain(self) -> str:
+        """The line stripped, without a block-quote mark."""
+        return unquote(self.text.strip())
+
+
+class Reader:
+    """The lines of a Markdown file (HTML comments blanked, line numbers kept), each with its kind."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = strip_comments(lines)
+        self.index = 0
+        self._fence: str | None = None
+
+    def __iter__(self) -> Iterator[Line]:
+        return self
+
+    def __next__(self) -> Line:
+        if self.index >= len(self.lines):
+            raise StopIteration
+        text = self.lines[self.index]
+        self.index += 1
+        number = self.index
+        if self._fence is not None:
+            ends = closes(text, self._fence)
+            if ends:
+                self._fence = None
+            return Line(number, text, CODE, closes=ends)
+        marker = fence(text)
+        if marker is not None:
+            self._fence = marker
+            return Line(number, text, FENCE, marker=marker)
+        if not text.strip():
+            return Line(number, text, BLANK)
+        atx = heading(text)
+        if atx is not None and atx[1].strip():
+            return Line(number, text, HEADING, level=atx[0], title=atx[1])
+        if is_break(text):
+            return Line(number, text, BREAK)
+        item = bullet(text)
+        if item is not None:
+            return Line(number, text, BULLET, item=item)
+        following = self.lines[self.index] if self.index < len(self.lines) else ""
+        level = underline(following) if indent(text) < 4 else 0
+        stripped = text.strip()
+        if unquote(stripped).startswith("|"):
+            previous = self.lines[self.index - 2] if self.index >= 2 else ""
+            starts = self.index < 2 or not unquote(previous.strip()).startswith("|")
+            return Line(number, text, TABLE, quoted=stripped.startswith(">"), starts=starts, underline=level)
+        return Line(number, text, TEXT, underline=level)
+
+    def skip(self) -> None:
+        """Pass the next line (the underline of a setext heading just taken)."""
+        self.index += 1
 
 
 def strip_comments(lines: list[str]) -> list[str]:
     """Lines with HTML comments blanked out (outside code fences); line numbers are kept."""
     out: list[str] = []
     in_comment = False
-    fence: str | None = None
+    open_fence: str | None = None
     for line in lines:
         if not in_comment:
-            match = FENCE.match(line)
-            if fence is None and match:
-                fence = match.group(2)
-            elif fence is not None and closes(line, fence):
-                fence = None
+            marker = fence(line) if open_fence is None else None
+            if marker is not None:
+                open_fence = marker
+            elif open_fence is not None and closes(line, open_fence):
+                open_fence = None
                 out.append(line)
                 continue
-            if fence is not None:
+            if open_fence is not None:
                 out.append(line)
                 continue
-        kept = ""
-        rest = line
-        while rest:
+        pieces: list[str] = []
+        position = 0
+        while position < len(line):
             if in_comment:
-                end = rest.find("-->")
+                end = line.find("-->", position)
                 if end < 0:
                     break
-                rest = rest[end + 3 :]
+                position = end + 3
                 in_comment = False
             else:
-                start = rest.find("<!--")
+                start = line.find("<!--", position)
                 if start < 0:
-                    kept += rest
+                    pieces.append(line[position:])
                     break
-                kept += rest[:start]
-                rest = rest[start + 4 :]
+                pieces.append(line[position:start])
+                position = start + 4
                 in_comment = True
+        kept = "".join(pieces)
         out.append(kept.rstrip() if kept.strip() else "")
     return out
 
 
 _ABBREVIATIONS = frozenset({"e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "incl.", "no.", "nr.", "fig.", "resp."})
+
+
+def _enumerator(word: str) -> bool:
+    """Whether ``word`` is a letter enumerator: ``a.``, ``(b.``."""
+    letter = word.removeprefix("(")
+    return len(letter) == 2 and "a" <= letter[0] <= "z" and letter[1] == "."
+
+
+def _past_code(text: str, index: int) -> int:
+    """Where the code span opening at ``text[index]`` ends (just after its opening ticks when never closed)."""
+    length = len(text)
+    run = index
+    while run < length and text[run] == "`":
+        run += 1
+    ticks = text[index:run]
+    close = text.find(ticks, run)
+    while close != -1 and close + len(ticks) < length and text[close + len(ticks)] == "`":
+        close = text.find(ticks, close + len(ticks) + 1)
+    return run if close == -1 else close + len(ticks)
 
 
 def first_sentence(text: str, shortest: int = 12) -> tuple[str, str] | None:
@@ -82,14 +400,7 @@ def first_sentence(text: str, shortest: int = 12) -> tuple[str, str] | None:
     while index < length:
         char = text[index]
         if char == "`":
-            run = index
-            while run < length and text[run] == "`":
-                run += 1
-            ticks = text[index:run]
-            close = text.find(ticks, run)
-            while close != -1 and close + len(ticks) < length and text[close + len(ticks)] == "`":
-                close = text.find(ticks, close + len(ticks) + 1)
-            index = run if close == -1 else close + len(ticks)
+            index = _past_code(text, index)
             continue
         if char in "([{":
             depth += 1
@@ -101,7 +412,7 @@ def first_sentence(text: str, shortest: int = 12) -> tuple[str, str] | None:
             ends = bool(rest) and not rest[0].islower() and word not in _ABBREVIATIONS
             if ends and char == "." and index > 0 and text[index - 1].isdigit() and rest[0].isdigit():
                 ends = False
-            if ends and char == "." and re.fullmatch(r"\(?[a-z]\.", word):  # "a." in "item a. B" is not an end
+            if ends and char == "." and _enumerator(word):  # "a." in "item a. B" is not an end
                 ends = False
             if ends:
                 return text[: index + 1], rest

@@ -154,7 +154,9 @@ def find_project(start: Path | None = None) -> Project:
 def _linked_git_dir(dot_git: Path) -> Path:
     """The git directory a ``.git`` file points at (worktrees and submodules)."""
     try:
-        text = dot_git.read_text(encoding="utf-8").strip()
+        from gitmem.gateway import CONFIG_LIMIT, read_given  # (the gateway imports this module)
+
+        text = read_given(dot_git, limit=CONFIG_LIMIT).decode("utf-8").strip()
     except OSError as exc:
         raise CannotRun(f"cannot read {dot_git}: {exc.strerror}") from None
     if not text.startswith("gitdir:"):

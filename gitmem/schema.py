@@ -13,7 +13,6 @@ import json
 import re
 from datetime import date
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from gitmem import yamlio
@@ -35,7 +34,9 @@ def fails_scan(messages: list[str]) -> bool:
 
 def schema_text(name: str) -> str:
     """The shipped JSON Schema ``name`` ("memory" or "config") as text."""
-    return resources.files("gitmem").joinpath("schemas", SCHEMA_FILES[name]).read_text(encoding="utf-8")
+    from gitmem.gateway import read_package
+
+    return read_package("schemas", SCHEMA_FILES[name])
 
 
 @cache
@@ -195,8 +196,8 @@ _PATTERN_HINTS = {
     "rev": "must be one line",
     "track": "must be one line",
     "origin": "must be one line",
-    "allow": "must be a finding fingerprint (v2: and hex digits, as printed by gitmem scan --baseline)",
-    "salt": "must be 16 to 64 hex digits (gitmem scan --baseline proposes one)",
+    "allow": "must be a finding fingerprint (v3:PATH:RULE:DIGEST, as printed by gitmem scan --baseline)",
+    "salt": "must be 16 to 64 hex digits (the salt of old v2: fingerprints)",
     **dict.fromkeys(DATE_FIELDS, "must be a date written YYYY-MM-DD"),
 }
 

@@ -41,6 +41,18 @@ def git(cwd: Path, *args: str) -> str:
     return done.stdout
 
 
+def tree_digest(folder: Path) -> str:
+    """A digest of every name and byte under ``folder``: equal when nothing in it changed."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        h.update(str(path.relative_to(folder)).encode() + b"\0")
+        if path.is_file():
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
 def gitmem_command() -> list[str]:
     exe = shutil.which("gitmem", path=str(Path(sys.executable).parent))
     return [exe] if exe else [sys.executable, "-m", "gitmem"]

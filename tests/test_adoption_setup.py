@@ -5,6 +5,7 @@ Real repositories, real pre-commit, real commits through the installed hooks.
 
 from __future__ import annotations
 
+import os
 import random
 import string
 import subprocess
@@ -65,13 +66,14 @@ def test_cursor_rules_as_a_file_is_one_clear_error(project: Path, run: Run) -> N
         # a docs page named like a tool's file, and tools' settings that are not rules: none of them is a target
         (["docs/gemini.md", "gemini.md", ".cursor/hooks.json", ".cursor/mcp.json", ".gemini/settings.json",
           ".kiro/settings/mcp.json", ".windsurf/workflows/deploy.md"], "targets: [agents, claude]"),
-        (["GEMINI.md"], "targets: [agents, claude, gemini]"),
-        ([".cursor/rules/style.mdc"], "targets: [agents, claude, cursor]"),
-        ([".cursorrules"], "targets: [agents, claude, cursor]"),
-        ([".windsurf/rules/style.md", ".kiro/steering/product.md"], "targets: [agents, claude, windsurf, kiro]"),
+        # The tools the project uses, and only those (the defaults agents and claude when it uses none).
+        (["GEMINI.md"], "targets: [gemini]"),
+        ([".cursor/rules/style.mdc"], "targets: [cursor]"),
+        ([".cursorrules"], "targets: [cursor]"),
+        ([".windsurf/rules/style.md", ".kiro/steering/product.md"], "targets: [windsurf, kiro]"),
         ([".clinerules/workflows/release.md"], "targets: [agents, claude]"),  # workflows only: no rules
-        # Rules of Cline's own, but Cline reads AGENTS.md too: left out, or it would get every memory twice.
-        ([".clinerules/general.md"], "targets: [agents, claude]"),
+        # Rules of Cline's own: Cline reads AGENTS.md too, but compile places each memory once either way.
+        ([".clinerules/general.md"], "targets: [cline]"),
     ],
 )  # fmt: skip
 def test_targets_are_detected_from_the_tools_real_rules_files(
@@ -88,8 +90,8 @@ def test_claude_importing_agents_is_served_by_the_agents_target(repo: Path, run:
     _write(repo / "CLAUDE.md", "@AGENTS.md\n")
     result = run("init", "--no-hooks")
     assert result.code == 0
-    assert "CLAUDE.md imports @AGENTS.md, so the agents target serves Claude Code too: no claude target" in result.out
-    assert _targets(repo) == "targets: [agents]"
+    assert "CLAUDE.md imports @AGENTS.md: compile adds to CLAUDE.md only what AGENTS.md does not hold" in result.out
+    assert _targets(repo) == "targets: [agents, claude]"
     assert result.lines[-1].startswith("next: gitmem import ")
     assert run("add", "Use pnpm", "--kind", "convention").code == 0
     for _ in range(2):
@@ -129,7 +131,8 @@ def test_init_with_husky_adds_the_hook_to_the_teams_script_and_a_secret_is_stopp
     assert "hooksPath" not in (result.err or "")
     assert git(repo, "config", "core.hooksPath").strip() == ".husky/_"  # the team's hooks stay on
     script = (repo / ".husky" / "pre-commit").read_text(encoding="utf-8")
-    assert script.endswith("pre-commit run --hook-stage pre-commit || exit $?\necho team hook ran > .husky-ran\n")
+    assert "then pre-commit run --hook-stage pre-commit || exit $?; else" in script
+    assert script.endswith("; fi\necho team hook ran > .husky-ran\n")
     assert run("init").out.count("pre-commit run") == 0  # idempotent
     _write(repo / "app.py", f'TOKEN = "{_token()}"\n')
     git(repo, "add", "-A")
@@ -140,6 +143,61 @@ def test_init_with_husky_adds_the_hook_to_the_teams_script_and_a_secret_is_stopp
     (repo / "app.py").unlink()
     assert _commit(repo, "clean").returncode == 0
     assert (repo / ".husky-ran").is_file()  # the team's own hook still runs
+
+
+def _bare_path(tmp_path: Path) -> str:
+    """A PATH with git and the shell tools husky's stubs use, but neither pre-commit nor gitmem: a teammate who
+    has not installed them."""
+    import shutil
+
+    folder = tmp_path / "bare-bin"
+    folder.mkdir()
+    for tool in ("git", "sh", "env", "basename", "dirname"):
+        found = shutil.which(tool)
+        assert found is not None
+        (folder / tool).symlink_to(found)
+    return str(folder)
+
+
+# excalidraw's and gemini-cli's shape: husky, a tracked .husky/pre-commit running the JS team's own checks.
+def test_with_husky_a_teammate_without_pre_commit_can_still_commit_and_is_told_once(
+    repo: Path, run: Run, tmp_path: Path
+) -> None:
+    _husky(repo)
+    assert run("init").code == 0
+    env = {**os.environ, "PATH": _bare_path(tmp_path)}
+
+    def commit(message: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", "commit", "-qm", message], cwd=repo, capture_output=True, text=True, env=env)
+
+    git(repo, "add", "-A")
+    first = commit("set up gitmem")
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "not found" not in first.stderr
+    assert "gitmem: this commit was not checked for secrets" in first.stderr
+    assert "pipx install pre-commit gitmem-cli" in first.stderr
+    assert (repo / ".husky-ran").is_file()  # their own hook ran
+    (repo / ".husky-ran").unlink()
+    _write(repo / "notes.txt", "more\n")
+    git(repo, "add", "notes.txt")
+    second = commit("more")
+    assert second.returncode == 0 and "gitmem" not in second.stderr  # told once
+    assert (repo / ".husky-ran").is_file()
+
+
+def test_init_upgrades_the_line_an_older_init_added(repo: Path, run: Run) -> None:
+    from gitmem.git.hookpath import MARK
+
+    _husky(repo)
+    old = f"{MARK}\r\npre-commit run --hook-stage pre-commit || exit $?\r\necho team hook ran > .husky-ran\r\n"
+    _write(repo / ".husky" / "pre-commit", old)
+    result = run("init")
+    assert "updated gitmem's line in .husky/pre-commit" in result.out
+    script = (repo / ".husky" / "pre-commit").read_bytes().decode()
+    assert script.startswith(MARK + "\r\nif command -v pre-commit") and script.endswith(
+        "; fi\r\necho team hook ran > .husky-ran\r\n"
+    )
+    assert run("init").out.count(".husky/pre-commit") == 0  # idempotent
 
 
 def test_a_hooks_path_set_after_init_is_reported_by_doctor_and_check(repo: Path, run: Run) -> None:

@@ -150,3 +150,90 @@ def test_the_installed_hook_commands_run(initialised: Path, run: Run) -> None:
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     assert remember.MARK in (initialised / ".claude" / "commands" / "remember.md").read_text(encoding="utf-8")
+
+
+# -- issue 23: uv's shape (CLAUDE.md = @AGENTS.md, a .claude/settings.json of its own), and files not in
+# json.dumps shape ---------------------------------------------------------------------------------------------------
+
+UV_SETTINGS = """{
+  "hooks": {
+    "SessionStart": [
+      {
+        "matcher": "startup",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "bash agents/hooks/session-start.sh"
+          }
+        ]
+      }
+    ],
+    "PostToolUse": [
+      {
+        "matcher": "Edit|Write|MultiEdit",
+        "hooks": [{"type": "command", "command": "uv run --frozen agents/hooks/post-edit-format.py"}]
+      }
+    ]
+  }
+}
+"""
+
+
+def test_a_claude_md_importing_agents_md_gets_claude_code_hooks(repo: Path, run: Run) -> None:
+    (repo / "AGENTS.md").write_text("# Agents\n\n- Run `cargo test`\n", encoding="utf-8")
+    (repo / "CLAUDE.md").write_text("@AGENTS.md\n", encoding="utf-8")
+    settings = repo / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(UV_SETTINGS, encoding="utf-8")
+    init = run("init", "--no-hooks")
+    assert "targets: agents" in init.out  # CLAUDE.md imports AGENTS.md: no claude target
+    done = run("init", "--agent-hooks")
+    assert done.code == 0, done.err
+    assert "updated .claude/settings.json" in done.out and "claude" in done.out.splitlines()[-1]
+    text = settings.read_text(encoding="utf-8")
+    data = json.loads(text)
+    commands = [h["command"] for groups in data["hooks"].values() for g in groups for h in g["hooks"]]
+    assert setup.command_for("claude", "prompt") in commands
+    assert "bash agents/hooks/session-start.sh" in commands  # theirs stays
+    assert text.startswith(UV_SETTINGS[: UV_SETTINGS.index("          }\n        ]")])  # their lines as they were
+    assert run("init", "--agent-hooks", "--remove").code == 0
+    assert settings.read_text(encoding="utf-8") == UV_SETTINGS  # byte for byte
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"model":"opus","env":{"GREETING":"caf\\u00e9"},"hooks":{"Stop":[{"hooks":[{"type":"command","command":"./n.sh"}]}]}}\n',
+        '{\n\t"model": "opus",\n\t"env": {"GREETING": "caf\\u00e9"}\n}\n',
+        '{\r\n    "permissions" : { "allow" : [ "Bash(ls:*)" ] }\r\n}',
+        "{}\n",
+    ],
+    ids=["one-line", "tabs", "crlf-spaced", "empty"],
+)
+def test_settings_not_in_json_dumps_shape_come_back_byte_for_byte(initialised: Path, run: Run, text: str) -> None:
+    settings = initialised / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_bytes(text.encode("utf-8"))
+    assert run("init", "--agent-hooks").code == 0
+    added = settings.read_bytes().decode("utf-8")
+    data = json.loads(added)
+    assert json.loads(text).items() <= data.items() or "hooks" in json.loads(text)
+    assert any(setup.command_for("claude", "stop") in h["command"] for g in data["hooks"]["Stop"] for h in g["hooks"])
+    assert "\\u00e9" in added if "\\u00e9" in text else True  # their escapes are not rewritten
+    assert run("init", "--agent-hooks").code == 0 and settings.read_bytes().decode("utf-8") == added  # idempotent
+    assert run("init", "--agent-hooks", "--remove").code == 0
+    if json.loads(text) == {}:
+        assert not settings.exists()  # nothing of theirs was in it
+    else:
+        assert settings.read_bytes().decode("utf-8") == text
+
+
+def test_remove_takes_out_what_target_claude_added(repo: Path, run: Run) -> None:
+    assert run("init", "--no-hooks", "--target", "agents").code == 0
+    assert run("init", "--agent-hooks", "--target", "claude").code == 0
+    settings = repo / ".claude" / "settings.json"
+    assert setup.command_for("claude", "prompt") in settings.read_text(encoding="utf-8")
+    removed = run("init", "--agent-hooks", "--remove")
+    assert removed.code == 0
+    assert not settings.exists()
+    assert not any((repo / ".claude").rglob("*gitmem*"))

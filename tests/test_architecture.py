@@ -87,7 +87,19 @@ COMMANDS_ONLY = (
     "gitmem.scopes.sources",
 )
 # The shared modules at the top may import only each other, the memory model and cache, and the scanner.
-SHARED = ("errors", "fsutil", "safepath", "globmatch", "project", "config", "yamlio", "yamlfast", "markdown", "schema")
+SHARED = (
+    "errors",
+    "gateway",
+    "globmatch",
+    "project",
+    "tools",
+    "config",
+    "yamlio",
+    "yamlfast",
+    "markdown",
+    "schema",
+    "clientstores",
+)
 SHARED_MAY = (
     *(f"gitmem.{name}" for name in SHARED),
     "gitmem",
@@ -197,9 +209,8 @@ PROMPT_HOOK_MODULES = (
     "gitmem.__main__",
     "gitmem.errors",
     "gitmem.project",
-    "gitmem.fsutil",
+    "gitmem.gateway",
     "gitmem.globmatch",
-    "gitmem.safepath",
     "gitmem.memory",
     "gitmem.memory.model",
     "gitmem.memory.cache",
@@ -214,6 +225,7 @@ PROMPT_HOOK_MODULES = (
     "gitmem.session.run",
     "gitmem.session.state",
     "gitmem.session.status",
+    "gitmem.clientstores",
 )
 SCAN_HOOK_MODULES = (
     "gitmem",

@@ -512,3 +512,32 @@ def test_target_over_budget_is_a_warning(project: Path, run: Run) -> None:
     assert "third" in budget["message"]
     assert budget["command"] == "gitmem stats"
     assert run("doctor", "--strict").code == 1
+
+
+# -- near-duplicates must mean the same thing (issue 23): what an import of deno's rules gave doctor ---------------
+
+LEAD = (
+    "Listed under: PR titles are validated by CI (see `.github/workflows/pr.ts`). The title must follow "
+    "Conventional Commits and start with one of these prefixes:"
+)
+
+
+def test_rules_that_read_alike_but_say_different_things_are_not_near_duplicates(project: Path, run: Run) -> None:
+    # different commands
+    write("insta-accept", "Review snapshots, then run `cargo insta accept` to keep the new ones", kind="convention")
+    write("insta-reject", "Review snapshots, then run `cargo insta reject` to drop the new ones", kind="convention")
+    # antonyms
+    write("minor-bump", "A new lint rule in the nursery group is a minor version bump", kind="convention")
+    write("major-bump", "A new lint rule in the nursery group is a major version bump", kind="convention")
+    # a negation
+    write("target-next", "A change that affects end users goes to the next branch", kind="convention")
+    write("target-main", "A change that doesn't affect end users goes to the next branch's main", kind="convention")
+    # items sharing only their lead-in (an enumeration of commit prefixes)
+    for prefix, meaning in (("ci", "CI changes"), ("docs", "documentation"), ("perf", "performance improvements")):
+        write(f"prefix-{prefix}", f"`{prefix}:` — {meaning}", kind="convention", body=LEAD)
+    # and a real near-duplicate still is one
+    write("pin-node", "Pin Node to version 20 in CI and locally")
+    write("pin-node-20", "Pin Node to version 20 locally and in CI")
+    _, found = findings(run)
+    pairs = [f["message"].split()[0] for f in found if f["code"] == "near-duplicate"]
+    assert pairs == ["pin-node-20"], [f["message"] for f in found]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gitmem import fsutil
+from gitmem import gateway as fsutil
 from tests.conftest import Run, git
 
 
@@ -115,7 +115,7 @@ def test_edit_with_a_read_only_git_dir_is_exit_3(read_only_git: Path, run: Run) 
 KILLED_WRITER = """
 import os, sys, time
 from pathlib import Path
-from gitmem import fsutil
+from gitmem import gateway as fsutil
 from gitmem.memory.model import Memory
 from gitmem.memory.store import Store
 from gitmem.project import find_project

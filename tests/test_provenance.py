@@ -160,8 +160,13 @@ def test_diff_default_is_from_the_merge_base(branched: Path, run: Run) -> None:
     assert result.code == 0, result.err
     data = json.loads(result.out)
     merge_base = git(branched, "merge-base", "main", "HEAD").strip()
-    assert data["base"] == {"label": "merge base of main and HEAD", "commit": merge_base, "default_branch": "main"}
-    assert data["head"] == {"label": "working tree", "commit": None, "default_branch": None}
+    assert data["base"] == {
+        "label": "merge base of main and HEAD",
+        "commit": merge_base,
+        "default_branch": "main",
+        "merge_base_of": None,
+    }
+    assert data["head"] == {"label": "working tree", "commit": None, "default_branch": None, "merge_base_of": None}
     assert data["summary"] == {"added": 2, "changed": 1, "retired": 1, "removed": 1}
     assert [(c["change"], c["id"]) for c in data["changes"]] == [
         ("added", "new-one"),
@@ -245,15 +250,34 @@ def test_diff_base_to_working_tree_and_between_commits(branched: Path, run: Run)
         "label": "feature",
         "commit": git(branched, "rev-parse", "feature").strip(),
         "default_branch": None,
+        "merge_base_of": None,
     }
-    # main has main-only, feature does not: between the two tips, it was removed.
+    merge_base = git(branched, "merge-base", "main", "feature").strip()
+    assert data["base"] == {
+        "label": "merge base of main and feature",
+        "commit": merge_base,
+        "default_branch": None,
+        "merge_base_of": "main",
+    }
+    # main has main-only, landed after feature branched: the pull request does not remove it (issue 23).
     assert [(c["change"], c["id"]) for c in data["changes"]] == [
         ("added", "new-one"),
         ("changed", "edit-me"),
         ("retired", "retire-me"),
-        ("removed", "main-only"),
         ("removed", "remove-me"),
     ]
+    markdown = run("diff", "main", "feature").out
+    assert markdown.startswith("### gitmem: memory changes from the merge base of `main` and `feature` (")
+    assert "main-only" not in markdown
+    assert [c["id"] for c in json.loads(run("diff", "main", "--json").out)["changes"]] == [
+        "new-one",
+        "edit-me",
+        "keep",
+        "retire-me",
+        "remove-me",
+    ]  # BASE alone: from the merge base too, to the working tree
+    ancestor = json.loads(run("diff", "HEAD~1", "HEAD", "--json").out)
+    assert ancestor["base"]["label"] == "HEAD~1" and ancestor["base"]["merge_base_of"] is None
     same = run("diff", "HEAD", "HEAD")
     assert same.out.endswith("\n\nNo memory changes.\n")
 
@@ -379,11 +403,16 @@ def test_diff_unrelated_histories(project: Path, run: Run) -> None:
         2,
         "error: main and HEAD share no history: name the base, e.g. `gitmem diff main`\n",
     )
+    named = run("diff", "main", "HEAD")
+    assert (named.code, named.err) == (
+        2,
+        "error: main and HEAD share no history: there is no merge base to compare from\n",
+    )
 
 
 def test_help_has_examples(run: Run) -> None:
     assert "gitmem history use-pnpm" in run("history", "--help").out
-    assert "gitmem diff origin/main HEAD --json" in run("diff", "--help").out
+    assert 'gitmem diff "origin/$GITHUB_BASE_REF" HEAD --json' in run("diff", "--help").out
 
 
 def test_git_failure_becomes_one_line(project: Path) -> None:

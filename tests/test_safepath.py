@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gitmem import safepath
+from gitmem import gateway as safepath
 from tests.conftest import Run, git
 
 MEMORY = "id: {id}\ntitle: {title}\nkind: convention\nstatus: active\n{extra}"

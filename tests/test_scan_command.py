@@ -210,23 +210,31 @@ def test_hidden_unicode_is_reported(repo: Path, run: Run) -> None:
 def test_baseline_then_allow_list_and_excludes_from_config(project: Path, run: Run) -> None:
     secret, other = ghp(), ghp()
     write(project / "docs" / "example.md", f"Use a token like {secret} (revoked).\n")
+    write(project / "docs" / "odd #dir" / "a: b.md", f"token {secret}\n")  # a path YAML must quote
     write(project / "tests" / "fixtures" / "x.env", f"TOKEN={other}\n")
     baseline = run("scan", "docs", "--baseline")
     assert baseline.code == 0
-    [entry] = [line for line in baseline.out.splitlines() if line.startswith("    - ")]
-    fingerprint = entry.split()[1]
-    assert entry == f"    - {fingerprint}  # docs/example.md:1 github-pat"
+    entries = [line for line in baseline.out.splitlines() if line.startswith("    - ")]
+    [plain] = [line for line in entries if "example.md" in line]
+    fingerprint = plain.split()[1]
+    assert plain == f"    - {fingerprint}  # docs/example.md:1 github-pat"
+    assert re.fullmatch(r"v3:docs/example\.md:github-pat:[0-9a-f]{16}", fingerprint)
+    [quoted] = [line for line in entries if "odd" in line]
+    assert quoted.startswith('    - "v3:docs/odd #dir/a: b.md:github-pat:')
     assert secret not in baseline.out
-    # the block to paste: a new salt of this repository's own (there was none), and the allowed fingerprints
     block = baseline.out[baseline.out.index("scan:\n") :]
-    assert re.search(r"(?m)^  salt: [0-9a-f]{32}  # new", block)
+    assert "salt" not in block  # a v3 fingerprint needs none
     config = project / ".memory" / "config.yaml"
     config.write_text(config.read_text() + block + "  exclude:\n    - tests/fixtures/**\n")
     assert run("scan", "docs", "tests").code == 0
-    # the allow list is by secret: the same secret elsewhere is allowed, another one is not
+    assert run("scan").code == 0  # the same fingerprints from the root as from docs/: paths from the root
+    # the allow list is by place: the same secret in another file is not allowed
     write(project / "docs" / "more.md", f"again {secret}\nnew {other}\n")
     result = run("scan", "docs", "--json")
-    assert [(f["path"], f["line"]) for f in json.loads(result.out)["findings"]] == [("docs/more.md", 2)]
+    assert [(f["path"], f["line"]) for f in json.loads(result.out)["findings"]] == [
+        ("docs/more.md", 1),
+        ("docs/more.md", 2),
+    ]
 
 
 def test_staged_applies_config_excludes(project: Path, run: Run) -> None:
@@ -238,6 +246,32 @@ def test_staged_applies_config_excludes(project: Path, run: Run) -> None:
     write(project / "ui" / "view.txt", f"token {ghp()}\n")
     git(project, "add", "ui/view.txt")
     assert run("scan", "--staged").code == 1
+
+
+@pytest.mark.parametrize("how", ["git mv", "copy with diff.renames=copies", "rename and edit"])
+def test_a_file_moved_or_copied_out_of_an_excluded_folder_is_scanned_whole(project: Path, run: Run, how: str) -> None:
+    """A rename adds no lines to the staged diff: its token, excluded where it was, must not pass where it lands."""
+    config = project / ".memory" / "config.yaml"
+    config.write_text(config.read_text() + "scan:\n  exclude:\n    - fixtures/\n")
+    body = "".join(f"line_{n} = {n}\n" for n in range(30))
+    write(project / "fixtures" / "client.py", f"{body}TOKEN = '{ghp()}'\n")
+    git(project, "add", ".")
+    git(project, "commit", "-qm", "fixtures")
+    assert run("scan", "--staged").code == 0
+    (project / "src").mkdir()
+    if how == "git mv":
+        git(project, "mv", "fixtures/client.py", "src/client.py")
+    elif how == "rename and edit":
+        git(project, "mv", "fixtures/client.py", "src/client.py")
+        write(project / "src" / "client.py", (project / "src" / "client.py").read_text() + "DONE = True\n")
+    else:
+        git(project, "config", "diff.renames", "copies")
+        write(project / "src" / "client.py", (project / "fixtures" / "client.py").read_text())
+        write(project / "fixtures" / "client.py", (project / "fixtures" / "client.py").read_text() + "X = 1\n")
+    git(project, "add", "-A")
+    result = run("scan", "--staged", "--json")
+    assert result.code == 1, (how, result.out)
+    assert [(f["path"], f["line"]) for f in json.loads(result.out)["findings"]] == [("src/client.py", 31)]
 
 
 def test_an_invalid_config_cannot_run(project: Path, run: Run) -> None:

@@ -100,8 +100,8 @@ def test_finding_offsets_line_column_and_preview() -> None:
     assert text[finding.start : finding.end] == secret
     assert finding.preview == "ghp_… (40 chars)"
     assert secret not in finding.describe() and secret[4:12] not in finding.preview
-    assert finding.fingerprint() == fingerprint("github-pat", secret)
-    assert re.fullmatch(r"v2:[0-9a-f]{32}", finding.fingerprint())
+    assert finding.fingerprint() == fingerprint("config.py", "github-pat", "TOKEN = '\u2039secret\u203a'")
+    assert re.fullmatch(r"v3:config\.py:github-pat:[0-9a-f]{16}", finding.fingerprint())
 
 
 @pytest.mark.parametrize(
@@ -112,12 +112,17 @@ def test_preview_shows_at_most_a_quarter_and_four_characters(secret: str, shown:
     assert preview(secret) == shown
 
 
-def test_fingerprint_depends_on_rule_and_secret_only() -> None:
-    secret = ghp()
+def test_fingerprint_is_the_place_and_kind_and_nothing_of_the_value() -> None:
+    """Path, rule and the masked line: the same for another secret on the same line, not for the same secret on
+    another line or in another file; lines added above change nothing."""
+    secret, other = ghp(), ghp()
     a = scan_text(f"x = '{secret}'", "a.py")[0]
-    b = scan_text(f'\n\nother = "{secret}"', "b.py")[0]
-    assert a.fingerprint() == b.fingerprint()
-    assert fingerprint("github-pat", secret) != fingerprint("npm-token", secret)
+    assert a.fingerprint() == scan_text(f"x = '{other}'", "a.py")[0].fingerprint()  # the value is not in it
+    assert a.fingerprint() == scan_text(f"\n\n  x = '{secret}'\r", "a.py")[0].fingerprint()  # nor the line number
+    assert a.fingerprint() != scan_text(f"y = '{secret}'", "a.py")[0].fingerprint()
+    assert a.fingerprint() != scan_text(f"x = '{secret}'", "b.py")[0].fingerprint()
+    assert fingerprint("a.py", "github-pat", "x") != fingerprint("a.py", "npm-token", "x")
+    assert secret[4:] not in a.fingerprint() and secret[-8:] not in a.fingerprint()
 
 
 def test_overlapping_rules_report_the_most_specific_once() -> None:
@@ -359,7 +364,8 @@ def test_a_decoded_layer_maps_every_character_back_to_its_source() -> None:
 
 
 def test_scanning_computes_no_slow_fingerprint_unless_the_allow_list_holds_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    """scrypt (some 50 ms a finding) runs only to compare with v2 entries of scan.allow, or to print --json."""
+    """scrypt (some 25-50 ms a finding) runs only to compare with old v2 entries of scan.allow; a v3 fingerprint
+    (what --json and --baseline print) costs a hash of one line."""
     from gitmem.scan import engine
 
     calls: list[str] = []
@@ -373,7 +379,11 @@ def test_scanning_computes_no_slow_fingerprint_unless_the_allow_list_holds_one(m
     text = "".join(f"TOKEN_{n} = '{ghp()}'\n" for n in range(5))
     found = scan_text(text, kind="code")
     assert len(found) == 5 and calls == []
+    assert len({f.fingerprint() for f in found}) == 5 and calls == []
     legacy = [found[0].legacy]
-    assert len(engine.without_allowed(found, legacy)) == 4 and calls == []  # an old entry: no scrypt
-    allowed = engine.without_allowed(found, [found[1].fingerprint()])  # a v2 entry: each finding is compared
+    assert len(engine.without_allowed(found, legacy)) == 4 and calls == []  # a v1 entry: no scrypt
+    assert len(engine.without_allowed(found, [found[0].fingerprint()])) == 4 and calls == []  # a v3 entry
+    allowed = engine.without_allowed(found, [found[1].salted("")])  # a v2 entry: each finding is compared
     assert len(allowed) == 4 and len(calls) == 6
+    assert len(engine.without_allowed(found, [found[1].salted(""), found[2].fingerprint()])) == 3
+    assert len(calls) == 6 + 1 + 4  # the entry, then the four findings no v3 entry allows: none for the fifth

@@ -148,7 +148,7 @@ def test_an_old_style_allow_entry_warns_the_same(project: Path, tmp_path: Path) 
     for _ in range(2):  # the settings parsed from YAML, then from the cache under .git/gitmem/
         fast, slow, loaded = both(project, tmp_path, "scan", "--staged")
         assert fast == slow
-        assert fast[0] == 0 and b"old-style fingerprint" in fast[2]
+        assert fast[0] == 0 and b"old fingerprint(s)" in fast[2]
     assert "click" not in loaded
 
 

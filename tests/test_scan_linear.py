@@ -49,6 +49,13 @@ CASES: dict[str, Callable[[int], str]] = {
     "dots and six-character words": lambda n: ("abcdef." * n)[:n],
     "0.A then a long run of token characters": lambda n: "0.A" + _b64(n).replace("+", "-").replace("/", "_"),
     "0.A repeated": lambda n: ("0.A" * n)[:n],
+    # issue 26: wrapped base64 joined, hex dumps decoded
+    "wrapped base64, 76 columns": lambda n: "\n".join(_b64(76) for _ in range(n // 77)),
+    "wrapped base64 lines of one character less each": lambda n: "\n".join(_b64(76 - i % 40) for i in range(n // 60)),
+    "an xxd dump": lambda n: "".join(
+        f"{i * 16:08x}: 4142 4344 4546 4748 494a 4b4c 4d4e 4f50  ABCD\n" for i in range(n // 58)
+    ),
+    "dump offsets repeated": lambda n: ("00000000: " * n)[:n],
     "Entra-shaped segments without the end": lambda n: ("1.A" + "a" * 60 + ".Ag" + "b" * 100 + " ") * (n // 168),
 }
 

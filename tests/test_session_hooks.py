@@ -241,7 +241,7 @@ def test_what_claude_code_reads_instead_or_imports_counts_as_loaded(project: Pat
     text = agents.read_text(encoding="utf-8")
     extra = "\n- Watch for N+1 queries in list endpoints (`n-plus-one`)\n  Use selectinload.\n"
     agents.write_text(text.replace("\n\nMore project memories", extra + "\nMore project memories"), encoding="utf-8")
-    assert "n-plus-one" in loaded_ids([agents])
+    assert "n-plus-one" in loaded_ids([agents], project)
     ask = "The orders list endpoint issues hundreds of queries per page"
     assert "[n-plus-one]" in context(hook(project, "prompt", prompt(project, ask, "c1")))
     (project / "CLAUDE.md").write_text("# Notes\n\n@AGENTS.md\n", encoding="utf-8")

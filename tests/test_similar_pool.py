@@ -21,6 +21,8 @@ def brute_force(items: list[tuple[str, str]], title: str, body: str, threshold: 
             similar.similarity(mine_title, similar.words(other_title)),
             similar.similarity(mine_all, similar.words(similar.memory_text(other_title, other_body))),
         )
+        if similar.different_rules(similar.memory_text(title, body), similar.memory_text(other_title, other_body)):
+            continue  # reads alike, says something else (a negation, an antonym, another command)
         if score >= threshold and (best is None or score > best[1]):
             best = (key, score)
     return best

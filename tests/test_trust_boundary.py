@@ -21,7 +21,7 @@ from gitmem.compile.render import entry_text
 from gitmem.memory.braces import MAX_EXPANSIONS, count, expand
 from gitmem.memory.model import ID_PATTERN, Memory
 from gitmem.scan import find_hidden, scan_text
-from gitmem.scan.engine import fingerprint, legacy_fingerprint
+from gitmem.scan.engine import legacy_fingerprint, salted_fingerprint
 from tests.compile.conftest import write_memory
 from tests.conftest import Run, git, gitmem_command
 
@@ -307,34 +307,50 @@ def test_a_url_with_credentials_is_refused_and_never_printed_or_written(project:
 # -- fingerprints ---------------------------------------------------------------------------------------------------
 
 
-def test_a_committed_fingerprint_is_a_slow_salted_hash_not_the_shipped_hmac(project: Path, run: Run) -> None:
+def test_a_committed_fingerprint_says_where_and_what_kind_and_nothing_of_the_secret(project: Path, run: Run) -> None:
     secret = fake_token(3)
     (project / "notes.md").write_text(f"old token {secret}\n")
     baseline = run("scan", "notes.md", "--baseline", "--json")
     data = json.loads(baseline.out)
     [entry] = data["allow"]
-    salt = data["salt"]
-    assert len(salt) == 32
     printed = entry["fingerprint"]
-    assert printed != legacy_fingerprint("github-pat", secret)  # the HMAC under the key in gitmem's source
-    digest = hashlib.sha256(f"github-pat:{secret}".encode()).digest()
-    slow = hashlib.scrypt(digest, salt=f"gitmem-fingerprint-v2:{salt}".encode(), n=2**13, r=8, p=1, dklen=16)
-    assert printed == "v2:" + slow.hex()
-    assert fingerprint("github-pat", secret, salt) == printed != fingerprint("github-pat", secret, "0" * 32)
+    assert "salt" not in data and entry["renews"] is None and data["stale"] == []
+    masked = hashlib.sha256("old token \u2039secret\u203a".encode()).hexdigest()[:16]
+    assert printed == f"v3:notes.md:github-pat:{masked}"  # the secret is in no part of it
+    assert printed != legacy_fingerprint("github-pat", secret) and secret not in baseline.out
     config = project / ".memory" / "config.yaml"
-    config.write_text(config.read_text() + f"scan:\n  salt: {salt}\n  allow:\n    - {printed}\n")
+    config.write_text(config.read_text() + f"scan:\n  allow:\n    - {printed}\n")
     assert run("scan", "notes.md").code == 0
+    (project / "notes.md").write_text(f"old token {fake_token(5)}\n")  # the same place: still allowed
+    assert run("scan", "notes.md").code == 0
+    (project / "other.md").write_text(f"old token {secret}\n")  # the same secret elsewhere: a new finding
+    assert run("scan", "other.md").code == 1
 
 
-def test_old_fingerprints_still_allow_with_a_warning(project: Path, run: Run) -> None:
+@pytest.mark.parametrize("kind", ["v1", "v2"])
+def test_old_fingerprints_still_allow_with_one_warning_and_baseline_renews_them(
+    project: Path, run: Run, kind: str
+) -> None:
     secret = fake_token(4)
-    (project / "notes.md").write_text(f"old token {secret}\n")
-    old = legacy_fingerprint("github-pat", secret)
+    (project / "notes.md").write_text(f"old token {secret}\nagain {secret}\n")
+    salt = "ab" * 16
+    old = legacy_fingerprint("github-pat", secret) if kind == "v1" else salted_fingerprint("github-pat", secret, salt)
+    gone = legacy_fingerprint("github-pat", fake_token(9))
     config = project / ".memory" / "config.yaml"
-    config.write_text(config.read_text() + f"scan:\n  allow:\n    - {old}\n")
+    config.write_text(config.read_text() + f"scan:\n  salt: {salt}\n  allow:\n    - {old}\n    - {gone}\n")
     result = run("scan", "notes.md")
     assert result.code == 0
-    assert "old-style fingerprint" in result.err and "--baseline" in result.err
+    assert result.err.count("warning:") == 1 and "2 old fingerprint(s)" in result.err and "--baseline" in result.err
+    renewal = run("scan", "notes.md", "--baseline")
+    assert renewal.code == 0 and secret not in renewal.out
+    entries = [line for line in renewal.out.splitlines() if line.startswith("    - ")]
+    assert len(entries) == 2 and all(f"(renews {old})" in line for line in entries)
+    assert f"  # {gone}: an old entry that allows no current finding: dropped" in renewal.out
+    # the printed block replaces the old list: the findings stay allowed, with no warning
+    text = config.read_text()
+    config.write_text(text[: text.index("scan:\n")] + renewal.out[renewal.out.index("scan:\n") :])
+    result = run("scan", "notes.md")
+    assert result.code == 0 and "warning" not in result.err
 
 
 # -- YAML depth -----------------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from gitmem import safepath
+from gitmem import gateway
 from gitmem.adopt import kinds, markdown, sources
 from gitmem.adopt.sources import Format, Scope
 from gitmem.adopt.wording import DESCRIBED, same_thing, section_tag, title_and_body
@@ -212,11 +212,14 @@ class _Read:
 
 def _read_file(project: Project, path: str, fmt: Format, report: ImportReport) -> _Read | None:
     """A rules file's items, or ``None`` (with the reason in ``report.skipped``) when it is not to be read."""
-    full = safepath.require(project, project.root / path, path)  # GEMINI.md -> /etc/passwd: refused, not read
+    full = gateway.require(project, project.root / path, path)  # GEMINI.md -> /etc/passwd: refused, not read
     try:
-        raw = full.read_bytes()
+        raw = gateway.read_bytes(project, full, limit=gateway.RULES_LIMIT, display=path)
     except OSError as exc:
         report.skipped.append(Skipped(path, 0, f"cannot read: {exc.strerror}"))
+        return None
+    except CheckFailed as exc:  # too large, not a regular file
+        report.skipped.append(Skipped(path, 0, exc.problems[0].message))
         return None
     try:
         text = raw.decode("utf-8").removeprefix("\ufeff")
@@ -314,7 +317,7 @@ def import_rules(
                 report.skipped.append(Skipped(path, 0, f"the same file as {seen[real]} (a link): read once"))
             continue
         seen[real] = path
-        not_rules = sources.not_rules(path) if importer is None and path not in named else None
+        not_rules = _not_rules(project, path) if importer is None and path not in named else None
         if not_rules is not None:
             report.skipped.append(Skipped(path, 0, not_rules))
             continue
@@ -355,6 +358,19 @@ def import_rules(
             if draft.memory is not None:
                 draft.written = store.create(draft.memory, snapshot)
     return report
+
+
+def _not_rules(project: Project, path: str) -> str | None:
+    """Why a file found as a rules file is not read as one, or ``None``."""
+    from gitmem.compile.changes import linked_document
+
+    document = linked_document(project, path)
+    if document is not None:  # biome's CLAUDE.md -> CONTRIBUTING.md: the guide is not turned into proposals
+        return (
+            f"a link to {document}, a document that is not a rules file: not imported (the tool reads it as it is; "
+            "compile leaves it alone); name it as a PATH to import it"
+        )
+    return sources.not_rules(path)
 
 
 def _resolve_import(project: Project, importer: str, target: str) -> str | None:
@@ -401,13 +417,14 @@ def _take(
         report.known.append(Known(source, title, known.id, known.status, "imported-before"))
         return
     title_words = similar.words(title)
-    all_words = similar.words(similar.memory_text(title, body))
-    existing = live.best_words(title_words, all_words)
+    text = similar.memory_text(title, body)
+    all_words = similar.words(text)
+    existing = live.best_words(title_words, all_words, text)
     if existing is not None and same_thing(title, body, existing[0].title, existing[0].body or ""):
         memory, score = existing
         report.known.append(Known(source, title, memory.id, memory.status, "duplicate", round(score, 3)))
         return
-    repeated = drafts.best_words(title_words, all_words)
+    repeated = drafts.best_words(title_words, all_words, text)
     if repeated is not None and same_thing(title, body, repeated[0].title, repeated[0].body):
         repeated[0].sources.append(source)
         repeated[0].widen(scope.paths, scope.priority)
@@ -420,7 +437,7 @@ def _take(
     tag = section_tag(item.section) if item.section else None
     draft = Draft(title, body, kind, kind_from, scope.paths, scope.priority, [source], (tag,) if tag else ())
     report.drafts.append(draft)
-    drafts.add_words(draft, title_words, all_words)
+    drafts.add_words(draft, title_words, all_words, text)
 
 
 def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today: date) -> None:

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 
 from gitmem import markdown as md
 
-_IMPORT_LINE = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(@[^\s@]+(?:[ \t]+@[^\s@]+)*)[ \t]*$")
 LABEL_MAX = 80  # a bullet this short ending with ':' may label the list nested under it
 
 Line = tuple[int, str]  # (1-based line number, text)
@@ -82,155 +81,163 @@ class _Block:
         return self.bullet or not self.head or self.blocks == 0
 
 
+_EMPHASIS = str.maketrans("", "", "*_`")
+
+
 def heading_text(text: str) -> str:
     """A heading without Markdown emphasis or code marks: ``**Code** `style` `` -> ``Code style``."""
-    return " ".join(re.sub(r"[*_`]+", "", text).split())
+    return " ".join(text.translate(_EMPHASIS).split())
 
 
 def parse(lines: list[str]) -> Parsed:
     """Read the items of a rules file's ``lines`` (line numbers are their positions, from 1)."""
-    lines = md.strip_comments(lines)
-    parsed = Parsed()
-    headings: list[tuple[int, str]] = []  # (level, text) of the headings above
-    section: list[_Block] = []  # the blocks of the current section
-    current: _Block | None = None  # the block that continuation lines go to
-    fence: str | None = None
-    fence_owner: _Block | None = None
-    index = 0
-
-    def flush() -> None:
-        nonlocal current
-        deep = [text for level, text in headings if level >= 2]
-        _emit(section, tuple(text for _, text in headings), parsed, deep[-1] if deep else "")
-        section.clear()
-        current = None
-
-    def touch(block: _Block, number: int) -> None:
-        block.end = max(block.end, number)
-
-    while index < len(lines):
-        line = lines[index]
-        number = index + 1
-        index += 1
-
-        if fence is not None:
-            if fence_owner is not None:
-                fence_owner.rest.append((number, md.dedent(line, fence_owner.content)))
-                touch(fence_owner, number)
-            if md.closes(line, fence):
-                fence = None
-            continue
-
-        fence_match = md.FENCE.match(line)
-        if fence_match:
-            fence = fence_match.group(2)
-            if current is None or not current.takes_block():  # code with no text before it: an item of its own
-                current = _Block(number, "", bullet=False, in_head=False)
-                section.append(current)
-            current.blocks += 1
-            current.in_head = False
-            current.rest.append((number, md.dedent(line, current.content)))
-            touch(current, number)
-            fence_owner = current
-            continue
-
-        if not line.strip():
-            if current is not None:
-                if current.bullet:
-                    if current.rest:
-                        current.rest.append((number, ""))
-                    current.in_head = False
-                    current.after_blank = True
-                elif current.in_head:
-                    current.in_head = False  # a paragraph ended: code and tables after it still belong to it
-                    current.after_blank = True
-            continue
-
-        atx = md.ATX.match(line)
-        if atx and (atx.group(2) or "").strip():
-            flush()
-            level = len(atx.group(1))
-            while headings and headings[-1][0] >= level:
-                headings.pop()
-            headings.append((level, heading_text(atx.group(2) or "")))
-            continue
-
-        next_line = lines[index] if index < len(lines) else ""
-        setext = md.SETEXT.match(next_line)
-        if (
-            setext
-            and (current is None or not current.in_head)
-            and not md.BULLET.match(line)
-            and not md.BREAK.match(line)
-            and md.indent(line) < 4
-        ):
-            flush()
-            level = 1 if setext.group(1).startswith("=") else 2
-            while headings and headings[-1][0] >= level:
-                headings.pop()
-            headings.append((level, heading_text(line)))
-            index += 1
-            continue
-
-        if md.BREAK.match(line):
-            current = None
-            continue
-
-        imported = _IMPORT_LINE.match(line)
-        if imported and (current is None or not current.bullet or md.indent(line) <= current.indent):
-            for target in imported.group(1).split():
-                parsed.imports.append(Import(number, target[1:]))
-            current = None
-            continue
-
-        bullet = md.BULLET.match(line)
-        if bullet:
-            indent = md.indent(bullet.group(1))
-            if current is not None and current.bullet and indent > current.indent:
-                current.in_head = False
-                current.rest.append((number, md.dedent(line, current.content)))
-                current.after_blank = False
-                touch(current, number)
-                continue
-            text = md.CHECKBOX.sub("", (bullet.group(3) or "").strip())
-            marker_end = len(bullet.group(1).expandtabs(4)) + len(bullet.group(2)) + 1
-            current = _Block(number, text, indent=indent, content=marker_end, end=number)
-            current.ordered = bullet.group(2)[0].isdigit()
-            section.append(current)
-            continue
-
-        stripped = re.sub(r"^>\s?", "", line.strip())
-        if stripped.startswith("|"):  # a table row
-            starts = index < 2 or not re.sub(r"^>\s?", "", lines[index - 2].strip()).startswith("|")
-            if current is None or (starts and not _takes_table(current, line)):
-                current = _Block(number, "", bullet=False, in_head=False)
-                section.append(current)
-            if starts:
-                current.blocks += 1
-            current.in_head = False
-            current.rest.append((number, md.dedent(line, current.content)))
-            touch(current, number)
-            continue
-
-        if current is not None and current.bullet:
-            if not current.after_blank or md.indent(line) >= max(2, current.content):
-                if current.in_head:
-                    current.head = f"{current.head} {stripped}".strip()
-                else:
-                    current.rest.append((number, md.dedent(line, current.content)))
-                touch(current, number)
-                continue
-        elif current is not None and current.in_head:
-            current.head = f"{current.head} {stripped}".strip()
-            touch(current, number)
-            continue
-        current = _Block(number, stripped, bullet=False, end=number)
-        section.append(current)
-
-    flush()
+    reading = _Reading()
+    reader = md.Reader(lines)
+    for line in reader:
+        if reading.takes_underline(line):
+            reading.heading(line.underline, line.text)
+            reader.skip()
+        else:
+            reading.read(line)
+    reading.flush()
+    parsed = reading.parsed
     parsed.items.sort(key=lambda item: item.line)
     parsed.skipped.sort(key=lambda skipped: skipped.line)
     return parsed
+
+
+class _Reading:
+    """The state of one rules file being read, line by line."""
+
+    def __init__(self) -> None:
+        self.parsed = Parsed()
+        self.headings: list[tuple[int, str]] = []  # (level, text) of the headings above
+        self.section: list[_Block] = []  # the blocks of the current section
+        self.current: _Block | None = None  # the block that continuation lines go to
+        self.fence_owner: _Block | None = None
+
+    def flush(self) -> None:
+        deep = [text for level, text in self.headings if level >= 2]
+        _emit(self.section, tuple(text for _, text in self.headings), self.parsed, deep[-1] if deep else "")
+        self.section.clear()
+        self.current = None
+
+    def heading(self, level: int, text: str) -> None:
+        self.flush()
+        while self.headings and self.headings[-1][0] >= level:
+            self.headings.pop()
+        self.headings.append((level, heading_text(text)))
+
+    def takes_underline(self, line: md.Line) -> bool:
+        """Whether ``line`` is a setext heading here (not when it continues a paragraph)."""
+        return bool(line.underline) and (self.current is None or not self.current.in_head)
+
+    def read(self, line: md.Line) -> None:
+        kind = line.kind
+        if kind == md.CODE:
+            owner = self.fence_owner
+            if owner is not None:
+                owner.rest.append((line.number, md.dedent(line.text, owner.content)))
+                _touch(owner, line.number)
+        elif kind == md.FENCE:
+            self.fence(line)
+        elif kind == md.BLANK:
+            self.blank(line.number)
+        elif kind == md.HEADING:
+            self.heading(line.level, line.title)
+        elif kind == md.BREAK:
+            self.current = None
+        elif self.imports(line):
+            return
+        elif kind == md.BULLET:
+            self.bullet(line)
+        elif kind == md.TABLE:
+            self.table(line)
+        else:
+            self.text(line)
+
+    def fence(self, line: md.Line) -> None:
+        current = self.current
+        if current is None or not current.takes_block():  # code with no text before it: an item of its own
+            current = self.current = _Block(line.number, "", bullet=False, in_head=False)
+            self.section.append(current)
+        current.blocks += 1
+        current.in_head = False
+        current.rest.append((line.number, md.dedent(line.text, current.content)))
+        _touch(current, line.number)
+        self.fence_owner = current
+
+    def blank(self, number: int) -> None:
+        current = self.current
+        if current is None:
+            return
+        if current.bullet:
+            if current.rest:
+                current.rest.append((number, ""))
+            current.in_head = False
+            current.after_blank = True
+        elif current.in_head:
+            current.in_head = False  # a paragraph ended: code and tables after it still belong to it
+            current.after_blank = True
+
+    def imports(self, line: md.Line) -> bool:
+        """A Claude/Gemini import line (``@AGENTS.md``) outside a bullet's body: recorded, not an item."""
+        current = self.current
+        if current is not None and current.bullet and md.indent(line.text) > current.indent:
+            return False
+        targets = md.imports(line.text)
+        if targets is None:
+            return False
+        self.parsed.imports.extend(Import(line.number, target) for target in targets)
+        self.current = None
+        return True
+
+    def bullet(self, line: md.Line) -> None:
+        bullet = line.item
+        assert bullet is not None
+        current = self.current
+        if current is not None and current.bullet and bullet.indent > current.indent:
+            current.in_head = False
+            current.rest.append((line.number, md.dedent(line.text, current.content)))
+            current.after_blank = False
+            _touch(current, line.number)
+            return
+        self.current = _Block(line.number, bullet.text, indent=bullet.indent, content=bullet.content, end=line.number)
+        self.current.ordered = bullet.ordered
+        self.section.append(self.current)
+
+    def table(self, line: md.Line) -> None:
+        current = self.current
+        if current is None or (line.starts and not _takes_table(current, line.text)):
+            current = self.current = _Block(line.number, "", bullet=False, in_head=False)
+            self.section.append(current)
+        if line.starts:
+            current.blocks += 1
+        current.in_head = False
+        current.rest.append((line.number, md.dedent(line.text, current.content)))
+        _touch(current, line.number)
+
+    def text(self, line: md.Line) -> None:
+        stripped = line.plain
+        current = self.current
+        if current is not None and current.bullet:
+            if not current.after_blank or md.indent(line.text) >= max(2, current.content):
+                if current.in_head:
+                    current.head = f"{current.head} {stripped}".strip()
+                else:
+                    current.rest.append((line.number, md.dedent(line.text, current.content)))
+                _touch(current, line.number)
+                return
+        elif current is not None and current.in_head:
+            current.head = f"{current.head} {stripped}".strip()
+            _touch(current, line.number)
+            return
+        self.current = _Block(line.number, stripped, bullet=False, end=line.number)
+        self.section.append(self.current)
+
+
+def _touch(block: _Block, number: int) -> None:
+    block.end = max(block.end, number)
 
 
 _LINKS_ONLY = re.compile(r"(?:\[[^\]]*\]\([^)\s]*\)[\s,;|·–—-]*)+")
@@ -270,30 +277,15 @@ def _emit(blocks: list[_Block], headings: tuple[str, ...], parsed: Parsed, secti
             continue
         if not block.head and not rest:
             continue
-        if block.bullet and block.ordered and following is not None and following.bullet and following.ordered:
-            steps = [block]
-            while position < len(blocks) and blocks[position].bullet and blocks[position].ordered:
-                steps.append(blocks[position])
-                position += 1
-            _emit_steps(steps, lead, lead_line, headings, section, parsed)
+        if _numbered(block) and following is not None and _numbered(following):
+            position = _emit_steps(blocks, position - 1, (lead, lead_line), headings, section, parsed)
             lead, lead_line = "", 0
             continue
         if block.bullet and not rest and _LINKS_ONLY.fullmatch(block.head):
             parsed.skipped.append(Skipped(block.line, "only links (a table of contents), not a rule"))
             continue
         if block.bullet and _is_label(block.head, rest):
-            children = _bullets(rest)
-            label = block.head.rstrip(":").strip()
-            for child in children:
-                child_rest = _trim(child.rest)
-                child_end = max([child.end, child.line, *(n for n, text in child_rest if text.strip())])
-                if not child_rest and _LINKS_ONLY.fullmatch(child.head):
-                    parsed.skipped.append(Skipped(child.line, "only links (a table of contents), not a rule"))
-                    continue
-                parsed.items.append(
-                    Item(child.line, child_end, f"{label}: {child.head}", [t for _, t in child_rest], headings, True,
-                         lead, section, lead=lead_line)
-                )  # fmt: skip
+            _emit_children(block, rest, (lead, lead_line), headings, section, parsed)
             continue
         parsed.items.append(
             Item(block.line, end, block.head, [text for _, text in rest], headings, block.bullet,
@@ -301,20 +293,46 @@ def _emit(blocks: list[_Block], headings: tuple[str, ...], parsed: Parsed, secti
         )  # fmt: skip
 
 
-def _emit_steps(
-    steps: list[_Block], lead: str, lead_line: int, headings: tuple[str, ...], section: str, parsed: Parsed
+def _emit_children(
+    block: _Block, rest: list[Line], lead: tuple[str, int], headings: tuple[str, ...], section: str, parsed: Parsed
 ) -> None:
-    """A numbered procedure as one item: titled by its lead-in (or, without one, by the heading above it), with
-    every step, in order, as the body."""
+    """The items of a bullet that only labels the list nested under it: one per sub-bullet, titled ``label: …``."""
+    label = block.head.rstrip(":").strip()
+    for child in _bullets(rest):
+        child_rest = _trim(child.rest)
+        child_end = max([child.end, child.line, *(n for n, text in child_rest if text.strip())])
+        if not child_rest and _LINKS_ONLY.fullmatch(child.head):
+            parsed.skipped.append(Skipped(child.line, "only links (a table of contents), not a rule"))
+            continue
+        parsed.items.append(
+            Item(child.line, child_end, f"{label}: {child.head}", [t for _, t in child_rest], headings, True,
+                 lead[0], section, lead=lead[1])
+        )  # fmt: skip
+
+
+def _numbered(block: _Block) -> bool:
+    return block.bullet and block.ordered
+
+
+def _emit_steps(
+    blocks: list[_Block], start: int, lead: tuple[str, int], headings: tuple[str, ...], section: str, parsed: Parsed
+) -> int:
+    """A numbered procedure (the numbered items from ``blocks[start]`` on) as one item: titled by its lead-in (or,
+    without one, by the heading above it), with every step, in order, as the body. Returns the position after it."""
+    stop = start + 1
+    while stop < len(blocks) and _numbered(blocks[stop]):
+        stop += 1
+    steps = blocks[start:stop]
     body: list[str] = []
     for number, step in enumerate(steps, 1):
         body.append(f"{number}. {step.head}")
         body.extend(f"   {text}" if text.strip() else "" for _, text in _trim(step.rest))
     end = max(max(step.end, step.line) for step in steps)
-    head = lead.rstrip(":").strip() or (headings[-1] if headings else "")
+    head = lead[0].rstrip(":").strip() or (headings[-1] if headings else "")
     if not head:
         head, body = steps[0].head, body
-    parsed.items.append(Item(steps[0].line, end, head, body, headings, True, "", section, steps=True, lead=lead_line))
+    parsed.items.append(Item(steps[0].line, end, head, body, headings, True, "", section, steps=True, lead=lead[1]))
+    return stop
 
 
 def _trim(rest: list[Line]) -> list[Line]:
@@ -331,9 +349,9 @@ def _is_label(head: str, rest: list[Line]) -> bool:
     if not head.endswith(":") or len(head) > LABEL_MAX or not rest:
         return False
     return (
-        bool(md.BULLET.match(rest[0][1]))
+        md.bullet(rest[0][1]) is not None
         and md.indent(rest[0][1]) == 0
-        and all(not text.strip() or md.BULLET.match(text) or md.indent(text) > 0 for _, text in rest)
+        and all(not text.strip() or md.bullet(text) is not None or md.indent(text) > 0 for _, text in rest)
     )
 
 
@@ -350,18 +368,17 @@ def _bullets(lines: list[Line]) -> list[_Block]:
             if md.closes(line, fence):
                 fence = None
             continue
-        fence_match = md.FENCE.match(line)
-        bullet = md.BULLET.match(line)
-        if bullet and md.indent(line) == 0:
-            text = md.CHECKBOX.sub("", (bullet.group(3) or "").strip())
-            current = _Block(number, text, content=len(bullet.group(2)) + 1, end=number)
+        marker = md.fence(line)
+        bullet = md.bullet(line)
+        if bullet is not None and md.indent(line) == 0:
+            current = _Block(number, bullet.text, content=len(bullet.marker) + 1, end=number)
             blocks.append(current)
             continue
         if current is None:
             continue
-        if fence_match:
-            fence = fence_match.group(2)
-        if current.in_head and line.strip() and not bullet and not fence_match:
+        if marker is not None:
+            fence = marker
+        if current.in_head and line.strip() and bullet is None and marker is None:
             current.head = f"{current.head} {line.strip()}"
         else:
             current.in_head = False

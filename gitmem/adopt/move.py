@@ -1,24 +1,29 @@
 """``gitmem import --move``: take the hand-written lines that became memories out of the rules files, so the tools
 do not load every imported rule twice (once by hand, once from gitmem's block).
 
-Only the lines of items that are now memories (new ones, and those already memories) go; a lead-in line ("These
-steps assume Linux:") goes with the last of its items. Every other byte stays as it was: line endings, the
-frontmatter, headings, the items that were not imported (refused, rejected), gitmem's managed block. A blank line
-left doubled by a removal is dropped once. A file left with nothing but blank lines, headings (and frontmatter)
-is deleted.
+Only the lines whose memory ``gitmem compile`` will write back go (``delivered``): into that same file when a target
+writes it, else into a file of the tool that read it (or, when no target is that tool's, of any target). A line
+whose memory compile leaves out (a proposal not accepted yet, a memory over a target's budget, one whose `targets`
+name no configured target) stays where it is, and the report says why: nothing a user wrote leaves every rules
+file. A lead-in line ("These steps assume Linux:") goes with the last of its items, and stays while one stays.
+Every other byte stays as it was: line endings, the frontmatter, headings, the items that were not imported
+(refused, rejected), gitmem's managed block. A blank line left doubled by a removal is dropped once. A file left
+with nothing but blank lines, headings (and frontmatter) is deleted.
 Nothing is written on a dry run; writes are atomic.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
+from datetime import date
 
+from gitmem import gateway
 from gitmem import markdown as md
 from gitmem.adopt import sources
 from gitmem.adopt.importer import ImportReport, Source
-from gitmem.fsutil import write_atomic
+from gitmem.memory.model import Memory
 from gitmem.project import Project
 
 
@@ -31,19 +36,98 @@ class Moved:
     deleted: bool = False  # nothing was left in it
 
 
-def _moved_sources(report: ImportReport) -> list[Source]:
-    found = [source for draft in report.drafts if draft.memory is not None for source in draft.sources]
-    found += [known.source for known in report.known]
+@dataclass
+class Kept:
+    """Lines of one rules file that became memories but stay, because compile would not write them back."""
+
+    path: str
+    lines: list[int]
+    why: str
+
+
+@dataclass
+class Delivery:
+    """What compile would write, for the memories as they are after the import: per file, and per target."""
+
+    files: dict[str, set[str]]  # real path of each file a target writes -> the ids compiled into it
+    targets: dict[str, set[str]]  # target name -> the ids it compiles
+    omitted: dict[str, str]  # id -> the first target whose budget leaves it out
+    configured: tuple[str, ...]
+
+    def why_not(self, path: str, tool: str | None, memory_id: str, status: str) -> tuple[str, str] | None:
+        """None when compile writes ``memory_id`` back where the line in ``path`` was read; else (``proposed`` |
+        ``budget`` | ``elsewhere``, and why in words)."""
+        if status != "active":
+            return "proposed", f"{status}: compiled once accepted (`gitmem accept`), then `gitmem import --move` again"
+        files = self.files.get(path)
+        if files is not None:
+            if memory_id in files:
+                return None
+        elif any(memory_id in ids for name, ids in self.targets.items() if name == tool or tool not in self.targets):
+            return None
+        budget = self.omitted.get(memory_id)
+        if budget is not None:
+            return "budget", (
+                f"left out by the {budget} target's budget: raise `budget` in .memory/config.yaml, or take them out "
+                "anyway with `--move --left-out` (then only `gitmem recall` finds them)"
+            )
+        return "elsewhere", "compile would write them into no file of this tool: check their `targets`"
+
+
+def delivery(project: Project, report: ImportReport, memories: Iterable[Memory], today: date) -> Delivery:
+    """Plan the compile of the live ``memories`` plus the import's new ones (nothing is written)."""
+    from gitmem.compile.compiler import prepare
+    from gitmem.config import load_config
+
+    config = load_config(project)
+    ids = {draft.memory.id for draft in report.drafts if draft.memory is not None}
+    live = [memory for memory in memories if memory.id not in ids and memory.is_live(today)]
+    live += [draft.memory for draft in report.drafts if draft.memory is not None and draft.memory.is_live(today)]
+    plans = prepare(project, config, live, today=today).plans
+    files: dict[str, set[str]] = {}
+    omitted: dict[str, str] = {}
+    for plan in plans:
+        for path, file_plan in plan.files.items():
+            files.setdefault(_real(project, path), set()).update(entry.id for entry in file_plan.entries)
+        for memory_id in plan.omitted:
+            omitted.setdefault(memory_id, plan.target.name)
+    targets = {plan.target.name: set(plan.compiled) for plan in plans}
+    return Delivery(files, targets, omitted, config.targets)
+
+
+def _real(project: Project, path: str) -> str:
+    return os.path.realpath(project.root / path)
+
+
+def _moved_sources(report: ImportReport) -> list[tuple[Source, str, str]]:
+    found = [
+        (source, draft.memory.id, draft.memory.status)
+        for draft in report.drafts
+        if draft.memory is not None
+        for source in draft.sources
+    ]
+    found += [(known.source, known.id, known.status) for known in report.known]
     return found
 
 
-def plan_moves(project: Project, report: ImportReport) -> list[Moved]:
-    """The lines to remove, file by file (files read through an @import or a link included once)."""
+def plan_moves(
+    project: Project, report: ImportReport, delivered: Delivery, left_out: bool = False
+) -> tuple[list[Moved], list[Kept]]:
+    """The lines to remove, file by file (files read through an @import or a link included once), and those kept
+    because compile would not write their memory back (with ``left_out``, those a budget leaves out move too: the
+    user asked for exactly that)."""
     by_path: dict[str, list[Source]] = {}
-    for source in _moved_sources(report):
-        by_path.setdefault(source.path, []).append(source)
-    kept_leads: dict[str, set[int]] = {}
+    kept_by: dict[tuple[str, str], list[int]] = {}
     kept = [item.source for item in report.refused] + [item.source for item in report.rejected]
+    for source, memory_id, status in _moved_sources(report):
+        fmt = sources.format_of(source.path)
+        why = delivered.why_not(_real(project, source.path), fmt.tool if fmt else None, memory_id, status)
+        if why is None or (left_out and why[0] == "budget"):
+            by_path.setdefault(source.path, []).append(source)
+        else:
+            kept.append(source)
+            kept_by.setdefault((source.path, why[1]), []).extend(range(source.line, source.end + 1))
+    kept_leads: dict[str, set[int]] = {}
     for source in kept:  # a lead-in stays while an item listed under it stays
         if source.lead:
             kept_leads.setdefault(source.path, set()).add(source.lead)
@@ -55,7 +139,7 @@ def plan_moves(project: Project, report: ImportReport) -> list[Moved]:
             if source.lead and source.lead not in kept_leads.get(path, set()):
                 lines.add(source.lead)
         moves.append(Moved(path, sorted(lines)))
-    return moves
+    return moves, [Kept(path, sorted(lines), why) for (path, why), lines in sorted(kept_by.items())]
 
 
 def _without(text: str, remove: Iterable[int]) -> str:
@@ -82,15 +166,15 @@ def apply_moves(project: Project, report: ImportReport, moves: list[Moved]) -> N
     """Remove the lines (unless the report is a dry run); mark files left empty as deleted."""
     for move in moves:
         full = project.root / move.path
-        text = full.read_bytes().decode("utf-8")
+        text = gateway.read_text(project, full, limit=gateway.RULES_LIMIT)
         new = _without(text, move.lines)
         fmt = sources.format_of(move.path)
         front = sources.read_frontmatter(new.splitlines())
         body = new.splitlines()[front.lines :] if fmt is not None and fmt.folder is not None else new.splitlines()
-        move.deleted = not any(line.strip() and not md.ATX.match(line) for line in body)  # headings alone: empty
+        move.deleted = not any(line.strip() and md.heading(line) is None for line in body)  # headings alone: empty
         if report.dry_run:
             continue
         if move.deleted:
-            Path(full).unlink()
+            gateway.remove(project, full)
         else:
-            write_atomic(full.resolve(), new.encode("utf-8"))
+            gateway.write(project, full, new)

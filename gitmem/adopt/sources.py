@@ -1,6 +1,6 @@
 """The rules files gitmem knows how to import, and the scope each one gives its rules.
 
-Every format of ``gitmem/compile/targets.py`` (and TARGETS.md), plus the legacy single files ``.cursorrules``,
+The records' ``formats`` (``gitmem/tools.py``): every target's files, plus the legacy single files ``.cursorrules``,
 ``.windsurfrules``, ``.roorules`` and Augment's ``.augment-guidelines`` (and ``.clinerules`` as a file). A file's
 scope becomes the ``paths`` (and for rules a tool loads only on request, the ``priority``) of the memories made from
 it:
@@ -34,180 +34,69 @@ YAML parser rejects.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Literal
+
+from gitmem import markdown as md
+from gitmem.tools import FORMATS
+from gitmem.tools import MARKDOWN as MARKDOWN
+from gitmem.tools import Format as Format
 
 ALWAYS: tuple[str, ...] = ()
 
-Tool = Literal[
-    "agents",
-    "claude",
-    "gemini",
-    "cursor",
-    "copilot",
-    "windsurf",
-    "cline",
-    "kiro",
-    "aider",
-    "amazonq",
-    "continue",
-    "roo",
-    "junie",
-    "augment",
-    "trae",
-    "warp",
-    "markdown",
-]
+
+def _format(label: str) -> Format:
+    return next(fmt for fmt in FORMATS if fmt.label == label)
 
 
-@dataclass(frozen=True)
-class Format:
-    """How a rules file is read: which tool's it is, and how its scope is written."""
-
-    tool: Tool
-    label: str  # what the report calls it
-    scope: Literal[
-        "directory", "cursor", "paths", "applyTo", "windsurf", "kiro", "continue", "augment", "folder", "none"
-    ]
-    folder: str | None = None  # the tool folder a rule file sits in, e.g. ".cursor/rules"
-
-
-AGENTS = Format("agents", "AGENTS.md", "directory")
-CLAUDE = Format("claude", "CLAUDE.md", "directory")
-CLAUDE_RULE = Format("claude", "Claude Code rule", "paths", ".claude/rules")
-GEMINI = Format("gemini", "GEMINI.md", "directory")
-CURSOR_RULE = Format("cursor", "Cursor rule", "cursor", ".cursor/rules")
-CURSOR_LEGACY = Format("cursor", ".cursorrules (legacy)", "none")
-COPILOT = Format("copilot", "Copilot instructions", "none")
-COPILOT_SCOPED = Format("copilot", "Copilot path instructions", "applyTo", ".github/instructions")
-WINDSURF_RULE = Format("windsurf", "Windsurf rule", "windsurf", ".windsurf/rules")
-WINDSURF_LEGACY = Format("windsurf", ".windsurfrules (legacy)", "none")
-CLINE_RULE = Format("cline", "Cline rule", "paths", ".clinerules")
-CLINE_LEGACY = Format("cline", ".clinerules (single file)", "none")
-KIRO = Format("kiro", "Kiro steering", "kiro", ".kiro/steering")
-AIDER = Format("aider", "aider conventions", "none")
-AMAZONQ_RULE = Format("amazonq", "Amazon Q rule", "folder", ".amazonq/rules")
-CONTINUE_RULE = Format("continue", "Continue rule", "continue", ".continue/rules")
-ROO_RULE = Format("roo", "Roo Code rule", "folder", ".roo/rules")
-ROO_LEGACY = Format("roo", ".roorules (legacy)", "none")
-JUNIE = Format("junie", "Junie guidelines", "none")
-AUGMENT_LEGACY = Format("augment", "Augment guidelines (legacy)", "none")
-AUGMENT_RULE = Format("augment", "Augment rule", "augment", ".augment/rules")
-TRAE = Format("trae", "Trae project rules", "none")
-WARP = Format("warp", "WARP.md", "directory")
-MARKDOWN = Format("markdown", "Markdown", "none")
+# The formats tests and callers name (all of them are in the records' ``formats``).
+AGENTS = _format("AGENTS.md")
+CLAUDE = _format("CLAUDE.md")
+CLAUDE_RULE = _format("Claude Code rule")
+CLINE_RULE = _format("Cline rule")
+COPILOT_SCOPED = _format("Copilot path instructions")
+CURSOR_RULE = _format("Cursor rule")
+KIRO = _format("Kiro steering")
+WINDSURF_RULE = _format("Windsurf rule")
+AMAZONQ_RULE = _format("Amazon Q rule")
+AUGMENT_LEGACY = _format("Augment guidelines (legacy)")
+AUGMENT_RULE = _format("Augment rule")
+CONTINUE_RULE = _format("Continue rule")
+JUNIE = _format("Junie guidelines")
+ROO_LEGACY = _format(".roorules (legacy)")
+ROO_RULE = _format("Roo Code rule")
+TRAE = _format("Trae project rules")
+WARP = _format("WARP.md")
 
 # Where each is found, as git pathspec globs (what `gitmem import` reads when no PATH is given).
-DISCOVER = (
-    "**/AGENTS.md",
-    "**/CLAUDE.md",
-    "**/GEMINI.md",
-    "**/.claude/rules/**/*.md",
-    "**/.cursor/rules/**/*.mdc",
-    "**/.cursor/rules/**/*.md",
-    ".cursorrules",
-    ".github/copilot-instructions.md",
-    ".github/instructions/**/*.instructions.md",
-    "**/.windsurf/rules/**/*.md",
-    ".windsurfrules",
-    ".clinerules",
-    "**/.clinerules/**/*.md",
-    "**/.kiro/steering/**/*.md",
-    "CONVENTIONS.md",
-    ".amazonq/rules/**/*.md",
-    ".continue/rules/**/*.md",
-    ".roo/rules/**/*.md",
-    ".roorules",
-    ".junie/guidelines.md",
-    ".augment-guidelines",
-    ".augment/guidelines.md",
-    ".augment/rules/**/*.md",
-    ".trae/rules/project_rules.md",
-    "**/WARP.md",
-)
+DISCOVER: tuple[str, ...] = tuple(glob for fmt in FORMATS for glob in fmt.discover)
 
-# The order files are read in: what a team most likely wrote first keeps the memory when two files say the same.
-_RANK = {
-    AGENTS: 0,
-    CLAUDE: 1,
-    GEMINI: 2,
-    CURSOR_LEGACY: 3,
-    CURSOR_RULE: 4,
-    COPILOT: 5,
-    COPILOT_SCOPED: 6,
-    CLAUDE_RULE: 7,
-    WINDSURF_LEGACY: 8,
-    WINDSURF_RULE: 9,
-    CLINE_LEGACY: 10,
-    CLINE_RULE: 11,
-    KIRO: 12,
-    AIDER: 13,
-    AMAZONQ_RULE: 14,
-    CONTINUE_RULE: 15,
-    ROO_LEGACY: 16,
-    ROO_RULE: 17,
-    JUNIE: 18,
-    AUGMENT_LEGACY: 19,
-    AUGMENT_RULE: 20,
-    TRAE: 21,
-    WARP: 22,
-    MARKDOWN: 23,
-}
+_BY_NAME = {name: fmt for fmt in FORMATS for name in fmt.names}
+_BY_PATH = {path: fmt for fmt in FORMATS for path in fmt.paths}
+_IN_FOLDER = tuple(fmt for fmt in FORMATS if fmt.folder is not None)
+_IGNORED = tuple(entry for fmt in FORMATS for entry in fmt.ignore)
 
 
 def format_of(path: str) -> Format | None:
     """The format of the file at ``path`` (relative to the repository root, / separators); ``None`` when gitmem
     does not know it as a rules file."""
     name = path.rsplit("/", 1)[-1]
-    if name == "AGENTS.md":
-        return AGENTS
-    if name in ("CLAUDE.md", "CLAUDE.local.md"):
-        return CLAUDE
-    if name == "GEMINI.md":
-        return GEMINI
-    if name == "WARP.md":
-        return WARP
-    if path == ".cursorrules":
-        return CURSOR_LEGACY
-    if path == ".windsurfrules":
-        return WINDSURF_LEGACY
-    if path == ".clinerules":
-        return CLINE_LEGACY
-    if path == ".github/copilot-instructions.md":
-        return COPILOT
-    if path == "CONVENTIONS.md":
-        return AIDER
-    if path == ".roorules":
-        return ROO_LEGACY
-    if path == ".junie/guidelines.md":
-        return JUNIE
-    if path in (".augment-guidelines", ".augment/guidelines.md"):
-        return AUGMENT_LEGACY
-    if path == ".trae/rules/project_rules.md":
-        return TRAE
-    if path.startswith(".github/instructions/") and name.endswith(".instructions.md"):
-        return COPILOT_SCOPED
-    for folder_format, suffixes in (
-        (CURSOR_RULE, (".mdc", ".md")),
-        (CLAUDE_RULE, (".md",)),
-        (WINDSURF_RULE, (".md",)),
-        (CLINE_RULE, (".md",)),
-        (KIRO, (".md",)),
-        (AMAZONQ_RULE, (".md",)),
-        (CONTINUE_RULE, (".md",)),
-        (ROO_RULE, (".md",)),
-        (AUGMENT_RULE, (".md",)),
-    ):
+    found = _BY_NAME.get(name) or _BY_PATH.get(path)
+    if found is not None:
+        return found
+    for folder_format in _IN_FOLDER:
         assert folder_format.folder is not None
-        if _in_folder(path, folder_format.folder) is not None and name.endswith(suffixes):
+        if folder_format.root_only:
+            inside = path.startswith(folder_format.folder + "/")
+        else:
+            inside = _in_folder(path, folder_format.folder) is not None
+        if inside and name.endswith(folder_format.suffixes):
             return folder_format
     return None
 
 
 def rank(path: str, fmt: Format) -> tuple[int, int, str]:
-    """Sort key: root files before nested ones, formats in ``_RANK`` order, then by path."""
-    return (path.count("/") if fmt.scope == "directory" else 0, _RANK[fmt], path)
+    """Sort key: root files before nested ones, formats in their records' ``rank`` order, then by path."""
+    return (path.count("/") if fmt.scope == "directory" else 0, fmt.rank, path)
 
 
 def _in_folder(path: str, folder: str) -> str | None:
@@ -223,22 +112,23 @@ def _in_folder(path: str, folder: str) -> str | None:
 def not_rules(path: str) -> str | None:
     """Why a file found in a tool's rules folder is not an always-on rules file, or ``None`` when it is one."""
     name = path.rsplit("/", 1)[-1]
-    if _in_folder(path, ".clinerules/workflows") is not None:
-        return "a Cline workflow (a procedure run on demand with /name), not an always-on rule"
-    if _in_folder(path, ".clinerules/hooks") is not None:
-        return "Cline hooks (scripts and their notes), not rules"
+    for folder, reason in _IGNORED:
+        if _in_folder(path, folder) is not None:
+            return reason
     if name.lower() in ("readme.md", "readme.mdc") and "/" in path:
         return "a README of a rules folder (about the rules, not a rule)"
     return None
 
 
 def base_directory(path: str, fmt: Format) -> str:
-    """The directory a file's rules apply under ("" for the whole project). ``.claude/CLAUDE.md`` is Claude Code's
-    project memory, like ``CLAUDE.md`` beside it: the directory that holds ``.claude/``."""
+    """The directory a file's rules apply under ("" for the whole project). A directory-scoped file in its
+    format's ``home`` folder (``.claude/CLAUDE.md``, Claude Code's project memory like ``CLAUDE.md`` beside it)
+    belongs to the directory that holds the folder."""
     if fmt.scope == "directory":
         directory = path.rsplit("/", 1)[0] if "/" in path else ""
-        if fmt is CLAUDE and (directory == ".claude" or directory.endswith("/.claude")):
-            directory = directory.removesuffix(".claude").rstrip("/")
+        home = fmt.home
+        if home is not None and (directory == home or directory.endswith("/" + home)):
+            directory = directory.removesuffix(home).rstrip("/")
         return directory
     if fmt.folder is not None:
         return _in_folder(path, fmt.folder) or ""
@@ -256,10 +146,6 @@ class Frontmatter:
     lines: int  # how many lines it takes, fences included (0: none)
 
 
-_KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
-_ITEM = re.compile(r"^[ \t]+-[ \t]*(.*?)[ \t]*$")
-
-
 def read_frontmatter(lines: list[str]) -> Frontmatter:
     """The ``---`` fenced frontmatter at the top of ``lines``: simple ``key: value`` lines and ``- item`` lists."""
     if not lines or lines[0].strip() != "---":
@@ -269,16 +155,16 @@ def read_frontmatter(lines: list[str]) -> Frontmatter:
     for index, line in enumerate(lines[1:], start=1):
         if line.strip() in ("---", "..."):
             return Frontmatter(fields, index + 1)
-        key = _KEY.match(line)
-        if key:
-            last = key.group(1)
-            fields[last] = _scalar(key.group(2) or "")
+        key = md.front_key(line)
+        if key is not None:
+            last = key[0]
+            fields[last] = _scalar(key[1])
             continue
-        item = _ITEM.match(line)
-        if item and last is not None:
+        item = md.front_item(line)
+        if item is not None and last is not None:
             current = fields.get(last)
             values = current if isinstance(current, list) else []
-            fields[last] = [*values, _unquote(item.group(1))]
+            fields[last] = [*values, _unquote(item)]
     return Frontmatter({}, 0)  # never closed: not frontmatter
 
 
@@ -294,7 +180,7 @@ def _scalar(text: str) -> Value:
     if text.startswith("[") and text.endswith("]"):
         return [_unquote(part) for part in split_top(text[1:-1]) if part.strip()]
     if text and text[0] not in "'\"":
-        text = re.sub(r"[ \t]+#.*$", "", text)  # a YAML comment
+        text = md.without_comment(text)
     return _unquote(text)
 
 
@@ -374,7 +260,7 @@ def scope_of(path: str, fmt: Format, front: Frontmatter) -> Scope:
     fields = front.fields
     if fmt.scope == "directory":
         return Scope(_under(directory, ["**"]), "normal", here)
-    if fmt.scope == "cursor":
+    if fmt.scope == "always-apply":
         globs = _globs(fields.get("globs"))
         if _true(fields.get("alwaysApply")):
             return Scope(_under(directory, ["**"]), "normal", f"{here} (alwaysApply)")
@@ -393,7 +279,7 @@ def scope_of(path: str, fmt: Format, front: Frontmatter) -> Scope:
         if globs:
             return Scope(_under(directory, globs), "normal", f"paths {', '.join(globs)}")
         return Scope(_under(directory, ["**"]), "normal", here)
-    if fmt.scope == "windsurf":
+    if fmt.scope == "trigger":
         trigger = str(fields.get("trigger") or "always_on").strip()
         globs = _globs(fields.get("globs"))
         if trigger == "glob" and globs:
@@ -401,7 +287,7 @@ def scope_of(path: str, fmt: Format, front: Frontmatter) -> Scope:
         if trigger in ("model_decision", "manual"):
             return Scope(_under(directory, ["**"]), "low", f"trigger: {trigger}: low priority")
         return Scope(_under(directory, ["**"]), "normal", f"{here} (trigger: {trigger})")
-    if fmt.scope == "kiro":
+    if fmt.scope == "inclusion":
         inclusion = str(fields.get("inclusion") or "always").strip()
         globs = _globs(fields.get("fileMatchPattern"))
         if inclusion == "fileMatch" and globs:
@@ -409,7 +295,7 @@ def scope_of(path: str, fmt: Format, front: Frontmatter) -> Scope:
         if inclusion in ("manual", "auto"):
             return Scope(_under(directory, ["**"]), "low", f"inclusion: {inclusion}: low priority")
         return Scope(_under(directory, ["**"]), "normal", f"{here} (inclusion: {inclusion})")
-    if fmt.scope == "continue":
+    if fmt.scope == "always-apply-or-globs":
         # https://docs.continue.dev/customize/deep-dives/rules: alwaysApply true: always; false: when its globs match
         # or the agent asks for it; unset: always without globs, else when they match.
         always = fields.get("alwaysApply")
@@ -423,13 +309,13 @@ def scope_of(path: str, fmt: Format, front: Frontmatter) -> Scope:
                 _under(directory, ["**"]), "low", "alwaysApply: false, no globs: agent-requested, low priority"
             )
         return Scope(_under(directory, ["**"]), "normal", here)
-    if fmt.scope == "augment":
+    if fmt.scope == "type":
         kind = str(fields.get("type") or "").strip()
         if kind == "always_apply":
             return Scope(_under(directory, ["**"]), "normal", f"{here} (type: always_apply)")
         if kind in ("agent_requested", "manual"):
             return Scope(_under(directory, ["**"]), "low", f"type: {kind}: low priority")
-        # The IDE extensions treat a rule without a type as manual (see the augment target in compile/targets.py).
+        # The IDE extensions treat a rule without a type as manual (see the augment record in gitmem/tools.py).
         return Scope(_under(directory, ["**"]), "low", "no type (manual in the IDE extensions): low priority")
     if fmt.scope == "folder":
         return Scope(_under(directory, ["**"]), "normal", here)

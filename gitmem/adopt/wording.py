@@ -25,7 +25,7 @@ def title_and_body(item: markdown.Item) -> tuple[str, str]:
         return title, "\n".join(rest).strip("\n")
     if item.context:  # the lead-in it was listed under often says when it applies: the body keeps it
         title, body = _title_and_body(head, rest)
-        return title, f"{_LISTED_UNDER}{item.context}\n\n{body}".strip()
+        return title, f"{LISTED_UNDER}{item.context}\n\n{body}".strip()
     opening = re.fullmatch(r"(`{3,}|~{3,})[\w+-]*", rest[0].strip()) if len(rest) >= 3 else None
     if head.endswith(":") and opening is not None:
         code = rest[1].strip()
@@ -38,8 +38,7 @@ def _title_and_body(head: str, rest: list[str]) -> tuple[str, str]:
     return split_item(LogItem("", 1, head, rest))
 
 
-DESCRIBED = "Rule description: "
-_LISTED_UNDER = "Listed under: "
+DESCRIBED, LISTED_UNDER = similar.CONTEXT_PREFIXES[1], similar.CONTEXT_PREFIXES[0]  # not what a rule says
 _SPECIFIC = re.compile(r"`[^`]+`|[\w.~-]*/[\w./~*-]+|\b\d+(?:\.\d+)*\b|\b[\w-]+\.[a-z]{1,5}\b")
 
 

@@ -5,10 +5,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from gitmem.clientstores import NAMES as CLIENT_NAMES
 from gitmem.commands.output import echo, echo_json, style
+from gitmem.errors import UsageError
 
 if TYPE_CHECKING:
+    from gitmem.adopt.fromclients import ClientImport
     from gitmem.adopt.importer import ImportReport
+    from gitmem.adopt.move import Kept, Moved
     from gitmem.project import Project
 
 
@@ -23,8 +27,39 @@ if TYPE_CHECKING:
     help="Also remove the hand-written lines that became memories from the rules files (every other byte kept), "
     "so tools do not load each rule twice.",
 )
+@click.option(
+    "--left-out",
+    is_flag=True,
+    help="With --move: also remove the lines whose memory a target's budget leaves out of every rules file "
+    "(`gitmem recall` still finds them). Without it, --move takes out only what compile writes back.",
+)
+@click.option(
+    "--from",
+    "clients",
+    metavar="CLIENT",
+    multiple=True,
+    type=click.Choice([*CLIENT_NAMES, "all"]),
+    help="Import what an AI client remembered on its own about this repository, from its store in your home "
+    "folder (claude, codex, gemini, qwen; all: every one): as proposals, the client's files left as they are.",
+)
+@click.option(
+    "--user",
+    is_flag=True,
+    help="With --from: also import the client's personal memories (your preferences, Claude Code's user type, "
+    "the global saved memories) into your personal store, never into the repository.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
-def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: bool, move: bool, as_json: bool) -> int:
+def import_command(
+    paths: tuple[Path, ...],
+    dry_run: bool,
+    accept: bool,
+    force: bool,
+    move: bool,
+    left_out: bool,
+    clients: tuple[str, ...],
+    user: bool,
+    as_json: bool,
+) -> int:
     """Turn the rules files the project already has into proposed memories. The files are not changed, unless
     --move: then the lines that became memories leave them, in the same change.
 
@@ -33,7 +68,8 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
     .windsurfrules, .clinerules, .kiro/steering, CONVENTIONS.md, .amazonq/rules, .continue/rules, .roo/rules,
     .roorules, .junie/guidelines.md, .augment/rules, .augment-guidelines, .trae/rules/project_rules.md, WARP.md.
     A PATH may be one of those, a directory, or any Markdown file. gitmem's own managed blocks and generated files
-    are skipped.
+    are skipped. --move takes out only the lines whose memory compile writes back (proposals' lines stay until
+    accepted; lines over a budget stay unless --left-out), and says why each other line stays.
 
     One memory per bullet, or per paragraph of prose; the kind is guessed from the headings and shown for review;
     paths come from the file's scope (Cursor and Continue globs, Copilot applyTo, Claude and Cline paths, Windsurf
@@ -41,36 +77,67 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
     Importing again adds nothing. A rule that nearly repeats a memory removed or retired before is refused unless
     --force; an item holding a secret or hidden Unicode is refused (exit 1) and the rest imported.
 
+    With --from CLIENT, reads instead what the client remembered on its own about this repository, in its store
+    in your home folder (only that store, for this repository, bounded; a link leading out of it is refused; its
+    files are left byte for byte): Claude Code's auto memory (~/.claude/projects/<key>/memory/), Codex's
+    ~/.codex/memories/MEMORY.md (the task groups of this repository), Gemini CLI's private project memory
+    (~/.gemini/tmp/<id>/memory/), Qwen Code's (~/.qwen/projects/<key>/memory/ and .qwen/team-memory/). Each entry
+    becomes a proposal whose origin names the client, the file and the line. An entry holding a secret or hidden
+    Unicode is refused and its text copied nowhere (exit 1). Personal entries are skipped unless --user. Run it again
+    and nothing new is proposed; an entry a human rejected is not proposed again; one the client edited since is
+    proposed as a change of the memory it became.
+
     \b
     Examples:
       gitmem import --dry-run
       gitmem import
       gitmem import CLAUDE.md .cursor/rules --json
       gitmem import --accept --move      # the rules move into .memory/; compile writes them back, once
+      gitmem import --from claude --dry-run
+      gitmem import --from all --user    # personal entries into your personal memories
       gitmem list --status proposed
     """
+    if clients:
+        if paths or accept or move:
+            raise UsageError(
+                "--from reads a client's own memory store: it takes no PATH, and neither --accept (its entries are "
+                "always proposals, for a human to review) nor --move (the client's files are never changed)"
+            )
+        return _from_clients(clients, dry_run, force, user, as_json)
+    if user:
+        raise UsageError("--user goes with --from CLIENT (a client's personal memories)")
+    return _from_rules(paths, dry_run, accept, force, move, left_out, as_json)
+
+
+def _from_rules(
+    paths: tuple[Path, ...], dry_run: bool, accept: bool, force: bool, move: bool, left_out: bool, as_json: bool
+) -> int:
     from gitmem.adopt.importer import import_rules
     from gitmem.commands import open_store, today
     from gitmem.config import load_config
+    from gitmem.errors import UsageError
 
+    if left_out and not move:
+        raise UsageError("--left-out goes with --move")
     project, store = open_store()
     threshold = load_config(project).similarity
-    report = import_rules(
-        project, store, paths, today(), threshold=threshold, accept=accept, force=force, dry_run=dry_run
-    )
-    moves = []
+    day = today()
+    report = import_rules(project, store, paths, day, threshold=threshold, accept=accept, force=force, dry_run=dry_run)
+    moves: list[Moved] = []
+    kept: list[Kept] = []
     if move:
-        from gitmem.adopt.move import apply_moves, plan_moves
+        from gitmem.adopt.move import apply_moves, delivery, plan_moves
 
-        moves = plan_moves(project, report)
+        delivered = delivery(project, report, store.load().memories.values(), day)
+        moves, kept = plan_moves(project, report, delivered, left_out)
         apply_moves(project, report, moves)
     if as_json:
         data = _as_json(project, report)
         if move:
             data["moved"] = [{"path": m.path, "lines": m.lines, "deleted": m.deleted} for m in moves]
+            data["kept"] = [{"path": k.path, "lines": k.lines, "why": k.why} for k in kept]
         echo_json(data)
         return 1 if report.refused else 0
-
     if not report.files and not report.skipped:
         echo(
             "no rules files found (AGENTS.md, CLAUDE.md, GEMINI.md, .cursor/rules, .github/copilot-instructions.md, "
@@ -78,6 +145,20 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
             err=True,
         )
         return 0
+    _print_files(report)
+    _print_items(project, report)
+    _print_lines(report, moves, kept, move)
+    _print_summary(report, moves)
+    return 1 if report.refused else 0
+
+
+def _verb(report: ImportReport) -> str:
+    if report.status == "active":
+        return "would add" if report.dry_run else "added"
+    return "would propose" if report.dry_run else "proposed"
+
+
+def _print_files(report: ImportReport) -> None:
     for info in report.files:
         parts = [] if info.label == info.path.rsplit("/", 1)[-1] else [info.label]
         if info.imported_by:
@@ -86,7 +167,12 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
             parts.append(info.scope.note)
         noun = "item" if info.items == 1 else "items"
         echo(f"read {info.path} ({'; '.join(parts)}): {info.items} {noun}")
-    verb = ("would add" if dry_run else "added") if accept else ("would propose" if dry_run else "proposed")
+
+
+def _print_items(project: Project, report: ImportReport) -> None:
+    from gitmem.adopt.wording import LISTED_UNDER
+
+    verb = _verb(report)
     for draft in report.drafts:
         assert draft.memory is not None
         memory = draft.memory
@@ -95,10 +181,15 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
         details = [f"{memory.kind} ({draft.kind_from})"]
         if memory.paths:
             details.append("paths " + ", ".join(memory.paths))
+        if memory.targets:
+            details.append("targets " + ", ".join(memory.targets))
         if memory.priority != "normal":
             details.append(f"priority {memory.priority}")
         details.append("from " + ", ".join(source.where() for source in draft.sources))
         echo("    " + " · ".join(details))
+        lead = next((line for line in memory.body.splitlines() if line.startswith(LISTED_UNDER)), None)
+        if lead is not None:  # when the item applies: without it, two items can read as contradicting rules
+            echo(f"    {lead[:117] + '…' if len(lead) > 118 else lead}")
     for known in report.known:
         how = "imported before" if known.why == "imported-before" else f"nearly the same, similarity {known.score:.2f}"
         echo(f"already a memory: {known.source.where()} is {known.id} ({known.status}; {how}): {known.title}")
@@ -119,33 +210,48 @@ def import_command(paths: tuple[Path, ...], dry_run: bool, accept: bool, force: 
             err=True,
         )
 
-    lines = report.also_memories()
+
+def _print_lines(report: ImportReport, moves: list[Moved], kept: list[Kept], move: bool) -> None:
+    """What --move took out of the rules files (and kept in them), or the hand-written lines that are now also
+    memories."""
     for moved in moves:
-        verb = "would remove" if dry_run else "removed"
+        verb = "would remove" if report.dry_run else "removed"
         what = "the file (nothing else was in it)" if moved.deleted else f"{len(moved.lines)} line(s)"
         echo(f"{style(verb, fg='yellow')} {what} from {moved.path}: now memories")
+    for item in kept:
+        verb = "would keep" if report.dry_run else "kept"
+        echo(f"{style(verb, fg='yellow')} {len(item.lines)} line(s) in {item.path}: {item.why}")
+    lines = report.also_memories()
     if lines and not move:
         width = max(len(source.where()) for source, _ in lines)
-        head = "would also be memories" if dry_run else "are now also memories"
+        head = "would also be memories" if report.dry_run else "are now also memories"
         echo("")
         echo(f"These hand-written lines {head}; delete them by hand when ready (import never changes a rules file):")
         for source, memory_id in lines:
             echo(f"  {source.where().ljust(width)}  {memory_id}")
-    summary = [f"{len(report.drafts)} {verb} from {len(report.files)} file(s)"]
-    summary.append(f"{len(report.known)} already memories")
-    if report.rejected:
-        summary.append(f"{len(report.rejected)} rejected before")
-    if report.refused:
-        summary.append(f"{len(report.refused)} refused")
-    summary.append(f"{len(report.skipped)} skipped")
-    echo(", ".join(summary), err=True)
-    if report.drafts and not dry_run:
-        if accept:
+
+
+def _print_summary(report: ImportReport, moves: list[Moved]) -> None:
+    rejected = (len(report.rejected), "rejected before")
+    head = f"{len(report.drafts)} {_verb(report)} from {len(report.files)} file(s)"
+    _summary(head, len(report.known), rejected, len(report.refused), len(report.skipped))
+    if report.drafts and not report.dry_run:
+        if report.status == "active":
             also = ", the rules files" if moves else ""
             echo(f"next: gitmem compile, then commit .memory/{also} and the compiled files", err=True)
         else:
             echo("next: review them (gitmem list --status proposed), then gitmem accept ID…", err=True)
-    return 1 if report.refused else 0
+
+
+def _summary(head: str, known: int, rejected: tuple[int, str], refused: int, skipped: int) -> None:
+    """The last line of an import: what came of the items, on stderr."""
+    parts = [head, f"{known} already memories"]
+    if rejected[0]:
+        parts.append(f"{rejected[0]} {rejected[1]}")
+    if refused:
+        parts.append(f"{refused} refused")
+    parts.append(f"{skipped} skipped")
+    echo(", ".join(parts), err=True)
 
 
 def _as_json(project: Project, report: ImportReport) -> dict[str, Any]:
@@ -202,4 +308,123 @@ def _as_json(project: Project, report: ImportReport) -> dict[str, Any]:
         ],
         "lines": [{**source.to_dict(), "id": memory_id} for source, memory_id in report.also_memories()],
         "warnings": report.warnings,
+    }
+
+
+def _from_clients(clients: tuple[str, ...], dry_run: bool, force: bool, user: bool, as_json: bool) -> int:
+    from gitmem.adopt.fromclients import import_clients
+    from gitmem.commands import open_store, today
+    from gitmem.config import load_config
+    from gitmem.memory.store import Store
+    from gitmem.project import user_scope
+
+    names = list(CLIENT_NAMES) if "all" in clients else list(dict.fromkeys(clients))
+    project, store = open_store()
+    threshold = load_config(project).similarity
+    personal = None
+    if user:
+        scope = user_scope()
+        personal = (scope, Store(scope))
+    report = import_clients(
+        project, store, names, today(), threshold=threshold, user=user, force=force, dry_run=dry_run, personal=personal
+    )
+    if as_json:
+        echo_json(_clients_json(project, report))
+    else:
+        _print_clients(project, report)
+    return 1 if report.refused else 0
+
+
+def _print_clients(project: Project, report: ClientImport) -> None:
+    for client in report.clients:
+        if not client.places:
+            echo(
+                f"{client.label} ({client.version}) keeps no memory for this repository: looked in "
+                + ", ".join(client.looked)
+            )
+            continue
+        noun = "entry" if client.entries == 1 else "entries"
+        echo(
+            f"read {client.label}'s memory ({client.version}): {', '.join(client.places)}: {client.files} file(s), "
+            f"{client.entries} {noun}"
+        )
+    for proposal in report.proposals:
+        memory = proposal.memory
+        verb = "would propose" if report.dry_run else "proposed"
+        target = project.display(proposal.written) if proposal.written else memory.id
+        if proposal.change == "update":
+            what = f"{verb} a new wording of proposal {memory.id}"
+        elif proposal.change == "supersede":
+            what = f"{verb} {target}, a change of {proposal.of} (supersedes it)"
+        else:
+            what = f"{verb} {target}"
+        scope = " · personal" if proposal.scope == "personal" else ""
+        echo(f"{style(what, fg='green')}: {memory.title}")
+        echo(f"    {memory.kind} ({proposal.entry.kind_from}){scope} · from {proposal.entry.origin}")
+    for known in report.known:
+        how = "imported before" if known.why == "imported-before" else f"nearly the same ({known.detail})"
+        echo(f"already a memory: {known.origin} is {known.id or 'proposed above'} ({how}): {known.title}")
+    for item in report.rejected:
+        if item.why == "rejected-before":
+            why = f"it became {item.id}, which a human {item.detail}"
+        else:
+            why = f"nearly repeats memory {item.detail}; --force imports it anyway"
+        echo(f"{style('not proposed again', fg='yellow')}: {item.origin}: {why}")
+    for refused in report.refused:
+        if refused.why == "unreadable":
+            echo(f"{style('refused', fg='red')}: {refused.origin}: {refused.detail}", err=True)
+        else:
+            echo(f"{style('refused', fg='red')}: {refused.detail}; not imported, its text copied nowhere", err=True)
+    for skipped in report.skipped:
+        if skipped.why == "personal":
+            echo(f"skipped {skipped.origin}: {skipped.detail}; --user imports it into your personal memories")
+        else:
+            echo(f"skipped {skipped.origin}: {skipped.why}")
+    verb = "would propose" if report.dry_run else "proposed"
+    rejected = (len(report.rejected), "not proposed again")
+    _summary(f"{len(report.proposals)} {verb}", len(report.known), rejected, len(report.refused), len(report.skipped))
+    if report.proposals and not report.dry_run:
+        echo("next: review them (gitmem list --status proposed), then gitmem accept ID… or gitmem forget ID", err=True)
+
+
+def _clients_json(project: Project, report: ClientImport) -> dict[str, Any]:
+    def outcome(item: Any) -> dict[str, Any]:
+        return {
+            "origin": item.origin,
+            "title": item.title or None,
+            "why": item.why,
+            "id": item.id,
+            "detail": item.detail or None,
+        }
+
+    return {
+        "dry_run": report.dry_run,
+        "user": report.user,
+        "clients": [
+            {
+                "name": c.name,
+                "label": c.label,
+                "version": c.version,
+                "places": c.places,
+                "looked": c.looked,
+                "files": c.files,
+                "entries": c.entries,
+            }
+            for c in report.clients
+        ],
+        "memories": [
+            {
+                **p.memory.to_dict(),
+                "scope": p.scope,
+                "change": p.change,
+                "of": p.of,
+                "kind_from": p.entry.kind_from,
+                "path": project.display(p.written) if p.written else None,
+            }
+            for p in report.proposals
+        ],
+        "known": [outcome(item) for item in report.known],
+        "rejected": [outcome(item) for item in report.rejected],
+        "refused": [{"origin": r.origin, "reason": r.why, "message": r.detail} for r in report.refused],
+        "skipped": [outcome(item) for item in report.skipped],
     }

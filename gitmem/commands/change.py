@@ -21,21 +21,21 @@ def edit(memory_id: str, user: bool) -> int:
       EDITOR=nano gitmem edit use-pnpm
       gitmem edit --user british-english
     """
+    from gitmem import gateway
     from gitmem.commands import open_store
     from gitmem.errors import CheckFailed
-    from gitmem.fsutil import write_atomic
 
     project, store = open_store(user)
     snapshot = store.load()
     store.get(memory_id, snapshot)
     path = store.path_of(memory_id)
-    original = path.read_text(encoding="utf-8")
+    original = gateway.read_text(project, path)
     draft = project.cache_dir / "drafts" / f"{memory_id}.yaml"
-    write_atomic(draft, original.encode("utf-8"))
+    gateway.write(project, draft, original)
     click.edit(filename=str(draft))
-    edited = draft.read_text(encoding="utf-8")
+    edited = gateway.read_text(project, draft)
     if edited == original:
-        draft.unlink()
+        gateway.remove(project, draft)
         echo(f"no changes to {project.display(path)}")
         return 0
     try:
@@ -45,7 +45,7 @@ def edit(memory_id: str, user: bool) -> int:
             exc.problems,
             f"refused: {project.display(path)} is unchanged; your edit is kept in {project.display(draft)}",
         ) from None
-    draft.unlink()
+    gateway.remove(project, draft)
     echo(f"updated {project.display(path)}")
     return 0
 

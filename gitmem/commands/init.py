@@ -104,8 +104,11 @@ def init(
             f"not added: {', '.join(report.not_added)} (the project has no rules files of theirs; add them with "
             f"`gitmem init{flags}`: compile still gives every client each memory once)"
         )
-    if report.claude_via_agents:
-        echo("CLAUDE.md imports @AGENTS.md: compile adds to CLAUDE.md only what AGENTS.md does not hold")
+    for found in report.via_import:
+        echo(
+            f"{found.own.root_file} imports @{found.imported.root_file}: compile adds to {found.own.root_file} only "
+            f"what {found.imported.root_file} does not hold"
+        )
     if report.targets_changed:
         echo(f"targets set to: {', '.join(report.targets)}")
     hooks_done, hooks_run = ([], True) if no_hooks else _set_up_hooks(project, report.targets, pre_push)
@@ -169,9 +172,12 @@ def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:
         project = find_project()
         project.require_initialised()
         base = project.root
-        chosen = setup.clients_for(targets or tuple(load_config(project).targets))
+        if remove and not targets:  # take out what any earlier --agent-hooks added, whichever targets it was for
+            chosen = list(setup.ALL)
+        else:
+            chosen = setup.clients_for(targets or tuple(load_config(project).targets), project.root)
     changes = setup.plan(base, chosen, remove=remove, user=user)
-    setup.apply(changes, base)
+    setup.apply(changes, base, user=user)
     for change in changes:
         if change.action != "unchanged":
             shown = (

@@ -58,6 +58,7 @@ def add(source: str | None, redact: bool, slug: str, day: str | None, as_json: b
       gitmem journal add session.md
       pbpaste | gitmem journal add - --slug fix-login
     """
+    from gitmem import gateway
     from gitmem.commands import open_store, today
     from gitmem.errors import UsageError
     from gitmem.journal.log import store_log
@@ -70,7 +71,7 @@ def add(source: str | None, redact: bool, slug: str, day: str | None, as_json: b
     else:
         display = source
         try:
-            raw = Path(source).read_bytes()
+            raw = gateway.read_given(Path(source))
         except FileNotFoundError:
             raise UsageError(f"{source}: no such file") from None
         except IsADirectoryError:

@@ -22,9 +22,8 @@ def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> int:
     Example (what `gitmem init` registers):
       git config merge.gitmem.driver "gitmem merge-driver %O %A %B %P"
     """
-    from gitmem import safepath
+    from gitmem import gateway
     from gitmem.errors import CannotRun
-    from gitmem.fsutil import write_atomic
     from gitmem.git.mergedriver import merge_rules_bytes
     from gitmem.project import find_project
 
@@ -32,10 +31,11 @@ def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> int:
         root = find_project().root  # git runs the driver at the top of the work tree, on files it made there
     except CannotRun:
         root = Path.cwd()
-    for file in (base, ours, theirs):
-        safepath.require_under(root, file, str(file))
-    result = merge_rules_bytes(base.read_bytes(), ours.read_bytes(), theirs.read_bytes())
-    write_atomic(ours, result.text.encode("utf-8", "surrogateescape"))
+    versions = [
+        gateway.read_bytes(root, file, limit=gateway.RULES_LIMIT, display=str(file)) for file in (base, ours, theirs)
+    ]
+    result = merge_rules_bytes(*versions)
+    gateway.write(root, ours, result.text.encode("utf-8", "surrogateescape"), display=str(ours))
     for note in result.notes:
         echo(f"gitmem merge-driver: {path or ours}: {note}", err=True)
     return 1 if result.conflicts else 0

@@ -67,8 +67,11 @@ def diff(base: str | None, head: str | None, as_json: bool) -> int:
 
     \b
     gitmem diff              from the merge base of the default branch and HEAD to the working tree
-    gitmem diff BASE         from BASE to the working tree
-    gitmem diff BASE HEAD    between two commits
+    gitmem diff BASE         from the merge base of BASE and HEAD to the working tree
+    gitmem diff BASE HEAD    from the merge base of BASE and HEAD to the commit HEAD
+
+    As a pull request is reviewed: memories that landed on BASE after the branch left it are not shown as removed
+    (when BASE is an ancestor of HEAD, its merge base is BASE itself).
 
     The default branch is what origin/HEAD points at, else the first of origin/main, origin/master, main,
     master that exists. Invalid memory files are shown as invalid, with their problems.
@@ -76,7 +79,7 @@ def diff(base: str | None, head: str | None, as_json: bool) -> int:
     \b
     Examples:
       gitmem diff > memory-changes.md            # a pull-request comment
-      gitmem diff origin/main HEAD --json | jq '.summary'
+      gitmem diff "origin/$GITHUB_BASE_REF" HEAD --json | jq '.summary'   # CI: what the pull request changes
     """
     from gitmem.git.provenance import diff_memories, to_markdown
     from gitmem.project import find_project

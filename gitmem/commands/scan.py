@@ -26,7 +26,12 @@ from gitmem.commands.scanhook import LOG_DECODE_DEPTH, clean, finding_lines, job
 @click.option("--user", is_flag=True, help="Let --log CLIENT read the client's transcripts in your home directory.")
 @click.option("--json", "as_json", is_flag=True, help='Print {"findings": [{path, line, column, rule, preview, …}]}.')
 @click.option("--redact", is_flag=True, help="Rewrite each file with ‹redacted:RULE› in place of each secret.")
-@click.option("--baseline", is_flag=True, help="Print the fingerprints of the current findings, for scan.allow.")
+@click.option(
+    "--baseline",
+    is_flag=True,
+    help="Print the fingerprints of the current findings, for scan.allow (path, rule, masked line: never the value), "
+    "marking the old entries each one renews.",
+)
 def scan(
     paths: tuple[str, ...],
     staged: bool,
@@ -53,8 +58,8 @@ def scan(
       gitmem scan --log session.jsonl --redact
       pbpaste | gitmem scan -
     """
+    from gitmem import gateway
     from gitmem.errors import CannotRun, UsageError
-    from gitmem.fsutil import write_atomic
     from gitmem.project import find_project
     from gitmem.scan import sources as src
     from gitmem.scan.engine import redact as redact_text
@@ -96,7 +101,7 @@ def scan(
         if source.file is None:  # stdin: the redacted text is the output
             click.echo(redact_text(source.text, found), nl=False)
         elif found:
-            write_atomic(source.file, src.encode_text(redact_text(source.text, found)))
+            gateway.write_given(source.file, src.encode_text(redact_text(source.text, found), source.encoding))
             redacted.append(source.display)
 
     _warn_legacy(settings)
@@ -104,7 +109,7 @@ def scan(
         _print_baseline(findings, as_json, settings)
         return 0
     if as_json:
-        echo_json({"findings": [_finding_json(f, settings.salt) for f in findings]})
+        echo_json({"findings": [_finding_json(f) for f in findings]})
         return 1 if findings else 0
     if findings:
         # Findings are the command's output (stdout: `gitmem scan | grep`), except where stdout carries the redacted
@@ -124,7 +129,8 @@ def _client_logs(logs: tuple[str, ...], project: Any, user: bool) -> list[str]:
     from pathlib import Path
 
     from gitmem.errors import CannotRun, UsageError
-    from gitmem.scan.transcripts import CLIENTS, client_logs
+    from gitmem.scan.transcripts import client_logs
+    from gitmem.tools import TRANSCRIPT_CLIENTS as CLIENTS
 
     out: list[str] = []
     for log in logs:
@@ -157,39 +163,59 @@ def _warn_legacy(settings: Any) -> None:
         click.echo(warning, err=True)
 
 
-def _finding_json(finding: Any, salt: str) -> dict[str, Any]:
+def _finding_json(finding: Any) -> dict[str, Any]:
     return {
         "path": finding.path,
         "line": finding.line,
         "column": finding.column,
         "rule": finding.rule,
         "preview": finding.preview,
-        "fingerprint": finding.fingerprint(salt),
+        "fingerprint": finding.fingerprint(),
     }
 
 
 def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
-    import secrets
+    """The scan.allow block for the current findings; each one an old (v1, v2) entry allows is marked as renewing
+    it, and the old entries that allow nothing now are listed, so the block printed replaces the old list."""
+    from gitmem.scan.engine import legacy_entries, renewed_by
 
-    # A repository without scan.salt and without allowed findings yet gets a salt of its own with its first ones.
-    salt = settings.salt or ("" if settings.allow or not findings else secrets.token_hex(16))
+    old = set(legacy_entries(settings.allow))
+    renews = {id(f): renewed_by(f, old, settings.salt) if old else None for f in findings}
+    stale = sorted(old - set(renews.values()))
     if as_json:
-        echo_json({"salt": salt, "allow": [_finding_json(f, salt) for f in findings]})
+        entries = [{**_finding_json(f), "renews": renews[id(f)]} for f in findings]
+        echo_json({"allow": entries, "stale": stale})
         return
-    if not findings:
+    if not findings and not stale:
         echo("# gitmem scan --baseline: no findings, nothing to allow")
         return
     echo(f"# gitmem scan --baseline: {len(findings)} finding(s). Review each one; to allow it, keep its line")
-    echo("# under scan.allow in .memory/config.yaml. A fingerprint is a slow salted hash (scrypt): each guess at the")
-    echo("# secret costs ~50 ms to test, so it hides a random token, not a guessable password (docs/security.md).")
+    echo("# under scan.allow in .memory/config.yaml. A fingerprint names the place, not the secret: the path, the rule")
+    echo("# and a digest of the line with the secret masked. It tells nothing about the value (docs/security.md);")
+    echo("# editing the line or moving it to another file makes it a new finding.")
+    if old:
+        echo(
+            f"# scan.allow holds {len(old)} old fingerprint(s) derived from the secret: replace the list with this one."
+        )
     echo("scan:")
-    if salt and not settings.salt:
-        echo(f"  salt: {salt}  # new: this repository's own, so a table of guesses made elsewhere is of no use")
     echo("  allow:")
     seen: set[str] = set()
     for f in findings:
-        fingerprint = f.fingerprint(salt)
+        fingerprint = f.fingerprint()
         if fingerprint in seen:
             continue
         seen.add(fingerprint)
-        echo(f"    - {fingerprint}  # {f.path}:{f.line} {f.rule}")
+        note = f" (renews {renews[id(f)]})" if renews[id(f)] else ""
+        echo(f"    - {_yaml_scalar(fingerprint)}  # {f.path}:{f.line} {f.rule}{note}")
+    for entry in stale:
+        echo(f"  # {entry}: an old entry that allows no current finding: dropped")
+
+
+def _yaml_scalar(text: str) -> str:
+    """``text`` as a YAML scalar: plain when it is safe so, else double-quoted (a path with ``#``, ``: ``, quotes)."""
+    import json
+
+    plain = (
+        text.isprintable() and not any(mark in text for mark in (": ", " #", "'", '"', "\\")) and text == text.strip()
+    )
+    return text if plain else json.dumps(text, ensure_ascii=False)

@@ -74,9 +74,10 @@ def legacy_warning(settings: Settings) -> str | None:
     if not old:
         return None
     return (
-        f"warning: scan.allow holds {len(old)} old-style fingerprint(s): they still allow their findings, but a "
-        "guess at the secret can be tested against one in microseconds; replace them with the v2: lines "
-        "`gitmem scan --baseline` prints"
+        f"warning: scan.allow holds {len(old)} old fingerprint(s) derived from the secret (v1, v2): they still allow "
+        "their findings, but anyone with the repository can test guesses at the secret against them, and each costs "
+        "every scan; renew them: `gitmem scan --baseline` prints the list to replace them with (v3: the place, not "
+        "the value)"
     )
 
 

@@ -7,10 +7,13 @@ from __future__ import annotations
 import re
 
 from gitmem.compile.changes import FileChange, Report, read_file
-from gitmem.compile.targets import BY_NAME
+from gitmem.compile.targets import TARGETS
 from gitmem.project import Project
 
-AIDER_FILE = "CONVENTIONS.md"
+# The target whose tool loads its rules file only when a YAML config's `read:` list names it (its record's
+# ``reads_config``: aider's .aider.conf.yml).
+TARGET = next(target for target in TARGETS if target.reads_config is not None)
+AIDER_FILE = TARGET.root_file
 AIDER_CREATED = f"# Written by gitmem compile: aider loads the team's memories from {AIDER_FILE}.\nread: {AIDER_FILE}\n"
 
 
@@ -40,13 +43,12 @@ def config_change(project: Project, wanted: bool, kept: bool, report: Report) ->
     gitmem removed the file; while hand-written text keeps CONVENTIONS.md (``kept``), its ``read:`` stays."""
     from gitmem import yamlio
 
-    target = BY_NAME["aider"]
-    assert target.reads_config is not None
-    path = target.reads_config
+    assert TARGET.reads_config is not None
+    path = TARGET.reads_config
     old, io_path = read_file(project, path, report)
     if io_path is None:
         return None
-    change = FileChange(path, "aider", "unchanged", old, io_path=io_path)
+    change = FileChange(path, TARGET.name, "unchanged", old, io_path=io_path)
     if old is None:
         if not wanted:
             return None

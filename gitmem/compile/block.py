@@ -315,7 +315,7 @@ class Entry:
 class Block:
     preamble: str
     entries: tuple[Entry, ...] = ()
-    footer: str = ""  # the recall line, when memories were left out
+    footer: str = ""  # the recall line and the index of left-out memories, when memories were left out
 
     def by_id(self) -> dict[str, Entry]:
         return {entry.id: entry for entry in self.entries}
@@ -375,6 +375,9 @@ def split(body: str) -> Block:
         current, current_meta = [], None
 
     for number, line in enumerate(lines, 1):
+        if footer:  # the recall line and the index of left-out memories after it (compile.leftout) end a block
+            footer += "\n" + line
+            continue
         if line and not line[0].isspace():
             heading_match = _HEADING_RE.fullmatch(line)
             entry_match = _ENTRY_RE.fullmatch(line)

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gitmem import safepath
+from gitmem import gateway
 from gitmem.compile.plan import TargetPlan
 from gitmem.compile.targets import Limit
-from gitmem.errors import Problem
+from gitmem.errors import CheckFailed, Problem
 from gitmem.project import Project
 
 if TYPE_CHECKING:
@@ -87,6 +87,7 @@ class Report:
     over: list[Problem] = field(default_factory=list)  # hard size limits: that target's files are held, not the others
     ignored: list[str] = field(default_factory=list)  # files gitmem writes that git ignores (never committed)
     warnings: list[str] = field(default_factory=list)
+    notes: list[tuple[str, str]] = field(default_factory=list)  # (file, note): a warning when that file changes
     limits: list[LimitUse] = field(default_factory=list)
     packs: list[Pack] = field(default_factory=list)  # the shared packs whose memories were compiled too
 
@@ -99,21 +100,50 @@ class Report:
         return [change for change in self.changes if change.action != "unchanged"]
 
 
+def linked_document(project: Project, path: str) -> str | None:
+    """The file ``path`` links to, relative to the repository root, when ``path`` is a symbolic link to a document
+    that is not a rules file (biome's ``CLAUDE.md -> CONTRIBUTING.md``, a guide for people); else ``None``.
+
+    A rules file is a file some target writes: a root file (``AGENTS.md``, ``.github/copilot-instructions.md``), a
+    per-directory file (``web/AGENTS.md``), or a file of a target's rules folder. A link to one of those
+    (``CLAUDE.md -> AGENTS.md``) is written through, once. A link that leaves the repository is ``safepath``'s
+    business (refused), not this one's.
+    """
+    from gitmem.compile.targets import TARGETS
+
+    full = project.root / path
+    if not full.is_symlink():
+        return None
+    try:
+        relative = full.resolve().relative_to(project.root.resolve()).as_posix()
+    except ValueError:
+        return None
+    name = relative.rsplit("/", 1)[-1]
+    for target in TARGETS:
+        folder = target.scoped_dir
+        if relative == target.root_file or name == target.dir_file or (folder and relative.startswith(folder + "/")):
+            return None
+    return relative
+
+
 def read_file(project: Project, path: str, report: Report) -> tuple[str | None, Path | None]:
     """A file's text and where to write it; (None, path) when it does not exist; (None, None) on a problem."""
     full = project.root / path
-    refusal = safepath.problem(project, full, path)  # every part of the path, not only the file: docs -> ~/.claude
+    refusal = gateway.problem(project, full, path)  # every part of the path, not only the file: docs -> ~/.claude
     if refusal is not None:
         report.problems.append(refusal)
         return None, None
-    io_path = full.resolve() if full.is_symlink() else full
+    io_path = gateway.resolve(project, full, path)  # written through a link (CLAUDE.md -> AGENTS.md), never over it
     if not full.exists():
         return None, io_path
     if not full.is_file():
         report.problems.append(Problem(path, 1, 1, "file", "not a regular file"))
         return None, None
     try:
-        raw = full.read_bytes()
+        raw = gateway.read_bytes(project, full, limit=gateway.RULES_LIMIT, display=path)
+    except CheckFailed as exc:  # too large, not a regular file
+        report.problems.extend(exc.problems)
+        return None, None
     except OSError as exc:
         report.problems.append(Problem(path, 1, 1, "file", f"cannot read: {exc.strerror}"))
         return None, None

@@ -1,6 +1,6 @@
 """The checks compile makes on what it is about to write: globs a target's frontmatter cannot carry, the tools' size
-limits, hidden Unicode in compiled output or around it, a CLAUDE.md that already imports AGENTS.md, and memories whose
-``targets`` reach no configured target."""
+limits, hidden Unicode in compiled output or around it, a root file that already imports another (CLAUDE.md's
+``@AGENTS.md``), and memories whose ``targets`` reach no configured target."""
 
 from __future__ import annotations
 
@@ -91,7 +91,8 @@ def limit_advice(use: LimitUse) -> str:
         return (
             f"{head}; the hand-written text alone is {use.hand_written:,} (gitmem adds {use.own:,}), so no budget "
             "fixes it: shorten the hand-written text, or turn it into memories the budget can order "
-            "(`gitmem import --move` moves those lines into .memory/), then run `gitmem compile`"
+            "(`gitmem import --accept --move --left-out` moves those lines into .memory/, the budget's share "
+            "compiled back), then run `gitmem compile`"
         )
     from gitmem.compile.budget import CHARS_PER_TOKEN
 
@@ -161,9 +162,9 @@ def read_twice(plans: Sequence[TargetPlan], touched: set[str], report: Report) -
         return
     for line in twice({plan.target.name: plan for plan in plans}):
         report.warnings.append(
-            f"{line}: the copy outside AGENTS.md comes from hand-written text (a CLAUDE.md of your own keeps its full "
-            "copy, since Claude Code then reads no AGENTS.md; an @AGENTS.md import is followed by the clients that "
-            "read both): move that text into AGENTS.md, or drop the target (`gitmem explain` shows each client's files)"
+            f"{line}: the copy outside AGENTS.md comes from hand-written text (an @AGENTS.md import of your own, which "
+            "the clients that read both files follow): drop the import, or the target (`gitmem explain` shows each "
+            "client's files)"
         )
 
 

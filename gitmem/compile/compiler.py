@@ -19,14 +19,14 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gitmem.compile import aider, block, checks, delivery
+from gitmem import gateway
+from gitmem.compile import aider, block, checks, delivery, leftout
 from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.changes import FileChange, Report, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
 from gitmem.compile.targets import BY_NAME, TARGETS, WHOLE_PREFIX, Target
 from gitmem.config import Config
 from gitmem.errors import Problem, UsageError
-from gitmem.fsutil import write_atomic
 from gitmem.memory.model import Memory
 from gitmem.project import Project
 
@@ -118,18 +118,18 @@ def prepare(
     scope has no packs.
     """
     targets = list(only) if only is not None else chosen_targets(config, names)
+    targets, linked = _around_linked(project, targets)
     budgets = {target.name: budget or config.budget_for(target.name) for target in targets}
     packs: list[Pack] = []
     pack_problems: list[Problem] = []
     if config.sources and only is None:
         packs, pack_problems, shared = _shared(project, config, today or date.today())
         memories = [*memories, *shared]
-    laid = (
-        delivery.standalone(targets) if only is not None else delivery.layouts(targets, _hand_written(project, targets))
-    )
+    laid = delivery.standalone(targets) if only is not None else delivery.layouts(targets, _own_text(project, targets))
     by_name = {layout.name: layout.target for layout in laid}
     targets = [by_name[target.name] for target in targets]  # as laid out: a bridged target may write other files
-    report = Report(plan_targets(targets, memories, budgets, config.mcp, laid), packs=packs)
+    reserved = {t.name: _hand_written(project, t) for t in targets if leftout.has_hard_size_limit(t)}
+    report = Report(plan_targets(targets, memories, budgets, config.mcp, reserved, laid), packs=packs)
     reached = {target.name for target in only} if only is not None else set(config.targets)
     checks.unreached(memories, reached, report)
     _pack_problems(report, pack_problems)
@@ -137,24 +137,31 @@ def prepare(
     for target_plan in report.plans:
         for path, file_plan in target_plan.files.items():
             desired[path] = (target_plan.target, file_plan)
+    _not_into_documents(project, desired, linked, report)
+    for target_plan in report.plans:
         report.problems.extend(checks.glob_problems(target_plan))
 
     cleaned = targets if names else list(catalogue)
-    finals = _file_changes(project, desired, _candidates(project, cleaned), force, report)
-    aider_target = BY_NAME["aider"]
+    candidates = _candidates(project, cleaned)
+    for path, target in linked.items():  # a block an older gitmem wrote into the document comes out again
+        if path not in desired and not target.personal:
+            candidates.setdefault(path, target)
+    finals = _file_changes(project, desired, candidates, force, report)
+    aider_target = aider.TARGET
     if aider_target in cleaned:
         writes = aider_target in targets and aider.AIDER_FILE in desired
         change = aider.config_change(project, writes, kept=aider.AIDER_FILE in finals, report=report)
         if change is not None:
             report.changes.append(change)
     touched = _limits(project, targets, budgets, desired, finals, report)
+    report.warnings.extend(note for path, note in report.notes if path in touched)
     checks.hidden_unicode(desired, finals, report)
     checks.read_twice(report.plans, touched, report)
     report.changes.sort(key=lambda change: change.path)
     return report
 
 
-def _hand_written(project: Project, targets: Sequence[Target]) -> dict[str, str]:
+def _own_text(project: Project, targets: Sequence[Target]) -> dict[str, str]:
     """The hand-written text (outside gitmem's block) of the root files whose presence decides a layout
     (``delivery.falls_back``), by target name, for those that have some."""
     out: dict[str, str] = {}
@@ -248,6 +255,76 @@ def _limits(
     return touched
 
 
+# The file a target writes instead of its root file when that is a link to a document for people: a whole file of
+# the target's rules folder, with the frontmatter that makes the tool load it always (Claude Code loads a
+# .claude/rules file without `paths` at the start of every session; Copilot, an instructions file for `**`).
+# (each target's ``always_frontmatter``, in gitmem/tools.py).
+LINKED_ROOT_NAME = f"{WHOLE_PREFIX}-project"
+
+
+def _around_linked(project: Project, targets: list[Target]) -> tuple[list[Target], dict[str, Target]]:
+    """Targets whose root file is a link to a document that is not a rules file (``CLAUDE.md -> CONTRIBUTING.md``)
+    write their root memories into a whole file of their rules folder instead, so the client still gets them and
+    the document is never written; ``linked`` maps each such root file to its (original) target."""
+    from gitmem.compile.changes import linked_document
+
+    out, linked = [], {}
+    for target in targets:
+        if target.personal or linked_document(project, target.root_file) is None:
+            out.append(target)
+            continue
+        linked[target.root_file] = target
+        front = target.always_frontmatter
+        if target.scoped_dir is None or target.root_whole or front is None:
+            out.append(target)  # nowhere else to put them: _not_into_documents says so
+            continue
+        instead = f"{target.scoped_dir}/{LINKED_ROOT_NAME}{target.scoped_suffix}"
+        out.append(target._replace(root_file=instead, root_whole=True, root_frontmatter=front))
+    return out, linked
+
+
+def _not_into_documents(
+    project: Project, desired: dict[str, tuple[Target, FilePlan]], linked: dict[str, Target], report: Report
+) -> None:
+    """Never write gitmem's block through a link into a document that is not a rules file; say where the memories
+    went instead, or that the client gets none from this file."""
+    from gitmem.compile.changes import linked_document
+
+    for path, target in linked.items():
+        instead = f"{target.scoped_dir}/{LINKED_ROOT_NAME}{target.scoped_suffix}"
+        if path not in desired and instead in desired:
+            report.notes.append(
+                (
+                    instead,
+                    f"{path} is a link to {linked_document(project, path)}, not a rules file: gitmem does not write "
+                    f"into it; {target.tool} gets the memories from {instead}",
+                )
+            )
+    for path in sorted(desired):
+        document = linked_document(project, path)
+        if document is None:
+            continue
+        target = desired.pop(path)[0]
+        report.warnings.append(
+            f"{path} is a link to {document}, not a rules file: gitmem does not write into it, so {target.tool} "
+            f"gets no memories from {path}: make {path} a file of its own (it may import the document: "
+            f"`@{document}`)"
+        )
+
+
+def _hand_written(project: Project, target: Target) -> int:
+    """The characters of ``target``'s always-loaded file outside gitmem's block (0 when it cannot be read: the
+    compile pass that follows says why)."""
+    text, _ = read_file(project, target.root_file, Report([]))
+    if text is None:
+        return 0
+    try:
+        found = block.scan(text).found
+    except BlockError:
+        return len(text)
+    return len(text) - (len(found.block) if found else 0)
+
+
 def _shared(project: Project, config: Config, today: date) -> tuple[list[Pack], list[Problem], list[Memory]]:
     """The shared packs, their problems, and the memories of theirs compile includes (live, unmuted, ``PACK/ID``)."""
     from gitmem.scopes import packs
@@ -266,11 +343,11 @@ def apply(project: Project, report: Report) -> list[FileChange]:
             continue
         target_path = change.io_path or project.root / change.path
         if change.action == "removed":
-            (project.root / change.path).unlink(missing_ok=True)
-            _prune(project.root, (project.root / change.path).parent)
+            gateway.remove(project, project.root / change.path, missing_ok=True)
+            gateway.remove_empty_dirs(project, (project.root / change.path).parent, project.root)
         else:
             assert change.new is not None
-            write_atomic(target_path, change.new.encode("utf-8"))
+            gateway.write(project, target_path, change.new, display=change.path)
         done.append(change)
     return done
 
@@ -301,7 +378,7 @@ def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target
                     found[f"{folder}/{name}"] = target
     dir_files = {target.dir_file: target for target in targets if target.dir_file}
     for target in targets:
-        for private in delivery.private_files(target):  # its copy where only its own client looks
+        for private in () if target.personal else delivery.private_files(target):  # where only its client looks
             dir_files[private] = target
     if dir_files:
         for path in command.list_files(root, tuple(sorted(dir_files))):
@@ -506,15 +583,3 @@ def _cleanup_change(project: Project, path: str, target: Target, force: bool, re
     if change.edited and not force:
         change.action = "refused"
     return change
-
-
-def _prune(root: Path, directory: Path) -> None:
-    """Remove directories left empty by a removed file, up to (not including) the repository root."""
-    root = root.resolve()
-    directory = directory.resolve()
-    while directory != root and root in directory.parents:
-        try:
-            directory.rmdir()
-        except OSError:
-            return
-        directory = directory.parent

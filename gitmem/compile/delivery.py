@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gitmem.compile.readers import READERS, Reader
@@ -96,14 +96,14 @@ def _bridge(target: Target, names: Collection[str], hand_written: str) -> tuple[
     if private and _read_by_others(target.name, names):
         # a full copy where only its own client looks; no glob-scoped files either (the Copilot CLI reads
         # .claude/rules): a glob goes under a heading of that file
-        variant = replace(target, root_file=private, dir_file=private if target.dir_file else None, scoped_dir=None)
+        variant = target._replace(root_file=private, dir_file=private if target.dir_file else None, scoped_dir=None)
         return variant, "private"
     if not hub or not _read_beside_hub(target.name, names):
         return target, ""  # no client in use reads both: the full copy reaches each of them once
     if any(target.name in r.imports and r.imports_above for r in readers) and not _followed_by_others(
         target.name, names
     ):
-        return replace(target, imports=HUB_FILE), "import"
+        return target._replace(imports=HUB_FILE), "import"
     return target, ""
 
 

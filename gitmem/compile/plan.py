@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from gitmem.compile import block, budget, delivery, render
+from gitmem.compile import block, budget, delivery, leftout, render
 from gitmem.compile.delivery import Layout
 from gitmem.compile.scoping import FileSpec, Placement, dir_spec, place, root_spec
 from gitmem.compile.targets import Target
@@ -44,6 +44,7 @@ class TargetPlan:
     # ids of memories for this target that its client gets from other targets' files (``delivery``), by target
     delivered: dict[str, list[str]] = field(default_factory=dict)
     bridge: str = ""  # how its client reaches the hub (``delivery.Layout.bridge``), "" when it does not
+    index_chars: int = 0  # characters of the index of left-out memories (``leftout``), beside the budget
 
     @property
     def tokens(self) -> int:
@@ -94,13 +95,16 @@ def plan_target(
     entries: dict[str, str],
     budget_tokens: int,
     mcp: bool = False,
+    reserved: int = 0,
     bridges: Sequence[FileSpec] = (),
 ) -> TargetPlan:
     """The files of ``target`` for ``memories`` (live ones, in keep order), within ``budget_tokens``.
 
     ``entries`` maps every memory id to its entry text (``render.entry_text``), shared by all targets. Ids of the
-    form ``PACK/ID`` are shared packs' memories: the framing then says where those come from. ``bridges``: files
-    written even without a memory of their own (they import the hub: ``delivery``); their framing counts first.
+    form ``PACK/ID`` are shared packs' memories: the framing then says where those come from. ``reserved``: the
+    hand-written characters of the target's always-loaded file (its index of left-out memories keeps within the
+    target's hard size limit with them). ``bridges``: files written even without a memory of their own (they import
+    the hub: ``delivery``); their framing counts first.
     """
     sizes = _Sizes(target, entries, packs=any("/" in memory.id for memory in memories))
     limit = budget_tokens * budget.CHARS_PER_TOKEN
@@ -171,8 +175,10 @@ def plan_target(
             file_plan(placement.file).entries.append(
                 block.Entry(memory.id, memory.kind, placement.label, memory.priority, entries[memory.id])
             )
+    listing = ""  # the index of the left-out memories, after the recall line
     if footer:
-        file_plan(root_spec(target)).footer = footer
+        listing = leftout.index_text(omitted, len(kept), leftout.room(target, used, reserved), target.personal)
+        file_plan(root_spec(target)).footer = footer + ("\n" + listing if listing else "")
     return TargetPlan(
         target,
         budget_tokens,
@@ -180,6 +186,7 @@ def plan_target(
         [m.id for m in kept],
         [m.id for m in omitted],
         used,
+        index_chars=len(listing) + 1 if listing else 0,
     )
 
 
@@ -188,14 +195,17 @@ def plan_targets(
     memories: Sequence[Memory],
     budgets: dict[str, int],
     mcp: bool = False,
+    reserved: dict[str, int] | None = None,
     layouts: Sequence[Layout] | None = None,
 ) -> list[TargetPlan]:
     """Every target's plan for the live ``memories`` (any order): each gets the memories that are for it (no
     ``targets``, or ``targets`` naming it) and that its client gets from no other target's files it reads
-    (``layouts``, from ``delivery.layouts``; default: every target a full copy). Plans come in ``targets``' order."""
+    (``layouts``, from ``delivery.layouts``; default: every target a full copy). Plans come in ``targets``' order.
+    ``reserved``: hand-written characters of targets' always-loaded files."""
     ordered = budget.keep_order(memories)
     entries = {memory.id: render.entry_text(memory) for memory in ordered}
     plans: dict[str, TargetPlan] = {}
+    made: list[TargetPlan] = []
     candidates: dict[str, set[str]] = {}
     for layout in layouts if layouts is not None else delivery.standalone(targets):
         target = layout.target
@@ -206,7 +216,8 @@ def plan_targets(
         bridges: list[FileSpec] = []
         if target.imports and delivery.HUB in plans:
             bridges = [_bridge_of(target, spec) for spec in plans[delivery.HUB].files.values() if not spec.spec.globs]
-        plan = plan_target(target, mine, entries, budgets[target.name], mcp, bridges)
+        held = (reserved or {}).get(target.name, 0)
+        plan = plan_target(target, mine, entries, budgets[target.name], mcp, held, bridges)
         plan.elsewhere = [memory.id for memory in ordered if not memory.is_for(target.name)]
         plan.bridge = layout.bridge
         for name in layout.reads:
@@ -214,7 +225,9 @@ def plan_targets(
             if got:
                 plan.delivered[name] = got
         plans[target.name] = plan
-    return [plans[target.name] for target in targets if target.name in plans]
+        made.append(plan)
+    # in ``targets``' order (compile --user has two targets of one name: opencode's and Codex's AGENTS.md)
+    return sorted(made, key=lambda plan: next(i for i, t in enumerate(targets) if t.name == plan.target.name))
 
 
 def _bridge_of(target: Target, hub: FilePlan) -> FileSpec:

@@ -392,14 +392,13 @@ def blob_id(data: bytes) -> str:
 def merge_text(ours: str, base: str, theirs: str) -> tuple[str, int]:
     """git's own three-way merge of three texts (``git merge-file``): the result, and how many conflicts it holds."""
     import subprocess
-    import tempfile
 
-    with tempfile.TemporaryDirectory(prefix="gitmem-merge-") as tmp:
+    from gitmem.gateway import private_temp_dir, write_temp
+
+    with private_temp_dir("gitmem-merge-") as tmp:
         paths = []
         for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):
-            path = Path(tmp) / name
-            path.write_bytes(text.encode("utf-8", "surrogateescape"))
-            paths.append(str(path))
+            paths.append(str(write_temp(tmp, name, text.encode("utf-8", "surrogateescape"))))
         try:
             done = subprocess.run(
                 ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", *paths],

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gitmem import gateway
 from gitmem.git.command import GitFailed, clean_env, git
 
 # -- GitPython: history, revisions, files at a revision ---------------------------------------------------------------
@@ -240,7 +241,7 @@ def undo_revert(root: Path, paths: Sequence[str]) -> None:
     if in_head:
         git(root, "checkout", "HEAD", "--", *in_head)
     for path in set(paths) - set(in_head):
-        (root / path).unlink(missing_ok=True)
+        gateway.remove(root, root / path, missing_ok=True)
 
 
 def stage(root: Path, paths: Iterable[str]) -> None:

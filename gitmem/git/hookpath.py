@@ -3,7 +3,10 @@ one there runs gitmem's pre-commit hooks.
 
 ``pre-commit install`` refuses to work while ``core.hooksPath`` is set, and its hint (unset it) would switch off the
 team's own hooks (husky, a committed ``.githooks/`` folder). So with a hooks path in use, gitmem adds one line to the
-hook script git runs there, ``pre-commit run``, and leaves every other byte of it alone. With husky 9, git's hooks
+hook script git runs there, ``pre-commit run``, and leaves every other byte of it alone. That script is the team's
+(committed): a teammate who has neither pre-commit nor gitmem must still be able to commit, so the line runs
+pre-commit only when both are on PATH, and otherwise says once per clone (a marker under ``.git/``) how to get the
+guard, and lets the commit and the team's own hooks go on. With husky 9, git's hooks
 path is husky's generated ``.husky/_`` folder, whose scripts run the team's ``.husky/pre-commit``: that one is
 edited. A hooks path outside the repository is not written (gitmem writes only inside the repository): the user is
 told the line to add.
@@ -16,10 +19,11 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from gitmem import gateway
+from gitmem.errors import GitmemError
 from gitmem.git import command
 from gitmem.project import Project
 
@@ -68,14 +72,40 @@ def hook_file(project: Project, hook_type: str) -> HookFile | None:
 
 def runs_precommit(path: Path) -> bool:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = gateway.read_git_file(path)
+    except (OSError, GitmemError):
         return False
     return bool(_RUNS.search(text))
 
 
+NOTED = "gitmem-guard-noted"  # under the git directory: this clone was told once how to get the guard
+_OLD_LINE = "pre-commit run --hook-stage {hook_type} || exit $?"  # what gitmem init added before: upgraded
+
+
 def _line(hook_type: str) -> str:
-    return f"pre-commit run --hook-stage {hook_type} || exit $?"
+    run = _OLD_LINE.format(hook_type=hook_type)
+    note = (
+        "gitmem: this commit was not checked for secrets: the team's guard needs pre-commit and gitmem "
+        "(pipx install pre-commit gitmem-cli, then gitmem init). Said once."
+    )
+    return (
+        f"if command -v pre-commit >/dev/null 2>&1 && command -v gitmem >/dev/null 2>&1; then {run}; "
+        f'else gitmem_noted="$(git rev-parse --git-path {NOTED})"; '
+        f'[ -e "$gitmem_noted" ] || {{ echo "{note}" >&2; : >"$gitmem_noted"; }}; fi'
+    )
+
+
+def _upgraded(text: str, hook_type: str) -> str | None:
+    """``text`` with the line an older ``gitmem init`` added (which refused every commit without pre-commit)
+    replaced by today's; ``None`` when it holds no such line."""
+    old = _OLD_LINE.format(hook_type=hook_type)
+    lines = text.splitlines(keepends=True)
+    for index in range(1, len(lines)):
+        if lines[index - 1].rstrip("\r\n") == MARK and lines[index].rstrip("\r\n") == old:
+            ending = lines[index][len(lines[index].rstrip("\r\n")) :]
+            lines[index] = _line(hook_type) + ending
+            return "".join(lines)
+    return None
 
 
 def wire(project: Project, hook_type: str) -> tuple[list[str], bool]:
@@ -85,18 +115,16 @@ def wire(project: Project, hook_type: str) -> tuple[list[str], bool]:
     assert found is not None
     where = found.display(project)
     if runs_precommit(found.path):
-        return [], True
+        return _upgrade(found, where), True
     addition = f"{MARK}\n{_line(hook_type)}\n"
     if not found.inside:
         return [
             f"core.hooksPath is {found.configured}, outside this repository: gitmem does not write there. Add these "
             f"lines to {where} so commits run gitmem's hooks:\n{addition.rstrip()}"
         ], False
-    from gitmem.fsutil import write_atomic
-
     try:
-        old = found.path.read_text(encoding="utf-8") if found.path.exists() else None
-    except (OSError, UnicodeDecodeError) as exc:
+        old = gateway.read_git_file(found.path) if found.path.exists() else None
+    except (OSError, GitmemError) as exc:
         return [f"cannot read {where} ({exc}): add `{_line(hook_type)}` to it yourself"], False
     if old is None:
         new = "#!/bin/sh\n" + addition
@@ -107,16 +135,27 @@ def wire(project: Project, hook_type: str) -> tuple[list[str], bool]:
         if head and not lines[0].endswith("\n"):
             lines[0] += newline
         new = "".join([*lines[:head], addition.replace("\n", newline), *lines[head:]])
-    mode = found.path.stat().st_mode if old is not None else 0o644
-    write_atomic(found.path, new.encode("utf-8"))
-    found.path.chmod(stat.S_IMODE(mode) | 0o111)
+    gateway.write_git_file(found.path, new.encode("utf-8"), executable=True)
     verb = "created" if old is None else "added `pre-commit run` to"
     done = [f"{verb} {where} (core.hooksPath is {found.configured}): commits run gitmem's hooks"]
     import shutil
 
     if shutil.which("pre-commit") is None:
-        done.append(f"pre-commit is not on PATH, and {where} calls it: `pipx install pre-commit` (or pip)")
+        done.append(f"pre-commit is not on PATH: {where} skips gitmem's hooks until it is (`pipx install pre-commit`)")
     return done, True
+
+
+def _upgrade(found: HookFile, where: str) -> list[str]:
+    if not found.inside:
+        return []
+    try:
+        new = _upgraded(gateway.read_git_file(found.path), found.hook_type)
+    except (OSError, GitmemError):
+        return []
+    if new is None:
+        return []
+    gateway.write_git_file(found.path, new.encode("utf-8"), executable=True)
+    return [f"updated gitmem's line in {where}: a teammate without pre-commit can commit (told once how to get it)"]
 
 
 def problems(project: Project, hook_types: tuple[str, ...] = ("pre-commit",)) -> list[tuple[str, str]]:

@@ -11,13 +11,16 @@ import difflib
 import os
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
-from gitmem.errors import UsageError
+from gitmem import gateway
+from gitmem.errors import GitmemError, UsageError
 from gitmem.git import command, history
 from gitmem.memory.model import FIELD_ORDER, Memory
 from gitmem.memory.store import SUFFIX
 from gitmem.project import Project
+from gitmem.schema import MAX_FILE_BYTES
 
 MEMORIES = ".memory/memories"  # relative to the repository root
 
@@ -62,13 +65,19 @@ class Side:
     label: str  # the revision the user named, "working tree", or how the base was chosen
     commit: str | None
     default_branch: str | None = None  # set when the base is the merge base with the default branch
+    merged: str | None = None  # set when the base is the merge base of this revision (BASE) and HEAD
 
     @property
     def short(self) -> str:
         return self.commit[:7] if self.commit else "working tree"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"label": self.label, "commit": self.commit, "default_branch": self.default_branch}
+        return {
+            "label": self.label,
+            "commit": self.commit,
+            "default_branch": self.default_branch,
+            "merge_base_of": self.merged,
+        }
 
 
 @dataclass(frozen=True)
@@ -143,7 +152,10 @@ class MemoryDiff:
 def diff_memories(project: Project, base: str | None = None, head: str | None = None) -> MemoryDiff:
     """The memory changes from ``base`` to ``head`` (a commit; ``None``: the working tree).
 
-    Without ``base``: from the merge base of the default branch (``history.default_branch``) and HEAD.
+    Without ``base``: from the merge base of the default branch (``history.default_branch``) and HEAD. With
+    ``base``: from the merge base of ``base`` and ``head`` (HEAD when ``head`` is the working tree), as a pull
+    request is reviewed (``git diff BASE...HEAD``): what landed on ``base`` since the branch left it is not shown as
+    removed. When ``base`` is an ancestor of ``head`` that merge base is ``base`` itself.
     """
     root = project.root
     if base is None:
@@ -161,7 +173,7 @@ def diff_memories(project: Project, base: str | None = None, head: str | None = 
             raise UsageError(f"{branch} and HEAD share no history: name the base, e.g. `gitmem diff {branch}`")
         base_side = Side(f"merge base of {branch} and HEAD", base_sha, branch)
     else:
-        base_side = Side(base, history.resolve(root, base))
+        base_side = _review_base(root, base, head)
     head_side = Side(head, history.resolve(root, head)) if head is not None else Side("working tree", None)
 
     assert base_side.commit is not None
@@ -206,8 +218,8 @@ def _working_files(project: Project) -> dict[str, bytes]:
         if name.startswith(".") or not name.endswith(SUFFIX) or not path.is_file():
             continue
         try:
-            files[name] = path.read_bytes()
-        except OSError:  # removed while we read
+            files[name] = gateway.read_bytes(project, path, limit=MAX_FILE_BYTES)
+        except (OSError, GitmemError):  # removed while we read, a link leading outside, too large
             continue
     return files
 
@@ -241,12 +253,27 @@ def _compare(memory_id: str, path: str, before: Version | None, after: Version |
 _HEADINGS = {"added": "Added", "changed": "Changed", "retired": "Retired", "removed": "Removed"}
 
 
+def _review_base(root: Path, base: str, head: str | None) -> Side:
+    """The base side for ``gitmem diff BASE [HEAD]``: the merge base of BASE and HEAD."""
+    tip = history.resolve(root, base)
+    head_sha = history.resolve(root, head or "HEAD")
+    base_sha = history.merge_base(root, tip, head_sha)
+    if base_sha is None:
+        raise UsageError(f"{base} and {head or 'HEAD'} share no history: there is no merge base to compare from")
+    if base_sha == tip:
+        return Side(base, tip)
+    return Side(f"merge base of {base} and {head or 'HEAD'}", base_sha, merged=base)
+
+
 def to_markdown(diff: MemoryDiff) -> str:
     """The diff as Markdown fit for a pull-request comment. Memory text is escaped or fenced: it cannot format the
     comment, mention people or inject HTML."""
     head = "the working tree" if diff.head.commit is None else f"{_code(diff.head.label)} ({diff.head.short})"
     if diff.base.default_branch is not None:
         base = f"the merge base of {_code(diff.base.default_branch)} and HEAD ({diff.base.short})"
+    elif diff.base.merged is not None:
+        other = "HEAD" if diff.head.commit is None else _code(diff.head.label)
+        base = f"the merge base of {_code(diff.base.merged)} and {other} ({diff.base.short})"
     else:
         base = f"{_code(diff.base.label)} ({diff.base.short})"
     lines = [f"### gitmem: memory changes from {base} to {head}", ""]

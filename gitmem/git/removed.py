@@ -27,8 +27,8 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from gitmem import __version__
-from gitmem.fsutil import write_atomic
+from gitmem import __version__, gateway
+from gitmem.errors import GitmemError
 from gitmem.git import command
 from gitmem.memory import similar
 from gitmem.memory.model import Memory
@@ -174,7 +174,7 @@ class _History:
         if head is None:
             return cls(None, {}, {}, [], [])
         path = project.cache_dir / "removed.json"
-        cached = _read_cache(path)
+        cached = _read_cache(project, path)
         if cached is not None and cached.head == head and retired_ids <= set(cached.covered):
             return cached
         if cached is not None and cached.head == head:
@@ -204,7 +204,7 @@ class _History:
             "tree": history.tree,
         }
         with contextlib.suppress(OSError):
-            write_atomic(path, json.dumps(payload, separators=(",", ":")).encode("utf-8"))
+            gateway.write(project, path, json.dumps(payload, separators=(",", ":")))
         return history
 
 
@@ -269,10 +269,10 @@ def _memory_id(path: str | None) -> str | None:
     return name.removesuffix(SUFFIX)
 
 
-def _read_cache(path: Path) -> _History | None:
+def _read_cache(project: Project, path: Path) -> _History | None:
     try:
-        data = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+        data = json.loads(gateway.read_bytes(project, path))
+    except (OSError, ValueError, GitmemError):
         return None
     if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("version") != __version__:
         return None

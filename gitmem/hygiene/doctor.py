@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date
 
+from gitmem import gateway
 from gitmem.config import Config
+from gitmem.errors import GitmemError
 from gitmem.git import removed
 from gitmem.hygiene.chains import check_supersedes, dangling_target
 from gitmem.hygiene.evidence import check_evidence, citation_states, evidence_data
@@ -176,9 +178,9 @@ def check_hooks(ctx: Context) -> Iterator[Finding]:
     """gitmem's pre-commit hooks set up, but git runs its hooks from a ``core.hooksPath`` that does not run them."""
     config = ctx.project.root / ".pre-commit-config.yaml"
     try:
-        if "gitmem" not in config.read_text(encoding="utf-8", errors="replace"):
+        if "gitmem" not in gateway.read_text(ctx.project, config, limit=gateway.CONFIG_LIMIT, errors="replace"):
             return
-    except OSError:
+    except (OSError, GitmemError):
         return
     from gitmem.git import hookpath
 

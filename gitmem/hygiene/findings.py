@@ -12,7 +12,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from gitmem import gateway
 from gitmem.config import Config
+from gitmem.errors import GitmemError
 from gitmem.git.removed import Removal
 from gitmem.memory.store import SUFFIX, Snapshot, Store
 from gitmem.project import Project
@@ -110,8 +112,8 @@ class Context:
         """The line of a top-level field in a memory's file (files that passed validation keep keys at column 1)."""
         if memory_id not in self._texts:
             try:
-                text = (self.store.directory / f"{memory_id}{SUFFIX}").read_text(encoding="utf-8")
-            except OSError:
+                text = gateway.read_text(self.project, self.store.directory / f"{memory_id}{SUFFIX}")
+            except (OSError, GitmemError):
                 text = ""
             self._texts[memory_id] = text.splitlines()
         pattern = re.compile(rf"{re.escape(name)}\s*:")
@@ -128,8 +130,8 @@ class Context:
             content: bytes | None = None
             if target.is_relative_to(root) and target.is_file():
                 try:
-                    content = target.read_bytes()
-                except OSError:
+                    content = gateway.read_bytes(self.project, root / relative, limit=gateway.SCAN_LIMIT)
+                except (OSError, GitmemError):
                     content = None
             self._files[relative] = content
         return self._files[relative]

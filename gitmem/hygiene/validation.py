@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from gitmem.errors import Problem
+from gitmem import gateway
+from gitmem.errors import CheckFailed, Problem
 from gitmem.memory.store import SUFFIX, Store
 from gitmem.project import Project
 
@@ -43,9 +44,12 @@ def validate_files(project: Project, store: Store, files: tuple[Path, ...]) -> t
             )
             continue
         try:
-            raw = path.read_bytes()
+            raw = gateway.read_given(path, limit=gateway.SCAN_LIMIT, display=display)
         except OSError as exc:
             problems.append(Problem(display, 1, 1, "file", f"cannot read: {exc.strerror}"))
+            continue
+        except CheckFailed as exc:
+            problems.extend(exc.problems)
             continue
         _, found = check_memory(raw, path.name.removesuffix(SUFFIX), display)
         problems.extend(found)
@@ -56,8 +60,10 @@ def _config_problems(project: Project, path: Path, display: str | None = None) -
     from gitmem.schema import check_config
 
     try:
-        raw = path.read_bytes()
+        raw = gateway.read_bytes(project, path, limit=gateway.CONFIG_LIMIT, display=display)
     except OSError as exc:
         return [Problem(display or project.display(path), 1, 1, "file", f"cannot read: {exc.strerror}")]
+    except CheckFailed as exc:
+        return exc.problems
     _, problems = check_config(raw, display or project.display(path))
     return problems

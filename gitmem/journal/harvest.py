@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from gitmem import gateway
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import removed
 from gitmem.journal.log import check_log
@@ -104,11 +105,9 @@ def origin_of(project: Project, path: Path) -> str:
 def _inside_if_in_repository(project: Project, path: Path, display: str) -> None:
     """A log named inside the repository (a committed one) must not lead outside it through a link; a file you name
     elsewhere is yours to read."""
-    from gitmem import safepath
-
     absolute = Path(os.path.abspath(path))
     if absolute.is_relative_to(os.path.abspath(project.root)):
-        safepath.require(project, absolute, display)
+        gateway.require(project, absolute, display)
 
 
 def harvest(
@@ -126,7 +125,7 @@ def harvest(
     display = project.display(path)
     _inside_if_in_repository(project, path, display)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = gateway.read_given(path, display=display).decode("utf-8")
     except FileNotFoundError:
         raise UsageError(f"{display}: no such file; `gitmem journal list` shows the stored logs") from None
     except IsADirectoryError:
@@ -174,7 +173,7 @@ def harvest(
             continue
         title_words = similar.words(title)
         all_words = similar.words(similar.memory_text(title, body))
-        match = pool.best_words(title_words, all_words)
+        match = pool.best_words(title_words, all_words, similar.memory_text(title, body))
         if match is not None:
             report.duplicates.append(Known(item.line, title, match[0], round(match[1], 3)))
             continue

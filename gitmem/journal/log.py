@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from gitmem import safepath
-from gitmem.errors import CheckFailed, Problem, UsageError
-from gitmem.fsutil import write_atomic
+from gitmem import gateway
+from gitmem.errors import CheckFailed, GitmemError, Problem, UsageError
 from gitmem.journal.markdown import SECTION_TITLES, SECTIONS, parse, section_of
 from gitmem.memory.model import slugify
 from gitmem.project import Project
@@ -172,16 +171,19 @@ def store_log(
     directory = project.journal_dir
     data = text.encode("utf-8")
     for existing in _log_files(directory):
-        with contextlib.suppress(OSError):
-            if existing.stat().st_size == len(data) and existing.read_bytes() == data:
+        with contextlib.suppress(OSError, GitmemError):
+            if (
+                existing.stat().st_size == len(data)
+                and gateway.read_bytes(project, existing, limit=MAX_LOG_BYTES) == data
+            ):
                 return Stored(existing, existed=True, redacted=redacted)
     base = f"{day.isoformat()}-{log_slug(text, slug)}"
     for number in range(1, 1000):
-        path = safepath.require(project, directory / (base + (f"-{number}" if number > 1 else "") + SUFFIX))
+        path = gateway.require(project, directory / (base + (f"-{number}" if number > 1 else "") + SUFFIX))
         if path.exists():
             continue
         try:
-            write_atomic(path, data, overwrite=False)
+            gateway.write(project, path, data, overwrite=False)
         except FileExistsError:
             continue
         return Stored(path, redacted=redacted)
@@ -192,16 +194,16 @@ def append_to_log(project: Project, text: str, day: date, slug: str = "session")
     """Add ``text`` to the end of the day's log ``<day>-<slug>.md`` (created when missing), after the checks: of
     ``text``, then of the whole log it makes."""
     text, _ = check_log(text, "text")
-    path = safepath.require(project, project.journal_dir / f"{day.isoformat()}-{log_slug('', slug)}{SUFFIX}")
+    path = gateway.require(project, project.journal_dir / f"{day.isoformat()}-{log_slug('', slug)}{SUFFIX}")
     with _locked(project):
         try:
-            before = path.read_text(encoding="utf-8")
+            before = gateway.read_text(project, path, limit=MAX_LOG_BYTES)
         except FileNotFoundError:
             before = f"# Session {day.isoformat()}\n"
         joined = before.rstrip("\n") + "\n\n" + text.strip("\n") + "\n"
         # What the journal will hold, not only the new part: a key split over two appends is whole in the file.
         check_log(joined, project.display(path))
-        write_atomic(path, joined.encode("utf-8"))
+        gateway.write(project, path, joined)
     return path
 
 
@@ -213,8 +215,7 @@ def _locked(project: Project) -> Iterator[None]:
     except ImportError:  # Windows: appends are rare and atomic writes keep each file whole
         yield
         return
-    project.cache_dir.mkdir(parents=True, exist_ok=True)
-    with open(project.cache_dir / "journal.lock", "a+b") as handle:
+    with gateway.locked_file(project, project.cache_dir / "journal.lock") as handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         try:
             yield
@@ -242,9 +243,8 @@ def list_logs(project: Project) -> list[LogInfo]:
     """Every log in the journal, oldest first."""
     logs = []
     for path in _log_files(project.journal_dir):
-        safepath.require(project, path)  # a committed log that links elsewhere is not read
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+        try:  # a committed log that links elsewhere is not read: refused (exit 1)
+            text = gateway.read_text(project, path, limit=MAX_LOG_BYTES, errors="replace")
         except OSError:
             continue
         parsed = parse(text)

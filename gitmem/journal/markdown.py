@@ -39,8 +39,6 @@ _SECTION_NAMES: dict[str, str] = {
 }
 # fmt: on
 
-_BOLD_LINE = re.compile(r"^ {0,3}(\*\*|__)(.+?)(\*\*|__)[ \t]*:?[ \t]*$")
-_LABEL_LINE = re.compile(r"^ {0,3}([A-Za-z][A-Za-z -]{1,30}):[ \t]*$")
 _PLACEHOLDERS = frozenset({"", "none", "n a", "na", "nothing", "nothing yet", "tbd", "todo", "nil", "no", "empty"})
 
 
@@ -101,162 +99,163 @@ class _Open:
 
 def parse(text: str) -> Log:
     """Read a session log. Never fails: what cannot be placed is listed in ``Log.skipped``."""
-    lines = md.strip_comments(text.removeprefix("\ufeff").splitlines())
-    log = Log()
-    section: str | None = None  # the current section; None before the first or under an unknown heading
-    unknown: tuple[int, str] | None = None  # (line, text) of the unknown heading we are under
-    level = 0  # heading level of the current section
-    current: _Open | None = None
-    paragraph: Item | None = None  # a plain paragraph inside a section: an item too
-    fence: str | None = None  # the marker (``` or ~~~) of the code block we are in
-    fence_owner: _Open | None = None
-    unknown_items = 0
-    index = 0
+    reading = _Reading()
+    reader = md.Reader(text.removeprefix("\ufeff").splitlines())
+    for line in reader:
+        if reading.takes_underline(line):
+            reading.start_section(line.number, line.text.strip(), line.underline)
+            reader.skip()
+        else:
+            reading.read(line)
+    reading.close_unknown()
+    _drop_intros(reading.log)
+    return reading.log
 
-    def close_unknown() -> None:
-        nonlocal unknown_items
-        if unknown is not None and unknown_items:
-            noun = "item" if unknown_items == 1 else "items"
-            log.skipped.append(
-                Skipped(unknown[0], f"{unknown_items} {noun} under '{unknown[1]}' (not a harvested section)")
+
+class _Reading:
+    """The state of one log being read, line by line."""
+
+    def __init__(self) -> None:
+        self.log = Log()
+        self.section: str | None = None  # the current section; None before the first or under an unknown heading
+        self.unknown: tuple[int, str] | None = None  # (line, text) of the unknown heading we are under
+        self.level = 0  # heading level of the current section
+        self.current: _Open | None = None
+        self.paragraph: Item | None = None  # a plain paragraph inside a section: an item too
+        self.fence_owner: _Open | None = None  # the item the code block we are in belongs to
+        self.unknown_items = 0
+
+    def close_unknown(self) -> None:
+        if self.unknown is not None and self.unknown_items:
+            noun = "item" if self.unknown_items == 1 else "items"
+            self.log.skipped.append(
+                Skipped(
+                    self.unknown[0], f"{self.unknown_items} {noun} under '{self.unknown[1]}' (not a harvested section)"
+                )
             )
-        unknown_items = 0
+        self.unknown_items = 0
 
-    def start_section(number: int, heading: str, heading_level: int) -> None:
-        nonlocal section, unknown, level, current, paragraph
-        current = paragraph = None
+    def start_section(self, number: int, heading: str, heading_level: int) -> None:
+        self.current = self.paragraph = None
         found = section_of(heading)
-        if found is None and section is not None and heading_level > level:
+        if found is None and self.section is not None and heading_level > self.level:
             return  # a sub-heading inside a section: its items still belong to the section
-        close_unknown()
+        self.close_unknown()
         if found is None:
-            if heading_level == 1 and log.title is None and section is None:
-                log.title = heading
-            section, unknown, level = None, (number, heading), heading_level
+            if heading_level == 1 and self.log.title is None and self.section is None:
+                self.log.title = heading
+            self.section, self.unknown, self.level = None, (number, heading), heading_level
             return
-        section, unknown, level = found, None, heading_level
-        log.sections.setdefault(found, number)
+        self.section, self.unknown, self.level = found, None, heading_level
+        self.log.sections.setdefault(found, number)
 
-    def add_item(item: Item) -> None:
-        nonlocal unknown_items
-        if section is None:
-            if unknown is not None and unknown[1] != log.title:
-                unknown_items += 1
+    def add_item(self, item: Item) -> None:
+        if self.section is None:
+            if self.unknown is not None and self.unknown[1] != self.log.title:
+                self.unknown_items += 1
             elif item.bullet:
-                log.skipped.append(Skipped(item.line, "item before the first section"))
+                self.log.skipped.append(Skipped(item.line, "item before the first section"))
             return
-        log.items.append(item)
+        self.log.items.append(item)
 
-    while index < len(lines):
-        line = lines[index]
-        number = index + 1
-        index += 1
+    def takes_underline(self, line: md.Line) -> bool:
+        """Whether ``line`` is a setext heading here (not when it continues an item or a paragraph)."""
+        current = self.current
+        return bool(line.underline) and (current is None or current.after_blank) and self.paragraph is None
 
-        if fence is not None:
-            if fence_owner is not None:
-                fence_owner.item.rest.append(md.dedent(line, fence_owner.content))
-            if md.closes(line, fence):
-                fence = None
-                fence_owner = None
-            continue
+    def read(self, line: md.Line) -> None:
+        kind = line.kind
+        if kind == md.CODE:
+            if self.fence_owner is not None:
+                self.fence_owner.item.rest.append(md.dedent(line.text, self.fence_owner.content))
+            if line.closes:
+                self.fence_owner = None
+        elif kind == md.FENCE:
+            self.fence(line)
+        elif kind == md.BLANK:
+            self.blank()
+        elif kind == md.HEADING:
+            self.start_section(line.number, line.title.strip(), line.level)
+        elif self.label(line):
+            return
+        elif kind == md.BREAK:
+            self.current = self.paragraph = None
+        elif kind == md.BULLET:
+            self.bullet(line)
+        elif kind == md.TABLE and not line.quoted:
+            self.table(line)
+        else:
+            self.text(line)
 
-        fence_match = md.FENCE.match(line)
-        if fence_match:
-            fence = fence_match.group(2)
-            paragraph = None
-            if current is not None:  # a code block after an item explains it, indented or not
-                current.in_head = False
-                current.item.rest.append(md.dedent(line, current.content))
-                fence_owner = current
-            else:
-                fence_owner = None
-                if section is not None or unknown is None:
-                    log.skipped.append(Skipped(number, "code block outside an item"))
-            continue
+    def fence(self, line: md.Line) -> None:
+        self.paragraph = None
+        if self.current is not None:  # a code block after an item explains it, indented or not
+            self.current.in_head = False
+            self.current.item.rest.append(md.dedent(line.text, self.current.content))
+            self.fence_owner = self.current
+            return
+        self.fence_owner = None
+        if self.section is not None or self.unknown is None:
+            self.log.skipped.append(Skipped(line.number, "code block outside an item"))
 
-        if not line.strip():
-            paragraph = None
-            if current is not None:
-                if current.item.rest:
-                    current.item.rest.append("")
-                current.in_head = False
-                current.after_blank = True
-            continue
+    def blank(self) -> None:
+        self.paragraph = None
+        if self.current is not None:
+            if self.current.item.rest:
+                self.current.item.rest.append("")
+            self.current.in_head = False
+            self.current.after_blank = True
 
-        atx = md.ATX.match(line)
-        if atx and (atx.group(2) or "").strip():
-            start_section(number, (atx.group(2) or "").strip(), len(atx.group(1)))
-            continue
+    def label(self, line: md.Line) -> bool:
+        """A line that is only a bold or labelled section name (``**Decisions**``, ``Next steps:``) starts it."""
+        if line.kind not in (md.TEXT, md.TABLE):
+            return False
+        heading = md.bold_line(line.text)
+        if heading is None:
+            heading = md.label_line(line.text)
+        if heading is None or section_of(heading) is None:
+            return False
+        self.start_section(line.number, heading.strip(), self.level or 2)
+        return True
 
-        next_line = lines[index] if index < len(lines) else ""
-        setext = md.SETEXT.match(next_line)
-        if (
-            setext
-            and (current is None or current.after_blank)
-            and paragraph is None
-            and not md.BULLET.match(line)
-            and not md.BREAK.match(line)
-            and md.indent(line) < 4
-        ):
-            start_section(number, line.strip(), 1 if setext.group(1).startswith("=") else 2)
-            index += 1
-            continue
+    def bullet(self, line: md.Line) -> None:
+        bullet = line.item
+        assert bullet is not None
+        current = self.current
+        if current is not None and bullet.indent > current.indent:
+            current.in_head = False
+            current.item.rest.append(md.dedent(line.text, current.content))
+            current.after_blank = False
+            return
+        item = Item(self.section or "", line.number, bullet.text)
+        self.current = _Open(item, bullet.indent, bullet.content)
+        self.paragraph = None
+        self.add_item(item)
 
-        bold = _BOLD_LINE.match(line) or _LABEL_LINE.match(line)
-        if bold:
-            heading = bold.group(2) if bold.re is _BOLD_LINE else bold.group(1)
-            if section_of(heading) is not None:
-                start_section(number, heading.strip(), level or 2)
-                continue
+    def table(self, line: md.Line) -> None:
+        current = self.current
+        if current is not None and md.indent(line.text) >= current.content:
+            current.in_head = False
+            current.item.rest.append(md.dedent(line.text, current.content))
+        elif self.section is not None and self.paragraph is None:
+            self.log.skipped.append(Skipped(line.number, "table outside an item"))
+            self.paragraph = Item(self.section, line.number, "", bullet=False)  # swallows the rest of the table
 
-        if md.BREAK.match(line):
-            current = paragraph = None
-            continue
-
-        bullet = md.BULLET.match(line)
-        if bullet:
-            indent = md.indent(bullet.group(1))
-            if current is not None and indent > current.indent:
-                current.in_head = False
-                current.item.rest.append(md.dedent(line, current.content))
-                current.after_blank = False
-                continue
-            content = md.CHECKBOX.sub("", (bullet.group(3) or "").strip())
-            marker_end = len(bullet.group(1).expandtabs(4)) + len(bullet.group(2)) + 1
-            item = Item(section or "", number, content)
-            current = _Open(item, indent, marker_end)
-            paragraph = None
-            add_item(item)
-            continue
-
-        stripped = line.strip()
-        if stripped.startswith("|"):
-            if current is not None and md.indent(line) >= current.content:
-                current.in_head = False
-                current.item.rest.append(md.dedent(line, current.content))
-            elif section is not None and paragraph is None:
-                log.skipped.append(Skipped(number, "table outside an item"))
-                paragraph = Item(section, number, "", bullet=False)  # swallows the rest of the table
-            continue
-        stripped = re.sub(r"^>\s?", "", stripped)
-
-        if current is not None and (not current.after_blank or md.indent(line) >= max(2, current.content)):
+    def text(self, line: md.Line) -> None:
+        stripped = line.plain
+        current = self.current
+        if current is not None and (not current.after_blank or md.indent(line.text) >= max(2, current.content)):
             if current.in_head:
                 current.item.head = f"{current.item.head} {stripped}".strip()
             else:
-                current.item.rest.append(md.dedent(line, current.content))
-            continue
-
-        current = None
-        if paragraph is not None:
-            paragraph.head = f"{paragraph.head} {stripped}".strip()
-            continue
-        paragraph = Item(section or "", number, stripped, bullet=False)
-        add_item(paragraph)
-
-    close_unknown()
-    _drop_intros(log)
-    return log
+                current.item.rest.append(md.dedent(line.text, current.content))
+            return
+        self.current = None
+        if self.paragraph is not None:
+            self.paragraph.head = f"{self.paragraph.head} {stripped}".strip()
+            return
+        self.paragraph = Item(self.section or "", line.number, stripped, bullet=False)
+        self.add_item(self.paragraph)
 
 
 def _drop_intros(log: Log) -> None:

@@ -135,7 +135,9 @@ def propose(
             similar.similarity(mine_title, similar.words(other.title)),
             similar.similarity(mine, similar.words(similar.memory_text(other.title, other.body))),
         )
-        if score >= threshold:
+        if score >= threshold and not similar.different_rules(
+            similar.memory_text(title, body), similar.memory_text(other.title, other.body)
+        ):
             raise UsageError(
                 f"not written: this nearly repeats memory [{other.id}] ({other.status}): {other.title!r}. Recall it "
                 "instead, or propose something that adds to it."

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
 
+from gitmem import gateway
 from gitmem.errors import UsageError
 from gitmem.memory.model import Evidence, Memory, slugify
 from gitmem.memory.store import Snapshot, Store
@@ -40,12 +41,13 @@ def make_evidence(project: Project, spec: str) -> Evidence:
         raise UsageError(f"--evidence {spec!r}: the file must be inside the repository") from None
     if not path.is_file():
         raise UsageError(f"--evidence {spec!r}: no such file")
+    gateway.require(project, project.root / path_text, path_text)
     return Evidence(relative.as_posix(), lines or None, evidence_digest(path, lines or None, spec))
 
 
 def evidence_digest(path: Path, lines: str | None, spec: str = "") -> str:
     """sha256 of the cited lines (or of the whole file), as stored in a citation."""
-    content = path.read_bytes()
+    content = gateway.read_given(path, limit=gateway.SCAN_LIMIT)  # (inside: checked by the caller)
     if lines:
         first, _, last = lines.partition("-")
         start, end = int(first), int(last or first)

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gitmem import __version__
-from gitmem.fsutil import write_atomic
+from gitmem import __version__, gateway
+from gitmem.errors import GitmemError
 
 _RACY_NS = 1_000_000_000
 _FORMAT = 1
@@ -37,8 +37,8 @@ class FileCache:
         self.kept: dict[str, list[Any]] = {}
         self.changed = False
         if path is not None:
-            with contextlib.suppress(OSError, ValueError):
-                stored = json.loads(path.read_bytes())
+            with contextlib.suppress(OSError, ValueError, GitmemError):  # (the area: the cache's own folder)
+                stored = json.loads(gateway.read_bytes(path.parent, path, limit=gateway.CACHE_LIMIT))
                 if isinstance(stored, dict) and stored.get("salt") == self.salt:
                     self.entries = stored.get("entries", {})
 
@@ -61,7 +61,7 @@ class FileCache:
             return
         payload = json.dumps({"salt": self.salt, "entries": self.kept}, separators=(",", ":"))
         with contextlib.suppress(OSError):
-            write_atomic(self.path, payload.encode("utf-8"))
+            gateway.write(self.path.parent, self.path, payload)
 
 
 def checks_salt() -> str:

@@ -91,9 +91,52 @@ def similarity(a: frozenset[str], b: frozenset[str]) -> float:
     return 2 * len(a & b) / (len(a) + len(b))
 
 
+# Body lines an import writes about where an item was listed or when its tool applies it: shared by every item of a
+# list, so not what one rule says (a shared lead-in made twelve commit prefixes "0.92 similar").
+CONTEXT_PREFIXES = ("Listed under: ", "Rule description: ")
+
+
 def memory_text(title: str, body: str = "") -> str:
-    """The text a memory is compared on."""
+    """The text a memory is compared on: its title and body, without the body's context lines (``CONTEXT_PREFIXES``)."""
+    if any(prefix in body for prefix in CONTEXT_PREFIXES):
+        body = "\n".join(line for line in body.split("\n") if not line.startswith(CONTEXT_PREFIXES))
     return f"{title}\n{body}"
+
+
+# Words that turn a rule into its opposite. Negations are stop words for `words` (they carry little topic), so they
+# are counted here; two texts whose negations differ in parity say opposite things ("Run X" / "Never run X").
+_NEGATIONS = frozenset(
+    {"not", "no", "never", "don't", "dont", "doesn't", "doesnt", "isn't", "aren't", "won't", "cannot", "can't",
+     "shouldn't", "mustn't", "without", "avoid", "nor"}
+)  # fmt: skip
+_ANTONYMS = (
+    ("accept", "reject"), ("allow", "deny"), ("enable", "disable"), ("enabled", "disabled"), ("add", "remove"),
+    ("include", "exclude"), ("minor", "major"), ("before", "after"), ("increase", "decrease"), ("min", "max"),
+    ("minimum", "maximum"), ("true", "false"), ("always", "never"), ("first", "last"), ("open", "close"),
+    ("start", "stop"), ("pass", "fail"), ("success", "failure"), ("public", "private"), ("sync", "async"),
+    ("upper", "lower"), ("import", "export"), ("push", "pull"), ("more", "less"), ("inside", "outside"),
+    ("required", "optional"), ("local", "remote"), ("client", "server"), ("read", "write"), ("old", "new"),
+)  # fmt: skip
+_OPPOSITE = dict(_ANTONYMS) | {b: a for a, b in _ANTONYMS}
+_CODE = re.compile(r"`[^`\n]+`")
+
+
+def _raw_words(text: str) -> set[str]:
+    return {token.strip("._-/") for token in re.findall(r"[a-z0-9][a-z0-9_.+#/'-]*", text.lower())}
+
+
+def different_rules(text: str, other: str) -> bool:
+    """Whether two texts that share most words still say different things: opposite polarity (one negates, the
+    other does not: "affects end users → next" / "doesn't → main"), an antonym between the words only one of them
+    has ("minor" / "major"), or different commands (their code spans differ: `cargo insta accept` / `… reject`)."""
+    text, other = memory_text(*text.split("\n", 1)), memory_text(*other.split("\n", 1))
+    mine, theirs = _raw_words(text), _raw_words(other)
+    if len(mine & _NEGATIONS) % 2 != len(theirs & _NEGATIONS) % 2:
+        return True
+    if any(_OPPOSITE.get(word) in theirs - mine for word in mine - theirs):
+        return True
+    codes, other_codes = set(_CODE.findall(text)), set(_CODE.findall(other))
+    return bool(codes and other_codes and codes != other_codes)
 
 
 @dataclass(frozen=True)
@@ -118,9 +161,10 @@ def near_duplicates(items: Sequence[tuple[str, str]], threshold: float = DEFAULT
     """Every pair of items (id, text) at least ``threshold`` similar, each pair once, most similar first.
 
     Two sets with Dice >= t share at least t/(2-t) of the smaller set, so a pair must share one of each set's
-    rarest words: only those candidates are scored.
+    rarest words: only those candidates are scored. A pair that reads alike but says different things
+    (``different_rules``) is not a near-duplicate.
     """
-    sets = [(item_id, words(text)) for item_id, text in items]
+    sets = [(item_id, words(memory_text(*text.split("\n", 1)))) for item_id, text in items]
     frequency: dict[str, int] = defaultdict(int)
     for _, word_set in sets:
         for word in word_set:
@@ -145,7 +189,7 @@ def near_duplicates(items: Sequence[tuple[str, str]], threshold: float = DEFAULT
         }
         for other in sorted(candidates):
             score = 2 * len(mine & sets[other][1]) / (sizes[position] + sizes[other]) if mine else 0.0
-            if score >= threshold:
+            if score >= threshold and not different_rules(items[position][1], items[other][1]):
                 found.append(Match(sets[position][0], sets[other][0], round(score, 3)))
     found.sort(key=lambda m: (-m.score, m.id, m.other))
     return found
@@ -162,6 +206,7 @@ class Pool(Generic[T]):
     def __init__(self, threshold: float = DEFAULT_THRESHOLD) -> None:
         self.threshold = threshold
         self._items: list[tuple[T, frozenset[str], frozenset[str]]] = []
+        self._texts: list[str] = []  # each item's text, for ``different_rules`` ("" when not given)
         self._postings: dict[str, list[int]] = defaultdict(list)
         self._untitled: list[int] = []  # items whose title has no words (equal to any such title)
 
@@ -169,11 +214,12 @@ class Pool(Generic[T]):
         return len(self._items)
 
     def add(self, key: T, title: str, body: str = "") -> None:
-        self.add_words(key, words(title), words(memory_text(title, body)))
+        self.add_words(key, words(title), words(memory_text(title, body)), memory_text(title, body))
 
-    def add_words(self, key: T, title_words: frozenset[str], all_words: frozenset[str]) -> None:
+    def add_words(self, key: T, title_words: frozenset[str], all_words: frozenset[str], text: str = "") -> None:
         position = len(self._items)
         self._items.append((key, title_words, all_words))
+        self._texts.append(text)
         for word in all_words:
             self._postings[word].append(position)
         if not title_words:
@@ -181,9 +227,13 @@ class Pool(Generic[T]):
 
     def best(self, title: str, body: str = "") -> tuple[T, float] | None:
         """The item ``title`` and ``body`` most nearly repeat (the first added on a tie) and the score, or None."""
-        return self.best_words(words(title), words(memory_text(title, body)))
+        return self.best_words(words(title), words(memory_text(title, body)), memory_text(title, body))
 
-    def best_words(self, title_words: frozenset[str], all_words: frozenset[str]) -> tuple[T, float] | None:
+    def best_words(
+        self, title_words: frozenset[str], all_words: frozenset[str], text: str = ""
+    ) -> tuple[T, float] | None:
+        """As ``best``, from the words; with ``text``, an item that says something different
+        (``different_rules``) is not a match."""
         shared: dict[int, int] = defaultdict(int)
         for word in all_words:
             for position in self._postings.get(word, ()):
@@ -203,6 +253,8 @@ class Pool(Generic[T]):
             ):
                 continue
             score = max(similarity(title_words, other_title), similarity(all_words, other_all))
+            if text and self._texts[position] and different_rules(text, self._texts[position]):
+                continue
             if score >= threshold and (best is None or score > best[1]):
                 best = (key, score)
         return best

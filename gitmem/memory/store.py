@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gitmem import safepath, yamlio
+from gitmem import gateway, yamlio
 from gitmem.errors import CheckFailed, Problem, UsageError
-from gitmem.fsutil import is_temp, remove_stale_temp, write_atomic
+from gitmem.gateway import is_temp, remove_stale_temp
 from gitmem.memory.cache import FileCache, checks_salt, stat_key
 from gitmem.memory.fields import normalise_newlines
 from gitmem.memory.model import ID_PATTERN, Memory
@@ -89,7 +89,7 @@ class Store:
         from gitmem.schema import MAX_FILE_BYTES, check_memory
 
         snapshot = Snapshot()
-        safepath.require(self.project, self.directory)  # a committed .memory link to elsewhere is not read
+        gateway.require(self.project, self.directory)  # a committed .memory link to elsewhere is not read
         try:
             names = sorted(os.listdir(self.directory))
         except FileNotFoundError:
@@ -122,7 +122,7 @@ class Store:
                 )
                 continue
             if os.path.islink(path):  # the directory is inside: only a link can lead elsewhere
-                refusal = safepath.problem(self.project, path, display)
+                refusal = gateway.problem(self.project, path, display)
                 if refusal is not None:
                     snapshot.problems.append(refusal)
                     continue
@@ -140,9 +140,12 @@ class Store:
                 data, problem_rows = cached
             else:
                 try:
-                    raw = path.read_bytes()
+                    raw = gateway.read_bytes(self.project, path, limit=MAX_FILE_BYTES, display=display)
                 except OSError as exc:
                     snapshot.problems.append(Problem(display, 1, 1, "file", f"cannot read: {exc.strerror}"))
+                    continue
+                except CheckFailed as exc:  # grew past the limit, or replaced by a link, since the stat
+                    snapshot.problems.extend(exc.problems)
                     continue
                 data, problems = check_memory(raw, name[: -len(SUFFIX)])
                 problem_rows = [[p.line, p.column, p.field, p.message] for p in problems]
@@ -177,7 +180,7 @@ class Store:
     def _problem_at(self, memory_id: str, where: tuple[Any, ...], message: str) -> Problem:
         """A problem at a field of a stored file (parsed again: only needed when something is wrong)."""
         path = self.directory / f"{memory_id}{SUFFIX}"
-        doc = yamlio.load(path.read_text(encoding="utf-8"))
+        doc = yamlio.load(gateway.read_text(self.project, path))
         line, column = doc.position(where)
         name = "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else p) for i, p in enumerate(where))
         return Problem(self.project.display(path), line, column, name, message)
@@ -232,10 +235,10 @@ class Store:
             )
         text = self.render(memory)
         self.check_text(memory.id, text, snapshot)
-        safepath.require(self.project, path)
+        gateway.require(self.project, path)
         self.ensure_schema_copies(refresh=False)
         try:
-            write_atomic(path, text.encode("utf-8"), overwrite=False)
+            gateway.write(self.project, path, text, overwrite=False)
         except FileExistsError:
             raise UsageError(
                 f"memory {memory.id!r} was just created by someone else; choose another id with --id"
@@ -245,20 +248,20 @@ class Store:
     def replace_text(self, memory_id: str, text: str, snapshot: Snapshot | None = None) -> Memory:
         """Replace a stored memory's file with ``text``, after checking it."""
         memory = self.check_text(memory_id, text, snapshot)
-        write_atomic(safepath.require(self.project, self.path_of(memory_id)), text.encode("utf-8"))
+        gateway.write(self.project, self.path_of(memory_id), text)
         return memory
 
     def update(self, memory_id: str, changes: dict[str, Any], snapshot: Snapshot | None = None) -> Memory:
         """Set fields of a stored memory (``None`` removes one), keeping the file's comments and layout."""
-        path = safepath.require(self.project, self.path_of(memory_id))
+        path = gateway.require(self.project, self.path_of(memory_id))
         changes = {k: normalise_newlines(v) if isinstance(v, str) else v for k, v in changes.items()}
-        text = yamlio.update(path.read_text(encoding="utf-8"), changes)
+        text = yamlio.update(gateway.read_text(self.project, path), changes)
         return self.replace_text(memory_id, text, snapshot)
 
     def delete(self, memory_id: str) -> Path:
-        path = safepath.require(self.project, self.path_of(memory_id).parent) / f"{memory_id}{SUFFIX}"
+        path = self.path_of(memory_id)
         try:
-            path.unlink()
+            gateway.remove(self.project, path)
         except FileNotFoundError:
             raise UsageError(f"no memory {memory_id!r}; `gitmem list` shows the ids") from None
         return path
@@ -269,13 +272,13 @@ class Store:
 
         written = []
         for name, filename in SCHEMA_FILES.items():
-            path = safepath.require(self.project, self.project.schema_dir / filename)
+            path = gateway.require(self.project, self.project.schema_dir / filename)
             if path.exists() and not refresh:
                 continue
             text = schema_text(name)
-            if path.exists() and path.read_text(encoding="utf-8") == text:
+            if path.exists() and gateway.read_text(self.project, path) == text:
                 continue
-            write_atomic(path, text.encode("utf-8"))
+            gateway.write(self.project, path, text)
             written.append(path)
         return written
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from gitmem import gateway
 from gitmem.memory.model import ID_PATTERN
 from gitmem.project import Project
 
@@ -29,11 +30,10 @@ def signature(stats: list[tuple[str, os.stat_result]]) -> str:
 
 def refusal(project: Project, path: Path, st: os.stat_result) -> list[Any] | None:
     """Why a memory file is not read, as the store says it (``[line, column, field, message]``), or None."""
-    from gitmem import safepath
     from gitmem.schema import MAX_FILE_BYTES
 
-    if os.path.islink(path) and not safepath.is_inside(path, safepath.roots_of(project)):
-        return [1, 1, "path", safepath.reason_for(project)]
+    if os.path.islink(path) and not gateway.is_inside(path, gateway.roots_of(project)):
+        return [1, 1, "path", gateway.reason_for(project)]
     if st.st_size > MAX_FILE_BYTES:
         return [1, 1, "file", f"too large ({st.st_size} bytes; the limit is {MAX_FILE_BYTES})"]
     return None
@@ -47,7 +47,7 @@ def stat_all(directory: Path) -> Iterator[tuple[str, os.stat_result]]:
     except FileNotFoundError:
         return
     if os.stat in os.supports_dir_fd:
-        fd = os.open(directory, os.O_RDONLY)
+        fd = gateway.open_dir(directory, directory)
         try:
             for name in names:
                 with contextlib.suppress(FileNotFoundError):

@@ -24,13 +24,14 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from gitmem.errors import Problem, UsageError
+from gitmem import gateway
+from gitmem.errors import CheckFailed, Problem, UsageError
 from gitmem.memory.model import Memory
 from gitmem.project import Project
 from gitmem.recall import files
 from gitmem.recall.files import SUFFIX, Key
 from gitmem.recall.globs import any_match
-from gitmem.recall.results import Census, Hit, Recalled, Refreshed, query_terms
+from gitmem.recall.results import Anchor, Census, Hit, PromptMatch, Recalled, Refreshed, query_terms
 
 _FORMAT = 1
 _RACY_NS = 1_000_000_000
@@ -87,7 +88,7 @@ class RecallIndex:
         salt = _salt()
         for attempt in range(2):
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                gateway.make_dirs(self.project, self.path.parent)
                 conn = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT, isolation_level=None)
                 conn.execute("PRAGMA synchronous=NORMAL")  # a cache: losing the last write to a crash is fine
                 return self._prepare(conn, salt)
@@ -98,7 +99,7 @@ class RecallIndex:
                 if attempt == 0:
                     for suffix in ("", "-wal", "-shm", "-journal"):
                         with contextlib.suppress(OSError):
-                            os.unlink(f"{self.path}{suffix}")
+                            gateway.remove(self.project, f"{self.path}{suffix}")
             except OSError:
                 break
         return self._memory()
@@ -141,9 +142,7 @@ class RecallIndex:
 
     def refresh(self) -> Refreshed:
         """Bring the index up to date with the memory files."""
-        from gitmem import safepath
-
-        safepath.require(self.project, self.directory)  # a .memory link to elsewhere is not read, as by the store
+        gateway.require(self.project, self.directory)  # a .memory link to elsewhere is not read, as by the store
         started_ns = _now_ns()
         stats = sorted(files.stat_all(self.directory), key=lambda item: item[0])
         signature = files.signature(stats)
@@ -223,14 +222,20 @@ class RecallIndex:
         if refusal is not None:
             self._record(name, st, started_ns, "", None, [refusal])
             return 0, files.key(st)
+        from gitmem.schema import MAX_FILE_BYTES  # (imported already by ``files.refusal``)
+
         try:
-            raw = path.read_bytes()
+            raw = gateway.read_bytes(self.project, path, limit=MAX_FILE_BYTES)
             st = os.stat(path)  # the stat of what we read (it may have changed since the scan)
         except FileNotFoundError:
             self._forget(name)
             return 0, None
         except OSError as exc:
             self._record(name, st, started_ns, "", None, [[1, 1, "file", f"cannot read: {exc.strerror}"]])
+            return 0, files.key(st)
+        except CheckFailed as exc:  # replaced by a link, or grown past the limit, since the stat
+            problem = exc.problems[0]
+            self._record(name, st, started_ns, "", None, [[1, 1, problem.field, problem.message]])
             return 0, files.key(st)
         digest = hashlib.sha256(raw).hexdigest()
         row = self.conn.execute("SELECT digest, doc, problems FROM files WHERE name = ?", (name,)).fetchone()
@@ -350,6 +355,92 @@ class RecallIndex:
         finally:
             self.conn.execute("ROLLBACK TO extra")
             self.conn.execute("RELEASE extra")
+
+    def search_prompt(
+        self,
+        terms: list[str],
+        k: int,
+        today: date,
+        extra: Sequence[Extra] = (),
+        paths: Sequence[str] = (),
+        identifiers: Sequence[str] = (),
+        rare: int = 2,
+    ) -> PromptMatch:
+        """``search_matched``, the memories the prompt's ``paths`` and ``identifiers`` tie it to (``anchored``), the
+        query terms each hit's and anchored memory's text matches, and which terms are rare (at most ``rare``
+        memories hold them)."""
+        self.conn.execute("SAVEPOINT extra")
+        try:
+            origins = {self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra}
+            hits = self._search(terms, k, today, None, origins) if terms else []
+            anchors = self.anchored(paths, identifiers, today, rare, origins)
+            ids = list(dict.fromkeys([hit.memory.id for hit in hits] + [a.memory.id for a in anchors]))
+            return PromptMatch(hits, anchors, self.matched_terms(ids, terms), self.rare_terms(terms, rare))
+        finally:
+            self.conn.execute("ROLLBACK TO extra")
+            self.conn.execute("RELEASE extra")
+
+    def rare_terms(self, terms: Sequence[str], rare: int) -> dict[str, set[str]]:
+        """The ``terms`` that at most ``rare`` indexed memories hold (but one at least) in their title, each with the
+        ids of those memories: a word that rare, in a title, names the memory."""
+        out: dict[str, set[str]] = {}
+        for term in terms:
+            quoted = '"' + term.replace('"', '""') + '"'
+            (count,) = self.conn.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM docs WHERE docs MATCH ? LIMIT ?)", (quoted, rare + 1)
+            ).fetchone()
+            if 0 < count <= rare:
+                rows = self.conn.execute(
+                    "SELECT m.id FROM docs JOIN memories m ON m.n = docs.rowid WHERE docs MATCH ?",
+                    ("title : " + quoted,),
+                ).fetchall()
+                if rows:
+                    out[term] = {memory_id for (memory_id,) in rows}
+        return out
+
+    def anchored(
+        self,
+        paths: Sequence[str],
+        identifiers: Sequence[str],
+        today: date,
+        rare: int = 2,
+        origins: dict[int, Path] | None = None,
+    ) -> list[Anchor]:
+        """The live memories whose ``paths`` cover one of ``paths`` (each with how many segments of its closest glob
+        are spelled out), and those whose text holds one of ``identifiers`` as written (any case) when at most
+        ``rare`` memories do: a common one ties the prompt to nothing in particular."""
+        from gitmem.recall import anchors
+
+        day = today.isoformat()
+        live = "status = 'active' AND (expires IS NULL OR expires >= ?)"
+        found: dict[int, tuple[int, str]] = {}
+        if paths:
+            subjects = [anchors.subject(path) for path in paths]
+            for n, globs in self.conn.execute(
+                f"SELECT n, json_extract(data, '$.paths') FROM memories WHERE scoped = 1 AND {live}", (day,)
+            ):
+                covering = [g for g in json.loads(globs or "[]") if any(any_match((g,), p) for p in subjects)]
+                if covering:
+                    found[n] = (1 + max(anchors.specificity(g) for g in covering), "path")
+        for identifier in identifiers:
+            rows = self.conn.execute(
+                f"SELECT n FROM memories WHERE {live} AND instr(lower(title || ' ' || body || ' ' || tags), ?) > 0 "
+                "LIMIT ?",
+                (day, identifier.lower(), rare + 1),
+            ).fetchall()
+            if len(rows) <= rare:
+                for (n,) in rows:
+                    found[n] = (anchors.IDENTIFIER_LEVEL, "identifier")
+        if not found:
+            return []
+        marks = ",".join("?" * len(found))
+        out = []
+        for n, data in self.conn.execute(f"SELECT n, data FROM memories WHERE n IN ({marks})", tuple(found)):
+            memory = Memory.from_dict(json.loads(data))
+            if memory.is_live(today):
+                where = (origins or {}).get(n) or self.directory / f"{memory.id}{SUFFIX}"
+                out.append(Anchor(memory, found[n][0], found[n][1], where))
+        return sorted(out, key=lambda a: (-a.level, a.memory.id))
 
     def size(self) -> int:
         """How many memories the index holds (every status): the corpus BM25 scores are relative to."""

@@ -32,6 +32,24 @@ class Hit(NamedTuple):
     file: Path
 
 
+class Anchor(NamedTuple):
+    """A memory a prompt's path or identifier ties it to (``gitmem.recall.anchors``)."""
+
+    memory: Memory
+    level: int  # a path's: 1 + the segments its closest glob spells out; an identifier's: anchors.IDENTIFIER_LEVEL
+    via: str  # "path" or "identifier"
+    file: Path
+
+
+class PromptMatch(NamedTuple):
+    """What the prompt hook's query found (``RecallIndex.search_prompt``)."""
+
+    hits: list[Hit]
+    anchors: list[Anchor]
+    matched: dict[str, set[str]]  # for each memory id found, the query terms its text matches
+    rare: dict[str, set[str]]  # the query terms at most ``rare`` memories hold, and those holding them in their title
+
+
 class Refreshed:
     """What bringing the index up to date took."""
 

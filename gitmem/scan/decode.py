@@ -186,13 +186,142 @@ def _decode_run(run: str) -> str | None:
 
 
 def base64_runs(text: str) -> Layer | None:
+    """Each base64 run decoded, and each block of wrapped base64 (``base64 .env`` prints 76 columns a line) decoded
+    whole, its lines joined: a secret split over two lines is found at its place in both."""
     out = _Builder("base64")
-    for start, run in _b64_runs(text):
-        decoded = _decode_run(run)
+    runs = _b64_runs(text)
+    index = 0
+    while index < len(runs):
+        block, taken = _wrapped_block(text, runs, index)
+        decoded = _decode_run("".join(run for _, run in block)) if block else None
         if decoded is not None:
-            out.separator(start)
-            out.base64(decoded, start, start + len(run))
+            out.separator(block[0][0])
+            position = 0
+            for number, (start, run) in enumerate(block):
+                size = len(run) * 3 // 4 if number < len(block) - 1 else len(decoded) - position
+                out.base64(decoded[position : position + size], start, start + len(run))
+                position += size
+        else:  # each run alone (a block that decodes to nothing is looked at line by line, once)
+            for start, run in runs[index : index + max(taken, 1)]:
+                alone = _decode_run(run)
+                if alone is not None:
+                    out.separator(start)
+                    out.base64(alone, start, start + len(run))
+        index += max(taken, 1)
     return out.layer()
+
+
+_WRAP_MIN = 40  # the narrowest wrapping joined: base64(1) wraps at 76, PEM and openssl at 64
+
+
+def _line_end(text: str, end: int) -> int | None:
+    """Where the line after a run ending at ``end`` begins, when the run ends its line; else ``None``."""
+    if end < len(text) and text[end] == "\r":
+        end += 1
+    if end < len(text) and text[end] == "\n":
+        return end + 1
+    return None
+
+
+def _alone_on_line(text: str, start: int) -> bool:
+    """Whether only indentation comes before ``start`` on its line."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return not text[line_start:start].strip(" \t")
+
+
+def _wrapped_block(text: str, runs: list[tuple[int, str]], index: int) -> tuple[list[tuple[int, str]], int]:
+    """The lines of wrapped base64 from ``runs[index]`` on: two or more runs, each alone on its line, all of the width
+    of the first (a multiple of 4) but the last, which may be shorter (even shorter than a run); and how many of
+    ``runs`` they are. Empty when ``runs[index]`` starts no such block."""
+    start, run = runs[index]
+    width = len(run)
+    if width < _WRAP_MIN or width % 4 or "=" in run or not _alone_on_line(text, start):
+        return [], 0
+    block = [(start, run)]
+    taken = 1
+    following = _line_end(text, start + width)
+    while following is not None:
+        if index + taken < len(runs) and runs[index + taken][0] == following:
+            start, run = runs[index + taken]
+            if len(run) > width or (_line_end(text, start + len(run)) is None and start + len(run) != len(text)):
+                break
+            block.append((start, run))
+            taken += 1
+            if len(run) < width or "=" in run:
+                break  # the last line
+            following = _line_end(text, start + width)
+            continue
+        tail = _short_tail(text, following)  # a last line of fewer than 24 characters is no run of its own
+        if tail:
+            block.append((following, tail))
+        break
+    return (block, taken) if len(block) > 1 else ([], 0)
+
+
+def _short_tail(text: str, start: int) -> str:
+    """The line at ``start`` when it is a short run of base64 (the end of a wrapped block), else ``""``."""
+    end = text.find("\n", start, start + 32)
+    line = text[start : end if end != -1 else min(len(text), start + 32)].rstrip("\r")
+    body = line.rstrip("=")
+    if not line or len(line) - len(body) > 2 or len(line) >= 24 or (end == -1 and start + 32 < len(text)):
+        return ""
+    return line if all(char in _B64_CHARS for char in body) else ""
+
+
+_B64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+
+
+# -- hex dumps ----------------------------------------------------------------------------------------------------
+
+# xxd's lines ("00000000: 4150 495f …  API_…") and hexdump -C's ("00000000  41 50 49 5f …  |API_…|"): a dump of a
+# file starts at offset 0, so a plain search finds where one begins
+_DUMP_STARTS = ("00000000: ", "00000000  ")
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def _dump_bytes(line: str) -> bytes | None:
+    """The bytes one line of an xxd or ``hexdump -C`` dump shows, or ``None`` for any other line."""
+    if len(line) < 12 or not all(char in _HEX_DIGITS for char in line[:8]):
+        return None
+    rest = line[8:]
+    if rest.startswith(": "):
+        digits = rest[2:].partition("  ")[0]
+    elif rest.startswith("  "):
+        digits = rest[2:].partition("  |")[0]
+    else:
+        return None
+    digits = digits.replace(" ", "")
+    if not digits or len(digits) % 2 or len(digits) > 64 or not all(char in _HEX_DIGITS for char in digits):
+        return None
+    return bytes.fromhex(digits)
+
+
+def hex_dumps(text: str) -> Layer | None:
+    """The bytes of each xxd or ``hexdump -C`` dump, as text: a secret split over the dump's lines is whole again.
+    Each decoded line maps back to its whole line of the dump (its hex and its text column)."""
+    out = _Builder("hex")
+    for marker in _DUMP_STARTS:
+        position = text.find(marker)
+        while position != -1:
+            if position == 0 or text[position - 1] == "\n":
+                out.separator(position)
+                position = _dump_lines(text, position, out)
+            position = text.find(marker, position + 1)
+    return out.layer()
+
+
+def _dump_lines(text: str, position: int, out: _Builder) -> int:
+    """Decode the dump's lines from ``position`` on, until a line that is not one; where that line begins."""
+    while position < len(text):
+        end = text.find("\n", position)
+        if end == -1:
+            end = len(text)
+        data = _dump_bytes(text[position:end].rstrip("\r"))
+        if data is None:
+            break
+        out.char(data.decode("latin-1"), position, end)
+        position = end + 1
+    return position
 
 
 # A maximal run of base64 characters and "=" (found from the character before it: a pattern that starts with a
@@ -235,7 +364,7 @@ def _b64_runs(text: str) -> list[tuple[int, str]]:
     return found
 
 
-DECODERS = (json_strings, url_encoded, base64_runs)
+DECODERS = (json_strings, url_encoded, base64_runs, hex_dumps)
 
 
 def layers(text: str) -> list[Layer]:

@@ -19,10 +19,13 @@ from gitmem.scan.kinds import CODE, PROSE
 from gitmem.scan.lazyre import lazy
 from gitmem.scan.rules import RULES, Rule
 
-_FINGERPRINT_KEY = b"gitmem-fingerprint-v1"  # the old fingerprints' key: it ships here, so it hides nothing
-FINGERPRINT_PREFIX = "v2:"
-# scrypt's cost: 8 MiB of memory and some 50 ms of one core per fingerprint, and so per guess at a secret
+_FINGERPRINT_KEY = b"gitmem-fingerprint-v1"  # the v1 fingerprints' key: it ships here, so it hides nothing
+FINGERPRINT_PREFIX = "v3:"  # where and what kind: path, rule, the line with the secret masked (see fingerprint)
+SALTED_PREFIX = "v2:"  # a salted scrypt of the secret: still read, to be renewed
+# scrypt's cost for v2 entries: 8 MiB of memory and some 25-50 ms of one core per fingerprint
 _SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**13, 8, 1
+MASK = "\u2039secret\u203a"  # what stands for the secret in the line a fingerprint digests
+_CONTEXT = 200  # characters of the line on either side of the secret that the fingerprint digests
 
 if TYPE_CHECKING:
     from gitmem.scan.unicode import HiddenChar
@@ -47,9 +50,11 @@ class Finding(NamedTuple):
     start: int  # offset of the secret in the scanned text
     end: int
     preview: str
-    digest: str  # sha256 of rule and secret: kept in memory only, never written (nor shown by repr)
-    legacy: str  # the old (v1) fingerprint, to honour old scan.allow entries
+    digest: str  # sha256 of rule and secret: kept in memory only (for old v2 entries), never written nor shown
+    legacy: str  # the v1 fingerprint, to honour old scan.allow entries
     path: str = "-"
+    context: str = ""  # a digest of the line around the secret, the secret masked (see ``fingerprint``)
+    where: str = ""  # the path a fingerprint names: from the repository's root (``path`` is as shown)
 
     def __repr__(self) -> str:
         return (
@@ -57,10 +62,14 @@ class Finding(NamedTuple):
             f"end={self.end!r}, preview={self.preview!r}, path={self.path!r})"
         )
 
-    def fingerprint(self, salt: str = "") -> str:
-        """What scan.allow holds to allow this finding: a slow salted hash (see ``fingerprint``)."""
-        if self.rule == HIDDEN_RULE:  # a code point is no secret: nothing to slow down
-            return FINGERPRINT_PREFIX + self.digest[:32]
+    def fingerprint(self) -> str:
+        """What scan.allow holds to allow this finding: where it is and what kind (see ``fingerprint``)."""
+        return FINGERPRINT_PREFIX + f"{self.where or self.path}:{self.rule}:{self.context}"
+
+    def salted(self, salt: str) -> str:
+        """The old (v2) fingerprint: a slow salted hash of the secret, to honour old scan.allow entries."""
+        if self.rule == HIDDEN_RULE:
+            return SALTED_PREFIX + self.digest[:32]
         return _slow_fingerprint(self.digest, salt)
 
     def describe(self) -> str:
@@ -84,16 +93,43 @@ def _digest(rule: str, secret: str) -> str:
     return hashlib.sha256(f"{rule}:{secret}".encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def fingerprint(rule: str, secret: str, salt: str = "") -> str:
-    """What lets a team allow a finding without storing the secret: ``v2:`` and 32 hex digits of scrypt over rule
-    and secret, salted with the repository's ``scan.salt``.
+def fingerprint(path: str, rule: str, line: str) -> str:
+    """What lets a team allow a finding without storing the secret, as gitleaks' location fingerprints do: ``v3:``,
+    the path from the repository's root, the rule, and 16 hex digits of sha256 over the finding's line with the
+    secret replaced by ``MASK`` (stripped, at most 200 characters either side). It tells where the finding is and of
+    what kind, and nothing about the value, so it costs nothing to compute and nothing to publish. It holds no line
+    number: lines added above do not renew it; moving the secret to another file or editing its line does.
+    ``line`` is the masked line (see ``masked_line``)."""
+    return FINGERPRINT_PREFIX + f"{path}:{rule}:{_line_digest(line)}"
 
-    The fingerprint is committed, so anyone can test guesses against it; scrypt makes each guess cost some 50 ms and
-    8 MiB, and the salt makes a table of guesses computed for one repository useless for another. A secret that is
-    guessable in a few thousand tries (a dictionary word) is still found: see docs/security.md.
-    """
+
+def masked_line(text: str, start: int, end: int) -> str:
+    """The line (or lines) of ``text[start:end]`` with it replaced by ``MASK``, stripped, bounded either side."""
+    line_start = max(text.rfind("\n", 0, start) + 1, start - _CONTEXT)
+    line_end = text.find("\n", end, end + _CONTEXT)
+    if line_end == -1:
+        line_end = min(len(text), end + _CONTEXT)
+    return (text[line_start:start] + MASK + text[end:line_end]).strip()
+
+
+def _line_digest(line: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(line.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _context(text: str, start: int, end: int) -> str:
+    return _line_digest(masked_line(text, start, end))
+
+
+def salted_fingerprint(rule: str, secret: str, salt: str = "") -> str:
+    """The v2 fingerprint: ``v2:`` and 32 hex digits of scrypt over rule and secret, salted with ``scan.salt``.
+
+    Derived from the secret: the salt is committed, so anyone with the repository can test guesses offline (scrypt
+    only slows each guess to some 50 ms), and it costs each finding as much. Still honoured in scan.allow; ``gitmem
+    scan`` asks to renew such entries (``--baseline``)."""
     if rule == HIDDEN_RULE:
-        return FINGERPRINT_PREFIX + _digest(rule, secret)[:32]
+        return SALTED_PREFIX + _digest(rule, secret)[:32]
     return _slow_fingerprint(_digest(rule, secret), salt)
 
 
@@ -109,12 +145,12 @@ def _slow_fingerprint(digest: str, salt: str) -> str:
         p=_SCRYPT_P,
         dklen=16,
     )
-    return FINGERPRINT_PREFIX + key.hex()
+    return SALTED_PREFIX + key.hex()
 
 
 def legacy_fingerprint(rule: str, secret: str) -> str:
     """The v1 fingerprint: an HMAC under a key that ships in this file, so as fast to test a guess against as a
-    plain hash. Still honoured in scan.allow; ``gitmem scan`` asks to replace such entries."""
+    plain hash. Still honoured in scan.allow; ``gitmem scan`` asks to renew such entries."""
     import hashlib
     import hmac
 
@@ -156,6 +192,8 @@ def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
 
 
 def _accept(rule: Rule, secret: str, kind: str) -> bool:
+    if rule.key:  # a private key's own structure is the only test it must pass (Rule.key)
+        return rule.check is None or rule.check(secret)
     if rule.entropy is not None and filters.entropy(secret) < rule.entropy:
         return False
     if not rule.generic and rule.placeholders and filters.is_placeholder(secret):
@@ -409,6 +447,7 @@ def scan_text(
     hidden: bool = False,
     pragmas: bool = False,
     kind: str = PROSE,
+    locale: bool = False,
 ) -> list[Finding]:
     """Every secret in ``text``, in order of position.
 
@@ -419,10 +458,11 @@ def scan_text(
     never for text an agent wrote (a memory, a session log), which could carry a pragma to smuggle a secret.
     ``kind`` is what the text is (``gitmem.scan.kinds``): ``prose`` (a memory, a journal, a session log: the
     default) runs every rule; ``code`` (a source or config file) skips the prose rules and holds a generic
-    assignment's value to the stricter look of a generated secret.
+    assignment's value to the stricter look of a generated secret. ``locale``: the text is a translation file
+    (``gitmem.scan.kinds.is_locale``), where the directional marks inside strings are ordinary text.
     """
     spans = _resolve(_scan_layered(text, decode, kind))
-    hidden_chars = _find_hidden(text) if hidden else []
+    hidden_chars = _find_hidden(text, locale) if hidden else []
     if not spans and not hidden_chars:
         return []
     lines = _Lines(text)
@@ -445,6 +485,7 @@ def scan_text(
                 _digest(rule, secret),
                 legacy_fingerprint(rule, secret),
                 path,
+                _context(text, start, end),
             )
         )
     if hidden_chars:
@@ -453,10 +494,10 @@ def scan_text(
     return findings
 
 
-def _find_hidden(text: str) -> list[HiddenChar]:
+def _find_hidden(text: str, locale: bool) -> list[HiddenChar]:
     from gitmem.scan.unicode import find_hidden
 
-    return find_hidden(text)
+    return find_hidden(text, marks=locale)
 
 
 def _hidden_findings(hidden: list[HiddenChar], lines: _Lines, path: str) -> list[Finding]:
@@ -473,7 +514,10 @@ def _hidden_findings(hidden: list[HiddenChar], lines: _Lines, path: str) -> list
                 legacy_fingerprint(HIDDEN_RULE, code),
             )
         label, digest, legacy = known
-        found.append(Finding(HIDDEN_RULE, char.line, char.column, offset, offset + 1, label, digest, legacy, path))
+        context = _context(lines.text, offset, offset + 1)
+        found.append(
+            Finding(HIDDEN_RULE, char.line, char.column, offset, offset + 1, label, digest, legacy, path, context)
+        )
     return found
 
 
@@ -495,18 +539,30 @@ def redact(text: str, findings: Iterable[Finding]) -> str:
 
 
 def without_allowed(findings: Iterable[Finding], allow: Iterable[str], salt: str = "") -> list[Finding]:
-    """The findings whose fingerprint is not in ``allow`` (the reviewed fingerprints of ``scan.allow``, salted with
-    ``salt``); an old (v1) fingerprint still allows its finding. The slow fingerprint is computed only when
-    ``allow`` holds any."""
+    """The findings whose fingerprint is not in ``allow`` (the reviewed fingerprints of ``scan.allow``). Old entries
+    still allow their findings: v1 (an HMAC of the secret) and v2 (scrypt of the secret salted with ``salt``), whose
+    slow hash is computed only for findings no new entry allows, and only when ``allow`` holds any."""
     allowed = set(allow)
-    slow = any(entry.startswith(FINGERPRINT_PREFIX) for entry in allowed)
+    slow = any(entry.startswith(SALTED_PREFIX) for entry in allowed)
     return [
         finding
         for finding in findings
-        if finding.legacy not in allowed and not (slow and finding.fingerprint(salt) in allowed)
+        if finding.fingerprint() not in allowed
+        and finding.legacy not in allowed
+        and not (slow and finding.salted(salt) in allowed)
     ]
 
 
+def renewed_by(finding: Finding, allow: Iterable[str], salt: str = "") -> str | None:
+    """The old (v1 or v2) entry of ``allow`` that allows ``finding``, if any: the one its new fingerprint renews."""
+    allowed = set(allow)
+    if finding.legacy in allowed:
+        return finding.legacy
+    if any(entry.startswith(SALTED_PREFIX) for entry in allowed) and finding.salted(salt) in allowed:
+        return finding.salted(salt)
+    return None
+
+
 def legacy_entries(allow: Iterable[str]) -> list[str]:
-    """The old (v1) fingerprints among scan.allow's entries."""
+    """The old (v1 and v2) fingerprints among scan.allow's entries: derived from the secret, to be renewed."""
     return [entry for entry in allow if not entry.startswith(FINGERPRINT_PREFIX)]

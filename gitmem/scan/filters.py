@@ -62,12 +62,33 @@ def is_documented_example(value: str) -> bool:
 # -- checks for rules with a format ---------------------------------------------------------------------------------
 
 _B64_BODY_RE = lazy(r"[A-Za-z0-9+/=]{16,}")
+_KEY_MAGIC = (b"openssh-key-v1\x00",)  # the body of ssh-keygen's default format
 
 
-def pem_body(secret: str) -> bool:
-    """A private key block holds real key material: enough base64, with the entropy of random bytes."""
+def key_material(secret: str) -> bool:
+    """A private key block holds real key material: enough base64, and either a key's structure (OpenSSH's magic, a
+    DER ``SEQUENCE``: PEM and PKCS#8) or the entropy of random bytes (PGP, PuTTY, a key cut short).
+
+    The one filter a private-key rule runs (``Rule.key``): a key's body has runs of ``A`` (zero bytes) and the
+    structure of its format, which the placeholder and example filters would take for a stand-in.
+    """
     body = "".join(_B64_BODY_RE.findall(secret.replace("\\n", "\n").replace("\\r", "")))
-    return len(body) >= 40 and entropy(body) >= 4.0
+    if len(body) < 40:
+        return False
+    head = _b64decode(body[:64].rstrip("="))
+    if head is not None and (head.startswith(_KEY_MAGIC) or _der_sequence(head)):
+        return True
+    return entropy(body) >= 4.0
+
+
+def _der_sequence(head: bytes) -> bool:
+    """The start of a DER ``SEQUENCE`` of some length, holding an ``INTEGER`` (a version) or a ``SEQUENCE``."""
+    if len(head) < 6 or head[0] != 0x30:
+        return False
+    width = head[1] - 0x80 if head[1] > 0x80 else 0
+    if width > 3 or (width == 0 and head[1] < 0x20):
+        return False
+    return head[2 + width] in (0x02, 0x30)
 
 
 def _b64decode(value: str) -> bytes | None:

@@ -40,6 +40,9 @@ class Rule(NamedTuple):
     placeholders: bool = True  # reject values that look like placeholders (a real format may hold "AAAAAAAA")
     prose: bool = False  # written for people's prose ("the password is …"): runs on memories and logs, not on code
     trigger: str | None = None  # a regex that also wakes the rule, on the lines it matches, where no keyword can
+    # A private key: judged by its ``check`` alone (filters.key_material), never by the entropy floor, placeholder or
+    # documented-example filters, which take the runs of "A" in every OpenSSH key body for a stand-in.
+    key: bool = False
 
 
 # -- example builders: deterministic pseudo-random strings ------------------------------------------------------------
@@ -131,7 +134,8 @@ RULES: tuple[Rule, ...] = (
             r'"private_key"\s*:\s*"(?P<secret>-----BEGIN[ A-Z]{0,20}PRIVATE KEY-----(?:\\[nr]|[A-Za-z0-9+/=\s])+?'
             r'-----END[ A-Z]{0,20}PRIVATE KEY-----(?:\\n)?)"'
         ),
-        check=filters.pem_body,
+        check=filters.key_material,
+        key=True,
         examples=lambda: (
             _j(
                 '{"type": "service_account", "private_key": "-----BEGIN ',
@@ -153,7 +157,8 @@ RULES: tuple[Rule, ...] = (
             # Ended by its END line, or cut short: by another ----- line, or by the end of the text.
             r"(?:-----END[ A-Z0-9]{0,30}PRIVATE KEY|(?=-----)|\Z)"
         ),
-        check=filters.pem_body,
+        check=filters.key_material,
+        key=True,
         multiline=True,
         examples=lambda: (
             _j(_PEM, "\n", _pem_body(), "\n", _PEM_END),
@@ -178,7 +183,8 @@ RULES: tuple[Rule, ...] = (
         description="PuTTY private key file",
         keywords=("private-lines:",),
         pattern=r"Private-Lines: \d+\r?\n(?P<secret>(?:[A-Za-z0-9+/=]{8,}\r?\n?){1,64})",
-        check=filters.pem_body,
+        check=filters.key_material,
+        key=True,
         multiline=True,
         examples=lambda: (_j("PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\n", _r(_B64, 44), "\n"),),
         counter_examples=lambda: ("Private-Lines: 1\nAAAA\n",),
@@ -188,6 +194,7 @@ RULES: tuple[Rule, ...] = (
         description="age encryption secret key",
         keywords=("age-secret-key-1",),
         pattern=r"(?P<secret>AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})" + _E,
+        key=True,
         examples=lambda: (_j("AGE-SECRET-KEY-1", _r("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)),),
         counter_examples=lambda: ("AGE-SECRET-KEY-1...",),
     ),

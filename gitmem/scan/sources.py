@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from gitmem.errors import UsageError
+from gitmem import gateway
+from gitmem.errors import GitmemError, UsageError
 from gitmem.project import Project
 from gitmem.scan.engine import Finding
 
@@ -31,6 +32,7 @@ class Source(NamedTuple):
     file: Path | None = None  # the file on disk, for --redact
     lines: tuple[int, ...] | None = None
     root_relative: str | None = None  # the path from the repository root, for exclude globs
+    encoding: str = "utf-8"  # the file's: UTF-16 files are written back (--redact) as they were read
 
     def file_line(self, line: int) -> int:
         return self.lines[line - 1] if self.lines else line
@@ -41,7 +43,7 @@ class Settings(NamedTuple):
 
     allow: frozenset[str] = frozenset()
     exclude: tuple[str, ...] = ()
-    salt: str = ""  # scan.salt: what makes this repository's fingerprints its own
+    salt: str = ""  # scan.salt: the salt of old (v2) entries, read to honour them until they are renewed
 
     def excluded(self, relative: str | None) -> bool:
         return relative is not None and any(_excluded_by(pattern, relative) for pattern in self.exclude)
@@ -77,19 +79,18 @@ def load_settings(project: Project | None) -> Settings:
     key = [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
     cache_file = project.cache_dir / "scan-settings.marshal"
     try:
-        cached = _cached_settings(marshal.loads(cache_file.read_bytes()), key)
-    except (OSError, ValueError, EOFError, TypeError):  # no cache yet, or not marshal data
+        cached = _cached_settings(marshal.loads(gateway.read_bytes(project, cache_file)), key)
+    except (OSError, ValueError, EOFError, TypeError, GitmemError):  # no cache yet, or not marshal data
         cached = None
     if cached is not None:
         return cached
     from gitmem.config import load_config
-    from gitmem.fsutil import write_atomic
 
     config = load_config(project)
     settings = Settings(frozenset(config.scan_allow), config.scan_exclude, config.scan_salt)
     data = (key, sorted(settings.allow), list(settings.exclude), settings.salt)
     with contextlib.suppress(OSError):  # the cache only saves time
-        write_atomic(cache_file, marshal.dumps(data))
+        gateway.write(project, cache_file, marshal.dumps(data))
     return settings
 
 
@@ -105,18 +106,25 @@ def _cached_settings(cached: object, key: list[int]) -> Settings | None:
     return Settings(frozenset(allow), tuple(exclude), salt)
 
 
-def decode_bytes(raw: bytes) -> str:
-    """Text as it is on disk: invalid UTF-8 kept as surrogates, so a redacted file keeps every other byte."""
-    return raw.decode("utf-8", "surrogateescape")
+def decode_bytes(raw: bytes, encoding: str = "utf-8") -> str:
+    """Text as it is on disk: invalid UTF-8 kept as surrogates, so a redacted file keeps every other byte (UTF-16's
+    lone surrogates likewise); a UTF-16 file's byte-order mark stays at the start of the text, as U+FEFF."""
+    if encoding == "utf-8":
+        return raw.decode("utf-8", "surrogateescape")
+    return raw.decode(encoding, "surrogatepass")
 
 
-def encode_text(text: str) -> bytes:
-    return text.encode("utf-8", "surrogateescape")
+def encode_text(text: str, encoding: str = "utf-8") -> bytes:
+    if encoding == "utf-8":
+        return text.encode("utf-8", "surrogateescape")
+    return text.encode(encoding, "surrogatepass")
 
 
 # Formats that are text at their start and binary further on (PDF and Illustrator files), or compressed
 _BINARY_MAGIC = (b"%PDF-", b"\x1f\x8b", b"PK\x03\x04", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"BZh", b"\xfd7zXZ")
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+_CONTROL_CHARS = dict.fromkeys(_CONTROL_BYTES)
+_UTF16_BOMS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 
 
 def is_binary(raw: bytes) -> bool:
@@ -133,6 +141,34 @@ def is_binary(raw: bytes) -> bool:
     except UnicodeDecodeError as error:
         return error.start < len(probe) - 3  # not only a character cut at the end of the probe
     return False
+
+
+def utf16(raw: bytes) -> str | None:
+    """``utf-16-le`` or ``utf-16-be`` for a UTF-16 text (what PowerShell 5's ``>`` and Windows' editors write): a
+    byte-order mark, or, without one, a NUL as every other byte of the first 8,000 (ASCII text in UTF-16); and, either
+    way, an even length and a probe that decodes to text (at most 1% control characters). ``None`` otherwise."""
+    probe = raw[:BINARY_PROBE]
+    encoding = next((name for bom, name in _UTF16_BOMS if probe.startswith(bom)), None)
+    if encoding is None and len(probe) >= 8:
+        even, odd = probe[0::2], probe[1::2]
+        if odd.count(0) * 10 >= len(odd) * 9 and not even.count(0):
+            encoding = "utf-16-le"
+        elif even.count(0) * 10 >= len(even) * 9 and not odd.count(0):
+            encoding = "utf-16-be"
+    if encoding is None or len(raw) % 2:
+        return None
+    text = probe[: len(probe) - len(probe) % 2].decode(encoding, "surrogatepass")
+    controls = len(text) - len(text.translate(_CONTROL_CHARS))
+    return encoding if controls * 100 <= len(text) else None
+
+
+def text_encoding(raw: bytes) -> str | None:
+    """How a file's bytes are text: ``utf-8`` (or anything else that is not binary), UTF-16, or ``None`` (binary)."""
+    if b"\x00" in raw[:BINARY_PROBE] or raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        found = utf16(raw)
+        if found is not None:
+            return found
+    return None if is_binary(raw) else "utf-8"
 
 
 def read_paths(paths: tuple[str, ...], project: Project | None, settings: Settings) -> Iterator[Source]:
@@ -158,12 +194,13 @@ def read_paths(paths: tuple[str, ...], project: Project | None, settings: Settin
 
 def _read(display: str, file: Path, relative: str | None) -> Source | None:
     try:
-        raw = file.read_bytes()
+        raw = gateway.read_given(file, limit=gateway.SCAN_LIMIT, display=display)
     except OSError as exc:
         raise UsageError(f"{display}: cannot read: {exc.strerror}") from None
-    if is_binary(raw):
+    encoding = text_encoding(raw)
+    if encoding is None:
         return None
-    return Source(display, decode_bytes(raw), file, root_relative=relative)
+    return Source(display, decode_bytes(raw, encoding), file, root_relative=relative, encoding=encoding)
 
 
 def _root_relative(file: Path, project: Project | None) -> str | None:
@@ -216,21 +253,75 @@ def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings
     from gitmem.git.command import git, git_read
 
     args = ["-c", "core.quotePath=off", "diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-U0"]
-    args += ["--diff-filter=ACMRTU", "--src-prefix=a/", "--dst-prefix=b/"]
+    # --no-renames: a file renamed or copied (diff.renames=copies) is added whole, so what moves out of a scan.exclude
+    # folder into a scanned path is scanned (a rename shows no lines: its content was never scanned here)
+    args += ["--no-renames", "--diff-filter=ACMRTU", "--src-prefix=a/", "--dst-prefix=b/"]
     out = git_read(project.root, *args, "--", *pathspecs)
     files = list(_parse_diff(out))
+    texts: list[tuple[str, list[tuple[int, str]]]] = []
     if out.startswith(b"Binary files ") or b"\nBinary files " in out:
         marked = _marked_binary(project, pathspecs)
         if marked:
             again = git(project.root, *args, "--text", "--", *(f":(literal){name}" for name in marked))
-            files += [(name, added) for name, added in _parse_diff(again) if not _has_nul(added)]
+            diffed = list(_parse_diff(again))
+            files += [(name, added) for name, added in diffed if not _has_nul(added)]
+            texts += _staged_utf16(project, [name for name, added in diffed if _has_nul(added)])
+    for name, added in files:
+        texts.append((name, [(number, decode_bytes(line)) for number, line in added]))
     cwd = Path.cwd().resolve()
-    for name, added in sorted(files, key=lambda pair: pair[0]):
+    for name, lines in sorted(texts, key=lambda pair: pair[0]):
         if settings.excluded(name):
             continue
-        text = "\n".join(decode_bytes(line) for _, line in added)
+        text = "\n".join(line for _, line in lines)
         display = os.path.relpath(project.root / name, cwd) if project.root != cwd else name
-        yield Source(display, text, None, tuple(number for number, _ in added), name)
+        yield Source(display, text, None, tuple(number for number, _ in lines), name)
+
+
+def read_blobs(project: Project, specs: list[str]) -> list[bytes | None]:
+    """The objects ``git cat-file --batch`` gives for ``specs`` (``:path`` for the index, ``HEAD:path``), in order;
+    ``None`` for one that does not exist (or whose name git's batch input cannot carry: a newline)."""
+    from gitmem.git.command import git
+
+    asked = [spec for spec in specs if "\n" not in spec]
+    found: dict[str, bytes | None] = {}
+    if asked:
+        out = git(project.root, "cat-file", "--batch", input="".join(f"{spec}\n" for spec in asked).encode())
+        position = 0
+        for spec in asked:
+            end = out.index(b"\n", position)
+            header = out[position:end].split(b" ")
+            if len(header) == 3 and header[2].isdigit():
+                size = int(header[2])
+                found[spec] = out[end + 1 : end + 1 + size]
+                position = end + 2 + size
+            else:  # "<spec> missing", "<spec> ambiguous"
+                found[spec] = None
+                position = end + 1
+    return [found.get(spec) for spec in specs]
+
+
+def _lines_of(raw: bytes | None) -> list[str] | None:
+    """The lines of a UTF-16 blob's text, or ``None`` when it is not UTF-16."""
+    encoding = utf16(raw) if raw is not None else None
+    if raw is None or encoding is None:
+        return None
+    return [line.removesuffix("\r") for line in decode_bytes(raw, encoding).split("\n")]
+
+
+def _staged_utf16(project: Project, names: list[str]) -> list[tuple[str, list[tuple[int, str]]]]:
+    """The staged UTF-16 files among ``names`` (which git diffs as binary), decoded: each with the lines of the staged
+    version that its last commit did not have (in linear time: a set of the old lines, not a diff)."""
+    blobs = read_blobs(project, [spec for name in names for spec in (f":{name}", f"HEAD:{name}")])
+    out = []
+    for index, name in enumerate(names):
+        new = _lines_of(blobs[2 * index])
+        if new is None:
+            continue
+        old = set(_lines_of(blobs[2 * index + 1]) or ())
+        added = [(number, line) for number, line in enumerate(new, 1) if line not in old and line]
+        if added:
+            out.append((name, added))
+    return out
 
 
 def _marked_binary(project: Project, pathspecs: tuple[str, ...]) -> list[str]:
@@ -314,10 +405,19 @@ def findings_in(
 ) -> list[Finding]:
     """The secrets and hidden characters of one source, at the file's line numbers, less the allowed fingerprints."""
     from gitmem.scan.engine import scan_text, without_allowed
+    from gitmem.scan.kinds import is_locale
 
-    found = scan_text(source.text, source.display, decode=decode, hidden=True, pragmas=pragmas, kind=kind)
+    where = source.root_relative or source.display  # what a fingerprint names: the same from any directory
+    locale = is_locale(where)
+    found = scan_text(
+        source.text, source.display, decode=decode, hidden=True, pragmas=pragmas, kind=kind, locale=locale
+    )
+    if not found:
+        return found
+    if source.lines:
+        found = [f._replace(line=source.file_line(f.line), where=where) for f in found]
+    else:
+        found = [f._replace(where=where) for f in found]
     if honour_allow and settings.allow:
         found = without_allowed(found, settings.allow, settings.salt)
-    if source.lines:
-        found = [finding._replace(line=source.file_line(finding.line)) for finding in found]
     return found

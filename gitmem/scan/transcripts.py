@@ -22,9 +22,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from gitmem import gateway
 from gitmem.scan.lazyre import lazy
-
-CLIENTS = ("claude", "codex", "gemini", "qwen", "opencode")
 
 # Paths (repository-relative, / separators) that are a client's transcript wherever they are committed from; all end
 # in .json or .jsonl.
@@ -67,38 +66,48 @@ def claude_slug(root: Path) -> str:
 
 
 def client_logs(client: str, root: Path, home: Path) -> list[Path]:
-    """The transcripts ``client`` keeps for the project at ``root``, in the home directory ``home``."""
-    if client == "claude":
-        return sorted((home / ".claude" / "projects" / claude_slug(root)).glob("*.jsonl"))
-    if client == "codex":
-        return sorted(_codex(home / ".codex" / "sessions", root))
-    if client in ("gemini", "qwen"):
-        base = home / f".{client}" / "tmp"
-        import hashlib  # (not on the pre-commit hook's path: loading it costs more than the scan)
+    """The transcripts ``client`` keeps for the project at ``root``, in the home directory ``home`` (where its
+    record's ``transcripts`` says; none for a client without)."""
+    from gitmem.tools import BY_NAME  # (not on the pre-commit hook's path, which only recognises transcripts)
 
-        digest = hashlib.sha256(str(root).encode()).hexdigest()
-        found: set[Path] = set()
-        for directory in (base / digest, base / root.name):
-            if directory.is_dir():
-                found.update(p for p in directory.rglob("*") if p.is_file() and p.suffix in (".json", ".jsonl"))
-        projects = home / f".{client}" / "projects" / claude_slug(root)
-        if projects.is_dir():
-            found.update(p for p in projects.rglob("*") if p.is_file() and p.suffix in (".json", ".jsonl"))
-        return sorted(found)
-    if client == "opencode":
-        data = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-        return sorted(_opencode(data / "opencode" / "storage", root))
+    tool = BY_NAME.get(client)
+    where = tool.transcripts if tool is not None else None
+    if where is None:
+        return []
+    base = home / where.base.removeprefix("~/")
+    if where.xdg_data and os.environ.get("XDG_DATA_HOME"):
+        base = Path(os.environ["XDG_DATA_HOME"]) / where.xdg_data
+    if where.layout == "slug":
+        return sorted((base / "projects" / claude_slug(root)).glob("*.jsonl"))
+    if where.layout == "rollout":
+        return sorted(_codex(base / "sessions", root))
+    if where.layout == "tmp":
+        return _tmp(base, root)
+    if where.layout == "storage":
+        return sorted(_opencode(base / "storage", root))
     return []
+
+
+def _tmp(base: Path, root: Path) -> list[Path]:
+    """Gemini CLI's and Qwen Code's layout: ``tmp/<sha256 of the project path>/``, ``tmp/<project name>/`` and
+    ``projects/<slug>/``."""
+    import hashlib  # (not on the pre-commit hook's path: loading it costs more than the scan)
+
+    digest = hashlib.sha256(str(root).encode()).hexdigest()
+    found: set[Path] = set()
+    for directory in (base / "tmp" / digest, base / "tmp" / root.name, base / "projects" / claude_slug(root)):
+        if directory.is_dir():
+            found.update(p for p in directory.rglob("*") if p.is_file() and p.suffix in (".json", ".jsonl"))
+    return sorted(found)
 
 
 def _first_record(path: Path) -> dict[str, object] | None:
     import json
 
     try:
-        with path.open("rb") as handle:
-            line = handle.readline(1 << 20)
+        line = gateway.read_head(path, 1 << 20).split(b"\n", 1)[0]
         record = json.loads(line)
-    except (OSError, ValueError):
+    except (OSError, ValueError, gateway.NotRegular):
         return None
     return record if isinstance(record, dict) else None
 

@@ -36,6 +36,48 @@ _CANCEL_TAG = 0xE007F
 _FORM_FEED = 0x0C
 _ZWNJ = 0x200C
 _EXCEPTIONS = frozenset({0xFEFF, _VS15, _VS16, _ZWJ, _ZWNJ, _FORM_FEED})  # and tags (U+E0020 on): see _allowed
+# The marks right-to-left text needs (LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK, ARABIC LETTER MARK): ordinary inside
+# the strings of translation files (find_hidden's ``marks``). The overrides (U+202A-U+202E) and isolates
+# (U+2066-U+2069) of Trojan Source reorder what a reviewer sees, and stay findings everywhere.
+DIRECTIONAL_MARKS = frozenset({0x200E, 0x200F, 0x061C})
+_VALUE_START_RE = lazy(r"[\"'=:]")  # where a translation file's line starts its value: a quote, "=" or ":"
+
+# The names of the control characters, which unicodedata.name() does not know: their aliases in Unicode's
+# NameAliases.txt (unicodedata.lookup() accepts them; tests check every one)
+# fmt: off
+_CONTROL_NAMES = (
+    "NULL", "START OF HEADING", "START OF TEXT", "END OF TEXT", "END OF TRANSMISSION", "ENQUIRY", "ACKNOWLEDGE",
+    "ALERT", "BACKSPACE", "CHARACTER TABULATION", "LINE FEED", "LINE TABULATION", "FORM FEED", "CARRIAGE RETURN",
+    "SHIFT OUT", "SHIFT IN", "DATA LINK ESCAPE", "DEVICE CONTROL ONE", "DEVICE CONTROL TWO", "DEVICE CONTROL THREE",
+    "DEVICE CONTROL FOUR", "NEGATIVE ACKNOWLEDGE", "SYNCHRONOUS IDLE", "END OF TRANSMISSION BLOCK", "CANCEL",
+    "END OF MEDIUM", "SUBSTITUTE", "ESCAPE", "INFORMATION SEPARATOR FOUR", "INFORMATION SEPARATOR THREE",
+    "INFORMATION SEPARATOR TWO", "INFORMATION SEPARATOR ONE",
+)
+_C1_NAMES = (
+    "PADDING CHARACTER", "HIGH OCTET PRESET", "BREAK PERMITTED HERE", "NO BREAK HERE", "INDEX", "NEXT LINE",
+    "START OF SELECTED AREA", "END OF SELECTED AREA", "CHARACTER TABULATION SET",
+    "CHARACTER TABULATION WITH JUSTIFICATION", "LINE TABULATION SET", "PARTIAL LINE FORWARD", "PARTIAL LINE BACKWARD",
+    "REVERSE LINE FEED", "SINGLE SHIFT TWO", "SINGLE SHIFT THREE", "DEVICE CONTROL STRING", "PRIVATE USE ONE",
+    "PRIVATE USE TWO", "SET TRANSMIT STATE", "CANCEL CHARACTER", "MESSAGE WAITING", "START OF GUARDED AREA",
+    "END OF GUARDED AREA", "START OF STRING", "SINGLE GRAPHIC CHARACTER INTRODUCER", "SINGLE CHARACTER INTRODUCER",
+    "CONTROL SEQUENCE INTRODUCER", "STRING TERMINATOR", "OPERATING SYSTEM COMMAND", "PRIVACY MESSAGE",
+    "APPLICATION PROGRAM COMMAND",
+)
+# fmt: on
+
+
+def char_name(codepoint: int) -> str:
+    """A character's Unicode name; for a control character (which has none), its alias (VT: LINE TABULATION); for a
+    code point not assigned in this Python's Unicode, ``UNASSIGNED``."""
+    import unicodedata
+
+    if codepoint < 0x20:
+        return _CONTROL_NAMES[codepoint]
+    if codepoint == 0x7F:
+        return "DELETE"
+    if 0x80 <= codepoint <= 0x9F:
+        return _C1_NAMES[codepoint - 0x80]
+    return unicodedata.name(chr(codepoint), "UNASSIGNED")
 
 
 def _tag_sequence(region: str) -> str:
@@ -68,9 +110,7 @@ class HiddenChar(NamedTuple):
 
     @property
     def name(self) -> str:
-        import unicodedata
-
-        return unicodedata.name(chr(self.codepoint), "UNNAMED")
+        return char_name(self.codepoint)
 
     def describe(self) -> str:
         return f"hidden Unicode character U+{self.codepoint:04X} ({self.name})"
@@ -125,12 +165,15 @@ def _allowed(text: str, index: int, cp: int) -> bool:
     return False
 
 
-def find_hidden(text: str) -> list[HiddenChar]:
-    """Every hidden character in ``text`` that is not one of the harmless exceptions."""
+def find_hidden(text: str, *, marks: bool = False) -> list[HiddenChar]:
+    """Every hidden character in ``text`` that is not one of the harmless exceptions. With ``marks`` (a translation
+    file: ``gitmem.scan.kinds.is_locale``), the directional marks inside a line's value (after its first quote, "="
+    or ":") are ordinary text too."""
     if text.isascii() and not text.encode("ascii").translate(None, _ASCII_VISIBLE):  # most files: 1 GB/s
         return []
     found: list[HiddenChar] = []
     line, line_start, counted_to = 1, 0, 0  # line numbers counted as we go: linear time, however many there are
+    value_line, value_start = -1, -1  # the line whose value's start was looked for (once per line), and where
     for match in _HIDDEN_RE.finditer(text):
         index = match.start()
         cp = ord(text[index])
@@ -141,6 +184,13 @@ def find_hidden(text: str) -> list[HiddenChar]:
             line += newlines
             line_start = text.rfind("\n", counted_to, index) + 1
         counted_to = index
+        if marks and cp in DIRECTIONAL_MARKS:
+            if value_line != line:
+                line_end = text.find("\n", index)
+                value = _VALUE_START_RE.search(text, line_start, line_end if line_end != -1 else len(text))
+                value_line, value_start = line, value.start() if value else len(text)
+            if index > value_start:
+                continue
         found.append(HiddenChar(line, index - line_start + 1, cp))
     return found
 

@@ -8,10 +8,9 @@ import contextlib
 import hashlib
 import os
 import re
-import shutil
-import tempfile
 from pathlib import Path
 
+from gitmem import gateway
 from gitmem.config import Source
 from gitmem.errors import CannotRun
 from gitmem.git import command
@@ -101,8 +100,7 @@ def fetch(project: Project, source: Source) -> Path:
                 timeout=fetch_timeout(),
             )
         else:
-            clone.parent.mkdir(parents=True, exist_ok=True)
-            scratch = Path(tempfile.mkdtemp(dir=clone.parent, prefix=f".{clone.name}."))
+            scratch = gateway.scratch_dir(project, clone.parent, prefix=f".{clone.name}.")
             try:
                 command.git(
                     clone.parent,
@@ -117,13 +115,12 @@ def fetch(project: Project, source: Source) -> Path:
                     timeout=fetch_timeout(),
                 )
                 with contextlib.suppress(OSError):  # another process cloned it meanwhile: theirs is as good
-                    os.rename(scratch, clone)
+                    gateway.rename(project, scratch, clone)
             finally:
-                shutil.rmtree(scratch, ignore_errors=True)
+                gateway.remove_tree(project, scratch)
     except command.GitFailed as exc:
         raise Unreachable(f"source {source.name!r}: cannot fetch {source.repo}: {exc.reason}") from None
-    with contextlib.suppress(FileNotFoundError):
-        index_path(project, source).unlink()  # a branch name may mean another commit now
+    gateway.remove(project, index_path(project, source), missing_ok=True)  # a branch name may mean another commit now
     return clone
 
 

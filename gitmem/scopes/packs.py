@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from gitmem import gateway
 from gitmem.config import Config, Source
-from gitmem.errors import CannotRun, Problem, UsageError
-from gitmem.fsutil import write_atomic
+from gitmem.errors import CannotRun, GitmemError, Problem, UsageError
 from gitmem.memory.model import Memory
 from gitmem.project import Project
 from gitmem.scopes.clone import MEMORIES_PATH, SUFFIX, clone_dir, fetch, index_path, read_tree, resolve
@@ -89,8 +89,8 @@ def _salt() -> str:
 def read(project: Project, source: Source, *, fetch_missing: bool = True) -> Pack | None:
     """The source's memories at its pinned revision: from the cache, else from the clone, fetching it first when
     the revision is not there yet (``fetch_missing``; otherwise ``None`` then)."""
-    with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
-        stored = json.loads(index_path(project, source).read_bytes())
+    with contextlib.suppress(OSError, ValueError, KeyError, TypeError, GitmemError):
+        stored = json.loads(gateway.read_bytes(project, index_path(project, source)))
         if stored["salt"] == _salt() and stored["repo"] == source.repo and stored["rev"] == source.rev:
             return _pack_from(source, stored)
     clone = clone_dir(project, source)
@@ -121,7 +121,7 @@ def remember(project: Project, pack: Pack) -> None:
         "problems": [[p.path, p.line, p.column, p.field, p.message] for p in pack.problems],
     }
     with contextlib.suppress(OSError):
-        write_atomic(index_path(project, pack.source), json.dumps(payload, separators=(",", ":")).encode("utf-8"))
+        gateway.write(project, index_path(project, pack.source), json.dumps(payload, separators=(",", ":")))
 
 
 def _pack_from(source: Source, stored: dict[str, Any]) -> Pack:

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gitmem import gateway
 from gitmem.compile.targets import BY_NAME, TARGETS, USER_FOLDER_FILE, Target, UserFile, user_variant
 from gitmem.config import Config
 from gitmem.errors import UsageError
-from gitmem.fsutil import write_atomic
 from gitmem.project import Project, UserScope, xdg_home
 
 USER_CONFIG = """\
@@ -34,11 +34,11 @@ def ensure_store(scope: Project) -> list[Path]:
     """Create the personal store's folder and its config (with the defaults explained); returns what was created."""
     created = []
     if not scope.memories_dir.is_dir():
-        scope.memories_dir.mkdir(parents=True, exist_ok=True)
+        gateway.make_dirs(scope, scope.memories_dir)
         created.append(scope.memories_dir)
     if not scope.config_path.exists():
         try:
-            write_atomic(scope.config_path, USER_CONFIG.encode("utf-8"), overwrite=False)
+            gateway.write(scope, scope.config_path, USER_CONFIG, overwrite=False)
             created.append(scope.config_path)
         except FileExistsError:  # another process made it this instant
             pass

@@ -3,16 +3,15 @@ the pack it pins before .memory/config.yaml is written, so a source never points
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+from gitmem import gateway
 from gitmem.config import Config, Source, save_config
 from gitmem.errors import CannotRun, Problem, UsageError
 from gitmem.memory.model import ID_PATTERN
@@ -236,7 +235,6 @@ def remove(project: Project, config: Config, name: str) -> Source:
         known = ", ".join(source.name for source in config.sources) or "none"
         raise UsageError(f"no source {name!r} (sources: {known})")
     save_sources(project, [s for s in config.sources if s.name != name])
-    shutil.rmtree(clone_dir(project, source), ignore_errors=True)
-    with contextlib.suppress(FileNotFoundError):
-        index_path(project, source).unlink()
+    gateway.remove_tree(project, clone_dir(project, source))
+    gateway.remove(project, index_path(project, source), missing_ok=True)
     return source

@@ -1,10 +1,15 @@
 """The memories worth injecting at a prompt: relevant to it, not loaded by the client already, never twice.
 
-A memory is injected when the recall index (BM25 over title, body and tags) ranks it for the prompt, it clears the
-relevance bar (``MIN_SCORE`` and ``MIN_TERMS`` of the prompt's words, see ``clears``), it is live (active and
-unexpired: a proposed memory is never injected), its id is in none of the rules files the client always loads, and
-this session was not given it before. At most ``MAX_MEMORIES`` memories and ``MAX_TOKENS`` tokens, the last line
-naming the recall call that finds the rest.
+A memory is injected when the prompt ties it to the memory or its words do (``candidates``): a path the prompt names
+(or a file the client attached to it) is covered by the memory's ``paths`` at the closest scope
+(``gitmem.recall.anchors``), an identifier the prompt names (``get_session()``) is in the text of at most ``RARE``
+memories, a rare word of the prompt is in its title, or the recall index (BM25 over title, body and tags) ranks it
+and it clears the relevance bar (``MIN_SCORE`` and ``MIN_TERMS`` of the prompt's words, see ``clears``). A memory
+scoped to a folder the prompt's paths are not in gives way to those of the prompt's own component. It must be live
+(active and unexpired: a proposed memory is never injected), its id must be in none of the rules files the client
+always loads (an index line of a left-out memory is not its entry), and this session was not given it before. At
+most ``MAX_MEMORIES`` memories and ``MAX_TOKENS`` tokens, the last line naming the recall call that finds the rest.
+A body's prose is put on one line per paragraph; its fenced code keeps its lines.
 
 Everything injected is memory text that passed the scanner and the schema when it was written (the index holds only
 valid memories); nothing of the prompt is echoed back but the search words, which the user typed.
@@ -19,10 +24,14 @@ from datetime import date
 from pathlib import Path
 from typing import NamedTuple
 
+from gitmem import gateway
+from gitmem.errors import GitmemError
 from gitmem.memory.model import Memory
 from gitmem.project import Project
+from gitmem.recall import anchors
+from gitmem.recall.globs import any_match
 from gitmem.recall.index import RecallIndex, Unavailable
-from gitmem.recall.results import query_terms
+from gitmem.recall.results import Anchor, Hit, query_terms
 
 MAX_MEMORIES = 3
 MAX_TOKENS = 400
@@ -30,7 +39,9 @@ CHARS_PER_TOKEN = 4  # as the compile budget estimates
 # The relevance bar, calibrated on benchmarks/hook_pairs.py (prompts that should and should not inject): a memory
 # must score at least MIN_SCORE (BM25, title words weighing most) and match at least MIN_TERMS of the prompt's
 # search words (one is enough when the prompt has only one). BM25 grows with the store (a rare word's weight is
-# about log(N)), so the score bar is set for CALIBRATED_SIZE memories and scaled by log(N) for N others.
+# about log(N)), so the score bar is set for CALIBRATED_SIZE memories and scaled for N others, by the square root of
+# log(N)'s ratio: the words of a larger store are not all rarer (a right memory scored 12 of a 12.6 bar at 1,000 with
+# the full ratio; with the root, hook_pairs at 1,000 memories: 26 -> 32 of 46, unrelated unchanged).
 MIN_SCORE = 7.0
 MIN_TERMS = 2
 CALIBRATED_SIZE = 46
@@ -52,6 +63,7 @@ class Candidate(NamedTuple):
     score: float
     matched: int  # how many of the prompt's search words the memory matches
     personal: bool = False
+    anchor: int = 0  # how closely a path or identifier of the prompt ties it (``Anchor.level``; 0: by words alone)
 
 
 class Injection(NamedTuple):
@@ -63,8 +75,9 @@ class Injection(NamedTuple):
     terms: list[str]
 
 
-def loaded_ids(files: Iterable[Path]) -> set[str]:
-    """The memory ids in the managed blocks of ``files`` (those that exist): what the client has loaded already.
+def loaded_ids(files: Iterable[Path], where: gateway.Where) -> set[str]:
+    """The memory ids in the managed blocks of ``files`` (those that exist, inside ``where``): what the client has
+    loaded already.
 
     A lean reading of ``gitmem.compile.block``'s format (entries are the block's column-0 lines ending with the id
     in backticks), so the prompt hook does not import the compiler.
@@ -72,8 +85,8 @@ def loaded_ids(files: Iterable[Path]) -> set[str]:
     ids: set[str] = set()
     for file in files:
         try:
-            text = file.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            text = gateway.read_text(where, file, limit=gateway.RULES_LIMIT, errors="replace")
+        except (OSError, GitmemError):  # a link leading outside (to /dev/zero...), too large: not read
             continue
         inside = False
         for line in text.splitlines():
@@ -90,7 +103,7 @@ def loaded_ids(files: Iterable[Path]) -> set[str]:
 
 def score_bar(size: int) -> float:
     """The BM25 score a memory needs in an index of ``size`` memories."""
-    return MIN_SCORE * math.log(max(size, 2) + 1) / math.log(CALIBRATED_SIZE + 1)
+    return MIN_SCORE * math.sqrt(math.log(max(size, 2) + 1) / math.log(CALIBRATED_SIZE + 1))
 
 
 def clears(score: float, matched: int, terms: int, size: int = CALIBRATED_SIZE) -> bool:
@@ -118,30 +131,99 @@ def personal_memories(scope: Project, today: date) -> list[tuple[Memory, str]]:
 
 
 def candidates(
-    project: Project, terms: list[str], today: date, extra: Sequence[tuple[Memory, str]] = ()
+    project: Project,
+    terms: list[str],
+    today: date,
+    extra: Sequence[tuple[Memory, str]] = (),
+    prompt: str = "",
+    files: Sequence[str] = (),
 ) -> list[Candidate]:
-    """The live memories of ``project``'s store and ``extra`` (packs', personal) that clear the bar, best first."""
-    if not terms or not project.memories_dir.is_dir():
+    """The live memories of ``project``'s store and ``extra`` (packs', personal) worth injecting, best first: those
+    the prompt's paths and identifiers tie it to (``anchored``), then those whose words clear the bar. ``files``:
+    repository paths the client says the prompt is about (attached files), matched as the prompt's own paths."""
+    named = anchors.paths(prompt[:PROMPT_CHARS])
+    paths = list(dict.fromkeys([*named, *files]))[: 2 * anchors.MAX_ANCHORS]
+    identifiers = anchors.identifiers(prompt[:PROMPT_CHARS])
+    if not (terms or paths or identifiers) or not project.memories_dir.is_dir():
         return []
     index = RecallIndex(project)
     try:
         try:
             index.refresh()
-            hits, matched = index.search_matched(terms, CANDIDATES, today, extra)
+            hits, tied, matched, rare = index.search_prompt(terms, CANDIDATES, today, extra, paths, identifiers, RARE)
             size = index.size() + len(extra)
         except Unavailable:
             return []  # locked or read-only: a prompt is never held up for a memory
     finally:
         index.close()
-    out = []
+    words = set(terms)
+    if paths:  # the folders a path runs through are not words of the question, but its last two parts are
+        words = set(prompt_terms(_without(prompt[:PROMPT_CHARS], named) + " " + _tails(paths)))
+    scores = {hit.memory.id: hit.score for hit in hits}
+    out = anchored(tied, matched, words, scores)
+    taken = {c.key for c in out}
+    subjects = [anchors.subject(path) for path in paths]
     for hit in hits:
         count = len(matched.get(hit.memory.id, ()))
-        if clears(hit.score, count, len(terms), size):
-            personal = str(hit.file).startswith(PERSONAL)
-            key = PERSONAL + hit.memory.id if personal else hit.memory.id
-            out.append(Candidate(key, hit.memory, hit.score, count, personal))
-    out.sort(key=lambda c: (-c.matched, -c.score, c.key))
+        key = _key(hit)
+        if key in taken:
+            continue
+        rare_word = any(len(term) >= RARE_WORD and hit.memory.id in ids for term, ids in rare.items())
+        if not clears(hit.score, count, len(terms), size) and not (rare_word and count >= min(MIN_TERMS, len(terms))):
+            continue
+        if paths and out and hit.memory.paths and not any(any_match(hit.memory.paths, p) for p in subjects):
+            continue  # scoped to a folder the prompt's paths are not in: the prompt's own component wins
+        out.append(Candidate(key, hit.memory, hit.score, count, key.startswith(PERSONAL)))
+    out.sort(key=lambda c: (c.anchor == 0, -c.matched, -c.score, c.key))
     return out
+
+
+PROMPT_CHARS = 4000  # of a prompt, what is searched (a pasted log is not a question)
+RARE = 2  # an identifier (or a word) held by at most this many memories ties the prompt to them
+RARE_WORD = 4  # a rare word this long in a title, with another of the prompt's words, carries it past the score bar
+
+
+def anchored(
+    tied: Sequence[Anchor], matched: dict[str, set[str]], words: set[str], scores: dict[str, float]
+) -> list[Candidate]:
+    """The memories the prompt's paths and identifiers tie it to that are worth injecting: an identifier's always;
+    a path's when its scope is the closest to the path (the most segments spelled out) and the memory also matches
+    one of the prompt's other words, or few memories share that scope (at most ``MAX_MEMORIES``): a path deep in a
+    service brings that service's memories, a path in a crowded folder only those its words point at. A memory of a
+    wider scope the path is in has to clear the words' bar, as any other (``candidates``)."""
+    paths = [a for a in tied if a.via == "path"]
+    closest = max((a.level for a in paths), default=0)
+    crowd = sum(1 for a in paths if a.level == closest)
+    out = []
+    for anchor in tied:
+        count = len(matched.get(anchor.memory.id, set()) & words)
+        if anchor.via == "path" and (anchor.level < closest or (not count and crowd > MAX_MEMORIES)):
+            continue
+        key = _key(anchor)
+        score = scores.get(anchor.memory.id, 0.0)
+        out.append(Candidate(key, anchor.memory, score, count, key.startswith(PERSONAL), anchor.level))
+    return out
+
+
+def _key(found: Hit | Anchor) -> str:
+    personal = str(found.file).startswith(PERSONAL)
+    return PERSONAL + found.memory.id if personal else found.memory.id
+
+
+def _tails(paths: Sequence[str]) -> str:
+    """The last folder and the file name (without its extension) of each path, as words."""
+    parts = []
+    for path in paths:
+        segments = path.rstrip("/").split("/")
+        parts.extend(segments[-2:-1])
+        parts.append(segments[-1].split(".")[0] if "." in segments[-1] else segments[-1])
+    return " ".join(part.replace("_", " ").replace("-", " ") for part in parts)
+
+
+def _without(prompt: str, paths: Sequence[str]) -> str:
+    """The prompt without the paths it names (their folders' names are no words of the question)."""
+    drop = set(paths)
+    return " ".join(w for w in prompt.split() if w.strip(anchors.EDGE).rstrip(".").removeprefix("./") not in drop)
 
 
 def select(
@@ -203,19 +285,77 @@ def render(candidate: Candidate, room: int) -> str | None:
     if candidate.personal:
         facts.append("personal")
     head = f"- [{memory.id}] {memory.title} ({'; '.join(facts)})"
-    body = " ".join(memory.body.split())
-    entry = f"{head}\n  {body}" if body else head
+    lines = body_lines(memory.body)
+    entry = "\n".join([head, *("  " + line for line in lines)])
     if len(entry) <= room:
         return entry
-    keep = room - len(head) - 3 - len(f" … (gitmem show {memory.id})")
+    more = f" … (gitmem show {memory.id})"
+    fences = [len(line.strip()) - len(line.strip().lstrip("`~")) for line in lines if line.lstrip()[:3] in FENCES]
+    # room for closing a code block cut short, and for the note on a line of its own after it
+    keep = room - len(head) - len(more) - (max(fences) + 6 if fences else 0)
     if keep < MIN_BODY:
         return None
-    cut = body[:keep].rsplit(" ", 1)[0]
-    return f"{head}\n  {cut} … (gitmem show {memory.id})"
+    out, fence = [head], ""
+    for line in lines:
+        if len(line) + 3 > keep:
+            if not fence:
+                cut = line[: max(0, keep - 3)].rsplit(" ", 1)[0]
+                if cut:
+                    out.append("  " + cut)
+            break
+        out.append("  " + line)
+        keep -= len(line) + 3
+        fence = _fence_after(fence, line)
+    if fence:
+        out.append("  " + fence)  # a code block cut short is closed, so the note after it reads as text
+        return "\n".join(out) + "\n  " + more.strip()
+    return "\n".join(out) + more
+
+
+def body_lines(body: str) -> list[str]:
+    """A body as the lines of an injected entry: each paragraph of prose on one line (its white space collapsed), a
+    fenced code block's lines as they are (its indentation is its meaning), blank lines dropped."""
+    out: list[str] = []
+    prose: list[str] = []
+    fence = ""
+    for line in body.splitlines():
+        if fence or line.lstrip()[:3] in FENCES:
+            if prose:
+                out.append(" ".join(" ".join(prose).split()))
+                prose = []
+            out.append(line.rstrip())
+            fence = _fence_after(fence, line)
+        elif line.strip():
+            prose.append(line)
+        elif prose:
+            out.append(" ".join(" ".join(prose).split()))
+            prose = []
+    if prose:
+        out.append(" ".join(" ".join(prose).split()))
+    return out
+
+
+FENCES = ("```", "~~~")
+
+
+def _fence_after(fence: str, line: str) -> str:
+    """The open code fence after ``line`` (``""``: none), given the one open before it."""
+    stripped = line.strip()
+    if not fence:
+        for marker in FENCES:
+            if stripped.startswith(marker):
+                return marker[0] * (len(stripped) - len(stripped.lstrip(marker[0])))
+        return ""
+    if stripped.startswith(fence) and not stripped.lstrip(fence[0]):
+        return ""
+    return fence
 
 
 def prompt_terms(prompt: str) -> list[str]:
     """The search words of a prompt (at most the first 4,000 characters: a pasted log is not a question)."""
-    terms = query_terms(prompt[:4000])
+    terms = query_terms(prompt[:PROMPT_CHARS])
+    # An identifier's parts are words too: the index splits get_session into get and session.
+    terms += [part for term in terms if "_" in term for part in term.split("_") if len(part) > 2]
+    terms = list(dict.fromkeys(terms))
     # One word counted once: "function" and "functions" are one match for the stemming index, not two.
     return [t for t in terms if not any(o != t and t.startswith(o) and len(t) - len(o) <= 3 for o in terms)]

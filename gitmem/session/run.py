@@ -13,6 +13,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from gitmem import gateway
 from gitmem.errors import GitmemError
 from gitmem.project import Project, find_project
 from gitmem.session import clients, inject, state
@@ -85,8 +86,8 @@ def rules_files(project: Project, client: Client) -> list[Path]:
         files = [project.root / name for name in client.fallback_files]
     for path in list(files):
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            text = gateway.read_text(project, path, limit=gateway.RULES_LIMIT, errors="replace")
+        except (OSError, GitmemError):  # a link leading outside (to /dev/zero...), too large: not read
             continue
         for name in _IMPORT.findall(text):
             imported = (path.parent / name).resolve()
@@ -114,7 +115,8 @@ def _prompt(
 
     if session.new:
         session.dirty = worktree_digest(project)
-    terms = inject.prompt_terms(_text(payload, "prompt", "userPrompt", "user_prompt", "message"))
+    prompt = _text(payload, "prompt", "userPrompt", "user_prompt", "message")
+    terms = inject.prompt_terms(prompt)
     files = rules_files(project, client)
     extra = _packs(project, day)
     personal = _personal()
@@ -122,10 +124,12 @@ def _prompt(
     if personal is not None:
         extra += inject.personal_memories(personal, day)
         user_files = [personal.root / name.removeprefix("~/") for name in client.user_rules_files]
-    pool = inject.candidates(project, terms, day, extra)
-    loaded = inject.loaded_ids(files)
+    pool = inject.candidates(project, terms, day, extra, prompt, attached(project, payload))
+    loaded = inject.loaded_ids(files, project)
     personal_loaded = (
-        {inject.PERSONAL + memory_id for memory_id in inject.loaded_ids(user_files)} if user_files else set()
+        {inject.PERSONAL + memory_id for memory_id in inject.loaded_ids(user_files, personal or project)}
+        if user_files
+        else set()
     )
     chosen = inject.select(
         [c for c in pool if c.key not in personal_loaded],
@@ -143,13 +147,35 @@ def _prompt(
     return Answer(_format(client, PROMPT, chosen.text), tuple(chosen.keys))
 
 
+def attached(project: Project, payload: dict[str, Any]) -> list[str]:
+    """The repository paths of the files the client attached to the prompt, where its payload says (Cursor's
+    ``attachments``: ``{"type": "file", "filePath": ...}``), at most a few; paths outside the repository are left
+    out."""
+    items = payload.get("attachments")
+    if not isinstance(items, list):
+        return []
+    root = os.path.normpath(str(project.root))
+    out: list[str] = []
+    for item in items[:MAX_ATTACHED]:
+        value = item.get("filePath") or item.get("file_path") or item.get("path") if isinstance(item, dict) else None
+        if not isinstance(value, str) or len(value) > 4096:
+            continue
+        full = os.path.normpath(value if os.path.isabs(value) else os.path.join(root, value))
+        if full.startswith(root + os.sep):
+            out.append(full[len(root) + 1 :].replace(os.sep, "/"))
+    return out
+
+
+MAX_ATTACHED = 16  # attachments of one prompt looked at
+
+
 def _start(project: Project, client: Client, session: state.SessionState, day: date) -> Answer:
     from gitmem.session.status import counts, status_text, worktree_digest
 
     if session.new or session.dirty is None:
         session.dirty = worktree_digest(project)
     files = rules_files(project, client)
-    found = counts(project, inject.loaded_ids(files), day, _targets_of(project, files))
+    found = counts(project, inject.loaded_ids(files, project), day, _targets_of(project, files))
     session.status_given = True
     session.save()
     if found is None:
@@ -165,7 +191,19 @@ def _start(project: Project, client: Client, session: state.SessionState, day: d
         personal_count,
         client.event_name(STOP) is not None,
     )
+    stores = _client_stores(project)
+    if stores:
+        text += "\n" + stores
     return Answer(_format(client, START, text))
+
+
+def _client_stores(project: Project) -> str | None:
+    from gitmem.session.status import client_stores_text
+
+    try:
+        return client_stores_text(project, Path.home())
+    except (OSError, RuntimeError):
+        return None
 
 
 def _stop(project: Project, client: Client, payload: dict[str, Any], session: state.SessionState) -> Answer:
@@ -188,7 +226,7 @@ def _format(client: Client, event: str, text: str) -> str:
         return text
     name = client.event_name(event) or ("UserPromptSubmit" if event == PROMPT else "SessionStart")
     answer: dict[str, Any] = {"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}
-    if client.output == "copilot":
+    if client.output == "additionalContext":
         answer["additionalContext"] = text
     return json.dumps(answer, ensure_ascii=False)
 
@@ -197,8 +235,8 @@ def _packs(project: Project, day: date) -> list[tuple[Any, str]]:
     """The shared packs' live memories, when the config names sources (read only then: the YAML reader is slow to
     import, and most prompts come from repositories without packs)."""
     try:
-        text = project.config_path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = gateway.read_text(project, project.config_path, limit=gateway.CONFIG_LIMIT, errors="replace")
+    except (OSError, GitmemError):
         return []
     if "sources:" not in text:
         return []

@@ -14,6 +14,8 @@ import os
 import time
 from pathlib import Path
 
+from gitmem import gateway
+from gitmem.errors import GitmemError
 from gitmem.project import Project
 
 DIRECTORY = "sessions"
@@ -59,11 +61,8 @@ class SessionState:
             "status_given": self.status_given,
             "dirty": self.dirty,
         }
-        from gitmem.fsutil import write_atomic  # (tempfile is slow to import: only when something is saved)
-
-        with contextlib.suppress(OSError):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, json.dumps(data, separators=(",", ":")).encode())
+        with contextlib.suppress(OSError):  # (the sessions folder under gitmem's cache is the area)
+            gateway.write(self.path.parent, self.path, json.dumps(data, separators=(",", ":")))
 
 
 def directory(project: Project) -> Path:
@@ -75,7 +74,7 @@ def load(project: Project, session_id: str) -> SessionState:
     key = hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
     path = directory(project) / f"{key}.json"
     try:
-        data = json.loads(path.read_bytes())
+        data = json.loads(gateway.read_bytes(project, path))
         if not isinstance(data, dict):
             raise ValueError
         injected = [item for item in data.get("injected", []) if isinstance(item, str)]
@@ -88,7 +87,7 @@ def load(project: Project, session_id: str) -> SessionState:
             bool(data.get("status_given")),
             dirty if isinstance(dirty, str) else None,
         )
-    except (OSError, ValueError, TypeError):
+    except (OSError, ValueError, TypeError, GitmemError):
         prune(project)
         return SessionState(path, time.time_ns(), new=True)
 
@@ -104,6 +103,6 @@ def prune(project: Project, now: float | None = None) -> int:
     for entry in entries:
         with contextlib.suppress(OSError):
             if entry.name.endswith(".json") and entry.stat().st_mtime < limit:
-                os.unlink(entry.path)
+                gateway.remove(project, entry.path)
                 removed += 1
     return removed

@@ -97,6 +97,28 @@ def status_text(found: Counts, rules_names: list[str], pack_ids: int, personal: 
     return "\n".join(lines)
 
 
+def client_stores_text(project: Project, home: Path) -> str | None:
+    """A line when an AI client's own memory store for this repository has files that ``gitmem import --from``
+    has not seen (new, or changed since): compared by size and time only, never read."""
+    from gitmem import clientstores
+
+    seen = clientstores.load_record(project.cache_dir)["stores"]
+    waiting = [
+        (store, count)
+        for store in clientstores.STORES
+        if (count := clientstores.pending(store.name, project.root, home, seen.get(store.name, {})))
+    ]
+    if not waiting:
+        return None
+    named = " and ".join(f"{store.label} ({_n(count, 'file', 'files')})" for store, count in waiting)
+    flag = waiting[0][0].name if len(waiting) == 1 else "all"
+    return (
+        f"{named} remembered things about this repository on its own that gitmem has not proposed yet (new or "
+        f"changed since the last import); `gitmem import --from {flag} --dry-run` shows them, and without "
+        "--dry-run they become proposals for a human to review."
+    )
+
+
 def _n(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 

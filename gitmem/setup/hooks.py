@@ -20,10 +20,9 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from gitmem import safepath, yamlio
+from gitmem import gateway, yamlio
 from gitmem.compile.targets import BY_NAME
-from gitmem.errors import CannotRun
-from gitmem.fsutil import write_atomic
+from gitmem.errors import CannotRun, GitmemError
 from gitmem.git import command
 from gitmem.project import Project
 
@@ -92,13 +91,13 @@ def _hook_ids(data: Any) -> set[str]:
 
 def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
     """Add the missing gitmem hooks to .pre-commit-config.yaml. Returns "created", "updated" or "unchanged"."""
-    path = safepath.require(project, project.root / PRECOMMIT_CONFIG, PRECOMMIT_CONFIG)
+    path = gateway.require(project, project.root / PRECOMMIT_CONFIG, PRECOMMIT_CONFIG)
     if not path.exists():
         text = "# pre-commit hooks (https://pre-commit.com); `gitmem init` added gitmem's.\nrepos:\n"
-        write_atomic(path, (text + _entry_text(wanted_hooks(pre_push), 0, "-   ")).encode("utf-8"))
+        gateway.write(project, path, text + _entry_text(wanted_hooks(pre_push), 0, "-   "))
         return "created"
     try:
-        text = path.read_text(encoding="utf-8")
+        text = gateway.read_text(project, path, limit=gateway.CONFIG_LIMIT)
         data = yamlio.load_plain(text)
     except (OSError, UnicodeDecodeError) as exc:
         raise CannotRun(f"cannot read {PRECOMMIT_CONFIG}: {exc}") from None
@@ -131,7 +130,7 @@ def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
             f"could not add the gitmem hooks to {PRECOMMIT_CONFIG} safely (unusual layout); add this under "
             f"`repos:` by hand, then run `gitmem init` again:\n{snippet.rstrip()}"
         )
-    write_atomic(path, new_text.encode("utf-8"))
+    gateway.write(project, path, new_text)
     return "updated"
 
 
@@ -180,9 +179,9 @@ def install_precommit(project: Project, pre_push: bool = False) -> list[str]:
     for hook_type in ("pre-commit", "pre-push") if pre_push else ("pre-commit",):
         script = hook_dir / hook_type
         try:
-            if script.is_file() and "pre-commit" in script.read_text(encoding="utf-8", errors="replace"):
+            if script.is_file() and "pre-commit" in gateway.read_git_file(script):
                 continue
-        except OSError:
+        except (OSError, GitmemError):
             pass
         try:
             result = subprocess.run(
@@ -229,15 +228,15 @@ def attribute_lines(targets: tuple[str, ...]) -> list[str]:
 def ensure_merge_driver(project: Project, targets: tuple[str, ...]) -> list[str]:
     """Declare the generated files in .gitattributes and define the driver in the local git config."""
     done = []
-    path = safepath.require(project, project.root / GITATTRIBUTES, GITATTRIBUTES)
+    path = gateway.require(project, project.root / GITATTRIBUTES, GITATTRIBUTES)
     try:
-        text = path.read_text(encoding="utf-8") if path.exists() else ""
+        text = gateway.read_text(project, path, limit=gateway.CONFIG_LIMIT) if path.exists() else ""
     except (OSError, UnicodeDecodeError) as exc:
         raise CannotRun(f"cannot read {GITATTRIBUTES}: {exc}") from None
     section = "\n".join([ATTR_BEGIN, *attribute_lines(targets), ATTR_END]) + "\n"
     new_text = _replace_section(text, section)
     if new_text != text:
-        write_atomic(path, new_text.encode("utf-8"))
+        gateway.write(project, path, new_text)
         done.append(f"{'updated' if text else 'created'} {GITATTRIBUTES} (rules files merge=gitmem)")
     for key, value in (("merge.gitmem.name", DRIVER_NAME), ("merge.gitmem.driver", DRIVER_COMMAND)):
         current = _git_config(project, key)
@@ -268,16 +267,16 @@ def _git_config(project: Project, key: str) -> str | None:
 def exclude_temp_files(project: Project) -> None:
     """Have git ignore gitmem's temporary files anywhere in this clone (``info/exclude``: a local setting like the
     merge driver's), so a write killed half-way next to a rules file is never committed."""
-    from gitmem.fsutil import TEMP_PATTERN
+    from gitmem.gateway import TEMP_PATTERN
 
     relative = command.git(project.root, "rev-parse", "--git-path", "info/exclude").decode().strip()
     exclude = project.root / relative
     try:
-        text = exclude.read_text(encoding="utf-8")
+        text = gateway.read_git_file(exclude)
     except FileNotFoundError:
         text = ""
-    except (OSError, UnicodeDecodeError):
+    except (OSError, GitmemError):
         return  # a local convenience only: .memory/ is covered by its committed .gitignore
     if TEMP_PATTERN not in text.splitlines():
         newline = "" if not text or text.endswith("\n") else "\n"
-        write_atomic(exclude, f"{text}{newline}# gitmem's temporary files\n{TEMP_PATTERN}\n".encode())
+        gateway.write_git_file(exclude, f"{text}{newline}# gitmem's temporary files\n{TEMP_PATTERN}\n".encode())

@@ -3,39 +3,22 @@
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gitmem import safepath
+from gitmem import gateway
+from gitmem.compile.readers import IMPORTS_OF, Import, imports_file
 from gitmem.config import DEFAULT_TARGETS, TARGET_NAMES, load_config, save_config
-from gitmem.fsutil import TEMP_PATTERN, write_atomic
+from gitmem.errors import GitmemError
+from gitmem.gateway import TEMP_PATTERN
 from gitmem.memory.store import Store
 from gitmem.project import Project
+from gitmem.tools import BY_NAME
 
-# The files each tool really loads (or a folder it loads from, ending in "/"): their presence shows the project already
-# uses that tool, and init adds it to the targets. Names are matched exactly, with their case (a docs page
-# `gemini.md` on a case-insensitive disk is not GEMINI.md), and a tool's settings folder alone (`.cursor/` with
-# hooks.json or mcp.json, `.gemini/settings.json`) is not a rules file.
-_DETECT: dict[str, tuple[str, ...]] = {
-    "agents": ("AGENTS.md",),
-    "claude": ("CLAUDE.md", ".claude/CLAUDE.md", ".claude/rules/"),
-    "gemini": ("GEMINI.md",),
-    "cursor": (".cursor/rules/", ".cursorrules"),
-    "copilot": (".github/copilot-instructions.md", ".github/instructions/"),
-    "windsurf": (".windsurf/rules/", ".windsurfrules"),
-    "cline": (".clinerules/*.md", ".clinerules"),  # rules files, not only workflows/ or hooks/
-    "kiro": (".kiro/steering/",),
-    "aider": ("CONVENTIONS.md", ".aider.conf.yml"),
-    "amazonq": (".amazonq/rules/",),
-    "continue": (".continue/rules/",),
-    "roo": (".roo/rules/", ".roorules"),
-    "junie": (".junie/guidelines.md",),
-    "augment": (".augment/rules/", ".augment-guidelines", ".augment/guidelines.md"),
-    "trae": (".trae/rules/",),
-    "warp": ("WARP.md",),
-}
-_IMPORTS_AGENTS = re.compile(r"(?m)^[ \t]*@(?:\./)?AGENTS\.md[ \t]*$")
+# A tool's ``detect`` files (gitmem/tools.py) are those it really loads, or a folder it loads from: their presence
+# shows the project already uses that tool, and init adds it to the targets. Names are matched exactly, with their
+# case (a docs page `gemini.md` on a case-insensitive disk is not GEMINI.md), and a tool's settings folder alone
+# (`.cursor/` with hooks.json or mcp.json, `.gemini/settings.json`) is not a rules file.
 
 
 @dataclass
@@ -46,12 +29,12 @@ class InitReport:
     not_added: tuple[str, ...] = ()  # the default targets not added beside the detected ones
     targets_changed: bool = False
     rules_files: bool = False  # the project has rules files of some tool: `gitmem import` can read them
-    claude_via_agents: bool = False  # CLAUDE.md imports AGENTS.md: compile adds only what AGENTS.md lacks
+    via_import: list[Import] = field(default_factory=list)  # CLAUDE.md imports AGENTS.md: its block adds only the rest
 
 
 def detect_targets(root: Path) -> tuple[str, ...]:
     """The tools whose rules files or folders the project already has."""
-    return tuple(name for name in TARGET_NAMES if any(_present(root, p) for p in _DETECT[name]))
+    return tuple(name for name in TARGET_NAMES if any(_present(root, p) for p in BY_NAME[name].detect))
 
 
 def _present(root: Path, relative: str) -> bool:
@@ -81,15 +64,16 @@ def _present(root: Path, relative: str) -> bool:
     return directory.is_dir() if folder else directory.is_file()
 
 
-def claude_imports_agents(root: Path) -> bool:
-    """Whether the root CLAUDE.md imports AGENTS.md (``@AGENTS.md``): Claude Code then reads AGENTS.md itself."""
-    if not _present(root, "CLAUDE.md"):
+def imports(root: Path, found: Import) -> bool:
+    """Whether the root file of ``found.own`` imports ``found.imported``'s (CLAUDE.md's ``@AGENTS.md``): the client
+    then reads that file itself."""
+    if not _present(root, found.own.root_file):
         return False
     try:
-        text = (root / "CLAUDE.md").read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = gateway.read_text(root, root / found.own.root_file, limit=gateway.RULES_LIMIT, errors="replace")
+    except (OSError, GitmemError):
         return False
-    return bool(_IMPORTS_AGENTS.search(text))
+    return imports_file(text, found.imported.root_file)
 
 
 MEMORY_GITIGNORE = (
@@ -101,9 +85,9 @@ def ignore_temp_files(project: Project) -> list[Path]:
     """Have git ignore gitmem's temporary files in .memory/ for every clone (a committed .gitignore); the rules files
     elsewhere are covered in this clone by ``gitmem.setup.hooks.exclude_temp_files``. Returns the files created."""
     changed = []
-    ignore = safepath.require(project, project.memory_dir / ".gitignore")
+    ignore = gateway.require(project, project.memory_dir / ".gitignore")
     if not ignore.exists():
-        write_atomic(ignore, MEMORY_GITIGNORE.encode("utf-8"))
+        gateway.write(project, ignore, MEMORY_GITIGNORE)
         changed.append(ignore)
     return changed
 
@@ -111,15 +95,15 @@ def ignore_temp_files(project: Project) -> list[Path]:
 def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
     report = InitReport()
     for directory in (project.memory_dir, project.memories_dir, project.journal_dir):
-        safepath.require(project, directory)  # a committed .memory link to elsewhere: nothing is created there
+        gateway.require(project, directory)  # a committed .memory link to elsewhere: nothing is created there
     for directory in (project.memory_dir, project.memories_dir, project.journal_dir):
         if not directory.is_dir():
-            directory.mkdir(parents=True, exist_ok=True)
+            gateway.make_dirs(project, directory)
             report.created.append(directory)
     for directory in (project.memories_dir, project.journal_dir):
         keep = directory / ".gitkeep"
         if not any(directory.iterdir()):
-            keep.touch()
+            gateway.touch(project, keep)
             report.created.append(keep)
     report.created.extend(Store(project).ensure_schema_copies())
     report.created.extend(ignore_temp_files(project))
@@ -138,7 +122,11 @@ def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
         # them (a repository of GEMINI.md files does not get an AGENTS.md and a CLAUDE.md in every folder).
         report.detected = found
         report.not_added = tuple(name for name in DEFAULT_TARGETS if name not in found)
-        report.claude_via_agents = "claude" in found and claude_imports_agents(project.root)
+        report.via_import = [
+            found_import
+            for found_import in IMPORTS_OF
+            if {found_import.own.name, found_import.imported.name} <= set(found) and imports(project.root, found_import)
+        ]
         wanted = found
     else:
         wanted = tuple(DEFAULT_TARGETS)

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gitmem import safepath
-from gitmem.fsutil import write_atomic
-from gitmem.project import Project
+from gitmem import gateway
+from gitmem.project import Project, UserScope
+from gitmem.tools import TOOLS
 
 SERVER = "gitmem"
 
@@ -24,18 +24,13 @@ SERVER = "gitmem"
 class Client:
     tool: str
     files: tuple[str, ...]  # candidate files, the first existing one is used (else the first)
+    shape: str  # the record's ``Mcp.shape``
 
 
-CLIENTS = (
-    Client("opencode", ("opencode.json", "opencode.jsonc")),
-    Client("Claude Code", (".mcp.json",)),  # the Copilot CLI reads .mcp.json too
-    Client("Cursor", (".cursor/mcp.json",)),
-    Client("Gemini CLI", (".gemini/settings.json",)),
-    Client("Qwen Code", (".qwen/settings.json",)),
-)
-# Gemini CLI and Qwen Code ask before running a tool of an untrusted server, and `gemini -p` / `qwen -p` cannot ask:
-# `trust` lets them run gitmem's tools (it only reads and proposes; nothing is accepted without a human).
-TRUSTING = ("Gemini CLI", "Qwen Code")
+# The records' project-level MCP configurations (gitmem/tools.py). A `trust` client (Gemini CLI, Qwen Code) asks
+# before running a tool of an untrusted server, and `-p` mode cannot ask: `trust` lets it run gitmem's tools (they
+# only read and propose; nothing is accepted without a human).
+CLIENTS = tuple(Client(tool.title, tool.mcp.files, tool.mcp.shape) for tool in TOOLS if tool.mcp is not None)
 
 CODEX_CONFIG = "~/.codex/config.toml"
 CODEX_SNIPPET = '[mcp_servers.gitmem]\ncommand = "gitmem"\nargs = ["mcp"]\n'
@@ -56,22 +51,23 @@ class Registration:
     text: str = ""  # the new file text ("created", "added"), or the entry to add by hand ("manual")
     detail: str = ""  # why a file is left to the user
     under: str = ""  # where the entry goes in it
+    area: gateway.Where | None = None  # where it may be written (None: the project)
 
 
-def _entry(tool: str, v2: bool = False) -> dict[str, Any]:
-    if tool == "opencode":
+def _entry(shape: str, v2: bool = False) -> dict[str, Any]:
+    if shape == "mcp":
         entry: dict[str, Any] = {"type": "local", "command": ["gitmem", "mcp"]}
         return entry if v2 else {**entry, "enabled": True}
-    if tool == "Cursor":  # Cursor may start servers elsewhere; it expands ${workspaceFolder} in mcp.json
+    if shape == "workspace":  # the client may start servers elsewhere; it expands ${workspaceFolder}
         return {"command": "gitmem", "args": ["mcp", "--repo", "${workspaceFolder}"]}
-    if tool in TRUSTING:
+    if shape == "trust":
         return {"command": "gitmem", "args": ["mcp"], "trust": True}
     return {"type": "stdio", "command": "gitmem", "args": ["mcp"]}
 
 
-def _servers(tool: str, data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+def _servers(shape: str, data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     """The mapping of servers inside ``data`` (created when missing), and whether it is opencode's V2 shape."""
-    if tool == "opencode":
+    if shape == "mcp":
         mcp = data.setdefault("mcp", {})
         if isinstance(mcp.get("servers"), dict):  # opencode V2 native shape: mcp.servers.NAME
             return mcp["servers"], True
@@ -85,39 +81,39 @@ def plan(project: Project) -> list[Registration]:
     out = []
     for client in CLIENTS:
         for name in client.files:  # every part: a committed .cursor -> ~/.cursor must not lead to the user's config
-            safepath.require(project, project.root / name, name)
+            gateway.require(project, project.root / name, name)
         path = next((project.root / f for f in client.files if (project.root / f).exists()), None)
         path = path or project.root / client.files[0]
         if not path.exists():
-            data: dict[str, Any] = {"$schema": "https://opencode.ai/config.json"} if client.tool == "opencode" else {}
-            servers, v2 = _servers(client.tool, data)
-            servers[SERVER] = _entry(client.tool, v2)
+            data: dict[str, Any] = {"$schema": "https://opencode.ai/config.json"} if client.shape == "mcp" else {}
+            servers, v2 = _servers(client.shape, data)
+            servers[SERVER] = _entry(client.shape, v2)
             out.append(Registration(client.tool, path, "created", _dump(data)))
             continue
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(gateway.read_text(project, path, limit=gateway.CONFIG_LIMIT))
             if not isinstance(data, dict):
                 raise ValueError("the file is not a JSON object")
-            servers, v2 = _servers(client.tool, data)
+            servers, v2 = _servers(client.shape, data)
             if not isinstance(servers, dict):
                 raise ValueError("its list of MCP servers is not a JSON object")
         except (ValueError, OSError) as exc:
-            key = '"mcp"' if client.tool == "opencode" else '"mcpServers"'
-            snippet = json.dumps({SERVER: _entry(client.tool)}, indent=2)
+            key = '"mcp"' if client.shape == "mcp" else '"mcpServers"'
+            snippet = json.dumps({SERVER: _entry(client.shape)}, indent=2)
             out.append(Registration(client.tool, path, "manual", snippet, _why(exc), key))
             continue
         if SERVER in servers:
             out.append(Registration(client.tool, path, "kept"))
             continue
-        servers[SERVER] = _entry(client.tool, v2)
+        servers[SERVER] = _entry(client.shape, v2)
         out.append(Registration(client.tool, path, "added", _dump(data)))
     return out
 
 
-def apply(registrations: list[Registration]) -> None:
+def apply(project: Project, registrations: list[Registration]) -> None:
     for registration in registrations:
         if registration.action in ("created", "added"):
-            write_atomic(registration.path, registration.text.encode("utf-8"))
+            gateway.write(registration.area or project, registration.path, registration.text)
 
 
 def _dump(data: dict[str, Any]) -> str:
@@ -136,7 +132,7 @@ def register(project: Project, registrations: list[Registration]) -> bool:
     """Write the planned files and set ``mcp: true`` in the config; returns whether the config changed."""
     from gitmem.config import load_config, save_config
 
-    apply(registrations)
+    apply(project, registrations)
     if load_config(project).mcp:
         return False
     save_config(project, {"mcp": True})
@@ -150,16 +146,17 @@ def plan_codex(home: Path) -> Registration:
 
     codex_home = os.environ.get("CODEX_HOME")
     path = Path(codex_home) / "config.toml" if codex_home else home / ".codex" / "config.toml"
+    area: gateway.Where = Path(codex_home) if codex_home else UserScope(home, home / ".cache", home / ".config")
     try:
-        old = path.read_text(encoding="utf-8") if path.exists() else None
+        old = gateway.read_text(area, path, limit=gateway.CONFIG_LIMIT) if path.exists() else None
     except (OSError, UnicodeDecodeError) as exc:
         detail = f"cannot read it: {exc.strerror}" if isinstance(exc, OSError) else "not UTF-8 text"
         return Registration("Codex", path, "manual", CODEX_SNIPPET, detail, "the end of the file")
     if old is None:
-        return Registration("Codex", path, "created", CODEX_SNIPPET)
+        return Registration("Codex", path, "created", CODEX_SNIPPET, area=area)
     if any(
         line.strip().replace(" ", "") in ("[mcp_servers.gitmem]", '[mcp_servers."gitmem"]') for line in old.splitlines()
     ):
         return Registration("Codex", path, "kept")
     separator = "" if not old or old.endswith("\n\n") else ("\n" if old.endswith("\n") else "\n\n")
-    return Registration("Codex", path, "added", old + separator + CODEX_SNIPPET)
+    return Registration("Codex", path, "added", old + separator + CODEX_SNIPPET, area=area)

@@ -1,12 +1,15 @@
 """The `/remember` command: asks the agent to write the session journal and store it with `gitmem journal add -`.
 
-One text, wrapped in each client's custom-command format. The journal is scanned for secrets and hidden Unicode
-before it is written; a log that holds one is refused, and the command tells the agent to take it out and try again.
+One text, wrapped in each client's custom-command format (its record's ``commands`` in gitmem/tools.py). The
+journal is scanned for secrets and hidden Unicode before it is written; a log that holds one is refused, and the
+command tells the agent to take it out and try again.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from gitmem.tools import BY_NAME, Commands
 
 INSTRUCTIONS = """\
 Write the journal of this session for gitmem, then store it.
@@ -60,32 +63,27 @@ def _toml(description: str) -> str:
 
 DESCRIPTION = "Write this session's journal (gitmem journal add -)"
 
-# client -> (project path, user path or None, text)
-COMMANDS: dict[str, tuple[str, str | None, str]] = {
-    "claude": (
-        ".claude/commands/remember.md",
-        ".claude/commands/remember.md",
-        _markdown(DESCRIPTION, "allowed-tools: Bash(gitmem journal add:*)\n"),
-    ),
-    "opencode": (".opencode/command/remember.md", ".config/opencode/command/remember.md", _markdown(DESCRIPTION)),
-    "gemini": (".gemini/commands/remember.toml", ".gemini/commands/remember.toml", _toml(DESCRIPTION)),
-    "qwen": (".qwen/commands/remember.toml", ".qwen/commands/remember.toml", _toml(DESCRIPTION)),
-    "cursor": (".cursor/commands/remember.md", ".cursor/commands/remember.md", f"{INSTRUCTIONS}"),
-    # Codex has custom prompts only in the user's home (~/.codex/prompts/): with --user.
-    "codex": ("", ".codex/prompts/remember.md", _markdown(DESCRIPTION)),
-}
-
 MARK = "gitmem journal add -"  # every command gitmem writes holds it: how `--remove` knows a file is gitmem's
 
 
+def text_for(commands: Commands) -> str:
+    """The command in the client's format (``Commands.style``)."""
+    if commands.style == "toml":
+        return _toml(DESCRIPTION)
+    if commands.style == "markdown":
+        return _markdown(DESCRIPTION, commands.frontmatter)
+    return INSTRUCTIONS
+
+
 def files(clients: list[str], user: bool) -> list[CommandFile]:
+    """The `/remember` files of ``clients`` (their records' ``commands``), in the project or (``user``) the home."""
     out = []
     for client in clients:
-        found = COMMANDS.get(client)
-        if found is None:
+        tool = BY_NAME.get(client)
+        commands = tool.commands if tool is not None else None
+        if commands is None:
             continue
-        project_path, user_path, text = found
-        path = user_path if user else project_path
+        path = commands.user if user else commands.project
         if path:
-            out.append(CommandFile(client, path, text))
+            out.append(CommandFile(client, path, text_for(commands)))
     return out

@@ -248,9 +248,72 @@ def test_move_removes_the_lines_that_became_memories_and_keeps_every_other_byte(
 
 def test_move_on_a_dry_run_changes_nothing(adopted: Path, run: Run) -> None:
     _write(adopted / "AGENTS.md", "# Rules\n\n- Use pnpm\n")
-    result = run("import", "--dry-run", "--move")
+    result = run("import", "--dry-run", "--accept", "--move")
     assert "would remove the file (nothing else was in it) from AGENTS.md" in result.out
     assert (adopted / "AGENTS.md").read_text(encoding="utf-8") == "# Rules\n\n- Use pnpm\n"
+
+
+def test_move_keeps_the_lines_of_proposals_until_they_are_accepted(adopted: Path, run: Run) -> None:
+    _write(adopted / "AGENTS.md", "# Rules\n\n- Use pnpm\n")
+    result = run("import", "--move")  # proposals are not compiled: their lines would be in no rules file
+    assert "kept 1 line(s) in AGENTS.md: proposed: compiled once accepted" in result.out
+    assert (adopted / "AGENTS.md").read_text(encoding="utf-8") == "# Rules\n\n- Use pnpm\n"
+    memory_id = _titles(_import(run, "--dry-run"))  # already imported: nothing new
+    assert memory_id == {}
+    assert run("accept", "use-pnpm").code == 0
+    again = run("import", "--move")
+    assert "removed the file (nothing else was in it) from AGENTS.md" in again.out
+
+
+# A monorepo of per-package GEMINI.md files under one root GEMINI.md (google-gemini/gemini-cli's shape): more rules
+# than the budget holds. Before, --move took every imported line out and compile wrote back the budget's share.
+GEMINI_ROOT = """\
+# Example CLI Project Context
+
+Example CLI is a terminal agent.
+
+## Building and Running
+
+- **Install Dependencies:** `npm install`
+- **Build All:** `npm run build:all`
+- **Run in Development:** `npm run start`
+- **Clean Artifacts:** `npm run clean`
+
+## Development Conventions
+
+- **Pull Requests:** Keep PRs small, focused, and linked to an existing issue.
+- **Imports:** Use specific imports and avoid restricted relative imports between packages.
+"""
+
+GEMINI_PACKAGE = """\
+# Example {name} (`@example/{name}`)
+
+## Coding Conventions
+
+- Keep `src/{name}/index.ts` free of side effects so tree-shaking in {name} works.
+- Every public function in {name} has a JSDoc comment with an example.
+- Tests for {name} live next to the code as `*.test.ts` files.
+"""
+
+
+def test_move_takes_out_only_what_compile_writes_back(adopted: Path, run: Run) -> None:
+    _write(adopted / "GEMINI.md", GEMINI_ROOT)
+    for name in ("cli", "core", "sdk", "devtools"):
+        _write(adopted / "packages" / name / "GEMINI.md", GEMINI_PACKAGE.format(name=name))
+    config = adopted / ".memory" / "config.yaml"
+    config.write_text("version: 1\ntargets: [gemini]\nbudget: 150\n", encoding="utf-8")
+    data = _import(run, "--accept", "--move")
+    titles = [memory["title"] for memory in data["memories"]]
+    assert len(titles) >= 13
+    assert run("compile").code == 0
+    rules = "\n".join(path.read_text(encoding="utf-8") for path in adopted.rglob("GEMINI.md"))
+    lost = [title for title in titles if title.split("`")[0].strip(" *:.") not in rules]
+    assert lost == []  # every imported rule is still in a rules file: by hand, or in gitmem's block
+    assert sum(len(moved["lines"]) for moved in data["moved"]) > 0  # what compile writes back did move
+    assert data["kept"] and all("budget" in kept["why"] for kept in data["kept"])
+    everything = _import(run, "--accept", "--move", "--left-out")  # asked for exactly that: they go too
+    assert everything["kept"] == [] and everything["moved"]
+    assert run("compile", "--check").code == 0
 
 
 # -- end to end: a large, messy rules set ------------------------------------------------------------------------------
@@ -290,9 +353,13 @@ def test_adopting_a_large_messy_rules_set_reads_right(repo: Path, run: Run) -> N
     assert init.lines[-1].startswith("next: gitmem import ")
     assert run("add", "Review the service map before adding a service", "--kind", "convention").code == 0
     refused = run("compile")
-    assert refused.code == 1 and "so no budget fixes it" in refused.err and "import --move" in refused.err
+    assert (
+        refused.code == 1
+        and "so no budget fixes it" in refused.err
+        and "import --accept --move --left-out" in refused.err
+    )
 
-    data = _import(run, "--accept", "--move")
+    data = _import(run, "--accept", "--move", "--left-out")
     memories = _titles(data)
     assert len([m for m in data["memories"] if m["title"].startswith("Keep `services/s")]) == 100  # none merged
     assert memories["Build steps"]["body"].splitlines() == [

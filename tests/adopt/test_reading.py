@@ -242,10 +242,10 @@ def test_kind_guess(headings: tuple[str, ...], text: str, bullet: bool, kind: st
 
 
 def test_the_import_tools_are_the_targets_and_plain_markdown() -> None:
-    """``sources.Tool`` spells the target names out for the type checker: it must not drift from the config's list."""
-    from typing import get_args
-
-    from gitmem.adopt.sources import Tool
+    """Every format import reads belongs to a target (or is plain Markdown), and every target has one."""
     from gitmem.config import TARGET_NAMES
+    from gitmem.tools import FORMATS, MARKDOWN
 
-    assert get_args(Tool) == (*TARGET_NAMES, "markdown")
+    assert {fmt.tool for fmt in FORMATS} == set(TARGET_NAMES)
+    assert MARKDOWN.tool == "markdown" and MARKDOWN.rank > max(fmt.rank for fmt in FORMATS)
+    assert len({fmt.rank for fmt in FORMATS}) == len(FORMATS)

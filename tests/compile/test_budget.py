@@ -55,7 +55,7 @@ def test_the_count_is_exact_for_every_target(target: object) -> None:
     for tokens in (10_000, 300, 120):
         target_plan = plan.plan_targets([target], memories, {target.name: tokens})[0]
         text = "".join(file_plan.text() for file_plan in target_plan.files.values())
-        assert target_plan.chars == len(text)
+        assert target_plan.chars + target_plan.index_chars == len(text)  # the budget's part and the index's
         if target_plan.omitted:
             assert target_plan.tokens <= tokens or not target_plan.compiled
 
@@ -84,7 +84,9 @@ def test_over_budget_keeps_by_priority_and_lists_the_rest() -> None:
     text = squeezed.files["AGENTS.md"].text()
     assert text.endswith(
         '\nMore project memories were left out to fit the token budget: run `gitmem recall "QUERY"` to find the '
-        "ones your task needs.\n<!-- gitmem:end -->\n"
+        "ones your task needs.\nThis block holds 2 of the 3 memories in full. Each line below is one left out, its "
+        "title then its id: when your task touches what one says, read `.memory/memories/<id>.yaml`.\n"
+        "- Title of low: `low`\n<!-- gitmem:end -->\n"
     )
 
 

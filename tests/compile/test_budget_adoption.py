@@ -95,7 +95,8 @@ def test_a_hand_written_chain_already_over_32_kib_says_what_to_do(project: Path,
     match = re.fullmatch(
         r"AGENTS\.md:1:1: limit: ([\d,]+) bytes .*; the hand-written text alone is ([\d,]+) \(gitmem adds ([\d,]+)\), "
         r"so no budget fixes it: shorten the hand-written text, or turn it into memories the budget can order "
-        r"\(`gitmem import --move` moves those lines into \.memory/\), then run `gitmem compile`",
+        r"\(`gitmem import --accept --move --left-out` moves those lines into \.memory/, the budget's share compiled "
+        r"back\), then run `gitmem compile`",
         problems[0],
     )
     assert match, problems[0]

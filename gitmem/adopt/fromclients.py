@@ -1,0 +1,382 @@
+"""``gitmem import --from CLIENT``: what an AI client remembered on its own becomes proposed memories.
+
+The client's store for this repository (``gitmem.clientstores``: where; ``gitmem.adopt.stores``: reading it) is read,
+never written. Then, for each entry, in order:
+
+1. an entry holding a possible secret or hidden Unicode is refused, with its file, line and rule, and its text goes
+   nowhere (not in a proposal, the record, the output or the JSON);
+2. a personal entry (Claude Code's and Qwen Code's ``user`` type, Codex's user preferences, the global
+   ``save_memory`` sections, an entry about "the user") goes to the personal store with ``user``, else is skipped;
+3. an entry imported before is known: unchanged, nothing happens; edited by the client since, it is proposed as a
+   change of the memory it became (that proposal itself while it waits for review, else a new proposal that
+   ``supersedes`` it); imported before and since removed or retired by a human, it is not proposed again;
+4. an entry nearly repeating a memory (or another entry of this run) is known; one nearly repeating a memory a human
+   removed or retired (``gitmem.git.removed``) is refused, naming it, unless ``force``;
+5. the rest become proposals (``status: proposed``, ``source: import``, ``origin: client:part/file:line``).
+
+What was imported is recorded in ``.git/gitmem/client-imports.json`` (never committed): each entry's key, the memory
+it became and a digest of its text (never the text), and the sizes and times of the store's files, which the
+session-start status compares without reading them (``gitmem.clientstores.pending``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from gitmem import clientstores, gateway
+from gitmem.adopt.stores import Entry, read_place
+from gitmem.adopt.wording import same_thing
+from gitmem.errors import CheckFailed
+from gitmem.git import removed
+from gitmem.memory import similar
+from gitmem.memory.model import Memory, short_id, title_key, unique_id
+from gitmem.memory.store import Snapshot, Store
+from gitmem.project import Project
+from gitmem.scan import find_hidden, scan_text
+
+EDIT_SIMILARITY = 0.5  # a bullet the client reworded: at least this alike to the one that vanished from its file
+
+
+@dataclass
+class Proposal:
+    entry: Entry
+    memory: Memory
+    scope: str  # "project" | "personal"
+    change: str  # "new" | "update" (the proposal itself, still waiting for review) | "supersede"
+    of: str | None = None  # the memory it changes
+    written: Path | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """An entry that is not proposed, and why (``why``: imported-before, duplicate, rejected-before, removed,
+    personal)."""
+
+    origin: str
+    title: str  # "" for a refused entry: its text goes nowhere
+    why: str
+    id: str | None = None
+    detail: str = ""
+
+
+@dataclass
+class ClientRead:
+    name: str
+    label: str
+    version: str
+    places: list[str] = field(default_factory=list)  # the parts of the store that exist, as "~/…" or repo paths
+    looked: list[str] = field(default_factory=list)  # every part looked for
+    files: int = 0
+    entries: int = 0
+
+
+@dataclass
+class ClientImport:
+    dry_run: bool
+    user: bool
+    clients: list[ClientRead] = field(default_factory=list)
+    proposals: list[Proposal] = field(default_factory=list)
+    known: list[Outcome] = field(default_factory=list)
+    rejected: list[Outcome] = field(default_factory=list)
+    refused: list[Outcome] = field(default_factory=list)
+    skipped: list[Outcome] = field(default_factory=list)
+    found: list[tuple[Entry, str, str]] = field(default_factory=list)  # (entry, memory, scope) known by its origin
+
+
+class _Target:
+    """One store the proposals go to (the repository's, or the personal one), with what it holds."""
+
+    def __init__(self, project: Project, store: Store, threshold: float, scope: str) -> None:
+        self.project, self.store, self.scope = project, store, scope
+        self.snapshot: Snapshot = store.load()
+        self.pool: similar.Pool[Memory] = similar.Pool(threshold)
+        self.origins: dict[str, Memory] = {}
+        for memory in self.snapshot.sorted():
+            if memory.status != "retired":
+                self.pool.add(memory, memory.title, memory.body)
+            if memory.source == "import" and memory.origin:
+                self.origins.setdefault(_origin_key(memory.origin, memory.title), memory)
+        self.guard = removed.guard(project, self.snapshot, threshold) if scope == "project" else None
+        self.taken = set(self.snapshot.memories) | set(self.snapshot.files)
+
+
+def _origin_key(origin: str, title: str) -> str:
+    """What an origin names, whatever its line: ``claude:memory/x.md:7`` -> ``claude:memory/x.md`` and the title."""
+    head, _, line = origin.rpartition(":")
+    return f"{head if line.isdigit() else origin}\n{title_key(title)}"
+
+
+def home_folder() -> Path:
+    return Path.home()
+
+
+def import_clients(
+    project: Project,
+    store: Store,
+    names: Sequence[str],
+    today: date,
+    *,
+    threshold: float,
+    personal: tuple[Project, Store] | None = None,
+    home: Path | None = None,
+    user: bool = False,
+    force: bool = False,
+    dry_run: bool = False,
+) -> ClientImport:
+    """Import what the clients ``names`` remember of this repository; with ``dry_run``, write nothing.
+    ``personal``: the personal scope and store (with ``user``)."""
+    home = home or home_folder()
+    report = ClientImport(dry_run, user)
+    ledger = _load_ledger(project)
+    targets = {"project": _Target(project, store, threshold, "project")}
+    if user and personal is not None:
+        targets["personal"] = _Target(personal[0], personal[1], threshold, "personal")
+    drafts: similar.Pool[Proposal] = similar.Pool(threshold)
+    for name in names:
+        record = clientstores.store_of(name)
+        info = ClientRead(record.name, record.label, record.version)
+        report.clients.append(info)
+        stamps: dict[str, list[int]] = {}
+        entries: list[Entry] = []
+        for place in clientstores.places(name, project.root, home):
+            shown = _shown(place.path, project.root, home)
+            info.looked.append(shown)
+            if not (place.path.exists() or place.path.is_symlink()):
+                continue
+            if place.personal and not user:
+                detail = f"personal ({shown}), not read"
+                report.skipped.append(Outcome(f"{name}:{place.label}", "", "personal", detail=detail))
+                continue
+            info.places.append(shown)
+            read = read_place(place, project.root)
+            stamps.update(clientstores.stamps(place))
+            info.files += len(read.files)
+            for where, reason in read.refused:
+                report.refused.append(Outcome(f"{name}:{where}", "", "unreadable", detail=reason))
+            for where, line, reason in read.skipped:
+                report.skipped.append(Outcome(f"{name}:{where}:{line}" if line else f"{name}:{where}", "", reason))
+            entries.extend(read.entries)
+        info.entries = len(entries)
+        old = ledger["entries"]
+        vanished = _vanished(old, {entry.key for entry in entries}, name)
+        for entry in entries:
+            _take(report, entry, targets, ledger, vanished, drafts, force)
+        if not dry_run:
+            ledger["stores"][name] = stamps
+    _make_memories(report, targets, today)
+    if not dry_run:
+        _write(report, targets)
+        _record(report, ledger)
+        _save_ledger(project, ledger)
+    return report
+
+
+def _shown(path: Path, root: Path, home: Path) -> str:
+    """A store's path for the report: ``~/…`` under the home folder, relative inside the repository."""
+    for base, prefix in ((root, ""), (home, "~/")):
+        try:
+            return prefix + path.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return str(path)
+
+
+def _vanished(old: dict[str, Any], current: set[str], name: str) -> similar.Pool[tuple[str, dict[str, Any]]]:
+    """The bullets imported before that are no longer in their file (reworded by the client, or deleted)."""
+    pool: similar.Pool[tuple[str, dict[str, Any]]] = similar.Pool(EDIT_SIMILARITY)
+    for key, record in old.items():
+        if key.startswith(f"{name}:") and "#" in key and key not in current and isinstance(record.get("words"), list):
+            words = frozenset(str(word) for word in record["words"])
+            pool.add_words((key, record), words, words)
+    return pool
+
+
+def _sensitive(entry: Entry) -> tuple[str, str] | None:
+    """(reason, message) when the entry holds hidden Unicode or a possible secret; the message names the file, line
+    and rule, never the text."""
+    where = f"{entry.client}:{entry.where}"
+    for char in find_hidden(entry.text):
+        return "hidden-unicode", f"{where}:{entry.first + char.line - 1}: hidden Unicode (U+{char.codepoint:04X})"
+    for finding in scan_text(entry.text):
+        return "secret", f"{where}:{entry.first + finding.line - 1}: possible secret ({finding.rule})"
+    return None
+
+
+def _take(
+    report: ClientImport,
+    entry: Entry,
+    targets: dict[str, _Target],
+    ledger: dict[str, Any],
+    vanished: similar.Pool[tuple[str, dict[str, Any]]],
+    drafts: similar.Pool[Proposal],
+    force: bool,
+) -> None:
+    """Decide what becomes of one entry."""
+    sensitive = _sensitive(entry)
+    if sensitive is not None:
+        reason, message = sensitive
+        report.refused.append(Outcome(entry.origin, "", reason, detail=message))
+        return
+    scope = "personal" if entry.personal else "project"
+    if scope not in targets:
+        report.skipped.append(Outcome(entry.origin, entry.title, "personal", detail=f"personal ({entry.kind_from})"))
+        return
+    target = targets[scope]
+    if _imported_before(report, entry, target, _record_of(entry, ledger, vanished, scope)):
+        return
+    title_words = similar.words(entry.title)
+    all_words = similar.words(similar.memory_text(entry.title, entry.body))
+    existing = target.pool.best_words(title_words, all_words)
+    if existing is not None and same_thing(entry.title, entry.body, existing[0].title, existing[0].body or ""):
+        report.known.append(Outcome(entry.origin, entry.title, "duplicate", existing[0].id, f"{existing[1]:.2f}"))
+        return
+    repeated = drafts.best_words(title_words, all_words)
+    if repeated is not None and same_thing(entry.title, entry.body, repeated[0].entry.title, repeated[0].entry.body):
+        report.known.append(Outcome(entry.origin, entry.title, "duplicate", None, f"of {repeated[0].entry.origin}"))
+        return
+    rejected = target.guard.check(entry.title, entry.body) if target.guard is not None else None
+    if rejected is not None and not force:
+        report.rejected.append(
+            Outcome(entry.origin, entry.title, "removed", rejected.removal.memory.id, rejected.describe())
+        )
+        return
+    drafts.add_words(_propose(report, entry, target, "new", None), title_words, all_words)
+
+
+def _record_of(
+    entry: Entry, ledger: dict[str, Any], vanished: similar.Pool[tuple[str, dict[str, Any]]], scope: str
+) -> dict[str, Any] | None:
+    """What the record says of the entry (for a bullet the client reworded: of the one it replaced), in ``scope``."""
+    record = ledger["entries"].get(entry.key)
+    if record is None and entry.multi:
+        found = vanished.best_words(similar.words(entry.title), similar.words(similar.memory_text(entry.title)))
+        record = found[0][1] if found is not None else None  # a bullet the client reworded
+    return record if record is not None and record.get("scope", "project") == scope else None
+
+
+def _imported_before(report: ClientImport, entry: Entry, target: _Target, record: dict[str, Any] | None) -> bool:
+    """Whether the entry was imported before (and what follows: nothing, a change, or not again)."""
+    if record is None:
+        known = target.origins.get(_origin_key(entry.origin, entry.title))
+        if known is not None:  # imported in another clone, or before the record was lost: recorded again
+            report.known.append(Outcome(entry.origin, entry.title, "imported-before", known.id))
+            report.found.append((entry, known.id, target.scope))
+        return known is not None
+    memory = target.snapshot.memories.get(str(record.get("id")))
+    unchanged = record.get("digest") == entry.digest()
+    if memory is not None and memory.status != "retired":
+        if unchanged or (memory.title == entry.title and (memory.body or "") == entry.body):
+            report.known.append(Outcome(entry.origin, entry.title, "imported-before", memory.id))
+        else:
+            _propose(report, entry, target, "update" if memory.status == "proposed" else "supersede", memory)
+        return True
+    if unchanged:  # a human forgot or retired what it became: not again
+        how = "retired" if memory is not None else "removed"
+        report.rejected.append(Outcome(entry.origin, entry.title, "rejected-before", str(record.get("id")), how))
+        return True
+    return False
+
+
+def _propose(report: ClientImport, entry: Entry, target: _Target, change: str, of: Memory | None) -> Proposal:
+    """A proposal to be; its memory is made once every entry is decided (``_make_memories``)."""
+    pending = Memory(id="", title=entry.title, kind=entry.kind, status="proposed")
+    proposal = Proposal(entry, pending, target.scope, change, of.id if of is not None else None)
+    report.proposals.append(proposal)
+    return proposal
+
+
+def _make_memories(report: ClientImport, targets: dict[str, _Target], today: date) -> None:
+    """Give each proposal its memory, checked like any write; one that fails is refused."""
+    kept = []
+    for proposal in report.proposals:
+        entry, target = proposal.entry, targets[proposal.scope]
+        of = target.snapshot.memories.get(proposal.of) if proposal.of else None
+        if proposal.change == "update" and of is not None:
+            memory = of._replace(title=entry.title, body=entry.body, kind=entry.kind, origin=entry.origin)
+        else:
+            memory_id = unique_id(short_id(entry.title) or f"{entry.kind}-{entry.line}", target.taken)
+            memory = Memory(
+                id=memory_id,
+                title=entry.title,
+                kind=entry.kind,
+                status="proposed",
+                body=entry.body,
+                created=today,
+                supersedes=(of.id,) if of is not None and proposal.change == "supersede" else (),
+                source="import",
+                origin=entry.origin,
+            )
+        try:
+            target.store.check_text(memory.id, target.store.render(memory), target.snapshot)
+        except CheckFailed as exc:
+            problem = exc.problems[0] if exc.problems else None
+            why = f"{problem.field}: {problem.message}" if problem else "invalid"
+            report.refused.append(Outcome(entry.origin, "", "invalid", detail=f"does not make a valid memory ({why})"))
+            continue
+        target.taken.add(memory.id)
+        proposal.memory = memory
+        kept.append(proposal)
+    report.proposals = kept
+
+
+def _write(report: ClientImport, targets: dict[str, _Target]) -> None:
+    for proposal in report.proposals:
+        target = targets[proposal.scope]
+        if proposal.change == "update":
+            fields = proposal.memory.to_dict()
+            changes = {key: fields.get(key) for key in ("title", "body", "kind", "origin")}
+            target.store.update(proposal.memory.id, changes, target.snapshot)
+            proposal.written = target.store.path_of(proposal.memory.id)
+        else:
+            proposal.written = target.store.create(proposal.memory, target.snapshot)
+    if "personal" in targets and any(p.scope == "personal" for p in report.proposals):
+        from gitmem.scopes.personal import ensure_store
+
+        ensure_store(targets["personal"].project)
+
+
+# -- the record of what was imported -------------------------------------------------------------------------------
+
+
+def _load_ledger(project: Project) -> dict[str, Any]:
+    return clientstores.load_record(project.cache_dir)
+
+
+def _record(report: ClientImport, ledger: dict[str, Any]) -> None:
+    entries = ledger["entries"]
+    for proposal in report.proposals:
+        entries.pop(_old_key(entries, proposal), None)
+        entries[proposal.entry.key] = _recorded(proposal.entry, proposal.memory.id, proposal.scope)
+    for entry, memory_id, scope in report.found:
+        entries[entry.key] = _recorded(entry, memory_id, scope)
+
+
+def _recorded(entry: Entry, memory_id: str, scope: str) -> dict[str, Any]:
+    """What the record keeps of an entry: the memory it became and a digest of its text, never the text (a bullet
+    keeps its title's words, to know it again once the client rewords it)."""
+    return {
+        "id": memory_id,
+        "digest": entry.digest(),
+        "scope": scope,
+        "words": sorted(similar.words(entry.title)) if entry.multi else None,
+    }
+
+
+def _old_key(entries: dict[str, Any], proposal: Proposal) -> str | None:
+    """The key a reworded bullet had (its record moves to the new key)."""
+    if not proposal.entry.multi or proposal.of is None:
+        return None
+    for key, record in entries.items():
+        if record.get("id") == proposal.of and key != proposal.entry.key and key.startswith(proposal.entry.client):
+            return key
+    return None
+
+
+def _save_ledger(project: Project, ledger: dict[str, Any]) -> None:
+    path = project.cache_dir / clientstores.RECORD
+    gateway.write(project, path, json.dumps(ledger, sort_keys=True, indent=1).encode("utf-8"))

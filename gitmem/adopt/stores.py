@@ -1,0 +1,369 @@
+"""Reading an AI client's own memory store (``gitmem.clientstores`` says where it is) into entries.
+
+Four formats, as the clients write them (docs/import.md has the details and the versions read):
+
+- ``typed``: a folder of Markdown files, one memory each, with ``name``/``description``/``type`` frontmatter
+  (``type`` at the top, or under ``metadata:`` as Claude Code 2.1 writes it), beside a ``MEMORY.md`` index of
+  ``- [Title](file.md) — hook`` pointers, which is skipped. Claude Code and Qwen Code.
+- ``notes``: Gemini CLI's private project memory: a ``MEMORY.md`` index and sibling notes, free Markdown; every
+  bullet or paragraph is an entry, a line of links only (a pointer to a note) is not.
+- ``codex``: Codex's ``MEMORY.md``: ``# Task Group:`` blocks, each with ``applies_to: cwd=<folder>``; the bullets
+  under a block's ``## User preferences``, ``## Reusable knowledge`` and ``## Failures and how to do differently``
+  of the blocks whose folder is this repository (or inside it). The ``## Task`` routing sections are not memories.
+- ``section``: the bullets under ``## Gemini Added Memories`` / ``## Qwen Added Memories`` in the user's global
+  ``GEMINI.md`` / ``QWEN.md``, which the clients' ``save_memory`` tool appended to (all personal).
+
+Every read goes through ``read_store_file``: bounded (``MAX_BYTES`` a file, ``MAX_FILES`` a store), and a link that
+leads out of the store's folder is refused, as is a store folder that is itself a link. Nothing else is opened.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gitmem.adopt import kinds, markdown
+from gitmem.adopt.sources import read_frontmatter
+from gitmem.adopt.wording import title_and_body
+from gitmem.clientstores import MAX_BYTES, MAX_FILES, Place, listing
+
+PERSONAL_TYPES = ("user",)  # Claude Code and Qwen Code: "always private"
+TYPE_KINDS = {"user": "preference", "feedback": "convention", "reference": "fact"}  # "project": by its wording
+CODEX_SECTIONS = {
+    "user preferences": "preference",
+    "reusable knowledge": None,  # by its wording
+    "failures and how to do differently": "pitfall",
+}
+SECTION_HEADINGS = ("## gemini added memories", "## qwen added memories")
+# An entry that speaks of the user is personal, wherever it is kept.
+_PERSONAL_OPENINGS = ("the user ", "user prefers", "user likes", "user wants", "i prefer", "i like", "my ", "i'm ")
+
+
+class StoreRefused(Exception):
+    """A store file that is not read: a link out of the store, too big, not a regular file, not UTF-8."""
+
+
+@dataclass
+class Entry:
+    """One memory a client keeps: its text and where it is (``origin``: ``client:part/file:line``)."""
+
+    client: str
+    path: Path
+    where: str  # "memory/feedback_testing.md": the part of the store and the file, never the home folder
+    line: int
+    end: int
+    key: str  # what the entry is, across runs: the file for a typed memory, the file and the text for a bullet
+    title: str
+    body: str
+    kind: str
+    kind_from: str
+    personal: bool
+    text: str  # the entry's lines as written (scanned before anything else is done with it)
+    multi: bool = False  # one of several entries of its file (a bullet), not the whole file
+    first: int = 1  # the line of the file ``text`` starts at
+
+    @property
+    def origin(self) -> str:
+        return f"{self.client}:{self.where}:{self.line}"
+
+    def digest(self) -> str:
+        return hashlib.sha256(f"{self.title}\n{self.body}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+@dataclass
+class StoreRead:
+    entries: list[Entry] = field(default_factory=list)
+    files: list[tuple[Place, str]] = field(default_factory=list)  # (place, where) of every file read
+    skipped: list[tuple[str, int, str]] = field(default_factory=list)  # (where, line, reason)
+    refused: list[tuple[str, str]] = field(default_factory=list)  # (where, reason): files not read
+
+
+def read_store_file(place: Place, path: Path) -> str:
+    """The text of one file of a store; every read of a client's store goes through here (to be swapped for
+    gitmem's file gateway). Refused: a store folder that is a link, a link leading out of the store's folder, a
+    file that is not regular, over ``MAX_BYTES`` or not UTF-8."""
+    base = place.base
+    try:
+        if os.path.islink(place.path) or (base != place.path and os.path.islink(base)):
+            raise StoreRefused("the store's folder is a link: not followed")
+        real_base = os.path.realpath(base)
+        real = os.path.realpath(path)
+        if real != real_base and not real.startswith(real_base.rstrip(os.sep) + os.sep):
+            raise StoreRefused("a link leading out of the store: not followed")
+        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise StoreRefused(f"cannot read: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise StoreRefused("not a regular file")
+        if info.st_size > MAX_BYTES:
+            raise StoreRefused(f"over the {MAX_BYTES // 1024} KiB limit of a store file ({info.st_size} bytes)")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(raw) > MAX_BYTES:
+        raise StoreRefused(f"over the {MAX_BYTES // 1024} KiB limit of a store file")
+    try:
+        return raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise StoreRefused(f"not UTF-8 text (line {line})") from None
+
+
+def read_place(place: Place, root: Path) -> StoreRead:
+    """Every entry of one place of a store (``root``: the repository, for Codex's task groups)."""
+    read = StoreRead()
+    files = list(listing(place, MAX_FILES + 1))
+    if len(files) > MAX_FILES:
+        files = files[:MAX_FILES]
+        read.skipped.append((place.label, 0, f"more than {MAX_FILES} files: the first {MAX_FILES} were read"))
+    for path, _ in files:
+        where = _where(place, path)
+        if place.format == "typed" and path.name == "MEMORY.md":
+            read.skipped.append((where, 0, "the index (pointers to the memory files, read one by one)"))
+            continue
+        try:
+            text = read_store_file(place, path)
+        except StoreRefused as exc:
+            read.refused.append((where, str(exc)))
+            continue
+        read.files.append((place, where))
+        lines = [line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")]
+        if place.format == "typed":
+            entry = _typed(place, path, where, lines)
+            if entry is None:
+                read.skipped.append((where, 0, "no frontmatter with a memory type: not one of the client's memories"))
+            else:
+                read.entries.append(entry)
+        elif place.format == "codex":
+            read.entries.extend(_codex(place, path, where, lines, root, read))
+        elif place.format == "section":
+            read.entries.extend(_section(place, path, where, lines))
+        else:
+            read.entries.extend(_bullets(place, path, where, lines, read))
+    return read
+
+
+def _where(place: Place, path: Path) -> str:
+    if place.format in ("codex", "section"):
+        return place.label
+    try:
+        relative = path.relative_to(place.path).as_posix()
+    except ValueError:
+        relative = path.name
+    return f"{place.label}/{relative}"
+
+
+def _personal_words(text: str) -> bool:
+    return text.lower().startswith(_PERSONAL_OPENINGS)
+
+
+# -- typed: one memory per file ---------------------------------------------------------------------------------------
+
+
+def _typed(place: Place, path: Path, where: str, lines: list[str]) -> Entry | None:
+    front = read_frontmatter(lines)
+    if not front.lines:
+        return None
+    fields = {key: value for key, value in front.fields.items() if isinstance(value, str)}
+    fields.update(_nested(lines[: front.lines], "metadata"))  # Claude Code 2.1: metadata: {type: …}
+    kind_type = fields.get("type", "").strip().lower()
+    if kind_type not in ("user", "feedback", "project", "reference"):
+        return None
+    text = _typed_text(fields, lines[front.lines :])
+    if text is None:
+        return None
+    title, body, first = text
+    if kind_type in TYPE_KINDS:
+        kind, kind_from = TYPE_KINDS[kind_type], f"type {kind_type}"
+    else:
+        kind, kind_from = kinds.guess((), f"{title} {body}", False)
+        kind_from = f"type {kind_type}, {kind_from}"
+    team = place.label == "team-memory" or where.startswith("memory/team/")
+    chosen = kind_type in PERSONAL_TYPES or fields.get("scope", "").strip() in ("person", "private", "user")
+    personal = place.personal or (not team and (chosen or _personal_words(title)))
+    start = front.lines + 1 + first
+    return Entry(
+        place.client,
+        path,
+        where,
+        start,
+        len(lines),
+        f"{place.client}:{where}",
+        title,
+        body,
+        kind,
+        kind_from,
+        personal,
+        "\n".join(lines),
+    )
+
+
+def _typed_text(fields: dict[str, str], content: list[str]) -> tuple[str, str, int] | None:
+    """(title, body, the line the text starts at, 0-based in ``content``) of a memory file: the title from its
+    ``description`` (else its ``# heading``, its ``name``, its first line)."""
+    first = next((i for i, line in enumerate(content) if line.strip()), None)
+    if first is None and not fields.get("description"):
+        return None
+    body_lines = content[first:] if first is not None else []
+    heading = body_lines[0].lstrip("#").strip() if body_lines and body_lines[0].startswith("# ") else ""
+    if heading:
+        body_lines = body_lines[1:]
+    head = fields.get("description", "").strip() or heading or fields.get("name", "").strip()
+    if not head:
+        head, body_lines = body_lines[0].strip(), body_lines[1:]
+    body = "\n".join(body_lines).strip("\n")
+    title, extra = title_and_body(markdown.Item(1, 1, " ".join(head.split()), []))
+    return title, "\n\n".join(part for part in (extra, body) if part), first or 0
+
+
+def _nested(front: list[str], key: str) -> dict[str, str]:
+    """The ``key:`` mapping's indented ``name: value`` lines in frontmatter (one level)."""
+    found: dict[str, str] = {}
+    inside = False
+    for line in front[1:-1]:
+        if not line.strip():
+            continue
+        if not line[0].isspace():
+            name, _, value = line.partition(":")
+            inside = name.strip() == key and not value.strip()
+            continue
+        if inside and ":" in line:
+            name, value = line.strip().split(":", 1)
+            found[name.strip()] = value.strip().strip("'\"")
+    return found
+
+
+# -- bullets and paragraphs -----------------------------------------------------------------------------------------
+
+
+def _items(place: Place, path: Path, where: str, lines: list[str], read: StoreRead | None) -> list[Entry]:
+    """One entry per bullet or paragraph of ``lines`` (blanked lines are not read), kinds by heading or wording."""
+    parsed = markdown.parse(lines)
+    if read is not None:
+        read.skipped.extend((where, s.line, s.reason) for s in parsed.skipped)
+    entries = []
+    for item in parsed.items:
+        title, body = title_and_body(item)
+        if not title:
+            continue
+        kind, kind_from = kinds.guess(item.headings, title, item.bullet)
+        text = "\n".join(lines[item.line - 1 : item.end])
+        entries.append(
+            Entry(
+                place.client,
+                path,
+                where,
+                item.line,
+                item.end,
+                f"{place.client}:{where}#{_short(title)}",
+                title,
+                body,
+                kind,
+                kind_from,
+                place.personal or _personal_words(title),
+                text,
+                multi=True,
+                first=item.line,
+            )
+        )
+    return entries
+
+
+def _short(title: str) -> str:
+    words = " ".join(title.lower().split())
+    return hashlib.sha256(words.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+
+def _bullets(place: Place, path: Path, where: str, lines: list[str], read: StoreRead) -> list[Entry]:
+    front = read_frontmatter(lines)
+    readable = [""] * front.lines + lines[front.lines :]
+    return _items(place, path, where, readable, read)
+
+
+def _section(place: Place, path: Path, where: str, lines: list[str]) -> list[Entry]:
+    """The bullets of the ``save_memory`` section (to the next heading of its level or above)."""
+    readable = [""] * len(lines)
+    inside = False
+    for number, line in enumerate(lines):
+        low = line.strip().lower()
+        if low in SECTION_HEADINGS:
+            inside = True
+            continue
+        if inside and (low.startswith("## ") or low.startswith("# ")):
+            inside = False
+        if inside:
+            readable[number] = line
+    return _items(place, path, where, readable, None)
+
+
+def _codex(place: Place, path: Path, where: str, lines: list[str], root: Path, read: StoreRead) -> list[Entry]:
+    """The consolidated bullets of the task groups that apply to this repository."""
+    readable = [""] * len(lines)
+    blocks: list[tuple[int, int]] = []
+    starts = [i for i, line in enumerate(lines) if line.startswith("# Task Group:")]
+    for index, start in enumerate(starts):
+        blocks.append((start, starts[index + 1] if index + 1 < len(starts) else len(lines)))
+    taken = 0
+    for start, stop in blocks:
+        if not any(_applies_here(line, root) for line in lines[start : min(stop, start + 6)]):
+            continue
+        taken += 1
+        section: str | None = None
+        for number in range(start + 1, stop):
+            line = lines[number]
+            if line.startswith("## "):
+                section = line[3:].strip().lower()
+                section = section if section in CODEX_SECTIONS else None
+                if section is not None:
+                    readable[number] = line
+                continue
+            if section is not None:
+                readable[number] = line
+    if blocks and not taken:
+        read.skipped.append((where, 0, f"{len(blocks)} task group(s), none for this repository"))
+    entries = _items(place, path, where, readable, read)
+    for entry in entries:
+        entry.title = _strip_task_refs(entry.title)
+        heading = _heading_above(lines, entry.line)
+        kind = CODEX_SECTIONS.get(heading)
+        if kind is not None:
+            entry.kind, entry.kind_from = kind, f'section "{heading}"'
+        if heading == "user preferences":
+            entry.personal = True
+    return entries
+
+
+def _applies_here(line: str, root: Path) -> bool:
+    """``applies_to: cwd=/path/to/repo; reuse_rule=…`` names this repository (or a folder inside it)."""
+    if not line.startswith("applies_to:") or "cwd=" not in line:
+        return False
+    folder = line.split("cwd=", 1)[1].split(";", 1)[0].strip().strip("`'\"")
+    if not os.path.isabs(folder):
+        return False
+    base = os.path.normpath(str(root))
+    given = os.path.normpath(folder)
+    return given == base or given.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def _heading_above(lines: list[str], line: int) -> str:
+    for number in range(line - 1, -1, -1):
+        if lines[number].startswith("## "):
+            return lines[number][3:].strip().lower()
+    return ""
+
+
+def _strip_task_refs(title: str) -> str:
+    """``… [Task 1][Task 2]`` -> ``…``: Codex's references to its own task sections."""
+    text = title.rstrip()
+    while text.endswith("]") and "[Task " in text:
+        cut = text.rfind("[Task ")
+        if cut < 0 or not text[cut + 6 : -1].strip().isdigit():
+            break
+        text = text[:cut].rstrip()
+    return text or title

@@ -1,0 +1,309 @@
+"""Where each AI client keeps the memories it writes on its own, for one repository: its *store*.
+
+The facts come from each client's installed package (the versions in ``STORES``; the bundled code was read for the
+folder, the project key and the file format) and are documented in docs/import.md. ``gitmem import --from CLIENT``
+reads a store (``gitmem.adopt.stores``); the session-start status only looks at its files' sizes and times
+(``pending``), never at their text. Nothing here reads a file's content: it imports only ``os`` and ``pathlib``, so
+the session hook can use it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+MAX_FILES = 200  # files of one store (Claude Code and Qwen Code scan at most 200 memory files themselves)
+MAX_DEPTH = 3  # folders below a store's root
+MAX_BYTES = 256 * 1024  # one file of a store (Claude Code keeps a memory under 4 KiB, its index under 25,000 B)
+MAX_REGISTRY = 1024 * 1024  # Gemini CLI's projects.json
+
+
+class Place(NamedTuple):
+    """One part of a client's store for this repository: a folder of memory files or one file."""
+
+    client: str
+    path: Path  # the folder or file
+    base: Path  # links inside the store must stay under it
+    format: str  # "typed" | "notes" | "codex" | "section" (see gitmem.adopt.stores)
+    label: str  # how an origin names the part: "memory", "team", "MEMORY.md", ...
+    personal: bool  # everything in it is the user's own (a global store): imported only with --user
+    in_home: bool  # under the home folder (False: inside the repository)
+
+
+class ClientStore(NamedTuple):
+    name: str  # what --from takes
+    label: str
+    version: str  # the installed version whose package was read
+    where: str  # one line for --help and the docs
+    places: Callable[[Path, Path, Mapping[str, str]], list[Place]]  # (repository root, home, environment)
+
+
+# -- the project keys, as each client derives them -----------------------------------------------------------------
+
+CLAUDE_KEY_MAX = 200  # Claude Code 2.1.332: `jae=200`
+
+
+def claude_key(path: str) -> str:
+    """Claude Code's project key (``J$``/``w`` in 2.1.332): every UTF-16 code unit other than an ASCII letter or
+    digit becomes ``-``; a key over 200 characters keeps 200 and a hash of the path in base 36."""
+    key = "".join(c if c.isascii() and c.isalnum() else ("--" if ord(c) > 0xFFFF else "-") for c in path)
+    if len(key) <= CLAUDE_KEY_MAX:
+        return key
+    return f"{key[:CLAUDE_KEY_MAX]}-{_base36(abs(_java_hash(path)))}"
+
+
+def _java_hash(text: str) -> int:
+    """Claude Code's ``Nle``: ``h = (h << 5) - h + code unit | 0`` over the path's UTF-16 code units."""
+    data = text.encode("utf-16-le", "surrogatepass")
+    value = 0
+    for index in range(0, len(data), 2):
+        value = (value * 31 + (data[index] | data[index + 1] << 8)) & 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+        if not number:
+            return out
+
+
+def qwen_key(path: str) -> str:
+    """Qwen Code's ``sanitizeCwd``: every character other than an ASCII letter or digit becomes ``-``."""
+    return "".join(c if c.isascii() and c.isalnum() else "-" for c in path)
+
+
+def canonical_root(root: Path) -> Path:
+    """The main working tree of the repository at ``root`` (Claude Code keys a linked worktree's memory on it): for
+    a ``git worktree``, whose ``.git`` is a file naming its git directory, the folder holding the common ``.git``."""
+    dot_git = root / ".git"
+    if not dot_git.is_file():
+        return root
+    try:
+        with dot_git.open("rb") as handle:
+            line = handle.read(4096).decode("utf-8", "replace").strip()
+    except OSError:
+        return root
+    if not line.startswith("gitdir:"):
+        return root
+    git_dir = (root / line[7:].strip()).resolve()
+    try:
+        with (git_dir / "commondir").open("rb") as handle:
+            common = (git_dir / handle.read(4096).decode("utf-8", "replace").strip()).resolve()
+    except OSError:
+        return root
+    return common.parent if common.name == ".git" else root
+
+
+# -- each client's store ---------------------------------------------------------------------------------------------
+
+
+def _env_dir(env: Mapping[str, str], name: str, default: Path) -> Path:
+    value = env.get(name, "")
+    return Path(value) if value and os.path.isabs(value) else default
+
+
+def _claude(root: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
+    config = _env_dir(env, "CLAUDE_CONFIG_DIR", home / ".claude")
+    memory = config / "projects" / claude_key(str(canonical_root(root))) / "memory"
+    return [
+        Place("claude", memory, memory, "typed", "memory", False, True),
+    ]
+
+
+def _qwen(root: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
+    qwen_home = home / ".qwen"
+    base = _env_dir(env, "QWEN_CODE_MEMORY_BASE_DIR", _env_dir(env, "QWEN_RUNTIME_DIR", qwen_home))
+    team = root / ".qwen" / "team-memory"
+    places = [Place("qwen", team, team, "typed", "team-memory", False, False)]
+    if env.get("QWEN_CODE_MEMORY_LOCAL") == "1":
+        local = root / ".qwen" / "memory"
+        places.append(Place("qwen", local, local, "typed", "memory", False, False))
+    else:
+        memory = base / "projects" / qwen_key(str(root)) / "memory"
+        places.append(Place("qwen", memory, memory, "typed", "memory", False, True))
+    places.append(Place("qwen", base / "memories", base / "memories", "typed", "memories", True, True))
+    places.append(Place("qwen", qwen_home / "QWEN.md", qwen_home, "section", "QWEN.md", True, True))
+    return places
+
+
+def _gemini(root: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
+    gemini_home = _env_dir(env, "GEMINI_CLI_HOME", home) / ".gemini"
+    places = [
+        Place("gemini", memory, memory, "notes", f"tmp/{memory.parent.name}/memory", False, True)
+        for memory in gemini_project_dirs(root, gemini_home)
+    ]
+    places.append(Place("gemini", gemini_home / "GEMINI.md", gemini_home, "section", "GEMINI.md", True, True))
+    return places
+
+
+def gemini_project_dirs(root: Path, gemini_home: Path) -> list[Path]:
+    """Gemini CLI's private project memory folders for the repository: ``~/.gemini/projects.json`` maps each
+    folder a session started in to a short id, whose ``tmp/<id>/.project_root`` names the folder back (Gemini CLI
+    0.61.0's ``ProjectRegistry``); every id of the root or a folder inside it."""
+    import json
+
+    try:
+        with (gemini_home / "projects.json").open("rb") as handle:
+            raw = handle.read(MAX_REGISTRY + 1)
+        data = json.loads(raw) if len(raw) <= MAX_REGISTRY else None
+    except (OSError, ValueError):
+        return []
+    projects = data.get("projects") if isinstance(data, dict) else None
+    found: list[Path] = []
+    for folder, slug in sorted(projects.items()) if isinstance(projects, dict) else ():
+        if not isinstance(slug, str) or not slug or "/" in slug or slug in (".", "..") or not _inside(folder, root):
+            continue
+        tmp = gemini_home / "tmp" / slug
+        try:
+            with (tmp / ".project_root").open("rb") as handle:
+                owner = handle.read(4096).decode("utf-8", "replace").strip()
+        except OSError:
+            owner = folder  # (an old folder without the marker: the registry alone says it)
+        if os.path.normpath(owner) == os.path.normpath(folder):
+            found.append(tmp / "memory")
+    return found
+
+
+def _codex(root: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
+    memories = _env_dir(env, "CODEX_HOME", home / ".codex") / "memories"
+    return [Place("codex", memories / "MEMORY.md", memories, "codex", "MEMORY.md", False, True)]
+
+
+def _inside(folder: str, root: Path) -> bool:
+    """Whether ``folder`` (an absolute path a client recorded) is ``root`` or inside it."""
+    if not os.path.isabs(folder):
+        return False
+    given, base = os.path.normpath(folder), os.path.normpath(str(root))
+    return given == base or given.startswith(base.rstrip(os.sep) + os.sep)
+
+
+# fold into gitmem/tools.py records: each client's store is one more fact of its tool record.
+STORES: tuple[ClientStore, ...] = (
+    ClientStore(
+        "claude",
+        "Claude Code",
+        "2.1.332",
+        "~/.claude/projects/<key>/memory/ (and its team/ folder)",
+        _claude,
+    ),
+    ClientStore("codex", "Codex", "0.171.0", "~/.codex/memories/MEMORY.md (this repository's task groups)", _codex),
+    ClientStore(
+        "gemini",
+        "Gemini CLI",
+        "0.61.0",
+        "~/.gemini/tmp/<id>/memory/ (private project memory); ~/.gemini/GEMINI.md's saved memories (--user)",
+        _gemini,
+    ),
+    ClientStore(
+        "qwen",
+        "Qwen Code",
+        "0.24.4",
+        "~/.qwen/projects/<key>/memory/, .qwen/team-memory/; ~/.qwen/memories/ and QWEN.md (--user)",
+        _qwen,
+    ),
+)
+NAMES = tuple(store.name for store in STORES)
+
+
+def store_of(name: str) -> ClientStore:
+    for store in STORES:
+        if store.name == name:
+            return store
+    raise KeyError(name)
+
+
+def places(name: str, root: Path, home: Path, env: Mapping[str, str] | None = None) -> list[Place]:
+    return store_of(name).places(root, home, os.environ if env is None else env)
+
+
+# -- the files of a place, by their sizes and times (the session status; the import's record) --------------------
+
+
+def listing(place: Place, limit: int = MAX_FILES) -> Iterator[tuple[Path, os.stat_result]]:
+    """The files of ``place`` that a reader would consider (Markdown, at most ``limit``, ``MAX_DEPTH`` deep), with
+    their ``lstat``; links are listed as they are (the reader refuses those leading out)."""
+    if place.format in ("codex", "section"):
+        try:
+            found = place.path.lstat()
+        except OSError:
+            return
+        yield place.path, found
+        return
+    count = 0
+    stack: list[tuple[Path, int]] = [(place.path, 0)]
+    while stack and count < limit:
+        folder, depth = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+        except OSError:
+            continue
+        for entry in entries:
+            path = Path(entry.path)
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if depth + 1 < MAX_DEPTH and not entry.name.startswith("."):
+                        stack.append((path, depth + 1))
+                    continue
+                if not entry.name.endswith(".md"):
+                    continue
+                count += 1
+                yield path, entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if count >= limit:
+                return
+
+
+def stamps(place: Place) -> dict[str, list[int]]:
+    """Each file of ``place`` -> ``[size, mtime_ns]``."""
+    return {str(path): [st.st_size, st.st_mtime_ns] for path, st in listing(place)}
+
+
+def pending(name: str, root: Path, home: Path, seen: Mapping[str, list[int]], personal: bool = False) -> int:
+    """How many files of the client's store for ``root`` are new or changed since the import recorded ``seen``
+    (its files' sizes and times); the global, personal parts only with ``personal``."""
+    changed = 0
+    for place in places(name, root, home):
+        if place.personal and not personal:
+            continue
+        for path, st in listing(place):
+            if place.format == "typed" and path.name == "MEMORY.md":
+                continue  # the index of the memory files, not a memory
+            if seen.get(str(path)) != [st.st_size, st.st_mtime_ns]:
+                changed += 1
+    return changed
+
+
+# -- what the last import saw (written by gitmem.adopt.fromclients) ------------------------------------------------
+
+RECORD = "client-imports.json"  # under .git/gitmem/: never committed
+RECORD_FORMAT = 1
+RECORD_MAX = 8 * 1024 * 1024
+
+
+def load_record(cache_dir: Path) -> dict[str, Any]:
+    """The import's record: ``entries`` (each entry's key -> the memory it became and a digest of its text) and
+    ``stores`` (per client, each file -> ``[size, mtime_ns]`` as last seen); empty when missing or of another shape
+    (the import then relies on the memories' origins and the near-duplicate test alone)."""
+    import json
+
+    empty: dict[str, Any] = {"format": RECORD_FORMAT, "entries": {}, "stores": {}}
+    try:
+        with (cache_dir / RECORD).open("rb") as handle:
+            raw = handle.read(RECORD_MAX + 1)
+        data = json.loads(raw) if len(raw) <= RECORD_MAX else None
+    except (OSError, ValueError):
+        return empty
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+        return empty
+    if not isinstance(data.get("entries"), dict) or not isinstance(data.get("stores"), dict):
+        return empty
+    data["entries"] = {k: v for k, v in data["entries"].items() if isinstance(v, dict)}
+    data["stores"] = {k: v for k, v in data["stores"].items() if isinstance(v, dict)}
+    return data

@@ -1,0 +1,489 @@
+"""The one gateway to the file system: every file gitmem reads or writes goes through this module.
+
+A repository is untrusted content: a pull request can commit a symbolic link anywhere, to a file or to a folder
+(``.claude -> ~/.claude``, ``GEMINI.md -> /etc/passwd``, ``.memory/config.yaml -> /dev/zero``), and a memory can
+name any glob (``paths: [.git/hooks/**]``). So no module of gitmem opens, writes, renames or removes a file itself
+(``tests/test_gateway.py`` parses the package and fails on any that does); each asks this module, which:
+
+- **resolves** the path, every part of it (``os.path.realpath``: each folder on the way, then the file itself, links
+  followed as the system would follow them), and requires the result to be inside the area it is given: the
+  repository's root (and gitmem's cache, which a worktree keeps in the main clone's git folder), or, for the user's
+  scope (``--user``), their home, config folder, personal store and cache. A write goes to the resolved file: a
+  user's own dotfile link (stow, chezmoi, home-manager) is written through and kept, never replaced by a file;
+- **refuses ``.git/``**: no part of the resolved path may be named ``.git``, except gitmem's own cache
+  (``.git/gitmem/``); the two files gitmem legitimately edits there (``info/exclude`` and a hook script) have their
+  own entry points (``read_git_file``, ``write_git_file``), so no other caller can reach them by a glob;
+- **bounds every read**: a file is opened without blocking, must be a regular file (not ``/dev/zero``, a FIFO or a
+  folder), and is read only up to its limit, which the error names;
+- **writes atomically**: a temporary file in the same folder, fsync, then rename (or link, never clobbering).
+
+A refusal is one line naming the path as the user would type it (never a link's target: that is repository content
+and may be anything), with exit code 1 ("a check found something"): the content is at fault, exactly as a secret in
+a memory is, and ``gitmem check`` in CI must fail on it.
+
+The temporary file is named ``.NAME.XXXXXXXX.gitmem.tmp``: a write killed half-way (``kill -9``, power loss) can
+leave one behind, so ``gitmem init`` has git ignore the pattern (``TEMP_PATTERN``) and the store removes stale ones.
+
+This module is on the pre-commit and prompt hooks' paths: it imports only ``os``, ``stat`` and gitmem's errors and
+project at import time (``tempfile``, ``shutil`` and ``importlib.resources`` only when they are used). There is a
+window between the check and the use (a link created meanwhile): closing it needs ``openat`` with ``O_NOFOLLOW`` on
+every part; the threat here is committed content, which a check just before the use stops.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO
+
+from gitmem.errors import CheckFailed, Problem
+from gitmem.project import Project, UserScope, xdg_home
+
+REASON = "resolves outside the repository (through a symbolic link); gitmem does not follow it"
+USER_REASON = "resolves outside your home and config folders (through a symbolic link); gitmem does not follow it"
+GIT_REASON = "is inside a .git folder, which gitmem neither reads nor writes (only its own cache, .git/gitmem/)"
+
+KIB = 1024
+MIB = 1024 * KIB
+READ_LIMIT = 4 * MIB  # any file gitmem reads, unless its caller names a smaller limit
+CONFIG_LIMIT = 1 * MIB  # .memory/config.yaml, the clients' settings, hook scripts, .gitattributes
+RULES_LIMIT = 4 * MIB  # a rules file (AGENTS.md, CLAUDE.md...): the largest any client loads is far smaller
+SCAN_LIMIT = 64 * MIB  # a file `gitmem scan PATH` is asked to scan, or a memory cites as evidence
+CACHE_LIMIT = 256 * MIB  # gitmem's own caches under .git/gitmem/ (a store of 10,000 memories is a few MiB)
+
+TEMP_SUFFIX = ".gitmem.tmp"
+TEMP_PATTERN = ".*" + TEMP_SUFFIX  # as a .gitignore line
+STALE_SECONDS = 600  # a temporary file this old belongs to no running write
+
+GIT_FILES = ("info/exclude",)  # what gitmem edits in a git folder besides its cache (and the hooks below)
+HOOK_TYPES = ("pre-commit", "pre-push", "commit-msg", "prepare-commit-msg", "post-commit", "post-merge")
+
+Where = Project | Path  # a project (or the user's scope), or a bare root folder (the merge driver, agent hooks)
+
+
+class OutsideRoot(CheckFailed):
+    """A path resolves outside the folders gitmem may use, or into a .git folder (exit code 1: the content is at
+    fault)."""
+
+    def __init__(self, display: str, reason: str = REASON) -> None:
+        self.display = display
+        self.reason = reason
+        super().__init__([Problem(display, 1, 1, "path", reason)])
+
+
+class TooLarge(CheckFailed):
+    """A file is larger than the limit for what it is; nothing of it is kept."""
+
+    def __init__(self, display: str, limit: int) -> None:
+        self.display = display
+        self.limit = limit
+        super().__init__(
+            [Problem(display, 1, 1, "file", f"larger than {_size(limit)}, the limit; gitmem does not read it")]
+        )
+
+
+class NotRegular(CheckFailed):
+    """A path names a device, FIFO, socket or folder where a file is expected."""
+
+    def __init__(self, display: str) -> None:
+        self.display = display
+        super().__init__([Problem(display, 1, 1, "file", "not a regular file; gitmem does not read it")])
+
+
+def _size(limit: int) -> str:
+    if limit % MIB == 0:
+        return f"{limit // MIB} MiB"
+    if limit % KIB == 0:
+        return f"{limit // KIB} KiB"
+    return f"{limit} bytes"
+
+
+# -- the policy: where a path may lead -------------------------------------------------------------------------------
+
+
+def _real(path: Path | str) -> str:
+    return os.path.realpath(os.fspath(path))
+
+
+def _under(real: str, base: str) -> bool:
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def is_inside(path: Path | str, roots: Iterable[Path | str]) -> bool:
+    """Whether ``path``, every link in it followed, is one of ``roots`` (also resolved) or under one."""
+    real = _real(path)
+    return any(_under(real, _real(root)) for root in roots)
+
+
+def roots_of(where: Where) -> tuple[Path, ...]:
+    """The folders a project (or the user's scope) may read and write: the repository's root and gitmem's cache,
+    or for the user's scope their home, config folder (``$XDG_CONFIG_HOME``), personal store and gitmem's cache."""
+    if isinstance(where, UserScope):
+        config = xdg_home("XDG_CONFIG_HOME", where.root / ".config")
+        return (where.root, config, where.store, where.git_dir)
+    if isinstance(where, Project):
+        return (where.root, where.cache_dir)
+    return (where,)
+
+
+def _cache_of(where: Where) -> Path:
+    return where.cache_dir if isinstance(where, Project) else where / ".git" / "gitmem"
+
+
+def reason_for(where: Where) -> str:
+    return USER_REASON if isinstance(where, UserScope) else REASON
+
+
+def _display(where: Where, path: Path | str) -> str:
+    if isinstance(where, Project):
+        return where.display(Path(path))
+    try:
+        return Path(os.path.normpath(path)).relative_to(where).as_posix()
+    except ValueError:
+        return os.fspath(path)
+
+
+def _refusal(where: Where, path: Path | str, *, follow: bool = True) -> tuple[str, str | None]:
+    """The resolved path, and why it is refused (None when it is not). Without ``follow``, a link at the end of the
+    path is the file itself (to remove it): only the folders on the way are followed."""
+    if follow:
+        real = _real(path)
+    else:
+        parent, name = os.path.split(os.path.normpath(os.fspath(path)))
+        real = os.path.join(_real(parent or "."), name)
+    if _under(real, _real(_cache_of(where))):
+        return real, None
+    for root in roots_of(where):
+        base = _real(root)
+        if _under(real, base):
+            parts = real[len(base) :].split(os.sep)
+            if any(part.casefold() == ".git" for part in parts):
+                return real, GIT_REASON
+            return real, None
+    return real, reason_for(where)
+
+
+def problem(where: Where, path: Path | str, display: str) -> Problem | None:
+    """A ``Problem`` when ``path`` is refused, else None (for reports that collect)."""
+    _, reason = _refusal(where, path)
+    return None if reason is None else Problem(display, 1, 1, "path", reason)
+
+
+def require(where: Where, path: Path | str, display: str | None = None) -> Path:
+    """``path`` itself when it resolves inside ``where`` (and not into a .git folder); ``OutsideRoot`` otherwise."""
+    resolve(where, path, display)
+    return Path(path)
+
+
+def resolve(where: Where, path: Path | str, display: str | None = None) -> Path:
+    """The file ``path`` leads to, every link followed, when it is inside ``where``; ``OutsideRoot`` otherwise."""
+    real, reason = _refusal(where, path)
+    if reason is not None:
+        raise OutsideRoot(display or _display(where, path), reason)
+    return Path(real)
+
+
+def require_under(root: Path | str, path: Path | str, display: str) -> Path:
+    """``path`` when it resolves inside ``root`` (for callers without a ``Project``, such as the merge driver)."""
+    resolve(Path(root), path, display)
+    return Path(path)
+
+
+# -- reading -----------------------------------------------------------------------------------------------------------
+
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+def _read_bounded(real: Path | str, limit: int, display: str) -> bytes:
+    """At most ``limit`` bytes of a regular file; ``TooLarge`` beyond, ``NotRegular`` for anything else. Opened
+    without blocking, so a FIFO cannot hang the caller; a file that grows while it is read is still cut at the
+    limit."""
+    fd = os.open(real, _READ_FLAGS)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegular(display)
+        if info.st_size > limit:
+            raise TooLarge(display, limit)
+        chunks = []
+        total = 0
+        while True:
+            chunk = os.read(fd, min(limit + 1 - total, max(info.st_size, 64 * KIB)))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise TooLarge(display, limit)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_bytes(where: Where, path: Path | str, *, limit: int = READ_LIMIT, display: str | None = None) -> bytes:
+    """The bytes of a file inside ``where`` (every link followed and checked), at most ``limit`` of them.
+
+    ``FileNotFoundError`` and other ``OSError`` pass through as the system raised them; a refusal is
+    ``OutsideRoot``, ``TooLarge`` or ``NotRegular`` (all ``CheckFailed``)."""
+    shown = display or _display(where, path)
+    return _read_bounded(resolve(where, path, shown), limit, shown)
+
+
+def read_text(
+    where: Where, path: Path | str, *, limit: int = READ_LIMIT, errors: str = "strict", display: str | None = None
+) -> str:
+    """``read_bytes`` decoded as UTF-8 (``UnicodeDecodeError`` with ``errors="strict"``)."""
+    return read_bytes(where, path, limit=limit, display=display).decode("utf-8", errors)
+
+
+def read_given(path: Path | str, *, limit: int = READ_LIMIT, display: str | None = None) -> bytes:
+    """A file the user named on the command line (``--body-file``, ``journal add FILE``, ``scan PATH``) or git
+    handed to gitmem (the merge driver's versions, a ``.git`` link file): its place is the caller's choice, so it
+    is not held to a root, but it is bounded like any other read."""
+    return _read_bounded(path, limit, display or os.fspath(path))
+
+
+def write_given(path: Path, data: bytes) -> None:
+    """Write back, atomically and through any link, a file the user named on the command line (``scan --redact``)."""
+    _write_atomic(Path(_real(path)), data)
+
+
+def read_head(path: Path | str, limit: int) -> bytes:
+    """The first ``limit`` bytes (at most) of a regular file in an AI client's own store (its transcripts), which
+    gitmem looks into for the user: a session file may be far larger, and only its first record is wanted."""
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegular(os.fspath(path))
+        return os.read(fd, limit)
+    finally:
+        os.close(fd)
+
+
+def read_package(*parts: str) -> str:
+    """A data file shipped inside the gitmem package (the schemas)."""
+    from importlib import resources
+
+    return resources.files("gitmem").joinpath(*parts).read_text(encoding="utf-8")
+
+
+def _git_file(path: Path) -> Path:
+    """``path`` when it is one of the files gitmem edits in a git folder (``info/exclude``, a hook script): git
+    itself names their place (``git rev-parse --git-path``, ``core.hooksPath``), never the repository's content."""
+    if path.name not in HOOK_TYPES and path.parts[-2:] != ("info", "exclude"):
+        raise OutsideRoot(os.fspath(path), GIT_REASON)
+    return path
+
+
+def read_git_file(path: Path, *, limit: int = CONFIG_LIMIT) -> str:
+    """One of the files gitmem edits in the git folder (``info/exclude``, ``hooks/pre-commit``...), as text."""
+    return _read_bounded(_git_file(path), limit, os.fspath(path)).decode("utf-8", "replace")
+
+
+def write_git_file(path: Path, data: bytes, *, executable: bool = False) -> None:
+    """Write one of the files gitmem edits in the git folder (see ``read_git_file``) atomically."""
+    _write_atomic(Path(_real(_git_file(path))), data, executable=executable)
+
+
+# -- writing -----------------------------------------------------------------------------------------------------------
+
+
+def write(
+    where: Where, path: Path | str, data: bytes | str, *, overwrite: bool = True, display: str | None = None
+) -> Path:
+    """Write ``data`` to ``path`` inside ``where``, atomically, through any link (the link is kept); the folders on
+    the way are made (each checked). Returns the file written. ``FileExistsError`` with ``overwrite=False`` when it
+    exists."""
+    real = resolve(where, path, display)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    _write_atomic(real, payload, overwrite=overwrite)
+    return real
+
+
+def make_dirs(where: Where, path: Path | str) -> Path:
+    """``mkdir -p`` of a folder inside ``where``."""
+    real = resolve(where, path)
+    real.mkdir(parents=True, exist_ok=True)
+    return real
+
+
+def touch(where: Where, path: Path | str) -> None:
+    """Create an empty file inside ``where`` unless it exists (``.gitkeep``)."""
+    real = resolve(where, path)
+    real.parent.mkdir(parents=True, exist_ok=True)
+    real.touch()
+
+
+def remove(where: Where, path: Path | str, *, missing_ok: bool = False) -> None:
+    """Remove a file inside ``where`` (a link: the link itself, which is inside, whatever it points at). A path
+    whose folders lead outside (``.claude -> ~/.claude``) is refused, never followed."""
+    real, reason = _refusal(where, path, follow=False)  # every folder on the way must be inside
+    if reason is not None:
+        raise OutsideRoot(_display(where, path), reason)
+    try:
+        os.unlink(real)  # a link itself goes, never what it points at
+    except FileNotFoundError:
+        if not missing_ok:
+            raise
+
+
+def remove_empty_dirs(where: Where, directory: Path | str, stop: Path | str) -> None:
+    """Remove ``directory`` and its parents while they are empty, up to (not including) ``stop``."""
+    base = _real(stop)
+    current = resolve(where, directory)
+    while os.fspath(current) != base and _under(os.fspath(current), base):
+        try:
+            current.rmdir()
+        except OSError:
+            return
+        current = current.parent
+
+
+def remove_tree(where: Where, path: Path | str) -> None:
+    """Remove a folder and everything in it (a pack's clone in gitmem's cache); errors are ignored."""
+    import shutil
+
+    shutil.rmtree(resolve(where, path), ignore_errors=True)
+
+
+def rename(where: Where, source: Path | str, destination: Path | str) -> None:
+    """Rename inside ``where`` (``os.rename``: fails when a non-empty folder is there already)."""
+    os.rename(resolve(where, source), resolve(where, destination))
+
+
+def scratch_dir(where: Where, parent: Path | str, prefix: str) -> Path:
+    """A new, empty, private folder under ``parent`` (inside ``where``), for work to be renamed into place."""
+    import tempfile
+
+    real = make_dirs(where, parent)
+    return Path(tempfile.mkdtemp(dir=real, prefix=prefix))
+
+
+@contextlib.contextmanager
+def private_temp_dir(prefix: str) -> Iterator[Path]:
+    """A private temporary folder outside any repository, removed afterwards (for ``git merge-file``'s inputs)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        yield Path(tmp)
+
+
+def write_temp(directory: Path, name: str, data: bytes) -> Path:
+    """A file in a folder ``private_temp_dir`` made."""
+    path = directory / os.path.basename(name)
+    _write_atomic(path, data)
+    return path
+
+
+@contextlib.contextmanager
+def locked_file(where: Where, path: Path | str) -> Iterator[IO[bytes]]:
+    """A lock file inside ``where`` open for appending (made when missing), for ``fcntl.flock``."""
+    real = resolve(where, path)
+    real.parent.mkdir(parents=True, exist_ok=True)
+    with open(real, "a+b") as handle:
+        yield handle
+
+
+def open_dir(where: Where, path: Path | str) -> int:
+    """A read-only descriptor of a folder inside ``where`` (for ``os.stat(name, dir_fd=...)``); the caller closes
+    it."""
+    return os.open(resolve(where, path), os.O_RDONLY)
+
+
+def null_output() -> int:
+    """A descriptor writing to ``os.devnull`` (the CLI's stdout after its reader went away)."""
+    return os.open(os.devnull, os.O_WRONLY)
+
+
+# -- atomic writes -----------------------------------------------------------------------------------------------------
+
+
+def is_temp(name: str) -> bool:
+    return name.startswith(".") and name.endswith(TEMP_SUFFIX)
+
+
+def remove_stale_temp(path: Path, now: float | None = None) -> bool:
+    """Remove ``path``, a temporary file of ours, when no write can still be using it; returns whether it went."""
+    if not is_temp(path.name):
+        return False
+    try:
+        age = (time.time() if now is None else now) - path.stat().st_mtime
+        if age < STALE_SECONDS:
+            return False
+        path.unlink()
+    except OSError:
+        return False
+    return True
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _write_atomic(path: Path, data: bytes, *, overwrite: bool = True, executable: bool = False) -> None:
+    """Write ``data`` to ``path`` so readers see the old file or the new one, never a part. The low level of
+    ``write``: ``path`` must be resolved and checked already (every public entry point does that).
+
+    With ``overwrite=False`` the write fails with ``FileExistsError`` when ``path`` exists, even when another
+    process creates it at the same moment.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # slow to import (random, shutil): only when something is written
+
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+    try:
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+        if executable:
+            mode |= 0o111 & ~_umask()
+        os.fchmod(fd, mode)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:  # disk full, quota: say which file could not be written
+            if exc.filename is None and exc.errno is not None:
+                raise OSError(exc.errno, exc.strerror or os.strerror(exc.errno), os.fspath(path)) from exc
+            raise
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            _link_exclusive(tmp, path)
+        _fsync_dir(path.parent)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+
+def _link_exclusive(tmp: str, path: Path) -> None:
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise
+    except OSError:
+        # No hard links here (some network and FUSE file systems): reserve the name, then rename over it.
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        os.replace(tmp, path)
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

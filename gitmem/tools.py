@@ -1,0 +1,895 @@
+"""Every AI tool gitmem knows, as data: ONE record per tool, and every other table derives from these records.
+
+A record says what gitmem knows of one tool: the files it reads and how (``reads``), how to recognise it in a
+repository (``detect``), the rules files gitmem compiles for it (``target``) and how ``gitmem import`` reads its
+files (``formats``), its limits (in ``target``), its session hooks (``hooks``), its custom-command folder
+(``commands``), its MCP configuration (``mcp``), where it keeps its transcripts (``transcripts``), and the
+documentation and version each fact was checked against (``doc``, ``checked``; the sub-records carry their own
+``doc`` or ``source`` where a fact came from elsewhere). docs/clients.md tells what was measured.
+
+Adding a tool is one record plus its tests: the config's target names, ``gitmem init``'s detection, import's formats
+and ranks, compile's targets, the duplicate warnings, the session hooks, ``/remember``, ``init --mcp``, ``scan --log``
+and both JSON schemas' enums (``schema/generate.py``) are all read from here. A tool's name is written as a string
+in this module and at most one other (``tests/test_tools.py`` checks it): code asks a record's fields, never a name.
+
+Records are NamedTuples, not dataclasses: the prompt hook and the pre-commit hook read them, and importing
+dataclasses costs those processes more than their own work (docs/architecture.md).
+
+How a target places a memory (``compile/scoping.py`` reads these fields):
+
+- no ``paths``: the target's ``root_file``;
+- ``paths`` that are all directory globs (``web/**``) and a ``dir_file``: that file in each directory
+  (``web/AGENTS.md``);
+- other ``paths`` and a ``scoped_dir``: a file of that folder per set of globs, named ``gitmem-<slug><suffix>``, whose
+  frontmatter carries the globs natively;
+- otherwise: the root file, under a heading that names the globs.
+
+Frontmatter lines are templates. Placeholders, filled from a file's globs by ``compile/render.frontmatter``:
+``{csv}`` globs joined by commas, unquoted (Cursor's own parser is not YAML: it wants no quotes and no brackets);
+``{csv_quoted}`` the same as one double-quoted YAML string; ``{list}`` a YAML block list of double-quoted globs;
+``{pattern}`` one double-quoted glob, or a flow list of them when there are several; ``{description}`` a
+double-quoted sentence naming the globs. Brace patterns (``*.{ts,tsx}``) are expanded for the comma-separated forms,
+where their comma would split the glob.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+# Names of the files gitmem creates whole start with this, so cleaning up never touches anyone else's file.
+WHOLE_PREFIX = "gitmem"
+# What `compile --user` writes into a tool's user-level rules folder.
+USER_FOLDER_FILE = f"{WHOLE_PREFIX}.md"
+
+# gitmem's session events (``Hooks.events`` maps them to the client's own names).
+PROMPT = "prompt"
+START = "session-start"
+STOP = "stop"
+EVENTS = (PROMPT, START, STOP)
+
+# How a tool reads a target's files (``Read.how``).
+ALWAYS = "always"  # the root file at start (and the nested files of the start directory where the target has them)
+BY_PATH = "by-path"  # only the target's path-scoped files (its ``scoped_dir``), when gitmem writes some
+FALLBACK = "fallback"  # only where the root file of ``Read.unless`` does not exist
+IMPORTS = "imports"  # through a whole-line ``@FILE`` import in the tool's own root file (not counted as a read)
+READ_KINDS = (ALWAYS, BY_PATH, FALLBACK, IMPORTS)
+
+
+class UserFile(NamedTuple):
+    """A tool's user-level rules file, which `gitmem compile --user` writes the personal memories into.
+
+    ``path`` starts with ``~/`` (``~/.config/`` stands for ``$XDG_CONFIG_HOME/``); one ending in ``/`` is a folder
+    of rules files, where gitmem writes a whole file of its own. ``installed`` is the directory that exists when
+    the tool is installed: without ``targets`` in the user's config, compile --user writes the files whose
+    ``installed`` directory exists.
+    """
+
+    path: str
+    tool: str
+    installed: str
+
+    @property
+    def folder(self) -> bool:
+        return self.path.endswith("/")
+
+
+class Limit(NamedTuple):
+    """A size past which a tool truncates or warns.
+
+    ``measure``: ``chars`` or ``lines`` of one file (hand-written text included: the tool reads it all), or
+    ``chain_bytes``: the bytes of the root file plus the nested files on the way down to a directory (Codex joins
+    them). A ``hard`` limit is where the tool cuts silently: compiling past it is an error. A soft one warns.
+    """
+
+    measure: str
+    value: int
+    hard: bool
+    reason: str
+
+
+class Target(NamedTuple):
+    """The rules files gitmem compiles for a tool (``name`` is the record's name, the target name of config.yaml)."""
+
+    name: str
+    tool: str
+    doc: str
+    root_file: str
+    """Always-loaded file, relative to the repository root."""
+    root_whole: bool
+    """True: gitmem creates the file whole. False: gitmem owns only a managed block in it."""
+    root_frontmatter: tuple[str, ...] = ()
+    """Frontmatter lines of a whole root file (no placeholders)."""
+    dir_file: str | None = None
+    """File name loaded per directory, for memories whose globs are all directory globs."""
+    scoped_dir: str | None = None
+    """Folder of glob-scoped files gitmem creates whole."""
+    scoped_suffix: str = ".md"
+    scoped_frontmatter: tuple[str, ...] = ()
+    limits: tuple[Limit, ...] = ()
+    user_files: tuple[UserFile, ...] = ()
+    """The tool's user-level rules files, for `compile --user`."""
+    reads_config: str | None = None
+    """A YAML config file whose `read:` list must name the root file (aider)."""
+    always_frontmatter: tuple[str, ...] | None = None
+    """Frontmatter that makes a whole file of ``scoped_dir`` load at every start (Claude Code: a .claude/rules file
+    without ``paths``; Copilot: ``applyTo: "**"``): where compile puts the root memories when the root file is a
+    link to a document for people (``CLAUDE.md -> CONTRIBUTING.md``). ``None``: the tool has no such file."""
+    personal: bool = False
+    """A user-level variant (``compile.targets.user_variant``): ``root_file`` is relative to the home directory."""
+    imports: str = ""
+    """A bridge (``compile.delivery``): the root file and each nested one import this file of their folder."""
+
+
+class Format(NamedTuple):
+    """How ``gitmem import`` reads one kind of the tool's rules files, and the scope its frontmatter gives them.
+
+    A file is of this format when its name is one of ``names`` (in any directory), its path one of ``paths``, or
+    it sits in ``folder`` (at the root, or nested in a directory unless ``root_only``) and ends in one of
+    ``suffixes``. ``scope`` names how its scope is written (``adopt/sources.scope_of``): ``directory`` (the file's
+    directory), ``paths`` (``paths:``/``globs:``), ``applyTo``, ``always-apply`` (``alwaysApply``/``globs``/
+    ``description``), ``always-apply-or-globs`` (the same, but no field at all means always), ``trigger``,
+    ``inclusion``, ``type``, ``folder`` (the folder's directory) or ``none`` (the whole project).
+    """
+
+    label: str  # what the import report calls it
+    scope: str
+    rank: int
+    """The order files are read in: what a team most likely wrote first keeps the memory when two say the same."""
+    names: tuple[str, ...] = ()
+    paths: tuple[str, ...] = ()
+    folder: str | None = None
+    suffixes: tuple[str, ...] = (".md",)
+    root_only: bool = False
+    discover: tuple[str, ...] = ()
+    """git pathspec globs: where ``gitmem import`` looks for these files when no PATH is given."""
+    home: str | None = None
+    """A folder whose directory-scoped file belongs to the folder's parent (``.claude/CLAUDE.md``)."""
+    ignore: tuple[tuple[str, str], ...] = ()
+    """Sub-folders of ``folder`` that hold no rules, and why (``(folder, reason)``)."""
+    tool: str = ""  # the record's name (filled in by ``FORMATS``)
+
+
+class Read(NamedTuple):
+    """A gitmem target whose files the tool reads, and how (one of ``READ_KINDS``)."""
+
+    target: str
+    how: str = ALWAYS
+    unless: str | None = None  # FALLBACK: the target whose root file, where it exists, is read instead
+
+
+class Hooks(NamedTuple):
+    """The tool's session-hook mechanism (``gitmem hook``, ``init --agent-hooks``); ``session.clients`` hands these
+    out as its clients, named."""
+
+    tool: str
+    doc: str
+    rules_files: tuple[str, ...]
+    """Files under the repository root the client always loads: what they hold is never injected again."""
+    user_rules_files: tuple[str, ...] = ()
+    """The client's user-level rules files (``~/``-relative): personal memories compiled there are loaded."""
+    events: tuple[tuple[str, str], ...] = ()
+    """gitmem's event -> the client's event name, for the events the client has."""
+    output: str = "hookSpecificOutput"
+    """How the client reads a hook's answer: ``hookSpecificOutput`` (JSON ``hookSpecificOutput.additionalContext``,
+    Stop as ``{"decision": "block"}``), ``additionalContext`` (the same, with ``additionalContext`` at the top level
+    too), ``plain`` (the text itself, for gitmem's own plugin)."""
+    settings: str | None = None
+    """The project file gitmem's hook entries go into (``init --agent-hooks``); ``None``: a plugin or nothing."""
+    fallback_files: tuple[str, ...] = ()
+    """What the client loads instead when none of ``rules_files`` exists (measured for issue 16)."""
+    user_settings: str | None = None
+    """``settings`` in the home directory (``--user``), when it is not the same relative path."""
+    own_file: bool = False
+    """``settings`` is a hooks file of gitmem's own (``{"version": 1, "hooks": ...}``, commands as ``bash``), not
+    entries merged into the client's settings."""
+    timeout_scale: int = 1
+    """The client's hook timeouts are in seconds times this (1000: milliseconds)."""
+    named_entries: bool = False
+    """Each hook entry carries a ``name``."""
+    plugin: str | None = None
+    """gitmem's plugin file (project-relative), for a client whose hooks are a plugin."""
+    user_plugin: str | None = None
+    """The plugin file relative to the home directory (``--user``)."""
+    detect_events: tuple[str, ...] = ()
+    """Payload event names only this client sends (how ``gitmem hook`` without ``--client`` knows it)."""
+    session_key: str = "session_id"
+    """The key that names the session in the client's payloads."""
+    name: str = ""
+    """The record's name (filled in by ``CLIENTS``)."""
+
+    def event_name(self, event: str) -> str | None:
+        return dict(self.events).get(event)
+
+
+class Commands(NamedTuple):
+    """Where the tool reads custom commands (gitmem's ``/remember``), and in what format."""
+
+    project: str | None  # relative to the repository root; None: per user only
+    user: str | None  # relative to the home directory
+    style: str  # "markdown" (frontmatter with a description), "toml" (description and prompt), "plain" (the text)
+    frontmatter: str = ""  # extra frontmatter lines of the markdown style
+
+
+class Mcp(NamedTuple):
+    """The tool's project-level MCP configuration (``init --mcp``)."""
+
+    files: tuple[str, ...]  # candidate files: the first existing one is used (else the first)
+    shape: str
+    """``mcp`` (servers under ``mcp``, a ``local`` command list), ``workspace`` (``--repo ${workspaceFolder}``),
+    ``trust`` (``trust: true``: the client cannot ask in ``-p`` mode), ``stdio`` (a plain stdio server)."""
+
+
+class Transcripts(NamedTuple):
+    """Where the tool keeps its session transcripts (``gitmem scan --log NAME --user``).
+
+    ``layout``: ``slug`` (``BASE/projects/<project path, non-alphanumerics as "-">/*.jsonl``), ``rollout``
+    (``BASE/sessions/**/rollout-*.jsonl`` whose first record names the project), ``tmp`` (``BASE/tmp/<sha256 of the
+    project path>/`` and ``BASE/tmp/<project name>/``, and ``BASE/projects/<slug>/``), ``storage``
+    (``BASE/storage/``: session, message and part files). ``base`` starts with ``~/``; ``xdg_data`` is where it lives
+    under ``$XDG_DATA_HOME`` when that is set (``base`` is then its default).
+    """
+
+    layout: str
+    base: str
+    xdg_data: str | None = None
+
+
+class Tool(NamedTuple):
+    """Everything gitmem knows about one AI tool (or one shared file format: ``agents``, the AGENTS.md standard)."""
+
+    name: str
+    """gitmem's name for it: the target name in config.yaml (when ``target``), the ``--client`` name (hooks)."""
+    title: str
+    doc: str
+    checked: str
+    """What the facts were checked against: ``measured: <tool> <version>`` (tests/clients) or the docs read."""
+    target: Target | None = None
+    serves: str | None = None
+    """The target gitmem writes for this tool (a duplicate is reported only while it is configured); its own name
+    when it has a target."""
+    reads: tuple[Read, ...] = ()
+    """The targets whose files the tool reads (empty: not a reader, e.g. a file format)."""
+    detect: tuple[str, ...] = ()
+    """Files (or folders, ending in ``/``; ``DIR/*.md``: a folder holding .md files itself) whose presence shows a
+    repository uses the tool: ``gitmem init`` adds its target. Matched with their exact case."""
+    formats: tuple[Format, ...] = ()
+    default: bool = False
+    """In the targets of a new config."""
+    hooks: Hooks | None = None
+    hooks_for: tuple[str, ...] = ()
+    """Targets whose configuration has ``init --agent-hooks`` set this client up."""
+    commands: Commands | None = None
+    mcp: Mcp | None = None
+    transcripts: Transcripts | None = None
+    follows_imports: tuple[str, ...] = ()
+    """Targets whose files' ``@path`` imports the client follows (measured: Gemini CLI in GEMINI.md, Claude Code and
+    the Copilot CLI in CLAUDE.md; the Copilot CLI not in GEMINI.md): ``compile.delivery`` bridges such a file to
+    AGENTS.md with one where no other client in use follows it."""
+    imports_above: bool = True
+    """The client follows the imports of the files above the folder it starts in too (Claude Code 2.1.332 does not:
+    such "external" imports need an approval, and ``-p`` skips them; measured)."""
+    chain: bool = True
+    """Started in a subfolder, the client loads the files of the root and of every folder down to it; ``False``:
+    only those of the folder it starts in (Cline, aider: measured)."""
+    private: str = ""
+    """A file this client reads in each folder that no other client reads (Claude Code's ``.claude/CLAUDE.md``; the
+    Copilot CLI 1.0.102 does not read it: measured): where its copy goes when another client in use reads its usual
+    file (``compile.delivery``)."""
+
+
+_CODEX_CHAIN = Limit(
+    "chain_bytes",
+    32 * 1024,
+    True,
+    "Codex reads at most 32 KiB of AGENTS.md files (root to leaf together) and silently cuts the rest",
+)
+_CLAUDE_SHAPED = ((PROMPT, "UserPromptSubmit"), (START, "SessionStart"), (STOP, "Stop"))
+_FOLDER_RULES = "a README of a rules folder (about the rules, not a rule)"
+
+TOOLS: tuple[Tool, ...] = (
+    Tool(
+        name="agents",
+        title="AGENTS.md",
+        doc="https://agents.md/",
+        checked="https://agents.md/; read by the clients whose records name it (measured: see their records)",
+        target=Target(
+            name="agents",
+            tool="AGENTS.md readers (opencode, Codex, Zed, Amp, Copilot agent, Cursor, Windsurf, Kiro; Junie when set "
+            "to)",
+            doc="https://agents.md/",
+            root_file="AGENTS.md",
+            root_whole=False,
+            dir_file="AGENTS.md",
+            limits=(_CODEX_CHAIN,),
+            user_files=(
+                UserFile("~/.config/opencode/AGENTS.md", "opencode", "~/.config/opencode"),
+                UserFile("~/.codex/AGENTS.md", "Codex", "~/.codex"),
+            ),
+        ),
+        serves="agents",
+        detect=("AGENTS.md",),
+        formats=(Format("AGENTS.md", "directory", 0, names=("AGENTS.md",), discover=("**/AGENTS.md",)),),
+        default=True,
+    ),
+    Tool(
+        name="claude",
+        title="Claude Code",
+        doc="https://code.claude.com/docs/en/memory",
+        checked="measured: Claude Code 2.1.332 (AGENTS.md only without a CLAUDE.md: https://code.claude.com/docs/en/memory)",
+        target=Target(
+            name="claude",
+            tool="Claude Code",
+            doc="https://code.claude.com/docs/en/memory",
+            root_file="CLAUDE.md",
+            root_whole=False,
+            dir_file="CLAUDE.md",
+            scoped_dir=".claude/rules",
+            scoped_suffix=".md",
+            scoped_frontmatter=("paths:", "{list}"),
+            always_frontmatter=(),
+            limits=(
+                # Claude Code 2.1 sent a 59,375-character CLAUDE.md in full (measured): the 40,000 is its warning only.
+                Limit("chars", 40_000, False, "Claude Code warns about a CLAUDE.md above 40,000 characters"),
+                Limit("lines", 200, False, "Claude Code's documentation advises keeping CLAUDE.md under 200 lines"),
+            ),
+            user_files=(UserFile("~/.claude/CLAUDE.md", "Claude Code", "~/.claude"),),
+        ),
+        serves="claude",
+        reads=(Read("claude"), Read("agents", FALLBACK, unless="claude"), Read("agents", IMPORTS)),
+        follows_imports=("claude",),
+        imports_above=False,
+        private=".claude/CLAUDE.md",
+        detect=("CLAUDE.md", ".claude/CLAUDE.md", ".claude/rules/"),
+        formats=(
+            Format(
+                "CLAUDE.md",
+                "directory",
+                1,
+                names=("CLAUDE.md", "CLAUDE.local.md"),
+                discover=("**/CLAUDE.md",),
+                home=".claude",
+            ),
+            Format("Claude Code rule", "paths", 7, folder=".claude/rules", discover=("**/.claude/rules/**/*.md",)),
+        ),
+        default=True,
+        hooks=Hooks(
+            tool="Claude Code",
+            doc="https://code.claude.com/docs/en/hooks",
+            rules_files=("CLAUDE.md", ".claude/CLAUDE.md"),
+            user_rules_files=("~/.claude/CLAUDE.md",),
+            events=_CLAUDE_SHAPED,
+            settings=".claude/settings.json",
+            fallback_files=("AGENTS.md",),
+        ),
+        hooks_for=("claude",),
+        commands=Commands(
+            ".claude/commands/remember.md",
+            ".claude/commands/remember.md",
+            "markdown",
+            "allowed-tools: Bash(gitmem journal add:*)\n",
+        ),
+        mcp=Mcp((".mcp.json",), "stdio"),  # the Copilot CLI reads .mcp.json too
+        transcripts=Transcripts("slug", "~/.claude"),
+    ),
+    Tool(
+        name="opencode",
+        title="opencode",
+        doc="https://opencode.ai/docs/rules/",
+        checked="measured: opencode 1.18.33",
+        serves="agents",
+        reads=(Read("agents"), Read("claude", FALLBACK, unless="agents")),
+        hooks=Hooks(
+            tool="opencode",
+            doc="https://opencode.ai/docs/plugins/",
+            rules_files=("AGENTS.md",),
+            user_rules_files=("~/.config/opencode/AGENTS.md",),
+            events=((PROMPT, "chat.message"), (START, "chat.message")),
+            output="plain",
+            fallback_files=("CLAUDE.md",),
+            plugin=".opencode/plugin/gitmem.js",
+            user_plugin=".config/opencode/plugin/gitmem.js",
+        ),
+        hooks_for=("agents",),
+        commands=Commands(".opencode/command/remember.md", ".config/opencode/command/remember.md", "markdown"),
+        mcp=Mcp(("opencode.json", "opencode.jsonc"), "mcp"),
+        transcripts=Transcripts("storage", "~/.local/share/opencode", xdg_data="opencode"),
+    ),
+    Tool(
+        name="codex",
+        title="Codex",
+        doc="https://developers.openai.com/codex/guides/agents-md",
+        checked="measured: Codex 0.171.0",
+        serves="agents",
+        reads=(Read("agents"),),
+        hooks=Hooks(
+            tool="Codex CLI",
+            doc="https://developers.openai.com/codex/hooks",
+            rules_files=("AGENTS.md",),
+            user_rules_files=("~/.codex/AGENTS.md",),
+            events=_CLAUDE_SHAPED,
+            settings=".codex/hooks.json",
+        ),
+        hooks_for=("agents",),
+        # Codex has custom prompts only in the user's home (~/.codex/prompts/): with --user.
+        commands=Commands(None, ".codex/prompts/remember.md", "markdown"),
+        transcripts=Transcripts("rollout", "~/.codex"),
+    ),
+    Tool(
+        name="gemini",
+        title="Gemini CLI",
+        doc="https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/gemini-md.md",
+        checked="measured: Gemini CLI 0.61.0",
+        target=Target(
+            name="gemini",
+            tool="Gemini CLI",
+            doc="https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/gemini-md.md",
+            root_file="GEMINI.md",
+            root_whole=False,
+            dir_file="GEMINI.md",
+            # No size limit: Gemini CLI 0.61 sent a 29,895-character GEMINI.md in full (measured, tests/clients).
+            user_files=(UserFile("~/.gemini/GEMINI.md", "Gemini CLI", "~/.gemini"),),
+        ),
+        serves="gemini",
+        reads=(Read("gemini"),),
+        follows_imports=("gemini",),
+        detect=("GEMINI.md",),
+        formats=(Format("GEMINI.md", "directory", 2, names=("GEMINI.md",), discover=("**/GEMINI.md",)),),
+        hooks=Hooks(
+            tool="Gemini CLI",
+            doc="https://geminicli.com/docs/hooks/reference",
+            rules_files=("GEMINI.md",),
+            user_rules_files=("~/.gemini/GEMINI.md",),
+            events=((PROMPT, "BeforeAgent"), (START, "SessionStart")),
+            settings=".gemini/settings.json",
+            timeout_scale=1000,  # Gemini counts milliseconds
+            named_entries=True,
+            detect_events=("BeforeAgent", "AfterAgent"),
+        ),
+        hooks_for=("gemini",),
+        commands=Commands(".gemini/commands/remember.toml", ".gemini/commands/remember.toml", "toml"),
+        mcp=Mcp((".gemini/settings.json",), "trust"),
+        transcripts=Transcripts("tmp", "~/.gemini"),
+    ),
+    Tool(
+        name="qwen",
+        title="Qwen Code",
+        doc="https://qwenlm.github.io/qwen-code-docs/",
+        checked="measured: Qwen Code 0.24.4 (it reads QWEN.md too)",
+        serves="agents",
+        reads=(Read("agents"),),
+        hooks=Hooks(
+            tool="Qwen Code",
+            doc="https://qwenlm.github.io/qwen-code-docs/",
+            rules_files=("QWEN.md", "AGENTS.md"),
+            user_rules_files=("~/.qwen/QWEN.md",),
+            events=_CLAUDE_SHAPED,
+            settings=".qwen/settings.json",
+        ),
+        commands=Commands(".qwen/commands/remember.toml", ".qwen/commands/remember.toml", "toml"),
+        mcp=Mcp((".qwen/settings.json",), "trust"),
+        transcripts=Transcripts("tmp", "~/.qwen"),
+    ),
+    Tool(
+        name="cursor",
+        title="Cursor",
+        doc="https://cursor.com/docs/context/rules",
+        checked="https://cursor.com/docs/context/rules (not installable here: not measured)",
+        target=Target(
+            name="cursor",
+            tool="Cursor",
+            doc="https://cursor.com/docs/context/rules",
+            root_file=".cursor/rules/gitmem.mdc",
+            root_whole=True,
+            root_frontmatter=(
+                "description: Reviewed project memories of this team (compiled by gitmem)",
+                "globs:",
+                "alwaysApply: true",
+            ),
+            scoped_dir=".cursor/rules",
+            scoped_suffix=".mdc",
+            scoped_frontmatter=(
+                "description: Reviewed project memories of this team for matching files (compiled by gitmem)",
+                "globs: {csv}",
+                "alwaysApply: false",
+            ),
+            limits=(Limit("lines", 500, False, "Cursor recommends rules under 500 lines"),),
+        ),
+        serves="cursor",
+        reads=(Read("cursor"), Read("agents")),
+        detect=(".cursor/rules/", ".cursorrules"),
+        formats=(
+            Format(".cursorrules (legacy)", "none", 3, paths=(".cursorrules",), discover=(".cursorrules",)),
+            Format(
+                "Cursor rule",
+                "always-apply",
+                4,
+                folder=".cursor/rules",
+                suffixes=(".mdc", ".md"),
+                discover=("**/.cursor/rules/**/*.mdc", "**/.cursor/rules/**/*.md"),
+            ),
+        ),
+        hooks_for=("cursor",),
+        commands=Commands(".cursor/commands/remember.md", ".cursor/commands/remember.md", "plain"),
+        # Cursor may start servers elsewhere; it expands ${workspaceFolder} in mcp.json.
+        mcp=Mcp((".cursor/mcp.json",), "workspace"),
+    ),
+    Tool(
+        name="copilot",
+        title="GitHub Copilot CLI",
+        doc="https://docs.github.com/en/copilot/how-tos/copilot-cli",
+        checked="measured: Copilot CLI 1.0.102 (.claude/rules: issue 16; https://docs.github.com/en/copilot/how-tos/copilot-cli)",
+        target=Target(
+            name="copilot",
+            tool="GitHub Copilot",
+            doc="https://docs.github.com/en/copilot/how-tos/configure-custom-instructions/add-repository-instructions",
+            root_file=".github/copilot-instructions.md",
+            root_whole=False,
+            scoped_dir=".github/instructions",
+            scoped_suffix=".instructions.md",
+            # Copilot lists path-scoped instruction files by their description (empty without one).
+            scoped_frontmatter=("applyTo: {csv_quoted}", "description: {description}"),
+            always_frontmatter=('applyTo: "**"',),
+            limits=(
+                # The Copilot CLI 1.0.102 sent 400 lines and 29,895 characters in full (measured): no line limit.
+                Limit(
+                    "chars",
+                    4_000,
+                    False,
+                    "Copilot code review on GitHub reads only the first 4,000 characters; the Copilot CLI and the IDEs "
+                    "read it all",
+                ),
+            ),
+            user_files=(UserFile("~/.copilot/copilot-instructions.md", "GitHub Copilot CLI", "~/.copilot"),),
+        ),
+        serves="copilot",
+        # CLAUDE.md too, and .claude/rules (measured, 1.0.102); it follows CLAUDE.md's @imports, not GEMINI.md's
+        reads=(Read("copilot"), Read("agents"), Read("gemini"), Read("claude")),
+        follows_imports=("claude",),
+        detect=(".github/copilot-instructions.md", ".github/instructions/"),
+        formats=(
+            Format(
+                "Copilot instructions",
+                "none",
+                5,
+                paths=(".github/copilot-instructions.md",),
+                discover=(".github/copilot-instructions.md",),
+            ),
+            Format(
+                "Copilot path instructions",
+                "applyTo",
+                6,
+                folder=".github/instructions",
+                suffixes=(".instructions.md",),
+                root_only=True,
+                discover=(".github/instructions/**/*.instructions.md",),
+            ),
+        ),
+        hooks=Hooks(
+            tool="GitHub Copilot CLI",
+            doc="https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference",
+            rules_files=(".github/copilot-instructions.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"),
+            events=((PROMPT, "UserPromptSubmit"), (START, "SessionStart")),
+            output="additionalContext",
+            settings=".github/hooks/gitmem.json",  # Copilot CLI reads every .github/hooks/*.json
+            user_settings=".copilot/hooks/gitmem.json",
+            own_file=True,
+            session_key="sessionId",
+        ),
+        hooks_for=("copilot",),
+    ),
+    Tool(
+        name="windsurf",
+        title="Windsurf",
+        doc="https://docs.windsurf.com/windsurf/cascade/agents-md",
+        checked="https://docs.windsurf.com/windsurf/cascade/agents-md (not installable here: not measured)",
+        target=Target(
+            name="windsurf",
+            tool="Windsurf (Devin Desktop)",
+            doc="https://docs.windsurf.com/windsurf/cascade/memories#rules",
+            root_file=".windsurf/rules/gitmem.md",
+            root_whole=True,
+            root_frontmatter=("trigger: always_on",),
+            scoped_dir=".windsurf/rules",
+            scoped_suffix=".md",
+            scoped_frontmatter=("trigger: glob", "globs: {csv_quoted}"),
+            limits=(Limit("chars", 12_000, True, "Windsurf reads at most 12,000 characters of a rule file"),),
+            user_files=(UserFile("~/.codeium/windsurf/memories/global_rules.md", "Windsurf", "~/.codeium/windsurf"),),
+        ),
+        serves="windsurf",
+        reads=(Read("windsurf"), Read("agents")),
+        detect=(".windsurf/rules/", ".windsurfrules"),
+        formats=(
+            Format(".windsurfrules (legacy)", "none", 8, paths=(".windsurfrules",), discover=(".windsurfrules",)),
+            Format("Windsurf rule", "trigger", 9, folder=".windsurf/rules", discover=("**/.windsurf/rules/**/*.md",)),
+        ),
+    ),
+    Tool(
+        name="cline",
+        title="Cline",
+        doc="https://docs.cline.bot/features/cline-rules",
+        checked="measured: Cline CLI 3.0.65 (https://docs.cline.bot)",
+        target=Target(
+            name="cline",
+            tool="Cline",
+            doc="https://docs.cline.bot/features/cline-rules",
+            root_file=".clinerules/gitmem.md",
+            root_whole=True,
+            # No scoped files: Cline CLI 3.0.65 ignores `paths:` in .clinerules (measured: a scoped file was sent in
+            # every session, and started in a subfolder it loaded no rules at all). A memory with paths goes into the
+            # always-loaded file under a heading that names its globs, which the model reads the same in the CLI and
+            # in the editor extension. (Files gitmem wrote there before are cleaned up: see `compiler._candidates`.)
+            user_files=(UserFile("~/Documents/Cline/Rules/", "Cline", "~/Documents/Cline"),),
+        ),
+        serves="cline",
+        reads=(Read("cline"), Read("agents")),
+        chain=False,
+        detect=(".clinerules/*.md", ".clinerules"),  # rules files, not only workflows/ or hooks/
+        formats=(
+            Format(".clinerules (single file)", "none", 10, paths=(".clinerules",), discover=(".clinerules",)),
+            Format(
+                "Cline rule",
+                "paths",
+                11,
+                folder=".clinerules",
+                discover=("**/.clinerules/**/*.md",),
+                ignore=(
+                    (
+                        ".clinerules/workflows",
+                        "a Cline workflow (a procedure run on demand with /name), not an always-on rule",
+                    ),
+                    (".clinerules/hooks", "Cline hooks (scripts and their notes), not rules"),
+                ),
+            ),
+        ),
+    ),
+    Tool(
+        name="kiro",
+        title="Kiro",
+        doc="https://kiro.dev/docs/steering/",
+        checked="https://kiro.dev/docs/steering/ (not installable here: not measured)",
+        target=Target(
+            name="kiro",
+            tool="Kiro",
+            doc="https://kiro.dev/docs/steering/",
+            root_file=".kiro/steering/gitmem.md",
+            root_whole=True,
+            root_frontmatter=("inclusion: always",),
+            scoped_dir=".kiro/steering",
+            scoped_suffix=".md",
+            scoped_frontmatter=("inclusion: fileMatch", "fileMatchPattern: {pattern}"),
+            user_files=(UserFile("~/.kiro/steering/", "Kiro", "~/.kiro"),),
+        ),
+        serves="kiro",
+        reads=(Read("kiro"), Read("agents")),
+        detect=(".kiro/steering/",),
+        formats=(
+            Format("Kiro steering", "inclusion", 12, folder=".kiro/steering", discover=("**/.kiro/steering/**/*.md",)),
+        ),
+    ),
+    Tool(
+        name="aider",
+        title="Aider",
+        doc="https://aider.chat/docs/usage/conventions.html",
+        checked="measured: aider 0.86.2",
+        target=Target(
+            name="aider",
+            tool="Aider",
+            doc="https://aider.chat/docs/usage/conventions.html",
+            root_file="CONVENTIONS.md",
+            root_whole=False,
+            reads_config=".aider.conf.yml",
+            # No user-level rules file: ~/.aider.conf.yml can only `read:` one, which compile --user does not write.
+        ),
+        serves="aider",
+        # what .aider.conf.yml's `read:` names, resolved from the folder it starts in: from a subfolder, nothing
+        reads=(Read("aider"),),
+        chain=False,
+        detect=("CONVENTIONS.md", ".aider.conf.yml"),
+        formats=(Format("aider conventions", "none", 13, paths=("CONVENTIONS.md",), discover=("CONVENTIONS.md",)),),
+    ),
+    # Tools with a rules folder of their own that read none of the files above (from their documentation; not
+    # installable here, so not measured). No path scoping for Amazon Q and Roo Code: a memory with paths goes into the
+    # one file under a heading that names its globs.
+    Tool(
+        name="amazonq",
+        title="Amazon Q Developer",
+        doc="https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/context-project-rules.html",
+        checked="https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/context-project-rules.html (not measured)",
+        target=Target(
+            name="amazonq",
+            tool="Amazon Q Developer",
+            doc="https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/context-project-rules.html",
+            root_file=".amazonq/rules/gitmem.md",
+            root_whole=True,
+        ),
+        serves="amazonq",
+        detect=(".amazonq/rules/",),
+        formats=(Format("Amazon Q rule", "folder", 14, folder=".amazonq/rules", discover=(".amazonq/rules/**/*.md",)),),
+    ),
+    Tool(
+        name="continue",
+        title="Continue",
+        doc="https://docs.continue.dev/customize/deep-dives/rules",
+        checked="https://docs.continue.dev/customize/deep-dives/rules (not measured)",
+        target=Target(
+            name="continue",
+            tool="Continue",
+            doc="https://docs.continue.dev/customize/deep-dives/rules",
+            root_file=".continue/rules/gitmem.md",
+            root_whole=True,
+            root_frontmatter=("name: Project memories (gitmem)", "alwaysApply: true"),
+            scoped_dir=".continue/rules",
+            scoped_suffix=".md",
+            scoped_frontmatter=(
+                "name: Project memories for matching files (gitmem)",
+                "globs: {pattern}",
+                "alwaysApply: false",
+            ),
+        ),
+        serves="continue",
+        detect=(".continue/rules/",),
+        formats=(
+            Format(
+                "Continue rule",
+                "always-apply-or-globs",
+                15,
+                folder=".continue/rules",
+                discover=(".continue/rules/**/*.md",),
+            ),
+        ),
+    ),
+    Tool(
+        name="roo",
+        title="Roo Code",
+        doc="https://docs.roocode.com/features/custom-instructions",
+        checked="https://docs.roocode.com/features/custom-instructions (not measured)",
+        target=Target(
+            name="roo",
+            tool="Roo Code",
+            doc="https://docs.roocode.com/features/custom-instructions",
+            root_file=".roo/rules/gitmem.md",
+            root_whole=True,
+        ),
+        serves="roo",
+        # Roo Code reads AGENTS.md beside .roo/rules (https://docs.roocode.com/features/custom-instructions).
+        reads=(Read("roo"), Read("agents")),
+        detect=(".roo/rules/", ".roorules"),
+        formats=(
+            Format(".roorules (legacy)", "none", 16, paths=(".roorules",), discover=(".roorules",)),
+            Format("Roo Code rule", "folder", 17, folder=".roo/rules", discover=(".roo/rules/**/*.md",)),
+        ),
+    ),
+    # More tools with a rules file of their own, from their documentation (desktop or editor tools, not installable
+    # here, so not measured). None documents path scoping but Warp, which reads a WARP.md per directory.
+    Tool(
+        name="junie",
+        title="Junie",
+        doc="https://www.jetbrains.com/help/junie/customize-guidelines.html",
+        checked="https://www.jetbrains.com/help/junie/customize-guidelines.html (not measured)",
+        target=Target(
+            name="junie",
+            tool="Junie (JetBrains)",
+            # Junie reads one guidelines file: .junie/guidelines.md unless its "Guidelines path" setting names another
+            # (AGENTS.md, which the agents target writes). A block: teams (and Junie itself) write the file by hand.
+            doc="https://www.jetbrains.com/help/junie/customize-guidelines.html",
+            root_file=".junie/guidelines.md",
+            root_whole=False,
+        ),
+        serves="junie",
+        # Junie reads one guidelines file (.junie/guidelines.md, or AGENTS.md when its settings say so): not both.
+        reads=(Read("junie"),),
+        detect=(".junie/guidelines.md",),
+        formats=(
+            Format("Junie guidelines", "none", 18, paths=(".junie/guidelines.md",), discover=(".junie/guidelines.md",)),
+        ),
+    ),
+    Tool(
+        name="augment",
+        title="Augment Code",
+        doc="https://docs.augmentcode.com/cli/rules",
+        checked="https://docs.augmentcode.com/cli/rules (auggie needs Augment's service: not measured)",
+        target=Target(
+            name="augment",
+            tool="Augment Code",
+            # Workspace rules are the .md files of .augment/rules (searched recursively); `type: always_apply` includes
+            # one in every prompt (the IDE extensions treat a rule without it as manual).
+            doc="https://docs.augmentcode.com/setup-augment/guidelines",
+            root_file=".augment/rules/gitmem.md",
+            root_whole=True,
+            root_frontmatter=("type: always_apply",),
+            user_files=(UserFile("~/.augment/rules/", "Augment Code", "~/.augment"),),
+        ),
+        serves="augment",
+        # Augment loads CLAUDE.md, AGENTS.md and the .augment/rules files (https://docs.augmentcode.com/cli/rules).
+        reads=(Read("augment"), Read("claude"), Read("agents")),
+        detect=(".augment/rules/", ".augment-guidelines", ".augment/guidelines.md"),
+        formats=(
+            Format(
+                "Augment guidelines (legacy)",
+                "none",
+                19,
+                paths=(".augment-guidelines", ".augment/guidelines.md"),
+                discover=(".augment-guidelines", ".augment/guidelines.md"),
+            ),
+            Format("Augment rule", "type", 20, folder=".augment/rules", discover=(".augment/rules/**/*.md",)),
+        ),
+    ),
+    Tool(
+        name="trae",
+        title="Trae",
+        doc="https://www.w3cschool.cn/traeworkdocs/traework-rules.html",
+        checked="https://www.w3cschool.cn/traeworkdocs/traework-rules.html (not measured)",
+        target=Target(
+            name="trae",
+            tool="Trae",
+            # The project rules file Trae creates (its Rules panel: "+ Create project_rules.md"); a block, since the
+            # file is Trae's own and may hold hand-written rules. (Trae's docs, https://docs.trae.ai, were not in the
+            # stored corpus: this follows Trae's own announcement of rules, cited here.)
+            doc="https://xie.infoq.cn/article/777f1b3c8018ef863d898001e",
+            root_file=".trae/rules/project_rules.md",
+            root_whole=False,
+        ),
+        serves="trae",
+        # Trae reads AGENTS.md and CLAUDE.md only when they are switched on in its settings: not by default.
+        reads=(Read("trae"),),
+        detect=(".trae/rules/",),
+        formats=(
+            Format(
+                "Trae project rules",
+                "none",
+                21,
+                paths=(".trae/rules/project_rules.md",),
+                discover=(".trae/rules/project_rules.md",),
+            ),
+        ),
+    ),
+    Tool(
+        name="warp",
+        title="Warp",
+        doc="https://docs.warp.dev/agents/capabilities/rules",
+        checked="https://docs.warp.dev/agents/capabilities/rules, https://github.com/warpdotdev/warp/pull/9325",
+        target=Target(
+            name="warp",
+            tool="Warp",
+            # Warp applies the WARP.md (or AGENTS.md) of the root and of the current directory; in one directory a
+            # WARP.md shadows AGENTS.md (https://github.com/warpdotdev/warp/pull/9325): a project with a hand-written
+            # WARP.md needs the memories there, or Warp never sees AGENTS.md's. Nested files carry directory scopes.
+            doc="https://docs.warp.dev/agents/capabilities/rules",
+            root_file="WARP.md",
+            root_whole=False,
+            dir_file="WARP.md",
+        ),
+        serves="warp",
+        # Warp reads AGENTS.md where a directory has no WARP.md (a WARP.md shadows it): like Claude Code's fallback.
+        reads=(Read("warp"), Read("agents", FALLBACK, unless="warp")),
+        detect=("WARP.md",),
+        formats=(Format("WARP.md", "directory", 22, names=("WARP.md",), discover=("**/WARP.md",)),),
+    ),
+)
+
+# Plain Markdown: what `gitmem import PATH` makes of a file that is no tool's (last in rank).
+MARKDOWN = Format("Markdown", "none", 23, tool="markdown")
+
+BY_NAME: dict[str, Tool] = {tool.name: tool for tool in TOOLS}
+TARGETS: tuple[Target, ...] = tuple(tool.target for tool in TOOLS if tool.target is not None)
+TARGET_NAMES: tuple[str, ...] = tuple(target.name for target in TARGETS)
+# The target names the JSON schemas accept (schema/generate.py writes them).
+SCHEMA_TARGETS: tuple[str, ...] = TARGET_NAMES
+DEFAULT_TARGETS: tuple[str, ...] = tuple(tool.name for tool in TOOLS if tool.default)
+FORMATS: tuple[Format, ...] = tuple(fmt._replace(tool=tool.name) for tool in TOOLS for fmt in tool.formats)
+READERS: tuple[Tool, ...] = tuple(tool for tool in TOOLS if tool.reads)
+# The clients with session hooks, named (``session.clients``).
+CLIENTS: tuple[Hooks, ...] = tuple(tool.hooks._replace(name=tool.name) for tool in TOOLS if tool.hooks is not None)
+# The clients `init --agent-hooks` can set up: a hook mechanism or a custom-command folder.
+AGENT_HOOK_CLIENTS: tuple[str, ...] = tuple(
+    tool.name for tool in TOOLS if tool.hooks is not None or tool.commands is not None
+)
+TRANSCRIPT_CLIENTS: tuple[str, ...] = tuple(tool.name for tool in TOOLS if tool.transcripts is not None)
+
+
+def target(name: str) -> Target:
+    """The target called ``name`` (a KeyError for a name that is no target)."""
+    found = BY_NAME[name].target
+    if found is None:
+        raise KeyError(name)
+    return found
