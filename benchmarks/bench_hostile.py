@@ -3,6 +3,16 @@ server do to every file), for the worst inputs found for issue 13, next to an or
 
     python benchmarks/bench_hostile.py [--runs 5]
 
+Then issue 22's cases, each beside a benign input of the same size (time and peak memory, tracemalloc, as ratios):
+the journal's and import's Markdown, the scanner's JSON strings, aider's ``read:`` list, the config schema's
+credentials look-ahead, a pack whose tree names one blob 3,000 times (against an ordinary pack), and the effects
+that are not a matter of time (a tag with U+202E, ``</gitmem>`` in a memory, a file name with a newline,
+``scan.exclude`` over .memory/).
+
+Then the file-system attacks of issue 22 (benchmarks/hostile_files.py): committed links to /dev/zero and into the
+home folder, huge files, a memory scoped to .git/hooks/**, each as a new gitmem process beside the same command on
+a benign repository, as ratios of time and peak memory.
+
 Each hostile file is as large as gitmem accepts (just under 64 KiB) and is compared with an ordinary memory of
 the same size (the peer). Goal: no hostile input costs more than a few times its peer (linear time, no blow-up).
 """
@@ -10,9 +20,14 @@ the same size (the peer). Goal: no hostile input costs more than a few times its
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import time
+import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
+
+import hostile_files
 
 from gitmem.memory.braces import count
 from gitmem.recall.globs import matches
@@ -92,6 +107,131 @@ def main() -> None:
     seconds = best(lambda: matches(star, name), args.runs)
     print(f"{'recall glob (*a)x100 b, 4000-char name':40} {len(name):7} {seconds * 1000:10.3f}")
     print(f"slowest: {worst[0]}, {worst[1] * 1000:.1f} ms ({worst[1] / peer:.1f}x the peer)")
+    print()
+    issue_22(args.runs)
+    hostile_files.run(args.runs)  # the file-system attacks (issue 22): links and huge files, process by process
+
+
+def peak(function: Callable[[], object]) -> int:
+    tracemalloc.start()
+    try:
+        function()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _text_cases() -> list[tuple[str, Callable[[str], object], str, str]]:
+    """(name, reader, hostile input, benign input of the same size)."""
+    from gitmem.adopt import markdown as adopt_md
+    from gitmem.adopt.sources import read_frontmatter
+    from gitmem.compile.aider import reads_conventions
+    from gitmem.journal import markdown as journal_md
+    from gitmem.scan import scan_text
+    from gitmem.schema import check_config
+
+    def prose(size: int) -> str:
+        return ("The quick brown fox jumps over the lazy dog " * (size // 44 + 1))[:size]
+
+    def config(repo: str) -> bytes:
+        return f"version: 1\nsources:\n  - name: acme\n    repo: {repo}\n    rev: v1\n".encode()
+
+    hostile_repo = "a://" + ":" * 30_000
+    return [
+        ("journal: a 2.5 KB heading of spaces", lambda t: journal_md.parse(t),
+         "## Decisions\n# a" + " " * 2500 + "b\n", "## Decisions\n# " + prose(2502) + "\n"),
+        ("import: a 30 KB ATX heading", lambda t: adopt_md.parse(t.split("\n")),
+         "## a" + " " * 30_000 + "b", "## " + prose(30_002)),
+        ("import: a 30 KB frontmatter key", lambda t: read_frontmatter(t.split("\n")),
+         "---\ndescription: a" + " " * 30_000 + "b\n---", "---\ndescription: " + prose(30_002) + "\n---"),
+        ("scan: 60 KB of \\\" with no closing quote", lambda t: scan_text(t, hidden=True),
+         'x = "' + '\\"' * 30_000, 'x = "' + prose(60_000)),
+        ("aider: a 30 KB read: item", lambda t: reads_conventions(t),
+         "read:\n  - a" + " " * 30_000 + "b\n", "read:\n  - " + prose(30_002) + "\n"),
+        ("config: a 30 KB repo: (credentials check)", lambda t: check_config(t.encode()),
+         config(hostile_repo).decode(), config("https://example.com/" + "a" * (len(hostile_repo) - 20)).decode()),
+    ]  # fmt: skip
+
+
+def _pack(root: Path, names: int, blob_bytes: int, distinct: bool) -> tuple[Path, str]:
+    """A bare-enough repository whose .memory/memories names ``names`` files (one blob, or one each)."""
+    import subprocess
+
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+
+    def run(*args: str, data: bytes = b"") -> str:
+        return subprocess.run(["git", *args], cwd=root, input=data, capture_output=True, check=True).stdout.decode()
+
+    entries = []
+    shared = ""
+    for index in range(names):
+        if distinct or not shared:
+            body = f"id: m{index}\ntitle: T{index}\nkind: fact\nstatus: active\nbody: '" + "x" * blob_bytes + "'\n"
+            shared = run("hash-object", "-w", "--stdin", data=body.encode()).strip()
+        entries.append(f"100644 blob {shared}\tm{index}.yaml\n")
+    tree = run("mktree", data="".join(entries).encode()).strip()
+    tree = run("mktree", data=f"040000 tree {tree}\tmemories\n".encode()).strip()
+    tree = run("mktree", data=f"040000 tree {tree}\t.memory\n".encode()).strip()
+    return root, run("commit-tree", "-m", "pack", tree).strip()
+
+
+def _pack_case() -> tuple[float, float, float, float]:
+    """(hostile seconds, benign seconds, hostile peak, benign peak) of reading a pack's tree."""
+    import tempfile
+
+    from gitmem.errors import CannotRun
+    from gitmem.scopes.clone import read_tree
+    from gitmem.scopes.packs import check_pack
+
+    with tempfile.TemporaryDirectory() as scratch:
+        hostile = _pack(Path(scratch) / "hostile", 3000, 60_000, distinct=False)
+        benign = _pack(Path(scratch) / "benign", 100, 600, distinct=True)
+
+        def read(pack: tuple[Path, str]) -> None:
+            with contextlib.suppress(CannotRun):  # the hostile one is refused from its listing
+                from gitmem.config import Source
+
+                check_pack(Source("x", "x", "v1"), pack[1], read_tree(pack[0], pack[1], "x"))
+
+        return (best(lambda: read(hostile), 3), best(lambda: read(benign), 3), peak(lambda: read(hostile)),
+                peak(lambda: read(benign)))  # fmt: skip
+
+
+def _effects() -> list[tuple[str, str]]:
+    from gitmem.errors import shown
+    from gitmem.memory.fields import inert
+    from gitmem.scan.sources import Settings
+    from gitmem.scopes.clone import rev_problem
+
+    exclude_all = Settings(exclude=("*",))
+    tag = "v9.0\u202e1.0v"
+    return [
+        ("a pack tag v9.0\\u202e1.0v", f"refused: {rev_problem(tag)}"),
+        ("</gitmem> in a memory", inert("a </gitmem> b")),
+        ("a file name 'a.env\\nok: ...'", shown("a.env\nok: no secrets")),
+        ("scan.exclude ['*'] over .memory/x.yaml", f"excluded: {exclude_all.excluded('.memory/x.yaml')}"),
+    ]
+
+
+def issue_22(runs: int) -> None:
+    print(f"{'issue 22 case':44} {'bytes':>7} {'ms':>8} {'x peer':>7} {'peak KiB':>9} {'x peer':>7}")
+    worst = ("", 0.0)
+    for name, read, hostile, benign in _text_cases():
+        read(benign)  # warm up
+        on_hostile, on_benign = (lambda r=read, t=hostile: r(t)), (lambda r=read, t=benign: r(t))
+        seconds, peer = best(on_hostile, runs), best(on_benign, runs)
+        memory, peer_memory = peak(on_hostile), peak(on_benign)
+        ratio = seconds / peer
+        worst = max(worst, (name, ratio), key=lambda item: item[1])
+        print(f"{name:44} {len(hostile):7} {seconds * 1000:8.1f} {ratio:7.1f} {memory / 1024:9.0f} "
+              f"{memory / max(peer_memory, 1):7.1f}")  # fmt: skip
+    seconds, peer, memory, peer_memory = _pack_case()
+    print(f"{'pack: one 60 KB blob named 3,000 times':44} {'':7} {seconds * 1000:8.1f} {seconds / peer:7.1f} "
+          f"{memory / 1024:9.0f} {memory / max(peer_memory, 1):7.1f}   (peer: 100 small files)")  # fmt: skip
+    print(f"worst time ratio: {worst[0]}, {worst[1]:.1f}x its peer")
+    for name, effect in _effects():
+        print(f"{name:44} {effect}")
 
 
 if __name__ == "__main__":

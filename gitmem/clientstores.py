@@ -1,10 +1,13 @@
 """Where each AI client keeps the memories it writes on its own, for one repository: its *store*.
 
-The facts come from each client's installed package (the versions in ``STORES``; the bundled code was read for the
-folder, the project key and the file format) and are documented in docs/import.md. ``gitmem import --from CLIENT``
-reads a store (``gitmem.adopt.stores``); the session-start status only looks at its files' sizes and times
-(``pending``), never at their text. Nothing here reads a file's content: it imports only ``os`` and ``pathlib``, so
-the session hook can use it.
+Each tool record says which layout its store has and where its base folder is (``gitmem.tools.Tool.memory``, with
+the version whose installed package was read for the folder, the project key and the file format); this module
+turns a layout into the store's places for a repository, with the client's own key derivation (docs/import.md).
+``gitmem import --from CLIENT`` reads a store (``gitmem.adopt.stores``); the session-start status only looks at its
+files' sizes and times (``pending``), never at their text. The only contents read here are the small files a key
+needs (a worktree's ``.git`` file, Gemini CLI's ``projects.json``) and gitmem's own record, all through the file
+gateway; at import time it needs only ``os``, ``pathlib``, the tool records and the gateway, so the session hook can
+use it.
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
+
+from gitmem import gateway, tools
+from gitmem.errors import CheckFailed
 
 MAX_FILES = 200  # files of one store (Claude Code and Qwen Code scan at most 200 memory files themselves)
 MAX_DEPTH = 3  # folders below a store's root
@@ -26,18 +32,19 @@ class Place(NamedTuple):
     client: str
     path: Path  # the folder or file
     base: Path  # links inside the store must stay under it
-    format: str  # "typed" | "notes" | "codex" | "section" (see gitmem.adopt.stores)
+    format: str  # "typed" | "notes" | "task-groups" | "section" (see gitmem.adopt.stores)
     label: str  # how an origin names the part: "memory", "team", "MEMORY.md", ...
     personal: bool  # everything in it is the user's own (a global store): imported only with --user
     in_home: bool  # under the home folder (False: inside the repository)
 
 
 class ClientStore(NamedTuple):
-    name: str  # what --from takes
+    name: str  # what --from takes: the tool's name
     label: str
     version: str  # the installed version whose package was read
     where: str  # one line for --help and the docs
-    places: Callable[[Path, Path, Mapping[str, str]], list[Place]]  # (repository root, home, environment)
+    layout: str  # a key of ``LAYOUTS``
+    base: str  # "~/.claude"
 
 
 # -- the project keys, as each client derives them -----------------------------------------------------------------
@@ -85,18 +92,17 @@ def canonical_root(root: Path) -> Path:
     if not dot_git.is_file():
         return root
     try:
-        with dot_git.open("rb") as handle:
-            line = handle.read(4096).decode("utf-8", "replace").strip()
-    except OSError:
+        line = gateway.read_given(dot_git, limit=4096).decode("utf-8", "replace").strip()
+    except (OSError, CheckFailed):
         return root
     if not line.startswith("gitdir:"):
         return root
     git_dir = (root / line[7:].strip()).resolve()
     try:
-        with (git_dir / "commondir").open("rb") as handle:
-            common = (git_dir / handle.read(4096).decode("utf-8", "replace").strip()).resolve()
-    except OSError:
+        common_dir = gateway.read_given(git_dir / "commondir", limit=4096).decode("utf-8", "replace").strip()
+    except (OSError, CheckFailed):
         return root
+    common = (git_dir / common_dir).resolve()
     return common.parent if common.name == ".git" else root
 
 
@@ -108,37 +114,43 @@ def _env_dir(env: Mapping[str, str], name: str, default: Path) -> Path:
     return Path(value) if value and os.path.isabs(value) else default
 
 
-def _claude(root: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
-    config = _env_dir(env, "CLAUDE_CONFIG_DIR", home / ".claude")
+# Each layout: (the client's name, the repository's root, the store's base folder, the home folder, the environment)
+# -> the places of its store. The layouts are named in the tool records (``gitmem.tools.MemoryStore``).
+Layout = Callable[[str, Path, Path, Path, Mapping[str, str]], list[Place]]
+
+
+def _auto_memory(name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
+    """Claude Code 2.1.332: ``$CLAUDE_CONFIG_DIR`` (default ``~/.claude``)/projects/<key>/memory/, ``team/`` in it."""
+    config = _env_dir(env, "CLAUDE_CONFIG_DIR", base)
     memory = config / "projects" / claude_key(str(canonical_root(root))) / "memory"
-    return [
-        Place("claude", memory, memory, "typed", "memory", False, True),
-    ]
+    return [Place(name, memory, memory, "typed", "memory", False, True)]
 
 
-def _qwen(root: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
-    qwen_home = home / ".qwen"
-    base = _env_dir(env, "QWEN_CODE_MEMORY_BASE_DIR", _env_dir(env, "QWEN_RUNTIME_DIR", qwen_home))
+def _git_root_memory(name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
+    """Qwen Code 0.24.4's ``getAutoMemoryRoot``, ``getTeamAutoMemoryRoot``, ``getUserAutoMemoryRoot`` and the
+    ``save_memory`` section of its global context file."""
+    runtime = _env_dir(env, "QWEN_CODE_MEMORY_BASE_DIR", _env_dir(env, "QWEN_RUNTIME_DIR", base))
     team = root / ".qwen" / "team-memory"
-    places = [Place("qwen", team, team, "typed", "team-memory", False, False)]
+    places = [Place(name, team, team, "typed", "team-memory", False, False)]
     if env.get("QWEN_CODE_MEMORY_LOCAL") == "1":
         local = root / ".qwen" / "memory"
-        places.append(Place("qwen", local, local, "typed", "memory", False, False))
+        places.append(Place(name, local, local, "typed", "memory", False, False))
     else:
-        memory = base / "projects" / qwen_key(str(root)) / "memory"
-        places.append(Place("qwen", memory, memory, "typed", "memory", False, True))
-    places.append(Place("qwen", base / "memories", base / "memories", "typed", "memories", True, True))
-    places.append(Place("qwen", qwen_home / "QWEN.md", qwen_home, "section", "QWEN.md", True, True))
+        memory = runtime / "projects" / qwen_key(str(root)) / "memory"
+        places.append(Place(name, memory, memory, "typed", "memory", False, True))
+    places.append(Place(name, runtime / "memories", runtime / "memories", "typed", "memories", True, True))
+    places.append(Place(name, base / "QWEN.md", base, "section", "QWEN.md", True, True))
     return places
 
 
-def _gemini(root: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
-    gemini_home = _env_dir(env, "GEMINI_CLI_HOME", home) / ".gemini"
+def _registry(name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
+    """Gemini CLI 0.61.0: the private project memory of each registered folder; the global file's section."""
+    gemini_home = _env_dir(env, "GEMINI_CLI_HOME", home) / base.name
     places = [
-        Place("gemini", memory, memory, "notes", f"tmp/{memory.parent.name}/memory", False, True)
+        Place(name, memory, memory, "notes", f"tmp/{memory.parent.name}/memory", False, True)
         for memory in gemini_project_dirs(root, gemini_home)
     ]
-    places.append(Place("gemini", gemini_home / "GEMINI.md", gemini_home, "section", "GEMINI.md", True, True))
+    places.append(Place(name, gemini_home / "GEMINI.md", gemini_home, "section", "GEMINI.md", True, True))
     return places
 
 
@@ -149,10 +161,8 @@ def gemini_project_dirs(root: Path, gemini_home: Path) -> list[Path]:
     import json
 
     try:
-        with (gemini_home / "projects.json").open("rb") as handle:
-            raw = handle.read(MAX_REGISTRY + 1)
-        data = json.loads(raw) if len(raw) <= MAX_REGISTRY else None
-    except (OSError, ValueError):
+        data = json.loads(gateway.read_bytes(gemini_home, gemini_home / "projects.json", limit=MAX_REGISTRY))
+    except (OSError, ValueError, CheckFailed):
         return []
     projects = data.get("projects") if isinstance(data, dict) else None
     found: list[Path] = []
@@ -161,18 +171,18 @@ def gemini_project_dirs(root: Path, gemini_home: Path) -> list[Path]:
             continue
         tmp = gemini_home / "tmp" / slug
         try:
-            with (tmp / ".project_root").open("rb") as handle:
-                owner = handle.read(4096).decode("utf-8", "replace").strip()
-        except OSError:
+            owner = gateway.read_bytes(gemini_home, tmp / ".project_root", limit=4096).decode("utf-8", "replace")
+        except (OSError, CheckFailed):
             owner = folder  # (an old folder without the marker: the registry alone says it)
-        if os.path.normpath(owner) == os.path.normpath(folder):
+        if os.path.normpath(owner.strip()) == os.path.normpath(folder):
             found.append(tmp / "memory")
     return found
 
 
-def _codex(root: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
-    memories = _env_dir(env, "CODEX_HOME", home / ".codex") / "memories"
-    return [Place("codex", memories / "MEMORY.md", memories, "codex", "MEMORY.md", False, True)]
+def _task_groups(name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
+    """Codex 0.171.0: ``$CODEX_HOME`` (default ``~/.codex``)/memories/MEMORY.md, one file for every project."""
+    memories = _env_dir(env, "CODEX_HOME", base) / "memories"
+    return [Place(name, memories / "MEMORY.md", memories, "task-groups", "MEMORY.md", False, True)]
 
 
 def _inside(folder: str, root: Path) -> bool:
@@ -183,30 +193,17 @@ def _inside(folder: str, root: Path) -> bool:
     return given == base or given.startswith(base.rstrip(os.sep) + os.sep)
 
 
-# fold into gitmem/tools.py records: each client's store is one more fact of its tool record.
-STORES: tuple[ClientStore, ...] = (
-    ClientStore(
-        "claude",
-        "Claude Code",
-        "2.1.332",
-        "~/.claude/projects/<key>/memory/ (and its team/ folder)",
-        _claude,
-    ),
-    ClientStore("codex", "Codex", "0.171.0", "~/.codex/memories/MEMORY.md (this repository's task groups)", _codex),
-    ClientStore(
-        "gemini",
-        "Gemini CLI",
-        "0.61.0",
-        "~/.gemini/tmp/<id>/memory/ (private project memory); ~/.gemini/GEMINI.md's saved memories (--user)",
-        _gemini,
-    ),
-    ClientStore(
-        "qwen",
-        "Qwen Code",
-        "0.24.4",
-        "~/.qwen/projects/<key>/memory/, .qwen/team-memory/; ~/.qwen/memories/ and QWEN.md (--user)",
-        _qwen,
-    ),
+LAYOUTS: dict[str, Layout] = {
+    "auto-memory": _auto_memory,
+    "git-root-memory": _git_root_memory,
+    "registry": _registry,
+    "task-groups": _task_groups,
+}
+# Each client's store is a field of its tool record (``gitmem.tools.Tool.memory``); this table derives from them.
+STORES: tuple[ClientStore, ...] = tuple(
+    ClientStore(tool.name, tool.title, tool.memory.version, tool.memory.where, tool.memory.layout, tool.memory.base)
+    for tool in tools.TOOLS
+    if tool.memory is not None
 )
 NAMES = tuple(store.name for store in STORES)
 
@@ -219,7 +216,10 @@ def store_of(name: str) -> ClientStore:
 
 
 def places(name: str, root: Path, home: Path, env: Mapping[str, str] | None = None) -> list[Place]:
-    return store_of(name).places(root, home, os.environ if env is None else env)
+    """The places of the client ``name``'s store for the repository at ``root`` (``home``: the user's home)."""
+    store = store_of(name)
+    base = home / store.base.removeprefix("~/")
+    return LAYOUTS[store.layout](name, root, base, home, os.environ if env is None else env)
 
 
 # -- the files of a place, by their sizes and times (the session status; the import's record) --------------------
@@ -228,7 +228,7 @@ def places(name: str, root: Path, home: Path, env: Mapping[str, str] | None = No
 def listing(place: Place, limit: int = MAX_FILES) -> Iterator[tuple[Path, os.stat_result]]:
     """The files of ``place`` that a reader would consider (Markdown, at most ``limit``, ``MAX_DEPTH`` deep), with
     their ``lstat``; links are listed as they are (the reader refuses those leading out)."""
-    if place.format in ("codex", "section"):
+    if place.format in ("task-groups", "section"):
         try:
             found = place.path.lstat()
         except OSError:
@@ -295,10 +295,8 @@ def load_record(cache_dir: Path) -> dict[str, Any]:
 
     empty: dict[str, Any] = {"format": RECORD_FORMAT, "entries": {}, "stores": {}}
     try:
-        with (cache_dir / RECORD).open("rb") as handle:
-            raw = handle.read(RECORD_MAX + 1)
-        data = json.loads(raw) if len(raw) <= RECORD_MAX else None
-    except (OSError, ValueError):
+        data = json.loads(gateway.read_bytes(cache_dir, cache_dir / RECORD, limit=RECORD_MAX))
+    except (OSError, ValueError, CheckFailed):
         return empty
     if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
         return empty

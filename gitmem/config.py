@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from gitmem import __version__, yamlio
-from gitmem.errors import CannotRun
+from gitmem.errors import CannotRun, UsageError
 from gitmem.project import Project
 
 # The records' target names, for the modules that read the config.
@@ -122,4 +122,10 @@ def save_config(project: Project, changes: dict[str, Any]) -> None:
         text = yamlio.update(gateway.read_text(project, path, limit=gateway.CONFIG_LIMIT), changes)
     else:
         text = yamlio.dump({"version": 1, **{k: v for k, v in changes.items() if v is not None}}, CONFIG_HEADER)
+    from gitmem.schema import check_config
+
+    _, problems = check_config(text.encode("utf-8"), ".memory/config.yaml")
+    if problems:  # what gitmem writes is checked as what it reads: a change never makes the config unreadable
+        first = problems[0]
+        raise UsageError(f"{first.path}:{first.line}:{first.column}: {first.field}: {first.message}; not written")
     gateway.write(project, path, text)

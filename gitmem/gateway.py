@@ -24,8 +24,9 @@ a memory is, and ``gitmem check`` in CI must fail on it.
 The temporary file is named ``.NAME.XXXXXXXX.gitmem.tmp``: a write killed half-way (``kill -9``, power loss) can
 leave one behind, so ``gitmem init`` has git ignore the pattern (``TEMP_PATTERN``) and the store removes stale ones.
 
-This module is on the pre-commit and prompt hooks' paths: it imports only ``os``, ``stat`` and gitmem's errors and
-project at import time (``tempfile``, ``shutil`` and ``importlib.resources`` only when they are used). There is a
+This module is on the pre-commit and prompt hooks' paths: at import time it needs only what those hooks load anyway
+(``os``, ``stat``, ``pathlib``, ``contextlib``, gitmem's errors and project); ``tempfile``, ``shutil`` and
+``importlib.resources`` are imported only when they are used. There is a
 window between the check and the use (a link created meanwhile): closing it needs ``openat`` with ``O_NOFOLLOW`` on
 every part; the threat here is committed content, which a check just before the use stops.
 """

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from gitmem.errors import CannotRun
+from gitmem.errors import CannotRun, shown
 
 MEMORY_DIR = ".memory"
 
@@ -69,9 +69,9 @@ class Project:
     def display(self, path: Path) -> str:
         """``path`` as the user would type it from the current directory."""
         try:
-            return os.path.relpath(path)
+            return shown(os.path.relpath(path))
         except ValueError:  # another drive on Windows
-            return str(path)
+            return shown(str(path))
 
     def require_initialised(self) -> None:
         if not self.memory_dir.is_dir():
@@ -111,9 +111,9 @@ class UserScope(Project):
     def display(self, path: Path) -> str:
         """``path`` under the home directory as ``~/...`` (the same from every directory), else absolute."""
         try:
-            return "~/" + Path(os.path.normpath(path)).relative_to(self.root).as_posix()
+            return shown("~/" + Path(os.path.normpath(path)).relative_to(self.root).as_posix())
         except ValueError:
-            return os.path.normpath(path)
+            return shown(os.path.normpath(path))
 
     def require_initialised(self) -> None:
         """The personal store needs no set-up: ``gitmem add --user`` creates it."""

@@ -111,7 +111,7 @@ def _check_yaml_file(raw: bytes, schema: str, path: str) -> tuple[yamlio.Documen
     def field_at(line: int) -> str:
         return _key_label(_field_at_line(doc, line), _known_fields(schema)) if doc is not None else "file"
 
-    hidden = find_hidden(text)
+    hidden = find_hidden(text, file=True)
     for char in hidden:
         problems.append(Problem(path, char.line, char.column, field_at(char.line), char.describe()))
     for finding in scan_text(text):
@@ -189,6 +189,7 @@ _PATTERN_HINTS = {
     "title": "must be one non-empty line",
     "paths": "must be a glob relative to the repository root, without '..' (e.g. web/**)",
     "tags": "must be a short label without spaces",
+    "words": "must be a word or short phrase on one line (at most 80 characters)",
     "path": "must be a path relative to the repository root, without '..'",
     "lines": "must be a line number or a range like 3-9",
     "digest": "must be sha256: followed by hex digits",

@@ -3,7 +3,8 @@
 A record says what gitmem knows of one tool: the files it reads and how (``reads``), how to recognise it in a
 repository (``detect``), the rules files gitmem compiles for it (``target``) and how ``gitmem import`` reads its
 files (``formats``), its limits (in ``target``), its session hooks (``hooks``), its custom-command folder
-(``commands``), its MCP configuration (``mcp``), where it keeps its transcripts (``transcripts``), and the
+(``commands``), its MCP configuration (``mcp``), where it keeps its transcripts (``transcripts``) and its own
+memories (``memory``: ``gitmem import --from``), and the
 documentation and version each fact was checked against (``doc``, ``checked``; the sub-records carry their own
 ``doc`` or ``source`` where a fact came from elsewhere). docs/clients.md tells what was measured.
 
@@ -234,6 +235,25 @@ class Transcripts(NamedTuple):
     xdg_data: str | None = None
 
 
+class MemoryStore(NamedTuple):
+    """Where the tool keeps the memories it writes on its own, for one repository (``gitmem import --from NAME``;
+    ``gitmem.clientstores`` derives each place from ``layout``, docs/import.md describes them).
+
+    ``layout``: ``auto-memory`` (``BASE/projects/<the main working tree's path, key as Claude Code makes it>/memory/``,
+    ``BASE`` from ``$CLAUDE_CONFIG_DIR``), ``git-root-memory`` (``BASE/projects/<the git root's path, non-alphanumerics
+    as "-">/memory/``, the repository's ``.qwen/team-memory/``, and the user's ``BASE/memories/`` and ``QWEN.md``
+    section), ``registry`` (``BASE/projects.json`` names each project's ``BASE/tmp/<id>/memory/``; the user's
+    ``BASE/GEMINI.md`` section), ``task-groups`` (``BASE/memories/MEMORY.md``: the blocks whose ``applies_to: cwd=`` is
+    the repository). ``base`` starts with ``~/``; ``version``: the installed version whose package was read (and whose
+    client wrote the store in tests/clients where it could); ``where``: one line for --help and the docs.
+    """
+
+    layout: str
+    base: str
+    version: str
+    where: str
+
+
 class Tool(NamedTuple):
     """Everything gitmem knows about one AI tool (or one shared file format: ``agents``, the AGENTS.md standard)."""
 
@@ -275,6 +295,11 @@ class Tool(NamedTuple):
     """A file this client reads in each folder that no other client reads (Claude Code's ``.claude/CLAUDE.md``; the
     Copilot CLI 1.0.102 does not read it: measured): where its copy goes when another client in use reads its usual
     file (``compile.delivery``)."""
+    own_words: tuple[str, ...] = ()
+    """Words only this tool understands (lower case): a line using one, read from this tool's own rules file, is
+    imported for this tool alone (``targets:``), not compiled for every tool (Copilot Chat's ``#problems``)."""
+    memory: MemoryStore | None = None
+    """Where it keeps the memories it writes on its own (``gitmem import --from``)."""
 
 
 _CODEX_CHAIN = Limit(
@@ -313,6 +338,7 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         name="claude",
+        own_words=("claude code", "/compact", "/clear", "/memory"),
         title="Claude Code",
         doc="https://code.claude.com/docs/en/memory",
         checked="measured: Claude Code 2.1.332 (AGENTS.md only without a CLAUDE.md: https://code.claude.com/docs/en/memory)",
@@ -370,6 +396,9 @@ TOOLS: tuple[Tool, ...] = (
         ),
         mcp=Mcp((".mcp.json",), "stdio"),  # the Copilot CLI reads .mcp.json too
         transcripts=Transcripts("slug", "~/.claude"),
+        memory=MemoryStore(
+            "auto-memory", "~/.claude", "2.1.332", "~/.claude/projects/<key>/memory/ (and its team/ folder)"
+        ),
     ),
     Tool(
         name="opencode",
@@ -413,9 +442,13 @@ TOOLS: tuple[Tool, ...] = (
         # Codex has custom prompts only in the user's home (~/.codex/prompts/): with --user.
         commands=Commands(None, ".codex/prompts/remember.md", "markdown"),
         transcripts=Transcripts("rollout", "~/.codex"),
+        memory=MemoryStore(
+            "task-groups", "~/.codex", "0.171.0", "~/.codex/memories/MEMORY.md (this repository's task groups)"
+        ),
     ),
     Tool(
         name="gemini",
+        own_words=("gemini cli", "/memory refresh"),
         title="Gemini CLI",
         doc="https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/gemini-md.md",
         checked="measured: Gemini CLI 0.61.0",
@@ -449,6 +482,12 @@ TOOLS: tuple[Tool, ...] = (
         commands=Commands(".gemini/commands/remember.toml", ".gemini/commands/remember.toml", "toml"),
         mcp=Mcp((".gemini/settings.json",), "trust"),
         transcripts=Transcripts("tmp", "~/.gemini"),
+        memory=MemoryStore(
+            "registry",
+            "~/.gemini",
+            "0.61.0",
+            "~/.gemini/tmp/<id>/memory/ (private project memory); ~/.gemini/GEMINI.md's saved memories (--user)",
+        ),
     ),
     Tool(
         name="qwen",
@@ -468,9 +507,16 @@ TOOLS: tuple[Tool, ...] = (
         commands=Commands(".qwen/commands/remember.toml", ".qwen/commands/remember.toml", "toml"),
         mcp=Mcp((".qwen/settings.json",), "trust"),
         transcripts=Transcripts("tmp", "~/.qwen"),
+        memory=MemoryStore(
+            "git-root-memory",
+            "~/.qwen",
+            "0.24.4",
+            "~/.qwen/projects/<key>/memory/, .qwen/team-memory/; ~/.qwen/memories/ and QWEN.md (--user)",
+        ),
     ),
     Tool(
         name="cursor",
+        own_words=("cursor", "@codebase", "@docs", "@web"),
         title="Cursor",
         doc="https://cursor.com/docs/context/rules",
         checked="https://cursor.com/docs/context/rules (not installable here: not measured)",
@@ -515,6 +561,22 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         name="copilot",
+        own_words=(
+            "#problems",
+            "#codebase",
+            "#selection",
+            "#terminalselection",
+            "#terminallastcommand",
+            "#changes",
+            "#testfailure",
+            "#usages",
+            "#fetch",
+            "@workspace",
+            "@terminal",
+            "@vscode",
+            "copilot",
+            "firewall",
+        ),
         title="GitHub Copilot CLI",
         doc="https://docs.github.com/en/copilot/how-tos/copilot-cli",
         checked="measured: Copilot CLI 1.0.102 (.claude/rules: issue 16; https://docs.github.com/en/copilot/how-tos/copilot-cli)",
@@ -885,6 +947,8 @@ AGENT_HOOK_CLIENTS: tuple[str, ...] = tuple(
     tool.name for tool in TOOLS if tool.hooks is not None or tool.commands is not None
 )
 TRANSCRIPT_CLIENTS: tuple[str, ...] = tuple(tool.name for tool in TOOLS if tool.transcripts is not None)
+# The clients whose own memory store `gitmem import --from` reads.
+MEMORY_CLIENTS: tuple[str, ...] = tuple(tool.name for tool in TOOLS if tool.memory is not None)
 
 
 def target(name: str) -> Target:

@@ -23,6 +23,7 @@ OWNERS = {
     "mcp": "gitmem.mcp.server",
     "sqlite3": "gitmem.recall.index",
     "ahocorasick_rs": "gitmem.scan.engine",  # ahocorasick-rs
+    "re2": "gitmem.linear",  # google-re2
 }
 
 # Groups the rules below refer to.
@@ -97,6 +98,7 @@ SHARED = (
     "yamlio",
     "yamlfast",
     "markdown",
+    "linear",
     "schema",
     "clientstores",
 )
@@ -231,6 +233,7 @@ SCAN_HOOK_MODULES = (
     "gitmem",
     "gitmem.__main__",
     "gitmem.errors",
+    "gitmem.gateway",
     "gitmem.project",
     "gitmem.commands",
     "gitmem.commands.scanhook",

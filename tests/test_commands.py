@@ -288,6 +288,7 @@ def test_list_json_has_every_field(project: Path, run: Run) -> None:
         "paths",
         "targets",
         "tags",
+        "words",
         "created",
         "expires",
         "review_after",

@@ -57,6 +57,8 @@ def violations(source: str, name: str = "<source>") -> list[str]:
             owner = func.value.id if isinstance(func.value, ast.Name) else None
             if owner == "gateway":  # gateway.read_bytes(...): the way in
                 continue
+            if owner == "sqlite3" and func.attr == "connect" and not _checked_database(node):
+                found.append(f"{name}:{node.lineno}: sqlite3.connect() of a path the gateway did not resolve")
             if (owner in MODULE_CALLS and func.attr in MODULE_CALLS[owner]) or owner in MODULES_FORBIDDEN:
                 found.append(f"{name}:{node.lineno}: {owner}.{func.attr}()")
             elif func.attr in METHODS:
@@ -65,6 +67,19 @@ def violations(source: str, name: str = "<source>") -> list[str]:
                 # Path.replace(target) takes one argument; str.replace and bytes.replace take two or more
                 found.append(f"{name}:{node.lineno}: .replace(target)")
     return found
+
+
+def _checked_database(node: ast.Call) -> bool:
+    """``sqlite3.connect(":memory:")`` or ``sqlite3.connect(gateway.resolve(...))``."""
+    first = node.args[0] if node.args else None
+    if isinstance(first, ast.Constant):
+        return first.value == ":memory:"
+    return (
+        isinstance(first, ast.Call)
+        and isinstance(first.func, ast.Attribute)
+        and isinstance(first.func.value, ast.Name)
+        and first.func.value.id == "gateway"
+    )
 
 
 def package_violations(package: Path) -> list[str]:
@@ -105,6 +120,7 @@ VIOLATIONS = [
     ("import tempfile", "import tempfile"),
     ("import io\nio.open('f')", "io.open()"),
     ("def f():\n    with open('f', 'a+b') as h:\n        pass", "open()"),
+    ("import sqlite3\nsqlite3.connect(path)", "sqlite3.connect()"),
 ]
 
 
@@ -116,11 +132,13 @@ def test_the_checker_flags_each_kind_of_file_access(source: str, what: str) -> N
 
 def test_the_checker_passes_what_is_not_file_access() -> None:
     clean = (
-        "s = 'a'.replace('a', 'b')\nb = b'x'.replace(b'x', b'y', 1)\nd = dt.replace(year=1)\ngateway.read_bytes(p, q)"
+        "s = 'a'.replace('a', 'b')\nb = b'x'.replace(b'x', b'y', 1)\nd = dt.replace(year=1)\ngateway.read_bytes(p, q)\n"
+        "sqlite3.connect(':memory:')\nsqlite3.connect(gateway.resolve(p, q))\n"
     )
     assert violations(clean) == []
 
 
+@pytest.mark.slow
 def test_a_module_added_to_the_package_that_opens_a_file_fails_the_check(tmp_path: Path) -> None:
     """The whole check, on a copy of the package with one new module that writes a file itself."""
     copy = tmp_path / "gitmem"

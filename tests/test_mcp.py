@@ -60,6 +60,7 @@ def test_a_real_client_lists_the_tools_recalls_proposes_and_appends(project: Pat
                 "paths": ["api/**"],
                 "tags": ["testing"],
                 "targets": ["claude", "cursor"],
+                "words": ["suite  is slow", "tests take forever"],
             },
         )
         seen["list"] = await session.call_tool("list_memories", {"status": "proposed"})
@@ -71,7 +72,15 @@ def test_a_real_client_lists_the_tools_recalls_proposes_and_appends(project: Pat
     assert set(tools) == {"recall", "propose", "list_memories", "append_journal"}
     assert "gitmem accept" in tools["propose"].description and "proposed" in tools["propose"].description
     assert "may be stale" in tools["recall"].description
-    assert set(tools["propose"].input_schema["properties"]) == {"title", "body", "kind", "paths", "tags", "targets"}
+    assert set(tools["propose"].input_schema["properties"]) == {
+        "title",
+        "body",
+        "kind",
+        "paths",
+        "tags",
+        "targets",
+        "words",
+    }
     assert tools["propose"].input_schema["required"] == ["title"]
     assert set(tools["recall"].input_schema["properties"]) == {"query", "k", "path"}
     # Read-only tools say so (codex exec runs those without approval), the others do not claim it.
@@ -98,6 +107,8 @@ def test_a_real_client_lists_the_tools_recalls_proposes_and_appends(project: Pat
         date.today().isoformat(),
     )
     assert proposal["targets"] == ["claude", "cursor"]
+    assert proposal["words"] == ["suite is slow", "tests take forever"]  # for the future asker, reviewed in the PR
+    assert "teammate" in tools["propose"].input_schema["properties"]["words"]["description"]
 
     assert text_of(seen["list"]) == (
         "[run-the-api-tests-with-pytest-x] (convention, proposed; applies to api/**; for claude, cursor only) "

@@ -132,3 +132,65 @@ def test_a_huge_memory_file_in_the_store_is_not_read(project: Path, run: Run) ->
     assert result.code == 1
     assert ".memory/memories/huge.yaml:1:1: file: too large (" in result.err
     assert peak < BIG // 2, f"peak {peak / 2**20:.1f} MiB while validating"
+
+
+def _tree_naming_one_blob(work: Path, blob: bytes, count: int) -> str:
+    """A commit whose .memory/memories names one blob ``count`` times (git stores it once: the pack is small)."""
+    work.mkdir()
+    git(work, "init", "-q", "-b", "main")
+    oid = subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=work, input=blob, capture_output=True,
+                         check=True).stdout.decode().strip()  # fmt: skip
+    entries = "".join(f"100644 blob {oid}\tm{index}.yaml\n" for index in range(count))
+    memories = subprocess.run(["git", "mktree"], cwd=work, input=entries.encode(), capture_output=True, check=True)
+    memory = subprocess.run(["git", "mktree"], cwd=work, capture_output=True, check=True,
+                            input=f"040000 tree {memories.stdout.decode().strip()}\tmemories\n".encode())  # fmt: skip
+    root = subprocess.run(["git", "mktree"], cwd=work, capture_output=True, check=True,
+                          input=f"040000 tree {memory.stdout.decode().strip()}\t.memory\n".encode())  # fmt: skip
+    commit = git(work, "commit-tree", "-m", "many", root.stdout.decode().strip()).strip()
+    git(work, "update-ref", "refs/heads/main", commit)
+    return commit
+
+
+LIMITS = [(3000, 60_000, "more than 1000 memory files"), (900, 20_000, "bytes of memory files (a pack may hold")]
+
+
+@pytest.mark.parametrize(("count", "size", "limit"), LIMITS)
+def test_a_pack_over_the_file_or_byte_limit_is_refused_before_its_blobs_are_read(
+    project: Path, tmp_path: Path, run: Run, count: int, size: int, limit: str
+) -> None:
+    blob = b"id: m0\ntitle: T\nkind: fact\nstatus: active\nbody: '" + b"x" * size + b"'\n"
+    _tree_naming_one_blob(tmp_path / "many", blob, count)
+    config = (project / ".memory/config.yaml").read_bytes()
+    tracemalloc.start()
+    try:
+        result = run("sources", "add", str(tmp_path / "many"), "--rev", "main", "--name", "many")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result.code == 3, result.err
+    assert result.err.startswith("error: source 'many': ") and limit in result.err and len(result.err.splitlines()) == 1
+    assert peak < 4 * 1024 * 1024, f"peak {peak / 2**20:.1f} MiB"
+    assert (project / ".memory/config.yaml").read_bytes() == config
+
+
+def test_a_tag_with_hidden_text_is_never_printed_or_pinned(project: Path, tmp_path: Path, run: Run) -> None:
+    pack = tmp_path / "pack"
+    (pack / ".memory/memories").mkdir(parents=True)
+    git(pack, "init", "-q", "-b", "main")
+    (pack / ".memory/memories/one.yaml").write_text("id: one\ntitle: One\nkind: fact\nstatus: active\n")
+    git(pack, "add", "-A")
+    git(pack, "commit", "-q", "-m", "one")
+    git(pack, "tag", "v1.0")
+    git(pack, "tag", "v9.0\u202e1.0v")  # sorts newest, and a terminal shows it as another version
+    config = (project / ".memory/config.yaml").read_bytes()
+    refused = run("sources", "add", str(pack), "--rev", "v9.0\u202e1.0v", "--name", "acme")
+    assert refused.code == 2 and "U+202E" in refused.err and "\u202e" not in refused.out + refused.err
+    assert (project / ".memory/config.yaml").read_bytes() == config
+    added = run("sources", "add", str(pack), "--name", "acme")  # the newest tag gitmem can pin
+    assert added.code == 0, added.err
+    assert "\u202e" not in added.out + added.err
+    text = (project / ".memory/config.yaml").read_text(encoding="utf-8")
+    assert "rev: v1.0" in text and "\u202e" not in text
+    assert run("compile").code == 0
+    updated = run("sources", "update")
+    assert updated.code == 0 and "\u202e" not in updated.out + updated.err

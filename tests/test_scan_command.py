@@ -320,3 +320,38 @@ def test_the_hook_path_imports_no_heavy_library(project: Path, run: Run) -> None
     )
     done = subprocess.run([sys.executable, "-c", probe], cwd=project, capture_output=True, text=True, check=False)
     assert done.stdout.splitlines()[-1] == "0 []", done.stdout + done.stderr
+
+
+def test_a_large_tree_is_scanned_in_two_processes_with_the_same_result(
+    project: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``scan PATH`` deals a large tree's files out to two processes (as kingfisher uses both cores): the same
+    findings, in the same order, and the same count of files scanned; never on the hook's path."""
+    from gitmem.commands import scan as scan_command
+
+    for n in range(70):
+        body = "".join(f"value_{i} = {i}\n" for i in range(n * 3))
+        secret = f"TOKEN = '{ghp()}'\n" if n % 3 == 0 else ""
+        write(project / "src" / f"m{n:02d}" / "mod.py", body + secret + ("a\u200bb\n" if n % 7 == 0 else ""))
+    (project / "src" / "blob.bin").write_bytes(b"\x00" * 100)
+    single = run("scan", "--json", "src")
+    calls: list[int] = []
+    real = scan_command._in_processes
+
+    def counted(entries: list[object], settings: object, honour_allow: bool) -> tuple[int, list[object]]:
+        calls.append(len(entries))
+        return real(entries, settings, honour_allow)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(scan_command, "PROCESS_BYTES", 1)
+    monkeypatch.setattr(scan_command, "_in_processes", counted)
+    parallel = run("scan", "--json", "src")
+    assert calls == [71]
+    assert parallel == single and len(json.loads(single.out)["findings"]) == 24 + 10
+    git(project, "add", "src")
+    assert run("scan", "--staged", "--json").out == single.out  # the hook's path: one process
+    assert calls == [71]
+    # the count of files scanned is the same too
+    for n in range(70):
+        write(project / "src" / f"m{n:02d}" / "mod.py", "x = 1\n")
+    assert run("scan", "src").out == "ok: no secrets in 70 files\n"
+    assert calls == [71, 71]

@@ -387,3 +387,32 @@ def test_scanning_computes_no_slow_fingerprint_unless_the_allow_list_holds_one(m
     assert len(allowed) == 4 and len(calls) == 6
     assert len(engine.without_allowed(found, [found[1].salted(""), found[2].fingerprint()])) == 3
     assert len(calls) == 6 + 1 + 4  # the entry, then the four findings no v3 entry allows: none for the fifth
+
+
+def test_random_characters_in_one_case_cut_by_digits_are_not_a_name() -> None:
+    """``yzmil2yrmu5qfd09`` splits like camel-case words, but one case cut by numbers again and again is random
+    (the peers' tests hold such tokens); ``sha256sum``-like names, with one number, stay names. A UUID assigned to a
+    credential's name is a credential (many providers' keys are UUIDs)."""
+    rng = random.Random(261)
+    letters = "".join(rng.sample("abcdefghijklmnopqrstuvwxyz", 12))
+    value = f"{letters[:5]}{rng.randrange(2, 9)}{letters[5:9]}{rng.randrange(2, 9)}{letters[9:]}{rng.randrange(10, 99)}"
+    assert [f.rule for f in scan_text(f"api_token = '{value}'", kind="code")] == ["generic-secret"]
+    assert [f.rule for f in scan_text(f"api_token = '{value.upper()}'", kind="code")] == ["generic-secret"]
+    assert scan_text("api_token = 'credentials256sum'", kind="code") == []
+    hexes = ["".join(rng.choice("0123456789abcdef") for _ in range(n)) for n in (8, 4, 4, 4, 12)]
+    uuid = "-".join(hexes)
+    assert [f.rule for f in scan_text(f"zenscrape_token = '{uuid}'", kind="code")] == ["generic-secret"]
+    assert scan_text(f"request_id = '{uuid}'", kind="code") == []
+
+
+def test_a_services_key_is_found_when_its_value_is_unmistakably_random() -> None:
+    """``azureKey`` names no credential word, but a key of a service whose value is 24 or more random characters is
+    one; a data structure's key (``cacheKey``, ``partition_key``) or a value that could be written by hand is not."""
+    rng = random.Random(262)
+    value = "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(40))
+    assert [f.rule for f in scan_text(f'azureKey := "{value}"', kind="code")] == ["generic-secret"]
+    assert [f.rule for f in scan_text(f"adzuna_key: '{value}'", kind="code")] == ["generic-secret"]
+    assert scan_text(f'cacheKey := "{value}"', kind="code") == []
+    assert scan_text(f"partition_key = '{value}'", kind="code") == []
+    assert scan_text("azureKey := 'tenant-settings-default-v2'", kind="code") == []
+    assert scan_text(f"KEY = '{value[:20]}'", kind="code") == []

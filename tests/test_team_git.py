@@ -158,3 +158,9 @@ def test_merge_driver_removes_a_memory_reverted_on_one_side() -> None:
     result = merge_rules_file(_file("a b"), _file("a b c"), _file("a"))
     assert result.conflicts == 0
     assert result.text == _file("a c")
+
+
+def test_gitmem_revert_of_a_mistyped_id_says_no_such_memory(team: Path, run: Run) -> None:
+    result = run("revert", "use-pnmp")
+    assert result.code == 2
+    assert result.err == "error: no memory 'use-pnmp' (did you mean 'use-pnpm'?)\n"  # not "never committed: forget it"

@@ -440,3 +440,14 @@ def test_a_long_run_of_tag_characters_takes_linear_time() -> None:
     cost(1000)
     small, big = cost(20_000), cost(80_000)
     assert big < small * 4 * 3 + 0.05, (small, big)  # quadratic would be 16x
+
+
+def test_a_byte_order_mark_is_allowed_only_at_the_start_of_a_file(project: Path, run: Run) -> None:
+    """A title that is only U+FEFF passed the field check (index 0 of the value) and then stood mid-file once
+    compiled, where compile refused it: a field's BOM is hidden text, a file's leading BOM is not."""
+    assert find_hidden("\ufeff") != []
+    assert find_hidden("\ufeff# Notes\n", file=True) == []
+    assert find_hidden("# Notes\n\ufeff", file=True) != []
+    result = run("add", "\ufeff", "--id", "bom", "--kind", "fact")
+    assert result.code == 1 and "U+FEFF" in result.err
+    assert list(memory_dir(project).glob("*.yaml")) == []

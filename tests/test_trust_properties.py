@@ -85,7 +85,8 @@ def allowed_lines(memory: dict[str, Any]) -> set[str]:
 
 GENERATED = re.compile(
     r"^(### .+|More project memories were left out to fit the token budget: .+|"
-    r"- .+ \(`[a-z0-9-]+`(, (high|low) priority)?\)|<!-- gitmem:begin hash=[0-9a-f]+: .*-->)$"
+    r"This block holds \d+ of the \d+ memories in full\..*|\d+ more not listed, by topic: .+|"
+    r"- .+ \(`[a-z0-9-]+`(, (high|low) priority)?\)|- .+: `[a-z0-9-]+`|<!-- gitmem:begin hash=[0-9a-f]+: .*-->)$"
 )
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from typing import Any
 from gitmem import gateway
 from gitmem.adopt import kinds, markdown, sources
 from gitmem.adopt.sources import Format, Scope
-from gitmem.adopt.wording import DESCRIBED, same_thing, section_tag, title_and_body
+from gitmem.adopt.wording import DESCRIBED, code_key, same_thing, section_tag, title_and_body
 from gitmem.compile import block
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import command, removed
@@ -73,6 +73,7 @@ class Draft:
     tags: tuple[str, ...] = ()
     memory: Memory | None = None
     written: Path | None = None
+    targets: tuple[str, ...] = ()  # the one tool a line written for it is for (Copilot's `#problems`); () every tool
 
     def widen(self, paths: tuple[str, ...], priority: str) -> None:
         """Cover another occurrence's scope too: everywhere if either is, else both sets of globs."""
@@ -208,6 +209,7 @@ class _Read:
     parsed: markdown.Parsed
     scope: Scope
     description: str = ""  # a tool-folder rule's `description` (Cursor, Kiro, ...): when the tool applies it
+    title: str = ""  # the document's title: its first `#` heading (says what the file is, not what a rule is)
 
 
 def _read_file(project: Project, path: str, fmt: Format, report: ImportReport) -> _Read | None:
@@ -252,7 +254,22 @@ def _read_file(project: Project, path: str, fmt: Format, report: ImportReport) -
         report.skipped.append(Skipped(path, 0, f"{exc}: fix its frontmatter first"))
         return None
     description = front.fields.get("description") if fmt.folder is not None else None
-    return _Read(lines, markdown.parse(readable), scope, description.strip() if isinstance(description, str) else "")
+    described = description.strip() if isinstance(description, str) else ""
+    return _Read(lines, markdown.parse(readable), scope, described, _document_title(readable))
+
+
+def _document_title(lines: list[str]) -> str:
+    """The first heading of the file when it is a level-1 ``#`` heading (as the parser words headings), else ""."""
+    from gitmem.markdown import heading
+
+    for line in lines:
+        if not line.strip():
+            continue
+        found = heading(line)
+        if found is None or found[0] != 1:
+            return ""
+        return markdown.heading_text(found[1])
+    return ""
 
 
 # -- the import ----------------------------------------------------------------------------------------------------
@@ -300,6 +317,7 @@ def import_rules(
             if memory.source == "import":
                 imported.setdefault(title_key(memory.title), memory)
     drafts: similar.Pool[Draft] = similar.Pool(threshold)
+    by_code: dict[frozenset[str], Draft] = {}
     guard = removed.guard(project, snapshot, threshold)
 
     queue: list[tuple[str, Format, Scope | None, str | None, int]] = [
@@ -341,10 +359,11 @@ def import_rules(
             if hops < IMPORT_HOPS:
                 queue.append((target, sources.format_of(target) or sources.MARKDOWN, scope, path, hops + 1))
         covered: set[int] = set()
-        for item in read.parsed.items:
+        for item in enumerations(read.parsed.items):
             covered.update(range(item.line, item.end + 1))
             info.items += 1
-            _take(report, path, read.lines, item, scope, live, drafts, imported, guard, force, read.description)
+            place = _Place(path, read.lines, scope, read.description, read.title, fmt.tool)
+            _take(report, place, item, live, drafts, imported, guard, force, by_code)
         for char in find_hidden("\n".join(read.lines)):
             if char.line not in covered:
                 report.warnings.append(
@@ -387,20 +406,31 @@ def _resolve_import(project: Project, importer: str, target: str) -> str | None:
     return relative if (project.root / relative).is_file() else None
 
 
+@dataclass(frozen=True)
+class _Place:
+    """Where an item was read: the file, its lines and scope, and what the file says about all its items."""
+
+    path: str
+    lines: list[str]
+    scope: Scope
+    description: str  # a tool-folder rule's `description`
+    title: str  # the document's title
+    tool: str  # the tool whose file it is ("agents", "copilot", ...)
+
+
 def _take(
     report: ImportReport,
-    path: str,
-    lines: list[str],
+    place: _Place,
     item: markdown.Item,
-    scope: Scope,
     live: similar.Pool[Memory],
     drafts: similar.Pool[Draft],
     imported: dict[str, Memory],
     guard: removed.Guard,
     force: bool,
-    description: str = "",
+    by_code: dict[frozenset[str], Draft],
 ) -> None:
-    """Decide what becomes of one item."""
+    """Decide what becomes of one item (``by_code``: the drafts that are only a code block, by its commands)."""
+    path, lines, scope, description = place.path, place.lines, place.scope, place.description
     source = Source(path, item.line, item.end, item.lead)
     title, body = title_and_body(item)
     if description:  # when the tool applies the rule: the memory keeps it
@@ -425,19 +455,66 @@ def _take(
         report.known.append(Known(source, title, memory.id, memory.status, "duplicate", round(score, 3)))
         return
     repeated = drafts.best_words(title_words, all_words, text)
-    if repeated is not None and same_thing(title, body, repeated[0].title, repeated[0].body):
+    same_code = by_code.get(key) if (key := code_key(body)) is not None and not item.head else None
+    if same_code is not None:
+        repeated = (same_code, 1.0)
+    if repeated is not None and (same_code is not None or same_thing(title, body, repeated[0].title, repeated[0].body)):
         repeated[0].sources.append(source)
         repeated[0].widen(scope.paths, scope.priority)
+        if repeated[0].targets and kinds.tool_specific(place.tool, "\n".join(lines[item.line - 1 : item.end])) is None:
+            repeated[0].targets = ()  # also written for every tool: for every tool
         return
     rejected = guard.check(title, body)
     if rejected is not None and not force:
         report.rejected.append(Rejected(source, title, rejected))
         return
-    kind, kind_from = kinds.guess(item.headings, title, item.bullet)
+    kind, kind_from = kinds.guess(item.headings, title, item.bullet, place.title)
     tag = section_tag(item.section) if item.section else None
+    only = kinds.tool_specific(place.tool, "\n".join(lines[item.line - 1 : item.end]))
     draft = Draft(title, body, kind, kind_from, scope.paths, scope.priority, [source], (tag,) if tag else ())
+    draft.targets = (only,) if only else ()
     report.drafts.append(draft)
     drafts.add_words(draft, title_words, all_words, text)
+    if key is not None and not item.head:
+        by_code.setdefault(key, draft)
+
+
+def enumerations(items: Sequence[markdown.Item]) -> list[markdown.Item]:
+    """``items`` with each enumeration joined into one item: three or more items listed under the same lead-in,
+    each a short entry that starts with a code span (deno's "start with one of these prefixes:" and twelve lines
+    such as "`ci:` — CI changes"). Such a list is one rule (which prefixes exist), not twelve; the lead-in is its
+    head and the entries its body."""
+    out: list[markdown.Item] = []
+    index = 0
+    while index < len(items):
+        item = items[index]
+        run = index
+        while run + 1 < len(items) and items[run + 1].lead == item.lead and items[run + 1].context == item.context:
+            run += 1
+        group = items[index : run + 1]
+        if item.lead and item.context and len(group) >= 3 and all(_entry(member) for member in group):
+            out.append(
+                replace(
+                    item,
+                    head=item.context,
+                    rest=[f"- {member.head}" for member in group],
+                    end=group[-1].end,
+                    context="",
+                )
+            )
+            index = run + 1
+            continue
+        out.append(item)
+        index += 1
+    return out
+
+
+ENTRY_MAX = 80  # an enumeration's entry is short: a term and a few words about it
+
+
+def _entry(item: markdown.Item) -> bool:
+    head = item.head.strip()
+    return item.bullet and not item.rest and len(head) <= ENTRY_MAX and head.startswith("`") and head.find("`", 1) > 0
 
 
 def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today: date) -> None:
@@ -454,6 +531,7 @@ def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today
             body=draft.body,
             priority=draft.priority,
             paths=draft.paths,
+            targets=draft.targets,
             tags=draft.tags,
             created=today,
             source="import",

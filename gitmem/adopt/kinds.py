@@ -43,6 +43,12 @@ _IMPERATIVE = frozenset((
 # fmt: on
 
 
+def starts_imperative(text: str) -> bool:
+    """Whether ``text`` starts with a verb of command ("Use…", "Run…", "Never…")."""
+    words = re.findall(r"[a-z']+", text.lower())
+    return bool(words) and words[0] in _IMPERATIVE
+
+
 def kind_of_heading(heading: str) -> str | None:
     text = heading.lower().replace("’", "'")
     for kind, pattern in _PATTERNS:
@@ -51,15 +57,19 @@ def kind_of_heading(heading: str) -> str | None:
     return None
 
 
-def guess(headings: tuple[str, ...], text: str, bullet: bool) -> tuple[str, str]:
+def guess(headings: tuple[str, ...], text: str, bullet: bool, title: str = "") -> tuple[str, str]:
     """The kind of an item and where the guess came from (``heading "Code style"``, ``wording`` or ``default``).
 
-    The document's title (a first ``#`` heading) counts only when it names a kind.
+    ``title`` is the document's title (its first ``#`` heading) when ``headings`` start with it: it says what the
+    document is ("Gemini CLI Project Context", "Overview"), not what each rule is, so it never makes every rule a
+    fact (the kind a budget cuts first); it counts when it names another kind ("# Architecture decisions").
     """
-    for heading in reversed(headings):
+    for index in range(len(headings) - 1, -1, -1):
+        heading = headings[index]
         kind = kind_of_heading(heading)
-        if kind is not None:
-            return kind, f'heading "{heading}"'
+        if kind is None or (index == 0 and title and heading == title and kind == "fact"):
+            continue
+        return kind, f'heading "{heading}"'
     words = re.findall(r"[a-z']+", text.lower())
     first = words[0] if words else ""
     if first in ("we", "decided", "decision") and any(w in words[:4] for w in ("decided", "chose", "picked")):
@@ -69,3 +79,23 @@ def guess(headings: tuple[str, ...], text: str, bullet: bool) -> tuple[str, str]
     if not bullet:
         return "fact", "default for prose"
     return "convention", "default"
+
+
+def tool_specific(tool: str, text: str) -> str | None:
+    """``tool`` when ``text`` (read from that tool's own file) uses words only that tool understands (its record's
+    ``own_words``), else None."""
+    from gitmem.tools import BY_NAME
+
+    record = BY_NAME.get(tool)
+    words = record.own_words if record is not None else ()
+    if not words:
+        return None
+    lowered = f" {' '.join(text.lower().split())} "
+    for word in words:
+        at = lowered.find(word)
+        while at >= 0:
+            before, after = lowered[at - 1], lowered[at + len(word) : at + len(word) + 1]
+            if not (before.isalnum() or before in "#@/") and not (after.isalnum() or after in "-_/"):
+                return tool
+            at = lowered.find(word, at + 1)
+    return None

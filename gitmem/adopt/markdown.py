@@ -14,10 +14,10 @@ numbers stay those of the file.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from gitmem import markdown as md
+from gitmem.linear import linear
 
 LABEL_MAX = 80  # a bullet this short ending with ':' may label the list nested under it
 
@@ -240,7 +240,7 @@ def _touch(block: _Block, number: int) -> None:
     block.end = max(block.end, number)
 
 
-_LINKS_ONLY = re.compile(r"(?:\[[^\]]*\]\([^)\s]*\)[\s,;|·–—-]*)+")
+_LINKS_ONLY = linear(r"(?:\[[^\]]*\]\([^)\s]*\)[\s,;|·–—-]*)+")
 
 
 def _takes_table(block: _Block, line: str) -> bool:

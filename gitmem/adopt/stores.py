@@ -7,24 +7,25 @@ Four formats, as the clients write them (docs/import.md has the details and the 
   ``- [Title](file.md) — hook`` pointers, which is skipped. Claude Code and Qwen Code.
 - ``notes``: Gemini CLI's private project memory: a ``MEMORY.md`` index and sibling notes, free Markdown; every
   bullet or paragraph is an entry, a line of links only (a pointer to a note) is not.
-- ``codex``: Codex's ``MEMORY.md``: ``# Task Group:`` blocks, each with ``applies_to: cwd=<folder>``; the bullets
+- ``task-groups``: Codex's ``MEMORY.md``: ``# Task Group:`` blocks, each with ``applies_to: cwd=<folder>``; the bullets
   under a block's ``## User preferences``, ``## Reusable knowledge`` and ``## Failures and how to do differently``
   of the blocks whose folder is this repository (or inside it). The ``## Task`` routing sections are not memories.
 - ``section``: the bullets under ``## Gemini Added Memories`` / ``## Qwen Added Memories`` in the user's global
   ``GEMINI.md`` / ``QWEN.md``, which the clients' ``save_memory`` tool appended to (all personal).
 
-Every read goes through ``read_store_file``: bounded (``MAX_BYTES`` a file, ``MAX_FILES`` a store), and a link that
-leads out of the store's folder is refused, as is a store folder that is itself a link. Nothing else is opened.
+Every read goes through ``read_store_file`` (and the file gateway, held to the store's folder): bounded (``MAX_BYTES``
+a file, ``MAX_FILES`` a store), and a link that leads out of the store's folder is refused, as is a store folder that
+is itself a link. Nothing else is opened.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gitmem import gateway
 from gitmem.adopt import kinds, markdown
 from gitmem.adopt.sources import read_frontmatter
 from gitmem.adopt.wording import title_and_body
@@ -82,32 +83,24 @@ class StoreRead:
 
 
 def read_store_file(place: Place, path: Path) -> str:
-    """The text of one file of a store; every read of a client's store goes through here (to be swapped for
-    gitmem's file gateway). Refused: a store folder that is a link, a link leading out of the store's folder, a
-    file that is not regular, over ``MAX_BYTES`` or not UTF-8."""
+    """The text of one file of a store; every read of a client's store goes through here, and through the file
+    gateway, held to the store's own folder. Refused: a store folder that is a link, a link leading out of the
+    store's folder, a file that is not regular, over ``MAX_BYTES`` or not UTF-8."""
     base = place.base
+    if os.path.islink(place.path) or (base != place.path and os.path.islink(base)):
+        raise StoreRefused("the store's folder is a link: not followed")
+    if not gateway.is_inside(path, [base]):
+        raise StoreRefused("a link leading out of the store: not followed")
     try:
-        if os.path.islink(place.path) or (base != place.path and os.path.islink(base)):
-            raise StoreRefused("the store's folder is a link: not followed")
-        real_base = os.path.realpath(base)
-        real = os.path.realpath(path)
-        if real != real_base and not real.startswith(real_base.rstrip(os.sep) + os.sep):
-            raise StoreRefused("a link leading out of the store: not followed")
-        fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        raw = gateway.read_bytes(base, path, limit=MAX_BYTES)
+    except gateway.TooLarge:
+        raise StoreRefused(f"over the {MAX_BYTES // 1024} KiB limit of a store file") from None
+    except gateway.NotRegular:
+        raise StoreRefused("not a regular file") from None
+    except gateway.OutsideRoot:
+        raise StoreRefused("a link leading out of the store: not followed") from None
     except OSError as exc:
         raise StoreRefused(f"cannot read: {exc.strerror}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise StoreRefused("not a regular file")
-        if info.st_size > MAX_BYTES:
-            raise StoreRefused(f"over the {MAX_BYTES // 1024} KiB limit of a store file ({info.st_size} bytes)")
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            raw = handle.read(MAX_BYTES + 1)
-    finally:
-        os.close(fd)
-    if len(raw) > MAX_BYTES:
-        raise StoreRefused(f"over the {MAX_BYTES // 1024} KiB limit of a store file")
     try:
         return raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
@@ -140,8 +133,8 @@ def read_place(place: Place, root: Path) -> StoreRead:
                 read.skipped.append((where, 0, "no frontmatter with a memory type: not one of the client's memories"))
             else:
                 read.entries.append(entry)
-        elif place.format == "codex":
-            read.entries.extend(_codex(place, path, where, lines, root, read))
+        elif place.format == "task-groups":
+            read.entries.extend(_task_groups(place, path, where, lines, root, read))
         elif place.format == "section":
             read.entries.extend(_section(place, path, where, lines))
         else:
@@ -150,7 +143,7 @@ def read_place(place: Place, root: Path) -> StoreRead:
 
 
 def _where(place: Place, path: Path) -> str:
-    if place.format in ("codex", "section"):
+    if place.format in ("task-groups", "section"):
         return place.label
     try:
         relative = path.relative_to(place.path).as_posix()
@@ -302,7 +295,7 @@ def _section(place: Place, path: Path, where: str, lines: list[str]) -> list[Ent
     return _items(place, path, where, readable, None)
 
 
-def _codex(place: Place, path: Path, where: str, lines: list[str], root: Path, read: StoreRead) -> list[Entry]:
+def _task_groups(place: Place, path: Path, where: str, lines: list[str], root: Path, read: StoreRead) -> list[Entry]:
     """The consolidated bullets of the task groups that apply to this repository."""
     readable = [""] * len(lines)
     blocks: list[tuple[int, int]] = []

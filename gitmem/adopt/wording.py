@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 from gitmem.adopt import markdown
-from gitmem.journal.harvest import split_item
+from gitmem.journal.harvest import TITLE_SOFT, split_item
 from gitmem.journal.markdown import Item as LogItem
+from gitmem.linear import linear
 from gitmem.memory import similar
 
 INLINE_CODE_MAX = 100  # a one-line code block after "…with:" joins the title up to this long
@@ -35,16 +36,56 @@ def title_and_body(item: markdown.Item) -> tuple[str, str]:
 
 
 def _title_and_body(head: str, rest: list[str]) -> tuple[str, str]:
+    label = _BOLD_LABEL.match(head)
+    if label is not None and _is_label(label.group(2)):
+        # "**Install Dependencies:** `npm install`": the label names what the rule is about, the rest is the rule
+        name, said = label.group(2).strip().rstrip(":").strip(), label.group(3).strip()
+        joined = f"{name}: {said}" if said else name
+        if said and len(joined) <= TITLE_SOFT:
+            return split_item(LogItem("", 1, joined, rest))
     return split_item(LogItem("", 1, head, rest))
 
 
+LABEL_WORDS = 4  # a bold label is a few words ("Error Handling"); a longer bold part is the rule itself
+
+
+def _is_label(bold: str) -> bool:
+    """Whether the bold part of ``**…**: rest`` only labels the rest (``Install Dependencies:``, ``Error Handling``)
+    rather than stating the rule (``Postgres is the only datastore``, ``Pin Node 20``)."""
+    from gitmem.adopt.kinds import starts_imperative
+
+    text = bold.strip()
+    if text.endswith(":"):
+        return True
+    return len(text.split()) <= LABEL_WORDS and not starts_imperative(text)
+
+
+_BOLD_LABEL = re.compile(r"(\*\*|__)([^*_]+?)\1\s*(?:[:.–—-]\s*)?(.*)")
+
+
 DESCRIBED, LISTED_UNDER = similar.CONTEXT_PREFIXES[1], similar.CONTEXT_PREFIXES[0]  # not what a rule says
-_SPECIFIC = re.compile(r"`[^`]+`|[\w.~-]*/[\w./~*-]+|\b\d+(?:\.\d+)*\b|\b[\w-]+\.[a-z]{1,5}\b")
+_SPECIFIC = linear(r"`[^`]+`|[\w.~-]*/[\w./~*-]+|\b\d+(?:\.\d+)*\b|\b[\w-]+\.[a-z]{1,5}\b")
 
 
 def _specifics(text: str) -> set[str]:
-    """What makes a rule this rule and not its neighbour: code spans, paths, file names and numbers."""
-    return {match.strip("`").lower() for match in _SPECIFIC.findall(text)}
+    """What makes a rule this rule and not its neighbour: code spans, paths, file names and numbers, and the command
+    lines of its code blocks (their comments are wording, not what the block runs). Read line by line: a fence is
+    not a code span."""
+    found: set[str] = set()
+    fence = ""
+    for line in text.split("\n"):
+        stripped = line.strip()
+        marker = stripped[:3]
+        if marker in ("```", "~~~") and (not fence or stripped.startswith(fence)):
+            fence = "" if fence else marker
+            continue
+        if fence:
+            command = stripped.split(" #", 1)[0].strip().lower()
+            if command and not command.startswith(("#", "//")):
+                found.add(" ".join(command.split()))
+            continue
+        found.update(match.strip("`").lower() for match in _SPECIFIC.findall(line))
+    return found
 
 
 def same_thing(title: str, body: str, other_title: str, other_body: str) -> bool:
@@ -71,3 +112,13 @@ def section_tag(section: str) -> str | None:
     """A tag from a section heading ("Code style" -> ``code-style``), or ``None`` when it gives none."""
     tag = _TAG.sub("-", section.lower()).strip("-")[:48].rstrip("-")
     return tag or None
+
+
+def code_key(body: str) -> frozenset[str] | None:
+    """The commands of a body that is only code blocks (an item titled by its heading: "Running Tests" then a
+    block), to find the same block under another heading ("Testing") in another file; ``None`` for other bodies."""
+    lines = [line.strip() for line in body.strip().split("\n")]
+    if not lines or not lines[0].startswith(("```", "~~~")) or not lines[-1].startswith(("```", "~~~")):
+        return None
+    commands = _specifics(body)
+    return frozenset(commands) if len(commands) >= 2 else None

@@ -26,6 +26,14 @@ from gitmem.memory.model import KINDS, PRIORITIES
 @click.option("--path", "paths", multiple=True, metavar="GLOB", help="Where it applies, e.g. 'web/**' (repeatable).")
 @target_option("Compile it only for this target (repeatable), e.g. cursor; default: every target.")
 @click.option("--tag", "tags", multiple=True, help="A label (repeatable).")
+@click.option(
+    "--word",
+    "words",
+    multiple=True,
+    metavar="WORDS",
+    help="A word or short phrase a teammate would use when it matters, e.g. 'tests hang' (repeatable): recall "
+    "matches it.",
+)
 @click.option("--expires", metavar="DATE", help="Stop compiling it after this date (YYYY-MM-DD, or e.g. 90d).")
 @click.option("--review-after", metavar="DATE", help="Ask for a review after this date (YYYY-MM-DD, or e.g. 12w).")
 @click.option("--supersedes", multiple=True, metavar="ID", help="A memory this one replaces; it is retired.")
@@ -53,6 +61,7 @@ def add(
     paths: tuple[str, ...],
     targets: tuple[str, ...],
     tags: tuple[str, ...],
+    words: tuple[str, ...],
     expires: str | None,
     review_after: str | None,
     supersedes: tuple[str, ...],
@@ -105,6 +114,7 @@ def add(
         paths=tuple(dict.fromkeys(paths)),
         targets=tuple(dict.fromkeys(targets)),
         tags=tuple(dict.fromkeys(tags)),
+        words=tuple(dict.fromkeys(" ".join(word.split()) for word in words)),
         created=day,
         expires=actions.parse_date(expires, "--expires", day) if expires else None,
         review_after=actions.parse_date(review_after, "--review-after", day) if review_after else None,

@@ -7,7 +7,7 @@ import click
 
 from gitmem.clientstores import NAMES as CLIENT_NAMES
 from gitmem.commands.output import echo, echo_json, style
-from gitmem.errors import UsageError
+from gitmem.errors import UsageError, shown
 
 if TYPE_CHECKING:
     from gitmem.adopt.fromclients import ClientImport
@@ -166,7 +166,7 @@ def _print_files(report: ImportReport) -> None:
         if info.scope is not None:
             parts.append(info.scope.note)
         noun = "item" if info.items == 1 else "items"
-        echo(f"read {info.path} ({'; '.join(parts)}): {info.items} {noun}")
+        echo(f"read {shown(info.path)} ({'; '.join(parts)}): {info.items} {noun}")
 
 
 def _print_items(project: Project, report: ImportReport) -> None:
@@ -217,10 +217,10 @@ def _print_lines(report: ImportReport, moves: list[Moved], kept: list[Kept], mov
     for moved in moves:
         verb = "would remove" if report.dry_run else "removed"
         what = "the file (nothing else was in it)" if moved.deleted else f"{len(moved.lines)} line(s)"
-        echo(f"{style(verb, fg='yellow')} {what} from {moved.path}: now memories")
+        echo(f"{style(verb, fg='yellow')} {what} from {shown(moved.path)}: now memories")
     for item in kept:
         verb = "would keep" if report.dry_run else "kept"
-        echo(f"{style(verb, fg='yellow')} {len(item.lines)} line(s) in {item.path}: {item.why}")
+        echo(f"{style(verb, fg='yellow')} {len(item.lines)} line(s) in {shown(item.path)}: {item.why}")
     lines = report.also_memories()
     if lines and not move:
         width = max(len(source.where()) for source, _ in lines)

@@ -12,7 +12,8 @@ _STYLES: dict[str, dict[str, Any]] = {"skipped": {"dim": True}, "ok": {"fg": "gr
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help='Print {"ok": bool, "checks": [{name, ok, summary, details}]}.')
 def check(as_json: bool) -> int:
-    """What CI runs, in one command: validate, scan memories and journal, compile --check, doctor errors.
+    """What CI runs, in one command: validate, scan memories and journal, compile --check, doctor errors, and
+    every change to the guard's settings (scan.exclude/allow/salt, sources) since the default branch, named.
 
     Exit 1 when any check fails, with a summary line per check and the details of each failure. Doctor warnings
     (reviews due, near-duplicates, ...) are mentioned but do not fail the check.

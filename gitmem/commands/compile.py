@@ -10,6 +10,7 @@ import click
 from gitmem.commands.options import target_option
 from gitmem.commands.output import echo, echo_json, style, table
 from gitmem.config import TARGET_NAMES
+from gitmem.errors import shown
 
 if TYPE_CHECKING:
     from gitmem.compile.changes import Report
@@ -25,7 +26,7 @@ Show = Callable[[str], str]  # a compiled file's path as the user sees it
 
 
 def _same(path: str) -> str:
-    return path
+    return shown(path)
 
 
 @click.command("compile")
@@ -266,10 +267,13 @@ def _compile_json(
 
 
 def _target_json(plan: TargetPlan, show: Show = _same) -> dict[str, Any]:
+    from gitmem.compile import budget
+
     return {
         "name": plan.target.name,
         "tokens": plan.tokens,
         "budget": plan.budget,
+        "index_tokens": budget.tokens(plan.index_chars),  # the index of left-out memories, beside the budget
         "files": [show(path) for path in plan.files],
         "compiled": plan.compiled,
         "omitted": plan.omitted,

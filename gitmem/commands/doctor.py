@@ -3,6 +3,7 @@ from __future__ import annotations
 import click
 
 from gitmem.commands.output import echo, echo_json, style
+from gitmem.errors import shown
 
 
 @click.command()
@@ -62,7 +63,7 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
         )
         return 1 if failed else 0
     for item in fixed:
-        echo(f"{style('fixed', fg='green')}: {item.path}: {item.action}")
+        echo(f"{style('fixed', fg='green')}: {shown(str(item.path))}: {item.action}")
     for finding in report.findings:
         colour = "red" if finding.severity == "error" else "yellow"
         echo(

@@ -73,6 +73,9 @@ def diff(base: str | None, head: str | None, as_json: bool) -> int:
     As a pull request is reviewed: memories that landed on BASE after the branch left it are not shown as removed
     (when BASE is an ancestor of HEAD, its merge base is BASE itself).
 
+    Changes to the guard's settings in .memory/config.yaml (scan.exclude, scan.allow, scan.salt, sources) are
+    listed too, under their own heading (JSON: "guard").
+
     The default branch is what origin/HEAD points at, else the first of origin/main, origin/master, main,
     master that exists. Invalid memory files are shown as invalid, with their problems.
 
@@ -81,13 +84,18 @@ def diff(base: str | None, head: str | None, as_json: bool) -> int:
       gitmem diff > memory-changes.md            # a pull-request comment
       gitmem diff "origin/$GITHUB_BASE_REF" HEAD --json | jq '.summary'   # CI: what the pull request changes
     """
+    from gitmem.git import guard
     from gitmem.git.provenance import diff_memories, to_markdown
     from gitmem.project import find_project
 
     project = find_project()
     result = diff_memories(project, base, head)
+    assert result.base.commit is not None
+    changes = guard.guard_changes(project, result.base.commit, result.head.commit)
     if as_json:
-        echo_json(result.to_dict())
+        echo_json({**result.to_dict(), "guard": [change.to_dict() for change in changes]})
     else:
-        click.echo(to_markdown(result), nl=False)
+        text = to_markdown(result)
+        section = guard.to_markdown(changes)
+        click.echo(text + ("\n" + section if section else ""), nl=False)
     return 0

@@ -9,6 +9,7 @@ import click
 
 from gitmem.commands.output import echo, echo_json
 from gitmem.commands.scanhook import LOG_DECODE_DEPTH, clean, finding_lines, job, legacy_warning, summary
+from gitmem.errors import shown
 
 
 @click.command()
@@ -58,51 +59,16 @@ def scan(
       gitmem scan --log session.jsonl --redact
       pbpaste | gitmem scan -
     """
-    from gitmem import gateway
-    from gitmem.errors import CannotRun, UsageError
     from gitmem.project import find_project
     from gitmem.scan import sources as src
-    from gitmem.scan.engine import redact as redact_text
-    from gitmem.scan.kinds import PROSE
 
-    if staged and redact:
-        raise UsageError("--redact rewrites files: give it paths or --log, not --staged")
-    if baseline and redact:
-        raise UsageError("give --baseline or --redact, not both")
     stdin = "-" in paths
-    if stdin and redact and as_json:
-        raise UsageError("--redact with '-' prints the redacted text: it cannot be combined with --json")
+    _check_flags(staged=staged, redact=redact, baseline=baseline, stdin=stdin, as_json=as_json)
     files = tuple(p for p in paths if p != "-")
-
     project = _project_or_none(find_project)
     settings = src.load_settings(project)
-
-    # (source, decode depth, whether allow pragmas count): a session log is an agent's text, never reviewed line
-    # by line, so a pragma in it allows nothing
-    jobs: list[tuple[src.Source, int, bool, str]] = []
-    if staged:
-        if project is None:
-            raise CannotRun("--staged needs a git repository: run it inside one")
-        jobs += [job(source) for source in src.read_staged(project, files, settings)]
-    elif files or not (stdin or logs):
-        jobs += [job(source) for source in src.read_paths(files or (".",), project, settings)]
-    for log in _client_logs(logs, project, user):
-        jobs += [(s, LOG_DECODE_DEPTH, False, PROSE) for s in src.read_paths((log,), project, src.Settings())]
-    if stdin:
-        jobs.append((src.Source("-", src.decode_bytes(sys.stdin.buffer.read())), LOG_DECODE_DEPTH, True, PROSE))
-
-    findings = []
-    redacted: list[str] = []
-    for source, depth, pragmas, kind in jobs:
-        found = src.findings_in(source, settings, decode=depth, pragmas=pragmas, honour_allow=not baseline, kind=kind)
-        findings += found
-        if not redact:
-            continue
-        if source.file is None:  # stdin: the redacted text is the output
-            click.echo(redact_text(source.text, found), nl=False)
-        elif found:
-            gateway.write_given(source.file, src.encode_text(redact_text(source.text, found), source.encoding))
-            redacted.append(source.display)
+    jobs, findings, scanned = _collect(files, staged, logs, user, stdin, redact, baseline, project, settings)
+    redacted = _scan_jobs(jobs, findings, settings, redact=redact, baseline=baseline)
 
     _warn_legacy(settings)
     if baseline:
@@ -119,8 +85,150 @@ def scan(
         echo(summary(findings, redacted), err=True)
         return 1
     if not (stdin and redact):
-        echo(clean(len(jobs), staged))
+        echo(clean(len(jobs) + scanned, staged))
     return 0
+
+
+def _check_flags(*, staged: bool, redact: bool, baseline: bool, stdin: bool, as_json: bool) -> None:
+    from gitmem.errors import UsageError
+
+    if staged and redact:
+        raise UsageError("--redact rewrites files: give it paths or --log, not --staged")
+    if baseline and redact:
+        raise UsageError("give --baseline or --redact, not both")
+    if stdin and redact and as_json:
+        raise UsageError("--redact with '-' prints the redacted text: it cannot be combined with --json")
+
+
+Job = tuple[Any, int, bool, str]  # (source, decode depth, whether allow pragmas count, kind)
+
+
+def _collect(
+    files: tuple[str, ...],
+    staged: bool,
+    logs: tuple[str, ...],
+    user: bool,
+    stdin: bool,
+    redact: bool,
+    baseline: bool,
+    project: Any,
+    settings: Any,
+) -> tuple[list[Job], list[Any], int]:
+    """What to scan, as jobs; and, for a large tree scanned in other processes, its findings and files scanned. A
+    session log is an agent's text, never reviewed line by line, so a pragma in it allows nothing."""
+    from gitmem.errors import CannotRun
+    from gitmem.scan import sources as src
+    from gitmem.scan.kinds import PROSE
+
+    jobs: list[Job] = []
+    findings: list[Any] = []
+    scanned = 0
+    if staged:
+        if project is None:
+            raise CannotRun("--staged needs a git repository: run it inside one")
+        jobs += [job(source) for source in src.read_staged(project, files, settings)]
+    elif files or not (stdin or logs):
+        entries = src.path_entries(files or (".",), project, settings)
+        if not redact and _worth_processes(entries):
+            scanned, findings = _in_processes(entries, settings, not baseline)
+        else:
+            jobs += [job(source) for entry in entries if (source := src.read_entry(entry)) is not None]
+    for log in _client_logs(logs, project, user):
+        jobs += [(s, LOG_DECODE_DEPTH, False, PROSE) for s in src.read_paths((log,), project, src.Settings())]
+    if stdin:
+        jobs.append((src.Source("-", src.decode_bytes(sys.stdin.buffer.read())), LOG_DECODE_DEPTH, True, PROSE))
+    return jobs, findings, scanned
+
+
+def _scan_jobs(jobs: list[Job], findings: list[Any], settings: Any, *, redact: bool, baseline: bool) -> list[str]:
+    """Scan each job, adding to ``findings``; with ``redact``, rewrite each file (or print stdin) redacted. The
+    files redacted."""
+    from gitmem import gateway
+    from gitmem.scan import sources as src
+    from gitmem.scan.engine import redact as redact_text
+
+    redacted: list[str] = []
+    for source, depth, pragmas, kind in jobs:
+        found = src.findings_in(source, settings, decode=depth, pragmas=pragmas, honour_allow=not baseline, kind=kind)
+        findings += found
+        if not redact:
+            continue
+        if source.file is None:  # stdin: the redacted text is the output
+            click.echo(redact_text(source.text, found), nl=False)
+        elif found:
+            gateway.write_given(source.file, src.encode_text(redact_text(source.text, found), source.encoding))
+            redacted.append(source.display)
+    return redacted
+
+
+# A tree this large (in files and bytes) is scanned in two processes, as kingfisher spreads a tree over the cores:
+# a process costs some 30 ms to start, so the pre-commit hook (--staged) and small trees stay in one
+PROCESS_FILES = 64
+PROCESS_BYTES = 4_000_000
+WORKERS = 2
+
+
+def _worth_processes(entries: list[Any]) -> bool:
+    import multiprocessing
+    import os
+
+    if len(entries) < PROCESS_FILES or (os.cpu_count() or 1) < WORKERS:
+        return False
+    if "fork" not in multiprocessing.get_all_start_methods():  # (spawn would import gitmem again in each)
+        return False
+    total = 0
+    for _display, file, _relative in entries:
+        try:
+            total += file.stat().st_size
+        except OSError:
+            continue
+        if total >= PROCESS_BYTES:
+            return True
+    return False
+
+
+def _in_processes(entries: list[Any], settings: Any, honour_allow: bool) -> tuple[int, list[Any]]:
+    """Scan ``entries`` in ``WORKERS`` forked processes, the files dealt out by size so each gets as many bytes;
+    the files scanned and the findings, in the order one process would give them."""
+    import multiprocessing
+
+    sizes = []
+    for index, (_display, file, _relative) in enumerate(entries):
+        try:
+            sizes.append((file.stat().st_size, index))
+        except OSError:
+            sizes.append((0, index))
+    parts: list[list[int]] = [[] for _ in range(WORKERS)]
+    loads = [0] * WORKERS
+    for size, index in sorted(sizes, reverse=True):
+        lightest = loads.index(min(loads))
+        parts[lightest].append(index)
+        loads[lightest] += size
+    work = [([(i, entries[i]) for i in sorted(part)], settings, honour_allow) for part in parts if part]
+    with multiprocessing.get_context("fork").Pool(len(work)) as pool:
+        results = pool.map(_scan_part, work)
+    ordered = sorted((item for part in results for item in part), key=lambda item: item[0])
+    return len(ordered), [finding for _index, found in ordered for finding in found]
+
+
+def _scan_part(work: tuple[list[tuple[int, Any]], Any, bool]) -> list[tuple[int, list[Any]]]:
+    """In a worker: read and scan each file of one part, as the single process does."""
+    from gitmem.scan import sources as src
+
+    numbered, settings, honour_allow = work
+    out = []
+    for index, entry in numbered:
+        source = src.read_entry(entry)
+        if source is None:
+            continue
+        source, depth, pragmas, kind = job(source)
+        out.append(
+            (
+                index,
+                src.findings_in(source, settings, decode=depth, pragmas=pragmas, honour_allow=honour_allow, kind=kind),
+            )
+        )
+    return out
 
 
 def _client_logs(logs: tuple[str, ...], project: Any, user: bool) -> list[str]:
@@ -206,7 +314,7 @@ def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
             continue
         seen.add(fingerprint)
         note = f" (renews {renews[id(f)]})" if renews[id(f)] else ""
-        echo(f"    - {_yaml_scalar(fingerprint)}  # {f.path}:{f.line} {f.rule}{note}")
+        echo(f"    - {_yaml_scalar(fingerprint)}  # {shown(f.path)}:{f.line} {f.rule}{note}")
     for entry in stale:
         echo(f"  # {entry}: an old entry that allows no current finding: dropped")
 

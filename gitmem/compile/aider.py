@@ -4,10 +4,9 @@ layout stay; through the YAML round-trip otherwise."""
 
 from __future__ import annotations
 
-import re
-
 from gitmem.compile.changes import FileChange, Report, read_file
 from gitmem.compile.targets import TARGETS
+from gitmem.linear import linear
 from gitmem.project import Project
 
 # The target whose tool loads its rules file only when a YAML config's `read:` list names it (its record's
@@ -21,7 +20,7 @@ def reads_conventions(text: str) -> bool | None:
     """Whether ``read:`` names CONVENTIONS.md (None: there is no ``read:`` key), without a YAML parser."""
     lines = text.splitlines()
     for index, line in enumerate(lines):
-        match = re.fullmatch(r"read:[ \t]*(.*?)[ \t]*(?:#.*)?", line)
+        match = linear(r"read:[ \t]*(.*?)[ \t]*(?:#.*)?").fullmatch(line)
         if not match:
             continue
         value = match.group(1)
@@ -29,7 +28,7 @@ def reads_conventions(text: str) -> bool | None:
             items = value.strip("[]").split(",")
             return AIDER_FILE in (item.strip().strip("'\"") for item in items)
         for following in lines[index + 1 :]:
-            item = re.fullmatch(r"[ \t]*-[ \t]*(.*?)[ \t]*(?:#.*)?", following)
+            item = linear(r"[ \t]*-[ \t]*(.*?)[ \t]*(?:#.*)?").fullmatch(following)
             if not item:
                 break
             if item.group(1).strip("'\"") == AIDER_FILE:
@@ -87,15 +86,15 @@ def _edit_block_list(text: str, add: bool) -> str | None:
     ``read:`` is not a block list."""
     lines = text.splitlines(keepends=True)
     for index, line in enumerate(lines):
-        if not re.fullmatch(r"read:[ \t]*(?:#.*)?\r?\n?", line):
+        if not linear(r"read:[ \t]*(?:#.*)?\r?\n?").fullmatch(line):
             continue
         end = index + 1
-        while end < len(lines) and re.match(r"[ \t]*-[ \t]", lines[end]):
+        while end < len(lines) and linear(r"[ \t]*-[ \t]").match(lines[end]):
             end += 1
         if end == index + 1:
             return None
         if add:
-            indent = re.match(r"[ \t]*", lines[end - 1])
+            indent = linear(r"[ \t]*").match(lines[end - 1])
             assert indent is not None
             last = lines[end - 1]
             newline = "\r\n" if last.endswith("\r\n") else "\n"
@@ -106,7 +105,7 @@ def _edit_block_list(text: str, add: bool) -> str | None:
             lines[index + 1 : end] = [
                 item
                 for item in lines[index + 1 : end]
-                if re.sub(r"#.*", "", item).strip().lstrip("-").strip().strip("'\"") != AIDER_FILE
+                if linear(r"#.*").sub("", item).strip().lstrip("-").strip().strip("'\"") != AIDER_FILE
             ]
         return "".join(lines)
     return None

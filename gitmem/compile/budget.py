@@ -13,11 +13,11 @@ was left out, so the block holds the top of that file in one piece, not fragment
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from datetime import date
 
 from gitmem.compile.block import KIND_ORDER, PRIORITY_RANK
+from gitmem.linear import linear
 from gitmem.memory.model import Memory
 
 CHARS_PER_TOKEN = 4
@@ -28,7 +28,7 @@ def tokens(chars: int) -> int:
     return -(-chars // CHARS_PER_TOKEN)
 
 
-_ORIGIN_LINE = re.compile(r"(.+):(\d+)")
+_ORIGIN_LINE = linear(r"(.+):(\d+)")
 
 
 def origin_place(memory: Memory) -> tuple[str, int] | None:

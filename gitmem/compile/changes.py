@@ -106,7 +106,7 @@ def linked_document(project: Project, path: str) -> str | None:
 
     A rules file is a file some target writes: a root file (``AGENTS.md``, ``.github/copilot-instructions.md``), a
     per-directory file (``web/AGENTS.md``), or a file of a target's rules folder. A link to one of those
-    (``CLAUDE.md -> AGENTS.md``) is written through, once. A link that leaves the repository is ``safepath``'s
+    (``CLAUDE.md -> AGENTS.md``) is written through, once. A link that leaves the repository is the gateway's
     business (refused), not this one's.
     """
     from gitmem.compile.targets import TARGETS

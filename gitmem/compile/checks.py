@@ -84,6 +84,20 @@ def limit_uses(
     return uses
 
 
+def soft_limit_warning(use: LimitUse, first_block: Collection[str]) -> list[str]:
+    """The warning for a file over a soft limit that compile changes. When the hand-written text alone is over it,
+    no budget fixes it and compile did not cause it: said once, when gitmem first writes its block into the file
+    (`gitmem stats` shows it always), with what does fix it, instead of on every compile."""
+    if use.hand_written <= use.limit.value:
+        return [f"{use.describe()}: consider a smaller budget for {use.target}"]
+    if use.path not in first_block:
+        return []
+    return [
+        f"{use.describe()}: the hand-written text alone is {use.hand_written:,}, so no budget fixes it: shorten it, "
+        "or move its rules into .memory/ (`gitmem import --accept --move`); said once, `gitmem stats` shows it"
+    ]
+
+
 def limit_advice(use: LimitUse) -> str:
     unit = {"chars": "characters", "lines": "lines", "chain_bytes": "bytes with the AGENTS.md files above it"}
     head = f"{use.used:,} {unit[use.limit.measure]}, over the hard limit of {use.limit.value:,} ({use.limit.reason})"
@@ -115,7 +129,7 @@ def hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str
     from gitmem.scan import find_hidden
 
     for path, (_, file_plan) in desired.items():
-        for char in find_hidden(file_plan.text()):
+        for char in find_hidden(file_plan.text(), file=True):
             message = f"{char.describe()} in compiled output"
             report.problems.append(Problem(path, char.line, char.column, "hidden", message))
         for line, column, codepoint in stray_line_breaks(file_plan.text()):
@@ -123,7 +137,7 @@ def hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str
             report.problems.append(Problem(path, line, column, "hidden", message))
         final = finals.get(path)
         if final is not None and not file_plan.spec.whole:
-            for char in find_hidden(final)[:1]:
+            for char in find_hidden(final, file=True)[:1]:
                 report.warnings.append(
                     f"{path}:{char.line}:{char.column}: {char.describe()} in the hand-written text "
                     "(hidden instructions are a known attack on rules files): check it"
@@ -182,3 +196,51 @@ def unreached(memories: Sequence[Memory], reached: Collection[str], report: Repo
         f"{'it' if len(lost) == 1 else 'them'}: {ids}. Add a target (`gitmem init --target NAME`) or change "
         f"{'its' if len(lost) == 1 else 'their'} `targets`"
     )
+
+
+def rules_twice(
+    memories: Sequence[Memory],
+    desired: dict[str, tuple[Target, FilePlan]],
+    finals: dict[str, str],
+    first_block: Collection[str],
+    report: Report,
+) -> None:
+    """When gitmem first writes its block into a file whose hand-written lines were imported (``import --accept``
+    without ``--move``), each of those rules stands in the file twice: say so, once, with the way out."""
+    by_id = {memory.id: memory for memory in memories}
+    found: list[tuple[str, int]] = []
+    for path in sorted(first_block):
+        if path not in desired or path not in finals:
+            continue
+        lines = finals[path].split("\n")
+        twice = 0
+        for entry in desired[path][1].entries:
+            memory = by_id.get(entry.id)
+            if memory is None or memory.source != "import" or not (memory.origin or "").startswith(path + ":"):
+                continue
+            number = (memory.origin or "").rsplit(":", 1)[1]
+            if number.isdigit() and 0 < int(number) <= len(lines) and _says(lines[int(number) - 1], memory.title):
+                twice += 1
+        if twice:
+            found.append((path, twice))
+    if not found:
+        return
+    total = sum(count for _, count in found)
+    noun = "rule stands" if total == 1 else "rules stand"
+    where = ", ".join(f"{path} {count}" for path, count in found)
+    report.warnings.append(
+        f"{total} {noun} twice, written by hand and in gitmem's block, in the files they were imported from "
+        f"({where}): take the hand-written lines out with `gitmem import --accept --move` (only what compile writes "
+        "back moves)"
+    )
+
+
+def _says(line: str, title: str) -> bool:
+    """Whether a hand-written line is the one a memory was imported from (its first words, bold and bullets aside)."""
+
+    def norm(text: str) -> list[str]:
+        return "".join(char if char.isalnum() or char in "_`" else " " for char in text.lower()).split()
+
+    words = norm(title)[:4]
+    have = norm(line)
+    return bool(words) and any(have[i : i + len(words)] == words for i in range(len(have)))

@@ -155,6 +155,7 @@ def prepare(
             report.changes.append(change)
     touched = _limits(project, targets, budgets, desired, finals, report)
     report.warnings.extend(note for path, note in report.notes if path in touched)
+    checks.rules_twice(memories, desired, finals, _first_block(report), report)
     checks.hidden_unicode(desired, finals, report)
     checks.read_twice(report.plans, touched, report)
     report.changes.sort(key=lambda change: change.path)
@@ -228,6 +229,11 @@ def _file_changes(
     return finals
 
 
+def _first_block(report: Report) -> set[str]:
+    """The files compile writes gitmem's block (or file) into for the first time: what is said once is said then."""
+    return {change.path for change in report.changes if change.changed and block.BEGIN not in (change.old or "")}
+
+
 def _limits(
     project: Project,
     targets: Sequence[Target],
@@ -241,13 +247,14 @@ def _limits(
     for target in targets:
         report.limits.extend(checks.limit_uses(target, finals, desired, budgets[target.name]))
     touched = {change.path for change in report.changes if change.changed}
+    first_block = _first_block(report)
     held: set[str] = set()
     for use in report.limits:
         if use.over and use.limit.hard:
             report.over.append(Problem(use.path, 1, 1, "limit", checks.limit_advice(use)))
             held.add(use.target)
         elif use.over and use.path in touched:  # soft: said when the file changes, and always by `gitmem stats`
-            report.warnings.append(f"{use.describe()}: consider a smaller budget for {use.target}")
+            report.warnings.extend(checks.soft_limit_warning(use, first_block))
     report.ignored = checks.ignored(project, report)
     for change in report.changes:  # one target over a hard limit does not stop the others
         if change.target in held and change.changed:

@@ -7,14 +7,14 @@ heading per group plus one entry per memory (plus the recall line), which is wha
 from __future__ import annotations
 
 import json
-import re
 
 from gitmem.compile import block
 from gitmem.compile.scoping import FileSpec, expand_braces
-from gitmem.memory.fields import one_line, split_lines
+from gitmem.linear import linear
+from gitmem.memory.fields import inert, one_line, split_lines
 from gitmem.memory.model import Memory
 
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
+_FENCE = linear(r" {0,3}(`{3,}|~{3,})(.*)")
 
 
 def entry_text(memory: Memory) -> str:
@@ -22,8 +22,8 @@ def entry_text(memory: Memory) -> str:
     suffix = "" if memory.priority == "normal" else f", {memory.priority} priority"
     # A memory that was checked holds no line break but "\n" (gitmem.memory.fields); should one slip through, it
     # still never starts a line of the rules file: the title is kept on one line, each body line is indented.
-    lines = [f"- {one_line(memory.title).strip()} (`{one_line(memory.id)}`{suffix})"]
-    body = memory.body.strip("\n")
+    lines = [f"- {inert(one_line(memory.title).strip())} (`{one_line(memory.id)}`{suffix})"]
+    body = inert(memory.body.strip("\n"))
     if body.strip():
         for line in _close_fences(split_lines(body)):
             lines.append("  " + line if line.strip() else "")

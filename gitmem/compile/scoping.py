@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from gitmem.compile.targets import WHOLE_PREFIX, Target
+from gitmem.linear import linear
 
 # A directory glob: a plain directory path, then /** (or /**/*). No glob characters in the directory part.
-_DIR_GLOB = re.compile(r"(?P<dir>[^*?\[\]{}!\\]+?)/\*\*(?:/\*)?")
+_DIR_GLOB = linear(r"(?P<dir>[^*?\[\]{}!\\]+?)/\*\*(?:/\*)?")
 
 
 def directory_of(glob: str) -> str | None:

@@ -330,6 +330,8 @@ def _summary(memory: Memory) -> str:
         parts.append("targets " + ", ".join(_code(t) for t in memory.targets))
     if memory.tags:
         parts.append("tags " + ", ".join(_code(t) for t in memory.tags))
+    if memory.words:  # reviewed with the memory: they decide which questions bring it in
+        parts.append("words " + ", ".join(_code(w) for w in memory.words))
     if memory.expires:
         parts.append(f"expires {memory.expires}")
     if memory.supersedes:

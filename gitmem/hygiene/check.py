@@ -4,7 +4,9 @@
 2. scan: the memory folder and the session journal for secrets and hidden Unicode (logs are scanned as logs:
    decoded deeper, and an allow pragma written in them allows nothing);
 3. compile: the rules files are what `gitmem compile` would write (`compile --check`);
-4. doctor: no hygiene errors (expired memories still active, dangling evidence, broken supersedes chains).
+4. doctor: no hygiene errors (expired memories still active, dangling evidence, broken supersedes chains);
+5. guard: every change to the guard's settings (scan.exclude, scan.allow, scan.salt, sources) since the merge base
+   of the default branch, named (it does not fail: a pull request may mean them, but never silently).
 """
 
 from __future__ import annotations
@@ -35,7 +37,30 @@ def run_checks(project: Project, today: date) -> list[Step]:
     steps = [_validate(project, store), _scan(project)]
     steps.append(_compile(project, store, today) if steps[0].ok else _skipped("compile", "memory files are invalid"))
     steps.append(_doctor(project, store, today))
+    steps.append(_guard(project))
     return steps
+
+
+def _guard(project: Project) -> Step:
+    """The guard's settings changed since the merge base of the default branch: named, for the reviewer (the check
+    passes; a pull request may mean to change them, but never silently)."""
+    from gitmem.errors import GitmemError
+    from gitmem.git import guard, history
+
+    try:
+        branch = history.default_branch(project.root)
+        head = history.resolve(project.root, "HEAD")
+        base = history.merge_base(project.root, history.resolve(project.root, branch), head) if branch else None
+    except GitmemError:
+        base = None
+    if base is None:
+        return _skipped("guard", "no default branch to compare the config with")
+    changes = guard.guard_changes(project, base, None)
+    if not changes:
+        return Step("guard", True, f"scan and sources settings as on {branch}")
+    noun = "change" if len(changes) == 1 else "changes"
+    return Step("guard", True, f"{len(changes)} {noun} to the guard's settings since {branch}: review them",
+                guard.lines(changes))  # fmt: skip
 
 
 def _skipped(name: str, why: str) -> Step:

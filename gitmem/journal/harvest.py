@@ -10,7 +10,6 @@ written.
 from __future__ import annotations
 
 import os
-import re
 import textwrap
 from dataclasses import dataclass, field
 from datetime import date
@@ -21,6 +20,7 @@ from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import removed
 from gitmem.journal.log import check_log
 from gitmem.journal.markdown import CONVENTIONS, DECISIONS, DIFFICULTIES, TODO, Item, Skipped, parse
+from gitmem.linear import linear
 from gitmem.markdown import first_sentence
 from gitmem.memory import similar
 from gitmem.memory.model import Memory, short_id, title_key, unique_id
@@ -30,7 +30,7 @@ from gitmem.project import Project
 KIND_OF = {DECISIONS: "decision", DIFFICULTIES: "pitfall", CONVENTIONS: "convention"}
 TITLE_SOFT = 160  # an item up to this long is its own title
 TITLE_MAX = 200  # the schema's limit
-_BOLD_LABEL = re.compile(r"^(\*\*|__)(.+?)\1\s*(?:[:.–—-]\s*)?(.*)$")
+_BOLD_LABEL = linear(r"^(?:\*\*(.+?)\*\*|__(.+?)__)\s*(?:[:.–—-]\s*)?(.*)$")  # no back-reference: linear
 
 
 @dataclass(frozen=True)
@@ -71,8 +71,9 @@ def split_item(item: Item) -> tuple[str, str]:
     rest = textwrap.dedent("\n".join(item.rest)).strip("\n")
     lead = ""
     label = _BOLD_LABEL.match(head)
-    if label and len(label.group(2).split()) >= 2 and len(label.group(2)) <= TITLE_MAX:
-        title, lead = label.group(2).strip().rstrip(":").strip(), label.group(3).strip()
+    text = (label.group(1) or label.group(2)) if label else ""
+    if label and len(text.split()) >= 2 and len(text) <= TITLE_MAX:
+        title, lead = text.strip().rstrip(":").strip(), label.group(3).strip()
     elif len(head) <= TITLE_SOFT:
         title = head
     else:
@@ -89,6 +90,43 @@ def split_item(item: Item) -> tuple[str, str]:
         title = title[:-1]
     body = "\n\n".join(part for part in (lead, rest) if part)
     return title.strip(), body
+
+
+WORDS_LABEL = "words:"  # a line of an item that gives the words a teammate would use (``/remember`` asks for it)
+MAX_WORDS = 12
+WORD_CHARS = 80
+
+
+def item_words(item: Item) -> tuple[Item, tuple[str, ...]]:
+    """A log item without its ``Words: a, b, c`` line (a wrapped line of its first paragraph, or one after it), and
+    those words."""
+    at = item.head.lower().find(" " + WORDS_LABEL)
+    if at >= 0:
+        rest, words = take_words(item.head[at + 1 :])
+        if words:
+            head = (item.head[:at] + " " + rest).strip()
+            return Item(item.section, item.line, head, item.rest, item.bullet), words
+    rest, words = take_words("\n".join(item.rest))
+    if not words:
+        return item, ()
+    return Item(item.section, item.line, item.head, rest.split("\n") if rest else [], item.bullet), words
+
+
+def take_words(body: str) -> tuple[str, tuple[str, ...]]:
+    """An item's body without its ``Words: a, b, c`` line, and those words (the memory's ``words``)."""
+    kept: list[str] = []
+    words: list[str] = []
+    for line in body.split("\n"):
+        stripped = line.strip().lstrip("-* ").strip()
+        if stripped[: len(WORDS_LABEL)].lower() == WORDS_LABEL and not words:
+            for word in stripped[len(WORDS_LABEL) :].split(","):
+                word = " ".join(word.strip().strip("`\"'").split())[:WORD_CHARS].strip()
+                if word and word not in words and len(words) < MAX_WORDS:
+                    words.append(word)
+            if words:
+                continue
+        kept.append(line)
+    return "\n".join(kept).strip("\n"), tuple(words)
 
 
 def origin_of(project: Project, path: Path) -> str:
@@ -163,6 +201,7 @@ def harvest(
         kind = KIND_OF.get(item.section)
         if kind is None or item.is_placeholder():
             continue
+        item, words = item_words(item)
         title, body = split_item(item)
         if not title:
             report.skipped.append(Skipped(item.line, "item without text"))
@@ -188,6 +227,7 @@ def harvest(
             kind=kind,
             status="proposed",
             body=body,
+            words=words,
             created=today,
             source="journal",
             origin=report.origin,

@@ -16,6 +16,7 @@ from datetime import date
 from pathlib import Path
 
 from gitmem import gateway
+from gitmem import markdown as md
 from gitmem.errors import CheckFailed, GitmemError, Problem, UsageError
 from gitmem.journal.markdown import SECTION_TITLES, SECTIONS, parse, section_of
 from gitmem.memory.model import slugify
@@ -124,9 +125,9 @@ def _section_lines(text: str) -> list[tuple[int, str]]:
     """(line, title) of each section heading, for naming where a problem is."""
     found = []
     for number, line in enumerate(text.splitlines(), 1):
-        match = re.match(r"^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$", line)
-        if match:
-            section = section_of(match.group(1))
+        heading = md.heading(line)
+        if heading is not None and heading[1].strip():
+            section = section_of(heading[1])
             found.append((number, SECTION_TITLES[section] if section else "log"))
     return found
 

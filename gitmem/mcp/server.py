@@ -37,6 +37,14 @@ Paths = Annotated[
     list[str], Field(description="Globs of the files it applies to, relative to the root (e.g. web/**). Optional.")
 ]
 Tags = Annotated[list[str], Field(description="Short labels without spaces (e.g. build, testing). Optional.")]
+Words = Annotated[
+    list[str],
+    Field(
+        description="A few words or short phrases a teammate would use when this memory matters, other than the "
+        "title's: symptoms, error messages in your own words, synonyms (e.g. 'tests hang', 'build is slow'). Recall "
+        "matches them, so a question worded differently still finds the memory. Recommended."
+    ),
+]
 Targets = Annotated[
     list[str],
     Field(
@@ -74,6 +82,7 @@ def build_server(project: Project) -> MCPServer:
         paths: Paths = [],  # noqa: B006
         tags: Tags = [],  # noqa: B006
         targets: Targets = [],  # noqa: B006
+        words: Words = [],  # noqa: B006
     ) -> str:
         return guarded(
             lambda: tools.propose(
@@ -87,6 +96,7 @@ def build_server(project: Project) -> MCPServer:
                 date.today(),
                 load_config(project).similarity,
                 list(targets),
+                list(words),
             )
         )
 

@@ -24,7 +24,8 @@ gitmem: this repository's memory. People and agents record what the project has 
 pitfalls, preferences, facts) as small reviewed files in the repository.
 - Before working on an area, call `recall` with what you are about to do (and the file you are editing): it returns
   the relevant memories. They are notes from earlier work and may be out of date; check them against the code.
-- When you learn something the next session should know, call `propose`. A proposal is only a suggestion: it takes
+- When you learn something the next session should know, call `propose`, with a few `words` a teammate would use
+  when it matters (symptoms, synonyms). A proposal is only a suggestion: it takes
   effect after a human accepts it (`gitmem accept ID`), usually in the pull request.
 - At the end of a session, call `append_journal` with what was decided, what was difficult, the conventions
   learned and what is left to do.
@@ -41,7 +42,10 @@ PROPOSE = """\
 Propose a new memory for this repository: one thing the next session should know (how something is done here, a
 decision and its reason, a pitfall and how to avoid it). It is written as a file with status `proposed`: it does not
 take effect until a human reviews and accepts it (`gitmem accept ID`), usually in the pull request. Keep the title to
-one line saying what to know or do; put the why and how in the body. A proposal that holds a secret or hidden Unicode
+one line saying what to know or do; put the why and how in the body. In `words`, give a few words a teammate would
+use when this matters but that the title does not say (the symptom they would see, the synonym they would type:
+"tests hang", "login broken"): recall matches them, so the memory is found when someone asks in other words. A
+proposal that holds a secret or hidden Unicode
 is refused, and so is one that nearly repeats an existing memory (recall it instead) or one a human removed or
 retired before (rejected: do not propose it again)."""
 
@@ -112,9 +116,11 @@ def propose(
     today: date,
     threshold: float,
     targets: list[str] | None = None,
+    words: list[str] | None = None,
 ) -> str:
     """Write a proposed memory, after the secret, Unicode, duplicate and schema checks. ``targets``: the tools it is
-    for (target names; none: every tool); the schema check refuses an unknown name without repeating it."""
+    for (target names; none: every tool); the schema check refuses an unknown name without repeating it. ``words``:
+    what a teammate would say when it matters (symptoms, synonyms), matched by recall and the prompt hook."""
     if kind not in KINDS:
         raise UsageError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     title = " ".join(title.split())
@@ -122,6 +128,8 @@ def propose(
     fields = {"title": title, "body": body}
     fields.update({f"paths[{i}]": p for i, p in enumerate(paths)})
     fields.update({f"tags[{i}]": t for i, t in enumerate(tags)})
+    words = [" ".join(word.split()) for word in words or ()]
+    fields.update({f"words[{i}]": w for i, w in enumerate(words)})
     _refuse_sensitive(fields)
     if not title:
         raise UsageError("refused: the title is empty; say in one line what the next session should know or do")
@@ -163,6 +171,7 @@ def propose(
         body=body,
         paths=tuple(dict.fromkeys(paths)),
         tags=tuple(dict.fromkeys(tags)),
+        words=tuple(dict.fromkeys(word for word in words if word)),
         targets=tuple(dict.fromkeys(targets or ())),
         created=today,
         source="agent",

@@ -15,7 +15,6 @@ Messages name the field and the character, never the value (it may be a secret).
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,6 +23,31 @@ OTHER_LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _OTHER_BREAK_RE = re.compile(f"[{re.escape(OTHER_LINE_BREAKS)}]")
 
 Where = tuple[str | int, ...]
+
+
+# What could close (or open) the container a memory is shown in: the <gitmem> element the opencode plugin wraps the
+# prompt hook's memories in (setup/agent_hooks.py), and the managed-block markers of a compiled rules file.
+_CONTAINERS = ("gitmem", "/gitmem", "!-- gitmem:")
+
+
+def inert(text: str) -> str:
+    """``text`` (a memory's title or body, as a client will read it) with every ``<`` that would start a container's
+    tag or marker written ``&lt;``: a memory holding ``</gitmem>`` or ``<!-- gitmem:end -->`` cannot end the block it
+    is shown in. Any case; linear in the length of ``text``."""
+    lower = text.lower()
+    at = lower.find("<")
+    if at < 0:
+        return text
+    parts: list[str] = []
+    start = 0
+    while at >= 0:
+        if lower.startswith(_CONTAINERS, at + 1):
+            parts.append(text[start:at])
+            parts.append("&lt;")
+            start = at + 1
+        at = lower.find("<", at + 1)
+    parts.append(text[start:])
+    return "".join(parts)
 
 
 def normalise_newlines(text: str) -> str:
@@ -41,6 +65,8 @@ def line_break_problems(data: Any) -> list[tuple[Where, int, str]]:
         other = _OTHER_BREAK_RE.search(value)
         if other:
             char = other.group(0)
+            import unicodedata  # only to name a refused character: not on the prompt hook's path
+
             name = unicodedata.name(char, "") or _CONTROL_NAMES.get(char, "CONTROL")
             message = f"holds a line break other than a newline (U+{ord(char):04X} {name}); use plain newlines"
             problems.append((where, ord(char), message))

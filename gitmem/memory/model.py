@@ -18,7 +18,7 @@ ID_SOFT = 48  # ids made from titles are cut at a word past this, to stay readab
 # The order fields are written in, and shown in.
 # fmt: off
 FIELD_ORDER = (
-    "id", "title", "kind", "status", "priority", "body", "paths", "targets", "tags", "created", "expires",
+    "id", "title", "kind", "status", "priority", "body", "paths", "targets", "tags", "words", "created", "expires",
     "review_after", "supersedes", "evidence", "source", "origin", "retired", "reason",
 )
 # fmt: on
@@ -55,6 +55,7 @@ class Memory(NamedTuple):
     paths: tuple[str, ...] = ()
     targets: tuple[str, ...] = ()  # the compile targets it is for (config names); empty: every target
     tags: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()  # what a teammate would say when it matters (symptoms, synonyms): recall's, like tags
     created: date | None = None
     expires: date | None = None
     review_after: date | None = None

@@ -32,8 +32,9 @@ def refusal(project: Project, path: Path, st: os.stat_result) -> list[Any] | Non
     """Why a memory file is not read, as the store says it (``[line, column, field, message]``), or None."""
     from gitmem.schema import MAX_FILE_BYTES
 
-    if os.path.islink(path) and not gateway.is_inside(path, gateway.roots_of(project)):
-        return [1, 1, "path", gateway.reason_for(project)]
+    refused = gateway.problem(project, path, "") if os.path.islink(path) else None  # outside, or into a .git folder
+    if refused is not None:
+        return [1, 1, "path", refused.message]
     if st.st_size > MAX_FILE_BYTES:
         return [1, 1, "file", f"too large ({st.st_size} bytes; the limit is {MAX_FILE_BYTES})"]
     return None

@@ -1,4 +1,4 @@
-"""The recall index: SQLite FTS5 over every memory's title, body and tags, kept under .git/gitmem/.
+"""The recall index: SQLite FTS5 over every memory's title, body and tags (with its ``words``), kept under .git/gitmem/.
 
 It is brought up to date on every query, cheaply: each memory file's stat is compared with the one recorded when it
 was indexed (inode, size, mtime and ctime, as ``gitmem.memory.cache`` does), and only files that differ are read
@@ -33,7 +33,7 @@ from gitmem.recall.files import SUFFIX, Key
 from gitmem.recall.globs import any_match
 from gitmem.recall.results import Anchor, Census, Hit, PromptMatch, Recalled, Refreshed, query_terms
 
-_FORMAT = 1
+_FORMAT = 2  # 2: the tags column holds the memory's words too
 _RACY_NS = 1_000_000_000
 DB_NAME = "recall.sqlite3"
 
@@ -89,7 +89,9 @@ class RecallIndex:
         for attempt in range(2):
             try:
                 gateway.make_dirs(self.project, self.path.parent)
-                conn = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT, isolation_level=None)
+                conn = sqlite3.connect(
+                    gateway.resolve(self.project, self.path), timeout=LOCK_TIMEOUT, isolation_level=None
+                )
                 conn.execute("PRAGMA synchronous=NORMAL")  # a cache: losing the last write to a crash is fine
                 return self._prepare(conn, salt)
             except sqlite3.OperationalError:
@@ -268,7 +270,7 @@ class RecallIndex:
         return data, rows
 
     def _add_doc(self, memory: Memory, data: dict[str, Any]) -> int:
-        tags = " ".join(memory.tags)
+        tags = " ".join((*memory.tags, *memory.words))  # the asker's words are indexed as tags are
         cursor = self.conn.execute(
             "INSERT INTO memories(id, status, expires, scoped, title, body, tags, data) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import NamedTuple, Protocol, TypeVar
 
 from gitmem.scan.lazyre import lazy
 
@@ -80,7 +80,7 @@ class _Builder:
         return Layer(self.kind, "".join(self.parts), self.offsets, self.pieces)
 
 
-def _in_lines(text: str, hint: re.Pattern[str], pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+def _in_lines(text: str, hint: re.Pattern[str], pattern: _Finder[_M]) -> Iterator[_M]:
     """``pattern.finditer(text)`` on the lines that hold a ``hint`` only: the same matches, for a pattern whose
     matches never hold a newline (a string literal, a run without spaces), without reading the other lines."""
     found = hint.search(text)
@@ -93,12 +93,62 @@ def _in_lines(text: str, hint: re.Pattern[str], pattern: re.Pattern[str]) -> Ite
         found = hint.search(text, line_end)  # the next line that holds a hint
 
 
+_M = TypeVar("_M", covariant=True)
+
+
+class _Finder(Protocol[_M]):
+    def finditer(self, text: str, start: int, end: int, /) -> Iterator[_M]: ...
+
+
 # -- JSON string escapes ----------------------------------------------------------------------------------------
 
 # Escapes that can hide a secret from the patterns: "\/" in URLs, "\"" in nested JSON, "\\", "\u0041", and the
 # "\n" that puts a .env line inside one JSON string.
 _JSON_HINT_RE = lazy(r'\\(?:u[0-9a-fA-F]{4}|[/"\\nrt])')
-_JSON_STRING_RE = lazy(r'"((?:[^"\\\n]|\\.){4,})"')
+
+
+class _String:
+    """A JSON string found by :class:`_JsonStrings`: ``group(1)``/``start(1)`` are its contents, as a match's."""
+
+    __slots__ = ("_end", "_start", "_text")
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self._text, self._start, self._end = text, start, end
+
+    def group(self, _index: int = 1) -> str:
+        return self._text[self._start : self._end]
+
+    def start(self, _index: int = 1) -> int:
+        return self._start
+
+
+class _JsonStrings:
+    """What ``re.compile(r'"((?:[^"\\\n]|\\.){4,})"').finditer`` finds, in linear time by construction: the
+    pattern retried its walk from every quote of an unterminated string (a line of many ``\\"``: quadratic). A
+    walk that reaches the end of the line fails for every later quote too: those are escaped, so a walk from them is
+    in step with this one."""
+
+    def finditer(self, text: str, start: int, end: int) -> Iterator[_String]:
+        quote = text.find('"', start, end)
+        while quote != -1:
+            index, units = quote + 1, 0
+            while index < end and text[index] != '"':
+                if text[index] == "\\":
+                    index += 1
+                if index >= end or text[index] == "\n":
+                    return
+                index += 1
+                units += 1
+            if index >= end:
+                return
+            if units >= 4:
+                yield _String(text, quote + 1, index)
+                quote = text.find('"', index + 1, end)
+            else:
+                quote = index  # its closing quote may open the next string
+
+
+_JSON_STRING_RE = _JsonStrings()
 _JSON_TOKEN_RE = lazy(r"\\(?:u([0-9a-fA-F]{4})|(.))|[^\\]+", re.DOTALL)
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/", '"': '"', "\\": "\\"}
 

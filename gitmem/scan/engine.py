@@ -185,8 +185,13 @@ def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
     if rule.generic:
         for name_group, secret_group in _name_groups(rule):
             name = match.group(name_group)
-            if name is not None:
-                return match.span(secret_group) if filters.secret_name(name) else None
+            if name is None:
+                continue
+            if filters.secret_name(name):
+                return match.span(secret_group)
+            # "<provider>Key" (azureKey, apiMaticKey): a key of some service, when its value is unmistakably random
+            strong = filters.service_key_name(name) and filters.random_key(match.group(secret_group))
+            return match.span(secret_group) if strong else None
         return None
     return match.span("secret")
 
@@ -497,7 +502,7 @@ def scan_text(
 def _find_hidden(text: str, locale: bool) -> list[HiddenChar]:
     from gitmem.scan.unicode import find_hidden
 
-    return find_hidden(text, marks=locale)
+    return find_hidden(text, marks=locale, file=True)
 
 
 def _hidden_findings(hidden: list[HiddenChar], lines: _Lines, path: str) -> list[Finding]:

@@ -252,6 +252,34 @@ def secret_name(name: str) -> bool:
     return False
 
 
+# Keys that are no credential whatever their value looks like: of data structures, databases, caches, keyboards
+_DATA_KEYS = frozenset(
+    _words(
+        """
+        primary foreign sort partition cache map dict hash hot short route i18n idempotency row column object storage
+        lookup index unique composite natural surrogate group order dedup dedupe bucket s3 redis react list item
+        registry translation message state query event config field
+        """
+    )
+)
+
+
+def service_key_name(name: str) -> bool:
+    """A name ending in "key" after a word that is not a data structure's (``azureKey``, ``adzuna_key``; not ``KEY``
+    alone, nor ``cacheKey``): a service's key, if its value says so (``random_key``)."""
+    parts = [p.lower() for p in _SPLIT_RE.split(_CAMEL_RE.sub("_", name)) if p]
+    if not parts or parts[-1] != "key" or any(p in _NOT_SECRET_PARTS for p in parts):
+        return False
+    return len(parts) > 1 and parts[-2] not in _DATA_KEYS
+
+
+def random_key(value: str) -> bool:
+    """A value no one wrote by hand: 24 characters or more, letters and digits mixed, the entropy of random ones."""
+    if len(value) < 24 or len(value) > 500 or not plausible_in_code(value) or not plausible(value):
+        return False
+    return entropy(value) >= 4.0 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
 # a.b, a?.b (optional chaining), a!.b (TypeScript's non-null assertion), a::b, a->b
 _IDENTIFIER_RE = lazy(r"[A-Za-z_$][A-Za-z0-9_]*(?:(?:[?!]?\.|::|->)[A-Za-z_$][A-Za-z0-9_]*)*(?:\(\))?")
 _HASH_PREFIX_RE = lazy(r"(?i)^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$]|^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$")
@@ -306,24 +334,41 @@ def plausible(value: str, *, short: bool = False) -> bool:
     if length < (6 if short else 8) or length > 500:
         return False
     lowered = value.lower()
+    if _stand_in(value, lowered) or _code_or_reference(value):
+        return False
+    verdict = _name_like(value, length)
+    if verdict is not None:
+        return verdict
+    return _mixed_and_random(value, length)
+
+
+def _stand_in(value: str, lowered: str) -> bool:
+    """A word, a number, a placeholder, a documented example, a test or publishable key: not a real secret."""
     if lowered in _NOT_VALUES or lowered in _COMMON_PASSWORDS:
-        return False
+        return True
     if value.isdigit() or is_placeholder(value) or is_documented_example(value):
-        return False
-    if value.startswith((":", ".", "?", "!")):
-        return False  # the rest of a path or chain whose name was taken for the name: Token::ZeroOrMore, a?.b
-    if _CODE_RE.search(value) or _PATH_RE.search(value) or _HASH_PREFIX_RE.search(value) or _UUID_RE.match(value):
-        return False
-    if _VERSION_RE.match(value) or "://" in value or value.startswith(("file:", "arn:", "ref+", "vault:", "!")):
-        return False
+        return True
     if any(word in lowered for word in _STAND_IN_MARKERS) or _LETTERS_RE.sub("", lowered) in _STAND_IN_WORDS:
-        return False  # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use
-    if _TEST_RE.search(lowered):
-        return False  # test-mode and publishable keys (sk_test_…, pk_live_…), test fixtures
+        return True  # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use
+    return _TEST_RE.search(lowered) is not None  # test-mode and publishable keys (sk_test_…, pk_live_…), fixtures
+
+
+def _code_or_reference(value: str) -> bool:
+    """Code, a path, a hash, a UUID, a version, a URL or a reference to a secret kept elsewhere (``vault:``)."""
+    if value.startswith((":", ".", "?", "!")):
+        return True  # the rest of a path or chain whose name was taken for the name: Token::ZeroOrMore, a?.b
+    if _CODE_RE.search(value) or _PATH_RE.search(value) or _HASH_PREFIX_RE.search(value):
+        return True
+    return bool(_VERSION_RE.match(value)) or "://" in value or value.startswith(("file:", "arn:", "ref+", "vault:"))
+
+
+def _name_like(value: str, length: int) -> bool | None:
+    """The verdict on a value shaped like a name (an identifier, a type name, words, a short hex id, a slug), or
+    ``None`` when it has no such shape."""
     dotted = any(sep in value for sep in (".", "::", "->")) and not _THREE_PART_TOKEN_RE.fullmatch(value)
     if _IDENTIFIER_RE.fullmatch(value) and (dotted or ("_" in value and not any(c.isdigit() for c in value))):
         return False  # a variable, an attribute, a constant's name
-    if _CAMEL_WORDS_RE.fullmatch(value) and not _random_part(value):
+    if _camel_name(value) and not _random_part(value):
         return False  # a type or class name: PKCS7PrivateKeyTypes
     if _WORDS_RE.match(value):
         # Letters only: a word or an identifier, unless long, mixed case, in one piece and random-looking.
@@ -334,13 +379,31 @@ def plausible(value: str, *, short: bool = False) -> bool:
         return False  # a short hex id or hash prefix; hex API keys are 32 digits or more
     if _LOWER_OR_DIGITS_RE.match(value) and entropy(value) < 3.5:
         return False  # a slug, a host name, a date
+    return None
 
+
+def _mixed_and_random(value: str, length: int) -> bool:
+    """At least two classes of characters, and the entropy of random ones (the bar rising with length)."""
     classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value)))
     classes += any(not c.isalnum() for c in value)
     if classes < 2:
         return False
     threshold = 2.5 if length < 12 else 3.0 if length < 20 else 3.3
     return entropy(value) >= threshold
+
+
+_DIGIT_RUN_RE = lazy(r"\d+")
+
+
+def _camel_name(value: str) -> bool:
+    """Words in camel case (``labelsById``, ``PKCS7PrivateKeyTypes``), as type and variable names are: both cases,
+    or one case with at most one number (``sha256sum``). One case cut by numbers again and again
+    (``yzmil2yrmu5qfd09``, ``JJ4ZIC9EJNWVIS86``) is how random characters look, not a name."""
+    if not _CAMEL_WORDS_RE.fullmatch(value):
+        return False
+    if value.lower() != value and value.upper() != value:
+        return True
+    return len(_DIGIT_RUN_RE.findall(value)) <= 1
 
 
 def _random_part(camel: str) -> bool:

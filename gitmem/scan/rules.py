@@ -1216,6 +1216,66 @@ RULES: tuple[Rule, ...] = (
         entropy=3.5,
         examples=lambda: (_j("FCM_SERVER_KEY=AAAA", _r(_URLSAFE, 7), ":APA91b", _r(_URLSAFE, 134)),),
     ),
+    # issue 26: formats the peers' published tests hold that no rule here knew (their published token formats)
+    Rule(
+        id="sourcegraph-access-token",
+        description="Sourcegraph access token",
+        keywords=("sgp_",),
+        pattern=_B + r"(?P<secret>sgp_(?:[A-Fa-f0-9]{16}|local)_[A-Fa-f0-9]{40})" + _E,
+        entropy=3.0,
+        examples=lambda: (_j("SRC_ACCESS_TOKEN=sgp_", _r(_HEX, 16), "_", _r(_HEX, 40)),),
+        counter_examples=lambda: ("sgp_" + "x" * 16 + "_" + "x" * 40,),
+    ),
+    Rule(
+        id="facebook-page-access-token",
+        description="Facebook (Meta) page or user access token",
+        keywords=("eaam", "eaac"),
+        pattern=_B + r"(?P<secret>EAA[MC][A-Za-z0-9]{100,400})" + _E,
+        entropy=4.0,
+        examples=lambda: (_j("FB_PAGE_TOKEN=EAAM", _r(_ALNUM, 160)),),
+        counter_examples=lambda: ("EAAM" + "A" * 120,),
+    ),
+    Rule(
+        id="rootly-api-key",
+        description="Rootly API key",
+        keywords=("rootly_",),
+        pattern=_B + r"(?P<secret>rootly_[a-f0-9]{64})" + _E,
+        entropy=3.0,
+        examples=lambda: (_j("ROOTLY_TOKEN=rootly_", _r(_HEX, 64)),),
+        counter_examples=lambda: ("rootly_" + "0" * 64,),
+    ),
+    Rule(
+        id="intra42-client-secret",
+        description="42 Network (intra) client secret",
+        keywords=("s-s4t2",),
+        pattern=_B + r"(?P<secret>s-s4t2(?:ud|af)-[a-f0-9]{64})" + _E,
+        entropy=3.0,
+        examples=lambda: (_j("CLIENT_SECRET=s-s4t2ud-", _r(_HEX, 64)),),
+        counter_examples=lambda: ("s-s4t2ud-" + "0" * 64,),
+    ),
+    Rule(
+        id="1password-secret-key",
+        description="1Password account secret key",
+        keywords=("a3-",),
+        pattern=(
+            r"(?<![A-Za-z0-9-])(?P<secret>A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})"
+            r"-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5})(?![A-Za-z0-9-])"
+        ),
+        entropy=3.0,
+        examples=lambda: (
+            _j("OP_SECRET_KEY=A3-", *(_r(_UPPER + _DIGITS, n) + "-" for n in (6, 11, 5, 5)), _r(_UPPER + _DIGITS, 5)),
+        ),
+        counter_examples=lambda: ("A3-XXXXXX-XXXXXXXXXXX-XXXXX-XXXXX-XXXXX",),
+    ),
+    Rule(
+        id="teamwork-api-token",
+        description="Teamwork (Desk, Spaces) API token",
+        keywords=("tkn.v1_",),
+        pattern=_B + r"(?P<secret>tkn\.v1_[A-Za-z0-9]{60,90}={0,2})" + _E,
+        entropy=4.0,
+        examples=lambda: (_j("TEAMWORK_TOKEN=tkn.v1_", _r(_ALNUM, 71), "="),),
+        counter_examples=lambda: ("tkn.v1_" + "x" * 71,),
+    ),
     # -- tokens without a provider: JWTs, credentials in URLs and headers -------------------------------------------
     Rule(
         id="jwt",
@@ -1332,7 +1392,7 @@ RULES: tuple[Rule, ...] = (
         description="curl -u user:password on a command line",
         keywords=("curl",),
         pattern=(
-            r"\bcurl\b[^\n]{0,400}?\s(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{1,64}:"
+            r"\bcurl\b[^\n]{0,400}?\s(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{1,64}:[\"']?"
             r"(?P<secret>[^\s\"'$]{3,128})"
         ),
         check=filters.url_password,
@@ -1340,6 +1400,7 @@ RULES: tuple[Rule, ...] = (
         examples=lambda: (
             _j("curl -u deploy:", _r(_ALNUM, 16), " https://api.example.org/v1/items"),
             _j("curl -s --user 'ci-bot:", _r(_ALNUM, 20), "' https://example.org/upload"),
+            _j("curl --user app:'", _r(_ALNUM, 16), "' -iX PATCH https://example.org/oauth2/token"),
         ),
         counter_examples=lambda: ("curl -u user:password https://x.org", "curl -u admin:$ADMIN_PASSWORD https://x.org"),
     ),
@@ -1349,13 +1410,15 @@ RULES: tuple[Rule, ...] = (
         keywords=("curl",),
         pattern=(
             r"\bcurl\b[^\n]{0,400}?\s(?:-H|--header)[ \t]*[\"']"
-            r"(?i:authorization|x-api-key|api-key|apikey|x-auth-token|private-token|x-access-token)[ \t]*:[ \t]*"
-            r"(?:(?:Basic|Bearer|Token|token|Bot|bearer)[ \t]+)?(?P<secret>[^\s\"'$]{8,300})"
+            r"(?i:(?:proxy-)?authorization|x-[a-z-]{0,30}?(?:api-?key|token|auth)|api-?key|api-token|token"
+            r"|private-token)[ \t]*:[ \t]*"
+            r"(?:(?:Basic|Bearer|Token|token|Bot|bearer|Api-Token)[ \t]+)?(?P<secret>[^\s\"'$]{8,300})"
         ),
         check=filters.plausible,
         examples=lambda: (
             _j("curl -X POST -H 'Authorization: ", _r(_ALNUM, 40), "' https://api.example.org"),
             _j('curl https://api.example.org -H "X-API-Key: ', _r(_ALNUM, 32), '"'),
+            _j('curl -X GET https://example.org/ -H "X-Octopus-ApiKey: ', _r(_ALNUM, 32), '"'),
         ),
         counter_examples=lambda: (
             "curl -H 'Authorization: Bearer $TOKEN' https://x.org",

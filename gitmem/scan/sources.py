@@ -45,8 +45,22 @@ class Settings(NamedTuple):
     exclude: tuple[str, ...] = ()
     salt: str = ""  # scan.salt: the salt of old (v2) entries, read to honour them until they are renewed
 
-    def excluded(self, relative: str | None) -> bool:
-        return relative is not None and any(_excluded_by(pattern, relative) for pattern in self.exclude)
+    def excluded(self, relative: str | None, head: str = "") -> bool:
+        """Whether ``scan.exclude`` skips the file: never gitmem's store (``.memory/``) nor an AI client's
+        transcript (by its path, or by ``head``, its first characters), whatever the globs say: a pull request's
+        ``exclude: ['*']`` cannot switch the guard off where secrets matter most."""
+        if relative is None or not self.exclude or guarded(relative, head):
+            return False
+        return any(_excluded_by(pattern, relative) for pattern in self.exclude)
+
+
+def guarded(relative: str, head: str = "") -> bool:
+    """Whether a file is always scanned: gitmem's store, or a client's transcript."""
+    if relative == ".memory" or relative.startswith(".memory/"):
+        return True
+    from gitmem.scan.transcripts import recognise
+
+    return recognise(relative, head)
 
 
 def _excluded_by(pattern: str, relative: str) -> bool:
@@ -171,25 +185,38 @@ def text_encoding(raw: bytes) -> str | None:
     return None if is_binary(raw) else "utf-8"
 
 
+Entry = tuple[str, Path, str | None]  # a file to read: the path shown, the file, its path from the root
+
+
 def read_paths(paths: tuple[str, ...], project: Project | None, settings: Settings) -> Iterator[Source]:
     """Each text file under ``paths``: files as named, directories recursively (git-ignored files, ``.git`` and
     binary files skipped, and the ``scan.exclude`` globs applied)."""
+    for entry in path_entries(paths, project, settings):
+        source = read_entry(entry)
+        if source is not None:
+            yield source
+
+
+def path_entries(paths: tuple[str, ...], project: Project | None, settings: Settings) -> list[Entry]:
+    """The files ``read_paths`` reads, in order, not read yet (``read_entry`` reads one)."""
+    entries: list[Entry] = []
     for given in paths:
         path = Path(given)
         if path.is_dir():
             for display, file in _walk(given, path, project):
                 relative = _root_relative(file, project)
-                if settings.excluded(relative):
-                    continue
-                source = _read(display, file, relative)
-                if source is not None:
-                    yield source
+                if not settings.excluded(relative):
+                    entries.append((display, file, relative))
         elif path.exists():
-            source = _read(given, path, _root_relative(path, project))
-            if source is not None:
-                yield source
+            entries.append((given, path, _root_relative(path, project)))
         else:
             raise UsageError(f"{given}: no such file or directory")
+    return entries
+
+
+def read_entry(entry: Entry) -> Source | None:
+    """One file of ``path_entries`` as a source, or ``None`` when it is binary."""
+    return _read(*entry)
 
 
 def _read(display: str, file: Path, relative: str | None) -> Source | None:
@@ -270,7 +297,7 @@ def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings
         texts.append((name, [(number, decode_bytes(line)) for number, line in added]))
     cwd = Path.cwd().resolve()
     for name, lines in sorted(texts, key=lambda pair: pair[0]):
-        if settings.excluded(name):
+        if settings.excluded(name, lines[0][1][:4096] if lines else ""):
             continue
         text = "\n".join(line for _, line in lines)
         display = os.path.relpath(project.root / name, cwd) if project.root != cwd else name

@@ -137,10 +137,10 @@ def _joining_letter(cp: int) -> bool:
     )[0] in "LM"
 
 
-def _allowed(text: str, index: int, cp: int) -> bool:
-    """The exceptions: a leading BOM, and characters that are part of an emoji sequence."""
+def _allowed(text: str, index: int, cp: int, file: bool) -> bool:
+    """The exceptions: a file's leading BOM, and characters that are part of an emoji sequence."""
     if cp == 0xFEFF:
-        return index == 0
+        return file and index == 0
     if cp == _FORM_FEED:  # a page break in source code (PEP 8, Emacs, C sources): visible to every editor
         return True
     prev = ord(text[index - 1]) if index > 0 else -1
@@ -165,10 +165,12 @@ def _allowed(text: str, index: int, cp: int) -> bool:
     return False
 
 
-def find_hidden(text: str, *, marks: bool = False) -> list[HiddenChar]:
+def find_hidden(text: str, *, marks: bool = False, file: bool = False) -> list[HiddenChar]:
     """Every hidden character in ``text`` that is not one of the harmless exceptions. With ``marks`` (a translation
     file: ``gitmem.scan.kinds.is_locale``), the directional marks inside a line's value (after its first quote, "="
-    or ":") are ordinary text too."""
+    or ":") are ordinary text too. With ``file`` (``text`` is a whole file's), a byte-order mark at its very start
+    is allowed; anywhere else, and in a field's value (a title that is only U+FEFF lands mid-file once compiled),
+    it is hidden."""
     if text.isascii() and not text.encode("ascii").translate(None, _ASCII_VISIBLE):  # most files: 1 GB/s
         return []
     found: list[HiddenChar] = []
@@ -177,7 +179,7 @@ def find_hidden(text: str, *, marks: bool = False) -> list[HiddenChar]:
     for match in _HIDDEN_RE.finditer(text):
         index = match.start()
         cp = ord(text[index])
-        if (cp in _EXCEPTIONS or cp >= 0xE0020) and _allowed(text, index, cp):
+        if (cp in _EXCEPTIONS or cp >= 0xE0020) and _allowed(text, index, cp, file):
             continue
         newlines = text.count("\n", counted_to, index)
         if newlines:

@@ -17,6 +17,8 @@ from gitmem.git import command
 from gitmem.project import Project
 
 MEMORIES_PATH = ".memory/memories"
+MAX_PACK_FILES = 1000  # memory files in one pack
+MAX_PACK_BYTES = 8 * 1024 * 1024  # their sizes added up, as the tree names them (a blob named twice counts twice)
 
 
 SUFFIX = ".yaml"
@@ -24,6 +26,23 @@ SUFFIX = ".yaml"
 
 class Unreachable(CannotRun):
     """A source's repository could not be fetched."""
+
+
+class PackTooLarge(CannotRun):
+    """A pack holds more memory files, or more bytes, than a pack may."""
+
+
+def rev_problem(rev: str) -> str | None:
+    """Why ``rev`` (a tag, branch or commit of a source) cannot be printed or pinned, or ``None``: hidden Unicode
+    (U+202E shows another version than the one pinned), control characters, or a line break."""
+    from gitmem.scan import find_hidden
+
+    hidden = find_hidden(rev)
+    if hidden:
+        return f"a {hidden[0].describe()}"
+    if any(ord(char) < 32 or 0x7F <= ord(char) < 0xA0 for char in rev):
+        return "a control character"
+    return None
 
 
 def is_url(repo: str) -> bool:
@@ -136,7 +155,7 @@ def resolve(clone: Path, rev: str) -> str | None:
 def tags(clone: Path) -> list[str]:
     """The clone's tags, newest version first (``v10`` after ``v9``)."""
     out = _git(clone, "tag", "--list", "--sort=-v:refname").decode("utf-8", "replace")
-    return [line for line in out.splitlines() if line]
+    return [line for line in out.splitlines() if line and rev_problem(line) is None]  # never printed nor pinned
 
 
 def is_branch(clone: Path, name: str) -> bool:
@@ -160,7 +179,11 @@ def is_ancestor(clone: Path, older: str, newer: str) -> bool:
     return True
 
 
-def read_tree(clone: Path, commit: str) -> dict[str, bytes | int | None]:
+def short(commit: str) -> str:
+    return commit[:12]
+
+
+def read_tree(clone: Path, commit: str, source: str) -> dict[str, bytes | int | None]:
     """The memory files at ``commit``: file name -> bytes (one ``cat-file --batch`` for all of them), ``None`` for a
     symbolic link, or the size of a blob over the size limit: its size is read from the tree listing (``ls-tree
     -l``) and the blob itself never is, so a pack holding a huge blob costs no memory."""
@@ -169,6 +192,7 @@ def read_tree(clone: Path, commit: str) -> dict[str, bytes | int | None]:
     listing = _git(clone, "ls-tree", "-z", "-l", commit, "--", f"{MEMORIES_PATH}/")
     blobs: dict[str, str] = {}
     out: dict[str, bytes | int | None] = {}
+    total = 0
     for record in listing.decode("utf-8", "surrogateescape").split("\0"):
         if not record:
             continue
@@ -183,12 +207,22 @@ def read_tree(clone: Path, commit: str) -> dict[str, bytes | int | None]:
             out[name] = int(size)
         else:
             blobs[name] = oid
+            total += int(size)
+        if len(out) + len(blobs) > MAX_PACK_FILES:
+            raise PackTooLarge(
+                f"source {source!r}: {short(commit)} holds more than {MAX_PACK_FILES} memory files (a pack's limit)"
+            )
+    if total > MAX_PACK_BYTES:
+        raise PackTooLarge(
+            f"source {source!r}: {short(commit)} holds {total} bytes of memory files (a pack may hold {MAX_PACK_BYTES})"
+        )
     if not blobs:
         return out
-    raw = _git(clone, "cat-file", "--batch", input="".join(f"{oid}\n" for oid in blobs.values()).encode("ascii"))
+    unique = list(dict.fromkeys(blobs.values()))  # a blob the tree names many times is read once
+    raw = _git(clone, "cat-file", "--batch", input="".join(f"{oid}\n" for oid in unique).encode("ascii"))
     position = 0
     contents: dict[str, bytes] = {}
-    for _ in blobs:
+    for _ in unique:
         end = raw.index(b"\n", position)
         oid, _kind, size = raw[position:end].decode("ascii").split()
         start = end + 1

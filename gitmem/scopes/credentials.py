@@ -8,13 +8,12 @@ fine except over HTTP(S), where the part before ``@`` is usually a token.
 
 from __future__ import annotations
 
-import re
-
 from gitmem.errors import UsageError
+from gitmem.linear import linear
 
 # scheme://USER:PASSWORD@..., or http(s)://ANYTHING@... (a token given as the user name). The config schema holds
 # the same rule as an ECMA regular expression (keep them in step: tests/test_trust_boundary.py checks both).
-_WITH_CREDENTIALS = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^/?#@]*:[^/?#@]*@|[hH][tT][tT][pP][sS]?://[^/?#@]*@")
+_WITH_CREDENTIALS = linear(r"[A-Za-z][A-Za-z0-9+.\-]*://[^/?#@:]*:[^/?#@]*@|[hH][tT][tT][pP][sS]?://[^/?#@]*@")
 
 HELP = (
     "keep credentials out of the URL: git's credential helpers (`git config --global credential.helper store`, "

@@ -105,7 +105,7 @@ def read(project: Project, source: Source, *, fetch_missing: bool = True) -> Pac
                 f"source {source.name!r}: no revision {source.rev!r} in {source.repo}; "
                 f"pin one with `gitmem sources update {source.name}`"
             )
-    pack = check_pack(source, commit, read_tree(clone, commit))
+    pack = check_pack(source, commit, read_tree(clone, commit, source.name))
     remember(project, pack)
     return pack
 

@@ -26,6 +26,7 @@ from gitmem.scopes.clone import (
     is_url,
     read_tree,
     resolve,
+    rev_problem,
     tags,
 )
 from gitmem.scopes.packs import Pack, check_pack, check_sources, find, read, remember, short_rev
@@ -71,6 +72,10 @@ def add(project: Project, config: Config, repo: str, rev: str | None, name: str 
     from gitmem.scopes.credentials import refuse_credentials
 
     refuse_credentials(repo)
+    for option, value in (("--rev", rev), ("--track", track)):
+        problem = rev_problem(value) if value is not None else None
+        if problem is not None:
+            raise UsageError(f"{option} holds {problem}: pass the revision as the source's repository names it")
     check_sources(config)
     name = name or default_name(repo)
     if not name:
@@ -104,7 +109,7 @@ def add(project: Project, config: Config, repo: str, rev: str | None, name: str 
     branch = is_branch(clone, rev)
     pinned = rev if resolve(clone, f"refs/tags/{rev}") == commit else commit
     source = replace(source, rev=pinned, track=(track or rev) if branch else track)
-    pack = check_pack(source, commit, read_tree(clone, commit))
+    pack = check_pack(source, commit, read_tree(clone, commit, source.name))
     if pack.problems:
         from gitmem.errors import CheckFailed
 
@@ -176,7 +181,11 @@ def update(project: Project, config: Config, names: Sequence[str], branch: bool,
             result.error = f"source {source.name!r}: cannot resolve {new_rev!r}"
             continue
         moved = replace(source, rev=new_rev)
-        new = check_pack(moved, commit, read_tree(clone, commit))
+        try:
+            new = check_pack(moved, commit, read_tree(clone, commit, source.name))
+        except CannotRun as exc:
+            result.error = str(exc)
+            continue
         if new.problems:
             result.problems = new.problems
             result.note = f"{short_rev(new_rev)} has invalid memories: the pin stays"

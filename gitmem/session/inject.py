@@ -18,7 +18,6 @@ valid memories); nothing of the prompt is echoed back but the search words, whic
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Sequence
 from datetime import date
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import NamedTuple
 
 from gitmem import gateway
 from gitmem.errors import GitmemError
+from gitmem.memory.fields import inert
 from gitmem.memory.model import Memory
 from gitmem.project import Project
 from gitmem.recall import anchors
@@ -50,7 +50,33 @@ MIN_BODY = 120  # a memory is cut to fit the token bound, but not shorter than t
 
 _BEGIN = "<!-- gitmem:begin"
 _END = "<!-- gitmem:end"
-_ENTRY_ID = re.compile(r" \(`((?:[a-z0-9][a-z0-9-]{0,63}/)?[a-z0-9][a-z0-9-]{0,63})`(?:, (?:high|low) priority)?\)\s*$")
+_ID_START = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_ID_CHARS = _ID_START | {"-"}
+
+
+def _entry_id(line: str) -> str | None:
+    """The id of a compiled entry line (``- Title (`id`, high priority)``, ``(`pack/id`)``), or ``None``; string
+    methods only (linear, and nothing to import on the prompt hook's path)."""
+    body = line.rstrip()
+    if not body.endswith(")"):
+        return None
+    body = body[:-1]
+    for tail in ("`, high priority", "`, low priority", "`"):
+        if body.endswith(tail):
+            end = len(body) - len(tail)
+            break
+    else:
+        return None
+    start = body.rfind(" (`", 0, end)
+    ident = body[start + 3 : end] if start >= 0 else ""
+    parts = ident.split("/")
+    if not ident or len(parts) > 2 or not all(_is_name(part) for part in parts):
+        return None
+    return ident
+
+
+def _is_name(part: str) -> bool:
+    return 1 <= len(part) <= 64 and part[0] in _ID_START and all(char in _ID_CHARS for char in part)
 
 
 # NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook,
@@ -95,9 +121,9 @@ def loaded_ids(files: Iterable[Path], where: gateway.Where) -> set[str]:
             elif line.startswith(_END):
                 inside = False
             elif inside and line.startswith("- "):
-                found = _ENTRY_ID.search(line)
+                found = _entry_id(line)
                 if found:
-                    ids.add(found.group(1))
+                    ids.add(found)
     return ids
 
 
@@ -284,8 +310,8 @@ def render(candidate: Candidate, room: int) -> str | None:
         facts.append("meant for " + ", ".join(memory.targets))
     if candidate.personal:
         facts.append("personal")
-    head = f"- [{memory.id}] {memory.title} ({'; '.join(facts)})"
-    lines = body_lines(memory.body)
+    head = inert(f"- [{memory.id}] {memory.title} ({'; '.join(facts)})")
+    lines = body_lines(inert(memory.body))
     entry = "\n".join([head, *("  " + line for line in lines)])
     if len(entry) <= room:
         return entry

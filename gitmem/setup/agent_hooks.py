@@ -66,7 +66,9 @@ export const GitmemPlugin = async ({ directory }) => {
       }
       const memories = await call("prompt", { ...base, prompt: part.text })
       if (memories) added.push(memories)
-      if (added.length) part.text = part.text + "\\n\\n<gitmem>\\n" + added.join("\\n\\n") + "\\n</gitmem>"
+      // gitmem writes no "<gitmem" or "</gitmem" in what it returns; should one come, it cannot close this element
+      const inert = added.join("\\n\\n").replace(/<(\\/?gitmem)/gi, "&lt;$1")
+      if (added.length) part.text = part.text + "\\n\\n<gitmem>\\n" + inert + "\\n</gitmem>"
     },
   }
 }

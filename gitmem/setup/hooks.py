@@ -24,6 +24,7 @@ from gitmem import gateway, yamlio
 from gitmem.compile.targets import BY_NAME
 from gitmem.errors import CannotRun, GitmemError
 from gitmem.git import command
+from gitmem.linear import linear
 from gitmem.project import Project
 
 PRECOMMIT_CONFIG = ".pre-commit-config.yaml"
@@ -135,7 +136,7 @@ def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
 
 
 _REPOS_RE = re.compile(r"repos:[ \t]*(#.*)?")
-_ITEM_RE = re.compile(r"( *)(-[ \t]+)\S")
+_ITEM_RE = linear(r"( *)(-[ \t]+)\S")
 
 
 def _insert_entry(text: str, hooks: list[Hook]) -> str | None:

@@ -31,6 +31,10 @@ Write the journal of this session for gitmem, then store it.
    ## To do
    - What is left for the next session.
 
+   Under an item of the first three sections, add a line `Words: a, b, c` with a few words a teammate would use
+   when it matters but the item does not say: the symptom they would see, the words they would search for
+   (e.g. `Words: tests hang, build never finishes`). gitmem matches them when someone asks in other words.
+
 2. Never write secrets, tokens, passwords, keys, connection strings or personal data, and do not paste command
    output or file contents: describe them.
 

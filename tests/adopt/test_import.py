@@ -82,7 +82,7 @@ EXPECTED: list[tuple[str, str, list[str], str, str, list[str]]] = [
      ["AGENTS.md:120"]),
     ("Do not run `terraform apply`; infrastructure changes go through the infra team's pipeline", "pitfall", [],
      "normal", "AGENTS.md", ["AGENTS.md:126"]),
-    ("**PDP**: product detail page", "fact", [], "normal", "AGENTS.md", ["AGENTS.md:131"]),
+    ("PDP: product detail page", "fact", [], "normal", "AGENTS.md", ["AGENTS.md:131"]),
     ("Run `pnpm typecheck` before saying a task is done", "convention", [], "normal", "CLAUDE.md", ["CLAUDE.md:9"]),
     ("Keep generated SQL in `api/sql/`, one query per file", "convention", [], "normal", "GEMINI.md",
      ["GEMINI.md:5"]),

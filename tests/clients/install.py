@@ -31,6 +31,7 @@ PACKAGES = {
     "@qwen-code/qwen-code": "0.24.4",
     "@github/copilot": "1.0.102",
     "cline": "3.0.65",
+    "recheck": "4.5.0",  # not a client: the ReDoS checker tests/test_patterns.py proves patterns safe with
 }
 
 

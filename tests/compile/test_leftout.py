@@ -3,6 +3,7 @@ dropped; the index keeps its own bound and the tools' hard limits; readers of th
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -84,7 +85,7 @@ def test_the_prompt_hook_does_not_count_index_lines_as_loaded(tmp_path: Path) ->
     target_plan = plan.plan_targets([BY_NAME["agents"]], memories, {"agents": 100})[0]
     file = tmp_path / "AGENTS.md"
     file.write_text(target_plan.files["AGENTS.md"].text(), encoding="utf-8")
-    assert inject.loaded_ids([file]) == set(target_plan.compiled)
+    assert inject.loaded_ids([file], tmp_path) == set(target_plan.compiled)
 
 
 def test_a_shared_packs_memory_is_read_with_show() -> None:
@@ -104,7 +105,7 @@ def test_the_index_gives_way_to_a_hard_limit(target: object) -> None:
 
 
 def test_compile_lists_the_left_out_memories_in_the_rules_file(project: Path, memory: WriteMemory, run: Run) -> None:
-    set_config(project, targets=["agents"], budget=60)
+    set_config(project, targets=["agents"], budget=150)
     for number in range(12):
         memory(f"rule-{number:02d}", f"Project rule number {number} about naming things", body="why: " + "x" * 100)
     result = run("compile")
@@ -114,3 +115,6 @@ def test_compile_lists_the_left_out_memories_in_the_rules_file(project: Path, me
     entries = {entry.id for entry in block.entries_of(text)}
     assert entries | set(listed) == {f"rule-{number:02d}" for number in range(12)} and counted == 0
     assert run("compile", "--check").code == 0  # deterministic, and its own block reads back
+    (stats,) = json.loads(run("stats", "--json").out)["targets"]
+    index_part = text[text.index("This block holds") : text.index("<!-- gitmem:end")]
+    assert stats["index_tokens"] == -(-len(index_part) // 4) and stats["tokens"] <= 150

@@ -1,0 +1,128 @@
+"""The guard's settings, as a pull request changes them: ``scan.exclude``, ``scan.allow``, ``scan.salt`` and
+``sources`` of .memory/config.yaml decide what the secret scan checks and which packs reach every rules file, so a
+pull request that changes one must say so where it is reviewed (``gitmem diff``, ``gitmem check``): a PR adding
+``scan: {exclude: ['*']}`` is not "no memory changes".
+
+``guard_changes`` compares the config at a base commit with the config at a head commit (or in the working tree),
+item by item. A config that cannot be read on one side counts as empty there (its problems are
+``gitmem validate``'s to report).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, NamedTuple
+
+from gitmem.project import Project
+
+CONFIG = ".memory/config.yaml"
+SETTINGS = ("scan.exclude", "scan.allow", "scan.salt", "sources")
+
+
+class GuardChange(NamedTuple):
+    """One setting's items added and removed (strings as they read in the config, sources as ``name repo@rev``)."""
+
+    setting: str
+    added: tuple[str, ...]
+    removed: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"setting": self.setting, "added": list(self.added), "removed": list(self.removed)}
+
+
+def settings_of(raw: bytes | None) -> dict[str, tuple[str, ...]]:
+    """The guard's settings in a config file's bytes (none when it is missing or unreadable)."""
+    from gitmem.schema import check_config
+
+    data: dict[str, Any] = {}
+    if raw is not None:
+        checked, _ = check_config(raw, CONFIG)
+        data = checked or {}
+    scan = data.get("scan") if isinstance(data.get("scan"), dict) else {}
+    assert isinstance(scan, dict)
+    return {
+        "scan.exclude": _strings(scan.get("exclude")),
+        "scan.allow": _strings(scan.get("allow")),
+        "scan.salt": _strings([scan["salt"]] if isinstance(scan.get("salt"), str) else []),
+        "sources": tuple(_source(item) for item in data.get("sources") or () if isinstance(item, dict)),
+    }
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    return tuple(item for item in value if isinstance(item, str)) if isinstance(value, list) else ()
+
+
+def _source(item: dict[str, Any]) -> str:
+    text = f"{item.get('name')} {item.get('repo')}@{item.get('rev')}"
+    if item.get("track"):
+        text += f" (tracking {item['track']})"
+    if item.get("mute"):
+        text += f" (muting {', '.join(str(m) for m in item['mute'])})"
+    return text
+
+
+def compare(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, ...]]) -> list[GuardChange]:
+    changes = []
+    for setting in SETTINGS:
+        old, new = before.get(setting, ()), after.get(setting, ())
+        added = tuple(item for item in new if item not in old)
+        removed = tuple(item for item in old if item not in new)
+        if added or removed:
+            changes.append(GuardChange(setting, added, removed))
+    return changes
+
+
+def config_at(project: Project, commit: str | None) -> bytes | None:
+    """The config's bytes at ``commit`` (``None``: the working tree), or ``None`` when there is none."""
+    from gitmem.git import history
+    from gitmem.schema import MAX_FILE_BYTES
+
+    if commit is None:
+        from gitmem import gateway
+        from gitmem.errors import GitmemError
+
+        if not project.config_path.exists():
+            return None
+        with contextlib.suppress(GitmemError, OSError):
+            return gateway.read_bytes(project, project.config_path, limit=MAX_FILE_BYTES + 1)  # over it: refused
+        return None
+    entries = history.tree_entries(project.root, commit, ".memory")
+    blob = entries.get("config.yaml")
+    return history.read_blobs(project.root, [blob])[blob] if blob else None
+
+
+def guard_changes(project: Project, base: str, head: str | None) -> list[GuardChange]:
+    """What changed in the guard's settings from ``base`` (a commit) to ``head`` (a commit; ``None``: the working
+    tree)."""
+    return compare(settings_of(config_at(project, base)), settings_of(config_at(project, head)))
+
+
+def to_markdown(changes: list[GuardChange]) -> str:
+    """The changes as a Markdown section of a pull-request comment (values in code spans, escaped), or ``""``."""
+    if not changes:
+        return ""
+    from gitmem.git.provenance import _code
+
+    lines = ["#### Guard settings changed: review them (they decide what the secret scan checks)", ""]
+    for change in changes:
+        if change.setting == "scan.salt":  # not shown: every fingerprint of the repository depends on it
+            lines.append("- `scan.salt`: changed (every `scan.allow` fingerprint depends on it)")
+            continue
+        parts = [f"added {', '.join(_code(item) for item in change.added)}"] if change.added else []
+        parts += [f"removed {', '.join(_code(item) for item in change.removed)}"] if change.removed else []
+        lines.append(f"- `{change.setting}`: {'; '.join(parts)}")
+    return "\n".join(lines) + "\n"
+
+
+def lines(changes: list[GuardChange]) -> list[str]:
+    """The changes as plain lines (``gitmem check``), values escaped for the terminal."""
+    from gitmem.errors import shown
+
+    out = []
+    for change in changes:
+        if change.setting == "scan.salt":
+            out.append("scan.salt: changed")
+            continue
+        out += [f"{change.setting}: added '{shown(item)}'" for item in change.added]
+        out += [f"{change.setting}: removed '{shown(item)}'" for item in change.removed]
+    return out
