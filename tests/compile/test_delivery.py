@@ -7,6 +7,8 @@ combination can be checked."""
 from __future__ import annotations
 
 import itertools
+import json
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,8 @@ from gitmem.compile.plan import plan_targets
 from gitmem.compile.targets import BY_NAME, TARGETS
 from gitmem.config import TARGET_NAMES
 from gitmem.memory.model import Memory
+from tests.compile.conftest import WriteMemory, set_config
+from tests.conftest import Run
 
 COMBINATIONS = [*itertools.combinations(TARGET_NAMES, 2), tuple(TARGET_NAMES)]
 
@@ -73,3 +77,28 @@ def test_a_hand_written_import_is_the_one_duplicate_left() -> None:
         "GitHub Copilot CLI reads AGENTS.md and AGENTS.md (imported by CLAUDE.md)"
     ]
     assert delivery.twice(_plans(("agents", "claude"), {"claude": "@AGENTS.md\n"})) == []  # type: ignore[arg-type]
+
+
+def test_explain_names_the_files_each_client_loads_in_a_folder(project: Path, memory: WriteMemory, run: Run) -> None:
+    set_config(project, targets=["agents", "gemini", "copilot"])
+    memory("everyone", "Use pnpm")
+    memory("web", "Web uses tabs", paths=["web/**"])
+    memory("mine", "Copilot only", targets=["copilot"])
+    assert run("compile").code == 0
+    views = {v["name"]: v for v in json.loads(run("explain", "web/app.ts", "--json").out)["clients"]}
+    gemini = views["gemini"]
+    assert [(f["path"], f["via"]) for f in gemini["files"]] == [
+        ("GEMINI.md", None),
+        ("AGENTS.md", "GEMINI.md"),
+        ("web/GEMINI.md", None),
+        ("web/AGENTS.md", "web/GEMINI.md"),
+    ]
+    assert [item["id"] for item in gemini["full"]] == ["everyone", "web"]
+    copilot = views["copilot"]
+    assert sorted(item["id"] for item in copilot["full"]) == ["everyone", "mine", "web"]
+    assert [item["id"] for item in views["codex"]["on_demand"]] == []
+    at_root = {v["name"]: v for v in json.loads(run("explain", "--json").out)["clients"]}
+    assert [item["id"] for item in at_root["codex"]["on_demand"]] == ["web"]  # only in web/AGENTS.md
+    assert at_root["codex"]["through"] == "recall"
+    missing = run("explain", "--client", "nosuch")
+    assert missing.code == 2 and "no configured target is read by a client called 'nosuch'" in missing.err
