@@ -125,9 +125,7 @@ def prepare(
     if config.sources and only is None:
         packs, pack_problems, shared = _shared(project, config, today or date.today())
         memories = [*memories, *shared]
-    laid = delivery.standalone(targets) if only is not None else delivery.layouts(targets, _own_text(project, targets))
-    by_name = {layout.name: layout.target for layout in laid}
-    targets = [by_name[target.name] for target in targets]  # as laid out: a bridged target may write other files
+    targets, laid = _laid_out(project, targets, personal=only is not None)
     reserved = {t.name: _hand_written(project, t) for t in targets if leftout.has_hard_size_limit(t)}
     report = Report(plan_targets(targets, memories, budgets, config.mcp, reserved, laid), packs=packs)
     reached = {target.name for target in only} if only is not None else set(config.targets)
@@ -160,6 +158,16 @@ def prepare(
     checks.read_twice(report.plans, touched, report)
     report.changes.sort(key=lambda change: change.path)
     return report
+
+
+def _laid_out(project: Project, targets: list[Target], personal: bool) -> tuple[list[Target], list[delivery.Layout]]:
+    """The targets as laid out for delivery (a bridged target may write other files) and their layouts; for the
+    user-level files (``personal``) each a full copy."""
+    if personal:
+        return targets, delivery.standalone(targets)
+    laid = delivery.layouts(targets, _own_text(project, targets))
+    by_name = {layout.name: layout.target for layout in laid}
+    return [by_name[target.name] for target in targets], laid
 
 
 def _own_text(project: Project, targets: Sequence[Target]) -> dict[str, str]:

@@ -89,6 +89,11 @@ class _Sizes:
         return total
 
 
+def _opening(sizes: _Sizes, root: FileSpec, bridges: Sequence[FileSpec]) -> int:
+    """What opening the root file costs when the bridges (already counted) do not include it."""
+    return 0 if root.path in {spec.path for spec in bridges} else sizes.overhead(root)[2]
+
+
 def plan_target(
     target: Target,
     memories: Sequence[Memory],
@@ -132,11 +137,7 @@ def plan_target(
         footer = render.footer(mcp, target.personal)
         root = root_spec(target)
         files, groups = {root.path, *(spec.path for spec in bridges)}, set()
-        used = (
-            len(block.footer_text(footer))
-            + base
-            + (0 if root.path in {s.path for s in bridges} else sizes.overhead(root)[2])
-        )
+        used = len(block.footer_text(footer)) + base + _opening(sizes, root, bridges)
         kept = []
         smallest = min(len(entries[memory.id]) for memory in memories)
         cut: set[tuple[str, str]] = set()  # (rules file, kind) an imported memory was left out of: stop there
