@@ -117,17 +117,11 @@ def private_keys(work: Path, scan_with: dict[str, Scan]) -> None:
     hits = {scanner: flagged(scan, tree, work / f"out-keys-{scanner}") for scanner, scan in scan_with.items()}
     print(f"\n1. private keys made now ({len(keys)} kinds x {len(CONTAINERS)} containers): shapes caught")
     print(f"  {'':34s}" + "".join(f" {s:>12s}" for s in scan_with))
-    for kind in keys:
-        row = f"  {kind:34s}"
+    for label, index, size in [(k, 0, len(CONTAINERS)) for k in keys] + [(c, 1, len(keys)) for c in CONTAINERS]:
+        row = f"  {label if index == 0 else '  in ' + label:34s}"
         for scanner in scan_with:
-            caught = sum(1 for path, (k, _) in where.items() if k == kind and path in hits[scanner])
-            row += f" {caught:>10d}/{len(CONTAINERS)}"
-        print(row)
-    for container in CONTAINERS:
-        row = f"  {'  in ' + container:34s}"
-        for scanner in scan_with:
-            caught = sum(1 for path, (_, c) in where.items() if c == container and path in hits[scanner])
-            row += f" {caught:>10d}/{len(keys)}"
+            caught = sum(1 for path, shape in where.items() if shape[index] == label and path in hits[scanner])
+            row += f" {caught:>10d}/{size}"
         print(row)
     print(f"  {'total':34s}" + "".join(f" {len(hits[s] & set(where)):>9d}/{len(where)}" for s in scan_with))
 

@@ -16,7 +16,7 @@ import hashlib
 import random
 import re
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -120,17 +120,7 @@ def _go_value(expression: str, variables: dict[str, str]) -> str | None:
             return re.sub(r"%[sdv]", "{}", values[0] or "").format(*values[1:])
         except (IndexError, ValueError):
             return None
-    pieces = []
-    for part in _split_args(expression, "+"):
-        part = part.strip()
-        literal = _GO_STRING.fullmatch(part)
-        if literal:
-            pieces.append(_go_unquote(literal))
-        elif part in variables:
-            pieces.append(variables[part])
-        else:
-            return None
-    return "".join(pieces)
+    return _joined(expression, lambda part: variables.get(part))
 
 
 def _split_args(text: str, separator: str = ",") -> list[str]:
@@ -285,37 +275,38 @@ def _class_chars(items: list[tuple[object, object]]) -> str:
 
 def _secret_expression(expression: str, rng: random.Random) -> str | None:
     """gitleaks' sample secret expressions: literals, ``secrets.NewSecret(…)`` and ``utils.AlphaNumeric("36")``."""
+    return _joined(expression, lambda part: _generated(part, rng))
+
+
+def _joined(expression: str, other: Callable[[str], str | None]) -> str | None:
+    """A Go expression of parts joined by ``+``: each a string literal, or what ``other`` makes of it (``None``: the
+    expression cannot be read)."""
     pieces = []
     for part in _split_args(expression, "+"):
         part = part.strip()
         literal = _GO_STRING.fullmatch(part)
-        if literal:
-            pieces.append(_go_unquote(literal))
-            continue
-        helper = re.fullmatch(r"utils\.(\w+)\(\"(\d+)\"\)", part)
-        if helper and helper.group(1) in _CLASSES:
-            pattern = f"{_CLASSES[helper.group(1)]}{{{helper.group(2)}}}"
-        elif part == "utils.Hex8_4_4_4_12()":
-            pattern = "[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}"
-        else:
-            inner = re.fullmatch(r"secrets\.NewSecret\((.*)\)", part, re.DOTALL)
-            if inner is None:
-                return None
-            pattern_text = inner.group(1).strip()
-            literal = _GO_STRING.fullmatch(pattern_text)
-            if literal:
-                pattern = _go_unquote(literal)
-            else:
-                value = _secret_expression(pattern_text, rng)  # utils.AlphaNumeric("32") inside NewSecret
-                if value is None:
-                    return None
-                pieces.append(value)
-                continue
-        sample = _sample(pattern, rng)
-        if sample is None:
+        value = _go_unquote(literal) if literal else other(part)
+        if value is None:
             return None
-        pieces.append(sample)
+        pieces.append(value)
     return "".join(pieces)
+
+
+def _generated(part: str, rng: random.Random) -> str | None:
+    """A sample for one of gitleaks' generated parts."""
+    helper = re.fullmatch(r"utils\.(\w+)\(\"(\d+)\"\)", part)
+    if helper and helper.group(1) in _CLASSES:
+        return _sample(f"{_CLASSES[helper.group(1)]}{{{helper.group(2)}}}", rng)
+    if part == "utils.Hex8_4_4_4_12()":
+        return _sample("[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}", rng)
+    inner = re.fullmatch(r"secrets\.NewSecret\((.*)\)", part, re.DOTALL)
+    if inner is None:
+        return None
+    pattern_text = inner.group(1).strip()
+    literal = _GO_STRING.fullmatch(pattern_text)
+    if literal:
+        return _sample(_go_unquote(literal), rng)
+    return _secret_expression(pattern_text, rng)  # utils.AlphaNumeric("32") inside NewSecret
 
 
 def gitleaks(repo: Path, seed: int = 26) -> Iterator[Case]:

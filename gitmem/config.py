@@ -5,14 +5,18 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gitmem import __version__, yamlio
 from gitmem.errors import CannotRun, UsageError
 from gitmem.project import Project
 
+if TYPE_CHECKING:
+    from gitmem.scan.sources import Settings as ScanSettings
+
 # The records' target names, for the modules that read the config.
 from gitmem.tools import DEFAULT_TARGETS as DEFAULT_TARGETS
+from gitmem.tools import RETIRED, current, retired_note
 from gitmem.tools import TARGET_NAMES as TARGET_NAMES
 
 DEFAULT_BUDGET = 2000
@@ -42,6 +46,12 @@ class Config:
     mcp: bool = False
     sources: tuple[Source, ...] = ()
     data: dict[str, Any] = field(default_factory=dict, compare=False)
+    retired: tuple[str, ...] = ()
+    """Retired target names the file still uses (read as what replaces them): ``notes`` says so."""
+
+    def notes(self) -> list[str]:
+        """One line per retired target name the config uses, saying what replaces it."""
+        return [f".memory/config.yaml: {retired_note(name)}" for name in self.retired]
 
     def budget_for(self, target: str) -> int:
         if isinstance(self.budget, int):
@@ -52,9 +62,16 @@ class Config:
     def from_dict(cls, data: dict[str, Any]) -> Config:
         scan = data.get("scan") or {}
         doctor = data.get("doctor") or {}
+        named = tuple(data.get("targets", DEFAULT_TARGETS))
+        budget = data.get("budget", DEFAULT_BUDGET)
+        if isinstance(budget, dict):
+            named_budgets = tuple(budget)
+            budget = {current(key): value for key, value in budget.items()}
+        else:
+            named_budgets = ()
         return cls(
-            targets=tuple(data.get("targets", DEFAULT_TARGETS)),
-            budget=data.get("budget", DEFAULT_BUDGET),
+            targets=tuple(dict.fromkeys(current(name) for name in named)),
+            budget=budget,
             scan_allow=tuple(scan.get("allow", ())),
             scan_exclude=tuple(scan.get("exclude", ())),
             scan_salt=str(scan.get("salt", "")),
@@ -66,6 +83,7 @@ class Config:
                 for s in data.get("sources", ())
             ),
             data=data,
+            retired=tuple(dict.fromkeys(name for name in (*named, *named_budgets) if name in RETIRED)),
         )
 
 
@@ -98,6 +116,15 @@ def load_config(project: Project) -> Config:
     cache.put(path.name, key, data, [])
     cache.save()
     return Config.from_dict(data)
+
+
+def scan_settings(project: Project) -> ScanSettings:
+    """The scanner's settings from the config (``gitmem.scan.sources.load_settings`` calls this when its cache
+    misses: the scanner never reads the config itself)."""
+    from gitmem.scan.sources import Settings  # (the scanner's module, loaded only where a scan runs)
+
+    config = load_config(project)
+    return Settings(frozenset(config.scan_allow), config.scan_exclude, config.scan_salt)
 
 
 def _cache_salt() -> str:

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 
 class ExitCode(IntEnum):
-    """The exit codes of every gitmem command (DESIGN.md)."""
+    """The exit codes of every gitmem command (README.md lists them)."""
 
     OK = 0
     FOUND = 1  # a check found something: secret, invalid memory, stale output, doctor finding

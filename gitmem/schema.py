@@ -19,6 +19,7 @@ from gitmem import yamlio
 from gitmem.errors import Problem
 from gitmem.memory.model import DATE_FIELDS
 from gitmem.scan import find_hidden, scan_text
+from gitmem.tools import RETIRED
 
 MAX_FILE_BYTES = 64 * 1024
 
@@ -232,8 +233,9 @@ def _message(error: Any, where: tuple[Any, ...]) -> str:
     value = error.instance
     field_name = next((part for part in reversed(where) if isinstance(part, str)), "")
     # Never the value itself: it came from a file, and may be a secret.
-    if kind == "enum":
-        return f"must be one of {', '.join(map(str, error.validator_value))}, not {_describe_value(value)}"
+    if kind == "enum":  # a retired target name still validates, but is not offered
+        offered = [str(choice) for choice in error.validator_value if choice not in RETIRED]
+        return f"must be one of {', '.join(offered)}, not {_describe_value(value)}"
     if kind == "const":
         return f"must be {error.validator_value!r}, not {_describe_value(value)}"
     if kind == "type":

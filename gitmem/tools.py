@@ -173,13 +173,17 @@ class Hooks(NamedTuple):
     output: str = "hookSpecificOutput"
     """How the client reads a hook's answer: ``hookSpecificOutput`` (JSON ``hookSpecificOutput.additionalContext``,
     Stop as ``{"decision": "block"}``), ``additionalContext`` (the same, with ``additionalContext`` at the top level
-    too), ``plain`` (the text itself, for gitmem's own plugin)."""
+    too), ``additional_context`` (only ``{"additional_context": ...}``), ``plain`` (the text itself, for gitmem's
+    own plugin)."""
     settings: str | None = None
     """The project file gitmem's hook entries go into (``init --agent-hooks``); ``None``: a plugin or nothing."""
     fallback_files: tuple[str, ...] = ()
     """What the client loads instead when none of ``rules_files`` exists (measured for issue 16)."""
     user_settings: str | None = None
     """``settings`` in the home directory (``--user``), when it is not the same relative path."""
+    flat: bool = False
+    """The settings' hooks are ``{"version": 1, "hooks": {EVENT: [{"command": ...}]}}``, entries straight under the
+    event (Cursor's hooks.json), not Claude Code's groups of ``{"hooks": [...]}``."""
     own_file: bool = False
     """``settings`` is a hooks file of gitmem's own (``{"version": 1, "hooks": ...}``, commands as ``bash``), not
     entries merged into the client's settings."""
@@ -254,6 +258,14 @@ class MemoryStore(NamedTuple):
     where: str
 
 
+class Retired(NamedTuple):
+    """A tool that no longer exists: a config or memory that still names its target gets ``replacement``'s files,
+    and a one-line note saying so (``why``)."""
+
+    replacement: str
+    why: str
+
+
 class Tool(NamedTuple):
     """Everything gitmem knows about one AI tool (or one shared file format: ``agents``, the AGENTS.md standard)."""
 
@@ -300,6 +312,9 @@ class Tool(NamedTuple):
     imported for this tool alone (``targets:``), not compiled for every tool (Copilot Chat's ``#problems``)."""
     memory: MemoryStore | None = None
     """Where it keeps the memories it writes on its own (``gitmem import --from``)."""
+    retired: Retired | None = None
+    """The tool is gone: its name still reads (as ``replacement``), and its ``target`` only says which files gitmem
+    wrote for it before (compile cleans them up)."""
 
 
 _CODEX_CHAIN = Limit(
@@ -554,6 +569,21 @@ TOOLS: tuple[Tool, ...] = (
                 discover=("**/.cursor/rules/**/*.mdc", "**/.cursor/rules/**/*.md"),
             ),
         ),
+        # Cursor's hooks (https://cursor.com/docs/agent/hooks): only sessionStart's answer reaches the model
+        # (`additional_context`); beforeSubmitPrompt can only let a prompt through or stop it (`continue`,
+        # `user_message`), so no memory is injected per prompt. Checked against the hook shapes reported from Cursor
+        # 2.5 (https://github.com/mindfold-ai/Trellis/issues/18) and its forum
+        # (https://github.com/yvgude/lean-ctx/issues/752); Cursor is not installable here: not measured.
+        hooks=Hooks(
+            tool="Cursor",
+            doc="https://cursor.com/docs/agent/hooks",
+            rules_files=(".cursor/rules/gitmem.mdc", "AGENTS.md"),
+            events=((START, "sessionStart"),),
+            output="additional_context",
+            settings=".cursor/hooks.json",
+            flat=True,
+            detect_events=("sessionStart",),
+        ),
         hooks_for=("cursor",),
         commands=Commands(".cursor/commands/remember.md", ".cursor/commands/remember.md", "plain"),
         # Cursor may start servers elsewhere; it expands ${workspaceFolder} in mcp.json.
@@ -642,11 +672,12 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         name="windsurf",
         title="Windsurf",
-        doc="https://docs.windsurf.com/windsurf/cascade/agents-md",
-        checked="https://docs.windsurf.com/windsurf/cascade/agents-md (not installable here: not measured)",
+        doc="https://docs.devin.ai/desktop/cascade/memories",
+        checked="https://docs.devin.ai/desktop/cascade/memories (Devin Desktop, 2026: Windsurf's next generation)",
+        # What gitmem wrote for Windsurf (compile cleans it up); its rules folder is read as Devin Desktop's legacy one.
         target=Target(
             name="windsurf",
-            tool="Windsurf (Devin Desktop)",
+            tool="Windsurf",
             doc="https://docs.windsurf.com/windsurf/cascade/memories#rules",
             root_file=".windsurf/rules/gitmem.md",
             root_whole=True,
@@ -654,15 +685,53 @@ TOOLS: tuple[Tool, ...] = (
             scoped_dir=".windsurf/rules",
             scoped_suffix=".md",
             scoped_frontmatter=("trigger: glob", "globs: {csv_quoted}"),
-            limits=(Limit("chars", 12_000, True, "Windsurf reads at most 12,000 characters of a rule file"),),
-            user_files=(UserFile("~/.codeium/windsurf/memories/global_rules.md", "Windsurf", "~/.codeium/windsurf"),),
         ),
-        serves="windsurf",
-        reads=(Read("windsurf"), Read("agents")),
-        detect=(".windsurf/rules/", ".windsurfrules"),
+        retired=Retired(
+            "devin",
+            "Windsurf is now Devin Desktop, which reads .devin/rules (compiled there) and AGENTS.md",
+        ),
+    ),
+    Tool(
+        name="devin",
+        title="Devin Desktop",
+        doc="https://docs.devin.ai/desktop/cascade/memories",
+        checked="https://docs.devin.ai/desktop/cascade/memories and https://cli.devin.ai/docs/extensibility/rules "
+        "(2026; not installable here: not measured)",
+        target=Target(
+            name="devin",
+            tool="Devin Desktop (formerly Windsurf)",
+            doc="https://docs.devin.ai/desktop/cascade/memories",
+            root_file=".devin/rules/gitmem.md",
+            root_whole=True,
+            root_frontmatter=("trigger: always_on",),
+            scoped_dir=".devin/rules",
+            scoped_suffix=".md",
+            # A YAML list: Devin Desktop also takes one string, but the Devin CLI refuses a rule whose globs are not a
+            # sequence (https://github.com/stbenjam/skillsaw, docs/rules/devin-rules-valid.md).
+            scoped_frontmatter=("trigger: glob", "globs:", "{list}"),
+            limits=(Limit("chars", 12_000, True, "Devin Desktop reads at most 12,000 characters of a rule file"),),
+            user_files=(
+                UserFile("~/.codeium/windsurf/memories/global_rules.md", "Devin Desktop", "~/.codeium/windsurf"),
+            ),
+        ),
+        serves="devin",
+        # Devin Desktop reads .devin/rules, the legacy .windsurf/rules (which gitmem no longer writes) and AGENTS.md
+        # (root: always, nested: by glob).
+        reads=(Read("devin"), Read("agents")),
+        detect=(".devin/rules/", ".windsurf/rules/", ".windsurfrules"),
         formats=(
+            Format("Devin rule", "trigger", 24, folder=".devin/rules", discover=("**/.devin/rules/**/*.md",)),
+            # Windsurf's files, which teams still have: imported as Devin Desktop's (its docs name .windsurf/rules as
+            # the legacy folder; .windsurfrules, Windsurf's first single file, is not in them: read as whole-project
+            # rules, like before).
             Format(".windsurfrules (legacy)", "none", 8, paths=(".windsurfrules",), discover=(".windsurfrules",)),
-            Format("Windsurf rule", "trigger", 9, folder=".windsurf/rules", discover=("**/.windsurf/rules/**/*.md",)),
+            Format(
+                "Windsurf rule (legacy)",
+                "trigger",
+                9,
+                folder=".windsurf/rules",
+                discover=("**/.windsurf/rules/**/*.md",),
+            ),
         ),
     ),
     Tool(
@@ -750,7 +819,7 @@ TOOLS: tuple[Tool, ...] = (
         formats=(Format("aider conventions", "none", 13, paths=("CONVENTIONS.md",), discover=("CONVENTIONS.md",)),),
     ),
     # Tools with a rules folder of their own that read none of the files above (from their documentation; not
-    # installable here, so not measured). No path scoping for Amazon Q and Roo Code: a memory with paths goes into the
+    # installable here, so not measured). No path scoping for Amazon Q and Zoo Code: a memory with paths goes into the
     # one file under a heading that names its globs.
     Tool(
         name="amazonq",
@@ -803,22 +872,34 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         name="roo",
         title="Roo Code",
-        doc="https://docs.roocode.com/features/custom-instructions",
-        checked="https://docs.roocode.com/features/custom-instructions (not measured)",
+        doc="https://github.com/RooCodeInc/Roo-Code#disclaimer",
+        checked="https://github.com/RooCodeInc/Roo-Code#disclaimer (archived; shut down on 2026-05-15)",
+        retired=Retired(
+            "zoo",
+            "Roo Code was shut down in May 2026; Zoo Code, its community fork, reads the same .roo/rules (compiled "
+            "there)",
+        ),
+    ),
+    Tool(
+        name="zoo",
+        title="Zoo Code",
+        doc="https://zoocode.dev/",
+        checked="Zoo Code 3.82.0 source (Zoo-Code-Org/Zoo-Code, src/core/prompts/sections/custom-instructions.ts): "
+        ".roo/rules (recursive), else .roorules or .clinerules, and AGENTS.md (useAgentRules, on by default); not "
+        "installable here: not measured",
         target=Target(
-            name="roo",
-            tool="Roo Code",
-            doc="https://docs.roocode.com/features/custom-instructions",
+            name="zoo",
+            tool="Zoo Code (Roo Code's fork)",
+            doc="https://zoocode.dev/",
             root_file=".roo/rules/gitmem.md",
             root_whole=True,
         ),
-        serves="roo",
-        # Roo Code reads AGENTS.md beside .roo/rules (https://docs.roocode.com/features/custom-instructions).
-        reads=(Read("roo"), Read("agents")),
+        serves="zoo",
+        reads=(Read("zoo"), Read("agents")),
         detect=(".roo/rules/", ".roorules"),
         formats=(
             Format(".roorules (legacy)", "none", 16, paths=(".roorules",), discover=(".roorules",)),
-            Format("Roo Code rule", "folder", 17, folder=".roo/rules", discover=(".roo/rules/**/*.md",)),
+            Format("Zoo Code rule", "folder", 17, folder=".roo/rules", discover=(".roo/rules/**/*.md",)),
         ),
     ),
     # More tools with a rules file of their own, from their documentation (desktop or editor tools, not installable
@@ -927,28 +1008,106 @@ TOOLS: tuple[Tool, ...] = (
         detect=("WARP.md",),
         formats=(Format("WARP.md", "directory", 22, names=("WARP.md",), discover=("**/WARP.md",)),),
     ),
+    Tool(
+        name="antigravity",
+        title="Antigravity CLI",
+        doc="https://antigravity.google/docs/gcli-migration#context-files-and-workspace-rules",
+        checked="agy 1.0.3 binary's customization roots, ~/.gemini/config/ and the workspace's .agents/ "
+        "(https://github.com/google-antigravity/antigravity-cli/issues/60); GEMINI.md and AGENTS.md as context files "
+        "and .agents/rules trigger frontmatter from third-party guides (Google's own pages were not in the stored "
+        "corpus; agy is a Go binary, not on npm: not measured)",
+        target=Target(
+            name="antigravity",
+            tool="Antigravity (agy, the IDE)",
+            doc="https://antigravity.google/docs/gcli-migration#context-files-and-workspace-rules",
+            root_file=".agents/rules/gitmem.md",
+            root_whole=True,
+            root_frontmatter=("trigger: always_on",),
+            scoped_dir=".agents/rules",
+            scoped_suffix=".md",
+            scoped_frontmatter=("trigger: glob", "globs: {csv_quoted}"),
+            # From third-party guides (https://skly.ai/docs/rules/antigravity): a warning, not a cut.
+            limits=(
+                Limit("chars", 12_000, False, "Antigravity's rule files are said to hold at most 12,000 characters"),
+            ),
+        ),
+        serves="antigravity",
+        # Gemini CLI's successor (Gemini CLI stopped serving consumer accounts on 2026-06-18): it reads the same
+        # context files, GEMINI.md and AGENTS.md, besides its own .agents/rules.
+        reads=(Read("antigravity"), Read("gemini"), Read("agents")),
+        detect=(".agents/rules/",),
+        formats=(
+            Format("Antigravity rule", "trigger", 25, folder=".agents/rules", discover=("**/.agents/rules/**/*.md",)),
+        ),
+        mcp=Mcp((".agents/mcp_config.json",), "stdio"),
+    ),
 )
 
 # Plain Markdown: what `gitmem import PATH` makes of a file that is no tool's (last in rank).
-MARKDOWN = Format("Markdown", "none", 23, tool="markdown")
+MARKDOWN = Format("Markdown", "none", 99, tool="markdown")
 
 BY_NAME: dict[str, Tool] = {tool.name: tool for tool in TOOLS}
-TARGETS: tuple[Target, ...] = tuple(tool.target for tool in TOOLS if tool.target is not None)
+LIVE: tuple[Tool, ...] = tuple(tool for tool in TOOLS if tool.retired is None)
+TARGETS: tuple[Target, ...] = tuple(tool.target for tool in LIVE if tool.target is not None)
 TARGET_NAMES: tuple[str, ...] = tuple(target.name for target in TARGETS)
-# The target names the JSON schemas accept (schema/generate.py writes them).
-SCHEMA_TARGETS: tuple[str, ...] = TARGET_NAMES
-DEFAULT_TARGETS: tuple[str, ...] = tuple(tool.name for tool in TOOLS if tool.default)
-FORMATS: tuple[Format, ...] = tuple(fmt._replace(tool=tool.name) for tool in TOOLS for fmt in tool.formats)
-READERS: tuple[Tool, ...] = tuple(tool for tool in TOOLS if tool.reads)
+# Retired tool -> what replaces it; the targets gitmem once wrote for them (compile cleans their files up).
+RETIRED: dict[str, Retired] = {tool.name: tool.retired for tool in TOOLS if tool.retired is not None}
+RETIRED_TARGETS: tuple[Target, ...] = tuple(
+    tool.target for tool in TOOLS if tool.retired is not None and tool.target is not None
+)
+TARGET_BY_NAME: dict[str, Target] = {target.name: target for target in TARGETS}
+# Every target whose files gitmem may have written: the live ones and those of retired tools (compile cleans the
+# files of the targets not configured, so a retired tool's files go once its replacement is compiled).
+CLEANUP_TARGETS: tuple[Target, ...] = (*TARGETS, *RETIRED_TARGETS)
+# The target names the JSON schemas accept (schema/generate.py writes them): a retired name still validates.
+SCHEMA_TARGETS: tuple[str, ...] = (*TARGET_NAMES, *RETIRED)
+DEFAULT_TARGETS: tuple[str, ...] = tuple(tool.name for tool in LIVE if tool.default)
+FORMATS: tuple[Format, ...] = tuple(fmt._replace(tool=tool.name) for tool in LIVE for fmt in tool.formats)
+READERS: tuple[Tool, ...] = tuple(tool for tool in LIVE if tool.reads)
 # The clients with session hooks, named (``session.clients``).
-CLIENTS: tuple[Hooks, ...] = tuple(tool.hooks._replace(name=tool.name) for tool in TOOLS if tool.hooks is not None)
+CLIENTS: tuple[Hooks, ...] = tuple(tool.hooks._replace(name=tool.name) for tool in LIVE if tool.hooks is not None)
 # The clients `init --agent-hooks` can set up: a hook mechanism or a custom-command folder.
 AGENT_HOOK_CLIENTS: tuple[str, ...] = tuple(
-    tool.name for tool in TOOLS if tool.hooks is not None or tool.commands is not None
+    tool.name for tool in LIVE if tool.hooks is not None or tool.commands is not None
 )
-TRANSCRIPT_CLIENTS: tuple[str, ...] = tuple(tool.name for tool in TOOLS if tool.transcripts is not None)
+TRANSCRIPT_CLIENTS: tuple[str, ...] = tuple(tool.name for tool in LIVE if tool.transcripts is not None)
 # The clients whose own memory store `gitmem import --from` reads.
-MEMORY_CLIENTS: tuple[str, ...] = tuple(tool.name for tool in TOOLS if tool.memory is not None)
+MEMORY_CLIENTS: tuple[str, ...] = tuple(tool.name for tool in LIVE if tool.memory is not None)
+
+
+def user_variant(target: Target, user_file: UserFile, root_file: str) -> Target:
+    """``target`` as `compile --user` writes it: one always-loaded file, ``root_file`` (relative to the home
+    directory: ``user_file``'s path, or ``gitmem.md`` in its folder), and no path scoping (a memory with ``paths``
+    goes into that file under a heading that names its globs)."""
+    return target._replace(
+        tool=user_file.tool,
+        root_file=root_file,
+        root_whole=user_file.folder,
+        root_frontmatter=target.root_frontmatter if user_file.folder else (),
+        dir_file=None,
+        scoped_dir=None,
+        scoped_frontmatter=(),
+        limits=tuple(limit for limit in target.limits if limit.measure != "chain_bytes"),
+        user_files=(user_file,),
+        reads_config=None,
+        personal=True,
+    )
+
+
+def current(name: str) -> str:
+    """The target name ``name`` stands for today: itself, or what replaces a retired tool."""
+    seen = {name}
+    while name in RETIRED:
+        name = RETIRED[name].replacement
+        if name in seen:  # a cycle in the records (a test forbids it): stop
+            break
+        seen.add(name)
+    return name
+
+
+def retired_note(name: str) -> str:
+    """The one-line note for a config or memory that names the retired target ``name``."""
+    return f"target {name} is retired: {RETIRED[name].why}; its memories go to {current(name)} (rename it in targets)"
 
 
 def target(name: str) -> Target:

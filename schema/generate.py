@@ -22,12 +22,14 @@ COPIES = (ROOT / "schema", ROOT / "gitmem" / "schemas")
 
 def _records() -> tuple[tuple[str, ...], dict[str, str]]:
     sys.path.insert(0, str(ROOT))
-    from gitmem.tools import SCHEMA_TARGETS, TARGETS, WHOLE_PREFIX
+    from gitmem.tools import RETIRED, SCHEMA_TARGETS, TARGETS, WHOLE_PREFIX, current
 
     where = {}
     for target in TARGETS:
         folder, _, name = target.root_file.rpartition("/")
         where[target.name] = folder if target.root_whole and name.startswith(WHOLE_PREFIX) else target.root_file
+    for retired in RETIRED:
+        where[retired] = f"retired: read as {current(retired)}"
     return SCHEMA_TARGETS, where
 
 

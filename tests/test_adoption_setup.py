@@ -70,7 +70,7 @@ def test_cursor_rules_as_a_file_is_one_clear_error(project: Path, run: Run) -> N
         (["GEMINI.md"], "targets: [gemini]"),
         ([".cursor/rules/style.mdc"], "targets: [cursor]"),
         ([".cursorrules"], "targets: [cursor]"),
-        ([".windsurf/rules/style.md", ".kiro/steering/product.md"], "targets: [windsurf, kiro]"),
+        ([".windsurf/rules/style.md", ".kiro/steering/product.md"], "targets: [devin, kiro]"),
         ([".clinerules/workflows/release.md"], "targets: [agents, claude]"),  # workflows only: no rules
         # Rules of Cline's own: Cline reads AGENTS.md too, but compile places each memory once either way.
         ([".clinerules/general.md"], "targets: [cline]"),

@@ -245,12 +245,13 @@ def test_propose_picks_a_free_id(project: Path, run: Run) -> None:
 def test_init_mcp_writes_each_tools_project_file_and_sets_the_config(repo: Path, run: Run) -> None:
     result = run("init", "--no-hooks", "--mcp")
     assert result.code == 0, result.err
-    assert result.lines[-12:] == [
+    assert result.lines[-13:] == [
         "created .mcp.json (Claude Code: gitmem MCP server)",
         "created opencode.json (opencode: gitmem MCP server)",
         "created .gemini/settings.json (Gemini CLI: gitmem MCP server)",
         "created .qwen/settings.json (Qwen Code: gitmem MCP server)",
         "created .cursor/mcp.json (Cursor: gitmem MCP server)",
+        "created .agents/mcp_config.json (Antigravity CLI: gitmem MCP server)",
         "set mcp: true in .memory/config.yaml",
         "Codex reads MCP servers per user: add this to ~/.codex/config.toml (or run `gitmem init --mcp --user`):",
         "[mcp_servers.gitmem]",

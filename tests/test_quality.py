@@ -33,3 +33,39 @@ def test_cli_import_stays_lean() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+# Functions above cyclomatic complexity 25 that are left as they are for now, each with why. The lead empties this at
+# integration: a name here whose function is back under 25 fails too, so the list only shrinks.
+KNOTS_ALLOWED = {
+    # Owned by other engineers this round (their branches refactor them):
+    "gitmem/adopt/importer.py:import_rules",  # issue 23 (the import command's core)
+    "gitmem/setup/agent_hooks.py:_strip_text",  # the agent hooks' text editing merged from main (149aa0e)
+    # Not refactored by issue 21 for lack of time (no owner this round):
+    "gitmem/yamlfast.py:_load",
+    "gitmem/globmatch.py:match",
+    "gitmem/journal/harvest.py:harvest",
+    "gitmem/git/provenance.py:_entry",
+    "gitmem/scopes/sources.py:update",
+    "gitmem/memory/fastcheck.py:surely_valid",
+}
+MAX_COMPLEXITY = 25
+
+
+def _knots() -> dict[str, int]:
+    from radon.complexity import cc_visit
+
+    found = {}
+    for path in sorted((ROOT / "gitmem").rglob("*.py")):
+        for block in cc_visit(path.read_text(encoding="utf-8")):
+            for item in [block, *getattr(block, "methods", [])]:
+                if item.complexity > MAX_COMPLEXITY:
+                    found[f"{path.relative_to(ROOT).as_posix()}:{item.name}"] = item.complexity
+    return found
+
+
+def test_no_function_is_a_knot() -> None:
+    """Cyclomatic complexity (radon) at most 25 per function, but for the commented allowlist above."""
+    knots = _knots()
+    assert {name: value for name, value in knots.items() if name not in KNOTS_ALLOWED} == {}
+    assert sorted(name for name in KNOTS_ALLOWED if name not in knots) == []  # untied: take it off the list

@@ -332,16 +332,21 @@ def test_base64_runs_are_the_runs_of_the_plain_pattern() -> None:
 
 
 def test_json_and_url_runs_are_read_on_hinted_lines_only_with_the_same_result() -> None:
+    """On the hinted lines only, the runs the plain patterns find in the whole text: the JSON strings of
+    ``"((?:[^"\\\n]|\\.){4,})"`` (found by a hand loop, line by line) and the URL-encoded runs."""
     from gitmem.scan import decode
 
+    json_string = re.compile(r'"((?:[^"\\\n]|\\.){4,})"')
     for text in _random_texts():
-        for hint, pattern in (
-            (decode._JSON_HINT_RE, decode._JSON_STRING_RE),
-            (decode._URL_HINT_RE, decode._URL_RUN_RE),
+        for hint, pattern, reference, group in (
+            (decode._JSON_HINT_RE, decode._JSON_STRING_RE, json_string, 1),
+            (decode._URL_HINT_RE, decode._URL_RUN_RE, decode._URL_RUN_RE, 0),
         ):
-            everywhere = [m.span() for m in pattern.finditer(text) if hint.search(m.group())]
-            lines = [m.span() for m in decode._in_lines(text, hint, pattern) if hint.search(m.group())]
-            assert lines == everywhere, text
+            everywhere = [
+                (m.start(group), m.group(group)) for m in reference.finditer(text) if hint.search(m.group(group))
+            ]
+            lines = [(m.start(group), m.group(group)) for m in decode._in_lines(text, hint, pattern)]
+            assert [run for run in lines if hint.search(run[1])] == everywhere, text
 
 
 def test_a_decoded_layer_maps_every_character_back_to_its_source() -> None:

@@ -13,6 +13,7 @@ from jsonschema import Draft202012Validator
 from gitmem.config import TARGET_NAMES
 from gitmem.memory.model import FIELD_ORDER, KINDS, PRIORITIES, SOURCES, STATUSES, slugify
 from gitmem.scan.unicode import _HIDDEN_RANGES, find_hidden
+from gitmem.tools import SCHEMA_TARGETS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,10 +51,12 @@ def test_model_vocabularies_match_the_schema() -> None:
     assert tuple(props["source"]["enum"]) == SOURCES
     assert set(props) == set(FIELD_ORDER)
     config = json.loads((ROOT / "schema" / "config.schema.json").read_text())["properties"]
-    assert tuple(config["targets"]["items"]["enum"]) == TARGET_NAMES
+    # The live targets, then the retired names (still valid: read as what replaces them).
+    assert tuple(config["targets"]["items"]["enum"]) == SCHEMA_TARGETS
+    assert SCHEMA_TARGETS[: len(TARGET_NAMES)] == TARGET_NAMES
     # A memory's `targets` names the same targets as the config's.
-    assert tuple(props["targets"]["items"]["enum"]) == TARGET_NAMES
-    assert ", ".join(TARGET_NAMES) in props["targets"]["items"]["description"]
+    assert tuple(props["targets"]["items"]["enum"]) == SCHEMA_TARGETS
+    assert ", ".join(SCHEMA_TARGETS) in props["targets"]["items"]["description"]
 
 
 def test_hidden_table_covers_every_format_and_control_character() -> None:
@@ -81,7 +84,8 @@ def test_hidden_table_covers_every_format_and_control_character() -> None:
     ],
 )
 def test_find_hidden(text: str, hidden: list[int]) -> None:
-    assert [h.codepoint for h in find_hidden(text)] == hidden
+    """As a whole file's text (a leading BOM allowed); a field's value is stricter (test_trust_boundary)."""
+    assert [h.codepoint for h in find_hidden(text, file=True)] == hidden
 
 
 @pytest.mark.parametrize(

@@ -68,6 +68,10 @@ def test_every_record_is_consistent() -> None:
     for tool in TOOLS:
         assert tool.doc.startswith("https://"), tool.name
         assert tool.checked, tool.name
+        if tool.retired is not None:  # gone: only what replaces it and the files gitmem once wrote for it
+            assert tool.retired.replacement in TARGET_NAMES, tool.name
+            assert not (tool.reads or tool.detect or tool.formats or tool.hooks or tool.commands or tool.mcp)
+            continue
         if tool.target is not None:
             assert tool.target.name == tool.name
             assert tool.serves == tool.name
@@ -82,6 +86,14 @@ def test_every_record_is_consistent() -> None:
             assert {event for event, _ in tool.hooks.events} <= set(EVENTS), tool.name
             assert tool.hooks.rules_files, tool.name
         assert set(tool.hooks_for) <= set(TARGET_NAMES), tool.name
+
+
+def test_each_formats_scope_has_a_reader() -> None:
+    """A record's ``Format.scope`` names how import reads its frontmatter: a scope no reader knows would silently
+    make every rule of that tool a whole-project one."""
+    from gitmem.adopt.sources import _SCOPES
+
+    assert {fmt.scope for fmt in FORMATS} - {"none"} <= set(_SCOPES)
 
 
 def test_each_format_reads_a_file_where_import_discovers_it() -> None:
@@ -113,7 +125,6 @@ def test_init_detects_each_target_from_its_detect_files(tmp_path: Path, name: st
 
 
 def test_every_table_is_derived_from_the_records() -> None:
-    from gitmem.compile import targets
     from gitmem.compile.readers import READERS
     from gitmem.config import DEFAULT_TARGETS
     from gitmem.config import TARGET_NAMES as CONFIG_NAMES
@@ -121,7 +132,7 @@ def test_every_table_is_derived_from_the_records() -> None:
     from gitmem.setup import agent_hooks, mcp, remember
 
     assert CONFIG_NAMES is tools.TARGET_NAMES and DEFAULT_TARGETS is tools.DEFAULT_TARGETS
-    assert targets.TARGETS is tools.TARGETS
+    assert not (PACKAGE / "compile" / "targets.py").exists()  # the targets are the records' (gitmem/tools.py)
     # compile's readers are the records' readers as compile reads them (``readers._reader``), one for one
     assert [(r.name, r.own, r.private) for r in READERS] == [(t.name, t.serves, t.private) for t in tools.READERS]
     assert clients.CLIENTS is tools.CLIENTS

@@ -75,9 +75,12 @@ def framing_lines(text: str) -> set[str]:
 
 
 def allowed_lines(memory: dict[str, Any]) -> set[str]:
-    """The lines compiling ``memory`` may add: its entry (title line, indented body lines) and group framing."""
+    """The lines compiling ``memory`` may add: its entry (title line, indented body lines, with the sequences that
+    could close the block made inert: ``gitmem.memory.fields.inert``) and group framing."""
+    from gitmem.memory.fields import inert
+
     lines = {""}
-    body = memory.get("body") or ""
+    body = inert(memory.get("body") or "")
     for line in body.split("\n"):
         lines.add("  " + line if line.strip() else "")
     return lines

@@ -244,7 +244,7 @@ def test_the_user_config_targets_choose_and_clean_up(home: Path, elsewhere: Path
     again = run("compile", "--user")
     assert again.err == (
         "note: target 'cursor' has no user-level rules file: not compiled (those with one are agents, claude, "
-        "gemini, copilot, windsurf, cline, kiro, augment)\n"
+        "gemini, copilot, devin, cline, kiro, augment)\n"
     )
     assert again.lines[:2] == ["removed ~/.codex/AGENTS.md", "removed ~/.config/opencode/AGENTS.md"]
     assert not (home / ".codex").exists()  # gitmem made it, and it is empty again
@@ -252,7 +252,7 @@ def test_the_user_config_targets_choose_and_clean_up(home: Path, elsewhere: Path
     assert (refused.code, refused.err) == (
         2,
         "error: target 'aider' has no user-level rules file: those with one are agents, claude, gemini, copilot, "
-        "windsurf, cline, kiro, augment\n",
+        "devin, cline, kiro, augment\n",
     )
 
 

@@ -190,8 +190,9 @@ def test_validate_named_files_and_config(project: Path, run: Run) -> None:
     result = run("validate", ".memory/config.yaml")
     assert result.code == 1
     assert result.err.splitlines()[0] == (
-        ".memory/config.yaml:2:19: targets[1]: must be one of agents, claude, gemini, cursor, copilot, windsurf, "
-        "cline, kiro, aider, amazonq, continue, roo, junie, augment, trae, warp, not other text (3 characters)"
+        ".memory/config.yaml:2:19: targets[1]: must be one of agents, claude, gemini, cursor, copilot, devin, "
+        "cline, kiro, aider, amazonq, continue, zoo, junie, augment, trae, warp, antigravity, not other text (3 "
+        "characters)"
     )
 
 

@@ -28,12 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from gitmem import gateway
+from gitmem import gitcommand as command
 from gitmem.adopt import kinds, markdown, sources
 from gitmem.adopt.sources import Format, Scope
 from gitmem.adopt.wording import DESCRIBED, code_key, same_thing, section_tag, title_and_body
 from gitmem.compile import block
 from gitmem.errors import CheckFailed, UsageError
-from gitmem.git import command, removed
+from gitmem.git import removed
 from gitmem.memory import similar
 from gitmem.memory.model import Memory, short_id, title_key, unique_id
 from gitmem.memory.store import SUFFIX, Snapshot, Store

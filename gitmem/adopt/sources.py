@@ -34,7 +34,9 @@ YAML parser rejects.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gitmem import markdown as md
 from gitmem.tools import FORMATS
@@ -56,14 +58,16 @@ CLINE_RULE = _format("Cline rule")
 COPILOT_SCOPED = _format("Copilot path instructions")
 CURSOR_RULE = _format("Cursor rule")
 KIRO = _format("Kiro steering")
-WINDSURF_RULE = _format("Windsurf rule")
+WINDSURF_RULE = _format("Windsurf rule (legacy)")
+DEVIN_RULE = _format("Devin rule")
+ANTIGRAVITY_RULE = _format("Antigravity rule")
 AMAZONQ_RULE = _format("Amazon Q rule")
 AUGMENT_LEGACY = _format("Augment guidelines (legacy)")
 AUGMENT_RULE = _format("Augment rule")
 CONTINUE_RULE = _format("Continue rule")
 JUNIE = _format("Junie guidelines")
 ROO_LEGACY = _format(".roorules (legacy)")
-ROO_RULE = _format("Roo Code rule")
+ROO_RULE = _format("Zoo Code rule")
 TRAE = _format("Trae project rules")
 WARP = _format("WARP.md")
 
@@ -257,66 +261,107 @@ def scope_of(path: str, fmt: Format, front: Frontmatter) -> Scope:
     """The scope of the rules in the file at ``path``. Raises ``ScopeError`` for globs outside the repository."""
     directory = base_directory(path, fmt)
     here = f"under {directory}/" if directory else "the whole project"
-    fields = front.fields
-    if fmt.scope == "directory":
-        return Scope(_under(directory, ["**"]), "normal", here)
-    if fmt.scope == "always-apply":
-        globs = _globs(fields.get("globs"))
-        if _true(fields.get("alwaysApply")):
-            return Scope(_under(directory, ["**"]), "normal", f"{here} (alwaysApply)")
-        if globs:
-            paths = _under(directory, globs)
-            return Scope(paths, "normal", f"globs {', '.join(globs)}")
-        if str(fields.get("description") or "").strip():
-            return Scope(_under(directory, ["**"]), "low", "agent-requested rule (description only): low priority")
-        return Scope(_under(directory, ["**"]), "low", "manual rule: low priority")
-    if fmt.scope == "applyTo":
-        globs = _globs(fields.get("applyTo"))
-        paths = _under(directory, globs) if globs else ALWAYS
-        return Scope(paths, "normal", f"applyTo {', '.join(globs)}" if globs else "no applyTo: the whole project")
-    if fmt.scope == "paths":
-        globs = _globs(fields.get("paths") or fields.get("globs"))
-        if globs:
-            return Scope(_under(directory, globs), "normal", f"paths {', '.join(globs)}")
-        return Scope(_under(directory, ["**"]), "normal", here)
-    if fmt.scope == "trigger":
-        trigger = str(fields.get("trigger") or "always_on").strip()
-        globs = _globs(fields.get("globs"))
-        if trigger == "glob" and globs:
-            return Scope(_under(directory, globs), "normal", f"trigger: glob, globs {', '.join(globs)}")
-        if trigger in ("model_decision", "manual"):
-            return Scope(_under(directory, ["**"]), "low", f"trigger: {trigger}: low priority")
-        return Scope(_under(directory, ["**"]), "normal", f"{here} (trigger: {trigger})")
-    if fmt.scope == "inclusion":
-        inclusion = str(fields.get("inclusion") or "always").strip()
-        globs = _globs(fields.get("fileMatchPattern"))
-        if inclusion == "fileMatch" and globs:
-            return Scope(_under(directory, globs), "normal", f"inclusion: fileMatch, {', '.join(globs)}")
-        if inclusion in ("manual", "auto"):
-            return Scope(_under(directory, ["**"]), "low", f"inclusion: {inclusion}: low priority")
-        return Scope(_under(directory, ["**"]), "normal", f"{here} (inclusion: {inclusion})")
-    if fmt.scope == "always-apply-or-globs":
-        # https://docs.continue.dev/customize/deep-dives/rules: alwaysApply true: always; false: when its globs match
-        # or the agent asks for it; unset: always without globs, else when they match.
-        always = fields.get("alwaysApply")
-        globs = _globs(fields.get("globs"))
-        if _true(always):
-            return Scope(_under(directory, ["**"]), "normal", f"{here} (alwaysApply)")
-        if globs:
-            return Scope(_under(directory, globs), "normal", f"globs {', '.join(globs)}")
-        if always is not None and str(always).strip().lower() in ("false", "no", "off"):
-            return Scope(
-                _under(directory, ["**"]), "low", "alwaysApply: false, no globs: agent-requested, low priority"
-            )
-        return Scope(_under(directory, ["**"]), "normal", here)
-    if fmt.scope == "type":
-        kind = str(fields.get("type") or "").strip()
-        if kind == "always_apply":
-            return Scope(_under(directory, ["**"]), "normal", f"{here} (type: always_apply)")
-        if kind in ("agent_requested", "manual"):
-            return Scope(_under(directory, ["**"]), "low", f"type: {kind}: low priority")
-        # The IDE extensions treat a rule without a type as manual (see the augment record in gitmem/tools.py).
-        return Scope(_under(directory, ["**"]), "low", "no type (manual in the IDE extensions): low priority")
-    if fmt.scope == "folder":
-        return Scope(_under(directory, ["**"]), "normal", here)
-    return Scope(ALWAYS, "normal", "the whole project")
+    read = _SCOPES.get(fmt.scope)
+    if read is None:
+        return Scope(ALWAYS, "normal", "the whole project")
+    return read(_Where(directory, here), front.fields)
+
+
+class _Where(NamedTuple):
+    directory: str  # the directory the file's rules apply under ("" for the whole project)
+    here: str  # how a report says it
+
+    def everywhere(self, priority: str, note: str) -> Scope:
+        return Scope(_under(self.directory, ["**"]), priority, note)
+
+    def globs(self, globs: list[str], note: str) -> Scope:
+        return Scope(_under(self.directory, globs), "normal", note)
+
+
+_Reader = Callable[[_Where, dict[str, Value]], Scope]
+
+
+def _directory(where: _Where, fields: dict[str, Value]) -> Scope:
+    return where.everywhere("normal", where.here)
+
+
+def _always_apply(where: _Where, fields: dict[str, Value]) -> Scope:
+    """Cursor's: ``alwaysApply: true`` everywhere; ``globs``; a ``description`` alone: agent-requested; else manual."""
+    globs = _globs(fields.get("globs"))
+    if _true(fields.get("alwaysApply")):
+        return where.everywhere("normal", f"{where.here} (alwaysApply)")
+    if globs:
+        return where.globs(globs, f"globs {', '.join(globs)}")
+    if str(fields.get("description") or "").strip():
+        return where.everywhere("low", "agent-requested rule (description only): low priority")
+    return where.everywhere("low", "manual rule: low priority")
+
+
+def _apply_to(where: _Where, fields: dict[str, Value]) -> Scope:
+    globs = _globs(fields.get("applyTo"))
+    if not globs:
+        return Scope(ALWAYS, "normal", "no applyTo: the whole project")
+    return where.globs(globs, f"applyTo {', '.join(globs)}")
+
+
+def _paths(where: _Where, fields: dict[str, Value]) -> Scope:
+    globs = _globs(fields.get("paths") or fields.get("globs"))
+    if globs:
+        return where.globs(globs, f"paths {', '.join(globs)}")
+    return where.everywhere("normal", where.here)
+
+
+def _mode(key: str, default: str, scoped: str, globs_key: str, low: tuple[str, ...]) -> _Reader:
+    """A scope read from one mode field: ``key: scoped`` with globs in ``globs_key``, a ``low`` mode (loaded on
+    request), or ``default`` (always)."""
+
+    def read(where: _Where, fields: dict[str, Value]) -> Scope:
+        mode = str(fields.get(key) or default).strip()
+        globs = _globs(fields.get(globs_key))
+        if mode == scoped and globs:
+            return where.globs(globs, f"{key}: {scoped}, {globs_key} {', '.join(globs)}")
+        if mode in low:
+            return where.everywhere("low", f"{key}: {mode}: low priority")
+        return where.everywhere("normal", f"{where.here} ({key}: {mode})")
+
+    return read
+
+
+def _always_apply_or_globs(where: _Where, fields: dict[str, Value]) -> Scope:
+    """Continue's (https://docs.continue.dev/customize/deep-dives/rules): alwaysApply true: always; false: when its
+    globs match or the agent asks for it; unset: always without globs, else when they match."""
+    always = fields.get("alwaysApply")
+    globs = _globs(fields.get("globs"))
+    if _true(always):
+        return where.everywhere("normal", f"{where.here} (alwaysApply)")
+    if globs:
+        return where.globs(globs, f"globs {', '.join(globs)}")
+    if always is not None and str(always).strip().lower() in ("false", "no", "off"):
+        return where.everywhere("low", "alwaysApply: false, no globs: agent-requested, low priority")
+    return where.everywhere("normal", where.here)
+
+
+def _type(where: _Where, fields: dict[str, Value]) -> Scope:
+    """Augment's ``type``: ``always_apply``, ``agent_requested``, ``manual``; none: manual in the IDE extensions
+    (see the augment record in gitmem/tools.py)."""
+    kind = str(fields.get("type") or "").strip()
+    if kind == "always_apply":
+        return where.everywhere("normal", f"{where.here} (type: always_apply)")
+    if kind in ("agent_requested", "manual"):
+        return where.everywhere("low", f"type: {kind}: low priority")
+    return where.everywhere("low", "no type (manual in the IDE extensions): low priority")
+
+
+# ``Format.scope`` -> how its frontmatter gives the scope ("none": the whole project).
+_SCOPES: dict[str, _Reader] = {
+    "directory": _directory,
+    "always-apply": _always_apply,
+    "applyTo": _apply_to,
+    "paths": _paths,
+    # Devin Desktop's (Windsurf's) and Antigravity's `trigger`; Kiro's `inclusion`.
+    "trigger": _mode("trigger", "always_on", "glob", "globs", ("model_decision", "manual")),
+    "inclusion": _mode("inclusion", "always", "fileMatch", "fileMatchPattern", ("manual", "auto")),
+    "always-apply-or-globs": _always_apply_or_globs,
+    "type": _type,
+    "folder": _directory,
+}

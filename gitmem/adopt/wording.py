@@ -36,10 +36,10 @@ def title_and_body(item: markdown.Item) -> tuple[str, str]:
 
 
 def _title_and_body(head: str, rest: list[str]) -> tuple[str, str]:
-    label = _BOLD_LABEL.match(head)
-    if label is not None and _is_label(label.group(2)):
+    label = _bold_label(head)
+    if label is not None and _is_label(label[0]):
         # "**Install Dependencies:** `npm install`": the label names what the rule is about, the rest is the rule
-        name, said = label.group(2).strip().rstrip(":").strip(), label.group(3).strip()
+        name, said = label[0].strip().rstrip(":").strip(), label[1].strip()
         joined = f"{name}: {said}" if said else name
         if said and len(joined) <= TITLE_SOFT:
             return split_item(LogItem("", 1, joined, rest))
@@ -60,7 +60,20 @@ def _is_label(bold: str) -> bool:
     return len(text.split()) <= LABEL_WORDS and not starts_imperative(text)
 
 
-_BOLD_LABEL = re.compile(r"(\*\*|__)([^*_]+?)\1\s*(?:[:.–—-]\s*)?(.*)")
+def _bold_label(head: str) -> tuple[str, str] | None:
+    """``**Label**: rest`` (or ``__Label__``) as (label, rest); ``None`` for other text. A hand scan, not a pattern
+    with a back-reference (linear time, and RE2 has none)."""
+    marker = head[:2]
+    if marker not in ("**", "__"):
+        return None
+    end = head.find(marker, 2)
+    label = head[2:end] if end > 2 else ""
+    if not label or "*" in label or "_" in label:
+        return None
+    rest = head[end + 2 :].lstrip()
+    if rest[:1] in (":", ".", "–", "—", "-"):
+        rest = rest[1:].lstrip()
+    return label, rest
 
 
 DESCRIBED, LISTED_UNDER = similar.CONTEXT_PREFIXES[1], similar.CONTEXT_PREFIXES[0]  # not what a rule says

@@ -10,6 +10,7 @@ from gitmem.config import TARGET_NAMES
 
 if TYPE_CHECKING:
     from gitmem.project import Project
+    from gitmem.setup.initialise import InitReport
 
 
 @click.command()
@@ -64,24 +65,13 @@ def init(
       gitmem init --agent-hooks
       gitmem init --agent-hooks --remove
     """
-    if remove and not agent_hooks:
-        from gitmem.errors import UsageError
-
-        raise UsageError("--remove goes with --agent-hooks")
+    _check_flags(agent_hooks=agent_hooks, remove=remove, with_mcp=with_mcp, user=user)
     if agent_hooks:
-        if with_mcp:
-            from gitmem.errors import UsageError
-
-            raise UsageError("run `gitmem init --mcp` and `gitmem init --agent-hooks` one at a time")
         return _agent_hooks(targets, remove, user)
     from gitmem.project import find_project
     from gitmem.setup.hooks import exclude_temp_files
     from gitmem.setup.initialise import initialise
 
-    if user and not with_mcp:
-        from gitmem.errors import UsageError
-
-        raise UsageError("--user goes with --mcp (Codex's per-user config) or --agent-hooks (your home directory)")
     project = find_project()
     registrations = None
     if with_mcp:
@@ -94,23 +84,7 @@ def init(
             registrations.append(plan_codex(Path.home()))
     report = initialise(project, targets)
     exclude_temp_files(project)
-    for path in report.created:
-        echo(f"created {project.display(path)}")
-    if report.detected:
-        echo(f"found rules files of: {', '.join(report.detected)}")
-    if report.not_added:
-        flags = "".join(f" --target {name}" for name in (*report.targets, *report.not_added))
-        echo(
-            f"not added: {', '.join(report.not_added)} (the project has no rules files of theirs; add them with "
-            f"`gitmem init{flags}`: compile still gives every client each memory once)"
-        )
-    for found in report.via_import:
-        echo(
-            f"{found.own.root_file} imports @{found.imported.root_file}: compile adds to {found.own.root_file} only "
-            f"what {found.imported.root_file} does not hold"
-        )
-    if report.targets_changed:
-        echo(f"targets set to: {', '.join(report.targets)}")
+    _print_report(project, report)
     hooks_done, hooks_run = ([], True) if no_hooks else _set_up_hooks(project, report.targets, pre_push)
     for line in hooks_done:
         echo(line, err=not hooks_run and line is hooks_done[-1])
@@ -153,6 +127,40 @@ def _set_up_hooks(project: Project, targets: tuple[str, ...], pre_push: bool) ->
         done.extend(hooks_setup.install_precommit(project, pre_push))
     merge = hooks_setup.ensure_merge_driver(project, targets)
     return (done + merge, True) if runs else (merge + done, False)
+
+
+def _check_flags(*, agent_hooks: bool, remove: bool, with_mcp: bool, user: bool) -> None:
+    from gitmem.errors import UsageError
+
+    if remove and not agent_hooks:
+        raise UsageError("--remove goes with --agent-hooks")
+    if agent_hooks and with_mcp:
+        raise UsageError("run `gitmem init --mcp` and `gitmem init --agent-hooks` one at a time")
+    if user and not with_mcp and not agent_hooks:
+        raise UsageError("--user goes with --mcp (Codex's per-user config) or --agent-hooks (your home directory)")
+
+
+def _print_report(project: Project, report: InitReport) -> None:
+    """What ``initialise`` did and found: the files created, the targets detected or left out, the notes."""
+    for path in report.created:
+        echo(f"created {project.display(path)}")
+    if report.detected:
+        echo(f"found rules files of: {', '.join(report.detected)}")
+    if report.not_added:
+        flags = "".join(f" --target {name}" for name in (*report.targets, *report.not_added))
+        echo(
+            f"not added: {', '.join(report.not_added)} (the project has no rules files of theirs; add them with "
+            f"`gitmem init{flags}`: compile still gives every client each memory once)"
+        )
+    for note in report.notes:
+        echo(f"note: {note}")
+    for found in report.via_import:
+        echo(
+            f"{found.own.root_file} imports @{found.imported.root_file}: compile adds to {found.own.root_file} only "
+            f"what {found.imported.root_file} does not hold"
+        )
+    if report.targets_changed:
+        echo(f"targets set to: {', '.join(report.targets)}")
 
 
 def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:

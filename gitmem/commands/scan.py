@@ -59,6 +59,7 @@ def scan(
       gitmem scan --log session.jsonl --redact
       pbpaste | gitmem scan -
     """
+    from gitmem.config import scan_settings
     from gitmem.project import find_project
     from gitmem.scan import sources as src
 
@@ -66,7 +67,7 @@ def scan(
     _check_flags(staged=staged, redact=redact, baseline=baseline, stdin=stdin, as_json=as_json)
     files = tuple(p for p in paths if p != "-")
     project = _project_or_none(find_project)
-    settings = src.load_settings(project)
+    settings = src.load_settings(project, scan_settings)
     jobs, findings, scanned = _collect(files, staged, logs, user, stdin, redact, baseline, project, settings)
     redacted = _scan_jobs(jobs, findings, settings, redact=redact, baseline=baseline)
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from gitmem.scan.lazyre import lazy
 
 if TYPE_CHECKING:
+    from gitmem.project import Project
     from gitmem.scan.engine import Finding
     from gitmem.scan.sources import Settings, Source
 
@@ -92,7 +93,7 @@ def staged(echo: Echo) -> int:
         project = find_project()
     except CannotRun:
         project = None
-    settings = src.load_settings(project)
+    settings = src.load_settings(project, _config_settings)
     if project is None:
         raise CannotRun("--staged needs a git repository: run it inside one")
     jobs = [job(source) for source in src.read_staged(project, (), settings)]
@@ -135,3 +136,11 @@ def plain_echo(text: str, err: bool) -> None:
 def _utf8(stream: Any) -> bool:
     encoding = getattr(stream, "encoding", None)
     return isinstance(encoding, str) and encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+
+
+def _config_settings(project: Project) -> Settings:
+    """The scanner's settings read from the config, only when their cache misses (the config module and the YAML
+    reader are slow to import for a hook run on every commit)."""
+    from gitmem.config import scan_settings
+
+    return scan_settings(project)

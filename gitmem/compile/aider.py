@@ -5,9 +5,9 @@ layout stay; through the YAML round-trip otherwise."""
 from __future__ import annotations
 
 from gitmem.compile.changes import FileChange, Report, read_file
-from gitmem.compile.targets import TARGETS
 from gitmem.linear import linear
 from gitmem.project import Project
+from gitmem.tools import TARGETS
 
 # The target whose tool loads its rules file only when a YAML config's `read:` list names it (its record's
 # ``reads_config``: aider's .aider.conf.yml).

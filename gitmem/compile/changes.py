@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from gitmem import gateway
 from gitmem.compile.plan import TargetPlan
-from gitmem.compile.targets import Limit
 from gitmem.errors import CheckFailed, Problem
 from gitmem.project import Project
+from gitmem.tools import Limit
 
 if TYPE_CHECKING:
     from gitmem.scopes.packs import Pack
@@ -109,7 +109,7 @@ def linked_document(project: Project, path: str) -> str | None:
     (``CLAUDE.md -> AGENTS.md``) is written through, once. A link that leaves the repository is the gateway's
     business (refused), not this one's.
     """
-    from gitmem.compile.targets import TARGETS
+    from gitmem.tools import TARGETS
 
     full = project.root / path
     if not full.is_symlink():

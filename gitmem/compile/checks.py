@@ -1,17 +1,21 @@
 """The checks compile makes on what it is about to write: globs a target's frontmatter cannot carry, the tools' size
-limits, hidden Unicode in compiled output or around it, a root file that already imports another (CLAUDE.md's
-``@AGENTS.md``), and memories whose ``targets`` reach no configured target."""
+limits, hidden Unicode in compiled output or around it, a client that would still receive a memory twice, and
+memories whose ``targets`` reach no configured target."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from gitmem.compile.budget import CHARS_PER_TOKEN
 from gitmem.compile.changes import LimitUse, Report
 from gitmem.compile.plan import FilePlan, TargetPlan
-from gitmem.compile.targets import Target
+from gitmem.compile.scoping import expand_braces
 from gitmem.errors import Problem
+from gitmem.memory.fields import stray_line_breaks
 from gitmem.memory.model import Memory
-from gitmem.project import Project
+from gitmem.project import Project, UserScope
+from gitmem.scan import find_hidden
+from gitmem.tools import Target
 
 
 def glob_problems(target_plan: TargetPlan) -> list[Problem]:
@@ -19,8 +23,6 @@ def glob_problems(target_plan: TargetPlan) -> list[Problem]:
     templates = " ".join(target_plan.target.scoped_frontmatter)
     if "{csv" not in templates:
         return []
-    from gitmem.compile.scoping import expand_braces
-
     problems = []
     for file_plan in target_plan.files.values():
         for glob in file_plan.spec.globs:
@@ -108,8 +110,6 @@ def limit_advice(use: LimitUse) -> str:
             "(`gitmem import --accept --move --left-out` moves those lines into .memory/, the budget's share "
             "compiled back), then run `gitmem compile`"
         )
-    from gitmem.compile.budget import CHARS_PER_TOKEN
-
     room = use.limit.value - use.hand_written  # what gitmem's part may take
     fits = max(1, (room * 9 // 10) // CHARS_PER_TOKEN) if use.limit.measure != "lines" else None
     lower = (
@@ -125,9 +125,6 @@ def limit_advice(use: LimitUse) -> str:
 
 
 def hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str, str], report: Report) -> None:
-    from gitmem.memory.fields import stray_line_breaks
-    from gitmem.scan import find_hidden
-
     for path, (_, file_plan) in desired.items():
         for char in find_hidden(file_plan.text(), file=True):
             message = f"{char.describe()} in compiled output"
@@ -147,8 +144,7 @@ def hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str
 def ignored(project: Project, report: Report) -> list[str]:
     """The files compile writes (or keeps) that git ignores and does not track: the tool reads them here, but nobody
     else gets them (aider's first run adds ``.aider*`` to .gitignore, which hides ``.aider.conf.yml``)."""
-    from gitmem.git import command
-    from gitmem.project import UserScope
+    from gitmem import gitcommand as command
 
     if isinstance(project, UserScope) or not (project.root / ".git").exists():
         return []
@@ -185,7 +181,7 @@ def read_twice(plans: Sequence[TargetPlan], touched: set[str], report: Report) -
 def unreached(memories: Sequence[Memory], reached: Collection[str], report: Report) -> None:
     """Warn about live memories whose ``targets`` name none of the ``reached`` (configured) targets: they go into no
     rules file (only recall finds them). A warning, not a problem: the config, not the memory, may be what changes."""
-    lost = [memory for memory in memories if memory.targets and not any(name in reached for name in memory.targets)]
+    lost = [memory for memory in memories if memory.targets and not any(memory.is_for(name) for name in reached)]
     if not lost:
         return
     names = sorted({name for memory in lost for name in memory.targets})

@@ -24,11 +24,13 @@ from gitmem.compile import aider, block, checks, delivery, leftout
 from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.changes import FileChange, Report, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
-from gitmem.compile.targets import BY_NAME, TARGETS, WHOLE_PREFIX, Target
 from gitmem.config import Config
 from gitmem.errors import Problem, UsageError
 from gitmem.memory.model import Memory
 from gitmem.project import Project
+from gitmem.tools import CLEANUP_TARGETS as CLEANUP
+from gitmem.tools import TARGET_BY_NAME as BY_NAME
+from gitmem.tools import TARGETS, WHOLE_PREFIX, Target
 
 if TYPE_CHECKING:
     from gitmem.memory.store import Snapshot, Store
@@ -64,7 +66,7 @@ def compile_store(
     partial: bool = False,
     snapshot: Snapshot | None = None,
     only: Sequence[Target] | None = None,
-    catalogue: Sequence[Target] = TARGETS,
+    catalogue: Sequence[Target] = CLEANUP,
 ) -> Compiled:
     """The one compile every command runs (``compile``, ``stats``, ``check``, ``doctor``, ``revert``): load the
     store, prepare the report for its live memories (but ``without``), and, with ``write``, write it unless it has
@@ -107,7 +109,7 @@ def prepare(
     budget: int | None = None,
     force: bool = False,
     only: Sequence[Target] | None = None,
-    catalogue: Sequence[Target] = TARGETS,
+    catalogue: Sequence[Target] = CLEANUP,
     today: date | None = None,
 ) -> Report:
     """Decide what compile does to every file, for the project's live ``memories`` and those of the shared packs
@@ -128,6 +130,7 @@ def prepare(
     targets, laid = _laid_out(project, targets, personal=only is not None)
     reserved = {t.name: _hand_written(project, t) for t in targets if leftout.has_hard_size_limit(t)}
     report = Report(plan_targets(targets, memories, budgets, config.mcp, reserved, laid), packs=packs)
+    report.warnings.extend(config.notes())
     reached = {target.name for target in only} if only is not None else set(config.targets)
     checks.unreached(memories, reached, report)
     _pack_problems(report, pack_problems)
@@ -372,7 +375,7 @@ def apply(project: Project, report: Report) -> list[FileChange]:
 
 def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target]:
     """Files on disk that gitmem may have written for ``targets`` (whether they hold gitmem's text is checked later)."""
-    from gitmem.git import command
+    from gitmem import gitcommand as command
 
     found: dict[str, Target] = {}
     root = project.root

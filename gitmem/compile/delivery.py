@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from gitmem.compile.readers import READERS, Reader
 from gitmem.compile.scoping import FileSpec
-from gitmem.compile.targets import Target
+from gitmem.tools import Target
 
 if TYPE_CHECKING:
     from gitmem.compile.plan import TargetPlan

@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from gitmem.compile.targets import Target
 from gitmem.memory.fields import one_line
 from gitmem.memory.model import Memory
+from gitmem.tools import Target
 
 INDEX_TOKENS = 1600  # the index's own bound, beside the budget
 CHARS_PER_TOKEN = 4  # as the budget estimates

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from gitmem.compile import block, budget, delivery, leftout, render
 from gitmem.compile.delivery import Layout
 from gitmem.compile.scoping import FileSpec, Placement, dir_spec, place, root_spec
-from gitmem.compile.targets import Target
 from gitmem.memory.model import Memory
+from gitmem.tools import Target
 
 
 @dataclass

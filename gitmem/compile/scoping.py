@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from gitmem.compile.targets import WHOLE_PREFIX, Target
 from gitmem.linear import linear
+from gitmem.tools import WHOLE_PREFIX, Target
 
 # A directory glob: a plain directory path, then /** (or /**/*). No glob characters in the directory part.
 _DIR_GLOB = linear(r"(?P<dir>[^*?\[\]{}!\\]+?)/\*\*(?:/\*)?")

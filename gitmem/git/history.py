@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from gitmem import gateway
-from gitmem.git.command import GitFailed, clean_env, git
+from gitmem.gitcommand import GitFailed, clean_env, git
 
 # -- GitPython: history, revisions, files at a revision ---------------------------------------------------------------
 

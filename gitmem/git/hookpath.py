@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gitmem import gateway
+from gitmem import gitcommand as command
 from gitmem.errors import GitmemError
-from gitmem.git import command
 from gitmem.project import Project
 
 MARK = "# gitmem: run the hooks of .pre-commit-config.yaml (secret scan, memories, compile); `gitmem init` added this"

@@ -14,8 +14,8 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 
+from gitmem import gitcommand as command
 from gitmem.compile import block
-from gitmem.git import command
 
 
 @dataclass

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from gitmem import gateway
+from gitmem import gitcommand as command
 from gitmem.errors import GitmemError, UsageError
-from gitmem.git import command, history
+from gitmem.git import history
 from gitmem.memory.model import FIELD_ORDER, Memory
 from gitmem.memory.store import SUFFIX
 from gitmem.project import Project

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from gitmem import __version__, gateway
+from gitmem import gitcommand as command
 from gitmem.errors import GitmemError
-from gitmem.git import command
 from gitmem.memory import similar
 from gitmem.memory.model import Memory
 from gitmem.memory.store import SUFFIX, Snapshot

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import PurePosixPath
 
-from gitmem.compile.targets import TARGETS, WHOLE_PREFIX
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import history
 from gitmem.memory import actions
 from gitmem.memory.store import Store
 from gitmem.project import Project
+from gitmem.tools import CLEANUP_TARGETS as CLEANUP
+from gitmem.tools import WHOLE_PREFIX
 
 
 @dataclass
@@ -32,7 +33,7 @@ class Reverted:
 def is_generated(path: str) -> bool:
     """Whether ``path`` (relative to the root, / separators) is a rules file gitmem compiles."""
     name = PurePosixPath(path).name
-    for target in TARGETS:
+    for target in CLEANUP:
         if path == target.root_file or name in (target.root_file, target.dir_file):
             return True
         if target.scoped_dir and fnmatch.fnmatch(path, f"{target.scoped_dir}/{WHOLE_PREFIX}*{target.scoped_suffix}"):

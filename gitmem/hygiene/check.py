@@ -78,10 +78,11 @@ def _validate(project: Project, store: Store) -> Step:
 
 
 def _scan(project: Project) -> Step:
+    from gitmem.config import scan_settings
     from gitmem.scan import sources
     from gitmem.scan.engine import DEFAULT_DECODE_DEPTH, HIDDEN_RULE
 
-    settings = sources.load_settings(project)
+    settings = sources.load_settings(project, scan_settings)
     jobs = []
     for directory, depth in ((project.memories_dir, DEFAULT_DECODE_DEPTH), (project.journal_dir, 3)):
         if directory.is_dir():

@@ -6,6 +6,8 @@ import re
 from datetime import date
 from typing import Any, NamedTuple
 
+from gitmem.tools import current
+
 KINDS = ("convention", "decision", "pitfall", "preference", "fact")
 STATUSES = ("proposed", "active", "retired")
 PRIORITIES = ("high", "normal", "low")
@@ -114,8 +116,9 @@ class Memory(NamedTuple):
         return self.status == "active" and not self.is_expired(today)
 
     def is_for(self, target: str) -> bool:
-        """Whether compile puts it into ``target``'s files: every target, unless ``targets`` names some."""
-        return not self.targets or target in self.targets
+        """Whether compile puts it into ``target``'s files: every target, unless ``targets`` names some (a retired
+        target's name stands for what replaces it)."""
+        return not self.targets or target in self.targets or any(current(name) == target for name in self.targets)
 
     def with_changes(self, **changes: Any) -> Memory:
         return self._replace(**changes)

@@ -108,27 +108,33 @@ _JSON_HINT_RE = lazy(r'\\(?:u[0-9a-fA-F]{4}|[/"\\nrt])')
 
 
 class _String:
-    """A JSON string found by :class:`_JsonStrings`: ``group(1)``/``start(1)`` are its contents, as a match's."""
+    """A JSON string found by :class:`_JsonStrings`, read as a match of its pattern: group 0 is the string with its
+    quotes, group 1 its contents."""
 
     __slots__ = ("_end", "_start", "_text")
 
     def __init__(self, text: str, start: int, end: int) -> None:
-        self._text, self._start, self._end = text, start, end
+        self._text, self._start, self._end = text, start, end  # the contents' span
 
-    def group(self, _index: int = 1) -> str:
-        return self._text[self._start : self._end]
+    def span(self, index: int = 0) -> tuple[int, int]:
+        return (self._start, self._end) if index else (self._start - 1, self._end + 1)
 
-    def start(self, _index: int = 1) -> int:
-        return self._start
+    def group(self, index: int = 0) -> str:
+        start, end = self.span(index)
+        return self._text[start:end]
+
+    def start(self, index: int = 0) -> int:
+        return self.span(index)[0]
 
 
 class _JsonStrings:
     """What ``re.compile(r'"((?:[^"\\\n]|\\.){4,})"').finditer`` finds, in linear time by construction: the
     pattern retried its walk from every quote of an unterminated string (a line of many ``\\"``: quadratic). A
-    walk that reaches the end of the line fails for every later quote too: those are escaped, so a walk from them is
-    in step with this one."""
+    walk that reaches the end of the line fails for every later quote of that line too: those are escaped, so a walk
+    from them is in step with this one; the next try starts on the next line."""
 
-    def finditer(self, text: str, start: int, end: int) -> Iterator[_String]:
+    def finditer(self, text: str, start: int = 0, end: int | None = None) -> Iterator[_String]:
+        end = len(text) if end is None else min(end, len(text))
         quote = text.find('"', start, end)
         while quote != -1:
             index, units = quote + 1, 0
@@ -136,12 +142,14 @@ class _JsonStrings:
                 if text[index] == "\\":
                     index += 1
                 if index >= end or text[index] == "\n":
-                    return
+                    break
                 index += 1
                 units += 1
             if index >= end:
                 return
-            if units >= 4:
+            if text[index] == "\n":  # unterminated on its line: so is every string opening before the line ends
+                quote = text.find('"', index + 1, end)
+            elif units >= 4:
                 yield _String(text, quote + 1, index)
                 quote = text.find('"', index + 1, end)
             else:

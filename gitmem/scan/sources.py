@@ -10,7 +10,7 @@ import contextlib
 import marshal
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -75,8 +75,10 @@ def _excluded_by(pattern: str, relative: str) -> bool:
     return match(parse(("" if anchored else "**/") + body, classes=False), relative, prefix=True)
 
 
-def load_settings(project: Project | None) -> Settings:
-    """``scan.allow`` and ``scan.exclude`` from .memory/config.yaml; nothing without it.
+def load_settings(project: Project | None, read: Callable[[Project], Settings]) -> Settings:
+    """``scan.allow`` and ``scan.exclude`` from .memory/config.yaml; nothing without it. ``read`` reads them from
+    the config when the cache does not hold them (``gitmem.config.scan_settings``: the scanner sits below the
+    config, so the layer above hands it the reader).
 
     The parsed settings are cached under .git/gitmem/, keyed on the config's stat, so the pre-commit hook does not
     import the YAML and JSON Schema libraries on every commit. The cache is in marshal's format, not JSON: marshal is
@@ -98,10 +100,7 @@ def load_settings(project: Project | None) -> Settings:
         cached = None
     if cached is not None:
         return cached
-    from gitmem.config import load_config
-
-    config = load_config(project)
-    settings = Settings(frozenset(config.scan_allow), config.scan_exclude, config.scan_salt)
+    settings = read(project)
     data = (key, sorted(settings.allow), list(settings.exclude), settings.salt)
     with contextlib.suppress(OSError):  # the cache only saves time
         gateway.write(project, cache_file, marshal.dumps(data))
@@ -243,7 +242,7 @@ def _walk(given: str, directory: Path, project: Project | None) -> Iterator[tupl
     """The files of a directory: in a git repository, those git does not ignore; elsewhere, all but ``.git``."""
     names: list[str] | None = None
     if project is not None:
-        from gitmem.git.command import GitFailed, git
+        from gitmem.gitcommand import GitFailed, git
 
         try:
             out = git(directory, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
@@ -277,7 +276,7 @@ def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings
     attribute in ``.gitattributes``, which the repository's author controls) are diffed again as text, and skipped
     only when the staged content really is binary (a NUL byte, as ``gitmem scan PATH`` decides).
     """
-    from gitmem.git.command import git, git_read
+    from gitmem.gitcommand import git, git_read
 
     args = ["-c", "core.quotePath=off", "diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-U0"]
     # --no-renames: a file renamed or copied (diff.renames=copies) is added whole, so what moves out of a scan.exclude
@@ -307,7 +306,7 @@ def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings
 def read_blobs(project: Project, specs: list[str]) -> list[bytes | None]:
     """The objects ``git cat-file --batch`` gives for ``specs`` (``:path`` for the index, ``HEAD:path``), in order;
     ``None`` for one that does not exist (or whose name git's batch input cannot carry: a newline)."""
-    from gitmem.git.command import git
+    from gitmem.gitcommand import git
 
     asked = [spec for spec in specs if "\n" not in spec]
     found: dict[str, bytes | None] = {}
@@ -353,7 +352,7 @@ def _staged_utf16(project: Project, names: list[str]) -> list[tuple[str, list[tu
 
 def _marked_binary(project: Project, pathspecs: tuple[str, ...]) -> list[str]:
     """The staged files ``git diff`` showed as binary (``-\t-`` in ``--numstat``)."""
-    from gitmem.git.command import git
+    from gitmem.gitcommand import git
 
     args = ["-c", "core.quotePath=off", "diff", "--cached", "--numstat", "-z", "--no-renames", "--no-ext-diff"]
     out = git(project.root, *args, "--no-textconv", "--diff-filter=ACMRTU", "--", *pathspecs)

@@ -11,9 +11,9 @@ import re
 from pathlib import Path
 
 from gitmem import gateway
+from gitmem import gitcommand as command
 from gitmem.config import Source
 from gitmem.errors import CannotRun
-from gitmem.git import command
 from gitmem.project import Project
 
 MEMORIES_PATH = ".memory/memories"

@@ -153,46 +153,9 @@ def update(project: Project, config: Config, names: Sequence[str], branch: bool,
         result = Update(source, source.rev)
         results.append(result)
         try:
-            old = read(project, source, fetch_missing=False)
-            clone = fetch(project, source)
-            # Read before the fetch when the cache had it (a branch name may mean another commit after it).
-            old = old or read(project, source, fetch_missing=False) or Pack(source, "")
+            _update_one(project, source, branch, today, result)
         except CannotRun as exc:
             result.error = str(exc)
-            continue
-        if branch or source.track:
-            name = source.track or default_branch(clone)
-            commit = resolve(clone, f"refs/heads/{name}")
-            if commit is None:
-                result.error = f"source {source.name!r}: no branch {name!r} in {source.repo}"
-                continue
-            new_rev = commit
-        else:
-            newest = tags(clone)
-            if not newest:
-                result.note = "no tags: the pin stays (use --branch to move to the branch head)"
-                continue
-            new_rev = newest[0]
-            commit = resolve(clone, new_rev)
-            if commit is not None and old.commit and commit != old.commit and is_ancestor(clone, commit, old.commit):
-                result.note = f"already past the newest tag {new_rev}: the pin stays"
-                continue
-        if commit is None:
-            result.error = f"source {source.name!r}: cannot resolve {new_rev!r}"
-            continue
-        moved = replace(source, rev=new_rev)
-        try:
-            new = check_pack(moved, commit, read_tree(clone, commit, source.name))
-        except CannotRun as exc:
-            result.error = str(exc)
-            continue
-        if new.problems:
-            result.problems = new.problems
-            result.note = f"{short_rev(new_rev)} has invalid memories: the pin stays"
-            continue
-        _diff(old, new, today, result)
-        result.source = moved
-        result.pack = new
     updated = {result.source.name: result.source for result in results}
     if any(result.moved for result in results):
         save_sources(project, [updated.get(source.name, source) for source in config.sources])
@@ -200,6 +163,43 @@ def update(project: Project, config: Config, names: Sequence[str], branch: bool,
         if result.moved and result.pack is not None:
             remember(project, result.pack)
     return results
+
+
+def _update_one(project: Project, source: Source, branch: bool, today: date, result: Update) -> None:
+    """Move one source's pin (``result`` says what happened); ``CannotRun`` when it cannot be fetched or read."""
+    old = read(project, source, fetch_missing=False)
+    clone = fetch(project, source)
+    # Read before the fetch when the cache had it (a branch name may mean another commit after it).
+    old = old or read(project, source, fetch_missing=False) or Pack(source, "")
+    if branch or source.track:
+        name = source.track or default_branch(clone)
+        commit = resolve(clone, f"refs/heads/{name}")
+        if commit is None:
+            result.error = f"source {source.name!r}: no branch {name!r} in {source.repo}"
+            return
+        new_rev = commit
+    else:
+        newest = tags(clone)
+        if not newest:
+            result.note = "no tags: the pin stays (use --branch to move to the branch head)"
+            return
+        new_rev = newest[0]
+        commit = resolve(clone, new_rev)
+        if commit is not None and old.commit and commit != old.commit and is_ancestor(clone, commit, old.commit):
+            result.note = f"already past the newest tag {new_rev}: the pin stays"
+            return
+    if commit is None:
+        result.error = f"source {source.name!r}: cannot resolve {new_rev!r}"
+        return
+    moved = replace(source, rev=new_rev)
+    new = check_pack(moved, commit, read_tree(clone, commit, source.name))
+    if new.problems:
+        result.problems = new.problems
+        result.note = f"{short_rev(new_rev)} has invalid memories: the pin stays"
+        return
+    _diff(old, new, today, result)
+    result.source = moved
+    result.pack = new
 
 
 def _diff(old: Pack, new: Pack, today: date, result: Update) -> None:

@@ -98,7 +98,7 @@ def rules_files(project: Project, client: Client) -> list[Path]:
 
 def _targets_of(project: Project, files: list[Path]) -> set[str]:
     """The compile targets whose always-loaded file is among ``files`` (those that exist)."""
-    from gitmem.compile.targets import TARGETS
+    from gitmem.tools import TARGETS
 
     present = set(_present(files, project.root))
     return {target.name for target in TARGETS if target.root_file in present}
@@ -224,6 +224,8 @@ def _stop(project: Project, client: Client, payload: dict[str, Any], session: st
 def _format(client: Client, event: str, text: str) -> str:
     if client.output == "plain":
         return text
+    if client.output == "additional_context":
+        return json.dumps({"additional_context": text}, ensure_ascii=False)
     name = client.event_name(event) or ("UserPromptSubmit" if event == PROMPT else "SessionStart")
     answer: dict[str, Any] = {"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}
     if client.output == "additionalContext":

@@ -129,7 +129,7 @@ def _n(count: int, one: str, many: str) -> str:
 def worktree_digest(project: Project) -> str:
     """A digest of the work tree's changes (git status, with each changed file's size and mtime), the journal left
     out: equal before and after a session that changed nothing."""
-    from gitmem.git.command import GitFailed, git_read
+    from gitmem.gitcommand import GitFailed, git_read
 
     try:
         out = git_read(project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")

@@ -146,9 +146,9 @@ def _ours(entry: Any) -> bool:
 
 
 def _strip_text(text: str, display: str) -> str:
-    """``text`` without gitmem's entries in Claude-style ``hooks`` (event -> [{matcher?, hooks: [...]}]). A group
-    left without entries goes, an event left without groups goes, and ``hooks`` left empty goes; the user's entries
-    and every byte around them stay."""
+    """``text`` without gitmem's entries in Claude-style ``hooks`` (event -> [{matcher?, hooks: [...]}]), or flat
+    ones (event -> [{command}], Cursor's). A group left without entries goes, an event left without groups goes, and
+    ``hooks`` left empty goes; the user's entries and every byte around them stay."""
     root = _parse(text, display)
     hooks = root.get("hooks")
     if hooks is None or hooks.kind != "object":
@@ -156,23 +156,11 @@ def _strip_text(text: str, display: str) -> str:
     spans: list[tuple[int, int]] = []
     gone_events: set[int] = set()
     for event_index, (_, _, groups) in enumerate(hooks.members):
-        if groups.kind != "array":
-            continue
-        gone_groups: set[int] = set()
-        for group_index, group in enumerate(groups.items):
-            entries = group.get("hooks") if group.kind == "object" else None
-            if entries is None or entries.kind != "array":
-                continue
-            ours = {i for i, entry in enumerate(entries.items) if _ours(entry.value)}
-            if ours and len(ours) == len(entries.items):
-                gone_groups.add(group_index)
-            elif ours:
-                spans += jsonedit.deletions(entries, ours)
-        if gone_groups and len(gone_groups) == len(groups.items):
+        event_spans, gone = _strip_event(groups)
+        if gone:
             gone_events.add(event_index)
-            spans = [span for span in spans if not groups.start <= span[0] < groups.end]
-        elif gone_groups:
-            spans += jsonedit.deletions(groups, gone_groups)
+        else:
+            spans += event_spans
     if gone_events and len(gone_events) == len(hooks.members):
         index = next(i for i, (key, _, _) in enumerate(root.members) if key == "hooks")
         return jsonedit.cut(text, jsonedit.deletions(root, {index}))
@@ -180,6 +168,31 @@ def _strip_text(text: str, display: str) -> str:
         spans = [span for span in spans if not any(_within(span, hooks.members[i][2]) for i in gone_events)]
         spans += jsonedit.deletions(hooks, gone_events)
     return jsonedit.cut(text, spans)
+
+
+def _strip_event(groups: jsonedit.Node) -> tuple[list[tuple[int, int]], bool]:
+    """The spans that take gitmem's entries out of one event's groups, and whether no group of it is left."""
+    if groups.kind != "array":
+        return [], False
+    spans: list[tuple[int, int]] = []
+    gone_groups: set[int] = set()
+    for group_index, group in enumerate(groups.items):
+        if group.kind == "object" and _ours(group.value):  # a flat entry of gitmem's (Cursor's hooks.json)
+            gone_groups.add(group_index)
+            continue
+        entries = group.get("hooks") if group.kind == "object" else None
+        if entries is None or entries.kind != "array":
+            continue
+        ours = {i for i, entry in enumerate(entries.items) if _ours(entry.value)}
+        if ours and len(ours) == len(entries.items):
+            gone_groups.add(group_index)
+        elif ours:
+            spans += jsonedit.deletions(entries, ours)
+    if gone_groups and len(gone_groups) == len(groups.items):
+        return [], True
+    if gone_groups:
+        spans += jsonedit.deletions(groups, gone_groups)
+    return spans, False
 
 
 def _within(span: tuple[int, int], node: jsonedit.Node) -> bool:
@@ -212,8 +225,11 @@ def _add_text(text: str, display: str, client: Client, timeout: int) -> str:
         entry: dict[str, Any] = {"type": "command", "command": command_for(client.name, event), "timeout": timeout}
         if client.named_entries:
             entry["name"] = f"gitmem-{event}"
-        group = {"hooks": [entry]}
+        group: dict[str, Any] = {"command": entry["command"], "timeout": timeout} if client.flat else {"hooks": [entry]}
         root = _parse(text, display)
+        if client.flat and root.get("version") is None:  # Cursor's hooks.json starts with its version
+            text = jsonedit.append(text, root, 1, key="version")
+            root = _parse(text, display)
         hooks = root.get("hooks")
         if hooks is None:
             text = jsonedit.append(text, root, {name: [group]}, key="hooks")
@@ -249,7 +265,7 @@ def _settings_change(where: gateway.Where, path: Path, display: str, client: Cli
         return Change(path, "created", new)
     if new == old or (not old.strip() and new == text):
         return Change(path, "unchanged", None)
-    if remove and json.loads(new) == {}:
+    if remove and json.loads(new) in ({}, {"version": 1} if client.flat else {}):
         return Change(path, "removed", None)
     return Change(path, "updated", new)
 

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from gitmem import gateway, yamlio
-from gitmem.compile.targets import BY_NAME
+from gitmem import gitcommand as command
 from gitmem.errors import CannotRun, GitmemError
-from gitmem.git import command
 from gitmem.linear import linear
 from gitmem.project import Project
+from gitmem.tools import TARGET_BY_NAME as BY_NAME
 
 PRECOMMIT_CONFIG = ".pre-commit-config.yaml"
 GITATTRIBUTES = ".gitattributes"

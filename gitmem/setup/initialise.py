@@ -30,6 +30,7 @@ class InitReport:
     targets_changed: bool = False
     rules_files: bool = False  # the project has rules files of some tool: `gitmem import` can read them
     via_import: list[Import] = field(default_factory=list)  # CLAUDE.md imports AGENTS.md: its block adds only the rest
+    notes: list[str] = field(default_factory=list)  # the config names a retired target: what replaces it
 
 
 def detect_targets(root: Path) -> tuple[str, ...]:
@@ -111,7 +112,9 @@ def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
     existed = project.config_path.exists()
     found = detect_targets(project.root)
     report.rules_files = bool(found)
-    current = load_config(project).targets if existed else ()
+    config = load_config(project) if existed else None
+    current = config.targets if config is not None else ()
+    report.notes = config.notes() if config is not None else []
     if targets:
         wanted = tuple(dict.fromkeys(targets))
     elif existed:

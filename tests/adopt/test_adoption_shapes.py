@@ -335,6 +335,7 @@ def _big_agents() -> str:
     return "".join(parts)
 
 
+@pytest.mark.slow
 def test_adopting_a_large_messy_rules_set_reads_right(repo: Path, run: Run) -> None:
     agents = _big_agents()
     assert len(agents.encode()) > 32 * 1024

@@ -321,6 +321,7 @@ def test_from_takes_no_path_nor_accept(project: Path, run: Run) -> None:
     assert [c["name"] for c in json.loads(result.out)["clients"]] == ["claude", "codex", "gemini", "qwen"]
 
 
+@pytest.mark.slow
 def test_the_session_start_status_says_when_a_store_has_entries_not_proposed(project: Path, run: Run) -> None:
     def status() -> str:
         done = subprocess.run(

@@ -13,7 +13,7 @@ import pytest
 from gitmem.adopt import sources
 from tests.conftest import Run, git
 
-TARGETS = ("amazonq", "continue", "roo", "junie", "augment", "trae", "warp")
+TARGETS = ("amazonq", "continue", "zoo", "junie", "augment", "trae", "warp")
 
 # Hand-written rules files, in the shapes each tool's documentation gives.
 FILES: dict[str, str] = {

@@ -157,7 +157,7 @@ TAIL = "Pangolin"  # the last word of a long rules file
     ],
 )
 def test_long_rules_files(name: str, path: str, chars: int, whole: bool, model: FakeModel, tmp_path: Path) -> None:
-    """The size limits in gitmem/compile/targets.py, measured: the last word of a long file reaches the model or
+    """The size limits in gitmem/tools.py, measured: the last word of a long file reaches the model or
     not."""
     repo = tmp_path / "repo"
     (repo / ".github").mkdir(parents=True)
@@ -198,3 +198,24 @@ def test_a_memory_reaches_only_the_targets_it_names(
     assert first.count(FOR_ONE) == 1
     assert FOR_CURSOR not in first
     assert HAND in first
+
+
+GUIDE_WORD = "Wombat"  # in the contributor guide CLAUDE.md links to
+
+
+def test_claude_code_gets_the_memories_when_claude_md_links_to_a_guide(model: FakeModel, tmp_path: Path) -> None:
+    """biome's shape (issue 23): CLAUDE.md -> CONTRIBUTING.md. gitmem never writes into the guide; Claude Code still
+    gets the memories once, from .claude/rules/gitmem-project.md, next to the guide it reads through the link."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    sh(repo, "git", "init", "-q")
+    guide = f"# Contributing\n\nThe {GUIDE_WORD} team reviews every pull request.\n"
+    (repo / "CONTRIBUTING.md").write_text(guide, encoding="utf-8")
+    (repo / "CLAUDE.md").symlink_to("CONTRIBUTING.md")
+    sh(repo, "gitmem", "init", "--no-hooks", "--target", "claude")
+    sh(repo, "gitmem", "add", f"Use pnpm, never npm ({ACTIVE})")
+    sh(repo, "gitmem", "compile")
+    assert (repo / "CONTRIBUTING.md").read_text(encoding="utf-8") == guide
+    session = _session("claude", repo, model, tmp_path / "home")
+    first = session.first().text()
+    assert first.count(ACTIVE) == 1 and GUIDE_WORD in first

@@ -144,6 +144,7 @@ def _plain(text: str) -> bool:
     return result.found is None and result.open_fence is None and not result.conflicts
 
 
+@pytest.mark.slow
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(HAND_TEXT)
 def test_appending_and_removing_a_block_keeps_hand_text(text: str) -> None:

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from gitmem.compile import budget, plan, render
-from gitmem.compile.targets import BY_NAME, TARGETS
 from gitmem.memory.model import Memory
+from gitmem.tools import TARGET_BY_NAME as BY_NAME
+from gitmem.tools import TARGETS
 from tests.compile.conftest import WriteMemory, set_config
 from tests.conftest import Run
 
@@ -45,7 +46,7 @@ def test_keep_order_is_priority_then_kind_then_age_then_id() -> None:
 
 @pytest.mark.parametrize("target", TARGETS, ids=lambda t: t.name)
 def test_the_count_is_exact_for_every_target(target: object) -> None:
-    from gitmem.compile.targets import Target
+    from gitmem.tools import Target
 
     assert isinstance(target, Target)
     memories = [
@@ -127,26 +128,26 @@ def test_compile_lists_what_the_budget_left_out(project: Path, memory: WriteMemo
 
 
 def test_a_hard_limit_is_an_error_not_a_truncation(project: Path, memory: WriteMemory, run: Run) -> None:
-    # claude, not agents: Windsurf reads AGENTS.md, so beside agents it would get no copy of its own to hold
-    set_config(project, targets=["claude", "windsurf"], budget={"windsurf": 10_000, "claude": 10_000})
+    # claude, not agents: Devin Desktop reads AGENTS.md, so beside agents it would get no copy of its own to hold
+    set_config(project, targets=["claude", "devin"], budget={"devin": 10_000, "claude": 10_000})
     for i in range(30):
         memory(f"m{i:02d}", f"Memory {i}", body="a fairly long explanation " * 20)
     check = run("compile", "--check")
-    assert check.code == 1 and ".windsurf/rules/gitmem.md:1:1: limit: " in check.err
+    assert check.code == 1 and ".devin/rules/gitmem.md:1:1: limit: " in check.err
     result = run("compile")
     assert result.code == 1
     over = [line for line in result.err.splitlines() if ": limit: " in line]
     assert len(over) == 1
-    assert over[0].startswith(".windsurf/rules/gitmem.md:1:1: limit: ")
+    assert over[0].startswith(".devin/rules/gitmem.md:1:1: limit: ")
     assert re.search(
-        r"characters, over the hard limit of 12,000 \(Windsurf reads at most 12,000 characters of a rule file\); "
-        r"gitmem writes [\d,]+ of it: lower the budget of windsurf to about 2,700 tokens "
-        r"\(budget: \{default: …, windsurf: 2700\} in \.memory/config\.yaml\), "
+        r"characters, over the hard limit of 12,000 \(Devin Desktop reads at most 12,000 characters of a rule file\); "
+        r"gitmem writes [\d,]+ of it: lower the budget of devin to about 2,700 tokens "
+        r"\(budget: \{default: …, devin: 2700\} in \.memory/config\.yaml\), "
         r"lower some memories' priority, or shorten the hand-written text$",
         over[0],
     ), over[0]
-    assert result.err.endswith("not written: windsurf (over a hard size limit); the other targets were\n")
-    assert not (project / ".windsurf").exists()
+    assert result.err.endswith("not written: devin (over a hard size limit); the other targets were\n")
+    assert not (project / ".devin").exists()
     # The other target is written all the same.
     assert "Memory 29" in (project / "CLAUDE.md").read_text(encoding="utf-8")
     assert "created CLAUDE.md" in result.out

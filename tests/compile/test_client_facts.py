@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from gitmem.compile.targets import BY_NAME
+from gitmem.tools import TARGET_BY_NAME as BY_NAME
 from tests.compile.conftest import WriteMemory, set_config
 from tests.conftest import Run
 

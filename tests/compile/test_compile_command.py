@@ -90,6 +90,7 @@ def test_hand_written_text_is_kept(project: Path, memory: WriteMemory, run: Run)
     assert (project / "AGENTS.md").read_text(encoding="utf-8") == hand
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(before=HAND_TEXT, after=HAND_TEXT)
 def test_arbitrary_hand_text_around_the_block_is_kept_byte_for_byte(

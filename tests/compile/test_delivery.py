@@ -14,9 +14,10 @@ import pytest
 
 from gitmem.compile import delivery
 from gitmem.compile.plan import plan_targets
-from gitmem.compile.targets import BY_NAME, TARGETS
 from gitmem.config import TARGET_NAMES
 from gitmem.memory.model import Memory
+from gitmem.tools import TARGET_BY_NAME as BY_NAME
+from gitmem.tools import TARGETS
 from tests.compile.conftest import WriteMemory, set_config
 from tests.conftest import Run
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from gitmem import yamlio
-from gitmem.compile.targets import TARGETS
+from gitmem.tools import TARGETS
 from tests.compile.conftest import WriteMemory, set_config
 from tests.conftest import Run
 
@@ -119,7 +119,13 @@ def test_cursor_frontmatter_is_what_its_parser_reads() -> None:
     ("target", "folder", "key", "expected"),
     [
         ("copilot", ".github/instructions/", "applyTo", ["**/*.py,src/**/*.ts,src/**/*.tsx", "*.md,web/**", "web/**"]),
-        ("windsurf", ".windsurf/rules/gitmem-", "globs", ["**/*.py,src/**/*.ts,src/**/*.tsx", "*.md,web/**", "web/**"]),
+        ("devin", ".devin/rules/gitmem-", "globs", [["**/*.py", "src/**/*.{ts,tsx}"], ["*.md", "web/**"], ["web/**"]]),
+        (
+            "antigravity",
+            ".agents/rules/gitmem-",
+            "globs",
+            ["**/*.py,src/**/*.ts,src/**/*.tsx", "*.md,web/**", "web/**"],
+        ),
         (
             "kiro",
             ".kiro/steering/gitmem-",
@@ -150,7 +156,8 @@ def test_yaml_frontmatter_parses_and_carries_the_globs(
 @pytest.mark.parametrize(
     ("target", "path", "expected"),
     [
-        ("windsurf", ".windsurf/rules/gitmem.md", {"trigger": "always_on"}),
+        ("devin", ".devin/rules/gitmem.md", {"trigger": "always_on"}),
+        ("antigravity", ".agents/rules/gitmem.md", {"trigger": "always_on"}),
         ("kiro", ".kiro/steering/gitmem.md", {"inclusion": "always"}),
     ],
 )

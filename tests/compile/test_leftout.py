@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from gitmem.compile import block, leftout, plan
-from gitmem.compile.targets import BY_NAME, TARGETS
 from gitmem.memory.model import Memory
 from gitmem.session import inject
+from gitmem.tools import TARGET_BY_NAME as BY_NAME
+from gitmem.tools import TARGETS
 from tests.compile.conftest import WriteMemory, set_config
 from tests.conftest import Run
 
@@ -46,7 +47,7 @@ def _index(text: str) -> tuple[list[str], int]:
 
 
 @pytest.mark.parametrize("count", [5, 100, 1000])
-@pytest.mark.parametrize("target", [BY_NAME["agents"], BY_NAME["claude"], BY_NAME["windsurf"]], ids=lambda t: t.name)
+@pytest.mark.parametrize("target", [BY_NAME["agents"], BY_NAME["claude"], BY_NAME["devin"]], ids=lambda t: t.name)
 def test_every_left_out_memory_is_listed_or_counted(target: object, count: int) -> None:
     memories = [_memory(number) for number in range(count)]
     target_plan = plan.plan_targets([target], memories, {target.name: 200})[0]  # type: ignore[list-item]

@@ -6,8 +6,9 @@ from pathlib import Path
 import pytest
 
 from gitmem.compile.scoping import directory_of, expand_braces, place, slug
-from gitmem.compile.targets import BY_NAME, TARGETS
 from gitmem.config import TARGET_NAMES
+from gitmem.tools import SCHEMA_TARGETS, TARGETS
+from gitmem.tools import TARGET_BY_NAME as BY_NAME
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -16,14 +17,16 @@ def test_the_table_has_exactly_the_configurable_targets() -> None:
     assert tuple(t.name for t in TARGETS) == TARGET_NAMES
     for folder in ("schema", "gitmem/schemas"):
         schema = json.loads((ROOT / folder / "config.schema.json").read_text(encoding="utf-8"))
-        assert schema["properties"]["targets"]["items"]["enum"] == list(TARGET_NAMES)
+        # the live targets, then the retired names a config may still use (read as what replaces them)
+        assert schema["properties"]["targets"]["items"]["enum"] == list(SCHEMA_TARGETS)
         budget_names = schema["properties"]["budget"]["oneOf"][1]["propertyNames"]["enum"]
-        assert budget_names == ["default", *TARGET_NAMES]
+        assert budget_names == ["default", *SCHEMA_TARGETS]
+    assert SCHEMA_TARGETS[: len(TARGET_NAMES)] == TARGET_NAMES
 
 
 @pytest.mark.parametrize("target", TARGETS, ids=lambda t: t.name)
 def test_every_target_is_documented_and_consistent(target: object) -> None:
-    from gitmem.compile.targets import Target
+    from gitmem.tools import Target
 
     assert isinstance(target, Target)
     assert target.doc.startswith("https://")
@@ -101,7 +104,7 @@ def test_slugs_are_readable_unique_and_stable() -> None:
         ("gemini", ("docs/**",), ["docs/GEMINI.md"], ""),
         ("cursor", ("web/**",), [".cursor/rules/gitmem-web-"], ""),
         ("copilot", ("**/*.py",), [".github/instructions/gitmem-py-"], ""),
-        ("windsurf", (), [".windsurf/rules/gitmem.md"], ""),
+        ("devin", (), [".devin/rules/gitmem.md"], ""),
         ("cline", ("web/**",), [".clinerules/gitmem.md"], "files matching `web/**`"),
         ("kiro", ("web/**",), [".kiro/steering/gitmem-web-"], ""),
         ("aider", ("web/**",), ["CONVENTIONS.md"], "files matching `web/**`"),

@@ -1,0 +1,165 @@
+"""This year's tool changes, end to end on fixtures shaped like the tools' real files: Devin Desktop (Windsurf's
+successor), Zoo Code (Roo Code's fork), Antigravity CLI (Gemini CLI's successor), and Cursor's sessionStart hook; and
+the retired names, which a repository may still use."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gitmem.tools import RETIRED, TARGET_NAMES, current
+from tests.conftest import Run, git, gitmem_command
+
+# The shapes of the tools' own files (from their documentation: see docs/clients.md).
+DEVIN_RULE = """\
+---
+trigger: glob
+globs:
+  - "web/**"
+---
+# Frontend
+
+- Components use CSS modules, never inline styles.
+"""
+ZOO_RULE = """\
+# General
+
+- Run `make lint` before every commit.
+"""
+ANTIGRAVITY_RULE = """\
+---
+trigger: always_on
+---
+# Project rules
+
+- Deploy only from the release branch.
+"""
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("files", "target", "compiled"),
+    [
+        ({".devin/rules/frontend.md": DEVIN_RULE}, "devin", ".devin/rules/gitmem.md"),
+        ({".windsurf/rules/frontend.md": DEVIN_RULE}, "devin", ".devin/rules/gitmem.md"),  # the legacy folder
+        ({".roo/rules/01-general.md": ZOO_RULE}, "zoo", ".roo/rules/gitmem.md"),
+        ({".agents/rules/project.md": ANTIGRAVITY_RULE}, "antigravity", ".agents/rules/gitmem.md"),
+    ],
+)
+def test_init_compile_and_import_for_the_new_tools(
+    repo: Path, run: Run, files: dict[str, str], target: str, compiled: str
+) -> None:
+    _write(repo, files)
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "the tool's own rules")
+    init = run("init", "--no-hooks")
+    assert init.code == 0, init.err
+    if target == "zoo":  # Zoo Code reads AGENTS.md too, and its file cannot scope: not added unless asked for
+        assert "found rules files of zoo, not added: Zoo Code reads the other targets' files too" in init.out
+        init = run("init", "--no-hooks", "--target", "agents", "--target", "claude", "--target", "zoo")
+        assert init.code == 0, init.err
+    else:
+        assert f"found rules files of: {target}" in init.out
+    assert target in (repo / ".memory" / "config.yaml").read_text(encoding="utf-8")
+    imported = run("import", "--json")
+    assert imported.code == 0, imported.err
+    memories = json.loads(imported.out)["memories"]
+    assert len(memories) == 1, imported.out
+    if target == "devin":  # the glob of the rule's frontmatter became the memory's paths
+        assert memories[0]["paths"] == ["web/**"]
+    assert run("accept", memories[0]["id"]).code == 0
+    done = run("compile")
+    assert done.code == 0, done.err
+    compiled_files = "".join(path.read_text(encoding="utf-8") for path in (repo / compiled).parent.glob("gitmem*"))
+    assert memories[0]["title"] in compiled_files
+    # What gitmem compiled is not imported back as a tool's rule.
+    assert json.loads(run("import", "--json").out)["memories"] == []
+
+
+def test_a_config_naming_a_retired_target_gets_a_note_and_its_replacements_files(project: Path, run: Run) -> None:
+    """`roo` and `windsurf` in config.yaml (and in a memory's targets) still work: read as zoo and devin, with a
+    one-line note each, exit 0; the files gitmem wrote for Windsurf are cleaned up once Devin's are written."""
+    config = project / ".memory" / "config.yaml"
+    config.write_text("version: 1\ntargets: [agents, windsurf]\n", encoding="utf-8")
+    assert run("add", "Use pnpm, never npm").code == 0
+    # What an earlier gitmem wrote for the windsurf target: its own whole file, written here by the compiler itself.
+    from gitmem.compile import compiler
+    from gitmem.config import load_config
+    from gitmem.memory.store import Store
+    from gitmem.project import find_project
+    from gitmem.tools import RETIRED_TARGETS
+
+    found = find_project(project)
+    live = list(Store(found).load().memories.values())
+    compiler.apply(found, compiler.prepare(found, load_config(found), live, only=RETIRED_TARGETS[:1]))
+    old = project / ".windsurf" / "rules" / "gitmem.md"
+    assert "Use pnpm" in old.read_text(encoding="utf-8")
+    (project / ".windsurf" / "rules" / "team.md").write_text("- Our own rule.\n", encoding="utf-8")
+    assert run("validate").code == 0
+    done = run("compile")
+    assert done.code == 0, done.err
+    notes = [line for line in done.err.splitlines() if "is retired" in line]
+    assert len(notes) == 1 and "target windsurf is retired" in notes[0] and "devin" in notes[0]
+    assert "Use pnpm" in (project / ".devin" / "rules" / "gitmem.md").read_text(encoding="utf-8")
+    assert not old.exists()  # cleaned up; the team's own file in that folder stays
+    assert (project / ".windsurf" / "rules" / "team.md").read_text(encoding="utf-8") == "- Our own rule.\n"
+    config.write_text("version: 1\ntargets: [agents, roo]\nbudget: {roo: 500}\n", encoding="utf-8")
+    zoo = run("compile")
+    assert zoo.code == 0, zoo.err
+    assert "target roo is retired" in zoo.err and "zoo" in zoo.err
+    assert "Use pnpm" in (project / ".roo" / "rules" / "gitmem.md").read_text(encoding="utf-8")
+    init = run("init", "--no-hooks")
+    assert init.code == 0, init.err
+    assert "note: .memory/config.yaml: target roo is retired" in init.out
+    assert config.read_text(encoding="utf-8") == "version: 1\ntargets: [agents, roo]\nbudget: {roo: 500}\n"
+
+
+def test_retired_names_point_at_live_targets() -> None:
+    assert set(RETIRED) == {"windsurf", "roo"}
+    for name in RETIRED:
+        assert current(name) in TARGET_NAMES and name not in TARGET_NAMES
+
+
+def _hook(root: Path, event: str, payload: dict[str, object], client: str | None) -> subprocess.CompletedProcess[str]:
+    args = [*gitmem_command(), "hook", event, *(["--client", client] if client else [])]
+    return subprocess.run(
+        args, cwd=root, input=json.dumps(payload), capture_output=True, text=True, check=False, timeout=60
+    )
+
+
+@pytest.mark.slow
+def test_cursor_gets_the_status_at_session_start_through_its_hooks_json(project: Path, run: Run) -> None:
+    (project / ".cursor").mkdir()
+    hooks_file = project / ".cursor" / "hooks.json"
+    mine = {"command": "./audit.sh"}
+    hooks_file.write_text(json.dumps({"version": 1, "hooks": {"sessionStart": [mine]}}, indent=2) + "\n")
+    (project / ".memory" / "config.yaml").write_text("version: 1\ntargets: [agents, cursor]\n", encoding="utf-8")
+    assert run("add", "Use pnpm, never npm").code == 0
+    assert run("compile").code == 0
+    setup = run("init", "--agent-hooks")
+    assert setup.code == 0, setup.err
+    data = json.loads(hooks_file.read_text(encoding="utf-8"))
+    assert data["version"] == 1
+    entries = data["hooks"]["sessionStart"]
+    assert entries[0] == mine  # the user's own hook is kept, first
+    assert entries[1]["command"] == "gitmem hook session-start --client cursor"
+    assert set(data["hooks"]) == {"sessionStart"}  # beforeSubmitPrompt cannot add context: not set up
+    payload = {"hook_event_name": "sessionStart", "session_id": "c1", "conversation_id": "c1", "cwd": str(project)}
+    for client in ("cursor", None):  # named, or known by its event name
+        done = _hook(project, "session-start", payload, client)
+        assert done.returncode == 0, done.stderr
+        answer = json.loads(done.stdout)
+        assert set(answer) == {"additional_context"}
+        assert "1 active project memor" in answer["additional_context"]
+    removed = run("init", "--agent-hooks", "--remove")
+    assert removed.code == 0, removed.err
+    assert json.loads(hooks_file.read_text(encoding="utf-8")) == {"version": 1, "hooks": {"sessionStart": [mine]}}
