@@ -116,7 +116,9 @@ class Target(NamedTuple):
     without ``paths``; Copilot: ``applyTo: "**"``): where compile puts the root memories when the root file is a
     link to a document for people (``CLAUDE.md -> CONTRIBUTING.md``). ``None``: the tool has no such file."""
     personal: bool = False
-    """A user-level variant (``user_variant``): ``root_file`` is relative to the home directory."""
+    """A user-level variant (``compile.targets.user_variant``): ``root_file`` is relative to the home directory."""
+    imports: str = ""
+    """A bridge (``compile.delivery``): the root file and each nested one import this file of their folder."""
 
 
 class Format(NamedTuple):
@@ -291,6 +293,20 @@ class Tool(NamedTuple):
     commands: Commands | None = None
     mcp: Mcp | None = None
     transcripts: Transcripts | None = None
+    follows_imports: tuple[str, ...] = ()
+    """Targets whose files' ``@path`` imports the client follows (measured: Gemini CLI in GEMINI.md, Claude Code and
+    the Copilot CLI in CLAUDE.md; the Copilot CLI not in GEMINI.md): ``compile.delivery`` bridges such a file to
+    AGENTS.md with one where no other client in use follows it."""
+    imports_above: bool = True
+    """The client follows the imports of the files above the folder it starts in too (Claude Code 2.1.332 does not:
+    such "external" imports need an approval, and ``-p`` skips them; measured)."""
+    chain: bool = True
+    """Started in a subfolder, the client loads the files of the root and of every folder down to it; ``False``:
+    only those of the folder it starts in (Cline, aider: measured)."""
+    private: str = ""
+    """A file this client reads in each folder that no other client reads (Claude Code's ``.claude/CLAUDE.md``; the
+    Copilot CLI 1.0.102 does not read it: measured): where its copy goes when another client in use reads its usual
+    file (``compile.delivery``)."""
     own_words: tuple[str, ...] = ()
     """Words only this tool understands (lower case): a line using one, read from this tool's own rules file, is
     imported for this tool alone (``targets:``), not compiled for every tool (Copilot Chat's ``#problems``)."""
@@ -361,6 +377,9 @@ TOOLS: tuple[Tool, ...] = (
         ),
         serves="claude",
         reads=(Read("claude"), Read("agents", FALLBACK, unless="claude"), Read("agents", IMPORTS)),
+        follows_imports=("claude",),
+        imports_above=False,
+        private=".claude/CLAUDE.md",
         detect=("CLAUDE.md", ".claude/CLAUDE.md", ".claude/rules/"),
         formats=(
             Format(
@@ -460,6 +479,7 @@ TOOLS: tuple[Tool, ...] = (
         ),
         serves="gemini",
         reads=(Read("gemini"),),
+        follows_imports=("gemini",),
         detect=("GEMINI.md",),
         formats=(Format("GEMINI.md", "directory", 2, names=("GEMINI.md",), discover=("**/GEMINI.md",)),),
         hooks=Hooks(
@@ -614,7 +634,9 @@ TOOLS: tuple[Tool, ...] = (
             user_files=(UserFile("~/.copilot/copilot-instructions.md", "GitHub Copilot CLI", "~/.copilot"),),
         ),
         serves="copilot",
-        reads=(Read("copilot"), Read("agents"), Read("gemini"), Read("claude", BY_PATH)),
+        # CLAUDE.md too, and .claude/rules (measured, 1.0.102); it follows CLAUDE.md's @imports, not GEMINI.md's
+        reads=(Read("copilot"), Read("agents"), Read("gemini"), Read("claude")),
+        follows_imports=("claude",),
         detect=(".github/copilot-instructions.md", ".github/instructions/"),
         formats=(
             Format(
@@ -731,6 +753,7 @@ TOOLS: tuple[Tool, ...] = (
         ),
         serves="cline",
         reads=(Read("cline"), Read("agents")),
+        chain=False,
         detect=(".clinerules/*.md", ".clinerules"),  # rules files, not only workflows/ or hooks/
         formats=(
             Format(".clinerules (single file)", "none", 10, paths=(".clinerules",), discover=(".clinerules",)),
@@ -789,6 +812,9 @@ TOOLS: tuple[Tool, ...] = (
             # No user-level rules file: ~/.aider.conf.yml can only `read:` one, which compile --user does not write.
         ),
         serves="aider",
+        # what .aider.conf.yml's `read:` names, resolved from the folder it starts in: from a subfolder, nothing
+        reads=(Read("aider"),),
+        chain=False,
         detect=("CONVENTIONS.md", ".aider.conf.yml"),
         formats=(Format("aider conventions", "none", 13, paths=("CONVENTIONS.md",), discover=("CONVENTIONS.md",)),),
     ),

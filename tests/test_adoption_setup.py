@@ -41,7 +41,7 @@ def _targets(repo: Path) -> str:
 
 def test_cursor_rules_as_a_file_is_one_clear_error(project: Path, run: Run) -> None:
     _write(project / ".cursor" / "rules", "Always use tabs.\n")
-    assert run("init", "--no-hooks", "--target", "agents", "--target", "cursor").code == 0
+    assert run("init", "--no-hooks", "--target", "claude", "--target", "cursor").code == 0
     assert run("add", "Use tabs", "--kind", "convention").code == 0
     assert run("add", "Web uses React", "--path", "web/*.tsx").code == 0
     result = run("compile")
@@ -53,7 +53,7 @@ def test_cursor_rules_as_a_file_is_one_clear_error(project: Path, run: Run) -> N
         "target from .memory/config.yaml",
         "nothing was written",
     ]
-    assert not (project / "AGENTS.md").exists()
+    assert not (project / "CLAUDE.md").exists()
     assert (project / ".cursor" / "rules").read_text(encoding="utf-8") == "Always use tabs.\n"
 
 
@@ -66,13 +66,14 @@ def test_cursor_rules_as_a_file_is_one_clear_error(project: Path, run: Run) -> N
         # a docs page named like a tool's file, and tools' settings that are not rules: none of them is a target
         (["docs/gemini.md", "gemini.md", ".cursor/hooks.json", ".cursor/mcp.json", ".gemini/settings.json",
           ".kiro/settings/mcp.json", ".windsurf/workflows/deploy.md"], "targets: [agents, claude]"),
-        (["GEMINI.md"], "targets: [agents, claude, gemini]"),
-        ([".cursor/rules/style.mdc"], "targets: [agents, claude, cursor]"),
-        ([".cursorrules"], "targets: [agents, claude, cursor]"),
-        ([".windsurf/rules/style.md", ".kiro/steering/product.md"], "targets: [agents, claude, devin, kiro]"),
+        # The tools the project uses, and only those (the defaults agents and claude when it uses none).
+        (["GEMINI.md"], "targets: [gemini]"),
+        ([".cursor/rules/style.mdc"], "targets: [cursor]"),
+        ([".cursorrules"], "targets: [cursor]"),
+        ([".windsurf/rules/style.md", ".kiro/steering/product.md"], "targets: [devin, kiro]"),
         ([".clinerules/workflows/release.md"], "targets: [agents, claude]"),  # workflows only: no rules
-        # Rules of Cline's own, but Cline reads AGENTS.md too: left out, or it would get every memory twice.
-        ([".clinerules/general.md"], "targets: [agents, claude]"),
+        # Rules of Cline's own: Cline reads AGENTS.md too, but compile places each memory once either way.
+        ([".clinerules/general.md"], "targets: [cline]"),
     ],
 )  # fmt: skip
 def test_targets_are_detected_from_the_tools_real_rules_files(
@@ -89,8 +90,8 @@ def test_claude_importing_agents_is_served_by_the_agents_target(repo: Path, run:
     _write(repo / "CLAUDE.md", "@AGENTS.md\n")
     result = run("init", "--no-hooks")
     assert result.code == 0
-    assert "CLAUDE.md imports @AGENTS.md, so the agents target serves Claude Code too: no claude target" in result.out
-    assert _targets(repo) == "targets: [agents]"
+    assert "CLAUDE.md imports @AGENTS.md: compile adds to CLAUDE.md only what AGENTS.md does not hold" in result.out
+    assert _targets(repo) == "targets: [agents, claude]"
     assert result.lines[-1].startswith("next: gitmem import ")
     assert run("add", "Use pnpm", "--kind", "convention").code == 0
     for _ in range(2):

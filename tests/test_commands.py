@@ -51,14 +51,12 @@ def test_init_creates_store_and_is_idempotent(repo: Path, run: Run) -> None:
     assert "found rules files of: cursor" in first.out
     assert first.lines[-1].startswith("next: gitmem import ")
     config = (repo / ".memory" / "config.yaml").read_text()
-    assert config == (
-        "# yaml-language-server: $schema=schema/config.schema.json\nversion: 1\ntargets: [agents, claude, cursor]\n"
-    )
+    assert config == ("# yaml-language-server: $schema=schema/config.schema.json\nversion: 1\ntargets: [cursor]\n")
     assert (repo / ".memory" / "schema" / "memory.schema.json").is_file()
     before = {p: p.read_bytes() for p in (repo / ".memory").rglob("*") if p.is_file()}
     second = run("init")
     assert second.code == 0
-    assert second.out == "already set up in .memory (targets: agents, claude, cursor)\n"
+    assert second.out == "already set up in .memory (targets: cursor)\n"
     assert {p: p.read_bytes() for p in (repo / ".memory").rglob("*") if p.is_file()} == before
 
 

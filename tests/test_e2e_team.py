@@ -16,15 +16,10 @@ from pathlib import Path
 
 from tests.conftest import Run, git
 
-TARGETS = ("agents", "claude", "cursor", "copilot", "devin", "kiro")
-RULES_FILES = (
-    "AGENTS.md",
-    "CLAUDE.md",
-    ".cursor/rules/gitmem.mdc",
-    ".github/copilot-instructions.md",
-    ".devin/rules/gitmem.md",
-    ".kiro/steering/gitmem.md",
-)
+# Targets whose clients read only their own files, so each holds every memory (beside agents, Cursor, the Copilot
+# CLI, Windsurf and Kiro read AGENTS.md and get their memories there: tests/compile/test_delivery.py).
+TARGETS = ("agents", "claude", "gemini", "amazonq", "junie")
+RULES_FILES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md", ".amazonq/rules/gitmem.md", ".junie/guidelines.md")
 
 
 def commit(repo: Path, message: str) -> subprocess.CompletedProcess[str]:

@@ -11,7 +11,9 @@ import pytest
 from gitmem.git.mergedriver import merge_rules_file
 from tests.conftest import Run, git
 
-TARGETS = ["agents", "claude", "cursor", "copilot", "kiro"]
+# Targets whose clients read only their own files, so each holds every memory (Cursor, the Copilot CLI and Kiro
+# read AGENTS.md and would hold none of their own: tests/compile/test_delivery.py).
+TARGETS = ["agents", "claude", "gemini", "amazonq", "junie"]
 
 
 @pytest.fixture
@@ -63,7 +65,7 @@ def test_plain_git_revert_of_an_old_memory_commit_succeeds(team: Path, run: Run)
     done = subprocess.run(["git", "revert", "--no-edit", bad], cwd=team, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert not (team / ".memory" / "memories" / "bad-idea.yaml").exists()
-    for path in ("AGENTS.md", "CLAUDE.md", ".cursor/rules/gitmem.mdc", ".github/copilot-instructions.md"):
+    for path in ("AGENTS.md", "CLAUDE.md", "GEMINI.md", ".amazonq/rules/gitmem.md", ".junie/guidelines.md"):
         text = (team / path).read_text()
         assert "bad-idea" not in text, path
         assert "later-memory" in text, path

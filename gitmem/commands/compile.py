@@ -278,6 +278,7 @@ def _target_json(plan: TargetPlan, show: Show = _same) -> dict[str, Any]:
         "compiled": plan.compiled,
         "omitted": plan.omitted,
         "other_targets": plan.elsewhere,
+        "delivered_by": plan.delivered,
     }
 
 

@@ -146,25 +146,18 @@ def _print_report(project: Project, report: InitReport) -> None:
         echo(f"created {project.display(path)}")
     if report.detected:
         echo(f"found rules files of: {', '.join(report.detected)}")
-    for target, client in report.left_out.items():
+    if report.not_added:
+        flags = "".join(f" --target {name}" for name in (*report.targets, *report.not_added))
         echo(
-            f"found rules files of {target}, not added: {client} reads the other targets' files too and would get "
-            f"every memory twice (add it anyway: `gitmem init"
-            f"{''.join(f' --target {name}' for name in (*report.targets, target))}`)"
+            f"not added: {', '.join(report.not_added)} (the project has no rules files of theirs; add them with "
+            f"`gitmem init{flags}`: compile still gives every client each memory once)"
         )
-    if report.created or report.targets_changed:
-        from gitmem.compile.readers import duplicates
-        from gitmem.tools import TARGET_BY_NAME as BY_NAME
-
-        files = {name: BY_NAME[name].root_file for name in report.targets}
-        for duplicate in duplicates(report.targets):
-            echo(f"note: {duplicate.describe(files)}")
     for note in report.notes:
         echo(f"note: {note}")
     for found in report.via_import:
         echo(
-            f"{found.own.root_file} imports @{found.imported.root_file}, so the {found.imported.name} target serves "
-            f"{found.client} too: no {found.own.name} target"
+            f"{found.own.root_file} imports @{found.imported.root_file}: compile adds to {found.own.root_file} only "
+            f"what {found.imported.root_file} does not hold"
         )
     if report.targets_changed:
         echo(f"targets set to: {', '.join(report.targets)}")

@@ -322,6 +322,12 @@ class Block:
     def by_id(self) -> dict[str, Entry]:
         return {entry.id: entry for entry in self.entries}
 
+    @property
+    def holds_anything(self) -> bool:
+        """Whether the block delivers anything: entries, the recall line, or an import of the hub (a bridge's
+        ``@AGENTS.md`` line, see ``delivery``). A block that holds nothing goes, as compile would remove it."""
+        return bool(self.entries or self.footer or any(line.startswith("@") for line in self.preamble.splitlines()))
+
 
 def heading(kind: str, label: str) -> str:
     return f"### {KIND_HEADINGS[kind]}" + (f" ({label})" if label else "")

@@ -1,6 +1,6 @@
 """The checks compile makes on what it is about to write: globs a target's frontmatter cannot carry, the tools' size
-limits, hidden Unicode in compiled output or around it, a root file that already imports another (CLAUDE.md's
-``@AGENTS.md``), and memories whose ``targets`` reach no configured target."""
+limits, hidden Unicode in compiled output or around it, a client that would still receive a memory twice, and
+memories whose ``targets`` reach no configured target."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from collections.abc import Collection, Sequence
 from gitmem.compile.budget import CHARS_PER_TOKEN
 from gitmem.compile.changes import LimitUse, Report
 from gitmem.compile.plan import FilePlan, TargetPlan
-from gitmem.compile.readers import IMPORTS_OF, duplicates, imports_file
 from gitmem.compile.scoping import expand_braces
 from gitmem.errors import Problem
 from gitmem.memory.fields import stray_line_breaks
@@ -142,25 +141,6 @@ def hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str
                 )
 
 
-def imported_twice(targets: Sequence[Target], finals: dict[str, str], report: Report, touched: set[str]) -> None:
-    """Said when compile writes a root file that imports another configured target's (CLAUDE.md's ``@AGENTS.md``),
-    not on every run: the imported target already serves that client."""
-    names = {target.name for target in targets}
-    for found in IMPORTS_OF:
-        own, imported = found.own.root_file, found.imported.root_file
-        if (
-            {found.own.name, found.imported.name} <= names
-            and own in touched
-            and imported in finals
-            and imports_file(finals.get(own, ""), imported)
-        ):
-            report.warnings.append(
-                f"{own} imports @{imported}, so {found.client} reads gitmem's memories twice: the "
-                f"{found.imported.name} target serves {found.client} already; drop {found.own.name} from `targets` in "
-                ".memory/config.yaml (or drop the import)"
-            )
-
-
 def ignored(project: Project, report: Report) -> list[str]:
     """The files compile writes (or keeps) that git ignores and does not track: the tool reads them here, but nobody
     else gets them (aider's first run adds ``.aider*`` to .gitignore, which hides ``.aider.conf.yml``)."""
@@ -182,22 +162,20 @@ def ignored_fix(path: str) -> str:
     )
 
 
-def read_twice(
-    targets: Sequence[Target], desired: dict[str, tuple[Target, FilePlan]], touched: set[str], report: Report
-) -> None:
-    """A client that reads two of the configured targets gets every memory twice: said (with the target to drop)
-    when one of those files changes, as soft limits are."""
-    names = [target.name for target in targets]
-    scoped = {
-        target.name
-        for target in targets
-        if target.scoped_dir and any(path.startswith(target.scoped_dir + "/") for path in desired)
-    }
-    changed = {desired[path][0].name for path in touched if path in desired}
-    files = {target.name: target.root_file for target in targets}
-    for duplicate in duplicates(names, scoped):
-        if changed & set(duplicate.targets):
-            report.warnings.append(duplicate.describe(files))
+def read_twice(plans: Sequence[TargetPlan], touched: set[str], report: Report) -> None:
+    """A client in use that would receive a memory twice (compile places each memory once, so only hand-written text
+    can cause it: a CLAUDE.md the Copilot CLI reads beside AGENTS.md, an import written by hand): said when one of
+    gitmem's files changes, as soft limits are."""
+    from gitmem.compile.delivery import twice
+
+    if not touched:
+        return
+    for line in twice({plan.target.name: plan for plan in plans}):
+        report.warnings.append(
+            f"{line}: the copy outside AGENTS.md comes from hand-written text (an @AGENTS.md import of your own, which "
+            "the clients that read both files follow): drop the import, or the target (`gitmem explain` shows each "
+            "client's files)"
+        )
 
 
 def unreached(memories: Sequence[Memory], reached: Collection[str], report: Report) -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitmem import gateway
-from gitmem.compile import aider, block, checks, leftout
+from gitmem.compile import aider, block, checks, delivery, leftout
 from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.changes import FileChange, Report, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
@@ -127,8 +127,9 @@ def prepare(
     if config.sources and only is None:
         packs, pack_problems, shared = _shared(project, config, today or date.today())
         memories = [*memories, *shared]
+    targets, laid = _laid_out(project, targets, personal=only is not None)
     reserved = {t.name: _hand_written(project, t) for t in targets if leftout.has_hard_size_limit(t)}
-    report = Report(plan_targets(targets, memories, budgets, config.mcp, reserved), packs=packs)
+    report = Report(plan_targets(targets, memories, budgets, config.mcp, reserved, laid), packs=packs)
     report.warnings.extend(config.notes())
     reached = {target.name for target in only} if only is not None else set(config.targets)
     checks.unreached(memories, reached, report)
@@ -157,10 +158,39 @@ def prepare(
     report.warnings.extend(note for path, note in report.notes if path in touched)
     checks.rules_twice(memories, desired, finals, _first_block(report), report)
     checks.hidden_unicode(desired, finals, report)
-    checks.imported_twice(targets, finals, report, touched)
-    checks.read_twice(targets, desired, touched, report)
+    checks.read_twice(report.plans, touched, report)
     report.changes.sort(key=lambda change: change.path)
     return report
+
+
+def _laid_out(project: Project, targets: list[Target], personal: bool) -> tuple[list[Target], list[delivery.Layout]]:
+    """The targets as laid out for delivery (a bridged target may write other files) and their layouts; for the
+    user-level files (``personal``) each a full copy."""
+    if personal:
+        return targets, delivery.standalone(targets)
+    laid = delivery.layouts(targets, _own_text(project, targets))
+    by_name = {layout.name: layout.target for layout in laid}
+    return [by_name[target.name] for target in targets], laid
+
+
+def _own_text(project: Project, targets: Sequence[Target]) -> dict[str, str]:
+    """The hand-written text (outside gitmem's block) of the root files whose presence decides a layout
+    (``delivery.falls_back``), by target name, for those that have some."""
+    out: dict[str, str] = {}
+    for target in targets:
+        if not delivery.falls_back(target) or target.root_whole:
+            continue
+        text, _ = read_file(project, target.root_file, Report([]))  # a problem is reported when the file is compiled
+        if text is None:
+            continue
+        try:
+            found = block.scan(text).found
+        except BlockError:
+            found = None
+        rest = text if found is None else found.before + found.after
+        if rest.strip():
+            out[target.name] = rest
+    return out
 
 
 def _pack_problems(report: Report, problems: list[Problem]) -> None:
@@ -365,11 +395,14 @@ def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target
                 if name.startswith(WHOLE_PREFIX) and name.endswith(target.scoped_suffix):
                     found[f"{folder}/{name}"] = target
     dir_files = {target.dir_file: target for target in targets if target.dir_file}
+    for target in targets:
+        for private in () if target.personal else delivery.private_files(target):  # where only its client looks
+            dir_files[private] = target
     if dir_files:
         for path in command.list_files(root, tuple(sorted(dir_files))):
-            name = path.rsplit("/", 1)[-1]
-            if "/" in path and name in dir_files and (root / path).is_file():
-                found[path] = dir_files[name]
+            owner = next((t for name, t in dir_files.items() if path == name or path.endswith("/" + name)), None)
+            if owner is not None and "/" in path and (root / path).is_file():
+                found.setdefault(path, owner)
     return found
 
 

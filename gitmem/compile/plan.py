@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from gitmem.compile import block, budget, leftout, render
-from gitmem.compile.scoping import FileSpec, Placement, place, root_spec
+from gitmem.compile import block, budget, delivery, leftout, render
+from gitmem.compile.delivery import Layout
+from gitmem.compile.scoping import FileSpec, Placement, dir_spec, place, root_spec
 from gitmem.memory.model import Memory
 from gitmem.tools import Target
 
@@ -40,6 +41,9 @@ class TargetPlan:
     omitted: list[str]  # ids left out by the budget, in the same order
     chars: int = 0  # characters gitmem writes for the target (frontmatter and blocks)
     elsewhere: list[str] = field(default_factory=list)  # ids of memories whose `targets` leave this target out
+    # ids of memories for this target that its client gets from other targets' files (``delivery``), by target
+    delivered: dict[str, list[str]] = field(default_factory=dict)
+    bridge: str = ""  # how its client reaches the hub (``delivery.Layout.bridge``), "" when it does not
     index_chars: int = 0  # characters of the index of left-out memories (``leftout``), beside the budget
 
     @property
@@ -85,6 +89,11 @@ class _Sizes:
         return total
 
 
+def _opening(sizes: _Sizes, root: FileSpec, bridges: Sequence[FileSpec]) -> int:
+    """What opening the root file costs when the bridges (already counted) do not include it."""
+    return 0 if root.path in {spec.path for spec in bridges} else sizes.overhead(root)[2]
+
+
 def plan_target(
     target: Target,
     memories: Sequence[Memory],
@@ -92,21 +101,24 @@ def plan_target(
     budget_tokens: int,
     mcp: bool = False,
     reserved: int = 0,
+    bridges: Sequence[FileSpec] = (),
 ) -> TargetPlan:
     """The files of ``target`` for ``memories`` (live ones, in keep order), within ``budget_tokens``.
 
     ``entries`` maps every memory id to its entry text (``render.entry_text``), shared by all targets. Ids of the
     form ``PACK/ID`` are shared packs' memories: the framing then says where those come from. ``reserved``: the
     hand-written characters of the target's always-loaded file (its index of left-out memories keeps within the
-    target's hard size limit with them).
+    target's hard size limit with them). ``bridges``: files written even without a memory of their own (they import
+    the hub: ``delivery``); their framing counts first.
     """
     sizes = _Sizes(target, entries, packs=any("/" in memory.id for memory in memories))
     limit = budget_tokens * budget.CHARS_PER_TOKEN
     placements = {memory.id: place(target, memory.paths) for memory in memories}
 
-    files: set[str] = set()
+    files: set[str] = {spec.path for spec in bridges}
     groups: set[tuple[str, str, str]] = set()
-    used = 0
+    used = sum(sizes.overhead(spec)[2] for spec in bridges)
+    base = used
 
     def take(memory: Memory) -> None:
         for placement in placements[memory.id]:
@@ -124,8 +136,8 @@ def plan_target(
     if used > limit:
         footer = render.footer(mcp, target.personal)
         root = root_spec(target)
-        files, groups = {root.path}, set()
-        used = len(block.footer_text(footer)) + sizes.overhead(root)[2]
+        files, groups = {root.path, *(spec.path for spec in bridges)}, set()
+        used = len(block.footer_text(footer)) + base + _opening(sizes, root, bridges)
         kept = []
         smallest = min(len(entries[memory.id]) for memory in memories)
         cut: set[tuple[str, str]] = set()  # (rules file, kind) an imported memory was left out of: stop there
@@ -157,6 +169,8 @@ def plan_target(
             existing = plans[spec.path] = FilePlan(spec, front, pre)
         return existing
 
+    for spec in bridges:
+        file_plan(spec)
     for memory in kept:
         for placement in placements[memory.id]:
             file_plan(placement.file).entries.append(
@@ -183,15 +197,42 @@ def plan_targets(
     budgets: dict[str, int],
     mcp: bool = False,
     reserved: dict[str, int] | None = None,
+    layouts: Sequence[Layout] | None = None,
 ) -> list[TargetPlan]:
     """Every target's plan for the live ``memories`` (any order): each gets the memories that are for it (no
-    ``targets``, or ``targets`` naming it). ``reserved``: hand-written characters of targets' always-loaded files."""
+    ``targets``, or ``targets`` naming it) and that its client gets from no other target's files it reads
+    (``layouts``, from ``delivery.layouts``; default: every target a full copy). Plans come in ``targets``' order.
+    ``reserved``: hand-written characters of targets' always-loaded files."""
     ordered = budget.keep_order(memories)
     entries = {memory.id: render.entry_text(memory) for memory in ordered}
-    plans = []
-    for target in targets:
-        mine = [memory for memory in ordered if memory.is_for(target.name)]
-        plan = plan_target(target, mine, entries, budgets[target.name], mcp, (reserved or {}).get(target.name, 0))
+    plans: dict[str, TargetPlan] = {}
+    made: list[TargetPlan] = []
+    candidates: dict[str, set[str]] = {}
+    for layout in layouts if layouts is not None else delivery.standalone(targets):
+        target = layout.target
+        ours = [memory for memory in ordered if memory.is_for(target.name)]
+        elsewhere = delivery.excluded(layout, candidates)
+        mine = [memory for memory in ours if memory.id not in elsewhere]
+        candidates[target.name] = {memory.id for memory in mine}
+        bridges: list[FileSpec] = []
+        if target.imports and delivery.HUB in plans:
+            bridges = [_bridge_of(target, spec) for spec in plans[delivery.HUB].files.values() if not spec.spec.globs]
+        held = (reserved or {}).get(target.name, 0)
+        plan = plan_target(target, mine, entries, budgets[target.name], mcp, held, bridges)
         plan.elsewhere = [memory.id for memory in ordered if not memory.is_for(target.name)]
-        plans.append(plan)
-    return plans
+        plan.bridge = layout.bridge
+        for name in layout.reads:
+            got = [memory.id for memory in ours if memory.id in candidates.get(name, ())]
+            if got:
+                plan.delivered[name] = got
+        plans[target.name] = plan
+        made.append(plan)
+    # in ``targets``' order (compile --user has two targets of one name: opencode's and Codex's AGENTS.md)
+    return sorted(made, key=lambda plan: next(i for i, t in enumerate(targets) if t.name == plan.target.name))
+
+
+def _bridge_of(target: Target, hub: FilePlan) -> FileSpec:
+    """The file of ``target`` beside one of the hub's, importing it."""
+    if hub.spec.root:
+        return root_spec(target)
+    return dir_spec(target, hub.spec.directory)

@@ -64,6 +64,14 @@ def preamble(spec: FileSpec, packs: bool = False) -> str:
     source = "`.memory/memories/<id>.yaml`"
     if packs:
         source += ", or for an id `PACK/ID` the shared memory pack PACK (`gitmem sources list`)"
+    if spec.imports:  # a bridge: the import is a line of its own, outside any code span, so the tool follows it
+        return (
+            f"{block.TITLE}\n\n"
+            f"This team's reviewed project memories{spec.scope_phrase} are compiled by gitmem into the "
+            f"{spec.imports} beside this file, imported here:\n\n@{spec.imports}\n\n"
+            f"Any listed below are for this tool only. Each ends with its id; its source is {source}. "
+            "If one looks wrong or out of date, say so rather than ignore it.\n"
+        )
     return (
         f"{block.TITLE}\n\n"
         f"These are this team's reviewed project memories{spec.scope_phrase}, compiled by gitmem. Follow them. "

@@ -59,6 +59,7 @@ class FileSpec:
     globs: tuple[str, ...] = ()  # the scope carried by the frontmatter (whole, glob-scoped files)
     directory: str = ""  # the directory of a nested file (web for web/AGENTS.md)
     personal: bool = False  # a user-level file of `compile --user`
+    imports: str = ""  # a bridge: the file of its folder it imports (`@AGENTS.md`)
 
     @property
     def scope_phrase(self) -> str:
@@ -76,7 +77,17 @@ class Placement:
 
 
 def root_spec(target: Target) -> FileSpec:
-    return FileSpec(target.name, target.root_file, target.root_whole, True, personal=target.personal)
+    return FileSpec(
+        target.name, target.root_file, target.root_whole, True, personal=target.personal, imports=target.imports
+    )
+
+
+def dir_spec(target: Target, directory: str) -> FileSpec:
+    """The nested file of ``target`` in ``directory`` (``web/GEMINI.md``)."""
+    assert target.dir_file
+    return FileSpec(
+        target.name, f"{directory}/{target.dir_file}", False, False, directory=directory, imports=target.imports
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -87,10 +98,7 @@ def place(target: Target, paths: tuple[str, ...]) -> tuple[Placement, ...]:
     globs = scope_key(paths)
     directories = [directory_of(glob) for glob in globs]
     if target.dir_file and all(directories):
-        return tuple(
-            Placement(FileSpec(target.name, f"{directory}/{target.dir_file}", False, False, directory=directory), "")
-            for directory in sorted({d for d in directories if d})
-        )
+        return tuple(Placement(dir_spec(target, directory), "") for directory in sorted({d for d in directories if d}))
     if target.scoped_dir:
         name = f"{WHOLE_PREFIX}-{slug(globs)}{target.scoped_suffix}"
         return (Placement(FileSpec(target.name, f"{target.scoped_dir}/{name}", True, False, globs=globs), ""),)

@@ -74,7 +74,7 @@ def _merge_blocks(base: str, ours: str, theirs: str) -> MergeResult:
         for memory_id in merged.conflicts
     ]
     newline = block.newline_of(ours or theirs)
-    if merged.block.entries or merged.block.footer:
+    if merged.block.holds_anything:
         begin = block.begin_line(template.kind, "0" * block.HASH_LENGTH)
         replacement = block.with_newline(f"{begin}\n{block.assemble(merged.block)}{block.END_LINE}", newline)
     else:

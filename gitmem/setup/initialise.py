@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gitmem import gateway
-from gitmem.compile.readers import IMPORTS_OF, Import, covered, imports_file
+from gitmem.compile.readers import IMPORTS_OF, Import, imports_file
 from gitmem.config import DEFAULT_TARGETS, TARGET_NAMES, load_config, save_config
 from gitmem.errors import GitmemError
 from gitmem.gateway import TEMP_PATTERN
@@ -26,10 +26,10 @@ class InitReport:
     created: list[Path] = field(default_factory=list)
     targets: tuple[str, ...] = ()
     detected: tuple[str, ...] = ()
-    left_out: dict[str, str] = field(default_factory=dict)  # detected targets whose client reads another: its name
+    not_added: tuple[str, ...] = ()  # the default targets not added beside the detected ones
     targets_changed: bool = False
     rules_files: bool = False  # the project has rules files of some tool: `gitmem import` can read them
-    via_import: list[Import] = field(default_factory=list)  # CLAUDE.md imports AGENTS.md: no claude target needed
+    via_import: list[Import] = field(default_factory=list)  # CLAUDE.md imports AGENTS.md: its block adds only the rest
     notes: list[str] = field(default_factory=list)  # the config names a retired target: what replaces it
 
 
@@ -119,17 +119,20 @@ def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
         wanted = tuple(dict.fromkeys(targets))
     elif existed:
         wanted = current
+    elif found:
+        # The tools the project already uses, and only those: compile places each memory once for every client
+        # whatever the set (gitmem/compile/delivery.py), so none is left out; the defaults are not added beside
+        # them (a repository of GEMINI.md files does not get an AGENTS.md and a CLAUDE.md in every folder).
+        report.detected = found
+        report.not_added = tuple(name for name in DEFAULT_TARGETS if name not in found)
+        report.via_import = [
+            found_import
+            for found_import in IMPORTS_OF
+            if {found_import.own.name, found_import.imported.name} <= set(found) and imports(project.root, found_import)
+        ]
+        wanted = found
     else:
-        detected = tuple(t for t in found if t not in DEFAULT_TARGETS)
-        defaults = set(DEFAULT_TARGETS)
-        for found_import in IMPORTS_OF:
-            if {found_import.own.name, found_import.imported.name} <= defaults and imports(project.root, found_import):
-                defaults.discard(found_import.own.name)
-                report.via_import.append(found_import)
-        chosen = {*defaults, *detected}
-        report.left_out = {t: reader.title for t in detected if (reader := covered(t, chosen - {t})) is not None}
-        report.detected = tuple(t for t in detected if t not in report.left_out)
-        wanted = tuple(t for t in TARGET_NAMES if t in defaults or t in report.detected)
+        wanted = tuple(DEFAULT_TARGETS)
     if not existed:
         save_config(project, {"targets": list(wanted)})
         report.created.append(project.config_path)

@@ -43,13 +43,18 @@ def by_title(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 @pytest.fixture
 def rules_repo(repo: Path, run: Run) -> Path:
-    """A project with rules files of every format, compiled once for four targets (so AGENTS.md, CLAUDE.md and the
-    Copilot file hold a managed block, and .cursor/rules/gitmem.mdc is generated whole), all committed."""
+    """A project with rules files of every format, compiled for four targets (so AGENTS.md, CLAUDE.md and the
+    Copilot file hold a managed block, and .cursor/rules/gitmem.mdc is generated whole), all committed. Compiled
+    in two runs: together, Cursor and the Copilot CLI would get the memory from AGENTS.md (and Claude Code in
+    .claude/CLAUDE.md), and their own files would hold none."""
     targets = ("agents", "claude", "cursor", "copilot")
     assert run("init", "--no-hooks", *(f"--target={name}" for name in targets)).code == 0
     write(repo)
     assert run("add", "Keep the changelog in CHANGELOG.md", "--id", "keep-changelog").code == 0
-    assert run("compile").code == 0
+    # CLAUDE.md imports @AGENTS.md: its block holds only what AGENTS.md lacks, a memory for Claude Code alone
+    assert run("add", "Review with the /review command", "--id", "claude-review", "--target", "claude").code == 0
+    assert run("compile", "--target", "cursor", "--target", "copilot").code == 0
+    assert run("compile", "--target", "agents", "--target", "claude").code == 0
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "Rules files of every tool")
     return repo

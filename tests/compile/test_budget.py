@@ -128,7 +128,8 @@ def test_compile_lists_what_the_budget_left_out(project: Path, memory: WriteMemo
 
 
 def test_a_hard_limit_is_an_error_not_a_truncation(project: Path, memory: WriteMemory, run: Run) -> None:
-    set_config(project, targets=["agents", "devin"], budget={"devin": 10_000, "agents": 10_000})
+    # claude, not agents: Devin Desktop reads AGENTS.md, so beside agents it would get no copy of its own to hold
+    set_config(project, targets=["claude", "devin"], budget={"devin": 10_000, "claude": 10_000})
     for i in range(30):
         memory(f"m{i:02d}", f"Memory {i}", body="a fairly long explanation " * 20)
     check = run("compile", "--check")
@@ -148,8 +149,8 @@ def test_a_hard_limit_is_an_error_not_a_truncation(project: Path, memory: WriteM
     assert result.err.endswith("not written: devin (over a hard size limit); the other targets were\n")
     assert not (project / ".devin").exists()
     # The other target is written all the same.
-    assert "Memory 29" in (project / "AGENTS.md").read_text(encoding="utf-8")
-    assert "created AGENTS.md" in result.out
+    assert "Memory 29" in (project / "CLAUDE.md").read_text(encoding="utf-8")
+    assert "created CLAUDE.md" in result.out
     as_json = run("compile", "--json")
     assert as_json.code == 1
     assert [p["field"] for p in json.loads(as_json.out)["problems"]] == ["limit"]

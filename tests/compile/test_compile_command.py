@@ -208,22 +208,22 @@ def _branch_and_merge(project: Path, memory: WriteMemory, run: Run) -> None:
 
 
 def test_git_conflict_markers_inside_the_block_are_healed(project: Path, memory: WriteMemory, run: Run) -> None:
-    set_config(project, targets=["agents", "claude", "cursor"])
+    set_config(project, targets=["agents", "claude", "amazonq"])
     hand = "# Project\n\nHand-written.\n"
     (project / "AGENTS.md").write_text(hand, encoding="utf-8")
     _branch_and_merge(project, memory, run)
     conflicted = (project / "AGENTS.md").read_text(encoding="utf-8")
     assert "<<<<<<< HEAD" in conflicted
-    assert "<<<<<<< HEAD" in (project / ".cursor/rules/gitmem.mdc").read_text(encoding="utf-8")
+    assert "<<<<<<< HEAD" in (project / ".amazonq/rules/gitmem.md").read_text(encoding="utf-8")
     assert run("compile", "--check").lines == [
-        ".cursor/rules/gitmem.mdc: has git conflict markers in its gitmem block",
+        ".amazonq/rules/gitmem.md: has git conflict markers in its gitmem block",
         "AGENTS.md: has git conflict markers in its gitmem block",
         "CLAUDE.md: has git conflict markers in its gitmem block",
     ]
     healed = run("compile")
     assert healed.code == 0, healed.err
     assert healed.lines[:2] == [
-        "healed .cursor/rules/gitmem.mdc (git conflict markers in its gitmem block)",
+        "healed .amazonq/rules/gitmem.md (git conflict markers in its gitmem block)",
         "healed AGENTS.md (git conflict markers in its gitmem block)",
     ]
     text = (project / "AGENTS.md").read_text(encoding="utf-8")
@@ -312,7 +312,7 @@ def test_claude_gets_the_memories_whether_or_not_there_is_an_agents_file(
 
 
 def test_removing_a_target_cleans_up_only_its_files(project: Path, memory: WriteMemory, run: Run) -> None:
-    set_config(project, targets=["agents", "cursor", "aider"])
+    set_config(project, targets=["claude", "cursor", "aider"])  # not agents: Cursor would read AGENTS.md
     memory("use-pnpm", "Use pnpm")
     memory("web-vitest", "Web tests use vitest", paths=["web/**"])
     (project / "CONVENTIONS.md").write_text("# Conventions\n\nOurs.\n", encoding="utf-8")
@@ -323,7 +323,7 @@ def test_removing_a_target_cleans_up_only_its_files(project: Path, memory: Write
     assert (project / ".aider.conf.yml").read_text(encoding="utf-8") == (
         "# aider settings\nmodel: sonnet\nread: CONVENTIONS.md\n"
     )
-    set_config(project, targets=["agents"])
+    set_config(project, targets=["claude"])
     result = run("compile")
     assert result.code == 0, result.err
     assert result.lines[:-1] == [
@@ -370,7 +370,7 @@ def test_target_narrows_one_run(project: Path, memory: WriteMemory, run: Run) ->
 
 
 def test_removing_the_last_memory_of_a_scope_removes_its_files(project: Path, memory: WriteMemory, run: Run) -> None:
-    set_config(project, targets=["agents", "claude", "copilot"])
+    set_config(project, targets=["claude", "cursor"])
     memory("use-pnpm", "Use pnpm")
     py = memory("typed", "Type everything", paths=["**/*.py"])
     web = memory("web", "Web rule", paths=["web/**"])
@@ -380,14 +380,15 @@ def test_removing_the_last_memory_of_a_scope_removes_its_files(project: Path, me
     scoped = sorted(p.relative_to(project).as_posix() for p in project.rglob("gitmem-*"))
     assert scoped == [
         ".claude/rules/gitmem-py-cee74c.md",
-        ".github/instructions/gitmem-py-cee74c.instructions.md",
-        ".github/instructions/gitmem-web-c6375b.instructions.md",
+        ".cursor/rules/gitmem-py-cee74c.mdc",
+        ".cursor/rules/gitmem-web-c6375b.mdc",
     ]
+    assert (project / "web/CLAUDE.md").exists()
     py.unlink()
     web.unlink()
     assert run("compile").code == 0
     assert not list(project.rglob("gitmem-*"))
-    assert not (project / "web/AGENTS.md").exists() and (project / "web/index.ts").exists()
+    assert not (project / "web/CLAUDE.md").exists() and (project / "web/index.ts").exists()
     assert not (project / ".claude").exists()
 
 
@@ -477,16 +478,19 @@ def test_a_linked_rules_file_is_written_through_once(project: Path, memory: Writ
     assert run("compile", "--check").code == 0
 
 
-def test_claude_importing_agents_is_pointed_out(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_claude_importing_agents_gets_each_memory_once(project: Path, memory: WriteMemory, run: Run) -> None:
+    """A hand-written CLAUDE.md that imports @AGENTS.md: Claude Code reads the hub through it, so compile adds no
+    second copy to CLAUDE.md (before, it added one and warned)."""
     memory("use-pnpm", "Use pnpm")
+    memory("claude-only", "Use the /review command", targets=("claude",))
     (project / "CLAUDE.md").write_text("@AGENTS.md\n", encoding="utf-8")
     result = run("compile")
     assert result.code == 0
-    assert result.err == (
-        "warning: CLAUDE.md imports @AGENTS.md, so Claude Code reads gitmem's memories twice: the agents target "
-        "serves Claude Code already; drop claude from `targets` in .memory/config.yaml (or drop the import)\n"
-    )
-    again = run("compile")  # said when CLAUDE.md's block is written, not on every run
+    assert result.err == ""
+    claude = (project / "CLAUDE.md").read_text(encoding="utf-8")
+    assert claude.startswith("@AGENTS.md\n<!-- gitmem:begin") and "(`claude-only`)" in claude
+    assert "(`use-pnpm`)" not in claude and "(`use-pnpm`)" in (project / "AGENTS.md").read_text(encoding="utf-8")
+    again = run("compile")
     assert (again.code, again.err) == (0, "")
 
 

@@ -35,23 +35,27 @@ def test_a_memory_goes_only_into_the_targets_it_names(project: Path, memory: Wri
     result = run("compile")
     assert result.code == 0, result.err
     assert "not configured" not in result.err
-    assert _holding(project, "everyone") == {
-        "AGENTS.md",
-        "CLAUDE.md",
-        ".cursor/rules/gitmem.mdc",
-        ".github/copilot-instructions.md",
-    }
+    # Cursor and the Copilot CLI read AGENTS.md, and the Copilot CLI reads CLAUDE.md too: AGENTS.md is the hub,
+    # Claude Code's copy goes to .claude/CLAUDE.md (which the Copilot CLI does not read), and each other file holds
+    # only what its client gets nowhere else.
+    assert _holding(project, "everyone") == {"AGENTS.md", ".claude/CLAUDE.md"}
     assert _holding(project, "cursor-only") == {".cursor/rules/gitmem.mdc"}
-    assert _holding(project, "two") == {"CLAUDE.md", ".github/copilot-instructions.md"}
-    # Scoped as each named target scopes; nothing in CLAUDE.md's web/CLAUDE.md or Copilot's instructions.
-    assert _holding(project, "scoped") == {"web/AGENTS.md", ".cursor/rules/gitmem-web-c6375b.mdc"}
+    assert _holding(project, "two") == {".claude/CLAUDE.md", ".github/copilot-instructions.md"}
+    assert _holding(project, "scoped") == {"web/AGENTS.md"}
     assert run("compile", "--check").code == 0
 
     stats = json.loads(run("stats", "--json").out)
     live = {"everyone", "cursor-only", "two", "scoped"}
     for item in stats["targets"]:
-        assert set(item["compiled"]) | set(item["omitted"]) | set(item["other_targets"]) == live
-        assert not set(item["compiled"]) & set(item["other_targets"])
+        delivered = {memory_id for ids in item["delivered_by"].values() for memory_id in ids}
+        assert set(item["compiled"]) | set(item["omitted"]) | set(item["other_targets"]) | delivered == live
+        assert not set(item["compiled"]) & (set(item["other_targets"]) | delivered)
+    assert {name: item["delivered_by"] for name, item in ((i["name"], i) for i in stats["targets"])} == {
+        "agents": {},
+        "claude": {},
+        "cursor": {"agents": ["everyone", "scoped"]},
+        "copilot": {"agents": ["everyone"]},
+    }
     by_name = {item["name"]: item for item in stats["targets"]}
     assert set(by_name["claude"]["other_targets"]) == {"cursor-only", "scoped"}
     assert set(by_name["cursor"]["other_targets"]) == {"two"}
@@ -68,7 +72,7 @@ def test_changing_a_memorys_targets_moves_it(project: Path, memory: WriteMemory,
     path = memory("m", "Use pnpm")
     (project / "AGENTS.md").write_text("# Team notes\n\nWritten by hand.\n", encoding="utf-8")
     assert run("compile").code == 0
-    assert _holding(project, "m") == {"AGENTS.md", ".cursor/rules/gitmem.mdc"}
+    assert _holding(project, "m") == {"AGENTS.md"}  # Cursor reads AGENTS.md
     text = path.read_text(encoding="utf-8").replace("status: active\n", "status: active\ntargets: [cursor]\n")
     path.write_text(text, encoding="utf-8")
     assert run("compile", "--check").code == 1

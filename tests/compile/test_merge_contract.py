@@ -25,7 +25,7 @@ def _merge_file(base: str | None, ours: str | None, theirs: str | None) -> str |
     base_block, ours_block, theirs_block = (block.split(f.body) if f else empty for f in found)
     merged = block.merge(base_block, ours_block, theirs_block)
     assert merged.conflicts == []
-    if not merged.block.entries and not merged.block.footer:
+    if not merged.block.holds_anything:
         return None  # no memory left for this file: the driver deletes it (or removes the block)
     body = block.assemble(merged.block)
     unsealed = template.before + template.begin + body + block.END_LINE + "\n" + template.after
@@ -59,12 +59,16 @@ def test_reverting_a_memory_after_later_commits_merges_to_exactly_what_compile_w
         result = _merge_file(with_bad.get(path), head.get(path), before_bad.get(path))
         if result is not None:
             merged[path] = result
-    assert merged == expected
-    assert any("web/" in path for path in with_bad) and not any("web/" in path for path in merged)
+    # A bridge (web/GEMINI.md importing web/AGENTS.md) holds no entry: merged, it outlives the hub's file it imports,
+    # which the merge removed; the next compile removes it (the driver sees one file at a time).
+    stale = {p for p, t in merged.items() if "\n@AGENTS.md\n" in t and p.replace("GEMINI", "AGENTS") not in merged}
+    assert stale == {"web/GEMINI.md"}
+    assert {p: t for p, t in merged.items() if p not in stale} == expected
+    assert any("web/" in path for path in with_bad) and not any("web/" in path for path in expected)
 
 
 def test_a_real_git_revert_is_healed_by_compile(project: Path, memory: WriteMemory, run: Run) -> None:
-    set_config(project, targets=["agents", "claude", "cursor"])
+    set_config(project, targets=["agents", "claude", "amazonq"])  # three full copies (no client reads two)
     memory("use-pnpm", "Use pnpm")
     assert run("compile").code == 0
     git(project, "add", "-A")
@@ -85,7 +89,7 @@ def test_a_real_git_revert_is_healed_by_compile(project: Path, memory: WriteMemo
     assert not (project / ".memory/memories/bad-idea.yaml").exists()
     result = run("compile")
     assert result.code == 0, result.err
-    for path in ("AGENTS.md", "CLAUDE.md", ".cursor/rules/gitmem.mdc"):
+    for path in ("AGENTS.md", "CLAUDE.md", ".amazonq/rules/gitmem.md"):
         text = (project / path).read_text(encoding="utf-8")
         assert "<<<<<<<" not in text and "`bad-idea`" not in text and "`later`" in text, path
     assert run("compile", "--check").code == 0

@@ -1,0 +1,143 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from gitmem.commands.output import echo, echo_json
+
+if TYPE_CHECKING:
+    from gitmem.compile.explain import ClientView
+
+
+@click.command()
+@click.argument("path", required=False, default="")
+@click.option("--client", "client", metavar="NAME", help="Only this client (claude, codex, gemini, copilot, ...).")
+@click.option("--json", "as_json", is_flag=True, help="Print it as JSON.")
+def explain(path: str, client: str | None, as_json: bool) -> int:
+    """Show what each configured AI client receives when it works on PATH (default: the repository root).
+
+    For each client whose target is configured: the files of gitmem's it loads in a session started in PATH's
+    folder (for a file, also the glob-scoped files it loads when it touches it), the memories that arrive in full
+    and their tokens, and those for it that reach it only on demand: through the prompt hook where
+    `gitmem init --agent-hooks` set one up for that client, else through `gitmem recall`. It reads what
+    `gitmem compile` would write now, so run it after compile to see what the clients read.
+
+    \b
+    Examples:
+      gitmem explain
+      gitmem explain web/src/app.ts --client claude
+      gitmem explain --json | jq '.clients[] | {client, full}'
+    """
+    from gitmem.commands import open_store, today
+    from gitmem.compile.compiler import compile_store
+    from gitmem.compile.explain import explain as explain_path
+    from gitmem.compile.explain import memory_tokens
+    from gitmem.config import load_config
+    from gitmem.errors import CheckFailed, UsageError
+    from gitmem.session.clients import BY_NAME, PROMPT
+
+    project, store = open_store()
+    result = compile_store(project, store, load_config(project), today=today(), force=True)
+    if result.invalid:
+        raise CheckFailed(result.invalid, "memory files are invalid: fix them (`gitmem validate` lists them)")
+    relative = _relative(project.root, path)
+    hooked = {name for name, hooks in BY_NAME.items() if hooks.event_name(PROMPT) and _hooked(project.root, name)}
+    memories = [*result.live, *(m for pack in result.report.packs for m in pack.live(today()))]
+    views = explain_path(result.report, memories, relative, client, hooked)
+    if client is not None and not views:
+        raise UsageError(f"no configured target is read by a client called {client!r}: see `gitmem explain`")
+    tokens = memory_tokens(memories)
+    if as_json:
+        echo_json({"path": relative, "clients": [_json(view, tokens) for view in views]})
+        return 0
+    for view in views:
+        _print(view, tokens)
+    if not views:
+        echo("no targets configured: gitmem init --target NAME")
+    return 0
+
+
+def _relative(root: Any, path: str) -> str:
+    """``path`` (as typed, from the current directory) relative to the repository root, / separators."""
+    from pathlib import Path
+
+    from gitmem.errors import UsageError
+
+    if not path:
+        cwd = Path.cwd().resolve()
+        return cwd.relative_to(root).as_posix() if cwd != root and cwd.is_relative_to(root) else ""
+    full = (Path.cwd() / path).resolve()
+    if not full.is_relative_to(root.resolve()):
+        raise UsageError(f"{path}: not inside the repository")
+    relative = full.relative_to(root.resolve()).as_posix()
+    return "" if relative == "." else relative
+
+
+def _hooked(root: Any, name: str) -> bool:
+    """Whether `gitmem init --agent-hooks` set up the client's prompt hook in this repository."""
+    from gitmem.errors import GitmemError
+    from gitmem.setup.agent_hooks import plan
+
+    try:
+        changes = plan(root, [name], remove=True)  # removing gitmem's entries would change its settings or plugin
+    except GitmemError:
+        return False
+    return bool(changes) and changes[0].action != "unchanged"
+
+
+def _json(view: ClientView, tokens: dict[str, int]) -> dict[str, Any]:
+    return {
+        "client": view.client,
+        "name": view.key,
+        "target": view.target,
+        "files": [
+            {
+                "path": item.path,
+                "target": item.target,
+                "when": "start",
+                "via": item.via or None,
+                "memories": list(item.ids),
+                "tokens": _tokens(item.chars),
+            }
+            for item in view.files
+        ]
+        + [
+            {
+                "path": item.path,
+                "target": item.target,
+                "when": "touch",
+                "via": None,
+                "memories": list(item.ids),
+                "tokens": _tokens(item.chars),
+            }
+            for item in view.touched
+        ],
+        "full": [{"id": memory_id, "tokens": tokens.get(memory_id, 0)} for memory_id in view.full],
+        "index": [{"id": memory_id} for memory_id in view.index],
+        "on_demand": [{"id": memory_id, "tokens": tokens.get(memory_id, 0)} for memory_id in view.on_demand],
+        "through": "hook" if view.hook else "recall",
+        "tokens": view.tokens,
+    }
+
+
+def _tokens(chars: int) -> int:
+    from gitmem.compile.budget import tokens
+
+    return tokens(chars)
+
+
+def _print(view: ClientView, tokens: dict[str, int]) -> None:
+    echo(f"{view.client} (target {view.target}): {len(view.full)} memories in full, {view.tokens:,} tokens")
+    for item in [*view.files, *view.touched]:
+        when = " (when it touches the file)" if item in view.touched else ""
+        via = f" (imported by {item.via})" if item.via else ""
+        echo(f"  {item.path}{via}{when}: {len(item.ids)} memories, {_tokens(item.chars):,} tokens")
+    if view.index:
+        echo(f"  as index lines: {', '.join(view.index)}")
+    if view.on_demand:
+        how = "the prompt hook (or recall)" if view.hook else "recall only (no prompt hook set up)"
+        shown = ", ".join(view.on_demand[:8]) + (
+            f" and {len(view.on_demand) - 8} more" if len(view.on_demand) > 8 else ""
+        )
+        echo(f"  on demand, through {how}: {shown}")

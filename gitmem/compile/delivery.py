@@ -1,0 +1,264 @@
+"""Where each memory goes so that every configured client receives it once: placement only (the text of the files is
+``render``'s; the files of one target are ``plan``'s).
+
+Clients read each other's files (``readers.READERS``): the Copilot CLI reads ``AGENTS.md``, ``GEMINI.md`` and
+``CLAUDE.md`` beside its own file, Cline ``AGENTS.md`` beside ``.clinerules``. Copying every memory into every
+target's file therefore feeds those clients each memory two or three times. Instead ``AGENTS.md`` (and the nested
+``AGENTS.md`` files) is the hub when the ``agents`` target is configured, and every other target is laid out from
+what its client reads:
+
+- a client that reads ``AGENTS.md`` itself (Copilot CLI, Cline, Cursor, ...): its target's files carry only the
+  memories it gets from no other file it reads (those whose ``targets`` leave the hub out);
+- where another client in use reads both the hub and a target's files (the Copilot CLI reads ``GEMINI.md`` and
+  ``CLAUDE.md``), that target is bridged to the hub (otherwise its full copy reaches each client once):
+- a client that can import a file (Gemini CLI's ``@AGENTS.md``): its files are bridges, one beside each file of the
+  hub, importing it, and carrying only what the hub does not;
+- a client with a file of its own that the others do not read (Claude Code reads ``.claude/CLAUDE.md`` beside
+  ``CLAUDE.md``, the Copilot CLI does not: measured): its full copy goes there, ``CLAUDE.md`` keeps only what the
+  team wrote in it; a hand-written ``CLAUDE.md`` that imports ``@AGENTS.md`` gets only what the hub lacks;
+- any other client reads only its own files: a full copy, as without the hub.
+
+Without the ``agents`` target the same rule applies to the files clients do read (the Copilot CLI reading
+``GEMINI.md``): what a client gets from another target's files is left out of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gitmem.compile.readers import READERS, Reader
+from gitmem.compile.scoping import FileSpec
+from gitmem.tools import Target
+
+if TYPE_CHECKING:
+    from gitmem.compile.plan import TargetPlan
+
+HUB = "agents"
+HUB_FILE = "AGENTS.md"
+IMPORTS_AGENTS = re.compile(r"(?m)^[ \t]*@(?:\./)?AGENTS\.md[ \t]*$")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A target's place in the delivery: the target as compiled (a variant when bridged), how its client reaches the
+    hub, and the other configured targets whose files that client reads (their memories are left out here)."""
+
+    target: Target
+    bridge: str = ""  # "" (none), "native", "import", "own-import" (a hand-written @AGENTS.md) or "private"
+    reads: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.target.name
+
+
+def readers_of(name: str) -> list[Reader]:
+    return [reader for reader in READERS if reader.own == name]
+
+
+def layouts(targets: Sequence[Target], hand_written: Mapping[str, str] | None = None) -> list[Layout]:
+    """How each of ``targets`` (the configured ones compiled) is laid out, in the order their plans must be made (a
+    target after those whose files its client reads). ``hand_written``: target name -> the hand-written text of its
+    root file (outside gitmem's block), for the targets whose root file has some."""
+    hand_written = hand_written or {}
+    names = {target.name for target in targets}
+    laid: dict[str, tuple[Target, str]] = {}
+    for target in targets:
+        laid[target.name] = _bridge(target, names, hand_written.get(target.name, ""))
+    out = []
+    for target in targets:
+        variant, bridge = laid[target.name]
+        reads = [
+            name
+            for reader in readers_of(target.name)
+            for name in reader.reads
+            if name in names and name != target.name and laid[name][1] != "private"
+        ]
+        if bridge in ("import", "own-import"):
+            reads.append(HUB)
+        out.append(Layout(variant, bridge, tuple(dict.fromkeys(reads))))
+    return _ordered(out)
+
+
+def _bridge(target: Target, names: Collection[str], hand_written: str) -> tuple[Target, str]:
+    """``target`` as laid out beside the ``names`` configured, and how its client reaches the hub ("" when it does
+    not; "private" when its copy goes to a file only its own client reads)."""
+    readers = readers_of(target.name)
+    hub = HUB in names and target.name != HUB
+    if hub and any(HUB in reader.reads for reader in readers):
+        return target, "native"
+    if hub and falls_back(target) and IMPORTS_AGENTS.search(hand_written):
+        return target, "own-import"  # its hand-written file imports the hub: the block holds only what it lacks
+    private = next((reader.private for reader in readers if reader.private), "")
+    if private and _read_by_others(target.name, names):
+        # a full copy where only its own client looks; no glob-scoped files either (the Copilot CLI reads
+        # .claude/rules): a glob goes under a heading of that file
+        variant = target._replace(root_file=private, dir_file=private if target.dir_file else None, scoped_dir=None)
+        return variant, "private"
+    if not hub or not _read_beside_hub(target.name, names):
+        return target, ""  # no client in use reads both: the full copy reaches each of them once
+    if any(target.name in r.imports and r.imports_above for r in readers) and not _followed_by_others(
+        target.name, names
+    ):
+        return target._replace(imports=HUB_FILE), "import"
+    return target, ""
+
+
+def _read_by_others(name: str, configured: Collection[str]) -> bool:
+    """Whether another client in use reads ``name``'s files (the Copilot CLI reads CLAUDE.md)."""
+    return any(reader.own in configured and reader.own != name and name in reader.reads for reader in READERS)
+
+
+def private_files(target: Target) -> tuple[str, ...]:
+    """The private files (``Reader.private``) a target's layout may write in each folder: compile cleans them up."""
+    return tuple(reader.private for reader in readers_of(target.name) if reader.private)
+
+
+def falls_back(target: Target) -> bool:
+    """Whether ``target``'s client reads the hub where the project has no root file of its own: whether that root
+    file holds hand-written text decides its layout (``layouts``' ``hand_written``)."""
+    return any(t == HUB for reader in readers_of(target.name) for t, _ in reader.fallbacks)
+
+
+def _read_beside_hub(name: str, configured: Collection[str]) -> bool:
+    """Whether a client in use (its own target configured) reads both the hub and ``name``'s files."""
+    return any(
+        reader.own in configured and reader.own != name and HUB in reader.reads and name in reader.reads
+        for reader in READERS
+    )
+
+
+def _followed_by_others(name: str, configured: Collection[str]) -> bool:
+    """Whether a client in use that reads the hub itself also reads ``name``'s files and follows their imports: a
+    bridge importing the hub would feed it the hub twice."""
+    return any(
+        reader.own in configured and reader.own != name and HUB in reader.reads and name in reader.imports
+        for reader in READERS
+    )
+
+
+def _ordered(items: list[Layout]) -> list[Layout]:
+    """Each layout after those it reads (a cycle, which no client makes, is broken by taking the next as it is)."""
+    done: list[Layout] = []
+    placed: set[str] = set()
+    waiting = list(items)
+    while waiting:
+        ready = [item for item in waiting if all(name in placed for name in item.reads)] or waiting[:1]
+        for item in ready:
+            done.append(item)
+            placed.add(item.name)
+            waiting.remove(item)
+    return done
+
+
+def standalone(targets: Sequence[Target]) -> list[Layout]:
+    """Every target a full copy of its memories (``compile --user``: each user-level file is read alone)."""
+    return [Layout(target) for target in targets]
+
+
+def excluded(layout: Layout, candidates: Mapping[str, Collection[str]]) -> set[str]:
+    """The memories ``layout``'s client gets from the other targets' files it reads."""
+    out: set[str] = set()
+    for name in layout.reads:
+        out.update(candidates.get(name, ()))
+    return out
+
+
+# -- what a client receives: the check that every memory arrives once, and `gitmem explain` -------------------------
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A file of gitmem's that a client loads, and the memories it brings (through an import too)."""
+
+    path: str
+    target: str
+    ids: tuple[str, ...]
+    chars: int  # what gitmem writes in it (its block or the whole file)
+    via: str = ""  # the file that imports it, for a file reached through an import
+
+
+def in_use(plans: Mapping[str, TargetPlan]) -> list[Reader]:
+    """The clients whose own target is compiled."""
+    return [reader for reader in READERS if reader.own in plans]
+
+
+def loads(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> list[Loaded]:
+    """The files of gitmem's that ``reader`` loads in a session started in ``folder`` ("" for the root), as the
+    records say it reads them (``readers.READERS``: measured where the client is installable)."""
+    names = [name for name in reader.reads if name in plans]
+    for name, unless in reader.fallbacks:
+        if name in plans and name not in names and unless not in plans:
+            names.append(name)
+    out: list[Loaded] = []
+    for name in names:
+        plan = plans[name]
+        if plan.bridge == "private" and name != reader.own:
+            continue  # its client's own file, which no other client reads
+        for path, file_plan in plan.files.items():
+            spec = file_plan.spec
+            if spec.globs or not _on_the_way(spec, folder, reader.chain):
+                continue
+            ids = tuple(entry.id for entry in file_plan.entries)
+            out.append(Loaded(path, name, ids, len(file_plan.text())))
+            if spec.imports and name in reader.imports and (reader.imports_above or _directory(spec) == folder):
+                out += _imported(plans, spec.directory, spec.imports, path)
+        if plan.bridge == "own-import" and name in reader.imports and (reader.imports_above or folder == ""):
+            out += _imported(plans, "", HUB_FILE, plan.target.root_file)  # the team's own @AGENTS.md
+    return out
+
+
+def _imported(plans: Mapping[str, TargetPlan], directory: str, name: str, via: str) -> list[Loaded]:
+    hub = plans.get(HUB)
+    path = f"{directory}/{name}" if directory else name
+    if hub is None or path not in hub.files:
+        return []
+    file_plan = hub.files[path]
+    return [Loaded(path, HUB, tuple(entry.id for entry in file_plan.entries), len(file_plan.text()), via=via)]
+
+
+def _directory(spec: FileSpec) -> str:
+    return spec.directory if not spec.root else ""
+
+
+def _on_the_way(spec: FileSpec, folder: str, chain: bool) -> bool:
+    """Whether a client started in ``folder`` loads ``spec``: the root's files and those of the folders down to it
+    (``chain``), or only those of ``folder`` itself."""
+    directory = _directory(spec)
+    if not chain:
+        return directory == folder
+    return directory == "" or folder == directory or folder.startswith(directory + "/")
+
+
+def twice(plans: Mapping[str, TargetPlan]) -> list[str]:
+    """Every client in use that would receive a memory more than once, in any folder gitmem writes to: one line
+    each. Compile keeps it empty by construction; hand-written imports can still make it so."""
+    folders = sorted({"", *(fp.spec.directory for plan in plans.values() for fp in plan.files.values())})
+    found = []
+    for reader in in_use(plans):
+        for folder in folders:
+            files = loads(reader, plans, folder)
+            counts: dict[str, int] = {}
+            for item in files:
+                for memory_id in item.ids:
+                    counts[memory_id] = counts.get(memory_id, 0) + 1
+            repeated = sorted(memory_id for memory_id, count in counts.items() if count > 1)
+            if repeated:
+                where = f" started in {folder}/" if folder else ""
+                names = " and ".join(
+                    dict.fromkeys(
+                        item.path + (f" (imported by {item.via})" if item.via else "")
+                        for item in files
+                        if set(item.ids) & set(repeated)
+                    )
+                )
+                noun = "memory" if len(repeated) == 1 else "memories"
+                found.append(
+                    f"{reader.client}{where} reads {names}, so it gets {len(repeated)} {noun} more than once "
+                    f"({', '.join(repeated[:3])}{', …' if len(repeated) > 3 else ''})"
+                )
+                break
+    return found

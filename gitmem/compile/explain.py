@@ -1,0 +1,120 @@
+"""``gitmem explain``: what each configured client receives when it works on a path, from the same placement and
+reading records compile uses (``delivery.loads``), so what it says is what compile wrote for the clients to read.
+
+Per client: the files of gitmem's it loads in a session started in the path's folder (and, for a file, the
+glob-scoped files a client loads when it touches that file), the memories that arrive in full from them, the ones
+that arrive as index lines (none yet: a hook for the index of what the budget left out, ``index_lines``), and the
+ones that reach it only on demand (the prompt hook, where the client has one, or recall), with their tokens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
+
+from gitmem.compile import budget, delivery, render
+from gitmem.compile.changes import Report
+from gitmem.compile.delivery import Loaded
+from gitmem.compile.plan import TargetPlan
+from gitmem.compile.readers import Reader
+from gitmem.globmatch import match, parse
+from gitmem.memory.model import Memory
+
+
+@dataclass
+class ClientView:
+    """What one client receives working on a path."""
+
+    client: str
+    key: str
+    target: str
+    files: list[Loaded]
+    touched: list[Loaded]  # glob-scoped files it loads when it touches the path (a file)
+    full: list[str]  # memory ids arriving in full, in the order of the files
+    index: list[str] = field(default_factory=list)  # ids arriving as index lines only (``index_lines``)
+    on_demand: list[str] = field(default_factory=list)  # for its target, in no file it loads
+    hook: bool = False  # the client has a prompt hook gitmem sets up (else: only recall finds ``on_demand``)
+
+    @property
+    def tokens(self) -> int:
+        return budget.tokens(sum(item.chars for item in [*self.files, *self.touched]))
+
+
+# 24b: the index of what the budget left out adds index lines to the rendered block; it plugs in here, returning
+# for a loaded file the ids it lists as index lines only (the default: none, as compile writes no index yet).
+IndexLines = Callable[[Loaded], Sequence[str]]
+
+
+def _no_index(item: Loaded) -> Sequence[str]:
+    return ()
+
+
+def explain(
+    report: Report,
+    memories: Sequence[Memory],
+    path: str = "",
+    client: str | None = None,
+    hooked: Collection[str] = (),
+    index_lines: IndexLines = _no_index,
+) -> list[ClientView]:
+    """Every client in use (or only ``client``, by its key), as it receives the compiled ``report`` working on
+    ``path`` (relative to the repository root, "" for the root; a folder, or a file whose folder it starts in).
+    ``hooked``: the keys of the clients with a prompt hook."""
+    plans: dict[str, TargetPlan] = {plan.target.name: plan for plan in report.plans}
+    folder, file = _folder(path, plans)
+    views = []
+    for reader in delivery.in_use(plans):
+        if client is not None and reader.name != client:
+            continue
+        views.append(_view(reader, plans, memories, folder, file, hooked, index_lines))
+    return views
+
+
+def _folder(path: str, plans: dict[str, TargetPlan]) -> tuple[str, str]:
+    """The folder a session on ``path`` starts in, and the file (or "") it touches."""
+    path = path.strip("/")
+    if path in ("", "."):
+        return "", ""
+    folders = {fp.spec.directory for plan in plans.values() for fp in plan.files.values() if fp.spec.directory}
+    if path in folders or "." not in path.rsplit("/", 1)[-1]:
+        return path, ""
+    return (path.rsplit("/", 1)[0] if "/" in path else ""), path
+
+
+def _view(
+    reader: Reader,
+    plans: dict[str, TargetPlan],
+    memories: Sequence[Memory],
+    folder: str,
+    file: str,
+    hooked: Collection[str],
+    index_lines: IndexLines,
+) -> ClientView:
+    files = delivery.loads(reader, plans, folder)
+    touched = _touched(reader, plans, file)
+    full = list(dict.fromkeys(i for item in [*files, *touched] for i in item.ids))
+    index = [i for item in files for i in index_lines(item) if i not in full]
+    got = set(full) | set(index)
+    on_demand = [m.id for m in memories if m.is_for(reader.own) and m.id not in got]
+    return ClientView(
+        reader.client, reader.name, reader.own, files, touched, full, index, on_demand, reader.name in hooked
+    )
+
+
+def _touched(reader: Reader, plans: dict[str, TargetPlan], file: str) -> list[Loaded]:
+    """The glob-scoped files of the client's own target whose globs match ``file`` (the client loads them when it
+    works on it, as Cursor's globs and Claude Code's ``paths:`` rules say)."""
+    plan = plans.get(reader.own)
+    if not file or plan is None:
+        return []
+    out = []
+    for path, file_plan in plan.files.items():
+        globs = file_plan.spec.globs
+        if globs and any(match(parse(glob), file) for glob in globs):
+            out.append(Loaded(path, reader.own, tuple(e.id for e in file_plan.entries), len(file_plan.text())))
+    return out
+
+
+def memory_tokens(memories: Sequence[Memory]) -> dict[str, int]:
+    """Each memory's tokens as compile writes its entry."""
+    return {memory.id: budget.tokens(len(render.entry_text(memory))) for memory in memories}

@@ -1,0 +1,105 @@
+"""Compile's placement (gitmem/compile/delivery.py) for every pair of targets and for all at once: no client in
+use receives a memory twice, and each receives every memory meant for it (at the root: those without paths; in
+web/: the web/** one too, where the client has a file there). The real clients confirm it in
+tests/clients/test_delivery.py; here the reading records (compile/readers.py) stand in for them, so every
+combination can be checked."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from gitmem.compile import delivery
+from gitmem.compile.plan import plan_targets
+from gitmem.config import TARGET_NAMES
+from gitmem.memory.model import Memory
+from gitmem.tools import TARGET_BY_NAME as BY_NAME
+from gitmem.tools import TARGETS
+from tests.compile.conftest import WriteMemory, set_config
+from tests.conftest import Run
+
+COMBINATIONS = [*itertools.combinations(TARGET_NAMES, 2), tuple(TARGET_NAMES)]
+
+
+def _memory(memory_id: str, paths: tuple[str, ...] = (), targets: tuple[str, ...] = ()) -> Memory:
+    return Memory(memory_id, f"Rule {memory_id}", "convention", "active", paths=paths, targets=targets)
+
+
+MEMORIES = [
+    _memory("everyone"),
+    _memory("web", ("web/**",)),
+    _memory("python", ("**/*.py",)),
+    *(_memory(f"only-{name}", targets=(name,)) for name in TARGET_NAMES),
+]
+
+
+def _plans(names: tuple[str, ...], hand_written: dict[str, str] | None = None) -> dict[str, object]:
+    targets = [target for target in TARGETS if target.name in names]
+    laid = delivery.layouts(targets, hand_written)
+    plans = plan_targets(targets, MEMORIES, dict.fromkeys(names, 100_000), layouts=laid)
+    return {plan.target.name: plan for plan in plans}
+
+
+@pytest.mark.parametrize("names", COMBINATIONS, ids="+".join)
+def test_every_client_receives_each_memory_once(names: tuple[str, ...]) -> None:
+    plans = _plans(names)
+    assert delivery.twice(plans) == []  # type: ignore[arg-type]
+    for reader in delivery.in_use(plans):  # type: ignore[arg-type]
+        at_root = [i for item in delivery.loads(reader, plans) for i in item.ids]  # type: ignore[arg-type]
+        mine = {"everyone", f"only-{reader.own}"}
+        assert mine <= set(at_root), (reader.client, names)
+        assert "web" not in at_root or not BY_NAME[reader.own].dir_file, reader.client
+        # no memory meant for another tool only
+        assert {i for i in at_root if i.startswith("only-")} <= {f"only-{name}" for name in names}
+
+
+def test_the_old_layout_fed_the_copilot_cli_every_memory_three_times() -> None:
+    """The same records against the old layout (every target a full copy): the test above fails on it."""
+    names = ("agents", "gemini", "copilot")
+    targets = [target for target in TARGETS if target.name in names]
+    plans = {p.target.name: p for p in plan_targets(targets, MEMORIES, dict.fromkeys(names, 100_000))}
+    (line,) = delivery.twice(plans)
+    assert line.startswith("GitHub Copilot CLI reads .github/copilot-instructions.md and AGENTS.md and GEMINI.md")
+
+
+def test_a_hand_written_import_is_the_one_duplicate_left() -> None:
+    """A CLAUDE.md that imports @AGENTS.md by hand: Claude Code gets the hub through it (its block adds only what the
+    hub lacks), and the Copilot CLI, which follows that import, is reported."""
+    plans = _plans(("agents", "claude", "copilot"), {"claude": "# Notes\n@AGENTS.md\n"})
+    assert plans["claude"].files == {} or all(  # type: ignore[attr-defined]
+        entry.id == "only-claude"
+        for fp in plans["claude"].files.values()
+        for entry in fp.entries  # type: ignore[attr-defined]
+    )
+    assert [line.split(",")[0] for line in delivery.twice(plans)] == [  # type: ignore[arg-type]
+        "GitHub Copilot CLI reads AGENTS.md and AGENTS.md (imported by CLAUDE.md)"
+    ]
+    assert delivery.twice(_plans(("agents", "claude"), {"claude": "@AGENTS.md\n"})) == []  # type: ignore[arg-type]
+
+
+def test_explain_names_the_files_each_client_loads_in_a_folder(project: Path, memory: WriteMemory, run: Run) -> None:
+    set_config(project, targets=["agents", "gemini", "copilot"])
+    memory("everyone", "Use pnpm")
+    memory("web", "Web uses tabs", paths=["web/**"])
+    memory("mine", "Copilot only", targets=["copilot"])
+    assert run("compile").code == 0
+    views = {v["name"]: v for v in json.loads(run("explain", "web/app.ts", "--json").out)["clients"]}
+    gemini = views["gemini"]
+    assert [(f["path"], f["via"]) for f in gemini["files"]] == [
+        ("GEMINI.md", None),
+        ("AGENTS.md", "GEMINI.md"),
+        ("web/GEMINI.md", None),
+        ("web/AGENTS.md", "web/GEMINI.md"),
+    ]
+    assert [item["id"] for item in gemini["full"]] == ["everyone", "web"]
+    copilot = views["copilot"]
+    assert sorted(item["id"] for item in copilot["full"]) == ["everyone", "mine", "web"]
+    assert [item["id"] for item in views["codex"]["on_demand"]] == []
+    at_root = {v["name"]: v for v in json.loads(run("explain", "--json").out)["clients"]}
+    assert [item["id"] for item in at_root["codex"]["on_demand"]] == ["web"]  # only in web/AGENTS.md
+    assert at_root["codex"]["through"] == "recall"
+    missing = run("explain", "--client", "nosuch")
+    assert missing.code == 2 and "no configured target is read by a client called 'nosuch'" in missing.err
