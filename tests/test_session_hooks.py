@@ -306,3 +306,15 @@ def test_a_memory_cannot_close_the_block_the_opencode_plugin_wraps_it_in(project
     assert "[n-plus-one]" in plain.stdout and "&lt;/gitmem>" in plain.stdout  # shown, not dropped
     assert "</gitmem" not in plain.stdout.lower() and "<gitmem" not in plain.stdout.lower()
     assert "<!-- gitmem:" not in plain.stdout
+
+
+def test_the_hook_context_a_client_hands_back_is_not_the_users_words() -> None:
+    """Gemini CLI prepends the session-start answer (gitmem's status: "token budget", "paths"...) to each prompt:
+    those words made an unrelated prompt match a memory about tokens."""
+    from gitmem.session.run import user_words
+
+    status = "<hook_context>gitmem: this repository keeps 46 memories; the token budget left 17 out</hook_context>"
+    assert user_words(f"{status}\n\nWrite a haiku about autumn") == "\n\nWrite a haiku about autumn"
+    assert user_words(f"a {status} b {status} c") == "a  b  c"
+    assert user_words("<hook_context> never closed") == "<hook_context> never closed"
+    assert user_words("plain") == "plain"

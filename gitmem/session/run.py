@@ -49,6 +49,29 @@ def _text(payload: dict[str, Any], *names: str) -> str:
     return ""
 
 
+# What a client puts around the context a hook answered when it hands it back in a later prompt (Gemini CLI 0.61
+# prepends the session-start answer, gitmem's own status, to every prompt): hook output, never the user's words.
+HOOK_CONTEXT = ("<hook_context>", "</hook_context>")
+
+
+def user_words(prompt: str) -> str:
+    """``prompt`` without the hook context a client wrapped into it (gitmem's status would otherwise match memories
+    about tokens or paths on a prompt that is about neither). Linear: one scan for each tag."""
+    opening, closing = HOOK_CONTEXT
+    parts: list[str] = []
+    start = 0
+    at = prompt.find(opening)
+    while at >= 0:
+        end = prompt.find(closing, at + len(opening))
+        if end < 0:
+            break
+        parts.append(prompt[start:at])
+        start = end + len(closing)
+        at = prompt.find(opening, start)
+    parts.append(prompt[start:])
+    return "".join(parts) if len(parts) > 1 else prompt
+
+
 def session_id(payload: dict[str, Any]) -> str:
     found = _text(payload, "session_id", "sessionId", "sessionID", "thread_id")
     return found or f"parent-{os.getppid()}"
@@ -115,7 +138,7 @@ def _prompt(
 
     if session.new:
         session.dirty = worktree_digest(project)
-    prompt = _text(payload, "prompt", "userPrompt", "user_prompt", "message")
+    prompt = user_words(_text(payload, "prompt", "userPrompt", "user_prompt", "message"))
     terms = inject.prompt_terms(prompt)
     files = rules_files(project, client)
     extra = _packs(project, day)
