@@ -24,12 +24,11 @@ Without the ``agents`` target the same rule applies to the files clients do read
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gitmem.compile.readers import READERS, Reader
+from gitmem.compile.readers import READERS, Reader, imports_file
 from gitmem.compile.scoping import FileSpec
 from gitmem.tools import Target
 
@@ -38,7 +37,6 @@ if TYPE_CHECKING:
 
 HUB = "agents"
 HUB_FILE = "AGENTS.md"
-IMPORTS_AGENTS = re.compile(r"(?m)^[ \t]*@(?:\./)?AGENTS\.md[ \t]*$")
 
 
 @dataclass(frozen=True)
@@ -90,7 +88,7 @@ def _bridge(target: Target, names: Collection[str], hand_written: str) -> tuple[
     hub = HUB in names and target.name != HUB
     if hub and any(HUB in reader.reads for reader in readers):
         return target, "native"
-    if hub and falls_back(target) and IMPORTS_AGENTS.search(hand_written):
+    if hub and falls_back(target) and imports_file(hand_written, HUB_FILE):
         return target, "own-import"  # its hand-written file imports the hub: the block holds only what it lacks
     private = next((reader.private for reader in readers if reader.private), "")
     if private and _read_by_others(target.name, names):
