@@ -45,7 +45,6 @@ KNOTS_ALLOWED = {
     "gitmem/globmatch.py:match",
     "gitmem/journal/harvest.py:harvest",
     "gitmem/git/provenance.py:_entry",
-    "gitmem/memory/fastcheck.py:surely_valid",
 }
 MAX_COMPLEXITY = 25
 
