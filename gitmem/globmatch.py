@@ -63,30 +63,19 @@ def parse(glob: str, classes: bool = True) -> Glob:
     return Glob(tuple(tokens), tuple(patterns))
 
 
+_DONE = -1  # matched everything, and the rest of the path is under it (or a prefix match)
+
+
 def match(glob: Glob, path: str, *, under: bool = True, prefix: bool = False) -> bool:
     """Whether ``glob`` matches the whole of ``path``; ``under``: or a directory ``path`` is under (``glob/...``);
     ``prefix``: or any start of ``path`` (as ``re.match`` does)."""
-    tokens, classes = glob.tokens, glob.classes
-    end = len(tokens)
     # A state is a token index; a "_DIRS" token has a second state, inside a directory name (index + end + 1).
-    inside = end + 1
-
-    def closure(states: set[int]) -> set[int]:
-        out: set[int] = set()
-        stack = list(states)
-        while stack:
-            state = stack.pop()
-            if state in out:
-                continue
-            out.add(state)
-            if state < end and tokens[state][0] in (_STAR, _ANY, _DIRS):
-                stack.append(state + 1)  # zero characters
-        return out
-
-    done = -1  # matched everything, and the rest of the path is under it (or a prefix match)
-    states = closure({0})
+    # Each character moves every state once, so the time is linear in the path (times the glob's size).
+    tokens = glob.tokens
+    end = len(tokens)
+    states = _closure(tokens, {0})
     for char in path:
-        if done in states:
+        if _DONE in states:
             return True
         if not states:
             return False
@@ -94,32 +83,54 @@ def match(glob: Glob, path: str, *, under: bool = True, prefix: bool = False) ->
         for state in states:
             if state == end:
                 if (under and char == "/") or prefix:
-                    following.add(done)
-                continue
-            if state > end:  # inside a "**/" directory name
-                following.add(state)
-                if char == "/":
-                    following.add(state - inside + 1)
-                continue
-            kind, text = tokens[state]
-            if kind == _LITERAL:
-                if char == text:
-                    following.add(state + 1)
-            elif kind == _ONE:
-                if char != "/":
-                    following.add(state + 1)
-            elif kind == _CLASS:
-                pattern = classes[state]
-                if pattern is not None and char != "/" and pattern.fullmatch(char):
-                    following.add(state + 1)
-            elif kind == _STAR:
-                if char != "/":
-                    following.add(state)
-            elif kind == _ANY:
-                following.add(state)
-            else:  # _DIRS: one or more characters ending in "/"
-                if char == "/":
-                    following.add(state + 1)
-                following.add(state + inside)
-        states = closure(following)
-    return done in states or end in states or (prefix and end in states)
+                    following.add(_DONE)
+            else:
+                _step(glob, state, char, following)
+        states = _closure(tokens, following)
+    return _DONE in states or end in states
+
+
+def _closure(tokens: tuple[tuple[int, str], ...], states: set[int]) -> set[int]:
+    """``states`` and every state reached from them through tokens that may match zero characters."""
+    end = len(tokens)
+    out: set[int] = set()
+    stack = list(states)
+    while stack:
+        state = stack.pop()
+        if state in out:
+            continue
+        out.add(state)
+        if state < end and tokens[state][0] in (_STAR, _ANY, _DIRS):
+            stack.append(state + 1)  # zero characters
+    return out
+
+
+def _step(glob: Glob, state: int, char: str, following: set[int]) -> None:
+    """Add to ``following`` the states that ``state`` (not the end) moves to on ``char``."""
+    end = len(glob.tokens)
+    inside = end + 1
+    if state > end:  # inside a "**/" directory name
+        following.add(state)
+        if char == "/":
+            following.add(state - inside + 1)
+        return
+    kind, text = glob.tokens[state]
+    if kind == _LITERAL:
+        if char == text:
+            following.add(state + 1)
+    elif kind == _ONE:
+        if char != "/":
+            following.add(state + 1)
+    elif kind == _CLASS:
+        pattern = glob.classes[state]
+        if pattern is not None and char != "/" and pattern.fullmatch(char):
+            following.add(state + 1)
+    elif kind == _STAR:
+        if char != "/":
+            following.add(state)
+    elif kind == _ANY:
+        following.add(state)
+    else:  # _DIRS: one or more characters ending in "/"
+        if char == "/":
+            following.add(state + 1)
+        following.add(state + inside)

@@ -35,23 +35,35 @@ def surely_valid(schema: dict[str, Any], value: Any) -> bool:
     if "enum" in schema and not (isinstance(value, str) and value in schema["enum"]):
         return False
     if kind == "string" or ("type" not in schema and isinstance(value, str)):
-        if not isinstance(value, str):
-            return False
-        if len(value) < schema.get("minLength", 0) or len(value) > schema.get("maxLength", len(value)):
-            return False
-        return "pattern" not in schema or _pattern(schema["pattern"]).search(value) is not None
+        return _surely_valid_string(schema, value)
     if kind == "array":
-        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-            return False
-        if schema.get("uniqueItems") and len(set(value)) != len(value):
-            return False
-        items = schema.get("items", {})
-        return all(surely_valid(items, item) for item in value)
+        return _surely_valid_array(schema, value)
     if kind == "object":
-        if not isinstance(value, dict) or schema.get("additionalProperties", True) is not False:
-            return False
-        properties = schema.get("properties", {})
-        if any(name not in value for name in schema.get("required", ())):
-            return False
-        return all(name in properties and surely_valid(properties[name], item) for name, item in value.items())
+        return _surely_valid_object(schema, value)
     return "type" not in schema and "enum" in schema  # an enum alone: checked above
+
+
+def _surely_valid_string(schema: dict[str, Any], value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    if len(value) < schema.get("minLength", 0) or len(value) > schema.get("maxLength", len(value)):
+        return False
+    return "pattern" not in schema or _pattern(schema["pattern"]).search(value) is not None
+
+
+def _surely_valid_array(schema: dict[str, Any], value: Any) -> bool:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        return False
+    if schema.get("uniqueItems") and len(set(value)) != len(value):
+        return False
+    items = schema.get("items", {})
+    return all(surely_valid(items, item) for item in value)
+
+
+def _surely_valid_object(schema: dict[str, Any], value: Any) -> bool:
+    if not isinstance(value, dict) or schema.get("additionalProperties", True) is not False:
+        return False
+    properties = schema.get("properties", {})
+    if any(name not in value for name in schema.get("required", ())):
+        return False
+    return all(name in properties and surely_valid(properties[name], item) for name, item in value.items())
