@@ -24,7 +24,7 @@ from gitmem.linear import linear
 from gitmem.markdown import first_sentence
 from gitmem.memory import similar
 from gitmem.memory.model import Memory, short_id, title_key, unique_id
-from gitmem.memory.store import Store
+from gitmem.memory.store import Snapshot, Store
 from gitmem.project import Project
 
 KIND_OF = {DECISIONS: "decision", DIFFICULTIES: "pitfall", CONVENTIONS: "convention"}
@@ -160,26 +160,8 @@ def harvest(
 ) -> HarvestReport:
     """Propose a memory for each new item of the log at ``path``; with ``dry_run``, write nothing. An item that
     nearly repeats a removed or retired memory is refused (``HarvestReport.rejected``) unless ``force``."""
-    display = project.display(path)
-    _inside_if_in_repository(project, path, display)
-    try:
-        text = gateway.read_given(path, display=display).decode("utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"{display}: no such file; `gitmem journal list` shows the stored logs") from None
-    except IsADirectoryError:
-        raise UsageError(f"{display}: is a directory; give one session log") from None
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{display}: not UTF-8 text (byte {exc.start})") from None
+    text = _read_log(project, path)
     report = HarvestReport(origin_of(project, path))
-    try:
-        check_log(text, display)
-    except CheckFailed as exc:
-        raise CheckFailed(
-            exc.problems,
-            "refused: nothing was proposed. Store a redacted copy with `gitmem journal add --redact "
-            f"{display}` and harvest that",
-        ) from None
-
     log = parse(text)
     report.skipped = list(log.skipped)
     report.todo = sum(1 for item in log.in_section(TODO) if not item.is_placeholder())
@@ -232,11 +214,8 @@ def harvest(
             source="journal",
             origin=report.origin,
         )
-        try:
-            store.check_text(memory_id, store.render(memory), snapshot)
-        except CheckFailed as exc:
-            first = exc.problems[0] if exc.problems else None
-            why = f"{first.field}: {first.message}" if first else "invalid"
+        why = _why_invalid(store, memory, snapshot)
+        if why is not None:
             report.skipped.append(Skipped(item.line, f"does not make a valid memory ({why})"))
             continue
         taken.add(memory_id)
@@ -248,6 +227,39 @@ def harvest(
         report.proposed.append(Proposed(memory.id, memory.kind, memory.title, line, written))
     report.skipped.sort(key=lambda s: s.line)
     return report
+
+
+def _read_log(project: Project, path: Path) -> str:
+    """The text of the session log at ``path``, refused (nothing proposed) when it is unreadable or holds a secret."""
+    display = project.display(path)
+    _inside_if_in_repository(project, path, display)
+    try:
+        text = gateway.read_given(path, display=display).decode("utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{display}: no such file; `gitmem journal list` shows the stored logs") from None
+    except IsADirectoryError:
+        raise UsageError(f"{display}: is a directory; give one session log") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{display}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        check_log(text, display)
+    except CheckFailed as exc:
+        raise CheckFailed(
+            exc.problems,
+            "refused: nothing was proposed. Store a redacted copy with `gitmem journal add --redact "
+            f"{display}` and harvest that",
+        ) from None
+    return text
+
+
+def _why_invalid(store: Store, memory: Memory, snapshot: Snapshot) -> str | None:
+    """Why ``memory`` would not make a valid file of the store (its first problem), or ``None``."""
+    try:
+        store.check_text(memory.id, store.render(memory), snapshot)
+    except CheckFailed as exc:
+        first = exc.problems[0] if exc.problems else None
+        return f"{first.field}: {first.message}" if first else "invalid"
+    return None
 
 
 def _ids_on_disk(store: Store) -> set[str]:
