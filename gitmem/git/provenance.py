@@ -305,13 +305,25 @@ def _entry(change: MemoryChange) -> list[str]:
         out.append("  - was invalid before; valid now")
     memory = head.memory if head is not None else base.memory if base is not None else None
     if change.kind in ("added", "removed") and memory is not None:
-        out.append(f"  - {_summary(memory)}")
-        if change.kind == "added" and memory.body:
-            out += _fenced(memory.body, "text", "  ")
-        return out
+        return out + _whole(change.kind, memory)
     if change.kind == "removed" and base is not None and base.problems:
         out.append("  - (it was an invalid file)")
         return out
+    return out + _changed(change)
+
+
+def _whole(kind: str, memory: Memory) -> list[str]:
+    """The lines of an added or removed memory: its summary, and an added one's body."""
+    out = [f"  - {_summary(memory)}"]
+    if kind == "added" and memory.body:
+        out += _fenced(memory.body, "text", "  ")
+    return out
+
+
+def _changed(change: MemoryChange) -> list[str]:
+    """The lines of a changed (or retired) memory: a retirement's reason, then each field that changed."""
+    out = []
+    head, base = change.head, change.base
     if change.kind == "retired" and head is not None and head.memory is not None and head.memory.reason:
         out.append(f"  - reason: {_escape(head.memory.reason)}")
     if not change.fields and base is not None and not base.problems:
