@@ -122,19 +122,15 @@ def _run(
     from gitmem.config import load_config
 
     config = load_config(project)
+
+    def run(**scope: Any) -> Compiled:
+        return compile_store(
+            project, store, config, today=today(), names=targets, budget=budget, force=force, write=write,
+            partial=partial, **scope,
+        )  # fmt: skip
+
     if not user:
-        result = compile_store(
-            project,
-            store,
-            config,
-            today=today(),
-            names=targets,
-            budget=budget,
-            force=force,
-            write=write,
-            partial=partial,
-        )
-        return result, []
+        return run(), []
     from gitmem.project import UserScope
     from gitmem.scopes.personal import catalogue, select
 
@@ -143,20 +139,7 @@ def _run(
     notes = list(selection.notes)
     if config.sources:
         notes.append(f"`sources` in {project.display(project.config_path)} are not used: packs belong to projects")
-    result = compile_store(
-        project,
-        store,
-        config,
-        today=today(),
-        names=targets,
-        budget=budget,
-        force=force,
-        write=write,
-        partial=partial,
-        only=selection.targets,
-        catalogue=catalogue(project),
-    )
-    return result, notes
+    return run(only=selection.targets, catalogue=catalogue(project)), notes
 
 
 def _invalid(problems: list[Problem], check: bool, user: bool, as_json: bool) -> int:
