@@ -19,7 +19,8 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
 
     For each client whose target is configured: the files of gitmem's it loads in a session started in PATH's
     folder (for a file, also the glob-scoped files it loads when it touches it), the memories that arrive in full
-    and their tokens, and those for it that reach it only on demand: through the prompt hook where
+    and their tokens, those the budget left out that it sees as one line of the index (the title and where to read
+    the memory), and those for it that reach it only on demand: through the prompt hook where
     `gitmem init --agent-hooks` set one up for that client, else through `gitmem recall`. It reads what
     `gitmem compile` would write now, so run it after compile to see what the clients read.
 
@@ -32,7 +33,7 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
     from gitmem.commands import open_store, today
     from gitmem.compile.compiler import compile_store
     from gitmem.compile.explain import explain as explain_path
-    from gitmem.compile.explain import memory_tokens
+    from gitmem.compile.explain import index_tokens, memory_tokens
     from gitmem.config import load_config
     from gitmem.errors import CheckFailed, UsageError
     from gitmem.session.clients import BY_NAME, PROMPT
@@ -48,11 +49,12 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
     if client is not None and not views:
         raise UsageError(f"no configured target is read by a client called {client!r}: see `gitmem explain`")
     tokens = memory_tokens(memories)
+    lines = index_tokens(memories)
     if as_json:
-        echo_json({"path": relative, "clients": [_json(view, tokens) for view in views]})
+        echo_json({"path": relative, "clients": [_json(view, tokens, lines) for view in views]})
         return 0
     for view in views:
-        _print(view, tokens)
+        _print(view, tokens, lines)
     if not views:
         echo("no targets configured: gitmem init --target NAME")
     return 0
@@ -86,7 +88,7 @@ def _hooked(root: Any, name: str) -> bool:
     return bool(changes) and changes[0].action != "unchanged"
 
 
-def _json(view: ClientView, tokens: dict[str, int]) -> dict[str, Any]:
+def _json(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> dict[str, Any]:
     return {
         "client": view.client,
         "name": view.key,
@@ -114,7 +116,7 @@ def _json(view: ClientView, tokens: dict[str, int]) -> dict[str, Any]:
             for item in view.touched
         ],
         "full": [{"id": memory_id, "tokens": tokens.get(memory_id, 0)} for memory_id in view.full],
-        "index": [{"id": memory_id} for memory_id in view.index],
+        "index": [{"id": memory_id, "tokens": lines.get(memory_id, 0)} for memory_id in view.index],
         "on_demand": [{"id": memory_id, "tokens": tokens.get(memory_id, 0)} for memory_id in view.on_demand],
         "through": "hook" if view.hook else "recall",
         "tokens": view.tokens,
@@ -127,17 +129,21 @@ def _tokens(chars: int) -> int:
     return tokens(chars)
 
 
-def _print(view: ClientView, tokens: dict[str, int]) -> None:
+def _print(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> None:
     echo(f"{view.client} (target {view.target}): {len(view.full)} memories in full, {view.tokens:,} tokens")
     for item in [*view.files, *view.touched]:
         when = " (when it touches the file)" if item in view.touched else ""
         via = f" (imported by {item.via})" if item.via else ""
         echo(f"  {item.path}{via}{when}: {len(item.ids)} memories, {_tokens(item.chars):,} tokens")
     if view.index:
-        echo(f"  as index lines: {', '.join(view.index)}")
+        cost = sum(lines.get(memory_id, 0) for memory_id in view.index)
+        echo(f"  as index lines only ({len(view.index)}, {cost:,} tokens): {_some(view.index)}")
     if view.on_demand:
         how = "the prompt hook (or recall)" if view.hook else "recall only (no prompt hook set up)"
-        shown = ", ".join(view.on_demand[:8]) + (
-            f" and {len(view.on_demand) - 8} more" if len(view.on_demand) > 8 else ""
-        )
-        echo(f"  on demand, through {how}: {shown}")
+        echo(f"  on demand, through {how}: {_some(view.on_demand)}")
+
+
+def _some(ids: list[str], shown: int = 8) -> str:
+    """The first ``shown`` ids, and how many more."""
+    more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
+    return ", ".join(ids[:shown]) + more

@@ -33,7 +33,7 @@ from gitmem.compile.scoping import FileSpec
 from gitmem.tools import Target
 
 if TYPE_CHECKING:
-    from gitmem.compile.plan import TargetPlan
+    from gitmem.compile.plan import FilePlan, TargetPlan
 
 HUB = "agents"
 HUB_FILE = "AGENTS.md"
@@ -177,6 +177,11 @@ class Loaded:
     ids: tuple[str, ...]
     chars: int  # what gitmem writes in it (its block or the whole file)
     via: str = ""  # the file that imports it, for a file reached through an import
+    listed: tuple[str, ...] = ()  # the left-out memories it names as index lines only
+
+    @classmethod
+    def of(cls, path: str, target: str, file_plan: FilePlan, via: str = "") -> Loaded:
+        return cls(path, target, file_plan.ids, len(file_plan.text()), via, file_plan.listed)
 
 
 def in_use(plans: Mapping[str, TargetPlan]) -> list[Reader]:
@@ -200,8 +205,7 @@ def loads(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> 
             spec = file_plan.spec
             if spec.globs or not _on_the_way(spec, folder, reader.chain):
                 continue
-            ids = tuple(entry.id for entry in file_plan.entries)
-            out.append(Loaded(path, name, ids, len(file_plan.text())))
+            out.append(Loaded.of(path, name, file_plan))
             if spec.imports and name in reader.imports and (reader.imports_above or _directory(spec) == folder):
                 out += _imported(plans, spec.directory, spec.imports, path)
         if plan.bridge == "own-import" and name in reader.imports and (reader.imports_above or folder == ""):
@@ -214,8 +218,7 @@ def _imported(plans: Mapping[str, TargetPlan], directory: str, name: str, via: s
     path = f"{directory}/{name}" if directory else name
     if hub is None or path not in hub.files:
         return []
-    file_plan = hub.files[path]
-    return [Loaded(path, HUB, tuple(entry.id for entry in file_plan.entries), len(file_plan.text()), via=via)]
+    return [Loaded.of(path, HUB, hub.files[path], via)]
 
 
 def _directory(spec: FileSpec) -> str:

@@ -3,16 +3,17 @@ reading records compile uses (``delivery.loads``), so what it says is what compi
 
 Per client: the files of gitmem's it loads in a session started in the path's folder (and, for a file, the
 glob-scoped files a client loads when it touches that file), the memories that arrive in full from them, the ones
-that arrive as index lines (none yet: a hook for the index of what the budget left out, ``index_lines``), and the
-ones that reach it only on demand (the prompt hook, where the client has one, or recall), with their tokens.
+that arrive only as a line of the index of what the budget left out (``compile.leftout``: the title and where to read
+the rest), and the ones that reach it only on demand (the prompt hook, where the client has one, or recall), with
+their tokens.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from gitmem.compile import budget, delivery, render
+from gitmem.compile import budget, delivery, leftout, render
 from gitmem.compile.changes import Report
 from gitmem.compile.delivery import Loaded
 from gitmem.compile.plan import TargetPlan
@@ -31,7 +32,7 @@ class ClientView:
     files: list[Loaded]
     touched: list[Loaded]  # glob-scoped files it loads when it touches the path (a file)
     full: list[str]  # memory ids arriving in full, in the order of the files
-    index: list[str] = field(default_factory=list)  # ids arriving as index lines only (``index_lines``)
+    index: list[str] = field(default_factory=list)  # ids arriving as index lines only (``compile.leftout``)
     on_demand: list[str] = field(default_factory=list)  # for its target, in no file it loads
     hook: bool = False  # the client has a prompt hook gitmem sets up (else: only recall finds ``on_demand``)
 
@@ -40,22 +41,12 @@ class ClientView:
         return budget.tokens(sum(item.chars for item in [*self.files, *self.touched]))
 
 
-# 24b: the index of what the budget left out adds index lines to the rendered block; it plugs in here, returning
-# for a loaded file the ids it lists as index lines only (the default: none, as compile writes no index yet).
-IndexLines = Callable[[Loaded], Sequence[str]]
-
-
-def _no_index(item: Loaded) -> Sequence[str]:
-    return ()
-
-
 def explain(
     report: Report,
     memories: Sequence[Memory],
     path: str = "",
     client: str | None = None,
     hooked: Collection[str] = (),
-    index_lines: IndexLines = _no_index,
 ) -> list[ClientView]:
     """Every client in use (or only ``client``, by its key), as it receives the compiled ``report`` working on
     ``path`` (relative to the repository root, "" for the root; a folder, or a file whose folder it starts in).
@@ -66,7 +57,7 @@ def explain(
     for reader in delivery.in_use(plans):
         if client is not None and reader.name != client:
             continue
-        views.append(_view(reader, plans, memories, folder, file, hooked, index_lines))
+        views.append(_view(reader, plans, memories, folder, file, hooked))
     return views
 
 
@@ -88,12 +79,11 @@ def _view(
     folder: str,
     file: str,
     hooked: Collection[str],
-    index_lines: IndexLines,
 ) -> ClientView:
     files = delivery.loads(reader, plans, folder)
     touched = _touched(reader, plans, file)
     full = list(dict.fromkeys(i for item in [*files, *touched] for i in item.ids))
-    index = [i for item in files for i in index_lines(item) if i not in full]
+    index = list(dict.fromkeys(i for item in files for i in item.listed if i not in full))
     got = set(full) | set(index)
     on_demand = [m.id for m in memories if m.is_for(reader.own) and m.id not in got]
     return ClientView(
@@ -111,10 +101,15 @@ def _touched(reader: Reader, plans: dict[str, TargetPlan], file: str) -> list[Lo
     for path, file_plan in plan.files.items():
         globs = file_plan.spec.globs
         if globs and any(match(parse(glob), file) for glob in globs):
-            out.append(Loaded(path, reader.own, tuple(e.id for e in file_plan.entries), len(file_plan.text())))
+            out.append(Loaded.of(path, reader.own, file_plan))
     return out
 
 
 def memory_tokens(memories: Sequence[Memory]) -> dict[str, int]:
     """Each memory's tokens as compile writes its entry."""
     return {memory.id: budget.tokens(len(render.entry_text(memory))) for memory in memories}
+
+
+def index_tokens(memories: Sequence[Memory]) -> dict[str, int]:
+    """Each memory's tokens as a line of the index of left-out memories (``leftout.line``, with its newline)."""
+    return {memory.id: budget.tokens(len(leftout.line(memory)) + 1) for memory in memories}

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from gitmem.memory.fields import one_line
 from gitmem.memory.model import Memory
@@ -64,11 +65,19 @@ def where(personal: bool, packs: bool) -> str:
     return text
 
 
-def index_text(omitted: Sequence[Memory], kept: int, chars: int, personal: bool = False) -> str:
+class Index(NamedTuple):
+    """The lines that follow the recall line, and the ids of the memories they list one a line (``gitmem explain``
+    says which memories a client sees only as an index line)."""
+
+    text: str
+    listed: tuple[str, ...]
+
+
+def index_text(omitted: Sequence[Memory], kept: int, chars: int, personal: bool = False) -> Index:
     """The lines that follow the recall line: what the block holds, then the index (at most ``chars`` characters,
     the count line included), each line ending with a newline but the last."""
     if not omitted:
-        return ""
+        return Index("", ())
     ordered = [m for m in omitted if not m.paths] + [m for m in omitted if m.paths]
     total = kept + len(omitted)
     packs = any("/" in memory.id for memory in omitted)
@@ -77,6 +86,7 @@ def index_text(omitted: Sequence[Memory], kept: int, chars: int, personal: bool 
         f"then its id: when your task touches what one says, {where(personal, packs)}."
     )
     lines: list[str] = []
+    listed: list[str] = []
     used = len(head) + 1
     rest: list[Memory] = []
     for number, memory in enumerate(ordered):
@@ -86,12 +96,13 @@ def index_text(omitted: Sequence[Memory], kept: int, chars: int, personal: bool 
             rest = ordered[number:]
             break
         lines.append(text)
+        listed.append(memory.id)
         used += len(text) + 1
     if not lines:
         head = f"This block holds {kept} of the {total} memories in full."
     if rest:
         lines.append(_counts(rest))
-    return "\n".join([head, *lines])
+    return Index("\n".join([head, *lines]), tuple(listed))
 
 
 def _counts(rest: Sequence[Memory]) -> str:

@@ -21,6 +21,12 @@ class FilePlan:
     preamble: str
     entries: list[block.Entry] = field(default_factory=list)
     footer: str = ""
+    listed: tuple[str, ...] = ()  # ids of the left-out memories its index names, one a line (``leftout``)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """The ids of the memories it holds in full."""
+        return tuple(entry.id for entry in self.entries)
 
     def body(self) -> str:
         return block.assemble(block.Block(self.preamble, tuple(self.entries), self.footer))
@@ -176,10 +182,12 @@ def plan_target(
             file_plan(placement.file).entries.append(
                 block.Entry(memory.id, memory.kind, placement.label, memory.priority, entries[memory.id])
             )
-    listing = ""  # the index of the left-out memories, after the recall line
+    listing = leftout.Index("", ())  # the index of the left-out memories, after the recall line
     if footer:
         listing = leftout.index_text(omitted, len(kept), leftout.room(target, used, reserved), target.personal)
-        file_plan(root_spec(target)).footer = footer + ("\n" + listing if listing else "")
+        root_plan = file_plan(root_spec(target))
+        root_plan.footer = footer + ("\n" + listing.text if listing.text else "")
+        root_plan.listed = listing.listed
     return TargetPlan(
         target,
         budget_tokens,
@@ -187,7 +195,7 @@ def plan_target(
         [m.id for m in kept],
         [m.id for m in omitted],
         used,
-        index_chars=len(listing) + 1 if listing else 0,
+        index_chars=len(listing.text) + 1 if listing.text else 0,
     )
 
 

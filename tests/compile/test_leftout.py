@@ -119,3 +119,30 @@ def test_compile_lists_the_left_out_memories_in_the_rules_file(project: Path, me
     (stats,) = json.loads(run("stats", "--json").out)["targets"]
     index_part = text[text.index("This block holds") : text.index("<!-- gitmem:end")]
     assert stats["index_tokens"] == -(-len(index_part) // 4) and stats["tokens"] <= 150
+
+
+@pytest.mark.parametrize("count", [12, 400])
+def test_the_plan_knows_which_memories_its_index_lines_name(count: int) -> None:
+    memories = [_memory(number) for number in range(count)]
+    target_plan = plan.plan_targets([BY_NAME["agents"]], memories, {"agents": 200})[0]
+    root = target_plan.files[target_plan.target.root_file]
+    listed, _counted = _index(root.text())
+    assert listed and root.listed == tuple(listed)
+    assert all(not file_plan.listed for path, file_plan in target_plan.files.items() if path != "AGENTS.md")
+
+
+def test_explain_says_which_memories_arrive_only_as_index_lines(project: Path, memory: WriteMemory, run: Run) -> None:
+    set_config(project, targets=["agents"], budget=150)
+    for number in range(12):
+        memory(f"rule-{number:02d}", f"Project rule number {number} about naming things", body="why: " + "x" * 100)
+    assert run("compile").code == 0
+    listed, _counted = _index((project / "AGENTS.md").read_text(encoding="utf-8"))
+    views = {view["name"]: view for view in json.loads(run("explain", "--json").out)["clients"]}
+    codex = views["codex"]
+    assert [item["id"] for item in codex["index"]] == listed
+    assert all(item["tokens"] > 0 for item in codex["index"])
+    full = {item["id"] for item in codex["full"]}
+    assert full | set(listed) == {f"rule-{number:02d}" for number in range(12)}
+    assert not full & set(listed) and codex["on_demand"] == []
+    text = run("explain", "--client", "codex").out
+    assert f"as index lines only ({len(listed)}, " in text and listed[0] in text
