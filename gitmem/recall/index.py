@@ -39,6 +39,8 @@ DB_NAME = "recall.sqlite3"
 
 # BM25 weights of the indexed columns: a word in the title counts most, then in a tag, then in the body.
 WEIGHTS = (4.0, 1.0, 2.0)  # title, body, tags
+PHRASE_GAP = 2  # two words of a query's pair in a title at most this many words apart are a phrase of it
+PHRASE_DEPTH = 50  # memories whose title holds a pair, looked at per query
 PATH_BOOST = 1.5  # a memory whose paths cover --path ranks as if its text matched this much better
 _BATCH = 500  # files indexed per transaction
 LOCK_TIMEOUT = 15.0  # seconds to wait for another process writing the index
@@ -367,6 +369,7 @@ class RecallIndex:
         paths: Sequence[str] = (),
         identifiers: Sequence[str] = (),
         rare: int = 2,
+        pairs: Sequence[tuple[str, str]] = (),
     ) -> PromptMatch:
         """``search_matched``, the memories the prompt's ``paths`` and ``identifiers`` tie it to (``anchored``), the
         query terms each hit's and anchored memory's text matches, and which terms are rare (at most ``rare``
@@ -375,9 +378,14 @@ class RecallIndex:
         try:
             origins = {self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra}
             hits = self._search(terms, k, today, None, origins) if terms else []
+            phrased = self._phrased(terms, pairs, today, origins)
+            seen = {hit.memory.id for hit in hits}
+            hits += [hit for hit in phrased if hit.memory.id not in seen]
             anchors = self.anchored(paths, identifiers, today, rare, origins)
             ids = list(dict.fromkeys([hit.memory.id for hit in hits] + [a.memory.id for a in anchors]))
-            return PromptMatch(hits, anchors, self.matched_terms(ids, terms), self.rare_terms(terms, rare))
+            matched = self.matched_terms(ids, terms)
+            close = frozenset(hit.memory.id for hit in phrased)
+            return PromptMatch(hits, anchors, matched, self.rare_terms(terms, rare), close)
         finally:
             self.conn.execute("ROLLBACK TO extra")
             self.conn.execute("RELEASE extra")
@@ -387,7 +395,7 @@ class RecallIndex:
         ids of those memories: a word that rare, in a title, names the memory."""
         out: dict[str, set[str]] = {}
         for term in terms:
-            quoted = '"' + term.replace('"', '""') + '"'
+            quoted = _quoted(term)
             (count,) = self.conn.execute(
                 "SELECT count(*) FROM (SELECT 1 FROM docs WHERE docs MATCH ? LIMIT ?)", (quoted, rare + 1)
             ).fetchone()
@@ -461,7 +469,7 @@ class RecallIndex:
         ]
 
     def _search(self, terms: list[str], k: int, today: date, path: str | None, origins: dict[int, Path]) -> list[Hit]:
-        match = " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+        match = " OR ".join(_quoted(term) for term in terms)
         day = today.isoformat()
         # The best matches from the full-text index alone (cheap), then the live ones among them; when too few
         # of those are live (proposed and retired memories are indexed too), look further down the ranking.
@@ -483,6 +491,12 @@ class RecallIndex:
                 (*WEIGHTS, match, day, max(50, 10 * k)),
             ).fetchall()
             rows += self._live(scoped, day)
+        return self._hits(rows, today, path, origins)[:k]
+
+    def _hits(
+        self, rows: list[tuple[int, str, float]], today: date, path: str | None, origins: dict[int, Path]
+    ) -> list[Hit]:
+        """The live memories of ``rows`` (n, data, rank) as hits, best first."""
         hits: dict[int, Hit] = {}
         for n, data, rank in rows:
             if n in hits:
@@ -493,7 +507,29 @@ class RecallIndex:
             covered = path is not None and any_match(memory.paths, path)
             score = -float(rank) * (PATH_BOOST if covered else 1.0)
             hits[n] = Hit(memory, score, covered, origins.get(n) or self.directory / f"{memory.id}{SUFFIX}")
-        return sorted(hits.values(), key=lambda h: (-h.score, h.memory.id))[:k]
+        return sorted(hits.values(), key=lambda h: (-h.score, h.memory.id))
+
+    def _phrased(
+        self, terms: list[str], pairs: Sequence[tuple[str, str]], today: date, origins: dict[int, Path]
+    ) -> list[Hit]:
+        """The live memories whose title holds one of ``pairs`` (two consecutive words of the query) at most
+        ``PHRASE_GAP`` words apart, scored for ``terms`` as ``_search`` scores them (they may rank below its top)."""
+        if not pairs or not terms:
+            return []
+        near = " OR ".join(f"NEAR({_quoted(a)} {_quoted(b)}, {PHRASE_GAP})" for a, b in pairs)
+        rows = self.conn.execute(
+            "SELECT rowid FROM docs WHERE docs MATCH ? LIMIT ?", (f"title : ({near})", PHRASE_DEPTH)
+        )
+        found = [n for (n,) in rows]
+        if not found:
+            return []
+        match = " OR ".join(_quoted(term) for term in terms)
+        marks = ",".join("?" * len(found))
+        ranked = self.conn.execute(
+            f"SELECT rowid, bm25(docs, ?, ?, ?) FROM docs WHERE docs MATCH ? AND rowid IN ({marks})",
+            (*WEIGHTS, match, *found),
+        ).fetchall()
+        return self._hits(self._live(ranked, today.isoformat()), today, None, origins)
 
     def matched_terms(self, ids: Sequence[str], terms: list[str]) -> dict[str, set[str]]:
         """For each memory id of ``ids``, the query ``terms`` its text matches (as the index stems them): how much
@@ -503,7 +539,7 @@ class RecallIndex:
         marks = ",".join("?" * len(ids))
         out: dict[str, set[str]] = {memory_id: set() for memory_id in ids}
         for term in terms:
-            quoted = '"' + term.replace('"', '""') + '"'
+            quoted = _quoted(term)
             for (memory_id,) in self.conn.execute(
                 f"SELECT m.id FROM docs JOIN memories m ON m.n = docs.rowid WHERE docs MATCH ? AND m.id IN ({marks})",
                 (quoted, *ids),
@@ -540,6 +576,11 @@ class RecallIndex:
             (*rank_of, day),
         ).fetchall()
         return sorted(((n, data, rank_of[n]) for n, data in rows), key=lambda row: row[2])
+
+
+def _quoted(term: str) -> str:
+    """``term`` as one FTS5 string (its own words, never query syntax)."""
+    return '"' + term.replace('"', '""') + '"'
 
 
 Extra = tuple[Memory, str]  # a memory without a file here, and where it comes from (e.g. acme@v1:.memory/...)

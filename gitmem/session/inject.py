@@ -31,7 +31,7 @@ from gitmem.project import Project
 from gitmem.recall import anchors
 from gitmem.recall.globs import any_match
 from gitmem.recall.index import RecallIndex, Unavailable
-from gitmem.recall.results import Anchor, Hit, query_terms
+from gitmem.recall.results import Anchor, Hit, query_terms, term_pairs
 
 MAX_MEMORIES = 3
 MAX_TOKENS = 400
@@ -90,6 +90,7 @@ class Candidate(NamedTuple):
     matched: int  # how many of the prompt's search words the memory matches
     personal: bool = False
     anchor: int = 0  # how closely a path or identifier of the prompt ties it (``Anchor.level``; 0: by words alone)
+    phrase: bool = False  # its title holds two consecutive words of the prompt close together
 
 
 class Injection(NamedTuple):
@@ -176,7 +177,9 @@ def candidates(
     try:
         try:
             index.refresh()
-            hits, tied, matched, rare = index.search_prompt(terms, CANDIDATES, today, extra, paths, identifiers, RARE)
+            pairs = term_pairs(prompt[:PROMPT_CHARS]) if prompt else []
+            found = index.search_prompt(terms, CANDIDATES, today, extra, paths, identifiers, RARE, pairs)
+            hits, tied, matched, rare, phrased = found
             size = index.size() + len(extra)
         except Unavailable:
             return []  # locked or read-only: a prompt is never held up for a memory
@@ -189,24 +192,39 @@ def candidates(
     out = anchored(tied, matched, words, scores)
     taken = {c.key for c in out}
     subjects = [anchors.subject(path) for path in paths]
-    for hit in hits:
+    alone = 0  # memories a phrase of the prompt carried past the bar on its own (at most ``PHRASE_ALONE``)
+    for hit in sorted(hits, key=lambda h: -h.score):
         count = len(matched.get(hit.memory.id, ()))
         key = _key(hit)
         if key in taken:
             continue
-        rare_word = any(len(term) >= RARE_WORD and hit.memory.id in ids for term, ids in rare.items())
-        if not clears(hit.score, count, len(terms), size) and not (rare_word and count >= min(MIN_TERMS, len(terms))):
+        phrase = hit.memory.id in phrased
+        passes = _passes(hit, count, len(terms), size, rare)
+        if not passes and not (phrase and count >= min(MIN_TERMS, len(terms)) and alone < PHRASE_ALONE):
             continue
+        alone += not passes
         if paths and out and hit.memory.paths and not any(any_match(hit.memory.paths, p) for p in subjects):
             continue  # scoped to a folder the prompt's paths are not in: the prompt's own component wins
-        out.append(Candidate(key, hit.memory, hit.score, count, key.startswith(PERSONAL)))
-    out.sort(key=lambda c: (c.anchor == 0, -c.matched, -c.score, c.key))
+        out.append(Candidate(key, hit.memory, hit.score, count, key.startswith(PERSONAL), phrase=phrase))
+    out.sort(key=lambda c: (c.anchor == 0, -c.matched, not c.phrase, -c.score, c.key))
     return out
+
+
+def _passes(hit: Hit, count: int, terms: int, size: int, rare: dict[str, set[str]]) -> bool:
+    """Whether a ranked memory clears the bar: its score, or a rare word of the prompt in its title with another."""
+    if clears(hit.score, count, terms, size):
+        return True
+    rare_word = any(len(term) >= RARE_WORD and hit.memory.id in ids for term, ids in rare.items())
+    return rare_word and count >= min(MIN_TERMS, terms)
 
 
 PROMPT_CHARS = 4000  # of a prompt, what is searched (a pasted log is not a question)
 RARE = 2  # an identifier (or a word) held by at most this many memories ties the prompt to them
 RARE_WORD = 4  # a rare word this long in a title, with another of the prompt's words, carries it past the score bar
+# Two consecutive words of the prompt close together in a title (``RecallIndex._phrased``) say what the memory is
+# about even when the store holds each word everywhere (BM25 then weighs them at nothing): such a memory goes before
+# others matching as many words, and one of them (the best scored) may be taken below the score bar.
+PHRASE_ALONE = 1
 
 
 def anchored(
