@@ -16,8 +16,10 @@ the client loads; the index of left-out memories separately) and the prompt hook
 process (``gitmem hook prompt``, as the client runs it).
 
 --base DIR: the same measurements with another checkout of gitmem (``git archive main | tar -x -C DIR``) on
-PYTHONPATH, printed beside this one's. This checkout is measured twice: with the memories' ``words`` field (the
-words a teammate would use, written with each memory) and without it, since the base's schema has no such field.
+PYTHONPATH, printed beside this one's (its memories without ``words``). This checkout is measured three times:
+without the memories' ``words`` field (the words a teammate would use, written with each memory), with words
+written blind by a session that saw only the memories (delivery_words_blind.py), and with the author's, who wrote
+them after the prompts (delivery_memories.py's ``WORDS``: optimistic).
 
 Each class's rule is also checked against the memories' real text (stemmed as the recall index stems it): a
 ``shared`` prompt must share a word with its memory's title, body or tags, a ``paraphrase`` prompt none. The number
@@ -63,7 +65,7 @@ def _gitmem(root: Path, *args: str) -> None:
         raise SystemExit(f"gitmem {' '.join(args)} failed: {done.stderr[-600:]}{done.stdout[-600:]}")
 
 
-def build(root: Path, size: int, words: bool) -> dict[str, dict[str, Any]]:
+def build(root: Path, size: int, words: str) -> dict[str, dict[str, Any]]:
     """A repository with the store (and fillers up to ``size``), compiled with a 200-token budget."""
     import hook_project
 
@@ -151,7 +153,7 @@ def _payload(root: Path, prompt: str, session: str) -> bytes:
     return json.dumps(data).encode()
 
 
-def worker(size: int, words: bool, runs: int) -> dict[str, Any]:
+def worker(size: int, words: str, runs: int) -> dict[str, Any]:
     """Every figure for one store size, with the gitmem on this process's path."""
     from gitmem.project import find_project
     from gitmem.session import clients
@@ -224,13 +226,11 @@ def _hook_time(root: Path, runs: int) -> tuple[float, float]:
     return statistics.median(times) * 1000, statistics.median(cpu) * 1000
 
 
-def _measure(tree: Path | None, size: int, words: bool, runs: int) -> dict[str, Any]:
+def _measure(tree: Path | None, size: int, words: str, runs: int) -> dict[str, Any]:
     env = dict(os.environ)
     if tree is not None:
         env["PYTHONPATH"] = str(tree.resolve())
-    command = [sys.executable, __file__, "--worker", str(size), "--runs", str(runs)]
-    if not words:
-        command.append("--no-words")
+    command = [sys.executable, __file__, "--worker", str(size), "--runs", str(runs), "--words", words]
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:
         raise SystemExit(done.stderr[-2000:])
@@ -283,18 +283,19 @@ def main() -> None:
     parser.add_argument("--base", type=Path, help="another checkout of gitmem, measured beside this one")
     parser.add_argument("--runs", type=int, default=15, help="timed hook runs per column")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--no-words", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--words", choices=("none", "author", "blind"), default="author", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(worker(args.worker, not args.no_words, args.runs)))
+        print(json.dumps(worker(args.worker, args.words, args.runs)))
         return
     for size in (int(n) for n in args.sizes.split(",")):
         columns: list[tuple[str, dict[str, Any]]] = []
         if args.base:
-            columns.append(("base", _measure(args.base, size, False, args.runs)))
-        columns.append(("this, no words", _measure(None, size, False, args.runs)))
+            columns.append(("base", _measure(args.base, size, "none", args.runs)))
+        columns.append(("this, no words", _measure(None, size, "none", args.runs)))
         if _has_words(HERE.parent):
-            columns.append(("this", _measure(None, size, True, args.runs)))
+            columns.append(("this, blind words", _measure(None, size, "blind", args.runs)))
+            columns.append(("this, author's words", _measure(None, size, "author", args.runs)))
         report(size, columns)
     load = os.getloadavg()
     print(f"\nload average {load[0]:.1f} on {os.cpu_count()} CPUs (the hook times are wall times)")

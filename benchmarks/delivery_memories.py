@@ -6,7 +6,8 @@ of different components (each service's tests and settings) and memories about o
 
 ``WORDS``: for every memory, the few words a teammate would use when it matters (the memory's ``words`` field),
 written as an agent writing the memory would: from the memory's own topic, symptoms and synonyms. They were written
-after the prompts, by the same author, so the benchmark prints its figures with and without them.
+after the prompts, by the same author, so the benchmark prints its figures with and without them, and with words
+written blind by another session that saw only the memories (delivery_words_blind.py).
 """
 
 from __future__ import annotations
@@ -265,8 +266,9 @@ WORDS: dict[str, list[str]] = {
 }
 
 
-def memory_files(words: bool = True) -> dict[str, dict[str, Any]]:
-    """Every memory of the store as the YAML data of its file (with its ``words`` when ``words``)."""
+def memory_files(words: str = "author") -> dict[str, dict[str, Any]]:
+    """Every memory of the store as the YAML data of its file, with its ``words``: the author's (``"author"``),
+    those written blind (``"blind"``: delivery_words_blind.py) or none (``"none"``)."""
     out = recall_set.memory_files()
     for memory_id, kind, title, body, tags, paths in MORE:
         data: dict[str, Any] = {
@@ -281,7 +283,13 @@ def memory_files(words: bool = True) -> dict[str, dict[str, Any]]:
         if paths:
             data["paths"] = paths
         out[memory_id] = data
-    if words:
+    if words == "author":
         for memory_id, data in out.items():
             data["words"] = WORDS[memory_id]
+    elif words == "blind":
+        from delivery_words_blind import BLIND_WORDS
+
+        for memory_id, data in out.items():
+            if memory_id in BLIND_WORDS:
+                data["words"] = BLIND_WORDS[memory_id]
     return out
