@@ -304,8 +304,9 @@ class Tool(NamedTuple):
     """Started in a subfolder, the client loads the files of the root and of every folder down to it; ``False``:
     only those of the folder it starts in (Cline, aider: measured)."""
     private: str = ""
-    """A file this client reads in each folder that no other client reads (Claude Code's ``.claude/CLAUDE.md``; the
-    Copilot CLI 1.0.102 does not read it: measured): where its copy goes when another client in use reads its usual
+    """A file this client reads at the root that no other client reads there (Claude Code's ``.claude/CLAUDE.md``;
+    the Copilot CLI 1.0.102 does not read it at the start, but does load a subfolder's when it touches a file in that
+    subfolder: measured): where its copy goes, in one file at the root, when another client in use reads its usual
     file (``compile.delivery``)."""
     own_words: tuple[str, ...] = ()
     """Words only this tool understands (lower case): a line using one, read from this tool's own rules file, is

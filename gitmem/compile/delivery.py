@@ -14,8 +14,10 @@ what its client reads:
 - a client that can import a file (Gemini CLI's ``@AGENTS.md``): its files are bridges, one beside each file of the
   hub, importing it, and carrying only what the hub does not;
 - a client with a file of its own that the others do not read (Claude Code reads ``.claude/CLAUDE.md`` beside
-  ``CLAUDE.md``, the Copilot CLI does not: measured): its full copy goes there, ``CLAUDE.md`` keeps only what the
-  team wrote in it; a hand-written ``CLAUDE.md`` that imports ``@AGENTS.md`` gets only what the hub lacks;
+  ``CLAUDE.md``, the Copilot CLI does not: measured): its full copy goes there, at the root only (the Copilot CLI
+  does load a subfolder's ``.claude/CLAUDE.md`` when it touches a file in it: measured), path-scoped memories under
+  headings naming their globs; ``CLAUDE.md`` keeps only what the team wrote in it; a hand-written ``CLAUDE.md``
+  that imports ``@AGENTS.md`` gets only what the hub lacks;
 - any other client reads only its own files: a full copy, as without the hub.
 
 Without the ``agents`` target the same rule applies to the files clients do read (the Copilot CLI reading
@@ -92,9 +94,10 @@ def _bridge(target: Target, names: Collection[str], hand_written: str) -> tuple[
         return target, "own-import"  # its hand-written file imports the hub: the block holds only what it lacks
     private = next((reader.private for reader in readers if reader.private), "")
     if private and _read_by_others(target.name, names):
-        # a full copy where only its own client looks; no glob-scoped files either (the Copilot CLI reads
-        # .claude/rules): a glob goes under a heading of that file
-        variant = target._replace(root_file=private, dir_file=private if target.dir_file else None, scoped_dir=None)
+        # a full copy in one file at the root, where only its own client looks: no nested copies (the Copilot CLI
+        # started at the root loads web/.claude/CLAUDE.md when it touches a file in web/: measured) and no
+        # glob-scoped files (it reads .claude/rules): a path-scoped memory goes under a heading naming its globs
+        variant = target._replace(root_file=private, dir_file=None, scoped_dir=None)
         return variant, "private"
     if not hub or not _read_beside_hub(target.name, names):
         return target, ""  # no client in use reads both: the full copy reaches each of them once

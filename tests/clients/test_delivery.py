@@ -58,8 +58,24 @@ def expected(client: str, targets: tuple[str, ...], folder: str) -> tuple[int, i
     if client == "cline":  # without the hub, its own file carries the scoped memory under a heading
         return 1, (0 if "agents" in targets else 1)
     if client == "copilot" and not {"agents", "gemini"} & set(targets):  # its own files: web/** in an applyTo file
-        return 1, 0  # which the Copilot CLI does not load at start (measured)
+        return 1, 0  # which the Copilot CLI does not load at start (measured), only when it touches a file there
+    if client == "claude" and "copilot" in targets:  # its private copy: one file at the root, globs under headings
+        return 1, 1
     return 1, (1 if folder else 0)
+
+
+# The tool each client reads a file with, and the argument naming the file (from the tools each one offers).
+READ_TOOL = {
+    "claude": ("Read", "file_path"),
+    "copilot": ("view", "path"),
+    "gemini": ("read_file", "file_path"),
+    "qwen": ("read_file", "file_path"),
+    "opencode": ("read", "filePath"),
+}
+# Started at the root, after reading web/app.ts: Claude Code loads web/'s CLAUDE.md files, the Copilot CLI web/'s
+# AGENTS.md, CLAUDE.md, .claude/CLAUDE.md and the applyTo files matching it, Gemini CLI web/GEMINI.md, opencode
+# web/AGENTS.md (each measured here); Qwen Code loads nothing more (measured: the web/** memory does not reach it).
+TOUCH_MISSES = {"qwen"}
 
 
 def received(repo: Path, text: str) -> set[str]:
@@ -112,6 +128,31 @@ def test_each_client_receives_each_memory_once(combination: str, model: FakeMode
     assert ran
 
 
+@pytest.mark.parametrize("combination", sorted(COMBINATIONS))
+def test_a_client_that_touches_a_file_receives_its_memory_once(combination: str, tmp_path: Path) -> None:
+    """Started at the root, the client reads web/app.ts: what it loads for that file brings the web/** memory once,
+    and nothing it had (the Copilot CLI loaded a nested .claude/CLAUDE.md and the applyTo file: 2 before)."""
+    targets = COMBINATIONS[combination]
+    repo = _repo(tmp_path, targets)
+    ran = 0
+    for name, own in EVERY.items():  # opencode and Qwen Code stand for AGENTS.md's readers (Codex reads no file)
+        if own not in targets or name not in READ_TOOL:
+            continue
+        tool, argument = READ_TOOL[name]
+        with FakeModel(tool=tool, tool_args={argument: str(repo / "web" / "app.ts")}) as model:
+            session = run(CLIENTS[name], repo, PROMPT, model, tmp_path / f"home-{name}")
+        assert session.code == 0, f"{name} exited {session.code}: {session.err[-3000:]}"
+        after = [request for request in session.main() if request.has_tool_result()]
+        where = f"{name} touching web/app.ts ({combination})"
+        assert after, f"{where}: the file was not read"
+        text = after[-1].text()
+        start = session.first().text().count(SCOPED)
+        assert text.count(SCOPED) == (start if name in TOUCH_MISSES else 1), where
+        assert text.count(ACTIVE) == 1, where
+        ran += 1
+    assert ran
+
+
 def old_layout(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Compile ``repo`` as gitmem did before the placement: every target a full copy in its usual files."""
     from gitmem.commands import today
@@ -145,7 +186,7 @@ def test_a_repository_compiled_by_the_old_layout_migrates(
     assert actions["GEMINI.md"] == "updated" and actions["web/GEMINI.md"] == "updated"  # now bridges
     assert actions[".github/copilot-instructions.md"] == "updated"  # gitmem's block out, the team's text kept
     assert actions["CLAUDE.md"] == "updated" and actions["web/CLAUDE.md"] == "removed"  # to .claude/CLAUDE.md
-    assert actions[".claude/CLAUDE.md"] == "created" and actions["web/.claude/CLAUDE.md"] == "created"
+    assert actions[".claude/CLAUDE.md"] == "created" and "web/.claude/CLAUDE.md" not in actions  # one file
     for path, text in hand.items():
         after = (repo / path).read_text(encoding="utf-8")
         assert after.startswith(text), path

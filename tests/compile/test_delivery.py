@@ -16,7 +16,6 @@ from gitmem.compile import delivery
 from gitmem.compile.plan import plan_targets
 from gitmem.config import TARGET_NAMES
 from gitmem.memory.model import Memory
-from gitmem.tools import TARGET_BY_NAME as BY_NAME
 from gitmem.tools import TARGETS
 from tests.compile.conftest import WriteMemory, set_config
 from tests.conftest import Run
@@ -51,7 +50,8 @@ def test_every_client_receives_each_memory_once(names: tuple[str, ...]) -> None:
         at_root = [i for item in delivery.loads(reader, plans) for i in item.ids]  # type: ignore[arg-type]
         mine = {"everyone", f"only-{reader.own}"}
         assert mine <= set(at_root), (reader.client, names)
-        assert "web" not in at_root or not BY_NAME[reader.own].dir_file, reader.client
+        laid_out = plans[reader.own].target  # type: ignore[attr-defined]
+        assert "web" not in at_root or not laid_out.dir_file, reader.client  # (a private copy has no nested file)
         # no memory meant for another tool only
         assert {i for i in at_root if i.startswith("only-")} <= {f"only-{name}" for name in names}
 
@@ -103,3 +103,16 @@ def test_explain_names_the_files_each_client_loads_in_a_folder(project: Path, me
     assert at_root["codex"]["through"] == "recall"
     missing = run("explain", "--client", "nosuch")
     assert missing.code == 2 and "no configured target is read by a client called 'nosuch'" in missing.err
+
+
+WITH_BOTH = [names for names in COMBINATIONS if {"claude", "copilot"} <= set(names)]
+
+
+@pytest.mark.parametrize("names", WITH_BOTH, ids="+".join)
+def test_a_private_copy_is_one_file_at_the_root(names: tuple[str, ...]) -> None:
+    """The Copilot CLI started at the root loads web/.claude/CLAUDE.md when it touches a file in web/ (measured,
+    tests/clients/test_delivery.py), so Claude Code's private copy is one file at the root, globs under headings."""
+    claude = _plans(names)["claude"]
+    assert list(claude.files) == [".claude/CLAUDE.md"]  # type: ignore[attr-defined]
+    text = claude.files[".claude/CLAUDE.md"].text()  # type: ignore[attr-defined]
+    assert "(`web`)" in text and "files matching `web/**`" in text
