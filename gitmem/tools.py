@@ -303,6 +303,10 @@ class Tool(NamedTuple):
     chain: bool = True
     """Started in a subfolder, the client loads the files of the root and of every folder down to it; ``False``:
     only those of the folder it starts in (Cline, aider: measured)."""
+    touches: tuple[str, ...] = ()
+    """Files (by their path within a folder) the client loads in a folder below the one it starts in when it touches
+    a file there (reads or edits it), beside the path-scoped files of its own target that match the file (measured
+    where the client runs here: tests/clients/test_delivery.py; empty: it loads nothing more, or not measured)."""
     private: str = ""
     """A file this client reads at the root that no other client reads there (Claude Code's ``.claude/CLAUDE.md``;
     the Copilot CLI 1.0.102 does not read it at the start, but does load a subfolder's when it touches a file in that
@@ -380,6 +384,7 @@ TOOLS: tuple[Tool, ...] = (
         reads=(Read("claude"), Read("agents", FALLBACK, unless="claude"), Read("agents", IMPORTS)),
         follows_imports=("claude",),
         imports_above=False,
+        touches=("CLAUDE.md", ".claude/CLAUDE.md"),  # measured, Claude Code 2.1.332
         private=".claude/CLAUDE.md",
         detect=("CLAUDE.md", ".claude/CLAUDE.md", ".claude/rules/"),
         formats=(
@@ -423,6 +428,7 @@ TOOLS: tuple[Tool, ...] = (
         checked="measured: opencode 1.18.33",
         serves="agents",
         reads=(Read("agents"), Read("claude", FALLBACK, unless="agents")),
+        touches=("AGENTS.md",),  # measured, opencode 1.18.33
         hooks=Hooks(
             tool="opencode",
             doc="https://opencode.ai/docs/plugins/",
@@ -481,6 +487,7 @@ TOOLS: tuple[Tool, ...] = (
         serves="gemini",
         reads=(Read("gemini"),),
         follows_imports=("gemini",),
+        touches=("GEMINI.md",),  # measured, Gemini CLI 0.61.0
         detect=("GEMINI.md",),
         formats=(Format("GEMINI.md", "directory", 2, names=("GEMINI.md",), discover=("**/GEMINI.md",)),),
         hooks=Hooks(
@@ -638,6 +645,8 @@ TOOLS: tuple[Tool, ...] = (
         # CLAUDE.md too, and .claude/rules (measured, 1.0.102); it follows CLAUDE.md's @imports, not GEMINI.md's
         reads=(Read("copilot"), Read("agents"), Read("gemini"), Read("claude")),
         follows_imports=("claude",),
+        # measured, Copilot CLI 1.0.102: AGENTS.md, GEMINI.md and .claude/CLAUDE.md (CLAUDE.md as Claude Code does)
+        touches=("AGENTS.md", "GEMINI.md", "CLAUDE.md", ".claude/CLAUDE.md"),
         detect=(".github/copilot-instructions.md", ".github/instructions/"),
         formats=(
             Format(

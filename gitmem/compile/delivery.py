@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from gitmem.compile.readers import READERS, Reader, imports_file
 from gitmem.compile.scoping import FileSpec
+from gitmem.globmatch import match, parse
 from gitmem.tools import Target
 
 if TYPE_CHECKING:
@@ -195,12 +196,8 @@ def in_use(plans: Mapping[str, TargetPlan]) -> list[Reader]:
 def loads(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> list[Loaded]:
     """The files of gitmem's that ``reader`` loads in a session started in ``folder`` ("" for the root), as the
     records say it reads them (``readers.READERS``: measured where the client is installable)."""
-    names = [name for name in reader.reads if name in plans]
-    for name, unless in reader.fallbacks:
-        if name in plans and name not in names and unless not in plans:
-            names.append(name)
     out: list[Loaded] = []
-    for name in names:
+    for name in _read(reader, plans):
         plan = plans[name]
         if plan.bridge == "private" and name != reader.own:
             continue  # its client's own file, which no other client reads
@@ -214,6 +211,46 @@ def loads(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> 
         if plan.bridge == "own-import" and name in reader.imports and (reader.imports_above or folder == ""):
             out += _imported(plans, "", HUB_FILE, plan.target.root_file)  # the team's own @AGENTS.md
     return out
+
+
+def _read(reader: Reader, plans: Mapping[str, TargetPlan]) -> list[str]:
+    """The compiled targets whose files ``reader`` reads (a fallback only where its condition holds)."""
+    names = [name for name in reader.reads if name in plans]
+    for name, unless in reader.fallbacks:
+        if name in plans and name not in names and unless not in plans:
+            names.append(name)
+    return names
+
+
+def touching(reader: Reader, plans: Mapping[str, TargetPlan], file: str) -> list[Loaded]:
+    """What ``reader``, started at the root, has loaded once it touches ``file`` (a repository path in a folder):
+    what it loads at the start, the files of the folders down to the file's whose path within their folder is one of
+    ``reader.touches`` (measured: the Copilot CLI loads ``web/.claude/CLAUDE.md`` then, which it does not read at the
+    root), and the path-scoped files of its own target whose globs match the file."""
+    out = loads(reader, plans, "")
+    seen = {item.path for item in out}
+    folder = file.rsplit("/", 1)[0] if "/" in file else ""
+    for name in _read(reader, plans):
+        for path, file_plan in plans[name].files.items():
+            spec = file_plan.spec
+            if path in seen or spec.globs or spec.root or not _on_the_way(spec, folder, True):
+                continue
+            if path.removeprefix(spec.directory + "/") in reader.touches:
+                out.append(Loaded.of(path, name, file_plan))
+    return out + [item for item in globbed(reader, plans, file) if item.path not in seen]
+
+
+def globbed(reader: Reader, plans: Mapping[str, TargetPlan], file: str) -> list[Loaded]:
+    """The path-scoped files of ``reader``'s own target whose globs match ``file`` (Cursor's globs, Copilot's
+    ``applyTo``, Claude Code's ``paths:``): the client loads them when it works on the file."""
+    own = plans.get(reader.own)
+    if not file or own is None:
+        return []
+    return [
+        Loaded.of(path, reader.own, file_plan)
+        for path, file_plan in own.files.items()
+        if file_plan.spec.globs and any(match(parse(glob), file) for glob in file_plan.spec.globs)
+    ]
 
 
 def _imported(plans: Mapping[str, TargetPlan], directory: str, name: str, via: str) -> list[Loaded]:
@@ -243,26 +280,37 @@ def twice(plans: Mapping[str, TargetPlan]) -> list[str]:
     folders = sorted({"", *(fp.spec.directory for plan in plans.values() for fp in plan.files.values())})
     found = []
     for reader in in_use(plans):
-        for folder in folders:
-            files = loads(reader, plans, folder)
-            counts: dict[str, int] = {}
-            for item in files:
-                for memory_id in item.ids:
-                    counts[memory_id] = counts.get(memory_id, 0) + 1
-            repeated = sorted(memory_id for memory_id, count in counts.items() if count > 1)
-            if repeated:
-                where = f" started in {folder}/" if folder else ""
-                names = " and ".join(
-                    dict.fromkeys(
-                        item.path + (f" (imported by {item.via})" if item.via else "")
-                        for item in files
-                        if set(item.ids) & set(repeated)
-                    )
-                )
-                noun = "memory" if len(repeated) == 1 else "memories"
-                found.append(
-                    f"{reader.client}{where} reads {names}, so it gets {len(repeated)} {noun} more than once "
-                    f"({', '.join(repeated[:3])}{', …' if len(repeated) > 3 else ''})"
-                )
+        sessions = [(f" started in {folder}/" if folder else "", loads(reader, plans, folder)) for folder in folders]
+        sessions += [
+            (f" started at the root and touching a file in {folder}/", touching(reader, plans, f"{folder}/file"))
+            for folder in folders
+            if folder
+        ]
+        for where, files in sessions:
+            line = _repeated(reader, where, files)
+            if line:
+                found.append(line)
                 break
     return found
+
+
+def _repeated(reader: Reader, where: str, files: Sequence[Loaded]) -> str:
+    """The line saying that ``reader``, having loaded ``files``, gets memories more than once, or ""."""
+    counts: dict[str, int] = {}
+    for item in files:
+        for memory_id in item.ids:
+            counts[memory_id] = counts.get(memory_id, 0) + 1
+    repeated = sorted(memory_id for memory_id, count in counts.items() if count > 1)
+    if not repeated:
+        return ""
+    paths = (
+        item.path + (f" (imported by {item.via})" if item.via else "")
+        for item in files
+        if set(item.ids) & set(repeated)
+    )
+    names = " and ".join(dict.fromkeys(paths))
+    noun = "memory" if len(repeated) == 1 else "memories"
+    return (
+        f"{reader.client}{where} reads {names}, so it gets {len(repeated)} {noun} more than once "
+        f"({', '.join(repeated[:3])}{', …' if len(repeated) > 3 else ''})"
+    )

@@ -18,7 +18,6 @@ from gitmem.compile.changes import Report
 from gitmem.compile.delivery import Loaded
 from gitmem.compile.plan import TargetPlan
 from gitmem.compile.readers import Reader
-from gitmem.globmatch import match, parse
 from gitmem.memory.model import Memory
 
 
@@ -81,7 +80,7 @@ def _view(
     hooked: Collection[str],
 ) -> ClientView:
     files = delivery.loads(reader, plans, folder)
-    touched = _touched(reader, plans, file)
+    touched = delivery.globbed(reader, plans, file)
     full = list(dict.fromkeys(i for item in [*files, *touched] for i in item.ids))
     index = list(dict.fromkeys(i for item in files for i in item.listed if i not in full))
     got = set(full) | set(index)
@@ -89,20 +88,6 @@ def _view(
     return ClientView(
         reader.client, reader.name, reader.own, files, touched, full, index, on_demand, reader.name in hooked
     )
-
-
-def _touched(reader: Reader, plans: dict[str, TargetPlan], file: str) -> list[Loaded]:
-    """The glob-scoped files of the client's own target whose globs match ``file`` (the client loads them when it
-    works on it, as Cursor's globs and Claude Code's ``paths:`` rules say)."""
-    plan = plans.get(reader.own)
-    if not file or plan is None:
-        return []
-    out = []
-    for path, file_plan in plan.files.items():
-        globs = file_plan.spec.globs
-        if globs and any(match(parse(glob), file) for glob in globs):
-            out.append(Loaded.of(path, reader.own, file_plan))
-    return out
 
 
 def memory_tokens(memories: Sequence[Memory]) -> dict[str, int]:

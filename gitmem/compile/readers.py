@@ -31,6 +31,7 @@ class Reader:
     chain: bool = True
     private: str = ""
     name: str = ""  # the record's name (``gitmem explain --client``)
+    touches: tuple[str, ...] = ()
 
 
 def _reader(tool: Tool) -> Reader:
@@ -46,6 +47,7 @@ def _reader(tool: Tool) -> Reader:
         tool.chain,
         tool.private,
         tool.name,
+        tool.touches,
     )
 
 

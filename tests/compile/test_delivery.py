@@ -116,3 +116,20 @@ def test_a_private_copy_is_one_file_at_the_root(names: tuple[str, ...]) -> None:
     assert list(claude.files) == [".claude/CLAUDE.md"]  # type: ignore[attr-defined]
     text = claude.files[".claude/CLAUDE.md"].text()  # type: ignore[attr-defined]
     assert "(`web`)" in text and "files matching `web/**`" in text
+
+
+def test_a_nested_private_copy_reaches_the_copilot_cli_twice_when_it_touches_a_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The layout before: Claude Code's private copy nested in web/.claude/CLAUDE.md. The records (``touches``) say
+    what the real Copilot CLI showed: touching a file in web/, it loads that file and its applyTo file."""
+    laid_out = delivery._bridge
+
+    def nested(target: object, names: object, hand_written: str) -> object:
+        variant, bridge = laid_out(target, names, hand_written)  # type: ignore[arg-type]
+        return (variant._replace(dir_file=variant.root_file) if bridge == "private" else variant), bridge
+
+    monkeypatch.setattr(delivery, "_bridge", nested)
+    (line,) = delivery.twice(_plans(("claude", "copilot")))  # type: ignore[arg-type]
+    assert line.startswith("GitHub Copilot CLI started at the root and touching a file in web/ reads "), line
+    assert "web/.claude/CLAUDE.md" in line and ".github/instructions/gitmem-web" in line
