@@ -1,12 +1,14 @@
 """How often the right memory reaches the model, with the session hooks and without them.
 
-    python benchmarks/bench_hook_recall.py [--fillers 0,954]
+    python benchmarks/bench_hook_recall.py [--fillers 0,954] [--blind-words]
 
 The prompts are benchmarks/hook_pairs.py's (46 prompt -> memory pairs, 24 unrelated prompts); the memories are
 tests/recall_set.py's, compiled for Claude Code (CLAUDE.md) and AGENTS.md readers under a 200-token budget.
 Without hooks, a memory reaches the model only when the rules file holds it. With hooks, also when the prompt hook
 injects it (each prompt a new session). Run again with 954 filler memories beside them (1,000 in all), to see how
-the relevance bar holds on a larger store.
+the relevance bar holds on a larger store. --blind-words: the memories carry the ``words`` another session wrote
+for them without seeing any prompt (delivery_words_blind.py): this set tunes how the hook uses them, and
+bench_delivery.py's held-out prompts report on it.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ from gitmem.session import inject
 from gitmem.session.run import run
 
 
-def measure(fillers: int) -> None:
+def measure(fillers: int, words: dict[str, list[str]] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        root = hook_project.build(Path(tmp) / "repo", extra=fillers)
+        root = hook_project.build(Path(tmp) / "repo", extra=fillers, words=words)
         count = len(list((root / ".memory" / "memories").glob("*.yaml")))
         for client, rules in (("claude", "CLAUDE.md"), ("opencode", "AGENTS.md")):
             loaded = inject.loaded_ids([root / rules], root)
@@ -59,9 +61,15 @@ def measure(fillers: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--fillers", default="0,954")
+    parser.add_argument("--blind-words", action="store_true", help="the memories carry words written blind")
     args = parser.parse_args()
+    words = None
+    if args.blind_words:
+        from delivery_words_blind import BLIND_WORDS
+
+        words = BLIND_WORDS
     for fillers in (int(n) for n in args.fillers.split(",")):
-        measure(fillers)
+        measure(fillers, words)
 
 
 if __name__ == "__main__":

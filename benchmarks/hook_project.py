@@ -26,9 +26,15 @@ def gitmem(root: Path, *args: str, stdin: str | None = None) -> subprocess.Compl
     return subprocess.run(["gitmem", *args], cwd=root, input=stdin, capture_output=True, text=True, env=env)
 
 
-def build(root: Path, budget: int = 200, extra: int = 0, targets: tuple[str, ...] = ("claude", "agents")) -> Path:
+def build(
+    root: Path,
+    budget: int = 200,
+    extra: int = 0,
+    targets: tuple[str, ...] = ("claude", "agents"),
+    words: dict[str, list[str]] | None = None,
+) -> Path:
     """A git repository at ``root`` with the recall set's memories (and ``extra`` filler memories), compiled with
-    ``budget`` tokens for ``targets``."""
+    ``budget`` tokens for ``targets``; ``words``: the ``words`` of some of the memories, by id."""
     root.mkdir(parents=True, exist_ok=True)
     git(root, "init", "-q", "-b", "main")
     git(root, "config", "user.email", "test@example.com")
@@ -37,6 +43,8 @@ def build(root: Path, budget: int = 200, extra: int = 0, targets: tuple[str, ...
     assert done.returncode == 0, done.stderr
     memories = root / ".memory" / "memories"
     for memory_id, data in recall_set.memory_files().items():
+        if words and memory_id in words:
+            data = {**data, "words": words[memory_id]}
         (memories / f"{memory_id}.yaml").write_text(yamlio.dump(data), encoding="utf-8")
     _fillers(memories, extra)
     config = root / ".memory" / "config.yaml"

@@ -46,6 +46,12 @@ MEMORIES: list[dict[str, Any]] = [
     {"id": "search-reindex", "title": "A new search index needs a full reindex", "body": "Run make reindex."},
     {"id": "env-files", "title": "Add new settings to .env.example too", "body": "CI reads it."},
     {"id": "far-apart", "title": "The feature list in the docs and the CLI's flag table differ", "body": "Known."},
+    {
+        "id": "ledger-stub",
+        "title": "Start the ledger stub before the billing suite",
+        "body": "make test-billing does it; the feature flag and release notes are not involved.",
+        "words": ["owner review", "stub"],
+    },
     *(_common(number) for number in range(40)),
 ]
 
@@ -80,3 +86,9 @@ def test_a_pair_of_the_prompt_in_a_title_brings_the_memory(repo: Path) -> None:
 def test_a_pair_alone_is_not_enough_when_the_words_are_apart_in_the_prompt(repo: Path) -> None:
     # "feature" and "flag" far apart in the prompt are no pair of it: common words alone do not clear the bar
     assert "feature-flags" not in _ask(repo, "Which feature did the owner review, and who set the flag?", "apart")
+
+
+def test_a_phrase_of_the_askers_words_carries_a_match(repo: Path) -> None:
+    # "owner" and "review" are in the body of 40 memories of this store, apart; one's words hold them as a phrase
+    keys = _ask(repo, "Who does the owner review for this change?", "words")
+    assert keys == ("ledger-stub",)
