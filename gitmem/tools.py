@@ -224,6 +224,16 @@ class Mcp(NamedTuple):
     ``trust`` (``trust: true``: the client cannot ask in ``-p`` mode), ``stdio`` (a plain stdio server)."""
 
 
+class NamesSetting(NamedTuple):
+    """A project setting that names the rules files the tool reads (Gemini CLI's ``context.fileName`` in
+    ``.gemini/settings.json``: a name or a list of names). A name that is another target's root file
+    (``AGENTS.md``) makes the tool a reader of that target's files in this project (``compile.delivery``)."""
+
+    file: str  # under the repository root
+    key: tuple[str, ...]  # the JSON keys down to the value
+    checked: str
+
+
 class Transcripts(NamedTuple):
     """Where the tool keeps its session transcripts (``gitmem scan --log NAME --user``).
 
@@ -303,6 +313,8 @@ class Tool(NamedTuple):
     chain: bool = True
     """Started in a subfolder, the client loads the files of the root and of every folder down to it; ``False``:
     only those of the folder it starts in (Cline, aider: measured)."""
+    names_setting: NamesSetting | None = None
+    """Where a project may name other files for the tool to read (``NamesSetting``)."""
     touches: tuple[str, ...] = ()
     """Files (by their path within a folder) the client loads in a folder below the one it starts in when it touches
     a file there (reads or edits it), beside the path-scoped files of its own target that match the file (measured
@@ -488,6 +500,11 @@ TOOLS: tuple[Tool, ...] = (
         reads=(Read("gemini"),),
         follows_imports=("gemini",),
         touches=("GEMINI.md",),  # measured, Gemini CLI 0.61.0
+        names_setting=NamesSetting(
+            ".gemini/settings.json",
+            ("context", "fileName"),
+            "measured: Gemini CLI 0.61.0 reads AGENTS.md when the setting names it, and GEMINI.md all the same",
+        ),
         detect=("GEMINI.md",),
         formats=(Format("GEMINI.md", "directory", 2, names=("GEMINI.md",), discover=("**/GEMINI.md",)),),
         hooks=Hooks(

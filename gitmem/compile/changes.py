@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from gitmem import gateway
 from gitmem.compile.plan import TargetPlan
+from gitmem.compile.readers import READERS, Reader
 from gitmem.errors import CheckFailed, Problem
 from gitmem.project import Project
 from gitmem.tools import Limit
@@ -90,6 +91,7 @@ class Report:
     notes: list[tuple[str, str]] = field(default_factory=list)  # (file, note): a warning when that file changes
     limits: list[LimitUse] = field(default_factory=list)
     packs: list[Pack] = field(default_factory=list)  # the shared packs whose memories were compiled too
+    readers: tuple[Reader, ...] = READERS  # the clients as the project's settings make them read (``delivery``)
 
     @property
     def refused(self) -> list[FileChange]:

@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitmem import gateway
-from gitmem.compile import aider, block, checks, delivery, leftout
+from gitmem.compile import aider, block, checks, delivery, leftout, settings
 from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.changes import FileChange, Report, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
+from gitmem.compile.readers import READERS, Reader
 from gitmem.config import Config
 from gitmem.errors import Problem, UsageError
 from gitmem.memory.model import Memory
@@ -127,9 +128,11 @@ def prepare(
     if config.sources and only is None:
         packs, pack_problems, shared = _shared(project, config, today or date.today())
         memories = [*memories, *shared]
-    targets, laid = _laid_out(project, targets, personal=only is not None)
+    readers = READERS if only is not None else delivery.with_settings(settings.also_read(project))
+    targets, laid = _laid_out(project, targets, readers, personal=only is not None)
     reserved = {t.name: _hand_written(project, t) for t in targets if leftout.has_hard_size_limit(t)}
-    report = Report(plan_targets(targets, memories, budgets, config.mcp, reserved, laid), packs=packs)
+    plans = plan_targets(targets, memories, budgets, config.mcp, reserved, laid)
+    report = Report(plans, packs=packs, readers=readers)
     report.warnings.extend(config.notes())
     reached = {target.name for target in only} if only is not None else set(config.targets)
     checks.unreached(memories, reached, report)
@@ -158,17 +161,19 @@ def prepare(
     report.warnings.extend(note for path, note in report.notes if path in touched)
     checks.rules_twice(memories, desired, finals, _first_block(report), report)
     checks.hidden_unicode(desired, finals, report)
-    checks.read_twice(report.plans, touched, report)
+    checks.read_twice(report.plans, touched, report, readers)
     report.changes.sort(key=lambda change: change.path)
     return report
 
 
-def _laid_out(project: Project, targets: list[Target], personal: bool) -> tuple[list[Target], list[delivery.Layout]]:
+def _laid_out(
+    project: Project, targets: list[Target], readers: Sequence[Reader], personal: bool
+) -> tuple[list[Target], list[delivery.Layout]]:
     """The targets as laid out for delivery (a bridged target may write other files) and their layouts; for the
     user-level files (``personal``) each a full copy."""
     if personal:
         return targets, delivery.standalone(targets)
-    laid = delivery.layouts(targets, _own_text(project, targets))
+    laid = delivery.layouts(targets, _own_text(project, targets), readers)
     by_name = {layout.name: layout.target for layout in laid}
     return [by_name[target.name] for target in targets], laid
 

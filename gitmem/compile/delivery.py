@@ -27,7 +27,7 @@ Without the ``agents`` target the same rule applies to the files clients do read
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from gitmem.compile.readers import READERS, Reader, imports_file
@@ -56,25 +56,39 @@ class Layout:
         return self.target.name
 
 
-def readers_of(name: str) -> list[Reader]:
-    return [reader for reader in READERS if reader.own == name]
+def readers_of(name: str, readers: Sequence[Reader] = READERS) -> list[Reader]:
+    return [reader for reader in readers if reader.own == name]
 
 
-def layouts(targets: Sequence[Target], hand_written: Mapping[str, str] | None = None) -> list[Layout]:
+def with_settings(also: Mapping[str, Sequence[str]]) -> tuple[Reader, ...]:
+    """The readers, those named in ``also`` (a record's name -> targets) reading those targets' files too when started
+    at the root: what a project's settings make them read (Gemini CLI's ``context.fileName`` naming ``AGENTS.md``;
+    started in a subfolder, it reads no settings of the root's: measured)."""
+    out = []
+    for reader in READERS:
+        more = tuple(name for name in also.get(reader.name, ()) if name not in reader.reads)
+        out.append(replace(reader, reads=(*reader.reads, *more), at_root=more) if more else reader)
+    return tuple(out)
+
+
+def layouts(
+    targets: Sequence[Target], hand_written: Mapping[str, str] | None = None, readers: Sequence[Reader] = READERS
+) -> list[Layout]:
     """How each of ``targets`` (the configured ones compiled) is laid out, in the order their plans must be made (a
     target after those whose files its client reads). ``hand_written``: target name -> the hand-written text of its
-    root file (outside gitmem's block), for the targets whose root file has some."""
+    root file (outside gitmem's block), for the targets whose root file has some. ``readers``: the clients as this
+    project's settings make them read (``with_settings``)."""
     hand_written = hand_written or {}
     names = {target.name for target in targets}
     laid: dict[str, tuple[Target, str]] = {}
     for target in targets:
-        laid[target.name] = _bridge(target, names, hand_written.get(target.name, ""))
+        laid[target.name] = _bridge(target, names, hand_written.get(target.name, ""), readers)
     out = []
     for target in targets:
         variant, bridge = laid[target.name]
         reads = [
             name
-            for reader in readers_of(target.name)
+            for reader in readers_of(target.name, readers)
             for name in reader.reads
             if name in names and name != target.name and laid[name][1] != "private"
         ]
@@ -84,34 +98,36 @@ def layouts(targets: Sequence[Target], hand_written: Mapping[str, str] | None = 
     return _ordered(out)
 
 
-def _bridge(target: Target, names: Collection[str], hand_written: str) -> tuple[Target, str]:
+def _bridge(
+    target: Target, names: Collection[str], hand_written: str, every: Sequence[Reader] = READERS
+) -> tuple[Target, str]:
     """``target`` as laid out beside the ``names`` configured, and how its client reaches the hub ("" when it does
     not; "private" when its copy goes to a file only its own client reads)."""
-    readers = readers_of(target.name)
+    readers = readers_of(target.name, every)
     hub = HUB in names and target.name != HUB
     if hub and any(HUB in reader.reads for reader in readers):
         return target, "native"
     if hub and falls_back(target) and imports_file(hand_written, HUB_FILE):
         return target, "own-import"  # its hand-written file imports the hub: the block holds only what it lacks
     private = next((reader.private for reader in readers if reader.private), "")
-    if private and _read_by_others(target.name, names):
+    if private and _read_by_others(target.name, names, every):
         # a full copy in one file at the root, where only its own client looks: no nested copies (the Copilot CLI
         # started at the root loads web/.claude/CLAUDE.md when it touches a file in web/: measured) and no
         # glob-scoped files (it reads .claude/rules): a path-scoped memory goes under a heading naming its globs
         variant = target._replace(root_file=private, dir_file=None, scoped_dir=None)
         return variant, "private"
-    if not hub or not _read_beside_hub(target.name, names):
+    if not hub or not _read_beside_hub(target.name, names, every):
         return target, ""  # no client in use reads both: the full copy reaches each of them once
     if any(target.name in r.imports and r.imports_above for r in readers) and not _followed_by_others(
-        target.name, names
+        target.name, names, every
     ):
         return target._replace(imports=HUB_FILE), "import"
     return target, ""
 
 
-def _read_by_others(name: str, configured: Collection[str]) -> bool:
+def _read_by_others(name: str, configured: Collection[str], readers: Sequence[Reader]) -> bool:
     """Whether another client in use reads ``name``'s files (the Copilot CLI reads CLAUDE.md)."""
-    return any(reader.own in configured and reader.own != name and name in reader.reads for reader in READERS)
+    return any(reader.own in configured and reader.own != name and name in reader.reads for reader in readers)
 
 
 def private_files(target: Target) -> tuple[str, ...]:
@@ -125,20 +141,20 @@ def falls_back(target: Target) -> bool:
     return any(t == HUB for reader in readers_of(target.name) for t, _ in reader.fallbacks)
 
 
-def _read_beside_hub(name: str, configured: Collection[str]) -> bool:
+def _read_beside_hub(name: str, configured: Collection[str], readers: Sequence[Reader]) -> bool:
     """Whether a client in use (its own target configured) reads both the hub and ``name``'s files."""
     return any(
         reader.own in configured and reader.own != name and HUB in reader.reads and name in reader.reads
-        for reader in READERS
+        for reader in readers
     )
 
 
-def _followed_by_others(name: str, configured: Collection[str]) -> bool:
+def _followed_by_others(name: str, configured: Collection[str], readers: Sequence[Reader]) -> bool:
     """Whether a client in use that reads the hub itself also reads ``name``'s files and follows their imports: a
     bridge importing the hub would feed it the hub twice."""
     return any(
         reader.own in configured and reader.own != name and HUB in reader.reads and name in reader.imports
-        for reader in READERS
+        for reader in readers
     )
 
 
@@ -188,16 +204,16 @@ class Loaded:
         return cls(path, target, file_plan.ids, len(file_plan.text()), via, file_plan.listed)
 
 
-def in_use(plans: Mapping[str, TargetPlan]) -> list[Reader]:
-    """The clients whose own target is compiled."""
-    return [reader for reader in READERS if reader.own in plans]
+def in_use(plans: Mapping[str, TargetPlan], readers: Sequence[Reader] = READERS) -> list[Reader]:
+    """The clients whose own target is compiled (``readers``: as the project's settings make them read)."""
+    return [reader for reader in readers if reader.own in plans]
 
 
 def loads(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> list[Loaded]:
     """The files of gitmem's that ``reader`` loads in a session started in ``folder`` ("" for the root), as the
     records say it reads them (``readers.READERS``: measured where the client is installable)."""
     out: list[Loaded] = []
-    for name in _read(reader, plans):
+    for name in _read(reader, plans, folder):
         plan = plans[name]
         if plan.bridge == "private" and name != reader.own:
             continue  # its client's own file, which no other client reads
@@ -213,9 +229,10 @@ def loads(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> 
     return out
 
 
-def _read(reader: Reader, plans: Mapping[str, TargetPlan]) -> list[str]:
-    """The compiled targets whose files ``reader`` reads (a fallback only where its condition holds)."""
-    names = [name for name in reader.reads if name in plans]
+def _read(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> list[str]:
+    """The compiled targets whose files ``reader`` started in ``folder`` reads (a fallback only where its condition
+    holds; what the project's settings name only at the root)."""
+    names = [name for name in reader.reads if name in plans and (not folder or name not in reader.at_root)]
     for name, unless in reader.fallbacks:
         if name in plans and name not in names and unless not in plans:
             names.append(name)
@@ -274,12 +291,12 @@ def _on_the_way(spec: FileSpec, folder: str, chain: bool) -> bool:
     return directory == "" or folder == directory or folder.startswith(directory + "/")
 
 
-def twice(plans: Mapping[str, TargetPlan]) -> list[str]:
+def twice(plans: Mapping[str, TargetPlan], readers: Sequence[Reader] = READERS) -> list[str]:
     """Every client in use that would receive a memory more than once, in any folder gitmem writes to: one line
     each. Compile keeps it empty by construction; hand-written imports can still make it so."""
     folders = sorted({"", *(fp.spec.directory for plan in plans.values() for fp in plan.files.values())})
     found = []
-    for reader in in_use(plans):
+    for reader in in_use(plans, readers):
         sessions = [(f" started in {folder}/" if folder else "", loads(reader, plans, folder)) for folder in folders]
         sessions += [
             (f" started at the root and touching a file in {folder}/", touching(reader, plans, f"{folder}/file"))

@@ -53,7 +53,7 @@ def explain(
     plans: dict[str, TargetPlan] = {plan.target.name: plan for plan in report.plans}
     folder, file = _folder(path, plans)
     views = []
-    for reader in delivery.in_use(plans):
+    for reader in delivery.in_use(plans, report.readers):
         if client is not None and reader.name != client:
             continue
         views.append(_view(reader, plans, memories, folder, file, hooked))

@@ -32,6 +32,9 @@ class Reader:
     private: str = ""
     name: str = ""  # the record's name (``gitmem explain --client``)
     touches: tuple[str, ...] = ()
+    # targets of ``reads`` it reads only when started at the root, where the project's settings that name them are
+    # (Gemini CLI started in a subfolder reads no .gemini/settings.json of the root: measured)
+    at_root: tuple[str, ...] = ()
 
 
 def _reader(tool: Tool) -> Reader:

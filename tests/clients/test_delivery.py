@@ -201,3 +201,26 @@ def test_a_repository_compiled_by_the_old_layout_migrates(
 
 
 _HAND_FILES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md", ".github/copilot-instructions.md")
+
+
+@pytest.mark.parametrize("names", [["AGENTS.md", "GEMINI.md"], ["AGENTS.md"]])
+def test_gemini_told_to_read_agents_md_gets_each_memory_once(
+    names: list[str], model: FakeModel, tmp_path: Path
+) -> None:
+    """A team's .gemini/settings.json names AGENTS.md in context.fileName: Gemini CLI started at the root then reads
+    AGENTS.md and GEMINI.md (both, measured), so compile leaves in GEMINI.md only what is for Gemini alone (2 copies
+    before). Started in web/ it reads no settings of the root's, so only GEMINI.md files (measured): what the team's
+    own setting gives it there, said by `gitmem explain`."""
+    repo = _repo(tmp_path, ("agents", "gemini"))
+    settings = repo / ".gemini" / "settings.json"
+    data = json.loads(settings.read_text(encoding="utf-8"))
+    data["context"] = {"fileName": names}
+    settings.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    sh(repo, "gitmem", "add", f"Only for gemini ({FOR_OWN} gemini)", "--target", "gemini")
+    compiled = subprocess.run(["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False)
+    assert compiled.returncode == 0 and "more than once" not in compiled.stderr, compiled.stderr
+    for folder in ("", "web"):
+        text = _run("gemini", repo / folder, model, tmp_path / "home-gemini")
+        assert (text.count(ACTIVE), text.count(SCOPED)) == ((0, 0) if folder else (1, 0)), folder
+        assert text.count(f"{FOR_OWN} gemini") == 1, folder
+        assert received(repo, text) == explained(repo, "gemini", folder), folder

@@ -125,11 +125,45 @@ def test_a_nested_private_copy_reaches_the_copilot_cli_twice_when_it_touches_a_f
     what the real Copilot CLI showed: touching a file in web/, it loads that file and its applyTo file."""
     laid_out = delivery._bridge
 
-    def nested(target: object, names: object, hand_written: str) -> object:
-        variant, bridge = laid_out(target, names, hand_written)  # type: ignore[arg-type]
+    def nested(target: object, names: object, hand_written: str, readers: object) -> object:
+        variant, bridge = laid_out(target, names, hand_written, readers)  # type: ignore[arg-type]
         return (variant._replace(dir_file=variant.root_file) if bridge == "private" else variant), bridge
 
     monkeypatch.setattr(delivery, "_bridge", nested)
     (line,) = delivery.twice(_plans(("claude", "copilot")))  # type: ignore[arg-type]
     assert line.startswith("GitHub Copilot CLI started at the root and touching a file in web/ reads "), line
     assert "web/.claude/CLAUDE.md" in line and ".github/instructions/gitmem-web" in line
+
+
+@pytest.mark.parametrize(
+    ("setting", "gemini_files"),
+    [
+        # Gemini CLI reads the hub: GEMINI.md holds only the memory for it alone, and no nested copy
+        ({"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}}, ["GEMINI.md"]),
+        ({"context": {"fileName": "AGENTS.md"}}, ["GEMINI.md"]),
+        ({"context": {"fileName": ["GEMINI.md"]}}, ["GEMINI.md", "web/GEMINI.md"]),
+        ({"context": {"fileName": 7}}, ["GEMINI.md", "web/GEMINI.md"]),  # not a name: the record stands
+        ("{not json", ["GEMINI.md", "web/GEMINI.md"]),
+    ],
+)
+def test_a_setting_that_makes_gemini_read_agents_md_is_followed(
+    project: Path, memory: WriteMemory, run: Run, setting: object, gemini_files: list[str]
+) -> None:
+    set_config(project, targets=["agents", "gemini"])
+    memory("everyone", "Use pnpm")
+    memory("web", "Web uses tabs", paths=["web/**"])
+    memory("mine", "Gemini only", targets=["gemini"])
+    (project / ".gemini").mkdir()
+    text = setting if isinstance(setting, str) else json.dumps(setting)
+    (project / ".gemini" / "settings.json").write_text(text, encoding="utf-8")
+    result = run("compile", "--json")
+    assert result.code == 0, result.err
+    written = sorted(item["path"] for item in json.loads(result.out)["files"] if "GEMINI" in item["path"])
+    assert written == gemini_files
+    views = {v["name"]: v for v in json.loads(run("explain", "--json").out)["clients"]}
+    assert sorted(item["id"] for item in views["gemini"]["full"]) == ["everyone", "mine"]
+    # started in web/, Gemini CLI reads no settings of the root's (measured): only GEMINI.md files
+    (view,) = json.loads(run("explain", "web", "--client", "gemini", "--json").out)["clients"]
+    full = sorted(item["id"] for item in view["full"])
+    assert full == (["everyone", "mine", "web"] if len(gemini_files) == 2 else ["mine"])
+    assert "more than once" not in result.err
