@@ -44,6 +44,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "gitmem.markdown",
             "gitmem.tools",
             "gitmem.clientstores",
+            "gitmem.clientsettings",
             "gitmem.gitcommand",
         ),
     ),

@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from gitmem import gateway
+from gitmem.clientsettings import named_files
 from gitmem.errors import GitmemError
 from gitmem.project import Project, find_project
 from gitmem.session import clients, inject, state
 from gitmem.session.clients import PROMPT, START, STOP, Client
+from gitmem.tools import BY_NAME
 
 MAX_INPUT = 4 * 1024 * 1024  # a hook payload larger than this is not read (a prompt is capped again later)
 
@@ -107,6 +109,9 @@ def rules_files(project: Project, client: Client) -> list[Path]:
     files = [project.root / name for name in client.rules_files]
     if not any(path.is_file() for path in files):
         files = [project.root / name for name in client.fallback_files]
+    setting = BY_NAME[client.name].names_setting if client.name in BY_NAME else None
+    if setting is not None:  # the files the project's settings name for it (Gemini CLI's context.fileName)
+        files += [project.root / name for name in named_files(project, setting) if project.root / name not in files]
     for path in list(files):
         try:
             text = gateway.read_text(project, path, limit=gateway.RULES_LIMIT, errors="replace")
