@@ -114,6 +114,7 @@ SHARED = (
     "linear",
     "schema",
     "clientstores",
+    "clientsettings",
     "gitcommand",
 )
 
