@@ -162,7 +162,7 @@ def old_layout(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from gitmem.project import find_project
 
     monkeypatch.chdir(repo)
-    monkeypatch.setattr(delivery, "layouts", lambda targets, hand_written=None: delivery.standalone(targets))
+    monkeypatch.setattr(delivery, "layouts", lambda targets, *_: delivery.standalone(targets))
     project = find_project()
     result = compiler.compile_store(project, Store(project), load_config(project), today=today(), write=True)
     assert result.written and not result.report.problems
