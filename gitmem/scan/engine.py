@@ -187,6 +187,8 @@ def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
             name = match.group(name_group)
             if name is None:
                 continue
+            if rule.name_check is not None:  # a rule that judges its names itself (secret-in-log)
+                return match.span(secret_group) if rule.name_check(name) else None
             if filters.secret_name(name):
                 return match.span(secret_group)
             # "<provider>Key" (azureKey, apiMaticKey): a key of some service, when its value is unmistakably random

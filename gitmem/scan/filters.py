@@ -273,6 +273,23 @@ def service_key_name(name: str) -> bool:
     return len(parts) > 1 and parts[-2] not in _DATA_KEYS
 
 
+_TRAILING_DIGITS_RE = lazy(r"[0-9]+$")
+
+
+def logged_secret_name(name: str) -> bool:
+    """Whether the name a log line prints a value under says credential: as ``secret_name`` (``phrase token1``:
+    numbered), and also a key alone or after a service's name (``Using Key=…``, ``Using adobe KEY=…``), which a
+    program's log prints as the key it is using; never a data structure's key (``cacheKey``) nor a public one."""
+    parts = [p.lower() for p in _SPLIT_RE.split(_CAMEL_RE.sub("_", name)) if p]
+    if parts:
+        parts[-1] = _TRAILING_DIGITS_RE.sub("", parts[-1]) or parts[-1]
+    if not parts or any(p in _NOT_SECRET_PARTS for p in parts) or parts[-1] in _NOT_SECRET_TAILS:
+        return False
+    if secret_name("_".join(parts)):
+        return True
+    return parts[-1] == "key" and (len(parts) == 1 or parts[-2] not in _DATA_KEYS)
+
+
 def random_key(value: str) -> bool:
     """A value no one wrote by hand: 24 characters or more, letters and digits mixed, the entropy of random ones."""
     if len(value) < 24 or len(value) > 500 or not plausible_in_code(value) or not plausible(value):

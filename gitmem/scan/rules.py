@@ -43,6 +43,9 @@ class Rule(NamedTuple):
     # A private key: judged by its ``check`` alone (filters.key_material), never by the entropy floor, placeholder or
     # documented-example filters, which take the runs of "A" in every OpenSSH key body for a stand-in.
     key: bool = False
+    # A generic rule's own test of the name a value is assigned to, instead of ``filters.secret_name`` (and the
+    # service-key test): a log line names a credential in fewer words ("Using Key=…").
+    name_check: Callable[[str], bool] | None = None
 
 
 # -- example builders: deterministic pseudo-random strings ------------------------------------------------------------
@@ -1495,6 +1498,38 @@ RULES: tuple[Rule, ...] = (
             'secret_id = "4f0c6c1e-1e2a-4b7e-9c1d-2a3b4c5d6e7f"',
             "if password == 'x7!kLmP9q':",
             'integrity: "sha512-' + _r(_B64, 86) + '=="',
+        ),
+    ),
+    Rule(
+        id="secret-in-log",
+        description="A credential a program's log line prints: [DEBUG] Using Key=…, DEBUG:root:token=…",
+        # A log line after its level ("[DEBUG]", "[info]", Python logging's "DEBUG:root:"): up to four words of the
+        # message, then a name (its last two words: "Using Key", "adobe KEY", "public key") and a value. The name is
+        # judged by filters.logged_secret_name, which takes a key after any word but a data structure's or a public
+        # one for a credential ("Using Key=…": a log prints the key in use); the value as a generic one's.
+        keywords=("[debug]", "[trace]", "[info]", "[notice]", "[warn]", "[warning]", "[error]", "[fatal]", "debug:"),
+        pattern=(
+            r"(?:\[(?i:debug|trace|info|notice|warn|warning|error|fatal)\]|(?<![\w-])(?:DEBUG|TRACE):(?:\w{1,40}:)?)"
+            r"[ \t]*(?:[^\s=]{1,40}[ \t]+){0,4}?(?P<name>(?:[A-Za-z][\w.-]{0,40}[ \t]+)?[A-Za-z][\w.-]{0,60}+)"
+            r"[ \t]*[=:][ \t]*[\"']?"
+            r"(?P<secret>[^\s\"'`,;]{6,500}+)"
+        ),
+        check=filters.plausible,
+        generic=True,
+        name_check=filters.logged_secret_name,
+        examples=lambda: (
+            _j("[DEBUG] Using Key=", _r(_ALNUM, 36)),
+            _j("2026-05-01 12:00:03 [info] sending request: using acme key = ", _r(_HEX, 40)),
+            _j("\t[DEBUG] phrase token2 = '", _r(_ALNUM, 8), _r(_HEX, 32), "'"),
+            _j("DEBUG:root:connecting with secret=", _r(_URLSAFE, 30)),
+        ),
+        counter_examples=lambda: (
+            "[DEBUG] Using ID=" + _r(_ALNUM, 24),
+            "[DEBUG] cacheKey=" + _r(_ALNUM, 30),
+            "[INFO] using key = ${ACME_KEY}",
+            "[DEBUG] Using public key=" + _r(_ALNUM, 40),
+            "[DEBUG] token_url=https://auth.example.org/oauth/token",
+            "[INFO] Using Key=aaaaaaaaaaaaaaaaaaaaaaaa",
         ),
     ),
     Rule(
