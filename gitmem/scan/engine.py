@@ -287,6 +287,8 @@ def _scan_raw(text: str, kind: str) -> list[Span]:
             windows = _merge([*triggered[number], *_windows(text, lowered, woken[number], line_cache, occurrences)])
         else:
             windows = _windows(text, lowered, woken[number], line_cache, occurrences)
+        if rule.continued:
+            windows = _continued(text, windows)
         for start, end in windows:
             position = start
             while (match := pattern.search(text, position, end)) is not None:
@@ -352,6 +354,27 @@ def _windows(
             cache[keyword] = found
         spans.update(found)
     return _merge(spans)
+
+
+# A shell command goes on over the lines a backslash ends (curl … \ -H "Authorization: …"): a continued rule's
+# window runs on over at most this many of them, each no longer than LONG_LINE.
+CONTINUED_LINES = 20
+
+
+def _continued(text: str, windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``windows``, each run on over the lines that a backslash at the end of the line before continues."""
+    out = []
+    for start, end in windows:
+        for _ in range(CONTINUED_LINES):
+            if end >= len(text) or not text[max(start, end - 2) : end].rstrip("\r").endswith("\\"):
+                break
+            following = text.find("\n", end + 1)
+            following = len(text) if following == -1 else following
+            if following - end > LONG_LINE:
+                break
+            end = following
+        out.append((start, end))
+    return _merge(out)
 
 
 def _merge(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:

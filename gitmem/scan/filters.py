@@ -472,3 +472,9 @@ def plausible_in_code(value: str) -> bool:
     if any(part.lower() in _FIXTURE_WORDS for part in _SEGMENT_RE.findall(value)):
         return False
     return entropy(value) >= (3.0 if len(value) < 16 else 3.3)
+
+
+def generated(value: str) -> bool:
+    """A value that looks both chosen to be hard to guess and generated (``plausible`` and ``plausible_in_code``):
+    what a rule without a name to lean on (``curl -u KEY:``) asks of its value in code."""
+    return plausible(value) and plausible_in_code(value)

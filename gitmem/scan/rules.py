@@ -43,6 +43,8 @@ class Rule(NamedTuple):
     # A private key: judged by its ``check`` alone (filters.key_material), never by the entropy floor, placeholder or
     # documented-example filters, which take the runs of "A" in every OpenSSH key body for a stand-in.
     key: bool = False
+    # A shell command: the rule's window runs on over the lines a backslash at the end continues (engine._continued)
+    continued: bool = False
     # A generic rule's own test of the name a value is assigned to, instead of ``filters.secret_name`` (and the
     # service-key test): a log line names a credential in fewer words ("Using Key=…").
     name_check: Callable[[str], bool] | None = None
@@ -116,6 +118,9 @@ _ASSIGN = r"""["']?\s*(?:=|:=|:|=>|->)\s*["'`]?"""  # between a name and its val
 _PEM = "-----BEGIN RSA " + "PRIVATE KEY-----"
 _PEM_END = "-----END RSA " + "PRIVATE KEY-----"
 
+
+# A curl command up to an option: on its line, or on the lines a backslash at the end continues (Rule.continued)
+_CURL = r"\bcurl\b(?:[^\n]|\\\r?\n){0,400}?\s"
 
 _PROSE_NAMES = (
     r"(?:(?:aws\s+)?secret\s+access\s+key|(?:api|access|secret|private|auth)[ _-]?key|password|passphrase|passcode"
@@ -1395,31 +1400,58 @@ RULES: tuple[Rule, ...] = (
         description="curl -u user:password on a command line",
         keywords=("curl",),
         pattern=(
-            r"\bcurl\b[^\n]{0,400}?\s(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{1,64}:[\"']?"
-            r"(?P<secret>[^\s\"'$]{3,128})"
+            _CURL + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{0,64}:[\"']?(?P<secret>[^\s\"'$]{3,128})"
         ),
+        continued=True,
         check=filters.url_password,
         prose_check=filters.url_password_in_prose,
         examples=lambda: (
             _j("curl -u deploy:", _r(_ALNUM, 16), " https://api.example.org/v1/items"),
             _j("curl -s --user 'ci-bot:", _r(_ALNUM, 20), "' https://example.org/upload"),
             _j("curl --user app:'", _r(_ALNUM, 16), "' -iX PATCH https://example.org/oauth2/token"),
+            _j("curl -X POST https://example.org/api \\\n  -d 'q=1' \\\n  -u deploy:", _r(_ALNUM, 16), "\n"),
+            _j('curl -u ":', _r(_ALNUM, 14), '" https://localhost:9200'),
         ),
-        counter_examples=lambda: ("curl -u user:password https://x.org", "curl -u admin:$ADMIN_PASSWORD https://x.org"),
+        counter_examples=lambda: (
+            "curl -u user:password https://x.org",
+            "curl -u admin:$ADMIN_PASSWORD https://x.org",
+            'curl -u ":" https://localhost:9200',
+            "curl -X POST https://example.org/api\n  -u deploy:" + _r(_ALNUM, 16),
+        ),
+    ),
+    Rule(
+        id="curl-token-user",
+        description="curl -u key: (an API key as the user name, no password, as Stripe's API documents)",
+        keywords=("curl",),
+        pattern=_CURL + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?(?P<secret>[^\s:\"'$]{8,128}):[\"']?(?![^\s])",
+        continued=True,
+        check=filters.generated,
+        prose_check=filters.plausible,
+        examples=lambda: (
+            _j('curl -u "', _r(_ALNUM, 12), '!:" https://localhost:9200'),
+            _j("curl https://api.example.org/v1/charges \\\n  -u key_", _r(_ALNUM, 24), ": \\\n  -d amount=2000"),
+        ),
+        counter_examples=lambda: (
+            'curl -u "myusername" http://localhost:15130/api',
+            "curl -u deploy-bot: https://example.org",
+            "curl -u $API_KEY: https://example.org",
+        ),
     ),
     Rule(
         id="curl-auth-header",
         description="curl -H with an Authorization or API-key header",
         keywords=("curl",),
         pattern=(
-            r"\bcurl\b[^\n]{0,400}?\s(?:-H|--header)[ \t]*[\"']"
+            _CURL + r"(?:-H|--header)[ \t]*[\"']"
             r"(?i:(?:proxy-)?authorization|x-[a-z-]{0,30}?(?:api-?key|token|auth)|api-?key|api-token|token"
             r"|private-token)[ \t]*:[ \t]*"
             r"(?:(?:Basic|Bearer|Token|token|Bot|bearer|Api-Token)[ \t]+)?(?P<secret>[^\s\"'$]{8,300})"
         ),
         check=filters.plausible,
+        continued=True,
         examples=lambda: (
             _j("curl -X POST -H 'Authorization: ", _r(_ALNUM, 40), "' https://api.example.org"),
+            _j('curl -X GET \\\n     -H "apikey: ', _r(_ALNUM, 36), '" \\\n     -H "Accept: application/json"'),
             _j('curl https://api.example.org -H "X-API-Key: ', _r(_ALNUM, 32), '"'),
             _j('curl -X GET https://example.org/ -H "X-Octopus-ApiKey: ', _r(_ALNUM, 32), '"'),
         ),
