@@ -363,8 +363,12 @@ CONTINUED_LINES = 20
 
 def _continued(text: str, windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """``windows``, each run on over the lines that a backslash at the end of the line before continues."""
-    out = []
-    for start, end in windows:
+    out: list[tuple[int, int]] = []
+    for start, end in windows:  # in order, apart (from _windows or _merge)
+        if out and end <= out[-1][1]:
+            continue  # a line the window before runs on over: each line is looked at once
+        if out and start <= out[-1][1]:
+            start = out.pop()[0]
         for _ in range(CONTINUED_LINES):
             if end >= len(text) or not text[max(start, end - 2) : end].rstrip("\r").endswith("\\"):
                 break
@@ -374,7 +378,7 @@ def _continued(text: str, windows: list[tuple[int, int]]) -> list[tuple[int, int
                 break
             end = following
         out.append((start, end))
-    return _merge(out)
+    return out
 
 
 def _merge(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -119,8 +119,10 @@ _PEM = "-----BEGIN RSA " + "PRIVATE KEY-----"
 _PEM_END = "-----END RSA " + "PRIVATE KEY-----"
 
 
-# A curl command up to an option: on its line, or on the lines a backslash at the end continues (Rule.continued)
-_CURL = r"\bcurl\b(?:[^\n]|\\\r?\n){0,400}?\s"
+# An option of a curl command: the rule runs on the lines that hold the word curl and on those their backslashes
+# continue (Rule.continued), so the option is found where it stands, without scanning back to the word curl (which
+# cost every "curl" of a line a bounded search of its own)
+_CURL_OPTION = r"(?<!\S)"
 
 _PROSE_NAMES = (
     r"(?:(?:aws\s+)?secret\s+access\s+key|(?:api|access|secret|private|auth)[ _-]?key|password|passphrase|passcode"
@@ -1400,7 +1402,7 @@ RULES: tuple[Rule, ...] = (
         description="curl -u user:password on a command line",
         keywords=("curl",),
         pattern=(
-            _CURL + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{0,64}:[\"']?(?P<secret>[^\s\"'$]{3,128})"
+            _CURL_OPTION + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{0,64}:[\"']?(?P<secret>[^\s\"'$]{3,128})"
         ),
         continued=True,
         check=filters.url_password,
@@ -1423,7 +1425,7 @@ RULES: tuple[Rule, ...] = (
         id="curl-token-user",
         description="curl -u key: (an API key as the user name, no password, as Stripe's API documents)",
         keywords=("curl",),
-        pattern=_CURL + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?(?P<secret>[^\s:\"'$]{8,128}):[\"']?(?![^\s])",
+        pattern=_CURL_OPTION + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?(?P<secret>[^\s:\"'$]{8,128}):[\"']?(?![^\s])",
         continued=True,
         check=filters.generated,
         prose_check=filters.plausible,
@@ -1442,7 +1444,7 @@ RULES: tuple[Rule, ...] = (
         description="curl -H with an Authorization or API-key header",
         keywords=("curl",),
         pattern=(
-            _CURL + r"(?:-H|--header)[ \t]*[\"']"
+            _CURL_OPTION + r"(?:-H|--header)[ \t]*[\"']"
             r"(?i:(?:proxy-)?authorization|x-[a-z-]{0,30}?(?:api-?key|token|auth)|api-?key|api-token|token"
             r"|private-token)[ \t]*:[ \t]*"
             r"(?:(?:Basic|Bearer|Token|token|Bot|bearer|Api-Token)[ \t]+)?(?P<secret>[^\s\"'$]{8,300})"
