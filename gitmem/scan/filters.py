@@ -478,3 +478,10 @@ def generated(value: str) -> bool:
     """A value that looks both chosen to be hard to guess and generated (``plausible`` and ``plausible_in_code``):
     what a rule without a name to lean on (``curl -u KEY:``) asks of its value in code."""
     return plausible(value) and plausible_in_code(value)
+
+
+def twitter_bearer(secret: str) -> bool:
+    """A Twitter app-only bearer token: after its twenty-two A's, URL-encoded random characters (an escape at least,
+    and the entropy of random ones), not a run of one character."""
+    rest = secret.lstrip("A")
+    return "%" in rest and entropy(rest) >= 4.0 and not is_placeholder(rest)

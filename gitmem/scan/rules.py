@@ -926,11 +926,22 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="newrelic-key",
-        description="New Relic user, browser or ingest key",
-        keywords=("nrak-", "nrjs-", "nrii-"),
-        pattern=_B + r"(?P<secret>NR(?:AK|JS|II)-[A-Za-z0-9]{19,32})" + _E,
+        description="New Relic user, browser, ingest, Insights, license key or mobile app token",
+        keywords=("nrak-", "nrjs-", "nrii-", "nriq-", "nrbr-", "ffffnral", "-nrma"),
+        pattern=(
+            _B + r"(?P<secret>NRAK-[A-Za-z0-9]{27}|NR(?:JS|BR)-[a-f0-9]{19}|NRI[IQ]-(?:[A-Za-z0-9_-]{32}|[A-Za-z0-9_-]{25})"
+            # license keys end in FFFFNRAL, mobile app tokens in -NRMA (an EU account's begin with eu01xx)
+            r"|(?:[0-9a-f]{32}|eu01xx[0-9a-f]{26})FFFFNRAL|(?:AA[0-9a-f]{40}|eu01xx[0-9a-f]{36})-NRMA)" + _EH
+        ),
         entropy=3.5,
-        examples=lambda: (_j("NEW_RELIC_API_KEY=NRAK-", _r(_UPPER + _DIGITS, 27)),),
+        examples=lambda: (
+            _j("NEW_RELIC_API_KEY=NRAK-", _r(_UPPER + _DIGITS, 27)),
+            _j("NEW_RELIC_QUERY_KEY=NRIQ-", _r(_URLSAFE, 25)),
+            _j("NEW_RELIC_LICENSE_KEY=", _r(_HEX, 32), "FFFFNRAL"),
+            _j("license_key: eu01xx", _r(_HEX, 26), "FFFFNRAL"),
+            _j('"appToken": "AA', _r(_HEX, 40), '-NRMA"'),
+        ),
+        counter_examples=lambda: ("NEW_RELIC_LICENSE_KEY=" + "0" * 32 + "FFFFNRAL", "NRIQ-xxxxxxxxxxxxxxxxxxxxxxxxx"),
     ),
     Rule(
         id="datadog-api-key",
@@ -1021,10 +1032,11 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="uuid-api-key",
-        description="Heroku, HubSpot or npm key in the shape of a UUID, where its name says which",
-        keywords=("heroku", "hubspot", "hapikey", "npm", "_authtoken"),
+        description="Heroku, HubSpot, npm or Snyk key in the shape of a UUID, where its name says which",
+        keywords=("heroku", "hubspot", "hapikey", "npm", "_authtoken", "snyk"),
         pattern=(
-            r"(?i:(?:heroku|hubspot|npm)[\w.-]{0,30}?(?:api[_.-]?key|key|token|auth|secret|password)|hapikey|_authToken)"
+            r"(?i:(?:heroku|hubspot|npm|snyk)[\w.-]{0,30}?(?:api[_.-]?key|key|token|auth|secret|password)|hapikey"
+            r"|_authToken)"
             r"[\"']?\s*(?:=|:|=>)\s*[\"']?"
             r"(?P<secret>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?![\w-])"
         ),
@@ -1285,6 +1297,70 @@ RULES: tuple[Rule, ...] = (
         entropy=4.0,
         examples=lambda: (_j("TEAMWORK_TOKEN=tkn.v1_", _r(_ALNUM, 71), "="),),
         counter_examples=lambda: ("tkn.v1_" + "x" * 71,),
+    ),
+    Rule(
+        id="sidekiq-credentials",
+        description="Sidekiq Pro or Enterprise gem server credentials (Bundler's setting, or in the source URL)",
+        keywords=("contribsys",),
+        pattern=(
+            r"(?:(?i:BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM)[\"']?[ \t]*(?:=|:|=>)[ \t]*[\"']?"
+            r"|(?i:https?)://(?=[a-f0-9]{8}:[a-f0-9]{8}@(?i:gems|enterprise)\.contribsys\.com(?![\w.-])))"
+            r"(?P<secret>[a-f0-9]{8}:[a-f0-9]{8})(?![\w:])"
+        ),
+        examples=lambda: (
+            _j("export BUNDLE_ENTERPRISE__CONTRIBSYS__COM=", _r(_HEX, 8), ":", _r(_HEX, 8)),
+            _j('source "https://', _r(_HEX, 8), ":", _r(_HEX, 8), '@enterprise.contribsys.com/" do'),
+        ),
+        counter_examples=lambda: (
+            "BUNDLE_GEMS__CONTRIBSYS__COM=00000000:00000000",
+            'source "https://gems.contribsys.com/" do',
+            "BUNDLE_GEMS__CONTRIBSYS__COM=${SIDEKIQ_CREDENTIALS}",
+        ),
+    ),
+    Rule(
+        id="harness-token",
+        description="Harness personal access or service-account token",
+        keywords=("pat.", "sat."),
+        pattern=_B + r"(?P<secret>[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20})" + _E,
+        entropy=3.5,
+        examples=lambda: (
+            _j("HARNESS_API_KEY=pat.", _r(_URLSAFE, 22), ".", _r(_HEX, 24), ".", _r(_ALNUM, 20)),
+            _j('token: "sat.', _r(_URLSAFE, 22), ".", _r(_ALNUM, 24), ".", _r(_ALNUM, 20), '"'),
+        ),
+        counter_examples=lambda: ("pat." + "x" * 22 + "." + "x" * 24 + "." + "x" * 20,),
+    ),
+    Rule(
+        id="shippo-live-token",
+        description="Shippo live API token",
+        keywords=("shippo_live_",),
+        pattern=_B + r"(?P<secret>shippo_live_[a-fA-F0-9]{40})" + _E,
+        entropy=3.0,
+        examples=lambda: (_j("SHIPPO_API_TOKEN=shippo_live_", _r(_HEX, 40)),),
+        counter_examples=lambda: ("SHIPPO_API_TOKEN=shippo_test_" + _r(_HEX, 40),),
+    ),
+    Rule(
+        id="typeform-token",
+        description="Typeform personal access token",
+        keywords=("tfp_",),
+        pattern=_B + r"(?P<secret>tfp_[A-Za-z0-9_.=-]{40,60})" + _EH,
+        entropy=3.5,
+        examples=lambda: (_j("TYPEFORM_TOKEN=tfp_", _r(_ALNUM, 44), "_", _r(_ALNUM, 14)),),
+        counter_examples=lambda: ("tfp_" + "x" * 44,),
+    ),
+    Rule(
+        id="twitter-bearer-token",
+        description="Twitter (X) app-only bearer token",
+        keywords=("aaaaaaaaaaaaaaaaaaaaaa",),
+        # Twenty-two A's, then the URL-encoded token (its %2B, %2F, %3D are part of it): the A's are the format,
+        # so the placeholder filter, which takes a run of one character for a stand-in, is off and the check asks
+        # the rest for the entropy of a random token and one escape at least.
+        pattern=r"(?<![A-Za-z0-9%])(?P<secret>A{22}[A-Za-z0-9%]{80,110})(?![A-Za-z0-9%])",
+        placeholders=False,
+        check=filters.twitter_bearer,
+        examples=lambda: (
+            _j("TWITTER_BEARER_TOKEN=", "A" * 22, _r(_ALNUM, 30), "%2B", _r(_ALNUM, 20), "%3D", _r(_ALNUM, 50)),
+        ),
+        counter_examples=lambda: ("A" * 22 + "B" * 90, "A" * 22 + "x" * 40 + "%2B" + "x" * 40),
     ),
     # -- tokens without a provider: JWTs, credentials in URLs and headers -------------------------------------------
     Rule(
