@@ -1570,6 +1570,9 @@ RULES: tuple[Rule, ...] = (
             r"""|\bdefine\(\s*["'](?P<name9>\w{1,80}+)["']\s*,\s*["'](?P<secret9>[^"'\s]{6,500}+)["']"""
             # Server=db;User Id=sa;Password=…; (connection strings)
             r"""|(?:(?<=[;"'])|^)[ \t]*(?P<name10>(?i:password|pwd))[ \t]*=[ \t]*(?P<secret10>[^;"'\s]{6,500}+)"""
+            # { "AccountKey", "…" }, .Add("ApiKey", "…"), Header.Set("X-Api-Key", "…"): a name and its value, two strings
+            r"""|(?P<q11>["'])(?P<name11>[A-Za-z][\w.-]{0,60}+)(?P=q11)[ \t]*,[ \t]*(?P<q12>["'])"""
+            r"""(?:(?:Bearer|Basic|Token|token)[ \t]+)?(?P<secret11>[^"'`\s\\]{6,500}+)(?P=q12)"""
         ),
         # Names and values end where their character class ends and the next piece cannot begin inside them, so they
         # are possessive (``{m,n}+``): the same matches, without backtracking through every shorter name on a
@@ -1590,6 +1593,8 @@ RULES: tuple[Rule, ...] = (
             _j('<add key="Payments:ApiKey" value="', _r(_ALNUM, 32), '" />'),
             _j("define( 'DB_PASSWORD', '", _r(_ALNUM, 10), "!', );"),
             _j('"Server=tcp:db.internal;Database=app;User Id=app;Password=', _r(_ALNUM, 16), ';"'),
+            _j('this.Context.Add("AccountKey", "', _r(_ALNUM, 30), '");'),
+            _j("req.Header.Set('X-Acme-Api-Key', '", _r(_ALNUM, 32), "')"),
         ),
         counter_examples=lambda: (
             'password = os.environ["DB_PASSWORD"]',
@@ -1608,6 +1613,9 @@ RULES: tuple[Rule, ...] = (
             'secret_id = "4f0c6c1e-1e2a-4b7e-9c1d-2a3b4c5d6e7f"',
             "if password == 'x7!kLmP9q':",
             'integrity: "sha512-' + _r(_B64, 86) + '=="',
+            'headers.Set("Authorization", "Bearer " + token)',
+            'os.environ.get("SECRET_KEY", "dev-secret-key")',
+            '("password", "Passwort"), ("token", "Jeton")',
         ),
     ),
     Rule(
