@@ -485,3 +485,10 @@ def twitter_bearer(secret: str) -> bool:
     and the entropy of random ones), not a run of one character."""
     rest = secret.lstrip("A")
     return "%" in rest and entropy(rest) >= 4.0 and not is_placeholder(rest)
+
+
+def random_value(value: str) -> bool:
+    """A generated value that is no run of words either (``user_profile_settings_v2`` is a name): runs of four
+    letters or more make at most half of it, as in random characters."""
+    words = sum(len(run) for run in _SEGMENT_RE.findall(value))
+    return generated(value) and words * 2 <= len(value)

@@ -1362,6 +1362,53 @@ RULES: tuple[Rule, ...] = (
         ),
         counter_examples=lambda: ("A" * 22 + "B" * 90, "A" * 22 + "x" * 40 + "%2B" + "x" * 40),
     ),
+    Rule(
+        id="bitbucket-datacenter-token",
+        description="Bitbucket Data Center HTTP access token",
+        keywords=("bbdc-",),
+        pattern=_B + r"(?P<secret>BBDC-[A-Za-z0-9+/@_-]{40,50})(?![A-Za-z0-9+/@_-])",
+        entropy=4.0,
+        examples=lambda: (_j("BITBUCKET_TOKEN=BBDC-", _r(_B64, 44)),),
+        counter_examples=lambda: ("BBDC-" + "A" * 44,),
+    ),
+    Rule(
+        id="aws-appsync-api-key",
+        description="AWS AppSync GraphQL API key",
+        keywords=("da2-",),
+        pattern=_B + r"(?P<secret>da2-[a-z0-9]{26})" + _E,
+        entropy=3.5,
+        examples=lambda: (_j('const apiKey = "da2-', _r(_LOWER + _DIGITS, 26), '";'),),
+        counter_examples=lambda: ("da2-" + "x" * 26,),
+    ),
+    Rule(
+        id="azure-app-configuration-key",
+        description="Azure App Configuration connection string's secret",
+        keywords=("azconfig.io",),
+        pattern=(
+            r"Endpoint=https://[A-Za-z0-9-]{1,63}\.azconfig\.io;Id=[A-Za-z0-9+/=:_-]{1,64};"
+            r"Secret=(?P<secret>[A-Za-z0-9+/]{20,100}={0,2})(?![A-Za-z0-9+/=])"
+        ),
+        entropy=4.0,
+        examples=lambda: (
+            _j("Endpoint=https://prod-cfg.azconfig.io;Id=", _r(_ALNUM, 4), "-l1-s0:", _r(_ALNUM, 20), ";Secret=", _r(_B64, 43), "="),
+        ),
+        counter_examples=lambda: ("Endpoint=https://prod-cfg.azconfig.io;Id=abcd;Secret=<secret>",),
+    ),
+    Rule(
+        id="maxmind-license-key",
+        description="MaxMind license key (GeoIP.conf, or the key's _mmk format)",
+        keywords=("licensekey", "_mmk"),
+        pattern=(
+            r"(?:^[ \t]*LicenseKey[ \t]+(?=[A-Za-z0-9_]{12,64}[ \t]*\r?$)"
+            r"|(?<![A-Za-z0-9_])(?=[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk(?![A-Za-z0-9_])))(?P<secret>[A-Za-z0-9_]{12,64}+)"
+        ),
+        check=filters.generated,
+        examples=lambda: (
+            _j("AccountID 123456\nLicenseKey ", _r(_ALNUM, 16), "\nEditionIDs GeoLite2-City"),
+            _j("MAXMIND_LICENSE_KEY=", _r(_ALNUM, 6), "_", _r(_ALNUM, 29), "_mmk"),
+        ),
+        counter_examples=lambda: ("LicenseKey YOUR_LICENSE_KEY_HERE", "LicenseKey 000000000000"),
+    ),
     # -- tokens without a provider: JWTs, credentials in URLs and headers -------------------------------------------
     Rule(
         id="jwt",
@@ -1440,6 +1487,22 @@ RULES: tuple[Rule, ...] = (
             "https://user:password@example.com/",
             "https://x-access-token:${GITHUB_TOKEN}@github.com/o/r",
             "ssh://git@github.com:22/o/r.git",
+        ),
+    ),
+    Rule(
+        id="url-key-parameter",
+        description="An API key in a URL's key= query parameter (?key=…, as Google's and many REST APIs take it)",
+        keywords=("?key=", "&key="),
+        pattern=r"[?&](?i:key)=(?P<secret>[A-Za-z0-9_.~-]{20,200}+)(?![^&#\s\"'`<>)\]])",
+        check=filters.random_value,
+        examples=lambda: (
+            _j('url := "https://api.example.org/v1/users?key=', _r(_LOWER + _DIGITS, 36), '"'),
+            _j("base_url: https://api.example.org/v1/rates?format=json&key=", _r(_ALNUM, 32), "&limit=5"),
+        ),
+        counter_examples=lambda: (
+            "https://example.org/search?key=user_profile_settings_v2",
+            "https://storage.example.org/get?key=" + "reports/2024/summary.csv",
+            "https://example.org/?key=${API_KEY}",
         ),
     ),
     Rule(
