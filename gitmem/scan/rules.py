@@ -929,7 +929,8 @@ RULES: tuple[Rule, ...] = (
         description="New Relic user, browser, ingest, Insights, license key or mobile app token",
         keywords=("nrak-", "nrjs-", "nrii-", "nriq-", "nrbr-", "ffffnral", "-nrma"),
         pattern=(
-            _B + r"(?P<secret>NRAK-[A-Za-z0-9]{27}|NR(?:JS|BR)-[a-f0-9]{19}|NRI[IQ]-(?:[A-Za-z0-9_-]{32}|[A-Za-z0-9_-]{25})"
+            _B + r"(?P<secret>NRAK-[A-Za-z0-9]{27}|NR(?:JS|BR)-[a-f0-9]{19}"
+            r"|NRI[IQ]-(?:[A-Za-z0-9_-]{32}|[A-Za-z0-9_-]{25})"
             # license keys end in FFFFNRAL, mobile app tokens in -NRMA (an EU account's begin with eu01xx)
             r"|(?:[0-9a-f]{32}|eu01xx[0-9a-f]{26})FFFFNRAL|(?:AA[0-9a-f]{40}|eu01xx[0-9a-f]{36})-NRMA)" + _EH
         ),
@@ -1390,7 +1391,15 @@ RULES: tuple[Rule, ...] = (
         ),
         entropy=4.0,
         examples=lambda: (
-            _j("Endpoint=https://prod-cfg.azconfig.io;Id=", _r(_ALNUM, 4), "-l1-s0:", _r(_ALNUM, 20), ";Secret=", _r(_B64, 43), "="),
+            _j(
+                "Endpoint=https://prod-cfg.azconfig.io;Id=",
+                _r(_ALNUM, 4),
+                "-l1-s0:",
+                _r(_ALNUM, 20),
+                ";Secret=",
+                _r(_B64, 43),
+                "=",
+            ),
         ),
         counter_examples=lambda: ("Endpoint=https://prod-cfg.azconfig.io;Id=abcd;Secret=<secret>",),
     ),
@@ -1540,9 +1549,7 @@ RULES: tuple[Rule, ...] = (
         id="curl-basic-auth",
         description="curl -u user:password on a command line",
         keywords=("curl",),
-        pattern=(
-            _CURL_OPTION + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{0,64}:[\"']?(?P<secret>[^\s\"'$]{3,128})"
-        ),
+        pattern=(_CURL_OPTION + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{0,64}:[\"']?(?P<secret>[^\s\"'$]{3,128})"),
         continued=True,
         check=filters.url_password,
         prose_check=filters.url_password_in_prose,
@@ -1633,7 +1640,7 @@ RULES: tuple[Rule, ...] = (
             r"""|\bdefine\(\s*["'](?P<name9>\w{1,80}+)["']\s*,\s*["'](?P<secret9>[^"'\s]{6,500}+)["']"""
             # Server=db;User Id=sa;Password=…; (connection strings)
             r"""|(?:(?<=[;"'])|^)[ \t]*(?P<name10>(?i:password|pwd))[ \t]*=[ \t]*(?P<secret10>[^;"'\s]{6,500}+)"""
-            # { "AccountKey", "…" }, .Add("ApiKey", "…"), Header.Set("X-Api-Key", "…"): a name and its value, two strings
+            # { "AccountKey", "…" }, .Add("ApiKey", "…"), Header.Set("X-Api-Key", "…"): a name, its value, two strings
             r"""|(?P<q11>["'])(?P<name11>[A-Za-z][\w.-]{0,60}+)(?P=q11)[ \t]*,[ \t]*(?P<q12>["'])"""
             r"""(?:(?:Bearer|Basic|Token|token)[ \t]+)?(?P<secret11>[^"'`\s\\]{6,500}+)(?P=q12)"""
         ),
