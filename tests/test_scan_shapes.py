@@ -80,7 +80,7 @@ def test_a_logged_name_says_credential_with_a_key_alone_or_after_a_service() -> 
 
 def test_curl_options_on_continued_lines_are_found() -> None:
     password, key, basic = made(16), made(36), made(40)
-    user = f"curl -k -X POST https://api.example.org/v1/items \\\n  -H 'Content-type: text/plain' \\\n"
+    user = "curl -k -X POST https://api.example.org/v1/items \\\n  -H 'Content-type: text/plain' \\\n"
     user += f"  -u deploy:{password}\n"
     header = f'curl -X GET \\\r\n     -H "apikey: {key}" \\\r\n     -H "Accept: application/json"\r\n'
     comment = f"#curl -X POST \\\n#  https://api.example.org/messages \\\n#  -H 'Authorization: Basic {basic}' \\\n"
