@@ -171,3 +171,18 @@ def test_providers_formats() -> None:
     assert rules("NRIQ-" + made(24)) == []  # one character short
     assert rules("A" * 22 + "B" * 90) == []
     assert rules(f"BUNDLE_GEMS__CONTRIBSYS__COM={made(8, HEX)}") == []
+
+
+def test_a_long_quoted_token_and_a_value_padded_inside_its_quotes() -> None:
+    """An access token of a thousand characters (three base64url parts) is a value like any other; a value pasted
+    with a space or a carriage return inside its quotes is found without them."""
+    urlsafe = ALNUM + "-_"
+    long_token = f"{made(36, urlsafe)}.{made(300, urlsafe)}.{made(680, urlsafe)}"
+    found = scan_text(f"acme_token = '{long_token}'", "config.cfg", kind=CODE)
+    assert [f.rule for f in found] == ["generic-secret"] and found[0].end - found[0].start == len(long_token)
+    padded = made(40)
+    for text in (f"acme_token = ' {padded} '", f"acme_token = '{padded}\r'"):
+        [finding] = scan_text(text, "config.cfg", kind=CODE)
+        assert text[finding.start : finding.end] == padded
+    assert rules(f"acme_token = '{made(2100, urlsafe)}'") == []  # beyond any token's length: data, not a secret
+    assert rules("acme_token = ' changeme '") == []

@@ -348,7 +348,7 @@ _NOT_VALUES = frozenset(
 def plausible(value: str, *, short: bool = False) -> bool:
     """Whether a value in a credential's place looks chosen to be hard to guess, rather than code or a stand-in."""
     length = len(value)
-    if length < (6 if short else 8) or length > 500:
+    if length < (6 if short else 8) or length > 2000:
         return False
     lowered = value.lower()
     if _stand_in(value, lowered) or _code_or_reference(value):

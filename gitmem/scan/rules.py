@@ -1619,7 +1619,7 @@ RULES: tuple[Rule, ...] = (
             # name = "value" (code, JSON, YAML, TOML), a quoted value of one word, optionally after "Bearer "
             r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80}+)["']?\]?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
             r"""(?:[rbuRBU]{1,2}(?=["'])|\b(?:str|String)\()?"""
-            r"""(?P<q>["'`])(?:(?:Bearer|Basic|Token|token)\s+)?(?P<secret>[^"'`\s\\]{6,500}+)(?P=q)"""
+            r"""(?P<q>["'`])[ \t]?(?:(?:Bearer|Basic|Token|token)\s+)?(?P<secret>[^"'`\s\\]{6,2000}+)[ \t\r]?(?P=q)"""
             # NAME=value at the start of a line (.env, shell, YAML, INI, properties, Dockerfile)
             r"""|^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?(?P<name2>[A-Za-z_][\w.-]{0,80}+)"""
             r"""[ \t]*[=:][ \t]*"""
