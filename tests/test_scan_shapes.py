@@ -137,6 +137,15 @@ def test_a_random_value_of_a_urls_key_parameter() -> None:
     assert rules("https://example.org/?monkey=" + value) == []
 
 
+@pytest.mark.parametrize("alphabet", [ALNUM, ALNUM + "-_", string.ascii_lowercase + string.digits, HEX])
+def test_a_key_parameter_finds_random_keys_of_every_alphabet(alphabet: str) -> None:
+    """Random characters are no words, whatever their alphabet: a key of mixed case has long runs of letters too."""
+    rng = random.Random(len(alphabet))
+    keys = ["".join(rng.choice(alphabet) for _ in range(rng.randrange(32, 41))) for _ in range(100)]
+    found = sum(rules(f"https://api.example.org/v1/q?key={key}") == ["url-key-parameter"] for key in keys)
+    assert found >= 95
+
+
 # -- providers' formats ----------------------------------------------------------------------------------------------
 
 

@@ -488,7 +488,10 @@ def twitter_bearer(secret: str) -> bool:
 
 
 def random_value(value: str) -> bool:
-    """A generated value that is no run of words either (``user_profile_settings_v2`` is a name): runs of four
-    letters or more make at most half of it, as in random characters."""
-    words = sum(len(run) for run in _SEGMENT_RE.findall(value))
-    return generated(value) and words * 2 <= len(value)
+    """A generated value that is no words joined either (``user_profile_settings_v2`` is a name): of the pieces
+    between its separators, not two or more, and half or more, are lower-case words, as a random key's never are."""
+    if not generated(value):
+        return False
+    pieces = [piece for piece in value.replace("-", "_").replace(".", "_").replace("~", "_").split("_") if piece]
+    words = sum(1 for piece in pieces if len(piece) >= 3 and piece.isalpha() and piece.islower())
+    return not (words >= 2 and words * 2 >= len(pieces))
