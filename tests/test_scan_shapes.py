@@ -123,6 +123,8 @@ def test_a_name_and_its_value_given_as_two_strings() -> None:
     assert rules(f'this.Context.Add("StorageAccount", "{value}");') == []  # an account's name, not a credential
     assert rules('os.environ.get("SECRET_KEY", "dev-secret-key")') == []
     assert rules('translations = [("password", "Passwort"), ("token", "Jeton")]') == []
+    # a list (or set) of names, one of which says credential, holds no pair: the next string is another name
+    assert rules(f"INTERFACES = {{'ACAccount', 'ACAccountCredential', '{value}', 'ACAccountStore'}}") == []
 
 
 # -- a URL's key= parameter ------------------------------------------------------------------------------------------

@@ -1640,9 +1640,10 @@ RULES: tuple[Rule, ...] = (
             r"""|\bdefine\(\s*["'](?P<name9>\w{1,80}+)["']\s*,\s*["'](?P<secret9>[^"'\s]{6,500}+)["']"""
             # Server=db;User Id=sa;Password=…; (connection strings)
             r"""|(?:(?<=[;"'])|^)[ \t]*(?P<name10>(?i:password|pwd))[ \t]*=[ \t]*(?P<secret10>[^;"'\s]{6,500}+)"""
-            # { "AccountKey", "…" }, .Add("ApiKey", "…"), Header.Set("X-Api-Key", "…"): a name, its value, two strings
-            r"""|(?P<q11>["'])(?P<name11>[A-Za-z][\w.-]{0,60}+)(?P=q11)[ \t]*,[ \t]*(?P<q12>["'])"""
-            r"""(?:(?:Bearer|Basic|Token|token)[ \t]+)?(?P<secret11>[^"'`\s\\]{6,500}+)(?P=q12)"""
+            # { "AccountKey", "…" }, .Add("ApiKey", "…"), Header.Set("X-Api-Key", "…"): a name and its value, two
+            # strings that are all a pair of brackets holds (in a list of names, one holds a credential's word)
+            r"""|(?<=[({\[])[ \t]*(?P<q11>["'])(?P<name11>[A-Za-z][\w.-]{0,60}+)(?P=q11)[ \t]*,[ \t]*(?P<q12>["'])"""
+            r"""(?:(?:Bearer|Basic|Token|token)[ \t]+)?(?P<secret11>[^"'`\s\\]{6,500}+)(?P=q12)(?=[ \t]*[)}\]])"""
         ),
         # Names and values end where their character class ends and the next piece cannot begin inside them, so they
         # are possessive (``{m,n}+``): the same matches, without backtracking through every shorter name on a
@@ -1686,6 +1687,7 @@ RULES: tuple[Rule, ...] = (
             'headers.Set("Authorization", "Bearer " + token)',
             'os.environ.get("SECRET_KEY", "dev-secret-key")',
             '("password", "Passwort"), ("token", "Jeton")',
+            "NAMES = {'AccountCredential', '" + _r(_ALNUM, 30) + "', 'AccountStore'}",
         ),
     ),
     Rule(
