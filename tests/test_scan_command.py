@@ -322,6 +322,31 @@ def test_the_hook_path_imports_no_heavy_library(project: Path, run: Run) -> None
     assert done.stdout.splitlines()[-1] == "0 []", done.stdout + done.stderr
 
 
+def test_a_file_over_the_limit_in_a_large_tree_is_reported_as_in_one_process(
+    project: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker cannot hand TooLarge back (the pool unpickles an exception by its arguments): the scan waited forever
+    for its result. The parent now reads that file again and reports it as one process does."""
+    import threading
+
+    from gitmem import gateway
+    from gitmem.commands import scan as scan_command
+
+    for n in range(70):
+        write(project / "src" / f"m{n:02d}.py", f"value = {n}\n")
+    (project / "src" / "huge.txt").write_text("a" * 5000)
+    monkeypatch.setattr(gateway, "SCAN_LIMIT", 4096)
+    single = run("scan", "src")
+    monkeypatch.setattr(scan_command, "PROCESS_BYTES", 1)
+    results = []
+    worker = threading.Thread(target=lambda: results.append(run("scan", "src")), daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive(), "the two-process scan did not end"
+    assert single.code == 1 and "larger than 4 KiB, the limit" in single.out + single.err
+    assert (results[0].code, results[0].out, results[0].err) == (single.code, single.out, single.err)
+
+
 def test_a_large_tree_is_scanned_in_two_processes_with_the_same_result(
     project: Path, run: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:

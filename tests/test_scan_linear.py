@@ -57,6 +57,12 @@ CASES: dict[str, Callable[[int], str]] = {
     ),
     "dump offsets repeated": lambda n: ("00000000: " * n)[:n],
     "Entra-shaped segments without the end": lambda n: ("1.A" + "a" * 60 + ".Ag" + "b" * 100 + " ") * (n // 168),
+    # the last round: log lines (a level, words, a name), curl commands continued by backslashes, two-string pairs
+    "log levels and words, no value": lambda n: ("[DEBUG] Using acme Key = " * n)[:n],
+    "log levels on one line": lambda n: ("[info]" * n)[:n],
+    "curl lines a backslash continues": lambda n: ("curl -u a:b -H 'x: \\\n" * n)[:n],
+    "curl repeated": lambda n: ("curl " * n)[:n],
+    "quoted names and commas": lambda n: ('"token", ' * n)[:n],
 }
 
 
@@ -129,6 +135,9 @@ ADVERSARIAL: dict[str, Callable[[int], str]] = {
     "base64 of digits": lambda n: ("MTAwNDAw" * n)[:n],
     "token characters and dots": lambda n: ("MTAw.abcdef." * n)[:n],
     "0.A and token characters": lambda n: ("0.A" + "a" * 60 + ".Ag" + "b" * 300) * (n // 366 + 1),
+    "log levels and words": lambda n: ("[DEBUG] ab cd " * n)[:n],
+    "backslash-continued lines": lambda n: ("curl -u \\\n" * n)[:n],
+    "query keys": lambda n: ("?key=" + "a1" * 30) * (n // 65 + 1),
 }
 
 

@@ -209,17 +209,37 @@ def _in_processes(entries: list[Any], settings: Any, honour_allow: bool) -> tupl
     with multiprocessing.get_context("fork").Pool(len(work)) as pool:
         results = pool.map(_scan_part, work)
     ordered = sorted((item for part in results for item in part), key=lambda item: item[0])
-    return len(ordered), [finding for _index, found in ordered for finding in found]
+    failed = [index for index, found in ordered if found is None]
+    if failed:  # read again here, where its error is raised as one process raises it (or, if it reads now, scanned)
+        from gitmem.scan import sources as src
+
+        source = src.read_entry(entries[failed[0]])
+        source_job = job(source) if source is not None else None
+        if source_job is not None:
+            again, depth, pragmas, kind = source_job
+            found = src.findings_in(
+                again, settings, decode=depth, pragmas=pragmas, honour_allow=honour_allow, kind=kind
+            )
+            ordered = [(index, found if index == failed[0] else items) for index, items in ordered]
+    done = [(index, found) for index, found in ordered if found is not None]
+    return len(done), [finding for _index, found in done for finding in found]
 
 
-def _scan_part(work: tuple[list[tuple[int, Any]], Any, bool]) -> list[tuple[int, list[Any]]]:
-    """In a worker: read and scan each file of one part, as the single process does."""
+def _scan_part(work: tuple[list[tuple[int, Any]], Any, bool]) -> list[tuple[int, list[Any] | None]]:
+    """In a worker: read and scan each file of one part, as the single process does. A file that cannot be read
+    (larger than the limit, unreadable) is given back as ``None``: the parent reads it again and raises its
+    error, which may not survive the way back (the pool unpickles an exception by its arguments, and TooLarge's are
+    not those it was raised with: the pool's result thread died on it and the scan waited forever)."""
     from gitmem.scan import sources as src
 
     numbered, settings, honour_allow = work
-    out = []
+    out: list[tuple[int, list[Any] | None]] = []
     for index, entry in numbered:
-        source = src.read_entry(entry)
+        try:
+            source = src.read_entry(entry)
+        except Exception:  # any error: raised again in the parent
+            out.append((index, None))
+            continue
         if source is None:
             continue
         source, depth, pragmas, kind = job(source)

@@ -187,6 +187,8 @@ def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
             name = match.group(name_group)
             if name is None:
                 continue
+            if rule.name_check is not None:  # a rule that judges its names itself (secret-in-log)
+                return match.span(secret_group) if rule.name_check(name) else None
             if filters.secret_name(name):
                 return match.span(secret_group)
             # "<provider>Key" (azureKey, apiMaticKey): a key of some service, when its value is unmistakably random
@@ -285,6 +287,8 @@ def _scan_raw(text: str, kind: str) -> list[Span]:
             windows = _merge([*triggered[number], *_windows(text, lowered, woken[number], line_cache, occurrences)])
         else:
             windows = _windows(text, lowered, woken[number], line_cache, occurrences)
+        if rule.continued:
+            windows = _continued(text, windows)
         for start, end in windows:
             position = start
             while (match := pattern.search(text, position, end)) is not None:
@@ -350,6 +354,31 @@ def _windows(
             cache[keyword] = found
         spans.update(found)
     return _merge(spans)
+
+
+# A shell command goes on over the lines a backslash ends (curl … \ -H "Authorization: …"): a continued rule's
+# window runs on over at most this many of them, each no longer than LONG_LINE.
+CONTINUED_LINES = 20
+
+
+def _continued(text: str, windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``windows``, each run on over the lines that a backslash at the end of the line before continues."""
+    out: list[tuple[int, int]] = []
+    for start, end in windows:  # in order, apart (from _windows or _merge)
+        if out and end <= out[-1][1]:
+            continue  # a line the window before runs on over: each line is looked at once
+        if out and start <= out[-1][1]:
+            start = out.pop()[0]
+        for _ in range(CONTINUED_LINES):
+            if end >= len(text) or not text[max(start, end - 2) : end].rstrip("\r").endswith("\\"):
+                break
+            following = text.find("\n", end + 1)
+            following = len(text) if following == -1 else following
+            if following - end > LONG_LINE:
+                break
+            end = following
+        out.append((start, end))
+    return out
 
 
 def _merge(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:

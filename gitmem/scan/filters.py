@@ -273,6 +273,23 @@ def service_key_name(name: str) -> bool:
     return len(parts) > 1 and parts[-2] not in _DATA_KEYS
 
 
+_TRAILING_DIGITS_RE = lazy(r"[0-9]+$")
+
+
+def logged_secret_name(name: str) -> bool:
+    """Whether the name a log line prints a value under says credential: as ``secret_name`` (``phrase token1``:
+    numbered), and also a key alone or after a service's name (``Using Key=…``, ``Using adobe KEY=…``), which a
+    program's log prints as the key it is using; never a data structure's key (``cacheKey``) nor a public one."""
+    parts = [p.lower() for p in _SPLIT_RE.split(_CAMEL_RE.sub("_", name)) if p]
+    if parts:
+        parts[-1] = _TRAILING_DIGITS_RE.sub("", parts[-1]) or parts[-1]
+    if not parts or any(p in _NOT_SECRET_PARTS for p in parts) or parts[-1] in _NOT_SECRET_TAILS:
+        return False
+    if secret_name("_".join(parts)):
+        return True
+    return parts[-1] == "key" and (len(parts) == 1 or parts[-2] not in _DATA_KEYS)
+
+
 def random_key(value: str) -> bool:
     """A value no one wrote by hand: 24 characters or more, letters and digits mixed, the entropy of random ones."""
     if len(value) < 24 or len(value) > 500 or not plausible_in_code(value) or not plausible(value):
@@ -331,7 +348,7 @@ _NOT_VALUES = frozenset(
 def plausible(value: str, *, short: bool = False) -> bool:
     """Whether a value in a credential's place looks chosen to be hard to guess, rather than code or a stand-in."""
     length = len(value)
-    if length < (6 if short else 8) or length > 500:
+    if length < (6 if short else 8) or length > 2000:
         return False
     lowered = value.lower()
     if _stand_in(value, lowered) or _code_or_reference(value):
@@ -455,3 +472,26 @@ def plausible_in_code(value: str) -> bool:
     if any(part.lower() in _FIXTURE_WORDS for part in _SEGMENT_RE.findall(value)):
         return False
     return entropy(value) >= (3.0 if len(value) < 16 else 3.3)
+
+
+def generated(value: str) -> bool:
+    """A value that looks both chosen to be hard to guess and generated (``plausible`` and ``plausible_in_code``):
+    what a rule without a name to lean on (``curl -u KEY:``) asks of its value in code."""
+    return plausible(value) and plausible_in_code(value)
+
+
+def twitter_bearer(secret: str) -> bool:
+    """A Twitter app-only bearer token: after its twenty-two A's, URL-encoded random characters (an escape at least,
+    and the entropy of random ones), not a run of one character."""
+    rest = secret.lstrip("A")
+    return "%" in rest and entropy(rest) >= 4.0 and not is_placeholder(rest)
+
+
+def random_value(value: str) -> bool:
+    """A generated value that is no words joined either (``user_profile_settings_v2`` is a name): of the pieces
+    between its separators, not two or more, and half or more, are lower-case words, as a random key's never are."""
+    if not generated(value):
+        return False
+    pieces = [piece for piece in value.replace("-", "_").replace(".", "_").replace("~", "_").split("_") if piece]
+    words = sum(1 for piece in pieces if len(piece) >= 3 and piece.isalpha() and piece.islower())
+    return not (words >= 2 and words * 2 >= len(pieces))

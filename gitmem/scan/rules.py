@@ -43,6 +43,11 @@ class Rule(NamedTuple):
     # A private key: judged by its ``check`` alone (filters.key_material), never by the entropy floor, placeholder or
     # documented-example filters, which take the runs of "A" in every OpenSSH key body for a stand-in.
     key: bool = False
+    # A shell command: the rule's window runs on over the lines a backslash at the end continues (engine._continued)
+    continued: bool = False
+    # A generic rule's own test of the name a value is assigned to, instead of ``filters.secret_name`` (and the
+    # service-key test): a log line names a credential in fewer words ("Using Key=…").
+    name_check: Callable[[str], bool] | None = None
 
 
 # -- example builders: deterministic pseudo-random strings ------------------------------------------------------------
@@ -113,6 +118,11 @@ _ASSIGN = r"""["']?\s*(?:=|:=|:|=>|->)\s*["'`]?"""  # between a name and its val
 _PEM = "-----BEGIN RSA " + "PRIVATE KEY-----"
 _PEM_END = "-----END RSA " + "PRIVATE KEY-----"
 
+
+# An option of a curl command: the rule runs on the lines that hold the word curl and on those their backslashes
+# continue (Rule.continued), so the option is found where it stands, without scanning back to the word curl (which
+# cost every "curl" of a line a bounded search of its own)
+_CURL_OPTION = r"(?<!\S)"
 
 _PROSE_NAMES = (
     r"(?:(?:aws\s+)?secret\s+access\s+key|(?:api|access|secret|private|auth)[ _-]?key|password|passphrase|passcode"
@@ -916,11 +926,23 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="newrelic-key",
-        description="New Relic user, browser or ingest key",
-        keywords=("nrak-", "nrjs-", "nrii-"),
-        pattern=_B + r"(?P<secret>NR(?:AK|JS|II)-[A-Za-z0-9]{19,32})" + _E,
+        description="New Relic user, browser, ingest, Insights, license key or mobile app token",
+        keywords=("nrak-", "nrjs-", "nrii-", "nriq-", "nrbr-", "ffffnral", "-nrma"),
+        pattern=(
+            _B + r"(?P<secret>NRAK-[A-Za-z0-9]{27}|NR(?:JS|BR)-[a-f0-9]{19}"
+            r"|NRI[IQ]-(?:[A-Za-z0-9_-]{32}|[A-Za-z0-9_-]{25})"
+            # license keys end in FFFFNRAL, mobile app tokens in -NRMA (an EU account's begin with eu01xx)
+            r"|(?:[0-9a-f]{32}|eu01xx[0-9a-f]{26})FFFFNRAL|(?:AA[0-9a-f]{40}|eu01xx[0-9a-f]{36})-NRMA)" + _EH
+        ),
         entropy=3.5,
-        examples=lambda: (_j("NEW_RELIC_API_KEY=NRAK-", _r(_UPPER + _DIGITS, 27)),),
+        examples=lambda: (
+            _j("NEW_RELIC_API_KEY=NRAK-", _r(_UPPER + _DIGITS, 27)),
+            _j("NEW_RELIC_QUERY_KEY=NRIQ-", _r(_URLSAFE, 25)),
+            _j("NEW_RELIC_LICENSE_KEY=", _r(_HEX, 32), "FFFFNRAL"),
+            _j("license_key: eu01xx", _r(_HEX, 26), "FFFFNRAL"),
+            _j('"appToken": "AA', _r(_HEX, 40), '-NRMA"'),
+        ),
+        counter_examples=lambda: ("NEW_RELIC_LICENSE_KEY=" + "0" * 32 + "FFFFNRAL", "NRIQ-xxxxxxxxxxxxxxxxxxxxxxxxx"),
     ),
     Rule(
         id="datadog-api-key",
@@ -1011,10 +1033,11 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="uuid-api-key",
-        description="Heroku, HubSpot or npm key in the shape of a UUID, where its name says which",
-        keywords=("heroku", "hubspot", "hapikey", "npm", "_authtoken"),
+        description="Heroku, HubSpot, npm or Snyk key in the shape of a UUID, where its name says which",
+        keywords=("heroku", "hubspot", "hapikey", "npm", "_authtoken", "snyk"),
         pattern=(
-            r"(?i:(?:heroku|hubspot|npm)[\w.-]{0,30}?(?:api[_.-]?key|key|token|auth|secret|password)|hapikey|_authToken)"
+            r"(?i:(?:heroku|hubspot|npm|snyk)[\w.-]{0,30}?(?:api[_.-]?key|key|token|auth|secret|password)|hapikey"
+            r"|_authToken)"
             r"[\"']?\s*(?:=|:|=>)\s*[\"']?"
             r"(?P<secret>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?![\w-])"
         ),
@@ -1276,6 +1299,125 @@ RULES: tuple[Rule, ...] = (
         examples=lambda: (_j("TEAMWORK_TOKEN=tkn.v1_", _r(_ALNUM, 71), "="),),
         counter_examples=lambda: ("tkn.v1_" + "x" * 71,),
     ),
+    Rule(
+        id="sidekiq-credentials",
+        description="Sidekiq Pro or Enterprise gem server credentials (Bundler's setting, or in the source URL)",
+        keywords=("contribsys",),
+        pattern=(
+            r"(?:(?i:BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM)[\"']?[ \t]*(?:=|:|=>)[ \t]*[\"']?"
+            r"|(?i:https?)://(?=[a-f0-9]{8}:[a-f0-9]{8}@(?i:gems|enterprise)\.contribsys\.com(?![\w.-])))"
+            r"(?P<secret>[a-f0-9]{8}:[a-f0-9]{8})(?![\w:])"
+        ),
+        examples=lambda: (
+            _j("export BUNDLE_ENTERPRISE__CONTRIBSYS__COM=", _r(_HEX, 8), ":", _r(_HEX, 8)),
+            _j('source "https://', _r(_HEX, 8), ":", _r(_HEX, 8), '@enterprise.contribsys.com/" do'),
+        ),
+        counter_examples=lambda: (
+            "BUNDLE_GEMS__CONTRIBSYS__COM=00000000:00000000",
+            'source "https://gems.contribsys.com/" do',
+            "BUNDLE_GEMS__CONTRIBSYS__COM=${SIDEKIQ_CREDENTIALS}",
+        ),
+    ),
+    Rule(
+        id="harness-token",
+        description="Harness personal access or service-account token",
+        keywords=("pat.", "sat."),
+        pattern=_B + r"(?P<secret>[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20})" + _E,
+        entropy=3.5,
+        examples=lambda: (
+            _j("HARNESS_API_KEY=pat.", _r(_URLSAFE, 22), ".", _r(_HEX, 24), ".", _r(_ALNUM, 20)),
+            _j('token: "sat.', _r(_URLSAFE, 22), ".", _r(_ALNUM, 24), ".", _r(_ALNUM, 20), '"'),
+        ),
+        counter_examples=lambda: ("pat." + "x" * 22 + "." + "x" * 24 + "." + "x" * 20,),
+    ),
+    Rule(
+        id="shippo-live-token",
+        description="Shippo live API token",
+        keywords=("shippo_live_",),
+        pattern=_B + r"(?P<secret>shippo_live_[a-fA-F0-9]{40})" + _E,
+        entropy=3.0,
+        examples=lambda: (_j("SHIPPO_API_TOKEN=shippo_live_", _r(_HEX, 40)),),
+        counter_examples=lambda: ("SHIPPO_API_TOKEN=shippo_test_" + _r(_HEX, 40),),
+    ),
+    Rule(
+        id="typeform-token",
+        description="Typeform personal access token",
+        keywords=("tfp_",),
+        pattern=_B + r"(?P<secret>tfp_[A-Za-z0-9_.=-]{40,60})" + _EH,
+        entropy=3.5,
+        examples=lambda: (_j("TYPEFORM_TOKEN=tfp_", _r(_ALNUM, 44), "_", _r(_ALNUM, 14)),),
+        counter_examples=lambda: ("tfp_" + "x" * 44,),
+    ),
+    Rule(
+        id="twitter-bearer-token",
+        description="Twitter (X) app-only bearer token",
+        keywords=("aaaaaaaaaaaaaaaaaaaaaa",),
+        # Twenty-two A's, then the URL-encoded token (its %2B, %2F, %3D are part of it): the A's are the format,
+        # so the placeholder filter, which takes a run of one character for a stand-in, is off and the check asks
+        # the rest for the entropy of a random token and one escape at least.
+        pattern=r"(?<![A-Za-z0-9%])(?P<secret>A{22}[A-Za-z0-9%]{80,110})(?![A-Za-z0-9%])",
+        placeholders=False,
+        check=filters.twitter_bearer,
+        examples=lambda: (
+            _j("TWITTER_BEARER_TOKEN=", "A" * 22, _r(_ALNUM, 30), "%2B", _r(_ALNUM, 20), "%3D", _r(_ALNUM, 50)),
+        ),
+        counter_examples=lambda: ("A" * 22 + "B" * 90, "A" * 22 + "x" * 40 + "%2B" + "x" * 40),
+    ),
+    Rule(
+        id="bitbucket-datacenter-token",
+        description="Bitbucket Data Center HTTP access token",
+        keywords=("bbdc-",),
+        pattern=_B + r"(?P<secret>BBDC-[A-Za-z0-9+/@_-]{40,50})(?![A-Za-z0-9+/@_-])",
+        entropy=4.0,
+        examples=lambda: (_j("BITBUCKET_TOKEN=BBDC-", _r(_B64, 44)),),
+        counter_examples=lambda: ("BBDC-" + "A" * 44,),
+    ),
+    Rule(
+        id="aws-appsync-api-key",
+        description="AWS AppSync GraphQL API key",
+        keywords=("da2-",),
+        pattern=_B + r"(?P<secret>da2-[a-z0-9]{26})" + _E,
+        entropy=3.5,
+        examples=lambda: (_j('const apiKey = "da2-', _r(_LOWER + _DIGITS, 26), '";'),),
+        counter_examples=lambda: ("da2-" + "x" * 26,),
+    ),
+    Rule(
+        id="azure-app-configuration-key",
+        description="Azure App Configuration connection string's secret",
+        keywords=("azconfig.io",),
+        pattern=(
+            r"Endpoint=https://[A-Za-z0-9-]{1,63}\.azconfig\.io;Id=[A-Za-z0-9+/=:_-]{1,64};"
+            r"Secret=(?P<secret>[A-Za-z0-9+/]{20,100}={0,2})(?![A-Za-z0-9+/=])"
+        ),
+        entropy=4.0,
+        examples=lambda: (
+            _j(
+                "Endpoint=https://prod-cfg.azconfig.io;Id=",
+                _r(_ALNUM, 4),
+                "-l1-s0:",
+                _r(_ALNUM, 20),
+                ";Secret=",
+                _r(_B64, 43),
+                "=",
+            ),
+        ),
+        counter_examples=lambda: ("Endpoint=https://prod-cfg.azconfig.io;Id=abcd;Secret=<secret>",),
+    ),
+    Rule(
+        id="maxmind-license-key",
+        description="MaxMind license key (GeoIP.conf, or the key's _mmk format)",
+        keywords=("licensekey", "_mmk"),
+        pattern=(
+            r"(?:^[ \t]*LicenseKey[ \t]+(?=[A-Za-z0-9_]{12,64}[ \t]*\r?$)"
+            r"|(?<![A-Za-z0-9_])(?=[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk(?![A-Za-z0-9_])))(?P<secret>[A-Za-z0-9_]{12,64}+)"
+        ),
+        check=filters.generated,
+        examples=lambda: (
+            _j("AccountID 123456\nLicenseKey ", _r(_ALNUM, 16), "\nEditionIDs GeoLite2-City"),
+            _j("MAXMIND_LICENSE_KEY=", _r(_ALNUM, 6), "_", _r(_ALNUM, 29), "_mmk"),
+        ),
+        counter_examples=lambda: ("LicenseKey YOUR_LICENSE_KEY_HERE", "LicenseKey 000000000000"),
+    ),
     # -- tokens without a provider: JWTs, credentials in URLs and headers -------------------------------------------
     Rule(
         id="jwt",
@@ -1357,6 +1499,22 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        id="url-key-parameter",
+        description="An API key in a URL's key= query parameter (?key=…, as Google's and many REST APIs take it)",
+        keywords=("?key=", "&key="),
+        pattern=r"[?&](?i:key)=(?P<secret>[A-Za-z0-9_.~-]{20,200}+)(?![^&#\s\"'`<>)\]])",
+        check=filters.random_value,
+        examples=lambda: (
+            _j('url := "https://api.example.org/v1/users?key=', _r(_LOWER + _DIGITS, 36), '"'),
+            _j("base_url: https://api.example.org/v1/rates?format=json&key=", _r(_ALNUM, 32), "&limit=5"),
+        ),
+        counter_examples=lambda: (
+            "https://example.org/search?key=user_profile_settings_v2",
+            "https://storage.example.org/get?key=" + "reports/2024/summary.csv",
+            "https://example.org/?key=${API_KEY}",
+        ),
+    ),
+    Rule(
         id="basic-auth-header",
         description="HTTP Basic credentials (base64 of user:password)",
         keywords=("basic",),
@@ -1391,32 +1549,57 @@ RULES: tuple[Rule, ...] = (
         id="curl-basic-auth",
         description="curl -u user:password on a command line",
         keywords=("curl",),
-        pattern=(
-            r"\bcurl\b[^\n]{0,400}?\s(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{1,64}:[\"']?"
-            r"(?P<secret>[^\s\"'$]{3,128})"
-        ),
+        pattern=(_CURL_OPTION + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{0,64}:[\"']?(?P<secret>[^\s\"'$]{3,128})"),
+        continued=True,
         check=filters.url_password,
         prose_check=filters.url_password_in_prose,
         examples=lambda: (
             _j("curl -u deploy:", _r(_ALNUM, 16), " https://api.example.org/v1/items"),
             _j("curl -s --user 'ci-bot:", _r(_ALNUM, 20), "' https://example.org/upload"),
             _j("curl --user app:'", _r(_ALNUM, 16), "' -iX PATCH https://example.org/oauth2/token"),
+            _j("curl -X POST https://example.org/api \\\n  -d 'q=1' \\\n  -u deploy:", _r(_ALNUM, 16), "\n"),
+            _j('curl -u ":', _r(_ALNUM, 14), '" https://localhost:9200'),
         ),
-        counter_examples=lambda: ("curl -u user:password https://x.org", "curl -u admin:$ADMIN_PASSWORD https://x.org"),
+        counter_examples=lambda: (
+            "curl -u user:password https://x.org",
+            "curl -u admin:$ADMIN_PASSWORD https://x.org",
+            'curl -u ":" https://localhost:9200',
+            "curl -X POST https://example.org/api\n  -u deploy:" + _r(_ALNUM, 16),
+        ),
+    ),
+    Rule(
+        id="curl-token-user",
+        description="curl -u key: (an API key as the user name, no password, as Stripe's API documents)",
+        keywords=("curl",),
+        pattern=_CURL_OPTION + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?(?P<secret>[^\s:\"'$]{8,128}):[\"']?(?![^\s])",
+        continued=True,
+        check=filters.generated,
+        prose_check=filters.plausible,
+        examples=lambda: (
+            _j('curl -u "', _r(_ALNUM, 12), '!:" https://localhost:9200'),
+            _j("curl https://api.example.org/v1/charges \\\n  -u key_", _r(_ALNUM, 24), ": \\\n  -d amount=2000"),
+        ),
+        counter_examples=lambda: (
+            'curl -u "myusername" http://localhost:15130/api',
+            "curl -u deploy-bot: https://example.org",
+            "curl -u $API_KEY: https://example.org",
+        ),
     ),
     Rule(
         id="curl-auth-header",
         description="curl -H with an Authorization or API-key header",
         keywords=("curl",),
         pattern=(
-            r"\bcurl\b[^\n]{0,400}?\s(?:-H|--header)[ \t]*[\"']"
+            _CURL_OPTION + r"(?:-H|--header)[ \t]*[\"']"
             r"(?i:(?:proxy-)?authorization|x-[a-z-]{0,30}?(?:api-?key|token|auth)|api-?key|api-token|token"
             r"|private-token)[ \t]*:[ \t]*"
             r"(?:(?:Basic|Bearer|Token|token|Bot|bearer|Api-Token)[ \t]+)?(?P<secret>[^\s\"'$]{8,300})"
         ),
         check=filters.plausible,
+        continued=True,
         examples=lambda: (
             _j("curl -X POST -H 'Authorization: ", _r(_ALNUM, 40), "' https://api.example.org"),
+            _j('curl -X GET \\\n     -H "apikey: ', _r(_ALNUM, 36), '" \\\n     -H "Accept: application/json"'),
             _j('curl https://api.example.org -H "X-API-Key: ', _r(_ALNUM, 32), '"'),
             _j('curl -X GET https://example.org/ -H "X-Octopus-ApiKey: ', _r(_ALNUM, 32), '"'),
         ),
@@ -1436,7 +1619,7 @@ RULES: tuple[Rule, ...] = (
             # name = "value" (code, JSON, YAML, TOML), a quoted value of one word, optionally after "Bearer "
             r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80}+)["']?\]?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
             r"""(?:[rbuRBU]{1,2}(?=["'])|\b(?:str|String)\()?"""
-            r"""(?P<q>["'`])(?:(?:Bearer|Basic|Token|token)\s+)?(?P<secret>[^"'`\s\\]{6,500}+)(?P=q)"""
+            r"""(?P<q>["'`])[ \t]?(?:(?:Bearer|Basic|Token|token)\s+)?(?P<secret>[^"'`\s\\]{6,2000}+)[ \t\r]?(?P=q)"""
             # NAME=value at the start of a line (.env, shell, YAML, INI, properties, Dockerfile)
             r"""|^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?(?P<name2>[A-Za-z_][\w.-]{0,80}+)"""
             r"""[ \t]*[=:][ \t]*"""
@@ -1457,6 +1640,10 @@ RULES: tuple[Rule, ...] = (
             r"""|\bdefine\(\s*["'](?P<name9>\w{1,80}+)["']\s*,\s*["'](?P<secret9>[^"'\s]{6,500}+)["']"""
             # Server=db;User Id=sa;Password=…; (connection strings)
             r"""|(?:(?<=[;"'])|^)[ \t]*(?P<name10>(?i:password|pwd))[ \t]*=[ \t]*(?P<secret10>[^;"'\s]{6,500}+)"""
+            # { "AccountKey", "…" }, .Add("ApiKey", "…"), Header.Set("X-Api-Key", "…"): a name and its value, two
+            # strings that are all a pair of brackets holds (in a list of names, one holds a credential's word)
+            r"""|(?<=[({\[])[ \t]*(?P<q11>["'])(?P<name11>[A-Za-z][\w.-]{0,60}+)(?P=q11)[ \t]*,[ \t]*(?P<q12>["'])"""
+            r"""(?:(?:Bearer|Basic|Token|token)[ \t]+)?(?P<secret11>[^"'`\s\\]{6,500}+)(?P=q12)(?=[ \t]*[)}\]])"""
         ),
         # Names and values end where their character class ends and the next piece cannot begin inside them, so they
         # are possessive (``{m,n}+``): the same matches, without backtracking through every shorter name on a
@@ -1477,6 +1664,8 @@ RULES: tuple[Rule, ...] = (
             _j('<add key="Payments:ApiKey" value="', _r(_ALNUM, 32), '" />'),
             _j("define( 'DB_PASSWORD', '", _r(_ALNUM, 10), "!', );"),
             _j('"Server=tcp:db.internal;Database=app;User Id=app;Password=', _r(_ALNUM, 16), ';"'),
+            _j('this.Context.Add("AccountKey", "', _r(_ALNUM, 30), '");'),
+            _j("req.Header.Set('X-Acme-Api-Key', '", _r(_ALNUM, 32), "')"),
         ),
         counter_examples=lambda: (
             'password = os.environ["DB_PASSWORD"]',
@@ -1495,6 +1684,42 @@ RULES: tuple[Rule, ...] = (
             'secret_id = "4f0c6c1e-1e2a-4b7e-9c1d-2a3b4c5d6e7f"',
             "if password == 'x7!kLmP9q':",
             'integrity: "sha512-' + _r(_B64, 86) + '=="',
+            'headers.Set("Authorization", "Bearer " + token)',
+            'os.environ.get("SECRET_KEY", "dev-secret-key")',
+            '("password", "Passwort"), ("token", "Jeton")',
+            "NAMES = {'AccountCredential', '" + _r(_ALNUM, 30) + "', 'AccountStore'}",
+        ),
+    ),
+    Rule(
+        id="secret-in-log",
+        description="A credential a program's log line prints: [DEBUG] Using Key=…, DEBUG:root:token=…",
+        # A log line after its level ("[DEBUG]", "[info]", Python logging's "DEBUG:root:"): up to four words of the
+        # message, then a name (its last two words: "Using Key", "adobe KEY", "public key") and a value. The name is
+        # judged by filters.logged_secret_name, which takes a key after any word but a data structure's or a public
+        # one for a credential ("Using Key=…": a log prints the key in use); the value as a generic one's.
+        keywords=("[debug]", "[trace]", "[info]", "[notice]", "[warn]", "[warning]", "[error]", "[fatal]", "debug:"),
+        pattern=(
+            r"(?:\[(?i:debug|trace|info|notice|warn|warning|error|fatal)\]|(?<![\w-])(?:DEBUG|TRACE):(?:\w{1,40}:)?)"
+            r"[ \t]*(?:[^\s=]{1,40}[ \t]+){0,4}?(?P<name>(?:[A-Za-z][\w.-]{0,40}[ \t]+)?[A-Za-z][\w.-]{0,60}+)"
+            r"[ \t]*[=:][ \t]*[\"']?"
+            r"(?P<secret>[^\s\"'`,;]{6,500}+)"
+        ),
+        check=filters.plausible,
+        generic=True,
+        name_check=filters.logged_secret_name,
+        examples=lambda: (
+            _j("[DEBUG] Using Key=", _r(_ALNUM, 36)),
+            _j("2026-05-01 12:00:03 [info] sending request: using acme key = ", _r(_HEX, 40)),
+            _j("\t[DEBUG] phrase token2 = '", _r(_ALNUM, 8), _r(_HEX, 32), "'"),
+            _j("DEBUG:root:connecting with secret=", _r(_URLSAFE, 30)),
+        ),
+        counter_examples=lambda: (
+            "[DEBUG] Using ID=" + _r(_ALNUM, 24),
+            "[DEBUG] cacheKey=" + _r(_ALNUM, 30),
+            "[INFO] using key = ${ACME_KEY}",
+            "[DEBUG] Using public key=" + _r(_ALNUM, 40),
+            "[DEBUG] token_url=https://auth.example.org/oauth/token",
+            "[INFO] Using Key=aaaaaaaaaaaaaaaaaaaaaaaa",
         ),
     ),
     Rule(
