@@ -13,10 +13,12 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from gitmem import yamlio
 from gitmem.cli import main
 
 
@@ -56,6 +58,22 @@ def tree_digest(folder: Path) -> str:
 def gitmem_command() -> list[str]:
     exe = shutil.which("gitmem", path=str(Path(sys.executable).parent))
     return [exe] if exe else [sys.executable, "-m", "gitmem"]
+
+
+def store_repo(root: Path, memories: list[dict[str, Any]], target: str = "claude") -> Path:
+    """A git repository at ``root`` with gitmem set up for ``target`` and ``memories`` written as memory files (kind
+    convention, active, unless a memory says otherwise), not compiled."""
+    root.mkdir(parents=True)
+    git(root, "init", "-q", "-b", "main")
+    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
+    done = subprocess.run(
+        [*gitmem_command(), "init", "--no-hooks", "--target", target], cwd=root, capture_output=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    for data in memories:
+        data = {"kind": "convention", "status": "active", "created": "2026-01-01", **data}
+        (root / ".memory" / "memories" / f"{data['id']}.yaml").write_text(yamlio.dump(data), encoding="utf-8")
+    return root
 
 
 @pytest.fixture(autouse=True)

@@ -5,19 +5,15 @@ and a body's code block keeps its lines. In a real repository, through the hook'
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from gitmem import yamlio
 from gitmem.recall import anchors
 from gitmem.session import inject
 from gitmem.session.run import run
-from tests.conftest import git, gitmem_command
+from tests.conftest import store_repo
 
 
 @pytest.mark.parametrize(
@@ -85,18 +81,7 @@ MEMORIES: list[dict[str, Any]] = [
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("anchors") / "repo"
-    root.mkdir()
-    git(root, "init", "-q", "-b", "main")
-    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
-    done = subprocess.run(
-        [*gitmem_command(), "init", "--no-hooks", "--target", "claude"], cwd=root, capture_output=True, env=env
-    )
-    assert done.returncode == 0, done.stderr
-    for data in MEMORIES:
-        data = {"kind": "convention", "status": "active", "created": "2026-01-01", **data}
-        (root / ".memory" / "memories" / f"{data['id']}.yaml").write_text(yamlio.dump(data), encoding="utf-8")
-    return root
+    return store_repo(tmp_path_factory.mktemp("anchors") / "repo", MEMORIES)
 
 
 def _ask(root: Path, prompt: str, session: str, **more: Any) -> tuple[tuple[str, ...], str]:

@@ -5,18 +5,14 @@ weight, yet "add a feature flag" is about the memory titled "Gate unfinished fea
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from gitmem import yamlio
 from gitmem.recall.results import term_pairs
 from gitmem.session.run import run
-from tests.conftest import git, gitmem_command
+from tests.conftest import store_repo
 
 
 def test_the_pairs_of_a_prompt_skip_stop_words_and_keep_order() -> None:
@@ -58,18 +54,7 @@ MEMORIES: list[dict[str, Any]] = [
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("phrases") / "repo"
-    root.mkdir()
-    git(root, "init", "-q", "-b", "main")
-    env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
-    done = subprocess.run(
-        [*gitmem_command(), "init", "--no-hooks", "--target", "claude"], cwd=root, capture_output=True, env=env
-    )
-    assert done.returncode == 0, done.stderr
-    for data in MEMORIES:
-        data = {"kind": "convention", "status": "active", "created": "2026-01-01", **data}
-        (root / ".memory" / "memories" / f"{data['id']}.yaml").write_text(yamlio.dump(data), encoding="utf-8")
-    return root
+    return store_repo(tmp_path_factory.mktemp("phrases") / "repo", MEMORIES)
 
 
 def _ask(root: Path, prompt: str, session: str) -> tuple[str, ...]:
