@@ -46,6 +46,7 @@ sys.path.insert(0, str(HERE))
 
 import delivery_memories  # noqa: E402
 import delivery_prompts  # noqa: E402
+import fair  # noqa: E402
 
 BUDGET = 200
 CHARS_PER_TOKEN = 4
@@ -285,6 +286,7 @@ def main() -> None:
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--words", choices=("none", "author", "blind"), default="author", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    fair.bytecode(args.base)
     if args.worker:
         print(json.dumps(worker(args.worker, args.words, args.runs)))
         return

@@ -38,7 +38,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from benchmarks import peer_suite  # noqa: E402
+from benchmarks import fair, peer_suite  # noqa: E402
 from benchmarks.bench_hook_scan import measure, peers, typical_commit  # noqa: E402
 from benchmarks.bench_realcode import SCANNERS, Location, _tool, stdlib_tree, tree_bytes  # noqa: E402
 
@@ -322,6 +322,7 @@ def main() -> None:
     parser.add_argument("--show-families", type=int, default=15)
     parser.add_argument("--only", nargs="*", type=int, help="sections to run (1-5)")
     args = parser.parse_args()
+    fair.bytecode(args.base)
     for tool in ("ssh-keygen", "openssl"):
         if shutil.which(tool) is None:
             raise SystemExit(f"{tool} is needed (apt-get install openssh-client openssl)")

@@ -38,6 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import fair  # noqa: E402
 from bench_recall import gitmem_command  # noqa: E402
 
 # Ordinary code to commit: gitmem's own modules (no secrets), and the lines each change appends.
@@ -112,6 +113,7 @@ def main() -> None:
     parser.add_argument("--base", type=Path, help="another checkout of gitmem to run beside this one (before/after)")
     parser.add_argument("--installed", type=Path, help="a virtual environment where `pip install .` installed gitmem")
     args = parser.parse_args()
+    fair.bytecode(args.base)
     # Byte-compile first, as installing does (this environment may set PYTHONDONTWRITEBYTECODE).
     for package in (ROOT / "gitmem", *([args.base / "gitmem"] if args.base else [])):
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True, capture_output=True)

@@ -30,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import fair
 import hook_pairs
 import hook_project
 from bench_recall import gitmem_command
@@ -51,6 +52,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--base", type=Path, help="another checkout of gitmem to run beside this one (before/after)")
     args = parser.parse_args()
+    fair.bytecode(args.base)
     gitmem = gitmem_command()
     # Byte-compile gitmem first, as installing it does (PYTHONDONTWRITEBYTECODE would otherwise make every run
     # compile its sources again, which no installed copy does).
