@@ -1,9 +1,11 @@
 """The rules files a project's own client settings name (``tools.NamesSetting``: Gemini CLI's ``context.fileName``
-in ``.gemini/settings.json``), read by compile (what each client reads, ``compile.settings``) and by the prompt hook
-(what the client has loaded already). Plain ``json`` and the gateway: cheap on the prompt hook's path.
+in ``.gemini/settings.json``), read by compile (what each client reads: ``also_read``, for
+``compile.delivery.with_settings``) and by the prompt hook (what the client has loaded already). Plain ``json`` and
+the gateway: cheap on the prompt hook's path.
 
-A setting that cannot be read (missing, refused by the gateway, too large, not JSON, not a name or a list of names)
-names nothing.
+The file is read as the client reads it: JSON with ``//`` and ``/* */`` comments (Gemini CLI strips them before
+parsing). A setting that cannot be read (missing, refused by the gateway, too large, not JSON, not a name or a list
+of names) names nothing: the record's reading stands.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 from gitmem import gateway
 from gitmem.errors import GitmemError
 from gitmem.project import Project
-from gitmem.tools import TARGETS, NamesSetting
+from gitmem.tools import READERS, TARGETS, NamesSetting
 
 ROOT_FILES = {target.root_file: target.name for target in TARGETS if not target.personal}
 
@@ -28,11 +30,83 @@ def named_files(project: Project, setting: NamesSetting) -> list[str]:
     return list(dict.fromkeys(name for name in names if isinstance(name, str) and name in ROOT_FILES))
 
 
+def also_read(project: Project) -> dict[str, tuple[str, ...]]:
+    """For each client whose project setting names other targets' root files: its record's name -> those targets."""
+    out: dict[str, tuple[str, ...]] = {}
+    for tool in READERS:
+        if tool.names_setting is None:
+            continue
+        names = named_files(project, tool.names_setting)
+        targets = tuple(ROOT_FILES[name] for name in names if ROOT_FILES[name] != tool.serves)
+        if targets:
+            out[tool.name] = targets
+    return out
+
+
 def _load(project: Project, name: str) -> Any:
     path = project.root / name
     if not path.is_file():
         return None
     try:
-        return json.loads(gateway.read_bytes(project, path, limit=gateway.CONFIG_LIMIT, display=name).decode("utf-8"))
-    except (OSError, GitmemError, UnicodeDecodeError, ValueError, RecursionError):
+        text = gateway.read_bytes(project, path, limit=gateway.CONFIG_LIMIT, display=name).decode("utf-8")
+    except (OSError, GitmemError, UnicodeDecodeError):
         return None
+    for attempt in (text, without_comments(text)):
+        try:
+            return json.loads(attempt)
+        except (ValueError, RecursionError):
+            continue
+    return None
+
+
+def without_comments(text: str) -> str:
+    """``text`` without its ``//`` and ``/* */`` comments outside strings (each a space), in one pass: the next quote
+    and the next slash are looked for once each, not again from every character."""
+    out: list[str] = []
+    at, quote, slash = 0, -1, -1
+    while at < len(text):
+        if quote < at:  # (none left: len(text), never looked for again)
+            quote = _find(text, '"', at)
+        if slash < at:
+            slash = _find(text, "/", at)
+        stop = min(quote, slash)
+        out.append(text[at:stop])
+        if stop == len(text):
+            break
+        if stop == quote:
+            end = _string_end(text, stop)
+            out.append(text[stop:end])
+            at = end
+        elif text.startswith("//", stop):
+            end = text.find("\n", stop)
+            at = len(text) if end < 0 else end
+            out.append(" ")
+        elif text.startswith("/*", stop):
+            end = text.find("*/", stop + 2)
+            at = len(text) if end < 0 else end + 2
+            out.append(" ")
+        else:
+            out.append("/")
+            at = stop + 1
+    return "".join(out)
+
+
+def _find(text: str, char: str, start: int) -> int:
+    """The next ``char`` from ``start``, or ``len(text)`` when there is none."""
+    found = text.find(char, start)
+    return len(text) if found < 0 else found
+
+
+def _string_end(text: str, start: int) -> int:
+    """Just past the JSON string that opens at ``start`` (its backslash escapes skipped), or the end of ``text``."""
+    at = start + 1
+    while True:
+        close = text.find('"', at)
+        if close < 0:
+            return len(text)
+        backslashes = 0
+        while text[close - 1 - backslashes] == "\\":
+            backslashes += 1
+        if backslashes % 2 == 0:
+            return close + 1
+        at = close + 1

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from gitmem import yamlio
-from gitmem.clientsettings import named_files
+from gitmem.clientsettings import named_files, without_comments
 from gitmem.project import find_project
 from gitmem.session.run import run
 from gitmem.tools import BY_NAME
@@ -29,6 +29,14 @@ SETTING = BY_NAME["gemini"].names_setting
         ('{"context": {"fileName": "AGENTS.md"}}', ["AGENTS.md"]),
         ('{"context": {"fileName": ["../../etc/passwd", "NOTES.md", 3, "AGENTS.md"]}}', ["AGENTS.md"]),
         ('{"context": "AGENTS.md"}', []),
+        # comments, as Gemini CLI strips them; a "//" or "/*" inside a string is text
+        (
+            '{\n  // which files\n  "context": {/* both */ "fileName": ["AGENTS.md", "GEMINI.md"]}\n}',
+            ["AGENTS.md", "GEMINI.md"],
+        ),
+        ('{"url": "https://x/*y", "context": {"fileName": "AGENTS.md"}} // end', ["AGENTS.md"]),
+        ('{"a": "say \\"//\\" here", "context": {"fileName": "AGENTS.md"}}', ["AGENTS.md"]),
+        ('{"context": {"fileName": "AGENTS.md"}} /* never closed', ["AGENTS.md"]),
         ("{not json", []),
         ("[" * 100_000 + "]" * 100_000, []),  # nested past the parser's depth
         ("\xff\xfe", []),
@@ -74,3 +82,15 @@ def test_the_prompt_hook_counts_what_the_setting_has_gemini_load(tmp_path: Path)
     (repo / ".gemini").mkdir(exist_ok=True)
     (repo / ".gemini" / "settings.json").write_text('{"context": {"fileName": ["AGENTS.md"]}}', encoding="utf-8")
     assert ask("after") == ()  # it loads AGENTS.md, which holds the memory: nothing to inject
+
+
+@pytest.mark.parametrize("unit", ['"', "/", "//\n", "/*", '"\\', '\\"'])
+def test_stripping_comments_takes_linear_time(unit: str) -> None:
+    import time
+
+    times = []
+    for size in (50_000, 200_000):
+        start = time.process_time()
+        without_comments(unit * size)
+        times.append(time.process_time() - start)
+    assert times[1] < 0.5 and times[1] < 8 * times[0] + 0.05  # 4x the input, not 16x the time

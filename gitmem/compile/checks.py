@@ -9,7 +9,6 @@ from collections.abc import Collection, Sequence
 from gitmem.compile.budget import CHARS_PER_TOKEN
 from gitmem.compile.changes import LimitUse, Report
 from gitmem.compile.plan import FilePlan, TargetPlan
-from gitmem.compile.readers import READERS, Reader
 from gitmem.compile.scoping import expand_braces
 from gitmem.errors import Problem
 from gitmem.memory.fields import stray_line_breaks
@@ -163,9 +162,7 @@ def ignored_fix(path: str) -> str:
     )
 
 
-def read_twice(
-    plans: Sequence[TargetPlan], touched: set[str], report: Report, readers: Sequence[Reader] = READERS
-) -> None:
+def read_twice(plans: Sequence[TargetPlan], touched: set[str], report: Report) -> None:
     """A client in use that would receive a memory twice (compile places each memory once, so only hand-written text
     can cause it: a CLAUDE.md the Copilot CLI reads beside AGENTS.md, an import written by hand): said when one of
     gitmem's files changes, as soft limits are."""
@@ -173,7 +170,7 @@ def read_twice(
 
     if not touched:
         return
-    for line in twice({plan.target.name: plan for plan in plans}, readers):
+    for line in twice({plan.target.name: plan for plan in plans}, report.readers):
         report.warnings.append(
             f"{line}: the copy outside AGENTS.md comes from hand-written text (an @AGENTS.md import of your own, which "
             "the clients that read both files follow): drop the import, or the target (`gitmem explain` shows each "

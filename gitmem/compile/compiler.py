@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gitmem import gateway
-from gitmem.compile import aider, block, checks, delivery, leftout, settings
+from gitmem.clientsettings import also_read
+from gitmem.compile import aider, block, checks, delivery, leftout
 from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.changes import FileChange, Report, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
@@ -128,7 +129,7 @@ def prepare(
     if config.sources and only is None:
         packs, pack_problems, shared = _shared(project, config, today or date.today())
         memories = [*memories, *shared]
-    readers = READERS if only is not None else delivery.with_settings(settings.also_read(project))
+    readers = READERS if only is not None else delivery.with_settings(also_read(project))
     targets, laid = _laid_out(project, targets, readers, personal=only is not None)
     reserved = {t.name: _hand_written(project, t) for t in targets if leftout.has_hard_size_limit(t)}
     plans = plan_targets(targets, memories, budgets, config.mcp, reserved, laid)
@@ -161,7 +162,7 @@ def prepare(
     report.warnings.extend(note for path, note in report.notes if path in touched)
     checks.rules_twice(memories, desired, finals, _first_block(report), report)
     checks.hidden_unicode(desired, finals, report)
-    checks.read_twice(report.plans, touched, report, readers)
+    checks.read_twice(report.plans, touched, report)
     report.changes.sort(key=lambda change: change.path)
     return report
 
