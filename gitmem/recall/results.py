@@ -49,7 +49,7 @@ class PromptMatch(NamedTuple):
     anchors: list[Anchor]
     matched: dict[str, set[str]]  # for each memory id found, the query terms its text matches
     rare: dict[str, set[str]]  # the query terms at most ``rare`` memories hold, and those holding them in their title
-    phrased: frozenset[str] = frozenset()  # the ids whose title holds two consecutive words of the query close by
+    phrased: frozenset[str] = frozenset()  # ids whose title or words hold two consecutive words of the query close by
 
 
 class Refreshed:
@@ -90,18 +90,24 @@ class Recalled:
 
 def query_terms(query: str) -> list[str]:
     """The words of a natural-language query that are worth searching for, in order, once each."""
-    words = [w.lower() for w in re.findall(r"\w+", query)]
-    kept = [w for w in words if w not in STOP_WORDS and (len(w) > 1 or w.isdigit())]
-    return list(dict.fromkeys(kept or words))
+    words = _words(query)
+    return list(dict.fromkeys(_kept(words) or words))
+
+
+def _words(query: str) -> list[str]:
+    return [w.lower() for w in re.findall(r"\w+", query)]
+
+
+def _kept(words: list[str]) -> list[str]:
+    """The words worth searching for: no stop words, no single letters."""
+    return [w for w in words if w not in STOP_WORDS and (len(w) > 1 or w.isdigit())]
 
 
 def term_pairs(query: str, most: int = 16) -> list[tuple[str, str]]:
     """The query's search words two by two as they follow each other (the stop words between them skipped), once
-    each: "add a feature flag" gives (add, feature) and (feature, flag). A memory whose title holds a pair close
-    together is about what the query says, whatever the rest of the store makes of each word alone."""
-    words = [w.lower() for w in re.findall(r"\w+", query)]
-    kept = [w for w in words if w not in STOP_WORDS and (len(w) > 1 or w.isdigit())]
-    return list(dict.fromkeys((a, b) for a, b in pairwise(kept) if a != b))[:most]
+    each: "add a feature flag" gives (add, feature) and (feature, flag). A memory whose title (or ``words``) holds a
+    pair close together is about what the query says, whatever the rest of the store makes of each word alone."""
+    return list(dict.fromkeys((a, b) for a, b in pairwise(_kept(_words(query))) if a != b))[:most]
 
 
 class Census(NamedTuple):

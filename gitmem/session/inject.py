@@ -90,7 +90,7 @@ class Candidate(NamedTuple):
     matched: int  # how many of the prompt's search words the memory matches
     personal: bool = False
     anchor: int = 0  # how closely a path or identifier of the prompt ties it (``Anchor.level``; 0: by words alone)
-    phrase: bool = False  # its title holds two consecutive words of the prompt close together
+    phrase: bool = False  # its title or words hold two consecutive words of the prompt close together
 
 
 class Injection(NamedTuple):
@@ -221,9 +221,9 @@ def _passes(hit: Hit, count: int, terms: int, size: int, rare: dict[str, set[str
 PROMPT_CHARS = 4000  # of a prompt, what is searched (a pasted log is not a question)
 RARE = 2  # an identifier (or a word) held by at most this many memories ties the prompt to them
 RARE_WORD = 4  # a rare word this long in a title, with another of the prompt's words, carries it past the score bar
-# Two consecutive words of the prompt close together in a title (``RecallIndex._phrased``) say what the memory is
-# about even when the store holds each word everywhere (BM25 then weighs them at nothing): such a memory goes before
-# others matching as many words, and one of them (the best scored) may be taken below the score bar.
+# Two consecutive words of the prompt close together in a title or ``words`` (``RecallIndex._phrased``) say what the
+# memory is about even when the store holds each word everywhere (BM25 then weighs them at nothing): such a memory
+# goes before others matching as many words, and one of them (the best scored) may be taken below the score bar.
 PHRASE_ALONE = 1
 
 
