@@ -180,6 +180,9 @@ def bench_linked_store(base: Path, count: int, runs: int) -> None:
 
 
 def main() -> None:
+    import fair  # (benchmarks/, this script's folder)
+
+    fair.bytecode()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--blob-mib", type=int, default=600)
     parser.add_argument("--text-kib", type=int, default=1024)

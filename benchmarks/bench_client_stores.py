@@ -65,6 +65,9 @@ def _median(args: list[str], cwd: Path, env: dict[str, str], runs: int, stdin: s
 
 
 def main(n: int) -> None:
+    import fair  # (benchmarks/, this script's folder)
+
+    fair.bytecode()
     gitmem = [sys.executable, "-m", "gitmem"]
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)

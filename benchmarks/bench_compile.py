@@ -150,6 +150,9 @@ def ruler_times(ruler: str, count: int, repeat: int) -> dict[str, float]:
 
 
 def main() -> int:
+    import fair  # (benchmarks/, this script's folder)
+
+    fair.bytecode()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--repeat", type=int, default=5)

@@ -59,6 +59,9 @@ def measure(fillers: int, words: dict[str, list[str]] | None = None) -> None:
 
 
 def main() -> None:
+    import fair  # (benchmarks/, this script's folder)
+
+    fair.bytecode()
     parser = argparse.ArgumentParser()
     parser.add_argument("--fillers", default="0,954")
     parser.add_argument("--blind-words", action="store_true", help="the memories carry words written blind")

@@ -37,6 +37,9 @@ def wall(scan: Callable[[Path, Path], list[Location]], tree: Path, out: Path) ->
 
 
 def main() -> None:
+    import fair  # (benchmarks/, this script's folder)
+
+    fair.bytecode()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=3, help="in-process runs per size (the least CPU time is kept)")
     parser.add_argument("--no-peers", action="store_true", help="only gitmem's in-process figures")

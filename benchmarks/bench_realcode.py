@@ -116,6 +116,9 @@ def stdlib_tree(work: Path) -> Path:
 
 
 def main() -> None:
+    import fair  # (benchmarks/, this script's folder)
+
+    fair.bytecode()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--root", type=Path, default=Path("/work/realcode"))
     parser.add_argument("--runs", type=int, default=1, help="timed runs per scanner and tree (the median is shown)")

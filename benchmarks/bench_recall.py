@@ -133,6 +133,9 @@ def measure_warm(sizes: list[int], runs: int, base: Path) -> dict[int, dict[str,
 
 
 def main() -> int:
+    import fair  # (benchmarks/, this script's folder)
+
+    fair.bytecode()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10,1000,10000", help="comma-separated numbers of memories")
     parser.add_argument("--runs", type=int, default=11, help="warm runs per size (median and minimum shown)")

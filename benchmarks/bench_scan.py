@@ -193,6 +193,9 @@ def hook(directory: Path, files: list[Path], runs: int, with_peer: bool) -> None
 
 
 def main() -> None:
+    import fair  # (benchmarks/, this script's folder)
+
+    fair.bytecode()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mb", type=float, default=30, help="megabytes of the standard library to scan (30)")
     parser.add_argument("--peer-mb", type=float, default=None, help="scan only this much with the peer (all)")

@@ -66,6 +66,9 @@ def make_store(root: Path, count: int) -> None:
 
 
 def main() -> None:
+    import fair  # (benchmarks/, this script's folder)
+
+    fair.bytecode()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)

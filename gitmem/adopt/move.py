@@ -88,7 +88,7 @@ def delivery(project: Project, report: ImportReport, memories: Iterable[Memory],
     omitted: dict[str, str] = {}
     for plan in plans:
         for path, file_plan in plan.files.items():
-            files.setdefault(_real(project, path), set()).update(entry.id for entry in file_plan.entries)
+            files.setdefault(_real(project, path), set()).update(file_plan.ids)
         for memory_id in plan.omitted:
             omitted.setdefault(memory_id, plan.target.name)
     targets = {plan.target.name: set(plan.compiled) for plan in plans}
