@@ -203,9 +203,9 @@ def test_a_repository_compiled_by_the_old_layout_migrates(
 _HAND_FILES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md", ".github/copilot-instructions.md")
 
 
-@pytest.mark.parametrize("names", [["AGENTS.md", "GEMINI.md"], ["AGENTS.md"]])
+@pytest.mark.parametrize(("names", "commented"), [(["AGENTS.md", "GEMINI.md"], False), (["AGENTS.md"], True)])
 def test_gemini_told_to_read_agents_md_gets_each_memory_once(
-    names: list[str], model: FakeModel, tmp_path: Path
+    names: list[str], commented: bool, model: FakeModel, tmp_path: Path
 ) -> None:
     """A team's .gemini/settings.json names AGENTS.md in context.fileName: Gemini CLI started at the root then reads
     AGENTS.md and GEMINI.md (both, measured), so compile leaves in GEMINI.md only what is for Gemini alone (2 copies
@@ -215,7 +215,10 @@ def test_gemini_told_to_read_agents_md_gets_each_memory_once(
     settings = repo / ".gemini" / "settings.json"
     data = json.loads(settings.read_text(encoding="utf-8"))
     data["context"] = {"fileName": names}
-    settings.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    text = json.dumps(data, indent=2)
+    if commented:  # as Gemini CLI allows: it strips comments before parsing
+        text = "// the team's settings\n" + text.replace('"context"', '/* ours */ "context"')
+    settings.write_text(text, encoding="utf-8")
     sh(repo, "gitmem", "add", f"Only for gemini ({FOR_OWN} gemini)", "--target", "gemini")
     compiled = subprocess.run(["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False)
     assert compiled.returncode == 0 and "more than once" not in compiled.stderr, compiled.stderr
