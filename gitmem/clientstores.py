@@ -32,6 +32,7 @@ class Place(NamedTuple):
     client: str
     path: Path  # the folder or file
     base: Path  # links inside the store must stay under it
+    root: Path  # every part of every path read must resolve inside it: the repository, or the client's folder
     format: str  # "typed" | "notes" | "task-groups" | "section" (see gitmem.adopt.stores)
     label: str  # how an origin names the part: "memory", "team", "MEMORY.md", ...
     personal: bool  # everything in it is the user's own (a global store): imported only with --user
@@ -123,7 +124,7 @@ def _auto_memory(name: str, root: Path, base: Path, home: Path, env: Mapping[str
     """Claude Code 2.1.332: ``$CLAUDE_CONFIG_DIR`` (default ``~/.claude``)/projects/<key>/memory/, ``team/`` in it."""
     config = _env_dir(env, "CLAUDE_CONFIG_DIR", base)
     memory = config / "projects" / claude_key(str(canonical_root(root))) / "memory"
-    return [Place(name, memory, memory, "typed", "memory", False, True)]
+    return [Place(name, memory, memory, config, "typed", "memory", False, True)]
 
 
 def _git_root_memory(name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
@@ -131,15 +132,15 @@ def _git_root_memory(name: str, root: Path, base: Path, home: Path, env: Mapping
     ``save_memory`` section of its global context file."""
     runtime = _env_dir(env, "QWEN_CODE_MEMORY_BASE_DIR", _env_dir(env, "QWEN_RUNTIME_DIR", base))
     team = root / ".qwen" / "team-memory"
-    places = [Place(name, team, team, "typed", "team-memory", False, False)]
+    places = [Place(name, team, team, root, "typed", "team-memory", False, False)]
     if env.get("QWEN_CODE_MEMORY_LOCAL") == "1":
         local = root / ".qwen" / "memory"
-        places.append(Place(name, local, local, "typed", "memory", False, False))
+        places.append(Place(name, local, local, root, "typed", "memory", False, False))
     else:
         memory = runtime / "projects" / qwen_key(str(root)) / "memory"
-        places.append(Place(name, memory, memory, "typed", "memory", False, True))
-    places.append(Place(name, runtime / "memories", runtime / "memories", "typed", "memories", True, True))
-    places.append(Place(name, base / "QWEN.md", base, "section", "QWEN.md", True, True))
+        places.append(Place(name, memory, memory, runtime, "typed", "memory", False, True))
+    places.append(Place(name, runtime / "memories", runtime / "memories", runtime, "typed", "memories", True, True))
+    places.append(Place(name, base / "QWEN.md", base, base, "section", "QWEN.md", True, True))
     return places
 
 
@@ -147,10 +148,10 @@ def _registry(name: str, root: Path, base: Path, home: Path, env: Mapping[str, s
     """Gemini CLI 0.61.0: the private project memory of each registered folder; the global file's section."""
     gemini_home = _env_dir(env, "GEMINI_CLI_HOME", home) / base.name
     places = [
-        Place(name, memory, memory, "notes", f"tmp/{memory.parent.name}/memory", False, True)
+        Place(name, memory, memory, gemini_home, "notes", f"tmp/{memory.parent.name}/memory", False, True)
         for memory in gemini_project_dirs(root, gemini_home)
     ]
-    places.append(Place(name, gemini_home / "GEMINI.md", gemini_home, "section", "GEMINI.md", True, True))
+    places.append(Place(name, gemini_home / "GEMINI.md", gemini_home, gemini_home, "section", "GEMINI.md", True, True))
     return places
 
 
@@ -181,8 +182,9 @@ def gemini_project_dirs(root: Path, gemini_home: Path) -> list[Path]:
 
 def _task_groups(name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
     """Codex 0.171.0: ``$CODEX_HOME`` (default ``~/.codex``)/memories/MEMORY.md, one file for every project."""
-    memories = _env_dir(env, "CODEX_HOME", base) / "memories"
-    return [Place(name, memories / "MEMORY.md", memories, "task-groups", "MEMORY.md", False, True)]
+    codex = _env_dir(env, "CODEX_HOME", base)
+    memories = codex / "memories"
+    return [Place(name, memories / "MEMORY.md", memories, codex, "task-groups", "MEMORY.md", False, True)]
 
 
 def _inside(folder: str, root: Path) -> bool:
@@ -225,9 +227,26 @@ def places(name: str, root: Path, home: Path, env: Mapping[str, str] | None = No
 # -- the files of a place, by their sizes and times (the session status; the import's record) --------------------
 
 
+def refusal(place: Place) -> str | None:
+    """Why nothing of ``place`` is read or listed, or None: its folder is a link, or a part of its path leads out
+    of its root (a committed ``.qwen -> ../other-checkout/.qwen`` inside the repository; a link out of the client's
+    folder at home). Every reader and every listing of a store asks this first."""
+    single = place.format in ("task-groups", "section")
+    folder = place.path.parent if single else place.path
+    if os.path.islink(place.base) or os.path.islink(folder):
+        return "the store's folder is a link: not followed"
+    if not gateway.is_inside(folder, [place.root]):
+        where = "the client's folder" if place.in_home else "the repository"
+        return f"a link on the way to the store leads out of {where}: not followed"
+    return None
+
+
 def listing(place: Place, limit: int = MAX_FILES) -> Iterator[tuple[Path, os.stat_result]]:
     """The files of ``place`` that a reader would consider (Markdown, at most ``limit``, ``MAX_DEPTH`` deep), with
-    their ``lstat``; links are listed as they are (the reader refuses those leading out)."""
+    their ``lstat``; links are listed as they are (the reader refuses those leading out); nothing when the place is
+    refused (``refusal``), so a listing follows no link out either."""
+    if refusal(place) is not None:
+        return
     if place.format in ("task-groups", "section"):
         try:
             found = place.path.lstat()

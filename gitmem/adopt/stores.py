@@ -13,9 +13,10 @@ Four formats, as the clients write them (docs/import.md has the details and the 
 - ``section``: the bullets under ``## Gemini Added Memories`` / ``## Qwen Added Memories`` in the user's global
   ``GEMINI.md`` / ``QWEN.md``, which the clients' ``save_memory`` tool appended to (all personal).
 
-Every read goes through ``read_store_file`` (and the file gateway, held to the store's folder): bounded (``MAX_BYTES``
-a file, ``MAX_FILES`` a store), and a link that leads out of the store's folder is refused, as is a store folder that
-is itself a link. Nothing else is opened.
+Every read goes through ``read_store_file`` (and the file gateway, held to the place's root: the repository for a
+store inside it, the client's folder at home): bounded (``MAX_BYTES`` a file, ``MAX_FILES`` a store), and a link that
+leads out of the store's folder is refused, as is a store folder that is itself a link and a link on the way to the
+store that leads out of its root (``gitmem.clientstores.refusal``). Nothing else is opened.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from gitmem import gateway
 from gitmem.adopt import kinds, markdown
 from gitmem.adopt.sources import read_frontmatter
 from gitmem.adopt.wording import title_and_body
-from gitmem.clientstores import MAX_BYTES, MAX_FILES, Place, listing
+from gitmem.clientstores import MAX_BYTES, MAX_FILES, Place, listing, refusal
 
 PERSONAL_TYPES = ("user",)  # Claude Code and Qwen Code: "always private"
 TYPE_KINDS = {"user": "preference", "feedback": "convention", "reference": "fact"}  # "project": by its wording
@@ -87,12 +88,13 @@ def read_store_file(place: Place, path: Path) -> str:
     gateway, held to the store's own folder. Refused: a store folder that is a link, a link leading out of the
     store's folder, a file that is not regular, over ``MAX_BYTES`` or not UTF-8."""
     base = place.base
-    if os.path.islink(place.path) or (base != place.path and os.path.islink(base)):
-        raise StoreRefused("the store's folder is a link: not followed")
+    reason = refusal(place)
+    if reason is not None:
+        raise StoreRefused(reason)
     if not gateway.is_inside(path, [base]):
         raise StoreRefused("a link leading out of the store: not followed")
     try:
-        raw = gateway.read_bytes(base, path, limit=MAX_BYTES)
+        raw = gateway.read_bytes(place.root, path, limit=MAX_BYTES)
     except gateway.TooLarge:
         raise StoreRefused(f"over the {MAX_BYTES // 1024} KiB limit of a store file") from None
     except gateway.NotRegular:
@@ -111,6 +113,10 @@ def read_store_file(place: Place, path: Path) -> str:
 def read_place(place: Place, root: Path) -> StoreRead:
     """Every entry of one place of a store (``root``: the repository, for Codex's task groups)."""
     read = StoreRead()
+    reason = refusal(place)
+    if reason is not None:
+        read.refused.append((place.label, reason))
+        return read
     files = list(listing(place, MAX_FILES + 1))
     if len(files) > MAX_FILES:
         files = files[:MAX_FILES]
