@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from gitmem.memory.fields import one_line
+from gitmem.memory.fields import shown_line
 from gitmem.memory.model import Memory
 from gitmem.tools import Target
 
@@ -52,7 +52,7 @@ def has_hard_size_limit(target: Target) -> bool:
 
 def line(memory: Memory) -> str:
     """One left-out memory's index line: its title and its id (the head line says where an id's file is)."""
-    return f"- {one_line(memory.title).strip()}: `{memory.id}`"
+    return f"- {shown_line(memory.title)}: `{memory.id}`"
 
 
 def where(personal: bool, packs: bool) -> str:
@@ -111,7 +111,7 @@ def _counts(rest: Sequence[Memory]) -> str:
         return ""
     topics = Counter(memory.tags[0] if memory.tags else "untagged" for memory in rest)
     shown = topics.most_common(TOPICS_SHOWN)
-    parts = [f"{one_line(topic)[:TOPIC_CHARS]} {count}" for topic, count in shown]
+    parts = [f"{shown_line(topic)[:TOPIC_CHARS]} {count}" for topic, count in shown]
     other = sum(topics.values()) - sum(count for _, count in shown)
     if other:
         parts.append(f"other {other}")

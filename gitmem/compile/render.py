@@ -11,7 +11,7 @@ import json
 from gitmem.compile import block
 from gitmem.compile.scoping import FileSpec, expand_braces
 from gitmem.linear import linear
-from gitmem.memory.fields import inert, one_line, split_lines
+from gitmem.memory.fields import one_line, shown_line, shown_text, split_lines
 from gitmem.memory.model import Memory
 
 _FENCE = linear(r" {0,3}(`{3,}|~{3,})(.*)")
@@ -22,8 +22,8 @@ def entry_text(memory: Memory) -> str:
     suffix = "" if memory.priority == "normal" else f", {memory.priority} priority"
     # A memory that was checked holds no line break but "\n" (gitmem.memory.fields); should one slip through, it
     # still never starts a line of the rules file: the title is kept on one line, each body line is indented.
-    lines = [f"- {inert(one_line(memory.title).strip())} (`{one_line(memory.id)}`{suffix})"]
-    body = inert(memory.body.strip("\n"))
+    lines = [f"- {shown_line(memory.title)} (`{one_line(memory.id)}`{suffix})"]
+    body = shown_text(memory.body.strip("\n"))
     if body.strip():
         for line in _close_fences(split_lines(body)):
             lines.append("  " + line if line.strip() else "")

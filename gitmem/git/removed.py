@@ -31,6 +31,7 @@ from gitmem import __version__, gateway
 from gitmem import gitcommand as command
 from gitmem.errors import GitmemError
 from gitmem.memory import similar
+from gitmem.memory.fields import shown_line
 from gitmem.memory.model import Memory
 from gitmem.memory.store import SUFFIX, Snapshot
 from gitmem.project import Project
@@ -92,9 +93,9 @@ class Rejected:
     def describe(self) -> str:
         """ "[use-npm] 'Use npm for the web app', removed by commit 1a2b3c4 (Revert "Add use-npm")"."""
         memory = self.removal.memory
-        text = f"[{memory.id}] {memory.title!r}, {self.removal.describe()}"
+        text = f"[{memory.id}] {shown_line(memory.title)!r}, {self.removal.describe()}"
         if self.removal.how == "retired" and memory.reason:
-            text += f"; reason: {memory.reason}"
+            text += f"; reason: {shown_line(memory.reason)}"
         return text
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import removed
 from gitmem.memory import similar
+from gitmem.memory.fields import shown_line
 from gitmem.memory.model import ID_MAX, KINDS, STATUSES, Memory, slugify
 from gitmem.memory.store import Store
 from gitmem.project import Project
@@ -147,8 +148,8 @@ def propose(
             similar.memory_text(title, body), similar.memory_text(other.title, other.body)
         ):
             raise UsageError(
-                f"not written: this nearly repeats memory [{other.id}] ({other.status}): {other.title!r}. Recall it "
-                "instead, or propose something that adds to it."
+                f"not written: this nearly repeats memory [{other.id}] ({other.status}): "
+                f"{shown_line(other.title)!r}. Recall it instead, or propose something that adds to it."
             )
     rejected = removed.guard(project, snapshot, threshold).check(title, body)
     if rejected is not None:
@@ -208,10 +209,10 @@ def list_memories(
     lines = []
     for memory in chosen:
         state = "expired" if memory.status == "active" and memory.is_expired(today) else memory.status
-        scope = f"; applies to {', '.join(memory.paths)}" if memory.paths else ""
+        scope = f"; applies to {shown_line(', '.join(memory.paths))}" if memory.paths else ""
         if memory.targets:
-            scope += f"; for {', '.join(memory.targets)} only"
-        lines.append(f"[{memory.id}] ({memory.kind}, {state}{scope}) {memory.title}")
+            scope += f"; for {shown_line(', '.join(memory.targets))} only"
+        lines.append(f"[{memory.id}] ({memory.kind}, {state}{scope}) {shown_line(memory.title)}")
     if not lines:
         lines.append("No memories match.")
     invalid = len({problem.path for problem in snapshot.problems})

@@ -50,6 +50,18 @@ def inert(text: str) -> str:
     return "".join(parts)
 
 
+def shown_line(text: str) -> str:
+    """A one-line field of a memory (its title, a path glob, an origin) as a client or the model reads it, in a
+    compiled file, an injected entry, a recall answer or an MCP reply: on one line, trimmed, and ``inert``. With
+    ``shown_text``, the one way memory text reaches a client (``tests/test_render_path.py`` finds every writer)."""
+    return inert(one_line(text).strip())
+
+
+def shown_text(text: str) -> str:
+    """A memory's body as a client or the model reads it: ``inert`` (the caller splits and indents its lines)."""
+    return inert(text)
+
+
 def normalise_newlines(text: str) -> str:
     """``text`` with CRLF and bare CR as LF: what people type or paste on any system."""
     return text.replace("\r\n", "\n").replace("\r", "\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gitmem.memory.fields import shown_line, shown_text
 from gitmem.project import Project
 from gitmem.recall.results import Hit
 
@@ -28,14 +29,14 @@ def as_text(query: str, hits: list[Hit]) -> str:
         memory = hit.memory
         facts = [memory.kind]
         if memory.paths:
-            facts.append("applies to " + ", ".join(memory.paths))
+            facts.append("applies to " + shown_line(", ".join(memory.paths)))
         if memory.targets:
-            facts.append("compiled for " + ", ".join(memory.targets) + " only")
+            facts.append("compiled for " + shown_line(", ".join(memory.targets)) + " only")
         if memory.created:
             facts.append(f"recorded {memory.created.isoformat()}")
-        lines.append(f"{number}. [{memory.id}] {memory.title}")
+        lines.append(f"{number}. [{memory.id}] {shown_line(memory.title)}")
         lines.append(f"   ({'; '.join(facts)})")
-        body = memory.body.strip()
+        body = shown_text(memory.body.strip())
         if len(body) > BODY_LIMIT:
             body = body[:BODY_LIMIT].rsplit(" ", 1)[0] + f" … (more: gitmem show {memory.id})"
         lines.extend(f"   {line}" if line else "" for line in body.splitlines())

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from gitmem import gateway
 from gitmem.errors import GitmemError
-from gitmem.memory.fields import inert
+from gitmem.memory.fields import shown_line, shown_text
 from gitmem.memory.model import Memory
 from gitmem.project import Project
 from gitmem.recall import anchors
@@ -323,13 +323,13 @@ def render(candidate: Candidate, room: int) -> str | None:
     memory = candidate.memory
     facts = [memory.kind]
     if memory.paths:
-        facts.append("applies to " + ", ".join(memory.paths))
+        facts.append("applies to " + shown_line(", ".join(memory.paths)))
     if memory.targets:  # compiled for other tools only (those whose files the client loads hold it: not injected)
-        facts.append("meant for " + ", ".join(memory.targets))
+        facts.append("meant for " + shown_line(", ".join(memory.targets)))
     if candidate.personal:
         facts.append("personal")
-    head = inert(f"- [{memory.id}] {memory.title} ({'; '.join(facts)})")
-    lines = body_lines(inert(memory.body))
+    head = f"- [{memory.id}] {shown_line(memory.title)} ({'; '.join(facts)})"
+    lines = body_lines(shown_text(memory.body))
     entry = "\n".join([head, *("  " + line for line in lines)])
     if len(entry) <= room:
         return entry
