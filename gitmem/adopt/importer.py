@@ -42,6 +42,7 @@ from gitmem.project import MEMORY_DIR, Project
 from gitmem.scan import find_hidden, scan_text
 
 IMPORT_HOPS = 5  # Claude Code follows @imports this deep
+KEPT_PROSE = "prose, a code block or a table: with --move it stays in the file (only list rules move into memories)"
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class Source:
     line: int
     end: int
     lead: int = field(default=0, compare=False)  # the lead-in line the item was listed under (0: none)
+    prose: bool = field(default=False, compare=False)  # a paragraph, code block or table, not a list rule
 
     def where(self) -> str:
         return f"{self.path}:{self.line}" if self.end <= self.line else f"{self.path}:{self.line}-{self.end}"
@@ -305,8 +307,11 @@ def import_rules(
     accept: bool = False,
     force: bool = False,
     dry_run: bool = False,
+    rules_only: bool = False,
 ) -> ImportReport:
-    """Import the rules files (all those found, or ``targets``); with ``dry_run``, write nothing."""
+    """Import the rules files (all those found, or ``targets``); with ``dry_run``, write nothing. ``rules_only``
+    (``--move``): prose, code blocks and tables stay in their file (only list rules move), so they are not made
+    memories too: the clients would read them twice."""
     report = ImportReport("active" if accept else "proposed", dry_run)
     snapshot = store.load()
     report.invalid_files = len({p.path for p in snapshot.problems})
@@ -362,6 +367,9 @@ def import_rules(
         covered: set[int] = set()
         for item in enumerations(read.parsed.items):
             covered.update(range(item.line, item.end + 1))
+            if rules_only and not item.bullet:
+                report.skipped.append(Skipped(path, item.line, KEPT_PROSE, item.end))
+                continue
             info.items += 1
             place = _Place(path, read.lines, scope, read.description, read.title, fmt.tool)
             _take(report, place, item, live, drafts, imported, guard, force, by_code)
@@ -432,7 +440,7 @@ def _take(
 ) -> None:
     """Decide what becomes of one item (``by_code``: the drafts that are only a code block, by its commands)."""
     path, lines, scope, description = place.path, place.lines, place.scope, place.description
-    source = Source(path, item.line, item.end, item.lead)
+    source = Source(path, item.line, item.end, item.lead, not item.bullet)
     title, body = title_and_body(item)
     if description:  # when the tool applies the rule: the memory keeps it
         body = f"{body}\n\n{DESCRIBED}{description}".strip()

@@ -1,15 +1,17 @@
-"""``gitmem import --move``: take the hand-written lines that became memories out of the rules files, so the tools
+"""``gitmem import --move``: take the hand-written rules that became memories out of the rules files, so the tools
 do not load every imported rule twice (once by hand, once from gitmem's block).
 
-Only the lines whose memory ``gitmem compile`` will write back go (``delivered``): into that same file when a target
-writes it, else into a file of the tool that read it (or, when no target is that tool's, of any target). A line
-whose memory compile leaves out (a proposal not accepted yet, a memory over a target's budget, one whose `targets`
-name no configured target) stays where it is, and the report says why: nothing a user wrote leaves every rules
-file. A lead-in line ("These steps assume Linux:") goes with the last of its items, and stays while one stays.
-Every other byte stays as it was: line endings, the frontmatter, headings, the items that were not imported
-(refused, rejected), gitmem's managed block. A blank line left doubled by a removal is dropped once. A file left
-with nothing but blank lines, headings (and frontmatter) is deleted.
-Nothing is written on a dry run; writes are atomic.
+Only list rules move (a bullet, a numbered procedure, with what is nested under them): headings, tables of contents,
+prose paragraphs, code blocks and tables stay byte for byte, whether or not they also became memories: they are the
+document a team wrote around its rules, and a file is never deleted, so a link to it (``CLAUDE.md -> AGENTS.md``)
+never dangles. Of the rules, only the lines whose memory ``gitmem compile`` will write back go (``delivered``): into
+that same file when a target writes it, else into a file of the tool that read it (or, when no target is that tool's,
+of any target). A line whose memory compile leaves out (a proposal not accepted yet, a memory over a target's budget,
+one whose `targets` name no configured target) stays where it is, and the report says why: nothing a user wrote
+leaves every rules file. A lead-in line ("These steps assume Linux:") goes with the last of its items, and stays while
+one stays. Every other byte stays as it was: line endings, the frontmatter, the items that were not imported
+(refused, rejected), gitmem's managed block. A blank line left doubled by a removal is dropped once.
+Nothing is written on a dry run; writes are atomic and go through a link to the file it names.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from gitmem import gateway
-from gitmem import markdown as md
 from gitmem.adopt import sources
 from gitmem.adopt.importer import ImportReport, Source
 from gitmem.memory.model import Memory
@@ -33,7 +34,6 @@ class Moved:
 
     path: str
     lines: list[int] = field(default_factory=list)  # 1-based, removed
-    deleted: bool = False  # nothing was left in it
 
 
 @dataclass
@@ -110,6 +110,9 @@ def _moved_sources(report: ImportReport) -> list[tuple[Source, str, str]]:
     return found
 
 
+PROSE = "prose, code blocks and tables stay in the file: only list rules move"
+
+
 def plan_moves(
     project: Project, report: ImportReport, delivered: Delivery, left_out: bool = False
 ) -> tuple[list[Moved], list[Kept]]:
@@ -120,6 +123,10 @@ def plan_moves(
     kept_by: dict[tuple[str, str], list[int]] = {}
     kept = [item.source for item in report.refused] + [item.source for item in report.rejected]
     for source, memory_id, status in _moved_sources(report):
+        if source.prose:  # the document around the rules: it stays, and says so
+            kept.append(source)
+            kept_by.setdefault((source.path, PROSE), []).extend(range(source.line, source.end + 1))
+            continue
         fmt = sources.format_of(source.path)
         why = delivered.why_not(_real(project, source.path), fmt.tool if fmt else None, memory_id, status)
         if why is None or (left_out and why[0] == "budget"):
@@ -163,18 +170,11 @@ def _without(text: str, remove: Iterable[int]) -> str:
 
 
 def apply_moves(project: Project, report: ImportReport, moves: list[Moved]) -> None:
-    """Remove the lines (unless the report is a dry run); mark files left empty as deleted."""
+    """Remove the lines (unless the report is a dry run), writing through a link to its file. A file is never
+    deleted, even when only headings are left in it: the team wrote it, and other files may link to it."""
+    if report.dry_run:
+        return
     for move in moves:
         full = project.root / move.path
         text = gateway.read_text(project, full, limit=gateway.RULES_LIMIT)
-        new = _without(text, move.lines)
-        fmt = sources.format_of(move.path)
-        front = sources.read_frontmatter(new.splitlines())
-        body = new.splitlines()[front.lines :] if fmt is not None and fmt.folder is not None else new.splitlines()
-        move.deleted = not any(line.strip() and md.heading(line) is None for line in body)  # headings alone: empty
-        if report.dry_run:
-            continue
-        if move.deleted:
-            gateway.remove(project, full)
-        else:
-            gateway.write(project, full, new)
+        gateway.write(project, full, _without(text, move.lines))

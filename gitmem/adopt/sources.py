@@ -36,9 +36,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import NamedTuple
 
 from gitmem import markdown as md
+from gitmem.errors import GitmemError
+from gitmem.project import MEMORY_DIR
 from gitmem.tools import FORMATS
 from gitmem.tools import MARKDOWN as MARKDOWN
 from gitmem.tools import Format as Format
@@ -96,6 +99,27 @@ def format_of(path: str) -> Format | None:
         if inside and name.endswith(folder_format.suffixes):
             return folder_format
     return None
+
+
+def nested_rules(root: Path) -> list[tuple[str, str]]:
+    """The rules files below the root that ``gitmem import`` reads (tracked, or untracked and not ignored), with the
+    tool of each: a nested ``AGENTS.md``/``CLAUDE.md``/``GEMINI.md``, a tool folder inside a package
+    (``web/.cursor/rules/x.mdc``); ``gitmem init`` adds their tools to the targets."""
+    from gitmem.gitcommand import list_matching
+
+    try:
+        found = list_matching(root, DISCOVER)
+    except GitmemError:
+        return []
+    return [
+        (path, fmt.tool)
+        for path in found
+        if not path.startswith(MEMORY_DIR + "/")
+        and (fmt := format_of(path)) is not None
+        and base_directory(path, fmt)
+        and not_rules(path) is None
+        and (root / path).is_file()
+    ]
 
 
 def rank(path: str, fmt: Format) -> tuple[int, int, str]:

@@ -122,7 +122,9 @@ def _from_rules(
     project, store = open_store()
     threshold = load_config(project).similarity
     day = today()
-    report = import_rules(project, store, paths, day, threshold=threshold, accept=accept, force=force, dry_run=dry_run)
+    report = import_rules(
+        project, store, paths, day, threshold=threshold, accept=accept, force=force, dry_run=dry_run, rules_only=move
+    )
     moves: list[Moved] = []
     kept: list[Kept] = []
     if move:
@@ -131,11 +133,20 @@ def _from_rules(
         delivered = delivery(project, report, store.load().memories.values(), day)
         moves, kept = plan_moves(project, report, delivered, left_out)
         apply_moves(project, report, moves)
+    from gitmem.adopt.oversize import oversized
+
+    over = oversized(project, [info.path for info in report.files])
+    moved = {m.path for m in moves} if not dry_run else set()
     if as_json:
         data = _as_json(project, report)
         if move:
-            data["moved"] = [{"path": m.path, "lines": m.lines, "deleted": m.deleted} for m in moves]
+            data["moved"] = [{"path": m.path, "lines": m.lines} for m in moves]
             data["kept"] = [{"path": k.path, "lines": k.lines, "why": k.why} for k in kept]
+        data["over_limit"] = [
+            {"path": o.path, "used": o.used, "lines": o.lines, "measure": o.limit.measure, "limit": o.limit.value,
+             "target": o.target, "why": o.limit.reason, "message": o.describe(o.path in moved)}
+            for o in over
+        ]  # fmt: skip
         echo_json(data)
         return 1 if report.refused else 0
     if not report.files and not report.skipped:
@@ -148,6 +159,8 @@ def _from_rules(
     _print_files(report)
     _print_items(project, report)
     _print_lines(report, moves, kept, move)
+    for item in over:
+        echo(f"{style('over a limit:', fg='yellow')} {item.describe(item.path in moved)}")
     _print_summary(report, moves)
     return 1 if report.refused else 0
 
@@ -216,7 +229,7 @@ def _print_lines(report: ImportReport, moves: list[Moved], kept: list[Kept], mov
     memories."""
     for moved in moves:
         verb = "would remove" if report.dry_run else "removed"
-        what = "the file (nothing else was in it)" if moved.deleted else f"{len(moved.lines)} line(s)"
+        what = f"{len(moved.lines)} line(s)"
         echo(f"{style(verb, fg='yellow')} {what} from {shown(moved.path)}: now memories")
     for item in kept:
         verb = "would keep" if report.dry_run else "kept"

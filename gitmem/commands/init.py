@@ -82,9 +82,16 @@ def init(
         registrations = plan(project)  # read every tool's file before anything is written
         if user:
             registrations.append(plan_codex(Path.home()))
-    report = initialise(project, targets)
+    from gitmem.adopt.sources import nested_rules
+
+    report = initialise(project, targets, nested_rules(project.root))
     exclude_temp_files(project)
     _print_report(project, report)
+    if report.rules_files:
+        from gitmem.adopt.oversize import oversized, rules_files
+
+        for item in oversized(project, rules_files(project)):
+            echo(f"over a limit: {item.describe()}")
     hooks_done, hooks_run = ([], True) if no_hooks else _set_up_hooks(project, report.targets, pre_push)
     for line in hooks_done:
         echo(line, err=not hooks_run and line is hooks_done[-1])
@@ -145,7 +152,8 @@ def _print_report(project: Project, report: InitReport) -> None:
     for path in report.created:
         echo(f"created {project.display(path)}")
     if report.detected:
-        echo(f"found rules files of: {', '.join(report.detected)}")
+        below = f" (below the root: {_some(report.nested)})" if report.nested else ""
+        echo(f"found rules files of: {', '.join(report.detected)}{below}")
     if report.not_added:
         flags = "".join(f" --target {name}" for name in (*report.targets, *report.not_added))
         echo(
@@ -161,6 +169,11 @@ def _print_report(project: Project, report: InitReport) -> None:
         )
     if report.targets_changed:
         echo(f"targets set to: {', '.join(report.targets)}")
+
+
+def _some(paths: list[str], shown: int = 3) -> str:
+    more = f" and {len(paths) - shown} more" if len(paths) > shown else ""
+    return ", ".join(paths[:shown]) + more
 
 
 def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,11 +32,15 @@ class InitReport:
     rules_files: bool = False  # the project has rules files of some tool: `gitmem import` can read them
     via_import: list[Import] = field(default_factory=list)  # CLAUDE.md imports AGENTS.md: its block adds only the rest
     notes: list[str] = field(default_factory=list)  # the config names a retired target: what replaces it
+    nested: list[str] = field(default_factory=list)  # rules files found below the root (they made ``detected`` too)
 
 
-def detect_targets(root: Path) -> tuple[str, ...]:
-    """The tools whose rules files or folders the project already has."""
-    return tuple(name for name in TARGET_NAMES if any(_present(root, p) for p in BY_NAME[name].detect))
+def detect_targets(root: Path, nested: Sequence[tuple[str, str]] = ()) -> tuple[str, ...]:
+    """The tools whose rules files or folders the project already has: at the root (their ``detect`` files), or
+    ``nested`` below it ((path, tool) pairs, ``adopt.sources.nested_rules``: a monorepo whose only AGENTS.md is in
+    packages/foo/)."""
+    below = {tool for _, tool in nested}
+    return tuple(name for name in TARGET_NAMES if name in below or any(_present(root, p) for p in BY_NAME[name].detect))
 
 
 def _present(root: Path, relative: str) -> bool:
@@ -93,7 +98,8 @@ def ignore_temp_files(project: Project) -> list[Path]:
     return changed
 
 
-def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
+def initialise(project: Project, targets: tuple[str, ...] = (), nested: Sequence[tuple[str, str]] = ()) -> InitReport:
+    """Set up ``.memory/``; ``nested``: the rules files below the root, with their tools (they count as found)."""
     report = InitReport()
     for directory in (project.memory_dir, project.memories_dir, project.journal_dir):
         gateway.require(project, directory)  # a committed .memory link to elsewhere: nothing is created there
@@ -110,7 +116,8 @@ def initialise(project: Project, targets: tuple[str, ...] = ()) -> InitReport:
     report.created.extend(ignore_temp_files(project))
 
     existed = project.config_path.exists()
-    found = detect_targets(project.root)
+    report.nested = [path for path, _ in nested]
+    found = detect_targets(project.root, nested)
     report.rules_files = bool(found)
     config = load_config(project) if existed else None
     current = config.targets if config is not None else ()

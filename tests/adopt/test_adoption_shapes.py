@@ -235,12 +235,12 @@ def test_move_removes_the_lines_that_became_memories_and_keeps_every_other_byte(
     assert result.code == 1  # the secret is refused, and stays where it is
     assert token not in result.out + result.err
     after = (adopted / "AGENTS.md").read_bytes().decode()
-    assert after == (
-        "# Rules\r\n\r\n## Setup\r\n\r\n## Secrets\r\n\r\nNever do this:\r\n\r\n"
-        f"- Use the token {token} for staging\r\n" + block
+    assert after == (  # the prose stays: only list rules move
+        "# Rules\r\n\r\nWe keep this intro by hand.\r\n\r\n## Setup\r\n\r\n## Secrets\r\n\r\n"
+        f"Never do this:\r\n\r\n- Use the token {token} for staging\r\n" + block
     )
-    assert not (adopted / ".windsurfrules").exists()  # nothing else was in it
-    assert "removed 5 line(s) from AGENTS.md: now memories" in result.out  # intro, lead-in, 3 items
+    assert (adopted / ".windsurfrules").read_text(encoding="utf-8") == "Always answer briefly\n"  # prose: stays
+    assert "removed 4 line(s) from AGENTS.md: now memories" in result.out  # lead-in, 3 items
     again = run("import", "--accept", "--move")
     assert (adopted / "AGENTS.md").read_bytes().decode() == after
     assert "removed" not in again.out
@@ -249,7 +249,7 @@ def test_move_removes_the_lines_that_became_memories_and_keeps_every_other_byte(
 def test_move_on_a_dry_run_changes_nothing(adopted: Path, run: Run) -> None:
     _write(adopted / "AGENTS.md", "# Rules\n\n- Use pnpm\n")
     result = run("import", "--dry-run", "--accept", "--move")
-    assert "would remove the file (nothing else was in it) from AGENTS.md" in result.out
+    assert "would remove 1 line(s) from AGENTS.md" in result.out
     assert (adopted / "AGENTS.md").read_text(encoding="utf-8") == "# Rules\n\n- Use pnpm\n"
 
 
@@ -262,7 +262,8 @@ def test_move_keeps_the_lines_of_proposals_until_they_are_accepted(adopted: Path
     assert memory_id == {}
     assert run("accept", "use-pnpm").code == 0
     again = run("import", "--move")
-    assert "removed the file (nothing else was in it) from AGENTS.md" in again.out
+    assert "removed 1 line(s) from AGENTS.md" in again.out
+    assert (adopted / "AGENTS.md").read_text(encoding="utf-8").startswith("# Rules\n")  # never deleted
 
 
 # A monorepo of per-package GEMINI.md files under one root GEMINI.md (google-gemini/gemini-cli's shape): more rules
@@ -301,10 +302,10 @@ def test_move_takes_out_only_what_compile_writes_back(adopted: Path, run: Run) -
     for name in ("cli", "core", "sdk", "devtools"):
         _write(adopted / "packages" / name / "GEMINI.md", GEMINI_PACKAGE.format(name=name))
     config = adopted / ".memory" / "config.yaml"
-    config.write_text("version: 1\ntargets: [gemini]\nbudget: 150\n", encoding="utf-8")
+    config.write_text("version: 1\ntargets: [gemini]\nbudget: 250\n", encoding="utf-8")
     data = _import(run, "--accept", "--move")
     titles = [memory["title"] for memory in data["memories"]]
-    assert len(titles) >= 13
+    assert len(titles) >= 12  # the list rules (the prose stays where it is)
     assert run("compile").code == 0
     rules = "\n".join(path.read_text(encoding="utf-8") for path in adopted.rglob("GEMINI.md")).replace("*", "")
     lost = [title for title in titles if title.split("`")[0].strip(" :.") not in rules]

@@ -1,0 +1,119 @@
+"""Hand-written rules files already past a client's hard size limit, found before anything is compiled.
+
+``gitmem init`` and ``gitmem import`` say so, one line a file: compile can write nothing into such a file (the client
+would cut what it adds), so the team should hear it the first time it meets gitmem, not from the first failing
+compile. A file's own limit (``chars`` of one file: Devin Desktop's 12,000) counts the file without gitmem's managed
+block; Codex's ``chain_bytes`` counts an ``AGENTS.md`` with the ``AGENTS.md`` files above it, reported once, at the
+file where the chain first goes over. The limits are the tools' records (``gitmem/tools.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from gitmem import gateway
+from gitmem.adopt import sources
+from gitmem.compile import block
+from gitmem.errors import GitmemError
+from gitmem.project import Project
+from gitmem.tools import TARGETS, Limit, Target
+
+_UNITS = {"chars": "characters", "lines": "lines", "chain_bytes": "bytes"}
+
+
+@dataclass(frozen=True)
+class Oversize:
+    """One hand-written file (or chain of ``AGENTS.md`` files ending at it) past a hard limit."""
+
+    path: str
+    used: int  # in the limit's measure, gitmem's block left out
+    lines: int
+    limit: Limit
+    target: str
+
+    def describe(self, moved: bool = False) -> str:
+        """One line: the file, its size, whose limit, and what to do."""
+        chain = " with the AGENTS.md files above it" if self.limit.measure == "chain_bytes" and "/" in self.path else ""
+        head = (
+            f"{self.path}: {self.used:,} {_UNITS[self.limit.measure]}{chain} ({self.lines:,} lines) of hand-written "
+            f"text, over the hard limit of {self.limit.value:,} ({self.limit.reason})"
+        )
+        if moved:
+            return f"{head}: still over after moving its rules; shorten its prose or code, or split it into folders"
+        return (
+            f"{head}: `gitmem import --accept --move --left-out` moves its list rules into .memory/ (headings, prose "
+            "and code stay), then `gitmem compile`"
+        )
+
+
+def _hand_written(project: Project, path: str) -> str | None:
+    """The file's text without gitmem's managed block, or ``None`` when it cannot be read as text."""
+    try:
+        text = gateway.read_bytes(project, project.root / path, limit=gateway.RULES_LIMIT).decode("utf-8")
+    except (OSError, GitmemError, UnicodeDecodeError):
+        return None
+    try:
+        found = block.scan(text).found
+    except block.BlockError:
+        return text
+    if found is None:
+        return text
+    if found.kind == "file-hash":
+        return None  # generated whole by gitmem: not hand-written
+    return found.before + found.after
+
+
+def _measure(text: str, measure: str) -> int:
+    if measure == "lines":
+        return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    return len(text.encode("utf-8")) if measure == "chain_bytes" else len(text)
+
+
+def _chain(path: str, dir_file: str) -> list[str]:
+    """The ``dir_file`` paths from the root down to ``path``'s folder, ``path`` last."""
+    parts = path.split("/")[:-1]
+    return ["/".join([*parts[:depth], dir_file]) for depth in range(len(parts) + 1)]
+
+
+def _of(target: Target, path: str) -> bool:
+    fmt = sources.format_of(path)
+    return fmt is not None and fmt.tool == target.name
+
+
+def oversized(project: Project, paths: Iterable[str]) -> list[Oversize]:
+    """The files among ``paths`` (repository paths of hand-written rules files) past a tool's hard limit."""
+    texts = {path: text for path in sorted(set(paths)) if (text := _hand_written(project, path)) is not None}
+    found: list[Oversize] = []
+    for target in TARGETS:
+        for limit in target.limits:
+            if not limit.hard:
+                continue
+            if limit.measure != "chain_bytes":
+                found += [
+                    Oversize(path, used, text.count("\n"), limit, target.name)
+                    for path, text in texts.items()
+                    if _of(target, path) and (used := _measure(text, limit.measure)) > limit.value
+                ]
+                continue
+            if target.dir_file is None:
+                continue
+            over: list[str] = []
+            for path, text in texts.items():
+                if path.rsplit("/", 1)[-1] != target.dir_file:
+                    continue
+                chain = [p for p in _chain(path, target.dir_file) if p in texts]
+                if any(p in over for p in chain[:-1]):
+                    continue  # said for the file above, which is the cause
+                used = sum(_measure(texts[p], "chain_bytes") for p in chain)
+                if used > limit.value:
+                    over.append(path)
+                    found.append(Oversize(path, used, text.count("\n"), limit, target.name))
+    return sorted(found, key=lambda item: item.path)
+
+
+def rules_files(project: Project) -> list[str]:
+    """Every rules file of the repository (tracked, or untracked and not ignored), as ``gitmem import`` finds them."""
+    from gitmem.adopt.importer import choose_files
+
+    return [path for path, _ in choose_files(project, ())]

@@ -1,0 +1,128 @@
+"""Issue 30's adoption path: a hand-written AGENTS.md already over Codex's 32 KiB is reported at `init` and
+`import`, and `import --accept --move --left-out` takes out only its list rules (headings, the table of contents,
+prose and code stay byte for byte; no file is deleted, no link left dangling); `init` finds nested rules files."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from tests.conftest import Run, git
+
+WORDS = [
+    "cache",
+    "queue",
+    "worker",
+    "retry",
+    "module",
+    "request",
+    "disk",
+    "build",
+    "schema",
+    "index",
+    "route",
+    "handler",
+    "token",
+    "batch",
+    "shard",
+    "replica",
+    "fixture",
+    "snapshot",
+    "buffer",
+    "stream",
+]
+
+
+def _words(seed: int, count: int) -> str:
+    return " ".join(WORDS[(seed * 7 + i * 3) % len(WORDS)] for i in range(count))
+
+
+SECTIONS = 8
+RULES = 28  # per section
+
+
+def _rule(section: int, number: int) -> str:
+    return f"- Always keep the {_words(section * 100 + number, 14)} in order {section}.{number} for the release."
+
+
+def over_limit_agents() -> tuple[str, set[str]]:
+    """A hand-written AGENTS.md of about 34.5 KB and 310 lines: a title, a table of contents, and sections of prose,
+    a code block and list rules; and the rule lines."""
+    lines = ["# Service guide", "", "## Contents", ""]
+    lines += [f"- [Area {i}](#area-{i})" for i in range(1, SECTIONS + 1)] + [""]
+    rules: set[str] = set()
+    for section in range(1, SECTIONS + 1):
+        lines += [f"## Area {section}", "", f"The {_words(section, 30)} explains area {section}.", ""]
+        lines += ["```sh", f"make area-{section} && ./bin/check --area {section}", "```", ""]
+        for number in range(RULES):
+            rule = _rule(section, number)
+            rules.add(rule)
+            lines.append(rule)
+        lines.append("")
+    return "\n".join(lines) + "\n", rules
+
+
+def _hand_written(text: str) -> str:
+    """The text outside gitmem's managed block."""
+    begin = text.find("<!-- gitmem:begin")
+    if begin < 0:
+        return text
+    end = text.index("<!-- gitmem:end -->", begin) + len("<!-- gitmem:end -->\n")
+    return text[:begin] + text[end:]
+
+
+def test_an_agents_md_over_codex_limit_is_reported_and_moving_keeps_every_other_line(repo: Path, run: Run) -> None:
+    text, rules = over_limit_agents()
+    assert 33_000 < len(text.encode()) < 36_000 and 300 < text.count("\n") < 320
+    (repo / "AGENTS.md").write_text(text, encoding="utf-8")
+    os.symlink("AGENTS.md", repo / "CLAUDE.md")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "hand-written rules")
+
+    init = run("init", "--no-hooks")
+    assert init.code == 0, init.err
+    said = [line for line in init.out.splitlines() if line.startswith("over a limit: AGENTS.md:")]
+    assert len(said) == 1 and "32,768" in said[0] and "Codex" in said[0] and "--move" in said[0]
+
+    imported = run("import", "--accept", "--json")
+    assert imported.code == 0, imported.err
+    over = json.loads(imported.out)["over_limit"]
+    assert [(o["path"], o["target"], o["limit"]) for o in over] == [("AGENTS.md", "agents", 32 * 1024)]
+    assert run("compile").code == 1  # over the hard limit: held, as before
+
+    moved = run("import", "--accept", "--move", "--left-out")
+    assert moved.code == 0, moved.err
+    assert "over a limit" not in moved.out  # the moved rules brought it under
+    assert (repo / "CLAUDE.md").is_symlink() and os.readlink(repo / "CLAUDE.md") == "AGENTS.md"
+    after = _hand_written((repo / "AGENTS.md").read_text(encoding="utf-8"))
+    kept = [line for line in text.splitlines() if line not in rules]
+    assert [line for line in after.splitlines() if line.strip()] == [line for line in kept if line.strip()]
+    assert not rules & set(after.splitlines())  # every rule moved: it is a memory now
+
+    assert run("compile").code == 0
+    assert len((repo / "AGENTS.md").read_bytes()) <= 32 * 1024
+    assert (repo / "CLAUDE.md").read_text(encoding="utf-8") == (repo / "AGENTS.md").read_text(encoding="utf-8")
+    assert run("compile", "--check").code == 0
+
+
+def test_init_finds_a_nested_rules_file_in_a_monorepo(repo: Path, run: Run) -> None:
+    package = repo / "packages" / "foo"
+    package.mkdir(parents=True)
+    (package / "AGENTS.md").write_text("# foo\n\n- Run `pnpm test` in packages/foo.\n", encoding="utf-8")
+    (repo / "apps" / "web" / ".cursor" / "rules").mkdir(parents=True)
+    (repo / "apps" / "web" / ".cursor" / "rules" / "react.mdc").write_text(
+        "---\nalwaysApply: true\n---\n- Components are functions.\n", encoding="utf-8"
+    )
+    (repo / ".gitignore").write_text("vendor/\n", encoding="utf-8")
+    (repo / "vendor" / "lib").mkdir(parents=True)
+    (repo / "vendor" / "lib" / "CLAUDE.md").write_text("- Ignored by git: not ours.\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "monorepo")
+
+    result = run("init", "--no-hooks")
+    assert result.code == 0, result.err
+    assert "found rules files of: agents, cursor" in result.out
+    assert "packages/foo/AGENTS.md" in result.out
+    config = (repo / ".memory" / "config.yaml").read_text(encoding="utf-8")
+    assert "targets: [agents, cursor]\n" in config
