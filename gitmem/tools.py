@@ -1132,9 +1132,10 @@ def current(name: str) -> str:
     return name
 
 
-def retired_note(name: str) -> str:
-    """The one-line note for a config or memory that names the retired target ``name``."""
-    return f"target {name} is retired: {RETIRED[name].why}; its memories go to {current(name)} (rename it in targets)"
+def retired_note(name: str, fix: str = "rename it in targets") -> str:
+    """The one-line note for a config, memory or command line that names the retired target ``name`` (``fix``: what
+    to do instead)."""
+    return f"target {name} is retired: {RETIRED[name].why}; its memories go to {current(name)} ({fix})"
 
 
 def target(name: str) -> Target:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from gitmem import INSTALL
 from tests.conftest import Run, git
 
 
@@ -175,7 +176,7 @@ def test_with_husky_a_teammate_without_pre_commit_can_still_commit_and_is_told_o
     assert first.returncode == 0, first.stdout + first.stderr
     assert "not found" not in first.stderr
     assert "gitmem: this commit was not checked for secrets" in first.stderr
-    assert "pipx install pre-commit gitmem-cli" in first.stderr
+    assert "pipx install pre-commit; gitmem: " + INSTALL in first.stderr
     assert (repo / ".husky-ran").is_file()  # their own hook ran
     (repo / ".husky-ran").unlink()
     _write(repo / "notes.txt", "more\n")

@@ -52,13 +52,13 @@ def test_set_up_for_the_configured_targets_idempotently(initialised: Path, run: 
     commands = {
         event: [h["command"] for group in groups for h in group["hooks"]] for event, groups in settings["hooks"].items()
     }
-    assert commands["UserPromptSubmit"] == ["gitmem hook prompt --client claude"]
-    assert commands["SessionStart"] == ["gitmem hook session-start --client claude"]
-    assert commands["Stop"] == ["./scripts/notify.sh", "gitmem hook stop --client claude"]
+    assert commands["UserPromptSubmit"] == ["gitmem-cli hook prompt --client claude"]
+    assert commands["SessionStart"] == ["gitmem-cli hook session-start --client claude"]
+    assert commands["Stop"] == ["./scripts/notify.sh", "gitmem-cli hook stop --client claude"]
     assert (root / ".claude" / "settings.json").read_text(encoding="utf-8").startswith('{\n    "model"')  # indent kept
     gemini = json.loads((root / ".gemini" / "settings.json").read_text(encoding="utf-8"))
     assert [h["command"] for g in gemini["hooks"]["BeforeAgent"] for h in g["hooks"]] == [
-        "gitmem hook prompt --client gemini"
+        "gitmem-cli hook prompt --client gemini"
     ]
     codex = json.loads((root / ".codex" / "hooks.json").read_text(encoding="utf-8"))
     assert set(codex["hooks"]) == {"UserPromptSubmit", "SessionStart", "Stop"}
@@ -117,7 +117,7 @@ def test_nothing_goes_into_the_home_directory_without_user(initialised: Path, ru
     assert sorted(p.as_posix() for p in home.rglob("*")) == before
     assert run("init", "--agent-hooks", "--user", "--target", "claude").code == 0
     settings = json.loads((home / ".claude" / "settings.json").read_text(encoding="utf-8"))
-    assert "gitmem hook prompt --client claude" in json.dumps(settings)
+    assert "gitmem-cli hook prompt --client claude" in json.dumps(settings)
     assert (home / ".claude" / "commands" / "remember.md").is_file()
     assert run("init", "--agent-hooks", "--user", "--target", "claude", "--remove").code == 0
     assert not (home / ".claude").exists()
@@ -129,7 +129,7 @@ def test_copilot_hooks_are_a_file_of_their_own(initialised: Path) -> None:
     setup.apply(changes, initialised)
     data = json.loads((initialised / ".github" / "hooks" / "gitmem.json").read_text(encoding="utf-8"))
     assert data["version"] == 1
-    assert data["hooks"]["UserPromptSubmit"][0]["bash"] == "gitmem hook prompt --client copilot"
+    assert data["hooks"]["UserPromptSubmit"][0]["bash"] == "gitmem-cli hook prompt --client copilot"
     setup.apply(setup.plan(initialised, ["copilot"], remove=True), initialised)
     assert not (initialised / ".github").exists()
 

@@ -175,7 +175,7 @@ def test_mcp_without_the_extra_says_how_to_install_it(project: Path, run: Run, m
     assert result.code == 3
     assert result.err == (
         "error: the MCP server needs the mcp extra (the official MCP SDK, version 2 or later): "
-        "pip install 'gitmem-cli[mcp]' (or, with pipx: pipx inject gitmem-cli 'mcp>=2')\n"
+        "pip install '.[mcp]' in a checkout of gitmem, or pipx inject gitmem-cli 'mcp>=2'\n"
     )
 
 
@@ -255,25 +255,25 @@ def test_init_mcp_writes_each_tools_project_file_and_sets_the_config(repo: Path,
         "set mcp: true in .memory/config.yaml",
         "Codex reads MCP servers per user: add this to ~/.codex/config.toml (or run `gitmem init --mcp --user`):",
         "[mcp_servers.gitmem]",
-        'command = "gitmem"',
+        'command = "gitmem-cli"',
         'args = ["mcp"]',
         "Cline reads MCP servers per user: add this to ~/.cline/data/settings/cline_mcp_settings.json (the CLI; "
         "the VS Code extension keeps its own copy):",
-        '{"mcpServers": {"gitmem": {"command": "gitmem", "args": ["mcp"], "disabled": false}}}',
+        '{"mcpServers": {"gitmem": {"command": "gitmem-cli", "args": ["mcp"], "disabled": false}}}',
     ]
-    trusted = {"mcpServers": {"gitmem": {"command": "gitmem", "args": ["mcp"], "trust": True}}}
+    trusted = {"mcpServers": {"gitmem": {"command": "gitmem-cli", "args": ["mcp"], "trust": True}}}
     assert json.loads((repo / ".gemini/settings.json").read_text()) == trusted
     assert json.loads((repo / ".qwen/settings.json").read_text()) == trusted
     assert not (Path.home() / ".codex").exists()
     assert json.loads((repo / "opencode.json").read_text()) == {
         "$schema": "https://opencode.ai/config.json",
-        "mcp": {"gitmem": {"type": "local", "command": ["gitmem", "mcp"], "enabled": True}},
+        "mcp": {"gitmem": {"type": "local", "command": ["gitmem-cli", "mcp"], "enabled": True}},
     }
     assert json.loads((repo / ".mcp.json").read_text()) == {
-        "mcpServers": {"gitmem": {"type": "stdio", "command": "gitmem", "args": ["mcp"]}}
+        "mcpServers": {"gitmem": {"type": "stdio", "command": "gitmem-cli", "args": ["mcp"]}}
     }
     assert json.loads((repo / ".cursor/mcp.json").read_text()) == {
-        "mcpServers": {"gitmem": {"command": "gitmem", "args": ["mcp", "--repo", "${workspaceFolder}"]}}
+        "mcpServers": {"gitmem": {"command": "gitmem-cli", "args": ["mcp", "--repo", "${workspaceFolder}"]}}
     }
     assert "mcp: true" in (repo / ".memory/config.yaml").read_text().splitlines()
 
@@ -297,11 +297,11 @@ def test_init_mcp_user_appends_to_codex_config_once(repo: Path, run: Run) -> Non
     assert f"added the gitmem MCP server to {codex} (Codex)" in result.lines
     assert not any("Codex reads MCP servers per user" in line for line in result.lines)
     text = codex.read_text(encoding="utf-8")
-    gitmem = '[mcp_servers.gitmem]\ncommand = "gitmem"\nargs = ["mcp"]\n'
+    gitmem = '[mcp_servers.gitmem]\ncommand = "gitmem-cli"\nargs = ["mcp"]\n'
     assert text == 'model = "o3"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n\n' + gitmem
     import tomllib
 
-    assert tomllib.loads(text)["mcp_servers"]["gitmem"] == {"command": "gitmem", "args": ["mcp"]}
+    assert tomllib.loads(text)["mcp_servers"]["gitmem"] == {"command": "gitmem-cli", "args": ["mcp"]}
     again = run("init", "--no-hooks", "--mcp", "--user")
     assert f"kept the gitmem entry in {codex} (Codex)" in again.lines
     assert codex.read_text(encoding="utf-8") == text
@@ -320,7 +320,7 @@ def test_init_mcp_merges_into_existing_files_and_keeps_other_entries(repo: Path,
     assert json.loads((repo / ".mcp.json").read_text()) == {
         "mcpServers": {
             "github": {"command": "gh-mcp"},
-            "gitmem": {"type": "stdio", "command": "gitmem", "args": ["mcp"]},
+            "gitmem": {"type": "stdio", "command": "gitmem-cli", "args": ["mcp"]},
         },
         "other": 1,
     }
@@ -329,7 +329,7 @@ def test_init_mcp_merges_into_existing_files_and_keeps_other_entries(repo: Path,
         "mcp": {
             "servers": {
                 "docs": {"type": "remote", "url": "https://example.com"},
-                "gitmem": {"type": "local", "command": ["gitmem", "mcp"]},
+                "gitmem": {"type": "local", "command": ["gitmem-cli", "mcp"]},
             }
         },
     }
@@ -348,7 +348,7 @@ def test_init_mcp_leaves_a_file_it_cannot_parse_and_says_what_to_add(repo: Path,
         'quotes): left unchanged; add this entry under "mcp" by hand (opencode):'
     )
     assert json.loads("\n".join(result.err.splitlines()[1:])) == {
-        "gitmem": {"type": "local", "command": ["gitmem", "mcp"], "enabled": True}
+        "gitmem": {"type": "local", "command": ["gitmem-cli", "mcp"], "enabled": True}
     }
     assert (repo / ".mcp.json").exists()
 

@@ -51,9 +51,9 @@ def test_init_creates_a_precommit_config_and_installs_it(repo: Path, run: Run) -
     hooks = {hook["id"]: hook for repo_ in data["repos"] for hook in repo_["hooks"]}
     assert list(hooks) == ["gitmem-scan", "gitmem-validate", "gitmem-compile"]
     assert all(hook["language"] == "system" for hook in hooks.values())
-    assert hooks["gitmem-scan"]["entry"] == "gitmem scan --staged"
+    assert hooks["gitmem-scan"]["entry"] == "gitmem-cli scan --staged"  # a name only this gitmem installs
     assert "pre-commit" in (repo / ".git" / "hooks" / "pre-commit").read_text()
-    assert git(repo, "config", "--get", "merge.gitmem.driver").strip() == "gitmem merge-driver %O %A %B %P"
+    assert git(repo, "config", "--get", "merge.gitmem.driver").strip() == "gitmem-cli merge-driver %O %A %B %P"
     assert (repo / ".gitattributes").read_text() == (
         "# gitmem:begin: generated rules files, merged memory by memory (gitmem init keeps this section)\n"
         "AGENTS.md merge=gitmem\nCLAUDE.md merge=gitmem\n"
@@ -157,3 +157,43 @@ def test_broken_precommit_config_is_reported_not_replaced(repo: Path, run: Run) 
     assert result.code == 3
     assert result.err.startswith("error: .pre-commit-config.yaml:3:1: ")
     assert path.read_text() == "repos:\n  - repo: [unclosed\n"
+
+
+def test_init_moves_an_older_gitmems_hook_entries_and_merge_driver_to_gitmem_cli(repo: Path, run: Run) -> None:
+    """An older gitmem wrote hooks that run `gitmem` from PATH (maybe another tool's program): init moves them, and
+    the merge driver, to `gitmem-cli`, keeping every other byte; running it again changes nothing."""
+    old = (
+        "# our hooks\n"
+        "repos:\n"
+        "-   repo: local\n"
+        "    hooks:\n"
+        "    -   id: gitmem-scan\n"
+        "        name: 'gitmem scan (secrets and hidden Unicode in the staged changes)'\n"
+        "        entry: gitmem scan --staged\n"
+        "        language: system\n"
+        "        pass_filenames: false\n"
+        "    -   id: gitmem-validate\n"
+        "        name: gitmem validate (memories and config)\n"
+        "        entry: gitmem validate\n"
+        "        language: system\n"
+        "    -   id: gitmem-compile\n"
+        "        name: gitmem compile (rules files)\n"
+        "        entry: gitmem compile   \n"
+        "        language: system\n"
+        "    -   id: mine\n"
+        "        name: mine\n"
+        "        entry: gitmem scan --staged --json  # not gitmem's entry: kept\n"
+        "        language: system\n"
+    )
+    (repo / ".pre-commit-config.yaml").write_text(old)
+    git(repo, "config", "merge.gitmem.driver", "gitmem merge-driver %O %A %B %P")
+    result = run("init")
+    assert result.code == 0, result.err
+    new = (repo / ".pre-commit-config.yaml").read_text()
+    assert new == old.replace("entry: gitmem scan --staged\n", "entry: gitmem-cli scan --staged\n").replace(
+        "entry: gitmem validate", "entry: gitmem-cli validate"
+    ).replace("entry: gitmem compile", "entry: gitmem-cli compile")
+    assert "updated .pre-commit-config.yaml" in result.out
+    assert git(repo, "config", "--get", "merge.gitmem.driver").strip() == "gitmem-cli merge-driver %O %A %B %P"
+    assert run("init").code == 0
+    assert (repo / ".pre-commit-config.yaml").read_text() == new

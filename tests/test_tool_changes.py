@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gitmem.tools import RETIRED, TARGET_NAMES, current
+from gitmem.tools import RETIRED, TARGET_NAMES, current, retired_note
 from tests.conftest import Run, git, gitmem_command
 
 # The shapes of the tools' own files (from their documentation: see docs/clients.md).
@@ -120,6 +120,33 @@ def test_a_config_naming_a_retired_target_gets_a_note_and_its_replacements_files
     assert config.read_text(encoding="utf-8") == "version: 1\ntargets: [claude, roo]\nbudget: {roo: 500}\n"
 
 
+def test_a_retired_target_name_on_the_command_line_is_read_as_its_replacement_with_the_same_note(
+    repo: Path, run: Run
+) -> None:
+    """`init --target windsurf`, `compile --target roo`, `add --target windsurf`: read as devin and zoo with the note a
+    config naming them gets (they exited 2 before); a name that never was a target still exits 2."""
+    init = run("init", "--no-hooks", "--target", "claude", "--target", "windsurf", "--target", "roo")
+    assert init.code == 0, init.err
+    assert "target windsurf is retired" in init.err and "use --target devin" in init.err
+    assert "target roo is retired" in init.err and "use --target zoo" in init.err
+    config = (repo / ".memory" / "config.yaml").read_text(encoding="utf-8")
+    assert "devin" in config and "zoo" in config and "windsurf" not in config and "roo]" not in config
+    added = run("add", "Use pnpm, never npm", "--target", "windsurf")
+    assert added.code == 0, added.err
+    assert "target windsurf is retired" in added.err
+    assert json.loads(run("list", "--json").out)[0]["targets"] == ["devin"]
+    compiled = run("compile", "--target", "roo")
+    assert compiled.code == 0, compiled.err
+    assert [line for line in compiled.err.splitlines() if "is retired" in line] == [
+        "note: --target roo: " + retired_note("roo", "use --target zoo")
+    ]
+    assert not (repo / ".roo" / "rules" / "gitmem.md").exists()  # the memory is for devin only
+    assert not (repo / ".devin" / "rules" / "gitmem.md").exists()  # not compiled yet
+    assert run("compile", "--target", "windsurf").code == 0
+    assert "Use pnpm" in (repo / ".devin" / "rules" / "gitmem.md").read_text(encoding="utf-8")
+    assert run("compile", "--target", "nope").code == 2
+
+
 def test_retired_names_point_at_live_targets() -> None:
     assert set(RETIRED) == {"windsurf", "roo"}
     for name in RETIRED:
@@ -148,7 +175,7 @@ def test_cursor_gets_the_status_at_session_start_through_its_hooks_json(project:
     assert data["version"] == 1
     entries = data["hooks"]["sessionStart"]
     assert entries[0] == mine  # the user's own hook is kept, first
-    assert entries[1]["command"] == "gitmem hook session-start --client cursor"
+    assert entries[1]["command"] == "gitmem-cli hook session-start --client cursor"
     assert set(data["hooks"]) == {"sessionStart"}  # beforeSubmitPrompt cannot add context: not set up
     payload = {"hook_event_name": "sessionStart", "session_id": "c1", "conversation_id": "c1", "cwd": str(project)}
     for client in ("cursor", None):  # named, or known by its event name

@@ -4,15 +4,13 @@ from typing import Any
 
 import click
 
+from gitmem import INSTALL_CI
 from gitmem.commands.output import echo, echo_json, style
 
 _STYLES: dict[str, dict[str, Any]] = {"skipped": {"dim": True}, "ok": {"fg": "green"}, "FAILED": {"fg": "red"}}
 
 
-@click.command()
-@click.option("--json", "as_json", is_flag=True, help='Print {"ok": bool, "checks": [{name, ok, summary, details}]}.')
-def check(as_json: bool) -> int:
-    """What CI runs, in one command: validate, scan memories and journal, compile --check, doctor errors, and
+_HELP = f"""What CI runs, in one command: validate, scan memories and journal, compile --check, doctor errors, and
     every change to the guard's settings (scan.exclude/allow/salt, sources) since the default branch, named.
 
     Exit 1 when any check fails, with a summary line per check and the details of each failure. Doctor warnings
@@ -20,8 +18,13 @@ def check(as_json: bool) -> int:
 
     \b
     Example (a CI step, or the pre-push hook `gitmem init --pre-push` installs):
-      pip install gitmem-cli && gitmem check
-    """
+      {INSTALL_CI} && gitmem check
+"""
+
+
+@click.command(help=_HELP)
+@click.option("--json", "as_json", is_flag=True, help='Print {"ok": bool, "checks": [{name, ok, summary, details}]}.')
+def check(as_json: bool) -> int:
     from gitmem.commands import open_store, today
     from gitmem.hygiene.check import run_checks
 

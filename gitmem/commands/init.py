@@ -118,7 +118,11 @@ def _set_up_hooks(project: Project, targets: tuple[str, ...], pre_push: bool) ->
 
     done = []
     action = hooks_setup.ensure_precommit_config(project, pre_push)
-    if action != "unchanged":
+    if action == "moved":
+        done.append(
+            f"updated {hooks_setup.PRECOMMIT_CONFIG}: gitmem's hooks run gitmem-cli (they ran `gitmem` from PATH)"
+        )
+    elif action != "unchanged":
         done.append(
             f"{'created' if action == 'created' else 'added the gitmem hooks to'} {hooks_setup.PRECOMMIT_CONFIG}"
         )

@@ -6,29 +6,33 @@ from typing import TYPE_CHECKING
 
 import click
 
+from gitmem import INSTALL_MCP
+
 if TYPE_CHECKING:
     from gitmem.project import Project
     from gitmem.setup.mcp import Registration
 
 
-@click.command()
-@click.option(
-    "--repo",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="The repository whose memory to serve (default: the current directory).",
-)
-def mcp(repo: Path | None) -> int:
-    """Run the gitmem MCP server on stdio (started by an AI tool, not by hand).
+_HELP = f"""Run the gitmem MCP server on stdio (started by an AI tool, not by hand).
 
     Tools: recall (relevant memories for a task), propose (a new memory, status proposed, for a human to accept),
-    list_memories, and append_journal (today's session log). Needs the mcp extra: pip install 'gitmem-cli[mcp]'.
+    list_memories, and append_journal (today's session log). Needs the mcp extra: {INSTALL_MCP}.
     `gitmem init --mcp` registers it with opencode, Claude Code (and the Copilot CLI), Cursor, Gemini CLI and Qwen
     Code; `gitmem init --mcp --user` with Codex too (docs/mcp.md).
 
     \b
     Example (what a tool's MCP config runs):
       gitmem mcp --repo /path/to/project
-    """
+"""
+
+
+@click.command(help=_HELP)
+@click.option(
+    "--repo",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The repository whose memory to serve (default: the current directory).",
+)
+def mcp(repo: Path | None) -> int:
     from gitmem.commands.output import echo
     from gitmem.errors import CannotRun
     from gitmem.project import find_project
@@ -39,8 +43,7 @@ def mcp(repo: Path | None) -> int:
         from gitmem.mcp.server import serve
     except ImportError:
         raise CannotRun(
-            "the MCP server needs the mcp extra (the official MCP SDK, version 2 or later): "
-            "pip install 'gitmem-cli[mcp]' (or, with pipx: pipx inject gitmem-cli 'mcp>=2')"
+            f"the MCP server needs the mcp extra (the official MCP SDK, version 2 or later): {INSTALL_MCP}"
         ) from None
     if sys.stdin.isatty():
         echo(f"gitmem MCP server for {project.root} on stdio; an AI tool talks to it (Ctrl-C to stop)", err=True)

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from gitmem import gateway
+from gitmem import COMMAND, INSTALL, gateway
 from gitmem import gitcommand as command
 from gitmem.errors import GitmemError
 from gitmem.project import Project
@@ -86,22 +86,24 @@ def _line(hook_type: str) -> str:
     run = _OLD_LINE.format(hook_type=hook_type)
     note = (
         "gitmem: this commit was not checked for secrets: the team's guard needs pre-commit and gitmem "
-        "(pipx install pre-commit gitmem-cli, then gitmem init). Said once."
+        f"(pipx install pre-commit; gitmem: {INSTALL}; then gitmem init). Said once."
     )
     return (
-        f"if command -v pre-commit >/dev/null 2>&1 && command -v gitmem >/dev/null 2>&1; then {run}; "
+        f"if command -v pre-commit >/dev/null 2>&1 && command -v {COMMAND} >/dev/null 2>&1; then {run}; "
         f'else gitmem_noted="$(git rev-parse --git-path {NOTED})"; '
         f'[ -e "$gitmem_noted" ] || {{ echo "{note}" >&2; : >"$gitmem_noted"; }}; fi'
     )
 
 
 def _upgraded(text: str, hook_type: str) -> str | None:
-    """``text`` with the line an older ``gitmem init`` added (which refused every commit without pre-commit)
-    replaced by today's; ``None`` when it holds no such line."""
-    old = _OLD_LINE.format(hook_type=hook_type)
+    """``text`` with the line an older ``gitmem init`` added after gitmem's mark (one that refused every commit
+    without pre-commit, or looked for ``gitmem`` rather than ``gitmem-cli`` on PATH) replaced by today's; ``None``
+    when it holds no such line."""
+    today = _line(hook_type)
     lines = text.splitlines(keepends=True)
     for index in range(1, len(lines)):
-        if lines[index - 1].rstrip("\r\n") == MARK and lines[index].rstrip("\r\n") == old:
+        line = lines[index].rstrip("\r\n")
+        if lines[index - 1].rstrip("\r\n") == MARK and line != today and f"--hook-stage {hook_type}" in line:
             ending = lines[index][len(lines[index].rstrip("\r\n")) :]
             lines[index] = _line(hook_type) + ending
             return "".join(lines)

@@ -7,7 +7,9 @@
   shown the snippet to add by hand.
 - `pre-commit install` (with `--hook-type pre-push` when asked) wires them into .git/hooks.
 - `.gitattributes` gets a gitmem section marking the generated rules files `merge=gitmem`, and the local git
-  config defines that driver (`gitmem merge-driver %O %A %B %P`).
+  config defines that driver (`gitmem-cli merge-driver %O %A %B %P`).
+- Every command they run is ``gitmem-cli`` (``gitmem.COMMAND``), a name only this package installs; the entries an
+  older gitmem wrote (``gitmem scan --staged``, ...) are moved to it, and so is the driver.
 
 Running any of it twice changes nothing.
 """
@@ -20,7 +22,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from gitmem import gateway, yamlio
+from gitmem import COMMAND, gateway, yamlio
 from gitmem import gitcommand as command
 from gitmem.errors import CannotRun, GitmemError
 from gitmem.linear import linear
@@ -30,7 +32,7 @@ from gitmem.tools import TARGET_BY_NAME as BY_NAME
 PRECOMMIT_CONFIG = ".pre-commit-config.yaml"
 GITATTRIBUTES = ".gitattributes"
 DRIVER_NAME = "gitmem: merge rules files memory by memory"
-DRIVER_COMMAND = "gitmem merge-driver %O %A %B %P"
+DRIVER_COMMAND = f"{COMMAND} merge-driver %O %A %B %P"
 ATTR_BEGIN = "# gitmem:begin: generated rules files, merged memory by memory (gitmem init keeps this section)"
 ATTR_END = "# gitmem:end"
 
@@ -44,15 +46,15 @@ class Hook:
 
 
 HOOKS = (
-    Hook("gitmem-scan", "gitmem scan (secrets and hidden Unicode in the staged changes)", "gitmem scan --staged",
+    Hook("gitmem-scan", "gitmem scan (secrets and hidden Unicode in the staged changes)", f"{COMMAND} scan --staged",
          (("pass_filenames", "false"),)),
-    Hook("gitmem-validate", "gitmem validate (memories and config)", "gitmem validate",
+    Hook("gitmem-validate", "gitmem validate (memories and config)", f"{COMMAND} validate",
          (("files", r"^\.memory/(memories/[^/]+\.yaml|config\.yaml)$"),)),
-    Hook("gitmem-compile", "gitmem compile (rules files)", "gitmem compile",
+    Hook("gitmem-compile", "gitmem compile (rules files)", f"{COMMAND} compile",
          (("files", r"^\.memory/"), ("pass_filenames", "false"))),
 )  # fmt: skip
 PRE_PUSH_HOOK = Hook(
-    "gitmem-check", "gitmem check (what CI runs)", "gitmem check",
+    "gitmem-check", "gitmem check (what CI runs)", f"{COMMAND} check",
     (("pass_filenames", "false"), ("always_run", "true"), ("stages", "[pre-push]")),
 )  # fmt: skip
 
@@ -91,7 +93,8 @@ def _hook_ids(data: Any) -> set[str]:
 
 
 def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
-    """Add the missing gitmem hooks to .pre-commit-config.yaml. Returns "created", "updated" or "unchanged"."""
+    """Add the missing gitmem hooks to .pre-commit-config.yaml, and move an older gitmem's entries to ``COMMAND``.
+    Returns "created", "updated", "moved" (only entries moved) or "unchanged"."""
     path = gateway.require(project, project.root / PRECOMMIT_CONFIG, PRECOMMIT_CONFIG)
     if not path.exists():
         text = "# pre-commit hooks (https://pre-commit.com); `gitmem init` added gitmem's.\nrepos:\n"
@@ -107,10 +110,14 @@ def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
         raise CannotRun(f"{where}: {exc.message}: fix it, then run `gitmem init`") from None
     if data is not None and not isinstance(data, dict):
         raise CannotRun(f"{PRECOMMIT_CONFIG} is not a mapping: fix it, then run `gitmem init`")
+    moved = _moved_entries(text)
     missing = [hook for hook in wanted_hooks(pre_push) if hook.id not in _hook_ids(data)]
     if not missing:
-        return "unchanged"
-    new_text = _insert_entry(text, missing)
+        if moved == text:
+            return "unchanged"
+        gateway.write(project, path, moved)
+        return "moved"
+    new_text = _insert_entry(moved, missing)
     new_data = None
     if new_text is not None:
         try:
@@ -133,6 +140,20 @@ def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
         )
     gateway.write(project, path, new_text)
     return "updated"
+
+
+# An entry an older gitmem wrote, which ran `gitmem` from PATH (maybe another tool's): run COMMAND instead.
+_OLD_ENTRY = linear(
+    r"^([ \t]*(?:-[ \t]+)?entry:[ \t]*)gitmem([ \t]+(?:scan --staged|validate|compile|check)[ \t]*\r?)$"
+)
+
+
+def _moved_entries(text: str) -> str:
+    """``text`` with each of gitmem's hook entries that runs ``gitmem`` running ``COMMAND``; every other byte kept."""
+    lines = text.split("\n")
+    return "\n".join(
+        f"{found.group(1)}{COMMAND}{found.group(2)}" if (found := _OLD_ENTRY.match(line)) else line for line in lines
+    )
 
 
 _REPOS_RE = re.compile(r"repos:[ \t]*(#.*)?")

@@ -1,9 +1,10 @@
 """Registering the gitmem MCP server with the AI tools' project-level configs (`gitmem init --mcp`).
 
 Each file is merged, never replaced: other servers and settings are kept, and an existing ``gitmem`` entry (perhaps
-customised) is left as it is. A file that is not plain JSON (comments, trailing commas) is not rewritten: the entry
-to add by hand is reported instead. Codex's config is per user (~/.codex/config.toml): written only with
-``--user`` (``plan_codex``), else its snippet is printed; Cline's is per user too and printed.
+customised, or an older gitmem's that runs ``gitmem`` rather than ``gitmem-cli``) is left as it is. A file that is not
+plain JSON (comments, trailing commas) is not rewritten: the entry to add by hand is reported instead. Codex's config
+is per user (~/.codex/config.toml): written only with ``--user`` (``plan_codex``), else its snippet is printed;
+Cline's is per user too and printed.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gitmem import gateway
+from gitmem import COMMAND, gateway
 from gitmem.project import Project, UserScope
 from gitmem.tools import TOOLS
 
@@ -33,12 +34,12 @@ class Client:
 CLIENTS = tuple(Client(tool.title, tool.mcp.files, tool.mcp.shape) for tool in TOOLS if tool.mcp is not None)
 
 CODEX_CONFIG = "~/.codex/config.toml"
-CODEX_SNIPPET = '[mcp_servers.gitmem]\ncommand = "gitmem"\nargs = ["mcp"]\n'
+CODEX_SNIPPET = f'[mcp_servers.gitmem]\ncommand = "{COMMAND}"\nargs = ["mcp"]\n'
 # Per-user only, and where gitmem does not write: what `gitmem init --mcp` prints for each.
 USER_ONLY = {
     "Cline": (
         "~/.cline/data/settings/cline_mcp_settings.json (the CLI; the VS Code extension keeps its own copy)",
-        '{"mcpServers": {"gitmem": {"command": "gitmem", "args": ["mcp"], "disabled": false}}}',
+        json.dumps({"mcpServers": {"gitmem": {"command": COMMAND, "args": ["mcp"], "disabled": False}}}),
     ),
 }
 
@@ -56,13 +57,13 @@ class Registration:
 
 def _entry(shape: str, v2: bool = False) -> dict[str, Any]:
     if shape == "mcp":
-        entry: dict[str, Any] = {"type": "local", "command": ["gitmem", "mcp"]}
+        entry: dict[str, Any] = {"type": "local", "command": [COMMAND, "mcp"]}
         return entry if v2 else {**entry, "enabled": True}
     if shape == "workspace":  # the client may start servers elsewhere; it expands ${workspaceFolder}
-        return {"command": "gitmem", "args": ["mcp", "--repo", "${workspaceFolder}"]}
+        return {"command": COMMAND, "args": ["mcp", "--repo", "${workspaceFolder}"]}
     if shape == "trust":
-        return {"command": "gitmem", "args": ["mcp"], "trust": True}
-    return {"type": "stdio", "command": "gitmem", "args": ["mcp"]}
+        return {"command": COMMAND, "args": ["mcp"], "trust": True}
+    return {"type": "stdio", "command": COMMAND, "args": ["mcp"]}
 
 
 def _servers(shape: str, data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
