@@ -58,7 +58,7 @@ def test_gitmem_diff_names_every_change_to_the_guards_settings(project: Path, ru
     data = json.loads(run("diff", "--json").out)
     assert data["guard"] == [
         {"setting": "scan.exclude", "added": ["*"], "removed": []},
-        {"setting": "scan.allow", "added": ["0123456789abcdef"], "removed": []},
+        {"setting": "scan.allow", "added": ["0123456789abcdef"], "removed": [], "allows_nothing": []},
     ]
     git(project, "checkout", "-q", "main")
     assert "Guard settings" not in run("diff").out  # no change: no section

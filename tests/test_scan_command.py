@@ -218,7 +218,7 @@ def test_baseline_then_allow_list_and_excludes_from_config(project: Path, run: R
     [plain] = [line for line in entries if "example.md" in line]
     fingerprint = plain.split()[1]
     assert plain == f"    - {fingerprint}  # docs/example.md:1 github-pat"
-    assert re.fullmatch(r"v3:docs/example\.md:github-pat:[0-9a-f]{16}", fingerprint)
+    assert re.fullmatch(r"v3:docs/example\.md:github-pat:[0-9a-f]{16}:[0-9a-f]{16}", fingerprint)
     [quoted] = [line for line in entries if "odd" in line]
     assert quoted.startswith('    - "v3:docs/odd #dir/a: b.md:github-pat:')
     assert secret not in baseline.out

@@ -100,8 +100,8 @@ def test_finding_offsets_line_column_and_preview() -> None:
     assert text[finding.start : finding.end] == secret
     assert finding.preview == "ghp_… (40 chars)"
     assert secret not in finding.describe() and secret[4:12] not in finding.preview
-    assert finding.fingerprint() == fingerprint("config.py", "github-pat", "TOKEN = '\u2039secret\u203a'")
-    assert re.fullmatch(r"v3:config\.py:github-pat:[0-9a-f]{16}", finding.fingerprint())
+    assert finding.place() == fingerprint("config.py", "github-pat", "TOKEN = '\u2039secret\u203a'")
+    assert re.fullmatch(r"v3:config\.py:github-pat:[0-9a-f]{16}:[0-9a-f]{16}", finding.fingerprint())
 
 
 @pytest.mark.parametrize(
@@ -117,7 +117,9 @@ def test_fingerprint_is_the_place_and_kind_and_nothing_of_the_value() -> None:
     another line or in another file; lines added above change nothing."""
     secret, other = ghp(), ghp()
     a = scan_text(f"x = '{secret}'", "a.py")[0]
-    assert a.fingerprint() == scan_text(f"x = '{other}'", "a.py")[0].fingerprint()  # the value is not in it
+    assert a.place() == scan_text(f"x = '{other}'", "a.py")[0].place()  # the value is not in the place
+    # a provider's format: the entry names the value too (issue 32, point 4)
+    assert a.fingerprint() != scan_text(f"x = '{other}'", "a.py")[0].fingerprint()
     assert a.fingerprint() == scan_text(f"\n\n  x = '{secret}'\r", "a.py")[0].fingerprint()  # nor the line number
     assert a.fingerprint() != scan_text(f"y = '{secret}'", "a.py")[0].fingerprint()
     assert a.fingerprint() != scan_text(f"x = '{secret}'", "b.py")[0].fingerprint()

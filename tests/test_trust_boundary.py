@@ -316,13 +316,17 @@ def test_a_committed_fingerprint_says_where_and_what_kind_and_nothing_of_the_sec
     printed = entry["fingerprint"]
     assert "salt" not in data and entry["renews"] is None and data["stale"] == []
     masked = hashlib.sha256("old token \u2039secret\u203a".encode()).hexdigest()[:16]
-    assert printed == f"v3:notes.md:github-pat:{masked}"  # the secret is in no part of it
+    # a GitHub token has its provider's format: its entry names the place and a hash of the value (random enough
+    # that the hash tells nothing), so the place alone never allows another token (issue 32, point 4)
+    value = hashlib.sha256(f"github-pat:{secret}".encode()).hexdigest()[:16]
+    assert printed == f"v3:notes.md:github-pat:{masked}:{value}"  # the secret is in no part of it
     assert printed != legacy_fingerprint("github-pat", secret) and secret not in baseline.out
     config = project / ".memory" / "config.yaml"
     config.write_text(config.read_text() + f"scan:\n  allow:\n    - {printed}\n")
     assert run("scan", "notes.md").code == 0
-    (project / "notes.md").write_text(f"old token {fake_token(5)}\n")  # the same place: still allowed
-    assert run("scan", "notes.md").code == 0
+    (project / "notes.md").write_text(f"old token {fake_token(5)}\n")  # the same place, another token: found
+    assert run("scan", "notes.md").code == 1
+    (project / "notes.md").write_text(f"old token {secret}\n")
     (project / "other.md").write_text(f"old token {secret}\n")  # the same secret elsewhere: a new finding
     assert run("scan", "other.md").code == 1
 

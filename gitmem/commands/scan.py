@@ -69,14 +69,24 @@ def scan(
     project = _project_or_none(find_project)
     settings = src.load_settings(project, scan_settings)
     jobs, findings, scanned = _collect(files, staged, logs, user, stdin, redact, baseline, project, settings)
-    redacted = _scan_jobs(jobs, findings, settings, redact=redact, baseline=baseline)
+    allowed: list[Any] = []
+    redacted = _scan_jobs(jobs, findings, settings, redact=redact, baseline=baseline, allowed=allowed)
 
     _warn_legacy(settings)
+    if not baseline and not as_json:
+        from gitmem.commands.scanhook import allowed_lines
+
+        notes = allowed_lines(allowed, findings, settings) if settings.allow else ""
+        if notes:
+            echo(notes, err=True)
     if baseline:
         _print_baseline(findings, as_json, settings)
         return 0
     if as_json:
-        echo_json({"findings": [_finding_json(f) for f in findings]})
+        data: dict[str, Any] = {"findings": [_finding_json(f) for f in findings]}
+        if allowed:  # what a scan.allow entry let through, named (never the value)
+            data["allowed"] = [{"path": f.path, "line": f.line, "rule": f.rule, "preview": f.preview} for f in allowed]
+        echo_json(data)
         return 1 if findings else 0
     if findings:
         # Findings are the command's output (stdout: `gitmem scan | grep`), except where stdout carries the redacted
@@ -141,16 +151,22 @@ def _collect(
     return jobs, findings, scanned
 
 
-def _scan_jobs(jobs: list[Job], findings: list[Any], settings: Any, *, redact: bool, baseline: bool) -> list[str]:
-    """Scan each job, adding to ``findings``; with ``redact``, rewrite each file (or print stdin) redacted. The
-    files redacted."""
+def _scan_jobs(
+    jobs: list[Job], findings: list[Any], settings: Any, *, redact: bool, baseline: bool, allowed: list[Any]
+) -> list[str]:
+    """Scan each job, adding to ``findings`` (and to ``allowed`` what a scan.allow entry let through); with
+    ``redact``, rewrite each file (or print stdin) redacted. The files redacted."""
     from gitmem import gateway
     from gitmem.scan import sources as src
     from gitmem.scan.engine import redact as redact_text
+    from gitmem.scan.engine import without_allowed
 
     redacted: list[str] = []
     for source, depth, pragmas, kind in jobs:
-        found = src.findings_in(source, settings, decode=depth, pragmas=pragmas, honour_allow=not baseline, kind=kind)
+        found = src.findings_in(source, settings, decode=depth, pragmas=pragmas, honour_allow=False, kind=kind)
+        if not baseline and settings.allow:
+            every, found = found, without_allowed(found, settings.allow, settings.salt)
+            allowed += [finding for finding in every if finding not in found]
         findings += found
         if not redact:
             continue

@@ -57,6 +57,25 @@ def finding_lines(findings: list[Finding]) -> str:
     return "\n".join(lines)
 
 
+def allowed_lines(allowed: list[Finding], found: list[Finding], settings: Settings) -> str:
+    """Every finding a scan.allow entry let through, named (never its value), and every one an entry names only by
+    its place while its format is a provider's (such a token is allowed by value: ``engine.value_bound``)."""
+    from gitmem.errors import Problem
+    from gitmem.scan.engine import value_bound
+
+    lines = [
+        str(Problem(f.path, f.line, f.column, f.rule, f"allowed by scan.allow ({f.place()}…): {f.preview}"))
+        for f in allowed
+    ]
+    lines += [
+        str(Problem(f.path, f.line, f.column, f.rule, "scan.allow names this place, but a token in a provider's format "
+                    "is allowed by its value too: `gitmem scan --baseline` prints the entry if it is meant"))
+        for f in found
+        if value_bound(f.rule) and f.place() in settings.allow
+    ]  # fmt: skip
+    return "\n".join(lines)
+
+
 def summary(findings: list[Finding], redacted: list[str]) -> str:
     count = len({f.path for f in findings})
     return f"{len(findings)} finding(s) in {count} file(s): " + (
@@ -96,13 +115,23 @@ def staged(echo: Echo) -> int:
     settings = src.load_settings(project, _config_settings)
     if project is None:
         raise CannotRun("--staged needs a git repository: run it inside one")
+    from gitmem.scan.engine import without_allowed
+
     jobs = [job(source) for source in src.read_staged(project, (), settings)]
     findings: list[Finding] = []
+    allowed: list[Finding] = []
     for source, depth, pragmas, kind in jobs:
-        findings += src.findings_in(source, settings, decode=depth, pragmas=pragmas, kind=kind)
+        every = src.findings_in(source, settings, decode=depth, pragmas=pragmas, honour_allow=False, kind=kind)
+        kept = without_allowed(every, settings.allow, settings.salt) if settings.allow else every
+        findings += kept
+        allowed += [finding for finding in every if finding not in kept]
     warning = legacy_warning(settings)
     if warning:
         echo(warning, True)
+    if allowed or findings:
+        notes = allowed_lines(allowed, findings, settings)
+        if notes:
+            echo(notes, True)
     if findings:
         echo(finding_lines(findings), False)
         echo(summary(findings, []), True)

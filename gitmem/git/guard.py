@@ -5,7 +5,9 @@ pull request that changes one must say so where it is reviewed (``gitmem diff``,
 
 ``guard_changes`` compares the config at a base commit with the config at a head commit (or in the working tree),
 item by item. A config that cannot be read on one side counts as empty there (its problems are
-``gitmem validate``'s to report).
+``gitmem validate``'s to report). An added ``scan.allow`` entry that allows nothing in the tree under review (the
+file it names, scanned at the head) is flagged: an entry written for a line not yet there would let a later secret
+on that line through the hook.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from gitmem.project import Project
 
 CONFIG = ".memory/config.yaml"
 SETTINGS = ("scan.exclude", "scan.allow", "scan.salt", "sources")
+NOTHING = "no finding of the file it names matches it; a secret written there later would pass the hook"
 
 
 class GuardChange(NamedTuple):
@@ -25,9 +28,13 @@ class GuardChange(NamedTuple):
     setting: str
     added: tuple[str, ...]
     removed: tuple[str, ...]
+    allows_nothing: tuple[str, ...] = ()  # added scan.allow entries that allow no finding of the tree under review
 
     def to_dict(self) -> dict[str, Any]:
-        return {"setting": self.setting, "added": list(self.added), "removed": list(self.removed)}
+        data: dict[str, Any] = {"setting": self.setting, "added": list(self.added), "removed": list(self.removed)}
+        if self.setting == "scan.allow":
+            data["allows_nothing"] = list(self.allows_nothing)
+        return data
 
 
 def settings_of(raw: bytes | None) -> dict[str, tuple[str, ...]]:
@@ -93,8 +100,51 @@ def config_at(project: Project, commit: str | None) -> bytes | None:
 
 def guard_changes(project: Project, base: str, head: str | None) -> list[GuardChange]:
     """What changed in the guard's settings from ``base`` (a commit) to ``head`` (a commit; ``None``: the working
-    tree)."""
-    return compare(settings_of(config_at(project, base)), settings_of(config_at(project, head)))
+    tree), each added scan.allow entry that allows nothing at ``head`` named."""
+    changes = compare(settings_of(config_at(project, base)), settings_of(config_at(project, head)))
+    return [
+        change._replace(allows_nothing=tuple(e for e in change.added if not allows_anything(project, e, head)))
+        if change.setting == "scan.allow"
+        else change
+        for change in changes
+    ]
+
+
+def allows_anything(project: Project, entry: str, head: str | None) -> bool:
+    """Whether the scan.allow ``entry`` allows a finding of the file it names, at ``head`` (a commit; ``None``: the
+    working tree). The file is scanned as deep as the hook scans anything (a session log's depth, pragmas not
+    honoured), so an entry the hook would use is never flagged. An old (v1, v2) entry names no file: it counts as
+    allowing something (``gitmem scan`` asks to renew those)."""
+    from gitmem.scan.engine import entry_place, scan_text
+    from gitmem.scan.kinds import file_kind
+
+    place = entry_place(entry)
+    if place is None:
+        return not entry.startswith("v3:")
+    path, _rule = place
+    raw = _file_at(project, path, head)
+    if raw is None:
+        return False
+    text = raw.decode("utf-8", "replace")
+    found = scan_text(text, path, decode=3, hidden=True, pragmas=False, kind=file_kind(path))
+    return any(finding._replace(where=path).fingerprint() == entry for finding in found)
+
+
+def _file_at(project: Project, path: str, head: str | None) -> bytes | None:
+    """The bytes of the repository's file ``path`` at ``head`` (``None``: the working tree), or None."""
+    from gitmem import gateway
+    from gitmem.errors import GitmemError
+
+    if head is None:
+        with contextlib.suppress(GitmemError, OSError):
+            return gateway.read_bytes(project, project.root / path, limit=gateway.SCAN_LIMIT)
+        return None
+    from gitmem import gitcommand
+
+    try:
+        return gitcommand.git(project.root, "cat-file", "blob", f"{head}:{path}")
+    except GitmemError:
+        return None
 
 
 def to_markdown(changes: list[GuardChange]) -> str:
@@ -111,6 +161,8 @@ def to_markdown(changes: list[GuardChange]) -> str:
         parts = [f"added {', '.join(_code(item) for item in change.added)}"] if change.added else []
         parts += [f"removed {', '.join(_code(item) for item in change.removed)}"] if change.removed else []
         lines.append(f"- `{change.setting}`: {'; '.join(parts)}")
+        for item in change.allows_nothing:
+            lines.append(f"  - **{_code(item)} allows nothing in this tree**: {NOTHING}")
     return "\n".join(lines) + "\n"
 
 
@@ -123,6 +175,10 @@ def lines(changes: list[GuardChange]) -> list[str]:
         if change.setting == "scan.salt":
             out.append("scan.salt: changed")
             continue
-        out += [f"{change.setting}: added '{shown(item)}'" for item in change.added]
+        out += [
+            f"{change.setting}: added '{shown(item)}'"
+            + (f": allows nothing in this tree ({NOTHING})" if item in change.allows_nothing else "")
+            for item in change.added
+        ]
         out += [f"{change.setting}: removed '{shown(item)}'" for item in change.removed]
     return out

@@ -63,7 +63,13 @@ class Finding(NamedTuple):
         )
 
     def fingerprint(self) -> str:
-        """What scan.allow holds to allow this finding: where it is and what kind (see ``fingerprint``)."""
+        """What scan.allow holds to allow this finding: where it is and what kind (see ``fingerprint``); for a token
+        in a provider's published format, also which value (``value_bound``)."""
+        place = self.place()
+        return f"{place}:{self.digest[:16]}" if value_bound(self.rule) else place
+
+    def place(self) -> str:
+        """The finding's place alone (``v3:path:rule:line``): what a v3 entry names for a token without a format."""
         return FINGERPRINT_PREFIX + f"{self.where or self.path}:{self.rule}:{self.context}"
 
     def salted(self, salt: str) -> str:
@@ -76,6 +82,55 @@ class Finding(NamedTuple):
         if self.rule == HIDDEN_RULE:
             return f"hidden Unicode character {self.preview}"
         return f"possible secret ({self.rule}): {self.preview}"
+
+
+# The rules for credentials without a provider's format (a JWT, a URL's or header's credentials, a generic
+# assignment, prose): a v3 entry allows their finding by its place. Every other rule reads a provider's published
+# format (AKIA…, ghp_…, a private key), whose value is random enough that a hash of it tells nothing: its entry
+# names the value too, so an entry written for a line before its key exists (or for a revoked example) never lets
+# another, live key through in the same place. A new rule is bound to its value unless it is listed here.
+PLACE_ONLY = frozenset(
+    {
+        "jwt",
+        "database-url",
+        "jdbc-password",
+        "url-credentials",
+        "url-key-parameter",
+        "basic-auth-header",
+        "docker-config-auth",
+        "bearer-token",
+        "curl-basic-auth",
+        "curl-token-user",
+        "curl-auth-header",
+    }
+)
+
+
+def value_bound(rule: str) -> bool:
+    """Whether ``rule`` reads a provider's published format, so that scan.allow allows its finding by value as well
+    as place (see ``PLACE_ONLY``)."""
+    if rule == HIDDEN_RULE or rule in PLACE_ONLY:
+        return False
+    from gitmem.scan.rules import RULES_BY_ID
+
+    found = RULES_BY_ID.get(rule)
+    return found is not None and not found.generic and not found.prose
+
+
+def entry_place(entry: str) -> tuple[str, str] | None:
+    """(path, rule) a v3 scan.allow entry names, or None for another entry."""
+    if not entry.startswith(FINGERPRINT_PREFIX):
+        return None
+    body = entry[len(FINGERPRINT_PREFIX) :]
+    parts = body.rsplit(":", 3)
+    if len(parts) == 4 and _hex16(parts[2]) and _hex16(parts[3]) and value_bound(parts[1]):
+        return parts[0], parts[1]
+    parts = body.rsplit(":", 2)
+    return (parts[0], parts[1]) if len(parts) == 3 and _hex16(parts[2]) else None
+
+
+def _hex16(text: str) -> bool:
+    return len(text) == 16 and all(c in "0123456789abcdef" for c in text)
 
 
 def preview(secret: str) -> str:
