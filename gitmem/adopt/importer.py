@@ -36,12 +36,17 @@ from gitmem.compile import block
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import removed
 from gitmem.memory import similar
-from gitmem.memory.model import Memory, short_id, title_key, unique_id
+from gitmem.memory.model import PRIORITIES, Memory, short_id, title_key, unique_id
 from gitmem.memory.store import SUFFIX, Snapshot, Store
 from gitmem.project import MEMORY_DIR, Project
 from gitmem.scan import find_hidden, scan_text
 
 IMPORT_HOPS = 5  # Claude Code follows @imports this deep
+COUNTER_EXAMPLE = "a counter-example (code labelled as what not to do), not a rule: --counter-examples imports it"
+REVIEW_ONLY = (
+    "Copilot code review only (excludeAgent: coding-agent): left in its file, which only code review reads; name it "
+    "as a PATH to import it for every client"
+)
 KEPT_PROSE = "prose, a code block or a table: with --move it stays in the file (only list rules move into memories)"
 
 
@@ -79,10 +84,10 @@ class Draft:
     targets: tuple[str, ...] = ()  # the one tool a line written for it is for (Copilot's `#problems`); () every tool
 
     def widen(self, paths: tuple[str, ...], priority: str) -> None:
-        """Cover another occurrence's scope too: everywhere if either is, else both sets of globs."""
+        """Cover another occurrence's scope too: everywhere if either is, else both sets of globs; loaded as the
+        more loaded of the two is (an always-on line beside an on-demand rule makes it always-on)."""
         self.paths = () if not self.paths or not paths else tuple(dict.fromkeys((*self.paths, *paths)))
-        if priority == "normal":
-            self.priority = "normal"
+        self.priority = min(self.priority, priority, key=PRIORITIES.index)
 
 
 @dataclass(frozen=True)
@@ -215,8 +220,9 @@ class _Read:
     title: str = ""  # the document's title: its first `#` heading (says what the file is, not what a rule is)
 
 
-def _read_file(project: Project, path: str, fmt: Format, report: ImportReport) -> _Read | None:
-    """A rules file's items, or ``None`` (with the reason in ``report.skipped``) when it is not to be read."""
+def _read_file(project: Project, path: str, fmt: Format, report: ImportReport, named: bool = False) -> _Read | None:
+    """A rules file's items, or ``None`` (with the reason in ``report.skipped``) when it is not to be read (``named``:
+    the user named it as a PATH)."""
     full = gateway.require(project, project.root / path, path)  # GEMINI.md -> /etc/passwd: refused, not read
     try:
         raw = gateway.read_bytes(project, full, limit=gateway.RULES_LIMIT, display=path)
@@ -251,6 +257,9 @@ def _read_file(project: Project, path: str, fmt: Format, report: ImportReport) -
         report.skipped.append(Skipped(path, first, "gitmem's managed block (compiled memories)", last))
     front = sources.read_frontmatter(readable)
     readable[: front.lines] = [""] * front.lines
+    if not named and sources.review_only(fmt, front):
+        report.skipped.append(Skipped(path, 0, REVIEW_ONLY))
+        return None
     try:
         scope = sources.scope_of(path, fmt, front)
     except sources.ScopeError as exc:
@@ -308,10 +317,13 @@ def import_rules(
     force: bool = False,
     dry_run: bool = False,
     rules_only: bool = False,
+    skills: bool = False,
+    counter_examples: bool = False,
 ) -> ImportReport:
     """Import the rules files (all those found, or ``targets``); with ``dry_run``, write nothing. ``rules_only``
     (``--move``): prose, code blocks and tables stay in their file (only list rules move), so they are not made
-    memories too: the clients would read them twice."""
+    memories too: the clients would read them twice. ``skills``: read the rules files of vendored skill bundles too;
+    ``counter_examples``: import "Incorrect: …" code examples too (both are skipped, with the reason, otherwise)."""
     report = ImportReport("active" if accept else "proposed", dry_run)
     snapshot = store.load()
     report.invalid_files = len({p.path for p in snapshot.problems})
@@ -341,11 +353,11 @@ def import_rules(
                 report.skipped.append(Skipped(path, 0, f"the same file as {seen[real]} (a link): read once"))
             continue
         seen[real] = path
-        not_rules = _not_rules(project, path) if importer is None and path not in named else None
+        not_rules = _not_rules(project, path, skills) if importer is None and path not in named else None
         if not_rules is not None:
             report.skipped.append(Skipped(path, 0, not_rules))
             continue
-        read = _read_file(project, path, fmt, report)
+        read = _read_file(project, path, fmt, report, path in named)
         if read is None:
             continue
         scope = inherited if inherited is not None and fmt is sources.MARKDOWN else read.scope
@@ -370,6 +382,9 @@ def import_rules(
             if rules_only and not item.bullet:
                 report.skipped.append(Skipped(path, item.line, KEPT_PROSE, item.end))
                 continue
+            if not counter_examples and kinds.counter_example(item.head, item.rest):
+                report.skipped.append(Skipped(path, item.line, COUNTER_EXAMPLE, item.end))
+                continue
             info.items += 1
             place = _Place(path, read.lines, scope, read.description, read.title, fmt.tool)
             _take(report, place, item, live, drafts, imported, guard, force, by_code)
@@ -388,8 +403,8 @@ def import_rules(
     return report
 
 
-def _not_rules(project: Project, path: str) -> str | None:
-    """Why a file found as a rules file is not read as one, or ``None``."""
+def _not_rules(project: Project, path: str, skills: bool = False) -> str | None:
+    """Why a file found as a rules file is not read as one, or ``None``; ``skills``: a skill bundle's files are."""
     from gitmem.compile.changes import linked_document
 
     document = linked_document(project, path)
@@ -397,6 +412,12 @@ def _not_rules(project: Project, path: str) -> str | None:
         return (
             f"a link to {document}, a document that is not a rules file: not imported (the tool reads it as it is; "
             "compile leaves it alone); name it as a PATH to import it"
+        )
+    bundle = None if skills else sources.skill_bundle(project.root, path)
+    if bundle is not None:
+        return (
+            f"part of the skill bundle {bundle} (loaded with its skill, on demand), not always-on rules: --skills "
+            "imports it"
         )
     return sources.not_rules(path)
 

@@ -99,3 +99,29 @@ def tool_specific(tool: str, text: str) -> str | None:
                 return tool
             at = lowered.find(word, at + 1)
     return None
+
+
+# What labels an example of what not to do ("**Incorrect (imports the whole library):**" then code; vendored skill
+# bundles are full of them): the label alone, before ":", "(" or ".".
+COUNTER_LABELS = frozenset((
+    "incorrect", "wrong", "bad", "bad example", "bad practice", "don't do this", "do not do this", "avoid this",
+    "anti-pattern", "antipattern", "counter-example", "counterexample", "not like this", "never do this", "don't",
+    "avoid",
+))  # fmt: skip
+COUNTER_MARKS = ("❌", "✗", "✘", "👎", "🚫")
+
+
+def counter_example(head: str, rest: list[str]) -> bool:
+    """Whether an item is a counter-example: a code example labelled as what not to do ("Incorrect: …", "Don't do
+    this:", "❌ …"), not a rule. Only with code: "Don't use `any`" is a rule; "Don't do this:" and code is not."""
+    if not any(line.lstrip().startswith(("```", "~~~")) for line in rest):
+        return False
+    text = head.strip().lstrip("*_#> \t")
+    if text.startswith(COUNTER_MARKS):
+        return True
+    label = text.lower().replace("’", "'")
+    for stop in (":", "(", ".", "*", "_", " -", " —", " –"):
+        at = label.find(stop)
+        if at > 0:
+            label = label[:at]
+    return label.strip() in COUNTER_LABELS

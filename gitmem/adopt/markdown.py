@@ -74,6 +74,7 @@ class _Block:
     end: int = 0
     blocks: int = 0  # code blocks and tables attached
     ordered: bool = False  # a numbered list item ("1." or "1)")
+    number: int = 0  # its number
 
     def takes_block(self) -> bool:
         """Whether a code block or table that starts now belongs here: a bullet takes all that follow it, a
@@ -203,7 +204,7 @@ class _Reading:
             _touch(current, line.number)
             return
         self.current = _Block(line.number, bullet.text, indent=bullet.indent, content=bullet.content, end=line.number)
-        self.current.ordered = bullet.ordered
+        self.current.ordered, self.current.number = bullet.ordered, _number(bullet)
         self.section.append(self.current)
 
     def table(self, line: md.Line) -> None:
@@ -277,9 +278,10 @@ def _emit(blocks: list[_Block], headings: tuple[str, ...], parsed: Parsed, secti
             continue
         if not block.head and not rest:
             continue
-        if _numbered(block) and following is not None and _numbered(following):
-            position = _emit_steps(blocks, position - 1, (lead, lead_line), headings, section, parsed)
-            lead, lead_line = "", 0
+        stop = _procedure_end(blocks, position - 1)
+        if stop > position:
+            _emit_steps(blocks[position - 1 : stop], (lead, lead_line), headings, section, parsed)
+            position, lead, lead_line = stop, "", 0
             continue
         if block.bullet and not rest and _LINKS_ONLY.fullmatch(block.head):
             parsed.skipped.append(Skipped(block.line, "only links (a table of contents), not a rule"))
@@ -298,7 +300,11 @@ def _emit_children(
 ) -> None:
     """The items of a bullet that only labels the list nested under it: one per sub-bullet, titled ``label: …``."""
     label = block.head.rstrip(":").strip()
-    for child in _bullets(rest):
+    children = _bullets(rest)
+    if len(children) >= 2 and all(child.ordered for child in children):  # "- Release:" then "1. …", "2. …"
+        _emit_steps(children, (label, 0), headings, section, parsed)
+        return
+    for child in children:
         child_rest = _trim(child.rest)
         child_end = max([child.end, child.line, *(n for n, text in child_rest if text.strip())])
         if not child_rest and _LINKS_ONLY.fullmatch(child.head):
@@ -314,25 +320,53 @@ def _numbered(block: _Block) -> bool:
     return block.bullet and block.ordered
 
 
+def _number(bullet: md.Bullet) -> int:
+    return int(bullet.marker[:-1]) if bullet.ordered else 0
+
+
+def _procedure_end(blocks: list[_Block], start: int) -> int:
+    """The position after the last step of the numbered procedure that starts at ``blocks[start]``, or ``start`` when
+    none does (a procedure has two steps or more). Steps follow each other, or go on after a code block, a table or a
+    paragraph between them when the next one's number continues the count (``2.`` after ``1.``) or only code and
+    tables came between: its first step never stands alone."""
+    if not _numbered(blocks[start]):
+        return start
+    last = start
+    position = start + 1
+    while position < len(blocks):
+        block = blocks[position]
+        if _numbered(block):
+            between = blocks[last + 1 : position]
+            if between and block.number != blocks[last].number + 1 and any(b.head for b in between):
+                break
+            last = position
+        elif block.bullet:
+            break  # an unnumbered list ends it
+        position += 1
+    return last + 1 if last > start else start
+
+
 def _emit_steps(
-    blocks: list[_Block], start: int, lead: tuple[str, int], headings: tuple[str, ...], section: str, parsed: Parsed
-) -> int:
-    """A numbered procedure (the numbered items from ``blocks[start]`` on) as one item: titled by its lead-in (or,
-    without one, by the heading above it), with every step, in order, as the body. Returns the position after it."""
-    stop = start + 1
-    while stop < len(blocks) and _numbered(blocks[stop]):
-        stop += 1
-    steps = blocks[start:stop]
+    steps: list[_Block], lead: tuple[str, int], headings: tuple[str, ...], section: str, parsed: Parsed
+) -> None:
+    """A numbered procedure as one item: titled by its lead-in (or, without one, by the heading above it), with every
+    step, in order (and what stands between two steps, under the first), as the body."""
     body: list[str] = []
-    for number, step in enumerate(steps, 1):
-        body.append(f"{number}. {step.head}")
+    number = 0
+    for step in steps:
+        if _numbered(step):
+            number += 1
+            body.append(f"{number}. {step.head}")
+        else:
+            body.append("")
+            if step.head:
+                body.append(f"   {step.head}")
         body.extend(f"   {text}" if text.strip() else "" for _, text in _trim(step.rest))
     end = max(max(step.end, step.line) for step in steps)
     head = lead[0].rstrip(":").strip() or (headings[-1] if headings else "")
     if not head:
-        head, body = steps[0].head, body
+        head = steps[0].head
     parsed.items.append(Item(steps[0].line, end, head, body, headings, True, "", section, steps=True, lead=lead[1]))
-    return stop
 
 
 def _trim(rest: list[Line]) -> list[Line]:
@@ -372,6 +406,7 @@ def _bullets(lines: list[Line]) -> list[_Block]:
         bullet = md.bullet(line)
         if bullet is not None and md.indent(line) == 0:
             current = _Block(number, bullet.text, content=len(bullet.marker) + 1, end=number)
+            current.ordered, current.number = bullet.ordered, _number(bullet)
             blocks.append(current)
             continue
         if current is None:

@@ -17,16 +17,16 @@ it:
 | ``.amazonq/rules/**/*.md``, ``.roo/rules/**/*.md`` | everything (no scoping) |
 | ``.continue/rules/*.md`` | ``alwaysApply: true``: everything; ``globs``: those; ``alwaysApply: false``: |
 | | agent-requested; neither: everything |
-| ``.augment/rules/**/*.md`` | ``type: always_apply``: everything; ``agent_requested``/``manual`` or none: low |
+| ``.augment/rules/**/*.md`` | ``type: always_apply``: everything; ``agent_requested``/``manual`` or none: on demand |
 | ``.junie/guidelines.md``, ``.trae/rules/project_rules.md`` | the whole project |
 | ``.augment-guidelines``, ``.augment/guidelines.md`` | the whole project (Augment's legacy guidelines) |
 | ``WARP.md`` | the root: the whole project; ``DIR/WARP.md``: ``DIR/**`` |
 
 Rules a tool loads only when the agent asks for them or a person mentions them (Cursor agent-requested and manual
 rules, Windsurf ``model_decision``/``manual``, Kiro ``manual``/``auto``, Continue ``alwaysApply: false`` without
-globs, Augment ``agent_requested``/``manual``) become ``priority: low`` memories: compiled last under a budget, and
-always reachable by recall. A tool folder nested in a directory (``web/.cursor/rules/``)
-scopes its rules to that directory.
+globs, Augment ``agent_requested``/``manual``) stay on demand: ``priority: on-demand`` memories, never compiled into a
+rules file, brought by the prompt hook and recall when a task needs them. A tool folder nested in a directory
+(``web/.cursor/rules/``) scopes its rules to that directory.
 
 Frontmatter is read line by line, not as YAML: Cursor's globs are written unquoted (``globs: *.ts,src/**``), which a
 YAML parser rejects.
@@ -41,6 +41,7 @@ from typing import NamedTuple
 
 from gitmem import markdown as md
 from gitmem.errors import GitmemError
+from gitmem.memory.model import ON_DEMAND
 from gitmem.project import MEMORY_DIR
 from gitmem.tools import FORMATS
 from gitmem.tools import MARKDOWN as MARKDOWN
@@ -118,8 +119,24 @@ def nested_rules(root: Path) -> list[tuple[str, str]]:
         and (fmt := format_of(path)) is not None
         and base_directory(path, fmt)
         and not_rules(path) is None
+        and skill_bundle(root, path) is None
         and (root / path).is_file()
     ]
+
+
+SKILL_FILE = "SKILL.md"
+
+
+def skill_bundle(root: Path, path: str) -> str | None:
+    """The folder of the skill bundle ``path`` belongs to (a folder named ``skills`` on its way, or one holding a
+    ``SKILL.md`` below the root), or ``None``. A bundle's ``AGENTS.md`` files are loaded with their skill, on demand
+    (vendored guides of a hundred rules and their counter-examples), not as the project's always-on rules."""
+    parts = path.split("/")[:-1]
+    for depth in range(len(parts), 0, -1):
+        folder = "/".join(parts[:depth])
+        if parts[depth - 1] == "skills" or (root / folder / SKILL_FILE).is_file():
+            return folder + "/"
+    return None
 
 
 def rank(path: str, fmt: Format) -> tuple[int, int, str]:
@@ -236,6 +253,15 @@ def split_top(text: str) -> list[str]:
     return [part.strip() for part in parts]
 
 
+def review_only(fmt: Format, front: Frontmatter) -> bool:
+    """Whether a Copilot path-instructions file is for Copilot code review only: ``excludeAgent: "coding-agent"``
+    (https://docs.github.com/en/copilot/how-tos/configure-custom-instructions/add-repository-instructions). Such
+    rules stay where only code review reads them: imported, every client would get them."""
+    value = front.fields.get("excludeAgent")
+    excluded = _globs(value) if fmt.scope == "applyTo" else []
+    return "coding-agent" in excluded
+
+
 # -- scope -----------------------------------------------------------------------------------------------------------
 
 
@@ -317,8 +343,8 @@ def _always_apply(where: _Where, fields: dict[str, Value]) -> Scope:
     if globs:
         return where.globs(globs, f"globs {', '.join(globs)}")
     if str(fields.get("description") or "").strip():
-        return where.everywhere("low", "agent-requested rule (description only): low priority")
-    return where.everywhere("low", "manual rule: low priority")
+        return where.everywhere(ON_DEMAND, "agent-requested rule (description only): on demand")
+    return where.everywhere(ON_DEMAND, "manual rule: on demand")
 
 
 def _apply_to(where: _Where, fields: dict[str, Value]) -> Scope:
@@ -345,7 +371,7 @@ def _mode(key: str, default: str, scoped: str, globs_key: str, low: tuple[str, .
         if mode == scoped and globs:
             return where.globs(globs, f"{key}: {scoped}, {globs_key} {', '.join(globs)}")
         if mode in low:
-            return where.everywhere("low", f"{key}: {mode}: low priority")
+            return where.everywhere(ON_DEMAND, f"{key}: {mode}: on demand")
         return where.everywhere("normal", f"{where.here} ({key}: {mode})")
 
     return read
@@ -361,7 +387,7 @@ def _always_apply_or_globs(where: _Where, fields: dict[str, Value]) -> Scope:
     if globs:
         return where.globs(globs, f"globs {', '.join(globs)}")
     if always is not None and str(always).strip().lower() in ("false", "no", "off"):
-        return where.everywhere("low", "alwaysApply: false, no globs: agent-requested, low priority")
+        return where.everywhere(ON_DEMAND, "alwaysApply: false, no globs: agent-requested, on demand")
     return where.everywhere("normal", where.here)
 
 
@@ -372,8 +398,8 @@ def _type(where: _Where, fields: dict[str, Value]) -> Scope:
     if kind == "always_apply":
         return where.everywhere("normal", f"{where.here} (type: always_apply)")
     if kind in ("agent_requested", "manual"):
-        return where.everywhere("low", f"type: {kind}: low priority")
-    return where.everywhere("low", "no type (manual in the IDE extensions): low priority")
+        return where.everywhere(ON_DEMAND, f"type: {kind}: on demand")
+    return where.everywhere(ON_DEMAND, "no type (manual in the IDE extensions): on demand")
 
 
 # ``Format.scope`` -> how its frontmatter gives the scope ("none": the whole project).

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
@@ -34,6 +34,18 @@ if TYPE_CHECKING:
     "(`gitmem recall` still finds them). Without it, --move takes out only what compile writes back.",
 )
 @click.option(
+    "--skills",
+    is_flag=True,
+    help="Also read the rules files of vendored skill bundles (a skills/ folder, a folder with a SKILL.md): their "
+    "skill loads them on demand, so they are skipped otherwise.",
+)
+@click.option(
+    "--counter-examples",
+    is_flag=True,
+    help='Also import code examples labelled as what not to do ("Incorrect: …", "Don\'t do this:"), skipped '
+    "otherwise: they are not rules.",
+)
+@click.option(
     "--from",
     "clients",
     metavar="CLIENT",
@@ -56,6 +68,8 @@ def import_command(
     force: bool,
     move: bool,
     left_out: bool,
+    skills: bool,
+    counter_examples: bool,
     clients: tuple[str, ...],
     user: bool,
     as_json: bool,
@@ -106,25 +120,36 @@ def import_command(
         return _from_clients(clients, dry_run, force, user, as_json)
     if user:
         raise UsageError("--user goes with --from CLIENT (a client's personal memories)")
-    return _from_rules(paths, dry_run, accept, force, move, left_out, as_json)
+    flags = _Flags(dry_run, accept, force, move, left_out, skills, counter_examples)
+    return _from_rules(paths, flags, as_json)
 
 
-def _from_rules(
-    paths: tuple[Path, ...], dry_run: bool, accept: bool, force: bool, move: bool, left_out: bool, as_json: bool
-) -> int:
+class _Flags(NamedTuple):
+    dry_run: bool
+    accept: bool
+    force: bool
+    move: bool
+    left_out: bool
+    skills: bool
+    counter_examples: bool
+
+
+def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
     from gitmem.adopt.importer import import_rules
     from gitmem.commands import open_store, today
     from gitmem.config import load_config
     from gitmem.errors import UsageError
 
+    dry_run, move, left_out = flags.dry_run, flags.move, flags.left_out
     if left_out and not move:
         raise UsageError("--left-out goes with --move")
     project, store = open_store()
     threshold = load_config(project).similarity
     day = today()
     report = import_rules(
-        project, store, paths, day, threshold=threshold, accept=accept, force=force, dry_run=dry_run, rules_only=move
-    )
+        project, store, paths, day, threshold=threshold, accept=flags.accept, force=flags.force, dry_run=dry_run,
+        rules_only=move, skills=flags.skills, counter_examples=flags.counter_examples,
+    )  # fmt: skip
     moves: list[Moved] = []
     kept: list[Kept] = []
     if move:

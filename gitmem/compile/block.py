@@ -64,7 +64,7 @@ KIND_HEADINGS = {
     "fact": "Facts",
 }
 _KIND_OF_HEADING = {heading: kind for kind, heading in KIND_HEADINGS.items()}
-PRIORITY_RANK = {"high": 0, "normal": 1, "low": 2}
+PRIORITY_RANK = {"high": 0, "normal": 1, "low": 2, "on-demand": 3}  # on-demand ones are never compiled
 _HEADING_RE = re.compile(r"### (" + "|".join(KIND_HEADINGS.values()) + r")(?: \((.+)\))?")
 # An entry's id: a project memory's, or a shared pack's memory as PACK/ID (no project id holds a slash).
 _ENTRY_RE = linear(r"- .* \(`((?:[a-z0-9][a-z0-9-]{0,63}/)?[a-z0-9][a-z0-9-]{0,63})`(?:, (high|low) priority)?\)")

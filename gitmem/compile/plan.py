@@ -208,7 +208,8 @@ def plan_targets(
     layouts: Sequence[Layout] | None = None,
 ) -> list[TargetPlan]:
     """Every target's plan for the live ``memories`` (any order): each gets the memories that are for it (no
-    ``targets``, or ``targets`` naming it) and that its client gets from no other target's files it reads
+    ``targets``, or ``targets`` naming it; never an on-demand one, which the prompt hook and recall bring) and that
+    its client gets from no other target's files it reads
     (``layouts``, from ``delivery.layouts``; default: every target a full copy). Plans come in ``targets``' order.
     ``reserved``: hand-written characters of targets' always-loaded files."""
     ordered = budget.keep_order(memories)
@@ -218,7 +219,7 @@ def plan_targets(
     candidates: dict[str, set[str]] = {}
     for layout in layouts if layouts is not None else delivery.standalone(targets):
         target = layout.target
-        ours = [memory for memory in ordered if memory.is_for(target.name)]
+        ours = [memory for memory in ordered if memory.is_for(target.name) and not memory.on_demand]
         elsewhere = delivery.excluded(layout, candidates)
         mine = [memory for memory in ours if memory.id not in elsewhere]
         candidates[target.name] = {memory.id for memory in mine}

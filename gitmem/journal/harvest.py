@@ -66,7 +66,9 @@ class HarvestReport:
 
 def split_item(item: Item) -> tuple[str, str]:
     """A memory's title and body from a log item: a short item is its own title; a long one gives its first
-    sentence (or a bold lead-in such as ``**Pin Node 20**: …``) as the title and keeps the whole text."""
+    sentence (or a bold lead-in such as ``**Pin Node 20**: …``) as the title and the rest as the body; a first
+    sentence too long for a title is cut at a word (``…``) and the body goes on from there (``…``), so no text is
+    said twice."""
     head = " ".join(item.head.split())
     rest = textwrap.dedent("\n".join(item.rest)).strip("\n")
     lead = ""
@@ -80,12 +82,13 @@ def split_item(item: Item) -> tuple[str, str]:
         sentence = first_sentence(head)
         if sentence and len(sentence[0]) <= TITLE_SOFT:
             title, lead = sentence
-        else:
+        else:  # cut at a word; the body goes on from the cut, never repeating what the title says
             title = head[: TITLE_SOFT - 1].rsplit(" ", 1)[0]
             if title.count("`") % 2:  # never end inside a code span
                 title = title[: title.rindex("`")]
-            title = title.rstrip(" ,;:(") + "…"
-            lead = head
+            title = title.rstrip(" ,;:(")
+            lead = "…" + head[len(title) :].lstrip(" ")
+            title += "…"
     if title.endswith((".", ":")) and not title.endswith(".."):
         title = title[:-1]
     body = "\n\n".join(part for part in (lead, rest) if part)

@@ -10,7 +10,8 @@ from gitmem.tools import current
 
 KINDS = ("convention", "decision", "pitfall", "preference", "fact")
 STATUSES = ("proposed", "active", "retired")
-PRIORITIES = ("high", "normal", "low")
+ON_DEMAND = "on-demand"  # never compiled: the prompt hook and recall bring it (a rule its tool loads when asked)
+PRIORITIES = ("high", "normal", "low", ON_DEMAND)
 SOURCES = ("human", "agent", "journal", "import")
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}\Z")  # \Z: "$" would accept a trailing newline
@@ -110,6 +111,11 @@ class Memory(NamedTuple):
 
     def is_expired(self, today: date) -> bool:
         return self.expires is not None and self.expires < today
+
+    @property
+    def on_demand(self) -> bool:
+        """Never compiled into a rules file (``priority: on-demand``): the prompt hook and recall bring it."""
+        return self.priority == ON_DEMAND
 
     def is_live(self, today: date) -> bool:
         """Active and not expired: what compile and recall use."""

@@ -192,7 +192,7 @@ def test_description_steps_headings_and_tables_survive(adopted: Path, run: Run) 
     memories = _titles(_import(run))
     rule = memories["Every migration has a down step"]
     assert rule["body"] == "Rule description: Database migrations and schema changes"
-    assert rule["priority"] == "low"  # agent-requested: loaded on demand
+    assert rule["priority"] == "on-demand"  # agent-requested: loaded on demand
     deploy = memories["Run these in order"]
     assert deploy["body"] == (
         "1. Build the image with `make image`\n2. Push it: `make push`\n"

@@ -93,7 +93,7 @@ EXPECTED: list[tuple[str, str, list[str], str, str, list[str]]] = [
     ("Answer in English even when the question is asked in another language", "convention", [], "normal",
      ".cursor/rules/general.mdc", [".cursor/rules/general.mdc:6"]),
     ("Schema changes need a migration in `api/migrations/` and a note in the PR describing the rollout", "fact", [],
-     "low", ".cursor/rules/database.mdc", [".cursor/rules/database.mdc:6"]),
+     "on-demand", ".cursor/rules/database.mdc", [".cursor/rules/database.mdc:6"]),
     ("Never commit `.env.local` or any file holding credentials", "convention", [], "normal", ".cursorrules",
      [".cursorrules:3"]),
     ("Write commit messages in the Conventional Commits format", "convention", [], "normal",
@@ -110,8 +110,8 @@ EXPECTED: list[tuple[str, str, list[str], str, str, list[str]]] = [
      ".clinerules/01-infra.md", [".clinerules/01-infra.md:7"]),
     ("Every endpoint declares a `response_model`", "convention", ["api/**/*.py"], "normal", ".kiro/steering/api.md",
      [".kiro/steering/api.md:7"]),
-    ("The storefront sells refurbished phones in the UK and Ireland", "fact", [], "low", ".kiro/steering/product.md",
-     [".kiro/steering/product.md:6"]),
+    ("The storefront sells refurbished phones in the UK and Ireland", "fact", [], "on-demand",
+     ".kiro/steering/product.md", [".kiro/steering/product.md:6"]),
     ("Prefer small pure functions over classes with state", "convention", [], "normal", "CONVENTIONS.md",
      ["CONVENTIONS.md:3"]),
 ]
@@ -151,7 +151,7 @@ def test_import_of_every_format_makes_proposed_memories_with_kinds_and_paths(rul
         "GEMINI.md": (1, [], "normal"),
         "web/AGENTS.md": (3, ["web/**"], "normal"),
         ".cursorrules": (2, [], "normal"),
-        ".cursor/rules/database.mdc": (1, [], "low"),
+        ".cursor/rules/database.mdc": (1, [], "on-demand"),
         ".cursor/rules/general.mdc": (1, [], "normal"),
         ".cursor/rules/react.mdc": (2, ["web/**/*.tsx", "packages/ui/**/*.tsx"], "normal"),
         ".github/copilot-instructions.md": (2, [], "normal"),
@@ -161,7 +161,7 @@ def test_import_of_every_format_makes_proposed_memories_with_kinds_and_paths(rul
         ".windsurf/rules/frontend.md": (1, ["web/**"], "normal"),
         ".clinerules/01-infra.md": (1, ["infra/**"], "normal"),
         ".kiro/steering/api.md": (1, ["api/**/*.py"], "normal"),
-        ".kiro/steering/product.md": (1, [], "low"),
+        ".kiro/steering/product.md": (1, [], "on-demand"),
         "CONVENTIONS.md": (1, [], "normal"),
     }
 

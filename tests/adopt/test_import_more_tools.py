@@ -136,7 +136,7 @@ EXPECTED: dict[str, tuple[list[str], str, str]] = {
     "Prefer `unknown` over `any` in web code": (["web/**/*.{ts,tsx}"], "normal", ".continue/rules/typescript.md"),
     "Export one component per file": (["web/**/*.{ts,tsx}"], "normal", ".continue/rules/typescript.md"),
     "Write commit subjects in the imperative mood": ([], "normal", ".continue/rules/style.md"),
-    "Tag releases as `vMAJOR.MINOR.PATCH` from the main branch": ([], "low", ".continue/rules/release.md"),
+    "Tag releases as `vMAJOR.MINOR.PATCH` from the main branch": ([], "on-demand", ".continue/rules/release.md"),
     "Keep functions under fifty lines where you can": ([], "normal", ".continue/rules/plain.md"),
     "Run `make lint` before every commit": ([], "normal", ".roo/rules/01-general.md"),
     "Keep third-party code under `vendor/` untouched": ([], "normal", ".roo/rules/01-general.md"),
@@ -147,9 +147,9 @@ EXPECTED: dict[str, tuple[list[str], str, str]] = {
     "Kotlin code follows the official style guide": ([], "normal", ".junie/guidelines.md"),
     "Database access goes through the repository layer": ([], "normal", ".augment/rules/always.md"),
     "Feature flags are read through `flags.get()`, never the environment": ([], "normal", ".augment/rules/always.md"),
-    "Every migration has a matching downgrade": ([], "low", ".augment/rules/migrations.md"),
-    "Page the on-call engineer only for customer-facing outages": ([], "low", ".augment/rules/oncall.md"),
-    "Name feature branches after their ticket": ([], "low", ".augment/rules/untyped.md"),
+    "Every migration has a matching downgrade": ([], "on-demand", ".augment/rules/migrations.md"),
+    "Page the on-call engineer only for customer-facing outages": ([], "on-demand", ".augment/rules/oncall.md"),
+    "Name feature branches after their ticket": ([], "on-demand", ".augment/rules/untyped.md"),
     "Prefer composition over inheritance in the domain layer": ([], "normal", ".augment-guidelines"),
     "Public functions carry docstrings": ([], "normal", ".augment-guidelines"),
     "Use pnpm for every JavaScript dependency": ([], "normal", ".trae/rules/project_rules.md"),
@@ -208,16 +208,16 @@ def test_the_newer_tools_rules_become_memories_with_their_scope(tools_repo: Path
         ".amazonq/rules/backend.md": (2, [], "normal"),
         ".amazonq/rules/ops/deploy.md": (1, [], "normal"),
         ".continue/rules/plain.md": (1, [], "normal"),
-        ".continue/rules/release.md": (1, [], "low"),
+        ".continue/rules/release.md": (1, [], "on-demand"),
         ".continue/rules/style.md": (1, [], "normal"),
         ".continue/rules/typescript.md": (2, ["web/**/*.{ts,tsx}"], "normal"),
         ".roorules": (2, [], "normal"),
         ".roo/rules/01-general.md": (2, [], "normal"),
         ".junie/guidelines.md": (3, [], "normal"),
         ".augment/rules/always.md": (2, [], "normal"),
-        ".augment/rules/migrations.md": (1, [], "low"),
-        ".augment/rules/oncall.md": (1, [], "low"),
-        ".augment/rules/untyped.md": (1, [], "low"),
+        ".augment/rules/migrations.md": (1, [], "on-demand"),
+        ".augment/rules/oncall.md": (1, [], "on-demand"),
+        ".augment/rules/untyped.md": (1, [], "on-demand"),
         ".augment-guidelines": (2, [], "normal"),
         ".trae/rules/project_rules.md": (2, [], "normal"),
         "WARP.md": (2, [], "normal"),
@@ -225,11 +225,11 @@ def test_the_newer_tools_rules_become_memories_with_their_scope(tools_repo: Path
         "web/WARP.md": (0, ["web/**"], "normal"),  # compile made it for the web/** memory: only its block
     }
     notes = {f["path"]: f["scope"] for f in data["files"]}
-    assert notes[".continue/rules/release.md"] == "alwaysApply: false, no globs: agent-requested, low priority"
+    assert notes[".continue/rules/release.md"] == "alwaysApply: false, no globs: agent-requested, on demand"
     assert notes[".continue/rules/plain.md"] == "the whole project"
-    assert notes[".augment/rules/migrations.md"] == "type: agent_requested: low priority"
-    assert notes[".augment/rules/oncall.md"] == "type: manual: low priority"
-    assert notes[".augment/rules/untyped.md"] == "no type (manual in the IDE extensions): low priority"
+    assert notes[".augment/rules/migrations.md"] == "type: agent_requested: on demand"
+    assert notes[".augment/rules/oncall.md"] == "type: manual: on demand"
+    assert notes[".augment/rules/untyped.md"] == "no type (manual in the IDE extensions): on demand"
 
 
 def test_what_gitmem_compiled_for_the_newer_tools_is_not_imported_back(tools_repo: Path, run: Run) -> None:
