@@ -9,11 +9,17 @@ from typing import Any
 import pytest
 
 from gitmem import yamlio
+from gitmem.hygiene.command import commands
 from tests.conftest import Run
 
 MEMORIES = Path(".memory/memories")
 PAST = "2000-01-01"
 FUTURE = "2999-01-01"
+
+
+def on_path() -> str:
+    """The line where doctor says which `gitmem` is on PATH (this one, in the tests' environment)."""
+    return commands().describe()
 
 
 def write(memory_id: str, title: str | None = None, **fields: Any) -> Path:
@@ -33,12 +39,12 @@ def test_clean_store(project: Path, run: Run) -> None:
     write("one", "Deploys go through the release train")
     write("two", "Integration tests need a running database", review_after=FUTURE, expires=FUTURE)
     result = run("doctor")
-    assert (result.code, result.out, result.err) == (0, "ok: 2 memories checked, nothing to report\n", "")
+    assert (result.code, result.out, result.err) == (0, f"{on_path()}\nok: 2 memories checked, nothing to report\n", "")
 
 
 def test_empty_store(project: Path, run: Run) -> None:
     result = run("doctor")
-    assert (result.code, result.out) == (0, "ok: 0 memories checked, nothing to report\n")
+    assert (result.code, result.out) == (0, f"{on_path()}\nok: 0 memories checked, nothing to report\n")
 
 
 def test_not_initialised(repo: Path, run: Run) -> None:
@@ -373,6 +379,7 @@ def test_evidence_changed(cited: Path, run: Run) -> None:
     assert result.code == 0
     assert result.lines == [
         "fixed: .memory/memories/short-notes.yaml: evidence[0] of short-notes: recorded again",
+        on_path(),
         "ok: 1 memory checked, nothing to report",
     ]
     assert findings(run) == (0, [])
@@ -393,6 +400,7 @@ def test_evidence_moved_is_fixed(cited: Path, run: Run) -> None:
     assert result.code == 0
     assert result.lines == [
         "fixed: .memory/memories/short-notes.yaml: evidence[0] of short-notes: notes.txt lines 2-3 → 4-5",
+        on_path(),
         "ok: 1 memory checked, nothing to report",
     ]
     assert "    lines: 4-5\n" in (MEMORIES / "short-notes.yaml").read_text()
@@ -541,3 +549,35 @@ def test_rules_that_read_alike_but_say_different_things_are_not_near_duplicates(
     _, found = findings(run)
     pairs = [f["message"].split()[0] for f in found if f["code"] == "near-duplicate"]
     assert pairs == ["pin-node-20"], [f["message"] for f in found]
+
+
+def test_doctor_says_which_gitmem_is_on_path_and_warns_when_it_is_another_program(
+    project: Path, run: Run, tmp_path: Path
+) -> None:
+    """Another memory tool installs a `gitmem` command (dev-boz/gitmem): first on PATH, typing `gitmem` runs it.
+    doctor names it; with the repository's hooks set up and no `gitmem-cli` on PATH, it says the hooks will fail."""
+    import os
+
+    other = tmp_path / "other-bin" / "gitmem"
+    other.parent.mkdir()
+    other.write_text("#!/bin/sh\necho 'another gitmem'\n")
+    other.chmod(0o755)
+    path = f"{other.parent}{os.pathsep}{os.environ['PATH']}"
+    text = run("doctor", env={"PATH": path})
+    assert text.code == 0, text.out
+    assert f"`gitmem` on PATH: {other} (another program)" in text.lines
+    data = json.loads(run("doctor", "--json", env={"PATH": path}).out)
+    assert data["command"]["gitmem"] == str(other) and data["command"]["ours"] is False
+    assert [(f["code"], f["severity"], f["path"]) for f in data["findings"]] == [
+        ("foreign-gitmem", "warning", str(other))
+    ]
+    assert run("doctor", "--strict", env={"PATH": path}).code == 1
+    # The hooks run gitmem-cli: without it on PATH they fail on every commit.
+    (project / ".pre-commit-config.yaml").write_text(
+        "repos:\n- repo: local\n  hooks:\n  - id: gitmem-scan\n    name: scan\n    entry: gitmem-cli scan --staged\n"
+        "    language: system\n"
+    )
+    bare = f"{other.parent}{os.pathsep}/usr/bin{os.pathsep}/bin"
+    codes = [f["code"] for f in json.loads(run("doctor", "--json", env={"PATH": bare}).out)["findings"]]
+    assert sorted(codes) == ["foreign-gitmem", "no-gitmem-cli"]
+    assert [f["code"] for f in json.loads(run("doctor", "--json").out)["findings"]] == []  # this gitmem's PATH

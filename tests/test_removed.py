@@ -14,6 +14,7 @@ import pytest
 
 from gitmem.errors import UsageError
 from gitmem.git import removed
+from gitmem.hygiene.command import commands
 from gitmem.mcp import tools
 from gitmem.memory.store import Store
 from gitmem.project import find_project
@@ -219,6 +220,7 @@ def test_doctor_lists_recent_removals_as_information(committed: Path, run: Run) 
         "recent removals (information: propose, harvest and import refuse near-duplicates of these):",
         f"    {today}  retired-rule: Retired rule (retired in the working tree (not committed yet))",
         f"    {today}  recent-rule: Recent rule (removed by commit {recent} (Forget recent-rule))",
+        commands().describe(),
         "ok: 1 memory checked, nothing to report",
     ]
     data = json.loads(run("doctor", "--json").out)

@@ -24,7 +24,9 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
     are gone, broken or circular supersedes chains. Warnings (exit 0 unless --strict): reviews due, cited lines
     that changed or moved, near-duplicates, active memories superseded by an active one, proposals older than
     doctor.proposal_max_age_days. Also lists, as information, the memories removed (forget, git revert) or
-    retired in the last 30 days, which propose, harvest and import refuse to bring back.
+    retired in the last 30 days, which propose, harvest and import refuse to bring back. Says which `gitmem` is on
+    PATH, and warns when it is another program, when `gitmem-cli` (what the hooks run) is missing, or when another
+    distribution shares this environment's `gitmem` package.
 
     \b
     Examples:
@@ -47,12 +49,16 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
         fixed.extend(apply_fixes(project, store, config, day))
     report = diagnose(project, store, config, day)
     failed = report.failed(strict)
+    from gitmem.hygiene.command import commands
+
+    on_path = commands()
     if as_json:
         echo_json(
             {
                 "findings": [f.to_dict() for f in report.findings],
                 "fixed": [f.to_dict() for f in fixed],
                 "removals": [removal.to_dict() for removal in report.removals],
+                "command": on_path.to_dict(),
                 "summary": {
                     "memories": report.memories,
                     "errors": len(report.errors),
@@ -77,6 +83,7 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
         for removal in report.removals:
             when = removal.day.isoformat() if removal.day else "-"
             echo(f"    {when}  {removal.memory.id}: {removal.memory.title} ({removal.describe()})")
+    echo(on_path.describe())
     echo(_summary(report.memories, len(report.errors), len(report.warnings), sum(f.fixable for f in report.findings)))
     return 1 if failed else 0
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import date
 
-from gitmem import gateway
+from gitmem import COMMAND, gateway
 from gitmem.config import Config
 from gitmem.errors import GitmemError
 from gitmem.git import removed
@@ -188,8 +188,23 @@ def check_hooks(ctx: Context) -> Iterator[Finding]:
         yield Finding(ERROR, "hook-skipped", None, path, 1, message, "gitmem init")
 
 
+def check_command(ctx: Context) -> Iterator[Finding]:
+    """The ``gitmem`` on PATH is another program, ``gitmem-cli`` (what the hooks run) is missing, or another
+    distribution shares this environment's ``gitmem`` package (``hygiene/command.py``)."""
+    from gitmem.hygiene import command
+
+    config = ctx.project.root / ".pre-commit-config.yaml"
+    try:
+        hooks = COMMAND in gateway.read_text(ctx.project, config, limit=gateway.CONFIG_LIMIT, errors="replace")
+    except (OSError, GitmemError):
+        hooks = False
+    for code, path, message in command.problems(command.commands(), hooks):
+        yield Finding(WARNING, code, None, path, 1, message)
+
+
 CHECKS: tuple[Check, ...] = (
     check_hooks,
+    check_command,
     check_invalid,
     check_expired,
     check_review,
