@@ -37,6 +37,10 @@ class Place(NamedTuple):
     label: str  # how an origin names the part: "memory", "team", "MEMORY.md", ...
     personal: bool  # everything in it is the user's own (a global store): imported only with --user
     in_home: bool  # under the home folder (False: inside the repository)
+    # The folder of the client's session transcripts kept under the same project key as the store, each naming the
+    # folder its session ran in (``cwd``): the key is lossy (``acme-payroll`` and ``acme.payroll`` share it), so
+    # they tell whose a memory is (``gitmem.adopt.stores``). None: the store's place is the repository's alone.
+    logs: Path | None = None
 
 
 class ClientStore(NamedTuple):
@@ -124,7 +128,7 @@ def _auto_memory(name: str, root: Path, base: Path, home: Path, env: Mapping[str
     """Claude Code 2.1.332: ``$CLAUDE_CONFIG_DIR`` (default ``~/.claude``)/projects/<key>/memory/, ``team/`` in it."""
     config = _env_dir(env, "CLAUDE_CONFIG_DIR", base)
     memory = config / "projects" / claude_key(str(canonical_root(root))) / "memory"
-    return [Place(name, memory, memory, config, "typed", "memory", False, True)]
+    return [Place(name, memory, memory, config, "typed", "memory", False, True, memory.parent)]
 
 
 def _git_root_memory(name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
@@ -138,7 +142,7 @@ def _git_root_memory(name: str, root: Path, base: Path, home: Path, env: Mapping
         places.append(Place(name, local, local, root, "typed", "memory", False, False))
     else:
         memory = runtime / "projects" / qwen_key(str(root)) / "memory"
-        places.append(Place(name, memory, memory, runtime, "typed", "memory", False, True))
+        places.append(Place(name, memory, memory, runtime, "typed", "memory", False, True, memory.parent / "chats"))
     places.append(Place(name, runtime / "memories", runtime / "memories", runtime, "typed", "memories", True, True))
     places.append(Place(name, base / "QWEN.md", base, base, "section", "QWEN.md", True, True))
     return places

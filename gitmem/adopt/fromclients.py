@@ -106,7 +106,9 @@ class _Target:
 
 
 def _origin_key(origin: str, title: str) -> str:
-    """What an origin names, whatever its line: ``claude:memory/x.md:7`` -> ``claude:memory/x.md`` and the title."""
+    """What an origin names, whatever its line and folder: ``claude:memory/x.md:7 (made in web)`` ->
+    ``claude:memory/x.md`` and the title."""
+    origin = origin.split(" (made in ", 1)[0]
     head, _, line = origin.rpartition(":")
     return f"{head if line.isdigit() else origin}\n{title_key(title)}"
 

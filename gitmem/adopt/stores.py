@@ -21,6 +21,7 @@ store that leads out of its root (``gitmem.clientstores.refusal``). Nothing else
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from dataclasses import dataclass, field
@@ -30,7 +31,8 @@ from gitmem import gateway
 from gitmem.adopt import kinds, markdown
 from gitmem.adopt.sources import read_frontmatter
 from gitmem.adopt.wording import title_and_body
-from gitmem.clientstores import MAX_BYTES, MAX_FILES, Place, listing, refusal
+from gitmem.clientstores import MAX_BYTES, MAX_FILES, Place, canonical_root, listing, refusal
+from gitmem.errors import shown
 
 PERSONAL_TYPES = ("user",)  # Claude Code and Qwen Code: "always private"
 TYPE_KINDS = {"user": "preference", "feedback": "convention", "reference": "fact"}  # "project": by its wording
@@ -66,10 +68,14 @@ class Entry:
     text: str  # the entry's lines as written (scanned before anything else is done with it)
     multi: bool = False  # one of several entries of its file (a bullet), not the whole file
     first: int = 1  # the line of the file ``text`` starts at
+    session: str = ""  # the client's session the memory was made in (Claude Code's ``originSessionId``)
+    made_in: str = ""  # the folder that session ran in, relative to the repository ("." its root), when recorded
 
     @property
     def origin(self) -> str:
-        return f"{self.client}:{self.where}:{self.line}"
+        """``client:part/file:line``, and whose it is when the client recorded it: ``(made in web)``."""
+        where = f"{self.client}:{self.where}:{self.line}"
+        return f"{where} (made in {self.made_in})" if self.made_in else where
 
     def digest(self) -> str:
         return hashlib.sha256(f"{self.title}\n{self.body}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
@@ -117,6 +123,7 @@ def read_place(place: Place, root: Path) -> StoreRead:
     if reason is not None:
         read.refused.append((place.label, reason))
         return read
+    owners = Owners(place, root) if place.logs is not None else None
     files = list(listing(place, MAX_FILES + 1))
     if len(files) > MAX_FILES:
         files = files[:MAX_FILES]
@@ -137,6 +144,8 @@ def read_place(place: Place, root: Path) -> StoreRead:
             entry = _typed(place, path, where, lines)
             if entry is None:
                 read.skipped.append((where, 0, "no frontmatter with a memory type: not one of the client's memories"))
+            elif owners is not None and (why := owners.not_ours(entry)) is not None:
+                read.skipped.append((where, 0, why))
             else:
                 read.entries.append(entry)
         elif place.format == "task-groups":
@@ -146,6 +155,126 @@ def read_place(place: Place, root: Path) -> StoreRead:
         else:
             read.entries.extend(_bullets(place, path, where, lines, read))
     return read
+
+
+# -- whose a memory is: the sessions that share the store's project key -------------------------------------------
+
+LOG_HEAD = 64 * 1024  # of a transcript: its first records name the folder the session ran in
+LOG_RECORDS = 32  # records of a transcript looked at for one naming its folder
+MAX_KEYS = 10_000  # project folders looked through for a session's transcript kept under another key
+
+
+class Owners:
+    """The folders the sessions kept under a store's project key ran in (``Place.logs``): a client whose key is lossy
+    (Claude Code, Qwen Code: ``acme-payroll`` and ``acme.payroll`` share one) keeps every such folder's memories in
+    one store, so each memory is this repository's only when the session it was made in ran here (Claude Code
+    records it: ``originSessionId``, whose transcript names its ``cwd``). A memory made in another folder is not
+    read; one whose session is not recorded (Qwen Code records none; Claude Code removes old transcripts) is read
+    only while no other folder is known to share the store. Transcripts are read through the same checks as the
+    store (``refusal``; links leading out refused), at most ``MAX_FILES`` of them and their first ``LOG_HEAD``
+    bytes."""
+
+    def __init__(self, place: Place, root: Path) -> None:
+        self.place = place
+        self.root = root
+        self.repository = canonical_root(root)
+        self.sessions: dict[str, str | None] = {}  # session id -> the folder it ran in (None: not recorded)
+        self.others: list[str] = []  # folders other than this repository's, in the order found
+        logs = place.logs
+        if not self._readable(logs) or logs is None or not logs.is_dir():
+            return
+        found = sorted(os.scandir(logs), key=lambda item: item.name)
+        for item in [item for item in found if item.name.endswith(".jsonl")][:MAX_FILES]:
+            folder = self._folder(Path(item.path))
+            if folder is None:
+                continue
+            self.sessions[item.name.removesuffix(".jsonl")] = folder
+            if self.relative(folder) is None and folder not in self.others:
+                self.others.append(folder)
+
+    def _readable(self, path: Path | None) -> bool:
+        """Whether ``path`` (a transcript or its folder) may be read: the store's checks, no link, inside its root."""
+        if path is None or refusal(self.place) is not None:
+            return False
+        return not os.path.islink(path) and gateway.is_inside(path, [self.place.root])
+
+    def _folder(self, path: Path) -> str | None:
+        return _session_folder(path) if self._readable(path) else None
+
+    def session(self, session: str) -> str | None:
+        """The folder ``session`` ran in: its transcript beside the store, or (Claude Code keys a linked worktree's
+        transcripts on the worktree, its memory on the main one) under a sibling key, at most ``MAX_KEYS`` looked
+        at."""
+        if session in self.sessions:
+            return self.sessions[session]
+        folder = None
+        logs = self.place.logs
+        name = f"{session}.jsonl"
+        if logs is not None and session.replace("-", "").isalnum() and self._readable(logs.parent):
+            with contextlib.suppress(OSError):
+                for number, item in enumerate(os.scandir(logs.parent)):
+                    if number >= MAX_KEYS:
+                        break
+                    candidate = Path(item.path) / name
+                    if item.is_dir(follow_symlinks=False) and candidate.is_file():
+                        folder = self._folder(candidate)
+                        break
+        self.sessions[session] = folder
+        return folder
+
+    def relative(self, folder: str) -> str | None:
+        """``folder`` relative to the repository (``.`` its root), or None when it is another folder. A linked
+        worktree of the same repository counts as this repository."""
+        for base in dict.fromkeys((self.root, self.repository)):
+            given, top = os.path.normpath(folder), os.path.normpath(str(base))
+            if given == top:
+                return "."
+            if given.startswith(top.rstrip(os.sep) + os.sep):
+                return Path(given[len(top) + 1 :]).as_posix()
+        if os.path.isabs(folder) and os.path.isdir(folder) and canonical_root(Path(folder)) == self.repository:
+            return "."
+        return None
+
+    def not_ours(self, entry: Entry) -> str | None:
+        """Why ``entry`` is not read as this repository's (None: it is; ``entry.made_in`` is set when recorded)."""
+        folder = self.session(entry.session) if entry.session else None
+        if folder is not None:
+            made_in = self.relative(folder)
+            if made_in is None:
+                return (
+                    f"made in another folder ({shown(folder)}) whose project key is this repository's too: "
+                    "not this repository's memory"
+                )
+            entry.made_in = made_in
+            return None
+        if self.others:
+            what = "its session is not recorded" if entry.session else "the client records no session for it"
+            return (
+                f"{what}, and another folder ({shown(self.others[0])}) shares this store's project key: whose it is "
+                "cannot be told"
+            )
+        return None
+
+
+def _session_folder(path: Path) -> str | None:
+    """The ``cwd`` the first records of a transcript name (Claude Code and Qwen Code write one on each message)."""
+    import json
+
+    try:
+        head = gateway.read_head(path, LOG_HEAD)
+    except (OSError, gateway.NotRegular):
+        return None
+    for line in head.split(b"\n")[:LOG_RECORDS]:
+        if b'"cwd"' not in line:
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        folder = record.get("cwd") if isinstance(record, dict) else None
+        if isinstance(folder, str) and os.path.isabs(folder):
+            return folder
+    return None
 
 
 def _where(place: Place, path: Path) -> str:
@@ -187,7 +316,7 @@ def _typed(place: Place, path: Path, where: str, lines: list[str]) -> Entry | No
     chosen = kind_type in PERSONAL_TYPES or fields.get("scope", "").strip() in ("person", "private", "user")
     personal = place.personal or (not team and (chosen or _personal_words(title)))
     start = front.lines + 1 + first
-    return Entry(
+    entry = Entry(
         place.client,
         path,
         where,
@@ -201,6 +330,8 @@ def _typed(place: Place, path: Path, where: str, lines: list[str]) -> Entry | No
         personal,
         "\n".join(lines),
     )
+    entry.session = fields.get("originSessionId", "").strip()
+    return entry
 
 
 def _typed_text(fields: dict[str, str], content: list[str]) -> tuple[str, str, int] | None:
