@@ -69,6 +69,14 @@ CASES: dict[str, bytes] = {
     "many '-----' runs": fill("-----"),
     "one long line of base64": fill("QUJD"),
     "key=value pairs": fill("password=hunter2 "),
+    # issue 32: candidates that overlap (each starts inside the one before and was read to its longest value)
+    "?token= repeated": fill("?token="),
+    "?token= on every line": block_file("?token=\n" * 7000)[:MAX_FILE_BYTES],
+    "[DEBUG] a b c KEY= repeated": fill("[DEBUG] a b c KEY="),
+    "KEY= repeated": fill("KEY="),
+    "&password= repeated": fill("&password="),
+    "token: repeated": fill("token:"),
+    "--password= repeated": fill("--password="),
     "braces in a path": (HEAD + "paths:\n  - '" + "src/{a,b}" * 33 + "'\n").encode(),
     "deep nesting": (HEAD + "tags: " + "[" * 40 + "]" * 40 + "\n").encode(),
 }

@@ -47,7 +47,18 @@ PHRASE_GAP = 2  # two words of a query's pair at most this many words apart in a
 PHRASE_DEPTH = 50  # memories whose title or words hold a pair, looked at per query
 PHRASED = "{title words}"  # the columns the phrase rule reads
 PATH_BOOST = 1.5  # a memory whose paths cover --path ranks as if its text matched this much better
-_BATCH = 500  # files indexed per transaction
+# How long a hook's refresh may take (of its 10 s): what it does not reach, the next prompt's refresh does.
+HOOK_REFRESH_SECONDS = 4.0
+
+
+def hook_deadline() -> float:
+    """The ``deadline`` of a hook's refresh."""
+    return time.monotonic() + HOOK_REFRESH_SECONDS
+
+
+# What a file is recorded with when a refresh was stopped (killed by a hook's timeout) while checking it: it is left
+# out of recall until it changes, and the session's status says so.
+COSTLY = "took too long to check (a refresh was stopped while checking it): left out until it changes"
 LOCK_TIMEOUT = 15.0  # seconds to wait for another process writing the index
 _STORE_CACHE_AFTER = 50  # misses from which the store's cache is worth reading (it holds every memory)
 
@@ -150,8 +161,14 @@ class RecallIndex:
 
     # -- keeping it current --------------------------------------------------------------------------------------
 
-    def refresh(self) -> Refreshed:
-        """Bring the index up to date with the memory files."""
+    def refresh(self, deadline: float | None = None) -> Refreshed:
+        """Bring the index up to date with the memory files; with ``deadline`` (``time.monotonic()``), stop there and
+        leave the rest to the next refresh (``Refreshed.complete`` is then false).
+
+        Each file checked is committed with a note of the next one to check, so a refresh that is killed (a hook's
+        timeout) keeps everything before it, and the next refresh knows which file it was checking: that file is
+        recorded as too costly to check and skipped until it changes (``COSTLY``), so one file never holds back
+        the index, whatever the store holds."""
         gateway.require(self.project, self.directory)  # a .memory link to elsewhere is not read, as by the store
         started_ns = _now_ns()
         stats = sorted(files.stat_all(self.directory), key=lambda item: item[0])
@@ -172,20 +189,19 @@ class RecallIndex:
         ]
         removed = [name for (name,) in self.conn.execute("SELECT name FROM files") if name not in on_disk]
         outcome = Refreshed(read=len(changed), removed=len(removed))
-        store_cache = self._store_cache() if len(changed) >= _STORE_CACHE_AFTER else None
         if removed:
             with self._writing():
                 for name in removed:
                     self._forget(name)
-        # In batches, each its own transaction: a long first build keeps what it did if interrupted, and lets
-        # another process's query in between.
-        moved = False
-        for start in range(0, len(changed), _BATCH):
-            with self._writing():
-                for name in changed[start : start + _BATCH]:
-                    checked, recorded = self._update(name, on_disk[name], started_ns, store_cache)
-                    outcome.checked += checked
-                    moved = moved or recorded != files.key(on_disk[name])
+        stopped = self.conn.execute("SELECT value FROM info WHERE key = 'checking'").fetchone()
+        try:
+            moved = self._check_changed(changed, on_disk, stopped[0] if stopped else "", started_ns, deadline, outcome)
+        except BaseException:  # interrupted here (^C), not killed: no file is to blame
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.execute("INSERT OR REPLACE INTO info(key, value) VALUES ('checking', '')")
+            raise
+        if not outcome.complete:
+            return outcome  # the rest next time; the signature stays unwritten
         with self._writing():
             (untrusted,) = self.conn.execute("SELECT count(*) FROM files WHERE trusted = 0").fetchone()
             # The signature stands for "nothing to check": only when every entry is trusted, and was recorded
@@ -193,6 +209,44 @@ class RecallIndex:
             value = signature if not untrusted and not moved else ""
             self.conn.execute("INSERT OR REPLACE INTO info(key, value) VALUES ('signature', ?)", (value,))
         return outcome
+
+    def _check_changed(
+        self,
+        changed: list[str],
+        on_disk: dict[str, os.stat_result],
+        stopped: str,
+        started_ns: int,
+        deadline: float | None,
+        outcome: Refreshed,
+    ) -> bool:
+        """Index each of ``changed``, one transaction each; whether any was recorded with another stat than its
+        listing's."""
+        store_cache = self._store_cache() if len(changed) >= _STORE_CACHE_AFTER else None
+        moved = False
+        for index, name in enumerate(changed):
+            if deadline is not None and time.monotonic() > deadline:
+                outcome.complete = False
+                with self._writing():  # the next file was not begun: nothing to blame it for
+                    self.conn.execute("INSERT OR REPLACE INTO info(key, value) VALUES ('checking', '')")
+                return moved
+            with self._writing():
+                recorded: Key | None = files.key(on_disk[name])
+                if name == stopped:  # the last refresh was stopped (killed) checking it
+                    self._record(name, on_disk[name], started_ns, "", None, [[1, 1, "file", COSTLY]])
+                    outcome.costly.append(name)
+                else:
+                    checked, recorded = self._update(name, on_disk[name], started_ns, store_cache)
+                    outcome.checked += checked
+                following = changed[index + 1] if index + 1 < len(changed) else ""
+                self.conn.execute("INSERT OR REPLACE INTO info(key, value) VALUES ('checking', ?)", (following,))
+            moved = moved or recorded != files.key(on_disk[name])
+        return moved
+
+    def costly(self) -> list[str]:
+        """The memory files left out because checking one stopped a refresh (as shown, from the repository)."""
+        prefix = self.project.display(self.directory)
+        rows = self.conn.execute("SELECT name, problems FROM files WHERE problems IS NOT NULL").fetchall()
+        return [f"{prefix}/{name}" for name, problems in rows if COSTLY in problems]
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:

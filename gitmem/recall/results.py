@@ -59,6 +59,8 @@ class Refreshed:
         self.read = read  # files read again (new, changed, or racily clean)
         self.checked = checked  # files whose content was new, and was checked
         self.removed = removed
+        self.complete = True  # false: stopped at its deadline, the rest left to the next refresh
+        self.costly: list[str] = []  # files skipped: a refresh was stopped while checking each (RecallIndex.COSTLY)
 
     def __repr__(self) -> str:
         return f"Refreshed(read={self.read!r}, checked={self.checked!r}, removed={self.removed!r})"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -235,22 +235,34 @@ def _lowered(text: str) -> str:
     return lowered
 
 
-def _secret_span(rule: Rule, match: re.Match[str]) -> tuple[int, int] | None:
-    """The span of the secret a match found, or ``None`` when the match is not a secret after all."""
+_NO, _NAMED, _SERVICE = 0, 1, 2  # what a generic rule's name says: no credential, a credential, a service's key
+
+
+def _secret_span(rule: Rule, match: re.Match[str], names: dict[str, int]) -> tuple[int, int] | None:
+    """The span of the secret a match found, or ``None`` when the match is not a secret after all. ``names``: the
+    verdicts on the names this rule met in this window (a name repeated is judged once)."""
     if rule.generic:
         for name_group, secret_group in _name_groups(rule):
             name = match.group(name_group)
             if name is None:
                 continue
-            if rule.name_check is not None:  # a rule that judges its names itself (secret-in-log)
-                return match.span(secret_group) if rule.name_check(name) else None
-            if filters.secret_name(name):
-                return match.span(secret_group)
+            verdict = names.get(name)
+            if verdict is None:
+                verdict = names[name] = _name_verdict(rule, name)
             # "<provider>Key" (azureKey, apiMaticKey): a key of some service, when its value is unmistakably random
-            strong = filters.service_key_name(name) and filters.random_key(match.group(secret_group))
-            return match.span(secret_group) if strong else None
+            if verdict == _NAMED or (verdict == _SERVICE and filters.random_key(match.group(secret_group))):
+                return match.span(secret_group)
+            return None
         return None
     return match.span("secret")
+
+
+def _name_verdict(rule: Rule, name: str) -> int:
+    if rule.name_check is not None:  # a rule that judges its names itself (secret-in-log)
+        return _NAMED if rule.name_check(name) else _NO
+    if filters.secret_name(name):
+        return _NAMED
+    return _SERVICE if filters.service_key_name(name) else _NO
 
 
 def _accept(rule: Rule, secret: str, kind: str) -> bool:
@@ -345,19 +357,47 @@ def _scan_raw(text: str, kind: str) -> list[Span]:
         if rule.continued:
             windows = _continued(text, windows)
         for start, end in windows:
-            position = start
-            while (match := pattern.search(text, position, end)) is not None:
-                span = _secret_span(rule, match)
-                if span is not None and span[0] != span[1] and _accept(rule, text[span[0] : span[1]], kind):
-                    spans.append((number, span[0], span[1]))
-                    position = max(match.end(), match.start() + 1)
-                else:
-                    # A rejected match can hide one that starts inside it: in `url = "https://…&token=…"` the
-                    # assignment's name is not a credential's, the query's is. Every pattern begins at a boundary
-                    # (a name, a prefix), so looking again from the next character finds no tail of the same match;
-                    # matches are bounded, so the extra work is at most their length.
-                    position = match.start() + 1
+            spans.extend(_candidates(number, rule, pattern, text, start, end, kind))
     return spans
+
+
+# What judging candidates may cost in one window, in characters: CANDIDATE_WORK per character of the window, and
+# SPARE_WORK for a short line. A rejected candidate costs CANDIDATE_COST (the call, the name's and value's filters)
+# and its length. Ordinary text never spends it (one line, a few candidates); a line of candidates that overlap
+# (``?token=`` repeated: each starts inside the one before, and each is read to its longest value) would cost the
+# longest value at every character.
+CANDIDATE_WORK = 4
+SPARE_WORK = 2048
+CANDIDATE_COST = 64
+
+
+def _candidates(
+    number: int, rule: Rule, pattern: re.Pattern[str], text: str, start: int, end: int, kind: str
+) -> Iterator[Span]:
+    """The secrets ``rule`` finds in ``text[start:end]``, at a cost bounded by the window's length.
+
+    A rejected match can hide one that starts inside it: in `url = "https://…&token=…"` the assignment's name is not
+    a credential's, the query's is. So the search goes on from the next character (every pattern begins at a
+    boundary, a name or a prefix, so it finds no tail of the same match), while the window's work lasts; once it is
+    spent, from the end of the rejected match, so no character is read by more than one more candidate. A name or
+    a value repeated in the window is judged once."""
+    budget = CANDIDATE_WORK * (end - start) + SPARE_WORK
+    names: dict[str, int] = {}
+    verdicts: dict[str, bool] = {}
+    position = start
+    while (match := pattern.search(text, position, end)) is not None:
+        span = _secret_span(rule, match, names)
+        if span is not None and span[0] != span[1]:
+            secret = text[span[0] : span[1]]
+            accepted = verdicts.get(secret)
+            if accepted is None:
+                accepted = verdicts[secret] = _accept(rule, secret, kind)
+            if accepted:
+                yield number, span[0], span[1]
+                position = max(match.end(), match.start() + 1)
+                continue
+        budget -= CANDIDATE_COST + match.end() - match.start()
+        position = match.start() + 1 if budget > 0 else max(match.end(), match.start() + 1)
 
 
 # A line longer than this is scanned only around its keywords, WINDOW characters either side of each: a minified

@@ -1626,13 +1626,13 @@ RULES: tuple[Rule, ...] = (
             r"""(?P<secret2>[^\s"'`,;#]{6,500}+)[ \t]*(?:[#;][^\r\n]*)?\r?$"""
             # --password=value, --token value (command lines)
             r"""|(?<![\w-])--?(?P<name3>[A-Za-z][\w-]{1,40}+)(?:=|[ \t]+)"""
-            r"""(?P<q3>["']?)(?P<secret3>[^\s"'`]{6,500}+)(?P=q3)(?![^\s"'`])"""
+            r"""(?P<q3>["']?)(?P<secret3>[^\s"'`=]{6,500}+={0,2})(?P=q3)(?![^\s"'`])"""
             # <password>value</password> (XML)
             r"""|<(?P<name4>[A-Za-z][\w.-]{0,60}+)>(?P<secret4>[^<>\s]{6,500}+)</(?P=name4)>"""
             # ?token=value&… (query strings, form bodies)
-            r"""|[?&](?P<name5>[A-Za-z][\w.-]{0,60}+)=(?P<secret5>[^&\s"'#<>]{6,500}+)"""
+            r"""|[?&](?P<name5>[A-Za-z][\w.-]{0,60}+)=(?P<secret5>[^&\s"'#<>?]{6,500}+)"""
             # API_KEY=value anywhere on a line (shell: export, env prefixes, docker run -e)
-            r"""|(?<![\w$-])(?P<name6>[A-Z][A-Z0-9_]{1,60}+)=(?P<q6>["']?)(?P<secret6>[^\s"'`;&|]{6,500})(?P=q6)"""
+            r"""|(?<![\w$-])(?P<name6>[A-Z][A-Z0-9_]{1,60}+)=(?P<q6>["']?)(?P<secret6>(?:[^\s"'`;&|)=]|\)(?=[^\s;&|)=])){6,500}+={0,2})(?P=q6)"""
             r"""(?=[\s;&|)]|$)"""
             # {"name": "DB_PASSWORD", "value": "…"} (Kubernetes, ECS and CI variable lists)
             r'|"name"\s*:\s*"(?P<name7>[\w.-]{1,80}+)"\s*,\s*"value"\s*:\s*"(?P<secret7>[^"\s\\]{6,500}+)"'
@@ -1647,7 +1647,10 @@ RULES: tuple[Rule, ...] = (
         ),
         # Names and values end where their character class ends and the next piece cannot begin inside them, so they
         # are possessive (``{m,n}+``): the same matches, without backtracking through every shorter name on a
-        # line of code. The one value that may give characters back (secret6, which a ")" can end) stays greedy.
+        # line of code. secret6 ends at a ")" that ends the command it stands in (``$(… KEY=value)``), and takes
+        # in any other. A value that could hold the start of the next candidate (``KEY=KEY=…``, ``--ab=--ab=…``,
+        # ``?a=?a=…``) would be read again from each: these values hold no "=" but base64's padding, and a query's
+        # no "?", so candidates on a line never overlap (engine._candidates bounds the rest).
         check=filters.plausible,
         generic=True,
         examples=lambda: (
@@ -1733,7 +1736,11 @@ RULES: tuple[Rule, ...] = (
             + r"(?:\s+(?:for|of|on)\s+[\w.@:/-]{1,60})?\s*(?:\bis\b|\bwas\b|=|:|->|→)\s*"
             r"(?:(?:now|set\s+to|still|just)\s+)?"
             r"|\b(?:use|with|using|try|set)\s+(?:the\s+|my\s+|this\s+)?" + _PROSE_NAMES + r"\s+(?:to\s+|=\s*)?)"
-            r"[`\"'*]{0,2}(?P<secret>[^\s`\"'*<>]{6,200}?)[`\"'*]{0,2}[.,;:!?)]*(?=[\s\"'`}\],\\]|$)"
+            # the value: read once (possessive), taking in punctuation only where more of it follows ("abc.def."), not
+            # a shortest value tried longer and longer from each name; it holds no "=" or ":" but base64's padding,
+            # so no value holds the next name's operator (``token=`` repeated cost 200 characters at each)
+            r"[`\"'*]{0,2}(?P<secret>(?:[^\s`\"'*<>.,;:!?)=]|[.,;!?)]++(?=[^\s`\"'*<>.,;:!?)=])){6,200}+={0,2})"
+            r"[`\"'*]{0,2}[.,;:!?)]*(?=[\s\"'`}\],\\]|$)"
         ),
         check=filters.plausible,
         examples=lambda: (

@@ -30,7 +30,7 @@ from gitmem.memory.model import Memory
 from gitmem.project import Project
 from gitmem.recall import anchors
 from gitmem.recall.globs import any_match
-from gitmem.recall.index import RecallIndex, Unavailable
+from gitmem.recall.index import RecallIndex, Unavailable, hook_deadline
 from gitmem.recall.results import Anchor, Hit, query_terms, term_pairs
 
 MAX_MEMORIES = 3
@@ -149,7 +149,7 @@ def personal_memories(scope: Project, today: date) -> list[tuple[Memory, str]]:
     index = RecallIndex(scope)
     try:
         try:
-            index.refresh()
+            index.refresh(hook_deadline())
             return [(memory, PERSONAL + memory.id) for memory in index.live_memories(today)]
         except Unavailable:
             return []
@@ -176,7 +176,7 @@ def candidates(
     index = RecallIndex(project)
     try:
         try:
-            index.refresh()
+            index.refresh(hook_deadline())
             pairs = term_pairs(prompt[:PROMPT_CHARS]) if prompt else []
             found = index.search_prompt(terms, CANDIDATES, today, extra, paths, identifiers, RARE, pairs)
             hits, tied, matched, rare, phrased = found

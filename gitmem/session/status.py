@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from gitmem.project import Project
-from gitmem.recall.index import RecallIndex, Unavailable
+from gitmem.recall.index import RecallIndex, Unavailable, hook_deadline
 from gitmem.session.state import SessionState
 
 JOURNAL_CALL = "`gitmem journal add -`"
@@ -34,6 +34,7 @@ class Counts(NamedTuple):
     loaded: int  # live memories whose ids the client's rules files hold
     left_out: int  # live, not scoped, and not in the rules files: left out by the budget (or not compiled yet)
     elsewhere: int = 0  # live, not in the rules files, compiled only for targets whose files the client does not load
+    costly: tuple[str, ...] = ()  # files left out: a refresh was stopped while checking each (RecallIndex.costly)
 
 
 def counts(project: Project, loaded: set[str], today: date, mine: Collection[str] = ()) -> Counts | None:
@@ -44,8 +45,9 @@ def counts(project: Project, loaded: set[str], today: date, mine: Collection[str
     index = RecallIndex(project)
     try:
         try:
-            index.refresh()
+            index.refresh(hook_deadline())
             census = index.census(today)
+            costly = tuple(index.costly())
         except Unavailable:
             return None
     finally:
@@ -59,6 +61,7 @@ def counts(project: Project, loaded: set[str], today: date, mine: Collection[str
         loaded=sum(1 for c in live if c.id in loaded),
         left_out=sum(1 for c in live if not c.scoped and c.id not in loaded and c.id not in elsewhere),
         elsewhere=len(elsewhere),
+        costly=costly,
     )
 
 
@@ -89,6 +92,12 @@ def status_text(found: Counts, rules_names: list[str], pack_ids: int, personal: 
         lines.append(
             f"{_n(found.proposed, 'proposed memory waits', 'proposed memories wait')} for review by a human "
             "(`gitmem list --status proposed`); they are not instructions."
+        )
+    if found.costly:
+        shown = ", ".join(found.costly[:3]) + (", …" if len(found.costly) > 3 else "")
+        lines.append(
+            f"{_n(len(found.costly), 'memory file was', 'memory files were')} too costly to check and left out of "
+            f"recall until changed ({shown}): `gitmem validate` checks them."
         )
     if has_stop:
         lines.append(
