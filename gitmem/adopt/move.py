@@ -110,7 +110,10 @@ def _moved_sources(report: ImportReport) -> list[tuple[Source, str, str]]:
     return found
 
 
-PROSE = "prose, code blocks and tables stay in the file: only list rules move"
+PROSE = (
+    "prose, code blocks and tables stay in the file: only list rules move (an earlier import made these memories "
+    "too: `gitmem forget` them for the file to hold them alone)"
+)
 
 
 def plan_moves(

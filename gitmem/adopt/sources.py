@@ -34,6 +34,7 @@ YAML parser rejects.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,10 +113,12 @@ def nested_rules(root: Path) -> list[tuple[str, str]]:
         found = list_matching(root, DISCOVER)
     except GitmemError:
         return []
+    linked = {os.path.realpath(root / path) for path in found if "/" not in path and (root / path).is_symlink()}
     return [
         (path, fmt.tool)
         for path in found
         if not path.startswith(MEMORY_DIR + "/")
+        and os.path.realpath(root / path) not in linked  # AGENTS.md -> .agents/AGENTS.md: the root's file
         and (fmt := format_of(path)) is not None
         and base_directory(path, fmt)
         and not_rules(path) is None

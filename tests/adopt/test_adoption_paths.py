@@ -117,6 +117,10 @@ def test_init_finds_a_nested_rules_file_in_a_monorepo(repo: Path, run: Run) -> N
     (repo / ".gitignore").write_text("vendor/\n", encoding="utf-8")
     (repo / "vendor" / "lib").mkdir(parents=True)
     (repo / "vendor" / "lib" / "CLAUDE.md").write_text("- Ignored by git: not ours.\n", encoding="utf-8")
+    skill = repo / "tools" / "skills" / "deploy"  # a vendored skill bundle: not the project's rules
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: deploy\ndescription: Deploying\n---\n", encoding="utf-8")
+    (skill / "GEMINI.md").write_text("- Deploy with the skill.\n", encoding="utf-8")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "monorepo")
 
