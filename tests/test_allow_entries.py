@@ -10,12 +10,13 @@ repositories, commits and the hook's own command.
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from gitmem import yamlio
 from gitmem.scan.engine import fingerprint, masked_line, value_bound
 from gitmem.scan.rules import RULES
-from tests.conftest import Run, git
+from tests.conftest import Run, git, gitmem_command
 
 
 def _token(seed: int) -> str:
@@ -64,6 +65,11 @@ def test_an_added_entry_that_allows_nothing_is_flagged_by_check_and_diff(project
     assert allow["allows_nothing"] == []
 
 
+def _hook(project: Path) -> subprocess.CompletedProcess[str]:
+    """The pre-commit hook's own command, as a process: ``gitmem scan --staged`` takes its path without click."""
+    return subprocess.run([*gitmem_command(), "scan", "--staged"], cwd=project, capture_output=True, text=True)
+
+
 def test_the_staged_scan_names_what_an_entry_let_through(project: Path, run: Run) -> None:
     secret = _password()
     text = f'API_PASSWORD = "{secret}"\n'
@@ -71,9 +77,11 @@ def test_the_staged_scan_names_what_an_entry_let_through(project: Path, run: Run
     _set_allow(project, [_place(text, secret, "deploy.sh", "generic-secret")])
     git(project, "add", "-A")
     result = run("scan", "--staged")
-    assert result.code == 0, result.out + result.err
-    assert "deploy.sh:1:" in result.err and "allowed by scan.allow" in result.err
-    assert secret not in result.out + result.err
+    hook = _hook(project)
+    assert result.code == 0 and hook.returncode == 0, result.out + result.err + hook.stderr
+    for err in (result.err, hook.stderr):
+        assert "deploy.sh:1:" in err and "allowed by scan.allow" in err
+    assert secret not in result.out + result.err + hook.stdout + hook.stderr
 
 
 def test_a_provider_token_is_not_allowed_by_its_place_alone(project: Path, run: Run) -> None:
@@ -84,18 +92,18 @@ def test_a_provider_token_is_not_allowed_by_its_place_alone(project: Path, run: 
     place = _place(text, first, "ci.env", "github-pat")
     _set_allow(project, [place])
     git(project, "add", "-A")
-    blocked = run("scan", "--staged")
-    assert blocked.code == 1  # the place alone does not allow a GitHub token
-    assert "allowed by its value too" in blocked.err
-    assert first not in blocked.out + blocked.err
+    blocked, hook = run("scan", "--staged"), _hook(project)
+    assert blocked.code == 1 and hook.returncode == 1  # the place alone does not allow a GitHub token
+    assert "allowed by its value too" in blocked.err and "allowed by its value too" in hook.stderr
+    assert first not in blocked.out + blocked.err + hook.stdout + hook.stderr
     # the entry --baseline prints names the value: it allows this token, and no other on the same line
     entries = [f["fingerprint"] for f in json.loads(run("scan", "ci.env", "--json").out)["findings"]]
     _set_allow(project, entries)
     git(project, "add", "-A")
-    assert run("scan", "--staged").code == 0
+    assert run("scan", "--staged").code == 0 and _hook(project).returncode == 0
     (project / "ci.env").write_text(f'GITHUB_TOKEN = "{later}"\n')
     git(project, "add", "-A")
-    assert run("scan", "--staged").code == 1
+    assert run("scan", "--staged").code == 1 and _hook(project).returncode == 1
 
 
 def test_every_rule_with_a_provider_format_is_bound_to_its_value() -> None:

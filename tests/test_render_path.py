@@ -34,7 +34,8 @@ HOSTILE = ("<!-- gitmem:end -->", "</gitmem>", "<gitmem>", "<!-- GITMEM:begin ha
 RENDERERS = {"shown_line", "shown_text", "inert", "len"}  # the render path (``len``: a count, not the text)
 # Writers that never reach a client: the click layer writes to the user's terminal; a digest hashes the text.
 NOT_SHOWN = {
-    "commands": "the user's terminal (click), never a rules file, the prompt hook or an MCP reply",
+    "commands": "tool output in a terminal (click): it has no container for markup to close (the containers are a "
+    "compiled file's managed block and the prompt hook's <gitmem> element)",
     "adopt/stores.py": "Entry.digest hashes the text; the entry becomes a memory and is shown through the render path",
     "adopt/fromclients.py": "the import's report, to the user's terminal and --json",
     "git/provenance.py": "gitmem diff's Markdown for a pull request, escaped by its own _escape and _code",

@@ -69,6 +69,22 @@ def test_claude_transcripts_of_this_project(repo: Path, run: Run) -> None:
     assert key not in found.out + found.err and key[8:] not in found.out + found.err
 
 
+def test_a_claude_session_of_another_folder_with_the_same_slug_is_not_this_project_s(repo: Path, run: Run) -> None:
+    """``…/repo`` and ``….repo`` share Claude Code's slug (issue 32, point 2): ``--log claude`` (and ``--redact``)
+    takes only the sessions that ran here."""
+    key, theirs = fake_key(), fake_key()
+    claude_transcript(repo, key)
+    twin = Path(f"{repo.parent}.repo")
+    assert claude_slug(twin) == claude_slug(repo)
+    jsonl(
+        home() / ".claude" / "projects" / claude_slug(repo) / "9f9f-session.jsonl",
+        [{"type": "queue-operation", "sessionId": "9f9f"}, {"type": "user", "sessionId": "9f9f", "cwd": str(twin),
+          "message": {"role": "user", "content": f"export K={theirs}"}}],
+    )  # fmt: skip
+    found = run("scan", "--user", "--log", "claude", "--json")
+    assert [Path(f["path"]).name for f in json.loads(found.out)["findings"]] == ["0b1c-session.jsonl"]
+
+
 def test_codex_gemini_and_opencode_transcripts(repo: Path, run: Run) -> None:
     keys = [fake_key() for _ in range(3)]
     sessions = home() / ".codex" / "sessions" / "2026" / "11" / "30"

@@ -33,6 +33,7 @@ from gitmem.adopt.sources import read_frontmatter
 from gitmem.adopt.wording import title_and_body
 from gitmem.clientstores import MAX_BYTES, MAX_FILES, Place, canonical_root, listing, refusal
 from gitmem.errors import shown
+from gitmem.scan.transcripts import session_folder
 
 PERSONAL_TYPES = ("user",)  # Claude Code and Qwen Code: "always private"
 TYPE_KINDS = {"user": "preference", "feedback": "convention", "reference": "fact"}  # "project": by its wording
@@ -159,8 +160,6 @@ def read_place(place: Place, root: Path) -> StoreRead:
 
 # -- whose a memory is: the sessions that share the store's project key -------------------------------------------
 
-LOG_HEAD = 64 * 1024  # of a transcript: its first records name the folder the session ran in
-LOG_RECORDS = 32  # records of a transcript looked at for one naming its folder
 MAX_KEYS = 10_000  # project folders looked through for a session's transcript kept under another key
 
 
@@ -171,8 +170,8 @@ class Owners:
     records it: ``originSessionId``, whose transcript names its ``cwd``). A memory made in another folder is not
     read; one whose session is not recorded (Qwen Code records none; Claude Code removes old transcripts) is read
     only while no other folder is known to share the store. Transcripts are read through the same checks as the
-    store (``refusal``; links leading out refused), at most ``MAX_FILES`` of them and their first ``LOG_HEAD``
-    bytes."""
+    store (``refusal``; links leading out refused), at most ``MAX_FILES`` of them, each as
+    ``gitmem.scan.transcripts.session_folder`` reads it."""
 
     def __init__(self, place: Place, root: Path) -> None:
         self.place = place
@@ -199,7 +198,7 @@ class Owners:
         return not os.path.islink(path) and gateway.is_inside(path, [self.place.root])
 
     def _folder(self, path: Path) -> str | None:
-        return _session_folder(path) if self._readable(path) else None
+        return session_folder(path) if self._readable(path) else None
 
     def session(self, session: str) -> str | None:
         """The folder ``session`` ran in: its transcript beside the store, or (Claude Code keys a linked worktree's
@@ -254,27 +253,6 @@ class Owners:
                 "cannot be told"
             )
         return None
-
-
-def _session_folder(path: Path) -> str | None:
-    """The ``cwd`` the first records of a transcript name (Claude Code and Qwen Code write one on each message)."""
-    import json
-
-    try:
-        head = gateway.read_head(path, LOG_HEAD)
-    except (OSError, gateway.NotRegular):
-        return None
-    for line in head.split(b"\n")[:LOG_RECORDS]:
-        if b'"cwd"' not in line:
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        folder = record.get("cwd") if isinstance(record, dict) else None
-        if isinstance(folder, str) and os.path.isabs(folder):
-            return folder
-    return None
 
 
 def _where(place: Place, path: Path) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from gitmem import gateway
@@ -78,11 +78,11 @@ def client_logs(client: str, root: Path, home: Path) -> list[Path]:
     if where.xdg_data and os.environ.get("XDG_DATA_HOME"):
         base = Path(os.environ["XDG_DATA_HOME"]) / where.xdg_data
     if where.layout == "slug":
-        return sorted((base / "projects" / claude_slug(root)).glob("*.jsonl"))
+        return sorted(_ours((base / "projects" / claude_slug(root)).glob("*.jsonl"), root))
     if where.layout == "rollout":
         return sorted(_codex(base / "sessions", root))
     if where.layout == "tmp":
-        return _tmp(base, root)
+        return sorted(_ours(_tmp(base, root), root))
     if where.layout == "storage":
         return sorted(_opencode(base / "storage", root))
     return []
@@ -99,6 +99,40 @@ def _tmp(base: Path, root: Path) -> list[Path]:
         if directory.is_dir():
             found.update(p for p in directory.rglob("*") if p.is_file() and p.suffix in (".json", ".jsonl"))
     return sorted(found)
+
+
+def _ours(paths: Iterable[Path], root: Path) -> Iterator[Path]:
+    """The transcripts of ``paths`` that are this project's: a folder keyed by a lossy slug (``acme-payroll`` and
+    ``acme.payroll`` share one) or by the project's name holds other folders' sessions too, each record naming the
+    folder its session ran in (``cwd``). A link is not followed (a transcript is the client's file, not a pointer)."""
+    for path in paths:
+        if path.is_symlink():
+            continue
+        folder = session_folder(path)
+        if folder is None or _same(folder, root):
+            yield path
+
+
+def session_folder(path: Path) -> str | None:
+    """The folder (``cwd``) the first records of a Claude Code or Qwen Code transcript name, if any: they write it
+    on each message record (Claude Code writes a queue record first). Its first 64 KiB and 32 records are read."""
+    import json
+
+    try:
+        head = gateway.read_head(path, 64 * 1024)
+    except (OSError, gateway.NotRegular):
+        return None
+    for line in head.split(b"\n")[:32]:
+        if b'"cwd"' not in line:
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        folder = record.get("cwd") if isinstance(record, dict) else None
+        if isinstance(folder, str) and os.path.isabs(folder):
+            return folder
+    return None
 
 
 def _first_record(path: Path) -> dict[str, object] | None:
