@@ -53,6 +53,26 @@ def _scan_staged(args: list[str]) -> int | None:
         return exit_code(exc, bool(os.environ.get("GITMEM_DEBUG")))
 
 
+def _after_git(args: list[str]) -> int | None:
+    """``gitmem hook git [--rewrite COMMAND]`` (git's post-commit, post-merge, post-rewrite hooks, after every
+    commit), answered without click, as ``gitmem.commands.hook.git_operation`` does; ``None`` for other lines."""
+    if args[:2] != ["hook", "git"] or len(args) not in (2, 4) or (len(args) == 4 and args[2] != "--rewrite"):
+        return None
+    import os
+
+    from gitmem.git.refresh import after_operation
+
+    try:
+        summary = after_operation(args[3] if len(args) == 4 else os.environ.get("PRE_COMMIT_REWRITE_COMMAND", ""))
+    except (Exception, KeyboardInterrupt) as exc:
+        from gitmem.cli import exit_code
+
+        return exit_code(exc, bool(os.environ.get("GITMEM_DEBUG")))
+    if summary:
+        sys.stdout.write(summary + "\n")
+    return 0
+
+
 def main() -> int:
     # A hook's process lives for a few milliseconds: the cyclic garbage collector's passes over what the hook imports,
     # and its last pass at exit, cost more than the memory they could free (measured in benchmarks/bench_hooks.py
@@ -61,6 +81,8 @@ def main() -> int:
     fast = _fast(sys.argv[1:])
     if fast is None:
         fast = _scan_staged(sys.argv[1:])
+    if fast is None:
+        fast = _after_git(sys.argv[1:])
     if fast is not None:
         gc.freeze()  # nothing left for the pass at exit
         return fast

@@ -61,7 +61,9 @@ TEMP_PATTERN = ".*" + TEMP_SUFFIX  # as a .gitignore line
 STALE_SECONDS = 600  # a temporary file this old belongs to no running write
 
 GIT_FILES = ("info/exclude",)  # what gitmem edits in a git folder besides its cache (and the hooks below)
-HOOK_TYPES = ("pre-commit", "pre-push", "commit-msg", "prepare-commit-msg", "post-commit", "post-merge")
+HOOK_TYPES = (
+    "pre-commit", "pre-push", "commit-msg", "prepare-commit-msg", "post-commit", "post-merge", "post-rewrite"
+)  # fmt: skip
 
 Where = Project | Path  # a project (or the user's scope), or a bare root folder (the merge driver, agent hooks)
 
@@ -273,17 +275,21 @@ def read_package(*parts: str) -> str:
     return resources.files("gitmem").joinpath(*parts).read_text(encoding="utf-8")
 
 
-def _git_file(path: Path) -> Path:
-    """``path`` when it is one of the files gitmem edits in a git folder (``info/exclude``, a hook script): git
+def _git_file(path: Path, reading: bool = False) -> Path:
+    """``path`` when it is one of the files gitmem edits in a git folder (``info/exclude``, a hook script), or
+    (``reading``) one it reads (``sequencer/todo``: what a cherry-pick of several commits has left to do): git
     itself names their place (``git rev-parse --git-path``, ``core.hooksPath``), never the repository's content."""
-    if path.name not in HOOK_TYPES and path.parts[-2:] != ("info", "exclude"):
-        raise OutsideRoot(os.fspath(path), GIT_REASON)
-    return path
+    if path.name in HOOK_TYPES or path.parts[-2:] == ("info", "exclude"):
+        return path
+    if reading and path.parts[-2:] == ("sequencer", "todo"):
+        return path
+    raise OutsideRoot(os.fspath(path), GIT_REASON)
 
 
 def read_git_file(path: Path, *, limit: int = CONFIG_LIMIT) -> str:
-    """One of the files gitmem edits in the git folder (``info/exclude``, ``hooks/pre-commit``...), as text."""
-    return _read_bounded(_git_file(path), limit, os.fspath(path)).decode("utf-8", "replace")
+    """One of the files gitmem edits or reads in the git folder (``info/exclude``, ``hooks/pre-commit``,
+    ``sequencer/todo``), as text."""
+    return _read_bounded(_git_file(path, reading=True), limit, os.fspath(path)).decode("utf-8", "replace")
 
 
 def write_git_file(path: Path, data: bytes, *, executable: bool = False) -> None:

@@ -412,7 +412,7 @@ def test_diff_unrelated_histories(project: Path, run: Run) -> None:
 
 def test_help_has_examples(run: Run) -> None:
     assert "gitmem history use-pnpm" in run("history", "--help").out
-    assert 'gitmem diff "origin/$GITHUB_BASE_REF" HEAD --json' in run("diff", "--help").out
+    assert 'gitmem diff "origin/$GITHUB_BASE_REF...HEAD" --json' in run("diff", "--help").out
 
 
 def test_git_failure_becomes_one_line(project: Path) -> None:
@@ -420,3 +420,54 @@ def test_git_failure_becomes_one_line(project: Path) -> None:
     with pytest.raises(GitmemError) as caught, history._repo(project) as repo:
         repo.git.log("--no-such-option")
     assert str(caught.value) == "git log failed: fatal: unrecognized argument: --no-such-option"
+
+
+def _summary(run: Run, *args: str) -> tuple[str | None, dict[str, int], list[tuple[str, str]]]:
+    result = run("diff", *args, "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    return data["base"]["commit"], data["summary"], [(c["change"], c["id"]) for c in data["changes"]]
+
+
+def test_diff_ranges_mean_what_git_means(branched: Path, run: Run) -> None:
+    """`A...B`: from the merge base of A and B to B (what a pull request shows); `A..B`: from A to B; an end left
+    out is HEAD. Each agrees with `git diff` over the memory folder."""
+    point = git(branched, "merge-base", "main", "feature").strip()
+    main = git(branched, "rev-parse", "main").strip()
+    write("uncommitted", "Not in any commit: never in a range")
+    three = _summary(run, "main...feature")
+    assert three[0] == point
+    assert three == _summary(run, "main...") == _summary(run, "main", "feature")
+    assert ("added", "main-only") not in three[2] and ("removed", "main-only") not in three[2]
+    two = _summary(run, "main..feature")
+    assert two[0] == main
+    assert ("removed", "main-only") in two[2]  # main moved on: from main's tip, feature lacks it
+    assert two == _summary(run, "main..")
+    back = _summary(run, "feature...main")
+    assert back[2] == [("added", "main-only")]
+    for spec, expected in (("main...feature", f"{point}...feature"), ("main..feature", "main..feature")):
+        named = git(branched, "diff", "--name-only", expected, "--", ".memory/memories").split()
+        changed = _summary(run, spec)[2]
+        assert sorted(f".memory/memories/{memory_id}.yaml" for _, memory_id in changed) == sorted(named), spec
+    markdown = run("diff", "main...feature", "--format", "markdown").out
+    assert markdown.startswith("### gitmem: memory changes from the merge base of `main` and `feature`")
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("...", "error: cannot read the range '...': write BASE...HEAD or BASE..HEAD"),
+        ("main....feature", "error: cannot read the range 'main....feature': write BASE...HEAD or BASE..HEAD"),
+        ("main...nope", "error: unknown revision 'nope'"),
+    ],
+)
+def test_diff_bad_ranges(branched: Path, run: Run, spec: str, message: str) -> None:
+    result = run("diff", spec)
+    assert result.code == 2
+    assert result.err.startswith(message) and result.err.count("\n") == 1
+
+
+def test_diff_range_with_a_second_revision(branched: Path, run: Run) -> None:
+    result = run("diff", "main...feature", "HEAD")
+    assert result.code == 2
+    assert "names both ends already" in result.err

@@ -47,9 +47,15 @@ def _same(path: str) -> str:
     is_flag=True,
     help="Compile your personal memories into the tools' user-level files (~/.claude/CLAUDE.md, ...) instead.",
 )
+@click.option(
+    "--commit",
+    is_flag=True,
+    help="Commit the files compile changed, in a commit of their own (what CI runs on the default branch after a "
+    "merge); nothing when they are up to date.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print what was done (or found) as JSON.")
 def compile_command(
-    check: bool, targets: tuple[str, ...], budget: int | None, force: bool, user: bool, as_json: bool
+    check: bool, targets: tuple[str, ...], budget: int | None, force: bool, user: bool, commit: bool, as_json: bool
 ) -> int:
     """Write the active memories into each AI tool's rules files.
 
@@ -72,7 +78,10 @@ def compile_command(
       gitmem compile --check            # in CI: fails when a rules file is out of date
       gitmem compile --target cursor --budget 1000
       gitmem compile --user             # your personal memories into ~/.claude/CLAUDE.md, ...
+      gitmem compile --commit           # CI after a merge: refresh stale rules files in a commit of their own
     """
+    if commit:
+        return _commit(check or bool(targets) or budget is not None or force or user, as_json)
     from gitmem.commands import open_store
     from gitmem.errors import CheckFailed
 
@@ -103,6 +112,25 @@ def compile_command(
         _print_refused(report, show, user)
         return 1
     return _print_written(project, result, user, show)
+
+
+def _commit(other_options: bool, as_json: bool) -> int:
+    """``compile --commit``: the refresh CI runs on the default branch (``gitmem.git.refresh``)."""
+    from gitmem.commands import today
+    from gitmem.errors import UsageError
+    from gitmem.git.refresh import refresh
+    from gitmem.project import find_project
+
+    if other_options:
+        raise UsageError("--commit compiles every configured target as configured: it goes with --json only")
+    project = find_project()
+    project.require_initialised()
+    done = refresh(project, today(), own_commit=True)
+    if as_json:
+        echo_json({"action": done.action, "files": done.files, "commit": done.commit or None, "reason": done.reason})
+    else:
+        echo(done.summary() or ("gitmem: rules files up to date" if done.action == "fresh" else done.reason))
+    return 1 if done.action == "skipped" else 0
 
 
 def _run(

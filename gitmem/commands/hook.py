@@ -74,3 +74,33 @@ def session_start(client: str | None, debug: bool) -> int:
 def stop(client: str | None, debug: bool) -> int:
     """Remind once to write the journal when the session changed files and wrote none."""
     return _run("stop", client, debug)
+
+
+@hook.command("git")
+@click.option(
+    "--rewrite",
+    metavar="COMMAND",
+    help="Git's post-rewrite hook's argument (rebase, amend); default: pre-commit's PRE_COMMIT_REWRITE_COMMAND.",
+)
+def git_operation(rewrite: str | None) -> int:
+    """Run by git's post-commit, post-merge and post-rewrite hooks (`gitmem init` adds them to
+    .pre-commit-config.yaml): keep the rules files compiled after a merge, pull, revert, cherry-pick or rebase.
+
+    When the operation left rules files that are not what `gitmem compile` writes for the resulting store (over
+    the budget, a merged block cannot know which memory the merged store leaves out), compiles, and puts the
+    recompiled files into the commit the operation just made when no other branch has it (same parents, author
+    and message), else into a commit of its own. Does nothing while a rebase or a conflicted merge is unfinished,
+    or when the store or a rules file has uncommitted changes. Exit 1 when the store does not compile.
+
+    \b
+    Example (what .pre-commit-config.yaml runs, at the post-commit, post-merge and post-rewrite stages):
+      gitmem hook git
+    """
+    import os
+
+    from gitmem.git.refresh import after_operation
+
+    summary = after_operation(rewrite or os.environ.get("PRE_COMMIT_REWRITE_COMMAND", ""))
+    if summary:
+        click.echo(summary)
+    return 0

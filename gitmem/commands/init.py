@@ -137,6 +137,9 @@ def _set_up_hooks(project: Project, targets: tuple[str, ...], pre_push: bool) ->
     else:
         done.extend(hooks_setup.install_precommit(project, pre_push))
     merge = hooks_setup.ensure_merge_driver(project, targets)
+    after, after_runs = hookpath.wire_after(project)
+    merge += after
+    runs = runs and after_runs
     return (done + merge, True) if runs else (merge + done, False)
 
 

@@ -62,13 +62,21 @@ def history(memory_id: str, as_json: bool) -> int:
 @click.argument("base", required=False)
 @click.argument("head", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the changes as data instead of Markdown.")
-def diff(base: str | None, head: str | None, as_json: bool) -> int:
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(["markdown", "json"]),
+    help="markdown (the default: a pull-request comment) or json (the same as --json).",
+)
+def diff(base: str | None, head: str | None, as_json: bool, form: str | None) -> int:
     """Summarise memory changes for review: added, changed (field by field), retired, removed, as Markdown.
 
     \b
     gitmem diff              from the merge base of the default branch and HEAD to the working tree
     gitmem diff BASE         from the merge base of BASE and HEAD to the working tree
     gitmem diff BASE HEAD    from the merge base of BASE and HEAD to the commit HEAD
+    gitmem diff A...B        as git reads it: from the merge base of A and B to B (a pull request's changes)
+    gitmem diff A..B         as git reads it: from A to B (an end left out is HEAD: `main..`, `...feature`)
 
     As a pull request is reviewed: memories that landed on BASE after the branch left it are not shown as removed
     (when BASE is an ancestor of HEAD, its merge base is BASE itself).
@@ -82,8 +90,10 @@ def diff(base: str | None, head: str | None, as_json: bool) -> int:
     \b
     Examples:
       gitmem diff > memory-changes.md            # a pull-request comment
-      gitmem diff "origin/$GITHUB_BASE_REF" HEAD --json | jq '.summary'   # CI: what the pull request changes
+      gitmem diff "origin/$GITHUB_BASE_REF...HEAD" --json | jq '.summary'   # CI: what the pull request changes
+      gitmem diff main...feature --format markdown
     """
+    as_json = as_json or form == "json"
     from gitmem.git import guard
     from gitmem.git.provenance import diff_memories, to_markdown
     from gitmem.project import find_project

@@ -128,15 +128,7 @@ def wire(project: Project, hook_type: str) -> tuple[list[str], bool]:
         old = gateway.read_git_file(found.path) if found.path.exists() else None
     except (OSError, GitmemError) as exc:
         return [f"cannot read {where} ({exc}): add `{_line(hook_type)}` to it yourself"], False
-    if old is None:
-        new = "#!/bin/sh\n" + addition
-    else:
-        newline = "\r\n" if "\r\n" in old else "\n"
-        lines = old.splitlines(keepends=True)
-        head = 1 if lines and lines[0].startswith("#!") else 0
-        if head and not lines[0].endswith("\n"):
-            lines[0] += newline
-        new = "".join([*lines[:head], addition.replace("\n", newline), *lines[head:]])
+    new = with_lines(old, addition)
     gateway.write_git_file(found.path, new.encode("utf-8"), executable=True)
     verb = "created" if old is None else "added `pre-commit run` to"
     done = [f"{verb} {where} (core.hooksPath is {found.configured}): commits run gitmem's hooks"]
@@ -145,6 +137,19 @@ def wire(project: Project, hook_type: str) -> tuple[list[str], bool]:
     if shutil.which("pre-commit") is None:
         done.append(f"pre-commit is not on PATH: {where} skips gitmem's hooks until it is (`pipx install pre-commit`)")
     return done, True
+
+
+def with_lines(old: str | None, addition: str) -> str:
+    """A hook script with ``addition`` right after its ``#!`` line (in its own line endings); a new script when
+    ``old`` is ``None``."""
+    if old is None:
+        return "#!/bin/sh\n" + addition
+    newline = "\r\n" if "\r\n" in old else "\n"
+    lines = old.splitlines(keepends=True)
+    head = 1 if lines and lines[0].startswith("#!") else 0
+    if head and not lines[0].endswith("\n"):
+        lines[0] += newline
+    return "".join([*lines[:head], addition.replace("\n", newline), *lines[head:]])
 
 
 def _upgrade(found: HookFile, where: str) -> list[str]:
@@ -201,3 +206,51 @@ def unstaged(project: Project, paths: list[str]) -> list[str]:
         if state == "??" or state[1] != " ":
             found.append(path)
     return sorted(found)
+
+
+# -- the hooks after a git operation (post-commit, post-merge, post-rewrite) ----------------------------------------
+
+AFTER_MARK = "# gitmem: rules files compiled after merge, pull, revert, cherry-pick, rebase; `gitmem init` added this"
+AFTER_HOOKS = ("post-commit", "post-merge", "post-rewrite")
+
+
+def after_line(hook_type: str) -> str:
+    """The line that runs ``gitmem hook git`` (only where gitmem is installed: a teammate without it still merges)."""
+    rewrite = ' --rewrite "$1"' if hook_type == "post-rewrite" else ""
+    return f"if command -v gitmem >/dev/null 2>&1; then gitmem hook git{rewrite}; fi"
+
+
+def after_script(project: Project, hook_type: str) -> HookFile:
+    """The script git runs for ``hook_type``: under the hooks path in use, else in the git directory's hooks."""
+    found = hook_file(project, hook_type)
+    if found is not None:
+        return found
+    relative = command.git(project.root, "rev-parse", "--git-path", f"hooks/{hook_type}").decode().strip()
+    return HookFile(hook_type, project.root / relative, "", True)
+
+
+def wire_after(project: Project) -> tuple[list[str], bool]:
+    """Add gitmem's line to the post-commit, post-merge and post-rewrite hooks (created when missing, every other
+    byte kept; in a script pre-commit generated, before its ``exec``). Returns what was done and whether all three
+    run it."""
+    done: list[str] = []
+    runs = True
+    for hook_type in AFTER_HOOKS:
+        found = after_script(project, hook_type)
+        where = found.display(project) if found.configured else f".git/hooks/{hook_type}"
+        addition = f"{AFTER_MARK}\n{after_line(hook_type)}\n"
+        if not found.inside:
+            done.append(f"core.hooksPath is {found.configured}: add these lines to {where}:\n{addition.rstrip()}")
+            runs = False
+            continue
+        try:
+            old = gateway.read_git_file(found.path) if found.path.exists() else None
+        except (OSError, GitmemError) as exc:
+            done.append(f"cannot read {where} ({exc}): add `{after_line(hook_type)}` to it yourself")
+            runs = False
+            continue
+        if old is not None and AFTER_MARK in old:
+            continue
+        gateway.write_git_file(found.path, with_lines(old, addition).encode("utf-8"), executable=True)
+        done.append(f"{'created' if old is None else 'added a line to'} {where} (runs `gitmem hook git`)")
+    return done, runs

@@ -159,6 +159,10 @@ def diff_memories(project: Project, base: str | None = None, head: str | None = 
     removed. When ``base`` is an ancestor of ``head`` that merge base is ``base`` itself.
     """
     root = project.root
+    if base is not None and ".." in base:
+        if head is not None:
+            raise UsageError(f"{base!r} names both ends already: give no second revision")
+        return _diff_range(project, base)
     if base is None:
         if head is not None:
             raise UsageError("give BASE too when giving HEAD: gitmem diff BASE HEAD")
@@ -176,7 +180,35 @@ def diff_memories(project: Project, base: str | None = None, head: str | None = 
     else:
         base_side = _review_base(root, base, head)
     head_side = Side(head, history.resolve(root, head)) if head is not None else Side("working tree", None)
+    return _between(project, base_side, head_side)
 
+
+def _diff_range(project: Project, spec: str) -> MemoryDiff:
+    """``A...B`` (from the merge base of A and B to B) and ``A..B`` (from A to B), as ``git diff`` reads them; an
+    end left out is HEAD."""
+    root = project.root
+    three = "..." in spec
+    first, _, second = spec.partition("..." if three else "..")
+    if second.startswith(".") or not (first or second):
+        raise UsageError(f"cannot read the range {spec!r}: write BASE...HEAD or BASE..HEAD")
+    first, second = first or "HEAD", second or "HEAD"
+    head_side = Side(second, history.resolve(root, second))
+    tip = history.resolve(root, first)
+    if not three:
+        return _between(project, Side(first, tip), head_side)
+    assert head_side.commit is not None
+    base_sha = history.merge_base(root, tip, head_side.commit)
+    if base_sha is None:
+        raise UsageError(f"{first} and {second} share no history: there is no merge base to compare from")
+    base_side = (
+        Side(first, tip) if base_sha == tip else Side(f"merge base of {first} and {second}", base_sha, merged=first)
+    )
+    return _between(project, base_side, head_side)
+
+
+def _between(project: Project, base_side: Side, head_side: Side) -> MemoryDiff:
+    """The memory changes from one side to the other."""
+    root = project.root
     assert base_side.commit is not None
     old_ids = _memory_names(history.tree_entries(root, base_side.commit, MEMORIES))
     if head_side.commit is not None:

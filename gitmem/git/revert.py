@@ -8,18 +8,15 @@ commit, so every target is without the memory and `gitmem compile --check` passe
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass, field
 from datetime import date
-from pathlib import PurePosixPath
 
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import history
+from gitmem.git.refresh import is_generated
 from gitmem.memory import actions
 from gitmem.memory.store import Store
 from gitmem.project import Project
-from gitmem.tools import CLEANUP_TARGETS as CLEANUP
-from gitmem.tools import WHOLE_PREFIX
 
 
 @dataclass
@@ -28,19 +25,6 @@ class Reverted:
     commit: str  # the new commit (short sha)
     introduced_by: history.Commit
     compiled: list[str] = field(default_factory=list)  # rules files the recompile changed
-
-
-def is_generated(path: str) -> bool:
-    """Whether ``path`` (relative to the root, / separators) is a rules file gitmem compiles."""
-    name = PurePosixPath(path).name
-    for target in CLEANUP:
-        if path == target.root_file or name in (target.root_file, target.dir_file):
-            return True
-        if target.scoped_dir and fnmatch.fnmatch(path, f"{target.scoped_dir}/{WHOLE_PREFIX}*{target.scoped_suffix}"):
-            return True
-        if target.reads_config and path == target.reads_config:
-            return True
-    return False
 
 
 def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:

@@ -1,0 +1,246 @@
+"""Rules files compiled after any git operation: what the git hooks (``gitmem hook git``) and CI's refresh
+(``gitmem compile --commit``) run.
+
+A rules file's managed block depends on the whole store: over the budget, one memory added takes the place of the
+lowest-ranked one. The merge driver merges two blocks memory by memory, which is right under the budget, but no
+merge of two blocks can know which memory the *merged* store leaves out. So after git combined memory changes (a
+merge, a pull, a revert, a cherry-pick, a rebase), this compiles the resulting store and puts what compile changed
+into history:
+
+- the commit the operation just made, when no other branch (local or remote) has it: that commit is replaced by
+  one with the same parents, author and message and the recompiled files (a merge commit stays a merge commit);
+- otherwise (a fast-forward brought in commits others have, or CI on the default branch) a commit of its own.
+
+Nothing happens when the rules files are already what compile writes (the usual case: one fast compile), while
+git is in the middle of a rebase or a conflicted merge (the rebase's end or the commit that concludes the merge
+does it), or when the store or a file compile would write has uncommitted changes (they are the user's: the next
+commit's compile hook handles them). Commits are made with git's plumbing (``commit-tree``, ``update-ref``): git
+refuses ``commit --amend`` in the middle of a cherry-pick of several commits, and plumbing runs no hooks again.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+from gitmem import gateway
+from gitmem import gitcommand as command
+from gitmem.errors import CheckFailed, UsageError
+from gitmem.project import Project
+from gitmem.tools import CLEANUP_TARGETS as CLEANUP
+from gitmem.tools import WHOLE_PREFIX
+
+if TYPE_CHECKING:
+    from gitmem.compile.changes import Report
+
+MESSAGE = "gitmem: recompile rules files for the memories in this commit"
+REBASING = ("rebase-merge", "rebase-apply")  # under the git directory while a rebase runs
+
+
+@dataclass
+class Refreshed:
+    """What a refresh did: ``action`` is "fresh" (nothing to do), "skipped" (``reason`` says why), "amended" (the
+    commit the operation made now holds the recompiled files) or "committed" (a commit of its own)."""
+
+    action: str
+    files: list[str] = field(default_factory=list)
+    commit: str = ""  # the new commit
+    replaced: str = ""  # the commit it replaced, when amended
+    reason: str = ""
+
+    def summary(self) -> str:
+        """One line for the user ("" when there was nothing to do)."""
+        files = ", ".join(self.files)
+        if self.action == "amended":
+            return (
+                f"gitmem: recompiled {files} for the resulting store: commit {self.replaced[:7]} is now "
+                f"{self.commit[:7]} (same parents, author and message)"
+            )
+        if self.action == "committed":
+            return f"gitmem: recompiled {files} for the resulting store, in commit {self.commit[:7]}"
+        if self.action == "skipped" and self.files:
+            return f"gitmem: {files} out of date, not recompiled: {self.reason}"
+        return ""
+
+
+def is_generated(path: str) -> bool:
+    """Whether ``path`` (relative to the root, / separators) is a rules file gitmem compiles."""
+    name = PurePosixPath(path).name
+    for target in CLEANUP:
+        if path == target.root_file or name in (target.root_file, target.dir_file):
+            return True
+        if target.scoped_dir and fnmatch.fnmatch(path, f"{target.scoped_dir}/{WHOLE_PREFIX}*{target.scoped_suffix}"):
+            return True
+        if target.reads_config and path == target.reads_config:
+            return True
+    return False
+
+
+def untouched(project: Project) -> bool:
+    """Whether the step that moved HEAD here (a commit, a merge, a fast-forward: ``HEAD@{1}``) changed neither the
+    store nor a rules file: then nothing can have gone stale, and the hook needs no compile (a commit of code)."""
+    try:
+        out = command.git(project.root, "diff", "--name-only", "-z", "--no-renames", "HEAD@{1}", "HEAD", "--")
+    except command.GitFailed:
+        return False  # no earlier HEAD (a first commit) or no reflog
+    memory = project.memory_dir.relative_to(project.root).as_posix() + "/"
+    names = [name for name in out.decode("utf-8", "surrogateescape").split("\0") if name]
+    return not any(name.startswith(memory) or is_generated(name) for name in names)
+
+
+def after_operation(rewrite: str) -> str:
+    """What ``gitmem hook git`` does in the project here: the refresh, unless ``needless``; returns the line to show
+    ("" for none). ``rewrite``: the post-rewrite hook's argument ("rebase", "amend"), "" from the other hooks."""
+    from gitmem.project import find_project
+
+    project = find_project()
+    if needless(project, rewrite):
+        return ""
+    return refresh(project, date.today(), rewriting=rewrite == "rebase").summary()
+
+
+def needless(project: Project, rewrite: str) -> bool:
+    """Whether the hook can stop before compiling: an amend (its post-commit did the work), or a step that changed
+    neither the store nor a rules file (``untouched``; not the end of a rebase or of a cherry-pick of several
+    commits, whose last step is not the whole change)."""
+    if rewrite == "amend":
+        return True
+    if rewrite == "rebase" or _git_path(project, "sequencer/todo").exists():
+        return False
+    return untouched(project)
+
+
+def busy(project: Project, rewriting: bool) -> str | None:
+    """What git is in the middle of, or ``None``: a rebase (unless ``rewriting``: called at its end, by the
+    post-rewrite hook, before git removes its state), or a merge with unresolved conflicts."""
+    if command.git(project.root, "ls-files", "--unmerged"):
+        return "unresolved conflicts"
+    if rewriting:
+        return None
+    for name in REBASING:
+        if _git_path(project, name).exists():
+            return "a rebase is in progress"
+    todo = _git_path(project, "sequencer/todo")  # a cherry-pick or revert of several commits: the current first
+    if todo.exists():
+        steps = [line for line in gateway.read_git_file(todo).splitlines() if line.strip() and line[0] != "#"]
+        if len(steps) > 1:  # git picks the next one on this index: recompiled at the last
+            return "a cherry-pick or revert of several commits is in progress"
+    return None
+
+
+def _git_path(project: Project, name: str) -> Path:
+    return project.root / command.git(project.root, "rev-parse", "--git-path", name).decode().strip()
+
+
+def refresh(project: Project, today: date, *, own_commit: bool = False, rewriting: bool = False) -> Refreshed:
+    """Compile the committed store and commit what changed (see the module's docstring). ``own_commit``: always a
+    commit of its own (CI on the default branch). Raises ``CheckFailed`` when the store does not compile (invalid
+    files, problems, hand edits in a block): nothing is written then."""
+    head = command.head_commit(project.root)
+    if head is None:
+        return Refreshed("skipped", reason="no commit yet")
+    why = busy(project, rewriting)
+    if why is not None:
+        return Refreshed("skipped", reason=why)
+    memory = project.memory_dir.relative_to(project.root).as_posix()
+    if _changed(project, [memory]):
+        return Refreshed("skipped", reason=f"{memory}/ has uncommitted changes: `gitmem compile` when ready")
+    changes = _prepare(project, today)
+    paths = [change.path for change in changes.changes if change.changed]
+    if not paths:
+        return Refreshed("fresh")
+    dirty = _changed(project, paths)
+    if dirty:
+        return Refreshed("skipped", paths, reason=f"{', '.join(dirty)} has uncommitted changes")
+    from gitmem.compile.compiler import apply
+
+    apply(project, changes)
+    amend = not own_commit and _only_here(project, head)
+    new = _commit(project, head, paths, amend)
+    return Refreshed("amended" if amend else "committed", paths, new, head if amend else "")
+
+
+def _prepare(project: Project, today: date) -> Report:
+    from gitmem.compile.compiler import compile_store
+    from gitmem.config import load_config
+    from gitmem.memory.store import Store
+
+    result = compile_store(project, Store(project), load_config(project), today=today)
+    if result.invalid:
+        raise CheckFailed(result.invalid, "memory files are invalid: fix them, then run `gitmem compile`")
+    if result.report.problems:
+        raise CheckFailed(result.report.problems, "the rules files could not be compiled")
+    if result.report.refused:
+        edited = ", ".join(change.path for change in result.report.refused)
+        raise UsageError(f"{edited}: edited by hand inside the gitmem block; run `gitmem compile --force`")
+    return result.report
+
+
+def _changed(project: Project, paths: list[str]) -> list[str]:
+    """Those of ``paths`` (files or folders) whose working tree or index differs from HEAD, untracked files too."""
+    out = command.git(project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths)
+    found = []
+    entries = out.decode("utf-8", "surrogateescape").split("\0")
+    skip = False
+    for entry in entries:
+        if skip:
+            skip = False
+            continue
+        if len(entry) < 4:
+            continue
+        if entry[0] in "RC":
+            skip = True
+        found.append(entry[3:])
+    return found
+
+
+def _only_here(project: Project, head: str) -> bool:
+    """Whether no branch, tag or remote-tracking branch but the current one has ``head``: it was made here, now."""
+    try:
+        current = command.git(project.root, "symbolic-ref", "-q", "HEAD").decode().strip()
+    except command.GitFailed:
+        current = ""  # detached (a rebase before it moves the branch)
+    out = command.git(
+        project.root, "for-each-ref", "--contains", head, "--format=%(refname)", "refs/heads", "refs/remotes",
+        "refs/tags",
+    )  # fmt: skip
+    return all(ref == current for ref in out.decode().split())
+
+
+def _commit(project: Project, head: str, paths: list[str], amend: bool) -> str:
+    """A commit of HEAD's tree with ``paths`` as in the working tree: replacing HEAD (same parents, author and
+    message) or on top of it. The index gets the same files; HEAD moves to it."""
+    root = project.root
+    scratch = gateway.resolve(project, project.cache_dir / "refresh.index")  # HEAD's tree and these files only
+    gateway.make_dirs(project, scratch.parent)
+    env = {"GIT_INDEX_FILE": str(scratch)}
+    try:
+        command.git(root, "read-tree", head, env=env)
+        command.git(root, "add", "-A", "--", *paths, env=env)
+        tree = command.git(root, "write-tree", env=env).decode().strip()
+    finally:
+        gateway.remove(project, scratch, missing_ok=True)
+    command.git(root, "add", "-A", "--", *paths)
+    if amend:
+        parents = command.git(root, "rev-parse", f"{head}^@").decode().split()
+        raw = command.git(root, "cat-file", "commit", head).decode("utf-8", "surrogateescape")
+        headers, _, message = raw.partition("\n\n")
+        author = next(line for line in headers.splitlines() if line.startswith("author "))
+        name, _, rest = author.removeprefix("author ").rpartition(" <")
+        email, _, when = rest.partition("> ")
+        author_env = {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email, "GIT_AUTHOR_DATE": f"@{when}"}
+    else:
+        parents = [head]
+        message = f"{MESSAGE}\n\nRecompiled: {', '.join(paths)}\n"
+        author_env = {}
+    args = [arg for parent in parents for arg in ("-p", parent)]
+    new = command.git(
+        root, "commit-tree", tree, *args, input=message.encode("utf-8", "surrogateescape"),
+        env=author_env,
+    ).decode().strip()  # fmt: skip
+    reason = "gitmem: recompiled rules files" + (" (amended)" if amend else "")
+    command.git(root, "update-ref", "-m", reason, "HEAD", new, head)
+    return new
