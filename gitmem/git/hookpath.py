@@ -217,7 +217,7 @@ AFTER_HOOKS = ("post-commit", "post-merge", "post-rewrite")
 def after_line(hook_type: str) -> str:
     """The line that runs ``gitmem hook git`` (only where gitmem is installed: a teammate without it still merges)."""
     rewrite = ' --rewrite "$1"' if hook_type == "post-rewrite" else ""
-    return f"if command -v gitmem >/dev/null 2>&1; then gitmem hook git{rewrite}; fi"
+    return f"if command -v {COMMAND} >/dev/null 2>&1; then {COMMAND} hook git{rewrite}; fi"
 
 
 def after_script(project: Project, hook_type: str) -> HookFile:
