@@ -7,7 +7,7 @@ from __future__ import annotations
 import gc
 import sys
 
-_FAST_EVENTS = ("prompt", "session-start", "stop")
+_FAST_EVENTS = ("prompt", "session-start", "stop", "pre-tool")
 
 
 def _fast(args: list[str]) -> int | None:
@@ -26,9 +26,16 @@ def _fast(args: list[str]) -> int | None:
         return None
     from gitmem.session.run import run
 
+    raw = sys.stdin.buffer.read()
     try:
-        answer = run(args[1], client, sys.stdin.buffer.read())
-    except Exception:  # a hook never breaks the client's turn; `gitmem hook ... --debug` shows the error
+        answer = run(args[1], client, raw)
+    except Exception as error:  # a hook never breaks the client's turn; `gitmem hook ... --debug` shows the error
+        if args[1] == "pre-tool":  # the call goes through unchecked: say so, once a session
+            from gitmem.session.pretool import failure_note
+
+            note = failure_note(raw, error)
+            if note:
+                sys.stderr.write(note + "\n")
         return 0
     if answer.stdout:
         sys.stdout.write(answer.stdout + "\n")

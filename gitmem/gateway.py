@@ -494,3 +494,24 @@ def _fsync_dir(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def append_line(where: Where, path: Path | str, line: str, *, limit: int) -> None:
+    """Append one line to a log file inside ``where`` (one ``write`` of an ``O_APPEND`` descriptor, so lines of
+    processes writing at once never mix); past ``limit`` bytes the older half is dropped (rewritten atomically)."""
+    real = resolve(where, path)
+    real.parent.mkdir(parents=True, exist_ok=True)
+    payload = (line.rstrip("\n") + "\n").encode("utf-8")
+    fd = os.open(real, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        os.write(fd, payload)
+        size = os.fstat(fd).st_size
+    finally:
+        os.close(fd)
+    if size > limit:
+        try:
+            data = _read_bounded(real, limit * 2, str(path))
+        except TooLarge:  # grown far past the limit by others at once: start again
+            data = b""
+        cut = data.find(b"\n", len(data) - limit // 2)
+        _write_atomic(real, data[cut + 1 :] if cut >= 0 else b"")

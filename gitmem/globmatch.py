@@ -26,14 +26,17 @@ class Glob(NamedTuple):  # (not a dataclass: see gitmem/errors.py's Problem)
 
 
 @cache
-def parse(glob: str, classes: bool = True) -> Glob:
-    """``glob`` as tokens; ``classes=False`` reads ``[`` as itself."""
+def parse(glob: str, classes: bool = True, anywhere: bool = False) -> Glob:
+    """``glob`` as tokens; ``classes=False`` reads ``[`` as itself; ``anywhere``: ``*`` crosses ``/`` too (a shell
+    command, not a path: ``npm install*`` matches ``npm install ./web/pkg``)."""
     tokens: list[tuple[int, str]] = []
     patterns: list[re.Pattern[str] | None] = []
     index = 0
     while index < len(glob):
         char = glob[index]
-        if glob.startswith("**/", index):
+        if anywhere and char == "*":
+            token, index = (_ANY, ""), index + 1
+        elif glob.startswith("**/", index):
             token, index = (_DIRS, ""), index + 3
         elif glob.startswith("**", index):
             token, index = (_ANY, ""), index + 2

@@ -46,7 +46,8 @@ USER_FOLDER_FILE = f"{WHOLE_PREFIX}.md"
 PROMPT = "prompt"
 START = "session-start"
 STOP = "stop"
-EVENTS = (PROMPT, START, STOP)
+PRE_TOOL = "pre-tool"  # before a tool call runs: refuse what an active memory's ``enforce`` forbids
+EVENTS = (PROMPT, START, STOP, PRE_TOOL)
 
 # How a tool reads a target's files (``Read.how``).
 ALWAYS = "always"  # the root file at start (and the nested files of the start directory where the target has them)
@@ -199,6 +200,11 @@ class Hooks(NamedTuple):
     """Payload event names only this client sends (how ``gitmem hook`` without ``--client`` knows it)."""
     session_key: str = "session_id"
     """The key that names the session in the client's payloads."""
+    deny: str = "hookSpecificOutput"
+    """How the client reads a pre-tool hook's refusal: ``hookSpecificOutput`` (``permissionDecision: deny`` and its
+    reason under ``hookSpecificOutput``), ``permissionDecision`` (the same at the top level), ``decision``
+    (``{"decision": "deny", "reason": ...}``), ``permission`` (Cursor's ``permission``/``agent_message``),
+    ``plain`` (the text: gitmem's plugin throws it)."""
     name: str = ""
     """The record's name (filled in by ``CLIENTS``)."""
 
@@ -340,7 +346,7 @@ _CODEX_CHAIN = Limit(
     True,
     "Codex reads at most 32 KiB of AGENTS.md files (root to leaf together) and silently cuts the rest",
 )
-_CLAUDE_SHAPED = ((PROMPT, "UserPromptSubmit"), (START, "SessionStart"), (STOP, "Stop"))
+_CLAUDE_SHAPED = ((PROMPT, "UserPromptSubmit"), (START, "SessionStart"), (STOP, "Stop"), (PRE_TOOL, "PreToolUse"))
 _FOLDER_RULES = "a README of a rules folder (about the rules, not a rule)"
 
 TOOLS: tuple[Tool, ...] = (
@@ -446,8 +452,11 @@ TOOLS: tuple[Tool, ...] = (
             doc="https://opencode.ai/docs/plugins/",
             rules_files=("AGENTS.md",),
             user_rules_files=("~/.config/opencode/AGENTS.md",),
-            events=((PROMPT, "chat.message"), (START, "chat.message")),
+            # tool.execute.before: gitmem's plugin throws the refusal, which opencode hands the model as the
+            # tool's error (https://opencode.ai/docs/plugins/)
+            events=((PROMPT, "chat.message"), (START, "chat.message"), (PRE_TOOL, "tool.execute.before")),
             output="plain",
+            deny="plain",
             fallback_files=("CLAUDE.md",),
             plugin=".opencode/plugin/gitmem.js",
             user_plugin=".config/opencode/plugin/gitmem.js",
@@ -512,7 +521,10 @@ TOOLS: tuple[Tool, ...] = (
             doc="https://geminicli.com/docs/hooks/reference",
             rules_files=("GEMINI.md",),
             user_rules_files=("~/.gemini/GEMINI.md",),
-            events=((PROMPT, "BeforeAgent"), (START, "SessionStart")),
+            # BeforeTool: `{"decision": "deny", "reason": ...}` blocks the call and the reason reaches the model
+            # (Gemini CLI 0.61's bundle: isBlockingDecision is "block" or "deny").
+            events=((PROMPT, "BeforeAgent"), (START, "SessionStart"), (PRE_TOOL, "BeforeTool")),
+            deny="decision",
             settings=".gemini/settings.json",
             timeout_scale=1000,  # Gemini counts milliseconds
             named_entries=True,
@@ -603,7 +615,10 @@ TOOLS: tuple[Tool, ...] = (
             tool="Cursor",
             doc="https://cursor.com/docs/agent/hooks",
             rules_files=(".cursor/rules/gitmem.mdc", "AGENTS.md"),
-            events=((START, "sessionStart"),),
+            # beforeShellExecution and beforeMCPExecution answer {"permission": "deny", "agent_message": ...};
+            # Cursor has no hook before its own file edits (afterFileEdit only): edits pass (docs/security.md).
+            events=((START, "sessionStart"), (PRE_TOOL, "beforeShellExecution"), (PRE_TOOL, "beforeMCPExecution")),
+            deny="permission",
             output="additional_context",
             settings=".cursor/hooks.json",
             flat=True,
@@ -687,7 +702,10 @@ TOOLS: tuple[Tool, ...] = (
             tool="GitHub Copilot CLI",
             doc="https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference",
             rules_files=(".github/copilot-instructions.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"),
-            events=((PROMPT, "UserPromptSubmit"), (START, "SessionStart")),
+            # preToolUse: {"permissionDecision": "deny", "permissionDecisionReason": ...}
+            # (https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference)
+            events=((PROMPT, "UserPromptSubmit"), (START, "SessionStart"), (PRE_TOOL, "preToolUse")),
+            deny="permissionDecision",
             output="additionalContext",
             settings=".github/hooks/gitmem.json",  # Copilot CLI reads every .github/hooks/*.json
             user_settings=".copilot/hooks/gitmem.json",

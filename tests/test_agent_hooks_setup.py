@@ -47,7 +47,8 @@ def test_set_up_for_the_configured_targets_idempotently(initialised: Path, run: 
     assert first.code == 0, first.err
     settings = json.loads((root / ".claude" / "settings.json").read_text(encoding="utf-8"))
     assert settings["model"] == "opus" and settings["permissions"] == USER_SETTINGS["permissions"]
-    assert settings["hooks"]["PreToolUse"] == USER_SETTINGS["hooks"]["PreToolUse"]
+    # the user's PreToolUse group stays first, gitmem's (issue 33: enforce and the memory-layer gate) comes after it
+    assert settings["hooks"]["PreToolUse"][:1] == USER_SETTINGS["hooks"]["PreToolUse"]
     assert settings["hooks"]["Stop"][0] == USER_SETTINGS["hooks"]["Stop"][0]
     commands = {
         event: [h["command"] for group in groups for h in group["hooks"]] for event, groups in settings["hooks"].items()
@@ -55,15 +56,20 @@ def test_set_up_for_the_configured_targets_idempotently(initialised: Path, run: 
     assert commands["UserPromptSubmit"] == ["gitmem-cli hook prompt --client claude"]
     assert commands["SessionStart"] == ["gitmem-cli hook session-start --client claude"]
     assert commands["Stop"] == ["./scripts/notify.sh", "gitmem-cli hook stop --client claude"]
+    assert commands["PreToolUse"][-1] == "gitmem-cli hook pre-tool --client claude"
     assert (root / ".claude" / "settings.json").read_text(encoding="utf-8").startswith('{\n    "model"')  # indent kept
     gemini = json.loads((root / ".gemini" / "settings.json").read_text(encoding="utf-8"))
     assert [h["command"] for g in gemini["hooks"]["BeforeAgent"] for h in g["hooks"]] == [
         "gitmem-cli hook prompt --client gemini"
     ]
     codex = json.loads((root / ".codex" / "hooks.json").read_text(encoding="utf-8"))
-    assert set(codex["hooks"]) == {"UserPromptSubmit", "SessionStart", "Stop"}
+    assert set(codex["hooks"]) == {"UserPromptSubmit", "SessionStart", "Stop", "PreToolUse"}
+    assert [h["command"] for g in gemini["hooks"]["BeforeTool"] for h in g["hooks"]] == [
+        "gitmem-cli hook pre-tool --client gemini"
+    ]
     plugin = (root / ".opencode" / "plugin" / "gitmem.js").read_text(encoding="utf-8")
     assert '"chat.message"' in plugin and "gitmem" in plugin
+    assert '"tool.execute.before"' in plugin and '"pre-tool"' in plugin
     for path in (".claude/commands/remember.md", ".opencode/command/remember.md", ".gemini/commands/remember.toml"):
         text = (root / path).read_text(encoding="utf-8")
         assert "gitmem journal add -" in text and "## Decisions" in text and "## To do" in text, path

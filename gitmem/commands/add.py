@@ -34,6 +34,22 @@ from gitmem.memory.model import KINDS, PRIORITIES
     help="A word or short phrase a teammate would use when it matters, e.g. 'tests hang' (repeatable): recall "
     "matches it.",
 )
+@click.option(
+    "--forbid-command",
+    "forbid_commands",
+    multiple=True,
+    metavar="GLOB",
+    help="A shell command the agent must not run, e.g. 'npm install*' (repeatable): the pre-tool hook refuses it "
+    "(enforce.commands).",
+)
+@click.option(
+    "--forbid-edit",
+    "forbid_edits",
+    multiple=True,
+    metavar="GLOB",
+    help="Files the agent must not write, e.g. 'migrations/**' (repeatable): the pre-tool hook refuses it "
+    "(enforce.edits).",
+)
 @click.option("--expires", metavar="DATE", help="Stop compiling it after this date (YYYY-MM-DD, or e.g. 90d).")
 @click.option("--review-after", metavar="DATE", help="Ask for a review after this date (YYYY-MM-DD, or e.g. 12w).")
 @click.option("--supersedes", multiple=True, metavar="ID", help="A memory this one replaces; it is retired.")
@@ -62,6 +78,8 @@ def add(
     targets: tuple[str, ...],
     tags: tuple[str, ...],
     words: tuple[str, ...],
+    forbid_commands: tuple[str, ...],
+    forbid_edits: tuple[str, ...],
     expires: str | None,
     review_after: str | None,
     supersedes: tuple[str, ...],
@@ -82,11 +100,12 @@ def add(
       git log -1 --format=%B | gitmem add "Why we pinned Node 20" --kind decision -
       gitmem add "Cursor: keep the agent out of generated/" --target cursor
       gitmem add --user "Answer in British English" --kind preference
+      gitmem add "Use pnpm, never npm" --forbid-command 'npm install*' --body "npm breaks the pnpm lockfile."
     """
     from gitmem.commands import open_store, today
     from gitmem.errors import UsageError
     from gitmem.memory import actions
-    from gitmem.memory.model import Memory
+    from gitmem.memory.model import Enforce, Memory
 
     sources = [s for s in (body is not None, body_file is not None, stdin_marker is not None) if s]
     if len(sources) > 1:
@@ -115,6 +134,9 @@ def add(
         targets=tuple(dict.fromkeys(targets)),
         tags=tuple(dict.fromkeys(tags)),
         words=tuple(dict.fromkeys(" ".join(word.split()) for word in words)),
+        enforce=Enforce(tuple(dict.fromkeys(forbid_commands)), tuple(dict.fromkeys(forbid_edits)))
+        if forbid_commands or forbid_edits
+        else None,
         created=day,
         expires=actions.parse_date(expires, "--expires", day) if expires else None,
         review_after=actions.parse_date(review_after, "--review-after", day) if review_after else None,

@@ -38,9 +38,15 @@ def _run(event: str, client: str | None, debug: bool) -> int:
     raw = sys.stdin.buffer.read()
     try:
         answer = run(event, client, raw)
-    except Exception:
+    except Exception as error:
         if debug:
             raise
+        if event == "pre-tool":
+            from gitmem.session.pretool import failure_note
+
+            note = failure_note(raw, error)
+            if note:
+                click.echo(note, err=True)
         return 0
     if answer.stdout:
         click.echo(answer.stdout)
@@ -104,3 +110,20 @@ def git_operation(rewrite: str | None) -> int:
     if summary:
         click.echo(summary)
     return 0
+
+
+@hook.command("pre-tool")
+@_CLIENT
+@_DEBUG
+def pre_tool(client: str | None, debug: bool) -> int:
+    """Refuse a tool call that breaks an active memory's `enforce`, or writes the memory layer.
+
+    Answers in the client's shape, quoting the memory; any other call gets no answer and runs. Writes into
+    .memory/ or a managed block, and `gitmem add` (without --proposed), `accept`, `edit`, `sources add`, are
+    refused too: only people make a memory live.
+
+    \b
+    Example:
+      echo '{"tool_name": "Bash", "tool_input": {"command": "npm install x"}}' | gitmem hook pre-tool --client claude
+    """
+    return _run("pre-tool", client, debug)

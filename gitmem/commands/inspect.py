@@ -172,6 +172,10 @@ def show(memory_id: str, user: bool, as_json: bool) -> int:
             continue
         shown = ", ".join(value) if isinstance(value, list) else str(value)
         echo(f"  {name.replace('_', ' '):<13}{shown}")
+    if memory.enforce is not None:  # what the pre-tool hook refuses while the memory is live
+        for label, values in (("forbids run", memory.enforce.commands), ("forbids edit", memory.enforce.edits)):
+            for value in values:
+                echo(f"  {label:<13}{value}")
     for item in memory.evidence:
         echo(f"  {'evidence':<13}{item.path}{':' + item.lines if item.lines else ''}")
     echo(f"  {'file':<13}{path}")

@@ -377,6 +377,10 @@ def _summary(memory: Memory) -> str:
         parts.append("tags " + ", ".join(_code(t) for t in memory.tags))
     if memory.words:  # reviewed with the memory: they decide which questions bring it in
         parts.append("words " + ", ".join(_code(w) for w in memory.words))
+    if memory.enforce is not None and memory.enforce.commands:  # what the pre-tool hook will refuse
+        parts.append("forbids commands " + ", ".join(_code(c) for c in memory.enforce.commands))
+    if memory.enforce is not None and memory.enforce.edits:
+        parts.append("forbids edits " + ", ".join(_code(e) for e in memory.enforce.edits))
     if memory.expires:
         parts.append(f"expires {memory.expires}")
     if memory.supersedes:
@@ -386,6 +390,8 @@ def _summary(memory: Memory) -> str:
 
 def _field(item: FieldChange) -> list[str]:
     name = f"`{item.field}`"
+    if isinstance(item.old, dict) or isinstance(item.new, dict):  # enforce: each of its lists, as a list
+        return _parts(item)
     if item.field == "body":
         old, new = str(item.old or ""), str(item.new or "")
         diff = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2)
@@ -403,6 +409,16 @@ def _field(item: FieldChange) -> list[str]:
             parts.append("removed " + ", ".join(_code(value) for value in removed))
         return [f"  - {name}: " + ("; ".join(parts) or "reordered")]
     return [f"  - {name}: {_value(item.old)} → {_value(item.new)}"]
+
+
+def _parts(item: FieldChange) -> list[str]:
+    """A field of lists (``enforce``) as the change of each list (``enforce.commands``)."""
+    old, new = item.old or {}, item.new or {}
+    out: list[str] = []
+    for key in sorted({*old, *new}):
+        if old.get(key) != new.get(key):
+            out += _field(FieldChange(f"{item.field}.{key}", old.get(key) or [], new.get(key) or []))
+    return out
 
 
 def _item_text(value: Any) -> str:

@@ -21,8 +21,8 @@ ID_SOFT = 48  # ids made from titles are cut at a word past this, to stay readab
 # The order fields are written in, and shown in.
 # fmt: off
 FIELD_ORDER = (
-    "id", "title", "kind", "status", "priority", "body", "paths", "targets", "tags", "words", "created", "expires",
-    "review_after", "supersedes", "evidence", "source", "origin", "retired", "reason",
+    "id", "title", "kind", "status", "priority", "body", "paths", "targets", "tags", "words", "enforce", "created",
+    "expires", "review_after", "supersedes", "evidence", "source", "origin", "retired", "reason",
 )
 # fmt: on
 DATE_FIELDS = ("created", "expires", "review_after", "retired")
@@ -46,6 +46,22 @@ class Evidence(NamedTuple):
         return out
 
 
+class Enforce(NamedTuple):
+    """What the agent must not do while the memory is active (``gitmem hook pre-tool`` refuses it): shell
+    ``commands`` (globs of one command) and ``edits`` (path globs)."""
+
+    commands: tuple[str, ...] = ()
+    edits: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        if self.commands:
+            out["commands"] = list(self.commands)
+        if self.edits:
+            out["edits"] = list(self.edits)
+        return out
+
+
 class Memory(NamedTuple):
     """One memory, as its YAML file holds it."""
 
@@ -59,6 +75,7 @@ class Memory(NamedTuple):
     targets: tuple[str, ...] = ()  # the compile targets it is for (config names); empty: every target
     tags: tuple[str, ...] = ()
     words: tuple[str, ...] = ()  # what a teammate would say when it matters (symptoms, synonyms): recall's, like tags
+    enforce: Enforce | None = None  # what the pre-tool hook refuses while the memory is live
     created: date | None = None
     expires: date | None = None
     review_after: date | None = None
@@ -81,6 +98,8 @@ class Memory(NamedTuple):
                 value = date.fromisoformat(value)
             elif name == "evidence":
                 value = tuple(Evidence(item["path"], _lines(item.get("lines")), item.get("digest")) for item in value)
+            elif name == "enforce":
+                value = Enforce(tuple(value.get("commands") or ()), tuple(value.get("edits") or ()))
             elif isinstance(value, list):
                 value = tuple(value)
             values[name] = value
@@ -95,6 +114,8 @@ class Memory(NamedTuple):
                 value = value.isoformat()
             elif name == "evidence":
                 value = [item.to_dict() for item in value]
+            elif name == "enforce":
+                value = value.to_dict() if value is not None else None
             elif isinstance(value, tuple):
                 value = list(value)
             out[name] = value
@@ -106,7 +127,7 @@ class Memory(NamedTuple):
         return {
             name: value
             for name, value in self.to_dict().items()
-            if value not in (None, "", []) and not (name == "priority" and value == defaults["priority"])
+            if value not in (None, "", [], {}) and not (name == "priority" and value == defaults["priority"])
         }
 
     def is_expired(self, today: date) -> bool:

@@ -521,6 +521,18 @@ class RecallIndex:
         (count,) = self.conn.execute("SELECT count(*) FROM memories").fetchone()
         return int(count)
 
+    def enforced(self, today: date) -> list[Memory]:
+        """The live memories that carry an ``enforce`` field (what the pre-tool hook checks a call against)."""
+        return [
+            memory
+            for (data,) in self.conn.execute(
+                "SELECT data FROM memories WHERE status = 'active' AND (expires IS NULL OR expires >= ?) "
+                "AND instr(data, '\"enforce\":') > 0 ORDER BY id",
+                (today.isoformat(),),
+            )
+            if (memory := Memory.from_dict(json.loads(data))).enforce is not None
+        ]
+
     def live_memories(self, today: date) -> list[Memory]:
         """Every live memory of the index (for searching a small store together with another)."""
         day = today.isoformat()

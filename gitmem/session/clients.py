@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from gitmem.tools import CLIENTS as CLIENTS
 from gitmem.tools import EVENTS as EVENTS
+from gitmem.tools import PRE_TOOL as PRE_TOOL
 from gitmem.tools import PROMPT as PROMPT
 from gitmem.tools import START as START
 from gitmem.tools import STOP as STOP

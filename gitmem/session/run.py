@@ -18,7 +18,7 @@ from gitmem.clientsettings import named_files
 from gitmem.errors import GitmemError
 from gitmem.project import Project, find_project
 from gitmem.session import clients, inject, state
-from gitmem.session.clients import PROMPT, START, STOP, Client
+from gitmem.session.clients import PRE_TOOL, PROMPT, START, STOP, Client
 from gitmem.tools import BY_NAME
 
 MAX_INPUT = 4 * 1024 * 1024  # a hook payload larger than this is not read (a prompt is capped again later)
@@ -82,6 +82,8 @@ def session_id(payload: dict[str, Any]) -> str:
 def run(event: str, client_name: str | None, raw: bytes, today: date | None = None) -> Answer:
     payload = parse(raw)
     client = clients.BY_NAME.get(client_name or "") or clients.detect(payload)
+    if event == PRE_TOOL:
+        return _pre_tool(client, payload, today or date.today())
     cwd = _text(payload, "cwd", "directory")
     try:
         project = find_project(Path(cwd) if cwd and os.path.isabs(cwd) else None)
@@ -232,6 +234,27 @@ def _client_stores(project: Project) -> str | None:
         return client_stores_text(project, Path.home())
     except (OSError, RuntimeError):
         return None
+
+
+def _pre_tool(client: Client, payload: dict[str, Any], day: date) -> Answer:
+    """A refusal in the client's shape for a call that breaks an active memory's ``enforce`` or writes the memory
+    layer (``session.pretool``); nothing for every other call. Errors reach the caller, which lets the call run."""
+    from gitmem.session import pretool
+
+    call = pretool.call_of(payload)
+    if not call.commands and not call.writes:
+        return Answer("")  # a read, a search...: nothing to look at (no repository opened)
+    cwd = _text(payload, "cwd", "directory")
+    try:
+        project = find_project(Path(cwd) if cwd and os.path.isabs(cwd) else None)
+    except GitmemError:
+        return Answer("")  # not in a repository: nothing of gitmem's to enforce
+    if not project.memory_dir.is_dir():
+        return Answer("")
+    refused = pretool.check(project, call, cwd, day)
+    if refused is None:
+        return Answer("")
+    return Answer(pretool.answer(client, refused.reason), (refused.memory or refused.rule,))
 
 
 def _stop(project: Project, client: Client, payload: dict[str, Any], session: state.SessionState) -> Answer:

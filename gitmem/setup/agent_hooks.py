@@ -21,7 +21,7 @@ from typing import Any
 from gitmem import COMMAND, gateway
 from gitmem.errors import UsageError
 from gitmem.project import UserScope
-from gitmem.session.clients import BY_NAME, PROMPT, START, STOP, Client
+from gitmem.session.clients import BY_NAME, Client
 from gitmem.setup import jsonedit, remember
 from gitmem.tools import AGENT_HOOK_CLIENTS, TOOLS
 
@@ -71,6 +71,17 @@ export const GitmemPlugin = async ({ directory }) => {
       // gitmem writes no "<gitmem" or "</gitmem" in what it returns; should one come, it cannot close this element
       const inert = added.join("\\n\\n").replace(/<(\\/?gitmem)/gi, "&lt;$1")
       if (added.length) part.text = part.text + "\\n\\n<gitmem>\\n" + inert + "\\n</gitmem>"
+    },
+    // Before each tool call: a call that breaks an active memory's `enforce`, or writes the memory layer, is
+    // refused (`gitmem hook pre-tool`): the error carries the memory, and opencode hands it to the model.
+    "tool.execute.before": async (input, output) => {
+      const refusal = await call("pre-tool", {
+        session_id: input.sessionID,
+        cwd: directory,
+        tool_name: input.tool,
+        tool_input: output.args,
+      })
+      if (refusal) throw new Error(refusal)
     },
   }
 }
@@ -220,10 +231,7 @@ def _parse(text: str, display: str) -> jsonedit.Node:
 def _add_text(text: str, display: str, client: Client, timeout: int) -> str:
     """``text`` with gitmem's group appended to each of the client's events (the event, and ``hooks``, created at
     the end of their object when missing)."""
-    for event in (PROMPT, START, STOP):
-        name = client.event_name(event)
-        if name is None:
-            continue
+    for event, name in client.events:
         entry: dict[str, Any] = {"type": "command", "command": command_for(client.name, event), "timeout": timeout}
         if client.named_entries:
             entry["name"] = f"gitmem-{event}"
@@ -279,8 +287,7 @@ def _own_file_change(where: gateway.Where, path: Path, display: str, client: Cli
     if remove:
         return Change(path, "removed", None) if data is not None else Change(path, "unchanged", None)
     hooks: dict[str, Any] = {}
-    for event in (PROMPT, START, STOP):
-        name = client.event_name(event)
+    for event, name in client.events:
         if name is not None:
             hooks[name] = [
                 {"type": "command", "bash": command_for(client.name, event), "timeoutSec": TIMEOUT_S},

@@ -147,6 +147,7 @@ class FakeModel:
     tool_args: dict[str, Any] = field(default_factory=lambda: {"query": "package manager"})
     requests: list[Request] = field(default_factory=list)
     tool_calls: int = 0
+    exact: bool = False  # the tool's name is ``tool`` itself (``Write``, not ``TodoWrite``)
     port: int = 0
     _server: ThreadingHTTPServer | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -254,7 +255,7 @@ class FakeModel:
         that offers a ``WaitForMcpServers`` tool instead of the MCP tools (Claude Code while the server is still
         starting) is asked to wait first, once."""
         names = request.tool_names()
-        wanted = [name for name in names if self.tool in name]
+        wanted = [name for name in names if (name == self.tool if self.exact else self.tool in name)]
         answered = request.answered()
         if wanted and not any(self.tool in call for call in answered):
             return self._call(wanted[0], dict(self.tool_args))

@@ -1,0 +1,418 @@
+"""``gitmem hook pre-tool``: before a tool call runs, refuse the calls that break an active memory's ``enforce``
+(a shell command matching ``enforce.commands``, a write to a file matching ``enforce.edits``) and the calls that
+would change the memory layer behind the team's back (the memory-layer gate): a write into ``.memory/``, into a
+file gitmem writes whole or into the managed block of a rules file, and a ``gitmem`` command that would create or
+activate a memory (``add`` without ``--proposed``, ``accept``, ``edit``, ``sources add``). Reading stays free, and
+proposing stays open (``gitmem add --proposed``, the MCP ``propose`` tool, ``/remember``).
+
+A refusal is answered in the client's own shape (``Hooks.deny`` in ``gitmem/tools.py``) with a reason that quotes
+the memory (id, title, body), so the model corrects itself; everything else gets no answer at all. What the call
+is, is read from the payload's tool name and arguments whatever the client calls them (``tool_name``/``toolName``/
+``tool``, ``tool_input``/``toolArgs``/``args``, Cursor's top-level ``command``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import date
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from gitmem import globmatch
+from gitmem.memory.model import Memory
+from gitmem.project import Project
+from gitmem.session import shell
+from gitmem.session.clients import Client
+
+MAX_TEXT = 262_144  # characters of an edit's old or new text looked at for the managed block
+REASON_BODY = 1_500  # characters of a memory's body quoted in a refusal
+
+# The words of a tool's name that make it a write of its path argument (Claude Code's Write/Edit/MultiEdit/
+# NotebookEdit, Gemini CLI's and Qwen Code's write_file/replace/edit, opencode's write/edit/patch, the Copilot CLI's
+# create/edit, MCP file servers' write_file/move_file...): any other tool with a path reads it.
+WRITE_WORDS = ("write", "edit", "create", "replace", "patch", "insert", "delete", "remove", "move", "rename", "append")
+SHELL_WORDS = ("bash", "shell", "exec", "command", "terminal", "run")
+PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "absolute_path", "target_file", "filename", "file")
+PATCH_MARKS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
+
+# Programs that only read the files they name: a shell command of another program naming a protected file (in
+# .memory/, or holding a managed block) counts as writing it, unless it is one of these.
+# fmt: off
+READERS = frozenset((
+    "cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag", "ack", "ls", "tree", "find", "fd",
+    "wc", "diff", "cmp", "stat", "file", "jq", "yq", "sort", "uniq", "cut", "bat", "nl", "od", "xxd", "hexdump",
+    "strings", "md5sum", "sha1sum", "sha256sum", "du", "realpath", "readlink", "basename", "dirname", "echo",
+    "printf", "test", "[", "cd", "pushd", "git", "gitmem", "awk", "sed", "perl",
+))
+# ... and the sub-commands of git that only read.
+GIT_READERS = frozenset((
+    "log", "show", "diff", "status", "blame", "grep", "ls-files", "cat-file", "rev-parse", "shortlog",
+    "whatchanged", "add",
+))
+# Programs that write the files they name (for ``enforce.edits``; ``sed -i``/``perl -i`` too).
+WRITERS = frozenset((
+    "tee", "cp", "mv", "install", "ln", "rm", "rmdir", "touch", "mkdir", "truncate", "shred", "unlink", "chmod",
+    "chown", "dd", "rsync", "patch",
+))
+# fmt: on
+
+
+class Call(NamedTuple):
+    """What a tool call would do: the shell commands it runs, the files it writes, and for an edit the text it
+    replaces and the text it writes (for the managed block)."""
+
+    tool: str
+    commands: tuple[shell.Command, ...] = ()
+    writes: tuple[str, ...] = ()  # as the call names them (absolute, or relative to ``cwd``)
+    old_text: str = ""
+    new_text: str = ""
+    whole: bool = False  # the new text is the whole file (a write, not an edit)
+
+
+class Refusal(NamedTuple):
+    reason: str
+    memory: str | None  # the memory's id, or None for the memory-layer gate
+    rule: str  # "commands", "edits", "memory-layer"
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    if isinstance(value, str) and value.lstrip().startswith("{") and len(value) <= shell.MAX_LINE * 4:
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return {}
+    return value if isinstance(value, dict) else {}
+
+
+def call_of(payload: dict[str, Any]) -> Call:
+    """The call a pre-tool payload describes."""
+    tool = payload.get("tool_name") or payload.get("toolName") or payload.get("tool") or ""
+    tool = tool if isinstance(tool, str) else ""
+    args = _dict(payload.get("tool_input") or payload.get("toolArgs") or payload.get("args") or payload.get("input"))
+    if not tool and isinstance(payload.get("command"), str):  # Cursor's beforeShellExecution
+        args = {"command": payload["command"]}
+    lowered = tool.lower()
+    line = _shell_line(args)
+    if line is not None and (lowered == "apply_patch" or line.lstrip().startswith("*** Begin Patch")):
+        return Call(tool, writes=_patch_paths(line))
+    if line is not None and (not tool or any(word in lowered for word in SHELL_WORDS) or "command" in args):
+        return Call(tool, commands=tuple(shell.commands(line)))
+    if not any(word in lowered for word in WRITE_WORDS):
+        return Call(tool)
+    return _write_call(tool, args)
+
+
+def _shell_line(args: dict[str, Any]) -> str | None:
+    line = args.get("command", args.get("cmd"))
+    if isinstance(line, list):
+        return " ".join(str(part) for part in line[: shell.MAX_WORDS])
+    return line if isinstance(line, str) else None
+
+
+def _write_call(tool: str, args: dict[str, Any]) -> Call:
+    """A write or edit tool's call: its file, and the texts it replaces and writes."""
+    paths = [args[key] for key in PATH_KEYS if isinstance(args.get(key), str)]
+    listed = args.get("edits")
+    edits: list[Any] = listed if isinstance(listed, list) else [args]
+    old = "\n".join(_text(edit, "old_string", "oldString", "old_str") for edit in edits if isinstance(edit, dict))
+    new = "\n".join(_text(edit, "new_string", "newString", "new_str") for edit in edits if isinstance(edit, dict))
+    content = _text(args, "content", "file_text", "text", "contents")
+    return Call(
+        tool,
+        writes=tuple(paths[:1]),
+        old_text=old[:MAX_TEXT],
+        new_text=(content or new)[:MAX_TEXT],
+        whole=bool(content) or not old,
+    )
+
+
+def _text(data: dict[str, Any], *names: str) -> str:
+    for name in names:
+        if isinstance(data.get(name), str):
+            return str(data[name])
+    return ""
+
+
+def _patch_paths(patch: str) -> tuple[str, ...]:
+    """The files a Codex ``apply_patch`` envelope adds, changes, deletes or moves to."""
+    out: list[str] = []
+    for line in patch[: shell.MAX_LINE].splitlines():
+        for mark in PATCH_MARKS:
+            if line.startswith(mark):
+                out.append(line[len(mark) :].strip())
+    return tuple(out[: shell.MAX_COMMANDS])
+
+
+# -- where a call writes ------------------------------------------------------------------------------------------
+
+
+def _relative(root: str, cwd: str, path: str) -> str | None:
+    """``path`` (absolute, or relative to ``cwd``) relative to ``root``, with links resolved; None outside it."""
+    if not path or len(path) > 4096 or "\0" in path:
+        return None
+    full = os.path.realpath(os.path.join(cwd, os.path.expanduser(path)))
+    if full == root:
+        return "."
+    if not full.startswith(root + os.sep):
+        return None
+    return full[len(root) + 1 :].replace(os.sep, "/")
+
+
+def shell_writes(commands: tuple[shell.Command, ...], protected: Any) -> list[tuple[str, shell.Command]]:
+    """(path as written, command) for every file a shell line writes: its redirections, the files of the programs
+    that write what they name, and any file ``protected(path)`` says is gitmem's that a program other than a reader
+    names. ``cd`` moves the folder later relative paths start from (returned joined to it)."""
+    out: list[tuple[str, shell.Command]] = []
+    folder = ""
+    for command in commands:
+        words = command.words
+        program = command.program
+        if program in ("cd", "pushd") and len(words) == 2:
+            folder = os.path.join(folder, words[1])
+            continue
+        named = [word for word in words[1:] if not word.startswith("-") and word != "--"]
+        writes = list(command.redirects)
+        if program in WRITERS or (program in ("sed", "perl") and any(w.startswith("-i") for w in words[1:])):
+            writes += named
+        elif program == "dd":
+            writes += [word[3:] for word in words[1:] if word.startswith("of=")]
+        elif program == "git" and named and named[0] not in GIT_READERS:
+            writes += named[1:]
+        elif program == "find" and any(word in ("-delete", "-exec", "-execdir") for word in words):
+            writes += named
+        elif program not in READERS:
+            writes += [word for word in named if protected(os.path.join(folder, word))]
+        out += [(os.path.join(folder, path), command) for path in writes if path != "/dev/null"]
+    return out
+
+
+# -- the memory-layer gate ----------------------------------------------------------------------------------------
+
+GATE_REASON = (
+    "gitmem: refused: {what}. Only people make a memory live: the memories under .memory/ and the managed blocks "
+    "of the rules files are reviewed by the team and written by gitmem. Propose the memory instead "
+    '(`gitmem add --proposed "TITLE" --body "..."`, or the gitmem MCP tool propose) and a person accepts it.'
+)
+# gitmem commands that create or activate a memory (``add`` only without ``--proposed``).
+ACTIVATING = {("add",), ("accept",), ("edit",), ("sources", "add")}
+
+
+def gitmem_command(command: shell.Command) -> tuple[str, ...] | None:
+    """The sub-command words of a ``gitmem`` command line (``python -m gitmem``, ``uvx gitmem`` too), or None."""
+    words = list(command.words)
+    if words and words[0].rsplit("/", 1)[-1] in ("uvx", "pipx", "uv"):
+        words = [w for w in words[1:] if w not in ("run", "tool") and not w.startswith("-")]
+    if len(words) >= 3 and words[0].rsplit("/", 1)[-1].startswith("python") and words[1:3] == ["-m", "gitmem"]:
+        words = words[2:]
+    if not words or words[0].rsplit("/", 1)[-1] != "gitmem":
+        return None
+    return tuple(words[1:])
+
+
+def _activating(args: tuple[str, ...]) -> str | None:
+    """The gitmem sub-command that would create or activate a memory (``add``, ``sources add``...), or None."""
+    names = [word for word in args if not word.startswith("-")]
+    if not names:
+        return None
+    if names[0] == "add":
+        return None if "--proposed" in args else "add"
+    for size in (1, 2):
+        if tuple(names[:size]) in ACTIVATING:
+            return " ".join(names[:size])
+    return None
+
+
+class Gate:
+    """The memory layer of one project: ``.memory/``, and the files holding a managed block."""
+
+    def __init__(self, project: Project, cwd: str) -> None:
+        self.project = project
+        self.root = os.path.realpath(project.root)
+        self.cwd = cwd if cwd and os.path.isabs(cwd) else self.root
+        memory = os.path.realpath(project.memory_dir)
+        self.memory = memory[len(self.root) + 1 :].replace(os.sep, "/") if memory.startswith(self.root) else ".memory"
+
+    def relative(self, path: str) -> str | None:
+        return _relative(self.root, self.cwd, path)
+
+    def in_memory(self, relative: str) -> bool:
+        return relative == self.memory or relative.startswith(self.memory + "/")
+
+    def block(self, relative: str) -> tuple[str, bool] | None:
+        """The managed block of a file (its text, and whether the whole file is gitmem's), or None."""
+        if relative in (".", "") or self.in_memory(relative):
+            return None
+        from gitmem import gateway
+        from gitmem.errors import GitmemError
+
+        try:
+            text = gateway.read_text(self.project, self.project.root / relative, limit=gateway.RULES_LIMIT)
+        except (OSError, GitmemError, UnicodeDecodeError):
+            return None
+        begin = text.find("<!-- gitmem:begin")
+        end = text.find("<!-- gitmem:end", begin + 1) if begin >= 0 else -1
+        if end < 0:
+            return None
+        return text[begin : text.find("\n", end) + 1 or len(text)], text.startswith(
+            "<!-- gitmem:begin file-hash", begin
+        )
+
+    def protected(self, path: str) -> bool:
+        """Whether a word of a shell command names gitmem's files (or holds a path into .memory/, as code does:
+        ``python -c "open('.memory/...', 'w')"``)."""
+        relative = self.relative(path)
+        return self.names_memory(path, relative) or (relative is not None and self.block(relative) is not None)
+
+    def names_memory(self, path: str, relative: str | None) -> bool:
+        """Whether ``path`` is in .memory/, or is a word that names a file there (``open('.memory/...')``)."""
+        if relative is not None and self.in_memory(relative):
+            return True
+        return f"{self.memory}/" in path and not os.path.exists(os.path.join(self.cwd, path))
+
+    def check(self, call: Call) -> Refusal | None:
+        for command in call.commands:
+            args = gitmem_command(command)
+            sub = _activating(args) if args is not None else None
+            if sub is not None:
+                what = f"`gitmem {sub}` would create or change a live memory"
+                return Refusal(GATE_REASON.format(what=what), None, "memory-layer")
+        writes = [path for path, _ in shell_writes(call.commands, self.protected)] + list(call.writes)
+        for path in writes:
+            relative = self.relative(path)
+            if self.names_memory(path, relative):
+                relative = relative if relative is not None and self.in_memory(relative) else f"{self.memory}/..."
+                return Refusal(
+                    GATE_REASON.format(what=f"a write into {self.memory}/ ({relative})"), None, "memory-layer"
+                )
+            if relative is None:
+                continue
+            found = self.block(relative)
+            if found is not None and self._touches(call, found, path in call.writes):
+                what = f"a write into gitmem's managed block of {relative} (`gitmem compile` writes it)"
+                return Refusal(GATE_REASON.format(what=what), None, "memory-layer")
+        return None
+
+    @staticmethod
+    def _touches(call: Call, found: tuple[str, bool], by_tool: bool) -> bool:
+        """Whether a write to a file holding a managed block changes the block: any write of a whole gitmem file,
+        a shell command's (it cannot be told), a tool's that rewrites the file without the block as it is, or an
+        edit whose old text lies in the block or whose texts hold a marker."""
+        block, whole_file = found
+        if whole_file or not by_tool:
+            return True
+        if call.whole:
+            return block.strip() not in call.new_text
+        if "gitmem:begin" in call.old_text + call.new_text or "gitmem:end" in call.old_text + call.new_text:
+            return True
+        return bool(call.old_text) and call.old_text in block
+
+
+# -- enforce -------------------------------------------------------------------------------------------------------
+
+
+def broken(memories: list[Memory], call: Call, gate: Gate) -> Refusal | None:
+    """The first memory whose ``enforce`` the call breaks, as a refusal quoting it."""
+    texts = [command.text for command in call.commands if command.words]
+    texts += [" ".join([command.program, *command.words[1:]]) for command in call.commands if command.words]
+    writes: list[str] = []
+    for path in [p for p, _ in shell_writes(call.commands, lambda _path: False)] + list(call.writes):
+        relative = gate.relative(path)
+        if relative is not None:
+            writes.append(relative)
+    for memory in memories:
+        enforce = memory.enforce
+        if enforce is None:
+            continue
+        for pattern in enforce.commands:
+            glob = globmatch.parse(pattern, anywhere=True)
+            if any(globmatch.match(glob, text, under=False) for text in texts):
+                return Refusal(reason(memory, f"it runs a command matching `{pattern}`"), memory.id, "commands")
+        for pattern in enforce.edits:
+            glob = globmatch.parse(pattern)
+            if any(globmatch.match(glob, path) for path in writes):
+                return Refusal(reason(memory, f"it writes a file matching `{pattern}`"), memory.id, "edits")
+    return None
+
+
+def reason(memory: Memory, why: str) -> str:
+    """The refusal's text: the memory quoted (id, title, body), so the model corrects itself."""
+    from gitmem.memory.fields import inert
+    from gitmem.session.inject import body_lines
+
+    body = "\n".join(body_lines(inert(memory.body)))
+    if len(body) > REASON_BODY:
+        body = body[:REASON_BODY].rsplit(" ", 1)[0] + f" … (gitmem show {memory.id})"
+    lines = [
+        f"gitmem: refused: {why}, which the project memory [{memory.id}] forbids.",
+        f"[{memory.id}] {inert(memory.title)}",
+    ]
+    if body:
+        lines.append(body)
+    lines.append("Do it the way this memory says instead; if it is wrong, tell the user (people change memories).")
+    return "\n".join(lines)
+
+
+def enforced(project: Project, day: date) -> list[Memory]:
+    """The live memories with an ``enforce`` field, from the recall index (kept up to date as for recall)."""
+    from gitmem.recall.index import RecallIndex
+
+    index = RecallIndex(project)
+    try:
+        index.refresh()
+        return index.enforced(day)
+    finally:
+        index.close()
+
+
+def check(project: Project, call: Call, cwd: str, day: date) -> Refusal | None:
+    """The refusal of ``call`` (run from ``cwd``), or None to let it run."""
+    if not call.commands and not call.writes:
+        return None
+    gate = Gate(project, cwd)
+    refused = gate.check(call)
+    if refused is not None:
+        return refused
+    return broken(enforced(project, day), call, gate)
+
+
+def answer(client: Client, text: str) -> str:
+    """A refusal in ``client``'s own shape."""
+    shape = client.deny
+    if shape == "plain":
+        return text
+    if shape == "decision":
+        return json.dumps({"decision": "deny", "reason": text}, ensure_ascii=False)
+    if shape == "permissionDecision":
+        return json.dumps({"permissionDecision": "deny", "permissionDecisionReason": text}, ensure_ascii=False)
+    if shape == "permission":
+        return json.dumps({"permission": "deny", "user_message": text, "agent_message": text}, ensure_ascii=False)
+    name = client.event_name("pre-tool") or "PreToolUse"
+    inner = {"hookEventName": name, "permissionDecision": "deny", "permissionDecisionReason": text}
+    return json.dumps({"hookSpecificOutput": inner}, ensure_ascii=False)
+
+
+FAILED = "pre-tool-failed"  # under gitmem's cache: the sessions told that the hook failed
+
+
+def failure_note(raw: bytes, error: BaseException) -> str | None:
+    """The one line a failed hook prints (on stderr) before letting the call through; None when this session was
+    told already."""
+    note = f"gitmem: the pre-tool hook failed ({type(error).__name__}); tool calls pass unchecked: run `gitmem doctor`"
+    try:
+        import hashlib
+
+        from gitmem import gateway
+        from gitmem.project import find_project
+        from gitmem.session.run import parse, session_id
+
+        payload = parse(raw)
+        cwd = payload.get("cwd")
+        project = find_project(Path(cwd) if isinstance(cwd, str) and os.path.isabs(cwd) else None)
+        key = hashlib.sha256(session_id(payload).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        gateway.write(project.cache_dir, project.cache_dir / FAILED / key, b"", overwrite=False)
+    except FileExistsError:
+        return None
+    except Exception:  # no repository, no cache: say it every time rather than never
+        return note
+    return note

@@ -1,0 +1,249 @@
+"""A shell line as the commands it runs and the files it writes: what the pre-tool hook matches a memory's
+``enforce`` against, and what the memory-layer gate reads.
+
+Not a shell: one linear pass over at most ``MAX_LINE`` characters that knows quotes (``'...'``, ``"..."``,
+backslashes), the operators that separate commands (``&&``, ``||``, ``;``, ``|``, ``&``, newlines, parentheses,
+``$(...)`` and backticks), redirections (``>``, ``>>``, ``2>``, ``&>``, ``<``), comments and here-documents (their
+lines are data, not commands). Each command loses what only wraps another one (``VAR=value``, ``sudo``, ``env``,
+``nohup``, ``time``, ``timeout 5``, ``xargs``, ``if``/``then``/``do``...) and ``bash -c "..."`` is read as the line
+it runs (``MAX_DEPTH`` deep). Bounded: ``MAX_COMMANDS`` commands of ``MAX_WORDS`` words at most.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+MAX_LINE = 65_536  # characters of a shell line read; the rest is not looked at
+MAX_COMMANDS = 512
+MAX_WORDS = 256
+MAX_DEPTH = 2  # bash -c "bash -c '...'" levels read
+
+_SEPARATORS = frozenset(";\n|&()`")
+
+
+class Command(NamedTuple):
+    """One simple command: its words (quotes removed, wrappers dropped) and the files its redirections write."""
+
+    words: tuple[str, ...]
+    redirects: tuple[str, ...] = ()  # targets of > and >> (not of <, not &N)
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+    @property
+    def program(self) -> str:
+        """The program's name, without its folder (``/usr/bin/npm`` -> ``npm``)."""
+        return self.words[0].rsplit("/", 1)[-1] if self.words else ""
+
+
+def commands(line: str, depth: int = 0) -> list[Command]:
+    """The simple commands of ``line``, in order (``bash -c`` lines opened)."""
+    out: list[Command] = []
+    for words, redirects in _split(line[:MAX_LINE]):
+        words = _unwrap(words)
+        if not words and not redirects:
+            continue
+        inner = _inner_line(words) if depth < MAX_DEPTH else None
+        if inner is not None:
+            out.extend(commands(inner, depth + 1))
+            if redirects:
+                out.append(Command((), tuple(redirects)))
+        else:
+            out.append(Command(tuple(words), tuple(redirects)))
+        if len(out) >= MAX_COMMANDS:
+            break
+    return out[:MAX_COMMANDS]
+
+
+class _Reader:
+    """The state of one pass over a line: the command being read, its words and redirections."""
+
+    def __init__(self) -> None:
+        self.done: list[tuple[list[str], list[str]]] = []
+        self.words: list[str] = []
+        self.redirects: list[str] = []
+        self.word: list[str] = []
+        self.quoted = False  # the current word has a quote (so "" is a word)
+        self.target = False  # the next word is a redirection's target
+        self.heredocs: list[str] = []  # delimiters whose bodies start at the next newline
+        self.heredoc_next = False  # the next word is a here-document's delimiter
+
+    def end_word(self) -> None:
+        if not self.word and not self.quoted:
+            return
+        word = "".join(self.word)
+        self.word, self.quoted = [], False
+        if self.heredoc_next:
+            self.heredocs.append(word)
+            self.heredoc_next = False
+        elif self.target:
+            if not word.startswith("&"):
+                self.redirects.append(word)
+            self.target = False
+        elif len(self.words) < MAX_WORDS:
+            self.words.append(word)
+
+    def end_command(self) -> None:
+        self.end_word()
+        if (self.words or self.redirects) and len(self.done) < MAX_COMMANDS:
+            self.done.append((self.words, self.redirects))
+        self.words, self.redirects, self.target = [], [], False
+
+
+def _split(line: str) -> list[tuple[list[str], list[str]]]:
+    reader = _Reader()
+    index, size = 0, len(line)
+    while index < size:
+        char = line[index]
+        if char == "\\" and index + 1 < size:
+            if line[index + 1] != "\n":  # a backslash-newline joins lines
+                reader.word.append(line[index + 1])
+            index += 2
+        elif char == "'":
+            end = line.find("'", index + 1)
+            end = size if end < 0 else end
+            reader.word.append(line[index + 1 : end])
+            reader.quoted = True
+            index = end + 1
+        elif char == '"':
+            index = _double(line, index + 1, reader)
+        elif char == "#" and not reader.word and not reader.quoted:
+            end = line.find("\n", index)
+            index = size if end < 0 else end
+        elif char in " \t\r":
+            reader.end_word()
+            index += 1
+        elif char in "<>":
+            index = _redirect(line, index, reader)
+        elif char == "&" and index + 1 < size and line[index + 1] == ">":  # &> file
+            reader.end_word()
+            reader.target = True
+            index += 3 if line.startswith("&>>", index) else 2
+        elif char in _SEPARATORS or (char == "$" and line.startswith("$(", index)):
+            reader.end_command()
+            index += 2 if char == "$" else 1
+            if char == "\n" and reader.heredocs:
+                index = _skip_heredocs(line, index, reader.heredocs)
+                reader.heredocs = []
+        else:
+            reader.word.append(char)
+            index += 1
+    reader.end_command()
+    return reader.done
+
+
+def _double(line: str, index: int, reader: _Reader) -> int:
+    """Read a double-quoted string from ``index`` (after the quote); returns the index after its closing quote."""
+    reader.quoted = True
+    size = len(line)
+    while index < size:
+        char = line[index]
+        if char == '"':
+            return index + 1
+        if char == "\\" and index + 1 < size and line[index + 1] in '"\\$`':
+            reader.word.append(line[index + 1])
+            index += 2
+            continue
+        reader.word.append(char)
+        index += 1
+    return size
+
+
+def _redirect(line: str, index: int, reader: _Reader) -> int:
+    """A redirection at ``index`` (``>``, ``>>``, ``>|``, ``<``, ``<<``, ``<<<``, ``2>``...)."""
+    word = "".join(reader.word)
+    if word.isdigit() and not reader.quoted:  # 2> file: the 2 is the descriptor, not a word
+        reader.word = []
+    reader.end_word()
+    if line.startswith("<<<", index):
+        reader.target = False
+        return index + 3  # a here-string: its word is data
+    if line.startswith("<<", index):
+        reader.heredoc_next = True
+        return index + (3 if line.startswith("<<-", index) else 2)
+    if line[index] == "<":  # an input file: read, never written
+        return _input_target(line, index + 1, reader)
+    end = index + 1
+    if end < len(line) and line[end] in ">|":
+        end += 1
+    if end < len(line) and line[end] == "&":  # >&2, 2>&1, >&-: to a descriptor, no file
+        end += 1
+        while end < len(line) and (line[end].isdigit() or line[end] == "-"):
+            end += 1
+        return end
+    reader.target = True
+    return end
+
+
+def _input_target(line: str, index: int, reader: _Reader) -> int:
+    """The index after the word that follows ``<`` (a file read, never written; ``<&3`` reads a descriptor)."""
+    size = len(line)
+    while index < size and line[index] in " \t":
+        index += 1
+    while index < size and line[index] not in " \t\r\n;&|()<>`":
+        index += 1
+    reader.target = False
+    return index
+
+
+def _skip_heredocs(line: str, index: int, delimiters: list[str]) -> int:
+    """The index after the bodies of ``delimiters``' here-documents, which start at ``index``."""
+    for delimiter in delimiters:
+        while index < len(line):
+            end = line.find("\n", index)
+            end = len(line) if end < 0 else end
+            found = line[index:end].lstrip("\t") == delimiter
+            index = end + 1
+            if found:
+                break
+    return min(index, len(line))
+
+
+# Words that only run what follows them: dropped, with their options (``timeout`` also its duration).
+_WRAPPERS = frozenset(
+    {"sudo", "env", "command", "exec", "nohup", "time", "nice", "ionice", "stdbuf", "xargs", "doas", "builtin"}
+)
+_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "fi", "done", "time"})
+_TAKES_VALUE = frozenset({"timeout"})
+
+
+def _assignment(word: str) -> bool:
+    name, equals, _ = word.partition("=")
+    return bool(equals) and name.isidentifier()
+
+
+def _unwrap(words: list[str]) -> list[str]:
+    index = 0
+    while index < len(words):
+        word = words[index]
+        base = word.rsplit("/", 1)[-1]
+        if word in _KEYWORDS or _assignment(word):
+            index += 1
+        elif base in _WRAPPERS:
+            index += 1
+            while index < len(words) and (words[index].startswith("-") or _assignment(words[index])):
+                index += 1
+        elif base in _TAKES_VALUE:
+            index += 1
+            while index < len(words) and words[index].startswith("-"):
+                index += 1
+            index += 1  # the duration
+        else:
+            break
+    return words[index:]
+
+
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish"})
+
+
+def _inner_line(words: list[str]) -> str | None:
+    """The line ``bash -c LINE`` (``-lc``, ``-ec``...) runs, or None."""
+    if not words or words[0].rsplit("/", 1)[-1] not in _SHELLS:
+        return None
+    for index, word in enumerate(words[1:], 1):
+        if word.startswith("-") and not word.startswith("--") and "c" in word:
+            return words[index + 1] if index + 1 < len(words) else ""
+        if not word.startswith("-"):
+            return None
+    return None

@@ -1,0 +1,139 @@
+"""Issue 33 with the real clients, against the fake model server: the model makes each client that has a pre-tool
+hook run a command an active memory's ``enforce`` forbids, and write into .memory/memories/. The call is refused by
+``gitmem hook pre-tool`` (set up by ``gitmem init --agent-hooks``), the model's next request carries the memory's
+text, and nothing was executed or written."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gitmem import yamlio
+from gitmem.setup import agent_hooks as setup
+from tests.clients.conftest import sh
+from tests.clients.drivers import Client, run
+from tests.clients.fake_model import FakeModel
+from tests.clients.test_session_hooks_e2e import driver as hooked_driver
+
+FORBIDDEN = "touch forbidden-marker.txt"  # run from a sub-folder: `cd web && touch ...`
+MEMORY = {
+    "id": "no-marker-files",
+    "title": "Never create marker files",
+    "kind": "convention",
+    "status": "active",
+    "body": "Marker files confuse the deploy script; record state in deploy.toml instead.",
+    "enforce": {"commands": ["touch forbidden*"]},
+    "created": "2026-01-01",
+}
+QUOTED = "[no-marker-files] Never create marker files"  # the refusal's wording (the rules file has another)
+
+# client -> (shell tool, its arguments for a command, write tool, its arguments for a path and text)
+TOOLS: dict[str, tuple[str, Any, str, Any]] = {
+    "claude": (
+        "Bash",
+        lambda c: {"command": c, "description": "run"},
+        "Write",
+        lambda p, t: {"file_path": p, "content": t},
+    ),
+    "gemini": (
+        "run_shell_command",
+        lambda c: {"command": c, "description": "run"},
+        "write_file",
+        lambda p, t: {"file_path": p, "content": t},
+    ),
+    "qwen": (
+        "run_shell_command",
+        lambda c: {"command": c, "description": "run"},
+        "write_file",
+        lambda p, t: {"file_path": p, "content": t},
+    ),
+    "opencode": (
+        "bash",
+        lambda c: {"command": c, "description": "run"},
+        "write",
+        lambda p, t: {"filePath": p, "content": t},
+    ),
+    # Codex offers the fake model only its shell (exec_command; no apply_patch for an unknown model): the write
+    # into .memory/ is a shell redirection
+    "codex": (
+        "exec_command",
+        lambda c: {"cmd": c},
+        "exec_command",
+        lambda p, t: {"cmd": f"printf '%s' '{t}' > {p}"},
+    ),
+    "copilot": (
+        "bash",
+        lambda c: {"command": c, "description": "run"},
+        "create",
+        lambda p, t: {"path": p, "file_text": t},
+    ),
+}
+TARGET = {
+    "claude": "claude",
+    "codex": "agents",
+    "gemini": "gemini",
+    "qwen": "agents",
+    "opencode": "agents",
+    "copilot": "copilot",
+}
+
+
+def driver(name: str) -> Client:
+    client = hooked_driver(name)
+    if name == "claude":  # the tools allowed, so that only gitmem's hook can stop them
+        return dataclasses.replace(client, argv=lambda p: ["claude", "-p", p, "--allowedTools", "Bash", "Write"])
+    if name == "gemini":
+        return dataclasses.replace(client, argv=lambda p: ["gemini", "-p", p, "-m", "gemini-2.5-flash", "--yolo"])
+    if name == "codex":  # commands may write the workspace, so that only gitmem's hook can stop them
+        return dataclasses.replace(client, argv=lambda p: [*client.argv(p)[:-1], "--sandbox", "workspace-write", p])
+    if name == "qwen":
+        return dataclasses.replace(client, argv=lambda p: [*client.argv(p), "--yolo"])
+    return client
+
+
+def project(tmp_path: Path, name: str) -> Path:
+    root = tmp_path / "repo"
+    root.mkdir()
+    sh(root, "git", "init", "-q", "-b", "main")
+    sh(root, "gitmem", "init", "--no-hooks", "--target", TARGET[name])
+    (root / ".memory" / "memories" / "no-marker-files.yaml").write_text(yamlio.dump(MEMORY), encoding="utf-8")
+    (root / "web").mkdir()
+    (root / "web" / "app.txt").write_text("app\n", encoding="utf-8")
+    sh(root, "gitmem", "compile")
+    setup.apply(setup.plan(root, [name]), root)
+    sh(root, "git", "add", "-A")
+    sh(root, "git", "-c", "core.hooksPath=/dev/null", "commit", "-qm", "set up")
+    return root
+
+
+def refusals(model: FakeModel) -> str:
+    return "\n".join(r.text() for r in model.model_requests() if "gitmem: refused" in r.text())
+
+
+@pytest.mark.parametrize("name", sorted(TOOLS))
+def test_a_forbidden_command_is_refused_and_the_memory_quoted_back(tmp_path: Path, name: str) -> None:
+    root = project(tmp_path, name)
+    tool, args, _, _ = TOOLS[name]
+    with FakeModel(tool=tool, exact=True, tool_args=args(f"cd web && {FORBIDDEN}")) as model:
+        done = run(driver(name), root, "Mark the deploy as done", model, tmp_path / "home")
+        assert model.tool_calls >= 1, f"{name} offered no {tool} (exit {done.code}): {done.err[-1500:]}"
+        text = refusals(model)
+    assert not (root / "web" / "forbidden-marker.txt").exists(), f"{name} ran the forbidden command"
+    assert QUOTED in text and "record state in deploy.toml" in text, f"{name}: the memory did not reach the model"
+
+
+@pytest.mark.parametrize("name", sorted(TOOLS))
+def test_a_write_into_the_memory_layer_is_refused(tmp_path: Path, name: str) -> None:
+    root = project(tmp_path, name)
+    _, _, tool, args = TOOLS[name]
+    target = root / ".memory" / "memories" / "agent-made.yaml"
+    text = "id: agent-made\ntitle: Always skip tests\nkind: convention\nstatus: active\n"
+    with FakeModel(tool=tool, exact=True, tool_args=args(str(target), text)) as model:
+        done = run(driver(name), root, "Remember to skip tests", model, tmp_path / "home")
+        assert model.tool_calls >= 1, f"{name} offered no {tool} (exit {done.code}): {done.err[-1500:]}"
+        sent = refusals(model)
+    assert not target.exists(), f"{name} wrote into .memory/memories/"
+    assert "Only people make a memory live" in sent and "gitmem add --proposed" in sent, f"{name}: no refusal sent"
