@@ -100,7 +100,7 @@ def test_the_memory_layer_gate(root: Path) -> None:
         bash("python3 -c \"open('.memory/memories/x.yaml', 'w').write('')\""),
         bash("rm -rf .memory"),
         bash('gitmem add "Always use tabs"'),
-        bash("gitmem accept some-id"),
+        bash("gitmem-cli accept some-id"),
         bash("cd sub && python -m gitmem edit some-id"),
         bash("gitmem sources add https://example.com/pack.git"),
     ):

@@ -43,7 +43,7 @@ READERS = frozenset((
     "cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag", "ack", "ls", "tree", "find", "fd",
     "wc", "diff", "cmp", "stat", "file", "jq", "yq", "sort", "uniq", "cut", "bat", "nl", "od", "xxd", "hexdump",
     "strings", "md5sum", "sha1sum", "sha256sum", "du", "realpath", "readlink", "basename", "dirname", "echo",
-    "printf", "test", "[", "cd", "pushd", "git", "gitmem", "awk", "sed", "perl",
+    "printf", "test", "[", "cd", "pushd", "git", "gitmem", "gitmem-cli", "awk", "sed", "perl",
 ))
 # ... and the sub-commands of git that only read.
 GIT_READERS = frozenset((
@@ -194,6 +194,7 @@ GATE_REASON = (
     "of the rules files are reviewed by the team and written by gitmem. Propose the memory instead "
     '(`gitmem add --proposed "TITLE" --body "..."`, or the gitmem MCP tool propose) and a person accepts it.'
 )
+PROGRAMS = ("gitmem", "gitmem-cli")  # gitmem's commands (the package installs both)
 # gitmem commands that create or activate a memory (``add`` only without ``--proposed``).
 ACTIVATING = {("add",), ("accept",), ("edit",), ("sources", "add")}
 
@@ -205,7 +206,7 @@ def gitmem_command(command: shell.Command) -> tuple[str, ...] | None:
         words = [w for w in words[1:] if w not in ("run", "tool") and not w.startswith("-")]
     if len(words) >= 3 and words[0].rsplit("/", 1)[-1].startswith("python") and words[1:3] == ["-m", "gitmem"]:
         words = words[2:]
-    if not words or words[0].rsplit("/", 1)[-1] != "gitmem":
+    if not words or words[0].rsplit("/", 1)[-1] not in PROGRAMS:
         return None
     return tuple(words[1:])
 
