@@ -96,7 +96,10 @@ def test_a_provider_token_is_not_allowed_by_its_place_alone(project: Path, run: 
     assert blocked.code == 1 and hook.returncode == 1  # the place alone does not allow a GitHub token
     assert "allowed by its value too" in blocked.err and "allowed by its value too" in hook.stderr
     assert first not in blocked.out + blocked.err + hook.stdout + hook.stderr
-    # the entry --baseline prints names the value: it allows this token, and no other on the same line
+    # the entry --baseline prints names the value, renewing the place-only one: it allows this token, and no other
+    # on the same line
+    baseline = run("scan", "ci.env", "--baseline")
+    assert f"(renews {place}, which names the place only)" in baseline.out and first not in baseline.out
     entries = [f["fingerprint"] for f in json.loads(run("scan", "ci.env", "--json").out)["findings"]]
     _set_allow(project, entries)
     git(project, "add", "-A")

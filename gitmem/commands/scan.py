@@ -337,7 +337,9 @@ def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
     echo(f"# gitmem scan --baseline: {len(findings)} finding(s). Review each one; to allow it, keep its line")
     echo("# under scan.allow in .memory/config.yaml. A fingerprint names the place, not the secret: the path, the rule")
     echo("# and a digest of the line with the secret masked. It tells nothing about the value (docs/security.md);")
-    echo("# editing the line or moving it to another file makes it a new finding.")
+    echo("# editing the line or moving it to another file makes it a new finding. A token in a provider's format")
+    echo("# (AKIA…, ghp_…) is allowed by its value too: its fingerprint ends with a digest of a value too random")
+    echo("# to guess from it.")
     if old:
         echo(
             f"# scan.allow holds {len(old)} old fingerprint(s) derived from the secret: replace the list with this one."
@@ -351,6 +353,8 @@ def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
             continue
         seen.add(fingerprint)
         note = f" (renews {renews[id(f)]})" if renews[id(f)] else ""
+        if not note and fingerprint != f.place() and f.place() in settings.allow:
+            note = f" (renews {f.place()}, which names the place only)"
         echo(f"    - {_yaml_scalar(fingerprint)}  # {shown(f.path)}:{f.line} {f.rule}{note}")
     for entry in stale:
         echo(f"  # {entry}: an old entry that allows no current finding: dropped")
