@@ -167,6 +167,99 @@ def test_a_real_client_gets_refusals_and_nothing_is_written(project: Path, run: 
     assert sorted(p.name for p in (project / ".memory/journal").iterdir()) == [".gitkeep"]
 
 
+def revision_session(project: Path, revision: str, body: Callable[[Any], Awaitable[None]]) -> str:
+    """Start `gitmem mcp` in ``project`` and talk to it with the SDK's own client at ``revision``: 2026-07-28 without
+    a handshake (the version pinned), "auto" (server/discover first, as the SDK connects by default), or a
+    handshake-era version through `initialize` proposing that version. Returns the version the session runs."""
+    from mcp import ClientSession, StdioServerParameters, types
+    from mcp.client.client import Client
+    from mcp.client.stdio import stdio_client
+
+    command = gitmem_command()
+    params = StdioServerParameters(command=command[0], args=[*command[1:], "mcp"], cwd=str(project))
+    agreed: list[str] = []
+
+    async def main() -> None:
+        if revision in ("auto", "2026-07-28"):
+            async with Client(params, mode=revision) as client:
+                agreed.append(client.protocol_version)
+                await body(client.session)
+            return
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            request = types.InitializeRequest(
+                params=types.InitializeRequestParams(
+                    protocol_version=revision,
+                    capabilities=types.ClientCapabilities(),
+                    client_info=types.Implementation(name="test", version="1"),
+                )
+            )
+            result = await session.send_request(request, types.InitializeResult)
+            session.adopt(result)
+            await session.send_notification(types.InitializedNotification())
+            agreed.append(result.protocol_version)
+            await body(session)
+
+    anyio.run(main)
+    return agreed[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("revision", ["2026-07-28", "auto", "2025-11-25", "2025-06-18"])
+def test_the_sdks_client_at_each_revision_recalls_and_is_refused(project: Path, run: Run, revision: str) -> None:
+    """The stateless 2026-07-28 revision and the 2025 handshakes, each on its own connection: tools listed, recall
+    answered, a refusal is a tool error, and the session runs at the revision asked for."""
+    assert run("add", "Use pnpm, never npm").code == 0
+    seen: dict[str, Any] = {}
+
+    async def body(session: Any) -> None:
+        seen["tools"] = {tool.name for tool in (await session.list_tools()).tools}
+        seen["recall"] = await session.call_tool("recall", {"query": "which package manager, npm?"})
+        seen["refused"] = await session.call_tool("propose", {"title": "Something", "kind": "rumour"})
+
+    agreed = with_revision = revision_session(project, revision, body)
+    assert with_revision == ("2026-07-28" if revision == "auto" else revision), agreed
+    assert seen["tools"] == {"recall", "propose", "list_memories", "append_journal"}
+    assert not seen["recall"].is_error and "[use-pnpm-never-npm] Use pnpm, never npm" in text_of(seen["recall"])
+    assert seen["refused"].is_error and "kind" in text_of(seen["refused"])
+
+
+@pytest.mark.slow
+def test_a_server_discover_without_the_envelope_is_answered_as_2026_07_28(project: Path) -> None:
+    """A `server/discover` is a 2026-07-28 request: answered with the server's revisions and identity, never "Method
+    not found" (which a client takes for a server of the handshake protocol only)."""
+    import subprocess
+
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": "server/discover"},
+    ]
+    # One at a time, the input kept open as a client keeps it (at the end of its input the server stops, and may
+    # drop what it has not answered yet).
+    server = subprocess.Popen(
+        [*gitmem_command(), "mcp"],
+        cwd=project,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    answers = []
+    try:
+        for line in lines:
+            server.stdin.write(json.dumps(line) + "\n")
+            server.stdin.flush()
+            answers.append(json.loads(server.stdout.readline() or "null"))
+    finally:
+        server.stdin.close()
+        server.wait(timeout=60)
+    assert [answer and answer["id"] for answer in answers] == [1, 2], answers
+    for answer in answers:
+        assert "error" not in answer, answer
+        assert "2026-07-28" in answer["result"]["supportedVersions"]
+        assert answer["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "gitmem"
+
+
 def test_mcp_without_the_extra_says_how_to_install_it(project: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in [n for n in sys.modules if n == "mcp" or n.startswith("mcp.")] or ["mcp"]:
         monkeypatch.setitem(sys.modules, name, None)  # as if the SDK were not installed

@@ -3,17 +3,30 @@
 Imported only by `gitmem mcp` (the SDK is an optional extra and slow to import). The tools' logic lives in
 ``gitmem.mcp.tools``; here they are registered with their descriptions, and a ``GitmemError`` becomes a tool error whose
 text tells the agent why nothing was done. Nothing but the protocol is written to stdout.
+
+Both protocol eras are served on one stdio connection (the SDK's dual-era loop; the client's first request decides):
+the 2026-07-28 revision (stateless: ``server/discover``, and every request carries its protocol version in
+``_meta``) and the 2025-06-18 / 2025-11-25 ``initialize`` handshake, which many clients still speak. A
+``server/discover`` that comes without the ``_meta`` envelope is answered as one at the latest revision: the SDK
+would route it to the handshake era and say "Method not found", which a client takes for a server of the old
+protocol only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from datetime import date
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
+import anyio
+from anyio.abc import ObjectReceiveStream
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp.types import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY, JSONRPCRequest, ToolAnnotations
+from mcp.types.version import LATEST_MODERN_VERSION
 from pydantic import Field
 
 from gitmem import __version__
@@ -118,6 +131,61 @@ def build_server(project: Project) -> MCPServer:
     return server
 
 
+DISCOVER = "server/discover"
+
+
+def enveloped(message: SessionMessage | Exception) -> SessionMessage | Exception:
+    """``message``, or for a ``server/discover`` without the 2026-07-28 envelope, the same request with it (the
+    latest revision, no client capabilities): a discover is only ever a 2026-07-28 request."""
+    if not isinstance(message, SessionMessage):
+        return message
+    request = message.message
+    if not isinstance(request, JSONRPCRequest) or request.method != DISCOVER:
+        return message
+    params: dict[str, Any] = dict(request.params or {})
+    meta = params.get("_meta")
+    meta = dict(meta) if isinstance(meta, dict) else {}
+    if PROTOCOL_VERSION_META_KEY in meta:
+        return message
+    meta[PROTOCOL_VERSION_META_KEY] = LATEST_MODERN_VERSION
+    meta.setdefault(CLIENT_CAPABILITIES_META_KEY, {})
+    params["_meta"] = meta
+    return SessionMessage(request.model_copy(update={"params": params}), message.metadata)
+
+
+@asynccontextmanager
+async def _discover_enveloped(
+    source: ObjectReceiveStream[SessionMessage | Exception],
+) -> AsyncIterator[ObjectReceiveStream[SessionMessage | Exception]]:
+    """``source`` with every message passed through ``enveloped``."""
+    send, receive = anyio.create_memory_object_stream[SessionMessage | Exception]()
+
+    async def relay() -> None:
+        async with send, source:
+            async for message in source:
+                await send.send(enveloped(message))
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(relay)
+        try:
+            yield receive
+        finally:
+            group.cancel_scope.cancel()
+
+
+async def serve_streams(server: MCPServer, read: Any, write: Any) -> None:
+    """Serve one connection over a stream pair (stdio's, or a test's)."""
+    lowlevel = server._lowlevel_server
+    async with _discover_enveloped(read) as enveloped_read:
+        await lowlevel.run(enveloped_read, write, lowlevel.create_initialization_options())
+
+
 def serve(project: Project) -> None:
     """Answer MCP requests on stdin/stdout until the client disconnects."""
-    build_server(project).run("stdio")
+    server = build_server(project)
+
+    async def main() -> None:
+        async with stdio_server() as (read, write):
+            await serve_streams(server, read, write)
+
+    anyio.run(main)
