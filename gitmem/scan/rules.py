@@ -113,7 +113,17 @@ def _b64(text: str) -> str:
 _B = r"(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))"  # start of a token: not inside a word; a JSON "\n" before is fine
 _E = r"(?![A-Za-z0-9_])"  # end of a token whose alphabet has no hyphen
 _EH = r"(?![A-Za-z0-9_-])"  # end of a token whose alphabet has hyphens
-_ASSIGN = r"""["']?\s*(?:=|:=|:|=>|->)\s*["'`]?"""  # between a name and its value
+# A declaration's type between a name and its "=": `: &str`, `: &'static str` (Rust), `: string | undefined`
+# (TypeScript), `: String?` (Kotlin, Swift), `: Final[str]`, `: str | None` (Python), `::String` (Julia),
+# `: []const u8` (Zig), `: Option<T>`, and Go's `string` after a space. Types written before the name (Java, C#,
+# PHP, Dart, C++) need nothing: the name is the last word before the "=". Every rule that reads a name and a value
+# takes it (through _ASSIGN): a type must never hide the value (tests/test_scan_typed.py).
+_TYPED = (
+    r"""(?:\??[ \t]*::?[ \t]*(?:&(?:'\w{1,20}+[ \t]+)?|\[\][ \t]*(?:const[ \t]+)?|\?)?[A-Za-z_][\w.]{0,40}+"""
+    r"""(?:::[A-Za-z_]\w{0,40}+)*(?:<[^<>=\n"']{1,60}+>|\[[^\[\]=\n"']{1,60}+\])?\??"""
+    r"""(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]{0,30}+)?|[ \t]+(?:string|\[\]byte))(?=[ \t]*=(?!=))"""
+)
+_ASSIGN = r"""["']?(?:""" + _TYPED + r""")?\s*(?:=|:=|:|=>|->)\s*["'`]?"""  # between a name and its value
 
 _PEM = "-----BEGIN RSA " + "PRIVATE KEY-----"
 _PEM_END = "-----END RSA " + "PRIVATE KEY-----"
@@ -866,7 +876,9 @@ RULES: tuple[Rule, ...] = (
         description="SonarQube / SonarCloud token",
         keywords=("squ_", "sqa_", "sqp_", "sonar"),
         pattern=(
-            r"(?:(?i:sonar[\w.-]{0,20}?(?:login|token))[\"']?\s*(?:=|:|=>)\s*[\"']?(?=[a-f0-9]{40})|"
+            r"(?:(?i:sonar[\w.-]{0,20}?(?:login|token))"
+            + _ASSIGN
+            + r"(?=[a-f0-9]{40})|"
             + _B
             + r"(?=sq[uap]_))(?P<secret>sq[uap]_[a-f0-9]{40}|[a-f0-9]{40})"
             + _E
@@ -1020,7 +1032,7 @@ RULES: tuple[Rule, ...] = (
         description="HashiCorp Vault service, batch or recovery token (and a legacy s. token named as one)",
         keywords=("hvs.", "hvb.", "hvr.", "vault"),
         pattern=(
-            r"(?:(?i:vault[_.-]?token|x-vault-token)[\"']?\s*(?:=|:|=>)\s*[\"']?(?=s\.)|" + _B + r"(?=hv[sbr]\.))"
+            r"(?:(?i:vault[_.-]?token|x-vault-token)" + _ASSIGN + r"(?=s\.)|" + _B + r"(?=hv[sbr]\.))"
             r"(?P<secret>hv[sbr]\.[A-Za-z0-9_-]{24,}|s\.[A-Za-z0-9]{24})" + _EH
         ),
         entropy=3.5,
@@ -1038,8 +1050,8 @@ RULES: tuple[Rule, ...] = (
         pattern=(
             r"(?i:(?:heroku|hubspot|npm|snyk)[\w.-]{0,30}?(?:api[_.-]?key|key|token|auth|secret|password)|hapikey"
             r"|_authToken)"
-            r"[\"']?\s*(?:=|:|=>)\s*[\"']?"
-            r"(?P<secret>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?![\w-])"
+            + _ASSIGN
+            + r"(?P<secret>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?![\w-])"
         ),
         entropy=3.0,
         examples=lambda: (
@@ -1101,8 +1113,9 @@ RULES: tuple[Rule, ...] = (
         description="Azure storage account key named as one, outside a connection string",
         keywords=("azure", "storage", "accountkey", "account_key", "account-key"),
         pattern=(
-            r"(?i:(?:azure|storage|account)[\w.-]{0,40}?key)[\"']?\s*(?:=|:|=>)\s*[\"']?"
-            r"(?P<secret>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])"
+            r"(?i:(?:azure|storage|account)[\w.-]{0,40}?key)"
+            + _ASSIGN
+            + r"(?P<secret>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])"
         ),
         entropy=4.5,
         examples=lambda: (
@@ -1304,8 +1317,9 @@ RULES: tuple[Rule, ...] = (
         description="Sidekiq Pro or Enterprise gem server credentials (Bundler's setting, or in the source URL)",
         keywords=("contribsys",),
         pattern=(
-            r"(?:(?i:BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM)[\"']?[ \t]*(?:=|:|=>)[ \t]*[\"']?"
-            r"|(?i:https?)://(?=[a-f0-9]{8}:[a-f0-9]{8}@(?i:gems|enterprise)\.contribsys\.com(?![\w.-])))"
+            r"(?:(?i:BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM)"
+            + _ASSIGN
+            + r"|(?i:https?)://(?=[a-f0-9]{8}:[a-f0-9]{8}@(?i:gems|enterprise)\.contribsys\.com(?![\w.-])))"
             r"(?P<secret>[a-f0-9]{8}:[a-f0-9]{8})(?![\w:])"
         ),
         examples=lambda: (
@@ -1617,7 +1631,9 @@ RULES: tuple[Rule, ...] = (
             # <add key="ApiKey" value="…"/> (.NET config; first, or key="…" would be taken for an assignment)
             r"""\bkey\s*=\s*["'](?P<name8>[\w.:-]{1,80}+)["']\s+value\s*=\s*["'](?P<secret8>[^"'\s]{6,500}+)["']|"""
             # name = "value" (code, JSON, YAML, TOML), a quoted value of one word, optionally after "Bearer "
-            r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80}+)["']?\]?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
+            r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80}+)["']?\]?(?:"""
+            + _TYPED
+            + r""")?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
             r"""(?:[rbuRBU]{1,2}(?=["'])|\b(?:str|String)\()?"""
             r"""(?P<q>["'`])[ \t]?(?:(?:Bearer|Basic|Token|token)\s+)?(?P<secret>[^"'`\s\\]{6,2000}+)[ \t\r]?(?P=q)"""
             # NAME=value at the start of a line (.env, shell, YAML, INI, properties, Dockerfile)
