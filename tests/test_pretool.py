@@ -6,6 +6,7 @@ a real process reading the client's payload on stdin, in a real repository."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -195,3 +196,18 @@ def test_enforce_is_shown_by_show_and_diff(root: Path) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace("- npm i *", "- npm ci*"), encoding="utf-8")
     diff = subprocess.run([*gitmem_command(), "diff"], cwd=root, capture_output=True, text=True)
     assert "`enforce.commands`: added `npm ci*`; removed `npm i *`" in diff.stdout, diff.stdout + diff.stderr
+
+
+def test_explain_says_where_enforce_holds_and_where_it_is_advice_only(tmp_path: Path) -> None:
+    root = store_repo(tmp_path / "repo", [PNPM], target="claude")
+    config = root / ".memory" / "config.yaml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(re.sub(r"(?m)^targets:.*$", "targets: [claude, devin]", text), encoding="utf-8")
+    setup = subprocess.run([*gitmem_command(), "init", "--agent-hooks"], cwd=root, capture_output=True, text=True)
+    assert setup.returncode == 0, setup.stderr
+    done = subprocess.run([*gitmem_command(), "explain", "--json"], cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    gates = {view["name"]: view["enforce"] for view in json.loads(done.stdout)["clients"]}
+    assert gates["claude"] == "hook" and gates["devin"] == "none", gates
+    text = subprocess.run([*gitmem_command(), "explain"], cwd=root, capture_output=True, text=True).stdout
+    assert "this client has no pre-tool hook: enforce is advice only" in text

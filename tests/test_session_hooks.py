@@ -318,3 +318,44 @@ def test_the_hook_context_a_client_hands_back_is_not_the_users_words() -> None:
     assert user_words(f"a {status} b {status} c") == "a  b  c"
     assert user_words("<hook_context> never closed") == "<hook_context> never closed"
     assert user_words("plain") == "plain"
+
+
+def test_one_injection_per_prompt_when_a_client_runs_two_clients_hooks(project: Path) -> None:
+    """GitHub's Copilot app runs .claude/settings.json's hooks as well as its own .github/hooks/ ones, and Devin's
+    agent imports .claude/ hooks: gitmem's prompt hook, set up for both clients, runs twice for one prompt, at once
+    or one after the other. Each run gets the payload its settings' client would send; only one injects."""
+    for number in range(8):  # more memories on the topic than one prompt's injection takes
+        data = {
+            "id": f"orders-note-{number}",
+            "title": f"Orders endpoint note {number}: queries per page",
+            "kind": "fact",
+            "status": "active",
+            "body": f"The orders list endpoint issues queries per page: note {number}.",
+            "created": "2026-01-15",
+        }
+        (project / ".memory" / "memories" / f"orders-note-{number}.yaml").write_text(yamlio.dump(data), "utf-8")
+    words = "The orders list endpoint issues hundreds of queries per page"
+    claude_shaped = {**prompt(project, words, session="app-1"), "hook_event_name": "UserPromptSubmit"}
+    copilot_shaped = {"sessionId": "app-1", "timestamp": 1767225600000, "cwd": str(project), "prompt": words}
+    args = [*gitmem_command(), "hook", "prompt", "--client"]
+    both = [
+        subprocess.Popen([*args, name], cwd=project, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        for name in ("claude", "copilot")
+    ]
+    outputs = [
+        run.communicate(json.dumps(payload), timeout=60)[0]
+        for run, payload in zip(both, (claude_shaped, copilot_shaped))
+    ]
+    answered = [out for out in outputs if out.strip()]
+    assert len(answered) == 1, outputs  # at once: one answer
+    assert "[orders-note-" in answered[0]
+    again = {**claude_shaped, "session_id": "app-2"}
+    first = hook(project, "prompt", {**copilot_shaped, "sessionId": "app-2"}, "copilot")
+    assert "[orders-note-" in first.stdout
+    assert hook(project, "prompt", again, "claude").stdout == ""  # one after the other: the second says nothing
+    later = hook(project, "prompt", prompt(project, "How do we version the public API?", session="app-2"), "claude")
+    assert later.returncode == 0  # the next prompt of the session is its own
+    starts = [
+        hook(project, "session-start", {"session_id": "app-3", "cwd": str(project)}, c) for c in ("claude", "copilot")
+    ]
+    assert sum(1 for done in starts if done.stdout.strip()) == 1  # one status at the start, too

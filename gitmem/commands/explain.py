@@ -50,11 +50,15 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
         raise UsageError(f"no configured target is read by a client called {client!r}: see `gitmem explain`")
     tokens = memory_tokens(memories)
     lines = index_tokens(memories)
+    enforced = [memory.id for memory in result.live if memory.enforce is not None]
+    gates = {view.key: _gate(project.root, view.key) for view in views}
     if as_json:
-        echo_json({"path": relative, "clients": [_json(view, tokens, lines) for view in views]})
+        clients = [{**_json(view, tokens, lines), "enforce": gates[view.key]} for view in views]
+        echo_json({"path": relative, "clients": clients})
         return 0
     for view in views:
         _print(view, tokens, lines)
+        _print_gate(gates[view.key], enforced)
     if not views:
         echo("no targets configured: gitmem init --target NAME")
     return 0
@@ -86,6 +90,32 @@ def _hooked(root: Any, name: str) -> bool:
     except GitmemError:
         return False
     return bool(changes) and changes[0].action != "unchanged"
+
+
+def _gate(root: Any, name: str) -> str:
+    """How the client holds the memories' ``enforce`` and the memory-layer gate: ``hook`` (gitmem's pre-tool hook is
+    set up), ``not-set-up`` (the client has one: `gitmem init --agent-hooks`), ``none`` (the client has no pre-tool
+    hook: enforce is advice there, and receipts count the calls that broke it from its transcripts)."""
+    from gitmem.session.clients import BY_NAME, PRE_TOOL
+
+    client = BY_NAME.get(name)
+    if client is None or client.event_name(PRE_TOOL) is None:
+        return "none"
+    return "hook" if _hooked(root, name) else "not-set-up"
+
+
+def _print_gate(gate: str, enforced: list[str]) -> None:
+    if gate == "hook":
+        echo(f"  enforce: refused before they run by the pre-tool hook ({len(enforced)} memories with enforce)")
+    elif gate == "not-set-up":
+        echo(
+            "  enforce: no pre-tool hook set up (gitmem init --agent-hooks): enforce and the memory-layer gate are off"
+        )
+    else:
+        echo(
+            "  enforce: this client has no pre-tool hook: enforce is advice only and the memory-layer gate is off "
+            "(gitmem receipts counts what broke it)"
+        )
 
 
 def _json(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> dict[str, Any]:

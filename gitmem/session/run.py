@@ -74,6 +74,10 @@ def user_words(prompt: str) -> str:
     return "".join(parts) if len(parts) > 1 else prompt
 
 
+def _prompt_text(payload: dict[str, Any]) -> str:
+    return _text(payload, "prompt", "userPrompt", "user_prompt", "message")
+
+
 def session_id(payload: dict[str, Any]) -> str:
     found = _text(payload, "session_id", "sessionId", "sessionID", "thread_id")
     return found or f"parent-{os.getppid()}"
@@ -92,6 +96,8 @@ def run(event: str, client_name: str | None, raw: bytes, today: date | None = No
     if not project.memory_dir.is_dir():
         return Answer("")
     day = today or date.today()
+    if event in (PROMPT, START) and not state.claim(project, session_id(payload), event, _prompt_text(payload)):
+        return Answer("")  # another client's hook of gitmem's answered this prompt already (one injection a prompt)
     session = state.load(project, session_id(payload))
     if event == PROMPT:
         return _prompt(project, client, payload, session, day)
@@ -145,7 +151,7 @@ def _prompt(
 
     if session.new:
         session.dirty = worktree_digest(project)
-    prompt = user_words(_text(payload, "prompt", "userPrompt", "user_prompt", "message"))
+    prompt = user_words(_prompt_text(payload))
     terms = inject.prompt_terms(prompt)
     files = rules_files(project, client)
     extra = _packs(project, day)

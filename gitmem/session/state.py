@@ -92,6 +92,37 @@ def load(project: Project, session_id: str) -> SessionState:
         return SessionState(path, time.time_ns(), new=True)
 
 
+CLAIM_SUFFIX = ".claim"
+CLAIM_SECONDS = 120  # a second run of the same hook for the same prompt within this is the same prompt's
+
+
+def claim(project: Project, session_id: str, event: str, text: str, now: float | None = None) -> bool:
+    """Whether this hook run is the first for this session's event and prompt (``text``): a client running two
+    clients' hooks (GitHub's Copilot app runs .claude/settings.json's as well as its own; Devin imports .claude/
+    hooks) runs gitmem's twice for one prompt, at once or one after the other, and only the first may answer.
+    A marker file made exclusively (an atomic link) is the claim; one older than ``CLAIM_SECONDS`` is a later,
+    new prompt with the same words. A claim that cannot be written lets the run answer."""
+    material = "\0".join((session_id, event, text)).encode("utf-8", "surrogatepass")
+    path = directory(project) / (hashlib.sha256(material).hexdigest()[:32] + CLAIM_SUFFIX)
+    stamp = str(now if now is not None else time.time()).encode()
+    try:
+        gateway.write(project.cache_dir, path, stamp, overwrite=False)
+        return True
+    except FileExistsError:
+        pass
+    except (OSError, GitmemError):
+        return True
+    try:
+        age = (now if now is not None else time.time()) - os.stat(path).st_mtime
+    except OSError:
+        return True
+    if age < CLAIM_SECONDS:
+        return False
+    with contextlib.suppress(OSError, GitmemError):
+        gateway.write(project.cache_dir, path, stamp)
+    return True
+
+
 def prune(project: Project, now: float | None = None) -> int:
     """Remove the state of sessions untouched for ``KEEP_DAYS``; returns how many."""
     limit = (now if now is not None else time.time()) - KEEP_DAYS * 86400
@@ -102,7 +133,7 @@ def prune(project: Project, now: float | None = None) -> int:
         return 0
     for entry in entries:
         with contextlib.suppress(OSError):
-            if entry.name.endswith(".json") and entry.stat().st_mtime < limit:
+            if entry.name.endswith((".json", CLAIM_SUFFIX)) and entry.stat().st_mtime < limit:
                 gateway.remove(project, entry.path)
                 removed += 1
     return removed
