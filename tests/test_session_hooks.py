@@ -344,7 +344,7 @@ def test_one_injection_per_prompt_when_a_client_runs_two_clients_hooks(project: 
     ]
     outputs = [
         run.communicate(json.dumps(payload), timeout=60)[0]
-        for run, payload in zip(both, (claude_shaped, copilot_shaped))
+        for run, payload in zip(both, (claude_shaped, copilot_shaped), strict=True)
     ]
     answered = [out for out in outputs if out.strip()]
     assert len(answered) == 1, outputs  # at once: one answer
