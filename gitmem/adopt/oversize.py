@@ -32,15 +32,21 @@ class Oversize:
     limit: Limit
     target: str
 
-    def describe(self, moved: bool = False) -> str:
-        """One line: the file, its size, whose limit, and what to do."""
+    def describe(self, moved: bool = False, left_out: bool = False) -> str:
+        """One line: the file, its size, whose limit, and what to do (``moved``: after ``--move`` took lines out of
+        it, ``left_out`` with ``--left-out``)."""
         chain = " with the AGENTS.md files above it" if self.limit.measure == "chain_bytes" and "/" in self.path else ""
         head = (
             f"{self.path}: {self.used:,} {_UNITS[self.limit.measure]}{chain} ({self.lines:,} lines) of hand-written "
             f"text, over the hard limit of {self.limit.value:,} ({self.limit.reason})"
         )
+        if moved and not left_out:
+            return (
+                f"{head}: still over; `gitmem import --accept --move --left-out` also moves the rules the budget "
+                "leaves out (recall and the prompt hook still bring them)"
+            )
         if moved:
-            return f"{head}: still over after moving its rules; shorten its prose or code, or split it into folders"
+            return f"{head}: still over after moving its rules: shorten its prose or code, or split it into folders"
         return (
             f"{head}: `gitmem import --accept --move --left-out` moves its list rules into .memory/ (headings, prose "
             "and code stay), then `gitmem compile`"

@@ -169,7 +169,7 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
             data["kept"] = [{"path": k.path, "lines": k.lines, "why": k.why} for k in kept]
         data["over_limit"] = [
             {"path": o.path, "used": o.used, "lines": o.lines, "measure": o.limit.measure, "limit": o.limit.value,
-             "target": o.target, "why": o.limit.reason, "message": o.describe(o.path in moved)}
+             "target": o.target, "why": o.limit.reason, "message": o.describe(o.path in moved, left_out)}
             for o in over
         ]  # fmt: skip
         echo_json(data)
@@ -185,7 +185,7 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
     _print_items(project, report)
     _print_lines(report, moves, kept, move)
     for item in over:
-        echo(f"{style('over a limit:', fg='yellow')} {item.describe(item.path in moved)}")
+        echo(f"{style('over a limit:', fg='yellow')} {item.describe(item.path in moved, left_out)}")
     _print_summary(report, moves)
     return 1 if report.refused else 0
 
