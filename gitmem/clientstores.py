@@ -26,6 +26,10 @@ MAX_BYTES = 256 * 1024  # one file of a store (Claude Code keeps a memory under 
 MAX_REGISTRY = 1024 * 1024  # Gemini CLI's projects.json
 
 
+# The formats whose place is one file (the others: a folder of memory files).
+FILE_FORMATS = ("task-groups", "raw-memories", "section")
+
+
 class Place(NamedTuple):
     """One part of a client's store for this repository: a folder of memory files or one file."""
 
@@ -33,7 +37,7 @@ class Place(NamedTuple):
     path: Path  # the folder or file
     base: Path  # links inside the store must stay under it
     root: Path  # every part of every path read must resolve inside it: the repository, or the client's folder
-    format: str  # "typed" | "notes" | "task-groups" | "section" (see gitmem.adopt.stores)
+    format: str  # "typed" | "notes" | FILE_FORMATS (see gitmem.adopt.stores)
     label: str  # how an origin names the part: "memory", "team", "MEMORY.md", ...
     personal: bool  # everything in it is the user's own (a global store): imported only with --user
     in_home: bool  # under the home folder (False: inside the repository)
@@ -185,10 +189,17 @@ def gemini_project_dirs(root: Path, gemini_home: Path) -> list[Path]:
 
 
 def _task_groups(name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
-    """Codex 0.171.0: ``$CODEX_HOME`` (default ``~/.codex``)/memories/MEMORY.md, one file for every project."""
+    """Codex 0.171.0: ``$CODEX_HOME`` (default ``~/.codex``)/memories/: ``MEMORY.md`` (the consolidated task groups
+    of every project) and ``raw_memories.md`` (each session's raw memory, the input of the next consolidation).
+    Beside them Codex keeps ``memory_summary.md`` (a summary of ``MEMORY.md`` for its prompt: nothing of its own) and
+    ``$CODEX_HOME/memories_1.sqlite`` (the raw memories again, as ``stage1_outputs`` rows, and the pipeline's jobs):
+    not read, ``raw_memories.md`` holds the same text (docs/clients.md)."""
     codex = _env_dir(env, "CODEX_HOME", base)
     memories = codex / "memories"
-    return [Place(name, memories / "MEMORY.md", memories, codex, "task-groups", "MEMORY.md", False, True)]
+    return [
+        Place(name, memories / "MEMORY.md", memories, codex, "task-groups", "MEMORY.md", False, True),
+        Place(name, memories / "raw_memories.md", memories, codex, "raw-memories", "raw_memories.md", False, True),
+    ]
 
 
 def _inside(folder: str, root: Path) -> bool:
@@ -235,7 +246,7 @@ def refusal(place: Place) -> str | None:
     """Why nothing of ``place`` is read or listed, or None: its folder is a link, or a part of its path leads out
     of its root (a committed ``.qwen -> ../other-checkout/.qwen`` inside the repository; a link out of the client's
     folder at home). Every reader and every listing of a store asks this first."""
-    single = place.format in ("task-groups", "section")
+    single = place.format in FILE_FORMATS
     folder = place.path.parent if single else place.path
     if os.path.islink(place.base) or os.path.islink(folder):
         return "the store's folder is a link: not followed"
@@ -251,7 +262,7 @@ def listing(place: Place, limit: int = MAX_FILES) -> Iterator[tuple[Path, os.sta
     refused (``refusal``), so a listing follows no link out either."""
     if refusal(place) is not None:
         return
-    if place.format in ("task-groups", "section"):
+    if place.format in FILE_FORMATS:
         try:
             found = place.path.lstat()
         except OSError:

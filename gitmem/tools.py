@@ -486,7 +486,10 @@ TOOLS: tuple[Tool, ...] = (
         commands=Commands(None, ".codex/prompts/remember.md", "markdown"),
         transcripts=Transcripts("rollout", "~/.codex"),
         memory=MemoryStore(
-            "task-groups", "~/.codex", "0.171.0", "~/.codex/memories/MEMORY.md (this repository's task groups)"
+            "task-groups",
+            "~/.codex",
+            "0.171.0",
+            "~/.codex/memories/MEMORY.md and raw_memories.md (this repository's task groups and raw memories)",
         ),
     ),
     Tool(

@@ -10,6 +10,10 @@ Four formats, as the clients write them (docs/import.md has the details and the 
 - ``task-groups``: Codex's ``MEMORY.md``: ``# Task Group:`` blocks, each with ``applies_to: cwd=<folder>``; the bullets
   under a block's ``## User preferences``, ``## Reusable knowledge`` and ``## Failures and how to do differently``
   of the blocks whose folder is this repository (or inside it). The ``## Task`` routing sections are not memories.
+- ``raw-memories``: Codex's ``raw_memories.md``: one ``## Thread`` block per session, whose ``cwd:`` names the folder
+  it ran in; the bullets under a block's ``Reusable knowledge:``, ``Failures and how to do differently:`` and
+  ``Preference signals:`` of the blocks whose folder is this repository (or inside it). ``References:`` (verbatim
+  commands and strings) are not memories.
 - ``section``: the bullets under ``## Gemini Added Memories`` / ``## Qwen Added Memories`` in the user's global
   ``GEMINI.md`` / ``QWEN.md``, which the clients' ``save_memory`` tool appended to (all personal).
 
@@ -31,7 +35,7 @@ from gitmem import gateway
 from gitmem.adopt import kinds, markdown
 from gitmem.adopt.sources import read_frontmatter
 from gitmem.adopt.wording import title_and_body
-from gitmem.clientstores import MAX_BYTES, MAX_FILES, Place, canonical_root, listing, refusal
+from gitmem.clientstores import FILE_FORMATS, MAX_BYTES, MAX_FILES, Place, canonical_root, listing, refusal
 from gitmem.errors import shown
 from gitmem.scan.transcripts import session_folder
 
@@ -151,6 +155,8 @@ def read_place(place: Place, root: Path) -> StoreRead:
                 read.entries.append(entry)
         elif place.format == "task-groups":
             read.entries.extend(_task_groups(place, path, where, lines, root, read))
+        elif place.format == "raw-memories":
+            read.entries.extend(_raw_memories(place, path, where, lines, root, read))
         elif place.format == "section":
             read.entries.extend(_section(place, path, where, lines))
         else:
@@ -256,7 +262,7 @@ class Owners:
 
 
 def _where(place: Place, path: Path) -> str:
-    if place.format in ("task-groups", "section"):
+    if place.format in FILE_FORMATS:
         return place.label
     try:
         relative = path.relative_to(place.path).as_posix()
@@ -447,16 +453,63 @@ def _task_groups(place: Place, path: Path, where: str, lines: list[str], root: P
     return entries
 
 
+RAW_LABELS = {
+    "reusable knowledge:": None,  # by its wording
+    "failures and how to do differently:": "pitfall",
+    "preference signals:": "preference",  # and personal
+}
+
+
+def _raw_memories(place: Place, path: Path, where: str, lines: list[str], root: Path, read: StoreRead) -> list[Entry]:
+    """The bullets of the raw memories (one ``## Thread`` block each) whose ``cwd:`` is this repository."""
+    readable = [""] * len(lines)
+    starts = [i for i, line in enumerate(lines) if line.startswith("## Thread")] or [0]
+    blocks = [
+        (start, starts[index + 1] if index + 1 < len(starts) else len(lines)) for index, start in enumerate(starts)
+    ]
+    labels: dict[int, str] = {}
+    taken = 0
+    for start, stop in blocks:
+        cwd = next((line for line in lines[start:stop] if line.startswith("cwd:")), "")
+        if not _inside_root(cwd.removeprefix("cwd:"), root):
+            continue
+        taken += 1
+        label: str | None = None
+        for number in range(start + 1, stop):
+            line = lines[number]
+            low = line.strip().lower()
+            if low.startswith("### ") or (low.endswith(":") and not low.startswith("- ")):
+                label = low if low in RAW_LABELS else None
+                continue
+            if label is not None:
+                readable[number] = line
+                labels[number] = label
+    if not taken:
+        read.skipped.append((where, 0, f"{len(blocks)} raw memory(ies), none for this repository"))
+    entries = _items(place, path, where, readable, read)
+    for entry in entries:
+        label = labels.get(entry.line - 1, "")
+        kind = RAW_LABELS.get(label)
+        if kind is not None:
+            entry.kind, entry.kind_from = kind, f'label "{label}"'
+        entry.personal = entry.personal or label == "preference signals:"
+    return entries
+
+
+def _inside_root(folder: str, root: Path) -> bool:
+    """``folder`` (as a client recorded it, maybe quoted) is ``root`` or a folder inside it."""
+    folder = folder.strip().strip("`'\"")
+    if not os.path.isabs(folder):
+        return False
+    base, given = os.path.normpath(str(root)), os.path.normpath(folder)
+    return given == base or given.startswith(base.rstrip(os.sep) + os.sep)
+
+
 def _applies_here(line: str, root: Path) -> bool:
     """``applies_to: cwd=/path/to/repo; reuse_rule=…`` names this repository (or a folder inside it)."""
     if not line.startswith("applies_to:") or "cwd=" not in line:
         return False
-    folder = line.split("cwd=", 1)[1].split(";", 1)[0].strip().strip("`'\"")
-    if not os.path.isabs(folder):
-        return False
-    base = os.path.normpath(str(root))
-    given = os.path.normpath(folder)
-    return given == base or given.startswith(base.rstrip(os.sep) + os.sep)
+    return _inside_root(line.split("cwd=", 1)[1].split(";", 1)[0], root)
 
 
 def _heading_above(lines: list[str], line: int) -> str:

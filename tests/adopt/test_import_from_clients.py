@@ -367,3 +367,38 @@ def test_a_store_gives_at_most_200_files(project: Path, run: Run) -> None:
     assert ("claude:memory", "more than 200 files: the first 200 were read") in {
         (s["origin"], s["why"]) for s in data["skipped"]
     }
+
+
+def test_codex_0_171_raw_memories_not_yet_consolidated_are_read_for_this_repository(project: Path, run: Run) -> None:
+    """Codex 0.171 keeps each session's raw memory in raw_memories.md (and memories_1.sqlite) until its next
+    consolidation writes MEMORY.md: the raw memories of sessions that ran in this repository are imported, those of
+    other folders and the References (verbatim strings) are not, a preference signal is personal, the summary and
+    the database are not read."""
+    memories = codex_store(project)
+    (memories / "raw_memories.md").write_text(
+        "# Raw Memories\n\nMerged stage-1 raw memories (stable ascending thread-id order):\n\n"
+        "## Thread `019a-one`\nupdated_at: 2026-11-30T10:00:00Z\n"
+        f"cwd: {project / 'web'}\nrollout_summary_file: rollout_summaries/a.md\n\n"
+        "description: fixed the flaky checkout test\ntask: fix-flaky-test\ntask_group: web\n"
+        f"task_outcome: success\ncwd: {project / 'web'}\nkeywords: playwright, retries\n\n"
+        "### Task 1: fix the flaky checkout test\ntask: fix-flaky-test\ntask_group: web\ntask_outcome: success\n"
+        "Preference signals:\n"
+        '- when the test failed, the user said: "never add retries" -> fix the wait instead\n'
+        "Reusable knowledge:\n- The checkout test waits for the payment iframe before clicking pay\n"
+        "Failures and how to do differently:\n- Retrying the test hid the race: wait for the iframe instead\n"
+        "References:\n- pnpm exec playwright test checkout.spec.ts --repeat-each 20\n\n"
+        "## Thread `019a-two`\nupdated_at: 2026-11-30T11:00:00Z\ncwd: /elsewhere/other\n\n"
+        "### Task 1: other\nReusable knowledge:\n- Ship the other project with make ship\n",
+        encoding="utf-8",
+    )
+    (memories / "memory_summary.md").write_text("## User Profile\n\n- Summary of MEMORY.md only\n", encoding="utf-8")
+    (memories.parent / "memories_1.sqlite").write_bytes(b"SQLite format 3\x00")
+    data = imported(run, "--from", "codex", code=1)
+    raw = sorted((m["title"], m["kind"]) for m in data["memories"] if "raw_memories.md" in m["origin"])
+    assert raw == [
+        ("Retrying the test hid the race: wait for the iframe instead", "pitfall"),
+        ("The checkout test waits for the payment iframe before clicking pay", "convention"),  # by its wording
+    ]
+    assert [s["why"] for s in data["skipped"] if "raw_memories.md" in s["origin"]] == ["personal"]
+    titles = " ".join(m["title"] for m in data["memories"])
+    assert "make ship" not in titles and "playwright test" not in titles and "Summary" not in titles

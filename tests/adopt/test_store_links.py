@@ -60,6 +60,9 @@ def _seed(place: clientstores.Place, path: Path, root: Path) -> None:
             f"# Task Group: releases\napplies_to: cwd={root}\n\n## Reusable knowledge\n\n"
             f"- {MARK} is how releases are cut\n"
         )
+    elif place.format == "raw-memories":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"## Thread `t1`\ncwd: {root}\n\nReusable knowledge:\n- {MARK} is how releases are cut\n")
     else:
         assert place.format == "section", place.format
         path.parent.mkdir(parents=True, exist_ok=True)
