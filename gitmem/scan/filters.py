@@ -379,9 +379,25 @@ def _code_or_reference(value: str) -> bool:
     return bool(_VERSION_RE.match(value)) or "://" in value or value.startswith(("file:", "arn:", "ref+", "vault:"))
 
 
+# A name made of lower-case words and version or number segments, joined: a cache key, a queue, a metric, a topic
+# (``billing:v4:legacy-usage:heartbeat:v1``, ``app.v5.checkout-flow.rate-limit.v2``). Decided by its shape, not by
+# the name it is assigned to: no list of words says which names hold such keys.
+_JOINED_PIECE = r"(?:[a-z]{2,}[0-9]{0,2}|v[0-9]{1,4}|[0-9]{1,4})"
+_JOINED_NAME_RE = lazy(rf"^{_JOINED_PIECE}(?:[:/._~-]{{1,2}}{_JOINED_PIECE}){{2,}}$")
+_JOINED_WORD_RE = lazy(r"[a-z]{2,}")
+
+
+def joined_name(value: str) -> bool:
+    """Lower-case words and version segments joined by ``:`` ``/`` ``.`` ``_`` ``~`` ``-``: three pieces or more,
+    two of them words (``service:v4:legacy-usage:heartbeat:v1``). An identifier, not a secret."""
+    return _JOINED_NAME_RE.match(value) is not None and len(_JOINED_WORD_RE.findall(value)) >= 2
+
+
 def _name_like(value: str, length: int) -> bool | None:
     """The verdict on a value shaped like a name (an identifier, a type name, words, a short hex id, a slug), or
     ``None`` when it has no such shape."""
+    if joined_name(value):
+        return False  # a key's name: service:v4:legacy-usage:heartbeat:v1
     dotted = any(sep in value for sep in (".", "::", "->")) and not _THREE_PART_TOKEN_RE.fullmatch(value)
     if _IDENTIFIER_RE.fullmatch(value) and (dotted or ("_" in value and not any(c.isdigit() for c in value))):
         return False  # a variable, an attribute, a constant's name

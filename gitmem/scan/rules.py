@@ -1707,6 +1707,9 @@ RULES: tuple[Rule, ...] = (
             'os.environ.get("SECRET_KEY", "dev-secret-key")',
             '("password", "Passwort"), ("token", "Jeton")',
             "NAMES = {'AccountCredential', '" + _r(_ALNUM, 30) + "', 'AccountStore'}",
+            'const heartbeatKey = "'
+            + ":".join(("billing-service", "v4", "legacy-usage-export", "heartbeat", "v1"))
+            + '";',
         ),
     ),
     Rule(

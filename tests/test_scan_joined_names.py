@@ -1,0 +1,62 @@
+"""A key's name is not a credential, whatever it is assigned to (issue 32, point 7).
+
+``const heartbeatKey = "billing-service:v4:legacy-usage-export:heartbeat:v1"`` was blocked: ``heartbeat`` is not a
+data structure's word, so "<word>Key" read as a service's key, and the value, long and varied, as random. A list of
+words always misses the next one; the value's shape decides: lower-case words and version segments joined by
+colons, slashes, dots or dashes name something. Generated here from words, versions and separators at run time;
+random values of the same length under the same names are still found.
+"""
+
+from __future__ import annotations
+
+import random
+
+from gitmem.scan import scan_text
+from gitmem.scan.kinds import CODE, PROSE
+
+WORDS = ("service", "billing", "legacy", "usage", "export", "heartbeat", "quota", "window", "sync", "job", "payments")
+WORDS += ("webhook", "retry", "dead", "letter", "checkout", "flow", "rate", "limit", "session", "refresh", "queue")
+NAMES = ("heartbeatKey", "lockKey", "HEARTBEAT_KEY", "metricKey", "topic_key", "cacheKey", "redisKey", "leaseKey")
+FORMS = ('const {n} = "{v}";', '{n}: "{v}"', "{n} = '{v}'", 'private static final String {n} = "{v}";')
+
+
+def joined(rng: random.Random) -> str:
+    pieces = []
+    for _ in range(rng.randint(4, 6)):
+        kind = rng.random()
+        if kind < 0.25:
+            pieces.append(f"v{rng.randint(1, 12)}")
+        elif kind < 0.35:
+            pieces.append(str(rng.randint(1, 2026)))
+        else:
+            pieces.append("-".join(rng.sample(WORDS, rng.randint(1, 2))))
+    pieces[0] = rng.choice(WORDS)  # a namespace first
+    pieces[1] = rng.choice(WORDS)
+    return rng.choice(":/.").join(pieces)
+
+
+def test_words_and_versions_joined_are_a_name_not_a_secret() -> None:
+    rng = random.Random(32)
+    flagged = []
+    for _ in range(300):
+        value = joined(rng)
+        line = rng.choice(FORMS).format(n=rng.choice(NAMES), v=value)
+        for kind in (CODE, PROSE):
+            if scan_text(line, kind=kind):
+                flagged.append((kind, line))
+    assert not flagged, flagged[:5]
+
+
+def test_the_issue_s_line() -> None:
+    value = ":".join(["billing-service", "v4", "legacy-usage-export", "heartbeat", "v1"])
+    assert scan_text(f'const heartbeatKey = "{value}"', kind=CODE) == []
+
+
+def test_random_values_under_the_same_names_are_still_found() -> None:
+    rng = random.Random(7)
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    for name in NAMES:
+        if name in ("cacheKey", "redisKey"):  # a data structure's key: never a credential, whatever it holds
+            continue
+        value = "".join(rng.choice(alphabet) for _ in range(36))
+        assert scan_text(f'const {name} = "{value}";', kind=CODE), name
