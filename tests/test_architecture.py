@@ -209,7 +209,15 @@ def test_entry_packages_are_imported_by_the_command_layer_only() -> None:
 
 
 # The prompt hook's modules (run by AI clients on every prompt): nothing slow to import.
-HOOK_PATH = ("gitmem.__main__", "gitmem.session.run", "gitmem.session.inject", "gitmem.session.state")
+HOOK_PATH = (
+    "gitmem.__main__",
+    "gitmem.session.run",
+    "gitmem.session.inject",
+    "gitmem.session.state",
+    "gitmem.session.pretool",
+    "gitmem.session.shell",
+    "gitmem.session.receipts",
+)
 SLOW = ("click", "git", "jsonschema", "ruamel", "gitmem.yamlio", "gitmem.schema", "gitmem.memory.store", "gitmem.cli")
 
 # Every module the two hooks import, and what none of them may import when it is imported (inside a function, only
@@ -236,6 +244,9 @@ PROMPT_HOOK_MODULES = (
     "gitmem.session.run",
     "gitmem.session.state",
     "gitmem.session.status",
+    "gitmem.session.pretool",
+    "gitmem.session.shell",
+    "gitmem.session.receipts",
     "gitmem.clientstores",
 )
 SCAN_HOOK_MODULES = (

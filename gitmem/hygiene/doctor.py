@@ -202,6 +202,49 @@ def check_command(ctx: Context) -> Iterator[Finding]:
         yield Finding(WARNING, code, None, path, 1, message)
 
 
+RECEIPT_DAYS = 30  # the window doctor reads receipts over
+COSTLY_TOKENS = 20_000  # tokens over that window from which a memory never asked for is worth a look
+
+
+def check_receipts(ctx: Context) -> Iterator[Finding]:
+    """From ``gitmem receipts`` over the last ``RECEIPT_DAYS`` days (only where gitmem's hooks recorded sessions):
+    a live memory no session received, one broken after it was delivered, and one that cost many tokens and was
+    never recalled or injected on demand."""
+    from datetime import timedelta
+
+    from gitmem.compile.explain import memory_tokens
+    from gitmem.hygiene import receipts
+    from gitmem.session import receipts as log
+
+    since = ctx.today - timedelta(days=RECEIPT_DAYS)
+    if not log.read(ctx.project, 0.0):
+        return
+    live = [m for m in ctx.snapshot.sorted() if m.is_live(ctx.today)]
+    report = receipts.build(ctx.project, live, memory_tokens(live), since)
+    sessions = {s for row in report.rows for s in row.total.sessions}
+    for row in report.rows:
+        memory = row.memory
+        path = ctx.project.display(ctx.snapshot.files[memory.id])
+        old = memory.created is None or memory.created <= since
+        if sessions and old and not row.total.sessions:
+            message = f"no session received it in {RECEIPT_DAYS} days ({len(sessions)} sessions ran): retire it?"
+            yield Finding(WARNING, "never-delivered", memory.id, path, 1, message, f"{COMMAND} explain")
+        if row.total.violations:
+            message = (
+                f"broken {row.total.violations} time(s) after it was delivered, where no pre-tool hook refused it: "
+                "set up the hook in every client that has one"
+            )
+            yield Finding(
+                WARNING, "broken-after-delivery", memory.id, path, 1, message, f"{COMMAND} init --agent-hooks"
+            )
+        if row.tokens >= COSTLY_TOKENS and not row.total.recalls:
+            message = (
+                f"cost {row.tokens:,} tokens in {len(row.total.sessions)} sessions and was never recalled or injected "
+                "on demand: give it `paths` or priority low?"
+            )
+            yield Finding(WARNING, "costly-never-recalled", memory.id, path, 1, message, f"{COMMAND} edit {memory.id}")
+
+
 CHECKS: tuple[Check, ...] = (
     check_hooks,
     check_command,
@@ -213,6 +256,7 @@ CHECKS: tuple[Check, ...] = (
     check_proposals,
     check_near_duplicates,
     check_budgets,
+    check_receipts,
 )
 
 

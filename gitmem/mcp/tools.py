@@ -80,6 +80,9 @@ def recall(project: Project, query: str, k: int, path: str | None, today: date) 
 
     extra, missing = packs.recallable(project, load_config(project), today)
     recalled = run_recall(project, query, max(1, min(k, 50)), today, path or None, extra)
+    from gitmem.session import receipts
+
+    receipts.record(project, "recall", "mcp", f"mcp-{os.getpid()}", [hit.memory.id for hit in recalled.hits])
     text = as_text(query, recalled.hits)
     invalid = len({problem.path for problem in recalled.problems})
     if invalid:

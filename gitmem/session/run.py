@@ -17,7 +17,7 @@ from gitmem import gateway
 from gitmem.clientsettings import named_files
 from gitmem.errors import GitmemError
 from gitmem.project import Project, find_project
-from gitmem.session import clients, inject, state
+from gitmem.session import clients, inject, receipts, state
 from gitmem.session.clients import PRE_TOOL, PROMPT, START, STOP, Client
 from gitmem.tools import BY_NAME
 
@@ -102,7 +102,7 @@ def run(event: str, client_name: str | None, raw: bytes, today: date | None = No
     if event == PROMPT:
         return _prompt(project, client, payload, session, day)
     if event == START:
-        return _start(project, client, session, day)
+        return _start(project, client, session, day, session_id(payload))
     if event == STOP:
         return _stop(project, client, payload, session)
     return Answer("")
@@ -180,6 +180,7 @@ def _prompt(
         return Answer("")
     session.injected.extend(chosen.keys)
     session.save()
+    receipts.record(project, "prompt", client.name, session_id(payload), chosen.keys)
     return Answer(_format(client, PROMPT, chosen.text), tuple(chosen.keys))
 
 
@@ -205,15 +206,17 @@ def attached(project: Project, payload: dict[str, Any]) -> list[str]:
 MAX_ATTACHED = 16  # attachments of one prompt looked at
 
 
-def _start(project: Project, client: Client, session: state.SessionState, day: date) -> Answer:
+def _start(project: Project, client: Client, session: state.SessionState, day: date, sid: str) -> Answer:
     from gitmem.session.status import counts, status_text, worktree_digest
 
     if session.new or session.dirty is None:
         session.dirty = worktree_digest(project)
     files = rules_files(project, client)
-    found = counts(project, inject.loaded_ids(files, project), day, _targets_of(project, files))
+    loaded = inject.loaded_ids(files, project)
+    found = counts(project, loaded, day, _targets_of(project, files))
     session.status_given = True
     session.save()
+    receipts.record(project, "start", client.name, sid, sorted(loaded))
     if found is None:
         return Answer("")
     personal = _personal()
@@ -260,6 +263,8 @@ def _pre_tool(client: Client, payload: dict[str, Any], day: date) -> Answer:
     refused = pretool.check(project, call, cwd, day)
     if refused is None:
         return Answer("")
+    ids = [refused.memory] if refused.memory else []
+    receipts.record(project, "block", client.name, session_id(payload), ids, refused.rule)
     return Answer(pretool.answer(client, refused.reason), (refused.memory or refused.rule,))
 
 
