@@ -91,7 +91,12 @@ def delivery(project: Project, report: ImportReport, memories: Iterable[Memory],
             files.setdefault(_real(project, path), set()).update(file_plan.ids)
         for memory_id in plan.omitted:
             omitted.setdefault(memory_id, plan.target.name)
-    targets = {plan.target.name: set(plan.compiled) for plan in plans}
+    # what each target's client receives: its own files, and the files of the targets it reads (Cursor reads the
+    # AGENTS.md hub: a .cursor/rules line whose memory compile writes into AGENTS.md still reaches Cursor)
+    targets = {
+        plan.target.name: set(plan.compiled).union(*plan.delivered.values()) if plan.delivered else set(plan.compiled)
+        for plan in plans
+    }
     return Delivery(files, targets, omitted, config.targets)
 
 

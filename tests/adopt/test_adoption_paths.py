@@ -130,3 +130,21 @@ def test_init_finds_a_nested_rules_file_in_a_monorepo(repo: Path, run: Run) -> N
     assert "packages/foo/AGENTS.md" in result.out
     config = (repo / ".memory" / "config.yaml").read_text(encoding="utf-8")
     assert "targets: [agents, cursor]\n" in config
+
+
+def test_move_takes_a_tool_folder_rule_whose_client_reads_it_from_the_hub(repo: Path, run: Run) -> None:
+    """Cursor reads AGENTS.md: a .cursor/rules line whose memory compile writes into AGENTS.md reaches Cursor, so it
+    moves (it was kept before, "compile would write them into no file of this tool"); the file itself stays."""
+    (repo / "AGENTS.md").write_text("- Use pnpm, never npm.\n", encoding="utf-8")
+    rule = repo / ".cursor" / "rules" / "react.mdc"
+    rule.parent.mkdir(parents=True)
+    rule.write_text("---\nalwaysApply: true\n---\n- Components are functions.\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "rules")
+    assert run("init", "--no-hooks").code == 0
+    moved = json.loads(run("import", "--accept", "--move", "--json").out)
+    assert moved["kept"] == []
+    assert rule.read_text(encoding="utf-8") == "---\nalwaysApply: true\n---\n"  # never deleted
+    assert run("compile").code == 0
+    explained = json.loads(run("explain", "--client", "cursor", "--json").out)["clients"][0]
+    assert len(explained["full"]) == 2
