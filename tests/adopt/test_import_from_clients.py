@@ -323,10 +323,13 @@ def test_from_takes_no_path_nor_accept(project: Path, run: Run) -> None:
 
 @pytest.mark.slow
 def test_the_session_start_status_says_when_a_store_has_entries_not_proposed(project: Path, run: Run) -> None:
+    sessions = iter(range(100))
+
     def status() -> str:
+        # a new session each time: a session's start is answered once (one injection when two clients' hooks run)
         done = subprocess.run(
             [*gitmem_command(), "hook", "session-start", "--client", "claude"],
-            input=json.dumps({"session_id": "s", "cwd": str(project)}),
+            input=json.dumps({"session_id": f"s{next(sessions)}", "cwd": str(project)}),
             capture_output=True,
             text=True,
             check=False,
