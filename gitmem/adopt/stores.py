@@ -167,6 +167,7 @@ def read_place(place: Place, root: Path) -> StoreRead:
 # -- whose a memory is: the sessions that share the store's project key -------------------------------------------
 
 MAX_KEYS = 10_000  # project folders looked through for a session's transcript kept under another key
+MAX_LOGS = 100_000  # transcript names listed from them
 
 
 class Owners:
@@ -185,6 +186,7 @@ class Owners:
         self.repository = canonical_root(root)
         self.sessions: dict[str, str | None] = {}  # session id -> the folder it ran in (None: not recorded)
         self.others: list[str] = []  # folders other than this repository's, in the order found
+        self._siblings: dict[str, Path] | None = None
         logs = place.logs
         if not self._readable(logs) or logs is None or not logs.is_dir():
             return
@@ -208,24 +210,32 @@ class Owners:
 
     def session(self, session: str) -> str | None:
         """The folder ``session`` ran in: its transcript beside the store, or (Claude Code keys a linked worktree's
-        transcripts on the worktree, its memory on the main one) under a sibling key, at most ``MAX_KEYS`` looked
-        at."""
-        if session in self.sessions:
-            return self.sessions[session]
-        folder = None
+        transcripts on the worktree, its memory on the main one) under a sibling key."""
+        if session not in self.sessions:
+            path = self._elsewhere().get(f"{session}.jsonl")
+            self.sessions[session] = self._folder(path) if path is not None else None
+        return self.sessions[session]
+
+    def _elsewhere(self) -> dict[str, Path]:
+        """The transcripts under the sibling keys, by name (listed once, at most ``MAX_KEYS`` folders and
+        ``MAX_LOGS`` names)."""
+        if self._siblings is not None:
+            return self._siblings
+        self._siblings = {}
         logs = self.place.logs
-        name = f"{session}.jsonl"
-        if logs is not None and session.replace("-", "").isalnum() and self._readable(logs.parent):
-            with contextlib.suppress(OSError):
-                for number, item in enumerate(os.scandir(logs.parent)):
-                    if number >= MAX_KEYS:
-                        break
-                    candidate = Path(item.path) / name
-                    if item.is_dir(follow_symlinks=False) and candidate.is_file():
-                        folder = self._folder(candidate)
-                        break
-        self.sessions[session] = folder
-        return folder
+        if logs is None or not self._readable(logs.parent):
+            return self._siblings
+        with contextlib.suppress(OSError):
+            for number, key in enumerate(os.scandir(logs.parent)):
+                if number >= MAX_KEYS or len(self._siblings) >= MAX_LOGS:
+                    break
+                if key.path == str(logs) or not key.is_dir(follow_symlinks=False):
+                    continue
+                with contextlib.suppress(OSError):
+                    for item in os.scandir(key.path):
+                        if item.name.endswith(".jsonl"):
+                            self._siblings.setdefault(item.name, Path(item.path))
+        return self._siblings
 
     def relative(self, folder: str) -> str | None:
         """``folder`` relative to the repository (``.`` its root), or None when it is another folder. A linked
