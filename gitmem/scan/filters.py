@@ -370,10 +370,17 @@ def _stand_in(value: str, lowered: str) -> bool:
     return _TEST_RE.search(lowered) is not None  # test-mode and publishable keys (sk_test_…, pk_live_…), fixtures
 
 
+# A dotted quad (an address, a network: 192.168.0.0/24): no generated secret holds one
+_IPV4_RE = lazy(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
+
+
 def _code_or_reference(value: str) -> bool:
-    """Code, a path, a hash, a UUID, a version, a URL or a reference to a secret kept elsewhere (``vault:``)."""
+    """Code, a path, a hash, a UUID, a version, a URL, addresses, a dunder name (``__name__``) or a reference to a
+    secret kept elsewhere (``vault:``)."""
     if value.startswith((":", ".", "?", "!")):
         return True  # the rest of a path or chain whose name was taken for the name: Token::ZeroOrMore, a?.b
+    if (value.startswith("__") and value.endswith("__")) or _IPV4_RE.search(value):
+        return True  # __snapshotRegression_019ffd14__ (a name), 10.0.0.0/8,127.0.0.1 (addresses)
     if _CODE_RE.search(value) or _PATH_RE.search(value) or _HASH_PREFIX_RE.search(value):
         return True
     return bool(_VERSION_RE.match(value)) or "://" in value or value.startswith(("file:", "arn:", "ref+", "vault:"))

@@ -1710,6 +1710,8 @@ RULES: tuple[Rule, ...] = (
             'const heartbeatKey = "'
             + ":".join(("billing-service", "v4", "legacy-usage-export", "heartbeat", "v1"))
             + '";',
+            "const pollutionKey = '__assistantStreamSnapshotPollution_" + _r(_HEX, 8) + "__';",
+            '("a_new_key", "192.168.0.0/24,127.0.0.1,localhost.localdomain"),',
         ),
     ),
     Rule(
