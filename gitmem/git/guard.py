@@ -116,7 +116,8 @@ def allows_anything(project: Project, entry: str, head: str | None) -> bool:
     honoured), so an entry the hook would use is never flagged. An old (v1, v2) entry names no file: it counts as
     allowing something (``gitmem scan`` asks to renew those)."""
     from gitmem.scan.engine import entry_place, scan_text
-    from gitmem.scan.kinds import file_kind
+    from gitmem.scan.kinds import PROSE, file_kind
+    from gitmem.scan.transcripts import recognise
 
     place = entry_place(entry)
     if place is None:
@@ -126,7 +127,8 @@ def allows_anything(project: Project, entry: str, head: str | None) -> bool:
     if raw is None:
         return False
     text = raw.decode("utf-8", "replace")
-    found = scan_text(text, path, decode=3, hidden=True, pragmas=False, kind=file_kind(path))
+    log = path.startswith(".memory/journal/") or recognise(path, text[:4096])  # as the hook reads it (scanhook.job)
+    found = scan_text(text, path, decode=3, hidden=True, pragmas=False, kind=PROSE if log else file_kind(path))
     return any(finding._replace(where=path).fingerprint() == entry for finding in found)
 
 
