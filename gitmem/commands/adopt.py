@@ -60,6 +60,14 @@ if TYPE_CHECKING:
     help="With --from: also import the client's personal memories (your preferences, Claude Code's user type, "
     "the global saved memories) into your personal store, never into the repository.",
 )
+@click.option(
+    "--okf",
+    "okf",
+    metavar="DIR",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Import an Open Knowledge Format v0.2 bundle (Kage, okf-agent-memory, gitmem export --okf): one proposal "
+    "per concept, scanned like any import (docs/okf.md).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
 def import_command(
     paths: tuple[Path, ...],
@@ -72,6 +80,7 @@ def import_command(
     counter_examples: bool,
     clients: tuple[str, ...],
     user: bool,
+    okf: Path | None,
     as_json: bool,
 ) -> int:
     """Turn the rules files the project already has into proposed memories. The files are not changed, unless
@@ -109,8 +118,15 @@ def import_command(
       gitmem import --accept --move      # the rules move into .memory/; compile writes them back, once
       gitmem import --from claude --dry-run
       gitmem import --from all --user    # personal entries into your personal memories
+      gitmem import --okf docs/knowledge   # an Open Knowledge Format bundle, as proposals
       gitmem list --status proposed
     """
+    if okf is not None:
+        if paths or clients or accept or move or user:
+            raise UsageError("--okf DIR reads one bundle: it takes no PATH, --from, --accept, --move or --user")
+        from gitmem.commands.okf import import_okf
+
+        return import_okf(okf, dry_run, as_json)
     if clients:
         if paths or accept or move:
             raise UsageError(
