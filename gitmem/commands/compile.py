@@ -206,6 +206,12 @@ def _print_written(project: Project, result: Compiled, user: bool, show: Show) -
                 err=True,
             )
             return 1
+    misses = [miss for miss in result.misses if miss.fault.name != "UNTRACKED"]  # committing is the next step
+    if misses and not report.over:  # a held target's own message says why its clients miss memories
+        for miss in misses:
+            echo(f"error: {miss.line()}", err=True)
+        echo(f"{len(misses)} difference(s) between what the clients read and what compile meant them to get", err=True)
+        return 1
     echo(_summary(result, user, show))
     if report.over:
         for problem in report.over:
@@ -239,6 +245,8 @@ def _summary(result: Compiled, user: bool, show: Show) -> str:
         count += f" ({len(shared)} from {', '.join(pack.name for pack in packs if pack.name in origins)})"
     if result.written:
         return f"compiled {count} {where}: {len(result.written)} file(s) changed"
+    if report.over:  # a held target is not up to date (nothing of it was written)
+        return f"not up to date: {count} {where}, a target held over a hard size limit (below)"
     return f"up to date: {count} compiled {where}"
 
 
@@ -386,6 +394,10 @@ def stats(user: bool, as_json: bool) -> int:
     from gitmem.compile.budget import rank_reason
 
     by_id = {memory.id: memory for memory in [*live, *(m for pack in packs for m in pack.live(day))]}
+    from gitmem.compile.budget import tokens
+    from gitmem.compile.reading import Disk, files_of
+
+    disk = None if user else Disk(project)
     targets = []
     for plan in report.plans:
         item = _target_json(plan, show)
@@ -393,6 +405,12 @@ def stats(user: bool, as_json: bool) -> int:
         if user:
             item["file"] = show(plan.target.root_file)
         item["files"] = [{"path": show(path), "tokens": _tokens(fp.text())} for path, fp in plan.files.items()]
+        if disk is not None:  # as the clients read them on the disk, each file once (what `gitmem explain` says)
+            read = files_of(disk, plan.files, plan.target.name)
+            item["files"] = [{"path": f.path, "tokens": f.tokens} for f in read]
+            read_chars = sum(f.chars for f in read)  # what `gitmem explain` counts, the index included
+            item["read_tokens"] = tokens(read_chars)
+            item["tokens"] = tokens(max(0, read_chars - plan.index_chars))  # against the budget, as planned
         item["limits"] = [
             {
                 "path": show(use.path),

@@ -17,12 +17,13 @@ if TYPE_CHECKING:
 def explain(path: str, client: str | None, as_json: bool) -> int:
     """Show what each configured AI client receives when it works on PATH (default: the repository root).
 
-    For each client whose target is configured: the files of gitmem's it loads in a session started in PATH's
-    folder (for a file, also the glob-scoped files it loads when it touches it), the memories that arrive in full
-    and their tokens, those the budget left out that it sees as one line of the index (the title and where to read
-    the memory), and those for it that reach it only on demand: through the prompt hook where
-    `gitmem init --agent-hooks` set one up for that client, else through `gitmem recall`. It reads what
-    `gitmem compile` would write now, so run it after compile to see what the clients read.
+    For each client whose target is configured (or the one --client names, configured or not): the files it loads
+    in a session started in PATH's folder, read from the disk as the client walks it (links followed, imports,
+    hand-written text with its tokens, whether git tracks each file, hard limits passed; for a file, also the
+    glob-scoped files it loads when it touches it), the memories that arrive in full and gitmem's tokens, those the
+    budget left out that it sees as one line of the index (the title and where to read the memory), and those for
+    it that reach it only on demand: through the prompt hook where `gitmem init --agent-hooks` set one up for that
+    client, else through `gitmem recall`. Files out of date are noted: run `gitmem compile` first.
 
     \b
     Examples:
@@ -45,9 +46,14 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
     relative = _relative(project.root, path)
     hooked = {name for name, hooks in BY_NAME.items() if hooks.event_name(PROMPT) and _hooked(project.root, name)}
     memories = [*result.live, *(m for pack in result.report.packs for m in pack.live(today()))]
-    views = explain_path(result.report, memories, relative, client, hooked)
+    from gitmem.compile.reading import Disk
+
+    views = explain_path(result.report, memories, relative, client, hooked, Disk(project))
     if client is not None and not views:
         raise UsageError(f"no configured target is read by a client called {client!r}: see `gitmem explain`")
+    if result.report.stale and not as_json:
+        echo(f"note: {len(result.report.stale)} rules file(s) out of date: this is what the clients read now; "
+             "run `gitmem compile`", err=True)  # fmt: skip
     tokens = memory_tokens(memories)
     lines = index_tokens(memories)
     enforced = [memory.id for memory in result.live if memory.enforce is not None]
@@ -131,6 +137,7 @@ def _json(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> di
                 "via": item.via or None,
                 "memories": list(item.ids),
                 "tokens": _tokens(item.chars),
+                **_disk(item),
             }
             for item in view.files
         ]
@@ -153,6 +160,22 @@ def _json(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> di
     }
 
 
+def _disk(item: Any) -> dict[str, Any]:
+    """What the disk says of a file a client reads (``compile.reading.FileRead``)."""
+    from gitmem.compile.reading import FileRead
+
+    if not isinstance(item, FileRead):
+        return {}
+    return {
+        "real": item.real,
+        "how": item.how.value,
+        "tracked": item.tracked.value,
+        "index": list(item.listed),
+        "hand_written_tokens": item.hand_tokens,
+        "over": [limit.reason for limit in item.over],
+    }
+
+
 def _tokens(chars: int) -> int:
     from gitmem.compile.budget import tokens
 
@@ -164,13 +187,28 @@ def _print(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> N
     for item in [*view.files, *view.touched]:
         when = " (when it touches the file)" if item in view.touched else ""
         via = f" (imported by {item.via})" if item.via else ""
-        echo(f"  {item.path}{via}{when}: {len(item.ids)} memories, {_tokens(item.chars):,} tokens")
+        echo(f"  {item.path}{via}{when}: {len(item.ids)} memories, {_tokens(item.chars):,} tokens{_more(item)}")
     if view.index:
         cost = sum(lines.get(memory_id, 0) for memory_id in view.index)
         echo(f"  as index lines only ({len(view.index)}, {cost:,} tokens): {_some(view.index)}")
     if view.on_demand:
         how = "the prompt hook (or recall)" if view.hook else "recall only (no prompt hook set up)"
         echo(f"  on demand, through {how}: {_some(view.on_demand)}")
+
+
+def _more(item: Any) -> str:
+    """A file's link, hand-written tokens, git state and limits, as read from the disk."""
+    from gitmem.compile.reading import FileRead, Tracked
+
+    if not isinstance(item, FileRead):
+        return ""
+    parts = [f"-> {item.real}"] if item.linked else []
+    if item.hand_chars:
+        parts.append(f"hand-written {item.hand_tokens:,} tokens")
+    if item.tracked is not Tracked.TRACKED:
+        parts.append(item.tracked.value)
+    parts += [f"over: {limit.reason}" for limit in item.over]
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 def _some(ids: list[str], shown: int = 8) -> str:

@@ -35,6 +35,7 @@ from gitmem.tools import TARGET_BY_NAME as BY_NAME
 from gitmem.tools import TARGETS, WHOLE_PREFIX, Target
 
 if TYPE_CHECKING:
+    from gitmem.compile.verify import Miss
     from gitmem.memory.store import Snapshot, Store
     from gitmem.scopes.packs import Pack
 
@@ -52,6 +53,7 @@ class Compiled:
     invalid: list[Problem] = field(default_factory=list)
     written: list[FileChange] = field(default_factory=list)
     snapshot: Snapshot | None = None  # the store as loaded
+    misses: list[Miss] = field(default_factory=list)  # after writing: what the clients read that differs
 
 
 def compile_store(
@@ -84,7 +86,19 @@ def compile_store(
     )
     writes = write and not (snapshot.problems or report.problems or report.refused)
     written = apply(project, report) if writes else []
-    return Compiled(live, report, list(snapshot.problems), written, snapshot)
+    compiled = Compiled(live, report, list(snapshot.problems), written, snapshot)
+    if writes and only is None:  # what each client now reads on the disk, checked against what was meant
+        compiled.misses = arrivals(project, compiled, today)
+    return compiled
+
+
+def arrivals(project: Project, compiled: Compiled, today: date) -> list[Miss]:
+    """What the clients read on the disk that differs from what compile meant them to get (``compile.verify``):
+    files not yet committed are left to ``gitmem check`` unless ``committed``."""
+    from gitmem.compile.verify import verify
+
+    memories = [*compiled.live, *(m for pack in compiled.report.packs for m in pack.live(today))]
+    return verify(project, compiled.report, memories)
 
 
 def chosen_targets(config: Config, names: Sequence[str] = ()) -> list[Target]:
@@ -143,6 +157,7 @@ def prepare(
         for path, file_plan in target_plan.files.items():
             desired[path] = (target_plan.target, file_plan)
     _not_into_documents(project, desired, linked, report)
+    _nowhere(desired, report)
     for target_plan in report.plans:
         report.problems.extend(checks.glob_problems(target_plan))
 
@@ -174,9 +189,37 @@ def _laid_out(
     user-level files (``personal``) each a full copy."""
     if personal:
         return targets, delivery.standalone(targets)
-    laid = delivery.layouts(targets, _own_text(project, targets), readers)
+    laid = delivery.layouts(targets, _own_text(project, targets), readers, _linked_roots(project, targets))
     by_name = {layout.name: layout.target for layout in laid}
     return [by_name[target.name] for target in targets], laid
+
+
+def _linked_roots(project: Project, targets: Sequence[Target]) -> dict[str, tuple[str, str]]:
+    """The targets whose root file is, through a link on the disk, another configured target's (``CLAUDE.md ->
+    AGENTS.md``, or both links to ``.agents/AGENTS.md``): target name -> (the target that writes the file: the hub
+    first, else the first in order; where its client reads what that one lacks, "" for nowhere git tracks).
+    gitmem's block is written once, through the link, and each client counts it once (``compile.reading``)."""
+    from gitmem import gitcommand
+
+    by_real: dict[str, list[Target]] = {}
+    for target in targets:
+        if target.root_whole or target.personal:
+            continue
+        by_real.setdefault(os.path.realpath(project.root / target.root_file), []).append(target)
+    out: dict[str, tuple[str, str]] = {}
+    for group in by_real.values():
+        if len(group) < 2:
+            continue
+        writer = next((t for t in group if t.name == delivery.HUB), group[0])
+        for target in group:
+            if target is writer:
+                continue
+            places = [*delivery.private_files(target)]
+            if target.scoped_dir and target.always_frontmatter is not None:
+                places.append(f"{target.scoped_dir}/{LINKED_ROOT_NAME}{target.scoped_suffix}")
+            ignored = set(gitcommand.ignored(project.root, places)) if (project.root / ".git").exists() else set()
+            out[target.name] = (writer.name, next((place for place in places if place not in ignored), ""))
+    return out
 
 
 def _own_text(project: Project, targets: Sequence[Target]) -> dict[str, str]:
@@ -220,7 +263,9 @@ def _file_changes(
     """Decide every file's change (into ``report``); returns each file's text after compile (for the limits)."""
     finals: dict[str, str] = {}
     seen_io: dict[Path, str] = {}
-    for path in sorted(set(desired) | set(candidates)):
+    # the files compile writes first: a file left to clean up that is one of them through a link (the root
+    # AGENTS.md -> .agents/AGENTS.md, whose target is a nested AGENTS.md by its name) is that file, not another
+    for path in [*sorted(desired), *sorted(set(candidates) - set(desired))]:
         if path in desired:
             target, file_plan = desired[path]
             change = _desired_change(project, path, target, file_plan, force, report)
@@ -230,6 +275,8 @@ def _file_changes(
             continue
         if change.io_path is not None:
             other = seen_io.get(change.io_path)
+            if other is not None and path not in desired:
+                continue  # the file compile writes under another name
             if other is not None:
                 if any(done.path == other and done.changed for done in report.changes):  # said when it is written
                     report.warnings.append(
@@ -334,6 +381,23 @@ def _not_into_documents(
             f"gets no memories from {path}: make {path} a file of its own (it may import the document: "
             f"`@{document}`)"
         )
+
+
+def _nowhere(desired: dict[str, tuple[Target, FilePlan]], report: Report) -> None:
+    """A linked root file's target with no file of its own that git tracks (``delivery._linked``): what only its
+    client should get is said, never written into a file git ignores."""
+    nothing = desired.pop("", None)
+    if nothing is None:
+        return
+    target, file_plan = nothing
+    ids = ", ".join(file_plan.ids[:3]) + (", …" if len(file_plan.ids) > 3 else "")
+    report.warnings.append(
+        f"{target.tool} reads {len(file_plan.ids)} memories for it alone in no file git tracks ({ids}): its root "
+        f"file is another client's through a link, and its own folder is ignored by git: make them for every "
+        f"client (`gitmem edit ID`, remove `targets`) or stop ignoring its folder"
+    )
+    for plan in report.plans:
+        plan.files.pop("", None)
 
 
 def _hand_written(project: Project, target: Target) -> int:

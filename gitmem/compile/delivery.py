@@ -72,16 +72,25 @@ def with_settings(also: Mapping[str, Sequence[str]]) -> tuple[Reader, ...]:
 
 
 def layouts(
-    targets: Sequence[Target], hand_written: Mapping[str, str] | None = None, readers: Sequence[Reader] = READERS
+    targets: Sequence[Target],
+    hand_written: Mapping[str, str] | None = None,
+    readers: Sequence[Reader] = READERS,
+    linked: Mapping[str, tuple[str, str]] | None = None,
 ) -> list[Layout]:
     """How each of ``targets`` (the configured ones compiled) is laid out, in the order their plans must be made (a
     target after those whose files its client reads). ``hand_written``: target name -> the hand-written text of its
     root file (outside gitmem's block), for the targets whose root file has some. ``readers``: the clients as this
-    project's settings make them read (``with_settings``)."""
+    project's settings make them read (``with_settings``). ``linked``: target name -> (the target whose root file its
+    root file is, through a link on the disk: ``CLAUDE.md -> AGENTS.md``; the file where its client reads what that
+    one lacks, "" for none that git tracks)."""
     hand_written = hand_written or {}
+    linked = linked or {}
     names = {target.name for target in targets}
     laid: dict[str, tuple[Target, str]] = {}
     for target in targets:
+        if target.name in linked and linked[target.name][0] in names:
+            laid[target.name] = _linked(target, linked[target.name][1], _read_by_others(target.name, names, readers))
+            continue
         laid[target.name] = _bridge(target, names, hand_written.get(target.name, ""), readers)
     out = []
     for target in targets:
@@ -90,10 +99,12 @@ def layouts(
             name
             for reader in readers_of(target.name, readers)
             for name in reader.reads
-            if name in names and name != target.name and laid[name][1] != "private"
+            if name in names and name != target.name and laid[name][1] not in ("private", "linked")
         ]
         if bridge in ("import", "own-import"):
             reads.append(HUB)
+        if bridge == "linked":
+            reads.append(linked[target.name][0])
         out.append(Layout(variant, bridge, tuple(dict.fromkeys(reads))))
     return _ordered(out)
 
@@ -123,6 +134,23 @@ def _bridge(
     ):
         return target._replace(imports=HUB_FILE), "import"
     return target, ""
+
+
+def _linked(target: Target, instead: str, shared: bool) -> tuple[Target, str]:
+    """``target`` whose root file is another target's through a link: its client reads that file, and what it lacks
+    goes to ``instead``, its private file or a whole file of its rules folder that it loads always, where the other
+    clients do not look; "" (no such file git tracks) leaves it out, and compile and ``gitmem check`` name the
+    memories that then miss the client. Its nested files stay (Claude Code reads no web/AGENTS.md beside a root
+    CLAUDE.md: measured), unless another client in use reads them too (``shared``): then the root file holds them,
+    under headings naming their globs."""
+    if instead.startswith(f"{target.scoped_dir}/"):
+        front = target.always_frontmatter or ()
+        variant = target._replace(root_file=instead, root_whole=True, root_frontmatter=front)
+    else:
+        variant = target._replace(root_file=instead)
+    if shared:
+        variant = variant._replace(dir_file=None, scoped_dir=None)
+    return variant, "linked"
 
 
 def _read_by_others(name: str, configured: Collection[str], readers: Sequence[Reader]) -> bool:
@@ -177,11 +205,15 @@ def standalone(targets: Sequence[Target]) -> list[Layout]:
     return [Layout(target) for target in targets]
 
 
-def excluded(layout: Layout, candidates: Mapping[str, Collection[str]]) -> set[str]:
-    """The memories ``layout``'s client gets from the other targets' files it reads."""
+def excluded(
+    layout: Layout, candidates: Mapping[str, Collection[str]], at_root: Mapping[str, Collection[str]] | None = None
+) -> set[str]:
+    """The memories ``layout``'s client gets from the other targets' files it reads (of the target its root file is
+    linked to, only its root file's: ``at_root``)."""
     out: set[str] = set()
     for name in layout.reads:
-        out.update(candidates.get(name, ()))
+        linked = layout.bridge == "linked" and name == layout.reads[-1] and at_root is not None
+        out.update((at_root or {}).get(name, ()) if linked else candidates.get(name, ()))
     return out
 
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from gitmem.compile import budget, delivery, leftout, render
+from gitmem.compile import budget, delivery, leftout, reading, render
 from gitmem.compile.changes import Report
 from gitmem.compile.delivery import Loaded
 from gitmem.compile.plan import TargetPlan
 from gitmem.compile.readers import Reader
+from gitmem.compile.reading import Disk, FileRead
 from gitmem.memory.model import Memory
 
 
@@ -28,7 +29,7 @@ class ClientView:
     client: str
     key: str
     target: str
-    files: list[Loaded]
+    files: Sequence[Loaded | FileRead]  # what it loads at the start (``FileRead``: read from the disk)
     touched: list[Loaded]  # glob-scoped files it loads when it touches the path (a file)
     full: list[str]  # memory ids arriving in full, in the order of the files
     index: list[str] = field(default_factory=list)  # ids arriving as index lines only (``compile.leftout``)
@@ -46,17 +47,20 @@ def explain(
     path: str = "",
     client: str | None = None,
     hooked: Collection[str] = (),
+    disk: Disk | None = None,
 ) -> list[ClientView]:
-    """Every client in use (or only ``client``, by its key), as it receives the compiled ``report`` working on
-    ``path`` (relative to the repository root, "" for the root; a folder, or a file whose folder it starts in).
-    ``hooked``: the keys of the clients with a prompt hook."""
+    """Every client in use (or only ``client``, by its key, whether or not its own target is configured), as it
+    reads the files on ``disk`` (``compile.reading``) working on ``path`` (relative to the repository root, "" for
+    the root; a folder, or a file whose folder it starts in). ``hooked``: the keys of the clients with a prompt
+    hook. Without ``disk``: the files as ``report`` would write them (gitmem's files only)."""
     plans: dict[str, TargetPlan] = {plan.target.name: plan for plan in report.plans}
     folder, file = _folder(path, plans)
     views = []
-    for reader in delivery.in_use(plans, report.readers):
+    chosen = delivery.in_use(plans, report.readers) if client is None else report.readers
+    for reader in chosen:
         if client is not None and reader.name != client:
             continue
-        views.append(_view(reader, plans, memories, folder, file, hooked))
+        views.append(_view(reader, plans, memories, folder, file, hooked, disk))
     return views
 
 
@@ -78,8 +82,11 @@ def _view(
     folder: str,
     file: str,
     hooked: Collection[str],
+    disk: Disk | None = None,
 ) -> ClientView:
-    files = delivery.loads(reader, plans, folder)
+    files: Sequence[Loaded | FileRead] = (
+        delivery.loads(reader, plans, folder) if disk is None else reading.read(disk, reader, folder).files
+    )
     touched = delivery.globbed(reader, plans, file)
     full = list(dict.fromkeys(i for item in [*files, *touched] for i in item.ids))
     index = list(dict.fromkeys(i for item in files for i in item.listed if i not in full))

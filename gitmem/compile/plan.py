@@ -217,12 +217,14 @@ def plan_targets(
     plans: dict[str, TargetPlan] = {}
     made: list[TargetPlan] = []
     candidates: dict[str, set[str]] = {}
+    at_root: dict[str, set[str]] = {}  # of those, the ones in the target's root file
     for layout in layouts if layouts is not None else delivery.standalone(targets):
         target = layout.target
         ours = [memory for memory in ordered if memory.is_for(target.name) and not memory.on_demand]
-        elsewhere = delivery.excluded(layout, candidates)
+        elsewhere = delivery.excluded(layout, candidates, at_root)
         mine = [memory for memory in ours if memory.id not in elsewhere]
         candidates[target.name] = {memory.id for memory in mine}
+        at_root[target.name] = {m.id for m in mine if any(p.file.root for p in place(target, m.paths))}
         bridges: list[FileSpec] = []
         if target.imports and delivery.HUB in plans:
             bridges = [_bridge_of(target, spec) for spec in plans[delivery.HUB].files.values() if not spec.spec.globs]

@@ -100,16 +100,21 @@ def _scan(project: Project) -> Step:
 
 
 def _compile(project: Project, store: Store, today: date) -> Step:
-    from gitmem.compile.compiler import compile_store
+    from gitmem.compile.compiler import arrivals, compile_store
 
-    report = compile_store(project, store, load_config(project), today=today, partial=True).report
+    compiled = compile_store(project, store, load_config(project), today=today, partial=True)
+    report = compiled.report
     if report.problems:
         return Step("compile", False, f"{len(report.problems)} problem(s)", [str(p) for p in report.problems])
     if report.stale:
         details = [f"{change.path}: {change.reason}" for change in report.stale]
         return Step("compile", False, f"{len(report.stale)} rules file(s) out of date: run `gitmem compile`", details)
+    misses = arrivals(project, compiled, today)  # what each client reads on the disk (``compile.verify``)
+    if misses:
+        details = [miss.line() for miss in misses]
+        return Step("compile", False, f"{len(misses)} difference(s) in what the clients read", details)
     files = sum(len(plan.files) for plan in report.plans)
-    return Step("compile", True, f"{files} rules file(s) up to date")
+    return Step("compile", True, f"{files} rules file(s) up to date, each client reads each memory once")
 
 
 def _doctor(project: Project, store: Store, today: date) -> Step:

@@ -1,0 +1,411 @@
+"""What one AI client reads of the repository, walked on the disk as the client walks it: the one reader model that
+compile's verification, ``gitmem explain``, ``gitmem stats`` and ``gitmem check`` share.
+
+A client is a ``readers.Reader`` (from its record in ``gitmem/tools.py``, with the project's settings applied:
+``delivery.with_settings``). ``read`` starts it in a folder and returns a ``Reading``: every file it loads there, in
+the order it loads them, each a ``FileRead`` saying how it was reached (``How``), where it really is (links followed
+to their targets inside the repository; a file reached twice, e.g. ``CLAUDE.md -> AGENTS.md`` read as both, counts
+once), whether git tracks it (``Tracked``: what a fresh clone, a cloud agent and code review see), what gitmem wrote
+in it (the memories in full, those named as index lines) and what the team wrote (hand-written characters), and the
+hard size limits it is past. Nothing here decides where a memory goes (``delivery``); this says what arrives.
+
+Cheap to import (the session hooks may ask it): NamedTuples and enums, no subprocess until git is asked.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from enum import Enum
+from typing import TYPE_CHECKING, NamedTuple
+
+from gitmem import gateway
+from gitmem.compile import block, budget
+from gitmem.compile.readers import Reader
+from gitmem.errors import GitmemError
+from gitmem.tools import TARGET_BY_NAME, Limit, Target
+
+if TYPE_CHECKING:
+    from gitmem.project import Project
+
+__all__ = ["Disk", "FileRead", "How", "Reading", "Tracked", "chain", "files_of", "read"]
+
+
+class Tracked(Enum):
+    """What git knows of a file a client reads (a link: the worse of the link and the file it leads to)."""
+
+    TRACKED = "tracked"  # in git's index: a fresh clone, a cloud agent and code review read it too
+    NEW = "untracked"  # neither tracked nor ignored: read here until it is committed (`git add`)
+    IGNORED = "ignored"  # git ignores it: never committed, read on this machine only
+    OUTSIDE = "outside"  # a link out of the repository: gitmem neither follows nor reads it
+
+
+class How(Enum):
+    """How the client reached a file."""
+
+    ROOT = "root"  # a target's root file, at the start
+    NESTED = "nested"  # a target's per-folder file, in a folder on the way to the start folder
+    PRIVATE = "private"  # the client's own file no other client reads (Claude Code's .claude/CLAUDE.md)
+    FALLBACK = "fallback"  # read because the file the client prefers is missing there (AGENTS.md without CLAUDE.md)
+    SETTING = "setting"  # named by the project's settings (Gemini CLI's context.fileName), at the root only
+    IMPORT = "import"  # through a whole-line ``@FILE`` of a file it read
+    RULES = "rules"  # a file of its own target's rules folder whose frontmatter loads it always
+
+
+class FileRead(NamedTuple):
+    """One file a client loads, as it is on the disk."""
+
+    path: str  # as the client names it, relative to the repository root
+    real: str  # where it really is (``path`` unless a link leads elsewhere in the repository)
+    target: str  # the gitmem target whose file name it is (for an import: the imported file's)
+    how: How
+    tracked: Tracked
+    chars: int  # of gitmem's block (or whole file)
+    hand_chars: int  # the rest: what the team wrote, which the client reads too
+    ids: tuple[str, ...] = ()  # memories in full
+    listed: tuple[str, ...] = ()  # memories named by a line of the index of left-out ones
+    via: str = ""  # the file whose ``@`` line imported it
+    over: tuple[Limit, ...] = ()  # hard size limits it is past (for ``chain_bytes``: with the files above it)
+    size: int = 0  # its bytes
+
+    @property
+    def tokens(self) -> int:
+        return budget.tokens(self.chars)
+
+    @property
+    def hand_tokens(self) -> int:
+        return budget.tokens(self.hand_chars)
+
+    @property
+    def linked(self) -> bool:
+        return self.real != self.path
+
+
+class Reading(NamedTuple):
+    """Everything one client loads in a session started in ``folder``."""
+
+    client: Reader
+    folder: str
+    files: tuple[FileRead, ...]
+
+    def arrivals(self) -> dict[str, int]:
+        """How many times each memory reaches the client (in full, or as an index line)."""
+        counts: dict[str, int] = {}
+        for item in self.files:
+            for memory_id in (*item.ids, *item.listed):
+                counts[memory_id] = counts.get(memory_id, 0) + 1
+        return counts
+
+    @property
+    def tokens(self) -> int:
+        """gitmem's tokens in what it loads (each file's count summed, as ``FileRead.tokens``)."""
+        return sum(item.tokens for item in self.files)
+
+    @property
+    def hand_tokens(self) -> int:
+        return sum(item.hand_tokens for item in self.files)
+
+
+class _Text(NamedTuple):
+    real: str
+    tracked: Tracked
+    text: str | None  # None: missing, unreadable or outside
+    size: int
+
+
+class Disk:
+    """The repository's files as clients read them, each read once, and git's view of them (asked once)."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self._texts: dict[str, _Text] = {}
+        self._index: set[str] | None = None
+        self._ignored: dict[str, bool] = {}
+
+    def exists(self, path: str) -> bool:
+        return (self.project.root / path).is_file()
+
+    def get(self, path: str) -> _Text:
+        known = self._texts.get(path)
+        if known is None:
+            known = self._texts[path] = self._load(path)
+        return known
+
+    def _load(self, path: str) -> _Text:
+        root = self.project.root
+        full = root / path
+        if gateway.problem(self.project, full, path) is not None:
+            return _Text(path, Tracked.OUTSIDE, None, 0)
+        real_path = os.path.realpath(full)
+        try:
+            real = os.path.relpath(real_path, os.path.realpath(root)).replace(os.sep, "/")
+        except ValueError:
+            return _Text(path, Tracked.OUTSIDE, None, 0)
+        if not os.path.isfile(real_path):
+            return _Text(real, Tracked.NEW, None, 0)
+        try:
+            raw = gateway.read_bytes(self.project, full, limit=gateway.RULES_LIMIT, display=path)
+        except (OSError, GitmemError):
+            return _Text(real, self.tracked(path, real), None, 0)
+        return _Text(real, self.tracked(path, real), raw.decode("utf-8", "replace"), len(raw))
+
+    def tracked(self, *paths: str) -> Tracked:
+        """The worst state of ``paths`` (a link and the file it leads to)."""
+        worst = Tracked.TRACKED
+        for path in dict.fromkeys(paths):
+            if path in self._git_index():
+                continue
+            if self._is_ignored(path):
+                return Tracked.IGNORED
+            worst = Tracked.NEW
+        return worst
+
+    def _git_index(self) -> set[str]:
+        if self._index is None:
+            from gitmem import gitcommand
+
+            try:
+                out = gitcommand.git(self.project.root, "ls-files", "-z", "--cached")
+                self._index = {name for name in out.decode("utf-8", "surrogateescape").split("\0") if name}
+            except (GitmemError, OSError):
+                self._index = set()
+        return self._index
+
+    def _is_ignored(self, path: str) -> bool:
+        known = self._ignored.get(path)
+        if known is None:
+            from gitmem import gitcommand
+
+            known = self._ignored[path] = bool(gitcommand.ignored(self.project.root, [path]))
+        return known
+
+
+def chain(folder: str) -> list[str]:
+    """The folders from the root down to ``folder`` ("" is the root)."""
+    parts = [part for part in folder.split("/") if part]
+    return ["", *("/".join(parts[: depth + 1]) for depth in range(len(parts)))]
+
+
+def _in(folder: str, name: str) -> str:
+    return f"{folder}/{name}" if folder else name
+
+
+def _file_of(target: Target, folder: str) -> str | None:
+    """The file of ``target`` a client reads in ``folder``: its root file at the root, its per-folder file below."""
+    if not folder:
+        return target.root_file
+    return _in(folder, target.dir_file) if target.dir_file else None
+
+
+def read(disk: Disk, reader: Reader, folder: str = "", settings: Sequence[str] | None = None) -> Reading:
+    """What ``reader`` loads in a session started in ``folder`` ("" for the root), read from ``disk``.
+
+    ``settings``: the targets the project's settings make it read at the root (default: ``reader.at_root``)."""
+    folders = chain(folder) if reader.chain else [folder]
+    at_root = tuple(reader.at_root if settings is None else settings)
+    walk = _Walk(disk, reader, folder)
+    own = TARGET_BY_NAME.get(reader.own)
+    if own is not None and own.scoped_dir and own.always_frontmatter is not None:
+        for path in _rules_files(disk, own):
+            walk.add(path, own.name, How.RULES)
+    for where in folders:
+        _in_folder(walk, reader, where, folder, at_root)
+    return Reading(reader, folder, tuple(walk.limited()))
+
+
+def _in_folder(walk: _Walk, reader: Reader, where: str, folder: str, at_root: Sequence[str]) -> None:
+    """The files ``reader`` loads in ``where``, one of the folders on the way to ``folder`` (its start)."""
+    disk = walk.disk
+    for name in reader.reads:
+        if name in reader.at_root:
+            continue  # named by the settings: below
+        target = TARGET_BY_NAME.get(name)
+        named = _file_of(target, where) if target is not None else None
+        if target is not None and named is not None and (not where or not target.root_whole):
+            walk.add(named, name, How.ROOT if not where else How.NESTED)
+    for name, unless in reader.fallbacks:
+        target, other = TARGET_BY_NAME.get(name), TARGET_BY_NAME.get(unless)
+        if target is None or other is None or name in reader.reads:
+            continue
+        fallback = _file_of(target, where)  # only where the preferred root file is missing (measured: Claude
+        if fallback is not None and not _prefers(disk, other, reader):  # Code reads no web/AGENTS.md then)
+            walk.add(fallback, name, How.FALLBACK)
+    if reader.private and (not where or reader.chain):
+        walk.add(_in(where, reader.private), reader.own, How.PRIVATE)
+    if not where and not folder:  # started in a subfolder, no settings of the root's (measured: Gemini CLI)
+        for name in at_root:
+            target = TARGET_BY_NAME.get(name)
+            if target is not None:
+                walk.add(target.root_file, name, How.SETTING)
+
+
+def _prefers(disk: Disk, other: Target, reader: Reader) -> bool:
+    """Whether the file a fallback gives way to is there: ``other``'s root file, or the client's private one."""
+    return disk.exists(other.root_file) or bool(reader.private and disk.exists(reader.private))
+
+
+def _rules_files(disk: Disk, target: Target) -> list[str]:
+    """The files of ``target``'s rules folder (at the root, two levels deep) that its client loads at every start:
+    their frontmatter has the target's always-on lines, or none of its path-scoping key (Claude Code: no ``paths``)."""
+    assert target.scoped_dir is not None and target.always_frontmatter is not None
+    key = target.scoped_frontmatter[0].split(":", 1)[0] + ":" if target.scoped_frontmatter else ""
+    out = []
+    for folder in (target.scoped_dir, *(f"{target.scoped_dir}/{name}" for name in _names(disk, target.scoped_dir))):
+        for name in _names(disk, folder):
+            path = f"{folder}/{name}"
+            if not name.endswith(target.scoped_suffix) or not disk.exists(path):
+                continue
+            head = _frontmatter(disk.get(path).text or "")
+            always = target.always_frontmatter
+            if (always and all(line in head for line in always)) or (not always and key not in head):
+                out.append(path)
+    return out
+
+
+def _names(disk: Disk, folder: str) -> list[str]:
+    try:
+        return sorted(os.listdir(disk.project.root / folder))
+    except OSError:
+        return []
+
+
+def _frontmatter(text: str) -> str:
+    """The frontmatter of a file (without its --- lines), "" when it has none; its keys at the start of lines."""
+    if not text.startswith("---"):
+        return ""
+    end = text.find("\n---", 3)
+    return "\n".join(line.strip() for line in text[3 : end if end > 0 else 0].splitlines())
+
+
+def files_of(disk: Disk, paths: Iterable[str], target: str) -> list[FileRead]:
+    """The files ``paths`` of ``target`` as they are on the disk, each real file once (``gitmem stats``)."""
+    walk = _Walk(disk, None)
+    for path in paths:
+        walk.add(path, target, How.NESTED if "/" in path else How.ROOT)
+    return list(walk.limited())
+
+
+class _Walk:
+    """The files one reading has loaded so far, each real file once."""
+
+    def __init__(self, disk: Disk, reader: Reader | None, folder: str = "") -> None:
+        self.disk = disk
+        self.folder = folder
+        self.reader = reader
+        self.files: list[FileRead] = []
+        self.seen: set[str] = set()
+        self.texts: dict[str, str] = {}
+
+    def add(self, path: str, target: str, how: How, via: str = "", depth: int = 0) -> None:
+        found = self.disk.get(path)
+        if found.tracked is Tracked.OUTSIDE:
+            if path not in self.seen:
+                self.seen.add(path)
+                self.files.append(FileRead(path, path, target, how, Tracked.OUTSIDE, 0, 0, via=via))
+            return
+        if found.text is None or found.real in self.seen:
+            return
+        self.seen.add(found.real)
+        self.texts[path] = found.text
+        tracked = self.disk.tracked(path, found.real) if found.real != path else found.tracked
+        chars, hand, ids, listed = _contents(found.text)
+        item = FileRead(path, found.real, target, how, tracked, chars, hand, ids, listed, via, (), found.size)
+        self.files.append(item)
+        self._follow(item, found.text, depth)
+
+    def _follow(self, item: FileRead, text: str, depth: int) -> None:
+        """Load, right after ``item``, the files its whole-line ``@FILE`` imports name, where the client follows
+        them (those of folders above the start one only where it does: ``Reader.imports_above``), 3 levels deep."""
+        reader = self.reader
+        if reader is None or depth > 3:
+            return
+        if item.how is not How.IMPORT and item.target not in reader.imports:
+            return
+        directory = item.path.rsplit("/", 1)[0] if "/" in item.path else ""
+        if not reader.imports_above and directory != self.folder and item.how is not How.IMPORT:
+            return
+        for name in _imported(text):
+            path = os.path.normpath(_in(directory, name)).replace(os.sep, "/")
+            if path != ".." and not path.startswith("../"):
+                self.add(path, _target_named(path), How.IMPORT, via=item.path, depth=depth + 1)
+
+    def limited(self) -> Iterable[FileRead]:
+        """The files, each with the hard limits it is past (``chain_bytes``: summed over a target's files of the
+        folders on the way, root first)."""
+        chains: dict[str, int] = {}
+        for item in self.files:
+            target = TARGET_BY_NAME.get(item.target)
+            limits = target.limits if target is not None else ()
+            over = []
+            for limit in limits:
+                if not limit.hard:
+                    continue
+                if limit.measure == "chain_bytes":
+                    chains[item.target] = chains.get(item.target, 0) + item.size
+                    used = chains[item.target]
+                elif limit.measure == "lines":
+                    used = self.texts.get(item.path, "").count("\n")
+                else:
+                    used = item.chars + item.hand_chars
+                if used > limit.value:
+                    over.append(limit)
+            yield item._replace(over=tuple(over)) if over else item
+
+
+def _target_named(path: str) -> str:
+    """The target whose root or per-folder file ``path`` is by its name ("" when none)."""
+    name = path.rsplit("/", 1)[-1]
+    for target_name, target in TARGET_BY_NAME.items():
+        if path == target.root_file or name == target.dir_file:
+            return target_name
+    return ""
+
+
+def _imported(text: str) -> list[str]:
+    """The files a text imports with whole lines ``@FILE`` (outside code fences)."""
+    out = []
+    fence = ""
+    for line in text.splitlines():
+        stripped = line.strip(" \t")
+        if stripped.startswith(("```", "~~~")):
+            marker = stripped[:3]
+            fence = "" if fence == marker else (fence or marker)
+            continue
+        if fence or not stripped.startswith("@") or " " in stripped or len(stripped) < 2:
+            continue
+        name = stripped[1:].removeprefix("./")
+        if name and not name.startswith(("/", "~")):
+            out.append(name)
+    return out
+
+
+def _contents(text: str) -> tuple[int, int, tuple[str, ...], tuple[str, ...]]:
+    """gitmem's characters, the hand-written ones, the memories in full and those named as index lines."""
+    try:
+        found = block.scan(text).found
+    except block.BlockError:
+        return 0, len(text), (), ()
+    if found is None:
+        return 0, len(text), (), ()
+    whole = found.kind == "file-hash"
+    own = len(text) if whole else len(found.block)
+    parsed = block.split(found.body)
+    listed = tuple(_index_ids(parsed.footer))
+    return own, len(text) - own, tuple(entry.id for entry in parsed.entries), listed
+
+
+def _index_ids(footer: str) -> Iterable[str]:
+    """The ids of the index lines (``leftout.line``: ``- TITLE: `ID```) of a block's footer."""
+    for line in footer.splitlines():
+        if line.startswith("- ") and line.endswith("`") and ": `" in line:
+            yield line.rsplit(": `", 1)[1][:-1]
+
+
+def readings(disk: Disk, readers: Sequence[Reader], folders: Iterable[str]) -> dict[tuple[str, str], Reading]:
+    """Each reader's reading in each of ``folders``, keyed by (record name, folder)."""
+    wanted = list(dict.fromkeys(folders))
+    return {(reader.name, folder): read(disk, reader, folder) for reader in readers for folder in wanted}
+
+
+def by_name(readers: Sequence[Reader]) -> Mapping[str, Reader]:
+    return {reader.name: reader for reader in readers}

@@ -1,0 +1,174 @@
+"""Whether what each client reads on the disk is what compile meant it to get (``compile.reading``): the check that
+keeps gitmem from being right by its own account and wrong on the disk.
+
+For every client gitmem serves (its own target configured), started at the root and in every folder a memory is
+scoped to (``web/**``: ``web``): every memory for it in scope there arrives exactly once, in full or as an index line
+(a memory the budget left out of every file and every index reaches it on demand only, and is not counted); no
+memory arrives twice; no file it reads is past a hard size limit; and every file it relies on for a memory is tracked
+by git (a file git ignores, or one not yet committed, is missing in a fresh clone, a cloud agent and code review).
+Each difference is one ``Miss``, one line naming the client, the memory or file, and the command that fixes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import Enum
+from typing import TYPE_CHECKING, NamedTuple
+
+from gitmem.compile import delivery, reading
+from gitmem.compile.reading import Disk, FileRead, Tracked
+from gitmem.compile.scoping import directory_of
+
+if TYPE_CHECKING:
+    from gitmem.compile.changes import Report
+    from gitmem.compile.readers import Reader
+    from gitmem.memory.model import Memory
+    from gitmem.project import Project
+
+
+class Fault(Enum):
+    MISSING = "does not reach it"
+    TWICE = "reaches it more than once"
+    OVER = "is past a hard size limit"
+    IGNORED = "is ignored by git"
+    UNTRACKED = "is not committed"
+    OUTSIDE = "leads out of the repository"
+
+
+class Miss(NamedTuple):
+    """One difference between what a client should get and what it reads."""
+
+    client: str  # its title
+    name: str  # its record's name (``gitmem explain --client``)
+    fault: Fault
+    subject: str  # a memory id, or a file
+    folder: str  # where the session started ("" for the root)
+    fix: str  # the command that fixes it
+
+    def line(self) -> str:
+        where = f" started in {self.folder}/" if self.folder else ""
+        what = f"memory {self.subject}" if self.fault in (Fault.MISSING, Fault.TWICE) else self.subject
+        return f"{self.client}{where}: {what} {self.fault.value}: {self.fix}"
+
+
+def folders_of(memories: Iterable[Memory]) -> list[str]:
+    """The root, and every folder a memory is scoped to (a glob's folder part before its first wildcard)."""
+    out = {""}
+    for memory in memories:
+        for glob in memory.paths:
+            out.add(_folder(glob))
+    return sorted(out)
+
+
+def _folder(glob: str) -> str:
+    parts = []
+    for part in glob.split("/")[:-1]:
+        if any(char in part for char in "*?[{"):
+            break
+        parts.append(part)
+    return "/".join(parts)
+
+
+def _scope(memory: Memory) -> tuple[str, ...] | None:
+    """The folders a memory is for when all its globs are directory globs (``web/**``); () for the whole project;
+    None for other globs (they reach a client when it works on a matching file, not at the start)."""
+    if not memory.paths:
+        return ()
+    folders = [directory_of(glob) for glob in memory.paths]
+    if not all(folders):
+        return None
+    return tuple(folder for folder in folders if folder)
+
+
+def _in_scope(scope: tuple[str, ...], folder: str) -> bool:
+    return not scope or any(folder == d or folder.startswith(d + "/") for d in scope)
+
+
+def verify(project: Project, report: Report, memories: Sequence[Memory], disk: Disk | None = None) -> list[Miss]:
+    """Every difference, for the clients whose target ``report`` compiled, between what they should get of
+    ``memories`` (the live ones compiled) and what they read on the disk."""
+    disk = disk or Disk(project)
+    plans = {plan.target.name: plan for plan in report.plans}
+    readers = delivery.in_use(plans, report.readers)
+    listed = {i for plan in plans.values() for fp in plan.files.values() for i in fp.listed}
+    on_demand = {i for plan in plans.values() for i in plan.omitted} - listed
+    folders = folders_of(memories)
+    misses: list[Miss] = []
+    for reader in readers:
+        wanted = [m for m in memories if m.is_for(reader.own) and m.id not in on_demand]
+        own = plans.get(reader.own)
+        globbed = [path for path, fp in own.files.items() if fp.spec.globs] if own is not None else []
+        by_path = {i for item in reading.files_of(disk, globbed, reader.own) for i in item.ids}
+        for folder in folders if reader.chain else [""]:
+            misses += _session(reader, reading.read(disk, reader, folder), wanted, by_path)
+    return _grouped(misses)
+
+
+def _grouped(misses: list[Miss]) -> list[Miss]:
+    """One line per memory fault as found, and one per file fault naming every client (and the first folder)."""
+    out: list[Miss] = []
+    files: dict[tuple[Fault, str], int] = {}
+    for miss in dict.fromkeys(misses):
+        if miss.fault in (Fault.MISSING, Fault.TWICE):
+            out.append(miss)
+            continue
+        at = files.get((miss.fault, miss.subject))
+        if at is None:
+            files[(miss.fault, miss.subject)] = len(out)
+            out.append(miss)
+        elif miss.client not in out[at].client.split(", "):
+            out[at] = out[at]._replace(client=f"{out[at].client}, {miss.client}", folder="")
+        else:
+            out[at] = out[at]._replace(folder="")
+    return out
+
+
+def _session(reader: Reader, seen: reading.Reading, wanted: Sequence[Memory], by_path: set[str]) -> list[Miss]:
+    """The misses of one session; ``by_path``: the memories of the client's own path-scoped files on the disk (they
+    reach it when it works on a matching file: a memory of a folder there is not missed at the folder's start)."""
+    out: list[Miss] = []
+    counts = seen.arrivals()
+    folder = seen.folder
+
+    def miss(fault: Fault, subject: str, fix: str) -> None:
+        out.append(Miss(reader.client, reader.name, fault, subject, folder, fix))
+
+    for memory in wanted:
+        scope = _scope(memory)
+        count = counts.get(memory.id, 0)
+        if scope is not None and _in_scope(scope, folder) and count == 0 and memory.id not in by_path:
+            miss(Fault.MISSING, memory.id, _missing_fix(reader, folder))
+    for memory_id, count in counts.items():
+        if count > 1:
+            paths = ", ".join(item.path for item in seen.files if memory_id in (*item.ids, *item.listed))
+            miss(
+                Fault.TWICE, memory_id, f"it reads {paths}; see `gitmem explain {folder or '.'} --client {reader.name}`"
+            )
+    for item in seen.files:
+        out += [Miss(reader.client, reader.name, f[0], f[1], folder, fix) for f, fix in _file_faults(item)]
+    return out
+
+
+def _missing_fix(reader: Reader, folder: str) -> str:
+    return f"run `gitmem compile` (then `gitmem explain {folder or '.'} --client {reader.name}`)"
+
+
+def _file_faults(item: FileRead) -> list[tuple[tuple[Fault, str], str]]:
+    out = []
+    relied = bool(item.ids or item.listed)
+    if item.tracked is Tracked.OUTSIDE:
+        out.append(((Fault.OUTSIDE, item.path), "make it a file of the repository (gitmem does not follow it)"))
+    elif relied and item.tracked is Tracked.IGNORED:
+        out.append(((Fault.IGNORED, item.path), f"add `!{item.real}` at the end of .gitignore"))
+    elif relied and item.tracked is Tracked.NEW:
+        names = " ".join(dict.fromkeys((item.path, item.real)))
+        out.append(((Fault.UNTRACKED, item.path), f"commit it: `git add {names}`"))
+    for limit in item.over:
+        out.append(((Fault.OVER, f"{item.path} ({limit.reason})"), _over_fix(item)))
+    return out
+
+
+def _over_fix(item: FileRead) -> str:
+    if item.hand_chars > item.chars:
+        return f"shorten its hand-written text: `gitmem import {item.real}` turns its rules into memories"
+    return "lower the target's budget in .memory/config.yaml, then run `gitmem compile`"
