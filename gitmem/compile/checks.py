@@ -100,6 +100,19 @@ def soft_limit_warning(use: LimitUse, first_block: Collection[str]) -> list[str]
     ]
 
 
+def hand_written_over(use: LimitUse, first: bool) -> str:
+    """The warning for a file whose hand-written text alone is past a hard limit: compile still writes (the
+    block first in the file, where the client reads it before it cuts: ``first``), and says what fixes it."""
+    unit = {"chars": "characters", "lines": "lines", "chain_bytes": "bytes with the AGENTS.md files above it"}
+    where = "at the top of the file, so the memories are read before the cut" if first else "as usual"
+    return (
+        f"{use.path}: the hand-written text alone is {use.hand_written:,} {unit[use.limit.measure]}, over the hard "
+        f"limit of {use.limit.value:,} ({use.limit.reason}): gitmem's block is written {where}; the end of the "
+        f"team's text is cut, as it was before gitmem: shorten it, or turn its rules into memories "
+        f"(`gitmem import {use.path}`); `gitmem check` fails until then"
+    )
+
+
 def limit_advice(use: LimitUse) -> str:
     unit = {"chars": "characters", "lines": "lines", "chain_bytes": "bytes with the AGENTS.md files above it"}
     head = f"{use.used:,} {unit[use.limit.measure]}, over the hard limit of {use.limit.value:,} ({use.limit.reason})"

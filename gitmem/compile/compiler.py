@@ -189,9 +189,25 @@ def _laid_out(
     user-level files (``personal``) each a full copy."""
     if personal:
         return targets, delivery.standalone(targets)
-    laid = delivery.layouts(targets, _own_text(project, targets), readers, _linked_roots(project, targets))
+    laid = delivery.layouts(
+        targets,
+        _own_text(project, targets),
+        readers,
+        _linked_roots(project, targets),
+        _ignored_private(project, targets),
+    )
     by_name = {layout.name: layout.target for layout in laid}
     return [by_name[target.name] for target in targets], laid
+
+
+def _ignored_private(project: Project, targets: Sequence[Target]) -> list[str]:
+    """The private files (``Reader.private``: ``.claude/CLAUDE.md``) of ``targets`` that git ignores here."""
+    from gitmem import gitcommand
+
+    places = [path for target in targets for path in delivery.private_files(target)]
+    if not places or not (project.root / ".git").exists():
+        return []
+    return gitcommand.ignored(project.root, places)
 
 
 def _linked_roots(project: Project, targets: Sequence[Target]) -> dict[str, tuple[str, str]]:
@@ -313,8 +329,15 @@ def _limits(
     touched = {change.path for change in report.changes if change.changed}
     first_block = _first_block(report)
     held: set[str] = set()
+    roots = {target.name: target.root_file for target in targets}
     for use in report.limits:
-        if use.over and use.limit.hard:
+        if use.over and use.limit.hard and use.hand_written > use.limit.value:
+            # the team's text alone is past it: no budget fixes it, and holding the target would hold its memories
+            # back on every compile (and every commit, through the hook): the block goes first, where the client
+            # reads it before it cuts, and `gitmem check` says what to shorten
+            moved = _block_first(report, roots.get(use.target, use.path))
+            report.warnings.append(checks.hand_written_over(use, moved))
+        elif use.over and use.limit.hard:
             report.over.append(Problem(use.path, 1, 1, "limit", checks.limit_advice(use)))
             held.add(use.target)
         elif use.over and use.path in touched:  # soft: said when the file changes, and always by `gitmem stats`
@@ -324,6 +347,27 @@ def _limits(
         if change.target in held and change.changed:
             change.action = "held"
     return touched
+
+
+def _block_first(report: Report, path: str) -> bool:
+    """Put gitmem's block at the top of ``path`` (a file that holds hand-written text too): the team's text keeps
+    every byte, after it. Returns whether the block is first now."""
+    change = next((c for c in report.changes if c.path == path and c.new is not None), None)
+    if change is None or change.new is None:
+        return False
+    try:
+        found = block.scan(change.new).found
+    except BlockError:
+        return False
+    if found is None or found.kind == "file-hash":
+        return False
+    if found.before.strip():
+        newline = block.newline_of(change.new)
+        ending = "" if found.end.endswith("\n") else newline
+        change.new = found.begin + found.body + found.end + ending + found.before + found.after  # bytes kept
+        if change.action == "unchanged" and change.new != change.old:
+            change.action = "updated"
+    return True
 
 
 # The file a target writes instead of its root file when that is a link to a document for people: a whole file of
@@ -392,9 +436,9 @@ def _nowhere(desired: dict[str, tuple[Target, FilePlan]], report: Report) -> Non
     target, file_plan = nothing
     ids = ", ".join(file_plan.ids[:3]) + (", …" if len(file_plan.ids) > 3 else "")
     report.warnings.append(
-        f"{target.tool} reads {len(file_plan.ids)} memories for it alone in no file git tracks ({ids}): its root "
-        f"file is another client's through a link, and its own folder is ignored by git: make them for every "
-        f"client (`gitmem edit ID`, remove `targets`) or stop ignoring its folder"
+        f"{target.tool} gets {len(file_plan.ids)} memories meant for it alone from no file ({ids}): it reads "
+        f"another client's file (its own root file is a link to it, or missing), and the file only it reads is "
+        f"ignored by git: make them for every client (`gitmem edit ID`, remove `targets`) or stop ignoring it"
     )
     for plan in report.plans:
         plan.files.pop("", None)

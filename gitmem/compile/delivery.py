@@ -76,13 +76,15 @@ def layouts(
     hand_written: Mapping[str, str] | None = None,
     readers: Sequence[Reader] = READERS,
     linked: Mapping[str, tuple[str, str]] | None = None,
+    ignored: Collection[str] = (),
 ) -> list[Layout]:
     """How each of ``targets`` (the configured ones compiled) is laid out, in the order their plans must be made (a
     target after those whose files its client reads). ``hand_written``: target name -> the hand-written text of its
     root file (outside gitmem's block), for the targets whose root file has some. ``readers``: the clients as this
     project's settings make them read (``with_settings``). ``linked``: target name -> (the target whose root file its
     root file is, through a link on the disk: ``CLAUDE.md -> AGENTS.md``; the file where its client reads what that
-    one lacks, "" for none that git tracks)."""
+    one lacks, "" for none that git tracks). ``ignored``: the private files (``Reader.private``) git ignores here:
+    nothing is placed in them."""
     hand_written = hand_written or {}
     linked = linked or {}
     names = {target.name for target in targets}
@@ -91,7 +93,7 @@ def layouts(
         if target.name in linked and linked[target.name][0] in names:
             laid[target.name] = _linked(target, linked[target.name][1], _read_by_others(target.name, names, readers))
             continue
-        laid[target.name] = _bridge(target, names, hand_written.get(target.name, ""), readers)
+        laid[target.name] = _bridge(target, names, hand_written.get(target.name, ""), readers, ignored)
     out = []
     for target in targets:
         variant, bridge = laid[target.name]
@@ -99,9 +101,9 @@ def layouts(
             name
             for reader in readers_of(target.name, readers)
             for name in reader.reads
-            if name in names and name != target.name and laid[name][1] not in ("private", "linked")
+            if name in names and name != target.name and laid[name][1] not in ("private", "linked", "fallback")
         ]
-        if bridge in ("import", "own-import"):
+        if bridge in ("import", "own-import", "fallback"):
             reads.append(HUB)
         if bridge == "linked":
             reads.append(linked[target.name][0])
@@ -110,7 +112,11 @@ def layouts(
 
 
 def _bridge(
-    target: Target, names: Collection[str], hand_written: str, every: Sequence[Reader] = READERS
+    target: Target,
+    names: Collection[str],
+    hand_written: str,
+    every: Sequence[Reader] = READERS,
+    ignored: Collection[str] = (),
 ) -> tuple[Target, str]:
     """``target`` as laid out beside the ``names`` configured, and how its client reaches the hub ("" when it does
     not; "private" when its copy goes to a file only its own client reads)."""
@@ -121,6 +127,12 @@ def _bridge(
     if hub and falls_back(target) and imports_file(hand_written, HUB_FILE):
         return target, "own-import"  # its hand-written file imports the hub: the block holds only what it lacks
     private = next((reader.private for reader in readers if reader.private), "")
+    if private and private in ignored and _read_by_others(target.name, names, every):
+        if hub and falls_back(target) and not hand_written.strip():
+            # git ignores its private file (never in a clone, a cloud agent or code review): no file of its own at
+            # all, so its client reads the hub, as it does without one; what only it should get is said
+            return target._replace(root_file="", dir_file=None, scoped_dir=None), "fallback"
+        private = ""  # nothing placed where git ignores it: a copy in its usual file (`gitmem check` says the rest)
     if private and _read_by_others(target.name, names, every):
         # a full copy in one file at the root, where only its own client looks: no nested copies (the Copilot CLI
         # started at the root loads web/.claude/CLAUDE.md when it touches a file in web/: measured) and no

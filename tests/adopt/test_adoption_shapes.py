@@ -354,12 +354,8 @@ def test_adopting_a_large_messy_rules_set_reads_right(repo: Path, run: Run) -> N
     assert "targets: agents, claude, cursor, copilot" in init.out and "gemini" not in init.out
     assert init.lines[-1].startswith("next: gitmem import ")
     assert run("add", "Review the service map before adding a service", "--kind", "convention").code == 0
-    refused = run("compile")
-    assert (
-        refused.code == 1
-        and "so no budget fixes it" in refused.err
-        and "import --accept --move --left-out" in refused.err
-    )
+    first = run("compile")  # over Codex's limit by the team's own text: written, block first, and said (issue 30)
+    assert first.code == 0 and "the hand-written text alone is" in first.err and "`gitmem import AGENTS.md`" in first.err
 
     data = _import(run, "--accept", "--move", "--left-out")
     memories = _titles(data)
@@ -375,8 +371,8 @@ def test_adopting_a_large_messy_rules_set_reads_right(repo: Path, run: Run) -> N
 
     compiled = run("compile")
     assert compiled.code == 0, compiled.err
-    assert "CLAUDE.md and AGENTS.md are the same file (a link)" in compiled.err
-    assert run("compile").err == ""  # said when the file is written, not on every run
+    assert "more than once" not in compiled.err and "same file" not in compiled.err  # laid out as one file
+    assert run("compile").err == ""
     assert run("compile", "--check").code == 0
     text = (repo / "AGENTS.md").read_text(encoding="utf-8")
     assert len(text.encode()) <= 32 * 1024
@@ -386,7 +382,9 @@ def test_adopting_a_large_messy_rules_set_reads_right(repo: Path, run: Run) -> N
     assert any("imported from AGENTS.md line" in item["why"] for item in agents_stats["left_out"])
     kept = sorted(int(i.split("services-s")[1].split("-")[0]) for i in agents_stats["compiled"] if "services-s" in i)
     assert kept and kept == list(range(len(kept)))  # the top of the file, in one piece
-    assert run("check").code == 0
+    git(repo, "add", "-A")  # what the clients rely on is committed (check: what a fresh clone reads)
+    checked = run("check")
+    assert checked.code == 0, checked.out
 
 
 # -- import keeps scope and meaning (issue 23, point 7), each in the shape of the file that showed it ---------------

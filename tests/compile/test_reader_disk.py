@@ -8,7 +8,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from tests.compile.conftest import WriteMemory
+from tests.compile.conftest import WriteMemory, set_config
 from tests.conftest import Run
 
 
@@ -61,3 +61,69 @@ def test_check_fails_when_a_client_relies_on_a_file_git_ignores(project: Path, m
     checked = run("check")
     assert checked.code == 1
     assert "AGENTS.md is ignored by git: add `!.agents/AGENTS.md` at the end of .gitignore" in checked.out
+
+
+def test_a_linked_claude_md_beside_copilot_gets_no_second_copy(project: Path, memory: WriteMemory, run: Run) -> None:
+    """Shape 3: CLAUDE.md -> AGENTS.md beside a Copilot file. On 6dd9a58 compile added .claude/CLAUDE.md with a second
+    copy of the block (Claude Code read each memory twice) and `explain` named only that file."""
+    set_config(project, targets=["agents", "claude", "copilot"])
+    (project / "AGENTS.md").write_text("# Team\n", encoding="utf-8")
+    (project / "CLAUDE.md").symlink_to("AGENTS.md")
+    memory("use-pnpm", "Use pnpm")
+    memory("claude-only", "Use the /review command", targets=["claude"])
+    result = run("compile")
+    assert result.code == 0, result.err
+    private = (project / ".claude" / "CLAUDE.md").read_text(encoding="utf-8")
+    assert "(`claude-only`)" in private and "(`use-pnpm`)" not in private  # only what the hub lacks
+    (claude,) = json.loads(run("explain", "--client", "claude", "--json").out)["clients"]
+    assert [f["path"] for f in claude["files"]] == ["CLAUDE.md", ".claude/CLAUDE.md"]
+    assert sorted(item["id"] for item in claude["full"]) == ["claude-only", "use-pnpm"]
+    _git(project, "add", "-A")
+    assert run("check").code == 0
+
+
+def test_nothing_is_placed_in_a_claude_folder_git_ignores(project: Path, memory: WriteMemory, run: Run) -> None:
+    """Shape 3, git-ignored: beside Copilot, Claude Code's copy went to .claude/CLAUDE.md even where git ignores
+    .claude/ (6dd9a58): `check` passed here and failed in every fresh clone. Now no file of its own: without a
+    CLAUDE.md, Claude Code reads AGENTS.md, and `check` passes in a fresh clone too."""
+    set_config(project, targets=["agents", "claude", "copilot"])
+    (project / ".gitignore").write_text(".claude/\n", encoding="utf-8")
+    memory("use-pnpm", "Use pnpm")
+    result = run("compile")
+    assert result.code == 0, result.err
+    assert not (project / ".claude" / "CLAUDE.md").exists() and not (project / "CLAUDE.md").exists()
+    (claude,) = json.loads(run("explain", "--client", "claude", "--json").out)["clients"]
+    assert [(f["path"], f["how"]) for f in claude["files"]] == [("AGENTS.md", "fallback")]
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "compiled")
+    assert run("check").code == 0
+    clone = project.parent / "clone"
+    subprocess.run(["git", "clone", "-q", str(project), str(clone)], check=True)
+    checked = subprocess.run(["gitmem", "check"], cwd=clone, capture_output=True, text=True, check=False)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_check_in_a_fresh_clone_of_a_linked_layout(project: Path, memory: WriteMemory, run: Run) -> None:
+    """Shape 1 in CI: AGENTS.md -> .agents/AGENTS.md and CLAUDE.md -> AGENTS.md, nested the same; `gitmem check` in a
+    fresh clone finds every memory arriving once for every client."""
+    (project / ".agents").mkdir()
+    (project / ".agents" / "AGENTS.md").write_text("# Team\n", encoding="utf-8")
+    (project / "AGENTS.md").symlink_to(".agents/AGENTS.md")
+    (project / "CLAUDE.md").symlink_to("AGENTS.md")
+    (project / "web").mkdir()
+    (project / "web" / "AGENTS.md").write_text("# Web\n", encoding="utf-8")
+    (project / "web" / "CLAUDE.md").symlink_to("AGENTS.md")
+    memory("use-pnpm", "Use pnpm")
+    memory("tabs", "Web uses tabs", paths=["web/**"])
+    result = run("compile")
+    assert result.code == 0, result.err
+    assert (project / "web" / "CLAUDE.md").is_symlink()
+    assert "(`tabs`)" in (project / "web" / "AGENTS.md").read_text(encoding="utf-8")
+    (claude,) = json.loads(run("explain", "web", "--client", "claude", "--json").out)["clients"]
+    assert sorted(item["id"] for item in claude["full"]) == ["tabs", "use-pnpm"]
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "compiled")
+    clone = project.parent / "clone"
+    subprocess.run(["git", "clone", "-q", str(project), str(clone)], check=True)
+    checked = subprocess.run(["gitmem", "check"], cwd=clone, capture_output=True, text=True, check=False)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
