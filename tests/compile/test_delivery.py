@@ -125,8 +125,8 @@ def test_a_nested_private_copy_reaches_the_copilot_cli_twice_when_it_touches_a_f
     what the real Copilot CLI showed: touching a file in web/, it loads that file and its applyTo file."""
     laid_out = delivery._bridge
 
-    def nested(target: object, names: object, hand_written: str, readers: object) -> object:
-        variant, bridge = laid_out(target, names, hand_written, readers)  # type: ignore[arg-type]
+    def nested(target: object, names: object, hand_written: str, readers: object, *rest: object) -> object:
+        variant, bridge = laid_out(target, names, hand_written, readers, *rest)  # type: ignore[arg-type]
         return (variant._replace(dir_file=variant.root_file) if bridge == "private" else variant), bridge
 
     monkeypatch.setattr(delivery, "_bridge", nested)
