@@ -335,6 +335,9 @@ class Tool(NamedTuple):
     imported for this tool alone (``targets:``), not compiled for every tool (Copilot Chat's ``#problems``)."""
     memory: MemoryStore | None = None
     """Where it keeps the memories it writes on its own (``gitmem import --from``)."""
+    tracked_only: bool = False
+    """It reads the repository's files as git tracks them, not a working tree (Copilot code review on GitHub reads
+    the pull request's tree): a file git does not track never reaches it."""
     retired: Retired | None = None
     """The tool is gone: its name still reads (as ``replacement``), and its ``target`` only says which files gitmem
     wrote for it before (compile cleans them up)."""
@@ -718,6 +721,19 @@ TOOLS: tuple[Tool, ...] = (
         hooks_for=("copilot",),
     ),
     Tool(
+        name="copilot-review",
+        title="GitHub Copilot code review",
+        doc="https://docs.github.com/en/copilot/reference/custom-instructions-support",
+        checked="https://docs.github.com/en/copilot/reference/custom-instructions-support (December 2026: repository-"
+        "wide, path-specific and agent instructions, AGENTS.md, CLAUDE.md, GEMINI.md; older versions of the page, "
+        "github/docs#41237, listed only the first two); on GitHub: not measured",
+        serves="copilot",
+        # what the Copilot CLI reads at the root, from the pull request's tree: only files git tracks
+        reads=(Read("copilot"), Read("agents"), Read("gemini"), Read("claude")),
+        chain=False,
+        tracked_only=True,
+    ),
+    Tool(
         name="windsurf",
         title="Windsurf",
         doc="https://docs.devin.ai/desktop/cascade/memories",
@@ -763,9 +779,9 @@ TOOLS: tuple[Tool, ...] = (
             ),
         ),
         serves="devin",
-        # Devin Desktop reads .devin/rules, the legacy .windsurf/rules (which gitmem no longer writes) and AGENTS.md
-        # (root: always, nested: by glob).
-        reads=(Read("devin"), Read("agents")),
+        # Devin Desktop reads .devin/rules, the legacy .windsurf/rules (which gitmem no longer writes), and its default
+        # agent AGENTS.md and CLAUDE.md both as always-on rules (its docs; root: always, nested: by glob).
+        reads=(Read("devin"), Read("agents"), Read("claude")),
         detect=(".devin/rules/", ".windsurf/rules/", ".windsurfrules"),
         formats=(
             Format("Devin rule", "trigger", 24, folder=".devin/rules", discover=("**/.devin/rules/**/*.md",)),

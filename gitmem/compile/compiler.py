@@ -88,17 +88,17 @@ def compile_store(
     written = apply(project, report) if writes else []
     compiled = Compiled(live, report, list(snapshot.problems), written, snapshot)
     if writes and only is None:  # what each client now reads on the disk, checked against what was meant
-        compiled.misses = arrivals(project, compiled, today)
+        compiled.misses = arrivals(project, compiled, today, committed=False)
     return compiled
 
 
-def arrivals(project: Project, compiled: Compiled, today: date) -> list[Miss]:
-    """What the clients read on the disk that differs from what compile meant them to get (``compile.verify``):
-    files not yet committed are left to ``gitmem check`` unless ``committed``."""
+def arrivals(project: Project, compiled: Compiled, today: date, committed: bool = True) -> list[Miss]:
+    """What the clients read on the disk that differs from what compile meant them to get (``compile.verify``);
+    without ``committed``, the clients that read only what git tracks are left to ``gitmem check``."""
     from gitmem.compile.verify import verify
 
     memories = [*compiled.live, *(m for pack in compiled.report.packs for m in pack.live(today))]
-    return verify(project, compiled.report, memories)
+    return verify(project, compiled.report, memories, committed=committed)
 
 
 def chosen_targets(config: Config, names: Sequence[str] = ()) -> list[Target]:

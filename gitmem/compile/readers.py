@@ -35,6 +35,7 @@ class Reader:
     # targets of ``reads`` it reads only when started at the root, where the project's settings that name them are
     # (Gemini CLI started in a subfolder reads no .gemini/settings.json of the root: measured)
     at_root: tuple[str, ...] = ()
+    tracked_only: bool = False  # it reads only what git tracks (``Tool.tracked_only``: Copilot code review)
 
 
 def _reader(tool: Tool) -> Reader:
@@ -51,6 +52,7 @@ def _reader(tool: Tool) -> Reader:
         tool.private,
         tool.name,
         tool.touches,
+        tracked_only=tool.tracked_only,
     )
 
 

@@ -305,9 +305,11 @@ class _Walk:
             return
         if found.text is None or found.real in self.seen:
             return
+        tracked = self.disk.tracked(path, found.real) if found.real != path else found.tracked
+        if self.reader is not None and self.reader.tracked_only and tracked is not Tracked.TRACKED:
+            return  # it reads the tree git tracks (code review on GitHub): this file is not there
         self.seen.add(found.real)
         self.texts[path] = found.text
-        tracked = self.disk.tracked(path, found.real) if found.real != path else found.tracked
         chars, hand, ids, listed = _contents(found.text)
         item = FileRead(path, found.real, target, how, tracked, chars, hand, ids, listed, via, (), found.size)
         self.files.append(item)

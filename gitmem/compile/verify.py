@@ -84,12 +84,15 @@ def _in_scope(scope: tuple[str, ...], folder: str) -> bool:
     return not scope or any(folder == d or folder.startswith(d + "/") for d in scope)
 
 
-def verify(project: Project, report: Report, memories: Sequence[Memory], disk: Disk | None = None) -> list[Miss]:
+def verify(
+    project: Project, report: Report, memories: Sequence[Memory], disk: Disk | None = None, committed: bool = True
+) -> list[Miss]:
     """Every difference, for the clients whose target ``report`` compiled, between what they should get of
-    ``memories`` (the live ones compiled) and what they read on the disk."""
+    ``memories`` (the live ones compiled) and what they read on the disk. Without ``committed`` (right after
+    compile wrote, before the files are committed), the readers of what git tracks only (code review) are left out."""
     disk = disk or Disk(project)
     plans = {plan.target.name: plan for plan in report.plans}
-    readers = delivery.in_use(plans, report.readers)
+    readers = [r for r in delivery.in_use(plans, report.readers) if committed or not r.tracked_only]
     listed = {i for plan in plans.values() for fp in plan.files.values() for i in fp.listed}
     on_demand = {i for plan in plans.values() for i in plan.omitted} - listed
     folders = folders_of(memories)

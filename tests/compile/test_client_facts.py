@@ -102,6 +102,7 @@ def test_init_takes_the_tools_the_project_uses_and_compile_agrees(repo: Path, ru
         "codex": ["use-pnpm"],
         "qwen": ["use-pnpm"],
         "copilot": ["use-pnpm"],
+        "copilot-review": [],  # it reads the tree git tracks: nothing is committed yet
         "cline": ["use-pnpm"],
     }
 

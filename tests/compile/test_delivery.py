@@ -61,8 +61,9 @@ def test_the_old_layout_fed_the_copilot_cli_every_memory_three_times() -> None:
     names = ("agents", "gemini", "copilot")
     targets = [target for target in TARGETS if target.name in names]
     plans = {p.target.name: p for p in plan_targets(targets, MEMORIES, dict.fromkeys(names, 100_000))}
-    (line,) = delivery.twice(plans)
-    assert line.startswith("GitHub Copilot CLI reads .github/copilot-instructions.md and AGENTS.md and GEMINI.md")
+    lines = delivery.twice(plans)
+    assert lines[0].startswith("GitHub Copilot CLI reads .github/copilot-instructions.md and AGENTS.md and GEMINI.md")
+    assert [line.split(" reads ")[0] for line in lines] == ["GitHub Copilot CLI", "GitHub Copilot code review"]
 
 
 def test_a_hand_written_import_is_the_one_duplicate_left() -> None:

@@ -127,3 +127,40 @@ def test_check_in_a_fresh_clone_of_a_linked_layout(project: Path, memory: WriteM
     subprocess.run(["git", "clone", "-q", str(project), str(clone)], check=True)
     checked = subprocess.run(["gitmem", "check"], cwd=clone, capture_output=True, text=True, check=False)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_devin_desktop_reading_agents_and_claude_md_gets_each_memory_once(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """Devin Desktop's default agent reads AGENTS.md and CLAUDE.md both as always-on rules (its docs): on 6dd9a58 both
+    held every memory (each reached it twice). Now CLAUDE.md keeps the team's text and Claude Code's copy goes where
+    Devin does not read it."""
+    set_config(project, targets=["agents", "claude", "devin"])
+    (project / "CLAUDE.md").write_text("# Claude notes\n", encoding="utf-8")
+    memory("use-pnpm", "Use pnpm")
+    result = run("compile")
+    assert result.code == 0, result.err
+    assert "(`use-pnpm`)" not in (project / "CLAUDE.md").read_text(encoding="utf-8")
+    (devin,) = json.loads(run("explain", "--client", "devin", "--json").out)["clients"]
+    assert [item["id"] for item in devin["full"]] == ["use-pnpm"]
+    assert sorted(f["path"] for f in devin["files"]) == ["AGENTS.md", "CLAUDE.md"]
+    _git(project, "add", "-A")
+    assert run("check").code == 0
+
+
+def test_copilot_code_review_gets_the_hub_from_what_git_tracks(project: Path, memory: WriteMemory, run: Run) -> None:
+    """Copilot code review reads .github/copilot-instructions.md and AGENTS.md from the pull request's tree (GitHub's
+    support table): `check` verifies that it gets each memory once, and fails when the file it relies on is not
+    tracked (6dd9a58 knew no such reader: `explain --client copilot-review` was a usage error)."""
+    set_config(project, targets=["agents", "copilot"])
+    memory("use-pnpm", "Use pnpm")
+    memory("review-only", "Flag raw SQL in reviews", targets=["copilot"])
+    assert run("compile").code == 0
+    _git(project, "add", "-A")
+    (review,) = json.loads(run("explain", "--client", "copilot-review", "--json").out)["clients"]
+    assert sorted(item["id"] for item in review["full"]) == ["review-only", "use-pnpm"]
+    assert run("check").code == 0
+    _git(project, "rm", "-q", "--cached", "AGENTS.md")
+    checked = run("check")
+    assert checked.code == 1
+    assert "GitHub Copilot code review: memory use-pnpm does not reach it" in checked.out
