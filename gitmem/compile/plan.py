@@ -224,7 +224,7 @@ def plan_targets(
         elsewhere = delivery.excluded(layout, candidates, at_root)
         mine = [memory for memory in ours if memory.id not in elsewhere]
         candidates[target.name] = {memory.id for memory in mine}
-        at_root[target.name] = {m.id for m in mine if any(p.file.root for p in place(target, m.paths))}
+        at_root[target.name] = _in_root_file(target, mine)
         bridges: list[FileSpec] = []
         if target.imports and delivery.HUB in plans:
             bridges = [_bridge_of(target, spec) for spec in plans[delivery.HUB].files.values() if not spec.spec.globs]
@@ -240,6 +240,12 @@ def plan_targets(
         made.append(plan)
     # in ``targets``' order (compile --user has two targets of one name: opencode's and Codex's AGENTS.md)
     return sorted(made, key=lambda plan: next(i for i, t in enumerate(targets) if t.name == plan.target.name))
+
+
+def _in_root_file(target: Target, memories: Sequence[Memory]) -> set[str]:
+    """The ids of ``memories`` placed in ``target``'s root file (what a client whose root file is a link to it reads
+    of it: ``delivery.excluded``)."""
+    return {memory.id for memory in memories if any(p.file.root for p in place(target, memory.paths))}
 
 
 def _bridge_of(target: Target, hub: FilePlan) -> FileSpec:

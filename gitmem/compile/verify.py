@@ -98,7 +98,7 @@ def verify(
     folders = folders_of(memories)
     misses: list[Miss] = []
     for reader in readers:
-        wanted = [m for m in memories if m.is_for(reader.own) and m.id not in on_demand]
+        wanted = [m for m in memories if m.is_for(reader.own) and not m.on_demand and m.id not in on_demand]
         own = plans.get(reader.own)
         globbed = [path for path, fp in own.files.items() if fp.spec.globs] if own is not None else []
         by_path = {i for item in reading.files_of(disk, globbed, reader.own) for i in item.ids}

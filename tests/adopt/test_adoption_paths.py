@@ -89,7 +89,9 @@ def test_an_agents_md_over_codex_limit_is_reported_and_moving_keeps_every_other_
     assert imported.code == 0, imported.err
     over = json.loads(imported.out)["over_limit"]
     assert [(o["path"], o["target"], o["limit"]) for o in over] == [("AGENTS.md", "agents", 32 * 1024)]
-    assert run("compile").code == 1  # over the hard limit: held, as before
+    first = run("compile")  # past the hard limit by the team's own text: written, the block first, and said
+    assert first.code == 0 and "the hand-written text alone is" in first.err, first.err
+    assert (repo / "AGENTS.md").read_text(encoding="utf-8").startswith("<!-- gitmem:begin")
 
     moved = run("import", "--accept", "--move", "--left-out")
     assert moved.code == 0, moved.err

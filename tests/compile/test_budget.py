@@ -148,9 +148,9 @@ def test_a_hard_limit_is_an_error_not_a_truncation(project: Path, memory: WriteM
     ), over[0]
     assert result.err.endswith("not written: devin (over a hard size limit); the other targets were\n")
     assert not (project / ".devin").exists()
-    # The other target is written all the same.
-    assert "Memory 29" in (project / "CLAUDE.md").read_text(encoding="utf-8")
-    assert "created CLAUDE.md" in result.out
+    # The other target is written all the same (in .claude/CLAUDE.md: Devin Desktop reads CLAUDE.md too)
+    assert "Memory 29" in (project / ".claude" / "CLAUDE.md").read_text(encoding="utf-8")
+    assert "created .claude/CLAUDE.md" in result.out
     as_json = run("compile", "--json")
     assert as_json.code == 1
     assert [p["field"] for p in json.loads(as_json.out)["problems"]] == ["limit"]
