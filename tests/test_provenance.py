@@ -230,6 +230,13 @@ def test_diff_markdown(branched: Path, run: Run) -> None:
 
 - **`remove-me`**: Old advice
   - fact · active · priority normal
+
+#### Budget
+
+| target | budget | tokens before → after | in full before → after |
+|---|---:|---:|---:|
+| agents | 2000 | 135 → 126 | 4 → 2 |
+| claude | 2000 | 135 → 247 | 4 → 3 |
 """
     )
 

@@ -10,11 +10,16 @@ blocks cannot be right (the merged store leaves out a memory neither side left o
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from gitmem import yamlio
 from tests.conftest import Run, git
 
 TARGETS = ("agents", "claude")
@@ -162,31 +167,108 @@ def test_pull_with_a_merge(team: Path, run: Run, tmp_path: Path, monkeypatch: py
     holds_both(team)
 
 
+def workflow(repo: Path) -> dict[str, Any]:
+    loaded = yamlio.load_plain((repo / ".github" / "workflows" / "gitmem.yml").read_text())
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+def step_running(repo: Path, job: str, command: str) -> str:
+    """The ``run`` script of the step of ``job`` that runs ``command``, as the workflow holds it."""
+    runs = [step["run"] for step in workflow(repo)["jobs"][job]["steps"] if command in step.get("run", "")]
+    assert len(runs) == 1, runs
+    return str(runs[0])
+
+
+def run_step(script: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """A workflow step's script, run by bash as GitHub's runner does (``bash -e``)."""
+    done = subprocess.run(["bash", "-e", "-c", script], cwd=cwd, capture_output=True, text=True, check=False,
+                          env={**os.environ, **env})  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done
+
+
 def test_merge_without_the_driver_then_the_workflows_refresh(team: Path, run: Run, tmp_path: Path) -> None:
     """A hosting service merges with no gitmem code: a clone without `gitmem init` (no driver, no hooks). Where git
-    leaves conflicts in the rules files, the merge takes one side's, as a hurried resolution would; then the
-    workflow's refresh on the default branch makes it right, in a commit of its own."""
+    leaves conflicts in the rules files, the merge takes one side's, as a hurried resolution would. Then the
+    workflow's refresh job, run as the runner runs it in a fresh clone, recompiles in a commit of its own and
+    pushes it: the default branch is green again."""
+    assert run("init", "--no-hooks", "--ci", "github").code == 0
+    commit_all(team, "ci")
     merge(team, "a")
+    remote = tmp_path / "remote.git"
+    sh(tmp_path, "clone", "-q", "--bare", str(team), str(remote))
     host = tmp_path / "host"
-    sh(tmp_path, "clone", "-q", str(team), str(host))
-    sh(host, "checkout", "-q", "main")
+    sh(tmp_path, "clone", "-q", str(remote), str(host))
     done = subprocess.run(["git", "merge", "--no-edit", "origin/b"], cwd=host, capture_output=True, text=True)
     if done.returncode != 0:
         sh(host, "checkout", "--ours", "--", "AGENTS.md", "CLAUDE.md")
         sh(host, "add", "AGENTS.md", "CLAUDE.md")
         sh(host, "commit", "-q", "--no-verify", "--no-edit")
-    before = git(host, "rev-parse", "HEAD").strip()
-    stale = subprocess.run(["gitmem", "check"], cwd=host, capture_output=True, text=True, check=False)
+    sh(host, "push", "-q", "origin", "main")
+    merged = git(host, "rev-parse", "HEAD").strip()
+    runner = tmp_path / "runner"  # actions/checkout: a fresh clone of the pushed branch
+    sh(tmp_path, "clone", "-q", str(remote), str(runner))
+    stale = subprocess.run(["gitmem", "check"], cwd=runner, capture_output=True, text=True, check=False)
     assert stale.returncode == 1, "the merge without the driver must leave the rules files stale"
-    refresh = refresh_command()
-    ran = subprocess.run(refresh, shell=True, cwd=host, capture_output=True, text=True, check=False)
-    assert ran.returncode == 0, ran.stdout + ran.stderr
-    assert git(host, "rev-parse", "HEAD~1").strip() == before  # a commit of its own
-    checked = subprocess.run(["gitmem", "check"], cwd=host, capture_output=True, text=True, check=False)
+    run_step(step_running(runner, "refresh", "gitmem compile --commit"), runner, GITHUB_REF="refs/heads/main")
+    after = tmp_path / "after"
+    sh(tmp_path, "clone", "-q", str(remote), str(after))
+    assert git(after, "rev-parse", "HEAD~1").strip() == merged  # a commit of its own, pushed
+    assert (
+        git(after, "log", "-1", "--format=%s").strip()
+        == "gitmem: recompile rules files for the memories in this commit"
+    )
+    checked = subprocess.run(["gitmem", "check"], cwd=after, capture_output=True, text=True, check=False)
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert git(host, "status", "--porcelain") == ""
-    holds_both(host)
+    assert git(after, "status", "--porcelain") == ""
+    holds_both(after)
+    again = run_step(step_running(runner, "refresh", "gitmem compile --commit"), runner, GITHUB_REF="refs/heads/main")
+    assert "up to date" in again.stdout  # fresh: no commit, nothing pushed
 
 
-def refresh_command() -> str:
-    return "gitmem compile --commit"
+def test_the_workflows_review_says_what_a_pull_request_displaces(team: Path, run: Run, tmp_path: Path) -> None:
+    """The review job's diff step, run as the runner runs it on a pull request of branch b: the comment's body says
+    what is added, what it moves to the index and the tokens per target; `gitmem check` passes."""
+    assert run("init", "--no-hooks", "--ci", "github").code == 0
+    commit_all(team, "ci")
+    merge(team, "a")
+    pull = tmp_path / "pull"
+    sh(tmp_path, "clone", "-q", str(team), str(pull))
+    sh(pull, "checkout", "-q", "-b", "pr", "origin/b")
+    out = tmp_path / "runner-temp"
+    out.mkdir()
+    run_step(step_running(team, "review", "gitmem diff"), pull, BASE_REF="main", RUNNER_TEMP=str(out))
+    comment = (out / "gitmem-diff.md").read_text()
+    assert "#### Added" in comment and "**`feat-b`**" in comment
+    assert "- moves `base-6` to the index (agents, claude)" in comment  # the lowest-ranked in full
+    assert "| agents | 280 |" in comment and "| claude | 280 |" in comment
+    assert "<!-- gitmem:diff -->" in step_running(team, "review", "gh api")
+
+
+def test_init_ci_github_writes_a_workflow_the_published_schema_accepts(repo: Path, run: Run, tmp_path: Path) -> None:
+    """Validated against GitHub's workflow schema as check-jsonschema vendors it (offline); the same validator
+    refuses a workflow with one key misspelt, so the check can fail."""
+    result = run("init", "--no-hooks", "--ci", "github")
+    assert result.code == 0, result.err
+    assert "created .github/workflows/gitmem.yml" in result.out
+    assert "set the repository variable GITMEM_URL" in result.out
+    path = repo / ".github" / "workflows" / "gitmem.yml"
+    validator = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent))
+    assert validator is not None, "check-jsonschema (the test extra) is not installed"
+
+    def valid(file: Path) -> bool:
+        done = subprocess.run([validator, "--builtin-schema", "vendor.github-workflows", str(file)],
+                              capture_output=True, text=True, check=False)  # fmt: skip
+        return done.returncode == 0
+
+    assert valid(path)
+    broken = tmp_path / "broken.yml"
+    broken.write_text(path.read_text().replace("runs-on:", "run-on:", 1))
+    assert not valid(broken)
+    data = workflow(repo)
+    assert set(data["on"]) == {"pull_request", "push"} and data["on"]["push"]["branches"] == ["main"]
+    assert run("init", "--no-hooks", "--ci", "github").out.count("gitmem.yml") == 0  # unchanged the second time
+    path.write_text("name: ours\n")
+    refused = run("init", "--no-hooks", "--ci", "github")
+    assert refused.code == 2 and "gitmem did not write it" in refused.err

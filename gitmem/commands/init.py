@@ -35,6 +35,12 @@ if TYPE_CHECKING:
 )
 @click.option("--remove", is_flag=True, help="With --agent-hooks: take gitmem's hooks and commands out again.")
 @click.option(
+    "--ci",
+    type=click.Choice(["github"]),
+    help="Also write the CI workflow (github: .github/workflows/gitmem.yml): check and a memory-changes comment on "
+    "each pull request, and a refresh of stale rules files after a merge into the default branch.",
+)
+@click.option(
     "--user",
     is_flag=True,
     help="With --mcp: also register the server in Codex's per-user ~/.codex/config.toml. With --agent-hooks: in your "
@@ -47,6 +53,7 @@ def init(
     with_mcp: bool,
     agent_hooks: bool,
     remove: bool,
+    ci: str | None,
     user: bool,
 ) -> int:
     """Set up gitmem in this repository: .memory/, the pre-commit hooks and the merge driver.
@@ -64,6 +71,7 @@ def init(
       gitmem init --mcp --user          # Codex too, in ~/.codex/config.toml
       gitmem init --agent-hooks
       gitmem init --agent-hooks --remove
+      gitmem init --ci github           # .github/workflows/gitmem.yml (docs/team.md, "CI")
     """
     _check_flags(agent_hooks=agent_hooks, remove=remove, with_mcp=with_mcp, user=user)
     if agent_hooks:
@@ -107,7 +115,31 @@ def init(
         from gitmem.commands.mcp import register_and_report
 
         register_and_report(project, registrations, user)
+    if ci is not None:
+        _write_ci(project)
     return 0 if hooks_run else 1
+
+
+def _write_ci(project: Project) -> None:
+    """``--ci github``: the workflow, for the default branch (origin's, else the branch checked out)."""
+    from gitmem import gitcommand as command
+    from gitmem.git import history
+    from gitmem.setup.ci import write_workflow
+
+    branch = (history.default_branch(project.root) or "").removeprefix("origin/")
+    if not branch:
+        try:
+            branch = command.git(project.root, "symbolic-ref", "--short", "-q", "HEAD").decode().strip()
+        except command.GitFailed:
+            branch = "main"
+    written = write_workflow(project, branch)
+    if written.action != "unchanged":
+        echo(f"{written.action} {written.path} (pull requests: check and a memory-changes comment; {branch}: refresh)")
+    if not written.url_known:
+        echo(
+            "note: set the repository variable GITMEM_URL to gitmem's repository (Settings > Secrets and variables "
+            "> Actions > Variables): the workflow installs gitmem from it"
+        )
 
 
 def _set_up_hooks(project: Project, targets: tuple[str, ...], pre_push: bool) -> tuple[list[str], bool]:

@@ -81,6 +81,10 @@ def diff(base: str | None, head: str | None, as_json: bool, form: str | None) ->
     As a pull request is reviewed: memories that landed on BASE after the branch left it are not shown as removed
     (when BASE is an ancestor of HEAD, its merge base is BASE itself).
 
+    What the change does to the budget comes next (JSON: "budget"): the memories it moves to the index of what the
+    budget left out ("moves `x` to the index") or back in full, and each target's tokens before and after, both
+    sides compiled with the working tree's config.
+
     Changes to the guard's settings in .memory/config.yaml (scan.exclude, scan.allow, scan.salt, sources) are
     listed too, under their own heading (JSON: "guard").
 
@@ -94,7 +98,8 @@ def diff(base: str | None, head: str | None, as_json: bool, form: str | None) ->
       gitmem diff main...feature --format markdown
     """
     as_json = as_json or form == "json"
-    from gitmem.git import guard
+    from gitmem.commands import today
+    from gitmem.git import budgetdiff, guard
     from gitmem.git.provenance import diff_memories, to_markdown
     from gitmem.project import find_project
 
@@ -102,10 +107,16 @@ def diff(base: str | None, head: str | None, as_json: bool, form: str | None) ->
     result = diff_memories(project, base, head)
     assert result.base.commit is not None
     changes = guard.guard_changes(project, result.base.commit, result.head.commit)
+    moved = budgetdiff.budget_diff(project, result, today()) if result.changes else None
     if as_json:
-        echo_json({**result.to_dict(), "guard": [change.to_dict() for change in changes]})
+        echo_json(
+            {
+                **result.to_dict(),
+                "budget": moved.to_dict() if moved else None,
+                "guard": [change.to_dict() for change in changes],
+            }
+        )
     else:
-        text = to_markdown(result)
-        section = guard.to_markdown(changes)
-        click.echo(text + ("\n" + section if section else ""), nl=False)
+        sections = [to_markdown(result), budgetdiff.to_markdown(moved) if moved else "", guard.to_markdown(changes)]
+        click.echo("\n".join(section for section in sections if section), nl=False)
     return 0

@@ -6,9 +6,11 @@ preferences, facts), then age (older first: a new memory never pushes out an est
 then, among equals, imported memories in the order of the file they came from (``origin: AGENTS.md:12``: the
 top of a rules file is usually what its authors thought mattered most, and a contiguous stretch keeps sections
 whole rather than leaving a block of fragments), then the shorter first (more memories fit), and only last the id.
-A memory that does not fit is left out and the next ones are still tried, so one long memory cannot crowd out every
-shorter one after it; except the later lines of the same imported file (and kind): they stop where the first one
-was left out, so the block holds the top of that file in one piece, not fragments of it.
+The block keeps the longest run of this order that fits (``plan._fill``), so a memory added takes the place of the
+lowest-ranked ones and nothing else moves; only a memory too long to fit even alone is passed over with the next
+ones still tried, so one long memory cannot crowd out every one after it; except the later lines of the same
+imported file (and kind): they stop where the first one was left out, so the block holds the top of that file in
+one piece, not fragments of it.
 """
 
 from __future__ import annotations

@@ -100,6 +100,46 @@ def _opening(sizes: _Sizes, root: FileSpec, bridges: Sequence[FileSpec]) -> int:
     return 0 if root.path in {spec.path for spec in bridges} else sizes.overhead(root)[2]
 
 
+def _fill(
+    sizes: _Sizes,
+    memories: Sequence[Memory],
+    placements: dict[str, tuple[Placement, ...]],
+    opened: tuple[set[str], set[tuple[str, str, str]]],
+    used: int,
+    limit: int,
+) -> tuple[list[Memory], list[Memory], int]:
+    """Over the budget: the memories kept in full, those left out, and the characters used. The longest run of the
+    keep order that fits is kept, so a memory added takes the place of the lowest-ranked ones and nothing else
+    moves (two changes that each fit combine as predictably). A memory too long to fit even alone is passed over
+    and the next ones are still tried (one long memory does not crowd out every one after it), except the later
+    lines of the same imported file and kind: the block holds the top of that file in one piece, not fragments."""
+    files, groups = opened
+    alone = (set(files), set(groups))
+    start = used
+    kept: list[Memory] = []
+    omitted: list[Memory] = []
+    stopped = False  # a memory that would fit alone did not fit: every lower-ranked one is left out too
+    cut: set[tuple[str, str]] = set()  # (rules file, kind) an imported memory was passed over in: stop there
+    for memory in memories:
+        origin = budget.origin_place(memory)
+        stretch = (origin[0], memory.kind) if origin else None
+        if not stopped and stretch not in cut:
+            delta = sizes.cost(memory, placements[memory.id], files, groups)
+            if used + delta <= limit:
+                used += delta
+                for placement in placements[memory.id]:
+                    files.add(placement.file.path)
+                    groups.add((placement.file.path, memory.kind, placement.label))
+                kept.append(memory)
+                continue
+            if start + sizes.cost(memory, placements[memory.id], *alone) <= limit:
+                stopped = True
+            elif stretch is not None:
+                cut.add(stretch)
+        omitted.append(memory)
+    return kept, omitted, used
+
+
 def plan_target(
     target: Target,
     memories: Sequence[Memory],
@@ -139,32 +179,12 @@ def plan_target(
     kept = list(memories)
     omitted: list[Memory] = []
     footer = ""
-    if used > limit:
+    if used > limit - len(block.footer_text(render.footer(mcp, target.personal))):  # the recall line's room is kept
         footer = render.footer(mcp, target.personal)
         root = root_spec(target)
         files, groups = {root.path, *(spec.path for spec in bridges)}, set()
         used = len(block.footer_text(footer)) + base + _opening(sizes, root, bridges)
-        kept = []
-        smallest = min(len(entries[memory.id]) for memory in memories)
-        cut: set[tuple[str, str]] = set()  # (rules file, kind) an imported memory was left out of: stop there
-        for index, memory in enumerate(memories):
-            if limit - used < smallest:  # nothing more can fit
-                omitted.extend(memories[index:])
-                break
-            origin = budget.origin_place(memory)
-            stretch = (origin[0], memory.kind) if origin else None
-            if stretch in cut:  # a later line of a file whose earlier one was left out: no fragments
-                omitted.append(memory)
-                continue
-            delta = sizes.cost(memory, placements[memory.id], files, groups)
-            if used + delta <= limit:
-                used += delta
-                take(memory)
-                kept.append(memory)
-            else:
-                omitted.append(memory)
-                if stretch is not None:
-                    cut.add(stretch)
+        kept, omitted, used = _fill(sizes, memories, placements, (files, groups), used, limit)
 
     plans: dict[str, FilePlan] = {}
 
