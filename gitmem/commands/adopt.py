@@ -289,6 +289,13 @@ def _print_summary(report: ImportReport, moves: list[Moved]) -> None:
     rejected = (len(report.rejected), "rejected before")
     head = f"{len(report.drafts)} {_verb(report)} from {len(report.files)} file(s)"
     _summary(head, len(report.known), rejected, len(report.refused), len(report.skipped))
+    asked = sum(1 for draft in report.drafts if draft.memory is not None and draft.memory.on_demand)
+    if asked:
+        echo(
+            f"{asked} of them on demand, as their tool loads them: never compiled, the prompt hook and `gitmem "
+            "recall` bring them (priority: on-demand)",
+            err=True,
+        )
     if report.drafts and not report.dry_run:
         if report.status == "active":
             also = ", the rules files" if moves else ""

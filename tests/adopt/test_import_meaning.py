@@ -62,6 +62,7 @@ alwaysApply: false
 def test_rules_a_client_loads_on_demand_stay_on_demand(adopted: Path, run: Run) -> None:
     _write(adopted / ".continue" / "rules" / "release.md", CONTINUE_ON_DEMAND)
     _write(adopted / ".cursor" / "rules" / "payments.mdc", CURSOR_REQUESTED)
+    assert "2 of them on demand" in run("import", "--dry-run").err
     memories = _titles(_import(run, "--accept"))
     release = memories["Bump the version in `package.json` with `pnpm version`"]
     payments = memories["Amounts are integers in minor units, never floats"]
