@@ -243,3 +243,33 @@ def test_remove_takes_out_what_target_claude_added(repo: Path, run: Run) -> None
     assert removed.code == 0
     assert not settings.exists()
     assert not any((repo / ".claude").rglob("*gitmem*"))
+
+
+def test_init_moves_an_older_gitmems_client_hooks_to_gitmem_cli(initialised: Path, run: Run) -> None:
+    """Client hooks an older gitmem wrote run `gitmem` from PATH (maybe another tool's program): `gitmem init` moves
+    them to `gitmem-cli`, keeping the user's own entries; a client without gitmem's hooks gets none."""
+    root = initialised
+    (root / ".claude").mkdir()
+    old = {
+        "model": "opus",
+        "hooks": {
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "gitmem hook prompt --client claude"}]}],
+            "Stop": [
+                {"hooks": [{"type": "command", "command": "./scripts/notify.sh"}]},
+                {"hooks": [{"type": "command", "command": "gitmem hook stop --client claude", "timeout": 10}]},
+            ],
+        },
+    }
+    (root / ".claude" / "settings.json").write_text(json.dumps(old, indent=2) + "\n", encoding="utf-8")
+    done = run("init", "--no-hooks")
+    assert done.code == 0, done.err
+    assert "updated .claude/settings.json: gitmem's client hooks run gitmem-cli" in done.out
+    text = (root / ".claude" / "settings.json").read_text(encoding="utf-8")
+    assert '"gitmem hook' not in text and '"gitmem-cli hook prompt --client claude"' in text
+    settings = json.loads(text)
+    assert settings["model"] == "opus"
+    assert settings["hooks"]["Stop"][0] == {"hooks": [{"type": "command", "command": "./scripts/notify.sh"}]}
+    assert not (root / ".gemini").exists() and not (root / ".cursor").exists()
+    again = run("init", "--no-hooks")
+    assert "client hooks" not in again.out
+    assert (root / ".claude" / "settings.json").read_text(encoding="utf-8") == text

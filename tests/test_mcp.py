@@ -464,3 +464,23 @@ def test_help_has_an_example(run: Run, command: tuple[str, ...]) -> None:
     assert result.code == 0, result.err
     assert "Example" in result.out
     assert f"gitmem {' '.join(command)}" in result.out
+
+
+def test_init_mcp_moves_an_older_gitmems_entry_to_gitmem_cli_and_keeps_a_customised_one(repo: Path, run: Run) -> None:
+    """An entry as an older gitmem wrote it runs `gitmem` from PATH (maybe another tool's program): moved to
+    `gitmem-cli`; an entry the user changed is theirs and kept."""
+    (repo / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"gitmem": {"type": "stdio", "command": "gitmem", "args": ["mcp"]}, "x": {}}})
+    )
+    (repo / ".cursor").mkdir()
+    custom = {"mcpServers": {"gitmem": {"command": "/opt/gitmem/bin/gitmem", "args": ["mcp", "--repo", "."]}}}
+    (repo / ".cursor" / "mcp.json").write_text(json.dumps(custom))
+    result = run("init", "--no-hooks", "--mcp")
+    assert result.code == 0, result.err
+    assert "updated the gitmem entry in .mcp.json (Claude Code): it runs gitmem-cli" in result.lines
+    assert "kept the gitmem entry in .cursor/mcp.json (Cursor)" in result.lines
+    assert json.loads((repo / ".mcp.json").read_text())["mcpServers"] == {
+        "gitmem": {"type": "stdio", "command": "gitmem-cli", "args": ["mcp"]},
+        "x": {},
+    }
+    assert json.loads((repo / ".cursor" / "mcp.json").read_text()) == custom

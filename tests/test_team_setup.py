@@ -197,3 +197,27 @@ def test_init_moves_an_older_gitmems_hook_entries_and_merge_driver_to_gitmem_cli
     assert git(repo, "config", "--get", "merge.gitmem.driver").strip() == "gitmem-cli merge-driver %O %A %B %P"
     assert run("init").code == 0
     assert (repo / ".pre-commit-config.yaml").read_text() == new
+
+
+@pytest.mark.slow
+def test_with_another_gitmem_first_on_path_the_hooks_still_run_this_one(repo: Path, run: Run, tmp_path: Path) -> None:
+    """Another memory tool's `gitmem` command (dev-boz/gitmem installs one) first on PATH: the pre-commit hooks init
+    wrote run `gitmem-cli`, this gitmem, so a commit is scanned by it (a key refused), never by the other program."""
+    import os
+    import subprocess
+    import sys
+
+    other = tmp_path / "other-bin"
+    other.mkdir()
+    marker = tmp_path / "other-ran"
+    (other / "gitmem").write_text(f"#!/bin/sh\necho ran >> {marker}\nexit 0\n")
+    (other / "gitmem").chmod(0o755)
+    assert run("init").code == 0
+    env = {**os.environ, "PATH": f"{other}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    key = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc" + "Qx8Rk2Lm9Np3Vw"  # built at run time
+    (repo / "settings.py").write_text(f"STRIPE_KEY = '{key}'\n")
+    git(repo, "add", "-A")
+    done = subprocess.run(["git", "commit", "-qm", "x"], cwd=repo, capture_output=True, text=True, env=env)
+    assert done.returncode != 0, done.stdout + done.stderr  # this gitmem's scan refused it
+    assert "stripe-secret-key" in done.stdout + done.stderr and key not in done.stdout + done.stderr
+    assert not marker.exists()  # the other program never ran

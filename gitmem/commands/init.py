@@ -101,6 +101,7 @@ def init(
         for item in oversized(project, rules_files(project)):
             echo(f"over a limit: {item.describe()}")
     hooks_done, hooks_run = ([], True) if no_hooks else _set_up_hooks(project, report.targets, pre_push)
+    hooks_done += _moved_client_hooks(project)
     for line in hooks_done:
         echo(line, err=not hooks_run and line is hooks_done[-1])
     if not report.created and not report.targets_changed and not hooks_done:
@@ -140,6 +141,15 @@ def _write_ci(project: Project) -> None:
             "note: set the repository variable GITMEM_URL to gitmem's repository (Settings > Secrets and variables "
             "> Actions > Variables): the workflow installs gitmem from it"
         )
+
+
+def _moved_client_hooks(project: Project) -> list[str]:
+    """Move the client hooks an older gitmem wrote (`gitmem hook ...` from PATH) to `gitmem-cli`."""
+    from gitmem.setup import agent_hooks
+
+    changes = agent_hooks.moved(project.root)
+    agent_hooks.apply(changes, project.root)
+    return [f"updated {project.display(c.path)}: gitmem's client hooks run gitmem-cli" for c in changes]
 
 
 def _set_up_hooks(project: Project, targets: tuple[str, ...], pre_push: bool) -> tuple[list[str], bool]:

@@ -64,6 +64,8 @@ def register_and_report(project: Project, registrations: list[Registration], use
             echo(f"created {where} ({r.tool}: gitmem MCP server)")
         elif r.action == "added":
             echo(f"added the gitmem MCP server to {where} ({r.tool})")
+        elif r.action == "moved":
+            echo(f"updated the gitmem entry in {where} ({r.tool}): it runs gitmem-cli")
         elif r.action == "kept":
             echo(f"kept the gitmem entry in {where} ({r.tool})")
         else:

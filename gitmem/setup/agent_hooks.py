@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from gitmem import COMMAND, gateway
-from gitmem.errors import UsageError
+from gitmem.errors import GitmemError, UsageError
 from gitmem.project import UserScope
 from gitmem.session.clients import BY_NAME, Client
 from gitmem.setup import jsonedit, remember
@@ -346,6 +346,31 @@ def plan(base: Path, clients: Sequence[str], *, remove: bool = False, user: bool
         changes.append(
             _whole_file_change(where, base / command.path, command.text, remember.MARK, display(command.path), remove)
         )
+    return changes
+
+
+# How an older gitmem's hook entries and plugin ran it: `gitmem` from PATH (maybe another tool's program).
+_OLD_FORMS = (f'"{OLD_PREFIX}', '["gitmem", "hook"')
+
+
+def moved(base: Path) -> list[Change]:
+    """The changes that move the client hooks an older gitmem wrote in the repository under ``base`` (``gitmem hook
+    ...``, run from PATH) to ``COMMAND``: only for the files that hold such an entry; nothing is added elsewhere."""
+    changes = []
+    for name in ALL:
+        try:
+            planned = plan(base, [name])
+        except UsageError:  # a file gitmem cannot edit: `init --agent-hooks` says so when asked
+            continue
+        for change in planned:
+            if change.action != "updated" or change.text is None:
+                continue
+            try:
+                old = gateway.read_text(base, change.path, limit=gateway.CONFIG_LIMIT)
+            except (OSError, UnicodeDecodeError, GitmemError):
+                continue
+            if any(form in old for form in _OLD_FORMS):
+                changes.append(change)
     return changes
 
 

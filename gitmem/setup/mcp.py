@@ -48,22 +48,24 @@ USER_ONLY = {
 class Registration:
     tool: str
     path: Path
-    action: str  # "created", "added", "kept" (an entry exists), "manual" (not plain JSON: add it by hand)
+    action: str  # "created", "added", "moved" (an older gitmem's entry: runs gitmem-cli now), "kept" (an entry
+    # exists), "manual" (not plain JSON: add it by hand)
     text: str = ""  # the new file text ("created", "added"), or the entry to add by hand ("manual")
     detail: str = ""  # why a file is left to the user
     under: str = ""  # where the entry goes in it
     area: gateway.Where | None = None  # where it may be written (None: the project)
 
 
-def _entry(shape: str, v2: bool = False) -> dict[str, Any]:
+def _entry(shape: str, v2: bool = False, command: str = COMMAND) -> dict[str, Any]:
+    """gitmem's entry in a client's MCP servers (``command``: "gitmem" for the one an older gitmem wrote)."""
     if shape == "mcp":
-        entry: dict[str, Any] = {"type": "local", "command": [COMMAND, "mcp"]}
+        entry: dict[str, Any] = {"type": "local", "command": [command, "mcp"]}
         return entry if v2 else {**entry, "enabled": True}
     if shape == "workspace":  # the client may start servers elsewhere; it expands ${workspaceFolder}
-        return {"command": COMMAND, "args": ["mcp", "--repo", "${workspaceFolder}"]}
+        return {"command": command, "args": ["mcp", "--repo", "${workspaceFolder}"]}
     if shape == "trust":
-        return {"command": COMMAND, "args": ["mcp"], "trust": True}
-    return {"type": "stdio", "command": COMMAND, "args": ["mcp"]}
+        return {"command": command, "args": ["mcp"], "trust": True}
+    return {"type": "stdio", "command": command, "args": ["mcp"]}
 
 
 def _servers(shape: str, data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
@@ -104,7 +106,11 @@ def plan(project: Project) -> list[Registration]:
             out.append(Registration(client.tool, path, "manual", snippet, _why(exc), key))
             continue
         if SERVER in servers:
-            out.append(Registration(client.tool, path, "kept"))
+            if servers[SERVER] == _entry(client.shape, v2, "gitmem"):  # an older gitmem's, as it wrote it: moved
+                servers[SERVER] = _entry(client.shape, v2)
+                out.append(Registration(client.tool, path, "moved", _dump(data)))
+            else:
+                out.append(Registration(client.tool, path, "kept"))
             continue
         servers[SERVER] = _entry(client.shape, v2)
         out.append(Registration(client.tool, path, "added", _dump(data)))
@@ -113,7 +119,7 @@ def plan(project: Project) -> list[Registration]:
 
 def apply(project: Project, registrations: list[Registration]) -> None:
     for registration in registrations:
-        if registration.action in ("created", "added"):
+        if registration.action in ("created", "added", "moved"):
             gateway.write(registration.area or project, registration.path, registration.text)
 
 
