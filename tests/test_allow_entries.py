@@ -114,3 +114,20 @@ def test_every_rule_with_a_provider_format_is_bound_to_its_value() -> None:
     assert "github-pat" not in formatless and "aws-access-key-id" not in formatless
     assert {"generic-secret", "secret-in-prose", "jwt", "url-credentials"} <= set(formatless)
     assert sum(value_bound(rule.id) for rule in RULES) > 100  # a new rule is bound unless listed as formatless
+
+
+def test_an_entry_for_a_session_log_s_finding_is_read_as_the_hook_reads_the_log(project: Path, run: Run) -> None:
+    """A transcript is scanned as prose (``secret-in-prose`` runs there): its entry allows something."""
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "base")
+    git(project, "checkout", "-qb", "pr")
+    said = f"the database password is {_password()} for staging"
+    (project / "chat.jsonl").write_text(json.dumps({"sessionId": "s", "message": {"content": said}}) + "\n")
+    findings = json.loads(run("scan", "chat.jsonl", "--json").out)["findings"]
+    assert [finding["rule"] for finding in findings] == ["secret-in-prose"]
+    _set_allow(project, [findings[0]["fingerprint"]])
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "a reviewed log")
+    guard = json.loads(run("diff", "main", "HEAD", "--json").out)["guard"]
+    (allow,) = [change for change in guard if change["setting"] == "scan.allow"]
+    assert allow["allows_nothing"] == []
