@@ -24,6 +24,7 @@ from typing import Any
 
 from gitmem import __version__, gateway, yamlio
 from gitmem.errors import CheckFailed, UsageError, shown
+from gitmem.memory.fields import shown_line
 from gitmem.memory.model import Evidence, Memory, short_id, unique_id
 from gitmem.memory.store import Snapshot, Store
 from gitmem.project import Project
@@ -105,7 +106,7 @@ def export(project: Project, snapshot: Snapshot, folder: Path) -> Exported:
     for memory in sorted(snapshot.memories.values(), key=lambda m: m.id):
         gateway.write(project, target / f"{memory.id}.md", concept(memory))
         report.written.append(f"{memory.id}.md")
-        lines.append(f"* [{memory.title}]({memory.id}.md) - {memory.kind}, {memory.status}")
+        lines.append(f"* [{shown_line(memory.title)}]({memory.id}.md) - {memory.kind}, {memory.status}")
     gateway.write(project, target / "index.md", "\n".join(lines) + "\n")
     return report
 
