@@ -24,11 +24,16 @@ def _fast(args: list[str]) -> int | None:
 
     if client is not None and client not in BY_NAME:
         return None
-    from gitmem.session.run import run
-
     raw = sys.stdin.buffer.read()
     try:
-        answer = run(args[1], client, raw)
+        if args[1] == "pre-tool":  # before every tool call: its own lean path (no prompt hook modules)
+            from gitmem.session import pretool
+
+            text = pretool.run(client, raw).text
+        else:
+            from gitmem.session.run import run
+
+            text = run(args[1], client, raw).stdout
     except Exception as error:  # a hook never breaks the client's turn; `gitmem hook ... --debug` shows the error
         if args[1] == "pre-tool":  # the call goes through unchecked: say so, once a session
             from gitmem.session.pretool import failure_note
@@ -37,8 +42,8 @@ def _fast(args: list[str]) -> int | None:
             if note:
                 sys.stderr.write(note + "\n")
         return 0
-    if answer.stdout:
-        sys.stdout.write(answer.stdout + "\n")
+    if text:
+        sys.stdout.write(text + "\n")
         sys.stdout.flush()
     return 0
 

@@ -217,6 +217,7 @@ HOOK_PATH = (
     "gitmem.session.pretool",
     "gitmem.session.shell",
     "gitmem.session.receipts",
+    "gitmem.session.payload",
 )
 SLOW = ("click", "git", "jsonschema", "ruamel", "gitmem.yamlio", "gitmem.schema", "gitmem.memory.store", "gitmem.cli")
 
@@ -247,6 +248,7 @@ PROMPT_HOOK_MODULES = (
     "gitmem.session.pretool",
     "gitmem.session.shell",
     "gitmem.session.receipts",
+    "gitmem.session.payload",
     "gitmem.clientstores",
 )
 SCAN_HOOK_MODULES = (

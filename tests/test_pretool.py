@@ -211,3 +211,16 @@ def test_explain_says_where_enforce_holds_and_where_it_is_advice_only(tmp_path: 
     assert gates["claude"] == "hook" and gates["devin"] == "none", gates
     text = subprocess.run([*gitmem_command(), "explain"], cwd=root, capture_output=True, text=True).stdout
     assert "this client has no pre-tool hook: enforce is advice only" in text
+
+
+def test_a_memory_added_or_retired_is_enforced_at_once(root: Path) -> None:
+    assert passes(root, bash("make deploy"))  # (the enforce cache is now warm)
+    memory = {"id": "no-make-deploy", "title": "Deploy through CI only", "kind": "convention", "status": "active",
+              "enforce": {"commands": ["make deploy*"]}, "created": "2026-01-01"}  # fmt: skip
+    from gitmem import yamlio
+
+    path = root / ".memory" / "memories" / "no-make-deploy.yaml"
+    path.write_text(yamlio.dump(memory), encoding="utf-8")
+    assert "[no-make-deploy]" in denied(root, bash("make deploy"))
+    path.unlink()
+    assert passes(root, bash("make deploy"))

@@ -13,6 +13,7 @@ is, is read from the payload's tool name and arguments whatever the client calls
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from datetime import date
@@ -354,16 +355,110 @@ def reason(memory: Memory, why: str) -> str:
     return "\n".join(lines)
 
 
+CACHE = "enforce.json"  # under gitmem's cache: the live memories with ``enforce``, and what says they are current
+TRUST_SECONDS = 30  # how long the cache is trusted while the memories folder is unchanged
+
+
 def enforced(project: Project, day: date) -> list[Memory]:
-    """The live memories with an ``enforce`` field, from the recall index (kept up to date as for recall)."""
+    """The live memories with an ``enforce`` field.
+
+    From the recall index (kept up to date as for recall), whose refresh stats every memory file: at 10,000
+    memories that is most of a hook's time, on every tool call. So the answer is kept in ``CACHE`` with the stat of
+    the memories folder and of each enforced file, and trusted for ``TRUST_SECONDS`` while none of them changed:
+    adding, removing or renaming a memory file (gitmem's own writes, git checkout) changes the folder and is seen at
+    once; a memory file edited in place (an editor writing over it) is seen within ``TRUST_SECONDS``."""
+    from time import time
+
+    from gitmem import gateway
+    from gitmem.errors import GitmemError
+
+    path = project.cache_dir / CACHE
+    now = time()
+    try:
+        cached = json.loads(gateway.read_bytes(project.cache_dir, path, limit=gateway.CONFIG_LIMIT))
+        if (
+            isinstance(cached, dict)
+            and cached.get("day") == day.isoformat()
+            and now - float(cached.get("checked", 0)) < TRUST_SECONDS
+            and cached.get("stats") == _stats(project, cached.get("files", []))
+        ):
+            return [Memory.from_dict(data) for data in cached["memories"]]
+    except (OSError, ValueError, TypeError, KeyError, GitmemError):
+        pass
     from gitmem.recall.index import RecallIndex
 
     index = RecallIndex(project)
     try:
         index.refresh()
-        return index.enforced(day)
+        found = index.enforced(day)
     finally:
         index.close()
+    files = [f"{memory.id}.yaml" for memory in found]
+    data = {
+        "day": day.isoformat(),
+        "checked": now,
+        "files": files,
+        "stats": _stats(project, files),
+        "memories": [memory.to_dict() for memory in found],
+    }
+    with contextlib.suppress(OSError, GitmemError):
+        gateway.write(project.cache_dir, path, json.dumps(data, separators=(",", ":")))
+    return found
+
+
+def _stats(project: Project, files: list[str]) -> list[list[int]]:
+    """The stat keys of the memories folder and of ``files`` in it (a missing one as zeros)."""
+    out: list[list[int]] = []
+    for path in [project.memories_dir, *(project.memories_dir / name for name in files)]:
+        try:
+            st = os.stat(path)
+            out.append([st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns])
+        except OSError:
+            out.append([0, 0, 0, 0])
+    return out
+
+
+class Answered(NamedTuple):
+    text: str  # what the hook prints: the refusal in the client's shape, or nothing
+    keys: tuple[str, ...] = ()  # the memory it quoted, or the rule (for tests and benchmarks)
+
+
+def run(client_name: str | None, raw: bytes, today: date | None = None) -> Answered:
+    """``gitmem hook pre-tool``: the client's payload in, its answer out (``__main__`` calls this directly, so the
+    hook imports neither click nor the prompt hook's modules)."""
+    from gitmem.session import clients
+    from gitmem.session.payload import parse
+
+    payload = parse(raw)
+    client = clients.BY_NAME.get(client_name or "") or clients.detect(payload)
+    return respond(client, payload, today or date.today())
+
+
+def respond(client: Client, payload: dict[str, Any], day: date) -> Answered:
+    """A refusal in the client's shape for a call that breaks an active memory's ``enforce`` or writes the memory
+    layer; nothing for every other call. Errors reach the caller, which lets the call run."""
+    call = call_of(payload)
+    if not call.commands and not call.writes:
+        return Answered("")  # a read, a search...: nothing to look at (no repository opened)
+    from gitmem.errors import GitmemError
+    from gitmem.project import find_project
+    from gitmem.session.payload import session_id, text
+
+    cwd = text(payload, "cwd", "directory")
+    try:
+        project = find_project(Path(cwd) if cwd and os.path.isabs(cwd) else None)
+    except GitmemError:
+        return Answered("")  # not in a repository: nothing of gitmem's to enforce
+    if not project.memory_dir.is_dir():
+        return Answered("")
+    refused = check(project, call, cwd, day)
+    if refused is None:
+        return Answered("")
+    from gitmem.session import receipts
+
+    ids = [refused.memory] if refused.memory else []
+    receipts.record(project, "block", client.name, session_id(payload), ids, refused.rule)
+    return Answered(answer(client, refused.reason), (refused.memory or refused.rule,))
 
 
 def check(project: Project, call: Call, cwd: str, day: date) -> Refusal | None:
@@ -405,7 +500,7 @@ def failure_note(raw: bytes, error: BaseException) -> str | None:
 
         from gitmem import gateway
         from gitmem.project import find_project
-        from gitmem.session.run import parse, session_id
+        from gitmem.session.payload import parse, session_id
 
         payload = parse(raw)
         cwd = payload.get("cwd")

@@ -19,9 +19,11 @@ from gitmem.errors import GitmemError
 from gitmem.project import Project, find_project
 from gitmem.session import clients, inject, receipts, state
 from gitmem.session.clients import PRE_TOOL, PROMPT, START, STOP, Client
+from gitmem.session.payload import MAX_INPUT as MAX_INPUT
+from gitmem.session.payload import parse as parse
+from gitmem.session.payload import session_id as session_id
+from gitmem.session.payload import text as _text
 from gitmem.tools import BY_NAME
-
-MAX_INPUT = 4 * 1024 * 1024  # a hook payload larger than this is not read (a prompt is capped again later)
 
 
 # NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook,
@@ -31,24 +33,6 @@ class Answer(NamedTuple):
 
     stdout: str
     keys: tuple[str, ...] = ()  # what was injected (for tests and benchmarks)
-
-
-def parse(raw: bytes) -> dict[str, Any]:
-    if len(raw) > MAX_INPUT:
-        raw = b""
-    try:
-        data = json.loads(raw.decode("utf-8", "replace")) if raw.strip() else {}
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _text(payload: dict[str, Any], *names: str) -> str:
-    for name in names:
-        value = payload.get(name)
-        if isinstance(value, str) and value:
-            return value
-    return ""
 
 
 # What a client puts around the context a hook answered when it hands it back in a later prompt (Gemini CLI 0.61
@@ -78,16 +62,14 @@ def _prompt_text(payload: dict[str, Any]) -> str:
     return _text(payload, "prompt", "userPrompt", "user_prompt", "message")
 
 
-def session_id(payload: dict[str, Any]) -> str:
-    found = _text(payload, "session_id", "sessionId", "sessionID", "thread_id")
-    return found or f"parent-{os.getppid()}"
-
-
 def run(event: str, client_name: str | None, raw: bytes, today: date | None = None) -> Answer:
     payload = parse(raw)
     client = clients.BY_NAME.get(client_name or "") or clients.detect(payload)
     if event == PRE_TOOL:
-        return _pre_tool(client, payload, today or date.today())
+        from gitmem.session import pretool
+
+        answer = pretool.respond(client, payload, today or date.today())
+        return Answer(answer.text, answer.keys)
     cwd = _text(payload, "cwd", "directory")
     try:
         project = find_project(Path(cwd) if cwd and os.path.isabs(cwd) else None)
@@ -243,29 +225,6 @@ def _client_stores(project: Project) -> str | None:
         return client_stores_text(project, Path.home())
     except (OSError, RuntimeError):
         return None
-
-
-def _pre_tool(client: Client, payload: dict[str, Any], day: date) -> Answer:
-    """A refusal in the client's shape for a call that breaks an active memory's ``enforce`` or writes the memory
-    layer (``session.pretool``); nothing for every other call. Errors reach the caller, which lets the call run."""
-    from gitmem.session import pretool
-
-    call = pretool.call_of(payload)
-    if not call.commands and not call.writes:
-        return Answer("")  # a read, a search...: nothing to look at (no repository opened)
-    cwd = _text(payload, "cwd", "directory")
-    try:
-        project = find_project(Path(cwd) if cwd and os.path.isabs(cwd) else None)
-    except GitmemError:
-        return Answer("")  # not in a repository: nothing of gitmem's to enforce
-    if not project.memory_dir.is_dir():
-        return Answer("")
-    refused = pretool.check(project, call, cwd, day)
-    if refused is None:
-        return Answer("")
-    ids = [refused.memory] if refused.memory else []
-    receipts.record(project, "block", client.name, session_id(payload), ids, refused.rule)
-    return Answer(pretool.answer(client, refused.reason), (refused.memory or refused.rule,))
 
 
 def _stop(project: Project, client: Client, payload: dict[str, Any], session: state.SessionState) -> Answer:

@@ -1,11 +1,15 @@
 """Issue 33 with the real clients, against the fake model server: the model makes each client that has a pre-tool
 hook run a command an active memory's ``enforce`` forbids, and write into .memory/memories/. The call is refused by
 ``gitmem hook pre-tool`` (set up by ``gitmem init --agent-hooks``), the model's next request carries the memory's
-text, and nothing was executed or written."""
+text, nothing was executed or written, and ``gitmem receipts`` counts the delivery and the block for that client. A
+client whose hook is not set up runs the command, and receipts find the violation in its transcript."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +98,7 @@ def driver(name: str) -> Client:
     return client
 
 
-def project(tmp_path: Path, name: str) -> Path:
+def project(tmp_path: Path, name: str, hooks: bool = True) -> Path:
     root = tmp_path / "repo"
     root.mkdir()
     sh(root, "git", "init", "-q", "-b", "main")
@@ -103,7 +107,8 @@ def project(tmp_path: Path, name: str) -> Path:
     (root / "web").mkdir()
     (root / "web" / "app.txt").write_text("app\n", encoding="utf-8")
     sh(root, "gitmem", "compile")
-    setup.apply(setup.plan(root, [name]), root)
+    if hooks:
+        setup.apply(setup.plan(root, [name]), root)
     sh(root, "git", "add", "-A")
     sh(root, "git", "-c", "core.hooksPath=/dev/null", "commit", "-qm", "set up")
     return root
@@ -123,6 +128,9 @@ def test_a_forbidden_command_is_refused_and_the_memory_quoted_back(tmp_path: Pat
         text = refusals(model)
     assert not (root / "web" / "forbidden-marker.txt").exists(), f"{name} ran the forbidden command"
     assert QUOTED in text and "record state in deploy.toml" in text, f"{name}: the memory did not reach the model"
+    counted = receipts(root, tmp_path / "home", name)
+    assert counted["blocked"] >= 1, f"{name}: receipts did not count the block: {counted}"
+    assert counted["delivered"] >= 1, f"{name}: receipts did not count the delivery: {counted}"
 
 
 @pytest.mark.parametrize("name", sorted(TOOLS))
@@ -137,3 +145,26 @@ def test_a_write_into_the_memory_layer_is_refused(tmp_path: Path, name: str) -> 
         sent = refusals(model)
     assert not target.exists(), f"{name} wrote into .memory/memories/"
     assert "Only people make a memory live" in sent and "gitmem add --proposed" in sent, f"{name}: no refusal sent"
+
+
+def receipts(root: Path, home: Path, name: str | None = None) -> dict[str, int]:
+    """The memory's figures in `gitmem receipts --json` (for one client), read with the clients' home."""
+    env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / ".local" / "share")}
+    args = ["gitmem", "receipts", "--json", *(["--client", name] if name else [])]
+    done = subprocess.run(args, cwd=root, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    (row,) = [item for item in json.loads(done.stdout)["memories"] if item["id"] == MEMORY["id"]]
+    return dict(row["clients"].get(name, {"delivered": 0, "violations": 0, "blocked": 0}) if name else row)
+
+
+def test_without_the_hook_the_command_runs_and_receipts_find_it_in_the_transcript(tmp_path: Path) -> None:
+    """Claude Code with the rules file only (no `gitmem init --agent-hooks`): nothing refuses the call; its
+    transcript shows it ran, and receipts count it as a violation."""
+    root = project(tmp_path, "claude", hooks=False)
+    tool, args, _, _ = TOOLS["claude"]
+    with FakeModel(tool=tool, exact=True, tool_args=args(f"cd web && {FORBIDDEN}")) as model:
+        done = run(driver("claude"), root, "Mark the deploy as done", model, tmp_path / "home")
+        assert model.tool_calls >= 1, f"exit {done.code}: {done.err[-1500:]}"
+    assert (root / "web" / "forbidden-marker.txt").exists()  # it ran: no hook was there
+    counted = receipts(root, tmp_path / "home", "claude")
+    assert counted["violations"] == 1 and counted["blocked"] == 0, counted
