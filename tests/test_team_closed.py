@@ -60,6 +60,10 @@ def add(repo: Path, run: Run, memory_id: str, title: str, *options: str) -> None
 
 @pytest.fixture
 def team(repo: Path, run: Run) -> Path:
+    return make_team(repo, run)
+
+
+def make_team(repo: Path, run: Run) -> Path:
     """Over budget: ten base memories of which six fit, and two branches that each add one high-priority memory
     (each fits alone, displacing the lowest-ranked base memory to the index)."""
     init(repo, run)
@@ -112,6 +116,26 @@ def test_revert_of_each_merge(team: Path, run: Run, which: int) -> None:
     for path in ("AGENTS.md", "CLAUDE.md"):
         text = (team / path).read_text()
         assert f"(`{gone}`" not in text and f"(`{kept}`" in text and "(`feat-c`" in text, path
+
+
+def test_a_hooks_path_in_use_gets_the_line_too(repo: Path, run: Run) -> None:
+    """A team's committed hooks folder (core.hooksPath, as husky sets it): gitmem adds its line to the post-merge
+    script there, every other byte kept, and creates the others; a merge over the budget ends green."""
+    hooks = repo / ".githooks"
+    hooks.mkdir()
+    own = "#!/bin/sh\n# the team's own post-merge hook\necho merged >> .git/team-hook-ran\n"
+    (hooks / "post-merge").write_text(own)
+    (hooks / "post-merge").chmod(0o755)
+    git(repo, "config", "core.hooksPath", ".githooks")
+    make_team(repo, run)
+    script = (hooks / "post-merge").read_text()
+    assert script.startswith("#!/bin/sh\n# gitmem:") and script.endswith(own.removeprefix("#!/bin/sh\n"))
+    assert {"post-commit", "post-merge", "post-rewrite"} <= {path.name for path in hooks.iterdir()}
+    merge(repo, "a")
+    merge(repo, "b")
+    green(repo, run)
+    holds_both(repo)
+    assert (repo / ".git" / "team-hook-ran").read_text() == "merged\nmerged\n"
 
 
 def test_revert_of_a_memory_commit(team: Path, run: Run) -> None:
