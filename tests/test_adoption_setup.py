@@ -276,3 +276,25 @@ def test_compile_sums_up_what_the_budget_left_out_in_one_line(project: Path, run
     assert len(summary) == 1
     assert summary[0].startswith("left out by the budget: agents ") and ", claude " in summary[0]
     assert "rule-number" not in summary[0]
+
+
+def test_init_moves_the_husky_line_of_6dd9a58_to_gitmem_cli(repo: Path, run: Run) -> None:
+    """The line an older init added looked for `gitmem` on PATH (maybe another tool's program): it now looks for
+    `gitmem-cli`, which the hooks run; every other byte of the team's script stays."""
+    from gitmem.git.hookpath import MARK
+
+    _husky(repo)
+    line = (
+        "if command -v pre-commit >/dev/null 2>&1 && command -v gitmem >/dev/null 2>&1; then pre-commit run "
+        '--hook-stage pre-commit || exit $?; else gitmem_noted="$(git rev-parse --git-path gitmem-guard-noted)"; '
+        '[ -e "$gitmem_noted" ] || { echo "gitmem: this commit was not checked for secrets: the team\'s guard needs '
+        'pre-commit and gitmem (pipx install pre-commit gitmem-cli, then gitmem init). Said once." >&2; '
+        ': >"$gitmem_noted"; }; fi'
+    )
+    _write(repo / ".husky" / "pre-commit", f"{MARK}\n{line}\nnpm test\n")
+    result = run("init")
+    assert "updated gitmem's line in .husky/pre-commit" in result.out
+    script = (repo / ".husky" / "pre-commit").read_text()
+    assert "command -v gitmem-cli >/dev/null" in script and "command -v gitmem >" not in script
+    assert "pipx install pre-commit gitmem-cli" not in script and INSTALL in script
+    assert script.startswith(MARK + "\n") and script.endswith("; fi\nnpm test\n")

@@ -162,7 +162,7 @@ def _upgrade(found: HookFile, where: str) -> list[str]:
     if new is None:
         return []
     gateway.write_git_file(found.path, new.encode("utf-8"), executable=True)
-    return [f"updated gitmem's line in {where}: a teammate without pre-commit can commit (told once how to get it)"]
+    return [f"updated gitmem's line in {where}: it runs the hooks where pre-commit and {COMMAND} are installed"]
 
 
 def problems(project: Project, hook_types: tuple[str, ...] = ("pre-commit",)) -> list[tuple[str, str]]:
