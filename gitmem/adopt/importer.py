@@ -58,7 +58,6 @@ class Source:
     line: int
     end: int
     lead: int = field(default=0, compare=False)  # the lead-in line the item was listed under (0: none)
-    prose: bool = field(default=False, compare=False)  # a paragraph, code block or table, not a list rule
 
     def where(self) -> str:
         return f"{self.path}:{self.line}" if self.end <= self.line else f"{self.path}:{self.line}-{self.end}"
@@ -156,6 +155,7 @@ class ImportReport:
     skipped: list[Skipped] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     invalid_files: int = 0
+    stays: list[Known] = field(default_factory=list)  # with --move: prose an earlier import made a memory, kept here
 
     def also_memories(self) -> list[tuple[Source, str]]:
         """The hand-written lines that are now also memories, with the memory's id, in file order."""
@@ -381,6 +381,10 @@ def import_rules(
             covered.update(range(item.line, item.end + 1))
             if rules_only and not item.bullet:
                 report.skipped.append(Skipped(path, item.line, KEPT_PROSE, item.end))
+                earlier = _imported_from(imported, item, path)
+                if earlier is not None:  # an earlier import made it a memory: the text now stays here too
+                    report.stays.append(Known(Source(path, item.line, item.end), earlier.title, earlier.id,
+                                              earlier.status, "imported-before"))  # fmt: skip
                 continue
             if not counter_examples and kinds.counter_example(item.head, item.rest):
                 report.skipped.append(Skipped(path, item.line, COUNTER_EXAMPLE, item.end))
@@ -401,6 +405,14 @@ def import_rules(
             if draft.memory is not None:
                 draft.written = store.create(draft.memory, snapshot)
     return report
+
+
+def _imported_from(imported: dict[str, Memory], item: markdown.Item, path: str) -> Memory | None:
+    """The memory an earlier import made of ``item`` at ``path`` (same title, origin in that file), or ``None``."""
+    memory = imported.get(title_key(title_and_body(item)[0]))
+    if memory is None or not (memory.origin or "").startswith(path + ":") or memory.on_demand:
+        return None
+    return memory
 
 
 def _not_rules(project: Project, path: str, skills: bool = False) -> str | None:
@@ -461,7 +473,7 @@ def _take(
 ) -> None:
     """Decide what becomes of one item (``by_code``: the drafts that are only a code block, by its commands)."""
     path, lines, scope, description = place.path, place.lines, place.scope, place.description
-    source = Source(path, item.line, item.end, item.lead, not item.bullet)
+    source = Source(path, item.line, item.end, item.lead)
     title, body = title_and_body(item)
     if description:  # when the tool applies the rule: the memory keeps it
         body = f"{body}\n\n{DESCRIBED}{description}".strip()

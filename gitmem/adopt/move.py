@@ -2,8 +2,9 @@
 do not load every imported rule twice (once by hand, once from gitmem's block).
 
 Only list rules move (a bullet, a numbered procedure, with what is nested under them): headings, tables of contents,
-prose paragraphs, code blocks and tables stay byte for byte, whether or not they also became memories: they are the
-document a team wrote around its rules, and a file is never deleted, so a link to it (``CLAUDE.md -> AGENTS.md``)
+prose paragraphs, code blocks and tables stay byte for byte (the importer does not make them memories with
+``--move``, and ``keep_once`` makes those an earlier import made on demand, so no client reads them twice): they are
+the document a team wrote around its rules, and a file is never deleted, so a link to it (``CLAUDE.md -> AGENTS.md``)
 never dangles. Of the rules, only the lines whose memory ``gitmem compile`` will write back go (``delivered``): into
 that same file when a target writes it, else into a file of the tool that read it (or, when no target is that tool's,
 of any target). A line whose memory compile leaves out (a proposal not accepted yet, a memory over a target's budget,
@@ -24,7 +25,8 @@ from datetime import date
 from gitmem import gateway
 from gitmem.adopt import sources
 from gitmem.adopt.importer import ImportReport, Source
-from gitmem.memory.model import Memory
+from gitmem.memory.model import ON_DEMAND, Memory
+from gitmem.memory.store import Store
 from gitmem.project import Project
 
 
@@ -115,12 +117,6 @@ def _moved_sources(report: ImportReport) -> list[tuple[Source, str, str]]:
     return found
 
 
-PROSE = (
-    "prose, code blocks and tables stay in the file: only list rules move (an earlier import made these memories "
-    "too: `gitmem forget` them for the file to hold them alone)"
-)
-
-
 def plan_moves(
     project: Project, report: ImportReport, delivered: Delivery, left_out: bool = False
 ) -> tuple[list[Moved], list[Kept]]:
@@ -131,10 +127,6 @@ def plan_moves(
     kept_by: dict[tuple[str, str], list[int]] = {}
     kept = [item.source for item in report.refused] + [item.source for item in report.rejected]
     for source, memory_id, status in _moved_sources(report):
-        if source.prose:  # the document around the rules: it stays, and says so
-            kept.append(source)
-            kept_by.setdefault((source.path, PROSE), []).extend(range(source.line, source.end + 1))
-            continue
         fmt = sources.format_of(source.path)
         why = delivered.why_not(_real(project, source.path), fmt.tool if fmt else None, memory_id, status)
         if why is None or (left_out and why[0] == "budget"):
@@ -186,3 +178,15 @@ def apply_moves(project: Project, report: ImportReport, moves: list[Moved]) -> N
         full = project.root / move.path
         text = gateway.read_text(project, full, limit=gateway.RULES_LIMIT)
         gateway.write(project, full, _without(text, move.lines))
+
+
+def keep_once(report: ImportReport, store: Store) -> list[str]:
+    """Prose, code and tables stay in their file with ``--move``; where an earlier import made one a memory, compile
+    would write it into the block beside the text it came from. Make those memories on demand (never compiled; the
+    prompt hook and recall still bring them), so each client reads the text once. Returns their ids (nothing is
+    written on a dry run)."""
+    ids = list(dict.fromkeys(known.id for known in report.stays))
+    if not report.dry_run:
+        for memory_id in ids:
+            store.update(memory_id, {"priority": ON_DEMAND})
+    return ids

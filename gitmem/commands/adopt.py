@@ -168,12 +168,14 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
     )  # fmt: skip
     moves: list[Moved] = []
     kept: list[Kept] = []
+    demoted: list[str] = []
     if move:
-        from gitmem.adopt.move import apply_moves, delivery, plan_moves
+        from gitmem.adopt.move import apply_moves, delivery, keep_once, plan_moves
 
         delivered = delivery(project, report, store.load().memories.values(), day)
         moves, kept = plan_moves(project, report, delivered, left_out)
         apply_moves(project, report, moves)
+        demoted = keep_once(report, store)
     from gitmem.adopt.oversize import oversized
 
     over = oversized(project, [info.path for info in report.files])
@@ -183,6 +185,7 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
         if move:
             data["moved"] = [{"path": m.path, "lines": m.lines} for m in moves]
             data["kept"] = [{"path": k.path, "lines": k.lines, "why": k.why} for k in kept]
+            data["on_demand"] = demoted
         data["over_limit"] = [
             {"path": o.path, "used": o.used, "lines": o.lines, "measure": o.limit.measure, "limit": o.limit.value,
              "target": o.target, "why": o.limit.reason, "message": o.describe(o.path in moved, left_out)}
@@ -200,6 +203,13 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
     _print_files(report)
     _print_items(project, report)
     _print_lines(report, moves, kept, move)
+    if demoted:
+        verb = "would make" if dry_run else "made"
+        echo(
+            f"{style(verb, fg='yellow')} {len(demoted)} memories on demand: an earlier import made them of prose, code "
+            "or tables that stay in their file, which the clients read there (the prompt hook and recall still bring "
+            f"them): {', '.join(demoted[:5])}{' …' if len(demoted) > 5 else ''}"
+        )
     for item in over:
         echo(f"{style('over a limit:', fg='yellow')} {item.describe(item.path in moved, left_out)}")
     _print_summary(report, moves)

@@ -95,6 +95,7 @@ def test_an_agents_md_over_codex_limit_is_reported_and_moving_keeps_every_other_
 
     moved = run("import", "--accept", "--move", "--left-out")
     assert moved.code == 0, moved.err
+    assert f"made {SECTIONS} memories on demand" in moved.out  # the prose the first import made memories: kept once
     assert "over a limit" not in moved.out  # the moved rules brought it under
     assert (repo / "CLAUDE.md").is_symlink() and os.readlink(repo / "CLAUDE.md") == "AGENTS.md"
     after = _hand_written((repo / "AGENTS.md").read_text(encoding="utf-8"))
@@ -106,6 +107,8 @@ def test_an_agents_md_over_codex_limit_is_reported_and_moving_keeps_every_other_
     assert len((repo / "AGENTS.md").read_bytes()) <= 32 * 1024
     assert (repo / "CLAUDE.md").read_text(encoding="utf-8") == (repo / "AGENTS.md").read_text(encoding="utf-8")
     assert run("compile", "--check").code == 0
+    compiled = (repo / "AGENTS.md").read_text(encoding="utf-8")
+    assert all(compiled.count(f"explains area {n}") == 1 for n in range(1, SECTIONS + 1))  # read once, by hand
 
 
 def test_init_finds_a_nested_rules_file_in_a_monorepo(repo: Path, run: Run) -> None:
@@ -150,3 +153,20 @@ def test_move_takes_a_tool_folder_rule_whose_client_reads_it_from_the_hub(repo: 
     assert run("compile").code == 0
     explained = json.loads(run("explain", "--client", "cursor", "--json").out)["clients"][0]
     assert len(explained["full"]) == 2
+
+
+def test_prose_an_earlier_import_made_a_memory_is_read_once_after_move(repo: Path, run: Run) -> None:
+    """`import --accept`, then `import --accept --move`: the prose stays in the file, so its memory (made by the first
+    import) becomes on demand instead of being compiled beside it."""
+    agents = repo / "AGENTS.md"
+    agents.write_text("# Guide\n\nThe API lives in api/ and serves JSON only.\n\n- Use pnpm, never npm.\n", "utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "rules")
+    assert run("init", "--no-hooks").code == 0
+    assert run("import", "--accept").code == 0
+    moved = json.loads(run("import", "--accept", "--move", "--json").out)
+    assert len(moved["on_demand"]) == 1
+    assert run("compile").code == 0
+    text = agents.read_text(encoding="utf-8")
+    assert text.startswith("# Guide\n\nThe API lives in api/ and serves JSON only.\n")
+    assert text.count("serves JSON only") == 1 and text.count("Use pnpm, never npm") == 1
