@@ -56,6 +56,8 @@ def hook_deadline() -> float:
     return time.monotonic() + HOOK_REFRESH_SECONDS
 
 
+BATCH_SECONDS = 0.25  # of checking files per transaction: what a refresh killed in the middle loses
+
 # What a file is recorded with when a refresh was stopped (killed by a hook's timeout) while checking it: it is left
 # out of recall until it changes, and the session's status says so.
 COSTLY = "took too long to check (a refresh was stopped while checking it): left out until it changes"
@@ -165,10 +167,11 @@ class RecallIndex:
         """Bring the index up to date with the memory files; with ``deadline`` (``time.monotonic()``), stop there and
         leave the rest to the next refresh (``Refreshed.complete`` is then false).
 
-        Each file checked is committed with a note of the next one to check, so a refresh that is killed (a hook's
-        timeout) keeps everything before it, and the next refresh knows which file it was checking: that file is
-        recorded as too costly to check and skipped until it changes (``COSTLY``), so one file never holds back
-        the index, whatever the store holds."""
+        Files are checked in transactions of a quarter second, each begun with a committed note of where it begins:
+        a refresh that is killed (a hook's timeout) keeps all it did before its last transaction, the refresh after
+        it goes one file a transaction, and a file a refresh is killed checking on its own is recorded as too costly
+        and skipped until it changes (``COSTLY``): one file never holds back the index, whatever the store holds
+        (``_check_changed``)."""
         gateway.require(self.project, self.directory)  # a .memory link to elsewhere is not read, as by the store
         started_ns = _now_ns()
         stats = sorted(files.stat_all(self.directory), key=lambda item: item[0])
@@ -219,27 +222,41 @@ class RecallIndex:
         deadline: float | None,
         outcome: Refreshed,
     ) -> bool:
-        """Index each of ``changed``, one transaction each; whether any was recorded with another stat than its
-        listing's."""
+        """Index each of ``changed``, in transactions of some BATCH_SECONDS each; whether any was recorded with
+        another stat than its listing's.
+
+        Before each transaction, a note of where it begins is committed (``info.checking``): ``batch:NAME``, or
+        ``one:NAME`` when it holds one file. A refresh that finds ``batch:…`` was killed in a batch: it goes one file
+        a transaction, so that the next kill names its file; one that finds ``one:NAME`` was killed checking NAME,
+        and records it as too costly (``COSTLY``)."""
         store_cache = self._store_cache() if len(changed) >= _STORE_CACHE_AFTER else None
+        careful = stopped.startswith("batch:")
+        blamed = stopped.removeprefix("one:") if stopped.startswith("one:") else None
         moved = False
-        for index, name in enumerate(changed):
+        index = 0
+        while index < len(changed):
             if deadline is not None and time.monotonic() > deadline:
                 outcome.complete = False
-                with self._writing():  # the next file was not begun: nothing to blame it for
-                    self.conn.execute("INSERT OR REPLACE INTO info(key, value) VALUES ('checking', '')")
                 return moved
             with self._writing():
-                recorded: Key | None = files.key(on_disk[name])
-                if name == stopped:  # the last refresh was stopped (killed) checking it
-                    self._record(name, on_disk[name], started_ns, "", None, [[1, 1, "file", COSTLY]])
-                    outcome.costly.append(name)
-                else:
-                    checked, recorded = self._update(name, on_disk[name], started_ns, store_cache)
-                    outcome.checked += checked
-                following = changed[index + 1] if index + 1 < len(changed) else ""
-                self.conn.execute("INSERT OR REPLACE INTO info(key, value) VALUES ('checking', ?)", (following,))
-            moved = moved or recorded != files.key(on_disk[name])
+                note = f"{'one' if careful else 'batch'}:{changed[index]}"
+                self.conn.execute("INSERT OR REPLACE INTO info(key, value) VALUES ('checking', ?)", (note,))
+            with self._writing():
+                began = time.monotonic()
+                while index < len(changed):
+                    name = changed[index]
+                    recorded: Key | None = files.key(on_disk[name])
+                    if name == blamed:  # the last refresh was killed checking it
+                        self._record(name, on_disk[name], started_ns, "", None, [[1, 1, "file", COSTLY]])
+                        outcome.costly.append(name)
+                    else:
+                        checked, recorded = self._update(name, on_disk[name], started_ns, store_cache)
+                        outcome.checked += checked
+                    moved = moved or recorded != files.key(on_disk[name])
+                    index += 1
+                    if careful or time.monotonic() - began > BATCH_SECONDS:
+                        break
+                self.conn.execute("INSERT OR REPLACE INTO info(key, value) VALUES ('checking', '')")
         return moved
 
     def costly(self) -> list[str]:
