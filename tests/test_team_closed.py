@@ -10,6 +10,7 @@ blocks cannot be right (the merged store leaves out a memory neither side left o
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -116,6 +117,27 @@ def test_revert_of_each_merge(team: Path, run: Run, which: int) -> None:
     for path in ("AGENTS.md", "CLAUDE.md"):
         text = (team / path).read_text()
         assert f"(`{gone}`" not in text and f"(`{kept}`" in text and "(`feat-c`" in text, path
+
+
+def test_a_merge_with_conflicts_resolved_by_hand(team: Path, run: Run) -> None:
+    """Hand-written text changed on both sides stops the merge; the user takes one side's AGENTS.md (whose block
+    lacks the other branch's memory) and commits: post-commit recompiles into that commit."""
+    sh(team, "checkout", "-q", "a")
+    agents = team / "AGENTS.md"
+    agents.write_text(agents.read_text().replace("Hand-written notes stay.", "Notes from branch a."))
+    commit_all(team, "notes a")
+    sh(team, "checkout", "-q", "main")
+    merge(team, "b")
+    agents.write_text(agents.read_text().replace("Hand-written notes stay.", "Notes from main."))
+    commit_all(team, "notes main")
+    stopped = subprocess.run(["git", "merge", "--no-edit", "a"], cwd=team, capture_output=True, text=True)
+    assert stopped.returncode != 0 and "AGENTS.md" in stopped.stdout
+    sh(team, "checkout", "--theirs", "--", "AGENTS.md")
+    sh(team, "add", "AGENTS.md")
+    sh(team, "commit", "-q", "--no-edit", "--no-verify")
+    green(team, run)
+    text = agents.read_text()
+    assert "Notes from branch a." in text and "(`feat-a`" in text and "(`feat-b`" in text
 
 
 def test_a_hooks_path_in_use_gets_the_line_too(repo: Path, run: Run) -> None:
@@ -268,6 +290,11 @@ def test_the_workflows_review_says_what_a_pull_request_displaces(team: Path, run
     assert "- moves `base-6` to the index (agents, claude)" in comment  # the lowest-ranked in full
     assert "| agents | 280 |" in comment and "| claude | 280 |" in comment
     assert "<!-- gitmem:diff -->" in step_running(team, "review", "gh api")
+    data = json.loads(subprocess.run(["gitmem", "diff", "origin/main...HEAD", "--json"], cwd=pull,
+                                     capture_output=True, text=True, check=True).stdout)  # fmt: skip
+    assert {"id": "base-6", "title": "Base rule 6 about the build system and its tooling", "move": "to_index",
+            "targets": ["agents", "claude"]} in data["budget"]["moves"]  # fmt: skip
+    assert {t["target"]: t["tokens"]["after"] for t in data["budget"]["targets"]} == {"agents": 270, "claude": 270}
 
 
 def test_init_ci_github_writes_a_workflow_the_published_schema_accepts(repo: Path, run: Run, tmp_path: Path) -> None:
