@@ -144,8 +144,11 @@ def _file_at(project: Project, path: str, head: str | None) -> bytes | None:
     from gitmem import gitcommand
 
     try:
+        size = int(gitcommand.git(project.root, "cat-file", "-s", f"{head}:{path}").strip() or 0)
+        if size > gateway.SCAN_LIMIT:  # bounded as any scanned file is, before a byte of it is read
+            return None
         return gitcommand.git(project.root, "cat-file", "blob", f"{head}:{path}")
-    except GitmemError:
+    except (GitmemError, ValueError):
         return None
 
 
