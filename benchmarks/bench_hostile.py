@@ -121,6 +121,47 @@ def main() -> None:
     print()
     issue_22(args.runs)
     hostile_files.run(args.runs)  # the file-system attacks (issue 22): links and huge files, process by process
+    print()
+    prompt_hook_on_a_hostile_store()
+
+
+def prompt_hook_on_a_hostile_store(files: int = 12, prompts: int = 3, timeout: float = 10.0) -> None:
+    """Issue 32: a pull request of twelve 64 KB memories of ``?token=`` repeated, then prompts, each a new
+    ``gitmem hook prompt`` process with a client's 10 s timeout, on a cold index (seconds, or killed)."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder) / "repo"
+        root.mkdir()
+        subprocess.run(["git", "init", "-q", str(root)], check=True)
+        gitmem = [sys.executable, "-m", "gitmem"]
+        subprocess.run([*gitmem, "init", "--no-hooks"], cwd=root, check=True, capture_output=True)
+        for n in range(files):
+            name = chr(ord("a") + n)  # one-letter ids: the file stays as large as the limit allows
+            raw = CASES["?token= repeated"].replace(b"id: x", f"id: {name}".encode())
+            (root / ".memory" / "memories" / f"{name}.yaml").write_bytes(raw)
+        shown = []
+        for prompt in range(prompts):
+            payload = {"session_id": f"s{prompt}", "cwd": str(root), "hook_event_name": "UserPromptSubmit"}
+            payload["prompt"] = "how do we run the deploy queue"
+            start = time.perf_counter()
+            try:
+                subprocess.run(
+                    [*gitmem, "hook", "prompt", "--client", "claude"],
+                    cwd=root,
+                    input=json.dumps(payload).encode(),
+                    capture_output=True,
+                    timeout=timeout,
+                    env=dict(os.environ),
+                    check=False,
+                )
+                shown.append(f"{time.perf_counter() - start:.2f} s")
+            except subprocess.TimeoutExpired:
+                shown.append(f"killed at {timeout:.0f} s")
+    print(f"prompt hook, {files} memories of ?token= x 64 KB, cold index, {prompts} prompts: {', '.join(shown)}")
 
 
 def peak(function: Callable[[], object]) -> int:
