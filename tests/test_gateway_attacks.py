@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import gitmem
 from tests.conftest import Run, git, gitmem_command
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -233,7 +234,7 @@ def test_user_agent_hooks_write_through_a_dotfile_link(repo: Path, home: Path, r
     assert result.code == 0, result.err
     assert link.is_symlink() and os.readlink(link) == str(real)
     data = json.loads(real.read_text(encoding="utf-8"))
-    assert data["theme"] == "dark" and "gitmem hook" in json.dumps(data["hooks"])
+    assert data["theme"] == "dark" and f"{gitmem.COMMAND} hook" in json.dumps(data["hooks"])
 
 
 def test_user_compile_writes_through_a_dotfile_link(repo: Path, home: Path, run: Run) -> None:
