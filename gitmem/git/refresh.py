@@ -97,7 +97,7 @@ def after_operation(rewrite: str) -> str:
     from gitmem.project import find_project
 
     project = find_project()
-    if needless(project, rewrite):
+    if not project.memory_dir.is_dir() or needless(project, rewrite):  # a branch from before gitmem: nothing to do
         return ""
     return refresh(project, date.today(), rewriting=rewrite == "rebase").summary()
 
@@ -150,17 +150,19 @@ def refresh(project: Project, today: date, *, own_commit: bool = False, rewritin
         return Refreshed("skipped", reason=f"{memory}/ has uncommitted changes: `gitmem compile` when ready")
     changes = _prepare(project, today)
     paths = [change.path for change in changes.changes if change.changed]
-    if not paths:
+    dirty = set(_changed(project, [change.path for change in changes.changes]))
+    edited = [path for path in paths if path in dirty]  # neither HEAD's nor compile's: the user's
+    if edited:
+        return Refreshed("skipped", paths, reason=f"{', '.join(edited)} has uncommitted changes")
+    ready = sorted(dirty - set(paths))  # already what compile writes, not committed (an earlier run stopped)
+    if not paths and not ready:
         return Refreshed("fresh")
-    dirty = _changed(project, paths)
-    if dirty:
-        return Refreshed("skipped", paths, reason=f"{', '.join(dirty)} has uncommitted changes")
     from gitmem.compile.compiler import apply
 
     apply(project, changes)
     amend = not own_commit and _only_here(project, head)
-    new = _commit(project, head, paths, amend)
-    return Refreshed("amended" if amend else "committed", paths, new, head if amend else "")
+    new = _commit(project, head, sorted({*paths, *ready}), amend)
+    return Refreshed("amended" if amend else "committed", sorted({*paths, *ready}), new, head if amend else "")
 
 
 def _prepare(project: Project, today: date) -> Report:
