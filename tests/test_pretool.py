@@ -224,3 +224,12 @@ def test_a_memory_added_or_retired_is_enforced_at_once(root: Path) -> None:
     assert "[no-make-deploy]" in denied(root, bash("make deploy"))
     path.unlink()
     assert passes(root, bash("make deploy"))
+
+
+def test_every_targets_rules_file_is_one_the_gate_reads() -> None:
+    from gitmem.session.pretool import RULES_SUFFIXES
+    from gitmem.tools import TARGETS
+
+    for target in TARGETS:
+        names = [target.root_file, *([target.dir_file] if target.dir_file else []), f"x{target.scoped_suffix}"]
+        assert all(name.endswith(RULES_SUFFIXES) for name in names), target.name

@@ -195,6 +195,9 @@ GATE_REASON = (
     "of the rules files are reviewed by the team and written by gitmem. Propose the memory instead "
     '(`gitmem add --proposed "TITLE" --body "..."`, or the gitmem MCP tool propose) and a person accepts it.'
 )
+# The files that may hold a managed block: every target's files are Markdown (or Cursor's .mdc); no other file is
+# read to look for one.
+RULES_SUFFIXES = (".md", ".mdc")
 PROGRAMS = ("gitmem", "gitmem-cli")  # gitmem's commands (the package installs both)
 # gitmem commands that create or activate a memory (``add`` only without ``--proposed``).
 ACTIVATING = {("add",), ("accept",), ("edit",), ("sources", "add")}
@@ -243,7 +246,7 @@ class Gate:
 
     def block(self, relative: str) -> tuple[str, bool] | None:
         """The managed block of a file (its text, and whether the whole file is gitmem's), or None."""
-        if relative in (".", "") or self.in_memory(relative):
+        if relative in (".", "") or self.in_memory(relative) or not relative.endswith(RULES_SUFFIXES):
             return None
         from gitmem import gateway
         from gitmem.errors import GitmemError
