@@ -343,9 +343,9 @@ def broken(memories: list[Memory], call: Call, gate: Gate) -> Refusal | None:
 def reason(memory: Memory, why: str) -> str:
     """The refusal's text: the memory quoted (id, title, body), so the model corrects itself."""
     from gitmem.memory.fields import inert
-    from gitmem.session.inject import body_lines
 
-    body = "\n".join(body_lines(inert(memory.body)))
+    paragraphs = inert(memory.body).split("\n\n")  # (not the prompt hook's renderer: importing it costs a refusal)
+    body = "\n".join(" ".join(part.split()) for part in paragraphs if part.strip())
     if len(body) > REASON_BODY:
         body = body[:REASON_BODY].rsplit(" ", 1)[0] + f" … (gitmem show {memory.id})"
     lines = [
