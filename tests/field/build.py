@@ -20,17 +20,20 @@ from typing import Any
 HERE = Path(__file__).parent
 LAYOUTS = HERE / "layouts.json"
 
-WORDS = (
-    "build cache client config test module parser request handler schema index layer service worker queue "
-    "record field value option flag token stream buffer socket route model view store state event hook "
-    "plugin adapter driver runner task job step stage check lint format docs guide example sample fixture "
-    "helper util error retry timeout limit budget scope path folder package import export release version "
-    "branch commit merge review change patch update migrate upgrade deploy bundle compile render layout "
-    "style theme widget panel dialog button input output result report metric trace span log level "
-    "prefer avoid keep use add run write read call pass return raise wrap split join sort group filter map "
-    "small clear local shared public private stable async typed pure strict simple explicit single every"
-).split()
-VERBS = "prefer avoid keep use add run write read call pass return wrap split sort filter check".split()
+WORD_TEXT = (
+    "build cache client config test module parser request handler schema index layer service worker "
+    "queue record field value option flag token stream buffer socket route model view store state event "
+    "hook plugin adapter driver runner task job step stage check lint format docs guide example sample "
+    "fixture helper util error retry timeout limit budget scope path folder package import export "
+    "release version branch commit merge review change patch update migrate upgrade deploy bundle "
+    "compile render layout style theme widget panel dialog button input output result report metric "
+    "trace span log level prefer avoid keep use add run write read call pass return raise wrap split "
+    "join sort group filter map small clear local shared public private stable async typed pure strict "
+    "simple explicit single every"
+)
+WORDS = WORD_TEXT.split()
+VERB_TEXT = "prefer avoid keep use add run write read call pass return wrap split sort filter check"
+VERBS = VERB_TEXT.split()
 
 
 class Words:
@@ -276,7 +279,7 @@ def tracked(root: Path, layout: dict[str, Any]) -> list[str]:
     extras, .gitignore files and the README."""
     paths = [item["path"] for item in layout["files"]]
     paths += list(layout.get("gitignore", {}))
-    paths += [folder for folder in layout.get("skill_extras", {})]
+    paths += list(layout.get("skill_extras", {}))
     paths += [".gitignore", "README.md"]
     return sorted({p for p in paths if (root / p).exists() or (root / p).is_symlink()})
 

@@ -178,14 +178,14 @@ def loaded(root: Path, client: str) -> list[tuple[Path, str]]:
         names = ["AGENTS.md"] + (rule_files(root, ".clinerules", always, (".md", ".txt")) or [".clinerules"])
         return files(root, names, follow=False)
     if client == "cursor":
-        names = ["AGENTS.md", ".cursorrules"] + rule_files(root, ".cursor/rules", cursor_always, (".mdc", ".md"))
+        names = ["AGENTS.md", ".cursorrules", *rule_files(root, ".cursor/rules", cursor_always, (".mdc", ".md"))]
         return files(root, names, follow=False)
     if client == "devin":
-        names = ["AGENTS.md"] + rule_files(root, ".windsurf/rules", devin_always, (".md",))
+        names = ["AGENTS.md", *rule_files(root, ".windsurf/rules", devin_always, (".md",))]
         names += rule_files(root, ".devin/rules", devin_always, (".md",))
         return files(root, names, follow=False)
     if client == "kiro":
-        return files(root, ["AGENTS.md"] + rule_files(root, ".kiro/steering", kiro_always, (".md",)), follow=False)
+        return files(root, ["AGENTS.md", *rule_files(root, ".kiro/steering", kiro_always, (".md",))], follow=False)
     if client == "zoo":
         names = rule_files(root, ".roo/rules", always, (".md", ".txt"))
         return files(root, ["AGENTS.md"] + (names or [".roorules", ".clinerules"]), follow=False)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -117,9 +118,10 @@ def git(folder: Path, *args: str, check: bool = True) -> subprocess.CompletedPro
 def first_line(out: Out) -> str:
     """The line that says what went wrong (an error, or the first check not ok), for a step's one-line detail."""
     lines = [" ".join(line.split()) for line in (out.err + "\n" + out.out).splitlines() if line.strip()]
-    errors = [line for line in lines if line.startswith("error")]
-    checks = [line for line in lines if len(line.split()) > 2 and line.split()[1] in ("FAIL", "fail", "failed")]
-    return (errors or checks or lines or [""])[0][:200]
+    errors = [line for line in lines if line.startswith("error") or re.match(r"^\S+:\d+:\d+: ", line)]
+    checks = [line for line in lines if len(line.split()) > 2 and line.split()[1] in ("FAIL", "FAILED", "failed")]
+    others = [line for line in lines if not line.startswith("warning")]
+    return (errors or checks or others or lines or [""])[0][:200]
 
 
 def exited(out: Out, what: str) -> Step:
@@ -157,6 +159,21 @@ def clone_of(root: Path, into: Path) -> Path:
     return into
 
 
+def tracked_tree(root: Path, into: Path) -> Path:
+    """What a fresh clone of ``root``'s HEAD holds (tracked files and links only), without a clone's cost."""
+    import io
+    import shutil
+    import tarfile
+
+    if into.exists():
+        shutil.rmtree(into)
+    into.mkdir(parents=True)
+    data = subprocess.run(["git", "archive", "--format=tar", "HEAD"], cwd=root, capture_output=True, check=True)
+    with tarfile.open(fileobj=io.BytesIO(data.stdout)) as archive:
+        archive.extractall(into, filter="tar")
+    return into
+
+
 def check_in(folder: Path) -> Step:
     return exited(gitmem(folder, "check"), "check")
 
@@ -169,7 +186,7 @@ def walk(layout: dict[str, Any], workdir: Path) -> Walk:
     steps = result.steps
     steps["init"] = exited(gitmem(root, "init"), "init")
     steps["import"] = exited(gitmem(root, "import", "--accept"), "import --accept")
-    steps["compile"] = exited(gitmem(root, "compile"), "compile")
+    steps["compile"] = adopt(root)
     commit(root, "adopt gitmem")
     steps["check"] = check_in(root)
     result.targets = targets(root)
@@ -185,7 +202,7 @@ def walk(layout: dict[str, Any], workdir: Path) -> Walk:
         }
     steps["clone"] = check_in(clone_of(root, workdir / "clone"))
     merge_a = branches(root, steps)
-    clone = clone_of(root, workdir / "clone")
+    clone = tracked_tree(root, workdir / "tracked")
     steps["delivery"], result.team = delivered(clone, clients, {MEMORY_A: 1, MEMORY_B: 1})
     if merge_a:
         done = git(root, "revert", "-m", "1", "--no-edit", merge_a, check=False)
@@ -197,10 +214,25 @@ def walk(layout: dict[str, Any], workdir: Path) -> Walk:
             steps["revert"] = check_in(root)
     else:
         steps["revert"] = Step(False, "no merge of branch a to revert")
-    clone = clone_of(root, workdir / "clone")
+    clone = tracked_tree(root, workdir / "tracked")
     steps["delivery_revert"], _ = delivered(clone, clients, {MEMORY_A: 0, MEMORY_B: 1})
     steps["handwritten"], result.kept_lines, result.total_lines = handwritten(root, built)
     return result
+
+
+ADOPTION = ("import", "--accept", "--move", "--left-out")
+
+
+def adopt(root: Path) -> Step:
+    """`gitmem compile`; where it fails and names the adoption path (`import --accept --move --left-out`, for a
+    hand-written file over a client's limit), a new user follows it and compiles again."""
+    out = gitmem(root, "compile")
+    if out.code and " ".join(ADOPTION) in out.out + out.err:
+        moved = gitmem(root, *ADOPTION)
+        if moved.code:
+            return exited(moved, " ".join(ADOPTION))
+        return exited(gitmem(root, "compile"), "compile after " + " ".join(ADOPTION))
+    return exited(out, "compile")
 
 
 def branches(root: Path, steps: dict[str, Step]) -> str | None:
@@ -289,16 +321,46 @@ def without_block(data: bytes) -> bytes:
 
 
 def handwritten(root: Path, built: dict[str, bytes]) -> tuple[Step, int, int]:
-    """Every file the team wrote, byte for byte outside gitmem's block; and how many of its lines are still there."""
+    """Every file the team wrote is still there, and outside gitmem's block holds the team's lines in their order,
+    none changed or added (a rule line the adoption path moved into a memory may be gone; headings, code and
+    frontmatter may not). Also: how many of the team's lines are still there."""
     changed, kept, total = [], 0, 0
     for path, before in built.items():
         now_path = root / path
-        now = without_block(now_path.read_bytes()) if now_path.is_file() else b""
+        if not now_path.is_file():
+            changed.append(f"{path} (deleted)")
+            total += len(before.splitlines())
+            continue
+        now = without_block(now_path.read_bytes())
         lines = before.splitlines()
         total += len(lines)
-        remaining = set(now.splitlines())
-        kept += sum(1 for line in lines if line in remaining)
-        if now != before and now.rstrip(b"\n") != before.rstrip(b"\n"):
-            changed.append(path if now_path.is_file() else f"{path} (deleted)")
-    detail = f"changed outside gitmem's block: {', '.join(changed[:4])}" if changed else ""
+        if now == before or now.rstrip(b"\n") == before.rstrip(b"\n"):
+            kept += len(lines)
+            continue
+        left, problem = subsequence(lines, now.splitlines())
+        kept += left
+        if problem:
+            changed.append(f"{path} ({problem})")
+    detail = f"hand-written text changed: {', '.join(changed[:4])}" if changed else ""
     return Step(not changed, detail), kept, total
+
+
+def subsequence(before: list[bytes], now: list[bytes]) -> tuple[int, str]:
+    """How many lines of ``before`` are in ``now`` in order, and what is wrong if ``now`` is not ``before`` with
+    only whole rule lines taken out ("" when it is)."""
+    i = 0
+    in_code = False
+    for line in before:
+        if i < len(now) and now[i] == line:
+            i += 1
+        else:
+            structural = line.lstrip().startswith((b"#", b"```", b"~~~", b"---", b"|")) or in_code
+            if structural:
+                return i, f"line {line[:30]!r} lost"
+        if line.lstrip().startswith((b"```", b"~~~")):
+            in_code = not in_code
+    if i < len(now):
+        extra = [line for line in now[i:] if line.strip()]
+        if extra:
+            return i, f"line {extra[0][:30]!r} added"
+    return i, ""

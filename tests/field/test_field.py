@@ -7,8 +7,9 @@ import --accept, compile, check, explain against the files on disk, check in a f
 merged one after the other, a revert of the first merge, delivery read from a fresh clone, hand-written bytes kept.
 
 One test per layout and step. The walk runs once per layout (shared between the steps, and between xdist workers
-through a file lock). A step that fails on today's main is marked ``xfail(strict=True)`` in ``KNOWN`` with the shape
-it shows: when a fix makes it pass, the test fails as XPASS(strict), and the fixer removes the marker.
+through a file lock). A step that fails on main is marked ``xfail(strict=True)`` by its line in
+``tests/field/known.py`` with the shape it shows: when a fix makes it pass, the test fails as XPASS(strict), and
+the fixer deletes that line (``python benchmarks/field_report.py --markers`` prints the lines failing now).
 """
 
 from __future__ import annotations
@@ -22,18 +23,16 @@ from typing import Any
 import pytest
 
 from tests.field import build, team
+from tests.field.known import KNOWN
 
 LAYOUTS = {layout["name"]: layout for layout in build.load()}
-
-# (layout, step) -> the shape that makes it fail on main today. Remove an entry when its test XPASSes.
-KNOWN: dict[tuple[str, str], str] = {}
 
 
 def params() -> list[Any]:
     out = []
     for name in LAYOUTS:
         for step in team.STEPS:
-            reason = KNOWN.get((name, step))
+            reason = KNOWN.get(f"{name} {step}")
             marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
             out.append(pytest.param(name, step, marks=marks, id=f"{build.slug(name)}-{step}"))
     return out
@@ -70,8 +69,9 @@ def test_field_layout(name: str, step: str, tmp_path_factory: pytest.TempPathFac
 
 def test_every_known_failure_names_a_layout_and_step() -> None:
     """A stale marker (a renamed layout or step) would silently stop guarding anything."""
-    for name, step in KNOWN:
-        assert name in LAYOUTS and step in team.STEPS, (name, step)
+    for key in KNOWN:
+        name, step = key.rsplit(" ", 1)
+        assert name in LAYOUTS and step in team.STEPS, key
 
 
 def test_the_corpus_is_varied() -> None:
@@ -83,8 +83,12 @@ def test_the_corpus_is_varied() -> None:
     assert sum(1 for layout in layouts if any("link" in item for item in layout["files"])) >= 5
     assert any(item["path"].count("/") and item["path"].endswith(("AGENTS.md", "CLAUDE.md")) for _, item in paths)
     assert any(item["path"] == "AGENTS.md" and item.get("bytes", 0) > 32 * 1024 for _, item in paths)
-    assert any(line.strip("/*!") in (".claude", "CLAUDE.md") for layout in layouts for lines in
-               layout.get("gitignore", {}).values() for line in lines)
+    assert any(
+        line.strip("/*!") in (".claude", "CLAUDE.md")
+        for layout in layouts
+        for lines in layout.get("gitignore", {}).values()
+        for line in lines
+    )
     assert sum(1 for layout in layouts if layout.get("hooks", {}).get("manager") == "husky") >= 3
     assert any(item["path"].endswith("SKILL.md") for _, item in paths)
     assert len({layout.get("language") for layout in layouts}) >= 6
