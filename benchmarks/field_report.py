@@ -9,7 +9,8 @@ adoption (green / red); and the steps that failed.
     python benchmarks/field_report.py                 # every layout, a Markdown table
     python benchmarks/field_report.py crush --json    # layouts whose name contains "crush", as JSON
 
-It times nothing (no figure of speed): it reports delivery. Runs in a temporary home, never touches yours.
+It reports delivery, not speed (on stderr: each layout's wall and CPU time, what the walk costs in CI). Runs in
+a temporary home, never touches yours.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import sys
 import tempfile
 import time
@@ -44,6 +46,13 @@ def isolate(home: Path) -> None:
         os.environ.pop(name, None)
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of the processes it waited for (git, gitmem's hooks)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def team_cell(team: dict[str, list[int]]) -> str:
     """`once: a b · twice: c · not: d` for the two team memories (a client is 'once' only when both arrive once)."""
     groups: dict[str, list[str]] = {"once": [], "twice": [], "not": []}
@@ -59,6 +68,8 @@ def team_cell(team: dict[str, list[int]]) -> str:
 
 def reason(step: str, detail: str) -> str:
     """A short label of the shape a failing step shows, for its xfail marker (issue 31: what git operations break)."""
+    if step in ("merge_a", "merge_b") and "limit" in detail:
+        return f"issue 30: compile on memory branch {step[-1]} fails: an AGENTS.md chain over 32 KiB"
     if step in ("merge_a", "merge_b"):
         what = "conflicts" if "conflicts" in detail else "rules files left stale, check red"
         return f"issue 31: after merging memory branch {step[-1]}: {what}"
@@ -76,7 +87,7 @@ def reason(step: str, detail: str) -> str:
     if step == "handwritten":
         return "issue 30: the adoption path takes code blocks/headings out of a hand-written file"
     if step == "compile" and "limit" in detail:
-        return "issue 30: hand-written AGENTS.md over 32 KiB: compile fails even after the adoption path"
+        return "issue 30: an AGENTS.md chain over 32 KiB: compile fails even after the adoption path"
     labels = {
         "init": "init fails",
         "import": "import fails",
@@ -114,11 +125,12 @@ def main() -> int:
     for layout in build.load():
         if args.names and not any(n in layout["name"] for n in args.names):
             continue
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), cpu_seconds()
         folder = work / build.slug(layout["name"])
         folder.mkdir(parents=True)
         walks.append(team.walk(layout, folder).to_json())
-        print(f"{layout['name']}: {time.perf_counter() - started:.1f} s", file=sys.stderr)
+        wall, used = time.perf_counter() - started, cpu_seconds() - cpu
+        print(f"{layout['name']}: {wall:.1f} s wall, {used:.1f} s CPU (with git and hooks)", file=sys.stderr)
     if args.json:
         print(json.dumps(walks, indent=1))
         return 0
