@@ -68,34 +68,34 @@ def team_cell(team: dict[str, list[int]]) -> str:
 
 def reason(step: str, detail: str) -> str:
     """A short label of the shape a failing step shows, for its xfail marker (issue 31: what git operations break)."""
-    if step in ("merge_a", "merge_b") and "limit" in detail:
-        return f"issue 30: compile on memory branch {step[-1]} fails: an AGENTS.md chain over 32 KiB"
-    if step in ("merge_a", "merge_b"):
-        what = "conflicts" if "conflicts" in detail else "rules files left stale, check red"
-        return f"issue 31: after merging memory branch {step[-1]}: {what}"
-    if step == "revert":
-        what = "conflicts" if "conflicts" in detail else "rules files left stale, check red"
-        return f"issue 31: revert -m 1 of a memory merge: {what}"
-    if step == "delivery" or step == "delivery_revert":
+    where = {"merge_a": "after merging memory branch a", "merge_b": "after merging memory branch b"}.get(step, "")
+    where = where or {"revert": "after revert -m 1 of a memory merge", "clone": "in a fresh clone"}.get(step, "")
+    where = where or {"check": "after adoption", "compile": "after adoption"}.get(step, step)
+    if "limit:" in detail:
+        return f"issue 30: {where}: compile fails, an AGENTS.md chain over 32 KiB"
+    if "does not reach it" in detail:
+        client = detail.split("error: ", 1)[-1].split(": memory", 1)[0]
+        return f"issue 30: {where}: compile says a memory does not reach {client}"
+    if "in what the clients read" in detail:
+        return f"issue 30: {where}: check finds what the clients read differs"
+    if "conflicts" in detail:
+        return f"issue 31: {where}: conflicts"
+    if "out of date" in detail:
+        issue = 31 if step in ("merge_a", "merge_b", "revert") else 30
+        return f"issue {issue}: {where}: rules files out of date, check red"
+    if step in ("delivery", "delivery_revert"):
         wrong = sorted(
-            {part.split(" gets ")[0] + (" twice" if "2x" in part else " not") for part in detail.split("; ")}
+            {part.split(" gets ")[0] + (" not" if " 0x" in part else " twice") for part in detail.split("; ")}
         )
+        if step == "delivery_revert" and all(" 1x (want 0)" in part for part in detail.split("; ")):
+            return "issue 31: after the revert, the reverted memory still reaches the clients"
         return f"issue 30: {'after the revert, ' if step == 'delivery_revert' else ''}memories reach {', '.join(wrong)}"
     if step == "explain":
         clients = sorted({part.split(":")[0].strip() for part in detail.split("; ")})
         return f"issue 30: explain differs from the files on disk for {', '.join(clients)}"
     if step == "handwritten":
-        return "issue 30: the adoption path takes code blocks/headings out of a hand-written file"
-    if step == "compile" and "limit" in detail:
-        return "issue 30: an AGENTS.md chain over 32 KiB: compile fails even after the adoption path"
-    labels = {
-        "init": "init fails",
-        "import": "import fails",
-        "compile": "compile fails after adoption",
-        "check": "check red after adoption",
-        "clone": "check red in a fresh clone",
-    }
-    return f"issue 30: {labels.get(step, step)}"
+        return "issue 30: hand-written text changed outside gitmem's block"
+    return f"issue 30: {step} fails"
 
 
 def row(data: dict[str, Any]) -> str:
@@ -107,9 +107,23 @@ def row(data: dict[str, Any]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def walk_one(layout: dict[str, Any], work: Path) -> dict[str, Any]:
+    """One layout's walk (in a worker process with --jobs), its wall and CPU time on stderr."""
+    from tests.field import build, team
+
+    started, cpu = time.perf_counter(), cpu_seconds()
+    folder = work / build.slug(layout["name"])
+    folder.mkdir(parents=True)
+    data = team.walk(layout, folder).to_json()
+    wall, used = time.perf_counter() - started, cpu_seconds() - cpu
+    print(f"{layout['name']}: {wall:.1f} s wall, {used:.1f} s CPU (with git and hooks)", file=sys.stderr)
+    return data
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="only layouts whose name contains one of these")
+    parser.add_argument("--jobs", type=int, default=1, help="walk this many layouts at once (processes)")
     parser.add_argument("--json", action="store_true", help="print every walk as JSON (steps with their details)")
     parser.add_argument("--details", action="store_true", help="under the table, each failed step's one line")
     parser.add_argument(
@@ -119,18 +133,16 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     work = Path(tempfile.mkdtemp(prefix="field-report-"))
     isolate(work / "home")
-    from tests.field import build, team
+    from tests.field import build
 
-    walks = []
-    for layout in build.load():
-        if args.names and not any(n in layout["name"] for n in args.names):
-            continue
-        started, cpu = time.perf_counter(), cpu_seconds()
-        folder = work / build.slug(layout["name"])
-        folder.mkdir(parents=True)
-        walks.append(team.walk(layout, folder).to_json())
-        wall, used = time.perf_counter() - started, cpu_seconds() - cpu
-        print(f"{layout['name']}: {wall:.1f} s wall, {used:.1f} s CPU (with git and hooks)", file=sys.stderr)
+    layouts = [layout for layout in build.load() if not args.names or any(n in layout["name"] for n in args.names)]
+    if args.jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(args.jobs) as pool:
+            walks = list(pool.map(walk_one, layouts, [work] * len(layouts)))
+    else:
+        walks = [walk_one(layout, work) for layout in layouts]
     if args.json:
         print(json.dumps(walks, indent=1))
         return 0
