@@ -289,6 +289,7 @@ def test_list_json_has_every_field(project: Path, run: Run) -> None:
         "targets",
         "tags",
         "words",
+        "enforce",
         "created",
         "expires",
         "review_after",

@@ -142,3 +142,14 @@ def test_receipts_stay_under_gitmem_cache_and_bounded(root: Path) -> None:
     assert kept and kept[-1]["ids"][0] == "memory-3999"  # the newest kept, the oldest dropped
     assert git(root, "status", "--porcelain") == ""  # nothing to commit
     assert "prompt" not in json.dumps(kept[-1]["s"])  # a digest of the session id, never the id itself
+
+
+def test_an_mcp_recall_is_a_delivery(root: Path) -> None:
+    from datetime import date
+
+    from gitmem.mcp import tools
+
+    text = tools.recall(find_project(root), "pnpm npm workspace", 5, None, date.today())
+    assert "[use-pnpm]" in text
+    pnpm = row(report(root), "use-pnpm")
+    assert pnpm["delivered"] == 1 and pnpm["clients"]["mcp"]["delivered"] == 1
