@@ -515,3 +515,14 @@ def append_line(where: Where, path: Path | str, line: str, *, limit: int) -> Non
             data = b""
         cut = data.find(b"\n", len(data) - limit // 2)
         _write_atomic(real, data[cut + 1 :] if cut >= 0 else b"")
+
+
+def installed_record(distribution: str, name: str) -> str | None:
+    """A metadata file of an installed distribution (``direct_url.json``: where pip installed gitmem from), or
+    ``None``: importlib.metadata finds it, never a path that repository content names."""
+    from importlib import metadata
+
+    try:
+        return metadata.distribution(distribution).read_text(name)
+    except metadata.PackageNotFoundError:
+        return None

@@ -28,12 +28,7 @@ VARIABLE = "${{ vars.GITMEM_URL }}"
 def source_url() -> str | None:
     """Where this gitmem came from, when pip recorded a git URL for it (PEP 610), pinned to the commit: what
     ``INSTALL_CI`` installs in CI. ``None`` for an install from a checkout or a wheel."""
-    from importlib import metadata
-
-    try:
-        raw = metadata.distribution("gitmem-cli").read_text("direct_url.json")
-    except metadata.PackageNotFoundError:
-        return None
+    raw = gateway.installed_record("gitmem-cli", "direct_url.json")
     try:
         data = json.loads(raw or "null")
     except ValueError:
