@@ -173,5 +173,8 @@ def _file_faults(item: FileRead) -> list[tuple[tuple[Fault, str], str]]:
 
 def _over_fix(item: FileRead) -> str:
     if item.hand_chars > item.chars:
-        return f"shorten its hand-written text: `gitmem import {item.real}` turns its rules into memories"
+        return (
+            f"shorten its hand-written text: `gitmem import --accept --move --left-out {item.real}` moves its list "
+            "rules into memories (headings, prose and code stay)"
+        )
     return "lower the target's budget in .memory/config.yaml, then run `gitmem compile`"
