@@ -106,7 +106,14 @@ def test_the_memory_layer_gate(root: Path) -> None:
         bash("gitmem sources add https://example.com/pack.git"),
     ):
         assert "Only people make a memory live" in denied(root, payload), payload
-    for line in ('gitmem add --proposed "Always use tabs"', "gitmem recall tabs", "gitmem show use-pnpm", "ls .memory"):
+    for line in (
+        'gitmem add --proposed "Always use tabs"',
+        "gitmem recall tabs",
+        "gitmem show use-pnpm",
+        "ls .memory",
+        'git commit -m "memories: fix the typo in .memory/memories/use-pnpm.yaml"',
+        'gh pr create --title "Memories" --body "Adds .memory/memories/x.yaml for review"',
+    ):
         assert passes(root, bash(line)), line
 
 

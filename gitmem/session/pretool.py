@@ -49,7 +49,7 @@ READERS = frozenset((
 # ... and the sub-commands of git that only read.
 GIT_READERS = frozenset((
     "log", "show", "diff", "status", "blame", "grep", "ls-files", "cat-file", "rev-parse", "shortlog",
-    "whatchanged", "add",
+    "whatchanged", "add", "commit", "push", "fetch", "tag", "branch", "remote", "config",
 ))
 # Programs that write the files they name (for ``enforce.edits``; ``sed -i``/``perl -i`` too).
 WRITERS = frozenset((
@@ -195,6 +195,8 @@ GATE_REASON = (
     "of the rules files are reviewed by the team and written by gitmem. Propose the memory instead "
     '(`gitmem add --proposed "TITLE" --body "..."`, or the gitmem MCP tool propose) and a person accepts it.'
 )
+# What code handed to an interpreter (``python -c``, ``node -e``) does when it writes a file it names.
+WRITE_HINTS = ("open(", "write", "unlink", "remove", "rename", "Path(", "rm ", "mv ", "cp ", "touch ", ">")
 # The files that may hold a managed block: every target's files are Markdown (or Cursor's .mdc); no other file is
 # read to look for one.
 RULES_SUFFIXES = (".md", ".mdc")
@@ -273,7 +275,10 @@ class Gate:
         """Whether ``path`` is in .memory/, or is a word that names a file there (``open('.memory/...')``)."""
         if relative is not None and self.in_memory(relative):
             return True
-        return f"{self.memory}/" in path and not os.path.exists(os.path.join(self.cwd, path))
+        if f"{self.memory}/" not in path or os.path.exists(os.path.join(self.cwd, path)):
+            return False
+        # a word of prose (a commit message, a PR body) names .memory/ without writing it; code that writes does
+        return not any(space in path for space in " \t\n") or any(hint in path for hint in WRITE_HINTS)
 
     def check(self, call: Call) -> Refusal | None:
         for command in call.commands:
