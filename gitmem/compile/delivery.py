@@ -259,7 +259,7 @@ def loads(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> 
     out: list[Loaded] = []
     for name in _read(reader, plans, folder):
         plan = plans[name]
-        if plan.bridge == "private" and name != reader.own:
+        if plan.bridge in ("private", "linked") and name != reader.own:
             continue  # its client's own file, which no other client reads
         for path, file_plan in plan.files.items():
             spec = file_plan.spec

@@ -71,13 +71,16 @@ def test_a_linked_claude_md_beside_copilot_gets_no_second_copy(project: Path, me
     (project / "CLAUDE.md").symlink_to("AGENTS.md")
     memory("use-pnpm", "Use pnpm")
     memory("claude-only", "Use the /review command", targets=["claude"])
+    memory("tabs", "Web uses tabs", paths=["web/**"])
     result = run("compile")
     assert result.code == 0, result.err
+    assert "more than once" not in result.err
     private = (project / ".claude" / "CLAUDE.md").read_text(encoding="utf-8")
     assert "(`claude-only`)" in private and "(`use-pnpm`)" not in private  # only what the hub lacks
+    assert "(`tabs`)" in private  # Claude Code reads no web/AGENTS.md beside a root CLAUDE.md (measured)
     (claude,) = json.loads(run("explain", "--client", "claude", "--json").out)["clients"]
     assert [f["path"] for f in claude["files"]] == ["CLAUDE.md", ".claude/CLAUDE.md"]
-    assert sorted(item["id"] for item in claude["full"]) == ["claude-only", "use-pnpm"]
+    assert sorted(item["id"] for item in claude["full"]) == ["claude-only", "tabs", "use-pnpm"]  # tabs: a heading
     _git(project, "add", "-A")
     assert run("check").code == 0
 
