@@ -121,6 +121,7 @@ class Disk:
         self._texts: dict[str, _Text] = {}
         self._index: set[str] | None = None
         self._ignored: dict[str, bool] = {}
+        self._parsed: dict[str, tuple[int, int, tuple[str, ...], tuple[str, ...]]] = {}
 
     def exists(self, path: str) -> bool:
         return (self.project.root / path).is_file()
@@ -148,6 +149,13 @@ class Disk:
         except (OSError, GitmemError):
             return _Text(real, self.tracked(path, real), None, 0)
         return _Text(real, self.tracked(path, real), raw.decode("utf-8", "replace"), len(raw))
+
+    def contents(self, path: str, text: str) -> tuple[int, int, tuple[str, ...], tuple[str, ...]]:
+        """``_contents`` of a file's text, parsed once however many readings load it."""
+        known = self._parsed.get(path)
+        if known is None:
+            known = self._parsed[path] = _contents(text)
+        return known
 
     def tracked(self, *paths: str) -> Tracked:
         """The worst state of ``paths`` (a link and the file it leads to)."""
@@ -310,7 +318,7 @@ class _Walk:
             return  # it reads the tree git tracks (code review on GitHub): this file is not there
         self.seen.add(found.real)
         self.texts[path] = found.text
-        chars, hand, ids, listed = _contents(found.text)
+        chars, hand, ids, listed = self.disk.contents(path, found.text)
         item = FileRead(path, found.real, target, how, tracked, chars, hand, ids, listed, via, (), found.size)
         self.files.append(item)
         self._follow(item, found.text, depth)
