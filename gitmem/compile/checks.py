@@ -109,7 +109,7 @@ def hand_written_over(use: LimitUse, first: bool) -> str:
         f"{use.path}: the hand-written text alone is {use.hand_written:,} {unit[use.limit.measure]}, over the hard "
         f"limit of {use.limit.value:,} ({use.limit.reason}): gitmem's block is written {where}; the end of the "
         f"team's text is cut, as it was before gitmem: shorten it, or turn its rules into memories "
-        f"(`gitmem import {use.path}`); `gitmem check` fails until then"
+        f"(`gitmem import --accept --move --left-out {use.path}`); `gitmem check` fails until then"
     )
 
 

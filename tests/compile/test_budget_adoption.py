@@ -103,7 +103,8 @@ def test_a_hand_written_chain_already_over_32_kib_still_delivers_and_says_what_t
     assert text.startswith("<!-- gitmem:begin") and text.index("(`use-pnpm`)") < 32 * 1024
     assert text.endswith(hand)  # every hand-written byte, after the block
     (warning,) = [line for line in result.err.splitlines() if "hand-written text alone" in line]
-    assert "AGENTS.md: the hand-written text alone is" in warning and "`gitmem import AGENTS.md`" in warning
+    assert "AGENTS.md: the hand-written text alone is" in warning
+    assert "`gitmem import --accept --move --left-out AGENTS.md`" in warning
     again = run("compile")
     assert again.code == 0 and "up to date" in again.out  # stable: the block stays first
     assert run("compile", "--check").code == 0
@@ -118,7 +119,8 @@ def test_a_hand_written_chain_already_over_32_kib_still_delivers_and_says_what_t
     subprocess.run(["git", "add", "-A"], cwd=project, check=True)
     checked = run("check")
     assert checked.code == 1
-    assert "AGENTS.md (Codex reads at most 32 KiB" in checked.out and "`gitmem import AGENTS.md`" in checked.out
+    assert "AGENTS.md (Codex reads at most 32 KiB" in checked.out
+    assert "`gitmem import --accept --move --left-out AGENTS.md`" in checked.out
 
 
 def test_a_chain_over_by_gitmem_gets_a_budget_that_fixes_it(project: Path, memory: WriteMemory, run: Run) -> None:
