@@ -356,7 +356,7 @@ def test_adopting_a_large_messy_rules_set_reads_right(repo: Path, run: Run) -> N
     assert run("add", "Review the service map before adding a service", "--kind", "convention").code == 0
     first = run("compile")  # over Codex's limit by the team's own text: written, block first, and said (issue 30)
     assert first.code == 0 and "the hand-written text alone is" in first.err
-    assert "`gitmem import AGENTS.md`" in first.err
+    assert "`gitmem import --accept --move --left-out AGENTS.md`" in first.err
 
     data = _import(run, "--accept", "--move", "--left-out")
     memories = _titles(data)
