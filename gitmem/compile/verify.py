@@ -93,11 +93,16 @@ def verify(
     disk = disk or Disk(project)
     plans = {plan.target.name: plan for plan in report.plans}
     readers = [r for r in delivery.in_use(plans, report.readers) if committed or not r.tracked_only]
-    listed = {i for plan in plans.values() for fp in plan.files.values() for i in fp.listed}
-    on_demand = {i for plan in plans.values() for i in plan.omitted} - listed
     folders = folders_of(memories)
     misses: list[Miss] = []
     for reader in readers:
+        # what the budget left out, and out of the index, of a file it reads: it reaches it on demand only
+        on_demand = {
+            i
+            for name in (reader.own, *reader.reads)
+            if name in plans
+            for i in set(plans[name].omitted) - {i for fp in plans[name].files.values() for i in fp.listed}
+        }
         wanted = [m for m in memories if m.is_for(reader.own) and not m.on_demand and m.id not in on_demand]
         own = plans.get(reader.own)
         globbed = [path for path, fp in own.files.items() if fp.spec.globs] if own is not None else []
