@@ -11,7 +11,7 @@ Each difference is one ``Miss``, one line naming the client, the memory or file,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -21,6 +21,7 @@ from gitmem.compile.scoping import directory_of
 
 if TYPE_CHECKING:
     from gitmem.compile.changes import Report
+    from gitmem.compile.plan import TargetPlan
     from gitmem.compile.readers import Reader
     from gitmem.memory.model import Memory
     from gitmem.project import Project
@@ -99,8 +100,7 @@ def verify(
         # what the budget left out, and out of the index, of a file it reads: it reaches it on demand only
         on_demand = {
             i
-            for name in (reader.own, *reader.reads)
-            if name in plans
+            for name in _read_targets(reader, plans)
             for i in set(plans[name].omitted) - {i for fp in plans[name].files.values() for i in fp.listed}
         }
         wanted = [m for m in memories if m.is_for(reader.own) and not m.on_demand and m.id not in on_demand]
@@ -129,6 +129,15 @@ def _grouped(misses: list[Miss]) -> list[Miss]:
         else:
             out[at] = out[at]._replace(folder="")
     return out
+
+
+def _read_targets(reader: Reader, plans: Mapping[str, TargetPlan]) -> list[str]:
+    """The compiled targets whose files ``reader`` may read: its own, those it reads, falls back to or imports, and
+    those its own plan says it gets memories from (a root file linked to another's)."""
+    own = plans.get(reader.own)
+    names = [reader.own, *reader.reads, *(name for name, _ in reader.fallbacks), *reader.imports]
+    names += list(own.delivered) if own is not None else []
+    return [name for name in dict.fromkeys(names) if name in plans]
 
 
 def _session(reader: Reader, seen: reading.Reading, wanted: Sequence[Memory], by_path: set[str]) -> list[Miss]:
