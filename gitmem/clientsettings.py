@@ -15,6 +15,7 @@ from typing import Any
 
 from gitmem import gateway
 from gitmem.errors import GitmemError
+from gitmem.linear import linear
 from gitmem.project import Project
 from gitmem.tools import READERS, TARGETS, NamesSetting
 
@@ -34,22 +35,53 @@ def also_read(project: Project) -> dict[str, tuple[str, ...]]:
     """For each client whose project setting names other targets' root files: its record's name -> those targets."""
     out: dict[str, tuple[str, ...]] = {}
     for tool in READERS:
-        if tool.names_setting is None:
+        config = next((t.reads_config for t in TARGETS if t.name == tool.serves and t.reads_config), None)
+        if config is not None:  # aider: the files its .aider.conf.yml's `read:` names
+            names = [name for name in config_reads(_text(project, config) or "") or () if name in ROOT_FILES]
+        elif tool.names_setting is not None:
+            names = named_files(project, tool.names_setting)
+        else:
             continue
-        names = named_files(project, tool.names_setting)
         targets = tuple(ROOT_FILES[name] for name in names if ROOT_FILES[name] != tool.serves)
         if targets:
             out[tool.name] = targets
     return out
 
 
-def _load(project: Project, name: str) -> Any:
+def config_reads(text: str) -> list[str] | None:
+    """The files a YAML config's ``read:`` names (aider's ``.aider.conf.yml``: a name, a flow list or a block list),
+    without a YAML parser (None: there is no ``read:`` key)."""
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        match = linear(r"read:[ \t]*(.*?)[ \t]*(?:#.*)?").fullmatch(line)
+        if not match:
+            continue
+        value = match.group(1)
+        if value:
+            return [item.strip().strip("'\"") for item in value.strip("[]").split(",")]
+        out = []
+        for following in lines[index + 1 :]:
+            item = linear(r"[ \t]*-[ \t]*(.*?)[ \t]*(?:#.*)?").fullmatch(following)
+            if not item:
+                break
+            out.append(item.group(1).strip("'\""))
+        return out
+    return None
+
+
+def _text(project: Project, name: str) -> str | None:
     path = project.root / name
     if not path.is_file():
         return None
     try:
-        text = gateway.read_bytes(project, path, limit=gateway.CONFIG_LIMIT, display=name).decode("utf-8")
+        return gateway.read_bytes(project, path, limit=gateway.CONFIG_LIMIT, display=name).decode("utf-8")
     except (OSError, GitmemError, UnicodeDecodeError):
+        return None
+
+
+def _load(project: Project, name: str) -> Any:
+    text = _text(project, name)
+    if text is None:
         return None
     for attempt in (text, without_comments(text)):
         try:

@@ -4,6 +4,7 @@ layout stay; through the YAML round-trip otherwise."""
 
 from __future__ import annotations
 
+from gitmem.clientsettings import config_reads
 from gitmem.compile.changes import FileChange, Report, read_file
 from gitmem.linear import linear
 from gitmem.project import Project
@@ -17,24 +18,9 @@ AIDER_CREATED = f"# Written by gitmem compile: aider loads the team's memories f
 
 
 def reads_conventions(text: str) -> bool | None:
-    """Whether ``read:`` names CONVENTIONS.md (None: there is no ``read:`` key), without a YAML parser."""
-    lines = text.splitlines()
-    for index, line in enumerate(lines):
-        match = linear(r"read:[ \t]*(.*?)[ \t]*(?:#.*)?").fullmatch(line)
-        if not match:
-            continue
-        value = match.group(1)
-        if value:
-            items = value.strip("[]").split(",")
-            return AIDER_FILE in (item.strip().strip("'\"") for item in items)
-        for following in lines[index + 1 :]:
-            item = linear(r"[ \t]*-[ \t]*(.*?)[ \t]*(?:#.*)?").fullmatch(following)
-            if not item:
-                break
-            if item.group(1).strip("'\"") == AIDER_FILE:
-                return True
-        return False
-    return None
+    """Whether ``read:`` names CONVENTIONS.md (None: there is no ``read:`` key)."""
+    names = config_reads(text)
+    return None if names is None else AIDER_FILE in names
 
 
 def config_change(project: Project, wanted: bool, kept: bool, report: Report) -> FileChange | None:
@@ -72,13 +58,30 @@ def config_change(project: Project, wanted: bool, kept: bool, report: Report) ->
         if current is None:
             change.new = old + ("" if old.endswith("\n") or not old else "\n") + f"read: {AIDER_FILE}\n"
         else:
-            change.new = _edit_block_list(old, add=True) or yamlio.update(old, {"read": [*items, AIDER_FILE]})
+            edited = _edit_block_list(old, add=True) or _edit_inline(old, [*items, AIDER_FILE])
+            change.new = edited or yamlio.update(old, {"read": [*items, AIDER_FILE]})
     else:
         remaining = [item for item in items if item != AIDER_FILE]
-        change.new = _edit_block_list(old, add=False) if remaining else None
+        change.new = (_edit_block_list(old, add=False) or _edit_inline(old, remaining)) if remaining else None
         change.new = change.new or yamlio.update(old, {"read": remaining or None})
     change.action = "updated"
     return change
+
+
+def _edit_inline(text: str, items: list[str]) -> str | None:
+    """``read:`` written on one line (``read: AGENTS.md``, ``read: [AGENTS.md]``) made the flow list ``items``, its
+    comment and every other line kept; None when ``read:`` is not on one line."""
+    lines = text.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        match = linear(r"(read:[ \t]*)([^#\r\n]*?)([ \t]*(?:#.*)?\r?\n?)").fullmatch(line)
+        if match is None:
+            continue
+        plain = all(isinstance(item, str) and not any(char in item for char in ",[]{}#:'\"") for item in items)
+        if not match.group(2) or not plain:
+            return None
+        lines[index] = f"{match.group(1)}[{', '.join(items)}]{match.group(3)}"
+        return "".join(lines)
+    return None
 
 
 def _edit_block_list(text: str, add: bool) -> str | None:

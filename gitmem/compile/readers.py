@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from gitmem.linear import linear
 from gitmem.tools import ALWAYS, BY_PATH, FALLBACK, IMPORTS, Target, Tool, target
 from gitmem.tools import READERS as TOOLS
 
-__all__ = ["IMPORTS_OF", "READERS", "Import", "Reader", "imports_file"]
+__all__ = ["IMPORTS_OF", "READERS", "Import", "Reader", "imported", "imports_file"]
 
 
 @dataclass(frozen=True)
@@ -77,10 +78,33 @@ IMPORTS_OF: tuple[Import, ...] = tuple(
 )
 
 
+def imported(text: str) -> list[str]:
+    """The files ``text`` imports, as Claude Code finds them (measured from its 2.x code; Gemini CLI's rule is the
+    same): an ``@PATH`` at the start of a line or after a blank, anywhere in a line ("See @AGENTS.md"), outside code
+    blocks, code spans and HTML comments; a ``#fragment`` dropped; a path that starts with a letter, digit, ``.``,
+    ``_`` or ``-`` (``./`` dropped), never one from the home folder or the file system's root."""
+    out = []
+    fence = ""
+    for line in _COMMENT.sub(" ", text).splitlines():
+        stripped = line.strip(" \t")
+        if stripped.startswith(("```", "~~~")):
+            marker = stripped[:3]
+            fence = "" if fence == marker else (fence or marker)
+            continue
+        if fence or "@" not in line:
+            continue
+        for match in _IMPORT.finditer(_SPAN.sub(" ", line)):
+            name = match.group(1).split("#", 1)[0].removeprefix("./")
+            if name and (name[0].isalnum() or name[0] in "._-"):
+                out.append(name)
+    return out
+
+
 def imports_file(text: str, name: str) -> bool:
-    """Whether ``text`` has a line that is only ``@NAME`` (or ``@./NAME``), blanks around it allowed."""
-    for line in text.splitlines():
-        line = line.strip(" \t")
-        if line in (f"@{name}", f"@./{name}"):
-            return True
-    return False
+    """Whether ``text`` imports ``name`` (``imported``: ``@NAME`` or ``@./NAME``, whole-line or within a line)."""
+    return name in imported(text)
+
+
+_IMPORT = linear(r"(?:^|\s)@(\S+)")
+_SPAN = linear(r"`[^`]*`")
+_COMMENT = linear(r"(?s)<!--.*?-->")

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from gitmem import gateway
 from gitmem.compile import block, budget
-from gitmem.compile.readers import Reader
+from gitmem.compile.readers import Reader, imported
 from gitmem.errors import GitmemError
 from gitmem.tools import TARGET_BY_NAME, Limit, Target
 
@@ -372,21 +372,9 @@ def _target_named(path: str) -> str:
 
 
 def _imported(text: str) -> list[str]:
-    """The files a text imports with whole lines ``@FILE`` (outside code fences)."""
-    out = []
-    fence = ""
-    for line in text.splitlines():
-        stripped = line.strip(" \t")
-        if stripped.startswith(("```", "~~~")):
-            marker = stripped[:3]
-            fence = "" if fence == marker else (fence or marker)
-            continue
-        if fence or not stripped.startswith("@") or " " in stripped or len(stripped) < 2:
-            continue
-        name = stripped[1:].removeprefix("./")
-        if name and not name.startswith(("/", "~")):
-            out.append(name)
-    return out
+    """The files a text imports (``readers.imported``: the one rule compile's placement uses too), not from above the
+    file system's root or the home folder."""
+    return [name for name in imported(text) if not name.startswith(("/", "~"))]
 
 
 def _contents(text: str) -> tuple[int, int, tuple[str, ...], tuple[str, ...]]:

@@ -1,0 +1,99 @@
+"""A client that already reads the hub through a file of the team's (Claude Code's ``See @AGENTS.md`` within a line,
+aider's ``.aider.conf.yml`` naming ``AGENTS.md``) gets nothing again from compile, and `check` fails when it would
+(the field corpus's DataDog/dd-trace-js: on a35a997 Claude Code and aider read every memory twice, and compile
+rewrote the team's aider config)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from gitmem.compile import reading, verify
+from gitmem.compile.readers import READERS
+from gitmem.project import find_project
+from tests.compile.conftest import WriteMemory, set_config
+from tests.conftest import Run
+
+
+def _git(project: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@e", *args], cwd=project, check=True)
+
+
+def test_imports_are_found_as_claude_code_finds_them() -> None:
+    from gitmem.compile.readers import imported  # (new with this test)
+
+    text = (
+        "See @AGENTS.md for more, and @./docs/a.md#part.\n"
+        "Not `@in-a-span.md`, nor an@email.com.\n"
+        "```\n@in-a-fence.md\n```\n"
+        "<!-- @in-a-comment.md -->\n"
+        "@~/home.md @/abs.md\n"
+        "@last.md\n"
+    )
+    assert imported(text) == ["AGENTS.md", "docs/a.md", "last.md"]
+
+
+def test_a_claude_md_importing_the_hub_within_a_line_gets_no_second_copy(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    set_config(project, targets=["agents", "claude"])
+    (project / "CLAUDE.md").write_text("See @AGENTS.md for more.\n", encoding="utf-8")
+    memory("use-pnpm", "Use pnpm")
+    assert run("compile").code == 0
+    assert (project / "CLAUDE.md").read_text(encoding="utf-8") == "See @AGENTS.md for more.\n"
+    assert (project / "AGENTS.md").read_text(encoding="utf-8").count("(`use-pnpm`)") == 1
+    (claude,) = json.loads(run("explain", "--client", "claude", "--json").out)["clients"]
+    assert [item["id"] for item in claude["full"]] == ["use-pnpm"]
+    _git(project, "add", "-A")
+    assert run("check").code == 0
+
+
+def test_the_reader_counts_a_memory_twice_through_an_import_within_a_line(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """What `check` verifies with: a CLAUDE.md holding a copy of the hub's memories that also says "See @AGENTS.md"
+    (what compile wrote on a35a997) gives Claude Code each memory twice (a35a997's reader saw no import, so `check`
+    stayed green), and `check`'s line for it names both files."""
+    set_config(project, targets=["agents", "claude"])
+    memory("use-pnpm", "Use pnpm")
+    assert run("compile").code == 0  # no import yet: a full copy in CLAUDE.md
+    claude_md = project / "CLAUDE.md"
+    claude_md.write_text("See @AGENTS.md for more.\n" + claude_md.read_text(encoding="utf-8"), encoding="utf-8")
+    project_ = find_project(project)
+    (claude,) = [reader for reader in READERS if reader.name == "claude"]
+    seen = reading.read(reading.Disk(project_), claude)
+    assert [item.path for item in seen.files] == ["CLAUDE.md", "AGENTS.md"]
+    assert seen.arrivals() == {"use-pnpm": 2}
+    (miss,) = [miss for miss in verify._session(claude, seen, [], set()) if miss.fault is verify.Fault.TWICE]
+    assert miss.line() == (
+        "Claude Code: memory use-pnpm reaches it more than once: it reads CLAUDE.md, AGENTS.md; "
+        "see `gitmem explain . --client claude`"
+    )
+
+
+def test_aider_reading_the_hub_by_its_config_gets_nothing_again(project: Path, memory: WriteMemory, run: Run) -> None:
+    set_config(project, targets=["agents", "aider"])
+    (project / ".aider.conf.yml").write_text("read: [AGENTS.md]\n", encoding="utf-8")
+    memory("use-pnpm", "Use pnpm")
+    memory("aider-only", "Only for aider", targets=["aider"])
+    assert run("compile").code == 0
+    assert (project / ".aider.conf.yml").read_text(encoding="utf-8") == "read: [AGENTS.md, CONVENTIONS.md]\n"
+    conventions = (project / "CONVENTIONS.md").read_text(encoding="utf-8")
+    assert "(`aider-only`)" in conventions and "(`use-pnpm`)" not in conventions  # only what the hub lacks
+    (aider,) = json.loads(run("explain", "--client", "aider", "--json").out)["clients"]
+    assert sorted(item["id"] for item in aider["full"]) == ["aider-only", "use-pnpm"]
+    _git(project, "add", "-A")
+    assert run("check").code == 0
+
+
+def test_aider_config_untouched_when_the_hub_holds_everything(project: Path, memory: WriteMemory, run: Run) -> None:
+    set_config(project, targets=["agents", "aider"])
+    config = "# team settings\nread: [AGENTS.md]  # our rules\n"
+    (project / ".aider.conf.yml").write_text(config, encoding="utf-8")
+    memory("use-pnpm", "Use pnpm")
+    assert run("compile").code == 0
+    assert (project / ".aider.conf.yml").read_text(encoding="utf-8") == config
+    assert not (project / "CONVENTIONS.md").exists()
+    _git(project, "add", "-A")
+    assert run("check").code == 0
