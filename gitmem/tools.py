@@ -53,7 +53,7 @@ EVENTS = (PROMPT, START, STOP, PRE_TOOL)
 ALWAYS = "always"  # the root file at start (and the nested files of the start directory where the target has them)
 BY_PATH = "by-path"  # only the target's path-scoped files (its ``scoped_dir``), when gitmem writes some
 FALLBACK = "fallback"  # only where the root file of ``Read.unless`` does not exist
-IMPORTS = "imports"  # through a whole-line ``@FILE`` import in the tool's own root file (not counted as a read)
+IMPORTS = "imports"  # through an ``@FILE`` import in the tool's own root file (not counted as a read)
 READ_KINDS = (ALWAYS, BY_PATH, FALLBACK, IMPORTS)
 
 

@@ -61,7 +61,7 @@ READERS: tuple[Reader, ...] = tuple(_reader(tool) for tool in TOOLS if tool.serv
 
 
 class Import(NamedTuple):
-    """A client whose own root file may import another target's with a whole-line ``@FILE`` (Claude Code's
+    """A client whose own root file may import another target's with an ``@FILE`` (Claude Code's
     ``@AGENTS.md``): the client then reads the imported file itself, and its own target is not needed for it."""
 
     client: str  # the client's title

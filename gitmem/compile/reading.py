@@ -48,7 +48,7 @@ class How(Enum):
     PRIVATE = "private"  # the client's own file no other client reads (Claude Code's .claude/CLAUDE.md)
     FALLBACK = "fallback"  # read because the file the client prefers is missing there (AGENTS.md without CLAUDE.md)
     SETTING = "setting"  # named by the project's settings (Gemini CLI's context.fileName), at the root only
-    IMPORT = "import"  # through a whole-line ``@FILE`` of a file it read
+    IMPORT = "import"  # through an ``@FILE`` of a file it read (``readers.imported``)
     RULES = "rules"  # a file of its own target's rules folder whose frontmatter loads it always
 
 
@@ -324,7 +324,7 @@ class _Walk:
         self._follow(item, found.text, depth)
 
     def _follow(self, item: FileRead, text: str, depth: int) -> None:
-        """Load, right after ``item``, the files its whole-line ``@FILE`` imports name, where the client follows
+        """Load, right after ``item``, the files its ``@FILE`` imports name, where the client follows
         them (those of folders above the start one only where it does: ``Reader.imports_above``), 3 levels deep."""
         reader = self.reader
         if reader is None or depth > 3:
