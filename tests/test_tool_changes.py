@@ -176,7 +176,10 @@ def test_cursor_gets_the_status_at_session_start_through_its_hooks_json(project:
     entries = data["hooks"]["sessionStart"]
     assert entries[0] == mine  # the user's own hook is kept, first
     assert entries[1]["command"] == "gitmem-cli hook session-start --client cursor"
-    assert set(data["hooks"]) == {"sessionStart"}  # beforeSubmitPrompt cannot add context: not set up
+    # beforeSubmitPrompt cannot add context: not set up; the pre-tool gate runs before shell and MCP calls
+    assert set(data["hooks"]) == {"sessionStart", "beforeShellExecution", "beforeMCPExecution"}
+    for event in ("beforeShellExecution", "beforeMCPExecution"):
+        assert [entry["command"] for entry in data["hooks"][event]] == ["gitmem-cli hook pre-tool --client cursor"]
     payload = {"hook_event_name": "sessionStart", "session_id": "c1", "conversation_id": "c1", "cwd": str(project)}
     for client in ("cursor", None):  # named, or known by its event name
         done = _hook(project, "session-start", payload, client)
