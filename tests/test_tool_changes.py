@@ -180,9 +180,10 @@ def test_cursor_gets_the_status_at_session_start_through_its_hooks_json(project:
     assert set(data["hooks"]) == {"sessionStart", "beforeShellExecution", "beforeMCPExecution"}
     for event in ("beforeShellExecution", "beforeMCPExecution"):
         assert [entry["command"] for entry in data["hooks"][event]] == ["gitmem-cli hook pre-tool --client cursor"]
-    payload = {"hook_event_name": "sessionStart", "session_id": "c1", "conversation_id": "c1", "cwd": str(project)}
-    for client in ("cursor", None):  # named, or known by its event name
-        done = _hook(project, "session-start", payload, client)
+    for session, client in (("c1", "cursor"), ("c2", None)):  # named, or known by its event name
+        # a new session each time: a session's start is answered once, whichever client's hook runs first
+        payload = {"hook_event_name": "sessionStart", "session_id": session, "conversation_id": session}
+        done = _hook(project, "session-start", {**payload, "cwd": str(project)}, client)
         assert done.returncode == 0, done.stderr
         answer = json.loads(done.stdout)
         assert set(answer) == {"additional_context"}
