@@ -446,8 +446,14 @@ def _nowhere(desired: dict[str, tuple[Target, FilePlan]], report: Report) -> Non
 
 def _hand_written(project: Project, target: Target) -> int:
     """The characters of ``target``'s always-loaded file outside gitmem's block (0 when it cannot be read: the
-    compile pass that follows says why)."""
-    text, _ = read_file(project, target.root_file, Report([]))
+    compile pass that follows says why); for a limit on a chain of files (Codex's 32 KiB of ``AGENTS.md`` files,
+    root to leaf), with the most the hand-written text of the nested files of one chain adds (the root's block
+    must leave them room: a client started in that folder reads them after it)."""
+    return _outside_block(project, target.root_file) + _nested_hand_written(project, target)
+
+
+def _outside_block(project: Project, path: str) -> int:
+    text, _ = read_file(project, path, Report([]))
     if text is None:
         return 0
     try:
@@ -455,6 +461,25 @@ def _hand_written(project: Project, target: Target) -> int:
     except BlockError:
         return len(text)
     return len(text) - (len(found.block) if found else 0)
+
+
+def _nested_hand_written(project: Project, target: Target) -> int:
+    """The most hand-written characters the nested ``dir_file`` files of one chain (the folders down to one of
+    them) hold, for a target with a hard ``chain_bytes`` limit; 0 otherwise."""
+    from gitmem import gitcommand as command
+    from gitmem.compile.reading import chain
+
+    if target.dir_file is None or not any(lim.hard and lim.measure == "chain_bytes" for lim in target.limits):
+        return 0
+    name = target.dir_file
+    nested = {path: 0 for path in command.list_files(project.root, (name,)) if "/" in path}
+    for path in nested:
+        nested[path] = _outside_block(project, path)
+    most = 0
+    for path in nested:
+        folders = chain(path.rsplit("/", 1)[0])[1:]
+        most = max(most, sum(nested.get(f"{folder}/{name}", 0) for folder in folders))
+    return most
 
 
 def _shared(project: Project, config: Config, today: date) -> tuple[list[Pack], list[Problem], list[Memory]]:

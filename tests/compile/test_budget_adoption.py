@@ -136,3 +136,26 @@ def test_a_chain_over_by_gitmem_gets_a_budget_that_fixes_it(project: Path, memor
     fixed = run("compile")
     assert fixed.code == 0, fixed.err
     assert len((project / "AGENTS.md").read_bytes()) <= 32 * 1024
+
+
+def test_the_index_leaves_room_for_the_hand_written_nested_agents_md_below_it(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """Field corpus, charmbracelet/crush: a hand-written AGENTS.md of 10 KB and a hand-written ui/AGENTS.md of 11 KB
+    (21 KB together, under Codex's 32 KiB). On a35a997 the index of what the budget left out filled the root file up
+    to the limit as if it were read alone, so Codex started in ui/ read 35 KB and cut the end: compile said
+    nothing, `gitmem check` failed on ui/AGENTS.md. The root's block now leaves the nested chain its room."""
+    (project / "AGENTS.md").write_text(_hand_written(10_000), encoding="utf-8")
+    (project / "ui").mkdir()
+    (project / "ui" / "AGENTS.md").write_text(_hand_written(11_000), encoding="utf-8")
+    set_config(project, targets=["agents"])
+    memory("ui-rule", "Keep the ui widgets stateless", paths=["ui/**"], priority="low")
+    for number in range(160):
+        memory(f"rule-{number:03d}", f"Project rule number {number} about naming things in the code base")
+    result = run("compile")
+    assert result.code == 0, result.err
+    chain = len((project / "AGENTS.md").read_bytes()) + len((project / "ui" / "AGENTS.md").read_bytes())
+    assert chain <= 32 * 1024
+    subprocess.run(["git", "add", "-A"], cwd=project, check=True)
+    checked = run("check")
+    assert "is past a hard size limit" not in checked.out, checked.out
