@@ -224,10 +224,18 @@ ADOPTION = ("import", "--accept", "--move", "--left-out")
 
 
 def adopt(root: Path) -> Step:
-    """`gitmem compile`; where it fails and names the adoption path (`import --accept --move --left-out`, for a
-    hand-written file over a client's limit), a new user follows it and compiles again."""
+    """`gitmem compile`; where it names the adoption path (`import --accept --move --left-out`) for a hand-written
+    file over a client's limit, a new user follows it and compiles again: where compile fails, as it names it; where
+    it writes and warns that `gitmem check` fails until then (the team's own text alone is past the limit), the
+    command it names for that file."""
     out = gitmem(root, "compile")
-    if out.code and " ".join(ADOPTION) in out.out + out.err:
+    said = out.out + out.err
+    named = re.search(r"`gitmem (" + " ".join(ADOPTION) + r" [^`]+)`\)?; `gitmem check` fails until then", said)
+    if named and not out.code:
+        command = tuple(named.group(1).split())
+        moved = gitmem(root, *command)
+        return exited(moved, " ".join(command))
+    if out.code and " ".join(ADOPTION) in said:
         moved = gitmem(root, *ADOPTION)
         if moved.code:
             return exited(moved, " ".join(ADOPTION))
