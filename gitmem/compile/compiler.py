@@ -449,7 +449,8 @@ def _hand_written(project: Project, target: Target) -> int:
     compile pass that follows says why); for a limit on a chain of files (Codex's 32 KiB of ``AGENTS.md`` files,
     root to leaf), with the most the hand-written text of the nested files of one chain adds (the root's block
     must leave them room: a client started in that folder reads them after it)."""
-    return _outside_block(project, target.root_file) + _nested_hand_written(project, target)
+    root = _outside_block(project, target.root_file)
+    return root + _nested_hand_written(project, target, root)
 
 
 def _outside_block(project: Project, path: str) -> int:
@@ -463,13 +464,16 @@ def _outside_block(project: Project, path: str) -> int:
     return len(text) - (len(found.block) if found else 0)
 
 
-def _nested_hand_written(project: Project, target: Target) -> int:
+def _nested_hand_written(project: Project, target: Target, root: int) -> int:
     """The most hand-written characters the nested ``dir_file`` files of one chain (the folders down to one of
-    them) hold, for a target with a hard ``chain_bytes`` limit; 0 otherwise."""
+    them) hold, for a target with a hard ``chain_bytes`` limit (0 otherwise), of the chains the team's text with
+    the root's ``root`` keeps within it (one already past it alone is said by `gitmem check`: leaving it room would
+    only take the index from every other folder)."""
     from gitmem import gitcommand as command
     from gitmem.compile.reading import chain
 
-    if target.dir_file is None or not any(lim.hard and lim.measure == "chain_bytes" for lim in target.limits):
+    limits = [lim.value for lim in target.limits if lim.hard and lim.measure == "chain_bytes"]
+    if target.dir_file is None or not limits:
         return 0
     name = target.dir_file
     nested = {path: 0 for path in command.list_files(project.root, (name,)) if "/" in path}
@@ -478,7 +482,9 @@ def _nested_hand_written(project: Project, target: Target) -> int:
     most = 0
     for path in nested:
         folders = chain(path.rsplit("/", 1)[0])[1:]
-        most = max(most, sum(nested.get(f"{folder}/{name}", 0) for folder in folders))
+        hand = sum(nested.get(f"{folder}/{name}", 0) for folder in folders)
+        if root + hand <= min(limits):
+            most = max(most, hand)
     return most
 
 
