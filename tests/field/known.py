@@ -32,7 +32,6 @@ KNOWN: dict[str, str] = {
     "pydantic/pydantic-ai delivery": "issue 30: memories reach claude not, codex not, opencode not, qwen not",
     "pydantic/pydantic-ai revert": "issue 31: after revert -m 1 of a memory merge: rules files out of date, check red",
     "pydantic/pydantic-ai delivery_revert": "issue 30: after the revert, memories reach claude not, codex not, opencode not, qwen not",
-    "vitest-dev/vitest compile": "issue 30: after adoption: compile says a memory does not reach Claude Code started in docs/",
     "vitest-dev/vitest check": "issue 30: after adoption: check finds what the clients read differs",
     "vitest-dev/vitest clone": "issue 30: in a fresh clone: check finds what the clients read differs",
     "vitest-dev/vitest merge_a": "issue 30: after merging memory branch a: compile says a memory does not reach Claude Code started in docs/",
