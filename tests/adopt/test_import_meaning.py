@@ -6,27 +6,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from tests.adopt.test_import import by_title as _titles
+from tests.adopt.test_import import imported as _import
 from tests.conftest import Run, git
 
 
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
-
-
-def _import(run: Run, *args: str) -> dict[str, Any]:
-    result = run("import", "--json", *args)
-    assert result.code == 0, result.err
-    data: dict[str, Any] = json.loads(result.out)
-    return data
-
-
-def _titles(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {memory["title"]: memory for memory in data["memories"]}
 
 
 @pytest.fixture
