@@ -107,8 +107,12 @@ def verify(
         own = plans.get(reader.own)
         globbed = [path for path, fp in own.files.items() if fp.spec.globs] if own is not None else []
         by_path = {i for item in reading.files_of(disk, globbed, reader.own) for i in item.ids}
+        at_root: set[str] = set()
         for folder in folders if reader.chain else [""]:
-            misses += _session(reader, reading.read(disk, reader, folder), wanted, by_path)
+            seen = reading.read(disk, reader, folder)
+            if not folder:  # folders_of sorts the root ("") first
+                at_root = set(seen.arrivals())
+            misses += _session(reader, seen, wanted, by_path, at_root)
     return _grouped(misses)
 
 
@@ -140,9 +144,12 @@ def _read_targets(reader: Reader, plans: Mapping[str, TargetPlan]) -> list[str]:
     return [name for name in dict.fromkeys(names) if name in plans]
 
 
-def _session(reader: Reader, seen: reading.Reading, wanted: Sequence[Memory], by_path: set[str]) -> list[Miss]:
+def _session(
+    reader: Reader, seen: reading.Reading, wanted: Sequence[Memory], by_path: set[str], at_root: set[str]
+) -> list[Miss]:
     """The misses of one session; ``by_path``: the memories of the client's own path-scoped files on the disk (they
-    reach it when it works on a matching file: a memory of a folder there is not missed at the folder's start)."""
+    reach it when it works on a matching file: a memory of a folder there is not missed at the folder's start);
+    ``at_root``: what reaches the client started at the root (missed in a folder only, compiling fixes nothing)."""
     out: list[Miss] = []
     counts = seen.arrivals()
     folder = seen.folder
@@ -154,7 +161,7 @@ def _session(reader: Reader, seen: reading.Reading, wanted: Sequence[Memory], by
         scope = _scope(memory)
         count = counts.get(memory.id, 0)
         if scope is not None and _in_scope(scope, folder) and count == 0 and memory.id not in by_path:
-            miss(Fault.MISSING, memory.id, _missing_fix(reader, folder))
+            miss(Fault.MISSING, memory.id, _missing_fix(reader, folder, memory.id in at_root))
     for memory_id, count in counts.items():
         if count > 1:
             paths = ", ".join(item.path for item in seen.files if memory_id in (*item.ids, *item.listed))
@@ -166,8 +173,11 @@ def _session(reader: Reader, seen: reading.Reading, wanted: Sequence[Memory], by
     return out
 
 
-def _missing_fix(reader: Reader, folder: str) -> str:
-    return f"run `gitmem compile` (then `gitmem explain {folder or '.'} --client {reader.name}`)"
+def _missing_fix(reader: Reader, folder: str, at_root: bool) -> str:
+    explain = f"`gitmem explain {folder or '.'} --client {reader.name}`"
+    if folder and at_root:
+        return f"it reaches it at the root; started here it follows none of the root's settings or imports: {explain}"
+    return f"run `gitmem compile` (then {explain})"
 
 
 def _file_faults(item: FileRead) -> list[tuple[tuple[Fault, str], str]]:

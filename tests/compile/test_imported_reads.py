@@ -65,7 +65,7 @@ def test_the_reader_counts_a_memory_twice_through_an_import_within_a_line(
     seen = reading.read(reading.Disk(project_), claude)
     assert [item.path for item in seen.files] == ["CLAUDE.md", "AGENTS.md"]
     assert seen.arrivals() == {"use-pnpm": 2}
-    (miss,) = [miss for miss in verify._session(claude, seen, [], set()) if miss.fault is verify.Fault.TWICE]
+    (miss,) = [miss for miss in verify._session(claude, seen, [], set(), set()) if miss.fault is verify.Fault.TWICE]
     assert miss.line() == (
         "Claude Code: memory use-pnpm reaches it more than once: it reads CLAUDE.md, AGENTS.md; "
         "see `gitmem explain . --client claude`"

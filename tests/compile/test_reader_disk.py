@@ -167,3 +167,24 @@ def test_copilot_code_review_gets_the_hub_from_what_git_tracks(project: Path, me
     checked = run("check")
     assert checked.code == 1
     assert "GitHub Copilot code review: memory use-pnpm does not reach it" in checked.out
+
+
+def test_a_memory_missed_only_in_a_folder_is_not_told_to_compile_again(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """The team's .gemini/settings.json names AGENTS.md: Gemini CLI started at the root reads it, started in web/
+    it reads no root settings (measured), so it misses the hub's memories there. Compiling again changes nothing:
+    check says why, not `gitmem compile`."""
+    set_config(project, targets=["agents", "gemini"])
+    (project / ".gemini").mkdir()
+    (project / ".gemini" / "settings.json").write_text('{"context": {"fileName": ["AGENTS.md"]}}\n', "utf-8")
+    memory("use-pnpm", "Use pnpm")
+    memory("web-only", "Web uses vite", paths=["web/**"])
+    assert run("compile").code == 0
+    _git(project, "add", "-A")
+    _git(project, "commit", "-q", "-m", "rules")
+    checked = run("check")
+    assert checked.code == 1
+    line = next(line for line in checked.out.splitlines() if "started in web/: memory use-pnpm" in line)
+    assert "it reaches it at the root; started here it follows none of the root's settings" in line
+    assert "run `gitmem compile`" not in line
