@@ -37,8 +37,32 @@ from gitmem.memory.model import Memory
 from gitmem.memory.store import Store
 from gitmem.project import find_project
 
-SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "ta", "vo", "pe", "si", "do", "ga", "xu", "be", "fi", "ho", "ja"]
-HEADINGS = ("Code style", "Testing", "Gotchas", "Architecture decisions", "Preferences", "Project structure")
+SYLLABLES = [
+    "ka",
+    "lo",
+    "mi",
+    "ne",
+    "ru",
+    "ta",
+    "vo",
+    "pe",
+    "si",
+    "do",
+    "ga",
+    "xu",
+    "be",
+    "fi",
+    "ho",
+    "ja",
+]
+HEADINGS = (
+    "Code style",
+    "Testing",
+    "Gotchas",
+    "Architecture decisions",
+    "Preferences",
+    "Project structure",
+)
 
 
 def gitmem() -> list[str]:
@@ -73,7 +97,11 @@ def run(root: Path, *args: str) -> None:
 
 def new_repo(root: Path) -> None:
     subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True)
-    for key, value in (("user.name", "Bench"), ("user.email", "bench@example.com"), ("commit.gpgsign", "false")):
+    for key, value in (
+        ("user.name", "Bench"),
+        ("user.email", "bench@example.com"),
+        ("commit.gpgsign", "false"),
+    ):
         subprocess.run(["git", "config", key, value], cwd=root, check=True)
     run(root, "init", "--no-hooks")
 
@@ -92,7 +120,9 @@ def write_memories(root: Path, rng: random.Random, vocab: list[str], count: int)
             created=date.today(),
             source="human",
         )
-        (project.memories_dir / f"{memory.id}.yaml").write_text(store.render(memory), encoding="utf-8")
+        (project.memories_dir / f"{memory.id}.yaml").write_text(
+            store.render(memory), encoding="utf-8"
+        )
         memories.append(memory)
     return memories
 
@@ -116,7 +146,9 @@ def measure_import(rules: int) -> None:
             sections.append(f"- {item}\n")
         (root / "AGENTS.md").write_text("".join(sections))
         repeated = root_items[:: max(1, len(root_items) // max(1, rules // 10))][: rules // 10]
-        (root / "CLAUDE.md").write_text("@AGENTS.md\n\n## Claude\n\n" + "".join(f"- {i}\n" for i in repeated))
+        (root / "CLAUDE.md").write_text(
+            "@AGENTS.md\n\n## Claude\n\n" + "".join(f"- {i}\n" for i in repeated)
+        )
         (root / "web").mkdir()
         web_items = items[rules * 7 // 10 : rules * 9 // 10]
         (root / "web/AGENTS.md").write_text("# Web\n\n" + "".join(f"- {i}\n" for i in web_items))
@@ -138,7 +170,10 @@ def measure_import(rules: int) -> None:
 
         import_time = timed(lambda: run(root, "import", "--dry-run"), 3)
         harvest_time = timed(
-            lambda: run(root, "journal", "harvest", ".memory/journal/2026-01-01-bench.md", "--dry-run"), 3
+            lambda: run(
+                root, "journal", "harvest", ".memory/journal/2026-01-01-bench.md", "--dry-run"
+            ),
+            3,
         )
         start = time.perf_counter()
         run(root, "import")
@@ -146,11 +181,19 @@ def measure_import(rules: int) -> None:
         again = timed(lambda: run(root, "import", "--dry-run"), 3)
         made = len(list((root / ".memory/memories").glob("*.yaml"))) - 1000
 
-    print(f"## import: {rules:,} rules in 4 files ({len(all_items):,} items with the repeats), 1,000 memories stored")
+    print(
+        f"## import: {rules:,} rules in 4 files ({len(all_items):,} items with the repeats), 1,000 memories stored"
+    )
     print(f"  gitmem import --dry-run (process):                     {import_time:8.3f}s")
     print(f"  gitmem journal harvest --dry-run, same items (peer):   {harvest_time:8.3f}s")
-    print(f"  ratio import / harvest:                                {import_time / harvest_time:8.2f}x")
-    print(f"  gitmem import, writing {made:,} memories:" + " " * (16 - len(f"{made:,}")) + f"{written:8.3f}s")
+    print(
+        f"  ratio import / harvest:                                {import_time / harvest_time:8.2f}x"
+    )
+    print(
+        f"  gitmem import, writing {made:,} memories:"
+        + " " * (16 - len(f"{made:,}"))
+        + f"{written:8.3f}s"
+    )
     print(f"  gitmem import --dry-run again (all known):             {again:8.3f}s")
     print()
 
@@ -182,7 +225,10 @@ def build_history(root: Path, commits: int, rng: random.Random, vocab: list[str]
             lines.append(b"from refs/heads/main^0\n")
         memory_id = f"history-{number:05d}"
         data = memory_text(memory_id, sentence(rng, vocab, 6, 12)).encode()
-        lines.append(b"M 100644 inline .memory/memories/%s.yaml\ndata %d\n%s\n" % (memory_id.encode(), len(data), data))
+        lines.append(
+            b"M 100644 inline .memory/memories/%s.yaml\ndata %d\n%s\n"
+            % (memory_id.encode(), len(data), data)
+        )
         alive.append(memory_id)
         if number % 4 == 3 and len(alive) > 1:
             gone = alive.pop(rng.randrange(len(alive) - 1))
@@ -238,7 +284,11 @@ def measure_history(commits: int) -> None:
         incremental = statistics.median(one_more_commit() for _ in range(3))
 
         def amend() -> float:
-            subprocess.run(["git", "commit", "-q", "--amend", "-m", f"notes {time.time_ns()}"], cwd=root, check=True)
+            subprocess.run(
+                ["git", "commit", "-q", "--amend", "-m", f"notes {time.time_ns()}"],
+                cwd=root,
+                check=True,
+            )
             start = time.perf_counter()
             removed.removals(project, store.load())
             return time.perf_counter() - start
@@ -270,7 +320,9 @@ def measure_history(commits: int) -> None:
         propose_peer = timed(propose_in(peer), 5)
         stored = len(store.load().memories)
 
-    print(f"## history: {commits:,} commits, {deleted:,} memories deleted, {stored:,} stored (built in {built:.1f}s)")
+    print(
+        f"## history: {commits:,} commits, {deleted:,} memories deleted, {stored:,} stored (built in {built:.1f}s)"
+    )
     print(f"  removals found:                                         {len(found):8,}")
     print(f"  removals(), cold (git log + read each deleted file):    {cold_time:8.3f}s")
     print(f"  removals(), warm (cache keyed on HEAD):                 {warm_time:8.3f}s")
@@ -279,7 +331,9 @@ def measure_history(commits: int) -> None:
     print(f"  removals(), after an amend (files read before reused):  {amended:8.3f}s")
     print(f"  MCP propose, warm, with this history:                   {propose_history:8.3f}s")
     print(f"  MCP propose, same memories, no history (peer):          {propose_peer:8.3f}s")
-    print(f"  ratio propose with history / without:                   {propose_history / propose_peer:8.2f}x")
+    print(
+        f"  ratio propose with history / without:                   {propose_history / propose_peer:8.2f}x"
+    )
     print()
 
 

@@ -41,13 +41,29 @@ def repository(work: Path, budget: int) -> Path:
     config = root / ".memory" / "config.yaml"
     config.write_text(config.read_text() + f"budget: {budget}\n")
     for number in range(1, 11):
-        sh(root, "gitmem", "add", f"Base rule {number} about the build system", "--id", f"base-{number}")
+        sh(
+            root,
+            "gitmem",
+            "add",
+            f"Base rule {number} about the build system",
+            "--id",
+            f"base-{number}",
+        )
     sh(root, "gitmem", "compile")
     sh(root, "git", "add", "-A")
     sh(root, "git", "commit", "-q", "--no-verify", "-m", "base")
     for branch in ("a", "b"):
         sh(root, "git", "checkout", "-q", "-b", branch, "main")
-        sh(root, "gitmem", "add", f"Feature {branch} rule", "--id", f"feat-{branch}", "--priority", "high")
+        sh(
+            root,
+            "gitmem",
+            "add",
+            f"Feature {branch} rule",
+            "--id",
+            f"feat-{branch}",
+            "--priority",
+            "high",
+        )
         sh(root, "gitmem", "compile")
         sh(root, "git", "add", "-A")
         sh(root, "git", "commit", "-q", "--no-verify", "-m", f"memory {branch}")
@@ -103,7 +119,9 @@ def commit_times(root: Path, runs: int, hooks: bool) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     fair.bytecode()

@@ -34,7 +34,9 @@ ENV = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@x", "GIT_COM
        "GIT_COMMITTER_EMAIL": "b@x", "GIT_CONFIG_NOSYSTEM": "1"}  # fmt: skip
 
 
-def sh(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+def sh(
+    cwd: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(args, cwd=cwd, capture_output=True, env=env or ENV, check=False)
 
 
@@ -43,7 +45,9 @@ def git(cwd: Path, *args: str) -> None:
     assert done.returncode == 0, done.stderr.decode()
 
 
-def measure(cwd: Path, *args: str, env: dict[str, str] | None = None, cap: float = 600) -> tuple[float, float, int]:
+def measure(
+    cwd: Path, *args: str, env: dict[str, str] | None = None, cap: float = 600
+) -> tuple[float, float, int]:
     """Seconds, max RSS in MiB of gitmem and the git it ran, exit code (one run, in a child that reports its
     children's rusage). After ``cap`` seconds the run is killed and reported as (cap, 0, -9)."""
     probe = (
@@ -103,7 +107,9 @@ def bench_staged(base: Path, kib: int, runs: int) -> None:
 def pack_repo(root: Path, blob_mib: int) -> Path:
     (root / ".memory/memories").mkdir(parents=True)
     git(root, "init", "-q", "-b", "main")
-    (root / ".memory/memories/fine.yaml").write_text("id: fine\ntitle: Fine\nkind: fact\nstatus: active\n")
+    (root / ".memory/memories/fine.yaml").write_text(
+        "id: fine\ntitle: Fine\nkind: fact\nstatus: active\n"
+    )
     if blob_mib:
         with open(root / ".memory/memories/huge.yaml", "wb") as handle:
             handle.write(b"id: huge\ntitle: ")
@@ -120,7 +126,9 @@ def bench_huge_blob(base: Path, blob_mib: int, runs: int) -> None:
     rows = []
     for size in (blob_mib, 0):
         pack = pack_repo(base / f"pack-{size}", size)
-        pack_bytes = sum(f.stat().st_size for f in (pack / ".git/objects").rglob("*") if f.is_file())
+        pack_bytes = sum(
+            f.stat().st_size for f in (pack / ".git/objects").rglob("*") if f.is_file()
+        )
 
         def step(pack: Path = pack, size: int = size) -> tuple[float, float, int]:
             repo = base / f"consumer-{size}-{time.perf_counter_ns()}"
@@ -149,8 +157,12 @@ def bench_silent_server(base: Path) -> None:
     url = f"git://127.0.0.1:{server.getsockname()[1]}/pack.git"
     env = {**ENV, "GITMEM_FETCH_TIMEOUT": "2"}
     repo = project(base / "silent")
-    silent_s, _, c1 = measure(repo, "sources", "add", url, "--rev", "v1", "--name", "s", env=env, cap=60)
-    missing_s, _, c2 = measure(repo, "sources", "add", str(base / "nowhere.git"), "--rev", "v1", "--name", "m")
+    silent_s, _, c1 = measure(
+        repo, "sources", "add", url, "--rev", "v1", "--name", "s", env=env, cap=60
+    )
+    missing_s, _, c2 = measure(
+        repo, "sources", "add", str(base / "nowhere.git"), "--rev", "v1", "--name", "m"
+    )
     outcome = "still hanging: killed" if c1 == -9 else f"exit {c1}"
     print(f"sources add from a git:// server that never answers (timeout 2 s): {silent_s:.2f} s ({outcome}) vs a "
           f"missing path {missing_s:.2f} s (exit {c2})")  # fmt: skip
@@ -188,7 +200,9 @@ def main() -> None:
     parser.add_argument("--text-kib", type=int, default=1024)
     parser.add_argument("--memories", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--source", help="run the gitmem package found in this folder (e.g. an older version)")
+    parser.add_argument(
+        "--source", help="run the gitmem package found in this folder (e.g. an older version)"
+    )
     options = parser.parse_args()
     if options.source:
         ENV["PYTHONPATH"] = os.path.abspath(options.source)

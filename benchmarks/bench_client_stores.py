@@ -53,14 +53,18 @@ def _sentence(n: int) -> str:
 
 def _run(args: list[str], cwd: Path, env: dict[str, str], stdin: str | None = None) -> float:
     began = time.perf_counter()
-    done = subprocess.run(args, cwd=cwd, env=env, input=stdin, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        args, cwd=cwd, env=env, input=stdin, capture_output=True, text=True, check=False
+    )
     elapsed = time.perf_counter() - began
     if done.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(args)} failed: {done.stderr[-2000:]}")
     return elapsed
 
 
-def _median(args: list[str], cwd: Path, env: dict[str, str], runs: int, stdin: str | None = None) -> float:
+def _median(
+    args: list[str], cwd: Path, env: dict[str, str], runs: int, stdin: str | None = None
+) -> float:
     return statistics.median(_run(args, cwd, env, stdin) for _ in range(runs))
 
 
@@ -82,7 +86,9 @@ def main(n: int) -> None:
             ["git", "config", "user.name", "b"],
         ):
             subprocess.run(args, cwd=repo, check=True)
-        subprocess.run([*gitmem, "init", "--no-hooks"], cwd=repo, env=env, check=True, capture_output=True)
+        subprocess.run(
+            [*gitmem, "init", "--no-hooks"], cwd=repo, env=env, check=True, capture_output=True
+        )
         memories = repo / ".memory" / "memories"
         for i in range(500):
             title = f"Existing memory {i} about {WORDS[i % len(WORDS)]}"
@@ -104,7 +110,10 @@ def main(n: int) -> None:
         (folder / "MEMORY.md").write_text("\n".join(index) + "\n")
         agents = repo / "AGENTS.md"
         agents.write_text(
-            "# Rules\n\n" + "".join(f"- {_sentence(i)}\n  Because {_sentence(i + n).lower()}.\n" for i in range(n))
+            "# Rules\n\n"
+            + "".join(
+                f"- {_sentence(i)}\n  Because {_sentence(i + n).lower()}.\n" for i in range(n)
+            )
         )
 
         runs = 5
@@ -118,8 +127,12 @@ def main(n: int) -> None:
         hook = [*gitmem, "hook", "session-start", "--client", "claude"]
         bare_env = {**env, "HOME": str(bare), "XDG_CONFIG_HOME": str(bare / ".config")}
         _run(hook, repo, env, payload)  # (the first builds the recall index)
-        pairs = [(_run(hook, repo, env, payload), _run(hook, repo, bare_env, payload)) for _ in range(15)]
-        with_store = statistics.median(a for a, _ in pairs)  # alternated, so the machine's load hits both alike
+        pairs = [
+            (_run(hook, repo, env, payload), _run(hook, repo, bare_env, payload)) for _ in range(15)
+        ]
+        with_store = statistics.median(
+            a for a, _ in pairs
+        )  # alternated, so the machine's load hits both alike
         without = statistics.median(b for _, b in pairs)
 
         seen = clientstores.load_record(repo / ".git" / "gitmem")["stores"]
@@ -129,14 +142,20 @@ def main(n: int) -> None:
                 clientstores.pending(name, repo, home, seen.get(name, {}))
         check = (time.perf_counter() - began) / 100
 
-    print(f"Claude Code store of {n} memory files, repository of 500 memories, medians of {runs} runs:")
+    print(
+        f"Claude Code store of {n} memory files, repository of 500 memories, medians of {runs} runs:"
+    )
     print(f"  import --from claude --dry-run        {from_claude:6.2f} s")
-    print(f"  import --dry-run AGENTS.md (peer)     {plain:6.2f} s   ratio {from_claude / plain:.2f}x")
+    print(
+        f"  import --dry-run AGENTS.md (peer)     {plain:6.2f} s   ratio {from_claude / plain:.2f}x"
+    )
     print(f"  import --from claude (writes {n})     {first:6.2f} s")
     print(f"  rerun, everything imported before     {again:6.2f} s")
     print("session-start hook, medians of 15 alternated runs:")
     print(f"  with the store (nothing to say)       {with_store * 1000:6.0f} ms")
-    print(f"  with no store in the home (peer)      {without * 1000:6.0f} ms   ratio {with_store / without:.2f}x")
+    print(
+        f"  with no store in the home (peer)      {without * 1000:6.0f} ms   ratio {with_store / without:.2f}x"
+    )
     print(f"  clientstores.pending, four clients    {check * 1000:6.2f} ms in-process")
 
 

@@ -42,7 +42,19 @@ TARGETS = ["agents", "claude", "gemini", "cursor", "copilot", "windsurf", "cline
 KINDS = ["convention", "decision", "pitfall", "preference", "fact"]
 PRIORITIES = ["high", "normal", "normal", "normal", "low"]
 SCOPES = [["web/**"], ["api/**"], ["**/*.py"], ["docs/**", "*.md"], ["packages/ui/**"]]
-WORDS = ("the", "build", "uses", "pnpm", "workspaces", "and", "every", "package", "pins", "its", "node")
+WORDS = (
+    "the",
+    "build",
+    "uses",
+    "pnpm",
+    "workspaces",
+    "and",
+    "every",
+    "package",
+    "pins",
+    "its",
+    "node",
+)
 
 
 def gitmem_command() -> list[str]:
@@ -54,7 +66,12 @@ def env() -> dict[str, str]:
     out = dict(os.environ)
     for name in ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE"):
         out.pop(name, None)
-    out.update(GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="b@example.com", GIT_CONFIG_NOSYSTEM="1", NO_COLOR="1")
+    out.update(
+        GIT_AUTHOR_NAME="bench",
+        GIT_AUTHOR_EMAIL="b@example.com",
+        GIT_CONFIG_NOSYSTEM="1",
+        NO_COLOR="1",
+    )
     return out
 
 
@@ -89,7 +106,9 @@ def make_project(root: Path, count: int, seed: int = 7) -> None:
 
 def timed(root: Path, *args: str, expect: int = 0) -> float:
     start = time.perf_counter()
-    done = subprocess.run([*gitmem_command(), *args], cwd=root, capture_output=True, text=True, env=env(), check=False)
+    done = subprocess.run(
+        [*gitmem_command(), *args], cwd=root, capture_output=True, text=True, env=env(), check=False
+    )
     elapsed = time.perf_counter() - start
     if done.returncode != expect:
         raise SystemExit(f"gitmem {' '.join(args)} exited {done.returncode}: {done.stderr[-2000:]}")
@@ -104,7 +123,9 @@ def bench(count: int, repeat: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="gitmem-bench-") as tmp:
         root = Path(tmp)
         make_project(root, count)
-        time.sleep(1.1)  # the store caches only files at least a second old (racily clean files are re-read)
+        time.sleep(
+            1.1
+        )  # the store caches only files at least a second old (racily clean files are re-read)
         figures = {"list cold": timed(root, "list", "--json")}
         shutil.rmtree(root / ".git" / "gitmem")  # cold again: no cache of checked memory files
         figures["compile cold"] = timed(root, "compile")
@@ -114,7 +135,11 @@ def bench(count: int, repeat: int) -> dict[str, float]:
         edits = []
         for i in range(repeat):
             path = root / ".memory" / "memories" / f"memory-{i:05d}.yaml"
-            path.write_text(path.read_text(encoding="utf-8").replace("status: active", "status: active\ntags: [x]"))
+            path.write_text(
+                path.read_text(encoding="utf-8").replace(
+                    "status: active", "status: active\ntags: [x]"
+                )
+            )
             edits.append(timed(root, "compile"))
         figures["one edit"] = statistics.median(edits)
         return figures
@@ -138,7 +163,10 @@ def make_ruler_project(root: Path, memories: Path) -> None:
 
 
 def ruler_times(ruler: str, count: int, repeat: int) -> dict[str, float]:
-    with tempfile.TemporaryDirectory(prefix="gitmem-bench-") as tmp, tempfile.TemporaryDirectory() as peer:
+    with (
+        tempfile.TemporaryDirectory(prefix="gitmem-bench-") as tmp,
+        tempfile.TemporaryDirectory() as peer,
+    ):
         make_project(Path(tmp), count)
         root = Path(peer)
         make_ruler_project(root, Path(tmp) / ".memory" / "memories")
@@ -153,7 +181,9 @@ def main() -> int:
     import fair  # (benchmarks/, this script's folder)
 
     fair.bytecode()
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--ruler", help="the ruler executable, to run side by side")
@@ -161,10 +191,16 @@ def main() -> int:
     sizes = [int(size) for size in options.sizes.split(",")]
     start = time.perf_counter()
     subprocess.run([sys.executable, "-c", "import click"], check=True)
-    python_click = statistics.median(_time([sys.executable, "-c", "import click"]) for _ in range(options.repeat))
+    python_click = statistics.median(
+        _time([sys.executable, "-c", "import click"]) for _ in range(options.repeat)
+    )
     print(f"python -c 'import click' (start-up floor): {python_click * 1000:.0f} ms")
     columns = ["list cold", "compile cold", "list warm", "compile warm", "check warm", "one edit"]
-    print(f"\n{'memories':>9}  " + "  ".join(f"{c:>13}" for c in columns) + "  compile/list cold  warm")
+    print(
+        f"\n{'memories':>9}  "
+        + "  ".join(f"{c:>13}" for c in columns)
+        + "  compile/list cold  warm"
+    )
     results = {}
     for size in sizes:
         figures = bench(size, options.repeat)
@@ -197,7 +233,9 @@ def main() -> int:
     verdict = "met" if warm < 1.0 else "NOT met"
     print(f"\ngoal (compile warm under 1 s at {largest:,} memories): {warm:.2f} s, {verdict}")
     if options.ruler:
-        slower = [size for size in sizes if results[size]["compile cold"] > results[size]["ruler cold"]]
+        slower = [
+            size for size in sizes if results[size]["compile cold"] > results[size]["ruler cold"]
+        ]
         print(
             "goal (compile cold no slower than ruler cold at every size): "
             + ("met" if not slower else f"NOT met at {', '.join(f'{size:,}' for size in slower)}")

@@ -60,10 +60,17 @@ def _git(root: Path, *args: str) -> None:
 def _gitmem(root: Path, *args: str) -> None:
     env = {**os.environ, "GITMEM_NO_FETCH": "1"}
     done = subprocess.run(
-        [sys.executable, "-m", "gitmem", *args], cwd=root, capture_output=True, text=True, env=env, check=False
+        [sys.executable, "-m", "gitmem", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
     )
     if done.returncode != 0:
-        raise SystemExit(f"gitmem {' '.join(args)} failed: {done.stderr[-600:]}{done.stdout[-600:]}")
+        raise SystemExit(
+            f"gitmem {' '.join(args)} failed: {done.stderr[-600:]}{done.stdout[-600:]}"
+        )
 
 
 def build(root: Path, size: int, words: str) -> dict[str, dict[str, Any]]:
@@ -143,14 +150,23 @@ def class_check(store: dict[str, dict[str, Any]]) -> set[int]:
         shared = 0
         for term in prompt_terms(prompt):
             quoted = '"' + term.replace('"', '""') + '"'
-            shared += bool(conn.execute("SELECT 1 FROM t WHERE t MATCH ? AND id = ?", (quoted, expected)).fetchone())
+            shared += bool(
+                conn.execute(
+                    "SELECT 1 FROM t WHERE t MATCH ? AND id = ?", (quoted, expected)
+                ).fetchone()
+            )
         if (kind == "shared" and not shared) or (kind == "paraphrase" and shared):
             broken.add(number)
     return broken
 
 
 def _payload(root: Path, prompt: str, session: str) -> bytes:
-    data = {"session_id": session, "cwd": str(root), "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+    data = {
+        "session_id": session,
+        "cwd": str(root),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    }
     return json.dumps(data).encode()
 
 
@@ -165,9 +181,13 @@ def worker(size: int, words: str, runs: int) -> dict[str, Any]:
         store = build(root, size, words)
         count = len(list((root / ".memory" / "memories").glob("*.yaml")))
         project = find_project(root)
-        loaded_files = [path for path in rules_files(project, clients.BY_NAME["claude"]) if path.is_file()]
+        loaded_files = [
+            path for path in rules_files(project, clients.BY_NAME["claude"]) if path.is_file()
+        ]
         always = "".join(_blocks(path.read_text(encoding="utf-8")) for path in loaded_files)
-        index = "".join(_index_part(_blocks(path.read_text(encoding="utf-8"))) for path in loaded_files)
+        index = "".join(
+            _index_part(_blocks(path.read_text(encoding="utf-8"))) for path in loaded_files
+        )
         broken = class_check(store)
         reached = dict.fromkeys(CLASSES, 0)
         full = dict.fromkeys(CLASSES, 0)
@@ -178,18 +198,26 @@ def worker(size: int, words: str, runs: int) -> dict[str, Any]:
             entry_in_rules = f"(`{expected}`" in always  # a full entry of the block
             answer = run("prompt", "claude", _payload(root, prompt, f"pair-{number}"))
             injected = expected in answer.keys
-            text = json.loads(answer.stdout)["hookSpecificOutput"]["additionalContext"] if answer.stdout else ""
+            text = (
+                json.loads(answer.stdout)["hookSpecificOutput"]["additionalContext"]
+                if answer.stdout
+                else ""
+            )
             total[kind] += 1
             if kind == "paraphrase" and number not in broken:
                 total["strict"] = total.get("strict", 0) + 1
-                reached["strict"] = reached.get("strict", 0) + (memory["title"] in always or injected)
+                reached["strict"] = reached.get("strict", 0) + (
+                    memory["title"] in always or injected
+                )
             in_rules[kind] += memory["title"] in always
             reached[kind] += memory["title"] in always or injected
             body_whole = injected and _whole(memory["body"], text)
             full[kind] += entry_in_rules or body_whole
         noisy = 0
         for number, prompt in enumerate(delivery_prompts.UNRELATED):
-            noisy += bool(run("prompt", "claude", _payload(root, prompt, f"unrelated-{number}")).keys)
+            noisy += bool(
+                run("prompt", "claude", _payload(root, prompt, f"unrelated-{number}")).keys
+            )
         hook_ms, hook_cpu = _hook_time(root, runs)
         return {
             "memories": count,
@@ -204,7 +232,9 @@ def worker(size: int, words: str, runs: int) -> dict[str, Any]:
             "index_lines": sum(1 for line in index.splitlines() if line.startswith("- ")),
             "hook_ms": hook_ms,
             "hook_cpu": hook_cpu,
-            "broken": {kind: sum(delivery_prompts.PAIRS[n][0] == kind for n in broken) for kind in CLASSES},
+            "broken": {
+                kind: sum(delivery_prompts.PAIRS[n][0] == kind for n in broken) for kind in CLASSES
+            },
         }
 
 
@@ -214,7 +244,9 @@ def _hook_time(root: Path, runs: int) -> tuple[float, float]:
     command = [sys.executable, "-m", "gitmem", "hook", "prompt", "--client", "claude"]
     prompts = [prompt for _, prompt, _ in delivery_prompts.PAIRS]
     time.sleep(1.1)  # files older than the racily-clean second, as in a real checkout
-    subprocess.run(command, cwd=root, input=_payload(root, prompts[0], "warm"), capture_output=True, check=True)
+    subprocess.run(
+        command, cwd=root, input=_payload(root, prompts[0], "warm"), capture_output=True, check=True
+    )
     times, cpu = [], []
     for number in range(runs):
         stdin = _payload(root, prompts[(number * 7) % len(prompts)], "timed")
@@ -231,7 +263,16 @@ def _measure(tree: Path | None, size: int, words: str, runs: int) -> dict[str, A
     env = dict(os.environ)
     if tree is not None:
         env["PYTHONPATH"] = str(tree.resolve())
-    command = [sys.executable, __file__, "--worker", str(size), "--runs", str(runs), "--words", words]
+    command = [
+        sys.executable,
+        __file__,
+        "--worker",
+        str(size),
+        "--runs",
+        str(runs),
+        "--words",
+        words,
+    ]
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     if done.returncode != 0:
         raise SystemExit(done.stderr[-2000:])
@@ -262,13 +303,18 @@ def report(size: int, columns: list[tuple[str, dict[str, Any]]]) -> None:
     row = "".join(f"{_pct(r['reached'].get('strict', 0), strict):>22}" for _, r in columns)
     print(f"  {'  paraphrases sharing no word':<34}{row}")
     every = sum(columns[0][1]["total"][kind] for kind in CLASSES)
-    row = "".join(f"{_pct(sum(r['reached'][kind] for kind in CLASSES), every):>22}" for _, r in columns)
+    row = "".join(
+        f"{_pct(sum(r['reached'][kind] for kind in CLASSES), every):>22}" for _, r in columns
+    )
     print(f"  {'all pairs: reaches the model':<34}{row}")
     row = "".join(f"{_pct(r['noisy'], r['unrelated']):>22}" for _, r in columns)
     print(f"  {'unrelated prompts injecting':<34}{row}")
     row = "".join(f"{r['always_tokens']:>22}" for _, r in columns)
     print(f"  {'always-on gitmem text (tokens)':<34}{row}")
-    row = "".join(f"{str(r['index_tokens']) + ' (' + str(r['index_lines']) + ' lines)':>22}" for _, r in columns)
+    row = "".join(
+        f"{str(r['index_tokens']) + ' (' + str(r['index_lines']) + ' lines)':>22}"
+        for _, r in columns
+    )
     print(f"  {'  of which the index (tokens)':<34}{row}")
     row = "".join(f"{r['hook_ms']:>21.0f} " for _, r in columns)
     print(f"  {'prompt hook, warm median (ms)':<34}{row}")
@@ -281,10 +327,14 @@ def report(size: int, columns: list[tuple[str, dict[str, Any]]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="100,1000")
-    parser.add_argument("--base", type=Path, help="another checkout of gitmem, measured beside this one")
+    parser.add_argument(
+        "--base", type=Path, help="another checkout of gitmem, measured beside this one"
+    )
     parser.add_argument("--runs", type=int, default=15, help="timed hook runs per column")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--words", choices=("none", "author", "blind"), default="author", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--words", choices=("none", "author", "blind"), default="author", help=argparse.SUPPRESS
+    )
     args = parser.parse_args()
     fair.bytecode(args.base)
     if args.worker:

@@ -30,7 +30,24 @@ from gitmem.memory.model import Evidence, Memory
 from gitmem.memory.store import Store
 from gitmem.project import find_project
 
-SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "ta", "vo", "pe", "si", "do", "ga", "xu", "be", "fi", "ho", "ja"]
+SYLLABLES = [
+    "ka",
+    "lo",
+    "mi",
+    "ne",
+    "ru",
+    "ta",
+    "vo",
+    "pe",
+    "si",
+    "do",
+    "ga",
+    "xu",
+    "be",
+    "fi",
+    "ho",
+    "ja",
+]
 KINDS = ("convention", "decision", "pitfall", "preference", "fact")
 
 
@@ -55,14 +72,19 @@ def make_store(root: Path, size: int, seed: int = 7) -> None:
     sources = root / "src"
     sources.mkdir()
     for number in range(50):
-        lines = [f"line {i} of module {number}: {' '.join(zipf_words(rng, vocab, 6))}\n" for i in range(200)]
+        lines = [
+            f"line {i} of module {number}: {' '.join(zipf_words(rng, vocab, 6))}\n"
+            for i in range(200)
+        ]
         (sources / f"module{number}.py").write_text("".join(lines))
     project = find_project(root)
     store = Store(project)
     today = date.today()
     texts: list[tuple[str, str]] = []
     for number in range(size):
-        if texts and rng.random() < 0.01:  # a near-duplicate of an earlier memory: one word of its title changed
+        if (
+            texts and rng.random() < 0.01
+        ):  # a near-duplicate of an earlier memory: one word of its title changed
             title, body = rng.choice(texts)
             words = title.split()
             words[rng.randrange(len(words))] = rng.choice(vocab)
@@ -76,7 +98,9 @@ def make_store(root: Path, size: int, seed: int = 7) -> None:
             path = sources / f"module{rng.randrange(50)}.py"
             start = rng.randint(1, 190)
             lines = f"{start}-{start + rng.randint(0, 9)}"
-            evidence = (Evidence(path.relative_to(root).as_posix(), lines, evidence_digest(path, lines)),)
+            evidence = (
+                Evidence(path.relative_to(root).as_posix(), lines, evidence_digest(path, lines)),
+            )
         status = rng.choices(("active", "proposed", "retired"), (80, 10, 10))[0]
         memory = Memory(
             id=f"memory-{number:05d}",
@@ -88,11 +112,15 @@ def make_store(root: Path, size: int, seed: int = 7) -> None:
             created=today - timedelta(days=rng.randint(0, 400)),
             expires=today - timedelta(days=3) if rng.random() < 0.02 else None,
             review_after=today - timedelta(days=1) if rng.random() < 0.05 else None,
-            supersedes=(f"memory-{rng.randrange(number):05d}",) if number and rng.random() < 0.05 else (),
+            supersedes=(f"memory-{rng.randrange(number):05d}",)
+            if number and rng.random() < 0.05
+            else (),
             evidence=evidence,
             source="human",
         )
-        (project.memories_dir / f"{memory.id}.yaml").write_text(store.render(memory), encoding="utf-8")
+        (project.memories_dir / f"{memory.id}.yaml").write_text(
+            store.render(memory), encoding="utf-8"
+        )
     for number in range(0, 50, 5):  # some cited code changes
         path = sources / f"module{number}.py"
         path.write_text("# edited\n" + path.read_text())
@@ -122,7 +150,9 @@ def measure(size: int) -> None:
         store = Store(project)
         config = load_config(project)
         today = date.today()
-        time.sleep(1.1)  # files written this second are not cached yet ("racily clean"): let them age
+        time.sleep(
+            1.1
+        )  # files written this second are not cached yet ("racily clean"): let them age
 
         start = time.perf_counter()
         report = diagnose(project, store, config, today)
@@ -143,8 +173,12 @@ def measure(size: int) -> None:
         doctor_cold_exe = timed(lambda: cold_run("doctor", "--json"), 1)
         validate_cold_exe = timed(lambda: cold_run("validate"), 1)
         store.load()  # warm the cache again
-        doctor_exe = timed(lambda: subprocess.run([*gitmem(), "doctor", "--json"], capture_output=True), 3)
-        validate_exe = timed(lambda: subprocess.run([*gitmem(), "validate"], capture_output=True), 3)
+        doctor_exe = timed(
+            lambda: subprocess.run([*gitmem(), "doctor", "--json"], capture_output=True), 3
+        )
+        validate_exe = timed(
+            lambda: subprocess.run([*gitmem(), "validate"], capture_output=True), 3
+        )
 
         print(f"## {size:,} memories (store generated in {made:.1f}s)")
         print(f"  findings: {len(report.errors)} errors, {len(report.warnings)} warnings")
@@ -158,7 +192,9 @@ def measure(size: int) -> None:
         print(f"  ratio doctor / validate, warm:                {doctor_exe / validate_exe:8.2f}x")
         print(f"  gitmem doctor --json (process, cold):         {doctor_cold_exe:8.3f}s")
         print(f"  gitmem validate      (process, cold, peer):   {validate_cold_exe:8.3f}s")
-        print(f"  ratio doctor / validate, cold:                {doctor_cold_exe / validate_cold_exe:8.2f}x")
+        print(
+            f"  ratio doctor / validate, cold:                {doctor_cold_exe / validate_cold_exe:8.2f}x"
+        )
         print()
 
 

@@ -59,7 +59,10 @@ def scanners(base: Path | None) -> dict[str, Scan]:
                 env=env,
                 check=False,
             )
-            return [(f["path"].removeprefix("./"), f["line"], f["rule"]) for f in json.loads(done.stdout)["findings"]]
+            return [
+                (f["path"].removeprefix("./"), f["line"], f["rule"])
+                for f in json.loads(done.stdout)["findings"]
+            ]
 
         found = {
             "gitmem": found["gitmem"],
@@ -81,12 +84,25 @@ def make_keys(work: Path) -> dict[str, str]:
     keys = {}
     for kind, bits in (("ed25519", []), ("rsa", ["-b", "2048"]), ("ecdsa", ["-b", "256"])):
         path = work / f"id_{kind}"
-        subprocess.run(["ssh-keygen", "-q", "-t", kind, *bits, "-N", "", "-C", "", "-f", str(path)], check=True)
+        subprocess.run(
+            ["ssh-keygen", "-q", "-t", kind, *bits, "-N", "", "-C", "", "-f", str(path)], check=True
+        )
         keys[f"openssh-{kind}"] = path.read_text()
     for name, args in (
         ("pem-rsa", ["genrsa", "-traditional", "-out", str(work / "pem"), "2048"]),
         ("pkcs8-rsa", ["genpkey", "-algorithm", "RSA", "-out", str(work / "pem")]),
-        ("pkcs8-ec", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", str(work / "pem")]),
+        (
+            "pkcs8-ec",
+            [
+                "genpkey",
+                "-algorithm",
+                "EC",
+                "-pkeyopt",
+                "ec_paramgen_curve:P-256",
+                "-out",
+                str(work / "pem"),
+            ],
+        ),
     ):
         subprocess.run(["openssl", *args], check=True, capture_output=True)
         keys[name] = (work / "pem").read_text()
@@ -114,16 +130,30 @@ def private_keys(work: Path, scan_with: dict[str, Scan]) -> None:
             (tree / path).parent.mkdir(parents=True, exist_ok=True)
             (tree / path).write_text(wrap(key))
             where[path] = (kind, container)
-    hits = {scanner: flagged(scan, tree, work / f"out-keys-{scanner}") for scanner, scan in scan_with.items()}
-    print(f"\n1. private keys made now ({len(keys)} kinds x {len(CONTAINERS)} containers): shapes caught")
+    hits = {
+        scanner: flagged(scan, tree, work / f"out-keys-{scanner}")
+        for scanner, scan in scan_with.items()
+    }
+    print(
+        f"\n1. private keys made now ({len(keys)} kinds x {len(CONTAINERS)} containers): shapes caught"
+    )
     print(f"  {'':34s}" + "".join(f" {s:>12s}" for s in scan_with))
-    for label, index, size in [(k, 0, len(CONTAINERS)) for k in keys] + [(c, 1, len(keys)) for c in CONTAINERS]:
+    for label, index, size in [(k, 0, len(CONTAINERS)) for k in keys] + [
+        (c, 1, len(keys)) for c in CONTAINERS
+    ]:
         row = f"  {label if index == 0 else '  in ' + label:34s}"
         for scanner in scan_with:
-            caught = sum(1 for path, shape in where.items() if shape[index] == label and path in hits[scanner])
+            caught = sum(
+                1
+                for path, shape in where.items()
+                if shape[index] == label and path in hits[scanner]
+            )
             row += f" {caught:>10d}/{size}"
         print(row)
-    print(f"  {'total':34s}" + "".join(f" {len(hits[s] & set(where)):>9d}/{len(where)}" for s in scan_with))
+    print(
+        f"  {'total':34s}"
+        + "".join(f" {len(hits[s] & set(where)):>9d}/{len(where)}" for s in scan_with)
+    )
 
 
 # -- 2. the peer suite ----------------------------------------------------------------------------------------------
@@ -132,13 +162,17 @@ def private_keys(work: Path, scan_with: dict[str, Scan]) -> None:
 def peer_suite_figures(work: Path, scan_with: dict[str, Scan], show: int) -> None:
     cases = peer_suite.cases()
     if not cases:
-        print("\n2. peer suite: no snapshots under /work/.mirror (fetch trufflehog, gitleaks, detect-secrets)")
+        print(
+            "\n2. peer suite: no snapshots under /work/.mirror (fetch trufflehog, gitleaks, detect-secrets)"
+        )
         return
     tree = work / "suite"
     tree.mkdir()
     names = {}
     for index, case in enumerate(cases):
-        name = f"case{index:05d}.cfg"  # a config file: code to gitmem, as the peers' test inputs are
+        name = (
+            f"case{index:05d}.cfg"  # a config file: code to gitmem, as the peers' test inputs are
+        )
         (tree / name).write_text(case.text, encoding="utf-8", errors="surrogateescape")
         names[name] = case
     hits = {}
@@ -148,8 +182,12 @@ def peer_suite_figures(work: Path, scan_with: dict[str, Scan], show: int) -> Non
         hits[scanner] = flagged(scan, tree, work / f"out-suite-{scanner}")
         seconds[scanner] = time.perf_counter() - start
     projects = sorted({c.project for c in cases})
-    print(f"\n2. peer suite: {len(cases)} cases of {len({(c.project, c.family) for c in cases})} families")
-    print("   recall (positives flagged) / false-positive rate (negatives flagged), per part and project")
+    print(
+        f"\n2. peer suite: {len(cases)} cases of {len({(c.project, c.family) for c in cases})} families"
+    )
+    print(
+        "   recall (positives flagged) / false-positive rate (negatives flagged), per part and project"
+    )
     header = f"  {'part':9s} {'project':15s} {'pos':>5s} {'neg':>5s}"
     print(header + "".join(f" | {s:>11s} rec   fp" for s in scan_with))
     for part in ("tuning", "held-out"):
@@ -171,10 +209,14 @@ def peer_suite_figures(work: Path, scan_with: dict[str, Scan], show: int) -> Non
     family_misses(names, hits, list(scan_with), show)
 
 
-def family_misses(names: dict[str, peer_suite.Case], hits: dict[str, set[str]], order: list[str], show: int) -> None:
+def family_misses(
+    names: dict[str, peer_suite.Case], hits: dict[str, set[str]], order: list[str], show: int
+) -> None:
     """Per family, the positives each scanner misses and the negatives it flags; the families where gitmem does worse
     than a peer, worst first."""
-    table: dict[tuple[str, str], dict[str, list[int]]] = defaultdict(lambda: {s: [0, 0, 0, 0] for s in order})
+    table: dict[tuple[str, str], dict[str, list[int]]] = defaultdict(
+        lambda: {s: [0, 0, 0, 0] for s in order}
+    )
     for name, case in names.items():
         for scanner in order:
             counts = table[(case.project, case.family)][scanner]
@@ -188,9 +230,13 @@ def family_misses(names: dict[str, peer_suite.Case], hits: dict[str, set[str]], 
         families = {f: t for (p, f), t in table.items() if p == project}
         summary = []
         for scanner in order:
-            missed = sum(1 for t in families.values() if t[scanner][0] and t[scanner][1] == t[scanner][0])
+            missed = sum(
+                1 for t in families.values() if t[scanner][0] and t[scanner][1] == t[scanner][0]
+            )
             noisy = sum(1 for t in families.values() if t[scanner][3])
-            summary.append(f"{scanner}: misses every positive of {missed}, flags a negative in {noisy}")
+            summary.append(
+                f"{scanner}: misses every positive of {missed}, flags a negative in {noisy}"
+            )
         print(f"  {project} ({len(families)} families): " + "; ".join(summary))
     worse = [
         (t["gitmem"][1] - min(t[s][1] for s in order if s != "gitmem"), p, f, t)
@@ -199,11 +245,15 @@ def family_misses(names: dict[str, peer_suite.Case], hits: dict[str, set[str]], 
     ]
     worse = sorted((w for w in worse if w[0] > 0), reverse=True)[:show]
     if worse:
-        print(f"  families where gitmem misses more than a peer (missed/positives, flagged/negatives; top {show}):")
+        print(
+            f"  families where gitmem misses more than a peer (missed/positives, flagged/negatives; top {show}):"
+        )
         for _gap, project, family, t in worse:
             cells = ", ".join(f"{s} {t[s][1]}/{t[s][0]} {t[s][3]}/{t[s][2]}" for s in order)
             print(f"    {project}/{family}: {cells}")
-    noisy = sorted(((t["gitmem"][3], p, f, t) for (p, f), t in table.items() if t["gitmem"][3]), reverse=True)[:show]
+    noisy = sorted(
+        ((t["gitmem"][3], p, f, t) for (p, f), t in table.items() if t["gitmem"][3]), reverse=True
+    )[:show]
     if noisy:
         print(f"  families where gitmem flags negatives (top {show}):")
         for _n, project, family, t in noisy:
@@ -236,7 +286,9 @@ def throughput(work: Path, scan_with: dict[str, Scan], runs: int) -> None:
             walls[scanner].append(wall)
             cpus[scanner].append(cpu)
             counts[scanner] = count
-    print(f"\n3. throughput on the CPython standard library ({size:.1f} MB, median of {runs}; {load()})")
+    print(
+        f"\n3. throughput on the CPython standard library ({size:.1f} MB, median of {runs}; {load()})"
+    )
     for scanner in scan_with:
         wall, cpu = statistics.median(walls[scanner]), statistics.median(cpus[scanner])
         print(
@@ -259,8 +311,13 @@ def hook(work: Path, runs: int, base: Path | None) -> None:
     }
     if base is not None:
         env = dict(os.environ, PYTHONPATH=str(base.resolve()))
-        cases["gitmem scan --staged (--base)"] = ([sys.executable, "-m", "gitmem", "scan", "--staged"], env)
-    cases.update({name: (command, None) for name, command in peers(staged).items() if "betterleaks" in name})
+        cases["gitmem scan --staged (--base)"] = (
+            [sys.executable, "-m", "gitmem", "scan", "--staged"],
+            env,
+        )
+    cases.update(
+        {name: (command, None) for name, command in peers(staged).items() if "betterleaks" in name}
+    )
     for command, env in cases.values():
         measure(command, repo, env)
     walls: dict[str, list[float]] = defaultdict(list)
@@ -288,7 +345,10 @@ def json_cost(work: Path, runs: int, base: Path | None) -> None:
     subprocess.run(["git", "init", "-q"], cwd=tree, check=True)
     alnum = string.ascii_letters + string.digits
     for file in range(41):
-        lines = [f"TOKEN_{n} = 'ghp_{''.join(rng.choice(alnum) for _ in range(36))}'\n" for n in range(10)]
+        lines = [
+            f"TOKEN_{n} = 'ghp_{''.join(rng.choice(alnum) for _ in range(36))}'\n"
+            for n in range(10)
+        ]
         (tree / f"config_{file}.py").write_text("".join(lines))
     commands = {"gitmem scan": ["scan", "."], "gitmem scan --json": ["scan", "--json", "."]}
     envs: dict[str, dict[str, str] | None] = {"": None}
@@ -300,7 +360,9 @@ def json_cost(work: Path, runs: int, base: Path | None) -> None:
             for name, args in commands.items():
                 wall, _cpu, _code = measure([sys.executable, "-m", "gitmem", *args], tree, env)
                 times[name + suffix].append(wall)
-    found = subprocess.run([sys.executable, "-m", "gitmem", "scan", "--json", "."], cwd=tree, capture_output=True)
+    found = subprocess.run(
+        [sys.executable, "-m", "gitmem", "scan", "--json", "."], cwd=tree, capture_output=True
+    )
     count = len(json.loads(found.stdout)["findings"])
     print(f"\n5. scan --json against scan: {count} findings in 41 files (median of {runs})")
     for suffix in envs:
@@ -315,7 +377,9 @@ def load() -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--hook-runs", type=int, default=15)
     parser.add_argument("--base", type=Path)
@@ -327,7 +391,11 @@ def main() -> None:
         if shutil.which(tool) is None:
             raise SystemExit(f"{tool} is needed (apt-get install openssh-client openssl)")
     for package in (HERE.parent / "gitmem", *([args.base / "gitmem"] if args.base else [])):
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(package)],
+            check=True,
+            capture_output=True,
+        )
     scan_with = scanners(args.base)
     print(f"scanners: {', '.join(scan_with)}; {load()} on {os.cpu_count()} CPUs")
     sections = set(args.only or range(1, 6))

@@ -36,7 +36,11 @@ def measure(fillers: int, words: dict[str, list[str]] | None = None) -> None:
             loaded = inject.loaded_ids([root / rules], root)
             without = with_hooks = injected_total = first = 0
             for number, (prompt, expected) in enumerate(hook_pairs.PAIRS):
-                payload = {"session_id": f"{client}-{fillers}-{number}", "cwd": str(root), "prompt": prompt}
+                payload = {
+                    "session_id": f"{client}-{fillers}-{number}",
+                    "cwd": str(root),
+                    "prompt": prompt,
+                }
                 answer = run("prompt", client, json.dumps(payload).encode())
                 injected = list(answer.keys)
                 injected_total += len(injected)
@@ -46,7 +50,11 @@ def measure(fillers: int, words: dict[str, list[str]] | None = None) -> None:
                 first += bool(injected) and injected[0] == expected
             quiet = 0
             for number, prompt in enumerate(hook_pairs.UNRELATED):
-                payload = {"session_id": f"{client}-{fillers}-u{number}", "cwd": str(root), "prompt": prompt}
+                payload = {
+                    "session_id": f"{client}-{fillers}-u{number}",
+                    "cwd": str(root),
+                    "prompt": prompt,
+                }
                 quiet += run("prompt", client, json.dumps(payload).encode()).stdout == ""
             pairs = len(hook_pairs.PAIRS)
             print(
@@ -64,7 +72,9 @@ def main() -> None:
     fair.bytecode()
     parser = argparse.ArgumentParser()
     parser.add_argument("--fillers", default="0,954")
-    parser.add_argument("--blind-words", action="store_true", help="the memories carry words written blind")
+    parser.add_argument(
+        "--blind-words", action="store_true", help="the memories carry words written blind"
+    )
     args = parser.parse_args()
     words = None
     if args.blind_words:

@@ -44,10 +44,16 @@ from bench_recall import gitmem_command  # noqa: E402
 # Ordinary code to commit: gitmem's own modules (no secrets), and the lines each change appends.
 BASE_FILES = ("cli.py", "project.py", "config.py", "errors.py", "globmatch.py")
 CHANGED = {"cli.py": 40, "project.py": 40, "config.py": 40}
-NEW_FILE = ("src/helpers.py", "scan/engine.py", 40)  # a new file: the first 40 lines of another module
+NEW_FILE = (
+    "src/helpers.py",
+    "scan/engine.py",
+    40,
+)  # a new file: the first 40 lines of another module
 
 
-def measure(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float, int]:
+def measure(
+    command: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> tuple[float, float, int]:
     """(wall seconds, CPU seconds, exit code) of one run."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
@@ -56,7 +62,9 @@ def measure(command: list[str], cwd: Path, env: dict[str, str] | None = None) ->
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode not in (0, 1):
-        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr.decode()[-400:]}")
+        raise SystemExit(
+            f"{' '.join(command)} failed ({done.returncode}): {done.stderr.decode()[-400:]}"
+        )
     return wall, cpu, done.returncode
 
 
@@ -74,10 +82,16 @@ def typical_commit(repo: Path) -> list[str]:
     for name in BASE_FILES:
         shutil.copy(ROOT / "gitmem" / name, repo / "src" / name)
     git("add", "-A")
-    subprocess.run([*gitmem_command(), "init", "--no-hooks"], cwd=repo, check=True, capture_output=True)
+    subprocess.run(
+        [*gitmem_command(), "init", "--no-hooks"], cwd=repo, check=True, capture_output=True
+    )
     git("add", "-A")
     git("commit", "-qm", "base")
-    donor = (ROOT / "gitmem" / "scan" / "engine.py").read_text(encoding="utf-8").splitlines(keepends=True)
+    donor = (
+        (ROOT / "gitmem" / "scan" / "engine.py")
+        .read_text(encoding="utf-8")
+        .splitlines(keepends=True)
+    )
     for name, lines in CHANGED.items():
         with (repo / "src" / name).open("a", encoding="utf-8") as out:
             out.writelines(donor[:lines])
@@ -91,7 +105,9 @@ def typical_commit(repo: Path) -> list[str]:
 def peers(staged: list[str]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     bin_dir = str(Path(sys.executable).parent)
-    detect = shutil.which("detect-secrets-hook", path=bin_dir) or shutil.which("detect-secrets-hook")
+    detect = shutil.which("detect-secrets-hook", path=bin_dir) or shutil.which(
+        "detect-secrets-hook"
+    )
     if detect:
         found["detect-secrets-hook FILES (peer)"] = [detect, *staged]
     betterleaks = shutil.which("betterleaks", path=bin_dir) or shutil.which("betterleaks")
@@ -110,20 +126,35 @@ def peers(staged: list[str]) -> dict[str, list[str]]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--base", type=Path, help="another checkout of gitmem to run beside this one (before/after)")
-    parser.add_argument("--installed", type=Path, help="a virtual environment where `pip install .` installed gitmem")
+    parser.add_argument(
+        "--base", type=Path, help="another checkout of gitmem to run beside this one (before/after)"
+    )
+    parser.add_argument(
+        "--installed",
+        type=Path,
+        help="a virtual environment where `pip install .` installed gitmem",
+    )
     args = parser.parse_args()
     fair.bytecode(args.base)
     # Byte-compile first, as installing does (this environment may set PYTHONDONTWRITEBYTECODE).
     for package in (ROOT / "gitmem", *([args.base / "gitmem"] if args.base else [])):
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(package)],
+            check=True,
+            capture_output=True,
+        )
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
         staged = typical_commit(repo)
-        numstat = subprocess.run(["git", "diff", "--cached", "--numstat"], cwd=repo, capture_output=True, check=True)
+        numstat = subprocess.run(
+            ["git", "diff", "--cached", "--numstat"], cwd=repo, capture_output=True, check=True
+        )
         added = sum(int(line.split()[0]) for line in numstat.stdout.decode().splitlines())
         cases: dict[str, tuple[list[str], dict[str, str] | None]] = {
-            "python -S -c pass (interpreter, no site)": ([sys.executable, "-S", "-c", "pass"], None),
+            "python -S -c pass (interpreter, no site)": (
+                [sys.executable, "-S", "-c", "pass"],
+                None,
+            ),
             "python -c pass (interpreter start-up)": ([sys.executable, "-c", "pass"], None),
             "gitmem scan --staged": ([*gitmem_command(), "scan", "--staged"], None),
         }
@@ -133,7 +164,10 @@ def main() -> None:
             cases["gitmem scan --staged, installed"] = ([gitmem, "scan", "--staged"], None)
         if args.base:
             env = dict(os.environ, PYTHONPATH=str(args.base.resolve()))
-            cases["gitmem scan --staged, --base checkout"] = ([sys.executable, "-m", "gitmem", "scan", "--staged"], env)
+            cases["gitmem scan --staged, --base checkout"] = (
+                [sys.executable, "-m", "gitmem", "scan", "--staged"],
+                env,
+            )
         cases.update({name: (command, None) for name, command in peers(staged).items()})
         for command, env in cases.values():  # warm the file cache; check each runs
             measure(command, repo, env)
@@ -158,11 +192,15 @@ def main() -> None:
             print(f"  {name:<48} {wall:>17.1f} {cpu:>16.1f} {codes[name]:>5}")
         floor = statistics.median(cpus["python -c pass (interpreter start-up)"])
         ours = statistics.median(cpus["gitmem scan --staged"])
-        print(f"gitmem scan --staged minus the interpreter's start-up: {(ours - floor) * 1000:.1f} ms CPU")
+        print(
+            f"gitmem scan --staged minus the interpreter's start-up: {(ours - floor) * 1000:.1f} ms CPU"
+        )
         if args.installed:
             floor = statistics.median(cpus["python -c pass, installed"])
             ours = statistics.median(cpus["gitmem scan --staged, installed"])
-            print(f"installed: the hook minus its interpreter's start-up: {(ours - floor) * 1000:.1f} ms CPU")
+            print(
+                f"installed: the hook minus its interpreter's start-up: {(ours - floor) * 1000:.1f} ms CPU"
+            )
 
 
 if __name__ == "__main__":

@@ -36,13 +36,17 @@ import hook_project
 from bench_recall import gitmem_command
 
 
-def timed(command: list[str], cwd: Path, stdin: bytes = b"", env: dict[str, str] | None = None) -> float:
+def timed(
+    command: list[str], cwd: Path, stdin: bytes = b"", env: dict[str, str] | None = None
+) -> float:
     """Wall seconds of one run (the caller reads its CPU time, less sensitive to a loaded machine, from rusage)."""
     start = time.perf_counter()
     done = subprocess.run(command, cwd=cwd, input=stdin, capture_output=True, check=False, env=env)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr.decode()[-400:]}")
+        raise SystemExit(
+            f"{' '.join(command)} failed ({done.returncode}): {done.stderr.decode()[-400:]}"
+        )
     return elapsed
 
 
@@ -50,7 +54,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--memories", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--base", type=Path, help="another checkout of gitmem to run beside this one (before/after)")
+    parser.add_argument(
+        "--base", type=Path, help="another checkout of gitmem to run beside this one (before/after)"
+    )
     args = parser.parse_args()
     fair.bytecode(args.base)
     gitmem = gitmem_command()
@@ -58,7 +64,9 @@ def main() -> None:
     # compile its sources again, which no installed copy does).
     package = Path(__file__).resolve().parent.parent / "gitmem"
     for each in (package, *([args.base / "gitmem"] if args.base else [])):
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(each)], check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(each)], check=True, capture_output=True
+        )
     base_env = dict(os.environ, PYTHONPATH=str(args.base.resolve())) if args.base else None
     with tempfile.TemporaryDirectory() as tmp:
         root = hook_project.build(Path(tmp) / "repo", extra=max(0, args.memories - 46))
@@ -73,7 +81,12 @@ def main() -> None:
 
         def payload(prompt: str, session: str, where: Path = root) -> bytes:
             return json.dumps(
-                {"session_id": session, "cwd": str(where), "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+                {
+                    "session_id": session,
+                    "cwd": str(where),
+                    "hook_event_name": "UserPromptSubmit",
+                    "prompt": prompt,
+                }
             ).encode()
 
         hook = [*gitmem, "hook", "prompt", "--client", "claude"]
@@ -92,8 +105,15 @@ def main() -> None:
         base_hook = [sys.executable, "-m", "gitmem", "hook", "prompt", "--client", "claude"]
         if args.base:
             cases["hook prompt, later prompt, --base checkout"] = []
-            timed(base_hook, base_root, payload(hook_pairs.PAIRS[0][0], "warm-up", base_root), base_env)
-            timed(base_hook, base_root, payload(hook_pairs.PAIRS[0][0], "later", base_root), base_env)
+            timed(
+                base_hook,
+                base_root,
+                payload(hook_pairs.PAIRS[0][0], "warm-up", base_root),
+                base_env,
+            )
+            timed(
+                base_hook, base_root, payload(hook_pairs.PAIRS[0][0], "later", base_root), base_env
+            )
         for run in range(args.runs):
             prompt = hook_pairs.PAIRS[run % len(hook_pairs.PAIRS)][0]
             unrelated = hook_pairs.UNRELATED[run % len(hook_pairs.UNRELATED)]
@@ -127,10 +147,14 @@ def main() -> None:
             print(f"  {name:<44} {wall:>24} {statistics.median(cpu[name]) * 1000:16.1f}")
         floor = statistics.median(cases["python -c pass (interpreter start-up)"])
         hook_ms = statistics.median(cases["hook prompt, later prompt"])
-        print(f"hook prompt minus the interpreter's start-up: {(hook_ms - floor) * 1000:.1f} ms wall")
+        print(
+            f"hook prompt minus the interpreter's start-up: {(hook_ms - floor) * 1000:.1f} ms wall"
+        )
         cpu_floor = statistics.median(cpu["python -c pass (interpreter start-up)"])
         cpu_hook = statistics.median(cpu["hook prompt, later prompt"])
-        print(f"hook prompt minus the interpreter's start-up: {(cpu_hook - cpu_floor) * 1000:.1f} ms CPU")
+        print(
+            f"hook prompt minus the interpreter's start-up: {(cpu_hook - cpu_floor) * 1000:.1f} ms CPU"
+        )
 
 
 if __name__ == "__main__":

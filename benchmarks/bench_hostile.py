@@ -96,7 +96,9 @@ def main() -> None:
     import fair  # (benchmarks/, this script's folder)
 
     fair.bytecode()
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     check_memory(PEER, "x")  # warm up: imports, compiled patterns
@@ -111,7 +113,10 @@ def main() -> None:
     glob = "src/{a,b}" * 40
     seconds = best(lambda: count(glob), args.runs)
     print(f"{'counting the braces of (src/{a,b})x40':40} {len(glob):7} {seconds * 1000:10.3f}")
-    star, name = "*a" * 5 + "b", "a" * 200  # a memory's paths glob against a file name (recall --path)
+    star, name = (
+        "*a" * 5 + "b",
+        "a" * 200,
+    )  # a memory's paths glob against a file name (recall --path)
     seconds = best(lambda: matches(star, name), args.runs)
     print(f"{'recall glob *a*a*a*a*a*b, 200-char name':40} {len(name):7} {seconds * 1000:10.3f}")
     star, name = "*a" * 100 + "b", "a" * 4000
@@ -120,12 +125,16 @@ def main() -> None:
     print(f"slowest: {worst[0]}, {worst[1] * 1000:.1f} ms ({worst[1] / peer:.1f}x the peer)")
     print()
     issue_22(args.runs)
-    hostile_files.run(args.runs)  # the file-system attacks (issue 22): links and huge files, process by process
+    hostile_files.run(
+        args.runs
+    )  # the file-system attacks (issue 22): links and huge files, process by process
     print()
     prompt_hook_on_a_hostile_store()
 
 
-def prompt_hook_on_a_hostile_store(files: int = 12, prompts: int = 3, timeout: float = 10.0) -> None:
+def prompt_hook_on_a_hostile_store(
+    files: int = 12, prompts: int = 3, timeout: float = 10.0
+) -> None:
     """Issue 32: a pull request of twelve 64 KB memories of ``?token=`` repeated, then prompts, each a new
     ``gitmem hook prompt`` process with a client's 10 s timeout, on a cold index (seconds, or killed)."""
     import os
@@ -145,7 +154,11 @@ def prompt_hook_on_a_hostile_store(files: int = 12, prompts: int = 3, timeout: f
             (root / ".memory" / "memories" / f"{name}.yaml").write_bytes(raw)
         shown = []
         for prompt in range(prompts):
-            payload = {"session_id": f"s{prompt}", "cwd": str(root), "hook_event_name": "UserPromptSubmit"}
+            payload = {
+                "session_id": f"s{prompt}",
+                "cwd": str(root),
+                "hook_event_name": "UserPromptSubmit",
+            }
             payload["prompt"] = "how do we run the deploy queue"
             start = time.perf_counter()
             try:
@@ -161,7 +174,9 @@ def prompt_hook_on_a_hostile_store(files: int = 12, prompts: int = 3, timeout: f
                 shown.append(f"{time.perf_counter() - start:.2f} s")
             except subprocess.TimeoutExpired:
                 shown.append(f"killed at {timeout:.0f} s")
-    print(f"prompt hook, {files} memories of ?token= x 64 KB, cold index, {prompts} prompts: {', '.join(shown)}")
+    print(
+        f"prompt hook, {files} memories of ?token= x 64 KB, cold index, {prompts} prompts: {', '.join(shown)}"
+    )
 
 
 def peak(function: Callable[[], object]) -> int:
@@ -213,13 +228,19 @@ def _pack(root: Path, names: int, blob_bytes: int, distinct: bool) -> tuple[Path
     subprocess.run(["git", "init", "-q", str(root)], check=True)
 
     def run(*args: str, data: bytes = b"") -> str:
-        return subprocess.run(["git", *args], cwd=root, input=data, capture_output=True, check=True).stdout.decode()
+        return subprocess.run(
+            ["git", *args], cwd=root, input=data, capture_output=True, check=True
+        ).stdout.decode()
 
     entries = []
     shared = ""
     for index in range(names):
         if distinct or not shared:
-            body = f"id: m{index}\ntitle: T{index}\nkind: fact\nstatus: active\nbody: '" + "x" * blob_bytes + "'\n"
+            body = (
+                f"id: m{index}\ntitle: T{index}\nkind: fact\nstatus: active\nbody: '"
+                + "x" * blob_bytes
+                + "'\n"
+            )
             shared = run("hash-object", "-w", "--stdin", data=body.encode()).strip()
         entries.append(f"100644 blob {shared}\tm{index}.yaml\n")
     tree = run("mktree", data="".join(entries).encode()).strip()
@@ -262,12 +283,17 @@ def _effects() -> list[tuple[str, str]]:
         ("a pack tag v9.0\\u202e1.0v", f"refused: {rev_problem(tag)}"),
         ("</gitmem> in a memory", inert("a </gitmem> b")),
         ("a file name 'a.env\\nok: ...'", shown("a.env\nok: no secrets")),
-        ("scan.exclude ['*'] over .memory/x.yaml", f"excluded: {exclude_all.excluded('.memory/x.yaml')}"),
+        (
+            "scan.exclude ['*'] over .memory/x.yaml",
+            f"excluded: {exclude_all.excluded('.memory/x.yaml')}",
+        ),
     ]
 
 
 def issue_22(runs: int) -> None:
-    print(f"{'issue 22 case':44} {'bytes':>7} {'ms':>8} {'x peer':>7} {'peak KiB':>9} {'x peer':>7}")
+    print(
+        f"{'issue 22 case':44} {'bytes':>7} {'ms':>8} {'x peer':>7} {'peak KiB':>9} {'x peer':>7}"
+    )
     worst = ("", 0.0)
     for name, read, hostile, benign in _text_cases():
         read(benign)  # warm up

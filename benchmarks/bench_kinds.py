@@ -81,7 +81,9 @@ def positives() -> dict[str, str]:
         "Azure storage key by name": f"AZURE_STORAGE_KEY={r(B64, 86)}==\n",
         "MongoDB URL with password": f"MONGO_URL=mongodb+srv://app:{r(ALNUM, 16)}@cluster0.ab1cd.mongodb.net/prod\n",
         "JDBC URL with password": f"url=jdbc:mysql://db.internal:3306/app?user=app&password={r(ALNUM, 16)}\n",
-        "URL password that is a word": "DATABASE_URL=postgres://admin:" + "sunshine" + "@db.internal:5432/app\n",
+        "URL password that is a word": "DATABASE_URL=postgres://admin:"
+        + "sunshine"
+        + "@db.internal:5432/app\n",
         "Discord bot token, no 'discord'": f"BOT_TOKEN = '{discord_user()}.{r(URLSAFE, 6)}.{r(URLSAFE, 38)}'\n",
         "Discord bot token in client.run()": f"client.run('{discord_user()}.{r(URLSAFE, 6)}.{r(URLSAFE, 27)}')\n",
         "Entra refresh token": f'"refresh_token": "1.A{r(URLSAFE, 110)}.Ag{r(URLSAFE, 700)}"\n',
@@ -97,7 +99,9 @@ def positives() -> dict[str, str]:
         "Fly.io macaroon": f"FLY_API_TOKEN='FlyV1 fm2_lJPECAAAAAAAA{r(B64, 150)}'\n",
         "age secret key": f"AGE-SECRET-KEY-1{r(BECH32, 58)}\n",
         "GCP service account JSON": (
-            '{"type": "service_account", "project_id": "p", "private_key_id": "' + r(HEX, 40) + '", '
+            '{"type": "service_account", "project_id": "p", "private_key_id": "'
+            + r(HEX, 40)
+            + '", '
             '"private_key": "'
             + dash
             + "BEGIN PRIVATE "
@@ -146,9 +150,14 @@ def main() -> None:
 
     fair.bytecode()
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--show", action="store_true", help="print which case each scanner missed or flagged")
+    parser.add_argument(
+        "--show", action="store_true", help="print which case each scanner missed or flagged"
+    )
     args = parser.parse_args()
-    cases = {**{("+", k): v for k, v in positives().items()}, **{("-", k): v for k, v in NEGATIVES.items()}}
+    cases = {
+        **{("+", k): v for k, v in positives().items()},
+        **{("-", k): v for k, v in NEGATIVES.items()},
+    }
     scanners = {name: scan for name, scan in SCANNERS.items() if _tool(name)}
     with tempfile.TemporaryDirectory() as work_dir:
         work = Path(work_dir)

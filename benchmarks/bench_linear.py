@@ -40,8 +40,12 @@ def main() -> None:
     import fair  # (benchmarks/, this script's folder)
 
     fair.bytecode()
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=3, help="in-process runs per size (the least CPU time is kept)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--runs", type=int, default=3, help="in-process runs per size (the least CPU time is kept)"
+    )
     parser.add_argument("--no-peers", action="store_true", help="only gitmem's in-process figures")
     args = parser.parse_args()
     peers = {} if args.no_peers else {name: scan for name, scan in SCANNERS.items() if _tool(name)}
@@ -66,8 +70,12 @@ def main() -> None:
             for scan in peers.values():
                 row += f" {wall(scan, tree, out):>14.3f}"
             print(row)
-    print(f"gitmem: slowest 200 KB line {worst_time:.3f} s CPU (goal < 1 s); largest growth for 4x {worst_ratio:.1f}x")
-    print("(peers and the gitmem CLI: wall time of the whole process on the 200 KB file, start-up included)")
+    print(
+        f"gitmem: slowest 200 KB line {worst_time:.3f} s CPU (goal < 1 s); largest growth for 4x {worst_ratio:.1f}x"
+    )
+    print(
+        "(peers and the gitmem CLI: wall time of the whole process on the 200 KB file, start-up included)"
+    )
 
 
 if __name__ == "__main__":

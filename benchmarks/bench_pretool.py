@@ -42,7 +42,9 @@ def build(root: Path, size: int) -> Path:
     for number in range(0, size, 100):  # one in a hundred forbids a command
         path = memories / f"filler-{number:04d}.yaml"
         data = yamlio.load_plain(path.read_text(encoding="utf-8"))
-        data["enforce"] = {"commands": [f"deploy-{number} *", "npm install*" if number == 0 else f"tool{number}*"]}
+        data["enforce"] = {
+            "commands": [f"deploy-{number} *", "npm install*" if number == 0 else f"tool{number}*"]
+        }
         path.write_text(yamlio.dump(data), encoding="utf-8")
     return root
 
@@ -53,7 +55,9 @@ def timed(command: list[str], cwd: Path, stdin: bytes) -> tuple[float, str]:
     done = subprocess.run(command, cwd=cwd, input=stdin, capture_output=True, check=False)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr.decode()[-400:]}")
+        raise SystemExit(
+            f"{' '.join(command)} failed ({done.returncode}): {done.stderr.decode()[-400:]}"
+        )
     return elapsed, done.stdout.decode()
 
 
@@ -65,31 +69,54 @@ def main() -> None:
     fair.bytecode()
     gitmem = gitmem_command()
     sizes = [int(size) for size in args.sizes.split(",")]
-    print(f"{args.runs} runs each, interleaved; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(
+        f"{args.runs} runs each, interleaved; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
     print(f"  {'':<48} {'wall median / p90 (ms)':>24} {'CPU median (ms)':>16}")
     with tempfile.TemporaryDirectory() as tmp:
         for size in sizes:
             root = build(Path(tmp) / f"repo-{size}", size)
             time.sleep(1.1)  # files older than the racily-clean second, as in a real checkout
 
-            def tool(command: str, name: str = "Bash", key: str = "command", where: Path = root) -> bytes:
-                payload = {"session_id": "s", "cwd": str(where), "tool_name": name, "tool_input": {key: command}}
+            def tool(
+                command: str, name: str = "Bash", key: str = "command", where: Path = root
+            ) -> bytes:
+                payload = {
+                    "session_id": "s",
+                    "cwd": str(where),
+                    "tool_name": name,
+                    "tool_input": {key: command},
+                }
                 return json.dumps(payload).encode()
 
-            prompt = json.dumps({"session_id": "s", "cwd": str(root), "prompt": hook_pairs.PAIRS[0][0]}).encode()
+            prompt = json.dumps(
+                {"session_id": "s", "cwd": str(root), "prompt": hook_pairs.PAIRS[0][0]}
+            ).encode()
             pre = [*gitmem, "hook", "pre-tool", "--client", "claude"]
             cases = {
                 "python -c pass (interpreter start-up)": ([sys.executable, "-c", "pass"], b""),
-                "pre-tool: a command that breaks nothing": (pre, tool("cd web && pytest -q tests/test_app.py")),
-                "pre-tool: a command that breaks a memory": (pre, tool("cd web && npm install left-pad")),
+                "pre-tool: a command that breaks nothing": (
+                    pre,
+                    tool("cd web && pytest -q tests/test_app.py"),
+                ),
+                "pre-tool: a command that breaks a memory": (
+                    pre,
+                    tool("cd web && npm install left-pad"),
+                ),
                 "pre-tool: a write into .memory/": (
                     pre,
                     tool(str(root / ".memory/memories/x.yaml"), "Write", "file_path"),
                 ),
                 "pre-tool: a read": (pre, tool(str(root / "README.md"), "Read", "file_path")),
-                "prompt hook, later prompt": ([*gitmem, "hook", "prompt", "--client", "claude"], prompt),
+                "prompt hook, later prompt": (
+                    [*gitmem, "hook", "prompt", "--client", "claude"],
+                    prompt,
+                ),
             }
-            for command, stdin in cases.values():  # warm: the recall index is built, the session exists
+            for (
+                command,
+                stdin,
+            ) in cases.values():  # warm: the recall index is built, the session exists
                 timed(command, root, stdin)
             _, answer = timed(pre, root, cases["pre-tool: a command that breaks a memory"][1])
             assert "filler-0000" in answer, answer
@@ -100,7 +127,9 @@ def main() -> None:
                     before = resource.getrusage(resource.RUSAGE_CHILDREN)
                     times[name].append(timed(command, root, stdin)[0])
                     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                    cpu[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+                    cpu[name].append(
+                        after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+                    )
             print(f"{size:,} memories")
             for name, values in times.items():
                 ordered = sorted(values)

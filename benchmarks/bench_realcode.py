@@ -40,16 +40,33 @@ def _tool(name: str) -> str | None:
 
 def gitmem_scan(tree: Path, out: Path) -> list[Location]:
     done = subprocess.run(
-        [_tool("gitmem") or "gitmem", "scan", "--json", "."], cwd=tree, capture_output=True, text=True, check=False
+        [_tool("gitmem") or "gitmem", "scan", "--json", "."],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode not in (0, 1):
         raise RuntimeError(f"gitmem failed on {tree}: {done.stderr.strip()[-300:]}")
-    return [(f["path"].removeprefix("./"), f["line"], f["rule"]) for f in json.loads(done.stdout)["findings"]]
+    return [
+        (f["path"].removeprefix("./"), f["line"], f["rule"])
+        for f in json.loads(done.stdout)["findings"]
+    ]
 
 
 def betterleaks_scan(tree: Path, out: Path) -> list[Location]:
     report = out / "betterleaks.json"
-    command = [_tool("betterleaks") or "betterleaks", "fs", ".", "-o", str(report), "-s", "--no-banner", "-l", "error"]
+    command = [
+        _tool("betterleaks") or "betterleaks",
+        "fs",
+        ".",
+        "-o",
+        str(report),
+        "-s",
+        "--no-banner",
+        "-l",
+        "error",
+    ]
     subprocess.run(command, cwd=tree, capture_output=True, check=False)
     data = json.loads(report.read_text())
     return [
@@ -62,7 +79,17 @@ def kingfisher_scan(tree: Path, out: Path) -> list[Location]:
     report = out / "kingfisher.json"
     command = [
         _tool("kingfisher") or "kingfisher",
-        *("scan", ".", "--format", "json", "--no-validate", "--git-history", "none", "-q", "--no-update-check"),
+        *(
+            "scan",
+            ".",
+            "--format",
+            "json",
+            "--no-validate",
+            "--git-history",
+            "none",
+            "-q",
+            "--no-update-check",
+        ),
         *("-o", str(report)),
     ]
     subprocess.run(command, cwd=tree, capture_output=True, check=False)
@@ -88,7 +115,9 @@ def tree_bytes(tree: Path) -> int:
     for directory, dirs, files in os.walk(tree):
         dirs[:] = [d for d in dirs if d != ".git"]
         total += sum(
-            os.path.getsize(os.path.join(directory, f)) for f in files if not os.path.islink(os.path.join(directory, f))
+            os.path.getsize(os.path.join(directory, f))
+            for f in files
+            if not os.path.islink(os.path.join(directory, f))
         )
     return total
 
@@ -119,11 +148,19 @@ def main() -> None:
     import fair  # (benchmarks/, this script's folder)
 
     fair.bytecode()
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--root", type=Path, default=Path("/work/realcode"))
-    parser.add_argument("--runs", type=int, default=1, help="timed runs per scanner and tree (the median is shown)")
-    parser.add_argument("--list", action="store_true", help="print each finding's path, line and rule")
-    parser.add_argument("--only", nargs="*", help="tree names to scan (default: all, and the stdlib)")
+    parser.add_argument(
+        "--runs", type=int, default=1, help="timed runs per scanner and tree (the median is shown)"
+    )
+    parser.add_argument(
+        "--list", action="store_true", help="print each finding's path, line and rule"
+    )
+    parser.add_argument(
+        "--only", nargs="*", help="tree names to scan (default: all, and the stdlib)"
+    )
     parser.add_argument("--no-stdlib", action="store_true")
     args = parser.parse_args()
 
@@ -135,11 +172,17 @@ def main() -> None:
         # Byte-compile gitmem first, as installing it does (with PYTHONDONTWRITEBYTECODE set, an editable install
         # would otherwise compile every module again on each run)
         package = Path(__file__).resolve().parent.parent / "gitmem"
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(package)],
+            check=True,
+            capture_output=True,
+        )
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory() as work_dir:
         work = Path(work_dir)
-        trees = [(n, lang, role, path) for n, lang, role, path in read_repos(args.root) if path.is_dir()]
+        trees = [
+            (n, lang, role, path) for n, lang, role, path in read_repos(args.root) if path.is_dir()
+        ]
         if not args.no_stdlib:
             trees.append(("cpython-stdlib", "Python", "speed", stdlib_tree(work)))
         if args.only:
@@ -156,7 +199,9 @@ def main() -> None:
             walls: dict[str, list[float]] = {name: [] for name in scanners}
             cpus: dict[str, list[float]] = {name: [] for name in scanners}
             found: dict[str, list[Location]] = {name: [] for name in scanners}
-            for _ in range(args.runs):  # the scanners in turn, run after run: load on the machine falls on each alike
+            for _ in range(
+                args.runs
+            ):  # the scanners in turn, run after run: load on the machine falls on each alike
                 for name, scan in scanners.items():
                     out = work / "out"
                     out.mkdir(exist_ok=True)
@@ -165,13 +210,18 @@ def main() -> None:
                     found[name] = scan(tree, out)
                     walls[name].append(time.perf_counter() - start)
                     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                    cpus[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+                    cpus[name].append(
+                        after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+                    )
             for name in scanners:
                 wall, cpu = statistics.median(walls[name]), statistics.median(cpus[name])
                 totals[name]["findings"] += len(found[name]) if role != "speed" else 0
                 totals[name]["seconds"] += wall
                 row += f" | {len(found[name]):11d} {wall:6.2f} {size / wall:6.1f} {cpu:6.2f}"
-                listings += [f"  {tree_name} {name}: {p}:{line} {rule}" for p, line, rule in sorted(set(found[name]))]
+                listings += [
+                    f"  {tree_name} {name}: {p}:{line} {rule}"
+                    for p, line, rule in sorted(set(found[name]))
+                ]
             print(row, flush=True)
         print(
             "findings on the repositories (not the stdlib): "

@@ -87,7 +87,9 @@ def timed(command: list[str], cwd: Path) -> float:
     done = subprocess.run(command, cwd=cwd, capture_output=True, check=False)
     elapsed = time.perf_counter() - start
     if done.returncode not in (0, 1):  # grep exits 1 when nothing matches
-        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr.decode()[-400:]}")
+        raise SystemExit(
+            f"{' '.join(command)} failed ({done.returncode}): {done.stderr.decode()[-400:]}"
+        )
     return elapsed
 
 
@@ -97,7 +99,9 @@ def prepare(size: int, base: Path) -> dict[str, float]:
     root.mkdir()
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     generate(root, size)
-    time.sleep(1.1)  # let the files age past the "racily clean" second, as files in a real checkout have
+    time.sleep(
+        1.1
+    )  # let the files age past the "racily clean" second, as files in a real checkout have
     gitmem = gitmem_command()
     cache = root / ".git" / "gitmem"
 
@@ -136,21 +140,31 @@ def main() -> int:
     import fair  # (benchmarks/, this script's folder)
 
     fair.bytecode()
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default="10,1000,10000", help="comma-separated numbers of memories")
-    parser.add_argument("--runs", type=int, default=11, help="warm runs per size (median and minimum shown)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--sizes", default="10,1000,10000", help="comma-separated numbers of memories"
+    )
+    parser.add_argument(
+        "--runs", type=int, default=11, help="warm runs per size (median and minimum shown)"
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     os.environ.pop("GIT_DIR", None)
     with tempfile.TemporaryDirectory(prefix="gitmem-bench-recall-") as tmp:
         base = Path(tmp)
-        startup = statistics.median(timed([*gitmem_command(), "--version"], base) for _ in range(args.runs))
+        startup = statistics.median(
+            timed([*gitmem_command(), "--version"], base) for _ in range(args.runs)
+        )
         results = {size: prepare(size, base) for size in sizes}
         for size, figures in measure_warm(sizes, args.runs, base).items():
             results[size].update(figures)
     reference = results[sizes[0]]["warm"]
     reference_min = results[sizes[0]]["warm_min"]
-    print(f"gitmem recall, whole command wall time ({os.cpu_count()} CPUs, Python {sys.version.split()[0]})")
+    print(
+        f"gitmem recall, whole command wall time ({os.cpu_count()} CPUs, Python {sys.version.split()[0]})"
+    )
     print(f"gitmem --version start-up: {startup * 1000:.0f} ms")
     print()
     header = (

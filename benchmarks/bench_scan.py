@@ -72,7 +72,9 @@ def corpus(directory: Path, scanners: dict[str, Callable[[Path], set[int]]]) -> 
         f"corpus: {first.secrets} secrets of {len(scan_corpus.kinds_of(files))} kinds and {first.decoys} decoys "
         f"in {len(files)} files (code, config, .env, JSON, session logs)"
     )
-    print(f"  {'scanner':<16}{'recall':>8}{'precision':>11}{'missed':>8}{'false':>7}   by format (recall/precision)")
+    print(
+        f"  {'scanner':<16}{'recall':>8}{'precision':>11}{'missed':>8}{'false':>7}   by format (recall/precision)"
+    )
     for name, lines_of in scanners.items():
         score = scan_corpus.evaluate(files, lambda f, lines_of=lines_of: lines_of(paths[f.name]))  # type: ignore[misc]
         by_format = []
@@ -98,7 +100,9 @@ def stdlib_slice(directory: Path, megabytes: float) -> list[Path]:
     copied: list[Path] = []
     total = 0
     for root, dirs, names in os.walk(source):
-        dirs[:] = sorted(d for d in dirs if d not in ("site-packages", "dist-packages", "__pycache__"))
+        dirs[:] = sorted(
+            d for d in dirs if d not in ("site-packages", "dist-packages", "__pycache__")
+        )
         for name in sorted(names):
             if not name.endswith(".py"):
                 continue
@@ -115,12 +119,19 @@ def stdlib_slice(directory: Path, megabytes: float) -> list[Path]:
 
 
 def real_code(
-    base: Path, files: list[Path], scanners: dict[str, Callable[[Path], set[int]]], peer_mb: float | None
+    base: Path,
+    files: list[Path],
+    scanners: dict[str, Callable[[Path], set[int]]],
+    peer_mb: float | None,
 ) -> None:
     total = sum(f.stat().st_size for f in files)
     version = sys.version.split()[0]
-    print(f"\nreal code: {total / 1e6:.1f} MB of the Python {version} standard library ({len(files)} files)")
-    print(f"  {'scanner':<16}{'MB scanned':>11}{'seconds':>9}{'MB/s':>8}{'findings':>10}  (all false)")
+    print(
+        f"\nreal code: {total / 1e6:.1f} MB of the Python {version} standard library ({len(files)} files)"
+    )
+    print(
+        f"  {'scanner':<16}{'MB scanned':>11}{'seconds':>9}{'MB/s':>8}{'findings':>10}  (all false)"
+    )
     rates = {}
     for name, lines_of in scanners.items():
         subset = files
@@ -143,7 +154,9 @@ def real_code(
             text = path.read_text(encoding="utf-8", errors="replace").splitlines()[line - 1].strip()
             print(f"      {path.relative_to(base)}:{line}: {text[:90]}")
     if "detect-secrets" in rates:
-        print(f"  throughput: gitmem is {rates['gitmem'] / rates['detect-secrets']:.0f}x detect-secrets")
+        print(
+            f"  throughput: gitmem is {rates['gitmem'] / rates['detect-secrets']:.0f}x detect-secrets"
+        )
 
 
 # -- the hook ------------------------------------------------------------------------------------------------------
@@ -152,7 +165,12 @@ def real_code(
 def hook(directory: Path, files: list[Path], runs: int, with_peer: bool) -> None:
     repo = directory / "hook-repo"
     repo.mkdir()
-    env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b"}
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "b",
+        "GIT_AUTHOR_EMAIL": "b@b",
+        "GIT_COMMITTER_NAME": "b",
+    }
     env["GIT_COMMITTER_EMAIL"] = "b@b"
     for name in ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE"):
         env.pop(name, None)
@@ -162,7 +180,9 @@ def hook(directory: Path, files: list[Path], runs: int, with_peer: bool) -> None
 
     run("git", "init", "-q")
     staged = []
-    sources = [f for f in files if len(f.read_text(encoding="utf-8", errors="replace").splitlines()) >= 100]
+    sources = [
+        f for f in files if len(f.read_text(encoding="utf-8", errors="replace").splitlines()) >= 100
+    ]
     for index, src in enumerate(sources[:20]):
         lines = src.read_text(encoding="utf-8", errors="replace").splitlines()[:100]
         dst = repo / "src" / f"module_{index}.py"
@@ -172,7 +192,9 @@ def hook(directory: Path, files: list[Path], runs: int, with_peer: bool) -> None
     run("git", "add", ".")
     exe = shutil.which("gitmem", path=str(Path(sys.executable).parent)) or "gitmem"
     added = sum(len((repo / s).read_text().splitlines()) for s in staged)
-    print(f"\nhook on a typical commit: {len(staged)} staged files, {added} added lines (median of {runs} runs)")
+    print(
+        f"\nhook on a typical commit: {len(staged)} staged files, {added} added lines (median of {runs} runs)"
+    )
 
     def timed(command: list[str]) -> tuple[float, int]:
         times, code = [], 0
@@ -197,8 +219,12 @@ def main() -> None:
 
     fair.bytecode()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--mb", type=float, default=30, help="megabytes of the standard library to scan (30)")
-    parser.add_argument("--peer-mb", type=float, default=None, help="scan only this much with the peer (all)")
+    parser.add_argument(
+        "--mb", type=float, default=30, help="megabytes of the standard library to scan (30)"
+    )
+    parser.add_argument(
+        "--peer-mb", type=float, default=None, help="scan only this much with the peer (all)"
+    )
     parser.add_argument("--runs", type=int, default=7, help="runs of each hook (7)")
     args = parser.parse_args()
 
@@ -210,7 +236,9 @@ def main() -> None:
         scanners["detect-secrets"] = ds_lines
         print(f"peer: detect-secrets {version('detect-secrets')}")
     else:
-        print("peer: detect-secrets is not installed (pip install detect-secrets==1.5.0 to compare)")
+        print(
+            "peer: detect-secrets is not installed (pip install detect-secrets==1.5.0 to compare)"
+        )
     with tempfile.TemporaryDirectory(prefix="gitmem-bench-") as tmp:
         directory = Path(tmp)
         (directory / "corpus").mkdir()

@@ -70,7 +70,9 @@ def make_pack(base: Path, count: int) -> Path:
     git(work, "tag", "v1")
     memories = work / ".memory" / "memories"
     for path in sorted(memories.glob("*.yaml"))[: max(1, count // 10)]:
-        path.write_text(path.read_text(encoding="utf-8").replace("status: active", "status: active\ntags: [v2]"))
+        path.write_text(
+            path.read_text(encoding="utf-8").replace("status: active", "status: active\ntags: [v2]")
+        )
     git(work, "commit", "-qam", "v2")
     git(work, "tag", "v2")
     bare = base / "pack.git"
@@ -104,7 +106,9 @@ def bench(count: int, repeat: int) -> dict[str, float]:
         run(flat, "compile", home=home)
         figures["compile warm, 2N own"] = median(flat, repeat, "compile", home=home)
         figures["check warm, 2N own"] = median(flat, repeat, "compile", "--check", home=home)
-        figures["sources add"] = run(project, "sources", "add", str(pack), "--rev", "v1", "--name", "acme", home=home)
+        figures["sources add"] = run(
+            project, "sources", "add", str(pack), "--rev", "v1", "--name", "acme", home=home
+        )
         run(project, "compile", home=home)
         time.sleep(1.1)  # the config was just rewritten: its cached check is trusted a second later
         figures["compile warm + pack"] = median(project, repeat, "compile", home=home)
@@ -126,7 +130,9 @@ def main() -> int:
     import fair  # (benchmarks/, this script's folder)
 
     fair.bytecode()
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", default="100,1000")
     parser.add_argument("--repeat", type=int, default=5)
     options = parser.parse_args()
@@ -141,14 +147,18 @@ def main() -> int:
         print(
             f"    compile warm, N own + pack of N / 2N own: {f['compile warm + pack'] / f['compile warm, 2N own']:.2f}x"
         )
-        print(f"    check warm, N own + pack of N / 2N own:   {f['check warm + pack'] / f['check warm, 2N own']:.2f}x")
+        print(
+            f"    check warm, N own + pack of N / 2N own:   {f['check warm + pack'] / f['check warm, 2N own']:.2f}x"
+        )
         pack = f["check + pack cold"] - f["check warm + pack"]
         store = f["store cold"] - f["store warm"]
         print(
             f"    checking N memories, from git objects / from files: {pack * 1000:.0f} / {store * 1000:.0f} ms = "
             f"{pack / store:.2f}x"
         )
-        print(f"    compile --user warm / compile warm (N each): {f['user compile warm'] / f['compile warm']:.2f}x")
+        print(
+            f"    compile --user warm / compile warm (N each): {f['user compile warm'] / f['compile warm']:.2f}x"
+        )
     print(f"\ntotal benchmark time: {time.perf_counter() - start:.0f} s")
     return 0
 

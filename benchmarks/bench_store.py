@@ -69,7 +69,9 @@ def main() -> None:
     import fair  # (benchmarks/, this script's folder)
 
     fair.bytecode()
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--memories", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
@@ -92,7 +94,10 @@ def main() -> None:
         def drop_cache() -> None:
             cache.unlink(missing_ok=True)
 
-        for name, cmd in (("list --json", [*exe, "list", "--json"]), ("validate", [*exe, "validate"])):
+        for name, cmd in (
+            ("list --json", [*exe, "list", "--json"]),
+            ("validate", [*exe, "validate"]),
+        ):
             cold = median(cmd, max(1, args.runs // 2), root, drop_cache)
             timed(cmd, root)  # make sure the cache is there
             warm = median(cmd, args.runs, root)

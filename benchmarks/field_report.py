@@ -68,8 +68,14 @@ def team_cell(team: dict[str, list[int]]) -> str:
 
 def reason(step: str, detail: str) -> str:
     """A short label of the shape a failing step shows, for its xfail marker (issue 31: what git operations break)."""
-    where = {"merge_a": "after merging memory branch a", "merge_b": "after merging memory branch b"}.get(step, "")
-    where = where or {"revert": "after revert -m 1 of a memory merge", "clone": "in a fresh clone"}.get(step, "")
+    where = {
+        "merge_a": "after merging memory branch a",
+        "merge_b": "after merging memory branch b",
+    }.get(step, "")
+    where = where or {
+        "revert": "after revert -m 1 of a memory merge",
+        "clone": "in a fresh clone",
+    }.get(step, "")
     where = where or {"check": "after adoption", "compile": "after adoption"}.get(step, step)
     if "limit:" in detail:
         return f"issue 30: {where}: compile fails, an AGENTS.md chain over 32 KiB"
@@ -85,7 +91,10 @@ def reason(step: str, detail: str) -> str:
         return f"issue {issue}: {where}: rules files out of date, check red"
     if step in ("delivery", "delivery_revert"):
         wrong = sorted(
-            {part.split(" gets ")[0] + (" not" if " 0x" in part else " twice") for part in detail.split("; ")}
+            {
+                part.split(" gets ")[0] + (" not" if " 0x" in part else " twice")
+                for part in detail.split("; ")
+            }
         )
         if step == "delivery_revert" and all(" 1x (want 0)" in part for part in detail.split("; ")):
             return "issue 31: after the revert, the reverted memory still reaches the clients"
@@ -103,7 +112,14 @@ def row(data: dict[str, Any]) -> str:
     failed = [name for name, (ok, _detail) in steps.items() if not ok]
     clone = "green" if steps["clone"][0] else "red"
     kept = f"{data['kept_lines']}/{data['total_lines']}"
-    cells = [data["name"], ",".join(data["targets"]), team_cell(data["team"]), kept, clone, " ".join(failed) or "-"]
+    cells = [
+        data["name"],
+        ",".join(data["targets"]),
+        team_cell(data["team"]),
+        kept,
+        clone,
+        " ".join(failed) or "-",
+    ]
     return "| " + " | ".join(cells) + " |"
 
 
@@ -116,18 +132,29 @@ def walk_one(layout: dict[str, Any], work: Path) -> dict[str, Any]:
     folder.mkdir(parents=True)
     data = team.walk(layout, folder).to_json()
     wall, used = time.perf_counter() - started, cpu_seconds() - cpu
-    print(f"{layout['name']}: {wall:.1f} s wall, {used:.1f} s CPU (with git and hooks)", file=sys.stderr)
+    print(
+        f"{layout['name']}: {wall:.1f} s wall, {used:.1f} s CPU (with git and hooks)",
+        file=sys.stderr,
+    )
     return data
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="only layouts whose name contains one of these")
-    parser.add_argument("--jobs", type=int, default=1, help="walk this many layouts at once (processes)")
-    parser.add_argument("--json", action="store_true", help="print every walk as JSON (steps with their details)")
-    parser.add_argument("--details", action="store_true", help="under the table, each failed step's one line")
     parser.add_argument(
-        "--markers", action="store_true", help="print tests/field/known.py's table for the steps failing now"
+        "--jobs", type=int, default=1, help="walk this many layouts at once (processes)"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print every walk as JSON (steps with their details)"
+    )
+    parser.add_argument(
+        "--details", action="store_true", help="under the table, each failed step's one line"
+    )
+    parser.add_argument(
+        "--markers",
+        action="store_true",
+        help="print tests/field/known.py's table for the steps failing now",
     )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
@@ -135,7 +162,11 @@ def main() -> int:
     isolate(work / "home")
     from tests.field import build
 
-    layouts = [layout for layout in build.load() if not args.names or any(n in layout["name"] for n in args.names)]
+    layouts = [
+        layout
+        for layout in build.load()
+        if not args.names or any(n in layout["name"] for n in args.names)
+    ]
     if args.jobs > 1:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -152,7 +183,10 @@ def main() -> int:
                 if not ok:
                     print(f"    {data['name'] + ' ' + step!r}: {reason(step, detail)!r},")
         return 0
-    print("| layout | targets | team memories after 2 merges (per client) | hand-written lines kept |", end="")
+    print(
+        "| layout | targets | team memories after 2 merges (per client) | hand-written lines kept |",
+        end="",
+    )
     print(" check in fresh clone | steps failing |")
     print("|---|---|---|---|---|---|")
     for data in walks:

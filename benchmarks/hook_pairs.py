@@ -19,7 +19,10 @@ PAIRS: list[tuple[str, str]] = [
     ("Use a Postgres 16 feature in the orders query", "postgres-15"),
     ("Store the time an order was shipped", "utc-timestamps"),
     ("Add a discount amount field to invoices", "money-decimal"),
-    ("The send-receipt celery task sometimes runs twice after a worker restart", "celery-idempotent"),
+    (
+        "The send-receipt celery task sometimes runs twice after a worker restart",
+        "celery-idempotent",
+    ),
     ("Pass the user model to the welcome email celery task", "celery-no-orm-objects"),
     ("Clear the redis cache on staging", "redis-broker"),
     ("Reformat the python code in api/app", "ruff-format"),

@@ -23,7 +23,9 @@ def git(root: Path, *args: str) -> None:
 
 def gitmem(root: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "GITMEM_NO_FETCH": "1"}
-    return subprocess.run(["gitmem", *args], cwd=root, input=stdin, capture_output=True, text=True, env=env)
+    return subprocess.run(
+        ["gitmem", *args], cwd=root, input=stdin, capture_output=True, text=True, env=env
+    )
 
 
 def build(
@@ -39,7 +41,9 @@ def build(
     git(root, "init", "-q", "-b", "main")
     git(root, "config", "user.email", "test@example.com")
     git(root, "config", "user.name", "Test")
-    done = gitmem(root, "init", "--no-hooks", *(arg for name in targets for arg in ("--target", name)))
+    done = gitmem(
+        root, "init", "--no-hooks", *(arg for name in targets for arg in ("--target", name))
+    )
     assert done.returncode == 0, done.stderr
     memories = root / ".memory" / "memories"
     for memory_id, data in recall_set.memory_files().items():

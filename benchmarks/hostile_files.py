@@ -43,7 +43,12 @@ def measure(args: list[str], cwd: Path, stdin: bytes = b"") -> tuple[float, int]
     """(wall seconds, peak KiB) of one process."""
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", MEASURE, *args], cwd=cwd, input=stdin, capture_output=True, preexec_fn=_cap, check=True
+        [sys.executable, "-c", MEASURE, *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        preexec_fn=_cap,
+        check=True,
     )
     seconds = time.perf_counter() - start
     return seconds, int(done.stdout.split()[0])
@@ -56,9 +61,15 @@ def gitmem() -> list[str]:
 
 def hook(root: Path, session: list[int]) -> tuple[float, int]:
     session[0] += 1  # a new session each run: the hook injects a memory once per session
-    payload = {"session_id": f"s{session[0]}", "cwd": str(root), "hook_event_name": "UserPromptSubmit"}
+    payload = {
+        "session_id": f"s{session[0]}",
+        "cwd": str(root),
+        "hook_event_name": "UserPromptSubmit",
+    }
     payload["prompt"] = PROMPT
-    return measure([*gitmem(), "hook", "prompt", "--client", "claude"], root, json.dumps(payload).encode())
+    return measure(
+        [*gitmem(), "hook", "prompt", "--client", "claude"], root, json.dumps(payload).encode()
+    )
 
 
 def git(root: Path, *args: str) -> None:
@@ -102,13 +113,21 @@ def cases(work: Path) -> list[Case]:
         make(root)
         out.append((name, lambda: hook(root, session), lambda: hook(peer, session)))
 
-    prompt_case("hook: config.yaml -> /dev/zero", lambda r: link(r, ".memory/config.yaml", "/dev/zero"))
-    prompt_case("hook: .claude/CLAUDE.md -> /dev/zero", lambda r: link(r, ".claude/CLAUDE.md", "/dev/zero"))
+    prompt_case(
+        "hook: config.yaml -> /dev/zero", lambda r: link(r, ".memory/config.yaml", "/dev/zero")
+    )
+    prompt_case(
+        "hook: .claude/CLAUDE.md -> /dev/zero", lambda r: link(r, ".claude/CLAUDE.md", "/dev/zero")
+    )
     prompt_case("hook: config.yaml of 64 MiB", lambda r: big(r, ".memory/config.yaml", 64 << 20))
     at_limit = copy(benign, work / "hook-limit")
-    big(at_limit, ".claude/CLAUDE.md", 4 << 20)  # the largest rules file the hook reads: the nearest benign size
+    big(
+        at_limit, ".claude/CLAUDE.md", 4 << 20
+    )  # the largest rules file the hook reads: the nearest benign size
     prompt_case(
-        "hook: .claude/CLAUDE.md of 64 MiB (peer: 4 MiB)", lambda r: big(r, ".claude/CLAUDE.md", 64 << 20), at_limit
+        "hook: .claude/CLAUDE.md of 64 MiB (peer: 4 MiB)",
+        lambda r: big(r, ".claude/CLAUDE.md", 64 << 20),
+        at_limit,
     )
     prompt_case(AT_LIMIT, lambda r: big(r, ".claude/CLAUDE.md", 4 << 20))
 
@@ -119,7 +138,12 @@ def cases(work: Path) -> list[Case]:
         git(root, "init", "-q", "-b", "main")
         subprocess.run([*gitmem(), "init", "--no-hooks"], cwd=root, check=True, capture_output=True)
         where = ".git/hooks/**" if scope == "git" else "src/hooks/**"
-        subprocess.run([*gitmem(), "add", "Hooks print", "--path", where], cwd=root, check=True, capture_output=True)
+        subprocess.run(
+            [*gitmem(), "add", "Hooks print", "--path", where],
+            cwd=root,
+            check=True,
+            capture_output=True,
+        )
     out.append(
         (
             "compile: paths .git/hooks/** (refused)",
@@ -136,18 +160,27 @@ def cases(work: Path) -> list[Case]:
         root.mkdir()
         git(root, "init", "-q", "-b", "main")
         subprocess.run(
-            [*gitmem(), "init", "--no-hooks", "--target", "claude"], cwd=root, check=True, capture_output=True
+            [*gitmem(), "init", "--no-hooks", "--target", "claude"],
+            cwd=root,
+            check=True,
+            capture_output=True,
         )
     link(work / "agents-link", ".claude", home / ".claude")
     command = [*gitmem(), "init", "--agent-hooks", "--target", "claude"]
     plain = work / "agents-plain"
 
     def agents_plain() -> tuple[float, int]:
-        shutil.rmtree(plain / ".claude", ignore_errors=True)  # set up afresh each run, as the first time
+        shutil.rmtree(
+            plain / ".claude", ignore_errors=True
+        )  # set up afresh each run, as the first time
         return measure(command, plain)
 
     out.append(
-        ("init --agent-hooks: .claude -> ~/.claude", lambda: measure(command, work / "agents-link"), agents_plain)
+        (
+            "init --agent-hooks: .claude -> ~/.claude",
+            lambda: measure(command, work / "agents-link"),
+            agents_plain,
+        )
     )
     return out
 
@@ -155,12 +188,16 @@ def cases(work: Path) -> list[Case]:
 def run(runs: int) -> tuple[str, float]:
     """Print the table; return the worst ratio (of time or memory) and its case."""
     print()
-    print(f"{'file-system attack (a new process each)':48} {'ms':>7} {'peer ms':>8} {'x time':>7} {'x memory':>9}")
+    print(
+        f"{'file-system attack (a new process each)':48} {'ms':>7} {'peer ms':>8} {'x time':>7} {'x memory':>9}"
+    )
     worst = ("", 0.0)
     with tempfile.TemporaryDirectory(prefix="gitmem-hostile-") as tmp:
         saved = dict(os.environ)
         (Path(tmp) / "home").mkdir()
-        os.environ.update({"HOME": str(Path(tmp) / "home"), "GITMEM_NO_FETCH": "1", "GIT_CONFIG_NOSYSTEM": "1"})
+        os.environ.update(
+            {"HOME": str(Path(tmp) / "home"), "GITMEM_NO_FETCH": "1", "GIT_CONFIG_NOSYSTEM": "1"}
+        )
         os.environ.setdefault("GIT_AUTHOR_NAME", "Bench")
         os.environ.setdefault("GIT_AUTHOR_EMAIL", "bench@example.com")
         os.environ.setdefault("GIT_COMMITTER_NAME", "Bench")
@@ -175,7 +212,9 @@ def run(runs: int) -> tuple[str, float]:
                 peak = statistics.median(h[1] for h, _ in samples)
                 peer_peak = statistics.median(b[1] for _, b in samples)
                 ratio = max(seconds / peer, peak / peer_peak)
-                if name not in BENIGN:  # a benign file at the limit against an ordinary one: the bound's own cost
+                if (
+                    name not in BENIGN
+                ):  # a benign file at the limit against an ordinary one: the bound's own cost
                     worst = max(worst, (name, ratio), key=lambda item: item[1])
                 print(
                     f"{name:48} {seconds * 1000:7.0f} {peer * 1000:8.0f} {seconds / peer:7.2f} {peak / peer_peak:9.2f}"

@@ -51,13 +51,27 @@ def _files(repo: Path, pattern: str) -> list[str]:
 
 def available() -> dict[str, Path]:
     """The peers whose snapshot is here (fetch ``github:trufflesecurity/trufflehog`` and the others to add one)."""
-    return {name: MIRRORS / folder / "repo" for name, folder in PEERS.items() if (MIRRORS / folder / "repo").exists()}
+    return {
+        name: MIRRORS / folder / "repo"
+        for name, folder in PEERS.items()
+        if (MIRRORS / folder / "repo").exists()
+    }
 
 
 # -- Go source ------------------------------------------------------------------------------------------------------
 
 _GO_STRING = re.compile(r'`([^`]*)`|"((?:[^"\\\n]|\\.)*)"')
-_GO_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "'": "'", "a": "\a", "b": "\b", "f": "\f"}
+_GO_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    '"': '"',
+    "\\": "\\",
+    "'": "'",
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+}
 
 
 def _go_unquote(match: re.Match[str]) -> str:
@@ -269,7 +283,11 @@ def _class_chars(items: list[tuple[object, object]]) -> str:
         elif name == "CATEGORY":
             chars.extend(_CATEGORY.get(str(arg), "a"))
     if negate:
-        return "".join(c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" if c not in chars)
+        return "".join(
+            c
+            for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+            if c not in chars
+        )
     return "".join(chars) or "a"
 
 
@@ -319,7 +337,9 @@ def gitleaks(repo: Path, seed: int = 26) -> Iterator[Case]:
                 continue
             family = rule.group(1)
             fps_at = re.search(r"\bfps\s*:?=\s*\[\]string\{", function)
-            fps_span = (fps_at.end() - 1, _closing(function, fps_at.end() - 1)) if fps_at else (0, 0)
+            fps_span = (
+                (fps_at.end() - 1, _closing(function, fps_at.end() - 1)) if fps_at else (0, 0)
+            )
             if fps_at:
                 for text in _literals(function[fps_span[0] : fps_span[1]]):
                     yield Case("gitleaks", family, text, False)
@@ -335,7 +355,12 @@ def gitleaks(repo: Path, seed: int = 26) -> Iterator[Case]:
                 identifier = _GO_STRING.fullmatch(args[0].strip())
                 secret = _secret_expression(args[1], rng)
                 if identifier and secret:
-                    yield Case("gitleaks", family, f'{_go_unquote(identifier)}_api_token = "{secret}"', True)
+                    yield Case(
+                        "gitleaks",
+                        family,
+                        f'{_go_unquote(identifier)}_api_token = "{secret}"',
+                        True,
+                    )
 
 
 # -- detect-secrets -------------------------------------------------------------------------------------------------

@@ -7,7 +7,9 @@ __version__ = "0.1.0"
 # source, a checkout, a wheel built from one, or its git repository. Every message says one of these lines and the
 # documents say the same forms (tests/test_install.py holds both to it), so when the name is published the lines
 # change here and in the documents that test names.
-INSTALL = "pip install . in a checkout of gitmem, or pipx install git+URL (URL: gitmem's repository)"
+INSTALL = (
+    "pip install . in a checkout of gitmem, or pipx install git+URL (URL: gitmem's repository)"
+)
 INSTALL_MCP = "pip install '.[mcp]' in a checkout of gitmem, or pipx inject gitmem-cli 'mcp>=2'"
 # A CI job of another repository: its environment's GITMEM_URL says where gitmem's repository is.
 INSTALL_CI = 'pip install "git+$GITMEM_URL"'

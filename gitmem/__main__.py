@@ -26,7 +26,9 @@ def _fast(args: list[str]) -> int | None:
         return None
     raw = sys.stdin.buffer.read()
     try:
-        if args[1] == "pre-tool":  # before every tool call: its own lean path (no prompt hook modules)
+        if (
+            args[1] == "pre-tool"
+        ):  # before every tool call: its own lean path (no prompt hook modules)
             from gitmem.session import pretool
 
             text = pretool.run(client, raw).text
@@ -34,7 +36,9 @@ def _fast(args: list[str]) -> int | None:
             from gitmem.session.run import run
 
             text = run(args[1], client, raw).stdout
-    except Exception as error:  # a hook never breaks the client's turn; `gitmem hook ... --debug` shows the error
+    except (
+        Exception
+    ) as error:  # a hook never breaks the client's turn; `gitmem hook ... --debug` shows the error
         if args[1] == "pre-tool":  # the call goes through unchecked: say so, once a session
             from gitmem.session.pretool import failure_note
 
@@ -68,14 +72,20 @@ def _scan_staged(args: list[str]) -> int | None:
 def _after_git(args: list[str]) -> int | None:
     """``gitmem hook git [--rewrite COMMAND]`` (git's post-commit, post-merge, post-rewrite hooks, after every
     commit), answered without click, as ``gitmem.commands.hook.git_operation`` does; ``None`` for other lines."""
-    if args[:2] != ["hook", "git"] or len(args) not in (2, 4) or (len(args) == 4 and args[2] != "--rewrite"):
+    if (
+        args[:2] != ["hook", "git"]
+        or len(args) not in (2, 4)
+        or (len(args) == 4 and args[2] != "--rewrite")
+    ):
         return None
     import os
 
     from gitmem.git.refresh import after_operation
 
     try:
-        summary = after_operation(args[3] if len(args) == 4 else os.environ.get("PRE_COMMIT_REWRITE_COMMAND", ""))
+        summary = after_operation(
+            args[3] if len(args) == 4 else os.environ.get("PRE_COMMIT_REWRITE_COMMAND", "")
+        )
     except (Exception, KeyboardInterrupt) as exc:
         from gitmem.cli import exit_code
 

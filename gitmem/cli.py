@@ -106,7 +106,9 @@ class LazyGroup(click.Group):
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog="Run `gitmem COMMAND --help` for a command's options and an example.",
 )
-@click.version_option(__version__, "-V", "--version", prog_name="gitmem", message="%(prog)s %(version)s")
+@click.version_option(
+    __version__, "-V", "--version", prog_name="gitmem", message="%(prog)s %(version)s"
+)
 @click.option("--debug", is_flag=True, help="Show the traceback of an internal error.")
 def cli(debug: bool) -> None:
     """gitmem: a memory for AI coding assistants that lives in the repository, reviewed like code.

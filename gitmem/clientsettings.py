@@ -28,16 +28,24 @@ def named_files(project: Project, setting: NamesSetting) -> list[str]:
     for part in setting.key:
         value = value.get(part) if isinstance(value, dict) else None
     names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-    return list(dict.fromkeys(name for name in names if isinstance(name, str) and name in ROOT_FILES))
+    return list(
+        dict.fromkeys(name for name in names if isinstance(name, str) and name in ROOT_FILES)
+    )
 
 
 def also_read(project: Project) -> dict[str, tuple[str, ...]]:
     """For each client whose project setting names other targets' root files: its record's name -> those targets."""
     out: dict[str, tuple[str, ...]] = {}
     for tool in READERS:
-        config = next((t.reads_config for t in TARGETS if t.name == tool.serves and t.reads_config), None)
+        config = next(
+            (t.reads_config for t in TARGETS if t.name == tool.serves and t.reads_config), None
+        )
         if config is not None:  # aider: the files its .aider.conf.yml's `read:` names
-            names = [name for name in config_reads(_text(project, config) or "") or () if name in ROOT_FILES]
+            names = [
+                name
+                for name in config_reads(_text(project, config) or "") or ()
+                if name in ROOT_FILES
+            ]
         elif tool.names_setting is not None:
             names = named_files(project, tool.names_setting)
         else:
@@ -74,7 +82,9 @@ def _text(project: Project, name: str) -> str | None:
     if not path.is_file():
         return None
     try:
-        return gateway.read_bytes(project, path, limit=gateway.CONFIG_LIMIT, display=name).decode("utf-8")
+        return gateway.read_bytes(project, path, limit=gateway.CONFIG_LIMIT, display=name).decode(
+            "utf-8"
+        )
     except (OSError, GitmemError, UnicodeDecodeError):
         return None
 

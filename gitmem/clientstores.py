@@ -20,9 +20,13 @@ from typing import Any, NamedTuple
 from gitmem import gateway, tools
 from gitmem.errors import CheckFailed
 
-MAX_FILES = 200  # files of one store (Claude Code and Qwen Code scan at most 200 memory files themselves)
+MAX_FILES = (
+    200  # files of one store (Claude Code and Qwen Code scan at most 200 memory files themselves)
+)
 MAX_DEPTH = 3  # folders below a store's root
-MAX_BYTES = 256 * 1024  # one file of a store (Claude Code keeps a memory under 4 KiB, its index under 25,000 B)
+MAX_BYTES = (
+    256 * 1024
+)  # one file of a store (Claude Code keeps a memory under 4 KiB, its index under 25,000 B)
 MAX_REGISTRY = 1024 * 1024  # Gemini CLI's projects.json
 
 
@@ -64,7 +68,9 @@ CLAUDE_KEY_MAX = 200  # Claude Code 2.1.332: `jae=200`
 def claude_key(path: str) -> str:
     """Claude Code's project key (``J$``/``w`` in 2.1.332): every UTF-16 code unit other than an ASCII letter or
     digit becomes ``-``; a key over 200 characters keeps 200 and a hash of the path in base 36."""
-    key = "".join(c if c.isascii() and c.isalnum() else ("--" if ord(c) > 0xFFFF else "-") for c in path)
+    key = "".join(
+        c if c.isascii() and c.isalnum() else ("--" if ord(c) > 0xFFFF else "-") for c in path
+    )
     if len(key) <= CLAUDE_KEY_MAX:
         return key
     return f"{key[:CLAUDE_KEY_MAX]}-{_base36(abs(_java_hash(path)))}"
@@ -108,7 +114,9 @@ def canonical_root(root: Path) -> Path:
         return root
     git_dir = (root / line[7:].strip()).resolve()
     try:
-        common_dir = gateway.read_given(git_dir / "commondir", limit=4096).decode("utf-8", "replace").strip()
+        common_dir = (
+            gateway.read_given(git_dir / "commondir", limit=4096).decode("utf-8", "replace").strip()
+        )
     except (OSError, CheckFailed):
         return root
     common = (git_dir / common_dir).resolve()
@@ -128,14 +136,18 @@ def _env_dir(env: Mapping[str, str], name: str, default: Path) -> Path:
 Layout = Callable[[str, Path, Path, Path, Mapping[str, str]], list[Place]]
 
 
-def _auto_memory(name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
+def _auto_memory(
+    name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]
+) -> list[Place]:
     """Claude Code 2.1.332: ``$CLAUDE_CONFIG_DIR`` (default ``~/.claude``)/projects/<key>/memory/, ``team/`` in it."""
     config = _env_dir(env, "CLAUDE_CONFIG_DIR", base)
     memory = config / "projects" / claude_key(str(canonical_root(root))) / "memory"
     return [Place(name, memory, memory, config, "typed", "memory", False, True, memory.parent)]
 
 
-def _git_root_memory(name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
+def _git_root_memory(
+    name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]
+) -> list[Place]:
     """Qwen Code 0.24.4's ``getAutoMemoryRoot``, ``getTeamAutoMemoryRoot``, ``getUserAutoMemoryRoot`` and the
     ``save_memory`` section of its global context file."""
     runtime = _env_dir(env, "QWEN_CODE_MEMORY_BASE_DIR", _env_dir(env, "QWEN_RUNTIME_DIR", base))
@@ -146,8 +158,31 @@ def _git_root_memory(name: str, root: Path, base: Path, home: Path, env: Mapping
         places.append(Place(name, local, local, root, "typed", "memory", False, False))
     else:
         memory = runtime / "projects" / qwen_key(str(root)) / "memory"
-        places.append(Place(name, memory, memory, runtime, "typed", "memory", False, True, memory.parent / "chats"))
-    places.append(Place(name, runtime / "memories", runtime / "memories", runtime, "typed", "memories", True, True))
+        places.append(
+            Place(
+                name,
+                memory,
+                memory,
+                runtime,
+                "typed",
+                "memory",
+                False,
+                True,
+                memory.parent / "chats",
+            )
+        )
+    places.append(
+        Place(
+            name,
+            runtime / "memories",
+            runtime / "memories",
+            runtime,
+            "typed",
+            "memories",
+            True,
+            True,
+        )
+    )
     places.append(Place(name, base / "QWEN.md", base, base, "section", "QWEN.md", True, True))
     return places
 
@@ -156,10 +191,30 @@ def _registry(name: str, root: Path, base: Path, home: Path, env: Mapping[str, s
     """Gemini CLI 0.61.0: the private project memory of each registered folder; the global file's section."""
     gemini_home = _env_dir(env, "GEMINI_CLI_HOME", home) / base.name
     places = [
-        Place(name, memory, memory, gemini_home, "notes", f"tmp/{memory.parent.name}/memory", False, True)
+        Place(
+            name,
+            memory,
+            memory,
+            gemini_home,
+            "notes",
+            f"tmp/{memory.parent.name}/memory",
+            False,
+            True,
+        )
         for memory in gemini_project_dirs(root, gemini_home)
     ]
-    places.append(Place(name, gemini_home / "GEMINI.md", gemini_home, gemini_home, "section", "GEMINI.md", True, True))
+    places.append(
+        Place(
+            name,
+            gemini_home / "GEMINI.md",
+            gemini_home,
+            gemini_home,
+            "section",
+            "GEMINI.md",
+            True,
+            True,
+        )
+    )
     return places
 
 
@@ -170,17 +225,27 @@ def gemini_project_dirs(root: Path, gemini_home: Path) -> list[Path]:
     import json
 
     try:
-        data = json.loads(gateway.read_bytes(gemini_home, gemini_home / "projects.json", limit=MAX_REGISTRY))
+        data = json.loads(
+            gateway.read_bytes(gemini_home, gemini_home / "projects.json", limit=MAX_REGISTRY)
+        )
     except (OSError, ValueError, CheckFailed):
         return []
     projects = data.get("projects") if isinstance(data, dict) else None
     found: list[Path] = []
     for folder, slug in sorted(projects.items()) if isinstance(projects, dict) else ():
-        if not isinstance(slug, str) or not slug or "/" in slug or slug in (".", "..") or not _inside(folder, root):
+        if (
+            not isinstance(slug, str)
+            or not slug
+            or "/" in slug
+            or slug in (".", "..")
+            or not _inside(folder, root)
+        ):
             continue
         tmp = gemini_home / "tmp" / slug
         try:
-            owner = gateway.read_bytes(gemini_home, tmp / ".project_root", limit=4096).decode("utf-8", "replace")
+            owner = gateway.read_bytes(gemini_home, tmp / ".project_root", limit=4096).decode(
+                "utf-8", "replace"
+            )
         except (OSError, CheckFailed):
             owner = folder  # (an old folder without the marker: the registry alone says it)
         if os.path.normpath(owner.strip()) == os.path.normpath(folder):
@@ -188,7 +253,9 @@ def gemini_project_dirs(root: Path, gemini_home: Path) -> list[Path]:
     return found
 
 
-def _task_groups(name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
+def _task_groups(
+    name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]
+) -> list[Place]:
     """Codex 0.171.0: ``$CODEX_HOME`` (default ``~/.codex``)/memories/: ``MEMORY.md`` (the consolidated task groups
     of every project) and ``raw_memories.md`` (each session's raw memory, the input of the next consolidation).
     Beside them Codex keeps ``memory_summary.md`` (a summary of ``MEMORY.md`` for its prompt: nothing of its own) and
@@ -197,8 +264,19 @@ def _task_groups(name: str, root: Path, base: Path, home: Path, env: Mapping[str
     codex = _env_dir(env, "CODEX_HOME", base)
     memories = codex / "memories"
     return [
-        Place(name, memories / "MEMORY.md", memories, codex, "task-groups", "MEMORY.md", False, True),
-        Place(name, memories / "raw_memories.md", memories, codex, "raw-memories", "raw_memories.md", False, True),
+        Place(
+            name, memories / "MEMORY.md", memories, codex, "task-groups", "MEMORY.md", False, True
+        ),
+        Place(
+            name,
+            memories / "raw_memories.md",
+            memories,
+            codex,
+            "raw-memories",
+            "raw_memories.md",
+            False,
+            True,
+        ),
     ]
 
 
@@ -218,7 +296,14 @@ LAYOUTS: dict[str, Layout] = {
 }
 # Each client's store is a field of its tool record (``gitmem.tools.Tool.memory``); this table derives from them.
 STORES: tuple[ClientStore, ...] = tuple(
-    ClientStore(tool.name, tool.title, tool.memory.version, tool.memory.where, tool.memory.layout, tool.memory.base)
+    ClientStore(
+        tool.name,
+        tool.title,
+        tool.memory.version,
+        tool.memory.where,
+        tool.memory.layout,
+        tool.memory.base,
+    )
     for tool in tools.TOOLS
     if tool.memory is not None
 )
@@ -299,7 +384,9 @@ def stamps(place: Place) -> dict[str, list[int]]:
     return {str(path): [st.st_size, st.st_mtime_ns] for path, st in listing(place)}
 
 
-def pending(name: str, root: Path, home: Path, seen: Mapping[str, list[int]], personal: bool = False) -> int:
+def pending(
+    name: str, root: Path, home: Path, seen: Mapping[str, list[int]], personal: bool = False
+) -> int:
     """How many files of the client's store for ``root`` are new or changed since the import recorded ``seen``
     (its files' sizes and times); the global, personal parts only with ``personal``."""
     changed = 0

@@ -83,7 +83,9 @@ class Config:
                 for s in data.get("sources", ())
             ),
             data=data,
-            retired=tuple(dict.fromkeys(name for name in (*named, *named_budgets) if name in RETIRED)),
+            retired=tuple(
+                dict.fromkeys(name for name in (*named, *named_budgets) if name in RETIRED)
+            ),
         )
 
 
@@ -112,7 +114,9 @@ def load_config(project: Project) -> Config:
 
     data, problems = check_config(raw, project.display(path))
     if data is None:
-        raise CannotRun("\n".join(str(p) for p in problems) + "\nthe config is invalid: fix it and run again")
+        raise CannotRun(
+            "\n".join(str(p) for p in problems) + "\nthe config is invalid: fix it and run again"
+        )
     cache.put(path.name, key, data, [])
     cache.save()
     return Config.from_dict(data)
@@ -121,7 +125,9 @@ def load_config(project: Project) -> Config:
 def scan_settings(project: Project) -> ScanSettings:
     """The scanner's settings from the config (``gitmem.scan.sources.load_settings`` calls this when its cache
     misses: the scanner never reads the config itself)."""
-    from gitmem.scan.sources import Settings  # (the scanner's module, loaded only where a scan runs)
+    from gitmem.scan.sources import (
+        Settings,
+    )  # (the scanner's module, loaded only where a scan runs)
 
     config = load_config(project)
     return Settings(frozenset(config.scan_allow), config.scan_exclude, config.scan_salt)
@@ -131,7 +137,13 @@ def _cache_salt() -> str:
     """What a cached check of the config depends on besides the file: gitmem's version and its checking code."""
     package = Path(__file__).resolve().parent
     parts = [__version__]
-    for relative in ("schema.py", "yamlio.py", "scan/rules.py", "scan/engine.py", "scan/unicode.py"):
+    for relative in (
+        "schema.py",
+        "yamlio.py",
+        "scan/rules.py",
+        "scan/engine.py",
+        "scan/unicode.py",
+    ):
         try:
             parts.append(str(os.stat(package / relative).st_mtime_ns))
         except OSError:
@@ -148,11 +160,17 @@ def save_config(project: Project, changes: dict[str, Any]) -> None:
     if path.exists():
         text = yamlio.update(gateway.read_text(project, path, limit=gateway.CONFIG_LIMIT), changes)
     else:
-        text = yamlio.dump({"version": 1, **{k: v for k, v in changes.items() if v is not None}}, CONFIG_HEADER)
+        text = yamlio.dump(
+            {"version": 1, **{k: v for k, v in changes.items() if v is not None}}, CONFIG_HEADER
+        )
     from gitmem.schema import check_config
 
     _, problems = check_config(text.encode("utf-8"), ".memory/config.yaml")
-    if problems:  # what gitmem writes is checked as what it reads: a change never makes the config unreadable
+    if (
+        problems
+    ):  # what gitmem writes is checked as what it reads: a change never makes the config unreadable
         first = problems[0]
-        raise UsageError(f"{first.path}:{first.line}:{first.column}: {first.field}: {first.message}; not written")
+        raise UsageError(
+            f"{first.path}:{first.line}:{first.column}: {first.field}: {first.message}; not written"
+        )
     gateway.write(project, path, text)

@@ -52,20 +52,28 @@ KIB = 1024
 MIB = 1024 * KIB
 READ_LIMIT = 4 * MIB  # any file gitmem reads, unless its caller names a smaller limit
 CONFIG_LIMIT = 1 * MIB  # .memory/config.yaml, the clients' settings, hook scripts, .gitattributes
-RULES_LIMIT = 4 * MIB  # a rules file (AGENTS.md, CLAUDE.md...): the largest any client loads is far smaller
+RULES_LIMIT = (
+    4 * MIB
+)  # a rules file (AGENTS.md, CLAUDE.md...): the largest any client loads is far smaller
 SCAN_LIMIT = 64 * MIB  # a file `gitmem scan PATH` is asked to scan, or a memory cites as evidence
-CACHE_LIMIT = 256 * MIB  # gitmem's own caches under .git/gitmem/ (a store of 10,000 memories is a few MiB)
+CACHE_LIMIT = (
+    256 * MIB
+)  # gitmem's own caches under .git/gitmem/ (a store of 10,000 memories is a few MiB)
 
 TEMP_SUFFIX = ".gitmem.tmp"
 TEMP_PATTERN = ".*" + TEMP_SUFFIX  # as a .gitignore line
 STALE_SECONDS = 600  # a temporary file this old belongs to no running write
 
-GIT_FILES = ("info/exclude",)  # what gitmem edits in a git folder besides its cache (and the hooks below)
+GIT_FILES = (
+    "info/exclude",
+)  # what gitmem edits in a git folder besides its cache (and the hooks below)
 HOOK_TYPES = (
     "pre-commit", "pre-push", "commit-msg", "prepare-commit-msg", "post-commit", "post-merge", "post-rewrite"
 )  # fmt: skip
 
-Where = Project | Path  # a project (or the user's scope), or a bare root folder (the merge driver, agent hooks)
+Where = (
+    Project | Path
+)  # a project (or the user's scope), or a bare root folder (the merge driver, agent hooks)
 
 
 class OutsideRoot(CheckFailed):
@@ -85,7 +93,15 @@ class TooLarge(CheckFailed):
         self.display = display
         self.limit = limit
         super().__init__(
-            [Problem(display, 1, 1, "file", f"larger than {_size(limit)}, the limit; gitmem does not read it")]
+            [
+                Problem(
+                    display,
+                    1,
+                    1,
+                    "file",
+                    f"larger than {_size(limit)}, the limit; gitmem does not read it",
+                )
+            ]
         )
 
 
@@ -94,7 +110,9 @@ class NotRegular(CheckFailed):
 
     def __init__(self, display: str) -> None:
         self.display = display
-        super().__init__([Problem(display, 1, 1, "file", "not a regular file; gitmem does not read it")])
+        super().__init__(
+            [Problem(display, 1, 1, "file", "not a regular file; gitmem does not read it")]
+        )
 
 
 def _size(limit: int) -> str:
@@ -199,7 +217,12 @@ def require_under(root: Path | str, path: Path | str, display: str) -> Path:
 # -- reading -----------------------------------------------------------------------------------------------------------
 
 
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_NOCTTY", 0)
+)
 
 
 def _read_bounded(real: Path | str, limit: int, display: str) -> bytes:
@@ -228,7 +251,9 @@ def _read_bounded(real: Path | str, limit: int, display: str) -> bytes:
         os.close(fd)
 
 
-def read_bytes(where: Where, path: Path | str, *, limit: int = READ_LIMIT, display: str | None = None) -> bytes:
+def read_bytes(
+    where: Where, path: Path | str, *, limit: int = READ_LIMIT, display: str | None = None
+) -> bytes:
     """The bytes of a file inside ``where`` (every link followed and checked), at most ``limit`` of them.
 
     ``FileNotFoundError`` and other ``OSError`` pass through as the system raised them; a refusal is
@@ -238,7 +263,12 @@ def read_bytes(where: Where, path: Path | str, *, limit: int = READ_LIMIT, displ
 
 
 def read_text(
-    where: Where, path: Path | str, *, limit: int = READ_LIMIT, errors: str = "strict", display: str | None = None
+    where: Where,
+    path: Path | str,
+    *,
+    limit: int = READ_LIMIT,
+    errors: str = "strict",
+    display: str | None = None,
 ) -> str:
     """``read_bytes`` decoded as UTF-8 (``UnicodeDecodeError`` with ``errors="strict"``)."""
     return read_bytes(where, path, limit=limit, display=display).decode("utf-8", errors)
@@ -289,7 +319,9 @@ def _git_file(path: Path, reading: bool = False) -> Path:
 def read_git_file(path: Path, *, limit: int = CONFIG_LIMIT) -> str:
     """One of the files gitmem edits or reads in the git folder (``info/exclude``, ``hooks/pre-commit``,
     ``sequencer/todo``), as text."""
-    return _read_bounded(_git_file(path, reading=True), limit, os.fspath(path)).decode("utf-8", "replace")
+    return _read_bounded(_git_file(path, reading=True), limit, os.fspath(path)).decode(
+        "utf-8", "replace"
+    )
 
 
 def write_git_file(path: Path, data: bytes, *, executable: bool = False) -> None:
@@ -301,7 +333,12 @@ def write_git_file(path: Path, data: bytes, *, executable: bool = False) -> None
 
 
 def write(
-    where: Where, path: Path | str, data: bytes | str, *, overwrite: bool = True, display: str | None = None
+    where: Where,
+    path: Path | str,
+    data: bytes | str,
+    *,
+    overwrite: bool = True,
+    display: str | None = None,
 ) -> Path:
     """Write ``data`` to ``path`` inside ``where``, atomically, through any link (the link is kept); the folders on
     the way are made (each checked). Returns the file written. ``FileExistsError`` with ``overwrite=False`` when it
@@ -434,7 +471,9 @@ def _umask() -> int:
     return mask
 
 
-def _write_atomic(path: Path, data: bytes, *, overwrite: bool = True, executable: bool = False) -> None:
+def _write_atomic(
+    path: Path, data: bytes, *, overwrite: bool = True, executable: bool = False
+) -> None:
     """Write ``data`` to ``path`` so readers see the old file or the new one, never a part. The low level of
     ``write``: ``path`` must be resolved and checked already (every public entry point does that).
 
@@ -460,7 +499,9 @@ def _write_atomic(path: Path, data: bytes, *, overwrite: bool = True, executable
                 os.fsync(handle.fileno())
         except OSError as exc:  # disk full, quota: say which file could not be written
             if exc.filename is None and exc.errno is not None:
-                raise OSError(exc.errno, exc.strerror or os.strerror(exc.errno), os.fspath(path)) from exc
+                raise OSError(
+                    exc.errno, exc.strerror or os.strerror(exc.errno), os.fspath(path)
+                ) from exc
             raise
         if overwrite:
             os.replace(tmp, path)

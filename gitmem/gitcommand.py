@@ -17,7 +17,13 @@ if TYPE_CHECKING:
     import subprocess
 
 # Variables git exports while hooks run; they must not leak into git commands on another repository.
-_HOOK_VARIABLES = ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX")
+_HOOK_VARIABLES = (
+    "GIT_DIR",
+    "GIT_INDEX_FILE",
+    "GIT_WORK_TREE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_PREFIX",
+)
 
 
 class GitFailed(CannotRun):
@@ -77,7 +83,9 @@ def ignored(root: Path, paths: Iterable[str]) -> list[str]:
     )
     if done.returncode not in (0, 1):  # not a repository, or git is missing: nothing to say
         return []
-    return sorted({path for path in done.stdout.decode("utf-8", "surrogateescape").split("\0") if path})
+    return sorted(
+        {path for path in done.stdout.decode("utf-8", "surrogateescape").split("\0") if path}
+    )
 
 
 def git(
@@ -105,7 +113,9 @@ def git(
             check=False,
         )
     except FileNotFoundError:
-        raise GitFailed("git is not installed (or not on PATH): install git and try again") from None
+        raise GitFailed(
+            "git is not installed (or not on PATH): install git and try again"
+        ) from None
     return _output(args, done)
 
 
@@ -119,7 +129,9 @@ def git_read(cwd: Path, *args: str) -> bytes:
     import signal
 
     # As subprocess does (restore_signals): git starts with the signals Python ignores back at their defaults.
-    defaults = [getattr(signal, name) for name in ("SIGPIPE", "SIGXFZ", "SIGXFSZ") if hasattr(signal, name)]
+    defaults = [
+        getattr(signal, name) for name in ("SIGPIPE", "SIGXFZ", "SIGXFSZ") if hasattr(signal, name)
+    ]
     read_end, write_end = os.pipe()
     try:
         pid = os.posix_spawnp(
@@ -172,17 +184,25 @@ def _git_with_timeout(
             start_new_session=group,
         )
     except FileNotFoundError:
-        raise GitFailed("git is not installed (or not on PATH): install git and try again") from None
+        raise GitFailed(
+            "git is not installed (or not on PATH): install git and try again"
+        ) from None
     try:
         stdout, stderr = process.communicate(input, timeout=timeout)
     except subprocess.TimeoutExpired:
         _kill(process, group)
-        message = f"git {' '.join(args[:1])} gave no result in {timeout:g} s (the server does not answer)"
-        raise GitFailed(message, f"fatal: timed out after {timeout:g} s: the server does not answer") from None
+        message = (
+            f"git {' '.join(args[:1])} gave no result in {timeout:g} s (the server does not answer)"
+        )
+        raise GitFailed(
+            message, f"fatal: timed out after {timeout:g} s: the server does not answer"
+        ) from None
     except BaseException:
         _kill(process, group)
         raise
-    return _output(args, subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr))
+    return _output(
+        args, subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+    )
 
 
 def _at_terminal() -> bool:
@@ -261,7 +281,10 @@ _LOG_FORMAT = "--format=%x1e%H%x1f%h%x1f%cs%x1f%s"
 def head_commit(root: Path) -> str | None:
     """HEAD's full sha; ``None`` before the first commit."""
     try:
-        return git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}").decode("ascii").strip() or None
+        return (
+            git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}").decode("ascii").strip()
+            or None
+        )
     except GitFailed:
         return None
 
@@ -279,7 +302,9 @@ def is_ancestor(root: Path, old: str, new: str) -> bool:
             check=False,
         )
     except FileNotFoundError:
-        raise GitFailed("git is not installed (or not on PATH): install git and try again") from None
+        raise GitFailed(
+            "git is not installed (or not on PATH): install git and try again"
+        ) from None
     return done.returncode == 0
 
 
@@ -290,7 +315,10 @@ def _log_records(output: bytes) -> Iterator[tuple[CommitRef, list[str]]]:
             continue
         header, _, rest = record.partition("\x00")
         sha, short, day, subject = header.split("\x1f", 3)
-        yield CommitRef(sha, short, day, subject), [part.lstrip("\n") for part in rest.split("\x00") if part.strip()]
+        yield (
+            CommitRef(sha, short, day, subject),
+            [part.lstrip("\n") for part in rest.split("\x00") if part.strip()],
+        )
 
 
 def file_changes(root: Path, directory: str, since: str | None = None) -> list[Change]:
@@ -299,7 +327,16 @@ def file_changes(root: Path, directory: str, since: str | None = None) -> list[C
     other, hiding a deletion; a rename shows as a deletion and an addition."""
     revisions = f"{since}..HEAD" if since else "HEAD"
     output = git(
-        root, "log", "-z", "--name-status", "--no-renames", "--diff-filter=AD", _LOG_FORMAT, revisions, "--", directory
+        root,
+        "log",
+        "-z",
+        "--name-status",
+        "--no-renames",
+        "--diff-filter=AD",
+        _LOG_FORMAT,
+        revisions,
+        "--",
+        directory,
     )
     changes = []
     for commit, fields in _log_records(output):
@@ -317,11 +354,15 @@ def file_changes(root: Path, directory: str, since: str | None = None) -> list[C
     return changes
 
 
-def last_commits_matching(root: Path, paths: list[str], regex: str, since: str | None = None) -> dict[str, CommitRef]:
+def last_commits_matching(
+    root: Path, paths: list[str], regex: str, since: str | None = None
+) -> dict[str, CommitRef]:
     """For each of ``paths``, the newest commit (after ``since``) whose diff of it adds or removes a line matching
     ``regex`` (``git log -G``)."""
     revisions = f"{since}..HEAD" if since else "HEAD"
-    output = git(root, "log", "-z", "--name-only", f"-G{regex}", _LOG_FORMAT, revisions, "--", *paths)
+    output = git(
+        root, "log", "-z", "--name-only", f"-G{regex}", _LOG_FORMAT, revisions, "--", *paths
+    )
     found: dict[str, CommitRef] = {}
     for commit, paths in _log_records(output):
         for path in paths:
@@ -347,7 +388,12 @@ def blob_ids(root: Path, names: Iterable[str]) -> dict[str, str]:
     wanted = list(dict.fromkeys(names))
     if not wanted:
         return {}
-    output = git(root, "cat-file", "--batch-check", input="".join(f"{name}\n" for name in wanted).encode("utf-8"))
+    output = git(
+        root,
+        "cat-file",
+        "--batch-check",
+        input="".join(f"{name}\n" for name in wanted).encode("utf-8"),
+    )
     found = {}
     for name, line in zip(wanted, output.decode("utf-8", "replace").splitlines(), strict=False):
         parts = line.split()
@@ -362,14 +408,18 @@ def cat_blobs(root: Path, names: Iterable[str]) -> dict[str, bytes]:
     wanted = list(dict.fromkeys(names))
     if not wanted:
         return {}
-    output = git(root, "cat-file", "--batch", input="".join(f"{blob}\n" for blob in wanted).encode("ascii"))
+    output = git(
+        root, "cat-file", "--batch", input="".join(f"{blob}\n" for blob in wanted).encode("ascii")
+    )
     found: dict[str, bytes] = {}
     position = 0
     for blob in wanted:
         end = output.index(b"\n", position)
         header = output[position:end].split()
         position = end + 1
-        if len(header) != 3 or header[1] != b"blob":  # "<name> missing", or not a blob (no contents follow then)
+        if (
+            len(header) != 3 or header[1] != b"blob"
+        ):  # "<name> missing", or not a blob (no contents follow then)
             if len(header) == 3:
                 position += int(header[2]) + 1
             continue
@@ -407,7 +457,9 @@ def merge_text(ours: str, base: str, theirs: str) -> tuple[str, int]:
                 check=False,
             )
         except FileNotFoundError:
-            raise GitFailed("git is not installed (or not on PATH): install git and try again") from None
+            raise GitFailed(
+                "git is not installed (or not on PATH): install git and try again"
+            ) from None
     if done.returncode < 0 or done.returncode > 127:
         raise GitFailed(f"git merge-file failed: {done.stderr.decode('utf-8', 'replace').strip()}")
     return done.stdout.decode("utf-8", "surrogateescape"), done.returncode

@@ -50,7 +50,9 @@ def parse(glob: str, classes: bool = True, anywhere: bool = False) -> Glob:
             negate = body.startswith(("!", "^"))
             body = body[1:] if negate else body
             try:
-                pattern = re.compile(f"[{'^' if negate else ''}{body.replace(chr(92), chr(92) * 2)}]")
+                pattern = re.compile(
+                    f"[{'^' if negate else ''}{body.replace(chr(92), chr(92) * 2)}]"
+                )
             except re.error:
                 pattern = None
             tokens.append((_CLASS, ""))

@@ -49,7 +49,10 @@ def translate(pattern: str, flags: int = 0) -> str:
             inside = True
             out.append(char)
             index += 1
-            for opener in ("^", "]"):  # "[^]...]" and "[]...]": a leading "]" is a member, not the end
+            for opener in (
+                "^",
+                "]",
+            ):  # "[^]...]" and "[]...]": a leading "]" is a member, not the end
                 if pattern.startswith(opener, index):
                     out.append(opener)
                     index += 1

@@ -158,7 +158,12 @@ def imports(line: str) -> list[str] | None:
 
 def _import_word(word: str) -> bool:
     target = word[1:]
-    return word[0] == "@" and bool(target) and "@" not in target and not any(char.isspace() for char in target)
+    return (
+        word[0] == "@"
+        and bool(target)
+        and "@" not in target
+        and not any(char.isspace() for char in target)
+    )
 
 
 def bold_line(line: str) -> str | None:
@@ -188,7 +193,11 @@ def label_line(line: str) -> str | None:
     label = text[:-1]
     if not 2 <= len(label) <= 31 or not (label[0].isascii() and label[0].isalpha()):
         return None
-    return label if all(char.isascii() and (char.isalpha() or char in " -") for char in label) else None
+    return (
+        label
+        if all(char.isascii() and (char.isalpha() or char in " -") for char in label)
+        else None
+    )
 
 
 _KEY_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
@@ -321,7 +330,9 @@ class Reader:
         if unquote(stripped).startswith("|"):
             previous = self.lines[self.index - 2] if self.index >= 2 else ""
             starts = self.index < 2 or not unquote(previous.strip()).startswith("|")
-            return Line(number, text, TABLE, quoted=stripped.startswith(">"), starts=starts, underline=level)
+            return Line(
+                number, text, TABLE, quoted=stripped.startswith(">"), starts=starts, underline=level
+            )
         return Line(number, text, TEXT, underline=level)
 
     def skip(self) -> None:
@@ -368,7 +379,9 @@ def strip_comments(lines: list[str]) -> list[str]:
     return out
 
 
-_ABBREVIATIONS = frozenset({"e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "incl.", "no.", "nr.", "fig.", "resp."})
+_ABBREVIATIONS = frozenset(
+    {"e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "incl.", "no.", "nr.", "fig.", "resp."}
+)
 
 
 def _enumerator(word: str) -> bool:
@@ -406,11 +419,22 @@ def first_sentence(text: str, shortest: int = 12) -> tuple[str, str] | None:
             depth += 1
         elif char in ")]}":
             depth = max(0, depth - 1)
-        elif char in ".!?" and not depth and shortest <= index + 1 < length and text[index + 1].isspace():
+        elif (
+            char in ".!?"
+            and not depth
+            and shortest <= index + 1 < length
+            and text[index + 1].isspace()
+        ):
             rest = text[index + 1 :].lstrip()
             word = text[: index + 1].rsplit(None, 1)[-1].lower()
             ends = bool(rest) and not rest[0].islower() and word not in _ABBREVIATIONS
-            if ends and char == "." and index > 0 and text[index - 1].isdigit() and rest[0].isdigit():
+            if (
+                ends
+                and char == "."
+                and index > 0
+                and text[index - 1].isdigit()
+                and rest[0].isdigit()
+            ):
                 ends = False
             if ends and char == "." and _enumerator(word):  # "a." in "item a. B" is not an end
                 ends = False

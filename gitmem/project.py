@@ -148,7 +148,9 @@ def find_project(start: Path | None = None) -> Project:
             return Project(directory, dot_git)
         if dot_git.is_file():
             return Project(directory, _linked_git_dir(dot_git))
-    raise CannotRun(f"{here} is not in a git repository: run `git init` first, or cd into your project")
+    raise CannotRun(
+        f"{here} is not in a git repository: run `git init` first, or cd into your project"
+    )
 
 
 def _linked_git_dir(dot_git: Path) -> Path:

@@ -30,7 +30,10 @@ SECRET_NOTE = "; secrets must never be stored in memory"
 def fails_scan(messages: list[str]) -> bool:
     """Whether these problem messages say the file holds a secret or hidden Unicode: then nothing of the file, not
     even a message with a preview, may be kept in a cache."""
-    return any(message.endswith(SECRET_NOTE) or "hidden Unicode character" in message for message in messages)
+    return any(
+        message.endswith(SECRET_NOTE) or "hidden Unicode character" in message
+        for message in messages
+    )
 
 
 def schema_text(name: str) -> str:
@@ -52,7 +55,9 @@ def _known_fields(name: str) -> tuple[str, ...]:
     return tuple(json.loads(schema_text(name)).get("properties", {}))
 
 
-def check_memory(raw: bytes, file_id: str | None, path: str = "") -> tuple[dict[str, Any] | None, list[Problem]]:
+def check_memory(
+    raw: bytes, file_id: str | None, path: str = ""
+) -> tuple[dict[str, Any] | None, list[Problem]]:
     """Check one memory file's bytes. Returns its data (``None`` when not a YAML mapping) and every problem.
 
     The memory is usable only when there are no problems; the data is returned anyway for cross-file checks.
@@ -67,7 +72,11 @@ def check_memory(raw: bytes, file_id: str | None, path: str = "") -> tuple[dict[
         problems.append(_at(doc, path, ("id",), f"does not match the file name {file_id}.yaml"))
     for name in DATE_FIELDS:
         value = data.get(name)
-        if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) and not _real_date(value):
+        if (
+            isinstance(value, str)
+            and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value)
+            and not _real_date(value)
+        ):
             problems.append(_at(doc, path, (name,), "is not a real date"))
     evidence = data.get("evidence")
     for index, item in enumerate(evidence if isinstance(evidence, list) else []):
@@ -75,7 +84,9 @@ def check_memory(raw: bytes, file_id: str | None, path: str = "") -> tuple[dict[
         if isinstance(lines, str) and "-" in lines:
             first, _, last = lines.partition("-")
             if first.isdigit() and last.isdigit() and int(first) > int(last):
-                problems.append(_at(doc, path, ("evidence", index, "lines"), "the range runs backwards"))
+                problems.append(
+                    _at(doc, path, ("evidence", index, "lines"), "the range runs backwards")
+                )
     if isinstance(data.get("supersedes"), list) and data.get("id") in data["supersedes"]:
         problems.append(_at(doc, path, ("supersedes",), "a memory cannot supersede itself"))
     return data, problems
@@ -89,17 +100,27 @@ def check_config(raw: bytes, path: str = "") -> tuple[dict[str, Any] | None, lis
     return doc.data, problems
 
 
-def _check_yaml_file(raw: bytes, schema: str, path: str) -> tuple[yamlio.Document | None, list[Problem]]:
+def _check_yaml_file(
+    raw: bytes, schema: str, path: str
+) -> tuple[yamlio.Document | None, list[Problem]]:
     if len(raw) > MAX_FILE_BYTES:
-        return None, [Problem(path, 1, 1, "file", f"too large ({len(raw)} bytes; the limit is {MAX_FILE_BYTES})")]
+        return None, [
+            Problem(
+                path, 1, 1, "file", f"too large ({len(raw)} bytes; the limit is {MAX_FILE_BYTES})"
+            )
+        ]
     if b"\x00" in raw:
         line, column = _byte_position(raw, raw.index(b"\x00"))
-        return None, [Problem(path, line, column, "file", "binary content (NUL byte); expected UTF-8 text")]
+        return None, [
+            Problem(path, line, column, "file", "binary content (NUL byte); expected UTF-8 text")
+        ]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line, column = _byte_position(raw, exc.start)
-        return None, [Problem(path, line, column, "file", f"not UTF-8 text (byte 0x{raw[exc.start]:02x})")]
+        return None, [
+            Problem(path, line, column, "file", f"not UTF-8 text (byte 0x{raw[exc.start]:02x})")
+        ]
 
     doc: yamlio.Document | None = None
     problems: list[Problem] = []
@@ -110,7 +131,11 @@ def _check_yaml_file(raw: bytes, schema: str, path: str) -> tuple[yamlio.Documen
         problems.append(problem._replace(field=_key_label(problem.field, _known_fields(schema))))
 
     def field_at(line: int) -> str:
-        return _key_label(_field_at_line(doc, line), _known_fields(schema)) if doc is not None else "file"
+        return (
+            _key_label(_field_at_line(doc, line), _known_fields(schema))
+            if doc is not None
+            else "file"
+        )
 
     hidden = find_hidden(text, file=True)
     for char in hidden:
@@ -134,7 +159,9 @@ def _check_yaml_file(raw: bytes, schema: str, path: str) -> tuple[yamlio.Documen
     return doc, problems
 
 
-def _field_problems(doc: yamlio.Document, schema: str, path: str, found: list[Problem]) -> list[Problem]:
+def _field_problems(
+    doc: yamlio.Document, schema: str, path: str, found: list[Problem]
+) -> list[Problem]:
     """What the schema cannot say (``gitmem.memory.fields``): stray line breaks, globs standing for too many."""
     from gitmem.memory import fields
 
@@ -142,10 +169,14 @@ def _field_problems(doc: yamlio.Document, schema: str, path: str, found: list[Pr
     for where, codepoint, message in fields.line_break_problems(doc.data):
         problem = _at(doc, path, where, message)
         code = f"U+{codepoint:04X}"
-        if not any(p.field in (problem.field, "file") and code in p.message for p in found):  # said already
+        if not any(
+            p.field in (problem.field, "file") and code in p.message for p in found
+        ):  # said already
             problems.append(problem)
     if schema == "memory":
-        problems.extend(_at(doc, path, where, message) for where, message in fields.glob_problems(doc.data))
+        problems.extend(
+            _at(doc, path, where, message) for where, message in fields.glob_problems(doc.data)
+        )
     return problems
 
 
@@ -165,18 +196,28 @@ def _schema_problems(doc: yamlio.Document, schema: str, path: str) -> list[Probl
         where = tuple(error.absolute_path)
         if error.validator == "required":
             for name in error.validator_value:
-                missing = Problem(path, *doc.position(where), _name((*where, name)), "required field is missing")
-                if isinstance(error.instance, dict) and name not in error.instance and missing not in problems:
+                missing = Problem(
+                    path, *doc.position(where), _name((*where, name)), "required field is missing"
+                )
+                if (
+                    isinstance(error.instance, dict)
+                    and name not in error.instance
+                    and missing not in problems
+                ):
                     problems.append(missing)
         elif error.validator == "additionalProperties" and isinstance(error.instance, dict):
-            known = _known_fields(schema) if not where else tuple(error.schema.get("properties", {}))
+            known = (
+                _known_fields(schema) if not where else tuple(error.schema.get("properties", {}))
+            )
             for name in error.instance:
                 if name not in known:
                     hint = difflib.get_close_matches(name, known, n=1)
                     label = _key_label(name, known)
                     message = "unknown field" + (f" (did you mean {hint[0]!r}?)" if hint else "")
                     problem = _at(doc, path, (*where, name), message)
-                    problems.append(problem._replace(field=_name(where) + "." + label if where else label))
+                    problems.append(
+                        problem._replace(field=_name(where) + "." + label if where else label)
+                    )
         else:
             problems.append(_at(doc, path, where, _message(error, where)))
     return problems
@@ -240,7 +281,10 @@ def _message(error: Any, where: tuple[Any, ...]) -> str:
         return f"must be {error.validator_value!r}, not {_describe_value(value)}"
     if kind == "type":
         wanted = error.validator_value
-        names = [_TYPE_NAMES.get(str(t), str(t)) for t in (wanted if isinstance(wanted, list) else [wanted])]
+        names = [
+            _TYPE_NAMES.get(str(t), str(t))
+            for t in (wanted if isinstance(wanted, list) else [wanted])
+        ]
         return f"must be {' or '.join(names)}, not {_describe(value)}"
     if kind == "pattern":
         return _PATTERN_HINTS.get(field_name, f"does not match {error.validator_value}")

@@ -51,9 +51,13 @@ EVENTS = (PROMPT, START, STOP, PRE_TOOL)
 
 # How a tool reads a target's files (``Read.how``).
 ALWAYS = "always"  # the root file at start (and the nested files of the start directory where the target has them)
-BY_PATH = "by-path"  # only the target's path-scoped files (its ``scoped_dir``), when gitmem writes some
+BY_PATH = (
+    "by-path"  # only the target's path-scoped files (its ``scoped_dir``), when gitmem writes some
+)
 FALLBACK = "fallback"  # only where the root file of ``Read.unless`` does not exist
-IMPORTS = "imports"  # through an ``@FILE`` import in the tool's own root file (not counted as a read)
+IMPORTS = (
+    "imports"  # through an ``@FILE`` import in the tool's own root file (not counted as a read)
+)
 READ_KINDS = (ALWAYS, BY_PATH, FALLBACK, IMPORTS)
 
 
@@ -156,7 +160,9 @@ class Read(NamedTuple):
 
     target: str
     how: str = ALWAYS
-    unless: str | None = None  # FALLBACK: the target whose root file, where it exists, is read instead
+    unless: str | None = (
+        None  # FALLBACK: the target whose root file, where it exists, is read instead
+    )
 
 
 class Hooks(NamedTuple):
@@ -349,7 +355,12 @@ _CODEX_CHAIN = Limit(
     True,
     "Codex reads at most 32 KiB of AGENTS.md files (root to leaf together) and silently cuts the rest",
 )
-_CLAUDE_SHAPED = ((PROMPT, "UserPromptSubmit"), (START, "SessionStart"), (STOP, "Stop"), (PRE_TOOL, "PreToolUse"))
+_CLAUDE_SHAPED = (
+    (PROMPT, "UserPromptSubmit"),
+    (START, "SessionStart"),
+    (STOP, "Stop"),
+    (PRE_TOOL, "PreToolUse"),
+)
 _FOLDER_RULES = "a README of a rules folder (about the rules, not a rule)"
 
 TOOLS: tuple[Tool, ...] = (
@@ -374,7 +385,9 @@ TOOLS: tuple[Tool, ...] = (
         ),
         serves="agents",
         detect=("AGENTS.md",),
-        formats=(Format("AGENTS.md", "directory", 0, names=("AGENTS.md",), discover=("**/AGENTS.md",)),),
+        formats=(
+            Format("AGENTS.md", "directory", 0, names=("AGENTS.md",), discover=("**/AGENTS.md",)),
+        ),
         default=True,
     ),
     Tool(
@@ -396,8 +409,18 @@ TOOLS: tuple[Tool, ...] = (
             always_frontmatter=(),
             limits=(
                 # Claude Code 2.1 sent a 59,375-character CLAUDE.md in full (measured): the 40,000 is its warning only.
-                Limit("chars", 40_000, False, "Claude Code warns about a CLAUDE.md above 40,000 characters"),
-                Limit("lines", 200, False, "Claude Code's documentation advises keeping CLAUDE.md under 200 lines"),
+                Limit(
+                    "chars",
+                    40_000,
+                    False,
+                    "Claude Code warns about a CLAUDE.md above 40,000 characters",
+                ),
+                Limit(
+                    "lines",
+                    200,
+                    False,
+                    "Claude Code's documentation advises keeping CLAUDE.md under 200 lines",
+                ),
             ),
             user_files=(UserFile("~/.claude/CLAUDE.md", "Claude Code", "~/.claude"),),
         ),
@@ -417,7 +440,13 @@ TOOLS: tuple[Tool, ...] = (
                 discover=("**/CLAUDE.md",),
                 home=".claude",
             ),
-            Format("Claude Code rule", "paths", 7, folder=".claude/rules", discover=("**/.claude/rules/**/*.md",)),
+            Format(
+                "Claude Code rule",
+                "paths",
+                7,
+                folder=".claude/rules",
+                discover=("**/.claude/rules/**/*.md",),
+            ),
         ),
         default=True,
         hooks=Hooks(
@@ -439,7 +468,10 @@ TOOLS: tuple[Tool, ...] = (
         mcp=Mcp((".mcp.json",), "stdio"),  # the Copilot CLI reads .mcp.json too
         transcripts=Transcripts("slug", "~/.claude"),
         memory=MemoryStore(
-            "auto-memory", "~/.claude", "2.1.332", "~/.claude/projects/<key>/memory/ (and its team/ folder)"
+            "auto-memory",
+            "~/.claude",
+            "2.1.332",
+            "~/.claude/projects/<key>/memory/ (and its team/ folder)",
         ),
     ),
     Tool(
@@ -457,7 +489,11 @@ TOOLS: tuple[Tool, ...] = (
             user_rules_files=("~/.config/opencode/AGENTS.md",),
             # tool.execute.before: gitmem's plugin throws the refusal, which opencode hands the model as the
             # tool's error (https://opencode.ai/docs/plugins/)
-            events=((PROMPT, "chat.message"), (START, "chat.message"), (PRE_TOOL, "tool.execute.before")),
+            events=(
+                (PROMPT, "chat.message"),
+                (START, "chat.message"),
+                (PRE_TOOL, "tool.execute.before"),
+            ),
             output="plain",
             deny="plain",
             fallback_files=("CLAUDE.md",),
@@ -465,7 +501,9 @@ TOOLS: tuple[Tool, ...] = (
             user_plugin=".config/opencode/plugin/gitmem.js",
         ),
         hooks_for=("agents",),
-        commands=Commands(".opencode/command/remember.md", ".config/opencode/command/remember.md", "markdown"),
+        commands=Commands(
+            ".opencode/command/remember.md", ".config/opencode/command/remember.md", "markdown"
+        ),
         mcp=Mcp(("opencode.json", "opencode.jsonc"), "mcp"),
         transcripts=Transcripts("storage", "~/.local/share/opencode", xdg_data="opencode"),
     ),
@@ -521,7 +559,9 @@ TOOLS: tuple[Tool, ...] = (
             "measured: Gemini CLI 0.61.0 reads AGENTS.md when the setting names it, and GEMINI.md all the same",
         ),
         detect=("GEMINI.md",),
-        formats=(Format("GEMINI.md", "directory", 2, names=("GEMINI.md",), discover=("**/GEMINI.md",)),),
+        formats=(
+            Format("GEMINI.md", "directory", 2, names=("GEMINI.md",), discover=("**/GEMINI.md",)),
+        ),
         hooks=Hooks(
             tool="Gemini CLI",
             doc="https://geminicli.com/docs/hooks/reference",
@@ -537,7 +577,9 @@ TOOLS: tuple[Tool, ...] = (
             detect_events=("BeforeAgent", "AfterAgent"),
         ),
         hooks_for=("gemini",),
-        commands=Commands(".gemini/commands/remember.toml", ".gemini/commands/remember.toml", "toml"),
+        commands=Commands(
+            ".gemini/commands/remember.toml", ".gemini/commands/remember.toml", "toml"
+        ),
         mcp=Mcp((".gemini/settings.json",), "trust"),
         transcripts=Transcripts("tmp", "~/.gemini"),
         memory=MemoryStore(
@@ -602,7 +644,13 @@ TOOLS: tuple[Tool, ...] = (
         reads=(Read("cursor"), Read("agents")),
         detect=(".cursor/rules/", ".cursorrules"),
         formats=(
-            Format(".cursorrules (legacy)", "none", 3, paths=(".cursorrules",), discover=(".cursorrules",)),
+            Format(
+                ".cursorrules (legacy)",
+                "none",
+                3,
+                paths=(".cursorrules",),
+                discover=(".cursorrules",),
+            ),
             Format(
                 "Cursor rule",
                 "always-apply",
@@ -623,7 +671,11 @@ TOOLS: tuple[Tool, ...] = (
             rules_files=(".cursor/rules/gitmem.mdc", "AGENTS.md"),
             # beforeShellExecution and beforeMCPExecution answer {"permission": "deny", "agent_message": ...};
             # Cursor has no hook before its own file edits (afterFileEdit only): edits pass (docs/security.md).
-            events=((START, "sessionStart"), (PRE_TOOL, "beforeShellExecution"), (PRE_TOOL, "beforeMCPExecution")),
+            events=(
+                (START, "sessionStart"),
+                (PRE_TOOL, "beforeShellExecution"),
+                (PRE_TOOL, "beforeMCPExecution"),
+            ),
             deny="permission",
             output="additional_context",
             settings=".cursor/hooks.json",
@@ -677,7 +729,9 @@ TOOLS: tuple[Tool, ...] = (
                     "read it all",
                 ),
             ),
-            user_files=(UserFile("~/.copilot/copilot-instructions.md", "GitHub Copilot CLI", "~/.copilot"),),
+            user_files=(
+                UserFile("~/.copilot/copilot-instructions.md", "GitHub Copilot CLI", "~/.copilot"),
+            ),
         ),
         serves="copilot",
         # CLAUDE.md too, and .claude/rules (measured, 1.0.102); it follows CLAUDE.md's @imports, not GEMINI.md's
@@ -710,7 +764,11 @@ TOOLS: tuple[Tool, ...] = (
             rules_files=(".github/copilot-instructions.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"),
             # preToolUse: {"permissionDecision": "deny", "permissionDecisionReason": ...}
             # (https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference)
-            events=((PROMPT, "UserPromptSubmit"), (START, "SessionStart"), (PRE_TOOL, "preToolUse")),
+            events=(
+                (PROMPT, "UserPromptSubmit"),
+                (START, "SessionStart"),
+                (PRE_TOOL, "preToolUse"),
+            ),
             deny="permissionDecision",
             output="additionalContext",
             settings=".github/hooks/gitmem.json",  # Copilot CLI reads every .github/hooks/*.json
@@ -773,9 +831,20 @@ TOOLS: tuple[Tool, ...] = (
             # A YAML list: Devin Desktop also takes one string, but the Devin CLI refuses a rule whose globs are not a
             # sequence (https://github.com/stbenjam/skillsaw, docs/rules/devin-rules-valid.md).
             scoped_frontmatter=("trigger: glob", "globs:", "{list}"),
-            limits=(Limit("chars", 12_000, True, "Devin Desktop reads at most 12,000 characters of a rule file"),),
+            limits=(
+                Limit(
+                    "chars",
+                    12_000,
+                    True,
+                    "Devin Desktop reads at most 12,000 characters of a rule file",
+                ),
+            ),
             user_files=(
-                UserFile("~/.codeium/windsurf/memories/global_rules.md", "Devin Desktop", "~/.codeium/windsurf"),
+                UserFile(
+                    "~/.codeium/windsurf/memories/global_rules.md",
+                    "Devin Desktop",
+                    "~/.codeium/windsurf",
+                ),
             ),
         ),
         serves="devin",
@@ -784,11 +853,23 @@ TOOLS: tuple[Tool, ...] = (
         reads=(Read("devin"), Read("agents"), Read("claude")),
         detect=(".devin/rules/", ".windsurf/rules/", ".windsurfrules"),
         formats=(
-            Format("Devin rule", "trigger", 24, folder=".devin/rules", discover=("**/.devin/rules/**/*.md",)),
+            Format(
+                "Devin rule",
+                "trigger",
+                24,
+                folder=".devin/rules",
+                discover=("**/.devin/rules/**/*.md",),
+            ),
             # Windsurf's files, which teams still have: imported as Devin Desktop's (its docs name .windsurf/rules as
             # the legacy folder; .windsurfrules, Windsurf's first single file, is not in them: read as whole-project
             # rules, like before).
-            Format(".windsurfrules (legacy)", "none", 8, paths=(".windsurfrules",), discover=(".windsurfrules",)),
+            Format(
+                ".windsurfrules (legacy)",
+                "none",
+                8,
+                paths=(".windsurfrules",),
+                discover=(".windsurfrules",),
+            ),
             Format(
                 "Windsurf rule (legacy)",
                 "trigger",
@@ -820,7 +901,13 @@ TOOLS: tuple[Tool, ...] = (
         chain=False,
         detect=(".clinerules/*.md", ".clinerules"),  # rules files, not only workflows/ or hooks/
         formats=(
-            Format(".clinerules (single file)", "none", 10, paths=(".clinerules",), discover=(".clinerules",)),
+            Format(
+                ".clinerules (single file)",
+                "none",
+                10,
+                paths=(".clinerules",),
+                discover=(".clinerules",),
+            ),
             Format(
                 "Cline rule",
                 "paths",
@@ -858,7 +945,13 @@ TOOLS: tuple[Tool, ...] = (
         reads=(Read("kiro"), Read("agents")),
         detect=(".kiro/steering/",),
         formats=(
-            Format("Kiro steering", "inclusion", 12, folder=".kiro/steering", discover=("**/.kiro/steering/**/*.md",)),
+            Format(
+                "Kiro steering",
+                "inclusion",
+                12,
+                folder=".kiro/steering",
+                discover=("**/.kiro/steering/**/*.md",),
+            ),
         ),
     ),
     Tool(
@@ -880,7 +973,15 @@ TOOLS: tuple[Tool, ...] = (
         reads=(Read("aider"),),
         chain=False,
         detect=("CONVENTIONS.md", ".aider.conf.yml"),
-        formats=(Format("aider conventions", "none", 13, paths=("CONVENTIONS.md",), discover=("CONVENTIONS.md",)),),
+        formats=(
+            Format(
+                "aider conventions",
+                "none",
+                13,
+                paths=("CONVENTIONS.md",),
+                discover=("CONVENTIONS.md",),
+            ),
+        ),
     ),
     # Tools with a rules folder of their own that read none of the files above (from their documentation; not
     # installable here, so not measured). No path scoping for Amazon Q and Zoo Code: a memory with paths goes into the
@@ -899,7 +1000,15 @@ TOOLS: tuple[Tool, ...] = (
         ),
         serves="amazonq",
         detect=(".amazonq/rules/",),
-        formats=(Format("Amazon Q rule", "folder", 14, folder=".amazonq/rules", discover=(".amazonq/rules/**/*.md",)),),
+        formats=(
+            Format(
+                "Amazon Q rule",
+                "folder",
+                14,
+                folder=".amazonq/rules",
+                discover=(".amazonq/rules/**/*.md",),
+            ),
+        ),
     ),
     Tool(
         name="continue",
@@ -963,7 +1072,9 @@ TOOLS: tuple[Tool, ...] = (
         detect=(".roo/rules/", ".roorules"),
         formats=(
             Format(".roorules (legacy)", "none", 16, paths=(".roorules",), discover=(".roorules",)),
-            Format("Zoo Code rule", "folder", 17, folder=".roo/rules", discover=(".roo/rules/**/*.md",)),
+            Format(
+                "Zoo Code rule", "folder", 17, folder=".roo/rules", discover=(".roo/rules/**/*.md",)
+            ),
         ),
     ),
     # More tools with a rules file of their own, from their documentation (desktop or editor tools, not installable
@@ -987,7 +1098,13 @@ TOOLS: tuple[Tool, ...] = (
         reads=(Read("junie"),),
         detect=(".junie/guidelines.md",),
         formats=(
-            Format("Junie guidelines", "none", 18, paths=(".junie/guidelines.md",), discover=(".junie/guidelines.md",)),
+            Format(
+                "Junie guidelines",
+                "none",
+                18,
+                paths=(".junie/guidelines.md",),
+                discover=(".junie/guidelines.md",),
+            ),
         ),
     ),
     Tool(
@@ -1018,7 +1135,13 @@ TOOLS: tuple[Tool, ...] = (
                 paths=(".augment-guidelines", ".augment/guidelines.md"),
                 discover=(".augment-guidelines", ".augment/guidelines.md"),
             ),
-            Format("Augment rule", "type", 20, folder=".augment/rules", discover=(".augment/rules/**/*.md",)),
+            Format(
+                "Augment rule",
+                "type",
+                20,
+                folder=".augment/rules",
+                discover=(".augment/rules/**/*.md",),
+            ),
         ),
     ),
     Tool(
@@ -1092,7 +1215,12 @@ TOOLS: tuple[Tool, ...] = (
             scoped_frontmatter=("trigger: glob", "globs: {csv_quoted}"),
             # From third-party guides (https://skly.ai/docs/rules/antigravity): a warning, not a cut.
             limits=(
-                Limit("chars", 12_000, False, "Antigravity's rule files are said to hold at most 12,000 characters"),
+                Limit(
+                    "chars",
+                    12_000,
+                    False,
+                    "Antigravity's rule files are said to hold at most 12,000 characters",
+                ),
             ),
         ),
         serves="antigravity",
@@ -1101,7 +1229,13 @@ TOOLS: tuple[Tool, ...] = (
         reads=(Read("antigravity"), Read("gemini"), Read("agents")),
         detect=(".agents/rules/",),
         formats=(
-            Format("Antigravity rule", "trigger", 25, folder=".agents/rules", discover=("**/.agents/rules/**/*.md",)),
+            Format(
+                "Antigravity rule",
+                "trigger",
+                25,
+                folder=".agents/rules",
+                discover=("**/.agents/rules/**/*.md",),
+            ),
         ),
         mcp=Mcp((".agents/mcp_config.json",), "stdio"),
     ),
@@ -1115,7 +1249,9 @@ LIVE: tuple[Tool, ...] = tuple(tool for tool in TOOLS if tool.retired is None)
 TARGETS: tuple[Target, ...] = tuple(tool.target for tool in LIVE if tool.target is not None)
 TARGET_NAMES: tuple[str, ...] = tuple(target.name for target in TARGETS)
 # Retired tool -> what replaces it; the targets gitmem once wrote for them (compile cleans their files up).
-RETIRED: dict[str, Retired] = {tool.name: tool.retired for tool in TOOLS if tool.retired is not None}
+RETIRED: dict[str, Retired] = {
+    tool.name: tool.retired for tool in TOOLS if tool.retired is not None
+}
 RETIRED_TARGETS: tuple[Target, ...] = tuple(
     tool.target for tool in TOOLS if tool.retired is not None and tool.target is not None
 )
@@ -1126,15 +1262,21 @@ CLEANUP_TARGETS: tuple[Target, ...] = (*TARGETS, *RETIRED_TARGETS)
 # The target names the JSON schemas accept (schema/generate.py writes them): a retired name still validates.
 SCHEMA_TARGETS: tuple[str, ...] = (*TARGET_NAMES, *RETIRED)
 DEFAULT_TARGETS: tuple[str, ...] = tuple(tool.name for tool in LIVE if tool.default)
-FORMATS: tuple[Format, ...] = tuple(fmt._replace(tool=tool.name) for tool in LIVE for fmt in tool.formats)
+FORMATS: tuple[Format, ...] = tuple(
+    fmt._replace(tool=tool.name) for tool in LIVE for fmt in tool.formats
+)
 READERS: tuple[Tool, ...] = tuple(tool for tool in LIVE if tool.reads)
 # The clients with session hooks, named (``session.clients``).
-CLIENTS: tuple[Hooks, ...] = tuple(tool.hooks._replace(name=tool.name) for tool in LIVE if tool.hooks is not None)
+CLIENTS: tuple[Hooks, ...] = tuple(
+    tool.hooks._replace(name=tool.name) for tool in LIVE if tool.hooks is not None
+)
 # The clients `init --agent-hooks` can set up: a hook mechanism or a custom-command folder.
 AGENT_HOOK_CLIENTS: tuple[str, ...] = tuple(
     tool.name for tool in LIVE if tool.hooks is not None or tool.commands is not None
 )
-TRANSCRIPT_CLIENTS: tuple[str, ...] = tuple(tool.name for tool in LIVE if tool.transcripts is not None)
+TRANSCRIPT_CLIENTS: tuple[str, ...] = tuple(
+    tool.name for tool in LIVE if tool.transcripts is not None
+)
 # The clients whose own memory store `gitmem import --from` reads.
 MEMORY_CLIENTS: tuple[str, ...] = tuple(tool.name for tool in LIVE if tool.memory is not None)
 
@@ -1172,7 +1314,9 @@ def current(name: str) -> str:
 def retired_note(name: str, fix: str = "rename it in targets") -> str:
     """The one-line note for a config, memory or command line that names the retired target ``name`` (``fix``: what
     to do instead)."""
-    return f"target {name} is retired: {RETIRED[name].why}; its memories go to {current(name)} ({fix})"
+    return (
+        f"target {name} is retired: {RETIRED[name].why}; its memories go to {current(name)} ({fix})"
+    )
 
 
 def target(name: str) -> Target:

@@ -28,7 +28,22 @@ _INT = re.compile(r"0|[1-9][0-9]{0,17}")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _RANGE = re.compile(r"[0-9]{1,9}-[0-9]{1,9}")
 _RESERVED = frozenset(
-    {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~", ".nan", ".inf", "-.inf", "+.inf"}
+    {
+        "true",
+        "false",
+        "null",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "y",
+        "n",
+        "~",
+        ".nan",
+        ".inf",
+        "-.inf",
+        "+.inf",
+    }
 )
 
 
@@ -73,7 +88,9 @@ def _scalar(text: str) -> Any:
     return _plain(text)
 
 
-def _flow_list(text: str, line: int, column: int, where: tuple[str | int, ...], marks: Marks) -> list[Any]:
+def _flow_list(
+    text: str, line: int, column: int, where: tuple[str | int, ...], marks: Marks
+) -> list[Any]:
     """``[a, "b c", d]`` (one line, no nesting); ``column`` is where ``[`` is (1-based)."""
     if not text.endswith("]"):
         raise _Unsure
@@ -144,7 +161,12 @@ def _load(text: str) -> tuple[dict[str, Any], Marks]:
                 index += 1
             while body and not body[-1]:
                 body.pop()
-            if not body or not body[0] or body[0][0] == " " or any(not part.strip() and part for part in body):
+            if (
+                not body
+                or not body[0]
+                or body[0][0] == " "
+                or any(not part.strip() and part for part in body)
+            ):
                 raise _Unsure
             if any(not part.isprintable() for part in body):
                 raise _Unsure

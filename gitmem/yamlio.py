@@ -65,7 +65,9 @@ def _loader() -> Any:
         def compose_node(self, parent: Any, index: Any) -> Any:
             event = self.parser.peek_event()
             if isinstance(event, AliasEvent) or getattr(event, "anchor", None) is not None:
-                raise ComposerError(None, None, "anchors and aliases are not allowed", event.start_mark)
+                raise ComposerError(
+                    None, None, "anchors and aliases are not allowed", event.start_mark
+                )
             return super().compose_node(parent, index)
 
     class StrictConstructor(RoundTripConstructor):
@@ -120,7 +122,9 @@ def load(text: str) -> Document:
         raise YamlProblem(line, column, _tidy(message or "invalid YAML")) from None
     except YAMLError as exc:
         raise YamlProblem(1, 1, _tidy(str(exc) or "invalid YAML")) from None
-    except Exception as exc:  # ruamel itself fails on some odd inputs (e.g. a bare "-_"): still just bad YAML
+    except (
+        Exception
+    ) as exc:  # ruamel itself fails on some odd inputs (e.g. a bare "-_"): still just bad YAML
         raise YamlProblem(1, 1, f"cannot be parsed as YAML ({type(exc).__name__})") from None
     if root is None:
         raise YamlProblem(1, 1, "the document is empty; expected a mapping of fields")
@@ -190,7 +194,9 @@ def _dumper() -> Any:
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="rt", pure=True)
-    yaml.width = 4096  # never fold a line: a folded plain scalar leaves a trailing space, which hooks reject
+    yaml.width = (
+        4096  # never fold a line: a folded plain scalar leaves a trailing space, which hooks reject
+    )
     yaml.indent(mapping=2, sequence=4, offset=2)
     yaml.preserve_quotes = True
     _yaml_cache["dump"] = yaml
@@ -242,7 +248,9 @@ def update(text: str, changes: dict[str, Any]) -> str:
     try:
         root = _dumper().load(text)
     except BaseException:
-        _yaml_cache.pop("dump", None)  # as in load(): a failed load must not leave the reused instance broken
+        _yaml_cache.pop(
+            "dump", None
+        )  # as in load(): a failed load must not leave the reused instance broken
         raise
     assert isinstance(root, CommentedMap)
     for key, value in changes.items():

@@ -67,17 +67,24 @@ def store_repo(root: Path, memories: list[dict[str, Any]], target: str = "claude
     git(root, "init", "-q", "-b", "main")
     env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
     done = subprocess.run(
-        [*gitmem_command(), "init", "--no-hooks", "--target", target], cwd=root, capture_output=True, env=env
+        [*gitmem_command(), "init", "--no-hooks", "--target", target],
+        cwd=root,
+        capture_output=True,
+        env=env,
     )
     assert done.returncode == 0, done.stderr
     for data in memories:
         data = {"kind": "convention", "status": "active", "created": "2026-01-01", **data}
-        (root / ".memory" / "memories" / f"{data['id']}.yaml").write_text(yamlio.dump(data), encoding="utf-8")
+        (root / ".memory" / "memories" / f"{data['id']}.yaml").write_text(
+            yamlio.dump(data), encoding="utf-8"
+        )
     return root
 
 
 @pytest.fixture(autouse=True)
-def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_env(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """No test reads or writes the developer's own home, git config or colours."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
@@ -90,8 +97,18 @@ def _isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("GIT_COMMITTER_EMAIL", "author@example.com")
     monkeypatch.setenv("PRE_COMMIT_HOME", str(tmp_path_factory.getbasetemp() / "pre-commit-home"))
     # The hooks and the merge driver run `gitmem` from PATH, as they do for a user who installed it.
-    monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
-    for name in ("NO_COLOR", "GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "EDITOR", "VISUAL", "GITMEM_DEBUG"):
+    monkeypatch.setenv(
+        "PATH", str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
+    )
+    for name in (
+        "NO_COLOR",
+        "GIT_DIR",
+        "GIT_INDEX_FILE",
+        "GIT_WORK_TREE",
+        "EDITOR",
+        "VISUAL",
+        "GITMEM_DEBUG",
+    ):
         monkeypatch.delenv(name, raising=False)
 
 
@@ -126,7 +143,10 @@ def run_exe() -> Run:
     """Run the installed gitmem as a separate process."""
 
     def _run(
-        *args: str, input: str | None = None, env: dict[str, str] | None = None, cwd: Path | None = None
+        *args: str,
+        input: str | None = None,
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
     ) -> Result:
         done = subprocess.run(
             [*gitmem_command(), *args],
@@ -153,7 +173,9 @@ def hooked(repo: Path) -> Path:
     (repo / "README.md").write_text("hello\n")
     git(repo, "add", ".")
     git(repo, "commit", "-qm", "base")
-    done = subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=repo, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "install"], cwd=repo, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     return repo
 

@@ -384,17 +384,33 @@ MEMORIES: list[tuple[str, str, str, str, list[str], list[str]]] = [
 
 # (query, expected id, path or None)
 QUERIES: list[tuple[str, str, str | None]] = [
-    ("which package manager should I use to install a frontend dependency", "use-pnpm", "web/package.json"),
+    (
+        "which package manager should I use to install a frontend dependency",
+        "use-pnpm",
+        "web/package.json",
+    ),
     ("what node version do we target", "node-20", None),
     ("how do I run the python test suite quickly", "pytest-x", None),
     ("how to run the frontend unit tests", "vitest", "web/src/App.tsx"),
-    ("add a new column to a database table: how do I create the migration", "alembic-migrations", None),
-    ("can I fix a typo in an old migration file", "no-migration-edit", "api/migrations/versions/0042_users.py"),
+    (
+        "add a new column to a database table: how do I create the migration",
+        "alembic-migrations",
+        None,
+    ),
+    (
+        "can I fix a typo in an old migration file",
+        "no-migration-edit",
+        "api/migrations/versions/0042_users.py",
+    ),
     ("which postgres version is in production", "postgres-15", None),
     ("how should dates and times be stored in the database", "utc-timestamps", None),
     ("what type should I use for prices and invoice amounts", "money-decimal", None),
     ("a background job might run twice after a worker restart", "celery-idempotent", None),
-    ("can I pass a SQLAlchemy model instance to a celery task", "celery-no-orm-objects", "api/tasks/email.py"),
+    (
+        "can I pass a SQLAlchemy model instance to a celery task",
+        "celery-no-orm-objects",
+        "api/tasks/email.py",
+    ),
     ("is it safe to flush the redis cache", "redis-broker", None),
     ("which formatter for python code", "ruff-format", "api/app/main.py"),
     ("where do I add a lint rule for the web app", "eslint-flat", "web/eslint.config.js"),
@@ -411,16 +427,28 @@ QUERIES: list[tuple[str, str, str | None]] = [
     ("how do I deploy a release to production", "deploy-tags", None),
     ("CI passed but a dependency is missing: stale cache", "ci-cache", ".github/workflows/ci.yml"),
     ("playwright test timed out on CI", "flaky-e2e", "web/e2e/login.spec.ts"),
-    ("test data leaks between tests in the database", "test-db-fixture", "api/tests/test_orders.py"),
+    (
+        "test data leaks between tests in the database",
+        "test-db-fixture",
+        "api/tests/test_orders.py",
+    ),
     ("how should I create test data rows", "factory-boy", "api/tests/test_users.py"),
     ("how do we version the public API for breaking changes", "api-versioning", None),
     ("pydantic parse_obj is gone, what replaces it", "pydantic-v2", None),
     ("what format should API error responses use", "error-format", "api/app/errors.py"),
     ("how long do access tokens last", "auth-jwt", None),
     ("login fails in Safari with a CORS error", "cors", None),
-    ("my test logs in many times and gets 429 too many requests", "rate-limit", "api/tests/test_login.py"),
+    (
+        "my test logs in many times and gets 429 too many requests",
+        "rate-limit",
+        "api/tests/test_login.py",
+    ),
     ("translate a new button label", "i18n", "web/src/components/SaveButton.tsx"),
-    ("icon button fails the axe accessibility check", "accessibility", "web/src/components/IconButton.tsx"),
+    (
+        "icon button fails the axe accessibility check",
+        "accessibility",
+        "web/src/components/IconButton.tsx",
+    ),
     ("where do uploaded images go", "images-cdn", None),
     ("what should be logged and how", "logging-json", None),
     ("where can I see production exceptions and stack traces", "sentry", None),
@@ -429,7 +457,11 @@ QUERIES: list[tuple[str, str, str | None]] = [
     ("how do I add a python dependency", "uv-lock", "api/pyproject.toml"),
     ("a test fails only on the first day of the month", "timezone-tests", None),
     ("environment variable is undefined in the browser", "vite-env", "web/src/main.tsx"),
-    ("I made a new UI component, what else is expected", "storybook", "web/src/components/Card.tsx"),
+    (
+        "I made a new UI component, what else is expected",
+        "storybook",
+        "web/src/components/Card.tsx",
+    ),
 ]
 
 
@@ -437,7 +469,13 @@ def memory_files() -> dict[str, dict[str, Any]]:
     """The memories as file data, by id."""
     out = {}
     for memory_id, kind, title, body, tags, paths in MEMORIES:
-        data: dict[str, Any] = {"id": memory_id, "title": title, "kind": kind, "status": "active", "body": body}
+        data: dict[str, Any] = {
+            "id": memory_id,
+            "title": title,
+            "kind": kind,
+            "status": "active",
+            "body": body,
+        }
         if paths:
             data["paths"] = paths
         data["tags"] = tags

@@ -33,13 +33,17 @@ STRUCTURE = ""  # a line that is neither: brackets, key bodies, prose
 class CorpusFile:
     name: str
     format: str  # code | config | env | json | log
-    entries: list[list[tuple[str, str]]] = field(default_factory=list)  # each entry: its lines and their labels
+    entries: list[list[tuple[str, str]]] = field(
+        default_factory=list
+    )  # each entry: its lines and their labels
 
     def add(self, text: str, label: str) -> None:
         """One entry; a multi-line one is labelled on the line a scanner reports (a key block's BEGIN line)."""
         parts = text.split("\n")
         at = next((i for i, part in enumerate(parts) if "-----BEGIN" in part), 0)
-        self.entries.append([(part, label if i == at else STRUCTURE) for i, part in enumerate(parts)])
+        self.entries.append(
+            [(part, label if i == at else STRUCTURE) for i, part in enumerate(parts)]
+        )
 
     @property
     def lines(self) -> list[str]:
@@ -89,8 +93,14 @@ def _pem(g: Gen, kind: str = "RSA ") -> str:
 
 
 def _jwt(g: Gen) -> str:
-    header = base64.urlsafe_b64encode(json.dumps({"alg": g.pick(["HS256", "RS256", "ES256"]), "typ": "JWT"}).encode())
-    claims = {"sub": g.s(DIGITS, 8), "name": g.pick(["ana", "bo", "chen"]), "iat": 1700000000 + g.rng.randint(0, 10**7)}
+    header = base64.urlsafe_b64encode(
+        json.dumps({"alg": g.pick(["HS256", "RS256", "ES256"]), "typ": "JWT"}).encode()
+    )
+    claims = {
+        "sub": g.s(DIGITS, 8),
+        "name": g.pick(["ana", "bo", "chen"]),
+        "iat": 1700000000 + g.rng.randint(0, 10**7),
+    }
     payload = base64.urlsafe_b64encode(json.dumps(claims).encode())
     return f"{header.decode().rstrip('=')}.{payload.decode().rstrip('=')}.{g.s(URLSAFE, 43)}"
 
@@ -115,7 +125,11 @@ KINDS: list[Kind] = [
     ),
     ("github-pat", "GITHUB_TOKEN", lambda g: "ghp_" + g.s(ALNUM, 36)),
     ("github-oauth-token", "GH_OAUTH_TOKEN", lambda g: "gho_" + g.s(ALNUM, 36)),
-    ("github-app-token", "GH_INSTALLATION_TOKEN", lambda g: g.pick(["ghs_", "ghu_"]) + g.s(ALNUM, 36)),
+    (
+        "github-app-token",
+        "GH_INSTALLATION_TOKEN",
+        lambda g: g.pick(["ghs_", "ghu_"]) + g.s(ALNUM, 36),
+    ),
     (
         "github-fine-grained-token",
         "GH_TOKEN",
@@ -152,11 +166,23 @@ KINDS: list[Kind] = [
         "DISCORD_WEBHOOK",
         lambda g: f"https://discord.com/api/webhooks/{g.s(DIGITS, 19)}/{g.s(URLSAFE, 68)}",
     ),
-    ("telegram-bot-token", "TELEGRAM_BOT_TOKEN", lambda g: g.s(DIGITS, 10) + ":AA" + g.s(URLSAFE, 33)),
-    ("stripe-secret-key", "STRIPE_SECRET_KEY", lambda g: g.pick(["sk_live_", "rk_live_"]) + g.s(ALNUM, 99)),
+    (
+        "telegram-bot-token",
+        "TELEGRAM_BOT_TOKEN",
+        lambda g: g.s(DIGITS, 10) + ":AA" + g.s(URLSAFE, 33),
+    ),
+    (
+        "stripe-secret-key",
+        "STRIPE_SECRET_KEY",
+        lambda g: g.pick(["sk_live_", "rk_live_"]) + g.s(ALNUM, 99),
+    ),
     ("stripe-webhook-secret", "STRIPE_WEBHOOK_SECRET", lambda g: "whsec_" + g.s(ALNUM, 32)),
     ("square-token", "SQUARE_ACCESS_TOKEN", lambda g: "EAAA" + g.s(URLSAFE, 60)),
-    ("shopify-token", "SHOPIFY_ACCESS_TOKEN", lambda g: g.pick(["shpat_", "shpss_"]) + g.s(HEX, 32)),
+    (
+        "shopify-token",
+        "SHOPIFY_ACCESS_TOKEN",
+        lambda g: g.pick(["shpat_", "shpss_"]) + g.s(HEX, 32),
+    ),
     ("openai-api-key", "OPENAI_API_KEY", lambda g: "sk-proj-" + g.s(URLSAFE, 156)),
     ("anthropic-api-key", "ANTHROPIC_API_KEY", lambda g: "sk-ant-api03-" + g.s(URLSAFE, 93) + "AA"),
     ("huggingface-token", "HF_TOKEN", lambda g: "hf_" + g.s(UPPER + LOWER, 34)),
@@ -166,9 +192,17 @@ KINDS: list[Kind] = [
     ("xai-api-key", "XAI_API_KEY", lambda g: "xai-" + g.s(ALNUM, 80)),
     ("npm-token", "NPM_TOKEN", lambda g: "npm_" + g.s(ALNUM, 36)),
     ("pypi-token", "PYPI_API_TOKEN", lambda g: "pypi-AgEIcHlwaS5vcmc" + g.s(URLSAFE, 120)),
-    ("sendgrid-api-key", "SENDGRID_API_KEY", lambda g: "SG." + g.s(URLSAFE, 22) + "." + g.s(URLSAFE, 43)),
+    (
+        "sendgrid-api-key",
+        "SENDGRID_API_KEY",
+        lambda g: "SG." + g.s(URLSAFE, 22) + "." + g.s(URLSAFE, 43),
+    ),
     ("mailgun-api-key", "MAILGUN_API_KEY", lambda g: "key-" + g.s(HEX, 32)),
-    ("mailchimp-api-key", "MAILCHIMP_API_KEY", lambda g: g.s(HEX, 32) + "-us" + str(g.rng.randint(1, 21))),
+    (
+        "mailchimp-api-key",
+        "MAILCHIMP_API_KEY",
+        lambda g: g.s(HEX, 32) + "-us" + str(g.rng.randint(1, 21)),
+    ),
     ("digitalocean-token", "DIGITALOCEAN_TOKEN", lambda g: "dop_v1_" + g.s(HEX, 64)),
     ("databricks-token", "DATABRICKS_TOKEN", lambda g: "dapi" + g.s(HEX, 32)),
     ("twilio-api-key", "TWILIO_API_KEY", lambda g: "SK" + g.s(HEX, 32)),
@@ -177,10 +211,18 @@ KINDS: list[Kind] = [
     ("sentry-token", "SENTRY_AUTH_TOKEN", lambda g: "sntryu_" + g.s(HEX, 64)),
     ("linear-api-key", "LINEAR_API_KEY", lambda g: "lin_api_" + g.s(ALNUM, 40)),
     ("vault-token", "VAULT_TOKEN", lambda g: "hvs." + g.s(URLSAFE, 90)),
-    ("grafana-token", "GRAFANA_SERVICE_ACCOUNT_TOKEN", lambda g: "glsa_" + g.s(ALNUM, 32) + "_" + g.s(HEX, 8)),
+    (
+        "grafana-token",
+        "GRAFANA_SERVICE_ACCOUNT_TOKEN",
+        lambda g: "glsa_" + g.s(ALNUM, 32) + "_" + g.s(HEX, 8),
+    ),
     ("dockerhub-token", "DOCKERHUB_TOKEN", lambda g: "dckr_pat_" + g.s(URLSAFE, 27)),
     ("doppler-token", "DOPPLER_TOKEN", lambda g: "dp.st.prd." + g.s(ALNUM, 43)),
-    ("tailscale-key", "TS_AUTHKEY", lambda g: "tskey-auth-k" + g.s(ALNUM, 10) + "CNTRL-" + g.s(ALNUM, 32)),
+    (
+        "tailscale-key",
+        "TS_AUTHKEY",
+        lambda g: "tskey-auth-k" + g.s(ALNUM, 10) + "CNTRL-" + g.s(ALNUM, 32),
+    ),
     ("jwt", "SESSION_JWT", _jwt),
     (
         "database-url",
@@ -224,16 +266,33 @@ def _secret_lines(g: Gen, kind: str, name: str, token: str) -> dict[str, list[st
             f'{lower} = "{token}"',
             f"    - {name}={token}",
         ],
-        "env": [f"{name}={token}", f'export {name}="{token}"', f"{name}='{token}'  # rotated 2026-05"],
+        "env": [
+            f"{name}={token}",
+            f'export {name}="{token}"',
+            f"{name}='{token}'  # rotated 2026-05",
+        ],
         "json": [f'  "{lower}": "{token}",', f'{{"name": "{name}", "value": "{token}"}}'],
         "log": [
-            json.dumps({"type": "tool_use", "input": {"command": f"export {name}={token} && ./deploy.sh"}}),
             json.dumps(
-                {"type": "tool_result", "content": f"$ cat .env\nAPP_ENV=production\n{name}={token}\nDEBUG=0\n"}
+                {"type": "tool_use", "input": {"command": f"export {name}={token} && ./deploy.sh"}}
             ),
-            json.dumps({"role": "user", "content": f"here is the {name.lower().replace('_', ' ')}: {token} — use it"}),
             json.dumps(
-                {"type": "tool_result", "content": json.dumps({"config": {lower: token, "region": "eu-west-1"}})}
+                {
+                    "type": "tool_result",
+                    "content": f"$ cat .env\nAPP_ENV=production\n{name}={token}\nDEBUG=0\n",
+                }
+            ),
+            json.dumps(
+                {
+                    "role": "user",
+                    "content": f"here is the {name.lower().replace('_', ' ')}: {token} — use it",
+                }
+            ),
+            json.dumps(
+                {
+                    "type": "tool_result",
+                    "content": json.dumps({"config": {lower: token, "region": "eu-west-1"}}),
+                }
             ),
             json.dumps(
                 {
@@ -248,7 +307,8 @@ def _secret_lines(g: Gen, kind: str, name: str, token: str) -> dict[str, list[st
             json.dumps(
                 {
                     "type": "tool_result",
-                    "content": "secret data (base64): " + base64.b64encode(f"{name}={token}\n".encode()).decode(),
+                    "content": "secret data (base64): "
+                    + base64.b64encode(f"{name}={token}\n".encode()).decode(),
                 }
             ),
         ],
@@ -259,10 +319,22 @@ def _prose_lines(g: Gen) -> list[str]:
     """Credentials people type into an agent's chat, in a session log."""
     pw = g.password()
     return [
-        json.dumps({"role": "user", "content": f"The staging admin password is {pw} — please log in and check"}),
+        json.dumps(
+            {
+                "role": "user",
+                "content": f"The staging admin password is {pw} — please log in and check",
+            }
+        ),
         json.dumps({"role": "user", "content": f"try logging in with the password {pw}"}),
-        json.dumps({"role": "user", "content": f"my api key is {g.s(ALNUM, 32)}, the old one was revoked"}),
-        json.dumps({"role": "assistant", "content": f"I set the token to `{g.s(ALNUM, 40)}` in the CI settings."}),
+        json.dumps(
+            {"role": "user", "content": f"my api key is {g.s(ALNUM, 32)}, the old one was revoked"}
+        ),
+        json.dumps(
+            {
+                "role": "assistant",
+                "content": f"I set the token to `{g.s(ALNUM, 40)}` in the CI settings.",
+            }
+        ),
     ]
 
 
@@ -272,7 +344,13 @@ def _decoy_lines(g: Gen) -> dict[str, list[str]]:
     sha256 = g.s(HEX, 64)
     uuid = g.uuid()
     b64 = base64.b64encode(bytes(g.rng.getrandbits(8) for _ in range(48))).decode()
-    masked = g.pick(["sk_live_" + "*" * 20 + g.s(ALNUM, 4), "ghp_" + "•" * 8 + g.s(ALNUM, 4), "****" + g.s(ALNUM, 4)])
+    masked = g.pick(
+        [
+            "sk_live_" + "*" * 20 + g.s(ALNUM, 4),
+            "ghp_" + "•" * 8 + g.s(ALNUM, 4),
+            "****" + g.s(ALNUM, 4),
+        ]
+    )
     return {
         "code": [
             'password = os.environ["DB_PASSWORD"]',
@@ -467,54 +545,148 @@ def _decoy_lines(g: Gen) -> dict[str, list[str]]:
             '  "node_modules/js-tokens": {"version": "4.0.0"},',
         ],
         "log": [
-            json.dumps({"role": "user", "content": "The password is stored in 1Password, not in the repo."}),
             json.dumps(
-                {"role": "assistant", "content": "I'll read the token from the GITHUB_TOKEN environment variable."}
+                {"role": "user", "content": "The password is stored in 1Password, not in the repo."}
             ),
-            json.dumps({"type": "tool_use", "input": {"command": "export GITHUB_TOKEN=$(gh auth token)"}}),
-            json.dumps({"type": "tool_result", "content": f"commit {sha}\nAuthor: Ana <ana@example.org>\n"}),
-            json.dumps({"type": "tool_result", "content": f"Successfully built image sha256:{sha256}"}),
-            json.dumps({"role": "user", "content": "set the password to something long, at least 16 characters"}),
-            json.dumps({"type": "tool_result", "content": "OPENAI_API_KEY=sk-proj-**************** (hidden)"}),
-            json.dumps({"type": "tool_result", "content": f"request {uuid} finished in 35 ms"}),
-            json.dumps({"role": "assistant", "content": "The API key is missing: set OPENAI_API_KEY and retry."}),
             json.dumps(
-                {"type": "tool_use", "input": {"command": 'curl -H "Authorization: Bearer $TOKEN" https://api'}}
+                {
+                    "role": "assistant",
+                    "content": "I'll read the token from the GITHUB_TOKEN environment variable.",
+                }
+            ),
+            json.dumps(
+                {"type": "tool_use", "input": {"command": "export GITHUB_TOKEN=$(gh auth token)"}}
+            ),
+            json.dumps(
+                {"type": "tool_result", "content": f"commit {sha}\nAuthor: Ana <ana@example.org>\n"}
+            ),
+            json.dumps(
+                {"type": "tool_result", "content": f"Successfully built image sha256:{sha256}"}
+            ),
+            json.dumps(
+                {
+                    "role": "user",
+                    "content": "set the password to something long, at least 16 characters",
+                }
+            ),
+            json.dumps(
+                {
+                    "type": "tool_result",
+                    "content": "OPENAI_API_KEY=sk-proj-**************** (hidden)",
+                }
+            ),
+            json.dumps({"type": "tool_result", "content": f"request {uuid} finished in 35 ms"}),
+            json.dumps(
+                {
+                    "role": "assistant",
+                    "content": "The API key is missing: set OPENAI_API_KEY and retry.",
+                }
+            ),
+            json.dumps(
+                {
+                    "type": "tool_use",
+                    "input": {"command": 'curl -H "Authorization: Bearer $TOKEN" https://api'},
+                }
             ),
             json.dumps({"type": "tool_result", "content": f"integrity sha512-{g.s(B64, 86)}== ok"}),
             json.dumps({"type": "tool_result", "content": "token: <redacted>"}),
-            json.dumps({"role": "user", "content": "my token expired yesterday, can you refresh it?"}),
-            json.dumps({"type": "tool_result", "content": f"data: {b64}"}),
-            json.dumps({"type": "tool_use", "input": {"file_path": "/home/ana/app/src/auth/token_store.py"}}),
-            json.dumps({"type": "tool_result", "content": "The token has expired (401). Run `gh auth login` again."}),
-            json.dumps({"type": "tool_result", "content": 'FATAL: password authentication failed for user "app"'}),
-            json.dumps({"role": "assistant", "content": "I won't print the API key; it stays in .env (git-ignored)."}),
-            json.dumps({"type": "tool_result", "content": f"{sha[:7]} Rotate deploy token\n{g.s(HEX, 7)} Fix login"}),
-            json.dumps({"type": "tool_result", "content": "added 312 packages, audited 313 packages in 4s"}),
-            json.dumps({"role": "assistant", "content": "Your token starts with ghp_ and is 40 characters long."}),
             json.dumps(
-                {"type": "tool_result", "content": 'HTTP/1.1 401 Unauthorized\nWWW-Authenticate: Bearer realm="api"'}
+                {"role": "user", "content": "my token expired yesterday, can you refresh it?"}
+            ),
+            json.dumps({"type": "tool_result", "content": f"data: {b64}"}),
+            json.dumps(
+                {
+                    "type": "tool_use",
+                    "input": {"file_path": "/home/ana/app/src/auth/token_store.py"},
+                }
+            ),
+            json.dumps(
+                {
+                    "type": "tool_result",
+                    "content": "The token has expired (401). Run `gh auth login` again.",
+                }
+            ),
+            json.dumps(
+                {
+                    "type": "tool_result",
+                    "content": 'FATAL: password authentication failed for user "app"',
+                }
+            ),
+            json.dumps(
+                {
+                    "role": "assistant",
+                    "content": "I won't print the API key; it stays in .env (git-ignored).",
+                }
+            ),
+            json.dumps(
+                {
+                    "type": "tool_result",
+                    "content": f"{sha[:7]} Rotate deploy token\n{g.s(HEX, 7)} Fix login",
+                }
+            ),
+            json.dumps(
+                {"type": "tool_result", "content": "added 312 packages, audited 313 packages in 4s"}
+            ),
+            json.dumps(
+                {
+                    "role": "assistant",
+                    "content": "Your token starts with ghp_ and is 40 characters long.",
+                }
+            ),
+            json.dumps(
+                {
+                    "type": "tool_result",
+                    "content": 'HTTP/1.1 401 Unauthorized\nWWW-Authenticate: Bearer realm="api"',
+                }
             ),
             json.dumps({"type": "tool_result", "content": "api_key=REDACTED"}),
-            json.dumps({"type": "tool_use", "input": {"command": 'export OPENAI_API_KEY="$(pass show openai/api)"'}}),
-            json.dumps({"role": "user", "content": "the password must contain 12 characters, a digit and a symbol"}),
+            json.dumps(
+                {
+                    "type": "tool_use",
+                    "input": {"command": 'export OPENAI_API_KEY="$(pass show openai/api)"'},
+                }
+            ),
+            json.dumps(
+                {
+                    "role": "user",
+                    "content": "the password must contain 12 characters, a digit and a symbol",
+                }
+            ),
             json.dumps({"type": "tool_result", "content": "token usage: 1532 input, 210 output"}),
             json.dumps(
                 {
                     "type": "tool_result",
-                    "content": "config: " + base64.b64encode(b"log_level=debug\nworkers=4\n").decode(),
+                    "content": "config: "
+                    + base64.b64encode(b"log_level=debug\nworkers=4\n").decode(),
                 }
             ),
-            json.dumps({"type": "tool_use", "input": {"url": "https://example.org/search?q=password%20reset&page=2"}}),
-            json.dumps({"type": "tool_result", "content": json.dumps({"token_type": "Bearer", "expires_in": 3600})}),
+            json.dumps(
+                {
+                    "type": "tool_use",
+                    "input": {"url": "https://example.org/search?q=password%20reset&page=2"},
+                }
+            ),
+            json.dumps(
+                {
+                    "type": "tool_result",
+                    "content": json.dumps({"token_type": "Bearer", "expires_in": 3600}),
+                }
+            ),
             json.dumps(
                 {
                     "type": "tool_result",
                     "content": f"Generated key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{g.s(B64, 43)} ana@laptop",
                 }
             ),
-            json.dumps({"role": "user", "content": "Use the secret from the vault, never paste it here."}),
-            json.dumps({"type": "tool_result", "content": f"Pushed {sha[:12]}..{g.s(HEX, 12)} main -> main"}),
+            json.dumps(
+                {"role": "user", "content": "Use the secret from the vault, never paste it here."}
+            ),
+            json.dumps(
+                {
+                    "type": "tool_result",
+                    "content": f"Pushed {sha[:12]}..{g.s(HEX, 12)} main -> main",
+                }
+            ),
         ],
     }
 
@@ -527,7 +699,13 @@ def build(seed: int = 4, copies: int = 2) -> list[CorpusFile]:
     def file(fmt: str, round_: int) -> CorpusFile:
         key = f"{fmt}-{round_}"
         if key not in files:
-            suffix = {"code": ".py", "config": ".yaml", "env": ".env", "json": ".json", "log": ".jsonl"}[fmt]
+            suffix = {
+                "code": ".py",
+                "config": ".yaml",
+                "env": ".env",
+                "json": ".json",
+                "log": ".jsonl",
+            }[fmt]
             files[key] = CorpusFile(f"{key}{suffix}", fmt)
         return files[key]
 
@@ -545,11 +723,19 @@ def build(seed: int = 4, copies: int = 2) -> list[CorpusFile]:
                 f"tls_key: |\n  {_pem(g, 'EC ').replace(chr(10), chr(10) + '  ')}", "private-key"
             )
             file("json", round_).add(
-                json.dumps({"type": "service_account", "project_id": "p", "private_key": _pem(g, "") + "\n"}),
+                json.dumps(
+                    {
+                        "type": "service_account",
+                        "project_id": "p",
+                        "private_key": _pem(g, "") + "\n",
+                    }
+                ),
                 "gcp-service-account",
             )
             file("log", round_).add(
-                json.dumps({"type": "tool_result", "content": "$ cat id_ed25519\n" + _pem(g, "OPENSSH ")}),
+                json.dumps(
+                    {"type": "tool_result", "content": "$ cat id_ed25519\n" + _pem(g, "OPENSSH ")}
+                ),
                 "private-key",
             )
         for line in _prose_lines(g):

@@ -29,7 +29,9 @@ def _token() -> str:
 
 
 def _commit(repo: Path, message: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", "commit", "-qm", message], cwd=repo, capture_output=True, text=True, check=False)
+    return subprocess.run(
+        ["git", "commit", "-qm", message], cwd=repo, capture_output=True, text=True, check=False
+    )
 
 
 def _targets(repo: Path) -> str:
@@ -91,7 +93,10 @@ def test_claude_importing_agents_is_served_by_the_agents_target(repo: Path, run:
     _write(repo / "CLAUDE.md", "@AGENTS.md\n")
     result = run("init", "--no-hooks")
     assert result.code == 0
-    assert "CLAUDE.md imports @AGENTS.md: compile adds to CLAUDE.md only what AGENTS.md does not hold" in result.out
+    assert (
+        "CLAUDE.md imports @AGENTS.md: compile adds to CLAUDE.md only what AGENTS.md does not hold"
+        in result.out
+    )
     assert _targets(repo) == "targets: [agents, claude]"
     assert result.lines[-1].startswith("next: gitmem import ")
     assert run("add", "Use pnpm", "--kind", "convention").code == 0
@@ -103,7 +108,10 @@ def test_claude_importing_agents_is_served_by_the_agents_target(repo: Path, run:
 
 def test_next_step_without_rules_files_is_add(repo: Path, run: Run) -> None:
     result = run("init", "--no-hooks")
-    assert result.lines[-1] == 'next: gitmem add "Use pnpm, never npm" --kind convention && gitmem compile'
+    assert (
+        result.lines[-1]
+        == 'next: gitmem add "Use pnpm, never npm" --kind convention && gitmem compile'
+    )
 
 
 # -- a hooks path in use (husky, a committed hooks folder) ---------------------------------------------------------
@@ -119,12 +127,16 @@ sh -e "$s" "$@"
 
 def _husky(repo: Path) -> None:
     _write(repo / ".husky" / "_" / "h", _HUSKY_H).chmod(0o755)
-    _write(repo / ".husky" / "_" / "pre-commit", '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n').chmod(0o755)
+    _write(
+        repo / ".husky" / "_" / "pre-commit", '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n'
+    ).chmod(0o755)
     _write(repo / ".husky" / "pre-commit", "echo team hook ran > .husky-ran\n")
     git(repo, "config", "core.hooksPath", ".husky/_")
 
 
-def test_init_with_husky_adds_the_hook_to_the_teams_script_and_a_secret_is_stopped(repo: Path, run: Run) -> None:
+def test_init_with_husky_adds_the_hook_to_the_teams_script_and_a_secret_is_stopped(
+    repo: Path, run: Run
+) -> None:
     _husky(repo)
     result = run("init")
     assert result.code == 0, result.out + result.err
@@ -169,7 +181,9 @@ def test_with_husky_a_teammate_without_pre_commit_can_still_commit_and_is_told_o
     env = {**os.environ, "PATH": _bare_path(tmp_path)}
 
     def commit(message: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["git", "commit", "-qm", message], cwd=repo, capture_output=True, text=True, env=env)
+        return subprocess.run(
+            ["git", "commit", "-qm", message], cwd=repo, capture_output=True, text=True, env=env
+        )
 
     git(repo, "add", "-A")
     first = commit("set up gitmem")
@@ -218,16 +232,23 @@ def test_a_hooks_path_set_after_init_is_reported_by_doctor_and_check(repo: Path,
     fixed = run("init")
     assert "added `pre-commit run` to .githooks/pre-commit" in fixed.out
     assert run("doctor").code == 0
-    assert (repo / ".githooks" / "pre-commit").read_text(encoding="utf-8").splitlines()[-1] == "echo lint"
+    assert (repo / ".githooks" / "pre-commit").read_text(encoding="utf-8").splitlines()[
+        -1
+    ] == "echo lint"
 
 
-def test_a_hooks_path_outside_the_repository_is_not_written(repo: Path, run: Run, tmp_path: Path) -> None:
+def test_a_hooks_path_outside_the_repository_is_not_written(
+    repo: Path, run: Run, tmp_path: Path
+) -> None:
     outside = tmp_path / "global-hooks"
     outside.mkdir()
     git(repo, "config", "core.hooksPath", str(outside))
     result = run("init")
     assert result.code == 1
-    assert f"core.hooksPath is {outside}, outside this repository: gitmem does not write there" in result.err
+    assert (
+        f"core.hooksPath is {outside}, outside this repository: gitmem does not write there"
+        in result.err
+    )
     assert "pre-commit run --hook-stage pre-commit || exit $?" in result.err
     assert list(outside.iterdir()) == []
 
@@ -240,7 +261,12 @@ def test_the_compile_hook_fails_while_a_file_it_created_is_not_staged(repo: Path
     assert run("compile").code == 0
     git(repo, "add", "-A")
     assert _commit(repo, "set up").returncode == 0
-    assert run("add", "API handlers return problem+json", "--path", "api/**", "--kind", "convention").code == 0
+    assert (
+        run(
+            "add", "API handlers return problem+json", "--path", "api/**", "--kind", "convention"
+        ).code
+        == 0
+    )
     git(repo, "add", ".memory")
     done = _commit(repo, "memory for api")
     assert done.returncode != 0
@@ -254,8 +280,18 @@ def test_the_compile_hook_fails_while_a_file_it_created_is_not_staged(repo: Path
 
 
 def test_add_writes_no_trailing_spaces(project: Path, run: Run) -> None:
-    title = "Run the whole test suite before pushing, because CI is slow and reviewers skip red builds " * 2
-    result = run("add", title.strip(), "--body", "First line with a hard break  \nsecond line\t\n\nlast", "--id", "t")
+    title = (
+        "Run the whole test suite before pushing, because CI is slow and reviewers skip red builds "
+        * 2
+    )
+    result = run(
+        "add",
+        title.strip(),
+        "--body",
+        "First line with a hard break  \nsecond line\t\n\nlast",
+        "--id",
+        "t",
+    )
     assert result.code == 0, result.err
     text = (project / ".memory" / "memories" / "t.yaml").read_text(encoding="utf-8")
     assert [line for line in text.splitlines() if line != line.rstrip()] == []

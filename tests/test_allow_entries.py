@@ -20,7 +20,9 @@ from tests.conftest import Run, git, gitmem_command
 
 
 def _token(seed: int) -> str:
-    return "ghp_" + "".join(chr(ord("A") + (i * seed + 7) % 26) for i in range(36))  # built at run time
+    return "ghp_" + "".join(
+        chr(ord("A") + (i * seed + 7) % 26) for i in range(36)
+    )  # built at run time
 
 
 def _password() -> str:
@@ -39,14 +41,18 @@ def _place(text: str, secret: str, path: str, rule: str) -> str:
     return fingerprint(path, rule, masked_line(text, start, start + len(secret)))
 
 
-def test_an_added_entry_that_allows_nothing_is_flagged_by_check_and_diff(project: Path, run: Run) -> None:
+def test_an_added_entry_that_allows_nothing_is_flagged_by_check_and_diff(
+    project: Path, run: Run
+) -> None:
     (project / "deploy.sh").write_text("echo deploying\n")
     git(project, "add", "-A")
     git(project, "commit", "-qm", "base")
     git(project, "checkout", "-qb", "pr")
     secret = _password()
     line = f'API_PASSWORD = "{secret}"\n'
-    ahead = _place(line, secret, "deploy.sh", "generic-secret")  # for a line the pull request does not write
+    ahead = _place(
+        line, secret, "deploy.sh", "generic-secret"
+    )  # for a line the pull request does not write
     _set_allow(project, [ahead])
     git(project, "commit", "-qam", "allow a line not yet written")
     checked = run("check", "--json")
@@ -67,7 +73,9 @@ def test_an_added_entry_that_allows_nothing_is_flagged_by_check_and_diff(project
 
 def _hook(project: Path) -> subprocess.CompletedProcess[str]:
     """The pre-commit hook's own command, as a process: ``gitmem scan --staged`` takes its path without click."""
-    return subprocess.run([*gitmem_command(), "scan", "--staged"], cwd=project, capture_output=True, text=True)
+    return subprocess.run(
+        [*gitmem_command(), "scan", "--staged"], cwd=project, capture_output=True, text=True
+    )
 
 
 def test_the_staged_scan_names_what_an_entry_let_through(project: Path, run: Run) -> None:
@@ -93,14 +101,21 @@ def test_a_provider_token_is_not_allowed_by_its_place_alone(project: Path, run: 
     _set_allow(project, [place])
     git(project, "add", "-A")
     blocked, hook = run("scan", "--staged"), _hook(project)
-    assert blocked.code == 1 and hook.returncode == 1  # the place alone does not allow a GitHub token
+    assert (
+        blocked.code == 1 and hook.returncode == 1
+    )  # the place alone does not allow a GitHub token
     assert "allowed by its value too" in blocked.err and "allowed by its value too" in hook.stderr
     assert first not in blocked.out + blocked.err + hook.stdout + hook.stderr
     # the entry --baseline prints names the value, renewing the place-only one: it allows this token, and no other
     # on the same line
     baseline = run("scan", "ci.env", "--baseline")
-    assert f"(renews {place}, which names the place only)" in baseline.out and first not in baseline.out
-    entries = [f["fingerprint"] for f in json.loads(run("scan", "ci.env", "--json").out)["findings"]]
+    assert (
+        f"(renews {place}, which names the place only)" in baseline.out
+        and first not in baseline.out
+    )
+    entries = [
+        f["fingerprint"] for f in json.loads(run("scan", "ci.env", "--json").out)["findings"]
+    ]
     _set_allow(project, entries)
     git(project, "add", "-A")
     assert run("scan", "--staged").code == 0 and _hook(project).returncode == 0
@@ -113,16 +128,22 @@ def test_every_rule_with_a_provider_format_is_bound_to_its_value() -> None:
     formatless = [rule.id for rule in RULES if not value_bound(rule.id)]
     assert "github-pat" not in formatless and "aws-access-key-id" not in formatless
     assert {"generic-secret", "secret-in-prose", "jwt", "url-credentials"} <= set(formatless)
-    assert sum(value_bound(rule.id) for rule in RULES) > 100  # a new rule is bound unless listed as formatless
+    assert (
+        sum(value_bound(rule.id) for rule in RULES) > 100
+    )  # a new rule is bound unless listed as formatless
 
 
-def test_an_entry_for_a_session_log_s_finding_is_read_as_the_hook_reads_the_log(project: Path, run: Run) -> None:
+def test_an_entry_for_a_session_log_s_finding_is_read_as_the_hook_reads_the_log(
+    project: Path, run: Run
+) -> None:
     """A transcript is scanned as prose (``secret-in-prose`` runs there): its entry allows something."""
     git(project, "add", "-A")
     git(project, "commit", "-qm", "base")
     git(project, "checkout", "-qb", "pr")
     said = f"the database password is {_password()} for staging"
-    (project / "chat.jsonl").write_text(json.dumps({"sessionId": "s", "message": {"content": said}}) + "\n")
+    (project / "chat.jsonl").write_text(
+        json.dumps({"sessionId": "s", "message": {"content": said}}) + "\n"
+    )
     findings = json.loads(run("scan", "chat.jsonl", "--json").out)["findings"]
     assert [finding["rule"] for finding in findings] == ["secret-in-prose"]
     _set_allow(project, [findings[0]["fingerprint"]])

@@ -151,7 +151,9 @@ def test_the_rules_see_the_imports() -> None:
     """The reader works: known imports, including one made inside a function, are found."""
     found = imports()
     assert "click" in found["gitmem.cli"]
-    assert "gitmem.compile.compiler" in found["gitmem.commands.compile"]  # imported inside the command function
+    assert (
+        "gitmem.compile.compiler" in found["gitmem.commands.compile"]
+    )  # imported inside the command function
     assert "gitmem.gitcommand" in found["gitmem.scan.sources"]
 
 
@@ -168,7 +170,9 @@ def test_click_stays_in_the_command_layer() -> None:
 
 @pytest.mark.parametrize("dependency", sorted(OWNERS))
 def test_one_module_owns_each_dependency(dependency: str) -> None:
-    users = sorted(module for module, names in imports().items() if any(within(n, dependency) for n in names))
+    users = sorted(
+        module for module, names in imports().items() if any(within(n, dependency) for n in names)
+    )
     assert users == [OWNERS[dependency]]
 
 
@@ -219,7 +223,16 @@ HOOK_PATH = (
     "gitmem.session.receipts",
     "gitmem.session.payload",
 )
-SLOW = ("click", "git", "jsonschema", "ruamel", "gitmem.yamlio", "gitmem.schema", "gitmem.memory.store", "gitmem.cli")
+SLOW = (
+    "click",
+    "git",
+    "jsonschema",
+    "ruamel",
+    "gitmem.yamlio",
+    "gitmem.schema",
+    "gitmem.memory.store",
+    "gitmem.cli",
+)
 
 # Every module the two hooks import, and what none of them may import when it is imported (inside a function, only
 # where that function runs: the hook's processes below check what is really loaded). Each of these standard modules
@@ -273,7 +286,16 @@ SCAN_HOOK_MODULES = (
     "gitmem.scan.unicode",
 )
 # The hooks' records are NamedTuples or plain classes: dataclasses (it imports inspect) costs more than their work.
-SLOW_AT_IMPORT = (*SLOW, "gitmem.config", "subprocess", "tempfile", "unicodedata", "base64", "dataclasses", "inspect")
+SLOW_AT_IMPORT = (
+    *SLOW,
+    "gitmem.config",
+    "subprocess",
+    "tempfile",
+    "unicodedata",
+    "base64",
+    "dataclasses",
+    "inspect",
+)
 SCAN_SLOW_AT_IMPORT = (
     *SLOW_AT_IMPORT,
     "hashlib",
@@ -289,7 +311,8 @@ def test_the_prompt_hook_imports_nothing_slow() -> None:
         f"{module} imports {name}"
         for module in HOOK_PATH
         for name in imports()[module]
-        if any(within(name, slow) for slow in SLOW) and not (module == "gitmem.__main__" and name == "gitmem.cli")
+        if any(within(name, slow) for slow in SLOW)
+        and not (module == "gitmem.__main__" and name == "gitmem.cli")
     )
     assert offenders == []
 
@@ -313,7 +336,9 @@ def module_level_imports(module: str) -> set[str]:
     [(PROMPT_HOOK_MODULES, SLOW_AT_IMPORT), (SCAN_HOOK_MODULES, SCAN_SLOW_AT_IMPORT)],
     ids=["prompt hook", "scan hook"],
 )
-def test_the_hooks_modules_import_nothing_slow_when_imported(modules: tuple[str, ...], slow: tuple[str, ...]) -> None:
+def test_the_hooks_modules_import_nothing_slow_when_imported(
+    modules: tuple[str, ...], slow: tuple[str, ...]
+) -> None:
     offenders = sorted(
         f"{module} imports {name}"
         for module in modules
@@ -326,8 +351,12 @@ def test_the_hooks_modules_import_nothing_slow_when_imported(modules: tuple[str,
 def test_the_reader_of_module_level_imports_works() -> None:
     assert "click" in module_level_imports("gitmem.cli")
     assert "gitmem.scan.engine.Finding" in module_level_imports("gitmem.scan.sources")
-    assert not any(within(name, "gitmem.scan.unicode") for name in module_level_imports("gitmem.scan.engine"))
-    assert not any(within(name, "subprocess") for name in module_level_imports("gitmem.gitcommand"))  # in functions
+    assert not any(
+        within(name, "gitmem.scan.unicode") for name in module_level_imports("gitmem.scan.engine")
+    )
+    assert not any(
+        within(name, "subprocess") for name in module_level_imports("gitmem.gitcommand")
+    )  # in functions
 
 
 def test_the_page_describes_every_package() -> None:
@@ -347,7 +376,11 @@ def test_the_core_never_prints_or_exits() -> None:
         if any(within(module, layer) for layer in COMMAND_LAYER):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("print", "exit"):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("print", "exit")
+            ):
                 offenders.append(f"{module}:{node.lineno}: {node.func.id}()")
             if (
                 isinstance(node, ast.Attribute)

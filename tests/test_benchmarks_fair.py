@@ -27,7 +27,9 @@ def _calls_bytecode(main: ast.FunctionDef) -> bool:
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.stem)
 def test_the_benchmark_times_gitmem_from_bytecode(script: Path) -> None:
     tree = ast.parse(script.read_text(encoding="utf-8"))
-    mains = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "main"]
+    mains = [
+        node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "main"
+    ]
     assert mains, f"{script.name}: no main()"
     assert _calls_bytecode(mains[0]), f"{script.name}: main() does not call fair.bytecode()"
 

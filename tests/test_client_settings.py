@@ -27,7 +27,10 @@ SETTING = BY_NAME["gemini"].names_setting
     [
         ('{"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}}', ["AGENTS.md", "GEMINI.md"]),
         ('{"context": {"fileName": "AGENTS.md"}}', ["AGENTS.md"]),
-        ('{"context": {"fileName": ["../../etc/passwd", "NOTES.md", 3, "AGENTS.md"]}}', ["AGENTS.md"]),
+        (
+            '{"context": {"fileName": ["../../etc/passwd", "NOTES.md", 3, "AGENTS.md"]}}',
+            ["AGENTS.md"],
+        ),
         ('{"context": "AGENTS.md"}', []),
         # comments, as Gemini CLI strips them; a "//" or "/*" inside a string is text
         (
@@ -68,19 +71,44 @@ def test_the_prompt_hook_counts_what_the_setting_has_gemini_load(tmp_path: Path)
     git(repo, "init", "-q", "-b", "main")
     env = {**os.environ, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]}
     for args in (["init", "--no-hooks", "--target", "agents", "--target", "gemini"],):
-        assert subprocess.run([*gitmem_command(), *args], cwd=repo, capture_output=True, env=env).returncode == 0
-    data = {"id": "pnpm", "title": "Use pnpm to install packages", "kind": "convention", "status": "active"}
+        assert (
+            subprocess.run(
+                [*gitmem_command(), *args], cwd=repo, capture_output=True, env=env
+            ).returncode
+            == 0
+        )
+    data = {
+        "id": "pnpm",
+        "title": "Use pnpm to install packages",
+        "kind": "convention",
+        "status": "active",
+    }
     (repo / ".memory" / "memories" / "pnpm.yaml").write_text(yamlio.dump(data), encoding="utf-8")
-    assert subprocess.run([*gitmem_command(), "compile"], cwd=repo, capture_output=True, env=env).returncode == 0
-    (repo / "GEMINI.md").unlink()  # as compile leaves it once the setting names AGENTS.md: nothing for Gemini alone
+    assert (
+        subprocess.run(
+            [*gitmem_command(), "compile"], cwd=repo, capture_output=True, env=env
+        ).returncode
+        == 0
+    )
+    (
+        repo / "GEMINI.md"
+    ).unlink()  # as compile leaves it once the setting names AGENTS.md: nothing for Gemini alone
 
     def ask(session: str) -> tuple[str, ...]:
-        payload = {"session_id": session, "cwd": str(repo), "prompt": "How do I install packages with pnpm?"}
+        payload = {
+            "session_id": session,
+            "cwd": str(repo),
+            "prompt": "How do I install packages with pnpm?",
+        }
         return run("prompt", "gemini", json.dumps(payload).encode()).keys
 
-    assert ask("before") == ("pnpm",)  # AGENTS.md is not among the files Gemini CLI reads by its record
+    assert ask("before") == (
+        "pnpm",
+    )  # AGENTS.md is not among the files Gemini CLI reads by its record
     (repo / ".gemini").mkdir(exist_ok=True)
-    (repo / ".gemini" / "settings.json").write_text('{"context": {"fileName": ["AGENTS.md"]}}', encoding="utf-8")
+    (repo / ".gemini" / "settings.json").write_text(
+        '{"context": {"fileName": ["AGENTS.md"]}}', encoding="utf-8"
+    )
     assert ask("after") == ()  # it loads AGENTS.md, which holds the memory: nothing to inject
 
 

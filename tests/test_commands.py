@@ -28,7 +28,9 @@ def test_version(run: Run) -> None:
     assert run("--version").out == f"gitmem {__version__}\n"
 
 
-def test_outside_a_git_repository_exits_3(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_outside_a_git_repository_exits_3(
+    tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     result = run("list")
     assert result.code == 3
@@ -51,7 +53,9 @@ def test_init_creates_store_and_is_idempotent(repo: Path, run: Run) -> None:
     assert "found rules files of: cursor" in first.out
     assert first.lines[-1].startswith("next: gitmem import ")
     config = (repo / ".memory" / "config.yaml").read_text()
-    assert config == ("# yaml-language-server: $schema=schema/config.schema.json\nversion: 1\ntargets: [cursor]\n")
+    assert config == (
+        "# yaml-language-server: $schema=schema/config.schema.json\nversion: 1\ntargets: [cursor]\n"
+    )
     assert (repo / ".memory" / "schema" / "memory.schema.json").is_file()
     before = {p: p.read_bytes() for p in (repo / ".memory").rglob("*") if p.is_file()}
     second = run("init")
@@ -142,7 +146,11 @@ def test_schema_line_resolves_offline(project: Path, run: Run) -> None:
             2,
             "error: invalid id 'Upper': " + ID_RULE,
         ),
-        (["!!!"], 2, "error: cannot make an id from this title (no letters or digits): pass one with --id\n"),
+        (
+            ["!!!"],
+            2,
+            "error: cannot make an id from this title (no letters or digits): pass one with --id\n",
+        ),
         (
             ["Title", "--expires", "soon"],
             2,
@@ -153,8 +161,16 @@ def test_schema_line_resolves_offline(project: Path, run: Run) -> None:
             2,
             "error: --review-after: '2026-02-30' is not a date; use YYYY-MM-DD or a span such as 90d or 12w\n",
         ),
-        (["Title", "--supersedes", "nothing"], 2, "error: no memory 'nothing'; `gitmem list` shows the ids\n"),
-        (["Title", "--evidence", "missing.txt"], 2, "error: --evidence 'missing.txt': no such file\n"),
+        (
+            ["Title", "--supersedes", "nothing"],
+            2,
+            "error: no memory 'nothing'; `gitmem list` shows the ids\n",
+        ),
+        (
+            ["Title", "--evidence", "missing.txt"],
+            2,
+            "error: --evidence 'missing.txt': no such file\n",
+        ),
         (
             ["Title", "--evidence", "/etc/passwd"],
             2,
@@ -322,7 +338,12 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(project: Path, run_ex
     def on_tty(env: dict[str, str]) -> bytes:
         main, child = pty.openpty()
         done = subprocess.run(
-            [*gitmem_command(), "list"], stdout=child, stderr=child, env={**os.environ, **env}, check=False, timeout=60
+            [*gitmem_command(), "list"],
+            stdout=child,
+            stderr=child,
+            env={**os.environ, **env},
+            check=False,
+            timeout=60,
         )
         os.close(child)
         out = b""
@@ -348,7 +369,10 @@ def test_show_human_and_unknown(project: Path, run: Run) -> None:
     assert out.startswith("use-pnpm  Use pnpm\n  kind         convention\n  status       active\n")
     assert "  file         .memory/memories/use-pnpm.yaml\n\n  Because the lockfile.\n" in out
     result = run("show", "use-pnmp")
-    assert (result.code, result.err) == (2, "error: no memory 'use-pnmp' (did you mean 'use-pnpm'?)\n")
+    assert (result.code, result.err) == (
+        2,
+        "error: no memory 'use-pnmp' (did you mean 'use-pnpm'?)\n",
+    )
 
 
 def test_accept_makes_proposals_active_and_retires_superseded(project: Path, run: Run) -> None:
@@ -407,13 +431,17 @@ def _editor(tmp_path: Path, python: str) -> str:
 
 def test_edit_applies_a_valid_change(project: Path, run: Run, tmp_path: Path) -> None:
     run("add", "Use pnpm")
-    editor = _editor(tmp_path, "p.write_text(p.read_text().replace('title: Use pnpm', 'title: Use pnpm 9'))")
+    editor = _editor(
+        tmp_path, "p.write_text(p.read_text().replace('title: Use pnpm', 'title: Use pnpm 9'))"
+    )
     result = run("edit", "use-pnpm", env={"EDITOR": editor})
     assert (result.code, result.out) == (0, "updated .memory/memories/use-pnpm.yaml\n")
     assert json.loads(run("show", "use-pnpm", "--json").out)["title"] == "Use pnpm 9"
 
 
-def test_edit_refuses_invalid_result_and_keeps_both(project: Path, run: Run, tmp_path: Path) -> None:
+def test_edit_refuses_invalid_result_and_keeps_both(
+    project: Path, run: Run, tmp_path: Path
+) -> None:
     run("add", "Use pnpm")
     path = project / ".memory" / "memories" / "use-pnpm.yaml"
     before = path.read_bytes()
@@ -434,7 +462,9 @@ def test_edit_without_changes(project: Path, run: Run, tmp_path: Path) -> None:
     assert result.out == "no changes to .memory/memories/use-pnpm.yaml\n"
 
 
-def test_internal_error_is_one_line_and_exit_4(project: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_internal_error_is_one_line_and_exit_4(
+    project: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # A command module that does not exist stands in for a bug: the error boundary must still hold.
     from gitmem import cli
 
@@ -484,6 +514,6 @@ def test_group_help_lists_every_command_without_importing_them(run: Run) -> None
     for name, summary in SUMMARIES.items():
         if summary is not None:
             assert f"  {name}" in out and summary in out
-    code = "import sys; from gitmem.cli import main; main(['--help']); print(sorted(m for m in sys.modules if m.startswith('gitmem.commands.')))"  # noqa: E501
+    code = "import sys; from gitmem.cli import main; main(['--help']); print(sorted(m for m in sys.modules if m.startswith('gitmem.commands.')))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -24,10 +24,14 @@ def test_concurrent_adds_all_land(project: Path, run: Run) -> None:
     results = [(p.wait(timeout=120), p.stdout.read(), p.stderr.read()) for p in procs]  # type: ignore[union-attr]
     assert all(code == 0 for code, _, _ in results), [err for _, _, err in results if err]
     listed = json.loads(run("list", "--json").out)
-    assert sorted(m["id"] for m in listed) == sorted(f"concurrent-memory-number-{i}" for i in range(PROCESSES))
+    assert sorted(m["id"] for m in listed) == sorted(
+        f"concurrent-memory-number-{i}" for i in range(PROCESSES)
+    )
     assert {m["body"] for m in listed} == {f"body {i}" for i in range(PROCESSES)}
     assert run("validate").code == 0
-    leftovers = [p.name for p in (project / ".memory" / "memories").iterdir() if p.name.startswith(".")]
+    leftovers = [
+        p.name for p in (project / ".memory" / "memories").iterdir() if p.name.startswith(".")
+    ]
     assert leftovers == [".gitkeep"]
 
 

@@ -24,7 +24,13 @@ def on_path() -> str:
 
 def write(memory_id: str, title: str | None = None, **fields: Any) -> Path:
     """A memory file written as it is on disk (doctor reads what is there, however it got there)."""
-    data = {"id": memory_id, "title": title or f"Memory {memory_id}", "kind": "fact", "status": "active", **fields}
+    data = {
+        "id": memory_id,
+        "title": title or f"Memory {memory_id}",
+        "kind": "fact",
+        "status": "active",
+        **fields,
+    }
     path = MEMORIES / f"{memory_id}.yaml"
     path.write_text(yamlio.dump(data), encoding="utf-8")
     return path
@@ -39,12 +45,19 @@ def test_clean_store(project: Path, run: Run) -> None:
     write("one", "Deploys go through the release train")
     write("two", "Integration tests need a running database", review_after=FUTURE, expires=FUTURE)
     result = run("doctor")
-    assert (result.code, result.out, result.err) == (0, f"{on_path()}\nok: 2 memories checked, nothing to report\n", "")
+    assert (result.code, result.out, result.err) == (
+        0,
+        f"{on_path()}\nok: 2 memories checked, nothing to report\n",
+        "",
+    )
 
 
 def test_empty_store(project: Path, run: Run) -> None:
     result = run("doctor")
-    assert (result.code, result.out) == (0, f"{on_path()}\nok: 0 memories checked, nothing to report\n")
+    assert (result.code, result.out) == (
+        0,
+        f"{on_path()}\nok: 0 memories checked, nothing to report\n",
+    )
 
 
 def test_not_initialised(repo: Path, run: Run) -> None:
@@ -223,8 +236,12 @@ CASES: list[tuple[str, Callable[[], None], dict[str, Any]]] = [
 ]
 
 
-@pytest.mark.parametrize(("code", "make", "expected"), CASES, ids=[f"{c[0]}-{c[1].__name__}" for c in CASES])
-def test_each_finding(project: Path, run: Run, code: str, make: Callable[[], None], expected: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("code", "make", "expected"), CASES, ids=[f"{c[0]}-{c[1].__name__}" for c in CASES]
+)
+def test_each_finding(
+    project: Path, run: Run, code: str, make: Callable[[], None], expected: dict[str, Any]
+) -> None:
     make()
     exit_code, found = findings(run)
     assert found == [{"code": code, **expected}]
@@ -238,7 +255,12 @@ def test_each_finding(project: Path, run: Run, code: str, make: Callable[[], Non
 def test_what_is_not_a_finding(project: Path, run: Run) -> None:
     write("expired-proposal", status="proposed", expires=PAST, created=date.today().isoformat())
     write("expired-retired", status="retired", expires=PAST, review_after=PAST)
-    write("fresh-proposal", "Something else entirely", status="proposed", created=date.today().isoformat())
+    write(
+        "fresh-proposal",
+        "Something else entirely",
+        status="proposed",
+        created=date.today().isoformat(),
+    )
     write("retired-duplicate", "Pin Node to version 20 in CI and locally", status="retired")
     write("pin-node", "Pin Node to version 20 in CI and locally")
     write("successor", "Another subject altogether", supersedes=["expired-retired"])
@@ -250,8 +272,13 @@ def test_summary_line_and_exit_code(project: Path, run: Run) -> None:
     _review()
     result = run("doctor")
     assert result.code == 1
-    assert result.lines[-1] == "1 error, 1 warning in 2 memories; `gitmem doctor --fix` repairs 1 of them"
-    assert result.lines[0].startswith(".memory/memories/old-api.yaml:5: error: expired-active: ")  # errors first
+    assert (
+        result.lines[-1]
+        == "1 error, 1 warning in 2 memories; `gitmem doctor --fix` repairs 1 of them"
+    )
+    assert result.lines[0].startswith(
+        ".memory/memories/old-api.yaml:5: error: expired-active: "
+    )  # errors first
 
 
 def test_warnings_only_pass_unless_strict(project: Path, run: Run) -> None:
@@ -260,7 +287,12 @@ def test_warnings_only_pass_unless_strict(project: Path, run: Run) -> None:
     assert run("doctor", "--strict").code == 1
     result = run("doctor", "--json", "--strict")
     assert result.code == 1
-    assert json.loads(result.out)["summary"] == {"memories": 1, "errors": 0, "warnings": 1, "fixed": 0}
+    assert json.loads(result.out)["summary"] == {
+        "memories": 1,
+        "errors": 0,
+        "warnings": 1,
+        "fixed": 0,
+    }
 
 
 def test_stale_proposal_age_is_configurable(project: Path, run: Run) -> None:
@@ -270,7 +302,10 @@ def test_stale_proposal_age_is_configurable(project: Path, run: Run) -> None:
     config.write_text(config.read_text() + "doctor:\n  proposal_max_age_days: 7\n")
     _, found = findings(run)
     assert [(f["code"], f["id"]) for f in found] == [("stale-proposal", "recent")]
-    assert "has waited 10 days for a decision (doctor.proposal_max_age_days is 7)" in found[0]["message"]
+    assert (
+        "has waited 10 days for a decision (doctor.proposal_max_age_days is 7)"
+        in found[0]["message"]
+    )
 
 
 def test_similarity_threshold_is_configurable(project: Path, run: Run) -> None:
@@ -304,18 +339,35 @@ def test_two_memories_superseding_each_other(project: Path, run: Run) -> None:
 
 
 def test_invalid_file_every_problem(project: Path, run: Run) -> None:
-    (MEMORIES / "bad.yaml").write_text("id: bad\ntitle: x\nkind: fact\nstatus: maybe\n", encoding="utf-8")
+    (MEMORIES / "bad.yaml").write_text(
+        "id: bad\ntitle: x\nkind: fact\nstatus: maybe\n", encoding="utf-8"
+    )
     (MEMORIES / "worse.yaml").write_text("id: [unclosed\n", encoding="utf-8")
     (MEMORIES / "notes.txt").write_text("stray\n", encoding="utf-8")
     write("fine")
     code, found = findings(run)
     assert code == 1
     assert [(f["code"], f["id"], f["path"], f["line"], f["command"]) for f in found] == [
-        ("invalid-memory", "bad", ".memory/memories/bad.yaml", 4, "gitmem validate .memory/memories/bad.yaml"),
+        (
+            "invalid-memory",
+            "bad",
+            ".memory/memories/bad.yaml",
+            4,
+            "gitmem validate .memory/memories/bad.yaml",
+        ),
         ("invalid-memory", None, ".memory/memories/notes.txt", 1, None),
-        ("invalid-memory", "worse", ".memory/memories/worse.yaml", 2, "gitmem validate .memory/memories/worse.yaml"),
+        (
+            "invalid-memory",
+            "worse",
+            ".memory/memories/worse.yaml",
+            2,
+            "gitmem validate .memory/memories/worse.yaml",
+        ),
     ]
-    assert found[0]["message"] == "status: must be one of proposed, active, retired, not other text (5 characters)"
+    assert (
+        found[0]["message"]
+        == "status: must be one of proposed, active, retired, not other text (5 characters)"
+    )
     assert found[1]["message"] == "file: not a memory file: memories are named ID.yaml"
     assert json.loads(run("doctor", "--json").out)["summary"]["memories"] == 3
 
@@ -406,7 +458,9 @@ def test_evidence_moved_is_fixed(cited: Path, run: Run) -> None:
     assert "    lines: 4-5\n" in (MEMORIES / "short-notes.yaml").read_text()
 
 
-def test_evidence_whole_file_and_outside_repository(project: Path, run: Run, tmp_path: Path) -> None:
+def test_evidence_whole_file_and_outside_repository(
+    project: Path, run: Run, tmp_path: Path
+) -> None:
     (project / "README.txt").write_text("read me\n")
     assert run("add", "Read the readme", "--id", "readme", "--evidence", "README.txt").code == 0
     outside = tmp_path / "outside.txt"
@@ -415,7 +469,10 @@ def test_evidence_whole_file_and_outside_repository(project: Path, run: Run, tmp
     write("escapes", evidence=[{"path": "link.txt"}])
     (project / "README.txt").write_text("read me, please\n")
     _, found = findings(run)
-    assert [(f["code"], f["id"]) for f in found] == [("evidence-missing", "escapes"), ("evidence-changed", "readme")]
+    assert [(f["code"], f["id"]) for f in found] == [
+        ("evidence-missing", "escapes"),
+        ("evidence-changed", "readme"),
+    ]
 
 
 def test_refresh_refused_while_a_citation_is_gone(cited: Path, run: Run) -> None:
@@ -428,7 +485,10 @@ def test_refresh_refused_while_a_citation_is_gone(cited: Path, run: Run) -> None
         "`gitmem edit short-notes` first\n"
     )
     assert (MEMORIES / "short-notes.yaml").read_text() == before
-    assert run("doctor", "--refresh-evidence", "nope").err == "error: no memory 'nope'; `gitmem list` shows the ids\n"
+    assert (
+        run("doctor", "--refresh-evidence", "nope").err
+        == "error: no memory 'nope'; `gitmem list` shows the ids\n"
+    )
 
 
 def test_evidence_of_retired_memories_is_not_checked(cited: Path, run: Run) -> None:
@@ -467,13 +527,19 @@ def test_fix_json_reports_what_it_did(project: Path, run: Run) -> None:
     assert result.code == 0
     data = json.loads(result.out)
     assert data["fixed"] == [
-        {"id": "old-api", "path": ".memory/memories/old-api.yaml", "action": "retired old-api (expired on 2000-01-01)"}
+        {
+            "id": "old-api",
+            "path": ".memory/memories/old-api.yaml",
+            "action": "retired old-api (expired on 2000-01-01)",
+        }
     ]
     assert data["findings"] == []
 
 
 def test_fix_leaves_errors_it_cannot_fix(project: Path, run: Run) -> None:
-    write("new-way", supersedes=["ghost"], expires=PAST)  # expired, but retiring it would write an invalid file
+    write(
+        "new-way", supersedes=["ghost"], expires=PAST
+    )  # expired, but retiring it would write an invalid file
     before = (MEMORIES / "new-way.yaml").read_text()
     result = run("doctor", "--fix")
     assert result.code == 1
@@ -493,13 +559,21 @@ def test_help_has_an_example(run: Run) -> None:
     [
         ({"a": ["b"], "b": []}, []),
         ({"a": ["b"], "b": ["a"]}, [["a", "b"]]),
-        ({"a": ["b"], "b": ["c"], "c": ["a", "d"], "d": ["e"], "e": ["d"]}, [["a", "b", "c"], ["d", "e"]]),
+        (
+            {"a": ["b"], "b": ["c"], "c": ["a", "d"], "d": ["e"], "e": ["d"]},
+            [["a", "b", "c"], ["d", "e"]],
+        ),
         # A long chain: the search is iterative, so no recursion limit is hit.
-        ({f"m{i}": [f"m{i + 1}"] for i in range(5000)} | {"m5000": ["m0"]}, [sorted(f"m{i}" for i in range(5001))]),
+        (
+            {f"m{i}": [f"m{i + 1}"] for i in range(5000)} | {"m5000": ["m0"]},
+            [sorted(f"m{i}" for i in range(5001))],
+        ),
         ({f"m{i}": [f"m{i + 1}"] for i in range(5000)} | {"m5000": []}, []),
     ],
 )
-def test_circles_in_supersedes_graphs(graph: dict[str, list[str]], circles: list[list[str]]) -> None:
+def test_circles_in_supersedes_graphs(
+    graph: dict[str, list[str]], circles: list[list[str]]
+) -> None:
     from gitmem.hygiene.chains import _strongly_connected
 
     found = sorted(c for c in _strongly_connected(graph) if len(c) > 1)
@@ -509,8 +583,15 @@ def test_circles_in_supersedes_graphs(graph: dict[str, list[str]], circles: list
 def test_target_over_budget_is_a_warning(project: Path, run: Run) -> None:
     (project / ".memory" / "config.yaml").write_text("version: 1\ntargets: [agents]\nbudget: 60\n")
     write("first", "Deploys go through the release train", priority="high")
-    write("second", "Integration tests need a running database", body="Start it with `make db`." * 4)
-    write("third", "Feature flags live in flags.yaml", priority="low", body="Never hard-code a flag." * 4)
+    write(
+        "second", "Integration tests need a running database", body="Start it with `make db`." * 4
+    )
+    write(
+        "third",
+        "Feature flags live in flags.yaml",
+        priority="low",
+        body="Never hard-code a flag." * 4,
+    )
     code, found = findings(run)
     assert code == 0
     (budget,) = [f for f in found if f["code"] == "over-budget"]
@@ -530,18 +611,46 @@ LEAD = (
 )
 
 
-def test_rules_that_read_alike_but_say_different_things_are_not_near_duplicates(project: Path, run: Run) -> None:
+def test_rules_that_read_alike_but_say_different_things_are_not_near_duplicates(
+    project: Path, run: Run
+) -> None:
     # different commands
-    write("insta-accept", "Review snapshots, then run `cargo insta accept` to keep the new ones", kind="convention")
-    write("insta-reject", "Review snapshots, then run `cargo insta reject` to drop the new ones", kind="convention")
+    write(
+        "insta-accept",
+        "Review snapshots, then run `cargo insta accept` to keep the new ones",
+        kind="convention",
+    )
+    write(
+        "insta-reject",
+        "Review snapshots, then run `cargo insta reject` to drop the new ones",
+        kind="convention",
+    )
     # antonyms
-    write("minor-bump", "A new lint rule in the nursery group is a minor version bump", kind="convention")
-    write("major-bump", "A new lint rule in the nursery group is a major version bump", kind="convention")
+    write(
+        "minor-bump",
+        "A new lint rule in the nursery group is a minor version bump",
+        kind="convention",
+    )
+    write(
+        "major-bump",
+        "A new lint rule in the nursery group is a major version bump",
+        kind="convention",
+    )
     # a negation
-    write("target-next", "A change that affects end users goes to the next branch", kind="convention")
-    write("target-main", "A change that doesn't affect end users goes to the next branch's main", kind="convention")
+    write(
+        "target-next", "A change that affects end users goes to the next branch", kind="convention"
+    )
+    write(
+        "target-main",
+        "A change that doesn't affect end users goes to the next branch's main",
+        kind="convention",
+    )
     # items sharing only their lead-in (an enumeration of commit prefixes)
-    for prefix, meaning in (("ci", "CI changes"), ("docs", "documentation"), ("perf", "performance improvements")):
+    for prefix, meaning in (
+        ("ci", "CI changes"),
+        ("docs", "documentation"),
+        ("perf", "performance improvements"),
+    ):
         write(f"prefix-{prefix}", f"`{prefix}:` — {meaning}", kind="convention", body=LEAD)
     # and a real near-duplicate still is one
     write("pin-node", "Pin Node to version 20 in CI and locally")
@@ -578,6 +687,10 @@ def test_doctor_says_which_gitmem_is_on_path_and_warns_when_it_is_another_progra
         "    language: system\n"
     )
     bare = f"{other.parent}{os.pathsep}/usr/bin{os.pathsep}/bin"
-    codes = [f["code"] for f in json.loads(run("doctor", "--json", env={"PATH": bare}).out)["findings"]]
+    codes = [
+        f["code"] for f in json.loads(run("doctor", "--json", env={"PATH": bare}).out)["findings"]
+    ]
     assert sorted(codes) == ["foreign-gitmem", "no-gitmem-cli"]
-    assert [f["code"] for f in json.loads(run("doctor", "--json").out)["findings"]] == []  # this gitmem's PATH
+    assert [
+        f["code"] for f in json.loads(run("doctor", "--json").out)["findings"]
+    ] == []  # this gitmem's PATH

@@ -19,12 +19,20 @@ from tests.conftest import Run, git
 # Targets whose clients read only their own files, so each holds every memory (beside agents, Cursor, the Copilot
 # CLI, Windsurf and Kiro read AGENTS.md and get their memories there: tests/compile/test_delivery.py).
 TARGETS = ("agents", "claude", "gemini", "amazonq", "junie")
-RULES_FILES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md", ".amazonq/rules/gitmem.md", ".junie/guidelines.md")
+RULES_FILES = (
+    "AGENTS.md",
+    "CLAUDE.md",
+    "GEMINI.md",
+    ".amazonq/rules/gitmem.md",
+    ".junie/guidelines.md",
+)
 
 
 def commit(repo: Path, message: str) -> subprocess.CompletedProcess[str]:
     """`git commit` through the installed hooks, as a developer would."""
-    return subprocess.run(["git", "commit", "-q", "-m", message], cwd=repo, capture_output=True, text=True)
+    return subprocess.run(
+        ["git", "commit", "-q", "-m", message], cwd=repo, capture_output=True, text=True
+    )
 
 
 def add_all_and_commit(repo: Path, message: str) -> None:
@@ -55,7 +63,12 @@ def test_team_story(repo: Path, run: Run) -> None:
     (repo / "deploy.sh").unlink()
 
     # A memory committed without compiling: the hook compiles, stops the commit once; the second try passes.
-    assert run("add", "Use pnpm, never npm", "--id", "use-pnpm", "--body", "npm rewrites the lockfile.").code == 0
+    assert (
+        run(
+            "add", "Use pnpm, never npm", "--id", "use-pnpm", "--body", "npm rewrites the lockfile."
+        ).code
+        == 0
+    )
     git(repo, "add", "-A")
     stopped = commit(repo, "memory: use pnpm")
     assert stopped.returncode != 0
@@ -75,24 +88,46 @@ def test_team_story(repo: Path, run: Run) -> None:
     assert "validate-input" in markdown and "API handlers validate input with pydantic" in markdown
 
     git(repo, "checkout", "-q", "main")
-    assert run("add", "Flaky: the payments test needs TZ=UTC", "--id", "payments-tz", "--kind", "pitfall").code == 0
+    assert (
+        run(
+            "add",
+            "Flaky: the payments test needs TZ=UTC",
+            "--id",
+            "payments-tz",
+            "--kind",
+            "pitfall",
+        ).code
+        == 0
+    )
     assert run("compile").code == 0
     add_all_and_commit(repo, "memory: payments tz")
-    merged = subprocess.run(["git", "merge", "-q", "--no-edit", "feature"], cwd=repo, capture_output=True, text=True)
+    merged = subprocess.run(
+        ["git", "merge", "-q", "--no-edit", "feature"], cwd=repo, capture_output=True, text=True
+    )
     assert merged.returncode == 0, merged.stdout + merged.stderr
     assert git(repo, "status", "--porcelain") == ""
     assert run("compile", "--check").code == 0
 
     # A bad memory, then later memories, then a plain `git revert` of the bad one.
-    assert run("add", "Always squash migrations", "--id", "squash-migrations", "--kind", "convention").code == 0
+    assert (
+        run(
+            "add", "Always squash migrations", "--id", "squash-migrations", "--kind", "convention"
+        ).code
+        == 0
+    )
     assert run("compile").code == 0
     add_all_and_commit(repo, "memory: squash migrations")
     bad = git(repo, "rev-parse", "HEAD").strip()
-    for memory_id, title in (("pin-node", "Pin Node 20 in CI"), ("no-orm", "No ORM in the reporting service")):
+    for memory_id, title in (
+        ("pin-node", "Pin Node 20 in CI"),
+        ("no-orm", "No ORM in the reporting service"),
+    ):
         assert run("add", title, "--id", memory_id, "--kind", "decision").code == 0
         assert run("compile").code == 0
         add_all_and_commit(repo, f"memory: {memory_id}")
-    reverted = subprocess.run(["git", "revert", "--no-edit", bad], cwd=repo, capture_output=True, text=True)
+    reverted = subprocess.run(
+        ["git", "revert", "--no-edit", bad], cwd=repo, capture_output=True, text=True
+    )
     assert reverted.returncode == 0, reverted.stdout + reverted.stderr
     for path in RULES_FILES:
         text = (repo / path).read_text()

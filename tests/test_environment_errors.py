@@ -76,7 +76,9 @@ def test_an_injected_enospc_at_the_write_boundary_is_exit_3(
     assert result.code == 3, result.err
     assert result.err.startswith("error: .memory/memories/") and len(result.err.splitlines()) == 1
     assert "No space left on device" in result.err
-    assert [p.name for p in (project / ".memory/memories").iterdir()] == [".gitkeep"]  # no temporary file left
+    assert [p.name for p in (project / ".memory/memories").iterdir()] == [
+        ".gitkeep"
+    ]  # no temporary file left
 
 
 @pytest.fixture
@@ -86,7 +88,9 @@ def read_only_git(project: Path, run: Run) -> Iterator[Path]:
     assert run("add", "Use pnpm, never npm", "--id", "use-pnpm").code == 0
     git_dir = project / ".git"
     if os.geteuid() == 0:
-        if not _mount(git_dir, "--bind", str(git_dir)) or not _mount(git_dir, "-o", "remount,ro,bind"):
+        if not _mount(git_dir, "--bind", str(git_dir)) or not _mount(
+            git_dir, "-o", "remount,ro,bind"
+        ):
             _umount(git_dir)
             pytest.skip("cannot bind-mount .git read-only here")
         try:
@@ -94,7 +98,9 @@ def read_only_git(project: Path, run: Run) -> Iterator[Path]:
         finally:
             _umount(git_dir)
     else:
-        modes = {path: path.stat().st_mode for path in [git_dir, *git_dir.rglob("*")] if path.is_dir()}
+        modes = {
+            path: path.stat().st_mode for path in [git_dir, *git_dir.rglob("*")] if path.is_dir()
+        }
         for path in modes:
             path.chmod(0o555)
         try:
@@ -131,7 +137,9 @@ Store(find_project()).create(Memory.from_dict({"id": "half", "title": "Half writ
 
 
 def test_a_write_killed_half_way_leaves_nothing_git_commits(project: Path, run: Run) -> None:
-    writer = subprocess.Popen([sys.executable, "-c", KILLED_WRITER], cwd=project, stdout=subprocess.PIPE, text=True)
+    writer = subprocess.Popen(
+        [sys.executable, "-c", KILLED_WRITER], cwd=project, stdout=subprocess.PIPE, text=True
+    )
     assert writer.stdout is not None
     assert writer.stdout.readline().strip() == "writing"
     writer.send_signal(signal.SIGKILL)
@@ -143,7 +151,9 @@ def test_a_write_killed_half_way_leaves_nothing_git_commits(project: Path, run: 
     staged = git(project, "diff", "--cached", "--name-only").split()
     assert ".memory/.gitignore" in staged
     assert not [name for name in staged if name.endswith(".tmp")]
-    assert run("list").code == 0  # a fresh temporary file (perhaps another process's write) is left alone
+    assert (
+        run("list").code == 0
+    )  # a fresh temporary file (perhaps another process's write) is left alone
     assert temps[0].exists()
     old = time.time() - fsutil.STALE_SECONDS - 1
     os.utime(temps[0], (old, old))

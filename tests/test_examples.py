@@ -12,7 +12,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_remote_precommit_example_names_published_hooks() -> None:
-    published = {hook["id"] for hook in yamlio.load_plain((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    published = {
+        hook["id"] for hook in yamlio.load_plain((ROOT / ".pre-commit-hooks.yaml").read_text())
+    }
     example = yamlio.load_plain((ROOT / "hooks" / "pre-commit-config.remote.yaml").read_text())
     used = {hook["id"] for repo in example["repos"] for hook in repo["hooks"]}
     assert used == {hook.id for hook in HOOKS}
@@ -20,7 +22,10 @@ def test_remote_precommit_example_names_published_hooks() -> None:
 
 
 def test_published_hooks_run_what_init_writes() -> None:
-    published = {hook["id"]: hook for hook in yamlio.load_plain((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    published = {
+        hook["id"]: hook
+        for hook in yamlio.load_plain((ROOT / ".pre-commit-hooks.yaml").read_text())
+    }
     for hook in HOOKS:
         assert published[hook.id]["entry"] == hook.entry
 

@@ -17,11 +17,26 @@ FIELDS = [*SCHEMA["properties"], "unknown"]
 text = st.text(alphabet="abc-XYZ 019/.*\n\r\t_`'", max_size=12)
 values = st.one_of(
     text,
-    st.sampled_from(["convention", "fact", "active", "proposed", "high", "import", "2026-11-30", "web/**", "a-b"]),
+    st.sampled_from(
+        [
+            "convention",
+            "fact",
+            "active",
+            "proposed",
+            "high",
+            "import",
+            "2026-11-30",
+            "web/**",
+            "a-b",
+        ]
+    ),
     st.none(),
     st.booleans(),
     st.integers(-2, 2),
-    st.lists(st.one_of(text, st.sampled_from(["web/**", "build", "../x", "/abs"]), st.integers()), max_size=3),
+    st.lists(
+        st.one_of(text, st.sampled_from(["web/**", "build", "../x", "/abs"]), st.integers()),
+        max_size=3,
+    ),
     st.dictionaries(st.sampled_from(["path", "lines"]), text, max_size=2),
 )
 
@@ -45,4 +60,6 @@ def test_ordinary_memories_are_a_yes() -> None:
     assert not surely_valid(SCHEMA, {**memory, "title": "two\nlines"})
     assert not surely_valid(SCHEMA, {**memory, "paths": ["../outside"]})
     assert not surely_valid(SCHEMA, {**memory, "tags": ["a", "a"]})
-    assert not surely_valid(SCHEMA, {**memory, "evidence": [{"path": "x"}]})  # not handled: jsonschema decides
+    assert not surely_valid(
+        SCHEMA, {**memory, "evidence": [{"path": "x"}]}
+    )  # not handled: jsonschema decides

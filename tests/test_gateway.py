@@ -58,8 +58,12 @@ def violations(source: str, name: str = "<source>") -> list[str]:
             if owner == "gateway":  # gateway.read_bytes(...): the way in
                 continue
             if owner == "sqlite3" and func.attr == "connect" and not _checked_database(node):
-                found.append(f"{name}:{node.lineno}: sqlite3.connect() of a path the gateway did not resolve")
-            if (owner in MODULE_CALLS and func.attr in MODULE_CALLS[owner]) or owner in MODULES_FORBIDDEN:
+                found.append(
+                    f"{name}:{node.lineno}: sqlite3.connect() of a path the gateway did not resolve"
+                )
+            if (
+                owner in MODULE_CALLS and func.attr in MODULE_CALLS[owner]
+            ) or owner in MODULES_FORBIDDEN:
                 found.append(f"{name}:{node.lineno}: {owner}.{func.attr}()")
             elif func.attr in METHODS:
                 found.append(f"{name}:{node.lineno}: .{func.attr}()")
@@ -169,14 +173,17 @@ def test_a_path_through_a_folder_link_outside_is_refused(repo: Project, tmp_path
     outside.mkdir(parents=True)
     (repo.root / ".claude").symlink_to(outside)
     with pytest.raises(gateway.OutsideRoot) as caught:
-        gateway.write(repo, repo.root / ".claude" / "settings.json", "{}", display=".claude/settings.json")
+        gateway.write(
+            repo, repo.root / ".claude" / "settings.json", "{}", display=".claude/settings.json"
+        )
     assert str(caught.value) == f".claude/settings.json:1:1: path: {gateway.REASON}"
     assert caught.value.exit_code == ExitCode.FOUND
     assert list(outside.iterdir()) == []
 
 
 @pytest.mark.parametrize(
-    "relative", [".git/hooks/AGENTS.md", ".git/config", "sub/.git/hooks/pre-commit", ".GIT/info/x", ".git"]
+    "relative",
+    [".git/hooks/AGENTS.md", ".git/config", "sub/.git/hooks/pre-commit", ".GIT/info/x", ".git"],
 )
 def test_git_folders_are_refused(repo: Project, relative: str) -> None:
     with pytest.raises(gateway.OutsideRoot) as caught:
@@ -201,7 +208,10 @@ def test_reads_are_bounded_and_the_limit_is_named(repo: Project) -> None:
     big.write_bytes(b"x" * 5000)
     with pytest.raises(gateway.TooLarge) as caught:
         gateway.read_bytes(repo, big, limit=4 * 1024, display="big.md")
-    assert str(caught.value) == "big.md:1:1: file: larger than 4 KiB, the limit; gitmem does not read it"
+    assert (
+        str(caught.value)
+        == "big.md:1:1: file: larger than 4 KiB, the limit; gitmem does not read it"
+    )
     assert gateway.read_bytes(repo, big, limit=5000) == b"x" * 5000
 
 
@@ -214,7 +224,9 @@ def test_a_device_is_not_read(tmp_path: Path) -> None:
         gateway.read_given("/dev/zero", limit=10)
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    with pytest.raises(gateway.NotRegular):  # opened without blocking: a FIFO with no writer cannot hang it
+    with pytest.raises(
+        gateway.NotRegular
+    ):  # opened without blocking: a FIFO with no writer cannot hang it
         gateway.read_bytes(Path(tmp_path), fifo)
 
 

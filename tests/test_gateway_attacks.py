@@ -51,7 +51,9 @@ def home() -> Path:
     (path / ".config" / "opencode").mkdir(parents=True)
     (path / ".config" / "opencode" / "opencode.json").write_text("{}\n", encoding="utf-8")
     (path / ".gemini").mkdir()
-    (path / ".gemini" / "settings.json").write_text('{"model": "mine", "token-note": "private"}\n', encoding="utf-8")
+    (path / ".gemini" / "settings.json").write_text(
+        '{"model": "mine", "token-note": "private"}\n', encoding="utf-8"
+    )
     return path
 
 
@@ -81,7 +83,9 @@ def test_agent_hooks_do_not_follow_committed_links_into_home(
     assert result.code == 1, result
     one_line_refusal(result.err, shown)
     assert tree(home) == before_home  # nothing edited, created or copied in the home folder
-    assert tree(project / link.split("/")[0]) == before_repo  # nor the user's settings copied into the repository
+    assert (
+        tree(project / link.split("/")[0]) == before_repo
+    )  # nor the user's settings copied into the repository
 
 
 REMOVE_LINKS = [  # where each link leads: to the very files the user-level set-up wrote
@@ -98,7 +102,9 @@ def test_removing_agent_hooks_through_committed_links_removes_nothing_in_home(
     # The user set gitmem's hooks up in their own home: exactly what a --remove through a link would delete.
     done = run("init", "--agent-hooks", "--user", "--target", target)
     assert done.code == 0, done.err
-    assert "gitmem" in str(tree(home / points_at) if (home / points_at).is_dir() else (home / points_at).read_bytes())
+    assert "gitmem" in str(
+        tree(home / points_at) if (home / points_at).is_dir() else (home / points_at).read_bytes()
+    )
     (project / link).parent.mkdir(parents=True, exist_ok=True)
     (project / link).symlink_to(home / points_at)
     commit_all(project)
@@ -112,8 +118,13 @@ def test_removing_agent_hooks_through_committed_links_removes_nothing_in_home(
 
 # -- the prompt hook ---------------------------------------------------------------------------------------------------
 
-PROMPT, EXPECTED = "The send-receipt celery task sometimes runs twice after a worker restart", b"celery-idempotent"
-MEMORY_CAP = 1 << 30  # a hook that reads /dev/zero to the end fails at 1 GiB instead of taking the machine down
+PROMPT, EXPECTED = (
+    "The send-receipt celery task sometimes runs twice after a worker restart",
+    b"celery-idempotent",
+)
+MEMORY_CAP = (
+    1 << 30
+)  # a hook that reads /dev/zero to the end fails at 1 GiB instead of taking the machine down
 
 
 def _cap() -> None:
@@ -132,7 +143,12 @@ MEASURE = (
 def prompt_hook(root: Path, session: str) -> tuple[subprocess.CompletedProcess[bytes], float, int]:
     """The prompt hook as Claude Code runs it, in a new session: (result, seconds, peak memory in KiB of its
     process)."""
-    payload = {"session_id": session, "cwd": str(root), "hook_event_name": "UserPromptSubmit", "prompt": PROMPT}
+    payload = {
+        "session_id": session,
+        "cwd": str(root),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": PROMPT,
+    }
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", MEASURE, *gitmem_command(), "hook", "prompt", "--client", "claude"],
@@ -145,7 +161,11 @@ def prompt_hook(root: Path, session: str) -> tuple[subprocess.CompletedProcess[b
     )
     seconds = time.perf_counter() - start
     head, _, peak = done.stderr.rpartition(b"\nPEAK ")
-    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout, head), seconds, int(peak)
+    return (
+        subprocess.CompletedProcess(done.args, done.returncode, done.stdout, head),
+        seconds,
+        int(peak),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +173,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The session hooks' test repository (the recall set compiled under a small budget), built once."""
     saved = dict(os.environ)
     home = tmp_path_factory.mktemp("home")
-    os.environ.update({"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"), "GIT_CONFIG_NOSYSTEM": "1"})
+    os.environ.update(
+        {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"), "GIT_CONFIG_NOSYSTEM": "1"}
+    )
     os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]
     try:
         root = hook_project.build(tmp_path_factory.mktemp("built") / "repo")
@@ -173,7 +195,9 @@ def hook_repo(built: Path, tmp_path: Path) -> Path:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [".memory/config.yaml", ".claude/CLAUDE.md"])  # (Claude Code reads both CLAUDE.md)
+@pytest.mark.parametrize(
+    "name", [".memory/config.yaml", ".claude/CLAUDE.md"]
+)  # (Claude Code reads both CLAUDE.md)
 def test_prompt_hook_is_bounded_against_a_link_to_dev_zero(hook_repo: Path, name: str) -> None:
     benign, benign_seconds, benign_peak = prompt_hook(hook_repo, "benign")
     assert benign.returncode == 0 and EXPECTED in benign.stdout, benign.stderr
@@ -182,9 +206,16 @@ def test_prompt_hook_is_bounded_against_a_link_to_dev_zero(hook_repo: Path, name
     (hook_repo / name).symlink_to("/dev/zero")
     commit_all(hook_repo)
     done, seconds, peak = prompt_hook(hook_repo, "hostile")
-    assert done.returncode == 0 and EXPECTED in done.stdout, done.stderr[-400:]  # the hook still answers
-    assert peak < 2 * benign_peak + 16 * 1024, (peak, benign_peak)  # KiB: nothing of /dev/zero is kept
-    print(f"{name} -> /dev/zero: {seconds / benign_seconds:.2f}x the time, {peak / benign_peak:.2f}x the memory")
+    assert done.returncode == 0 and EXPECTED in done.stdout, done.stderr[
+        -400:
+    ]  # the hook still answers
+    assert peak < 2 * benign_peak + 16 * 1024, (
+        peak,
+        benign_peak,
+    )  # KiB: nothing of /dev/zero is kept
+    print(
+        f"{name} -> /dev/zero: {seconds / benign_seconds:.2f}x the time, {peak / benign_peak:.2f}x the memory"
+    )
 
 
 @pytest.mark.slow
@@ -193,7 +224,9 @@ def test_prompt_hook_does_not_read_a_huge_rules_file(hook_repo: Path) -> None:
     assert benign.returncode == 0, benign.stderr
     claude = hook_repo / "CLAUDE.md"
     text = claude.read_text(encoding="utf-8")
-    claude.write_text(text + ("An ordinary line of a very long rules file.\n" * 1_500_000), encoding="utf-8")  # 66 MB
+    claude.write_text(
+        text + ("An ordinary line of a very long rules file.\n" * 1_500_000), encoding="utf-8"
+    )  # 66 MB
     done, _, peak = prompt_hook(hook_repo, "hostile")
     assert done.returncode == 0 and EXPECTED in done.stdout, done.stderr[-400:]
     assert peak < 2 * benign_peak + 16 * 1024, (peak, benign_peak)
@@ -209,7 +242,11 @@ def test_compile_never_writes_inside_git(project: Path, run: Run) -> None:
     assert result.code == 1, result
     assert ".git/hooks" in result.err and "inside a .git folder" in result.err, result.err
     assert tree(project / ".git" / "hooks") == before
-    assert not [p for p in (project / ".git").rglob("*.md") if "gitmem" not in p.relative_to(project / ".git").parts]
+    assert not [
+        p
+        for p in (project / ".git").rglob("*.md")
+        if "gitmem" not in p.relative_to(project / ".git").parts
+    ]
 
 
 # -- --user and a dotfile link ---------------------------------------------------------------------------------------
@@ -247,7 +284,9 @@ def test_user_compile_writes_through_a_dotfile_link(repo: Path, home: Path, run:
     assert text.startswith("# My own notes\n") and "British English" in text
 
 
-def test_user_mcp_registration_writes_through_a_dotfile_link(project: Path, home: Path, run: Run) -> None:
+def test_user_mcp_registration_writes_through_a_dotfile_link(
+    project: Path, home: Path, run: Run
+) -> None:
     link, real = stowed(home, ".codex/config.toml", 'model = "mine"\n')
     result = run("init", "--mcp", "--user")
     assert result.code == 0, result.err

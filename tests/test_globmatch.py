@@ -62,7 +62,9 @@ def regex_scan(pattern: str, relative: str) -> bool:
             char = body[index]
             out += "[^/]*" if char == "*" else "[^/]" if char == "?" else re.escape(char)
             index += 1
-    return re.compile(("" if anchored else "(?:.*/)?") + out + "(?:/.*)?").match(relative) is not None
+    return (
+        re.compile(("" if anchored else "(?:.*/)?") + out + "(?:/.*)?").match(relative) is not None
+    )
 
 
 PIECES = ["a", "b", "/", "*", "**", "**/", "?", ".", "[ab]", "[a-b]", "x", "web/", "**/*.py"]
@@ -72,17 +74,25 @@ def test_the_same_answers_as_the_regular_expressions() -> None:
     rnd = random.Random(13)
     for _ in range(3_000):
         glob = "".join(rnd.choice(PIECES) for _ in range(rnd.randint(1, 6)))
-        path = "".join(rnd.choice(["a", "b", "/", ".", "x", "py"]) for _ in range(rnd.randint(1, 12))).strip("/")
+        path = "".join(
+            rnd.choice(["a", "b", "/", ".", "x", "py"]) for _ in range(rnd.randint(1, 12))
+        ).strip("/")
         path = path or "a"
         assert matches(glob, path) == regex_recall(glob, path), (glob, path)
         assert _excluded_by(glob, path) == regex_scan(glob, path), (glob, path)
 
 
 def test_examples() -> None:
-    assert matches("web/**", "web/src/a.ts") and matches("web", "web/src/a.ts") and matches("*.py", "a/b/c.py")
+    assert (
+        matches("web/**", "web/src/a.ts")
+        and matches("web", "web/src/a.ts")
+        and matches("*.py", "a/b/c.py")
+    )
     assert not matches("web/*.ts", "web/src/a.ts") and matches("src/[ab].ts", "src/a.ts")
     assert not matches("[!a]", "/")  # a class, like ?, stands for a character within a segment
-    assert _excluded_by("tests/fixtures/**", "tests/fixtures/x.env") and _excluded_by("*.snap", "ui/view.snap")
+    assert _excluded_by("tests/fixtures/**", "tests/fixtures/x.env") and _excluded_by(
+        "*.snap", "ui/view.snap"
+    )
 
 
 def test_hostile_globs_take_linear_time() -> None:

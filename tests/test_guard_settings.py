@@ -37,7 +37,11 @@ def test_exclude_never_covers_the_store_or_a_transcript(project: Path, run: Run)
     git(project, "add", "-A")
     result = run("scan", "--staged", "--json")
     paths = sorted({finding["path"] for finding in json.loads(result.out)["findings"]})
-    assert paths == [".claude/projects/p/session.jsonl", ".memory/memories/leak.yaml", "logs/chat.jsonl"]
+    assert paths == [
+        ".claude/projects/p/session.jsonl",
+        ".memory/memories/leak.yaml",
+        "logs/chat.jsonl",
+    ]
 
 
 def _pull_request(project: Path, run: Run) -> None:
@@ -58,7 +62,12 @@ def test_gitmem_diff_names_every_change_to_the_guards_settings(project: Path, ru
     data = json.loads(run("diff", "--json").out)
     assert data["guard"] == [
         {"setting": "scan.exclude", "added": ["*"], "removed": []},
-        {"setting": "scan.allow", "added": ["0123456789abcdef"], "removed": [], "allows_nothing": []},
+        {
+            "setting": "scan.allow",
+            "added": ["0123456789abcdef"],
+            "removed": [],
+            "allows_nothing": [],
+        },
     ]
     git(project, "checkout", "-q", "main")
     assert "Guard settings" not in run("diff").out  # no change: no section

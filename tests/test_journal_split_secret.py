@@ -32,7 +32,9 @@ def key_halves() -> tuple[str, str]:
 def test_a_key_split_over_two_appends_never_lands_in_the_journal(project: Path) -> None:
     first, second = key_halves()
     here = find_project(project)
-    assert append_journal(here, first, TODAY).startswith("Appended to ")  # on its own, no whole key: accepted
+    assert append_journal(here, first, TODAY).startswith(
+        "Appended to "
+    )  # on its own, no whole key: accepted
     log = project / ".memory/journal" / f"{TODAY.isoformat()}-session.md"
     before = log.read_bytes()
     with pytest.raises(UsageError) as refused:
@@ -48,5 +50,7 @@ def test_clean_appends_still_accumulate(project: Path) -> None:
     here = find_project(project)
     append_journal(here, "## Decisions\n- Use FTS5 for recall.", TODAY)
     append_journal(here, "## Conventions\n- Run ruff format before committing.", TODAY)
-    text = (project / ".memory/journal" / f"{TODAY.isoformat()}-session.md").read_text(encoding="utf-8")
+    text = (project / ".memory/journal" / f"{TODAY.isoformat()}-session.md").read_text(
+        encoding="utf-8"
+    )
     assert "- Use FTS5 for recall." in text and "- Run ruff format before committing." in text

@@ -47,7 +47,10 @@ CASES: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
     "import: many comments on one line": (_rules, lambda n: "a<!---->" * (n // 8)),
     "frontmatter: a key's value of spaces": (_front, lambda n: "description: a" + " " * n + "b"),
     "frontmatter: a list item of spaces": (_front, lambda n: "globs:\n  - a" + " " * n + "b"),
-    "frontmatter: a value of spaces before no comment": (_front, lambda n: "globs: a" + " " * n + "b#"),
+    "frontmatter: a value of spaces before no comment": (
+        _front,
+        lambda n: "globs: a" + " " * n + "b#",
+    ),
 }
 
 
@@ -65,7 +68,9 @@ def test_four_times_the_input_costs_at_most_eight_times_the_work(name: str) -> N
     read, make = CASES[name]
     small, large = make(3_000), make(12_000)
     seen = []
-    for _ in range(3):  # one measurement within the bound passes: a busy machine can slow one, a quadratic path not
+    for _ in range(
+        3
+    ):  # one measurement within the bound passes: a busy machine can slow one, a quadratic path not
         small_time, large_time = _cpu(read, small), _cpu(read, large)
         seen.append(f"{small_time:.4f}s -> {large_time:.4f}s")
         if large_time <= 8 * small_time + 0.02:
@@ -88,15 +93,23 @@ _ITEM = re.compile(r"^[ \t]+-[ \t]*(.*?)[ \t]*$")
 
 
 def _lines(alphabet: str, longest: int) -> list[str]:
-    return ["".join(chars) for size in range(longest + 1) for chars in itertools.product(alphabet, repeat=size)]
+    return [
+        "".join(chars)
+        for size in range(longest + 1)
+        for chars in itertools.product(alphabet, repeat=size)
+    ]
 
 
 def test_headings_underlines_breaks_and_fences_as_the_old_patterns() -> None:
     for line in _lines(" \t#a=-*_`~", 5):
         atx = _ATX.match(line)
-        assert md.heading(line) == ((len(atx.group(1)), atx.group(2) or "") if atx else None), repr(line)
+        assert md.heading(line) == ((len(atx.group(1)), atx.group(2) or "") if atx else None), repr(
+            line
+        )
         setext = _SETEXT.match(line)
-        assert md.underline(line) == ((1 if setext.group(1)[0] == "=" else 2) if setext else 0), repr(line)
+        assert md.underline(line) == ((1 if setext.group(1)[0] == "=" else 2) if setext else 0), (
+            repr(line)
+        )
         assert md.is_break(line) == bool(_BREAK.match(line)), repr(line)
         fence = _FENCE.match(line)
         assert md.fence(line) == (fence.group(2) if fence else None), repr(line)
@@ -106,13 +119,23 @@ def test_bullets_and_imports_as_the_old_patterns() -> None:
     for line in _lines(" \t-*1.)[x]@a\u0663\xa0", 4):
         found = _BULLET.match(line)
         bullet = md.bullet(line)
-        expected = found and (found.group(1), found.group(2), _CHECKBOX.sub("", (found.group(3) or "").strip()))
-        assert (bullet and (bullet.lead, bullet.marker, bullet.text)) == (expected or None), repr(line)
+        expected = found and (
+            found.group(1),
+            found.group(2),
+            _CHECKBOX.sub("", (found.group(3) or "").strip()),
+        )
+        assert (bullet and (bullet.lead, bullet.marker, bullet.text)) == (expected or None), repr(
+            line
+        )
         if found and bullet:
             content = len(found.group(1).expandtabs(4)) + len(found.group(2)) + 1
-            assert (bullet.indent, bullet.content) == (md.indent(found.group(1)), content), repr(line)
+            assert (bullet.indent, bullet.content) == (md.indent(found.group(1)), content), repr(
+                line
+            )
         imported = _IMPORT.match(line)
-        assert md.imports(line) == ([t[1:] for t in imported.group(1).split()] if imported else None), repr(line)
+        assert md.imports(line) == (
+            [t[1:] for t in imported.group(1).split()] if imported else None
+        ), repr(line)
 
 
 def test_bold_and_label_lines_as_the_old_patterns() -> None:
@@ -126,7 +149,9 @@ def test_bold_and_label_lines_as_the_old_patterns() -> None:
 def test_frontmatter_lines_as_the_old_patterns() -> None:
     for line in _lines(" \ta_-:#1", 5):
         key = _KEY.match(line)
-        assert md.front_key(line) == ((key.group(1), key.group(2) or "") if key else None), repr(line)
+        assert md.front_key(line) == ((key.group(1), key.group(2) or "") if key else None), repr(
+            line
+        )
         item = _ITEM.match(line)
         assert md.front_item(line) == (item.group(1) if item else None), repr(line)
         value = line.strip()

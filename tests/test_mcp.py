@@ -14,7 +14,9 @@ import pytest
 
 from tests.conftest import Run, gitmem_command
 
-TOKEN = "ghp_" + "aB3dE5fG7hJ9kL2mN4pQ6rS8tU0vW1xY" + "z9Qk"  # built at run time, never stored whole
+TOKEN = (
+    "ghp_" + "aB3dE5fG7hJ9kL2mN4pQ6rS8tU0vW1xY" + "z9Qk"
+)  # built at run time, never stored whole
 
 
 def with_session(project: Path, body: Callable[[Any], Awaitable[None]]) -> None:
@@ -27,7 +29,10 @@ def with_session(project: Path, body: Callable[[Any], Awaitable[None]]) -> None:
 
     async def main() -> None:
         with open(project.parent / "server-stderr.log", "w") as errlog:
-            async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
                 await session.initialize()
                 await body(session)
 
@@ -43,14 +48,28 @@ def memory_files(root: Path) -> list[str]:
 
 
 @pytest.mark.slow
-def test_a_real_client_lists_the_tools_recalls_proposes_and_appends(project: Path, run: Run) -> None:
-    assert run("add", "Use pnpm, never npm", "--path", "web/**", "--body", "npm rewrites pnpm-lock.yaml.").code == 0
+def test_a_real_client_lists_the_tools_recalls_proposes_and_appends(
+    project: Path, run: Run
+) -> None:
+    assert (
+        run(
+            "add",
+            "Use pnpm, never npm",
+            "--path",
+            "web/**",
+            "--body",
+            "npm rewrites pnpm-lock.yaml.",
+        ).code
+        == 0
+    )
     seen: dict[str, Any] = {}
 
     async def body(session: Any) -> None:
         listed = await session.list_tools()
         seen["tools"] = {tool.name: tool for tool in listed.tools}
-        seen["recall"] = await session.call_tool("recall", {"query": "which package manager, npm?", "k": 3})
+        seen["recall"] = await session.call_tool(
+            "recall", {"query": "which package manager, npm?", "k": 3}
+        )
         seen["propose"] = await session.call_tool(
             "propose",
             {
@@ -64,13 +83,18 @@ def test_a_real_client_lists_the_tools_recalls_proposes_and_appends(project: Pat
             },
         )
         seen["list"] = await session.call_tool("list_memories", {"status": "proposed"})
-        seen["append"] = await session.call_tool("append_journal", {"text": "## Decisions\n- Use FTS5 for recall."})
+        seen["append"] = await session.call_tool(
+            "append_journal", {"text": "## Decisions\n- Use FTS5 for recall."}
+        )
 
     with_session(project, body)
 
     tools = seen["tools"]
     assert set(tools) == {"recall", "propose", "list_memories", "append_journal"}
-    assert "gitmem accept" in tools["propose"].description and "proposed" in tools["propose"].description
+    assert (
+        "gitmem accept" in tools["propose"].description
+        and "proposed" in tools["propose"].description
+    )
     assert "may be stale" in tools["recall"].description
     assert set(tools["propose"].input_schema["properties"]) == {
         "title",
@@ -85,7 +109,12 @@ def test_a_real_client_lists_the_tools_recalls_proposes_and_appends(project: Pat
     assert set(tools["recall"].input_schema["properties"]) == {"query", "k", "path"}
     # Read-only tools say so (codex exec runs those without approval), the others do not claim it.
     read_only = {name: tool.annotations.read_only_hint for name, tool in tools.items()}
-    assert read_only == {"recall": True, "list_memories": True, "propose": False, "append_journal": False}
+    assert read_only == {
+        "recall": True,
+        "list_memories": True,
+        "propose": False,
+        "append_journal": False,
+    }
 
     recalled = text_of(seen["recall"])
     assert not seen["recall"].is_error
@@ -100,14 +129,21 @@ def test_a_real_client_lists_the_tools_recalls_proposes_and_appends(project: Pat
     )
     stored = {m["id"]: m for m in json.loads(run("list", "--json").out)}
     proposal = stored["run-the-api-tests-with-pytest-x"]
-    assert (proposal["status"], proposal["source"], proposal["kind"]) == ("proposed", "agent", "convention")
+    assert (proposal["status"], proposal["source"], proposal["kind"]) == (
+        "proposed",
+        "agent",
+        "convention",
+    )
     assert (proposal["paths"], proposal["tags"], proposal["created"]) == (
         ["api/**"],
         ["testing"],
         date.today().isoformat(),
     )
     assert proposal["targets"] == ["claude", "cursor"]
-    assert proposal["words"] == ["suite is slow", "tests take forever"]  # for the future asker, reviewed in the PR
+    assert proposal["words"] == [
+        "suite is slow",
+        "tests take forever",
+    ]  # for the future asker, reviewed in the PR
     assert "teammate" in tools["propose"].input_schema["properties"]["words"]["description"]
 
     assert text_of(seen["list"]) == (
@@ -135,9 +171,15 @@ def test_a_real_client_gets_refusals_and_nothing_is_written(project: Path, run: 
         seen["duplicate"] = await session.call_tool("propose", {"title": "Use pnpm, never npm!"})
         seen["kind"] = await session.call_tool("propose", {"title": "Something", "kind": "rumour"})
         seen["target"] = await session.call_tool(
-            "propose", {"title": "Keep the agent out of build/", "targets": ["cursor", "vim-with-private-notes"]}
+            "propose",
+            {
+                "title": "Keep the agent out of build/",
+                "targets": ["cursor", "vim-with-private-notes"],
+            },
         )
-        seen["journal"] = await session.call_tool("append_journal", {"text": f"## Difficulties\n- {TOKEN} leaked"})
+        seen["journal"] = await session.call_tool(
+            "append_journal", {"text": f"## Difficulties\n- {TOKEN} leaked"}
+        )
 
     before = memory_files(project)
     with_session(project, body)
@@ -157,7 +199,9 @@ def test_a_real_client_gets_refusals_and_nothing_is_written(project: Path, run: 
     assert seen["kind"].is_error and "kind" in text_of(seen["kind"])
     assert seen["target"].is_error
     target_message = text_of(seen["target"])
-    assert "targets[1]: must be one of agents, claude" in target_message  # names the field, not the value
+    assert (
+        "targets[1]: must be one of agents, claude" in target_message
+    )  # names the field, not the value
     assert "not other text (22 characters); nothing was written" in target_message
     assert "vim" not in target_message and "private" not in target_message
     assert seen["journal"].is_error
@@ -205,7 +249,9 @@ def revision_session(project: Path, revision: str, body: Callable[[Any], Awaitab
 
 @pytest.mark.slow
 @pytest.mark.parametrize("revision", ["2026-07-28", "auto", "2025-11-25", "2025-06-18"])
-def test_the_sdks_client_at_each_revision_recalls_and_is_refused(project: Path, run: Run, revision: str) -> None:
+def test_the_sdks_client_at_each_revision_recalls_and_is_refused(
+    project: Path, run: Run, revision: str
+) -> None:
     """The stateless 2026-07-28 revision and the 2025 handshakes, each on its own connection: tools listed, recall
     answered, a refusal is a tool error, and the session runs at the revision asked for."""
     assert run("add", "Use pnpm, never npm").code == 0
@@ -214,12 +260,16 @@ def test_the_sdks_client_at_each_revision_recalls_and_is_refused(project: Path, 
     async def body(session: Any) -> None:
         seen["tools"] = {tool.name for tool in (await session.list_tools()).tools}
         seen["recall"] = await session.call_tool("recall", {"query": "which package manager, npm?"})
-        seen["refused"] = await session.call_tool("propose", {"title": "Something", "kind": "rumour"})
+        seen["refused"] = await session.call_tool(
+            "propose", {"title": "Something", "kind": "rumour"}
+        )
 
     agreed = with_revision = revision_session(project, revision, body)
     assert with_revision == ("2026-07-28" if revision == "auto" else revision), agreed
     assert seen["tools"] == {"recall", "propose", "list_memories", "append_journal"}
-    assert not seen["recall"].is_error and "[use-pnpm-never-npm] Use pnpm, never npm" in text_of(seen["recall"])
+    assert not seen["recall"].is_error and "[use-pnpm-never-npm] Use pnpm, never npm" in text_of(
+        seen["recall"]
+    )
     assert seen["refused"].is_error and "kind" in text_of(seen["refused"])
 
 
@@ -260,7 +310,9 @@ def test_a_server_discover_without_the_envelope_is_answered_as_2026_07_28(projec
         assert answer["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "gitmem"
 
 
-def test_mcp_without_the_extra_says_how_to_install_it(project: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_mcp_without_the_extra_says_how_to_install_it(
+    project: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for name in [n for n in sys.modules if n == "mcp" or n.startswith("mcp.")] or ["mcp"]:
         monkeypatch.setitem(sys.modules, name, None)  # as if the SDK were not installed
     monkeypatch.delitem(sys.modules, "gitmem.mcp.server", raising=False)
@@ -298,7 +350,10 @@ def test_mcp_outside_an_initialised_project_cannot_run(repo: Path, run: Run) -> 
             "refused: paths[0]: must be a glob relative to the repository root, without '..' (e.g. web/**); nothing "
             "was written",
         ),
-        ({"title": "   "}, "refused: the title is empty; say in one line what the next session should know or do"),
+        (
+            {"title": "   "},
+            "refused: the title is empty; say in one line what the next session should know or do",
+        ),
         (
             {"title": "Kinded", "kind": "rumour"},
             "kind must be one of convention, decision, pitfall, preference, fact, not 'rumour'",
@@ -324,10 +379,21 @@ def test_propose_picks_a_free_id(project: Path, run: Run) -> None:
     from gitmem.memory.store import Store
     from gitmem.project import find_project
 
-    assert run("add", "Pin Node", "--id", "pin-node-20", "--body", "Because of the CI image.").code == 0
+    assert (
+        run("add", "Pin Node", "--id", "pin-node-20", "--body", "Because of the CI image.").code
+        == 0
+    )
     found = find_project(project)
     text = tools.propose(
-        found, Store(found), "Pin Node 20", "The Vite plugin broke on 22.", "decision", [], [], date(2026, 5, 1), 0.99
+        found,
+        Store(found),
+        "Pin Node 20",
+        "The Vite plugin broke on 22.",
+        "decision",
+        [],
+        [],
+        date(2026, 5, 1),
+        0.99,
     )
     assert text.startswith("Proposed memory [pin-node-20-2] ")
 
@@ -366,11 +432,19 @@ def test_init_mcp_writes_each_tools_project_file_and_sets_the_config(repo: Path,
         "mcpServers": {"gitmem": {"type": "stdio", "command": "gitmem-cli", "args": ["mcp"]}}
     }
     assert json.loads((repo / ".cursor/mcp.json").read_text()) == {
-        "mcpServers": {"gitmem": {"command": "gitmem-cli", "args": ["mcp", "--repo", "${workspaceFolder}"]}}
+        "mcpServers": {
+            "gitmem": {"command": "gitmem-cli", "args": ["mcp", "--repo", "${workspaceFolder}"]}
+        }
     }
     assert "mcp: true" in (repo / ".memory/config.yaml").read_text().splitlines()
 
-    names = ("opencode.json", ".mcp.json", ".cursor/mcp.json", ".gemini/settings.json", ".qwen/settings.json")
+    names = (
+        "opencode.json",
+        ".mcp.json",
+        ".cursor/mcp.json",
+        ".gemini/settings.json",
+        ".qwen/settings.json",
+    )
     files = {name: (repo / name).read_bytes() for name in names}
     config = (repo / ".memory/config.yaml").read_bytes()
     again = run("init", "--no-hooks", "--mcp")
@@ -394,16 +468,26 @@ def test_init_mcp_user_appends_to_codex_config_once(repo: Path, run: Run) -> Non
     assert text == 'model = "o3"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n\n' + gitmem
     import tomllib
 
-    assert tomllib.loads(text)["mcp_servers"]["gitmem"] == {"command": "gitmem-cli", "args": ["mcp"]}
+    assert tomllib.loads(text)["mcp_servers"]["gitmem"] == {
+        "command": "gitmem-cli",
+        "args": ["mcp"],
+    }
     again = run("init", "--no-hooks", "--mcp", "--user")
     assert f"kept the gitmem entry in {codex} (Codex)" in again.lines
     assert codex.read_text(encoding="utf-8") == text
 
 
 def test_init_mcp_merges_into_existing_files_and_keeps_other_entries(repo: Path, run: Run) -> None:
-    (repo / ".mcp.json").write_text(json.dumps({"mcpServers": {"github": {"command": "gh-mcp"}}, "other": 1}))
+    (repo / ".mcp.json").write_text(
+        json.dumps({"mcpServers": {"github": {"command": "gh-mcp"}}, "other": 1})
+    )
     (repo / "opencode.json").write_text(
-        json.dumps({"model": "x", "mcp": {"servers": {"docs": {"type": "remote", "url": "https://example.com"}}}})
+        json.dumps(
+            {
+                "model": "x",
+                "mcp": {"servers": {"docs": {"type": "remote", "url": "https://example.com"}}},
+            }
+        )
     )
     (repo / ".cursor").mkdir()
     mine = {"mcpServers": {"gitmem": {"command": "/opt/bin/gitmem", "args": ["mcp"]}}}
@@ -466,14 +550,27 @@ def test_help_has_an_example(run: Run, command: tuple[str, ...]) -> None:
     assert f"gitmem {' '.join(command)}" in result.out
 
 
-def test_init_mcp_moves_an_older_gitmems_entry_to_gitmem_cli_and_keeps_a_customised_one(repo: Path, run: Run) -> None:
+def test_init_mcp_moves_an_older_gitmems_entry_to_gitmem_cli_and_keeps_a_customised_one(
+    repo: Path, run: Run
+) -> None:
     """An entry as an older gitmem wrote it runs `gitmem` from PATH (maybe another tool's program): moved to
     `gitmem-cli`; an entry the user changed is theirs and kept."""
     (repo / ".mcp.json").write_text(
-        json.dumps({"mcpServers": {"gitmem": {"type": "stdio", "command": "gitmem", "args": ["mcp"]}, "x": {}}})
+        json.dumps(
+            {
+                "mcpServers": {
+                    "gitmem": {"type": "stdio", "command": "gitmem", "args": ["mcp"]},
+                    "x": {},
+                }
+            }
+        )
     )
     (repo / ".cursor").mkdir()
-    custom = {"mcpServers": {"gitmem": {"command": "/opt/gitmem/bin/gitmem", "args": ["mcp", "--repo", "."]}}}
+    custom = {
+        "mcpServers": {
+            "gitmem": {"command": "/opt/gitmem/bin/gitmem", "args": ["mcp", "--repo", "."]}
+        }
+    }
     (repo / ".cursor" / "mcp.json").write_text(json.dumps(custom))
     result = run("init", "--no-hooks", "--mcp")
     assert result.code == 0, result.err

@@ -27,7 +27,9 @@ def change(repo: Path, branch: str, old: bytes, new: bytes) -> None:
 
 
 def merge(repo: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", "merge", "--no-edit", "theirs"], cwd=repo, capture_output=True, text=True)
+    return subprocess.run(
+        ["git", "merge", "--no-edit", "theirs"], cwd=repo, capture_output=True, text=True
+    )
 
 
 def test_a_latin1_rules_file_merges_both_sides(repo: Path, run: Run) -> None:
@@ -50,5 +52,10 @@ def test_a_latin1_rules_file_in_conflict_gets_markers(repo: Path, run: Run) -> N
     done = merge(repo)
     assert done.returncode != 0
     merged = (repo / "AGENTS.md").read_bytes()
-    assert b"<<<<<<< ours\nOne, ours.\n=======\n" + "Un, à nous.".encode("latin-1") + b"\n>>>>>>> theirs\n" in merged
+    assert (
+        b"<<<<<<< ours\nOne, ours.\n=======\n"
+        + "Un, à nous.".encode("latin-1")
+        + b"\n>>>>>>> theirs\n"
+        in merged
+    )
     assert "AGENTS.md" in git(repo, "diff", "--name-only", "--diff-filter=U")

@@ -52,7 +52,9 @@ def silent_server() -> Iterator[str]:
         server.close()
 
 
-def gitmem(project: Path, *args: str, timeout: float = 60) -> tuple[subprocess.CompletedProcess[str], float]:
+def gitmem(
+    project: Path, *args: str, timeout: float = 60
+) -> tuple[subprocess.CompletedProcess[str], float]:
     start = time.monotonic()
     done = subprocess.run(
         [*gitmem_command(), *args],
@@ -67,7 +69,9 @@ def gitmem(project: Path, *args: str, timeout: float = 60) -> tuple[subprocess.C
 
 
 def test_sources_add_from_a_silent_git_server_times_out(project: Path, silent_server: str) -> None:
-    done, seconds = gitmem(project, "sources", "add", silent_server, "--rev", "v1", "--name", "silent")
+    done, seconds = gitmem(
+        project, "sources", "add", silent_server, "--rev", "v1", "--name", "silent"
+    )
     assert done.returncode == 3, done.stderr
     assert done.stderr == (
         f"error: source 'silent': cannot fetch {silent_server}: timed out after 2 s: the server does not answer\n"
@@ -79,7 +83,8 @@ def test_sources_add_from_a_silent_git_server_times_out(project: Path, silent_se
 def test_compile_with_a_silent_source_times_out(project: Path, silent_server: str) -> None:
     config = project / ".memory/config.yaml"
     config.write_text(
-        config.read_text(encoding="utf-8") + f"sources:\n  - name: silent\n    repo: {silent_server}\n    rev: v1\n",
+        config.read_text(encoding="utf-8")
+        + f"sources:\n  - name: silent\n    repo: {silent_server}\n    rev: v1\n",
         encoding="utf-8",
     )
     done, seconds = gitmem(project, "compile")
@@ -98,13 +103,17 @@ def huge_pack(tmp_path: Path) -> Path:
         handle.write(b"id: huge\ntitle: ")
         handle.write(b"x" * BIG)
         handle.write(b"\nkind: fact\nstatus: active\n")
-    (work / ".memory/memories/fine.yaml").write_text("id: fine\ntitle: Fine\nkind: fact\nstatus: active\n")
+    (work / ".memory/memories/fine.yaml").write_text(
+        "id: fine\ntitle: Fine\nkind: fact\nstatus: active\n"
+    )
     git(work, "add", "-A")
     git(work, "commit", "-q", "-m", "huge")
     return work
 
 
-def test_a_huge_blob_in_a_pack_is_refused_without_reading_it(project: Path, huge_pack: Path, run: Run) -> None:
+def test_a_huge_blob_in_a_pack_is_refused_without_reading_it(
+    project: Path, huge_pack: Path, run: Run
+) -> None:
     tracemalloc.start()
     try:
         result = run("sources", "add", str(huge_pack), "--rev", "main", "--name", "huge")
@@ -141,7 +150,9 @@ def _tree_naming_one_blob(work: Path, blob: bytes, count: int) -> str:
     oid = subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=work, input=blob, capture_output=True,
                          check=True).stdout.decode().strip()  # fmt: skip
     entries = "".join(f"100644 blob {oid}\tm{index}.yaml\n" for index in range(count))
-    memories = subprocess.run(["git", "mktree"], cwd=work, input=entries.encode(), capture_output=True, check=True)
+    memories = subprocess.run(
+        ["git", "mktree"], cwd=work, input=entries.encode(), capture_output=True, check=True
+    )
     memory = subprocess.run(["git", "mktree"], cwd=work, capture_output=True, check=True,
                             input=f"040000 tree {memories.stdout.decode().strip()}\tmemories\n".encode())  # fmt: skip
     root = subprocess.run(["git", "mktree"], cwd=work, capture_output=True, check=True,
@@ -151,7 +162,10 @@ def _tree_naming_one_blob(work: Path, blob: bytes, count: int) -> str:
     return commit
 
 
-LIMITS = [(3000, 60_000, "more than 1000 memory files"), (900, 20_000, "bytes of memory files (a pack may hold")]
+LIMITS = [
+    (3000, 60_000, "more than 1000 memory files"),
+    (900, 20_000, "bytes of memory files (a pack may hold"),
+]
 
 
 @pytest.mark.parametrize(("count", "size", "limit"), LIMITS)
@@ -168,23 +182,33 @@ def test_a_pack_over_the_file_or_byte_limit_is_refused_before_its_blobs_are_read
     finally:
         tracemalloc.stop()
     assert result.code == 3, result.err
-    assert result.err.startswith("error: source 'many': ") and limit in result.err and len(result.err.splitlines()) == 1
+    assert (
+        result.err.startswith("error: source 'many': ")
+        and limit in result.err
+        and len(result.err.splitlines()) == 1
+    )
     assert peak < 4 * 1024 * 1024, f"peak {peak / 2**20:.1f} MiB"
     assert (project / ".memory/config.yaml").read_bytes() == config
 
 
-def test_a_tag_with_hidden_text_is_never_printed_or_pinned(project: Path, tmp_path: Path, run: Run) -> None:
+def test_a_tag_with_hidden_text_is_never_printed_or_pinned(
+    project: Path, tmp_path: Path, run: Run
+) -> None:
     pack = tmp_path / "pack"
     (pack / ".memory/memories").mkdir(parents=True)
     git(pack, "init", "-q", "-b", "main")
-    (pack / ".memory/memories/one.yaml").write_text("id: one\ntitle: One\nkind: fact\nstatus: active\n")
+    (pack / ".memory/memories/one.yaml").write_text(
+        "id: one\ntitle: One\nkind: fact\nstatus: active\n"
+    )
     git(pack, "add", "-A")
     git(pack, "commit", "-q", "-m", "one")
     git(pack, "tag", "v1.0")
     git(pack, "tag", "v9.0\u202e1.0v")  # sorts newest, and a terminal shows it as another version
     config = (project / ".memory/config.yaml").read_bytes()
     refused = run("sources", "add", str(pack), "--rev", "v9.0\u202e1.0v", "--name", "acme")
-    assert refused.code == 2 and "U+202E" in refused.err and "\u202e" not in refused.out + refused.err
+    assert (
+        refused.code == 2 and "U+202E" in refused.err and "\u202e" not in refused.out + refused.err
+    )
     assert (project / ".memory/config.yaml").read_bytes() == config
     added = run("sources", "add", str(pack), "--name", "acme")  # the newest tag gitmem can pin
     assert added.code == 0, added.err

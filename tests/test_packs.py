@@ -72,7 +72,9 @@ def _config(project: Path) -> str:
 V1 = ["acme/no-force-push", "acme/squash-merge", "acme/use-tabs"]
 
 
-def test_a_pack_pinned_at_v1_contributes_only_v1_memories(project: Path, pack: Path, run: Run) -> None:
+def test_a_pack_pinned_at_v1_contributes_only_v1_memories(
+    project: Path, pack: Path, run: Run
+) -> None:
     write_memory(project, "use-pnpm", "Use pnpm")
     added = run("sources", "add", str(pack), "--rev", "v1", "--name", "acme")
     assert added.code == 0, added.err
@@ -80,7 +82,10 @@ def test_a_pack_pinned_at_v1_contributes_only_v1_memories(project: Path, pack: P
     assert _config(project).endswith(f"sources:\n  - name: acme\n    repo: {pack}\n    rev: v1\n")
     result = run("compile")
     assert result.code == 0, result.err
-    assert result.lines[-1] == "compiled 4 memories (3 from acme) for agents, claude: 2 file(s) changed"
+    assert (
+        result.lines[-1]
+        == "compiled 4 memories (3 from acme) for agents, claude: 2 file(s) changed"
+    )
     for name in ("AGENTS.md", "CLAUDE.md"):
         assert _ids(project / name) == [*V1, "use-pnpm"]
     text = (project / "AGENTS.md").read_text()
@@ -89,7 +94,9 @@ def test_a_pack_pinned_at_v1_contributes_only_v1_memories(project: Path, pack: P
     assert run("compile", "--check").code == 0
 
 
-def test_sources_update_moves_to_the_newest_tag_and_says_what_changed(project: Path, pack: Path, run: Run) -> None:
+def test_sources_update_moves_to_the_newest_tag_and_says_what_changed(
+    project: Path, pack: Path, run: Run
+) -> None:
     assert run("sources", "add", str(pack), "--rev", "v1", "--name", "acme").code == 0
     assert run("compile").code == 0
     updated = run("sources", "update")
@@ -105,7 +112,11 @@ def test_sources_update_moves_to_the_newest_tag_and_says_what_changed(project: P
     stale = run("compile", "--check")
     assert (stale.code, stale.lines) == (1, ["AGENTS.md: out of date", "CLAUDE.md: out of date"])
     assert run("compile").code == 0
-    assert _ids(project / "AGENTS.md") == ["acme/no-force-push", "acme/sign-commits", "acme/use-tabs"]
+    assert _ids(project / "AGENTS.md") == [
+        "acme/no-force-push",
+        "acme/sign-commits",
+        "acme/use-tabs",
+    ]
     again = run("sources", "update", "--json")
     assert json.loads(again.out) == [
         {
@@ -123,7 +134,9 @@ def test_sources_update_moves_to_the_newest_tag_and_says_what_changed(project: P
     ]
 
 
-def test_update_branch_follows_the_head_and_never_goes_back(project: Path, pack: Path, run: Run) -> None:
+def test_update_branch_follows_the_head_and_never_goes_back(
+    project: Path, pack: Path, run: Run
+) -> None:
     head = git(pack, "rev-parse", "main").strip()
     assert run("sources", "add", str(pack), "--rev", "v2", "--name", "acme").code == 0
     moved = run("sources", "update", "acme", "--branch")
@@ -137,11 +150,14 @@ def test_update_branch_follows_the_head_and_never_goes_back(project: Path, pack:
     assert f"    rev: {head}\n" in _config(project)
 
 
-def test_a_branch_rev_pins_its_head_and_tracks_it(project: Path, pack: Path, run: Run, tmp_path: Path) -> None:
+def test_a_branch_rev_pins_its_head_and_tracks_it(
+    project: Path, pack: Path, run: Run, tmp_path: Path
+) -> None:
     head = git(pack, "rev-parse", "main").strip()
     added = run("sources", "add", str(pack), "--rev", "main")
     assert (
-        added.out == f"added source pack ({pack}) pinned at {head[:12]}, following main: 4 active memories (pack/ID)\n"
+        added.out
+        == f"added source pack ({pack}) pinned at {head[:12]}, following main: 4 active memories (pack/ID)\n"
     )
     assert _config(project).endswith(f"rev: {head}\n    track: main\n")
     work = tmp_path / "pack-work"
@@ -188,7 +204,10 @@ def test_an_unreachable_source_is_a_one_line_error_and_check_works_from_the_cach
     missing = tmp_path / "nowhere.git"
     refused = run("sources", "add", str(missing), "--rev", "v1", "--name", "gone")
     assert refused.code == 3
-    assert refused.err == f"error: source 'gone': cannot fetch {missing}: repository '{missing}' does not exist\n"
+    assert (
+        refused.err
+        == f"error: source 'gone': cannot fetch {missing}: repository '{missing}' does not exist\n"
+    )
     assert "sources" not in _config(project)
 
     assert run("sources", "add", str(pack), "--rev", "v1", "--name", "acme").code == 0
@@ -205,10 +224,15 @@ def test_an_unreachable_source_is_a_one_line_error_and_check_works_from_the_cach
     shutil.rmtree(project / ".git" / "gitmem" / "sources")
     cold = run("compile", "--check")
     assert cold.code == 3
-    assert cold.err == f"error: source 'acme': cannot fetch {pack}: repository '{pack}' does not exist\n"
+    assert (
+        cold.err
+        == f"error: source 'acme': cannot fetch {pack}: repository '{pack}' does not exist\n"
+    )
 
 
-def test_check_works_from_the_clone_without_the_index(project: Path, pack: Path, run: Run, tmp_path: Path) -> None:
+def test_check_works_from_the_clone_without_the_index(
+    project: Path, pack: Path, run: Run, tmp_path: Path
+) -> None:
     """With the cached answer gone but the clone kept (e.g. after upgrading gitmem), nothing needs the network."""
     assert run("sources", "add", str(pack), "--rev", "v1", "--name", "acme").code == 0
     assert run("compile").code == 0
@@ -218,7 +242,9 @@ def test_check_works_from_the_clone_without_the_index(project: Path, pack: Path,
     assert run("compile", "--check").code == 0
 
 
-def test_pack_ids_cannot_collide_and_blocks_merge_by_id(project: Path, pack: Path, run: Run) -> None:
+def test_pack_ids_cannot_collide_and_blocks_merge_by_id(
+    project: Path, pack: Path, run: Run
+) -> None:
     write_memory(project, "no-force-push", "Our own force-push rule")
     assert run("sources", "add", str(pack), "--rev", "v1", "--name", "acme").code == 0
     assert run("compile").code == 0
@@ -244,7 +270,11 @@ def test_pack_ids_cannot_collide_and_blocks_merge_by_id(project: Path, pack: Pat
 
 def test_pack_memories_are_read_only(project: Path, pack: Path, run: Run) -> None:
     assert run("sources", "add", str(pack), "--rev", "v1", "--name", "acme").code == 0
-    for command in (("edit", "acme/use-tabs"), ("retire", "acme/use-tabs"), ("forget", "acme/use-tabs")):
+    for command in (
+        ("edit", "acme/use-tabs"),
+        ("retire", "acme/use-tabs"),
+        ("forget", "acme/use-tabs"),
+    ):
         result = run(*command)
         assert (result.code, result.err) == (
             2,
@@ -256,10 +286,15 @@ def test_pack_memories_are_read_only(project: Path, pack: Path, run: Run) -> Non
     assert "  file         acme@v1:.memory/memories/use-tabs.yaml" in shown.lines
     assert shown.lines[-1] == "  pack         acme: read-only, from a shared pack"
     missing = run("show", "acme/use-tab")
-    assert missing.err == "error: no memory 'use-tab' in source 'acme' at v1 (did you mean 'acme/use-tabs'?)\n"
+    assert (
+        missing.err
+        == "error: no memory 'use-tab' in source 'acme' at v1 (did you mean 'acme/use-tabs'?)\n"
+    )
 
 
-def test_an_invalid_pack_is_refused_and_nothing_recorded(project: Path, run: Run, tmp_path: Path) -> None:
+def test_an_invalid_pack_is_refused_and_nothing_recorded(
+    project: Path, run: Run, tmp_path: Path
+) -> None:
     work = tmp_path / "bad"
     (work / ".memory" / "memories").mkdir(parents=True)
     git(work, "init", "-q", "-b", "main")
@@ -279,7 +314,9 @@ def test_an_invalid_pack_is_refused_and_nothing_recorded(project: Path, run: Run
     assert _config(project) == before
 
 
-def test_fetching_in_a_hook_ignores_the_hook_git_variables(project: Path, pack: Path, run: Run) -> None:
+def test_fetching_in_a_hook_ignores_the_hook_git_variables(
+    project: Path, pack: Path, run: Run
+) -> None:
     """git exports GIT_DIR and GIT_INDEX_FILE to hooks; the pack's clone must not pick them up."""
     assert run("sources", "add", str(pack), "--rev", "v1", "--name", "acme").code == 0
     shutil.rmtree(project / ".git" / "gitmem" / "sources")
@@ -303,9 +340,15 @@ def test_recall_list_and_stats_see_the_packs(project: Path, pack: Path, run: Run
     from gitmem.mcp.tools import recall as mcp_recall  # what the MCP `recall` tool answers
     from gitmem.project import find_project
 
-    assert "acme/no-force-push" in mcp_recall(find_project(), "force-push main", 5, None, date.today())
-    assert "acme/squash-merge" not in mcp_recall(find_project(), "squash merge", 5, None, date.today())
-    assert [hit["id"] for hit in json.loads(run("recall", "npm lockfile", "--json").out)] == ["use-pnpm"]
+    assert "acme/no-force-push" in mcp_recall(
+        find_project(), "force-push main", 5, None, date.today()
+    )
+    assert "acme/squash-merge" not in mcp_recall(
+        find_project(), "squash merge", 5, None, date.today()
+    )
+    assert [hit["id"] for hit in json.loads(run("recall", "npm lockfile", "--json").out)] == [
+        "use-pnpm"
+    ]
     assert [m["id"] for m in json.loads(run("list", "--json").out)] == ["use-pnpm"]
     stats = json.loads(run("stats", "--json").out)
     assert stats["sources"] == [
@@ -321,7 +364,10 @@ def test_recall_list_and_stats_see_the_packs(project: Path, pack: Path, run: Run
     assert stats["memories"]["total"] == 1  # the project's own files
     assert stats["targets"][0]["compiled"] == ["acme/no-force-push", "acme/use-tabs", "use-pnpm"]
     text = run("stats")
-    assert text.lines[-2:] == ["SOURCE  REV  MEMORIES  COMPILED  MUTED", "acme    v1   3         2         1"]
+    assert text.lines[-2:] == [
+        "SOURCE  REV  MEMORIES  COMPILED  MUTED",
+        "acme    v1   3         2         1",
+    ]
     listed = json.loads(run("sources", "list", "--json").out)
     assert listed == [
         {
@@ -348,9 +394,15 @@ def test_relative_paths_are_recorded_from_the_root_and_remove_forgets(
     assert "    repo: ../shared.git\n" in _config(project)
     assert (project / ".git/gitmem/sources").is_dir()
     text = run("sources", "list")
-    assert text.lines == ["NAME    REV  COMPILED  MUTED  REPO", "shared  v1   3         0      ../shared.git"]
+    assert text.lines == [
+        "NAME    REV  COMPILED  MUTED  REPO",
+        "shared  v1   3         0      ../shared.git",
+    ]
     removed = run("sources", "remove", "shared")
-    assert removed.out == "removed source shared (../shared.git): run `gitmem compile` to take its memories out\n"
+    assert (
+        removed.out
+        == "removed source shared (../shared.git): run `gitmem compile` to take its memories out\n"
+    )
     assert "sources" not in _config(project)
     assert list((project / ".git/gitmem/sources").iterdir()) == []
 
@@ -367,7 +419,10 @@ def test_relative_paths_are_recorded_from_the_root_and_remove_forgets(
             "error: invalid source name 'Acme': use 1 to 64 lower-case letters, digits or hyphens, starting with a "
             "letter or digit",
         ),
-        (("sources", "add", "PACK", "--track", "nope"), "error: source 'pack': --track 'nope' is not a branch of PACK"),
+        (
+            ("sources", "add", "PACK", "--track", "nope"),
+            "error: source 'pack': --track 'nope' is not a branch of PACK",
+        ),
         (("sources", "update", "other"), "error: no source 'other' (sources: acme)"),
         (("sources", "mute", "other", "x"), "error: no source 'other' (sources: acme)"),
         (
@@ -376,7 +431,9 @@ def test_relative_paths_are_recorded_from_the_root_and_remove_forgets(
         ),
     ],
 )
-def test_usage_errors(project: Path, pack: Path, run: Run, args: tuple[str, ...], message: str) -> None:
+def test_usage_errors(
+    project: Path, pack: Path, run: Run, args: tuple[str, ...], message: str
+) -> None:
     assert run("sources", "add", str(pack), "--rev", "v1", "--name", "acme").code == 0
     before = _config(project)
     result = run(*(str(pack) if arg == "PACK" else arg for arg in args))
@@ -401,7 +458,9 @@ def test_compile_refuses_invalid_pack_memories_and_a_missing_pin(
     _commit(work, "v3", "v3")
     git(work, "push", "-q", "--tags", str(pack), "main")
     config = project / ".memory" / "config.yaml"
-    config.write_text(config.read_text().replace("rev: v1", "rev: v3"))  # a hand edit, past `sources update`
+    config.write_text(
+        config.read_text().replace("rev: v1", "rev: v3")
+    )  # a hand edit, past `sources update`
     refused = run("compile")
     assert refused.code == 1
     assert refused.err.splitlines() == [
@@ -426,7 +485,10 @@ def test_compile_refuses_invalid_pack_memories_and_a_missing_pin(
 def test_a_commit_is_pinned_by_its_full_id(project: Path, pack: Path, run: Run) -> None:
     v1 = git(pack, "rev-parse", "v1^{commit}").strip()
     added = run("sources", "add", str(pack), "--rev", v1[:7], "--name", "acme")
-    assert added.out == f"added source acme ({pack}) pinned at {v1[:12]}: 3 active memories (acme/ID)\n"
+    assert (
+        added.out
+        == f"added source acme ({pack}) pinned at {v1[:12]}: 3 active memories (acme/ID)\n"
+    )
     assert _config(project).endswith(f"    rev: {v1}\n")
     assert json.loads(run("list", "--packs", "--json").out)[0]["path"] == (
         f"acme@{v1[:12]}:.memory/memories/no-force-push.yaml"
@@ -443,7 +505,9 @@ def test_supersedes_are_checked_within_the_pack(project: Path, run: Run, tmp_pat
     _commit(work, "v1", "v1")
     _memory(work, "use-bun", "Use bun", supersedes=("use-yarn",))
     _commit(work, "v2", "v2")
-    bad = run("sources", "add", str(work), "--name", "chain")  # the newest tag: v2, whose use-bun dangles
+    bad = run(
+        "sources", "add", str(work), "--name", "chain"
+    )  # the newest tag: v2, whose use-bun dangles
     assert bad.code == 1
     assert bad.err.splitlines() == [
         "chain@v2:.memory/memories/use-bun.yaml:1:1: supersedes[0]: no memory 'use-yarn'",
@@ -451,7 +515,10 @@ def test_supersedes_are_checked_within_the_pack(project: Path, run: Run, tmp_pat
     ]
     good = run("sources", "add", str(work), "--name", "chain", "--rev", "v1")
     assert good.code == 0, good.err
-    assert [m["supersedes"] for m in json.loads(run("list", "--packs", "--json").out)] == [[], ["chain/use-npm"]]
+    assert [m["supersedes"] for m in json.loads(run("list", "--packs", "--json").out)] == [
+        [],
+        ["chain/use-npm"],
+    ]
 
 
 def test_a_fresh_checkout_fetches_on_compile_and_reads_only_the_cache_elsewhere(
@@ -461,7 +528,10 @@ def test_a_fresh_checkout_fetches_on_compile_and_reads_only_the_cache_elsewhere(
     assert run("sources", "add", str(pack), "--rev", "v1", "--name", "acme").code == 0
     shutil.rmtree(project / ".git" / "gitmem" / "sources")
     listed = run("sources", "list")
-    assert listed.lines[1].split()[:3] == ["acme", "v1", "not"] and "not fetched yet" in listed.lines[1]
+    assert (
+        listed.lines[1].split()[:3] == ["acme", "v1", "not"]
+        and "not fetched yet" in listed.lines[1]
+    )
     recalled = run("recall", "force-push")
     assert recalled.err == (
         "warning: source 'acme' is not fetched yet, so left out (`gitmem compile` fetches it)\n"
@@ -478,4 +548,6 @@ def test_a_fresh_checkout_fetches_on_compile_and_reads_only_the_cache_elsewhere(
             "muted": [],
         }
     ]
-    assert [hit["id"] for hit in json.loads(run("recall", "force-push", "--json").out)] == ["acme/no-force-push"]
+    assert [hit["id"] for hit in json.loads(run("recall", "force-push", "--json").out)] == [
+        "acme/no-force-push"
+    ]

@@ -30,25 +30,68 @@ from gitmem.linear import translate
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "gitmem"
-_RE_FUNCTIONS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split", "findall", "finditer"}
-_FLAG_ARG = {"compile": 1, "search": 2, "match": 2, "fullmatch": 2, "sub": 4, "subn": 4, "split": 3, "findall": 2}
+_RE_FUNCTIONS = {
+    "compile",
+    "search",
+    "match",
+    "fullmatch",
+    "sub",
+    "subn",
+    "split",
+    "findall",
+    "finditer",
+}
+_FLAG_ARG = {
+    "compile": 1,
+    "search": 2,
+    "match": 2,
+    "fullmatch": 2,
+    "sub": 4,
+    "subn": 4,
+    "split": 3,
+    "findall": 2,
+}
 _FLAG_ARG["finditer"] = 2
 
 # Patterns built at run time, by (module, the call's source): why each is linear.
 DYNAMIC = {
-    ("gitmem/adopt/kinds.py", "re.compile"): "an alternation of escaped fixed words, each with an optional plural",
-    ("gitmem/compile/block.py", "re.compile"): "'### ' and an alternation of gitmem's own fixed kind headings",
-    ("gitmem/globmatch.py", "re.compile"): "one character class built from a glob's [...]: no quantifier",
-    ("gitmem/hygiene/findings.py", "re.compile"): "an escaped field name, then \\s*: no nested quantifier",
-    ("gitmem/memory/fastcheck.py", "re.compile"): "compiles the memory schema's patterns, proven below",
+    (
+        "gitmem/adopt/kinds.py",
+        "re.compile",
+    ): "an alternation of escaped fixed words, each with an optional plural",
+    (
+        "gitmem/compile/block.py",
+        "re.compile",
+    ): "'### ' and an alternation of gitmem's own fixed kind headings",
+    (
+        "gitmem/globmatch.py",
+        "re.compile",
+    ): "one character class built from a glob's [...]: no quantifier",
+    (
+        "gitmem/hygiene/findings.py",
+        "re.compile",
+    ): "an escaped field name, then \\s*: no nested quantifier",
+    (
+        "gitmem/memory/fastcheck.py",
+        "re.compile",
+    ): "compiles the memory schema's patterns, proven below",
     ("gitmem/memory/fields.py", "re.compile"): "a character class of fixed line-break characters",
     ("gitmem/memory/fields.py", "re.split"): "a fixed alternation of line breaks: no quantifier",
     ("gitmem/memory/fields.py", "re.sub"): "a fixed alternation of line breaks: no quantifier",
-    ("gitmem/scan/engine.py", "re.compile"): "the scanner's rule table (gitmem/scan/rules.py): each rule runs on "
+    (
+        "gitmem/scan/engine.py",
+        "re.compile",
+    ): "the scanner's rule table (gitmem/scan/rules.py): each rule runs on "
     "windows of bounded size (scan/engine.py WINDOW), measured by tests/test_scan_linear.py",
     ("gitmem/scan/filters.py", "lazy"): "a bounded repetition {2,6} of one camel-case part",
-    ("gitmem/scan/lazyre.py", "re.compile"): "the lazy compiler itself: its patterns are the lazy(...) calls",
-    ("gitmem/scan/sources.py", "re.compile"): "a bytes pattern on a diff's @@ header line: anchored, no overlap",
+    (
+        "gitmem/scan/lazyre.py",
+        "re.compile",
+    ): "the lazy compiler itself: its patterns are the lazy(...) calls",
+    (
+        "gitmem/scan/sources.py",
+        "re.compile",
+    ): "a bytes pattern on a diff's @@ header line: anchored, no overlap",
     ("gitmem/scan/unicode.py", "lazy"): "one character class of hidden code points",
 }
 
@@ -75,13 +118,19 @@ class Site:
 def _flags(node: ast.expr | None) -> int:
     if node is None:
         return 0
-    return int(eval(compile(ast.Expression(node), "<flags>", "eval"), {"re": re}))  # re.I | re.M and the like
+    return int(
+        eval(compile(ast.Expression(node), "<flags>", "eval"), {"re": re})
+    )  # re.I | re.M and the like
 
 
 def _constants(tree: ast.Module) -> dict[str, str]:
     found = {}
     for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
             try:
                 value = ast.literal_eval(node.value)
             except ValueError:
@@ -98,16 +147,28 @@ def _uses(tree: ast.Module) -> dict[str, set[str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             parent = parents.get(node)
-            uses.setdefault(node.id, set()).add(parent.attr if isinstance(parent, ast.Attribute) else "")
+            uses.setdefault(node.id, set()).add(
+                parent.attr if isinstance(parent, ast.Attribute) else ""
+            )
     return uses
 
 
 def _call_kind(node: ast.Call) -> tuple[str, str] | None:
     """(engine, function) of a call that compiles or runs a pattern."""
     func = node.func
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "re":
+    if (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "re"
+    ):
         return ("re", func.attr) if func.attr in _RE_FUNCTIONS else None
-    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    name = (
+        func.id
+        if isinstance(func, ast.Name)
+        else func.attr
+        if isinstance(func, ast.Attribute)
+        else ""
+    )
     if name == "lazy":
         return "re", "compile"
     if name == "linear":
@@ -122,7 +183,9 @@ def sites(source: str, path: str) -> list[Site]:
     assigned = {
         id(node.value): node.targets[0].id
         for node in tree.body
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
     }
     found = []
     for node in ast.walk(tree):
@@ -146,7 +209,11 @@ def sites(source: str, path: str) -> list[Site]:
             methods = uses.get(name, set())
             if methods and methods <= {"match", "fullmatch"}:
                 anchored = "fullmatch" if methods == {"fullmatch"} else "match"
-        label = "lazy" if isinstance(node.func, ast.Name) and node.func.id == "lazy" else ast.unparse(node.func)
+        label = (
+            "lazy"
+            if isinstance(node.func, ast.Name) and node.func.id == "lazy"
+            else ast.unparse(node.func)
+        )
         found.append(
             Site(path, node.lineno, engine, pattern if isinstance(pattern, str) else None, _flags(flag_node),
                  anchored, label)
@@ -196,7 +263,9 @@ def _recheck_binary() -> str | None:
 
 def _to_js(pattern: str, flags: int) -> tuple[str, str]:
     """A Python pattern as an ECMAScript one (recheck's syntax): named groups, \\Z, inline flags."""
-    letters = "".join(letter for flag, letter in ((re.I, "i"), (re.M, "m"), (re.S, "s")) if flags & flag)
+    letters = "".join(
+        letter for flag, letter in ((re.I, "i"), (re.M, "m"), (re.S, "s")) if flags & flag
+    )
     inline = re.match(r"\(\?([aiLmsux]+)\)", pattern)
     if inline:
         letters += "".join(c for c in inline.group(1) if c in "ims")
@@ -211,7 +280,9 @@ def recheck(patterns: list[tuple[str, str]]) -> list[dict[str, object]]:
     strings, seeded)."""
     verdicts = _recheck(patterns, "automaton")
     for number, verdict in enumerate(verdicts):
-        if _unsupported(verdict):  # one at a time: fuzzing beside other checks can misjudge (a shared time budget)
+        if _unsupported(
+            verdict
+        ):  # one at a time: fuzzing beside other checks can misjudge (a shared time budget)
             verdicts[number] = _recheck([patterns[number]], "auto")[0]
     return verdicts
 
@@ -225,14 +296,22 @@ def _recheck(patterns: list[tuple[str, str]], checker: str) -> list[dict[str, ob
     """recheck's verdicts on ECMAScript ``(source, flags)`` pairs, in one run of its agent."""
     binary = _recheck_binary()
     if binary is None:
-        pytest.skip("recheck is not installed (CI installs it with tests/clients/install.py; or set GITMEM_RECHECK)")
-    with subprocess.Popen([binary, "agent"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as agent:
+        pytest.skip(
+            "recheck is not installed (CI installs it with tests/clients/install.py; or set GITMEM_RECHECK)"
+        )
+    with subprocess.Popen(
+        [binary, "agent"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    ) as agent:
         assert agent.stdin is not None and agent.stdout is not None
         for number, (source, flags) in enumerate(patterns):
             # "auto": the automaton where it applies, else fuzzing (seeded: the same verdict on every run)
             params = {"timeout": 20_000, "checker": checker, "randomSeed": 22}
             request = {"source": source, "flags": flags, "params": params}
-            agent.stdin.write(json.dumps({"jsonrpc": "2.0+push", "id": number, "method": "check", "params": request}))
+            agent.stdin.write(
+                json.dumps(
+                    {"jsonrpc": "2.0+push", "id": number, "method": "check", "params": request}
+                )
+            )
             agent.stdin.write("\n")
         agent.stdin.flush()
         verdicts: dict[int, dict[str, object]] = {}
@@ -242,7 +321,10 @@ def _recheck(patterns: list[tuple[str, str]], checker: str) -> list[dict[str, ob
                 break
             message = json.loads(line)
             if "id" in message and ("result" in message or "error" in message):
-                verdicts[message["id"]] = message.get("result") or {"status": "error", "error": message.get("error")}
+                verdicts[message["id"]] = message.get("result") or {
+                    "status": "error",
+                    "error": message.get("error"),
+                }
         agent.stdin.close()
     return [verdicts.get(number, {"status": "no answer"}) for number in range(len(patterns))]
 
@@ -267,7 +349,9 @@ def problems(found: list[Site] | tuple[Site, ...]) -> list[str]:
         where = f"{site.path}:{site.line}"
         if site.pattern is None:
             if (site.path, site.call) not in DYNAMIC:
-                out.append(f"{where}: {site.call}(...) builds its pattern at run time and is not listed in DYNAMIC")
+                out.append(
+                    f"{where}: {site.call}(...) builds its pattern at run time and is not listed in DYNAMIC"
+                )
         elif site.engine == "linear":
             try:
                 re2.compile(translate(site.pattern, site.flags))
@@ -294,8 +378,13 @@ def test_every_schema_pattern_is_proven_safe() -> None:
     found = schema_patterns()
     assert len(found) >= 5
     verdicts = recheck([_to_js(pattern, 0) for _, pattern in found])
-    unsafe = [f"{where}: {pattern!r}: {v.get('status')}" for (where, pattern), v in zip(found, verdicts, strict=True)]
-    assert [line for line, v in zip(unsafe, verdicts, strict=True) if v.get("status") != "safe"] == []
+    unsafe = [
+        f"{where}: {pattern!r}: {v.get('status')}"
+        for (where, pattern), v in zip(found, verdicts, strict=True)
+    ]
+    assert [
+        line for line, v in zip(unsafe, verdicts, strict=True) if v.get("status") != "safe"
+    ] == []
 
 
 def test_an_injected_pattern_is_caught() -> None:
@@ -309,14 +398,17 @@ def test_an_injected_pattern_is_caught() -> None:
         "C = re.compile(r'abc')\n"  # safe
     )
     found = sites(source, "gitmem/injected.py")
-    assert [(site.line, site.engine) for site in found] == [(3, "re"), (4, "linear"), (6, "re"), (7, "re")]
+    assert [(site.line, site.engine) for site in found] == [
+        (3, "re"),
+        (4, "linear"),
+        (6, "re"),
+        (7, "re"),
+    ]
     reported = problems(found)
     assert [line.split(":")[1] for line in reported] == ["4", "6", "3"], reported
 
 
 def test_patterns_only_used_with_match_are_checked_anchored() -> None:
-    source = (
-        "import re\nA = re.compile(r'x+y')\nB = re.compile(r'x+y')\ndef f(t):\n    return A.match(t), B.search(t)\n"
-    )
+    source = "import re\nA = re.compile(r'x+y')\nB = re.compile(r'x+y')\ndef f(t):\n    return A.match(t), B.search(t)\n"
     found = {site.line: site.anchored for site in sites(source, "gitmem/x.py")}
     assert found == {2: "match", 3: ""}

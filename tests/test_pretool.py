@@ -21,13 +21,18 @@ PNPM = {
     "id": "use-pnpm",
     "title": "Use pnpm, never npm",
     "body": "npm rewrites pnpm-lock.yaml and breaks the workspace.",
-    "enforce": {"commands": ["npm install*", "npm i *"], "edits": ["pnpm-lock.yaml", "migrations/**"]},
+    "enforce": {
+        "commands": ["npm install*", "npm i *"],
+        "edits": ["pnpm-lock.yaml", "migrations/**"],
+    },
 }
 
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    root = store_repo(tmp_path / "repo", [PNPM, {"id": "plain", "title": "Plain advice, nothing enforced"}])
+    root = store_repo(
+        tmp_path / "repo", [PNPM, {"id": "plain", "title": "Plain advice, nothing enforced"}]
+    )
     (root / "CLAUDE.md").write_text("# Team notes\n\nHand-written.\n", encoding="utf-8")
     done = subprocess.run([*gitmem_command(), "compile"], cwd=root, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -50,7 +55,11 @@ def hook(root: Path, client: str, payload: dict[str, Any]) -> subprocess.Complet
 
 
 def bash(command: str) -> dict[str, Any]:
-    return {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}}
+    return {
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+    }
 
 
 def denied(root: Path, payload: dict[str, Any], client: str = "claude") -> str:
@@ -70,19 +79,45 @@ def test_a_command_breaking_enforce_is_refused_quoting_the_memory(root: Path) ->
     assert "[use-pnpm] Use pnpm, never npm" in reason
     assert "npm rewrites pnpm-lock.yaml and breaks the workspace." in reason
     assert "`npm install*`" in reason
-    for line in ("FOO=1 npm install x", "bash -lc 'npm install x'", "echo ok; sudo npm i left-pad", "x=$(npm install)"):
+    for line in (
+        "FOO=1 npm install x",
+        "bash -lc 'npm install x'",
+        "echo ok; sudo npm i left-pad",
+        "x=$(npm install)",
+    ):
         assert "[use-pnpm]" in denied(root, bash(line)), line
 
 
 def test_everything_else_passes_silently(root: Path) -> None:
-    for line in ("pnpm install", "npm test", 'echo "npm install x"', "git log -- .memory", "cat .memory/memories/*"):
+    for line in (
+        "pnpm install",
+        "npm test",
+        'echo "npm install x"',
+        "git log -- .memory",
+        "cat .memory/memories/*",
+    ):
         assert passes(root, bash(line)), line
-    assert passes(root, {"tool_name": "Read", "tool_input": {"file_path": str(root / ".memory/memories/plain.yaml")}})
-    assert passes(root, {"tool_name": "Write", "tool_input": {"file_path": str(root / "web/app.ts"), "content": "x"}})
+    assert passes(
+        root,
+        {
+            "tool_name": "Read",
+            "tool_input": {"file_path": str(root / ".memory/memories/plain.yaml")},
+        },
+    )
+    assert passes(
+        root,
+        {
+            "tool_name": "Write",
+            "tool_input": {"file_path": str(root / "web/app.ts"), "content": "x"},
+        },
+    )
 
 
 def test_edits_are_refused_for_write_tools_and_shell_writes(root: Path) -> None:
-    write = {"tool_name": "Edit", "tool_input": {"file_path": str(root / "migrations/0002.sql"), "old_string": "a"}}
+    write = {
+        "tool_name": "Edit",
+        "tool_input": {"file_path": str(root / "migrations/0002.sql"), "old_string": "a"},
+    }
     assert "it writes a file matching `migrations/**`" in denied(root, write)
     assert "[use-pnpm]" in denied(root, bash("echo x >> pnpm-lock.yaml"))
     assert "[use-pnpm]" in denied(root, bash("cd migrations && touch 0003.sql"))
@@ -126,17 +161,27 @@ def test_the_managed_block_is_gitmems_and_the_rest_of_the_file_the_teams(root: P
         "tool_input": {"file_path": str(rules), "old_string": inside, "new_string": "x"},
     }
     assert "managed block of CLAUDE.md" in denied(root, edit_inside)
-    rewrite = {"tool_name": "Write", "tool_input": {"file_path": str(rules), "content": "# Team notes\n"}}
+    rewrite = {
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(rules), "content": "# Team notes\n"},
+    }
     assert "managed block" in denied(root, rewrite)
     assert "managed block" in denied(root, bash("echo '# new' > CLAUDE.md"))
     outside = {
         "tool_name": "Edit",
-        "tool_input": {"file_path": str(rules), "old_string": "Hand-written.", "new_string": "Ours."},
+        "tool_input": {
+            "file_path": str(rules),
+            "old_string": "Hand-written.",
+            "new_string": "Ours.",
+        },
     }
     assert passes(root, outside)
     kept = {
         "tool_name": "Write",
-        "tool_input": {"file_path": str(rules), "content": "# Ours\n\n" + text[text.index("<!--") :]},
+        "tool_input": {
+            "file_path": str(rules),
+            "content": "# Ours\n\n" + text[text.index("<!--") :],
+        },
     }
     assert passes(root, kept)
 
@@ -144,24 +189,40 @@ def test_the_managed_block_is_gitmems_and_the_rest_of_the_file_the_teams(root: P
 def test_each_client_gets_its_own_answer_shape(root: Path) -> None:
     line = "npm install left-pad"
     gemini = json.loads(
-        hook(root, "gemini", {"tool_name": "run_shell_command", "tool_input": {"command": line}}).stdout
+        hook(
+            root, "gemini", {"tool_name": "run_shell_command", "tool_input": {"command": line}}
+        ).stdout
     )
     assert gemini["decision"] == "deny" and "[use-pnpm]" in gemini["reason"]
-    copilot = json.loads(hook(root, "copilot", {"toolName": "bash", "toolArgs": json.dumps({"command": line})}).stdout)
-    assert copilot["permissionDecision"] == "deny" and "[use-pnpm]" in copilot["permissionDecisionReason"]
-    cursor = json.loads(hook(root, "cursor", {"hook_event_name": "beforeShellExecution", "command": line}).stdout)
+    copilot = json.loads(
+        hook(
+            root, "copilot", {"toolName": "bash", "toolArgs": json.dumps({"command": line})}
+        ).stdout
+    )
+    assert (
+        copilot["permissionDecision"] == "deny"
+        and "[use-pnpm]" in copilot["permissionDecisionReason"]
+    )
+    cursor = json.loads(
+        hook(root, "cursor", {"hook_event_name": "beforeShellExecution", "command": line}).stdout
+    )
     assert cursor["permission"] == "deny" and "[use-pnpm]" in cursor["agent_message"]
     opencode = hook(root, "opencode", {"tool_name": "bash", "tool_input": {"command": line}}).stdout
     assert opencode.startswith("gitmem: refused") and "[use-pnpm]" in opencode
     for name in ("codex", "qwen"):
         assert "[use-pnpm]" in denied(root, bash(line), name)
     patch = "*** Begin Patch\n*** Add File: migrations/0009.sql\n+drop table x;\n*** End Patch\n"
-    assert "[use-pnpm]" in denied(root, {"tool_name": "apply_patch", "tool_input": {"command": patch}}, "codex")
+    assert "[use-pnpm]" in denied(
+        root, {"tool_name": "apply_patch", "tool_input": {"command": patch}}, "codex"
+    )
 
 
 def test_a_retired_or_proposed_memory_enforces_nothing(root: Path) -> None:
     path = root / ".memory" / "memories" / "use-pnpm.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace("status: active", "status: retired"), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("status: active", "status: retired"),
+        encoding="utf-8",
+    )
     assert passes(root, bash("npm install x"))
 
 
@@ -192,31 +253,50 @@ def test_the_shell_reader_is_bounded_and_linear() -> None:
         found = shell.commands(line)
         assert time.perf_counter() - start < 2.0, unit
         assert len(found) <= shell.MAX_COMMANDS
-    assert [c.text for c in shell.commands("cat <<'EOF' > f\nnpm install x\nEOF\nls")] == ["cat", "ls"]
+    assert [c.text for c in shell.commands("cat <<'EOF' > f\nnpm install x\nEOF\nls")] == [
+        "cat",
+        "ls",
+    ]
     assert shell.commands("echo a 2>&1 | tee log")[1].text == "tee log"
 
 
 def test_enforce_is_shown_by_show_and_diff(root: Path) -> None:
-    shown = subprocess.run([*gitmem_command(), "show", "use-pnpm"], cwd=root, capture_output=True, text=True)
-    assert "forbids run  npm install*" in shown.stdout and "forbids edit migrations/**" in shown.stdout
+    shown = subprocess.run(
+        [*gitmem_command(), "show", "use-pnpm"], cwd=root, capture_output=True, text=True
+    )
+    assert (
+        "forbids run  npm install*" in shown.stdout and "forbids edit migrations/**" in shown.stdout
+    )
     path = root / ".memory" / "memories" / "use-pnpm.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace("- npm i *", "- npm ci*"), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("- npm i *", "- npm ci*"), encoding="utf-8"
+    )
     diff = subprocess.run([*gitmem_command(), "diff"], cwd=root, capture_output=True, text=True)
-    assert "`enforce.commands`: added `npm ci*`; removed `npm i *`" in diff.stdout, diff.stdout + diff.stderr
+    assert "`enforce.commands`: added `npm ci*`; removed `npm i *`" in diff.stdout, (
+        diff.stdout + diff.stderr
+    )
 
 
 def test_explain_says_where_enforce_holds_and_where_it_is_advice_only(tmp_path: Path) -> None:
     root = store_repo(tmp_path / "repo", [PNPM], target="claude")
     config = root / ".memory" / "config.yaml"
     text = config.read_text(encoding="utf-8")
-    config.write_text(re.sub(r"(?m)^targets:.*$", "targets: [claude, devin]", text), encoding="utf-8")
-    setup = subprocess.run([*gitmem_command(), "init", "--agent-hooks"], cwd=root, capture_output=True, text=True)
+    config.write_text(
+        re.sub(r"(?m)^targets:.*$", "targets: [claude, devin]", text), encoding="utf-8"
+    )
+    setup = subprocess.run(
+        [*gitmem_command(), "init", "--agent-hooks"], cwd=root, capture_output=True, text=True
+    )
     assert setup.returncode == 0, setup.stderr
-    done = subprocess.run([*gitmem_command(), "explain", "--json"], cwd=root, capture_output=True, text=True)
+    done = subprocess.run(
+        [*gitmem_command(), "explain", "--json"], cwd=root, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     gates = {view["name"]: view["enforce"] for view in json.loads(done.stdout)["clients"]}
     assert gates["claude"] == "hook" and gates["devin"] == "none", gates
-    text = subprocess.run([*gitmem_command(), "explain"], cwd=root, capture_output=True, text=True).stdout
+    text = subprocess.run(
+        [*gitmem_command(), "explain"], cwd=root, capture_output=True, text=True
+    ).stdout
     assert "this client has no pre-tool hook: enforce is advice only" in text
 
 
@@ -238,5 +318,9 @@ def test_every_targets_rules_file_is_one_the_gate_reads() -> None:
     from gitmem.tools import TARGETS
 
     for target in TARGETS:
-        names = [target.root_file, *([target.dir_file] if target.dir_file else []), f"x{target.scoped_suffix}"]
+        names = [
+            target.root_file,
+            *([target.dir_file] if target.dir_file else []),
+            f"x{target.scoped_suffix}",
+        ]
         assert all(name.endswith(RULES_SUFFIXES) for name in names), target.name

@@ -19,12 +19,18 @@ from tests.conftest import store_repo
 @pytest.mark.parametrize(
     ("text", "paths"),
     [
-        ("Fix services/billing/src/refunds/handler.py now", ["services/billing/src/refunds/handler.py"]),
+        (
+            "Fix services/billing/src/refunds/handler.py now",
+            ["services/billing/src/refunds/handler.py"],
+        ),
         ("Add an icon to web/src/icons/.", ["web/src/icons/"]),
         ("Look at ./api/app.py, then `infra/k8s/x.yaml`", ["api/app.py", "infra/k8s/x.yaml"]),
         ("Bump package.json", ["package.json"]),
         ("See https://example.com/a/b and ../outside/file.py", []),
-        ("Use and/or, e.g. 3/4 of it", ["and/or"]),  # a slash word is a path; no memory is scoped to it
+        (
+            "Use and/or, e.g. 3/4 of it",
+            ["and/or"],
+        ),  # a slash word is a path; no memory is scoped to it
         ("no paths at all here", []),
     ],
 )
@@ -55,15 +61,29 @@ def test_anchors_take_linear_time_on_a_hostile_prompt() -> None:
     assert len(anchors.paths("a/b " * 100_000)) <= anchors.MAX_ANCHORS
 
 
-@pytest.mark.parametrize(("glob", "level"), [("services/billing/**", 2), ("api/**", 1), ("**/*.py", 0), ("x/y/z", 3)])
+@pytest.mark.parametrize(
+    ("glob", "level"), [("services/billing/**", 2), ("api/**", 1), ("**/*.py", 0), ("x/y/z", 3)]
+)
 def test_specificity(glob: str, level: int) -> None:
     assert anchors.specificity(glob) == level
 
 
 MEMORIES: list[dict[str, Any]] = [
-    {"id": "billing-tests", "title": "Run the billing tests with make test-billing", "paths": ["services/billing/**"]},
-    {"id": "search-tests", "title": "Run the search tests with make test-search", "paths": ["services/search/**"]},
-    {"id": "notify-tests", "title": "Run the notify tests with make test-notify", "paths": ["services/notify/**"]},
+    {
+        "id": "billing-tests",
+        "title": "Run the billing tests with make test-billing",
+        "paths": ["services/billing/**"],
+    },
+    {
+        "id": "search-tests",
+        "title": "Run the search tests with make test-search",
+        "paths": ["services/search/**"],
+    },
+    {
+        "id": "notify-tests",
+        "title": "Run the notify tests with make test-notify",
+        "paths": ["services/notify/**"],
+    },
     {"id": "services-owner", "title": "Every service has an owning team", "paths": ["services/**"]},
     {
         "id": "db-session",
@@ -87,14 +107,20 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _ask(root: Path, prompt: str, session: str, **more: Any) -> tuple[tuple[str, ...], str]:
     payload = {"session_id": session, "cwd": str(root), "prompt": prompt, **more}
     answer = run("prompt", "claude", json.dumps(payload).encode())
-    text = json.loads(answer.stdout)["hookSpecificOutput"]["additionalContext"] if answer.stdout else ""
+    text = (
+        json.loads(answer.stdout)["hookSpecificOutput"]["additionalContext"]
+        if answer.stdout
+        else ""
+    )
     return answer.keys, text
 
 
 def test_a_file_deep_in_a_service_brings_the_services_memory(repo: Path) -> None:
     keys, _ = _ask(repo, "Fix the off-by-one in services/billing/src/refunds/handler.py", "deep")
     assert keys[0] == "billing-tests"
-    assert "search-tests" not in keys and "notify-tests" not in keys  # other components' near-twins give way
+    assert (
+        "search-tests" not in keys and "notify-tests" not in keys
+    )  # other components' near-twins give way
 
 
 def test_the_prompts_component_wins_over_near_identical_memories(repo: Path) -> None:
@@ -125,7 +151,9 @@ def test_an_injected_code_block_keeps_its_lines(repo: Path) -> None:
 
 
 def test_unrelated_prompts_with_paths_inject_nothing(repo: Path) -> None:
-    for number, prompt in enumerate(["Rename x in utils.py", "Show me README.md", "What is 2/3 of 9?"]):
+    for number, prompt in enumerate(
+        ["Rename x in utils.py", "Show me README.md", "What is 2/3 of 9?"]
+    ):
         assert _ask(repo, prompt, f"quiet-{number}")[0] == ()
 
 
@@ -133,7 +161,11 @@ def test_a_cut_code_block_is_closed() -> None:
     memory = inject.Candidate(
         "m",
         inject.Memory(
-            id="m", title="T", kind="fact", status="active", body="Do this:\n\n```\n" + "line\n" * 200 + "```"
+            id="m",
+            title="T",
+            kind="fact",
+            status="active",
+            body="Do this:\n\n```\n" + "line\n" * 200 + "```",
         ),
         1.0,
         1,

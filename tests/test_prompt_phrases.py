@@ -38,10 +38,22 @@ def _common(number: int) -> dict[str, Any]:
 
 
 MEMORIES: list[dict[str, Any]] = [
-    {"id": "feature-flags", "title": "Gate unfinished features behind a flag in flags.yaml", "body": "Read at start."},
-    {"id": "search-reindex", "title": "A new search index needs a full reindex", "body": "Run make reindex."},
+    {
+        "id": "feature-flags",
+        "title": "Gate unfinished features behind a flag in flags.yaml",
+        "body": "Read at start.",
+    },
+    {
+        "id": "search-reindex",
+        "title": "A new search index needs a full reindex",
+        "body": "Run make reindex.",
+    },
     {"id": "env-files", "title": "Add new settings to .env.example too", "body": "CI reads it."},
-    {"id": "far-apart", "title": "The feature list in the docs and the CLI's flag table differ", "body": "Known."},
+    {
+        "id": "far-apart",
+        "title": "The feature list in the docs and the CLI's flag table differ",
+        "body": "Known.",
+    },
     {
         "id": "ledger-stub",
         "title": "Start the ledger stub before the billing suite",
@@ -64,13 +76,18 @@ def _ask(root: Path, prompt: str, session: str) -> tuple[str, ...]:
 
 def test_a_pair_of_the_prompt_in_a_title_brings_the_memory(repo: Path) -> None:
     keys = _ask(repo, "Add a feature flag around the new search page", "pair")
-    assert keys[:2] == ("search-reindex", "feature-flags")  # each holds a pair in its title: before env-files
+    assert keys[:2] == (
+        "search-reindex",
+        "feature-flags",
+    )  # each holds a pair in its title: before env-files
     assert "far-apart" not in keys  # both words in its title, but not close together
 
 
 def test_a_pair_alone_is_not_enough_when_the_words_are_apart_in_the_prompt(repo: Path) -> None:
     # "feature" and "flag" far apart in the prompt are no pair of it: common words alone do not clear the bar
-    assert "feature-flags" not in _ask(repo, "Which feature did the owner review, and who set the flag?", "apart")
+    assert "feature-flags" not in _ask(
+        repo, "Which feature did the owner review, and who set the flag?", "apart"
+    )
 
 
 def test_a_phrase_of_the_askers_words_carries_a_match(repo: Path) -> None:

@@ -39,7 +39,9 @@ scalars = st.one_of(
     st.integers(),
     st.floats(allow_nan=True),
     st.text(max_size=30),
-    st.sampled_from(["active", "fact", "2026-02-30", "2026-11-30", "use-pnpm", "web/**", "../x", "\u200b"]),
+    st.sampled_from(
+        ["active", "fact", "2026-02-30", "2026-11-30", "use-pnpm", "web/**", "../x", "\u200b"]
+    ),
 )
 values = st.recursive(
     scalars,

@@ -15,7 +15,13 @@ MEMORIES = Path(".memory/memories")
 
 
 def write(memory_id: str, title: str | None = None, **fields: Any) -> Path:
-    data = {"id": memory_id, "title": title or f"Memory {memory_id}", "kind": "fact", "status": "active", **fields}
+    data = {
+        "id": memory_id,
+        "title": title or f"Memory {memory_id}",
+        "kind": "fact",
+        "status": "active",
+        **fields,
+    }
     path = MEMORIES / f"{memory_id}.yaml"
     path.write_text(yamlio.dump(data), encoding="utf-8")
     return path
@@ -44,7 +50,13 @@ def test_history_newest_first_following_renames(project: Path, run: Run) -> None
 
     data = json.loads(run("history", "pin-node-version", "--json").out)
     assert [(c["sha"], c["subject"], c["change"], c["path"], c["old_path"]) for c in data] == [
-        (third, "Rename pin-node", "R", ".memory/memories/pin-node-version.yaml", ".memory/memories/pin-node.yaml"),
+        (
+            third,
+            "Rename pin-node",
+            "R",
+            ".memory/memories/pin-node-version.yaml",
+            ".memory/memories/pin-node.yaml",
+        ),
         (second, "Node 20 now", "M", ".memory/memories/pin-node.yaml", None),
         (first, "Add pin-node", "A", ".memory/memories/pin-node.yaml", None),
     ]
@@ -82,14 +94,21 @@ def test_history_of_uncommitted_memory(project: Path, run: Run) -> None:
     )
     commit(project, "Add draft")
     write("draft", "Changed")
-    assert run("history", "draft").lines[0] == "(working tree: .memory/memories/draft.yaml is modified, not committed)"
+    assert (
+        run("history", "draft").lines[0]
+        == "(working tree: .memory/memories/draft.yaml is modified, not committed)"
+    )
     assert run("history", "draft", "--json").code == 0
 
 
 @pytest.mark.parametrize(
     ("memory_id", "code", "message"),
     [
-        ("never", 2, "error: no memory 'never' now or in this branch's history; `gitmem list` shows the ids\n"),
+        (
+            "never",
+            2,
+            "error: no memory 'never' now or in this branch's history; `gitmem list` shows the ids\n",
+        ),
         (
             "Bad_Id",
             2,
@@ -135,7 +154,11 @@ def branched(project: Path, run: Run) -> Path:
     commit(project, "memories on main")
     git(project, "checkout", "-q", "-b", "feature")
     write(
-        "edit-me", "Run tests with pytest", tags=["testing", "ci"], priority="high", body="Use -n 4.\nKeep it fast.\n"
+        "edit-me",
+        "Run tests with pytest",
+        tags=["testing", "ci"],
+        priority="high",
+        body="Use -n 4.\nKeep it fast.\n",
     )
     assert run("retire", "retire-me", "--reason", "we use pnpm").code == 0
     (MEMORIES / "remove-me.yaml").unlink()
@@ -166,7 +189,12 @@ def test_diff_default_is_from_the_merge_base(branched: Path, run: Run) -> None:
         "default_branch": "main",
         "merge_base_of": None,
     }
-    assert data["head"] == {"label": "working tree", "commit": None, "default_branch": None, "merge_base_of": None}
+    assert data["head"] == {
+        "label": "working tree",
+        "commit": None,
+        "default_branch": None,
+        "merge_base_of": None,
+    }
     assert data["summary"] == {"added": 2, "changed": 1, "retired": 1, "removed": 1}
     assert [(c["change"], c["id"]) for c in data["changes"]] == [
         ("added", "new-one"),
@@ -186,7 +214,11 @@ def test_diff_default_is_from_the_merge_base(branched: Path, run: Run) -> None:
     assert [f["field"] for f in retired["fields"]] == ["status", "retired", "reason"]
     assert retired["after"]["reason"] == "we use pnpm"
     removed = data["changes"][4]
-    assert (removed["title"], removed["after"], removed["before"]["title"]) == ("Old advice", None, "Old advice")
+    assert (removed["title"], removed["after"], removed["before"]["title"]) == (
+        "Old advice",
+        None,
+        "Old advice",
+    )
 
 
 def test_diff_markdown(branched: Path, run: Run) -> None:
@@ -274,7 +306,9 @@ def test_diff_base_to_working_tree_and_between_commits(branched: Path, run: Run)
         ("removed", "remove-me"),
     ]
     markdown = run("diff", "main", "feature").out
-    assert markdown.startswith("### gitmem: memory changes from the merge base of `main` and `feature` (")
+    assert markdown.startswith(
+        "### gitmem: memory changes from the merge base of `main` and `feature` ("
+    )
     assert "main-only" not in markdown
     assert [c["id"] for c in json.loads(run("diff", "main", "--json").out)["changes"]] == [
         "new-one",
@@ -293,7 +327,10 @@ def test_diff_layout_only_change(project: Path, run: Run) -> None:
     path = write("tidy", "Tidy memory")
     commit(project, "add")
     path.write_text(path.read_text() + "# a comment\n")
-    assert "- **`tidy`**: Tidy memory\n  - only comments or layout changed\n" in run("diff", "HEAD").out
+    assert (
+        "- **`tidy`**: Tidy memory\n  - only comments or layout changed\n"
+        in run("diff", "HEAD").out
+    )
 
 
 def test_diff_shows_invalid_files(project: Path, run: Run) -> None:
@@ -302,11 +339,15 @@ def test_diff_shows_invalid_files(project: Path, run: Run) -> None:
     write("turns-bad", "Fine for now")
     commit(project, "one bad, one good")
     write("was-bad", "Fixed now")
-    (MEMORIES / "turns-bad.yaml").write_text("id: turns-bad\ntitle: Broken\nkind: fact\nstatus: active\nextra: 1\n")
+    (MEMORIES / "turns-bad.yaml").write_text(
+        "id: turns-bad\ntitle: Broken\nkind: fact\nstatus: active\nextra: 1\n"
+    )
     result = run("diff", "HEAD", "--json")
     assert result.code == 0
     changes = {c["id"]: c for c in json.loads(result.out)["changes"]}
-    assert changes["turns-bad"]["problems"] == [".memory/memories/turns-bad.yaml:5:1: ‹e… (5 chars)›: unknown field"]
+    assert changes["turns-bad"]["problems"] == [
+        ".memory/memories/turns-bad.yaml:5:1: ‹e… (5 chars)›: unknown field"
+    ]
     assert (changes["turns-bad"]["after"], changes["turns-bad"]["title"]) == (None, "Fine for now")
     assert changes["was-bad"]["base_problems"][0].startswith(".memory/memories/was-bad.yaml:")
     assert changes["was-bad"]["after"]["title"] == "Fixed now"
@@ -388,11 +429,23 @@ def test_diff_default_branch_master(repo: Path, run: Run) -> None:
             2,
             "error: unknown revision 'nope': name a branch, tag or commit (`git branch -a` lists the branches)\n",
         ),
-        ("none", (), 3, "error: this repository has no commits yet: commit something first, then try again\n"),
-        ("none", ("main",), 3, "error: this repository has no commits yet: commit something first, then try again\n"),
+        (
+            "none",
+            (),
+            3,
+            "error: this repository has no commits yet: commit something first, then try again\n",
+        ),
+        (
+            "none",
+            ("main",),
+            3,
+            "error: this repository has no commits yet: commit something first, then try again\n",
+        ),
     ],
 )
-def test_diff_errors(project: Path, run: Run, setup: str, args: tuple[str, ...], code: int, message: str) -> None:
+def test_diff_errors(
+    project: Path, run: Run, setup: str, args: tuple[str, ...], code: int, message: str
+) -> None:
     if setup != "none":
         commit(project, "set up")
     if setup == "trunk":
@@ -433,7 +486,11 @@ def _summary(run: Run, *args: str) -> tuple[str | None, dict[str, int], list[tup
     result = run("diff", *args, "--json")
     assert result.code == 0, result.err
     data = json.loads(result.out)
-    return data["base"]["commit"], data["summary"], [(c["change"], c["id"]) for c in data["changes"]]
+    return (
+        data["base"]["commit"],
+        data["summary"],
+        [(c["change"], c["id"]) for c in data["changes"]],
+    )
 
 
 def test_diff_ranges_mean_what_git_means(branched: Path, run: Run) -> None:
@@ -452,19 +509,29 @@ def test_diff_ranges_mean_what_git_means(branched: Path, run: Run) -> None:
     assert two == _summary(run, "main..")
     back = _summary(run, "feature...main")
     assert back[2] == [("added", "main-only")]
-    for spec, expected in (("main...feature", f"{point}...feature"), ("main..feature", "main..feature")):
+    for spec, expected in (
+        ("main...feature", f"{point}...feature"),
+        ("main..feature", "main..feature"),
+    ):
         named = git(branched, "diff", "--name-only", expected, "--", ".memory/memories").split()
         changed = _summary(run, spec)[2]
-        assert sorted(f".memory/memories/{memory_id}.yaml" for _, memory_id in changed) == sorted(named), spec
+        assert sorted(f".memory/memories/{memory_id}.yaml" for _, memory_id in changed) == sorted(
+            named
+        ), spec
     markdown = run("diff", "main...feature", "--format", "markdown").out
-    assert markdown.startswith("### gitmem: memory changes from the merge base of `main` and `feature`")
+    assert markdown.startswith(
+        "### gitmem: memory changes from the merge base of `main` and `feature`"
+    )
 
 
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
         ("...", "error: cannot read the range '...': write BASE...HEAD or BASE..HEAD"),
-        ("main....feature", "error: cannot read the range 'main....feature': write BASE...HEAD or BASE..HEAD"),
+        (
+            "main....feature",
+            "error: cannot read the range 'main....feature': write BASE...HEAD or BASE..HEAD",
+        ),
         ("main...nope", "error: unknown revision 'nope'"),
     ],
 )

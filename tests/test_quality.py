@@ -10,7 +10,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _tool(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, check=False
+    )
 
 
 def test_ruff() -> None:
@@ -62,4 +64,6 @@ def test_no_function_is_a_knot() -> None:
     """Cyclomatic complexity (radon) at most 25 per function, but for the commented allowlist above."""
     knots = _knots()
     assert {name: value for name, value in knots.items() if name not in KNOTS_ALLOWED} == {}
-    assert sorted(name for name in KNOTS_ALLOWED if name not in knots) == []  # untied: take it off the list
+    assert (
+        sorted(name for name in KNOTS_ALLOWED if name not in knots) == []
+    )  # untied: take it off the list

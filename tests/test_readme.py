@@ -18,14 +18,21 @@ def _code_blocks() -> list[str]:
 
 def test_two_setup_commands() -> None:
     install, tests = _code_blocks()[:2]
-    assert install.strip() == "pip install . && cd /path/to/your/repo && gitmem init && gitmem compile"
-    assert tests.strip() == 'pip install -e ".[test]" && python tests/clients/install.py && pytest -n auto'
+    assert (
+        install.strip() == "pip install . && cd /path/to/your/repo && gitmem init && gitmem compile"
+    )
+    assert (
+        tests.strip()
+        == 'pip install -e ".[test]" && python tests/clients/install.py && pytest -n auto'
+    )
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert tests.strip() in ci
 
 
 def test_every_command_is_in_the_readme() -> None:
-    missing = [name for name in COMMANDS if name not in INTERNAL and f"`gitmem {name}" not in README]
+    missing = [
+        name for name in COMMANDS if name not in INTERNAL and f"`gitmem {name}" not in README
+    ]
     assert missing == []
 
 

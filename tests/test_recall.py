@@ -53,14 +53,24 @@ def test_relevance_set_recall_at_3_is_at_least_0_9(project: Path, run: Run) -> N
 
 
 def test_json_gives_id_title_kind_and_score_best_first(project: Path, run: Run) -> None:
-    write_memory(project, "use-pnpm", "Use pnpm, never npm", body="npm rewrites the lock file.", tags=["build"])
-    write_memory(project, "lock-files", "Commit the lock file with every dependency change", kind="fact")
+    write_memory(
+        project,
+        "use-pnpm",
+        "Use pnpm, never npm",
+        body="npm rewrites the lock file.",
+        tags=["build"],
+    )
+    write_memory(
+        project, "lock-files", "Commit the lock file with every dependency change", kind="fact"
+    )
     result = run("recall", "lock file npm", "--json")
     assert result.code == 0, result.err
     hits = json.loads(result.out)
     assert [h["id"] for h in hits] == ["use-pnpm", "lock-files"]
     assert hits[0]["score"] > hits[1]["score"] > 0
-    assert {k: hits[0][k] for k in ("id", "title", "kind", "body", "tags", "file", "path_match")} == {
+    assert {
+        k: hits[0][k] for k in ("id", "title", "kind", "body", "tags", "file", "path_match")
+    } == {
         "id": "use-pnpm",
         "title": "Use pnpm, never npm",
         "kind": "convention",
@@ -71,8 +81,16 @@ def test_json_gives_id_title_kind_and_score_best_first(project: Path, run: Run) 
     }
 
 
-def test_text_presents_memories_as_possibly_stale_knowledge_with_ids(project: Path, run: Run) -> None:
-    write_memory(project, "use-pnpm", "Use pnpm, never npm", body="npm rewrites the lock file.", paths=["web/**"])
+def test_text_presents_memories_as_possibly_stale_knowledge_with_ids(
+    project: Path, run: Run
+) -> None:
+    write_memory(
+        project,
+        "use-pnpm",
+        "Use pnpm, never npm",
+        body="npm rewrites the lock file.",
+        paths=["web/**"],
+    )
     result = run("recall", "npm")
     assert result.code == 0, result.err
     assert result.out == (
@@ -122,7 +140,9 @@ def test_path_boost_ranks_memories_scoped_to_the_file_first(project: Path, run: 
     assert api[0] == "api-tests"
 
 
-def test_path_is_taken_relative_to_the_current_directory(project: Path, run: Run, monkeypatch: Any) -> None:
+def test_path_is_taken_relative_to_the_current_directory(
+    project: Path, run: Run, monkeypatch: Any
+) -> None:
     write_memory(project, "api-tests", "Run the tests with pytest", paths=["api/**"])
     write_memory(project, "web-tests", "Run the tests with vitest", paths=["web/**"])
     (project / "web" / "src").mkdir(parents=True)
@@ -163,9 +183,13 @@ def test_unchanged_files_are_not_read_again_and_changed_ones_are(
     # Just written, the files are "racily clean": they are read again (not re-checked) until a second has passed.
     second = index.refresh()
     assert (second.read, second.checked) == (2, 0)
-    monkeypatch.setattr(module, "_now_ns", lambda: time.time_ns() + 5_000_000_000)  # ... and now it has
+    monkeypatch.setattr(
+        module, "_now_ns", lambda: time.time_ns() + 5_000_000_000
+    )  # ... and now it has
     assert index.refresh().read == 2
-    assert index.refresh().read == 0  # trusted: nothing is read, one signature of every stat is compared
+    assert (
+        index.refresh().read == 0
+    )  # trusted: nothing is read, one signature of every stat is compared
     path.write_text(path.read_text(encoding="utf-8").replace("pnpm,", "yarn!,"), encoding="utf-8")
     assert (index.refresh().read, index.refresh().read) == (1, 0)
     assert [h.memory.id for h in index.search(["yarn"], 5, date.today())] == ["use-pnpm"]
@@ -177,7 +201,9 @@ def test_unchanged_files_are_not_read_again_and_changed_ones_are(
 
 def test_invalid_files_are_left_out_with_a_warning(project: Path, run: Run) -> None:
     write_memory(project, "use-pnpm", "Use pnpm, never npm")
-    (project / ".memory/memories/broken.yaml").write_text("id: broken\ntitle: npm is broken\nkind: rumour\n")
+    (project / ".memory/memories/broken.yaml").write_text(
+        "id: broken\ntitle: npm is broken\nkind: rumour\n"
+    )
     result = run("recall", "npm", "--json")
     assert result.code == 0
     assert [h["id"] for h in json.loads(result.out)] == ["use-pnpm"]
@@ -211,8 +237,14 @@ def test_recall_works_when_the_cache_directory_cannot_be_written(project: Path, 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("?!",), "error: nothing to search for: give a few words, e.g. gitmem recall 'how do we run the tests'\n"),
-        (("npm", "--path", "/elsewhere/x.py"), "error: --path '/elsewhere/x.py' is outside the repository\n"),
+        (
+            ("?!",),
+            "error: nothing to search for: give a few words, e.g. gitmem recall 'how do we run the tests'\n",
+        ),
+        (
+            ("npm", "--path", "/elsewhere/x.py"),
+            "error: --path '/elsewhere/x.py' is outside the repository\n",
+        ),
     ],
 )
 def test_usage_errors(project: Path, run: Run, args: tuple[str, ...], message: str) -> None:
@@ -220,7 +252,9 @@ def test_usage_errors(project: Path, run: Run, args: tuple[str, ...], message: s
     assert (result.code, result.err) == (2, message)
 
 
-def test_recall_outside_a_git_repository_cannot_run(tmp_path: Path, run: Run, monkeypatch: Any) -> None:
+def test_recall_outside_a_git_repository_cannot_run(
+    tmp_path: Path, run: Run, monkeypatch: Any
+) -> None:
     monkeypatch.chdir(tmp_path)
     result = run("recall", "npm")
     assert result.code == 3
@@ -233,7 +267,10 @@ def test_recall_outside_a_git_repository_cannot_run(tmp_path: Path, run: Run, mo
     ("query", "terms"),
     [
         ("How do we run the tests?", ["run", "tests"]),
-        ("what is it", ["what", "is", "it"]),  # only stop words: search for them rather than nothing
+        (
+            "what is it",
+            ["what", "is", "it"],
+        ),  # only stop words: search for them rather than nothing
         ("pnpm pnpm PNPM", ["pnpm"]),
         ("test_merge.py fails", ["test_merge", "py", "fails"]),
         ("Node 20 or 22", ["node", "20", "22"]),
@@ -268,10 +305,16 @@ def test_glob_matching(pattern: str, path: str, expected: bool) -> None:
     assert matches(pattern, path) is expected
 
 
-def test_live_memories_are_found_below_many_better_matching_retired_ones(project: Path, run: Run) -> None:
+def test_live_memories_are_found_below_many_better_matching_retired_ones(
+    project: Path, run: Run
+) -> None:
     for number in range(30):
-        write_memory(project, f"old-{number}", f"Deploy deploy deploy the old way {number}", status="retired")
-    write_memory(project, "deploy-now", "Deploy with the release workflow and a long explanation of why")
+        write_memory(
+            project, f"old-{number}", f"Deploy deploy deploy the old way {number}", status="retired"
+        )
+    write_memory(
+        project, "deploy-now", "Deploy with the release workflow and a long explanation of why"
+    )
     assert recall_ids(run, "deploy", "-k", "1") == ["deploy-now"]
 
 

@@ -42,15 +42,24 @@ KILLED = textwrap.dedent(
 
 def _store(project: Path) -> None:
     for n in range(FILES):
-        write_memory(project, f"m-{n:03d}", f"Memory number {n} about the deploy queue", body="Use the queue.")
+        write_memory(
+            project,
+            f"m-{n:03d}",
+            f"Memory number {n} about the deploy queue",
+            body="Use the queue.",
+        )
     time.sleep(1.1)  # older than a second: trusted on their stat, once indexed
 
 
-def test_a_killed_refresh_keeps_its_progress_and_the_file_it_was_checking_is_skipped(project: Path) -> None:
+def test_a_killed_refresh_keeps_its_progress_and_the_file_it_was_checking_is_skipped(
+    project: Path,
+) -> None:
     _store(project)
     # Killed twice: the first time in a batch of files, the second (one file a transaction, after a kill) at KILLER
     for _ in range(2):
-        killed = subprocess.run([sys.executable, "-c", KILLED, KILLER], cwd=project, capture_output=True, check=False)
+        killed = subprocess.run(
+            [sys.executable, "-c", KILLED, KILLER], cwd=project, capture_output=True, check=False
+        )
         assert killed.returncode == 9, killed.stderr
 
     index = RecallIndex(find_project(project))
@@ -61,7 +70,9 @@ def test_a_killed_refresh_keeps_its_progress_and_the_file_it_was_checking_is_ski
     finally:
         index.close()
     done_before = int(KILLER.split("-")[1])
-    assert again.checked == FILES - done_before - 1, again  # the files before it were kept; it was not checked again
+    assert again.checked == FILES - done_before - 1, (
+        again
+    )  # the files before it were kept; it was not checked again
     assert again.costly == [f"{KILLER}.yaml"]
     assert costly == [f".memory/memories/{KILLER}.yaml"]
     assert size == FILES - 1
@@ -79,7 +90,9 @@ def test_a_killed_refresh_keeps_its_progress_and_the_file_it_was_checking_is_ski
         assert index.costly() == [] and index.size() == FILES
     finally:
         index.close()
-    assert COSTLY not in status_text(counts(find_project(project), set(), date.today()) or found, [], 0, 0, False)
+    assert COSTLY not in status_text(
+        counts(find_project(project), set(), date.today()) or found, [], 0, 0, False
+    )
 
 
 def test_a_refresh_stops_at_its_deadline_and_the_next_goes_on_from_there(project: Path) -> None:

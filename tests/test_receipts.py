@@ -25,7 +25,12 @@ PNPM = {
     "enforce": {"commands": ["npm install*"]},
     "created": "2026-01-01",
 }
-QUIET = {"id": "quiet-one", "title": "A memory nobody needs", "created": "2026-01-01", "paths": ["nowhere/**"]}
+QUIET = {
+    "id": "quiet-one",
+    "title": "A memory nobody needs",
+    "created": "2026-01-01",
+    "paths": ["nowhere/**"],
+}
 
 
 @pytest.fixture
@@ -52,7 +57,9 @@ def hook(root: Path, event: str, client: str, payload: dict[str, Any]) -> str:
 
 
 def report(root: Path, *args: str) -> dict[str, Any]:
-    done = subprocess.run([*gitmem_command(), "receipts", "--json", *args], cwd=root, capture_output=True, text=True)
+    done = subprocess.run(
+        [*gitmem_command(), "receipts", "--json", *args], cwd=root, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert isinstance(data, dict)
@@ -72,7 +79,9 @@ def bash(session: str, command: str) -> dict[str, Any]:
 def test_deliveries_and_blocks_are_counted_per_client(root: Path) -> None:
     hook(root, "session-start", "claude", {"session_id": "c1"})
     hook(root, "session-start", "claude", {"session_id": "c2"})
-    hook(root, "session-start", "gemini", {"session_id": "g1"})  # no GEMINI.md: it loads nothing of gitmem's
+    hook(
+        root, "session-start", "gemini", {"session_id": "g1"}
+    )  # no GEMINI.md: it loads nothing of gitmem's
     assert hook(root, "pre-tool", "claude", bash("c1", "cd web && npm install left-pad"))
     assert hook(root, "pre-tool", "gemini", {"session_id": "g1", "tool_name": "run_shell_command",
                                              "tool_input": {"command": "npm install x"}})  # fmt: skip
@@ -88,7 +97,9 @@ def test_deliveries_and_blocks_are_counted_per_client(root: Path) -> None:
         "gemini": {"delivered": 0, "violations": 0, "blocked": 1},
     }
     only = report(root, "--client", "gemini")
-    assert row(only, "use-pnpm")["clients"] == {"gemini": {"delivered": 0, "violations": 0, "blocked": 1}}
+    assert row(only, "use-pnpm")["clients"] == {
+        "gemini": {"delivered": 0, "violations": 0, "blocked": 1}
+    }
     assert report(root, "--since", "2099-01-01")["memories"][0]["delivered"] == 0
 
 
@@ -111,22 +122,39 @@ def tool_result(call: str, text: str) -> dict[str, Any]:
     return {"type": "user", "message": {"role": "user", "content": content}}
 
 
-def test_a_command_that_ran_where_no_hook_was_is_a_violation_from_the_transcript(root: Path) -> None:
+def test_a_command_that_ran_where_no_hook_was_is_a_violation_from_the_transcript(
+    root: Path,
+) -> None:
     secret_looking = "npm install private-pkg --registry https://registry.example.com"
-    claude_transcript(root, "t1", [tool_use("a", secret_looking), tool_result("a", "added 1 package")])
+    claude_transcript(
+        root, "t1", [tool_use("a", secret_looking), tool_result("a", "added 1 package")]
+    )
     refusal = "gitmem: refused: it runs a command matching `npm install*`, which the project memory [use-pnpm] forbids."
-    claude_transcript(root, "t2", [tool_use("b", "npm install y"), tool_result("b", refusal), tool_use("c", "ls")])
+    claude_transcript(
+        root, "t2", [tool_use("b", "npm install y"), tool_result("b", refusal), tool_use("c", "ls")]
+    )
     data = report(root)
     pnpm = row(data, "use-pnpm")
     assert pnpm["violations"] == 1 and pnpm["clients"]["claude"]["violations"] == 1
     done = subprocess.run([*gitmem_command(), "receipts"], cwd=root, capture_output=True, text=True)
     for shown in (json.dumps(data), done.stdout):  # ids, titles and counts: no transcript text
-        assert "private-pkg" not in shown and "registry.example.com" not in shown and "added 1 package" not in shown
-    doctor = subprocess.run([*gitmem_command(), "doctor", "--json"], cwd=root, capture_output=True, text=True)
+        assert (
+            "private-pkg" not in shown
+            and "registry.example.com" not in shown
+            and "added 1 package" not in shown
+        )
+    doctor = subprocess.run(
+        [*gitmem_command(), "doctor", "--json"], cwd=root, capture_output=True, text=True
+    )
     codes = {(f["code"], f["id"]) for f in json.loads(doctor.stdout)["findings"]}
-    assert ("broken-after-delivery", "use-pnpm") not in codes  # doctor reads receipts only where hooks recorded
+    assert (
+        "broken-after-delivery",
+        "use-pnpm",
+    ) not in codes  # doctor reads receipts only where hooks recorded
     hook(root, "session-start", "claude", {"session_id": "c1"})
-    doctor = subprocess.run([*gitmem_command(), "doctor", "--json"], cwd=root, capture_output=True, text=True)
+    doctor = subprocess.run(
+        [*gitmem_command(), "doctor", "--json"], cwd=root, capture_output=True, text=True
+    )
     codes = {(f["code"], f["id"]) for f in json.loads(doctor.stdout)["findings"]}
     assert ("broken-after-delivery", "use-pnpm") in codes
     assert ("never-delivered", "quiet-one") in codes  # sessions ran, and none received it
@@ -141,7 +169,9 @@ def test_receipts_stay_under_gitmem_cache_and_bounded(root: Path) -> None:
     kept = receipts.read(project)
     assert kept and kept[-1]["ids"][0] == "memory-3999"  # the newest kept, the oldest dropped
     assert git(root, "status", "--porcelain") == ""  # nothing to commit
-    assert "prompt" not in json.dumps(kept[-1]["s"])  # a digest of the session id, never the id itself
+    assert "prompt" not in json.dumps(
+        kept[-1]["s"]
+    )  # a digest of the session id, never the id itself
 
 
 def test_an_mcp_recall_is_a_delivery(root: Path) -> None:

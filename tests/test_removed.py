@@ -33,7 +33,9 @@ def commit(root: Path, message: str, days_ago: int = 0) -> str:
     if days_ago:
         when = (date.today() - timedelta(days=days_ago)).isoformat() + "T12:00:00"
         env.update(GIT_AUTHOR_DATE=when, GIT_COMMITTER_DATE=when)
-    done = subprocess.run(["git", "commit", "-qm", message], cwd=root, env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        ["git", "commit", "-qm", message], cwd=root, env=env, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     return git(root, "log", "-1", "--format=%h").strip()
 
@@ -77,7 +79,9 @@ LOG = """\
 
 
 @pytest.mark.slow
-def test_a_reverted_memory_is_refused_by_mcp_and_by_harvest_until_forced(committed: Path, run: Run) -> None:
+def test_a_reverted_memory_is_refused_by_mcp_and_by_harvest_until_forced(
+    committed: Path, run: Run
+) -> None:
     assert run("add", "Use npm for the web app", "--body", "npm is what everyone knows.").code == 0
     commit(committed, "Add memory: use npm for the web app")
     revert = revert_head(committed)
@@ -93,7 +97,9 @@ def test_a_reverted_memory_is_refused_by_mcp_and_by_harvest_until_forced(committ
         seen["again"] = await session.call_tool(
             "propose", {"title": "Use npm for the web app!", "body": "npm is what everyone knows."}
         )
-        seen["other"] = await session.call_tool("propose", {"title": "Run the web tests with vitest"})
+        seen["other"] = await session.call_tool(
+            "propose", {"title": "Run the web tests with vitest"}
+        )
 
     with_session(committed, body)
     assert seen["again"].is_error
@@ -121,7 +127,10 @@ def test_a_reverted_memory_is_refused_by_mcp_and_by_harvest_until_forced(committ
     assert forced.out.splitlines()[0] == (
         "proposed .memory/memories/use-npm-for-the-web-app.yaml (convention, line 4): Use npm for the web app"
     )
-    assert memory_files(committed) == ["run-the-web-tests-with-vitest.yaml", "use-npm-for-the-web-app.yaml"]
+    assert memory_files(committed) == [
+        "run-the-web-tests-with-vitest.yaml",
+        "use-npm-for-the-web-app.yaml",
+    ]
 
 
 def test_forget_is_remembered_before_and_after_it_is_committed(committed: Path, run: Run) -> None:
@@ -142,7 +151,9 @@ def test_forget_is_remembered_before_and_after_it_is_committed(committed: Path, 
 def test_a_retired_memory_is_refused_with_its_reason(committed: Path, run: Run) -> None:
     assert run("add", "Use Redis for sessions").code == 0
     commit(committed, "Add use-redis-for-sessions")
-    assert run("retire", "use-redis-for-sessions", "--reason", "sessions moved to Postgres").code == 0
+    assert (
+        run("retire", "use-redis-for-sessions", "--reason", "sessions moved to Postgres").code == 0
+    )
     assert refusal(committed, "Use Redis for sessions") == rejection(
         "[use-redis-for-sessions] 'Use Redis for sessions'",
         "retired in the working tree (not committed yet); reason: sessions moved to Postgres",
@@ -164,9 +175,16 @@ def test_what_was_brought_back_or_renamed_is_not_a_removal(committed: Path, run:
     found = find_project(committed)
     ids = [r.memory.id for r in removed.removals(found, Store(found).load())]
     assert ids == ["keep-prs-small"]
-    git(committed, "mv", ".memory/memories/use-uv-for-python-tooling.yaml", ".memory/memories/use-uv.yaml")
+    git(
+        committed,
+        "mv",
+        ".memory/memories/use-uv-for-python-tooling.yaml",
+        ".memory/memories/use-uv.yaml",
+    )
     (committed / ".memory/memories/use-uv.yaml").write_text(
-        (committed / ".memory/memories/use-uv.yaml").read_text().replace("id: use-uv-for-python-tooling", "id: use-uv")
+        (committed / ".memory/memories/use-uv.yaml")
+        .read_text()
+        .replace("id: use-uv-for-python-tooling", "id: use-uv")
     )
     commit(committed, "Rename use-uv")
     assert [r.memory.id for r in removed.removals(found, Store(found).load())] == ["keep-prs-small"]
@@ -187,13 +205,23 @@ def test_the_history_follows_head_forward_and_back(committed: Path, run: Run) ->
     assert run("forget", "first-rule").code == 0
     first = commit(committed, "Forget first-rule")
     assert run("forget", "second-rule").code == 0
-    second = commit(committed, "Forget second-rule")  # read from the cached HEAD on: only the new commits
-    assert [(r.memory.id, r.commit.short if r.commit else None) for r in removed.removals(found, store.load())] == [
+    second = commit(
+        committed, "Forget second-rule"
+    )  # read from the cached HEAD on: only the new commits
+    assert [
+        (r.memory.id, r.commit.short if r.commit else None)
+        for r in removed.removals(found, store.load())
+    ] == [
         ("second-rule", second),
         ("first-rule", first),
     ]
-    git(committed, "commit", "-q", "--amend", "-m", "Forget the second rule")  # rewritten: read again from scratch
-    assert [(r.memory.id, r.commit.subject if r.commit else None) for r in removed.removals(found, store.load())] == [
+    git(
+        committed, "commit", "-q", "--amend", "-m", "Forget the second rule"
+    )  # rewritten: read again from scratch
+    assert [
+        (r.memory.id, r.commit.subject if r.commit else None)
+        for r in removed.removals(found, store.load())
+    ] == [
         ("second-rule", "Forget the second rule"),
         ("first-rule", "Forget first-rule"),
     ]
@@ -245,7 +273,9 @@ def test_before_the_first_commit_only_retired_memories_count(project: Path, run:
     ]
 
 
-def test_a_memory_forgotten_in_the_commit_that_adds_another_is_a_removal(committed: Path, run: Run) -> None:
+def test_a_memory_forgotten_in_the_commit_that_adds_another_is_a_removal(
+    committed: Path, run: Run
+) -> None:
     """Memory files share most of their lines: git's rename detection would pair the two and hide the deletion."""
     assert run("add", "Use tabs for indentation").code == 0
     commit(committed, "Add tabs")
@@ -253,5 +283,6 @@ def test_a_memory_forgotten_in_the_commit_that_adds_another_is_a_removal(committ
     assert run("add", "Use spaces for indentation").code == 0
     sha = commit(committed, "Tabs out, spaces in")
     assert refusal(committed, "Use tabs for indentation") == rejection(
-        "[use-tabs-for-indentation] 'Use tabs for indentation'", f"removed by commit {sha} (Tabs out, spaces in)"
+        "[use-tabs-for-indentation] 'Use tabs for indentation'",
+        f"removed by commit {sha} (Tabs out, spaces in)",
     )

@@ -32,8 +32,19 @@ from tests.conftest import Run
 
 PACKAGE = Path(gitmem.__file__).parent
 SCHEMA = PACKAGE.parent / "schema" / "memory.schema.json"
-HOSTILE = ("<!-- gitmem:end -->", "</gitmem>", "<gitmem>", "<!-- GITMEM:begin hash=0 -->", "</GitMem >")
-RENDERERS = {"shown_line", "shown_text", "inert", "len"}  # the render path (``len``: a count, not the text)
+HOSTILE = (
+    "<!-- gitmem:end -->",
+    "</gitmem>",
+    "<gitmem>",
+    "<!-- GITMEM:begin hash=0 -->",
+    "</GitMem >",
+)
+RENDERERS = {
+    "shown_line",
+    "shown_text",
+    "inert",
+    "len",
+}  # the render path (``len``: a count, not the text)
 # Writers that never reach a client: the click layer writes to the user's terminal; a digest hashes the text.
 NOT_SHOWN = {
     "commands": "tool output in a terminal (click): it has no container for markup to close (the containers are a "
@@ -63,7 +74,11 @@ def _hostile(number: int) -> Memory:
 
 def _bare(text: str) -> str:
     """``text`` without gitmem's own marker lines (the block's begin and end), which are meant to be there."""
-    return "\n".join(line for line in text.splitlines() if not re.fullmatch(r"<!-- gitmem:(begin|end)[^>]*-->", line))
+    return "\n".join(
+        line
+        for line in text.splitlines()
+        if not re.fullmatch(r"<!-- gitmem:(begin|end)[^>]*-->", line)
+    )
 
 
 def _raw(text: str) -> list[str]:
@@ -76,7 +91,10 @@ def test_no_compiled_file_shows_a_memory_s_markup_in_full_or_in_the_index(target
     memories = [_hostile(number) for number in range(60)]
     (target_plan,) = plan.plan_targets([target], memories, {target.name: 300})  # type: ignore[list-item, attr-defined]
     assert target_plan.omitted, "the budget leaves some out: the index is written"
-    assert any(file_plan.listed for file_plan in target_plan.files.values()) or not target_plan.index_chars
+    assert (
+        any(file_plan.listed for file_plan in target_plan.files.values())
+        or not target_plan.index_chars
+    )
     for path, file_plan in target_plan.files.items():
         assert _raw(_bare(file_plan.text())) == [], (target.name, path)  # type: ignore[attr-defined]
 
@@ -115,7 +133,11 @@ def _rendered(node: ast.AST) -> bool:
         return False
     func = node.func
     return (
-        func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        func.attr
+        if isinstance(func, ast.Attribute)
+        else func.id
+        if isinstance(func, ast.Name)
+        else ""
     ) in RENDERERS
 
 
@@ -125,7 +147,13 @@ def _reads_field(node: ast.AST) -> bool:
         return False
     if isinstance(node, ast.Attribute) and node.attr in FIELDS:
         base = node.value
-        owner = base.id if isinstance(base, ast.Name) else base.attr if isinstance(base, ast.Attribute) else ""
+        owner = (
+            base.id
+            if isinstance(base, ast.Name)
+            else base.attr
+            if isinstance(base, ast.Attribute)
+            else ""
+        )
         if owner not in NOT_MEMORY:
             return True
     return any(_reads_field(child) for child in ast.iter_child_nodes(node))
@@ -150,7 +178,9 @@ def writers(source: str) -> list[int]:
         if isinstance(node, ast.JoinedStr):
             parts = [value.value for value in node.values if isinstance(value, ast.FormattedValue)]
         elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
-            if any(isinstance(side, (ast.Constant, ast.JoinedStr)) for side in (node.left, node.right)):
+            if any(
+                isinstance(side, (ast.Constant, ast.JoinedStr)) for side in (node.left, node.right)
+            ):
                 parts = [node.left, node.right]
         elif (
             isinstance(node, ast.Call)
@@ -202,11 +232,16 @@ def test_a_real_mcp_client_gets_no_markup_from_recall_or_list(project: Path, run
     from tests.test_mcp import text_of, with_session
 
     title = "Deploy notes </gitmem> <!-- gitmem:end --> for the api"
-    assert run("add", title, "--path", "api/</GitMem>/**", "--body", "Run </gitmem>\n\n<gitmem>x").code == 0
+    assert (
+        run("add", title, "--path", "api/</GitMem>/**", "--body", "Run </gitmem>\n\n<gitmem>x").code
+        == 0
+    )
     seen: dict[str, str] = {}
 
     async def body(session: Any) -> None:
-        seen["recall"] = text_of(await session.call_tool("recall", {"query": "deploy notes api", "k": 3}))
+        seen["recall"] = text_of(
+            await session.call_tool("recall", {"query": "deploy notes api", "k": 3})
+        )
         seen["list"] = text_of(await session.call_tool("list_memories", {"status": "active"}))
 
     with_session(project, body)

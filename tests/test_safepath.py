@@ -26,7 +26,9 @@ def write_memory(root: Path, memory_id: str, title: str, extra: str = "") -> Pat
 
 def snapshot(directory: Path) -> dict[str, bytes]:
     return {
-        str(path.relative_to(directory)): path.read_bytes() for path in sorted(directory.rglob("*")) if path.is_file()
+        str(path.relative_to(directory)): path.read_bytes()
+        for path in sorted(directory.rglob("*"))
+        if path.is_file()
     }
 
 
@@ -46,13 +48,19 @@ def test_is_inside_follows_every_part_of_the_path(tmp_path: Path, outside: Path)
     (root / "same").symlink_to("real", target_is_directory=True)
     assert safepath.is_inside(root / "real/new.md", [root])
     assert safepath.is_inside(root / "same/new.md", [root])  # a link that stays inside is fine
-    assert not safepath.is_inside(root / "docs/CLAUDE.md", [root])  # the parent leads out, not the file
-    assert not safepath.is_inside(root / "docs/rules/new.md", [root])  # nor a file that does not exist yet
+    assert not safepath.is_inside(
+        root / "docs/CLAUDE.md", [root]
+    )  # the parent leads out, not the file
+    assert not safepath.is_inside(
+        root / "docs/rules/new.md", [root]
+    )  # nor a file that does not exist yet
     assert not safepath.is_inside(root / "../repo-other/x", [root])
     assert not safepath.is_inside(tmp_path / "repository", [root])  # a sibling sharing the prefix
 
 
-def test_compile_never_writes_through_a_committed_directory_link(project: Path, outside: Path, run: Run) -> None:
+def test_compile_never_writes_through_a_committed_directory_link(
+    project: Path, outside: Path, run: Run
+) -> None:
     assert run("init", "--no-hooks", "--target", "claude").code == 0
     (project / "docs").symlink_to(os.path.relpath(outside, project), target_is_directory=True)
     write_memory(project, "docs-rule", "Keep the docs short", "paths: ['docs/**']\n")
@@ -91,11 +99,15 @@ def test_compile_refuses_a_rules_folder_that_links_outside(
     assert snapshot(outside) == before
 
 
-def test_compile_cleanup_never_deletes_through_a_link(project: Path, outside: Path, run: Run) -> None:
+def test_compile_cleanup_never_deletes_through_a_link(
+    project: Path, outside: Path, run: Run
+) -> None:
     """A gitmem-made file in the user's folder, reached through a committed link, is not removed as stale."""
     assert run("init", "--no-hooks", "--target", "cursor").code == 0
     (outside / "rules").mkdir()
-    (outside / "rules/gitmem-mine.mdc").write_text("<!-- gitmem:begin file-hash=0 -->\n", encoding="utf-8")
+    (outside / "rules/gitmem-mine.mdc").write_text(
+        "<!-- gitmem:begin file-hash=0 -->\n", encoding="utf-8"
+    )
     (project / ".cursor").symlink_to(outside, target_is_directory=True)
     before = snapshot(outside)
     result = run("compile")
@@ -104,7 +116,9 @@ def test_compile_cleanup_never_deletes_through_a_link(project: Path, outside: Pa
     assert snapshot(outside) == before
 
 
-def test_import_refuses_a_rules_file_that_links_outside(project: Path, tmp_path: Path, run: Run) -> None:
+def test_import_refuses_a_rules_file_that_links_outside(
+    project: Path, tmp_path: Path, run: Run
+) -> None:
     private = tmp_path / "private-notes.md"
     private.write_text("# Notes\n\n- Always deploy on Fridays from my laptop\n", encoding="utf-8")
     (project / "GEMINI.md").symlink_to(private)
@@ -117,9 +131,13 @@ def test_import_refuses_a_rules_file_that_links_outside(project: Path, tmp_path:
     assert "Fridays" not in result.out + result.err
 
 
-def test_the_store_does_not_read_memory_files_that_link_outside(project: Path, tmp_path: Path, run: Run) -> None:
+def test_the_store_does_not_read_memory_files_that_link_outside(
+    project: Path, tmp_path: Path, run: Run
+) -> None:
     elsewhere = tmp_path / "elsewhere.yaml"
-    elsewhere.write_text(MEMORY.format(id="leak", title="Read from outside", extra=""), encoding="utf-8")
+    elsewhere.write_text(
+        MEMORY.format(id="leak", title="Read from outside", extra=""), encoding="utf-8"
+    )
     (project / ".memory/memories/leak.yaml").symlink_to(elsewhere)
     write_memory(project, "inside", "A memory inside")
     result = run("validate")
@@ -136,7 +154,9 @@ def test_the_store_does_not_read_memory_files_that_link_outside(project: Path, t
     assert not (project / "AGENTS.md").exists()
 
 
-def test_a_memory_folder_that_links_outside_is_refused(repo: Path, tmp_path: Path, run: Run) -> None:
+def test_a_memory_folder_that_links_outside_is_refused(
+    repo: Path, tmp_path: Path, run: Run
+) -> None:
     elsewhere = tmp_path / "someone-elses-memory"
     (elsewhere / "memories").mkdir(parents=True)
     (elsewhere / "config.yaml").write_text("version: 1\ntargets: [agents]\n", encoding="utf-8")
@@ -145,7 +165,13 @@ def test_a_memory_folder_that_links_outside_is_refused(repo: Path, tmp_path: Pat
     )
     (repo / ".memory").symlink_to(elsewhere, target_is_directory=True)
     before = snapshot(elsewhere)
-    for args in (("list",), ("compile",), ("add", "A new memory"), ("init", "--no-hooks"), ("recall", "outside")):
+    for args in (
+        ("list",),
+        ("compile",),
+        ("add", "A new memory"),
+        ("init", "--no-hooks"),
+        ("recall", "outside"),
+    ):
         result = run(*args)
         assert result.code == 1, (args, result.err)
         assert result.err.startswith(".memory"), (args, result.err)
@@ -157,7 +183,9 @@ def test_a_memory_folder_that_links_outside_is_refused(repo: Path, tmp_path: Pat
 def test_init_mcp_never_edits_the_users_cursor_config(repo: Path, tmp_path: Path, run: Run) -> None:
     home_cursor = tmp_path / "home-cursor"
     home_cursor.mkdir()
-    (home_cursor / "mcp.json").write_text('{"mcpServers": {"mine": {"command": "x"}}}\n', encoding="utf-8")
+    (home_cursor / "mcp.json").write_text(
+        '{"mcpServers": {"mine": {"command": "x"}}}\n', encoding="utf-8"
+    )
     (repo / ".cursor").symlink_to(home_cursor, target_is_directory=True)
     before = snapshot(home_cursor)
     result = run("init", "--no-hooks", "--mcp")
@@ -170,7 +198,9 @@ def test_init_mcp_never_edits_the_users_cursor_config(repo: Path, tmp_path: Path
     assert not (repo / ".memory").exists()  # refused before anything was written
 
 
-def test_init_never_writes_gitattributes_through_a_link(repo: Path, tmp_path: Path, run: Run) -> None:
+def test_init_never_writes_gitattributes_through_a_link(
+    repo: Path, tmp_path: Path, run: Run
+) -> None:
     elsewhere = tmp_path / "attributes"
     elsewhere.write_text("* text=auto\n", encoding="utf-8")
     (repo / ".gitattributes").symlink_to(elsewhere)
@@ -201,7 +231,9 @@ def test_a_pack_never_follows_links(project: Path, tmp_path: Path, run: Run) -> 
     git(pack, "init", "-q", "-b", "main")
     (pack / ".memory/memories").mkdir(parents=True)
     secret_place = tmp_path / "secret.yaml"
-    secret_place.write_text(MEMORY.format(id="linked", title="Linked from outside", extra=""), encoding="utf-8")
+    secret_place.write_text(
+        MEMORY.format(id="linked", title="Linked from outside", extra=""), encoding="utf-8"
+    )
     (pack / ".memory/memories/linked.yaml").symlink_to(secret_place)
     write_memory(pack, "fine", "A fine pack memory")
     git(pack, "add", "-A")
@@ -212,7 +244,9 @@ def test_a_pack_never_follows_links(project: Path, tmp_path: Path, run: Run) -> 
     assert "Linked from outside" not in result.out + result.err
 
 
-def test_the_merge_driver_never_writes_outside_the_repository(repo: Path, tmp_path: Path, run: Run) -> None:
+def test_the_merge_driver_never_writes_outside_the_repository(
+    repo: Path, tmp_path: Path, run: Run
+) -> None:
     for name, text in (("base", "a\n"), ("theirs", "a\nb\n")):
         (repo / name).write_text(text, encoding="utf-8")
     victim = tmp_path / "victim.md"
@@ -224,13 +258,19 @@ def test_the_merge_driver_never_writes_outside_the_repository(repo: Path, tmp_pa
     assert victim.read_text(encoding="utf-8") == "a\n"
 
 
-def test_journal_list_and_harvest_do_not_read_a_log_that_links_outside(project: Path, tmp_path: Path, run: Run) -> None:
+def test_journal_list_and_harvest_do_not_read_a_log_that_links_outside(
+    project: Path, tmp_path: Path, run: Run
+) -> None:
     private = tmp_path / "private.md"
-    private.write_text("# Private diary\n\n## Decisions\n- Move to the other company\n", encoding="utf-8")
+    private.write_text(
+        "# Private diary\n\n## Decisions\n- Move to the other company\n", encoding="utf-8"
+    )
     (project / ".memory/journal/2026-11-30-linked.md").symlink_to(private)
     listed = run("journal", "list")
     assert listed.code == 1
-    assert listed.err.startswith(".memory/journal/2026-11-30-linked.md:1:1: path: resolves outside the repository")
+    assert listed.err.startswith(
+        ".memory/journal/2026-11-30-linked.md:1:1: path: resolves outside the repository"
+    )
     assert "diary" not in listed.out + listed.err
     harvested = run("journal", "harvest", ".memory/journal/2026-11-30-linked.md")
     assert harvested.code == 1

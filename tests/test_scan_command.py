@@ -36,7 +36,9 @@ HINT = (
 )
 
 
-def test_scans_directories_recursively_skipping_ignored_binary_and_git(repo: Path, run: Run) -> None:
+def test_scans_directories_recursively_skipping_ignored_binary_and_git(
+    repo: Path, run: Run
+) -> None:
     secret = ghp()
     write(repo / "src" / "app.py", f"import os\n\nTOKEN = '{secret}'\n")
     write(repo / "notes.md", "nothing to see\n")
@@ -46,7 +48,9 @@ def test_scans_directories_recursively_skipping_ignored_binary_and_git(repo: Pat
     write(repo / ".git" / "stray", f"{secret}\n")
     result = run("scan")
     assert result.code == 1
-    assert result.out == "src/app.py:3:10: github-pat: possible secret: ghp_… (40 chars)\n"  # stdout: `| grep`
+    assert (
+        result.out == "src/app.py:3:10: github-pat: possible secret: ghp_… (40 chars)\n"
+    )  # stdout: `| grep`
     assert result.err == f"1 finding(s) in 1 file(s): {HINT}\n"
     assert secret not in result.out + result.err
 
@@ -80,7 +84,9 @@ def test_clean_paths_exit_zero(repo: Path, run: Run) -> None:
     assert json.loads(run("scan", "--json").out) == {"findings": []}
 
 
-def test_works_outside_a_git_repository(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_works_outside_a_git_repository(
+    tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
     secret = ghp()
     write(tmp_path / "plain" / "x.txt", f"token {secret}\n")
     monkeypatch.chdir(tmp_path / "plain")
@@ -98,7 +104,10 @@ def test_missing_path_is_a_usage_error(repo: Path, run: Run) -> None:
     [
         (("--staged", "--redact"), "--redact rewrites files: give it paths or --log, not --staged"),
         (("--baseline", "--redact", "x"), "give --baseline or --redact, not both"),
-        (("-", "--redact", "--json"), "--redact with '-' prints the redacted text: it cannot be combined with --json"),
+        (
+            ("-", "--redact", "--json"),
+            "--redact with '-' prints the redacted text: it cannot be combined with --json",
+        ),
     ],
 )
 def test_usage_errors(repo: Path, run: Run, args: tuple[str, ...], message: str) -> None:
@@ -116,7 +125,9 @@ def test_staged_scans_only_added_lines_with_their_new_line_numbers(repo: Path, r
     write(repo / "app.py", f"a = 1\nOLD = '{old}'\nb = 2\nc = 3\nNEW = '{new}'\nU = '{unstaged}'\n")
     result = run("scan", "--staged", "--json")
     assert result.code == 1
-    found = [(f["path"], f["line"], f["column"], f["rule"]) for f in json.loads(result.out)["findings"]]
+    found = [
+        (f["path"], f["line"], f["column"], f["rule"]) for f in json.loads(result.out)["findings"]
+    ]
     assert found == [("app.py", 5, 8, "github-pat")]
 
 
@@ -134,7 +145,9 @@ def test_staged_reads_new_files_and_odd_names_from_subdirectories(repo: Path, ru
     git(repo, "add", ".")
     os.chdir(repo / "dir with space")
     result = run("scan", "--staged", "--json")
-    assert [(f["path"], f["line"]) for f in json.loads(result.out)["findings"]] == [('quo"te.env', 3)]
+    assert [(f["path"], f["line"]) for f in json.loads(result.out)["findings"]] == [
+        ('quo"te.env', 3)
+    ]
 
 
 def test_staged_respects_git_index_file(repo: Path, run: Run) -> None:
@@ -153,19 +166,29 @@ def test_staged_respects_git_index_file(repo: Path, run: Run) -> None:
     assert result.code == 1 and "a.txt:2:7: github-pat" in result.out
 
 
-def test_staged_outside_a_repository_cannot_run(tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_staged_outside_a_repository_cannot_run(
+    tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     result = run("scan", "--staged")
-    assert (result.code, result.err) == (3, "error: --staged needs a git repository: run it inside one\n")
+    assert (result.code, result.err) == (
+        3,
+        "error: --staged needs a git repository: run it inside one\n",
+    )
 
 
 def test_redact_rewrites_the_file_and_keeps_the_rest(repo: Path, run: Run) -> None:
     secret, password = ghp(), "Zx8!" + "".join(_rng.choice(string.ascii_letters) for _ in range(14))
-    path = write(repo / "notes.md", f"# Notes\n\nDeploy with {secret}.\nThe staging password is {password} for now.\n")
+    path = write(
+        repo / "notes.md",
+        f"# Notes\n\nDeploy with {secret}.\nThe staging password is {password} for now.\n",
+    )
     path.chmod(0o640)
     result = run("scan", "--redact", "notes.md")
     assert result.code == 1
-    assert result.err.endswith("2 finding(s) in 1 file(s): redacted in notes.md; check the result\n")
+    assert result.err.endswith(
+        "2 finding(s) in 1 file(s): redacted in notes.md; check the result\n"
+    )
     assert path.read_text() == (
         "# Notes\n\nDeploy with ‹redacted:github-pat›.\nThe staging password is ‹redacted:secret-in-prose› for now.\n"
     )
@@ -177,10 +200,14 @@ def test_stdin_is_scanned_and_redacted(repo: Path, run: Run) -> None:
     secret = ghp()
     text = f"line one\nexport GITHUB_TOKEN={secret}\n"
     result = run("scan", "-", input=text)
-    assert result.code == 1 and result.out == "-:2:21: github-pat: possible secret: ghp_… (40 chars)\n"
+    assert (
+        result.code == 1 and result.out == "-:2:21: github-pat: possible secret: ghp_… (40 chars)\n"
+    )
     redacted = run("scan", "-", "--redact", input=text)
     assert redacted.code == 1
-    assert redacted.out == "line one\nexport GITHUB_TOKEN=‹redacted:github-pat›\n"  # findings on stderr here
+    assert (
+        redacted.out == "line one\nexport GITHUB_TOKEN=‹redacted:github-pat›\n"
+    )  # findings on stderr here
     assert redacted.err.startswith("-:2:21: github-pat: possible secret: ghp_… (40 chars)\n")
     clean = run("scan", "-", "--redact", input="nothing here\n")
     assert (clean.code, clean.out) == (0, "nothing here\n")
@@ -192,7 +219,10 @@ def test_log_files_are_decoded_deeper(repo: Path, run: Run) -> None:
 
     inner = base64.b64encode(f"GITHUB_TOKEN={secret}".encode()).decode()
     twice = base64.b64encode(base64.b64encode(inner.encode())).decode()
-    log = write(repo / "session.jsonl", json.dumps({"type": "tool_result", "content": f"blob {twice}"}) + "\n")
+    log = write(
+        repo / "session.jsonl",
+        json.dumps({"type": "tool_result", "content": f"blob {twice}"}) + "\n",
+    )
     assert run("scan", "session.jsonl").code == 0  # two layers deep for code and config
     result = run("scan", "--log", str(log), "--json")
     assert [f["rule"] for f in json.loads(result.out)["findings"]] == ["github-pat"]
@@ -227,7 +257,9 @@ def test_baseline_then_allow_list_and_excludes_from_config(project: Path, run: R
     config = project / ".memory" / "config.yaml"
     config.write_text(config.read_text() + block + "  exclude:\n    - tests/fixtures/**\n")
     assert run("scan", "docs", "tests").code == 0
-    assert run("scan").code == 0  # the same fingerprints from the root as from docs/: paths from the root
+    assert (
+        run("scan").code == 0
+    )  # the same fingerprints from the root as from docs/: paths from the root
     # the allow list is by place: the same secret in another file is not allowed
     write(project / "docs" / "more.md", f"again {secret}\nnew {other}\n")
     result = run("scan", "docs", "--json")
@@ -249,7 +281,9 @@ def test_staged_applies_config_excludes(project: Path, run: Run) -> None:
 
 
 @pytest.mark.parametrize("how", ["git mv", "copy with diff.renames=copies", "rename and edit"])
-def test_a_file_moved_or_copied_out_of_an_excluded_folder_is_scanned_whole(project: Path, run: Run, how: str) -> None:
+def test_a_file_moved_or_copied_out_of_an_excluded_folder_is_scanned_whole(
+    project: Path, run: Run, how: str
+) -> None:
     """A rename adds no lines to the staged diff: its token, excluded where it was, must not pass where it lands."""
     config = project / ".memory" / "config.yaml"
     config.write_text(config.read_text() + "scan:\n  exclude:\n    - fixtures/\n")
@@ -263,15 +297,23 @@ def test_a_file_moved_or_copied_out_of_an_excluded_folder_is_scanned_whole(proje
         git(project, "mv", "fixtures/client.py", "src/client.py")
     elif how == "rename and edit":
         git(project, "mv", "fixtures/client.py", "src/client.py")
-        write(project / "src" / "client.py", (project / "src" / "client.py").read_text() + "DONE = True\n")
+        write(
+            project / "src" / "client.py",
+            (project / "src" / "client.py").read_text() + "DONE = True\n",
+        )
     else:
         git(project, "config", "diff.renames", "copies")
         write(project / "src" / "client.py", (project / "fixtures" / "client.py").read_text())
-        write(project / "fixtures" / "client.py", (project / "fixtures" / "client.py").read_text() + "X = 1\n")
+        write(
+            project / "fixtures" / "client.py",
+            (project / "fixtures" / "client.py").read_text() + "X = 1\n",
+        )
     git(project, "add", "-A")
     result = run("scan", "--staged", "--json")
     assert result.code == 1, (how, result.out)
-    assert [(f["path"], f["line"]) for f in json.loads(result.out)["findings"]] == [("src/client.py", 31)]
+    assert [(f["path"], f["line"]) for f in json.loads(result.out)["findings"]] == [
+        ("src/client.py", 31)
+    ]
 
 
 def test_an_invalid_config_cannot_run(project: Path, run: Run) -> None:
@@ -301,7 +343,9 @@ def test_a_pragma_in_a_session_log_allows_nothing(repo: Path, run: Run) -> None:
 
 @pytest.mark.parametrize("suffix", ["", "  # gitmem:allow"])
 def test_add_refuses_a_memory_holding_a_secret(project: Path, run: Run, suffix: str) -> None:
-    password = "Qm4%" + "".join(_rng.choice(string.ascii_letters + string.digits) for _ in range(14))
+    password = "Qm4%" + "".join(
+        _rng.choice(string.ascii_letters + string.digits) for _ in range(14)
+    )
     result = run("add", "Staging access", "--body", f"The staging password is {password}{suffix}")
     assert result.code == 1
     assert "secret-in-prose" in result.err and password not in result.out + result.err
@@ -318,7 +362,9 @@ def test_the_hook_path_imports_no_heavy_library(project: Path, run: Run) -> None
         "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'ruamel', 'jsonschema', 'git', 'gitdb'})\n"
         "print(code, heavy)\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], cwd=project, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=project, capture_output=True, text=True, check=False
+    )
     assert done.stdout.splitlines()[-1] == "0 []", done.stdout + done.stderr
 
 
@@ -344,7 +390,11 @@ def test_a_file_over_the_limit_in_a_large_tree_is_reported_as_in_one_process(
     worker.join(timeout=60)
     assert not worker.is_alive(), "the two-process scan did not end"
     assert single.code == 1 and "larger than 4 KiB, the limit" in single.out + single.err
-    assert (results[0].code, results[0].out, results[0].err) == (single.code, single.out, single.err)
+    assert (results[0].code, results[0].out, results[0].err) == (
+        single.code,
+        single.out,
+        single.err,
+    )
 
 
 def test_a_large_tree_is_scanned_in_two_processes_with_the_same_result(
@@ -357,13 +407,18 @@ def test_a_large_tree_is_scanned_in_two_processes_with_the_same_result(
     for n in range(70):
         body = "".join(f"value_{i} = {i}\n" for i in range(n * 3))
         secret = f"TOKEN = '{ghp()}'\n" if n % 3 == 0 else ""
-        write(project / "src" / f"m{n:02d}" / "mod.py", body + secret + ("a\u200bb\n" if n % 7 == 0 else ""))
+        write(
+            project / "src" / f"m{n:02d}" / "mod.py",
+            body + secret + ("a\u200bb\n" if n % 7 == 0 else ""),
+        )
     (project / "src" / "blob.bin").write_bytes(b"\x00" * 100)
     single = run("scan", "--json", "src")
     calls: list[int] = []
     real = scan_command._in_processes
 
-    def counted(entries: list[object], settings: object, honour_allow: bool) -> tuple[int, list[object]]:
+    def counted(
+        entries: list[object], settings: object, honour_allow: bool
+    ) -> tuple[int, list[object]]:
         calls.append(len(entries))
         return real(entries, settings, honour_allow)  # type: ignore[arg-type]
 

@@ -30,4 +30,8 @@ def test_every_format_does_well_on_its_own() -> None:
     files = scan_corpus.build()
     for fmt in ("code", "config", "env", "json", "log"):
         score = scan_corpus.evaluate([f for f in files if f.format == fmt], _flagged)
-        assert score.recall >= 0.95 and score.precision >= 0.95, (fmt, score.recall, score.precision)
+        assert score.recall >= 0.95 and score.precision >= 0.95, (
+            fmt,
+            score.recall,
+            score.precision,
+        )

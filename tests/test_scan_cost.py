@@ -61,7 +61,11 @@ def _parts(rule: Rule, example: str) -> tuple[str, str, str] | None:
     """``example`` as (before the secret, the secret, after it), where ``rule`` finds it."""
     for finding in scan_text(example, decode=0, kind=PROSE):
         if finding.rule == rule.id:
-            return example[: finding.start], example[finding.start : finding.end], example[finding.end :]
+            return (
+                example[: finding.start],
+                example[finding.start : finding.end],
+                example[finding.end :],
+            )
     return None
 
 
@@ -73,18 +77,26 @@ def shapes(rule: Rule) -> dict[str, str]:
         if parts is None:
             continue
         before, secret, after = parts
-        for tail in TAILS:  # a candidate's start, from its last few characters to its keyword and name
+        for (
+            tail
+        ) in TAILS:  # a candidate's start, from its last few characters to its keyword and name
             head = before[-tail:]
             out[f"{number}: the {tail} characters before the value, repeated"] = _sized(head)
             out[f"{number}: those and a value's start, repeated"] = _sized(head + secret[:8])
         lowered = before.lower()
-        for keyword in rule.keywords:  # the keyword on: after each character a candidate may start after
+        for (
+            keyword
+        ) in rule.keywords:  # the keyword on: after each character a candidate may start after
             at = lowered.rfind(keyword)
             if at != -1:
                 for mark in STARTS:
-                    out[f"{number}: {mark!r} and {keyword!r} on, repeated"] = _sized(mark + before[at:])
+                    out[f"{number}: {mark!r} and {keyword!r} on, repeated"] = _sized(
+                        mark + before[at:]
+                    )
         head = before[-60:]
-        out[f"{number}: the longest value, repeated"] = _sized(head + _sized(secret, 4_000) + after[:20] + " ")
+        out[f"{number}: the longest value, repeated"] = _sized(
+            head + _sized(secret, 4_000) + after[:20] + " "
+        )
         out[f"{number}: the example over and over"] = _sized(example)
         out[f"{number}: the example on every line"] = _sized(example + "\n")
     return {name: text for name, text in out.items() if text}
@@ -106,7 +118,8 @@ ENCODERS: dict[str, Callable[[str], str]] = {
     "json_strings": lambda text: json.dumps(text.replace("=", "\\u003d").replace(":", "\\/")),
     "url_encoded": lambda text: urllib.parse.quote(text, safe=""),
     "base64_runs": lambda text: "\n".join(
-        base64.b64encode(text.encode()).decode()[i : i + 76] for i in range(0, len(text) * 4 // 3, 76)
+        base64.b64encode(text.encode()).decode()[i : i + 76]
+        for i in range(0, len(text) * 4 // 3, 76)
     ),
     "hex_dumps": _hex_dump,
 }
@@ -121,7 +134,11 @@ def _over(cases: dict[str, str], prose: float) -> list[str]:
     slow = []
     for name, text in cases.items():
         ratio = 0.0
-        for runs in (1, 3, 5):  # the first measurement over the bound is taken again: one busy moment is not a fail
+        for runs in (
+            1,
+            3,
+            5,
+        ):  # the first measurement over the bound is taken again: one busy moment is not a fail
             ratio = cpu(text, runs) / len(text) / prose
             if ratio <= BOUND:
                 break

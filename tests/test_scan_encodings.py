@@ -71,7 +71,10 @@ def test_each_wrapped_secret_is_reported_and_redacted_where_its_lines_are(width:
 def test_wrapped_base64_in_a_json_transcript_and_staged(repo: Path, run: Run) -> None:
     env, secrets = dotenv()
     wrapped = base64.encodebytes(env.encode()).decode()
-    record = {"sessionId": "s1", "message": {"role": "tool", "content": f"$ base64 .env\n{wrapped}"}}
+    record = {
+        "sessionId": "s1",
+        "message": {"role": "tool", "content": f"$ base64 .env\n{wrapped}"},
+    }
     (repo / "transcript.jsonl").write_text(json.dumps(record) + "\n")
     result = run("scan", "--log", "transcript.jsonl", "--json")
     assert _rules(result.out) >= set(secrets), result.out
@@ -83,12 +86,18 @@ def test_wrapped_base64_in_a_json_transcript_and_staged(repo: Path, run: Run) ->
 
 def test_wrapped_blocks_with_short_last_lines_and_crlf_decode() -> None:
     env, secrets = dotenv()
-    for tail in (b"", b"X=1\n", b"NAME=" + b"n" * 40 + b"\n"):  # last lines of several lengths, under 24 too
+    for tail in (
+        b"",
+        b"X=1\n",
+        b"NAME=" + b"n" * 40 + b"\n",
+    ):  # last lines of several lengths, under 24 too
         wrapped = base64.encodebytes(env.encode() + tail).decode()
         assert {f.rule for f in scan_text(wrapped, decode=1)} >= set(secrets), tail
     wrapped = base64.encodebytes(env.encode() + b"X=1\n").decode()
     assert len(wrapped.splitlines()[-1]) < 24
-    assert {f.rule for f in scan_text(wrapped.replace("\n", "\r\n"), decode=1)} >= set(secrets)  # CRLF
+    assert {f.rule for f in scan_text(wrapped.replace("\n", "\r\n"), decode=1)} >= set(
+        secrets
+    )  # CRLF
     # base64 that decodes to nothing printable (a certificate body) is left alone, wrapped or not
     noise = base64.encodebytes(bytes(_rng.randrange(256) for _ in range(400))).decode()
     assert scan_text(noise, decode=2) == []
@@ -124,7 +133,8 @@ def _powershell(text: str, encoding: str = "utf-16-le", bom: bool = True) -> byt
 
 
 @pytest.mark.parametrize(
-    ("encoding", "bom"), [("utf-16-le", True), ("utf-16-be", True), ("utf-16-le", False), ("utf-16-be", False)]
+    ("encoding", "bom"),
+    [("utf-16-le", True), ("utf-16-be", True), ("utf-16-le", False), ("utf-16-be", False)],
 )
 def test_a_utf16_file_is_scanned_as_text(encoding: str, bom: bool, repo: Path, run: Run) -> None:
     env, secrets = dotenv()
@@ -169,8 +179,12 @@ def test_redacting_a_utf16_file_keeps_its_encoding(repo: Path, run: Run) -> None
 
 def test_binary_files_with_nul_bytes_are_still_skipped(repo: Path, run: Run) -> None:
     token = "ghp_" + _chars(string.ascii_letters + string.digits, 36)
-    (repo / "blob.bin").write_bytes(bytes(_rng.randrange(256) for _ in range(2000)) + token.encode())
-    (repo / "controls.bin").write_bytes(b"\xff\xfe" + "\x01\x02\x03\x04".encode("utf-16-le") * 100 + token.encode())
+    (repo / "blob.bin").write_bytes(
+        bytes(_rng.randrange(256) for _ in range(2000)) + token.encode()
+    )
+    (repo / "controls.bin").write_bytes(
+        b"\xff\xfe" + "\x01\x02\x03\x04".encode("utf-16-le") * 100 + token.encode()
+    )
     (repo / "odd.bin").write_bytes(b"\xff\xfe" + f"TOKEN={token}\n".encode("utf-16-le") + b"\x00")
     result = run("scan", ".")
     assert result.code == 0, result.out

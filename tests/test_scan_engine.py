@@ -50,7 +50,9 @@ def test_every_example_is_found_by_its_rule(rule: Rule) -> None:
         assert rule.id in rules_found(example), example
 
 
-@pytest.mark.parametrize("rule", [r for r in RULES if counter_examples_of(r)], ids=lambda rule: rule.id)
+@pytest.mark.parametrize(
+    "rule", [r for r in RULES if counter_examples_of(r)], ids=lambda rule: rule.id
+)
 def test_no_counter_example_is_found_by_any_rule(rule: Rule) -> None:
     for example in counter_examples_of(rule):
         assert rules_found(example) == [], example
@@ -61,7 +63,10 @@ def test_every_keyword_occurs_in_its_rule_examples() -> None:
     for rule in RULES:
         for example in examples_of(rule):
             by_trigger = rule.trigger is not None and re.search(rule.trigger, example) is not None
-            assert by_trigger or any(k in example.lower() for k in rule.keywords), (rule.id, example)
+            assert by_trigger or any(k in example.lower() for k in rule.keywords), (
+                rule.id,
+                example,
+            )
 
 
 def test_a_trigger_wakes_its_rule_without_the_keyword() -> None:
@@ -81,7 +86,12 @@ def test_a_trigger_wakes_its_rule_without_the_keyword() -> None:
     assert scan_text(f"client.run('{other}.{token(n=6)}.{token(n=38)}')\n", kind="code") == []
     # discord.py's documented sample token (the shape is real; it is in every tutorial) is not a finding
     sample = (
-        base64.b64encode(b"245559087524216832").decode() + "." + "Duly" + "xA." + "brcD2xRAqj" + "ACTuMcGPwy4TWVQdg"
+        base64.b64encode(b"245559087524216832").decode()
+        + "."
+        + "Duly"
+        + "xA."
+        + "brcD2xRAqj"
+        + "ACTuMcGPwy4TWVQdg"
     )
     assert scan_text(f"client.run('{sample}')\n", kind="code") == []
     # on a long line (windowed around each trigger match) the token is still found
@@ -96,12 +106,19 @@ def test_finding_offsets_line_column_and_preview() -> None:
     secret = ghp()
     text = f"first line\n  TOKEN = '{secret}'\n"
     [finding] = scan_text(text, "config.py")
-    assert (finding.rule, finding.line, finding.column, finding.path) == ("github-pat", 2, 12, "config.py")
+    assert (finding.rule, finding.line, finding.column, finding.path) == (
+        "github-pat",
+        2,
+        12,
+        "config.py",
+    )
     assert text[finding.start : finding.end] == secret
     assert finding.preview == "ghp_… (40 chars)"
     assert secret not in finding.describe() and secret[4:12] not in finding.preview
     assert finding.place() == fingerprint("config.py", "github-pat", "TOKEN = '\u2039secret\u203a'")
-    assert re.fullmatch(r"v3:config\.py:github-pat:[0-9a-f]{16}:[0-9a-f]{16}", finding.fingerprint())
+    assert re.fullmatch(
+        r"v3:config\.py:github-pat:[0-9a-f]{16}:[0-9a-f]{16}", finding.fingerprint()
+    )
 
 
 @pytest.mark.parametrize(
@@ -117,10 +134,14 @@ def test_fingerprint_is_the_place_and_kind_and_nothing_of_the_value() -> None:
     another line or in another file; lines added above change nothing."""
     secret, other = ghp(), ghp()
     a = scan_text(f"x = '{secret}'", "a.py")[0]
-    assert a.place() == scan_text(f"x = '{other}'", "a.py")[0].place()  # the value is not in the place
+    assert (
+        a.place() == scan_text(f"x = '{other}'", "a.py")[0].place()
+    )  # the value is not in the place
     # a provider's format: the entry names the value too (issue 32, point 4)
     assert a.fingerprint() != scan_text(f"x = '{other}'", "a.py")[0].fingerprint()
-    assert a.fingerprint() == scan_text(f"\n\n  x = '{secret}'\r", "a.py")[0].fingerprint()  # nor the line number
+    assert (
+        a.fingerprint() == scan_text(f"\n\n  x = '{secret}'\r", "a.py")[0].fingerprint()
+    )  # nor the line number
     assert a.fingerprint() != scan_text(f"y = '{secret}'", "a.py")[0].fingerprint()
     assert a.fingerprint() != scan_text(f"x = '{secret}'", "b.py")[0].fingerprint()
     assert fingerprint("a.py", "github-pat", "x") != fingerprint("a.py", "npm-token", "x")
@@ -178,7 +199,9 @@ def test_secret_behind_json_escapes_is_found_at_its_place_in_the_raw_text() -> N
 
 def test_generic_assignment_inside_a_json_string_with_newlines() -> None:
     password = "Xq7#" + token(n=14)
-    line = json.dumps({"type": "tool_result", "content": f"$ cat .env\nDEBUG=0\nDB_PASSWORD={password}\n"})
+    line = json.dumps(
+        {"type": "tool_result", "content": f"$ cat .env\nDEBUG=0\nDB_PASSWORD={password}\n"}
+    )
     [finding] = scan_text(line)
     assert (finding.rule, line[finding.start : finding.end]) == ("generic-secret", password)
 
@@ -194,7 +217,9 @@ def test_json_unicode_escapes_are_decoded_and_mapped_back() -> None:
 
 def test_url_encoded_credentials_are_found() -> None:
     password = "Vb9!" + token(n=16)
-    body = urllib.parse.urlencode({"user": "deploy", "client_secret": password, "grant_type": "password"})
+    body = urllib.parse.urlencode(
+        {"user": "deploy", "client_secret": password, "grant_type": "password"}
+    )
     [finding] = scan_text(f"curl -d '{body}' https://auth.example.org/token")
     assert finding.rule == "generic-secret"
     assert urllib.parse.unquote(f"curl -d '{body}'"[finding.start : finding.end]) == password
@@ -206,7 +231,9 @@ def test_base64_encoded_env_file_is_found_and_the_covering_text_redacted() -> No
     text = f"data:\n  env: {blob}\n"
     [finding] = scan_text(text)
     assert finding.rule == "github-pat" and finding.line == 2
-    assert blob.find(text[finding.start : finding.end]) >= 0  # a run of the base64 covering the secret
+    assert (
+        blob.find(text[finding.start : finding.end]) >= 0
+    )  # a run of the base64 covering the secret
     assert len(text[finding.start : finding.end]) >= len(secret) * 4 // 3
     redacted = redact(text, [finding])
     assert "‹redacted:github-pat›" in redacted and scan_text(redacted) == []
@@ -256,16 +283,22 @@ def test_credentials_in_prose_are_found(sentence: str) -> None:
 def test_inline_pragmas_allow_a_line_in_any_comment_syntax(comment: str) -> None:
     secret = ghp()
     assert scan_text(f"token = '{secret}'  {comment}", pragmas=True) == []
-    assert [f.rule for f in scan_text(f"token = '{secret}'\n{comment}", pragmas=True)] == ["github-pat"]
+    assert [f.rule for f in scan_text(f"token = '{secret}'\n{comment}", pragmas=True)] == [
+        "github-pat"
+    ]
     # by default (memories, session logs: text an agent may write) a pragma allows nothing
     assert rules_found(f"token = '{secret}'  {comment}") == ["github-pat"]
 
 
-@pytest.mark.parametrize("comment", ["# gitmem:allow-next-line", "# pragma: allowlist nextline secret"])
+@pytest.mark.parametrize(
+    "comment", ["# gitmem:allow-next-line", "# pragma: allowlist nextline secret"]
+)
 def test_next_line_pragmas(comment: str) -> None:
     secret = ghp()
     assert scan_text(f"{comment}\ntoken = '{secret}'", pragmas=True) == []
-    assert [f.rule for f in scan_text(f"{comment}\n\ntoken = '{secret}'", pragmas=True)] == ["github-pat"]
+    assert [f.rule for f in scan_text(f"{comment}\n\ntoken = '{secret}'", pragmas=True)] == [
+        "github-pat"
+    ]
 
 
 # -- hidden Unicode ------------------------------------------------------------------------------------------------
@@ -301,7 +334,9 @@ def test_hidden_unicode_exceptions(text: str, hidden: list[int]) -> None:
 def test_the_documentation_lists_every_rule() -> None:
     from pathlib import Path
 
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "scanning.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "scanning.md").read_text(
+        encoding="utf-8"
+    )
     missing = [rule.id for rule in RULES if f"| `{rule.id}` |" not in doc]
     assert missing == []
 
@@ -320,7 +355,21 @@ def _random_texts() -> list[str]:
     rng = random.Random(14)
     alphabet = string.ascii_letters + string.digits + "+/_-==\"'\\%2F3A40 \n\t\u00e9<>`&?"
     texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 400))) for _ in range(400)]
-    runs = ["A" * 30, "=" * 3, "ab==", "x=", "\\n", '\\"', "\\u0041", "%2F", "%3a", "\n", " ", "-", "_"]
+    runs = [
+        "A" * 30,
+        "=" * 3,
+        "ab==",
+        "x=",
+        "\\n",
+        '\\"',
+        "\\u0041",
+        "%2F",
+        "%3a",
+        "\n",
+        " ",
+        "-",
+        "_",
+    ]
     texts += ["".join(rng.choice(runs) for _ in range(rng.randint(0, 60))) for _ in range(400)]
     return texts
 
@@ -345,9 +394,13 @@ def test_json_and_url_runs_are_read_on_hinted_lines_only_with_the_same_result() 
             (decode._URL_HINT_RE, decode._URL_RUN_RE, decode._URL_RUN_RE, 0),
         ):
             everywhere = [
-                (m.start(group), m.group(group)) for m in reference.finditer(text) if hint.search(m.group(group))
+                (m.start(group), m.group(group))
+                for m in reference.finditer(text)
+                if hint.search(m.group(group))
             ]
-            lines = [(m.start(group), m.group(group)) for m in decode._in_lines(text, hint, pattern)]
+            lines = [
+                (m.start(group), m.group(group)) for m in decode._in_lines(text, hint, pattern)
+            ]
             assert [run for run in lines if hint.search(run[1])] == everywhere, text
 
 
@@ -356,7 +409,14 @@ def test_a_decoded_layer_maps_every_character_back_to_its_source() -> None:
 
     secret = ghp()
     seen: set[str] = set()
-    text = 'a "x\\u0041\\n' + secret + '" b=%2F' + secret + " " + base64.b64encode(secret.encode()).decode()
+    text = (
+        'a "x\\u0041\\n'
+        + secret
+        + '" b=%2F'
+        + secret
+        + " "
+        + base64.b64encode(secret.encode()).decode()
+    )
     for layer in decode.layers(text):
         at = layer.text.find(secret)
         if at == -1:
@@ -370,7 +430,9 @@ def test_a_decoded_layer_maps_every_character_back_to_its_source() -> None:
     assert seen == {"json", "url", "base64"}
 
 
-def test_scanning_computes_no_slow_fingerprint_unless_the_allow_list_holds_one(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_scanning_computes_no_slow_fingerprint_unless_the_allow_list_holds_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """scrypt (some 25-50 ms a finding) runs only to compare with old v2 entries of scan.allow; a v3 fingerprint
     (what --json and --baseline print) costs a hash of one line."""
     from gitmem.scan import engine
@@ -389,11 +451,17 @@ def test_scanning_computes_no_slow_fingerprint_unless_the_allow_list_holds_one(m
     assert len({f.fingerprint() for f in found}) == 5 and calls == []
     legacy = [found[0].legacy]
     assert len(engine.without_allowed(found, legacy)) == 4 and calls == []  # a v1 entry: no scrypt
-    assert len(engine.without_allowed(found, [found[0].fingerprint()])) == 4 and calls == []  # a v3 entry
-    allowed = engine.without_allowed(found, [found[1].salted("")])  # a v2 entry: each finding is compared
+    assert (
+        len(engine.without_allowed(found, [found[0].fingerprint()])) == 4 and calls == []
+    )  # a v3 entry
+    allowed = engine.without_allowed(
+        found, [found[1].salted("")]
+    )  # a v2 entry: each finding is compared
     assert len(allowed) == 4 and len(calls) == 6
     assert len(engine.without_allowed(found, [found[1].salted(""), found[2].fingerprint()])) == 3
-    assert len(calls) == 6 + 1 + 4  # the entry, then the four findings no v3 entry allows: none for the fifth
+    assert (
+        len(calls) == 6 + 1 + 4
+    )  # the entry, then the four findings no v3 entry allows: none for the fifth
 
 
 def test_random_characters_in_one_case_cut_by_digits_are_not_a_name() -> None:
@@ -404,11 +472,15 @@ def test_random_characters_in_one_case_cut_by_digits_are_not_a_name() -> None:
     letters = "".join(rng.sample("abcdefghijklmnopqrstuvwxyz", 12))
     value = f"{letters[:5]}{rng.randrange(2, 9)}{letters[5:9]}{rng.randrange(2, 9)}{letters[9:]}{rng.randrange(10, 99)}"
     assert [f.rule for f in scan_text(f"api_token = '{value}'", kind="code")] == ["generic-secret"]
-    assert [f.rule for f in scan_text(f"api_token = '{value.upper()}'", kind="code")] == ["generic-secret"]
+    assert [f.rule for f in scan_text(f"api_token = '{value.upper()}'", kind="code")] == [
+        "generic-secret"
+    ]
     assert scan_text("api_token = 'credentials256sum'", kind="code") == []
     hexes = ["".join(rng.choice("0123456789abcdef") for _ in range(n)) for n in (8, 4, 4, 4, 12)]
     uuid = "-".join(hexes)
-    assert [f.rule for f in scan_text(f"zenscrape_token = '{uuid}'", kind="code")] == ["generic-secret"]
+    assert [f.rule for f in scan_text(f"zenscrape_token = '{uuid}'", kind="code")] == [
+        "generic-secret"
+    ]
     assert scan_text(f"request_id = '{uuid}'", kind="code") == []
 
 

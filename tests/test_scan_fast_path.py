@@ -35,14 +35,20 @@ def fake_token(seed: int) -> str:
 Ran = tuple[int, bytes, bytes]
 
 
-def both(cwd: Path, tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> tuple[Ran, Ran, list[str]]:
+def both(
+    cwd: Path, tmp_path: Path, *args: str, env: dict[str, str] | None = None
+) -> tuple[Ran, Ran, list[str]]:
     """(exit, stdout, stderr) of the fast path and of the click path, and the modules the fast path loaded."""
     mark = tmp_path / "loaded"
     environment = {**os.environ, **(env or {})}
     runs: list[Ran] = []
     for code in (FAST.replace("MARK", repr(str(mark))), CLICK):
         done = subprocess.run(
-            [sys.executable, "-c", code, "-", *args], cwd=cwd, capture_output=True, env=environment, check=False
+            [sys.executable, "-c", code, "-", *args],
+            cwd=cwd,
+            capture_output=True,
+            env=environment,
+            check=False,
         )
         runs.append((done.returncode, done.stdout, done.stderr))
     return runs[0], runs[1], mark.read_text().split()
@@ -57,7 +63,9 @@ def based(repo: Path) -> Path:
     return repo
 
 
-def test_a_clean_change_reads_the_same_and_click_is_never_imported(based: Path, tmp_path: Path) -> None:
+def test_a_clean_change_reads_the_same_and_click_is_never_imported(
+    based: Path, tmp_path: Path
+) -> None:
     (based / "app.py").write_text("import os\n\nDEBUG = False\nTOKEN = os.environ['API_TOKEN']\n")
     (based / "lib").mkdir()
     (based / "lib" / "util.py").write_text("def add(a, b):\n    return a + b\n")
@@ -98,7 +106,11 @@ def test_a_clean_commit_loads_nothing_slow(based: Path, tmp_path: Path) -> None:
     fast, _, loaded = both(based, tmp_path, "scan", "--staged")
     assert fast[0] == 0
     assert "gitmem.scan.engine" in loaded  # it scanned
-    assert [name for name in loaded if any(name == s or name.startswith(s + ".") for s in NEVER_LOADED_BY_SCAN)] == []
+    assert [
+        name
+        for name in loaded
+        if any(name == s or name.startswith(s + ".") for s in NEVER_LOADED_BY_SCAN)
+    ] == []
 
 
 def test_findings_read_the_same(based: Path, tmp_path: Path) -> None:
@@ -131,7 +143,9 @@ def test_from_a_subdirectory_odd_names_and_a_binary_file(based: Path, tmp_path: 
     assert fast[0] == 1 and 'café "x".txt:1:5: github-pat' in fast[1].decode()
 
 
-def test_ansi_codes_in_a_path_are_stripped_as_click_strips_them(based: Path, tmp_path: Path) -> None:
+def test_ansi_codes_in_a_path_are_stripped_as_click_strips_them(
+    based: Path, tmp_path: Path
+) -> None:
     (based / "a\x1b[31mred.txt").write_text(f"key {fake_token(5)}\n")
     git(based, "add", ".")
     fast, slow, _ = both(based, tmp_path, "scan", "--staged")
@@ -143,7 +157,9 @@ def test_an_old_style_allow_entry_warns_the_same(project: Path, tmp_path: Path) 
     secret = fake_token(6)
     (project / "notes.md").write_text(f"old token {secret}\n")
     config = project / ".memory" / "config.yaml"
-    config.write_text(config.read_text() + f"scan:\n  allow:\n    - {legacy_fingerprint('github-pat', secret)}\n")
+    config.write_text(
+        config.read_text() + f"scan:\n  allow:\n    - {legacy_fingerprint('github-pat', secret)}\n"
+    )
     git(project, "add", ".")
     for _ in range(2):  # the settings parsed from YAML, then from the cache under .git/gitmem/
         fast, slow, loaded = both(project, tmp_path, "scan", "--staged")
@@ -152,7 +168,9 @@ def test_an_old_style_allow_entry_warns_the_same(project: Path, tmp_path: Path) 
     assert "click" not in loaded
 
 
-def test_the_settings_cache_spares_the_yaml_and_a_damaged_one_is_read_again(project: Path, tmp_path: Path) -> None:
+def test_the_settings_cache_spares_the_yaml_and_a_damaged_one_is_read_again(
+    project: Path, tmp_path: Path
+) -> None:
     """The hook reads scan.exclude from its cache under .git/gitmem/ (no YAML library, no json); whatever that file
     holds, a damaged or foreign one included, the excludes still apply."""
     config = project / ".memory" / "config.yaml"
@@ -161,8 +179,17 @@ def test_the_settings_cache_spares_the_yaml_and_a_damaged_one_is_read_again(proj
     git(project, "add", "view.snap")
     cache = project / ".git" / "gitmem" / "scan-settings.marshal"
     st = config.stat()
-    key = [st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]  # this config's: only the shape is wrong
-    foreign = [marshal.dumps({"key": 1}), marshal.dumps("text"), marshal.dumps((key, "ab", "*.sn", "salt"))]
+    key = [
+        st.st_ino,
+        st.st_size,
+        st.st_mtime_ns,
+        st.st_ctime_ns,
+    ]  # this config's: only the shape is wrong
+    foreign = [
+        marshal.dumps({"key": 1}),
+        marshal.dumps("text"),
+        marshal.dumps((key, "ab", "*.sn", "salt")),
+    ]
     foreign += [marshal.dumps((key, [], ["x"], 4)), marshal.dumps((key, [1], [], "salt"))]
     damaged = [b"", b"not marshal", b"\xff" * 64, *foreign]
     for content in (None, None, *damaged):
@@ -170,7 +197,9 @@ def test_the_settings_cache_spares_the_yaml_and_a_damaged_one_is_read_again(proj
             cache.write_bytes(content)
         fast, slow, loaded = both(project, tmp_path, "scan", "--staged")
         assert fast == slow == (0, b"ok: no secrets in 0 files (staged)\n", b""), content
-    both(project, tmp_path, "scan", "--staged")  # the last damaged cache was replaced: this run reads the new one
+    both(
+        project, tmp_path, "scan", "--staged"
+    )  # the last damaged cache was replaced: this run reads the new one
     fast, _, loaded = both(project, tmp_path, "scan", "--staged")
     assert fast[0] == 0 and cache.is_file()
     assert not [name for name in loaded if name.split(".")[0] in ("ruamel", "json", "jsonschema")]
@@ -181,7 +210,9 @@ def test_nothing_staged_and_no_repository_read_the_same(based: Path, tmp_path: P
     assert fast == slow == (0, b"ok: no secrets in 0 files (staged)\n", b"")
     outside = tmp_path / "outside"
     outside.mkdir()
-    fast, slow, _ = both(outside, tmp_path, "scan", "--staged", env={"GIT_CEILING_DIRECTORIES": str(tmp_path)})
+    fast, slow, _ = both(
+        outside, tmp_path, "scan", "--staged", env={"GIT_CEILING_DIRECTORIES": str(tmp_path)}
+    )
     assert fast == slow
     assert fast == (3, b"", b"error: --staged needs a git repository: run it inside one\n")
 
@@ -192,11 +223,19 @@ def test_a_git_failure_reads_the_same(based: Path, tmp_path: Path) -> None:
     (based / ".git" / "index").write_bytes(b"not an index")  # git diff --cached now fails
     fast, slow, _ = both(based, tmp_path, "scan", "--staged")
     assert fast == slow
-    assert fast[0] == 3 and fast[2].startswith(b"error: git ") and b"index file smaller than expected" in fast[2]
+    assert (
+        fast[0] == 3
+        and fast[2].startswith(b"error: git ")
+        and b"index file smaller than expected" in fast[2]
+    )
 
 
 def test_other_command_lines_still_go_through_click(based: Path, tmp_path: Path) -> None:
-    for args in (("scan", "--staged", "--help"), ("scan", "--staged", "--json"), ("scan", "--staged", "app.py")):
+    for args in (
+        ("scan", "--staged", "--help"),
+        ("scan", "--staged", "--json"),
+        ("scan", "--staged", "app.py"),
+    ):
         fast, slow, loaded = both(based, tmp_path, *args)
         assert fast == slow
         assert "click" in loaded

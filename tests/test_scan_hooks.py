@@ -18,11 +18,15 @@ _rng = random.Random(5)
 
 
 def live_looking_key() -> str:
-    return "sk_live_" + "".join(_rng.choice(string.ascii_letters + string.digits) for _ in range(40))
+    return "sk_live_" + "".join(
+        _rng.choice(string.ascii_letters + string.digits) for _ in range(40)
+    )
 
 
 def commit(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", "commit", "-m", "change", *args], cwd=repo, capture_output=True, text=True)
+    return subprocess.run(
+        ["git", "commit", "-m", "change", *args], cwd=repo, capture_output=True, text=True
+    )
 
 
 def test_a_commit_adding_a_live_key_is_refused_and_the_key_not_printed(hooked: Path) -> None:

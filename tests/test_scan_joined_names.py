@@ -14,10 +14,48 @@ import random
 from gitmem.scan import scan_text
 from gitmem.scan.kinds import CODE, PROSE
 
-WORDS = ("service", "billing", "legacy", "usage", "export", "heartbeat", "quota", "window", "sync", "job", "payments")
-WORDS += ("webhook", "retry", "dead", "letter", "checkout", "flow", "rate", "limit", "session", "refresh", "queue")
-NAMES = ("heartbeatKey", "lockKey", "HEARTBEAT_KEY", "metricKey", "topic_key", "cacheKey", "redisKey", "leaseKey")
-FORMS = ('const {n} = "{v}";', '{n}: "{v}"', "{n} = '{v}'", 'private static final String {n} = "{v}";')
+WORDS = (
+    "service",
+    "billing",
+    "legacy",
+    "usage",
+    "export",
+    "heartbeat",
+    "quota",
+    "window",
+    "sync",
+    "job",
+    "payments",
+)
+WORDS += (
+    "webhook",
+    "retry",
+    "dead",
+    "letter",
+    "checkout",
+    "flow",
+    "rate",
+    "limit",
+    "session",
+    "refresh",
+    "queue",
+)
+NAMES = (
+    "heartbeatKey",
+    "lockKey",
+    "HEARTBEAT_KEY",
+    "metricKey",
+    "topic_key",
+    "cacheKey",
+    "redisKey",
+    "leaseKey",
+)
+FORMS = (
+    'const {n} = "{v}";',
+    '{n}: "{v}"',
+    "{n} = '{v}'",
+    'private static final String {n} = "{v}";',
+)
 
 
 def joined(rng: random.Random) -> str:
@@ -56,7 +94,10 @@ def test_random_values_under_the_same_names_are_still_found() -> None:
     rng = random.Random(7)
     alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
     for name in NAMES:
-        if name in ("cacheKey", "redisKey"):  # a data structure's key: never a credential, whatever it holds
+        if name in (
+            "cacheKey",
+            "redisKey",
+        ):  # a data structure's key: never a credential, whatever it holds
             continue
         value = "".join(rng.choice(alphabet) for _ in range(36))
         assert scan_text(f'const {name} = "{value}";', kind=CODE), name

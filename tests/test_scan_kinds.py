@@ -68,7 +68,11 @@ def test_prose_credentials_are_found_in_prose_only(line: str) -> None:
 
 def test_generated_values_are_found_in_code_too() -> None:
     value = "Xk39dLq0Pz8vNw2RtYb7"
-    for line in (f'const apiKey = "{value}";', f'{{"client_secret": "{value}"}}', f"export SERVICE_TOKEN={value}"):
+    for line in (
+        f'const apiKey = "{value}";',
+        f'{{"client_secret": "{value}"}}',
+        f"export SERVICE_TOKEN={value}",
+    ):
         assert [f.rule for f in scan_text(line, kind=CODE)] == ["generic-secret"], line
 
 
@@ -92,8 +96,16 @@ def test_random_values_that_split_like_camel_case_are_found_and_names_are_not() 
     """A random value can split into camel-case parts (muis, RSZ, Tu, JIF, 88): a two-letter part that is no word of
     code (``Tu``) says it is random; names made of words, acronyms, their plurals and versions stay quiet."""
     for value in ("muis" + "RSZTuJIF88", "Qx3qu0" + "oyrrNC", "Lm4" + "TkHuvQwZ9e"):
-        assert [f.rule for f in scan_text(f'db_password = "{value}"', kind=CODE)] == ["generic-secret"], value
-    for name in ("labelsById2", "makeMockFn42", "requestedURLs", "ZodCheckIPv4Params", "PyStringIO2Test"):
+        assert [f.rule for f in scan_text(f'db_password = "{value}"', kind=CODE)] == [
+            "generic-secret"
+        ], value
+    for name in (
+        "labelsById2",
+        "makeMockFn42",
+        "requestedURLs",
+        "ZodCheckIPv4Params",
+        "PyStringIO2Test",
+    ):
         assert scan_text(f'db_password = "{name}"', kind=CODE) == [], name
 
 
@@ -105,7 +117,9 @@ def test_the_kind_of_a_file_comes_from_its_place() -> None:
     assert file_kind("") == CODE
 
 
-def test_gitmem_scan_judges_memories_and_documents_as_prose_and_source_files_as_code(tmp_path: Path) -> None:
+def test_gitmem_scan_judges_memories_and_documents_as_prose_and_source_files_as_code(
+    tmp_path: Path,
+) -> None:
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     subprocess.run(["gitmem", "init"], cwd=tmp_path, check=True, capture_output=True)
     line = PROSE_ONLY[0] + "\n"
@@ -114,7 +128,9 @@ def test_gitmem_scan_judges_memories_and_documents_as_prose_and_source_files_as_
     memories = tmp_path / ".memory" / "memories"
     memories.mkdir(parents=True, exist_ok=True)
     (memories / "staging.md").write_text(line)
-    result = subprocess.run(["gitmem", "scan", "--json", "."], cwd=tmp_path, capture_output=True, text=True)
+    result = subprocess.run(
+        ["gitmem", "scan", "--json", "."], cwd=tmp_path, capture_output=True, text=True
+    )
     assert result.returncode == 1, result.stderr
     import json
 
@@ -125,7 +141,9 @@ def test_gitmem_scan_judges_memories_and_documents_as_prose_and_source_files_as_
 def test_pdf_illustrator_and_compressed_files_are_binary() -> None:
     from gitmem.scan.sources import is_binary
 
-    assert is_binary(b"%PDF-1.5\r%\xe2\xe3\xcf\xd3\r\n1 0 obj\r<</Metadata 2 0 R>>" + b"\x07\x1b" * 50)
+    assert is_binary(
+        b"%PDF-1.5\r%\xe2\xe3\xcf\xd3\r\n1 0 obj\r<</Metadata 2 0 R>>" + b"\x07\x1b" * 50
+    )
     assert is_binary(bytes(range(1, 256)) * 4)  # control bytes and invalid UTF-8, no NUL
     assert not is_binary("caf\u00e9 \x1b[0m colour codes in a test\n".encode() * 20)
     assert not is_binary("na\u00efve text cut in the middle of a character: \u00e9".encode()[:-1])
@@ -134,7 +152,9 @@ def test_pdf_illustrator_and_compressed_files_are_binary() -> None:
 def test_joiners_inside_persian_and_indic_words_are_spelling_not_hidden_text() -> None:
     from gitmem.scan.unicode import find_hidden
 
-    assert find_hidden("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645") == []  # Persian: mi-khaham
+    assert (
+        find_hidden("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645") == []
+    )  # Persian: mi-khaham
     assert find_hidden("\u0ca8\u0ccd\u200d\u0caf") == []  # Kannada: a joiner after a virama
     assert [c.codepoint for c in find_hidden("ab\u200ccd \u062e\u200c")] == [0x200C, 0x200C]
 
@@ -143,5 +163,8 @@ def test_a_url_password_that_is_a_word_is_a_secret_in_prose_only() -> None:
     line = "The prod database is postgres://admin:" + "sun" + "shine" + "@db.internal:5432/app"
     assert [f.rule for f in scan_text(line, kind=PROSE)] == ["database-url"]
     assert scan_text(line, kind=CODE) == []
-    for quiet in ("postgres://postgres:postgres@localhost:5432/app", "https://user:password@example.com/"):
+    for quiet in (
+        "postgres://postgres:postgres@localhost:5432/app",
+        "https://user:password@example.com/",
+    ):
         assert scan_text(quiet, kind=PROSE) == []

@@ -47,16 +47,22 @@ CASES: dict[str, Callable[[int], str]] = {
         ("MTkwODIxMjU1NDgwNjMyNDgxNA.Dbub63." + "a1B2c3D4e5" * 3 + " ") * (n // 64)
     ),
     "dots and six-character words": lambda n: ("abcdef." * n)[:n],
-    "0.A then a long run of token characters": lambda n: "0.A" + _b64(n).replace("+", "-").replace("/", "_"),
+    "0.A then a long run of token characters": lambda n: (
+        "0.A" + _b64(n).replace("+", "-").replace("/", "_")
+    ),
     "0.A repeated": lambda n: ("0.A" * n)[:n],
     # issue 26: wrapped base64 joined, hex dumps decoded
     "wrapped base64, 76 columns": lambda n: "\n".join(_b64(76) for _ in range(n // 77)),
-    "wrapped base64 lines of one character less each": lambda n: "\n".join(_b64(76 - i % 40) for i in range(n // 60)),
+    "wrapped base64 lines of one character less each": lambda n: "\n".join(
+        _b64(76 - i % 40) for i in range(n // 60)
+    ),
     "an xxd dump": lambda n: "".join(
         f"{i * 16:08x}: 4142 4344 4546 4748 494a 4b4c 4d4e 4f50  ABCD\n" for i in range(n // 58)
     ),
     "dump offsets repeated": lambda n: ("00000000: " * n)[:n],
-    "Entra-shaped segments without the end": lambda n: ("1.A" + "a" * 60 + ".Ag" + "b" * 100 + " ") * (n // 168),
+    "Entra-shaped segments without the end": lambda n: (
+        ("1.A" + "a" * 60 + ".Ag" + "b" * 100 + " ") * (n // 168)
+    ),
     # the last round: log lines (a level, words, a name), curl commands continued by backslashes, two-string pairs
     "log levels and words, no value": lambda n: ("[DEBUG] Using acme Key = " * n)[:n],
     "log levels on one line": lambda n: ("[info]" * n)[:n],
@@ -99,7 +105,9 @@ def test_long_lines_are_scanned_around_their_keywords_only() -> None:
     windows = _windows(text, lowered, ["key", "token"], {})
     assert windows[0] == (0, len("short line with a token"))  # a short line: whole
     start, end = windows[1]
-    assert end - start <= 2 * WINDOW + len("key") and len(line) > LONG_LINE  # a long line: around the keyword
+    assert (
+        end - start <= 2 * WINDOW + len("key") and len(line) > LONG_LINE
+    )  # a long line: around the keyword
 
 
 def test_a_200_kb_line_of_each_new_rule_s_alphabet_is_scanned_in_well_under_a_second() -> None:
@@ -158,7 +166,11 @@ def test_every_rule_is_linear_on_a_whole_line(shape: str) -> None:
     small, large = make(4_000), make(16_000)
     slow = []
     patterns = [(rule.id, _compiled(rule)) for rule in RULES]
-    patterns += [(f"{rule.id} (trigger)", re.compile(rule.trigger)) for rule in RULES if rule.trigger is not None]
+    patterns += [
+        (f"{rule.id} (trigger)", re.compile(rule.trigger))
+        for rule in RULES
+        if rule.trigger is not None
+    ]
     for name, pattern in patterns:
         small_time, large_time = _pattern_cpu(pattern, small), _pattern_cpu(pattern, large)
         if large_time > 8 * small_time + 0.005:

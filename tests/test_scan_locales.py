@@ -51,23 +51,32 @@ def test_translation_files_are_recognised(path: str) -> None:
     assert is_locale(path)
 
 
-@pytest.mark.parametrize("path", ["src/app.ts", "data/db.json", "src/read-me.json", "package.json", "i18n.py"])
+@pytest.mark.parametrize(
+    "path", ["src/app.ts", "data/db.json", "src/read-me.json", "package.json", "i18n.py"]
+)
 def test_other_files_are_not(path: str) -> None:
     assert not is_locale(path)
 
 
-def test_marks_in_a_locale_file_pass_and_the_same_marks_in_code_do_not(repo: Path, run: Run) -> None:
+def test_marks_in_a_locale_file_pass_and_the_same_marks_in_code_do_not(
+    repo: Path, run: Run
+) -> None:
     locale = repo / "packages" / "excalidraw" / "locales" / "he-IL.json"
     locale.parent.mkdir(parents=True)
     locale.write_text(hebrew_locale(), encoding="utf-8")
     code = repo / "src" / "labels.ts"
     code.parent.mkdir()
-    code.write_text(f'export const paste = "הדבק{LRM} (Ctrl+V)";\nconst{RLM} x = 1;\n', encoding="utf-8")
+    code.write_text(
+        f'export const paste = "הדבק{LRM} (Ctrl+V)";\nconst{RLM} x = 1;\n', encoding="utf-8"
+    )
     git(repo, "add", ".")
     for args in (("scan", "--json", "."), ("scan", "--staged", "--json")):
         result = run(*args)
         found = json.loads(result.out)["findings"]
-        assert {(f["path"], f["line"]) for f in found} == {("src/labels.ts", 1), ("src/labels.ts", 2)}, args
+        assert {(f["path"], f["line"]) for f in found} == {
+            ("src/labels.ts", 1),
+            ("src/labels.ts", 2),
+        }, args
 
 
 @pytest.mark.parametrize("codepoint", OVERRIDES_AND_ISOLATES)
@@ -80,7 +89,9 @@ def test_a_mark_outside_a_value_is_a_finding_even_in_a_locale_file() -> None:
     """A mark before the first quote, "=" or ":" of its line is not inside a string: a key, or code."""
     assert [c.codepoint for c in find_hidden(f'{RLM}"key": "value"\n', marks=True)] == [0x200F]
     assert find_hidden(f'"key": "va{RLM}lue"\n', marks=True) == []
-    assert [c.codepoint for c in find_hidden(f'"key": "va{RLM}lue"\n')] == [0x200F]  # not a locale file
+    assert [c.codepoint for c in find_hidden(f'"key": "va{RLM}lue"\n')] == [
+        0x200F
+    ]  # not a locale file
 
 
 def test_many_marks_on_many_lines_cost_one_look_per_line() -> None:
@@ -91,7 +102,11 @@ def test_many_marks_on_many_lines_cost_one_look_per_line() -> None:
 def test_every_hidden_character_has_a_name() -> None:
     """VT is LINE TABULATION, not UNNAMED: controls have their aliases (which unicodedata.lookup knows)."""
     assert char_name(0x0B) == "LINE TABULATION"
-    assert char_name(0x1B) == "ESCAPE" and char_name(0x7F) == "DELETE" and char_name(0x85) == "NEXT LINE"
+    assert (
+        char_name(0x1B) == "ESCAPE"
+        and char_name(0x7F) == "DELETE"
+        and char_name(0x85) == "NEXT LINE"
+    )
     for low, high in _HIDDEN_RANGES:
         for codepoint in range(low, high + 1):
             name = char_name(codepoint)

@@ -29,20 +29,27 @@ KEY_RULES = {"private-key", "gcp-service-account", "putty-private-key", "age-sec
 
 def _tool(name: str) -> str:
     found = shutil.which(name)
-    if found is None:  # .ci/run installs both: a missing one is a broken machine, not a reason to skip
+    if (
+        found is None
+    ):  # .ci/run installs both: a missing one is a broken machine, not a reason to skip
         pytest.fail(f"{name} is not installed (apt-get install openssh-client openssl)")
     return found
 
 
 def _ssh_key(directory: Path, kind: str, *bits: str) -> str:
     path = directory / f"id_{kind}"
-    subprocess.run([_tool("ssh-keygen"), "-q", "-t", kind, *bits, "-N", "", "-C", "", "-f", str(path)], check=True)
+    subprocess.run(
+        [_tool("ssh-keygen"), "-q", "-t", kind, *bits, "-N", "", "-C", "", "-f", str(path)],
+        check=True,
+    )
     return path.read_text()
 
 
 def _openssl(directory: Path, name: str, command: str, *args: str) -> str:
     path = directory / name
-    subprocess.run([_tool("openssl"), command, "-out", str(path), *args], check=True, capture_output=True)
+    subprocess.run(
+        [_tool("openssl"), command, "-out", str(path), *args], check=True, capture_output=True
+    )
     return path.read_text()
 
 
@@ -56,7 +63,15 @@ def keys(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "openssh-ecdsa": _ssh_key(directory, "ecdsa", "-b", "256"),
         "pem-rsa": _openssl(directory, "rsa.pem", "genrsa", "-traditional", "2048"),
         "pkcs8-rsa": _openssl(directory, "p8.pem", "genpkey", "-algorithm", "RSA"),
-        "pkcs8-ec": _openssl(directory, "ec.pem", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"),
+        "pkcs8-ec": _openssl(
+            directory,
+            "ec.pem",
+            "genpkey",
+            "-algorithm",
+            "EC",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+        ),
     }
 
 
@@ -64,12 +79,25 @@ def keys(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 SHAPES = {
     "raw": ("id_key", lambda key: key),
     "typescript-template": ("keys.ts", lambda key: f"export const DEPLOY_KEY = `{key}`;\n"),
-    "rust-base64": ("keys.rs", lambda key: f'const KEY: &str = "{base64.b64encode(key.encode()).decode()}";\n'),
-    "json-escaped": ("keys.json", lambda key: json.dumps({"deploy": {"key": key}}, indent=2) + "\n"),
+    "rust-base64": (
+        "keys.rs",
+        lambda key: f'const KEY: &str = "{base64.b64encode(key.encode()).decode()}";\n',
+    ),
+    "json-escaped": (
+        "keys.json",
+        lambda key: json.dumps({"deploy": {"key": key}}, indent=2) + "\n",
+    ),
 }
 CASES = [
     (kind, shape)
-    for kind in ("openssh-ed25519", "openssh-rsa", "openssh-ecdsa", "pem-rsa", "pkcs8-rsa", "pkcs8-ec")
+    for kind in (
+        "openssh-ed25519",
+        "openssh-rsa",
+        "openssh-ecdsa",
+        "pem-rsa",
+        "pkcs8-rsa",
+        "pkcs8-ec",
+    )
     for shape in SHAPES
 ]
 
@@ -79,7 +107,9 @@ def test_the_keys_are_what_the_tools_write(keys: dict[str, str]) -> None:
         label = "OPENSSH PRIVATE KEY" if kind.startswith("openssh") else "PRIVATE KEY"
         assert key.startswith("-----BEGIN ") and label in key.splitlines()[0], kind
     # the run of zero bytes that made the placeholder filter drop every OpenSSH key
-    assert all("A" * 8 in keys[kind] for kind in ("openssh-ed25519", "openssh-rsa", "openssh-ecdsa"))
+    assert all(
+        "A" * 8 in keys[kind] for kind in ("openssh-ed25519", "openssh-rsa", "openssh-ecdsa")
+    )
 
 
 @pytest.mark.parametrize(("kind", "shape"), CASES)
@@ -96,7 +126,9 @@ def test_every_key_is_found_in_every_container_by_gitmem_scan(
     assert body not in result.out + result.err  # never the key itself
 
 
-def test_every_key_in_every_container_is_blocked_by_the_hook(keys: dict[str, str], repo: Path, run: Run) -> None:
+def test_every_key_in_every_container_is_blocked_by_the_hook(
+    keys: dict[str, str], repo: Path, run: Run
+) -> None:
     """``scan --staged`` (the pre-commit hook) on one commit adding all of them."""
     expected = set()
     for kind, key in keys.items():
@@ -146,10 +178,20 @@ def test_no_filter_but_the_key_structure_can_drop_a_private_key(
     keep = _used_by("key_material")
     replaced = []
     for name, function in vars(filters).items():
-        if inspect.isfunction(function) and function.__module__ == filters.__name__ and name not in keep:
+        if (
+            inspect.isfunction(function)
+            and function.__module__ == filters.__name__
+            and name not in keep
+        ):
             monkeypatch.setattr(filters, name, _rejecting(name, function))
             replaced.append(name)
-    assert {"is_placeholder", "is_documented_example", "plausible", "plausible_in_code", "secret_name"} <= set(replaced)
+    assert {
+        "is_placeholder",
+        "is_documented_example",
+        "plausible",
+        "plausible_in_code",
+        "secret_name",
+    } <= set(replaced)
     for kind, key in keys.items():
         for shape, (_name, wrap) in SHAPES.items():
             rules = {f.rule for f in scan_text(wrap(key), kind=CODE)}

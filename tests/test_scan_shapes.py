@@ -45,7 +45,11 @@ def rules(text: str, kind: str = CODE) -> list[str]:
 @pytest.mark.parametrize("kind", [CODE, PROSE])
 def test_a_credential_a_log_line_prints_is_found(line: str, kind: str) -> None:
     secret = made(40)
-    text = "[INFO] Sending request to the API\n" + line.format(secret) + "\n[INFO] Response received: 200 OK\n"
+    text = (
+        "[INFO] Sending request to the API\n"
+        + line.format(secret)
+        + "\n[INFO] Response received: 200 OK\n"
+    )
     found = scan_text(text, "build.cfg", kind=kind)
     assert [f.rule for f in found] == ["secret-in-log"]
     assert text[found[0].start : found[0].end] == secret
@@ -69,9 +73,28 @@ def test_a_log_line_without_a_credential_is_quiet(line: str) -> None:
 
 
 def test_a_logged_name_says_credential_with_a_key_alone_or_after_a_service() -> None:
-    for name in ("Key", "KEY", "Using Key", "acme KEY", "Secret", "phrase token1", "Admin Key", "api_key", "password"):
+    for name in (
+        "Key",
+        "KEY",
+        "Using Key",
+        "acme KEY",
+        "Secret",
+        "phrase token1",
+        "Admin Key",
+        "api_key",
+        "password",
+    ):
         assert logged_secret_name(name), name
-    for name in ("ID", "Email", "cacheKey", "partition key", "public key", "token_url", "host", "Used"):
+    for name in (
+        "ID",
+        "Email",
+        "cacheKey",
+        "partition key",
+        "public key",
+        "token_url",
+        "host",
+        "Used",
+    ):
         assert not logged_secret_name(name), name
 
 
@@ -80,9 +103,13 @@ def test_a_logged_name_says_credential_with_a_key_alone_or_after_a_service() -> 
 
 def test_curl_options_on_continued_lines_are_found() -> None:
     password, key, basic = made(16), made(36), made(40)
-    user = "curl -k -X POST https://api.example.org/v1/items \\\n  -H 'Content-type: text/plain' \\\n"
+    user = (
+        "curl -k -X POST https://api.example.org/v1/items \\\n  -H 'Content-type: text/plain' \\\n"
+    )
     user += f"  -u deploy:{password}\n"
-    header = f'curl -X GET \\\r\n     -H "apikey: {key}" \\\r\n     -H "Accept: application/json"\r\n'
+    header = (
+        f'curl -X GET \\\r\n     -H "apikey: {key}" \\\r\n     -H "Accept: application/json"\r\n'
+    )
     comment = f"#curl -X POST \\\n#  https://api.example.org/messages \\\n#  -H 'Authorization: Basic {basic}' \\\n"
     assert rules(user) == ["curl-basic-auth"]
     assert rules(header) == ["curl-auth-header"]
@@ -120,11 +147,16 @@ def test_a_name_and_its_value_given_as_two_strings() -> None:
     assert rules(f'{{ "AccountKey", "{value}" }},') == ["generic-secret"]
     assert rules(f'req.Header.Set("X-Acme-Api-Key", "{value}")') == ["generic-secret"]
     assert rules(f"headers.append(('X-Auth-Token', 'Token {value}'))") == ["generic-secret"]
-    assert rules(f'this.Context.Add("StorageAccount", "{value}");') == []  # an account's name, not a credential
+    assert (
+        rules(f'this.Context.Add("StorageAccount", "{value}");') == []
+    )  # an account's name, not a credential
     assert rules('os.environ.get("SECRET_KEY", "dev-secret-key")') == []
     assert rules('translations = [("password", "Passwort"), ("token", "Jeton")]') == []
     # a list (or set) of names, one of which says credential, holds no pair: the next string is another name
-    assert rules(f"INTERFACES = {{'ACAccount', 'ACAccountCredential', '{value}', 'ACAccountStore'}}") == []
+    assert (
+        rules(f"INTERFACES = {{'ACAccount', 'ACAccountCredential', '{value}', 'ACAccountStore'}}")
+        == []
+    )
 
 
 # -- a URL's key= parameter ------------------------------------------------------------------------------------------
@@ -133,18 +165,24 @@ def test_a_name_and_its_value_given_as_two_strings() -> None:
 def test_a_random_value_of_a_urls_key_parameter() -> None:
     value = made(36, string.ascii_lowercase + string.digits)
     assert rules(f'url := "https://api.example.org/v1/users?key={value}"') == ["url-key-parameter"]
-    assert rules(f"https://api.example.org/v1/rates?format=json&key={value}&limit=5") == ["url-key-parameter"]
+    assert rules(f"https://api.example.org/v1/rates?format=json&key={value}&limit=5") == [
+        "url-key-parameter"
+    ]
     assert rules("https://example.org/search?key=user_profile_settings_v2") == []
     assert rules("https://storage.example.org/get?key=reports/2024/summary.csv") == []
     assert rules("https://example.org/?monkey=" + value) == []
 
 
-@pytest.mark.parametrize("alphabet", [ALNUM, ALNUM + "-_", string.ascii_lowercase + string.digits, HEX])
+@pytest.mark.parametrize(
+    "alphabet", [ALNUM, ALNUM + "-_", string.ascii_lowercase + string.digits, HEX]
+)
 def test_a_key_parameter_finds_random_keys_of_every_alphabet(alphabet: str) -> None:
     """Random characters are no words, whatever their alphabet: a key of mixed case has long runs of letters too."""
     rng = random.Random(len(alphabet))
     keys = ["".join(rng.choice(alphabet) for _ in range(rng.randrange(32, 41))) for _ in range(100)]
-    found = sum(rules(f"https://api.example.org/v1/q?key={key}") == ["url-key-parameter"] for key in keys)
+    found = sum(
+        rules(f"https://api.example.org/v1/q?key={key}") == ["url-key-parameter"] for key in keys
+    )
     assert found >= 95
 
 
@@ -164,8 +202,12 @@ def test_providers_formats() -> None:
             f"new relic insights query key = 'NRIQ-{made(25)}'",
         ],
         "bitbucket-datacenter-token": [f"BBDC-{made(44)}"],
-        "aws-appsync-api-key": [f'const key = "da2-{made(26, string.ascii_lowercase + string.digits)}";'],
-        "azure-app-configuration-key": [f"Endpoint=https://cfg.azconfig.io;Id={made(4)};Secret={made(43)}="],
+        "aws-appsync-api-key": [
+            f'const key = "da2-{made(26, string.ascii_lowercase + string.digits)}";'
+        ],
+        "azure-app-configuration-key": [
+            f"Endpoint=https://cfg.azconfig.io;Id={made(4)};Secret={made(43)}="
+        ],
         "maxmind-license-key": [
             f"# GeoIP.conf\nLicenseKey {made(7)}4{made(5)}9{made(3)}\n",
             f"{made(6)}_{made(29)}_mmk",
@@ -173,12 +215,16 @@ def test_providers_formats() -> None:
         "typeform-token": [f"typeform_token = 'tfp_{made(44)}_{made(14)}'"],
         "shippo-live-token": [f"shippo = 'shippo_live_{made(40, HEX)}'"],
         "twitter-bearer-token": ["A" * 22 + made(30) + "%2F" + made(30) + "%3D" + made(30)],
-        "uuid-api-key": [f"snyk_token = '{made(8, HEX)}-{made(4, HEX)}-{made(4, HEX)}-{made(4, HEX)}-{made(12, HEX)}'"],
+        "uuid-api-key": [
+            f"snyk_token = '{made(8, HEX)}-{made(4, HEX)}-{made(4, HEX)}-{made(4, HEX)}-{made(12, HEX)}'"
+        ],
     }
     for rule, texts in cases.items():
         for text in texts:
             assert rules(text) == [rule], text
-    assert rules(f"shippo = 'shippo_test_{made(40, HEX)}'") == []  # test-mode keys are not secrets to gitmem
+    assert (
+        rules(f"shippo = 'shippo_test_{made(40, HEX)}'") == []
+    )  # test-mode keys are not secrets to gitmem
     assert rules("NRIQ-" + made(24)) == []  # one character short
     assert rules("A" * 22 + "B" * 90) == []
     assert rules(f"BUNDLE_GEMS__CONTRIBSYS__COM={made(8, HEX)}") == []
@@ -190,10 +236,14 @@ def test_a_long_quoted_token_and_a_value_padded_inside_its_quotes() -> None:
     urlsafe = ALNUM + "-_"
     long_token = f"{made(36, urlsafe)}.{made(300, urlsafe)}.{made(680, urlsafe)}"
     found = scan_text(f"acme_token = '{long_token}'", "config.cfg", kind=CODE)
-    assert [f.rule for f in found] == ["generic-secret"] and found[0].end - found[0].start == len(long_token)
+    assert [f.rule for f in found] == ["generic-secret"] and found[0].end - found[0].start == len(
+        long_token
+    )
     padded = made(40)
     for text in (f"acme_token = ' {padded} '", f"acme_token = '{padded}\r'"):
         [finding] = scan_text(text, "config.cfg", kind=CODE)
         assert text[finding.start : finding.end] == padded
-    assert rules(f"acme_token = '{made(2100, urlsafe)}'") == []  # beyond any token's length: data, not a secret
+    assert (
+        rules(f"acme_token = '{made(2100, urlsafe)}'") == []
+    )  # beyond any token's length: data, not a secret
     assert rules("acme_token = ' changeme '") == []

@@ -74,7 +74,9 @@ def rules_found(line: str) -> set[str]:
 
 def test_the_rules_that_read_a_name_and_a_value_are_covered() -> None:
     """The rules the issue named, and the generic one, have examples of the shape (else the test tests nothing)."""
-    assert {"aws-secret-access-key", "generic-secret", "datadog-api-key"} <= {rule.id for rule in NAMED}
+    assert {"aws-secret-access-key", "generic-secret", "datadog-api-key"} <= {
+        rule.id for rule in NAMED
+    }
 
 
 @pytest.mark.parametrize("rule", NAMED, ids=[rule.id for rule in NAMED])
@@ -89,7 +91,9 @@ def test_a_typed_declaration_is_found_as_the_untyped_one(rule: Rule) -> None:
             typed = template.format(N=name, T=type_, V=value)
             found = rules_found(typed)
             if not expected <= found:
-                missed.append(f"{language}: {sorted(expected - found)} in {template.format(N=name, T=type_, V='…')}")
+                missed.append(
+                    f"{language}: {sorted(expected - found)} in {template.format(N=name, T=type_, V='…')}"
+                )
     assert not missed, missed
 
 

@@ -35,7 +35,9 @@ def test_schema_is_valid_2020_12_with_help_everywhere(name: str) -> None:
 
     def walk(node: dict[str, object], where: str) -> None:
         for field, sub in node.get("properties", {}).items():  # type: ignore[attr-defined]
-            assert "title" in sub and "description" in sub, f"{where}.{field} lacks a title or description"
+            assert "title" in sub and "description" in sub, (
+                f"{where}.{field} lacks a title or description"
+            )
             walk(sub, f"{where}.{field}")
             if isinstance(sub.get("items"), dict) and "properties" in sub["items"]:
                 walk(sub["items"], f"{where}.{field}[]")
@@ -77,7 +79,10 @@ def test_hidden_table_covers_every_format_and_control_character() -> None:
         ("\U0001f468\u200d\U0001f469", []),  # ZWJ inside an emoji sequence
         ("a\u200db", [0x200D]),  # ZWJ between letters
         ("\u2764\ufe0f", []),
-        ("\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f", []),  # flag of England
+        (
+            "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",
+            [],
+        ),  # flag of England
         ("hidden\U000e0069\U000e0067\U000e006e", [0xE0069, 0xE0067, 0xE006E]),  # tag smuggling
         ("ansi \x1b[31m escape", [0x1B]),
         ("variation\U000e0100selector", [0xE0100]),

@@ -7,11 +7,28 @@ from hypothesis import strategies as st
 
 from gitmem.memory import similar
 
-WORDS = ["pnpm", "npm", "node", "use", "the", "tests", "run", "web", "api", "never", "always", "pin", "lint", "a"]
+WORDS = [
+    "pnpm",
+    "npm",
+    "node",
+    "use",
+    "the",
+    "tests",
+    "run",
+    "web",
+    "api",
+    "never",
+    "always",
+    "pin",
+    "lint",
+    "a",
+]
 texts = st.lists(st.sampled_from(WORDS), max_size=7).map(" ".join)
 
 
-def brute_force(items: list[tuple[str, str]], title: str, body: str, threshold: float) -> tuple[int, float] | None:
+def brute_force(
+    items: list[tuple[str, str]], title: str, body: str, threshold: float
+) -> tuple[int, float] | None:
     """The linear scan harvest and propose did before: the first item with the best score at least ``threshold``."""
     mine_title = similar.words(title)
     mine_all = similar.words(similar.memory_text(title, body))
@@ -19,9 +36,13 @@ def brute_force(items: list[tuple[str, str]], title: str, body: str, threshold: 
     for key, (other_title, other_body) in enumerate(items):
         score = max(
             similar.similarity(mine_title, similar.words(other_title)),
-            similar.similarity(mine_all, similar.words(similar.memory_text(other_title, other_body))),
+            similar.similarity(
+                mine_all, similar.words(similar.memory_text(other_title, other_body))
+            ),
         )
-        if similar.different_rules(similar.memory_text(title, body), similar.memory_text(other_title, other_body)):
+        if similar.different_rules(
+            similar.memory_text(title, body), similar.memory_text(other_title, other_body)
+        ):
             continue  # reads alike, says something else (a negation, an antonym, another command)
         if score >= threshold and (best is None or score > best[1]):
             best = (key, score)

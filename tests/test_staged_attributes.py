@@ -22,13 +22,17 @@ def fake_github_token() -> str:
 
 
 @pytest.mark.parametrize("attribute", ["*.txt -diff", "*.txt binary", "notes/** -diff"])
-def test_a_token_in_a_file_marked_binary_is_caught_by_the_hook(hooked: Path, attribute: str) -> None:
+def test_a_token_in_a_file_marked_binary_is_caught_by_the_hook(
+    hooked: Path, attribute: str
+) -> None:
     token = fake_github_token()
     (hooked / ".gitattributes").write_text(attribute + "\n")
     (hooked / "notes").mkdir()
     (hooked / "notes/deploy.txt").write_text(f"first line\nexport TOKEN={token}\n")
     git(hooked, "add", ".")
-    done = subprocess.run(["git", "commit", "-m", "notes"], cwd=hooked, capture_output=True, text=True)
+    done = subprocess.run(
+        ["git", "commit", "-m", "notes"], cwd=hooked, capture_output=True, text=True
+    )
     output = done.stdout + done.stderr
     assert done.returncode != 0, output
     assert "notes/deploy.txt:2:14: github-pat" in output
@@ -47,7 +51,9 @@ def test_only_added_lines_of_a_marked_file_are_scanned_at_their_lines(repo: Path
     result = run("scan", "--staged", "--json")
     assert result.code == 1
     findings = json.loads(result.out)["findings"]
-    assert [(f["path"], f["line"], f["column"], f["rule"]) for f in findings] == [("a.txt", 3, 7, "github-pat")]
+    assert [(f["path"], f["line"], f["column"], f["rule"]) for f in findings] == [
+        ("a.txt", 3, 7, "github-pat")
+    ]
     assert token not in result.out
 
 

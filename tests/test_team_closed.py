@@ -35,7 +35,9 @@ def sh(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def commit_all(repo: Path, message: str) -> None:
     git(repo, "add", "-A")
-    sh(repo, "commit", "-q", "--no-verify", "-m", message)  # the compile hook's work is done by hand here
+    sh(
+        repo, "commit", "-q", "--no-verify", "-m", message
+    )  # the compile hook's work is done by hand here
 
 
 def green(repo: Path, run: Run) -> None:
@@ -54,7 +56,18 @@ def init(repo: Path, run: Run) -> None:
 
 
 def add(repo: Path, run: Run, memory_id: str, title: str, *options: str) -> None:
-    assert run("add", title, "--id", memory_id, "--body", f"Why {memory_id} matters, in one line.", *options).code == 0
+    assert (
+        run(
+            "add",
+            title,
+            "--id",
+            memory_id,
+            "--body",
+            f"Why {memory_id} matters, in one line.",
+            *options,
+        ).code
+        == 0
+    )
     assert run("compile").code == 0
     commit_all(repo, f"memory: {memory_id}")
 
@@ -73,7 +86,12 @@ def make_team(repo: Path, run: Run) -> Path:
     (repo / "AGENTS.md").write_text("# Agents\n\nHand-written notes stay.\n")
     for number in range(1, 11):
         text = f"Base rule {number} about the build system and its tooling"
-        assert run("add", text, "--id", f"base-{number}", "--body", f"Body of rule {number}, short.").code == 0
+        assert (
+            run(
+                "add", text, "--id", f"base-{number}", "--body", f"Body of rule {number}, short."
+            ).code
+            == 0
+        )
     assert run("compile").code == 0
     commit_all(repo, "base memories")
     sh(repo, "checkout", "-q", "-b", "a")
@@ -103,7 +121,9 @@ def test_merges_in_either_order(team: Path, run: Run, order: tuple[str, str]) ->
         merge(team, branch)
         green(team, run)
     holds_both(team)
-    assert git(team, "rev-list", "--count", "--merges", "HEAD").strip() == "2"  # the merge commits themselves
+    assert (
+        git(team, "rev-list", "--count", "--merges", "HEAD").strip() == "2"
+    )  # the merge commits themselves
 
 
 @pytest.mark.parametrize("which", [0, 1])
@@ -124,13 +144,17 @@ def test_a_merge_with_conflicts_resolved_by_hand(team: Path, run: Run) -> None:
     lacks the other branch's memory) and commits: post-commit recompiles into that commit."""
     sh(team, "checkout", "-q", "a")
     agents = team / "AGENTS.md"
-    agents.write_text(agents.read_text().replace("Hand-written notes stay.", "Notes from branch a."))
+    agents.write_text(
+        agents.read_text().replace("Hand-written notes stay.", "Notes from branch a.")
+    )
     commit_all(team, "notes a")
     sh(team, "checkout", "-q", "main")
     merge(team, "b")
     agents.write_text(agents.read_text().replace("Hand-written notes stay.", "Notes from main."))
     commit_all(team, "notes main")
-    stopped = subprocess.run(["git", "merge", "--no-edit", "a"], cwd=team, capture_output=True, text=True)
+    stopped = subprocess.run(
+        ["git", "merge", "--no-edit", "a"], cwd=team, capture_output=True, text=True
+    )
     assert stopped.returncode != 0 and "AGENTS.md" in stopped.stdout
     sh(team, "checkout", "--theirs", "--", "AGENTS.md")
     sh(team, "add", "AGENTS.md")
@@ -151,7 +175,9 @@ def test_a_hooks_path_in_use_gets_the_line_too(repo: Path, run: Run) -> None:
     git(repo, "config", "core.hooksPath", ".githooks")
     make_team(repo, run)
     script = (hooks / "post-merge").read_text()
-    assert script.startswith("#!/bin/sh\n# gitmem:") and script.endswith(own.removeprefix("#!/bin/sh\n"))
+    assert script.startswith("#!/bin/sh\n# gitmem:") and script.endswith(
+        own.removeprefix("#!/bin/sh\n")
+    )
     assert {"post-commit", "post-merge", "post-rewrite"} <= {path.name for path in hooks.iterdir()}
     merge(repo, "a")
     merge(repo, "b")
@@ -194,7 +220,9 @@ def test_rebase(team: Path, run: Run) -> None:
     green(team, run)
 
 
-def test_pull_with_a_merge(team: Path, run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pull_with_a_merge(
+    team: Path, run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     remote = tmp_path / "remote.git"
     sh(tmp_path, "clone", "-q", "--bare", str(team), str(remote))
     sh(team, "remote", "add", "origin", str(remote))
@@ -221,7 +249,11 @@ def workflow(repo: Path) -> dict[str, Any]:
 
 def step_running(repo: Path, job: str, command: str) -> str:
     """The ``run`` script of the step of ``job`` that runs ``command``, as the workflow holds it."""
-    runs = [step["run"] for step in workflow(repo)["jobs"][job]["steps"] if command in step.get("run", "")]
+    runs = [
+        step["run"]
+        for step in workflow(repo)["jobs"][job]["steps"]
+        if command in step.get("run", "")
+    ]
     assert len(runs) == 1, runs
     return str(runs[0])
 
@@ -234,7 +266,9 @@ def run_step(script: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[
     return done
 
 
-def test_merge_without_the_driver_then_the_workflows_refresh(team: Path, run: Run, tmp_path: Path) -> None:
+def test_merge_without_the_driver_then_the_workflows_refresh(
+    team: Path, run: Run, tmp_path: Path
+) -> None:
     """A hosting service merges with no gitmem code: a clone without `gitmem init` (no driver, no hooks). Where git
     leaves conflicts in the rules files, the merge takes one side's, as a hurried resolution would. Then the
     workflow's refresh job, run as the runner runs it in a fresh clone, recompiles in a commit of its own and
@@ -246,7 +280,9 @@ def test_merge_without_the_driver_then_the_workflows_refresh(team: Path, run: Ru
     sh(tmp_path, "clone", "-q", "--bare", str(team), str(remote))
     host = tmp_path / "host"
     sh(tmp_path, "clone", "-q", str(remote), str(host))
-    done = subprocess.run(["git", "merge", "--no-edit", "origin/b"], cwd=host, capture_output=True, text=True)
+    done = subprocess.run(
+        ["git", "merge", "--no-edit", "origin/b"], cwd=host, capture_output=True, text=True
+    )
     if done.returncode != 0:
         sh(host, "checkout", "--ours", "--", "AGENTS.md", "CLAUDE.md")
         sh(host, "add", "AGENTS.md", "CLAUDE.md")
@@ -255,9 +291,15 @@ def test_merge_without_the_driver_then_the_workflows_refresh(team: Path, run: Ru
     merged = git(host, "rev-parse", "HEAD").strip()
     runner = tmp_path / "runner"  # actions/checkout: a fresh clone of the pushed branch
     sh(tmp_path, "clone", "-q", str(remote), str(runner))
-    stale = subprocess.run(["gitmem", "check"], cwd=runner, capture_output=True, text=True, check=False)
+    stale = subprocess.run(
+        ["gitmem", "check"], cwd=runner, capture_output=True, text=True, check=False
+    )
     assert stale.returncode == 1, "the merge without the driver must leave the rules files stale"
-    run_step(step_running(runner, "refresh", "gitmem compile --commit"), runner, GITHUB_REF="refs/heads/main")
+    run_step(
+        step_running(runner, "refresh", "gitmem compile --commit"),
+        runner,
+        GITHUB_REF="refs/heads/main",
+    )
     after = tmp_path / "after"
     sh(tmp_path, "clone", "-q", str(remote), str(after))
     assert git(after, "rev-parse", "HEAD~1").strip() == merged  # a commit of its own, pushed
@@ -265,15 +307,23 @@ def test_merge_without_the_driver_then_the_workflows_refresh(team: Path, run: Ru
         git(after, "log", "-1", "--format=%s").strip()
         == "gitmem: recompile rules files for the memories in this commit"
     )
-    checked = subprocess.run(["gitmem", "check"], cwd=after, capture_output=True, text=True, check=False)
+    checked = subprocess.run(
+        ["gitmem", "check"], cwd=after, capture_output=True, text=True, check=False
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert git(after, "status", "--porcelain") == ""
     holds_both(after)
-    again = run_step(step_running(runner, "refresh", "gitmem compile --commit"), runner, GITHUB_REF="refs/heads/main")
+    again = run_step(
+        step_running(runner, "refresh", "gitmem compile --commit"),
+        runner,
+        GITHUB_REF="refs/heads/main",
+    )
     assert "up to date" in again.stdout  # fresh: no commit, nothing pushed
 
 
-def test_the_workflows_review_says_what_a_pull_request_displaces(team: Path, run: Run, tmp_path: Path) -> None:
+def test_the_workflows_review_says_what_a_pull_request_displaces(
+    team: Path, run: Run, tmp_path: Path
+) -> None:
     """The review job's diff step, run as the runner runs it on a pull request of branch b: the comment's body says
     what is added, what it moves to the index and the tokens per target; `gitmem check` passes."""
     assert run("init", "--no-hooks", "--ci", "github").code == 0
@@ -284,7 +334,9 @@ def test_the_workflows_review_says_what_a_pull_request_displaces(team: Path, run
     sh(pull, "checkout", "-q", "-b", "pr", "origin/b")
     out = tmp_path / "runner-temp"
     out.mkdir()
-    run_step(step_running(team, "review", "gitmem diff"), pull, BASE_REF="main", RUNNER_TEMP=str(out))
+    run_step(
+        step_running(team, "review", "gitmem diff"), pull, BASE_REF="main", RUNNER_TEMP=str(out)
+    )
     comment = (out / "gitmem-diff.md").read_text()
     assert "#### Added" in comment and "**`feat-b`**" in comment
     assert "- moves `base-6` to the index (agents, claude)" in comment  # the lowest-ranked in full
@@ -294,10 +346,15 @@ def test_the_workflows_review_says_what_a_pull_request_displaces(team: Path, run
                                      capture_output=True, text=True, check=True).stdout)  # fmt: skip
     assert {"id": "base-6", "title": "Base rule 6 about the build system and its tooling", "move": "to_index",
             "targets": ["agents", "claude"]} in data["budget"]["moves"]  # fmt: skip
-    assert {t["target"]: t["tokens"]["after"] for t in data["budget"]["targets"]} == {"agents": 270, "claude": 270}
+    assert {t["target"]: t["tokens"]["after"] for t in data["budget"]["targets"]} == {
+        "agents": 270,
+        "claude": 270,
+    }
 
 
-def test_init_ci_github_writes_a_workflow_the_published_schema_accepts(repo: Path, run: Run, tmp_path: Path) -> None:
+def test_init_ci_github_writes_a_workflow_the_published_schema_accepts(
+    repo: Path, run: Run, tmp_path: Path
+) -> None:
     """Validated against GitHub's workflow schema as check-jsonschema vendors it (offline); the same validator
     refuses a workflow with one key misspelt, so the check can fail."""
     result = run("init", "--no-hooks", "--ci", "github")
@@ -318,8 +375,12 @@ def test_init_ci_github_writes_a_workflow_the_published_schema_accepts(repo: Pat
     broken.write_text(path.read_text().replace("runs-on:", "run-on:", 1))
     assert not valid(broken)
     data = workflow(repo)
-    assert set(data["on"]) == {"pull_request", "push"} and data["on"]["push"]["branches"] == ["main"]
-    assert run("init", "--no-hooks", "--ci", "github").out.count("gitmem.yml") == 0  # unchanged the second time
+    assert set(data["on"]) == {"pull_request", "push"} and data["on"]["push"]["branches"] == [
+        "main"
+    ]
+    assert (
+        run("init", "--no-hooks", "--ci", "github").out.count("gitmem.yml") == 0
+    )  # unchanged the second time
     path.write_text("name: ours\n")
     refused = run("init", "--no-hooks", "--ci", "github")
     assert refused.code == 2 and "gitmem did not write it" in refused.err

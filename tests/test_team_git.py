@@ -46,9 +46,13 @@ def test_branches_that_each_add_memories_merge_without_conflict(team: Path, run:
     add_and_commit(team, run, "Feature memory", "--kind", "pitfall", "--path", "web/**")
     git(team, "checkout", "-q", "main")
     add_and_commit(team, run, "Main memory", "--kind", "decision")
-    (team / "AGENTS.md").write_text((team / "AGENTS.md").read_text().replace("Hand-written notes", "Our notes"))
+    (team / "AGENTS.md").write_text(
+        (team / "AGENTS.md").read_text().replace("Hand-written notes", "Our notes")
+    )
     commit(team, "edit hand-written text")
-    merge = subprocess.run(["git", "merge", "-q", "--no-edit", "feature"], cwd=team, capture_output=True, text=True)
+    merge = subprocess.run(
+        ["git", "merge", "-q", "--no-edit", "feature"], cwd=team, capture_output=True, text=True
+    )
     assert merge.returncode == 0, merge.stdout + merge.stderr
     agents = (team / "AGENTS.md").read_text()
     assert "Our notes stay." in agents
@@ -62,10 +66,18 @@ def test_plain_git_revert_of_an_old_memory_commit_succeeds(team: Path, run: Run)
     bad = git(team, "rev-parse", "HEAD").strip()
     add_and_commit(team, run, "Later memory", "--kind", "fact")
     add_and_commit(team, run, "Even later", "--priority", "high")
-    done = subprocess.run(["git", "revert", "--no-edit", bad], cwd=team, capture_output=True, text=True)
+    done = subprocess.run(
+        ["git", "revert", "--no-edit", bad], cwd=team, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert not (team / ".memory" / "memories" / "bad-idea.yaml").exists()
-    for path in ("AGENTS.md", "CLAUDE.md", "GEMINI.md", ".amazonq/rules/gitmem.md", ".junie/guidelines.md"):
+    for path in (
+        "AGENTS.md",
+        "CLAUDE.md",
+        "GEMINI.md",
+        ".amazonq/rules/gitmem.md",
+        ".junie/guidelines.md",
+    ):
         text = (team / path).read_text()
         assert "bad-idea" not in text, path
         assert "later-memory" in text, path
@@ -98,7 +110,9 @@ def test_gitmem_revert_of_a_memory_edited_since(team: Path, run: Run) -> None:
     assert run("compile", "--check").code == 0
 
 
-def test_gitmem_revert_removes_only_the_memory_when_its_commit_did_more(team: Path, run: Run) -> None:
+def test_gitmem_revert_removes_only_the_memory_when_its_commit_did_more(
+    team: Path, run: Run
+) -> None:
     (team / "app.py").write_text("print('hello')\n")
     assert run("add", "Mixed memory").code == 0
     assert run("add", "Sibling memory").code == 0
@@ -139,7 +153,9 @@ def _file(text: str) -> str:
     from gitmem.compile import block
 
     body = "## Project memories\n\nIntro.\n" + "".join(
-        "\n### Conventions\n\n" + "".join(f"- Memory {m} (`{m}`)\n" for m in text.split()) if text else ""
+        "\n### Conventions\n\n" + "".join(f"- Memory {m} (`{m}`)\n" for m in text.split())
+        if text
+        else ""
     )
     return "# Hand\n" + block.block_text(body)
 
@@ -163,4 +179,6 @@ def test_merge_driver_removes_a_memory_reverted_on_one_side() -> None:
 def test_gitmem_revert_of_a_mistyped_id_says_no_such_memory(team: Path, run: Run) -> None:
     result = run("revert", "use-pnmp")
     assert result.code == 2
-    assert result.err == "error: no memory 'use-pnmp' (did you mean 'use-pnpm'?)\n"  # not "never committed: forget it"
+    assert (
+        result.err == "error: no memory 'use-pnmp' (did you mean 'use-pnpm'?)\n"
+    )  # not "never committed: forget it"

@@ -38,7 +38,8 @@ def _files(repo: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(repo)): p.read_bytes()
         for p in repo.rglob("*")
-        if p.is_file() and not str(p.relative_to(repo)).startswith((".git/objects", ".git/gitmem", ".git/index"))
+        if p.is_file()
+        and not str(p.relative_to(repo)).startswith((".git/objects", ".git/gitmem", ".git/index"))
     }
 
 
@@ -51,9 +52,14 @@ def test_init_creates_a_precommit_config_and_installs_it(repo: Path, run: Run) -
     hooks = {hook["id"]: hook for repo_ in data["repos"] for hook in repo_["hooks"]}
     assert list(hooks) == ["gitmem-scan", "gitmem-validate", "gitmem-compile"]
     assert all(hook["language"] == "system" for hook in hooks.values())
-    assert hooks["gitmem-scan"]["entry"] == "gitmem-cli scan --staged"  # a name only this gitmem installs
+    assert (
+        hooks["gitmem-scan"]["entry"] == "gitmem-cli scan --staged"
+    )  # a name only this gitmem installs
     assert "pre-commit" in (repo / ".git" / "hooks" / "pre-commit").read_text()
-    assert git(repo, "config", "--get", "merge.gitmem.driver").strip() == "gitmem-cli merge-driver %O %A %B %P"
+    assert (
+        git(repo, "config", "--get", "merge.gitmem.driver").strip()
+        == "gitmem-cli merge-driver %O %A %B %P"
+    )
     assert (repo / ".gitattributes").read_text() == (
         "# gitmem:begin: generated rules files, merged memory by memory (gitmem init keeps this section)\n"
         "AGENTS.md merge=gitmem\nCLAUDE.md merge=gitmem\n"
@@ -159,7 +165,9 @@ def test_broken_precommit_config_is_reported_not_replaced(repo: Path, run: Run) 
     assert path.read_text() == "repos:\n  - repo: [unclosed\n"
 
 
-def test_init_moves_an_older_gitmems_hook_entries_and_merge_driver_to_gitmem_cli(repo: Path, run: Run) -> None:
+def test_init_moves_an_older_gitmems_hook_entries_and_merge_driver_to_gitmem_cli(
+    repo: Path, run: Run
+) -> None:
     """An older gitmem wrote hooks that run `gitmem` from PATH (maybe another tool's program): init moves them, and
     the merge driver, to `gitmem-cli`, keeping every other byte; running it again changes nothing."""
     old = (
@@ -190,17 +198,24 @@ def test_init_moves_an_older_gitmems_hook_entries_and_merge_driver_to_gitmem_cli
     result = run("init")
     assert result.code == 0, result.err
     new = (repo / ".pre-commit-config.yaml").read_text()
-    assert new == old.replace("entry: gitmem scan --staged\n", "entry: gitmem-cli scan --staged\n").replace(
-        "entry: gitmem validate", "entry: gitmem-cli validate"
-    ).replace("entry: gitmem compile", "entry: gitmem-cli compile")
+    assert new == old.replace(
+        "entry: gitmem scan --staged\n", "entry: gitmem-cli scan --staged\n"
+    ).replace("entry: gitmem validate", "entry: gitmem-cli validate").replace(
+        "entry: gitmem compile", "entry: gitmem-cli compile"
+    )
     assert "updated .pre-commit-config.yaml" in result.out
-    assert git(repo, "config", "--get", "merge.gitmem.driver").strip() == "gitmem-cli merge-driver %O %A %B %P"
+    assert (
+        git(repo, "config", "--get", "merge.gitmem.driver").strip()
+        == "gitmem-cli merge-driver %O %A %B %P"
+    )
     assert run("init").code == 0
     assert (repo / ".pre-commit-config.yaml").read_text() == new
 
 
 @pytest.mark.slow
-def test_with_another_gitmem_first_on_path_the_hooks_still_run_this_one(repo: Path, run: Run, tmp_path: Path) -> None:
+def test_with_another_gitmem_first_on_path_the_hooks_still_run_this_one(
+    repo: Path, run: Run, tmp_path: Path
+) -> None:
     """Another memory tool's `gitmem` command (dev-boz/gitmem installs one) first on PATH: the pre-commit hooks init
     wrote run `gitmem-cli`, this gitmem, so a commit is scanned by it (a key refused), never by the other program."""
     import os
@@ -213,11 +228,16 @@ def test_with_another_gitmem_first_on_path_the_hooks_still_run_this_one(repo: Pa
     (other / "gitmem").write_text(f"#!/bin/sh\necho ran >> {marker}\nexit 0\n")
     (other / "gitmem").chmod(0o755)
     assert run("init").code == 0
-    env = {**os.environ, "PATH": f"{other}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    env = {
+        **os.environ,
+        "PATH": f"{other}{os.pathsep}{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+    }
     key = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc" + "Qx8Rk2Lm9Np3Vw"  # built at run time
     (repo / "settings.py").write_text(f"STRIPE_KEY = '{key}'\n")
     git(repo, "add", "-A")
-    done = subprocess.run(["git", "commit", "-qm", "x"], cwd=repo, capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        ["git", "commit", "-qm", "x"], cwd=repo, capture_output=True, text=True, env=env
+    )
     assert done.returncode != 0, done.stdout + done.stderr  # this gitmem's scan refused it
     assert "stripe-secret-key" in done.stdout + done.stderr and key not in done.stdout + done.stderr
     assert not marker.exists()  # the other program never ran

@@ -50,7 +50,11 @@ def _write(root: Path, files: dict[str, str]) -> None:
     ("files", "target", "compiled"),
     [
         ({".devin/rules/frontend.md": DEVIN_RULE}, "devin", ".devin/rules/gitmem.md"),
-        ({".windsurf/rules/frontend.md": DEVIN_RULE}, "devin", ".devin/rules/gitmem.md"),  # the legacy folder
+        (
+            {".windsurf/rules/frontend.md": DEVIN_RULE},
+            "devin",
+            ".devin/rules/gitmem.md",
+        ),  # the legacy folder
         ({".roo/rules/01-general.md": ZOO_RULE}, "zoo", ".roo/rules/gitmem.md"),
         ({".agents/rules/project.md": ANTIGRAVITY_RULE}, "antigravity", ".agents/rules/gitmem.md"),
     ],
@@ -75,13 +79,17 @@ def test_init_compile_and_import_for_the_new_tools(
     assert run("accept", memories[0]["id"]).code == 0
     done = run("compile")
     assert done.code == 0, done.err
-    compiled_files = "".join(path.read_text(encoding="utf-8") for path in (repo / compiled).parent.glob("gitmem*"))
+    compiled_files = "".join(
+        path.read_text(encoding="utf-8") for path in (repo / compiled).parent.glob("gitmem*")
+    )
     assert memories[0]["title"] in compiled_files
     # What gitmem compiled is not imported back as a tool's rule.
     assert json.loads(run("import", "--json").out)["memories"] == []
 
 
-def test_a_config_naming_a_retired_target_gets_a_note_and_its_replacements_files(project: Path, run: Run) -> None:
+def test_a_config_naming_a_retired_target_gets_a_note_and_its_replacements_files(
+    project: Path, run: Run
+) -> None:
     """`roo` and `windsurf` in config.yaml (and in a memory's targets) still work: read as zoo and devin, with a
     one-line note each, exit 0; the files gitmem wrote for Windsurf are cleaned up once Devin's are written."""
     config = project / ".memory" / "config.yaml"
@@ -97,7 +105,9 @@ def test_a_config_naming_a_retired_target_gets_a_note_and_its_replacements_files
 
     found = find_project(project)
     live = list(Store(found).load().memories.values())
-    compiler.apply(found, compiler.prepare(found, load_config(found), live, only=RETIRED_TARGETS[:1]))
+    compiler.apply(
+        found, compiler.prepare(found, load_config(found), live, only=RETIRED_TARGETS[:1])
+    )
     old = project / ".windsurf" / "rules" / "gitmem.md"
     assert "Use pnpm" in old.read_text(encoding="utf-8")
     (project / ".windsurf" / "rules" / "team.md").write_text("- Our own rule.\n", encoding="utf-8")
@@ -108,7 +118,9 @@ def test_a_config_naming_a_retired_target_gets_a_note_and_its_replacements_files
     assert len(notes) == 1 and "target windsurf is retired" in notes[0] and "devin" in notes[0]
     assert "Use pnpm" in (project / ".devin" / "rules" / "gitmem.md").read_text(encoding="utf-8")
     assert not old.exists()  # cleaned up; the team's own file in that folder stays
-    assert (project / ".windsurf" / "rules" / "team.md").read_text(encoding="utf-8") == "- Our own rule.\n"
+    assert (project / ".windsurf" / "rules" / "team.md").read_text(
+        encoding="utf-8"
+    ) == "- Our own rule.\n"
     config.write_text("version: 1\ntargets: [claude, roo]\nbudget: {roo: 500}\n", encoding="utf-8")
     zoo = run("compile")
     assert zoo.code == 0, zoo.err
@@ -117,7 +129,10 @@ def test_a_config_naming_a_retired_target_gets_a_note_and_its_replacements_files
     init = run("init", "--no-hooks")
     assert init.code == 0, init.err
     assert "note: .memory/config.yaml: target roo is retired" in init.out
-    assert config.read_text(encoding="utf-8") == "version: 1\ntargets: [claude, roo]\nbudget: {roo: 500}\n"
+    assert (
+        config.read_text(encoding="utf-8")
+        == "version: 1\ntargets: [claude, roo]\nbudget: {roo: 500}\n"
+    )
 
 
 def test_a_retired_target_name_on_the_command_line_is_read_as_its_replacement_with_the_same_note(
@@ -125,12 +140,16 @@ def test_a_retired_target_name_on_the_command_line_is_read_as_its_replacement_wi
 ) -> None:
     """`init --target windsurf`, `compile --target roo`, `add --target windsurf`: read as devin and zoo with the note a
     config naming them gets (they exited 2 before); a name that never was a target still exits 2."""
-    init = run("init", "--no-hooks", "--target", "claude", "--target", "windsurf", "--target", "roo")
+    init = run(
+        "init", "--no-hooks", "--target", "claude", "--target", "windsurf", "--target", "roo"
+    )
     assert init.code == 0, init.err
     assert "target windsurf is retired" in init.err and "use --target devin" in init.err
     assert "target roo is retired" in init.err and "use --target zoo" in init.err
     config = (repo / ".memory" / "config.yaml").read_text(encoding="utf-8")
-    assert "devin" in config and "zoo" in config and "windsurf" not in config and "roo]" not in config
+    assert (
+        "devin" in config and "zoo" in config and "windsurf" not in config and "roo]" not in config
+    )
     added = run("add", "Use pnpm, never npm", "--target", "windsurf")
     assert added.code == 0, added.err
     assert "target windsurf is retired" in added.err
@@ -153,20 +172,34 @@ def test_retired_names_point_at_live_targets() -> None:
         assert current(name) in TARGET_NAMES and name not in TARGET_NAMES
 
 
-def _hook(root: Path, event: str, payload: dict[str, object], client: str | None) -> subprocess.CompletedProcess[str]:
+def _hook(
+    root: Path, event: str, payload: dict[str, object], client: str | None
+) -> subprocess.CompletedProcess[str]:
     args = [*gitmem_command(), "hook", event, *(["--client", client] if client else [])]
     return subprocess.run(
-        args, cwd=root, input=json.dumps(payload), capture_output=True, text=True, check=False, timeout=60
+        args,
+        cwd=root,
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
     )
 
 
 @pytest.mark.slow
-def test_cursor_gets_the_status_at_session_start_through_its_hooks_json(project: Path, run: Run) -> None:
+def test_cursor_gets_the_status_at_session_start_through_its_hooks_json(
+    project: Path, run: Run
+) -> None:
     (project / ".cursor").mkdir()
     hooks_file = project / ".cursor" / "hooks.json"
     mine = {"command": "./audit.sh"}
-    hooks_file.write_text(json.dumps({"version": 1, "hooks": {"sessionStart": [mine]}}, indent=2) + "\n")
-    (project / ".memory" / "config.yaml").write_text("version: 1\ntargets: [agents, cursor]\n", encoding="utf-8")
+    hooks_file.write_text(
+        json.dumps({"version": 1, "hooks": {"sessionStart": [mine]}}, indent=2) + "\n"
+    )
+    (project / ".memory" / "config.yaml").write_text(
+        "version: 1\ntargets: [agents, cursor]\n", encoding="utf-8"
+    )
     assert run("add", "Use pnpm, never npm").code == 0
     assert run("compile").code == 0
     setup = run("init", "--agent-hooks")
@@ -179,10 +212,16 @@ def test_cursor_gets_the_status_at_session_start_through_its_hooks_json(project:
     # beforeSubmitPrompt cannot add context: not set up; the pre-tool gate runs before shell and MCP calls
     assert set(data["hooks"]) == {"sessionStart", "beforeShellExecution", "beforeMCPExecution"}
     for event in ("beforeShellExecution", "beforeMCPExecution"):
-        assert [entry["command"] for entry in data["hooks"][event]] == ["gitmem-cli hook pre-tool --client cursor"]
+        assert [entry["command"] for entry in data["hooks"][event]] == [
+            "gitmem-cli hook pre-tool --client cursor"
+        ]
     for session, client in (("c1", "cursor"), ("c2", None)):  # named, or known by its event name
         # a new session each time: a session's start is answered once, whichever client's hook runs first
-        payload = {"hook_event_name": "sessionStart", "session_id": session, "conversation_id": session}
+        payload = {
+            "hook_event_name": "sessionStart",
+            "session_id": session,
+            "conversation_id": session,
+        }
         done = _hook(project, "session-start", {**payload, "cwd": str(project)}, client)
         assert done.returncode == 0, done.stderr
         answer = json.loads(done.stdout)
@@ -190,4 +229,7 @@ def test_cursor_gets_the_status_at_session_start_through_its_hooks_json(project:
         assert "1 active project memor" in answer["additional_context"]
     removed = run("init", "--agent-hooks", "--remove")
     assert removed.code == 0, removed.err
-    assert json.loads(hooks_file.read_text(encoding="utf-8")) == {"version": 1, "hooks": {"sessionStart": [mine]}}
+    assert json.loads(hooks_file.read_text(encoding="utf-8")) == {
+        "version": 1,
+        "hooks": {"sessionStart": [mine]},
+    }

@@ -18,7 +18,9 @@ PACKAGE = ROOT / "gitmem"
 
 
 def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("schema_generate", ROOT / "schema" / "generate.py")
+    spec = importlib.util.spec_from_file_location(
+        "schema_generate", ROOT / "schema" / "generate.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -32,7 +34,11 @@ def test_a_tools_name_is_written_in_at_most_two_modules() -> None:
     where: dict[str, set[str]] = {}
     for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names:
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and node.value in names
+            ):
                 where.setdefault(node.value, set()).add(path.relative_to(ROOT).as_posix())
     spread = {name: sorted(modules) for name, modules in where.items() if len(modules) > 2}
     assert spread == {}
@@ -68,9 +74,13 @@ def test_every_record_is_consistent() -> None:
     for tool in TOOLS:
         assert tool.doc.startswith("https://"), tool.name
         assert tool.checked, tool.name
-        if tool.retired is not None:  # gone: only what replaces it and the files gitmem once wrote for it
+        if (
+            tool.retired is not None
+        ):  # gone: only what replaces it and the files gitmem once wrote for it
             assert tool.retired.replacement in TARGET_NAMES, tool.name
-            assert not (tool.reads or tool.detect or tool.formats or tool.hooks or tool.commands or tool.mcp)
+            assert not (
+                tool.reads or tool.detect or tool.formats or tool.hooks or tool.commands or tool.mcp
+            )
             continue
         if tool.target is not None:
             assert tool.target.name == tool.name
@@ -132,10 +142,16 @@ def test_every_table_is_derived_from_the_records() -> None:
     from gitmem.setup import agent_hooks, mcp, remember
 
     assert CONFIG_NAMES is tools.TARGET_NAMES and DEFAULT_TARGETS is tools.DEFAULT_TARGETS
-    assert not (PACKAGE / "compile" / "targets.py").exists()  # the targets are the records' (gitmem/tools.py)
+    assert not (
+        PACKAGE / "compile" / "targets.py"
+    ).exists()  # the targets are the records' (gitmem/tools.py)
     # compile's readers are the records' readers as compile reads them (``readers._reader``), one for one
-    assert [(r.name, r.own, r.private) for r in READERS] == [(t.name, t.serves, t.private) for t in tools.READERS]
+    assert [(r.name, r.own, r.private) for r in READERS] == [
+        (t.name, t.serves, t.private) for t in tools.READERS
+    ]
     assert clients.CLIENTS is tools.CLIENTS
     assert not hasattr(clients, "FOR_TARGET") and not hasattr(agent_hooks, "FOR_TARGET")
     assert not hasattr(remember, "COMMANDS")
-    assert [client.tool for client in mcp.CLIENTS] == [tool.title for tool in TOOLS if tool.mcp is not None]
+    assert [client.tool for client in mcp.CLIENTS] == [
+        tool.title for tool in TOOLS if tool.mcp is not None
+    ]

@@ -22,7 +22,9 @@ _rng = random.Random(17)
 
 
 def fake_key() -> str:
-    return "sk_live_" + "".join(_rng.choice(string.ascii_letters + string.digits) for _ in range(40))
+    return "sk_live_" + "".join(
+        _rng.choice(string.ascii_letters + string.digits) for _ in range(40)
+    )
 
 
 def home() -> Path:
@@ -40,14 +42,25 @@ def claude_transcript(root: Path, key: str) -> Path:
     return jsonl(
         home() / ".claude" / "projects" / claude_slug(root) / "0b1c-session.jsonl",
         [
-            {"type": "user", "sessionId": "0b1c", "cwd": str(root), "message": {"role": "user", "content": "deploy"}},
+            {
+                "type": "user",
+                "sessionId": "0b1c",
+                "cwd": str(root),
+                "message": {"role": "user", "content": "deploy"},
+            },
             {
                 "type": "assistant",
                 "sessionId": "0b1c",
                 "cwd": str(root),
                 "message": {
                     "role": "assistant",
-                    "content": [{"type": "tool_use", "name": "Bash", "input": {"command": f"export K={key}\nrun"}}],
+                    "content": [
+                        {
+                            "type": "tool_use",
+                            "name": "Bash",
+                            "input": {"command": f"export K={key}\nrun"},
+                        }
+                    ],
                 },
             },
         ],
@@ -57,7 +70,10 @@ def claude_transcript(root: Path, key: str) -> Path:
 def test_claude_transcripts_of_this_project(repo: Path, run: Run) -> None:
     key = fake_key()
     claude_transcript(repo, key)
-    jsonl(home() / ".claude" / "projects" / "-some-other-project" / "x.jsonl", [{"type": "user", "k": fake_key()}])
+    jsonl(
+        home() / ".claude" / "projects" / "-some-other-project" / "x.jsonl",
+        [{"type": "user", "k": fake_key()}],
+    )
     refused = run("scan", "--log", "claude")
     assert refused.code == 2 and "needs --user" in refused.err
     found = run("scan", "--user", "--log", "claude", "--json")
@@ -69,7 +85,9 @@ def test_claude_transcripts_of_this_project(repo: Path, run: Run) -> None:
     assert key not in found.out + found.err and key[8:] not in found.out + found.err
 
 
-def test_a_claude_session_of_another_folder_with_the_same_slug_is_not_this_project_s(repo: Path, run: Run) -> None:
+def test_a_claude_session_of_another_folder_with_the_same_slug_is_not_this_project_s(
+    repo: Path, run: Run
+) -> None:
     """``…/repo`` and ``….repo`` share Claude Code's slug (issue 32, point 2): ``--log claude`` (and ``--redact``)
     takes only the sessions that ran here."""
     key, theirs = fake_key(), fake_key()
@@ -82,7 +100,9 @@ def test_a_claude_session_of_another_folder_with_the_same_slug_is_not_this_proje
           "message": {"role": "user", "content": f"export K={theirs}"}}],
     )  # fmt: skip
     found = run("scan", "--user", "--log", "claude", "--json")
-    assert [Path(f["path"]).name for f in json.loads(found.out)["findings"]] == ["0b1c-session.jsonl"]
+    assert [Path(f["path"]).name for f in json.loads(found.out)["findings"]] == [
+        "0b1c-session.jsonl"
+    ]
 
 
 def test_codex_gemini_and_opencode_transcripts(repo: Path, run: Run) -> None:
@@ -92,24 +112,60 @@ def test_codex_gemini_and_opencode_transcripts(repo: Path, run: Run) -> None:
         sessions / "rollout-2026-11-30T10-00-00-aaaa.jsonl",
         [
             {"timestamp": "t", "type": "session_meta", "payload": {"id": "aaaa", "cwd": str(repo)}},
-            {"timestamp": "t", "type": "response_item", "payload": {"type": "message", "content": keys[0]}},
+            {
+                "timestamp": "t",
+                "type": "response_item",
+                "payload": {"type": "message", "content": keys[0]},
+            },
         ],
     )
     jsonl(
         sessions / "rollout-2026-11-30T11-00-00-bbbb.jsonl",
-        [{"timestamp": "t", "type": "session_meta", "payload": {"id": "bbbb", "cwd": "/elsewhere"}}, {"k": fake_key()}],
+        [
+            {
+                "timestamp": "t",
+                "type": "session_meta",
+                "payload": {"id": "bbbb", "cwd": "/elsewhere"},
+            },
+            {"k": fake_key()},
+        ],
     )
-    chat = home() / ".gemini" / "tmp" / hashlib.sha256(str(repo).encode()).hexdigest() / "chats" / "session-1.json"
+    chat = (
+        home()
+        / ".gemini"
+        / "tmp"
+        / hashlib.sha256(str(repo).encode()).hexdigest()
+        / "chats"
+        / "session-1.json"
+    )
     chat.parent.mkdir(parents=True)
     chat.write_text(
-        json.dumps({"sessionId": "g1", "messages": [{"type": "user", "content": f"my key is {keys[1]}"}]}, indent=2)
+        json.dumps(
+            {"sessionId": "g1", "messages": [{"type": "user", "content": f"my key is {keys[1]}"}]},
+            indent=2,
+        )
     )
     storage = home() / ".local" / "share" / "opencode" / "storage"
-    jsonl(storage / "session" / "proj1" / "ses_1.json", [{"id": "ses_1", "directory": str(repo), "title": "t"}])
-    jsonl(storage / "message" / "ses_1" / "msg_1.json", [{"id": "msg_1", "sessionID": "ses_1", "role": "user"}])
-    part = {"id": "prt_1", "sessionID": "ses_1", "messageID": "msg_1", "type": "text", "text": f"use {keys[2]}"}
+    jsonl(
+        storage / "session" / "proj1" / "ses_1.json",
+        [{"id": "ses_1", "directory": str(repo), "title": "t"}],
+    )
+    jsonl(
+        storage / "message" / "ses_1" / "msg_1.json",
+        [{"id": "msg_1", "sessionID": "ses_1", "role": "user"}],
+    )
+    part = {
+        "id": "prt_1",
+        "sessionID": "ses_1",
+        "messageID": "msg_1",
+        "type": "text",
+        "text": f"use {keys[2]}",
+    }
     jsonl(storage / "part" / "msg_1" / "prt_1.json", [part])
-    for client, name in (("codex", "rollout-2026-11-30T10-00-00-aaaa.jsonl"), ("gemini", "session-1.json")):
+    for client, name in (
+        ("codex", "rollout-2026-11-30T10-00-00-aaaa.jsonl"),
+        ("gemini", "session-1.json"),
+    ):
         done = run("scan", "--user", "--log", client, "--json")
         assert done.code == 1, (client, done.err)
         assert [Path(f["path"]).name for f in json.loads(done.out)["findings"]] == [name]
@@ -137,20 +193,34 @@ def test_a_staged_transcript_is_scanned_as_a_log(repo: Path) -> None:
     )
     git(repo, "add", ".")
     git(repo, "commit", "-qm", "base")
-    done = subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=repo, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "install"], cwd=repo, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     key = fake_key()
     # In a source file a reviewed finding can be allowed inline; in a transcript the agent wrote, it cannot.
     (repo / "example.py").write_text(f"KEY = '{key}'  # gitmem:allow (revoked)\n")
     git(repo, "add", "example.py")
-    ok = subprocess.run(["git", "commit", "-qm", "example"], cwd=repo, capture_output=True, text=True)
+    ok = subprocess.run(
+        ["git", "commit", "-qm", "example"], cwd=repo, capture_output=True, text=True
+    )
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    record = {"type": "user", "sessionId": "s", "message": {"content": f"KEY = '{key}'  # gitmem:allow"}}
+    record = {
+        "type": "user",
+        "sessionId": "s",
+        "message": {"content": f"KEY = '{key}'  # gitmem:allow"},
+    }
     jsonl(repo / "debug" / "session.jsonl", [record])
     git(repo, "add", "debug/session.jsonl")
-    refused = subprocess.run(["git", "commit", "-qm", "transcript"], cwd=repo, capture_output=True, text=True)
+    refused = subprocess.run(
+        ["git", "commit", "-qm", "transcript"], cwd=repo, capture_output=True, text=True
+    )
     output = refused.stdout + refused.stderr
-    assert refused.returncode != 0 and "debug/session.jsonl:1:" in output and "stripe-secret-key" in output
+    assert (
+        refused.returncode != 0
+        and "debug/session.jsonl:1:" in output
+        and "stripe-secret-key" in output
+    )
     assert key not in output
 
 

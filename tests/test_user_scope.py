@@ -36,14 +36,20 @@ def elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _files(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def _ids(path: Path) -> list[str]:
     return sorted(entry.id for entry in block.entries_of(path.read_text(encoding="utf-8")))
 
 
-def test_add_user_works_outside_a_repository_and_sets_up_the_store(home: Path, elsewhere: Path, run: Run) -> None:
+def test_add_user_works_outside_a_repository_and_sets_up_the_store(
+    home: Path, elsewhere: Path, run: Run
+) -> None:
     result = run("add", "--user", "Answer in British English", "--kind", "preference")
     assert result.code == 0, result.err
     assert result.out == "~/.config/gitmem/memories/answer-in-british-english.yaml\n"
@@ -87,7 +93,9 @@ def test_the_user_store_has_the_same_checks(home: Path, elsewhere: Path, run: Ru
     assert TOKEN not in secret.out + secret.err
     hidden = run("add", "--user", "Be\u200bterse")
     assert hidden.code == 1 and "zero width space" in hidden.err.lower()
-    assert not (home / ".config/gitmem").exists()  # not even set up: nothing is written before the checks pass
+    assert not (
+        home / ".config/gitmem"
+    ).exists()  # not even set up: nothing is written before the checks pass
     evidence = run("add", "--user", "Cite a file", "--evidence", "README.md")
     assert (evidence.code, evidence.err) == (
         2,
@@ -95,7 +103,9 @@ def test_the_user_store_has_the_same_checks(home: Path, elsewhere: Path, run: Ru
     )
 
 
-def test_every_command_works_on_the_user_store(home: Path, elsewhere: Path, run: Run, tmp_path: Path) -> None:
+def test_every_command_works_on_the_user_store(
+    home: Path, elsewhere: Path, run: Run, tmp_path: Path
+) -> None:
     assert run("add", "--user", "Use tabs", "--proposed").code == 0
     assert run("add", "--user", "Use spaces", "--supersedes", "use-tabs").code == 0
     listed = run("list", "--user")
@@ -118,7 +128,10 @@ def test_every_command_works_on_the_user_store(home: Path, elsewhere: Path, run:
     accepted = run("accept", "--user", "wrap-at-100")
     assert accepted.out == "updated ~/.config/gitmem/memories/wrap-at-100.yaml\n"
     retired = run("retire", "--user", "wrap-at-100", "--reason", "the formatter does it")
-    assert (retired.code, retired.out) == (0, "updated ~/.config/gitmem/memories/wrap-at-100.yaml\n")
+    assert (retired.code, retired.out) == (
+        0,
+        "updated ~/.config/gitmem/memories/wrap-at-100.yaml\n",
+    )
     script = tmp_path / "editor.py"
     script.write_text(
         "import sys, pathlib\np = pathlib.Path(sys.argv[1])\np.write_text(p.read_text() + 'tags: [style]\\n')\n"
@@ -157,7 +170,18 @@ def test_compile_user_writes_personal_memories_keeping_the_rest_byte_for_byte(
     claude.parent.mkdir()
     hand = b"# My rules\r\n\r\nBe terse.\r\n"
     claude.write_bytes(hand)
-    assert run("add", "--user", "Answer in British English", "--kind", "preference", "--priority", "high").code == 0
+    assert (
+        run(
+            "add",
+            "--user",
+            "Answer in British English",
+            "--kind",
+            "preference",
+            "--priority",
+            "high",
+        ).code
+        == 0
+    )
     result = run("compile", "--user")
     assert result.code == 0, result.err
     assert result.lines == [
@@ -178,7 +202,10 @@ def test_compile_user_writes_personal_memories_keeping_the_rest_byte_for_byte(
     assert run("compile", "--user", "--check").out == "up to date: 1 file(s)\n"
     assert run("forget", "--user", "answer-in-british-english").code == 0
     stale = run("compile", "--user", "--check")
-    assert (stale.code, stale.out) == (1, "~/.claude/CLAUDE.md: out of date\n")  # its block goes, the rest stays
+    assert (stale.code, stale.out) == (
+        1,
+        "~/.claude/CLAUDE.md: out of date\n",
+    )  # its block goes, the rest stays
     assert run("compile", "--user").code == 0
     assert claude.read_bytes() == hand
 
@@ -240,7 +267,9 @@ def test_the_user_config_targets_choose_and_clean_up(home: Path, elsewhere: Path
         "~/.copilot/copilot-instructions.md: 3 file(s) changed",
     ]
     assert not (home / ".claude/CLAUDE.md").exists()
-    config.write_text(config.read_text().replace("targets: [agents, copilot]", "targets: [copilot, cursor]"))
+    config.write_text(
+        config.read_text().replace("targets: [agents, copilot]", "targets: [copilot, cursor]")
+    )
     again = run("compile", "--user")
     assert again.err == (
         "note: target 'cursor' has no user-level rules file: not compiled (those with one are agents, claude, "
@@ -258,10 +287,18 @@ def test_the_user_config_targets_choose_and_clean_up(home: Path, elsewhere: Path
 
 def test_user_memories_with_paths_go_under_a_heading(home: Path, elsewhere: Path, run: Run) -> None:
     (home / ".claude").mkdir()
-    assert run("add", "--user", "Prefer pytest fixtures", "--path", "**/*.py", "--path", "tests/**").code == 0
+    assert (
+        run(
+            "add", "--user", "Prefer pytest fixtures", "--path", "**/*.py", "--path", "tests/**"
+        ).code
+        == 0
+    )
     assert run("compile", "--user").code == 0
     text = (home / ".claude/CLAUDE.md").read_text()
-    assert "### Conventions (files matching `**/*.py`, `tests/**`)\n\n- Prefer pytest fixtures (" in text
+    assert (
+        "### Conventions (files matching `**/*.py`, `tests/**`)\n\n- Prefer pytest fixtures ("
+        in text
+    )
     assert not (home / ".claude/rules").exists() and not (home / "tests").exists()
 
 
@@ -278,7 +315,9 @@ def test_a_hand_edit_in_a_user_block_is_refused(home: Path, elsewhere: Path, run
     assert refused.err.splitlines()[0] == (
         "~/.claude/CLAUDE.md: gitmem's text was edited by hand since the last compile; compile would change it so:"
     )
-    assert refused.err.splitlines()[-1].endswith("or overwrite it with `gitmem compile --user --force`.")
+    assert refused.err.splitlines()[-1].endswith(
+        "or overwrite it with `gitmem compile --user --force`."
+    )
     assert path.read_text() == edited
     assert run("compile", "--user", "--force").code == 0
     assert _ids(path) == ["another-rule", "personal-rule"]
@@ -287,7 +326,9 @@ def test_a_hand_edit_in_a_user_block_is_refused(home: Path, elsewhere: Path, run
 def test_budget_footer_points_to_personal_recall(home: Path, elsewhere: Path, run: Run) -> None:
     (home / ".claude").mkdir()
     for number in range(6):
-        assert run("add", "--user", f"Personal rule number {number}", "--body", "word " * 40).code == 0
+        assert (
+            run("add", "--user", f"Personal rule number {number}", "--body", "word " * 40).code == 0
+        )
     result = run("compile", "--user", "--budget", "200")
     assert result.code == 0
     assert result.lines[1].startswith("left out by the budget: ~/.claude/CLAUDE.md ")
@@ -296,7 +337,9 @@ def test_budget_footer_points_to_personal_recall(home: Path, elsewhere: Path, ru
     found = block.scan(text).found
     assert found is not None
     split = block.split(found.body)
-    assert split.footer.startswith("More personal memories were left out to fit the token budget: run `gitmem recall")
+    assert split.footer.startswith(
+        "More personal memories were left out to fit the token budget: run `gitmem recall"
+    )
     assert block.assemble(split) == found.body
 
 
@@ -305,7 +348,9 @@ def test_recall_and_stats_user(home: Path, elsewhere: Path, run: Run) -> None:
     assert run("add", "--user", "Prefer small functions").code == 0
     hits = json.loads(run("recall", "--user", "commit message", "--json").out)
     assert [hit["id"] for hit in hits] == ["write-commit-messages-in-the-imperative"]
-    assert hits[0]["file"] == "~/.config/gitmem/memories/write-commit-messages-in-the-imperative.yaml"
+    assert (
+        hits[0]["file"] == "~/.config/gitmem/memories/write-commit-messages-in-the-imperative.yaml"
+    )
     (home / ".claude").mkdir()
     stats = json.loads(run("stats", "--user", "--json").out)
     assert stats["memories"]["total"] == 2 and stats["sources"] == []

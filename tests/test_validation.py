@@ -19,7 +19,9 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     (
         "unknown-kind",
         b"id: unknown-kind\ntitle: x\nkind: foo\nstatus: active\n",
-        ["3:1: kind: must be one of convention, decision, pitfall, preference, fact, not other text (3 characters)"],
+        [
+            "3:1: kind: must be one of convention, decision, pitfall, preference, fact, not other text (3 characters)"
+        ],
     ),
     (
         "unknown-field",
@@ -31,7 +33,11 @@ CASES: list[tuple[str, bytes, list[str]]] = [
         b"id: missing\ntitle: x\n",
         ["1:1: kind: required field is missing", "1:1: status: required field is missing"],
     ),
-    ("dup-key", b"id: dup-key\ntitle: x\ntitle: y\nkind: fact\nstatus: active\n", ["3:1: title: duplicate key"]),
+    (
+        "dup-key",
+        b"id: dup-key\ntitle: x\ntitle: y\nkind: fact\nstatus: active\n",
+        ["3:1: title: duplicate key"],
+    ),
     (
         "anchor",
         b"id: anchor\ntitle: &t x\nkind: fact\nstatus: active\n",
@@ -42,8 +48,16 @@ CASES: list[tuple[str, bytes, list[str]]] = [
         b"id: alias\ntitle: x\nkind: fact\nstatus: active\ntags: [*a]\n",
         ["5:8: yaml: anchors and aliases are not allowed"],
     ),
-    ("a-list", b"- id: a-list\n", ["1:1: yaml: the document is a list; expected a mapping of fields"]),
-    ("a-scalar", b"just text\n", ["1:1: yaml: the document is a single value; expected a mapping of fields"]),
+    (
+        "a-list",
+        b"- id: a-list\n",
+        ["1:1: yaml: the document is a list; expected a mapping of fields"],
+    ),
+    (
+        "a-scalar",
+        b"just text\n",
+        ["1:1: yaml: the document is a single value; expected a mapping of fields"],
+    ),
     ("empty", b"", ["1:1: yaml: the document is empty; expected a mapping of fields"]),
     (
         "two-docs",
@@ -62,7 +76,11 @@ CASES: list[tuple[str, bytes, list[str]]] = [
         b"id: date-form\ntitle: x\nkind: fact\nstatus: active\nexpires: next week\n",
         ["5:1: expires: must be a date written YYYY-MM-DD"],
     ),
-    ("wrong-id", GOOD.format(id="other").encode(), ["1:1: id: does not match the file name wrong-id.yaml"]),
+    (
+        "wrong-id",
+        GOOD.format(id="other").encode(),
+        ["1:1: id: does not match the file name wrong-id.yaml"],
+    ),
     (
         "bad-type",
         b"id: bad-type\ntitle: [a, b]\nkind: fact\nstatus: active\n",
@@ -76,7 +94,9 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     (
         "bad-path",
         b"id: bad-path\ntitle: x\nkind: fact\nstatus: active\npaths: [../etc/**]\n",
-        ["5:9: paths[0]: must be a glob relative to the repository root, without '..' (e.g. web/**)"],
+        [
+            "5:9: paths[0]: must be a glob relative to the repository root, without '..' (e.g. web/**)"
+        ],
     ),
     (
         "custom-tag",
@@ -135,15 +155,24 @@ def test_bad_file_is_reported_on_one_line_each(
     result = run("validate")
     assert result.code == 1
     prefix = f".memory/memories/{name}.yaml:"
-    assert [line for line in result.err.splitlines() if line.startswith(prefix)] == [prefix + e for e in expected]
+    assert [line for line in result.err.splitlines() if line.startswith(prefix)] == [
+        prefix + e for e in expected
+    ]
     assert "Traceback" not in result.err
 
 
 def test_secret_in_memory_file_is_reported_without_the_secret(project: Path, run: Run) -> None:
-    _write(project, "leak", f"id: leak\ntitle: x\nkind: fact\nstatus: active\nbody: token {TOKEN}\n".encode())
+    _write(
+        project,
+        "leak",
+        f"id: leak\ntitle: x\nkind: fact\nstatus: active\nbody: token {TOKEN}\n".encode(),
+    )
     result = run("validate")
     assert result.code == 1
-    assert ".memory/memories/leak.yaml:5:13: body: possible secret (github-pat): ghp_… (40 chars); " in result.err
+    assert (
+        ".memory/memories/leak.yaml:5:13: body: possible secret (github-pat): ghp_… (40 chars); "
+        in result.err
+    )
     assert TOKEN not in result.err + result.out
 
 
@@ -151,26 +180,40 @@ def test_duplicate_ids_name_both_files(project: Path, run: Run) -> None:
     _write(project, "one", GOOD.format(id="two").encode())
     _write(project, "two", GOOD.format(id="two").encode())
     err = run("validate").err
-    assert ".memory/memories/one.yaml:1:1: id: duplicate id (also in .memory/memories/two.yaml)" in err
-    assert ".memory/memories/two.yaml:1:1: id: duplicate id (also in .memory/memories/one.yaml)" in err
+    assert (
+        ".memory/memories/one.yaml:1:1: id: duplicate id (also in .memory/memories/two.yaml)" in err
+    )
+    assert (
+        ".memory/memories/two.yaml:1:1: id: duplicate id (also in .memory/memories/one.yaml)" in err
+    )
 
 
 def test_oversized_file(project: Path, run: Run) -> None:
     raw = GOOD.format(id="huge").encode() + b"# " + b"x" * MAX_FILE_BYTES + b"\n"
     _write(project, "huge", raw)
     err = run("validate").err
-    assert f".memory/memories/huge.yaml:1:1: file: too large ({len(raw)} bytes; the limit is 65536)" in err
+    assert (
+        f".memory/memories/huge.yaml:1:1: file: too large ({len(raw)} bytes; the limit is 65536)"
+        in err
+    )
 
 
 def test_all_problems_of_a_file_at_once(project: Path, run: Run) -> None:
-    _write(project, "many", "id: many\ntitle: a\u200bb\nkind: nope\nstatus: gone\nreasons: 1\n".encode())
+    _write(
+        project,
+        "many",
+        "id: many\ntitle: a\u200bb\nkind: nope\nstatus: gone\nreasons: 1\n".encode(),
+    )
     lines = [line for line in run("validate").err.splitlines() if "many.yaml" in line]
     assert [line.split(": ")[1] for line in lines] == ["title", "kind", "status", "reasons"]
 
 
 def test_not_a_memory_file(project: Path, run: Run) -> None:
     (project / ".memory" / "memories" / "notes.txt").write_text("hello\n")
-    assert ".memory/memories/notes.txt:1:1: file: not a memory file: memories are named ID.yaml" in run("validate").err
+    assert (
+        ".memory/memories/notes.txt:1:1: file: not a memory file: memories are named ID.yaml"
+        in run("validate").err
+    )
 
 
 def test_leading_bom_and_emoji_sequences_are_fine(project: Path, run: Run) -> None:
@@ -226,4 +269,7 @@ def test_cache_never_serves_stale_data(project: Path, run: Run) -> None:
     os.utime(path, (old, old))
     result = run("validate")
     assert result.code == 1
-    assert "status: must be one of proposed, active, retired, not other text (6 characters)" in result.err
+    assert (
+        "status: must be one of proposed, active, retired, not other text (6 characters)"
+        in result.err
+    )

@@ -18,7 +18,9 @@ TITLE = "Run the integration suite with make itest"
 
 def _add(run: Run, *words: str) -> None:
     args = [arg for word in words for arg in ("--word", word)]
-    result = run("add", TITLE, "--body", "It starts the stub servers first.", "--id", "itest", *args)
+    result = run(
+        "add", TITLE, "--body", "It starts the stub servers first.", "--id", "itest", *args
+    )
     assert result.code == 0, result.err
 
 
@@ -46,12 +48,22 @@ def test_the_prompt_hook_injects_a_paraphrase_through_the_words(project: Path, r
             "status": "active",
         }
         (directory / f"other-{number}.yaml").write_text(yamlio.dump(data), encoding="utf-8")
-    payload = {"session_id": "s", "cwd": str(project), "prompt": "the build never finishes and the tests hang"}
+    payload = {
+        "session_id": "s",
+        "cwd": str(project),
+        "prompt": "the build never finishes and the tests hang",
+    }
     assert hook_run("prompt", "claude", json.dumps(payload).encode()).keys == ("itest",)
 
 
 def test_a_word_must_be_one_line(project: Path, run: Run) -> None:
-    data = {"id": "bad", "title": "T", "kind": "fact", "status": "active", "words": ["fine", "two\nlines"]}
+    data = {
+        "id": "bad",
+        "title": "T",
+        "kind": "fact",
+        "status": "active",
+        "words": ["fine", "two\nlines"],
+    }
     path = project / ".memory" / "memories" / "bad.yaml"
     path.write_text(yamlio.dump(data), encoding="utf-8")
     result = run("validate")

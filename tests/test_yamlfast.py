@@ -37,8 +37,12 @@ def _same(text: str) -> bool:
     return True
 
 
-words = st.text(alphabet=string.ascii_letters + string.digits + " ,.;:#-_/()[]{}`'\"!?*&|>%@~\\", max_size=40)
-safe_words = st.text(alphabet=string.ascii_letters + string.digits + " ,.;-_/()`", min_size=1, max_size=40)
+words = st.text(
+    alphabet=string.ascii_letters + string.digits + " ,.;:#-_/()[]{}`'\"!?*&|>%@~\\", max_size=40
+)
+safe_words = st.text(
+    alphabet=string.ascii_letters + string.digits + " ,.;-_/()`", min_size=1, max_size=40
+)
 lines = st.text(alphabet=string.ascii_letters + string.digits + " ,.;:#-_/()`'\"*\t", max_size=30)
 
 
@@ -55,12 +59,17 @@ def memories(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         data["tags"] = draw(st.lists(st.one_of(safe_words, words), max_size=4))
     if draw(st.booleans()):
-        data["paths"] = draw(st.lists(st.sampled_from(["web/**", "src/*.ts", "**/*.py", "a b/c", "x,y"]), max_size=3))
+        data["paths"] = draw(
+            st.lists(st.sampled_from(["web/**", "src/*.ts", "**/*.py", "a b/c", "x,y"]), max_size=3)
+        )
     if draw(st.booleans()):
         data["created"] = "2026-11-30"
     if draw(st.booleans()):
         data["evidence"] = [
-            {"path": draw(safe_words).strip() or "p", **({"lines": "3-9"} if draw(st.booleans()) else {})}
+            {
+                "path": draw(safe_words).strip() or "p",
+                **({"lines": "3-9"} if draw(st.booleans()) else {}),
+            }
             for _ in range(draw(st.integers(1, 3)))
         ]
     if draw(st.booleans()):
@@ -78,7 +87,12 @@ def test_memories_as_gitmem_writes_them_read_the_same(data: dict[str, Any]) -> N
 
 
 @SETTINGS
-@given(st.lists(st.tuples(st.sampled_from(["id", "title", "tags", "body", "true", "x_y"]), words), max_size=6))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["id", "title", "tags", "body", "true", "x_y"]), words),
+        max_size=6,
+    )
+)
 def test_hand_written_lines_are_read_the_same_or_declined(pairs: list[tuple[str, str]]) -> None:
     text = "".join(f"{key}: {value}\n" for key, value in pairs)
     fast = yamlfast.load(text)
@@ -88,7 +102,8 @@ def test_hand_written_lines_are_read_the_same_or_declined(pairs: list[tuple[str,
 
 def test_the_common_memory_takes_the_fast_path() -> None:
     text = (
-        MEMORY_HEADER + "id: use-pnpm\ntitle: Use pnpm, never npm (the lockfile breaks)\nkind: convention\n"
+        MEMORY_HEADER
+        + "id: use-pnpm\ntitle: Use pnpm, never npm (the lockfile breaks)\nkind: convention\n"
         "status: active\nbody: |\n  npm rewrites `pnpm-lock.yaml`.\n\n  See the wiki.\npriority: high\n"
         'paths: ["web/**", src/app]\ntags: [build, ci]\ncreated: 2026-11-30\nevidence:\n  - path: web/package.json\n'
         "    lines: 3-9\nsource: human\n"

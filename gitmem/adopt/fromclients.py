@@ -39,7 +39,9 @@ from gitmem.memory.store import Snapshot, Store
 from gitmem.project import Project
 from gitmem.scan import find_hidden, scan_text
 
-EDIT_SIMILARITY = 0.5  # a bullet the client reworded: at least this alike to the one that vanished from its file
+EDIT_SIMILARITY = (
+    0.5  # a bullet the client reworded: at least this alike to the one that vanished from its file
+)
 
 
 @dataclass
@@ -69,7 +71,9 @@ class ClientRead:
     name: str
     label: str
     version: str
-    places: list[str] = field(default_factory=list)  # the parts of the store that exist, as "~/…" or repo paths
+    places: list[str] = field(
+        default_factory=list
+    )  # the parts of the store that exist, as "~/…" or repo paths
     looked: list[str] = field(default_factory=list)  # every part looked for
     files: int = 0
     entries: int = 0
@@ -85,7 +89,9 @@ class ClientImport:
     rejected: list[Outcome] = field(default_factory=list)
     refused: list[Outcome] = field(default_factory=list)
     skipped: list[Outcome] = field(default_factory=list)
-    found: list[tuple[Entry, str, str]] = field(default_factory=list)  # (entry, memory, scope) known by its origin
+    found: list[tuple[Entry, str, str]] = field(
+        default_factory=list
+    )  # (entry, memory, scope) known by its origin
 
 
 class _Target:
@@ -101,7 +107,9 @@ class _Target:
                 self.pool.add(memory, memory.title, memory.body)
             if memory.source == "import" and memory.origin:
                 self.origins.setdefault(_origin_key(memory.origin, memory.title), memory)
-        self.guard = removed.guard(project, self.snapshot, threshold) if scope == "project" else None
+        self.guard = (
+            removed.guard(project, self.snapshot, threshold) if scope == "project" else None
+        )
         self.taken = set(self.snapshot.memories) | set(self.snapshot.files)
 
 
@@ -152,7 +160,9 @@ def import_clients(
                 continue
             if place.personal and not user:
                 detail = f"personal ({shown}), not read"
-                report.skipped.append(Outcome(f"{name}:{place.label}", "", "personal", detail=detail))
+                report.skipped.append(
+                    Outcome(f"{name}:{place.label}", "", "personal", detail=detail)
+                )
                 continue
             info.places.append(shown)
             read = read_place(place, project.root)
@@ -161,7 +171,9 @@ def import_clients(
             for where, reason in read.refused:
                 report.refused.append(Outcome(f"{name}:{where}", "", "unreadable", detail=reason))
             for where, line, reason in read.skipped:
-                report.skipped.append(Outcome(f"{name}:{where}:{line}" if line else f"{name}:{where}", "", reason))
+                report.skipped.append(
+                    Outcome(f"{name}:{where}:{line}" if line else f"{name}:{where}", "", reason)
+                )
             entries.extend(read.entries)
         info.entries = len(entries)
         old = ledger["entries"]
@@ -188,11 +200,18 @@ def _shown(path: Path, root: Path, home: Path) -> str:
     return str(path)
 
 
-def _vanished(old: dict[str, Any], current: set[str], name: str) -> similar.Pool[tuple[str, dict[str, Any]]]:
+def _vanished(
+    old: dict[str, Any], current: set[str], name: str
+) -> similar.Pool[tuple[str, dict[str, Any]]]:
     """The bullets imported before that are no longer in their file (reworded by the client, or deleted)."""
     pool: similar.Pool[tuple[str, dict[str, Any]]] = similar.Pool(EDIT_SIMILARITY)
     for key, record in old.items():
-        if key.startswith(f"{name}:") and "#" in key and key not in current and isinstance(record.get("words"), list):
+        if (
+            key.startswith(f"{name}:")
+            and "#" in key
+            and key not in current
+            and isinstance(record.get("words"), list)
+        ):
             words = frozenset(str(word) for word in record["words"])
             pool.add_words((key, record), words, words)
     return pool
@@ -203,9 +222,15 @@ def _sensitive(entry: Entry) -> tuple[str, str] | None:
     and rule, never the text."""
     where = f"{entry.client}:{entry.where}"
     for char in find_hidden(entry.text):
-        return "hidden-unicode", f"{where}:{entry.first + char.line - 1}: hidden Unicode (U+{char.codepoint:04X})"
+        return (
+            "hidden-unicode",
+            f"{where}:{entry.first + char.line - 1}: hidden Unicode (U+{char.codepoint:04X})",
+        )
     for finding in scan_text(entry.text):
-        return "secret", f"{where}:{entry.first + finding.line - 1}: possible secret ({finding.rule})"
+        return (
+            "secret",
+            f"{where}:{entry.first + finding.line - 1}: possible secret ({finding.rule})",
+        )
     return None
 
 
@@ -226,7 +251,9 @@ def _take(
         return
     scope = "personal" if entry.personal else "project"
     if scope not in targets:
-        report.skipped.append(Outcome(entry.origin, entry.title, "personal", detail=f"personal ({entry.kind_from})"))
+        report.skipped.append(
+            Outcome(entry.origin, entry.title, "personal", detail=f"personal ({entry.kind_from})")
+        )
         return
     target = targets[scope]
     if _imported_before(report, entry, target, _record_of(entry, ledger, vanished, scope)):
@@ -234,38 +261,61 @@ def _take(
     title_words = similar.words(entry.title)
     all_words = similar.words(similar.memory_text(entry.title, entry.body))
     existing = target.pool.best_words(title_words, all_words)
-    if existing is not None and same_thing(entry.title, entry.body, existing[0].title, existing[0].body or ""):
-        report.known.append(Outcome(entry.origin, entry.title, "duplicate", existing[0].id, f"{existing[1]:.2f}"))
+    if existing is not None and same_thing(
+        entry.title, entry.body, existing[0].title, existing[0].body or ""
+    ):
+        report.known.append(
+            Outcome(entry.origin, entry.title, "duplicate", existing[0].id, f"{existing[1]:.2f}")
+        )
         return
     repeated = drafts.best_words(title_words, all_words)
-    if repeated is not None and same_thing(entry.title, entry.body, repeated[0].entry.title, repeated[0].entry.body):
-        report.known.append(Outcome(entry.origin, entry.title, "duplicate", None, f"of {repeated[0].entry.origin}"))
+    if repeated is not None and same_thing(
+        entry.title, entry.body, repeated[0].entry.title, repeated[0].entry.body
+    ):
+        report.known.append(
+            Outcome(entry.origin, entry.title, "duplicate", None, f"of {repeated[0].entry.origin}")
+        )
         return
     rejected = target.guard.check(entry.title, entry.body) if target.guard is not None else None
     if rejected is not None and not force:
         report.rejected.append(
-            Outcome(entry.origin, entry.title, "removed", rejected.removal.memory.id, rejected.describe())
+            Outcome(
+                entry.origin,
+                entry.title,
+                "removed",
+                rejected.removal.memory.id,
+                rejected.describe(),
+            )
         )
         return
     drafts.add_words(_propose(report, entry, target, "new", None), title_words, all_words)
 
 
 def _record_of(
-    entry: Entry, ledger: dict[str, Any], vanished: similar.Pool[tuple[str, dict[str, Any]]], scope: str
+    entry: Entry,
+    ledger: dict[str, Any],
+    vanished: similar.Pool[tuple[str, dict[str, Any]]],
+    scope: str,
 ) -> dict[str, Any] | None:
     """What the record says of the entry (for a bullet the client reworded: of the one it replaced), in ``scope``."""
     record = ledger["entries"].get(entry.key)
     if record is None and entry.multi:
-        found = vanished.best_words(similar.words(entry.title), similar.words(similar.memory_text(entry.title)))
+        found = vanished.best_words(
+            similar.words(entry.title), similar.words(similar.memory_text(entry.title))
+        )
         record = found[0][1] if found is not None else None  # a bullet the client reworded
     return record if record is not None and record.get("scope", "project") == scope else None
 
 
-def _imported_before(report: ClientImport, entry: Entry, target: _Target, record: dict[str, Any] | None) -> bool:
+def _imported_before(
+    report: ClientImport, entry: Entry, target: _Target, record: dict[str, Any] | None
+) -> bool:
     """Whether the entry was imported before (and what follows: nothing, a change, or not again)."""
     if record is None:
         known = target.origins.get(_origin_key(entry.origin, entry.title))
-        if known is not None:  # imported in another clone, or before the record was lost: recorded again
+        if (
+            known is not None
+        ):  # imported in another clone, or before the record was lost: recorded again
             report.known.append(Outcome(entry.origin, entry.title, "imported-before", known.id))
             report.found.append((entry, known.id, target.scope))
         return known is not None
@@ -275,16 +325,26 @@ def _imported_before(report: ClientImport, entry: Entry, target: _Target, record
         if unchanged or (memory.title == entry.title and (memory.body or "") == entry.body):
             report.known.append(Outcome(entry.origin, entry.title, "imported-before", memory.id))
         else:
-            _propose(report, entry, target, "update" if memory.status == "proposed" else "supersede", memory)
+            _propose(
+                report,
+                entry,
+                target,
+                "update" if memory.status == "proposed" else "supersede",
+                memory,
+            )
         return True
     if unchanged:  # a human forgot or retired what it became: not again
         how = "retired" if memory is not None else "removed"
-        report.rejected.append(Outcome(entry.origin, entry.title, "rejected-before", str(record.get("id")), how))
+        report.rejected.append(
+            Outcome(entry.origin, entry.title, "rejected-before", str(record.get("id")), how)
+        )
         return True
     return False
 
 
-def _propose(report: ClientImport, entry: Entry, target: _Target, change: str, of: Memory | None) -> Proposal:
+def _propose(
+    report: ClientImport, entry: Entry, target: _Target, change: str, of: Memory | None
+) -> Proposal:
     """A proposal to be; its memory is made once every entry is decided (``_make_memories``)."""
     pending = Memory(id="", title=entry.title, kind=entry.kind, status="proposed")
     proposal = Proposal(entry, pending, target.scope, change, of.id if of is not None else None)
@@ -299,9 +359,13 @@ def _make_memories(report: ClientImport, targets: dict[str, _Target], today: dat
         entry, target = proposal.entry, targets[proposal.scope]
         of = target.snapshot.memories.get(proposal.of) if proposal.of else None
         if proposal.change == "update" and of is not None:
-            memory = of._replace(title=entry.title, body=entry.body, kind=entry.kind, origin=entry.origin)
+            memory = of._replace(
+                title=entry.title, body=entry.body, kind=entry.kind, origin=entry.origin
+            )
         else:
-            memory_id = unique_id(short_id(entry.title) or f"{entry.kind}-{entry.line}", target.taken)
+            memory_id = unique_id(
+                short_id(entry.title) or f"{entry.kind}-{entry.line}", target.taken
+            )
             memory = Memory(
                 id=memory_id,
                 title=entry.title,
@@ -318,7 +382,9 @@ def _make_memories(report: ClientImport, targets: dict[str, _Target], today: dat
         except CheckFailed as exc:
             problem = exc.problems[0] if exc.problems else None
             why = f"{problem.field}: {problem.message}" if problem else "invalid"
-            report.refused.append(Outcome(entry.origin, "", "invalid", detail=f"does not make a valid memory ({why})"))
+            report.refused.append(
+                Outcome(entry.origin, "", "invalid", detail=f"does not make a valid memory ({why})")
+            )
             continue
         target.taken.add(memory.id)
         proposal.memory = memory
@@ -374,7 +440,11 @@ def _old_key(entries: dict[str, Any], proposal: Proposal) -> str | None:
     if not proposal.entry.multi or proposal.of is None:
         return None
     for key, record in entries.items():
-        if record.get("id") == proposal.of and key != proposal.entry.key and key.startswith(proposal.entry.client):
+        if (
+            record.get("id") == proposal.of
+            and key != proposal.entry.key
+            and key.startswith(proposal.entry.client)
+        ):
             return key
     return None
 

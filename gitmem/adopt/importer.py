@@ -42,7 +42,9 @@ from gitmem.project import MEMORY_DIR, Project
 from gitmem.scan import find_hidden, scan_text
 
 IMPORT_HOPS = 5  # Claude Code follows @imports this deep
-COUNTER_EXAMPLE = "a counter-example (code labelled as what not to do), not a rule: --counter-examples imports it"
+COUNTER_EXAMPLE = (
+    "a counter-example (code labelled as what not to do), not a rule: --counter-examples imports it"
+)
 REVIEW_ONLY = (
     "Copilot code review only (excludeAgent: coding-agent): left in its file, which only code review reads; name it "
     "as a PATH to import it for every client"
@@ -57,10 +59,16 @@ class Source:
     path: str
     line: int
     end: int
-    lead: int = field(default=0, compare=False)  # the lead-in line the item was listed under (0: none)
+    lead: int = field(
+        default=0, compare=False
+    )  # the lead-in line the item was listed under (0: none)
 
     def where(self) -> str:
-        return f"{self.path}:{self.line}" if self.end <= self.line else f"{self.path}:{self.line}-{self.end}"
+        return (
+            f"{self.path}:{self.line}"
+            if self.end <= self.line
+            else f"{self.path}:{self.line}-{self.end}"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {"path": self.path, "line": self.line, "end": self.end}
@@ -80,12 +88,16 @@ class Draft:
     tags: tuple[str, ...] = ()
     memory: Memory | None = None
     written: Path | None = None
-    targets: tuple[str, ...] = ()  # the one tool a line written for it is for (Copilot's `#problems`); () every tool
+    targets: tuple[
+        str, ...
+    ] = ()  # the one tool a line written for it is for (Copilot's `#problems`); () every tool
 
     def widen(self, paths: tuple[str, ...], priority: str) -> None:
         """Cover another occurrence's scope too: everywhere if either is, else both sets of globs; loaded as the
         more loaded of the two is (an always-on line beside an on-demand rule makes it always-on)."""
-        self.paths = () if not self.paths or not paths else tuple(dict.fromkeys((*self.paths, *paths)))
+        self.paths = (
+            () if not self.paths or not paths else tuple(dict.fromkeys((*self.paths, *paths)))
+        )
         self.priority = min(self.priority, priority, key=PRIORITIES.index)
 
 
@@ -116,7 +128,9 @@ class Refused:
 
     source: Source
     reason: str  # "secret" | "hidden-unicode" | "invalid"
-    message: str  # "AGENTS.md:12:9: possible secret (github-token): ghp_… (40 chars)": never the secret
+    message: (
+        str  # "AGENTS.md:12:9: possible secret (github-token): ghp_… (40 chars)": never the secret
+    )
 
 
 @dataclass(frozen=True)
@@ -129,7 +143,11 @@ class Skipped:
     def where(self) -> str:
         if not self.line:
             return self.path
-        return f"{self.path}:{self.line}" if self.end <= self.line else f"{self.path}:{self.line}-{self.end}"
+        return (
+            f"{self.path}:{self.line}"
+            if self.end <= self.line
+            else f"{self.path}:{self.line}-{self.end}"
+        )
 
 
 @dataclass
@@ -155,11 +173,18 @@ class ImportReport:
     skipped: list[Skipped] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     invalid_files: int = 0
-    stays: list[Known] = field(default_factory=list)  # with --move: prose an earlier import made a memory, kept here
+    stays: list[Known] = field(
+        default_factory=list
+    )  # with --move: prose an earlier import made a memory, kept here
 
     def also_memories(self) -> list[tuple[Source, str]]:
         """The hand-written lines that are now also memories, with the memory's id, in file order."""
-        lines = [(source, draft.memory.id) for draft in self.drafts if draft.memory for source in draft.sources]
+        lines = [
+            (source, draft.memory.id)
+            for draft in self.drafts
+            if draft.memory
+            for source in draft.sources
+        ]
         lines += [(known.source, known.id) for known in self.known]
         return sorted(lines, key=lambda pair: (pair[0].path, pair[0].line))
 
@@ -190,7 +215,9 @@ def choose_files(project: Project, targets: Sequence[Path]) -> list[tuple[str, F
     for target in targets:
         relative = _relative(project, target)
         if relative is None:
-            raise UsageError(f"{target}: outside the repository; import the rules files of this repository")
+            raise UsageError(
+                f"{target}: outside the repository; import the rules files of this repository"
+            )
         if not target.exists():
             raise UsageError(f"{target}: no such file or directory")
         if relative == MEMORY_DIR or relative.startswith(MEMORY_DIR + "/"):
@@ -216,14 +243,20 @@ class _Read:
     lines: list[str]  # the file as written
     parsed: markdown.Parsed
     scope: Scope
-    description: str = ""  # a tool-folder rule's `description` (Cursor, Kiro, ...): when the tool applies it
+    description: str = (
+        ""  # a tool-folder rule's `description` (Cursor, Kiro, ...): when the tool applies it
+    )
     title: str = ""  # the document's title: its first `#` heading (says what the file is, not what a rule is)
 
 
-def _read_file(project: Project, path: str, fmt: Format, report: ImportReport, named: bool = False) -> _Read | None:
+def _read_file(
+    project: Project, path: str, fmt: Format, report: ImportReport, named: bool = False
+) -> _Read | None:
     """A rules file's items, or ``None`` (with the reason in ``report.skipped``) when it is not to be read (``named``:
     the user named it as a PATH)."""
-    full = gateway.require(project, project.root / path, path)  # GEMINI.md -> /etc/passwd: refused, not read
+    full = gateway.require(
+        project, project.root / path, path
+    )  # GEMINI.md -> /etc/passwd: refused, not read
     try:
         raw = gateway.read_bytes(project, full, limit=gateway.RULES_LIMIT, display=path)
     except OSError as exc:
@@ -242,19 +275,27 @@ def _read_file(project: Project, path: str, fmt: Format, report: ImportReport, n
         found = block.scan(text).found
     except block.BlockError as exc:
         report.skipped.append(
-            Skipped(path, 0, f"its gitmem markers do not pair up (line {exc.line}: {exc.message}): fix them first")
+            Skipped(
+                path,
+                0,
+                f"its gitmem markers do not pair up (line {exc.line}: {exc.message}): fix them first",
+            )
         )
         return None
     if found is not None and found.kind == "file-hash":
         report.skipped.append(Skipped(path, 0, "generated whole by gitmem compile"))
         return None
-    lines = [line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")]  # numbered as editors do
+    lines = [
+        line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")
+    ]  # numbered as editors do
     readable = list(lines)
     if found is not None:
         first = found.line
         last = first + found.block.rstrip("\n").count("\n")
         readable[first - 1 : last] = [""] * (last - first + 1)
-        report.skipped.append(Skipped(path, first, "gitmem's managed block (compiled memories)", last))
+        report.skipped.append(
+            Skipped(path, first, "gitmem's managed block (compiled memories)", last)
+        )
     front = sources.read_frontmatter(readable)
     readable[: front.lines] = [""] * front.lines
     if not named and sources.review_only(fmt, front):
@@ -342,7 +383,9 @@ def import_rules(
         (path, fmt, None, None, 0) for path, fmt in choose_files(project, targets)
     ]
     seen: dict[str, str] = {}  # real path -> the first path it was read as
-    named = {_relative(project, target) for target in targets if target.is_file()}  # read even if not rules
+    named = {
+        _relative(project, target) for target in targets if target.is_file()
+    }  # read even if not rules
     position = 0
     while position < len(queue):
         path, fmt, inherited, importer, hops = queue[position]
@@ -350,10 +393,14 @@ def import_rules(
         real = os.path.realpath(project.root / path)
         if real in seen:
             if importer is None:
-                report.skipped.append(Skipped(path, 0, f"the same file as {seen[real]} (a link): read once"))
+                report.skipped.append(
+                    Skipped(path, 0, f"the same file as {seen[real]} (a link): read once")
+                )
             continue
         seen[real] = path
-        not_rules = _not_rules(project, path, skills) if importer is None and path not in named else None
+        not_rules = (
+            _not_rules(project, path, skills) if importer is None and path not in named else None
+        )
         if not_rules is not None:
             report.skipped.append(Skipped(path, 0, not_rules))
             continue
@@ -368,21 +415,31 @@ def import_rules(
             target = _resolve_import(project, path, imported_file.target)
             if target is None:
                 report.skipped.append(
-                    Skipped(path, imported_file.line, f"imports @{imported_file.target}, not a file in the repository")
+                    Skipped(
+                        path,
+                        imported_file.line,
+                        f"imports @{imported_file.target}, not a file in the repository",
+                    )
                 )
                 continue
             report.skipped.append(
-                Skipped(path, imported_file.line, f"imports @{imported_file.target}: read as {target}")
+                Skipped(
+                    path, imported_file.line, f"imports @{imported_file.target}: read as {target}"
+                )
             )
             if hops < IMPORT_HOPS:
-                queue.append((target, sources.format_of(target) or sources.MARKDOWN, scope, path, hops + 1))
+                queue.append(
+                    (target, sources.format_of(target) or sources.MARKDOWN, scope, path, hops + 1)
+                )
         covered: set[int] = set()
         for item in enumerations(read.parsed.items):
             covered.update(range(item.line, item.end + 1))
             if rules_only and not item.bullet:
                 report.skipped.append(Skipped(path, item.line, KEPT_PROSE, item.end))
                 earlier = _imported_from(imported, item, path)
-                if earlier is not None:  # an earlier import made it a memory: the text now stays here too
+                if (
+                    earlier is not None
+                ):  # an earlier import made it a memory: the text now stays here too
                     report.stays.append(Known(Source(path, item.line, item.end), earlier.title, earlier.id,
                                               earlier.status, "imported-before"))  # fmt: skip
                 continue
@@ -420,7 +477,9 @@ def _not_rules(project: Project, path: str, skills: bool = False) -> str | None:
     from gitmem.compile.changes import linked_document
 
     document = linked_document(project, path)
-    if document is not None:  # biome's CLAUDE.md -> CONTRIBUTING.md: the guide is not turned into proposals
+    if (
+        document is not None
+    ):  # biome's CLAUDE.md -> CONTRIBUTING.md: the guide is not turned into proposals
         return (
             f"a link to {document}, a document that is not a rules file: not imported (the tool reads it as it is; "
             "compile leaves it alone); name it as a PATH to import it"
@@ -443,7 +502,12 @@ def _resolve_import(project: Project, importer: str, target: str) -> str | None:
     else:
         base = posixpath.dirname(importer)
         relative = posixpath.normpath(posixpath.join(base, target))
-    if relative is None or relative.startswith("../") or relative == ".." or relative.startswith(MEMORY_DIR + "/"):
+    if (
+        relative is None
+        or relative.startswith("../")
+        or relative == ".."
+        or relative.startswith(MEMORY_DIR + "/")
+    ):
         return None
     return relative if (project.root / relative).is_file() else None
 
@@ -494,16 +558,23 @@ def _take(
     existing = live.best_words(title_words, all_words, text)
     if existing is not None and same_thing(title, body, existing[0].title, existing[0].body or ""):
         memory, score = existing
-        report.known.append(Known(source, title, memory.id, memory.status, "duplicate", round(score, 3)))
+        report.known.append(
+            Known(source, title, memory.id, memory.status, "duplicate", round(score, 3))
+        )
         return
     repeated = drafts.best_words(title_words, all_words, text)
     same_code = by_code.get(key) if (key := code_key(body)) is not None and not item.head else None
     if same_code is not None:
         repeated = (same_code, 1.0)
-    if repeated is not None and (same_code is not None or same_thing(title, body, repeated[0].title, repeated[0].body)):
+    if repeated is not None and (
+        same_code is not None or same_thing(title, body, repeated[0].title, repeated[0].body)
+    ):
         repeated[0].sources.append(source)
         repeated[0].widen(scope.paths, scope.priority)
-        if repeated[0].targets and kinds.tool_specific(place.tool, "\n".join(lines[item.line - 1 : item.end])) is None:
+        if (
+            repeated[0].targets
+            and kinds.tool_specific(place.tool, "\n".join(lines[item.line - 1 : item.end])) is None
+        ):
             repeated[0].targets = ()  # also written for every tool: for every tool
         return
     rejected = guard.check(title, body)
@@ -513,7 +584,9 @@ def _take(
     kind, kind_from = kinds.guess(item.headings, title, item.bullet, place.title)
     tag = section_tag(item.section) if item.section else None
     only = kinds.tool_specific(place.tool, "\n".join(lines[item.line - 1 : item.end]))
-    draft = Draft(title, body, kind, kind_from, scope.paths, scope.priority, [source], (tag,) if tag else ())
+    draft = Draft(
+        title, body, kind, kind_from, scope.paths, scope.priority, [source], (tag,) if tag else ()
+    )
     draft.targets = (only,) if only else ()
     report.drafts.append(draft)
     drafts.add_words(draft, title_words, all_words, text)
@@ -531,10 +604,19 @@ def enumerations(items: Sequence[markdown.Item]) -> list[markdown.Item]:
     while index < len(items):
         item = items[index]
         run = index
-        while run + 1 < len(items) and items[run + 1].lead == item.lead and items[run + 1].context == item.context:
+        while (
+            run + 1 < len(items)
+            and items[run + 1].lead == item.lead
+            and items[run + 1].context == item.context
+        ):
             run += 1
         group = items[index : run + 1]
-        if item.lead and item.context and len(group) >= 3 and all(_entry(member) for member in group):
+        if (
+            item.lead
+            and item.context
+            and len(group) >= 3
+            and all(_entry(member) for member in group)
+        ):
             out.append(
                 replace(
                     item,
@@ -556,7 +638,13 @@ ENTRY_MAX = 80  # an enumeration's entry is short: a term and a few words about 
 
 def _entry(item: markdown.Item) -> bool:
     head = item.head.strip()
-    return item.bullet and not item.rest and len(head) <= ENTRY_MAX and head.startswith("`") and head.find("`", 1) > 0
+    return (
+        item.bullet
+        and not item.rest
+        and len(head) <= ENTRY_MAX
+        and head.startswith("`")
+        and head.find("`", 1) > 0
+    )
 
 
 def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today: date) -> None:
@@ -584,7 +672,9 @@ def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today
         except CheckFailed as exc:
             problem = exc.problems[0] if exc.problems else None
             why = f"{problem.field}: {problem.message}" if problem else "invalid"
-            report.refused.append(Refused(first, "invalid", f"{first.where()}: does not make a valid memory ({why})"))
+            report.refused.append(
+                Refused(first, "invalid", f"{first.where()}: does not make a valid memory ({why})")
+            )
             continue
         taken.add(memory_id)
         draft.memory = memory
@@ -593,6 +683,10 @@ def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today
 
 def _ids_on_disk(store: Store) -> set[str]:
     try:
-        return {name.removesuffix(SUFFIX) for name in os.listdir(store.directory) if name.endswith(SUFFIX)}
+        return {
+            name.removesuffix(SUFFIX)
+            for name in os.listdir(store.directory)
+            if name.endswith(SUFFIX)
+        }
     except FileNotFoundError:
         return set()

@@ -30,7 +30,10 @@ HEADING_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 # fmt: on
 
 _PATTERNS = tuple(
-    (kind, re.compile(r"\b(?:" + "|".join(re.escape(word) + r"(?:e?s)?" for word in words) + r")\b"))
+    (
+        kind,
+        re.compile(r"\b(?:" + "|".join(re.escape(word) + r"(?:e?s)?" for word in words) + r")\b"),
+    )
     for kind, words in HEADING_WORDS
 )
 
@@ -72,7 +75,9 @@ def guess(headings: tuple[str, ...], text: str, bullet: bool, title: str = "") -
         return kind, f'heading "{heading}"'
     words = re.findall(r"[a-z']+", text.lower())
     first = words[0] if words else ""
-    if first in ("we", "decided", "decision") and any(w in words[:4] for w in ("decided", "chose", "picked")):
+    if first in ("we", "decided", "decision") and any(
+        w in words[:4] for w in ("decided", "chose", "picked")
+    ):
         return "decision", "wording"
     if first in _IMPERATIVE:
         return "convention", "wording"
@@ -95,7 +100,9 @@ def tool_specific(tool: str, text: str) -> str | None:
         at = lowered.find(word)
         while at >= 0:
             before, after = lowered[at - 1], lowered[at + len(word) : at + len(word) + 1]
-            if not (before.isalnum() or before in "#@/") and not (after.isalnum() or after in "-_/"):
+            if not (before.isalnum() or before in "#@/") and not (
+                after.isalnum() or after in "-_/"
+            ):
                 return tool
             at = lowered.find(word, at + 1)
     return None

@@ -119,7 +119,12 @@ class _Reading:
 
     def flush(self) -> None:
         deep = [text for level, text in self.headings if level >= 2]
-        _emit(self.section, tuple(text for _, text in self.headings), self.parsed, deep[-1] if deep else "")
+        _emit(
+            self.section,
+            tuple(text for _, text in self.headings),
+            self.parsed,
+            deep[-1] if deep else "",
+        )
         self.section.clear()
         self.current = None
 
@@ -159,7 +164,9 @@ class _Reading:
 
     def fence(self, line: md.Line) -> None:
         current = self.current
-        if current is None or not current.takes_block():  # code with no text before it: an item of its own
+        if (
+            current is None or not current.takes_block()
+        ):  # code with no text before it: an item of its own
             current = self.current = _Block(line.number, "", bullet=False, in_head=False)
             self.section.append(current)
         current.blocks += 1
@@ -178,7 +185,9 @@ class _Reading:
             current.in_head = False
             current.after_blank = True
         elif current.in_head:
-            current.in_head = False  # a paragraph ended: code and tables after it still belong to it
+            current.in_head = (
+                False  # a paragraph ended: code and tables after it still belong to it
+            )
             current.after_blank = True
 
     def imports(self, line: md.Line) -> bool:
@@ -203,7 +212,9 @@ class _Reading:
             current.after_blank = False
             _touch(current, line.number)
             return
-        self.current = _Block(line.number, bullet.text, indent=bullet.indent, content=bullet.content, end=line.number)
+        self.current = _Block(
+            line.number, bullet.text, indent=bullet.indent, content=bullet.content, end=line.number
+        )
         self.current.ordered, self.current.number = bullet.ordered, _number(bullet)
         self.section.append(self.current)
 
@@ -254,7 +265,9 @@ def _takes_table(block: _Block, line: str) -> bool:
     return not block.head or block.head.endswith(":")
 
 
-def _emit(blocks: list[_Block], headings: tuple[str, ...], parsed: Parsed, section: str = "") -> None:
+def _emit(
+    blocks: list[_Block], headings: tuple[str, ...], parsed: Parsed, section: str = ""
+) -> None:
     """The items of one section's blocks.
 
     A paragraph that ends with ':' and is followed by a list is the lead-in of that list: each item keeps it as
@@ -284,7 +297,9 @@ def _emit(blocks: list[_Block], headings: tuple[str, ...], parsed: Parsed, secti
             position, lead, lead_line = stop, "", 0
             continue
         if block.bullet and not rest and _LINKS_ONLY.fullmatch(block.head):
-            parsed.skipped.append(Skipped(block.line, "only links (a table of contents), not a rule"))
+            parsed.skipped.append(
+                Skipped(block.line, "only links (a table of contents), not a rule")
+            )
             continue
         if block.bullet and _is_label(block.head, rest):
             _emit_children(block, rest, (lead, lead_line), headings, section, parsed)
@@ -296,19 +311,28 @@ def _emit(blocks: list[_Block], headings: tuple[str, ...], parsed: Parsed, secti
 
 
 def _emit_children(
-    block: _Block, rest: list[Line], lead: tuple[str, int], headings: tuple[str, ...], section: str, parsed: Parsed
+    block: _Block,
+    rest: list[Line],
+    lead: tuple[str, int],
+    headings: tuple[str, ...],
+    section: str,
+    parsed: Parsed,
 ) -> None:
     """The items of a bullet that only labels the list nested under it: one per sub-bullet, titled ``label: …``."""
     label = block.head.rstrip(":").strip()
     children = _bullets(rest)
-    if len(children) >= 2 and all(child.ordered for child in children):  # "- Release:" then "1. …", "2. …"
+    if len(children) >= 2 and all(
+        child.ordered for child in children
+    ):  # "- Release:" then "1. …", "2. …"
         _emit_steps(children, (label, 0), headings, section, parsed)
         return
     for child in children:
         child_rest = _trim(child.rest)
         child_end = max([child.end, child.line, *(n for n, text in child_rest if text.strip())])
         if not child_rest and _LINKS_ONLY.fullmatch(child.head):
-            parsed.skipped.append(Skipped(child.line, "only links (a table of contents), not a rule"))
+            parsed.skipped.append(
+                Skipped(child.line, "only links (a table of contents), not a rule")
+            )
             continue
         parsed.items.append(
             Item(child.line, child_end, f"{label}: {child.head}", [t for _, t in child_rest], headings, True,
@@ -347,7 +371,11 @@ def _procedure_end(blocks: list[_Block], start: int) -> int:
 
 
 def _emit_steps(
-    steps: list[_Block], lead: tuple[str, int], headings: tuple[str, ...], section: str, parsed: Parsed
+    steps: list[_Block],
+    lead: tuple[str, int],
+    headings: tuple[str, ...],
+    section: str,
+    parsed: Parsed,
 ) -> None:
     """A numbered procedure as one item: titled by its lead-in (or, without one, by the heading above it), with every
     step, in order (and what stands between two steps, under the first), as the body."""
@@ -366,7 +394,9 @@ def _emit_steps(
     head = lead[0].rstrip(":").strip() or (headings[-1] if headings else "")
     if not head:
         head = steps[0].head
-    parsed.items.append(Item(steps[0].line, end, head, body, headings, True, "", section, steps=True, lead=lead[1]))
+    parsed.items.append(
+        Item(steps[0].line, end, head, body, headings, True, "", section, steps=True, lead=lead[1])
+    )
 
 
 def _trim(rest: list[Line]) -> list[Line]:
@@ -385,7 +415,10 @@ def _is_label(head: str, rest: list[Line]) -> bool:
     return (
         md.bullet(rest[0][1]) is not None
         and md.indent(rest[0][1]) == 0
-        and all(not text.strip() or md.bullet(text) is not None or md.indent(text) > 0 for _, text in rest)
+        and all(
+            not text.strip() or md.bullet(text) is not None or md.indent(text) > 0
+            for _, text in rest
+        )
     )
 
 

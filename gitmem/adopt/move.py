@@ -56,16 +56,25 @@ class Delivery:
     omitted: dict[str, str]  # id -> the first target whose budget leaves it out
     configured: tuple[str, ...]
 
-    def why_not(self, path: str, tool: str | None, memory_id: str, status: str) -> tuple[str, str] | None:
+    def why_not(
+        self, path: str, tool: str | None, memory_id: str, status: str
+    ) -> tuple[str, str] | None:
         """None when compile writes ``memory_id`` back where the line in ``path`` was read; else (``proposed`` |
         ``budget`` | ``elsewhere``, and why in words)."""
         if status != "active":
-            return "proposed", f"{status}: compiled once accepted (`gitmem accept`), then `gitmem import --move` again"
+            return (
+                "proposed",
+                f"{status}: compiled once accepted (`gitmem accept`), then `gitmem import --move` again",
+            )
         files = self.files.get(path)
         if files is not None:
             if memory_id in files:
                 return None
-        elif any(memory_id in ids for name, ids in self.targets.items() if name == tool or tool not in self.targets):
+        elif any(
+            memory_id in ids
+            for name, ids in self.targets.items()
+            if name == tool or tool not in self.targets
+        ):
             return None
         budget = self.omitted.get(memory_id)
         if budget is not None:
@@ -73,10 +82,15 @@ class Delivery:
                 f"left out by the {budget} target's budget: raise `budget` in .memory/config.yaml, or take them out "
                 "anyway with `--move --left-out` (then only `gitmem recall` finds them)"
             )
-        return "elsewhere", "compile would write them into no file of this tool: check their `targets`"
+        return (
+            "elsewhere",
+            "compile would write them into no file of this tool: check their `targets`",
+        )
 
 
-def delivery(project: Project, report: ImportReport, memories: Iterable[Memory], today: date) -> Delivery:
+def delivery(
+    project: Project, report: ImportReport, memories: Iterable[Memory], today: date
+) -> Delivery:
     """Plan the compile of the live ``memories`` plus the import's new ones (nothing is written)."""
     from gitmem.compile.compiler import prepare
     from gitmem.config import load_config
@@ -84,7 +98,11 @@ def delivery(project: Project, report: ImportReport, memories: Iterable[Memory],
     config = load_config(project)
     ids = {draft.memory.id for draft in report.drafts if draft.memory is not None}
     live = [memory for memory in memories if memory.id not in ids and memory.is_live(today)]
-    live += [draft.memory for draft in report.drafts if draft.memory is not None and draft.memory.is_live(today)]
+    live += [
+        draft.memory
+        for draft in report.drafts
+        if draft.memory is not None and draft.memory.is_live(today)
+    ]
     plans = prepare(project, config, live, today=today).plans
     files: dict[str, set[str]] = {}
     omitted: dict[str, str] = {}
@@ -96,7 +114,9 @@ def delivery(project: Project, report: ImportReport, memories: Iterable[Memory],
     # what each target's client receives: its own files, and the files of the targets it reads (Cursor reads the
     # AGENTS.md hub: a .cursor/rules line whose memory compile writes into AGENTS.md still reaches Cursor)
     targets = {
-        plan.target.name: set(plan.compiled).union(*plan.delivered.values()) if plan.delivered else set(plan.compiled)
+        plan.target.name: set(plan.compiled).union(*plan.delivered.values())
+        if plan.delivered
+        else set(plan.compiled)
         for plan in plans
     }
     return Delivery(files, targets, omitted, config.targets)
@@ -128,7 +148,9 @@ def plan_moves(
     kept = [item.source for item in report.refused] + [item.source for item in report.rejected]
     for source, memory_id, status in _moved_sources(report):
         fmt = sources.format_of(source.path)
-        why = delivered.why_not(_real(project, source.path), fmt.tool if fmt else None, memory_id, status)
+        why = delivered.why_not(
+            _real(project, source.path), fmt.tool if fmt else None, memory_id, status
+        )
         if why is None or (left_out and why[0] == "budget"):
             by_path.setdefault(source.path, []).append(source)
         else:

@@ -34,7 +34,12 @@ VERSION = "0.2"
 RESERVED = ("index.md", "log.md")
 MAX_FILES = 5_000
 MAX_BYTES = 256 * 1024
-TYPES = {"convention": "Convention", "decision": "Decision", "pitfall": "Pitfall", "preference": "Preference"}
+TYPES = {
+    "convention": "Convention",
+    "decision": "Decision",
+    "pitfall": "Pitfall",
+    "preference": "Preference",
+}
 STATUS = {"proposed": "draft", "active": "stable", "retired": "deprecated"}
 EXTENSION = "gitmem"  # the extension key: what only gitmem holds
 ACCEPTED_BY = "human:gitmem-review"  # an active memory was accepted by a person, in review (gitmem keeps no name)
@@ -57,12 +62,16 @@ def concept(memory: Memory) -> str:
     if memory.expires is not None:
         front["stale_after"] = _instant(memory.expires)
     if memory.evidence:
-        front["sources"] = [_source(number, citation) for number, citation in enumerate(memory.evidence, 1)]
+        front["sources"] = [
+            _source(number, citation) for number, citation in enumerate(memory.evidence, 1)
+        ]
     if memory.created is not None:
         front["generated"] = {"by": f"{PRODUCER}/{__version__}", "at": _instant(memory.created)}
     if memory.status == "active":
         front["verified"] = {"by": ACCEPTED_BY, "at": _instant(memory.created or date(1970, 1, 1))}
-    own = {key: value for key, value in _own(memory).items() if value not in (None, [], "", "normal")}
+    own = {
+        key: value for key, value in _own(memory).items() if value not in (None, [], "", "normal")
+    }
     front[EXTENSION] = own
     body = memory.body.rstrip("\n")
     return "---\n" + yamlio.dump(front) + "---\n" + (f"\n{body}\n" if body else "")
@@ -106,7 +115,9 @@ def export(project: Project, snapshot: Snapshot, folder: Path) -> Exported:
     for memory in sorted(snapshot.memories.values(), key=lambda m: m.id):
         gateway.write(project, target / f"{memory.id}.md", concept(memory))
         report.written.append(f"{memory.id}.md")
-        lines.append(f"* [{shown_line(memory.title)}]({memory.id}.md) - {memory.kind}, {memory.status}")
+        lines.append(
+            f"* [{shown_line(memory.title)}]({memory.id}.md) - {memory.kind}, {memory.status}"
+        )
     gateway.write(project, target / "index.md", "\n".join(lines) + "\n")
     return report
 
@@ -123,12 +134,20 @@ class Outcome:
     id: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"origin": self.origin, "title": self.title, "why": self.why, "detail": self.detail, "id": self.id}
+        return {
+            "origin": self.origin,
+            "title": self.title,
+            "why": self.why,
+            "detail": self.detail,
+            "id": self.id,
+        }
 
 
 @dataclass
 class Imported:
-    memories: list[tuple[Memory, str, str]] = field(default_factory=list)  # (memory, origin, the bundle's trust tier)
+    memories: list[tuple[Memory, str, str]] = field(
+        default_factory=list
+    )  # (memory, origin, the bundle's trust tier)
     known: list[Outcome] = field(default_factory=list)
     skipped: list[Outcome] = field(default_factory=list)
     refused: list[Outcome] = field(default_factory=list)
@@ -210,7 +229,11 @@ def _memory(front: dict[str, Any], body: str, today: date, origin: str) -> dict[
     sources = front.get("sources")
     evidence = []
     for source in sources if isinstance(sources, list) else []:
-        if isinstance(source, dict) and isinstance(source.get("resource"), str) and "://" not in source["resource"]:
+        if (
+            isinstance(source, dict)
+            and isinstance(source.get("resource"), str)
+            and "://" not in source["resource"]
+        ):
             citation: dict[str, Any] = {"path": source["resource"].lstrip("/")}
             if source.get("lines") is not None:
                 citation["lines"] = str(source["lines"])
@@ -222,11 +245,15 @@ def _memory(front: dict[str, Any], body: str, today: date, origin: str) -> dict[
     return {key: value for key, value in data.items() if value not in ([], "")}
 
 
-def import_bundle(project: Project, store: Store, folder: Path, today: date, *, write: bool) -> Imported:
+def import_bundle(
+    project: Project, store: Store, folder: Path, today: date, *, write: bool
+) -> Imported:
     """Propose one memory per concept of the OKF bundle ``folder`` (inside the repository)."""
     source = gateway.resolve(project, folder, str(folder))
     if not source.is_dir():
-        raise UsageError(f"{shown(str(folder))}: not a folder (an OKF bundle is a folder of Markdown files)")
+        raise UsageError(
+            f"{shown(str(folder))}: not a folder (an OKF bundle is a folder of Markdown files)"
+        )
     snapshot = store.load()
     taken = set(snapshot.memories)
     report = Imported()
@@ -242,11 +269,15 @@ def import_bundle(project: Project, store: Store, folder: Path, today: date, *, 
         parts = _split(text)
         front = _front(parts[0]) if parts is not None else None
         if parts is None or front is None or not str(front.get("type", "")).strip():
-            report.skipped.append(Outcome(f"{where}:1", "", "not-a-concept", "no front matter with a type"))
+            report.skipped.append(
+                Outcome(f"{where}:1", "", "not-a-concept", "no front matter with a type")
+            )
             continue
         title = str(front.get("title") or "").strip()
         if str(front.get("status", "")).strip() == "deprecated":
-            report.skipped.append(Outcome(f"{where}:1", title, "deprecated", "no longer current in the bundle"))
+            report.skipped.append(
+                Outcome(f"{where}:1", title, "deprecated", "no longer current in the bundle")
+            )
             continue
         data = _memory(front, parts[1], today, f"{where}:1")
         known = _known(snapshot, data)
@@ -259,7 +290,9 @@ def import_bundle(project: Project, store: Store, folder: Path, today: date, *, 
         except CheckFailed as exc:
             problem = exc.problems[0] if exc.problems else None
             why = f"{problem.field}: {problem.message}" if problem else "invalid"
-            report.refused.append(Outcome(f"{where}:1", title, "invalid", f"does not make a valid memory ({why})"))
+            report.refused.append(
+                Outcome(f"{where}:1", title, "invalid", f"does not make a valid memory ({why})")
+            )
             continue
         taken.add(memory.id)
         if write:
@@ -271,7 +304,9 @@ def import_bundle(project: Project, store: Store, folder: Path, today: date, *, 
 def trust(front: dict[str, Any]) -> str:
     """The concept's trust tier (OKF 5.3): what its bundle says; the memory is a proposal whatever it is."""
     verified = front.get("verified")
-    events = [verified] if isinstance(verified, dict) else verified if isinstance(verified, list) else []
+    events = (
+        [verified] if isinstance(verified, dict) else verified if isinstance(verified, list) else []
+    )
     actors = [str(event.get("by", "")) for event in events if isinstance(event, dict)]
     if any(actor.startswith("human:") for actor in actors):
         return "human-reviewed"
@@ -289,10 +324,14 @@ def _front(text: str) -> dict[str, Any] | None:
 def _refused(report: Imported, where: str, text: str) -> bool:
     """A concept holding hidden Unicode or a possible secret: refused, its text copied nowhere."""
     for char in find_hidden(text):
-        report.refused.append(Outcome(f"{where}:{char.line}", "", "hidden-unicode", f"U+{char.codepoint:04X}"))
+        report.refused.append(
+            Outcome(f"{where}:{char.line}", "", "hidden-unicode", f"U+{char.codepoint:04X}")
+        )
         return True
     for finding in scan_text(text):
-        report.refused.append(Outcome(f"{where}:{finding.line}", "", "secret", f"possible secret ({finding.rule})"))
+        report.refused.append(
+            Outcome(f"{where}:{finding.line}", "", "secret", f"possible secret ({finding.rule})")
+        )
         return True
     return False
 
@@ -300,6 +339,9 @@ def _refused(report: Imported, where: str, text: str) -> bool:
 def _known(snapshot: Snapshot, data: dict[str, Any]) -> str | None:
     """The memory the concept repeats (same title and body), or None."""
     for memory in snapshot.memories.values():
-        if memory.title == data["title"] and (memory.body or "").strip() == str(data.get("body", "")).strip():
+        if (
+            memory.title == data["title"]
+            and (memory.body or "").strip() == str(data.get("body", "")).strip()
+        ):
             return memory.id
     return None

@@ -35,7 +35,11 @@ class Oversize:
     def describe(self, moved: bool = False, left_out: bool = False) -> str:
         """One line: the file, its size, whose limit, and what to do (``moved``: after ``--move`` took lines out of
         it, ``left_out`` with ``--left-out``)."""
-        chain = " with the AGENTS.md files above it" if self.limit.measure == "chain_bytes" and "/" in self.path else ""
+        chain = (
+            " with the AGENTS.md files above it"
+            if self.limit.measure == "chain_bytes" and "/" in self.path
+            else ""
+        )
         head = (
             f"{self.path}: {self.used:,} {_UNITS[self.limit.measure]}{chain} ({self.lines:,} lines) of hand-written "
             f"text, over the hard limit of {self.limit.value:,} ({self.limit.reason})"
@@ -56,7 +60,9 @@ class Oversize:
 def _hand_written(project: Project, path: str) -> str | None:
     """The file's text without gitmem's managed block, or ``None`` when it cannot be read as text."""
     try:
-        text = gateway.read_bytes(project, project.root / path, limit=gateway.RULES_LIMIT).decode("utf-8")
+        text = gateway.read_bytes(project, project.root / path, limit=gateway.RULES_LIMIT).decode(
+            "utf-8"
+        )
     except (OSError, GitmemError, UnicodeDecodeError):
         return None
     try:
@@ -89,7 +95,11 @@ def _of(target: Target, path: str) -> bool:
 
 def oversized(project: Project, paths: Iterable[str]) -> list[Oversize]:
     """The files among ``paths`` (repository paths of hand-written rules files) past a tool's hard limit."""
-    texts = {path: text for path in sorted(set(paths)) if (text := _hand_written(project, path)) is not None}
+    texts = {
+        path: text
+        for path in sorted(set(paths))
+        if (text := _hand_written(project, path)) is not None
+    }
     found: list[Oversize] = []
     for target in TARGETS:
         for limit in target.limits:

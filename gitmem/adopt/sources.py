@@ -113,12 +113,17 @@ def nested_rules(root: Path) -> list[tuple[str, str]]:
         found = list_matching(root, DISCOVER)
     except GitmemError:
         return []
-    linked = {os.path.realpath(root / path) for path in found if "/" not in path and (root / path).is_symlink()}
+    linked = {
+        os.path.realpath(root / path)
+        for path in found
+        if "/" not in path and (root / path).is_symlink()
+    }
     return [
         (path, fmt.tool)
         for path in found
         if not path.startswith(MEMORY_DIR + "/")
-        and os.path.realpath(root / path) not in linked  # AGENTS.md -> .agents/AGENTS.md: the root's file
+        and os.path.realpath(root / path)
+        not in linked  # AGENTS.md -> .agents/AGENTS.md: the root's file
         and (fmt := format_of(path)) is not None
         and base_directory(path, fmt)
         and not_rules(path) is None
@@ -390,7 +395,9 @@ def _always_apply_or_globs(where: _Where, fields: dict[str, Value]) -> Scope:
     if globs:
         return where.globs(globs, f"globs {', '.join(globs)}")
     if always is not None and str(always).strip().lower() in ("false", "no", "off"):
-        return where.everywhere(ON_DEMAND, "alwaysApply: false, no globs: agent-requested, on demand")
+        return where.everywhere(
+            ON_DEMAND, "alwaysApply: false, no globs: agent-requested, on demand"
+        )
     return where.everywhere("normal", where.here)
 
 

@@ -35,12 +35,24 @@ from gitmem import gateway
 from gitmem.adopt import kinds, markdown
 from gitmem.adopt.sources import read_frontmatter
 from gitmem.adopt.wording import title_and_body
-from gitmem.clientstores import FILE_FORMATS, MAX_BYTES, MAX_FILES, Place, canonical_root, listing, refusal
+from gitmem.clientstores import (
+    FILE_FORMATS,
+    MAX_BYTES,
+    MAX_FILES,
+    Place,
+    canonical_root,
+    listing,
+    refusal,
+)
 from gitmem.errors import shown
 from gitmem.scan.transcripts import session_folder
 
 PERSONAL_TYPES = ("user",)  # Claude Code and Qwen Code: "always private"
-TYPE_KINDS = {"user": "preference", "feedback": "convention", "reference": "fact"}  # "project": by its wording
+TYPE_KINDS = {
+    "user": "preference",
+    "feedback": "convention",
+    "reference": "fact",
+}  # "project": by its wording
 CODEX_SECTIONS = {
     "user preferences": "preference",
     "reusable knowledge": None,  # by its wording
@@ -48,7 +60,16 @@ CODEX_SECTIONS = {
 }
 SECTION_HEADINGS = ("## gemini added memories", "## qwen added memories")
 # An entry that speaks of the user is personal, wherever it is kept.
-_PERSONAL_OPENINGS = ("the user ", "user prefers", "user likes", "user wants", "i prefer", "i like", "my ", "i'm ")
+_PERSONAL_OPENINGS = (
+    "the user ",
+    "user prefers",
+    "user likes",
+    "user wants",
+    "i prefer",
+    "i like",
+    "my ",
+    "i'm ",
+)
 
 
 class StoreRefused(Exception):
@@ -73,7 +94,9 @@ class Entry:
     text: str  # the entry's lines as written (scanned before anything else is done with it)
     multi: bool = False  # one of several entries of its file (a bullet), not the whole file
     first: int = 1  # the line of the file ``text`` starts at
-    session: str = ""  # the client's session the memory was made in (Claude Code's ``originSessionId``)
+    session: str = (
+        ""  # the client's session the memory was made in (Claude Code's ``originSessionId``)
+    )
     made_in: str = ""  # the folder that session ran in, relative to the repository ("." its root), when recorded
 
     @property
@@ -83,13 +106,17 @@ class Entry:
         return f"{where} (made in {self.made_in})" if self.made_in else where
 
     def digest(self) -> str:
-        return hashlib.sha256(f"{self.title}\n{self.body}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        return hashlib.sha256(
+            f"{self.title}\n{self.body}".encode("utf-8", "surrogatepass")
+        ).hexdigest()[:16]
 
 
 @dataclass
 class StoreRead:
     entries: list[Entry] = field(default_factory=list)
-    files: list[tuple[Place, str]] = field(default_factory=list)  # (place, where) of every file read
+    files: list[tuple[Place, str]] = field(
+        default_factory=list
+    )  # (place, where) of every file read
     skipped: list[tuple[str, int, str]] = field(default_factory=list)  # (where, line, reason)
     refused: list[tuple[str, str]] = field(default_factory=list)  # (where, reason): files not read
 
@@ -99,7 +126,9 @@ def read_store_file(place: Place, path: Path, *, checked: bool = False) -> str:
     gateway, held to the store's own folder. Refused: a store folder that is a link, a link leading out of the
     store's folder, a file that is not regular, over ``MAX_BYTES`` or not UTF-8."""
     base = place.base
-    reason = None if checked else refusal(place)  # (``checked``: the caller asked for the whole place just now)
+    reason = (
+        None if checked else refusal(place)
+    )  # (``checked``: the caller asked for the whole place just now)
     if reason is not None:
         raise StoreRefused(reason)
     if not gateway.is_inside(path, [base]):
@@ -132,11 +161,15 @@ def read_place(place: Place, root: Path) -> StoreRead:
     files = list(listing(place, MAX_FILES + 1))
     if len(files) > MAX_FILES:
         files = files[:MAX_FILES]
-        read.skipped.append((place.label, 0, f"more than {MAX_FILES} files: the first {MAX_FILES} were read"))
+        read.skipped.append(
+            (place.label, 0, f"more than {MAX_FILES} files: the first {MAX_FILES} were read")
+        )
     for path, _ in files:
         where = _where(place, path)
         if place.format == "typed" and path.name == "MEMORY.md":
-            read.skipped.append((where, 0, "the index (pointers to the memory files, read one by one)"))
+            read.skipped.append(
+                (where, 0, "the index (pointers to the memory files, read one by one)")
+            )
             continue
         try:
             text = read_store_file(place, path, checked=True)
@@ -148,7 +181,13 @@ def read_place(place: Place, root: Path) -> StoreRead:
         if place.format == "typed":
             entry = _typed(place, path, where, lines)
             if entry is None:
-                read.skipped.append((where, 0, "no frontmatter with a memory type: not one of the client's memories"))
+                read.skipped.append(
+                    (
+                        where,
+                        0,
+                        "no frontmatter with a memory type: not one of the client's memories",
+                    )
+                )
             elif owners is not None and (why := owners.not_ours(entry)) is not None:
                 read.skipped.append((where, 0, why))
             else:
@@ -166,7 +205,9 @@ def read_place(place: Place, root: Path) -> StoreRead:
 
 # -- whose a memory is: the sessions that share the store's project key -------------------------------------------
 
-MAX_KEYS = 10_000  # project folders looked through for a session's transcript kept under another key
+MAX_KEYS = (
+    10_000  # project folders looked through for a session's transcript kept under another key
+)
 MAX_LOGS = 100_000  # transcript names listed from them
 
 
@@ -184,7 +225,9 @@ class Owners:
         self.place = place
         self.root = root
         self.repository = canonical_root(root)
-        self.sessions: dict[str, str | None] = {}  # session id -> the folder it ran in (None: not recorded)
+        self.sessions: dict[
+            str, str | None
+        ] = {}  # session id -> the folder it ran in (None: not recorded)
         self.others: list[str] = []  # folders other than this repository's, in the order found
         self._siblings: dict[str, Path] | None = None
         logs = place.logs
@@ -246,7 +289,11 @@ class Owners:
                 return "."
             if given.startswith(top.rstrip(os.sep) + os.sep):
                 return Path(given[len(top) + 1 :]).as_posix()
-        if os.path.isabs(folder) and os.path.isdir(folder) and canonical_root(Path(folder)) == self.repository:
+        if (
+            os.path.isabs(folder)
+            and os.path.isdir(folder)
+            and canonical_root(Path(folder)) == self.repository
+        ):
             return "."
         return None
 
@@ -263,7 +310,11 @@ class Owners:
             entry.made_in = made_in
             return None
         if self.others:
-            what = "its session is not recorded" if entry.session else "the client records no session for it"
+            what = (
+                "its session is not recorded"
+                if entry.session
+                else "the client records no session for it"
+            )
             return (
                 f"{what}, and another folder ({shown(self.others[0])}) shares this store's project key: whose it is "
                 "cannot be told"
@@ -307,7 +358,11 @@ def _typed(place: Place, path: Path, where: str, lines: list[str]) -> Entry | No
         kind, kind_from = kinds.guess((), f"{title} {body}", False)
         kind_from = f"type {kind_type}, {kind_from}"
     team = place.label == "team-memory" or where.startswith("memory/team/")
-    chosen = kind_type in PERSONAL_TYPES or fields.get("scope", "").strip() in ("person", "private", "user")
+    chosen = kind_type in PERSONAL_TYPES or fields.get("scope", "").strip() in (
+        "person",
+        "private",
+        "user",
+    )
     personal = place.personal or (not team and (chosen or _personal_words(title)))
     start = front.lines + 1 + first
     entry = Entry(
@@ -335,7 +390,9 @@ def _typed_text(fields: dict[str, str], content: list[str]) -> tuple[str, str, i
     if first is None and not fields.get("description"):
         return None
     body_lines = content[first:] if first is not None else []
-    heading = body_lines[0].lstrip("#").strip() if body_lines and body_lines[0].startswith("# ") else ""
+    heading = (
+        body_lines[0].lstrip("#").strip() if body_lines and body_lines[0].startswith("# ") else ""
+    )
     if heading:
         body_lines = body_lines[1:]
     head = fields.get("description", "").strip() or heading or fields.get("name", "").strip()
@@ -366,7 +423,9 @@ def _nested(front: list[str], key: str) -> dict[str, str]:
 # -- bullets and paragraphs -----------------------------------------------------------------------------------------
 
 
-def _items(place: Place, path: Path, where: str, lines: list[str], read: StoreRead | None) -> list[Entry]:
+def _items(
+    place: Place, path: Path, where: str, lines: list[str], read: StoreRead | None
+) -> list[Entry]:
     """One entry per bullet or paragraph of ``lines`` (blanked lines are not read), kinds by heading or wording."""
     parsed = markdown.parse(lines)
     if read is not None:
@@ -404,7 +463,9 @@ def _short(title: str) -> str:
     return hashlib.sha256(words.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
-def _bullets(place: Place, path: Path, where: str, lines: list[str], read: StoreRead) -> list[Entry]:
+def _bullets(
+    place: Place, path: Path, where: str, lines: list[str], read: StoreRead
+) -> list[Entry]:
     front = read_frontmatter(lines)
     readable = [""] * front.lines + lines[front.lines :]
     return _items(place, path, where, readable, read)
@@ -426,7 +487,9 @@ def _section(place: Place, path: Path, where: str, lines: list[str]) -> list[Ent
     return _items(place, path, where, readable, None)
 
 
-def _task_groups(place: Place, path: Path, where: str, lines: list[str], root: Path, read: StoreRead) -> list[Entry]:
+def _task_groups(
+    place: Place, path: Path, where: str, lines: list[str], root: Path, read: StoreRead
+) -> list[Entry]:
     """The consolidated bullets of the task groups that apply to this repository."""
     readable = [""] * len(lines)
     blocks: list[tuple[int, int]] = []
@@ -470,12 +533,15 @@ RAW_LABELS = {
 }
 
 
-def _raw_memories(place: Place, path: Path, where: str, lines: list[str], root: Path, read: StoreRead) -> list[Entry]:
+def _raw_memories(
+    place: Place, path: Path, where: str, lines: list[str], root: Path, read: StoreRead
+) -> list[Entry]:
     """The bullets of the raw memories (one ``## Thread`` block each) whose ``cwd:`` is this repository."""
     readable = [""] * len(lines)
     starts = [i for i, line in enumerate(lines) if line.startswith("## Thread")] or [0]
     blocks = [
-        (start, starts[index + 1] if index + 1 < len(starts) else len(lines)) for index, start in enumerate(starts)
+        (start, starts[index + 1] if index + 1 < len(starts) else len(lines))
+        for index, start in enumerate(starts)
     ]
     labels: dict[int, str] = {}
     taken = 0

@@ -24,13 +24,20 @@ def title_and_body(item: markdown.Item) -> tuple[str, str]:
     if not head:
         title = item.headings[-1] if item.headings else ""
         return title, "\n".join(rest).strip("\n")
-    if item.context:  # the lead-in it was listed under often says when it applies: the body keeps it
+    if (
+        item.context
+    ):  # the lead-in it was listed under often says when it applies: the body keeps it
         title, body = _title_and_body(head, rest)
         return title, f"{LISTED_UNDER}{item.context}\n\n{body}".strip()
     opening = re.fullmatch(r"(`{3,}|~{3,})[\w+-]*", rest[0].strip()) if len(rest) >= 3 else None
     if head.endswith(":") and opening is not None:
         code = rest[1].strip()
-        if rest[2].strip() == opening.group(1) and code and "`" not in code and len(code) <= INLINE_CODE_MAX:
+        if (
+            rest[2].strip() == opening.group(1)
+            and code
+            and "`" not in code
+            and len(code) <= INLINE_CODE_MAX
+        ):
             head, rest = f"{head} `{code}`", rest[3:]
     return _title_and_body(head, rest)
 
@@ -46,7 +53,9 @@ def _title_and_body(head: str, rest: list[str]) -> tuple[str, str]:
     return split_item(LogItem("", 1, head, rest))
 
 
-LABEL_WORDS = 4  # a bold label is a few words ("Error Handling"); a longer bold part is the rule itself
+LABEL_WORDS = (
+    4  # a bold label is a few words ("Error Handling"); a longer bold part is the rule itself
+)
 
 
 def _is_label(bold: str) -> bool:
@@ -76,7 +85,10 @@ def _bold_label(head: str) -> tuple[str, str] | None:
     return label, rest
 
 
-DESCRIBED, LISTED_UNDER = similar.CONTEXT_PREFIXES[1], similar.CONTEXT_PREFIXES[0]  # not what a rule says
+DESCRIBED, LISTED_UNDER = (
+    similar.CONTEXT_PREFIXES[1],
+    similar.CONTEXT_PREFIXES[0],
+)  # not what a rule says
 _SPECIFIC = linear(r"`[^`]+`|[\w.~-]*/[\w./~*-]+|\b\d+(?:\.\d+)*\b|\b[\w-]+\.[a-z]{1,5}\b")
 
 
@@ -131,7 +143,11 @@ def code_key(body: str) -> frozenset[str] | None:
     """The commands of a body that is only code blocks (an item titled by its heading: "Running Tests" then a
     block), to find the same block under another heading ("Testing") in another file; ``None`` for other bodies."""
     lines = [line.strip() for line in body.strip().split("\n")]
-    if not lines or not lines[0].startswith(("```", "~~~")) or not lines[-1].startswith(("```", "~~~")):
+    if (
+        not lines
+        or not lines[0].startswith(("```", "~~~"))
+        or not lines[-1].startswith(("```", "~~~"))
+    ):
         return None
     commands = _specifics(body)
     return frozenset(commands) if len(commands) >= 2 else None

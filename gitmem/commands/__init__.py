@@ -6,7 +6,9 @@ from typing import TYPE_CHECKING
 
 from gitmem.project import Project, find_project, user_scope
 
-if TYPE_CHECKING:  # imported when a command opens the store: `gitmem scan` on the hook's path never does
+if (
+    TYPE_CHECKING
+):  # imported when a command opens the store: `gitmem scan` on the hook's path never does
     from datetime import date
 
     from gitmem.memory.store import Store

@@ -14,8 +14,18 @@ from gitmem.memory.model import KINDS, PRIORITIES
 @click.argument("title")
 @click.argument("stdin_marker", metavar="[-]", required=False)
 @click.option("--body", help="Why, and how (Markdown).")
-@click.option("--body-file", type=click.File("r", encoding="utf-8"), help="Read the body from a file ('-': stdin).")
-@click.option("--kind", type=click.Choice(KINDS), default="convention", show_default=True, help="What sort of memory.")
+@click.option(
+    "--body-file",
+    type=click.File("r", encoding="utf-8"),
+    help="Read the body from a file ('-': stdin).",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(KINDS),
+    default="convention",
+    show_default=True,
+    help="What sort of memory.",
+)
 @click.option(
     "--priority",
     type=click.Choice(PRIORITIES),
@@ -23,7 +33,13 @@ from gitmem.memory.model import KINDS, PRIORITIES
     show_default=True,
     help="Order under a token budget: high memories are compiled first.",
 )
-@click.option("--path", "paths", multiple=True, metavar="GLOB", help="Where it applies, e.g. 'web/**' (repeatable).")
+@click.option(
+    "--path",
+    "paths",
+    multiple=True,
+    metavar="GLOB",
+    help="Where it applies, e.g. 'web/**' (repeatable).",
+)
 @target_option("Compile it only for this target (repeatable), e.g. cursor; default: every target.")
 @click.option("--tag", "tags", multiple=True, help="A label (repeatable).")
 @click.option(
@@ -50,23 +66,35 @@ from gitmem.memory.model import KINDS, PRIORITIES
     help="Files the agent must not write, e.g. 'migrations/**' (repeatable): the pre-tool hook refuses it "
     "(enforce.edits).",
 )
-@click.option("--expires", metavar="DATE", help="Stop compiling it after this date (YYYY-MM-DD, or e.g. 90d).")
-@click.option("--review-after", metavar="DATE", help="Ask for a review after this date (YYYY-MM-DD, or e.g. 12w).")
-@click.option("--supersedes", multiple=True, metavar="ID", help="A memory this one replaces; it is retired.")
+@click.option(
+    "--expires", metavar="DATE", help="Stop compiling it after this date (YYYY-MM-DD, or e.g. 90d)."
+)
+@click.option(
+    "--review-after",
+    metavar="DATE",
+    help="Ask for a review after this date (YYYY-MM-DD, or e.g. 12w).",
+)
+@click.option(
+    "--supersedes", multiple=True, metavar="ID", help="A memory this one replaces; it is retired."
+)
 @click.option(
     "--evidence",
     multiple=True,
     metavar="PATH[:LINES]",
     help="A file (and lines) that backs it, e.g. package.json:3-9 (repeatable).",
 )
-@click.option("--proposed", is_flag=True, help="Add it as a proposal for a human to accept, not active.")
+@click.option(
+    "--proposed", is_flag=True, help="Add it as a proposal for a human to accept, not active."
+)
 @click.option("--id", "memory_id", help="The id (default: made from the title).")
 @click.option(
     "--user",
     is_flag=True,
     help="A personal memory: written to your own store (~/.config/gitmem), never into the project; works anywhere.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the new memory as JSON instead of its path.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the new memory as JSON instead of its path."
+)
 def add(
     title: str,
     stdin_marker: str | None,
@@ -120,7 +148,9 @@ def add(
         body = sys.stdin.read()
 
     if user and evidence:
-        raise UsageError("--evidence cites a file of a repository: personal memories (--user) cannot carry it")
+        raise UsageError(
+            "--evidence cites a file of a repository: personal memories (--user) cannot carry it"
+        )
     project, store = open_store(user)
     day = today()
     memory = Memory(
@@ -139,7 +169,9 @@ def add(
         else None,
         created=day,
         expires=actions.parse_date(expires, "--expires", day) if expires else None,
-        review_after=actions.parse_date(review_after, "--review-after", day) if review_after else None,
+        review_after=actions.parse_date(review_after, "--review-after", day)
+        if review_after
+        else None,
         supersedes=tuple(dict.fromkeys(supersedes)),
         evidence=tuple(actions.make_evidence(project, spec) for spec in evidence),
         source="human",

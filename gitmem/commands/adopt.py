@@ -18,9 +18,17 @@ if TYPE_CHECKING:
 
 @click.command("import")
 @click.argument("paths", metavar="[PATH]...", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--dry-run", is_flag=True, help="Print the plan: what would become a memory, and why; write nothing.")
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Print the plan: what would become a memory, and why; write nothing.",
+)
 @click.option("--accept", is_flag=True, help="Make the new memories active at once, not proposals.")
-@click.option("--force", is_flag=True, help="Import rules that nearly repeat a memory removed or retired before.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Import rules that nearly repeat a memory removed or retired before.",
+)
 @click.option(
     "--move",
     is_flag=True,
@@ -123,7 +131,9 @@ def import_command(
     """
     if okf is not None:
         if paths or clients or accept or move or user:
-            raise UsageError("--okf DIR reads one bundle: it takes no PATH, --from, --accept, --move or --user")
+            raise UsageError(
+                "--okf DIR reads one bundle: it takes no PATH, --from, --accept, --move or --user"
+            )
         from gitmem.commands.okf import import_okf
 
         return import_okf(okf, dry_run, as_json)
@@ -251,12 +261,22 @@ def _print_items(project: Project, report: ImportReport) -> None:
             details.append(f"priority {memory.priority}")
         details.append("from " + ", ".join(source.where() for source in draft.sources))
         echo("    " + " · ".join(details))
-        lead = next((line for line in memory.body.splitlines() if line.startswith(LISTED_UNDER)), None)
-        if lead is not None:  # when the item applies: without it, two items can read as contradicting rules
+        lead = next(
+            (line for line in memory.body.splitlines() if line.startswith(LISTED_UNDER)), None
+        )
+        if (
+            lead is not None
+        ):  # when the item applies: without it, two items can read as contradicting rules
             echo(f"    {lead[:117] + '…' if len(lead) > 118 else lead}")
     for known in report.known:
-        how = "imported before" if known.why == "imported-before" else f"nearly the same, similarity {known.score:.2f}"
-        echo(f"already a memory: {known.source.where()} is {known.id} ({known.status}; {how}): {known.title}")
+        how = (
+            "imported before"
+            if known.why == "imported-before"
+            else f"nearly the same, similarity {known.score:.2f}"
+        )
+        echo(
+            f"already a memory: {known.source.where()} is {known.id} ({known.status}; {how}): {known.title}"
+        )
     for item in report.rejected:
         echo(
             f"{style('not imported', fg='yellow')}: {item.source.where()} nearly repeats memory "
@@ -284,13 +304,17 @@ def _print_lines(report: ImportReport, moves: list[Moved], kept: list[Kept], mov
         echo(f"{style(verb, fg='yellow')} {what} from {shown(moved.path)}: now memories")
     for item in kept:
         verb = "would keep" if report.dry_run else "kept"
-        echo(f"{style(verb, fg='yellow')} {len(item.lines)} line(s) in {shown(item.path)}: {item.why}")
+        echo(
+            f"{style(verb, fg='yellow')} {len(item.lines)} line(s) in {shown(item.path)}: {item.why}"
+        )
     lines = report.also_memories()
     if lines and not move:
         width = max(len(source.where()) for source, _ in lines)
         head = "would also be memories" if report.dry_run else "are now also memories"
         echo("")
-        echo(f"These hand-written lines {head}; delete them by hand when ready (import never changes a rules file):")
+        echo(
+            f"These hand-written lines {head}; delete them by hand when ready (import never changes a rules file):"
+        )
         for source, memory_id in lines:
             echo(f"  {source.where().ljust(width)}  {memory_id}")
 
@@ -309,9 +333,14 @@ def _print_summary(report: ImportReport, moves: list[Moved]) -> None:
     if report.drafts and not report.dry_run:
         if report.status == "active":
             also = ", the rules files" if moves else ""
-            echo(f"next: gitmem compile, then commit .memory/{also} and the compiled files", err=True)
+            echo(
+                f"next: gitmem compile, then commit .memory/{also} and the compiled files", err=True
+            )
         else:
-            echo("next: review them (gitmem list --status proposed), then gitmem accept ID…", err=True)
+            echo(
+                "next: review them (gitmem list --status proposed), then gitmem accept ID…",
+                err=True,
+            )
 
 
 def _summary(head: str, known: int, rejected: tuple[int, str], refused: int, skipped: int) -> None:
@@ -372,17 +401,23 @@ def _as_json(project: Project, report: ImportReport) -> dict[str, Any]:
             for item in report.rejected
         ],
         "refused": [
-            {**item.source.to_dict(), "reason": item.reason, "message": item.message} for item in report.refused
+            {**item.source.to_dict(), "reason": item.reason, "message": item.message}
+            for item in report.refused
         ],
         "skipped": [
-            {"path": s.path, "line": s.line or None, "end": s.end or None, "reason": s.reason} for s in report.skipped
+            {"path": s.path, "line": s.line or None, "end": s.end or None, "reason": s.reason}
+            for s in report.skipped
         ],
-        "lines": [{**source.to_dict(), "id": memory_id} for source, memory_id in report.also_memories()],
+        "lines": [
+            {**source.to_dict(), "id": memory_id} for source, memory_id in report.also_memories()
+        ],
         "warnings": report.warnings,
     }
 
 
-def _from_clients(clients: tuple[str, ...], dry_run: bool, force: bool, user: bool, as_json: bool) -> int:
+def _from_clients(
+    clients: tuple[str, ...], dry_run: bool, force: bool, user: bool, as_json: bool
+) -> int:
     from gitmem.adopt.fromclients import import_clients
     from gitmem.commands import open_store, today
     from gitmem.config import load_config
@@ -397,7 +432,15 @@ def _from_clients(clients: tuple[str, ...], dry_run: bool, force: bool, user: bo
         scope = user_scope()
         personal = (scope, Store(scope))
     report = import_clients(
-        project, store, names, today(), threshold=threshold, user=user, force=force, dry_run=dry_run, personal=personal
+        project,
+        store,
+        names,
+        today(),
+        threshold=threshold,
+        user=user,
+        force=force,
+        dry_run=dry_run,
+        personal=personal,
     )
     if as_json:
         echo_json(_clients_json(project, report))
@@ -431,10 +474,18 @@ def _print_clients(project: Project, report: ClientImport) -> None:
             what = f"{verb} {target}"
         scope = " · personal" if proposal.scope == "personal" else ""
         echo(f"{style(what, fg='green')}: {memory.title}")
-        echo(f"    {memory.kind} ({proposal.entry.kind_from}){scope} · from {proposal.entry.origin}")
+        echo(
+            f"    {memory.kind} ({proposal.entry.kind_from}){scope} · from {proposal.entry.origin}"
+        )
     for known in report.known:
-        how = "imported before" if known.why == "imported-before" else f"nearly the same ({known.detail})"
-        echo(f"already a memory: {known.origin} is {known.id or 'proposed above'} ({how}): {known.title}")
+        how = (
+            "imported before"
+            if known.why == "imported-before"
+            else f"nearly the same ({known.detail})"
+        )
+        echo(
+            f"already a memory: {known.origin} is {known.id or 'proposed above'} ({how}): {known.title}"
+        )
     for item in report.rejected:
         if item.why == "rejected-before":
             why = f"it became {item.id}, which a human {item.detail}"
@@ -445,17 +496,31 @@ def _print_clients(project: Project, report: ClientImport) -> None:
         if refused.why == "unreadable":
             echo(f"{style('refused', fg='red')}: {refused.origin}: {refused.detail}", err=True)
         else:
-            echo(f"{style('refused', fg='red')}: {refused.detail}; not imported, its text copied nowhere", err=True)
+            echo(
+                f"{style('refused', fg='red')}: {refused.detail}; not imported, its text copied nowhere",
+                err=True,
+            )
     for skipped in report.skipped:
         if skipped.why == "personal":
-            echo(f"skipped {skipped.origin}: {skipped.detail}; --user imports it into your personal memories")
+            echo(
+                f"skipped {skipped.origin}: {skipped.detail}; --user imports it into your personal memories"
+            )
         else:
             echo(f"skipped {skipped.origin}: {skipped.why}")
     verb = "would propose" if report.dry_run else "proposed"
     rejected = (len(report.rejected), "not proposed again")
-    _summary(f"{len(report.proposals)} {verb}", len(report.known), rejected, len(report.refused), len(report.skipped))
+    _summary(
+        f"{len(report.proposals)} {verb}",
+        len(report.known),
+        rejected,
+        len(report.refused),
+        len(report.skipped),
+    )
     if report.proposals and not report.dry_run:
-        echo("next: review them (gitmem list --status proposed), then gitmem accept ID… or gitmem forget ID", err=True)
+        echo(
+            "next: review them (gitmem list --status proposed), then gitmem accept ID… or gitmem forget ID",
+            err=True,
+        )
 
 
 def _clients_json(project: Project, report: ClientImport) -> dict[str, Any]:
@@ -496,6 +561,8 @@ def _clients_json(project: Project, report: ClientImport) -> dict[str, Any]:
         ],
         "known": [outcome(item) for item in report.known],
         "rejected": [outcome(item) for item in report.rejected],
-        "refused": [{"origin": r.origin, "reason": r.why, "message": r.detail} for r in report.refused],
+        "refused": [
+            {"origin": r.origin, "reason": r.why, "message": r.detail} for r in report.refused
+        ],
         "skipped": [outcome(item) for item in report.skipped],
     }

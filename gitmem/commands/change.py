@@ -118,5 +118,7 @@ def forget(memory_id: str, user: bool) -> int:
     outcome = actions.forget(store, memory_id)
     for note in outcome.notes:
         echo(note)
-    echo(f"removed {project.display(path)}" + ("" if user else " (git keeps it if it was committed)"))
+    echo(
+        f"removed {project.display(path)}" + ("" if user else " (git keeps it if it was committed)")
+    )
     return 0

@@ -7,7 +7,11 @@ import click
 from gitmem import INSTALL_CI
 from gitmem.commands.output import echo, echo_json, style
 
-_STYLES: dict[str, dict[str, Any]] = {"skipped": {"dim": True}, "ok": {"fg": "green"}, "FAILED": {"fg": "red"}}
+_STYLES: dict[str, dict[str, Any]] = {
+    "skipped": {"dim": True},
+    "ok": {"fg": "green"},
+    "FAILED": {"fg": "red"},
+}
 
 
 _HELP = f"""What CI runs, in one command: validate, scan memories and journal, compile --check, doctor errors, and
@@ -23,7 +27,12 @@ _HELP = f"""What CI runs, in one command: validate, scan memories and journal, c
 
 
 @click.command(help=_HELP)
-@click.option("--json", "as_json", is_flag=True, help='Print {"ok": bool, "checks": [{name, ok, summary, details}]}.')
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"ok": bool, "checks": [{name, ok, summary, details}]}.',
+)
 def check(as_json: bool) -> int:
     from gitmem.commands import open_store, today
     from gitmem.hygiene.check import run_checks

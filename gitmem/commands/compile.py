@@ -30,7 +30,9 @@ def _same(path: str) -> str:
 
 
 @click.command("compile")
-@click.option("--check", is_flag=True, help="Write nothing; exit 1 and list the files that are out of date.")
+@click.option(
+    "--check", is_flag=True, help="Write nothing; exit 1 and list the files that are out of date."
+)
 @target_option(
     f"Compile only this configured target (repeatable): {', '.join(TARGET_NAMES)}. Default: every target "
     "in .memory/config.yaml."
@@ -41,7 +43,11 @@ def _same(path: str) -> str:
     metavar="TOKENS",
     help="Token budget of every target for this run (default: `budget` in .memory/config.yaml).",
 )
-@click.option("--force", is_flag=True, help="Overwrite gitmem's blocks and files even where they were edited by hand.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Overwrite gitmem's blocks and files even where they were edited by hand.",
+)
 @click.option(
     "--user",
     is_flag=True,
@@ -55,7 +61,13 @@ def _same(path: str) -> str:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print what was done (or found) as JSON.")
 def compile_command(
-    check: bool, targets: tuple[str, ...], budget: int | None, force: bool, user: bool, commit: bool, as_json: bool
+    check: bool,
+    targets: tuple[str, ...],
+    budget: int | None,
+    force: bool,
+    user: bool,
+    commit: bool,
+    as_json: bool,
 ) -> int:
     """Write the active memories into each AI tool's rules files.
 
@@ -122,14 +134,26 @@ def _commit(other_options: bool, as_json: bool) -> int:
     from gitmem.project import find_project
 
     if other_options:
-        raise UsageError("--commit compiles every configured target as configured: it goes with --json only")
+        raise UsageError(
+            "--commit compiles every configured target as configured: it goes with --json only"
+        )
     project = find_project()
     project.require_initialised()
     done = refresh(project, today(), own_commit=True)
     if as_json:
-        echo_json({"action": done.action, "files": done.files, "commit": done.commit or None, "reason": done.reason})
+        echo_json(
+            {
+                "action": done.action,
+                "files": done.files,
+                "commit": done.commit or None,
+                "reason": done.reason,
+            }
+        )
     else:
-        echo(done.summary() or ("gitmem: rules files up to date" if done.action == "fresh" else done.reason))
+        echo(
+            done.summary()
+            or ("gitmem: rules files up to date" if done.action == "fresh" else done.reason)
+        )
     return 1 if done.action == "skipped" else 0
 
 
@@ -166,7 +190,9 @@ def _run(
     selection = select(project, config, targets)
     notes = list(selection.notes)
     if config.sources:
-        notes.append(f"`sources` in {project.display(project.config_path)} are not used: packs belong to projects")
+        notes.append(
+            f"`sources` in {project.display(project.config_path)} are not used: packs belong to projects"
+        )
     return run(only=selection.targets, catalogue=catalogue(project)), notes
 
 
@@ -189,9 +215,16 @@ def _print_written(project: Project, result: Compiled, user: bool, show: Show) -
     exit 1 when the pre-commit hook must stage more, or a target was held over a hard size limit."""
     report, changed = result.report, result.written
     for change in changed:
-        verb = {"created": "created", "updated": "updated", "healed": "healed", "removed": "removed"}[change.action]
+        verb = {
+            "created": "created",
+            "updated": "updated",
+            "healed": "healed",
+            "removed": "removed",
+        }[change.action]
         note = " (git conflict markers in its gitmem block)" if change.action == "healed" else ""
-        echo(f"{style(verb, fg='green' if verb != 'removed' else 'yellow')} {show(change.path)}{note}")
+        echo(
+            f"{style(verb, fg='green' if verb != 'removed' else 'yellow')} {show(change.path)}{note}"
+        )
     _print_omitted(report.plans, user, show)
     for warning in report.warnings:
         echo(f"warning: {warning}", err=True)
@@ -269,7 +302,8 @@ def _shower(project: Project) -> Show:
 
 def _problems(problems: list[Problem]) -> list[dict[str, Any]]:
     return [
-        {"path": p.path, "line": p.line, "column": p.column, "field": p.field, "message": p.message} for p in problems
+        {"path": p.path, "line": p.line, "column": p.column, "field": p.field, "message": p.message}
+        for p in problems
     ]
 
 
@@ -278,7 +312,11 @@ def _compile_json(
 ) -> dict[str, Any]:
     files = []
     for change in report.changes:
-        item: dict[str, Any] = {"path": show(change.path), "target": change.target, "action": change.action}
+        item: dict[str, Any] = {
+            "path": show(change.path),
+            "target": change.target,
+            "action": change.action,
+        }
         if change.action != "unchanged":
             item["reason"] = change.reason
         if change.edited:
@@ -302,7 +340,9 @@ def _target_json(plan: TargetPlan, show: Show = _same) -> dict[str, Any]:
         "name": plan.target.name,
         "tokens": plan.tokens,
         "budget": plan.budget,
-        "index_tokens": budget.tokens(plan.index_chars),  # the index of left-out memories, beside the budget
+        "index_tokens": budget.tokens(
+            plan.index_chars
+        ),  # the index of left-out memories, beside the budget
         "files": [show(path) for path in plan.files],
         "compiled": plan.compiled,
         "omitted": plan.omitted,
@@ -376,7 +416,11 @@ def _print_omitted(plans: list[TargetPlan], user: bool = False, show: Show = _sa
 
 
 @click.command()
-@click.option("--user", is_flag=True, help="Your personal memories and the user-level files compile --user writes.")
+@click.option(
+    "--user",
+    is_flag=True,
+    help="Your personal memories and the user-level files compile --user writes.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def stats(user: bool, as_json: bool) -> int:
     """Show memories per status and kind, shared packs' memories per source, and each target's tokens against its
@@ -403,7 +447,9 @@ def stats(user: bool, as_json: bool) -> int:
     memories = _memory_counts(snapshot, day)
     from gitmem.compile.budget import rank_reason
 
-    by_id = {memory.id: memory for memory in [*live, *(m for pack in packs for m in pack.live(day))]}
+    by_id = {
+        memory.id: memory for memory in [*live, *(m for pack in packs for m in pack.live(day))]
+    }
     from gitmem.compile.budget import tokens
     from gitmem.compile.reading import Disk, files_of
 
@@ -411,16 +457,26 @@ def stats(user: bool, as_json: bool) -> int:
     targets = []
     for plan in report.plans:
         item = _target_json(plan, show)
-        item["left_out"] = [{"id": mid, "why": rank_reason(by_id[mid])} for mid in plan.omitted if mid in by_id]
+        item["left_out"] = [
+            {"id": mid, "why": rank_reason(by_id[mid])} for mid in plan.omitted if mid in by_id
+        ]
         if user:
             item["file"] = show(plan.target.root_file)
-        item["files"] = [{"path": show(path), "tokens": _tokens(fp.text())} for path, fp in plan.files.items()]
-        if disk is not None:  # as the clients read them on the disk, each file once (what `gitmem explain` says)
+        item["files"] = [
+            {"path": show(path), "tokens": _tokens(fp.text())} for path, fp in plan.files.items()
+        ]
+        if (
+            disk is not None
+        ):  # as the clients read them on the disk, each file once (what `gitmem explain` says)
             read = files_of(disk, plan.files, plan.target.name)
             item["files"] = [{"path": f.path, "tokens": f.tokens} for f in read]
-            read_chars = sum(f.chars for f in read)  # what `gitmem explain` counts, the index included
+            read_chars = sum(
+                f.chars for f in read
+            )  # what `gitmem explain` counts, the index included
             item["read_tokens"] = tokens(read_chars)
-            item["tokens"] = tokens(max(0, read_chars - plan.index_chars))  # against the budget, as planned
+            item["tokens"] = tokens(
+                max(0, read_chars - plan.index_chars)
+            )  # against the budget, as planned
         item["limits"] = [
             {
                 "path": show(use.path),
@@ -459,7 +515,13 @@ def _print_sources(sources: list[dict[str, Any]]) -> None:
 
     echo()
     rows = [
-        [item["name"], short_rev(item["rev"]), str(item["memories"]), str(item["compiled"]), str(len(item["muted"]))]
+        [
+            item["name"],
+            short_rev(item["rev"]),
+            str(item["memories"]),
+            str(item["compiled"]),
+            str(len(item["muted"])),
+        ]
         for item in sources
     ]
     echo(table(["SOURCE", "REV", "MEMORIES", "COMPILED", "MUTED"], rows))
@@ -489,13 +551,19 @@ def _memory_counts(snapshot: Snapshot, day: Any) -> dict[str, Any]:
     }
 
 
-def _print_stats(memories: dict[str, Any], targets: list[dict[str, Any]], user: bool = False) -> None:
+def _print_stats(
+    memories: dict[str, Any], targets: list[dict[str, Any]], user: bool = False
+) -> None:
     status = ", ".join(f"{name} {count}" for name, count in memories["by_status"].items())
-    expired = f"; {memories['expired']} active but expired (not compiled)" if memories["expired"] else ""
+    expired = (
+        f"; {memories['expired']} active but expired (not compiled)" if memories["expired"] else ""
+    )
     echo(f"memories: {memories['total']} ({status}){expired}")
     echo()
     statuses = list(memories["by_status"])
-    rows = [[kind] + [str(counts[s]) for s in statuses] for kind, counts in memories["by_kind"].items()]
+    rows = [
+        [kind] + [str(counts[s]) for s in statuses] for kind, counts in memories["by_kind"].items()
+    ]
     echo(table(["KIND", *(s.upper() for s in statuses)], rows))
     if not targets:
         if user:
@@ -526,8 +594,13 @@ def _print_stats(memories: dict[str, Any], targets: list[dict[str, Any]], user: 
     for item in trimmed:
         first = item["left_out"][0]
         more = len(item["left_out"]) - 1
-        echo(f"  {item['name']}: {first['id']} ({first['why']})" + (f" and {more} more" if more else ""))
-    narrowed = [f"{item['name']} {len(item['other_targets'])}" for item in targets if item["other_targets"]]
+        echo(
+            f"  {item['name']}: {first['id']} ({first['why']})"
+            + (f" and {more} more" if more else "")
+        )
+    narrowed = [
+        f"{item['name']} {len(item['other_targets'])}" for item in targets if item["other_targets"]
+    ]
     if narrowed:
         echo(f"\nnot for every target (their `targets` leave these out): {', '.join(narrowed)}")
 

@@ -7,9 +7,18 @@ from gitmem.errors import shown
 
 
 @click.command()
-@click.option("--json", "as_json", is_flag=True, help='Print {"findings": [...], "fixed": [...], "summary": {...}}.')
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"findings": [...], "fixed": [...], "summary": {...}}.',
+)
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too, not only on errors.")
-@click.option("--fix", is_flag=True, help="Apply the safe fixes (retire expired memories, move moved citations).")
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Apply the safe fixes (retire expired memories, move moved citations).",
+)
 @click.option(
     "--refresh-evidence",
     "refresh",
@@ -79,12 +88,21 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
         if finding.command:
             echo(f"    run: {finding.command}")
     if report.removals:
-        echo("recent removals (information: propose, harvest and import refuse near-duplicates of these):")
+        echo(
+            "recent removals (information: propose, harvest and import refuse near-duplicates of these):"
+        )
         for removal in report.removals:
             when = removal.day.isoformat() if removal.day else "-"
             echo(f"    {when}  {removal.memory.id}: {removal.memory.title} ({removal.describe()})")
     echo(on_path.describe())
-    echo(_summary(report.memories, len(report.errors), len(report.warnings), sum(f.fixable for f in report.findings)))
+    echo(
+        _summary(
+            report.memories,
+            len(report.errors),
+            len(report.warnings),
+            sum(f.fixable for f in report.findings),
+        )
+    )
     return 1 if failed else 0
 
 

@@ -12,7 +12,12 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("path", required=False, default="")
-@click.option("--client", "client", metavar="NAME", help="Only this client (claude, codex, gemini, copilot, ...).")
+@click.option(
+    "--client",
+    "client",
+    metavar="NAME",
+    help="Only this client (claude, codex, gemini, copilot, ...).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print it as JSON.")
 def explain(path: str, client: str | None, as_json: bool) -> int:
     """Show what each configured AI client receives when it works on PATH (default: the repository root).
@@ -42,15 +47,23 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
     project, store = open_store()
     result = compile_store(project, store, load_config(project), today=today(), force=True)
     if result.invalid:
-        raise CheckFailed(result.invalid, "memory files are invalid: fix them (`gitmem validate` lists them)")
+        raise CheckFailed(
+            result.invalid, "memory files are invalid: fix them (`gitmem validate` lists them)"
+        )
     relative = _relative(project.root, path)
-    hooked = {name for name, hooks in BY_NAME.items() if hooks.event_name(PROMPT) and _hooked(project.root, name)}
+    hooked = {
+        name
+        for name, hooks in BY_NAME.items()
+        if hooks.event_name(PROMPT) and _hooked(project.root, name)
+    }
     memories = [*result.live, *(m for pack in result.report.packs for m in pack.live(today()))]
     from gitmem.compile.reading import Disk
 
     views = explain_path(result.report, memories, relative, client, hooked, Disk(project))
     if client is not None and not views:
-        raise UsageError(f"no configured target is read by a client called {client!r}: see `gitmem explain`")
+        raise UsageError(
+            f"no configured target is read by a client called {client!r}: see `gitmem explain`"
+        )
     if result.report.stale and not as_json:
         echo(f"note: {len(result.report.stale)} rules file(s) out of date: this is what the clients read now; "
              "run `gitmem compile`", err=True)  # fmt: skip
@@ -92,7 +105,9 @@ def _hooked(root: Any, name: str) -> bool:
     from gitmem.setup.agent_hooks import plan
 
     try:
-        changes = plan(root, [name], remove=True)  # removing gitmem's entries would change its settings or plugin
+        changes = plan(
+            root, [name], remove=True
+        )  # removing gitmem's entries would change its settings or plugin
     except GitmemError:
         return False
     return bool(changes) and changes[0].action != "unchanged"
@@ -112,7 +127,9 @@ def _gate(root: Any, name: str) -> str:
 
 def _print_gate(gate: str, enforced: list[str]) -> None:
     if gate == "hook":
-        echo(f"  enforce: refused before they run by the pre-tool hook ({len(enforced)} memories with enforce)")
+        echo(
+            f"  enforce: refused before they run by the pre-tool hook ({len(enforced)} memories with enforce)"
+        )
     elif gate == "not-set-up":
         echo(
             "  enforce: no pre-tool hook set up (gitmem init --agent-hooks): enforce and the memory-layer gate are off"
@@ -154,7 +171,9 @@ def _json(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> di
         ],
         "full": [{"id": memory_id, "tokens": tokens.get(memory_id, 0)} for memory_id in view.full],
         "index": [{"id": memory_id, "tokens": lines.get(memory_id, 0)} for memory_id in view.index],
-        "on_demand": [{"id": memory_id, "tokens": tokens.get(memory_id, 0)} for memory_id in view.on_demand],
+        "on_demand": [
+            {"id": memory_id, "tokens": tokens.get(memory_id, 0)} for memory_id in view.on_demand
+        ],
         "through": "hook" if view.hook else "recall",
         "tokens": view.tokens,
     }
@@ -183,11 +202,15 @@ def _tokens(chars: int) -> int:
 
 
 def _print(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> None:
-    echo(f"{view.client} (target {view.target}): {len(view.full)} memories in full, {view.tokens:,} tokens")
+    echo(
+        f"{view.client} (target {view.target}): {len(view.full)} memories in full, {view.tokens:,} tokens"
+    )
     for item in [*view.files, *view.touched]:
         when = " (when it touches the file)" if item in view.touched else ""
         via = f" (imported by {item.via})" if item.via else ""
-        echo(f"  {item.path}{via}{when}: {len(item.ids)} memories, {_tokens(item.chars):,} tokens{_more(item)}")
+        echo(
+            f"  {item.path}{via}{when}: {len(item.ids)} memories, {_tokens(item.chars):,} tokens{_more(item)}"
+        )
     if view.index:
         cost = sum(lines.get(memory_id, 0) for memory_id in view.index)
         echo(f"  as index lines only ({len(view.index)}, {cost:,} tokens): {_some(view.index)}")

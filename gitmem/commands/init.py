@@ -18,8 +18,12 @@ if TYPE_CHECKING:
     f"An AI tool to compile memories for (repeat for several): {', '.join(TARGET_NAMES)}. "
     "Default: agents and claude, plus the tools whose files the project already has."
 )
-@click.option("--no-hooks", is_flag=True, help="Do not set up the pre-commit hooks and the merge driver.")
-@click.option("--pre-push", is_flag=True, help="Also run `gitmem check` (what CI runs) before every push.")
+@click.option(
+    "--no-hooks", is_flag=True, help="Do not set up the pre-commit hooks and the merge driver."
+)
+@click.option(
+    "--pre-push", is_flag=True, help="Also run `gitmem check` (what CI runs) before every push."
+)
 @click.option(
     "--mcp",
     "with_mcp",
@@ -33,7 +37,9 @@ if TYPE_CHECKING:
     help="Set up the AI clients' session hooks (memories at each prompt, status, journal reminder) and /remember "
     "commands for the targets' clients. See docs/clients.md.",
 )
-@click.option("--remove", is_flag=True, help="With --agent-hooks: take gitmem's hooks and commands out again.")
+@click.option(
+    "--remove", is_flag=True, help="With --agent-hooks: take gitmem's hooks and commands out again."
+)
 @click.option(
     "--ci",
     type=click.Choice(["github"]),
@@ -100,16 +106,22 @@ def init(
 
         for item in oversized(project, rules_files(project)):
             echo(f"over a limit: {item.describe()}")
-    hooks_done, hooks_run = ([], True) if no_hooks else _set_up_hooks(project, report.targets, pre_push)
+    hooks_done, hooks_run = (
+        ([], True) if no_hooks else _set_up_hooks(project, report.targets, pre_push)
+    )
     hooks_done += _moved_client_hooks(project)
     for line in hooks_done:
         echo(line, err=not hooks_run and line is hooks_done[-1])
     if not report.created and not report.targets_changed and not hooks_done:
-        echo(f"already set up in {project.display(project.memory_dir)} (targets: {', '.join(report.targets)})")
+        echo(
+            f"already set up in {project.display(project.memory_dir)} (targets: {', '.join(report.targets)})"
+        )
     elif report.created:
         echo(f"targets: {', '.join(report.targets) or 'none'}")
         if report.rules_files:
-            echo("next: gitmem import (your rules files become memories; --dry-run shows them first) && gitmem compile")
+            echo(
+                "next: gitmem import (your rules files become memories; --dry-run shows them first) && gitmem compile"
+            )
         else:
             echo('next: gitmem add "Use pnpm, never npm" --kind convention && gitmem compile')
     if registrations is not None:
@@ -130,12 +142,16 @@ def _write_ci(project: Project) -> None:
     branch = (history.default_branch(project.root) or "").removeprefix("origin/")
     if not branch:
         try:
-            branch = command.git(project.root, "symbolic-ref", "--short", "-q", "HEAD").decode().strip()
+            branch = (
+                command.git(project.root, "symbolic-ref", "--short", "-q", "HEAD").decode().strip()
+            )
         except command.GitFailed:
             branch = "main"
     written = write_workflow(project, branch)
     if written.action != "unchanged":
-        echo(f"{written.action} {written.path} (pull requests: check and a memory-changes comment; {branch}: refresh)")
+        echo(
+            f"{written.action} {written.path} (pull requests: check and a memory-changes comment; {branch}: refresh)"
+        )
     if not written.url_known:
         echo(
             "note: set the repository variable GITMEM_URL to gitmem's repository (Settings > Secrets and variables "
@@ -149,10 +165,14 @@ def _moved_client_hooks(project: Project) -> list[str]:
 
     changes = agent_hooks.moved(project.root)
     agent_hooks.apply(changes, project.root)
-    return [f"updated {project.display(c.path)}: gitmem's client hooks run gitmem-cli" for c in changes]
+    return [
+        f"updated {project.display(c.path)}: gitmem's client hooks run gitmem-cli" for c in changes
+    ]
 
 
-def _set_up_hooks(project: Project, targets: tuple[str, ...], pre_push: bool) -> tuple[list[str], bool]:
+def _set_up_hooks(
+    project: Project, targets: tuple[str, ...], pre_push: bool
+) -> tuple[list[str], bool]:
     """What was done, and whether commits will run the hooks (not when a hooks path outside the repository is in
     use: the user must add a line there)."""
     from gitmem.git import hookpath
@@ -169,13 +189,17 @@ def _set_up_hooks(project: Project, targets: tuple[str, ...], pre_push: bool) ->
             f"{'created' if action == 'created' else 'added the gitmem hooks to'} {hooks_setup.PRECOMMIT_CONFIG}"
         )
     runs = True
-    if hookpath.hooks_path(project) is not None:  # husky or a committed hooks folder: `pre-commit install` refuses
+    if (
+        hookpath.hooks_path(project) is not None
+    ):  # husky or a committed hooks folder: `pre-commit install` refuses
         for hook_type in ("pre-commit", "pre-push") if pre_push else ("pre-commit",):
             lines, ok = hookpath.wire(project, hook_type)
             done.extend(lines)
             runs = runs and ok
     elif hooks_setup.precommit_missing():
-        done.append("pre-commit is not installed: `pip install pre-commit`, then `pre-commit install`")
+        done.append(
+            "pre-commit is not installed: `pip install pre-commit`, then `pre-commit install`"
+        )
     else:
         done.extend(hooks_setup.install_precommit(project, pre_push))
     merge = hooks_setup.ensure_merge_driver(project, targets)
@@ -193,7 +217,9 @@ def _check_flags(*, agent_hooks: bool, remove: bool, with_mcp: bool, user: bool)
     if agent_hooks and with_mcp:
         raise UsageError("run `gitmem init --mcp` and `gitmem init --agent-hooks` one at a time")
     if user and not with_mcp and not agent_hooks:
-        raise UsageError("--user goes with --mcp (Codex's per-user config) or --agent-hooks (your home directory)")
+        raise UsageError(
+            "--user goes with --mcp (Codex's per-user config) or --agent-hooks (your home directory)"
+        )
 
 
 def _print_report(project: Project, report: InitReport) -> None:
@@ -242,7 +268,9 @@ def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:
         project = find_project()
         project.require_initialised()
         base = project.root
-        if remove and not targets:  # take out what any earlier --agent-hooks added, whichever targets it was for
+        if (
+            remove and not targets
+        ):  # take out what any earlier --agent-hooks added, whichever targets it was for
             chosen = list(setup.ALL)
         else:
             chosen = setup.clients_for(targets or tuple(load_config(project).targets), project.root)
@@ -251,11 +279,18 @@ def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:
     for change in changes:
         if change.action != "unchanged":
             shown = (
-                "~/" + change.path.relative_to(base).as_posix() if user else change.path.relative_to(base).as_posix()
+                "~/" + change.path.relative_to(base).as_posix()
+                if user
+                else change.path.relative_to(base).as_posix()
             )
             echo(f"{change.action} {shown}")
     if all(change.action == "unchanged" for change in changes):
-        echo("agent hooks: nothing to change" + (f" (clients: {', '.join(chosen)})" if chosen else ""))
+        echo(
+            "agent hooks: nothing to change"
+            + (f" (clients: {', '.join(chosen)})" if chosen else "")
+        )
     elif not remove:
-        echo(f"agent hooks set up for: {', '.join(chosen)} (see docs/clients.md; commit these files to share them)")
+        echo(
+            f"agent hooks set up for: {', '.join(chosen)} (see docs/clients.md; commit these files to share them)"
+        )
     return 0

@@ -20,20 +20,45 @@ _STATUS_STYLE: dict[str, dict[str, Any]] = {
     "muted": {"dim": True},
 }
 
-Row = tuple[Memory, str, dict[str, Any]]  # a memory, its status as shown, and what its JSON object adds
+Row = tuple[
+    Memory, str, dict[str, Any]
+]  # a memory, its status as shown, and what its JSON object adds
 
 
 @click.command("list")
-@click.option("--status", "statuses", multiple=True, type=click.Choice(STATUSES), help="Only this status (repeatable).")
-@click.option("--kind", "kinds", multiple=True, type=click.Choice(KINDS), help="Only this kind (repeatable).")
-@click.option("--tag", "tags", multiple=True, help="Only memories with this tag (repeatable: any of them).")
-@click.option("--user", is_flag=True, help="Your personal memories (~/.config/gitmem) instead of the project's.")
 @click.option(
-    "--packs", is_flag=True, help="Also the memories of the shared packs (`gitmem sources`), as PACK/ID, read-only."
+    "--status",
+    "statuses",
+    multiple=True,
+    type=click.Choice(STATUSES),
+    help="Only this status (repeatable).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of memory objects with every field.")
+@click.option(
+    "--kind", "kinds", multiple=True, type=click.Choice(KINDS), help="Only this kind (repeatable)."
+)
+@click.option(
+    "--tag", "tags", multiple=True, help="Only memories with this tag (repeatable: any of them)."
+)
+@click.option(
+    "--user",
+    is_flag=True,
+    help="Your personal memories (~/.config/gitmem) instead of the project's.",
+)
+@click.option(
+    "--packs",
+    is_flag=True,
+    help="Also the memories of the shared packs (`gitmem sources`), as PACK/ID, read-only.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print a JSON array of memory objects with every field."
+)
 def list_memories(
-    statuses: tuple[str, ...], kinds: tuple[str, ...], tags: tuple[str, ...], user: bool, packs: bool, as_json: bool
+    statuses: tuple[str, ...],
+    kinds: tuple[str, ...],
+    tags: tuple[str, ...],
+    user: bool,
+    packs: bool,
+    as_json: bool,
 ) -> int:
     """List memories, sorted by id. Invalid files are reported on stderr (exit 1).
 
@@ -51,7 +76,9 @@ def list_memories(
     from gitmem.errors import UsageError
 
     if user and packs:
-        raise UsageError("--packs: shared packs belong to projects; personal memories (--user) have none")
+        raise UsageError(
+            "--packs: shared packs belong to projects; personal memories (--user) have none"
+        )
     project, store = open_store(user)
     snapshot = store.load()
     day = today()
@@ -64,7 +91,9 @@ def list_memories(
         )
 
     chosen = [m for m in snapshot.sorted() if wanted(m)]
-    rows: list[Row] = [(m, _status(m, day), {"path": project.display(snapshot.files[m.id])}) for m in chosen]
+    rows: list[Row] = [
+        (m, _status(m, day), {"path": project.display(snapshot.files[m.id])}) for m in chosen
+    ]
     problems = list(snapshot.problems)
     if packs:
         shared, found = _pack_rows(project, day, wanted)
@@ -79,10 +108,17 @@ def list_memories(
         echo(lines[0])
         for line, (m, status, _) in zip(lines[1:], rows, strict=True):
             plain = m.status == "active" and status != "muted"
-            echo(line if plain else style(line, **_STATUS_STYLE["muted" if status == "muted" else m.status]))
+            echo(
+                line
+                if plain
+                else style(line, **_STATUS_STYLE["muted" if status == "muted" else m.status])
+            )
     elif not problems:
         add = "gitmem add --user" if user else "gitmem add"
-        echo("no memories" + (" match" if statuses or kinds or tags else f' yet: {add} "TITLE"'), err=True)
+        echo(
+            "no memories" + (" match" if statuses or kinds or tags else f' yet: {add} "TITLE"'),
+            err=True,
+        )
     return _report_problems(sorted(problems))
 
 
@@ -90,7 +126,9 @@ def _status(memory: Memory, day: date) -> str:
     return "expired" if memory.status == "active" and memory.is_expired(day) else memory.status
 
 
-def _pack_rows(project: Project, day: date, wanted: Callable[[Memory], bool]) -> tuple[list[Row], list[Problem]]:
+def _pack_rows(
+    project: Project, day: date, wanted: Callable[[Memory], bool]
+) -> tuple[list[Row], list[Problem]]:
     """The shared packs' memories that ``wanted`` keeps, namespaced, and the problems of the packs' files."""
     from gitmem.config import load_config
     from gitmem.scopes import packs
@@ -111,7 +149,10 @@ def _report_problems(problems: Sequence[Problem]) -> int:
     for problem in problems:
         echo(str(problem), err=True)
     if problems:
-        echo(f"{len(problems)} problem(s) in memory files: fix them, then `gitmem validate`", err=True)
+        echo(
+            f"{len(problems)} problem(s) in memory files: fix them, then `gitmem validate`",
+            err=True,
+        )
         return 1
     return 0
 
@@ -119,7 +160,9 @@ def _report_problems(problems: Sequence[Problem]) -> int:
 @click.command()
 @click.argument("memory_id", metavar="ID")
 @click.option("--user", is_flag=True, help="A memory of your personal store (~/.config/gitmem).")
-@click.option("--json", "as_json", is_flag=True, help="Print the memory as a JSON object with every field.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the memory as a JSON object with every field."
+)
 def show(memory_id: str, user: bool, as_json: bool) -> int:
     """Show one memory: of the project, of your personal store (--user), or of a shared pack (PACK/ID).
 
@@ -173,7 +216,10 @@ def show(memory_id: str, user: bool, as_json: bool) -> int:
         shown = ", ".join(value) if isinstance(value, list) else str(value)
         echo(f"  {name.replace('_', ' '):<13}{shown}")
     if memory.enforce is not None:  # what the pre-tool hook refuses while the memory is live
-        for label, values in (("forbids run", memory.enforce.commands), ("forbids edit", memory.enforce.edits)):
+        for label, values in (
+            ("forbids run", memory.enforce.commands),
+            ("forbids edit", memory.enforce.edits),
+        ):
             for value in values:
                 echo(f"  {label:<13}{value}")
     for item in memory.evidence:

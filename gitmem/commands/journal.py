@@ -42,10 +42,19 @@ def new(title: str) -> int:
 
 @journal.command("add")
 @click.argument("source", metavar="[FILE|-]", required=False)
-@click.option("--redact", is_flag=True, help="Store the log with each secret replaced by ‹redacted:RULE›.")
+@click.option(
+    "--redact", is_flag=True, help="Store the log with each secret replaced by ‹redacted:RULE›."
+)
 @click.option("--slug", default="", help="The file name's slug (default: from the log's title).")
-@click.option("--date", "day", metavar="DATE", help="The session's date, YYYY-MM-DD (default: today).")
-@click.option("--json", "as_json", is_flag=True, help='Print {"path", "stored", "redacted": [{"line", "rule"}]}.')
+@click.option(
+    "--date", "day", metavar="DATE", help="The session's date, YYYY-MM-DD (default: today)."
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"path", "stored", "redacted": [{"line", "rule"}]}.',
+)
 def add(source: str | None, redact: bool, slug: str, day: str | None, as_json: bool) -> int:
     """Store a session log in the journal, after scanning it.
 
@@ -66,7 +75,9 @@ def add(source: str | None, redact: bool, slug: str, day: str | None, as_json: b
 
     if source in (None, "-"):
         if source is None and sys.stdin.isatty():
-            raise UsageError("no log given: `gitmem journal add FILE`, or pipe it in: `... | gitmem journal add -`")
+            raise UsageError(
+                "no log given: `gitmem journal add FILE`, or pipe it in: `... | gitmem journal add -`"
+            )
         display, raw = "<stdin>", sys.stdin.buffer.read()
     else:
         display = source
@@ -81,7 +92,9 @@ def add(source: str | None, redact: bool, slug: str, day: str | None, as_json: b
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UsageError(f"{display}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})") from None
+        raise UsageError(
+            f"{display}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+        ) from None
 
     project, _ = open_store()
     session_day = parse_date(day, "--date", today()) if day else today()
@@ -104,7 +117,12 @@ def add(source: str | None, redact: bool, slug: str, day: str | None, as_json: b
 
 
 @journal.command("list")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON array: path, date, title, items per section.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print a JSON array: path, date, title, items per section.",
+)
 def list_logs(as_json: bool) -> int:
     """List the session logs, oldest first, with their items per section.
 
@@ -144,7 +162,11 @@ def list_logs(as_json: bool) -> int:
 @journal.command("harvest")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--dry-run", is_flag=True, help="Show what would be proposed; write nothing.")
-@click.option("--force", is_flag=True, help="Propose items that nearly repeat a memory removed or retired before.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Propose items that nearly repeat a memory removed or retired before.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
 def harvest(file: Path, dry_run: bool, force: bool, as_json: bool) -> int:
     """Turn a log's Decisions, Difficulties and Conventions into proposed memories (To do items stay).
@@ -166,22 +188,38 @@ def harvest(file: Path, dry_run: bool, force: bool, as_json: bool) -> int:
 
     project, store = open_store()
     threshold = load_config(project).similarity
-    report = run_harvest(project, store, file, today(), threshold=threshold, dry_run=dry_run, force=force)
+    report = run_harvest(
+        project, store, file, today(), threshold=threshold, dry_run=dry_run, force=force
+    )
     if as_json:
         echo_json(
             {
                 "origin": report.origin,
                 "dry_run": dry_run,
                 "proposed": [
-                    {"id": p.id, "kind": p.kind, "title": p.title, "line": p.line, "path": project.display(p.path)}
+                    {
+                        "id": p.id,
+                        "kind": p.kind,
+                        "title": p.title,
+                        "line": p.line,
+                        "path": project.display(p.path),
+                    }
                     for p in report.proposed
                 ],
-                "harvested_before": [{"id": k.id, "title": k.title, "line": k.line} for k in report.harvested_before],
+                "harvested_before": [
+                    {"id": k.id, "title": k.title, "line": k.line} for k in report.harvested_before
+                ],
                 "duplicates": [
-                    {"id": k.id, "title": k.title, "line": k.line, "score": k.score} for k in report.duplicates
+                    {"id": k.id, "title": k.title, "line": k.line, "score": k.score}
+                    for k in report.duplicates
                 ],
                 "rejected": [
-                    {"line": line, "title": title, "score": rejected.score, "removed": rejected.removal.to_dict()}
+                    {
+                        "line": line,
+                        "title": title,
+                        "score": rejected.score,
+                        "removed": rejected.removal.to_dict(),
+                    }
                     for line, title, rejected in report.rejected
                 ],
                 "skipped": [{"line": s.line, "reason": s.reason} for s in report.skipped],
@@ -195,7 +233,9 @@ def harvest(file: Path, dry_run: bool, force: bool, as_json: bool) -> int:
     for k in report.harvested_before:
         echo(f"not added: line {k.line} was harvested before as {k.id}: {k.title}")
     for k in report.duplicates:
-        echo(f"not added: line {k.line} nearly repeats {k.id} (similarity {k.score:.2f}): {k.title}")
+        echo(
+            f"not added: line {k.line} nearly repeats {k.id} (similarity {k.score:.2f}): {k.title}"
+        )
     for line, title, rejected in report.rejected:
         echo(
             f"not added: line {line} nearly repeats memory {rejected.describe()} (similarity {rejected.score:.2f}); "
@@ -219,6 +259,10 @@ def harvest(file: Path, dry_run: bool, force: bool, as_json: bool) -> int:
     )
     echo(summary, err=True)
     if report.proposed and not dry_run:
-        ids = " ".join(p.id for p in report.proposed[:3]) + (" …" if len(report.proposed) > 3 else "")
-        echo(f"next: review them (gitmem list --status proposed), then gitmem accept {ids}", err=True)
+        ids = " ".join(p.id for p in report.proposed[:3]) + (
+            " …" if len(report.proposed) > 3 else ""
+        )
+        echo(
+            f"next: review them (gitmem list --status proposed), then gitmem accept {ids}", err=True
+        )
     return 0

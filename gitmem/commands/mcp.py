@@ -46,12 +46,17 @@ def mcp(repo: Path | None) -> int:
             f"the MCP server needs the mcp extra (the official MCP SDK, version 2 or later): {INSTALL_MCP}"
         ) from None
     if sys.stdin.isatty():
-        echo(f"gitmem MCP server for {project.root} on stdio; an AI tool talks to it (Ctrl-C to stop)", err=True)
+        echo(
+            f"gitmem MCP server for {project.root} on stdio; an AI tool talks to it (Ctrl-C to stop)",
+            err=True,
+        )
     serve(project)
     return 0
 
 
-def register_and_report(project: Project, registrations: list[Registration], user: bool = False) -> None:
+def register_and_report(
+    project: Project, registrations: list[Registration], user: bool = False
+) -> None:
     """`gitmem init --mcp`: write the planned registrations and say what was done (``user``: Codex's per-user
     config was planned too; else its snippet is printed)."""
     from gitmem.commands.output import echo

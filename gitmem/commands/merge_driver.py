@@ -28,11 +28,14 @@ def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> int:
     from gitmem.project import find_project
 
     try:
-        root = find_project().root  # git runs the driver at the top of the work tree, on files it made there
+        root = (
+            find_project().root
+        )  # git runs the driver at the top of the work tree, on files it made there
     except CannotRun:
         root = Path.cwd()
     versions = [
-        gateway.read_bytes(root, file, limit=gateway.RULES_LIMIT, display=str(file)) for file in (base, ours, theirs)
+        gateway.read_bytes(root, file, limit=gateway.RULES_LIMIT, display=str(file))
+        for file in (base, ours, theirs)
     ]
     result = merge_rules_bytes(*versions)
     gateway.write(root, ours, result.text.encode("utf-8", "surrogateescape"), display=str(ours))

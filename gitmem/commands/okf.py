@@ -53,7 +53,14 @@ def import_okf(folder: Path, dry_run: bool, as_json: bool) -> int:
             {
                 "dry_run": dry_run,
                 "memories": [
-                    {"id": m.id, "title": m.title, "kind": m.kind, "status": m.status, "origin": origin, "trust": tier}
+                    {
+                        "id": m.id,
+                        "title": m.title,
+                        "kind": m.kind,
+                        "status": m.status,
+                        "origin": origin,
+                        "trust": tier,
+                    }
                     for m, origin, tier in report.memories
                 ],
                 "known": [o.to_dict() for o in report.known],
@@ -64,7 +71,9 @@ def import_okf(folder: Path, dry_run: bool, as_json: bool) -> int:
     else:
         verb = "would propose" if dry_run else "proposed"
         for memory, origin, tier in report.memories:
-            echo(f"{verb} [{memory.id}] {memory.title} ({memory.kind}; from {origin}, {tier} in the bundle)")
+            echo(
+                f"{verb} [{memory.id}] {memory.title} ({memory.kind}; from {origin}, {tier} in the bundle)"
+            )
         for outcome in report.known:
             echo(f"known: {outcome.origin}: repeats [{outcome.id}]")
         for outcome in report.skipped:

@@ -21,7 +21,10 @@ class TargetName(click.Choice[str]):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         if isinstance(value, str) and value in RETIRED:
             flag = param.opts[0] if param is not None and param.opts else "--target"
-            click.echo(f"note: {flag} {value}: {retired_note(value, f'use {flag} {current(value)}')}", err=True)
+            click.echo(
+                f"note: {flag} {value}: {retired_note(value, f'use {flag} {current(value)}')}",
+                err=True,
+            )
             return current(value)
         return str(super().convert(value, param, ctx))
 
@@ -29,4 +32,6 @@ class TargetName(click.Choice[str]):
 def target_option(help: str) -> Callable[[Any], Any]:
     """``--target NAME`` (repeatable, into ``targets``), one of the target names (a retired one is read as its
     replacement, with a note); ``help`` says what it means here."""
-    return click.option("--target", "targets", multiple=True, type=TargetName(), metavar="NAME", help=help)
+    return click.option(
+        "--target", "targets", multiple=True, type=TargetName(), metavar="NAME", help=help
+    )

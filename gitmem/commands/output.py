@@ -31,7 +31,9 @@ def echo_json(value: Any) -> None:
     click.echo(json.dumps(value, indent=2, ensure_ascii=False))
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[str]], styles: Sequence[dict[str, Any]] = ()) -> str:
+def table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], styles: Sequence[dict[str, Any]] = ()
+) -> str:
     """Rows aligned in columns; the last column is cut to the terminal width when it would wrap."""
     widths = [len(h) for h in headers]
     for row in rows:

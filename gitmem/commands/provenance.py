@@ -7,7 +7,12 @@ from gitmem.commands.output import echo, echo_json, table
 
 @click.command()
 @click.argument("memory_id", metavar="ID")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON array of commits: sha, short, date, author...")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print a JSON array of commits: sha, short, date, author...",
+)
 def history(memory_id: str, as_json: bool) -> int:
     """Show the commits that touched a memory, newest first, following renames.
 
@@ -61,7 +66,9 @@ def history(memory_id: str, as_json: bool) -> int:
 @click.command()
 @click.argument("base", required=False)
 @click.argument("head", required=False)
-@click.option("--json", "as_json", is_flag=True, help="Print the changes as data instead of Markdown.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the changes as data instead of Markdown."
+)
 @click.option(
     "--format",
     "form",
@@ -117,6 +124,10 @@ def diff(base: str | None, head: str | None, as_json: bool, form: str | None) ->
             }
         )
     else:
-        sections = [to_markdown(result), budgetdiff.to_markdown(moved) if moved else "", guard.to_markdown(changes)]
+        sections = [
+            to_markdown(result),
+            budgetdiff.to_markdown(moved) if moved else "",
+            guard.to_markdown(changes),
+        ]
         click.echo("\n".join(section for section in sections if section), nl=False)
     return 0

@@ -15,11 +15,23 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("query")
-@click.option("-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="How many memories.")
-@click.option("--path", "file", metavar="FILE", help="The file you are working on: memories scoped to it rank higher.")
-@click.option("--user", is_flag=True, help="Search your personal memories (~/.config/gitmem) instead.")
 @click.option(
-    "--json", "as_json", is_flag=True, help="Print a JSON array of {id, title, kind, score, path_match, body, …}."
+    "-k", "k", type=click.IntRange(min=1), default=5, show_default=True, help="How many memories."
+)
+@click.option(
+    "--path",
+    "file",
+    metavar="FILE",
+    help="The file you are working on: memories scoped to it rank higher.",
+)
+@click.option(
+    "--user", is_flag=True, help="Search your personal memories (~/.config/gitmem) instead."
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print a JSON array of {id, title, kind, score, path_match, body, …}.",
 )
 def recall(query: str, k: int, file: str | None, user: bool, as_json: bool) -> int:
     """Find the active memories most relevant to a question (BM25 over title, body and tags).
@@ -48,7 +60,10 @@ def recall(query: str, k: int, file: str | None, user: bool, as_json: bool) -> i
     for name in files:
         first = next(p for p in recalled.problems if p.path == name)
         flag = " --user" if user else ""
-        echo(f"warning: {first} (invalid memory file left out of recall; see `gitmem validate{flag}`)", err=True)
+        echo(
+            f"warning: {first} (invalid memory file left out of recall; see `gitmem validate{flag}`)",
+            err=True,
+        )
     if as_json:
         echo_json(hits_json(project, recalled.hits))
     elif recalled.hits:
@@ -82,5 +97,8 @@ def _pack_memories(project: Project, day: date) -> list[tuple[Memory, str]]:
 
     memories, missing = packs.recallable(project, load_config(project), day)
     for source in missing:
-        echo(f"warning: source {source.name!r} is not fetched yet, so left out (`gitmem compile` fetches it)", err=True)
+        echo(
+            f"warning: source {source.name!r} is not fetched yet, so left out (`gitmem compile` fetches it)",
+            err=True,
+        )
     return memories

@@ -8,8 +8,14 @@ from gitmem.commands.output import echo, echo_json
 
 
 @click.command()
-@click.option("--since", metavar="DATE", help="From this date on (YYYY-MM-DD, or e.g. 30d); default: 30 days ago.")
-@click.option("--client", metavar="NAME", help="Only this client (claude, codex, gemini, copilot, ...).")
+@click.option(
+    "--since",
+    metavar="DATE",
+    help="From this date on (YYYY-MM-DD, or e.g. 30d); default: 30 days ago.",
+)
+@click.option(
+    "--client", metavar="NAME", help="Only this client (claude, codex, gemini, copilot, ...)."
+)
 @click.option("--json", "as_json", is_flag=True, help='Print {"since": DATE, "memories": [...]}.')
 def receipts(since: str | None, client: str | None, as_json: bool) -> int:
     """Per memory: the sessions it reached, the tokens it cost, and the calls that broke it, per client.
@@ -47,7 +53,9 @@ def receipts(since: str | None, client: str | None, as_json: bool) -> int:
             f"{total.violations} violations, {total.blocked} blocked"
         )
         for name, counts in sorted(row.clients.items()):
-            echo(f"  {name}: {len(counts.sessions)} sessions, {counts.violations} violations, {counts.blocked} blocked")
+            echo(
+                f"  {name}: {len(counts.sessions)} sessions, {counts.violations} violations, {counts.blocked} blocked"
+            )
     if report.gate_blocked:
         echo(
             f"memory-layer gate: {report.gate_blocked} calls refused (writes into .memory/, managed blocks, gitmem add)"
@@ -69,4 +77,6 @@ def _since(text: str, day: date) -> date:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise UsageError(f"--since {text!r}: expected YYYY-MM-DD or a span such as 30d or 12w") from None
+        raise UsageError(
+            f"--since {text!r}: expected YYYY-MM-DD or a span such as 30d or 12w"
+        ) from None

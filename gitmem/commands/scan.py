@@ -8,13 +8,24 @@ from typing import Any
 import click
 
 from gitmem.commands.output import echo, echo_json
-from gitmem.commands.scanhook import LOG_DECODE_DEPTH, clean, finding_lines, job, legacy_warning, summary
+from gitmem.commands.scanhook import (
+    LOG_DECODE_DEPTH,
+    clean,
+    finding_lines,
+    job,
+    legacy_warning,
+    summary,
+)
 from gitmem.errors import shown
 
 
 @click.command()
 @click.argument("paths", nargs=-1, metavar="[PATHS]... [-]")
-@click.option("--staged", is_flag=True, help="Scan only the lines the staged changes add (the pre-commit hook).")
+@click.option(
+    "--staged",
+    is_flag=True,
+    help="Scan only the lines the staged changes add (the pre-commit hook).",
+)
 @click.option(
     "--log",
     "logs",
@@ -24,9 +35,20 @@ from gitmem.errors import shown
     "base64 (repeatable). With --user, a client's name (claude, codex, gemini, qwen, opencode) scans the transcripts "
     "that client keeps for this project in your home directory.",
 )
-@click.option("--user", is_flag=True, help="Let --log CLIENT read the client's transcripts in your home directory.")
-@click.option("--json", "as_json", is_flag=True, help='Print {"findings": [{path, line, column, rule, preview, …}]}.')
-@click.option("--redact", is_flag=True, help="Rewrite each file with ‹redacted:RULE› in place of each secret.")
+@click.option(
+    "--user",
+    is_flag=True,
+    help="Let --log CLIENT read the client's transcripts in your home directory.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"findings": [{path, line, column, rule, preview, …}]}.',
+)
+@click.option(
+    "--redact", is_flag=True, help="Rewrite each file with ‹redacted:RULE› in place of each secret."
+)
 @click.option(
     "--baseline",
     is_flag=True,
@@ -68,9 +90,13 @@ def scan(
     files = tuple(p for p in paths if p != "-")
     project = _project_or_none(find_project)
     settings = src.load_settings(project, scan_settings)
-    jobs, findings, scanned = _collect(files, staged, logs, user, stdin, redact, baseline, project, settings)
+    jobs, findings, scanned = _collect(
+        files, staged, logs, user, stdin, redact, baseline, project, settings
+    )
     allowed: list[Any] = []
-    redacted = _scan_jobs(jobs, findings, settings, redact=redact, baseline=baseline, allowed=allowed)
+    redacted = _scan_jobs(
+        jobs, findings, settings, redact=redact, baseline=baseline, allowed=allowed
+    )
 
     _warn_legacy(settings)
     if not baseline and not as_json:
@@ -85,7 +111,10 @@ def scan(
     if as_json:
         data: dict[str, Any] = {"findings": [_finding_json(f) for f in findings]}
         if allowed:  # what a scan.allow entry let through, named (never the value)
-            data["allowed"] = [{"path": f.path, "line": f.line, "rule": f.rule, "preview": f.preview} for f in allowed]
+            data["allowed"] = [
+                {"path": f.path, "line": f.line, "rule": f.rule, "preview": f.preview}
+                for f in allowed
+            ]
         echo_json(data)
         return 1 if findings else 0
     if findings:
@@ -108,7 +137,9 @@ def _check_flags(*, staged: bool, redact: bool, baseline: bool, stdin: bool, as_
     if baseline and redact:
         raise UsageError("give --baseline or --redact, not both")
     if stdin and redact and as_json:
-        raise UsageError("--redact with '-' prints the redacted text: it cannot be combined with --json")
+        raise UsageError(
+            "--redact with '-' prints the redacted text: it cannot be combined with --json"
+        )
 
 
 Job = tuple[Any, int, bool, str]  # (source, decode depth, whether allow pragmas count, kind)
@@ -143,16 +174,34 @@ def _collect(
         if not redact and _worth_processes(entries):
             scanned, findings = _in_processes(entries, settings, not baseline)
         else:
-            jobs += [job(source) for entry in entries if (source := src.read_entry(entry)) is not None]
+            jobs += [
+                job(source) for entry in entries if (source := src.read_entry(entry)) is not None
+            ]
     for log in _client_logs(logs, project, user):
-        jobs += [(s, LOG_DECODE_DEPTH, False, PROSE) for s in src.read_paths((log,), project, src.Settings())]
+        jobs += [
+            (s, LOG_DECODE_DEPTH, False, PROSE)
+            for s in src.read_paths((log,), project, src.Settings())
+        ]
     if stdin:
-        jobs.append((src.Source("-", src.decode_bytes(sys.stdin.buffer.read())), LOG_DECODE_DEPTH, True, PROSE))
+        jobs.append(
+            (
+                src.Source("-", src.decode_bytes(sys.stdin.buffer.read())),
+                LOG_DECODE_DEPTH,
+                True,
+                PROSE,
+            )
+        )
     return jobs, findings, scanned
 
 
 def _scan_jobs(
-    jobs: list[Job], findings: list[Any], settings: Any, *, redact: bool, baseline: bool, allowed: list[Any]
+    jobs: list[Job],
+    findings: list[Any],
+    settings: Any,
+    *,
+    redact: bool,
+    baseline: bool,
+    allowed: list[Any],
 ) -> list[str]:
     """Scan each job, adding to ``findings`` (and to ``allowed`` what a scan.allow entry let through); with
     ``redact``, rewrite each file (or print stdin) redacted. The files redacted."""
@@ -163,7 +212,9 @@ def _scan_jobs(
 
     redacted: list[str] = []
     for source, depth, pragmas, kind in jobs:
-        found = src.findings_in(source, settings, decode=depth, pragmas=pragmas, honour_allow=False, kind=kind)
+        found = src.findings_in(
+            source, settings, decode=depth, pragmas=pragmas, honour_allow=False, kind=kind
+        )
         if not baseline and settings.allow:
             every, found = found, without_allowed(found, settings.allow, settings.salt)
             allowed += [finding for finding in every if finding not in found]
@@ -173,7 +224,9 @@ def _scan_jobs(
         if source.file is None:  # stdin: the redacted text is the output
             click.echo(redact_text(source.text, found), nl=False)
         elif found:
-            gateway.write_given(source.file, src.encode_text(redact_text(source.text, found), source.encoding))
+            gateway.write_given(
+                source.file, src.encode_text(redact_text(source.text, found), source.encoding)
+            )
             redacted.append(source.display)
     return redacted
 
@@ -191,7 +244,9 @@ def _worth_processes(entries: list[Any]) -> bool:
 
     if len(entries) < PROCESS_FILES or (os.cpu_count() or 1) < WORKERS:
         return False
-    if "fork" not in multiprocessing.get_all_start_methods():  # (spawn would import gitmem again in each)
+    if (
+        "fork" not in multiprocessing.get_all_start_methods()
+    ):  # (spawn would import gitmem again in each)
         return False
     total = 0
     for _display, file, _relative in entries:
@@ -221,7 +276,9 @@ def _in_processes(entries: list[Any], settings: Any, honour_allow: bool) -> tupl
         lightest = loads.index(min(loads))
         parts[lightest].append(index)
         loads[lightest] += size
-    work = [([(i, entries[i]) for i in sorted(part)], settings, honour_allow) for part in parts if part]
+    work = [
+        ([(i, entries[i]) for i in sorted(part)], settings, honour_allow) for part in parts if part
+    ]
     with multiprocessing.get_context("fork").Pool(len(work)) as pool:
         results = pool.map(_scan_part, work)
     ordered = sorted((item for part in results for item in part), key=lambda item: item[0])
@@ -262,7 +319,14 @@ def _scan_part(work: tuple[list[tuple[int, Any]], Any, bool]) -> list[tuple[int,
         out.append(
             (
                 index,
-                src.findings_in(source, settings, decode=depth, pragmas=pragmas, honour_allow=honour_allow, kind=kind),
+                src.findings_in(
+                    source,
+                    settings,
+                    decode=depth,
+                    pragmas=pragmas,
+                    honour_allow=honour_allow,
+                    kind=kind,
+                ),
             )
         )
     return out
@@ -283,9 +347,13 @@ def _client_logs(logs: tuple[str, ...], project: Any, user: bool) -> list[str]:
             out.append(log)
             continue
         if not user:
-            raise UsageError(f"--log {log}: reading {log}'s transcripts in your home directory needs --user")
+            raise UsageError(
+                f"--log {log}: reading {log}'s transcripts in your home directory needs --user"
+            )
         if project is None:
-            raise CannotRun(f"--log {log} finds the transcripts of this repository: run it inside one")
+            raise CannotRun(
+                f"--log {log} finds the transcripts of this repository: run it inside one"
+            )
         found = client_logs(log, project.root, Path.home())
         if not found:
             echo(f"no {log} transcripts of {project.root} found", err=True)
@@ -334,11 +402,21 @@ def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
     if not findings and not stale:
         echo("# gitmem scan --baseline: no findings, nothing to allow")
         return
-    echo(f"# gitmem scan --baseline: {len(findings)} finding(s). Review each one; to allow it, keep its line")
-    echo("# under scan.allow in .memory/config.yaml. A fingerprint names the place, not the secret: the path, the rule")
-    echo("# and a digest of the line with the secret masked. It tells nothing about the value (docs/security.md);")
-    echo("# editing the line or moving it to another file makes it a new finding. A token in a provider's format")
-    echo("# (AKIA…, ghp_…) is allowed by its value too: its fingerprint ends with a digest of a value too random")
+    echo(
+        f"# gitmem scan --baseline: {len(findings)} finding(s). Review each one; to allow it, keep its line"
+    )
+    echo(
+        "# under scan.allow in .memory/config.yaml. A fingerprint names the place, not the secret: the path, the rule"
+    )
+    echo(
+        "# and a digest of the line with the secret masked. It tells nothing about the value (docs/security.md);"
+    )
+    echo(
+        "# editing the line or moving it to another file makes it a new finding. A token in a provider's format"
+    )
+    echo(
+        "# (AKIA…, ghp_…) is allowed by its value too: its fingerprint ends with a digest of a value too random"
+    )
     echo("# to guess from it.")
     if old:
         echo(
@@ -365,6 +443,8 @@ def _yaml_scalar(text: str) -> str:
     import json
 
     plain = (
-        text.isprintable() and not any(mark in text for mark in (": ", " #", "'", '"', "\\")) and text == text.strip()
+        text.isprintable()
+        and not any(mark in text for mark in (": ", " #", "'", '"', "\\"))
+        and text == text.strip()
     )
     return text if plain else json.dumps(text, ensure_ascii=False)

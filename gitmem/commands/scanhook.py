@@ -64,7 +64,15 @@ def allowed_lines(allowed: list[Finding], found: list[Finding], settings: Settin
     from gitmem.scan.engine import value_bound
 
     lines = [
-        str(Problem(f.path, f.line, f.column, f.rule, f"allowed by scan.allow ({f.place()}…): {f.preview}"))
+        str(
+            Problem(
+                f.path,
+                f.line,
+                f.column,
+                f.rule,
+                f"allowed by scan.allow ({f.place()}…): {f.preview}",
+            )
+        )
         for f in allowed
     ]
     lines += [
@@ -84,7 +92,9 @@ def summary(findings: list[Finding], redacted: list[str]) -> str:
 
 
 def clean(scanned: int, staged: bool) -> str:
-    return f"ok: no secrets in {scanned} {'file' if scanned == 1 else 'files'}" + (" (staged)" if staged else "")
+    return f"ok: no secrets in {scanned} {'file' if scanned == 1 else 'files'}" + (
+        " (staged)" if staged else ""
+    )
 
 
 def legacy_warning(settings: Settings) -> str | None:
@@ -121,7 +131,9 @@ def staged(echo: Echo) -> int:
     findings: list[Finding] = []
     allowed: list[Finding] = []
     for source, depth, pragmas, kind in jobs:
-        every = src.findings_in(source, settings, decode=depth, pragmas=pragmas, honour_allow=False, kind=kind)
+        every = src.findings_in(
+            source, settings, decode=depth, pragmas=pragmas, honour_allow=False, kind=kind
+        )
         kept = without_allowed(every, settings.allow, settings.salt) if settings.allow else every
         findings += kept
         allowed += [finding for finding in every if finding not in kept]

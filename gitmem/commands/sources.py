@@ -34,9 +34,17 @@ def sources() -> None:
     metavar="REV",
     help="The tag or commit to pin (a branch: its head, followed by update). Default: the newest tag.",
 )
-@click.option("--name", metavar="NAME", help="The pack's short name, its memories' prefix (default: from REPO).")
-@click.option("--track", metavar="BRANCH", help="Make `sources update` follow this branch's head, not tags.")
-@click.option("--json", "as_json", is_flag=True, help="Print the new source and its memories as JSON.")
+@click.option(
+    "--name",
+    metavar="NAME",
+    help="The pack's short name, its memories' prefix (default: from REPO).",
+)
+@click.option(
+    "--track", metavar="BRANCH", help="Make `sources update` follow this branch's head, not tags."
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the new source and its memories as JSON."
+)
 def add(repo: str, rev: str | None, name: str | None, track: str | None, as_json: bool) -> int:
     """Record a shared pack: fetch REPO (a URL, or a path), check its memories at REV, pin it in the config.
 
@@ -59,7 +67,13 @@ def add(repo: str, rev: str | None, name: str | None, track: str | None, as_json
     source, pack = added.source, added.pack
     live = pack.live(today())
     if as_json:
-        echo_json({**source_changes.source_dict(source), "commit": pack.commit, "compiled": [m.id for m in live]})
+        echo_json(
+            {
+                **source_changes.source_dict(source),
+                "commit": pack.commit,
+                "compiled": [m.id for m in live],
+            }
+        )
         return 0
     follow = f", following {source.track}" if source.track else ""
     echo(
@@ -67,15 +81,27 @@ def add(repo: str, rev: str | None, name: str | None, track: str | None, as_json
         f"{len(live)} active memories ({source.name}/ID)"
     )
     if not pack.memories:
-        echo(f"warning: {source.repo} has no memories under {MEMORIES_PATH}/ at that revision", err=True)
+        echo(
+            f"warning: {source.repo} has no memories under {MEMORIES_PATH}/ at that revision",
+            err=True,
+        )
     echo("run `gitmem compile` to write them into the rules files", err=True)
     return 0
 
 
 @sources.command("update")
 @click.argument("names", metavar="[NAME]...", nargs=-1)
-@click.option("--branch", is_flag=True, help="Move to the head of the branch (`track`, or the default branch).")
-@click.option("--json", "as_json", is_flag=True, help="Print each source's old and new pin and its changes as JSON.")
+@click.option(
+    "--branch",
+    is_flag=True,
+    help="Move to the head of the branch (`track`, or the default branch).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print each source's old and new pin and its changes as JSON.",
+)
 def update(names: tuple[str, ...], branch: bool, as_json: bool) -> int:
     """Move each pin (or NAME's) to the newest tag, or with `track` or --branch to the branch head; print what
     that changes in the compiled memories.
@@ -137,7 +163,9 @@ def _print_update(result: Update) -> None:
     if not result.moved:
         echo(f"{name}: up to date at {short_rev(result.source.rev)}")
         return
-    counts = f"{len(result.added)} added, {len(result.changed)} changed, {len(result.removed)} removed"
+    counts = (
+        f"{len(result.added)} added, {len(result.changed)} changed, {len(result.removed)} removed"
+    )
     echo(f"{name}: {short_rev(result.old_rev)} -> {short_rev(result.source.rev)}: {counts}")
     for sign, ids, colour in (
         ("+", result.added, "green"),
@@ -149,7 +177,12 @@ def _print_update(result: Update) -> None:
 
 
 @sources.command("list")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON array: name, repo, rev, track, mute, commit...")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print a JSON array: name, repo, rev, track, mute, commit...",
+)
 def list_sources(as_json: bool) -> int:
     """List the shared packs, their pins and how many of their memories are compiled (from the cache: no fetch).
 
@@ -258,5 +291,7 @@ def remove(name: str) -> int:
 
     project, _ = open_store()
     source = source_changes.remove(project, load_config(project), name)
-    echo(f"removed source {source.name} ({source.repo}): run `gitmem compile` to take its memories out")
+    echo(
+        f"removed source {source.name} ({source.repo}): run `gitmem compile` to take its memories out"
+    )
     return 0

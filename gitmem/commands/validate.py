@@ -9,8 +9,17 @@ from gitmem.commands.output import echo, echo_json
 
 @click.command()
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--user", is_flag=True, help="Check your personal store (~/.config/gitmem) instead of the project's.")
-@click.option("--json", "as_json", is_flag=True, help='Print {"problems": [{path, line, column, field, message}]}.')
+@click.option(
+    "--user",
+    is_flag=True,
+    help="Check your personal store (~/.config/gitmem) instead of the project's.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"problems": [{path, line, column, field, message}]}.',
+)
 def validate(files: tuple[Path, ...], user: bool, as_json: bool) -> int:
     """Check memory files and the config: schema, strict YAML, hidden Unicode, secrets, and cross-file checks
     (duplicate ids, dangling supersedes).
@@ -28,13 +37,21 @@ def validate(files: tuple[Path, ...], user: bool, as_json: bool) -> int:
     from gitmem.hygiene.validation import validate_files, validate_project
 
     project, store = open_store(user)
-    checked, problems = validate_files(project, store, files) if files else validate_project(project, store)
+    checked, problems = (
+        validate_files(project, store, files) if files else validate_project(project, store)
+    )
     if as_json:
         echo_json(
             {
                 "checked": checked,
                 "problems": [
-                    {"path": p.path, "line": p.line, "column": p.column, "field": p.field, "message": p.message}
+                    {
+                        "path": p.path,
+                        "line": p.line,
+                        "column": p.column,
+                        "field": p.field,
+                        "message": p.message,
+                    }
                     for p in problems
                 ],
             }

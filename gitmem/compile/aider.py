@@ -56,13 +56,19 @@ def config_change(project: Project, wanted: bool, kept: bool, report: Report) ->
     items = [current] if isinstance(current, str) else list(current or [])
     if wanted:
         if current is None:
-            change.new = old + ("" if old.endswith("\n") or not old else "\n") + f"read: {AIDER_FILE}\n"
+            change.new = (
+                old + ("" if old.endswith("\n") or not old else "\n") + f"read: {AIDER_FILE}\n"
+            )
         else:
             edited = _edit_block_list(old, add=True) or _edit_inline(old, [*items, AIDER_FILE])
             change.new = edited or yamlio.update(old, {"read": [*items, AIDER_FILE]})
     else:
         remaining = [item for item in items if item != AIDER_FILE]
-        change.new = (_edit_block_list(old, add=False) or _edit_inline(old, remaining)) if remaining else None
+        change.new = (
+            (_edit_block_list(old, add=False) or _edit_inline(old, remaining))
+            if remaining
+            else None
+        )
         change.new = change.new or yamlio.update(old, {"read": remaining or None})
     change.action = "updated"
     return change
@@ -76,7 +82,10 @@ def _edit_inline(text: str, items: list[str]) -> str | None:
         match = linear(r"(read:[ \t]*)([^#\r\n]*?)([ \t]*(?:#.*)?\r?\n?)").fullmatch(line)
         if match is None:
             continue
-        plain = all(isinstance(item, str) and not any(char in item for char in ",[]{}#:'\"") for item in items)
+        plain = all(
+            isinstance(item, str) and not any(char in item for char in ",[]{}#:'\"")
+            for item in items
+        )
         if not match.group(2) or not plain:
             return None
         lines[index] = f"{match.group(1)}[{', '.join(items)}]{match.group(3)}"
@@ -108,7 +117,8 @@ def _edit_block_list(text: str, add: bool) -> str | None:
             lines[index + 1 : end] = [
                 item
                 for item in lines[index + 1 : end]
-                if linear(r"#.*").sub("", item).strip().lstrip("-").strip().strip("'\"") != AIDER_FILE
+                if linear(r"#.*").sub("", item).strip().lstrip("-").strip().strip("'\"")
+                != AIDER_FILE
             ]
         return "".join(lines)
     return None

@@ -61,7 +61,9 @@ class LimitUse:
     path: str
     limit: Limit
     used: int
-    own: int = 0  # of ``used``, what gitmem writes (its block or file); the rest is hand-written text
+    own: int = (
+        0  # of ``used``, what gitmem writes (its block or file); the rest is hand-written text
+    )
     budget: int = 0  # the target's token budget
 
     @property
@@ -73,7 +75,11 @@ class LimitUse:
         return self.used > self.limit.value
 
     def describe(self) -> str:
-        unit = {"chars": "characters", "lines": "lines", "chain_bytes": "bytes with the AGENTS.md files above it"}
+        unit = {
+            "chars": "characters",
+            "lines": "lines",
+            "chain_bytes": "bytes with the AGENTS.md files above it",
+        }
         return (
             f"{self.path}: {self.used:,} {unit[self.limit.measure]}, over the limit of {self.limit.value:,} "
             f"({self.limit.reason})"
@@ -84,14 +90,26 @@ class LimitUse:
 class Report:
     plans: list[TargetPlan]
     changes: list[FileChange] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)  # compile cannot write anything while there are any
-    over: list[Problem] = field(default_factory=list)  # hard size limits: that target's files are held, not the others
-    ignored: list[str] = field(default_factory=list)  # files gitmem writes that git ignores (never committed)
+    problems: list[Problem] = field(
+        default_factory=list
+    )  # compile cannot write anything while there are any
+    over: list[Problem] = field(
+        default_factory=list
+    )  # hard size limits: that target's files are held, not the others
+    ignored: list[str] = field(
+        default_factory=list
+    )  # files gitmem writes that git ignores (never committed)
     warnings: list[str] = field(default_factory=list)
-    notes: list[tuple[str, str]] = field(default_factory=list)  # (file, note): a warning when that file changes
+    notes: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # (file, note): a warning when that file changes
     limits: list[LimitUse] = field(default_factory=list)
-    packs: list[Pack] = field(default_factory=list)  # the shared packs whose memories were compiled too
-    readers: tuple[Reader, ...] = READERS  # the clients as the project's settings make them read (``delivery``)
+    packs: list[Pack] = field(
+        default_factory=list
+    )  # the shared packs whose memories were compiled too
+    readers: tuple[Reader, ...] = (
+        READERS  # the clients as the project's settings make them read (``delivery``)
+    )
 
     @property
     def refused(self) -> list[FileChange]:
@@ -123,7 +141,11 @@ def linked_document(project: Project, path: str) -> str | None:
     name = relative.rsplit("/", 1)[-1]
     for target in TARGETS:
         folder = target.scoped_dir
-        if relative == target.root_file or name == target.dir_file or (folder and relative.startswith(folder + "/")):
+        if (
+            relative == target.root_file
+            or name == target.dir_file
+            or (folder and relative.startswith(folder + "/"))
+        ):
             return None
     return relative
 
@@ -131,11 +153,15 @@ def linked_document(project: Project, path: str) -> str | None:
 def read_file(project: Project, path: str, report: Report) -> tuple[str | None, Path | None]:
     """A file's text and where to write it; (None, path) when it does not exist; (None, None) on a problem."""
     full = project.root / path
-    refusal = gateway.problem(project, full, path)  # every part of the path, not only the file: docs -> ~/.claude
+    refusal = gateway.problem(
+        project, full, path
+    )  # every part of the path, not only the file: docs -> ~/.claude
     if refusal is not None:
         report.problems.append(refusal)
         return None, None
-    io_path = gateway.resolve(project, full, path)  # written through a link (CLAUDE.md -> AGENTS.md), never over it
+    io_path = gateway.resolve(
+        project, full, path
+    )  # written through a link (CLAUDE.md -> AGENTS.md), never over it
     if not full.exists():
         return None, io_path
     if not full.is_file():
@@ -153,5 +179,7 @@ def read_file(project: Project, path: str, report: Report) -> tuple[str | None, 
         return raw.decode("utf-8"), io_path
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        report.problems.append(Problem(path, line, 1, "file", "not UTF-8 text; gitmem only edits UTF-8 files"))
+        report.problems.append(
+            Problem(path, line, 1, "file", "not UTF-8 text; gitmem only edits UTF-8 files")
+        )
         return None, None

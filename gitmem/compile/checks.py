@@ -41,7 +41,10 @@ def glob_problems(target_plan: TargetPlan) -> list[Problem]:
 
 
 def limit_uses(
-    target: Target, finals: dict[str, str], desired: dict[str, tuple[Target, FilePlan]], budget: int = 0
+    target: Target,
+    finals: dict[str, str],
+    desired: dict[str, tuple[Target, FilePlan]],
+    budget: int = 0,
 ) -> list[LimitUse]:
     """The limits of ``target`` as used by the files gitmem writes for it (hand-written text they hold included,
     and for a chain, the hand-written files above them too: the tool reads it all).
@@ -67,7 +70,9 @@ def limit_uses(
                 used = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
                 mine_part = own(path, "lines")
             else:
-                if target.dir_file is None or not (path == target.root_file or path.endswith("/" + target.dir_file)):
+                if target.dir_file is None or not (
+                    path == target.root_file or path.endswith("/" + target.dir_file)
+                ):
                     continue
                 used = mine_part = 0
                 parts = path.split("/")[:-1]
@@ -103,8 +108,14 @@ def soft_limit_warning(use: LimitUse, first_block: Collection[str]) -> list[str]
 def hand_written_over(use: LimitUse, first: bool) -> str:
     """The warning for a file whose hand-written text alone is past a hard limit: compile still writes (the
     block first in the file, where the client reads it before it cuts: ``first``), and says what fixes it."""
-    unit = {"chars": "characters", "lines": "lines", "chain_bytes": "bytes with the AGENTS.md files above it"}
-    where = "at the top of the file, so the memories are read before the cut" if first else "as usual"
+    unit = {
+        "chars": "characters",
+        "lines": "lines",
+        "chain_bytes": "bytes with the AGENTS.md files above it",
+    }
+    where = (
+        "at the top of the file, so the memories are read before the cut" if first else "as usual"
+    )
     return (
         f"{use.path}: the hand-written text alone is {use.hand_written:,} {unit[use.limit.measure]}, over the hard "
         f"limit of {use.limit.value:,} ({use.limit.reason}): gitmem's block is written {where}; the end of the "
@@ -114,7 +125,11 @@ def hand_written_over(use: LimitUse, first: bool) -> str:
 
 
 def limit_advice(use: LimitUse) -> str:
-    unit = {"chars": "characters", "lines": "lines", "chain_bytes": "bytes with the AGENTS.md files above it"}
+    unit = {
+        "chars": "characters",
+        "lines": "lines",
+        "chain_bytes": "bytes with the AGENTS.md files above it",
+    }
     head = f"{use.used:,} {unit[use.limit.measure]}, over the hard limit of {use.limit.value:,} ({use.limit.reason})"
     if use.hand_written > use.limit.value:
         return (
@@ -137,13 +152,17 @@ def limit_advice(use: LimitUse) -> str:
     )
 
 
-def hidden_unicode(desired: dict[str, tuple[Target, FilePlan]], finals: dict[str, str], report: Report) -> None:
+def hidden_unicode(
+    desired: dict[str, tuple[Target, FilePlan]], finals: dict[str, str], report: Report
+) -> None:
     for path, (_, file_plan) in desired.items():
         for char in find_hidden(file_plan.text(), file=True):
             message = f"{char.describe()} in compiled output"
             report.problems.append(Problem(path, char.line, char.column, "hidden", message))
         for line, column, codepoint in stray_line_breaks(file_plan.text()):
-            message = f"a line break gitmem did not mean to write (U+{codepoint:04X}) in compiled output"
+            message = (
+                f"a line break gitmem did not mean to write (U+{codepoint:04X}) in compiled output"
+            )
             report.problems.append(Problem(path, line, column, "hidden", message))
         final = finals.get(path)
         if final is not None and not file_plan.spec.whole:
@@ -164,7 +183,9 @@ def ignored(project: Project, report: Report) -> list[str]:
     kept = [change.path for change in report.changes if change.owned and change.action != "removed"]
     paths = command.ignored(project.root, kept)
     for path in paths:
-        report.warnings.append(f"{path} is ignored by git, so it is never committed: {ignored_fix(path)}")
+        report.warnings.append(
+            f"{path} is ignored by git, so it is never committed: {ignored_fix(path)}"
+        )
     return paths
 
 
@@ -194,11 +215,17 @@ def read_twice(plans: Sequence[TargetPlan], touched: set[str], report: Report) -
 def unreached(memories: Sequence[Memory], reached: Collection[str], report: Report) -> None:
     """Warn about live memories whose ``targets`` name none of the ``reached`` (configured) targets: they go into no
     rules file (only recall finds them). A warning, not a problem: the config, not the memory, may be what changes."""
-    lost = [memory for memory in memories if memory.targets and not any(memory.is_for(name) for name in reached)]
+    lost = [
+        memory
+        for memory in memories
+        if memory.targets and not any(memory.is_for(name) for name in reached)
+    ]
     if not lost:
         return
     names = sorted({name for memory in lost for name in memory.targets})
-    ids = ", ".join(memory.id for memory in lost[:5]) + (f" and {len(lost) - 5} more" if len(lost) > 5 else "")
+    ids = ", ".join(memory.id for memory in lost[:5]) + (
+        f" and {len(lost) - 5} more" if len(lost) > 5 else ""
+    )
     noun = "memory is" if len(lost) == 1 else "memories are"
     report.warnings.append(
         f"{len(lost)} {noun} only for targets that are not configured ({', '.join(names)}), so no rules file gets "
@@ -225,10 +252,18 @@ def rules_twice(
         twice = 0
         for entry in desired[path][1].entries:
             memory = by_id.get(entry.id)
-            if memory is None or memory.source != "import" or not (memory.origin or "").startswith(path + ":"):
+            if (
+                memory is None
+                or memory.source != "import"
+                or not (memory.origin or "").startswith(path + ":")
+            ):
                 continue
             number = (memory.origin or "").rsplit(":", 1)[1]
-            if number.isdigit() and 0 < int(number) <= len(lines) and _says(lines[int(number) - 1], memory.title):
+            if (
+                number.isdigit()
+                and 0 < int(number) <= len(lines)
+                and _says(lines[int(number) - 1], memory.title)
+            ):
                 twice += 1
         if twice:
             found.append((path, twice))
@@ -248,7 +283,9 @@ def _says(line: str, title: str) -> bool:
     """Whether a hand-written line is the one a memory was imported from (its first words, bold and bullets aside)."""
 
     def norm(text: str) -> list[str]:
-        return "".join(char if char.isalnum() or char in "_`" else " " for char in text.lower()).split()
+        return "".join(
+            char if char.isalnum() or char in "_`" else " " for char in text.lower()
+        ).split()
 
     words = norm(title)[:4]
     have = norm(line)

@@ -53,7 +53,9 @@ class Compiled:
     invalid: list[Problem] = field(default_factory=list)
     written: list[FileChange] = field(default_factory=list)
     snapshot: Snapshot | None = None  # the store as loaded
-    misses: list[Miss] = field(default_factory=list)  # after writing: what the clients read that differs
+    misses: list[Miss] = field(
+        default_factory=list
+    )  # after writing: what the clients read that differs
 
 
 def compile_store(
@@ -80,19 +82,35 @@ def compile_store(
     snapshot = snapshot or store.load()
     if snapshot.problems and not partial:
         return Compiled([], Report([]), list(snapshot.problems), snapshot=snapshot)
-    live = [memory for memory in snapshot.memories.values() if memory.is_live(today) and memory.id not in without]
+    live = [
+        memory
+        for memory in snapshot.memories.values()
+        if memory.is_live(today) and memory.id not in without
+    ]
     report = prepare(
-        project, config, live, names=names, budget=budget, force=force, only=only, catalogue=catalogue, today=today
+        project,
+        config,
+        live,
+        names=names,
+        budget=budget,
+        force=force,
+        only=only,
+        catalogue=catalogue,
+        today=today,
     )
     writes = write and not (snapshot.problems or report.problems or report.refused)
     written = apply(project, report) if writes else []
     compiled = Compiled(live, report, list(snapshot.problems), written, snapshot)
-    if writes and only is None:  # what each client now reads on the disk, checked against what was meant
+    if (
+        writes and only is None
+    ):  # what each client now reads on the disk, checked against what was meant
         compiled.misses = arrivals(project, compiled, today, committed=False)
     return compiled
 
 
-def arrivals(project: Project, compiled: Compiled, today: date, committed: bool = True) -> list[Miss]:
+def arrivals(
+    project: Project, compiled: Compiled, today: date, committed: bool = True
+) -> list[Miss]:
     """What the clients read on the disk that differs from what compile meant them to get (``compile.verify``);
     without ``committed``, the clients that read only what git tracks are left to ``gitmem check``."""
     from gitmem.compile.verify import verify
@@ -145,7 +163,9 @@ def prepare(
         memories = [*memories, *shared]
     readers = READERS if only is not None else delivery.with_settings(also_read(project))
     targets, laid = _laid_out(project, targets, readers, personal=only is not None)
-    reserved = {t.name: _hand_written(project, t) for t in targets if leftout.has_hard_size_limit(t)}
+    reserved = {
+        t.name: _hand_written(project, t) for t in targets if leftout.has_hard_size_limit(t)
+    }
     plans = plan_targets(targets, memories, budgets, config.mcp, reserved, laid)
     report = Report(plans, packs=packs, readers=readers)
     report.warnings.extend(config.notes())
@@ -163,14 +183,19 @@ def prepare(
 
     cleaned = targets if names else list(catalogue)
     candidates = _candidates(project, cleaned)
-    for path, target in linked.items():  # a block an older gitmem wrote into the document comes out again
+    for (
+        path,
+        target,
+    ) in linked.items():  # a block an older gitmem wrote into the document comes out again
         if path not in desired and not target.personal:
             candidates.setdefault(path, target)
     finals = _file_changes(project, desired, candidates, force, report)
     aider_target = aider.TARGET
     if aider_target in cleaned:
         writes = aider_target in targets and aider.AIDER_FILE in desired
-        change = aider.config_change(project, writes, kept=aider.AIDER_FILE in finals, report=report)
+        change = aider.config_change(
+            project, writes, kept=aider.AIDER_FILE in finals, report=report
+        )
         if change is not None:
             report.changes.append(change)
     touched = _limits(project, targets, budgets, desired, finals, report)
@@ -233,8 +258,15 @@ def _linked_roots(project: Project, targets: Sequence[Target]) -> dict[str, tupl
             places = [*delivery.private_files(target)]
             if target.scoped_dir and target.always_frontmatter is not None:
                 places.append(f"{target.scoped_dir}/{LINKED_ROOT_NAME}{target.scoped_suffix}")
-            ignored = set(gitcommand.ignored(project.root, places)) if (project.root / ".git").exists() else set()
-            out[target.name] = (writer.name, next((place for place in places if place not in ignored), ""))
+            ignored = (
+                set(gitcommand.ignored(project.root, places))
+                if (project.root / ".git").exists()
+                else set()
+            )
+            out[target.name] = (
+                writer.name,
+                next((place for place in places if place not in ignored), ""),
+            )
     return out
 
 
@@ -245,7 +277,9 @@ def _own_text(project: Project, targets: Sequence[Target]) -> dict[str, str]:
     for target in targets:
         if not delivery.falls_back(target) or target.root_whole:
             continue
-        text, _ = read_file(project, target.root_file, Report([]))  # a problem is reported when the file is compiled
+        text, _ = read_file(
+            project, target.root_file, Report([])
+        )  # a problem is reported when the file is compiled
         if text is None:
             continue
         try:
@@ -294,7 +328,9 @@ def _file_changes(
             if other is not None and path not in desired:
                 continue  # the file compile writes under another name
             if other is not None:
-                if any(done.path == other and done.changed for done in report.changes):  # said when it is written
+                if any(
+                    done.path == other and done.changed for done in report.changes
+                ):  # said when it is written
                     report.warnings.append(
                         f"{path} and {other} are the same file (a link): gitmem writes it for {other}"
                     )
@@ -303,7 +339,11 @@ def _file_changes(
             seen_io[change.io_path] = path
         if change.owned:
             report.changes.append(change)
-        final = change.new if change.action in ("created", "updated", "healed", "removed") else change.old
+        final = (
+            change.new
+            if change.action in ("created", "updated", "healed", "removed")
+            else change.old
+        )
         if final is not None:
             finals[path] = final
     return finals
@@ -311,7 +351,11 @@ def _file_changes(
 
 def _first_block(report: Report) -> set[str]:
     """The files compile writes gitmem's block (or file) into for the first time: what is said once is said then."""
-    return {change.path for change in report.changes if change.changed and block.BEGIN not in (change.old or "")}
+    return {
+        change.path
+        for change in report.changes
+        if change.changed and block.BEGIN not in (change.old or "")
+    }
 
 
 def _limits(
@@ -340,7 +384,9 @@ def _limits(
         elif use.over and use.limit.hard:
             report.over.append(Problem(use.path, 1, 1, "limit", checks.limit_advice(use)))
             held.add(use.target)
-        elif use.over and use.path in touched:  # soft: said when the file changes, and always by `gitmem stats`
+        elif (
+            use.over and use.path in touched
+        ):  # soft: said when the file changes, and always by `gitmem stats`
             report.warnings.extend(checks.soft_limit_warning(use, first_block))
     report.ignored = checks.ignored(project, report)
     for change in report.changes:  # one target over a hard limit does not stop the others
@@ -364,7 +410,9 @@ def _block_first(report: Report, path: str) -> bool:
     if found.before.strip():
         newline = block.newline_of(change.new)
         ending = "" if found.end.endswith("\n") else newline
-        change.new = found.begin + found.body + found.end + ending + found.before + found.after  # bytes kept
+        change.new = (
+            found.begin + found.body + found.end + ending + found.before + found.after
+        )  # bytes kept
         if change.action == "unchanged" and change.new != change.old:
             change.action = "updated"
     return True
@@ -377,7 +425,9 @@ def _block_first(report: Report, path: str) -> bool:
 LINKED_ROOT_NAME = f"{WHOLE_PREFIX}-project"
 
 
-def _around_linked(project: Project, targets: list[Target]) -> tuple[list[Target], dict[str, Target]]:
+def _around_linked(
+    project: Project, targets: list[Target]
+) -> tuple[list[Target], dict[str, Target]]:
     """Targets whose root file is a link to a document that is not a rules file (``CLAUDE.md -> CONTRIBUTING.md``)
     write their root memories into a whole file of their rules folder instead, so the client still gets them and
     the document is never written; ``linked`` maps each such root file to its (original) target."""
@@ -399,7 +449,10 @@ def _around_linked(project: Project, targets: list[Target]) -> tuple[list[Target
 
 
 def _not_into_documents(
-    project: Project, desired: dict[str, tuple[Target, FilePlan]], linked: dict[str, Target], report: Report
+    project: Project,
+    desired: dict[str, tuple[Target, FilePlan]],
+    linked: dict[str, Target],
+    report: Report,
 ) -> None:
     """Never write gitmem's block through a link into a document that is not a rules file; say where the memories
     went instead, or that the client gets none from this file."""
@@ -488,7 +541,9 @@ def _nested_hand_written(project: Project, target: Target, root: int) -> int:
     return most
 
 
-def _shared(project: Project, config: Config, today: date) -> tuple[list[Pack], list[Problem], list[Memory]]:
+def _shared(
+    project: Project, config: Config, today: date
+) -> tuple[list[Pack], list[Problem], list[Memory]]:
     """The shared packs, their problems, and the memories of theirs compile includes (live, unmuted, ``PACK/ID``)."""
     from gitmem.scopes import packs
 
@@ -528,7 +583,9 @@ def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target
         if (root / target.root_file).is_file():
             found[target.root_file] = target
         folders = {target.scoped_dir} if target.scoped_dir else set()
-        if target.root_whole and "/" in target.root_file:  # a folder of gitmem's whole files (and old scoped ones)
+        if (
+            target.root_whole and "/" in target.root_file
+        ):  # a folder of gitmem's whole files (and old scoped ones)
             folders.add(target.root_file.rsplit("/", 1)[0])
         for folder in sorted(folders):
             directory = root / folder
@@ -541,11 +598,16 @@ def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target
                     found[f"{folder}/{name}"] = target
     dir_files = {target.dir_file: target for target in targets if target.dir_file}
     for target in targets:
-        for private in () if target.personal else delivery.private_files(target):  # where only its client looks
+        for private in (
+            () if target.personal else delivery.private_files(target)
+        ):  # where only its client looks
             dir_files[private] = target
     if dir_files:
         for path in command.list_files(root, tuple(sorted(dir_files))):
-            owner = next((t for name, t in dir_files.items() if path == name or path.endswith("/" + name)), None)
+            owner = next(
+                (t for name, t in dir_files.items() if path == name or path.endswith("/" + name)),
+                None,
+            )
             if owner is not None and "/" in path and (root / path).is_file():
                 found.setdefault(path, owner)
     return found
@@ -625,7 +687,9 @@ def _desired_change(
     newline = block.newline_of(old)
     if plan.spec.whole:
         new = block.with_newline(new_part, newline)
-        if _has_conflicts(old) and block.BEGIN in old:  # gitmem's own file, conflicted: regenerate it
+        if (
+            _has_conflicts(old) and block.BEGIN in old
+        ):  # gitmem's own file, conflicted: regenerate it
             change.action, change.new = "healed", new
             return change
         try:
@@ -714,7 +778,9 @@ def _scan_or_heal(path: str, old: str, report: Report) -> Scan | tuple[str, Foun
     return healed
 
 
-def _cleanup_change(project: Project, path: str, target: Target, force: bool, report: Report) -> FileChange | None:
+def _cleanup_change(
+    project: Project, path: str, target: Target, force: bool, report: Report
+) -> FileChange | None:
     """A file gitmem may have written that nothing is compiled into any more."""
     old, io_path = read_file(project, path, report)
     if old is None or io_path is None:
@@ -731,7 +797,9 @@ def _cleanup_change(project: Project, path: str, target: Target, force: bool, re
             change.action, change.new = "healed", rest
         return change
     found = result.found
-    if found is None:  # not gitmem's: a hand-written file of the same name (still read by the tool: limits count it)
+    if (
+        found is None
+    ):  # not gitmem's: a hand-written file of the same name (still read by the tool: limits count it)
         change.action, change.new, change.owned = "unchanged", None, False
         return change
     if found.kind == "file-hash":

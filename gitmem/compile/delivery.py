@@ -48,7 +48,9 @@ class Layout:
     hub, and the other configured targets whose files that client reads (their memories are left out here)."""
 
     target: Target
-    bridge: str = ""  # "" (none), "native", "import", "own-import" (a hand-written @AGENTS.md) or "private"
+    bridge: str = (
+        ""  # "" (none), "native", "import", "own-import" (a hand-written @AGENTS.md) or "private"
+    )
     reads: tuple[str, ...] = ()
 
     @property
@@ -91,9 +93,13 @@ def layouts(
     laid: dict[str, tuple[Target, str]] = {}
     for target in targets:
         if target.name in linked and linked[target.name][0] in names:
-            laid[target.name] = _linked(target, linked[target.name][1], _read_by_others(target.name, names, readers))
+            laid[target.name] = _linked(
+                target, linked[target.name][1], _read_by_others(target.name, names, readers)
+            )
             continue
-        laid[target.name] = _bridge(target, names, hand_written.get(target.name, ""), readers, ignored)
+        laid[target.name] = _bridge(
+            target, names, hand_written.get(target.name, ""), readers, ignored
+        )
     out = []
     for target in targets:
         variant, bridge = laid[target.name]
@@ -101,7 +107,9 @@ def layouts(
             name
             for reader in readers_of(target.name, readers)
             for name in reader.reads
-            if name in names and name != target.name and laid[name][1] not in ("private", "linked", "fallback")
+            if name in names
+            and name != target.name
+            and laid[name][1] not in ("private", "linked", "fallback")
         ]
         if bridge in ("import", "own-import", "fallback"):
             reads.append(HUB)
@@ -125,7 +133,10 @@ def _bridge(
     if hub and any(HUB in reader.reads for reader in readers):
         return target, "native"
     if hub and falls_back(target) and imports_file(hand_written, HUB_FILE):
-        return target, "own-import"  # its hand-written file imports the hub: the block holds only what it lacks
+        return (
+            target,
+            "own-import",
+        )  # its hand-written file imports the hub: the block holds only what it lacks
     private = next((reader.private for reader in readers if reader.private), "")
     if private and private in ignored and _read_by_others(target.name, names, every):
         if hub and falls_back(target) and not hand_written.strip():
@@ -141,9 +152,9 @@ def _bridge(
         return variant, "private"
     if not hub or not _read_beside_hub(target.name, names, every):
         return target, ""  # no client in use reads both: the full copy reaches each of them once
-    if any(target.name in r.imports and r.imports_above for r in readers) and not _followed_by_others(
-        target.name, names, every
-    ):
+    if any(
+        target.name in r.imports and r.imports_above for r in readers
+    ) and not _followed_by_others(target.name, names, every):
         return target._replace(imports=HUB_FILE), "import"
     return target, ""
 
@@ -167,7 +178,10 @@ def _linked(target: Target, instead: str, shared: bool) -> tuple[Target, str]:
 
 def _read_by_others(name: str, configured: Collection[str], readers: Sequence[Reader]) -> bool:
     """Whether another client in use reads ``name``'s files (the Copilot CLI reads CLAUDE.md)."""
-    return any(reader.own in configured and reader.own != name and name in reader.reads for reader in readers)
+    return any(
+        reader.own in configured and reader.own != name and name in reader.reads
+        for reader in readers
+    )
 
 
 def private_files(target: Target) -> tuple[str, ...]:
@@ -184,7 +198,10 @@ def falls_back(target: Target) -> bool:
 def _read_beside_hub(name: str, configured: Collection[str], readers: Sequence[Reader]) -> bool:
     """Whether a client in use (its own target configured) reads both the hub and ``name``'s files."""
     return any(
-        reader.own in configured and reader.own != name and HUB in reader.reads and name in reader.reads
+        reader.own in configured
+        and reader.own != name
+        and HUB in reader.reads
+        and name in reader.reads
         for reader in readers
     )
 
@@ -193,7 +210,10 @@ def _followed_by_others(name: str, configured: Collection[str], readers: Sequenc
     """Whether a client in use that reads the hub itself also reads ``name``'s files and follows their imports: a
     bridge importing the hub would feed it the hub twice."""
     return any(
-        reader.own in configured and reader.own != name and HUB in reader.reads and name in reader.imports
+        reader.own in configured
+        and reader.own != name
+        and HUB in reader.reads
+        and name in reader.imports
         for reader in readers
     )
 
@@ -204,7 +224,9 @@ def _ordered(items: list[Layout]) -> list[Layout]:
     placed: set[str] = set()
     waiting = list(items)
     while waiting:
-        ready = [item for item in waiting if all(name in placed for name in item.reads)] or waiting[:1]
+        ready = [item for item in waiting if all(name in placed for name in item.reads)] or waiting[
+            :1
+        ]
         for item in ready:
             done.append(item)
             placed.add(item.name)
@@ -218,7 +240,9 @@ def standalone(targets: Sequence[Target]) -> list[Layout]:
 
 
 def excluded(
-    layout: Layout, candidates: Mapping[str, Collection[str]], at_root: Mapping[str, Collection[str]] | None = None
+    layout: Layout,
+    candidates: Mapping[str, Collection[str]],
+    at_root: Mapping[str, Collection[str]] | None = None,
 ) -> set[str]:
     """The memories ``layout``'s client gets from the other targets' files it reads (of the target its root file is
     linked to, only its root file's: ``at_root``)."""
@@ -266,17 +290,31 @@ def loads(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> 
             if spec.globs or not _on_the_way(spec, folder, reader.chain):
                 continue
             out.append(Loaded.of(path, name, file_plan))
-            if spec.imports and name in reader.imports and (reader.imports_above or _directory(spec) == folder):
+            if (
+                spec.imports
+                and name in reader.imports
+                and (reader.imports_above or _directory(spec) == folder)
+            ):
                 out += _imported(plans, spec.directory, spec.imports, path)
-        if plan.bridge == "own-import" and name in reader.imports and (reader.imports_above or folder == ""):
-            out += _imported(plans, "", HUB_FILE, plan.target.root_file)  # the team's own @AGENTS.md
+        if (
+            plan.bridge == "own-import"
+            and name in reader.imports
+            and (reader.imports_above or folder == "")
+        ):
+            out += _imported(
+                plans, "", HUB_FILE, plan.target.root_file
+            )  # the team's own @AGENTS.md
     return out
 
 
 def _read(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> list[str]:
     """The compiled targets whose files ``reader`` started in ``folder`` reads (a fallback only where its condition
     holds; what the project's settings name only at the root)."""
-    names = [name for name in reader.reads if name in plans and (not folder or name not in reader.at_root)]
+    names = [
+        name
+        for name in reader.reads
+        if name in plans and (not folder or name not in reader.at_root)
+    ]
     for name, unless in reader.fallbacks:
         if name in plans and name not in names and unless not in plans:
             names.append(name)
@@ -338,12 +376,20 @@ def _on_the_way(spec: FileSpec, folder: str, chain: bool) -> bool:
 def twice(plans: Mapping[str, TargetPlan], readers: Sequence[Reader] = READERS) -> list[str]:
     """Every client in use that would receive a memory more than once, in any folder gitmem writes to: one line
     each. Compile keeps it empty by construction; hand-written imports can still make it so."""
-    folders = sorted({"", *(fp.spec.directory for plan in plans.values() for fp in plan.files.values())})
+    folders = sorted(
+        {"", *(fp.spec.directory for plan in plans.values() for fp in plan.files.values())}
+    )
     found = []
     for reader in in_use(plans, readers):
-        sessions = [(f" started in {folder}/" if folder else "", loads(reader, plans, folder)) for folder in folders]
+        sessions = [
+            (f" started in {folder}/" if folder else "", loads(reader, plans, folder))
+            for folder in folders
+        ]
         sessions += [
-            (f" started at the root and touching a file in {folder}/", touching(reader, plans, f"{folder}/file"))
+            (
+                f" started at the root and touching a file in {folder}/",
+                touching(reader, plans, f"{folder}/file"),
+            )
             for folder in folders
             if folder
         ]

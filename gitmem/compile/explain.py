@@ -29,12 +29,18 @@ class ClientView:
     client: str
     key: str
     target: str
-    files: Sequence[Loaded | FileRead]  # what it loads at the start (``FileRead``: read from the disk)
+    files: Sequence[
+        Loaded | FileRead
+    ]  # what it loads at the start (``FileRead``: read from the disk)
     touched: list[Loaded]  # glob-scoped files it loads when it touches the path (a file)
     full: list[str]  # memory ids arriving in full, in the order of the files
-    index: list[str] = field(default_factory=list)  # ids arriving as index lines only (``compile.leftout``)
+    index: list[str] = field(
+        default_factory=list
+    )  # ids arriving as index lines only (``compile.leftout``)
     on_demand: list[str] = field(default_factory=list)  # for its target, in no file it loads
-    hook: bool = False  # the client has a prompt hook gitmem sets up (else: only recall finds ``on_demand``)
+    hook: bool = (
+        False  # the client has a prompt hook gitmem sets up (else: only recall finds ``on_demand``)
+    )
 
     @property
     def tokens(self) -> int:
@@ -69,7 +75,12 @@ def _folder(path: str, plans: dict[str, TargetPlan]) -> tuple[str, str]:
     path = path.strip("/")
     if path in ("", "."):
         return "", ""
-    folders = {fp.spec.directory for plan in plans.values() for fp in plan.files.values() if fp.spec.directory}
+    folders = {
+        fp.spec.directory
+        for plan in plans.values()
+        for fp in plan.files.values()
+        if fp.spec.directory
+    }
     if path in folders or "." not in path.rsplit("/", 1)[-1]:
         return path, ""
     return (path.rsplit("/", 1)[0] if "/" in path else ""), path
@@ -85,7 +96,9 @@ def _view(
     disk: Disk | None = None,
 ) -> ClientView:
     files: Sequence[Loaded | FileRead] = (
-        delivery.loads(reader, plans, folder) if disk is None else reading.read(disk, reader, folder).files
+        delivery.loads(reader, plans, folder)
+        if disk is None
+        else reading.read(disk, reader, folder).files
     )
     touched = delivery.globbed(reader, plans, file)
     full = list(dict.fromkeys(i for item in [*files, *touched] for i in item.ids))
@@ -93,7 +106,15 @@ def _view(
     got = set(full) | set(index)
     on_demand = [m.id for m in memories if m.is_for(reader.own) and m.id not in got]
     return ClientView(
-        reader.client, reader.name, reader.own, files, touched, full, index, on_demand, reader.name in hooked
+        reader.client,
+        reader.name,
+        reader.own,
+        files,
+        touched,
+        full,
+        index,
+        on_demand,
+        reader.name in hooked,
     )
 
 

@@ -21,7 +21,9 @@ class FilePlan:
     preamble: str
     entries: list[block.Entry] = field(default_factory=list)
     footer: str = ""
-    listed: tuple[str, ...] = ()  # ids of the left-out memories its index names, one a line (``leftout``)
+    listed: tuple[
+        str, ...
+    ] = ()  # ids of the left-out memories its index names, one a line (``leftout``)
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -46,11 +48,17 @@ class TargetPlan:
     compiled: list[str]  # ids of the memories in the target, in the order the budget keeps them
     omitted: list[str]  # ids left out by the budget, in the same order
     chars: int = 0  # characters gitmem writes for the target (frontmatter and blocks)
-    elsewhere: list[str] = field(default_factory=list)  # ids of memories whose `targets` leave this target out
+    elsewhere: list[str] = field(
+        default_factory=list
+    )  # ids of memories whose `targets` leave this target out
     # ids of memories for this target that its client gets from other targets' files (``delivery``), by target
     delivered: dict[str, list[str]] = field(default_factory=dict)
-    bridge: str = ""  # how its client reaches the hub (``delivery.Layout.bridge``), "" when it does not
-    index_chars: int = 0  # characters of the index of left-out memories (``leftout``), beside the budget
+    bridge: str = (
+        ""  # how its client reaches the hub (``delivery.Layout.bridge``), "" when it does not
+    )
+    index_chars: int = (
+        0  # characters of the index of left-out memories (``leftout``), beside the budget
+    )
 
     @property
     def tokens(self) -> int:
@@ -76,12 +84,20 @@ class _Sizes:
         known = self._overheads.get(spec)
         if known is None:
             front, pre = render.overhead(spec, _templates(self.target, spec), self.packs)
-            known = (front, pre, len(front) + len(pre) + render.marker_chars(spec.whole, spec.personal))
+            known = (
+                front,
+                pre,
+                len(front) + len(pre) + render.marker_chars(spec.whole, spec.personal),
+            )
             self._overheads[spec] = known
         return known
 
     def cost(
-        self, memory: Memory, placements: Sequence[Placement], files: set[str], groups: set[tuple[str, str, str]]
+        self,
+        memory: Memory,
+        placements: Sequence[Placement],
+        files: set[str],
+        groups: set[tuple[str, str, str]],
     ) -> int:
         """What adding ``memory`` costs, given the files and groups already opened."""
         total = 0
@@ -118,8 +134,12 @@ def _fill(
     start = used
     kept: list[Memory] = []
     omitted: list[Memory] = []
-    stopped = False  # a memory that would fit alone did not fit: every lower-ranked one is left out too
-    cut: set[tuple[str, str]] = set()  # (rules file, kind) an imported memory was passed over in: stop there
+    stopped = (
+        False  # a memory that would fit alone did not fit: every lower-ranked one is left out too
+    )
+    cut: set[tuple[str, str]] = (
+        set()
+    )  # (rules file, kind) an imported memory was passed over in: stop there
     for memory in memories:
         origin = budget.origin_place(memory)
         stretch = (origin[0], memory.kind) if origin else None
@@ -179,7 +199,9 @@ def plan_target(
     kept = list(memories)
     omitted: list[Memory] = []
     footer = ""
-    if used > limit - len(block.footer_text(render.footer(mcp, target.personal))):  # the recall line's room is kept
+    if used > limit - len(
+        block.footer_text(render.footer(mcp, target.personal))
+    ):  # the recall line's room is kept
         footer = render.footer(mcp, target.personal)
         root = root_spec(target)
         files, groups = {root.path, *(spec.path for spec in bridges)}, set()
@@ -200,11 +222,15 @@ def plan_target(
     for memory in kept:
         for placement in placements[memory.id]:
             file_plan(placement.file).entries.append(
-                block.Entry(memory.id, memory.kind, placement.label, memory.priority, entries[memory.id])
+                block.Entry(
+                    memory.id, memory.kind, placement.label, memory.priority, entries[memory.id]
+                )
             )
     listing = leftout.Index("", ())  # the index of the left-out memories, after the recall line
     if footer:
-        listing = leftout.index_text(omitted, len(kept), leftout.room(target, used, reserved), target.personal)
+        listing = leftout.index_text(
+            omitted, len(kept), leftout.room(target, used, reserved), target.personal
+        )
         root_plan = file_plan(root_spec(target))
         root_plan.footer = footer + ("\n" + listing.text if listing.text else "")
         root_plan.listed = listing.listed
@@ -247,7 +273,11 @@ def plan_targets(
         at_root[target.name] = _in_root_file(target, mine)
         bridges: list[FileSpec] = []
         if target.imports and delivery.HUB in plans:
-            bridges = [_bridge_of(target, spec) for spec in plans[delivery.HUB].files.values() if not spec.spec.globs]
+            bridges = [
+                _bridge_of(target, spec)
+                for spec in plans[delivery.HUB].files.values()
+                if not spec.spec.globs
+            ]
         held = (reserved or {}).get(target.name, 0)
         plan = plan_target(target, mine, entries, budgets[target.name], mcp, held, bridges)
         plan.elsewhere = [memory.id for memory in ordered if not memory.is_for(target.name)]
@@ -259,13 +289,17 @@ def plan_targets(
         plans[target.name] = plan
         made.append(plan)
     # in ``targets``' order (compile --user has two targets of one name: opencode's and Codex's AGENTS.md)
-    return sorted(made, key=lambda plan: next(i for i, t in enumerate(targets) if t.name == plan.target.name))
+    return sorted(
+        made, key=lambda plan: next(i for i, t in enumerate(targets) if t.name == plan.target.name)
+    )
 
 
 def _in_root_file(target: Target, memories: Sequence[Memory]) -> set[str]:
     """The ids of ``memories`` placed in ``target``'s root file (what a client whose root file is a link to it reads
     of it: ``delivery.excluded``)."""
-    return {memory.id for memory in memories if any(p.file.root for p in place(target, memory.paths))}
+    return {
+        memory.id for memory in memories if any(p.file.root for p in place(target, memory.paths))
+    }
 
 
 def _bridge_of(target: Target, hub: FilePlan) -> FileSpec:

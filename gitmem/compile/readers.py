@@ -25,7 +25,9 @@ class Reader:
     client: str  # its title
     own: str  # the target made for it
     reads: tuple[str, ...]  # targets whose files it reads (always, or their path-scoped files)
-    fallbacks: tuple[tuple[str, str], ...] = ()  # (target, unless): read only where unless's root file is missing
+    fallbacks: tuple[
+        tuple[str, str], ...
+    ] = ()  # (target, unless): read only where unless's root file is missing
     source: str = ""
     imports: tuple[str, ...] = ()
     imports_above: bool = True
@@ -36,7 +38,9 @@ class Reader:
     # targets of ``reads`` it reads only when started at the root, where the project's settings that name them are
     # (Gemini CLI started in a subfolder reads no .gemini/settings.json of the root: measured)
     at_root: tuple[str, ...] = ()
-    tracked_only: bool = False  # it reads only what git tracks (``Tool.tracked_only``: Copilot code review)
+    tracked_only: bool = (
+        False  # it reads only what git tracks (``Tool.tracked_only``: Copilot code review)
+    )
 
 
 def _reader(tool: Tool) -> Reader:
@@ -45,7 +49,11 @@ def _reader(tool: Tool) -> Reader:
         tool.title,
         tool.serves,
         tuple(dict.fromkeys(read.target for read in tool.reads if read.how in (ALWAYS, BY_PATH))),
-        tuple((read.target, read.unless) for read in tool.reads if read.how == FALLBACK and read.unless),
+        tuple(
+            (read.target, read.unless)
+            for read in tool.reads
+            if read.how == FALLBACK and read.unless
+        ),
         tool.checked,
         tool.follows_imports,
         tool.imports_above,

@@ -45,7 +45,9 @@ class How(Enum):
 
     ROOT = "root"  # a target's root file, at the start
     NESTED = "nested"  # a target's per-folder file, in a folder on the way to the start folder
-    PRIVATE = "private"  # the client's own file no other client reads (Claude Code's .claude/CLAUDE.md)
+    PRIVATE = (
+        "private"  # the client's own file no other client reads (Claude Code's .claude/CLAUDE.md)
+    )
     FALLBACK = "fallback"  # read because the file the client prefers is missing there (AGENTS.md without CLAUDE.md)
     SETTING = "setting"  # named by the project's settings (Gemini CLI's context.fileName), at the root only
     IMPORT = "import"  # through an ``@FILE`` of a file it read (``readers.imported``)
@@ -65,7 +67,9 @@ class FileRead(NamedTuple):
     ids: tuple[str, ...] = ()  # memories in full
     listed: tuple[str, ...] = ()  # memories named by a line of the index of left-out ones
     via: str = ""  # the file whose ``@`` line imported it
-    over: tuple[Limit, ...] = ()  # hard size limits it is past (for ``chain_bytes``: with the files above it)
+    over: tuple[
+        Limit, ...
+    ] = ()  # hard size limits it is past (for ``chain_bytes``: with the files above it)
     size: int = 0  # its bytes
 
     @property
@@ -174,7 +178,9 @@ class Disk:
 
             try:
                 out = gitcommand.git(self.project.root, "ls-files", "-z", "--cached")
-                self._index = {name for name in out.decode("utf-8", "surrogateescape").split("\0") if name}
+                self._index = {
+                    name for name in out.decode("utf-8", "surrogateescape").split("\0") if name
+                }
             except (GitmemError, OSError):
                 self._index = set()
         return self._index
@@ -205,7 +211,9 @@ def _file_of(target: Target, folder: str) -> str | None:
     return _in(folder, target.dir_file) if target.dir_file else None
 
 
-def read(disk: Disk, reader: Reader, folder: str = "", settings: Sequence[str] | None = None) -> Reading:
+def read(
+    disk: Disk, reader: Reader, folder: str = "", settings: Sequence[str] | None = None
+) -> Reading:
     """What ``reader`` loads in a session started in ``folder`` ("" for the root), read from ``disk``.
 
     ``settings``: the targets the project's settings make it read at the root (default: ``reader.at_root``)."""
@@ -221,7 +229,9 @@ def read(disk: Disk, reader: Reader, folder: str = "", settings: Sequence[str] |
     return Reading(reader, folder, tuple(walk.limited()))
 
 
-def _in_folder(walk: _Walk, reader: Reader, where: str, folder: str, at_root: Sequence[str]) -> None:
+def _in_folder(
+    walk: _Walk, reader: Reader, where: str, folder: str, at_root: Sequence[str]
+) -> None:
     """The files ``reader`` loads in ``where``, one of the folders on the way to ``folder`` (its start)."""
     disk = walk.disk
     for name in reader.reads:
@@ -235,12 +245,18 @@ def _in_folder(walk: _Walk, reader: Reader, where: str, folder: str, at_root: Se
         target, other = TARGET_BY_NAME.get(name), TARGET_BY_NAME.get(unless)
         if target is None or other is None or name in reader.reads:
             continue
-        fallback = _file_of(target, where)  # only where the preferred root file is missing (measured: Claude
-        if fallback is not None and not _prefers(disk, other, reader):  # Code reads no web/AGENTS.md then)
+        fallback = _file_of(
+            target, where
+        )  # only where the preferred root file is missing (measured: Claude
+        if fallback is not None and not _prefers(
+            disk, other, reader
+        ):  # Code reads no web/AGENTS.md then)
             walk.add(fallback, name, How.FALLBACK)
     if reader.private and (not where or reader.chain):
         walk.add(_in(where, reader.private), reader.own, How.PRIVATE)
-    if not where and not folder:  # started in a subfolder, no settings of the root's (measured: Gemini CLI)
+    if (
+        not where and not folder
+    ):  # started in a subfolder, no settings of the root's (measured: Gemini CLI)
         for name in at_root:
             target = TARGET_BY_NAME.get(name)
             if target is not None:
@@ -258,14 +274,19 @@ def _rules_files(disk: Disk, target: Target) -> list[str]:
     assert target.scoped_dir is not None and target.always_frontmatter is not None
     key = target.scoped_frontmatter[0].split(":", 1)[0] + ":" if target.scoped_frontmatter else ""
     out = []
-    for folder in (target.scoped_dir, *(f"{target.scoped_dir}/{name}" for name in _names(disk, target.scoped_dir))):
+    for folder in (
+        target.scoped_dir,
+        *(f"{target.scoped_dir}/{name}" for name in _names(disk, target.scoped_dir)),
+    ):
         for name in _names(disk, folder):
             path = f"{folder}/{name}"
             if not name.endswith(target.scoped_suffix) or not disk.exists(path):
                 continue
             head = _frontmatter(disk.get(path).text or "")
             always = target.always_frontmatter
-            if (always and all(line in head for line in always)) or (not always and key not in head):
+            if (always and all(line in head for line in always)) or (
+                not always and key not in head
+            ):
                 out.append(path)
     return out
 
@@ -319,7 +340,9 @@ class _Walk:
         self.seen.add(found.real)
         self.texts[path] = found.text
         chars, hand, ids, listed = self.disk.contents(path, found.text)
-        item = FileRead(path, found.real, target, how, tracked, chars, hand, ids, listed, via, (), found.size)
+        item = FileRead(
+            path, found.real, target, how, tracked, chars, hand, ids, listed, via, (), found.size
+        )
         self.files.append(item)
         self._follow(item, found.text, depth)
 
@@ -399,10 +422,14 @@ def _index_ids(footer: str) -> Iterable[str]:
             yield line.rsplit(": `", 1)[1][:-1]
 
 
-def readings(disk: Disk, readers: Sequence[Reader], folders: Iterable[str]) -> dict[tuple[str, str], Reading]:
+def readings(
+    disk: Disk, readers: Sequence[Reader], folders: Iterable[str]
+) -> dict[tuple[str, str], Reading]:
     """Each reader's reading in each of ``folders``, keyed by (record name, folder)."""
     wanted = list(dict.fromkeys(folders))
-    return {(reader.name, folder): read(disk, reader, folder) for reader in readers for folder in wanted}
+    return {
+        (reader.name, folder): read(disk, reader, folder) for reader in readers for folder in wanted
+    }
 
 
 def by_name(readers: Sequence[Reader]) -> Mapping[str, Reader]:

@@ -64,7 +64,9 @@ def preamble(spec: FileSpec, packs: bool = False) -> str:
     source = "`.memory/memories/<id>.yaml`"
     if packs:
         source += ", or for an id `PACK/ID` the shared memory pack PACK (`gitmem sources list`)"
-    if spec.imports:  # a bridge: the import is a line of its own, outside any code span, so the tool follows it
+    if (
+        spec.imports
+    ):  # a bridge: the import is a line of its own, outside any code span, so the tool follows it
         return (
             f"{block.TITLE}\n\n"
             f"This team's reviewed project memories{spec.scope_phrase} are compiled by gitmem into the "
@@ -102,8 +104,12 @@ def frontmatter(templates: tuple[str, ...], globs: tuple[str, ...]) -> str:
             "csv": csv,
             "csv_quoted": _quote(csv),
             "list": "\n".join(f"  - {_quote(glob)}" for glob in globs),
-            "pattern": _quote(globs[0]) if len(globs) == 1 else "[" + ", ".join(_quote(g) for g in globs) + "]",
-            "description": _quote(f"Reviewed project memories of this team for files matching {', '.join(globs)}"),
+            "pattern": _quote(globs[0])
+            if len(globs) == 1
+            else "[" + ", ".join(_quote(g) for g in globs) + "]",
+            "description": _quote(
+                f"Reviewed project memories of this team for files matching {', '.join(globs)}"
+            ),
         }
     lines = [template.format(**values) for template in templates]
     return "---\n" + "\n".join(lines) + "\n---\n"
@@ -122,4 +128,6 @@ def overhead(spec: FileSpec, templates: tuple[str, ...], packs: bool = False) ->
 def marker_chars(whole: bool, personal: bool = False) -> int:
     """Characters of the two marker lines."""
     kind = "file-hash" if whole else "hash"
-    return len(block.begin_line(kind, "0" * block.HASH_LENGTH, personal)) + 1 + len(block.END_LINE) + 1
+    return (
+        len(block.begin_line(kind, "0" * block.HASH_LENGTH, personal)) + 1 + len(block.END_LINE) + 1
+    )

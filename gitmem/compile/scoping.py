@@ -78,7 +78,12 @@ class Placement:
 
 def root_spec(target: Target) -> FileSpec:
     return FileSpec(
-        target.name, target.root_file, target.root_whole, True, personal=target.personal, imports=target.imports
+        target.name,
+        target.root_file,
+        target.root_whole,
+        True,
+        personal=target.personal,
+        imports=target.imports,
     )
 
 
@@ -86,7 +91,12 @@ def dir_spec(target: Target, directory: str) -> FileSpec:
     """The nested file of ``target`` in ``directory`` (``web/GEMINI.md``)."""
     assert target.dir_file
     return FileSpec(
-        target.name, f"{directory}/{target.dir_file}", False, False, directory=directory, imports=target.imports
+        target.name,
+        f"{directory}/{target.dir_file}",
+        False,
+        False,
+        directory=directory,
+        imports=target.imports,
     )
 
 
@@ -98,10 +108,17 @@ def place(target: Target, paths: tuple[str, ...]) -> tuple[Placement, ...]:
     globs = scope_key(paths)
     directories = [directory_of(glob) for glob in globs]
     if target.dir_file and all(directories):
-        return tuple(Placement(dir_spec(target, directory), "") for directory in sorted({d for d in directories if d}))
+        return tuple(
+            Placement(dir_spec(target, directory), "")
+            for directory in sorted({d for d in directories if d})
+        )
     if target.scoped_dir:
         name = f"{WHOLE_PREFIX}-{slug(globs)}{target.scoped_suffix}"
-        return (Placement(FileSpec(target.name, f"{target.scoped_dir}/{name}", True, False, globs=globs), ""),)
+        return (
+            Placement(
+                FileSpec(target.name, f"{target.scoped_dir}/{name}", True, False, globs=globs), ""
+            ),
+        )
     return (Placement(root_spec(target), globs_phrase(globs)),)
 
 

@@ -48,7 +48,9 @@ class Miss(NamedTuple):
 
     def line(self) -> str:
         where = f" started in {self.folder}/" if self.folder else ""
-        what = f"memory {self.subject}" if self.fault in (Fault.MISSING, Fault.TWICE) else self.subject
+        what = (
+            f"memory {self.subject}" if self.fault in (Fault.MISSING, Fault.TWICE) else self.subject
+        )
         return f"{self.client}{where}: {what} {self.fault.value}: {self.fix}"
 
 
@@ -86,7 +88,11 @@ def _in_scope(scope: tuple[str, ...], folder: str) -> bool:
 
 
 def verify(
-    project: Project, report: Report, memories: Sequence[Memory], disk: Disk | None = None, committed: bool = True
+    project: Project,
+    report: Report,
+    memories: Sequence[Memory],
+    disk: Disk | None = None,
+    committed: bool = True,
 ) -> list[Miss]:
     """Every difference, for the clients whose target ``report`` compiled, between what they should get of
     ``memories`` (the live ones compiled) and what they read on the disk. Without ``committed`` (right after
@@ -101,11 +107,18 @@ def verify(
         on_demand = {
             i
             for name in _read_targets(reader, plans)
-            for i in set(plans[name].omitted) - {i for fp in plans[name].files.values() for i in fp.listed}
+            for i in set(plans[name].omitted)
+            - {i for fp in plans[name].files.values() for i in fp.listed}
         }
-        wanted = [m for m in memories if m.is_for(reader.own) and not m.on_demand and m.id not in on_demand]
+        wanted = [
+            m
+            for m in memories
+            if m.is_for(reader.own) and not m.on_demand and m.id not in on_demand
+        ]
         own = plans.get(reader.own)
-        globbed = [path for path, fp in own.files.items() if fp.spec.globs] if own is not None else []
+        globbed = (
+            [path for path, fp in own.files.items() if fp.spec.globs] if own is not None else []
+        )
         by_path = {i for item in reading.files_of(disk, globbed, reader.own) for i in item.ids}
         at_root: set[str] = set()
         for folder in folders if reader.chain else [""]:
@@ -145,7 +158,11 @@ def _read_targets(reader: Reader, plans: Mapping[str, TargetPlan]) -> list[str]:
 
 
 def _session(
-    reader: Reader, seen: reading.Reading, wanted: Sequence[Memory], by_path: set[str], at_root: set[str]
+    reader: Reader,
+    seen: reading.Reading,
+    wanted: Sequence[Memory],
+    by_path: set[str],
+    at_root: set[str],
 ) -> list[Miss]:
     """The misses of one session; ``by_path``: the memories of the client's own path-scoped files on the disk (they
     reach it when it works on a matching file: a memory of a folder there is not missed at the folder's start);
@@ -160,16 +177,28 @@ def _session(
     for memory in wanted:
         scope = _scope(memory)
         count = counts.get(memory.id, 0)
-        if scope is not None and _in_scope(scope, folder) and count == 0 and memory.id not in by_path:
+        if (
+            scope is not None
+            and _in_scope(scope, folder)
+            and count == 0
+            and memory.id not in by_path
+        ):
             miss(Fault.MISSING, memory.id, _missing_fix(reader, folder, memory.id in at_root))
     for memory_id, count in counts.items():
         if count > 1:
-            paths = ", ".join(item.path for item in seen.files if memory_id in (*item.ids, *item.listed))
+            paths = ", ".join(
+                item.path for item in seen.files if memory_id in (*item.ids, *item.listed)
+            )
             miss(
-                Fault.TWICE, memory_id, f"it reads {paths}; see `gitmem explain {folder or '.'} --client {reader.name}`"
+                Fault.TWICE,
+                memory_id,
+                f"it reads {paths}; see `gitmem explain {folder or '.'} --client {reader.name}`",
             )
     for item in seen.files:
-        out += [Miss(reader.client, reader.name, f[0], f[1], folder, fix) for f, fix in _file_faults(item)]
+        out += [
+            Miss(reader.client, reader.name, f[0], f[1], folder, fix)
+            for f, fix in _file_faults(item)
+        ]
     return out
 
 
@@ -184,7 +213,12 @@ def _file_faults(item: FileRead) -> list[tuple[tuple[Fault, str], str]]:
     out = []
     relied = bool(item.ids or item.listed)
     if item.tracked is Tracked.OUTSIDE:
-        out.append(((Fault.OUTSIDE, item.path), "make it a file of the repository (gitmem does not follow it)"))
+        out.append(
+            (
+                (Fault.OUTSIDE, item.path),
+                "make it a file of the repository (gitmem does not follow it)",
+            )
+        )
     elif relied and item.tracked is Tracked.IGNORED:
         out.append(((Fault.IGNORED, item.path), f"add `!{item.real}` at the end of .gitignore"))
     elif relied and item.tracked is Tracked.NEW:

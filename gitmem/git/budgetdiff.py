@@ -45,7 +45,12 @@ class Move:
     targets: tuple[str, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.memory_id, "title": self.title, "move": self.how, "targets": list(self.targets)}
+        return {
+            "id": self.memory_id,
+            "title": self.title,
+            "move": self.how,
+            "targets": list(self.targets),
+        }
 
 
 @dataclass(frozen=True)
@@ -69,15 +74,24 @@ def budget_diff(project: Project, diff: MemoryDiff, today: date) -> BudgetDiff:
 
     sides = [_memories(project, side) for side in (diff.base, diff.head)]
     if any(memories is None for memories in sides):
-        return BudgetDiff((), (), "a memory file is invalid on one side: fix it to see what the change displaces")
+        return BudgetDiff(
+            (), (), "a memory file is invalid on one side: fix it to see what the change displaces"
+        )
     config = load_config(project)
     plans = []
     for memories in sides:
         assert memories is not None
         live = [memory for memory in memories.values() if memory.is_live(today)]
-        plans.append({plan.target.name: plan for plan in prepare(project, config, live, today=today).plans})
+        plans.append(
+            {plan.target.name: plan for plan in prepare(project, config, live, today=today).plans}
+        )
     before, after = plans
-    titles = {memory_id: memory.title for memories in sides if memories for memory_id, memory in memories.items()}
+    titles = {
+        memory_id: memory.title
+        for memories in sides
+        if memories
+        for memory_id, memory in memories.items()
+    }
     targets = []
     found: dict[tuple[str, str], list[str]] = {}
     for name, new in after.items():
@@ -85,7 +99,12 @@ def budget_diff(project: Project, diff: MemoryDiff, today: date) -> BudgetDiff:
         old_full = set(old.compiled) if old else set()
         old_all = old_full | set(old.omitted) if old else set()
         targets.append(
-            TargetTokens(name, new.budget, (old.tokens if old else 0, new.tokens), (len(old_full), len(new.compiled)))
+            TargetTokens(
+                name,
+                new.budget,
+                (old.tokens if old else 0, new.tokens),
+                (len(old_full), len(new.compiled)),
+            )
         )
         for memory_id in new.omitted:
             if memory_id in old_full:
@@ -97,7 +116,10 @@ def budget_diff(project: Project, diff: MemoryDiff, today: date) -> BudgetDiff:
                 found.setdefault((memory_id, "to_full"), []).append(name)
     order = {"to_index": 0, "index_only": 1, "to_full": 2}
     moves = sorted(
-        (Move(memory_id, titles.get(memory_id, ""), how, tuple(names)) for (memory_id, how), names in found.items()),
+        (
+            Move(memory_id, titles.get(memory_id, ""), how, tuple(names))
+            for (memory_id, how), names in found.items()
+        ),
         key=lambda move: (order[move.how], move.memory_id),
     )
     return BudgetDiff(tuple(targets), tuple(moves))
@@ -139,7 +161,12 @@ def to_markdown(budget: BudgetDiff) -> str:
         lines.append(f"- {_HOW[move.how].format(id=_code(move.memory_id))} ({where})")
     if budget.moves:
         lines.append("")
-    lines += ["| target | budget | tokens before → after | in full before → after |", "|---|---:|---:|---:|"]
+    lines += [
+        "| target | budget | tokens before → after | in full before → after |",
+        "|---|---:|---:|---:|",
+    ]
     for t in budget.targets:
-        lines.append(f"| {t.target} | {t.budget} | {t.tokens[0]} → {t.tokens[1]} | {t.full[0]} → {t.full[1]} |")
+        lines.append(
+            f"| {t.target} | {t.budget} | {t.tokens[0]} → {t.tokens[1]} | {t.full[0]} → {t.full[1]} |"
+        )
     return "\n".join(lines) + "\n"

@@ -19,7 +19,9 @@ from gitmem.project import Project
 
 CONFIG = ".memory/config.yaml"
 SETTINGS = ("scan.exclude", "scan.allow", "scan.salt", "sources")
-NOTHING = "no finding of the file it names matches it; a secret written there later would pass the hook"
+NOTHING = (
+    "no finding of the file it names matches it; a secret written there later would pass the hook"
+)
 
 
 class GuardChange(NamedTuple):
@@ -28,10 +30,16 @@ class GuardChange(NamedTuple):
     setting: str
     added: tuple[str, ...]
     removed: tuple[str, ...]
-    allows_nothing: tuple[str, ...] = ()  # added scan.allow entries that allow no finding of the tree under review
+    allows_nothing: tuple[
+        str, ...
+    ] = ()  # added scan.allow entries that allow no finding of the tree under review
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"setting": self.setting, "added": list(self.added), "removed": list(self.removed)}
+        data: dict[str, Any] = {
+            "setting": self.setting,
+            "added": list(self.added),
+            "removed": list(self.removed),
+        }
         if self.setting == "scan.allow":
             data["allows_nothing"] = list(self.allows_nothing)
         return data
@@ -51,7 +59,9 @@ def settings_of(raw: bytes | None) -> dict[str, tuple[str, ...]]:
         "scan.exclude": _strings(scan.get("exclude")),
         "scan.allow": _strings(scan.get("allow")),
         "scan.salt": _strings([scan["salt"]] if isinstance(scan.get("salt"), str) else []),
-        "sources": tuple(_source(item) for item in data.get("sources") or () if isinstance(item, dict)),
+        "sources": tuple(
+            _source(item) for item in data.get("sources") or () if isinstance(item, dict)
+        ),
     }
 
 
@@ -68,7 +78,9 @@ def _source(item: dict[str, Any]) -> str:
     return text
 
 
-def compare(before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, ...]]) -> list[GuardChange]:
+def compare(
+    before: dict[str, tuple[str, ...]], after: dict[str, tuple[str, ...]]
+) -> list[GuardChange]:
     changes = []
     for setting in SETTINGS:
         old, new = before.get(setting, ()), after.get(setting, ())
@@ -91,7 +103,9 @@ def config_at(project: Project, commit: str | None) -> bytes | None:
         if not project.config_path.exists():
             return None
         with contextlib.suppress(GitmemError, OSError):
-            return gateway.read_bytes(project, project.config_path, limit=MAX_FILE_BYTES + 1)  # over it: refused
+            return gateway.read_bytes(
+                project, project.config_path, limit=MAX_FILE_BYTES + 1
+            )  # over it: refused
         return None
     entries = history.tree_entries(project.root, commit, ".memory")
     blob = entries.get("config.yaml")
@@ -103,7 +117,9 @@ def guard_changes(project: Project, base: str, head: str | None) -> list[GuardCh
     tree), each added scan.allow entry that allows nothing at ``head`` named."""
     changes = compare(settings_of(config_at(project, base)), settings_of(config_at(project, head)))
     return [
-        change._replace(allows_nothing=tuple(e for e in change.added if not allows_anything(project, e, head)))
+        change._replace(
+            allows_nothing=tuple(e for e in change.added if not allows_anything(project, e, head))
+        )
         if change.setting == "scan.allow"
         else change
         for change in changes
@@ -127,8 +143,12 @@ def allows_anything(project: Project, entry: str, head: str | None) -> bool:
     if raw is None:
         return False
     text = raw.decode("utf-8", "replace")
-    log = path.startswith(".memory/journal/") or recognise(path, text[:4096])  # as the hook reads it (scanhook.job)
-    found = scan_text(text, path, decode=3, hidden=True, pragmas=False, kind=PROSE if log else file_kind(path))
+    log = path.startswith(".memory/journal/") or recognise(
+        path, text[:4096]
+    )  # as the hook reads it (scanhook.job)
+    found = scan_text(
+        text, path, decode=3, hidden=True, pragmas=False, kind=PROSE if log else file_kind(path)
+    )
     return any(finding._replace(where=path).fingerprint() == entry for finding in found)
 
 
@@ -158,13 +178,22 @@ def to_markdown(changes: list[GuardChange]) -> str:
         return ""
     from gitmem.git.provenance import _code
 
-    lines = ["#### Guard settings changed: review them (they decide what the secret scan checks)", ""]
+    lines = [
+        "#### Guard settings changed: review them (they decide what the secret scan checks)",
+        "",
+    ]
     for change in changes:
-        if change.setting == "scan.salt":  # not shown: every fingerprint of the repository depends on it
+        if (
+            change.setting == "scan.salt"
+        ):  # not shown: every fingerprint of the repository depends on it
             lines.append("- `scan.salt`: changed (every `scan.allow` fingerprint depends on it)")
             continue
         parts = [f"added {', '.join(_code(item) for item in change.added)}"] if change.added else []
-        parts += [f"removed {', '.join(_code(item) for item in change.removed)}"] if change.removed else []
+        parts += (
+            [f"removed {', '.join(_code(item) for item in change.removed)}"]
+            if change.removed
+            else []
+        )
         lines.append(f"- `{change.setting}`: {'; '.join(parts)}")
         for item in change.allows_nothing:
             lines.append(f"  - **{_code(item)} allows nothing in this tree**: {NOTHING}")
@@ -182,7 +211,11 @@ def lines(changes: list[GuardChange]) -> list[str]:
             continue
         out += [
             f"{change.setting}: added '{shown(item)}'"
-            + (f": allows nothing in this tree ({NOTHING})" if item in change.allows_nothing else "")
+            + (
+                f": allows nothing in this tree ({NOTHING})"
+                if item in change.allows_nothing
+                else ""
+            )
             for item in change.added
         ]
         out += [f"{change.setting}: removed '{shown(item)}'" for item in change.removed]

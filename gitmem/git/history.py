@@ -26,7 +26,12 @@ def _repo(root: Path) -> Iterator[Any]:
     """The repository at ``root`` (GitPython ``Repo``), with GitPython's failures turned into advice."""
     try:
         from git import Repo
-        from git.exc import GitCommandError, GitCommandNotFound, InvalidGitRepositoryError, NoSuchPathError
+        from git.exc import (
+            GitCommandError,
+            GitCommandNotFound,
+            InvalidGitRepositoryError,
+            NoSuchPathError,
+        )
     except ImportError:  # GitPython refuses to import when it cannot run git
         raise GitFailed(f"{ADVICE} (git could not be run)") from None
     try:
@@ -108,7 +113,9 @@ def file_history(root: Path, path: str) -> list[Commit]:
 
 def file_status(root: Path, path: str) -> str | None:
     """How the working tree's ``path`` differs from HEAD: "untracked", "modified", "deleted", or ``None``."""
-    output = git(root, "status", "--porcelain", "-z", "--untracked-files=all", "--", path).decode("utf-8", "replace")
+    output = git(root, "status", "--porcelain", "-z", "--untracked-files=all", "--", path).decode(
+        "utf-8", "replace"
+    )
     if not output:
         return None
     code = output[:2]
@@ -127,11 +134,15 @@ def resolve(root: Path, rev: str) -> str:
         from git.exc import GitCommandError
 
         try:
-            return str(repo.git.rev_parse("--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")).strip()
+            return str(
+                repo.git.rev_parse("--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+            ).strip()
         except GitCommandError:
             pass
         _require_commits(repo)
-    raise UsageError(f"unknown revision {rev!r}: name a branch, tag or commit (`git branch -a` lists the branches)")
+    raise UsageError(
+        f"unknown revision {rev!r}: name a branch, tag or commit (`git branch -a` lists the branches)"
+    )
 
 
 # The default branch, in order of preference: what origin/HEAD points at (set by `git clone`), then these.
@@ -172,7 +183,9 @@ def tree_entries(root: Path, commit: str, directory: str) -> dict[str, str]:
 def read_blobs(root: Path, blob_ids: Iterable[str]) -> dict[str, bytes]:
     """The contents of blobs by id (read through one ``git cat-file --batch`` process)."""
     with _repo(root) as repo:
-        return {blob: repo.odb.stream(bytes.fromhex(blob)).read() for blob in dict.fromkeys(blob_ids)}
+        return {
+            blob: repo.odb.stream(bytes.fromhex(blob)).read() for blob in dict.fromkeys(blob_ids)
+        }
 
 
 # -- reverting a memory ------------------------------------------------------------------------------------------------
@@ -185,7 +198,12 @@ def introducing_commit(root: Path, path: str) -> Commit | None:
         _require_commits(repo)
         output = str(
             repo.git.log(
-                "--diff-filter=A", "--no-renames", "-1", "--format=%H%x1f%h%x1f%as%x1f%aI%x1f%an%x1f%s", "--", path
+                "--diff-filter=A",
+                "--no-renames",
+                "-1",
+                "--format=%H%x1f%h%x1f%as%x1f%aI%x1f%an%x1f%s",
+                "--",
+                path,
             )
         )
     if not output.strip():
@@ -272,10 +290,13 @@ def commit(root: Path, message: str, paths: Sequence[str] = ()) -> str:
     args = ["-q", "-m", message]
     if paths:
         args += ["--", *paths]
-    done = subprocess.run(["git", "commit", *args], cwd=root, capture_output=True, text=True, env=clean_env(False))
+    done = subprocess.run(
+        ["git", "commit", *args], cwd=root, capture_output=True, text=True, env=clean_env(False)
+    )
     if done.returncode != 0:
         output = (done.stdout + done.stderr).strip()
         raise GitFailed(
-            "git commit was refused (by a hook?); the change is staged: fix what it says, then `git commit`\n" + output
+            "git commit was refused (by a hook?); the change is staged: fix what it says, then `git commit`\n"
+            + output
         )
     return git(root, "rev-parse", "--short=7", "HEAD").decode("ascii").strip()

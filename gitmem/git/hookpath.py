@@ -47,7 +47,9 @@ class HookFile:
 def hooks_path(project: Project) -> str | None:
     """``core.hooksPath`` as git sees it here (any config level), or ``None``."""
     try:
-        value = command.git(project.root, "config", "--get", "core.hooksPath").decode("utf-8").strip()
+        value = (
+            command.git(project.root, "config", "--get", "core.hooksPath").decode("utf-8").strip()
+        )
     except command.GitFailed:
         return None
     return value or None
@@ -78,8 +80,12 @@ def runs_precommit(path: Path) -> bool:
     return bool(_RUNS.search(text))
 
 
-NOTED = "gitmem-guard-noted"  # under the git directory: this clone was told once how to get the guard
-_OLD_LINE = "pre-commit run --hook-stage {hook_type} || exit $?"  # what gitmem init added before: upgraded
+NOTED = (
+    "gitmem-guard-noted"  # under the git directory: this clone was told once how to get the guard
+)
+_OLD_LINE = (
+    "pre-commit run --hook-stage {hook_type} || exit $?"  # what gitmem init added before: upgraded
+)
 
 
 def _line(hook_type: str) -> str:
@@ -103,7 +109,11 @@ def _upgraded(text: str, hook_type: str) -> str | None:
     lines = text.splitlines(keepends=True)
     for index in range(1, len(lines)):
         line = lines[index].rstrip("\r\n")
-        if lines[index - 1].rstrip("\r\n") == MARK and line != today and f"--hook-stage {hook_type}" in line:
+        if (
+            lines[index - 1].rstrip("\r\n") == MARK
+            and line != today
+            and f"--hook-stage {hook_type}" in line
+        ):
             ending = lines[index][len(lines[index].rstrip("\r\n")) :]
             lines[index] = _line(hook_type) + ending
             return "".join(lines)
@@ -135,7 +145,9 @@ def wire(project: Project, hook_type: str) -> tuple[list[str], bool]:
     import shutil
 
     if shutil.which("pre-commit") is None:
-        done.append(f"pre-commit is not on PATH: {where} skips gitmem's hooks until it is (`pipx install pre-commit`)")
+        done.append(
+            f"pre-commit is not on PATH: {where} skips gitmem's hooks until it is (`pipx install pre-commit`)"
+        )
     return done, True
 
 
@@ -162,10 +174,14 @@ def _upgrade(found: HookFile, where: str) -> list[str]:
     if new is None:
         return []
     gateway.write_git_file(found.path, new.encode("utf-8"), executable=True)
-    return [f"updated gitmem's line in {where}: it runs the hooks where pre-commit and {COMMAND} are installed"]
+    return [
+        f"updated gitmem's line in {where}: it runs the hooks where pre-commit and {COMMAND} are installed"
+    ]
 
 
-def problems(project: Project, hook_types: tuple[str, ...] = ("pre-commit",)) -> list[tuple[str, str]]:
+def problems(
+    project: Project, hook_types: tuple[str, ...] = ("pre-commit",)
+) -> list[tuple[str, str]]:
     """``(path, message)`` for each hook that will not run gitmem's hooks although git looks for it elsewhere than
     pre-commit installed it: ``core.hooksPath`` is set and the script there does not run pre-commit."""
     found = []
@@ -174,7 +190,9 @@ def problems(project: Project, hook_types: tuple[str, ...] = ("pre-commit",)) ->
         if hook is None or runs_precommit(hook.path):
             continue
         installed = project.git_dir / "hooks" / hook_type
-        skipped = " (pre-commit's hook in .git/hooks is skipped)" if runs_precommit(installed) else ""
+        skipped = (
+            " (pre-commit's hook in .git/hooks is skipped)" if runs_precommit(installed) else ""
+        )
         found.append(
             (
                 hook.display(project),
@@ -191,7 +209,9 @@ def unstaged(project: Project, paths: list[str]) -> list[str]:
     fails `gitmem check`.)"""
     if not paths:
         return []
-    out = command.git(project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths)
+    out = command.git(
+        project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths
+    )
     found = []
     entries = out.decode("utf-8", "surrogateescape").split("\0")
     index = 0
@@ -225,7 +245,9 @@ def after_script(project: Project, hook_type: str) -> HookFile:
     found = hook_file(project, hook_type)
     if found is not None:
         return found
-    relative = command.git(project.root, "rev-parse", "--git-path", f"hooks/{hook_type}").decode().strip()
+    relative = (
+        command.git(project.root, "rev-parse", "--git-path", f"hooks/{hook_type}").decode().strip()
+    )
     return HookFile(hook_type, project.root / relative, "", True)
 
 
@@ -240,17 +262,25 @@ def wire_after(project: Project) -> tuple[list[str], bool]:
         where = found.display(project) if found.configured else f".git/hooks/{hook_type}"
         addition = f"{AFTER_MARK}\n{after_line(hook_type)}\n"
         if not found.inside:
-            done.append(f"core.hooksPath is {found.configured}: add these lines to {where}:\n{addition.rstrip()}")
+            done.append(
+                f"core.hooksPath is {found.configured}: add these lines to {where}:\n{addition.rstrip()}"
+            )
             runs = False
             continue
         try:
             old = gateway.read_git_file(found.path) if found.path.exists() else None
         except (OSError, GitmemError) as exc:
-            done.append(f"cannot read {where} ({exc}): add `{after_line(hook_type)}` to it yourself")
+            done.append(
+                f"cannot read {where} ({exc}): add `{after_line(hook_type)}` to it yourself"
+            )
             runs = False
             continue
         if old is not None and AFTER_MARK in old:
             continue
-        gateway.write_git_file(found.path, with_lines(old, addition).encode("utf-8"), executable=True)
-        done.append(f"{'created' if old is None else 'added a line to'} {where} (runs `gitmem hook git`)")
+        gateway.write_git_file(
+            found.path, with_lines(old, addition).encode("utf-8"), executable=True
+        )
+        done.append(
+            f"{'created' if old is None else 'added a line to'} {where} (runs `gitmem hook git`)"
+        )
     return done, runs

@@ -44,7 +44,9 @@ def merge_rules_file(base: str, ours: str, theirs: str) -> MergeResult:
         return _merge_blocks(base, ours, theirs)
     except block.BlockError:
         text, conflicts = command.merge_text(ours, base, theirs)
-        return MergeResult(text, conflicts, ["a gitmem block could not be read: merged line by line instead"])
+        return MergeResult(
+            text, conflicts, ["a gitmem block could not be read: merged line by line instead"]
+        )
 
 
 def _merge_blocks(base: str, ours: str, theirs: str) -> MergeResult:
@@ -76,7 +78,9 @@ def _merge_blocks(base: str, ours: str, theirs: str) -> MergeResult:
     newline = block.newline_of(ours or theirs)
     if merged.block.holds_anything:
         begin = block.begin_line(template.kind, "0" * block.HASH_LENGTH)
-        replacement = block.with_newline(f"{begin}\n{block.assemble(merged.block)}{block.END_LINE}", newline)
+        replacement = block.with_newline(
+            f"{begin}\n{block.assemble(merged.block)}{block.END_LINE}", newline
+        )
     else:
         replacement = None  # no memory left here: the block goes (compile would remove it too)
     lines = merged_outside.splitlines(keepends=True)

@@ -33,7 +33,9 @@ class History:
     memory_id: str
     path: str  # relative to the repository root
     commits: tuple[history.Commit, ...]  # newest first
-    pending: str | None  # the working tree's file against HEAD: "untracked", "modified", "deleted" or None
+    pending: (
+        str | None
+    )  # the working tree's file against HEAD: "untracked", "modified", "deleted" or None
 
 
 def memory_history(project: Project, memory_id: str) -> History:
@@ -49,7 +51,9 @@ def memory_history(project: Project, memory_id: str) -> History:
     commits = tuple(history.file_history(project.root, path))
     pending = history.file_status(project.root, path)
     if not commits and pending is None and not (project.root / path).exists():
-        raise UsageError(f"no memory {memory_id!r} now or in this branch's history; `gitmem list` shows the ids")
+        raise UsageError(
+            f"no memory {memory_id!r} now or in this branch's history; `gitmem list` shows the ids"
+        )
     return History(memory_id, path, commits, pending)
 
 
@@ -66,7 +70,9 @@ class Side:
     label: str  # the revision the user named, "working tree", or how the base was chosen
     commit: str | None
     default_branch: str | None = None  # set when the base is the merge base with the default branch
-    merged: str | None = None  # set when the base is the merge base of this revision (BASE) and HEAD
+    merged: str | None = (
+        None  # set when the base is the merge base of this revision (BASE) and HEAD
+    )
 
     @property
     def short(self) -> str:
@@ -166,7 +172,9 @@ def diff_memories(project: Project, base: str | None = None, head: str | None = 
     if base is None:
         if head is not None:
             raise UsageError("give BASE too when giving HEAD: gitmem diff BASE HEAD")
-        head_sha = history.resolve(root, "HEAD")  # first: a repository without commits has no branches either
+        head_sha = history.resolve(
+            root, "HEAD"
+        )  # first: a repository without commits has no branches either
         branch = history.default_branch(root)
         if branch is None:
             raise UsageError(
@@ -175,11 +183,15 @@ def diff_memories(project: Project, base: str | None = None, head: str | None = 
             )
         base_sha = history.merge_base(root, history.resolve(root, branch), head_sha)
         if base_sha is None:
-            raise UsageError(f"{branch} and HEAD share no history: name the base, e.g. `gitmem diff {branch}`")
+            raise UsageError(
+                f"{branch} and HEAD share no history: name the base, e.g. `gitmem diff {branch}`"
+            )
         base_side = Side(f"merge base of {branch} and HEAD", base_sha, branch)
     else:
         base_side = _review_base(root, base, head)
-    head_side = Side(head, history.resolve(root, head)) if head is not None else Side("working tree", None)
+    head_side = (
+        Side(head, history.resolve(root, head)) if head is not None else Side("working tree", None)
+    )
     return _between(project, base_side, head_side)
 
 
@@ -199,9 +211,13 @@ def _diff_range(project: Project, spec: str) -> MemoryDiff:
     assert head_side.commit is not None
     base_sha = history.merge_base(root, tip, head_side.commit)
     if base_sha is None:
-        raise UsageError(f"{first} and {second} share no history: there is no merge base to compare from")
+        raise UsageError(
+            f"{first} and {second} share no history: there is no merge base to compare from"
+        )
     base_side = (
-        Side(first, tip) if base_sha == tip else Side(f"merge base of {first} and {second}", base_sha, merged=first)
+        Side(first, tip)
+        if base_sha == tip
+        else Side(f"merge base of {first} and {second}", base_sha, merged=first)
     )
     return _between(project, base_side, head_side)
 
@@ -222,7 +238,9 @@ def _between(project: Project, base_side: Side, head_side: Side) -> MemoryDiff:
         changed = sorted(name for name, blob in new_ids.items() if old_ids.get(name) != blob)
         new_files = {name: on_disk[name] for name in changed}
     removed = sorted(name for name in old_ids if name not in new_ids)
-    old_blobs = history.read_blobs(root, [old_ids[name] for name in [*changed, *removed] if name in old_ids])
+    old_blobs = history.read_blobs(
+        root, [old_ids[name] for name in [*changed, *removed] if name in old_ids]
+    )
 
     changes = []
     for name in sorted([*changed, *removed]):
@@ -236,7 +254,11 @@ def _between(project: Project, base_side: Side, head_side: Side) -> MemoryDiff:
 
 
 def _memory_names(entries: dict[str, str]) -> dict[str, str]:
-    return {name: blob for name, blob in entries.items() if name.endswith(SUFFIX) and not name.startswith(".")}
+    return {
+        name: blob
+        for name, blob in entries.items()
+        if name.endswith(SUFFIX) and not name.startswith(".")
+    }
 
 
 def _working_files(project: Project) -> dict[str, bytes]:
@@ -266,7 +288,9 @@ def _version(raw: bytes, memory_id: str, path: str) -> Version:
     return Version(path, Memory.from_dict(data), ())
 
 
-def _compare(memory_id: str, path: str, before: Version | None, after: Version | None) -> MemoryChange:
+def _compare(
+    memory_id: str, path: str, before: Version | None, after: Version | None
+) -> MemoryChange:
     if after is None:
         return MemoryChange("removed", memory_id, path, before, None)
     if before is None:
@@ -275,7 +299,11 @@ def _compare(memory_id: str, path: str, before: Version | None, after: Version |
     kind: ChangeKind = "changed"
     if before.memory is not None and after.memory is not None:
         old, new = before.memory.to_dict(), after.memory.to_dict()
-        fields = tuple(FieldChange(name, old[name], new[name]) for name in FIELD_ORDER if old[name] != new[name])
+        fields = tuple(
+            FieldChange(name, old[name], new[name])
+            for name in FIELD_ORDER
+            if old[name] != new[name]
+        )
         if after.memory.status == "retired" and before.memory.status != "retired":
             kind = "retired"
     return MemoryChange(kind, memory_id, path, before, after, fields)
@@ -292,7 +320,9 @@ def _review_base(root: Path, base: str, head: str | None) -> Side:
     head_sha = history.resolve(root, head or "HEAD")
     base_sha = history.merge_base(root, tip, head_sha)
     if base_sha is None:
-        raise UsageError(f"{base} and {head or 'HEAD'} share no history: there is no merge base to compare from")
+        raise UsageError(
+            f"{base} and {head or 'HEAD'} share no history: there is no merge base to compare from"
+        )
     if base_sha == tip:
         return Side(base, tip)
     return Side(f"merge base of {base} and {head or 'HEAD'}", base_sha, merged=base)
@@ -301,7 +331,11 @@ def _review_base(root: Path, base: str, head: str | None) -> Side:
 def to_markdown(diff: MemoryDiff) -> str:
     """The diff as Markdown fit for a pull-request comment. Memory text is escaped or fenced: it cannot format the
     comment, mention people or inject HTML."""
-    head = "the working tree" if diff.head.commit is None else f"{_code(diff.head.label)} ({diff.head.short})"
+    head = (
+        "the working tree"
+        if diff.head.commit is None
+        else f"{_code(diff.head.label)} ({diff.head.short})"
+    )
     if diff.base.default_branch is not None:
         base = f"the merge base of {_code(diff.base.default_branch)} and HEAD ({diff.base.short})"
     elif diff.base.merged is not None:
@@ -356,7 +390,12 @@ def _changed(change: MemoryChange) -> list[str]:
     """The lines of a changed (or retired) memory: a retirement's reason, then each field that changed."""
     out = []
     head, base = change.head, change.base
-    if change.kind == "retired" and head is not None and head.memory is not None and head.memory.reason:
+    if (
+        change.kind == "retired"
+        and head is not None
+        and head.memory is not None
+        and head.memory.reason
+    ):
         out.append(f"  - reason: {_escape(head.memory.reason)}")
     if not change.fields and base is not None and not base.problems:
         out.append("  - only comments or layout changed")
@@ -390,7 +429,9 @@ def _summary(memory: Memory) -> str:
 
 def _field(item: FieldChange) -> list[str]:
     name = f"`{item.field}`"
-    if isinstance(item.old, dict) or isinstance(item.new, dict):  # enforce: each of its lists, as a list
+    if isinstance(item.old, dict) or isinstance(
+        item.new, dict
+    ):  # enforce: each of its lists, as a list
         return _parts(item)
     if item.field == "body":
         old, new = str(item.old or ""), str(item.new or "")
@@ -417,7 +458,9 @@ def _parts(item: FieldChange) -> list[str]:
     out: list[str] = []
     for key in sorted({*old, *new}):
         if old.get(key) != new.get(key):
-            out += _field(FieldChange(f"{item.field}.{key}", old.get(key) or [], new.get(key) or []))
+            out += _field(
+                FieldChange(f"{item.field}.{key}", old.get(key) or [], new.get(key) or [])
+            )
     return out
 
 
@@ -434,7 +477,9 @@ def _value(value: Any) -> str:
     return "(none)" if value in (None, "") else _code(str(value))
 
 
-_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~@&])")  # what can format, link, mention or inject HTML mid-line
+_SPECIAL = re.compile(
+    r"([\\`*_\[\]<>#|~@&])"
+)  # what can format, link, mention or inject HTML mid-line
 
 
 def _escape(text: str) -> str:

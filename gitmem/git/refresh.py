@@ -60,7 +60,9 @@ class Refreshed:
                 f"{self.commit[:7]} (same parents, author and message)"
             )
         if self.action == "committed":
-            return f"gitmem: recompiled {files} for the resulting store, in commit {self.commit[:7]}"
+            return (
+                f"gitmem: recompiled {files} for the resulting store, in commit {self.commit[:7]}"
+            )
         if self.action == "skipped" and self.files:
             return f"gitmem: {files} out of date, not recompiled: {self.reason}"
         return ""
@@ -72,7 +74,9 @@ def is_generated(path: str) -> bool:
     for target in CLEANUP:
         if path == target.root_file or name in (target.root_file, target.dir_file):
             return True
-        if target.scoped_dir and fnmatch.fnmatch(path, f"{target.scoped_dir}/{WHOLE_PREFIX}*{target.scoped_suffix}"):
+        if target.scoped_dir and fnmatch.fnmatch(
+            path, f"{target.scoped_dir}/{WHOLE_PREFIX}*{target.scoped_suffix}"
+        ):
             return True
         if target.reads_config and path == target.reads_config:
             return True
@@ -83,7 +87,9 @@ def untouched(project: Project) -> bool:
     """Whether the step that moved HEAD here (a commit, a merge, a fast-forward: ``HEAD@{1}``) changed neither the
     store nor a rules file: then nothing can have gone stale, and the hook needs no compile (a commit of code)."""
     try:
-        out = command.git(project.root, "diff", "--name-only", "-z", "--no-renames", "HEAD@{1}", "HEAD", "--")
+        out = command.git(
+            project.root, "diff", "--name-only", "-z", "--no-renames", "HEAD@{1}", "HEAD", "--"
+        )
     except command.GitFailed:
         return False  # no earlier HEAD (a first commit) or no reflog
     memory = project.memory_dir.relative_to(project.root).as_posix() + "/"
@@ -97,7 +103,9 @@ def after_operation(rewrite: str) -> str:
     from gitmem.project import find_project
 
     project = find_project()
-    if not project.memory_dir.is_dir() or needless(project, rewrite):  # a branch from before gitmem: nothing to do
+    if not project.memory_dir.is_dir() or needless(
+        project, rewrite
+    ):  # a branch from before gitmem: nothing to do
         return ""
     return refresh(project, date.today(), rewriting=rewrite == "rebase").summary()
 
@@ -123,19 +131,29 @@ def busy(project: Project, rewriting: bool) -> str | None:
     for name in REBASING:
         if _git_path(project, name).exists():
             return "a rebase is in progress"
-    todo = _git_path(project, "sequencer/todo")  # a cherry-pick or revert of several commits: the current first
+    todo = _git_path(
+        project, "sequencer/todo"
+    )  # a cherry-pick or revert of several commits: the current first
     if todo.exists():
-        steps = [line for line in gateway.read_git_file(todo).splitlines() if line.strip() and line[0] != "#"]
+        steps = [
+            line
+            for line in gateway.read_git_file(todo).splitlines()
+            if line.strip() and line[0] != "#"
+        ]
         if len(steps) > 1:  # git picks the next one on this index: recompiled at the last
             return "a cherry-pick or revert of several commits is in progress"
     return None
 
 
 def _git_path(project: Project, name: str) -> Path:
-    return project.root / command.git(project.root, "rev-parse", "--git-path", name).decode().strip()
+    return (
+        project.root / command.git(project.root, "rev-parse", "--git-path", name).decode().strip()
+    )
 
 
-def refresh(project: Project, today: date, *, own_commit: bool = False, rewriting: bool = False) -> Refreshed:
+def refresh(
+    project: Project, today: date, *, own_commit: bool = False, rewriting: bool = False
+) -> Refreshed:
     """Compile the committed store and commit what changed (see the module's docstring). ``own_commit``: always a
     commit of its own (CI on the default branch). Raises ``CheckFailed`` when the store does not compile (invalid
     files, problems, hand edits in a block): nothing is written then."""
@@ -147,14 +165,18 @@ def refresh(project: Project, today: date, *, own_commit: bool = False, rewritin
         return Refreshed("skipped", reason=why)
     memory = project.memory_dir.relative_to(project.root).as_posix()
     if _changed(project, [memory]):
-        return Refreshed("skipped", reason=f"{memory}/ has uncommitted changes: `gitmem compile` when ready")
+        return Refreshed(
+            "skipped", reason=f"{memory}/ has uncommitted changes: `gitmem compile` when ready"
+        )
     changes = _prepare(project, today)
     paths = [change.path for change in changes.changes if change.changed]
     dirty = set(_changed(project, [change.path for change in changes.changes]))
     edited = [path for path in paths if path in dirty]  # neither HEAD's nor compile's: the user's
     if edited:
         return Refreshed("skipped", paths, reason=f"{', '.join(edited)} has uncommitted changes")
-    ready = sorted(dirty - set(paths))  # already what compile writes, not committed (an earlier run stopped)
+    ready = sorted(
+        dirty - set(paths)
+    )  # already what compile writes, not committed (an earlier run stopped)
     if not paths and not ready:
         return Refreshed("fresh")
     from gitmem.compile.compiler import apply
@@ -162,7 +184,9 @@ def refresh(project: Project, today: date, *, own_commit: bool = False, rewritin
     apply(project, changes)
     amend = not own_commit and _only_here(project, head)
     new = _commit(project, head, sorted({*paths, *ready}), amend)
-    return Refreshed("amended" if amend else "committed", sorted({*paths, *ready}), new, head if amend else "")
+    return Refreshed(
+        "amended" if amend else "committed", sorted({*paths, *ready}), new, head if amend else ""
+    )
 
 
 def _prepare(project: Project, today: date) -> Report:
@@ -172,18 +196,24 @@ def _prepare(project: Project, today: date) -> Report:
 
     result = compile_store(project, Store(project), load_config(project), today=today)
     if result.invalid:
-        raise CheckFailed(result.invalid, "memory files are invalid: fix them, then run `gitmem compile`")
+        raise CheckFailed(
+            result.invalid, "memory files are invalid: fix them, then run `gitmem compile`"
+        )
     if result.report.problems:
         raise CheckFailed(result.report.problems, "the rules files could not be compiled")
     if result.report.refused:
         edited = ", ".join(change.path for change in result.report.refused)
-        raise UsageError(f"{edited}: edited by hand inside the gitmem block; run `gitmem compile --force`")
+        raise UsageError(
+            f"{edited}: edited by hand inside the gitmem block; run `gitmem compile --force`"
+        )
     return result.report
 
 
 def _changed(project: Project, paths: list[str]) -> list[str]:
     """Those of ``paths`` (files or folders) whose working tree or index differs from HEAD, untracked files too."""
-    out = command.git(project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths)
+    out = command.git(
+        project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths
+    )
     found = []
     entries = out.decode("utf-8", "surrogateescape").split("\0")
     skip = False
@@ -216,7 +246,9 @@ def _commit(project: Project, head: str, paths: list[str], amend: bool) -> str:
     """A commit of HEAD's tree with ``paths`` as in the working tree: replacing HEAD (same parents, author and
     message) or on top of it. The index gets the same files; HEAD moves to it."""
     root = project.root
-    scratch = gateway.resolve(project, project.cache_dir / "refresh.index")  # HEAD's tree and these files only
+    scratch = gateway.resolve(
+        project, project.cache_dir / "refresh.index"
+    )  # HEAD's tree and these files only
     gateway.make_dirs(project, scratch.parent)
     env = {"GIT_INDEX_FILE": str(scratch)}
     try:
@@ -233,7 +265,11 @@ def _commit(project: Project, head: str, paths: list[str], amend: bool) -> str:
         author = next(line for line in headers.splitlines() if line.startswith("author "))
         name, _, rest = author.removeprefix("author ").rpartition(" <")
         email, _, when = rest.partition("> ")
-        author_env = {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email, "GIT_AUTHOR_DATE": f"@{when}"}
+        author_env = {
+            "GIT_AUTHOR_NAME": name,
+            "GIT_AUTHOR_EMAIL": email,
+            "GIT_AUTHOR_DATE": f"@{when}",
+        }
     else:
         parents = [head]
         message = f"{MESSAGE}\n\nRecompiled: {', '.join(paths)}\n"

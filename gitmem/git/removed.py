@@ -125,17 +125,28 @@ def removals(project: Project, snapshot: Snapshot) -> list[Removal]:
     history = _History.load(project, {memory.id for memory in retired})
     found: list[Removal] = []
     seen: set[str] = set()
-    pending = {name.removesuffix(SUFFIX): name for name in history.tree if name.removesuffix(SUFFIX) not in present}
+    pending = {
+        name.removesuffix(SUFFIX): name
+        for name in history.tree
+        if name.removesuffix(SUFFIX) not in present
+    }
     if pending:
         assert history.head is not None
-        blobs = command.cat_blobs(project.root, [f"{history.head}:{MEMORIES}/{name}" for name in pending.values()])
+        blobs = command.cat_blobs(
+            project.root, [f"{history.head}:{MEMORIES}/{name}" for name in pending.values()]
+        )
         for memory_id, name in sorted(pending.items()):
             memory = _parse(blobs.get(f"{history.head}:{MEMORIES}/{name}"), memory_id)
             if memory is not None and _norm(memory.title) not in titles:
                 found.append(Removal(memory, "removed", None))
                 seen.add(memory_id)
     for memory_id, entry in history.latest.items():
-        if entry["state"] != "deleted" or memory_id in present or memory_id in seen or entry["memory"] is None:
+        if (
+            entry["state"] != "deleted"
+            or memory_id in present
+            or memory_id in seen
+            or entry["memory"] is None
+        ):
             continue
         seen.add(memory_id)
         memory = Memory.from_dict(entry["memory"])
@@ -144,7 +155,9 @@ def removals(project: Project, snapshot: Snapshot) -> list[Removal]:
     for memory in retired:
         ref = history.retired.get(memory.id)
         found.append(Removal(memory, "retired", command.CommitRef(*ref) if ref else None))
-    found.sort(key=lambda r: (r.commit is not None, -(r.day or date.min).toordinal()))  # uncommitted, then newest
+    found.sort(
+        key=lambda r: (r.commit is not None, -(r.day or date.min).toordinal())
+    )  # uncommitted, then newest
     return found
 
 
@@ -163,7 +176,9 @@ class _History:
     # memory id -> what its file's newest addition or deletion did, newest first: {"state": "kept"}, or
     # {"state": "deleted", "commit": [sha, short, date, subject], "blob": id, "memory": {...} or None (invalid)}
     latest: dict[str, dict[str, Any]]
-    retired: dict[str, list[str]]  # id -> [sha, short, date, subject]: the newest commit touching its status: retired
+    retired: dict[
+        str, list[str]
+    ]  # id -> [sha, short, date, subject]: the newest commit touching its status: retired
     covered: list[str]  # the retired ids whose whole history was searched for that commit
     tree: list[str]  # names of the memory files in HEAD
 
@@ -179,7 +194,10 @@ class _History:
         if cached is not None and cached.head == head and retired_ids <= set(cached.covered):
             return cached
         if cached is not None and cached.head == head:
-            history, since = cached, None  # only memories retired since the cache was written are searched
+            history, since = (
+                cached,
+                None,
+            )  # only memories retired since the cache was written are searched
         else:
             since = None
             if cached is not None and cached.head and command.is_ancestor(root, cached.head, head):
@@ -188,9 +206,17 @@ class _History:
             if since is not None and cached is not None:
                 for memory_id, entry in cached.latest.items():
                     latest.setdefault(memory_id, entry)  # what the new commits did wins
-            tree = sorted(name for name in command.tree_files(root, head, MEMORIES) if name.endswith(SUFFIX))
+            tree = sorted(
+                name for name in command.tree_files(root, head, MEMORIES) if name.endswith(SUFFIX)
+            )
             kept = cached if since is not None and cached is not None else None
-            history = cls(head, latest, dict(kept.retired) if kept else {}, list(kept.covered) if kept else [], tree)
+            history = cls(
+                head,
+                latest,
+                dict(kept.retired) if kept else {},
+                list(kept.covered) if kept else [],
+                tree,
+            )
             if since is not None:  # the retired memories already searched: only the new commits
                 _find_retirements(root, history, set(history.covered) & retired_ids, since)
         _find_retirements(root, history, retired_ids - set(history.covered), None)
@@ -214,13 +240,17 @@ def _find_retirements(root: Path, history: _History, ids: set[str], since: str |
     if not ids:
         return
     paths = [f"{MEMORIES}/{memory_id}{SUFFIX}" for memory_id in sorted(ids)]
-    for file_path, commit in command.last_commits_matching(root, paths, RETIRED_LINE, since).items():
+    for file_path, commit in command.last_commits_matching(
+        root, paths, RETIRED_LINE, since
+    ).items():
         memory_id = _memory_id(file_path)
         if memory_id is not None:
             history.retired[memory_id] = [commit.sha, commit.short, commit.date, commit.subject]
 
 
-def _latest(root: Path, changes: list[command.Change], cached: _History | None) -> dict[str, dict[str, Any]]:
+def _latest(
+    root: Path, changes: list[command.Change], cached: _History | None
+) -> dict[str, dict[str, Any]]:
     """For each memory id, what the newest of ``changes`` (newest first) did to its file; a deleted file is read
     back as it was (or taken from ``cached`` when the same content was read before: after an amend or a rebase)."""
     latest: dict[str, dict[str, Any]] = {}
@@ -275,7 +305,11 @@ def _read_cache(project: Project, path: Path) -> _History | None:
         data = json.loads(gateway.read_bytes(project, path))
     except (OSError, ValueError, GitmemError):
         return None
-    if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("version") != __version__:
+    if (
+        not isinstance(data, dict)
+        or data.get("format") != _FORMAT
+        or data.get("version") != __version__
+    ):
         return None
     try:
         return _History(
@@ -303,6 +337,10 @@ def _parse(raw: bytes | None, memory_id: str) -> Memory | None:
 
 def _ids_on_disk(project: Project) -> set[str]:
     try:
-        return {name.removesuffix(SUFFIX) for name in os.listdir(project.memories_dir) if name.endswith(SUFFIX)}
+        return {
+            name.removesuffix(SUFFIX)
+            for name in os.listdir(project.memories_dir)
+            if name.endswith(SUFFIX)
+        }
     except FileNotFoundError:
         return set()

@@ -39,9 +39,13 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
             "removes the file"
         )
     if not store.path_of(memory_id).exists():
-        raise UsageError(f"memory {memory_id!r} is not in the working tree any more (already removed?)")
+        raise UsageError(
+            f"memory {memory_id!r} is not in the working tree any more (already removed?)"
+        )
     if history.has_staged_changes(project.root):
-        raise UsageError("there are staged changes: commit or unstage them first, so the revert commit holds only it")
+        raise UsageError(
+            "there are staged changes: commit or unstage them first, so the revert commit holds only it"
+        )
     _check_first(project, store, memory_id, today)
     touched = history.commit_files(project.root, introduced.sha)
     only_this = all(path == relative or is_generated(path) for path in touched)
@@ -51,9 +55,13 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
         try:
             for path in conflicts:
                 if path != relative and not is_generated(path):
-                    raise UsageError(f"reverting {introduced.short} conflicts in {path}: undo it by hand")
+                    raise UsageError(
+                        f"reverting {introduced.short} conflicts in {path}: undo it by hand"
+                    )
                 history.take_ours(project.root, path)
-            if store.path_of(memory_id).exists():  # changed since it was added: git kept our version
+            if store.path_of(
+                memory_id
+            ).exists():  # changed since it was added: git kept our version
                 store.delete(memory_id)
             compiled = _recompile(project, store, today)
             history.stage(project.root, [relative, *compiled])
@@ -85,11 +93,14 @@ def _check_first(project: Project, store: Store, memory_id: str, today: date) ->
     result = compile_store(project, store, load_config(project), today=today, without=(memory_id,))
     if result.invalid:
         raise CheckFailed(
-            result.invalid, "memory files are invalid: fix them first (nothing was reverted), then run it again"
+            result.invalid,
+            "memory files are invalid: fix them first (nothing was reverted), then run it again",
         )
     report = result.report
     if report.problems:
-        raise CheckFailed(report.problems, "the rules files could not be compiled: nothing was reverted")
+        raise CheckFailed(
+            report.problems, "the rules files could not be compiled: nothing was reverted"
+        )
     if report.refused:
         edited = ", ".join(change.path for change in report.refused)
         raise UsageError(
@@ -105,11 +116,15 @@ def _recompile(project: Project, store: Store, today: date) -> list[str]:
 
     result = compile_store(project, store, load_config(project), today=today, write=True)
     if result.invalid:
-        raise CheckFailed(result.invalid, "memory files are invalid: fix them, then run `gitmem compile`")
+        raise CheckFailed(
+            result.invalid, "memory files are invalid: fix them, then run `gitmem compile`"
+        )
     report = result.report
     if report.problems:
         raise CheckFailed(report.problems, "the rules files could not be compiled")
     if report.refused:
         edited = ", ".join(change.path for change in report.refused)
-        raise UsageError(f"{edited}: edited by hand inside the gitmem block; run `gitmem compile --force` first")
+        raise UsageError(
+            f"{edited}: edited by hand inside the gitmem block; run `gitmem compile --force` first"
+        )
     return [change.path for change in result.written]

@@ -35,7 +35,11 @@ class Step:
 def run_checks(project: Project, today: date) -> list[Step]:
     store = Store(project)
     steps = [_validate(project, store), _scan(project)]
-    steps.append(_compile(project, store, today) if steps[0].ok else _skipped("compile", "memory files are invalid"))
+    steps.append(
+        _compile(project, store, today)
+        if steps[0].ok
+        else _skipped("compile", "memory files are invalid")
+    )
     steps.append(_doctor(project, store, today))
     steps.append(_guard(project))
     return steps
@@ -50,7 +54,11 @@ def _guard(project: Project) -> Step:
     try:
         branch = history.default_branch(project.root)
         head = history.resolve(project.root, "HEAD")
-        base = history.merge_base(project.root, history.resolve(project.root, branch), head) if branch else None
+        base = (
+            history.merge_base(project.root, history.resolve(project.root, branch), head)
+            if branch
+            else None
+        )
     except GitmemError:
         base = None
     if base is None:
@@ -59,8 +67,14 @@ def _guard(project: Project) -> Step:
     if not changes:
         return Step("guard", True, f"scan and sources settings as on {branch}")
     noun = "change" if len(changes) == 1 else "changes"
-    nothing = sum(len(change.allows_nothing) for change in changes)  # an entry for a line not yet written: fails
-    what = f"; {nothing} added scan.allow entr{'y' if nothing == 1 else 'ies'} allow nothing" if nothing else ""
+    nothing = sum(
+        len(change.allows_nothing) for change in changes
+    )  # an entry for a line not yet written: fails
+    what = (
+        f"; {nothing} added scan.allow entr{'y' if nothing == 1 else 'ies'} allow nothing"
+        if nothing
+        else ""
+    )
     return Step("guard", not nothing, f"{len(changes)} {noun} to the guard's settings since {branch}{what}: review "
                 "them", guard.lines(changes))  # fmt: skip
 
@@ -75,7 +89,12 @@ def _validate(project: Project, store: Store) -> Step:
     checked, problems = validate_project(project, store)
     if problems:
         files = len({p.path for p in problems})
-        return Step("validate", False, f"{len(problems)} problem(s) in {files} file(s)", [str(p) for p in problems])
+        return Step(
+            "validate",
+            False,
+            f"{len(problems)} problem(s) in {files} file(s)",
+            [str(p) for p in problems],
+        )
     return Step("validate", True, f"{checked} file(s) valid")
 
 
@@ -86,14 +105,22 @@ def _scan(project: Project) -> Step:
 
     settings = sources.load_settings(project, scan_settings)
     jobs = []
-    for directory, depth in ((project.memories_dir, DEFAULT_DECODE_DEPTH), (project.journal_dir, 3)):
+    for directory, depth in (
+        (project.memories_dir, DEFAULT_DECODE_DEPTH),
+        (project.journal_dir, 3),
+    ):
         if directory.is_dir():
-            jobs += [(source, depth) for source in sources.read_paths((project.display(directory),), project, settings)]
+            jobs += [
+                (source, depth)
+                for source in sources.read_paths((project.display(directory),), project, settings)
+            ]
     details = []
     for source, depth in jobs:
         for finding in sources.findings_in(source, settings, decode=depth, pragmas=False):
             what = "hidden Unicode character" if finding.rule == HIDDEN_RULE else "possible secret"
-            details.append(f"{finding.path}:{finding.line}:{finding.column}: {finding.rule}: {what} {finding.preview}")
+            details.append(
+                f"{finding.path}:{finding.line}:{finding.column}: {finding.rule}: {what} {finding.preview}"
+            )
     if details:
         return Step("scan", False, f"{len(details)} finding(s)", details)
     return Step("scan", True, f"{len(jobs)} file(s), nothing found")
@@ -105,16 +132,32 @@ def _compile(project: Project, store: Store, today: date) -> Step:
     compiled = compile_store(project, store, load_config(project), today=today, partial=True)
     report = compiled.report
     if report.problems:
-        return Step("compile", False, f"{len(report.problems)} problem(s)", [str(p) for p in report.problems])
+        return Step(
+            "compile",
+            False,
+            f"{len(report.problems)} problem(s)",
+            [str(p) for p in report.problems],
+        )
     if report.stale:
         details = [f"{change.path}: {change.reason}" for change in report.stale]
-        return Step("compile", False, f"{len(report.stale)} rules file(s) out of date: run `gitmem compile`", details)
-    misses = arrivals(project, compiled, today)  # what each client reads on the disk (``compile.verify``)
+        return Step(
+            "compile",
+            False,
+            f"{len(report.stale)} rules file(s) out of date: run `gitmem compile`",
+            details,
+        )
+    misses = arrivals(
+        project, compiled, today
+    )  # what each client reads on the disk (``compile.verify``)
     if misses:
         details = [miss.line() for miss in misses]
-        return Step("compile", False, f"{len(misses)} difference(s) in what the clients read", details)
+        return Step(
+            "compile", False, f"{len(misses)} difference(s) in what the clients read", details
+        )
     files = sum(len(plan.files) for plan in report.plans)
-    return Step("compile", True, f"{files} rules file(s) up to date, each client reads each memory once")
+    return Step(
+        "compile", True, f"{files} rules file(s) up to date, each client reads each memory once"
+    )
 
 
 def _doctor(project: Project, store: Store, today: date) -> Step:

@@ -23,16 +23,25 @@ class Commands(NamedTuple):
     gitmem: str | None  # the `gitmem` on PATH
     gitmem_cli: str | None  # the `gitmem-cli` on PATH
     ours: bool  # `gitmem` on PATH is a script of this installation
-    others: tuple[str, ...]  # other distributions in this environment that install the `gitmem` package or command
+    others: tuple[
+        str, ...
+    ]  # other distributions in this environment that install the `gitmem` package or command
 
     def to_dict(self) -> dict[str, object]:
-        return {"gitmem": self.gitmem, COMMAND: self.gitmem_cli, "ours": self.ours, "others": list(self.others)}
+        return {
+            "gitmem": self.gitmem,
+            COMMAND: self.gitmem_cli,
+            "ours": self.ours,
+            "others": list(self.others),
+        }
 
     def describe(self) -> str:
         """One line: which ``gitmem`` is on PATH."""
         if self.gitmem is None:
             return "no `gitmem` on PATH"
-        return f"`gitmem` on PATH: {self.gitmem} ({'this gitmem' if self.ours else 'another program'})"
+        return (
+            f"`gitmem` on PATH: {self.gitmem} ({'this gitmem' if self.ours else 'another program'})"
+        )
 
 
 def _resolved(path: str | os.PathLike[str]) -> Path:
@@ -57,7 +66,11 @@ def _others() -> tuple[str, ...]:
     from importlib import metadata
 
     names = set(metadata.packages_distributions().get("gitmem", ()))
-    names |= {entry.dist.name for entry in metadata.entry_points(group="console_scripts", name="gitmem") if entry.dist}
+    names |= {
+        entry.dist.name
+        for entry in metadata.entry_points(group="console_scripts", name="gitmem")
+        if entry.dist
+    }
     return tuple(sorted(name for name in names if name.lower().replace("_", "-") != DISTRIBUTION))
 
 

@@ -24,7 +24,16 @@ from gitmem.errors import GitmemError
 from gitmem.git import removed
 from gitmem.hygiene.chains import check_supersedes, dangling_target
 from gitmem.hygiene.evidence import check_evidence, citation_states, evidence_data
-from gitmem.hygiene.findings import ERROR, WARNING, Check, Context, Finding, Fixed, Report, memory_id_of
+from gitmem.hygiene.findings import (
+    ERROR,
+    WARNING,
+    Check,
+    Context,
+    Finding,
+    Fixed,
+    Report,
+    memory_id_of,
+)
 from gitmem.memory.model import Evidence
 from gitmem.memory.similar import memory_text, near_duplicates
 from gitmem.memory.store import Store
@@ -39,7 +48,11 @@ def diagnose(project: Project, store: Store, config: Config, today: date) -> Rep
     findings.sort(key=Finding.sort_key)
     files = {str(path) for path in snapshot.files.values()}
     ids = {p.path: memory_id_of(p.path) for p in snapshot.problems}
-    invalid = {path for path, memory_id in ids.items() if memory_id is not None and memory_id not in snapshot.memories}
+    invalid = {
+        path
+        for path, memory_id in ids.items()
+        if memory_id is not None and memory_id not in snapshot.memories
+    }
     recent = removed.recent(removed.removals(project, snapshot), today)
     return Report(tuple(findings), len(files) + len(invalid), tuple(recent))
 
@@ -82,7 +95,11 @@ def check_expired(ctx: Context) -> Iterator[Finding]:
 
 def check_review(ctx: Context) -> Iterator[Finding]:
     for memory in ctx.snapshot.sorted():
-        if memory.status != "retired" and memory.review_after is not None and memory.review_after < ctx.today:
+        if (
+            memory.status != "retired"
+            and memory.review_after is not None
+            and memory.review_after < ctx.today
+        ):
             yield Finding(
                 WARNING,
                 "review-due",
@@ -145,7 +162,9 @@ def check_budgets(ctx: Context) -> Iterator[Finding]:
         return  # compile refuses while memory files are invalid; check_invalid reports them
     from gitmem.compile.compiler import compile_store
 
-    report = compile_store(ctx.project, ctx.store, ctx.config, today=ctx.today, snapshot=ctx.snapshot).report
+    report = compile_store(
+        ctx.project, ctx.store, ctx.config, today=ctx.today, snapshot=ctx.snapshot
+    ).report
     config_path = ctx.project.display(ctx.project.config_path)
     for plan in report.plans:
         if plan.omitted:
@@ -178,7 +197,9 @@ def check_hooks(ctx: Context) -> Iterator[Finding]:
     """gitmem's pre-commit hooks set up, but git runs its hooks from a ``core.hooksPath`` that does not run them."""
     config = ctx.project.root / ".pre-commit-config.yaml"
     try:
-        if "gitmem" not in gateway.read_text(ctx.project, config, limit=gateway.CONFIG_LIMIT, errors="replace"):
+        if "gitmem" not in gateway.read_text(
+            ctx.project, config, limit=gateway.CONFIG_LIMIT, errors="replace"
+        ):
             return
     except (OSError, GitmemError):
         return
@@ -195,7 +216,9 @@ def check_command(ctx: Context) -> Iterator[Finding]:
 
     config = ctx.project.root / ".pre-commit-config.yaml"
     try:
-        hooks = COMMAND in gateway.read_text(ctx.project, config, limit=gateway.CONFIG_LIMIT, errors="replace")
+        hooks = COMMAND in gateway.read_text(
+            ctx.project, config, limit=gateway.CONFIG_LIMIT, errors="replace"
+        )
     except (OSError, GitmemError):
         hooks = False
     for code, path, message in command.problems(command.commands(), hooks):
@@ -203,7 +226,9 @@ def check_command(ctx: Context) -> Iterator[Finding]:
 
 
 RECEIPT_DAYS = 30  # the window doctor reads receipts over
-COSTLY_TOKENS = 20_000  # tokens over that window from which a memory never asked for is worth a look
+COSTLY_TOKENS = (
+    20_000  # tokens over that window from which a memory never asked for is worth a look
+)
 
 
 def check_receipts(ctx: Context) -> Iterator[Finding]:
@@ -228,21 +253,37 @@ def check_receipts(ctx: Context) -> Iterator[Finding]:
         old = memory.created is None or memory.created <= since
         if sessions and old and not row.total.sessions:
             message = f"no session received it in {RECEIPT_DAYS} days ({len(sessions)} sessions ran): retire it?"
-            yield Finding(WARNING, "never-delivered", memory.id, path, 1, message, f"{COMMAND} explain")
+            yield Finding(
+                WARNING, "never-delivered", memory.id, path, 1, message, f"{COMMAND} explain"
+            )
         if row.total.violations:
             message = (
                 f"broken {row.total.violations} time(s) after it was delivered, where no pre-tool hook refused it: "
                 "set up the hook in every client that has one"
             )
             yield Finding(
-                WARNING, "broken-after-delivery", memory.id, path, 1, message, f"{COMMAND} init --agent-hooks"
+                WARNING,
+                "broken-after-delivery",
+                memory.id,
+                path,
+                1,
+                message,
+                f"{COMMAND} init --agent-hooks",
             )
         if row.tokens >= COSTLY_TOKENS and not row.total.recalls:
             message = (
                 f"cost {row.tokens:,} tokens in {len(row.total.sessions)} sessions and was never recalled or injected "
                 "on demand: give it `paths` or priority low?"
             )
-            yield Finding(WARNING, "costly-never-recalled", memory.id, path, 1, message, f"{COMMAND} edit {memory.id}")
+            yield Finding(
+                WARNING,
+                "costly-never-recalled",
+                memory.id,
+                path,
+                1,
+                message,
+                f"{COMMAND} edit {memory.id}",
+            )
 
 
 CHECKS: tuple[Check, ...] = (
@@ -271,12 +312,16 @@ def apply_fixes(project: Project, store: Store, config: Config, today: date) -> 
     context = Context(project, store, config, snapshot, today)
     fixed: list[Fixed] = []
     for memory in snapshot.sorted():
-        if memory.id in context.troubled:  # a file with errors would be refused on write: its findings say what to do
+        if (
+            memory.id in context.troubled
+        ):  # a file with errors would be refused on write: its findings say what to do
             continue
         if memory.status == "active" and memory.is_expired(today):
             reason = f"expired on {memory.expires}"
             actions.retire(store, memory.id, today, reason, None, snapshot)
-            fixed.append(Fixed(memory.id, context.path(memory.id), f"retired {memory.id} ({reason})"))
+            fixed.append(
+                Fixed(memory.id, context.path(memory.id), f"retired {memory.id} ({reason})")
+            )
             continue
         if memory.status == "retired" or not memory.evidence:
             continue
@@ -285,7 +330,9 @@ def apply_fixes(project: Project, store: Store, config: Config, today: date) -> 
             continue
         evidence = list(memory.evidence)
         for state in moved:
-            evidence[state.index] = Evidence(state.evidence.path, state.moved_to, state.evidence.digest)
+            evidence[state.index] = Evidence(
+                state.evidence.path, state.moved_to, state.evidence.digest
+            )
         store.update(memory.id, {"evidence": [evidence_data(item) for item in evidence]}, snapshot)
         for state in moved:
             fixed.append(

@@ -38,7 +38,9 @@ def citation_states(ctx: Context, memory: Memory) -> list[CitationState]:
         lines = content.splitlines(keepends=True)
         span = _span(item.lines)
         in_range = span is None or span[1] <= len(lines)
-        if item.digest is not None and (not in_range or not _digest_matches(item.digest, _cut(lines, span))):
+        if item.digest is not None and (
+            not in_range or not _digest_matches(item.digest, _cut(lines, span))
+        ):
             moved = _find_moved(lines, span, item.digest)
             if moved is not None:
                 states.append(CitationState(index, item, "moved", len(lines), moved))
@@ -89,7 +91,9 @@ def check_evidence(ctx: Context) -> Iterator[Finding]:
                     *where,
                     f"evidence[{state.index}]: the lines cited from {cited} are unchanged but now at lines "
                     f"{state.moved_to}",
-                    "gitmem doctor --fix" if memory.id not in ctx.troubled else f"gitmem edit {memory.id}",
+                    "gitmem doctor --fix"
+                    if memory.id not in ctx.troubled
+                    else f"gitmem edit {memory.id}",
                     fixable=memory.id not in ctx.troubled,
                 )
             elif state.state == "changed":
@@ -104,7 +108,9 @@ def check_evidence(ctx: Context) -> Iterator[Finding]:
                 )
 
 
-def refresh_evidence(project: Project, store: Store, config: Config, memory_id: str, today: date) -> list[Fixed]:
+def refresh_evidence(
+    project: Project, store: Store, config: Config, memory_id: str, today: date
+) -> list[Fixed]:
     """Record the current digest of a memory's citations, after a human checked the memory still holds.
 
     Refuses (nothing written) while a citation's file or lines are gone: those need the memory edited.
@@ -132,7 +138,11 @@ def refresh_evidence(project: Project, store: Store, config: Config, memory_id: 
         evidence.append(Evidence(item.path, lines, digest))
         if (lines, digest) != (item.lines, item.digest):
             fixed.append(
-                Fixed(memory_id, context.path(memory_id), f"evidence[{state.index}] of {memory_id}: recorded again")
+                Fixed(
+                    memory_id,
+                    context.path(memory_id),
+                    f"evidence[{state.index}] of {memory_id}: recorded again",
+                )
             )
     if fixed:
         store.update(memory_id, {"evidence": [evidence_data(item) for item in evidence]}, snapshot)

@@ -112,7 +112,9 @@ class Context:
         """The line of a top-level field in a memory's file (files that passed validation keep keys at column 1)."""
         if memory_id not in self._texts:
             try:
-                text = gateway.read_text(self.project, self.store.directory / f"{memory_id}{SUFFIX}")
+                text = gateway.read_text(
+                    self.project, self.store.directory / f"{memory_id}{SUFFIX}"
+                )
             except (OSError, GitmemError):
                 text = ""
             self._texts[memory_id] = text.splitlines()
@@ -130,7 +132,9 @@ class Context:
             content: bytes | None = None
             if target.is_relative_to(root) and target.is_file():
                 try:
-                    content = gateway.read_bytes(self.project, root / relative, limit=gateway.SCAN_LIMIT)
+                    content = gateway.read_bytes(
+                        self.project, root / relative, limit=gateway.SCAN_LIMIT
+                    )
                 except (OSError, GitmemError):
                     content = None
             self._files[relative] = content

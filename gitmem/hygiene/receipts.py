@@ -40,7 +40,11 @@ class Counts:
         self.blocked = 0
 
     def to_dict(self) -> dict[str, int]:
-        return {"delivered": len(self.sessions), "violations": self.violations, "blocked": self.blocked}
+        return {
+            "delivered": len(self.sessions),
+            "violations": self.violations,
+            "blocked": self.blocked,
+        }
 
 
 class Row(NamedTuple):
@@ -106,20 +110,31 @@ def build(
                     target.sessions.add(f"{name}:{item['s']}")
                     target.deliveries += 1
                     target.recalls += item["k"] in ("prompt", "recall")
-    enforced = [memory for memory in memories if memory.enforce is not None and memory.enforce.commands]
+    enforced = [
+        memory for memory in memories if memory.enforce is not None and memory.enforce.commands
+    ]
     if enforced:
         for name, ran in transcript_violations(project, enforced, start, client, home):
             for target in counts(ran, name) or ():
                 target.violations += 1
     rows = [
-        Row(memory, totals[memory.id], per_client[memory.id], tokens.get(memory.id, 0) * totals[memory.id].deliveries)
+        Row(
+            memory,
+            totals[memory.id],
+            per_client[memory.id],
+            tokens.get(memory.id, 0) * totals[memory.id].deliveries,
+        )
         for memory in memories
     ]
     return Report(since, rows, gate)
 
 
 def transcript_violations(
-    project: Project, memories: Sequence[Memory], since: float, client: str | None, home: Path | None
+    project: Project,
+    memories: Sequence[Memory],
+    since: float,
+    client: str | None,
+    home: Path | None,
 ) -> Iterator[tuple[str, str]]:
     """(client, memory id) for every shell command in the clients' transcripts since ``since`` that breaks a
     memory's ``enforce.commands`` and was not refused."""
@@ -127,7 +142,11 @@ def transcript_violations(
     from gitmem.tools import TRANSCRIPT_CLIENTS
 
     base = home or Path.home()
-    patterns = [(memory.id, globmatch.parse(p, anywhere=True)) for memory in memories for p in memory.enforce.commands]  # type: ignore[union-attr]
+    patterns = [
+        (memory.id, globmatch.parse(p, anywhere=True))
+        for memory in memories
+        for p in memory.enforce.commands  # type: ignore[union-attr]
+    ]
     for name in TRANSCRIPT_CLIENTS:
         if client is not None and name != client:
             continue

@@ -22,7 +22,9 @@ def validate_project(project: Project, store: Store) -> tuple[int, list[Problem]
     return checked, sorted(problems)
 
 
-def validate_files(project: Project, store: Store, files: tuple[Path, ...]) -> tuple[int, list[Problem]]:
+def validate_files(
+    project: Project, store: Store, files: tuple[Path, ...]
+) -> tuple[int, list[Problem]]:
     """The given files: memory files are checked with the whole store (for the cross-file checks)."""
     from gitmem.schema import check_memory
 
@@ -62,7 +64,9 @@ def _config_problems(project: Project, path: Path, display: str | None = None) -
     try:
         raw = gateway.read_bytes(project, path, limit=gateway.CONFIG_LIMIT, display=display)
     except OSError as exc:
-        return [Problem(display or project.display(path), 1, 1, "file", f"cannot read: {exc.strerror}")]
+        return [
+            Problem(display or project.display(path), 1, 1, "file", f"cannot read: {exc.strerror}")
+        ]
     except CheckFailed as exc:
         return exc.problems
     _, problems = check_config(raw, display or project.display(path))

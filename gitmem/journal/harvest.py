@@ -30,7 +30,9 @@ from gitmem.project import Project
 KIND_OF = {DECISIONS: "decision", DIFFICULTIES: "pitfall", CONVENTIONS: "convention"}
 TITLE_SOFT = 160  # an item up to this long is its own title
 TITLE_MAX = 200  # the schema's limit
-_BOLD_LABEL = linear(r"^(?:\*\*(.+?)\*\*|__(.+?)__)\s*(?:[:.–—-]\s*)?(.*)$")  # no back-reference: linear
+_BOLD_LABEL = linear(
+    r"^(?:\*\*(.+?)\*\*|__(.+?)__)\s*(?:[:.–—-]\s*)?(.*)$"
+)  # no back-reference: linear
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,9 @@ class HarvestReport:
     proposed: list[Proposed] = field(default_factory=list)
     harvested_before: list[Known] = field(default_factory=list)
     duplicates: list[Known] = field(default_factory=list)
-    rejected: list[tuple[int, str, removed.Rejected]] = field(default_factory=list)  # (line, title, what it repeats)
+    rejected: list[tuple[int, str, removed.Rejected]] = field(
+        default_factory=list
+    )  # (line, title, what it repeats)
     skipped: list[Skipped] = field(default_factory=list)
     todo: int = 0
     invalid_files: int = 0
@@ -112,7 +116,9 @@ def item_words(item: Item) -> tuple[Item, tuple[str, ...]]:
     rest, words = take_words("\n".join(item.rest))
     if not words:
         return item, ()
-    return Item(item.section, item.line, item.head, rest.split("\n") if rest else [], item.bullet), words
+    return Item(
+        item.section, item.line, item.head, rest.split("\n") if rest else [], item.bullet
+    ), words
 
 
 def take_words(body: str) -> tuple[str, tuple[str, ...]]:
@@ -173,7 +179,9 @@ def harvest(
     report.invalid_files = len({p.path for p in snapshot.problems})
     taken = set(snapshot.memories) | _ids_on_disk(store)
     from_this_log = {
-        title_key(m.title): m.id for m in snapshot.memories.values() if m.origin == report.origin and m.title
+        title_key(m.title): m.id
+        for m in snapshot.memories.values()
+        if m.origin == report.origin and m.title
     }
     pool: similar.Pool[str] = similar.Pool(threshold)
     for m in snapshot.sorted():
@@ -239,7 +247,9 @@ def _read_log(project: Project, path: Path) -> str:
     try:
         text = gateway.read_given(path, display=display).decode("utf-8")
     except FileNotFoundError:
-        raise UsageError(f"{display}: no such file; `gitmem journal list` shows the stored logs") from None
+        raise UsageError(
+            f"{display}: no such file; `gitmem journal list` shows the stored logs"
+        ) from None
     except IsADirectoryError:
         raise UsageError(f"{display}: is a directory; give one session log") from None
     except UnicodeDecodeError as exc:
@@ -267,6 +277,8 @@ def _why_invalid(store: Store, memory: Memory, snapshot: Snapshot) -> str | None
 
 def _ids_on_disk(store: Store) -> set[str]:
     try:
-        return {name[: -len(".yaml")] for name in os.listdir(store.directory) if name.endswith(".yaml")}
+        return {
+            name[: -len(".yaml")] for name in os.listdir(store.directory) if name.endswith(".yaml")
+        }
     except FileNotFoundError:
         return set()

@@ -52,7 +52,9 @@ TEMPLATE = """\
 
 def template(day: date, title: str = "") -> str:
     """The text of a new, empty session log."""
-    return TEMPLATE.format(day=day.isoformat(), title=title.strip() or "what this session was about")
+    return TEMPLATE.format(
+        day=day.isoformat(), title=title.strip() or "what this session was about"
+    )
 
 
 def redaction(rule: str) -> str:
@@ -65,13 +67,19 @@ class Stored:
 
     path: Path
     existed: bool = False  # the same text was already in the journal: nothing was written
-    redacted: list[tuple[int, str]] = field(default_factory=list)  # (line, rule) of each secret replaced
+    redacted: list[tuple[int, str]] = field(
+        default_factory=list
+    )  # (line, rule) of each secret replaced
 
 
-def check_log(text: str, display: str, *, redact: bool = False) -> tuple[str, list[tuple[int, str]]]:
+def check_log(
+    text: str, display: str, *, redact: bool = False
+) -> tuple[str, list[tuple[int, str]]]:
     """The text to store, and what was redacted; ``CheckFailed`` (naming lines, never secrets) when refused."""
     if len(text.encode("utf-8")) > MAX_LOG_BYTES:
-        raise UsageError(f"{display}: too large for a session log (the limit is {MAX_LOG_BYTES // 1024} KiB)")
+        raise UsageError(
+            f"{display}: too large for a session log (the limit is {MAX_LOG_BYTES // 1024} KiB)"
+        )
     if not text.strip():
         raise UsageError(f"{display}: the log is empty")
     if "\x00" in text:
@@ -79,14 +87,25 @@ def check_log(text: str, display: str, *, redact: bool = False) -> tuple[str, li
     sections = _section_lines(text)
     hidden = find_hidden(text)
     if hidden:
-        problems = [Problem(display, c.line, c.column, _section_at(sections, c.line), c.describe()) for c in hidden]
-        raise CheckFailed(problems, "refused: the log holds hidden Unicode characters; nothing was written")
+        problems = [
+            Problem(display, c.line, c.column, _section_at(sections, c.line), c.describe())
+            for c in hidden
+        ]
+        raise CheckFailed(
+            problems, "refused: the log holds hidden Unicode characters; nothing was written"
+        )
     findings = scan_text(text, display)
     if not findings:
         return text, []
     if not redact:
         problems = [
-            Problem(display, f.line, f.column, _section_at(sections, f.line), f"{f.describe()}; never log secrets")
+            Problem(
+                display,
+                f.line,
+                f.column,
+                _section_at(sections, f.line),
+                f"{f.describe()}; never log secrets",
+            )
             for f in findings
         ]
         noun = "secret" if len(findings) == 1 else "secrets"
@@ -102,7 +121,10 @@ def check_log(text: str, display: str, *, redact: bool = False) -> tuple[str, li
         findings = scan_text(text, display)
         if not findings:
             return text, sorted(redacted)
-    problems = [Problem(display, f.line, f.column, "log", "possible secret left after redaction") for f in findings]
+    problems = [
+        Problem(display, f.line, f.column, "log", "possible secret left after redaction")
+        for f in findings
+    ]
     raise CheckFailed(problems, "refused: nothing was written")
 
 
@@ -180,7 +202,9 @@ def store_log(
                 return Stored(existing, existed=True, redacted=redacted)
     base = f"{day.isoformat()}-{log_slug(text, slug)}"
     for number in range(1, 1000):
-        path = gateway.require(project, directory / (base + (f"-{number}" if number > 1 else "") + SUFFIX))
+        path = gateway.require(
+            project, directory / (base + (f"-{number}" if number > 1 else "") + SUFFIX)
+        )
         if path.exists():
             continue
         try:
@@ -195,7 +219,9 @@ def append_to_log(project: Project, text: str, day: date, slug: str = "session")
     """Add ``text`` to the end of the day's log ``<day>-<slug>.md`` (created when missing), after the checks: of
     ``text``, then of the whole log it makes."""
     text, _ = check_log(text, "text")
-    path = gateway.require(project, project.journal_dir / f"{day.isoformat()}-{log_slug('', slug)}{SUFFIX}")
+    path = gateway.require(
+        project, project.journal_dir / f"{day.isoformat()}-{log_slug('', slug)}{SUFFIX}"
+    )
     with _locked(project):
         try:
             before = gateway.read_text(project, path, limit=MAX_LOG_BYTES)
@@ -249,7 +275,9 @@ def list_logs(project: Project) -> list[LogInfo]:
         except OSError:
             continue
         parsed = parse(text)
-        counts = {s: sum(1 for i in parsed.in_section(s) if not i.is_placeholder()) for s in SECTIONS}
+        counts = {
+            s: sum(1 for i in parsed.in_section(s) if not i.is_placeholder()) for s in SECTIONS
+        }
         match = _NAME.match(path.name)
         day = None
         if match:
@@ -264,4 +292,8 @@ def _log_files(directory: Path) -> list[Path]:
         names = sorted(os.listdir(directory))
     except FileNotFoundError:
         return []
-    return [directory / n for n in names if n.endswith(SUFFIX) and not n.startswith(".") and (directory / n).is_file()]
+    return [
+        directory / n
+        for n in names
+        if n.endswith(SUFFIX) and not n.startswith(".") and (directory / n).is_file()
+    ]

@@ -18,7 +18,12 @@ from gitmem import markdown as md
 
 DECISIONS, DIFFICULTIES, CONVENTIONS, TODO = "decisions", "difficulties", "conventions", "todo"
 SECTIONS = (DECISIONS, DIFFICULTIES, CONVENTIONS, TODO)
-SECTION_TITLES = {DECISIONS: "Decisions", DIFFICULTIES: "Difficulties", CONVENTIONS: "Conventions", TODO: "To do"}
+SECTION_TITLES = {
+    DECISIONS: "Decisions",
+    DIFFICULTIES: "Difficulties",
+    CONVENTIONS: "Conventions",
+    TODO: "To do",
+}
 
 # Heading text (lower case, letters only, single spaces) -> section.
 # fmt: off
@@ -39,7 +44,9 @@ _SECTION_NAMES: dict[str, str] = {
 }
 # fmt: on
 
-_PLACEHOLDERS = frozenset({"", "none", "n a", "na", "nothing", "nothing yet", "tbd", "todo", "nil", "no", "empty"})
+_PLACEHOLDERS = frozenset(
+    {"", "none", "n a", "na", "nothing", "nothing yet", "tbd", "todo", "nil", "no", "empty"}
+)
 
 
 def section_of(heading: str) -> str | None:
@@ -55,7 +62,9 @@ class Item:
     section: str
     line: int  # 1-based line of the bullet
     head: str
-    rest: list[str] = field(default_factory=list)  # further Markdown lines (sub-bullets, paragraphs, code)
+    rest: list[str] = field(
+        default_factory=list
+    )  # further Markdown lines (sub-bullets, paragraphs, code)
     bullet: bool = True  # False for a plain paragraph written as an item
 
     @property
@@ -117,8 +126,12 @@ class _Reading:
 
     def __init__(self) -> None:
         self.log = Log()
-        self.section: str | None = None  # the current section; None before the first or under an unknown heading
-        self.unknown: tuple[int, str] | None = None  # (line, text) of the unknown heading we are under
+        self.section: str | None = (
+            None  # the current section; None before the first or under an unknown heading
+        )
+        self.unknown: tuple[int, str] | None = (
+            None  # (line, text) of the unknown heading we are under
+        )
         self.level = 0  # heading level of the current section
         self.current: _Open | None = None
         self.paragraph: Item | None = None  # a plain paragraph inside a section: an item too
@@ -130,7 +143,8 @@ class _Reading:
             noun = "item" if self.unknown_items == 1 else "items"
             self.log.skipped.append(
                 Skipped(
-                    self.unknown[0], f"{self.unknown_items} {noun} under '{self.unknown[1]}' (not a harvested section)"
+                    self.unknown[0],
+                    f"{self.unknown_items} {noun} under '{self.unknown[1]}' (not a harvested section)",
                 )
             )
         self.unknown_items = 0
@@ -161,7 +175,11 @@ class _Reading:
     def takes_underline(self, line: md.Line) -> bool:
         """Whether ``line`` is a setext heading here (not when it continues an item or a paragraph)."""
         current = self.current
-        return bool(line.underline) and (current is None or current.after_blank) and self.paragraph is None
+        return (
+            bool(line.underline)
+            and (current is None or current.after_blank)
+            and self.paragraph is None
+        )
 
     def read(self, line: md.Line) -> None:
         kind = line.kind
@@ -239,12 +257,16 @@ class _Reading:
             current.item.rest.append(md.dedent(line.text, current.content))
         elif self.section is not None and self.paragraph is None:
             self.log.skipped.append(Skipped(line.number, "table outside an item"))
-            self.paragraph = Item(self.section, line.number, "", bullet=False)  # swallows the rest of the table
+            self.paragraph = Item(
+                self.section, line.number, "", bullet=False
+            )  # swallows the rest of the table
 
     def text(self, line: md.Line) -> None:
         stripped = line.plain
         current = self.current
-        if current is not None and (not current.after_blank or md.indent(line.text) >= max(2, current.content)):
+        if current is not None and (
+            not current.after_blank or md.indent(line.text) >= max(2, current.content)
+        ):
             if current.in_head:
                 current.item.head = f"{current.item.head} {stripped}".strip()
             else:

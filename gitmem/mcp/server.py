@@ -25,7 +25,12 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
-from mcp.types import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY, JSONRPCRequest, ToolAnnotations
+from mcp.types import (
+    CLIENT_CAPABILITIES_META_KEY,
+    PROTOCOL_VERSION_META_KEY,
+    JSONRPCRequest,
+    ToolAnnotations,
+)
 from mcp.types.version import LATEST_MODERN_VERSION
 from pydantic import Field
 
@@ -39,17 +44,27 @@ from gitmem.project import Project
 Kind = Literal["convention", "decision", "pitfall", "preference", "fact"]
 Status = Literal["active", "proposed", "retired", "all"]
 
-Query = Annotated[str, Field(description="What you are about to do or want to know, in a few words.")]
+Query = Annotated[
+    str, Field(description="What you are about to do or want to know, in a few words.")
+]
 K = Annotated[int, Field(ge=1, le=50, description="How many memories to return.")]
 FilePath = Annotated[
-    str | None, Field(description="The file you are working on, relative to the repository root (e.g. web/app.ts).")
+    str | None,
+    Field(
+        description="The file you are working on, relative to the repository root (e.g. web/app.ts)."
+    ),
 ]
 Title = Annotated[str, Field(description="One line: what the next session should know or do.")]
 Body = Annotated[str, Field(description="Why, and how (Markdown). Optional.")]
 Paths = Annotated[
-    list[str], Field(description="Globs of the files it applies to, relative to the root (e.g. web/**). Optional.")
+    list[str],
+    Field(
+        description="Globs of the files it applies to, relative to the root (e.g. web/**). Optional."
+    ),
 ]
-Tags = Annotated[list[str], Field(description="Short labels without spaces (e.g. build, testing). Optional.")]
+Tags = Annotated[
+    list[str], Field(description="Short labels without spaces (e.g. build, testing). Optional.")
+]
 Words = Annotated[
     list[str],
     Field(
@@ -66,7 +81,10 @@ Targets = Annotated[
     ),
 ]
 JournalText = Annotated[
-    str, Field(description="Markdown with ## Decisions, ## Difficulties, ## Conventions and ## To do sections.")
+    str,
+    Field(
+        description="Markdown with ## Decisions, ## Difficulties, ## Conventions and ## To do sections."
+    ),
 ]
 
 
@@ -114,20 +132,36 @@ def build_server(project: Project) -> MCPServer:
         )
 
     def list_memories(
-        status: Status = "active", kind: Kind | None = None, tag: str | None = None, path: FilePath = None
+        status: Status = "active",
+        kind: Kind | None = None,
+        tag: str | None = None,
+        path: FilePath = None,
     ) -> str:
-        return guarded(lambda: tools.list_memories(project, store, status, kind, tag, path, date.today()))
+        return guarded(
+            lambda: tools.list_memories(project, store, status, kind, tag, path, date.today())
+        )
 
     def append_journal(text: JournalText) -> str:
         return guarded(lambda: tools.append_journal(project, text, date.today()))
 
     # Read-only tools say so: a client that runs without approvals (`codex exec`) calls those and refuses the others.
-    reads = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
-    writes = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
+    reads = ToolAnnotations(
+        read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+    )
+    writes = ToolAnnotations(
+        read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+    )
     server.add_tool(recall, description=tools.RECALL, annotations=reads, structured_output=False)
     server.add_tool(propose, description=tools.PROPOSE, annotations=writes, structured_output=False)
-    server.add_tool(list_memories, description=tools.LIST_MEMORIES, annotations=reads, structured_output=False)
-    server.add_tool(append_journal, description=tools.APPEND_JOURNAL, annotations=writes, structured_output=False)
+    server.add_tool(
+        list_memories, description=tools.LIST_MEMORIES, annotations=reads, structured_output=False
+    )
+    server.add_tool(
+        append_journal,
+        description=tools.APPEND_JOURNAL,
+        annotations=writes,
+        structured_output=False,
+    )
     return server
 
 

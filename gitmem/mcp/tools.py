@@ -74,7 +74,9 @@ def recall(project: Project, query: str, k: int, path: str | None, today: date) 
         while path.startswith("./"):
             path = path[2:]
         if os.path.isabs(path) or ".." in Path(path).parts:
-            raise UsageError(f"path {path!r} must be relative to the repository root, e.g. web/src/app.ts")
+            raise UsageError(
+                f"path {path!r} must be relative to the repository root, e.g. web/src/app.ts"
+            )
     from gitmem.config import load_config
     from gitmem.scopes import packs
 
@@ -82,7 +84,9 @@ def recall(project: Project, query: str, k: int, path: str | None, today: date) 
     recalled = run_recall(project, query, max(1, min(k, 50)), today, path or None, extra)
     from gitmem.session import receipts
 
-    receipts.record(project, "recall", "mcp", f"mcp-{os.getpid()}", [hit.memory.id for hit in recalled.hits])
+    receipts.record(
+        project, "recall", "mcp", f"mcp-{os.getpid()}", [hit.memory.id for hit in recalled.hits]
+    )
     text = as_text(query, recalled.hits)
     invalid = len({problem.path for problem in recalled.problems})
     if invalid:
@@ -136,7 +140,9 @@ def propose(
     fields.update({f"words[{i}]": w for i, w in enumerate(words)})
     _refuse_sensitive(fields)
     if not title:
-        raise UsageError("refused: the title is empty; say in one line what the next session should know or do")
+        raise UsageError(
+            "refused: the title is empty; say in one line what the next session should know or do"
+        )
     snapshot = store.load()
     mine = similar.words(similar.memory_text(title, body))
     mine_title = similar.words(title)
@@ -161,7 +167,9 @@ def propose(
             "again. If you have new evidence that it holds now, tell the user; they can add it with `gitmem add`."
         )
     base = slugify(title) or kind
-    taken = set(snapshot.memories) | {p.path.rsplit("/", 1)[-1].removesuffix(".yaml") for p in snapshot.problems}
+    taken = set(snapshot.memories) | {
+        p.path.rsplit("/", 1)[-1].removesuffix(".yaml") for p in snapshot.problems
+    }
     memory_id = base
     number = 1
     while memory_id in taken or store.path_of(memory_id).exists():
@@ -192,7 +200,13 @@ def propose(
 
 
 def list_memories(
-    project: Project, store: Store, status: str, kind: str | None, tag: str | None, path: str | None, today: date
+    project: Project,
+    store: Store,
+    status: str,
+    kind: str | None,
+    tag: str | None,
+    path: str | None,
+    today: date,
 ) -> str:
     from gitmem.recall.globs import any_match
 
@@ -211,7 +225,9 @@ def list_memories(
     ]
     lines = []
     for memory in chosen:
-        state = "expired" if memory.status == "active" and memory.is_expired(today) else memory.status
+        state = (
+            "expired" if memory.status == "active" and memory.is_expired(today) else memory.status
+        )
         scope = f"; applies to {shown_line(', '.join(memory.paths))}" if memory.paths else ""
         if memory.targets:
             scope += f"; for {shown_line(', '.join(memory.targets))} only"
@@ -220,7 +236,9 @@ def list_memories(
         lines.append("No memories match.")
     invalid = len({problem.path for problem in snapshot.problems})
     if invalid:
-        lines.append(f"({invalid} invalid memory file(s) not listed; `gitmem validate` lists the problems.)")
+        lines.append(
+            f"({invalid} invalid memory file(s) not listed; `gitmem validate` lists the problems.)"
+        )
     return "\n".join(lines)
 
 

@@ -26,7 +26,9 @@ def parse_date(value: str, option: str, today: date) -> date:
             raise ValueError
         return date.fromisoformat(value)
     except ValueError:
-        raise UsageError(f"{option}: {value!r} is not a date; use YYYY-MM-DD or a span such as 90d or 12w") from None
+        raise UsageError(
+            f"{option}: {value!r} is not a date; use YYYY-MM-DD or a span such as 90d or 12w"
+        ) from None
 
 
 def make_evidence(project: Project, spec: str) -> Evidence:
@@ -63,7 +65,9 @@ def new_id(title: str, explicit: str | None) -> str:
         return explicit
     slug = slugify(title)
     if not slug:
-        raise UsageError("cannot make an id from this title (no letters or digits): pass one with --id")
+        raise UsageError(
+            "cannot make an id from this title (no letters or digits): pass one with --id"
+        )
     return slug
 
 
@@ -125,14 +129,18 @@ def retire(
     if successor is not None and successor.id == memory.id:
         raise UsageError("a memory cannot be superseded by itself")
     if successor is not None and successor.status == "retired":
-        raise UsageError(f"--superseded-by {successor.id}: that memory is retired too; name the one that holds now")
+        raise UsageError(
+            f"--superseded-by {successor.id}: that memory is retired too; name the one that holds now"
+        )
     outcome = Outcome()
     if memory.status == "retired" and not reason and successor is None:
         outcome.notes.append(f"{memory.id} is already retired")
         return outcome
     if reason is None and successor is not None:
         reason = f"superseded by {successor.id}"
-    store.update(memory.id, {"status": "retired", "retired": today.isoformat(), "reason": reason}, snapshot)
+    store.update(
+        memory.id, {"status": "retired", "retired": today.isoformat(), "reason": reason}, snapshot
+    )
     outcome.written.append(store.path_of(memory.id))
     if successor is not None and memory.id not in successor.supersedes:
         store.update(successor.id, {"supersedes": [*successor.supersedes, memory.id]}, snapshot)
@@ -155,14 +163,20 @@ def forget(store: Store, memory_id: str) -> Outcome:
     return outcome
 
 
-def _retire_superseded(store: Store, memory: Memory, today: date, snapshot: Snapshot, outcome: Outcome) -> None:
+def _retire_superseded(
+    store: Store, memory: Memory, today: date, snapshot: Snapshot, outcome: Outcome
+) -> None:
     for target in memory.supersedes:
         old = snapshot.memories.get(target)
         if old is None or old.status == "retired":
             continue
         store.update(
             target,
-            {"status": "retired", "retired": today.isoformat(), "reason": f"superseded by {memory.id}"},
+            {
+                "status": "retired",
+                "retired": today.isoformat(),
+                "reason": f"superseded by {memory.id}",
+            },
             snapshot,
         )
         outcome.written.append(store.path_of(target))

@@ -77,7 +77,9 @@ def _expand(glob: str) -> list[str]:
                 if len(options) < 2:
                     return [glob]
                 head, tail = glob[:start], glob[index + 1 :]
-                return [expanded for option in options for expanded in _expand(head + option + tail)]
+                return [
+                    expanded for option in options for expanded in _expand(head + option + tail)
+                ]
     return [glob]
 
 

@@ -37,8 +37,12 @@ class FileCache:
         self.kept: dict[str, list[Any]] = {}
         self.changed = False
         if path is not None:
-            with contextlib.suppress(OSError, ValueError, GitmemError):  # (the area: the cache's own folder)
-                stored = json.loads(gateway.read_bytes(path.parent, path, limit=gateway.CACHE_LIMIT))
+            with contextlib.suppress(
+                OSError, ValueError, GitmemError
+            ):  # (the area: the cache's own folder)
+                stored = json.loads(
+                    gateway.read_bytes(path.parent, path, limit=gateway.CACHE_LIMIT)
+                )
                 if isinstance(stored, dict) and stored.get("salt") == self.salt:
                     self.entries = stored.get("entries", {})
 

@@ -15,7 +15,9 @@ import re
 from functools import cache
 from typing import Any
 
-_ANNOTATIONS = frozenset({"title", "description", "default", "examples", "format", "$schema", "$id", "$comment"})
+_ANNOTATIONS = frozenset(
+    {"title", "description", "default", "examples", "format", "$schema", "$id", "$comment"}
+)
 _KNOWN = _ANNOTATIONS | {
     "type", "properties", "required", "additionalProperties", "enum", "pattern", "minLength", "maxLength", "items",
     "uniqueItems",
@@ -66,4 +68,6 @@ def _surely_valid_object(schema: dict[str, Any], value: Any) -> bool:
     properties = schema.get("properties", {})
     if any(name not in value for name in schema.get("required", ())):
         return False
-    return all(name in properties and surely_valid(properties[name], item) for name, item in value.items())
+    return all(
+        name in properties and surely_valid(properties[name], item) for name, item in value.items()
+    )

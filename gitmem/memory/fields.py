@@ -104,7 +104,9 @@ def glob_problems(data: Any) -> list[tuple[Where, str]]:
     problems: list[tuple[Where, str]] = []
     for index, glob in enumerate(paths if isinstance(paths, list) else []):
         if isinstance(glob, str) and "{" in glob and count(glob) > MAX_EXPANSIONS:
-            problems.append((("paths", index), f"its braces stand for more than {MAX_EXPANSIONS} globs"))
+            problems.append(
+                (("paths", index), f"its braces stand for more than {MAX_EXPANSIONS} globs")
+            )
     return problems
 
 

@@ -72,9 +72,13 @@ class Memory(NamedTuple):
     body: str = ""
     priority: str = "normal"
     paths: tuple[str, ...] = ()
-    targets: tuple[str, ...] = ()  # the compile targets it is for (config names); empty: every target
+    targets: tuple[
+        str, ...
+    ] = ()  # the compile targets it is for (config names); empty: every target
     tags: tuple[str, ...] = ()
-    words: tuple[str, ...] = ()  # what a teammate would say when it matters (symptoms, synonyms): recall's, like tags
+    words: tuple[
+        str, ...
+    ] = ()  # what a teammate would say when it matters (symptoms, synonyms): recall's, like tags
     enforce: Enforce | None = None  # what the pre-tool hook refuses while the memory is live
     created: date | None = None
     expires: date | None = None
@@ -97,7 +101,10 @@ class Memory(NamedTuple):
             if name in DATE_FIELDS:
                 value = date.fromisoformat(value)
             elif name == "evidence":
-                value = tuple(Evidence(item["path"], _lines(item.get("lines")), item.get("digest")) for item in value)
+                value = tuple(
+                    Evidence(item["path"], _lines(item.get("lines")), item.get("digest"))
+                    for item in value
+                )
             elif name == "enforce":
                 value = Enforce(tuple(value.get("commands") or ()), tuple(value.get("edits") or ()))
             elif isinstance(value, list):
@@ -127,7 +134,8 @@ class Memory(NamedTuple):
         return {
             name: value
             for name, value in self.to_dict().items()
-            if value not in (None, "", [], {}) and not (name == "priority" and value == defaults["priority"])
+            if value not in (None, "", [], {})
+            and not (name == "priority" and value == defaults["priority"])
         }
 
     def is_expired(self, today: date) -> bool:
@@ -145,7 +153,11 @@ class Memory(NamedTuple):
     def is_for(self, target: str) -> bool:
         """Whether compile puts it into ``target``'s files: every target, unless ``targets`` names some (a retired
         target's name stands for what replaces it)."""
-        return not self.targets or target in self.targets or any(current(name) == target for name in self.targets)
+        return (
+            not self.targets
+            or target in self.targets
+            or any(current(name) == target for name in self.targets)
+        )
 
     def with_changes(self, **changes: Any) -> Memory:
         return self._replace(**changes)

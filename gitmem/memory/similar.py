@@ -146,7 +146,9 @@ class Match:
     score: float
 
 
-def best_match(text: str, items: Iterable[tuple[str, str]], threshold: float = DEFAULT_THRESHOLD) -> Match | None:
+def best_match(
+    text: str, items: Iterable[tuple[str, str]], threshold: float = DEFAULT_THRESHOLD
+) -> Match | None:
     """The item (id, text) most similar to ``text``, when at least ``threshold`` similar."""
     mine = words(text)
     best: Match | None = None
@@ -157,7 +159,9 @@ def best_match(text: str, items: Iterable[tuple[str, str]], threshold: float = D
     return best
 
 
-def near_duplicates(items: Sequence[tuple[str, str]], threshold: float = DEFAULT_THRESHOLD) -> list[Match]:
+def near_duplicates(
+    items: Sequence[tuple[str, str]], threshold: float = DEFAULT_THRESHOLD
+) -> list[Match]:
     """Every pair of items (id, text) at least ``threshold`` similar, each pair once, most similar first.
 
     Two sets with Dice >= t share at least t/(2-t) of the smaller set, so a pair must share one of each set's
@@ -179,16 +183,23 @@ def near_duplicates(items: Sequence[tuple[str, str]], threshold: float = DEFAULT
         for word in prefix:
             index[word].append(position)
     found: list[Match] = []
-    ratio = threshold / (2 - threshold)  # the smaller set of a pair has at least this share of the larger's size
+    ratio = threshold / (
+        2 - threshold
+    )  # the smaller set of a pair has at least this share of the larger's size
     sizes = [len(word_set) for _, word_set in sets]
     for position, prefix in enumerate(prefixes):
         mine = sets[position][1]
         low, high = sizes[position] * ratio, sizes[position] / ratio if ratio else float("inf")
         candidates = {
-            other for word in prefix for other in index[word] if other > position and low <= sizes[other] <= high
+            other
+            for word in prefix
+            for other in index[word]
+            if other > position and low <= sizes[other] <= high
         }
         for other in sorted(candidates):
-            score = 2 * len(mine & sets[other][1]) / (sizes[position] + sizes[other]) if mine else 0.0
+            score = (
+                2 * len(mine & sets[other][1]) / (sizes[position] + sizes[other]) if mine else 0.0
+            )
             if score >= threshold and not different_rules(items[position][1], items[other][1]):
                 found.append(Match(sets[position][0], sets[other][0], round(score, 3)))
     found.sort(key=lambda m: (-m.score, m.id, m.other))
@@ -216,7 +227,9 @@ class Pool(Generic[T]):
     def add(self, key: T, title: str, body: str = "") -> None:
         self.add_words(key, words(title), words(memory_text(title, body)), memory_text(title, body))
 
-    def add_words(self, key: T, title_words: frozenset[str], all_words: frozenset[str], text: str = "") -> None:
+    def add_words(
+        self, key: T, title_words: frozenset[str], all_words: frozenset[str], text: str = ""
+    ) -> None:
         position = len(self._items)
         self._items.append((key, title_words, all_words))
         self._texts.append(text)
@@ -227,7 +240,9 @@ class Pool(Generic[T]):
 
     def best(self, title: str, body: str = "") -> tuple[T, float] | None:
         """The item ``title`` and ``body`` most nearly repeat (the first added on a tie) and the score, or None."""
-        return self.best_words(words(title), words(memory_text(title, body)), memory_text(title, body))
+        return self.best_words(
+            words(title), words(memory_text(title, body)), memory_text(title, body)
+        )
 
     def best_words(
         self, title_words: frozenset[str], all_words: frozenset[str], text: str = ""

@@ -89,7 +89,9 @@ class Store:
         from gitmem.schema import MAX_FILE_BYTES, check_memory
 
         snapshot = Snapshot()
-        gateway.require(self.project, self.directory)  # a committed .memory link to elsewhere is not read
+        gateway.require(
+            self.project, self.directory
+        )  # a committed .memory link to elsewhere is not read
         try:
             names = sorted(os.listdir(self.directory))
         except FileNotFoundError:
@@ -107,13 +109,23 @@ class Store:
             if not name.endswith(SUFFIX):
                 if path.is_file():
                     snapshot.problems.append(
-                        Problem(display, 1, 1, "file", f"not a memory file: memories are named ID{SUFFIX}")
+                        Problem(
+                            display,
+                            1,
+                            1,
+                            "file",
+                            f"not a memory file: memories are named ID{SUFFIX}",
+                        )
                     )
                 continue
-            if not ID_PATTERN.match(name[: -len(SUFFIX)]):  # e.g. "abc\n.yaml": never read, shown escaped
+            if not ID_PATTERN.match(
+                name[: -len(SUFFIX)]
+            ):  # e.g. "abc\n.yaml": never read, shown escaped
                 snapshot.problems.append(
                     Problem(
-                        display if display.isprintable() else display.encode("unicode_escape").decode("ascii"),
+                        display
+                        if display.isprintable()
+                        else display.encode("unicode_escape").decode("ascii"),
                         1,
                         1,
                         "file",
@@ -140,11 +152,17 @@ class Store:
                 data, problem_rows = cached
             else:
                 try:
-                    raw = gateway.read_bytes(self.project, path, limit=MAX_FILE_BYTES, display=display)
+                    raw = gateway.read_bytes(
+                        self.project, path, limit=MAX_FILE_BYTES, display=display
+                    )
                 except OSError as exc:
-                    snapshot.problems.append(Problem(display, 1, 1, "file", f"cannot read: {exc.strerror}"))
+                    snapshot.problems.append(
+                        Problem(display, 1, 1, "file", f"cannot read: {exc.strerror}")
+                    )
                     continue
-                except CheckFailed as exc:  # grew past the limit, or replaced by a link, since the stat
+                except (
+                    CheckFailed
+                ) as exc:  # grew past the limit, or replaced by a link, since the stat
                     snapshot.problems.extend(exc.problems)
                     continue
                 data, problems = check_memory(raw, name[: -len(SUFFIX)])
@@ -169,12 +187,16 @@ class Store:
             if len(displays) > 1:
                 for display in displays:
                     others = ", ".join(d for d in displays if d != display)
-                    problems.append(Problem(display, 1, 1, "id", f"duplicate id (also in {others})"))
+                    problems.append(
+                        Problem(display, 1, 1, "id", f"duplicate id (also in {others})")
+                    )
         known = set(raw_ids) | set(snapshot.memories)
         for memory in snapshot.memories.values():
             for index, target in enumerate(memory.supersedes):
                 if target not in known:
-                    problems.append(self._problem_at(memory.id, ("supersedes", index), f"no memory {target!r}"))
+                    problems.append(
+                        self._problem_at(memory.id, ("supersedes", index), f"no memory {target!r}")
+                    )
         return problems
 
     def _problem_at(self, memory_id: str, where: tuple[Any, ...], message: str) -> Problem:
@@ -182,7 +204,9 @@ class Store:
         path = self.directory / f"{memory_id}{SUFFIX}"
         doc = yamlio.load(gateway.read_text(self.project, path))
         line, column = doc.position(where)
-        name = "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else p) for i, p in enumerate(where))
+        name = "".join(
+            f"[{p}]" if isinstance(p, int) else (f".{p}" if i else p) for i, p in enumerate(where)
+        )
         return Problem(self.project.display(path), line, column, name, message)
 
     def get(self, memory_id: str, snapshot: Snapshot | None = None) -> Memory:
@@ -193,7 +217,9 @@ class Store:
             return snapshot.memories[memory_id]
         mine = [p for p in snapshot.problems if Path(p.path).name == path.name]
         if path.exists() and mine:
-            raise CheckFailed(mine, f"memory {memory_id!r} is invalid: fix {self.project.display(path)} first")
+            raise CheckFailed(
+                mine, f"memory {memory_id!r} is invalid: fix {self.project.display(path)} first"
+            )
         hint = difflib.get_close_matches(memory_id, list(snapshot.memories), n=1)
         suggestion = f" (did you mean {hint[0]!r}?)" if hint else "; `gitmem list` shows the ids"
         raise UsageError(f"no memory {memory_id!r}{suggestion}")
@@ -251,10 +277,14 @@ class Store:
         gateway.write(self.project, self.path_of(memory_id), text)
         return memory
 
-    def update(self, memory_id: str, changes: dict[str, Any], snapshot: Snapshot | None = None) -> Memory:
+    def update(
+        self, memory_id: str, changes: dict[str, Any], snapshot: Snapshot | None = None
+    ) -> Memory:
         """Set fields of a stored memory (``None`` removes one), keeping the file's comments and layout."""
         path = gateway.require(self.project, self.path_of(memory_id))
-        changes = {k: normalise_newlines(v) if isinstance(v, str) else v for k, v in changes.items()}
+        changes = {
+            k: normalise_newlines(v) if isinstance(v, str) else v for k, v in changes.items()
+        }
         text = yamlio.update(gateway.read_text(self.project, path), changes)
         return self.replace_text(memory_id, text, snapshot)
 

@@ -37,7 +37,9 @@ def paths(text: str) -> list[str]:
             continue
         if "/" in word:
             candidate = word.removeprefix("./").lstrip("/")
-            if not any(part == ".." for part in candidate.split("/")) and any(c.isalpha() for c in candidate):
+            if not any(part == ".." for part in candidate.split("/")) and any(
+                c.isalpha() for c in candidate
+            ):
                 found.append(candidate)
         elif _file_name(word):
             found.append(word)
@@ -49,7 +51,12 @@ def paths(text: str) -> list[str]:
 def _file_name(word: str) -> bool:
     stem, dot, extension = word.rpartition(".")
     return bool(
-        dot and len(stem) > 1 and extension and len(extension) <= 5 and extension.isalnum() and stem[-1].isalnum()
+        dot
+        and len(stem) > 1
+        and extension
+        and len(extension) <= 5
+        and extension.isalnum()
+        and stem[-1].isalnum()
     )
 
 
@@ -62,7 +69,11 @@ def identifiers(text: str) -> list[str]:
             continue
         call = raw.rstrip(".,;:!?").endswith("()")
         word = raw.strip(EDGE).rstrip(".").removesuffix("()")
-        if "/" in word or len(word) < 4 or not word.replace("_", "").replace("-", "").replace(".", "").isalnum():
+        if (
+            "/" in word
+            or len(word) < 4
+            or not word.replace("_", "").replace("-", "").replace(".", "").isalnum()
+        ):
             continue
         if call or _shaped(word):
             found.append(word)

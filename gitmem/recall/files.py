@@ -24,7 +24,9 @@ def key(st: os.stat_result) -> Key:
 
 def signature(stats: list[tuple[str, os.stat_result]]) -> str:
     """A digest of every memory file's name and stat: equal only when no file was added, removed or touched."""
-    text = "\n".join(f"{n}\t{s.st_ino}\t{s.st_size}\t{s.st_mtime_ns}\t{s.st_ctime_ns}" for n, s in stats)
+    text = "\n".join(
+        f"{n}\t{s.st_ino}\t{s.st_size}\t{s.st_mtime_ns}\t{s.st_ctime_ns}" for n, s in stats
+    )
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
@@ -32,7 +34,9 @@ def refusal(project: Project, path: Path, st: os.stat_result) -> list[Any] | Non
     """Why a memory file is not read, as the store says it (``[line, column, field, message]``), or None."""
     from gitmem.schema import MAX_FILE_BYTES
 
-    refused = gateway.problem(project, path, "") if os.path.islink(path) else None  # outside, or into a .git folder
+    refused = (
+        gateway.problem(project, path, "") if os.path.islink(path) else None
+    )  # outside, or into a .git folder
     if refused is not None:
         return [1, 1, "path", refused.message]
     if st.st_size > MAX_FILE_BYTES:
@@ -44,7 +48,11 @@ def stat_all(directory: Path) -> Iterator[tuple[str, os.stat_result]]:
     """(name, stat) of every memory file; stat relative to an open directory where the platform allows (the warm
     query's main cost at 10,000 memories, and about three times cheaper than building each path)."""
     try:
-        names = [n for n in os.listdir(directory) if n.endswith(SUFFIX) and ID_PATTERN.match(n[: -len(SUFFIX)])]
+        names = [
+            n
+            for n in os.listdir(directory)
+            if n.endswith(SUFFIX) and ID_PATTERN.match(n[: -len(SUFFIX)])
+        ]
     except FileNotFoundError:
         return
     if os.stat in os.supports_dir_fd:

@@ -60,9 +60,13 @@ BATCH_SECONDS = 0.25  # of checking files per transaction: what a refresh killed
 
 # What a file is recorded with when a refresh was stopped (killed by a hook's timeout) while checking it: it is left
 # out of recall until it changes, and the session's status says so.
-COSTLY = "took too long to check (a refresh was stopped while checking it): left out until it changes"
+COSTLY = (
+    "took too long to check (a refresh was stopped while checking it): left out until it changes"
+)
 LOCK_TIMEOUT = 15.0  # seconds to wait for another process writing the index
-_STORE_CACHE_AFTER = 50  # misses from which the store's cache is worth reading (it holds every memory)
+_STORE_CACHE_AFTER = (
+    50  # misses from which the store's cache is worth reading (it holds every memory)
+)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS info(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -111,9 +115,13 @@ class RecallIndex:
             try:
                 gateway.make_dirs(self.project, self.path.parent)
                 conn = sqlite3.connect(
-                    gateway.resolve(self.project, self.path), timeout=LOCK_TIMEOUT, isolation_level=None
+                    gateway.resolve(self.project, self.path),
+                    timeout=LOCK_TIMEOUT,
+                    isolation_level=None,
                 )
-                conn.execute("PRAGMA synchronous=NORMAL")  # a cache: losing the last write to a crash is fine
+                conn.execute(
+                    "PRAGMA synchronous=NORMAL"
+                )  # a cache: losing the last write to a crash is fine
                 return self._prepare(conn, salt)
             except sqlite3.OperationalError:
                 break  # locked by another process for too long, or read-only: do without the file this time
@@ -172,13 +180,17 @@ class RecallIndex:
         it goes one file a transaction, and a file a refresh is killed checking on its own is recorded as too costly
         and skipped until it changes (``COSTLY``): one file never holds back the index, whatever the store holds
         (``_check_changed``)."""
-        gateway.require(self.project, self.directory)  # a .memory link to elsewhere is not read, as by the store
+        gateway.require(
+            self.project, self.directory
+        )  # a .memory link to elsewhere is not read, as by the store
         started_ns = _now_ns()
         stats = sorted(files.stat_all(self.directory), key=lambda item: item[0])
         signature = files.signature(stats)
         row = self.conn.execute("SELECT value FROM info WHERE key = 'signature'").fetchone()
         if row is not None and row[0] == signature:
-            return Refreshed()  # every file has the stat it had when indexed, long enough ago to trust it
+            return (
+                Refreshed()
+            )  # every file has the stat it had when indexed, long enough ago to trust it
         # Only entries that were not racily clean when indexed can be trusted on their stat alone.
         trusted = {
             name: (ino, size, mtime, ctime)
@@ -188,9 +200,13 @@ class RecallIndex:
         }
         on_disk = dict(stats)
         changed = [
-            name for name, st in stats if trusted.get(name) != (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+            name
+            for name, st in stats
+            if trusted.get(name) != (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
         ]
-        removed = [name for (name,) in self.conn.execute("SELECT name FROM files") if name not in on_disk]
+        removed = [
+            name for (name,) in self.conn.execute("SELECT name FROM files") if name not in on_disk
+        ]
         outcome = Refreshed(read=len(changed), removed=len(removed))
         if removed:
             with self._writing():
@@ -198,7 +214,9 @@ class RecallIndex:
                     self._forget(name)
         stopped = self.conn.execute("SELECT value FROM info WHERE key = 'checking'").fetchone()
         try:
-            moved = self._check_changed(changed, on_disk, stopped[0] if stopped else "", started_ns, deadline, outcome)
+            moved = self._check_changed(
+                changed, on_disk, stopped[0] if stopped else "", started_ns, deadline, outcome
+            )
         except BaseException:  # interrupted here (^C), not killed: no file is to blame
             with contextlib.suppress(sqlite3.Error):
                 self.conn.execute("INSERT OR REPLACE INTO info(key, value) VALUES ('checking', '')")
@@ -206,11 +224,15 @@ class RecallIndex:
         if not outcome.complete:
             return outcome  # the rest next time; the signature stays unwritten
         with self._writing():
-            (untrusted,) = self.conn.execute("SELECT count(*) FROM files WHERE trusted = 0").fetchone()
+            (untrusted,) = self.conn.execute(
+                "SELECT count(*) FROM files WHERE trusted = 0"
+            ).fetchone()
             # The signature stands for "nothing to check": only when every entry is trusted, and was recorded
             # with the stat the signature was computed from.
             value = signature if not untrusted and not moved else ""
-            self.conn.execute("INSERT OR REPLACE INTO info(key, value) VALUES ('signature', ?)", (value,))
+            self.conn.execute(
+                "INSERT OR REPLACE INTO info(key, value) VALUES ('signature', ?)", (value,)
+            )
         return outcome
 
     def _check_changed(
@@ -240,17 +262,23 @@ class RecallIndex:
                 return moved
             with self._writing():
                 note = f"{'one' if careful else 'batch'}:{changed[index]}"
-                self.conn.execute("INSERT OR REPLACE INTO info(key, value) VALUES ('checking', ?)", (note,))
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO info(key, value) VALUES ('checking', ?)", (note,)
+                )
             with self._writing():
                 began = time.monotonic()
                 while index < len(changed):
                     name = changed[index]
                     recorded: Key | None = files.key(on_disk[name])
                     if name == blamed:  # the last refresh was killed checking it
-                        self._record(name, on_disk[name], started_ns, "", None, [[1, 1, "file", COSTLY]])
+                        self._record(
+                            name, on_disk[name], started_ns, "", None, [[1, 1, "file", COSTLY]]
+                        )
                         outcome.costly.append(name)
                     else:
-                        checked, recorded = self._update(name, on_disk[name], started_ns, store_cache)
+                        checked, recorded = self._update(
+                            name, on_disk[name], started_ns, store_cache
+                        )
                         outcome.checked += checked
                     moved = moved or recorded != files.key(on_disk[name])
                     index += 1
@@ -262,7 +290,9 @@ class RecallIndex:
     def costly(self) -> list[str]:
         """The memory files left out because checking one stopped a refresh (as shown, from the repository)."""
         prefix = self.project.display(self.directory)
-        rows = self.conn.execute("SELECT name, problems FROM files WHERE problems IS NOT NULL").fetchall()
+        rows = self.conn.execute(
+            "SELECT name, problems FROM files WHERE problems IS NOT NULL"
+        ).fetchall()
         return [f"{prefix}/{name}" for name, problems in rows if COSTLY in problems]
 
     @contextlib.contextmanager
@@ -288,7 +318,9 @@ class RecallIndex:
         self.conn.execute("DELETE FROM files WHERE name = ?", (name,))
 
     def _drop_doc(self, n: int) -> None:
-        old = self.conn.execute("SELECT title, body, tags, words FROM memories WHERE n = ?", (n,)).fetchone()
+        old = self.conn.execute(
+            "SELECT title, body, tags, words FROM memories WHERE n = ?", (n,)
+        ).fetchone()
         if old is not None:
             self.conn.execute(
                 "INSERT INTO docs(docs, rowid, title, body, tags, words) VALUES ('delete', ?, ?, ?, ?, ?)",
@@ -296,11 +328,15 @@ class RecallIndex:
             )
             self.conn.execute("DELETE FROM memories WHERE n = ?", (n,))
 
-    def _update(self, name: str, st: os.stat_result, started_ns: int, store_cache: Any) -> tuple[int, Key | None]:
+    def _update(
+        self, name: str, st: os.stat_result, started_ns: int, store_cache: Any
+    ) -> tuple[int, Key | None]:
         """Index one new or changed file; returns 1 when its content had to be checked (else 0), and the stat
         recorded for it (``None`` when it is gone)."""
         path = self.directory / name
-        refusal = files.refusal(self.project, path, st)  # the store's rules: no link leading outside, no huge file read
+        refusal = files.refusal(
+            self.project, path, st
+        )  # the store's rules: no link leading outside, no huge file read
         if refusal is not None:
             self._record(name, st, started_ns, "", None, [refusal])
             return 0, files.key(st)
@@ -313,16 +349,22 @@ class RecallIndex:
             self._forget(name)
             return 0, None
         except OSError as exc:
-            self._record(name, st, started_ns, "", None, [[1, 1, "file", f"cannot read: {exc.strerror}"]])
+            self._record(
+                name, st, started_ns, "", None, [[1, 1, "file", f"cannot read: {exc.strerror}"]]
+            )
             return 0, files.key(st)
         except CheckFailed as exc:  # replaced by a link, or grown past the limit, since the stat
             problem = exc.problems[0]
             self._record(name, st, started_ns, "", None, [[1, 1, problem.field, problem.message]])
             return 0, files.key(st)
         digest = hashlib.sha256(raw).hexdigest()
-        row = self.conn.execute("SELECT digest, doc, problems FROM files WHERE name = ?", (name,)).fetchone()
+        row = self.conn.execute(
+            "SELECT digest, doc, problems FROM files WHERE name = ?", (name,)
+        ).fetchone()
         if row is not None and row[0] == digest:  # touched, not changed: only the stat is new
-            self._record(name, st, started_ns, digest, row[1], json.loads(row[2]) if row[2] else None)
+            self._record(
+                name, st, started_ns, digest, row[1], json.loads(row[2]) if row[2] else None
+            )
             return 0, files.key(st)
         if row is not None and row[1] is not None:
             self._drop_doc(row[1])
@@ -334,7 +376,9 @@ class RecallIndex:
         return 1, files.key(st)
 
     @staticmethod
-    def _check(name: str, raw: bytes, st: os.stat_result, store_cache: Any) -> tuple[Any, list[Any]]:
+    def _check(
+        name: str, raw: bytes, st: os.stat_result, store_cache: Any
+    ) -> tuple[Any, list[Any]]:
         if store_cache is not None:
             from gitmem.memory.cache import stat_key
 
@@ -345,8 +389,12 @@ class RecallIndex:
 
         data, problems = check_memory(raw, name[: -len(SUFFIX)])
         rows = [[p.line, p.column, p.field, p.message] for p in problems]
-        if fails_scan([p.message for p in problems]):  # nothing of such a file is kept, not even a preview
-            return None, [[1, 1, "file", "holds a secret or hidden Unicode: `gitmem validate` shows where"]]
+        if fails_scan(
+            [p.message for p in problems]
+        ):  # nothing of such a file is kept, not even a preview
+            return None, [
+                [1, 1, "file", "holds a secret or hidden Unicode: `gitmem validate` shows where"]
+            ]
         return data, rows
 
     def _add_doc(self, memory: Memory, data: dict[str, Any]) -> int:
@@ -375,7 +423,13 @@ class RecallIndex:
         return n
 
     def _record(
-        self, name: str, st: os.stat_result, started_ns: int, digest: str, doc: int | None, problems: Any
+        self,
+        name: str,
+        st: os.stat_result,
+        started_ns: int,
+        digest: str,
+        doc: int | None,
+        problems: Any,
     ) -> None:
         trusted = max(st.st_mtime_ns, st.st_ctime_ns) < started_ns - _RACY_NS
         self.conn.execute(
@@ -398,7 +452,9 @@ class RecallIndex:
         """The problems of every invalid memory file (they are left out of recall)."""
         prefix = self.project.display(self.directory)
         out: list[Problem] = []
-        for name, rows in self.conn.execute("SELECT name, problems FROM files WHERE problems IS NOT NULL"):
+        for name, rows in self.conn.execute(
+            "SELECT name, problems FROM files WHERE problems IS NOT NULL"
+        ):
             display = os.path.join(prefix, name)
             out.extend(Problem(display, *row) for row in json.loads(rows))
         return sorted(out)
@@ -406,7 +462,12 @@ class RecallIndex:
     # -- searching -----------------------------------------------------------------------------------------------
 
     def search(
-        self, terms: list[str], k: int, today: date, path: str | None = None, extra: Sequence[Extra] = ()
+        self,
+        terms: list[str],
+        k: int,
+        today: date,
+        path: str | None = None,
+        extra: Sequence[Extra] = (),
     ) -> list[Hit]:
         """The ``k`` live memories that best match ``terms`` (BM25), those whose paths cover ``path`` boosted.
 
@@ -419,7 +480,9 @@ class RecallIndex:
             return self._search(terms, k, today, path, {})
         self.conn.execute("SAVEPOINT extra")
         try:
-            origins = {self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra}
+            origins = {
+                self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra
+            }
             return self._search(terms, k, today, path, origins)
         finally:
             self.conn.execute("ROLLBACK TO extra")
@@ -434,7 +497,9 @@ class RecallIndex:
             return [], {}
         self.conn.execute("SAVEPOINT extra")
         try:
-            origins = {self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra}
+            origins = {
+                self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra
+            }
             hits = self._search(terms, k, today, None, origins)
             return hits, self.matched_terms([hit.memory.id for hit in hits], terms)
         finally:
@@ -457,13 +522,17 @@ class RecallIndex:
         memories hold them)."""
         self.conn.execute("SAVEPOINT extra")
         try:
-            origins = {self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra}
+            origins = {
+                self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra
+            }
             hits = self._search(terms, k, today, None, origins) if terms else []
             phrased = self._phrased(terms, pairs, today, origins)
             seen = {hit.memory.id for hit in hits}
             hits += [hit for hit in phrased if hit.memory.id not in seen]
             anchors = self.anchored(paths, identifiers, today, rare, origins)
-            ids = list(dict.fromkeys([hit.memory.id for hit in hits] + [a.memory.id for a in anchors]))
+            ids = list(
+                dict.fromkeys([hit.memory.id for hit in hits] + [a.memory.id for a in anchors])
+            )
             matched = self.matched_terms(ids, terms)
             close = frozenset(hit.memory.id for hit in phrased)
             return PromptMatch(hits, anchors, matched, self.rare_terms(terms, rare), close)
@@ -478,7 +547,8 @@ class RecallIndex:
         for term in terms:
             quoted = _quoted(term)
             (count,) = self.conn.execute(
-                "SELECT count(*) FROM (SELECT 1 FROM docs WHERE docs MATCH ? LIMIT ?)", (quoted, rare + 1)
+                "SELECT count(*) FROM (SELECT 1 FROM docs WHERE docs MATCH ? LIMIT ?)",
+                (quoted, rare + 1),
             ).fetchone()
             if 0 < count <= rare:
                 rows = self.conn.execute(
@@ -508,9 +578,14 @@ class RecallIndex:
         if paths:
             subjects = [anchors.subject(path) for path in paths]
             for n, globs in self.conn.execute(
-                f"SELECT n, json_extract(data, '$.paths') FROM memories WHERE scoped = 1 AND {live}", (day,)
+                f"SELECT n, json_extract(data, '$.paths') FROM memories WHERE scoped = 1 AND {live}",
+                (day,),
             ):
-                covering = [g for g in json.loads(globs or "[]") if any(any_match((g,), p) for p in subjects)]
+                covering = [
+                    g
+                    for g in json.loads(globs or "[]")
+                    if any(any_match((g,), p) for p in subjects)
+                ]
                 if covering:
                     found[n] = (1 + max(anchors.specificity(g) for g in covering), "path")
         for identifier in identifiers:
@@ -526,7 +601,9 @@ class RecallIndex:
             return []
         marks = ",".join("?" * len(found))
         out = []
-        for n, data in self.conn.execute(f"SELECT n, data FROM memories WHERE n IN ({marks})", tuple(found)):
+        for n, data in self.conn.execute(
+            f"SELECT n, data FROM memories WHERE n IN ({marks})", tuple(found)
+        ):
             memory = Memory.from_dict(json.loads(data))
             if memory.is_live(today):
                 where = (origins or {}).get(n) or self.directory / f"{memory.id}{SUFFIX}"
@@ -561,7 +638,9 @@ class RecallIndex:
             )
         ]
 
-    def _search(self, terms: list[str], k: int, today: date, path: str | None, origins: dict[int, Path]) -> list[Hit]:
+    def _search(
+        self, terms: list[str], k: int, today: date, path: str | None, origins: dict[int, Path]
+    ) -> list[Hit]:
         match = " OR ".join(_quoted(term) for term in terms)
         day = today.isoformat()
         # The best matches from the full-text index alone (cheap), then the live ones among them; when too few
@@ -576,7 +655,9 @@ class RecallIndex:
             if len(rows) >= k or len(ranked) < depth:
                 break
             depth *= 4
-        if path is not None:  # path-scoped memories can be boosted past the plain top: look at them separately
+        if (
+            path is not None
+        ):  # path-scoped memories can be boosted past the plain top: look at them separately
             scoped = self.conn.execute(
                 "SELECT docs.rowid, bm25(docs, ?, ?, ?, ?) AS rank FROM docs JOIN memories m ON m.n = docs.rowid "
                 "WHERE docs MATCH ? AND m.scoped = 1 AND m.status = 'active' AND (m.expires IS NULL OR m.expires >= ?) "
@@ -587,7 +668,11 @@ class RecallIndex:
         return self._hits(rows, today, path, origins)[:k]
 
     def _hits(
-        self, rows: list[tuple[int, str, float]], today: date, path: str | None, origins: dict[int, Path]
+        self,
+        rows: list[tuple[int, str, float]],
+        today: date,
+        path: str | None,
+        origins: dict[int, Path],
     ) -> list[Hit]:
         """The live memories of ``rows`` (n, data, rank) as hits, best first."""
         hits: dict[int, Hit] = {}
@@ -599,11 +684,17 @@ class RecallIndex:
                 continue
             covered = path is not None and any_match(memory.paths, path)
             score = -float(rank) * (PATH_BOOST if covered else 1.0)
-            hits[n] = Hit(memory, score, covered, origins.get(n) or self.directory / f"{memory.id}{SUFFIX}")
+            hits[n] = Hit(
+                memory, score, covered, origins.get(n) or self.directory / f"{memory.id}{SUFFIX}"
+            )
         return sorted(hits.values(), key=lambda h: (-h.score, h.memory.id))
 
     def _phrased(
-        self, terms: list[str], pairs: Sequence[tuple[str, str]], today: date, origins: dict[int, Path]
+        self,
+        terms: list[str],
+        pairs: Sequence[tuple[str, str]],
+        today: date,
+        origins: dict[int, Path],
     ) -> list[Hit]:
         """The live memories whose title or words hold one of ``pairs`` (two consecutive words of the query) at most
         ``PHRASE_GAP`` words apart, scored for ``terms`` as ``_search`` scores them (they may rank below its top)."""
@@ -611,7 +702,8 @@ class RecallIndex:
             return []
         near = " OR ".join(f"NEAR({_quoted(a)} {_quoted(b)}, {PHRASE_GAP})" for a, b in pairs)
         rows = self.conn.execute(
-            "SELECT rowid FROM docs WHERE docs MATCH ? LIMIT ?", (f"{PHRASED} : ({near})", PHRASE_DEPTH)
+            "SELECT rowid FROM docs WHERE docs MATCH ? LIMIT ?",
+            (f"{PHRASED} : ({near})", PHRASE_DEPTH),
         )
         found = [n for (n,) in rows]
         if not found:
@@ -676,14 +768,21 @@ def _quoted(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-Extra = tuple[Memory, str]  # a memory without a file here, and where it comes from (e.g. acme@v1:.memory/...)
+Extra = tuple[
+    Memory, str
+]  # a memory without a file here, and where it comes from (e.g. acme@v1:.memory/...)
 _now_ns = time.time_ns  # the clock the racily-clean rule reads
 # What a query raises when the index is locked too long or cannot be written (callers may do without it).
 Unavailable = sqlite3.OperationalError
 
 
 def recall(
-    project: Project, query: str, k: int, today: date, path: str | None = None, extra: Sequence[Extra] = ()
+    project: Project,
+    query: str,
+    k: int,
+    today: date,
+    path: str | None = None,
+    extra: Sequence[Extra] = (),
 ) -> Recalled:
     """The top ``k`` live memories for ``query``, with the invalid files that were left out. ``extra``: live
     memories without a file in the store (shared packs'), ranked with the others."""
@@ -691,13 +790,17 @@ def recall(
         raise UsageError("-k must be at least 1")
     terms = query_terms(query)
     if not terms:
-        raise UsageError("nothing to search for: give a few words, e.g. gitmem recall 'how do we run the tests'")
+        raise UsageError(
+            "nothing to search for: give a few words, e.g. gitmem recall 'how do we run the tests'"
+        )
     index = RecallIndex(project)
     try:
         try:
             index.refresh()
             hits = index.search(terms, k, today, path, extra)
-        except sqlite3.OperationalError:  # locked too long, or the disk is read-only or full: answer from memory
+        except (
+            sqlite3.OperationalError
+        ):  # locked too long, or the disk is read-only or full: answer from memory
             index.close()
             index = RecallIndex(project, in_memory=True)
             index.refresh()
@@ -715,7 +818,9 @@ def repo_path(project: Project, given: str) -> str:
         relative = Path(os.path.normpath(absolute)).relative_to(project.root)
     except ValueError:
         with contextlib.suppress(ValueError):
-            relative = Path(os.path.normpath(absolute)).resolve().relative_to(project.root.resolve())
+            relative = (
+                Path(os.path.normpath(absolute)).resolve().relative_to(project.root.resolve())
+            )
             return relative.as_posix()
         raise UsageError(f"--path {given!r} is outside the repository") from None
     return relative.as_posix()

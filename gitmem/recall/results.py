@@ -48,8 +48,12 @@ class PromptMatch(NamedTuple):
     hits: list[Hit]
     anchors: list[Anchor]
     matched: dict[str, set[str]]  # for each memory id found, the query terms its text matches
-    rare: dict[str, set[str]]  # the query terms at most ``rare`` memories hold, and those holding them in their title
-    phrased: frozenset[str] = frozenset()  # ids whose title or words hold two consecutive words of the query close by
+    rare: dict[
+        str, set[str]
+    ]  # the query terms at most ``rare`` memories hold, and those holding them in their title
+    phrased: frozenset[str] = (
+        frozenset()
+    )  # ids whose title or words hold two consecutive words of the query close by
 
 
 class Refreshed:
@@ -60,7 +64,9 @@ class Refreshed:
         self.checked = checked  # files whose content was new, and was checked
         self.removed = removed
         self.complete = True  # false: stopped at its deadline, the rest left to the next refresh
-        self.costly: list[str] = []  # files skipped: a refresh was stopped while checking each (RecallIndex.COSTLY)
+        self.costly: list[
+            str
+        ] = []  # files skipped: a refresh was stopped while checking each (RecallIndex.COSTLY)
 
     def __repr__(self) -> str:
         return f"Refreshed(read={self.read!r}, checked={self.checked!r}, removed={self.removed!r})"
@@ -75,10 +81,15 @@ class Recalled:
     """What a recall query found, and the invalid memory files it left out."""
 
     def __init__(
-        self, hits: list[Hit] | None = None, problems: list[Problem] | None = None, terms: list[str] | None = None
+        self,
+        hits: list[Hit] | None = None,
+        problems: list[Problem] | None = None,
+        terms: list[str] | None = None,
     ) -> None:
         self.hits: list[Hit] = [] if hits is None else hits
-        self.problems: list[Problem] = [] if problems is None else problems  # invalid memory files, left out
+        self.problems: list[Problem] = (
+            [] if problems is None else problems
+        )  # invalid memory files, left out
         self.terms: list[str] = [] if terms is None else terms
 
     def __repr__(self) -> str:

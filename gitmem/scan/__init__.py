@@ -10,4 +10,12 @@ from __future__ import annotations
 from gitmem.scan.engine import HIDDEN_RULE, Finding, redact, scan_text, without_allowed
 from gitmem.scan.unicode import HiddenChar, find_hidden
 
-__all__ = ["HIDDEN_RULE", "Finding", "HiddenChar", "find_hidden", "redact", "scan_text", "without_allowed"]
+__all__ = [
+    "HIDDEN_RULE",
+    "Finding",
+    "HiddenChar",
+    "find_hidden",
+    "redact",
+    "scan_text",
+    "without_allowed",
+]

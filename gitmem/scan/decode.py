@@ -15,7 +15,11 @@ from typing import NamedTuple, Protocol, TypeVar
 
 from gitmem.scan.lazyre import lazy
 
-_VERBATIM, _SPAN, _BASE64 = 0, 1, 2  # how a piece's characters map back to the text they were decoded from
+_VERBATIM, _SPAN, _BASE64 = (
+    0,
+    1,
+    2,
+)  # how a piece's characters map back to the text they were decoded from
 
 
 class Layer(NamedTuple):
@@ -147,7 +151,9 @@ class _JsonStrings:
                 units += 1
             if index >= end:
                 return
-            if text[index] == "\n":  # unterminated on its line: so is every string opening before the line ends
+            if (
+                text[index] == "\n"
+            ):  # unterminated on its line: so is every string opening before the line ends
                 quote = text.find('"', index + 1, end)
             elif units >= 4:
                 yield _String(text, quote + 1, index)
@@ -158,7 +164,16 @@ class _JsonStrings:
 
 _JSON_STRING_RE = _JsonStrings()
 _JSON_TOKEN_RE = lazy(r"\\(?:u([0-9a-fA-F]{4})|(.))|[^\\]+", re.DOTALL)
-_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/", '"': '"', "\\": "\\"}
+_SIMPLE_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "b": "\b",
+    "f": "\f",
+    "/": "/",
+    '"': '"',
+    "\\": "\\",
+}
 
 
 def json_strings(text: str) -> Layer | None:
@@ -231,7 +246,9 @@ def _decode_run(run: str) -> str | None:
         return None
     padded = body + "=" * (-len(body) % 4)
     try:
-        raw = base64.urlsafe_b64decode(padded) if urlsafe else base64.b64decode(padded, validate=True)
+        raw = (
+            base64.urlsafe_b64decode(padded) if urlsafe else base64.b64decode(padded, validate=True)
+        )
     except (binascii.Error, ValueError):
         return None
     try:
@@ -287,7 +304,9 @@ def _alone_on_line(text: str, start: int) -> bool:
     return not text[line_start:start].strip(" \t")
 
 
-def _wrapped_block(text: str, runs: list[tuple[int, str]], index: int) -> tuple[list[tuple[int, str]], int]:
+def _wrapped_block(
+    text: str, runs: list[tuple[int, str]], index: int
+) -> tuple[list[tuple[int, str]], int]:
     """The lines of wrapped base64 from ``runs[index]`` on: two or more runs, each alone on its line, all of the width
     of the first (a multiple of 4) but the last, which may be shorter (even shorter than a run); and how many of
     ``runs`` they are. Empty when ``runs[index]`` starts no such block."""
@@ -301,7 +320,9 @@ def _wrapped_block(text: str, runs: list[tuple[int, str]], index: int) -> tuple[
     while following is not None:
         if index + taken < len(runs) and runs[index + taken][0] == following:
             start, run = runs[index + taken]
-            if len(run) > width or (_line_end(text, start + len(run)) is None and start + len(run) != len(text)):
+            if len(run) > width or (
+                _line_end(text, start + len(run)) is None and start + len(run) != len(text)
+            ):
                 break
             block.append((start, run))
             taken += 1
@@ -309,7 +330,9 @@ def _wrapped_block(text: str, runs: list[tuple[int, str]], index: int) -> tuple[
                 break  # the last line
             following = _line_end(text, start + width)
             continue
-        tail = _short_tail(text, following)  # a last line of fewer than 24 characters is no run of its own
+        tail = _short_tail(
+            text, following
+        )  # a last line of fewer than 24 characters is no run of its own
         if tail:
             block.append((following, tail))
         break
@@ -321,7 +344,12 @@ def _short_tail(text: str, start: int) -> str:
     end = text.find("\n", start, start + 32)
     line = text[start : end if end != -1 else min(len(text), start + 32)].rstrip("\r")
     body = line.rstrip("=")
-    if not line or len(line) - len(body) > 2 or len(line) >= 24 or (end == -1 and start + 32 < len(text)):
+    if (
+        not line
+        or len(line) - len(body) > 2
+        or len(line) >= 24
+        or (end == -1 and start + 32 < len(text))
+    ):
         return ""
     return line if all(char in _B64_CHARS for char in body) else ""
 
@@ -349,7 +377,12 @@ def _dump_bytes(line: str) -> bytes | None:
     else:
         return None
     digits = digits.replace(" ", "")
-    if not digits or len(digits) % 2 or len(digits) > 64 or not all(char in _HEX_DIGITS for char in digits):
+    if (
+        not digits
+        or len(digits) % 2
+        or len(digits) > 64
+        or not all(char in _HEX_DIGITS for char in digits)
+    ):
         return None
     return bytes.fromhex(digits)
 
@@ -408,7 +441,9 @@ def _maximal_runs(text: str) -> list[tuple[int, str]]:
         return runs
     first = _B64_AT_START_RE.match(text)
     candidates = [(0, first.group())] if first else []
-    return candidates + [(match.start(1), match.group(1)) for match in _B64_MAXIMAL_RE.finditer(text)]
+    return candidates + [
+        (match.start(1), match.group(1)) for match in _B64_MAXIMAL_RE.finditer(text)
+    ]
 
 
 def _b64_runs(text: str) -> list[tuple[int, str]]:

@@ -19,8 +19,12 @@ from gitmem.scan.kinds import CODE, PROSE
 from gitmem.scan.lazyre import lazy
 from gitmem.scan.rules import RULES, Rule
 
-_FINGERPRINT_KEY = b"gitmem-fingerprint-v1"  # the v1 fingerprints' key: it ships here, so it hides nothing
-FINGERPRINT_PREFIX = "v3:"  # where and what kind: path, rule, the line with the secret masked (see fingerprint)
+_FINGERPRINT_KEY = (
+    b"gitmem-fingerprint-v1"  # the v1 fingerprints' key: it ships here, so it hides nothing
+)
+FINGERPRINT_PREFIX = (
+    "v3:"  # where and what kind: path, rule, the line with the secret masked (see fingerprint)
+)
 SALTED_PREFIX = "v2:"  # a salted scrypt of the secret: still read, to be renewed
 # scrypt's cost for v2 entries: 8 MiB of memory and some 25-50 ms of one core per fingerprint
 _SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**13, 8, 1
@@ -34,8 +38,12 @@ HIDDEN_RULE = "hidden-unicode"
 DEFAULT_DECODE_DEPTH = 2
 
 # Inline allow pragmas, the spellings of gitmem, detect-secrets and gitleaks, in any comment syntax on the line.
-_PRAGMA_RE = lazy(r"gitmem:allow(?!-next)|pragma:\s*allowlist[ -]secret|gitleaks:allow", re.IGNORECASE)
-_PRAGMA_NEXT_RE = lazy(r"gitmem:allow-next-line|pragma:\s*allowlist[ -]nextline[ -]secret", re.IGNORECASE)
+_PRAGMA_RE = lazy(
+    r"gitmem:allow(?!-next)|pragma:\s*allowlist[ -]secret|gitleaks:allow", re.IGNORECASE
+)
+_PRAGMA_NEXT_RE = lazy(
+    r"gitmem:allow-next-line|pragma:\s*allowlist[ -]nextline[ -]secret", re.IGNORECASE
+)
 _PRAGMA_WORDS = ("gitmem:allow", "allowlist", "gitleaks:allow")
 
 
@@ -53,8 +61,12 @@ class Finding(NamedTuple):
     digest: str  # sha256 of rule and secret: kept in memory only (for old v2 entries), never written nor shown
     legacy: str  # the v1 fingerprint, to honour old scan.allow entries
     path: str = "-"
-    context: str = ""  # a digest of the line around the secret, the secret masked (see ``fingerprint``)
-    where: str = ""  # the path a fingerprint names: from the repository's root (``path`` is as shown)
+    context: str = (
+        ""  # a digest of the line around the secret, the secret masked (see ``fingerprint``)
+    )
+    where: str = (
+        ""  # the path a fingerprint names: from the repository's root (``path`` is as shown)
+    )
 
     def __repr__(self) -> str:
         return (
@@ -137,7 +149,9 @@ def preview(secret: str) -> str:
     """At most a few leading characters of a secret, and its length."""
     shown = min(4, len(secret) // 4)
     head = secret[:shown]
-    if not head.isprintable():  # a line break or control character would split or garble a one-line message
+    if (
+        not head.isprintable()
+    ):  # a line break or control character would split or garble a one-line message
         head = head.encode("unicode_escape").decode("ascii")
     return f"{head}… ({len(secret)} chars)"
 
@@ -209,7 +223,9 @@ def legacy_fingerprint(rule: str, secret: str) -> str:
     import hashlib
     import hmac
 
-    digest = hmac.new(_FINGERPRINT_KEY, f"{rule}:{secret}".encode("utf-8", "surrogateescape"), hashlib.sha256)
+    digest = hmac.new(
+        _FINGERPRINT_KEY, f"{rule}:{secret}".encode("utf-8", "surrogateescape"), hashlib.sha256
+    )
     return digest.hexdigest()[:32]
 
 
@@ -235,7 +251,11 @@ def _lowered(text: str) -> str:
     return lowered
 
 
-_NO, _NAMED, _SERVICE = 0, 1, 2  # what a generic rule's name says: no credential, a credential, a service's key
+_NO, _NAMED, _SERVICE = (
+    0,
+    1,
+    2,
+)  # what a generic rule's name says: no credential, a credential, a service's key
 
 
 def _secret_span(rule: Rule, match: re.Match[str], names: dict[str, int]) -> tuple[int, int] | None:
@@ -250,7 +270,9 @@ def _secret_span(rule: Rule, match: re.Match[str], names: dict[str, int]) -> tup
             if verdict is None:
                 verdict = names[name] = _name_verdict(rule, name)
             # "<provider>Key" (azureKey, apiMaticKey): a key of some service, when its value is unmistakably random
-            if verdict == _NAMED or (verdict == _SERVICE and filters.random_key(match.group(secret_group))):
+            if verdict == _NAMED or (
+                verdict == _SERVICE and filters.random_key(match.group(secret_group))
+            ):
                 return match.span(secret_group)
             return None
         return None
@@ -284,7 +306,11 @@ def _accept(rule: Rule, secret: str, kind: str) -> bool:
 def _name_groups(rule: Rule) -> tuple[tuple[str, str], ...]:
     """A generic rule's alternatives: each captures a name (``name``, ``name2``…) and its value (``secret``…)."""
     groups = _compiled(rule).groupindex
-    return tuple((g, "secret" + g[4:]) for g in sorted(groups, key=groups.__getitem__) if g.startswith("name"))
+    return tuple(
+        (g, "secret" + g[4:])
+        for g in sorted(groups, key=groups.__getitem__)
+        if g.startswith("name")
+    )
 
 
 Span = tuple[int, int, int]  # (rule index, start, end)
@@ -312,11 +338,17 @@ def _keyword_hits(lowered: str) -> tuple[list[int], dict[str, list[int]] | None]
     automaton: ``_windows`` then finds them itself)."""
     automaton = _automaton()
     if automaton is None:
-        return [number for number, (keyword, _) in enumerate(_keyword_index()) if keyword in lowered], None
+        return [
+            number for number, (keyword, _) in enumerate(_keyword_index()) if keyword in lowered
+        ], None
     try:
         matches = automaton.find_matches_as_indexes(lowered, overlapping=True)
-    except UnicodeEncodeError:  # a lone surrogate (undecodable bytes, a "\ud83d" escape) has no UTF-8: the loop
-        return [number for number, (keyword, _) in enumerate(_keyword_index()) if keyword in lowered], None
+    except (
+        UnicodeEncodeError
+    ):  # a lone surrogate (undecodable bytes, a "\ud83d" escape) has no UTF-8: the loop
+        return [
+            number for number, (keyword, _) in enumerate(_keyword_index()) if keyword in lowered
+        ], None
     by_number: dict[int, list[int]] = {}
     for number, start, _ in matches:
         by_number.setdefault(number, []).append(start)
@@ -351,7 +383,12 @@ def _scan_raw(text: str, kind: str) -> list[Span]:
         if rule.multiline:
             windows = whole
         elif number in triggered:
-            windows = _merge([*triggered[number], *_windows(text, lowered, woken[number], line_cache, occurrences)])
+            windows = _merge(
+                [
+                    *triggered[number],
+                    *_windows(text, lowered, woken[number], line_cache, occurrences),
+                ]
+            )
         else:
             windows = _windows(text, lowered, woken[number], line_cache, occurrences)
         if rule.continued:
@@ -424,7 +461,10 @@ def _windows(
             starts = occurrences.get(keyword, []) if occurrences is not None else None
 
             def after(
-                start: int, end: int = len(text), keyword: str = keyword, starts: list[int] | None = starts
+                start: int,
+                end: int = len(text),
+                keyword: str = keyword,
+                starts: list[int] | None = starts,
             ) -> int:
                 """The first occurrence of ``keyword`` in ``lowered[start:end]``, or -1 (as ``str.find``)."""
                 if starts is None:
@@ -442,8 +482,12 @@ def _windows(
                     found.append((start, end))
                     position = after(end)
                     continue
-                while position != -1 and position < end:  # a long line: a window around each occurrence
-                    found.append((max(start, position - WINDOW), min(end, position + len(keyword) + WINDOW)))
+                while (
+                    position != -1 and position < end
+                ):  # a long line: a window around each occurrence
+                    found.append(
+                        (max(start, position - WINDOW), min(end, position + len(keyword) + WINDOW))
+                    )
                     position = after(position + len(keyword), end)
                 position = after(end)
             cache[keyword] = found
@@ -490,7 +534,9 @@ def _merge(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
 @cache
 def _triggers() -> tuple[tuple[int, re.Pattern[str]], ...]:
     """The rules a regex wakes (``Rule.trigger``), where no keyword can: each rule's index and its trigger."""
-    return tuple((n, re.compile(rule.trigger)) for n, rule in enumerate(RULES) if rule.trigger is not None)
+    return tuple(
+        (n, re.compile(rule.trigger)) for n, rule in enumerate(RULES) if rule.trigger is not None
+    )
 
 
 def _trigger_windows(text: str, trigger: re.Pattern[str]) -> list[tuple[int, int]]:
@@ -631,7 +677,9 @@ def _find_hidden(text: str, locale: bool) -> list[HiddenChar]:
 
 def _hidden_findings(hidden: list[HiddenChar], lines: _Lines, path: str) -> list[Finding]:
     found = []
-    described: dict[int, tuple[str, str, str]] = {}  # codepoint -> (label, digests): a few distinct ones per text
+    described: dict[
+        int, tuple[str, str, str]
+    ] = {}  # codepoint -> (label, digests): a few distinct ones per text
     for char in hidden:
         offset = lines.starts[char.line - 1] + char.column - 1
         known = described.get(char.codepoint)
@@ -645,7 +693,18 @@ def _hidden_findings(hidden: list[HiddenChar], lines: _Lines, path: str) -> list
         label, digest, legacy = known
         context = _context(lines.text, offset, offset + 1)
         found.append(
-            Finding(HIDDEN_RULE, char.line, char.column, offset, offset + 1, label, digest, legacy, path, context)
+            Finding(
+                HIDDEN_RULE,
+                char.line,
+                char.column,
+                offset,
+                offset + 1,
+                label,
+                digest,
+                legacy,
+                path,
+                context,
+            )
         )
     return found
 
@@ -667,7 +726,9 @@ def redact(text: str, findings: Iterable[Finding]) -> str:
     return "".join(out)
 
 
-def without_allowed(findings: Iterable[Finding], allow: Iterable[str], salt: str = "") -> list[Finding]:
+def without_allowed(
+    findings: Iterable[Finding], allow: Iterable[str], salt: str = ""
+) -> list[Finding]:
     """The findings whose fingerprint is not in ``allow`` (the reviewed fingerprints of ``scan.allow``). Old entries
     still allow their findings: v1 (an HMAC of the secret) and v2 (scrypt of the secret salted with ``salt``), whose
     slow hash is computed only for findings no new entry allows, and only when ``allow`` holds any."""
@@ -687,7 +748,10 @@ def renewed_by(finding: Finding, allow: Iterable[str], salt: str = "") -> str | 
     allowed = set(allow)
     if finding.legacy in allowed:
         return finding.legacy
-    if any(entry.startswith(SALTED_PREFIX) for entry in allowed) and finding.salted(salt) in allowed:
+    if (
+        any(entry.startswith(SALTED_PREFIX) for entry in allowed)
+        and finding.salted(salt) in allowed
+    ):
         return finding.salted(salt)
     return None
 

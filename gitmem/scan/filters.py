@@ -139,7 +139,11 @@ _COMMON_PASSWORDS = frozenset(
 def url_password(secret: str) -> bool:
     """The password of ``scheme://user:password@host`` is real: not empty, a variable, a mask or a default."""
     lowered = secret.lower()
-    if lowered in _COMMON_PASSWORDS or is_placeholder(secret) or secret.startswith(("$", "%", "{", "<", ":")):
+    if (
+        lowered in _COMMON_PASSWORDS
+        or is_placeholder(secret)
+        or secret.startswith(("$", "%", "{", "<", ":"))
+    ):
         return False
     if any(word in lowered for word in ("password", "passwd", "secret", "%20")):
         return False
@@ -152,7 +156,11 @@ def url_password_in_prose(secret: str) -> bool:
     """In a memory or a session log a URL's password is real even when it is a word (``admin:sunshine@prod-db``):
     only the defaults, masks and placeholders of ``url_password`` stay quiet."""
     lowered = secret.lower()
-    if lowered in _COMMON_PASSWORDS or is_placeholder(secret) or secret.startswith(("$", "%", "{", "<", ":")):
+    if (
+        lowered in _COMMON_PASSWORDS
+        or is_placeholder(secret)
+        or secret.startswith(("$", "%", "{", "<", ":"))
+    ):
         return False
     if any(word in lowered for word in ("password", "passwd", "secret", "%20")):
         return False
@@ -169,7 +177,11 @@ def basic_credentials(secret: str) -> bool:
     except UnicodeDecodeError:
         return False
     user, sep, password = text.partition(":")
-    return bool(sep and user and "\n" not in text) and url_password(password) and plausible(password, short=True)
+    return (
+        bool(sep and user and "\n" not in text)
+        and url_password(password)
+        and plausible(password, short=True)
+    )
 
 
 # -- generic assignments and prose ------------------------------------------------------------------------------------
@@ -234,7 +246,9 @@ _NOT_SECRET_TAILS = frozenset(
         """
     )
 )
-_NOT_SECRET_PARTS = frozenset({"public", "pub", "publishable", "is", "has", "use", "no", "csrf", "xsrf", "old"})
+_NOT_SECRET_PARTS = frozenset(
+    {"public", "pub", "publishable", "is", "has", "use", "no", "csrf", "xsrf", "old"}
+)
 
 
 def secret_name(name: str) -> bool:
@@ -294,14 +308,24 @@ def random_key(value: str) -> bool:
     """A value no one wrote by hand: 24 characters or more, letters and digits mixed, the entropy of random ones."""
     if len(value) < 24 or len(value) > 500 or not plausible_in_code(value) or not plausible(value):
         return False
-    return entropy(value) >= 4.0 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+    return (
+        entropy(value) >= 4.0
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+    )
 
 
 # a.b, a?.b (optional chaining), a!.b (TypeScript's non-null assertion), a::b, a->b
-_IDENTIFIER_RE = lazy(r"[A-Za-z_$][A-Za-z0-9_]*(?:(?:[?!]?\.|::|->)[A-Za-z_$][A-Za-z0-9_]*)*(?:\(\))?")
-_HASH_PREFIX_RE = lazy(r"(?i)^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$]|^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$")
+_IDENTIFIER_RE = lazy(
+    r"[A-Za-z_$][A-Za-z0-9_]*(?:(?:[?!]?\.|::|->)[A-Za-z_$][A-Za-z0-9_]*)*(?:\(\))?"
+)
+_HASH_PREFIX_RE = lazy(
+    r"(?i)^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$]|^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$"
+)
 _UUID_RE = lazy(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
-_PATH_RE = lazy(r"^(?:[~.]{0,2}/|[A-Za-z]:\\)|\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf)$")
+_PATH_RE = lazy(
+    r"^(?:[~.]{0,2}/|[A-Za-z]:\\)|\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf)$"
+)
 _CODE_RE = lazy(r"[()\[\]{}<>]|^\$\w|^@\w|^%\w|^&\w|::|=>|\s")
 # 1.2.3, v1.2, and the ranges of package manifests and lockfiles: ^3.922.0, ~1.2, >=2.0, 1.x
 _VERSION_RE = lazy(r"^(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|[xX*]))+(?:[-+.][A-Za-z0-9.]+)?$")
@@ -318,7 +342,9 @@ _SHORT_PARTS = frozenset(
         """
     )
 )
-_THREE_PART_TOKEN_RE = lazy(r"[\w-]{20,}\.[\w-]{6,}\.[\w-]{20,}")  # JWT-shaped: a token, not an attribute
+_THREE_PART_TOKEN_RE = lazy(
+    r"[\w-]{20,}\.[\w-]{6,}\.[\w-]{20,}"
+)  # JWT-shaped: a token, not an attribute
 _TEST_RE = lazy(r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_")
 _LETTERS_RE = lazy(r"[^a-z]+")
 _STAND_IN_MARKERS = ("password", "passwd", "changeme", "sample", "fake", "dummy", "mock", "foobar")
@@ -365,9 +391,14 @@ def _stand_in(value: str, lowered: str) -> bool:
         return True
     if value.isdigit() or is_placeholder(value) or is_documented_example(value):
         return True
-    if any(word in lowered for word in _STAND_IN_MARKERS) or _LETTERS_RE.sub("", lowered) in _STAND_IN_WORDS:
+    if (
+        any(word in lowered for word in _STAND_IN_MARKERS)
+        or _LETTERS_RE.sub("", lowered) in _STAND_IN_WORDS
+    ):
         return True  # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use
-    return _TEST_RE.search(lowered) is not None  # test-mode and publishable keys (sk_test_…, pk_live_…), fixtures
+    return (
+        _TEST_RE.search(lowered) is not None
+    )  # test-mode and publishable keys (sk_test_…, pk_live_…), fixtures
 
 
 # A dotted quad (an address, a network: 192.168.0.0/24): no generated secret holds one
@@ -383,7 +414,11 @@ def _code_or_reference(value: str) -> bool:
         return True  # __snapshotRegression_019ffd14__ (a name), 10.0.0.0/8,127.0.0.1 (addresses)
     if _CODE_RE.search(value) or _PATH_RE.search(value) or _HASH_PREFIX_RE.search(value):
         return True
-    return bool(_VERSION_RE.match(value)) or "://" in value or value.startswith(("file:", "arn:", "ref+", "vault:"))
+    return (
+        bool(_VERSION_RE.match(value))
+        or "://" in value
+        or value.startswith(("file:", "arn:", "ref+", "vault:"))
+    )
 
 
 # A name made of lower-case words and version or number segments, joined: a cache key, a queue, a metric, a topic
@@ -405,15 +440,23 @@ def _name_like(value: str, length: int) -> bool | None:
     ``None`` when it has no such shape."""
     if joined_name(value):
         return False  # a key's name: service:v4:legacy-usage:heartbeat:v1
-    dotted = any(sep in value for sep in (".", "::", "->")) and not _THREE_PART_TOKEN_RE.fullmatch(value)
-    if _IDENTIFIER_RE.fullmatch(value) and (dotted or ("_" in value and not any(c.isdigit() for c in value))):
+    dotted = any(sep in value for sep in (".", "::", "->")) and not _THREE_PART_TOKEN_RE.fullmatch(
+        value
+    )
+    if _IDENTIFIER_RE.fullmatch(value) and (
+        dotted or ("_" in value and not any(c.isdigit() for c in value))
+    ):
         return False  # a variable, an attribute, a constant's name
     if _camel_name(value) and not _random_part(value):
         return False  # a type or class name: PKCS7PrivateKeyTypes
     if _WORDS_RE.match(value):
         # Letters only: a word or an identifier, unless long, mixed case, in one piece and random-looking.
         return (
-            length >= 20 and value.isalpha() and not value.islower() and not value.isupper() and entropy(value) >= 3.8
+            length >= 20
+            and value.isalpha()
+            and not value.islower()
+            and not value.isupper()
+            and entropy(value) >= 3.8
         )
     if _HEX_RE.match(value) and length < 32:
         return False  # a short hex id or hash prefix; hex API keys are 32 digits or more
@@ -424,7 +467,13 @@ def _name_like(value: str, length: int) -> bool | None:
 
 def _mixed_and_random(value: str, length: int) -> bool:
     """At least two classes of characters, and the entropy of random ones (the bar rising with length)."""
-    classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value)))
+    classes = sum(
+        (
+            any(c.islower() for c in value),
+            any(c.isupper() for c in value),
+            any(c.isdigit() for c in value),
+        )
+    )
     classes += any(not c.isalnum() for c in value)
     if classes < 2:
         return False
@@ -515,6 +564,10 @@ def random_value(value: str) -> bool:
     between its separators, not two or more, and half or more, are lower-case words, as a random key's never are."""
     if not generated(value):
         return False
-    pieces = [piece for piece in value.replace("-", "_").replace(".", "_").replace("~", "_").split("_") if piece]
+    pieces = [
+        piece
+        for piece in value.replace("-", "_").replace(".", "_").replace("~", "_").split("_")
+        if piece
+    ]
     words = sum(1 for piece in pieces if len(piece) >= 3 and piece.isalpha() and piece.islower())
     return not (words >= 2 and words * 2 >= len(pieces))

@@ -32,8 +32,20 @@ def file_kind(path: str) -> str:
 # Translation files: by their folder (locales/he-IL.json, i18n/ar.yml, he.lproj/), their format (gettext, XLIFF,
 # Flutter's ARB, Apple's .strings, .NET's .resx, Fluent), or a name that is a locale with a region (he-IL.json,
 # messages_fa_IR.properties)
-_LOCALE_DIRECTORIES = frozenset({"locale", "locales", "i18n", "l10n", "lang", "langs", "translations", "translation"})
-_LOCALE_SUFFIXES = (".po", ".pot", ".xlf", ".xliff", ".arb", ".strings", ".stringsdict", ".resx", ".ftl")
+_LOCALE_DIRECTORIES = frozenset(
+    {"locale", "locales", "i18n", "l10n", "lang", "langs", "translations", "translation"}
+)
+_LOCALE_SUFFIXES = (
+    ".po",
+    ".pot",
+    ".xlf",
+    ".xliff",
+    ".arb",
+    ".strings",
+    ".stringsdict",
+    ".resx",
+    ".ftl",
+)
 _LOCALE_DATA = (".json", ".yml", ".yaml", ".properties", ".js", ".ts", ".toml", ".ini")
 
 
@@ -42,7 +54,9 @@ def is_locale(path: str) -> bool:
     needs are ordinary there)."""
     lowered = path.lower()
     folders = lowered.split("/")[:-1]
-    if lowered.endswith(_LOCALE_SUFFIXES) or any(f in _LOCALE_DIRECTORIES or f.endswith(".lproj") for f in folders):
+    if lowered.endswith(_LOCALE_SUFFIXES) or any(
+        f in _LOCALE_DIRECTORIES or f.endswith(".lproj") for f in folders
+    ):
         return True
     stem, dot, suffix = path.rpartition("/")[2].rpartition(".")
     if not dot or f".{suffix.lower()}" not in _LOCALE_DATA:

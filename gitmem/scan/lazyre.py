@@ -17,7 +17,9 @@ class _Lazy:
         self._source = (pattern, flags)
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):  # copy, pickle and the like ask for dunders: this object has none to give
+        if name.startswith(
+            "__"
+        ):  # copy, pickle and the like ask for dunders: this object has none to give
             raise AttributeError(name)
         value = getattr(re.compile(*self._source), name)
         self.__dict__[name] = value

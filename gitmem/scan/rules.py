@@ -34,12 +34,20 @@ class Rule(NamedTuple):
     examples: Callable[[], tuple[str, ...]] = tuple  # lines the rule must find (see examples_of)
     counter_examples: Callable[[], tuple[str, ...]] = tuple  # lines no rule may find
     check: Callable[[str], bool] | None = None  # a last look at the secret: True keeps it
-    prose_check: Callable[[str], bool] | None = None  # the last look in prose, where it differs from code's
-    multiline: bool = False  # the secret may span lines: run on the whole text, not on the keyword's line
+    prose_check: Callable[[str], bool] | None = (
+        None  # the last look in prose, where it differs from code's
+    )
+    multiline: bool = (
+        False  # the secret may span lines: run on the whole text, not on the keyword's line
+    )
     generic: bool = False  # no fixed format: judged by the assigned name and the value's look (filters.plausible)
-    placeholders: bool = True  # reject values that look like placeholders (a real format may hold "AAAAAAAA")
+    placeholders: bool = (
+        True  # reject values that look like placeholders (a real format may hold "AAAAAAAA")
+    )
     prose: bool = False  # written for people's prose ("the password is …"): runs on memories and logs, not on code
-    trigger: str | None = None  # a regex that also wakes the rule, on the lines it matches, where no keyword can
+    trigger: str | None = (
+        None  # a regex that also wakes the rule, on the lines it matches, where no keyword can
+    )
     # A private key: judged by its ``check`` alone (filters.key_material), never by the entropy floor, placeholder or
     # documented-example filters, which take the runs of "A" in every OpenSSH key body for a stand-in.
     key: bool = False
@@ -123,7 +131,9 @@ _TYPED = (
     r"""(?:::[A-Za-z_]\w{0,40}+)*(?:<[^<>=\n"']{1,60}+>|\[[^\[\]=\n"']{1,60}+\])?\??"""
     r"""(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]{0,30}+)?|[ \t]+(?:string|\[\]byte))(?=[ \t]*=(?!=))"""
 )
-_ASSIGN = r"""["']?(?:""" + _TYPED + r""")?\s*(?:=|:=|:|=>|->)\s*["'`]?"""  # between a name and its value
+_ASSIGN = (
+    r"""["']?(?:""" + _TYPED + r""")?\s*(?:=|:=|:|=>|->)\s*["'`]?"""
+)  # between a name and its value
 
 _PEM = "-----BEGIN RSA " + "PRIVATE KEY-----"
 _PEM_END = "-----END RSA " + "PRIVATE KEY-----"
@@ -166,7 +176,9 @@ RULES: tuple[Rule, ...] = (
                 '\\n-----END PRIVATE KEY-----\\n", "client_email": "a@b.iam.gserviceaccount.com"}',
             ),
         ),
-        counter_examples=lambda: ('"private_key": "-----BEGIN PRIVATE KEY-----\\n...\\n-----END PRIVATE KEY-----\\n"',),
+        counter_examples=lambda: (
+            '"private_key": "-----BEGIN PRIVATE KEY-----\\n...\\n-----END PRIVATE KEY-----\\n"',
+        ),
     ),
     Rule(
         id="private-key",
@@ -206,7 +218,9 @@ RULES: tuple[Rule, ...] = (
         check=filters.key_material,
         key=True,
         multiline=True,
-        examples=lambda: (_j("PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\n", _r(_B64, 44), "\n"),),
+        examples=lambda: (
+            _j("PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\n", _r(_B64, 44), "\n"),
+        ),
         counter_examples=lambda: ("Private-Lines: 1\nAAAA\n",),
     ),
     Rule(
@@ -225,8 +239,14 @@ RULES: tuple[Rule, ...] = (
         keywords=("akia", "asia", "abia", "acca"),
         pattern=r"(?<![A-Z0-9])(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?![A-Z0-9])",
         entropy=3.0,
-        examples=lambda: (_j("aws_access_key_id = AKIA", _r(_B32, 16)), _j('"AccessKeyId": "ASIA', _r(_B32, 16), '"')),
-        counter_examples=lambda: ("aws_access_key_id = AKIA" + "IOSFODNN7" + "EXAMPLE", "AKIA" + "A" * 16),
+        examples=lambda: (
+            _j("aws_access_key_id = AKIA", _r(_B32, 16)),
+            _j('"AccessKeyId": "ASIA', _r(_B32, 16), '"'),
+        ),
+        counter_examples=lambda: (
+            "aws_access_key_id = AKIA" + "IOSFODNN7" + "EXAMPLE",
+            "AKIA" + "A" * 16,
+        ),
     ),
     Rule(
         id="aws-secret-access-key",
@@ -238,7 +258,10 @@ RULES: tuple[Rule, ...] = (
             + r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
         ),
         entropy=4.0,
-        examples=lambda: (_j("aws_secret_access_key = ", _r(_B64, 40)), _j('"SecretAccessKey": "', _r(_B64, 40), '"')),
+        examples=lambda: (
+            _j("aws_secret_access_key = ", _r(_B64, 40)),
+            _j('"SecretAccessKey": "', _r(_B64, 40), '"'),
+        ),
         counter_examples=lambda: (
             "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY",
             "aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}",
@@ -248,7 +271,9 @@ RULES: tuple[Rule, ...] = (
         id="aws-session-token",
         description="AWS session token",
         keywords=("session_token", "sessiontoken", "session-token"),
-        pattern=r"(?i:aws[_.-]?session[_.-]?token|SessionToken)" + _ASSIGN + r"(?P<secret>[A-Za-z0-9/+=]{100,})",
+        pattern=r"(?i:aws[_.-]?session[_.-]?token|SessionToken)"
+        + _ASSIGN
+        + r"(?P<secret>[A-Za-z0-9/+=]{100,})",
         entropy=4.5,
         examples=lambda: (_j("aws_session_token = IQoJb3JpZ2luX2Vj", _r(_B64, 180)),),
         counter_examples=lambda: ("aws_session_token = $AWS_SESSION_TOKEN",),
@@ -274,7 +299,8 @@ RULES: tuple[Rule, ...] = (
         id="gcp-oauth-token",
         description="Google OAuth access or refresh token",
         keywords=("ya29.", "1//0"),
-        pattern=r"(?<![A-Za-z0-9_.])(?P<secret>ya29\.[A-Za-z0-9_-]{50,}|1//0[A-Za-z0-9_-]{40,})" + _EH,
+        pattern=r"(?<![A-Za-z0-9_.])(?P<secret>ya29\.[A-Za-z0-9_-]{50,}|1//0[A-Za-z0-9_-]{40,})"
+        + _EH,
         entropy=3.5,
         examples=lambda: (
             _j("Authorization: Bearer ya29.", _r(_URLSAFE, 120)),
@@ -288,11 +314,20 @@ RULES: tuple[Rule, ...] = (
         pattern=r"(?:AccountKey|SharedAccessKey)=(?P<secret>[A-Za-z0-9+/]{40,86}={0,2})(?![A-Za-z0-9+/=])",
         entropy=4.0,
         examples=lambda: (
-            _j("DefaultEndpointsProtocol=https;AccountName=prodstore;AccountKey=", _r(_B64, 86), "==;"),
-            _j("Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=", _r(_B64, 43), "="),
+            _j(
+                "DefaultEndpointsProtocol=https;AccountName=prodstore;AccountKey=",
+                _r(_B64, 86),
+                "==;",
+            ),
+            _j(
+                "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=",
+                _r(_B64, 43),
+                "=",
+            ),
         ),
         counter_examples=lambda: (
-            "AccountKey=" + "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+            "AccountKey="
+            + "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
             "AccountKey=<storage-account-key>",
         ),
     ),
@@ -309,7 +344,9 @@ RULES: tuple[Rule, ...] = (
                 "%3D",
             ),
         ),
-        counter_examples=lambda: ("https://a.blob.core.windows.net/c?sv=2022-11-02&sig=<signature>",),
+        counter_examples=lambda: (
+            "https://a.blob.core.windows.net/c?sv=2022-11-02&sig=<signature>",
+        ),
     ),
     Rule(
         id="azure-ad-client-secret",
@@ -334,7 +371,14 @@ RULES: tuple[Rule, ...] = (
         entropy=4.0,
         examples=lambda: (
             _j('"refresh_token": "1.A', _r(_URLSAFE, 120), ".Ag", _r(_URLSAFE, 600), '"'),
-            _j("AZURE_REFRESH_TOKEN=0.A", _r(_URLSAFE, 90), ".0.Ag", _r(_URLSAFE, 400), ".A", _r(_URLSAFE, 240)),
+            _j(
+                "AZURE_REFRESH_TOKEN=0.A",
+                _r(_URLSAFE, 90),
+                ".0.Ag",
+                _r(_URLSAFE, 400),
+                ".A",
+                _r(_URLSAFE, 240),
+            ),
         ),
         counter_examples=lambda: (
             "version 1.Alpha of the 0.API, see section 1.A.Agreement",
@@ -376,7 +420,11 @@ RULES: tuple[Rule, ...] = (
         id="fly-token",
         description="Fly.io access token",
         keywords=("fo1_", "flyv1 fm"),
-        pattern=r"(?P<secret>" + _B + r"fo1_[A-Za-z0-9_-]{43}" + _EH + r"|FlyV1 fm[12][a-z]?_[A-Za-z0-9+/=_,-]{100,})",
+        pattern=r"(?P<secret>"
+        + _B
+        + r"fo1_[A-Za-z0-9_-]{43}"
+        + _EH
+        + r"|FlyV1 fm[12][a-z]?_[A-Za-z0-9+/=_,-]{100,})",
         entropy=3.5,
         placeholders=False,  # macaroons hold runs of "A" (zero bytes): entropy alone tells a stand-in
         counter_examples=lambda: ("FLY_API_TOKEN='FlyV1 fm2_" + "x" * 160 + "'",),
@@ -396,7 +444,11 @@ RULES: tuple[Rule, ...] = (
             _j("GITHUB_TOKEN=ghp_", _r(_ALNUM, 36)),
             _j("git clone https://ghp_", _r(_ALNUM, 36), "@github.com/o/r"),
         ),
-        counter_examples=lambda: ("ghp_" + "x" * 36, "token: ghp_****************", "ghp_YOUR_TOKEN_HERE"),
+        counter_examples=lambda: (
+            "ghp_" + "x" * 36,
+            "token: ghp_****************",
+            "ghp_YOUR_TOKEN_HERE",
+        ),
     ),
     Rule(
         id="github-oauth-token",
@@ -459,7 +511,8 @@ RULES: tuple[Rule, ...] = (
             "gloas-",
         ),
         pattern=(
-            _B + r"(?P<secret>(?:glrt-|GR1348941|gldt-|glft-|glsoat-|glcbt-|glimt-|glagent-|gloas-)[A-Za-z0-9_-]{20,}"
+            _B
+            + r"(?P<secret>(?:glrt-|GR1348941|gldt-|glft-|glsoat-|glcbt-|glimt-|glagent-|gloas-)[A-Za-z0-9_-]{20,}"
             r"|glptt-[0-9a-f]{40})" + _EH
         ),
         entropy=3.5,
@@ -483,7 +536,9 @@ RULES: tuple[Rule, ...] = (
         keywords=("atatt3",),
         pattern=_B + r"(?P<secret>ATATT3[A-Za-z0-9_=-]{150,260})" + _EH,
         entropy=4.0,
-        examples=lambda: (_j("JIRA_API_TOKEN=ATATT3xFfGF0", _r(_URLSAFE, 170), "=", _r(_HEX.upper(), 8)),),
+        examples=lambda: (
+            _j("JIRA_API_TOKEN=ATATT3xFfGF0", _r(_URLSAFE, 170), "=", _r(_HEX.upper(), 8)),
+        ),
     ),
     # -- chat -----------------------------------------------------------------------------------------------------
     Rule(
@@ -499,10 +554,38 @@ RULES: tuple[Rule, ...] = (
         entropy=3.0,
         examples=lambda: (
             _j("SLACK_BOT_TOKEN=xoxb-", _r(_DIGITS, 11), "-", _r(_DIGITS, 13), "-", _r(_ALNUM, 24)),
-            _j('"token": "xoxp-', _r(_DIGITS, 11), "-", _r(_DIGITS, 12), "-", _r(_DIGITS, 13), "-", _r(_HEX, 32), '"'),
+            _j(
+                '"token": "xoxp-',
+                _r(_DIGITS, 11),
+                "-",
+                _r(_DIGITS, 12),
+                "-",
+                _r(_DIGITS, 13),
+                "-",
+                _r(_HEX, 32),
+                '"',
+            ),
             _j("refresh: xoxe-1-", _r(_ALNUM, 146)),
-            _j("SLACK_LEGACY=xoxs-", _r(_DIGITS, 10), "-", _r(_DIGITS, 10), "-", _r(_DIGITS, 11), "-", _r(_HEX, 64)),
-            _j("token: xoxo-", _r(_DIGITS, 11), "-", _r(_DIGITS, 11), "-", _r(_DIGITS, 12), "-", _r(_HEX, 32)),
+            _j(
+                "SLACK_LEGACY=xoxs-",
+                _r(_DIGITS, 10),
+                "-",
+                _r(_DIGITS, 10),
+                "-",
+                _r(_DIGITS, 11),
+                "-",
+                _r(_HEX, 64),
+            ),
+            _j(
+                "token: xoxo-",
+                _r(_DIGITS, 11),
+                "-",
+                _r(_DIGITS, 11),
+                "-",
+                _r(_DIGITS, 12),
+                "-",
+                _r(_HEX, 32),
+            ),
             _j("SLACK_APP_TOKEN=xoxa-2-", _r(_ALNUM, 40)),
             _j("refresh_token=xoxr-", _r(_ALNUM, 40)),
             _j("config: xoxe.xoxp-1-", _r(_UPPER + _DIGITS, 164)),
@@ -515,7 +598,14 @@ RULES: tuple[Rule, ...] = (
         keywords=("xapp-",),
         pattern=_B + r"(?P<secret>xapp-\d-[A-Z0-9]{9,12}-\d{10,14}-[a-f0-9]{64})" + _E,
         examples=lambda: (
-            _j("SLACK_APP_TOKEN=xapp-1-A", _r(_UPPER + _DIGITS, 10), "-", _r(_DIGITS, 13), "-", _r(_HEX, 64)),
+            _j(
+                "SLACK_APP_TOKEN=xapp-1-A",
+                _r(_UPPER + _DIGITS, 10),
+                "-",
+                _r(_DIGITS, 13),
+                "-",
+                _r(_HEX, 64),
+            ),
         ),
     ),
     Rule(
@@ -525,7 +615,8 @@ RULES: tuple[Rule, ...] = (
         pattern=(
             r"(?P<secret>(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/"
             r"T[A-Z0-9]{8,12}/(?:[A-Za-z0-9]{8,40}/){1,2}[A-Za-z0-9]{20,40}"  # three or four segments
-            r"|(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56})" + _E
+            r"|(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56})"
+            + _E
         ),
         entropy=3.5,
         examples=lambda: (
@@ -548,7 +639,9 @@ RULES: tuple[Rule, ...] = (
                 _r(_ALNUM, 24),
             ),
         ),
-        counter_examples=lambda: ("https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",),
+        counter_examples=lambda: (
+            "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        ),
     ),
     Rule(
         id="discord-bot-token",
@@ -591,7 +684,9 @@ RULES: tuple[Rule, ...] = (
             + _EH
         ),
         entropy=3.5,
-        examples=lambda: (_j("https://discord.com/api/webhooks/", _r(_DIGITS, 18), "/", _r(_URLSAFE, 68)),),
+        examples=lambda: (
+            _j("https://discord.com/api/webhooks/", _r(_DIGITS, 18), "/", _r(_URLSAFE, 68)),
+        ),
     ),
     Rule(
         id="telegram-bot-token",
@@ -605,7 +700,11 @@ RULES: tuple[Rule, ...] = (
     Rule(
         id="teams-webhook",
         description="Microsoft Teams incoming webhook URL",
-        keywords=("webhook.office.com", "outlook.office.com/webhook", "outlook.office365.com/webhook"),
+        keywords=(
+            "webhook.office.com",
+            "outlook.office.com/webhook",
+            "outlook.office365.com/webhook",
+        ),
         pattern=(
             r"(?P<secret>https://(?:[a-z0-9-]+\.webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook)"
             r"/[a-f0-9-]{36}@[a-f0-9-]{36}"
@@ -688,7 +787,11 @@ RULES: tuple[Rule, ...] = (
             _j("STRIPE_SECRET_KEY=sk_live_", _r(_ALNUM, 99)),
             _j("stripe.api_key = 'rk_live_", _r(_ALNUM, 24), "'"),
         ),
-        counter_examples=lambda: ("pk_live_" + _r(_ALNUM, 24), "sk_test_" + _r(_ALNUM, 24), "STRIPE_KEY=sk_live_..."),
+        counter_examples=lambda: (
+            "pk_live_" + _r(_ALNUM, 24),
+            "sk_test_" + _r(_ALNUM, 24),
+            "STRIPE_KEY=sk_live_...",
+        ),
     ),
     Rule(
         id="stripe-webhook-secret",
@@ -715,7 +818,9 @@ RULES: tuple[Rule, ...] = (
         description="Braintree / PayPal production access token",
         keywords=("access_token$production$",),
         pattern=r"(?P<secret>access_token\$production\$[0-9a-z]{16}\$[0-9a-f]{32})" + _E,
-        examples=lambda: (_j("BRAINTREE=access_token$production$", _r(_LOWER + _DIGITS, 16), "$", _r(_HEX, 32)),),
+        examples=lambda: (
+            _j("BRAINTREE=access_token$production$", _r(_LOWER + _DIGITS, 16), "$", _r(_HEX, 32)),
+        ),
     ),
     Rule(
         id="shopify-token",
@@ -830,9 +935,17 @@ RULES: tuple[Rule, ...] = (
         id="pypi-token",
         description="PyPI or TestPyPI API token",
         keywords=("pypi-ag",),
-        pattern=_B + r"(?P<secret>pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,})" + _EH,
+        pattern=_B
+        + r"(?P<secret>pypi-AgE(?:IcHlwaS5vcmc|NdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,})"
+        + _EH,
         entropy=3.5,
-        examples=lambda: (_j("[pypi]\nusername = __token__\npassword = ", "pypi-AgEIcHlwaS5vcmc", _r(_URLSAFE, 140)),),
+        examples=lambda: (
+            _j(
+                "[pypi]\nusername = __token__\npassword = ",
+                "pypi-AgEIcHlwaS5vcmc",
+                _r(_URLSAFE, 140),
+            ),
+        ),
     ),
     Rule(
         id="rubygems-api-key",
@@ -944,7 +1057,8 @@ RULES: tuple[Rule, ...] = (
             _B + r"(?P<secret>NRAK-[A-Za-z0-9]{27}|NR(?:JS|BR)-[a-f0-9]{19}"
             r"|NRI[IQ]-(?:[A-Za-z0-9_-]{32}|[A-Za-z0-9_-]{25})"
             # license keys end in FFFFNRAL, mobile app tokens in -NRMA (an EU account's begin with eu01xx)
-            r"|(?:[0-9a-f]{32}|eu01xx[0-9a-f]{26})FFFFNRAL|(?:AA[0-9a-f]{40}|eu01xx[0-9a-f]{36})-NRMA)" + _EH
+            r"|(?:[0-9a-f]{32}|eu01xx[0-9a-f]{26})FFFFNRAL|(?:AA[0-9a-f]{40}|eu01xx[0-9a-f]{36})-NRMA)"
+            + _EH
         ),
         entropy=3.5,
         examples=lambda: (
@@ -954,7 +1068,10 @@ RULES: tuple[Rule, ...] = (
             _j("license_key: eu01xx", _r(_HEX, 26), "FFFFNRAL"),
             _j('"appToken": "AA', _r(_HEX, 40), '-NRMA"'),
         ),
-        counter_examples=lambda: ("NEW_RELIC_LICENSE_KEY=" + "0" * 32 + "FFFFNRAL", "NRIQ-xxxxxxxxxxxxxxxxxxxxxxxxx"),
+        counter_examples=lambda: (
+            "NEW_RELIC_LICENSE_KEY=" + "0" * 32 + "FFFFNRAL",
+            "NRIQ-xxxxxxxxxxxxxxxxxxxxxxxxx",
+        ),
     ),
     Rule(
         id="datadog-api-key",
@@ -1032,7 +1149,11 @@ RULES: tuple[Rule, ...] = (
         description="HashiCorp Vault service, batch or recovery token (and a legacy s. token named as one)",
         keywords=("hvs.", "hvb.", "hvr.", "vault"),
         pattern=(
-            r"(?:(?i:vault[_.-]?token|x-vault-token)" + _ASSIGN + r"(?=s\.)|" + _B + r"(?=hv[sbr]\.))"
+            r"(?:(?i:vault[_.-]?token|x-vault-token)"
+            + _ASSIGN
+            + r"(?=s\.)|"
+            + _B
+            + r"(?=hv[sbr]\.))"
             r"(?P<secret>hv[sbr]\.[A-Za-z0-9_-]{24,}|s\.[A-Za-z0-9]{24})" + _EH
         ),
         entropy=3.5,
@@ -1041,7 +1162,10 @@ RULES: tuple[Rule, ...] = (
             _j("VAULT_TOKEN=hvb.", _r(_URLSAFE, 138)),
             _j('X-Vault-Token: "s.', _r(_ALNUM, 24), '"'),
         ),
-        counter_examples=lambda: ("model.s." + _r(_ALNUM, 24), "VAULT_TOKEN=s.xxxxxxxxxxxxxxxxxxxxxxxx"),
+        counter_examples=lambda: (
+            "model.s." + _r(_ALNUM, 24),
+            "VAULT_TOKEN=s.xxxxxxxxxxxxxxxxxxxxxxxx",
+        ),
     ),
     Rule(
         id="uuid-api-key",
@@ -1055,7 +1179,18 @@ RULES: tuple[Rule, ...] = (
         ),
         entropy=3.0,
         examples=lambda: (
-            _j("HEROKU_API_KEY=", _r(_HEX, 8), "-", _r(_HEX, 4), "-", _r(_HEX, 4), "-", _r(_HEX, 4), "-", _r(_HEX, 12)),
+            _j(
+                "HEROKU_API_KEY=",
+                _r(_HEX, 8),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 4),
+                "-",
+                _r(_HEX, 12),
+            ),
             _j(
                 "hubspot_api_key: '",
                 _r(_HEX, 8),
@@ -1128,7 +1263,9 @@ RULES: tuple[Rule, ...] = (
         id="grafana-token",
         description="Grafana Cloud or service-account token",
         keywords=("glc_", "glsa_"),
-        pattern=_B + r"(?P<secret>glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})" + _E,
+        pattern=_B
+        + r"(?P<secret>glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})"
+        + _E,
         entropy=3.5,
         examples=lambda: (
             _j("GRAFANA_TOKEN=glsa_", _r(_ALNUM, 32), "_", _r(_HEX, 8)),
@@ -1159,7 +1296,9 @@ RULES: tuple[Rule, ...] = (
         pattern=_B + r"(?P<secret>sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,})" + _EH,
         entropy=3.5,
         examples=lambda: (_j("MAPBOX_TOKEN=sk.eyJ1Ijoi", _r(_URLSAFE, 50), ".", _r(_URLSAFE, 22)),),
-        counter_examples=lambda: ("MAPBOX_PUBLIC=pk.eyJ1Ijoi" + _r(_URLSAFE, 50) + "." + _r(_URLSAFE, 22),),
+        counter_examples=lambda: (
+            "MAPBOX_PUBLIC=pk.eyJ1Ijoi" + _r(_URLSAFE, 50) + "." + _r(_URLSAFE, 22),
+        ),
     ),
     Rule(
         id="airtable-token",
@@ -1188,7 +1327,9 @@ RULES: tuple[Rule, ...] = (
         id="tailscale-key",
         description="Tailscale auth, API or OAuth client key",
         keywords=("tskey-",),
-        pattern=_B + r"(?P<secret>tskey-(?:auth|api|client|webhook|scim)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,})" + _E,
+        pattern=_B
+        + r"(?P<secret>tskey-(?:auth|api|client|webhook|scim)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,})"
+        + _E,
         entropy=3.5,
         examples=lambda: (_j("TS_AUTHKEY=tskey-auth-k", _r(_ALNUM, 10), "CNTRL-", _r(_ALNUM, 32)),),
     ),
@@ -1212,7 +1353,9 @@ RULES: tuple[Rule, ...] = (
         id="hubspot-token",
         description="HubSpot private app access token",
         keywords=("pat-na1-", "pat-eu1-"),
-        pattern=_B + r"(?P<secret>pat-(?:na|eu)1-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})" + _E,
+        pattern=_B
+        + r"(?P<secret>pat-(?:na|eu)1-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})"
+        + _E,
         examples=lambda: (
             _j(
                 "HUBSPOT_TOKEN=pat-na1-",
@@ -1250,7 +1393,9 @@ RULES: tuple[Rule, ...] = (
         keywords=(":apa91b",),
         pattern=_B + r"(?P<secret>AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{134})" + _EH,
         entropy=3.5,
-        examples=lambda: (_j("FCM_SERVER_KEY=AAAA", _r(_URLSAFE, 7), ":APA91b", _r(_URLSAFE, 134)),),
+        examples=lambda: (
+            _j("FCM_SERVER_KEY=AAAA", _r(_URLSAFE, 7), ":APA91b", _r(_URLSAFE, 134)),
+        ),
     ),
     # issue 26: formats the peers' published tests hold that no rule here knew (their published token formats)
     Rule(
@@ -1299,7 +1444,11 @@ RULES: tuple[Rule, ...] = (
         ),
         entropy=3.0,
         examples=lambda: (
-            _j("OP_SECRET_KEY=A3-", *(_r(_UPPER + _DIGITS, n) + "-" for n in (6, 11, 5, 5)), _r(_UPPER + _DIGITS, 5)),
+            _j(
+                "OP_SECRET_KEY=A3-",
+                *(_r(_UPPER + _DIGITS, n) + "-" for n in (6, 11, 5, 5)),
+                _r(_UPPER + _DIGITS, 5),
+            ),
         ),
         counter_examples=lambda: ("A3-XXXXXX-XXXXXXXXXXX-XXXXX-XXXXX-XXXXX",),
     ),
@@ -1324,7 +1473,9 @@ RULES: tuple[Rule, ...] = (
         ),
         examples=lambda: (
             _j("export BUNDLE_ENTERPRISE__CONTRIBSYS__COM=", _r(_HEX, 8), ":", _r(_HEX, 8)),
-            _j('source "https://', _r(_HEX, 8), ":", _r(_HEX, 8), '@enterprise.contribsys.com/" do'),
+            _j(
+                'source "https://', _r(_HEX, 8), ":", _r(_HEX, 8), '@enterprise.contribsys.com/" do'
+            ),
         ),
         counter_examples=lambda: (
             "BUNDLE_GEMS__CONTRIBSYS__COM=00000000:00000000",
@@ -1336,7 +1487,9 @@ RULES: tuple[Rule, ...] = (
         id="harness-token",
         description="Harness personal access or service-account token",
         keywords=("pat.", "sat."),
-        pattern=_B + r"(?P<secret>[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20})" + _E,
+        pattern=_B
+        + r"(?P<secret>[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20})"
+        + _E,
         entropy=3.5,
         examples=lambda: (
             _j("HARNESS_API_KEY=pat.", _r(_URLSAFE, 22), ".", _r(_HEX, 24), ".", _r(_ALNUM, 20)),
@@ -1373,7 +1526,15 @@ RULES: tuple[Rule, ...] = (
         placeholders=False,
         check=filters.twitter_bearer,
         examples=lambda: (
-            _j("TWITTER_BEARER_TOKEN=", "A" * 22, _r(_ALNUM, 30), "%2B", _r(_ALNUM, 20), "%3D", _r(_ALNUM, 50)),
+            _j(
+                "TWITTER_BEARER_TOKEN=",
+                "A" * 22,
+                _r(_ALNUM, 30),
+                "%2B",
+                _r(_ALNUM, 20),
+                "%3D",
+                _r(_ALNUM, 50),
+            ),
         ),
         counter_examples=lambda: ("A" * 22 + "B" * 90, "A" * 22 + "x" * 40 + "%2B" + "x" * 40),
     ),
@@ -1489,9 +1650,15 @@ RULES: tuple[Rule, ...] = (
         prose_check=filters.url_password_in_prose,
         examples=lambda: (
             _j("url=jdbc:mysql://db.internal:3306/app?user=app&password=", _r(_ALNUM, 16)),
-            _j('"jdbc:sqlserver://db.internal:1433;databaseName=app;user=sa;password=', _r(_ALNUM, 14), ';"'),
+            _j(
+                '"jdbc:sqlserver://db.internal:1433;databaseName=app;user=sa;password=',
+                _r(_ALNUM, 14),
+                ';"',
+            ),
         ),
-        counter_examples=lambda: ("jdbc:postgresql://localhost/app?user=app&password=${DB_PASSWORD}",),
+        counter_examples=lambda: (
+            "jdbc:postgresql://localhost/app?user=app&password=${DB_PASSWORD}",
+        ),
     ),
     Rule(
         id="url-credentials",
@@ -1504,7 +1671,11 @@ RULES: tuple[Rule, ...] = (
         check=filters.url_password,
         prose_check=filters.url_password_in_prose,
         examples=lambda: (
-            _j("git remote add origin https://deploy:", _r(_ALNUM, 24), "@git.example.org/team/app.git"),
+            _j(
+                "git remote add origin https://deploy:",
+                _r(_ALNUM, 24),
+                "@git.example.org/team/app.git",
+            ),
         ),
         counter_examples=lambda: (
             "https://user:password@example.com/",
@@ -1520,7 +1691,11 @@ RULES: tuple[Rule, ...] = (
         check=filters.random_value,
         examples=lambda: (
             _j('url := "https://api.example.org/v1/users?key=', _r(_LOWER + _DIGITS, 36), '"'),
-            _j("base_url: https://api.example.org/v1/rates?format=json&key=", _r(_ALNUM, 32), "&limit=5"),
+            _j(
+                "base_url: https://api.example.org/v1/rates?format=json&key=",
+                _r(_ALNUM, 32),
+                "&limit=5",
+            ),
         ),
         counter_examples=lambda: (
             "https://example.org/search?key=user_profile_settings_v2",
@@ -1546,8 +1721,12 @@ RULES: tuple[Rule, ...] = (
         keywords=('"auth"',),
         pattern=r'"auth"\s*:\s*"(?P<secret>[A-Za-z0-9+/]{8,}={0,2})"',
         check=filters.basic_credentials,
-        examples=lambda: (_j('{"auths": {"ghcr.io": {"auth": "', _b64("bot:" + _r(_ALNUM, 20)), '"}}}'),),
-        counter_examples=lambda: (_j('{"auths": {"ghcr.io": {"auth": "', _b64("user:password"), '"}}}'),),
+        examples=lambda: (
+            _j('{"auths": {"ghcr.io": {"auth": "', _b64("bot:" + _r(_ALNUM, 20)), '"}}}'),
+        ),
+        counter_examples=lambda: (
+            _j('{"auths": {"ghcr.io": {"auth": "', _b64("user:password"), '"}}}'),
+        ),
     ),
     Rule(
         id="bearer-token",
@@ -1556,14 +1735,22 @@ RULES: tuple[Rule, ...] = (
         pattern=r"(?i:Authorization\s*[:=]\s*[\"']?Bearer|\bBearer)\s+(?P<secret>[A-Za-z0-9._~+/-]{20,}={0,2})",
         entropy=3.5,
         check=filters.plausible,
-        examples=lambda: (_j('curl -H "Authorization: Bearer ', _r(_ALNUM, 40), '" https://api.example.org'),),
-        counter_examples=lambda: ('-H "Authorization: Bearer $TOKEN"', "Authorization: Bearer <token>"),
+        examples=lambda: (
+            _j('curl -H "Authorization: Bearer ', _r(_ALNUM, 40), '" https://api.example.org'),
+        ),
+        counter_examples=lambda: (
+            '-H "Authorization: Bearer $TOKEN"',
+            "Authorization: Bearer <token>",
+        ),
     ),
     Rule(
         id="curl-basic-auth",
         description="curl -u user:password on a command line",
         keywords=("curl",),
-        pattern=(_CURL_OPTION + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{0,64}:[\"']?(?P<secret>[^\s\"'$]{3,128})"),
+        pattern=(
+            _CURL_OPTION
+            + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{0,64}:[\"']?(?P<secret>[^\s\"'$]{3,128})"
+        ),
         continued=True,
         check=filters.url_password,
         prose_check=filters.url_password_in_prose,
@@ -1571,7 +1758,11 @@ RULES: tuple[Rule, ...] = (
             _j("curl -u deploy:", _r(_ALNUM, 16), " https://api.example.org/v1/items"),
             _j("curl -s --user 'ci-bot:", _r(_ALNUM, 20), "' https://example.org/upload"),
             _j("curl --user app:'", _r(_ALNUM, 16), "' -iX PATCH https://example.org/oauth2/token"),
-            _j("curl -X POST https://example.org/api \\\n  -d 'q=1' \\\n  -u deploy:", _r(_ALNUM, 16), "\n"),
+            _j(
+                "curl -X POST https://example.org/api \\\n  -d 'q=1' \\\n  -u deploy:",
+                _r(_ALNUM, 16),
+                "\n",
+            ),
             _j('curl -u ":', _r(_ALNUM, 14), '" https://localhost:9200'),
         ),
         counter_examples=lambda: (
@@ -1585,13 +1776,18 @@ RULES: tuple[Rule, ...] = (
         id="curl-token-user",
         description="curl -u key: (an API key as the user name, no password, as Stripe's API documents)",
         keywords=("curl",),
-        pattern=_CURL_OPTION + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?(?P<secret>[^\s:\"'$]{8,128}):[\"']?(?![^\s])",
+        pattern=_CURL_OPTION
+        + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?(?P<secret>[^\s:\"'$]{8,128}):[\"']?(?![^\s])",
         continued=True,
         check=filters.generated,
         prose_check=filters.plausible,
         examples=lambda: (
             _j('curl -u "', _r(_ALNUM, 12), '!:" https://localhost:9200'),
-            _j("curl https://api.example.org/v1/charges \\\n  -u key_", _r(_ALNUM, 24), ": \\\n  -d amount=2000"),
+            _j(
+                "curl https://api.example.org/v1/charges \\\n  -u key_",
+                _r(_ALNUM, 24),
+                ": \\\n  -d amount=2000",
+            ),
         ),
         counter_examples=lambda: (
             'curl -u "myusername" http://localhost:15130/api',
@@ -1613,7 +1809,11 @@ RULES: tuple[Rule, ...] = (
         continued=True,
         examples=lambda: (
             _j("curl -X POST -H 'Authorization: ", _r(_ALNUM, 40), "' https://api.example.org"),
-            _j('curl -X GET \\\n     -H "apikey: ', _r(_ALNUM, 36), '" \\\n     -H "Accept: application/json"'),
+            _j(
+                'curl -X GET \\\n     -H "apikey: ',
+                _r(_ALNUM, 36),
+                '" \\\n     -H "Accept: application/json"',
+            ),
             _j('curl https://api.example.org -H "X-API-Key: ', _r(_ALNUM, 32), '"'),
             _j('curl -X GET https://example.org/ -H "X-Octopus-ApiKey: ', _r(_ALNUM, 32), '"'),
         ),
@@ -1721,7 +1921,17 @@ RULES: tuple[Rule, ...] = (
         # message, then a name (its last two words: "Using Key", "adobe KEY", "public key") and a value. The name is
         # judged by filters.logged_secret_name, which takes a key after any word but a data structure's or a public
         # one for a credential ("Using Key=…": a log prints the key in use); the value as a generic one's.
-        keywords=("[debug]", "[trace]", "[info]", "[notice]", "[warn]", "[warning]", "[error]", "[fatal]", "debug:"),
+        keywords=(
+            "[debug]",
+            "[trace]",
+            "[info]",
+            "[notice]",
+            "[warn]",
+            "[warning]",
+            "[error]",
+            "[fatal]",
+            "debug:",
+        ),
         pattern=(
             r"(?:\[(?i:debug|trace|info|notice|warn|warning|error|fatal)\]|(?<![\w-])(?:DEBUG|TRACE):(?:\w{1,40}:)?)"
             r"[ \t]*(?:[^\s=]{1,40}[ \t]+){0,4}?(?P<name>(?:[A-Za-z][\w.-]{0,40}[ \t]+)?[A-Za-z][\w.-]{0,60}+)"
@@ -1756,7 +1966,9 @@ RULES: tuple[Rule, ...] = (
             + _PROSE_NAMES
             + r"(?:\s+(?:for|of|on)\s+[\w.@:/-]{1,60})?\s*(?:\bis\b|\bwas\b|=|:|->|→)\s*"
             r"(?:(?:now|set\s+to|still|just)\s+)?"
-            r"|\b(?:use|with|using|try|set)\s+(?:the\s+|my\s+|this\s+)?" + _PROSE_NAMES + r"\s+(?:to\s+|=\s*)?)"
+            r"|\b(?:use|with|using|try|set)\s+(?:the\s+|my\s+|this\s+)?"
+            + _PROSE_NAMES
+            + r"\s+(?:to\s+|=\s*)?)"
             # the value: read once (possessive), taking in punctuation only where more of it follows ("abc.def."), not
             # a shortest value tried longer and longer from each name; it holds no "=" or ":" but base64's padding,
             # so no value holds the next name's operator (``token=`` repeated cost 200 characters at each)

@@ -32,7 +32,9 @@ class Source(NamedTuple):
     file: Path | None = None  # the file on disk, for --redact
     lines: tuple[int, ...] | None = None
     root_relative: str | None = None  # the path from the repository root, for exclude globs
-    encoding: str = "utf-8"  # the file's: UTF-16 files are written back (--redact) as they were read
+    encoding: str = (
+        "utf-8"  # the file's: UTF-16 files are written back (--redact) as they were read
+    )
 
     def file_line(self, line: int) -> int:
         return self.lines[line - 1] if self.lines else line
@@ -43,7 +45,9 @@ class Settings(NamedTuple):
 
     allow: frozenset[str] = frozenset()
     exclude: tuple[str, ...] = ()
-    salt: str = ""  # scan.salt: the salt of old (v2) entries, read to honour them until they are renewed
+    salt: str = (
+        ""  # scan.salt: the salt of old (v2) entries, read to honour them until they are renewed
+    )
 
     def excluded(self, relative: str | None, head: str = "") -> bool:
         """Whether ``scan.exclude`` skips the file: never gitmem's store (``.memory/``) nor an AI client's
@@ -96,7 +100,13 @@ def load_settings(project: Project | None, read: Callable[[Project], Settings]) 
     cache_file = project.cache_dir / "scan-settings.marshal"
     try:
         cached = _cached_settings(marshal.loads(gateway.read_bytes(project, cache_file)), key)
-    except (OSError, ValueError, EOFError, TypeError, GitmemError):  # no cache yet, or not marshal data
+    except (
+        OSError,
+        ValueError,
+        EOFError,
+        TypeError,
+        GitmemError,
+    ):  # no cache yet, or not marshal data
         cached = None
     if cached is not None:
         return cached
@@ -134,7 +144,16 @@ def encode_text(text: str, encoding: str = "utf-8") -> bytes:
 
 
 # Formats that are text at their start and binary further on (PDF and Illustrator files), or compressed
-_BINARY_MAGIC = (b"%PDF-", b"\x1f\x8b", b"PK\x03\x04", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"BZh", b"\xfd7zXZ")
+_BINARY_MAGIC = (
+    b"%PDF-",
+    b"\x1f\x8b",
+    b"PK\x03\x04",
+    b"\x89PNG",
+    b"GIF8",
+    b"\xff\xd8\xff",
+    b"BZh",
+    b"\xfd7zXZ",
+)
 _CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 _CONTROL_CHARS = dict.fromkeys(_CONTROL_BYTES)
 _UTF16_BOMS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
@@ -184,10 +203,14 @@ def text_encoding(raw: bytes) -> str | None:
     return None if is_binary(raw) else "utf-8"
 
 
-Entry = tuple[str, Path, str | None]  # a file to read: the path shown, the file, its path from the root
+Entry = tuple[
+    str, Path, str | None
+]  # a file to read: the path shown, the file, its path from the root
 
 
-def read_paths(paths: tuple[str, ...], project: Project | None, settings: Settings) -> Iterator[Source]:
+def read_paths(
+    paths: tuple[str, ...], project: Project | None, settings: Settings
+) -> Iterator[Source]:
     """Each text file under ``paths``: files as named, directories recursively (git-ignored files, ``.git`` and
     binary files skipped, and the ``scan.exclude`` globs applied)."""
     for entry in path_entries(paths, project, settings):
@@ -196,7 +219,9 @@ def read_paths(paths: tuple[str, ...], project: Project | None, settings: Settin
             yield source
 
 
-def path_entries(paths: tuple[str, ...], project: Project | None, settings: Settings) -> list[Entry]:
+def path_entries(
+    paths: tuple[str, ...], project: Project | None, settings: Settings
+) -> list[Entry]:
     """The files ``read_paths`` reads, in order, not read yet (``read_entry`` reads one)."""
     entries: list[Entry] = []
     for given in paths:
@@ -226,7 +251,9 @@ def _read(display: str, file: Path, relative: str | None) -> Source | None:
     encoding = text_encoding(raw)
     if encoding is None:
         return None
-    return Source(display, decode_bytes(raw, encoding), file, root_relative=relative, encoding=encoding)
+    return Source(
+        display, decode_bytes(raw, encoding), file, root_relative=relative, encoding=encoding
+    )
 
 
 def _root_relative(file: Path, project: Project | None) -> str | None:
@@ -246,7 +273,9 @@ def _walk(given: str, directory: Path, project: Project | None) -> Iterator[tupl
 
         try:
             out = git(directory, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-            names = sorted({name for name in out.decode("utf-8", "surrogateescape").split("\0") if name})
+            names = sorted(
+                {name for name in out.decode("utf-8", "surrogateescape").split("\0") if name}
+            )
         except GitFailed:
             names = None
     if names is not None:
@@ -268,7 +297,9 @@ def _walk(given: str, directory: Path, project: Project | None) -> Iterator[tupl
 _HUNK_RE = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 
 
-def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings) -> Iterator[Source]:
+def read_staged(
+    project: Project, pathspecs: tuple[str, ...], settings: Settings
+) -> Iterator[Source]:
     """The lines the index adds, file by file, with their line numbers in the staged file.
 
     Runs ``git diff --cached`` in the current environment, so ``GIT_INDEX_FILE`` (set by git for partial commits
@@ -278,7 +309,16 @@ def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings
     """
     from gitmem.gitcommand import git, git_read
 
-    args = ["-c", "core.quotePath=off", "diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "-U0"]
+    args = [
+        "-c",
+        "core.quotePath=off",
+        "diff",
+        "--cached",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        "-U0",
+    ]
     # --no-renames: a file renamed or copied (diff.renames=copies) is added whole, so what moves out of a scan.exclude
     # folder into a scanned path is scanned (a rename shows no lines: its content was never scanned here)
     args += ["--no-renames", "--diff-filter=ACMRTU", "--src-prefix=a/", "--dst-prefix=b/"]
@@ -288,7 +328,9 @@ def read_staged(project: Project, pathspecs: tuple[str, ...], settings: Settings
     if out.startswith(b"Binary files ") or b"\nBinary files " in out:
         marked = _marked_binary(project, pathspecs)
         if marked:
-            again = git(project.root, *args, "--text", "--", *(f":(literal){name}" for name in marked))
+            again = git(
+                project.root, *args, "--text", "--", *(f":(literal){name}" for name in marked)
+            )
             diffed = list(_parse_diff(again))
             files += [(name, added) for name, added in diffed if not _has_nul(added)]
             texts += _staged_utf16(project, [name for name, added in diffed if _has_nul(added)])
@@ -311,7 +353,12 @@ def read_blobs(project: Project, specs: list[str]) -> list[bytes | None]:
     asked = [spec for spec in specs if "\n" not in spec]
     found: dict[str, bytes | None] = {}
     if asked:
-        out = git(project.root, "cat-file", "--batch", input="".join(f"{spec}\n" for spec in asked).encode())
+        out = git(
+            project.root,
+            "cat-file",
+            "--batch",
+            input="".join(f"{spec}\n" for spec in asked).encode(),
+        )
         position = 0
         for spec in asked:
             end = out.index(b"\n", position)
@@ -354,7 +401,16 @@ def _marked_binary(project: Project, pathspecs: tuple[str, ...]) -> list[str]:
     """The staged files ``git diff`` showed as binary (``-\t-`` in ``--numstat``)."""
     from gitmem.gitcommand import git
 
-    args = ["-c", "core.quotePath=off", "diff", "--cached", "--numstat", "-z", "--no-renames", "--no-ext-diff"]
+    args = [
+        "-c",
+        "core.quotePath=off",
+        "diff",
+        "--cached",
+        "--numstat",
+        "-z",
+        "--no-renames",
+        "--no-ext-diff",
+    ]
     out = git(project.root, *args, "--no-textconv", "--diff-filter=ACMRTU", "--", *pathspecs)
     return [decode_bytes(record[4:]) for record in out.split(b"\0") if record.startswith(b"-\t-\t")]
 
@@ -390,7 +446,17 @@ def _parse_diff(out: bytes) -> Iterator[tuple[str, list[tuple[int, bytes]]]]:
         yield name, added
 
 
-_C_ESCAPES = {b"n": 10, b"t": 9, b"r": 13, b'"': 34, b"\\": 92, b"a": 7, b"b": 8, b"f": 12, b"v": 11}
+_C_ESCAPES = {
+    b"n": 10,
+    b"t": 9,
+    b"r": 13,
+    b'"': 34,
+    b"\\": 92,
+    b"a": 7,
+    b"b": 8,
+    b"f": 12,
+    b"v": 11,
+}
 
 
 def _unquote(raw: bytes) -> str:
@@ -433,10 +499,18 @@ def findings_in(
     from gitmem.scan.engine import scan_text, without_allowed
     from gitmem.scan.kinds import is_locale
 
-    where = source.root_relative or source.display  # what a fingerprint names: the same from any directory
+    where = (
+        source.root_relative or source.display
+    )  # what a fingerprint names: the same from any directory
     locale = is_locale(where)
     found = scan_text(
-        source.text, source.display, decode=decode, hidden=True, pragmas=pragmas, kind=kind, locale=locale
+        source.text,
+        source.display,
+        decode=decode,
+        hidden=True,
+        pragmas=pragmas,
+        kind=kind,
+        locale=locale,
     )
     if not found:
         return found

@@ -68,7 +68,9 @@ def claude_slug(root: Path) -> str:
 def client_logs(client: str, root: Path, home: Path) -> list[Path]:
     """The transcripts ``client`` keeps for the project at ``root``, in the home directory ``home`` (where its
     record's ``transcripts`` says; none for a client without)."""
-    from gitmem.tools import BY_NAME  # (not on the pre-commit hook's path, which only recognises transcripts)
+    from gitmem.tools import (
+        BY_NAME,
+    )  # (not on the pre-commit hook's path, which only recognises transcripts)
 
     tool = BY_NAME.get(client)
     where = tool.transcripts if tool is not None else None
@@ -95,9 +97,15 @@ def _tmp(base: Path, root: Path) -> list[Path]:
 
     digest = hashlib.sha256(str(root).encode()).hexdigest()
     found: set[Path] = set()
-    for directory in (base / "tmp" / digest, base / "tmp" / root.name, base / "projects" / claude_slug(root)):
+    for directory in (
+        base / "tmp" / digest,
+        base / "tmp" / root.name,
+        base / "projects" / claude_slug(root),
+    ):
         if directory.is_dir():
-            found.update(p for p in directory.rglob("*") if p.is_file() and p.suffix in (".json", ".jsonl"))
+            found.update(
+                p for p in directory.rglob("*") if p.is_file() and p.suffix in (".json", ".jsonl")
+            )
     return sorted(found)
 
 
@@ -159,7 +167,11 @@ def _opencode(storage: Path, root: Path) -> Iterator[Path]:
     sessions = storage / "session"
     for path in sessions.rglob("*.json") if sessions.is_dir() else ():
         record = _first_record(path)
-        if not record or not isinstance(record.get("directory"), str) or not isinstance(record.get("id"), str):
+        if (
+            not record
+            or not isinstance(record.get("directory"), str)
+            or not isinstance(record.get("id"), str)
+        ):
             continue
         if not _same(str(record["directory"]), root):
             continue

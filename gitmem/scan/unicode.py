@@ -35,12 +35,16 @@ _BLACK_FLAG = 0x1F3F4
 _CANCEL_TAG = 0xE007F
 _FORM_FEED = 0x0C
 _ZWNJ = 0x200C
-_EXCEPTIONS = frozenset({0xFEFF, _VS15, _VS16, _ZWJ, _ZWNJ, _FORM_FEED})  # and tags (U+E0020 on): see _allowed
+_EXCEPTIONS = frozenset(
+    {0xFEFF, _VS15, _VS16, _ZWJ, _ZWNJ, _FORM_FEED}
+)  # and tags (U+E0020 on): see _allowed
 # The marks right-to-left text needs (LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK, ARABIC LETTER MARK): ordinary inside
 # the strings of translation files (find_hidden's ``marks``). The overrides (U+202A-U+202E) and isolates
 # (U+2066-U+2069) of Trojan Source reorder what a reviewer sees, and stay findings everywhere.
 DIRECTIONAL_MARKS = frozenset({0x200E, 0x200F, 0x061C})
-_VALUE_START_RE = lazy(r"[\"'=:]")  # where a translation file's line starts its value: a quote, "=" or ":"
+_VALUE_START_RE = lazy(
+    r"[\"'=:]"
+)  # where a translation file's line starts its value: a quote, "=" or ":"
 
 # The names of the control characters, which unicodedata.name() does not know: their aliases in Unicode's
 # NameAliases.txt (unicodedata.lookup() accepts them; tests check every one)
@@ -91,12 +95,18 @@ _SUBDIVISION_FLAGS = tuple(_tag_sequence(region) for region in ("gbeng", "gbsct"
 def _char_class(ranges: tuple[tuple[int, int], ...]) -> str:
     parts = []
     for start, end in ranges:
-        parts.append(re.escape(chr(start)) if start == end else f"{re.escape(chr(start))}-{re.escape(chr(end))}")
+        parts.append(
+            re.escape(chr(start))
+            if start == end
+            else f"{re.escape(chr(start))}-{re.escape(chr(end))}"
+        )
     return "[" + "".join(parts) + "]"
 
 
 _HIDDEN_RE = lazy(_char_class(_HIDDEN_RANGES))
-_ASCII_HIDDEN = bytes(b for low, high in _HIDDEN_RANGES if low < 0x80 for b in range(low, min(high, 0x7F) + 1))
+_ASCII_HIDDEN = bytes(
+    b for low, high in _HIDDEN_RANGES if low < 0x80 for b in range(low, min(high, 0x7F) + 1)
+)
 # The ASCII characters that are never hidden: deleting them from an ASCII text leaves nothing when it hides nothing
 _ASCII_VISIBLE = bytes(range(0x80)).translate(None, _ASCII_HIDDEN)
 
@@ -132,16 +142,18 @@ def _joining_letter(cp: int) -> bool:
     """A letter of a script whose spelling uses ZWNJ/ZWJ: Arabic (Persian, Urdu), Syriac, and the Indic scripts."""
     import unicodedata
 
-    return (0x0620 <= cp <= 0x06FF or 0x0750 <= cp <= 0x077F or 0x0900 <= cp <= 0x0DFF) and unicodedata.category(
-        chr(cp)
-    )[0] in "LM"
+    return (
+        0x0620 <= cp <= 0x06FF or 0x0750 <= cp <= 0x077F or 0x0900 <= cp <= 0x0DFF
+    ) and unicodedata.category(chr(cp))[0] in "LM"
 
 
 def _allowed(text: str, index: int, cp: int, file: bool) -> bool:
     """The exceptions: a file's leading BOM, and characters that are part of an emoji sequence."""
     if cp == 0xFEFF:
         return file and index == 0
-    if cp == _FORM_FEED:  # a page break in source code (PEP 8, Emacs, C sources): visible to every editor
+    if (
+        cp == _FORM_FEED
+    ):  # a page break in source code (PEP 8, Emacs, C sources): visible to every editor
         return True
     prev = ord(text[index - 1]) if index > 0 else -1
     if (
@@ -171,11 +183,20 @@ def find_hidden(text: str, *, marks: bool = False, file: bool = False) -> list[H
     or ":") are ordinary text too. With ``file`` (``text`` is a whole file's), a byte-order mark at its very start
     is allowed; anywhere else, and in a field's value (a title that is only U+FEFF lands mid-file once compiled),
     it is hidden."""
-    if text.isascii() and not text.encode("ascii").translate(None, _ASCII_VISIBLE):  # most files: 1 GB/s
+    if text.isascii() and not text.encode("ascii").translate(
+        None, _ASCII_VISIBLE
+    ):  # most files: 1 GB/s
         return []
     found: list[HiddenChar] = []
-    line, line_start, counted_to = 1, 0, 0  # line numbers counted as we go: linear time, however many there are
-    value_line, value_start = -1, -1  # the line whose value's start was looked for (once per line), and where
+    line, line_start, counted_to = (
+        1,
+        0,
+        0,
+    )  # line numbers counted as we go: linear time, however many there are
+    value_line, value_start = (
+        -1,
+        -1,
+    )  # the line whose value's start was looked for (once per line), and where
     for match in _HIDDEN_RE.finditer(text):
         index = match.start()
         cp = ord(text[index])
@@ -189,7 +210,9 @@ def find_hidden(text: str, *, marks: bool = False, file: bool = False) -> list[H
         if marks and cp in DIRECTIONAL_MARKS:
             if value_line != line:
                 line_end = text.find("\n", index)
-                value = _VALUE_START_RE.search(text, line_start, line_end if line_end != -1 else len(text))
+                value = _VALUE_START_RE.search(
+                    text, line_start, line_end if line_end != -1 else len(text)
+                )
                 value_line, value_start = line, value.start() if value else len(text)
             if index > value_start:
                 continue

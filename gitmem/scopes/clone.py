@@ -18,7 +18,9 @@ from gitmem.project import Project
 
 MEMORIES_PATH = ".memory/memories"
 MAX_PACK_FILES = 1000  # memory files in one pack
-MAX_PACK_BYTES = 8 * 1024 * 1024  # their sizes added up, as the tree names them (a blob named twice counts twice)
+MAX_PACK_BYTES = (
+    8 * 1024 * 1024
+)  # their sizes added up, as the tree names them (a blob named twice counts twice)
 
 
 SUFFIX = ".yaml"
@@ -77,7 +79,11 @@ def _fetch_env() -> dict[str, str]:
     """A fetch must fail rather than wait for a user name or password nobody will type, or hang on a dead network
     (it may run inside a commit hook): HTTP gives up after 30 s below 1 KB/s, and ssh connections (with the user's
     own keys, agent and settings otherwise) time out after 20 s."""
-    env = {"GIT_TERMINAL_PROMPT": "0", "GIT_HTTP_LOW_SPEED_LIMIT": "1000", "GIT_HTTP_LOW_SPEED_TIME": "30"}
+    env = {
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_HTTP_LOW_SPEED_LIMIT": "1000",
+        "GIT_HTTP_LOW_SPEED_TIME": "30",
+    }
     if "GIT_SSH_COMMAND" not in os.environ and "GIT_SSH" not in os.environ:
         env["GIT_SSH_COMMAND"] = "ssh -o ConnectTimeout=20"
     return env
@@ -133,20 +139,28 @@ def fetch(project: Project, source: Source) -> Path:
                     env=_fetch_env(),
                     timeout=fetch_timeout(),
                 )
-                with contextlib.suppress(OSError):  # another process cloned it meanwhile: theirs is as good
+                with contextlib.suppress(
+                    OSError
+                ):  # another process cloned it meanwhile: theirs is as good
                     gateway.rename(project, scratch, clone)
             finally:
                 gateway.remove_tree(project, scratch)
     except command.GitFailed as exc:
-        raise Unreachable(f"source {source.name!r}: cannot fetch {source.repo}: {exc.reason}") from None
-    gateway.remove(project, index_path(project, source), missing_ok=True)  # a branch name may mean another commit now
+        raise Unreachable(
+            f"source {source.name!r}: cannot fetch {source.repo}: {exc.reason}"
+        ) from None
+    gateway.remove(
+        project, index_path(project, source), missing_ok=True
+    )  # a branch name may mean another commit now
     return clone
 
 
 def resolve(clone: Path, rev: str) -> str | None:
     """The commit ``rev`` names in ``clone``, or None."""
     try:
-        out = _git(clone, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+        out = _git(
+            clone, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"
+        )
     except command.GitFailed:
         return None
     return out.decode("ascii").strip() or None
@@ -155,11 +169,16 @@ def resolve(clone: Path, rev: str) -> str | None:
 def tags(clone: Path) -> list[str]:
     """The clone's tags, newest version first (``v10`` after ``v9``)."""
     out = _git(clone, "tag", "--list", "--sort=-v:refname").decode("utf-8", "replace")
-    return [line for line in out.splitlines() if line and rev_problem(line) is None]  # never printed nor pinned
+    return [
+        line for line in out.splitlines() if line and rev_problem(line) is None
+    ]  # never printed nor pinned
 
 
 def is_branch(clone: Path, name: str) -> bool:
-    return resolve(clone, f"refs/heads/{name}") is not None and resolve(clone, f"refs/tags/{name}") is None
+    return (
+        resolve(clone, f"refs/heads/{name}") is not None
+        and resolve(clone, f"refs/tags/{name}") is None
+    )
 
 
 def default_branch(clone: Path) -> str:
@@ -219,7 +238,9 @@ def read_tree(clone: Path, commit: str, source: str) -> dict[str, bytes | int | 
     if not blobs:
         return out
     unique = list(dict.fromkeys(blobs.values()))  # a blob the tree names many times is read once
-    raw = _git(clone, "cat-file", "--batch", input="".join(f"{oid}\n" for oid in unique).encode("ascii"))
+    raw = _git(
+        clone, "cat-file", "--batch", input="".join(f"{oid}\n" for oid in unique).encode("ascii")
+    )
     position = 0
     contents: dict[str, bytes] = {}
     for _ in unique:

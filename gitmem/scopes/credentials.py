@@ -13,7 +13,9 @@ from gitmem.linear import linear
 
 # scheme://USER:PASSWORD@..., or http(s)://ANYTHING@... (a token given as the user name). The config schema holds
 # the same rule as an ECMA regular expression (keep them in step: tests/test_trust_boundary.py checks both).
-_WITH_CREDENTIALS = linear(r"[A-Za-z][A-Za-z0-9+.\-]*://[^/?#@:]*:[^/?#@]*@|[hH][tT][tT][pP][sS]?://[^/?#@]*@")
+_WITH_CREDENTIALS = linear(
+    r"[A-Za-z][A-Za-z0-9+.\-]*://[^/?#@:]*:[^/?#@]*@|[hH][tT][tT][pP][sS]?://[^/?#@]*@"
+)
 
 HELP = (
     "keep credentials out of the URL: git's credential helpers (`git config --global credential.helper store`, "

@@ -28,7 +28,15 @@ from gitmem.config import Config, Source
 from gitmem.errors import CannotRun, GitmemError, Problem, UsageError
 from gitmem.memory.model import Memory
 from gitmem.project import Project
-from gitmem.scopes.clone import MEMORIES_PATH, SUFFIX, clone_dir, fetch, index_path, read_tree, resolve
+from gitmem.scopes.clone import (
+    MEMORIES_PATH,
+    SUFFIX,
+    clone_dir,
+    fetch,
+    index_path,
+    read_tree,
+    resolve,
+)
 
 _FORMAT = 1
 _SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
@@ -91,7 +99,11 @@ def read(project: Project, source: Source, *, fetch_missing: bool = True) -> Pac
     the revision is not there yet (``fetch_missing``; otherwise ``None`` then)."""
     with contextlib.suppress(OSError, ValueError, KeyError, TypeError, GitmemError):
         stored = json.loads(gateway.read_bytes(project, index_path(project, source)))
-        if stored["salt"] == _salt() and stored["repo"] == source.repo and stored["rev"] == source.rev:
+        if (
+            stored["salt"] == _salt()
+            and stored["repo"] == source.repo
+            and stored["rev"] == source.rev
+        ):
             return _pack_from(source, stored)
     clone = clone_dir(project, source)
     commit = resolve(clone, source.rev) if clone.is_dir() else None
@@ -121,7 +133,9 @@ def remember(project: Project, pack: Pack) -> None:
         "problems": [[p.path, p.line, p.column, p.field, p.message] for p in pack.problems],
     }
     with contextlib.suppress(OSError):
-        gateway.write(project, index_path(project, pack.source), json.dumps(payload, separators=(",", ":")))
+        gateway.write(
+            project, index_path(project, pack.source), json.dumps(payload, separators=(",", ":"))
+        )
 
 
 def _pack_from(source: Source, stored: dict[str, Any]) -> Pack:
@@ -142,7 +156,9 @@ def check_pack(source: Source, commit: str, files: dict[str, bytes | int | None]
         memory_id = name[: -len(SUFFIX)]
         display = pack.display(memory_id)
         if raw is None:
-            pack.problems.append(Problem(display, 1, 1, "file", "a symbolic link; a pack's memories must be files"))
+            pack.problems.append(
+                Problem(display, 1, 1, "file", "a symbolic link; a pack's memories must be files")
+            )
             continue
         if isinstance(raw, int):
             message = f"too large ({raw} bytes; the limit is {MAX_FILE_BYTES})"
@@ -157,7 +173,13 @@ def check_pack(source: Source, commit: str, files: dict[str, bytes | int | None]
         for index, target in enumerate(memory.supersedes):
             if f"{target}{SUFFIX}" not in files:
                 pack.problems.append(
-                    Problem(pack.display(memory.id), 1, 1, f"supersedes[{index}]", f"no memory {target!r}")
+                    Problem(
+                        pack.display(memory.id),
+                        1,
+                        1,
+                        f"supersedes[{index}]",
+                        f"no memory {target!r}",
+                    )
                 )
     pack.problems.sort()
     return pack
@@ -170,7 +192,9 @@ def check_sources(config: Config) -> None:
             raise CannotRun(f".memory/config.yaml: two sources are named {name!r}: rename one")
 
 
-def load(project: Project, config: Config, *, fetch_missing: bool = True) -> tuple[list[Pack], list[Source]]:
+def load(
+    project: Project, config: Config, *, fetch_missing: bool = True
+) -> tuple[list[Pack], list[Source]]:
     """Every source's pack; with ``fetch_missing=False``, the sources not in the cache yet come back apart."""
     check_sources(config)
     packs: list[Pack] = []
@@ -205,14 +229,18 @@ def find(packs: Sequence[Pack], qualified_id: str) -> tuple[Pack, Memory]:
     if memory is None:
         hint = difflib.get_close_matches(memory_id, list(pack.memories), n=1)
         suggestion = f" (did you mean '{name}/{hint[0]}'?)" if hint else ""
-        raise UsageError(f"no memory {memory_id!r} in source {name!r} at {short_rev(pack.source.rev)}{suggestion}")
+        raise UsageError(
+            f"no memory {memory_id!r} in source {name!r} at {short_rev(pack.source.rev)}{suggestion}"
+        )
     return pack, memory
 
 
 # -- changing the sources ------------------------------------------------------------------------------------------
 
 
-def recallable(project: Project, config: Config, today: date) -> tuple[list[tuple[Memory, str]], list[Source]]:
+def recallable(
+    project: Project, config: Config, today: date
+) -> tuple[list[tuple[Memory, str]], list[Source]]:
     """The live, unmuted memories of the shared packs in the local cache (never fetched here: recall must be
     quick and offline), each with where it comes from, and the sources not fetched yet."""
     if not config.sources:

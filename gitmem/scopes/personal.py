@@ -50,7 +50,9 @@ def user_path(scope: UserScope, path: str) -> Path:
     """A ``~/`` path of the targets table as an absolute path (``~/.config/`` follows ``$XDG_CONFIG_HOME``)."""
     relative = path.removeprefix("~/")
     if relative.startswith(".config/"):
-        return xdg_home("XDG_CONFIG_HOME", scope.root / ".config") / relative.removeprefix(".config/")
+        return xdg_home("XDG_CONFIG_HOME", scope.root / ".config") / relative.removeprefix(
+            ".config/"
+        )
     return scope.root / relative
 
 
@@ -64,7 +66,9 @@ def variant(scope: UserScope, target: Target, user_file: UserFile) -> Target:
 
 def catalogue(scope: UserScope) -> list[Target]:
     """Every user-level file gitmem can write, as targets (agents has two: opencode's and Codex's)."""
-    return [variant(scope, target, user_file) for target in TARGETS for user_file in target.user_files]
+    return [
+        variant(scope, target, user_file) for target in TARGETS for user_file in target.user_files
+    ]
 
 
 @dataclass

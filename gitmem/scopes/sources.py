@@ -67,7 +67,14 @@ class Added:
     pack: Pack
 
 
-def add(project: Project, config: Config, repo: str, rev: str | None, name: str | None, track: str | None) -> Added:
+def add(
+    project: Project,
+    config: Config,
+    repo: str,
+    rev: str | None,
+    name: str | None,
+    track: str | None,
+) -> Added:
     """Record a new source pinned at ``rev`` (default: its newest tag), after fetching and checking it."""
     from gitmem.scopes.credentials import refuse_credentials
 
@@ -75,7 +82,9 @@ def add(project: Project, config: Config, repo: str, rev: str | None, name: str 
     for option, value in (("--rev", rev), ("--track", track)):
         problem = rev_problem(value) if value is not None else None
         if problem is not None:
-            raise UsageError(f"{option} holds {problem}: pass the revision as the source's repository names it")
+            raise UsageError(
+                f"{option} holds {problem}: pass the revision as the source's repository names it"
+            )
     check_sources(config)
     name = name or default_name(repo)
     if not name:
@@ -87,7 +96,9 @@ def add(project: Project, config: Config, repo: str, rev: str | None, name: str 
         )
     existing = next((source for source in config.sources if source.name == name), None)
     if existing is not None:
-        raise UsageError(f"a source named {name!r} exists ({existing.repo}): choose another name with --name")
+        raise UsageError(
+            f"a source named {name!r} exists ({existing.repo}): choose another name with --name"
+        )
     source = Source(name, recorded_repo(project, repo), rev or "HEAD", track)
     clone = fetch(project, source)
     if track is not None and not is_branch(clone, track):
@@ -113,7 +124,10 @@ def add(project: Project, config: Config, repo: str, rev: str | None, name: str 
     if pack.problems:
         from gitmem.errors import CheckFailed
 
-        raise CheckFailed(pack.problems, f"source {name!r} at {short_rev(source.rev)} has invalid memories: not added")
+        raise CheckFailed(
+            pack.problems,
+            f"source {name!r} at {short_rev(source.rev)} has invalid memories: not added",
+        )
     save_sources(project, [*config.sources, source])
     remember(project, pack)
     return Added(source, pack)
@@ -139,7 +153,9 @@ class Update:
         return self.source.rev != self.old_rev
 
 
-def update(project: Project, config: Config, names: Sequence[str], branch: bool, today: date) -> list[Update]:
+def update(
+    project: Project, config: Config, names: Sequence[str], branch: bool, today: date
+) -> list[Update]:
     """Move each source's pin to its newest tag (or, with ``track`` or ``branch``, to its branch's head), and say
     what that changes. A source that cannot be fetched is reported and left as it is; the others move."""
     check_sources(config)
@@ -165,7 +181,9 @@ def update(project: Project, config: Config, names: Sequence[str], branch: bool,
     return results
 
 
-def _update_one(project: Project, source: Source, branch: bool, today: date, result: Update) -> None:
+def _update_one(
+    project: Project, source: Source, branch: bool, today: date, result: Update
+) -> None:
     """Move one source's pin (``result`` says what happened); ``CannotRun`` when it cannot be fetched or read."""
     old = read(project, source, fetch_missing=False)
     clone = fetch(project, source)
@@ -185,7 +203,12 @@ def _update_one(project: Project, source: Source, branch: bool, today: date, res
             return
         new_rev = newest[0]
         commit = resolve(clone, new_rev)
-        if commit is not None and old.commit and commit != old.commit and is_ancestor(clone, commit, old.commit):
+        if (
+            commit is not None
+            and old.commit
+            and commit != old.commit
+            and is_ancestor(clone, commit, old.commit)
+        ):
             result.note = f"already past the newest tag {new_rev}: the pin stays"
             return
     if commit is None:

@@ -37,6 +37,10 @@ def detect(payload: dict[str, object]) -> Client:
         if event in client.detect_events:
             return client
     for client in CLIENTS:
-        if client.session_key != "session_id" and client.session_key in payload and "session_id" not in payload:
+        if (
+            client.session_key != "session_id"
+            and client.session_key in payload
+            and "session_id" not in payload
+        ):
             return client
     return CLIENTS[0]

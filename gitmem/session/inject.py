@@ -90,7 +90,9 @@ class Candidate(NamedTuple):
     matched: int  # how many of the prompt's search words the memory matches
     personal: bool = False
     anchor: int = 0  # how closely a path or identifier of the prompt ties it (``Anchor.level``; 0: by words alone)
-    phrase: bool = False  # its title or words hold two consecutive words of the prompt close together
+    phrase: bool = (
+        False  # its title or words hold two consecutive words of the prompt close together
+    )
 
 
 class Injection(NamedTuple):
@@ -113,7 +115,10 @@ def loaded_ids(files: Iterable[Path], where: gateway.Where) -> set[str]:
     for file in files:
         try:
             text = gateway.read_text(where, file, limit=gateway.RULES_LIMIT, errors="replace")
-        except (OSError, GitmemError):  # a link leading outside (to /dev/zero...), too large: not read
+        except (
+            OSError,
+            GitmemError,
+        ):  # a link leading outside (to /dev/zero...), too large: not read
             continue
         inside = False
         for line in text.splitlines():
@@ -138,7 +143,9 @@ def clears(score: float, matched: int, terms: int, size: int = CALIBRATED_SIZE) 
     return score >= score_bar(size) and matched >= min(MIN_TERMS, terms)
 
 
-PERSONAL = "~/"  # where a personal memory comes from, and the prefix of its key in the session state
+PERSONAL = (
+    "~/"  # where a personal memory comes from, and the prefix of its key in the session state
+)
 
 
 def personal_memories(scope: Project, today: date) -> list[tuple[Memory, str]]:
@@ -178,7 +185,9 @@ def candidates(
         try:
             index.refresh(hook_deadline())
             pairs = term_pairs(prompt[:PROMPT_CHARS]) if prompt else []
-            found = index.search_prompt(terms, CANDIDATES, today, extra, paths, identifiers, RARE, pairs)
+            found = index.search_prompt(
+                terms, CANDIDATES, today, extra, paths, identifiers, RARE, pairs
+            )
             hits, tied, matched, rare, phrased = found
             size = index.size() + len(extra)
         except Unavailable:
@@ -186,7 +195,9 @@ def candidates(
     finally:
         index.close()
     words = set(terms)
-    if paths:  # the folders a path runs through are not words of the question, but its last two parts are
+    if (
+        paths
+    ):  # the folders a path runs through are not words of the question, but its last two parts are
         words = set(prompt_terms(_without(prompt[:PROMPT_CHARS], named) + " " + _tails(paths)))
     scores = {hit.memory.id: hit.score for hit in hits}
     out = anchored(tied, matched, words, scores)
@@ -200,12 +211,21 @@ def candidates(
             continue
         phrase = hit.memory.id in phrased
         passes = _passes(hit, count, len(terms), size, rare)
-        if not passes and not (phrase and count >= min(MIN_TERMS, len(terms)) and alone < PHRASE_ALONE):
+        if not passes and not (
+            phrase and count >= min(MIN_TERMS, len(terms)) and alone < PHRASE_ALONE
+        ):
             continue
         alone += not passes
-        if paths and out and hit.memory.paths and not any(any_match(hit.memory.paths, p) for p in subjects):
+        if (
+            paths
+            and out
+            and hit.memory.paths
+            and not any(any_match(hit.memory.paths, p) for p in subjects)
+        ):
             continue  # scoped to a folder the prompt's paths are not in: the prompt's own component wins
-        out.append(Candidate(key, hit.memory, hit.score, count, key.startswith(PERSONAL), phrase=phrase))
+        out.append(
+            Candidate(key, hit.memory, hit.score, count, key.startswith(PERSONAL), phrase=phrase)
+        )
     out.sort(key=lambda c: (c.anchor == 0, -c.matched, not c.phrase, -c.score, c.key))
     return out
 
@@ -241,11 +261,15 @@ def anchored(
     out = []
     for anchor in tied:
         count = len(matched.get(anchor.memory.id, set()) & words)
-        if anchor.via == "path" and (anchor.level < closest or (not count and crowd > MAX_MEMORIES)):
+        if anchor.via == "path" and (
+            anchor.level < closest or (not count and crowd > MAX_MEMORIES)
+        ):
             continue
         key = _key(anchor)
         score = scores.get(anchor.memory.id, 0.0)
-        out.append(Candidate(key, anchor.memory, score, count, key.startswith(PERSONAL), anchor.level))
+        out.append(
+            Candidate(key, anchor.memory, score, count, key.startswith(PERSONAL), anchor.level)
+        )
     return out
 
 
@@ -267,11 +291,19 @@ def _tails(paths: Sequence[str]) -> str:
 def _without(prompt: str, paths: Sequence[str]) -> str:
     """The prompt without the paths it names (their folders' names are no words of the question)."""
     drop = set(paths)
-    return " ".join(w for w in prompt.split() if w.strip(anchors.EDGE).rstrip(".").removeprefix("./") not in drop)
+    return " ".join(
+        w
+        for w in prompt.split()
+        if w.strip(anchors.EDGE).rstrip(".").removeprefix("./") not in drop
+    )
 
 
 def select(
-    pool: Sequence[Candidate], loaded: set[str], given: set[str], terms: list[str], rules_names: Sequence[str]
+    pool: Sequence[Candidate],
+    loaded: set[str],
+    given: set[str],
+    terms: list[str],
+    rules_names: Sequence[str],
 ) -> Injection | None:
     """What to inject from ``pool`` (best first): not loaded, not given before, within the bounds."""
     fresh = [c for c in pool if c.key not in given and _id(c) not in loaded]
@@ -304,7 +336,9 @@ def _id(candidate: Candidate) -> str:
 def _header(rules_names: Sequence[str]) -> str:
     where = ", ".join(rules_names) if rules_names else "the rules files"
     return (
-        "gitmem: project memories that bear on this prompt and are not in " + where + ". They are notes from "
+        "gitmem: project memories that bear on this prompt and are not in "
+        + where
+        + ". They are notes from "
         "earlier work on this repository and may be out of date: check them against the code."
     )
 
@@ -324,7 +358,9 @@ def render(candidate: Candidate, room: int) -> str | None:
     facts = [memory.kind]
     if memory.paths:
         facts.append("applies to " + shown_line(", ".join(memory.paths)))
-    if memory.targets:  # compiled for other tools only (those whose files the client loads hold it: not injected)
+    if (
+        memory.targets
+    ):  # compiled for other tools only (those whose files the client loads hold it: not injected)
         facts.append("meant for " + shown_line(", ".join(memory.targets)))
     if candidate.personal:
         facts.append("personal")
@@ -334,7 +370,11 @@ def render(candidate: Candidate, room: int) -> str | None:
     if len(entry) <= room:
         return entry
     more = f" … (gitmem show {memory.id})"
-    fences = [len(line.strip()) - len(line.strip().lstrip("`~")) for line in lines if line.lstrip()[:3] in FENCES]
+    fences = [
+        len(line.strip()) - len(line.strip().lstrip("`~"))
+        for line in lines
+        if line.lstrip()[:3] in FENCES
+    ]
     # room for closing a code block cut short, and for the note on a line of its own after it
     keep = room - len(head) - len(more) - (max(fences) + 6 if fences else 0)
     if keep < MIN_BODY:
@@ -351,7 +391,9 @@ def render(candidate: Candidate, room: int) -> str | None:
         keep -= len(line) + 3
         fence = _fence_after(fence, line)
     if fence:
-        out.append("  " + fence)  # a code block cut short is closed, so the note after it reads as text
+        out.append(
+            "  " + fence
+        )  # a code block cut short is closed, so the note after it reads as text
         return "\n".join(out) + "\n  " + more.strip()
     return "\n".join(out) + more
 
@@ -402,4 +444,8 @@ def prompt_terms(prompt: str) -> list[str]:
     terms += [part for term in terms if "_" in term for part in term.split("_") if len(part) > 2]
     terms = list(dict.fromkeys(terms))
     # One word counted once: "function" and "functions" are one match for the stemming index, not two.
-    return [t for t in terms if not any(o != t and t.startswith(o) and len(t) - len(o) <= 3 for o in terms)]
+    return [
+        t
+        for t in terms
+        if not any(o != t and t.startswith(o) and len(t) - len(o) <= 3 for o in terms)
+    ]

@@ -6,7 +6,9 @@ import json
 import os
 from typing import Any
 
-MAX_INPUT = 4 * 1024 * 1024  # a hook payload larger than this is not read (a prompt is capped again later)
+MAX_INPUT = (
+    4 * 1024 * 1024
+)  # a hook payload larger than this is not read (a prompt is capped again later)
 
 
 def parse(raw: bytes) -> dict[str, Any]:

@@ -32,9 +32,30 @@ REASON_BODY = 1_500  # characters of a memory's body quoted in a refusal
 # The words of a tool's name that make it a write of its path argument (Claude Code's Write/Edit/MultiEdit/
 # NotebookEdit, Gemini CLI's and Qwen Code's write_file/replace/edit, opencode's write/edit/patch, the Copilot CLI's
 # create/edit, MCP file servers' write_file/move_file...): any other tool with a path reads it.
-WRITE_WORDS = ("write", "edit", "create", "replace", "patch", "insert", "delete", "remove", "move", "rename", "append")
+WRITE_WORDS = (
+    "write",
+    "edit",
+    "create",
+    "replace",
+    "patch",
+    "insert",
+    "delete",
+    "remove",
+    "move",
+    "rename",
+    "append",
+)
 SHELL_WORDS = ("bash", "shell", "exec", "command", "terminal", "run")
-PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "absolute_path", "target_file", "filename", "file")
+PATH_KEYS = (
+    "file_path",
+    "filePath",
+    "path",
+    "notebook_path",
+    "absolute_path",
+    "target_file",
+    "filename",
+    "file",
+)
 PATCH_MARKS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 
 # Programs that only read the files they name: a shell command of another program naming a protected file (in
@@ -78,7 +99,11 @@ class Refusal(NamedTuple):
 
 
 def _dict(value: Any) -> dict[str, Any]:
-    if isinstance(value, str) and value.lstrip().startswith("{") and len(value) <= shell.MAX_LINE * 4:
+    if (
+        isinstance(value, str)
+        and value.lstrip().startswith("{")
+        and len(value) <= shell.MAX_LINE * 4
+    ):
         try:
             value = json.loads(value)
         except ValueError:
@@ -90,14 +115,23 @@ def call_of(payload: dict[str, Any]) -> Call:
     """The call a pre-tool payload describes."""
     tool = payload.get("tool_name") or payload.get("toolName") or payload.get("tool") or ""
     tool = tool if isinstance(tool, str) else ""
-    args = _dict(payload.get("tool_input") or payload.get("toolArgs") or payload.get("args") or payload.get("input"))
+    args = _dict(
+        payload.get("tool_input")
+        or payload.get("toolArgs")
+        or payload.get("args")
+        or payload.get("input")
+    )
     if not tool and isinstance(payload.get("command"), str):  # Cursor's beforeShellExecution
         args = {"command": payload["command"]}
     lowered = tool.lower()
     line = _shell_line(args)
-    if line is not None and (lowered == "apply_patch" or line.lstrip().startswith("*** Begin Patch")):
+    if line is not None and (
+        lowered == "apply_patch" or line.lstrip().startswith("*** Begin Patch")
+    ):
         return Call(tool, writes=_patch_paths(line))
-    if line is not None and (not tool or any(word in lowered for word in SHELL_WORDS) or "command" in args):
+    if line is not None and (
+        not tool or any(word in lowered for word in SHELL_WORDS) or "command" in args
+    ):
         return Call(tool, commands=tuple(shell.commands(line)))
     if not any(word in lowered for word in WRITE_WORDS):
         return Call(tool)
@@ -116,8 +150,16 @@ def _write_call(tool: str, args: dict[str, Any]) -> Call:
     paths = [args[key] for key in PATH_KEYS if isinstance(args.get(key), str)]
     listed = args.get("edits")
     edits: list[Any] = listed if isinstance(listed, list) else [args]
-    old = "\n".join(_text(edit, "old_string", "oldString", "old_str") for edit in edits if isinstance(edit, dict))
-    new = "\n".join(_text(edit, "new_string", "newString", "new_str") for edit in edits if isinstance(edit, dict))
+    old = "\n".join(
+        _text(edit, "old_string", "oldString", "old_str")
+        for edit in edits
+        if isinstance(edit, dict)
+    )
+    new = "\n".join(
+        _text(edit, "new_string", "newString", "new_str")
+        for edit in edits
+        if isinstance(edit, dict)
+    )
     content = _text(args, "content", "file_text", "text", "contents")
     return Call(
         tool,
@@ -160,7 +202,9 @@ def _relative(root: str, cwd: str, path: str) -> str | None:
     return full[len(root) + 1 :].replace(os.sep, "/")
 
 
-def shell_writes(commands: tuple[shell.Command, ...], protected: Any) -> list[tuple[str, shell.Command]]:
+def shell_writes(
+    commands: tuple[shell.Command, ...], protected: Any
+) -> list[tuple[str, shell.Command]]:
     """(path as written, command) for every file a shell line writes: its redirections, the files of the programs
     that write what they name, and any file ``protected(path)`` says is gitmem's that a program other than a reader
     names. ``cd`` moves the folder later relative paths start from (returned joined to it)."""
@@ -174,7 +218,9 @@ def shell_writes(commands: tuple[shell.Command, ...], protected: Any) -> list[tu
             continue
         named = [word for word in words[1:] if not word.startswith("-") and word != "--"]
         writes = list(command.redirects)
-        if program in WRITERS or (program in ("sed", "perl") and any(w.startswith("-i") for w in words[1:])):
+        if program in WRITERS or (
+            program in ("sed", "perl") and any(w.startswith("-i") for w in words[1:])
+        ):
             writes += named
         elif program == "dd":
             writes += [word[3:] for word in words[1:] if word.startswith("of=")]
@@ -196,7 +242,19 @@ GATE_REASON = (
     '(`gitmem add --proposed "TITLE" --body "..."`, or the gitmem MCP tool propose) and a person accepts it.'
 )
 # What code handed to an interpreter (``python -c``, ``node -e``) does when it writes a file it names.
-WRITE_HINTS = ("open(", "write", "unlink", "remove", "rename", "Path(", "rm ", "mv ", "cp ", "touch ", ">")
+WRITE_HINTS = (
+    "open(",
+    "write",
+    "unlink",
+    "remove",
+    "rename",
+    "Path(",
+    "rm ",
+    "mv ",
+    "cp ",
+    "touch ",
+    ">",
+)
 # The files that may hold a managed block: every target's files are Markdown (or Cursor's .mdc); no other file is
 # read to look for one.
 RULES_SUFFIXES = (".md", ".mdc")
@@ -210,7 +268,11 @@ def gitmem_command(command: shell.Command) -> tuple[str, ...] | None:
     words = list(command.words)
     if words and words[0].rsplit("/", 1)[-1] in ("uvx", "pipx", "uv"):
         words = [w for w in words[1:] if w not in ("run", "tool") and not w.startswith("-")]
-    if len(words) >= 3 and words[0].rsplit("/", 1)[-1].startswith("python") and words[1:3] == ["-m", "gitmem"]:
+    if (
+        len(words) >= 3
+        and words[0].rsplit("/", 1)[-1].startswith("python")
+        and words[1:3] == ["-m", "gitmem"]
+    ):
         words = words[2:]
     if not words or words[0].rsplit("/", 1)[-1] not in PROGRAMS:
         return None
@@ -238,7 +300,11 @@ class Gate:
         self.root = os.path.realpath(project.root)
         self.cwd = cwd if cwd and os.path.isabs(cwd) else self.root
         memory = os.path.realpath(project.memory_dir)
-        self.memory = memory[len(self.root) + 1 :].replace(os.sep, "/") if memory.startswith(self.root) else ".memory"
+        self.memory = (
+            memory[len(self.root) + 1 :].replace(os.sep, "/")
+            if memory.startswith(self.root)
+            else ".memory"
+        )
 
     def relative(self, path: str) -> str | None:
         return _relative(self.root, self.cwd, path)
@@ -248,13 +314,19 @@ class Gate:
 
     def block(self, relative: str) -> tuple[str, bool] | None:
         """The managed block of a file (its text, and whether the whole file is gitmem's), or None."""
-        if relative in (".", "") or self.in_memory(relative) or not relative.endswith(RULES_SUFFIXES):
+        if (
+            relative in (".", "")
+            or self.in_memory(relative)
+            or not relative.endswith(RULES_SUFFIXES)
+        ):
             return None
         from gitmem import gateway
         from gitmem.errors import GitmemError
 
         try:
-            text = gateway.read_text(self.project, self.project.root / relative, limit=gateway.RULES_LIMIT)
+            text = gateway.read_text(
+                self.project, self.project.root / relative, limit=gateway.RULES_LIMIT
+            )
         except (OSError, GitmemError, UnicodeDecodeError):
             return None
         begin = text.find("<!-- gitmem:begin")
@@ -269,7 +341,9 @@ class Gate:
         """Whether a word of a shell command names gitmem's files (or holds a path into .memory/, as code does:
         ``python -c "open('.memory/...', 'w')"``)."""
         relative = self.relative(path)
-        return self.names_memory(path, relative) or (relative is not None and self.block(relative) is not None)
+        return self.names_memory(path, relative) or (
+            relative is not None and self.block(relative) is not None
+        )
 
     def names_memory(self, path: str, relative: str | None) -> bool:
         """Whether ``path`` is in .memory/, or is a word that names a file there (``open('.memory/...')``)."""
@@ -278,7 +352,9 @@ class Gate:
         if f"{self.memory}/" not in path or os.path.exists(os.path.join(self.cwd, path)):
             return False
         # a word of prose (a commit message, a PR body) names .memory/ without writing it; code that writes does
-        return not any(space in path for space in " \t\n") or any(hint in path for hint in WRITE_HINTS)
+        return not any(space in path for space in " \t\n") or any(
+            hint in path for hint in WRITE_HINTS
+        )
 
     def check(self, call: Call) -> Refusal | None:
         for command in call.commands:
@@ -287,13 +363,21 @@ class Gate:
             if sub is not None:
                 what = f"`gitmem {sub}` would create or change a live memory"
                 return Refusal(GATE_REASON.format(what=what), None, "memory-layer")
-        writes = [path for path, _ in shell_writes(call.commands, self.protected)] + list(call.writes)
+        writes = [path for path, _ in shell_writes(call.commands, self.protected)] + list(
+            call.writes
+        )
         for path in writes:
             relative = self.relative(path)
             if self.names_memory(path, relative):
-                relative = relative if relative is not None and self.in_memory(relative) else f"{self.memory}/..."
+                relative = (
+                    relative
+                    if relative is not None and self.in_memory(relative)
+                    else f"{self.memory}/..."
+                )
                 return Refusal(
-                    GATE_REASON.format(what=f"a write into {self.memory}/ ({relative})"), None, "memory-layer"
+                    GATE_REASON.format(what=f"a write into {self.memory}/ ({relative})"),
+                    None,
+                    "memory-layer",
                 )
             if relative is None:
                 continue
@@ -313,7 +397,10 @@ class Gate:
             return True
         if call.whole:
             return block.strip() not in call.new_text
-        if "gitmem:begin" in call.old_text + call.new_text or "gitmem:end" in call.old_text + call.new_text:
+        if (
+            "gitmem:begin" in call.old_text + call.new_text
+            or "gitmem:end" in call.old_text + call.new_text
+        ):
             return True
         return bool(call.old_text) and call.old_text in block
 
@@ -324,9 +411,15 @@ class Gate:
 def broken(memories: list[Memory], call: Call, gate: Gate) -> Refusal | None:
     """The first memory whose ``enforce`` the call breaks, as a refusal quoting it."""
     texts = [command.text for command in call.commands if command.words]
-    texts += [" ".join([command.program, *command.words[1:]]) for command in call.commands if command.words]
+    texts += [
+        " ".join([command.program, *command.words[1:]])
+        for command in call.commands
+        if command.words
+    ]
     writes: list[str] = []
-    for path in [p for p, _ in shell_writes(call.commands, lambda _path: False)] + list(call.writes):
+    for path in [p for p, _ in shell_writes(call.commands, lambda _path: False)] + list(
+        call.writes
+    ):
         relative = gate.relative(path)
         if relative is not None:
             writes.append(relative)
@@ -337,11 +430,15 @@ def broken(memories: list[Memory], call: Call, gate: Gate) -> Refusal | None:
         for pattern in enforce.commands:
             glob = globmatch.parse(pattern, anywhere=True)
             if any(globmatch.match(glob, text, under=False) for text in texts):
-                return Refusal(reason(memory, f"it runs a command matching `{pattern}`"), memory.id, "commands")
+                return Refusal(
+                    reason(memory, f"it runs a command matching `{pattern}`"), memory.id, "commands"
+                )
         for pattern in enforce.edits:
             glob = globmatch.parse(pattern)
             if any(globmatch.match(glob, path) for path in writes):
-                return Refusal(reason(memory, f"it writes a file matching `{pattern}`"), memory.id, "edits")
+                return Refusal(
+                    reason(memory, f"it writes a file matching `{pattern}`"), memory.id, "edits"
+                )
     return None
 
 
@@ -349,7 +446,9 @@ def reason(memory: Memory, why: str) -> str:
     """The refusal's text: the memory quoted (id, title, body), so the model corrects itself."""
     from gitmem.memory.fields import inert
 
-    paragraphs = inert(memory.body).split("\n\n")  # (not the prompt hook's renderer: importing it costs a refusal)
+    paragraphs = inert(memory.body).split(
+        "\n\n"
+    )  # (not the prompt hook's renderer: importing it costs a refusal)
     body = "\n".join(" ".join(part.split()) for part in paragraphs if part.strip())
     if len(body) > REASON_BODY:
         body = body[:REASON_BODY].rsplit(" ", 1)[0] + f" … (gitmem show {memory.id})"
@@ -359,7 +458,9 @@ def reason(memory: Memory, why: str) -> str:
     ]
     if body:
         lines.append(body)
-    lines.append("Do it the way this memory says instead; if it is wrong, tell the user (people change memories).")
+    lines.append(
+        "Do it the way this memory says instead; if it is wrong, tell the user (people change memories)."
+    )
     return "\n".join(lines)
 
 
@@ -488,9 +589,13 @@ def answer(client: Client, text: str) -> str:
     if shape == "decision":
         return json.dumps({"decision": "deny", "reason": text}, ensure_ascii=False)
     if shape == "permissionDecision":
-        return json.dumps({"permissionDecision": "deny", "permissionDecisionReason": text}, ensure_ascii=False)
+        return json.dumps(
+            {"permissionDecision": "deny", "permissionDecisionReason": text}, ensure_ascii=False
+        )
     if shape == "permission":
-        return json.dumps({"permission": "deny", "user_message": text, "agent_message": text}, ensure_ascii=False)
+        return json.dumps(
+            {"permission": "deny", "user_message": text, "agent_message": text}, ensure_ascii=False
+        )
     name = client.event_name("pre-tool") or "PreToolUse"
     inner = {"hookEventName": name, "permissionDecision": "deny", "permissionDecisionReason": text}
     return json.dumps({"hookSpecificOutput": inner}, ensure_ascii=False)

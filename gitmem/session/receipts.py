@@ -33,7 +33,12 @@ def session_key(session_id: str) -> str:
 
 
 def record(
-    project: Project, kind: str, client: str, session_id: str, ids: Iterable[str], rule: str | None = None
+    project: Project,
+    kind: str,
+    client: str,
+    session_id: str,
+    ids: Iterable[str],
+    rule: str | None = None,
 ) -> None:
     """Append one receipt; a receipt that cannot be written is dropped (it never holds up a hook)."""
     line: dict[str, Any] = {
@@ -47,7 +52,9 @@ def record(
         line["rule"] = rule
     with contextlib.suppress(OSError, GitmemError):
         path = project.cache_dir / NAME
-        gateway.append_line(project.cache_dir, path, json.dumps(line, separators=(",", ":")), limit=LIMIT)
+        gateway.append_line(
+            project.cache_dir, path, json.dumps(line, separators=(",", ":")), limit=LIMIT
+        )
 
 
 def read(project: Project, since: float = 0.0) -> list[dict[str, Any]]:
@@ -62,7 +69,11 @@ def read(project: Project, since: float = 0.0) -> list[dict[str, Any]]:
             item = json.loads(line)
         except ValueError:
             continue
-        if not isinstance(item, dict) or item.get("k") not in KINDS or not isinstance(item.get("ids"), list):
+        if (
+            not isinstance(item, dict)
+            or item.get("k") not in KINDS
+            or not isinstance(item.get("ids"), list)
+        ):
             continue
         if isinstance(item.get("t"), int) and item["t"] >= since and isinstance(item.get("c"), str):
             out.append(item)

@@ -78,8 +78,12 @@ def run(event: str, client_name: str | None, raw: bytes, today: date | None = No
     if not project.memory_dir.is_dir():
         return Answer("")
     day = today or date.today()
-    if event in (PROMPT, START) and not state.claim(project, session_id(payload), event, _prompt_text(payload)):
-        return Answer("")  # another client's hook of gitmem's answered this prompt already (one injection a prompt)
+    if event in (PROMPT, START) and not state.claim(
+        project, session_id(payload), event, _prompt_text(payload)
+    ):
+        return Answer(
+            ""
+        )  # another client's hook of gitmem's answered this prompt already (one injection a prompt)
     session = state.load(project, session_id(payload))
     if event == PROMPT:
         return _prompt(project, client, payload, session, day)
@@ -90,7 +94,9 @@ def run(event: str, client_name: str | None, raw: bytes, today: date | None = No
     return Answer("")
 
 
-_IMPORT = re.compile(r"^@(?:\./)?([\w./-]+\.md)\s*$", re.MULTILINE)  # Claude Code's `@AGENTS.md` import line
+_IMPORT = re.compile(
+    r"^@(?:\./)?([\w./-]+\.md)\s*$", re.MULTILINE
+)  # Claude Code's `@AGENTS.md` import line
 
 
 def rules_files(project: Project, client: Client) -> list[Path]:
@@ -100,12 +106,21 @@ def rules_files(project: Project, client: Client) -> list[Path]:
     if not any(path.is_file() for path in files):
         files = [project.root / name for name in client.fallback_files]
     setting = BY_NAME[client.name].names_setting if client.name in BY_NAME else None
-    if setting is not None:  # the files the project's settings name for it (Gemini CLI's context.fileName)
-        files += [project.root / name for name in named_files(project, setting) if project.root / name not in files]
+    if (
+        setting is not None
+    ):  # the files the project's settings name for it (Gemini CLI's context.fileName)
+        files += [
+            project.root / name
+            for name in named_files(project, setting)
+            if project.root / name not in files
+        ]
     for path in list(files):
         try:
             text = gateway.read_text(project, path, limit=gateway.RULES_LIMIT, errors="replace")
-        except (OSError, GitmemError):  # a link leading outside (to /dev/zero...), too large: not read
+        except (
+            OSError,
+            GitmemError,
+        ):  # a link leading outside (to /dev/zero...), too large: not read
             continue
         for name in _IMPORT.findall(text):
             imported = (path.parent / name).resolve()
@@ -127,7 +142,11 @@ def _present(files: list[Path], root: Path) -> list[str]:
 
 
 def _prompt(
-    project: Project, client: Client, payload: dict[str, Any], session: state.SessionState, day: date
+    project: Project,
+    client: Client,
+    payload: dict[str, Any],
+    session: state.SessionState,
+    day: date,
 ) -> Answer:
     from gitmem.session.status import worktree_digest
 
@@ -145,7 +164,10 @@ def _prompt(
     pool = inject.candidates(project, terms, day, extra, prompt, attached(project, payload))
     loaded = inject.loaded_ids(files, project)
     personal_loaded = (
-        {inject.PERSONAL + memory_id for memory_id in inject.loaded_ids(user_files, personal or project)}
+        {
+            inject.PERSONAL + memory_id
+            for memory_id in inject.loaded_ids(user_files, personal or project)
+        }
         if user_files
         else set()
     )
@@ -176,7 +198,11 @@ def attached(project: Project, payload: dict[str, Any]) -> list[str]:
     root = os.path.normpath(str(project.root))
     out: list[str] = []
     for item in items[:MAX_ATTACHED]:
-        value = item.get("filePath") or item.get("file_path") or item.get("path") if isinstance(item, dict) else None
+        value = (
+            item.get("filePath") or item.get("file_path") or item.get("path")
+            if isinstance(item, dict)
+            else None
+        )
         if not isinstance(value, str) or len(value) > 4096:
             continue
         full = os.path.normpath(value if os.path.isabs(value) else os.path.join(root, value))
@@ -188,7 +214,9 @@ def attached(project: Project, payload: dict[str, Any]) -> list[str]:
 MAX_ATTACHED = 16  # attachments of one prompt looked at
 
 
-def _start(project: Project, client: Client, session: state.SessionState, day: date, sid: str) -> Answer:
+def _start(
+    project: Project, client: Client, session: state.SessionState, day: date, sid: str
+) -> Answer:
     from gitmem.session.status import counts, status_text, worktree_digest
 
     if session.new or session.dirty is None:
@@ -204,7 +232,9 @@ def _start(project: Project, client: Client, session: state.SessionState, day: d
     personal = _personal()
     personal_count = 0
     if personal is not None:
-        personal_count = sum(1 for name in os.listdir(personal.memories_dir) if name.endswith(".yaml"))
+        personal_count = sum(
+            1 for name in os.listdir(personal.memories_dir) if name.endswith(".yaml")
+        )
     text = status_text(
         found,
         _present(files, project.root),
@@ -227,7 +257,9 @@ def _client_stores(project: Project) -> str | None:
         return None
 
 
-def _stop(project: Project, client: Client, payload: dict[str, Any], session: state.SessionState) -> Answer:
+def _stop(
+    project: Project, client: Client, payload: dict[str, Any], session: state.SessionState
+) -> Answer:
     from gitmem.session.status import stop_reminder
 
     active = bool(payload.get("stop_hook_active"))
@@ -248,7 +280,9 @@ def _format(client: Client, event: str, text: str) -> str:
     if client.output == "additional_context":
         return json.dumps({"additional_context": text}, ensure_ascii=False)
     name = client.event_name(event) or ("UserPromptSubmit" if event == PROMPT else "SessionStart")
-    answer: dict[str, Any] = {"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}
+    answer: dict[str, Any] = {
+        "hookSpecificOutput": {"hookEventName": name, "additionalContext": text}
+    }
     if client.output == "additionalContext":
         answer["additionalContext"] = text
     return json.dumps(answer, ensure_ascii=False)
@@ -258,7 +292,9 @@ def _packs(project: Project, day: date) -> list[tuple[Any, str]]:
     """The shared packs' live memories, when the config names sources (read only then: the YAML reader is slow to
     import, and most prompts come from repositories without packs)."""
     try:
-        text = gateway.read_text(project, project.config_path, limit=gateway.CONFIG_LIMIT, errors="replace")
+        text = gateway.read_text(
+            project, project.config_path, limit=gateway.CONFIG_LIMIT, errors="replace"
+        )
     except (OSError, GitmemError):
         return []
     if "sources:" not in text:

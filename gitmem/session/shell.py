@@ -202,9 +202,24 @@ def _skip_heredocs(line: str, index: int, delimiters: list[str]) -> int:
 
 # Words that only run what follows them: dropped, with their options (``timeout`` also its duration).
 _WRAPPERS = frozenset(
-    {"sudo", "env", "command", "exec", "nohup", "time", "nice", "ionice", "stdbuf", "xargs", "doas", "builtin"}
+    {
+        "sudo",
+        "env",
+        "command",
+        "exec",
+        "nohup",
+        "time",
+        "nice",
+        "ionice",
+        "stdbuf",
+        "xargs",
+        "doas",
+        "builtin",
+    }
 )
-_KEYWORDS = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "fi", "done", "time"})
+_KEYWORDS = frozenset(
+    {"if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "fi", "done", "time"}
+)
 _TAKES_VALUE = frozenset({"timeout"})
 
 
@@ -222,7 +237,9 @@ def _unwrap(words: list[str]) -> list[str]:
             index += 1
         elif base in _WRAPPERS:
             index += 1
-            while index < len(words) and (words[index].startswith("-") or _assignment(words[index])):
+            while index < len(words) and (
+                words[index].startswith("-") or _assignment(words[index])
+            ):
                 index += 1
         elif base in _TAKES_VALUE:
             index += 1

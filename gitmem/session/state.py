@@ -39,14 +39,18 @@ class SessionState:
     ) -> None:
         self.path = path
         self.started_ns = started_ns
-        self.injected: list[str] = [] if injected is None else injected  # keys: ``id``, ``~/id``, ``PACK/id``
+        self.injected: list[str] = (
+            [] if injected is None else injected
+        )  # keys: ``id``, ``~/id``, ``PACK/id``
         self.reminded = reminded
         self.status_given = status_given
         self.dirty = dirty  # a digest of `git status` when the session began
         self.new = new
 
     def __repr__(self) -> str:
-        return f"SessionState({', '.join(f'{name}={value!r}' for name, value in vars(self).items())})"
+        return (
+            f"SessionState({', '.join(f'{name}={value!r}' for name, value in vars(self).items())})"
+        )
 
     def __eq__(self, other: object) -> bool:
         return other.__class__ is self.__class__ and vars(self) == vars(other)
@@ -93,10 +97,14 @@ def load(project: Project, session_id: str) -> SessionState:
 
 
 CLAIM_SUFFIX = ".claim"
-CLAIM_SECONDS = 120  # a second run of the same hook for the same prompt within this is the same prompt's
+CLAIM_SECONDS = (
+    120  # a second run of the same hook for the same prompt within this is the same prompt's
+)
 
 
-def claim(project: Project, session_id: str, event: str, text: str, now: float | None = None) -> bool:
+def claim(
+    project: Project, session_id: str, event: str, text: str, now: float | None = None
+) -> bool:
     """Whether this hook run is the first for this session's event and prompt (``text``): a client running two
     clients' hooks (GitHub's Copilot app runs .claude/settings.json's as well as its own; Devin imports .claude/
     hooks) runs gitmem's twice for one prompt, at once or one after the other, and only the first may answer.

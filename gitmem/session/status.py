@@ -34,10 +34,14 @@ class Counts(NamedTuple):
     loaded: int  # live memories whose ids the client's rules files hold
     left_out: int  # live, not scoped, and not in the rules files: left out by the budget (or not compiled yet)
     elsewhere: int = 0  # live, not in the rules files, compiled only for targets whose files the client does not load
-    costly: tuple[str, ...] = ()  # files left out: a refresh was stopped while checking each (RecallIndex.costly)
+    costly: tuple[
+        str, ...
+    ] = ()  # files left out: a refresh was stopped while checking each (RecallIndex.costly)
 
 
-def counts(project: Project, loaded: set[str], today: date, mine: Collection[str] = ()) -> Counts | None:
+def counts(
+    project: Project, loaded: set[str], today: date, mine: Collection[str] = ()
+) -> Counts | None:
     """The figures of the status; ``mine``: the compile targets whose files the client loads (a memory whose
     ``targets`` name none of them is for other tools, not left out by the budget)."""
     if not project.memories_dir.is_dir():
@@ -53,21 +57,31 @@ def counts(project: Project, loaded: set[str], today: date, mine: Collection[str
     finally:
         index.close()
     live = [c for c in census if c.live]
-    elsewhere = {c.id for c in live if c.targets and c.id not in loaded and not any(t in mine for t in c.targets)}
+    elsewhere = {
+        c.id
+        for c in live
+        if c.targets and c.id not in loaded and not any(t in mine for t in c.targets)
+    }
     return Counts(
         active=len(live),
         scoped=sum(1 for c in live if c.scoped and c.id not in elsewhere),
         proposed=sum(1 for c in census if c.status == "proposed"),
         loaded=sum(1 for c in live if c.id in loaded),
-        left_out=sum(1 for c in live if not c.scoped and c.id not in loaded and c.id not in elsewhere),
+        left_out=sum(
+            1 for c in live if not c.scoped and c.id not in loaded and c.id not in elsewhere
+        ),
         elsewhere=len(elsewhere),
         costly=costly,
     )
 
 
-def status_text(found: Counts, rules_names: list[str], pack_ids: int, personal: int, has_stop: bool) -> str:
+def status_text(
+    found: Counts, rules_names: list[str], pack_ids: int, personal: int, has_stop: bool
+) -> str:
     where = " and ".join(rules_names) if rules_names else "no rules file"
-    lines = [f"gitmem: this repository keeps {_n(found.active, 'active project memory', 'active project memories')}."]
+    lines = [
+        f"gitmem: this repository keeps {_n(found.active, 'active project memory', 'active project memories')}."
+    ]
     held = f"{where} hold{'s' if len(rules_names) == 1 else ''} {found.loaded} of them"
     parts = [held]
     if found.left_out:
@@ -75,7 +89,9 @@ def status_text(found: Counts, rules_names: list[str], pack_ids: int, personal: 
     if found.scoped:
         parts.append(f"{found.scoped} apply only to some paths")
     if found.elsewhere:
-        parts.append(f"{found.elsewhere} {'is' if found.elsewhere == 1 else 'are'} compiled only for other tools")
+        parts.append(
+            f"{found.elsewhere} {'is' if found.elsewhere == 1 else 'are'} compiled only for other tools"
+        )
     text = "; ".join(parts)
     extra = []
     if pack_ids:
@@ -85,7 +101,8 @@ def status_text(found: Counts, rules_names: list[str], pack_ids: int, personal: 
     if extra:
         text += "; there are also " + " and ".join(extra)
     lines.append(
-        text + '. The ones that bear on a prompt are added to it; `gitmem recall "WORDS"` (or the MCP tool '
+        text
+        + '. The ones that bear on a prompt are added to it; `gitmem recall "WORDS"` (or the MCP tool '
         "recall) searches them all."
     )
     if found.proposed:
@@ -101,7 +118,9 @@ def status_text(found: Counts, rules_names: list[str], pack_ids: int, personal: 
         )
     if has_stop:
         lines.append(
-            "Before you finish a session that changed files, write its journal (/remember, or " + JOURNAL_CALL + ")."
+            "Before you finish a session that changed files, write its journal (/remember, or "
+            + JOURNAL_CALL
+            + ")."
         )
     return "\n".join(lines)
 
@@ -119,7 +138,9 @@ def client_stores_text(project: Project, home: Path) -> str | None:
     ]
     if not waiting:
         return None
-    named = " and ".join(f"{store.label} ({_n(count, 'file', 'files')})" for store, count in waiting)
+    named = " and ".join(
+        f"{store.label} ({_n(count, 'file', 'files')})" for store, count in waiting
+    )
     flag = waiting[0][0].name if len(waiting) == 1 else "all"
     return (
         f"{named} remembered things about this repository on its own that gitmem has not proposed yet (new or "
@@ -141,7 +162,9 @@ def worktree_digest(project: Project) -> str:
     from gitmem.gitcommand import GitFailed, git_read
 
     try:
-        out = git_read(project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
+        out = git_read(
+            project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"
+        )
     except GitFailed:
         return ""
     journal = Path(os.path.relpath(project.journal_dir, project.root)).as_posix() + "/"
@@ -184,7 +207,9 @@ def stop_reminder(project: Project, state: SessionState, active: bool) -> str | 
     return (
         "This session changed files and wrote no journal. Before finishing, write the session journal in gitmem's "
         "format (# Session: TITLE, then ## Decisions, ## Difficulties, ## Conventions, ## To do; one bullet per "
-        "item; no secrets, tokens or personal data) and pipe it to " + JOURNAL_CALL + " (run /remember where the "
+        "item; no secrets, tokens or personal data) and pipe it to "
+        + JOURNAL_CALL
+        + " (run /remember where the "
         "client has it). If nothing is worth recording, say so in one line and stop."
     )
 

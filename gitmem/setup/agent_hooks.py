@@ -147,7 +147,10 @@ def _read_json(where: gateway.Where, path: Path, display: str) -> tuple[dict[str
 
 
 def _dump(data: dict[str, Any], indent: str) -> str:
-    return json.dumps(data, indent=indent if indent.strip(" ") == "" else "\t", ensure_ascii=False) + "\n"
+    return (
+        json.dumps(data, indent=indent if indent.strip(" ") == "" else "\t", ensure_ascii=False)
+        + "\n"
+    )
 
 
 def _ours(entry: Any) -> bool:
@@ -178,7 +181,11 @@ def _strip_text(text: str, display: str) -> str:
         index = next(i for i, (key, _, _) in enumerate(root.members) if key == "hooks")
         return jsonedit.cut(text, jsonedit.deletions(root, {index}))
     if gone_events:
-        spans = [span for span in spans if not any(_within(span, hooks.members[i][2]) for i in gone_events)]
+        spans = [
+            span
+            for span in spans
+            if not any(_within(span, hooks.members[i][2]) for i in gone_events)
+        ]
         spans += jsonedit.deletions(hooks, gone_events)
     return jsonedit.cut(text, spans)
 
@@ -190,7 +197,9 @@ def _strip_event(groups: jsonedit.Node) -> tuple[list[tuple[int, int]], bool]:
     spans: list[tuple[int, int]] = []
     gone_groups: set[int] = set()
     for group_index, group in enumerate(groups.items):
-        if group.kind == "object" and _ours(group.value):  # a flat entry of gitmem's (Cursor's hooks.json)
+        if group.kind == "object" and _ours(
+            group.value
+        ):  # a flat entry of gitmem's (Cursor's hooks.json)
             gone_groups.add(group_index)
             continue
         entries = group.get("hooks") if group.kind == "object" else None
@@ -222,7 +231,9 @@ def _parse(text: str, display: str) -> jsonedit.Node:
     try:
         root = jsonedit.parse(text)
     except jsonedit.EditError as exc:
-        raise UsageError(f"{display}: cannot edit it as JSON ({exc}): fix it, then run this again") from None
+        raise UsageError(
+            f"{display}: cannot edit it as JSON ({exc}): fix it, then run this again"
+        ) from None
     if root.kind != "object":
         raise UsageError(f"{display}:1:1: expected a JSON object")
     return root
@@ -232,12 +243,20 @@ def _add_text(text: str, display: str, client: Client, timeout: int) -> str:
     """``text`` with gitmem's group appended to each of the client's events (the event, and ``hooks``, created at
     the end of their object when missing)."""
     for event, name in client.events:
-        entry: dict[str, Any] = {"type": "command", "command": command_for(client.name, event), "timeout": timeout}
+        entry: dict[str, Any] = {
+            "type": "command",
+            "command": command_for(client.name, event),
+            "timeout": timeout,
+        }
         if client.named_entries:
             entry["name"] = f"gitmem-{event}"
-        group: dict[str, Any] = {"command": entry["command"], "timeout": timeout} if client.flat else {"hooks": [entry]}
+        group: dict[str, Any] = (
+            {"command": entry["command"], "timeout": timeout} if client.flat else {"hooks": [entry]}
+        )
         root = _parse(text, display)
-        if client.flat and root.get("version") is None:  # Cursor's hooks.json starts with its version
+        if (
+            client.flat and root.get("version") is None
+        ):  # Cursor's hooks.json starts with its version
             text = jsonedit.append(text, root, 1, key="version")
             root = _parse(text, display)
         hooks = root.get("hooks")
@@ -250,15 +269,21 @@ def _add_text(text: str, display: str, client: Client, timeout: int) -> str:
         if groups is None:
             text = jsonedit.append(text, hooks, [group], key=name)
         elif groups.kind != "array":
-            raise UsageError(f"{display}: `hooks.{name}` is not a list: fix it, then run this again")
+            raise UsageError(
+                f"{display}: `hooks.{name}` is not a list: fix it, then run this again"
+            )
         else:
             text = jsonedit.append(text, groups, group)
     return text
 
 
-def _settings_change(where: gateway.Where, path: Path, display: str, client: Client, remove: bool) -> Change:
+def _settings_change(
+    where: gateway.Where, path: Path, display: str, client: Client, remove: bool
+) -> Change:
     try:
-        old: str | None = gateway.read_text(where, path, limit=gateway.CONFIG_LIMIT, display=display)
+        old: str | None = gateway.read_text(
+            where, path, limit=gateway.CONFIG_LIMIT, display=display
+        )
     except FileNotFoundError:
         old = None
     except OSError as exc:
@@ -280,17 +305,25 @@ def _settings_change(where: gateway.Where, path: Path, display: str, client: Cli
     return Change(path, "updated", new)
 
 
-def _own_file_change(where: gateway.Where, path: Path, display: str, client: Client, remove: bool) -> Change:
+def _own_file_change(
+    where: gateway.Where, path: Path, display: str, client: Client, remove: bool
+) -> Change:
     """A client that reads every hooks file of a folder (the Copilot CLI's .github/hooks/*.json): gitmem's is a
     file of its own."""
     data, indent = _read_json(where, path, display)
     if remove:
-        return Change(path, "removed", None) if data is not None else Change(path, "unchanged", None)
+        return (
+            Change(path, "removed", None) if data is not None else Change(path, "unchanged", None)
+        )
     hooks: dict[str, Any] = {}
     for event, name in client.events:
         if name is not None:
             hooks[name] = [
-                {"type": "command", "bash": command_for(client.name, event), "timeoutSec": TIMEOUT_S},
+                {
+                    "type": "command",
+                    "bash": command_for(client.name, event),
+                    "timeoutSec": TIMEOUT_S,
+                },
             ]
     text = _dump({"version": 1, "hooks": hooks}, indent)
     if data is not None and _dump(data, indent) == text:
@@ -298,10 +331,14 @@ def _own_file_change(where: gateway.Where, path: Path, display: str, client: Cli
     return Change(path, "updated" if data is not None else "created", text)
 
 
-def _whole_file_change(where: gateway.Where, path: Path, text: str, mark: str, display: str, remove: bool) -> Change:
+def _whole_file_change(
+    where: gateway.Where, path: Path, text: str, mark: str, display: str, remove: bool
+) -> Change:
     """A file gitmem writes whole: replaced when it is gitmem's, never when someone else's file is there."""
     try:
-        current: str | None = gateway.read_text(where, path, limit=gateway.CONFIG_LIMIT, display=display)
+        current: str | None = gateway.read_text(
+            where, path, limit=gateway.CONFIG_LIMIT, display=display
+        )
     except FileNotFoundError:
         current = None
     except OSError as exc:
@@ -311,13 +348,19 @@ def _whole_file_change(where: gateway.Where, path: Path, text: str, mark: str, d
             return Change(path, "unchanged", None)
         raise UsageError(f"{display} exists and is not gitmem's: move it away, then run this again")
     if remove:
-        return Change(path, "removed", None) if current is not None else Change(path, "unchanged", None)
+        return (
+            Change(path, "removed", None)
+            if current is not None
+            else Change(path, "unchanged", None)
+        )
     if current == text:
         return Change(path, "unchanged", None)
     return Change(path, "updated" if current is not None else "created", text)
 
 
-def plan(base: Path, clients: Sequence[str], *, remove: bool = False, user: bool = False) -> list[Change]:
+def plan(
+    base: Path, clients: Sequence[str], *, remove: bool = False, user: bool = False
+) -> list[Change]:
     """What setting up (or removing) the hooks and commands of ``clients`` under ``base`` (the repository root, or
     the home directory with ``user``) changes. Reads and checks every file; writes nothing."""
     changes: list[Change] = []
@@ -340,11 +383,20 @@ def plan(base: Path, clients: Sequence[str], *, remove: bool = False, user: bool
         plugin = client.user_plugin if user else client.plugin
         if plugin is not None:
             changes.append(
-                _whole_file_change(where, base / plugin, OPENCODE_PLUGIN, PLUGIN_MARK, display(plugin), remove)
+                _whole_file_change(
+                    where, base / plugin, OPENCODE_PLUGIN, PLUGIN_MARK, display(plugin), remove
+                )
             )
     for command in remember.files(list(clients), user):
         changes.append(
-            _whole_file_change(where, base / command.path, command.text, remember.MARK, display(command.path), remove)
+            _whole_file_change(
+                where,
+                base / command.path,
+                command.text,
+                remember.MARK,
+                display(command.path),
+                remove,
+            )
         )
     return changes
 
@@ -376,7 +428,9 @@ def moved(base: Path) -> list[Change]:
 
 def area(base: Path, user: bool) -> gateway.Where:
     """Where the hooks may be written: the repository under ``base``, or with ``user`` the user's folders."""
-    return UserScope(base, base / ".cache" / "gitmem", base / ".config" / "gitmem") if user else base
+    return (
+        UserScope(base, base / ".cache" / "gitmem", base / ".config" / "gitmem") if user else base
+    )
 
 
 def apply(changes: Sequence[Change], base: Path, *, user: bool = False) -> None:

@@ -46,8 +46,14 @@ def workflow_text(branch: str, url: str | None) -> str:
     """The workflow for a repository whose default branch is ``branch``, installing gitmem from ``url`` (``None``:
     the repository variable GITMEM_URL)."""
     if not branch or any(c in branch for c in "\n\"'*?[]{}:#") or branch.startswith(("-", " ")):
-        raise UsageError(f"the default branch {branch!r} cannot be named in a workflow: rename it or write it by hand")
-    source = json.dumps(url) if url else f"{VARIABLE} # set the repository variable GITMEM_URL to gitmem's repository"
+        raise UsageError(
+            f"the default branch {branch!r} cannot be named in a workflow: rename it or write it by hand"
+        )
+    source = (
+        json.dumps(url)
+        if url
+        else f"{VARIABLE} # set the repository variable GITMEM_URL to gitmem's repository"
+    )
     install = f"""      - name: Install gitmem
         run: {INSTALL_CI}
         env:
@@ -137,7 +143,9 @@ def write_workflow(project: Project, branch: str) -> Written:
     path = gateway.require(project, project.root / WORKFLOW, WORKFLOW)
     old = gateway.read_text(project, path, limit=gateway.CONFIG_LIMIT) if path.exists() else None
     if old is not None and not old.startswith(HEADER):
-        raise UsageError(f"{WORKFLOW} exists and gitmem did not write it: move it away, or add gitmem's steps by hand")
+        raise UsageError(
+            f"{WORKFLOW} exists and gitmem did not write it: move it away, or add gitmem's steps by hand"
+        )
     if old == text:
         return Written("unchanged", WORKFLOW, url is not None)
     gateway.write(project, path, text)

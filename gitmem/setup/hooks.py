@@ -76,7 +76,11 @@ def _entry_text(hooks: list[Hook], indent: int, dash: str) -> str:
 
 
 def _quote(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'" if re.search(r"[:#\[\]{}&*!|>'\"%@`\\^$]", value) else value
+    return (
+        "'" + value.replace("'", "''") + "'"
+        if re.search(r"[:#\[\]{}&*!|>'\"%@`\\^$]", value)
+        else value
+    )
 
 
 def wanted_hooks(pre_push: bool) -> list[Hook]:
@@ -97,7 +101,9 @@ def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
     Returns "created", "updated", "moved" (only entries moved) or "unchanged"."""
     path = gateway.require(project, project.root / PRECOMMIT_CONFIG, PRECOMMIT_CONFIG)
     if not path.exists():
-        text = "# pre-commit hooks (https://pre-commit.com); `gitmem init` added gitmem's.\nrepos:\n"
+        text = (
+            "# pre-commit hooks (https://pre-commit.com); `gitmem init` added gitmem's.\nrepos:\n"
+        )
         gateway.write(project, path, text + _entry_text(wanted_hooks(pre_push), 0, "-   "))
         return "created"
     try:
@@ -152,7 +158,8 @@ def _moved_entries(text: str) -> str:
     """``text`` with each of gitmem's hook entries that runs ``gitmem`` running ``COMMAND``; every other byte kept."""
     lines = text.split("\n")
     return "\n".join(
-        f"{found.group(1)}{COMMAND}{found.group(2)}" if (found := _OLD_ENTRY.match(line)) else line for line in lines
+        f"{found.group(1)}{COMMAND}{found.group(2)}" if (found := _OLD_ENTRY.match(line)) else line
+        for line in lines
     )
 
 
@@ -164,12 +171,20 @@ def _insert_entry(text: str, hooks: list[Hook]) -> str | None:
     """``text`` with a `repo: local` entry for ``hooks`` at the end of its top-level `repos:` list, or ``None``."""
     newline = "\r\n" if "\r\n" in text else "\n"
     lines = text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if _REPOS_RE.fullmatch(line.rstrip("\r\n"))), None)
+    start = next(
+        (i for i, line in enumerate(lines) if _REPOS_RE.fullmatch(line.rstrip("\r\n"))), None
+    )
     if start is None:
         if re.search(r"^repos:", text, re.MULTILINE):
             return None  # e.g. `repos: []`, or a flow list: not edited as text
         ending = "" if not text or text.endswith("\n") else newline
-        return text + ending + "repos:" + newline + _entry_text(hooks, 0, "-   ").replace("\n", newline)
+        return (
+            text
+            + ending
+            + "repos:"
+            + newline
+            + _entry_text(hooks, 0, "-   ").replace("\n", newline)
+        )
     last = start
     indent, dash = 0, "-   "
     first_item = True
@@ -211,7 +226,9 @@ def install_precommit(project: Project, pre_push: bool = False) -> list[str]:
                 cwd=project.root, capture_output=True, text=True, check=False,
             )  # fmt: skip
         except OSError as exc:
-            done.append(f"could not run pre-commit ({exc.strerror}): run `pre-commit install` yourself")
+            done.append(
+                f"could not run pre-commit ({exc.strerror}): run `pre-commit install` yourself"
+            )
             continue
         if result.returncode != 0:
             why = (result.stderr or result.stdout).strip().splitlines()
@@ -235,7 +252,9 @@ def attribute_lines(targets: tuple[str, ...]) -> list[str]:
     patterns: list[tuple[str, bool]] = []
     for name in targets:
         target = BY_NAME[name]
-        root = target.root_file  # a bare name (AGENTS.md) matches at every level, nested files included
+        root = (
+            target.root_file
+        )  # a bare name (AGENTS.md) matches at every level, nested files included
         patterns.append((root, target.root_whole))
         if target.dir_file and target.dir_file != root:
             patterns.append((target.dir_file, False))
@@ -259,7 +278,9 @@ def ensure_merge_driver(project: Project, targets: tuple[str, ...]) -> list[str]
     new_text = _replace_section(text, section)
     if new_text != text:
         gateway.write(project, path, new_text)
-        done.append(f"{'updated' if text else 'created'} {GITATTRIBUTES} (rules files merge=gitmem)")
+        done.append(
+            f"{'updated' if text else 'created'} {GITATTRIBUTES} (rules files merge=gitmem)"
+        )
     for key, value in (("merge.gitmem.name", DRIVER_NAME), ("merge.gitmem.driver", DRIVER_COMMAND)):
         current = _git_config(project, key)
         if current != value:
@@ -301,4 +322,6 @@ def exclude_temp_files(project: Project) -> None:
         return  # a local convenience only: .memory/ is covered by its committed .gitignore
     if TEMP_PATTERN not in text.splitlines():
         newline = "" if not text or text.endswith("\n") else "\n"
-        gateway.write_git_file(exclude, f"{text}{newline}# gitmem's temporary files\n{TEMP_PATTERN}\n".encode())
+        gateway.write_git_file(
+            exclude, f"{text}{newline}# gitmem's temporary files\n{TEMP_PATTERN}\n".encode()
+        )

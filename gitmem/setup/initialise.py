@@ -29,10 +29,18 @@ class InitReport:
     detected: tuple[str, ...] = ()
     not_added: tuple[str, ...] = ()  # the default targets not added beside the detected ones
     targets_changed: bool = False
-    rules_files: bool = False  # the project has rules files of some tool: `gitmem import` can read them
-    via_import: list[Import] = field(default_factory=list)  # CLAUDE.md imports AGENTS.md: its block adds only the rest
-    notes: list[str] = field(default_factory=list)  # the config names a retired target: what replaces it
-    nested: list[str] = field(default_factory=list)  # rules files found below the root (they made ``detected`` too)
+    rules_files: bool = (
+        False  # the project has rules files of some tool: `gitmem import` can read them
+    )
+    via_import: list[Import] = field(
+        default_factory=list
+    )  # CLAUDE.md imports AGENTS.md: its block adds only the rest
+    notes: list[str] = field(
+        default_factory=list
+    )  # the config names a retired target: what replaces it
+    nested: list[str] = field(
+        default_factory=list
+    )  # rules files found below the root (they made ``detected`` too)
 
 
 def detect_targets(root: Path, nested: Sequence[tuple[str, str]] = ()) -> tuple[str, ...]:
@@ -40,7 +48,11 @@ def detect_targets(root: Path, nested: Sequence[tuple[str, str]] = ()) -> tuple[
     ``nested`` below it ((path, tool) pairs, ``adopt.sources.nested_rules``: a monorepo whose only AGENTS.md is in
     packages/foo/)."""
     below = {tool for _, tool in nested}
-    return tuple(name for name in TARGET_NAMES if name in below or any(_present(root, p) for p in BY_NAME[name].detect))
+    return tuple(
+        name
+        for name in TARGET_NAMES
+        if name in below or any(_present(root, p) for p in BY_NAME[name].detect)
+    )
 
 
 def _present(root: Path, relative: str) -> bool:
@@ -76,15 +88,15 @@ def imports(root: Path, found: Import) -> bool:
     if not _present(root, found.own.root_file):
         return False
     try:
-        text = gateway.read_text(root, root / found.own.root_file, limit=gateway.RULES_LIMIT, errors="replace")
+        text = gateway.read_text(
+            root, root / found.own.root_file, limit=gateway.RULES_LIMIT, errors="replace"
+        )
     except (OSError, GitmemError):
         return False
     return imports_file(text, found.imported.root_file)
 
 
-MEMORY_GITIGNORE = (
-    f"# Written by gitmem init: a write killed half-way leaves a temporary file; never commit one.\n{TEMP_PATTERN}\n"
-)
+MEMORY_GITIGNORE = f"# Written by gitmem init: a write killed half-way leaves a temporary file; never commit one.\n{TEMP_PATTERN}\n"
 
 
 def ignore_temp_files(project: Project) -> list[Path]:
@@ -98,11 +110,15 @@ def ignore_temp_files(project: Project) -> list[Path]:
     return changed
 
 
-def initialise(project: Project, targets: tuple[str, ...] = (), nested: Sequence[tuple[str, str]] = ()) -> InitReport:
+def initialise(
+    project: Project, targets: tuple[str, ...] = (), nested: Sequence[tuple[str, str]] = ()
+) -> InitReport:
     """Set up ``.memory/``; ``nested``: the rules files below the root, with their tools (they count as found)."""
     report = InitReport()
     for directory in (project.memory_dir, project.memories_dir, project.journal_dir):
-        gateway.require(project, directory)  # a committed .memory link to elsewhere: nothing is created there
+        gateway.require(
+            project, directory
+        )  # a committed .memory link to elsewhere: nothing is created there
     for directory in (project.memory_dir, project.memories_dir, project.journal_dir):
         if not directory.is_dir():
             gateway.make_dirs(project, directory)
@@ -135,7 +151,8 @@ def initialise(project: Project, targets: tuple[str, ...] = (), nested: Sequence
         report.via_import = [
             found_import
             for found_import in IMPORTS_OF
-            if {found_import.own.name, found_import.imported.name} <= set(found) and imports(project.root, found_import)
+            if {found_import.own.name, found_import.imported.name} <= set(found)
+            and imports(project.root, found_import)
         ]
         wanted = found
     else:

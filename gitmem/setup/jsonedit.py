@@ -28,7 +28,9 @@ class Node:
     end: int
     kind: str  # "object" | "array" | "string" | "other"
     value: Any = None  # the parsed value (json.loads of the span)
-    members: list[tuple[str, int, Node]] = field(default_factory=list)  # object: (key, key start, value)
+    members: list[tuple[str, int, Node]] = field(
+        default_factory=list
+    )  # object: (key, key start, value)
     items: list[Node] = field(default_factory=list)  # array elements
 
     def get(self, key: str) -> Node | None:
@@ -158,9 +160,13 @@ def render(value: Any, text: str, container: Node) -> tuple[str, str]:
     if not unit:
         tight = '": ' not in text and ", " not in text  # {"a":1,"b":2}: written without spaces
         separators = (",", ":") if tight else (", ", ": ")
-        return json.dumps(value, ensure_ascii=ascii_only, separators=separators), "" if tight else " "
+        return json.dumps(
+            value, ensure_ascii=ascii_only, separators=separators
+        ), "" if tight else " "
     inner = _line_indent(text, container.start) + unit
-    dumped = json.dumps(value, indent=unit if unit.strip(" ") == "" else "\t", ensure_ascii=ascii_only)
+    dumped = json.dumps(
+        value, indent=unit if unit.strip(" ") == "" else "\t", ensure_ascii=ascii_only
+    )
     body = dumped.replace("\n", newline + inner)
     return body, newline + inner
 
@@ -174,7 +180,11 @@ def append(text: str, container: Node, value: Any, key: str | None = None) -> st
     if key is not None:
         colon = ":" if separator == "" else ": "
         body = json.dumps(key, ensure_ascii=False) + colon + body
-    children = [node for _, _, node in container.members] if container.kind == "object" else container.items
+    children = (
+        [node for _, _, node in container.members]
+        if container.kind == "object"
+        else container.items
+    )
     if children:
         at = children[-1].end
         return text[:at] + "," + separator + body + text[at:]
@@ -184,16 +194,24 @@ def append(text: str, container: Node, value: Any, key: str | None = None) -> st
 
 
 def children_of(container: Node) -> list[Node]:
-    return [node for _, _, node in container.members] if container.kind == "object" else container.items
+    return (
+        [node for _, _, node in container.members]
+        if container.kind == "object"
+        else container.items
+    )
 
 
 def deletions(container: Node, removed: set[int]) -> list[tuple[int, int]]:
     """The text spans that take the elements ``removed`` (indices) out of ``container``, each with its separator
     (all of them: everything inside the brackets but the whitespace before the closing one)."""
     children = children_of(container)
-    if children and len(removed) >= len(children):  # all of them: the container is left as `append` found it
+    if children and len(removed) >= len(
+        children
+    ):  # all of them: the container is left as `append` found it
         return [(container.start + 1, children[-1].end)]
-    starts = [key_start for _, key_start, _ in container.members] if container.kind == "object" else None
+    starts = (
+        [key_start for _, key_start, _ in container.members] if container.kind == "object" else None
+    )
 
     def start_of(index: int) -> int:
         return starts[index] if starts is not None else children[index].start

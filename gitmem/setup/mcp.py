@@ -31,7 +31,9 @@ class Client:
 # The records' project-level MCP configurations (gitmem/tools.py). A `trust` client (Gemini CLI, Qwen Code) asks
 # before running a tool of an untrusted server, and `-p` mode cannot ask: `trust` lets it run gitmem's tools (they
 # only read and propose; nothing is accepted without a human).
-CLIENTS = tuple(Client(tool.title, tool.mcp.files, tool.mcp.shape) for tool in TOOLS if tool.mcp is not None)
+CLIENTS = tuple(
+    Client(tool.title, tool.mcp.files, tool.mcp.shape) for tool in TOOLS if tool.mcp is not None
+)
 
 CODEX_CONFIG = "~/.codex/config.toml"
 CODEX_SNIPPET = f'[mcp_servers.gitmem]\ncommand = "{COMMAND}"\nargs = ["mcp"]\n'
@@ -39,7 +41,9 @@ CODEX_SNIPPET = f'[mcp_servers.gitmem]\ncommand = "{COMMAND}"\nargs = ["mcp"]\n'
 USER_ONLY = {
     "Cline": (
         "~/.cline/data/settings/cline_mcp_settings.json (the CLI; the VS Code extension keeps its own copy)",
-        json.dumps({"mcpServers": {"gitmem": {"command": COMMAND, "args": ["mcp"], "disabled": False}}}),
+        json.dumps(
+            {"mcpServers": {"gitmem": {"command": COMMAND, "args": ["mcp"], "disabled": False}}}
+        ),
     ),
 }
 
@@ -61,7 +65,9 @@ def _entry(shape: str, v2: bool = False, command: str = COMMAND) -> dict[str, An
     if shape == "mcp":
         entry: dict[str, Any] = {"type": "local", "command": [command, "mcp"]}
         return entry if v2 else {**entry, "enabled": True}
-    if shape == "workspace":  # the client may start servers elsewhere; it expands ${workspaceFolder}
+    if (
+        shape == "workspace"
+    ):  # the client may start servers elsewhere; it expands ${workspaceFolder}
         return {"command": command, "args": ["mcp", "--repo", "${workspaceFolder}"]}
     if shape == "trust":
         return {"command": command, "args": ["mcp"], "trust": True}
@@ -83,12 +89,16 @@ def plan(project: Project) -> list[Registration]:
     """What registering the server would do to each tool's file; nothing is written."""
     out = []
     for client in CLIENTS:
-        for name in client.files:  # every part: a committed .cursor -> ~/.cursor must not lead to the user's config
+        for name in (
+            client.files
+        ):  # every part: a committed .cursor -> ~/.cursor must not lead to the user's config
             gateway.require(project, project.root / name, name)
         path = next((project.root / f for f in client.files if (project.root / f).exists()), None)
         path = path or project.root / client.files[0]
         if not path.exists():
-            data: dict[str, Any] = {"$schema": "https://opencode.ai/config.json"} if client.shape == "mcp" else {}
+            data: dict[str, Any] = (
+                {"$schema": "https://opencode.ai/config.json"} if client.shape == "mcp" else {}
+            )
             servers, v2 = _servers(client.shape, data)
             servers[SERVER] = _entry(client.shape, v2)
             out.append(Registration(client.tool, path, "created", _dump(data)))
@@ -106,7 +116,9 @@ def plan(project: Project) -> list[Registration]:
             out.append(Registration(client.tool, path, "manual", snippet, _why(exc), key))
             continue
         if SERVER in servers:
-            if servers[SERVER] == _entry(client.shape, v2, "gitmem"):  # an older gitmem's, as it wrote it: moved
+            if servers[SERVER] == _entry(
+                client.shape, v2, "gitmem"
+            ):  # an older gitmem's, as it wrote it: moved
                 servers[SERVER] = _entry(client.shape, v2)
                 out.append(Registration(client.tool, path, "moved", _dump(data)))
             else:
@@ -153,7 +165,9 @@ def plan_codex(home: Path) -> Registration:
 
     codex_home = os.environ.get("CODEX_HOME")
     path = Path(codex_home) / "config.toml" if codex_home else home / ".codex" / "config.toml"
-    area: gateway.Where = Path(codex_home) if codex_home else UserScope(home, home / ".cache", home / ".config")
+    area: gateway.Where = (
+        Path(codex_home) if codex_home else UserScope(home, home / ".cache", home / ".config")
+    )
     try:
         old = gateway.read_text(area, path, limit=gateway.CONFIG_LIMIT) if path.exists() else None
     except (OSError, UnicodeDecodeError) as exc:
@@ -162,7 +176,8 @@ def plan_codex(home: Path) -> Registration:
     if old is None:
         return Registration("Codex", path, "created", CODEX_SNIPPET, area=area)
     if any(
-        line.strip().replace(" ", "") in ("[mcp_servers.gitmem]", '[mcp_servers."gitmem"]') for line in old.splitlines()
+        line.strip().replace(" ", "") in ("[mcp_servers.gitmem]", '[mcp_servers."gitmem"]')
+        for line in old.splitlines()
     ):
         return Registration("Codex", path, "kept")
     separator = "" if not old or old.endswith("\n\n") else ("\n" if old.endswith("\n") else "\n\n")

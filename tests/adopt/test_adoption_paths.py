@@ -53,7 +53,12 @@ def over_limit_agents() -> tuple[str, set[str]]:
     lines += [f"- [Area {i}](#area-{i})" for i in range(1, SECTIONS + 1)] + [""]
     rules: set[str] = set()
     for section in range(1, SECTIONS + 1):
-        lines += [f"## Area {section}", "", f"The {_words(section, 30)} explains area {section}.", ""]
+        lines += [
+            f"## Area {section}",
+            "",
+            f"The {_words(section, 30)} explains area {section}.",
+            "",
+        ]
         lines += ["```sh", f"make area-{section} && ./bin/check --area {section}", "```", ""]
         for number in range(RULES):
             rule = _rule(section, number)
@@ -72,7 +77,9 @@ def _hand_written(text: str) -> str:
     return text[:begin] + text[end:]
 
 
-def test_an_agents_md_over_codex_limit_is_reported_and_moving_keeps_every_other_line(repo: Path, run: Run) -> None:
+def test_an_agents_md_over_codex_limit_is_reported_and_moving_keeps_every_other_line(
+    repo: Path, run: Run
+) -> None:
     text, rules = over_limit_agents()
     assert 33_000 < len(text.encode()) < 36_000 and 300 < text.count("\n") < 320
     (repo / "AGENTS.md").write_text(text, encoding="utf-8")
@@ -88,43 +95,61 @@ def test_an_agents_md_over_codex_limit_is_reported_and_moving_keeps_every_other_
     imported = run("import", "--accept", "--json")
     assert imported.code == 0, imported.err
     over = json.loads(imported.out)["over_limit"]
-    assert [(o["path"], o["target"], o["limit"]) for o in over] == [("AGENTS.md", "agents", 32 * 1024)]
-    first = run("compile")  # past the hard limit by the team's own text: written, the block first, and said
+    assert [(o["path"], o["target"], o["limit"]) for o in over] == [
+        ("AGENTS.md", "agents", 32 * 1024)
+    ]
+    first = run(
+        "compile"
+    )  # past the hard limit by the team's own text: written, the block first, and said
     assert first.code == 0 and "the hand-written text alone is" in first.err, first.err
     assert (repo / "AGENTS.md").read_text(encoding="utf-8").startswith("<!-- gitmem:begin")
 
     moved = run("import", "--accept", "--move", "--left-out")
     assert moved.code == 0, moved.err
-    assert f"made {SECTIONS} memories on demand" in moved.out  # the prose the first import made memories: kept once
+    assert (
+        f"made {SECTIONS} memories on demand" in moved.out
+    )  # the prose the first import made memories: kept once
     assert "over a limit" not in moved.out  # the moved rules brought it under
     assert (repo / "CLAUDE.md").is_symlink() and os.readlink(repo / "CLAUDE.md") == "AGENTS.md"
     after = _hand_written((repo / "AGENTS.md").read_text(encoding="utf-8"))
     kept = [line for line in text.splitlines() if line not in rules]
-    assert [line for line in after.splitlines() if line.strip()] == [line for line in kept if line.strip()]
+    assert [line for line in after.splitlines() if line.strip()] == [
+        line for line in kept if line.strip()
+    ]
     assert not rules & set(after.splitlines())  # every rule moved: it is a memory now
 
     assert run("compile").code == 0
     assert len((repo / "AGENTS.md").read_bytes()) <= 32 * 1024
-    assert (repo / "CLAUDE.md").read_text(encoding="utf-8") == (repo / "AGENTS.md").read_text(encoding="utf-8")
+    assert (repo / "CLAUDE.md").read_text(encoding="utf-8") == (repo / "AGENTS.md").read_text(
+        encoding="utf-8"
+    )
     assert run("compile", "--check").code == 0
     compiled = (repo / "AGENTS.md").read_text(encoding="utf-8")
-    assert all(compiled.count(f"explains area {n}") == 1 for n in range(1, SECTIONS + 1))  # read once, by hand
+    assert all(
+        compiled.count(f"explains area {n}") == 1 for n in range(1, SECTIONS + 1)
+    )  # read once, by hand
 
 
 def test_init_finds_a_nested_rules_file_in_a_monorepo(repo: Path, run: Run) -> None:
     package = repo / "packages" / "foo"
     package.mkdir(parents=True)
-    (package / "AGENTS.md").write_text("# foo\n\n- Run `pnpm test` in packages/foo.\n", encoding="utf-8")
+    (package / "AGENTS.md").write_text(
+        "# foo\n\n- Run `pnpm test` in packages/foo.\n", encoding="utf-8"
+    )
     (repo / "apps" / "web" / ".cursor" / "rules").mkdir(parents=True)
     (repo / "apps" / "web" / ".cursor" / "rules" / "react.mdc").write_text(
         "---\nalwaysApply: true\n---\n- Components are functions.\n", encoding="utf-8"
     )
     (repo / ".gitignore").write_text("vendor/\n", encoding="utf-8")
     (repo / "vendor" / "lib").mkdir(parents=True)
-    (repo / "vendor" / "lib" / "CLAUDE.md").write_text("- Ignored by git: not ours.\n", encoding="utf-8")
+    (repo / "vendor" / "lib" / "CLAUDE.md").write_text(
+        "- Ignored by git: not ours.\n", encoding="utf-8"
+    )
     skill = repo / "tools" / "skills" / "deploy"  # a vendored skill bundle: not the project's rules
     skill.mkdir(parents=True)
-    (skill / "SKILL.md").write_text("---\nname: deploy\ndescription: Deploying\n---\n", encoding="utf-8")
+    (skill / "SKILL.md").write_text(
+        "---\nname: deploy\ndescription: Deploying\n---\n", encoding="utf-8"
+    )
     (skill / "GEMINI.md").write_text("- Deploy with the skill.\n", encoding="utf-8")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "monorepo")
@@ -137,7 +162,9 @@ def test_init_finds_a_nested_rules_file_in_a_monorepo(repo: Path, run: Run) -> N
     assert "targets: [agents, cursor]\n" in config
 
 
-def test_move_takes_a_tool_folder_rule_whose_client_reads_it_from_the_hub(repo: Path, run: Run) -> None:
+def test_move_takes_a_tool_folder_rule_whose_client_reads_it_from_the_hub(
+    repo: Path, run: Run
+) -> None:
     """Cursor reads AGENTS.md: a .cursor/rules line whose memory compile writes into AGENTS.md reaches Cursor, so it
     moves (it was kept before, "compile would write them into no file of this tool"); the file itself stays."""
     (repo / "AGENTS.md").write_text("- Use pnpm, never npm.\n", encoding="utf-8")
@@ -155,11 +182,16 @@ def test_move_takes_a_tool_folder_rule_whose_client_reads_it_from_the_hub(repo: 
     assert len(explained["full"]) == 2
 
 
-def test_prose_an_earlier_import_made_a_memory_is_read_once_after_move(repo: Path, run: Run) -> None:
+def test_prose_an_earlier_import_made_a_memory_is_read_once_after_move(
+    repo: Path, run: Run
+) -> None:
     """`import --accept`, then `import --accept --move`: the prose stays in the file, so its memory (made by the first
     import) becomes on demand instead of being compiled beside it."""
     agents = repo / "AGENTS.md"
-    agents.write_text("# Guide\n\nThe API lives in api/ and serves JSON only.\n\n- Use pnpm, never npm.\n", "utf-8")
+    agents.write_text(
+        "# Guide\n\nThe API lives in api/ and serves JSON only.\n\n- Use pnpm, never npm.\n",
+        "utf-8",
+    )
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "rules")
     assert run("init", "--no-hooks").code == 0

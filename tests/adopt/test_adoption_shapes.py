@@ -85,13 +85,18 @@ def test_a_lead_in_stays_with_its_items_so_they_do_not_contradict(adopted: Path,
         ("Use the retry helper (see the README. It explains backoff) for every call", None),
     ],
 )  # fmt: skip
-def test_sentences_are_not_split_in_code_parentheses_abbreviations_or_numbers(text: str, first: str | None) -> None:
+def test_sentences_are_not_split_in_code_parentheses_abbreviations_or_numbers(
+    text: str, first: str | None
+) -> None:
     found = first_sentence(text)
     assert (found[0] if found else None) == first
 
 
 def test_a_long_item_never_gets_a_title_that_ends_inside_code() -> None:
-    head = "Register every handler through " + "`registry.add(name, (event) => handle(event, options))` " * 4
+    head = (
+        "Register every handler through "
+        + "`registry.add(name, (event) => handle(event, options))` " * 4
+    )
     title, body = split_item(LogItem("", 1, head.strip(), []))
     assert title.count("`") % 2 == 0 and title.endswith("…")
     assert not body.startswith(("=>", ")"))
@@ -113,12 +118,18 @@ ERRORS = """\
 
 def test_near_duplicates_merge_only_when_they_say_the_same_thing(adopted: Path, run: Run) -> None:
     _write(adopted / "AGENTS.md", HOOKS)
-    _write(adopted / "CLAUDE.md", ERRORS + "- Global Location: `~/.claude/hooks.json` is read by claude\n")
+    _write(
+        adopted / "CLAUDE.md",
+        ERRORS + "- Global Location: `~/.claude/hooks.json` is read by claude\n",
+    )
     data = _import(run)
     locations = [m for m in data["memories"] if m["title"].startswith("Global Location")]
     assert len(locations) == 8  # eight different files, eight memories
     claude = next(m for m in locations if "~/.claude/" in m["title"])
-    assert [s["path"] for s in claude["sources"]] == ["AGENTS.md", "CLAUDE.md"]  # the same line twice: one memory
+    assert [s["path"] for s in claude["sources"]] == [
+        "AGENTS.md",
+        "CLAUDE.md",
+    ]  # the same line twice: one memory
     errors = [m for m in data["memories"] if m["title"].startswith("Error Handling: ")]
     assert len(errors) == 2  # a shared bold label is not the title: what follows it is the rule
 
@@ -126,11 +137,19 @@ def test_near_duplicates_merge_only_when_they_say_the_same_thing(adopted: Path, 
 # -- files that are not always-on rules; where .claude/CLAUDE.md applies --------------------------------------------
 
 
-def test_workflows_hooks_readmes_and_tables_of_contents_are_not_rules(adopted: Path, run: Run) -> None:
+def test_workflows_hooks_readmes_and_tables_of_contents_are_not_rules(
+    adopted: Path, run: Run
+) -> None:
     _write(adopted / ".clinerules" / "general.md", "# General\n\n- Keep functions short\n")
     _write(adopted / ".clinerules" / "workflows" / "release.md", "# Release\n\n1. Tag.\n2. Push.\n")
-    _write(adopted / ".clinerules" / "hooks" / "README.md", "# Hooks\n\n- The pre-tool hook blocks rm -rf\n")
-    _write(adopted / ".cursor" / "rules" / "README.md", "# About these rules\n\n- Add one file per topic\n")
+    _write(
+        adopted / ".clinerules" / "hooks" / "README.md",
+        "# Hooks\n\n- The pre-tool hook blocks rm -rf\n",
+    )
+    _write(
+        adopted / ".cursor" / "rules" / "README.md",
+        "# About these rules\n\n- Add one file per topic\n",
+    )
     _write(
         adopted / "AGENTS.md",
         "# Guide\n\n## Contents\n\n- [Setup](docs/setup.md)\n- [Testing](#testing), [Style](#style)\n\n"
@@ -138,13 +157,23 @@ def test_workflows_hooks_readmes_and_tables_of_contents_are_not_rules(adopted: P
     )
     _write(adopted / ".claude" / "CLAUDE.md", "# Project\n\n- Answer in English\n")
     data = _import(run)
-    assert set(_titles(data)) == {"Keep functions short", "Run `make test` before pushing", "Answer in English"}
+    assert set(_titles(data)) == {
+        "Keep functions short",
+        "Run `make test` before pushing",
+        "Answer in English",
+    }
     reasons = {(s["path"], s["line"]): s["reason"] for s in data["skipped"]}
     assert reasons[(".clinerules/workflows/release.md", None)].startswith("a Cline workflow")
     assert reasons[(".clinerules/hooks/README.md", None)].startswith("Cline hooks")
     assert reasons[(".cursor/rules/README.md", None)].startswith("a README of a rules folder")
-    assert reasons[("AGENTS.md", 5)] == reasons[("AGENTS.md", 6)] == "only links (a table of contents), not a rule"
-    assert _titles(data)["Answer in English"]["paths"] == []  # Claude Code's project memory, not .claude/**
+    assert (
+        reasons[("AGENTS.md", 5)]
+        == reasons[("AGENTS.md", 6)]
+        == "only links (a table of contents), not a rule"
+    )
+    assert (
+        _titles(data)["Answer in English"]["paths"] == []
+    )  # Claude Code's project memory, not .claude/**
 
 
 # -- what a rule says about itself: description, steps, headings, tables --------------------------------------------
@@ -204,9 +233,9 @@ def test_description_steps_headings_and_tables_survive(adopted: Path, run: Run) 
     assert ports["body"].startswith("| service | port |")  # a lead-in with ':' introduces its table
     root = memories["Ports below 1024 need root, so we never use them"]
     assert root["body"] == ""  # the table after it is not its body
-    assert memories["Reference"]["body"].startswith("| queue | port |") and memories["Reference"]["tags"] == [
-        "reference"
-    ]
+    assert memories["Reference"]["body"].startswith("| queue | port |") and memories["Reference"][
+        "tags"
+    ] == ["reference"]
 
 
 def test_parse_keeps_the_lead_in_line_for_move() -> None:
@@ -223,7 +252,9 @@ MOVE_AGENTS = (
 )
 
 
-def test_move_removes_the_lines_that_became_memories_and_keeps_every_other_byte(adopted: Path, run: Run) -> None:
+def test_move_removes_the_lines_that_became_memories_and_keeps_every_other_byte(
+    adopted: Path, run: Run
+) -> None:
     token = "ghp_" + "Zq8xW3vN1tY6uR0pLk5mJ2hG9fD4sA7cB3eQ"
     text = MOVE_AGENTS.format(token=token)
     _write(adopted / "AGENTS.md", text)
@@ -239,7 +270,9 @@ def test_move_removes_the_lines_that_became_memories_and_keeps_every_other_byte(
         "# Rules\r\n\r\nWe keep this intro by hand.\r\n\r\n## Setup\r\n\r\n## Secrets\r\n\r\n"
         f"Never do this:\r\n\r\n- Use the token {token} for staging\r\n" + block
     )
-    assert (adopted / ".windsurfrules").read_text(encoding="utf-8") == "Always answer briefly\n"  # prose: stays
+    assert (adopted / ".windsurfrules").read_text(
+        encoding="utf-8"
+    ) == "Always answer briefly\n"  # prose: stays
     assert "removed 4 line(s) from AGENTS.md: now memories" in result.out  # lead-in, 3 items
     again = run("import", "--accept", "--move")
     assert (adopted / "AGENTS.md").read_bytes().decode() == after
@@ -255,7 +288,9 @@ def test_move_on_a_dry_run_changes_nothing(adopted: Path, run: Run) -> None:
 
 def test_move_keeps_the_lines_of_proposals_until_they_are_accepted(adopted: Path, run: Run) -> None:
     _write(adopted / "AGENTS.md", "# Rules\n\n- Use pnpm\n")
-    result = run("import", "--move")  # proposals are not compiled: their lines would be in no rules file
+    result = run(
+        "import", "--move"
+    )  # proposals are not compiled: their lines would be in no rules file
     assert "kept 1 line(s) in AGENTS.md: proposed: compiled once accepted" in result.out
     assert (adopted / "AGENTS.md").read_text(encoding="utf-8") == "# Rules\n\n- Use pnpm\n"
     memory_id = _titles(_import(run, "--dry-run"))  # already imported: nothing new
@@ -263,7 +298,9 @@ def test_move_keeps_the_lines_of_proposals_until_they_are_accepted(adopted: Path
     assert run("accept", "use-pnpm").code == 0
     again = run("import", "--move")
     assert "removed 1 line(s) from AGENTS.md" in again.out
-    assert (adopted / "AGENTS.md").read_text(encoding="utf-8").startswith("# Rules\n")  # never deleted
+    assert (
+        (adopted / "AGENTS.md").read_text(encoding="utf-8").startswith("# Rules\n")
+    )  # never deleted
 
 
 # A monorepo of per-package GEMINI.md files under one root GEMINI.md (google-gemini/gemini-cli's shape): more rules
@@ -307,12 +344,18 @@ def test_move_takes_out_only_what_compile_writes_back(adopted: Path, run: Run) -
     titles = [memory["title"] for memory in data["memories"]]
     assert len(titles) >= 12  # the list rules (the prose stays where it is)
     assert run("compile").code == 0
-    rules = "\n".join(path.read_text(encoding="utf-8") for path in adopted.rglob("GEMINI.md")).replace("*", "")
+    rules = "\n".join(
+        path.read_text(encoding="utf-8") for path in adopted.rglob("GEMINI.md")
+    ).replace("*", "")
     lost = [title for title in titles if title.split("`")[0].strip(" :.") not in rules]
     assert lost == []  # every imported rule is still in a rules file: by hand, or in gitmem's block
-    assert sum(len(moved["lines"]) for moved in data["moved"]) > 0  # what compile writes back did move
+    assert (
+        sum(len(moved["lines"]) for moved in data["moved"]) > 0
+    )  # what compile writes back did move
     assert data["kept"] and all("budget" in kept["why"] for kept in data["kept"])
-    everything = _import(run, "--accept", "--move", "--left-out")  # asked for exactly that: they go too
+    everything = _import(
+        run, "--accept", "--move", "--left-out"
+    )  # asked for exactly that: they go too
     assert everything["kept"] == [] and everything["moved"]
     assert run("compile", "--check").code == 0
 
@@ -322,7 +365,9 @@ def test_move_takes_out_only_what_compile_writes_back(adopted: Path, run: Run) -
 
 def _big_agents() -> str:
     parts = ["# Monorepo guide\n\n## Contents\n\n- [Build](#build)\n- [Services](#services)\n"]
-    parts.append("\n## Build\n\nBuild steps:\n\n1. Install with `pnpm install`\n2. Build with `pnpm build`\n")
+    parts.append(
+        "\n## Build\n\nBuild steps:\n\n1. Install with `pnpm install`\n2. Build with `pnpm build`\n"
+    )
     parts.append("3. Check with `pnpm check`\n")
     parts.append("\n## Services\n")
     for number in range(100):
@@ -342,7 +387,9 @@ def test_adopting_a_large_messy_rules_set_reads_right(repo: Path, run: Run) -> N
     assert len(agents.encode()) > 32 * 1024
     _write(repo / "AGENTS.md", agents)
     (repo / "CLAUDE.md").symlink_to("AGENTS.md")
-    _write(repo / "web" / "AGENTS.md", "# Web\n\n- Use `pnpm` here too\n- Use npm in `web/legacy`\n")
+    _write(
+        repo / "web" / "AGENTS.md", "# Web\n\n- Use `pnpm` here too\n- Use npm in `web/legacy`\n"
+    )
     _write(repo / ".cursor" / "rules" / "react.mdc", CURSOR_RULE.replace("Database", "React"))
     _write(repo / ".clinerules" / "workflows" / "release.md", "# Release\n\n1. Tag\n2. Push\n")
     _write(repo / ".github" / "copilot-instructions.md", SCHEMAS)
@@ -353,37 +400,61 @@ def test_adopting_a_large_messy_rules_set_reads_right(repo: Path, run: Run) -> N
     init = run("init", "--no-hooks")
     assert "targets: agents, claude, cursor, copilot" in init.out and "gemini" not in init.out
     assert init.lines[-1].startswith("next: gitmem import ")
-    assert run("add", "Review the service map before adding a service", "--kind", "convention").code == 0
-    first = run("compile")  # over Codex's limit by the team's own text: written, block first, and said (issue 30)
+    assert (
+        run("add", "Review the service map before adding a service", "--kind", "convention").code
+        == 0
+    )
+    first = run(
+        "compile"
+    )  # over Codex's limit by the team's own text: written, block first, and said (issue 30)
     assert first.code == 0 and "the hand-written text alone is" in first.err
     assert "`gitmem import --accept --move --left-out AGENTS.md`" in first.err
 
     data = _import(run, "--accept", "--move", "--left-out")
     memories = _titles(data)
-    assert len([m for m in data["memories"] if m["title"].startswith("Keep `services/s")]) == 100  # none merged
+    assert (
+        len([m for m in data["memories"] if m["title"].startswith("Keep `services/s")]) == 100
+    )  # none merged
     assert memories["Build steps"]["body"].splitlines() == [
         "1. Install with `pnpm install`", "2. Build with `pnpm build`", "3. Check with `pnpm check`"
     ]  # fmt: skip
-    assert not any("Tag" in title or "[Build]" in title for title in memories)  # a workflow, a table of contents
+    assert not any(
+        "Tag" in title or "[Build]" in title for title in memories
+    )  # a workflow, a table of contents
     assert memories["Use `pnpm` here too"]["paths"] == ["web/**"]
-    assert memories["Use npm in `web/legacy`"]["paths"] == ["web/**"]  # a contradiction is two memories to review
+    assert memories["Use npm in `web/legacy`"]["paths"] == [
+        "web/**"
+    ]  # a contradiction is two memories to review
     left = (repo / "AGENTS.md").read_text(encoding="utf-8")
-    assert "Keep `services/" not in left and "- [Build](#build)" in left  # headings and the contents stay
+    assert (
+        "Keep `services/" not in left and "- [Build](#build)" in left
+    )  # headings and the contents stay
 
     compiled = run("compile")
     assert compiled.code == 0, compiled.err
-    assert "more than once" not in compiled.err and "same file" not in compiled.err  # laid out as one file
+    assert (
+        "more than once" not in compiled.err and "same file" not in compiled.err
+    )  # laid out as one file
     assert run("compile").err == ""
     assert run("compile", "--check").code == 0
     text = (repo / "AGENTS.md").read_text(encoding="utf-8")
     assert len(text.encode()) <= 32 * 1024
-    assert "  1. Install with `pnpm install`\n  2. Build with `pnpm build`\n  3. Check with `pnpm check`\n" in text
+    assert (
+        "  1. Install with `pnpm install`\n  2. Build with `pnpm build`\n  3. Check with `pnpm check`\n"
+        in text
+    )
     stats = json.loads(run("stats", "--json").out)
     agents_stats = next(t for t in stats["targets"] if t["name"] == "agents")
     assert any("imported from AGENTS.md line" in item["why"] for item in agents_stats["left_out"])
-    kept = sorted(int(i.split("services-s")[1].split("-")[0]) for i in agents_stats["compiled"] if "services-s" in i)
+    kept = sorted(
+        int(i.split("services-s")[1].split("-")[0])
+        for i in agents_stats["compiled"]
+        if "services-s" in i
+    )
     assert kept and kept == list(range(len(kept)))  # the top of the file, in one piece
-    git(repo, "add", "-A")  # what the clients rely on is committed (check: what a fresh clone reads)
+    git(
+        repo, "add", "-A"
+    )  # what the clients rely on is committed (check: what a fresh clone reads)
     checked = run("check")
     assert checked.code == 0, checked.out
 
@@ -409,10 +480,12 @@ def test_lines_only_one_tool_understands_get_targets(adopted: Path, run: Run) ->
     _write(adopted / ".github" / "copilot-instructions.md", COPILOT_ONLY)
     memories = _titles(_import(run))
     assert memories["Always attempt to fix #problems"]["targets"] == ["copilot"]
-    assert memories["The Copilot coding agent's firewall blocks downloads from unknown hosts: vendor them"][
-        "targets"
-    ] == ["copilot"]
-    general = memories["Always offer to run `yarn test:app` in the project root after modifications are complete"]
+    assert memories[
+        "The Copilot coding agent's firewall blocks downloads from unknown hosts: vendor them"
+    ]["targets"] == ["copilot"]
+    general = memories[
+        "Always offer to run `yarn test:app` in the project root after modifications are complete"
+    ]
     assert general.get("targets", []) == []
 
 
@@ -438,7 +511,10 @@ def test_the_document_title_does_not_make_every_rule_a_fact_and_bold_labels_are_
     memories = _titles(_import(run))
     install = memories["Install Dependencies: `npm install`"]
     assert install["kind"] == "convention"
-    assert "Build All: `npm run build:all` (Builds packages, sandbox, and the IDE companion)" in memories
+    assert (
+        "Build All: `npm run build:all` (Builds packages, sandbox, and the IDE companion)"
+        in memories
+    )
     notes = memories["Releases are cut every Tuesday from the main branch"]
     assert notes["kind_from"] != 'heading "Example CLI Project Context"'
 
@@ -489,7 +565,9 @@ cargo test
 cargo test <nameOfTest>
 ```
 """
-COPILOT_TESTS = CLAUDE_TESTS.replace("## Running Tests", "## Testing").replace(" (this takes a while)", "")
+COPILOT_TESTS = CLAUDE_TESTS.replace("## Running Tests", "## Testing").replace(
+    " (this takes a while)", ""
+)
 
 
 def test_the_same_rule_in_two_files_is_one_memory(adopted: Path, run: Run) -> None:
@@ -497,12 +575,18 @@ def test_the_same_rule_in_two_files_is_one_memory(adopted: Path, run: Run) -> No
     _write(adopted / ".github" / "copilot-instructions.md", COPILOT_TESTS)
     data = _import(run)
     assert len(data["memories"]) == 1, [m["title"] for m in data["memories"]]
-    assert sorted(s["path"] for s in data["memories"][0]["sources"]) == [".github/copilot-instructions.md", "CLAUDE.md"]
+    assert sorted(s["path"] for s in data["memories"][0]["sources"]) == [
+        ".github/copilot-instructions.md",
+        "CLAUDE.md",
+    ]
     assert run("doctor").code == 0 and "near-duplicate" not in run("doctor").out
 
 
 def test_dry_run_shows_each_items_lead_in(adopted: Path, run: Run) -> None:
     _write(adopted / "AGENTS.md", SCHEMAS)
     out = run("import", "--dry-run").out
-    assert "would propose use-nullish-instead-of-optional: Use `.nullish()` instead of `.optional()`\n" in out
+    assert (
+        "would propose use-nullish-instead-of-optional: Use `.nullish()` instead of `.optional()`\n"
+        in out
+    )
     assert "\n    Listed under: When parsing data from third parties:\n" in out

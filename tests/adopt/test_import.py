@@ -22,7 +22,8 @@ def rules_files(root: Path) -> dict[str, bytes]:
     return {
         path.relative_to(root).as_posix(): path.read_bytes()
         for path in sorted(root.rglob("*"))
-        if path.is_file() and not path.relative_to(root).as_posix().startswith((".git/", ".memory/"))
+        if path.is_file()
+        and not path.relative_to(root).as_posix().startswith((".git/", ".memory/"))
     }
 
 
@@ -52,7 +53,12 @@ def rules_repo(repo: Path, run: Run) -> Path:
     write(repo)
     assert run("add", "Keep the changelog in CHANGELOG.md", "--id", "keep-changelog").code == 0
     # CLAUDE.md imports @AGENTS.md: its block holds only what AGENTS.md lacks, a memory for Claude Code alone
-    assert run("add", "Review with the /review command", "--id", "claude-review", "--target", "claude").code == 0
+    assert (
+        run(
+            "add", "Review with the /review command", "--id", "claude-review", "--target", "claude"
+        ).code
+        == 0
+    )
     assert run("compile", "--target", "cursor", "--target", "copilot").code == 0
     assert run("compile", "--target", "agents", "--target", "claude").code == 0
     git(repo, "add", "-A")
@@ -118,7 +124,9 @@ EXPECTED: list[tuple[str, str, list[str], str, str, list[str]]] = [
 # fmt: on
 
 
-def test_import_of_every_format_makes_proposed_memories_with_kinds_and_paths(rules_repo: Path, run: Run) -> None:
+def test_import_of_every_format_makes_proposed_memories_with_kinds_and_paths(
+    rules_repo: Path, run: Run
+) -> None:
     before = rules_files(rules_repo)
     data = imported(run)
 
@@ -127,9 +135,12 @@ def test_import_of_every_format_makes_proposed_memories_with_kinds_and_paths(rul
         memory = memories[title]
         got = (memory["kind"], memory["paths"], memory["priority"], memory["origin"])
         first_line = where[0].rsplit(":", 1)[1].split("-")[0]
-        assert got == (kind, paths, priority, f"{origin}:{first_line}"), title  # the file and line read first
+        assert got == (kind, paths, priority, f"{origin}:{first_line}"), (
+            title
+        )  # the file and line read first
         assert [
-            f"{s['path']}:{s['line']}" + (f"-{s['end']}" if s["end"] > s["line"] else "") for s in memory["sources"]
+            f"{s['path']}:{s['line']}" + (f"-{s['end']}" if s["end"] > s["line"] else "")
+            for s in memory["sources"]
         ] == where, title
     assert {(m["status"], m["source"], m["created"]) for m in data["memories"]} == {
         ("proposed", "import", date.today().isoformat())
@@ -141,7 +152,9 @@ def test_import_of_every_format_makes_proposed_memories_with_kinds_and_paths(rul
     assert memories["Migrations: `uv run alembic upgrade head`"]["body"] == (
         "must run before the API starts against a fresh database."
     )
-    assert memories["Project structure"]["body"].startswith("```text\nweb/        Next.js storefront")
+    assert memories["Project structure"]["body"].startswith(
+        "```text\nweb/        Next.js storefront"
+    )
 
     # What was read, and the scope each file gave.
     files = {f["path"]: (f["items"], f["paths"], f["priority"]) for f in data["files"]}
@@ -173,10 +186,18 @@ def test_import_of_every_format_makes_proposed_memories_with_kinds_and_paths(rul
         assert (path, block_line, "gitmem's managed block (compiled memories)") in skipped
     assert ("CLAUDE.md", 3, "imports @AGENTS.md: read as AGENTS.md") in skipped
     assert ("GEMINI.md", 3, "imports @./AGENTS.md: read as AGENTS.md") in skipped
-    assert not any(line == 17 for path, line, _ in skipped if path == "AGENTS.md")  # a lead-in: kept as context
-    setup = memories["Install dependencies with `pnpm install` at the repository root; never use npm or yarn"]
-    assert setup["body"] == "Listed under: These steps assume macOS or Linux:" and setup["tags"] == ["setup"]
-    assert [m["title"] for m in json.loads(run("list", "--json").out)].count("Keep the changelog in CHANGELOG.md") == 1
+    assert not any(
+        line == 17 for path, line, _ in skipped if path == "AGENTS.md"
+    )  # a lead-in: kept as context
+    setup = memories[
+        "Install dependencies with `pnpm install` at the repository root; never use npm or yarn"
+    ]
+    assert setup["body"] == "Listed under: These steps assume macOS or Linux:" and setup[
+        "tags"
+    ] == ["setup"]
+    assert [m["title"] for m in json.loads(run("list", "--json").out)].count(
+        "Keep the changelog in CHANGELOG.md"
+    ) == 1
 
     # Which hand-written lines are now also memories, so the team can delete them by hand.
     lines = {f"{line['path']}:{line['line']}": line["id"] for line in data["lines"]}
@@ -208,11 +229,16 @@ def test_import_twice_adds_nothing(rules_repo: Path, run: Run) -> None:
     assert memory_files(rules_repo) == files
 
 
-def test_accept_makes_them_active_and_compile_then_adds_nothing_to_import(project: Path, run: Run) -> None:
+def test_accept_makes_them_active_and_compile_then_adds_nothing_to_import(
+    project: Path, run: Run
+) -> None:
     write(project, {"AGENTS.md": "# Rules\n\n- Use pnpm, never npm.\n- Pin Node 20 in `.nvmrc`.\n"})
     result = run("import", "--accept")
     assert result.code == 0, result.err
-    assert result.err.splitlines()[-1] == "next: gitmem compile, then commit .memory/ and the compiled files"
+    assert (
+        result.err.splitlines()[-1]
+        == "next: gitmem compile, then commit .memory/ and the compiled files"
+    )
     assert {m["status"] for m in json.loads(run("list", "--json").out)} == {"active"}
     assert run("compile").code == 0
     assert "<!-- gitmem:begin" in (project / "AGENTS.md").read_text()
@@ -261,7 +287,10 @@ def test_dry_run_prints_the_plan_and_writes_nothing(project: Path, run: Run) -> 
 
     written = run("import")
     assert written.code == 0
-    assert written.out.splitlines()[3] == "proposed .memory/memories/use-pnpm-never-npm.yaml: Use pnpm, never npm"
+    assert (
+        written.out.splitlines()[3]
+        == "proposed .memory/memories/use-pnpm-never-npm.yaml: Use pnpm, never npm"
+    )
     assert memory_files(project) == [
         "pin-node-20-in-nvmrc.yaml",
         "props-types-end-in-props.yaml",
@@ -271,7 +300,9 @@ def test_dry_run_prints_the_plan_and_writes_nothing(project: Path, run: Run) -> 
     assert rules_files(project) == before
 
 
-def test_an_item_with_a_secret_or_hidden_unicode_is_refused_and_the_rest_imported(project: Path, run: Run) -> None:
+def test_an_item_with_a_secret_or_hidden_unicode_is_refused_and_the_rest_imported(
+    project: Path, run: Run
+) -> None:
     text = (
         "# Rules\n\n"
         "- Use pnpm, never npm.\n"
@@ -311,14 +342,19 @@ def test_paths_choose_what_is_read(project: Path, run: Run) -> None:
     assert [f["path"] for f in folder["files"]] == [".cursor/rules/web.mdc"]
     other = imported(run, "--dry-run", "docs/style.md")
     assert [(f["path"], f["format"]) for f in other["files"]] == [("docs/style.md", "Markdown")]
-    assert [(m["title"], m["kind"]) for m in other["memories"]] == [("Wrap prose at 120 characters", "convention")]
+    assert [(m["title"], m["kind"]) for m in other["memories"]] == [
+        ("Wrap prose at 120 characters", "convention")
+    ]
     assert memory_files(project) == []
 
 
 @pytest.mark.parametrize(
     ("argument", "message"),
     [
-        ("../outside.md", "error: ../outside.md: outside the repository; import the rules files of this repository\n"),
+        (
+            "../outside.md",
+            "error: ../outside.md: outside the repository; import the rules files of this repository\n",
+        ),
         ("missing.md", "error: missing.md: no such file or directory\n"),
         (
             ".memory/config.yaml",
@@ -400,7 +436,9 @@ def test_import_refuses_rules_a_human_reverted_unless_forced(project: Path, run:
     assert memory_files(project) == ["pin-node-20.yaml", "use-npm-for-the-web-app.yaml"]
 
 
-def test_hidden_unicode_outside_the_items_is_a_warning_and_an_invalid_glob_is_refused(project: Path, run: Run) -> None:
+def test_hidden_unicode_outside_the_items_is_a_warning_and_an_invalid_glob_is_refused(
+    project: Path, run: Run
+) -> None:
     long_glob = "web/" + "a" * 300 + "/**"
     write(
         project,
@@ -438,11 +476,17 @@ def test_proposals_rejected_in_review_are_not_proposed_again(project: Path, run:
     git(project, "add", "-A")
     git(project, "commit", "-qm", "Review: keep pnpm, drop Friday deploys")
     review = git(project, "log", "-1", "--format=%h").strip()
-    write(project, {"AGENTS.md": "# Rules\n\n- Use pnpm, never npm.\n- Deploy on Fridays.\n- Pin Node 20.\n"})
+    write(
+        project,
+        {"AGENTS.md": "# Rules\n\n- Use pnpm, never npm.\n- Deploy on Fridays.\n- Pin Node 20.\n"},
+    )
 
     data = imported(run)
     assert [m["title"] for m in data["memories"]] == ["Pin Node 20"]
-    assert [(k["line"], k["id"], k["status"]) for k in data["known"]] == [(3, "use-pnpm-never-npm", "active")]
+    assert [(k["line"], k["id"], k["status"]) for k in data["known"]] == [
+        (3, "use-pnpm-never-npm", "active")
+    ]
     assert [
-        (r["line"], r["removed"]["id"], r["removed"]["short"], r["removed"]["subject"]) for r in data["rejected"]
+        (r["line"], r["removed"]["id"], r["removed"]["short"], r["removed"]["subject"])
+        for r in data["rejected"]
     ] == [(4, "deploy-on-fridays", review, "Review: keep pnpm, drop Friday deploys")]

@@ -47,8 +47,12 @@ def claude_store(root: Path) -> Path:
             "feedback",
             "npm rewrites pnpm-lock.yaml.\n\n**Why:** it breaks.",
         ),
-        "project_freeze.md": claude_file("Releases are frozen on Fridays", "project", "From 12:00 UTC."),
-        "reference_registry.md": claude_file("The staging registry login", "reference", f"Log in with {TOKEN}."),
+        "project_freeze.md": claude_file(
+            "Releases are frozen on Fridays", "project", "From 12:00 UTC."
+        ),
+        "reference_registry.md": claude_file(
+            "The staging registry login", "reference", f"Log in with {TOKEN}."
+        ),
         "MEMORY.md": "- [Use pnpm](feedback_pnpm.md) — never npm\n- [Freeze](project_freeze.md) — Fridays\n"
         "- [Registry](reference_registry.md) — login\n",
     }
@@ -61,9 +65,17 @@ def qwen_store(root: Path) -> Path:
     folder = home() / ".qwen" / "projects" / qwen_key(str(root)) / "memory"
     folder.mkdir(parents=True)
     for name, (description, kind, body) in {
-        "feedback_pnpm.md": ("Use pnpm, never npm, in the web workspace", "feedback", "npm rewrites the lock file."),
+        "feedback_pnpm.md": (
+            "Use pnpm, never npm, in the web workspace",
+            "feedback",
+            "npm rewrites the lock file.",
+        ),
         "project_freeze.md": ("Releases are frozen on Fridays", "project", "From 12:00 UTC."),
-        "reference_registry.md": ("The staging registry login", "reference", f"Log in with {TOKEN}."),
+        "reference_registry.md": (
+            "The staging registry login",
+            "reference",
+            f"Log in with {TOKEN}.",
+        ),
     }.items():
         text = f"---\nname: {name[:-3]}\ndescription: {description}\ntype: {kind}\n---\n\n{body}\n"
         (folder / name).write_text(text, encoding="utf-8")
@@ -75,7 +87,9 @@ def gemini_store(root: Path) -> Path:
     gemini = home() / ".gemini"
     tmp = gemini / "tmp" / "repo"
     (tmp / "memory").mkdir(parents=True)
-    (gemini / "projects.json").write_text(json.dumps({"projects": {str(root): "repo", "/elsewhere/other": "other"}}))
+    (gemini / "projects.json").write_text(
+        json.dumps({"projects": {str(root): "repo", "/elsewhere/other": "other"}})
+    )
     (tmp / ".project_root").write_text(str(root))
     (tmp / "memory" / "MEMORY.md").write_text(
         "# Project memory\n\n- Use pnpm, never npm, in the web workspace\n- Releases are frozen on Fridays\n"
@@ -135,7 +149,9 @@ def imported(run: Run, *args: str, code: int = 0) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("client", list(STORES))
-def test_a_store_of_three_memories_one_secret_gives_two_proposals_once(project: Path, run: Run, client: str) -> None:
+def test_a_store_of_three_memories_one_secret_gives_two_proposals_once(
+    project: Path, run: Run, client: str
+) -> None:
     store = STORES[client](project)
     before = tree_digest(store)
     data = imported(run, "--from", client, code=1)
@@ -160,7 +176,9 @@ def test_a_store_of_three_memories_one_secret_gives_two_proposals_once(project: 
     assert tree_digest(store) == before
 
 
-def test_only_this_repositorys_task_groups_and_registry_entries_are_read(project: Path, run: Run) -> None:
+def test_only_this_repositorys_task_groups_and_registry_entries_are_read(
+    project: Path, run: Run
+) -> None:
     codex_store(project)
     gemini_store(project)
     data = imported(run, "--from", "codex", "--from", "gemini", code=1)
@@ -184,13 +202,20 @@ def test_the_dry_run_writes_nothing(project: Path, run: Run) -> None:
     assert not (project / ".git" / "gitmem" / "client-imports.json").exists()
 
 
-def test_personal_entries_only_with_user_and_never_into_the_repository(project: Path, run: Run) -> None:
+def test_personal_entries_only_with_user_and_never_into_the_repository(
+    project: Path, run: Run
+) -> None:
     folder = claude_store(project)
     (folder / "user_role.md").write_text(
-        claude_file("The user is a backend engineer new to React", "user", "Explain frontend code."), encoding="utf-8"
+        claude_file(
+            "The user is a backend engineer new to React", "user", "Explain frontend code."
+        ),
+        encoding="utf-8",
     )
     data = imported(run, "--from", "claude", code=1)
-    assert [s["origin"] for s in data["skipped"] if s["why"] == "personal"] == ["claude:memory/user_role.md:11"]
+    assert [s["origin"] for s in data["skipped"] if s["why"] == "personal"] == [
+        "claude:memory/user_role.md:11"
+    ]
     assert "React" not in (project / ".memory").as_posix() + "".join(
         p.read_text() for p in (project / ".memory" / "memories").glob("*.yaml")
     )
@@ -198,22 +223,30 @@ def test_personal_entries_only_with_user_and_never_into_the_repository(project: 
     [personal] = data["memories"]
     assert personal["scope"] == "personal" and personal["kind"] == "preference"
     assert Path(personal["path"]).resolve().is_relative_to(home() / ".config" / "gitmem")
-    assert not any("React" in p.read_text() for p in (project / ".memory" / "memories").glob("*.yaml"))
+    assert not any(
+        "React" in p.read_text() for p in (project / ".memory" / "memories").glob("*.yaml")
+    )
 
 
 def test_a_global_store_is_not_read_without_user(project: Path, run: Run) -> None:
     gemini = home() / ".gemini"
     gemini.mkdir()
-    (gemini / "GEMINI.md").write_text("# Me\n\n## Gemini Added Memories\n- I prefer tabs over spaces\n")
+    (gemini / "GEMINI.md").write_text(
+        "# Me\n\n## Gemini Added Memories\n- I prefer tabs over spaces\n"
+    )
     data = imported(run, "--from", "gemini")
     assert data["memories"] == [] and data["clients"][0]["places"] == []
     assert [s["why"] for s in data["skipped"]] == ["personal"]
     data = imported(run, "--from", "gemini", "--user")
-    assert [(m["title"], m["scope"]) for m in data["memories"]] == [("I prefer tabs over spaces", "personal")]
+    assert [(m["title"], m["scope"]) for m in data["memories"]] == [
+        ("I prefer tabs over spaces", "personal")
+    ]
     assert data["memories"][0]["origin"] == "gemini:GEMINI.md:4"
 
 
-def test_an_entry_the_client_edited_is_a_change_of_the_memory_it_became(project: Path, run: Run) -> None:
+def test_an_entry_the_client_edited_is_a_change_of_the_memory_it_became(
+    project: Path, run: Run
+) -> None:
     folder = claude_store(project)
     first = {m["origin"]: m for m in imported(run, "--from", "claude", code=1)["memories"]}
     freeze = next(m for m in first.values() if "Fridays" in m["title"])
@@ -221,7 +254,10 @@ def test_an_entry_the_client_edited_is_a_change_of_the_memory_it_became(project:
     (folder / "project_freeze.md").write_text(edit, encoding="utf-8")
     data = imported(run, "--from", "claude", code=1)
     [change] = data["memories"]
-    assert (change["change"], change["id"]) == ("update", freeze["id"])  # still a proposal: reworded in place
+    assert (change["change"], change["id"]) == (
+        "update",
+        freeze["id"],
+    )  # still a proposal: reworded in place
     assert "Saturdays" in (project / ".memory" / "memories" / f"{freeze['id']}.yaml").read_text()
 
     assert run("accept", freeze["id"]).code == 0
@@ -239,7 +275,9 @@ def test_a_reworded_bullet_is_a_change_too(project: Path, run: Run) -> None:
     first = imported(run, "--from", "codex", code=1)["memories"]
     pnpm = next(m for m in first if "pnpm" in m["title"])
     text = (memories / "MEMORY.md").read_text()
-    (memories / "MEMORY.md").write_text(text.replace("never npm, in the web", "never npm or yarn, in the web"))
+    (memories / "MEMORY.md").write_text(
+        text.replace("never npm, in the web", "never npm or yarn, in the web")
+    )
     [change] = imported(run, "--from", "codex", code=1)["memories"]
     assert change["change"] == "update" and change["id"] == pnpm["id"]
     assert imported(run, "--from", "codex", code=1)["memories"] == []
@@ -272,7 +310,9 @@ def test_a_removal_in_git_is_remembered_without_the_record(project: Path, run: R
     assert "removed by commit" in data["rejected"][0]["detail"]
 
 
-def test_a_link_leading_out_of_the_store_is_refused_and_not_read(project: Path, run: Run, tmp_path: Path) -> None:
+def test_a_link_leading_out_of_the_store_is_refused_and_not_read(
+    project: Path, run: Run, tmp_path: Path
+) -> None:
     folder = claude_store(project)
     secret = tmp_path / "elsewhere.md"
     secret.write_text(claude_file(f"{OUTSIDE} notes", "project", OUTSIDE))
@@ -298,13 +338,17 @@ def test_a_store_folder_that_is_a_link_is_refused(project: Path, run: Run, tmp_p
     result = run("import", "--from", "claude", "--json")
     assert OUTSIDE not in result.out + result.err
     assert result.code == 1
-    assert [r["message"] for r in json.loads(result.out)["refused"]] == ["the store's folder is a link: not followed"]
+    assert [r["message"] for r in json.loads(result.out)["refused"]] == [
+        "the store's folder is a link: not followed"
+    ]
 
 
 def test_a_file_over_the_limit_and_hidden_text_are_refused(project: Path, run: Run) -> None:
     folder = claude_store(project)
     (folder / "project_huge.md").write_text(claude_file("Huge", "project", "x" * 300_000))
-    (folder / "project_hidden.md").write_text(claude_file("Use the fast path", "project", "Run it\u200b now."))
+    (folder / "project_hidden.md").write_text(
+        claude_file("Use the fast path", "project", "Run it\u200b now.")
+    )
     data = imported(run, "--from", "claude", code=1)
     messages = {r["origin"]: r["message"] for r in data["refused"]}
     assert "over the 256 KiB limit" in messages["claude:memory/project_huge.md"]
@@ -318,11 +362,18 @@ def test_from_takes_no_path_nor_accept(project: Path, run: Run) -> None:
     assert run("import", "--user").code == 2
     result = run("import", "--from", "all", "--json")
     assert result.code == 0
-    assert [c["name"] for c in json.loads(result.out)["clients"]] == ["claude", "codex", "gemini", "qwen"]
+    assert [c["name"] for c in json.loads(result.out)["clients"]] == [
+        "claude",
+        "codex",
+        "gemini",
+        "qwen",
+    ]
 
 
 @pytest.mark.slow
-def test_the_session_start_status_says_when_a_store_has_entries_not_proposed(project: Path, run: Run) -> None:
+def test_the_session_start_status_says_when_a_store_has_entries_not_proposed(
+    project: Path, run: Run
+) -> None:
     sessions = iter(range(100))
 
     def status() -> str:
@@ -339,10 +390,15 @@ def test_the_session_start_status_says_when_a_store_has_entries_not_proposed(pro
 
     assert "--from" not in status()
     folder = claude_store(project)
-    assert "Claude Code (3 files)" in status() and "`gitmem import --from claude --dry-run`" in status()
+    assert (
+        "Claude Code (3 files)" in status()
+        and "`gitmem import --from claude --dry-run`" in status()
+    )
     imported(run, "--from", "claude", code=1)
     assert "--from" not in status()
-    (folder / "project_new.md").write_text(claude_file("Tests run in CI only", "project", "Not locally."))
+    (folder / "project_new.md").write_text(
+        claude_file("Tests run in CI only", "project", "Not locally.")
+    )
     assert "Claude Code (1 file)" in status()
     assert TOKEN not in status()
 
@@ -364,15 +420,21 @@ def test_an_edit_after_the_record_was_lost_is_still_a_change(project: Path, run:
 def test_a_store_gives_at_most_200_files(project: Path, run: Run) -> None:
     folder = claude_store(project)
     for i in range(198):  # 3 memories and the index already: 201 files
-        (folder / f"project_{i:03}.md").write_text(claude_file(f"Fact number {i} of many", "project", "x"))
-    data = imported(run, "--from", "claude", "--dry-run")  # (in name order: reference_registry.md is not reached)
+        (folder / f"project_{i:03}.md").write_text(
+            claude_file(f"Fact number {i} of many", "project", "x")
+        )
+    data = imported(
+        run, "--from", "claude", "--dry-run"
+    )  # (in name order: reference_registry.md is not reached)
     assert data["clients"][0]["files"] == 199  # 200 listed, the index among them (skipped)
     assert ("claude:memory", "more than 200 files: the first 200 were read") in {
         (s["origin"], s["why"]) for s in data["skipped"]
     }
 
 
-def test_codex_0_171_raw_memories_not_yet_consolidated_are_read_for_this_repository(project: Path, run: Run) -> None:
+def test_codex_0_171_raw_memories_not_yet_consolidated_are_read_for_this_repository(
+    project: Path, run: Run
+) -> None:
     """Codex 0.171 keeps each session's raw memory in raw_memories.md (and memories_1.sqlite) until its next
     consolidation writes MEMORY.md: the raw memories of sessions that ran in this repository are imported, those of
     other folders and the References (verbatim strings) are not, a preference signal is personal, the summary and
@@ -394,13 +456,20 @@ def test_codex_0_171_raw_memories_not_yet_consolidated_are_read_for_this_reposit
         "### Task 1: other\nReusable knowledge:\n- Ship the other project with make ship\n",
         encoding="utf-8",
     )
-    (memories / "memory_summary.md").write_text("## User Profile\n\n- Summary of MEMORY.md only\n", encoding="utf-8")
+    (memories / "memory_summary.md").write_text(
+        "## User Profile\n\n- Summary of MEMORY.md only\n", encoding="utf-8"
+    )
     (memories.parent / "memories_1.sqlite").write_bytes(b"SQLite format 3\x00")
     data = imported(run, "--from", "codex", code=1)
-    raw = sorted((m["title"], m["kind"]) for m in data["memories"] if "raw_memories.md" in m["origin"])
+    raw = sorted(
+        (m["title"], m["kind"]) for m in data["memories"] if "raw_memories.md" in m["origin"]
+    )
     assert raw == [
         ("Retrying the test hid the race: wait for the iframe instead", "pitfall"),
-        ("The checkout test waits for the payment iframe before clicking pay", "convention"),  # by its wording
+        (
+            "The checkout test waits for the payment iframe before clicking pay",
+            "convention",
+        ),  # by its wording
     ]
     assert [s["why"] for s in data["skipped"] if "raw_memories.md" in s["origin"]] == ["personal"]
     titles = " ".join(m["title"] for m in data["memories"])

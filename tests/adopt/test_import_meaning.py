@@ -60,7 +60,9 @@ def test_rules_a_client_loads_on_demand_stay_on_demand(adopted: Path, run: Run) 
     assert run("compile").code == 0
     compiled = (adopted / "AGENTS.md").read_text(encoding="utf-8")
     assert "Use pnpm, never npm" in compiled  # always-on rules are compiled
-    assert "pnpm version" not in compiled and "minor units" not in compiled  # on-demand ones are not
+    assert (
+        "pnpm version" not in compiled and "minor units" not in compiled
+    )  # on-demand ones are not
     explained = json.loads(run("explain", "--json").out)
     claude = next(client for client in explained["clients"] if client["name"] == "claude")
     on_demand = {item["id"] for item in claude["on_demand"]}
@@ -89,15 +91,21 @@ excludeAgent: "code-review"
 """
 
 
-def test_copilot_code_review_only_instructions_stay_for_code_review(adopted: Path, run: Run) -> None:
+def test_copilot_code_review_only_instructions_stay_for_code_review(
+    adopted: Path, run: Run
+) -> None:
     review = adopted / ".github" / "instructions" / "review.instructions.md"
     _write(review, REVIEW_ONLY)
     _write(adopted / ".github" / "instructions" / "lint.instructions.md", AGENT_ONLY)
     data = _import(run, "--accept", "--move")
     titles = _titles(data)
     assert "Flag every new dependency in the review summary" not in titles
-    assert "Run `pnpm lint --fix` before committing TypeScript" in titles  # for the coding agent: imported
-    skipped = [s for s in data["skipped"] if s["path"] == ".github/instructions/review.instructions.md"]
+    assert (
+        "Run `pnpm lint --fix` before committing TypeScript" in titles
+    )  # for the coding agent: imported
+    skipped = [
+        s for s in data["skipped"] if s["path"] == ".github/instructions/review.instructions.md"
+    ]
     assert len(skipped) == 1 and "code review only" in skipped[0]["reason"]
     assert run("compile").code == 0
     assert review.read_text(encoding="utf-8") == REVIEW_ONLY  # still there, for code review alone
@@ -105,23 +113,34 @@ def test_copilot_code_review_only_instructions_stay_for_code_review(adopted: Pat
 
 
 SKILL_AGENTS = "# React best practices\n\n" + "".join(
-    f"- Rule {n}: memoise component {n} only when profiling shows it re-renders.\n" for n in range(40)
+    f"- Rule {n}: memoise component {n} only when profiling shows it re-renders.\n"
+    for n in range(40)
 )
 
 
-def test_vendored_skill_bundles_are_not_imported_as_rules_unless_asked(adopted: Path, run: Run) -> None:
+def test_vendored_skill_bundles_are_not_imported_as_rules_unless_asked(
+    adopted: Path, run: Run
+) -> None:
     bundle = adopted / ".claude" / "skills" / "react-best-practices"
     _write(
-        bundle / "SKILL.md", "---\nname: react-best-practices\ndescription: React performance\n---\nRead AGENTS.md\n"
+        bundle / "SKILL.md",
+        "---\nname: react-best-practices\ndescription: React performance\n---\nRead AGENTS.md\n",
     )
     _write(bundle / "AGENTS.md", SKILL_AGENTS)
-    _write(adopted / "tools" / "lint-kit" / "SKILL.md", "---\nname: lint-kit\ndescription: Linting\n---\n")
-    _write(adopted / "tools" / "lint-kit" / "CLAUDE.md", "- Lint kit rule: run the kit before pushing.\n")
+    _write(
+        adopted / "tools" / "lint-kit" / "SKILL.md",
+        "---\nname: lint-kit\ndescription: Linting\n---\n",
+    )
+    _write(
+        adopted / "tools" / "lint-kit" / "CLAUDE.md",
+        "- Lint kit rule: run the kit before pushing.\n",
+    )
     data = _import(run, "--dry-run")
     assert not any("memoise component" in title or "Lint kit" in title for title in _titles(data))
     reasons = {s["path"]: s["reason"] for s in data["skipped"]}
     assert (
-        "skill bundle .claude/skills/react-best-practices/" in reasons[".claude/skills/react-best-practices/AGENTS.md"]
+        "skill bundle .claude/skills/react-best-practices/"
+        in reasons[".claude/skills/react-best-practices/AGENTS.md"]
     )
     assert "skill bundle tools/lint-kit/" in reasons["tools/lint-kit/CLAUDE.md"]
     asked = _import(run, "--dry-run", "--skills")
@@ -192,13 +211,24 @@ Then wait until CI is green on main.
 """
 
 
-def test_a_numbered_procedure_is_one_memory_never_its_first_step_alone(adopted: Path, run: Run) -> None:
+def test_a_numbered_procedure_is_one_memory_never_its_first_step_alone(
+    adopted: Path, run: Run
+) -> None:
     _write(adopted / "CLAUDE.md", PROCEDURE)
     memories = _import(run, "--dry-run", "CLAUDE.md")["memories"]
-    assert not [m["title"] for m in memories if m["title"].startswith(("Do not tag", "Never commit", "Then wait"))]
+    assert not [
+        m["title"]
+        for m in memories
+        if m["title"].startswith(("Do not tag", "Never commit", "Then wait"))
+    ]
     release = next(m for m in memories if m["title"] == "To cut a release")
     body = release["body"]
-    assert body.index("1. Do not tag") < body.index("Then wait") < body.index("2. Tag") < body.index("3. Push")
+    assert (
+        body.index("1. Do not tag")
+        < body.index("Then wait")
+        < body.index("2. Tag")
+        < body.index("3. Push")
+    )
     hotfix = next(m for m in memories if m["title"] == "Hotfix")
     assert "1. Never commit" in hotfix["body"] and "2. Open a pull request" in hotfix["body"]
 

@@ -183,7 +183,16 @@ def tools_repo(repo: Path, run: Run) -> Path:
     assert run("init", "--no-hooks", *(f"--target={name}" for name in TARGETS)).code == 0
     _write(repo, FILES)
     assert run("add", "Keep the changelog in CHANGELOG.md", "--id", "keep-changelog").code == 0
-    add = ("add", "Components use CSS modules", "--id", "css-modules", "--kind", "convention", "--path", "web/**")
+    add = (
+        "add",
+        "Components use CSS modules",
+        "--id",
+        "css-modules",
+        "--kind",
+        "convention",
+        "--path",
+        "web/**",
+    )
     assert run(*add).code == 0
     assert run("compile").code == 0, "compiled"
     git(repo, "add", "-A")
@@ -194,14 +203,20 @@ def tools_repo(repo: Path, run: Run) -> Path:
 def test_the_newer_tools_rules_become_memories_with_their_scope(tools_repo: Path, run: Run) -> None:
     data = _import(run)
 
-    got = {m["title"]: (m["paths"], m["priority"], m["sources"][0]["path"]) for m in data["memories"]}
+    got = {
+        m["title"]: (m["paths"], m["priority"], m["sources"][0]["path"]) for m in data["memories"]
+    }
     assert got == EXPECTED
     assert {m["status"] for m in data["memories"]} == {"proposed"}
     bodies = {m["title"]: m["body"] for m in data["memories"]}
     assert (
-        bodies["Tag releases as `vMAJOR.MINOR.PATCH` from the main branch"] == "Rule description: How releases are cut"
+        bodies["Tag releases as `vMAJOR.MINOR.PATCH` from the main branch"]
+        == "Rule description: How releases are cut"
     )
-    assert bodies["Every migration has a matching downgrade"] == "Rule description: Writing database migrations"
+    assert (
+        bodies["Every migration has a matching downgrade"]
+        == "Rule description: Writing database migrations"
+    )
 
     files = {f["path"]: (f["items"], f["paths"], f["priority"]) for f in data["files"]}
     assert files == {
@@ -222,25 +237,39 @@ def test_the_newer_tools_rules_become_memories_with_their_scope(tools_repo: Path
         ".trae/rules/project_rules.md": (2, [], "normal"),
         "WARP.md": (2, [], "normal"),
         "api/WARP.md": (2, ["api/**"], "normal"),
-        "web/WARP.md": (0, ["web/**"], "normal"),  # compile made it for the web/** memory: only its block
+        "web/WARP.md": (
+            0,
+            ["web/**"],
+            "normal",
+        ),  # compile made it for the web/** memory: only its block
     }
     notes = {f["path"]: f["scope"] for f in data["files"]}
-    assert notes[".continue/rules/release.md"] == "alwaysApply: false, no globs: agent-requested, on demand"
+    assert (
+        notes[".continue/rules/release.md"]
+        == "alwaysApply: false, no globs: agent-requested, on demand"
+    )
     assert notes[".continue/rules/plain.md"] == "the whole project"
     assert notes[".augment/rules/migrations.md"] == "type: agent_requested: on demand"
     assert notes[".augment/rules/oncall.md"] == "type: manual: on demand"
     assert notes[".augment/rules/untyped.md"] == "no type (manual in the IDE extensions): on demand"
 
 
-def test_what_gitmem_compiled_for_the_newer_tools_is_not_imported_back(tools_repo: Path, run: Run) -> None:
+def test_what_gitmem_compiled_for_the_newer_tools_is_not_imported_back(
+    tools_repo: Path, run: Run
+) -> None:
     data = _import(run)
 
     titles = {m["title"] for m in data["memories"]}
     assert "Keep the changelog in CHANGELOG.md" not in titles
     assert "Components use CSS modules" not in titles
     skipped = {(s["path"], s["line"], s["reason"]) for s in data["skipped"]}
-    whole = {path for path, line, reason in skipped if reason == "generated whole by gitmem compile"}
-    continue_scoped = [p.relative_to(tools_repo).as_posix() for p in (tools_repo / ".continue/rules").glob("gitmem-*")]
+    whole = {
+        path for path, line, reason in skipped if reason == "generated whole by gitmem compile"
+    }
+    continue_scoped = [
+        p.relative_to(tools_repo).as_posix()
+        for p in (tools_repo / ".continue/rules").glob("gitmem-*")
+    ]
     assert continue_scoped  # the web/** memory has a scoped file of its own
     assert whole == {
         ".amazonq/rules/gitmem.md",
@@ -259,7 +288,9 @@ def test_each_newer_file_is_known_by_its_format() -> None:
     assert sources.format_of(".amazonq/rules/a/b.md") is sources.AMAZONQ_RULE
     assert sources.format_of(".continue/rules/x.md") is sources.CONTINUE_RULE
     assert sources.format_of(".roo/rules/x.md") is sources.ROO_RULE
-    assert sources.format_of(".roo/rules-code/x.md") is None  # a mode's rules, not the always-on ones
+    assert (
+        sources.format_of(".roo/rules-code/x.md") is None
+    )  # a mode's rules, not the always-on ones
     assert sources.format_of(".roorules") is sources.ROO_LEGACY
     assert sources.format_of(".junie/guidelines.md") is sources.JUNIE
     assert sources.format_of(".junie/notes.md") is None

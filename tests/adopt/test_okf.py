@@ -11,7 +11,9 @@ from pathlib import Path
 from gitmem import yamlio
 from tests.conftest import Run, git
 
-TOKEN = "ghp_" + "aB3dE5fG7hJ9kL2mN4pQ6rS8tU0vW1xY" + "z9Qk"  # built at run time, never stored whole
+TOKEN = (
+    "ghp_" + "aB3dE5fG7hJ9kL2mN4pQ6rS8tU0vW1xY" + "z9Qk"
+)  # built at run time, never stored whole
 MEMORIES = {
     "use-pnpm": (
         "id: use-pnpm\ntitle: Use pnpm, never npm\nkind: convention\nstatus: active\npriority: high\n"
@@ -47,14 +49,23 @@ def test_export_import_round_trip_keeps_what_both_formats_hold(tmp_path: Path, r
     assert run("validate").code == 0
     exported = run("export", "--okf", "kb", "--json")
     assert exported.code == 0, exported.err
-    assert json.loads(exported.out)["written"] == ["old-node.md", "queue-decision.md", "use-pnpm.md"]
+    assert json.loads(exported.out)["written"] == [
+        "old-node.md",
+        "queue-decision.md",
+        "use-pnpm.md",
+    ]
     bundle = first / "kb"
     text = (bundle / "use-pnpm.md").read_text()
     front = yamlio.load_plain(text.split("---\n")[1])
     assert front["type"] == "Convention" and front["title"] == "Use pnpm, never npm"
     assert front["status"] == "stable" and front["stale_after"] == "2027-03-01T00:00:00Z"
     assert front["sources"] == [
-        {"id": "evidence-1", "resource": "package.json", "lines": "2-3", "digest": "sha256:0123456789abcdef"}
+        {
+            "id": "evidence-1",
+            "resource": "package.json",
+            "lines": "2-3",
+            "digest": "sha256:0123456789abcdef",
+        }
     ]
     assert front["verified"]["by"].startswith("human:")  # accepted by a person: human-reviewed
     assert front["generated"]["at"] == "2026-11-01T00:00:00Z"
@@ -68,7 +79,8 @@ def test_export_import_round_trip_keeps_what_both_formats_hold(tmp_path: Path, r
     }
     assert text.endswith("---\n\nnpm rewrites pnpm-lock.yaml and breaks the workspace.\n")
     statuses = {
-        name: yamlio.load_plain((bundle / f"{name}.md").read_text().split("---\n")[1])["status"] for name in MEMORIES
+        name: yamlio.load_plain((bundle / f"{name}.md").read_text().split("---\n")[1])["status"]
+        for name in MEMORIES
     }
     assert statuses == {"use-pnpm": "stable", "queue-decision": "draft", "old-node": "deprecated"}
     assert (bundle / "index.md").read_text().startswith('---\nokf_version: "0.2"\n---\n')
@@ -87,18 +99,24 @@ def test_export_import_round_trip_keeps_what_both_formats_hold(tmp_path: Path, r
         ("queue-decision", "proposed"),
         ("use-pnpm", "proposed"),
     ]
-    assert [(s["origin"], s["why"]) for s in data["skipped"]] == [("okf:old-node.md:1", "deprecated")]
+    assert [(s["origin"], s["why"]) for s in data["skipped"]] == [
+        ("okf:old-node.md:1", "deprecated")
+    ]
     assert run("accept", "use-pnpm").code == 0
     # ... and out again: the same concepts, byte for byte.
     assert run("export", "--okf", "again").code == 0
     for name in ("use-pnpm", "queue-decision"):
-        assert (second / "again" / f"{name}.md").read_text() == (bundle / f"{name}.md").read_text(), name
+        assert (second / "again" / f"{name}.md").read_text() == (
+            bundle / f"{name}.md"
+        ).read_text(), name
     again = run("import", "--okf", "kb", "--json")
     assert json.loads(again.out)["memories"] == []  # nothing twice
     assert {k["why"] for k in json.loads(again.out)["known"]} == {"duplicate"}
 
 
-def test_an_imported_concept_is_scanned_and_a_foreign_bundles_fields_map(repo: Path, run: Run) -> None:
+def test_an_imported_concept_is_scanned_and_a_foreign_bundles_fields_map(
+    repo: Path, run: Run
+) -> None:
     """A concept another tool wrote (no gitmem key, v0.2 trust and lifecycle fields, a list of verifications): mapped;
     one holding a secret or hidden Unicode is refused, its text copied nowhere; index.md and log.md are not
     concepts."""
@@ -126,11 +144,19 @@ def test_an_imported_concept_is_scanned_and_a_foreign_bundles_fields_map(repo: P
         ("okf:hidden.md:3", "hidden-unicode"),
         ("okf:secret.md:6", "secret"),
     ]
-    assert [(s["origin"], s["why"]) for s in data["skipped"]] == [("okf:notes.md:1", "not-a-concept")]
+    assert [(s["origin"], s["why"]) for s in data["skipped"]] == [
+        ("okf:notes.md:1", "not-a-concept")
+    ]
     [memory] = data["memories"]
-    assert memory["trust"] == "human-reviewed"  # what the bundle says; still a proposal for this team to accept
+    assert (
+        memory["trust"] == "human-reviewed"
+    )  # what the bundle says; still a proposal for this team to accept
     stored = yamlio.load_plain((repo / ".memory" / "memories" / f"{memory['id']}.yaml").read_text())
-    assert stored["kind"] == "pitfall" and stored["status"] == "proposed" and stored["source"] == "import"
+    assert (
+        stored["kind"] == "pitfall"
+        and stored["status"] == "proposed"
+        and stored["source"] == "import"
+    )
     assert stored["expires"] == date(2027, 2, 1) and stored["created"] == date(2026, 9, 30)
     assert stored["tags"] == ["oncall"] and stored["origin"] == "okf:ops/freshness.md:1"
     assert stored["evidence"] == [{"path": "jobs/orders.sql"}]  # a URL is no file of the repository

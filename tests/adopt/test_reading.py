@@ -53,7 +53,15 @@ def items(text: str) -> list[tuple[int, int, str, list[str], tuple[str, ...]]]:
         ),
         pytest.param(
             "# T\n## Gotchas\n- Migrations:\n\n  ```sh\n  make migrate\n  ```\n\n  before the API starts.\n",
-            [(3, 9, "Migrations:", ["```sh", "make migrate", "```", "", "before the API starts."], ("T", "Gotchas"))],
+            [
+                (
+                    3,
+                    9,
+                    "Migrations:",
+                    ["```sh", "make migrate", "```", "", "before the API starts."],
+                    ("T", "Gotchas"),
+                )
+            ],
             id="indented code and text after a bullet are its body",
         ),
         pytest.param(
@@ -102,7 +110,11 @@ def test_items(text: str, expected: list[tuple[int, int, str, list[str], tuple[s
 
 def test_imports_and_skipped_lines_are_reported() -> None:
     parsed = parse("@AGENTS.md\n\n## Notes\nSee these:\n\n- @docs/a.md @docs/b.md\n".splitlines())
-    assert [(i.line, i.target) for i in parsed.imports] == [(1, "AGENTS.md"), (6, "docs/a.md"), (6, "docs/b.md")]
+    assert [(i.line, i.target) for i in parsed.imports] == [
+        (1, "AGENTS.md"),
+        (6, "docs/a.md"),
+        (6, "docs/b.md"),
+    ]
     assert [(s.line, s.reason) for s in parsed.skipped] == [(4, "a label without text after it")]
     assert parsed.items == []
 
@@ -113,26 +125,53 @@ def test_the_150_line_agents_md_gives_one_item_per_rule() -> None:
     assert len(parsed.items) == 52
     assert parsed.skipped == []
     by_line = {item.line: item for item in parsed.items}
-    assert [by_line[n].context for n in (19, 22)] == ["These steps assume macOS or Linux:"] * 2  # the lead-in
-    assert by_line[99].steps and by_line[99].head == "Pull requests" and len(by_line[99].rest) == 3  # one procedure
-    assert (by_line[32].head, by_line[32].rest[0][:6]) == ("", "| Task")  # the table is not the paragraph's
+    assert [by_line[n].context for n in (19, 22)] == [
+        "These steps assume macOS or Linux:"
+    ] * 2  # the lead-in
+    assert (
+        by_line[99].steps and by_line[99].head == "Pull requests" and len(by_line[99].rest) == 3
+    )  # one procedure
+    assert (by_line[32].head, by_line[32].rest[0][:6]) == (
+        "",
+        "| Task",
+    )  # the table is not the paragraph's
     assert by_line[44].head == "Components: One component per file, named in PascalCase."
     assert by_line[86].headings == ("Acme Platform", "Testing instructions")
-    assert by_line[53].head == "Pydantic v2 models only: the v1 compatibility layer was removed in March."
-    assert (by_line[71].end, by_line[71].rest[:3]) == (77, ["```sh", "uv run alembic upgrade head", "```"])
+    assert (
+        by_line[53].head
+        == "Pydantic v2 models only: the v1 compatibility layer was removed in March."
+    )
+    assert (by_line[71].end, by_line[71].rest[:3]) == (
+        77,
+        ["```sh", "uv run alembic upgrade head", "```"],
+    )
 
 
 @pytest.mark.parametrize(
     ("head", "rest", "headings", "title", "body"),
     [
-        ("Run the tests with:", ["```sh", "pnpm test", "```"], (), "Run the tests with: `pnpm test`", ""),
+        (
+            "Run the tests with:",
+            ["```sh", "pnpm test", "```"],
+            (),
+            "Run the tests with: `pnpm test`",
+            "",
+        ),
         ("Run:", ["```", "a", "b", "```"], (), "Run", "```\na\nb\n```"),
         ("", ["| a |"], ("Commands",), "Commands", "| a |"),
-        ("**Pin Node 20**: the Vite plugin breaks on 22.", [], (), "Pin Node 20", "the Vite plugin breaks on 22."),
+        (
+            "**Pin Node 20**: the Vite plugin breaks on 22.",
+            [],
+            (),
+            "Pin Node 20",
+            "the Vite plugin breaks on 22.",
+        ),
         ("Use pnpm.", ["Because of the lockfile."], (), "Use pnpm", "Because of the lockfile."),
     ],
 )
-def test_title_and_body(head: str, rest: list[str], headings: tuple[str, ...], title: str, body: str) -> None:
+def test_title_and_body(
+    head: str, rest: list[str], headings: tuple[str, ...], title: str, body: str
+) -> None:
     assert title_and_body(Item(1, 1, head, rest, headings)) == (title, body)
 
 
@@ -174,25 +213,81 @@ def test_format_of(path: str, label: str | None) -> None:
     [
         ("AGENTS.md", AGENTS, "", (), "normal"),
         ("web/AGENTS.md", AGENTS, "", ("web/**",), "normal"),
-        (".cursor/rules/a.mdc", CURSOR_RULE, "globs: src/**/*.ts, *.{js,jsx}\nalwaysApply: false", None, "normal"),
+        (
+            ".cursor/rules/a.mdc",
+            CURSOR_RULE,
+            "globs: src/**/*.ts, *.{js,jsx}\nalwaysApply: false",
+            None,
+            "normal",
+        ),
         (".cursor/rules/a.mdc", CURSOR_RULE, "globs: src/**\nalwaysApply: true", (), "normal"),
-        (".cursor/rules/a.mdc", CURSOR_RULE, "description: When touching SQL\nalwaysApply: false", (), "on-demand"),
-        (".cursor/rules/a.mdc", CURSOR_RULE, "description:\nglobs:\nalwaysApply: false", (), "on-demand"),
+        (
+            ".cursor/rules/a.mdc",
+            CURSOR_RULE,
+            "description: When touching SQL\nalwaysApply: false",
+            (),
+            "on-demand",
+        ),
+        (
+            ".cursor/rules/a.mdc",
+            CURSOR_RULE,
+            "description:\nglobs:\nalwaysApply: false",
+            (),
+            "on-demand",
+        ),
         ("web/.cursor/rules/a.mdc", CURSOR_RULE, "globs: '*.tsx'", ("web/*.tsx",), "normal"),
-        (".github/instructions/a.instructions.md", COPILOT_SCOPED, 'applyTo: "**/*.py,api/**"', None, "normal"),
+        (
+            ".github/instructions/a.instructions.md",
+            COPILOT_SCOPED,
+            'applyTo: "**/*.py,api/**"',
+            None,
+            "normal",
+        ),
         (".github/instructions/a.instructions.md", COPILOT_SCOPED, "applyTo: '**'", (), "normal"),
-        (".claude/rules/t.md", CLAUDE_RULE, 'paths:\n  - "api/**"\n  - web/*.ts', ("api/**", "web/*.ts"), "normal"),
+        (
+            ".claude/rules/t.md",
+            CLAUDE_RULE,
+            'paths:\n  - "api/**"\n  - web/*.ts',
+            ("api/**", "web/*.ts"),
+            "normal",
+        ),
         (".claude/rules/t.md", CLAUDE_RULE, "", (), "normal"),
-        (".clinerules/a.md", CLINE_RULE, "paths: [infra/**, 'ops/**']", ("infra/**", "ops/**"), "normal"),
-        (".windsurf/rules/a.md", WINDSURF_RULE, 'trigger: glob\nglobs: "web/**"', ("web/**",), "normal"),
+        (
+            ".clinerules/a.md",
+            CLINE_RULE,
+            "paths: [infra/**, 'ops/**']",
+            ("infra/**", "ops/**"),
+            "normal",
+        ),
+        (
+            ".windsurf/rules/a.md",
+            WINDSURF_RULE,
+            'trigger: glob\nglobs: "web/**"',
+            ("web/**",),
+            "normal",
+        ),
         (".windsurf/rules/a.md", WINDSURF_RULE, "trigger: always_on", (), "normal"),
-        (".windsurf/rules/a.md", WINDSURF_RULE, "trigger: model_decision\ndescription: x", (), "on-demand"),
-        (".kiro/steering/a.md", KIRO, 'inclusion: fileMatch\nfileMatchPattern: ["a/**", "b/**"]', None, "normal"),
+        (
+            ".windsurf/rules/a.md",
+            WINDSURF_RULE,
+            "trigger: model_decision\ndescription: x",
+            (),
+            "on-demand",
+        ),
+        (
+            ".kiro/steering/a.md",
+            KIRO,
+            'inclusion: fileMatch\nfileMatchPattern: ["a/**", "b/**"]',
+            None,
+            "normal",
+        ),
         (".kiro/steering/a.md", KIRO, "inclusion: manual", (), "on-demand"),
         (".kiro/steering/a.md", KIRO, "", (), "normal"),
     ],
 )
-def test_scope_of(path: str, fmt: object, front: str, paths: tuple[str, ...] | None, priority: str) -> None:
+def test_scope_of(
+    path: str, fmt: object, front: str, paths: tuple[str, ...] | None, priority: str
+) -> None:
     from gitmem.adopt.sources import Format
 
     assert isinstance(fmt, Format)
@@ -212,7 +307,9 @@ def test_scope_of(path: str, fmt: object, front: str, paths: tuple[str, ...] | N
 
 def test_a_glob_outside_the_repository_is_a_scope_error() -> None:
     with pytest.raises(ScopeError, match=r"the glob '\.\./x/\*\*' points outside the repository"):
-        scope_of(".cursor/rules/a.mdc", CURSOR_RULE, read_frontmatter(["---", "globs: ../x/**", "---"]))
+        scope_of(
+            ".cursor/rules/a.mdc", CURSOR_RULE, read_frontmatter(["---", "globs: ../x/**", "---"])
+        )
 
 
 def test_frontmatter_never_closed_is_no_frontmatter() -> None:
@@ -225,13 +322,43 @@ def test_frontmatter_never_closed_is_no_frontmatter() -> None:
 @pytest.mark.parametrize(
     ("headings", "text", "bullet", "kind", "source"),
     [
-        (("Acme", "Architecture decisions"), "Postgres only", True, "decision", 'heading "Architecture decisions"'),
+        (
+            ("Acme", "Architecture decisions"),
+            "Postgres only",
+            True,
+            "decision",
+            'heading "Architecture decisions"',
+        ),
         (("Gotchas",), "Docker must run", True, "pitfall", 'heading "Gotchas"'),
-        (("Things to avoid",), "Do not run terraform", True, "pitfall", 'heading "Things to avoid"'),
+        (
+            ("Things to avoid",),
+            "Do not run terraform",
+            True,
+            "pitfall",
+            'heading "Things to avoid"',
+        ),
         (("Code style", "TypeScript"), "Strict mode", True, "convention", 'heading "Code style"'),
-        (("Style preferences",), "Short answers", True, "preference", 'heading "Style preferences"'),
-        (("Project structure",), "web/ holds the app", False, "fact", 'heading "Project structure"'),
-        (("Testing instructions",), "Run pytest", True, "convention", 'heading "Testing instructions"'),
+        (
+            ("Style preferences",),
+            "Short answers",
+            True,
+            "preference",
+            'heading "Style preferences"',
+        ),
+        (
+            ("Project structure",),
+            "web/ holds the app",
+            False,
+            "fact",
+            'heading "Project structure"',
+        ),
+        (
+            ("Testing instructions",),
+            "Run pytest",
+            True,
+            "convention",
+            'heading "Testing instructions"',
+        ),
         (("Glossary",), "PDP: product page", True, "fact", 'heading "Glossary"'),
         (("Acme",), "We decided to pin Node 20.", False, "decision", "wording"),
         (("Acme",), "Run the linter before pushing.", False, "convention", "wording"),
@@ -239,7 +366,9 @@ def test_frontmatter_never_closed_is_no_frontmatter() -> None:
         ((), "Tailwind classes are sorted by Prettier.", True, "convention", "default"),
     ],
 )
-def test_kind_guess(headings: tuple[str, ...], text: str, bullet: bool, kind: str, source: str) -> None:
+def test_kind_guess(
+    headings: tuple[str, ...], text: str, bullet: bool, kind: str, source: str
+) -> None:
     assert kinds.guess(headings, text, bullet) == (kind, source)
 
 

@@ -62,7 +62,9 @@ def _seed(place: clientstores.Place, path: Path, root: Path) -> None:
         )
     elif place.format == "raw-memories":
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"## Thread `t1`\ncwd: {root}\n\nReusable knowledge:\n- {MARK} is how releases are cut\n")
+        path.write_text(
+            f"## Thread `t1`\ncwd: {root}\n\nReusable knowledge:\n- {MARK} is how releases are cut\n"
+        )
     else:
         assert place.format == "section", place.format
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -83,7 +85,9 @@ def _cases() -> list[tuple[str, int, int, str]]:
             for number, env in enumerate(ENVS):
                 for index, place in enumerate(clientstores.places(store.name, root, home, env)):
                     case = (store.name, number, index, place.label)
-                    if number == 0 or not place.in_home:  # (the second environment: the stores inside)
+                    if (
+                        number == 0 or not place.in_home
+                    ):  # (the second environment: the stores inside)
                         cases.append(case)
     return cases
 
@@ -122,7 +126,9 @@ def test_a_link_at_any_level_of_a_store_path_is_not_followed(
             linked.parent.mkdir(parents=True, exist_ok=True)
             if linked.exists():  # (a folder the setup made: moved behind the link)
                 os.rename(linked, elsewhere.joinpath(*parts[:level]).with_name("setup"))
-            linked.symlink_to(elsewhere.joinpath(*parts[:level]), target_is_directory=level < len(parts))
+            linked.symlink_to(
+                elsewhere.joinpath(*parts[:level]), target_is_directory=level < len(parts)
+            )
         read = read_place(place, root)
         texts = " ".join(entry.text for entry in read.entries)
         listed = [path for path, _ in clientstores.listing(place)]
@@ -133,11 +139,17 @@ def test_a_link_at_any_level_of_a_store_path_is_not_followed(
         assert MARK not in texts, (client, label, "/".join(parts[:level]))
         assert read.refused, (client, label, "/".join(parts[:level]))
         # a listing names a link as it is (its own lstat), never what is behind one
-        behind = [p for p in listed if not p.is_symlink() and os.path.realpath(p).startswith(str(elsewhere))]
+        behind = [
+            p
+            for p in listed
+            if not p.is_symlink() and os.path.realpath(p).startswith(str(elsewhere))
+        ]
         assert behind == [], (client, label, "/".join(parts[:level]))
 
 
-def test_a_committed_qwen_link_to_another_checkout_imports_nothing(project: Path, run: Run, tmp_path: Path) -> None:
+def test_a_committed_qwen_link_to_another_checkout_imports_nothing(
+    project: Path, run: Run, tmp_path: Path
+) -> None:
     other = tmp_path / "other-checkout"
     team = other / ".qwen" / "team-memory"
     team.mkdir(parents=True)

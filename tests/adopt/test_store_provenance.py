@@ -32,7 +32,9 @@ def _home() -> Path:
 def _twin(project: Path) -> Path:
     """A folder whose project key is the repository's: ``…/test0.repo`` beside ``…/test0/repo``."""
     twin = Path(f"{project.parent}.repo")
-    assert claude_key(str(twin)) == claude_key(str(project)) and qwen_key(str(twin)) == qwen_key(str(project))
+    assert claude_key(str(twin)) == claude_key(str(project)) and qwen_key(str(twin)) == qwen_key(
+        str(project)
+    )
     return twin
 
 
@@ -60,13 +62,21 @@ def _import(run: Run, client: str) -> dict[str, Any]:
     return data
 
 
-def test_claude_memories_made_in_another_folder_with_the_same_key_are_skipped(project: Path, run: Run) -> None:
+def test_claude_memories_made_in_another_folder_with_the_same_key_are_skipped(
+    project: Path, run: Run
+) -> None:
     ours, theirs, unknown = SESSIONS
     key = _home() / ".claude" / "projects" / claude_key(str(project))
     (key / "memory").mkdir(parents=True)
-    (key / "memory" / "project_ours.md").write_text(_claude_memory("Releases here are frozen on Fridays", ours))
-    (key / "memory" / "project_theirs.md").write_text(_claude_memory("Payroll runs close on the 25th", theirs))
-    (key / "memory" / "project_old.md").write_text(_claude_memory("An old note from long ago", unknown))
+    (key / "memory" / "project_ours.md").write_text(
+        _claude_memory("Releases here are frozen on Fridays", ours)
+    )
+    (key / "memory" / "project_theirs.md").write_text(
+        _claude_memory("Payroll runs close on the 25th", theirs)
+    )
+    (key / "memory" / "project_old.md").write_text(
+        _claude_memory("An old note from long ago", unknown)
+    )
     (key / f"{ours}.jsonl").write_text(_claude_transcript(ours, project))
     (key / f"{theirs}.jsonl").write_text(_claude_transcript(theirs, _twin(project)))
     data = _import(run, "claude")
@@ -85,24 +95,39 @@ def test_a_memory_made_in_a_subfolder_says_so_and_one_without_a_record_is_read_w
     ours, _theirs, unknown = SESSIONS
     key = _home() / ".claude" / "projects" / claude_key(str(project))
     (key / "memory").mkdir(parents=True)
-    (key / "memory" / "project_web.md").write_text(_claude_memory("Use pnpm in the web workspace", ours))
-    (key / "memory" / "project_old.md").write_text(_claude_memory("An old note from long ago", unknown))
+    (key / "memory" / "project_web.md").write_text(
+        _claude_memory("Use pnpm in the web workspace", ours)
+    )
+    (key / "memory" / "project_old.md").write_text(
+        _claude_memory("An old note from long ago", unknown)
+    )
     (project / "web").mkdir()
     (key / f"{ours}.jsonl").write_text(_claude_transcript(ours, project / "web"))
     origins = {m["title"]: m["origin"] for m in _import(run, "claude")["memories"]}
     assert origins["Use pnpm in the web workspace"].endswith(" (made in web)")
-    assert origins["An old note from long ago"] == "claude:memory/project_old.md:11"  # not recorded: not told
+    assert (
+        origins["An old note from long ago"] == "claude:memory/project_old.md:11"
+    )  # not recorded: not told
 
 
-def test_qwen_memories_are_skipped_when_another_folder_shares_the_store(project: Path, run: Run) -> None:
+def test_qwen_memories_are_skipped_when_another_folder_shares_the_store(
+    project: Path, run: Run
+) -> None:
     key = _home() / ".qwen" / "projects" / qwen_key(str(project))
     (key / "memory").mkdir(parents=True)
     text = "---\nname: freeze\ndescription: Releases here are frozen on Fridays\ntype: project\n---\n\nFrom noon.\n"
     (key / "memory" / "project_freeze.md").write_text(text)
     (key / "chats").mkdir()
-    record = {"sessionId": "s1", "cwd": str(project), "type": "user", "message": {"parts": [{"text": "hi"}]}}
+    record = {
+        "sessionId": "s1",
+        "cwd": str(project),
+        "type": "user",
+        "message": {"parts": [{"text": "hi"}]},
+    }
     (key / "chats" / "s1.jsonl").write_text(json.dumps(record) + "\n")
-    assert [m["title"] for m in _import(run, "qwen")["memories"]] == ["Releases here are frozen on Fridays"]
+    assert [m["title"] for m in _import(run, "qwen")["memories"]] == [
+        "Releases here are frozen on Fridays"
+    ]
     (project / ".git" / "gitmem" / "client-imports.json").unlink()
     for path in (project / ".memory" / "memories").glob("*.yaml"):
         path.unlink()
@@ -111,4 +136,6 @@ def test_qwen_memories_are_skipped_when_another_folder_shares_the_store(project:
     data = _import(run, "qwen")
     assert data["memories"] == []
     (skipped,) = [s for s in data["skipped"] if s["origin"] == "qwen:memory/project_freeze.md"]
-    assert "another folder" in skipped["why"] and "shares this store's project key" in skipped["why"]
+    assert (
+        "another folder" in skipped["why"] and "shares this store's project key" in skipped["why"]
+    )

@@ -23,7 +23,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     missing = install.missing()
     if not missing or os.environ.get("CI"):
         return
-    skip = pytest.mark.skip(reason=f"clients not installed (run `python tests/clients/install.py`): {missing[0]} ...")
+    skip = pytest.mark.skip(
+        reason=f"clients not installed (run `python tests/clients/install.py`): {missing[0]} ..."
+    )
     for item in mine:
         item.add_marker(skip)
 

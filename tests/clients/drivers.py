@@ -32,8 +32,12 @@ class Client:
     argv: Callable[[str], list[str]]
     setup: Setup
     timeout: float = 120.0
-    cleanup: Callable[[Path], None] | None = None  # stops what the client left running for this home directory
-    tools: bool = True  # an agent that offers the model tools (aider does not: it asks for edits as text)
+    cleanup: Callable[[Path], None] | None = (
+        None  # stops what the client left running for this home directory
+    )
+    tools: bool = (
+        True  # an agent that offers the model tools (aider does not: it asks for edits as text)
+    )
 
 
 @dataclass
@@ -56,14 +60,18 @@ class Session:
 
     def first(self) -> Request:
         main = self.main()
-        assert main, f"{self.client} sent no request with tools (exit {self.code}): {self.err[-2000:]}"
+        assert main, (
+            f"{self.client} sent no request with tools (exit {self.code}): {self.err[-2000:]}"
+        )
         return main[0]
 
 
 def _claude(home: Path, url: str) -> dict[str, str]:
     (home / ".claude").mkdir(parents=True, exist_ok=True)
     # The project's .mcp.json servers need an approval, given once per user: this is that approval.
-    (home / ".claude" / "settings.json").write_text(json.dumps({"enableAllProjectMcpServers": True}))
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps({"enableAllProjectMcpServers": True})
+    )
     return {
         "ANTHROPIC_BASE_URL": url,
         "ANTHROPIC_API_KEY": "sk-ant-test-key",
@@ -102,13 +110,23 @@ def _codex(home: Path, url: str) -> dict[str, str]:
 
 def _gemini(home: Path, url: str) -> dict[str, str]:
     (home / ".gemini").mkdir(parents=True, exist_ok=True)
-    settings = {"security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": False}}}
+    settings = {
+        "security": {"auth": {"selectedType": "gemini-api-key"}, "folderTrust": {"enabled": False}}
+    }
     (home / ".gemini" / "settings.json").write_text(json.dumps(settings))
-    return {"GEMINI_API_KEY": "test-key", "GOOGLE_GEMINI_BASE_URL": url, "GEMINI_CLI_NO_RELAUNCH": "true"}
+    return {
+        "GEMINI_API_KEY": "test-key",
+        "GOOGLE_GEMINI_BASE_URL": url,
+        "GEMINI_CLI_NO_RELAUNCH": "true",
+    }
 
 
 def _qwen(home: Path, url: str) -> dict[str, str]:
-    return {"OPENAI_API_KEY": "test-key", "OPENAI_BASE_URL": f"{url}/v1", "OPENAI_MODEL": "fake-model"}
+    return {
+        "OPENAI_API_KEY": "test-key",
+        "OPENAI_BASE_URL": f"{url}/v1",
+        "OPENAI_MODEL": "fake-model",
+    }
 
 
 def _opencode(home: Path, url: str) -> dict[str, str]:
@@ -136,7 +154,12 @@ def _copilot(home: Path, url: str) -> dict[str, str]:
 def _cline(home: Path, url: str) -> dict[str, str]:
     settings = home / ".cline" / "data" / "settings"
     settings.mkdir(parents=True, exist_ok=True)
-    provider = {"provider": "openai-compatible", "apiKey": "test-key", "model": "fake-model", "baseUrl": f"{url}/v1"}
+    provider = {
+        "provider": "openai-compatible",
+        "apiKey": "test-key",
+        "model": "fake-model",
+        "baseUrl": f"{url}/v1",
+    }
     providers = {
         "version": 1,
         "lastUsedProvider": "openai-compatible",
@@ -160,7 +183,10 @@ def _cline(home: Path, url: str) -> dict[str, str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    return {"CLINE_HUB_PORT": str(port), "CLINE_HUB_DISCOVERY_PATH": str(home / ".cline" / "hub-discovery.json")}
+    return {
+        "CLINE_HUB_PORT": str(port),
+        "CLINE_HUB_DISCOVERY_PATH": str(home / ".cline" / "hub-discovery.json"),
+    }
 
 
 def _stop_cline_hub(home: Path) -> None:
@@ -187,8 +213,15 @@ def _aider(home: Path, url: str) -> dict[str, str]:
     # one: an empty cache counts as missing), and litellm fetches it again unless told to use its own copy.
     caches = home / ".aider" / "caches"
     caches.mkdir(parents=True, exist_ok=True)
-    model = {"max_input_tokens": 128_000, "max_output_tokens": 4_096, "litellm_provider": "openai", "mode": "chat"}
-    (caches / "model_prices_and_context_window.json").write_text(json.dumps({"openai/fake-model": model}))
+    model = {
+        "max_input_tokens": 128_000,
+        "max_output_tokens": 4_096,
+        "litellm_provider": "openai",
+        "mode": "chat",
+    }
+    (caches / "model_prices_and_context_window.json").write_text(
+        json.dumps({"openai/fake-model": model})
+    )
     return {
         "OPENAI_API_BASE": f"{url}/v1",
         "OPENAI_API_KEY": "test-key",
@@ -230,11 +263,31 @@ CLIENTS: dict[str, Client] = {
     for client in (
         Client("claude", "@anthropic-ai/claude-code", _claude_argv, _claude),
         Client("aider", "aider-chat", _aider_argv, _aider, tools=False),
-        Client("codex", "@openai/codex", lambda p: ["codex", "exec", "--skip-git-repo-check", p], _codex),
-        Client("gemini", "@google/gemini-cli", lambda p: ["gemini", "-p", p, "-m", "gemini-2.5-flash"], _gemini),
-        Client("opencode", "opencode-ai", lambda p: ["opencode", "run", "--model", "fake/fake-model", p], _opencode),
+        Client(
+            "codex",
+            "@openai/codex",
+            lambda p: ["codex", "exec", "--skip-git-repo-check", p],
+            _codex,
+        ),
+        Client(
+            "gemini",
+            "@google/gemini-cli",
+            lambda p: ["gemini", "-p", p, "-m", "gemini-2.5-flash"],
+            _gemini,
+        ),
+        Client(
+            "opencode",
+            "opencode-ai",
+            lambda p: ["opencode", "run", "--model", "fake/fake-model", p],
+            _opencode,
+        ),
         Client("qwen", "@qwen-code/qwen-code", _qwen_argv, _qwen),
-        Client("copilot", "@github/copilot", lambda p: ["copilot", "-p", p, "--allow-all-tools"], _copilot),
+        Client(
+            "copilot",
+            "@github/copilot",
+            lambda p: ["copilot", "-p", p, "--allow-all-tools"],
+            _copilot,
+        ),
         Client(
             "cline",
             "cline",
@@ -245,7 +298,17 @@ CLIENTS: dict[str, Client] = {
     )
 }
 
-_DROPPED = ("ANTHROPIC_", "OPENAI_", "GEMINI_", "GOOGLE_", "CODEX_", "OPENCODE", "QWEN_", "COPILOT_", "CLAUDE")
+_DROPPED = (
+    "ANTHROPIC_",
+    "OPENAI_",
+    "GEMINI_",
+    "GOOGLE_",
+    "CODEX_",
+    "OPENCODE",
+    "QWEN_",
+    "COPILOT_",
+    "CLAUDE",
+)
 
 
 def run(client: Client, cwd: Path, prompt: str, model: FakeModel, home: Path) -> Session:

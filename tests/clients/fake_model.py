@@ -79,11 +79,15 @@ def tool_names(body: dict[str, Any]) -> list[str]:
         if isinstance(tool.get("function"), dict):  # chat completions
             names.append(str(tool["function"].get("name", "")))
         elif tool.get("functionDeclarations") or tool.get("function_declarations"):  # gemini
-            for declaration in tool.get("functionDeclarations") or tool.get("function_declarations") or []:
+            for declaration in (
+                tool.get("functionDeclarations") or tool.get("function_declarations") or []
+            ):
                 names.append(str(declaration.get("name", "")))
         elif "name" in tool:  # anthropic, responses
             names.append(str(tool["name"]))
-        for sub in tool.get("tools") or []:  # responses "namespace" tools (Codex's MCP servers): NAMESPACE::NAME
+        for sub in (
+            tool.get("tools") or []
+        ):  # responses "namespace" tools (Codex's MCP servers): NAMESPACE::NAME
             if isinstance(sub, dict) and "name" in sub:
                 names.append(f"{tool.get('name', '')}{NAMESPACE}{sub['name']}")
     return names
@@ -120,10 +124,14 @@ def has_tool_result(api: str, body: Any) -> bool:
     if not isinstance(body, dict):
         return False
     if api == "chat":
-        return any(m.get("role") == "tool" for m in body.get("messages") or [] if isinstance(m, dict))
+        return any(
+            m.get("role") == "tool" for m in body.get("messages") or [] if isinstance(m, dict)
+        )
     if api == "responses":
         items = body.get("input") if isinstance(body.get("input"), list) else []
-        return any(isinstance(i, dict) and str(i.get("type", "")).endswith("_output") for i in items)
+        return any(
+            isinstance(i, dict) and str(i.get("type", "")).endswith("_output") for i in items
+        )
     if api == "anthropic":
         for message in body.get("messages") or []:
             content = message.get("content") if isinstance(message, dict) else None
@@ -135,7 +143,9 @@ def has_tool_result(api: str, body: Any) -> bool:
     if api == "gemini":
         for content in body.get("contents") or []:
             for part in content.get("parts") or [] if isinstance(content, dict) else []:
-                if isinstance(part, dict) and ("functionResponse" in part or "function_response" in part):
+                if isinstance(part, dict) and (
+                    "functionResponse" in part or "function_response" in part
+                ):
                     return True
     return False
 
@@ -170,7 +180,12 @@ class FakeModel:
                 path = urlsplit(self.path).path
                 if path.endswith("/models"):
                     ids = ["fake-model"]
-                    self._json({"object": "list", "data": [{"id": i, "object": "model", "owned_by": "t"} for i in ids]})
+                    self._json(
+                        {
+                            "object": "list",
+                            "data": [{"id": i, "object": "model", "owned_by": "t"} for i in ids],
+                        }
+                    )
                 else:
                     self._json({})
 
@@ -188,7 +203,10 @@ class FakeModel:
                     body = None
                 request = model._record(self, body)
                 answer = model._answer(request)
-                stream = bool(isinstance(body, dict) and body.get("stream")) or "streamGenerateContent" in self.path
+                stream = (
+                    bool(isinstance(body, dict) and body.get("stream"))
+                    or "streamGenerateContent" in self.path
+                )
                 if request.api == "responses":
                     stream = not isinstance(body, dict) or bool(body.get("stream", True))
                 if request.api == "other":
@@ -222,7 +240,9 @@ class FakeModel:
                 chunks = []
                 for name, data in events:
                     head = f"event: {name}\n" if name else ""
-                    chunks.append(f"{head}data: {data if isinstance(data, str) else json.dumps(data)}\n\n")
+                    chunks.append(
+                        f"{head}data: {data if isinstance(data, str) else json.dumps(data)}\n\n"
+                    )
                 raw = "".join(chunks).encode("utf-8")
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
@@ -243,7 +263,9 @@ class FakeModel:
             self._server.server_close()
 
     def _record(self, handler: BaseHTTPRequestHandler, body: Any) -> Request:
-        request = Request(handler.command, handler.path, {k.lower(): v for k, v in handler.headers.items()}, body)
+        request = Request(
+            handler.command, handler.path, {k.lower(): v for k, v in handler.headers.items()}, body
+        )
         with self._lock:
             self.requests.append(request)
         return request
@@ -255,11 +277,17 @@ class FakeModel:
         that offers a ``WaitForMcpServers`` tool instead of the MCP tools (Claude Code while the server is still
         starting) is asked to wait first, once."""
         names = request.tool_names()
-        wanted = [name for name in names if (name == self.tool if self.exact else self.tool in name)]
+        wanted = [
+            name for name in names if (name == self.tool if self.exact else self.tool in name)
+        ]
         answered = request.answered()
         if wanted and not any(self.tool in call for call in answered):
             return self._call(wanted[0], dict(self.tool_args))
-        if not wanted and "WaitForMcpServers" in names and not any("wait" in call for call in answered):
+        if (
+            not wanted
+            and "WaitForMcpServers" in names
+            and not any("wait" in call for call in answered)
+        ):
             return self._call("WaitForMcpServers", {})
         return self.reply
 
@@ -297,7 +325,11 @@ def _whole(api: str, answer: tuple[str, str, dict[str, Any]] | str, body: Any) -
                 "role": "assistant",
                 "content": None,
                 "tool_calls": [
-                    {"id": call, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+                    {
+                        "id": call,
+                        "type": "function",
+                        "function": {"name": name, "arguments": json.dumps(args)},
+                    }
                 ],
             }
             reason = "tool_calls"
@@ -333,8 +365,14 @@ def _whole(api: str, answer: tuple[str, str, dict[str, Any]] | str, body: Any) -
         else:
             part = {"functionCall": {"name": answer[0], "args": answer[2]}}
         return {
-            "candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
-            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+            "candidates": [
+                {"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}
+            ],
+            "usageMetadata": {
+                "promptTokenCount": 10,
+                "candidatesTokenCount": 5,
+                "totalTokenCount": 15,
+            },
             "modelVersion": "fake-model",
         }
     # responses
@@ -352,12 +390,16 @@ def _response_item(answer: tuple[str, str, dict[str, Any]] | str) -> dict[str, A
         }
     name, call, args = answer
     item = {"type": "function_call", "id": f"fc_{call}", "call_id": call, "name": name}
-    if NAMESPACE in name:  # a tool of a namespace is called by its own name, with the namespace beside it
+    if (
+        NAMESPACE in name
+    ):  # a tool of a namespace is called by its own name, with the namespace beside it
         item["namespace"], item["name"] = name.split(NAMESPACE, 1)
     return {**item, "arguments": json.dumps(args), "status": "completed"}
 
 
-def _response_object(answer: tuple[str, str, dict[str, Any]] | str, model: str, status: str) -> dict[str, Any]:
+def _response_object(
+    answer: tuple[str, str, dict[str, Any]] | str, model: str, status: str
+) -> dict[str, Any]:
     return {
         "id": "resp_1",
         "object": "response",
@@ -375,10 +417,17 @@ def _response_object(answer: tuple[str, str, dict[str, Any]] | str, model: str, 
     }
 
 
-def _events(api: str, answer: tuple[str, str, dict[str, Any]] | str, body: Any) -> Iterator[tuple[str | None, Any]]:
+def _events(
+    api: str, answer: tuple[str, str, dict[str, Any]] | str, body: Any
+) -> Iterator[tuple[str | None, Any]]:
     model = body.get("model", "fake-model") if isinstance(body, dict) else "fake-model"
     if api == "chat":
-        base = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": int(time.time()), "model": model}
+        base = {
+            "id": "chatcmpl-1",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": model,
+        }
         if isinstance(answer, str):
             delta: dict[str, Any] = {"role": "assistant", "content": answer}
             reason = "stop"
@@ -398,11 +447,23 @@ def _events(api: str, answer: tuple[str, str, dict[str, Any]] | str, body: Any) 
             }
             reason = "tool_calls"
         yield None, {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
-        yield None, {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": reason}], "usage": _usage()}
+        yield (
+            None,
+            {
+                **base,
+                "choices": [{"index": 0, "delta": {}, "finish_reason": reason}],
+                "usage": _usage(),
+            },
+        )
         yield None, "[DONE]"
     elif api == "anthropic":
         whole = _whole(api, answer, body)
-        start = {**whole, "content": [], "stop_reason": None, "usage": {"input_tokens": 10, "output_tokens": 1}}
+        start = {
+            **whole,
+            "content": [],
+            "stop_reason": None,
+            "usage": {"input_tokens": 10, "output_tokens": 1},
+        }
         yield "message_start", {"type": "message_start", "message": start}
         block = whole["content"][0]
         if block["type"] == "text":
@@ -442,9 +503,15 @@ def _events(api: str, answer: tuple[str, str, dict[str, Any]] | str, body: Any) 
         item = _response_item(answer)
         yield (
             "response.created",
-            {"type": "response.created", "response": _response_object(answer, model, "in_progress")},
+            {
+                "type": "response.created",
+                "response": _response_object(answer, model, "in_progress"),
+            },
         )
-        yield "response.output_item.added", {"type": "response.output_item.added", "output_index": 0, "item": item}
+        yield (
+            "response.output_item.added",
+            {"type": "response.output_item.added", "output_index": 0, "item": item},
+        )
         if item["type"] == "message":
             text = item["content"][0]["text"]
             yield (
@@ -457,8 +524,14 @@ def _events(api: str, answer: tuple[str, str, dict[str, Any]] | str, body: Any) 
                     "delta": text,
                 },
             )
-        yield "response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}
+        yield (
+            "response.output_item.done",
+            {"type": "response.output_item.done", "output_index": 0, "item": item},
+        )
         yield (
             "response.completed",
-            {"type": "response.completed", "response": _response_object(answer, model, "completed")},
+            {
+                "type": "response.completed",
+                "response": _response_object(answer, model, "completed"),
+            },
         )

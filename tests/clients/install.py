@@ -62,7 +62,14 @@ def install_aider() -> int:
     made = subprocess.run([sys.executable, "-m", "venv", "--clear", str(AIDER_VENV)], check=False)
     if made.returncode != 0:
         return made.returncode
-    pip = [str(AIDER_VENV / "bin" / "python"), "-m", "pip", "install", "--quiet", f"aider-chat=={AIDER_VERSION}"]
+    pip = [
+        str(AIDER_VENV / "bin" / "python"),
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        f"aider-chat=={AIDER_VERSION}",
+    ]
     return subprocess.run(pip, check=False).returncode
 
 
@@ -76,12 +83,24 @@ def install() -> int:
         return 0
     npm = shutil.which("npm")
     if npm is None:
-        print("clients: npm is not installed: install Node.js and npm, then run this again", file=sys.stderr)
+        print(
+            "clients: npm is not installed: install Node.js and npm, then run this again",
+            file=sys.stderr,
+        )
         return 1
     ROOT.mkdir(parents=True, exist_ok=True)
     if not (ROOT / "package.json").exists():
         (ROOT / "package.json").write_text('{"private": true}\n', encoding="utf-8")
-    command = [npm, "install", "--prefix", str(ROOT), "--no-audit", "--no-fund", "--loglevel=error", *wanted]
+    command = [
+        npm,
+        "install",
+        "--prefix",
+        str(ROOT),
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        *wanted,
+    ]
     print("clients: " + " ".join(command[1:]))
     return subprocess.run(command, check=False).returncode
 

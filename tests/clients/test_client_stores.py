@@ -42,7 +42,9 @@ ARGV = {
 
 
 def fake_token() -> str:
-    return "ghp_" + "".join(("Qz7", "Lm4x", "Rt9Wb2", "Nc6Hd1Kp8", "Vy3Fs5Jg0Ze")) + "Aq2"  # 36 after ghp_
+    return (
+        "ghp_" + "".join(("Qz7", "Lm4x", "Rt9Wb2", "Nc6Hd1Kp8", "Vy3Fs5Jg0Ze")) + "Aq2"
+    )  # 36 after ghp_
 
 
 def typed(description: str, kind: str, body: str, nested: bool) -> str:
@@ -67,10 +69,16 @@ def memories(client: str, token: str) -> dict[str, str]:
             nested,
         ),
         "project_freeze.md": typed(
-            "Releases are frozen on Fridays", "project", "The release team freezes deploys at 12:00 UTC.", nested
+            "Releases are frozen on Fridays",
+            "project",
+            "The release team freezes deploys at 12:00 UTC.",
+            nested,
         ),
         "reference_registry.md": typed(
-            "The staging registry login", "reference", f"Log in to the staging registry with {token}.", nested
+            "The staging registry login",
+            "reference",
+            f"Log in to the staging registry with {token}.",
+            nested,
         ),
         "MEMORY.md": "- [Use pnpm](feedback_pnpm.md) — never npm\n- [Release freeze](project_freeze.md) — Fridays\n"
         "- [Staging registry](reference_registry.md) — login\n",
@@ -111,7 +119,9 @@ def _body_line(path: Path) -> int:
 def _gitmem(repo: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
     env.pop("CLAUDE_CONFIG_DIR", None)
-    return subprocess.run(["gitmem", *args], cwd=repo, env=env, capture_output=True, text=True, check=False)
+    return subprocess.run(
+        ["gitmem", *args], cwd=repo, env=env, capture_output=True, text=True, check=False
+    )
 
 
 def _repository(tmp_path: Path, shape: str) -> tuple[Path, Path]:
@@ -138,7 +148,10 @@ def _expected(client: str, folder: Path) -> tuple[list[str], str]:
     if client == "gemini":
         lines = (folder / "MEMORY.md").read_text(encoding="utf-8").split("\n")
         number = {text: n + 1 for n, text in enumerate(lines)}
-        pnpm, freeze = number["- Use pnpm, never npm, in the web workspace"], number["- Releases are frozen on Fridays"]
+        pnpm, freeze = (
+            number["- Use pnpm, never npm, in the web workspace"],
+            number["- Releases are frozen on Fridays"],
+        )
         secret = next(n + 1 for n, text in enumerate(lines) if "registry login" in text)
         part = f"tmp/{folder.parent.name}/memory/MEMORY.md"
         return [f"gemini:{part}:{pnpm}", f"gemini:{part}:{freeze}"], f"gemini:{part}:{secret}"
@@ -154,23 +167,37 @@ def _expected(client: str, folder: Path) -> tuple[list[str], str]:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("client", "shape"),
-    [("claude", "plain"), ("claude", "worktree"), ("claude", "long"), ("gemini", "plain"), ("qwen", "plain")],
+    [
+        ("claude", "plain"),
+        ("claude", "worktree"),
+        ("claude", "long"),
+        ("gemini", "plain"),
+        ("qwen", "plain"),
+    ],
 )
-def test_the_client_writes_its_memory_and_gitmem_imports_it(tmp_path: Path, client: str, shape: str) -> None:
+def test_the_client_writes_its_memory_and_gitmem_imports_it(
+    tmp_path: Path, client: str, shape: str
+) -> None:
     where, main = _repository(tmp_path, shape)
     home = tmp_path / "home"
     token = fake_token()
     files = memories(client, token)
     with MemoryWriter(client=client, files=files) as model:
         driver = dataclasses.replace(CLIENTS[client], argv=ARGV[client])
-        session = run(driver, where, "Remember these three things about this repository.", model, home)
+        session = run(
+            driver, where, "Remember these three things about this repository.", model, home
+        )
     assert session.code == 0, session.err[-2000:]
     assert model.folder, f"{client} named no memory folder in its system prompt"
 
     # gitmem derives the same folder as the client did (its project key; Claude Code keys a worktree on the main
     # repository, and a key over 200 characters on a hash)
     folder = Path(model.folder)
-    mine = [place.path for place in places(client, where, home, {}) if place.in_home and not place.personal]
+    mine = [
+        place.path
+        for place in places(client, where, home, {})
+        if place.in_home and not place.personal
+    ]
     assert mine == [folder]
     assert (shape == "long") == (len(folder.parent.name) > 200)
     assert sorted(p.name for p in folder.iterdir()) == sorted(files), f"{client} wrote the files"
@@ -188,7 +215,9 @@ def test_the_client_writes_its_memory_and_gitmem_imports_it(tmp_path: Path, clie
         "Releases are frozen on Fridays",
     }
     assert [r["origin"] for r in report["refused"]] == [refused]
-    assert report["refused"][0]["message"].startswith(f"{refused.split(' (made in ')[0]}: possible secret")
+    assert report["refused"][0]["message"].startswith(
+        f"{refused.split(' (made in ')[0]}: possible secret"
+    )
     # the token is nowhere gitmem writes or prints
     assert token not in done.stdout + done.stderr
     for path in [*where.rglob("*"), *(main / ".git").rglob("*")]:
@@ -203,19 +232,29 @@ def test_the_client_writes_its_memory_and_gitmem_imports_it(tmp_path: Path, clie
 
 @pytest.mark.slow
 @pytest.mark.parametrize("client", ["claude", "qwen"])
-def test_memories_another_folder_with_the_same_key_wrote_are_not_proposed(tmp_path: Path, client: str) -> None:
+def test_memories_another_folder_with_the_same_key_wrote_are_not_proposed(
+    tmp_path: Path, client: str
+) -> None:
     """``acme-payroll`` and ``acme.payroll`` share one store (the key is lossy): what the client remembered working
     in one is not proposed into the other (issue 32, point 2)."""
     ours, _ = _repository(tmp_path / "acme-payroll", "plain")
     twin, _ = _repository(tmp_path / "acme.payroll", "plain")
     home = tmp_path / "home"
-    files = {name: text for name, text in memories(client, fake_token()).items() if "registry" not in text}
+    files = {
+        name: text
+        for name, text in memories(client, fake_token()).items()
+        if "registry" not in text
+    }
     with MemoryWriter(client=client, files=files) as model:
         driver = dataclasses.replace(CLIENTS[client], argv=ARGV[client])
         session = run(driver, twin, "Remember these things about this repository.", model, home)
     assert session.code == 0, session.err[-2000:]
     folder = Path(model.folder)
-    mine = [place.path for place in places(client, ours, home, {}) if place.in_home and not place.personal]
+    mine = [
+        place.path
+        for place in places(client, ours, home, {})
+        if place.in_home and not place.personal
+    ]
     assert mine == [folder], "the two folders share the client's store"
     done = _gitmem(ours, home, "import", "--from", client, "--json")
     assert done.returncode == 0, done.stderr
@@ -224,4 +263,9 @@ def test_memories_another_folder_with_the_same_key_wrote_are_not_proposed(tmp_pa
     skipped = [s["why"] for s in report["skipped"] if s["origin"].startswith(f"{client}:memory/")]
     assert len(skipped) == 2 and all("acme.payroll" in why for why in skipped), skipped
     # in the folder they were made in, they are proposed
-    assert len(json.loads(_gitmem(twin, home, "import", "--from", client, "--json").stdout)["memories"]) == 2
+    assert (
+        len(
+            json.loads(_gitmem(twin, home, "import", "--from", client, "--json").stdout)["memories"]
+        )
+        == 2
+    )

@@ -60,7 +60,9 @@ EXPECT = {
         "",
         "qwen 0.24 -p offers a tool_search tool and none of the MCP servers' tools",
     ),
-    "copilot": Expect("copilot", ("copilot",), False, False, "", "copilot 1.0.102 -p did not load .mcp.json"),
+    "copilot": Expect(
+        "copilot", ("copilot",), False, False, "", "copilot 1.0.102 -p did not load .mcp.json"
+    ),
     # The Copilot CLI reads AGENTS.md and GEMINI.md too: it got every memory 3 times before compile placed each once
     # (GEMINI.md now imports AGENTS.md, and copilot-instructions.md holds only what is for copilot alone).
     "copilot-duplicates": Expect("copilot", ("agents", "gemini", "copilot"), False, True, ""),
@@ -68,11 +70,15 @@ EXPECT = {
     # subfolder it loads no rules of the root (only that folder's own AGENTS.md).
     # aider reads CONVENTIONS.md through the .aider.conf.yml gitmem writes: every memory, scoped ones too (one file).
     # Its `read:` path is taken from the start directory, so started in web/ it reads none (aider warns).
-    "aider": Expect("aider", ("aider",), True, False, "", "aider 0.86 has no MCP client", times_in_web=0),
+    "aider": Expect(
+        "aider", ("aider",), True, False, "", "aider 0.86 has no MCP client", times_in_web=0
+    ),
     "cline": Expect("cline", ("cline",), True, False, "racy", _CLINE_MCP, times_in_web=0),
     # Cline reads AGENTS.md too: twice before; now .clinerules/gitmem.md holds only what is for cline alone, and the
     # web/** memory is in web/AGENTS.md, which Cline loads started there (not at the root).
-    "cline-duplicates": Expect("cline", ("agents", "cline"), False, True, "racy", _CLINE_MCP, times_in_web=0),
+    "cline-duplicates": Expect(
+        "cline", ("agents", "cline"), False, True, "racy", _CLINE_MCP, times_in_web=0
+    ),
 }
 
 
@@ -91,14 +97,25 @@ def _repo(tmp_path: Path, targets: tuple[str, ...]) -> Path:
     for name in (roots[target] for target in targets if target in roots):
         # Each file's own words: a client that merges identical files (the Copilot CLI does) must not hide a duplicate.
         (repo / name).parent.mkdir(exist_ok=True)
-        (repo / name).write_text(f"# Team notes ({name})\n\nThe {HAND} service owns the queue.\n", encoding="utf-8")
+        (repo / name).write_text(
+            f"# Team notes ({name})\n\nThe {HAND} service owns the queue.\n", encoding="utf-8"
+        )
     (repo / "web" / "app.ts").write_text("export const x = 1;\n", encoding="utf-8")
     flags = [item for name in targets for item in ("--target", name)]
     sh(repo, "gitmem", "init", "--no-hooks", "--mcp", *flags)
-    sh(repo, "gitmem", "add", f"Use pnpm, never npm ({ACTIVE})", "--body", "npm rewrites pnpm-lock.yaml.")
+    sh(
+        repo,
+        "gitmem",
+        "add",
+        f"Use pnpm, never npm ({ACTIVE})",
+        "--body",
+        "npm rewrites pnpm-lock.yaml.",
+    )
     sh(repo, "gitmem", "add", f"Web code is indented with tabs ({SCOPED})", "--path", "web/**")
     sh(repo, "gitmem", "add", f"Maybe switch to yarn ({PROPOSED})", "--proposed")
-    compiled = subprocess.run(["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False)
+    compiled = subprocess.run(
+        ["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False
+    )
     assert compiled.returncode == 0, compiled.stderr
     (repo.parent / "compile.err").write_text(compiled.stderr, encoding="utf-8")
     sh(repo, "git", "add", "-A")
@@ -114,7 +131,9 @@ def _session(name: str, cwd: Path, model: FakeModel, home: Path) -> Session:
 
 
 @pytest.mark.parametrize("name", sorted(EXPECT))
-def test_client_gets_the_memories_once_and_the_recall_tool(name: str, model: FakeModel, tmp_path: Path) -> None:
+def test_client_gets_the_memories_once_and_the_recall_tool(
+    name: str, model: FakeModel, tmp_path: Path
+) -> None:
     expect = EXPECT[name]
     repo = _repo(tmp_path, expect.targets)
     session = _session(name, repo, model, tmp_path / "home")
@@ -122,16 +141,26 @@ def test_client_gets_the_memories_once_and_the_recall_tool(name: str, model: Fak
     times = first.count(ACTIVE)
     assert times == expect.times, f"{name}: the active memory was sent {times} times"
     if times > 1:
-        assert expect.warned and expect.warned in (repo.parent / "compile.err").read_text(encoding="utf-8")
+        assert expect.warned and expect.warned in (repo.parent / "compile.err").read_text(
+            encoding="utf-8"
+        )
     assert PROPOSED not in first
     assert HAND in first
     assert (SCOPED in first) == expect.scoped_at_root
     # Offered in the conversation (Claude Code may first offer a tool to wait for its MCP servers).
-    offered = [tool for request in session.main() for tool in request.tool_names() if "recall" in tool]
+    offered = [
+        tool for request in session.main() for tool in request.tool_names() if "recall" in tool
+    ]
     if expect.recall != "racy":
-        assert bool(offered) == bool(expect.recall), f"{name} offered {session.first().tool_names()}"
+        assert bool(offered) == bool(expect.recall), (
+            f"{name} offered {session.first().tool_names()}"
+        )
     if expect.recall == "called" or (expect.recall == "racy" and offered):
-        results = [request for request in session.main() if any("recall" in call for call in request.answered())]
+        results = [
+            request
+            for request in session.main()
+            if any("recall" in call for call in request.answered())
+        ]
         assert results, f"{name} never sent the tool's result back"
         answer = results[0].text()
         assert "No project memory matches" not in answer
@@ -152,11 +181,18 @@ TAIL = "Pangolin"  # the last word of a long rules file
     [
         ("gemini", "GEMINI.md", 29_895, True),  # no 12,000-character limit
         ("claude", "CLAUDE.md", 59_375, True),  # past the 40,000 Claude Code warns about
-        ("copilot", ".github/copilot-instructions.md", 29_895, True),  # 400 lines: no 160-line limit
+        (
+            "copilot",
+            ".github/copilot-instructions.md",
+            29_895,
+            True,
+        ),  # 400 lines: no 160-line limit
         ("codex", "AGENTS.md", 40_000, False),  # cut at 32 KiB
     ],
 )
-def test_long_rules_files(name: str, path: str, chars: int, whole: bool, model: FakeModel, tmp_path: Path) -> None:
+def test_long_rules_files(
+    name: str, path: str, chars: int, whole: bool, model: FakeModel, tmp_path: Path
+) -> None:
     """The size limits in gitmem/tools.py, measured: the last word of a long file reaches the model or
     not."""
     repo = tmp_path / "repo"
@@ -203,7 +239,9 @@ def test_a_memory_reaches_only_the_targets_it_names(
 GUIDE_WORD = "Wombat"  # in the contributor guide CLAUDE.md links to
 
 
-def test_claude_code_gets_the_memories_when_claude_md_links_to_a_guide(model: FakeModel, tmp_path: Path) -> None:
+def test_claude_code_gets_the_memories_when_claude_md_links_to_a_guide(
+    model: FakeModel, tmp_path: Path
+) -> None:
     """biome's shape (issue 23): CLAUDE.md -> CONTRIBUTING.md. gitmem never writes into the guide; Claude Code still
     gets the memories once, from .claude/rules/gitmem-project.md, next to the guide it reads through the link."""
     repo = tmp_path / "repo"

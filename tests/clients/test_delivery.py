@@ -28,7 +28,13 @@ FOR_OWN = "Axolotl"  # a memory whose `targets` name only the client's own targe
 
 # Each client and the target made for it (opencode, Codex and Qwen Code read AGENTS.md like one another: Codex
 # stands for them in the combinations, all three run in the one with every target).
-OWN = {"claude": "claude", "codex": "agents", "gemini": "gemini", "copilot": "copilot", "cline": "cline"}
+OWN = {
+    "claude": "claude",
+    "codex": "agents",
+    "gemini": "gemini",
+    "copilot": "copilot",
+    "cline": "cline",
+}
 EVERY = {**OWN, "opencode": "agents", "qwen": "agents", "aider": "aider"}
 
 COMBINATIONS = {
@@ -57,9 +63,16 @@ def expected(client: str, targets: tuple[str, ...], folder: str) -> tuple[int, i
         return 0, (1 if "agents" in targets else 0)
     if client == "cline":  # without the hub, its own file carries the scoped memory under a heading
         return 1, (0 if "agents" in targets else 1)
-    if client == "copilot" and not {"agents", "gemini"} & set(targets):  # its own files: web/** in an applyTo file
-        return 1, 0  # which the Copilot CLI does not load at start (measured), only when it touches a file there
-    if client == "claude" and "copilot" in targets:  # its private copy: one file at the root, globs under headings
+    if client == "copilot" and not {"agents", "gemini"} & set(
+        targets
+    ):  # its own files: web/** in an applyTo file
+        return (
+            1,
+            0,
+        )  # which the Copilot CLI does not load at start (measured), only when it touches a file there
+    if (
+        client == "claude" and "copilot" in targets
+    ):  # its private copy: one file at the root, globs under headings
         return 1, 1
     return 1, (1 if folder else 0)
 
@@ -98,13 +111,17 @@ def _run(name: str, cwd: Path, model: FakeModel, home: Path) -> str:
 
 
 @pytest.mark.parametrize("combination", sorted(COMBINATIONS))
-def test_each_client_receives_each_memory_once(combination: str, model: FakeModel, tmp_path: Path) -> None:
+def test_each_client_receives_each_memory_once(
+    combination: str, model: FakeModel, tmp_path: Path
+) -> None:
     targets = COMBINATIONS[combination]
     repo = _repo(tmp_path, targets)
     owners = [target for target in ("claude", "gemini", "copilot", "cline") if target in targets]
     for target in owners:  # one memory only for each client's own target
         sh(repo, "gitmem", "add", f"Only for {target} ({FOR_OWN} {target})", "--target", target)
-    compiled = subprocess.run(["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False)
+    compiled = subprocess.run(
+        ["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False
+    )
     assert compiled.returncode == 0 and "more than once" not in compiled.stderr, compiled.stderr
     clients = EVERY if combination == "all" else OWN
     ran = 0
@@ -119,7 +136,9 @@ def test_each_client_receives_each_memory_once(combination: str, model: FakeMode
             assert PROPOSED not in text, where
             if active:
                 assert HAND in text, where
-            for target in owners:  # a memory for one tool reaches that tool once, and no other tool's client
+            for (
+                target
+            ) in owners:  # a memory for one tool reaches that tool once, and no other tool's client
                 if active:
                     times = 1 if target == own or (name, target) in LEAKS else 0
                     assert text.count(f"{FOR_OWN} {target}") == times, (where, target)
@@ -129,13 +148,20 @@ def test_each_client_receives_each_memory_once(combination: str, model: FakeMode
 
 
 @pytest.mark.parametrize("combination", sorted(COMBINATIONS))
-def test_a_client_that_touches_a_file_receives_its_memory_once(combination: str, tmp_path: Path) -> None:
+def test_a_client_that_touches_a_file_receives_its_memory_once(
+    combination: str, tmp_path: Path
+) -> None:
     """Started at the root, the client reads web/app.ts: what it loads for that file brings the web/** memory once,
     and nothing it had (the Copilot CLI loaded a nested .claude/CLAUDE.md and the applyTo file: 2 before)."""
     targets = COMBINATIONS[combination]
     repo = _repo(tmp_path, targets)
     ran = 0
-    for name, own in EVERY.items():  # opencode and Qwen Code stand for AGENTS.md's readers (Codex reads no file)
+    for (
+        name,
+        own,
+    ) in (
+        EVERY.items()
+    ):  # opencode and Qwen Code stand for AGENTS.md's readers (Codex reads no file)
         if own not in targets or name not in READ_TOOL:
             continue
         tool, argument = READ_TOOL[name]
@@ -164,7 +190,9 @@ def old_layout(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(repo)
     monkeypatch.setattr(delivery, "layouts", lambda targets, *_: delivery.standalone(targets))
     project = find_project()
-    result = compiler.compile_store(project, Store(project), load_config(project), today=today(), write=True)
+    result = compiler.compile_store(
+        project, Store(project), load_config(project), today=today(), write=True
+    )
     assert result.written and not result.report.problems
 
 
@@ -178,32 +206,55 @@ def test_a_repository_compiled_by_the_old_layout_migrates(
     with monkeypatch.context() as patch:
         old_layout(repo, patch)
     copilot = _run("copilot", repo, model, tmp_path / "home-copilot")
-    assert copilot.count(ACTIVE) == 4  # the old layout: AGENTS.md, GEMINI.md, CLAUDE.md and its own file
-    hand = {path: (repo / path).read_text(encoding="utf-8").split("<!-- gitmem:begin")[0] for path in _HAND_FILES}
-    done = subprocess.run(["gitmem", "compile", "--json"], cwd=repo, capture_output=True, text=True, check=False)
+    assert (
+        copilot.count(ACTIVE) == 4
+    )  # the old layout: AGENTS.md, GEMINI.md, CLAUDE.md and its own file
+    hand = {
+        path: (repo / path).read_text(encoding="utf-8").split("<!-- gitmem:begin")[0]
+        for path in _HAND_FILES
+    }
+    done = subprocess.run(
+        ["gitmem", "compile", "--json"], cwd=repo, capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0, done.stderr
     actions = {item["path"]: item["action"] for item in json.loads(done.stdout)["files"]}
-    assert actions["GEMINI.md"] == "updated" and actions["web/GEMINI.md"] == "updated"  # now bridges
-    assert actions[".github/copilot-instructions.md"] == "updated"  # gitmem's block out, the team's text kept
-    assert actions["CLAUDE.md"] == "updated" and actions["web/CLAUDE.md"] == "removed"  # to .claude/CLAUDE.md
-    assert actions[".claude/CLAUDE.md"] == "created" and "web/.claude/CLAUDE.md" not in actions  # one file
+    assert (
+        actions["GEMINI.md"] == "updated" and actions["web/GEMINI.md"] == "updated"
+    )  # now bridges
+    assert (
+        actions[".github/copilot-instructions.md"] == "updated"
+    )  # gitmem's block out, the team's text kept
+    assert (
+        actions["CLAUDE.md"] == "updated" and actions["web/CLAUDE.md"] == "removed"
+    )  # to .claude/CLAUDE.md
+    assert (
+        actions[".claude/CLAUDE.md"] == "created" and "web/.claude/CLAUDE.md" not in actions
+    )  # one file
     for path, text in hand.items():
         after = (repo / path).read_text(encoding="utf-8")
         assert after.startswith(text), path
-        if path in (".github/copilot-instructions.md", "CLAUDE.md"):  # no memory left there: only the team's text
+        if path in (
+            ".github/copilot-instructions.md",
+            "CLAUDE.md",
+        ):  # no memory left there: only the team's text
             assert after == text.rstrip("\n") + "\n", path
     assert subprocess.run(["gitmem", "compile", "--check"], cwd=repo, check=False).returncode == 0
     for name in ("copilot", "claude", "gemini", "codex"):
         for folder in ("", "web"):
             text = _run(name, repo / folder, model, tmp_path / f"home-{name}")
-            assert (text.count(ACTIVE), text.count(SCOPED)) == expected(name, targets, folder), (name, folder)
+            assert (text.count(ACTIVE), text.count(SCOPED)) == expected(name, targets, folder), (
+                name,
+                folder,
+            )
             assert received(repo, text) == explained(repo, name, folder), (name, folder)
 
 
 _HAND_FILES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md", ".github/copilot-instructions.md")
 
 
-@pytest.mark.parametrize(("names", "commented"), [(["AGENTS.md", "GEMINI.md"], False), (["AGENTS.md"], True)])
+@pytest.mark.parametrize(
+    ("names", "commented"), [(["AGENTS.md", "GEMINI.md"], False), (["AGENTS.md"], True)]
+)
 def test_gemini_told_to_read_agents_md_gets_each_memory_once(
     names: list[str], commented: bool, model: FakeModel, tmp_path: Path
 ) -> None:
@@ -220,7 +271,9 @@ def test_gemini_told_to_read_agents_md_gets_each_memory_once(
         text = "// the team's settings\n" + text.replace('"context"', '/* ours */ "context"')
     settings.write_text(text, encoding="utf-8")
     sh(repo, "gitmem", "add", f"Only for gemini ({FOR_OWN} gemini)", "--target", "gemini")
-    compiled = subprocess.run(["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False)
+    compiled = subprocess.run(
+        ["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False
+    )
     assert compiled.returncode == 0 and "more than once" not in compiled.stderr, compiled.stderr
     for folder in ("", "web"):
         text = _run("gemini", repo / folder, model, tmp_path / "home-gemini")

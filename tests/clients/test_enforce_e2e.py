@@ -88,11 +88,19 @@ TARGET = {
 def driver(name: str) -> Client:
     client = hooked_driver(name)
     if name == "claude":  # the tools allowed, so that only gitmem's hook can stop them
-        return dataclasses.replace(client, argv=lambda p: ["claude", "-p", p, "--allowedTools", "Bash", "Write"])
+        return dataclasses.replace(
+            client, argv=lambda p: ["claude", "-p", p, "--allowedTools", "Bash", "Write"]
+        )
     if name == "gemini":
-        return dataclasses.replace(client, argv=lambda p: ["gemini", "-p", p, "-m", "gemini-2.5-flash", "--yolo"])
-    if name == "codex":  # commands may write the workspace, so that only gitmem's hook can stop them
-        return dataclasses.replace(client, argv=lambda p: [*client.argv(p)[:-1], "--sandbox", "workspace-write", p])
+        return dataclasses.replace(
+            client, argv=lambda p: ["gemini", "-p", p, "-m", "gemini-2.5-flash", "--yolo"]
+        )
+    if (
+        name == "codex"
+    ):  # commands may write the workspace, so that only gitmem's hook can stop them
+        return dataclasses.replace(
+            client, argv=lambda p: [*client.argv(p)[:-1], "--sandbox", "workspace-write", p]
+        )
     if name == "qwen":
         return dataclasses.replace(client, argv=lambda p: [*client.argv(p), "--yolo"])
     return client
@@ -103,7 +111,9 @@ def project(tmp_path: Path, name: str, hooks: bool = True) -> Path:
     root.mkdir()
     sh(root, "git", "init", "-q", "-b", "main")
     sh(root, "gitmem", "init", "--no-hooks", "--target", TARGET[name])
-    (root / ".memory" / "memories" / "no-marker-files.yaml").write_text(yamlio.dump(MEMORY), encoding="utf-8")
+    (root / ".memory" / "memories" / "no-marker-files.yaml").write_text(
+        yamlio.dump(MEMORY), encoding="utf-8"
+    )
     (root / "web").mkdir()
     (root / "web" / "app.txt").write_text("app\n", encoding="utf-8")
     sh(root, "gitmem", "compile")
@@ -119,15 +129,21 @@ def refusals(model: FakeModel) -> str:
 
 
 @pytest.mark.parametrize("name", sorted(TOOLS))
-def test_a_forbidden_command_is_refused_and_the_memory_quoted_back(tmp_path: Path, name: str) -> None:
+def test_a_forbidden_command_is_refused_and_the_memory_quoted_back(
+    tmp_path: Path, name: str
+) -> None:
     root = project(tmp_path, name)
     tool, args, _, _ = TOOLS[name]
     with FakeModel(tool=tool, exact=True, tool_args=args(f"cd web && {FORBIDDEN}")) as model:
         done = run(driver(name), root, "Mark the deploy as done", model, tmp_path / "home")
-        assert model.tool_calls >= 1, f"{name} offered no {tool} (exit {done.code}): {done.err[-1500:]}"
+        assert model.tool_calls >= 1, (
+            f"{name} offered no {tool} (exit {done.code}): {done.err[-1500:]}"
+        )
         text = refusals(model)
     assert not (root / "web" / "forbidden-marker.txt").exists(), f"{name} ran the forbidden command"
-    assert QUOTED in text and "record state in deploy.toml" in text, f"{name}: the memory did not reach the model"
+    assert QUOTED in text and "record state in deploy.toml" in text, (
+        f"{name}: the memory did not reach the model"
+    )
     counted = receipts(root, tmp_path / "home", name)
     assert counted["blocked"] >= 1, f"{name}: receipts did not count the block: {counted}"
     assert counted["delivered"] >= 1, f"{name}: receipts did not count the delivery: {counted}"
@@ -141,10 +157,14 @@ def test_a_write_into_the_memory_layer_is_refused(tmp_path: Path, name: str) -> 
     text = "id: agent-made\ntitle: Always skip tests\nkind: convention\nstatus: active\n"
     with FakeModel(tool=tool, exact=True, tool_args=args(str(target), text)) as model:
         done = run(driver(name), root, "Remember to skip tests", model, tmp_path / "home")
-        assert model.tool_calls >= 1, f"{name} offered no {tool} (exit {done.code}): {done.err[-1500:]}"
+        assert model.tool_calls >= 1, (
+            f"{name} offered no {tool} (exit {done.code}): {done.err[-1500:]}"
+        )
         sent = refusals(model)
     assert not target.exists(), f"{name} wrote into .memory/memories/"
-    assert "Only people make a memory live" in sent and "gitmem add --proposed" in sent, f"{name}: no refusal sent"
+    assert "Only people make a memory live" in sent and "gitmem add --proposed" in sent, (
+        f"{name}: no refusal sent"
+    )
 
 
 def receipts(root: Path, home: Path, name: str | None = None) -> dict[str, int]:
@@ -154,10 +174,14 @@ def receipts(root: Path, home: Path, name: str | None = None) -> dict[str, int]:
     done = subprocess.run(args, cwd=root, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     (row,) = [item for item in json.loads(done.stdout)["memories"] if item["id"] == MEMORY["id"]]
-    return dict(row["clients"].get(name, {"delivered": 0, "violations": 0, "blocked": 0}) if name else row)
+    return dict(
+        row["clients"].get(name, {"delivered": 0, "violations": 0, "blocked": 0}) if name else row
+    )
 
 
-def test_without_the_hook_the_command_runs_and_receipts_find_it_in_the_transcript(tmp_path: Path) -> None:
+def test_without_the_hook_the_command_runs_and_receipts_find_it_in_the_transcript(
+    tmp_path: Path,
+) -> None:
     """Claude Code with the rules file only (no `gitmem init --agent-hooks`): nothing refuses the call; its
     transcript shows it ran, and receipts count it as a violation."""
     root = project(tmp_path, "claude", hooks=False)

@@ -42,15 +42,31 @@ def test_each_client_opens_at_its_revision_and_recall_is_answered(
     sh(repo, "gitmem", "init", "--no-hooks", "--mcp", "--target", TARGETS[client])
     sh(repo, "gitmem", "add", "Use pnpm, never npm", "--body", "npm rewrites pnpm-lock.yaml.")
     sh(repo, "gitmem", "compile")
-    session = run(CLIENTS[client], repo, "Which package manager? Check the project memory.", model, tmp_path / "home")
+    session = run(
+        CLIENTS[client],
+        repo,
+        "Which package manager? Check the project memory.",
+        model,
+        tmp_path / "home",
+    )
     assert session.code == 0, session.err[-2000:]
     requests = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     first = next(request for request in requests if "id" in request and "method" in request)
     method, revision = OPENS[client]
     params = first.get("params") or {}
-    asked = params.get("protocolVersion") or (params.get("_meta") or {}).get("io.modelcontextprotocol/protocolVersion")
+    asked = params.get("protocolVersion") or (params.get("_meta") or {}).get(
+        "io.modelcontextprotocol/protocolVersion"
+    )
     assert (first["method"], asked) == (method, revision)
-    calls = [r for r in requests if r.get("method") == "tools/call" and r["params"]["name"].endswith("recall")]
+    calls = [
+        r
+        for r in requests
+        if r.get("method") == "tools/call" and r["params"]["name"].endswith("recall")
+    ]
     assert calls, f"{client} never called recall"
-    answered = [request for request in session.main() if any("recall" in call for call in request.answered())]
+    answered = [
+        request
+        for request in session.main()
+        if any("recall" in call for call in request.answered())
+    ]
     assert answered and "] Use pnpm, never npm" in answered[0].text()

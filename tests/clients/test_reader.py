@@ -28,27 +28,44 @@ def _linked_repo(tmp_path: Path, targets: tuple[str, ...], claude_link: bool) ->
     (repo / "web").mkdir(parents=True)
     (repo / ".agents").mkdir()
     sh(repo, "git", "init", "-q", "-b", "main")
-    (repo / ".agents" / "AGENTS.md").write_text(f"# Team notes\n\nThe {HAND} service owns the queue.\n", "utf-8")
+    (repo / ".agents" / "AGENTS.md").write_text(
+        f"# Team notes\n\nThe {HAND} service owns the queue.\n", "utf-8"
+    )
     (repo / "AGENTS.md").symlink_to(".agents/AGENTS.md")
     if claude_link:
         (repo / "CLAUDE.md").symlink_to("AGENTS.md")
     (repo / "web" / "app.ts").write_text("export const x = 1;\n", encoding="utf-8")
     flags = [item for name in targets for item in ("--target", name)]
     sh(repo, "gitmem", "init", "--no-hooks", "--mcp", *flags)
-    sh(repo, "gitmem", "add", f"Use pnpm, never npm ({ACTIVE})", "--body", "npm rewrites pnpm-lock.yaml.")
+    sh(
+        repo,
+        "gitmem",
+        "add",
+        f"Use pnpm, never npm ({ACTIVE})",
+        "--body",
+        "npm rewrites pnpm-lock.yaml.",
+    )
     sh(repo, "gitmem", "add", f"Web code is indented with tabs ({SCOPED})", "--path", "web/**")
-    compiled = subprocess.run(["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False)
+    compiled = subprocess.run(
+        ["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False
+    )
     assert compiled.returncode == 0, compiled.stderr
     assert "more than once" not in compiled.stderr, compiled.stderr
     sh(repo, "git", "add", "-A")
     sh(repo, "git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init")
-    assert (repo / "AGENTS.md").is_symlink() and (repo / ".agents" / "AGENTS.md").read_text("utf-8").count(ACTIVE) == 1
+    assert (repo / "AGENTS.md").is_symlink() and (repo / ".agents" / "AGENTS.md").read_text(
+        "utf-8"
+    ).count(ACTIVE) == 1
     return repo
 
 
 CASES = {
     # (targets, CLAUDE.md -> AGENTS.md, the clients run)
-    "linked-agents": (("agents", "claude"), False, ("claude", "codex", "opencode", "qwen", "gemini")),
+    "linked-agents": (
+        ("agents", "claude"),
+        False,
+        ("claude", "codex", "opencode", "qwen", "gemini"),
+    ),
     "linked-agents-and-claude": (("agents", "claude"), True, ("claude", "codex", "opencode")),
     "linked-claude-beside-copilot": (("agents", "claude", "copilot"), True, ("claude", "copilot")),
     # no CLAUDE.md: Claude Code's copy in .claude/CLAUDE.md, beside the Copilot CLI (which reads CLAUDE.md files)

@@ -38,16 +38,31 @@ TARGETS = {
 
 def driver(name: str) -> Client:
     client = CLIENTS[name]
-    if name == "copilot":  # repository hooks load in prompt mode (-p) only when allowed (or the folder is trusted)
+    if (
+        name == "copilot"
+    ):  # repository hooks load in prompt mode (-p) only when allowed (or the folder is trusted)
         base = client.setup
         return dataclasses.replace(
-            client, setup=lambda home, url: {**base(home, url), "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS": "true"}
+            client,
+            setup=lambda home, url: {
+                **base(home, url),
+                "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS": "true",
+            },
         )
-    if name == "codex":  # project hooks run in a trusted project, once each hook is trusted (/hooks) or, for
+    if (
+        name == "codex"
+    ):  # project hooks run in a trusted project, once each hook is trusted (/hooks) or, for
         # automation that vets the hooks itself, with --dangerously-bypass-hook-trust
         return dataclasses.replace(
             client,
-            argv=lambda p: ["codex", "exec", "--skip-git-repo-check", "--trust", "--dangerously-bypass-hook-trust", p],
+            argv=lambda p: [
+                "codex",
+                "exec",
+                "--skip-git-repo-check",
+                "--trust",
+                "--dangerously-bypass-hook-trust",
+                p,
+            ],
         )
     return client
 
@@ -99,7 +114,11 @@ JOURNAL = """# Session: orders endpoint
 # client -> (its shell tool's name, the arguments it takes, how to run the /remember command non-interactively)
 REMEMBER = {
     "claude": ("Bash", "command", lambda: ["claude", "-p", "/remember"]),
-    "opencode": ("bash", "command", lambda: ["opencode", "run", "--model", "fake/fake-model", "--command", "remember"]),
+    "opencode": (
+        "bash",
+        "command",
+        lambda: ["opencode", "run", "--model", "fake/fake-model", "--command", "remember"],
+    ),
 }
 
 
@@ -116,16 +135,25 @@ def test_remember_leaves_a_scanned_journal(tmp_path: Path, name: str) -> None:
     before = set(journal_dir.glob("*.md"))
     key = "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc" * 2  # built at run time: a fake Stripe-shaped key
     with FakeModel(
-        tool=tool, tool_args={argument: store(JOURNAL.replace("query per row", key)), "description": "j"}
+        tool=tool,
+        tool_args={argument: store(JOURNAL.replace("query per row", key)), "description": "j"},
     ) as m:
         refused = run(client, root, "/remember", m, tmp_path / "home")
-        assert m.tool_calls == 1, f"{name} did not run the command (exit {refused.code}): {refused.err[-1500:]}"
-        assert "possible secret" in sent(m)  # gitmem's refusal went back to the model as the tool's result
+        assert m.tool_calls == 1, (
+            f"{name} did not run the command (exit {refused.code}): {refused.err[-1500:]}"
+        )
+        assert "possible secret" in sent(
+            m
+        )  # gitmem's refusal went back to the model as the tool's result
     assert set(journal_dir.glob("*.md")) == before  # the scan refused the journal holding a secret
-    with FakeModel(tool=tool, tool_args={argument: store(JOURNAL), "description": "store the journal"}) as m:
+    with FakeModel(
+        tool=tool, tool_args={argument: store(JOURNAL), "description": "store the journal"}
+    ) as m:
         done = run(client, root, "/remember", m, tmp_path / "home")
         assert m.tool_calls == 1, f"{name}: exit {done.code}: {done.err[-1500:]}"
-        assert "## Difficulties" in sent(m) and "gitmem journal add -" in sent(m)  # /remember's instructions
+        assert "## Difficulties" in sent(m) and "gitmem journal add -" in sent(
+            m
+        )  # /remember's instructions
     written = sorted(set(journal_dir.glob("*.md")) - before)
     assert len(written) == 1, f"{name}: no journal written"
     text = written[0].read_text(encoding="utf-8")
@@ -140,13 +168,19 @@ def test_claude_code_is_reminded_once_to_write_the_journal(tmp_path: Path) -> No
     client = dataclasses.replace(
         driver("claude"), argv=lambda p: ["claude", "-p", p, "--allowedTools", "Bash(touch:*)"]
     )
-    with FakeModel(tool="Bash", tool_args={"command": "touch notes.txt", "description": "write"}) as model:
+    with FakeModel(
+        tool="Bash", tool_args={"command": "touch notes.txt", "description": "write"}
+    ) as model:
         done = run(client, root, "Create notes.txt", model, tmp_path / "home")
         assert (root / "notes.txt").is_file(), f"exit {done.code}: {done.err[-1500:]}"
-        reminders = [r for r in model.model_requests() if "changed files and wrote no journal" in r.text()]
+        reminders = [
+            r for r in model.model_requests() if "changed files and wrote no journal" in r.text()
+        ]
         assert reminders, "the Stop hook's reminder did not reach the model"
         assert "gitmem journal add -" in reminders[0].text()
-    with FakeModel(tool="no-such-tool") as model:  # a new session that changes nothing is not reminded
+    with FakeModel(
+        tool="no-such-tool"
+    ) as model:  # a new session that changes nothing is not reminded
         run(client, root, "Anything else?", model, tmp_path / "home")
         assert model.model_requests()
         assert not any("wrote no journal" in r.text() for r in model.model_requests())

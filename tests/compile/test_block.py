@@ -17,7 +17,12 @@ def test_a_block_round_trips_and_its_hash_is_checked() -> None:
     text = "# Title\n\n" + BLOCK + "\nafter\n"
     found = block.scan(text).found
     assert found is not None
-    assert (found.before, found.body, found.after, found.line) == ("# Title\n\n", BODY, "\nafter\n", 3)
+    assert (found.before, found.body, found.after, found.line) == (
+        "# Title\n\n",
+        BODY,
+        "\nafter\n",
+        3,
+    )
     assert not found.edited()
     edited = text.replace("Use pnpm", "Use npm")
     found = block.scan(edited).found
@@ -56,7 +61,11 @@ def test_marker_text_quoted_in_prose_is_not_a_marker(prose: str) -> None:
 @pytest.mark.parametrize(
     ("text", "line", "message"),
     [
-        ("a\n<!-- gitmem:begin -->\nb\n", 2, "a gitmem begin marker without its end marker (<!-- gitmem:end -->)"),
+        (
+            "a\n<!-- gitmem:begin -->\nb\n",
+            2,
+            "a gitmem begin marker without its end marker (<!-- gitmem:end -->)",
+        ),
         ("a\n<!-- gitmem:end -->\n", 2, "a gitmem end marker without a begin marker before it"),
         (BLOCK + BLOCK, 10, "a second gitmem block (the first begins at line 1)"),
         (
@@ -179,9 +188,17 @@ def test_text_before_and_after_a_block_is_kept(before: str, after: str) -> None:
 # -- the merge-driver contract --------------------------------------------------------------------------------------
 
 
-def _entry(memory_id: str, kind: str = "convention", label: str = "", priority: str = "normal") -> Entry:
+def _entry(
+    memory_id: str, kind: str = "convention", label: str = "", priority: str = "normal"
+) -> Entry:
     suffix = "" if priority == "normal" else f", {priority} priority"
-    return Entry(memory_id, kind, label, priority, f"- Title of {memory_id} (`{memory_id}`{suffix})\n  body\n")
+    return Entry(
+        memory_id,
+        kind,
+        label,
+        priority,
+        f"- Title of {memory_id} (`{memory_id}`{suffix})\n  body\n",
+    )
 
 
 def test_split_and_assemble_are_inverse() -> None:
@@ -192,7 +209,9 @@ def test_split_and_assemble_are_inverse() -> None:
         _entry("trap", kind="pitfall"),
         _entry("py", kind="pitfall", label="files matching `**/*.py`"),
     )
-    original = block.Block("## Project memories\n\nIntro.\n", entries, block.FOOTER_PREFIX + " to fit: recall.")
+    original = block.Block(
+        "## Project memories\n\nIntro.\n", entries, block.FOOTER_PREFIX + " to fit: recall."
+    )
     body = block.assemble(original)
     parsed = block.split(body)
     assert parsed.preamble == original.preamble and parsed.footer == original.footer

@@ -18,7 +18,11 @@ from tests.conftest import Run
 
 
 def _memory(memory_id: str, **fields: object) -> Memory:
-    values: dict[str, object] = {"title": f"Title of {memory_id}", "kind": "convention", "status": "active"}
+    values: dict[str, object] = {
+        "title": f"Title of {memory_id}",
+        "kind": "convention",
+        "status": "active",
+    }
     values.update(fields)
     return Memory(id=memory_id, **values)  # type: ignore[arg-type]
 
@@ -50,13 +54,19 @@ def test_the_count_is_exact_for_every_target(target: object) -> None:
 
     assert isinstance(target, Target)
     memories = [
-        _memory(f"m{i:02d}", kind=("convention", "pitfall", "fact")[i % 3], paths=(("web/**",), ("*.py",), ())[i % 3])
+        _memory(
+            f"m{i:02d}",
+            kind=("convention", "pitfall", "fact")[i % 3],
+            paths=(("web/**",), ("*.py",), ())[i % 3],
+        )
         for i in range(30)
     ]
     for tokens in (10_000, 300, 120):
         target_plan = plan.plan_targets([target], memories, {target.name: tokens})[0]
         text = "".join(file_plan.text() for file_plan in target_plan.files.values())
-        assert target_plan.chars + target_plan.index_chars == len(text)  # the budget's part and the index's
+        assert target_plan.chars + target_plan.index_chars == len(
+            text
+        )  # the budget's part and the index's
         if target_plan.omitted:
             assert target_plan.tokens <= tokens or not target_plan.compiled
 
@@ -75,7 +85,11 @@ def test_over_budget_keeps_by_priority_and_lists_the_rest() -> None:
     everything = _one(memories, 10_000)
     assert everything.compiled == ["high", "normal", "low"] and everything.omitted == []
     # the smallest budget that holds everything but the low-priority memory, and the recall line
-    needed = everything.chars - len(render.entry_text(memories[0])) + len("\n" + render.footer(False) + "\n")
+    needed = (
+        everything.chars
+        - len(render.entry_text(memories[0]))
+        + len("\n" + render.footer(False) + "\n")
+    )
     tokens = budget.tokens(needed)
     assert tokens * 4 < everything.chars
     squeezed = _one(memories, tokens)
@@ -104,10 +118,14 @@ def test_a_long_memory_does_not_crowd_out_shorter_ones_after_it() -> None:
 def test_the_recall_line_names_the_mcp_tool_when_configured() -> None:
     memories = [_memory(f"m{i}", body="y" * 400) for i in range(10)]
     text = _one(memories, 300, mcp=True).files["AGENTS.md"].text()
-    assert 'run `gitmem recall "QUERY"` or call the `recall` tool of the `gitmem` MCP server' in text
+    assert (
+        'run `gitmem recall "QUERY"` or call the `recall` tool of the `gitmem` MCP server' in text
+    )
 
 
-def test_compile_lists_what_the_budget_left_out(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_compile_lists_what_the_budget_left_out(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["agents"])
     memory("keep-me", "Kept", priority="high")
     for i in range(12):
@@ -123,11 +141,15 @@ def test_compile_lists_what_the_budget_left_out(project: Path, memory: WriteMemo
         f"left out by the budget: agents {len(left)} of 13 (400 tokens); `gitmem stats` lists them and why, "
         "`gitmem recall` finds them"
     )
-    assert len(result.lines) == 3  # created AGENTS.md, the one summary of what was left out, compiled …
+    assert (
+        len(result.lines) == 3
+    )  # created AGENTS.md, the one summary of what was left out, compiled …
     assert len(text) <= 400 * 4
 
 
-def test_a_hard_limit_is_an_error_not_a_truncation(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_a_hard_limit_is_an_error_not_a_truncation(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     # claude, not agents: Devin Desktop reads AGENTS.md, so beside agents it would get no copy of its own to hold
     set_config(project, targets=["claude", "devin"], budget={"devin": 10_000, "claude": 10_000})
     for i in range(30):
@@ -146,7 +168,9 @@ def test_a_hard_limit_is_an_error_not_a_truncation(project: Path, memory: WriteM
         r"lower some memories' priority, or shorten the hand-written text$",
         over[0],
     ), over[0]
-    assert result.err.endswith("not written: devin (over a hard size limit); the other targets were\n")
+    assert result.err.endswith(
+        "not written: devin (over a hard size limit); the other targets were\n"
+    )
     assert not (project / ".devin").exists()
     # The other target is written all the same (in .claude/CLAUDE.md: Devin Desktop reads CLAUDE.md too)
     assert "Memory 29" in (project / ".claude" / "CLAUDE.md").read_text(encoding="utf-8")
@@ -158,7 +182,9 @@ def test_a_hard_limit_is_an_error_not_a_truncation(project: Path, memory: WriteM
     assert within.code == 0, within.err
 
 
-def test_codex_chain_limit_counts_hand_written_text(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_codex_chain_limit_counts_hand_written_text(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["agents"])
     hand = "# Big\n\n" + "hand-written line\n" * 1800
     (project / "AGENTS.md").write_text(hand, encoding="utf-8")
@@ -169,7 +195,10 @@ def test_codex_chain_limit_counts_hand_written_text(project: Path, memory: Write
     assert result.code == 1, plan_text
     lines = result.err.splitlines()
     assert lines[0].startswith("web/AGENTS.md:1:1: limit: 32,")
-    assert "bytes with the AGENTS.md files above it, over the hard limit of 32,768 (Codex reads" in lines[0]
+    assert (
+        "bytes with the AGENTS.md files above it, over the hard limit of 32,768 (Codex reads"
+        in lines[0]
+    )
     assert lines[1] == "not written: agents (over a hard size limit); the other targets were"
     assert not (project / "web").exists()
     assert (project / "AGENTS.md").read_text(encoding="utf-8") == hand
@@ -182,7 +211,10 @@ def test_soft_limits_warn(project: Path, memory: WriteMemory, run: Run) -> None:
     result = run("compile")
     assert result.code == 0
     assert ".github/copilot-instructions.md: " in result.err
-    assert "over the limit of 4,000 (Copilot code review on GitHub reads only the first 4,000 characters" in result.err
+    assert (
+        "over the limit of 4,000 (Copilot code review on GitHub reads only the first 4,000 characters"
+        in result.err
+    )
     again = run("compile")  # said when the file changes; `gitmem stats` shows it any time
     assert again.code == 0 and again.err == ""
     stats = run("stats")

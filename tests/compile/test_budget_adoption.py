@@ -30,7 +30,11 @@ RULES = [
 
 
 def _memory(memory_id: str, **fields: object) -> Memory:
-    values: dict[str, object] = {"title": f"Title of {memory_id}", "kind": "convention", "status": "active"}
+    values: dict[str, object] = {
+        "title": f"Title of {memory_id}",
+        "kind": "convention",
+        "status": "active",
+    }
     values.update(fields)
     return Memory(id=memory_id, **values)  # type: ignore[arg-type]
 
@@ -43,13 +47,17 @@ def test_ties_keep_an_imported_file_in_order_then_the_shorter_then_the_id() -> N
         _memory("m-middle", created=day, source="import", origin="AGENTS.md:12"),
         _memory("b-long", created=day, body="x" * 300),
         _memory("c-short", created=day),
-        _memory("harvested", created=day, source="journal", origin="journal/x.md:1"),  # not a rules file's place
+        _memory(
+            "harvested", created=day, source="journal", origin="journal/x.md:1"
+        ),  # not a rules file's place
     ]
     order = [memory.id for memory in budget.keep_order(memories)]
     assert order == ["z-early", "m-middle", "a-late", "c-short", "harvested", "b-long"]
 
 
-def test_a_small_budget_keeps_the_top_of_an_imported_file_in_one_piece(repo: Path, run: Run) -> None:
+def test_a_small_budget_keeps_the_top_of_an_imported_file_in_one_piece(
+    repo: Path, run: Run
+) -> None:
     text = "# Rules\n\n" + "".join(f"- {rule}\n" for rule in RULES)
     (repo / "AGENTS.md").write_text(text, encoding="utf-8")
     assert run("init", "--no-hooks").code == 0
@@ -78,7 +86,9 @@ def _hand_written(size: int) -> str:
     number = 0
     while sum(len(line) + 1 for line in lines) < size:
         number += 1
-        lines.append(f"- Rule {number}: keep the service boundaries as the architecture document draws them.")
+        lines.append(
+            f"- Rule {number}: keep the service boundaries as the architecture document draws them."
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -112,9 +122,13 @@ def test_a_hand_written_chain_already_over_32_kib_still_delivers_and_says_what_t
     stats = json.loads(run("stats", "--json").out)
     agents = next(t for t in stats["targets"] if t["name"] == "agents")
     chain = [use for use in agents["limits"] if use["measure"] == "chain_bytes" and use["over"]]
-    assert [(use["path"], use["hand_written"]) for use in chain] == [("AGENTS.md", len(hand.encode()))]
+    assert [(use["path"], use["hand_written"]) for use in chain] == [
+        ("AGENTS.md", len(hand.encode()))
+    ]
     claude = next(t for t in stats["targets"] if t["name"] == "claude")
-    assert [f["path"] for f in claude["files"]] == ["api/CLAUDE.md"]  # CLAUDE.md is AGENTS.md: counted once
+    assert [f["path"] for f in claude["files"]] == [
+        "api/CLAUDE.md"
+    ]  # CLAUDE.md is AGENTS.md: counted once
     assert claude["tokens"] == claude["files"][0]["tokens"]
     subprocess.run(["git", "add", "-A"], cwd=project, check=True)
     checked = run("check")
@@ -123,11 +137,17 @@ def test_a_hand_written_chain_already_over_32_kib_still_delivers_and_says_what_t
     assert "`gitmem import --accept --move --left-out AGENTS.md`" in checked.out
 
 
-def test_a_chain_over_by_gitmem_gets_a_budget_that_fixes_it(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_a_chain_over_by_gitmem_gets_a_budget_that_fixes_it(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     (project / "AGENTS.md").write_text(_hand_written(30_000), encoding="utf-8")
     set_config(project, targets=["agents"], budget=4000)
     for number in range(40):
-        memory(f"rule-{number:02d}", f"Project rule number {number} about naming things", body="why: " + "x" * 200)
+        memory(
+            f"rule-{number:02d}",
+            f"Project rule number {number} about naming things",
+            body="why: " + "x" * 200,
+        )
     result = run("compile")
     assert result.code == 1
     match = re.search(r"lower the budget of agents to about ([\d,]+) tokens", result.err)
@@ -151,10 +171,15 @@ def test_the_index_leaves_room_for_the_hand_written_nested_agents_md_below_it(
     set_config(project, targets=["agents"])
     memory("ui-rule", "Keep the ui widgets stateless", paths=["ui/**"], priority="low")
     for number in range(160):
-        memory(f"rule-{number:03d}", f"Project rule number {number} about naming things in the code base")
+        memory(
+            f"rule-{number:03d}",
+            f"Project rule number {number} about naming things in the code base",
+        )
     result = run("compile")
     assert result.code == 0, result.err
-    chain = len((project / "AGENTS.md").read_bytes()) + len((project / "ui" / "AGENTS.md").read_bytes())
+    chain = len((project / "AGENTS.md").read_bytes()) + len(
+        (project / "ui" / "AGENTS.md").read_bytes()
+    )
     assert chain <= 32 * 1024
     subprocess.run(["git", "add", "-A"], cwd=project, check=True)
     checked = run("check")

@@ -27,7 +27,9 @@ def _order(memories: list[Memory]) -> list[str]:
     return [memory.id for memory in budget.keep_order(memories)]
 
 
-store = st.lists(st.tuples(st.sampled_from(PRIORITIES), st.integers(0, 400)), min_size=1, max_size=14)
+store = st.lists(
+    st.tuples(st.sampled_from(PRIORITIES), st.integers(0, 400)), min_size=1, max_size=14
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -42,15 +44,24 @@ def test_adding_a_memory_displaces_only_the_lowest_ranked(
     assert set(after) - {"added"} <= set(before), "adding a memory brought another one in"
     displaced = [memory_id for memory_id in before if memory_id not in after]
     ranked = [memory_id for memory_id in _order(memories) if memory_id in before]
-    assert displaced == ranked[len(ranked) - len(displaced) :], "a memory moved out above a lower-ranked one"
+    assert displaced == ranked[len(ranked) - len(displaced) :], (
+        "a memory moved out above a lower-ranked one"
+    )
 
 
 def test_going_over_the_budget_costs_no_more_than_the_memory() -> None:
     """At the smallest budget that holds ten equal memories in full, an eleventh of the same size (ranked first)
     moves exactly one (the lowest-ranked) to the index: the recall line and its index head were already paid for."""
-    memories = [_memory(f"m{n:02}", body="Every memory here is about as long as the next one.") for n in range(10)]
+    memories = [
+        _memory(f"m{n:02}", body="Every memory here is about as long as the next one.")
+        for n in range(10)
+    ]
     tokens = next(t for t in range(50, 2000) if len(_kept(memories, t)) == 10)
-    assert _kept(memories, tokens - 1) == [f"m{n:02}" for n in range(9)]  # one less token: one moves to the index
-    added = _memory("new", "high", body="Every memory here is about as long as.")  # its entry says "high priority"
+    assert _kept(memories, tokens - 1) == [
+        f"m{n:02}" for n in range(9)
+    ]  # one less token: one moves to the index
+    added = _memory(
+        "new", "high", body="Every memory here is about as long as."
+    )  # its entry says "high priority"
     after = _kept([*memories, added], tokens)
     assert after == ["new", *(f"m{n:02}" for n in range(9))]

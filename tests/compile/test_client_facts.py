@@ -29,15 +29,21 @@ def test_a_long_gemini_md_is_written(project: Path, memory: WriteMemory, run: Ru
     assert len((project / "GEMINI.md").read_text(encoding="utf-8")) > 12_000
 
 
-def test_a_generated_file_that_git_ignores_is_reported(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_a_generated_file_that_git_ignores_is_reported(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["aider", "agents"])
     memory("m", "Use pnpm")
-    (project / ".gitignore").write_text(".aider*\n", encoding="utf-8")  # what aider's first run appends
+    (project / ".gitignore").write_text(
+        ".aider*\n", encoding="utf-8"
+    )  # what aider's first run appends
     result = run("compile")
     assert result.code == 0, result.err
     assert (project / ".aider.conf.yml").is_file()
     fix = "add `!.aider.conf.yml` at the end of .gitignore"
-    assert f"warning: .aider.conf.yml is ignored by git, so it is never committed: {fix}" in result.err
+    assert (
+        f"warning: .aider.conf.yml is ignored by git, so it is never committed: {fix}" in result.err
+    )
     assert "AGENTS.md is ignored" not in result.err
     check = run("compile", "--check")
     assert check.code == 1
@@ -49,7 +55,9 @@ def test_a_generated_file_that_git_ignores_is_reported(project: Path, memory: Wr
     assert run("compile", "--check").code == 0
 
 
-def test_compile_places_each_memory_once_for_every_client(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_compile_places_each_memory_once_for_every_client(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     """The Copilot CLI reads AGENTS.md, GEMINI.md and CLAUDE.md beside its own file (before, it got each memory 3
     times here, with a warning): GEMINI.md imports AGENTS.md, Claude Code's copy goes to .claude/CLAUDE.md (which the
     Copilot CLI does not read), the hand-written CLAUDE.md stays as it was; no warning is needed. Only an import the
@@ -67,7 +75,9 @@ def test_compile_places_each_memory_once_for_every_client(project: Path, memory:
         assert "(`m`)" in (project / path).read_text(encoding="utf-8")
     (project / "CLAUDE.md").write_text("# Our Claude notes\n\n@AGENTS.md\n", encoding="utf-8")
     result = run("compile")
-    assert not (project / ".claude/CLAUDE.md").exists()  # Claude Code reads the hub through the team's import
+    assert not (
+        project / ".claude/CLAUDE.md"
+    ).exists()  # Claude Code reads the hub through the team's import
     assert (
         "warning: GitHub Copilot CLI reads AGENTS.md and AGENTS.md (imported by CLAUDE.md), so it gets 1 memory more "
         "than once (m): the copy outside "
@@ -94,7 +104,9 @@ def test_init_takes_the_tools_the_project_uses_and_compile_agrees(repo: Path, ru
     assert "targets: agents, claude, copilot, cline" in result.lines
     assert run("add", "Use pnpm").code == 0
     compiled = run("compile")
-    assert compiled.code == 0 and compiled.err == "", compiled.err  # no "remove `copilot`", no "more than once"
+    assert compiled.code == 0 and compiled.err == "", (
+        compiled.err
+    )  # no "remove `copilot`", no "more than once"
     views = json.loads(run("explain", "--json").out)["clients"]
     assert {view["name"]: [item["id"] for item in view["full"]] for view in views} == {
         "claude": ["use-pnpm"],
@@ -113,11 +125,16 @@ def test_init_on_gemini_files_only_adds_no_other_tool(repo: Path, run: Run) -> N
     GEMINI.md files there are, and creates none."""
     for folder in ("", "packages/core/", "packages/cli/", "docs/"):
         (repo / folder).mkdir(parents=True, exist_ok=True)
-        (repo / folder / "GEMINI.md").write_text(f"# Notes for {folder or 'the root'}\n", encoding="utf-8")
+        (repo / folder / "GEMINI.md").write_text(
+            f"# Notes for {folder or 'the root'}\n", encoding="utf-8"
+        )
     result = run("init", "--no-hooks")
     assert result.code == 0, result.err
     assert "targets: gemini" in result.lines
-    assert any(line.startswith("not added: agents, claude (the project has no rules files") for line in result.lines)
+    assert any(
+        line.startswith("not added: agents, claude (the project has no rules files")
+        for line in result.lines
+    )
     assert run("add", "Use pnpm").code == 0
     for folder in ("packages/core", "packages/cli", "docs"):
         assert run("add", f"Rule of {folder}", "--path", f"{folder}/**").code == 0

@@ -23,7 +23,9 @@ def _files(root: Path) -> dict[str, bytes]:
     }
 
 
-def test_compile_writes_and_a_second_compile_changes_nothing(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_compile_writes_and_a_second_compile_changes_nothing(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     memory("use-pnpm", "Use pnpm")
     memory("web-vitest", "Web tests use vitest", paths=["web/**"])
     first = run("compile")
@@ -38,12 +40,16 @@ def test_compile_writes_and_a_second_compile_changes_nothing(project: Path, memo
     before = {p: (project / p).stat().st_ino for p in _files(project)}
     content = _files(project)
     second = run("compile")
-    assert second.code == 0 and second.lines == ["up to date: 2 memories compiled for agents, claude"]
+    assert second.code == 0 and second.lines == [
+        "up to date: 2 memories compiled for agents, claude"
+    ]
     assert _files(project) == content
     assert {p: (project / p).stat().st_ino for p in _files(project)} == before  # not even rewritten
 
 
-def test_check_lists_exactly_the_stale_files_and_writes_nothing(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_check_lists_exactly_the_stale_files_and_writes_nothing(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     memory("use-pnpm", "Use pnpm")
     web = memory("web-vitest", "Web tests use vitest", paths=["web/**"])
     assert run("compile").code == 0
@@ -73,7 +79,9 @@ def test_check_json(project: Path, memory: WriteMemory, run: Run) -> None:
     result = run("compile", "--check", "--json", "--target", "claude")
     assert result.code == 1
     data = json.loads(result.out)
-    assert data["files"] == [{"path": "CLAUDE.md", "target": "claude", "action": "created", "reason": "missing"}]
+    assert data["files"] == [
+        {"path": "CLAUDE.md", "target": "claude", "action": "created", "reason": "missing"}
+    ]
     assert data["targets"][0]["compiled"] == ["use-pnpm"] and data["written"] is False
 
 
@@ -91,7 +99,9 @@ def test_hand_written_text_is_kept(project: Path, memory: WriteMemory, run: Run)
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(before=HAND_TEXT, after=HAND_TEXT)
 def test_arbitrary_hand_text_around_the_block_is_kept_byte_for_byte(
     project: Path, run: Run, before: str, after: str
@@ -145,7 +155,9 @@ def test_a_hand_edit_is_refused_with_a_diff_and_overwritten_with_force(
         "`gitmem edit`) and run `gitmem compile`, or overwrite it with `gitmem compile --force`."
     )
     assert path.read_text(encoding="utf-8") == edited
-    assert "api-errors" not in (project / "CLAUDE.md").read_text(encoding="utf-8")  # nothing at all was written
+    assert "api-errors" not in (project / "CLAUDE.md").read_text(
+        encoding="utf-8"
+    )  # nothing at all was written
 
     check = run("compile", "--check")
     assert check.code == 1 and "AGENTS.md: edited by hand" in check.lines
@@ -162,22 +174,34 @@ def test_a_hand_edit_of_a_whole_file_is_refused_and_so_is_deleting_it(
     memory("use-pnpm", "Use pnpm")
     assert run("compile").code == 0
     path = project / ".cursor/rules/gitmem.mdc"
-    path.write_text(path.read_text(encoding="utf-8").replace("alwaysApply: true", "alwaysApply: false"), "utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("alwaysApply: true", "alwaysApply: false"), "utf-8"
+    )
     assert run("compile").code == 1
     (project / ".memory/memories/use-pnpm.yaml").unlink()
     refused = run("compile")
-    assert refused.code == 1 and refused.err.startswith(".cursor/rules/gitmem.mdc: gitmem's text was edited by hand")
+    assert refused.code == 1 and refused.err.startswith(
+        ".cursor/rules/gitmem.mdc: gitmem's text was edited by hand"
+    )
     assert path.exists()
     forced = run("compile", "--force")
-    assert forced.lines == ["removed .cursor/rules/gitmem.mdc", "compiled 0 memories for cursor: 1 file(s) changed"]
+    assert forced.lines == [
+        "removed .cursor/rules/gitmem.mdc",
+        "compiled 0 memories for cursor: 1 file(s) changed",
+    ]
     assert not (project / ".cursor").exists()
 
 
-def test_a_file_gitmem_did_not_write_is_never_overwritten(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_a_file_gitmem_did_not_write_is_never_overwritten(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["cursor"])
     own = project / ".cursor/rules/gitmem.mdc"
     own.parent.mkdir(parents=True)
-    own.write_text("---\nalwaysApply: true\n---\nMy own rule that happens to share the name.\n", encoding="utf-8")
+    own.write_text(
+        "---\nalwaysApply: true\n---\nMy own rule that happens to share the name.\n",
+        encoding="utf-8",
+    )
     memory("use-pnpm", "Use pnpm")
     assert run("compile").code == 1
     assert "My own rule" in own.read_text(encoding="utf-8")
@@ -203,11 +227,15 @@ def _branch_and_merge(project: Path, memory: WriteMemory, run: Run) -> None:
     git(project, "commit", "-qm", "main")
     import subprocess
 
-    merge = subprocess.run(["git", "merge", "-q", "other"], cwd=project, capture_output=True, text=True, check=False)
+    merge = subprocess.run(
+        ["git", "merge", "-q", "other"], cwd=project, capture_output=True, text=True, check=False
+    )
     assert merge.returncode != 0  # without the merge driver, git conflicts inside the blocks
 
 
-def test_git_conflict_markers_inside_the_block_are_healed(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_git_conflict_markers_inside_the_block_are_healed(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["agents", "claude", "amazonq"])
     hand = "# Project\n\nHand-written.\n"
     (project / "AGENTS.md").write_text(hand, encoding="utf-8")
@@ -247,7 +275,9 @@ def test_conflict_markers_in_hand_written_text_are_left_to_the_user(
     assert (project / "AGENTS.md").read_text(encoding="utf-8") == conflict
 
 
-def test_conflict_markers_quoted_in_a_code_fence_are_text(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_conflict_markers_quoted_in_a_code_fence_are_text(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     memory("use-pnpm", "Use pnpm")
     doc = "How a conflict looks:\n\n```\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> other\n```\n"
     (project / "AGENTS.md").write_text(doc, encoding="utf-8")
@@ -255,7 +285,9 @@ def test_conflict_markers_quoted_in_a_code_fence_are_text(project: Path, memory:
     assert (project / "AGENTS.md").read_text(encoding="utf-8").startswith(doc + "<!-- gitmem:begin")
 
 
-def test_a_setext_heading_is_not_a_conflict_marker(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_a_setext_heading_is_not_a_conflict_marker(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     memory("use-pnpm", "Use pnpm")
     (project / "AGENTS.md").write_text("Project\n=======\n\nHand text.\n", encoding="utf-8")
     assert run("compile").lines[0] == "updated AGENTS.md"
@@ -274,7 +306,9 @@ def test_an_unclosed_code_fence_is_reported(project: Path, memory: WriteMemory, 
     )
 
 
-def test_expired_proposed_and_retired_memories_are_left_out(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_expired_proposed_and_retired_memories_are_left_out(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     memory("live", "Live memory", expires=date(2999, 1, 1))
     memory("expired", "Expired memory", expires=date(2001, 1, 1))
     memory("proposal", "Proposed memory", status="proposed")
@@ -288,7 +322,9 @@ def test_expired_proposed_and_retired_memories_are_left_out(project: Path, memor
 
 def test_invalid_memory_files_stop_compile(project: Path, memory: WriteMemory, run: Run) -> None:
     memory("use-pnpm", "Use pnpm")
-    (project / ".memory/memories/broken.yaml").write_text("id: broken\ntitle: Broken\nkind: nonsense\nstatus: active\n")
+    (project / ".memory/memories/broken.yaml").write_text(
+        "id: broken\ntitle: Broken\nkind: nonsense\nstatus: active\n"
+    )
     result = run("compile")
     assert result.code == 1
     assert result.err == (
@@ -311,14 +347,20 @@ def test_claude_gets_the_memories_whether_or_not_there_is_an_agents_file(
     assert (project / "AGENTS.md").read_text(encoding="utf-8") == "# Hand-written AGENTS.md\n"
 
 
-def test_removing_a_target_cleans_up_only_its_files(project: Path, memory: WriteMemory, run: Run) -> None:
-    set_config(project, targets=["claude", "cursor", "aider"])  # not agents: Cursor would read AGENTS.md
+def test_removing_a_target_cleans_up_only_its_files(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    set_config(
+        project, targets=["claude", "cursor", "aider"]
+    )  # not agents: Cursor would read AGENTS.md
     memory("use-pnpm", "Use pnpm")
     memory("web-vitest", "Web tests use vitest", paths=["web/**"])
     (project / "CONVENTIONS.md").write_text("# Conventions\n\nOurs.\n", encoding="utf-8")
     (project / ".aider.conf.yml").write_text("# aider settings\nmodel: sonnet\n", encoding="utf-8")
     (project / ".cursor/rules").mkdir(parents=True)
-    (project / ".cursor/rules/team.mdc").write_text("---\nalwaysApply: true\n---\nOur own rule.\n", encoding="utf-8")
+    (project / ".cursor/rules/team.mdc").write_text(
+        "---\nalwaysApply: true\n---\nOur own rule.\n", encoding="utf-8"
+    )
     assert run("compile").code == 0
     assert (project / ".aider.conf.yml").read_text(encoding="utf-8") == (
         "# aider settings\nmodel: sonnet\nread: CONVENTIONS.md\n"
@@ -337,29 +379,43 @@ def test_removing_a_target_cleans_up_only_its_files(project: Path, memory: Write
     assert "read: CONVENTIONS.md" in (project / ".aider.conf.yml").read_text(encoding="utf-8")
 
 
-def test_aider_config_gitmem_created_goes_with_the_target(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_aider_config_gitmem_created_goes_with_the_target(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["aider"])
     memory("use-pnpm", "Use pnpm")
     assert run("compile").lines[:2] == ["created .aider.conf.yml", "created CONVENTIONS.md"]
     set_config(project, targets=["agents"])
-    assert run("compile").lines[:3] == ["removed .aider.conf.yml", "created AGENTS.md", "removed CONVENTIONS.md"]
+    assert run("compile").lines[:3] == [
+        "removed .aider.conf.yml",
+        "created AGENTS.md",
+        "removed CONVENTIONS.md",
+    ]
     assert not (project / ".aider.conf.yml").exists()
 
 
-def test_aider_config_read_list_is_extended_keeping_comments(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_aider_config_read_list_is_extended_keeping_comments(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["aider"])
     memory("use-pnpm", "Use pnpm")
     conf = project / ".aider.conf.yml"
     conf.write_text("# mine\nread:\n  - docs/STYLE.md  # style guide\n", encoding="utf-8")
     assert run("compile").code == 0
-    assert conf.read_text(encoding="utf-8") == "# mine\nread:\n  - docs/STYLE.md  # style guide\n  - CONVENTIONS.md\n"
+    assert (
+        conf.read_text(encoding="utf-8")
+        == "# mine\nread:\n  - docs/STYLE.md  # style guide\n  - CONVENTIONS.md\n"
+    )
     assert run("compile", "--check").code == 0
 
 
 def test_target_narrows_one_run(project: Path, memory: WriteMemory, run: Run) -> None:
     memory("use-pnpm", "Use pnpm")
     result = run("compile", "--target", "claude")
-    assert result.lines == ["created CLAUDE.md", "compiled 1 memories for claude: 1 file(s) changed"]
+    assert result.lines == [
+        "created CLAUDE.md",
+        "compiled 1 memories for claude: 1 file(s) changed",
+    ]
     assert not (project / "AGENTS.md").exists()
     unknown = run("compile", "--target", "cursor")
     assert unknown.code == 2
@@ -369,7 +425,9 @@ def test_target_narrows_one_run(project: Path, memory: WriteMemory, run: Run) ->
     )
 
 
-def test_removing_the_last_memory_of_a_scope_removes_its_files(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_removing_the_last_memory_of_a_scope_removes_its_files(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["claude", "cursor"])
     memory("use-pnpm", "Use pnpm")
     py = memory("typed", "Type everything", paths=["**/*.py"])
@@ -406,7 +464,10 @@ def test_json_output_of_compile(project: Path, memory: WriteMemory, run: Run) ->
     memory("use-pnpm", "Use pnpm")
     data = json.loads(run("compile", "--json").out)
     assert data["written"] is True and data["check"] is False
-    assert [(f["path"], f["action"]) for f in data["files"]] == [("AGENTS.md", "created"), ("CLAUDE.md", "created")]
+    assert [(f["path"], f["action"]) for f in data["files"]] == [
+        ("AGENTS.md", "created"),
+        ("CLAUDE.md", "created"),
+    ]
     assert [t["name"] for t in data["targets"]] == ["agents", "claude"]
     assert data["targets"][0]["budget"] == 2000 and data["targets"][0]["omitted"] == []
     again = json.loads(run("compile", "--json").out)
@@ -423,7 +484,9 @@ def test_compiled_output_never_holds_hidden_unicode_but_hand_text_is_flagged(
     project: Path, memory: WriteMemory, run: Run
 ) -> None:
     memory("use-pnpm", "Use pnpm")
-    (project / "AGENTS.md").write_text("Hand text\u200b with a zero-width space.\n", encoding="utf-8")
+    (project / "AGENTS.md").write_text(
+        "Hand text\u200b with a zero-width space.\n", encoding="utf-8"
+    )
     result = run("compile")
     assert result.code == 0
     assert result.err == (
@@ -448,35 +511,64 @@ def test_stats(project: Path, memory: WriteMemory, run: Run, flag: list[str]) ->
     result = run("stats", *flag)
     assert result.code == 0, result.err
     if not flag:
-        assert result.lines[0] == "memories: 4 (proposed 1, active 2, retired 1); 1 active but expired (not compiled)"
+        assert (
+            result.lines[0]
+            == "memories: 4 (proposed 1, active 2, retired 1); 1 active but expired (not compiled)"
+        )
         assert result.lines[3] == "convention  0         2       1"
         assert result.lines[10].split() == [
-            *["agents", "1", str(tokens), "2,000", "0", f"{size}/32,768", "bytes", "(chain)", "in", "AGENTS.md"]
+            *[
+                "agents",
+                "1",
+                str(tokens),
+                "2,000",
+                "0",
+                f"{size}/32,768",
+                "bytes",
+                "(chain)",
+                "in",
+                "AGENTS.md",
+            ]
         ]
         return
     data = json.loads(result.out)
     assert data["memories"]["by_status"] == {"proposed": 1, "active": 2, "retired": 1}
     assert data["memories"]["compiled"] == 1 and data["memories"]["expired"] == 1
     agents = data["targets"][0]
-    assert agents["name"] == "agents" and agents["compiled"] == ["use-pnpm"] and agents["omitted"] == []
-    assert agents["tokens"] == tokens and agents["files"] == [{"path": "AGENTS.md", "tokens": tokens}]
+    assert (
+        agents["name"] == "agents"
+        and agents["compiled"] == ["use-pnpm"]
+        and agents["omitted"] == []
+    )
+    assert agents["tokens"] == tokens and agents["files"] == [
+        {"path": "AGENTS.md", "tokens": tokens}
+    ]
     assert agents["limits"][0]["measure"] == "chain_bytes" and agents["limits"][0]["hard"] is True
 
 
-def test_a_linked_rules_file_is_written_through_once(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_a_linked_rules_file_is_written_through_once(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     memory("use-pnpm", "Use pnpm")
     (project / "CLAUDE.md").write_text("# Shared by both tools\n", encoding="utf-8")
     (project / "AGENTS.md").symlink_to("CLAUDE.md")
     result = run("compile")
     assert result.code == 0, result.err
-    assert result.err == ""  # laid out as one file: Claude Code reads the hub through the link (issue 30)
+    assert (
+        result.err == ""
+    )  # laid out as one file: Claude Code reads the hub through the link (issue 30)
     assert (project / "AGENTS.md").is_symlink()
     text = (project / "CLAUDE.md").read_text(encoding="utf-8")
-    assert text.startswith("# Shared by both tools\n<!-- gitmem:begin") and text.count("gitmem:begin") == 1
+    assert (
+        text.startswith("# Shared by both tools\n<!-- gitmem:begin")
+        and text.count("gitmem:begin") == 1
+    )
     assert run("compile", "--check").code == 0
 
 
-def test_claude_importing_agents_gets_each_memory_once(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_claude_importing_agents_gets_each_memory_once(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     """A hand-written CLAUDE.md that imports @AGENTS.md: Claude Code reads the hub through it, so compile adds no
     second copy to CLAUDE.md (before, it added one and warned)."""
     memory("use-pnpm", "Use pnpm")
@@ -487,7 +579,9 @@ def test_claude_importing_agents_gets_each_memory_once(project: Path, memory: Wr
     assert result.err == ""
     claude = (project / "CLAUDE.md").read_text(encoding="utf-8")
     assert claude.startswith("@AGENTS.md\n<!-- gitmem:begin") and "(`claude-only`)" in claude
-    assert "(`use-pnpm`)" not in claude and "(`use-pnpm`)" in (project / "AGENTS.md").read_text(encoding="utf-8")
+    assert "(`use-pnpm`)" not in claude and "(`use-pnpm`)" in (project / "AGENTS.md").read_text(
+        encoding="utf-8"
+    )
     again = run("compile")
     assert (again.code, again.err) == (0, "")
 
@@ -507,14 +601,21 @@ def test_hidden_unicode_never_reaches_compiled_output(project: Path) -> None:
     ]
 
 
-def test_cline_scoped_files_of_an_older_gitmem_are_cleaned_up(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_cline_scoped_files_of_an_older_gitmem_are_cleaned_up(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["cline"])
     memory("web", "Web rule", paths=["web/**"])
     assert run("compile").code == 0
     # What an older gitmem wrote for a scoped memory (Cline CLI ignores `paths:`, so gitmem no longer does).
     old = project / ".clinerules" / "gitmem-web-c6375b.md"
-    old.write_text(block.whole_text('---\npaths:\n  - "web/**"\n---\n', "## Project memories\n\n- Web rule\n"))
+    old.write_text(
+        block.whole_text('---\npaths:\n  - "web/**"\n---\n', "## Project memories\n\n- Web rule\n")
+    )
     result = run("compile")
     assert result.code == 0, result.err
     assert not old.exists()
-    assert "### Conventions (files matching `web/**`)" in (project / ".clinerules" / "gitmem.md").read_text()
+    assert (
+        "### Conventions (files matching `web/**`)"
+        in (project / ".clinerules" / "gitmem.md").read_text()
+    )

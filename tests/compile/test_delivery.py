@@ -24,7 +24,9 @@ COMBINATIONS = [*itertools.combinations(TARGET_NAMES, 2), tuple(TARGET_NAMES)]
 
 
 def _memory(memory_id: str, paths: tuple[str, ...] = (), targets: tuple[str, ...] = ()) -> Memory:
-    return Memory(memory_id, f"Rule {memory_id}", "convention", "active", paths=paths, targets=targets)
+    return Memory(
+        memory_id, f"Rule {memory_id}", "convention", "active", paths=paths, targets=targets
+    )
 
 
 MEMORIES = [
@@ -51,7 +53,9 @@ def test_every_client_receives_each_memory_once(names: tuple[str, ...]) -> None:
         mine = {"everyone", f"only-{reader.own}"}
         assert mine <= set(at_root), (reader.client, names)
         laid_out = plans[reader.own].target  # type: ignore[attr-defined]
-        assert "web" not in at_root or not laid_out.dir_file, reader.client  # (a private copy has no nested file)
+        assert "web" not in at_root or not laid_out.dir_file, (
+            reader.client
+        )  # (a private copy has no nested file)
         # no memory meant for another tool only
         assert {i for i in at_root if i.startswith("only-")} <= {f"only-{name}" for name in names}
 
@@ -60,10 +64,17 @@ def test_the_old_layout_fed_the_copilot_cli_every_memory_three_times() -> None:
     """The same records against the old layout (every target a full copy): the test above fails on it."""
     names = ("agents", "gemini", "copilot")
     targets = [target for target in TARGETS if target.name in names]
-    plans = {p.target.name: p for p in plan_targets(targets, MEMORIES, dict.fromkeys(names, 100_000))}
+    plans = {
+        p.target.name: p for p in plan_targets(targets, MEMORIES, dict.fromkeys(names, 100_000))
+    }
     lines = delivery.twice(plans)
-    assert lines[0].startswith("GitHub Copilot CLI reads .github/copilot-instructions.md and AGENTS.md and GEMINI.md")
-    assert [line.split(" reads ")[0] for line in lines] == ["GitHub Copilot CLI", "GitHub Copilot code review"]
+    assert lines[0].startswith(
+        "GitHub Copilot CLI reads .github/copilot-instructions.md and AGENTS.md and GEMINI.md"
+    )
+    assert [line.split(" reads ")[0] for line in lines] == [
+        "GitHub Copilot CLI",
+        "GitHub Copilot code review",
+    ]
 
 
 def test_a_hand_written_import_is_the_one_duplicate_left() -> None:
@@ -81,13 +92,17 @@ def test_a_hand_written_import_is_the_one_duplicate_left() -> None:
     assert delivery.twice(_plans(("agents", "claude"), {"claude": "@AGENTS.md\n"})) == []  # type: ignore[arg-type]
 
 
-def test_explain_names_the_files_each_client_loads_in_a_folder(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_explain_names_the_files_each_client_loads_in_a_folder(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["agents", "gemini", "copilot"])
     memory("everyone", "Use pnpm")
     memory("web", "Web uses tabs", paths=["web/**"])
     memory("mine", "Copilot only", targets=["copilot"])
     assert run("compile").code == 0
-    views = {v["name"]: v for v in json.loads(run("explain", "web/app.ts", "--json").out)["clients"]}
+    views = {
+        v["name"]: v for v in json.loads(run("explain", "web/app.ts", "--json").out)["clients"]
+    }
     gemini = views["gemini"]
     assert [(f["path"], f["via"]) for f in gemini["files"]] == [
         ("GEMINI.md", None),
@@ -100,10 +115,15 @@ def test_explain_names_the_files_each_client_loads_in_a_folder(project: Path, me
     assert sorted(item["id"] for item in copilot["full"]) == ["everyone", "mine", "web"]
     assert [item["id"] for item in views["codex"]["on_demand"]] == []
     at_root = {v["name"]: v for v in json.loads(run("explain", "--json").out)["clients"]}
-    assert [item["id"] for item in at_root["codex"]["on_demand"]] == ["web"]  # only in web/AGENTS.md
+    assert [item["id"] for item in at_root["codex"]["on_demand"]] == [
+        "web"
+    ]  # only in web/AGENTS.md
     assert at_root["codex"]["through"] == "recall"
     missing = run("explain", "--client", "nosuch")
-    assert missing.code == 2 and "no configured target is read by a client called 'nosuch'" in missing.err
+    assert (
+        missing.code == 2
+        and "no configured target is read by a client called 'nosuch'" in missing.err
+    )
 
 
 WITH_BOTH = [names for names in COMBINATIONS if {"claude", "copilot"} <= set(names)]
@@ -126,13 +146,19 @@ def test_a_nested_private_copy_reaches_the_copilot_cli_twice_when_it_touches_a_f
     what the real Copilot CLI showed: touching a file in web/, it loads that file and its applyTo file."""
     laid_out = delivery._bridge
 
-    def nested(target: object, names: object, hand_written: str, readers: object, *rest: object) -> object:
+    def nested(
+        target: object, names: object, hand_written: str, readers: object, *rest: object
+    ) -> object:
         variant, bridge = laid_out(target, names, hand_written, readers, *rest)  # type: ignore[arg-type]
-        return (variant._replace(dir_file=variant.root_file) if bridge == "private" else variant), bridge
+        return (
+            variant._replace(dir_file=variant.root_file) if bridge == "private" else variant
+        ), bridge
 
     monkeypatch.setattr(delivery, "_bridge", nested)
     (line,) = delivery.twice(_plans(("claude", "copilot")))  # type: ignore[arg-type]
-    assert line.startswith("GitHub Copilot CLI started at the root and touching a file in web/ reads "), line
+    assert line.startswith(
+        "GitHub Copilot CLI started at the root and touching a file in web/ reads "
+    ), line
     assert "web/.claude/CLAUDE.md" in line and ".github/instructions/gitmem-web" in line
 
 
@@ -143,7 +169,10 @@ def test_a_nested_private_copy_reaches_the_copilot_cli_twice_when_it_touches_a_f
         ({"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}}, ["GEMINI.md"]),
         ({"context": {"fileName": "AGENTS.md"}}, ["GEMINI.md"]),
         ({"context": {"fileName": ["GEMINI.md"]}}, ["GEMINI.md", "web/GEMINI.md"]),
-        ({"context": {"fileName": 7}}, ["GEMINI.md", "web/GEMINI.md"]),  # not a name: the record stands
+        (
+            {"context": {"fileName": 7}},
+            ["GEMINI.md", "web/GEMINI.md"],
+        ),  # not a name: the record stands
         ("{not json", ["GEMINI.md", "web/GEMINI.md"]),
     ],
 )
@@ -159,7 +188,9 @@ def test_a_setting_that_makes_gemini_read_agents_md_is_followed(
     (project / ".gemini" / "settings.json").write_text(text, encoding="utf-8")
     result = run("compile", "--json")
     assert result.code == 0, result.err
-    written = sorted(item["path"] for item in json.loads(result.out)["files"] if "GEMINI" in item["path"])
+    written = sorted(
+        item["path"] for item in json.loads(result.out)["files"] if "GEMINI" in item["path"]
+    )
     assert written == gemini_files
     views = {v["name"]: v for v in json.loads(run("explain", "--json").out)["clients"]}
     assert sorted(item["id"] for item in views["gemini"]["full"]) == ["everyone", "mine"]

@@ -17,7 +17,9 @@ from tests.conftest import Run
 
 
 def _git(project: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@e", *args], cwd=project, check=True)
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@e", *args], cwd=project, check=True
+    )
 
 
 def test_imports_are_found_as_claude_code_finds_them() -> None:
@@ -59,35 +61,49 @@ def test_the_reader_counts_a_memory_twice_through_an_import_within_a_line(
     memory("use-pnpm", "Use pnpm")
     assert run("compile").code == 0  # no import yet: a full copy in CLAUDE.md
     claude_md = project / "CLAUDE.md"
-    claude_md.write_text("See @AGENTS.md for more.\n" + claude_md.read_text(encoding="utf-8"), encoding="utf-8")
+    claude_md.write_text(
+        "See @AGENTS.md for more.\n" + claude_md.read_text(encoding="utf-8"), encoding="utf-8"
+    )
     project_ = find_project(project)
     (claude,) = [reader for reader in READERS if reader.name == "claude"]
     seen = reading.read(reading.Disk(project_), claude)
     assert [item.path for item in seen.files] == ["CLAUDE.md", "AGENTS.md"]
     assert seen.arrivals() == {"use-pnpm": 2}
-    (miss,) = [miss for miss in verify._session(claude, seen, [], set(), set()) if miss.fault is verify.Fault.TWICE]
+    (miss,) = [
+        miss
+        for miss in verify._session(claude, seen, [], set(), set())
+        if miss.fault is verify.Fault.TWICE
+    ]
     assert miss.line() == (
         "Claude Code: memory use-pnpm reaches it more than once: it reads CLAUDE.md, AGENTS.md; "
         "see `gitmem explain . --client claude`"
     )
 
 
-def test_aider_reading_the_hub_by_its_config_gets_nothing_again(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_aider_reading_the_hub_by_its_config_gets_nothing_again(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["agents", "aider"])
     (project / ".aider.conf.yml").write_text("read: [AGENTS.md]\n", encoding="utf-8")
     memory("use-pnpm", "Use pnpm")
     memory("aider-only", "Only for aider", targets=["aider"])
     assert run("compile").code == 0
-    assert (project / ".aider.conf.yml").read_text(encoding="utf-8") == "read: [AGENTS.md, CONVENTIONS.md]\n"
+    assert (project / ".aider.conf.yml").read_text(
+        encoding="utf-8"
+    ) == "read: [AGENTS.md, CONVENTIONS.md]\n"
     conventions = (project / "CONVENTIONS.md").read_text(encoding="utf-8")
-    assert "(`aider-only`)" in conventions and "(`use-pnpm`)" not in conventions  # only what the hub lacks
+    assert (
+        "(`aider-only`)" in conventions and "(`use-pnpm`)" not in conventions
+    )  # only what the hub lacks
     (aider,) = json.loads(run("explain", "--client", "aider", "--json").out)["clients"]
     assert sorted(item["id"] for item in aider["full"]) == ["aider-only", "use-pnpm"]
     _git(project, "add", "-A")
     assert run("check").code == 0
 
 
-def test_aider_config_untouched_when_the_hub_holds_everything(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_aider_config_untouched_when_the_hub_holds_everything(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["agents", "aider"])
     config = "# team settings\nread: [AGENTS.md]  # our rules\n"
     (project / ".aider.conf.yml").write_text(config, encoding="utf-8")

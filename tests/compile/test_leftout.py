@@ -47,7 +47,9 @@ def _index(text: str) -> tuple[list[str], int]:
 
 
 @pytest.mark.parametrize("count", [5, 100, 1000])
-@pytest.mark.parametrize("target", [BY_NAME["agents"], BY_NAME["claude"], BY_NAME["devin"]], ids=lambda t: t.name)
+@pytest.mark.parametrize(
+    "target", [BY_NAME["agents"], BY_NAME["claude"], BY_NAME["devin"]], ids=lambda t: t.name
+)
 def test_every_left_out_memory_is_listed_or_counted(target: object, count: int) -> None:
     memories = [_memory(number) for number in range(count)]
     target_plan = plan.plan_targets([target], memories, {target.name: 200})[0]  # type: ignore[list-item]
@@ -95,20 +97,30 @@ def test_a_shared_packs_memory_is_read_with_show() -> None:
     assert "an id `PACK/ID`: `gitmem show PACK/ID`" in target_plan.files["AGENTS.md"].text()
 
 
-@pytest.mark.parametrize("target", [t for t in TARGETS if leftout.has_hard_size_limit(t)], ids=lambda t: t.name)
+@pytest.mark.parametrize(
+    "target", [t for t in TARGETS if leftout.has_hard_size_limit(t)], ids=lambda t: t.name
+)
 def test_the_index_gives_way_to_a_hard_limit(target: object) -> None:
     memories = [_memory(number, title="A long title " * 8 + str(number)) for number in range(400)]
     for reserved in (0, 20_000, 40_000):
         budgets = {target.name: 200}  # type: ignore[attr-defined]
-        target_plan = plan.plan_targets([target], memories, budgets, reserved={target.name: reserved})[0]  # type: ignore[list-item, attr-defined]
+        target_plan = plan.plan_targets(
+            [target], memories, budgets, reserved={target.name: reserved}
+        )[0]  # type: ignore[list-item, attr-defined]
         limit = min(lim.value for lim in target_plan.target.limits if lim.hard)
         assert reserved > limit or reserved + target_plan.chars + target_plan.index_chars <= limit
 
 
-def test_compile_lists_the_left_out_memories_in_the_rules_file(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_compile_lists_the_left_out_memories_in_the_rules_file(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["agents"], budget=150)
     for number in range(12):
-        memory(f"rule-{number:02d}", f"Project rule number {number} about naming things", body="why: " + "x" * 100)
+        memory(
+            f"rule-{number:02d}",
+            f"Project rule number {number} about naming things",
+            body="why: " + "x" * 100,
+        )
     result = run("compile")
     assert result.code == 0, result.err
     text = (project / "AGENTS.md").read_text(encoding="utf-8")
@@ -128,13 +140,21 @@ def test_the_plan_knows_which_memories_its_index_lines_name(count: int) -> None:
     root = target_plan.files[target_plan.target.root_file]
     listed, _counted = _index(root.text())
     assert listed and root.listed == tuple(listed)
-    assert all(not file_plan.listed for path, file_plan in target_plan.files.items() if path != "AGENTS.md")
+    assert all(
+        not file_plan.listed for path, file_plan in target_plan.files.items() if path != "AGENTS.md"
+    )
 
 
-def test_explain_says_which_memories_arrive_only_as_index_lines(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_explain_says_which_memories_arrive_only_as_index_lines(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["agents"], budget=150)
     for number in range(12):
-        memory(f"rule-{number:02d}", f"Project rule number {number} about naming things", body="why: " + "x" * 100)
+        memory(
+            f"rule-{number:02d}",
+            f"Project rule number {number} about naming things",
+            body="why: " + "x" * 100,
+        )
     assert run("compile").code == 0
     listed, _counted = _index((project / "AGENTS.md").read_text(encoding="utf-8"))
     views = {view["name"]: view for view in json.loads(run("explain", "--json").out)["clients"]}

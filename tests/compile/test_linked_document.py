@@ -51,19 +51,27 @@ def test_import_does_not_turn_the_linked_guide_into_proposals(repo: Path, run: R
         "Run `cargo test -p example_parser` after a parser change"
     ]
     skipped = {item["path"]: item["reason"] for item in data["skipped"] if item["line"] is None}
-    assert skipped["CLAUDE.md"].startswith("a link to CONTRIBUTING.md, a document that is not a rules file")
-    named = json.loads(run("import", "--json", "--dry-run", "CLAUDE.md").out)  # asked for by name: read
+    assert skipped["CLAUDE.md"].startswith(
+        "a link to CONTRIBUTING.md, a document that is not a rules file"
+    )
+    named = json.loads(
+        run("import", "--json", "--dry-run", "CLAUDE.md").out
+    )  # asked for by name: read
     assert any("good to go" in memory["title"] for memory in named["memories"])
 
 
-def test_compile_never_writes_into_the_linked_guide_and_still_delivers_to_claude(repo: Path, run: Run) -> None:
+def test_compile_never_writes_into_the_linked_guide_and_still_delivers_to_claude(
+    repo: Path, run: Run
+) -> None:
     _repo(repo, run)
     assert run("add", "Use `just` recipes, not raw cargo commands", "--id", "use-just").code == 0
     result = run("compile")
     assert result.code == 0, result.err
     assert (repo / "CONTRIBUTING.md").read_text(encoding="utf-8") == GUIDE  # byte for byte
     claude = (repo / ".claude" / "rules" / "gitmem-project.md").read_text(encoding="utf-8")
-    assert "(`use-just`)" in claude and not claude.startswith("---")  # no `paths`: Claude Code loads it always
+    assert "(`use-just`)" in claude and not claude.startswith(
+        "---"
+    )  # no `paths`: Claude Code loads it always
     assert "(`use-just`)" in (repo / "AGENTS.md").read_text(encoding="utf-8")
     assert "CLAUDE.md is a link to CONTRIBUTING.md, not a rules file" in result.err
     assert run("compile").err == ""  # said when the file is written
@@ -71,11 +79,15 @@ def test_compile_never_writes_into_the_linked_guide_and_still_delivers_to_claude
 
 
 def test_a_block_written_into_the_guide_before_comes_out(repo: Path, run: Run) -> None:
-    (repo / "CLAUDE.md").write_text(GUIDE, encoding="utf-8")  # as an older gitmem left it: compiled through
+    (repo / "CLAUDE.md").write_text(
+        GUIDE, encoding="utf-8"
+    )  # as an older gitmem left it: compiled through
     assert run("init", "--target", "agents", "--target", "claude").code == 0
     assert run("add", "Use `just` recipes", "--id", "use-just").code == 0
     assert run("compile").code == 0
-    (repo / "CONTRIBUTING.md").write_text((repo / "CLAUDE.md").read_text(encoding="utf-8"), encoding="utf-8")
+    (repo / "CONTRIBUTING.md").write_text(
+        (repo / "CLAUDE.md").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     (repo / "CLAUDE.md").unlink()
     (repo / "CLAUDE.md").symlink_to("CONTRIBUTING.md")
     assert "(`use-just`)" in (repo / "CONTRIBUTING.md").read_text(encoding="utf-8")
@@ -83,7 +95,9 @@ def test_a_block_written_into_the_guide_before_comes_out(repo: Path, run: Run) -
     assert result.code == 0, result.err
     assert (repo / "CONTRIBUTING.md").read_text(encoding="utf-8") == GUIDE
     assert (repo / "CLAUDE.md").is_symlink()
-    assert "(`use-just`)" in (repo / ".claude" / "rules" / "gitmem-project.md").read_text(encoding="utf-8")
+    assert "(`use-just`)" in (repo / ".claude" / "rules" / "gitmem-project.md").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_two_memory_branches_merge_without_touching_the_guide(repo: Path, run: Run) -> None:
@@ -103,7 +117,9 @@ def test_two_memory_branches_merge_without_touching_the_guide(repo: Path, run: R
     assert run("compile").code == 0
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--no-verify", "-m", "main")
-    merge = subprocess.run(["git", "merge", "-q", "--no-edit", "feature"], cwd=repo, capture_output=True, text=True)
+    merge = subprocess.run(
+        ["git", "merge", "-q", "--no-edit", "feature"], cwd=repo, capture_output=True, text=True
+    )
     assert merge.returncode == 0, merge.stdout + merge.stderr
     assert (repo / "CONTRIBUTING.md").read_text(encoding="utf-8") == GUIDE
     claude = (repo / ".claude" / "rules" / "gitmem-project.md").read_text(encoding="utf-8")

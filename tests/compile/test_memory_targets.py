@@ -26,7 +26,9 @@ def _holding(root: Path, memory_id: str) -> set[str]:
     return {path for path, text in _files(root).items() if f"(`{memory_id}`)" in text}
 
 
-def test_a_memory_goes_only_into_the_targets_it_names(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_a_memory_goes_only_into_the_targets_it_names(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["agents", "claude", "cursor", "copilot"])
     memory("everyone", "Use pnpm")
     memory("cursor-only", "Keep Cursor out of generated/", targets=("cursor",))
@@ -48,9 +50,14 @@ def test_a_memory_goes_only_into_the_targets_it_names(project: Path, memory: Wri
     live = {"everyone", "cursor-only", "two", "scoped"}
     for item in stats["targets"]:
         delivered = {memory_id for ids in item["delivered_by"].values() for memory_id in ids}
-        assert set(item["compiled"]) | set(item["omitted"]) | set(item["other_targets"]) | delivered == live
+        assert (
+            set(item["compiled"]) | set(item["omitted"]) | set(item["other_targets"]) | delivered
+            == live
+        )
         assert not set(item["compiled"]) & (set(item["other_targets"]) | delivered)
-    assert {name: item["delivered_by"] for name, item in ((i["name"], i) for i in stats["targets"])} == {
+    assert {
+        name: item["delivered_by"] for name, item in ((i["name"], i) for i in stats["targets"])
+    } == {
         "agents": {},
         "claude": {},
         "cursor": {"agents": ["everyone", "scoped"]},
@@ -64,7 +71,10 @@ def test_a_memory_goes_only_into_the_targets_it_names(project: Path, memory: Wri
         name: set(item["other_targets"]) for name, item in by_name.items()
     }
     text = run("stats").out
-    assert "not for every target (their `targets` leave these out): agents 2, claude 2, cursor 1, copilot 2" in text
+    assert (
+        "not for every target (their `targets` leave these out): agents 2, claude 2, cursor 1, copilot 2"
+        in text
+    )
 
 
 def test_changing_a_memorys_targets_moves_it(project: Path, memory: WriteMemory, run: Run) -> None:
@@ -73,16 +83,22 @@ def test_changing_a_memorys_targets_moves_it(project: Path, memory: WriteMemory,
     (project / "AGENTS.md").write_text("# Team notes\n\nWritten by hand.\n", encoding="utf-8")
     assert run("compile").code == 0
     assert _holding(project, "m") == {"AGENTS.md"}  # Cursor reads AGENTS.md
-    text = path.read_text(encoding="utf-8").replace("status: active\n", "status: active\ntargets: [cursor]\n")
+    text = path.read_text(encoding="utf-8").replace(
+        "status: active\n", "status: active\ntargets: [cursor]\n"
+    )
     path.write_text(text, encoding="utf-8")
     assert run("compile", "--check").code == 1
     result = run("compile")
     assert result.code == 0, result.err
     assert _holding(project, "m") == {".cursor/rules/gitmem.mdc"}
-    assert (project / "AGENTS.md").read_text(encoding="utf-8") == "# Team notes\n\nWritten by hand.\n"
+    assert (project / "AGENTS.md").read_text(
+        encoding="utf-8"
+    ) == "# Team notes\n\nWritten by hand.\n"
 
 
-def test_only_unconfigured_targets_is_a_warning_not_an_error(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_only_unconfigured_targets_is_a_warning_not_an_error(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["agents", "claude"])
     memory("kept", "Use pnpm")
     memory("lost", "Windsurf: no autocomplete in migrations", targets=("windsurf", "kiro"))
@@ -114,7 +130,9 @@ def test_only_unconfigured_targets_is_a_warning_not_an_error(project: Path, memo
 
 
 def test_add_sets_targets_and_show_list_recall_report_them(project: Path, run: Run) -> None:
-    result = run("add", "Keep Cursor out of generated/", "--target", "cursor", "--target", "claude", "--json")
+    result = run(
+        "add", "Keep Cursor out of generated/", "--target", "cursor", "--target", "claude", "--json"
+    )
     assert result.code == 0, result.err
     added = json.loads(result.out)
     assert added["targets"] == ["cursor", "claude"]
@@ -141,7 +159,9 @@ def test_add_sets_targets_and_show_list_recall_report_them(project: Path, run: R
 
 def test_validate_refuses_an_unknown_target_without_quoting_it(project: Path, run: Run) -> None:
     path = project / ".memory" / "memories" / "odd.yaml"
-    path.write_text("id: odd\ntitle: Odd\nkind: fact\nstatus: active\ntargets: [cursor, vim-secretish]\n")
+    path.write_text(
+        "id: odd\ntitle: Odd\nkind: fact\nstatus: active\ntargets: [cursor, vim-secretish]\n"
+    )
     result = run("validate")
     assert result.code == 1
     assert result.err.splitlines()[0] == (
@@ -152,7 +172,9 @@ def test_validate_refuses_an_unknown_target_without_quoting_it(project: Path, ru
     path.write_text("id: odd\ntitle: Odd\nkind: fact\nstatus: active\ntargets: [cursor, cursor]\n")
     assert run("validate").code == 1
     path.write_text("id: odd\ntitle: Odd\nkind: fact\nstatus: active\ntargets: cursor\n")
-    assert run("validate").err.splitlines()[0].startswith(".memory/memories/odd.yaml:5:1: targets: ")
+    assert (
+        run("validate").err.splitlines()[0].startswith(".memory/memories/odd.yaml:5:1: targets: ")
+    )
     assert run("compile").code == 1  # an invalid memory stops compile, as any other field does
 
 
@@ -182,7 +204,11 @@ def test_a_memory_compiled_for_other_tools_is_not_loaded_by_this_client(
               "typed settings", "small pull requests", "squash merges")  # fmt: skip
     for number, topic in enumerate(topics):
         memory(f"filler-{number}", f"Use {topic}", body=f"The team agreed on {topic} long ago.")
-    memory("pnpm", "Install the web workspace with pnpm", body="npm rewrites the pnpm lockfile of the workspace.")
+    memory(
+        "pnpm",
+        "Install the web workspace with pnpm",
+        body="npm rewrites the pnpm lockfile of the workspace.",
+    )
     memory(
         "lockfile",
         "Regenerate the pnpm lockfile, never hand-edit it",
@@ -196,12 +222,20 @@ def test_a_memory_compiled_for_other_tools_is_not_loaded_by_this_client(
     assert "CLAUDE.md holds 9 of them" in start
     assert "1 is compiled only for other tools" in start
     assert "token budget" not in start  # the cursor-only memory was not left out by a budget
-    payload = {"session_id": "s", "cwd": str(project), "prompt": "regenerate the pnpm lockfile of the workspace"}
+    payload = {
+        "session_id": "s",
+        "cwd": str(project),
+        "prompt": "regenerate the pnpm lockfile of the workspace",
+    }
     injected = _hook(project, "prompt", payload, "claude")
     assert "[lockfile]" in injected  # CLAUDE.md does not hold it: not loaded already
     assert "(convention; meant for cursor)" in injected
-    assert "[pnpm]" not in injected  # CLAUDE.md holds it (it clears the bar too: recall ranks it second)
-    assert [hit["id"] for hit in json.loads(run("recall", "regenerate the pnpm lockfile", "--json").out)][:2] == [
+    assert (
+        "[pnpm]" not in injected
+    )  # CLAUDE.md holds it (it clears the bar too: recall ranks it second)
+    assert [
+        hit["id"] for hit in json.loads(run("recall", "regenerate the pnpm lockfile", "--json").out)
+    ][:2] == [
         "lockfile",
         "pnpm",
     ]

@@ -61,14 +61,22 @@ def test_reverting_a_memory_after_later_commits_merges_to_exactly_what_compile_w
             merged[path] = result
     # A bridge (web/GEMINI.md importing web/AGENTS.md) holds no entry: merged, it outlives the hub's file it imports,
     # which the merge removed; the next compile removes it (the driver sees one file at a time).
-    stale = {p for p, t in merged.items() if "\n@AGENTS.md\n" in t and p.replace("GEMINI", "AGENTS") not in merged}
+    stale = {
+        p
+        for p, t in merged.items()
+        if "\n@AGENTS.md\n" in t and p.replace("GEMINI", "AGENTS") not in merged
+    }
     assert stale == {"web/GEMINI.md"}
     assert {p: t for p, t in merged.items() if p not in stale} == expected
     assert any("web/" in path for path in with_bad) and not any("web/" in path for path in expected)
 
 
-def test_a_real_git_revert_is_healed_by_compile(project: Path, memory: WriteMemory, run: Run) -> None:
-    set_config(project, targets=["agents", "claude", "amazonq"])  # three full copies (no client reads two)
+def test_a_real_git_revert_is_healed_by_compile(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    set_config(
+        project, targets=["agents", "claude", "amazonq"]
+    )  # three full copies (no client reads two)
     memory("use-pnpm", "Use pnpm")
     assert run("compile").code == 0
     git(project, "add", "-A")
@@ -83,7 +91,11 @@ def test_a_real_git_revert_is_healed_by_compile(project: Path, memory: WriteMemo
     git(project, "add", "-A")
     git(project, "commit", "-qm", "add later")
     revert = subprocess.run(
-        ["git", "revert", "--no-edit", bad_commit], cwd=project, capture_output=True, text=True, check=False
+        ["git", "revert", "--no-edit", bad_commit],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert revert.returncode != 0  # without the merge driver, the rules files conflict
     assert not (project / ".memory/memories/bad-idea.yaml").exists()

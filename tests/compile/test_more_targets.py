@@ -63,12 +63,17 @@ def test_hand_written_guidelines_are_kept(project: Path, memory: WriteMemory, ru
     assert "### Conventions (files matching `web/**`)" in junie and "(`web-vitest`)" in junie
     set_config(project, targets=["agents"])
     assert run("compile").code == 0
-    for name, text in hand.items():  # the targets removed: their blocks go, the hand-written text stays
+    for (
+        name,
+        text,
+    ) in hand.items():  # the targets removed: their blocks go, the hand-written text stays
         assert (project / name).read_text(encoding="utf-8") == text
     assert not (project / "web" / "WARP.md").exists()
 
 
-def test_augment_writes_an_always_applied_rule(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_augment_writes_an_always_applied_rule(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     set_config(project, targets=["augment"])
     memory("use-pnpm", "Use pnpm, never npm")
     assert run("compile").code == 0

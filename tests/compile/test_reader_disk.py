@@ -13,7 +13,9 @@ from tests.conftest import Run
 
 
 def _git(project: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@e", *args], cwd=project, check=True)
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@e", *args], cwd=project, check=True
+    )
 
 
 def test_a_linked_root_agents_md_gets_the_block_and_each_client_counts_it_once(
@@ -29,7 +31,9 @@ def test_a_linked_root_agents_md_gets_the_block_and_each_client_counts_it_once(
     text = (project / ".agents" / "AGENTS.md").read_text(encoding="utf-8")
     assert text.startswith("# Team\n\nOur own words.\n") and text.count("(`use-pnpm`)") == 1
     assert (project / "AGENTS.md").is_symlink() and (project / "CLAUDE.md").is_symlink()
-    assert not (project / ".claude" / "CLAUDE.md").exists()  # Claude Code reads the hub through CLAUDE.md
+    assert not (
+        project / ".claude" / "CLAUDE.md"
+    ).exists()  # Claude Code reads the hub through CLAUDE.md
     stats = json.loads(run("stats", "--json").out)["targets"]
     assert all(target["tokens"] >= 0 for target in stats)
     agents = next(target for target in stats if target["name"] == "agents")
@@ -46,7 +50,9 @@ def test_a_linked_root_agents_md_gets_the_block_and_each_client_counts_it_once(
     assert run("check").code == 0
 
 
-def test_check_fails_when_a_client_relies_on_a_file_git_ignores(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_check_fails_when_a_client_relies_on_a_file_git_ignores(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     (project / ".agents").mkdir()
     (project / ".agents" / "AGENTS.md").write_text("# Team\n", encoding="utf-8")
     (project / "AGENTS.md").symlink_to(".agents/AGENTS.md")
@@ -60,10 +66,15 @@ def test_check_fails_when_a_client_relies_on_a_file_git_ignores(project: Path, m
     _git(project, "add", ".gitignore")
     checked = run("check")
     assert checked.code == 1
-    assert "AGENTS.md is ignored by git: add `!.agents/AGENTS.md` at the end of .gitignore" in checked.out
+    assert (
+        "AGENTS.md is ignored by git: add `!.agents/AGENTS.md` at the end of .gitignore"
+        in checked.out
+    )
 
 
-def test_a_linked_claude_md_beside_copilot_gets_no_second_copy(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_a_linked_claude_md_beside_copilot_gets_no_second_copy(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     """Shape 3: CLAUDE.md -> AGENTS.md beside a Copilot file. On 6dd9a58 compile added .claude/CLAUDE.md with a second
     copy of the block (Claude Code read each memory twice) and `explain` named only that file."""
     set_config(project, targets=["agents", "claude", "copilot"])
@@ -77,15 +88,23 @@ def test_a_linked_claude_md_beside_copilot_gets_no_second_copy(project: Path, me
     assert "more than once" not in result.err
     private = (project / ".claude" / "CLAUDE.md").read_text(encoding="utf-8")
     assert "(`claude-only`)" in private and "(`use-pnpm`)" not in private  # only what the hub lacks
-    assert "(`tabs`)" in private  # Claude Code reads no web/AGENTS.md beside a root CLAUDE.md (measured)
+    assert (
+        "(`tabs`)" in private
+    )  # Claude Code reads no web/AGENTS.md beside a root CLAUDE.md (measured)
     (claude,) = json.loads(run("explain", "--client", "claude", "--json").out)["clients"]
     assert [f["path"] for f in claude["files"]] == ["CLAUDE.md", ".claude/CLAUDE.md"]
-    assert sorted(item["id"] for item in claude["full"]) == ["claude-only", "tabs", "use-pnpm"]  # tabs: a heading
+    assert sorted(item["id"] for item in claude["full"]) == [
+        "claude-only",
+        "tabs",
+        "use-pnpm",
+    ]  # tabs: a heading
     _git(project, "add", "-A")
     assert run("check").code == 0
 
 
-def test_nothing_is_placed_in_a_claude_folder_git_ignores(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_nothing_is_placed_in_a_claude_folder_git_ignores(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     """Shape 3, git-ignored: beside Copilot, Claude Code's copy went to .claude/CLAUDE.md even where git ignores
     .claude/ (6dd9a58): `check` passed here and failed in every fresh clone. Now no file of its own: without a
     CLAUDE.md, Claude Code reads AGENTS.md, and `check` passes in a fresh clone too."""
@@ -102,11 +121,15 @@ def test_nothing_is_placed_in_a_claude_folder_git_ignores(project: Path, memory:
     assert run("check").code == 0
     clone = project.parent / "clone"
     subprocess.run(["git", "clone", "-q", str(project), str(clone)], check=True)
-    checked = subprocess.run(["gitmem", "check"], cwd=clone, capture_output=True, text=True, check=False)
+    checked = subprocess.run(
+        ["gitmem", "check"], cwd=clone, capture_output=True, text=True, check=False
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
-def test_check_in_a_fresh_clone_of_a_linked_layout(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_check_in_a_fresh_clone_of_a_linked_layout(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     """Shape 1 in CI: AGENTS.md -> .agents/AGENTS.md and CLAUDE.md -> AGENTS.md, nested the same; `gitmem check` in a
     fresh clone finds every memory arriving once for every client."""
     (project / ".agents").mkdir()
@@ -128,7 +151,9 @@ def test_check_in_a_fresh_clone_of_a_linked_layout(project: Path, memory: WriteM
     _git(project, "commit", "-qm", "compiled")
     clone = project.parent / "clone"
     subprocess.run(["git", "clone", "-q", str(project), str(clone)], check=True)
-    checked = subprocess.run(["gitmem", "check"], cwd=clone, capture_output=True, text=True, check=False)
+    checked = subprocess.run(
+        ["gitmem", "check"], cwd=clone, capture_output=True, text=True, check=False
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
@@ -151,7 +176,9 @@ def test_devin_desktop_reading_agents_and_claude_md_gets_each_memory_once(
     assert run("check").code == 0
 
 
-def test_copilot_code_review_gets_the_hub_from_what_git_tracks(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_copilot_code_review_gets_the_hub_from_what_git_tracks(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
     """Copilot code review reads .github/copilot-instructions.md and AGENTS.md from the pull request's tree (GitHub's
     support table): `check` verifies that it gets each memory once, and fails when the file it relies on is not
     tracked (6dd9a58 knew no such reader: `explain --client copilot-review` was a usage error)."""
@@ -177,7 +204,9 @@ def test_a_memory_missed_only_in_a_folder_is_not_told_to_compile_again(
     check says why, not `gitmem compile`."""
     set_config(project, targets=["agents", "gemini"])
     (project / ".gemini").mkdir()
-    (project / ".gemini" / "settings.json").write_text('{"context": {"fileName": ["AGENTS.md"]}}\n', "utf-8")
+    (project / ".gemini" / "settings.json").write_text(
+        '{"context": {"fileName": ["AGENTS.md"]}}\n', "utf-8"
+    )
     memory("use-pnpm", "Use pnpm")
     memory("web-only", "Web uses vite", paths=["web/**"])
     assert run("compile").code == 0
@@ -185,6 +214,8 @@ def test_a_memory_missed_only_in_a_folder_is_not_told_to_compile_again(
     _git(project, "commit", "-q", "-m", "rules")
     checked = run("check")
     assert checked.code == 1
-    line = next(line for line in checked.out.splitlines() if "started in web/: memory use-pnpm" in line)
+    line = next(
+        line for line in checked.out.splitlines() if "started in web/: memory use-pnpm" in line
+    )
     assert "it reaches it at the root; started here it follows none of the root's settings" in line
     assert "run `gitmem compile`" not in line

@@ -9,14 +9,21 @@ from pathlib import Path
 from tests.conftest import Run
 
 
-def test_a_hand_written_file_over_a_soft_limit_is_said_once_with_what_fixes_it(repo: Path, run: Run) -> None:
-    guide = "# Guide\n\n## Commands\n\n" + "".join(f"- Step {n}: run `./tools/step{n}.sh`\n" for n in range(230))
+def test_a_hand_written_file_over_a_soft_limit_is_said_once_with_what_fixes_it(
+    repo: Path, run: Run
+) -> None:
+    guide = "# Guide\n\n## Commands\n\n" + "".join(
+        f"- Step {n}: run `./tools/step{n}.sh`\n" for n in range(230)
+    )
     (repo / "CLAUDE.md").write_text(guide, encoding="utf-8")
     assert run("init", "--no-hooks", "--target", "claude").code == 0
     assert run("add", "Use the release train", "--kind", "convention").code == 0
     first = run("compile")
     assert first.code == 0
-    assert "CLAUDE.md: " in first.err and "the hand-written text alone is 234, so no budget fixes it" in first.err
+    assert (
+        "CLAUDE.md: " in first.err
+        and "the hand-written text alone is 234, so no budget fixes it" in first.err
+    )
     assert "consider a smaller budget" not in first.err
     assert run("add", "Tag releases from main", "--kind", "convention").code == 0
     second = run("compile")
@@ -34,7 +41,8 @@ def test_rules_standing_twice_after_import_without_move_are_said_once(repo: Path
     assert run("import", "--accept").code == 0
     first = run("compile")
     assert (
-        "2 rules stand twice, written by hand and in gitmem's block, in the files they were imported from " in first.err
+        "2 rules stand twice, written by hand and in gitmem's block, in the files they were imported from "
+        in first.err
     )
     assert "(AGENTS.md 2)" in first.err
     assert "gitmem import --accept --move" in first.err

@@ -101,7 +101,9 @@ def pad(lines: list[str], missing: int, words: Words) -> None:
     spots = [
         i
         for i in range(body, len(lines))
-        if lines[i] and (lines[i][0].isalnum() or lines[i].startswith(PADDABLE)) and not lines[i].startswith("@")
+        if lines[i]
+        and (lines[i][0].isalnum() or lines[i].startswith(PADDABLE))
+        and not lines[i].startswith("@")
     ]
     if missing <= 0 or not spots:
         return
@@ -148,13 +150,27 @@ def section_lines(section: dict[str, Any], words: Words, imports: list[list[Any]
     level = section.get("h", 0)
     total = section.get("lines", 0)
     get = section.get
-    bullets, numbered, tables, quotes = get("bullets", 0), get("numbered", 0), get("table", 0), get("quote", 0)
-    blocks, code_lines, blank, n_imports = get("code", 0), get("code_lines", 0), get("blank", 0), get("imports", 0)
+    bullets, numbered, tables, quotes = (
+        get("bullets", 0),
+        get("numbered", 0),
+        get("table", 0),
+        get("quote", 0),
+    )
+    blocks, code_lines, blank, n_imports = (
+        get("code", 0),
+        get("code_lines", 0),
+        get("blank", 0),
+        get("imports", 0),
+    )
     heading = 1 if level else 0
-    text = max(total - heading - bullets - numbered - tables - quotes - code_lines - blank - n_imports, 0)
+    text = max(
+        total - heading - bullets - numbered - tables - quotes - code_lines - blank - n_imports, 0
+    )
     inner = max(code_lines - 2 * blocks, 0)
     content = text + bullets + numbered + tables + quotes + inner + heading
-    overhead = total + 2 * bullets + 3 * numbered + 4 * tables + 2 * quotes + 3 * 2 * blocks + 4 * inner
+    overhead = (
+        total + 2 * bullets + 3 * numbered + 4 * tables + 2 * quotes + 3 * 2 * blocks + 4 * inner
+    )
     overhead += 18 * n_imports + level + 1
     per = max((section.get("bytes", 0) - overhead) // max(content, 1), 6)
     groups: list[list[str]] = []
@@ -254,7 +270,13 @@ def build(layout: dict[str, Any], root: Path) -> Path:
             ref = root / folder / "references" / f"ref{i}.md"
             ref.parent.mkdir(parents=True, exist_ok=True)
             lines = max(per // 60, 1)
-            ref.write_text("# " + words.line(30) + "\n\n" + "\n".join(words.line(58) for _ in range(lines)) + "\n")
+            ref.write_text(
+                "# "
+                + words.line(30)
+                + "\n\n"
+                + "\n".join(words.line(58) for _ in range(lines))
+                + "\n"
+            )
     for item in links:
         link = root / item["path"]
         if not link.exists() and not link.is_symlink():
@@ -270,7 +292,14 @@ def build(layout: dict[str, Any], root: Path) -> Path:
     if hooks.get("manager") == "husky":
         husky(root, hooks)
     git(root, "add", "-A", "-f", "--", *tracked(root, layout))
-    git(root, "commit", "-q", "--no-verify", "-m", f"layout of {layout['name']} at {layout['commit'][:12]}")
+    git(
+        root,
+        "commit",
+        "-q",
+        "--no-verify",
+        "-m",
+        f"layout of {layout['name']} at {layout['commit'][:12]}",
+    )
     return root
 
 
@@ -318,7 +347,14 @@ def measure(root: Path, layout: dict[str, Any]) -> list[tuple[str, str, Any, Any
             continue  # settings: the keys are kept, not the size
         if "link" in item:
             if not path.is_symlink() or os.readlink(path) != item["link"]:
-                out.append((item["path"], "link", item["link"], os.readlink(path) if path.is_symlink() else None))
+                out.append(
+                    (
+                        item["path"],
+                        "link",
+                        item["link"],
+                        os.readlink(path) if path.is_symlink() else None,
+                    )
+                )
             continue
         data = path.read_bytes()
         lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
@@ -333,7 +369,9 @@ if __name__ == "__main__":
     import argparse
     import tempfile
 
-    parser = argparse.ArgumentParser(description="Build the recorded layouts and print how close each came.")
+    parser = argparse.ArgumentParser(
+        description="Build the recorded layouts and print how close each came."
+    )
     parser.add_argument("names", nargs="*", help="layout names (default: all)")
     parser.add_argument("--into", type=Path, help="build here (default: a temporary folder)")
     args = parser.parse_args()
@@ -343,4 +381,6 @@ if __name__ == "__main__":
             continue
         root = build(layout, base / slug(layout["name"]))
         off = measure(root, layout)
-        print(f"{layout['name']}: {len(layout['files'])} files, {len(off)} off", *off[:5], sep="\n  ")
+        print(
+            f"{layout['name']}: {len(layout['files'])} files, {len(off)} off", *off[:5], sep="\n  "
+        )

@@ -1,4 +1,3 @@
-# ruff: noqa: E501
 """The field corpus's steps that fail on main (tests/field/test_field.py marks each ``xfail(strict=True)``).
 
 One line per "layout step": the shape it shows (issue 30: what clients read; issue 31: merges and reverts). When

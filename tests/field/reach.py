@@ -44,7 +44,9 @@ def frontmatter(text: str) -> str:
     return match.group(1) if match else ""
 
 
-def imports(root: Path, path: Path, text: str, seen: set[Path], depth: int = 0) -> list[tuple[Path, str]]:
+def imports(
+    root: Path, path: Path, text: str, seen: set[Path], depth: int = 0
+) -> list[tuple[Path, str]]:
     """The files ``text`` imports with `@path` (outside code), recursively (Claude Code follows 5 levels)."""
     out: list[tuple[Path, str]] = []
     if depth >= 5:
@@ -88,7 +90,9 @@ def files(root: Path, names: Iterable[str], follow: bool) -> list[tuple[Path, st
     return out
 
 
-def rule_files(root: Path, folder: str, keep: Callable[[str], bool], suffixes: tuple[str, ...]) -> list[str]:
+def rule_files(
+    root: Path, folder: str, keep: Callable[[str], bool], suffixes: tuple[str, ...]
+) -> list[str]:
     base = root / folder
     if not base.is_dir():
         return []
@@ -135,7 +139,11 @@ def gemini_context_names(root: Path) -> list[str]:
             data = {}
         if isinstance(data, dict):
             context = data.get("context")
-            names = context.get("fileName") if isinstance(context, dict) else data.get("contextFileName")
+            names = (
+                context.get("fileName")
+                if isinstance(context, dict)
+                else data.get("contextFileName")
+            )
     if isinstance(names, str):
         return [names]
     if isinstance(names, list):
@@ -148,7 +156,11 @@ def aider_reads(root: Path) -> list[str]:
     match = re.search(r"^read:\s*\[(.*?)\]", text, re.MULTILINE)
     if match:
         return [item.strip().strip("\"'") for item in match.group(1).split(",") if item.strip()]
-    return re.findall(r"^\s+-\s+(\S+)", text.split("read:", 1)[1], re.MULTILINE) if "read:" in text else []
+    return (
+        re.findall(r"^\s+-\s+(\S+)", text.split("read:", 1)[1], re.MULTILINE)
+        if "read:" in text
+        else []
+    )
 
 
 def loaded(root: Path, client: str) -> list[tuple[Path, str]]:
@@ -162,7 +174,10 @@ def loaded(root: Path, client: str) -> list[tuple[Path, str]]:
         return files(root, names, follow=True)
     if client == "codex":
         name = "AGENTS.override.md" if exists("AGENTS.override.md") else "AGENTS.md"
-        return [(p, t.encode()[:CODEX_LIMIT].decode(errors="ignore")) for p, t in files(root, [name], follow=False)]
+        return [
+            (p, t.encode()[:CODEX_LIMIT].decode(errors="ignore"))
+            for p, t in files(root, [name], follow=False)
+        ]
     if client == "opencode":
         return files(root, ["AGENTS.md"] if exists("AGENTS.md") else ["CLAUDE.md"], follow=False)
     if client == "qwen":
@@ -175,17 +190,27 @@ def loaded(root: Path, client: str) -> list[tuple[Path, str]]:
         got = files(root, names, follow=False) + files(root, ["CLAUDE.md"], follow=True)
         return same_text_once(got)
     if client == "cline":
-        names = ["AGENTS.md"] + (rule_files(root, ".clinerules", always, (".md", ".txt")) or [".clinerules"])
+        names = ["AGENTS.md"] + (
+            rule_files(root, ".clinerules", always, (".md", ".txt")) or [".clinerules"]
+        )
         return files(root, names, follow=False)
     if client == "cursor":
-        names = ["AGENTS.md", ".cursorrules", *rule_files(root, ".cursor/rules", cursor_always, (".mdc", ".md"))]
+        names = [
+            "AGENTS.md",
+            ".cursorrules",
+            *rule_files(root, ".cursor/rules", cursor_always, (".mdc", ".md")),
+        ]
         return files(root, names, follow=False)
     if client == "devin":
         names = ["AGENTS.md", *rule_files(root, ".windsurf/rules", devin_always, (".md",))]
         names += rule_files(root, ".devin/rules", devin_always, (".md",))
         return files(root, names, follow=False)
     if client == "kiro":
-        return files(root, ["AGENTS.md", *rule_files(root, ".kiro/steering", kiro_always, (".md",))], follow=False)
+        return files(
+            root,
+            ["AGENTS.md", *rule_files(root, ".kiro/steering", kiro_always, (".md",))],
+            follow=False,
+        )
     if client == "zoo":
         names = rule_files(root, ".roo/rules", always, (".md", ".txt"))
         return files(root, ["AGENTS.md"] + (names or [".roorules", ".clinerules"]), follow=False)

@@ -94,7 +94,9 @@ IMPORT = re.compile(r"(?:^|\s)@([\w./~-]+\.md)\b")
 
 
 def git(gitdir: Path, *args: str) -> bytes:
-    return subprocess.run(["git", f"--git-dir={gitdir}", *args], capture_output=True, check=True).stdout
+    return subprocess.run(
+        ["git", f"--git-dir={gitdir}", *args], capture_output=True, check=True
+    ).stdout
 
 
 def is_interesting(path: str) -> bool:
@@ -241,7 +243,11 @@ def aider_reads(data: bytes) -> list[str]:
     lines = text.splitlines()
     for i, line in enumerate(lines):
         if line.startswith("read:"):
-            return [m.group(1).strip("\"'") for m in map(re.compile(r"^\s+-\s+(.*)$").match, lines[i + 1 :]) if m]
+            return [
+                m.group(1).strip("\"'")
+                for m in map(re.compile(r"^\s+-\s+(.*)$").match, lines[i + 1 :])
+                if m
+            ]
     return []
 
 
@@ -286,9 +292,15 @@ def record(gitdir: Path, name: str | None = None) -> dict[str, Any]:
         layout["skill_extras"] = skills
     ignores = {}
     for path, _mode, _kind, sha, _size in entries:
-        if PurePosixPath(path).name == ".gitignore" and (path == ".gitignore" or is_interesting(path)):
+        if PurePosixPath(path).name == ".gitignore" and (
+            path == ".gitignore" or is_interesting(path)
+        ):
             text = git(gitdir, "cat-file", "blob", sha).decode(errors="replace")
-            lines = [line for line in text.splitlines() if GITIGNORE_WORDS.search(line) and not line.startswith("#")]
+            lines = [
+                line
+                for line in text.splitlines()
+                if GITIGNORE_WORDS.search(line) and not line.startswith("#")
+            ]
             if lines or path != ".gitignore":
                 ignores[path] = lines
     if ignores:
@@ -343,7 +355,9 @@ def skill_folder(path: str) -> str | None:
 
 def is_skill_extra(path: str) -> bool:
     """A file of a skill bundle other than its entry files: counted per bundle, not recorded one by one."""
-    return skill_folder(path) is not None and PurePosixPath(path).name not in RULES_NAMES | {"SKILL.md"}
+    return skill_folder(path) is not None and PurePosixPath(path).name not in RULES_NAMES | {
+        "SKILL.md"
+    }
 
 
 def skill_bundles(entries: list[tuple[str, str, str, str, str]]) -> dict[str, list[int]]:
@@ -359,7 +373,9 @@ def skill_bundles(entries: list[tuple[str, str, str, str, str]]) -> dict[str, li
 
 
 def link_targets(
-    gitdir: Path, chosen: list[tuple[str, str, str, str, str]], entries: list[tuple[str, str, str, str, str]]
+    gitdir: Path,
+    chosen: list[tuple[str, str, str, str, str]],
+    entries: list[tuple[str, str, str, str, str]],
 ) -> list[tuple[str, str, str, str, str]]:
     """The files links among ``chosen`` point to, where they are not chosen already (CLAUDE.md -> CONTRIBUTING.md)."""
     by_path = {e[0]: e for e in entries}
@@ -390,7 +406,9 @@ def hooks_setup(gitdir: Path, paths: set[str]) -> dict[str, Any]:
         # husky 9 (`prepare: husky`) points core.hooksPath at .husky/_; husky 5-8 (`husky install`) at .husky
         out["manager"] = "husky"
         out["hooks_path"] = ".husky" if "husky install" in prepare else ".husky/_"
-        out["hooks"] = sorted(p.split("/", 1)[1] for p in paths if p.startswith(".husky/") and p.count("/") == 1)
+        out["hooks"] = sorted(
+            p.split("/", 1)[1] for p in paths if p.startswith(".husky/") and p.count("/") == 1
+        )
     for name in (".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml"):
         if name in paths:
             out.setdefault("config", []).append(name)
@@ -399,9 +417,13 @@ def hooks_setup(gitdir: Path, paths: set[str]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("gitdirs", nargs="+", type=Path, help="bare git directories (…/OWNER+NAME/repo)")
+    parser.add_argument(
+        "gitdirs", nargs="+", type=Path, help="bare git directories (…/OWNER+NAME/repo)"
+    )
     parser.add_argument("--out", type=Path, help="the fixture to update (default: print)")
-    parser.add_argument("--meta", type=Path, help="JSON {name: {language, note}} merged into each layout")
+    parser.add_argument(
+        "--meta", type=Path, help="JSON {name: {language, note}} merged into each layout"
+    )
     args = parser.parse_args(argv)
     layouts = {}
     if args.out and args.out.exists():

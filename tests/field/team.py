@@ -117,15 +117,25 @@ def git(folder: Path, *args: str, check: bool = True) -> subprocess.CompletedPro
 
 def first_line(out: Out) -> str:
     """The line that says what went wrong (an error, or the first check not ok), for a step's one-line detail."""
-    lines = [" ".join(line.split()) for line in (out.err + "\n" + out.out).splitlines() if line.strip()]
-    errors = [line for line in lines if line.startswith("error") or re.match(r"^\S+:\d+:\d+: ", line)]
-    checks = [line for line in lines if len(line.split()) > 2 and line.split()[1] in ("FAIL", "FAILED", "failed")]
+    lines = [
+        " ".join(line.split()) for line in (out.err + "\n" + out.out).splitlines() if line.strip()
+    ]
+    errors = [
+        line for line in lines if line.startswith("error") or re.match(r"^\S+:\d+:\d+: ", line)
+    ]
+    checks = [
+        line
+        for line in lines
+        if len(line.split()) > 2 and line.split()[1] in ("FAIL", "FAILED", "failed")
+    ]
     others = [line for line in lines if not line.startswith("warning")]
     return (errors or checks or others or lines or [""])[0][:200]
 
 
 def exited(out: Out, what: str) -> Step:
-    return Step(out.code == 0, "" if out.code == 0 else f"{what} exit {out.code}: {first_line(out)}")
+    return Step(
+        out.code == 0, "" if out.code == 0 else f"{what} exit {out.code}: {first_line(out)}"
+    )
 
 
 def commit(root: Path, message: str) -> None:
@@ -134,7 +144,11 @@ def commit(root: Path, message: str) -> None:
 
 
 def targets(root: Path) -> list[str]:
-    text = (root / ".memory" / "config.yaml").read_text(encoding="utf-8") if (root / ".memory").is_dir() else ""
+    text = (
+        (root / ".memory" / "config.yaml").read_text(encoding="utf-8")
+        if (root / ".memory").is_dir()
+        else ""
+    )
     for line in text.splitlines():
         if line.startswith("targets:"):
             value = line.split(":", 1)[1].strip().strip("[]")
@@ -168,7 +182,9 @@ def tracked_tree(root: Path, into: Path) -> Path:
     if into.exists():
         shutil.rmtree(into)
     into.mkdir(parents=True)
-    data = subprocess.run(["git", "archive", "--format=tar", "HEAD"], cwd=root, capture_output=True, check=True)
+    data = subprocess.run(
+        ["git", "archive", "--format=tar", "HEAD"], cwd=root, capture_output=True, check=True
+    )
     with tarfile.open(fileobj=io.BytesIO(data.stdout)) as archive:
         archive.extractall(into, filter="tar")
     return into
@@ -182,7 +198,11 @@ def walk(layout: dict[str, Any], workdir: Path) -> Walk:
     """The team path on ``layout`` under ``workdir`` (a fresh folder)."""
     result = Walk(layout["name"])
     root = build.build(layout, workdir / "repo")
-    built = {item["path"]: (root / item["path"]).read_bytes() for item in layout["files"] if "link" not in item}
+    built = {
+        item["path"]: (root / item["path"]).read_bytes()
+        for item in layout["files"]
+        if "link" not in item
+    }
     steps = result.steps
     steps["init"] = exited(gitmem(root, "init"), "init")
     steps["import"] = exited(gitmem(root, "import", "--accept"), "import --accept")
@@ -207,9 +227,13 @@ def walk(layout: dict[str, Any], workdir: Path) -> Walk:
     if merge_a:
         done = git(root, "revert", "-m", "1", "--no-edit", merge_a, check=False)
         if done.returncode:
-            conflicts = git(root, "diff", "--name-only", "--diff-filter=U", check=False).stdout.split()
+            conflicts = git(
+                root, "diff", "--name-only", "--diff-filter=U", check=False
+            ).stdout.split()
             git(root, "revert", "--abort", check=False)
-            steps["revert"] = Step(False, f"git revert -m 1 conflicts in {', '.join(conflicts) or '?'}")
+            steps["revert"] = Step(
+                False, f"git revert -m 1 conflicts in {', '.join(conflicts) or '?'}"
+            )
         else:
             steps["revert"] = check_in(root)
     else:
@@ -230,7 +254,9 @@ def adopt(root: Path) -> Step:
     command it names for that file."""
     out = gitmem(root, "compile")
     said = out.out + out.err
-    named = re.search(r"`gitmem (" + " ".join(ADOPTION) + r" [^`]+)`\)?; `gitmem check` fails until then", said)
+    named = re.search(
+        r"`gitmem (" + " ".join(ADOPTION) + r" [^`]+)`\)?; `gitmem check` fails until then", said
+    )
     if named and not out.code:
         command = tuple(named.group(1).split())
         moved = gitmem(root, *command)
@@ -248,7 +274,9 @@ def branches(root: Path, steps: dict[str, Step]) -> str | None:
     for branch, mid in (("memory-a", MEMORY_A), ("memory-b", MEMORY_B)):
         git(root, "checkout", "-q", "-b", branch, "main")
         title = f"Field corpus rule from {branch}: run the {branch.replace('-', ' ')} checks before pushing"
-        added = gitmem(root, "add", title, "--id", mid, "--priority", "high", "--body", f"Set by {branch}.")
+        added = gitmem(
+            root, "add", title, "--id", mid, "--priority", "high", "--body", f"Set by {branch}."
+        )
         compiled = gitmem(root, "compile")
         if added.code or compiled.code:
             problem = added if added.code else compiled
@@ -260,8 +288,12 @@ def branches(root: Path, steps: dict[str, Step]) -> str | None:
         key = f"merge_{branch[-1]}"
         done = git(root, "merge", "--no-ff", "--no-edit", branch, check=False)
         if done.returncode:
-            conflicts = git(root, "diff", "--name-only", "--diff-filter=U", check=False).stdout.split()
-            steps.setdefault(key, Step(False, f"git merge {branch} conflicts in {', '.join(conflicts) or '?'}"))
+            conflicts = git(
+                root, "diff", "--name-only", "--diff-filter=U", check=False
+            ).stdout.split()
+            steps.setdefault(
+                key, Step(False, f"git merge {branch} conflicts in {', '.join(conflicts) or '?'}")
+            )
             git(root, "merge", "--abort", check=False)
             continue
         if branch == "memory-a":
@@ -270,7 +302,9 @@ def branches(root: Path, steps: dict[str, Step]) -> str | None:
     return merge_a
 
 
-def delivered(clone: Path, clients: list[str], want: dict[str, int]) -> tuple[Step, dict[str, list[int]]]:
+def delivered(
+    clone: Path, clients: list[str], want: dict[str, int]
+) -> tuple[Step, dict[str, list[int]]]:
     """Whether each served client, started at the root of a fresh clone, gets each memory ``want`` times."""
     wrong = []
     seen: dict[str, list[int]] = {}

@@ -81,8 +81,13 @@ def test_the_corpus_is_varied() -> None:
     assert len(layouts) >= 25
     paths = [(layout, item) for layout in layouts for item in layout["files"]]
     assert sum(1 for layout in layouts if any("link" in item for item in layout["files"])) >= 5
-    assert any(item["path"].count("/") and item["path"].endswith(("AGENTS.md", "CLAUDE.md")) for _, item in paths)
-    assert any(item["path"] == "AGENTS.md" and item.get("bytes", 0) > 32 * 1024 for _, item in paths)
+    assert any(
+        item["path"].count("/") and item["path"].endswith(("AGENTS.md", "CLAUDE.md"))
+        for _, item in paths
+    )
+    assert any(
+        item["path"] == "AGENTS.md" and item.get("bytes", 0) > 32 * 1024 for _, item in paths
+    )
     assert any(
         line.strip("/*!") in (".claude", "CLAUDE.md")
         for layout in layouts
