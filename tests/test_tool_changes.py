@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -106,7 +107,13 @@ def test_a_config_naming_a_retired_target_gets_a_note_and_its_replacements_files
     found = find_project(project)
     live = list(Store(found).load().memories.values())
     compiler.apply(
-        found, compiler.prepare(found, load_config(found), live, only=RETIRED_TARGETS[:1])
+        found,
+        compiler.prepare(
+            found,
+            load_config(found),
+            live,
+            compiler.Request(date.today(), only=RETIRED_TARGETS[:1]),
+        ),
     )
     old = project / ".windsurf" / "rules" / "gitmem.md"
     assert "Use pnpm" in old.read_text(encoding="utf-8")

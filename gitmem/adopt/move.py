@@ -92,7 +92,7 @@ def delivery(
     project: Project, report: ImportReport, memories: Iterable[Memory], today: date
 ) -> Delivery:
     """Plan the compile of the live ``memories`` plus the import's new ones (nothing is written)."""
-    from gitmem.compile.compiler import prepare
+    from gitmem.compile.compiler import Request, prepare
     from gitmem.config import load_config
 
     config = load_config(project)
@@ -103,7 +103,7 @@ def delivery(
         for draft in report.drafts
         if draft.memory is not None and draft.memory.is_live(today)
     ]
-    plans = prepare(project, config, live, today=today).plans
+    plans = prepare(project, config, live, Request(today)).plans
     files: dict[str, set[str]] = {}
     omitted: dict[str, str] = {}
     for plan in plans:

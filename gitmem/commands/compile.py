@@ -3,18 +3,20 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from gitmem.commands import today
 from gitmem.commands.options import target_option
 from gitmem.commands.output import echo, echo_json, style, table
+from gitmem.compile.compiler import Compiled, Mode, Request, compile_store
 from gitmem.config import TARGET_NAMES
 from gitmem.errors import shown
 
 if TYPE_CHECKING:
     from gitmem.compile.changes import Report
-    from gitmem.compile.compiler import Compiled
     from gitmem.compile.plan import TargetPlan
     from gitmem.errors import Problem
     from gitmem.memory.model import Memory
@@ -98,7 +100,9 @@ def compile_command(
     from gitmem.errors import CheckFailed
 
     project, store = open_store(user)
-    result, notes = _run(project, store, user, targets, budget, force, write=not check)
+    mode: Mode = "report" if check else "write"
+    request = Request(today(), mode, targets, budget, force)
+    result, notes = _run(project, store, user, request)
     for note in notes:
         echo(f"note: {note}", err=True)
     if result.invalid:
@@ -128,7 +132,6 @@ def compile_command(
 
 def _commit(other_options: bool, as_json: bool) -> int:
     """``compile --commit``: the refresh CI runs on the default branch (``gitmem.git.refresh``)."""
-    from gitmem.commands import today
     from gitmem.errors import UsageError
     from gitmem.git.refresh import refresh
     from gitmem.project import find_project
@@ -161,39 +164,27 @@ def _run(
     project: Project,
     store: Store,
     user: bool,
-    targets: tuple[str, ...],
-    budget: int | None,
-    force: bool,
-    write: bool = False,
-    partial: bool = False,
+    request: Request,
 ) -> tuple[Compiled, list[str]]:
-    """The one compile call, for the project's targets (its shared packs included), or (``user``) for the user-level
-    files; and notes to show."""
-    from gitmem.commands import today
-    from gitmem.compile.compiler import compile_store
+    """The one compile call, for the project's targets (its shared packs included), or (``user``) for the
+    user-level files (the targets ``request.names`` narrowed to those the user has); and notes to show."""
     from gitmem.config import load_config
 
     config = load_config(project)
-
-    def run(**scope: Any) -> Compiled:
-        return compile_store(
-            project, store, config, today=today(), names=targets, budget=budget, force=force, write=write,
-            partial=partial, **scope,
-        )  # fmt: skip
-
     if not user:
-        return run(), []
+        return compile_store(project, store, config, request), []
     from gitmem.project import UserScope
     from gitmem.scopes.personal import catalogue, select
 
     assert isinstance(project, UserScope)
-    selection = select(project, config, targets)
+    selection = select(project, config, request.names)
     notes = list(selection.notes)
     if config.sources:
         notes.append(
             f"`sources` in {project.display(project.config_path)} are not used: packs belong to projects"
         )
-    return run(only=selection.targets, catalogue=catalogue(project)), notes
+    request = replace(request, only=selection.targets, catalogue=catalogue(project))
+    return compile_store(project, store, config, request), notes
 
 
 def _invalid(problems: list[Problem], check: bool, user: bool, as_json: bool) -> int:
@@ -270,7 +261,6 @@ def _print_written(project: Project, result: Compiled, user: bool, show: Show) -
 
 def _summary(result: Compiled, user: bool, show: Show) -> str:
     """``compiled N memories for agents, claude: 2 file(s) changed`` (or ``up to date: ...``)."""
-    from gitmem.commands import today
 
     report, live = result.report, result.live
     packs = report.packs
@@ -352,7 +342,6 @@ def _target_json(plan: TargetPlan, show: Show = _same) -> dict[str, Any]:
 
 
 def _source_json(pack: Pack) -> dict[str, Any]:
-    from gitmem.commands import today
 
     day = today()
     live = [memory_id for memory_id, memory in pack.memories.items() if memory.is_live(day)]
@@ -435,10 +424,10 @@ def stats(user: bool, as_json: bool) -> int:
       gitmem stats --json | jq '.targets[] | {name, tokens, budget}'
       gitmem stats --json | jq '.sources[] | {name, rev, compiled}'
     """
-    from gitmem.commands import open_store, today
+    from gitmem.commands import open_store
 
     project, store = open_store(user)
-    result, _ = _run(project, store, user, (), None, True, partial=True)
+    result, _ = _run(project, store, user, Request(today(), "partial", force=True))
     report, live, snapshot = result.report, result.live, result.snapshot
     assert snapshot is not None
     day = today()

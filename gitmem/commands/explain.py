@@ -37,7 +37,7 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
       gitmem explain --json | jq '.clients[] | {client, full}'
     """
     from gitmem.commands import open_store, today
-    from gitmem.compile.compiler import compile_store
+    from gitmem.compile.compiler import Request, compile_store
     from gitmem.compile.explain import explain as explain_path
     from gitmem.compile.explain import index_tokens, memory_tokens
     from gitmem.config import load_config
@@ -45,7 +45,7 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
     from gitmem.session.clients import BY_NAME, PROMPT
 
     project, store = open_store()
-    result = compile_store(project, store, load_config(project), today=today(), force=True)
+    result = compile_store(project, store, load_config(project), Request(today(), force=True))
     if result.invalid:
         raise CheckFailed(
             result.invalid, "memory files are invalid: fix them (`gitmem validate` lists them)"

@@ -17,7 +17,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from gitmem import gateway
 from gitmem.clientsettings import also_read
@@ -58,53 +58,62 @@ class Compiled:
     )  # after writing: what the clients read that differs
 
 
+# What a compile does with the report: "report" prepares it only; "write" writes it unless it has problems
+# or hand edits; "partial" (for `gitmem stats` and `gitmem check`) prepares the valid memories even when some
+# memory files are invalid, and never writes.
+Mode = Literal["report", "write", "partial"]
+
+
+@dataclass(frozen=True)
+class Request:
+    """One compile's request: what every command that compiles asks (``compile``, ``stats``, ``check``,
+    ``doctor``, ``explain``, ``revert``).
+
+    ``names``: only these configured targets (cleaning up only theirs); ``budget``: every target's token
+    budget for this run; ``force``: overwrite blocks edited by hand; ``without``: memory ids left out;
+    ``only`` and ``catalogue`` (for ``compile --user``, ``gitmem.scopes.personal``): compile exactly the
+    targets ``only`` instead of the configured ones, and clean up the files of the others among
+    ``catalogue``; the user's scope has no packs.
+    """
+
+    today: date
+    mode: Mode = "report"
+    names: Sequence[str] = ()
+    budget: int | None = None
+    force: bool = False
+    without: Collection[str] = ()
+    only: Sequence[Target] | None = None
+    catalogue: Sequence[Target] = CLEANUP
+
+
 def compile_store(
     project: Project,
     store: Store,
     config: Config,
-    *,
-    today: date,
-    names: Sequence[str] = (),
-    budget: int | None = None,
-    force: bool = False,
-    write: bool = False,
-    without: Collection[str] = (),
-    partial: bool = False,
+    request: Request,
     snapshot: Snapshot | None = None,
-    only: Sequence[Target] | None = None,
-    catalogue: Sequence[Target] = CLEANUP,
 ) -> Compiled:
-    """The one compile every command runs (``compile``, ``stats``, ``check``, ``doctor``, ``revert``): load the
-    store, prepare the report for its live memories (but ``without``), and, with ``write``, write it unless it has
-    problems or hand edits (a target over a hard size limit is held, the others written). ``partial`` (for
-    ``gitmem stats``): with invalid memory files, prepare the valid ones anyway (never written). See ``prepare`` for
-    the other arguments; ``snapshot``: the store as the caller loaded it already."""
+    """The one compile every command runs: load the store (``snapshot``: as the caller loaded it already),
+    prepare the report for its live memories but ``request.without``, and write it as ``request.mode``
+    says (a target over a hard size limit is held, the others written)."""
     snapshot = snapshot or store.load()
-    if snapshot.problems and not partial:
+    if snapshot.problems and request.mode != "partial":
         return Compiled([], Report([]), list(snapshot.problems), snapshot=snapshot)
     live = [
         memory
         for memory in snapshot.memories.values()
-        if memory.is_live(today) and memory.id not in without
+        if memory.is_live(request.today) and memory.id not in request.without
     ]
-    report = prepare(
-        project,
-        config,
-        live,
-        names=names,
-        budget=budget,
-        force=force,
-        only=only,
-        catalogue=catalogue,
-        today=today,
+    report = prepare(project, config, live, request)
+    writes = request.mode == "write" and not (
+        snapshot.problems or report.problems or report.refused
     )
-    writes = write and not (snapshot.problems or report.problems or report.refused)
     written = apply(project, report) if writes else []
     compiled = Compiled(live, report, list(snapshot.problems), written, snapshot)
     if (
-        writes and only is None
-    ):  # what each client now reads on the disk, checked against what was meant
-        compiled.misses = arrivals(project, compiled, today, committed=False)
+        writes and request.only is None
+    ):  # what each client now reads, checked against what was meant
+        compiled.misses = arrivals(project, compiled, request.today, committed=False)
     return compiled
 
 
@@ -135,31 +144,19 @@ def chosen_targets(config: Config, names: Sequence[str] = ()) -> list[Target]:
 
 
 def prepare(
-    project: Project,
-    config: Config,
-    memories: Sequence[Memory],
-    *,
-    names: Sequence[str] = (),
-    budget: int | None = None,
-    force: bool = False,
-    only: Sequence[Target] | None = None,
-    catalogue: Sequence[Target] = CLEANUP,
-    today: date | None = None,
+    project: Project, config: Config, memories: Sequence[Memory], request: Request
 ) -> Report:
     """Decide what compile does to every file, for the project's live ``memories`` and those of the shared packs
-    in ``config.sources`` (read from their cache, fetched when not there yet: ``gitmem.scopes.packs``). Writes nothing.
-
-    ``only`` and ``catalogue`` are for ``compile --user`` (``gitmem.scopes.personal``): compile exactly the targets
-    ``only`` instead of the configured ones, and clean up the files of the others among ``catalogue``; the user's
-    scope has no packs.
-    """
+    in ``config.sources`` (read from their cache, fetched when not there yet: ``gitmem.scopes.packs``). Writes
+    nothing. ``request``: see ``Request`` (its mode is the caller's)."""
+    only, names, budget = request.only, request.names, request.budget
     targets = list(only) if only is not None else chosen_targets(config, names)
     targets, linked = _around_linked(project, targets)
     budgets = {target.name: budget or config.budget_for(target.name) for target in targets}
     packs: list[Pack] = []
     pack_problems: list[Problem] = []
     if config.sources and only is None:
-        packs, pack_problems, shared = _shared(project, config, today or date.today())
+        packs, pack_problems, shared = _shared(project, config, request.today)
         memories = [*memories, *shared]
     readers = READERS if only is not None else delivery.with_settings(also_read(project))
     targets, laid = _laid_out(project, targets, readers, personal=only is not None)
@@ -181,7 +178,7 @@ def prepare(
     for target_plan in report.plans:
         report.problems.extend(checks.glob_problems(target_plan))
 
-    cleaned = targets if names else list(catalogue)
+    cleaned = targets if names else list(request.catalogue)
     candidates = _candidates(project, cleaned)
     for (
         path,
@@ -189,7 +186,7 @@ def prepare(
     ) in linked.items():  # a block an older gitmem wrote into the document comes out again
         if path not in desired and not target.personal:
             candidates.setdefault(path, target)
-    finals = _file_changes(project, desired, candidates, force, report)
+    finals = _file_changes(project, desired, candidates, request.force, report)
     aider_target = aider.TARGET
     if aider_target in cleaned:
         writes = aider_target in targets and aider.AIDER_FILE in desired

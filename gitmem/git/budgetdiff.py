@@ -69,7 +69,7 @@ class BudgetDiff:
 
 def budget_diff(project: Project, diff: MemoryDiff, today: date) -> BudgetDiff:
     """The budget's side of ``diff``: both sides compiled, compared target by target."""
-    from gitmem.compile.compiler import prepare
+    from gitmem.compile.compiler import Request, prepare
     from gitmem.config import load_config
 
     sides = [_memories(project, side) for side in (diff.base, diff.head)]
@@ -83,7 +83,10 @@ def budget_diff(project: Project, diff: MemoryDiff, today: date) -> BudgetDiff:
         assert memories is not None
         live = [memory for memory in memories.values() if memory.is_live(today)]
         plans.append(
-            {plan.target.name: plan for plan in prepare(project, config, live, today=today).plans}
+            {
+                plan.target.name: plan
+                for plan in prepare(project, config, live, Request(today)).plans
+            }
         )
     before, after = plans
     titles = {

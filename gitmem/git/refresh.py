@@ -190,11 +190,11 @@ def refresh(
 
 
 def _prepare(project: Project, today: date) -> Report:
-    from gitmem.compile.compiler import compile_store
+    from gitmem.compile.compiler import Request, compile_store
     from gitmem.config import load_config
     from gitmem.memory.store import Store
 
-    result = compile_store(project, Store(project), load_config(project), today=today)
+    result = compile_store(project, Store(project), load_config(project), Request(today))
     if result.invalid:
         raise CheckFailed(
             result.invalid, "memory files are invalid: fix them, then run `gitmem compile`"

@@ -87,10 +87,12 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
 def _check_first(project: Project, store: Store, memory_id: str, today: date) -> None:
     """Refuse, before git changes anything, a revert whose recompile would fail: every memory file must be valid,
     and the rules files must compile without this memory."""
-    from gitmem.compile.compiler import compile_store
+    from gitmem.compile.compiler import Request, compile_store
     from gitmem.config import load_config
 
-    result = compile_store(project, store, load_config(project), today=today, without=(memory_id,))
+    result = compile_store(
+        project, store, load_config(project), Request(today, without=(memory_id,))
+    )
     if result.invalid:
         raise CheckFailed(
             result.invalid,
@@ -111,10 +113,10 @@ def _check_first(project: Project, store: Store, memory_id: str, today: date) ->
 
 def _recompile(project: Project, store: Store, today: date) -> list[str]:
     """Compile every target; returns the files that changed. Refuses (writing nothing) as `gitmem compile` would."""
-    from gitmem.compile.compiler import compile_store
+    from gitmem.compile.compiler import Request, compile_store
     from gitmem.config import load_config
 
-    result = compile_store(project, store, load_config(project), today=today, write=True)
+    result = compile_store(project, store, load_config(project), Request(today, mode="write"))
     if result.invalid:
         raise CheckFailed(
             result.invalid, "memory files are invalid: fix them, then run `gitmem compile`"

@@ -127,9 +127,9 @@ def _scan(project: Project) -> Step:
 
 
 def _compile(project: Project, store: Store, today: date) -> Step:
-    from gitmem.compile.compiler import arrivals, compile_store
+    from gitmem.compile.compiler import Request, arrivals, compile_store
 
-    compiled = compile_store(project, store, load_config(project), today=today, partial=True)
+    compiled = compile_store(project, store, load_config(project), Request(today, mode="partial"))
     report = compiled.report
     if report.problems:
         return Step(

@@ -160,10 +160,10 @@ def check_budgets(ctx: Context) -> Iterator[Finding]:
     """Targets whose token budget leaves memories out (they stay reachable by recall), and hard size limits."""
     if ctx.snapshot.problems:
         return  # compile refuses while memory files are invalid; check_invalid reports them
-    from gitmem.compile.compiler import compile_store
+    from gitmem.compile.compiler import Request, compile_store
 
     report = compile_store(
-        ctx.project, ctx.store, ctx.config, today=ctx.today, snapshot=ctx.snapshot
+        ctx.project, ctx.store, ctx.config, Request(ctx.today), ctx.snapshot
     ).report
     config_path = ctx.project.display(ctx.project.config_path)
     for plan in report.plans:

@@ -190,9 +190,8 @@ def old_layout(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(repo)
     monkeypatch.setattr(delivery, "layouts", lambda targets, *_: delivery.standalone(targets))
     project = find_project()
-    result = compiler.compile_store(
-        project, Store(project), load_config(project), today=today(), write=True
-    )
+    request = compiler.Request(today(), mode="write")
+    result = compiler.compile_store(project, Store(project), load_config(project), request)
     assert result.written and not result.report.problems
 
 

@@ -588,13 +588,13 @@ def test_claude_importing_agents_gets_each_memory_once(
 
 def test_hidden_unicode_never_reaches_compiled_output(project: Path) -> None:
     """The store refuses such memories; compile checks its own output anyway (defence in depth)."""
-    from gitmem.compile.compiler import prepare
+    from gitmem.compile.compiler import Request, prepare
     from gitmem.config import load_config
     from gitmem.memory.model import Memory
     from gitmem.project import find_project
 
     sneaky = Memory("sneaky", "Looks harmless\u202e", "convention", "active")
-    report = prepare(find_project(), load_config(find_project()), [sneaky])
+    report = prepare(find_project(), load_config(find_project()), [sneaky], Request(date.today()))
     assert [str(p) for p in report.problems] == [
         "AGENTS.md:8:17: hidden: hidden Unicode character U+202E (RIGHT-TO-LEFT OVERRIDE) in compiled output",
         "CLAUDE.md:8:17: hidden: hidden Unicode character U+202E (RIGHT-TO-LEFT OVERRIDE) in compiled output",
