@@ -133,52 +133,65 @@ def _load(text: str) -> tuple[dict[str, Any], Marks]:
     data: dict[str, Any] = {}
     marks: Marks = {}
     index = 0
-    count = len(lines)
-    while index < count:
+    while index < len(lines):
         line = lines[index]
-        number = index + 1
-        index += 1
-        if not line or line[0] == "#":
-            if line and not line.startswith("# "):
-                raise _Unsure
+        index += 1  # the line's number, and the index of the line after it
+        if _comment(line):
             continue
-        match = _KEY.fullmatch(line)
-        if match is None:
-            raise _Unsure
-        key, value = match.group(1), match.group(2)
-        if key in data or key.lower() in _RESERVED:
-            raise _Unsure  # duplicate keys (ruamel says so), or a key that is not text
-        marks[(key,)] = (number, 1)
-        if value is None:
-            if index < count and lines[index].startswith("  - "):
-                data[key], index = _block_list(lines, index, key, marks)
-                continue
-            raise _Unsure
-        if value in ("|", "|-"):
-            body: list[str] = []
-            while index < count and (lines[index].startswith("  ") or not lines[index]):
-                body.append(lines[index][2:])
-                index += 1
-            while body and not body[-1]:
-                body.pop()
-            if (
-                not body
-                or not body[0]
-                or body[0][0] == " "
-                or any(not part.strip() and part for part in body)
-            ):
-                raise _Unsure
-            if any(not part.isprintable() for part in body):
-                raise _Unsure
-            data[key] = "\n".join(body) + ("\n" if value == "|" else "")
-            continue
-        if value.startswith("["):
-            data[key] = _flow_list(value, number, len(key) + 3, (key,), marks)
-            continue
-        data[key] = _scalar(value)
+        key, value = _key(line, data)
+        marks[(key,)] = (index, 1)
+        data[key], index = _value(lines, index, key, value, marks)
     if not data:
         raise _Unsure
     return data, marks
+
+
+def _comment(line: str) -> bool:
+    """An empty line or a comment line (``# `` then text)."""
+    if line and line[0] == "#" and not line.startswith("# "):
+        raise _Unsure
+    return not line or line[0] == "#"
+
+
+def _key(line: str, data: dict[str, Any]) -> tuple[str, str | None]:
+    """A top-level ``key:`` line: the key and the text after ``: `` (``None`` when nothing follows)."""
+    match = _KEY.fullmatch(line)
+    if match is None:
+        raise _Unsure
+    key = match.group(1)
+    if key in data or key.lower() in _RESERVED:
+        raise _Unsure  # duplicate keys (ruamel says so), or a key that is not text
+    return key, match.group(2)
+
+
+def _value(
+    lines: list[str], index: int, key: str, value: str | None, marks: Marks
+) -> tuple[Any, int]:
+    """The value of ``key`` (on the line before ``index``) and the index of the line after it."""
+    if value is None:
+        if index < len(lines) and lines[index].startswith("  - "):
+            return _block_list(lines, index, key, marks)
+        raise _Unsure
+    if value in ("|", "|-"):
+        return _literal(lines, index, keep_newline=value == "|")
+    if value.startswith("["):
+        return _flow_list(value, index, len(key) + 3, (key,), marks), index
+    return _scalar(value), index
+
+
+def _literal(lines: list[str], index: int, keep_newline: bool) -> tuple[str, int]:
+    """A literal block (``|`` or ``|-``) from ``index``, indented two spaces; and the index after it."""
+    body: list[str] = []
+    while index < len(lines) and (lines[index].startswith("  ") or not lines[index]):
+        body.append(lines[index][2:])
+        index += 1
+    while body and not body[-1]:
+        body.pop()
+    if not body or not body[0] or body[0][0] == " ":
+        raise _Unsure
+    if any((not part.strip() and part) or not part.isprintable() for part in body):
+        raise _Unsure
+    return "\n".join(body) + ("\n" if keep_newline else ""), index
 
 
 def _block_list(lines: list[str], index: int, key: str, marks: Marks) -> tuple[list[Any], int]:
