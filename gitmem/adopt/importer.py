@@ -213,18 +213,7 @@ def choose_files(project: Project, targets: Sequence[Path]) -> list[tuple[str, F
         return sorted(found, key=lambda pair: sources.rank(*pair))
     chosen: dict[str, Format] = {}
     for target in targets:
-        relative = _relative(project, target)
-        if relative is None:
-            raise UsageError(
-                f"{target}: outside the repository; import the rules files of this repository"
-            )
-        if not target.exists():
-            raise UsageError(f"{target}: no such file or directory")
-        if relative == MEMORY_DIR or relative.startswith(MEMORY_DIR + "/"):
-            raise UsageError(
-                f"{target}: gitmem's own files are not imported; session logs are harvested with "
-                "`gitmem journal harvest FILE`"
-            )
+        relative = _named(project, target)
         if target.is_dir():
             prefix = "" if relative == "." else relative + "/"
             for path, fmt in found:
@@ -233,6 +222,23 @@ def choose_files(project: Project, targets: Sequence[Path]) -> list[tuple[str, F
         else:
             chosen.setdefault(relative, sources.format_of(relative) or sources.MARKDOWN)
     return sorted(chosen.items(), key=lambda pair: sources.rank(*pair))
+
+
+def _named(project: Project, target: Path) -> str:
+    """A PATH named to import, relative to the repository root (a usage error when it cannot be)."""
+    relative = _relative(project, target)
+    if relative is None:
+        raise UsageError(
+            f"{target}: outside the repository; import the rules files of this repository"
+        )
+    if not target.exists():
+        raise UsageError(f"{target}: no such file or directory")
+    if relative == MEMORY_DIR or relative.startswith(MEMORY_DIR + "/"):
+        raise UsageError(
+            f"{target}: gitmem's own files are not imported; session logs are harvested with "
+            "`gitmem journal harvest FILE`"
+        )
+    return relative
 
 
 # -- reading one file ----------------------------------------------------------------------------------------------
@@ -368,100 +374,235 @@ def import_rules(
     report = ImportReport("active" if accept else "proposed", dry_run)
     snapshot = store.load()
     report.invalid_files = len({p.path for p in snapshot.problems})
-    live: similar.Pool[Memory] = similar.Pool(threshold)
-    imported: dict[str, Memory] = {}
+    run = _Import(
+        project,
+        report,
+        similar.Pool(threshold),
+        similar.Pool(threshold),
+        removed.guard(project, snapshot, threshold),
+        {_relative(project, target) for target in targets if target.is_file()},
+        _Options(force, rules_only, skills, counter_examples),
+    )
     for memory in snapshot.sorted():
         if memory.status != "retired":
-            live.add(memory, memory.title, memory.body)
+            run.live.add(memory, memory.title, memory.body)
             if memory.source == "import":
-                imported.setdefault(title_key(memory.title), memory)
-    drafts: similar.Pool[Draft] = similar.Pool(threshold)
-    by_code: dict[frozenset[str], Draft] = {}
-    guard = removed.guard(project, snapshot, threshold)
-
-    queue: list[tuple[str, Format, Scope | None, str | None, int]] = [
-        (path, fmt, None, None, 0) for path, fmt in choose_files(project, targets)
-    ]
-    seen: dict[str, str] = {}  # real path -> the first path it was read as
-    named = {
-        _relative(project, target) for target in targets if target.is_file()
-    }  # read even if not rules
-    position = 0
-    while position < len(queue):
-        path, fmt, inherited, importer, hops = queue[position]
-        position += 1
-        real = os.path.realpath(project.root / path)
-        if real in seen:
-            if importer is None:
-                report.skipped.append(
-                    Skipped(path, 0, f"the same file as {seen[real]} (a link): read once")
-                )
-            continue
-        seen[real] = path
-        not_rules = (
-            _not_rules(project, path, skills) if importer is None and path not in named else None
-        )
-        if not_rules is not None:
-            report.skipped.append(Skipped(path, 0, not_rules))
-            continue
-        read = _read_file(project, path, fmt, report, path in named)
-        if read is None:
-            continue
-        scope = inherited if inherited is not None and fmt is sources.MARKDOWN else read.scope
-        info = FileRead(path, fmt.label, scope, imported_by=importer)
-        report.files.append(info)
-        report.skipped.extend(Skipped(path, s.line, s.reason) for s in read.parsed.skipped)
-        for imported_file in read.parsed.imports:
-            target = _resolve_import(project, path, imported_file.target)
-            if target is None:
-                report.skipped.append(
-                    Skipped(
-                        path,
-                        imported_file.line,
-                        f"imports @{imported_file.target}, not a file in the repository",
-                    )
-                )
-                continue
-            report.skipped.append(
-                Skipped(
-                    path, imported_file.line, f"imports @{imported_file.target}: read as {target}"
-                )
-            )
-            if hops < IMPORT_HOPS:
-                queue.append(
-                    (target, sources.format_of(target) or sources.MARKDOWN, scope, path, hops + 1)
-                )
-        covered: set[int] = set()
-        for item in enumerations(read.parsed.items):
-            covered.update(range(item.line, item.end + 1))
-            if rules_only and not item.bullet:
-                report.skipped.append(Skipped(path, item.line, KEPT_PROSE, item.end))
-                earlier = _imported_from(imported, item, path)
-                if (
-                    earlier is not None
-                ):  # an earlier import made it a memory: the text now stays here too
-                    report.stays.append(Known(Source(path, item.line, item.end), earlier.title, earlier.id,
-                                              earlier.status, "imported-before"))  # fmt: skip
-                continue
-            if not counter_examples and kinds.counter_example(item.head, item.rest):
-                report.skipped.append(Skipped(path, item.line, COUNTER_EXAMPLE, item.end))
-                continue
-            info.items += 1
-            place = _Place(path, read.lines, scope, read.description, read.title, fmt.tool)
-            _take(report, place, item, live, drafts, imported, guard, force, by_code)
-        for char in find_hidden("\n".join(read.lines)):
-            if char.line not in covered:
-                report.warnings.append(
-                    f"{path}:{char.line}:{char.column}: {char.describe()} outside the imported items: check the file "
-                    "(hidden instructions are a known attack on rules files)"
-                )
-
+                run.imported.setdefault(title_key(memory.title), memory)
+    queue = [_Queued(path, fmt) for path, fmt in choose_files(project, targets)]
+    for queued in queue:  # a file's @imports join the queue, read in turn
+        queue.extend(run.read(queued))
     _make_memories(report, store, snapshot, today)
     if not dry_run:
         for draft in report.drafts:
             if draft.memory is not None:
                 draft.written = store.create(draft.memory, snapshot)
     return report
+
+
+_Words = tuple[frozenset[str], frozenset[str], str]  # an item's title words, all words, text
+
+
+@dataclass(frozen=True)
+class _Options:
+    force: bool  # import items that repeat a memory a human removed
+    rules_only: bool  # --move: prose, code blocks and tables stay in their file
+    skills: bool  # read the rules files of skill bundles too
+    counter_examples: bool  # import "Incorrect: ..." code examples too
+
+
+@dataclass(frozen=True)
+class _Queued:
+    """A file to read: found as a rules file, or (``importer``) named by another's ``@import``."""
+
+    path: str
+    fmt: Format
+    inherited: Scope | None = None  # the importing file's scope
+    importer: str | None = None
+    hops: int = 0
+
+
+@dataclass
+class _Import:
+    """One import: what it reports, what each item is compared with, and its options."""
+
+    project: Project
+    report: ImportReport
+    live: similar.Pool[Memory]  # the store's memories that are not retired
+    drafts: similar.Pool[Draft]  # the memories to be, read so far
+    guard: removed.Guard  # the memories a human removed or retired
+    named: set[str | None]  # the files named as a PATH: read even if not rules
+    options: _Options
+    imported: dict[str, Memory] = field(default_factory=dict)  # earlier imports, by title key
+    by_code: dict[frozenset[str], Draft] = field(default_factory=dict)  # code-only drafts
+    seen: dict[str, str] = field(default_factory=dict)  # real path -> the path it was read as
+
+    def read(self, queued: _Queued) -> list[_Queued]:
+        """Read one file's items into the report; returns the files its ``@imports`` name."""
+        read = self._open(queued)
+        if read is None:
+            return []
+        path, fmt = queued.path, queued.fmt
+        inherited = queued.inherited
+        scope = inherited if inherited is not None and fmt is sources.MARKDOWN else read.scope
+        info = FileRead(path, fmt.label, scope, imported_by=queued.importer)
+        self.report.files.append(info)
+        self.report.skipped.extend(Skipped(path, s.line, s.reason) for s in read.parsed.skipped)
+        place = _Place(path, read.lines, scope, read.description, read.title, fmt.tool)
+        covered: set[int] = set()
+        for item in enumerations(read.parsed.items):
+            covered.update(range(item.line, item.end + 1))
+            if self._left_in_file(path, item):
+                continue
+            info.items += 1
+            self.take(place, item)
+        for char in find_hidden("\n".join(read.lines)):
+            if char.line not in covered:
+                self.report.warnings.append(
+                    f"{path}:{char.line}:{char.column}: {char.describe()} outside the imported items: "
+                    "check the file (hidden instructions are a known attack on rules files)"
+                )
+        return self._imports(queued, read, scope)
+
+    def _open(self, queued: _Queued) -> _Read | None:
+        """The file read, or ``None`` when it was read already (under another name) or is not to be."""
+        path, skipped = queued.path, self.report.skipped
+        real = os.path.realpath(self.project.root / path)
+        if real in self.seen:
+            if queued.importer is None:
+                skipped.append(
+                    Skipped(path, 0, f"the same file as {self.seen[real]} (a link): read once")
+                )
+            return None
+        self.seen[real] = path
+        if queued.importer is None and path not in self.named:
+            not_rules = _not_rules(self.project, path, self.options.skills)
+            if not_rules is not None:
+                skipped.append(Skipped(path, 0, not_rules))
+                return None
+        return _read_file(self.project, path, queued.fmt, self.report, path in self.named)
+
+    def _imports(self, queued: _Queued, read: _Read, scope: Scope) -> list[_Queued]:
+        """The files the ``@imports`` of ``read`` name (each said in ``report.skipped``)."""
+        path, out = queued.path, []
+        for imported_file in read.parsed.imports:
+            target = _resolve_import(self.project, path, imported_file.target)
+            said = ", not a file in the repository" if target is None else f": read as {target}"
+            self.report.skipped.append(
+                Skipped(path, imported_file.line, f"imports @{imported_file.target}{said}")
+            )
+            if target is not None and queued.hops < IMPORT_HOPS:
+                fmt = sources.format_of(target) or sources.MARKDOWN
+                out.append(_Queued(target, fmt, scope, path, queued.hops + 1))
+        return out
+
+    def _left_in_file(self, path: str, item: markdown.Item) -> bool:
+        """Whether ``item`` stays in its file, not imported: prose with --move (said as ``stays`` when an
+        earlier import made it a memory), or a counter-example."""
+        skipped = self.report.skipped
+        if self.options.rules_only and not item.bullet:
+            skipped.append(Skipped(path, item.line, KEPT_PROSE, item.end))
+            earlier = _imported_from(self.imported, item, path)
+            if (
+                earlier is not None
+            ):  # an earlier import made it a memory: the text now stays here too
+                source = Source(path, item.line, item.end)
+                self.report.stays.append(
+                    Known(source, earlier.title, earlier.id, earlier.status, "imported-before")
+                )
+            return True
+        if not self.options.counter_examples and kinds.counter_example(item.head, item.rest):
+            skipped.append(Skipped(path, item.line, COUNTER_EXAMPLE, item.end))
+            return True
+        return False
+
+    def take(self, place: _Place, item: markdown.Item) -> None:
+        """Decide what becomes of one item: refused, known already, joined to a draft, or a new draft."""
+        source = Source(place.path, item.line, item.end, item.lead)
+        title, body = title_and_body(item)
+        if place.description:  # when the tool applies the rule: the memory keeps it
+            body = f"{body}\n\n{DESCRIBED}{place.description}".strip()
+        if not title:
+            self.report.skipped.append(Skipped(place.path, item.line, "an item without text"))
+            return
+        text = similar.memory_text(title, body)
+        words = (similar.words(title), similar.words(text), text)
+        if self._known(place, item, source, (title, body), words):
+            return
+        if self._joined(place, item, source, title, body, words):
+            return
+        rejected = self.guard.check(title, body)
+        if rejected is not None and not self.options.force:
+            self.report.rejected.append(Rejected(source, title, rejected))
+            return
+        kind, kind_from = kinds.guess(item.headings, title, item.bullet, place.title)
+        tag = section_tag(item.section) if item.section else None
+        only = kinds.tool_specific(place.tool, place.text(item))
+        paths, priority = place.scope.paths, place.scope.priority
+        draft = Draft(
+            title, body, kind, kind_from, paths, priority, [source], (tag,) if tag else ()
+        )
+        draft.targets = (only,) if only else ()
+        self.report.drafts.append(draft)
+        self.drafts.add_words(draft, *words)
+        key = code_key(body)
+        if key is not None and not item.head:
+            self.by_code.setdefault(key, draft)
+
+    def _known(
+        self,
+        place: _Place,
+        item: markdown.Item,
+        source: Source,
+        said: tuple[str, str],
+        words: _Words,
+    ) -> bool:
+        """Whether the item is refused (a secret, hidden Unicode) or a memory already (reported so)."""
+        title, body = said
+        sensitive = _sensitive(place.path, place.lines, item)
+        if sensitive is not None:
+            self.report.refused.append(Refused(source, *sensitive))
+            return True
+        known = self.imported.get(title_key(title))
+        if known is not None:
+            self.report.known.append(
+                Known(source, title, known.id, known.status, "imported-before")
+            )
+            return True
+        existing = self.live.best_words(*words)
+        if existing is None or not same_thing(
+            title, body, existing[0].title, existing[0].body or ""
+        ):
+            return False
+        memory, score = existing
+        self.report.known.append(
+            Known(source, title, memory.id, memory.status, "duplicate", round(score, 3))
+        )
+        return True
+
+    def _joined(
+        self,
+        place: _Place,
+        item: markdown.Item,
+        source: Source,
+        title: str,
+        body: str,
+        words: _Words,
+    ) -> bool:
+        """Whether the item repeats a draft read before (or is the same code block), which then covers
+        this place too."""
+        key = code_key(body) if not item.head else None
+        same_code = self.by_code.get(key) if key is not None else None
+        repeated = (same_code, 1.0) if same_code is not None else self.drafts.best_words(*words)
+        if repeated is None:
+            return False
+        draft = repeated[0]
+        if same_code is None and not same_thing(title, body, draft.title, draft.body):
+            return False
+        draft.sources.append(source)
+        draft.widen(place.scope.paths, place.scope.priority)
+        if draft.targets and kinds.tool_specific(place.tool, place.text(item)) is None:
+            draft.targets = ()  # also written for every tool: for every tool
+        return True
 
 
 def _imported_from(imported: dict[str, Memory], item: markdown.Item, path: str) -> Memory | None:
@@ -523,75 +664,9 @@ class _Place:
     title: str  # the document's title
     tool: str  # the tool whose file it is ("agents", "copilot", ...)
 
-
-def _take(
-    report: ImportReport,
-    place: _Place,
-    item: markdown.Item,
-    live: similar.Pool[Memory],
-    drafts: similar.Pool[Draft],
-    imported: dict[str, Memory],
-    guard: removed.Guard,
-    force: bool,
-    by_code: dict[frozenset[str], Draft],
-) -> None:
-    """Decide what becomes of one item (``by_code``: the drafts that are only a code block, by its commands)."""
-    path, lines, scope, description = place.path, place.lines, place.scope, place.description
-    source = Source(path, item.line, item.end, item.lead)
-    title, body = title_and_body(item)
-    if description:  # when the tool applies the rule: the memory keeps it
-        body = f"{body}\n\n{DESCRIBED}{description}".strip()
-    if not title:
-        report.skipped.append(Skipped(path, item.line, "an item without text"))
-        return
-    sensitive = _sensitive(path, lines, item)
-    if sensitive is not None:
-        report.refused.append(Refused(source, *sensitive))
-        return
-    known = imported.get(title_key(title))
-    if known is not None:
-        report.known.append(Known(source, title, known.id, known.status, "imported-before"))
-        return
-    title_words = similar.words(title)
-    text = similar.memory_text(title, body)
-    all_words = similar.words(text)
-    existing = live.best_words(title_words, all_words, text)
-    if existing is not None and same_thing(title, body, existing[0].title, existing[0].body or ""):
-        memory, score = existing
-        report.known.append(
-            Known(source, title, memory.id, memory.status, "duplicate", round(score, 3))
-        )
-        return
-    repeated = drafts.best_words(title_words, all_words, text)
-    same_code = by_code.get(key) if (key := code_key(body)) is not None and not item.head else None
-    if same_code is not None:
-        repeated = (same_code, 1.0)
-    if repeated is not None and (
-        same_code is not None or same_thing(title, body, repeated[0].title, repeated[0].body)
-    ):
-        repeated[0].sources.append(source)
-        repeated[0].widen(scope.paths, scope.priority)
-        if (
-            repeated[0].targets
-            and kinds.tool_specific(place.tool, "\n".join(lines[item.line - 1 : item.end])) is None
-        ):
-            repeated[0].targets = ()  # also written for every tool: for every tool
-        return
-    rejected = guard.check(title, body)
-    if rejected is not None and not force:
-        report.rejected.append(Rejected(source, title, rejected))
-        return
-    kind, kind_from = kinds.guess(item.headings, title, item.bullet, place.title)
-    tag = section_tag(item.section) if item.section else None
-    only = kinds.tool_specific(place.tool, "\n".join(lines[item.line - 1 : item.end]))
-    draft = Draft(
-        title, body, kind, kind_from, scope.paths, scope.priority, [source], (tag,) if tag else ()
-    )
-    draft.targets = (only,) if only else ()
-    report.drafts.append(draft)
-    drafts.add_words(draft, title_words, all_words, text)
-    if key is not None and not item.head:
-        by_code.setdefault(key, draft)
+    def text(self, item: markdown.Item) -> str:
+        """The item's lines as written."""
+        return "\n".join(self.lines[item.line - 1 : item.end])
 
 
 def enumerations(items: Sequence[markdown.Item]) -> list[markdown.Item]:
