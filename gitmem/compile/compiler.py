@@ -149,26 +149,52 @@ def prepare(
     """Decide what compile does to every file, for the project's live ``memories`` and those of the shared packs
     in ``config.sources`` (read from their cache, fetched when not there yet: ``gitmem.scopes.packs``). Writes
     nothing. ``request``: see ``Request`` (its mode is the caller's)."""
-    only, names, budget = request.only, request.names, request.budget
-    targets = list(only) if only is not None else chosen_targets(config, names)
+    only = request.only
+    targets = list(only) if only is not None else chosen_targets(config, request.names)
     targets, linked = _around_linked(project, targets)
-    budgets = {target.name: budget or config.budget_for(target.name) for target in targets}
-    packs: list[Pack] = []
-    pack_problems: list[Problem] = []
-    if config.sources and only is None:
-        packs, pack_problems, shared = _shared(project, config, request.today)
-        memories = [*memories, *shared]
+    budgets = {target.name: request.budget or config.budget_for(target.name) for target in targets}
+    packs, pack_problems, shared = _shared(project, config, request)
+    memories = [*memories, *shared]
     readers = READERS if only is not None else delivery.with_settings(also_read(project))
     targets, laid = _laid_out(project, targets, readers, personal=only is not None)
-    reserved = {
-        t.name: _hand_written(project, t) for t in targets if leftout.has_hard_size_limit(t)
-    }
-    plans = plan_targets(targets, memories, budgets, config.mcp, reserved, laid)
+    plans = plan_targets(targets, memories, budgets, config.mcp, _reserved(project, targets), laid)
     report = Report(plans, packs=packs, readers=readers)
     report.warnings.extend(config.notes())
     reached = {target.name for target in only} if only is not None else set(config.targets)
     checks.unreached(memories, reached, report)
     _pack_problems(report, pack_problems)
+    desired = _desired(project, linked, report)
+    cleaned = targets if request.names else list(request.catalogue)
+    candidates = _candidates(project, cleaned)
+    for path, target in linked.items():  # a block an older gitmem wrote into the document comes out
+        if path not in desired and not target.personal:
+            candidates.setdefault(path, target)
+    finals = _file_changes(project, desired, candidates, request.force, report)
+    if aider.TARGET in cleaned:
+        _aider_config(
+            project, aider.TARGET in targets and aider.AIDER_FILE in desired, finals, report
+        )
+    touched = _limits(project, targets, budgets, desired, finals, report)
+    report.warnings.extend(note for path, note in report.notes if path in touched)
+    checks.rules_twice(memories, desired, finals, _first_block(report), report)
+    checks.hidden_unicode(desired, finals, report)
+    checks.read_twice(report.plans, touched, report)
+    report.changes.sort(key=lambda change: change.path)
+    return report
+
+
+def _aider_config(project: Project, writes: bool, finals: dict[str, str], report: Report) -> None:
+    """Aider's ``.aider.conf.yml`` reads CONVENTIONS.md while compile ``writes`` memories there."""
+    change = aider.config_change(project, writes, aider.AIDER_FILE in finals, report)
+    if change is not None:
+        report.changes.append(change)
+
+
+def _desired(
+    project: Project, linked: dict[str, Target], report: Report
+) -> dict[str, tuple[Target, FilePlan]]:
+    """The files the plans write, each with its target and plan (none through a link into a document, none
+    nowhere); the plans' glob problems into ``report``."""
     desired: dict[str, tuple[Target, FilePlan]] = {}
     for target_plan in report.plans:
         for path, file_plan in target_plan.files.items():
@@ -177,31 +203,7 @@ def prepare(
     _nowhere(desired, report)
     for target_plan in report.plans:
         report.problems.extend(checks.glob_problems(target_plan))
-
-    cleaned = targets if names else list(request.catalogue)
-    candidates = _candidates(project, cleaned)
-    for (
-        path,
-        target,
-    ) in linked.items():  # a block an older gitmem wrote into the document comes out again
-        if path not in desired and not target.personal:
-            candidates.setdefault(path, target)
-    finals = _file_changes(project, desired, candidates, request.force, report)
-    aider_target = aider.TARGET
-    if aider_target in cleaned:
-        writes = aider_target in targets and aider.AIDER_FILE in desired
-        change = aider.config_change(
-            project, writes, kept=aider.AIDER_FILE in finals, report=report
-        )
-        if change is not None:
-            report.changes.append(change)
-    touched = _limits(project, targets, budgets, desired, finals, report)
-    report.warnings.extend(note for path, note in report.notes if path in touched)
-    checks.rules_twice(memories, desired, finals, _first_block(report), report)
-    checks.hidden_unicode(desired, finals, report)
-    checks.read_twice(report.plans, touched, report)
-    report.changes.sort(key=lambda change: change.path)
-    return report
+    return desired
 
 
 def _laid_out(
@@ -386,10 +388,15 @@ def _limits(
         ):  # soft: said when the file changes, and always by `gitmem stats`
             report.warnings.extend(checks.soft_limit_warning(use, first_block))
     report.ignored = checks.ignored(project, report)
-    for change in report.changes:  # one target over a hard limit does not stop the others
+    _hold(report, held)
+    return touched
+
+
+def _hold(report: Report, held: set[str]) -> None:
+    """Hold the changes of the targets over a hard limit: it does not stop the others."""
+    for change in report.changes:
         if change.target in held and change.changed:
             change.action = "held"
-    return touched
 
 
 def _block_first(report: Report, path: str) -> bool:
@@ -494,6 +501,12 @@ def _nowhere(desired: dict[str, tuple[Target, FilePlan]], report: Report) -> Non
         plan.files.pop("", None)
 
 
+def _reserved(project: Project, targets: Sequence[Target]) -> dict[str, int]:
+    """The hand-written characters of the targets with a hard size limit (``_hand_written``), by name: the
+    room their blocks must leave."""
+    return {t.name: _hand_written(project, t) for t in targets if leftout.has_hard_size_limit(t)}
+
+
 def _hand_written(project: Project, target: Target) -> int:
     """The characters of ``target``'s always-loaded file outside gitmem's block (0 when it cannot be read: the
     compile pass that follows says why); for a limit on a chain of files (Codex's 32 KiB of ``AGENTS.md`` files,
@@ -539,13 +552,16 @@ def _nested_hand_written(project: Project, target: Target, root: int) -> int:
 
 
 def _shared(
-    project: Project, config: Config, today: date
+    project: Project, config: Config, request: Request
 ) -> tuple[list[Pack], list[Problem], list[Memory]]:
-    """The shared packs, their problems, and the memories of theirs compile includes (live, unmuted, ``PACK/ID``)."""
+    """The shared packs, their problems, and the memories of theirs compile includes (live, unmuted,
+    ``PACK/ID``); none for the user's scope (``request.only``)."""
     from gitmem.scopes import packs
 
+    if not config.sources or request.only is not None:
+        return [], [], []
     loaded, _ = packs.load(project, config)
-    return loaded, packs.problems(loaded), packs.live(loaded, today)
+    return loaded, packs.problems(loaded), packs.live(loaded, request.today)
 
 
 def apply(project: Project, report: Report) -> list[FileChange]:
@@ -571,42 +587,54 @@ def apply(project: Project, report: Report) -> list[FileChange]:
 
 
 def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target]:
-    """Files on disk that gitmem may have written for ``targets`` (whether they hold gitmem's text is checked later)."""
-    from gitmem import gitcommand as command
-
+    """Files on disk that gitmem may have written for ``targets`` (whether they hold gitmem's text is checked
+    later): root files, whole files in the targets' folders, nested files (``dir_file``, private files)."""
     found: dict[str, Target] = {}
-    root = project.root
     for target in targets:
-        if (root / target.root_file).is_file():
+        if (project.root / target.root_file).is_file():
             found[target.root_file] = target
-        folders = {target.scoped_dir} if target.scoped_dir else set()
-        if (
-            target.root_whole and "/" in target.root_file
-        ):  # a folder of gitmem's whole files (and old scoped ones)
-            folders.add(target.root_file.rsplit("/", 1)[0])
-        for folder in sorted(folders):
-            directory = root / folder
-            try:
-                names = os.listdir(directory)
-            except (FileNotFoundError, NotADirectoryError):
-                names = []
-            for name in names:
+        for folder in _whole_folders(target):
+            for name in _listdir(project.root / folder):
                 if name.startswith(WHOLE_PREFIX) and name.endswith(target.scoped_suffix):
                     found[f"{folder}/{name}"] = target
+    for path, owner in _nested(project, targets).items():
+        found.setdefault(path, owner)
+    return found
+
+
+def _whole_folders(target: Target) -> list[str]:
+    """The folders that may hold gitmem's whole files of ``target`` (its rules folder, and old scoped ones)."""
+    folders = {target.scoped_dir} if target.scoped_dir else set()
+    if target.root_whole and "/" in target.root_file:
+        folders.add(target.root_file.rsplit("/", 1)[0])
+    return sorted(folders)
+
+
+def _listdir(directory: Path) -> list[str]:
+    try:
+        return os.listdir(directory)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def _nested(project: Project, targets: Sequence[Target]) -> dict[str, Target]:
+    """The nested files of ``targets`` git lists (``dir_file`` in folders; private files where only the client
+    looks), each with its target."""
+    from gitmem import gitcommand as command
+
     dir_files = {target.dir_file: target for target in targets if target.dir_file}
     for target in targets:
-        for private in (
-            () if target.personal else delivery.private_files(target)
-        ):  # where only its client looks
-            dir_files[private] = target
-    if dir_files:
-        for path in command.list_files(root, tuple(sorted(dir_files))):
-            owner = next(
-                (t for name, t in dir_files.items() if path == name or path.endswith("/" + name)),
-                None,
-            )
-            if owner is not None and "/" in path and (root / path).is_file():
-                found.setdefault(path, owner)
+        if not target.personal:
+            dir_files.update((private, target) for private in delivery.private_files(target))
+    if not dir_files:
+        return {}
+    found: dict[str, Target] = {}
+    for path in command.list_files(project.root, tuple(sorted(dir_files))):
+        owner = next(
+            (t for name, t in dir_files.items() if path == name or path.endswith("/" + name)), None
+        )
+        if owner is not None and "/" in path and (project.root / path).is_file():
+            found.setdefault(path, owner)
     return found
 
 
@@ -667,6 +695,7 @@ def _conflict_problem(path: str, text: str) -> Problem:
 def _desired_change(
     project: Project, path: str, target: Target, plan: FilePlan, force: bool, report: Report
 ) -> FileChange | None:
+    """The change of a file compile writes (``None`` with the problem in ``report`` when it cannot)."""
     blocked = _blocked_by_file(project, path)
     if blocked is not None:
         problem = Problem(blocked, 1, 1, "file", _blocked_message(blocked, target))
@@ -676,50 +705,59 @@ def _desired_change(
     old, io_path = read_file(project, path, report)
     if io_path is None:
         return None
-    new_part = plan.text()
     change = FileChange(path, target.name, "unchanged", old, io_path=io_path)
     if old is None:
-        change.action, change.new = "created", new_part
+        change.action, change.new = "created", plan.text()
         return change
-    newline = block.newline_of(old)
     if plan.spec.whole:
-        new = block.with_newline(new_part, newline)
-        if (
-            _has_conflicts(old) and block.BEGIN in old
-        ):  # gitmem's own file, conflicted: regenerate it
-            change.action, change.new = "healed", new
-            return change
-        try:
-            found = block.scan(old).found
-        except BlockError:
-            found = None
-        if found is None or found.kind != "file-hash" or found.edited():
-            change.edited, change.diff = True, _diff(path, old, new)
-        change.new = new
-    else:
-        result = _scan_or_heal(path, old, report)
-        if result is None:
-            return None
-        if isinstance(result, tuple):
-            change.new = block.splice(result[0], result[1], new_part)
-            change.action = "unchanged" if change.new == old else "healed"
-            return change
-        found = result.found
-        if found is None and result.open_fence is not None:
-            report.problems.append(
-                Problem(
-                    path,
-                    result.open_fence,
-                    1,
-                    "block",
-                    "a code fence opened here is never closed, so a block added after it would be code: close it",
-                )
-            )
-            return None
-        change.new = block.splice(old, found, new_part)
-        if found is not None and found.edited():
-            change.edited = True
-            change.diff = _diff(path, found.block, block.with_newline(new_part, newline))
+        return _whole_change(change, old, plan.text(), force)
+    return _block_change(change, old, plan.text(), force, report)
+
+
+def _whole_change(change: FileChange, old: str, text: str, force: bool) -> FileChange:
+    """A file gitmem writes whole: regenerated when conflicted, refused when edited by hand."""
+    new = block.with_newline(text, block.newline_of(old))
+    change.new = new
+    if _has_conflicts(old) and block.BEGIN in old:  # gitmem's own file, conflicted: regenerate it
+        change.action = "healed"
+        return change
+    try:
+        found = block.scan(old).found
+    except BlockError:
+        found = None
+    if found is None or found.kind != "file-hash" or found.edited():
+        change.edited, change.diff = True, _diff(change.path, old, new)
+    return _decided(change, old, force)
+
+
+def _block_change(
+    change: FileChange, old: str, text: str, force: bool, report: Report
+) -> FileChange | None:
+    """A file whose managed block gitmem writes: spliced in, healed of conflict markers in the block, or
+    refused when the block was edited by hand; ``None`` when the file cannot take one."""
+    path = change.path
+    result = _scan_or_heal(path, old, report)
+    if result is None:
+        return None
+    if isinstance(result, tuple):
+        change.new = block.splice(result[0], result[1], text)
+        change.action = "unchanged" if change.new == old else "healed"
+        return change
+    found = result.found
+    if found is None and result.open_fence is not None:
+        message = "a code fence opened here is never closed, so a block added after it would be code: close it"
+        report.problems.append(Problem(path, result.open_fence, 1, "block", message))
+        return None
+    change.new = block.splice(old, found, text)
+    if found is not None and found.edited():
+        new_block = block.with_newline(text, block.newline_of(old))
+        change.edited, change.diff = True, _diff(path, found.block, new_block)
+    return _decided(change, old, force)
+
+
+def _decided(change: FileChange, old: str, force: bool) -> FileChange:
+    """The action of a change whose new text is known: unchanged, refused (a hand edit without ``force``) or
+    updated."""
     if change.new == old:
         change.action = "unchanged"
         change.edited = False
