@@ -11,13 +11,16 @@ import click
 from gitmem.commands import today
 from gitmem.commands.options import target_option
 from gitmem.commands.output import echo, echo_json, style, table
+from gitmem.compile.budget import rank_reason, tokens
 from gitmem.compile.compiler import Compiled, Mode, Request, compile_store
+from gitmem.compile.reading import Disk, files_of
 from gitmem.config import TARGET_NAMES
 from gitmem.errors import shown
 
 if TYPE_CHECKING:
-    from gitmem.compile.changes import Report
+    from gitmem.compile.changes import FileChange, Report
     from gitmem.compile.plan import TargetPlan
+    from gitmem.compile.verify import Miss
     from gitmem.errors import Problem
     from gitmem.memory.model import Memory
     from gitmem.memory.store import Snapshot, Store
@@ -95,9 +98,8 @@ def compile_command(
       gitmem compile --commit           # CI after a merge: refresh stale rules files in a commit of their own
     """
     if commit:
-        return _commit(check or bool(targets) or budget is not None or force or user, as_json)
+        return _commit(any((check, targets, budget is not None, force, user)), as_json)
     from gitmem.commands import open_store
-    from gitmem.errors import CheckFailed
 
     project, store = open_store(user)
     mode: Mode = "report" if check else "write"
@@ -110,20 +112,31 @@ def compile_command(
     report = result.report
     show = _shower(project) if user else _same
     if as_json:
-        written = bool(result.written)
-        echo_json(_compile_json(report, check, written, report.packs, show))
+        echo_json(_compile_json(report, check, bool(result.written), report.packs, show))
         if report.problems or report.refused:
             return 1
-        if check:
-            return 1 if report.stale or report.over or report.ignored else 0
-        return 1 if report.over else 0
+        return _check_code(report) if check else int(bool(report.over))
+    return _print_result(project, result, check, user, show)
+
+
+def _check_code(report: Report) -> int:
+    """``compile --check``'s exit code once the report is sound: 1 when a file is stale, over a hard limit, or
+    ignored by git."""
+    return 1 if report.stale or report.over or report.ignored else 0
+
+
+def _print_result(project: Project, result: Compiled, check: bool, user: bool, show: Show) -> int:
+    """What compile says without --json: problems, the check, the refused files, or what was written."""
+    from gitmem.errors import CheckFailed
+
+    report = result.report
     if report.problems:
         for warning in report.warnings:
             echo(f"warning: {warning}", err=True)
         raise CheckFailed(report.problems, "nothing was written")
     if check:
         _print_check(report, show)
-        return 1 if report.stale or report.over or report.ignored else 0
+        return _check_code(report)
     if report.refused:
         _print_refused(report, show, user)
         return 1
@@ -205,58 +218,62 @@ def _print_written(project: Project, result: Compiled, user: bool, show: Show) -
     """What a compile that wrote says: the files changed, what the budget left out, warnings, the summary line;
     exit 1 when the pre-commit hook must stage more, or a target was held over a hard size limit."""
     report, changed = result.report, result.written
-    for change in changed:
-        verb = {
-            "created": "created",
-            "updated": "updated",
-            "healed": "healed",
-            "removed": "removed",
-        }[change.action]
+    for change in changed:  # created, updated, healed or removed
         note = " (git conflict markers in its gitmem block)" if change.action == "healed" else ""
-        echo(
-            f"{style(verb, fg='green' if verb != 'removed' else 'yellow')} {show(change.path)}{note}"
-        )
+        colour = "yellow" if change.action == "removed" else "green"
+        echo(f"{style(change.action, fg=colour)} {show(change.path)}{note}")
     _print_omitted(report.plans, user, show)
     for warning in report.warnings:
         echo(f"warning: {warning}", err=True)
-    if changed and not user and os.environ.get("PRE_COMMIT") == "1":
-        from gitmem.git.hookpath import unstaged
-
-        left = unstaged(project, [change.path for change in changed])
-        if left:
-            echo(
-                f"compile wrote {len(left)} file(s) this commit does not hold: git add {' '.join(left)}, "
-                "then commit again",
-                err=True,
-            )
-            return 1
+    if changed and not user and os.environ.get("PRE_COMMIT") == "1" and _unstaged(project, changed):
+        return 1
     # committing is the next step; a file the team's own text keeps past a hard limit was warned about above
     misses = [miss for miss in result.misses if miss.fault.name not in ("UNTRACKED", "OVER")]
     if misses and not report.over:  # a held target's own message says why its clients miss memories
-        # an error where a memory misses a client's session at the root; a session started in a folder that reads
-        # less than the root (settings and imports of the root not followed there) is warned about, and check fails
-        missing = [miss for miss in misses if miss.fault.name == "MISSING" and not miss.folder]
-        for miss in misses:
-            echo(f"{'error' if miss in missing else 'warning'}: {miss.line()}", err=True)
-        echo(
-            f"not up to date: {len(misses)} difference(s) between what the clients read and what compile meant them "
-            "to get (`gitmem check` fails until they are fixed)",
-            err=True,
-        )
-        if missing:
-            return 1
-        return 0
+        return _print_misses(misses)
     echo(_summary(result, user, show))
-    if report.over:
-        for problem in report.over:
-            echo(str(problem), err=True)
-        held = sorted({change.target for change in report.changes if change.action == "held"})
+    return _print_held(report) if report.over else 0
+
+
+def _print_held(report: Report) -> int:
+    """The targets held over a hard size limit (the others were written): exit 1."""
+    for problem in report.over:
+        echo(str(problem), err=True)
+    held = sorted({change.target for change in report.changes if change.action == "held"})
+    echo(
+        f"not written: {', '.join(held) or 'the files above'} (over a hard size limit); the other targets were",
+        err=True,
+    )
+    return 1
+
+
+def _unstaged(project: Project, changed: list[FileChange]) -> bool:
+    """In the pre-commit hook: whether compile wrote files the commit does not hold (said so)."""
+    from gitmem.git.hookpath import unstaged
+
+    left = unstaged(project, [change.path for change in changed])
+    if left:
         echo(
-            f"not written: {', '.join(held) or 'the files above'} (over a hard size limit); the other targets were",
+            f"compile wrote {len(left)} file(s) this commit does not hold: git add {' '.join(left)}, "
+            "then commit again",
             err=True,
         )
-        return 1
-    return 0
+    return bool(left)
+
+
+def _print_misses(misses: list[Miss]) -> int:
+    """What the clients read that differs from what compile meant: an error where a memory misses a client's
+    session at the root (exit 1); a session started in a folder that reads less than the root (settings and
+    imports of the root not followed there) is warned about, and check fails."""
+    missing = [miss for miss in misses if miss.fault.name == "MISSING" and not miss.folder]
+    for miss in misses:
+        echo(f"{'error' if miss in missing else 'warning'}: {miss.line()}", err=True)
+    echo(
+        f"not up to date: {len(misses)} difference(s) between what the clients read and what compile meant them "
+        "to get (`gitmem check` fails until they are fixed)",
+        err=True,
+    )
+    return 1 if missing else 0
 
 
 def _summary(result: Compiled, user: bool, show: Show) -> str:
@@ -324,13 +341,11 @@ def _compile_json(
 
 
 def _target_json(plan: TargetPlan, show: Show = _same) -> dict[str, Any]:
-    from gitmem.compile import budget
-
     return {
         "name": plan.target.name,
         "tokens": plan.tokens,
         "budget": plan.budget,
-        "index_tokens": budget.tokens(
+        "index_tokens": tokens(
             plan.index_chars
         ),  # the index of left-out memories, beside the budget
         "files": [show(path) for path in plan.files],
@@ -434,54 +449,11 @@ def stats(user: bool, as_json: bool) -> int:
     packs = report.packs
     show = _shower(project) if user else _same
     memories = _memory_counts(snapshot, day)
-    from gitmem.compile.budget import rank_reason
-
     by_id = {
         memory.id: memory for memory in [*live, *(m for pack in packs for m in pack.live(day))]
     }
-    from gitmem.compile.budget import tokens
-    from gitmem.compile.reading import Disk, files_of
-
     disk = None if user else Disk(project)
-    targets = []
-    for plan in report.plans:
-        item = _target_json(plan, show)
-        item["left_out"] = [
-            {"id": mid, "why": rank_reason(by_id[mid])} for mid in plan.omitted if mid in by_id
-        ]
-        if user:
-            item["file"] = show(plan.target.root_file)
-        item["files"] = [
-            {"path": show(path), "tokens": _tokens(fp.text())} for path, fp in plan.files.items()
-        ]
-        if (
-            disk is not None
-        ):  # as the clients read them on the disk, each file once (what `gitmem explain` says)
-            read = files_of(disk, plan.files, plan.target.name)
-            item["files"] = [{"path": f.path, "tokens": f.tokens} for f in read]
-            read_chars = sum(
-                f.chars for f in read
-            )  # what `gitmem explain` counts, the index included
-            item["read_tokens"] = tokens(read_chars)
-            item["tokens"] = tokens(
-                max(0, read_chars - plan.index_chars)
-            )  # against the budget, as planned
-        item["limits"] = [
-            {
-                "path": show(use.path),
-                "measure": use.limit.measure,
-                "value": use.limit.value,
-                "used": use.used,
-                "gitmem": use.own,
-                "hand_written": use.hand_written,
-                "hard": use.limit.hard,
-                "over": use.over,
-                "reason": use.limit.reason,
-            }
-            for use in report.limits
-            if use.target == plan.target.name and use.path in plan.files
-        ]
-        targets.append(item)
+    targets = [_stats_target(plan, report, by_id, disk, show) for plan in report.plans]
     sources = [_source_json(pack) for pack in packs]
     if as_json:
         echo_json({"memories": memories, "targets": targets, "sources": sources})
@@ -495,6 +467,47 @@ def stats(user: bool, as_json: bool) -> int:
         echo(f"{len(problems)} problem(s) in memory files: they are not counted", err=True)
         return 1
     return 0
+
+
+def _stats_target(
+    plan: TargetPlan, report: Report, by_id: dict[str, Memory], disk: Disk | None, show: Show
+) -> dict[str, Any]:
+    """One target's figures for ``gitmem stats``: files and tokens (``disk``: as the clients read them on the
+    disk, each file once, what `gitmem explain` says; ``None`` for the user-level files), what the budget left
+    out and why, size limits."""
+    item = _target_json(plan, show)
+    item["left_out"] = [
+        {"id": mid, "why": rank_reason(by_id[mid])} for mid in plan.omitted if mid in by_id
+    ]
+    if disk is None:
+        item["file"] = show(plan.target.root_file)
+    item["files"] = [
+        {"path": show(path), "tokens": tokens(len(fp.text()))} for path, fp in plan.files.items()
+    ]
+    if disk is not None:
+        read = files_of(disk, plan.files, plan.target.name)
+        item["files"] = [{"path": f.path, "tokens": f.tokens} for f in read]
+        read_chars = sum(f.chars for f in read)  # what `gitmem explain` counts, the index included
+        item["read_tokens"] = tokens(read_chars)
+        item["tokens"] = tokens(
+            max(0, read_chars - plan.index_chars)
+        )  # against the budget, as planned
+    item["limits"] = [
+        {
+            "path": show(use.path),
+            "measure": use.limit.measure,
+            "value": use.limit.value,
+            "used": use.used,
+            "gitmem": use.own,
+            "hand_written": use.hand_written,
+            "hard": use.limit.hard,
+            "over": use.over,
+            "reason": use.limit.reason,
+        }
+        for use in report.limits
+        if use.target == plan.target.name and use.path in plan.files
+    ]
+    return item
 
 
 def _print_sources(sources: list[dict[str, Any]]) -> None:
@@ -514,12 +527,6 @@ def _print_sources(sources: list[dict[str, Any]]) -> None:
         for item in sources
     ]
     echo(table(["SOURCE", "REV", "MEMORIES", "COMPILED", "MUTED"], rows))
-
-
-def _tokens(text: str) -> int:
-    from gitmem.compile.budget import tokens
-
-    return tokens(len(text))
 
 
 def _memory_counts(snapshot: Snapshot, day: Any) -> dict[str, Any]:
@@ -554,6 +561,11 @@ def _print_stats(
         [kind] + [str(counts[s]) for s in statuses] for kind, counts in memories["by_kind"].items()
     ]
     echo(table(["KIND", *(s.upper() for s in statuses)], rows))
+    _print_targets(targets, user)
+
+
+def _print_targets(targets: list[dict[str, Any]], user: bool) -> None:
+    """The targets' table of ``gitmem stats``, and what the budget and memories' ``targets`` left out."""
     if not targets:
         if user:
             echo("\nno user-level files to compile: set targets in ~/.config/gitmem/config.yaml")
@@ -574,6 +586,10 @@ def _print_stats(
             ]
         )
     echo(table(["TARGET", "FILES", "TOKENS", "BUDGET", "LEFT OUT", "LIMIT (fullest file)"], rows))
+    _print_left_out(targets)
+
+
+def _print_left_out(targets: list[dict[str, Any]]) -> None:
     trimmed = [item for item in targets if item["left_out"]]
     if trimmed:
         echo(
