@@ -1,10 +1,21 @@
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from gitmem.commands import open_store, today
 from gitmem.commands.output import echo, echo_json
+from gitmem.compile import budget
+from gitmem.compile.compiler import Request, compile_store
+from gitmem.compile.explain import explain as explain_path
+from gitmem.compile.explain import index_tokens, memory_tokens
+from gitmem.compile.reading import Disk, FileRead, Tracked
+from gitmem.config import load_config
+from gitmem.errors import CheckFailed, GitmemError, UsageError
+from gitmem.session.clients import BY_NAME, PRE_TOOL, PROMPT
+from gitmem.setup.agent_hooks import plan
 
 if TYPE_CHECKING:
     from gitmem.compile.explain import ClientView
@@ -36,14 +47,6 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
       gitmem explain web/src/app.ts --client claude
       gitmem explain --json | jq '.clients[] | {client, full}'
     """
-    from gitmem.commands import open_store, today
-    from gitmem.compile.compiler import Request, compile_store
-    from gitmem.compile.explain import explain as explain_path
-    from gitmem.compile.explain import index_tokens, memory_tokens
-    from gitmem.config import load_config
-    from gitmem.errors import CheckFailed, UsageError
-    from gitmem.session.clients import BY_NAME, PROMPT
-
     project, store = open_store()
     result = compile_store(project, store, load_config(project), Request(today(), force=True))
     if result.invalid:
@@ -51,14 +54,8 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
             result.invalid, "memory files are invalid: fix them (`gitmem validate` lists them)"
         )
     relative = _relative(project.root, path)
-    hooked = {
-        name
-        for name, hooks in BY_NAME.items()
-        if hooks.event_name(PROMPT) and _hooked(project.root, name)
-    }
     memories = [*result.live, *(m for pack in result.report.packs for m in pack.live(today()))]
-    from gitmem.compile.reading import Disk
-
+    hooked = _prompt_hooked(project.root)
     views = explain_path(result.report, memories, relative, client, hooked, Disk(project))
     if client is not None and not views:
         raise UsageError(
@@ -69,12 +66,12 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
              "run `gitmem compile`", err=True)  # fmt: skip
     tokens = memory_tokens(memories)
     lines = index_tokens(memories)
-    enforced = [memory.id for memory in result.live if memory.enforce is not None]
     gates = {view.key: _gate(project.root, view.key) for view in views}
     if as_json:
         clients = [{**_json(view, tokens, lines), "enforce": gates[view.key]} for view in views]
         echo_json({"path": relative, "clients": clients})
         return 0
+    enforced = [memory.id for memory in result.live if memory.enforce is not None]
     for view in views:
         _print(view, tokens, lines)
         _print_gate(gates[view.key], enforced)
@@ -83,12 +80,15 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
     return 0
 
 
+def _prompt_hooked(root: Path) -> set[str]:
+    """The clients whose prompt hook `gitmem init --agent-hooks` set up in this repository."""
+    return {
+        name for name, hooks in BY_NAME.items() if hooks.event_name(PROMPT) and _hooked(root, name)
+    }
+
+
 def _relative(root: Any, path: str) -> str:
     """``path`` (as typed, from the current directory) relative to the repository root, / separators."""
-    from pathlib import Path
-
-    from gitmem.errors import UsageError
-
     if not path:
         cwd = Path.cwd().resolve()
         return cwd.relative_to(root).as_posix() if cwd != root and cwd.is_relative_to(root) else ""
@@ -101,9 +101,6 @@ def _relative(root: Any, path: str) -> str:
 
 def _hooked(root: Any, name: str) -> bool:
     """Whether `gitmem init --agent-hooks` set up the client's prompt hook in this repository."""
-    from gitmem.errors import GitmemError
-    from gitmem.setup.agent_hooks import plan
-
     try:
         changes = plan(
             root, [name], remove=True
@@ -117,8 +114,6 @@ def _gate(root: Any, name: str) -> str:
     """How the client holds the memories' ``enforce`` and the memory-layer gate: ``hook`` (gitmem's pre-tool hook is
     set up), ``not-set-up`` (the client has one: `gitmem init --agent-hooks`), ``none`` (the client has no pre-tool
     hook: enforce is advice there, and receipts count the calls that broke it from its transcripts)."""
-    from gitmem.session.clients import BY_NAME, PRE_TOOL
-
     client = BY_NAME.get(name)
     if client is None or client.event_name(PRE_TOOL) is None:
         return "none"
@@ -153,7 +148,7 @@ def _json(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> di
                 "when": "start",
                 "via": item.via or None,
                 "memories": list(item.ids),
-                "tokens": _tokens(item.chars),
+                "tokens": budget.tokens(item.chars),
                 **_disk(item),
             }
             for item in view.files
@@ -165,7 +160,7 @@ def _json(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> di
                 "when": "touch",
                 "via": None,
                 "memories": list(item.ids),
-                "tokens": _tokens(item.chars),
+                "tokens": budget.tokens(item.chars),
             }
             for item in view.touched
         ],
@@ -181,8 +176,6 @@ def _json(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> di
 
 def _disk(item: Any) -> dict[str, Any]:
     """What the disk says of a file a client reads (``compile.reading.FileRead``)."""
-    from gitmem.compile.reading import FileRead
-
     if not isinstance(item, FileRead):
         return {}
     return {
@@ -195,12 +188,6 @@ def _disk(item: Any) -> dict[str, Any]:
     }
 
 
-def _tokens(chars: int) -> int:
-    from gitmem.compile.budget import tokens
-
-    return tokens(chars)
-
-
 def _print(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> None:
     echo(
         f"{view.client} (target {view.target}): {len(view.full)} memories in full, {view.tokens:,} tokens"
@@ -209,7 +196,7 @@ def _print(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> N
         when = " (when it touches the file)" if item in view.touched else ""
         via = f" (imported by {item.via})" if item.via else ""
         echo(
-            f"  {item.path}{via}{when}: {len(item.ids)} memories, {_tokens(item.chars):,} tokens{_more(item)}"
+            f"  {item.path}{via}{when}: {len(item.ids)} memories, {budget.tokens(item.chars):,} tokens{_more(item)}"
         )
     if view.index:
         cost = sum(lines.get(memory_id, 0) for memory_id in view.index)
@@ -221,8 +208,6 @@ def _print(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> N
 
 def _more(item: Any) -> str:
     """A file's link, hand-written tokens, git state and limits, as read from the disk."""
-    from gitmem.compile.reading import FileRead, Tracked
-
     if not isinstance(item, FileRead):
         return ""
     parts = [f"-> {item.real}"] if item.linked else []
