@@ -1,20 +1,23 @@
-"""What adoption costs: `gitmem import` on large rules files, and the check against removed memories.
+"""What adoption costs: `gitmem import` on large rules files, and the check against removed
+memories.
 
-1. Import. Rules files with N bullets in all (an AGENTS.md, a CLAUDE.md that imports it and repeats a tenth of its
-   rules, a nested web/AGENTS.md, Cursor rules), in a repository that already holds 1,000 memories. The peer is
-   `gitmem journal harvest --dry-run` of a session log with the same N items: the same per-item work (title, kind,
-   near-duplicate search, check against removals, schema check) without the rules-file reading and deduplication.
+1. Import. Rules files with N bullets in all (an AGENTS.md, a CLAUDE.md that imports it and repeats
+   a tenth of its rules, a nested web/AGENTS.md, Cursor rules), in a repository that already holds
+   1,000 memories. The peer is `gitmem journal harvest --dry-run` of a session log with the same N
+   items: the same per-item work (title, kind, near-duplicate search, check against removals, schema
+   check) without the rules-file reading and deduplication.
    Both run as real processes with --dry-run, so the store is the same every run.
 
-2. Remembering rejections. A history of C commits that add memories and delete (forget or revert) some of them,
-   built with `git fast-import`. Timed in-process: `gitmem.git.removed.removals()` cold (no cache: git log over the
-   whole history, and each deleted file read back), warm (the cache keyed on HEAD), after one new commit (only that
-   commit is read), and after an amend (the history is read again, but not the deleted files read before); then MCP
-   `propose` (`gitmem.mcp.tools.propose`) with that history next to the same propose in a repository holding the same
-   memories with no history (the peer: what propose cost before it looked at history).
+2. Remembering rejections. A history of C commits that add memories and delete (forget or revert)
+   some of them, built with `git fast-import`. Timed in-process: `gitmem.git.removed.removals()`
+   cold (no cache: git log over the whole history, and each deleted file read back), warm (the cache
+   keyed on HEAD), after one new commit (only that commit is read), and after an amend (the history
+   is read again, but not the deleted files read before); then MCP `propose`
+   (`gitmem.mcp.tools.propose`) with that history next to the same propose in a repository holding
+   the same memories with no history (the peer: what propose cost before it looked at history).
 
-    python benchmarks/bench_adopt.py                # N = 500 and 5,000 rules; C = 2,000 and 10,000 commits
-    python benchmarks/bench_adopt.py 1000 4000      # N = 1,000 rules, C = 4,000 commits
+    python benchmarks/bench_adopt.py                # N = 500 and 5,000 rules; C = 2,000 and 10,000
+    commits python benchmarks/bench_adopt.py 1000 4000      # N = 1,000 rules, C = 4,000 commits
 """
 
 from __future__ import annotations
@@ -127,7 +130,8 @@ def write_memories(root: Path, rng: random.Random, vocab: list[str], count: int)
     return memories
 
 
-# -- 1. import -------------------------------------------------------------------------------------------------------
+# -- 1. import
+# --------------------------------------------------------------------------------------------------
 
 
 def measure_import(rules: int) -> None:
@@ -182,12 +186,14 @@ def measure_import(rules: int) -> None:
         made = len(list((root / ".memory/memories").glob("*.yaml"))) - 1000
 
     print(
-        f"## import: {rules:,} rules in 4 files ({len(all_items):,} items with the repeats), 1,000 memories stored"
+        f"## import: {rules:,} rules in 4 files ({len(all_items):,} items with the "
+        "repeats), 1,000 memories stored"
     )
     print(f"  gitmem import --dry-run (process):                     {import_time:8.3f}s")
     print(f"  gitmem journal harvest --dry-run, same items (peer):   {harvest_time:8.3f}s")
     print(
-        f"  ratio import / harvest:                                {import_time / harvest_time:8.2f}x"
+        "  ratio import / harvest:                                "
+        f"{import_time / harvest_time:8.2f}x"
     )
     print(
         f"  gitmem import, writing {made:,} memories:"
@@ -198,18 +204,21 @@ def measure_import(rules: int) -> None:
     print()
 
 
-# -- 2. history ------------------------------------------------------------------------------------------------------
+# -- 2. history
+# --------------------------------------------------------------------------------------------------
 
 
 def memory_text(memory_id: str, title: str) -> str:
     return (
         "# yaml-language-server: $schema=../schema/memory.schema.json\n"
-        f"id: {memory_id}\ntitle: {title}\nkind: convention\nstatus: active\ncreated: 2026-01-01\nsource: agent\n"
+        f"id: {memory_id}\ntitle: {title}\nkind: convention\nstatus: active\ncreated: "
+        "2026-01-01\nsource: agent\n"
     )
 
 
 def build_history(root: Path, commits: int, rng: random.Random, vocab: list[str]) -> int:
-    """``commits`` commits through git fast-import: each adds a memory; one in four also deletes an earlier one.
+    """``commits`` commits through git fast-import: each adds a memory; one in four also deletes an
+    earlier one.
     Returns the number of memories deleted."""
     stream: list[bytes] = []
     alive: list[str] = []
@@ -321,7 +330,8 @@ def measure_history(commits: int) -> None:
         stored = len(store.load().memories)
 
     print(
-        f"## history: {commits:,} commits, {deleted:,} memories deleted, {stored:,} stored (built in {built:.1f}s)"
+        f"## history: {commits:,} commits, {deleted:,} memories deleted, {stored:,} stored "
+        f"(built in {built:.1f}s)"
     )
     print(f"  removals found:                                         {len(found):8,}")
     print(f"  removals(), cold (git log + read each deleted file):    {cold_time:8.3f}s")
@@ -332,7 +342,8 @@ def measure_history(commits: int) -> None:
     print(f"  MCP propose, warm, with this history:                   {propose_history:8.3f}s")
     print(f"  MCP propose, same memories, no history (peer):          {propose_peer:8.3f}s")
     print(
-        f"  ratio propose with history / without:                   {propose_history / propose_peer:8.2f}x"
+        "  ratio propose with history / without:                   "
+        f"{propose_history / propose_peer:8.2f}x"
     )
     print()
 

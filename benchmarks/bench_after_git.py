@@ -1,12 +1,14 @@
-"""What gitmem's set-up adds to a merge (issue 31): `git merge` of a memory branch into a branch that gained another
-memory, on a store over its token budget (ten memories, six fit) and on one under it, with and without the hooks
-`gitmem init` installs after an operation (``gitmem hook git`` in post-merge; the merge driver runs in both).
+"""What gitmem's set-up adds to a merge (issue 31): `git merge` of a memory branch into a branch
+that gained another memory, on a store over its token budget (ten memories, six fit) and on one
+under it, with and without the hooks `gitmem init` installs after an operation (``gitmem hook git``
+in post-merge; the merge driver runs in both).
 
     python benchmarks/bench_after_git.py [--runs 5]
 
-Prints the median wall time of each merge, and what the hook adds: over the budget it recompiles and replaces the
-merge commit (the merge is then right); under it, it compiles in memory and finds nothing to do. Then the same for a
-commit of code, where the post-commit hook returns before compiling (the step touched no memory).
+Prints the median wall time of each merge, and what the hook adds: over the budget it recompiles and
+replaces the merge commit (the merge is then right); under it, it compiles in memory and finds
+nothing to do. Then the same for a commit of code, where the post-commit hook returns before
+compiling (the step touched no memory).
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ def sh(cwd: Path, *args: str) -> str:
 
 
 def repository(work: Path, budget: int) -> Path:
-    """main and main+a (branch ``a``), and ``b``: each adds one high-priority memory to ten base memories."""
+    """main and main+a (branch ``a``), and ``b``: each adds one high-priority memory to ten base
+    memories."""
     root = work / f"repo-{budget}"
     root.mkdir()
     sh(root, "git", "init", "-q", "-b", "main")
@@ -94,8 +97,10 @@ def merge_times(root: Path, runs: int, hooks: bool) -> list[float]:
 
 
 def commit_times(root: Path, runs: int, hooks: bool) -> list[float]:
-    """A commit of code only (``--no-verify``: pre-commit's hooks are not what is measured): the post-commit hook
-    finds that the step touched neither the store nor a rules file, and returns before any compile."""
+    """A commit of code only (``--no-verify``: pre-commit's hooks are not what is measured): the
+    post-commit hook finds that the step touched neither the store nor a rules file, and returns
+    before any compile.
+    """
     hooks_dir = root / ".git" / "hooks"
     saved = {name: (hooks_dir / name).read_bytes() for name in HOOKS if (hooks_dir / name).exists()}
     if not hooks:
@@ -133,14 +138,17 @@ def main() -> None:
             without = statistics.median(merge_times(root, args.runs, hooks=False))
             with_hooks = statistics.median(merge_times(root, args.runs, hooks=True))
             print(
-                f"{label:17} merge without the hooks {without * 1000:6.0f} ms · with them {with_hooks * 1000:6.0f} ms"
-                f" · the set-up adds {(with_hooks - without) * 1000:5.0f} ms (median of {args.runs})"
+                f"{label:17} merge without the hooks {without * 1000:6.0f} ms · with them "
+                f"{with_hooks * 1000:6.0f} ms"
+                f" · the set-up adds {(with_hooks - without) * 1000:5.0f} ms (median of "
+                f"{args.runs})"
             )
         without = statistics.median(commit_times(root, args.runs, hooks=False))
         with_hooks = statistics.median(commit_times(root, args.runs, hooks=True))
         print(
             f"{'a code commit':17} commit without the hooks {without * 1000:5.0f} ms · with them "
-            f"{with_hooks * 1000:6.0f} ms · the set-up adds {(with_hooks - without) * 1000:5.0f} ms "
+            f"{with_hooks * 1000:6.0f} ms · the set-up adds "
+            f"{(with_hooks - without) * 1000:5.0f} ms "
             f"(median of {args.runs})"
         )
 

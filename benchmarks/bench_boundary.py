@@ -1,14 +1,17 @@
-"""Benchmark the inputs an attacker controls at gitmem's trust boundary, each beside a harmless peer of the same size.
+"""Benchmark the inputs an attacker controls at gitmem's trust boundary, each beside a harmless peer
+of the same size.
 
     python benchmarks/bench_boundary.py [--blob-mib 600] [--text-kib 1024] [--runs 3]
 
-- `scan --staged` of a large text file that `.gitattributes` marks `-diff` (diffed a second time, as text) vs the
-  same file unmarked;
-- `sources add` of a pack holding one huge, well-compressed blob (refused from its size, never read) vs the same pack
-  without it: seconds and the peak memory (max RSS of the gitmem process, children excluded);
-- `sources add` from a git:// server that accepts and never answers (GITMEM_FETCH_TIMEOUT=2) vs a source path that
-  does not exist;
-- `validate` with every memory file behind a symbolic link inside the repository (each link resolved) vs plain files.
+- `scan --staged` of a large text file that `.gitattributes` marks `-diff` (diffed a second time, as
+  text) vs the same file unmarked;
+- `sources add` of a pack holding one huge, well-compressed blob (refused from its size, never read)
+  vs the same pack without it: seconds and the peak memory (max RSS of the gitmem process, children
+  excluded);
+- `sources add` from a git:// server that accepts and never answers (GITMEM_FETCH_TIMEOUT=2) vs a
+  source path that does not exist;
+- `validate` with every memory file behind a symbolic link inside the repository (each link
+  resolved) vs plain files.
 """
 
 from __future__ import annotations
@@ -48,8 +51,10 @@ def git(cwd: Path, *args: str) -> None:
 def measure(
     cwd: Path, *args: str, env: dict[str, str] | None = None, cap: float = 600
 ) -> tuple[float, float, int]:
-    """Seconds, max RSS in MiB of gitmem and the git it ran, exit code (one run, in a child that reports its
-    children's rusage). After ``cap`` seconds the run is killed and reported as (cap, 0, -9)."""
+    """Seconds, max RSS in MiB of gitmem and the git it ran, exit code (one run, in a child that
+    reports its children's rusage). After ``cap`` seconds the run is killed and reported as (cap, 0,
+    -9).
+    """
     probe = (
         "import resource, subprocess, sys, time; s = time.perf_counter(); "
         f"c = subprocess.run({[*GITMEM, *args]!r}, capture_output=True).returncode; "
@@ -100,8 +105,10 @@ def bench_staged(base: Path, kib: int, runs: int) -> None:
         seconds, rss, code = best(runs, lambda repo=repo: measure(repo, "scan", "--staged"))  # type: ignore[misc]
         rows.append((marked, seconds, rss, code))
     (_, marked_s, marked_rss, c1), (_, plain_s, plain_rss, c2) = rows
-    print(f"scan --staged, {kib} KiB text file: marked -diff {marked_s:.3f} s ({marked_rss:.0f} MiB, exit {c1}) vs "
-          f"unmarked {plain_s:.3f} s ({plain_rss:.0f} MiB, exit {c2}): {marked_s / plain_s:.2f}x")  # fmt: skip
+    print(f"scan --staged, {kib} KiB text file: marked -diff {marked_s:.3f} s ({marked_rss:.0f} "
+f"MiB, exit {c1}) vs "
+          f"unmarked {plain_s:.3f} s ({plain_rss:.0f} MiB, exit {c2}): "
+f"{marked_s / plain_s:.2f}x")  # fmt: skip
 
 
 def pack_repo(root: Path, blob_mib: int) -> Path:
@@ -138,7 +145,8 @@ def bench_huge_blob(base: Path, blob_mib: int, runs: int) -> None:
         seconds, rss, code = best(runs, step)
         rows.append((size, pack_bytes, seconds, rss, code))
     (big, big_bytes, big_s, big_rss, c1), (_, _, small_s, small_rss, c2) = rows
-    print(f"sources add, pack with a {big} MiB blob ({big_bytes / 1024:.0f} KiB of objects): {big_s:.3f} s, "
+    print(f"sources add, pack with a {big} MiB blob ({big_bytes / 1024:.0f} KiB of objects): "
+f"{big_s:.3f} s, "
           f"max RSS {big_rss:.0f} MiB (exit {c1}) vs without it {small_s:.3f} s, "
           f"{small_rss:.0f} MiB (exit {c2})")  # fmt: skip
 
@@ -164,7 +172,8 @@ def bench_silent_server(base: Path) -> None:
         repo, "sources", "add", str(base / "nowhere.git"), "--rev", "v1", "--name", "m"
     )
     outcome = "still hanging: killed" if c1 == -9 else f"exit {c1}"
-    print(f"sources add from a git:// server that never answers (timeout 2 s): {silent_s:.2f} s ({outcome}) vs a "
+    print(f"sources add from a git:// server that never answers (timeout 2 s): {silent_s:.2f} s "
+f"({outcome}) vs a "
           f"missing path {missing_s:.2f} s (exit {c2})")  # fmt: skip
     server.close()
 
@@ -187,7 +196,8 @@ def bench_linked_store(base: Path, count: int, runs: int) -> None:
         seconds, _rss, code = best(runs, lambda repo=repo: measure(repo, "validate"))  # type: ignore[misc]
         rows.append((seconds, code))
     (linked_s, c1), (plain_s, c2) = rows
-    print(f"validate (warm), {count} memories: every file a link inside the repository {linked_s:.3f} s (exit {c1}) "
+    print(f"validate (warm), {count} memories: every file a link inside the repository "
+f"{linked_s:.3f} s (exit {c1}) "
           f"vs plain files {plain_s:.3f} s (exit {c2}): {linked_s / plain_s:.2f}x")  # fmt: skip
 
 

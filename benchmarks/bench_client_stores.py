@@ -1,14 +1,17 @@
-"""What harvesting the clients' own memory costs: `gitmem import --from claude`, and the session-start check.
+"""What harvesting the clients' own memory costs: `gitmem import --from claude`, and the
+session-start check.
 
-1. Import. A Claude Code store of N memory files (200: the most Claude Code and gitmem read), in Claude Code's
-   format, in a repository holding 500 memories. The peer is plain `gitmem import --dry-run` of an AGENTS.md holding
-   the same N memories as bullets: the same per-item work (title, kind, near-duplicate search, check against
-   removals, schema check). Both as real processes with --dry-run; then the real import and a rerun, which finds
-   every entry imported before.
+1. Import. A Claude Code store of N memory files (200: the most Claude Code and gitmem read), in
+   Claude Code's format, in a repository holding 500 memories. The peer is plain `gitmem import
+   --dry-run` of an AGENTS.md holding the same N memories as bullets: the same per-item work (title,
+   kind, near-duplicate search, check against removals, schema check). Both as real processes with
+   --dry-run; then the real import and a rerun, which finds every entry imported before.
 
-2. The session-start status, which now also looks at the four clients' stores (sizes and times, never the text):
-   `gitmem hook session-start` with that store (all imported: nothing to say) and with a home folder holding no
-   store (the peer: the hook's cost before), and `gitmem.clientstores.pending` for the four clients in-process.
+2. The session-start status, which now also looks at the four clients' stores (sizes and times,
+   never the text):
+   `gitmem hook session-start` with that store (all imported: nothing to say) and with a home folder
+   holding no store (the peer: the hook's cost before), and `gitmem.clientstores.pending` for the
+   four clients in-process.
 
     python benchmarks/bench_client_stores.py          # N = 200
     python benchmarks/bench_client_stores.py 50
@@ -48,7 +51,10 @@ WORDS = [
 
 def _sentence(n: int) -> str:
     picked = [WORDS[(n * 7 + i * 3) % len(WORDS)] for i in range(6)]
-    return f"Keep the {picked[0]} {picked[1]} for {picked[2]} {picked[3]} number {n} in {picked[4]} {picked[5]}"
+    return (
+        f"Keep the {picked[0]} {picked[1]} for {picked[2]} {picked[3]} number {n} in "
+        f"{picked[4]} {picked[5]}"
+    )
 
 
 def _run(args: list[str], cwd: Path, env: dict[str, str], stdin: str | None = None) -> float:
@@ -102,8 +108,10 @@ def main(n: int) -> None:
         index = []
         for i in range(n):
             text = (
-                f'---\nname: m-{i}\ndescription: "{_sentence(i)}"\nmetadata:\n  node_type: memory\n  type: feedback\n'
-                f"  modified: 2026-12-01T20:12:17.614Z\n---\n\nBecause {_sentence(i + n).lower()}.\n"
+                f'---\nname: m-{i}\ndescription: "{_sentence(i)}"\nmetadata:\n  node_type: '
+                "memory\n  type: feedback\n"
+                "  modified: 2026-12-01T20:12:17.614Z\n---\n\nBecause "
+                f"{_sentence(i + n).lower()}.\n"
             )
             (folder / f"feedback_{i}.md").write_text(text)
             index.append(f"- [M {i}](feedback_{i}.md) — hook")
@@ -143,7 +151,8 @@ def main(n: int) -> None:
         check = (time.perf_counter() - began) / 100
 
     print(
-        f"Claude Code store of {n} memory files, repository of 500 memories, medians of {runs} runs:"
+        f"Claude Code store of {n} memory files, repository of 500 memories, medians of "
+        f"{runs} runs:"
     )
     print(f"  import --from claude --dry-run        {from_claude:6.2f} s")
     print(
@@ -154,7 +163,8 @@ def main(n: int) -> None:
     print("session-start hook, medians of 15 alternated runs:")
     print(f"  with the store (nothing to say)       {with_store * 1000:6.0f} ms")
     print(
-        f"  with no store in the home (peer)      {without * 1000:6.0f} ms   ratio {with_store / without:.2f}x"
+        f"  with no store in the home (peer)      {without * 1000:6.0f} ms   ratio "
+        f"{with_store / without:.2f}x"
     )
     print(f"  clientstores.pending, four clients    {check * 1000:6.2f} ms in-process")
 

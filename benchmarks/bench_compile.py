@@ -1,24 +1,27 @@
 """Benchmark `gitmem compile` on 100, 1,000 and 10,000 memories, every target configured.
 
-For each size, in a fresh git repository with generated memories (a tenth path-scoped, varied kinds, priorities and
-bodies; the default budget of 2,000 tokens per target):
+For each size, in a fresh git repository with generated memories (a tenth path-scoped, varied kinds,
+priorities and bodies; the default budget of 2,000 tokens per target):
 
-- ``list cold`` / ``list warm``: `gitmem list --json` without and with the store's cache of checked files: the
-  floor, reading (and on a cold run validating) the memories and nothing else;
+- ``list cold`` / ``list warm``: `gitmem list --json` without and with the store's cache of checked
+  files: the floor, reading (and on a cold run validating) the memories and nothing else;
 - ``compile cold``: the first `gitmem compile` (no store cache, no rules files yet);
-- ``compile warm``: `gitmem compile` again with nothing changed (what the pre-commit hook pays on most commits);
+- ``compile warm``: `gitmem compile` again with nothing changed (what the pre-commit hook pays on
+  most commits);
 - ``check warm``: `gitmem compile --check` with nothing changed (what CI pays);
 - ``one edit``: `gitmem compile` after one memory changed.
 
-Each figure is the median of several runs of the installed `gitmem` as a separate process. The script prints the
-times, compile's cost over the bare store read, and how the cost grows from one size to the next (linear growth
-is 10x per 10x memories). Goal: compile warm under 1 s at 10,000 memories.
+Each figure is the median of several runs of the installed `gitmem` as a separate process. The
+script prints the times, compile's cost over the bare store read, and how the cost grows from one
+size to the next (linear growth is 10x per 10x memories). Goal: compile warm under 1 s at 10,000
+memories.
 
-The peer, side by side (``--ruler PATH``): ruler (npm ``@intellectronica/ruler``), given the same rules as one
-Markdown file each in ``.ruler/`` (title as heading, body below), applying them to the same tools (AGENTS.md,
-Claude, Gemini, Cursor, Copilot, Windsurf, Cline, Kiro, aider), without MCP, .gitignore edits or backups. ``ruler
-cold`` is its first run in a fresh directory, ``ruler again`` a second one (ruler keeps no cache: it always reads
-and writes everything). Goal: gitmem's compile cold no slower than ruler cold at every size.
+The peer, side by side (``--ruler PATH``): ruler (npm ``@intellectronica/ruler``), given the same
+rules as one Markdown file each in ``.ruler/`` (title as heading, body below), applying them to the
+same tools (AGENTS.md, Claude, Gemini, Cursor, Copilot, Windsurf, Cline, Kiro, aider), without MCP,
+.gitignore edits or backups. ``ruler cold`` is its first run in a fresh directory, ``ruler again`` a
+second one (ruler keeps no cache: it always reads and writes everything). Goal: gitmem's compile
+cold no slower than ruler cold at every size.
 
 Run: python benchmarks/bench_compile.py [--sizes 100,1000,10000] [--repeat 5] [--ruler PATH]
   (npm install --prefix /tmp/ruler @intellectronica/ruler; PATH: /tmp/ruler/node_modules/.bin/ruler)
@@ -214,8 +217,10 @@ def main() -> int:
             figures.update(peer)
             print(
                 f"{'':>9}  ruler cold {peer['ruler cold'] * 1000:.0f} ms, "
-                f"ruler again {peer['ruler again'] * 1000:.0f} ms; gitmem compile cold / ruler cold = "
-                f"{figures['compile cold'] / peer['ruler cold']:.2f}x, compile warm / ruler again = "
+                f"ruler again {peer['ruler again'] * 1000:.0f} ms; gitmem compile cold / "
+                "ruler cold = "
+                f"{figures['compile cold'] / peer['ruler cold']:.2f}x, compile warm / "
+                "ruler again = "
                 f"{figures['compile warm'] / peer['ruler again']:.2f}x"
             )
     print("\ngrowth from one size to the next (10x memories; linear would be 10.0x):")
@@ -226,7 +231,8 @@ def main() -> int:
             wall = results[larger][column] / results[smaller][column]
             net = net_large / max(net_small, 1e-6)
             print(
-                f"  {column:<13} {smaller:>6,} -> {larger:>6,}: {wall:.1f}x wall, {net:.1f}x above interpreter start-up"
+                f"  {column:<13} {smaller:>6,} -> {larger:>6,}: {wall:.1f}x wall, "
+                f"{net:.1f}x above interpreter start-up"
             )
     largest = max(sizes)
     warm = results[largest]["compile warm"]

@@ -1,29 +1,33 @@
-"""Does the right memory reach the model? The held-out prompt set, at about 100 and 1,000 memories, 200-token budget.
+"""Does the right memory reach the model? The held-out prompt set, at about 100 and 1,000 memories,
+200-token budget.
 
     python benchmarks/bench_delivery.py [--sizes 100,1000] [--base DIR] [--runs 15]
 
-The prompts are benchmarks/delivery_prompts.py's (105 pairs in three classes, 40 unrelated prompts; how they were
-written is said there), the store benchmarks/delivery_memories.py's 100 memories, with filler memories (in a software
-project's vocabulary, hook_project's) to reach 1,000. The repository is compiled for Claude Code and AGENTS.md
-readers with ``budget: 200``; the client is Claude Code (CLAUDE.md, and what it imports).
+The prompts are benchmarks/delivery_prompts.py's (105 pairs in three classes, 40 unrelated prompts;
+how they were written is said there), the store benchmarks/delivery_memories.py's 100 memories, with
+filler memories (in a software project's vocabulary, hook_project's) to reach 1,000. The repository
+is compiled for Claude Code and AGENTS.md readers with ``budget: 200``; the client is Claude Code
+(CLAUDE.md, and what it imports).
 
 Per class it prints how often the memory
-- *reaches the model*: its title is in what the client always loads (the rules files at the root), or the prompt
-  hook injects it (each prompt a new session);
-- is *injected in full*: the hook injects it with its whole body (a memory the rules file holds in full counts too);
-and how often an unrelated prompt injects anything, the tokens of gitmem's always-on text (its blocks in the files
-the client loads; the index of left-out memories separately) and the prompt hook's warm median wall time as a
-process (``gitmem hook prompt``, as the client runs it).
+- *reaches the model*: its title is in what the client always loads (the rules files at the root),
+  or the prompt hook injects it (each prompt a new session);
+- is *injected in full*: the hook injects it with its whole body (a memory the rules file holds in
+  full counts too);
+and how often an unrelated prompt injects anything, the tokens of gitmem's always-on text (its
+blocks in the files the client loads; the index of left-out memories separately) and the prompt
+hook's warm median wall time as a process (``gitmem hook prompt``, as the client runs it).
 
---base DIR: the same measurements with another checkout of gitmem (``git archive main | tar -x -C DIR``) on
-PYTHONPATH, printed beside this one's (its memories without ``words``). This checkout is measured three times:
-without the memories' ``words`` field (the words a teammate would use, written with each memory), with words
-written blind by a session that saw only the memories (delivery_words_blind.py), and with the author's, who wrote
-them after the prompts (delivery_memories.py's ``WORDS``: optimistic).
+--base DIR: the same measurements with another checkout of gitmem (``git archive main | tar -x -C
+DIR``) on PYTHONPATH, printed beside this one's (its memories without ``words``). This checkout is
+measured three times:
+without the memories' ``words`` field (the words a teammate would use, written with each memory),
+with words written blind by a session that saw only the memories (delivery_words_blind.py), and with
+the author's, who wrote them after the prompts (delivery_memories.py's ``WORDS``: optimistic).
 
-Each class's rule is also checked against the memories' real text (stemmed as the recall index stems it): a
-``shared`` prompt must share a word with its memory's title, body or tags, a ``paraphrase`` prompt none. The number
-of pairs that break their rule is printed.
+Each class's rule is also checked against the memories' real text (stemmed as the recall index stems
+it): a ``shared`` prompt must share a word with its memory's title, body or tags, a ``paraphrase``
+prompt none. The number of pairs that break their rule is printed.
 """
 
 from __future__ import annotations
@@ -74,7 +78,8 @@ def _gitmem(root: Path, *args: str) -> None:
 
 
 def build(root: Path, size: int, words: str) -> dict[str, dict[str, Any]]:
-    """A repository with the store (and fillers up to ``size``), compiled with a 200-token budget."""
+    """A repository with the store (and fillers up to ``size``), compiled with a 200-token
+    budget."""
     import hook_project
 
     from gitmem import yamlio
@@ -96,7 +101,8 @@ def build(root: Path, size: int, words: str) -> dict[str, dict[str, Any]]:
 
 
 def _blocks(text: str) -> str:
-    """gitmem's part of a file: from its begin marker to its end marker (and a whole file's frontmatter)."""
+    """gitmem's part of a file: from its begin marker to its end marker (and a whole file's
+    frontmatter)."""
     start = text.find("<!-- gitmem:begin")
     if start < 0:
         return ""
@@ -119,7 +125,8 @@ def _flat(text: str) -> str:
 
 
 def _whole(body: str, text: str) -> bool:
-    """Whether ``text`` holds all of ``body``: its words in order, and each line of its code blocks as a line."""
+    """Whether ``text`` holds all of ``body``: its words in order, and each line of its code
+    blocks as a line."""
     if _flat(body) not in _flat(text):
         return False
     lines = {line.removeprefix("  ").rstrip() for line in text.splitlines()}
@@ -134,13 +141,14 @@ def _whole(body: str, text: str) -> bool:
 
 
 def class_check(store: dict[str, dict[str, Any]]) -> set[int]:
-    """The pairs (their numbers) that break their class's rule (stemmed as the recall index does, the words field
-    left out)."""
+    """The pairs (their numbers) that break their class's rule (stemmed as the recall index does,
+    the words field left out)."""
     from gitmem.session.inject import prompt_terms
 
     conn = sqlite3.connect(":memory:")
     conn.execute(
-        "CREATE VIRTUAL TABLE t USING fts5(id UNINDEXED, text, tokenize='porter unicode61 remove_diacritics 2')"
+        "CREATE VIRTUAL TABLE t USING fts5(id UNINDEXED, text, tokenize='porter unicode61 "
+        "remove_diacritics 2')"
     )
     for memory_id, data in store.items():
         text = " ".join([data["title"], data.get("body", ""), " ".join(data.get("tags", []))])
@@ -239,8 +247,8 @@ def worker(size: int, words: str, runs: int) -> dict[str, Any]:
 
 
 def _hook_time(root: Path, runs: int) -> tuple[float, float]:
-    """The prompt hook's warm median wall and CPU time (ms) as a process, over the pairs' prompts in turn (CPU time,
-    user + system of the process, is what a loaded machine disturbs least)."""
+    """The prompt hook's warm median wall and CPU time (ms) as a process, over the pairs' prompts in
+    turn (CPU time, user + system of the process, is what a loaded machine disturbs least)."""
     command = [sys.executable, "-m", "gitmem", "hook", "prompt", "--client", "claude"]
     prompts = [prompt for _, prompt, _ in delivery_prompts.PAIRS]
     time.sleep(1.1)  # files older than the racily-clean second, as in a real checkout

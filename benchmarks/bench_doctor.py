@@ -1,10 +1,13 @@
-"""How long `gitmem doctor` takes on 1,000 and 10,000 memories, next to `gitmem validate` on the same store.
+"""How long `gitmem doctor` takes on 1,000 and 10,000 memories, next to `gitmem validate` on the
+same store.
 
-validate is the peer: it reads and checks every file (the store load doctor also needs), so the ratio shows what
-doctor's own checks (dates, evidence, supersedes graph, near-duplicates) add on top of reading the store.
+validate is the peer: it reads and checks every file (the store load doctor also needs), so the
+ratio shows what doctor's own checks (dates, evidence, supersedes graph, near-duplicates) add on top
+of reading the store.
 
-Each size is measured on a fresh repository: a cold run (nothing cached: every file parsed and checked), then warm
-runs (the store's stat-keyed cache is used, as on a developer's machine), in-process and as a real process.
+Each size is measured on a fresh repository: a cold run (nothing cached: every file parsed and
+checked), then warm runs (the store's stat-keyed cache is used, as on a developer's machine),
+in-process and as a real process.
 
     python benchmarks/bench_doctor.py            # 1,000 and 10,000
     python benchmarks/bench_doctor.py 2000       # other sizes
@@ -193,7 +196,8 @@ def measure(size: int) -> None:
         print(f"  gitmem doctor --json (process, cold):         {doctor_cold_exe:8.3f}s")
         print(f"  gitmem validate      (process, cold, peer):   {validate_cold_exe:8.3f}s")
         print(
-            f"  ratio doctor / validate, cold:                {doctor_cold_exe / validate_cold_exe:8.2f}x"
+            "  ratio doctor / validate, cold:                "
+            f"{doctor_cold_exe / validate_cold_exe:8.2f}x"
         )
         print()
 

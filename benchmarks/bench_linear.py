@@ -1,11 +1,12 @@
 """Linear time on pathological lines (issue 14), side by side with the peers in one run.
 
-Each shape of tests/test_scan_linear.py (the inputs that were quadratic: a ``%2F`` before base64, ``://`` before a
-run of letters, zero-width characters, half-written URLs, unterminated quotes, token-shaped runs…) is built at
-50 KB and at 200 KB. gitmem's scan runs in-process on both (``scan_text`` with hidden-Unicode detection, thread CPU
-time, best of --runs), and the ratio shows how the work grows for 4x the input. Then the 200 KB input is written to
-a file of its own and scanned by the gitmem CLI and by the peers found on PATH (betterleaks, kingfisher), wall time
-of the whole process, start-up included.
+Each shape of tests/test_scan_linear.py (the inputs that were quadratic: a ``%2F`` before base64,
+``://`` before a run of letters, zero-width characters, half-written URLs, unterminated quotes,
+token-shaped runs…) is built at 50 KB and at 200 KB. gitmem's scan runs in-process on both
+(``scan_text`` with hidden-Unicode detection, thread CPU time, best of --runs), and the ratio shows
+how the work grows for 4x the input. Then the 200 KB input is written to a file of its own and
+scanned by the gitmem CLI and by the peers found on PATH (betterleaks, kingfisher), wall time of the
+whole process, start-up included.
 
 Goals: a 200 KB pathological line under 1 s; 4x the input never more than 5x the time.
 
@@ -71,10 +72,12 @@ def main() -> None:
                 row += f" {wall(scan, tree, out):>14.3f}"
             print(row)
     print(
-        f"gitmem: slowest 200 KB line {worst_time:.3f} s CPU (goal < 1 s); largest growth for 4x {worst_ratio:.1f}x"
+        f"gitmem: slowest 200 KB line {worst_time:.3f} s CPU (goal < 1 s); largest growth "
+        f"for 4x {worst_ratio:.1f}x"
     )
     print(
-        "(peers and the gitmem CLI: wall time of the whole process on the 200 KB file, start-up included)"
+        "(peers and the gitmem CLI: wall time of the whole process on the 200 KB file, "
+        "start-up included)"
     )
 
 

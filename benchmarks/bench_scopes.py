@@ -1,18 +1,20 @@
 """Benchmark what shared packs and personal memories add to gitmem's everyday commands.
 
-For each size N (memories in the project, and as many in one shared pack, a local bare repository tagged v1 and
-v2), side by side:
+For each size N (memories in the project, and as many in one shared pack, a local bare repository
+tagged v1 and v2), side by side:
 
-- ``compile warm``: `gitmem compile` with nothing changed (what the pre-commit hook pays on most commits) in the
-  project with the pack as a source, against the peer: a project holding all 2N memories as its own files. The
-  pack's part is read from its cached index: no git runs at all;
+- ``compile warm``: `gitmem compile` with nothing changed (what the pre-commit hook pays on most
+  commits) in the project with the pack as a source, against the peer: a project holding all 2N
+  memories as its own files. The pack's part is read from its cached index: no git runs at all;
 - ``check warm``: `gitmem compile --check`, the same two ways (what CI pays);
-- reading and checking the pack's N memories from git objects (`compile --check` with the pack's index removed,
-  the clone kept: one `ls-tree`, one `cat-file --batch`, every file checked; minus the warm check) against the
-  peer doing the same checks on N files of the working tree (`gitmem list --json` with no cache, minus warm);
+- reading and checking the pack's N memories from git objects (`compile --check` with the pack's
+  index removed, the clone kept: one `ls-tree`, one `cat-file --batch`, every file checked; minus
+  the warm check) against the peer doing the same checks on N files of the working tree (`gitmem
+  list --json` with no cache, minus warm);
 - ``sources add`` (clone, check, record) and ``sources update`` (fetch, check v2, diff against v1);
-- ``compile --user`` warm against the project's compile warm, N personal memories into ~/.claude/CLAUDE.md and
-  ~/.codex/AGENTS.md (the user scope has no packs, fewer targets: it should not cost more).
+- ``compile --user`` warm against the project's compile warm, N personal memories into
+  ~/.claude/CLAUDE.md and ~/.codex/AGENTS.md (the user scope has no packs, fewer targets: it should
+  not cost more).
 
 Each figure is the median of several runs of the installed `gitmem` as a separate process.
 
@@ -61,7 +63,8 @@ def git(cwd: Path, *args: str) -> None:
 
 
 def make_pack(base: Path, count: int) -> Path:
-    """A pack of ``count`` memories tagged v1, then v2 with a tenth of them changed, as a bare repository."""
+    """A pack of ``count`` memories tagged v1, then v2 with a tenth of them changed, as a bare
+    repository."""
     work = base / "pack-work"
     work.mkdir()
     make_project(work, count, seed=11)
@@ -145,19 +148,23 @@ def main() -> int:
             print(f"  {name:<22}{value * 1000:>8.0f} ms")
         print("  ratios:")
         print(
-            f"    compile warm, N own + pack of N / 2N own: {f['compile warm + pack'] / f['compile warm, 2N own']:.2f}x"
+            "    compile warm, N own + pack of N / 2N own: "
+            f"{f['compile warm + pack'] / f['compile warm, 2N own']:.2f}x"
         )
         print(
-            f"    check warm, N own + pack of N / 2N own:   {f['check warm + pack'] / f['check warm, 2N own']:.2f}x"
+            "    check warm, N own + pack of N / 2N own:   "
+            f"{f['check warm + pack'] / f['check warm, 2N own']:.2f}x"
         )
         pack = f["check + pack cold"] - f["check warm + pack"]
         store = f["store cold"] - f["store warm"]
         print(
-            f"    checking N memories, from git objects / from files: {pack * 1000:.0f} / {store * 1000:.0f} ms = "
+            f"    checking N memories, from git objects / from files: {pack * 1000:.0f} / "
+            f"{store * 1000:.0f} ms = "
             f"{pack / store:.2f}x"
         )
         print(
-            f"    compile --user warm / compile warm (N each): {f['user compile warm'] / f['compile warm']:.2f}x"
+            "    compile --user warm / compile warm (N each): "
+            f"{f['user compile warm'] / f['compile warm']:.2f}x"
         )
     print(f"\ntotal benchmark time: {time.perf_counter() - start:.0f} s")
     return 0

@@ -1,9 +1,11 @@
-"""Benchmark the store: CLI start-up, and `list --json` / `validate` on 10,000 memories, cold and warm.
+"""Benchmark the store: CLI start-up, and `list --json` / `validate` on 10,000 memories, cold and
+warm.
 
     python benchmarks/bench_store.py [--memories 10000] [--runs 5]
 
-Start-up is compared with bare `python -c "import click"` (goal: within 1.5x). Cold runs start without the
-store cache (.git/gitmem/store.json); warm runs reuse it (goal: `list` under 1 s at 10,000 memories).
+Start-up is compared with bare `python -c "import click"` (goal: within 1.5x). Cold runs start
+without the store cache (.git/gitmem/store.json); warm runs reuse it (goal: `list` under 1 s at
+10,000 memories).
 """
 
 from __future__ import annotations
@@ -80,7 +82,8 @@ def main() -> None:
     click_s = median([sys.executable, "-c", "import click"], args.runs * 2)
     version_s = median([*exe, "--version"], args.runs * 2)
     print(
-        f"start-up: gitmem --version {version_s * 1000:.0f} ms, python -c 'import click' {click_s * 1000:.0f} ms, "
+        f"start-up: gitmem --version {version_s * 1000:.0f} ms, python -c 'import click' "
+        f"{click_s * 1000:.0f} ms, "
         f"ratio {version_s / click_s:.2f}x (goal <= 1.5x)"
     )
 

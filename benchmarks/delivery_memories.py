@@ -1,13 +1,15 @@
-"""The store of benchmarks/bench_delivery.py: tests/recall_set.py's 46 memories and 54 more, written from the topics
-of benchmarks/delivery_prompts.py after the prompts were (see that file for how).
+"""The store of benchmarks/bench_delivery.py: tests/recall_set.py's 46 memories and 54 more, written
+from the topics of benchmarks/delivery_prompts.py after the prompts were (see that file for how).
 
-The project grows a few services (billing, search, notify) beside the API and the web app: near-identical memories
-of different components (each service's tests and settings) and memories about one identifier.
+The project grows a few services (billing, search, notify) beside the API and the web app:
+near-identical memories of different components (each service's tests and settings) and memories
+about one identifier.
 
-``WORDS``: for every memory, the few words a teammate would use when it matters (the memory's ``words`` field),
-written as an agent writing the memory would: from the memory's own topic, symptoms and synonyms. They were written
-after the prompts, by the same author, so the benchmark prints its figures with and without them, and with words
-written blind by another session that saw only the memories (delivery_words_blind.py).
+``WORDS``: for every memory, the few words a teammate would use when it matters (the memory's
+``words`` field), written as an agent writing the memory would: from the memory's own topic,
+symptoms and synonyms. They were written after the prompts, by the same author, so the benchmark
+prints its figures with and without them, and with words written blind by another session that saw
+only the memories (delivery_words_blind.py).
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ MORE: list[tuple[str, str, str, str, list[str], list[str]]] = [
      "It starts a throwaway OpenSearch container; the suite needs it on port 9201.", ["testing"],
      ["services/search/**"]),
     ("notify-tests", "convention", "Run the notify service's tests with make test-notify",
-     "It starts MailHog as the fake SMTP server; assertions read the captured mails from its API.", ["testing"],
+     "It starts MailHog as the fake SMTP server; assertions read the captured mails from "
+"its API.", ["testing"],
      ["services/notify/**"]),
     ("billing-config", "fact", "The billing service reads its settings from services/billing/settings.toml",
      "Environment variables prefixed BILLING_ override the file; there is no .env in this service.",
@@ -39,69 +42,84 @@ MORE: list[tuple[str, str, str, str, list[str], list[str]]] = [
     ("notify-config", "fact", "The notify service reads its settings from environment variables only",
      "See services/notify/README for the list; NOTIFY_ prefix, no config file.", ["config"], ["services/notify/**"]),
     ("billing-rounding", "convention", "Billing rounds half to even (banker's rounding) at the last step only",
-     "Use decimal.ROUND_HALF_EVEN once, on the invoice total; rounding each line made totals off by a cent.",
+     "Use decimal.ROUND_HALF_EVEN once, on the invoice total; rounding each line made "
+"totals off by a cent.",
      ["money"], ["services/billing/**"]),
     ("search-reindex", "convention", "Reindex by building a new index and swapping the alias",
-     "Never reindex in place: queries fail while it runs. Build orders_v<N+1>, then move the orders alias.",
+     "Never reindex in place: queries fail while it runs. Build orders_v<N+1>, then move "
+"the orders alias.",
      ["search"], ["services/search/**"]),
     ("search-analyzer", "decision", "The search index uses the ICU analyzer with German decompounding",
-     "Most customers search in German; the standard analyzer missed compound words like Lieferadresse.",
+     "Most customers search in German; the standard analyzer missed compound words like "
+"Lieferadresse.",
      ["search"], ["services/search/**"]),
     ("notify-templates", "convention", "Email templates are MJML files compiled with pnpm build:mail",
      "Edit the .mjml sources in services/notify/templates, never the compiled HTML.", ["email"],
      ["services/notify/**"]),
     ("notify-sms-fallback", "fact", "SMS goes through Twilio, with MessageBird as the automatic fallback",
-     "The fallback switches after three failed sends in a minute; both keys are in the vault.", ["sms"],
+     "The fallback switches after three failed sends in a minute; both keys are in the "
+"vault.", ["sms"],
      ["services/notify/**"]),
     ("refund-idempotency", "pitfall", "Refund requests must carry an Idempotency-Key header",
-     "Without it a retried POST refunds twice. The handler rejects requests without the key with 400.",
+     "Without it a retried POST refunds twice. The handler rejects requests without the "
+"key with 400.",
      ["payments"], ["services/billing/**"]),
     ("retry-backoff", "convention", "Use retry_with_backoff instead of hand-written retry loops",
      "It lives in api/app/util/retry.py and adds jitter and a deadline:\n\n```python\n"
      "@retry_with_backoff(attempts=5, deadline=30)\ndef call_inventory(): ...\n```",
      ["reliability"], []),
     ("checkout-v2-flag", "fact", "CHECKOUT_V2_ENABLED turns the new checkout flow on",
-     "It is read at start-up only; restart the API after changing it. Off by default in every environment.",
+     "It is read at start-up only; restart the API after changing it. Off by default in "
+"every environment.",
      ["checkout"], []),
     ("order-snapshot", "pitfall", "OrderSnapshot objects are frozen: build a new one with .evolve()",
-     "Setting an attribute raises FrozenInstanceError; the audit trail relies on snapshots never changing.",
+     "Setting an attribute raises FrozenInstanceError; the audit trail relies on snapshots "
+"never changing.",
      ["orders"], []),
     ("tenant-header", "convention", "Every service-to-service call sends the X-Tenant-Id header",
-     "Services reject requests without it with 403. The shared http client adds it from the request context.",
+     "Services reject requests without it with 403. The shared http client adds it from "
+"the request context.",
      ["http"], []),
     ("frozen-clock", "convention", "Time-dependent tests use the frozen_clock fixture",
      "Never patch datetime.now by hand:\n\n```python\ndef test_expiry(frozen_clock):\n"
      "    frozen_clock.move_to('2026-03-01')\n```", ["testing", "time"], []),
     ("money-cents", "convention", "Amounts between services are MoneyCents (integer cents)",
-     "Never send floats or decimals over the wire; convert with MoneyCents.from_decimal at the edge.",
+     "Never send floats or decimals over the wire; convert with MoneyCents.from_decimal at "
+"the edge.",
      ["money"], []),
     ("db-session", "pitfall", "Get a database session from get_session(), never a module-level global",
-     "A global session leaks between requests and holds transactions open. Use `with get_session() as s:`.",
+     "A global session leaks between requests and holds transactions open. Use `with "
+"get_session() as s:`.",
      ["database"], []),
     ("ledger-sync", "pitfall", "Never start nightly_ledger_sync by hand",
-     "A second run while the nightly one holds its lock double-books entries. Ask #finance-eng to rerun it.",
+     "A second run while the nightly one holds its lock double-books entries. Ask "
+"#finance-eng to rerun it.",
      ["finance"], []),
     ("cache-key", "convention", "Build cache keys with cache_key(), which adds the schema version",
      "Hand-built keys survived a schema change and served stale shapes after a deploy.", ["cache"], []),
     ("protos", "convention", "Generated protobuf code is regenerated with make protos, never edited",
-     "The *_pb2.py files are overwritten on the next generation; change the .proto file instead.", ["grpc"],
+     "The *_pb2.py files are overwritten on the next generation; change the .proto file "
+"instead.", ["grpc"],
      ["services/*/proto/**"]),
     ("soft-delete", "pitfall", "Users are soft-deleted: every query filters deleted_at IS NULL",
      "Deleting rows breaks invoices that reference them; use the active() query helper.", ["database"], []),
     ("kafka-topics", "convention", "Kafka topics are named domain.entity.event",
      "For example orders.order.shipped; the consumer groups rely on the prefix.", ["events"], []),
     ("graphql-schema", "convention", "Regenerate gateway/schema.graphql after changing a resolver",
-     "Run make gateway-schema; CI fails when the committed schema differs from the generated one.", ["graphql"],
+     "Run make gateway-schema; CI fails when the committed schema differs from the "
+"generated one.", ["graphql"],
      ["gateway/**"]),
     ("terraform-state", "pitfall", "Never run terraform apply from a laptop",
-     "State is locked in S3 with DynamoDB; applies go through the Atlantis comment on the PR.", ["infra"],
+     "State is locked in S3 with DynamoDB; applies go through the Atlantis comment on the "
+"PR.", ["infra"],
      ["infra/terraform/**"]),
     ("helm-values", "convention", "Each environment has its own values-<env>.yaml in the chart",
      "Never change values.yaml for one environment; it is the shared default.", ["infra"], ["infra/helm/**"]),
     ("k8s-limits", "convention", "Every container declares memory and CPU requests and limits",
      "The admission controller rejects pods without them.", ["infra"], ["infra/k8s/**"]),
     ("mobile-release", "convention", "Release the phone apps with fastlane (fastlane ios release)",
-     "The lanes bump the build number and upload to the stores; do not bump versions by hand.", ["mobile"],
+     "The lanes bump the build number and upload to the stores; do not bump versions by "
+"hand.", ["mobile"],
      ["mobile/**"]),
     ("mobile-deeplinks", "fact", "The app's deep links use the acme:// scheme and universal links",
      "Test them with xcrun simctl openurl or adb shell am start -d.", ["mobile"], ["mobile/**"]),
@@ -109,7 +127,8 @@ MORE: list[tuple[str, str, str, str, list[str], list[str]]] = [
      "Use var(--color-primary) and the spacing scale; stylelint rejects hex colours.", ["css"],
      ["web/src/styles/**"]),
     ("svg-sprite", "convention", "Icons go into the SVG sprite, not as separate files",
-     "Add the SVG to web/src/icons/sprite/ and run pnpm icons; reference it with <Icon name=...>.", ["icons"],
+     "Add the SVG to web/src/icons/sprite/ and run pnpm icons; reference it with <Icon "
+"name=...>.", ["icons"],
      ["web/src/icons/**"]),
     ("date-fns", "decision", "The web app uses date-fns; moment is banned",
      "moment added 70 KB to the bundle and is unmaintained.", ["javascript"], ["web/**"]),
@@ -135,7 +154,8 @@ MORE: list[tuple[str, str, str, str, list[str], list[str]]] = [
     ("webhook-signatures", "pitfall", "Verify incoming webhooks with verify_signature before parsing them",
      "An unverified endpoint accepted forged payment events in a pentest.", ["security", "payments"], []),
     ("task-time-limits", "convention", "Every background task declares soft and hard time limits",
-     "A task without limits blocked a worker for hours. Set soft_time_limit and time_limit in the decorator.",
+     "A task without limits blocked a worker for hours. Set soft_time_limit and time_limit "
+"in the decorator.",
      ["celery"], ["api/tasks/**"]),
     ("search-deep-paging", "pitfall", "Deep result pages use search_after, not from/size",
      "from/size beyond 10,000 hits is rejected by the engine and slow before that.", ["search"],
@@ -267,8 +287,9 @@ WORDS: dict[str, list[str]] = {
 
 
 def memory_files(words: str = "author") -> dict[str, dict[str, Any]]:
-    """Every memory of the store as the YAML data of its file, with its ``words``: the author's (``"author"``),
-    those written blind (``"blind"``: delivery_words_blind.py) or none (``"none"``)."""
+    """Every memory of the store as the YAML data of its file, with its ``words``: the author's
+    (``"author"``), those written blind (``"blind"``: delivery_words_blind.py) or none (``"none"``).
+    """
     out = recall_set.memory_files()
     for memory_id, kind, title, body, tags, paths in MORE:
         data: dict[str, Any] = {
@@ -278,7 +299,8 @@ def memory_files(words: str = "author") -> dict[str, dict[str, Any]]:
             "status": "active",
             "body": body,
             "tags": tags,
-            "created": "2026-01-15",  # as recall_set's and the fillers': no head start in the keep order,
+            # as recall_set's and the fillers': no head start in the keep order,
+            "created": "2026-01-15",
         }
         if paths:
             data["paths"] = paths

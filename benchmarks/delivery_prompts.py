@@ -1,25 +1,29 @@
-"""The held-out prompt set of benchmarks/bench_delivery.py: prompts a user types to an agent, each naming the one
-memory that should reach the model, in three classes, and prompts that should bring in nothing.
+"""The held-out prompt set of benchmarks/bench_delivery.py: prompts a user types to an agent, each
+naming the one memory that should reach the model, in three classes, and prompts that should bring
+in nothing.
 
 How it was written (so the figures can be judged): this file was written and committed BEFORE
-benchmarks/delivery_memories.py existed. The prompts for the 46 memories of tests/recall_set.py were written from
-their ids and ``paths`` alone (``celery-idempotent``, ``api/tasks/**``), without reading their titles or bodies
-(the author had seen the wording of the first nine while reading the code). The 54 other memories were first listed
-as the one-line topics below (``TOPICS``), the prompts were written from those topics, and only afterwards were the
-memories themselves written from the same topics, in delivery_memories.py. The benchmark checks each class
-mechanically against the memories' real text (as the recall index stems it) and prints how many pairs break their
-class's rule, so a "paraphrase" that happens to share a word is reported, not hidden.
+benchmarks/delivery_memories.py existed. The prompts for the 46 memories of tests/recall_set.py were
+written from their ids and ``paths`` alone (``celery-idempotent``, ``api/tasks/**``), without
+reading their titles or bodies (the author had seen the wording of the first nine while reading the
+code). The 54 other memories were first listed as the one-line topics below (``TOPICS``), the
+prompts were written from those topics, and only afterwards were the memories themselves written
+from the same topics, in delivery_memories.py. The benchmark checks each class mechanically against
+the memories' real text (as the recall index stems it) and prints how many pairs break their class's
+rule, so a "paraphrase" that happens to share a word is reported, not hidden.
 
 Classes:
 - ``shared``: the prompt shares words with the memory (written to use the topic's own nouns);
-- ``paraphrase``: says the same need in other words (written to avoid the topic's nouns and the id's words);
-- ``path``: names a file or folder the memory is scoped to (often deep inside it) or an identifier the memory is
-  about (a function, a header, an environment variable).
+- ``paraphrase``: says the same need in other words (written to avoid the topic's nouns and the id's
+  words);
+- ``path``: names a file or folder the memory is scoped to (often deep inside it) or an identifier
+  the memory is about (a function, a header, an environment variable).
 """
 
 from __future__ import annotations
 
-# The 54 memories beyond tests/recall_set.py, as topics (id, paths, topic). The memories were written from these.
+# The 54 memories beyond tests/recall_set.py, as topics (id, paths, topic). The memories were
+# written from these.
 TOPICS: list[tuple[str, str, str]] = [
     (
         "billing-tests",
@@ -167,7 +171,8 @@ TOPICS: list[tuple[str, str, str]] = [
 
 # (class, prompt, expected memory id)
 PAIRS: list[tuple[str, str, str]] = [
-    # -- shared: the prompt uses the memory's own nouns ------------------------------------------------------------
+    # -- shared: the prompt uses the memory's own nouns
+    # ------------------------------------------------------------
     ("shared", "Add lodash to the web package using pnpm", "use-pnpm"),
     ("shared", "Which Node version should the CI image use?", "node-20"),
     ("shared", "Run pytest on the API and stop at the first failure", "pytest-x"),
@@ -211,7 +216,8 @@ PAIRS: list[tuple[str, str, str]] = [
         "Every marketing email needs an unsubscribe link; check the new one",
         "unsubscribe-link",
     ),
-    # -- paraphrase: the same need, none of the topic's nouns ------------------------------------------------------
+    # -- paraphrase: the same need, none of the topic's nouns
+    # ------------------------------------------------------
     ("paraphrase", "Bring in a date formatting library for the frontend", "date-fns"),
     (
         "paraphrase",
@@ -287,7 +293,8 @@ PAIRS: list[tuple[str, str, str]] = [
     ("paraphrase", "Who has to approve a change to the deployment folder?", "codeowners"),
     ("paraphrase", "A pager alert fired; where are the steps to handle it?", "runbooks"),
     ("paraphrase", "Which interpreter version do we target?", "python-312"),
-    # -- path: a file or folder the memory is scoped to, or an identifier it is about -------------------------------
+    # -- path: a file or folder the memory is scoped to, or an identifier it is about
+    # -------------------------------
     ("path", "Add a react-hook-form dependency in web/src/forms/package.json", "use-pnpm"),
     ("path", "Fix the failing test in api/tests/routes/test_orders.py", "test-db-fixture"),
     ("path", "Edit api/migrations/versions/0042_add_phone.py to fix a typo", "no-migration-edit"),

@@ -1,10 +1,12 @@
-"""The ``words`` of benchmarks/delivery_memories.py's memories written *blind*: by a separate session that was
-given only the 100 memories (id, title, kind, body, tags, paths, as JSON) and asked, as an agent writing each memory
-would be, for 2 to 5 words or phrases a teammate would type when it matters (symptoms, synonyms, the task), not already
-in the memory's own text; it was told to read nothing else, so it never saw benchmarks/delivery_prompts.py or the
-author's ``WORDS``. ``use-pnpm`` is left out: the brief's one example was written for it by the benchmark's author.
+"""The ``words`` of benchmarks/delivery_memories.py's memories written *blind*: by a separate
+session that was given only the 100 memories (id, title, kind, body, tags, paths, as JSON) and
+asked, as an agent writing each memory would be, for 2 to 5 words or phrases a teammate would type
+when it matters (symptoms, synonyms, the task), not already in the memory's own text; it was told to
+read nothing else, so it never saw benchmarks/delivery_prompts.py or the author's ``WORDS``.
+``use-pnpm`` is left out: the brief's one example was written for it by the benchmark's author.
 
-bench_delivery.py prints a column with these words beside one without words and one with the author's.
+bench_delivery.py prints a column with these words beside one without words and one with the
+author's.
 """
 
 BLIND_WORDS: dict[str, list[str]] = {

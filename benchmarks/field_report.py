@@ -1,16 +1,17 @@
 """The field corpus, one row per layout (issue 30): what the team path leaves each client with.
 
-For every layout of ``tests/field/layouts.json`` (29 public repositories' layouts, text generated) this walks the
-team path of ``tests/field/team.py`` through gitmem's CLI and prints: the targets `init` chose; how many times the
-two memories the team added on branches reach each client gitmem serves after both merges, read from a fresh clone
-(once / twice / not); the hand-written lines still in the team's files; `gitmem check` in a fresh clone after
-adoption (green / red); and the steps that failed.
+For every layout of ``tests/field/layouts.json`` (29 public repositories' layouts, text generated)
+this walks the team path of ``tests/field/team.py`` through gitmem's CLI and prints: the targets
+`init` chose; how many times the two memories the team added on branches reach each client gitmem
+serves after both merges, read from a fresh clone (once / twice / not); the hand-written lines still
+in the team's files; `gitmem check` in a fresh clone after adoption (green / red); and the steps
+that failed.
 
     python benchmarks/field_report.py                 # every layout, a Markdown table
     python benchmarks/field_report.py crush --json    # layouts whose name contains "crush", as JSON
 
-It reports delivery, not speed (on stderr: each layout's wall and CPU time, what the walk costs in CI). Runs in
-a temporary home, never touches yours.
+It reports delivery, not speed (on stderr: each layout's wall and CPU time, what the walk costs in
+CI). Runs in a temporary home, never touches yours.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def cpu_seconds() -> float:
 
 
 def team_cell(team: dict[str, list[int]]) -> str:
-    """`once: a b · twice: c · not: d` for the two team memories (a client is 'once' only when both arrive once)."""
+    """`once: a b · twice: c · not: d` for the two team memories (a client is 'once' only when
+    both arrive once)."""
     groups: dict[str, list[str]] = {"once": [], "twice": [], "not": []}
     for client, counts in team.items():
         if all(n == 1 for n in counts):
@@ -67,7 +69,8 @@ def team_cell(team: dict[str, list[int]]) -> str:
 
 
 def reason(step: str, detail: str) -> str:
-    """A short label of the shape a failing step shows, for its xfail marker (issue 31: what git operations break)."""
+    """A short label of the shape a failing step shows, for its xfail marker (issue 31: what git
+    operations break)."""
     where = {
         "merge_a": "after merging memory branch a",
         "merge_b": "after merging memory branch b",
@@ -98,7 +101,10 @@ def reason(step: str, detail: str) -> str:
         )
         if step == "delivery_revert" and all(" 1x (want 0)" in part for part in detail.split("; ")):
             return "issue 31: after the revert, the reverted memory still reaches the clients"
-        return f"issue 30: {'after the revert, ' if step == 'delivery_revert' else ''}memories reach {', '.join(wrong)}"
+        return (
+            f"issue 30: {'after the revert, ' if step == 'delivery_revert' else ''}memories "
+            f"reach {', '.join(wrong)}"
+        )
     if step == "explain":
         clients = sorted({part.split(":")[0].strip() for part in detail.split("; ")})
         return f"issue 30: explain differs from the files on disk for {', '.join(clients)}"
@@ -184,7 +190,8 @@ def main() -> int:
                     print(f"    {data['name'] + ' ' + step!r}: {reason(step, detail)!r},")
         return 0
     print(
-        "| layout | targets | team memories after 2 merges (per client) | hand-written lines kept |",
+        "| layout | targets | team memories after 2 merges (per client) | hand-written "
+        "lines kept |",
         end="",
     )
     print(" check in fresh clone | steps failing |")

@@ -1,9 +1,11 @@
-"""Prompt -> memory pairs for the prompt hook: prompts as a user types them to an agent (tasks, not questions about
-memory), each naming the memory that should reach the model, and prompts that should inject nothing.
+"""Prompt -> memory pairs for the prompt hook: prompts as a user types them to an agent (tasks, not
+questions about memory), each naming the memory that should reach the model, and prompts that should
+inject nothing.
 
-The memories are those of tests/recall_set.py (a Python API and a TypeScript web app). The prompts are this set's
-own, written as instructions; ``benchmarks/bench_hook_recall.py`` measures how often the right memory reaches the
-model with the hooks and without them (only the rules file compiled under a 200-token budget).
+The memories are those of tests/recall_set.py (a Python API and a TypeScript web app). The prompts
+are this set's own, written as instructions; ``benchmarks/bench_hook_recall.py`` measures how often
+the right memory reaches the model with the hooks and without them (only the rules file compiled
+under a 200-token budget).
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
-"""A repository for the session hooks' benchmarks and tests: the memories of tests/recall_set.py, compiled for
-Claude Code and AGENTS.md readers under a small token budget (so most memories are left out of the rules files)."""
+"""A repository for the session hooks' benchmarks and tests: the memories of tests/recall_set.py,
+compiled for Claude Code and AGENTS.md readers under a small token budget (so most memories are left
+out of the rules files).
+"""
 
 from __future__ import annotations
 
@@ -35,8 +37,10 @@ def build(
     targets: tuple[str, ...] = ("claude", "agents"),
     words: dict[str, list[str]] | None = None,
 ) -> Path:
-    """A git repository at ``root`` with the recall set's memories (and ``extra`` filler memories), compiled with
-    ``budget`` tokens for ``targets``; ``words``: the ``words`` of some of the memories, by id."""
+    """A git repository at ``root`` with the recall set's memories (and ``extra`` filler memories),
+    compiled with ``budget`` tokens for ``targets``; ``words``: the ``words`` of some of the
+    memories, by id.
+    """
     root.mkdir(parents=True, exist_ok=True)
     git(root, "init", "-q", "-b", "main")
     git(root, "config", "user.email", "test@example.com")
@@ -59,7 +63,8 @@ def build(
 
 
 def _fillers(directory: Path, count: int, seed: int = 7) -> None:
-    """``count`` more memories in the vocabulary of a software project (bench_recall's Zipf-like words)."""
+    """``count`` more memories in the vocabulary of a software project (bench_recall's Zipf-like
+    words)."""
     import random
 
     from bench_recall import WORDS

@@ -1,9 +1,10 @@
-"""The file-system attacks of issue 22, for bench_hostile.py: each a gitmem process on a repository with a committed
-link or a huge file, beside the same command on the benign repository (the peer), as ratios of wall time and of the
-process's peak memory. Every run is a new process, as the hook and the commands are; the figures are medians over
-the runs, hostile and benign interleaved.
+"""The file-system attacks of issue 22, for bench_hostile.py: each a gitmem process on a repository
+with a committed link or a huge file, beside the same command on the benign repository (the peer),
+as ratios of wall time and of the process's peak memory. Every run is a new process, as the hook and
+the commands are; the figures are medians over the runs, hostile and benign interleaved.
 
-    python benchmarks/bench_hostile.py [--runs 5]      (these cases print after the memory-file ones)
+    python benchmarks/bench_hostile.py [--runs 5]      (these cases print after the memory-file
+    ones)
 """
 
 from __future__ import annotations
@@ -131,7 +132,8 @@ def cases(work: Path) -> list[Case]:
     )
     prompt_case(AT_LIMIT, lambda r: big(r, ".claude/CLAUDE.md", 4 << 20))
 
-    # compile: a memory scoped to .git/hooks/** (refused) beside one scoped to src/hooks/** (written)
+    # compile: a memory scoped to .git/hooks/** (refused) beside one scoped to src/hooks/**
+    # (written)
     for scope in ("git", "src"):
         root = work / f"compile-{scope}"
         root.mkdir()
@@ -189,7 +191,8 @@ def run(runs: int) -> tuple[str, float]:
     """Print the table; return the worst ratio (of time or memory) and its case."""
     print()
     print(
-        f"{'file-system attack (a new process each)':48} {'ms':>7} {'peer ms':>8} {'x time':>7} {'x memory':>9}"
+        f"{'file-system attack (a new process each)':48} {'ms':>7} {'peer ms':>8} "
+        f"{'x time':>7} {'x memory':>9}"
     )
     worst = ("", 0.0)
     with tempfile.TemporaryDirectory(prefix="gitmem-hostile-") as tmp:
@@ -217,7 +220,8 @@ def run(runs: int) -> tuple[str, float]:
                 ):  # a benign file at the limit against an ordinary one: the bound's own cost
                     worst = max(worst, (name, ratio), key=lambda item: item[1])
                 print(
-                    f"{name:48} {seconds * 1000:7.0f} {peer * 1000:8.0f} {seconds / peer:7.2f} {peak / peer_peak:9.2f}"
+                    f"{name:48} {seconds * 1000:7.0f} {peer * 1000:8.0f} "
+                    f"{seconds / peer:7.2f} {peak / peer_peak:9.2f}"
                 )
         finally:
             os.environ.clear()

@@ -1,12 +1,13 @@
 """The peers' own published test tables, as a benchmark suite built at run time (issue 26).
 
-trufflehog's detector pattern tests (``pkg/detectors/**/*_test.go``: each case's ``input`` and ``want``),
-gitleaks' rule tables (``cmd/generate/config/rules/*.go``: ``tps`` and ``fps``, the generated samples made from
-their regexes here) and detect-secrets' plugin tests (``tests/plugins/*_test.py``: ``(line, should_flag)`` pairs)
-are read from the snapshots the ``fetch`` tool brings under /work/.mirror (``git --git-dir=… show HEAD:path``);
-nothing of them is committed. Each case is one text, a positive or a negative, of one family (the project and the
-detector, rule or plugin it tests). Families are split, by a hash of their name, into a tuning part and a held-out
-part (a quarter), so a figure on the held-out part was not tuned for.
+trufflehog's detector pattern tests (``pkg/detectors/**/*_test.go``: each case's ``input`` and
+``want``), gitleaks' rule tables (``cmd/generate/config/rules/*.go``: ``tps`` and ``fps``, the
+generated samples made from their regexes here) and detect-secrets' plugin tests
+(``tests/plugins/*_test.py``: ``(line, should_flag)`` pairs) are read from the snapshots the
+``fetch`` tool brings under /work/.mirror (``git --git-dir=… show HEAD:path``); nothing of them is
+committed. Each case is one text, a positive or a negative, of one family (the project and the
+detector, rule or plugin it tests). Families are split, by a hash of their name, into a tuning part
+and a held-out part (a quarter), so a figure on the held-out part was not tuned for.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ def _files(repo: Path, pattern: str) -> list[str]:
 
 
 def available() -> dict[str, Path]:
-    """The peers whose snapshot is here (fetch ``github:trufflesecurity/trufflehog`` and the others to add one)."""
+    """The peers whose snapshot is here (fetch ``github:trufflesecurity/trufflehog`` and the
+    others to add one)."""
     return {
         name: MIRRORS / folder / "repo"
         for name, folder in PEERS.items()
@@ -58,7 +60,8 @@ def available() -> dict[str, Path]:
     }
 
 
-# -- Go source ------------------------------------------------------------------------------------------------------
+# -- Go source
+# --------------------------------------------------------------------------------------------------
 
 _GO_STRING = re.compile(r'`([^`]*)`|"((?:[^"\\\n]|\\.)*)"')
 _GO_ESCAPES = {
@@ -118,11 +121,13 @@ def _literals(text: str) -> list[str]:
     return [_go_unquote(m) for m in _GO_STRING.finditer(text)]
 
 
-# -- trufflehog -----------------------------------------------------------------------------------------------------
+# -- trufflehog
+# --------------------------------------------------------------------------------------------------
 
 
 def _go_value(expression: str, variables: dict[str, str]) -> str | None:
-    """A Go string expression: literals and variables joined by ``+``; ``fmt.Sprintf`` of them; else ``None``."""
+    """A Go string expression: literals and variables joined by ``+``; ``fmt.Sprintf`` of them;
+    else ``None``."""
     expression = expression.strip().rstrip(",").strip()
     sprintf = re.match(r"fmt\.Sprintf\((.*)\)$", expression, re.DOTALL)
     if sprintf:
@@ -202,7 +207,8 @@ def trufflehog(repo: Path) -> Iterator[Case]:
             yield Case("trufflehog", family, text, positive)
 
 
-# -- gitleaks -------------------------------------------------------------------------------------------------------
+# -- gitleaks
+# --------------------------------------------------------------------------------------------------
 
 _CLASSES = {
     "AlphaNumeric": "[a-zA-Z0-9]",
@@ -215,7 +221,8 @@ _CLASSES = {
 
 
 def _sample(pattern: str, rng: random.Random) -> str | None:
-    """A string matching ``pattern`` (Go's syntax, as far as Python's parser reads it), or ``None``."""
+    """A string matching ``pattern`` (Go's syntax, as far as Python's parser reads it), or
+    ``None``."""
     import re._parser as sre_parse  # type: ignore[import-not-found]
 
     try:
@@ -292,13 +299,14 @@ def _class_chars(items: list[tuple[object, object]]) -> str:
 
 
 def _secret_expression(expression: str, rng: random.Random) -> str | None:
-    """gitleaks' sample secret expressions: literals, ``secrets.NewSecret(…)`` and ``utils.AlphaNumeric("36")``."""
+    """gitleaks' sample secret expressions: literals, ``secrets.NewSecret(…)`` and
+    ``utils.AlphaNumeric("36")``."""
     return _joined(expression, lambda part: _generated(part, rng))
 
 
 def _joined(expression: str, other: Callable[[str], str | None]) -> str | None:
-    """A Go expression of parts joined by ``+``: each a string literal, or what ``other`` makes of it (``None``: the
-    expression cannot be read)."""
+    """A Go expression of parts joined by ``+``: each a string literal, or what ``other`` makes of
+    it (``None``: the expression cannot be read)."""
     pieces = []
     for part in _split_args(expression, "+"):
         part = part.strip()
@@ -363,7 +371,8 @@ def gitleaks(repo: Path, seed: int = 26) -> Iterator[Case]:
                     )
 
 
-# -- detect-secrets -------------------------------------------------------------------------------------------------
+# -- detect-secrets
+# -------------------------------------------------------------------------------------------------
 
 
 def detect_secrets(repo: Path) -> Iterator[Case]:
@@ -387,7 +396,8 @@ READERS = {"trufflehog": trufflehog, "gitleaks": gitleaks, "detect-secrets": det
 
 
 def cases() -> list[Case]:
-    """Every case of every peer whose snapshot is here, without duplicates (the first of a text is kept)."""
+    """Every case of every peer whose snapshot is here, without duplicates (the first of a text
+    is kept)."""
     seen: set[str] = set()
     out = []
     for name, repo in available().items():

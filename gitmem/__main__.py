@@ -1,6 +1,8 @@
-"""``gitmem`` and ``python -m gitmem``: the hooks run on every prompt and every commit go straight to their code,
-without click: the AI clients' ``gitmem hook EVENT`` and the pre-commit hook's ``gitmem scan --staged`` (that exact
-command line; any other option, ``--help`` included, goes through click). Everything else goes through ``cli``."""
+"""``gitmem`` and ``python -m gitmem``: the hooks run on every prompt and every commit go straight
+to their code, without click: the AI clients' ``gitmem hook EVENT`` and the pre-commit hook's
+``gitmem scan --staged`` (that exact command line; any other option, ``--help`` included, goes
+through click). Everything else goes through ``cli``.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ _FAST_EVENTS = ("prompt", "session-start", "stop", "pre-tool")
 
 
 def _fast(args: list[str]) -> int | None:
-    """``gitmem hook EVENT [--client NAME]``, answered directly; ``None`` for anything else (help, bad options)."""
+    """``gitmem hook EVENT [--client NAME]``, answered directly; ``None`` for anything else
+    (help, bad options)."""
     if len(args) < 2 or args[0] != "hook" or args[1] not in _FAST_EVENTS:
         return None
     rest = args[2:]
@@ -53,8 +56,10 @@ def _fast(args: list[str]) -> int | None:
 
 
 def _scan_staged(args: list[str]) -> int | None:
-    """``gitmem scan --staged``: the same output and exit code as through click (gitmem.commands.scanhook), and
-    an error becomes its message and exit code in ``cli.exit_code``, as for every command."""
+    """``gitmem scan --staged``: the same output and exit code as through click
+    (gitmem.commands.scanhook), and an error becomes its message and exit code in ``cli.exit_code``,
+    as for every command.
+    """
     if args != ["scan", "--staged"]:
         return None
     from gitmem.commands.scanhook import plain_echo, staged
@@ -70,8 +75,10 @@ def _scan_staged(args: list[str]) -> int | None:
 
 
 def _after_git(args: list[str]) -> int | None:
-    """``gitmem hook git [--rewrite COMMAND]`` (git's post-commit, post-merge, post-rewrite hooks, after every
-    commit), answered without click, as ``gitmem.commands.hook.git_operation`` does; ``None`` for other lines."""
+    """``gitmem hook git [--rewrite COMMAND]`` (git's post-commit, post-merge, post-rewrite hooks,
+    after every commit), answered without click, as ``gitmem.commands.hook.git_operation`` does;
+    ``None`` for other lines.
+    """
     if (
         args[:2] != ["hook", "git"]
         or len(args) not in (2, 4)
@@ -96,9 +103,10 @@ def _after_git(args: list[str]) -> int | None:
 
 
 def main() -> int:
-    # A hook's process lives for a few milliseconds: the cyclic garbage collector's passes over what the hook imports,
-    # and its last pass at exit, cost more than the memory they could free (measured in benchmarks/bench_hooks.py
-    # and bench_hook_scan.py). Reference counting still frees everything else as it goes.
+    # A hook's process lives for a few milliseconds: the cyclic garbage collector's passes over what
+    # the hook imports, and its last pass at exit, cost more than the memory they could free
+    # (measured in benchmarks/bench_hooks.py and bench_hook_scan.py). Reference counting still frees
+    # everything else as it goes.
     gc.disable()
     fast = _fast(sys.argv[1:])
     if fast is None:

@@ -1,7 +1,7 @@
 """The ``gitmem`` command: a click group that imports each command's module only when it runs.
 
-Errors become exit codes here, in one place (see ``ExitCode``): a user never sees a traceback unless they pass
-``--debug``.
+Errors become exit codes here, in one place (see ``ExitCode``): a user never sees a traceback unless
+they pass ``--debug``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import click
 from gitmem import __version__
 from gitmem.errors import CheckFailed, ExitCode, GitmemError
 
-# name -> "module:attribute"; modules are imported only when their command runs (start-up stays lean).
+# name -> "module:attribute"; modules are imported only when their command runs (start-up stays
+# lean).
 COMMANDS: dict[str, str] = {
     "init": "gitmem.commands.init:init",
     "add": "gitmem.commands.add:add",
@@ -113,8 +114,9 @@ class LazyGroup(click.Group):
 def cli(debug: bool) -> None:
     """gitmem: a memory for AI coding assistants that lives in the repository, reviewed like code.
 
-    Memories are small YAML files under .memory/. Nothing is written before it is scanned for secrets and
-    hidden Unicode, and `gitmem compile` writes the active ones into each AI tool's rules file.
+    Memories are small YAML files under .memory/. Nothing is written before it is scanned for
+    secrets and hidden Unicode, and `gitmem compile` writes the active ones into each AI tool's
+    rules file.
 
     \b
     Start with:
@@ -135,8 +137,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def exit_code(error: BaseException, debug: bool) -> int:
-    """What a command's exception becomes: its message on stderr and its exit code (the click-free fast paths of
-    ``gitmem.__main__`` come here too, so an error reads the same whichever way the command ran)."""
+    """What a command's exception becomes: its message on stderr and its exit code (the click-free
+    fast paths of ``gitmem.__main__`` come here too, so an error reads the same whichever way the
+    command ran).
+    """
     try:
         raise error
     except click.exceptions.Exit as exc:
@@ -170,7 +174,8 @@ def exit_code(error: BaseException, debug: bool) -> int:
         return _internal(exc, debug)
 
 
-# The environment's failures, not gitmem's: disk full, read-only or unwritable folders, quotas, I/O errors.
+# The environment's failures, not gitmem's: disk full, read-only or unwritable folders, quotas, I/O
+# errors.
 ENVIRONMENT_ERRORS = frozenset(
     getattr(errno, name)
     for name in ("ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM", "EIO", "EFBIG", "EMFILE", "ENFILE")
@@ -195,14 +200,16 @@ def _internal(exc: BaseException, debug: bool) -> int:
     if debug:
         traceback.print_exc()
     click.echo(
-        f"internal error: {type(exc).__name__}: {exc} (this is a bug in gitmem; rerun with --debug for the traceback)",
+        f"internal error: {type(exc).__name__}: {exc} (this is a bug in gitmem; rerun with "
+        "--debug for the traceback)",
         err=True,
     )
     return int(ExitCode.INTERNAL)
 
 
 def _silence_stdout() -> None:
-    """After the reader of our output went away (``gitmem list | head``), let Python exit without a second error."""
+    """After the reader of our output went away (``gitmem list | head``), let Python exit
+    without a second error."""
     from gitmem.gateway import null_output
 
     devnull = null_output()

@@ -1,11 +1,11 @@
-"""The rules files a project's own client settings name (``tools.NamesSetting``: Gemini CLI's ``context.fileName``
-in ``.gemini/settings.json``), read by compile (what each client reads: ``also_read``, for
-``compile.delivery.with_settings``) and by the prompt hook (what the client has loaded already). Plain ``json`` and
-the gateway: cheap on the prompt hook's path.
+"""The rules files a project's own client settings name (``tools.NamesSetting``: Gemini CLI's
+``context.fileName`` in ``.gemini/settings.json``), read by compile (what each client reads:
+``also_read``, for ``compile.delivery.with_settings``) and by the prompt hook (what the client has
+loaded already). Plain ``json`` and the gateway: cheap on the prompt hook's path.
 
-The file is read as the client reads it: JSON with ``//`` and ``/* */`` comments (Gemini CLI strips them before
-parsing). A setting that cannot be read (missing, refused by the gateway, too large, not JSON, not a name or a list
-of names) names nothing: the record's reading stands.
+The file is read as the client reads it: JSON with ``//`` and ``/* */`` comments (Gemini CLI strips
+them before parsing). A setting that cannot be read (missing, refused by the gateway, too large, not
+JSON, not a name or a list of names) names nothing: the record's reading stands.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ ROOT_FILES = {target.root_file: target.name for target in TARGETS if not target.
 
 
 def named_files(project: Project, setting: NamesSetting) -> list[str]:
-    """The root files of gitmem's targets (``AGENTS.md``, ``CLAUDE.md``, ...) that ``setting`` names, in its order."""
+    """The root files of gitmem's targets (``AGENTS.md``, ``CLAUDE.md``, ...) that ``setting``
+    names, in its order."""
     value = _load(project, setting.file)
     for part in setting.key:
         value = value.get(part) if isinstance(value, dict) else None
@@ -34,7 +35,8 @@ def named_files(project: Project, setting: NamesSetting) -> list[str]:
 
 
 def also_read(project: Project) -> dict[str, tuple[str, ...]]:
-    """For each client whose project setting names other targets' root files: its record's name -> those targets."""
+    """For each client whose project setting names other targets' root files: its record's name
+    -> those targets."""
     out: dict[str, tuple[str, ...]] = {}
     for tool in READERS:
         config = next(
@@ -57,8 +59,8 @@ def also_read(project: Project) -> dict[str, tuple[str, ...]]:
 
 
 def config_reads(text: str) -> list[str] | None:
-    """The files a YAML config's ``read:`` names (aider's ``.aider.conf.yml``: a name, a flow list or a block list),
-    without a YAML parser (None: there is no ``read:`` key)."""
+    """The files a YAML config's ``read:`` names (aider's ``.aider.conf.yml``: a name, a flow list
+    or a block list), without a YAML parser (None: there is no ``read:`` key)."""
     lines = text.splitlines()
     for index, line in enumerate(lines):
         match = linear(r"read:[ \t]*(.*?)[ \t]*(?:#.*)?").fullmatch(line)
@@ -102,8 +104,10 @@ def _load(project: Project, name: str) -> Any:
 
 
 def without_comments(text: str) -> str:
-    """``text`` without its ``//`` and ``/* */`` comments outside strings (each a space), in one pass: the next quote
-    and the next slash are looked for once each, not again from every character."""
+    """``text`` without its ``//`` and ``/* */`` comments outside strings (each a space), in one
+    pass: the next quote and the next slash are looked for once each, not again from every
+    character.
+    """
     out: list[str] = []
     at, quote, slash = 0, -1, -1
     while at < len(text):
@@ -140,7 +144,8 @@ def _find(text: str, char: str, start: int) -> int:
 
 
 def _string_end(text: str, start: int) -> int:
-    """Just past the JSON string that opens at ``start`` (its backslash escapes skipped), or the end of ``text``."""
+    """Just past the JSON string that opens at ``start`` (its backslash escapes skipped), or the
+    end of ``text``."""
     at = start + 1
     while True:
         close = text.find('"', at)

@@ -1,13 +1,14 @@
 """Where each AI client keeps the memories it writes on its own, for one repository: its *store*.
 
-Each tool record says which layout its store has and where its base folder is (``gitmem.tools.Tool.memory``, with
-the version whose installed package was read for the folder, the project key and the file format); this module
-turns a layout into the store's places for a repository, with the client's own key derivation (docs/import.md).
-``gitmem import --from CLIENT`` reads a store (``gitmem.adopt.stores``); the session-start status only looks at its
-files' sizes and times (``pending``), never at their text. The only contents read here are the small files a key
-needs (a worktree's ``.git`` file, Gemini CLI's ``projects.json``) and gitmem's own record, all through the file
-gateway; at import time it needs only ``os``, ``pathlib``, the tool records and the gateway, so the session hook can
-use it.
+Each tool record says which layout its store has and where its base folder is
+(``gitmem.tools.Tool.memory``, with the version whose installed package was read for the folder, the
+project key and the file format); this module turns a layout into the store's places for a
+repository, with the client's own key derivation (docs/import.md).
+``gitmem import --from CLIENT`` reads a store (``gitmem.adopt.stores``); the session-start status
+only looks at its files' sizes and times (``pending``), never at their text. The only contents read
+here are the small files a key needs (a worktree's ``.git`` file, Gemini CLI's ``projects.json``)
+and gitmem's own record, all through the file gateway; at import time it needs only ``os``,
+``pathlib``, the tool records and the gateway, so the session hook can use it.
 """
 
 from __future__ import annotations
@@ -40,14 +41,16 @@ class Place(NamedTuple):
     client: str
     path: Path  # the folder or file
     base: Path  # links inside the store must stay under it
-    root: Path  # every part of every path read must resolve inside it: the repository, or the client's folder
+    # every part of every path read must resolve inside it: the repository, or the client's folder
+    root: Path
     format: str  # "typed" | "notes" | FILE_FORMATS (see gitmem.adopt.stores)
     label: str  # how an origin names the part: "memory", "team", "MEMORY.md", ...
     personal: bool  # everything in it is the user's own (a global store): imported only with --user
     in_home: bool  # under the home folder (False: inside the repository)
-    # The folder of the client's session transcripts kept under the same project key as the store, each naming the
-    # folder its session ran in (``cwd``): the key is lossy (``acme-payroll`` and ``acme.payroll`` share it), so
-    # they tell whose a memory is (``gitmem.adopt.stores``). None: the store's place is the repository's alone.
+    # The folder of the client's session transcripts kept under the same project key as the store,
+    # each naming the folder its session ran in (``cwd``): the key is lossy (``acme-payroll`` and
+    # ``acme.payroll`` share it), so they tell whose a memory is (``gitmem.adopt.stores``). None:
+    # the store's place is the repository's alone.
     logs: Path | None = None
 
 
@@ -60,14 +63,17 @@ class ClientStore(NamedTuple):
     base: str  # "~/.claude"
 
 
-# -- the project keys, as each client derives them -----------------------------------------------------------------
+# -- the project keys, as each client derives them
+# -----------------------------------------------------------------
 
 CLAUDE_KEY_MAX = 200  # Claude Code 2.1.332: `jae=200`
 
 
 def claude_key(path: str) -> str:
-    """Claude Code's project key (``J$``/``w`` in 2.1.332): every UTF-16 code unit other than an ASCII letter or
-    digit becomes ``-``; a key over 200 characters keeps 200 and a hash of the path in base 36."""
+    """Claude Code's project key (``J$``/``w`` in 2.1.332): every UTF-16 code unit other than an
+    ASCII letter or digit becomes ``-``; a key over 200 characters keeps 200 and a hash of the path
+    in base 36.
+    """
     key = "".join(
         c if c.isascii() and c.isalnum() else ("--" if ord(c) > 0xFFFF else "-") for c in path
     )
@@ -77,7 +83,8 @@ def claude_key(path: str) -> str:
 
 
 def _java_hash(text: str) -> int:
-    """Claude Code's ``Nle``: ``h = (h << 5) - h + code unit | 0`` over the path's UTF-16 code units."""
+    """Claude Code's ``Nle``: ``h = (h << 5) - h + code unit | 0`` over the path's UTF-16 code
+    units."""
     data = text.encode("utf-16-le", "surrogatepass")
     value = 0
     for index in range(0, len(data), 2):
@@ -96,13 +103,16 @@ def _base36(number: int) -> str:
 
 
 def qwen_key(path: str) -> str:
-    """Qwen Code's ``sanitizeCwd``: every character other than an ASCII letter or digit becomes ``-``."""
+    """Qwen Code's ``sanitizeCwd``: every character other than an ASCII letter or digit becomes
+    ``-``."""
     return "".join(c if c.isascii() and c.isalnum() else "-" for c in path)
 
 
 def canonical_root(root: Path) -> Path:
-    """The main working tree of the repository at ``root`` (Claude Code keys a linked worktree's memory on it): for
-    a ``git worktree``, whose ``.git`` is a file naming its git directory, the folder holding the common ``.git``."""
+    """The main working tree of the repository at ``root`` (Claude Code keys a linked worktree's
+    memory on it): for a ``git worktree``, whose ``.git`` is a file naming its git directory, the
+    folder holding the common ``.git``.
+    """
     dot_git = root / ".git"
     if not dot_git.is_file():
         return root
@@ -123,7 +133,8 @@ def canonical_root(root: Path) -> Path:
     return common.parent if common.name == ".git" else root
 
 
-# -- each client's store ---------------------------------------------------------------------------------------------
+# -- each client's store
+# ---------------------------------------------------------------------------------------------
 
 
 def _env_dir(env: Mapping[str, str], name: str, default: Path) -> Path:
@@ -131,15 +142,17 @@ def _env_dir(env: Mapping[str, str], name: str, default: Path) -> Path:
     return Path(value) if value and os.path.isabs(value) else default
 
 
-# Each layout: (the client's name, the repository's root, the store's base folder, the home folder, the environment)
-# -> the places of its store. The layouts are named in the tool records (``gitmem.tools.MemoryStore``).
+# Each layout: (the client's name, the repository's root, the store's base folder, the home folder,
+# the environment) -> the places of its store. The layouts are named in the tool records
+# (``gitmem.tools.MemoryStore``).
 Layout = Callable[[str, Path, Path, Path, Mapping[str, str]], list[Place]]
 
 
 def _auto_memory(
     name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]
 ) -> list[Place]:
-    """Claude Code 2.1.332: ``$CLAUDE_CONFIG_DIR`` (default ``~/.claude``)/projects/<key>/memory/, ``team/`` in it."""
+    """Claude Code 2.1.332: ``$CLAUDE_CONFIG_DIR`` (default
+    ``~/.claude``)/projects/<key>/memory/, ``team/`` in it."""
     config = _env_dir(env, "CLAUDE_CONFIG_DIR", base)
     memory = config / "projects" / claude_key(str(canonical_root(root))) / "memory"
     return [Place(name, memory, memory, config, "typed", "memory", False, True, memory.parent)]
@@ -148,8 +161,8 @@ def _auto_memory(
 def _git_root_memory(
     name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]
 ) -> list[Place]:
-    """Qwen Code 0.24.4's ``getAutoMemoryRoot``, ``getTeamAutoMemoryRoot``, ``getUserAutoMemoryRoot`` and the
-    ``save_memory`` section of its global context file."""
+    """Qwen Code 0.24.4's ``getAutoMemoryRoot``, ``getTeamAutoMemoryRoot``,
+    ``getUserAutoMemoryRoot`` and the ``save_memory`` section of its global context file."""
     runtime = _env_dir(env, "QWEN_CODE_MEMORY_BASE_DIR", _env_dir(env, "QWEN_RUNTIME_DIR", base))
     team = root / ".qwen" / "team-memory"
     places = [Place(name, team, team, root, "typed", "team-memory", False, False)]
@@ -188,7 +201,8 @@ def _git_root_memory(
 
 
 def _registry(name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]) -> list[Place]:
-    """Gemini CLI 0.61.0: the private project memory of each registered folder; the global file's section."""
+    """Gemini CLI 0.61.0: the private project memory of each registered folder; the global
+    file's section."""
     gemini_home = _env_dir(env, "GEMINI_CLI_HOME", home) / base.name
     places = [
         Place(
@@ -219,9 +233,11 @@ def _registry(name: str, root: Path, base: Path, home: Path, env: Mapping[str, s
 
 
 def gemini_project_dirs(root: Path, gemini_home: Path) -> list[Path]:
-    """Gemini CLI's private project memory folders for the repository: ``~/.gemini/projects.json`` maps each
-    folder a session started in to a short id, whose ``tmp/<id>/.project_root`` names the folder back (Gemini CLI
-    0.61.0's ``ProjectRegistry``); every id of the root or a folder inside it."""
+    """Gemini CLI's private project memory folders for the repository: ``~/.gemini/projects.json``
+    maps each folder a session started in to a short id, whose ``tmp/<id>/.project_root`` names the
+    folder back (Gemini CLI 0.61.0's ``ProjectRegistry``); every id of the root or a folder inside
+    it.
+    """
     import json
 
     try:
@@ -256,10 +272,12 @@ def gemini_project_dirs(root: Path, gemini_home: Path) -> list[Path]:
 def _task_groups(
     name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]
 ) -> list[Place]:
-    """Codex 0.171.0: ``$CODEX_HOME`` (default ``~/.codex``)/memories/: ``MEMORY.md`` (the consolidated task groups
-    of every project) and ``raw_memories.md`` (each session's raw memory, the input of the next consolidation).
-    Beside them Codex keeps ``memory_summary.md`` (a summary of ``MEMORY.md`` for its prompt: nothing of its own) and
-    ``$CODEX_HOME/memories_1.sqlite`` (the raw memories again, as ``stage1_outputs`` rows, and the pipeline's jobs):
+    """Codex 0.171.0: ``$CODEX_HOME`` (default ``~/.codex``)/memories/: ``MEMORY.md`` (the
+    consolidated task groups of every project) and ``raw_memories.md`` (each session's raw memory,
+    the input of the next consolidation).
+    Beside them Codex keeps ``memory_summary.md`` (a summary of ``MEMORY.md`` for its prompt:
+    nothing of its own) and ``$CODEX_HOME/memories_1.sqlite`` (the raw memories again, as
+    ``stage1_outputs`` rows, and the pipeline's jobs):
     not read, ``raw_memories.md`` holds the same text (docs/clients.md)."""
     codex = _env_dir(env, "CODEX_HOME", base)
     memories = codex / "memories"
@@ -294,7 +312,8 @@ LAYOUTS: dict[str, Layout] = {
     "registry": _registry,
     "task-groups": _task_groups,
 }
-# Each client's store is a field of its tool record (``gitmem.tools.Tool.memory``); this table derives from them.
+# Each client's store is a field of its tool record (``gitmem.tools.Tool.memory``); this table
+# derives from them.
 STORES: tuple[ClientStore, ...] = tuple(
     ClientStore(
         tool.name,
@@ -318,19 +337,23 @@ def store_of(name: str) -> ClientStore:
 
 
 def places(name: str, root: Path, home: Path, env: Mapping[str, str] | None = None) -> list[Place]:
-    """The places of the client ``name``'s store for the repository at ``root`` (``home``: the user's home)."""
+    """The places of the client ``name``'s store for the repository at ``root`` (``home``: the
+    user's home)."""
     store = store_of(name)
     base = home / store.base.removeprefix("~/")
     return LAYOUTS[store.layout](name, root, base, home, os.environ if env is None else env)
 
 
-# -- the files of a place, by their sizes and times (the session status; the import's record) --------------------
+# -- the files of a place, by their sizes and times (the session status; the import's record)
+# --------------------
 
 
 def refusal(place: Place) -> str | None:
-    """Why nothing of ``place`` is read or listed, or None: its folder is a link, or a part of its path leads out
-    of its root (a committed ``.qwen -> ../other-checkout/.qwen`` inside the repository; a link out of the client's
-    folder at home). Every reader and every listing of a store asks this first."""
+    """Why nothing of ``place`` is read or listed, or None: its folder is a link, or a part of its
+    path leads out of its root (a committed ``.qwen -> ../other-checkout/.qwen`` inside the
+    repository; a link out of the client's folder at home). Every reader and every listing of a
+    store asks this first.
+    """
     single = place.format in FILE_FORMATS
     folder = place.path.parent if single else place.path
     if os.path.islink(place.base) or os.path.islink(folder):
@@ -342,9 +365,11 @@ def refusal(place: Place) -> str | None:
 
 
 def listing(place: Place, limit: int = MAX_FILES) -> Iterator[tuple[Path, os.stat_result]]:
-    """The files of ``place`` that a reader would consider (Markdown, at most ``limit``, ``MAX_DEPTH`` deep), with
-    their ``lstat``; links are listed as they are (the reader refuses those leading out); nothing when the place is
-    refused (``refusal``), so a listing follows no link out either."""
+    """The files of ``place`` that a reader would consider (Markdown, at most ``limit``,
+    ``MAX_DEPTH`` deep), with their ``lstat``; links are listed as they are (the reader refuses
+    those leading out); nothing when the place is refused (``refusal``), so a listing follows no
+    link out either.
+    """
     if refusal(place) is not None:
         return
     if place.format in FILE_FORMATS:
@@ -387,8 +412,10 @@ def stamps(place: Place) -> dict[str, list[int]]:
 def pending(
     name: str, root: Path, home: Path, seen: Mapping[str, list[int]], personal: bool = False
 ) -> int:
-    """How many files of the client's store for ``root`` are new or changed since the import recorded ``seen``
-    (its files' sizes and times); the global, personal parts only with ``personal``."""
+    """How many files of the client's store for ``root`` are new or changed since the import
+    recorded ``seen`` (its files' sizes and times); the global, personal parts only with
+    ``personal``.
+    """
     changed = 0
     for place in places(name, root, home):
         if place.personal and not personal:
@@ -401,7 +428,8 @@ def pending(
     return changed
 
 
-# -- what the last import saw (written by gitmem.adopt.fromclients) ------------------------------------------------
+# -- what the last import saw (written by gitmem.adopt.fromclients)
+# ------------------------------------------------
 
 RECORD = "client-imports.json"  # under .git/gitmem/: never committed
 RECORD_FORMAT = 1
@@ -409,9 +437,11 @@ RECORD_MAX = 8 * 1024 * 1024
 
 
 def load_record(cache_dir: Path) -> dict[str, Any]:
-    """The import's record: ``entries`` (each entry's key -> the memory it became and a digest of its text) and
-    ``stores`` (per client, each file -> ``[size, mtime_ns]`` as last seen); empty when missing or of another shape
-    (the import then relies on the memories' origins and the near-duplicate test alone)."""
+    """The import's record: ``entries`` (each entry's key -> the memory it became and a digest of
+    its text) and ``stores`` (per client, each file -> ``[size, mtime_ns]`` as last seen); empty
+    when missing or of another shape (the import then relies on the memories' origins and the
+    near-duplicate test alone).
+    """
     import json
 
     empty: dict[str, Any] = {"format": RECORD_FORMAT, "entries": {}, "stores": {}}

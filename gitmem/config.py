@@ -90,10 +90,12 @@ class Config:
 
 
 def load_config(project: Project) -> Config:
-    """The project's config; defaults when the file does not exist. An invalid file cannot be worked with.
+    """The project's config; defaults when the file does not exist. An invalid file cannot be worked
+    with.
 
-    A valid config is cached under .git/gitmem/, keyed on the file's stat like the store's cache, so commands on the
-    pre-commit hook's path do not import the YAML and JSON Schema libraries to re-check an unchanged file.
+    A valid config is cached under .git/gitmem/, keyed on the file's stat like the store's cache, so
+    commands on the pre-commit hook's path do not import the YAML and JSON Schema libraries to
+    re-check an unchanged file.
     """
     from gitmem import gateway
     from gitmem.memory.cache import FileCache, stat_key
@@ -123,7 +125,8 @@ def load_config(project: Project) -> Config:
 
 
 def scan_settings(project: Project) -> ScanSettings:
-    """The scanner's settings from the config (``gitmem.scan.sources.load_settings`` calls this when its cache
+    """The scanner's settings from the config (``gitmem.scan.sources.load_settings`` calls this when
+    its cache
     misses: the scanner never reads the config itself)."""
     from gitmem.scan.sources import (
         Settings,
@@ -134,7 +137,8 @@ def scan_settings(project: Project) -> ScanSettings:
 
 
 def _cache_salt() -> str:
-    """What a cached check of the config depends on besides the file: gitmem's version and its checking code."""
+    """What a cached check of the config depends on besides the file: gitmem's version and its
+    checking code."""
     package = Path(__file__).resolve().parent
     parts = [__version__]
     for relative in (

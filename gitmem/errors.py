@@ -20,10 +20,11 @@ class ExitCode(IntEnum):
     INTERNAL = 4  # a bug
 
 
-# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit hook more than
-# scanning a typical commit.
-# Characters a terminal acts on rather than shows (C0 and C1 controls, DEL, line and paragraph separators) and the
-# bidirectional and zero-width formatting ones: printed escaped, so a file name cannot forge or hide output.
+# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit
+# hook more than scanning a typical commit.
+# Characters a terminal acts on rather than shows (C0 and C1 controls, DEL, line and paragraph
+# separators) and the bidirectional and zero-width formatting ones: printed escaped, so a file name
+# cannot forge or hide output.
 _UNSHOWN = frozenset(
     [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0x200B, 0x2010), *range(0x202A, 0x202F),
      *range(0x2066, 0x206A), 0xFEFF]
@@ -31,7 +32,8 @@ _UNSHOWN = frozenset(
 
 
 def shown(path: str) -> str:
-    """``path`` as printed: every control or formatting character escaped (``\\n``, ``\\u202e``), the rest as it is.
+    """``path`` as printed: every control or formatting character escaped (``\\n``, ``\\u202e``),
+    the rest as it is.
     The one function every message that names a file prints it through."""
     if path.isprintable() or not any(ord(char) in _UNSHOWN for char in path):
         return path
@@ -45,8 +47,8 @@ def _escape(char: str) -> str:
 
 
 class Problem(NamedTuple):
-    """One thing wrong with one file, printed as ``path:line:col: field: message``; problems sort by file, line,
-    column, field and message."""
+    """One thing wrong with one file, printed as ``path:line:col: field: message``; problems sort by
+    file, line, column, field and message."""
 
     path: str
     line: int

@@ -1,34 +1,40 @@
 """The one gateway to the file system: every file gitmem reads or writes goes through this module.
 
-A repository is untrusted content: a pull request can commit a symbolic link anywhere, to a file or to a folder
-(``.claude -> ~/.claude``, ``GEMINI.md -> /etc/passwd``, ``.memory/config.yaml -> /dev/zero``), and a memory can
-name any glob (``paths: [.git/hooks/**]``). So no module of gitmem opens, writes, renames or removes a file itself
-(``tests/test_gateway.py`` parses the package and fails on any that does); each asks this module, which:
+A repository is untrusted content: a pull request can commit a symbolic link anywhere, to a file or
+to a folder (``.claude -> ~/.claude``, ``GEMINI.md -> /etc/passwd``, ``.memory/config.yaml ->
+/dev/zero``), and a memory can name any glob (``paths: [.git/hooks/**]``). So no module of gitmem
+opens, writes, renames or removes a file itself (``tests/test_gateway.py`` parses the package and
+fails on any that does); each asks this module, which:
 
-- **resolves** the path, every part of it (``os.path.realpath``: each folder on the way, then the file itself, links
-  followed as the system would follow them), and requires the result to be inside the area it is given: the
-  repository's root (and gitmem's cache, which a worktree keeps in the main clone's git folder), or, for the user's
-  scope (``--user``), their home, config folder, personal store and cache. A write goes to the resolved file: a
-  user's own dotfile link (stow, chezmoi, home-manager) is written through and kept, never replaced by a file;
-- **refuses ``.git/``**: no part of the resolved path may be named ``.git``, except gitmem's own cache
-  (``.git/gitmem/``); the two files gitmem legitimately edits there (``info/exclude`` and a hook script) have their
-  own entry points (``read_git_file``, ``write_git_file``), so no other caller can reach them by a glob;
-- **bounds every read**: a file is opened without blocking, must be a regular file (not ``/dev/zero``, a FIFO or a
-  folder), and is read only up to its limit, which the error names;
-- **writes atomically**: a temporary file in the same folder, fsync, then rename (or link, never clobbering).
+- **resolves** the path, every part of it (``os.path.realpath``: each folder on the way, then the
+  file itself, links followed as the system would follow them), and requires the result to be inside
+  the area it is given: the repository's root (and gitmem's cache, which a worktree keeps in the
+  main clone's git folder), or, for the user's scope (``--user``), their home, config folder,
+  personal store and cache. A write goes to the resolved file: a user's own dotfile link (stow,
+  chezmoi, home-manager) is written through and kept, never replaced by a file;
+- **refuses ``.git/``**: no part of the resolved path may be named ``.git``, except gitmem's own
+  cache (``.git/gitmem/``); the two files gitmem legitimately edits there (``info/exclude`` and a
+  hook script) have their own entry points (``read_git_file``, ``write_git_file``), so no other
+  caller can reach them by a glob;
+- **bounds every read**: a file is opened without blocking, must be a regular file (not
+  ``/dev/zero``, a FIFO or a folder), and is read only up to its limit, which the error names;
+- **writes atomically**: a temporary file in the same folder, fsync, then rename (or link, never
+  clobbering).
 
-A refusal is one line naming the path as the user would type it (never a link's target: that is repository content
-and may be anything), with exit code 1 ("a check found something"): the content is at fault, exactly as a secret in
-a memory is, and ``gitmem check`` in CI must fail on it.
+A refusal is one line naming the path as the user would type it (never a link's target: that is
+repository content and may be anything), with exit code 1 ("a check found something"): the content
+is at fault, exactly as a secret in a memory is, and ``gitmem check`` in CI must fail on it.
 
-The temporary file is named ``.NAME.XXXXXXXX.gitmem.tmp``: a write killed half-way (``kill -9``, power loss) can
-leave one behind, so ``gitmem init`` has git ignore the pattern (``TEMP_PATTERN``) and the store removes stale ones.
+The temporary file is named ``.NAME.XXXXXXXX.gitmem.tmp``: a write killed half-way (``kill -9``,
+power loss) can leave one behind, so ``gitmem init`` has git ignore the pattern (``TEMP_PATTERN``)
+and the store removes stale ones.
 
-This module is on the pre-commit and prompt hooks' paths: at import time it needs only what those hooks load anyway
-(``os``, ``stat``, ``pathlib``, ``contextlib``, gitmem's errors and project); ``tempfile``, ``shutil`` and
-``importlib.resources`` are imported only when they are used. There is a
-window between the check and the use (a link created meanwhile): closing it needs ``openat`` with ``O_NOFOLLOW`` on
-every part; the threat here is committed content, which a check just before the use stops.
+This module is on the pre-commit and prompt hooks' paths: at import time it needs only what those
+hooks load anyway (``os``, ``stat``, ``pathlib``, ``contextlib``, gitmem's errors and project);
+``tempfile``, ``shutil`` and ``importlib.resources`` are imported only when they are used. There is
+a window between the check and the use (a link created meanwhile): closing it needs ``openat`` with
+``O_NOFOLLOW`` on every part; the threat here is committed content, which a check just before the
+use stops.
 """
 
 from __future__ import annotations
@@ -45,8 +51,14 @@ from gitmem.errors import CheckFailed, Problem
 from gitmem.project import Project, UserScope, xdg_home
 
 REASON = "resolves outside the repository (through a symbolic link); gitmem does not follow it"
-USER_REASON = "resolves outside your home and config folders (through a symbolic link); gitmem does not follow it"
-GIT_REASON = "is inside a .git folder, which gitmem neither reads nor writes (only its own cache, .git/gitmem/)"
+USER_REASON = (
+    "resolves outside your home and config folders (through a symbolic link); gitmem does not "
+    "follow it"
+)
+GIT_REASON = (
+    "is inside a .git folder, which gitmem neither reads nor writes (only its own cache, "
+    ".git/gitmem/)"
+)
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -77,8 +89,8 @@ Where = (
 
 
 class OutsideRoot(CheckFailed):
-    """A path resolves outside the folders gitmem may use, or into a .git folder (exit code 1: the content is at
-    fault)."""
+    """A path resolves outside the folders gitmem may use, or into a .git folder (exit code 1: the
+    content is at fault)."""
 
     def __init__(self, display: str, reason: str = REASON) -> None:
         self.display = display
@@ -123,7 +135,8 @@ def _size(limit: int) -> str:
     return f"{limit} bytes"
 
 
-# -- the policy: where a path may lead -------------------------------------------------------------------------------
+# -- the policy: where a path may lead
+# -------------------------------------------------------------------------------
 
 
 def _real(path: Path | str) -> str:
@@ -135,14 +148,17 @@ def _under(real: str, base: str) -> bool:
 
 
 def is_inside(path: Path | str, roots: Iterable[Path | str]) -> bool:
-    """Whether ``path``, every link in it followed, is one of ``roots`` (also resolved) or under one."""
+    """Whether ``path``, every link in it followed, is one of ``roots`` (also resolved) or under
+    one."""
     real = _real(path)
     return any(_under(real, _real(root)) for root in roots)
 
 
 def roots_of(where: Where) -> tuple[Path, ...]:
-    """The folders a project (or the user's scope) may read and write: the repository's root and gitmem's cache,
-    or for the user's scope their home, config folder (``$XDG_CONFIG_HOME``), personal store and gitmem's cache."""
+    """The folders a project (or the user's scope) may read and write: the repository's root and
+    gitmem's cache, or for the user's scope their home, config folder (``$XDG_CONFIG_HOME``),
+    personal store and gitmem's cache.
+    """
     if isinstance(where, UserScope):
         config = xdg_home("XDG_CONFIG_HOME", where.root / ".config")
         return (where.root, config, where.store, where.git_dir)
@@ -169,8 +185,9 @@ def _display(where: Where, path: Path | str) -> str:
 
 
 def _refusal(where: Where, path: Path | str, *, follow: bool = True) -> tuple[str, str | None]:
-    """The resolved path, and why it is refused (None when it is not). Without ``follow``, a link at the end of the
-    path is the file itself (to remove it): only the folders on the way are followed."""
+    """The resolved path, and why it is refused (None when it is not). Without ``follow``, a link at
+    the end of the path is the file itself (to remove it): only the folders on the way are followed.
+    """
     if follow:
         real = _real(path)
     else:
@@ -195,13 +212,15 @@ def problem(where: Where, path: Path | str, display: str) -> Problem | None:
 
 
 def require(where: Where, path: Path | str, display: str | None = None) -> Path:
-    """``path`` itself when it resolves inside ``where`` (and not into a .git folder); ``OutsideRoot`` otherwise."""
+    """``path`` itself when it resolves inside ``where`` (and not into a .git folder);
+    ``OutsideRoot`` otherwise."""
     resolve(where, path, display)
     return Path(path)
 
 
 def resolve(where: Where, path: Path | str, display: str | None = None) -> Path:
-    """The file ``path`` leads to, every link followed, when it is inside ``where``; ``OutsideRoot`` otherwise."""
+    """The file ``path`` leads to, every link followed, when it is inside ``where``;
+    ``OutsideRoot`` otherwise."""
     real, reason = _refusal(where, path)
     if reason is not None:
         raise OutsideRoot(display or _display(where, path), reason)
@@ -209,12 +228,14 @@ def resolve(where: Where, path: Path | str, display: str | None = None) -> Path:
 
 
 def require_under(root: Path | str, path: Path | str, display: str) -> Path:
-    """``path`` when it resolves inside ``root`` (for callers without a ``Project``, such as the merge driver)."""
+    """``path`` when it resolves inside ``root`` (for callers without a ``Project``, such as the
+    merge driver)."""
     resolve(Path(root), path, display)
     return Path(path)
 
 
-# -- reading -----------------------------------------------------------------------------------------------------------
+# -- reading
+# --------------------------------------------------------------------------------------------------
 
 
 _READ_FLAGS = (
@@ -226,9 +247,9 @@ _READ_FLAGS = (
 
 
 def _read_bounded(real: Path | str, limit: int, display: str) -> bytes:
-    """At most ``limit`` bytes of a regular file; ``TooLarge`` beyond, ``NotRegular`` for anything else. Opened
-    without blocking, so a FIFO cannot hang the caller; a file that grows while it is read is still cut at the
-    limit."""
+    """At most ``limit`` bytes of a regular file; ``TooLarge`` beyond, ``NotRegular`` for anything
+    else. Opened without blocking, so a FIFO cannot hang the caller; a file that grows while it is
+    read is still cut at the limit."""
     fd = os.open(real, _READ_FLAGS)
     try:
         info = os.fstat(fd)
@@ -254,7 +275,8 @@ def _read_bounded(real: Path | str, limit: int, display: str) -> bytes:
 def read_bytes(
     where: Where, path: Path | str, *, limit: int = READ_LIMIT, display: str | None = None
 ) -> bytes:
-    """The bytes of a file inside ``where`` (every link followed and checked), at most ``limit`` of them.
+    """The bytes of a file inside ``where`` (every link followed and checked), at most ``limit`` of
+    them.
 
     ``FileNotFoundError`` and other ``OSError`` pass through as the system raised them; a refusal is
     ``OutsideRoot``, ``TooLarge`` or ``NotRegular`` (all ``CheckFailed``)."""
@@ -275,20 +297,23 @@ def read_text(
 
 
 def read_given(path: Path | str, *, limit: int = READ_LIMIT, display: str | None = None) -> bytes:
-    """A file the user named on the command line (``--body-file``, ``journal add FILE``, ``scan PATH``) or git
-    handed to gitmem (the merge driver's versions, a ``.git`` link file): its place is the caller's choice, so it
-    is not held to a root, but it is bounded like any other read."""
+    """A file the user named on the command line (``--body-file``, ``journal add FILE``, ``scan
+    PATH``) or git handed to gitmem (the merge driver's versions, a ``.git`` link file): its place
+    is the caller's choice, so it is not held to a root, but it is bounded like any other read."""
     return _read_bounded(path, limit, display or os.fspath(path))
 
 
 def write_given(path: Path, data: bytes) -> None:
-    """Write back, atomically and through any link, a file the user named on the command line (``scan --redact``)."""
+    """Write back, atomically and through any link, a file the user named on the command line
+    (``scan --redact``)."""
     _write_atomic(Path(_real(path)), data)
 
 
 def read_head(path: Path | str, limit: int) -> bytes:
-    """The first ``limit`` bytes (at most) of a regular file in an AI client's own store (its transcripts), which
-    gitmem looks into for the user: a session file may be far larger, and only its first record is wanted."""
+    """The first ``limit`` bytes (at most) of a regular file in an AI client's own store (its
+    transcripts), which gitmem looks into for the user: a session file may be far larger, and only
+    its first record is wanted.
+    """
     fd = os.open(path, _READ_FLAGS)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -306,9 +331,11 @@ def read_package(*parts: str) -> str:
 
 
 def _git_file(path: Path, reading: bool = False) -> Path:
-    """``path`` when it is one of the files gitmem edits in a git folder (``info/exclude``, a hook script), or
-    (``reading``) one it reads (``sequencer/todo``: what a cherry-pick of several commits has left to do): git
-    itself names their place (``git rev-parse --git-path``, ``core.hooksPath``), never the repository's content."""
+    """``path`` when it is one of the files gitmem edits in a git folder (``info/exclude``, a hook
+    script), or (``reading``) one it reads (``sequencer/todo``: what a cherry-pick of several
+    commits has left to do): git itself names their place (``git rev-parse --git-path``,
+    ``core.hooksPath``), never the repository's content.
+    """
     if path.name in HOOK_TYPES or path.parts[-2:] == ("info", "exclude"):
         return path
     if reading and path.parts[-2:] == ("sequencer", "todo"):
@@ -317,8 +344,8 @@ def _git_file(path: Path, reading: bool = False) -> Path:
 
 
 def read_git_file(path: Path, *, limit: int = CONFIG_LIMIT) -> str:
-    """One of the files gitmem edits or reads in the git folder (``info/exclude``, ``hooks/pre-commit``,
-    ``sequencer/todo``), as text."""
+    """One of the files gitmem edits or reads in the git folder (``info/exclude``,
+    ``hooks/pre-commit``, ``sequencer/todo``), as text."""
     return _read_bounded(_git_file(path, reading=True), limit, os.fspath(path)).decode(
         "utf-8", "replace"
     )
@@ -329,7 +356,8 @@ def write_git_file(path: Path, data: bytes, *, executable: bool = False) -> None
     _write_atomic(Path(_real(_git_file(path))), data, executable=executable)
 
 
-# -- writing -----------------------------------------------------------------------------------------------------------
+# -- writing
+# --------------------------------------------------------------------------------------------------
 
 
 def write(
@@ -340,9 +368,9 @@ def write(
     overwrite: bool = True,
     display: str | None = None,
 ) -> Path:
-    """Write ``data`` to ``path`` inside ``where``, atomically, through any link (the link is kept); the folders on
-    the way are made (each checked). Returns the file written. ``FileExistsError`` with ``overwrite=False`` when it
-    exists."""
+    """Write ``data`` to ``path`` inside ``where``, atomically, through any link (the link is kept);
+    the folders on the way are made (each checked). Returns the file written. ``FileExistsError``
+    with ``overwrite=False`` when it exists."""
     real = resolve(where, path, display)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     _write_atomic(real, payload, overwrite=overwrite)
@@ -364,8 +392,8 @@ def touch(where: Where, path: Path | str) -> None:
 
 
 def remove(where: Where, path: Path | str, *, missing_ok: bool = False) -> None:
-    """Remove a file inside ``where`` (a link: the link itself, which is inside, whatever it points at). A path
-    whose folders lead outside (``.claude -> ~/.claude``) is refused, never followed."""
+    """Remove a file inside ``where`` (a link: the link itself, which is inside, whatever it points
+    at). A path whose folders lead outside (``.claude -> ~/.claude``) is refused, never followed."""
     real, reason = _refusal(where, path, follow=False)  # every folder on the way must be inside
     if reason is not None:
         raise OutsideRoot(_display(where, path), reason)
@@ -389,7 +417,8 @@ def remove_empty_dirs(where: Where, directory: Path | str, stop: Path | str) -> 
 
 
 def remove_tree(where: Where, path: Path | str) -> None:
-    """Remove a folder and everything in it (a pack's clone in gitmem's cache); errors are ignored."""
+    """Remove a folder and everything in it (a pack's clone in gitmem's cache); errors are
+    ignored."""
     import shutil
 
     shutil.rmtree(resolve(where, path), ignore_errors=True)
@@ -401,7 +430,8 @@ def rename(where: Where, source: Path | str, destination: Path | str) -> None:
 
 
 def scratch_dir(where: Where, parent: Path | str, prefix: str) -> Path:
-    """A new, empty, private folder under ``parent`` (inside ``where``), for work to be renamed into place."""
+    """A new, empty, private folder under ``parent`` (inside ``where``), for work to be renamed
+    into place."""
     import tempfile
 
     real = make_dirs(where, parent)
@@ -410,7 +440,8 @@ def scratch_dir(where: Where, parent: Path | str, prefix: str) -> Path:
 
 @contextlib.contextmanager
 def private_temp_dir(prefix: str) -> Iterator[Path]:
-    """A private temporary folder outside any repository, removed afterwards (for ``git merge-file``'s inputs)."""
+    """A private temporary folder outside any repository, removed afterwards (for ``git
+    merge-file``'s inputs)."""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
@@ -434,8 +465,8 @@ def locked_file(where: Where, path: Path | str) -> Iterator[IO[bytes]]:
 
 
 def open_dir(where: Where, path: Path | str) -> int:
-    """A read-only descriptor of a folder inside ``where`` (for ``os.stat(name, dir_fd=...)``); the caller closes
-    it."""
+    """A read-only descriptor of a folder inside ``where`` (for ``os.stat(name, dir_fd=...)``); the
+    caller closes it."""
     return os.open(resolve(where, path), os.O_RDONLY)
 
 
@@ -444,7 +475,8 @@ def null_output() -> int:
     return os.open(os.devnull, os.O_WRONLY)
 
 
-# -- atomic writes -----------------------------------------------------------------------------------------------------
+# -- atomic writes
+# --------------------------------------------------------------------------------------------------
 
 
 def is_temp(name: str) -> bool:
@@ -452,7 +484,8 @@ def is_temp(name: str) -> bool:
 
 
 def remove_stale_temp(path: Path, now: float | None = None) -> bool:
-    """Remove ``path``, a temporary file of ours, when no write can still be using it; returns whether it went."""
+    """Remove ``path``, a temporary file of ours, when no write can still be using it; returns
+    whether it went."""
     if not is_temp(path.name):
         return False
     try:
@@ -474,11 +507,12 @@ def _umask() -> int:
 def _write_atomic(
     path: Path, data: bytes, *, overwrite: bool = True, executable: bool = False
 ) -> None:
-    """Write ``data`` to ``path`` so readers see the old file or the new one, never a part. The low level of
-    ``write``: ``path`` must be resolved and checked already (every public entry point does that).
+    """Write ``data`` to ``path`` so readers see the old file or the new one, never a part. The low
+    level of ``write``: ``path`` must be resolved and checked already (every public entry point does
+    that).
 
-    With ``overwrite=False`` the write fails with ``FileExistsError`` when ``path`` exists, even when another
-    process creates it at the same moment.
+    With ``overwrite=False`` the write fails with ``FileExistsError`` when ``path`` exists, even
+    when another process creates it at the same moment.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     import tempfile  # slow to import (random, shutil): only when something is written
@@ -519,7 +553,8 @@ def _link_exclusive(tmp: str, path: Path) -> None:
     except FileExistsError:
         raise
     except OSError:
-        # No hard links here (some network and FUSE file systems): reserve the name, then rename over it.
+        # No hard links here (some network and FUSE file systems): reserve the name, then rename
+        # over it.
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         os.replace(tmp, path)
 
@@ -538,8 +573,10 @@ def _fsync_dir(directory: Path) -> None:
 
 
 def append_line(where: Where, path: Path | str, line: str, *, limit: int) -> None:
-    """Append one line to a log file inside ``where`` (one ``write`` of an ``O_APPEND`` descriptor, so lines of
-    processes writing at once never mix); past ``limit`` bytes the older half is dropped (rewritten atomically)."""
+    """Append one line to a log file inside ``where`` (one ``write`` of an ``O_APPEND`` descriptor,
+    so lines of processes writing at once never mix); past ``limit`` bytes the older half is dropped
+    (rewritten atomically).
+    """
     real = resolve(where, path)
     real.parent.mkdir(parents=True, exist_ok=True)
     payload = (line.rstrip("\n") + "\n").encode("utf-8")
@@ -559,8 +596,8 @@ def append_line(where: Where, path: Path | str, line: str, *, limit: int) -> Non
 
 
 def installed_record(distribution: str, name: str) -> str | None:
-    """A metadata file of an installed distribution (``direct_url.json``: where pip installed gitmem from), or
-    ``None``: importlib.metadata finds it, never a path that repository content names."""
+    """A metadata file of an installed distribution (``direct_url.json``: where pip installed gitmem
+    from), or ``None``: importlib.metadata finds it, never a path that repository content names."""
     from importlib import metadata
 
     try:

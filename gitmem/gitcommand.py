@@ -1,6 +1,7 @@
-"""The git command line: every git call on the hook's path goes through ``git()`` here, and its failures become
-advice. Cheap to import (no GitPython): listing files, logs of deleted and retired memories, blobs and trees, and
-merging text the way git does. History and changes to the repository go through GitPython in ``history``.
+"""The git command line: every git call on the hook's path goes through ``git()`` here, and its
+failures become advice. Cheap to import (no GitPython): listing files, logs of deleted and retired
+memories, blobs and trees, and merging text the way git does. History and changes to the repository
+go through GitPython in ``history``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ _HOOK_VARIABLES = (
 
 
 class GitFailed(CannotRun):
-    """git ran and failed; the message says what was attempted and git's own words (``stderr``: all of them)."""
+    """git ran and failed; the message says what was attempted and git's own words (``stderr``:
+    all of them)."""
 
     def __init__(self, message: str, stderr: str = "") -> None:
         super().__init__(message)
@@ -35,7 +37,8 @@ class GitFailed(CannotRun):
 
     @property
     def reason(self) -> str:
-        """git's first ``fatal:`` or ``error:`` line, without the prefix (the cause; later lines are advice)."""
+        """git's first ``fatal:`` or ``error:`` line, without the prefix (the cause; later lines
+        are advice)."""
         lines = [line.strip() for line in self.stderr.splitlines() if line.strip()]
         for line in lines:
             for prefix in ("fatal: ", "error: "):
@@ -45,7 +48,8 @@ class GitFailed(CannotRun):
 
 
 def clean_env(foreign: bool) -> dict[str, str]:
-    """The environment for git: for a ``foreign`` repository (not the one a hook runs in), without hook variables."""
+    """The environment for git: for a ``foreign`` repository (not the one a hook runs in),
+    without hook variables."""
     env = dict(os.environ)
     if foreign:
         for name in _HOOK_VARIABLES:
@@ -55,9 +59,11 @@ def clean_env(foreign: bool) -> dict[str, str]:
 
 
 def list_files(root: Path, names: tuple[str, ...]) -> list[str]:
-    """Files named one of ``names`` anywhere in the work tree (tracked, or untracked and not ignored).
+    """Files named one of ``names`` anywhere in the work tree (tracked, or untracked and not
+    ignored).
 
-    Paths are relative to ``root``, with / separators, sorted. Reads git's index rather than walking the tree.
+    Paths are relative to ``root``, with / separators, sorted. Reads git's index rather than walking
+    the tree.
     """
     if not names:
         return []
@@ -67,7 +73,8 @@ def list_files(root: Path, names: tuple[str, ...]) -> list[str]:
 
 
 def ignored(root: Path, paths: Iterable[str]) -> list[str]:
-    """Those of ``paths`` (relative to ``root``) that git ignores and does not track, so they are never committed."""
+    """Those of ``paths`` (relative to ``root``) that git ignores and does not track, so they
+    are never committed."""
     import subprocess
 
     names = [path for path in paths if path]
@@ -96,8 +103,9 @@ def git(
     env: dict[str, str] | None = None,
     timeout: float | None = None,
 ) -> bytes:
-    """Run ``git args`` in ``cwd``; raise ``GitFailed`` with git's message when it fails. ``env``: variables to set
-    on top of the environment (e.g. ``GIT_TERMINAL_PROMPT=0`` for a fetch that must not ask for a password).
+    """Run ``git args`` in ``cwd``; raise ``GitFailed`` with git's message when it fails. ``env``:
+    variables to set on top of the environment (e.g. ``GIT_TERMINAL_PROMPT=0`` for a fetch that must
+    not ask for a password).
     ``timeout``: seconds after which git and every process it started are killed (``GitFailed``)."""
     import subprocess
 
@@ -120,15 +128,16 @@ def git(
 
 
 def git_read(cwd: Path, *args: str) -> bytes:
-    """``git(cwd, *args)`` on the hooks' paths (the staged diff, the session's first ``git status``), started with
-    ``os.posix_spawnp``: importing the subprocess module costs more than the git command itself. Only for commands
-    that are safe to run twice: when git fails (or cannot be started this way), the command runs again through
-    ``git``, whose error is the one to show."""
+    """``git(cwd, *args)`` on the hooks' paths (the staged diff, the session's first ``git
+    status``), started with ``os.posix_spawnp``: importing the subprocess module costs more than the
+    git command itself. Only for commands that are safe to run twice: when git fails (or cannot be
+    started this way), the command runs again through ``git``, whose error is the one to show."""
     if not hasattr(os, "posix_spawnp"):  # Windows
         return git(cwd, *args)
     import signal
 
-    # As subprocess does (restore_signals): git starts with the signals Python ignores back at their defaults.
+    # As subprocess does (restore_signals): git starts with the signals Python ignores back at their
+    # defaults.
     defaults = [
         getattr(signal, name) for name in ("SIGPIPE", "SIGXFZ", "SIGXFSZ") if hasattr(signal, name)
     ]
@@ -167,9 +176,11 @@ def git_read(cwd: Path, *args: str) -> bytes:
 def _git_with_timeout(
     cwd: Path, args: Sequence[str], env: dict[str, str], input: bytes | None, timeout: float
 ) -> bytes:
-    """``git``, killed after ``timeout``. Without a terminal (a hook, CI, the MCP server) it runs in a session of
-    its own, so its helpers (remote helpers, ssh) are killed with it; at a terminal it keeps the terminal, so ssh can
-    still ask for a passphrase or a host key, and only git is killed (its helpers end on their own timeouts)."""
+    """``git``, killed after ``timeout``. Without a terminal (a hook, CI, the MCP server) it runs in
+    a session of its own, so its helpers (remote helpers, ssh) are killed with it; at a terminal it
+    keeps the terminal, so ssh can still ask for a passphrase or a host key, and only git is killed
+    (its helpers end on their own timeouts).
+    """
     import subprocess
 
     group = not _at_terminal()
@@ -213,7 +224,8 @@ def _at_terminal() -> bool:
 
 
 def _kill(process: subprocess.Popen[bytes], group: bool) -> None:
-    """Kill git (and its session, when it has one), without waiting for helpers that still hold its pipes."""
+    """Kill git (and its session, when it has one), without waiting for helpers that still hold
+    its pipes."""
     import signal
 
     with suppress(OSError):
@@ -237,12 +249,13 @@ def _output(args: Sequence[str], done: subprocess.CompletedProcess[bytes]) -> by
     return done.stdout
 
 
-# -- the git command line: rules files, and the history of deleted and retired memories (cheap for every propose) ------
+# -- the git command line: rules files, and the history of deleted and retired memories (cheap for
+# every propose) ------
 
 
 def list_matching(root: Path, globs: tuple[str, ...]) -> list[str]:
-    """Files of the work tree (tracked, or untracked and not ignored) matching any of ``globs`` (git pathspec globs,
-    relative to ``root``: ``**/AGENTS.md``), relative to ``root``, sorted."""
+    """Files of the work tree (tracked, or untracked and not ignored) matching any of ``globs`` (git
+    pathspec globs, relative to ``root``: ``**/AGENTS.md``), relative to ``root``, sorted."""
     if not globs:
         return []
     specs = [f":(glob){glob}" for glob in globs]
@@ -250,8 +263,8 @@ def list_matching(root: Path, globs: tuple[str, ...]) -> list[str]:
     return sorted({path for path in out.decode("utf-8", "surrogateescape").split("\0") if path})
 
 
-# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit hook more than
-# scanning a typical commit.
+# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit
+# hook more than scanning a typical commit.
 class CommitRef(NamedTuple):
     """A commit as a message names it."""
 
@@ -262,7 +275,8 @@ class CommitRef(NamedTuple):
 
 
 class Change(NamedTuple):
-    """A commit that added (A), deleted (D) or renamed (R, from ``old_path``; with rename detection) a file."""
+    """A commit that added (A), deleted (D) or renamed (R, from ``old_path``; with rename
+    detection) a file."""
 
     commit: CommitRef
     status: str
@@ -290,7 +304,8 @@ def head_commit(root: Path) -> str | None:
 
 
 def is_ancestor(root: Path, old: str, new: str) -> bool:
-    """Whether commit ``old`` is in the history of ``new`` (False too when ``old`` no longer exists)."""
+    """Whether commit ``old`` is in the history of ``new`` (False too when ``old`` no longer
+    exists)."""
     import subprocess
 
     try:
@@ -309,7 +324,8 @@ def is_ancestor(root: Path, old: str, new: str) -> bool:
 
 
 def _log_records(output: bytes) -> Iterator[tuple[CommitRef, list[str]]]:
-    """Records of ``git log -z`` with ``_LOG_FORMAT``: each commit and the NUL-separated fields after its header."""
+    """Records of ``git log -z`` with ``_LOG_FORMAT``: each commit and the NUL-separated fields
+    after its header."""
     for record in output.decode("utf-8", "surrogateescape").split("\x1e"):
         if not record.strip("\x00\n"):
             continue
@@ -322,9 +338,11 @@ def _log_records(output: bytes) -> Iterator[tuple[CommitRef, list[str]]]:
 
 
 def file_changes(root: Path, directory: str, since: str | None = None) -> list[Change]:
-    """The files under ``directory`` added or deleted by the commits of HEAD's history (after ``since``), newest
-    first. Rename detection is off: small files that share most lines (memories do) would pass for renames of each
-    other, hiding a deletion; a rename shows as a deletion and an addition."""
+    """The files under ``directory`` added or deleted by the commits of HEAD's history (after
+    ``since``), newest first. Rename detection is off: small files that share most lines (memories
+    do) would pass for renames of each other, hiding a deletion; a rename shows as a deletion and an
+    addition.
+    """
     revisions = f"{since}..HEAD" if since else "HEAD"
     output = git(
         root,
@@ -357,8 +375,8 @@ def file_changes(root: Path, directory: str, since: str | None = None) -> list[C
 def last_commits_matching(
     root: Path, paths: list[str], regex: str, since: str | None = None
 ) -> dict[str, CommitRef]:
-    """For each of ``paths``, the newest commit (after ``since``) whose diff of it adds or removes a line matching
-    ``regex`` (``git log -G``)."""
+    """For each of ``paths``, the newest commit (after ``since``) whose diff of it adds or removes a
+    line matching ``regex`` (``git log -G``)."""
     revisions = f"{since}..HEAD" if since else "HEAD"
     output = git(
         root, "log", "-z", "--name-only", f"-G{regex}", _LOG_FORMAT, revisions, "--", *paths
@@ -371,7 +389,8 @@ def last_commits_matching(
 
 
 def tree_files(root: Path, commit: str, directory: str) -> dict[str, str]:
-    """The files directly in ``directory`` at ``commit``: name -> blob id (git command line, no GitPython)."""
+    """The files directly in ``directory`` at ``commit``: name -> blob id (git command line, no
+    GitPython)."""
     output = git(root, "ls-tree", "-z", "--full-tree", commit, "--", directory.rstrip("/") + "/")
     files = {}
     for entry in output.decode("utf-8", "surrogateescape").split("\x00"):
@@ -383,8 +402,8 @@ def tree_files(root: Path, commit: str, directory: str) -> dict[str, str]:
 
 
 def blob_ids(root: Path, names: Iterable[str]) -> dict[str, str]:
-    """The ids of the blobs ``names`` name (``REV:PATH``), through one ``git cat-file --batch-check``; names that
-    are not blobs git has are left out."""
+    """The ids of the blobs ``names`` name (``REV:PATH``), through one ``git cat-file
+    --batch-check``; names that are not blobs git has are left out."""
     wanted = list(dict.fromkeys(names))
     if not wanted:
         return {}
@@ -403,8 +422,8 @@ def blob_ids(root: Path, names: Iterable[str]) -> dict[str, str]:
 
 
 def cat_blobs(root: Path, names: Iterable[str]) -> dict[str, bytes]:
-    """The contents of blobs by name (an id, or ``REV:PATH``), through one ``git cat-file --batch``; names that are
-    not blobs git has are left out."""
+    """The contents of blobs by name (an id, or ``REV:PATH``), through one ``git cat-file --batch``;
+    names that are not blobs git has are left out."""
     wanted = list(dict.fromkeys(names))
     if not wanted:
         return {}
@@ -431,16 +450,19 @@ def cat_blobs(root: Path, names: Iterable[str]) -> dict[str, bytes]:
 
 def blob_id(data: bytes) -> str:
     """The id git gives a file with these bytes (``git hash-object``)."""
-    import hashlib  # (only here: hashlib loads OpenSSL, and the pre-commit hook never hashes a blob)
+    # (only here: hashlib loads OpenSSL, and the pre-commit hook never hashes a blob)
+    import hashlib
 
     return hashlib.sha1(b"blob %d\x00" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
-# -- merging text the way git does ------------------------------------------------------------------------------------
+# -- merging text the way git does
+# ------------------------------------------------------------------------------------
 
 
 def merge_text(ours: str, base: str, theirs: str) -> tuple[str, int]:
-    """git's own three-way merge of three texts (``git merge-file``): the result, and how many conflicts it holds."""
+    """git's own three-way merge of three texts (``git merge-file``): the result, and how many
+    conflicts it holds."""
     import subprocess
 
     from gitmem.gateway import private_temp_dir, write_temp

@@ -1,13 +1,13 @@
 """Glob matching in linear time, for globs read from files (a memory's ``paths``, ``scan.exclude``).
 
-A glob turned into a regular expression backtracks: ``*a*a*a*a*a*b`` (``[^/]*a`` five times) took 85 s to fail on
-a 200-character file name, and ``**/`` written ten times 18 s on a 25-level path. Here the glob is a list of tokens
-run as a set of states over the path (a Thompson simulation): time proportional to the path's length times the
-glob's, whatever both hold.
+A glob turned into a regular expression backtracks: ``*a*a*a*a*a*b`` (``[^/]*a`` five times) took 85
+s to fail on a 200-character file name, and ``**/`` written ten times 18 s on a 25-level path. Here
+the glob is a list of tokens run as a set of states over the path (a Thompson simulation): time
+proportional to the path's length times the glob's, whatever both hold.
 
-Syntax: ``*`` any characters within one path segment, ``**`` any characters across segments, ``**/`` zero or more
-whole directories, ``?`` one character other than ``/``, ``[abc]``/``[!abc]``/``[a-z]`` one character of a class;
-anything else is itself.
+Syntax: ``*`` any characters within one path segment, ``**`` any characters across segments, ``**/``
+zero or more whole directories, ``?`` one character other than ``/``, ``[abc]``/``[!abc]``/``[a-z]``
+one character of a class; anything else is itself.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ class Glob(NamedTuple):  # (not a dataclass: see gitmem/errors.py's Problem)
 
 @cache
 def parse(glob: str, classes: bool = True, anywhere: bool = False) -> Glob:
-    """``glob`` as tokens; ``classes=False`` reads ``[`` as itself; ``anywhere``: ``*`` crosses ``/`` too (a shell
-    command, not a path: ``npm install*`` matches ``npm install ./web/pkg``)."""
+    """``glob`` as tokens; ``classes=False`` reads ``[`` as itself; ``anywhere``: ``*`` crosses
+    ``/`` too (a shell command, not a path: ``npm install*`` matches ``npm install ./web/pkg``)."""
     tokens: list[tuple[int, str]] = []
     patterns: list[re.Pattern[str] | None] = []
     index = 0
@@ -72,10 +72,12 @@ _DONE = -1  # matched everything, and the rest of the path is under it (or a pre
 
 
 def match(glob: Glob, path: str, *, under: bool = True, prefix: bool = False) -> bool:
-    """Whether ``glob`` matches the whole of ``path``; ``under``: or a directory ``path`` is under (``glob/...``);
-    ``prefix``: or any start of ``path`` (as ``re.match`` does)."""
-    # A state is a token index; a "_DIRS" token has a second state, inside a directory name (index + end + 1).
-    # Each character moves every state once, so the time is linear in the path (times the glob's size).
+    """Whether ``glob`` matches the whole of ``path``; ``under``: or a directory ``path`` is under
+    (``glob/...``); ``prefix``: or any start of ``path`` (as ``re.match`` does)."""
+    # A state is a token index; a "_DIRS" token has a second state, inside a directory name (index +
+    # end + 1).
+    # Each character moves every state once, so the time is linear in the path (times the glob's
+    # size).
     tokens = glob.tokens
     end = len(tokens)
     states = _closure(tokens, {0})
@@ -96,7 +98,8 @@ def match(glob: Glob, path: str, *, under: bool = True, prefix: bool = False) ->
 
 
 def _closure(tokens: tuple[tuple[int, str], ...], states: set[int]) -> set[int]:
-    """``states`` and every state reached from them through tokens that may match zero characters."""
+    """``states`` and every state reached from them through tokens that may match zero
+    characters."""
     end = len(tokens)
     out: set[int] = set()
     stack = list(states)

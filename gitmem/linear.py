@@ -1,15 +1,16 @@
-"""The linear-time pattern engine: every regular expression gitmem runs on untrusted text (repository files, packs,
-transcripts, journals, MCP requests) is compiled here, on RE2 (google-re2), whose matching time is linear in the
-input whatever the pattern: no backtracking, so no input can make a pattern take quadratic or exponential time.
+"""The linear-time pattern engine: every regular expression gitmem runs on untrusted text
+(repository files, packs, transcripts, journals, MCP requests) is compiled here, on RE2
+(google-re2), whose matching time is linear in the input whatever the pattern: no backtracking, so
+no input can make a pattern take quadratic or exponential time.
 
-``linear(pattern)`` is used like ``re.compile(pattern)`` (compiled on first use, so importing a module costs
-nothing). RE2 has no look-arounds or back-references: a pattern that needs them stays on ``re`` only once
-tests/test_patterns.py has proven it safe with a ReDoS checker (recheck), and that test fails on any pattern of the
-package that is neither compiled here nor proven.
+``linear(pattern)`` is used like ``re.compile(pattern)`` (compiled on first use, so importing a
+module costs nothing). RE2 has no look-arounds or back-references: a pattern that needs them stays
+on ``re`` only once tests/test_patterns.py has proven it safe with a ReDoS checker (recheck), and
+that test fails on any pattern of the package that is neither compiled here nor proven.
 
-Python's ``\\w``, ``\\d`` and ``\\s`` match any Unicode letter, digit or space, RE2's only ASCII ones: they are
-rewritten to Unicode classes before compiling, so a pattern means here what it means on ``re``. ``\\b`` stays
-RE2's (ASCII word boundaries). See docs/security.md.
+Python's ``\\w``, ``\\d`` and ``\\s`` match any Unicode letter, digit or space, RE2's only ASCII
+ones: they are rewritten to Unicode classes before compiling, so a pattern means here what it means
+on ``re``. ``\\b`` stays RE2's (ASCII word boundaries). See docs/security.md.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any, cast
 
-# Python's classes as RE2 class contents (no brackets): \s as str.isspace() counts, \w as str.isalnum() or "_".
+# Python's classes as RE2 class contents (no brackets): \s as str.isspace() counts, \w as
+# str.isalnum() or "_".
 _SPACE = r"\t\n\v\f\r \x1c-\x1f\x85\p{Z}"
 _WORD = r"\pL\pN_"
 _DIGIT = r"\p{Nd}"
@@ -84,7 +86,8 @@ _CACHE: dict[tuple[str, int], re.Pattern[str]] = {}
 
 
 def linear(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """``pattern`` (Python's syntax and meaning) on the linear-time engine, compiled on first use (and once)."""
+    """``pattern`` (Python's syntax and meaning) on the linear-time engine, compiled on first
+    use (and once)."""
     key = (pattern, flags)
     found = _CACHE.get(key)
     if found is None:

@@ -1,10 +1,14 @@
-"""Markdown primitives shared by the readers of session logs (journal) and of hand-written rules files (import):
+"""Markdown primitives shared by the readers of session logs (journal) and of hand-written rules
+files (import):
 headings, bullets, fences and HTML comments, as people and agents really write them.
 
-Everything here is plain string methods over one line at a time (no regular expressions), so reading a file is
-linear in its length by construction: a 30 KB heading or front-matter line costs what 30 KB of prose does.
-:class:`Reader` is the one line reader both parsers build on: it blanks HTML comments, tracks code fences and tells
-each line's kind (heading, bullet, table row, ...); the parsers only decide what a kind means to them."""
+Everything here is plain string methods over one line at a time (no regular expressions), so reading
+a file is linear in its length by construction: a 30 KB heading or front-matter line costs what 30
+KB of prose does.
+:class:`Reader` is the one line reader both parsers build on: it blanks HTML comments, tracks code
+fences and tells each line's kind (heading, bullet, table row, ...); the parsers only decide what a
+kind means to them.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +25,8 @@ def _spaces(line: str, most: int = 3) -> int | None:
 
 
 def heading(line: str) -> tuple[int, str] | None:
-    """An ATX heading (``## Title ##``): its level and text (``""`` for a bare ``##``), or ``None``."""
+    """An ATX heading (``## Title ##``): its level and text (``""`` for a bare ``##``), or
+    ``None``."""
     start = _spaces(line)
     if start is None:
         return None
@@ -64,7 +69,8 @@ def is_break(line: str) -> bool:
 
 
 def fence(line: str) -> str | None:
-    """The marker (three or more backticks or tildes) of the code fence ``line`` opens, or ``None``."""
+    """The marker (three or more backticks or tildes) of the code fence ``line`` opens, or
+    ``None``."""
     text = line.lstrip(_BLANKS)
     if not text or text[0] not in "`~":
         return None
@@ -86,7 +92,8 @@ def strip_checkbox(text: str) -> str:
 
 
 def unquote(text: str) -> str:
-    """``text`` without a leading block-quote mark (``>`` and one white-space character after it)."""
+    """``text`` without a leading block-quote mark (``>`` and one white-space character after
+    it)."""
     if not text.startswith(">"):
         return text
     return text[2:] if text[1:2].isspace() else text[1:]
@@ -94,8 +101,8 @@ def unquote(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Bullet:
-    """A list item's first line: ``lead`` (its white space), ``marker`` (``-``, ``*``, ``+``, ``1.``, ``1)``) and
-    its ``text`` (stripped, without a checkbox)."""
+    """A list item's first line: ``lead`` (its white space), ``marker`` (``-``, ``*``, ``+``,
+    ``1.``, ``1)``) and its ``text`` (stripped, without a checkbox)."""
 
     lead: str
     marker: str
@@ -144,8 +151,8 @@ def _decimals(text: str) -> int:
 
 
 def imports(line: str) -> list[str] | None:
-    """The targets of a Claude/Gemini import line (``@AGENTS.md``, ``- @a.md @b.md``), without the ``@``, or
-    ``None`` when ``line`` is not one."""
+    """The targets of a Claude/Gemini import line (``@AGENTS.md``, ``- @a.md @b.md``), without the
+    ``@``, or ``None`` when ``line`` is not one."""
     text = line.strip(_BLANKS)
     if len(text) > 1 and text[0] in "-*+" and text[1] in _BLANKS:
         text = text[1:].lstrip(_BLANKS)
@@ -167,7 +174,8 @@ def _import_word(word: str) -> bool:
 
 
 def bold_line(line: str) -> str | None:
-    """The text of a line that is only bold text (``**Decisions**``, ``__To do__:``), or ``None``."""
+    """The text of a line that is only bold text (``**Decisions**``, ``__To do__:``), or
+    ``None``."""
     start = _spaces(line)
     if start is None:
         return None
@@ -205,7 +213,8 @@ _KEY_CHARS = _KEY_START | frozenset("0123456789-")
 
 
 def front_key(line: str) -> tuple[str, str] | None:
-    """A frontmatter ``key: value`` line: the key and its value (stripped, ``""`` when none), or ``None``."""
+    """A frontmatter ``key: value`` line: the key and its value (stripped, ``""`` when none), or
+    ``None``."""
     if not line or line[0] not in _KEY_START:
         return None
     end = 1
@@ -264,11 +273,13 @@ CODE, FENCE, BLANK, HEADING, BREAK, BULLET, TABLE, TEXT = (
 class Line:
     """One line of a Markdown file as :class:`Reader` tells it.
 
-    ``kind`` is one of: ``code`` (inside a code fence, the closing line included: ``closes``), ``fence`` (opens one:
-    ``marker``), ``blank``, ``heading`` (ATX with text: ``level``, ``title``), ``break``, ``bullet`` (``item``),
-    ``table`` (a row, perhaps block-quoted: ``quoted``; ``starts`` when the line before is not a row) or ``text``.
-    ``underline`` is the level of the setext heading the next line would make of this one (0: none); a parser that
-    takes it calls :meth:`Reader.skip` to pass the underline."""
+    ``kind`` is one of: ``code`` (inside a code fence, the closing line included: ``closes``),
+    ``fence`` (opens one:
+    ``marker``), ``blank``, ``heading`` (ATX with text: ``level``, ``title``), ``break``, ``bullet``
+    (``item``), ``table`` (a row, perhaps block-quoted: ``quoted``; ``starts`` when the line before
+    is not a row) or ``text``.
+    ``underline`` is the level of the setext heading the next line would make of this one (0: none);
+    a parser that takes it calls :meth:`Reader.skip` to pass the underline."""
 
     number: int
     text: str
@@ -289,7 +300,8 @@ class Line:
 
 
 class Reader:
-    """The lines of a Markdown file (HTML comments blanked, line numbers kept), each with its kind."""
+    """The lines of a Markdown file (HTML comments blanked, line numbers kept), each with its
+    kind."""
 
     def __init__(self, lines: list[str]) -> None:
         self.lines = strip_comments(lines)
@@ -391,7 +403,8 @@ def _enumerator(word: str) -> bool:
 
 
 def _past_code(text: str, index: int) -> int:
-    """Where the code span opening at ``text[index]`` ends (just after its opening ticks when never closed)."""
+    """Where the code span opening at ``text[index]`` ends (just after its opening ticks when
+    never closed)."""
     length = len(text)
     run = index
     while run < length and text[run] == "`":
@@ -404,9 +417,11 @@ def _past_code(text: str, index: int) -> int:
 
 
 def first_sentence(text: str, shortest: int = 12) -> tuple[str, str] | None:
-    """``text`` split after its first sentence (at least ``shortest`` characters): ``(sentence, rest)``, or
-    ``None`` when it is one sentence. Never inside a code span or parentheses, at an abbreviation ("e.g.", "i.e."),
-    inside a number ("3. 11"), or before a lower-case word; linear in the length of ``text``."""
+    """``text`` split after its first sentence (at least ``shortest`` characters): ``(sentence,
+    rest)``, or ``None`` when it is one sentence. Never inside a code span or parentheses, at an
+    abbreviation ("e.g.", "i.e."), inside a number ("3. 11"), or before a lower-case word; linear in
+    the length of ``text``.
+    """
     depth = 0
     index = 0
     length = len(text)

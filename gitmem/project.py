@@ -1,5 +1,7 @@
-"""Where things are: the repository root, its git directory, and the paths under .memory/; and the user's own scope
-(personal memories under the user's config directory, gitmem's state under their cache directory)."""
+"""Where things are: the repository root, its git directory, and the paths under .memory/; and the
+user's own scope (personal memories under the user's config directory, gitmem's state under their
+cache directory).
+"""
 
 from __future__ import annotations
 
@@ -12,8 +14,10 @@ MEMORY_DIR = ".memory"
 
 
 class Project:
-    """A git repository: its work tree's root and its git directory. Frozen, equal by value (by hand rather than a
-    dataclass: importing dataclasses costs the pre-commit hook more than scanning a typical commit)."""
+    """A git repository: its work tree's root and its git directory. Frozen, equal by value (by hand
+    rather than a
+    dataclass: importing dataclasses costs the pre-commit hook more than scanning a typical commit).
+    """
 
     __slots__ = ("git_dir", "root")
     root: Path
@@ -79,12 +83,15 @@ class Project:
 
 
 class UserScope(Project):
-    """The user's personal scope, used as a ``Project`` by the store, the config, compile and recall.
+    """The user's personal scope, used as a ``Project`` by the store, the config, compile and
+    recall.
 
-    ``root`` is the home directory: the user-level rules files (``~/.claude/CLAUDE.md``...) are relative to it.
-    ``store`` holds what a project keeps in .memory/ (``memories/``, ``config.yaml``, ``schema/``): by default
-    ``~/.config/gitmem``. There is no repository: ``git_dir`` is gitmem's private state directory (by default
-    ``~/.cache/gitmem``), so caches and drafts never go into a project's .git/.
+    ``root`` is the home directory: the user-level rules files (``~/.claude/CLAUDE.md``...) are
+    relative to it.
+    ``store`` holds what a project keeps in .memory/ (``memories/``, ``config.yaml``, ``schema/``):
+    by default ``~/.config/gitmem``. There is no repository: ``git_dir`` is gitmem's private state
+    directory (by default ``~/.cache/gitmem``), so caches and drafts never go into a project's
+    .git/.
     """
 
     __slots__ = ("store",)
@@ -109,7 +116,8 @@ class UserScope(Project):
         return self.git_dir
 
     def display(self, path: Path) -> str:
-        """``path`` under the home directory as ``~/...`` (the same from every directory), else absolute."""
+        """``path`` under the home directory as ``~/...`` (the same from every directory), else
+        absolute."""
         try:
             return shown("~/" + Path(os.path.normpath(path)).relative_to(self.root).as_posix())
         except ValueError:
@@ -120,8 +128,10 @@ class UserScope(Project):
 
 
 def user_scope() -> UserScope:
-    """The current user's scope: ``$XDG_CONFIG_HOME/gitmem`` (default ``~/.config/gitmem``) for the memories and
-    ``$XDG_CACHE_HOME/gitmem`` (default ``~/.cache/gitmem``) for gitmem's caches. Works outside any repository."""
+    """The current user's scope: ``$XDG_CONFIG_HOME/gitmem`` (default ``~/.config/gitmem``) for the
+    memories and ``$XDG_CACHE_HOME/gitmem`` (default ``~/.cache/gitmem``) for gitmem's caches. Works
+    outside any repository.
+    """
     try:
         home = Path.home()
     except RuntimeError:
@@ -134,7 +144,8 @@ def user_scope() -> UserScope:
 
 
 def xdg_home(variable: str, default: Path) -> Path:
-    """An XDG base directory: the variable when it holds an absolute path (the specification ignores others)."""
+    """An XDG base directory: the variable when it holds an absolute path (the specification
+    ignores others)."""
     value = os.environ.get(variable, "")
     return Path(value) if value and os.path.isabs(value) else default
 

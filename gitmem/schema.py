@@ -1,9 +1,11 @@
 """Validation of memory and config files, with one ``path:line:col: field: message`` per problem.
 
-The JSON Schemas ship as package data (``gitmem/schemas/``, identical to the published ``schema/``). This module is
-the only user of jsonschema; it is imported only when a file has to be checked (warm runs read the store's cache).
-A file is checked as a whole, and every problem in it is reported at once: size, encoding, hidden Unicode, secrets,
-YAML strictness, the schema, and what a schema cannot say (id equals file name, real dates).
+The JSON Schemas ship as package data (``gitmem/schemas/``, identical to the published ``schema/``).
+This module is the only user of jsonschema; it is imported only when a file has to be checked (warm
+runs read the store's cache).
+A file is checked as a whole, and every problem in it is reported at once: size, encoding, hidden
+Unicode, secrets, YAML strictness, the schema, and what a schema cannot say (id equals file name,
+real dates).
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ SECRET_NOTE = "; secrets must never be stored in memory"
 
 
 def fails_scan(messages: list[str]) -> bool:
-    """Whether these problem messages say the file holds a secret or hidden Unicode: then nothing of the file, not
-    even a message with a preview, may be kept in a cache."""
+    """Whether these problem messages say the file holds a secret or hidden Unicode: then nothing of
+    the file, not even a message with a preview, may be kept in a cache."""
     return any(
         message.endswith(SECRET_NOTE) or "hidden Unicode character" in message
         for message in messages
@@ -58,9 +60,11 @@ def _known_fields(name: str) -> tuple[str, ...]:
 def check_memory(
     raw: bytes, file_id: str | None, path: str = ""
 ) -> tuple[dict[str, Any] | None, list[Problem]]:
-    """Check one memory file's bytes. Returns its data (``None`` when not a YAML mapping) and every problem.
+    """Check one memory file's bytes. Returns its data (``None`` when not a YAML mapping) and every
+    problem.
 
-    The memory is usable only when there are no problems; the data is returned anyway for cross-file checks.
+    The memory is usable only when there are no problems; the data is returned anyway for cross-file
+    checks.
 
     ``file_id`` is the id the file name implies (``None`` when the file is not in the store yet).
     """
@@ -162,7 +166,8 @@ def _check_yaml_file(
 def _field_problems(
     doc: yamlio.Document, schema: str, path: str, found: list[Problem]
 ) -> list[Problem]:
-    """What the schema cannot say (``gitmem.memory.fields``): stray line breaks, globs standing for too many."""
+    """What the schema cannot say (``gitmem.memory.fields``): stray line breaks, globs standing
+    for too many."""
     from gitmem.memory import fields
 
     problems = []
@@ -235,11 +240,13 @@ _PATTERN_HINTS = {
     "path": "must be a path relative to the repository root, without '..'",
     "lines": "must be a line number or a range like 3-9",
     "digest": "must be sha256: followed by hex digits",
-    "repo": "must be a git URL or path without credentials in it (git's credential helpers supply them)",
+    "repo": "must be a git URL or path without credentials in it (git's credential helpers supply "
+    "them)",
     "rev": "must be one line",
     "track": "must be one line",
     "origin": "must be one line",
-    "allow": "must be a finding fingerprint (v3:PATH:RULE:DIGEST, as printed by gitmem scan --baseline)",
+    "allow": "must be a finding fingerprint (v3:PATH:RULE:DIGEST, as printed by gitmem scan "
+    "--baseline)",
     "salt": "must be 16 to 64 hex digits (the salt of old v2: fingerprints)",
     **dict.fromkeys(DATE_FIELDS, "must be a date written YYYY-MM-DD"),
 }
@@ -304,7 +311,10 @@ def _message(error: Any, where: tuple[Any, ...]) -> str:
     if kind == "propertyNames":
         return "holds a name that is not known"
     if kind == "oneOf" and field_name == "budget":
-        return "must be a number of tokens, or a mapping of target names (and default) to numbers of tokens"
+        return (
+            "must be a number of tokens, or a mapping of target names (and default) to numbers "
+            "of tokens"
+        )
     return f"does not satisfy the schema ({kind})"
 
 
@@ -316,8 +326,10 @@ def _describe_value(value: Any) -> str:
 
 
 def _key_label(key: str, known: tuple[str, ...]) -> str:
-    """A key read from a file as a message may show it: as it is when it is (close to) a known field name, else
-    only as much as the scanner's preview shows (a key may be a secret pasted in the wrong place)."""
+    """A key read from a file as a message may show it: as it is when it is (close to) a known field
+    name, else only as much as the scanner's preview shows (a key may be a secret pasted in the
+    wrong place).
+    """
     if key in ("yaml", "file") or key in known or difflib.get_close_matches(key, known, n=1):
         return key
     from gitmem.scan.engine import preview

@@ -1,43 +1,48 @@
-"""Every AI tool gitmem knows, as data: ONE record per tool, and every other table derives from these records.
+"""Every AI tool gitmem knows, as data: ONE record per tool, and every other table derives from
+these records.
 
-A record says what gitmem knows of one tool: the files it reads and how (``reads``), how to recognise it in a
-repository (``detect``), the rules files gitmem compiles for it (``target``) and how ``gitmem import`` reads its
-files (``formats``), its limits (in ``target``), its session hooks (``hooks``), its custom-command folder
-(``commands``), its MCP configuration (``mcp``), where it keeps its transcripts (``transcripts``) and its own
-memories (``memory``: ``gitmem import --from``), and the
-documentation and version each fact was checked against (``doc``, ``checked``; the sub-records carry their own
-``doc`` or ``source`` where a fact came from elsewhere). docs/clients.md tells what was measured.
+A record says what gitmem knows of one tool: the files it reads and how (``reads``), how to
+recognise it in a repository (``detect``), the rules files gitmem compiles for it (``target``) and
+how ``gitmem import`` reads its files (``formats``), its limits (in ``target``), its session hooks
+(``hooks``), its custom-command folder (``commands``), its MCP configuration (``mcp``), where it
+keeps its transcripts (``transcripts``) and its own memories (``memory``: ``gitmem import --from``),
+and the documentation and version each fact was checked against (``doc``, ``checked``; the
+sub-records carry their own ``doc`` or ``source`` where a fact came from elsewhere). docs/clients.md
+tells what was measured.
 
-Adding a tool is one record plus its tests: the config's target names, ``gitmem init``'s detection, import's formats
-and ranks, compile's targets, the duplicate warnings, the session hooks, ``/remember``, ``init --mcp``, ``scan --log``
-and both JSON schemas' enums (``schema/generate.py``) are all read from here. A tool's name is written as a string
-in this module and at most one other (``tests/test_tools.py`` checks it): code asks a record's fields, never a name.
+Adding a tool is one record plus its tests: the config's target names, ``gitmem init``'s detection,
+import's formats and ranks, compile's targets, the duplicate warnings, the session hooks,
+``/remember``, ``init --mcp``, ``scan --log`` and both JSON schemas' enums (``schema/generate.py``)
+are all read from here. A tool's name is written as a string in this module and at most one other
+(``tests/test_tools.py`` checks it): code asks a record's fields, never a name.
 
-Records are NamedTuples, not dataclasses: the prompt hook and the pre-commit hook read them, and importing
-dataclasses costs those processes more than their own work (docs/architecture.md).
+Records are NamedTuples, not dataclasses: the prompt hook and the pre-commit hook read them, and
+importing dataclasses costs those processes more than their own work (docs/architecture.md).
 
 How a target places a memory (``compile/scoping.py`` reads these fields):
 
 - no ``paths``: the target's ``root_file``;
-- ``paths`` that are all directory globs (``web/**``) and a ``dir_file``: that file in each directory
-  (``web/AGENTS.md``);
-- other ``paths`` and a ``scoped_dir``: a file of that folder per set of globs, named ``gitmem-<slug><suffix>``, whose
-  frontmatter carries the globs natively;
+- ``paths`` that are all directory globs (``web/**``) and a ``dir_file``: that file in each
+  directory (``web/AGENTS.md``);
+- other ``paths`` and a ``scoped_dir``: a file of that folder per set of globs, named
+  ``gitmem-<slug><suffix>``, whose frontmatter carries the globs natively;
 - otherwise: the root file, under a heading that names the globs.
 
-Frontmatter lines are templates. Placeholders, filled from a file's globs by ``compile/render.frontmatter``:
-``{csv}`` globs joined by commas, unquoted (Cursor's own parser is not YAML: it wants no quotes and no brackets);
-``{csv_quoted}`` the same as one double-quoted YAML string; ``{list}`` a YAML block list of double-quoted globs;
-``{pattern}`` one double-quoted glob, or a flow list of them when there are several; ``{description}`` a
-double-quoted sentence naming the globs. Brace patterns (``*.{ts,tsx}``) are expanded for the comma-separated forms,
-where their comma would split the glob.
+Frontmatter lines are templates. Placeholders, filled from a file's globs by
+``compile/render.frontmatter``:
+``{csv}`` globs joined by commas, unquoted (Cursor's own parser is not YAML: it wants no quotes and
+no brackets); ``{csv_quoted}`` the same as one double-quoted YAML string; ``{list}`` a YAML block
+list of double-quoted globs; ``{pattern}`` one double-quoted glob, or a flow list of them when there
+are several; ``{description}`` a double-quoted sentence naming the globs. Brace patterns
+(``*.{ts,tsx}``) are expanded for the comma-separated forms, where their comma would split the glob.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-# Names of the files gitmem creates whole start with this, so cleaning up never touches anyone else's file.
+# Names of the files gitmem creates whole start with this, so cleaning up never touches anyone
+# else's file.
 WHOLE_PREFIX = "gitmem"
 # What `compile --user` writes into a tool's user-level rules folder.
 USER_FOLDER_FILE = f"{WHOLE_PREFIX}.md"
@@ -50,7 +55,8 @@ PRE_TOOL = "pre-tool"  # before a tool call runs: refuse what an active memory's
 EVENTS = (PROMPT, START, STOP, PRE_TOOL)
 
 # How a tool reads a target's files (``Read.how``).
-ALWAYS = "always"  # the root file at start (and the nested files of the start directory where the target has them)
+# the root file at start (and the nested files of the start directory where the target has them)
+ALWAYS = "always"
 BY_PATH = (
     "by-path"  # only the target's path-scoped files (its ``scoped_dir``), when gitmem writes some
 )
@@ -62,12 +68,13 @@ READ_KINDS = (ALWAYS, BY_PATH, FALLBACK, IMPORTS)
 
 
 class UserFile(NamedTuple):
-    """A tool's user-level rules file, which `gitmem compile --user` writes the personal memories into.
+    """A tool's user-level rules file, which `gitmem compile --user` writes the personal memories
+    into.
 
-    ``path`` starts with ``~/`` (``~/.config/`` stands for ``$XDG_CONFIG_HOME/``); one ending in ``/`` is a folder
-    of rules files, where gitmem writes a whole file of its own. ``installed`` is the directory that exists when
-    the tool is installed: without ``targets`` in the user's config, compile --user writes the files whose
-    ``installed`` directory exists.
+    ``path`` starts with ``~/`` (``~/.config/`` stands for ``$XDG_CONFIG_HOME/``); one ending in
+    ``/`` is a folder of rules files, where gitmem writes a whole file of its own. ``installed`` is
+    the directory that exists when the tool is installed: without ``targets`` in the user's config,
+    compile --user writes the files whose ``installed`` directory exists.
     """
 
     path: str
@@ -82,9 +89,10 @@ class UserFile(NamedTuple):
 class Limit(NamedTuple):
     """A size past which a tool truncates or warns.
 
-    ``measure``: ``chars`` or ``lines`` of one file (hand-written text included: the tool reads it all), or
-    ``chain_bytes``: the bytes of the root file plus the nested files on the way down to a directory (Codex joins
-    them). A ``hard`` limit is where the tool cuts silently: compiling past it is an error. A soft one warns.
+    ``measure``: ``chars`` or ``lines`` of one file (hand-written text included: the tool reads it
+    all), or ``chain_bytes``: the bytes of the root file plus the nested files on the way down to a
+    directory (Codex joins them). A ``hard`` limit is where the tool cuts silently: compiling past
+    it is an error. A soft one warns.
     """
 
     measure: str
@@ -94,7 +102,8 @@ class Limit(NamedTuple):
 
 
 class Target(NamedTuple):
-    """The rules files gitmem compiles for a tool (``name`` is the record's name, the target name of config.yaml)."""
+    """The rules files gitmem compiles for a tool (``name`` is the record's name, the target
+    name of config.yaml)."""
 
     name: str
     tool: str
@@ -117,30 +126,38 @@ class Target(NamedTuple):
     reads_config: str | None = None
     """A YAML config file whose `read:` list must name the root file (aider)."""
     always_frontmatter: tuple[str, ...] | None = None
-    """Frontmatter that makes a whole file of ``scoped_dir`` load at every start (Claude Code: a .claude/rules file
-    without ``paths``; Copilot: ``applyTo: "**"``): where compile puts the root memories when the root file is a
-    link to a document for people (``CLAUDE.md -> CONTRIBUTING.md``). ``None``: the tool has no such file."""
+    """Frontmatter that makes a whole file of ``scoped_dir`` load at every start (Claude Code: a
+    .claude/rules file without ``paths``; Copilot: ``applyTo: "**"``): where compile puts the root
+    memories when the root file is a link to a document for people (``CLAUDE.md ->
+    CONTRIBUTING.md``). ``None``: the tool has no such file.
+    """
     personal: bool = False
-    """A user-level variant (``compile.targets.user_variant``): ``root_file`` is relative to the home directory."""
+    """A user-level variant (``compile.targets.user_variant``): ``root_file`` is relative to the
+    home directory."""
     imports: str = ""
-    """A bridge (``compile.delivery``): the root file and each nested one import this file of their folder."""
+    """A bridge (``compile.delivery``): the root file and each nested one import this file of
+    their folder."""
 
 
 class Format(NamedTuple):
-    """How ``gitmem import`` reads one kind of the tool's rules files, and the scope its frontmatter gives them.
+    """How ``gitmem import`` reads one kind of the tool's rules files, and the scope its frontmatter
+    gives them.
 
-    A file is of this format when its name is one of ``names`` (in any directory), its path one of ``paths``, or
-    it sits in ``folder`` (at the root, or nested in a directory unless ``root_only``) and ends in one of
-    ``suffixes``. ``scope`` names how its scope is written (``adopt/sources.scope_of``): ``directory`` (the file's
-    directory), ``paths`` (``paths:``/``globs:``), ``applyTo``, ``always-apply`` (``alwaysApply``/``globs``/
-    ``description``), ``always-apply-or-globs`` (the same, but no field at all means always), ``trigger``,
-    ``inclusion``, ``type``, ``folder`` (the folder's directory) or ``none`` (the whole project).
+    A file is of this format when its name is one of ``names`` (in any directory), its path one of
+    ``paths``, or it sits in ``folder`` (at the root, or nested in a directory unless ``root_only``)
+    and ends in one of ``suffixes``. ``scope`` names how its scope is written
+    (``adopt/sources.scope_of``): ``directory`` (the file's directory), ``paths``
+    (``paths:``/``globs:``), ``applyTo``, ``always-apply`` (``alwaysApply``/``globs``/
+    ``description``), ``always-apply-or-globs`` (the same, but no field at all means always),
+    ``trigger``, ``inclusion``, ``type``, ``folder`` (the folder's directory) or ``none`` (the whole
+    project).
     """
 
     label: str  # what the import report calls it
     scope: str
     rank: int
-    """The order files are read in: what a team most likely wrote first keeps the memory when two say the same."""
+    """The order files are read in: what a team most likely wrote first keeps the memory when
+    two say the same."""
     names: tuple[str, ...] = ()
     paths: tuple[str, ...] = ()
     folder: str | None = None
@@ -149,7 +166,8 @@ class Format(NamedTuple):
     discover: tuple[str, ...] = ()
     """git pathspec globs: where ``gitmem import`` looks for these files when no PATH is given."""
     home: str | None = None
-    """A folder whose directory-scoped file belongs to the folder's parent (``.claude/CLAUDE.md``)."""
+    """A folder whose directory-scoped file belongs to the folder's parent
+    (``.claude/CLAUDE.md``)."""
     ignore: tuple[tuple[str, str], ...] = ()
     """Sub-folders of ``folder`` that hold no rules, and why (``(folder, reason)``)."""
     tool: str = ""  # the record's name (filled in by ``FORMATS``)
@@ -166,34 +184,41 @@ class Read(NamedTuple):
 
 
 class Hooks(NamedTuple):
-    """The tool's session-hook mechanism (``gitmem hook``, ``init --agent-hooks``); ``session.clients`` hands these
-    out as its clients, named."""
+    """The tool's session-hook mechanism (``gitmem hook``, ``init --agent-hooks``);
+    ``session.clients`` hands these out as its clients, named."""
 
     tool: str
     doc: str
     rules_files: tuple[str, ...]
-    """Files under the repository root the client always loads: what they hold is never injected again."""
+    """Files under the repository root the client always loads: what they hold is never injected
+    again."""
     user_rules_files: tuple[str, ...] = ()
-    """The client's user-level rules files (``~/``-relative): personal memories compiled there are loaded."""
+    """The client's user-level rules files (``~/``-relative): personal memories compiled there
+    are loaded."""
     events: tuple[tuple[str, str], ...] = ()
     """gitmem's event -> the client's event name, for the events the client has."""
     output: str = "hookSpecificOutput"
-    """How the client reads a hook's answer: ``hookSpecificOutput`` (JSON ``hookSpecificOutput.additionalContext``,
-    Stop as ``{"decision": "block"}``), ``additionalContext`` (the same, with ``additionalContext`` at the top level
-    too), ``additional_context`` (only ``{"additional_context": ...}``), ``plain`` (the text itself, for gitmem's
-    own plugin)."""
+    """How the client reads a hook's answer: ``hookSpecificOutput`` (JSON
+    ``hookSpecificOutput.additionalContext``, Stop as ``{"decision": "block"}``),
+    ``additionalContext`` (the same, with ``additionalContext`` at the top level too),
+    ``additional_context`` (only ``{"additional_context": ...}``), ``plain`` (the text itself, for
+    gitmem's own plugin).
+    """
     settings: str | None = None
-    """The project file gitmem's hook entries go into (``init --agent-hooks``); ``None``: a plugin or nothing."""
+    """The project file gitmem's hook entries go into (``init --agent-hooks``); ``None``: a
+    plugin or nothing."""
     fallback_files: tuple[str, ...] = ()
     """What the client loads instead when none of ``rules_files`` exists (measured for issue 16)."""
     user_settings: str | None = None
     """``settings`` in the home directory (``--user``), when it is not the same relative path."""
     flat: bool = False
-    """The settings' hooks are ``{"version": 1, "hooks": {EVENT: [{"command": ...}]}}``, entries straight under the
-    event (Cursor's hooks.json), not Claude Code's groups of ``{"hooks": [...]}``."""
+    """The settings' hooks are ``{"version": 1, "hooks": {EVENT: [{"command": ...}]}}``, entries
+    straight under the event (Cursor's hooks.json), not Claude Code's groups of ``{"hooks":
+    [...]}``.
+    """
     own_file: bool = False
-    """``settings`` is a hooks file of gitmem's own (``{"version": 1, "hooks": ...}``, commands as ``bash``), not
-    entries merged into the client's settings."""
+    """``settings`` is a hooks file of gitmem's own (``{"version": 1, "hooks": ...}``, commands as
+    ``bash``), not entries merged into the client's settings."""
     timeout_scale: int = 1
     """The client's hook timeouts are in seconds times this (1000: milliseconds)."""
     named_entries: bool = False
@@ -203,14 +228,15 @@ class Hooks(NamedTuple):
     user_plugin: str | None = None
     """The plugin file relative to the home directory (``--user``)."""
     detect_events: tuple[str, ...] = ()
-    """Payload event names only this client sends (how ``gitmem hook`` without ``--client`` knows it)."""
+    """Payload event names only this client sends (how ``gitmem hook`` without ``--client``
+    knows it)."""
     session_key: str = "session_id"
     """The key that names the session in the client's payloads."""
     deny: str = "hookSpecificOutput"
-    """How the client reads a pre-tool hook's refusal: ``hookSpecificOutput`` (``permissionDecision: deny`` and its
-    reason under ``hookSpecificOutput``), ``permissionDecision`` (the same at the top level), ``decision``
-    (``{"decision": "deny", "reason": ...}``), ``permission`` (Cursor's ``permission``/``agent_message``),
-    ``plain`` (the text: gitmem's plugin throws it)."""
+    """How the client reads a pre-tool hook's refusal: ``hookSpecificOutput`` (``permissionDecision:
+    deny`` and its reason under ``hookSpecificOutput``), ``permissionDecision`` (the same at the top
+    level), ``decision`` (``{"decision": "deny", "reason": ...}``), ``permission`` (Cursor's
+    ``permission``/``agent_message``), ``plain`` (the text: gitmem's plugin throws it)."""
     name: str = ""
     """The record's name (filled in by ``CLIENTS``)."""
 
@@ -223,7 +249,9 @@ class Commands(NamedTuple):
 
     project: str | None  # relative to the repository root; None: per user only
     user: str | None  # relative to the home directory
-    style: str  # "markdown" (frontmatter with a description), "toml" (description and prompt), "plain" (the text)
+    # "markdown" (frontmatter with a description), "toml" (description and prompt), "plain" (the
+    # text)
+    style: str
     frontmatter: str = ""  # extra frontmatter lines of the markdown style
 
 
@@ -232,14 +260,18 @@ class Mcp(NamedTuple):
 
     files: tuple[str, ...]  # candidate files: the first existing one is used (else the first)
     shape: str
-    """``mcp`` (servers under ``mcp``, a ``local`` command list), ``workspace`` (``--repo ${workspaceFolder}``),
-    ``trust`` (``trust: true``: the client cannot ask in ``-p`` mode), ``stdio`` (a plain stdio server)."""
+    """``mcp`` (servers under ``mcp``, a ``local`` command list), ``workspace`` (``--repo
+    ${workspaceFolder}``), ``trust`` (``trust: true``: the client cannot ask in ``-p`` mode),
+    ``stdio`` (a plain stdio server).
+    """
 
 
 class NamesSetting(NamedTuple):
-    """A project setting that names the rules files the tool reads (Gemini CLI's ``context.fileName`` in
-    ``.gemini/settings.json``: a name or a list of names). A name that is another target's root file
-    (``AGENTS.md``) makes the tool a reader of that target's files in this project (``compile.delivery``)."""
+    """A project setting that names the rules files the tool reads (Gemini CLI's
+    ``context.fileName`` in ``.gemini/settings.json``: a name or a list of names). A name that is
+    another target's root file (``AGENTS.md``) makes the tool a reader of that target's files in
+    this project (``compile.delivery``).
+    """
 
     file: str  # under the repository root
     key: tuple[str, ...]  # the JSON keys down to the value
@@ -249,11 +281,12 @@ class NamesSetting(NamedTuple):
 class Transcripts(NamedTuple):
     """Where the tool keeps its session transcripts (``gitmem scan --log NAME --user``).
 
-    ``layout``: ``slug`` (``BASE/projects/<project path, non-alphanumerics as "-">/*.jsonl``), ``rollout``
-    (``BASE/sessions/**/rollout-*.jsonl`` whose first record names the project), ``tmp`` (``BASE/tmp/<sha256 of the
-    project path>/`` and ``BASE/tmp/<project name>/``, and ``BASE/projects/<slug>/``), ``storage``
-    (``BASE/storage/``: session, message and part files). ``base`` starts with ``~/``; ``xdg_data`` is where it lives
-    under ``$XDG_DATA_HOME`` when that is set (``base`` is then its default).
+    ``layout``: ``slug`` (``BASE/projects/<project path, non-alphanumerics as "-">/*.jsonl``),
+    ``rollout`` (``BASE/sessions/**/rollout-*.jsonl`` whose first record names the project), ``tmp``
+    (``BASE/tmp/<sha256 of the project path>/`` and ``BASE/tmp/<project name>/``, and
+    ``BASE/projects/<slug>/``), ``storage`` (``BASE/storage/``: session, message and part files).
+    ``base`` starts with ``~/``; ``xdg_data`` is where it lives under ``$XDG_DATA_HOME`` when that
+    is set (``base`` is then its default).
     """
 
     layout: str
@@ -262,16 +295,19 @@ class Transcripts(NamedTuple):
 
 
 class MemoryStore(NamedTuple):
-    """Where the tool keeps the memories it writes on its own, for one repository (``gitmem import --from NAME``;
-    ``gitmem.clientstores`` derives each place from ``layout``, docs/import.md describes them).
+    """Where the tool keeps the memories it writes on its own, for one repository (``gitmem import
+    --from NAME``; ``gitmem.clientstores`` derives each place from ``layout``, docs/import.md
+    describes them).
 
-    ``layout``: ``auto-memory`` (``BASE/projects/<the main working tree's path, key as Claude Code makes it>/memory/``,
-    ``BASE`` from ``$CLAUDE_CONFIG_DIR``), ``git-root-memory`` (``BASE/projects/<the git root's path, non-alphanumerics
-    as "-">/memory/``, the repository's ``.qwen/team-memory/``, and the user's ``BASE/memories/`` and ``QWEN.md``
-    section), ``registry`` (``BASE/projects.json`` names each project's ``BASE/tmp/<id>/memory/``; the user's
-    ``BASE/GEMINI.md`` section), ``task-groups`` (``BASE/memories/MEMORY.md``: the blocks whose ``applies_to: cwd=`` is
-    the repository). ``base`` starts with ``~/``; ``version``: the installed version whose package was read (and whose
-    client wrote the store in tests/clients where it could); ``where``: one line for --help and the docs.
+    ``layout``: ``auto-memory`` (``BASE/projects/<the main working tree's path, key as Claude Code
+    makes it>/memory/``, ``BASE`` from ``$CLAUDE_CONFIG_DIR``), ``git-root-memory``
+    (``BASE/projects/<the git root's path, non-alphanumerics as "-">/memory/``, the repository's
+    ``.qwen/team-memory/``, and the user's ``BASE/memories/`` and ``QWEN.md`` section), ``registry``
+    (``BASE/projects.json`` names each project's ``BASE/tmp/<id>/memory/``; the user's
+    ``BASE/GEMINI.md`` section), ``task-groups`` (``BASE/memories/MEMORY.md``: the blocks whose
+    ``applies_to: cwd=`` is the repository). ``base`` starts with ``~/``; ``version``: the installed
+    version whose package was read (and whose client wrote the store in tests/clients where it
+    could); ``where``: one line for --help and the docs.
     """
 
     layout: str
@@ -281,31 +317,36 @@ class MemoryStore(NamedTuple):
 
 
 class Retired(NamedTuple):
-    """A tool that no longer exists: a config or memory that still names its target gets ``replacement``'s files,
-    and a one-line note saying so (``why``)."""
+    """A tool that no longer exists: a config or memory that still names its target gets
+    ``replacement``'s files, and a one-line note saying so (``why``)."""
 
     replacement: str
     why: str
 
 
 class Tool(NamedTuple):
-    """Everything gitmem knows about one AI tool (or one shared file format: ``agents``, the AGENTS.md standard)."""
+    """Everything gitmem knows about one AI tool (or one shared file format: ``agents``, the
+    AGENTS.md standard)."""
 
     name: str
-    """gitmem's name for it: the target name in config.yaml (when ``target``), the ``--client`` name (hooks)."""
+    """gitmem's name for it: the target name in config.yaml (when ``target``), the ``--client``
+    name (hooks)."""
     title: str
     doc: str
     checked: str
-    """What the facts were checked against: ``measured: <tool> <version>`` (tests/clients) or the docs read."""
+    """What the facts were checked against: ``measured: <tool> <version>`` (tests/clients) or
+    the docs read."""
     target: Target | None = None
     serves: str | None = None
-    """The target gitmem writes for this tool (a duplicate is reported only while it is configured); its own name
-    when it has a target."""
+    """The target gitmem writes for this tool (a duplicate is reported only while it is configured);
+    its own name when it has a target."""
     reads: tuple[Read, ...] = ()
     """The targets whose files the tool reads (empty: not a reader, e.g. a file format)."""
     detect: tuple[str, ...] = ()
-    """Files (or folders, ending in ``/``; ``DIR/*.md``: a folder holding .md files itself) whose presence shows a
-    repository uses the tool: ``gitmem init`` adds its target. Matched with their exact case."""
+    """Files (or folders, ending in ``/``; ``DIR/*.md``: a folder holding .md files itself) whose
+    presence shows a repository uses the tool: ``gitmem init`` adds its target. Matched with their
+    exact case.
+    """
     formats: tuple[Format, ...] = ()
     default: bool = False
     """In the targets of a new config."""
@@ -316,44 +357,54 @@ class Tool(NamedTuple):
     mcp: Mcp | None = None
     transcripts: Transcripts | None = None
     follows_imports: tuple[str, ...] = ()
-    """Targets whose files' ``@path`` imports the client follows (measured: Gemini CLI in GEMINI.md, Claude Code and
-    the Copilot CLI in CLAUDE.md; the Copilot CLI not in GEMINI.md): ``compile.delivery`` bridges such a file to
-    AGENTS.md with one where no other client in use follows it."""
+    """Targets whose files' ``@path`` imports the client follows (measured: Gemini CLI in GEMINI.md,
+    Claude Code and the Copilot CLI in CLAUDE.md; the Copilot CLI not in GEMINI.md):
+    ``compile.delivery`` bridges such a file to AGENTS.md with one where no other client in use
+    follows it.
+    """
     imports_above: bool = True
-    """The client follows the imports of the files above the folder it starts in too (Claude Code 2.1.332 does not:
+    """The client follows the imports of the files above the folder it starts in too (Claude Code
+    2.1.332 does not:
     such "external" imports need an approval, and ``-p`` skips them; measured)."""
     chain: bool = True
-    """Started in a subfolder, the client loads the files of the root and of every folder down to it; ``False``:
+    """Started in a subfolder, the client loads the files of the root and of every folder down to
+    it; ``False``:
     only those of the folder it starts in (Cline, aider: measured)."""
     names_setting: NamesSetting | None = None
     """Where a project may name other files for the tool to read (``NamesSetting``)."""
     touches: tuple[str, ...] = ()
-    """Files (by their path within a folder) the client loads in a folder below the one it starts in when it touches
-    a file there (reads or edits it), beside the path-scoped files of its own target that match the file (measured
-    where the client runs here: tests/clients/test_delivery.py; empty: it loads nothing more, or not measured)."""
+    """Files (by their path within a folder) the client loads in a folder below the one it starts in
+    when it touches a file there (reads or edits it), beside the path-scoped files of its own target
+    that match the file (measured where the client runs here: tests/clients/test_delivery.py; empty:
+    it loads nothing more, or not measured).
+    """
     private: str = ""
-    """A file this client reads at the root that no other client reads there (Claude Code's ``.claude/CLAUDE.md``;
-    the Copilot CLI 1.0.102 does not read it at the start, but does load a subfolder's when it touches a file in that
-    subfolder: measured): where its copy goes, in one file at the root, when another client in use reads its usual
-    file (``compile.delivery``)."""
+    """A file this client reads at the root that no other client reads there (Claude Code's
+    ``.claude/CLAUDE.md``; the Copilot CLI 1.0.102 does not read it at the start, but does load a
+    subfolder's when it touches a file in that
+    subfolder: measured): where its copy goes, in one file at the root, when another client in use
+    reads its usual file (``compile.delivery``)."""
     own_words: tuple[str, ...] = ()
-    """Words only this tool understands (lower case): a line using one, read from this tool's own rules file, is
-    imported for this tool alone (``targets:``), not compiled for every tool (Copilot Chat's ``#problems``)."""
+    """Words only this tool understands (lower case): a line using one, read from this tool's own
+    rules file, is imported for this tool alone (``targets:``), not compiled for every tool (Copilot
+    Chat's ``#problems``).
+    """
     memory: MemoryStore | None = None
     """Where it keeps the memories it writes on its own (``gitmem import --from``)."""
     tracked_only: bool = False
-    """It reads the repository's files as git tracks them, not a working tree (Copilot code review on GitHub reads
-    the pull request's tree): a file git does not track never reaches it."""
+    """It reads the repository's files as git tracks them, not a working tree (Copilot code review
+    on GitHub reads the pull request's tree): a file git does not track never reaches it."""
     retired: Retired | None = None
-    """The tool is gone: its name still reads (as ``replacement``), and its ``target`` only says which files gitmem
-    wrote for it before (compile cleans them up)."""
+    """The tool is gone: its name still reads (as ``replacement``), and its ``target`` only says
+    which files gitmem wrote for it before (compile cleans them up)."""
 
 
 _CODEX_CHAIN = Limit(
     "chain_bytes",
     32 * 1024,
     True,
-    "Codex reads at most 32 KiB of AGENTS.md files (root to leaf together) and silently cuts the rest",
+    "Codex reads at most 32 KiB of AGENTS.md files (root to leaf together) and silently "
+    "cuts the rest",
 )
 _CLAUDE_SHAPED = (
     (PROMPT, "UserPromptSubmit"),
@@ -368,10 +419,12 @@ TOOLS: tuple[Tool, ...] = (
         name="agents",
         title="AGENTS.md",
         doc="https://agents.md/",
-        checked="https://agents.md/; read by the clients whose records name it (measured: see their records)",
+        checked="https://agents.md/; read by the clients whose records name it (measured: see "
+        "their records)",
         target=Target(
             name="agents",
-            tool="AGENTS.md readers (opencode, Codex, Zed, Amp, Copilot agent, Cursor, Windsurf, Kiro; Junie when set "
+            tool="AGENTS.md readers (opencode, Codex, Zed, Amp, Copilot agent, Cursor, "
+            "Windsurf, Kiro; Junie when set "
             "to)",
             doc="https://agents.md/",
             root_file="AGENTS.md",
@@ -395,7 +448,8 @@ TOOLS: tuple[Tool, ...] = (
         own_words=("claude code", "/compact", "/clear", "/memory"),
         title="Claude Code",
         doc="https://code.claude.com/docs/en/memory",
-        checked="measured: Claude Code 2.1.332 (AGENTS.md only without a CLAUDE.md: https://code.claude.com/docs/en/memory)",
+        checked="measured: Claude Code 2.1.332 (AGENTS.md only without a CLAUDE.md: "
+        "https://code.claude.com/docs/en/memory)",
         target=Target(
             name="claude",
             tool="Claude Code",
@@ -408,7 +462,8 @@ TOOLS: tuple[Tool, ...] = (
             scoped_frontmatter=("paths:", "{list}"),
             always_frontmatter=(),
             limits=(
-                # Claude Code 2.1 sent a 59,375-character CLAUDE.md in full (measured): the 40,000 is its warning only.
+                # Claude Code 2.1 sent a 59,375-character CLAUDE.md in full (measured): the 40,000
+                # is its warning only.
                 Limit(
                     "chars",
                     40_000,
@@ -487,8 +542,8 @@ TOOLS: tuple[Tool, ...] = (
             doc="https://opencode.ai/docs/plugins/",
             rules_files=("AGENTS.md",),
             user_rules_files=("~/.config/opencode/AGENTS.md",),
-            # tool.execute.before: gitmem's plugin throws the refusal, which opencode hands the model as the
-            # tool's error (https://opencode.ai/docs/plugins/)
+            # tool.execute.before: gitmem's plugin throws the refusal, which opencode hands the
+            # model as the tool's error (https://opencode.ai/docs/plugins/)
             events=(
                 (PROMPT, "chat.message"),
                 (START, "chat.message"),
@@ -530,7 +585,8 @@ TOOLS: tuple[Tool, ...] = (
             "task-groups",
             "~/.codex",
             "0.171.0",
-            "~/.codex/memories/MEMORY.md and raw_memories.md (this repository's task groups and raw memories)",
+            "~/.codex/memories/MEMORY.md and raw_memories.md (this repository's task "
+            "groups and raw memories)",
         ),
     ),
     Tool(
@@ -546,7 +602,8 @@ TOOLS: tuple[Tool, ...] = (
             root_file="GEMINI.md",
             root_whole=False,
             dir_file="GEMINI.md",
-            # No size limit: Gemini CLI 0.61 sent a 29,895-character GEMINI.md in full (measured, tests/clients).
+            # No size limit: Gemini CLI 0.61 sent a 29,895-character GEMINI.md in full (measured,
+            # tests/clients).
             user_files=(UserFile("~/.gemini/GEMINI.md", "Gemini CLI", "~/.gemini"),),
         ),
         serves="gemini",
@@ -556,7 +613,8 @@ TOOLS: tuple[Tool, ...] = (
         names_setting=NamesSetting(
             ".gemini/settings.json",
             ("context", "fileName"),
-            "measured: Gemini CLI 0.61.0 reads AGENTS.md when the setting names it, and GEMINI.md all the same",
+            "measured: Gemini CLI 0.61.0 reads AGENTS.md when the setting names it, and "
+            "GEMINI.md all the same",
         ),
         detect=("GEMINI.md",),
         formats=(
@@ -567,8 +625,8 @@ TOOLS: tuple[Tool, ...] = (
             doc="https://geminicli.com/docs/hooks/reference",
             rules_files=("GEMINI.md",),
             user_rules_files=("~/.gemini/GEMINI.md",),
-            # BeforeTool: `{"decision": "deny", "reason": ...}` blocks the call and the reason reaches the model
-            # (Gemini CLI 0.61's bundle: isBlockingDecision is "block" or "deny").
+            # BeforeTool: `{"decision": "deny", "reason": ...}` blocks the call and the reason
+            # reaches the model (Gemini CLI 0.61's bundle: isBlockingDecision is "block" or "deny").
             events=((PROMPT, "BeforeAgent"), (START, "SessionStart"), (PRE_TOOL, "BeforeTool")),
             deny="decision",
             settings=".gemini/settings.json",
@@ -586,7 +644,8 @@ TOOLS: tuple[Tool, ...] = (
             "registry",
             "~/.gemini",
             "0.61.0",
-            "~/.gemini/tmp/<id>/memory/ (private project memory); ~/.gemini/GEMINI.md's saved memories (--user)",
+            "~/.gemini/tmp/<id>/memory/ (private project memory); ~/.gemini/GEMINI.md's "
+            "saved memories (--user)",
         ),
     ),
     Tool(
@@ -611,7 +670,8 @@ TOOLS: tuple[Tool, ...] = (
             "git-root-memory",
             "~/.qwen",
             "0.24.4",
-            "~/.qwen/projects/<key>/memory/, .qwen/team-memory/; ~/.qwen/memories/ and QWEN.md (--user)",
+            "~/.qwen/projects/<key>/memory/, .qwen/team-memory/; ~/.qwen/memories/ and "
+            "QWEN.md (--user)",
         ),
     ),
     Tool(
@@ -634,7 +694,8 @@ TOOLS: tuple[Tool, ...] = (
             scoped_dir=".cursor/rules",
             scoped_suffix=".mdc",
             scoped_frontmatter=(
-                "description: Reviewed project memories of this team for matching files (compiled by gitmem)",
+                "description: Reviewed project memories of this team for matching files "
+                "(compiled by gitmem)",
                 "globs: {csv}",
                 "alwaysApply: false",
             ),
@@ -660,17 +721,19 @@ TOOLS: tuple[Tool, ...] = (
                 discover=("**/.cursor/rules/**/*.mdc", "**/.cursor/rules/**/*.md"),
             ),
         ),
-        # Cursor's hooks (https://cursor.com/docs/agent/hooks): only sessionStart's answer reaches the model
-        # (`additional_context`); beforeSubmitPrompt can only let a prompt through or stop it (`continue`,
-        # `user_message`), so no memory is injected per prompt. Checked against the hook shapes reported from Cursor
-        # 2.5 (https://github.com/mindfold-ai/Trellis/issues/18) and its forum
-        # (https://github.com/yvgude/lean-ctx/issues/752); Cursor is not installable here: not measured.
+        # Cursor's hooks (https://cursor.com/docs/agent/hooks): only sessionStart's answer reaches
+        # the model (`additional_context`); beforeSubmitPrompt can only let a prompt through or stop
+        # it (`continue`, `user_message`), so no memory is injected per prompt. Checked against the
+        # hook shapes reported from Cursor 2.5 (https://github.com/mindfold-ai/Trellis/issues/18)
+        # and its forum (https://github.com/yvgude/lean-ctx/issues/752); Cursor is not installable
+        # here: not measured.
         hooks=Hooks(
             tool="Cursor",
             doc="https://cursor.com/docs/agent/hooks",
             rules_files=(".cursor/rules/gitmem.mdc", "AGENTS.md"),
-            # beforeShellExecution and beforeMCPExecution answer {"permission": "deny", "agent_message": ...};
-            # Cursor has no hook before its own file edits (afterFileEdit only): edits pass (docs/security.md).
+            # beforeShellExecution and beforeMCPExecution answer {"permission": "deny",
+            # "agent_message": ...}; Cursor has no hook before its own file edits (afterFileEdit
+            # only): edits pass (docs/security.md).
             events=(
                 (START, "sessionStart"),
                 (PRE_TOOL, "beforeShellExecution"),
@@ -707,7 +770,8 @@ TOOLS: tuple[Tool, ...] = (
         ),
         title="GitHub Copilot CLI",
         doc="https://docs.github.com/en/copilot/how-tos/copilot-cli",
-        checked="measured: Copilot CLI 1.0.102 (.claude/rules: issue 16; https://docs.github.com/en/copilot/how-tos/copilot-cli)",
+        checked="measured: Copilot CLI 1.0.102 (.claude/rules: issue 16; "
+        "https://docs.github.com/en/copilot/how-tos/copilot-cli)",
         target=Target(
             name="copilot",
             tool="GitHub Copilot",
@@ -720,12 +784,14 @@ TOOLS: tuple[Tool, ...] = (
             scoped_frontmatter=("applyTo: {csv_quoted}", "description: {description}"),
             always_frontmatter=('applyTo: "**"',),
             limits=(
-                # The Copilot CLI 1.0.102 sent 400 lines and 29,895 characters in full (measured): no line limit.
+                # The Copilot CLI 1.0.102 sent 400 lines and 29,895 characters in full (measured):
+                # no line limit.
                 Limit(
                     "chars",
                     4_000,
                     False,
-                    "Copilot code review on GitHub reads only the first 4,000 characters; the Copilot CLI and the IDEs "
+                    "Copilot code review on GitHub reads only the first 4,000 characters; "
+                    "the Copilot CLI and the IDEs "
                     "read it all",
                 ),
             ),
@@ -734,10 +800,12 @@ TOOLS: tuple[Tool, ...] = (
             ),
         ),
         serves="copilot",
-        # CLAUDE.md too, and .claude/rules (measured, 1.0.102); it follows CLAUDE.md's @imports, not GEMINI.md's
+        # CLAUDE.md too, and .claude/rules (measured, 1.0.102); it follows CLAUDE.md's @imports, not
+        # GEMINI.md's
         reads=(Read("copilot"), Read("agents"), Read("gemini"), Read("claude")),
         follows_imports=("claude",),
-        # measured, Copilot CLI 1.0.102: AGENTS.md, GEMINI.md and .claude/CLAUDE.md (CLAUDE.md as Claude Code does)
+        # measured, Copilot CLI 1.0.102: AGENTS.md, GEMINI.md and .claude/CLAUDE.md (CLAUDE.md as
+        # Claude Code does)
         touches=("AGENTS.md", "GEMINI.md", "CLAUDE.md", ".claude/CLAUDE.md"),
         detect=(".github/copilot-instructions.md", ".github/instructions/"),
         formats=(
@@ -782,11 +850,14 @@ TOOLS: tuple[Tool, ...] = (
         name="copilot-review",
         title="GitHub Copilot code review",
         doc="https://docs.github.com/en/copilot/reference/custom-instructions-support",
-        checked="https://docs.github.com/en/copilot/reference/custom-instructions-support (December 2026: repository-"
-        "wide, path-specific and agent instructions, AGENTS.md, CLAUDE.md, GEMINI.md; older versions of the page, "
+        checked="https://docs.github.com/en/copilot/reference/custom-instructions-support "
+        "(December 2026: repository-"
+        "wide, path-specific and agent instructions, AGENTS.md, CLAUDE.md, GEMINI.md; "
+        "older versions of the page, "
         "github/docs#41237, listed only the first two); on GitHub: not measured",
         serves="copilot",
-        # what the Copilot CLI reads at the root, from the pull request's tree: only files git tracks
+        # what the Copilot CLI reads at the root, from the pull request's tree: only files git
+        # tracks
         reads=(Read("copilot"), Read("agents"), Read("gemini"), Read("claude")),
         chain=False,
         tracked_only=True,
@@ -795,8 +866,10 @@ TOOLS: tuple[Tool, ...] = (
         name="windsurf",
         title="Windsurf",
         doc="https://docs.devin.ai/desktop/cascade/memories",
-        checked="https://docs.devin.ai/desktop/cascade/memories (Devin Desktop, 2026: Windsurf's next generation)",
-        # What gitmem wrote for Windsurf (compile cleans it up); its rules folder is read as Devin Desktop's legacy one.
+        checked="https://docs.devin.ai/desktop/cascade/memories (Devin Desktop, 2026: Windsurf's "
+        "next generation)",
+        # What gitmem wrote for Windsurf (compile cleans it up); its rules folder is read as Devin
+        # Desktop's legacy one.
         target=Target(
             name="windsurf",
             tool="Windsurf",
@@ -810,14 +883,16 @@ TOOLS: tuple[Tool, ...] = (
         ),
         retired=Retired(
             "devin",
-            "Windsurf is now Devin Desktop, which reads .devin/rules (compiled there) and AGENTS.md",
+            "Windsurf is now Devin Desktop, which reads .devin/rules (compiled there) and "
+            "AGENTS.md",
         ),
     ),
     Tool(
         name="devin",
         title="Devin Desktop",
         doc="https://docs.devin.ai/desktop/cascade/memories",
-        checked="https://docs.devin.ai/desktop/cascade/memories and https://cli.devin.ai/docs/extensibility/rules "
+        checked="https://docs.devin.ai/desktop/cascade/memories and "
+        "https://cli.devin.ai/docs/extensibility/rules "
         "(2026; not installable here: not measured)",
         target=Target(
             name="devin",
@@ -828,8 +903,9 @@ TOOLS: tuple[Tool, ...] = (
             root_frontmatter=("trigger: always_on",),
             scoped_dir=".devin/rules",
             scoped_suffix=".md",
-            # A YAML list: Devin Desktop also takes one string, but the Devin CLI refuses a rule whose globs are not a
-            # sequence (https://github.com/stbenjam/skillsaw, docs/rules/devin-rules-valid.md).
+            # A YAML list: Devin Desktop also takes one string, but the Devin CLI refuses a rule
+            # whose globs are not a sequence (https://github.com/stbenjam/skillsaw,
+            # docs/rules/devin-rules-valid.md).
             scoped_frontmatter=("trigger: glob", "globs:", "{list}"),
             limits=(
                 Limit(
@@ -848,8 +924,9 @@ TOOLS: tuple[Tool, ...] = (
             ),
         ),
         serves="devin",
-        # Devin Desktop reads .devin/rules, the legacy .windsurf/rules (which gitmem no longer writes), and its default
-        # agent AGENTS.md and CLAUDE.md both as always-on rules (its docs; root: always, nested: by glob).
+        # Devin Desktop reads .devin/rules, the legacy .windsurf/rules (which gitmem no longer
+        # writes), and its default agent AGENTS.md and CLAUDE.md both as always-on rules (its docs;
+        # root: always, nested: by glob).
         reads=(Read("devin"), Read("agents"), Read("claude")),
         detect=(".devin/rules/", ".windsurf/rules/", ".windsurfrules"),
         formats=(
@@ -860,9 +937,9 @@ TOOLS: tuple[Tool, ...] = (
                 folder=".devin/rules",
                 discover=("**/.devin/rules/**/*.md",),
             ),
-            # Windsurf's files, which teams still have: imported as Devin Desktop's (its docs name .windsurf/rules as
-            # the legacy folder; .windsurfrules, Windsurf's first single file, is not in them: read as whole-project
-            # rules, like before).
+            # Windsurf's files, which teams still have: imported as Devin Desktop's (its docs name
+            # .windsurf/rules as the legacy folder; .windsurfrules, Windsurf's first single file, is
+            # not in them: read as whole-project rules, like before).
             Format(
                 ".windsurfrules (legacy)",
                 "none",
@@ -890,10 +967,11 @@ TOOLS: tuple[Tool, ...] = (
             doc="https://docs.cline.bot/features/cline-rules",
             root_file=".clinerules/gitmem.md",
             root_whole=True,
-            # No scoped files: Cline CLI 3.0.65 ignores `paths:` in .clinerules (measured: a scoped file was sent in
-            # every session, and started in a subfolder it loaded no rules at all). A memory with paths goes into the
-            # always-loaded file under a heading that names its globs, which the model reads the same in the CLI and
-            # in the editor extension. (Files gitmem wrote there before are cleaned up: see `compiler._candidates`.)
+            # No scoped files: Cline CLI 3.0.65 ignores `paths:` in .clinerules (measured: a scoped
+            # file was sent in every session, and started in a subfolder it loaded no rules at all).
+            # A memory with paths goes into the always-loaded file under a heading that names its
+            # globs, which the model reads the same in the CLI and in the editor extension. (Files
+            # gitmem wrote there before are cleaned up: see `compiler._candidates`.)
             user_files=(UserFile("~/Documents/Cline/Rules/", "Cline", "~/Documents/Cline"),),
         ),
         serves="cline",
@@ -917,7 +995,8 @@ TOOLS: tuple[Tool, ...] = (
                 ignore=(
                     (
                         ".clinerules/workflows",
-                        "a Cline workflow (a procedure run on demand with /name), not an always-on rule",
+                        "a Cline workflow (a procedure run on demand with /name), not an "
+                        "always-on rule",
                     ),
                     (".clinerules/hooks", "Cline hooks (scripts and their notes), not rules"),
                 ),
@@ -966,10 +1045,12 @@ TOOLS: tuple[Tool, ...] = (
             root_file="CONVENTIONS.md",
             root_whole=False,
             reads_config=".aider.conf.yml",
-            # No user-level rules file: ~/.aider.conf.yml can only `read:` one, which compile --user does not write.
+            # No user-level rules file: ~/.aider.conf.yml can only `read:` one, which compile --user
+            # does not write.
         ),
         serves="aider",
-        # what .aider.conf.yml's `read:` names, resolved from the folder it starts in: from a subfolder, nothing
+        # what .aider.conf.yml's `read:` names, resolved from the folder it starts in: from a
+        # subfolder, nothing
         reads=(Read("aider"),),
         chain=False,
         detect=("CONVENTIONS.md", ".aider.conf.yml"),
@@ -983,9 +1064,9 @@ TOOLS: tuple[Tool, ...] = (
             ),
         ),
     ),
-    # Tools with a rules folder of their own that read none of the files above (from their documentation; not
-    # installable here, so not measured). No path scoping for Amazon Q and Zoo Code: a memory with paths goes into the
-    # one file under a heading that names its globs.
+    # Tools with a rules folder of their own that read none of the files above (from their
+    # documentation; not installable here, so not measured). No path scoping for Amazon Q and Zoo
+    # Code: a memory with paths goes into the one file under a heading that names its globs.
     Tool(
         name="amazonq",
         title="Amazon Q Developer",
@@ -1046,10 +1127,12 @@ TOOLS: tuple[Tool, ...] = (
         name="roo",
         title="Roo Code",
         doc="https://github.com/RooCodeInc/Roo-Code#disclaimer",
-        checked="https://github.com/RooCodeInc/Roo-Code#disclaimer (archived; shut down on 2026-05-15)",
+        checked="https://github.com/RooCodeInc/Roo-Code#disclaimer (archived; shut down on "
+        "2026-05-15)",
         retired=Retired(
             "zoo",
-            "Roo Code was shut down in May 2026; Zoo Code, its community fork, reads the same .roo/rules (compiled "
+            "Roo Code was shut down in May 2026; Zoo Code, its community fork, reads the "
+            "same .roo/rules (compiled "
             "there)",
         ),
     ),
@@ -1057,8 +1140,10 @@ TOOLS: tuple[Tool, ...] = (
         name="zoo",
         title="Zoo Code",
         doc="https://zoocode.dev/",
-        checked="Zoo Code 3.82.0 source (Zoo-Code-Org/Zoo-Code, src/core/prompts/sections/custom-instructions.ts): "
-        ".roo/rules (recursive), else .roorules or .clinerules, and AGENTS.md (useAgentRules, on by default); not "
+        checked="Zoo Code 3.82.0 source (Zoo-Code-Org/Zoo-Code, "
+        "src/core/prompts/sections/custom-instructions.ts): "
+        ".roo/rules (recursive), else .roorules or .clinerules, and AGENTS.md "
+        "(useAgentRules, on by default); not "
         "installable here: not measured",
         target=Target(
             name="zoo",
@@ -1077,8 +1162,9 @@ TOOLS: tuple[Tool, ...] = (
             ),
         ),
     ),
-    # More tools with a rules file of their own, from their documentation (desktop or editor tools, not installable
-    # here, so not measured). None documents path scoping but Warp, which reads a WARP.md per directory.
+    # More tools with a rules file of their own, from their documentation (desktop or editor tools,
+    # not installable here, so not measured). None documents path scoping but Warp, which reads a
+    # WARP.md per directory.
     Tool(
         name="junie",
         title="Junie",
@@ -1087,14 +1173,16 @@ TOOLS: tuple[Tool, ...] = (
         target=Target(
             name="junie",
             tool="Junie (JetBrains)",
-            # Junie reads one guidelines file: .junie/guidelines.md unless its "Guidelines path" setting names another
-            # (AGENTS.md, which the agents target writes). A block: teams (and Junie itself) write the file by hand.
+            # Junie reads one guidelines file: .junie/guidelines.md unless its "Guidelines path"
+            # setting names another (AGENTS.md, which the agents target writes). A block: teams (and
+            # Junie itself) write the file by hand.
             doc="https://www.jetbrains.com/help/junie/customize-guidelines.html",
             root_file=".junie/guidelines.md",
             root_whole=False,
         ),
         serves="junie",
-        # Junie reads one guidelines file (.junie/guidelines.md, or AGENTS.md when its settings say so): not both.
+        # Junie reads one guidelines file (.junie/guidelines.md, or AGENTS.md when its settings say
+        # so): not both.
         reads=(Read("junie"),),
         detect=(".junie/guidelines.md",),
         formats=(
@@ -1111,12 +1199,14 @@ TOOLS: tuple[Tool, ...] = (
         name="augment",
         title="Augment Code",
         doc="https://docs.augmentcode.com/cli/rules",
-        checked="https://docs.augmentcode.com/cli/rules (auggie needs Augment's service: not measured)",
+        checked="https://docs.augmentcode.com/cli/rules (auggie needs Augment's service: not "
+        "measured)",
         target=Target(
             name="augment",
             tool="Augment Code",
-            # Workspace rules are the .md files of .augment/rules (searched recursively); `type: always_apply` includes
-            # one in every prompt (the IDE extensions treat a rule without it as manual).
+            # Workspace rules are the .md files of .augment/rules (searched recursively); `type:
+            # always_apply` includes one in every prompt (the IDE extensions treat a rule without it
+            # as manual).
             doc="https://docs.augmentcode.com/setup-augment/guidelines",
             root_file=".augment/rules/gitmem.md",
             root_whole=True,
@@ -1124,7 +1214,8 @@ TOOLS: tuple[Tool, ...] = (
             user_files=(UserFile("~/.augment/rules/", "Augment Code", "~/.augment"),),
         ),
         serves="augment",
-        # Augment loads CLAUDE.md, AGENTS.md and the .augment/rules files (https://docs.augmentcode.com/cli/rules).
+        # Augment loads CLAUDE.md, AGENTS.md and the .augment/rules files
+        # (https://docs.augmentcode.com/cli/rules).
         reads=(Read("augment"), Read("claude"), Read("agents")),
         detect=(".augment/rules/", ".augment-guidelines", ".augment/guidelines.md"),
         formats=(
@@ -1152,15 +1243,17 @@ TOOLS: tuple[Tool, ...] = (
         target=Target(
             name="trae",
             tool="Trae",
-            # The project rules file Trae creates (its Rules panel: "+ Create project_rules.md"); a block, since the
-            # file is Trae's own and may hold hand-written rules. (Trae's docs, https://docs.trae.ai, were not in the
-            # stored corpus: this follows Trae's own announcement of rules, cited here.)
+            # The project rules file Trae creates (its Rules panel: "+ Create project_rules.md"); a
+            # block, since the file is Trae's own and may hold hand-written rules. (Trae's docs,
+            # https://docs.trae.ai, were not in the stored corpus: this follows Trae's own
+            # announcement of rules, cited here.)
             doc="https://xie.infoq.cn/article/777f1b3c8018ef863d898001e",
             root_file=".trae/rules/project_rules.md",
             root_whole=False,
         ),
         serves="trae",
-        # Trae reads AGENTS.md and CLAUDE.md only when they are switched on in its settings: not by default.
+        # Trae reads AGENTS.md and CLAUDE.md only when they are switched on in its settings: not by
+        # default.
         reads=(Read("trae"),),
         detect=(".trae/rules/",),
         formats=(
@@ -1177,20 +1270,24 @@ TOOLS: tuple[Tool, ...] = (
         name="warp",
         title="Warp",
         doc="https://docs.warp.dev/agents/capabilities/rules",
-        checked="https://docs.warp.dev/agents/capabilities/rules, https://github.com/warpdotdev/warp/pull/9325",
+        checked="https://docs.warp.dev/agents/capabilities/rules, "
+        "https://github.com/warpdotdev/warp/pull/9325",
         target=Target(
             name="warp",
             tool="Warp",
-            # Warp applies the WARP.md (or AGENTS.md) of the root and of the current directory; in one directory a
-            # WARP.md shadows AGENTS.md (https://github.com/warpdotdev/warp/pull/9325): a project with a hand-written
-            # WARP.md needs the memories there, or Warp never sees AGENTS.md's. Nested files carry directory scopes.
+            # Warp applies the WARP.md (or AGENTS.md) of the root and of the current directory; in
+            # one directory a WARP.md shadows AGENTS.md
+            # (https://github.com/warpdotdev/warp/pull/9325): a project with a hand-written WARP.md
+            # needs the memories there, or Warp never sees AGENTS.md's. Nested files carry directory
+            # scopes.
             doc="https://docs.warp.dev/agents/capabilities/rules",
             root_file="WARP.md",
             root_whole=False,
             dir_file="WARP.md",
         ),
         serves="warp",
-        # Warp reads AGENTS.md where a directory has no WARP.md (a WARP.md shadows it): like Claude Code's fallback.
+        # Warp reads AGENTS.md where a directory has no WARP.md (a WARP.md shadows it): like Claude
+        # Code's fallback.
         reads=(Read("warp"), Read("agents", FALLBACK, unless="warp")),
         detect=("WARP.md",),
         formats=(Format("WARP.md", "directory", 22, names=("WARP.md",), discover=("**/WARP.md",)),),
@@ -1199,9 +1296,12 @@ TOOLS: tuple[Tool, ...] = (
         name="antigravity",
         title="Antigravity CLI",
         doc="https://antigravity.google/docs/gcli-migration#context-files-and-workspace-rules",
-        checked="agy 1.0.3 binary's customization roots, ~/.gemini/config/ and the workspace's .agents/ "
-        "(https://github.com/google-antigravity/antigravity-cli/issues/60); GEMINI.md and AGENTS.md as context files "
-        "and .agents/rules trigger frontmatter from third-party guides (Google's own pages were not in the stored "
+        checked="agy 1.0.3 binary's customization roots, ~/.gemini/config/ and the workspace's "
+        ".agents/ "
+        "(https://github.com/google-antigravity/antigravity-cli/issues/60); GEMINI.md and "
+        "AGENTS.md as context files "
+        "and .agents/rules trigger frontmatter from third-party guides (Google's own pages "
+        "were not in the stored "
         "corpus; agy is a Go binary, not on npm: not measured)",
         target=Target(
             name="antigravity",
@@ -1213,7 +1313,8 @@ TOOLS: tuple[Tool, ...] = (
             scoped_dir=".agents/rules",
             scoped_suffix=".md",
             scoped_frontmatter=("trigger: glob", "globs: {csv_quoted}"),
-            # From third-party guides (https://skly.ai/docs/rules/antigravity): a warning, not a cut.
+            # From third-party guides (https://skly.ai/docs/rules/antigravity): a warning, not a
+            # cut.
             limits=(
                 Limit(
                     "chars",
@@ -1224,8 +1325,8 @@ TOOLS: tuple[Tool, ...] = (
             ),
         ),
         serves="antigravity",
-        # Gemini CLI's successor (Gemini CLI stopped serving consumer accounts on 2026-06-18): it reads the same
-        # context files, GEMINI.md and AGENTS.md, besides its own .agents/rules.
+        # Gemini CLI's successor (Gemini CLI stopped serving consumer accounts on 2026-06-18): it
+        # reads the same context files, GEMINI.md and AGENTS.md, besides its own .agents/rules.
         reads=(Read("antigravity"), Read("gemini"), Read("agents")),
         detect=(".agents/rules/",),
         formats=(
@@ -1248,7 +1349,8 @@ BY_NAME: dict[str, Tool] = {tool.name: tool for tool in TOOLS}
 LIVE: tuple[Tool, ...] = tuple(tool for tool in TOOLS if tool.retired is None)
 TARGETS: tuple[Target, ...] = tuple(tool.target for tool in LIVE if tool.target is not None)
 TARGET_NAMES: tuple[str, ...] = tuple(target.name for target in TARGETS)
-# Retired tool -> what replaces it; the targets gitmem once wrote for them (compile cleans their files up).
+# Retired tool -> what replaces it; the targets gitmem once wrote for them (compile cleans their
+# files up).
 RETIRED: dict[str, Retired] = {
     tool.name: tool.retired for tool in TOOLS if tool.retired is not None
 }
@@ -1256,10 +1358,12 @@ RETIRED_TARGETS: tuple[Target, ...] = tuple(
     tool.target for tool in TOOLS if tool.retired is not None and tool.target is not None
 )
 TARGET_BY_NAME: dict[str, Target] = {target.name: target for target in TARGETS}
-# Every target whose files gitmem may have written: the live ones and those of retired tools (compile cleans the
-# files of the targets not configured, so a retired tool's files go once its replacement is compiled).
+# Every target whose files gitmem may have written: the live ones and those of retired tools
+# (compile cleans the files of the targets not configured, so a retired tool's files go once its
+# replacement is compiled).
 CLEANUP_TARGETS: tuple[Target, ...] = (*TARGETS, *RETIRED_TARGETS)
-# The target names the JSON schemas accept (schema/generate.py writes them): a retired name still validates.
+# The target names the JSON schemas accept (schema/generate.py writes them): a retired name still
+# validates.
 SCHEMA_TARGETS: tuple[str, ...] = (*TARGET_NAMES, *RETIRED)
 DEFAULT_TARGETS: tuple[str, ...] = tuple(tool.name for tool in LIVE if tool.default)
 FORMATS: tuple[Format, ...] = tuple(
@@ -1282,9 +1386,10 @@ MEMORY_CLIENTS: tuple[str, ...] = tuple(tool.name for tool in LIVE if tool.memor
 
 
 def user_variant(target: Target, user_file: UserFile, root_file: str) -> Target:
-    """``target`` as `compile --user` writes it: one always-loaded file, ``root_file`` (relative to the home
-    directory: ``user_file``'s path, or ``gitmem.md`` in its folder), and no path scoping (a memory with ``paths``
-    goes into that file under a heading that names its globs)."""
+    """``target`` as `compile --user` writes it: one always-loaded file, ``root_file`` (relative to
+    the home
+    directory: ``user_file``'s path, or ``gitmem.md`` in its folder), and no path scoping (a memory
+    with ``paths`` goes into that file under a heading that names its globs)."""
     return target._replace(
         tool=user_file.tool,
         root_file=root_file,
@@ -1312,8 +1417,8 @@ def current(name: str) -> str:
 
 
 def retired_note(name: str, fix: str = "rename it in targets") -> str:
-    """The one-line note for a config, memory or command line that names the retired target ``name`` (``fix``: what
-    to do instead)."""
+    """The one-line note for a config, memory or command line that names the retired target ``name``
+    (``fix``: what to do instead)."""
     return (
         f"target {name} is retired: {RETIRED[name].why}; its memories go to {current(name)} ({fix})"
     )

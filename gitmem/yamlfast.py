@@ -1,13 +1,14 @@
-"""A fast reader for the simple YAML gitmem itself writes, so a cold read of thousands of memory files (a fresh
-clone, CI) does not pay ruamel.yaml's full parser for each one.
+"""A fast reader for the simple YAML gitmem itself writes, so a cold read of thousands of memory
+files (a fresh clone, CI) does not pay ruamel.yaml's full parser for each one.
 
-It reads a strict subset, line by line: comment lines; top-level ``key: value`` where the value is a plain scalar
-that can only be text (or a decimal integer, ``true``/``false``), a single-quoted one-line scalar, a double-quoted
-one without escapes, a flow list of such scalars, a literal block (``|`` or ``|-``, indented two spaces), or a block
-list of small mappings (``evidence``, as gitmem writes it). Anything else, or anything it is not sure of, returns
-``None`` and the caller reads the text with ruamel.yaml (``yamlio.load``), which gives every error message. The
-result, data and key positions alike, is identical to ruamel's for every text it accepts (a hypothesis test holds it
-to that). Linear time; no regular expression backtracks on a line.
+It reads a strict subset, line by line: comment lines; top-level ``key: value`` where the value is a
+plain scalar that can only be text (or a decimal integer, ``true``/``false``), a single-quoted
+one-line scalar, a double-quoted one without escapes, a flow list of such scalars, a literal block
+(``|`` or ``|-``, indented two spaces), or a block list of small mappings (``evidence``, as gitmem
+writes it). Anything else, or anything it is not sure of, returns ``None`` and the caller reads the
+text with ruamel.yaml (``yamlio.load``), which gives every error message. The result, data and key
+positions alike, is identical to ruamel's for every text it accepts (a hypothesis test holds it to
+that). Linear time; no regular expression backtracks on a line.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ Marks = dict[tuple[str | int, ...], tuple[int, int]]
 _KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?: (.*))?")
 _ITEM_KEY = re.compile(r"  - ([A-Za-z_][A-Za-z0-9_]*): (.*)")
 _MORE_KEY = re.compile(r"    ([A-Za-z_][A-Za-z0-9_]*): (.*)")
-# A plain scalar that YAML (1.2, as ruamel reads it) can only take as text: it starts with a letter, "_", "/" or "("
-# (no indicator, no number, no sign), and holds no ": ", " #" or tab. In a flow list, no flow characters either.
+# A plain scalar that YAML (1.2, as ruamel reads it) can only take as text: it starts with a letter,
+# "_", "/" or "(" (no indicator, no number, no sign), and holds no ": ", " #" or tab. In a flow
+# list, no flow characters either.
 _SAFE_PLAIN = re.compile(r"[A-Za-z_/(](?:[^:#\t]|:(?! |$)|(?<! )#)*")
 _SAFE_FLOW_ITEM = re.compile(r"[A-Za-z_/(][^:#\t\[\]{},]*")
 _INT = re.compile(r"0|[1-9][0-9]{0,17}")
@@ -58,7 +60,8 @@ def _plain(text: str) -> Any:
     if _INT.fullmatch(text):
         return int(text)
     if _DATE.fullmatch(text) or _RANGE.fullmatch(text):
-        return text  # dates are kept as text (yamlio's constructor), checked by the schema; "3-9" is text
+        # dates are kept as text (yamlio's constructor), checked by the schema; "3-9" is text
+        return text
     if (
         text.lower() in _RESERVED
         or not _SAFE_PLAIN.fullmatch(text)
@@ -119,7 +122,8 @@ def _flow_list(
 
 
 def load(text: str) -> tuple[dict[str, Any], Marks] | None:
-    """``text`` read as the YAML subset gitmem writes: (data, marks), or ``None`` when ruamel.yaml must read it."""
+    """``text`` read as the YAML subset gitmem writes: (data, marks), or ``None`` when
+    ruamel.yaml must read it."""
     try:
         return _load(text)
     except _Unsure:
@@ -195,7 +199,8 @@ def _literal(lines: list[str], index: int, keep_newline: bool) -> tuple[str, int
 
 
 def _block_list(lines: list[str], index: int, key: str, marks: Marks) -> tuple[list[Any], int]:
-    """A block list of one-line mappings, as gitmem writes ``evidence``: ``  - path: x`` then ``    lines: 3-9``."""
+    """A block list of one-line mappings, as gitmem writes ``evidence``: ``  - path: x`` then ``
+    lines: 3-9``."""
     items: list[Any] = []
     count = len(lines)
     while index < count and lines[index].startswith("  - "):

@@ -1,9 +1,9 @@
 """All YAML reading and writing (the only module that uses ruamel.yaml).
 
-Reading is strict: one mapping document, no duplicate keys, no anchors or aliases, no custom tags, dates kept as
-strings (so an impossible date is a validation message, not a crash). Every key's position is kept so messages can
-name the line and column. Writing is canonical (stable key order, block scalars for multi-line text) and can update
-a file in place while keeping its comments.
+Reading is strict: one mapping document, no duplicate keys, no anchors or aliases, no custom tags,
+dates kept as strings (so an impossible date is a validation message, not a crash). Every key's
+position is kept so messages can name the line and column. Writing is canonical (stable key order,
+block scalars for multi-line text) and can update a file in place while keeping its comments.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ class YamlProblem(Exception):
 
 @dataclass
 class Document:
-    """A parsed YAML mapping as plain Python data, with the 1-based position of every key and item."""
+    """A parsed YAML mapping as plain Python data, with the 1-based position of every key and
+    item."""
 
     data: dict[str, Any]
     marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
@@ -90,8 +91,8 @@ def _loader() -> Any:
 def load(text: str) -> Document:
     """Parse ``text`` as one strict YAML mapping. Raises ``YamlProblem``.
 
-    The simple YAML gitmem writes is read by ``yamlfast`` (same result, a fraction of the time: a cold read of a
-    large store is mostly this); everything else, and every error, by ruamel.yaml."""
+    The simple YAML gitmem writes is read by ``yamlfast`` (same result, a fraction of the time: a
+    cold read of a large store is mostly this); everything else, and every error, by ruamel.yaml."""
     from gitmem import yamlfast
 
     fast = yamlfast.load(text)
@@ -104,8 +105,9 @@ def load(text: str) -> Document:
         try:
             root = _loader().load(text)
         except BaseException:
-            # A failed load can leave the reused loader in a bad state (ruamel's composer keeps the depth it had
-            # reached when "maximum depth exceeded" stopped it, so every later file would fail too): start afresh.
+            # A failed load can leave the reused loader in a bad state (ruamel's composer keeps the
+            # depth it had reached when "maximum depth exceeded" stopped it, so every later file
+            # would fail too): start afresh.
             _yaml_cache.pop("load", None)
             raise
     except MarkedYAMLError as exc:
@@ -208,7 +210,8 @@ _FLOW_LISTS = frozenset({"paths", "tags", "supersedes", "targets"})
 
 
 def _rich(value: Any, key: str = "") -> Any:
-    """Plain data as ruamel types that dump canonically: block text for multi-line strings, short lists inline."""
+    """Plain data as ruamel types that dump canonically: block text for multi-line strings,
+    short lists inline."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
     from ruamel.yaml.scalarstring import LiteralScalarString
 
@@ -223,8 +226,8 @@ def _rich(value: Any, key: str = "") -> Any:
             seq.fa.set_flow_style()
         return seq
     if isinstance(value, str) and "\n" in value:
-        # Trailing spaces would be kept verbatim in a block scalar, and the common trailing-whitespace hook
-        # rejects them: gitmem writes none.
+        # Trailing spaces would be kept verbatim in a block scalar, and the common
+        # trailing-whitespace hook rejects them: gitmem writes none.
         text = "\n".join(line.rstrip(" \t") for line in value.split("\n"))
         return LiteralScalarString(text if text.endswith("\n") else text + "\n")
     if isinstance(value, str) and _DATE.fullmatch(value):
@@ -234,7 +237,8 @@ def _rich(value: Any, key: str = "") -> Any:
 
 
 def dump(data: dict[str, Any], header: str = "") -> str:
-    """``data`` as canonical YAML text, after ``header`` (comment lines, each ending in a newline)."""
+    """``data`` as canonical YAML text, after ``header`` (comment lines, each ending in a
+    newline)."""
     stream = io.StringIO()
     stream.write(header)
     _dumper().dump(_rich(data), stream)
@@ -242,7 +246,8 @@ def dump(data: dict[str, Any], header: str = "") -> str:
 
 
 def update(text: str, changes: dict[str, Any]) -> str:
-    """``text`` with top-level fields set (or removed, for ``None``), keeping comments and key order."""
+    """``text`` with top-level fields set (or removed, for ``None``), keeping comments and key
+    order."""
     from ruamel.yaml.comments import CommentedMap
 
     try:
@@ -264,7 +269,8 @@ def update(text: str, changes: dict[str, Any]) -> str:
 
 
 def load_plain(text: str) -> Any:
-    """Another tool's YAML (e.g. .pre-commit-config.yaml) as plain data: anchors allowed, nothing kept for writing.
+    """Another tool's YAML (e.g. .pre-commit-config.yaml) as plain data: anchors allowed, nothing
+    kept for writing.
 
     Raises ``YamlProblem``.
     """

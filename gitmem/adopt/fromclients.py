@@ -1,22 +1,28 @@
-"""``gitmem import --from CLIENT``: what an AI client remembered on its own becomes proposed memories.
+"""``gitmem import --from CLIENT``: what an AI client remembered on its own becomes proposed
+memories.
 
-The client's store for this repository (``gitmem.clientstores``: where; ``gitmem.adopt.stores``: reading it) is read,
-never written. Then, for each entry, in order:
+The client's store for this repository (``gitmem.clientstores``: where; ``gitmem.adopt.stores``:
+reading it) is read, never written. Then, for each entry, in order:
 
-1. an entry holding a possible secret or hidden Unicode is refused, with its file, line and rule, and its text goes
-   nowhere (not in a proposal, the record, the output or the JSON);
-2. a personal entry (Claude Code's and Qwen Code's ``user`` type, Codex's user preferences, the global
-   ``save_memory`` sections, an entry about "the user") goes to the personal store with ``user``, else is skipped;
-3. an entry imported before is known: unchanged, nothing happens; edited by the client since, it is proposed as a
-   change of the memory it became (that proposal itself while it waits for review, else a new proposal that
-   ``supersedes`` it); imported before and since removed or retired by a human, it is not proposed again;
-4. an entry nearly repeating a memory (or another entry of this run) is known; one nearly repeating a memory a human
-   removed or retired (``gitmem.git.removed``) is refused, naming it, unless ``force``;
-5. the rest become proposals (``status: proposed``, ``source: import``, ``origin: client:part/file:line``).
+1. an entry holding a possible secret or hidden Unicode is refused, with its file, line and rule,
+   and its text goes nowhere (not in a proposal, the record, the output or the JSON);
+2. a personal entry (Claude Code's and Qwen Code's ``user`` type, Codex's user preferences, the
+   global ``save_memory`` sections, an entry about "the user") goes to the personal store with
+   ``user``, else is skipped;
+3. an entry imported before is known: unchanged, nothing happens; edited by the client since, it is
+   proposed as a change of the memory it became (that proposal itself while it waits for review,
+   else a new proposal that ``supersedes`` it); imported before and since removed or retired by a
+   human, it is not proposed again;
+4. an entry nearly repeating a memory (or another entry of this run) is known; one nearly repeating
+   a memory a human removed or retired (``gitmem.git.removed``) is refused, naming it, unless
+   ``force``;
+5. the rest become proposals (``status: proposed``, ``source: import``, ``origin:
+   client:part/file:line``).
 
-What was imported is recorded in ``.git/gitmem/client-imports.json`` (never committed): each entry's key, the memory
-it became and a digest of its text (never the text), and the sizes and times of the store's files, which the
-session-start status compares without reading them (``gitmem.clientstores.pending``).
+What was imported is recorded in ``.git/gitmem/client-imports.json`` (never committed): each entry's
+key, the memory it became and a digest of its text (never the text), and the sizes and times of the
+store's files, which the session-start status compares without reading them
+(``gitmem.clientstores.pending``).
 """
 
 from __future__ import annotations
@@ -56,8 +62,8 @@ class Proposal:
 
 @dataclass(frozen=True)
 class Outcome:
-    """An entry that is not proposed, and why (``why``: imported-before, duplicate, rejected-before, removed,
-    personal)."""
+    """An entry that is not proposed, and why (``why``: imported-before, duplicate, rejected-before,
+    removed, personal)."""
 
     origin: str
     title: str  # "" for a refused entry: its text goes nowhere
@@ -138,7 +144,8 @@ def import_clients(
     force: bool = False,
     dry_run: bool = False,
 ) -> ClientImport:
-    """Import what the clients ``names`` remember of this repository; with ``dry_run``, write nothing.
+    """Import what the clients ``names`` remember of this repository; with ``dry_run``, write
+    nothing.
     ``personal``: the personal scope and store (with ``user``)."""
     home = home or home_folder()
     report = ClientImport(dry_run, user)
@@ -191,7 +198,8 @@ def import_clients(
 
 
 def _shown(path: Path, root: Path, home: Path) -> str:
-    """A store's path for the report: ``~/…`` under the home folder, relative inside the repository."""
+    """A store's path for the report: ``~/…`` under the home folder, relative inside the
+    repository."""
     for base, prefix in ((root, ""), (home, "~/")):
         try:
             return prefix + path.relative_to(base).as_posix()
@@ -203,7 +211,8 @@ def _shown(path: Path, root: Path, home: Path) -> str:
 def _vanished(
     old: dict[str, Any], current: set[str], name: str
 ) -> similar.Pool[tuple[str, dict[str, Any]]]:
-    """The bullets imported before that are no longer in their file (reworded by the client, or deleted)."""
+    """The bullets imported before that are no longer in their file (reworded by the client, or
+    deleted)."""
     pool: similar.Pool[tuple[str, dict[str, Any]]] = similar.Pool(EDIT_SIMILARITY)
     for key, record in old.items():
         if (
@@ -218,8 +227,8 @@ def _vanished(
 
 
 def _sensitive(entry: Entry) -> tuple[str, str] | None:
-    """(reason, message) when the entry holds hidden Unicode or a possible secret; the message names the file, line
-    and rule, never the text."""
+    """(reason, message) when the entry holds hidden Unicode or a possible secret; the message names
+    the file, line and rule, never the text."""
     where = f"{entry.client}:{entry.where}"
     for char in find_hidden(entry.text):
         return (
@@ -297,7 +306,8 @@ def _record_of(
     vanished: similar.Pool[tuple[str, dict[str, Any]]],
     scope: str,
 ) -> dict[str, Any] | None:
-    """What the record says of the entry (for a bullet the client reworded: of the one it replaced), in ``scope``."""
+    """What the record says of the entry (for a bullet the client reworded: of the one it
+    replaced), in ``scope``."""
     record = ledger["entries"].get(entry.key)
     if record is None and entry.multi:
         found = vanished.best_words(
@@ -408,7 +418,8 @@ def _write(report: ClientImport, targets: dict[str, _Target]) -> None:
         ensure_store(targets["personal"].project)
 
 
-# -- the record of what was imported -------------------------------------------------------------------------------
+# -- the record of what was imported
+# -------------------------------------------------------------------------------
 
 
 def _load_ledger(project: Project) -> dict[str, Any]:
@@ -425,8 +436,8 @@ def _record(report: ClientImport, ledger: dict[str, Any]) -> None:
 
 
 def _recorded(entry: Entry, memory_id: str, scope: str) -> dict[str, Any]:
-    """What the record keeps of an entry: the memory it became and a digest of its text, never the text (a bullet
-    keeps its title's words, to know it again once the client rewords it)."""
+    """What the record keeps of an entry: the memory it became and a digest of its text, never the
+    text (a bullet keeps its title's words, to know it again once the client rewords it)."""
     return {
         "id": memory_id,
         "digest": entry.digest(),

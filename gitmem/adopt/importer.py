@@ -1,20 +1,21 @@
 """``gitmem import``: the hand-written rules a project already has become proposed memories.
 
-Each rules file (``gitmem.adopt.sources``) is read into items (``gitmem.adopt.markdown``), each item becomes a draft
-memory with a guessed kind (``gitmem.adopt.kinds``) and the file's scope as ``paths``. Then, in order:
+Each rules file (``gitmem.adopt.sources``) is read into items (``gitmem.adopt.markdown``), each item
+becomes a draft memory with a guessed kind (``gitmem.adopt.kinds``) and the file's scope as
+``paths``. Then, in order:
 
-1. an item holding a possible secret or hidden Unicode is refused (reported with its file, line and rule, never the
-   secret) and the import goes on with the rest;
-2. an item already imported (an import memory with the same title) or nearly repeating an existing active or
-   proposed memory is reported, not added: importing twice adds nothing;
-3. an item nearly repeating another item read before (the same rule in AGENTS.md and CLAUDE.md) joins its memory,
-   whose scope widens to cover both;
-4. an item nearly repeating a memory a human removed or retired (``gitmem.git.removed``) is refused, naming the memory
-   and the commit that removed it, unless ``force``.
+1. an item holding a possible secret or hidden Unicode is refused (reported with its file, line and
+   rule, never the secret) and the import goes on with the rest;
+2. an item already imported (an import memory with the same title) or nearly repeating an existing
+   active or proposed memory is reported, not added: importing twice adds nothing;
+3. an item nearly repeating another item read before (the same rule in AGENTS.md and CLAUDE.md)
+   joins its memory, whose scope widens to cover both;
+4. an item nearly repeating a memory a human removed or retired (``gitmem.git.removed``) is refused,
+   naming the memory and the commit that removed it, unless ``force``.
 
-Every memory is checked like any write before the first is written, and written through ``Store.create``. The
-rules files themselves are only read, never written; gitmem's managed blocks and the files gitmem generated whole
-are skipped (they are compiled output, not hand-written rules).
+Every memory is checked like any write before the first is written, and written through
+``Store.create``. The rules files themselves are only read, never written; gitmem's managed blocks
+and the files gitmem generated whole are skipped (they are compiled output, not hand-written rules).
 """
 
 from __future__ import annotations
@@ -46,10 +47,14 @@ COUNTER_EXAMPLE = (
     "a counter-example (code labelled as what not to do), not a rule: --counter-examples imports it"
 )
 REVIEW_ONLY = (
-    "Copilot code review only (excludeAgent: coding-agent): left in its file, which only code review reads; name it "
+    "Copilot code review only (excludeAgent: coding-agent): left in its file, which only "
+    "code review reads; name it "
     "as a PATH to import it for every client"
 )
-KEPT_PROSE = "prose, a code block or a table: with --move it stays in the file (only list rules move into memories)"
+KEPT_PROSE = (
+    "prose, a code block or a table: with --move it stays in the file (only list rules move "
+    "into memories)"
+)
 
 
 @dataclass(frozen=True)
@@ -76,7 +81,8 @@ class Source:
 
 @dataclass
 class Draft:
-    """A memory to be: the item's text, kind and scope, and every place it was read (duplicates join it)."""
+    """A memory to be: the item's text, kind and scope, and every place it was read (duplicates
+    join it)."""
 
     title: str
     body: str
@@ -93,8 +99,10 @@ class Draft:
     ] = ()  # the one tool a line written for it is for (Copilot's `#problems`); () every tool
 
     def widen(self, paths: tuple[str, ...], priority: str) -> None:
-        """Cover another occurrence's scope too: everywhere if either is, else both sets of globs; loaded as the
-        more loaded of the two is (an always-on line beside an on-demand rule makes it always-on)."""
+        """Cover another occurrence's scope too: everywhere if either is, else both sets of globs;
+        loaded as the more loaded of the two is (an always-on line beside an on-demand rule makes it
+        always-on).
+        """
         self.paths = (
             () if not self.paths or not paths else tuple(dict.fromkeys((*self.paths, *paths)))
         )
@@ -124,7 +132,8 @@ class Rejected:
 
 @dataclass(frozen=True)
 class Refused:
-    """An item that cannot be imported: it holds a secret or hidden Unicode, or does not make a valid memory."""
+    """An item that cannot be imported: it holds a secret or hidden Unicode, or does not make a
+    valid memory."""
 
     source: Source
     reason: str  # "secret" | "hidden-unicode" | "invalid"
@@ -178,7 +187,8 @@ class ImportReport:
     )  # with --move: prose an earlier import made a memory, kept here
 
     def also_memories(self) -> list[tuple[Source, str]]:
-        """The hand-written lines that are now also memories, with the memory's id, in file order."""
+        """The hand-written lines that are now also memories, with the memory's id, in file
+        order."""
         lines = [
             (source, draft.memory.id)
             for draft in self.drafts
@@ -189,7 +199,8 @@ class ImportReport:
         return sorted(lines, key=lambda pair: (pair[0].path, pair[0].line))
 
 
-# -- which files ---------------------------------------------------------------------------------------------------
+# -- which files
+# --------------------------------------------------------------------------------------------------
 
 
 def _relative(project: Project, path: Path) -> str | None:
@@ -200,7 +211,8 @@ def _relative(project: Project, path: Path) -> str | None:
 
 
 def choose_files(project: Project, targets: Sequence[Path]) -> list[tuple[str, Format]]:
-    """The rules files to read: those found in the repository, or under/at each of ``targets``; in reading order."""
+    """The rules files to read: those found in the repository, or under/at each of ``targets``;
+    in reading order."""
     found = [
         (path, fmt)
         for path in command.list_matching(project.root, sources.DISCOVER)
@@ -241,7 +253,8 @@ def _named(project: Project, target: Path) -> str:
     return relative
 
 
-# -- reading one file ----------------------------------------------------------------------------------------------
+# -- reading one file
+# ----------------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -252,13 +265,15 @@ class _Read:
     description: str = (
         ""  # a tool-folder rule's `description` (Cursor, Kiro, ...): when the tool applies it
     )
-    title: str = ""  # the document's title: its first `#` heading (says what the file is, not what a rule is)
+    # the document's title: its first `#` heading (says what the file is, not what a rule is)
+    title: str = ""
 
 
 def _read_file(
     project: Project, path: str, fmt: Format, report: ImportReport, named: bool = False
 ) -> _Read | None:
-    """A rules file's items, or ``None`` (with the reason in ``report.skipped``) when it is not to be read (``named``:
+    """A rules file's items, or ``None`` (with the reason in ``report.skipped``) when it is not to
+    be read (``named``:
     the user named it as a PATH)."""
     full = gateway.require(
         project, project.root / path, path
@@ -284,7 +299,8 @@ def _read_file(
             Skipped(
                 path,
                 0,
-                f"its gitmem markers do not pair up (line {exc.line}: {exc.message}): fix them first",
+                f"its gitmem markers do not pair up (line {exc.line}: {exc.message}): fix "
+                "them first",
             )
         )
         return None
@@ -318,7 +334,8 @@ def _read_file(
 
 
 def _document_title(lines: list[str]) -> str:
-    """The first heading of the file when it is a level-1 ``#`` heading (as the parser words headings), else ""."""
+    """The first heading of the file when it is a level-1 ``#`` heading (as the parser words
+    headings), else ""."""
     from gitmem.markdown import heading
 
     for line in lines:
@@ -331,23 +348,26 @@ def _document_title(lines: list[str]) -> str:
     return ""
 
 
-# -- the import ----------------------------------------------------------------------------------------------------
+# -- the import
+# --------------------------------------------------------------------------------------------------
 
 
 def _sensitive(path: str, lines: list[str], item: markdown.Item) -> tuple[str, str] | None:
-    """(reason, message) when the item's lines hold hidden Unicode or a possible secret; the message never holds
-    the secret."""
+    """(reason, message) when the item's lines hold hidden Unicode or a possible secret; the message
+    never holds the secret."""
     text = "\n".join(lines[item.line - 1 : item.end])
     for char in find_hidden(text):
         return (
             "hidden-unicode",
-            f"{path}:{item.line + char.line - 1}:{char.column}: {char.describe()}: hidden characters carry text a "
+            f"{path}:{item.line + char.line - 1}:{char.column}: {char.describe()}: hidden "
+            "characters carry text a "
             "reviewer cannot see",
         )
     for finding in scan_text(text):
         return (
             "secret",
-            f"{path}:{item.line + finding.line - 1}:{finding.column}: {finding.describe()}: secrets never belong "
+            f"{path}:{item.line + finding.line - 1}:{finding.column}: "
+            f"{finding.describe()}: secrets never belong "
             "in memory; remove it from the rules file",
         )
     return None
@@ -367,10 +387,12 @@ def import_rules(
     skills: bool = False,
     counter_examples: bool = False,
 ) -> ImportReport:
-    """Import the rules files (all those found, or ``targets``); with ``dry_run``, write nothing. ``rules_only``
-    (``--move``): prose, code blocks and tables stay in their file (only list rules move), so they are not made
-    memories too: the clients would read them twice. ``skills``: read the rules files of vendored skill bundles too;
-    ``counter_examples``: import "Incorrect: …" code examples too (both are skipped, with the reason, otherwise)."""
+    """Import the rules files (all those found, or ``targets``); with ``dry_run``, write nothing.
+    ``rules_only`` (``--move``): prose, code blocks and tables stay in their file (only list rules
+    move), so they are not made memories too: the clients would read them twice. ``skills``: read
+    the rules files of vendored skill bundles too; ``counter_examples``: import "Incorrect: …" code
+    examples too (both are skipped, with the reason, otherwise).
+    """
     report = ImportReport("active" if accept else "proposed", dry_run)
     snapshot = store.load()
     report.invalid_files = len({p.path for p in snapshot.problems})
@@ -458,13 +480,15 @@ class _Import:
         for char in find_hidden("\n".join(read.lines)):
             if char.line not in covered:
                 self.report.warnings.append(
-                    f"{path}:{char.line}:{char.column}: {char.describe()} outside the imported items: "
+                    f"{path}:{char.line}:{char.column}: {char.describe()} outside the "
+                    "imported items: "
                     "check the file (hidden instructions are a known attack on rules files)"
                 )
         return self._imports(queued, read, scope)
 
     def _open(self, queued: _Queued) -> _Read | None:
-        """The file read, or ``None`` when it was read already (under another name) or is not to be."""
+        """The file read, or ``None`` when it was read already (under another name) or is not to
+        be."""
         path, skipped = queued.path, self.report.skipped
         real = os.path.realpath(self.project.root / path)
         if real in self.seen:
@@ -496,8 +520,8 @@ class _Import:
         return out
 
     def _left_in_file(self, path: str, item: markdown.Item) -> bool:
-        """Whether ``item`` stays in its file, not imported: prose with --move (said as ``stays`` when an
-        earlier import made it a memory), or a counter-example."""
+        """Whether ``item`` stays in its file, not imported: prose with --move (said as ``stays``
+        when an earlier import made it a memory), or a counter-example."""
         skipped = self.report.skipped
         if self.options.rules_only and not item.bullet:
             skipped.append(Skipped(path, item.line, KEPT_PROSE, item.end))
@@ -516,7 +540,8 @@ class _Import:
         return False
 
     def take(self, place: _Place, item: markdown.Item) -> None:
-        """Decide what becomes of one item: refused, known already, joined to a draft, or a new draft."""
+        """Decide what becomes of one item: refused, known already, joined to a draft, or a new
+        draft."""
         source = Source(place.path, item.line, item.end, item.lead)
         title, body = title_and_body(item)
         if place.description:  # when the tool applies the rule: the memory keeps it
@@ -556,7 +581,8 @@ class _Import:
         said: tuple[str, str],
         words: _Words,
     ) -> bool:
-        """Whether the item is refused (a secret, hidden Unicode) or a memory already (reported so)."""
+        """Whether the item is refused (a secret, hidden Unicode) or a memory already (reported
+        so)."""
         title, body = said
         sensitive = _sensitive(place.path, place.lines, item)
         if sensitive is not None:
@@ -588,8 +614,8 @@ class _Import:
         body: str,
         words: _Words,
     ) -> bool:
-        """Whether the item repeats a draft read before (or is the same code block), which then covers
-        this place too."""
+        """Whether the item repeats a draft read before (or is the same code block), which then
+        covers this place too."""
         key = code_key(body) if not item.head else None
         same_code = self.by_code.get(key) if key is not None else None
         repeated = (same_code, 1.0) if same_code is not None else self.drafts.best_words(*words)
@@ -606,7 +632,8 @@ class _Import:
 
 
 def _imported_from(imported: dict[str, Memory], item: markdown.Item, path: str) -> Memory | None:
-    """The memory an earlier import made of ``item`` at ``path`` (same title, origin in that file), or ``None``."""
+    """The memory an earlier import made of ``item`` at ``path`` (same title, origin in that
+    file), or ``None``."""
     memory = imported.get(title_key(title_and_body(item)[0]))
     if memory is None or not (memory.origin or "").startswith(path + ":") or memory.on_demand:
         return None
@@ -614,7 +641,8 @@ def _imported_from(imported: dict[str, Memory], item: markdown.Item, path: str) 
 
 
 def _not_rules(project: Project, path: str, skills: bool = False) -> str | None:
-    """Why a file found as a rules file is not read as one, or ``None``; ``skills``: a skill bundle's files are."""
+    """Why a file found as a rules file is not read as one, or ``None``; ``skills``: a skill
+    bundle's files are."""
     from gitmem.compile.changes import linked_document
 
     document = linked_document(project, path)
@@ -622,20 +650,23 @@ def _not_rules(project: Project, path: str, skills: bool = False) -> str | None:
         document is not None
     ):  # biome's CLAUDE.md -> CONTRIBUTING.md: the guide is not turned into proposals
         return (
-            f"a link to {document}, a document that is not a rules file: not imported (the tool reads it as it is; "
+            f"a link to {document}, a document that is not a rules file: not imported (the "
+            "tool reads it as it is; "
             "compile leaves it alone); name it as a PATH to import it"
         )
     bundle = None if skills else sources.skill_bundle(project.root, path)
     if bundle is not None:
         return (
-            f"part of the skill bundle {bundle} (loaded with its skill, on demand), not always-on rules: --skills "
+            f"part of the skill bundle {bundle} (loaded with its skill, on demand), not "
+            "always-on rules: --skills "
             "imports it"
         )
     return sources.not_rules(path)
 
 
 def _resolve_import(project: Project, importer: str, target: str) -> str | None:
-    """The repository path an ``@import`` in ``importer`` names, when it is a file inside the repository."""
+    """The repository path an ``@import`` in ``importer`` names, when it is a file inside the
+    repository."""
     if target.startswith("~"):
         return None
     if target.startswith("/"):
@@ -655,7 +686,8 @@ def _resolve_import(project: Project, importer: str, target: str) -> str | None:
 
 @dataclass(frozen=True)
 class _Place:
-    """Where an item was read: the file, its lines and scope, and what the file says about all its items."""
+    """Where an item was read: the file, its lines and scope, and what the file says about all
+    its items."""
 
     path: str
     lines: list[str]
@@ -670,10 +702,10 @@ class _Place:
 
 
 def enumerations(items: Sequence[markdown.Item]) -> list[markdown.Item]:
-    """``items`` with each enumeration joined into one item: three or more items listed under the same lead-in,
-    each a short entry that starts with a code span (deno's "start with one of these prefixes:" and twelve lines
-    such as "`ci:` — CI changes"). Such a list is one rule (which prefixes exist), not twelve; the lead-in is its
-    head and the entries its body."""
+    """``items`` with each enumeration joined into one item: three or more items listed under the
+    same lead-in, each a short entry that starts with a code span (deno's "start with one of these
+    prefixes:" and twelve lines such as "`ci:` — CI changes"). Such a list is one rule (which
+    prefixes exist), not twelve; the lead-in is its head and the entries its body."""
     out: list[markdown.Item] = []
     index = 0
     while index < len(items):

@@ -1,8 +1,10 @@
-"""Guessing an imported rule's kind from the headings above it (and, failing that, from its wording).
+"""Guessing an imported rule's kind from the headings above it (and, failing that, from its
+wording).
 
-The guess is shown for review with where it came from; a wrong kind costs one `gitmem edit`. The nearest heading
-that names a kind wins (``### TypeScript`` under ``## Code style`` is a convention). Within one heading the more
-specific words are tried first, so "Architecture decisions" is a decision and "Style preferences" a preference.
+The guess is shown for review with where it came from; a wrong kind costs one `gitmem edit`. The
+nearest heading that names a kind wins (``### TypeScript`` under ``## Code style`` is a convention).
+Within one heading the more specific words are tried first, so "Architecture decisions" is a
+decision and "Style preferences" a preference.
 """
 
 from __future__ import annotations
@@ -61,11 +63,13 @@ def kind_of_heading(heading: str) -> str | None:
 
 
 def guess(headings: tuple[str, ...], text: str, bullet: bool, title: str = "") -> tuple[str, str]:
-    """The kind of an item and where the guess came from (``heading "Code style"``, ``wording`` or ``default``).
+    """The kind of an item and where the guess came from (``heading "Code style"``, ``wording`` or
+    ``default``).
 
-    ``title`` is the document's title (its first ``#`` heading) when ``headings`` start with it: it says what the
-    document is ("Gemini CLI Project Context", "Overview"), not what each rule is, so it never makes every rule a
-    fact (the kind a budget cuts first); it counts when it names another kind ("# Architecture decisions").
+    ``title`` is the document's title (its first ``#`` heading) when ``headings`` start with it: it
+    says what the document is ("Gemini CLI Project Context", "Overview"), not what each rule is, so
+    it never makes every rule a fact (the kind a budget cuts first); it counts when it names another
+    kind ("# Architecture decisions").
     """
     for index in range(len(headings) - 1, -1, -1):
         heading = headings[index]
@@ -87,8 +91,8 @@ def guess(headings: tuple[str, ...], text: str, bullet: bool, title: str = "") -
 
 
 def tool_specific(tool: str, text: str) -> str | None:
-    """``tool`` when ``text`` (read from that tool's own file) uses words only that tool understands (its record's
-    ``own_words``), else None."""
+    """``tool`` when ``text`` (read from that tool's own file) uses words only that tool understands
+    (its record's ``own_words``), else None."""
     from gitmem.tools import BY_NAME
 
     record = BY_NAME.get(tool)
@@ -108,8 +112,8 @@ def tool_specific(tool: str, text: str) -> str | None:
     return None
 
 
-# What labels an example of what not to do ("**Incorrect (imports the whole library):**" then code; vendored skill
-# bundles are full of them): the label alone, before ":", "(" or ".".
+# What labels an example of what not to do ("**Incorrect (imports the whole library):**" then code;
+# vendored skill bundles are full of them): the label alone, before ":", "(" or ".".
 COUNTER_LABELS = frozenset((
     "incorrect", "wrong", "bad", "bad example", "bad practice", "don't do this", "do not do this", "avoid this",
     "anti-pattern", "antipattern", "counter-example", "counterexample", "not like this", "never do this", "don't",
@@ -119,8 +123,10 @@ COUNTER_MARKS = ("❌", "✗", "✘", "👎", "🚫")
 
 
 def counter_example(head: str, rest: list[str]) -> bool:
-    """Whether an item is a counter-example: a code example labelled as what not to do ("Incorrect: …", "Don't do
-    this:", "❌ …"), not a rule. Only with code: "Don't use `any`" is a rule; "Don't do this:" and code is not."""
+    """Whether an item is a counter-example: a code example labelled as what not to do ("Incorrect:
+    …", "Don't do this:", "❌ …"), not a rule. Only with code: "Don't use `any`" is a rule; "Don't do
+    this:" and code is not.
+    """
     if not any(line.lstrip().startswith(("```", "~~~")) for line in rest):
         return False
     text = head.strip().lstrip("*_#> \t")

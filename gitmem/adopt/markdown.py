@@ -1,15 +1,16 @@
-"""Reading a hand-written rules file (AGENTS.md, CLAUDE.md, a Cursor rule…) into the items that become memories.
+"""Reading a hand-written rules file (AGENTS.md, CLAUDE.md, a Cursor rule…) into the items that
+become memories.
 
-An item is a top-level bullet (its wrapped lines, nested bullets, paragraphs and code blocks are its body), or, in
-prose, a paragraph with the code blocks and tables that follow it (a section of one paragraph is one item). A bullet
-that only labels a nested list (``- Components:`` followed by sub-bullets) gives one item per sub-bullet, each
-titled ``Components: …``. Each item knows the headings above it (its kind is guessed from them) and the lines it
-spans in the file.
+An item is a top-level bullet (its wrapped lines, nested bullets, paragraphs and code blocks are its
+body), or, in prose, a paragraph with the code blocks and tables that follow it (a section of one
+paragraph is one item). A bullet that only labels a nested list (``- Components:`` followed by
+sub-bullets) gives one item per sub-bullet, each titled ``Components: …``. Each item knows the
+headings above it (its kind is guessed from them) and the lines it spans in the file.
 
-What is not an item is reported with its line, never silently dropped: introductory text ("We follow these
-rules:"), Claude/Gemini import lines (``@AGENTS.md``: the imported file is read on its own). HTML comments are
-ignored. The caller blanks out lines that must not be read (frontmatter, gitmem's managed block) beforehand, so line
-numbers stay those of the file.
+What is not an item is reported with its line, never silently dropped: introductory text ("We follow
+these rules:"), Claude/Gemini import lines (``@AGENTS.md``: the imported file is read on its own).
+HTML comments are ignored. The caller blanks out lines that must not be read (frontmatter, gitmem's
+managed block) beforehand, so line numbers stay those of the file.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ Line = tuple[int, str]  # (1-based line number, text)
 
 @dataclass
 class Item:
-    """One thing the file says: ``head`` is its first paragraph (wrapped lines joined), ``rest`` the lines after."""
+    """One thing the file says: ``head`` is its first paragraph (wrapped lines joined), ``rest``
+    the lines after."""
 
     line: int
     end: int
@@ -77,8 +79,10 @@ class _Block:
     number: int = 0  # its number
 
     def takes_block(self) -> bool:
-        """Whether a code block or table that starts now belongs here: a bullet takes all that follow it, a
-        paragraph only the one it introduces (a code block or table with no text before it takes the next ones)."""
+        """Whether a code block or table that starts now belongs here: a bullet takes all that
+        follow it, a paragraph only the one it introduces (a code block or table with no text before
+        it takes the next ones).
+        """
         return self.bullet or not self.head or self.blocks == 0
 
 
@@ -86,7 +90,8 @@ _EMPHASIS = str.maketrans("", "", "*_`")
 
 
 def heading_text(text: str) -> str:
-    """A heading without Markdown emphasis or code marks: ``**Code** `style` `` -> ``Code style``."""
+    """A heading without Markdown emphasis or code marks: ``**Code** `style` `` -> ``Code
+    style``."""
     return " ".join(text.translate(_EMPHASIS).split())
 
 
@@ -191,7 +196,8 @@ class _Reading:
             current.after_blank = True
 
     def imports(self, line: md.Line) -> bool:
-        """A Claude/Gemini import line (``@AGENTS.md``) outside a bullet's body: recorded, not an item."""
+        """A Claude/Gemini import line (``@AGENTS.md``) outside a bullet's body: recorded, not
+        an item."""
         current = self.current
         if current is not None and current.bullet and md.indent(line.text) > current.indent:
             return False
@@ -256,8 +262,10 @@ _LINKS_ONLY = linear(r"(?:\[[^\]]*\]\([^)\s]*\)[\s,;|·–—-]*)+")
 
 
 def _takes_table(block: _Block, line: str) -> bool:
-    """Whether a table starting at ``line`` belongs to ``block``: a paragraph's only when it introduces it (ends with
-    ':'), a bullet's only when indented under it; a table after other prose is an item of its own."""
+    """Whether a table starting at ``line`` belongs to ``block``: a paragraph's only when it
+    introduces it (ends with ':'), a bullet's only when indented under it; a table after other prose
+    is an item of its own.
+    """
     if not block.takes_block():
         return False
     if block.bullet:
@@ -270,9 +278,11 @@ def _emit(
 ) -> None:
     """The items of one section's blocks.
 
-    A paragraph that ends with ':' and is followed by a list is the lead-in of that list: each item keeps it as
-    context (it often says when the item applies). Consecutive numbered items are one procedure, kept whole and in
-    order. A bullet that is only links (a table of contents) is not a rule."""
+    A paragraph that ends with ':' and is followed by a list is the lead-in of that list: each item
+    keeps it as context (it often says when the item applies). Consecutive numbered items are one
+    procedure, kept whole and in order. A bullet that is only links (a table of contents) is not a
+    rule.
+    """
     lead, lead_line = "", 0
     position = 0
     while position < len(blocks):
@@ -318,7 +328,8 @@ def _emit_children(
     section: str,
     parsed: Parsed,
 ) -> None:
-    """The items of a bullet that only labels the list nested under it: one per sub-bullet, titled ``label: …``."""
+    """The items of a bullet that only labels the list nested under it: one per sub-bullet,
+    titled ``label: …``."""
     label = block.head.rstrip(":").strip()
     children = _bullets(rest)
     if len(children) >= 2 and all(
@@ -349,10 +360,12 @@ def _number(bullet: md.Bullet) -> int:
 
 
 def _procedure_end(blocks: list[_Block], start: int) -> int:
-    """The position after the last step of the numbered procedure that starts at ``blocks[start]``, or ``start`` when
-    none does (a procedure has two steps or more). Steps follow each other, or go on after a code block, a table or a
-    paragraph between them when the next one's number continues the count (``2.`` after ``1.``) or only code and
-    tables came between: its first step never stands alone."""
+    """The position after the last step of the numbered procedure that starts at ``blocks[start]``,
+    or ``start`` when none does (a procedure has two steps or more). Steps follow each other, or go
+    on after a code block, a table or a paragraph between them when the next one's number continues
+    the count (``2.`` after ``1.``) or only code and tables came between: its first step never
+    stands alone.
+    """
     if not _numbered(blocks[start]):
         return start
     last = start
@@ -377,8 +390,10 @@ def _emit_steps(
     section: str,
     parsed: Parsed,
 ) -> None:
-    """A numbered procedure as one item: titled by its lead-in (or, without one, by the heading above it), with every
-    step, in order (and what stands between two steps, under the first), as the body."""
+    """A numbered procedure as one item: titled by its lead-in (or, without one, by the heading
+    above it), with every step, in order (and what stands between two steps, under the first), as
+    the body.
+    """
     body: list[str] = []
     number = 0
     for step in steps:
@@ -409,7 +424,8 @@ def _trim(rest: list[Line]) -> list[Line]:
 
 
 def _is_label(head: str, rest: list[Line]) -> bool:
-    """Whether a bullet only labels the list nested under it: short, ends with ':', and followed only by bullets."""
+    """Whether a bullet only labels the list nested under it: short, ends with ':', and followed
+    only by bullets."""
     if not head.endswith(":") or len(head) > LABEL_MAX or not rest:
         return False
     return (

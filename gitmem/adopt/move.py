@@ -1,17 +1,19 @@
-"""``gitmem import --move``: take the hand-written rules that became memories out of the rules files, so the tools
-do not load every imported rule twice (once by hand, once from gitmem's block).
+"""``gitmem import --move``: take the hand-written rules that became memories out of the rules
+files, so the tools do not load every imported rule twice (once by hand, once from gitmem's block).
 
-Only list rules move (a bullet, a numbered procedure, with what is nested under them): headings, tables of contents,
-prose paragraphs, code blocks and tables stay byte for byte (the importer does not make them memories with
-``--move``, and ``keep_once`` makes those an earlier import made on demand, so no client reads them twice): they are
-the document a team wrote around its rules, and a file is never deleted, so a link to it (``CLAUDE.md -> AGENTS.md``)
-never dangles. Of the rules, only the lines whose memory ``gitmem compile`` will write back go (``delivered``): into
-that same file when a target writes it, else into a file of the tool that read it (or, when no target is that tool's,
-of any target). A line whose memory compile leaves out (a proposal not accepted yet, a memory over a target's budget,
-one whose `targets` name no configured target) stays where it is, and the report says why: nothing a user wrote
-leaves every rules file. A lead-in line ("These steps assume Linux:") goes with the last of its items, and stays while
-one stays. Every other byte stays as it was: line endings, the frontmatter, the items that were not imported
-(refused, rejected), gitmem's managed block. A blank line left doubled by a removal is dropped once.
+Only list rules move (a bullet, a numbered procedure, with what is nested under them): headings,
+tables of contents, prose paragraphs, code blocks and tables stay byte for byte (the importer does
+not make them memories with ``--move``, and ``keep_once`` makes those an earlier import made on
+demand, so no client reads them twice): they are the document a team wrote around its rules, and a
+file is never deleted, so a link to it (``CLAUDE.md -> AGENTS.md``) never dangles. Of the rules,
+only the lines whose memory ``gitmem compile`` will write back go (``delivered``): into that same
+file when a target writes it, else into a file of the tool that read it (or, when no target is that
+tool's, of any target). A line whose memory compile leaves out (a proposal not accepted yet, a
+memory over a target's budget, one whose `targets` name no configured target) stays where it is, and
+the report says why: nothing a user wrote leaves every rules file. A lead-in line ("These steps
+assume Linux:") goes with the last of its items, and stays while one stays. Every other byte stays
+as it was: line endings, the frontmatter, the items that were not imported (refused, rejected),
+gitmem's managed block. A blank line left doubled by a removal is dropped once.
 Nothing is written on a dry run; writes are atomic and go through a link to the file it names.
 """
 
@@ -40,7 +42,8 @@ class Moved:
 
 @dataclass
 class Kept:
-    """Lines of one rules file that became memories but stay, because compile would not write them back."""
+    """Lines of one rules file that became memories but stay, because compile would not write
+    them back."""
 
     path: str
     lines: list[int]
@@ -49,7 +52,8 @@ class Kept:
 
 @dataclass
 class Delivery:
-    """What compile would write, for the memories as they are after the import: per file, and per target."""
+    """What compile would write, for the memories as they are after the import: per file, and
+    per target."""
 
     files: dict[str, set[str]]  # real path of each file a target writes -> the ids compiled into it
     targets: dict[str, set[str]]  # target name -> the ids it compiles
@@ -59,12 +63,13 @@ class Delivery:
     def why_not(
         self, path: str, tool: str | None, memory_id: str, status: str
     ) -> tuple[str, str] | None:
-        """None when compile writes ``memory_id`` back where the line in ``path`` was read; else (``proposed`` |
-        ``budget`` | ``elsewhere``, and why in words)."""
+        """None when compile writes ``memory_id`` back where the line in ``path`` was read; else
+        (``proposed`` | ``budget`` | ``elsewhere``, and why in words)."""
         if status != "active":
             return (
                 "proposed",
-                f"{status}: compiled once accepted (`gitmem accept`), then `gitmem import --move` again",
+                f"{status}: compiled once accepted (`gitmem accept`), then `gitmem import "
+                "--move` again",
             )
         files = self.files.get(path)
         if files is not None:
@@ -79,7 +84,8 @@ class Delivery:
         budget = self.omitted.get(memory_id)
         if budget is not None:
             return "budget", (
-                f"left out by the {budget} target's budget: raise `budget` in .memory/config.yaml, or take them out "
+                f"left out by the {budget} target's budget: raise `budget` in "
+                ".memory/config.yaml, or take them out "
                 "anyway with `--move --left-out` (then only `gitmem recall` finds them)"
             )
         return (
@@ -111,8 +117,9 @@ def delivery(
             files.setdefault(_real(project, path), set()).update(file_plan.ids)
         for memory_id in plan.omitted:
             omitted.setdefault(memory_id, plan.target.name)
-    # what each target's client receives: its own files, and the files of the targets it reads (Cursor reads the
-    # AGENTS.md hub: a .cursor/rules line whose memory compile writes into AGENTS.md still reaches Cursor)
+    # what each target's client receives: its own files, and the files of the targets it reads
+    # (Cursor reads the AGENTS.md hub: a .cursor/rules line whose memory compile writes into
+    # AGENTS.md still reaches Cursor)
     targets = {
         plan.target.name: set(plan.compiled).union(*plan.delivered.values())
         if plan.delivered
@@ -140,9 +147,9 @@ def _moved_sources(report: ImportReport) -> list[tuple[Source, str, str]]:
 def plan_moves(
     project: Project, report: ImportReport, delivered: Delivery, left_out: bool = False
 ) -> tuple[list[Moved], list[Kept]]:
-    """The lines to remove, file by file (files read through an @import or a link included once), and those kept
-    because compile would not write their memory back (with ``left_out``, those a budget leaves out move too: the
-    user asked for exactly that)."""
+    """The lines to remove, file by file (files read through an @import or a link included once),
+    and those kept because compile would not write their memory back (with ``left_out``, those a
+    budget leaves out move too: the user asked for exactly that)."""
     by_path: dict[str, list[Source]] = {}
     kept_by: dict[tuple[str, str], list[int]] = {}
     kept = [item.source for item in report.refused] + [item.source for item in report.rejected]
@@ -172,7 +179,8 @@ def plan_moves(
 
 
 def _without(text: str, remove: Iterable[int]) -> str:
-    """``text`` without the (1-based) lines ``remove``; a blank line doubled by a removal is dropped once."""
+    """``text`` without the (1-based) lines ``remove``; a blank line doubled by a removal is
+    dropped once."""
     parts = text.split("\n")  # numbered as the importer numbers them (only "\n" ends a line)
     lines = [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
     gone = set(remove)
@@ -192,8 +200,10 @@ def _without(text: str, remove: Iterable[int]) -> str:
 
 
 def apply_moves(project: Project, report: ImportReport, moves: list[Moved]) -> None:
-    """Remove the lines (unless the report is a dry run), writing through a link to its file. A file is never
-    deleted, even when only headings are left in it: the team wrote it, and other files may link to it."""
+    """Remove the lines (unless the report is a dry run), writing through a link to its file. A file
+    is never deleted, even when only headings are left in it: the team wrote it, and other files may
+    link to it.
+    """
     if report.dry_run:
         return
     for move in moves:
@@ -203,10 +213,10 @@ def apply_moves(project: Project, report: ImportReport, moves: list[Moved]) -> N
 
 
 def keep_once(report: ImportReport, store: Store) -> list[str]:
-    """Prose, code and tables stay in their file with ``--move``; where an earlier import made one a memory, compile
-    would write it into the block beside the text it came from. Make those memories on demand (never compiled; the
-    prompt hook and recall still bring them), so each client reads the text once. Returns their ids (nothing is
-    written on a dry run)."""
+    """Prose, code and tables stay in their file with ``--move``; where an earlier import made one a
+    memory, compile would write it into the block beside the text it came from. Make those memories
+    on demand (never compiled; the prompt hook and recall still bring them), so each client reads
+    the text once. Returns their ids (nothing is written on a dry run)."""
     ids = list(dict.fromkeys(known.id for known in report.stays))
     if not report.dry_run:
         for memory_id in ids:

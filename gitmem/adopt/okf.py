@@ -1,17 +1,19 @@
-"""Open Knowledge Format v0.2 (OKF: a folder of Markdown concepts with YAML front matter; the store of Kage and
-okf-agent-memory): ``gitmem export --okf DIR`` writes one concept per memory, ``gitmem import --okf DIR`` proposes
-one memory per concept.
+"""Open Knowledge Format v0.2 (OKF: a folder of Markdown concepts with YAML front matter; the store
+of Kage and okf-agent-memory): ``gitmem export --okf DIR`` writes one concept per memory, ``gitmem
+import --okf DIR`` proposes one memory per concept.
 
-What both formats hold maps field to field, both ways (docs/okf.md has the table): ``kind`` <-> ``type``
-(Convention, Decision, Pitfall, Preference, Fact), ``title``, ``body`` <-> the Markdown body, ``tags``, ``status``
-<-> ``status`` (proposed: draft, active: stable, retired: deprecated), ``expires`` <-> ``stale_after``, ``evidence``
-<-> ``sources`` (``resource``: the file; ``lines`` and ``digest`` kept on the entry), ``created`` <-> ``generated.at``
-and an active memory's human acceptance <-> ``verified`` by a ``human:`` actor. What only gitmem holds (id,
-priority, paths, targets, words, review_after, supersedes, enforce) goes into the extension key ``gitmem``.
+What both formats hold maps field to field, both ways (docs/okf.md has the table): ``kind`` <->
+``type`` (Convention, Decision, Pitfall, Preference, Fact), ``title``, ``body`` <-> the Markdown
+body, ``tags``, ``status`` <-> ``status`` (proposed: draft, active: stable, retired: deprecated),
+``expires`` <-> ``stale_after``, ``evidence`` <-> ``sources`` (``resource``: the file; ``lines`` and
+``digest`` kept on the entry), ``created`` <-> ``generated.at`` and an active memory's human
+acceptance <-> ``verified`` by a ``human:`` actor. What only gitmem holds (id, priority, paths,
+targets, words, review_after, supersedes, enforce) goes into the extension key ``gitmem``.
 
-An imported concept is untrusted text: it is scanned (secrets, hidden Unicode) and becomes a *proposal* like any
-import, whatever its bundle says of its status or verification (a human accepts it); a deprecated concept is not
-proposed, nor one that repeats a memory. Every read and write goes through the file gateway, inside the repository.
+An imported concept is untrusted text: it is scanned (secrets, hidden Unicode) and becomes a
+*proposal* like any import, whatever its bundle says of its status or verification (a human accepts
+it); a deprecated concept is not proposed, nor one that repeats a memory. Every read and write goes
+through the file gateway, inside the repository.
 """
 
 from __future__ import annotations
@@ -42,11 +44,13 @@ TYPES = {
 }
 STATUS = {"proposed": "draft", "active": "stable", "retired": "deprecated"}
 EXTENSION = "gitmem"  # the extension key: what only gitmem holds
-ACCEPTED_BY = "human:gitmem-review"  # an active memory was accepted by a person, in review (gitmem keeps no name)
+# an active memory was accepted by a person, in review (gitmem keeps no name)
+ACCEPTED_BY = "human:gitmem-review"
 PRODUCER = "gitmem"
 
 
-# -- export ---------------------------------------------------------------------------------------------------------
+# -- export
+# --------------------------------------------------------------------------------------------------
 
 
 def _instant(day: date) -> str:
@@ -122,7 +126,8 @@ def export(project: Project, snapshot: Snapshot, folder: Path) -> Exported:
     return report
 
 
-# -- import ---------------------------------------------------------------------------------------------------------
+# -- import
+# --------------------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -198,7 +203,8 @@ def _strings(value: Any) -> tuple[str, ...]:
 
 
 def _memory(front: dict[str, Any], body: str, today: date, origin: str) -> dict[str, Any]:
-    """The memory's fields from a concept's front matter and body (checked by the store afterwards)."""
+    """The memory's fields from a concept's front matter and body (checked by the store
+    afterwards)."""
     own = _mapping(front.get(EXTENSION))
     kinds = {value.lower(): key for key, value in TYPES.items()}
     generated = _mapping(front.get("generated"))
@@ -302,7 +308,8 @@ def import_bundle(
 
 
 def trust(front: dict[str, Any]) -> str:
-    """The concept's trust tier (OKF 5.3): what its bundle says; the memory is a proposal whatever it is."""
+    """The concept's trust tier (OKF 5.3): what its bundle says; the memory is a proposal
+    whatever it is."""
     verified = front.get("verified")
     events = (
         [verified] if isinstance(verified, dict) else verified if isinstance(verified, list) else []

@@ -1,10 +1,12 @@
-"""Hand-written rules files already past a client's hard size limit, found before anything is compiled.
+"""Hand-written rules files already past a client's hard size limit, found before anything is
+compiled.
 
-``gitmem init`` and ``gitmem import`` say so, one line a file: compile can write nothing into such a file (the client
-would cut what it adds), so the team should hear it the first time it meets gitmem, not from the first failing
-compile. A file's own limit (``chars`` of one file: Devin Desktop's 12,000) counts the file without gitmem's managed
-block; Codex's ``chain_bytes`` counts an ``AGENTS.md`` with the ``AGENTS.md`` files above it, reported once, at the
-file where the chain first goes over. The limits are the tools' records (``gitmem/tools.py``).
+``gitmem init`` and ``gitmem import`` say so, one line a file: compile can write nothing into such a
+file (the client would cut what it adds), so the team should hear it the first time it meets gitmem,
+not from the first failing compile. A file's own limit (``chars`` of one file: Devin Desktop's
+12,000) counts the file without gitmem's managed block; Codex's ``chain_bytes`` counts an
+``AGENTS.md`` with the ``AGENTS.md`` files above it, reported once, at the file where the chain
+first goes over. The limits are the tools' records (``gitmem/tools.py``).
 """
 
 from __future__ import annotations
@@ -33,32 +35,39 @@ class Oversize:
     target: str
 
     def describe(self, moved: bool = False, left_out: bool = False) -> str:
-        """One line: the file, its size, whose limit, and what to do (``moved``: after ``--move`` took lines out of
-        it, ``left_out`` with ``--left-out``)."""
+        """One line: the file, its size, whose limit, and what to do (``moved``: after ``--move``
+        took lines out of it, ``left_out`` with ``--left-out``)."""
         chain = (
             " with the AGENTS.md files above it"
             if self.limit.measure == "chain_bytes" and "/" in self.path
             else ""
         )
         head = (
-            f"{self.path}: {self.used:,} {_UNITS[self.limit.measure]}{chain} ({self.lines:,} lines) of hand-written "
+            f"{self.path}: {self.used:,} {_UNITS[self.limit.measure]}{chain} "
+            f"({self.lines:,} lines) of hand-written "
             f"text, over the hard limit of {self.limit.value:,} ({self.limit.reason})"
         )
         if moved and not left_out:
             return (
-                f"{head}: still over; `gitmem import --accept --move --left-out` also moves the rules the budget "
+                f"{head}: still over; `gitmem import --accept --move --left-out` also "
+                "moves the rules the budget "
                 "leaves out (recall and the prompt hook still bring them)"
             )
         if moved:
-            return f"{head}: still over after moving its rules: shorten its prose or code, or split it into folders"
+            return (
+                f"{head}: still over after moving its rules: shorten its prose or code, or "
+                "split it into folders"
+            )
         return (
-            f"{head}: `gitmem import --accept --move --left-out` moves its list rules into .memory/ (headings, prose "
+            f"{head}: `gitmem import --accept --move --left-out` moves its list rules into "
+            ".memory/ (headings, prose "
             "and code stay), then `gitmem compile`"
         )
 
 
 def _hand_written(project: Project, path: str) -> str | None:
-    """The file's text without gitmem's managed block, or ``None`` when it cannot be read as text."""
+    """The file's text without gitmem's managed block, or ``None`` when it cannot be read as
+    text."""
     try:
         text = gateway.read_bytes(project, project.root / path, limit=gateway.RULES_LIMIT).decode(
             "utf-8"
@@ -94,7 +103,8 @@ def _of(target: Target, path: str) -> bool:
 
 
 def oversized(project: Project, paths: Iterable[str]) -> list[Oversize]:
-    """The files among ``paths`` (repository paths of hand-written rules files) past a tool's hard limit."""
+    """The files among ``paths`` (repository paths of hand-written rules files) past a tool's
+    hard limit."""
     texts = {
         path: text
         for path in sorted(set(paths))
@@ -129,7 +139,8 @@ def oversized(project: Project, paths: Iterable[str]) -> list[Oversize]:
 
 
 def rules_files(project: Project) -> list[str]:
-    """Every rules file of the repository (tracked, or untracked and not ignored), as ``gitmem import`` finds them."""
+    """Every rules file of the repository (tracked, or untracked and not ignored), as ``gitmem
+    import`` finds them."""
     from gitmem.adopt.importer import choose_files
 
     return [path for path, _ in choose_files(project, ())]

@@ -1,35 +1,43 @@
 """The rules files gitmem knows how to import, and the scope each one gives its rules.
 
-The records' ``formats`` (``gitmem/tools.py``): every target's files, plus the legacy single files ``.cursorrules``,
-``.windsurfrules``, ``.roorules`` and Augment's ``.augment-guidelines`` (and ``.clinerules`` as a file). A file's
-scope becomes the ``paths`` (and for rules a tool loads only on request, the ``priority``) of the memories made from
-it:
+The records' ``formats`` (``gitmem/tools.py``): every target's files, plus the legacy single files
+``.cursorrules``, ``.windsurfrules``, ``.roorules`` and Augment's ``.augment-guidelines`` (and
+``.clinerules`` as a file). A file's scope becomes the ``paths`` (and for rules a tool loads only on
+request, the ``priority``) of the memories made from it:
 
 | file | scope |
 |---|---|
-| ``AGENTS.md``, ``CLAUDE.md``, ``GEMINI.md`` | the root: the whole project; ``DIR/AGENTS.md``: ``DIR/**`` |
-| ``.cursor/rules/*.mdc`` | ``alwaysApply: true``: everything; ``globs``: those; neither: agent-requested or manual |
+| ``AGENTS.md``, ``CLAUDE.md``, ``GEMINI.md`` | the root: the whole project; ``DIR/AGENTS.md``:
+``DIR/**`` |
+| ``.cursor/rules/*.mdc`` | ``alwaysApply: true``: everything; ``globs``: those; neither:
+agent-requested or manual |
 | ``.github/instructions/*.instructions.md`` | ``applyTo`` globs (``**``: everything) |
 | ``.claude/rules/*.md``, ``.clinerules/*.md`` | ``paths`` globs; none: everything |
-| ``.windsurf/rules/*.md`` | ``trigger: always_on``: everything; ``glob``: ``globs``; ``model_decision``/``manual`` |
-| ``.kiro/steering/*.md`` | ``inclusion: always``: everything; ``fileMatch``: its ``fileMatchPattern``; |
+| ``.windsurf/rules/*.md`` | ``trigger: always_on``: everything; ``glob``: ``globs``;
+``model_decision``/``manual`` |
+| ``.kiro/steering/*.md`` | ``inclusion: always``: everything; ``fileMatch``: its
+``fileMatchPattern``; |
 | | ``manual``/``auto`` |
 | ``.amazonq/rules/**/*.md``, ``.roo/rules/**/*.md`` | everything (no scoping) |
-| ``.continue/rules/*.md`` | ``alwaysApply: true``: everything; ``globs``: those; ``alwaysApply: false``: |
+| ``.continue/rules/*.md`` | ``alwaysApply: true``: everything; ``globs``: those; ``alwaysApply:
+false``: |
 | | agent-requested; neither: everything |
-| ``.augment/rules/**/*.md`` | ``type: always_apply``: everything; ``agent_requested``/``manual`` or none: on demand |
+| ``.augment/rules/**/*.md`` | ``type: always_apply``: everything; ``agent_requested``/``manual`` or
+none: on demand |
 | ``.junie/guidelines.md``, ``.trae/rules/project_rules.md`` | the whole project |
-| ``.augment-guidelines``, ``.augment/guidelines.md`` | the whole project (Augment's legacy guidelines) |
+| ``.augment-guidelines``, ``.augment/guidelines.md`` | the whole project (Augment's legacy
+guidelines) |
 | ``WARP.md`` | the root: the whole project; ``DIR/WARP.md``: ``DIR/**`` |
 
-Rules a tool loads only when the agent asks for them or a person mentions them (Cursor agent-requested and manual
-rules, Windsurf ``model_decision``/``manual``, Kiro ``manual``/``auto``, Continue ``alwaysApply: false`` without
-globs, Augment ``agent_requested``/``manual``) stay on demand: ``priority: on-demand`` memories, never compiled into a
-rules file, brought by the prompt hook and recall when a task needs them. A tool folder nested in a directory
-(``web/.cursor/rules/``) scopes its rules to that directory.
+Rules a tool loads only when the agent asks for them or a person mentions them (Cursor
+agent-requested and manual rules, Windsurf ``model_decision``/``manual``, Kiro ``manual``/``auto``,
+Continue ``alwaysApply: false`` without globs, Augment ``agent_requested``/``manual``) stay on
+demand: ``priority: on-demand`` memories, never compiled into a rules file, brought by the prompt
+hook and recall when a task needs them. A tool folder nested in a directory (``web/.cursor/rules/``)
+scopes its rules to that directory.
 
-Frontmatter is read line by line, not as YAML: Cursor's globs are written unquoted (``globs: *.ts,src/**``), which a
-YAML parser rejects.
+Frontmatter is read line by line, not as YAML: Cursor's globs are written unquoted (``globs:
+*.ts,src/**``), which a YAML parser rejects.
 """
 
 from __future__ import annotations
@@ -86,8 +94,8 @@ _IGNORED = tuple(entry for fmt in FORMATS for entry in fmt.ignore)
 
 
 def format_of(path: str) -> Format | None:
-    """The format of the file at ``path`` (relative to the repository root, / separators); ``None`` when gitmem
-    does not know it as a rules file."""
+    """The format of the file at ``path`` (relative to the repository root, / separators); ``None``
+    when gitmem does not know it as a rules file."""
     name = path.rsplit("/", 1)[-1]
     found = _BY_NAME.get(name) or _BY_PATH.get(path)
     if found is not None:
@@ -104,9 +112,11 @@ def format_of(path: str) -> Format | None:
 
 
 def nested_rules(root: Path) -> list[tuple[str, str]]:
-    """The rules files below the root that ``gitmem import`` reads (tracked, or untracked and not ignored), with the
-    tool of each: a nested ``AGENTS.md``/``CLAUDE.md``/``GEMINI.md``, a tool folder inside a package
-    (``web/.cursor/rules/x.mdc``); ``gitmem init`` adds their tools to the targets."""
+    """The rules files below the root that ``gitmem import`` reads (tracked, or untracked and not
+    ignored), with the tool of each: a nested ``AGENTS.md``/``CLAUDE.md``/``GEMINI.md``, a tool
+    folder inside a package (``web/.cursor/rules/x.mdc``); ``gitmem init`` adds their tools to the
+    targets.
+    """
     from gitmem.gitcommand import list_matching
 
     try:
@@ -136,9 +146,11 @@ SKILL_FILE = "SKILL.md"
 
 
 def skill_bundle(root: Path, path: str) -> str | None:
-    """The folder of the skill bundle ``path`` belongs to (a folder named ``skills`` on its way, or one holding a
-    ``SKILL.md`` below the root), or ``None``. A bundle's ``AGENTS.md`` files are loaded with their skill, on demand
-    (vendored guides of a hundred rules and their counter-examples), not as the project's always-on rules."""
+    """The folder of the skill bundle ``path`` belongs to (a folder named ``skills`` on its way, or
+    one holding a ``SKILL.md`` below the root), or ``None``. A bundle's ``AGENTS.md`` files are
+    loaded with their skill, on demand (vendored guides of a hundred rules and their
+    counter-examples), not as the project's always-on rules.
+    """
     parts = path.split("/")[:-1]
     for depth in range(len(parts), 0, -1):
         folder = "/".join(parts[:depth])
@@ -148,12 +160,14 @@ def skill_bundle(root: Path, path: str) -> str | None:
 
 
 def rank(path: str, fmt: Format) -> tuple[int, int, str]:
-    """Sort key: root files before nested ones, formats in their records' ``rank`` order, then by path."""
+    """Sort key: root files before nested ones, formats in their records' ``rank`` order, then
+    by path."""
     return (path.count("/") if fmt.scope == "directory" else 0, fmt.rank, path)
 
 
 def _in_folder(path: str, folder: str) -> str | None:
-    """The directory a tool folder sits in ("" at the root) when ``path`` is inside ``folder``; else ``None``."""
+    """The directory a tool folder sits in ("" at the root) when ``path`` is inside ``folder``;
+    else ``None``."""
     if path.startswith(folder + "/"):
         return ""
     marker = f"/{folder}/"
@@ -163,7 +177,8 @@ def _in_folder(path: str, folder: str) -> str | None:
 
 
 def not_rules(path: str) -> str | None:
-    """Why a file found in a tool's rules folder is not an always-on rules file, or ``None`` when it is one."""
+    """Why a file found in a tool's rules folder is not an always-on rules file, or ``None``
+    when it is one."""
     name = path.rsplit("/", 1)[-1]
     for folder, reason in _IGNORED:
         if _in_folder(path, folder) is not None:
@@ -174,9 +189,9 @@ def not_rules(path: str) -> str | None:
 
 
 def base_directory(path: str, fmt: Format) -> str:
-    """The directory a file's rules apply under ("" for the whole project). A directory-scoped file in its
-    format's ``home`` folder (``.claude/CLAUDE.md``, Claude Code's project memory like ``CLAUDE.md`` beside it)
-    belongs to the directory that holds the folder."""
+    """The directory a file's rules apply under ("" for the whole project). A directory-scoped file
+    in its format's ``home`` folder (``.claude/CLAUDE.md``, Claude Code's project memory like
+    ``CLAUDE.md`` beside it) belongs to the directory that holds the folder."""
     if fmt.scope == "directory":
         directory = path.rsplit("/", 1)[0] if "/" in path else ""
         home = fmt.home
@@ -188,7 +203,8 @@ def base_directory(path: str, fmt: Format) -> str:
     return ""
 
 
-# -- frontmatter -----------------------------------------------------------------------------------------------------
+# -- frontmatter
+# --------------------------------------------------------------------------------------------------
 
 Value = str | list[str]
 
@@ -200,7 +216,8 @@ class Frontmatter:
 
 
 def read_frontmatter(lines: list[str]) -> Frontmatter:
-    """The ``---`` fenced frontmatter at the top of ``lines``: simple ``key: value`` lines and ``- item`` lists."""
+    """The ``---`` fenced frontmatter at the top of ``lines``: simple ``key: value`` lines and
+    ``- item`` lists."""
     if not lines or lines[0].strip() != "---":
         return Frontmatter({}, 0)
     fields: dict[str, Value] = {}
@@ -262,20 +279,23 @@ def split_top(text: str) -> list[str]:
 
 
 def review_only(fmt: Format, front: Frontmatter) -> bool:
-    """Whether a Copilot path-instructions file is for Copilot code review only: ``excludeAgent: "coding-agent"``
-    (https://docs.github.com/en/copilot/how-tos/configure-custom-instructions/add-repository-instructions). Such
-    rules stay where only code review reads them: imported, every client would get them."""
+    """Whether a Copilot path-instructions file is for Copilot code review only: ``excludeAgent:
+    "coding-agent"``
+    (https://docs.github.com/en/copilot/how-tos/configure-custom-instructions/add-repository-instructions). Such rules stay where only code review reads them: imported, every client would get them.
+    """
     value = front.fields.get("excludeAgent")
     excluded = _globs(value) if fmt.scope == "applyTo" else []
     return "coding-agent" in excluded
 
 
-# -- scope -----------------------------------------------------------------------------------------------------------
+# -- scope
+# --------------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Scope:
-    """Where a file's rules apply: ``paths`` (empty: everywhere), the priority they get, and how it was read."""
+    """Where a file's rules apply: ``paths`` (empty: everywhere), the priority they get, and how
+    it was read."""
 
     paths: tuple[str, ...]
     priority: str
@@ -294,7 +314,8 @@ def _globs(value: Value | None) -> list[str]:
 
 
 def _under(directory: str, globs: list[str]) -> tuple[str, ...]:
-    """Globs relative to the repository root (``directory`` prefixed); () when one of them covers everything."""
+    """Globs relative to the repository root (``directory`` prefixed); () when one of them
+    covers everything."""
     out: list[str] = []
     for glob in globs:
         glob = glob.strip()
@@ -316,7 +337,8 @@ def _true(value: Value | None) -> bool:
 
 
 def scope_of(path: str, fmt: Format, front: Frontmatter) -> Scope:
-    """The scope of the rules in the file at ``path``. Raises ``ScopeError`` for globs outside the repository."""
+    """The scope of the rules in the file at ``path``. Raises ``ScopeError`` for globs outside
+    the repository."""
     directory = base_directory(path, fmt)
     here = f"under {directory}/" if directory else "the whole project"
     read = _SCOPES.get(fmt.scope)
@@ -344,7 +366,8 @@ def _directory(where: _Where, fields: dict[str, Value]) -> Scope:
 
 
 def _always_apply(where: _Where, fields: dict[str, Value]) -> Scope:
-    """Cursor's: ``alwaysApply: true`` everywhere; ``globs``; a ``description`` alone: agent-requested; else manual."""
+    """Cursor's: ``alwaysApply: true`` everywhere; ``globs``; a ``description`` alone:
+    agent-requested; else manual."""
     globs = _globs(fields.get("globs"))
     if _true(fields.get("alwaysApply")):
         return where.everywhere("normal", f"{where.here} (alwaysApply)")
@@ -370,8 +393,8 @@ def _paths(where: _Where, fields: dict[str, Value]) -> Scope:
 
 
 def _mode(key: str, default: str, scoped: str, globs_key: str, low: tuple[str, ...]) -> _Reader:
-    """A scope read from one mode field: ``key: scoped`` with globs in ``globs_key``, a ``low`` mode (loaded on
-    request), or ``default`` (always)."""
+    """A scope read from one mode field: ``key: scoped`` with globs in ``globs_key``, a ``low`` mode
+    (loaded on request), or ``default`` (always)."""
 
     def read(where: _Where, fields: dict[str, Value]) -> Scope:
         mode = str(fields.get(key) or default).strip()
@@ -386,8 +409,10 @@ def _mode(key: str, default: str, scoped: str, globs_key: str, low: tuple[str, .
 
 
 def _always_apply_or_globs(where: _Where, fields: dict[str, Value]) -> Scope:
-    """Continue's (https://docs.continue.dev/customize/deep-dives/rules): alwaysApply true: always; false: when its
-    globs match or the agent asks for it; unset: always without globs, else when they match."""
+    """Continue's (https://docs.continue.dev/customize/deep-dives/rules): alwaysApply true: always;
+    false: when its globs match or the agent asks for it; unset: always without globs, else when
+    they match.
+    """
     always = fields.get("alwaysApply")
     globs = _globs(fields.get("globs"))
     if _true(always):
@@ -402,8 +427,8 @@ def _always_apply_or_globs(where: _Where, fields: dict[str, Value]) -> Scope:
 
 
 def _type(where: _Where, fields: dict[str, Value]) -> Scope:
-    """Augment's ``type``: ``always_apply``, ``agent_requested``, ``manual``; none: manual in the IDE extensions
-    (see the augment record in gitmem/tools.py)."""
+    """Augment's ``type``: ``always_apply``, ``agent_requested``, ``manual``; none: manual in the
+    IDE extensions (see the augment record in gitmem/tools.py)."""
     kind = str(fields.get("type") or "").strip()
     if kind == "always_apply":
         return where.everywhere("normal", f"{where.here} (type: always_apply)")

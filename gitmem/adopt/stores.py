@@ -2,25 +2,30 @@
 
 Four formats, as the clients write them (docs/import.md has the details and the versions read):
 
-- ``typed``: a folder of Markdown files, one memory each, with ``name``/``description``/``type`` frontmatter
-  (``type`` at the top, or under ``metadata:`` as Claude Code 2.1 writes it), beside a ``MEMORY.md`` index of
-  ``- [Title](file.md) — hook`` pointers, which is skipped. Claude Code and Qwen Code.
-- ``notes``: Gemini CLI's private project memory: a ``MEMORY.md`` index and sibling notes, free Markdown; every
-  bullet or paragraph is an entry, a line of links only (a pointer to a note) is not.
-- ``task-groups``: Codex's ``MEMORY.md``: ``# Task Group:`` blocks, each with ``applies_to: cwd=<folder>``; the bullets
-  under a block's ``## User preferences``, ``## Reusable knowledge`` and ``## Failures and how to do differently``
-  of the blocks whose folder is this repository (or inside it). The ``## Task`` routing sections are not memories.
-- ``raw-memories``: Codex's ``raw_memories.md``: one ``## Thread`` block per session, whose ``cwd:`` names the folder
-  it ran in; the bullets under a block's ``Reusable knowledge:``, ``Failures and how to do differently:`` and
-  ``Preference signals:`` of the blocks whose folder is this repository (or inside it). ``References:`` (verbatim
-  commands and strings) are not memories.
-- ``section``: the bullets under ``## Gemini Added Memories`` / ``## Qwen Added Memories`` in the user's global
-  ``GEMINI.md`` / ``QWEN.md``, which the clients' ``save_memory`` tool appended to (all personal).
+- ``typed``: a folder of Markdown files, one memory each, with ``name``/``description``/``type``
+  frontmatter (``type`` at the top, or under ``metadata:`` as Claude Code 2.1 writes it), beside a
+  ``MEMORY.md`` index of ``- [Title](file.md) — hook`` pointers, which is skipped. Claude Code and
+  Qwen Code.
+- ``notes``: Gemini CLI's private project memory: a ``MEMORY.md`` index and sibling notes, free
+  Markdown; every bullet or paragraph is an entry, a line of links only (a pointer to a note) is
+  not.
+- ``task-groups``: Codex's ``MEMORY.md``: ``# Task Group:`` blocks, each with ``applies_to:
+  cwd=<folder>``; the bullets under a block's ``## User preferences``, ``## Reusable knowledge`` and
+  ``## Failures and how to do differently`` of the blocks whose folder is this repository (or inside
+  it). The ``## Task`` routing sections are not memories.
+- ``raw-memories``: Codex's ``raw_memories.md``: one ``## Thread`` block per session, whose ``cwd:``
+  names the folder it ran in; the bullets under a block's ``Reusable knowledge:``, ``Failures and
+  how to do differently:`` and ``Preference signals:`` of the blocks whose folder is this repository
+  (or inside it). ``References:`` (verbatim commands and strings) are not memories.
+- ``section``: the bullets under ``## Gemini Added Memories`` / ``## Qwen Added Memories`` in the
+  user's global ``GEMINI.md`` / ``QWEN.md``, which the clients' ``save_memory`` tool appended to
+  (all personal).
 
-Every read goes through ``read_store_file`` (and the file gateway, held to the place's root: the repository for a
-store inside it, the client's folder at home): bounded (``MAX_BYTES`` a file, ``MAX_FILES`` a store), and a link that
-leads out of the store's folder is refused, as is a store folder that is itself a link and a link on the way to the
-store that leads out of its root (``gitmem.clientstores.refusal``). Nothing else is opened.
+Every read goes through ``read_store_file`` (and the file gateway, held to the place's root: the
+repository for a store inside it, the client's folder at home): bounded (``MAX_BYTES`` a file,
+``MAX_FILES`` a store), and a link that leads out of the store's folder is refused, as is a store
+folder that is itself a link and a link on the way to the store that leads out of its root
+(``gitmem.clientstores.refusal``). Nothing else is opened.
 """
 
 from __future__ import annotations
@@ -73,19 +78,24 @@ _PERSONAL_OPENINGS = (
 
 
 class StoreRefused(Exception):
-    """A store file that is not read: a link out of the store, too big, not a regular file, not UTF-8."""
+    """A store file that is not read: a link out of the store, too big, not a regular file, not
+    UTF-8."""
 
 
 @dataclass
 class Entry:
-    """One memory a client keeps: its text and where it is (``origin``: ``client:part/file:line``)."""
+    """One memory a client keeps: its text and where it is (``origin``:
+    ``client:part/file:line``)."""
 
     client: str
     path: Path
-    where: str  # "memory/feedback_testing.md": the part of the store and the file, never the home folder
+    # "memory/feedback_testing.md": the part of the store and the file, never the home folder
+    where: str
     line: int
     end: int
-    key: str  # what the entry is, across runs: the file for a typed memory, the file and the text for a bullet
+    # what the entry is, across runs: the file for a typed memory, the file and the text for a
+    # bullet
+    key: str
     title: str
     body: str
     kind: str
@@ -97,11 +107,13 @@ class Entry:
     session: str = (
         ""  # the client's session the memory was made in (Claude Code's ``originSessionId``)
     )
-    made_in: str = ""  # the folder that session ran in, relative to the repository ("." its root), when recorded
+    # the folder that session ran in, relative to the repository ("." its root), when recorded
+    made_in: str = ""
 
     @property
     def origin(self) -> str:
-        """``client:part/file:line``, and whose it is when the client recorded it: ``(made in web)``."""
+        """``client:part/file:line``, and whose it is when the client recorded it: ``(made in
+        web)``."""
         where = f"{self.client}:{self.where}:{self.line}"
         return f"{where} (made in {self.made_in})" if self.made_in else where
 
@@ -122,9 +134,11 @@ class StoreRead:
 
 
 def read_store_file(place: Place, path: Path, *, checked: bool = False) -> str:
-    """The text of one file of a store; every read of a client's store goes through here, and through the file
-    gateway, held to the store's own folder. Refused: a store folder that is a link, a link leading out of the
-    store's folder, a file that is not regular, over ``MAX_BYTES`` or not UTF-8."""
+    """The text of one file of a store; every read of a client's store goes through here, and
+    through the file gateway, held to the store's own folder. Refused: a store folder that is a
+    link, a link leading out of the store's folder, a file that is not regular, over ``MAX_BYTES``
+    or not UTF-8.
+    """
     base = place.base
     reason = (
         None if checked else refusal(place)
@@ -203,7 +217,8 @@ def read_place(place: Place, root: Path) -> StoreRead:
     return read
 
 
-# -- whose a memory is: the sessions that share the store's project key -------------------------------------------
+# -- whose a memory is: the sessions that share the store's project key
+# -------------------------------------------
 
 MAX_KEYS = (
     10_000  # project folders looked through for a session's transcript kept under another key
@@ -212,14 +227,16 @@ MAX_LOGS = 100_000  # transcript names listed from them
 
 
 class Owners:
-    """The folders the sessions kept under a store's project key ran in (``Place.logs``): a client whose key is lossy
-    (Claude Code, Qwen Code: ``acme-payroll`` and ``acme.payroll`` share one) keeps every such folder's memories in
-    one store, so each memory is this repository's only when the session it was made in ran here (Claude Code
-    records it: ``originSessionId``, whose transcript names its ``cwd``). A memory made in another folder is not
-    read; one whose session is not recorded (Qwen Code records none; Claude Code removes old transcripts) is read
-    only while no other folder is known to share the store. Transcripts are read through the same checks as the
+    """The folders the sessions kept under a store's project key ran in (``Place.logs``): a client
+    whose key is lossy (Claude Code, Qwen Code: ``acme-payroll`` and ``acme.payroll`` share one)
+    keeps every such folder's memories in one store, so each memory is this repository's only when
+    the session it was made in ran here (Claude Code records it: ``originSessionId``, whose
+    transcript names its ``cwd``). A memory made in another folder is not read; one whose session is
+    not recorded (Qwen Code records none; Claude Code removes old transcripts) is read only while no
+    other folder is known to share the store. Transcripts are read through the same checks as the
     store (``refusal``; links leading out refused), at most ``MAX_FILES`` of them, each as
-    ``gitmem.scan.transcripts.session_folder`` reads it."""
+    ``gitmem.scan.transcripts.session_folder`` reads it.
+    """
 
     def __init__(self, place: Place, root: Path) -> None:
         self.place = place
@@ -243,7 +260,8 @@ class Owners:
                 self.others.append(folder)
 
     def _readable(self, path: Path | None) -> bool:
-        """Whether ``path`` (a transcript or its folder) may be read: the store's checks, no link, inside its root."""
+        """Whether ``path`` (a transcript or its folder) may be read: the store's checks, no
+        link, inside its root."""
         if path is None or refusal(self.place) is not None:
             return False
         return not os.path.islink(path) and gateway.is_inside(path, [self.place.root])
@@ -252,16 +270,18 @@ class Owners:
         return session_folder(path) if self._readable(path) else None
 
     def session(self, session: str) -> str | None:
-        """The folder ``session`` ran in: its transcript beside the store, or (Claude Code keys a linked worktree's
-        transcripts on the worktree, its memory on the main one) under a sibling key."""
+        """The folder ``session`` ran in: its transcript beside the store, or (Claude Code keys a
+        linked worktree's transcripts on the worktree, its memory on the main one) under a sibling
+        key.
+        """
         if session not in self.sessions:
             path = self._elsewhere().get(f"{session}.jsonl")
             self.sessions[session] = self._folder(path) if path is not None else None
         return self.sessions[session]
 
     def _elsewhere(self) -> dict[str, Path]:
-        """The transcripts under the sibling keys, by name (listed once, at most ``MAX_KEYS`` folders and
-        ``MAX_LOGS`` names)."""
+        """The transcripts under the sibling keys, by name (listed once, at most ``MAX_KEYS``
+        folders and ``MAX_LOGS`` names)."""
         if self._siblings is not None:
             return self._siblings
         self._siblings = {}
@@ -281,8 +301,8 @@ class Owners:
         return self._siblings
 
     def relative(self, folder: str) -> str | None:
-        """``folder`` relative to the repository (``.`` its root), or None when it is another folder. A linked
-        worktree of the same repository counts as this repository."""
+        """``folder`` relative to the repository (``.`` its root), or None when it is another
+        folder. A linked worktree of the same repository counts as this repository."""
         for base in dict.fromkeys((self.root, self.repository)):
             given, top = os.path.normpath(folder), os.path.normpath(str(base))
             if given == top:
@@ -298,13 +318,15 @@ class Owners:
         return None
 
     def not_ours(self, entry: Entry) -> str | None:
-        """Why ``entry`` is not read as this repository's (None: it is; ``entry.made_in`` is set when recorded)."""
+        """Why ``entry`` is not read as this repository's (None: it is; ``entry.made_in`` is set
+        when recorded)."""
         folder = self.session(entry.session) if entry.session else None
         if folder is not None:
             made_in = self.relative(folder)
             if made_in is None:
                 return (
-                    f"made in another folder ({shown(folder)}) whose project key is this repository's too: "
+                    f"made in another folder ({shown(folder)}) whose project key is this "
+                    "repository's too: "
                     "not this repository's memory"
                 )
             entry.made_in = made_in
@@ -316,7 +338,8 @@ class Owners:
                 else "the client records no session for it"
             )
             return (
-                f"{what}, and another folder ({shown(self.others[0])}) shares this store's project key: whose it is "
+                f"{what}, and another folder ({shown(self.others[0])}) shares this store's "
+                "project key: whose it is "
                 "cannot be told"
             )
         return None
@@ -336,7 +359,8 @@ def _personal_words(text: str) -> bool:
     return text.lower().startswith(_PERSONAL_OPENINGS)
 
 
-# -- typed: one memory per file ---------------------------------------------------------------------------------------
+# -- typed: one memory per file
+# ---------------------------------------------------------------------------------------
 
 
 def _typed(place: Place, path: Path, where: str, lines: list[str]) -> Entry | None:
@@ -384,8 +408,8 @@ def _typed(place: Place, path: Path, where: str, lines: list[str]) -> Entry | No
 
 
 def _typed_text(fields: dict[str, str], content: list[str]) -> tuple[str, str, int] | None:
-    """(title, body, the line the text starts at, 0-based in ``content``) of a memory file: the title from its
-    ``description`` (else its ``# heading``, its ``name``, its first line)."""
+    """(title, body, the line the text starts at, 0-based in ``content``) of a memory file: the
+    title from its ``description`` (else its ``# heading``, its ``name``, its first line)."""
     first = next((i for i, line in enumerate(content) if line.strip()), None)
     if first is None and not fields.get("description"):
         return None
@@ -420,13 +444,15 @@ def _nested(front: list[str], key: str) -> dict[str, str]:
     return found
 
 
-# -- bullets and paragraphs -----------------------------------------------------------------------------------------
+# -- bullets and paragraphs
+# -----------------------------------------------------------------------------------------
 
 
 def _items(
     place: Place, path: Path, where: str, lines: list[str], read: StoreRead | None
 ) -> list[Entry]:
-    """One entry per bullet or paragraph of ``lines`` (blanked lines are not read), kinds by heading or wording."""
+    """One entry per bullet or paragraph of ``lines`` (blanked lines are not read), kinds by
+    heading or wording."""
     parsed = markdown.parse(lines)
     if read is not None:
         read.skipped.extend((where, s.line, s.reason) for s in parsed.skipped)
@@ -536,7 +562,8 @@ RAW_LABELS = {
 def _raw_memories(
     place: Place, path: Path, where: str, lines: list[str], root: Path, read: StoreRead
 ) -> list[Entry]:
-    """The bullets of the raw memories (one ``## Thread`` block each) whose ``cwd:`` is this repository."""
+    """The bullets of the raw memories (one ``## Thread`` block each) whose ``cwd:`` is this
+    repository."""
     readable = [""] * len(lines)
     starts = [i for i, line in enumerate(lines) if line.startswith("## Thread")] or [0]
     blocks = [
@@ -582,7 +609,8 @@ def _inside_root(folder: str, root: Path) -> bool:
 
 
 def _applies_here(line: str, root: Path) -> bool:
-    """``applies_to: cwd=/path/to/repo; reuse_rule=…`` names this repository (or a folder inside it)."""
+    """``applies_to: cwd=/path/to/repo; reuse_rule=…`` names this repository (or a folder inside
+    it)."""
     if not line.startswith("applies_to:") or "cwd=" not in line:
         return False
     return _inside_root(line.split("cwd=", 1)[1].split(";", 1)[0], root)

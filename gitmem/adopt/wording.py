@@ -1,5 +1,7 @@
-"""How an imported item reads as a memory: its title and body, whether two items say the same thing, and the tag a
-section heading gives (``gitmem.adopt.importer`` decides what becomes a memory; this module only words it)."""
+"""How an imported item reads as a memory: its title and body, whether two items say the same thing,
+and the tag a section heading gives (``gitmem.adopt.importer`` decides what becomes a memory; this
+module only words it).
+"""
 
 from __future__ import annotations
 
@@ -15,9 +17,9 @@ INLINE_CODE_MAX = 100  # a one-line code block after "…with:" joins the title 
 
 
 def title_and_body(item: markdown.Item) -> tuple[str, str]:
-    """A memory's title and body from an item, as harvest makes them from a log item (``split_item``); an item
-    that is only code or a table is titled by its heading, and "Run the tests with:" followed by a one-line code
-    block becomes "Run the tests with: `pnpm test`"."""
+    """A memory's title and body from an item, as harvest makes them from a log item
+    (``split_item``); an item that is only code or a table is titled by its heading, and "Run the
+    tests with:" followed by a one-line code block becomes "Run the tests with: `pnpm test`"."""
     head, rest = item.head, list(item.rest)
     if item.steps:
         return head, "\n".join(rest).strip("\n")
@@ -45,7 +47,8 @@ def title_and_body(item: markdown.Item) -> tuple[str, str]:
 def _title_and_body(head: str, rest: list[str]) -> tuple[str, str]:
     label = _bold_label(head)
     if label is not None and _is_label(label[0]):
-        # "**Install Dependencies:** `npm install`": the label names what the rule is about, the rest is the rule
+        # "**Install Dependencies:** `npm install`": the label names what the rule is about, the
+        # rest is the rule
         name, said = label[0].strip().rstrip(":").strip(), label[1].strip()
         joined = f"{name}: {said}" if said else name
         if said and len(joined) <= TITLE_SOFT:
@@ -59,8 +62,10 @@ LABEL_WORDS = (
 
 
 def _is_label(bold: str) -> bool:
-    """Whether the bold part of ``**…**: rest`` only labels the rest (``Install Dependencies:``, ``Error Handling``)
-    rather than stating the rule (``Postgres is the only datastore``, ``Pin Node 20``)."""
+    """Whether the bold part of ``**…**: rest`` only labels the rest (``Install Dependencies:``,
+    ``Error Handling``) rather than stating the rule (``Postgres is the only datastore``, ``Pin Node
+    20``).
+    """
     from gitmem.adopt.kinds import starts_imperative
 
     text = bold.strip()
@@ -70,8 +75,8 @@ def _is_label(bold: str) -> bool:
 
 
 def _bold_label(head: str) -> tuple[str, str] | None:
-    """``**Label**: rest`` (or ``__Label__``) as (label, rest); ``None`` for other text. A hand scan, not a pattern
-    with a back-reference (linear time, and RE2 has none)."""
+    """``**Label**: rest`` (or ``__Label__``) as (label, rest); ``None`` for other text. A hand
+    scan, not a pattern with a back-reference (linear time, and RE2 has none)."""
     marker = head[:2]
     if marker not in ("**", "__"):
         return None
@@ -93,9 +98,9 @@ _SPECIFIC = linear(r"`[^`]+`|[\w.~-]*/[\w./~*-]+|\b\d+(?:\.\d+)*\b|\b[\w-]+\.[a-
 
 
 def _specifics(text: str) -> set[str]:
-    """What makes a rule this rule and not its neighbour: code spans, paths, file names and numbers, and the command
-    lines of its code blocks (their comments are wording, not what the block runs). Read line by line: a fence is
-    not a code span."""
+    """What makes a rule this rule and not its neighbour: code spans, paths, file names and numbers,
+    and the command lines of its code blocks (their comments are wording, not what the block runs).
+    Read line by line: a fence is not a code span."""
     found: set[str] = set()
     fence = ""
     for line in text.split("\n"):
@@ -114,10 +119,10 @@ def _specifics(text: str) -> set[str]:
 
 
 def same_thing(title: str, body: str, other_title: str, other_body: str) -> bool:
-    """Whether two items that read alike say the same thing: the same code, paths, names and numbers, and, when
-    their titles are the same words (a shared label such as "Error Handling"), bodies that agree too. Lines that
-    share a label but name different files ("Global Location: `~/.a/hooks.json`", "… `~/.b/settings.json`") are
-    different rules."""
+    """Whether two items that read alike say the same thing: the same code, paths, names and
+    numbers, and, when their titles are the same words (a shared label such as "Error Handling"),
+    bodies that agree too. Lines that share a label but name different files ("Global Location:
+    `~/.a/hooks.json`", "… `~/.b/settings.json`") are different rules."""
     if _specifics(title) != _specifics(other_title):
         return False
     mine, theirs = _specifics(body), _specifics(other_body)
@@ -134,14 +139,17 @@ _TAG = re.compile(r"[^a-z0-9]+")
 
 
 def section_tag(section: str) -> str | None:
-    """A tag from a section heading ("Code style" -> ``code-style``), or ``None`` when it gives none."""
+    """A tag from a section heading ("Code style" -> ``code-style``), or ``None`` when it gives
+    none."""
     tag = _TAG.sub("-", section.lower()).strip("-")[:48].rstrip("-")
     return tag or None
 
 
 def code_key(body: str) -> frozenset[str] | None:
-    """The commands of a body that is only code blocks (an item titled by its heading: "Running Tests" then a
-    block), to find the same block under another heading ("Testing") in another file; ``None`` for other bodies."""
+    """The commands of a body that is only code blocks (an item titled by its heading: "Running
+    Tests" then a block), to find the same block under another heading ("Testing") in another file;
+    ``None`` for other bodies.
+    """
     lines = [line.strip() for line in body.strip().split("\n")]
     if (
         not lines

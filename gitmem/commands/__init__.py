@@ -1,4 +1,5 @@
-"""The click layer: one module per command group. Commands parse, call the core, and render the result."""
+"""The click layer: one module per command group. Commands parse, call the core, and render the
+result."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ if (
 
 
 def open_store(user: bool = False) -> tuple[Project, Store]:
-    """The current project's store; exits with code 3 outside a git repository or before `gitmem init`.
+    """The current project's store; exits with code 3 outside a git repository or before `gitmem
+    init`.
 
     ``user``: the user's personal store instead (``~/.config/gitmem``), which works anywhere.
     """

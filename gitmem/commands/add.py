@@ -47,7 +47,8 @@ from gitmem.memory.model import KINDS, PRIORITIES
     "words",
     multiple=True,
     metavar="WORDS",
-    help="A word or short phrase a teammate would use when it matters, e.g. 'tests hang' (repeatable): recall "
+    help="A word or short phrase a teammate would use when it matters, e.g. 'tests hang' "
+    "(repeatable): recall "
     "matches it.",
 )
 @click.option(
@@ -55,7 +56,8 @@ from gitmem.memory.model import KINDS, PRIORITIES
     "forbid_commands",
     multiple=True,
     metavar="GLOB",
-    help="A shell command the agent must not run, e.g. 'npm install*' (repeatable): the pre-tool hook refuses it "
+    help="A shell command the agent must not run, e.g. 'npm install*' (repeatable): the "
+    "pre-tool hook refuses it "
     "(enforce.commands).",
 )
 @click.option(
@@ -63,7 +65,8 @@ from gitmem.memory.model import KINDS, PRIORITIES
     "forbid_edits",
     multiple=True,
     metavar="GLOB",
-    help="Files the agent must not write, e.g. 'migrations/**' (repeatable): the pre-tool hook refuses it "
+    help="Files the agent must not write, e.g. 'migrations/**' (repeatable): the pre-tool hook "
+    "refuses it "
     "(enforce.edits).",
 )
 @click.option(
@@ -90,7 +93,8 @@ from gitmem.memory.model import KINDS, PRIORITIES
 @click.option(
     "--user",
     is_flag=True,
-    help="A personal memory: written to your own store (~/.config/gitmem), never into the project; works anywhere.",
+    help="A personal memory: written to your own store (~/.config/gitmem), never into the "
+    "project; works anywhere.",
 )
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the new memory as JSON instead of its path."
@@ -140,7 +144,8 @@ def add(
         raise UsageError("give the body once: --body, --body-file, or '-' for stdin")
     if stdin_marker is not None and stdin_marker != "-":
         raise UsageError(
-            f"unexpected argument {stdin_marker!r}: quote the title, or use '-' to read the body from stdin"
+            f"unexpected argument {stdin_marker!r}: quote the title, or use '-' to read "
+            "the body from stdin"
         )
     if body_file is not None:
         body = body_file.read()

@@ -32,25 +32,30 @@ if TYPE_CHECKING:
 @click.option(
     "--move",
     is_flag=True,
-    help="Also remove the hand-written lines that became memories from the rules files (every other byte kept), "
+    help="Also remove the hand-written lines that became memories from the rules files (every "
+    "other byte kept), "
     "so tools do not load each rule twice.",
 )
 @click.option(
     "--left-out",
     is_flag=True,
-    help="With --move: also remove the lines whose memory a target's budget leaves out of every rules file "
-    "(`gitmem recall` still finds them). Without it, --move takes out only what compile writes back.",
+    help="With --move: also remove the lines whose memory a target's budget leaves out of every "
+    "rules file "
+    "(`gitmem recall` still finds them). Without it, --move takes out only what compile "
+    "writes back.",
 )
 @click.option(
     "--skills",
     is_flag=True,
-    help="Also read the rules files of vendored skill bundles (a skills/ folder, a folder with a SKILL.md): their "
+    help="Also read the rules files of vendored skill bundles (a skills/ folder, a folder with "
+    "a SKILL.md): their "
     "skill loads them on demand, so they are skipped otherwise.",
 )
 @click.option(
     "--counter-examples",
     is_flag=True,
-    help='Also import code examples labelled as what not to do ("Incorrect: …", "Don\'t do this:"), skipped '
+    help='Also import code examples labelled as what not to do ("Incorrect: …", "Don\'t do '
+    'this:"), skipped '
     "otherwise: they are not rules.",
 )
 @click.option(
@@ -59,13 +64,16 @@ if TYPE_CHECKING:
     metavar="CLIENT",
     multiple=True,
     type=click.Choice([*CLIENT_NAMES, "all"]),
-    help="Import what an AI client remembered on its own about this repository, from its store in your home "
-    "folder (claude, codex, gemini, qwen; all: every one): as proposals, the client's files left as they are.",
+    help="Import what an AI client remembered on its own about this repository, from its store "
+    "in your home "
+    "folder (claude, codex, gemini, qwen; all: every one): as proposals, the client's "
+    "files left as they are.",
 )
 @click.option(
     "--user",
     is_flag=True,
-    help="With --from: also import the client's personal memories (your preferences, Claude Code's user type, "
+    help="With --from: also import the client's personal memories (your preferences, Claude "
+    "Code's user type, "
     "the global saved memories) into your personal store, never into the repository.",
 )
 @click.option(
@@ -73,7 +81,8 @@ if TYPE_CHECKING:
     "okf",
     metavar="DIR",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Import an Open Knowledge Format v0.2 bundle (Kage, okf-agent-memory, gitmem export --okf): one proposal "
+    help="Import an Open Knowledge Format v0.2 bundle (Kage, okf-agent-memory, gitmem export "
+    "--okf): one proposal "
     "per concept, scanned like any import (docs/okf.md).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
@@ -91,32 +100,37 @@ def import_command(
     okf: Path | None,
     as_json: bool,
 ) -> int:
-    """Turn the rules files the project already has into proposed memories. The files are not changed, unless
-    --move: then the lines that became memories leave them, in the same change.
+    """Turn the rules files the project already has into proposed memories. The files are not
+    changed, unless --move: then the lines that became memories leave them, in the same change.
 
-    With no PATH, reads every rules file gitmem knows in the repository: AGENTS.md, CLAUDE.md and GEMINI.md (root
-    and nested), .claude/rules, .cursor/rules, .cursorrules, Copilot instructions, .windsurf/rules,
-    .windsurfrules, .clinerules, .kiro/steering, CONVENTIONS.md, .amazonq/rules, .continue/rules, .roo/rules,
-    .roorules, .junie/guidelines.md, .augment/rules, .augment-guidelines, .trae/rules/project_rules.md, WARP.md.
-    A PATH may be one of those, a directory, or any Markdown file. gitmem's own managed blocks and generated files
-    are skipped. --move takes out only the lines whose memory compile writes back (proposals' lines stay until
-    accepted; lines over a budget stay unless --left-out), and says why each other line stays.
+    With no PATH, reads every rules file gitmem knows in the repository: AGENTS.md, CLAUDE.md and
+    GEMINI.md (root and nested), .claude/rules, .cursor/rules, .cursorrules, Copilot instructions,
+    .windsurf/rules, .windsurfrules, .clinerules, .kiro/steering, CONVENTIONS.md, .amazonq/rules,
+    .continue/rules, .roo/rules, .roorules, .junie/guidelines.md, .augment/rules,
+    .augment-guidelines, .trae/rules/project_rules.md, WARP.md.
+    A PATH may be one of those, a directory, or any Markdown file. gitmem's own managed blocks and
+    generated files are skipped. --move takes out only the lines whose memory compile writes back
+    (proposals' lines stay until accepted; lines over a budget stay unless --left-out), and says why
+    each other line stays.
 
-    One memory per bullet, or per paragraph of prose; the kind is guessed from the headings and shown for review;
-    paths come from the file's scope (Cursor and Continue globs, Copilot applyTo, Claude and Cline paths, Windsurf
-    and Kiro globs, DIR/** for DIR/AGENTS.md and DIR/WARP.md). The same rule in several files becomes one memory.
-    Importing again adds nothing. A rule that nearly repeats a memory removed or retired before is refused unless
-    --force; an item holding a secret or hidden Unicode is refused (exit 1) and the rest imported.
+    One memory per bullet, or per paragraph of prose; the kind is guessed from the headings and
+    shown for review; paths come from the file's scope (Cursor and Continue globs, Copilot applyTo,
+    Claude and Cline paths, Windsurf and Kiro globs, DIR/** for DIR/AGENTS.md and DIR/WARP.md). The
+    same rule in several files becomes one memory.
+    Importing again adds nothing. A rule that nearly repeats a memory removed or retired before is
+    refused unless --force; an item holding a secret or hidden Unicode is refused (exit 1) and the
+    rest imported.
 
-    With --from CLIENT, reads instead what the client remembered on its own about this repository, in its store
-    in your home folder (only that store, for this repository, bounded; a link leading out of it is refused; its
-    files are left byte for byte): Claude Code's auto memory (~/.claude/projects/<key>/memory/), Codex's
-    ~/.codex/memories/MEMORY.md (the task groups of this repository), Gemini CLI's private project memory
-    (~/.gemini/tmp/<id>/memory/), Qwen Code's (~/.qwen/projects/<key>/memory/ and .qwen/team-memory/). Each entry
-    becomes a proposal whose origin names the client, the file and the line. An entry holding a secret or hidden
-    Unicode is refused and its text copied nowhere (exit 1). Personal entries are skipped unless --user. Run it again
-    and nothing new is proposed; an entry a human rejected is not proposed again; one the client edited since is
-    proposed as a change of the memory it became.
+    With --from CLIENT, reads instead what the client remembered on its own about this repository,
+    in its store in your home folder (only that store, for this repository, bounded; a link leading
+    out of it is refused; its files are left byte for byte): Claude Code's auto memory
+    (~/.claude/projects/<key>/memory/), Codex's ~/.codex/memories/MEMORY.md (the task groups of this
+    repository), Gemini CLI's private project memory (~/.gemini/tmp/<id>/memory/), Qwen Code's
+    (~/.qwen/projects/<key>/memory/ and .qwen/team-memory/). Each entry becomes a proposal whose
+    origin names the client, the file and the line. An entry holding a secret or hidden Unicode is
+    refused and its text copied nowhere (exit 1). Personal entries are skipped unless --user. Run it
+    again and nothing new is proposed; an entry a human rejected is not proposed again; one the
+    client edited since is proposed as a change of the memory it became.
 
     \b
     Examples:
@@ -140,8 +154,10 @@ def import_command(
     if clients:
         if paths or accept or move:
             raise UsageError(
-                "--from reads a client's own memory store: it takes no PATH, and neither --accept (its entries are "
-                "always proposals, for a human to review) nor --move (the client's files are never changed)"
+                "--from reads a client's own memory store: it takes no PATH, and neither "
+                "--accept (its entries are "
+                "always proposals, for a human to review) nor --move (the client's files "
+                "are never changed)"
             )
         return _from_clients(clients, dry_run, force, user, as_json)
     if user:
@@ -205,7 +221,8 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
         return 1 if report.refused else 0
     if not report.files and not report.skipped:
         echo(
-            "no rules files found (AGENTS.md, CLAUDE.md, GEMINI.md, .cursor/rules, .github/copilot-instructions.md, "
+            "no rules files found (AGENTS.md, CLAUDE.md, GEMINI.md, .cursor/rules, "
+            ".github/copilot-instructions.md, "
             "…): nothing to import; give a PATH to import another Markdown file",
             err=True,
         )
@@ -216,8 +233,10 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
     if demoted:
         verb = "would make" if dry_run else "made"
         echo(
-            f"{style(verb, fg='yellow')} {len(demoted)} memories on demand: an earlier import made them of prose, code "
-            "or tables that stay in their file, which the clients read there (the prompt hook and recall still bring "
+            f"{style(verb, fg='yellow')} {len(demoted)} memories on demand: an earlier "
+            "import made them of prose, code "
+            "or tables that stay in their file, which the clients read there (the prompt "
+            "hook and recall still bring "
             f"them): {', '.join(demoted[:5])}{' …' if len(demoted) > 5 else ''}"
         )
     for item in over:
@@ -275,12 +294,14 @@ def _print_items(project: Project, report: ImportReport) -> None:
             else f"nearly the same, similarity {known.score:.2f}"
         )
         echo(
-            f"already a memory: {known.source.where()} is {known.id} ({known.status}; {how}): {known.title}"
+            f"already a memory: {known.source.where()} is {known.id} ({known.status}; "
+            f"{how}): {known.title}"
         )
     for item in report.rejected:
         echo(
             f"{style('not imported', fg='yellow')}: {item.source.where()} nearly repeats memory "
-            f"{item.rejected.describe()} (similarity {item.rejected.score:.2f}); --force imports it anyway"
+            f"{item.rejected.describe()} (similarity {item.rejected.score:.2f}); --force "
+            "imports it anyway"
         )
     for refused in report.refused:
         echo(f"{style('refused', fg='red')}: {refused.message}; not imported", err=True)
@@ -290,14 +311,15 @@ def _print_items(project: Project, report: ImportReport) -> None:
         echo(f"warning: {warning}", err=True)
     if report.invalid_files:
         echo(
-            f"warning: {report.invalid_files} invalid memory file(s) were not compared: run `gitmem validate`",
+            f"warning: {report.invalid_files} invalid memory file(s) were not compared: "
+            "run `gitmem validate`",
             err=True,
         )
 
 
 def _print_lines(report: ImportReport, moves: list[Moved], kept: list[Kept], move: bool) -> None:
-    """What --move took out of the rules files (and kept in them), or the hand-written lines that are now also
-    memories."""
+    """What --move took out of the rules files (and kept in them), or the hand-written lines that
+    are now also memories."""
     for moved in moves:
         verb = "would remove" if report.dry_run else "removed"
         what = f"{len(moved.lines)} line(s)"
@@ -305,7 +327,8 @@ def _print_lines(report: ImportReport, moves: list[Moved], kept: list[Kept], mov
     for item in kept:
         verb = "would keep" if report.dry_run else "kept"
         echo(
-            f"{style(verb, fg='yellow')} {len(item.lines)} line(s) in {shown(item.path)}: {item.why}"
+            f"{style(verb, fg='yellow')} {len(item.lines)} line(s) in {shown(item.path)}: "
+            f"{item.why}"
         )
     lines = report.also_memories()
     if lines and not move:
@@ -313,7 +336,8 @@ def _print_lines(report: ImportReport, moves: list[Moved], kept: list[Kept], mov
         head = "would also be memories" if report.dry_run else "are now also memories"
         echo("")
         echo(
-            f"These hand-written lines {head}; delete them by hand when ready (import never changes a rules file):"
+            f"These hand-written lines {head}; delete them by hand when ready (import "
+            "never changes a rules file):"
         )
         for source, memory_id in lines:
             echo(f"  {source.where().ljust(width)}  {memory_id}")
@@ -326,7 +350,8 @@ def _print_summary(report: ImportReport, moves: list[Moved]) -> None:
     asked = sum(1 for draft in report.drafts if draft.memory is not None and draft.memory.on_demand)
     if asked:
         echo(
-            f"{asked} of them on demand, as their tool loads them: never compiled, the prompt hook and `gitmem "
+            f"{asked} of them on demand, as their tool loads them: never compiled, the "
+            "prompt hook and `gitmem "
             "recall` bring them (priority: on-demand)",
             err=True,
         )
@@ -459,7 +484,8 @@ def _print_clients(project: Project, report: ClientImport) -> None:
             continue
         noun = "entry" if client.entries == 1 else "entries"
         echo(
-            f"read {client.label}'s memory ({client.version}): {', '.join(client.places)}: {client.files} file(s), "
+            f"read {client.label}'s memory ({client.version}): {', '.join(client.places)}: "
+            f"{client.files} file(s), "
             f"{client.entries} {noun}"
         )
     for proposal in report.proposals:
@@ -484,7 +510,8 @@ def _print_clients(project: Project, report: ClientImport) -> None:
             else f"nearly the same ({known.detail})"
         )
         echo(
-            f"already a memory: {known.origin} is {known.id or 'proposed above'} ({how}): {known.title}"
+            f"already a memory: {known.origin} is {known.id or 'proposed above'} ({how}): "
+            f"{known.title}"
         )
     for item in report.rejected:
         if item.why == "rejected-before":
@@ -497,13 +524,15 @@ def _print_clients(project: Project, report: ClientImport) -> None:
             echo(f"{style('refused', fg='red')}: {refused.origin}: {refused.detail}", err=True)
         else:
             echo(
-                f"{style('refused', fg='red')}: {refused.detail}; not imported, its text copied nowhere",
+                f"{style('refused', fg='red')}: {refused.detail}; not imported, its text "
+                "copied nowhere",
                 err=True,
             )
     for skipped in report.skipped:
         if skipped.why == "personal":
             echo(
-                f"skipped {skipped.origin}: {skipped.detail}; --user imports it into your personal memories"
+                f"skipped {skipped.origin}: {skipped.detail}; --user imports it into your "
+                "personal memories"
             )
         else:
             echo(f"skipped {skipped.origin}: {skipped.why}")
@@ -518,7 +547,8 @@ def _print_clients(project: Project, report: ClientImport) -> None:
     )
     if report.proposals and not report.dry_run:
         echo(
-            "next: review them (gitmem list --status proposed), then gitmem accept ID… or gitmem forget ID",
+            "next: review them (gitmem list --status proposed), then gitmem accept ID… or "
+            "gitmem forget ID",
             err=True,
         )
 

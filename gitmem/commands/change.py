@@ -13,8 +13,9 @@ USER_HELP = "A memory of your personal store (~/.config/gitmem) instead of the p
 def edit(memory_id: str, user: bool) -> int:
     """Edit a memory in $EDITOR. An invalid result is refused and the original kept.
 
-    The edited text is checked like any write (schema, secrets, hidden Unicode). When it is refused, your draft
-    is kept under .git/gitmem/drafts/ (with --user: ~/.cache/gitmem/drafts/) so nothing you typed is lost.
+    The edited text is checked like any write (schema, secrets, hidden Unicode). When it is refused,
+    your draft is kept under .git/gitmem/drafts/ (with --user: ~/.cache/gitmem/drafts/) so nothing
+    you typed is lost.
 
     \b
     Examples:
@@ -43,7 +44,8 @@ def edit(memory_id: str, user: bool) -> int:
     except CheckFailed as exc:
         raise CheckFailed(
             exc.problems,
-            f"refused: {project.display(path)} is unchanged; your edit is kept in {project.display(draft)}",
+            f"refused: {project.display(path)} is unchanged; your edit is kept in "
+            f"{project.display(draft)}",
         ) from None
     gateway.remove(project, draft)
     echo(f"updated {project.display(path)}")

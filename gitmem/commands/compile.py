@@ -39,7 +39,8 @@ def _same(path: str) -> str:
     "--check", is_flag=True, help="Write nothing; exit 1 and list the files that are out of date."
 )
 @target_option(
-    f"Compile only this configured target (repeatable): {', '.join(TARGET_NAMES)}. Default: every target "
+    f"Compile only this configured target (repeatable): {', '.join(TARGET_NAMES)}. "
+    "Default: every target "
     "in .memory/config.yaml."
 )
 @click.option(
@@ -56,12 +57,14 @@ def _same(path: str) -> str:
 @click.option(
     "--user",
     is_flag=True,
-    help="Compile your personal memories into the tools' user-level files (~/.claude/CLAUDE.md, ...) instead.",
+    help="Compile your personal memories into the tools' user-level files (~/.claude/CLAUDE.md, "
+    "...) instead.",
 )
 @click.option(
     "--commit",
     is_flag=True,
-    help="Commit the files compile changed, in a commit of their own (what CI runs on the default branch after a "
+    help="Commit the files compile changed, in a commit of their own (what CI runs on the "
+    "default branch after a "
     "merge); nothing when they are up to date.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print what was done (or found) as JSON.")
@@ -76,18 +79,22 @@ def compile_command(
 ) -> int:
     """Write the active memories into each AI tool's rules files.
 
-    In files that may hold hand-written text (AGENTS.md, CLAUDE.md, ...) gitmem owns only the block between
-    `<!-- gitmem:begin -->` and `<!-- gitmem:end -->`; every other byte is kept. A block edited by hand is shown
-    as a diff and left alone unless --force. Git conflict markers inside a block are healed by regenerating it.
-    Over a target's token budget, lower-priority memories are left out and listed; `gitmem recall` finds them.
+    In files that may hold hand-written text (AGENTS.md, CLAUDE.md, ...) gitmem owns only the block
+    between `<!-- gitmem:begin -->` and `<!-- gitmem:end -->`; every other byte is kept. A block
+    edited by hand is shown as a diff and left alone unless --force. Git conflict markers inside a
+    block are healed by regenerating it.
+    Over a target's token budget, lower-priority memories are left out and listed; `gitmem recall`
+    finds them.
     The memories of shared packs (`gitmem sources`) are compiled too, as PACK/ID.
 
-    With --user, your personal memories (`gitmem add --user`) go into the user-level rules files of the tools in
-    `targets` of ~/.config/gitmem/config.yaml, or else of every tool whose user-level directory exists. Project
-    compiles never include personal memories, and --user never includes project memories.
+    With --user, your personal memories (`gitmem add --user`) go into the user-level rules files of
+    the tools in `targets` of ~/.config/gitmem/config.yaml, or else of every tool whose user-level
+    directory exists. Project compiles never include personal memories, and --user never includes
+    project memories.
 
-    Exit codes: 0 written (or, with --check, up to date); 1 invalid memories, a hand edit, a hard size limit, or
-    (with --check) stale files; 3 a shared pack that is not in the cache cannot be fetched.
+    Exit codes: 0 written (or, with --check, up to date); 1 invalid memories, a hand edit, a hard
+    size limit, or (with --check) stale files; 3 a shared pack that is not in the cache cannot be
+    fetched.
 
     \b
     Examples:
@@ -120,13 +127,14 @@ def compile_command(
 
 
 def _check_code(report: Report) -> int:
-    """``compile --check``'s exit code once the report is sound: 1 when a file is stale, over a hard limit, or
-    ignored by git."""
+    """``compile --check``'s exit code once the report is sound: 1 when a file is stale, over a hard
+    limit, or ignored by git."""
     return 1 if report.stale or report.over or report.ignored else 0
 
 
 def _print_result(project: Project, result: Compiled, check: bool, user: bool, show: Show) -> int:
-    """What compile says without --json: problems, the check, the refused files, or what was written."""
+    """What compile says without --json: problems, the check, the refused files, or what was
+    written."""
     from gitmem.errors import CheckFailed
 
     report = result.report
@@ -179,8 +187,10 @@ def _run(
     user: bool,
     request: Request,
 ) -> tuple[Compiled, list[str]]:
-    """The one compile call, for the project's targets (its shared packs included), or (``user``) for the
-    user-level files (the targets ``request.names`` narrowed to those the user has); and notes to show."""
+    """The one compile call, for the project's targets (its shared packs included), or (``user``)
+    for the user-level files (the targets ``request.names`` narrowed to those the user has); and
+    notes to show.
+    """
     from gitmem.config import load_config
 
     config = load_config(project)
@@ -194,7 +204,8 @@ def _run(
     notes = list(selection.notes)
     if config.sources:
         notes.append(
-            f"`sources` in {project.display(project.config_path)} are not used: packs belong to projects"
+            f"`sources` in {project.display(project.config_path)} are not used: packs "
+            "belong to projects"
         )
     request = replace(request, only=selection.targets, catalogue=catalogue(project))
     return compile_store(project, store, config, request), notes
@@ -210,13 +221,16 @@ def _invalid(problems: list[Problem], check: bool, user: bool, as_json: bool) ->
     raise CheckFailed(
         problems,
         f"{len(problems)} problem(s) in memory files: nothing was compiled. "
-        f"Fix them (`gitmem validate{' --user' if user else ''}` lists them), then run `gitmem compile`.",
+        f"Fix them (`gitmem validate{' --user' if user else ''}` lists them), then run "
+        "`gitmem compile`.",
     )
 
 
 def _print_written(project: Project, result: Compiled, user: bool, show: Show) -> int:
-    """What a compile that wrote says: the files changed, what the budget left out, warnings, the summary line;
-    exit 1 when the pre-commit hook must stage more, or a target was held over a hard size limit."""
+    """What a compile that wrote says: the files changed, what the budget left out, warnings, the
+    summary line; exit 1 when the pre-commit hook must stage more, or a target was held over a hard
+    size limit.
+    """
     report, changed = result.report, result.written
     for change in changed:  # created, updated, healed or removed
         note = " (git conflict markers in its gitmem block)" if change.action == "healed" else ""
@@ -227,7 +241,8 @@ def _print_written(project: Project, result: Compiled, user: bool, show: Show) -
         echo(f"warning: {warning}", err=True)
     if changed and not user and os.environ.get("PRE_COMMIT") == "1" and _unstaged(project, changed):
         return 1
-    # committing is the next step; a file the team's own text keeps past a hard limit was warned about above
+    # committing is the next step; a file the team's own text keeps past a hard limit was warned
+    # about above
     misses = [miss for miss in result.misses if miss.fault.name not in ("UNTRACKED", "OVER")]
     if misses and not report.over:  # a held target's own message says why its clients miss memories
         return _print_misses(misses)
@@ -241,7 +256,8 @@ def _print_held(report: Report) -> int:
         echo(str(problem), err=True)
     held = sorted({change.target for change in report.changes if change.action == "held"})
     echo(
-        f"not written: {', '.join(held) or 'the files above'} (over a hard size limit); the other targets were",
+        f"not written: {', '.join(held) or 'the files above'} (over a hard size limit); "
+        "the other targets were",
         err=True,
     )
     return 1
@@ -254,7 +270,8 @@ def _unstaged(project: Project, changed: list[FileChange]) -> bool:
     left = unstaged(project, [change.path for change in changed])
     if left:
         echo(
-            f"compile wrote {len(left)} file(s) this commit does not hold: git add {' '.join(left)}, "
+            f"compile wrote {len(left)} file(s) this commit does not hold: git add "
+            f"{' '.join(left)}, "
             "then commit again",
             err=True,
         )
@@ -262,14 +279,15 @@ def _unstaged(project: Project, changed: list[FileChange]) -> bool:
 
 
 def _print_misses(misses: list[Miss]) -> int:
-    """What the clients read that differs from what compile meant: an error where a memory misses a client's
-    session at the root (exit 1); a session started in a folder that reads less than the root (settings and
-    imports of the root not followed there) is warned about, and check fails."""
+    """What the clients read that differs from what compile meant: an error where a memory misses a
+    client's session at the root (exit 1); a session started in a folder that reads less than the
+    root (settings and imports of the root not followed there) is warned about, and check fails."""
     missing = [miss for miss in misses if miss.fault.name == "MISSING" and not miss.folder]
     for miss in misses:
         echo(f"{'error' if miss in missing else 'warning'}: {miss.line()}", err=True)
     echo(
-        f"not up to date: {len(misses)} difference(s) between what the clients read and what compile meant them "
+        f"not up to date: {len(misses)} difference(s) between what the clients read and "
+        "what compile meant them "
         "to get (`gitmem check` fails until they are fixed)",
         err=True,
     )
@@ -292,7 +310,10 @@ def _summary(result: Compiled, user: bool, show: Show) -> str:
         where = f"for {names}"
     if shared:
         origins = {memory.id.partition("/")[0] for memory in shared}
-        count += f" ({len(shared)} from {', '.join(pack.name for pack in packs if pack.name in origins)})"
+        count += (
+            f" ({len(shared)} from "
+            f"{', '.join(pack.name for pack in packs if pack.name in origins)})"
+        )
     if result.written:
         return f"compiled {count} {where}: {len(result.written)} file(s) changed"
     if report.over:  # a held target is not up to date (nothing of it was written)
@@ -389,22 +410,26 @@ def _print_check(report: Report, show: Show = _same) -> None:
 def _print_refused(report: Report, show: Show = _same, user: bool = False) -> None:
     for change in report.refused:
         echo(
-            f"{show(change.path)}: gitmem's text was edited by hand since the last compile; compile would change it "
+            f"{show(change.path)}: gitmem's text was edited by hand since the last "
+            "compile; compile would change it "
             "so:",
             err=True,
         )
         echo(change.diff.rstrip("\n"), err=True)
     flag = " --user" if user else ""
     echo(
-        f"refused: {len(report.refused)} file(s) edited by hand, nothing was written. Put the change in a memory "
-        f"(`gitmem add{flag}`, `gitmem edit{flag}`) and run `gitmem compile{flag}`, or overwrite it with "
+        f"refused: {len(report.refused)} file(s) edited by hand, nothing was written. Put "
+        "the change in a memory "
+        f"(`gitmem add{flag}`, `gitmem edit{flag}`) and run `gitmem compile{flag}`, or "
+        "overwrite it with "
         f"`gitmem compile{flag} --force`.",
         err=True,
     )
 
 
 def _print_omitted(plans: list[TargetPlan], user: bool = False, show: Show = _same) -> None:
-    """One line for every target the budget trimmed (not the ids, target by target: `gitmem stats` lists them)."""
+    """One line for every target the budget trimmed (not the ids, target by target: `gitmem
+    stats` lists them)."""
     parts = []
     for plan in plans:
         if plan.omitted:
@@ -427,11 +452,11 @@ def _print_omitted(plans: list[TargetPlan], user: bool = False, show: Show = _sa
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def stats(user: bool, as_json: bool) -> int:
-    """Show memories per status and kind, shared packs' memories per source, and each target's tokens against its
-    budget and size limits.
+    """Show memories per status and kind, shared packs' memories per source, and each target's
+    tokens against its budget and size limits.
 
-    Tokens are estimated as characters / 4 of what gitmem writes for the target. Memories the budget leaves
-    out are counted here, and listed in full by --json.
+    Tokens are estimated as characters / 4 of what gitmem writes for the target. Memories the budget
+    leaves out are counted here, and listed in full by --json.
 
     \b
     Examples:
@@ -472,9 +497,9 @@ def stats(user: bool, as_json: bool) -> int:
 def _stats_target(
     plan: TargetPlan, report: Report, by_id: dict[str, Memory], disk: Disk | None, show: Show
 ) -> dict[str, Any]:
-    """One target's figures for ``gitmem stats``: files and tokens (``disk``: as the clients read them on the
-    disk, each file once, what `gitmem explain` says; ``None`` for the user-level files), what the budget left
-    out and why, size limits."""
+    """One target's figures for ``gitmem stats``: files and tokens (``disk``: as the clients read
+    them on the disk, each file once, what `gitmem explain` says; ``None`` for the user-level
+    files), what the budget left out and why, size limits."""
     item = _target_json(plan, show)
     item["left_out"] = [
         {"id": mid, "why": rank_reason(by_id[mid])} for mid in plan.omitted if mid in by_id
@@ -565,7 +590,8 @@ def _print_stats(
 
 
 def _print_targets(targets: list[dict[str, Any]], user: bool) -> None:
-    """The targets' table of ``gitmem stats``, and what the budget and memories' ``targets`` left out."""
+    """The targets' table of ``gitmem stats``, and what the budget and memories' ``targets``
+    left out."""
     if not targets:
         if user:
             echo("\nno user-level files to compile: set targets in ~/.config/gitmem/config.yaml")
@@ -593,8 +619,10 @@ def _print_left_out(targets: list[dict[str, Any]]) -> None:
     trimmed = [item for item in targets if item["left_out"]]
     if trimmed:
         echo(
-            "\nThe budget keeps memories by priority, then kind (conventions, pitfalls, decisions, preferences, "
-            "facts), then age, then an imported file's order, then the shorter; left out (`--json` lists them all):"
+            "\nThe budget keeps memories by priority, then kind (conventions, pitfalls, "
+            "decisions, preferences, "
+            "facts), then age, then an imported file's order, then the shorter; left out "
+            "(`--json` lists them all):"
         )
     for item in trimmed:
         first = item["left_out"][0]

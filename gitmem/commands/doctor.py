@@ -27,15 +27,17 @@ from gitmem.errors import shown
     help="After checking that a memory still holds, record its citations again (repeatable).",
 )
 def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> int:
-    """Find what went stale or wrong in the memories, with the file and a command to run for each finding.
+    """Find what went stale or wrong in the memories, with the file and a command to run for each
+    finding.
 
-    Errors (exit 1): invalid memory files, expired memories still active, evidence whose file or cited lines
-    are gone, broken or circular supersedes chains. Warnings (exit 0 unless --strict): reviews due, cited lines
-    that changed or moved, near-duplicates, active memories superseded by an active one, proposals older than
-    doctor.proposal_max_age_days. Also lists, as information, the memories removed (forget, git revert) or
-    retired in the last 30 days, which propose, harvest and import refuse to bring back. Says which `gitmem` is on
-    PATH, and warns when it is another program, when `gitmem-cli` (what the hooks run) is missing, or when another
-    distribution shares this environment's `gitmem` package.
+    Errors (exit 1): invalid memory files, expired memories still active, evidence whose file or
+    cited lines are gone, broken or circular supersedes chains. Warnings (exit 0 unless --strict):
+    reviews due, cited lines that changed or moved, near-duplicates, active memories superseded by
+    an active one, proposals older than doctor.proposal_max_age_days. Also lists, as information,
+    the memories removed (forget, git revert) or retired in the last 30 days, which propose, harvest
+    and import refuse to bring back. Says which `gitmem` is on PATH, and warns when it is another
+    program, when `gitmem-cli` (what the hooks run) is missing, or when another distribution shares
+    this environment's `gitmem` package.
 
     \b
     Examples:
@@ -89,7 +91,8 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
             echo(f"    run: {finding.command}")
     if report.removals:
         echo(
-            "recent removals (information: propose, harvest and import refuse near-duplicates of these):"
+            "recent removals (information: propose, harvest and import refuse "
+            "near-duplicates of these):"
         )
         for removal in report.removals:
             when = removal.day.isoformat() if removal.day else "-"
@@ -109,7 +112,10 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
 def _summary(memories: int, errors: int, warnings: int, fixable: int) -> str:
     if not errors and not warnings:
         return f"ok: {_count(memories, 'memory', 'memories')} checked, nothing to report"
-    text = f"{_count(errors, 'error')}, {_count(warnings, 'warning')} in {_count(memories, 'memory', 'memories')}"
+    text = (
+        f"{_count(errors, 'error')}, {_count(warnings, 'warning')} in "
+        f"{_count(memories, 'memory', 'memories')}"
+    )
     if fixable:
         text += f"; `gitmem doctor --fix` repairs {fixable} of them"
     return text

@@ -31,15 +31,17 @@ if TYPE_CHECKING:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print it as JSON.")
 def explain(path: str, client: str | None, as_json: bool) -> int:
-    """Show what each configured AI client receives when it works on PATH (default: the repository root).
+    """Show what each configured AI client receives when it works on PATH (default: the repository
+    root).
 
-    For each client whose target is configured (or the one --client names, configured or not): the files it loads
-    in a session started in PATH's folder, read from the disk as the client walks it (links followed, imports,
-    hand-written text with its tokens, whether git tracks each file, hard limits passed; for a file, also the
-    glob-scoped files it loads when it touches it), the memories that arrive in full and gitmem's tokens, those the
-    budget left out that it sees as one line of the index (the title and where to read the memory), and those for
-    it that reach it only on demand: through the prompt hook where `gitmem init --agent-hooks` set one up for that
-    client, else through `gitmem recall`. Files out of date are noted: run `gitmem compile` first.
+    For each client whose target is configured (or the one --client names, configured or not): the
+    files it loads in a session started in PATH's folder, read from the disk as the client walks it
+    (links followed, imports, hand-written text with its tokens, whether git tracks each file, hard
+    limits passed; for a file, also the glob-scoped files it loads when it touches it), the memories
+    that arrive in full and gitmem's tokens, those the budget left out that it sees as one line of
+    the index (the title and where to read the memory), and those for it that reach it only on
+    demand: through the prompt hook where `gitmem init --agent-hooks` set one up for that client,
+    else through `gitmem recall`. Files out of date are noted: run `gitmem compile` first.
 
     \b
     Examples:
@@ -62,7 +64,8 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
             f"no configured target is read by a client called {client!r}: see `gitmem explain`"
         )
     if result.report.stale and not as_json:
-        echo(f"note: {len(result.report.stale)} rules file(s) out of date: this is what the clients read now; "
+        echo(f"note: {len(result.report.stale)} rules file(s) out of date: this is what the "
+"clients read now; "
              "run `gitmem compile`", err=True)  # fmt: skip
     tokens = memory_tokens(memories)
     lines = index_tokens(memories)
@@ -88,7 +91,8 @@ def _prompt_hooked(root: Path) -> set[str]:
 
 
 def _relative(root: Any, path: str) -> str:
-    """``path`` (as typed, from the current directory) relative to the repository root, / separators."""
+    """``path`` (as typed, from the current directory) relative to the repository root, /
+    separators."""
     if not path:
         cwd = Path.cwd().resolve()
         return cwd.relative_to(root).as_posix() if cwd != root and cwd.is_relative_to(root) else ""
@@ -111,9 +115,11 @@ def _hooked(root: Any, name: str) -> bool:
 
 
 def _gate(root: Any, name: str) -> str:
-    """How the client holds the memories' ``enforce`` and the memory-layer gate: ``hook`` (gitmem's pre-tool hook is
-    set up), ``not-set-up`` (the client has one: `gitmem init --agent-hooks`), ``none`` (the client has no pre-tool
-    hook: enforce is advice there, and receipts count the calls that broke it from its transcripts)."""
+    """How the client holds the memories' ``enforce`` and the memory-layer gate: ``hook`` (gitmem's
+    pre-tool hook is set up), ``not-set-up`` (the client has one: `gitmem init --agent-hooks`),
+    ``none`` (the client has no pre-tool
+    hook: enforce is advice there, and receipts count the calls that broke it from its transcripts).
+    """
     client = BY_NAME.get(name)
     if client is None or client.event_name(PRE_TOOL) is None:
         return "none"
@@ -123,15 +129,18 @@ def _gate(root: Any, name: str) -> str:
 def _print_gate(gate: str, enforced: list[str]) -> None:
     if gate == "hook":
         echo(
-            f"  enforce: refused before they run by the pre-tool hook ({len(enforced)} memories with enforce)"
+            f"  enforce: refused before they run by the pre-tool hook ({len(enforced)} "
+            "memories with enforce)"
         )
     elif gate == "not-set-up":
         echo(
-            "  enforce: no pre-tool hook set up (gitmem init --agent-hooks): enforce and the memory-layer gate are off"
+            "  enforce: no pre-tool hook set up (gitmem init --agent-hooks): enforce and "
+            "the memory-layer gate are off"
         )
     else:
         echo(
-            "  enforce: this client has no pre-tool hook: enforce is advice only and the memory-layer gate is off "
+            "  enforce: this client has no pre-tool hook: enforce is advice only and the "
+            "memory-layer gate is off "
             "(gitmem receipts counts what broke it)"
         )
 
@@ -190,13 +199,15 @@ def _disk(item: Any) -> dict[str, Any]:
 
 def _print(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> None:
     echo(
-        f"{view.client} (target {view.target}): {len(view.full)} memories in full, {view.tokens:,} tokens"
+        f"{view.client} (target {view.target}): {len(view.full)} memories in full, "
+        f"{view.tokens:,} tokens"
     )
     for item in [*view.files, *view.touched]:
         when = " (when it touches the file)" if item in view.touched else ""
         via = f" (imported by {item.via})" if item.via else ""
         echo(
-            f"  {item.path}{via}{when}: {len(item.ids)} memories, {budget.tokens(item.chars):,} tokens{_more(item)}"
+            f"  {item.path}{via}{when}: {len(item.ids)} memories, "
+            f"{budget.tokens(item.chars):,} tokens{_more(item)}"
         )
     if view.index:
         cost = sum(lines.get(memory_id, 0) for memory_id in view.index)

@@ -1,7 +1,7 @@
 """``gitmem hook``: what AI clients' hooks run (set up by ``gitmem init --agent-hooks``).
 
-``gitmem/__main__.py`` answers ``gitmem hook EVENT [--client NAME]`` without importing click; this module serves
-``--help`` and ``--debug`` (which shows an error instead of swallowing it).
+``gitmem/__main__.py`` answers ``gitmem hook EVENT [--client NAME]`` without importing click; this
+module serves ``--help`` and ``--debug`` (which shows an error instead of swallowing it).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from gitmem.session.clients import NAMES
 _CLIENT = click.option(
     "--client",
     type=click.Choice(NAMES),
-    help="The client whose JSON comes in and whose answer goes out (default: guessed from the input).",
+    help="The client whose JSON comes in and whose answer goes out (default: guessed from the "
+    "input).",
 )
 _DEBUG = click.option("--debug", is_flag=True, help="Raise errors instead of answering nothing.")
 
@@ -24,7 +25,8 @@ _DEBUG = click.option("--debug", is_flag=True, help="Raise errors instead of ans
 def hook() -> None:
     """Run by AI clients' hooks: read the client's JSON on stdin, answer in the client's format.
 
-    Set up by `gitmem init --agent-hooks`. A hook never fails the client's turn: on any problem it answers nothing.
+    Set up by `gitmem init --agent-hooks`. A hook never fails the client's turn: on any problem it
+    answers nothing.
 
     \b
     Example:
@@ -57,7 +59,8 @@ def _run(event: str, client: str | None, debug: bool) -> int:
 @_CLIENT
 @_DEBUG
 def prompt(client: str | None, debug: bool) -> int:
-    """Inject the memories relevant to the prompt that the client has not loaded (at most 3, 400 tokens).
+    """Inject the memories relevant to the prompt that the client has not loaded (at most 3, 400
+    tokens).
 
     \b
     Example:
@@ -86,17 +89,20 @@ def stop(client: str | None, debug: bool) -> int:
 @click.option(
     "--rewrite",
     metavar="COMMAND",
-    help="Git's post-rewrite hook's argument (rebase, amend); default: pre-commit's PRE_COMMIT_REWRITE_COMMAND.",
+    help="Git's post-rewrite hook's argument (rebase, amend); default: pre-commit's "
+    "PRE_COMMIT_REWRITE_COMMAND.",
 )
 def git_operation(rewrite: str | None) -> int:
     """Run by git's post-commit, post-merge and post-rewrite hooks (`gitmem init` adds them to
-    .pre-commit-config.yaml): keep the rules files compiled after a merge, pull, revert, cherry-pick or rebase.
+    .pre-commit-config.yaml): keep the rules files compiled after a merge, pull, revert, cherry-pick
+    or rebase.
 
-    When the operation left rules files that are not what `gitmem compile` writes for the resulting store (over
-    the budget, a merged block cannot know which memory the merged store leaves out), compiles, and puts the
-    recompiled files into the commit the operation just made when no other branch has it (same parents, author
-    and message), else into a commit of its own. Does nothing while a rebase or a conflicted merge is unfinished,
-    or when the store or a rules file has uncommitted changes. Exit 1 when the store does not compile.
+    When the operation left rules files that are not what `gitmem compile` writes for the resulting
+    store (over the budget, a merged block cannot know which memory the merged store leaves out),
+    compiles, and puts the recompiled files into the commit the operation just made when no other
+    branch has it (same parents, author and message), else into a commit of its own. Does nothing
+    while a rebase or a conflicted merge is unfinished, or when the store or a rules file has
+    uncommitted changes. Exit 1 when the store does not compile.
 
     \b
     Example (what .pre-commit-config.yaml runs, at the post-commit, post-merge and post-rewrite stages):
@@ -118,9 +124,9 @@ def git_operation(rewrite: str | None) -> int:
 def pre_tool(client: str | None, debug: bool) -> int:
     """Refuse a tool call that breaks an active memory's `enforce`, or writes the memory layer.
 
-    Answers in the client's shape, quoting the memory; any other call gets no answer and runs. Writes into
-    .memory/ or a managed block, and `gitmem add` (without --proposed), `accept`, `edit`, `sources add`, are
-    refused too: only people make a memory live.
+    Answers in the client's shape, quoting the memory; any other call gets no answer and runs.
+    Writes into .memory/ or a managed block, and `gitmem add` (without --proposed), `accept`,
+    `edit`, `sources add`, are refused too: only people make a memory live.
 
     \b
     Example:

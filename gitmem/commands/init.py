@@ -28,13 +28,15 @@ if TYPE_CHECKING:
     "--mcp",
     "with_mcp",
     is_flag=True,
-    help="Register the gitmem MCP server in opencode.json, .mcp.json (Claude Code, Copilot CLI), .cursor/mcp.json, "
+    help="Register the gitmem MCP server in opencode.json, .mcp.json (Claude Code, Copilot "
+    "CLI), .cursor/mcp.json, "
     ".gemini/settings.json and .qwen/settings.json.",
 )
 @click.option(
     "--agent-hooks",
     is_flag=True,
-    help="Set up the AI clients' session hooks (memories at each prompt, status, journal reminder) and /remember "
+    help="Set up the AI clients' session hooks (memories at each prompt, status, journal "
+    "reminder) and /remember "
     "commands for the targets' clients. See docs/clients.md.",
 )
 @click.option(
@@ -43,13 +45,15 @@ if TYPE_CHECKING:
 @click.option(
     "--ci",
     type=click.Choice(["github"]),
-    help="Also write the CI workflow (github: .github/workflows/gitmem.yml): check and a memory-changes comment on "
+    help="Also write the CI workflow (github: .github/workflows/gitmem.yml): check and a "
+    "memory-changes comment on "
     "each pull request, and a refresh of stale rules files after a merge into the default branch.",
 )
 @click.option(
     "--user",
     is_flag=True,
-    help="With --mcp: also register the server in Codex's per-user ~/.codex/config.toml. With --agent-hooks: in your "
+    help="With --mcp: also register the server in Codex's per-user ~/.codex/config.toml. With "
+    "--agent-hooks: in your "
     "home directory (~/.claude/settings.json, ...) instead of the repository.",
 )
 def init(
@@ -64,11 +68,11 @@ def init(
 ) -> int:
     """Set up gitmem in this repository: .memory/, the pre-commit hooks and the merge driver.
 
-    Creates .memory/ (config.yaml, memories/, journal/); adds the gitmem hooks (scan staged changes, validate
-    memories, compile rules files) to .pre-commit-config.yaml as local hooks and runs `pre-commit install`; marks
-    the generated rules files `merge=gitmem` in .gitattributes and registers that merge driver in .git/config
-    (local to this clone: each teammate runs `gitmem init` once). Safe to run again: what exists is kept, and only
-    the targets you name are changed.
+    Creates .memory/ (config.yaml, memories/, journal/); adds the gitmem hooks (scan staged changes,
+    validate memories, compile rules files) to .pre-commit-config.yaml as local hooks and runs
+    `pre-commit install`; marks the generated rules files `merge=gitmem` in .gitattributes and
+    registers that merge driver in .git/config (local to this clone: each teammate runs `gitmem
+    init` once). Safe to run again: what exists is kept, and only the targets you name are changed.
 
     \b
     Examples:
@@ -114,13 +118,15 @@ def init(
         echo(line, err=not hooks_run and line is hooks_done[-1])
     if not report.created and not report.targets_changed and not hooks_done:
         echo(
-            f"already set up in {project.display(project.memory_dir)} (targets: {', '.join(report.targets)})"
+            f"already set up in {project.display(project.memory_dir)} (targets: "
+            f"{', '.join(report.targets)})"
         )
     elif report.created:
         echo(f"targets: {', '.join(report.targets) or 'none'}")
         if report.rules_files:
             echo(
-                "next: gitmem import (your rules files become memories; --dry-run shows them first) && gitmem compile"
+                "next: gitmem import (your rules files become memories; --dry-run shows "
+                "them first) && gitmem compile"
             )
         else:
             echo('next: gitmem add "Use pnpm, never npm" --kind convention && gitmem compile')
@@ -134,7 +140,8 @@ def init(
 
 
 def _write_ci(project: Project) -> None:
-    """``--ci github``: the workflow, for the default branch (origin's, else the branch checked out)."""
+    """``--ci github``: the workflow, for the default branch (origin's, else the branch checked
+    out)."""
     from gitmem import gitcommand as command
     from gitmem.git import history
     from gitmem.setup.ci import write_workflow
@@ -150,11 +157,13 @@ def _write_ci(project: Project) -> None:
     written = write_workflow(project, branch)
     if written.action != "unchanged":
         echo(
-            f"{written.action} {written.path} (pull requests: check and a memory-changes comment; {branch}: refresh)"
+            f"{written.action} {written.path} (pull requests: check and a memory-changes "
+            f"comment; {branch}: refresh)"
         )
     if not written.url_known:
         echo(
-            "note: set the repository variable GITMEM_URL to gitmem's repository (Settings > Secrets and variables "
+            "note: set the repository variable GITMEM_URL to gitmem's repository (Settings "
+            "> Secrets and variables "
             "> Actions > Variables): the workflow installs gitmem from it"
         )
 
@@ -173,7 +182,8 @@ def _moved_client_hooks(project: Project) -> list[str]:
 def _set_up_hooks(
     project: Project, targets: tuple[str, ...], pre_push: bool
 ) -> tuple[list[str], bool]:
-    """What was done, and whether commits will run the hooks (not when a hooks path outside the repository is in
+    """What was done, and whether commits will run the hooks (not when a hooks path outside the
+    repository is in
     use: the user must add a line there)."""
     from gitmem.git import hookpath
     from gitmem.setup import hooks as hooks_setup
@@ -182,11 +192,13 @@ def _set_up_hooks(
     action = hooks_setup.ensure_precommit_config(project, pre_push)
     if action == "moved":
         done.append(
-            f"updated {hooks_setup.PRECOMMIT_CONFIG}: gitmem's hooks run gitmem-cli (they ran `gitmem` from PATH)"
+            f"updated {hooks_setup.PRECOMMIT_CONFIG}: gitmem's hooks run gitmem-cli (they "
+            "ran `gitmem` from PATH)"
         )
     elif action != "unchanged":
         done.append(
-            f"{'created' if action == 'created' else 'added the gitmem hooks to'} {hooks_setup.PRECOMMIT_CONFIG}"
+            f"{'created' if action == 'created' else 'added the gitmem hooks to'} "
+            f"{hooks_setup.PRECOMMIT_CONFIG}"
         )
     runs = True
     if (
@@ -218,12 +230,14 @@ def _check_flags(*, agent_hooks: bool, remove: bool, with_mcp: bool, user: bool)
         raise UsageError("run `gitmem init --mcp` and `gitmem init --agent-hooks` one at a time")
     if user and not with_mcp and not agent_hooks:
         raise UsageError(
-            "--user goes with --mcp (Codex's per-user config) or --agent-hooks (your home directory)"
+            "--user goes with --mcp (Codex's per-user config) or --agent-hooks (your home "
+            "directory)"
         )
 
 
 def _print_report(project: Project, report: InitReport) -> None:
-    """What ``initialise`` did and found: the files created, the targets detected or left out, the notes."""
+    """What ``initialise`` did and found: the files created, the targets detected or left out,
+    the notes."""
     for path in report.created:
         echo(f"created {project.display(path)}")
     if report.detected:
@@ -232,14 +246,16 @@ def _print_report(project: Project, report: InitReport) -> None:
     if report.not_added:
         flags = "".join(f" --target {name}" for name in (*report.targets, *report.not_added))
         echo(
-            f"not added: {', '.join(report.not_added)} (the project has no rules files of theirs; add them with "
+            f"not added: {', '.join(report.not_added)} (the project has no rules files of "
+            "theirs; add them with "
             f"`gitmem init{flags}`: compile still gives every client each memory once)"
         )
     for note in report.notes:
         echo(f"note: {note}")
     for found in report.via_import:
         echo(
-            f"{found.own.root_file} imports @{found.imported.root_file}: compile adds to {found.own.root_file} only "
+            f"{found.own.root_file} imports @{found.imported.root_file}: compile adds to "
+            f"{found.own.root_file} only "
             f"what {found.imported.root_file} does not hold"
         )
     if report.targets_changed:
@@ -252,7 +268,8 @@ def _some(paths: list[str], shown: int = 3) -> str:
 
 
 def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:
-    """``init --agent-hooks``: the clients of the given (or configured) targets; everything planned before writing."""
+    """``init --agent-hooks``: the clients of the given (or configured) targets; everything
+    planned before writing."""
     from pathlib import Path
 
     from gitmem.setup import agent_hooks as setup
@@ -291,6 +308,7 @@ def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:
         )
     elif not remove:
         echo(
-            f"agent hooks set up for: {', '.join(chosen)} (see docs/clients.md; commit these files to share them)"
+            f"agent hooks set up for: {', '.join(chosen)} (see docs/clients.md; commit "
+            "these files to share them)"
         )
     return 0

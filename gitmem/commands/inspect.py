@@ -62,8 +62,8 @@ def list_memories(
 ) -> int:
     """List memories, sorted by id. Invalid files are reported on stderr (exit 1).
 
-    With --packs, the shared packs' memories follow the project's, as PACK/ID at the pinned revision ("muted"
-    ones are not compiled here); their JSON objects carry "pack" and "muted".
+    With --packs, the shared packs' memories follow the project's, as PACK/ID at the pinned revision
+    ("muted" ones are not compiled here); their JSON objects carry "pack" and "muted".
 
     \b
     Examples:
@@ -129,7 +129,8 @@ def _status(memory: Memory, day: date) -> str:
 def _pack_rows(
     project: Project, day: date, wanted: Callable[[Memory], bool]
 ) -> tuple[list[Row], list[Problem]]:
-    """The shared packs' memories that ``wanted`` keeps, namespaced, and the problems of the packs' files."""
+    """The shared packs' memories that ``wanted`` keeps, namespaced, and the problems of the
+    packs' files."""
     from gitmem.config import load_config
     from gitmem.scopes import packs
 
@@ -164,7 +165,8 @@ def _report_problems(problems: Sequence[Problem]) -> int:
     "--json", "as_json", is_flag=True, help="Print the memory as a JSON object with every field."
 )
 def show(memory_id: str, user: bool, as_json: bool) -> int:
-    """Show one memory: of the project, of your personal store (--user), or of a shared pack (PACK/ID).
+    """Show one memory: of the project, of your personal store (--user), or of a shared pack
+    (PACK/ID).
 
     \b
     Examples:

@@ -10,11 +10,12 @@ from gitmem.commands.output import echo, echo_json
 
 @click.group()
 def journal() -> None:
-    """Session logs: write down what a session decided and learned, then harvest it into proposed memories.
+    """Session logs: write down what a session decided and learned, then harvest it into proposed
+    memories.
 
     Logs live in .memory/journal/<YYYY-MM-DD>-<slug>.md, in a fixed Markdown format (## Decisions,
-    ## Difficulties, ## Conventions, ## To do). Every log is scanned for secrets and hidden Unicode before it is
-    written.
+    ## Difficulties, ## Conventions, ## To do). Every log is scanned for secrets and hidden Unicode
+    before it is written.
 
     \b
     Example:
@@ -58,9 +59,9 @@ def new(title: str) -> int:
 def add(source: str | None, redact: bool, slug: str, day: str | None, as_json: bool) -> int:
     """Store a session log in the journal, after scanning it.
 
-    A log holding a secret is refused (exit 1, nothing written, the secret not shown), unless --redact is given;
-    a log holding hidden Unicode is always refused. Otherwise it is stored byte for byte. Reads standard input
-    when FILE is '-' or missing.
+    A log holding a secret is refused (exit 1, nothing written, the secret not shown), unless
+    --redact is given; a log holding hidden Unicode is always refused. Otherwise it is stored byte
+    for byte. Reads standard input when FILE is '-' or missing.
 
     \b
     Examples:
@@ -76,7 +77,8 @@ def add(source: str | None, redact: bool, slug: str, day: str | None, as_json: b
     if source in (None, "-"):
         if source is None and sys.stdin.isatty():
             raise UsageError(
-                "no log given: `gitmem journal add FILE`, or pipe it in: `... | gitmem journal add -`"
+                "no log given: `gitmem journal add FILE`, or pipe it in: `... | gitmem "
+                "journal add -`"
             )
         display, raw = "<stdin>", sys.stdin.buffer.read()
     else:
@@ -169,13 +171,14 @@ def list_logs(as_json: bool) -> int:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
 def harvest(file: Path, dry_run: bool, force: bool, as_json: bool) -> int:
-    """Turn a log's Decisions, Difficulties and Conventions into proposed memories (To do items stay).
+    """Turn a log's Decisions, Difficulties and Conventions into proposed memories (To do items
+    stay).
 
-    Each item becomes a memory of kind decision, pitfall or convention, status proposed, source journal, for a
-    human to accept (`gitmem accept ID…`). Harvesting a log again adds nothing; an item that nearly repeats an
-    existing memory is reported, not added; one that nearly repeats a memory removed (forget, git revert) or
-    retired before is refused, naming it and the commit that removed it, unless --force. What the reader could
-    not place is listed as skipped.
+    Each item becomes a memory of kind decision, pitfall or convention, status proposed, source
+    journal, for a human to accept (`gitmem accept ID…`). Harvesting a log again adds nothing; an
+    item that nearly repeats an existing memory is reported, not added; one that nearly repeats a
+    memory removed (forget, git revert) or retired before is refused, naming it and the commit that
+    removed it, unless --force. What the reader could not place is listed as skipped.
 
     \b
     Example:
@@ -238,7 +241,8 @@ def harvest(file: Path, dry_run: bool, force: bool, as_json: bool) -> int:
         )
     for line, title, rejected in report.rejected:
         echo(
-            f"not added: line {line} nearly repeats memory {rejected.describe()} (similarity {rejected.score:.2f}); "
+            f"not added: line {line} nearly repeats memory {rejected.describe()} "
+            f"(similarity {rejected.score:.2f}); "
             f"--force adds it anyway: {title}"
         )
     for s in report.skipped:
@@ -248,7 +252,8 @@ def harvest(file: Path, dry_run: bool, force: bool, as_json: bool) -> int:
         echo(f"skipped {report.todo} to-do {noun}: to-dos stay in the log")
     if report.invalid_files:
         echo(
-            f"warning: {report.invalid_files} invalid memory file(s) were not compared: run `gitmem validate`",
+            f"warning: {report.invalid_files} invalid memory file(s) were not compared: "
+            "run `gitmem validate`",
             err=True,
         )
     summary = (

@@ -43,11 +43,13 @@ def mcp(repo: Path | None) -> int:
         from gitmem.mcp.server import serve
     except ImportError:
         raise CannotRun(
-            f"the MCP server needs the mcp extra (the official MCP SDK, version 2 or later): {INSTALL_MCP}"
+            "the MCP server needs the mcp extra (the official MCP SDK, version 2 or "
+            f"later): {INSTALL_MCP}"
         ) from None
     if sys.stdin.isatty():
         echo(
-            f"gitmem MCP server for {project.root} on stdio; an AI tool talks to it (Ctrl-C to stop)",
+            f"gitmem MCP server for {project.root} on stdio; an AI tool talks to it "
+            "(Ctrl-C to stop)",
             err=True,
         )
     serve(project)
@@ -57,8 +59,8 @@ def mcp(repo: Path | None) -> int:
 def register_and_report(
     project: Project, registrations: list[Registration], user: bool = False
 ) -> None:
-    """`gitmem init --mcp`: write the planned registrations and say what was done (``user``: Codex's per-user
-    config was planned too; else its snippet is printed)."""
+    """`gitmem init --mcp`: write the planned registrations and say what was done (``user``: Codex's
+    per-user config was planned too; else its snippet is printed)."""
     from gitmem.commands.output import echo
     from gitmem.setup.mcp import CODEX_CONFIG, CODEX_SNIPPET, USER_ONLY, register
 
@@ -75,7 +77,8 @@ def register_and_report(
             echo(f"kept the gitmem entry in {where} ({r.tool})")
         else:
             echo(
-                f"warning: {where} is {r.detail}: left unchanged; add this entry under {r.under} by hand ({r.tool}):"
+                f"warning: {where} is {r.detail}: left unchanged; add this entry under "
+                f"{r.under} by hand ({r.tool}):"
                 f"\n{r.text}",
                 err=True,
             )
@@ -83,8 +86,8 @@ def register_and_report(
         echo(f"set mcp: true in {project.display(project.config_path)}")
     if not user:
         echo(
-            f"Codex reads MCP servers per user: add this to {CODEX_CONFIG} (or run `gitmem init --mcp --user`):\n"
-            + CODEX_SNIPPET.rstrip("\n")
+            f"Codex reads MCP servers per user: add this to {CODEX_CONFIG} (or run `gitmem "
+            "init --mcp --user`):\n" + CODEX_SNIPPET.rstrip("\n")
         )
     for tool, (where, snippet) in USER_ONLY.items():
         echo(f"{tool} reads MCP servers per user: add this to {where}:\n{snippet}")

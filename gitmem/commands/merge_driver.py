@@ -13,10 +13,12 @@ from gitmem.commands.output import echo
 @click.argument("theirs", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("path", required=False)
 def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> int:
-    """Git merge driver for rules files: merges gitmem's block memory by memory, the rest as git does.
+    """Git merge driver for rules files: merges gitmem's block memory by memory, the rest as git
+    does.
 
-    Git runs it (never you) for the files `.gitattributes` marks `merge=gitmem`; `gitmem init` sets that up. The
-    result is written to OURS; exit 0 for a clean merge, 1 when conflicts are left for you to resolve.
+    Git runs it (never you) for the files `.gitattributes` marks `merge=gitmem`; `gitmem init` sets
+    that up. The result is written to OURS; exit 0 for a clean merge, 1 when conflicts are left for
+    you to resolve.
 
     \b
     Example (what `gitmem init` registers):

@@ -1,4 +1,5 @@
-"""`gitmem export --okf DIR` and `gitmem import --okf DIR`: Open Knowledge Format v0.2 bundles (docs/okf.md)."""
+"""`gitmem export --okf DIR` and `gitmem import --okf DIR`: Open Knowledge Format v0.2 bundles
+(docs/okf.md)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,11 @@ from gitmem.commands.output import echo, echo_json
 )
 @click.option("--json", "as_json", is_flag=True, help='Print {"folder": ..., "written": [...]}.')
 def export(folder: Path, as_json: bool) -> int:
-    """Write every memory as an Open Knowledge Format (OKF v0.2) concept: FOLDER/<id>.md, Markdown with YAML front
-    matter (type, title, tags, status, stale_after, sources, generated, verified; what only gitmem holds under the
-    `gitmem` key), and FOLDER/index.md. Other tools that keep OKF bundles (Kage, okf-agent-memory) read it;
-    `gitmem import --okf FOLDER` reads it back. The mapping: docs/okf.md.
+    """Write every memory as an Open Knowledge Format (OKF v0.2) concept: FOLDER/<id>.md, Markdown
+    with YAML front matter (type, title, tags, status, stale_after, sources, generated, verified;
+    what only gitmem holds under the `gitmem` key), and FOLDER/index.md. Other tools that keep OKF
+    bundles (Kage, okf-agent-memory) read it; `gitmem import --okf FOLDER` reads it back. The
+    mapping: docs/okf.md.
 
     \b
     Example:
@@ -41,8 +43,8 @@ def export(folder: Path, as_json: bool) -> int:
 
 
 def import_okf(folder: Path, dry_run: bool, as_json: bool) -> int:
-    """`gitmem import --okf FOLDER`: one proposal per concept, scanned like any import; exit 1 when one was
-    refused."""
+    """`gitmem import --okf FOLDER`: one proposal per concept, scanned like any import; exit 1 when
+    one was refused."""
     from gitmem.adopt.okf import import_bundle
     from gitmem.commands import open_store, today
 
@@ -72,7 +74,8 @@ def import_okf(folder: Path, dry_run: bool, as_json: bool) -> int:
         verb = "would propose" if dry_run else "proposed"
         for memory, origin, tier in report.memories:
             echo(
-                f"{verb} [{memory.id}] {memory.title} ({memory.kind}; from {origin}, {tier} in the bundle)"
+                f"{verb} [{memory.id}] {memory.title} ({memory.kind}; from {origin}, "
+                f"{tier} in the bundle)"
             )
         for outcome in report.known:
             echo(f"known: {outcome.origin}: repeats [{outcome.id}]")

@@ -12,8 +12,8 @@ from gitmem.tools import RETIRED, current, retired_note
 
 
 class TargetName(click.Choice[str]):
-    """A target name, or a retired one (windsurf, roo): read as what replaces it, with the note a config naming it
-    gets (on stderr), as a config or memory naming it is read."""
+    """A target name, or a retired one (windsurf, roo): read as what replaces it, with the note a
+    config naming it gets (on stderr), as a config or memory naming it is read."""
 
     def __init__(self) -> None:
         super().__init__(TARGET_NAMES)
@@ -30,8 +30,8 @@ class TargetName(click.Choice[str]):
 
 
 def target_option(help: str) -> Callable[[Any], Any]:
-    """``--target NAME`` (repeatable, into ``targets``), one of the target names (a retired one is read as its
-    replacement, with a note); ``help`` says what it means here."""
+    """``--target NAME`` (repeatable, into ``targets``), one of the target names (a retired one is
+    read as its replacement, with a note); ``help`` says what it means here."""
     return click.option(
         "--target", "targets", multiple=True, type=TargetName(), metavar="NAME", help=help
     )

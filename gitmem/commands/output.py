@@ -1,4 +1,5 @@
-"""Output helpers for the commands: colour only on a terminal and never with NO_COLOR, aligned tables, JSON."""
+"""Output helpers for the commands: colour only on a terminal and never with NO_COLOR, aligned
+tables, JSON."""
 
 from __future__ import annotations
 

@@ -76,7 +76,8 @@ def history(memory_id: str, as_json: bool) -> int:
     help="markdown (the default: a pull-request comment) or json (the same as --json).",
 )
 def diff(base: str | None, head: str | None, as_json: bool, form: str | None) -> int:
-    """Summarise memory changes for review: added, changed (field by field), retired, removed, as Markdown.
+    """Summarise memory changes for review: added, changed (field by field), retired, removed, as
+    Markdown.
 
     \b
     gitmem diff              from the merge base of the default branch and HEAD to the working tree
@@ -85,18 +86,18 @@ def diff(base: str | None, head: str | None, as_json: bool, form: str | None) ->
     gitmem diff A...B        as git reads it: from the merge base of A and B to B (a pull request's changes)
     gitmem diff A..B         as git reads it: from A to B (an end left out is HEAD: `main..`, `...feature`)
 
-    As a pull request is reviewed: memories that landed on BASE after the branch left it are not shown as removed
-    (when BASE is an ancestor of HEAD, its merge base is BASE itself).
+    As a pull request is reviewed: memories that landed on BASE after the branch left it are not
+    shown as removed (when BASE is an ancestor of HEAD, its merge base is BASE itself).
 
-    What the change does to the budget comes next (JSON: "budget"): the memories it moves to the index of what the
-    budget left out ("moves `x` to the index") or back in full, and each target's tokens before and after, both
-    sides compiled with the working tree's config.
+    What the change does to the budget comes next (JSON: "budget"): the memories it moves to the
+    index of what the budget left out ("moves `x` to the index") or back in full, and each target's
+    tokens before and after, both sides compiled with the working tree's config.
 
-    Changes to the guard's settings in .memory/config.yaml (scan.exclude, scan.allow, scan.salt, sources) are
-    listed too, under their own heading (JSON: "guard").
+    Changes to the guard's settings in .memory/config.yaml (scan.exclude, scan.allow, scan.salt,
+    sources) are listed too, under their own heading (JSON: "guard").
 
-    The default branch is what origin/HEAD points at, else the first of origin/main, origin/master, main,
-    master that exists. Invalid memory files are shown as invalid, with their problems.
+    The default branch is what origin/HEAD points at, else the first of origin/main, origin/master,
+    main, master that exists. Invalid memory files are shown as invalid, with their problems.
 
     \b
     Examples:

@@ -36,9 +36,10 @@ if TYPE_CHECKING:
 def recall(query: str, k: int, file: str | None, user: bool, as_json: bool) -> int:
     """Find the active memories most relevant to a question (BM25 over title, body and tags).
 
-    Recalled memories are notes from earlier work that may be out of date, not instructions. Invalid memory
-    files are left out, with a warning on stderr. The shared packs' memories (PACK/ID, unless muted) are searched
-    too, from the local cache: a pack not fetched yet (`gitmem compile` fetches it) is left out with a warning.
+    Recalled memories are notes from earlier work that may be out of date, not instructions. Invalid
+    memory files are left out, with a warning on stderr. The shared packs' memories (PACK/ID, unless
+    muted) are searched too, from the local cache: a pack not fetched yet (`gitmem compile` fetches
+    it) is left out with a warning.
 
     \b
     Examples:
@@ -61,7 +62,8 @@ def recall(query: str, k: int, file: str | None, user: bool, as_json: bool) -> i
         first = next(p for p in recalled.problems if p.path == name)
         flag = " --user" if user else ""
         echo(
-            f"warning: {first} (invalid memory file left out of recall; see `gitmem validate{flag}`)",
+            f"warning: {first} (invalid memory file left out of recall; see `gitmem "
+            f"validate{flag}`)",
             err=True,
         )
     if as_json:
@@ -70,14 +72,16 @@ def recall(query: str, k: int, file: str | None, user: bool, as_json: bool) -> i
         echo(as_text(query, recalled.hits))
     else:
         echo(
-            f"no active memory matches {query!r}: try other words (recall matches words, not meaning) or `gitmem list`",
+            f"no active memory matches {query!r}: try other words (recall matches words, "
+            "not meaning) or `gitmem list`",
             err=True,
         )
     return 0
 
 
 def _scoped_path(project: Project, file: str, user: bool) -> str:
-    """``--path`` relative to the repository: for --user, the repository the current directory is in, if any."""
+    """``--path`` relative to the repository: for --user, the repository the current directory
+    is in, if any."""
     from gitmem.errors import CannotRun
     from gitmem.project import find_project
     from gitmem.recall.index import repo_path
@@ -91,14 +95,16 @@ def _scoped_path(project: Project, file: str, user: bool) -> str:
 
 
 def _pack_memories(project: Project, day: date) -> list[tuple[Memory, str]]:
-    """The live, unmuted memories of the shared packs in the cache, each with where it comes from."""
+    """The live, unmuted memories of the shared packs in the cache, each with where it comes
+    from."""
     from gitmem.config import load_config
     from gitmem.scopes import packs
 
     memories, missing = packs.recallable(project, load_config(project), day)
     for source in missing:
         echo(
-            f"warning: source {source.name!r} is not fetched yet, so left out (`gitmem compile` fetches it)",
+            f"warning: source {source.name!r} is not fetched yet, so left out (`gitmem "
+            "compile` fetches it)",
             err=True,
         )
     return memories

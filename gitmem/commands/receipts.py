@@ -18,12 +18,13 @@ from gitmem.commands.output import echo, echo_json
 )
 @click.option("--json", "as_json", is_flag=True, help='Print {"since": DATE, "memories": [...]}.')
 def receipts(since: str | None, client: str | None, as_json: bool) -> int:
-    """Per memory: the sessions it reached, the tokens it cost, and the calls that broke it, per client.
+    """Per memory: the sessions it reached, the tokens it cost, and the calls that broke it, per
+    client.
 
-    Reads what gitmem's own hooks recorded under .git/gitmem/ (the always-loaded files at session start, prompt
-    injections, MCP recalls, the calls the pre-tool hook refused: never committed) and the clients' transcripts,
-    where a shell command that breaks a memory's `enforce` and was not refused counts as a violation. Shows ids,
-    titles and counts only: no transcript text.
+    Reads what gitmem's own hooks recorded under .git/gitmem/ (the always-loaded files at session
+    start, prompt injections, MCP recalls, the calls the pre-tool hook refused: never committed) and
+    the clients' transcripts, where a shell command that breaks a memory's `enforce` and was not
+    refused counts as a violation. Shows ids, titles and counts only: no transcript text.
 
     \b
     Examples:
@@ -54,11 +55,13 @@ def receipts(since: str | None, client: str | None, as_json: bool) -> int:
         )
         for name, counts in sorted(row.clients.items()):
             echo(
-                f"  {name}: {len(counts.sessions)} sessions, {counts.violations} violations, {counts.blocked} blocked"
+                f"  {name}: {len(counts.sessions)} sessions, {counts.violations} "
+                f"violations, {counts.blocked} blocked"
             )
     if report.gate_blocked:
         echo(
-            f"memory-layer gate: {report.gate_blocked} calls refused (writes into .memory/, managed blocks, gitmem add)"
+            f"memory-layer gate: {report.gate_blocked} calls refused (writes into "
+            ".memory/, managed blocks, gitmem add)"
         )
     if not report.rows:
         echo("no live memories")

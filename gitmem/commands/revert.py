@@ -10,9 +10,9 @@ from gitmem.commands.output import echo
 def revert(memory_id: str) -> int:
     """Undo a memory with a commit, and recompile the rules files.
 
-    If the commit that added the memory touched only that memory and generated rules files, it is reverted
-    (`git revert`); otherwise a new commit removes just this memory. Either way the recompiled rules files go into
-    the same commit. Needs a clean index (nothing staged).
+    If the commit that added the memory touched only that memory and generated rules files, it is
+    reverted (`git revert`); otherwise a new commit removes just this memory. Either way the
+    recompiled rules files go into the same commit. Needs a clean index (nothing staged).
 
     \b
     Example:

@@ -31,8 +31,10 @@ from gitmem.errors import shown
     "logs",
     multiple=True,
     metavar="FILE|DIR|CLIENT",
-    help="A session log (or a folder of them): scanned whole, looking deeper through JSON escapes, URL-encoding and "
-    "base64 (repeatable). With --user, a client's name (claude, codex, gemini, qwen, opencode) scans the transcripts "
+    help="A session log (or a folder of them): scanned whole, looking deeper through JSON "
+    "escapes, URL-encoding and "
+    "base64 (repeatable). With --user, a client's name (claude, codex, gemini, qwen, "
+    "opencode) scans the transcripts "
     "that client keeps for this project in your home directory.",
 )
 @click.option(
@@ -52,7 +54,8 @@ from gitmem.errors import shown
 @click.option(
     "--baseline",
     is_flag=True,
-    help="Print the fingerprints of the current findings, for scan.allow (path, rule, masked line: never the value), "
+    help="Print the fingerprints of the current findings, for scan.allow (path, rule, masked "
+    "line: never the value), "
     "marking the old entries each one renews.",
 )
 def scan(
@@ -64,14 +67,15 @@ def scan(
     redact: bool,
     baseline: bool,
 ) -> int:
-    """Find secrets and hidden Unicode: in files and directories (recursively, skipping git-ignored and binary
-    files), in the staged changes (--staged), in session logs (--log), or in stdin (-).
+    """Find secrets and hidden Unicode: in files and directories (recursively, skipping git-ignored
+    and binary files), in the staged changes (--staged), in session logs (--log), or in stdin (-).
 
-    Each finding is one line, `path:line:col: rule: preview`; a preview shows at most a few characters of a
-    secret. Exit 1 when anything is found. Without arguments, scans the current directory.
+    Each finding is one line, `path:line:col: rule: preview`; a preview shows at most a few
+    characters of a secret. Exit 1 when anything is found. Without arguments, scans the current
+    directory.
 
-    Allow a reviewed finding with a comment on its line (`gitmem:allow`; `pragma: allowlist secret` and
-    `gitleaks:allow` work too), or by adding its fingerprint (from --baseline) to scan.allow in
+    Allow a reviewed finding with a comment on its line (`gitmem:allow`; `pragma: allowlist secret`
+    and `gitleaks:allow` work too), or by adding its fingerprint (from --baseline) to scan.allow in
     .memory/config.yaml; skip files with globs in scan.exclude.
 
     \b
@@ -118,8 +122,8 @@ def scan(
         echo_json(data)
         return 1 if findings else 0
     if findings:
-        # Findings are the command's output (stdout: `gitmem scan | grep`), except where stdout carries the redacted
-        # text of stdin; the summary is a message (stderr).
+        # Findings are the command's output (stdout: `gitmem scan | grep`), except where stdout
+        # carries the redacted text of stdin; the summary is a message (stderr).
         to_stderr = stdin and redact
         echo(finding_lines(findings), err=to_stderr)
         echo(summary(findings, redacted), err=True)
@@ -156,8 +160,10 @@ def _collect(
     project: Any,
     settings: Any,
 ) -> tuple[list[Job], list[Any], int]:
-    """What to scan, as jobs; and, for a large tree scanned in other processes, its findings and files scanned. A
-    session log is an agent's text, never reviewed line by line, so a pragma in it allows nothing."""
+    """What to scan, as jobs; and, for a large tree scanned in other processes, its findings and
+    files scanned. A session log is an agent's text, never reviewed line by line, so a pragma in it
+    allows nothing.
+    """
     from gitmem.errors import CannotRun
     from gitmem.scan import sources as src
     from gitmem.scan.kinds import PROSE
@@ -203,8 +209,8 @@ def _scan_jobs(
     baseline: bool,
     allowed: list[Any],
 ) -> list[str]:
-    """Scan each job, adding to ``findings`` (and to ``allowed`` what a scan.allow entry let through); with
-    ``redact``, rewrite each file (or print stdin) redacted. The files redacted."""
+    """Scan each job, adding to ``findings`` (and to ``allowed`` what a scan.allow entry let
+    through); with ``redact``, rewrite each file (or print stdin) redacted. The files redacted."""
     from gitmem import gateway
     from gitmem.scan import sources as src
     from gitmem.scan.engine import redact as redact_text
@@ -231,7 +237,8 @@ def _scan_jobs(
     return redacted
 
 
-# A tree this large (in files and bytes) is scanned in two processes, as kingfisher spreads a tree over the cores:
+# A tree this large (in files and bytes) is scanned in two processes, as kingfisher spreads a tree
+# over the cores:
 # a process costs some 30 ms to start, so the pre-commit hook (--staged) and small trees stay in one
 PROCESS_FILES = 64
 PROCESS_BYTES = 4_000_000
@@ -260,8 +267,8 @@ def _worth_processes(entries: list[Any]) -> bool:
 
 
 def _in_processes(entries: list[Any], settings: Any, honour_allow: bool) -> tuple[int, list[Any]]:
-    """Scan ``entries`` in ``WORKERS`` forked processes, the files dealt out by size so each gets as many bytes;
-    the files scanned and the findings, in the order one process would give them."""
+    """Scan ``entries`` in ``WORKERS`` forked processes, the files dealt out by size so each gets as
+    many bytes; the files scanned and the findings, in the order one process would give them."""
     import multiprocessing
 
     sizes = []
@@ -283,7 +290,9 @@ def _in_processes(entries: list[Any], settings: Any, honour_allow: bool) -> tupl
         results = pool.map(_scan_part, work)
     ordered = sorted((item for part in results for item in part), key=lambda item: item[0])
     failed = [index for index, found in ordered if found is None]
-    if failed:  # read again here, where its error is raised as one process raises it (or, if it reads now, scanned)
+    # read again here, where its error is raised as one process raises it (or, if it reads now,
+    # scanned)
+    if failed:
         from gitmem.scan import sources as src
 
         source = src.read_entry(entries[failed[0]])
@@ -299,10 +308,12 @@ def _in_processes(entries: list[Any], settings: Any, honour_allow: bool) -> tupl
 
 
 def _scan_part(work: tuple[list[tuple[int, Any]], Any, bool]) -> list[tuple[int, list[Any] | None]]:
-    """In a worker: read and scan each file of one part, as the single process does. A file that cannot be read
-    (larger than the limit, unreadable) is given back as ``None``: the parent reads it again and raises its
-    error, which may not survive the way back (the pool unpickles an exception by its arguments, and TooLarge's are
-    not those it was raised with: the pool's result thread died on it and the scan waited forever)."""
+    """In a worker: read and scan each file of one part, as the single process does. A file that
+    cannot be read (larger than the limit, unreadable) is given back as ``None``: the parent reads
+    it again and raises its error, which may not survive the way back (the pool unpickles an
+    exception by its arguments, and TooLarge's are not those it was raised with: the pool's result
+    thread died on it and the scan waited forever).
+    """
     from gitmem.scan import sources as src
 
     numbered, settings, honour_allow = work
@@ -333,8 +344,8 @@ def _scan_part(work: tuple[list[tuple[int, Any]], Any, bool]) -> list[tuple[int,
 
 
 def _client_logs(logs: tuple[str, ...], project: Any, user: bool) -> list[str]:
-    """``--log`` values as paths: a client's name (not an existing path) stands for its transcripts of this
-    project, read from the home directory only with ``--user``."""
+    """``--log`` values as paths: a client's name (not an existing path) stands for its transcripts
+    of this project, read from the home directory only with ``--user``."""
     from pathlib import Path
 
     from gitmem.errors import CannotRun, UsageError
@@ -388,8 +399,10 @@ def _finding_json(finding: Any) -> dict[str, Any]:
 
 
 def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
-    """The scan.allow block for the current findings; each one an old (v1, v2) entry allows is marked as renewing
-    it, and the old entries that allow nothing now are listed, so the block printed replaces the old list."""
+    """The scan.allow block for the current findings; each one an old (v1, v2) entry allows is
+    marked as renewing it, and the old entries that allow nothing now are listed, so the block
+    printed replaces the old list.
+    """
     from gitmem.scan.engine import legacy_entries, renewed_by
 
     old = set(legacy_entries(settings.allow))
@@ -403,24 +416,30 @@ def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
         echo("# gitmem scan --baseline: no findings, nothing to allow")
         return
     echo(
-        f"# gitmem scan --baseline: {len(findings)} finding(s). Review each one; to allow it, keep its line"
+        f"# gitmem scan --baseline: {len(findings)} finding(s). Review each one; to allow "
+        "it, keep its line"
     )
     echo(
-        "# under scan.allow in .memory/config.yaml. A fingerprint names the place, not the secret: the path, the rule"
+        "# under scan.allow in .memory/config.yaml. A fingerprint names the place, not the "
+        "secret: the path, the rule"
     )
     echo(
-        "# and a digest of the line with the secret masked. It tells nothing about the value (docs/security.md);"
+        "# and a digest of the line with the secret masked. It tells nothing about the "
+        "value (docs/security.md);"
     )
     echo(
-        "# editing the line or moving it to another file makes it a new finding. A token in a provider's format"
+        "# editing the line or moving it to another file makes it a new finding. A token "
+        "in a provider's format"
     )
     echo(
-        "# (AKIA…, ghp_…) is allowed by its value too: its fingerprint ends with a digest of a value too random"
+        "# (AKIA…, ghp_…) is allowed by its value too: its fingerprint ends with a digest "
+        "of a value too random"
     )
     echo("# to guess from it.")
     if old:
         echo(
-            f"# scan.allow holds {len(old)} old fingerprint(s) derived from the secret: replace the list with this one."
+            f"# scan.allow holds {len(old)} old fingerprint(s) derived from the secret: "
+            "replace the list with this one."
         )
     echo("scan:")
     echo("  allow:")
@@ -439,7 +458,8 @@ def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
 
 
 def _yaml_scalar(text: str) -> str:
-    """``text`` as a YAML scalar: plain when it is safe so, else double-quoted (a path with ``#``, ``: ``, quotes)."""
+    """``text`` as a YAML scalar: plain when it is safe so, else double-quoted (a path with
+    ``#``, ``: ``, quotes)."""
     import json
 
     plain = (

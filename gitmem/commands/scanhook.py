@@ -1,6 +1,6 @@
-"""``gitmem scan --staged`` as the pre-commit hook runs it, without click: ``gitmem.__main__`` answers that exact
-command line here (it runs on every commit), and ``gitmem.commands.scan`` renders its results with the same
-functions, so both print the same bytes.
+"""``gitmem scan --staged`` as the pre-commit hook runs it, without click: ``gitmem.__main__``
+answers that exact command line here (it runs on every commit), and ``gitmem.commands.scan`` renders
+its results with the same functions, so both print the same bytes.
 
 Nothing here imports click, the store, YAML or JSON Schema (tests/test_architecture.py keeps it so).
 """
@@ -20,8 +20,10 @@ if TYPE_CHECKING:
     from gitmem.scan.sources import Settings, Source
 
 ALLOW_HINT = (
-    "remove them (and rotate any real secret: it may already be in your history), or allow a reviewed finding "
-    "with a `gitmem:allow` comment on its line or its fingerprint in scan.allow (gitmem scan --baseline)"
+    "remove them (and rotate any real secret: it may already be in your history), or allow "
+    "a reviewed finding "
+    "with a `gitmem:allow` comment on its line or its fingerprint in scan.allow (gitmem "
+    "scan --baseline)"
 )
 
 LOG_DECODE_DEPTH = 3
@@ -30,9 +32,11 @@ Echo = Callable[[str, bool], None]  # (text, to stderr)
 
 
 def job(source: Source) -> tuple[Source, int, bool, str]:
-    """How to scan a file: gitmem's own session logs and AI clients' transcripts as logs (decoded deeper, prose), and
-    in them and in memories an allow pragma allows nothing (an agent writes that text; nobody reviews it line by
-    line). Memories are prose; every other file is judged by its path (gitmem.scan.kinds)."""
+    """How to scan a file: gitmem's own session logs and AI clients' transcripts as logs (decoded
+    deeper, prose), and in them and in memories an allow pragma allows nothing (an agent writes that
+    text; nobody reviews it line by line). Memories are prose; every other file is judged by its
+    path (gitmem.scan.kinds).
+    """
     from gitmem.scan.engine import DEFAULT_DECODE_DEPTH
     from gitmem.scan.kinds import PROSE, file_kind
     from gitmem.scan.transcripts import recognise
@@ -45,8 +49,8 @@ def job(source: Source) -> tuple[Source, int, bool, str]:
 
 
 def finding_lines(findings: list[Finding]) -> str:
-    """The findings, one ``path:line:col: rule: what`` line each: one text, written at once (a file of zero-width
-    characters holds a finding per character)."""
+    """The findings, one ``path:line:col: rule: what`` line each: one text, written at once (a file
+    of zero-width characters holds a finding per character)."""
     from gitmem.errors import Problem
     from gitmem.scan.engine import HIDDEN_RULE
 
@@ -58,8 +62,10 @@ def finding_lines(findings: list[Finding]) -> str:
 
 
 def allowed_lines(allowed: list[Finding], found: list[Finding], settings: Settings) -> str:
-    """Every finding a scan.allow entry let through, named (never its value), and every one an entry names only by
-    its place while its format is a provider's (such a token is allowed by value: ``engine.value_bound``)."""
+    """Every finding a scan.allow entry let through, named (never its value), and every one an entry
+    names only by its place while its format is a provider's (such a token is allowed by value:
+    ``engine.value_bound``).
+    """
     from gitmem.errors import Problem
     from gitmem.scan.engine import value_bound
 
@@ -77,7 +83,8 @@ def allowed_lines(allowed: list[Finding], found: list[Finding], settings: Settin
     ]
     lines += [
         str(Problem(f.path, f.line, f.column, f.rule, "scan.allow names this place, but a token in a provider's format "
-                    "is allowed by its value too: `gitmem scan --baseline` prints the entry if it is meant"))
+                    "is allowed by its value too: `gitmem scan --baseline` prints the "
+"entry if it is meant"))
         for f in found
         if value_bound(f.rule) and f.place() in settings.allow
     ]  # fmt: skip
@@ -104,15 +111,19 @@ def legacy_warning(settings: Settings) -> str | None:
     if not old:
         return None
     return (
-        f"warning: scan.allow holds {len(old)} old fingerprint(s) derived from the secret (v1, v2): they still allow "
-        "their findings, but anyone with the repository can test guesses at the secret against them, and each costs "
-        "every scan; renew them: `gitmem scan --baseline` prints the list to replace them with (v3: the place, not "
+        f"warning: scan.allow holds {len(old)} old fingerprint(s) derived from the secret "
+        "(v1, v2): they still allow "
+        "their findings, but anyone with the repository can test guesses at the secret "
+        "against them, and each costs "
+        "every scan; renew them: `gitmem scan --baseline` prints the list to replace them "
+        "with (v3: the place, not "
         "the value)"
     )
 
 
 def staged(echo: Echo) -> int:
-    """``gitmem scan --staged``: the lines the index adds, scanned; findings on stdout, the summary on stderr.
+    """``gitmem scan --staged``: the lines the index adds, scanned; findings on stdout, the summary
+    on stderr.
     Exit 1 when anything is found. Raises gitmem's errors, as a command does."""
     from gitmem.errors import CannotRun
     from gitmem.project import find_project
@@ -152,15 +163,16 @@ def staged(echo: Echo) -> int:
     return 0
 
 
-# -- output as click.echo writes it ---------------------------------------------------------------------------------
+# -- output as click.echo writes it
+# ---------------------------------------------------------------------------------
 
 _ANSI_RE = lazy(r"\033\[[0-?]*[ -/]*[@-~]")  # click's own pattern (click._compat._ansi_re)
 
 
 def plain_echo(text: str, err: bool) -> None:
-    """``gitmem.commands.output.echo`` without importing click: the same bytes (ANSI codes stripped unless colour is
-    on, a newline, a flush). Where click would re-wrap the stream (an ASCII-configured one, the Windows console), it
-    is click that writes."""
+    """``gitmem.commands.output.echo`` without importing click: the same bytes (ANSI codes stripped
+    unless colour is on, a newline, a flush). Where click would re-wrap the stream (an
+    ASCII-configured one, the Windows console), it is click that writes."""
     stream = sys.stderr if err else sys.stdout
     if stream is None:
         return
@@ -180,8 +192,8 @@ def _utf8(stream: Any) -> bool:
 
 
 def _config_settings(project: Project) -> Settings:
-    """The scanner's settings read from the config, only when their cache misses (the config module and the YAML
-    reader are slow to import for a hook run on every commit)."""
+    """The scanner's settings read from the config, only when their cache misses (the config module
+    and the YAML reader are slow to import for a hook run on every commit)."""
     from gitmem.config import scan_settings
 
     return scan_settings(project)

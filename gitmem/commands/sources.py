@@ -12,11 +12,13 @@ if TYPE_CHECKING:
 
 @click.group()
 def sources() -> None:
-    """Shared memory packs: other git repositories whose memories are compiled here, pinned at a revision.
+    """Shared memory packs: other git repositories whose memories are compiled here, pinned at a
+    revision.
 
-    A pack is any repository with memories under .memory/memories/ (a team's or a company's conventions). Its
-    active memories are compiled with the project's, read-only, as PACK/ID. The pin lives in .memory/config.yaml
-    (`sources`), so it is reviewed like any change; the clone is cached under .git/gitmem/sources/.
+    A pack is any repository with memories under .memory/memories/ (a team's or a company's
+    conventions). Its active memories are compiled with the project's, read-only, as PACK/ID. The
+    pin lives in .memory/config.yaml (`sources`), so it is reviewed like any change; the clone is
+    cached under .git/gitmem/sources/.
 
     \b
     Examples:
@@ -32,7 +34,8 @@ def sources() -> None:
 @click.option(
     "--rev",
     metavar="REV",
-    help="The tag or commit to pin (a branch: its head, followed by update). Default: the newest tag.",
+    help="The tag or commit to pin (a branch: its head, followed by update). Default: the "
+    "newest tag.",
 )
 @click.option(
     "--name",
@@ -46,9 +49,11 @@ def sources() -> None:
     "--json", "as_json", is_flag=True, help="Print the new source and its memories as JSON."
 )
 def add(repo: str, rev: str | None, name: str | None, track: str | None, as_json: bool) -> int:
-    """Record a shared pack: fetch REPO (a URL, or a path), check its memories at REV, pin it in the config.
+    """Record a shared pack: fetch REPO (a URL, or a path), check its memories at REV, pin it in the
+    config.
 
-    Nothing is recorded when the repository cannot be fetched (exit 3) or a memory there is invalid (exit 1).
+    Nothing is recorded when the repository cannot be fetched (exit 3) or a memory there is invalid
+    (exit 1).
     A relative path is recorded relative to the repository root.
 
     \b
@@ -77,7 +82,8 @@ def add(repo: str, rev: str | None, name: str | None, track: str | None, as_json
         return 0
     follow = f", following {source.track}" if source.track else ""
     echo(
-        f"added source {source.name} ({source.repo}) pinned at {packs.short_rev(source.rev)}{follow}: "
+        f"added source {source.name} ({source.repo}) pinned at "
+        f"{packs.short_rev(source.rev)}{follow}: "
         f"{len(live)} active memories ({source.name}/ID)"
     )
     if not pack.memories:
@@ -103,11 +109,11 @@ def add(repo: str, rev: str | None, name: str | None, track: str | None, as_json
     help="Print each source's old and new pin and its changes as JSON.",
 )
 def update(names: tuple[str, ...], branch: bool, as_json: bool) -> int:
-    """Move each pin (or NAME's) to the newest tag, or with `track` or --branch to the branch head; print what
-    that changes in the compiled memories.
+    """Move each pin (or NAME's) to the newest tag, or with `track` or --branch to the branch head;
+    print what that changes in the compiled memories.
 
-    A pin never moves back to an older tag, nor to a revision with invalid memories. A source that cannot be
-    fetched is reported (exit 3) and left as it is; the others move.
+    A pin never moves back to an older tag, nor to a revision with invalid memories. A source that
+    cannot be fetched is reported (exit 3) and left as it is; the others move.
 
     \b
     Examples:
@@ -184,7 +190,8 @@ def _print_update(result: Update) -> None:
     help="Print a JSON array: name, repo, rev, track, mute, commit...",
 )
 def list_sources(as_json: bool) -> int:
-    """List the shared packs, their pins and how many of their memories are compiled (from the cache: no fetch).
+    """List the shared packs, their pins and how many of their memories are compiled (from the
+    cache: no fetch).
 
     \b
     Example:
@@ -292,6 +299,7 @@ def remove(name: str) -> int:
     project, _ = open_store()
     source = source_changes.remove(project, load_config(project), name)
     echo(
-        f"removed source {source.name} ({source.repo}): run `gitmem compile` to take its memories out"
+        f"removed source {source.name} ({source.repo}): run `gitmem compile` to take its "
+        "memories out"
     )
     return 0

@@ -21,11 +21,11 @@ from gitmem.commands.output import echo, echo_json
     help='Print {"problems": [{path, line, column, field, message}]}.',
 )
 def validate(files: tuple[Path, ...], user: bool, as_json: bool) -> int:
-    """Check memory files and the config: schema, strict YAML, hidden Unicode, secrets, and cross-file checks
-    (duplicate ids, dangling supersedes).
+    """Check memory files and the config: schema, strict YAML, hidden Unicode, secrets, and
+    cross-file checks (duplicate ids, dangling supersedes).
 
-    Without FILES, checks the whole store. Every problem is one line, `path:line:col: field: message`; exit 1
-    when there is any.
+    Without FILES, checks the whole store. Every problem is one line, `path:line:col: field:
+    message`; exit 1 when there is any.
 
     \b
     Examples:

@@ -1,6 +1,6 @@
-"""aider's config: ``.aider.conf.yml`` must ``read:`` CONVENTIONS.md while gitmem writes memories there, and stop once
-gitmem removed it. Edited line by line where it can be (a block list under ``read:``), so the user's comments and
-layout stay; through the YAML round-trip otherwise."""
+"""aider's config: ``.aider.conf.yml`` must ``read:`` CONVENTIONS.md while gitmem writes memories
+there, and stop once gitmem removed it. Edited line by line where it can be (a block list under
+``read:``), so the user's comments and layout stay; through the YAML round-trip otherwise."""
 
 from __future__ import annotations
 
@@ -10,11 +10,14 @@ from gitmem.linear import linear
 from gitmem.project import Project
 from gitmem.tools import TARGETS
 
-# The target whose tool loads its rules file only when a YAML config's `read:` list names it (its record's
-# ``reads_config``: aider's .aider.conf.yml).
+# The target whose tool loads its rules file only when a YAML config's `read:` list names it (its
+# record's ``reads_config``: aider's .aider.conf.yml).
 TARGET = next(target for target in TARGETS if target.reads_config is not None)
 AIDER_FILE = TARGET.root_file
-AIDER_CREATED = f"# Written by gitmem compile: aider loads the team's memories from {AIDER_FILE}.\nread: {AIDER_FILE}\n"
+AIDER_CREATED = (
+    f"# Written by gitmem compile: aider loads the team's memories from {AIDER_FILE}.\nread: "
+    f"{AIDER_FILE}\n"
+)
 
 
 def reads_conventions(text: str) -> bool | None:
@@ -24,8 +27,10 @@ def reads_conventions(text: str) -> bool | None:
 
 
 def config_change(project: Project, wanted: bool, kept: bool, report: Report) -> FileChange | None:
-    """``.aider.conf.yml`` must read CONVENTIONS.md while gitmem writes memories there (``wanted``), and not once
-    gitmem removed the file; while hand-written text keeps CONVENTIONS.md (``kept``), its ``read:`` stays."""
+    """``.aider.conf.yml`` must read CONVENTIONS.md while gitmem writes memories there (``wanted``),
+    and not once gitmem removed the file; while hand-written text keeps CONVENTIONS.md (``kept``),
+    its ``read:`` stays.
+    """
     from gitmem import yamlio
 
     assert TARGET.reads_config is not None
@@ -75,8 +80,8 @@ def config_change(project: Project, wanted: bool, kept: bool, report: Report) ->
 
 
 def _edit_inline(text: str, items: list[str]) -> str | None:
-    """``read:`` written on one line (``read: AGENTS.md``, ``read: [AGENTS.md]``) made the flow list ``items``, its
-    comment and every other line kept; None when ``read:`` is not on one line."""
+    """``read:`` written on one line (``read: AGENTS.md``, ``read: [AGENTS.md]``) made the flow list
+    ``items``, its comment and every other line kept; None when ``read:`` is not on one line."""
     lines = text.splitlines(keepends=True)
     for index, line in enumerate(lines):
         match = linear(r"(read:[ \t]*)([^#\r\n]*?)([ \t]*(?:#.*)?\r?\n?)").fullmatch(line)
@@ -94,8 +99,8 @@ def _edit_inline(text: str, items: list[str]) -> str | None:
 
 
 def _edit_block_list(text: str, add: bool) -> str | None:
-    """Add CONVENTIONS.md to (or drop it from) a block list under ``read:``, touching no other line; None when
-    ``read:`` is not a block list."""
+    """Add CONVENTIONS.md to (or drop it from) a block list under ``read:``, touching no other line;
+    None when ``read:`` is not a block list."""
     lines = text.splitlines(keepends=True)
     for index, line in enumerate(lines):
         if not linear(r"read:[ \t]*(?:#.*)?\r?\n?").fullmatch(line):

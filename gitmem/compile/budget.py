@@ -1,16 +1,18 @@
-"""The token budget: the estimate, and the order in which memories are kept when not all of them fit.
+"""The token budget: the estimate, and the order in which memories are kept when not all of them
+fit.
 
-The estimate is characters / 4, rounded up: crude, but the same for every tool and free to compute. Over budget, a
-target keeps memories in this order: priority (high, normal, low), then kind (conventions, pitfalls, decisions,
-preferences, facts), then age (older first: a new memory never pushes out an established one of the same rank),
-then, among equals, imported memories in the order of the file they came from (``origin: AGENTS.md:12``: the
-top of a rules file is usually what its authors thought mattered most, and a contiguous stretch keeps sections
-whole rather than leaving a block of fragments), then the shorter first (more memories fit), and only last the id.
-The block keeps the longest run of this order that fits (``plan._fill``), so a memory added takes the place of the
-lowest-ranked ones and nothing else moves; only a memory too long to fit even alone is passed over with the next
-ones still tried, so one long memory cannot crowd out every one after it; except the later lines of the same
-imported file (and kind): they stop where the first one was left out, so the block holds the top of that file in
-one piece, not fragments of it.
+The estimate is characters / 4, rounded up: crude, but the same for every tool and free to compute.
+Over budget, a target keeps memories in this order: priority (high, normal, low), then kind
+(conventions, pitfalls, decisions, preferences, facts), then age (older first: a new memory never
+pushes out an established one of the same rank), then, among equals, imported memories in the order
+of the file they came from (``origin: AGENTS.md:12``: the top of a rules file is usually what its
+authors thought mattered most, and a contiguous stretch keeps sections whole rather than leaving a
+block of fragments), then the shorter first (more memories fit), and only last the id.
+The block keeps the longest run of this order that fits (``plan._fill``), so a memory added takes
+the place of the lowest-ranked ones and nothing else moves; only a memory too long to fit even alone
+is passed over with the next ones still tried, so one long memory cannot crowd out every one after
+it; except the later lines of the same imported file (and kind): they stop where the first one was
+left out, so the block holds the top of that file in one piece, not fragments of it.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ _ORIGIN_LINE = linear(r"(.+):(\d+)")
 
 
 def origin_place(memory: Memory) -> tuple[str, int] | None:
-    """The rules file and line an imported memory was read from (``origin: AGENTS.md:12``), or ``None``."""
+    """The rules file and line an imported memory was read from (``origin: AGENTS.md:12``), or
+    ``None``."""
     match = _ORIGIN_LINE.fullmatch(memory.origin or "") if memory.source == "import" else None
     return (match.group(1), int(match.group(2))) if match else None
 

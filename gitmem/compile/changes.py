@@ -1,6 +1,6 @@
-"""What compile decides for each file (``FileChange``), the size limits the files use (``LimitUse``), the whole
-``Report``, and reading a target's file into it (links to outside the repository and non-UTF-8 files become
-problems, never exceptions)."""
+"""What compile decides for each file (``FileChange``), the size limits the files use
+(``LimitUse``), the whole ``Report``, and reading a target's file into it (links to outside the
+repository and non-UTF-8 files become problems, never exceptions)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,9 @@ class FileChange:
 
     path: str  # relative to the repository root, / separators
     target: str
-    action: str  # created | updated | healed | removed | unchanged | refused | held (its target is over a hard limit)
+    # created | updated | healed | removed | unchanged | refused | held (its target is over a hard
+    # limit)
+    action: str
     old: str | None = None
     new: str | None = None  # None with action "removed": the file is deleted
     edited: bool = False  # gitmem's part was edited by hand (overwritten only with force)
@@ -81,7 +83,8 @@ class LimitUse:
             "chain_bytes": "bytes with the AGENTS.md files above it",
         }
         return (
-            f"{self.path}: {self.used:,} {unit[self.limit.measure]}, over the limit of {self.limit.value:,} "
+            f"{self.path}: {self.used:,} {unit[self.limit.measure]}, over the limit of "
+            f"{self.limit.value:,} "
             f"({self.limit.reason})"
         )
 
@@ -121,13 +124,14 @@ class Report:
 
 
 def linked_document(project: Project, path: str) -> str | None:
-    """The file ``path`` links to, relative to the repository root, when ``path`` is a symbolic link to a document
-    that is not a rules file (biome's ``CLAUDE.md -> CONTRIBUTING.md``, a guide for people); else ``None``.
+    """The file ``path`` links to, relative to the repository root, when ``path`` is a symbolic link
+    to a document that is not a rules file (biome's ``CLAUDE.md -> CONTRIBUTING.md``, a guide for
+    people); else ``None``.
 
-    A rules file is a file some target writes: a root file (``AGENTS.md``, ``.github/copilot-instructions.md``), a
-    per-directory file (``web/AGENTS.md``), or a file of a target's rules folder. A link to one of those
-    (``CLAUDE.md -> AGENTS.md``) is written through, once. A link that leaves the repository is the gateway's
-    business (refused), not this one's.
+    A rules file is a file some target writes: a root file (``AGENTS.md``,
+    ``.github/copilot-instructions.md``), a per-directory file (``web/AGENTS.md``), or a file of a
+    target's rules folder. A link to one of those (``CLAUDE.md -> AGENTS.md``) is written through,
+    once. A link that leaves the repository is the gateway's business (refused), not this one's.
     """
     from gitmem.tools import TARGETS
 
@@ -151,7 +155,8 @@ def linked_document(project: Project, path: str) -> str | None:
 
 
 def read_file(project: Project, path: str, report: Report) -> tuple[str | None, Path | None]:
-    """A file's text and where to write it; (None, path) when it does not exist; (None, None) on a problem."""
+    """A file's text and where to write it; (None, path) when it does not exist; (None, None) on
+    a problem."""
     full = project.root / path
     refusal = gateway.problem(
         project, full, path

@@ -1,6 +1,6 @@
-"""The checks compile makes on what it is about to write: globs a target's frontmatter cannot carry, the tools' size
-limits, hidden Unicode in compiled output or around it, a client that would still receive a memory twice, and
-memories whose ``targets`` reach no configured target."""
+"""The checks compile makes on what it is about to write: globs a target's frontmatter cannot carry,
+the tools' size limits, hidden Unicode in compiled output or around it, a client that would still
+receive a memory twice, and memories whose ``targets`` reach no configured target."""
 
 from __future__ import annotations
 
@@ -33,7 +33,8 @@ def glob_problems(target_plan: TargetPlan) -> list[Problem]:
                         1,
                         1,
                         "paths",
-                        f"the glob {glob!r} holds a comma, which {target_plan.target.tool}'s comma-separated globs "
+                        f"the glob {glob!r} holds a comma, which "
+                        f"{target_plan.target.tool}'s comma-separated globs "
                         "cannot carry: rewrite it (braces such as *.{ts,tsx} are fine)",
                     )
                 )
@@ -46,11 +47,11 @@ def limit_uses(
     desired: dict[str, tuple[Target, FilePlan]],
     budget: int = 0,
 ) -> list[LimitUse]:
-    """The limits of ``target`` as used by the files gitmem writes for it (hand-written text they hold included,
-    and for a chain, the hand-written files above them too: the tool reads it all).
+    """The limits of ``target`` as used by the files gitmem writes for it (hand-written text they
+    hold included, and for a chain, the hand-written files above them too: the tool reads it all).
 
-    A chain is reported once, where it goes over: a nested file whose chain is over only because a file above it
-    already is, is not reported again (one figure for one cause)."""
+    A chain is reported once, where it goes over: a nested file whose chain is over only because a
+    file above it already is, is not reported again (one figure for one cause)."""
     uses = []
     mine = sorted(path for path in finals if path in desired and desired[path][0] is target)
 
@@ -92,22 +93,28 @@ def limit_uses(
 
 
 def soft_limit_warning(use: LimitUse, first_block: Collection[str]) -> list[str]:
-    """The warning for a file over a soft limit that compile changes. When the hand-written text alone is over it,
-    no budget fixes it and compile did not cause it: said once, when gitmem first writes its block into the file
-    (`gitmem stats` shows it always), with what does fix it, instead of on every compile."""
+    """The warning for a file over a soft limit that compile changes. When the hand-written text
+    alone is over it, no budget fixes it and compile did not cause it: said once, when gitmem first
+    writes its block into the file (`gitmem stats` shows it always), with what does fix it, instead
+    of on every compile.
+    """
     if use.hand_written <= use.limit.value:
         return [f"{use.describe()}: consider a smaller budget for {use.target}"]
     if use.path not in first_block:
         return []
     return [
-        f"{use.describe()}: the hand-written text alone is {use.hand_written:,}, so no budget fixes it: shorten it, "
-        "or move its rules into .memory/ (`gitmem import --accept --move`); said once, `gitmem stats` shows it"
+        f"{use.describe()}: the hand-written text alone is {use.hand_written:,}, so no "
+        "budget fixes it: shorten it, "
+        "or move its rules into .memory/ (`gitmem import --accept --move`); said once, "
+        "`gitmem stats` shows it"
     ]
 
 
 def hand_written_over(use: LimitUse, first: bool) -> str:
-    """The warning for a file whose hand-written text alone is past a hard limit: compile still writes (the
-    block first in the file, where the client reads it before it cuts: ``first``), and says what fixes it."""
+    """The warning for a file whose hand-written text alone is past a hard limit: compile still
+    writes (the block first in the file, where the client reads it before it cuts: ``first``), and
+    says what fixes it.
+    """
     unit = {
         "chars": "characters",
         "lines": "lines",
@@ -117,8 +124,10 @@ def hand_written_over(use: LimitUse, first: bool) -> str:
         "at the top of the file, so the memories are read before the cut" if first else "as usual"
     )
     return (
-        f"{use.path}: the hand-written text alone is {use.hand_written:,} {unit[use.limit.measure]}, over the hard "
-        f"limit of {use.limit.value:,} ({use.limit.reason}): gitmem's block is written {where}; the end of the "
+        f"{use.path}: the hand-written text alone is {use.hand_written:,} "
+        f"{unit[use.limit.measure]}, over the hard "
+        f"limit of {use.limit.value:,} ({use.limit.reason}): gitmem's block is written "
+        f"{where}; the end of the "
         f"team's text is cut, as it was before gitmem: shorten it, or turn its rules into memories "
         f"(`gitmem import --accept --move --left-out {use.path}`); `gitmem check` fails until then"
     )
@@ -130,24 +139,32 @@ def limit_advice(use: LimitUse) -> str:
         "lines": "lines",
         "chain_bytes": "bytes with the AGENTS.md files above it",
     }
-    head = f"{use.used:,} {unit[use.limit.measure]}, over the hard limit of {use.limit.value:,} ({use.limit.reason})"
+    head = (
+        f"{use.used:,} {unit[use.limit.measure]}, over the hard limit of {use.limit.value:,} "
+        f"({use.limit.reason})"
+    )
     if use.hand_written > use.limit.value:
         return (
-            f"{head}; the hand-written text alone is {use.hand_written:,} (gitmem adds {use.own:,}), so no budget "
-            "fixes it: shorten the hand-written text, or turn it into memories the budget can order "
-            "(`gitmem import --accept --move --left-out` moves those lines into .memory/, the budget's share "
+            f"{head}; the hand-written text alone is {use.hand_written:,} (gitmem adds "
+            f"{use.own:,}), so no budget "
+            "fixes it: shorten the hand-written text, or turn it into memories the budget "
+            "can order "
+            "(`gitmem import --accept --move --left-out` moves those lines into .memory/, "
+            "the budget's share "
             "compiled back), then run `gitmem compile`"
         )
     room = use.limit.value - use.hand_written  # what gitmem's part may take
     fits = max(1, (room * 9 // 10) // CHARS_PER_TOKEN) if use.limit.measure != "lines" else None
     lower = (
-        f"lower the budget of {use.target} to about {fits:,} tokens (budget: {{default: …, {use.target}: {fits}}} "
+        f"lower the budget of {use.target} to about {fits:,} tokens (budget: {{default: …, "
+        f"{use.target}: {fits}}} "
         "in .memory/config.yaml)"
         if fits is not None and fits < use.budget
         else f"lower the budget of {use.target} in .memory/config.yaml"
     )
     return (
-        f"{head}; gitmem writes {use.own:,} of it: {lower}, lower some memories' priority, or shorten the "
+        f"{head}; gitmem writes {use.own:,} of it: {lower}, lower some memories' priority, "
+        "or shorten the "
         "hand-written text"
     )
 
@@ -174,8 +191,10 @@ def hidden_unicode(
 
 
 def ignored(project: Project, report: Report) -> list[str]:
-    """The files compile writes (or keeps) that git ignores and does not track: the tool reads them here, but nobody
-    else gets them (aider's first run adds ``.aider*`` to .gitignore, which hides ``.aider.conf.yml``)."""
+    """The files compile writes (or keeps) that git ignores and does not track: the tool reads them
+    here, but nobody else gets them (aider's first run adds ``.aider*`` to .gitignore, which hides
+    ``.aider.conf.yml``).
+    """
     from gitmem import gitcommand as command
 
     if isinstance(project, UserScope) or not (project.root / ".git").exists():
@@ -197,24 +216,28 @@ def ignored_fix(path: str) -> str:
 
 
 def read_twice(plans: Sequence[TargetPlan], touched: set[str], report: Report) -> None:
-    """A client in use that would receive a memory twice (compile places each memory once, so only hand-written text
-    can cause it: a CLAUDE.md the Copilot CLI reads beside AGENTS.md, an import written by hand): said when one of
-    gitmem's files changes, as soft limits are."""
+    """A client in use that would receive a memory twice (compile places each memory once, so only
+    hand-written text can cause it: a CLAUDE.md the Copilot CLI reads beside AGENTS.md, an import
+    written by hand): said when one of gitmem's files changes, as soft limits are."""
     from gitmem.compile.delivery import twice
 
     if not touched:
         return
     for line in twice({plan.target.name: plan for plan in plans}, report.readers):
         report.warnings.append(
-            f"{line}: the copy outside AGENTS.md comes from hand-written text (an @AGENTS.md import of your own, which "
-            "the clients that read both files follow): drop the import, or the target (`gitmem explain` shows each "
+            f"{line}: the copy outside AGENTS.md comes from hand-written text (an "
+            "@AGENTS.md import of your own, which "
+            "the clients that read both files follow): drop the import, or the target "
+            "(`gitmem explain` shows each "
             "client's files)"
         )
 
 
 def unreached(memories: Sequence[Memory], reached: Collection[str], report: Report) -> None:
-    """Warn about live memories whose ``targets`` name none of the ``reached`` (configured) targets: they go into no
-    rules file (only recall finds them). A warning, not a problem: the config, not the memory, may be what changes."""
+    """Warn about live memories whose ``targets`` name none of the ``reached`` (configured) targets:
+    they go into no rules file (only recall finds them). A warning, not a problem: the config, not
+    the memory, may be what changes.
+    """
     lost = [
         memory
         for memory in memories
@@ -228,8 +251,10 @@ def unreached(memories: Sequence[Memory], reached: Collection[str], report: Repo
     )
     noun = "memory is" if len(lost) == 1 else "memories are"
     report.warnings.append(
-        f"{len(lost)} {noun} only for targets that are not configured ({', '.join(names)}), so no rules file gets "
-        f"{'it' if len(lost) == 1 else 'them'}: {ids}. Add a target (`gitmem init --target NAME`) or change "
+        f"{len(lost)} {noun} only for targets that are not configured "
+        f"({', '.join(names)}), so no rules file gets "
+        f"{'it' if len(lost) == 1 else 'them'}: {ids}. Add a target (`gitmem init --target "
+        "NAME`) or change "
         f"{'its' if len(lost) == 1 else 'their'} `targets`"
     )
 
@@ -241,8 +266,10 @@ def rules_twice(
     first_block: Collection[str],
     report: Report,
 ) -> None:
-    """When gitmem first writes its block into a file whose hand-written lines were imported (``import --accept``
-    without ``--move``), each of those rules stands in the file twice: say so, once, with the way out."""
+    """When gitmem first writes its block into a file whose hand-written lines were imported
+    (``import --accept`` without ``--move``), each of those rules stands in the file twice: say so,
+    once, with the way out.
+    """
     by_id = {memory.id: memory for memory in memories}
     found: list[tuple[str, int]] = []
     for path in sorted(first_block):
@@ -273,14 +300,17 @@ def rules_twice(
     noun = "rule stands" if total == 1 else "rules stand"
     where = ", ".join(f"{path} {count}" for path, count in found)
     report.warnings.append(
-        f"{total} {noun} twice, written by hand and in gitmem's block, in the files they were imported from "
-        f"({where}): take the hand-written lines out with `gitmem import --accept --move` (only what compile writes "
+        f"{total} {noun} twice, written by hand and in gitmem's block, in the files they "
+        "were imported from "
+        f"({where}): take the hand-written lines out with `gitmem import --accept --move` "
+        "(only what compile writes "
         "back moves)"
     )
 
 
 def _says(line: str, title: str) -> bool:
-    """Whether a hand-written line is the one a memory was imported from (its first words, bold and bullets aside)."""
+    """Whether a hand-written line is the one a memory was imported from (its first words, bold
+    and bullets aside)."""
 
     def norm(text: str) -> list[str]:
         return "".join(

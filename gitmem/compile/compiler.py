@@ -1,13 +1,14 @@
-"""Compile: compare what every target's files should hold with the working tree, then write (or only report).
+"""Compile: compare what every target's files should hold with the working tree, then write (or only
+report).
 
-``prepare`` reads the files and decides, for each, what it should become; it writes nothing. ``apply`` writes a
-prepared report. Between them the command decides: refuse (problems, or hand edits without ``force``), report stale
-files (``--check``), or write.
+``prepare`` reads the files and decides, for each, what it should become; it writes nothing.
+``apply`` writes a prepared report. Between them the command decides: refuse (problems, or hand
+edits without ``force``), report stale files (``--check``), or write.
 
-What compile owns: in a file that may hold hand-written text, only the managed block; files it creates whole
-(their begin marker says ``file-hash``), all of them. Cleaning up (a target removed from the config, the last memory
-of a scope gone) removes a block, deletes a file that held nothing else, and deletes whole files, and touches
-nothing it did not write.
+What compile owns: in a file that may hold hand-written text, only the managed block; files it
+creates whole (their begin marker says ``file-hash``), all of them. Cleaning up (a target removed
+from the config, the last memory of a scope gone) removes a block, deletes a file that held nothing
+else, and deletes whole files, and touches nothing it did not write.
 """
 
 from __future__ import annotations
@@ -44,8 +45,8 @@ if TYPE_CHECKING:
 class Compiled:
     """One compile of a store: its live memories, the report, and the files written.
 
-    ``invalid``: the store's memory files that are invalid; then nothing was prepared (``report`` is empty) and
-    nothing written, so a broken file can never silently drop memories from every tool.
+    ``invalid``: the store's memory files that are invalid; then nothing was prepared (``report`` is
+    empty) and nothing written, so a broken file can never silently drop memories from every tool.
     """
 
     live: list[Memory]
@@ -58,22 +59,22 @@ class Compiled:
     )  # after writing: what the clients read that differs
 
 
-# What a compile does with the report: "report" prepares it only; "write" writes it unless it has problems
-# or hand edits; "partial" (for `gitmem stats` and `gitmem check`) prepares the valid memories even when some
-# memory files are invalid, and never writes.
+# What a compile does with the report: "report" prepares it only; "write" writes it unless it has
+# problems or hand edits; "partial" (for `gitmem stats` and `gitmem check`) prepares the valid
+# memories even when some memory files are invalid, and never writes.
 Mode = Literal["report", "write", "partial"]
 
 
 @dataclass(frozen=True)
 class Request:
-    """One compile's request: what every command that compiles asks (``compile``, ``stats``, ``check``,
-    ``doctor``, ``explain``, ``revert``).
+    """One compile's request: what every command that compiles asks (``compile``, ``stats``,
+    ``check``, ``doctor``, ``explain``, ``revert``).
 
-    ``names``: only these configured targets (cleaning up only theirs); ``budget``: every target's token
-    budget for this run; ``force``: overwrite blocks edited by hand; ``without``: memory ids left out;
-    ``only`` and ``catalogue`` (for ``compile --user``, ``gitmem.scopes.personal``): compile exactly the
-    targets ``only`` instead of the configured ones, and clean up the files of the others among
-    ``catalogue``; the user's scope has no packs.
+    ``names``: only these configured targets (cleaning up only theirs); ``budget``: every target's
+    token budget for this run; ``force``: overwrite blocks edited by hand; ``without``: memory ids
+    left out; ``only`` and ``catalogue`` (for ``compile --user``, ``gitmem.scopes.personal``):
+    compile exactly the targets ``only`` instead of the configured ones, and clean up the files of
+    the others among ``catalogue``; the user's scope has no packs.
     """
 
     today: date
@@ -93,9 +94,9 @@ def compile_store(
     request: Request,
     snapshot: Snapshot | None = None,
 ) -> Compiled:
-    """The one compile every command runs: load the store (``snapshot``: as the caller loaded it already),
-    prepare the report for its live memories but ``request.without``, and write it as ``request.mode``
-    says (a target over a hard size limit is held, the others written)."""
+    """The one compile every command runs: load the store (``snapshot``: as the caller loaded it
+    already), prepare the report for its live memories but ``request.without``, and write it as
+    ``request.mode`` says (a target over a hard size limit is held, the others written)."""
     snapshot = snapshot or store.load()
     if snapshot.problems and request.mode != "partial":
         return Compiled([], Report([]), list(snapshot.problems), snapshot=snapshot)
@@ -120,8 +121,10 @@ def compile_store(
 def arrivals(
     project: Project, compiled: Compiled, today: date, committed: bool = True
 ) -> list[Miss]:
-    """What the clients read on the disk that differs from what compile meant them to get (``compile.verify``);
-    without ``committed``, the clients that read only what git tracks are left to ``gitmem check``."""
+    """What the clients read on the disk that differs from what compile meant them to get
+    (``compile.verify``); without ``committed``, the clients that read only what git tracks are left
+    to ``gitmem check``.
+    """
     from gitmem.compile.verify import verify
 
     memories = [*compiled.live, *(m for pack in compiled.report.packs for m in pack.live(today))]
@@ -136,7 +139,8 @@ def chosen_targets(config: Config, names: Sequence[str] = ()) -> list[Target]:
             raise UsageError(f"unknown target {name!r}: choose from {', '.join(BY_NAME)}")
         if name not in configured:
             raise UsageError(
-                f"target {name!r} is not configured (targets: {', '.join(config.targets) or 'none'}); "
+                f"target {name!r} is not configured (targets: "
+                f"{', '.join(config.targets) or 'none'}); "
                 f"add it with `gitmem init --target {name}`"
             )
     wanted = set(names) if names else configured
@@ -146,9 +150,11 @@ def chosen_targets(config: Config, names: Sequence[str] = ()) -> list[Target]:
 def prepare(
     project: Project, config: Config, memories: Sequence[Memory], request: Request
 ) -> Report:
-    """Decide what compile does to every file, for the project's live ``memories`` and those of the shared packs
-    in ``config.sources`` (read from their cache, fetched when not there yet: ``gitmem.scopes.packs``). Writes
-    nothing. ``request``: see ``Request`` (its mode is the caller's)."""
+    """Decide what compile does to every file, for the project's live ``memories`` and those of the
+    shared packs in ``config.sources`` (read from their cache, fetched when not there yet:
+    ``gitmem.scopes.packs``). Writes nothing. ``request``: see ``Request`` (its mode is the
+    caller's).
+    """
     only = request.only
     targets = list(only) if only is not None else chosen_targets(config, request.names)
     targets, linked = _around_linked(project, targets)
@@ -193,8 +199,8 @@ def _aider_config(project: Project, writes: bool, finals: dict[str, str], report
 def _desired(
     project: Project, linked: dict[str, Target], report: Report
 ) -> dict[str, tuple[Target, FilePlan]]:
-    """The files the plans write, each with its target and plan (none through a link into a document, none
-    nowhere); the plans' glob problems into ``report``."""
+    """The files the plans write, each with its target and plan (none through a link into a
+    document, none nowhere); the plans' glob problems into ``report``."""
     desired: dict[str, tuple[Target, FilePlan]] = {}
     for target_plan in report.plans:
         for path, file_plan in target_plan.files.items():
@@ -209,8 +215,8 @@ def _desired(
 def _laid_out(
     project: Project, targets: list[Target], readers: Sequence[Reader], personal: bool
 ) -> tuple[list[Target], list[delivery.Layout]]:
-    """The targets as laid out for delivery (a bridged target may write other files) and their layouts; for the
-    user-level files (``personal``) each a full copy."""
+    """The targets as laid out for delivery (a bridged target may write other files) and their
+    layouts; for the user-level files (``personal``) each a full copy."""
     if personal:
         return targets, delivery.standalone(targets)
     laid = delivery.layouts(
@@ -225,7 +231,8 @@ def _laid_out(
 
 
 def _ignored_private(project: Project, targets: Sequence[Target]) -> list[str]:
-    """The private files (``Reader.private``: ``.claude/CLAUDE.md``) of ``targets`` that git ignores here."""
+    """The private files (``Reader.private``: ``.claude/CLAUDE.md``) of ``targets`` that git
+    ignores here."""
     from gitmem import gitcommand
 
     places = [path for target in targets for path in delivery.private_files(target)]
@@ -235,10 +242,13 @@ def _ignored_private(project: Project, targets: Sequence[Target]) -> list[str]:
 
 
 def _linked_roots(project: Project, targets: Sequence[Target]) -> dict[str, tuple[str, str]]:
-    """The targets whose root file is, through a link on the disk, another configured target's (``CLAUDE.md ->
-    AGENTS.md``, or both links to ``.agents/AGENTS.md``): target name -> (the target that writes the file: the hub
-    first, else the first in order; where its client reads what that one lacks, "" for nowhere git tracks).
-    gitmem's block is written once, through the link, and each client counts it once (``compile.reading``)."""
+    """The targets whose root file is, through a link on the disk, another configured target's
+    (``CLAUDE.md -> AGENTS.md``, or both links to ``.agents/AGENTS.md``): target name -> (the target
+    that writes the file: the hub first, else the first in order; where its client reads what that
+    one lacks, "" for nowhere git tracks).
+    gitmem's block is written once, through the link, and each client counts it once
+    (``compile.reading``).
+    """
     from gitmem import gitcommand
 
     by_real: dict[str, list[Target]] = {}
@@ -270,8 +280,8 @@ def _linked_roots(project: Project, targets: Sequence[Target]) -> dict[str, tupl
 
 
 def _own_text(project: Project, targets: Sequence[Target]) -> dict[str, str]:
-    """The hand-written text (outside gitmem's block) of the root files whose presence decides a layout
-    (``delivery.falls_back``), by target name, for those that have some."""
+    """The hand-written text (outside gitmem's block) of the root files whose presence decides a
+    layout (``delivery.falls_back``), by target name, for those that have some."""
     out: dict[str, str] = {}
     for target in targets:
         if not delivery.falls_back(target) or target.root_whole:
@@ -292,13 +302,16 @@ def _own_text(project: Project, targets: Sequence[Target]) -> dict[str, str]:
 
 
 def _pack_problems(report: Report, problems: list[Problem]) -> None:
-    """The shared packs' invalid memories: problems, and a warning naming each pack that has some."""
+    """The shared packs' invalid memories: problems, and a warning naming each pack that has
+    some."""
     report.problems.extend(problems)
     for pack in report.packs:
         if pack.problems:
             report.warnings.append(
-                f"source {pack.name!r} has invalid memories at {pack.source.rev}: pin another revision "
-                f"(`gitmem sources update {pack.name}`) or remove it (`gitmem sources remove {pack.name}`)"
+                f"source {pack.name!r} has invalid memories at {pack.source.rev}: pin "
+                "another revision "
+                f"(`gitmem sources update {pack.name}`) or remove it (`gitmem sources "
+                f"remove {pack.name}`)"
             )
 
 
@@ -309,11 +322,13 @@ def _file_changes(
     force: bool,
     report: Report,
 ) -> dict[str, str]:
-    """Decide every file's change (into ``report``); returns each file's text after compile (for the limits)."""
+    """Decide every file's change (into ``report``); returns each file's text after compile (for
+    the limits)."""
     finals: dict[str, str] = {}
     seen_io: dict[Path, str] = {}
-    # the files compile writes first: a file left to clean up that is one of them through a link (the root
-    # AGENTS.md -> .agents/AGENTS.md, whose target is a nested AGENTS.md by its name) is that file, not another
+    # the files compile writes first: a file left to clean up that is one of them through a link
+    # (the root AGENTS.md -> .agents/AGENTS.md, whose target is a nested AGENTS.md by its name) is
+    # that file, not another
     for path in [*sorted(desired), *sorted(set(candidates) - set(desired))]:
         if path in desired:
             target, file_plan = desired[path]
@@ -331,7 +346,8 @@ def _file_changes(
                     done.path == other and done.changed for done in report.changes
                 ):  # said when it is written
                     report.warnings.append(
-                        f"{path} and {other} are the same file (a link): gitmem writes it for {other}"
+                        f"{path} and {other} are the same file (a link): gitmem writes it "
+                        f"for {other}"
                     )
                 _drop_link(report, path)
                 continue
@@ -349,7 +365,8 @@ def _file_changes(
 
 
 def _first_block(report: Report) -> set[str]:
-    """The files compile writes gitmem's block (or file) into for the first time: what is said once is said then."""
+    """The files compile writes gitmem's block (or file) into for the first time: what is said
+    once is said then."""
     return {
         change.path
         for change in report.changes
@@ -365,8 +382,10 @@ def _limits(
     finals: dict[str, str],
     report: Report,
 ) -> set[str]:
-    """The size limits: a hard one exceeded holds its target's files (the other targets are written), a soft one
-    warns when the file changes. Also the files git ignores. Returns the files compile changes."""
+    """The size limits: a hard one exceeded holds its target's files (the other targets are
+    written), a soft one warns when the file changes. Also the files git ignores. Returns the files
+    compile changes.
+    """
     for target in targets:
         report.limits.extend(checks.limit_uses(target, finals, desired, budgets[target.name]))
     touched = {change.path for change in report.changes if change.changed}
@@ -375,9 +394,10 @@ def _limits(
     roots = {target.name: target.root_file for target in targets}
     for use in report.limits:
         if use.over and use.limit.hard and use.hand_written > use.limit.value:
-            # the team's text alone is past it: no budget fixes it, and holding the target would hold its memories
-            # back on every compile (and every commit, through the hook): the block goes first, where the client
-            # reads it before it cuts, and `gitmem check` says what to shorten
+            # the team's text alone is past it: no budget fixes it, and holding the target would
+            # hold its memories back on every compile (and every commit, through the hook): the
+            # block goes first, where the client reads it before it cuts, and `gitmem check` says
+            # what to shorten
             moved = _block_first(report, roots.get(use.target, use.path))
             report.warnings.append(checks.hand_written_over(use, moved))
         elif use.over and use.limit.hard:
@@ -400,8 +420,8 @@ def _hold(report: Report, held: set[str]) -> None:
 
 
 def _block_first(report: Report, path: str) -> bool:
-    """Put gitmem's block at the top of ``path`` (a file that holds hand-written text too): the team's text keeps
-    every byte, after it. Returns whether the block is first now."""
+    """Put gitmem's block at the top of ``path`` (a file that holds hand-written text too): the
+    team's text keeps every byte, after it. Returns whether the block is first now."""
     change = next((c for c in report.changes if c.path == path and c.new is not None), None)
     if change is None or change.new is None:
         return False
@@ -422,9 +442,10 @@ def _block_first(report: Report, path: str) -> bool:
     return True
 
 
-# The file a target writes instead of its root file when that is a link to a document for people: a whole file of
-# the target's rules folder, with the frontmatter that makes the tool load it always (Claude Code loads a
-# .claude/rules file without `paths` at the start of every session; Copilot, an instructions file for `**`).
+# The file a target writes instead of its root file when that is a link to a document for people: a
+# whole file of the target's rules folder, with the frontmatter that makes the tool load it always
+# (Claude Code loads a .claude/rules file without `paths` at the start of every session; Copilot, an
+# instructions file for `**`).
 # (each target's ``always_frontmatter``, in gitmem/tools.py).
 LINKED_ROOT_NAME = f"{WHOLE_PREFIX}-project"
 
@@ -432,9 +453,11 @@ LINKED_ROOT_NAME = f"{WHOLE_PREFIX}-project"
 def _around_linked(
     project: Project, targets: list[Target]
 ) -> tuple[list[Target], dict[str, Target]]:
-    """Targets whose root file is a link to a document that is not a rules file (``CLAUDE.md -> CONTRIBUTING.md``)
-    write their root memories into a whole file of their rules folder instead, so the client still gets them and
-    the document is never written; ``linked`` maps each such root file to its (original) target."""
+    """Targets whose root file is a link to a document that is not a rules file (``CLAUDE.md ->
+    CONTRIBUTING.md``) write their root memories into a whole file of their rules folder instead, so
+    the client still gets them and the document is never written; ``linked`` maps each such root
+    file to its (original) target.
+    """
     from gitmem.compile.changes import linked_document
 
     out, linked = [], {}
@@ -458,8 +481,8 @@ def _not_into_documents(
     linked: dict[str, Target],
     report: Report,
 ) -> None:
-    """Never write gitmem's block through a link into a document that is not a rules file; say where the memories
-    went instead, or that the client gets none from this file."""
+    """Never write gitmem's block through a link into a document that is not a rules file; say where
+    the memories went instead, or that the client gets none from this file."""
     from gitmem.compile.changes import linked_document
 
     for path, target in linked.items():
@@ -468,7 +491,8 @@ def _not_into_documents(
             report.notes.append(
                 (
                     instead,
-                    f"{path} is a link to {linked_document(project, path)}, not a rules file: gitmem does not write "
+                    f"{path} is a link to {linked_document(project, path)}, not a rules "
+                    "file: gitmem does not write "
                     f"into it; {target.tool} gets the memories from {instead}",
                 )
             )
@@ -478,40 +502,47 @@ def _not_into_documents(
             continue
         target = desired.pop(path)[0]
         report.warnings.append(
-            f"{path} is a link to {document}, not a rules file: gitmem does not write into it, so {target.tool} "
-            f"gets no memories from {path}: make {path} a file of its own (it may import the document: "
+            f"{path} is a link to {document}, not a rules file: gitmem does not write into "
+            f"it, so {target.tool} "
+            f"gets no memories from {path}: make {path} a file of its own (it may import "
+            "the document: "
             f"`@{document}`)"
         )
 
 
 def _nowhere(desired: dict[str, tuple[Target, FilePlan]], report: Report) -> None:
-    """A linked root file's target with no file of its own that git tracks (``delivery._linked``): what only its
-    client should get is said, never written into a file git ignores."""
+    """A linked root file's target with no file of its own that git tracks (``delivery._linked``):
+    what only its client should get is said, never written into a file git ignores."""
     nothing = desired.pop("", None)
     if nothing is None:
         return
     target, file_plan = nothing
     ids = ", ".join(file_plan.ids[:3]) + (", …" if len(file_plan.ids) > 3 else "")
     report.warnings.append(
-        f"{target.tool} gets {len(file_plan.ids)} memories meant for it alone from no file ({ids}): it reads "
-        f"another client's file (its own root file is a link to it, or missing), and the file only it reads is "
-        f"ignored by git: make them for every client (`gitmem edit ID`, remove `targets`) or stop ignoring it"
+        f"{target.tool} gets {len(file_plan.ids)} memories meant for it alone from no file "
+        f"({ids}): it reads "
+        "another client's file (its own root file is a link to it, or missing), and the "
+        "file only it reads is "
+        "ignored by git: make them for every client (`gitmem edit ID`, remove `targets`) "
+        "or stop ignoring it"
     )
     for plan in report.plans:
         plan.files.pop("", None)
 
 
 def _reserved(project: Project, targets: Sequence[Target]) -> dict[str, int]:
-    """The hand-written characters of the targets with a hard size limit (``_hand_written``), by name: the
-    room their blocks must leave."""
+    """The hand-written characters of the targets with a hard size limit (``_hand_written``), by
+    name: the room their blocks must leave."""
     return {t.name: _hand_written(project, t) for t in targets if leftout.has_hard_size_limit(t)}
 
 
 def _hand_written(project: Project, target: Target) -> int:
-    """The characters of ``target``'s always-loaded file outside gitmem's block (0 when it cannot be read: the
-    compile pass that follows says why); for a limit on a chain of files (Codex's 32 KiB of ``AGENTS.md`` files,
-    root to leaf), with the most the hand-written text of the nested files of one chain adds (the root's block
-    must leave them room: a client started in that folder reads them after it)."""
+    """The characters of ``target``'s always-loaded file outside gitmem's block (0 when it cannot be
+    read: the compile pass that follows says why); for a limit on a chain of files (Codex's 32 KiB
+    of ``AGENTS.md`` files, root to leaf), with the most the hand-written text of the nested files
+    of one chain adds (the root's block must leave them room: a client started in that folder reads
+    them after it).
+    """
     root = _outside_block(project, target.root_file)
     return root + _nested_hand_written(project, target, root)
 
@@ -528,10 +559,10 @@ def _outside_block(project: Project, path: str) -> int:
 
 
 def _nested_hand_written(project: Project, target: Target, root: int) -> int:
-    """The most hand-written characters the nested ``dir_file`` files of one chain (the folders down to one of
-    them) hold, for a target with a hard ``chain_bytes`` limit (0 otherwise), of the chains the team's text with
-    the root's ``root`` keeps within it (one already past it alone is said by `gitmem check`: leaving it room would
-    only take the index from every other folder)."""
+    """The most hand-written characters the nested ``dir_file`` files of one chain (the folders down
+    to one of them) hold, for a target with a hard ``chain_bytes`` limit (0 otherwise), of the
+    chains the team's text with the root's ``root`` keeps within it (one already past it alone is
+    said by `gitmem check`: leaving it room would only take the index from every other folder)."""
     from gitmem import gitcommand as command
     from gitmem.compile.reading import chain
 
@@ -583,12 +614,15 @@ def apply(project: Project, report: Report) -> list[FileChange]:
     return done
 
 
-# -- the files of one target ---------------------------------------------------------------------------------------
+# -- the files of one target
+# ---------------------------------------------------------------------------------------
 
 
 def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target]:
-    """Files on disk that gitmem may have written for ``targets`` (whether they hold gitmem's text is checked
-    later): root files, whole files in the targets' folders, nested files (``dir_file``, private files)."""
+    """Files on disk that gitmem may have written for ``targets`` (whether they hold gitmem's text
+    is checked later): root files, whole files in the targets' folders, nested files (``dir_file``,
+    private files).
+    """
     found: dict[str, Target] = {}
     for target in targets:
         if (project.root / target.root_file).is_file():
@@ -603,7 +637,8 @@ def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target
 
 
 def _whole_folders(target: Target) -> list[str]:
-    """The folders that may hold gitmem's whole files of ``target`` (its rules folder, and old scoped ones)."""
+    """The folders that may hold gitmem's whole files of ``target`` (its rules folder, and old
+    scoped ones)."""
     folders = {target.scoped_dir} if target.scoped_dir else set()
     if target.root_whole and "/" in target.root_file:
         folders.add(target.root_file.rsplit("/", 1)[0])
@@ -618,8 +653,8 @@ def _listdir(directory: Path) -> list[str]:
 
 
 def _nested(project: Project, targets: Sequence[Target]) -> dict[str, Target]:
-    """The nested files of ``targets`` git lists (``dir_file`` in folders; private files where only the client
-    looks), each with its target."""
+    """The nested files of ``targets`` git lists (``dir_file`` in folders; private files where only
+    the client looks), each with its target."""
     from gitmem import gitcommand as command
 
     dir_files = {target.dir_file: target for target in targets if target.dir_file}
@@ -649,8 +684,10 @@ def _outside(text: str, found: Found | None) -> tuple[str, str]:
 
 
 def _heal(text: str) -> tuple[str, Found] | None:
-    """Resolve git conflict markers that only concern gitmem's block: the hand-written text around the block must be
-    the same on both sides. Returns the text of one side and its block, to splice the regenerated block into."""
+    """Resolve git conflict markers that only concern gitmem's block: the hand-written text around
+    the block must be the same on both sides. Returns the text of one side and its block, to splice
+    the regenerated block into.
+    """
     sides = []
     for side in ("ours", "theirs"):
         resolved = block.resolve_side(text, side)
@@ -688,14 +725,16 @@ def _conflict_problem(path: str, text: str) -> Problem:
         line,
         1,
         "conflict",
-        "git conflict markers outside gitmem's block: resolve them by hand, then run `gitmem compile`",
+        "git conflict markers outside gitmem's block: resolve them by hand, then run "
+        "`gitmem compile`",
     )
 
 
 def _desired_change(
     project: Project, path: str, target: Target, plan: FilePlan, force: bool, report: Report
 ) -> FileChange | None:
-    """The change of a file compile writes (``None`` with the problem in ``report`` when it cannot)."""
+    """The change of a file compile writes (``None`` with the problem in ``report`` when it
+    cannot)."""
     blocked = _blocked_by_file(project, path)
     if blocked is not None:
         problem = Problem(blocked, 1, 1, "file", _blocked_message(blocked, target))
@@ -733,8 +772,8 @@ def _whole_change(change: FileChange, old: str, text: str, force: bool) -> FileC
 def _block_change(
     change: FileChange, old: str, text: str, force: bool, report: Report
 ) -> FileChange | None:
-    """A file whose managed block gitmem writes: spliced in, healed of conflict markers in the block, or
-    refused when the block was edited by hand; ``None`` when the file cannot take one."""
+    """A file whose managed block gitmem writes: spliced in, healed of conflict markers in the
+    block, or refused when the block was edited by hand; ``None`` when the file cannot take one."""
     path = change.path
     result = _scan_or_heal(path, old, report)
     if result is None:
@@ -745,7 +784,10 @@ def _block_change(
         return change
     found = result.found
     if found is None and result.open_fence is not None:
-        message = "a code fence opened here is never closed, so a block added after it would be code: close it"
+        message = (
+            "a code fence opened here is never closed, so a block added after it would be "
+            "code: close it"
+        )
         report.problems.append(Problem(path, result.open_fence, 1, "block", message))
         return None
     change.new = block.splice(old, found, text)
@@ -756,8 +798,8 @@ def _block_change(
 
 
 def _decided(change: FileChange, old: str, force: bool) -> FileChange:
-    """The action of a change whose new text is known: unchanged, refused (a hand edit without ``force``) or
-    updated."""
+    """The action of a change whose new text is known: unchanged, refused (a hand edit without
+    ``force``) or updated."""
     if change.new == old:
         change.action = "unchanged"
         change.edited = False
@@ -769,7 +811,8 @@ def _decided(change: FileChange, old: str, force: bool) -> FileChange:
 
 
 def _blocked_by_file(project: Project, path: str) -> str | None:
-    """The folder on the way to ``path`` that is a file (``.cursor/rules`` written as one file), or ``None``."""
+    """The folder on the way to ``path`` that is a file (``.cursor/rules`` written as one file),
+    or ``None``."""
     parts = path.split("/")[:-1]
     for depth in range(1, len(parts) + 1):
         folder = "/".join(parts[:depth])
@@ -781,14 +824,17 @@ def _blocked_by_file(project: Project, path: str) -> str | None:
 
 def _blocked_message(folder: str, target: Target) -> str:
     return (
-        f"a file where {target.tool} reads a folder ({folder}/*{target.scoped_suffix}), so gitmem cannot write "
-        f"there: move its text into a file in that folder (e.g. {folder}/project{target.scoped_suffix}), "
+        f"a file where {target.tool} reads a folder ({folder}/*{target.scoped_suffix}), so "
+        "gitmem cannot write "
+        "there: move its text into a file in that folder (e.g. "
+        f"{folder}/project{target.scoped_suffix}), "
         f"or drop the {target.name} target from .memory/config.yaml"
     )
 
 
 def _drop_link(report: Report, path: str) -> None:
-    """A file that is a link to one another target writes: not this target's file (nor its tokens) after all."""
+    """A file that is a link to one another target writes: not this target's file (nor its
+    tokens) after all."""
     for target_plan in report.plans:
         file_plan = target_plan.files.pop(path, None)
         if file_plan is not None:
@@ -796,8 +842,8 @@ def _drop_link(report: Report, path: str) -> None:
 
 
 def _scan_or_heal(path: str, old: str, report: Report) -> Scan | tuple[str, Found] | None:
-    """A file's block: its ``Scan``; or ``(text, found)`` when git conflict markers had to be healed first; or
-    ``None`` (with the problem reported) when neither works."""
+    """A file's block: its ``Scan``; or ``(text, found)`` when git conflict markers had to be healed
+    first; or ``None`` (with the problem reported) when neither works."""
     try:
         result = block.scan(old)
     except BlockError as exc:
@@ -834,7 +880,8 @@ def _cleanup_change(
     found = result.found
     if (
         found is None
-    ):  # not gitmem's: a hand-written file of the same name (still read by the tool: limits count it)
+        # not gitmem's: a hand-written file of the same name (still read by the tool: limits count it)
+    ):
         change.action, change.new, change.owned = "unchanged", None, False
         return change
     if found.kind == "file-hash":

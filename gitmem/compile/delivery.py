@@ -1,27 +1,30 @@
-"""Where each memory goes so that every configured client receives it once: placement only (the text of the files is
-``render``'s; the files of one target are ``plan``'s).
+"""Where each memory goes so that every configured client receives it once: placement only (the text
+of the files is ``render``'s; the files of one target are ``plan``'s).
 
-Clients read each other's files (``readers.READERS``): the Copilot CLI reads ``AGENTS.md``, ``GEMINI.md`` and
-``CLAUDE.md`` beside its own file, Cline ``AGENTS.md`` beside ``.clinerules``. Copying every memory into every
-target's file therefore feeds those clients each memory two or three times. Instead ``AGENTS.md`` (and the nested
-``AGENTS.md`` files) is the hub when the ``agents`` target is configured, and every other target is laid out from
-what its client reads:
+Clients read each other's files (``readers.READERS``): the Copilot CLI reads ``AGENTS.md``,
+``GEMINI.md`` and ``CLAUDE.md`` beside its own file, Cline ``AGENTS.md`` beside ``.clinerules``.
+Copying every memory into every target's file therefore feeds those clients each memory two or three
+times. Instead ``AGENTS.md`` (and the nested ``AGENTS.md`` files) is the hub when the ``agents``
+target is configured, and every other target is laid out from what its client reads:
 
-- a client that reads ``AGENTS.md`` itself (Copilot CLI, Cline, Cursor, ...): its target's files carry only the
-  memories it gets from no other file it reads (those whose ``targets`` leave the hub out);
-- where another client in use reads both the hub and a target's files (the Copilot CLI reads ``GEMINI.md`` and
-  ``CLAUDE.md``), that target is bridged to the hub (otherwise its full copy reaches each client once):
-- a client that can import a file (Gemini CLI's ``@AGENTS.md``): its files are bridges, one beside each file of the
-  hub, importing it, and carrying only what the hub does not;
-- a client with a file of its own that the others do not read (Claude Code reads ``.claude/CLAUDE.md`` beside
-  ``CLAUDE.md``, the Copilot CLI does not: measured): its full copy goes there, at the root only (the Copilot CLI
-  does load a subfolder's ``.claude/CLAUDE.md`` when it touches a file in it: measured), path-scoped memories under
-  headings naming their globs; ``CLAUDE.md`` keeps only what the team wrote in it; a hand-written ``CLAUDE.md``
-  that imports ``@AGENTS.md`` gets only what the hub lacks;
+- a client that reads ``AGENTS.md`` itself (Copilot CLI, Cline, Cursor, ...): its target's files
+  carry only the memories it gets from no other file it reads (those whose ``targets`` leave the hub
+  out);
+- where another client in use reads both the hub and a target's files (the Copilot CLI reads
+  ``GEMINI.md`` and ``CLAUDE.md``), that target is bridged to the hub (otherwise its full copy
+  reaches each client once):
+- a client that can import a file (Gemini CLI's ``@AGENTS.md``): its files are bridges, one beside
+  each file of the hub, importing it, and carrying only what the hub does not;
+- a client with a file of its own that the others do not read (Claude Code reads
+  ``.claude/CLAUDE.md`` beside ``CLAUDE.md``, the Copilot CLI does not: measured): its full copy
+  goes there, at the root only (the Copilot CLI does load a subfolder's ``.claude/CLAUDE.md`` when
+  it touches a file in it: measured), path-scoped memories under headings naming their globs;
+  ``CLAUDE.md`` keeps only what the team wrote in it; a hand-written ``CLAUDE.md`` that imports
+  ``@AGENTS.md`` gets only what the hub lacks;
 - any other client reads only its own files: a full copy, as without the hub.
 
-Without the ``agents`` target the same rule applies to the files clients do read (the Copilot CLI reading
-``GEMINI.md``): what a client gets from another target's files is left out of its own.
+Without the ``agents`` target the same rule applies to the files clients do read (the Copilot CLI
+reading ``GEMINI.md``): what a client gets from another target's files is left out of its own.
 """
 
 from __future__ import annotations
@@ -44,8 +47,10 @@ HUB_FILE = "AGENTS.md"
 
 @dataclass(frozen=True)
 class Layout:
-    """A target's place in the delivery: the target as compiled (a variant when bridged), how its client reaches the
-    hub, and the other configured targets whose files that client reads (their memories are left out here)."""
+    """A target's place in the delivery: the target as compiled (a variant when bridged), how its
+    client reaches the hub, and the other configured targets whose files that client reads (their
+    memories are left out here).
+    """
 
     target: Target
     bridge: str = (
@@ -63,9 +68,11 @@ def readers_of(name: str, readers: Sequence[Reader] = READERS) -> list[Reader]:
 
 
 def with_settings(also: Mapping[str, Sequence[str]]) -> tuple[Reader, ...]:
-    """The readers, those named in ``also`` (a record's name -> targets) reading those targets' files too when started
-    at the root: what a project's settings make them read (Gemini CLI's ``context.fileName`` naming ``AGENTS.md``;
-    started in a subfolder, it reads no settings of the root's: measured)."""
+    """The readers, those named in ``also`` (a record's name -> targets) reading those targets'
+    files too when started at the root: what a project's settings make them read (Gemini CLI's
+    ``context.fileName`` naming ``AGENTS.md``; started in a subfolder, it reads no settings of the
+    root's: measured).
+    """
     out = []
     for reader in READERS:
         more = tuple(name for name in also.get(reader.name, ()) if name not in reader.reads)
@@ -80,12 +87,14 @@ def layouts(
     linked: Mapping[str, tuple[str, str]] | None = None,
     ignored: Collection[str] = (),
 ) -> list[Layout]:
-    """How each of ``targets`` (the configured ones compiled) is laid out, in the order their plans must be made (a
-    target after those whose files its client reads). ``hand_written``: target name -> the hand-written text of its
-    root file (outside gitmem's block), for the targets whose root file has some. ``readers``: the clients as this
-    project's settings make them read (``with_settings``). ``linked``: target name -> (the target whose root file its
-    root file is, through a link on the disk: ``CLAUDE.md -> AGENTS.md``; the file where its client reads what that
-    one lacks, "" for none that git tracks). ``ignored``: the private files (``Reader.private``) git ignores here:
+    """How each of ``targets`` (the configured ones compiled) is laid out, in the order their plans
+    must be made (a target after those whose files its client reads). ``hand_written``: target name
+    -> the hand-written text of its root file (outside gitmem's block), for the targets whose root
+    file has some. ``readers``: the clients as this project's settings make them read
+    (``with_settings``). ``linked``: target name -> (the target whose root file its root file is,
+    through a link on the disk: ``CLAUDE.md -> AGENTS.md``; the file where its client reads what
+    that one lacks, "" for none that git tracks). ``ignored``: the private files
+    (``Reader.private``) git ignores here:
     nothing is placed in them."""
     hand_written = hand_written or {}
     linked = linked or {}
@@ -126,8 +135,8 @@ def _bridge(
     every: Sequence[Reader] = READERS,
     ignored: Collection[str] = (),
 ) -> tuple[Target, str]:
-    """``target`` as laid out beside the ``names`` configured, and how its client reaches the hub ("" when it does
-    not; "private" when its copy goes to a file only its own client reads)."""
+    """``target`` as laid out beside the ``names`` configured, and how its client reaches the hub
+    ("" when it does not; "private" when its copy goes to a file only its own client reads)."""
     readers = readers_of(target.name, every)
     hub = HUB in names and target.name != HUB
     if hub and any(HUB in reader.reads for reader in readers):
@@ -140,14 +149,18 @@ def _bridge(
     private = next((reader.private for reader in readers if reader.private), "")
     if private and private in ignored and _read_by_others(target.name, names, every):
         if hub and falls_back(target) and not hand_written.strip():
-            # git ignores its private file (never in a clone, a cloud agent or code review): no file of its own at
-            # all, so its client reads the hub, as it does without one; what only it should get is said
+            # git ignores its private file (never in a clone, a cloud agent or code review): no file
+            # of its own at all, so its client reads the hub, as it does without one; what only it
+            # should get is said
             return target._replace(root_file="", dir_file=None, scoped_dir=None), "fallback"
-        private = ""  # nothing placed where git ignores it: a copy in its usual file (`gitmem check` says the rest)
+        # nothing placed where git ignores it: a copy in its usual file (`gitmem check` says the
+        # rest)
+        private = ""
     if private and _read_by_others(target.name, names, every):
-        # a full copy in one file at the root, where only its own client looks: no nested copies (the Copilot CLI
-        # started at the root loads web/.claude/CLAUDE.md when it touches a file in web/: measured) and no
-        # glob-scoped files (it reads .claude/rules): a path-scoped memory goes under a heading naming its globs
+        # a full copy in one file at the root, where only its own client looks: no nested copies
+        # (the Copilot CLI started at the root loads web/.claude/CLAUDE.md when it touches a file in
+        # web/: measured) and no glob-scoped files (it reads .claude/rules): a path-scoped memory
+        # goes under a heading naming its globs
         variant = target._replace(root_file=private, dir_file=None, scoped_dir=None)
         return variant, "private"
     if not hub or not _read_beside_hub(target.name, names, every):
@@ -160,12 +173,14 @@ def _bridge(
 
 
 def _linked(target: Target, instead: str, shared: bool) -> tuple[Target, str]:
-    """``target`` whose root file is another target's through a link: its client reads that file, and what it lacks
-    goes to ``instead``, its private file or a whole file of its rules folder that it loads always, where the other
-    clients do not look; "" (no such file git tracks) leaves it out, and compile and ``gitmem check`` name the
-    memories that then miss the client. Its nested files stay (Claude Code reads no web/AGENTS.md beside a root
-    CLAUDE.md: measured), unless another client in use reads them too (``shared``): then the root file holds them,
-    under headings naming their globs."""
+    """``target`` whose root file is another target's through a link: its client reads that file,
+    and what it lacks goes to ``instead``, its private file or a whole file of its rules folder that
+    it loads always, where the other clients do not look; "" (no such file git tracks) leaves it
+    out, and compile and ``gitmem check`` name the memories that then miss the client. Its nested
+    files stay (Claude Code reads no web/AGENTS.md beside a root CLAUDE.md: measured), unless
+    another client in use reads them too (``shared``): then the root file holds them, under headings
+    naming their globs.
+    """
     if instead.startswith(f"{target.scoped_dir}/"):
         front = target.always_frontmatter or ()
         variant = target._replace(root_file=instead, root_whole=True, root_frontmatter=front)
@@ -185,18 +200,22 @@ def _read_by_others(name: str, configured: Collection[str], readers: Sequence[Re
 
 
 def private_files(target: Target) -> tuple[str, ...]:
-    """The private files (``Reader.private``) a target's layout may write in each folder: compile cleans them up."""
+    """The private files (``Reader.private``) a target's layout may write in each folder:
+    compile cleans them up."""
     return tuple(reader.private for reader in readers_of(target.name) if reader.private)
 
 
 def falls_back(target: Target) -> bool:
-    """Whether ``target``'s client reads the hub where the project has no root file of its own: whether that root
-    file holds hand-written text decides its layout (``layouts``' ``hand_written``)."""
+    """Whether ``target``'s client reads the hub where the project has no root file of its own:
+    whether that root file holds hand-written text decides its layout (``layouts``'
+    ``hand_written``).
+    """
     return any(t == HUB for reader in readers_of(target.name) for t, _ in reader.fallbacks)
 
 
 def _read_beside_hub(name: str, configured: Collection[str], readers: Sequence[Reader]) -> bool:
-    """Whether a client in use (its own target configured) reads both the hub and ``name``'s files."""
+    """Whether a client in use (its own target configured) reads both the hub and ``name``'s
+    files."""
     return any(
         reader.own in configured
         and reader.own != name
@@ -207,8 +226,8 @@ def _read_beside_hub(name: str, configured: Collection[str], readers: Sequence[R
 
 
 def _followed_by_others(name: str, configured: Collection[str], readers: Sequence[Reader]) -> bool:
-    """Whether a client in use that reads the hub itself also reads ``name``'s files and follows their imports: a
-    bridge importing the hub would feed it the hub twice."""
+    """Whether a client in use that reads the hub itself also reads ``name``'s files and follows
+    their imports: a bridge importing the hub would feed it the hub twice."""
     return any(
         reader.own in configured
         and reader.own != name
@@ -219,7 +238,8 @@ def _followed_by_others(name: str, configured: Collection[str], readers: Sequenc
 
 
 def _ordered(items: list[Layout]) -> list[Layout]:
-    """Each layout after those it reads (a cycle, which no client makes, is broken by taking the next as it is)."""
+    """Each layout after those it reads (a cycle, which no client makes, is broken by taking the
+    next as it is)."""
     done: list[Layout] = []
     placed: set[str] = set()
     waiting = list(items)
@@ -235,7 +255,8 @@ def _ordered(items: list[Layout]) -> list[Layout]:
 
 
 def standalone(targets: Sequence[Target]) -> list[Layout]:
-    """Every target a full copy of its memories (``compile --user``: each user-level file is read alone)."""
+    """Every target a full copy of its memories (``compile --user``: each user-level file is
+    read alone)."""
     return [Layout(target) for target in targets]
 
 
@@ -244,8 +265,8 @@ def excluded(
     candidates: Mapping[str, Collection[str]],
     at_root: Mapping[str, Collection[str]] | None = None,
 ) -> set[str]:
-    """The memories ``layout``'s client gets from the other targets' files it reads (of the target its root file is
-    linked to, only its root file's: ``at_root``)."""
+    """The memories ``layout``'s client gets from the other targets' files it reads (of the target
+    its root file is linked to, only its root file's: ``at_root``)."""
     out: set[str] = set()
     for name in layout.reads:
         linked = layout.bridge == "linked" and name == layout.reads[-1] and at_root is not None
@@ -253,12 +274,14 @@ def excluded(
     return out
 
 
-# -- what a client receives: the check that every memory arrives once, and `gitmem explain` -------------------------
+# -- what a client receives: the check that every memory arrives once, and `gitmem explain`
+# -------------------------
 
 
 @dataclass(frozen=True)
 class Loaded:
-    """A file of gitmem's that a client loads, and the memories it brings (through an import too)."""
+    """A file of gitmem's that a client loads, and the memories it brings (through an import
+    too)."""
 
     path: str
     target: str
@@ -273,13 +296,16 @@ class Loaded:
 
 
 def in_use(plans: Mapping[str, TargetPlan], readers: Sequence[Reader] = READERS) -> list[Reader]:
-    """The clients whose own target is compiled (``readers``: as the project's settings make them read)."""
+    """The clients whose own target is compiled (``readers``: as the project's settings make
+    them read)."""
     return [reader for reader in readers if reader.own in plans]
 
 
 def loads(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> list[Loaded]:
-    """The files of gitmem's that ``reader`` loads in a session started in ``folder`` ("" for the root), as the
-    records say it reads them (``readers.READERS``: measured where the client is installable)."""
+    """The files of gitmem's that ``reader`` loads in a session started in ``folder`` ("" for the
+    root), as the records say it reads them (``readers.READERS``: measured where the client is
+    installable).
+    """
     out: list[Loaded] = []
     for name in _read(reader, plans, folder):
         plan = plans[name]
@@ -308,8 +334,8 @@ def loads(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> 
 
 
 def _read(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> list[str]:
-    """The compiled targets whose files ``reader`` started in ``folder`` reads (a fallback only where its condition
-    holds; what the project's settings name only at the root)."""
+    """The compiled targets whose files ``reader`` started in ``folder`` reads (a fallback only
+    where its condition holds; what the project's settings name only at the root)."""
     names = [
         name
         for name in reader.reads
@@ -322,10 +348,13 @@ def _read(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> 
 
 
 def touching(reader: Reader, plans: Mapping[str, TargetPlan], file: str) -> list[Loaded]:
-    """What ``reader``, started at the root, has loaded once it touches ``file`` (a repository path in a folder):
-    what it loads at the start, the files of the folders down to the file's whose path within their folder is one of
-    ``reader.touches`` (measured: the Copilot CLI loads ``web/.claude/CLAUDE.md`` then, which it does not read at the
-    root), and the path-scoped files of its own target whose globs match the file."""
+    """What ``reader``, started at the root, has loaded once it touches ``file`` (a repository path
+    in a folder):
+    what it loads at the start, the files of the folders down to the file's whose path within their
+    folder is one of ``reader.touches`` (measured: the Copilot CLI loads ``web/.claude/CLAUDE.md``
+    then, which it does not read at the root), and the path-scoped files of its own target whose
+    globs match the file.
+    """
     out = loads(reader, plans, "")
     seen = {item.path for item in out}
     folder = file.rsplit("/", 1)[0] if "/" in file else ""
@@ -340,8 +369,10 @@ def touching(reader: Reader, plans: Mapping[str, TargetPlan], file: str) -> list
 
 
 def globbed(reader: Reader, plans: Mapping[str, TargetPlan], file: str) -> list[Loaded]:
-    """The path-scoped files of ``reader``'s own target whose globs match ``file`` (Cursor's globs, Copilot's
-    ``applyTo``, Claude Code's ``paths:``): the client loads them when it works on the file."""
+    """The path-scoped files of ``reader``'s own target whose globs match ``file`` (Cursor's globs,
+    Copilot's ``applyTo``, Claude Code's ``paths:``): the client loads them when it works on the
+    file.
+    """
     own = plans.get(reader.own)
     if not file or own is None:
         return []
@@ -365,8 +396,8 @@ def _directory(spec: FileSpec) -> str:
 
 
 def _on_the_way(spec: FileSpec, folder: str, chain: bool) -> bool:
-    """Whether a client started in ``folder`` loads ``spec``: the root's files and those of the folders down to it
-    (``chain``), or only those of ``folder`` itself."""
+    """Whether a client started in ``folder`` loads ``spec``: the root's files and those of the
+    folders down to it (``chain``), or only those of ``folder`` itself."""
     directory = _directory(spec)
     if not chain:
         return directory == folder
@@ -374,8 +405,10 @@ def _on_the_way(spec: FileSpec, folder: str, chain: bool) -> bool:
 
 
 def twice(plans: Mapping[str, TargetPlan], readers: Sequence[Reader] = READERS) -> list[str]:
-    """Every client in use that would receive a memory more than once, in any folder gitmem writes to: one line
-    each. Compile keeps it empty by construction; hand-written imports can still make it so."""
+    """Every client in use that would receive a memory more than once, in any folder gitmem writes
+    to: one line each. Compile keeps it empty by construction; hand-written imports can still make
+    it so.
+    """
     folders = sorted(
         {"", *(fp.spec.directory for plan in plans.values() for fp in plan.files.values())}
     )
@@ -402,7 +435,8 @@ def twice(plans: Mapping[str, TargetPlan], readers: Sequence[Reader] = READERS) 
 
 
 def _repeated(reader: Reader, where: str, files: Sequence[Loaded]) -> str:
-    """The line saying that ``reader``, having loaded ``files``, gets memories more than once, or ""."""
+    """The line saying that ``reader``, having loaded ``files``, gets memories more than once,
+    or ""."""
     counts: dict[str, int] = {}
     for item in files:
         for memory_id in item.ids:

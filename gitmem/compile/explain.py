@@ -1,11 +1,12 @@
-"""``gitmem explain``: what each configured client receives when it works on a path, from the same placement and
-reading records compile uses (``delivery.loads``), so what it says is what compile wrote for the clients to read.
+"""``gitmem explain``: what each configured client receives when it works on a path, from the same
+placement and reading records compile uses (``delivery.loads``), so what it says is what compile
+wrote for the clients to read.
 
-Per client: the files of gitmem's it loads in a session started in the path's folder (and, for a file, the
-glob-scoped files a client loads when it touches that file), the memories that arrive in full from them, the ones
-that arrive only as a line of the index of what the budget left out (``compile.leftout``: the title and where to read
-the rest), and the ones that reach it only on demand (the prompt hook, where the client has one, or recall), with
-their tokens.
+Per client: the files of gitmem's it loads in a session started in the path's folder (and, for a
+file, the glob-scoped files a client loads when it touches that file), the memories that arrive in
+full from them, the ones that arrive only as a line of the index of what the budget left out
+(``compile.leftout``: the title and where to read the rest), and the ones that reach it only on
+demand (the prompt hook, where the client has one, or recall), with their tokens.
 """
 
 from __future__ import annotations
@@ -55,10 +56,12 @@ def explain(
     hooked: Collection[str] = (),
     disk: Disk | None = None,
 ) -> list[ClientView]:
-    """Every client in use (or only ``client``, by its key, whether or not its own target is configured), as it
-    reads the files on ``disk`` (``compile.reading``) working on ``path`` (relative to the repository root, "" for
-    the root; a folder, or a file whose folder it starts in). ``hooked``: the keys of the clients with a prompt
-    hook. Without ``disk``: the files as ``report`` would write them (gitmem's files only)."""
+    """Every client in use (or only ``client``, by its key, whether or not its own target is
+    configured), as it reads the files on ``disk`` (``compile.reading``) working on ``path``
+    (relative to the repository root, "" for the root; a folder, or a file whose folder it starts
+    in). ``hooked``: the keys of the clients with a prompt hook. Without ``disk``: the files as
+    ``report`` would write them (gitmem's files only).
+    """
     plans: dict[str, TargetPlan] = {plan.target.name: plan for plan in report.plans}
     folder, file = _folder(path, plans)
     views = []
@@ -124,5 +127,6 @@ def memory_tokens(memories: Sequence[Memory]) -> dict[str, int]:
 
 
 def index_tokens(memories: Sequence[Memory]) -> dict[str, int]:
-    """Each memory's tokens as a line of the index of left-out memories (``leftout.line``, with its newline)."""
+    """Each memory's tokens as a line of the index of left-out memories (``leftout.line``, with
+    its newline)."""
     return {memory.id: budget.tokens(len(leftout.line(memory)) + 1) for memory in memories}

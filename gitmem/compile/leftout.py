@@ -1,19 +1,22 @@
-"""The index of what the budget left out: one short line per left-out memory, so nothing is silently left out.
+"""The index of what the budget left out: one short line per left-out memory, so nothing is silently
+left out.
 
-When a target's budget leaves memories out, its always-loaded file ends with the recall line (``render.footer``,
-counted in the budget) and, after it, this index, within its own bound (``INDEX_TOKENS``, and a share of the
-target's hard size limit where it has one): a line saying what the block holds and what it points to, then one line
-per left-out memory in the order the budget would have kept them (those that apply everywhere first, then the
-path-scoped ones), each its title (which states the rule) and its id (the head line says where an id's file is,
+When a target's budget leaves memories out, its always-loaded file ends with the recall line
+(``render.footer``, counted in the budget) and, after it, this index, within its own bound
+(``INDEX_TOKENS``, and a share of the target's hard size limit where it has one): a line saying what
+the block holds and what it points to, then one line per left-out memory in the order the budget
+would have kept them (those that apply everywhere first, then the path-scoped ones), each its title
+(which states the rule) and its id (the head line says where an id's file is,
 ``.memory/memories/<id>.yaml``: naming the folder once saves a third of each line).
-Past the bound, the rest are counted by topic (their first tag), with the recall call that finds them.
+Past the bound, the rest are counted by topic (their first tag), with the recall call that finds
+them.
 
-Every client can read a file, so the index needs no MCP: the session's own model does the matching the prompt hook
-cannot (a paraphrase shares no word with the memory it means).
+Every client can read a file, so the index needs no MCP: the session's own model does the matching
+the prompt hook cannot (a paraphrase shares no word with the memory it means).
 
-The lines start at column 0 after the recall line and end with the id in backticks but no brackets: no
-reader takes one for an entry (``block.split`` keeps them in the footer; the prompt hook does not count them as
-loaded, so a memory listed here is still injected in full when a prompt needs it).
+The lines start at column 0 after the recall line and end with the id in backticks but no brackets:
+no reader takes one for an entry (``block.split`` keeps them in the footer; the prompt hook does not
+count them as loaded, so a memory listed here is still injected in full when a prompt needs it).
 """
 
 from __future__ import annotations
@@ -28,17 +31,19 @@ from gitmem.tools import Target
 
 INDEX_TOKENS = 1600  # the index's own bound, beside the budget
 CHARS_PER_TOKEN = 4  # as the budget estimates
-LIMIT_SHARE = 0.9  # of a target's hard size limit, what the index may fill (with the block and hand-written text)
+# of a target's hard size limit, what the index may fill (with the block and hand-written text)
+LIMIT_SHARE = 0.9
 TOPICS_SHOWN = 8  # topics named in the count line; the others are summed as "other"
 TOPIC_CHARS = 32  # a topic's name is cut to this in the count line
-COUNTS_MAX = 500  # the count line's length at most (8 topics of 32 characters and their counts, and the call)
+# the count line's length at most (8 topics of 32 characters and their counts, and the call)
+COUNTS_MAX = 500
 STORE = ".memory/memories/"
 
 
 def room(target: Target, used: int, reserved: int = 0, bound_tokens: int = INDEX_TOKENS) -> int:
-    """The characters the index may take in ``target``'s always-loaded file, whose block takes ``used`` and whose
-    hand-written text ``reserved``: its own bound, and never past the target's hard size limit (the index is the
-    first thing to go, before any memory's entry)."""
+    """The characters the index may take in ``target``'s always-loaded file, whose block takes
+    ``used`` and whose hand-written text ``reserved``: its own bound, and never past the target's
+    hard size limit (the index is the first thing to go, before any memory's entry)."""
     chars = bound_tokens * CHARS_PER_TOKEN
     for limit in target.limits:
         if limit.hard and limit.measure in ("chars", "chain_bytes"):
@@ -51,7 +56,8 @@ def has_hard_size_limit(target: Target) -> bool:
 
 
 def line(memory: Memory) -> str:
-    """One left-out memory's index line: its title and its id (the head line says where an id's file is)."""
+    """One left-out memory's index line: its title and its id (the head line says where an id's
+    file is)."""
     return f"- {shown_line(memory.title)}: `{memory.id}`"
 
 
@@ -66,23 +72,24 @@ def where(personal: bool, packs: bool) -> str:
 
 
 class Index(NamedTuple):
-    """The lines that follow the recall line, and the ids of the memories they list one a line (``gitmem explain``
-    says which memories a client sees only as an index line)."""
+    """The lines that follow the recall line, and the ids of the memories they list one a line
+    (``gitmem explain`` says which memories a client sees only as an index line)."""
 
     text: str
     listed: tuple[str, ...]
 
 
 def index_text(omitted: Sequence[Memory], kept: int, chars: int, personal: bool = False) -> Index:
-    """The lines that follow the recall line: what the block holds, then the index (at most ``chars`` characters,
-    the count line included), each line ending with a newline but the last."""
+    """The lines that follow the recall line: what the block holds, then the index (at most
+    ``chars`` characters, the count line included), each line ending with a newline but the last."""
     if not omitted:
         return Index("", ())
     ordered = [m for m in omitted if not m.paths] + [m for m in omitted if m.paths]
     total = kept + len(omitted)
     packs = any("/" in memory.id for memory in omitted)
     head = (
-        f"This block holds {kept} of the {total} memories in full. Each line below is one left out, its title "
+        f"This block holds {kept} of the {total} memories in full. Each line below is one "
+        "left out, its title "
         f"then its id: when your task touches what one says, {where(personal, packs)}."
     )
     lines: list[str] = []
@@ -106,7 +113,8 @@ def index_text(omitted: Sequence[Memory], kept: int, chars: int, personal: bool 
 
 
 def _counts(rest: Sequence[Memory]) -> str:
-    """The line that counts the memories past the bound by topic (their first tag), bounded in length."""
+    """The line that counts the memories past the bound by topic (their first tag), bounded in
+    length."""
     if not rest:
         return ""
     topics = Counter(memory.tags[0] if memory.tags else "untagged" for memory in rest)
@@ -115,4 +123,7 @@ def _counts(rest: Sequence[Memory]) -> str:
     other = sum(topics.values()) - sum(count for _, count in shown)
     if other:
         parts.append(f"other {other}")
-    return f'{len(rest)} more not listed, by topic: {", ".join(parts)}; `gitmem recall "QUERY"` finds them.'
+    return (
+        f'{len(rest)} more not listed, by topic: {", ".join(parts)}; `gitmem recall "QUERY"` '
+        "finds them."
+    )

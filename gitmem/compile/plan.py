@@ -1,4 +1,5 @@
-"""What every target's files should hold for a set of memories: pure, nothing is read or written here."""
+"""What every target's files should hold for a set of memories: pure, nothing is read or written
+here."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from gitmem.tools import Target
 
 @dataclass
 class FilePlan:
-    """One file of a target: its frontmatter, framing, entries and (when memories were left out) recall line."""
+    """One file of a target: its frontmatter, framing, entries and (when memories were left out)
+    recall line."""
 
     spec: FileSpec
     frontmatter: str
@@ -51,7 +53,8 @@ class TargetPlan:
     elsewhere: list[str] = field(
         default_factory=list
     )  # ids of memories whose `targets` leave this target out
-    # ids of memories for this target that its client gets from other targets' files (``delivery``), by target
+    # ids of memories for this target that its client gets from other targets' files (``delivery``),
+    # by target
     delivered: dict[str, list[str]] = field(default_factory=dict)
     bridge: str = (
         ""  # how its client reaches the hub (``delivery.Layout.bridge``), "" when it does not
@@ -72,7 +75,8 @@ def _templates(target: Target, spec: FileSpec) -> tuple[str, ...]:
 
 
 class _Sizes:
-    """Exact character counts of the pieces a target's files are made of (the text is their concatenation)."""
+    """Exact character counts of the pieces a target's files are made of (the text is their
+    concatenation)."""
 
     def __init__(self, target: Target, entries: dict[str, str], packs: bool = False) -> None:
         self.target = target
@@ -124,11 +128,13 @@ def _fill(
     used: int,
     limit: int,
 ) -> tuple[list[Memory], list[Memory], int]:
-    """Over the budget: the memories kept in full, those left out, and the characters used. The longest run of the
-    keep order that fits is kept, so a memory added takes the place of the lowest-ranked ones and nothing else
-    moves (two changes that each fit combine as predictably). A memory too long to fit even alone is passed over
-    and the next ones are still tried (one long memory does not crowd out every one after it), except the later
-    lines of the same imported file and kind: the block holds the top of that file in one piece, not fragments."""
+    """Over the budget: the memories kept in full, those left out, and the characters used. The
+    longest run of the keep order that fits is kept, so a memory added takes the place of the
+    lowest-ranked ones and nothing else moves (two changes that each fit combine as predictably). A
+    memory too long to fit even alone is passed over and the next ones are still tried (one long
+    memory does not crowd out every one after it), except the later lines of the same imported file
+    and kind: the block holds the top of that file in one piece, not fragments.
+    """
     files, groups = opened
     alone = (set(files), set(groups))
     start = used
@@ -169,13 +175,15 @@ def plan_target(
     reserved: int = 0,
     bridges: Sequence[FileSpec] = (),
 ) -> TargetPlan:
-    """The files of ``target`` for ``memories`` (live ones, in keep order), within ``budget_tokens``.
+    """The files of ``target`` for ``memories`` (live ones, in keep order), within
+    ``budget_tokens``.
 
-    ``entries`` maps every memory id to its entry text (``render.entry_text``), shared by all targets. Ids of the
-    form ``PACK/ID`` are shared packs' memories: the framing then says where those come from. ``reserved``: the
-    hand-written characters of the target's always-loaded file (its index of left-out memories keeps within the
-    target's hard size limit with them). ``bridges``: files written even without a memory of their own (they import
-    the hub: ``delivery``); their framing counts first.
+    ``entries`` maps every memory id to its entry text (``render.entry_text``), shared by all
+    targets. Ids of the form ``PACK/ID`` are shared packs' memories: the framing then says where
+    those come from. ``reserved``: the hand-written characters of the target's always-loaded file
+    (its index of left-out memories keeps within the target's hard size limit with them).
+    ``bridges``: files written even without a memory of their own (they import the hub:
+    ``delivery``); their framing counts first.
     """
     sizes = _Sizes(target, entries, packs=any("/" in memory.id for memory in memories))
     limit = budget_tokens * budget.CHARS_PER_TOKEN
@@ -253,10 +261,11 @@ def plan_targets(
     reserved: dict[str, int] | None = None,
     layouts: Sequence[Layout] | None = None,
 ) -> list[TargetPlan]:
-    """Every target's plan for the live ``memories`` (any order): each gets the memories that are for it (no
-    ``targets``, or ``targets`` naming it; never an on-demand one, which the prompt hook and recall bring) and that
-    its client gets from no other target's files it reads
-    (``layouts``, from ``delivery.layouts``; default: every target a full copy). Plans come in ``targets``' order.
+    """Every target's plan for the live ``memories`` (any order): each gets the memories that are
+    for it (no ``targets``, or ``targets`` naming it; never an on-demand one, which the prompt hook
+    and recall bring) and that its client gets from no other target's files it reads
+    (``layouts``, from ``delivery.layouts``; default: every target a full copy). Plans come in
+    ``targets``' order.
     ``reserved``: hand-written characters of targets' always-loaded files."""
     ordered = budget.keep_order(memories)
     entries = {memory.id: render.entry_text(memory) for memory in ordered}
@@ -288,15 +297,16 @@ def plan_targets(
                 plan.delivered[name] = got
         plans[target.name] = plan
         made.append(plan)
-    # in ``targets``' order (compile --user has two targets of one name: opencode's and Codex's AGENTS.md)
+    # in ``targets``' order (compile --user has two targets of one name: opencode's and Codex's
+    # AGENTS.md)
     return sorted(
         made, key=lambda plan: next(i for i, t in enumerate(targets) if t.name == plan.target.name)
     )
 
 
 def _in_root_file(target: Target, memories: Sequence[Memory]) -> set[str]:
-    """The ids of ``memories`` placed in ``target``'s root file (what a client whose root file is a link to it reads
-    of it: ``delivery.excluded``)."""
+    """The ids of ``memories`` placed in ``target``'s root file (what a client whose root file is a
+    link to it reads of it: ``delivery.excluded``)."""
     return {
         memory.id for memory in memories if any(p.file.root for p in place(target, memory.paths))
     }

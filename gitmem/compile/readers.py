@@ -1,9 +1,9 @@
-"""What each AI client reads of gitmem's targets, as compile and ``gitmem explain`` use it: one ``Reader`` per
-client, derived from the records' ``reads`` and reading facts in ``gitmem/tools.py``. Compile places each memory from
-these so that every client in use receives it once (``delivery``).
+"""What each AI client reads of gitmem's targets, as compile and ``gitmem explain`` use it: one
+``Reader`` per client, derived from the records' ``reads`` and reading facts in ``gitmem/tools.py``.
+Compile places each memory from these so that every client in use receives it once (``delivery``).
 
-Figures marked *measured* come from tests/clients (the client run against a fake model server, its requests
-recorded); the others from the client's documentation. See docs/clients.md.
+Figures marked *measured* come from tests/clients (the client run against a fake model server, its
+requests recorded); the others from the client's documentation. See docs/clients.md.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ __all__ = ["IMPORTS_OF", "READERS", "Import", "Reader", "imported", "imports_fil
 
 @dataclass(frozen=True)
 class Reader:
-    """One client as a reader of gitmem's files (see the fields of ``gitmem.tools.Tool`` of the same names)."""
+    """One client as a reader of gitmem's files (see the fields of ``gitmem.tools.Tool`` of the
+    same names)."""
 
     client: str  # its title
     own: str  # the target made for it
@@ -35,8 +36,9 @@ class Reader:
     private: str = ""
     name: str = ""  # the record's name (``gitmem explain --client``)
     touches: tuple[str, ...] = ()
-    # targets of ``reads`` it reads only when started at the root, where the project's settings that name them are
-    # (Gemini CLI started in a subfolder reads no .gemini/settings.json of the root: measured)
+    # targets of ``reads`` it reads only when started at the root, where the project's settings that
+    # name them are (Gemini CLI started in a subfolder reads no .gemini/settings.json of the root:
+    # measured)
     at_root: tuple[str, ...] = ()
     tracked_only: bool = (
         False  # it reads only what git tracks (``Tool.tracked_only``: Copilot code review)
@@ -70,7 +72,9 @@ READERS: tuple[Reader, ...] = tuple(_reader(tool) for tool in TOOLS if tool.serv
 
 class Import(NamedTuple):
     """A client whose own root file may import another target's with an ``@FILE`` (Claude Code's
-    ``@AGENTS.md``): the client then reads the imported file itself, and its own target is not needed for it."""
+    ``@AGENTS.md``): the client then reads the imported file itself, and its own target is not
+    needed for it.
+    """
 
     client: str  # the client's title
     own: Target  # the target whose root file imports
@@ -87,10 +91,12 @@ IMPORTS_OF: tuple[Import, ...] = tuple(
 
 
 def imported(text: str) -> list[str]:
-    """The files ``text`` imports, as Claude Code finds them (measured from its 2.x code; Gemini CLI's rule is the
-    same): an ``@PATH`` at the start of a line or after a blank, anywhere in a line ("See @AGENTS.md"), outside code
-    blocks, code spans and HTML comments; a ``#fragment`` dropped; a path that starts with a letter, digit, ``.``,
-    ``_`` or ``-`` (``./`` dropped), never one from the home folder or the file system's root."""
+    """The files ``text`` imports, as Claude Code finds them (measured from its 2.x code; Gemini
+    CLI's rule is the same): an ``@PATH`` at the start of a line or after a blank, anywhere in a
+    line ("See @AGENTS.md"), outside code blocks, code spans and HTML comments; a ``#fragment``
+    dropped; a path that starts with a letter, digit, ``.``, ``_`` or ``-`` (``./`` dropped), never
+    one from the home folder or the file system's root.
+    """
     out = []
     fence = ""
     for line in _COMMENT.sub(" ", text).splitlines():
@@ -109,7 +115,8 @@ def imported(text: str) -> list[str]:
 
 
 def imports_file(text: str, name: str) -> bool:
-    """Whether ``text`` imports ``name`` (``imported``: ``@NAME`` or ``@./NAME``, whole-line or within a line)."""
+    """Whether ``text`` imports ``name`` (``imported``: ``@NAME`` or ``@./NAME``, whole-line or
+    within a line)."""
     return name in imported(text)
 
 

@@ -1,15 +1,19 @@
-"""What one AI client reads of the repository, walked on the disk as the client walks it: the one reader model that
-compile's verification, ``gitmem explain``, ``gitmem stats`` and ``gitmem check`` share.
+"""What one AI client reads of the repository, walked on the disk as the client walks it: the one
+reader model that compile's verification, ``gitmem explain``, ``gitmem stats`` and ``gitmem check``
+share.
 
-A client is a ``readers.Reader`` (from its record in ``gitmem/tools.py``, with the project's settings applied:
-``delivery.with_settings``). ``read`` starts it in a folder and returns a ``Reading``: every file it loads there, in
-the order it loads them, each a ``FileRead`` saying how it was reached (``How``), where it really is (links followed
-to their targets inside the repository; a file reached twice, e.g. ``CLAUDE.md -> AGENTS.md`` read as both, counts
-once), whether git tracks it (``Tracked``: what a fresh clone, a cloud agent and code review see), what gitmem wrote
-in it (the memories in full, those named as index lines) and what the team wrote (hand-written characters), and the
-hard size limits it is past. Nothing here decides where a memory goes (``delivery``); this says what arrives.
+A client is a ``readers.Reader`` (from its record in ``gitmem/tools.py``, with the project's
+settings applied:
+``delivery.with_settings``). ``read`` starts it in a folder and returns a ``Reading``: every file it
+loads there, in the order it loads them, each a ``FileRead`` saying how it was reached (``How``),
+where it really is (links followed to their targets inside the repository; a file reached twice,
+e.g. ``CLAUDE.md -> AGENTS.md`` read as both, counts once), whether git tracks it (``Tracked``: what
+a fresh clone, a cloud agent and code review see), what gitmem wrote in it (the memories in full,
+those named as index lines) and what the team wrote (hand-written characters), and the hard size
+limits it is past. Nothing here decides where a memory goes (``delivery``); this says what arrives.
 
-Cheap to import (the session hooks may ask it): NamedTuples and enums, no subprocess until git is asked.
+Cheap to import (the session hooks may ask it): NamedTuples and enums, no subprocess until git is
+asked.
 """
 
 from __future__ import annotations
@@ -32,7 +36,8 @@ __all__ = ["Disk", "FileRead", "How", "Reading", "Tracked", "chain", "files_of",
 
 
 class Tracked(Enum):
-    """What git knows of a file a client reads (a link: the worse of the link and the file it leads to)."""
+    """What git knows of a file a client reads (a link: the worse of the link and the file it
+    leads to)."""
 
     TRACKED = "tracked"  # in git's index: a fresh clone, a cloud agent and code review read it too
     NEW = "untracked"  # neither tracked nor ignored: read here until it is committed (`git add`)
@@ -48,8 +53,10 @@ class How(Enum):
     PRIVATE = (
         "private"  # the client's own file no other client reads (Claude Code's .claude/CLAUDE.md)
     )
-    FALLBACK = "fallback"  # read because the file the client prefers is missing there (AGENTS.md without CLAUDE.md)
-    SETTING = "setting"  # named by the project's settings (Gemini CLI's context.fileName), at the root only
+    # read because the file the client prefers is missing there (AGENTS.md without CLAUDE.md)
+    FALLBACK = "fallback"
+    # named by the project's settings (Gemini CLI's context.fileName), at the root only
+    SETTING = "setting"
     IMPORT = "import"  # through an ``@FILE`` of a file it read (``readers.imported``)
     RULES = "rules"  # a file of its own target's rules folder whose frontmatter loads it always
 
@@ -118,7 +125,8 @@ class _Text(NamedTuple):
 
 
 class Disk:
-    """The repository's files as clients read them, each read once, and git's view of them (asked once)."""
+    """The repository's files as clients read them, each read once, and git's view of them
+    (asked once)."""
 
     def __init__(self, project: Project) -> None:
         self.project = project
@@ -205,7 +213,8 @@ def _in(folder: str, name: str) -> str:
 
 
 def _file_of(target: Target, folder: str) -> str | None:
-    """The file of ``target`` a client reads in ``folder``: its root file at the root, its per-folder file below."""
+    """The file of ``target`` a client reads in ``folder``: its root file at the root, its
+    per-folder file below."""
     if not folder:
         return target.root_file
     return _in(folder, target.dir_file) if target.dir_file else None
@@ -214,9 +223,12 @@ def _file_of(target: Target, folder: str) -> str | None:
 def read(
     disk: Disk, reader: Reader, folder: str = "", settings: Sequence[str] | None = None
 ) -> Reading:
-    """What ``reader`` loads in a session started in ``folder`` ("" for the root), read from ``disk``.
+    """What ``reader`` loads in a session started in ``folder`` ("" for the root), read from
+    ``disk``.
 
-    ``settings``: the targets the project's settings make it read at the root (default: ``reader.at_root``)."""
+    ``settings``: the targets the project's settings make it read at the root (default:
+    ``reader.at_root``).
+    """
     folders = chain(folder) if reader.chain else [folder]
     at_root = tuple(reader.at_root if settings is None else settings)
     walk = _Walk(disk, reader, folder)
@@ -232,7 +244,8 @@ def read(
 def _in_folder(
     walk: _Walk, reader: Reader, where: str, folder: str, at_root: Sequence[str]
 ) -> None:
-    """The files ``reader`` loads in ``where``, one of the folders on the way to ``folder`` (its start)."""
+    """The files ``reader`` loads in ``where``, one of the folders on the way to ``folder`` (its
+    start)."""
     disk = walk.disk
     for name in reader.reads:
         if name in reader.at_root:
@@ -264,13 +277,17 @@ def _in_folder(
 
 
 def _prefers(disk: Disk, other: Target, reader: Reader) -> bool:
-    """Whether the file a fallback gives way to is there: ``other``'s root file, or the client's private one."""
+    """Whether the file a fallback gives way to is there: ``other``'s root file, or the client's
+    private one."""
     return disk.exists(other.root_file) or bool(reader.private and disk.exists(reader.private))
 
 
 def _rules_files(disk: Disk, target: Target) -> list[str]:
-    """The files of ``target``'s rules folder (at the root, two levels deep) that its client loads at every start:
-    their frontmatter has the target's always-on lines, or none of its path-scoping key (Claude Code: no ``paths``)."""
+    """The files of ``target``'s rules folder (at the root, two levels deep) that its client loads
+    at every start:
+    their frontmatter has the target's always-on lines, or none of its path-scoping key (Claude
+    Code: no ``paths``).
+    """
     assert target.scoped_dir is not None and target.always_frontmatter is not None
     key = target.scoped_frontmatter[0].split(":", 1)[0] + ":" if target.scoped_frontmatter else ""
     out = []
@@ -299,7 +316,8 @@ def _names(disk: Disk, folder: str) -> list[str]:
 
 
 def _frontmatter(text: str) -> str:
-    """The frontmatter of a file (without its --- lines), "" when it has none; its keys at the start of lines."""
+    """The frontmatter of a file (without its --- lines), "" when it has none; its keys at the
+    start of lines."""
     if not text.startswith("---"):
         return ""
     end = text.find("\n---", 3)
@@ -307,7 +325,8 @@ def _frontmatter(text: str) -> str:
 
 
 def files_of(disk: Disk, paths: Iterable[str], target: str) -> list[FileRead]:
-    """The files ``paths`` of ``target`` as they are on the disk, each real file once (``gitmem stats``)."""
+    """The files ``paths`` of ``target`` as they are on the disk, each real file once (``gitmem
+    stats``)."""
     walk = _Walk(disk, None)
     for path in paths:
         walk.add(path, target, How.NESTED if "/" in path else How.ROOT)
@@ -347,8 +366,10 @@ class _Walk:
         self._follow(item, found.text, depth)
 
     def _follow(self, item: FileRead, text: str, depth: int) -> None:
-        """Load, right after ``item``, the files its ``@FILE`` imports name, where the client follows
-        them (those of folders above the start one only where it does: ``Reader.imports_above``), 3 levels deep."""
+        """Load, right after ``item``, the files its ``@FILE`` imports name, where the client
+        follows them (those of folders above the start one only where it does:
+        ``Reader.imports_above``), 3 levels deep.
+        """
         reader = self.reader
         if reader is None or depth > 3:
             return
@@ -363,8 +384,8 @@ class _Walk:
                 self.add(path, _target_named(path), How.IMPORT, via=item.path, depth=depth + 1)
 
     def limited(self) -> Iterable[FileRead]:
-        """The files, each with the hard limits it is past (``chain_bytes``: summed over a target's files of the
-        folders on the way, root first)."""
+        """The files, each with the hard limits it is past (``chain_bytes``: summed over a target's
+        files of the folders on the way, root first)."""
         chains: dict[str, int] = {}
         for item in self.files:
             target = TARGET_BY_NAME.get(item.target)
@@ -395,13 +416,14 @@ def _target_named(path: str) -> str:
 
 
 def _imported(text: str) -> list[str]:
-    """The files a text imports (``readers.imported``: the one rule compile's placement uses too), not from above the
-    file system's root or the home folder."""
+    """The files a text imports (``readers.imported``: the one rule compile's placement uses too),
+    not from above the file system's root or the home folder."""
     return [name for name in imported(text) if not name.startswith(("/", "~"))]
 
 
 def _contents(text: str) -> tuple[int, int, tuple[str, ...], tuple[str, ...]]:
-    """gitmem's characters, the hand-written ones, the memories in full and those named as index lines."""
+    """gitmem's characters, the hand-written ones, the memories in full and those named as index
+    lines."""
     try:
         found = block.scan(text).found
     except block.BlockError:

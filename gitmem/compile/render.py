@@ -1,7 +1,9 @@
-"""Memories as text: each memory's entry, the framing of a file, its frontmatter, and the recall line.
+"""Memories as text: each memory's entry, the framing of a file, its frontmatter, and the recall
+line.
 
-Everything is deterministic (no timestamps, fixed order) and additive: a file's text is its overhead plus one
-heading per group plus one entry per memory (plus the recall line), which is what lets the budget count exactly.
+Everything is deterministic (no timestamps, fixed order) and additive: a file's text is its overhead
+plus one heading per group plus one entry per memory (plus the recall line), which is what lets the
+budget count exactly.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ _FENCE = linear(r" {0,3}(`{3,}|~{3,})(.*)")
 
 
 def entry_text(memory: Memory) -> str:
-    """A memory as a list item: its title and id (and priority unless normal), then its body indented."""
+    """A memory as a list item: its title and id (and priority unless normal), then its body
+    indented."""
     suffix = "" if memory.priority == "normal" else f", {memory.priority} priority"
-    # A memory that was checked holds no line break but "\n" (gitmem.memory.fields); should one slip through, it
-    # still never starts a line of the rules file: the title is kept on one line, each body line is indented.
+    # A memory that was checked holds no line break but "\n" (gitmem.memory.fields); should one slip
+    # through, it still never starts a line of the rules file: the title is kept on one line, each
+    # body line is indented.
     lines = [f"- {shown_line(memory.title)} (`{one_line(memory.id)}`{suffix})"]
     body = shown_text(memory.body.strip("\n"))
     if body.strip():
@@ -31,7 +35,8 @@ def entry_text(memory: Memory) -> str:
 
 
 def _close_fences(lines: list[str]) -> list[str]:
-    """The lines, with a code fence the body leaves open closed, so it cannot swallow the entries after it."""
+    """The lines, with a code fence the body leaves open closed, so it cannot swallow the
+    entries after it."""
     fence: tuple[str, int] | None = None
     for line in lines:
         match = _FENCE.fullmatch(line)
@@ -49,15 +54,18 @@ def _close_fences(lines: list[str]) -> list[str]:
 
 
 def preamble(spec: FileSpec, packs: bool = False) -> str:
-    """The framing at the top of every block: what these are, where they come from, how to treat them.
+    """The framing at the top of every block: what these are, where they come from, how to treat
+    them.
 
     ``packs``: the memories include shared packs' (ids ``PACK/ID``), so say where those come from.
     """
     if spec.personal:
         return (
             f"{block.PERSONAL_TITLE}\n\n"
-            "These are the user's personal memories: their own preferences and lessons, for every project, "
-            "compiled by gitmem. Follow them where the project's own instructions do not say otherwise. "
+            "These are the user's personal memories: their own preferences and lessons, "
+            "for every project, "
+            "compiled by gitmem. Follow them where the project's own instructions do not "
+            "say otherwise. "
             "Each ends with its id; `gitmem show --user <id>` shows its source. "
             "If one looks wrong or out of date, say so rather than ignore it.\n"
         )
@@ -69,14 +77,17 @@ def preamble(spec: FileSpec, packs: bool = False) -> str:
     ):  # a bridge: the import is a line of its own, outside any code span, so the tool follows it
         return (
             f"{block.TITLE}\n\n"
-            f"This team's reviewed project memories{spec.scope_phrase} are compiled by gitmem into the "
+            f"This team's reviewed project memories{spec.scope_phrase} are compiled by "
+            "gitmem into the "
             f"{spec.imports} beside this file, imported here:\n\n@{spec.imports}\n\n"
-            f"Any listed below are for this tool only. Each ends with its id; its source is {source}. "
+            "Any listed below are for this tool only. Each ends with its id; its source "
+            f"is {source}. "
             "If one looks wrong or out of date, say so rather than ignore it.\n"
         )
     return (
         f"{block.TITLE}\n\n"
-        f"These are this team's reviewed project memories{spec.scope_phrase}, compiled by gitmem. Follow them. "
+        f"These are this team's reviewed project memories{spec.scope_phrase}, compiled by "
+        "gitmem. Follow them. "
         f"Each ends with its id; its source is {source}. "
         "If one looks wrong or out of date, say so rather than ignore it.\n"
     )
@@ -86,7 +97,10 @@ def footer(mcp: bool, personal: bool = False) -> str:
     """The one line that ends a block when the budget left memories out."""
     if personal:
         how = 'run `gitmem recall --user "QUERY"`'
-        return f"{block.PERSONAL_FOOTER_PREFIX} to fit the token budget: {how} to find the ones your task needs."
+        return (
+            f"{block.PERSONAL_FOOTER_PREFIX} to fit the token budget: {how} to find the ones "
+            "your task needs."
+        )
     how = 'run `gitmem recall "QUERY"`'
     if mcp:
         how += " or call the `recall` tool of the `gitmem` MCP server"
@@ -94,7 +108,8 @@ def footer(mcp: bool, personal: bool = False) -> str:
 
 
 def frontmatter(templates: tuple[str, ...], globs: tuple[str, ...]) -> str:
-    """Frontmatter (with its --- lines) from a target's templates (see ``targets.py`` for the placeholders)."""
+    """Frontmatter (with its --- lines) from a target's templates (see ``targets.py`` for the
+    placeholders)."""
     if not templates:
         return ""
     values: dict[str, str] = {}

@@ -1,4 +1,5 @@
-"""Where a memory goes in each target, from its ``paths`` globs (see the rules in ``targets.py``)."""
+"""Where a memory goes in each target, from its ``paths`` globs (see the rules in
+``targets.py``)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from functools import lru_cache
 from gitmem.linear import linear
 from gitmem.tools import WHOLE_PREFIX, Target
 
-# A directory glob: a plain directory path, then /** (or /**/*). No glob characters in the directory part.
+# A directory glob: a plain directory path, then /** (or /**/*). No glob characters in the directory
+# part.
 _DIR_GLOB = linear(r"(?P<dir>[^*?\[\]{}!\\]+?)/\*\*(?:/\*)?")
 
 
 def directory_of(glob: str) -> str | None:
-    """The directory a directory glob stands for (``web/**`` -> ``web``), or None for any other glob."""
+    """The directory a directory glob stands for (``web/**`` -> ``web``), or None for any other
+    glob."""
     match = _DIR_GLOB.fullmatch(glob)
     if not match:
         return None
@@ -26,7 +29,8 @@ def directory_of(glob: str) -> str | None:
 
 
 def scope_key(paths: tuple[str, ...]) -> tuple[str, ...]:
-    """The globs of a memory as a scope: sorted, without duplicates (the order they were written in is no scope)."""
+    """The globs of a memory as a scope: sorted, without duplicates (the order they were written
+    in is no scope)."""
     return tuple(sorted(set(paths)))
 
 
@@ -42,7 +46,8 @@ def globs_phrase(globs: tuple[str, ...]) -> str:
 
 
 def slug(globs: tuple[str, ...]) -> str:
-    """A file-name part for a scope: readable words of the globs and a short hash (unique, and stable)."""
+    """A file-name part for a scope: readable words of the globs and a short hash (unique, and
+    stable)."""
     words = "-".join(re.findall(r"[a-z0-9]+", " ".join(globs).lower()))[:32].strip("-")
     short = hashlib.sha256("\n".join(globs).encode("utf-8")).hexdigest()[:6]
     return f"{words}-{short}" if words else short
@@ -123,7 +128,8 @@ def place(target: Target, paths: tuple[str, ...]) -> tuple[Placement, ...]:
 
 
 def expand_braces(glob: str) -> list[str]:
-    """``src/*.{ts,tsx}`` -> ``src/*.ts``, ``src/*.tsx`` (nested braces too), bounded: see ``braces.expand``."""
+    """``src/*.{ts,tsx}`` -> ``src/*.ts``, ``src/*.tsx`` (nested braces too), bounded: see
+    ``braces.expand``."""
     from gitmem.memory.braces import expand
 
     return expand(glob)

@@ -1,12 +1,14 @@
-"""Whether what each client reads on the disk is what compile meant it to get (``compile.reading``): the check that
-keeps gitmem from being right by its own account and wrong on the disk.
+"""Whether what each client reads on the disk is what compile meant it to get (``compile.reading``):
+the check that keeps gitmem from being right by its own account and wrong on the disk.
 
-For every client gitmem serves (its own target configured), started at the root and in every folder a memory is
-scoped to (``web/**``: ``web``): every memory for it in scope there arrives exactly once, in full or as an index line
-(a memory the budget left out of every file and every index reaches it on demand only, and is not counted); no
-memory arrives twice; no file it reads is past a hard size limit; and every file it relies on for a memory is tracked
-by git (a file git ignores, or one not yet committed, is missing in a fresh clone, a cloud agent and code review).
-Each difference is one ``Miss``, one line naming the client, the memory or file, and the command that fixes it.
+For every client gitmem serves (its own target configured), started at the root and in every folder
+a memory is scoped to (``web/**``: ``web``): every memory for it in scope there arrives exactly
+once, in full or as an index line (a memory the budget left out of every file and every index
+reaches it on demand only, and is not counted); no memory arrives twice; no file it reads is past a
+hard size limit; and every file it relies on for a memory is tracked by git (a file git ignores, or
+one not yet committed, is missing in a fresh clone, a cloud agent and code review).
+Each difference is one ``Miss``, one line naming the client, the memory or file, and the command
+that fixes it.
 """
 
 from __future__ import annotations
@@ -55,7 +57,8 @@ class Miss(NamedTuple):
 
 
 def folders_of(memories: Iterable[Memory]) -> list[str]:
-    """The root, and every folder a memory is scoped to (a glob's folder part before its first wildcard)."""
+    """The root, and every folder a memory is scoped to (a glob's folder part before its first
+    wildcard)."""
     out = {""}
     for memory in memories:
         for glob in memory.paths:
@@ -73,8 +76,10 @@ def _folder(glob: str) -> str:
 
 
 def _scope(memory: Memory) -> tuple[str, ...] | None:
-    """The folders a memory is for when all its globs are directory globs (``web/**``); () for the whole project;
-    None for other globs (they reach a client when it works on a matching file, not at the start)."""
+    """The folders a memory is for when all its globs are directory globs (``web/**``); () for the
+    whole project; None for other globs (they reach a client when it works on a matching file, not
+    at the start).
+    """
     if not memory.paths:
         return ()
     folders = [directory_of(glob) for glob in memory.paths]
@@ -94,16 +99,19 @@ def verify(
     disk: Disk | None = None,
     committed: bool = True,
 ) -> list[Miss]:
-    """Every difference, for the clients whose target ``report`` compiled, between what they should get of
-    ``memories`` (the live ones compiled) and what they read on the disk. Without ``committed`` (right after
-    compile wrote, before the files are committed), the readers of what git tracks only (code review) are left out."""
+    """Every difference, for the clients whose target ``report`` compiled, between what they should
+    get of ``memories`` (the live ones compiled) and what they read on the disk. Without
+    ``committed`` (right after compile wrote, before the files are committed), the readers of what
+    git tracks only (code review) are left out.
+    """
     disk = disk or Disk(project)
     plans = {plan.target.name: plan for plan in report.plans}
     readers = [r for r in delivery.in_use(plans, report.readers) if committed or not r.tracked_only]
     folders = folders_of(memories)
     misses: list[Miss] = []
     for reader in readers:
-        # what the budget left out, and out of the index, of a file it reads: it reaches it on demand only
+        # what the budget left out, and out of the index, of a file it reads: it reaches it on
+        # demand only
         on_demand = {
             i
             for name in _read_targets(reader, plans)
@@ -130,7 +138,8 @@ def verify(
 
 
 def _grouped(misses: list[Miss]) -> list[Miss]:
-    """One line per memory fault as found, and one per file fault naming every client (and the first folder)."""
+    """One line per memory fault as found, and one per file fault naming every client (and the
+    first folder)."""
     out: list[Miss] = []
     files: dict[tuple[Fault, str], int] = {}
     for miss in dict.fromkeys(misses):
@@ -149,8 +158,9 @@ def _grouped(misses: list[Miss]) -> list[Miss]:
 
 
 def _read_targets(reader: Reader, plans: Mapping[str, TargetPlan]) -> list[str]:
-    """The compiled targets whose files ``reader`` may read: its own, those it reads, falls back to or imports, and
-    those its own plan says it gets memories from (a root file linked to another's)."""
+    """The compiled targets whose files ``reader`` may read: its own, those it reads, falls back to
+    or imports, and those its own plan says it gets memories from (a root file linked to another's).
+    """
     own = plans.get(reader.own)
     names = [reader.own, *reader.reads, *(name for name, _ in reader.fallbacks), *reader.imports]
     names += list(own.delivered) if own is not None else []
@@ -164,9 +174,11 @@ def _session(
     by_path: set[str],
     at_root: set[str],
 ) -> list[Miss]:
-    """The misses of one session; ``by_path``: the memories of the client's own path-scoped files on the disk (they
-    reach it when it works on a matching file: a memory of a folder there is not missed at the folder's start);
-    ``at_root``: what reaches the client started at the root (missed in a folder only, compiling fixes nothing)."""
+    """The misses of one session; ``by_path``: the memories of the client's own path-scoped files on
+    the disk (they reach it when it works on a matching file: a memory of a folder there is not
+    missed at the folder's start); ``at_root``: what reaches the client started at the root (missed
+    in a folder only, compiling fixes nothing).
+    """
     out: list[Miss] = []
     counts = seen.arrivals()
     folder = seen.folder
@@ -205,7 +217,10 @@ def _session(
 def _missing_fix(reader: Reader, folder: str, at_root: bool) -> str:
     explain = f"`gitmem explain {folder or '.'} --client {reader.name}`"
     if folder and at_root:
-        return f"it reaches it at the root; started here it follows none of the root's settings or imports: {explain}"
+        return (
+            "it reaches it at the root; started here it follows none of the root's settings "
+            f"or imports: {explain}"
+        )
     return f"run `gitmem compile` (then {explain})"
 
 
@@ -232,7 +247,8 @@ def _file_faults(item: FileRead) -> list[tuple[tuple[Fault, str], str]]:
 def _over_fix(item: FileRead) -> str:
     if item.hand_chars > item.chars:
         return (
-            f"shorten its hand-written text: `gitmem import --accept --move --left-out {item.real}` moves its list "
+            "shorten its hand-written text: `gitmem import --accept --move --left-out "
+            f"{item.real}` moves its list "
             "rules into memories (headings, prose and code stay)"
         )
     return "lower the target's budget in .memory/config.yaml, then run `gitmem compile`"

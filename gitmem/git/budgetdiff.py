@@ -1,8 +1,9 @@
-"""What a change does to the budget, for review (``gitmem diff``): the memories it moves to the index of what the
-budget left out (or back in full), and each target's tokens before and after.
+"""What a change does to the budget, for review (``gitmem diff``): the memories it moves to the
+index of what the budget left out (or back in full), and each target's tokens before and after.
 
-Both sides are compiled as ``gitmem compile`` would (``compile.compiler.prepare``) from the memory files at each
-side, with the working tree's config: the review shows what this change displaces, beside what it adds.
+Both sides are compiled as ``gitmem compile`` would (``compile.compiler.prepare``) from the memory
+files at each side, with the working tree's config: the review shows what this change displaces,
+beside what it adds.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ class TargetTokens:
 
 @dataclass(frozen=True)
 class Move:
-    """A memory whose place changes in some targets: ``to_index`` (in full before, only an index line or a count
+    """A memory whose place changes in some targets: ``to_index`` (in full before, only an index
+    line or a count
     after: displaced), ``to_full`` (back in full), ``index_only`` (added, but over the budget)."""
 
     memory_id: str
@@ -129,7 +131,8 @@ def budget_diff(project: Project, diff: MemoryDiff, today: date) -> BudgetDiff:
 
 
 def _memories(project: Project, side: Side) -> dict[str, Memory] | None:
-    """Every memory at ``side`` (the working tree when it has no commit); ``None`` when a file is invalid."""
+    """Every memory at ``side`` (the working tree when it has no commit); ``None`` when a file
+    is invalid."""
     if side.commit is None:
         from gitmem.memory.store import Store
 
@@ -152,7 +155,8 @@ _HOW = {"to_index": "moves {id} to the index", "index_only": "{id} (added) is in
 
 
 def to_markdown(budget: BudgetDiff) -> str:
-    """The budget section of the review comment: what moves, then tokens per target ("" when nothing changes)."""
+    """The budget section of the review comment: what moves, then tokens per target ("" when
+    nothing changes)."""
     if budget.problem:
         return f"#### Budget\n\n{budget.problem}\n"
     changed = [t for t in budget.targets if t.tokens[0] != t.tokens[1] or t.full[0] != t.full[1]]
@@ -170,6 +174,7 @@ def to_markdown(budget: BudgetDiff) -> str:
     ]
     for t in budget.targets:
         lines.append(
-            f"| {t.target} | {t.budget} | {t.tokens[0]} → {t.tokens[1]} | {t.full[0]} → {t.full[1]} |"
+            f"| {t.target} | {t.budget} | {t.tokens[0]} → {t.tokens[1]} | {t.full[0]} → "
+            f"{t.full[1]} |"
         )
     return "\n".join(lines) + "\n"

@@ -1,13 +1,14 @@
-"""The guard's settings, as a pull request changes them: ``scan.exclude``, ``scan.allow``, ``scan.salt`` and
-``sources`` of .memory/config.yaml decide what the secret scan checks and which packs reach every rules file, so a
-pull request that changes one must say so where it is reviewed (``gitmem diff``, ``gitmem check``): a PR adding
-``scan: {exclude: ['*']}`` is not "no memory changes".
+"""The guard's settings, as a pull request changes them: ``scan.exclude``, ``scan.allow``,
+``scan.salt`` and ``sources`` of .memory/config.yaml decide what the secret scan checks and which
+packs reach every rules file, so a pull request that changes one must say so where it is reviewed
+(``gitmem diff``, ``gitmem check``): a PR adding ``scan: {exclude: ['*']}`` is not "no memory
+changes".
 
-``guard_changes`` compares the config at a base commit with the config at a head commit (or in the working tree),
-item by item. A config that cannot be read on one side counts as empty there (its problems are
-``gitmem validate``'s to report). An added ``scan.allow`` entry that allows nothing in the tree under review (the
-file it names, scanned at the head) is flagged: an entry written for a line not yet there would let a later secret
-on that line through the hook.
+``guard_changes`` compares the config at a base commit with the config at a head commit (or in the
+working tree), item by item. A config that cannot be read on one side counts as empty there (its
+problems are ``gitmem validate``'s to report). An added ``scan.allow`` entry that allows nothing in
+the tree under review (the file it names, scanned at the head) is flagged: an entry written for a
+line not yet there would let a later secret on that line through the hook.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ NOTHING = (
 
 
 class GuardChange(NamedTuple):
-    """One setting's items added and removed (strings as they read in the config, sources as ``name repo@rev``)."""
+    """One setting's items added and removed (strings as they read in the config, sources as
+    ``name repo@rev``)."""
 
     setting: str
     added: tuple[str, ...]
@@ -92,7 +94,8 @@ def compare(
 
 
 def config_at(project: Project, commit: str | None) -> bytes | None:
-    """The config's bytes at ``commit`` (``None``: the working tree), or ``None`` when there is none."""
+    """The config's bytes at ``commit`` (``None``: the working tree), or ``None`` when there is
+    none."""
     from gitmem.git import history
     from gitmem.schema import MAX_FILE_BYTES
 
@@ -113,8 +116,9 @@ def config_at(project: Project, commit: str | None) -> bytes | None:
 
 
 def guard_changes(project: Project, base: str, head: str | None) -> list[GuardChange]:
-    """What changed in the guard's settings from ``base`` (a commit) to ``head`` (a commit; ``None``: the working
-    tree), each added scan.allow entry that allows nothing at ``head`` named."""
+    """What changed in the guard's settings from ``base`` (a commit) to ``head`` (a commit;
+    ``None``: the working tree), each added scan.allow entry that allows nothing at ``head`` named.
+    """
     changes = compare(settings_of(config_at(project, base)), settings_of(config_at(project, head)))
     return [
         change._replace(
@@ -127,10 +131,12 @@ def guard_changes(project: Project, base: str, head: str | None) -> list[GuardCh
 
 
 def allows_anything(project: Project, entry: str, head: str | None) -> bool:
-    """Whether the scan.allow ``entry`` allows a finding of the file it names, at ``head`` (a commit; ``None``: the
-    working tree). The file is scanned as deep as the hook scans anything (a session log's depth, pragmas not
-    honoured), so an entry the hook would use is never flagged. An old (v1, v2) entry names no file: it counts as
-    allowing something (``gitmem scan`` asks to renew those)."""
+    """Whether the scan.allow ``entry`` allows a finding of the file it names, at ``head`` (a
+    commit; ``None``: the working tree). The file is scanned as deep as the hook scans anything (a
+    session log's depth, pragmas not honoured), so an entry the hook would use is never flagged. An
+    old (v1, v2) entry names no file: it counts as allowing something (``gitmem scan`` asks to renew
+    those).
+    """
     from gitmem.scan.engine import entry_place, scan_text
     from gitmem.scan.kinds import PROSE, file_kind
     from gitmem.scan.transcripts import recognise
@@ -153,7 +159,8 @@ def allows_anything(project: Project, entry: str, head: str | None) -> bool:
 
 
 def _file_at(project: Project, path: str, head: str | None) -> bytes | None:
-    """The bytes of the repository's file ``path`` at ``head`` (``None``: the working tree), or None."""
+    """The bytes of the repository's file ``path`` at ``head`` (``None``: the working tree), or
+    None."""
     from gitmem import gateway
     from gitmem.errors import GitmemError
 
@@ -173,7 +180,8 @@ def _file_at(project: Project, path: str, head: str | None) -> bytes | None:
 
 
 def to_markdown(changes: list[GuardChange]) -> str:
-    """The changes as a Markdown section of a pull-request comment (values in code spans, escaped), or ``""``."""
+    """The changes as a Markdown section of a pull-request comment (values in code spans,
+    escaped), or ``""``."""
     if not changes:
         return ""
     from gitmem.git.provenance import _code

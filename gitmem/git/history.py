@@ -1,6 +1,7 @@
-"""History and changes to the repository through GitPython (imported only inside the functions that need it, with
-``with Repo(path) as repo:``): a file's commits, revisions, the commit that introduced a memory, reverting, staging
-and committing. GitPython's failures become advice. The cheap command-line calls are in ``command``.
+"""History and changes to the repository through GitPython (imported only inside the functions that
+need it, with ``with Repo(path) as repo:``): a file's commits, revisions, the commit that introduced
+a memory, reverting, staging and committing. GitPython's failures become advice. The cheap
+command-line calls are in ``command``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from typing import Any
 from gitmem import gateway
 from gitmem.gitcommand import GitFailed, clean_env, git
 
-# -- GitPython: history, revisions, files at a revision ---------------------------------------------------------------
+# -- GitPython: history, revisions, files at a revision
+# ---------------------------------------------------------------
 
 ADVICE = "git failed. Is it installed, and are you in a Git repository?"
 NO_COMMITS = "this repository has no commits yet: commit something first, then try again"
@@ -23,7 +25,8 @@ NO_COMMITS = "this repository has no commits yet: commit something first, then t
 
 @contextmanager
 def _repo(root: Path) -> Iterator[Any]:
-    """The repository at ``root`` (GitPython ``Repo``), with GitPython's failures turned into advice."""
+    """The repository at ``root`` (GitPython ``Repo``), with GitPython's failures turned into
+    advice."""
     try:
         from git import Repo
         from git.exc import (
@@ -77,8 +80,8 @@ class Commit:
 def file_history(root: Path, path: str) -> list[Commit]:
     """The commits that touched ``path`` (relative to ``root``), following renames, newest first.
 
-    A copy is not followed: git's copy detection sees a new memory file as a copy of any similar (small) one, so a
-    "copy" is where a file's history starts.
+    A copy is not followed: git's copy detection sees a new memory file as a copy of any similar
+    (small) one, so a "copy" is where a file's history starts.
     """
     with _repo(root) as repo:
         _require_commits(repo)
@@ -112,7 +115,8 @@ def file_history(root: Path, path: str) -> list[Commit]:
 
 
 def file_status(root: Path, path: str) -> str | None:
-    """How the working tree's ``path`` differs from HEAD: "untracked", "modified", "deleted", or ``None``."""
+    """How the working tree's ``path`` differs from HEAD: "untracked", "modified", "deleted", or
+    ``None``."""
     output = git(root, "status", "--porcelain", "-z", "--untracked-files=all", "--", path).decode(
         "utf-8", "replace"
     )
@@ -127,7 +131,8 @@ def file_status(root: Path, path: str) -> str | None:
 
 
 def resolve(root: Path, rev: str) -> str:
-    """The full sha of the commit ``rev`` names (a branch, tag, sha, HEAD~2...), or advice when it names none."""
+    """The full sha of the commit ``rev`` names (a branch, tag, sha, HEAD~2...), or advice when
+    it names none."""
     from gitmem.errors import UsageError
 
     with _repo(root) as repo:
@@ -141,16 +146,19 @@ def resolve(root: Path, rev: str) -> str:
             pass
         _require_commits(repo)
     raise UsageError(
-        f"unknown revision {rev!r}: name a branch, tag or commit (`git branch -a` lists the branches)"
+        f"unknown revision {rev!r}: name a branch, tag or commit (`git branch -a` lists "
+        "the branches)"
     )
 
 
-# The default branch, in order of preference: what origin/HEAD points at (set by `git clone`), then these.
+# The default branch, in order of preference: what origin/HEAD points at (set by `git clone`), then
+# these.
 DEFAULT_BRANCHES = ("origin/main", "origin/master", "main", "master")
 
 
 def default_branch(root: Path) -> str | None:
-    """The branch pull requests here target: origin/HEAD's target, else origin/main, origin/master, main, master."""
+    """The branch pull requests here target: origin/HEAD's target, else origin/main,
+    origin/master, main, master."""
     with _repo(root) as repo:
         from git import SymbolicReference
 
@@ -162,14 +170,16 @@ def default_branch(root: Path) -> str | None:
 
 
 def merge_base(root: Path, first: str, second: str) -> str | None:
-    """The best common ancestor of two commits (full shas), or ``None`` when they share no history."""
+    """The best common ancestor of two commits (full shas), or ``None`` when they share no
+    history."""
     with _repo(root) as repo:
         bases = repo.merge_base(repo.commit(first), repo.commit(second))
     return str(bases[0].hexsha) if bases else None
 
 
 def tree_entries(root: Path, commit: str, directory: str) -> dict[str, str]:
-    """The files directly in ``directory`` (relative to the repository root) at ``commit``: name -> blob id."""
+    """The files directly in ``directory`` (relative to the repository root) at ``commit``: name
+    -> blob id."""
     with _repo(root) as repo:
         try:
             tree = repo.commit(commit).tree / directory
@@ -188,12 +198,15 @@ def read_blobs(root: Path, blob_ids: Iterable[str]) -> dict[str, bytes]:
         }
 
 
-# -- reverting a memory ------------------------------------------------------------------------------------------------
+# -- reverting a memory
+# ------------------------------------------------------------------------------------------------
 
 
 def introducing_commit(root: Path, path: str) -> Commit | None:
-    """The commit that last added ``path`` (renames are not followed: small memory files look alike to git's rename
-    detection, and a memory's id, its file name, does not change), or ``None`` when it was never committed."""
+    """The commit that last added ``path`` (renames are not followed: small memory files look alike
+    to git's rename detection, and a memory's id, its file name, does not change), or ``None`` when
+    it was never committed.
+    """
     with _repo(root) as repo:
         _require_commits(repo)
         output = str(
@@ -213,7 +226,8 @@ def introducing_commit(root: Path, path: str) -> Commit | None:
 
 
 def commit_files(root: Path, sha: str) -> list[str]:
-    """The paths a commit changed (compared with its first parent; everything, for a root commit)."""
+    """The paths a commit changed (compared with its first parent; everything, for a root
+    commit)."""
     with _repo(root) as repo:
         output = repo.git.diff_tree("--no-commit-id", "--root", "-r", "-z", "--name-only", sha)
     return [path for path in str(output).split("\x00") if path]
@@ -226,7 +240,8 @@ def has_staged_changes(root: Path) -> bool:
 
 
 def revert_no_commit(root: Path, sha: str) -> list[str]:
-    """Apply the reverse of ``sha`` to the index and work tree; returns the files left in conflict."""
+    """Apply the reverse of ``sha`` to the index and work tree; returns the files left in
+    conflict."""
     from git.exc import GitCommandError
 
     with _repo(root) as repo:
@@ -246,8 +261,10 @@ def conflicted_files(root: Path) -> list[str]:
 
 
 def undo_revert(root: Path, paths: Sequence[str]) -> None:
-    """Undo a ``revert --no-commit`` in progress: REVERT_HEAD gone, and ``paths`` (what the revert and gitmem
-    changed) back as HEAD has them in the index and the work tree; other files are not touched."""
+    """Undo a ``revert --no-commit`` in progress: REVERT_HEAD gone, and ``paths`` (what the revert
+    and gitmem changed) back as HEAD has them in the index and the work tree; other files are not
+    touched.
+    """
     with suppress(GitFailed):
         git(root, "revert", "--quit")
     paths = sorted(set(paths))
@@ -274,7 +291,8 @@ def stage(root: Path, paths: Iterable[str]) -> None:
 
 
 def take_ours(root: Path, path: str) -> None:
-    """Resolve a conflicted file with our side when there is one (compile then rewrites it), else drop it."""
+    """Resolve a conflicted file with our side when there is one (compile then rewrites it),
+    else drop it."""
     with _repo(root) as repo:
         try:
             repo.git.checkout("--ours", "--", path)
@@ -296,7 +314,7 @@ def commit(root: Path, message: str, paths: Sequence[str] = ()) -> str:
     if done.returncode != 0:
         output = (done.stdout + done.stderr).strip()
         raise GitFailed(
-            "git commit was refused (by a hook?); the change is staged: fix what it says, then `git commit`\n"
-            + output
+            "git commit was refused (by a hook?); the change is staged: fix what it says, "
+            "then `git commit`\n" + output
         )
     return git(root, "rev-parse", "--short=7", "HEAD").decode("ascii").strip()

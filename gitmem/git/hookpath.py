@@ -1,18 +1,20 @@
-"""The git hooks that really run: where git looks for them (``core.hooksPath``, as husky sets it), and whether the
-one there runs gitmem's pre-commit hooks.
+"""The git hooks that really run: where git looks for them (``core.hooksPath``, as husky sets it),
+and whether the one there runs gitmem's pre-commit hooks.
 
-``pre-commit install`` refuses to work while ``core.hooksPath`` is set, and its hint (unset it) would switch off the
-team's own hooks (husky, a committed ``.githooks/`` folder). So with a hooks path in use, gitmem adds one line to the
-hook script git runs there, ``pre-commit run``, and leaves every other byte of it alone. That script is the team's
-(committed): a teammate who has neither pre-commit nor gitmem must still be able to commit, so the line runs
-pre-commit only when both are on PATH, and otherwise says once per clone (a marker under ``.git/``) how to get the
-guard, and lets the commit and the team's own hooks go on. With husky 9, git's hooks
-path is husky's generated ``.husky/_`` folder, whose scripts run the team's ``.husky/pre-commit``: that one is
-edited. A hooks path outside the repository is not written (gitmem writes only inside the repository): the user is
+``pre-commit install`` refuses to work while ``core.hooksPath`` is set, and its hint (unset it)
+would switch off the team's own hooks (husky, a committed ``.githooks/`` folder). So with a hooks
+path in use, gitmem adds one line to the hook script git runs there, ``pre-commit run``, and leaves
+every other byte of it alone. That script is the team's (committed): a teammate who has neither
+pre-commit nor gitmem must still be able to commit, so the line runs pre-commit only when both are
+on PATH, and otherwise says once per clone (a marker under ``.git/``) how to get the guard, and lets
+the commit and the team's own hooks go on. With husky 9, git's hooks path is husky's generated
+``.husky/_`` folder, whose scripts run the team's ``.husky/pre-commit``: that one is edited. A hooks
+path outside the repository is not written (gitmem writes only inside the repository): the user is
 told the line to add.
 
-``problems`` says when the gitmem hooks of ``.pre-commit-config.yaml`` will not run on a commit: the hooks path in
-use has no hook that runs pre-commit, or pre-commit's hook sits in ``.git/hooks`` while git looks elsewhere.
+``problems`` says when the gitmem hooks of ``.pre-commit-config.yaml`` will not run on a commit: the
+hooks path in use has no hook that runs pre-commit, or pre-commit's hook sits in ``.git/hooks``
+while git looks elsewhere.
 """
 
 from __future__ import annotations
@@ -27,7 +29,10 @@ from gitmem import gitcommand as command
 from gitmem.errors import GitmemError
 from gitmem.project import Project
 
-MARK = "# gitmem: run the hooks of .pre-commit-config.yaml (secret scan, memories, compile); `gitmem init` added this"
+MARK = (
+    "# gitmem: run the hooks of .pre-commit-config.yaml (secret scan, memories, compile); "
+    "`gitmem init` added this"
+)
 _RUNS = re.compile(r"pre-commit\s+(run|hook-impl)|pre_commit|\bgitmem\s+(scan|check)")
 
 
@@ -36,7 +41,8 @@ class HookFile:
     """The script git runs for one hook type, as the user edits it."""
 
     hook_type: str
-    path: Path  # the script to edit (husky 9: .husky/pre-commit, not the generated .husky/_/pre-commit)
+    # the script to edit (husky 9: .husky/pre-commit, not the generated .husky/_/pre-commit)
+    path: Path
     configured: str  # core.hooksPath as set
     inside: bool  # within the repository's work tree
 
@@ -56,7 +62,8 @@ def hooks_path(project: Project) -> str | None:
 
 
 def hook_file(project: Project, hook_type: str) -> HookFile | None:
-    """The script to hold ``hook_type`` under the hooks path in use; ``None`` when no hooks path is set."""
+    """The script to hold ``hook_type`` under the hooks path in use; ``None`` when no hooks path
+    is set."""
     configured = hooks_path(project)
     if configured is None:
         return None
@@ -91,20 +98,22 @@ _OLD_LINE = (
 def _line(hook_type: str) -> str:
     run = _OLD_LINE.format(hook_type=hook_type)
     note = (
-        "gitmem: this commit was not checked for secrets: the team's guard needs pre-commit and gitmem "
+        "gitmem: this commit was not checked for secrets: the team's guard needs "
+        "pre-commit and gitmem "
         f"(pipx install pre-commit; gitmem: {INSTALL}; then gitmem init). Said once."
     )
     return (
-        f"if command -v pre-commit >/dev/null 2>&1 && command -v {COMMAND} >/dev/null 2>&1; then {run}; "
+        f"if command -v pre-commit >/dev/null 2>&1 && command -v {COMMAND} >/dev/null "
+        f"2>&1; then {run}; "
         f'else gitmem_noted="$(git rev-parse --git-path {NOTED})"; '
         f'[ -e "$gitmem_noted" ] || {{ echo "{note}" >&2; : >"$gitmem_noted"; }}; fi'
     )
 
 
 def _upgraded(text: str, hook_type: str) -> str | None:
-    """``text`` with the line an older ``gitmem init`` added after gitmem's mark (one that refused every commit
-    without pre-commit, or looked for ``gitmem`` rather than ``gitmem-cli`` on PATH) replaced by today's; ``None``
-    when it holds no such line."""
+    """``text`` with the line an older ``gitmem init`` added after gitmem's mark (one that refused
+    every commit without pre-commit, or looked for ``gitmem`` rather than ``gitmem-cli`` on PATH)
+    replaced by today's; ``None`` when it holds no such line."""
     today = _line(hook_type)
     lines = text.splitlines(keepends=True)
     for index in range(1, len(lines)):
@@ -121,8 +130,8 @@ def _upgraded(text: str, hook_type: str) -> str | None:
 
 
 def wire(project: Project, hook_type: str) -> tuple[list[str], bool]:
-    """Make the hook under the hooks path in use run pre-commit. Returns what was done (or what the user must do)
-    and whether the hook now runs."""
+    """Make the hook under the hooks path in use run pre-commit. Returns what was done (or what the
+    user must do) and whether the hook now runs."""
     found = hook_file(project, hook_type)
     assert found is not None
     where = found.display(project)
@@ -131,7 +140,8 @@ def wire(project: Project, hook_type: str) -> tuple[list[str], bool]:
     addition = f"{MARK}\n{_line(hook_type)}\n"
     if not found.inside:
         return [
-            f"core.hooksPath is {found.configured}, outside this repository: gitmem does not write there. Add these "
+            f"core.hooksPath is {found.configured}, outside this repository: gitmem does "
+            "not write there. Add these "
             f"lines to {where} so commits run gitmem's hooks:\n{addition.rstrip()}"
         ], False
     try:
@@ -146,14 +156,15 @@ def wire(project: Project, hook_type: str) -> tuple[list[str], bool]:
 
     if shutil.which("pre-commit") is None:
         done.append(
-            f"pre-commit is not on PATH: {where} skips gitmem's hooks until it is (`pipx install pre-commit`)"
+            f"pre-commit is not on PATH: {where} skips gitmem's hooks until it is (`pipx "
+            "install pre-commit`)"
         )
     return done, True
 
 
 def with_lines(old: str | None, addition: str) -> str:
-    """A hook script with ``addition`` right after its ``#!`` line (in its own line endings); a new script when
-    ``old`` is ``None``."""
+    """A hook script with ``addition`` right after its ``#!`` line (in its own line endings); a new
+    script when ``old`` is ``None``."""
     if old is None:
         return "#!/bin/sh\n" + addition
     newline = "\r\n" if "\r\n" in old else "\n"
@@ -175,15 +186,18 @@ def _upgrade(found: HookFile, where: str) -> list[str]:
         return []
     gateway.write_git_file(found.path, new.encode("utf-8"), executable=True)
     return [
-        f"updated gitmem's line in {where}: it runs the hooks where pre-commit and {COMMAND} are installed"
+        f"updated gitmem's line in {where}: it runs the hooks where pre-commit and "
+        f"{COMMAND} are installed"
     ]
 
 
 def problems(
     project: Project, hook_types: tuple[str, ...] = ("pre-commit",)
 ) -> list[tuple[str, str]]:
-    """``(path, message)`` for each hook that will not run gitmem's hooks although git looks for it elsewhere than
-    pre-commit installed it: ``core.hooksPath`` is set and the script there does not run pre-commit."""
+    """``(path, message)`` for each hook that will not run gitmem's hooks although git looks for it
+    elsewhere than pre-commit installed it: ``core.hooksPath`` is set and the script there does not
+    run pre-commit.
+    """
     found = []
     for hook_type in hook_types:
         hook = hook_file(project, hook_type)
@@ -196,7 +210,8 @@ def problems(
         found.append(
             (
                 hook.display(project),
-                f"git runs the {hook_type} hook from core.hooksPath ({hook.configured}), which does not run "
+                f"git runs the {hook_type} hook from core.hooksPath ({hook.configured}), "
+                "which does not run "
                 f"pre-commit, so commits skip gitmem's scan{skipped}: run `gitmem init` to add it",
             )
         )
@@ -204,9 +219,9 @@ def problems(
 
 
 def unstaged(project: Project, paths: list[str]) -> list[str]:
-    """Those of ``paths`` whose working-tree state is not what the index holds: new untracked files, changes and
-    deletions not staged. (In a pre-commit hook, a compiled file left so would miss the commit: a fresh clone then
-    fails `gitmem check`.)"""
+    """Those of ``paths`` whose working-tree state is not what the index holds: new untracked files,
+    changes and deletions not staged. (In a pre-commit hook, a compiled file left so would miss the
+    commit: a fresh clone then fails `gitmem check`.)"""
     if not paths:
         return []
     out = command.git(
@@ -228,20 +243,26 @@ def unstaged(project: Project, paths: list[str]) -> list[str]:
     return sorted(found)
 
 
-# -- the hooks after a git operation (post-commit, post-merge, post-rewrite) ----------------------------------------
+# -- the hooks after a git operation (post-commit, post-merge, post-rewrite)
+# ----------------------------------------
 
-AFTER_MARK = "# gitmem: rules files compiled after merge, pull, revert, cherry-pick, rebase; `gitmem init` added this"
+AFTER_MARK = (
+    "# gitmem: rules files compiled after merge, pull, revert, cherry-pick, rebase; `gitmem "
+    "init` added this"
+)
 AFTER_HOOKS = ("post-commit", "post-merge", "post-rewrite")
 
 
 def after_line(hook_type: str) -> str:
-    """The line that runs ``gitmem hook git`` (only where gitmem is installed: a teammate without it still merges)."""
+    """The line that runs ``gitmem hook git`` (only where gitmem is installed: a teammate
+    without it still merges)."""
     rewrite = ' --rewrite "$1"' if hook_type == "post-rewrite" else ""
     return f"if command -v {COMMAND} >/dev/null 2>&1; then {COMMAND} hook git{rewrite}; fi"
 
 
 def after_script(project: Project, hook_type: str) -> HookFile:
-    """The script git runs for ``hook_type``: under the hooks path in use, else in the git directory's hooks."""
+    """The script git runs for ``hook_type``: under the hooks path in use, else in the git
+    directory's hooks."""
     found = hook_file(project, hook_type)
     if found is not None:
         return found
@@ -252,9 +273,9 @@ def after_script(project: Project, hook_type: str) -> HookFile:
 
 
 def wire_after(project: Project) -> tuple[list[str], bool]:
-    """Add gitmem's line to the post-commit, post-merge and post-rewrite hooks (created when missing, every other
-    byte kept; in a script pre-commit generated, before its ``exec``). Returns what was done and whether all three
-    run it."""
+    """Add gitmem's line to the post-commit, post-merge and post-rewrite hooks (created when
+    missing, every other byte kept; in a script pre-commit generated, before its ``exec``). Returns
+    what was done and whether all three run it."""
     done: list[str] = []
     runs = True
     for hook_type in AFTER_HOOKS:
@@ -263,7 +284,8 @@ def wire_after(project: Project) -> tuple[list[str], bool]:
         addition = f"{AFTER_MARK}\n{after_line(hook_type)}\n"
         if not found.inside:
             done.append(
-                f"core.hooksPath is {found.configured}: add these lines to {where}:\n{addition.rstrip()}"
+                f"core.hooksPath is {found.configured}: add these lines to "
+                f"{where}:\n{addition.rstrip()}"
             )
             runs = False
             continue

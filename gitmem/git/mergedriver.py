@@ -1,12 +1,14 @@
 """The git merge driver for rules files: the managed block merged memory by memory, the rest by git.
 
-Two branches that each add memories both rewrite the block of AGENTS.md (and its hash); a `git revert` of an old
-memory's commit has to change a block that later commits rewrote. Line by line, git sees conflicts in both. Here the
-text outside the block is merged by git's own merge (``git merge-file``), and the block three-way by memory id
-(``block.merge``), then re-assembled exactly as compile writes it and sealed with a fresh hash.
+Two branches that each add memories both rewrite the block of AGENTS.md (and its hash); a `git
+revert` of an old memory's commit has to change a block that later commits rewrote. Line by line,
+git sees conflicts in both. Here the text outside the block is merged by git's own merge (``git
+merge-file``), and the block three-way by memory id (``block.merge``), then re-assembled exactly as
+compile writes it and sealed with a fresh hash.
 
-A side without a block is treated as having an empty one where compile would put it (appended at the end), so a
-merge with a version from before gitmem, or with a file that holds no memory any more, works the same way.
+A side without a block is treated as having an empty one where compile would put it (appended at the
+end), so a merge with a version from before gitmem, or with a file that holds no memory any more,
+works the same way.
 """
 
 from __future__ import annotations
@@ -26,9 +28,11 @@ class MergeResult:
 
 
 def merge_rules_bytes(base: bytes, ours: bytes, theirs: bytes) -> MergeResult:
-    """Merge three versions as git hands them over. A version that is not UTF-8 text is merged line by line as
-    ``git merge-file`` does (conflict markers where the sides differ), its bytes kept: the other side is never
-    dropped. ``text`` holds undecodable bytes as surrogates (encode it with ``surrogateescape``)."""
+    """Merge three versions as git hands them over. A version that is not UTF-8 text is merged line
+    by line as ``git merge-file`` does (conflict markers where the sides differ), its bytes kept:
+    the other side is never dropped. ``text`` holds undecodable bytes as surrogates (encode it with
+    ``surrogateescape``).
+    """
     try:
         texts = [raw.decode("utf-8") for raw in (base, ours, theirs)]
     except UnicodeDecodeError:
@@ -39,7 +43,8 @@ def merge_rules_bytes(base: bytes, ours: bytes, theirs: bytes) -> MergeResult:
 
 
 def merge_rules_file(base: str, ours: str, theirs: str) -> MergeResult:
-    """Merge three versions of a rules file. Falls back to git's plain merge when the blocks cannot be read."""
+    """Merge three versions of a rules file. Falls back to git's plain merge when the blocks
+    cannot be read."""
     try:
         return _merge_blocks(base, ours, theirs)
     except block.BlockError:

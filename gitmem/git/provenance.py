@@ -1,8 +1,9 @@
-"""Git provenance of memories: ``gitmem history`` (the commits that touched one) and ``gitmem diff`` (what changed
-between two revisions, as a reviewable summary).
+"""Git provenance of memories: ``gitmem history`` (the commits that touched one) and ``gitmem diff``
+(what changed between two revisions, as a reviewable summary).
 
 Memory files at a revision are read from git objects and checked as strictly as files on disk
-(``gitmem.schema.check_memory``): an invalid file is reported as such, never trusted and never a crash.
+(``gitmem.schema.check_memory``): an invalid file is reported as such, never trusted and never a
+crash.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from gitmem.schema import MAX_FILE_BYTES
 
 MEMORIES = ".memory/memories"  # relative to the repository root
 
-# -- history -------------------------------------------------------------------------------------------------------
+# -- history
+# --------------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,8 @@ def memory_history(project: Project, memory_id: str) -> History:
     return History(memory_id, path, commits, pending)
 
 
-# -- diff ----------------------------------------------------------------------------------------------------------
+# -- diff
+# --------------------------------------------------------------------------------------------------
 
 ChangeKind = Literal["added", "changed", "retired", "removed"]
 KIND_ORDER: tuple[ChangeKind, ...] = ("added", "changed", "retired", "removed")
@@ -159,10 +162,11 @@ class MemoryDiff:
 def diff_memories(project: Project, base: str | None = None, head: str | None = None) -> MemoryDiff:
     """The memory changes from ``base`` to ``head`` (a commit; ``None``: the working tree).
 
-    Without ``base``: from the merge base of the default branch (``history.default_branch``) and HEAD. With
-    ``base``: from the merge base of ``base`` and ``head`` (HEAD when ``head`` is the working tree), as a pull
-    request is reviewed (``git diff BASE...HEAD``): what landed on ``base`` since the branch left it is not shown as
-    removed. When ``base`` is an ancestor of ``head`` that merge base is ``base`` itself.
+    Without ``base``: from the merge base of the default branch (``history.default_branch``) and
+    HEAD. With ``base``: from the merge base of ``base`` and ``head`` (HEAD when ``head`` is the
+    working tree), as a pull request is reviewed (``git diff BASE...HEAD``): what landed on ``base``
+    since the branch left it is not shown as removed. When ``base`` is an ancestor of ``head`` that
+    merge base is ``base`` itself.
     """
     root = project.root
     if base is not None and ".." in base:
@@ -178,7 +182,8 @@ def diff_memories(project: Project, base: str | None = None, head: str | None = 
         branch = history.default_branch(root)
         if branch is None:
             raise UsageError(
-                "cannot tell the default branch (no origin/HEAD, origin/main, origin/master, main or master): "
+                "cannot tell the default branch (no origin/HEAD, origin/main, "
+                "origin/master, main or master): "
                 "name the base, e.g. `gitmem diff develop`"
             )
         base_sha = history.merge_base(root, history.resolve(root, branch), head_sha)
@@ -196,8 +201,8 @@ def diff_memories(project: Project, base: str | None = None, head: str | None = 
 
 
 def _diff_range(project: Project, spec: str) -> MemoryDiff:
-    """``A...B`` (from the merge base of A and B to B) and ``A..B`` (from A to B), as ``git diff`` reads them; an
-    end left out is HEAD."""
+    """``A...B`` (from the merge base of A and B to B) and ``A..B`` (from A to B), as ``git diff``
+    reads them; an end left out is HEAD."""
     root = project.root
     three = "..." in spec
     first, _, second = spec.partition("..." if three else "..")
@@ -309,7 +314,8 @@ def _compare(
     return MemoryChange(kind, memory_id, path, before, after, fields)
 
 
-# -- Markdown ------------------------------------------------------------------------------------------------------
+# -- Markdown
+# --------------------------------------------------------------------------------------------------
 
 _HEADINGS = {"added": "Added", "changed": "Changed", "retired": "Retired", "removed": "Removed"}
 
@@ -329,8 +335,8 @@ def _review_base(root: Path, base: str, head: str | None) -> Side:
 
 
 def to_markdown(diff: MemoryDiff) -> str:
-    """The diff as Markdown fit for a pull-request comment. Memory text is escaped or fenced: it cannot format the
-    comment, mention people or inject HTML."""
+    """The diff as Markdown fit for a pull-request comment. Memory text is escaped or fenced: it
+    cannot format the comment, mention people or inject HTML."""
     head = (
         "the working tree"
         if diff.head.commit is None
@@ -387,7 +393,8 @@ def _whole(kind: str, memory: Memory) -> list[str]:
 
 
 def _changed(change: MemoryChange) -> list[str]:
-    """The lines of a changed (or retired) memory: a retirement's reason, then each field that changed."""
+    """The lines of a changed (or retired) memory: a retirement's reason, then each field that
+    changed."""
     out = []
     head, base = change.head, change.base
     if (
@@ -483,7 +490,8 @@ _SPECIAL = re.compile(
 
 
 def _escape(text: str) -> str:
-    """Text that renders as itself in GitHub Markdown: no emphasis, links, HTML, mentions or headings."""
+    """Text that renders as itself in GitHub Markdown: no emphasis, links, HTML, mentions or
+    headings."""
     return _SPECIAL.sub(r"\\\1", " ".join(text.split()))
 
 

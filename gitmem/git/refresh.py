@@ -1,21 +1,24 @@
-"""Rules files compiled after any git operation: what the git hooks (``gitmem hook git``) and CI's refresh
-(``gitmem compile --commit``) run.
+"""Rules files compiled after any git operation: what the git hooks (``gitmem hook git``) and CI's
+refresh (``gitmem compile --commit``) run.
 
-A rules file's managed block depends on the whole store: over the budget, one memory added takes the place of the
-lowest-ranked one. The merge driver merges two blocks memory by memory, which is right under the budget, but no
-merge of two blocks can know which memory the *merged* store leaves out. So after git combined memory changes (a
-merge, a pull, a revert, a cherry-pick, a rebase), this compiles the resulting store and puts what compile changed
-into history:
+A rules file's managed block depends on the whole store: over the budget, one memory added takes the
+place of the lowest-ranked one. The merge driver merges two blocks memory by memory, which is right
+under the budget, but no merge of two blocks can know which memory the *merged* store leaves out. So
+after git combined memory changes (a merge, a pull, a revert, a cherry-pick, a rebase), this
+compiles the resulting store and puts what compile changed into history:
 
-- the commit the operation just made, when no other branch (local or remote) has it: that commit is replaced by
-  one with the same parents, author and message and the recompiled files (a merge commit stays a merge commit);
-- otherwise (a fast-forward brought in commits others have, or CI on the default branch) a commit of its own.
+- the commit the operation just made, when no other branch (local or remote) has it: that commit is
+  replaced by one with the same parents, author and message and the recompiled files (a merge commit
+  stays a merge commit);
+- otherwise (a fast-forward brought in commits others have, or CI on the default branch) a commit of
+  its own.
 
-Nothing happens when the rules files are already what compile writes (the usual case: one fast compile), while
-git is in the middle of a rebase or a conflicted merge (the rebase's end or the commit that concludes the merge
-does it), or when the store or a file compile would write has uncommitted changes (they are the user's: the next
-commit's compile hook handles them). Commits are made with git's plumbing (``commit-tree``, ``update-ref``): git
-refuses ``commit --amend`` in the middle of a cherry-pick of several commits, and plumbing runs no hooks again.
+Nothing happens when the rules files are already what compile writes (the usual case: one fast
+compile), while git is in the middle of a rebase or a conflicted merge (the rebase's end or the
+commit that concludes the merge does it), or when the store or a file compile would write has
+uncommitted changes (they are the user's: the next commit's compile hook handles them). Commits are
+made with git's plumbing (``commit-tree``, ``update-ref``): git refuses ``commit --amend`` in the
+middle of a cherry-pick of several commits, and plumbing runs no hooks again.
 """
 
 from __future__ import annotations
@@ -42,8 +45,10 @@ REBASING = ("rebase-merge", "rebase-apply")  # under the git directory while a r
 
 @dataclass
 class Refreshed:
-    """What a refresh did: ``action`` is "fresh" (nothing to do), "skipped" (``reason`` says why), "amended" (the
-    commit the operation made now holds the recompiled files) or "committed" (a commit of its own)."""
+    """What a refresh did: ``action`` is "fresh" (nothing to do), "skipped" (``reason`` says why),
+    "amended" (the commit the operation made now holds the recompiled files) or "committed" (a
+    commit of its own).
+    """
 
     action: str
     files: list[str] = field(default_factory=list)
@@ -56,7 +61,8 @@ class Refreshed:
         files = ", ".join(self.files)
         if self.action == "amended":
             return (
-                f"gitmem: recompiled {files} for the resulting store: commit {self.replaced[:7]} is now "
+                f"gitmem: recompiled {files} for the resulting store: commit "
+                f"{self.replaced[:7]} is now "
                 f"{self.commit[:7]} (same parents, author and message)"
             )
         if self.action == "committed":
@@ -84,8 +90,10 @@ def is_generated(path: str) -> bool:
 
 
 def untouched(project: Project) -> bool:
-    """Whether the step that moved HEAD here (a commit, a merge, a fast-forward: ``HEAD@{1}``) changed neither the
-    store nor a rules file: then nothing can have gone stale, and the hook needs no compile (a commit of code)."""
+    """Whether the step that moved HEAD here (a commit, a merge, a fast-forward: ``HEAD@{1}``)
+    changed neither the store nor a rules file: then nothing can have gone stale, and the hook needs
+    no compile (a commit of code).
+    """
     try:
         out = command.git(
             project.root, "diff", "--name-only", "-z", "--no-renames", "HEAD@{1}", "HEAD", "--"
@@ -98,8 +106,10 @@ def untouched(project: Project) -> bool:
 
 
 def after_operation(rewrite: str) -> str:
-    """What ``gitmem hook git`` does in the project here: the refresh, unless ``needless``; returns the line to show
-    ("" for none). ``rewrite``: the post-rewrite hook's argument ("rebase", "amend"), "" from the other hooks."""
+    """What ``gitmem hook git`` does in the project here: the refresh, unless ``needless``; returns
+    the line to show ("" for none). ``rewrite``: the post-rewrite hook's argument ("rebase",
+    "amend"), "" from the other hooks.
+    """
     from gitmem.project import find_project
 
     project = find_project()
@@ -111,9 +121,9 @@ def after_operation(rewrite: str) -> str:
 
 
 def needless(project: Project, rewrite: str) -> bool:
-    """Whether the hook can stop before compiling: an amend (its post-commit did the work), or a step that changed
-    neither the store nor a rules file (``untouched``; not the end of a rebase or of a cherry-pick of several
-    commits, whose last step is not the whole change)."""
+    """Whether the hook can stop before compiling: an amend (its post-commit did the work), or a
+    step that changed neither the store nor a rules file (``untouched``; not the end of a rebase or
+    of a cherry-pick of several commits, whose last step is not the whole change)."""
     if rewrite == "amend":
         return True
     if rewrite == "rebase" or _git_path(project, "sequencer/todo").exists():
@@ -122,8 +132,9 @@ def needless(project: Project, rewrite: str) -> bool:
 
 
 def busy(project: Project, rewriting: bool) -> str | None:
-    """What git is in the middle of, or ``None``: a rebase (unless ``rewriting``: called at its end, by the
-    post-rewrite hook, before git removes its state), or a merge with unresolved conflicts."""
+    """What git is in the middle of, or ``None``: a rebase (unless ``rewriting``: called at its end,
+    by the post-rewrite hook, before git removes its state), or a merge with unresolved conflicts.
+    """
     if command.git(project.root, "ls-files", "--unmerged"):
         return "unresolved conflicts"
     if rewriting:
@@ -154,9 +165,11 @@ def _git_path(project: Project, name: str) -> Path:
 def refresh(
     project: Project, today: date, *, own_commit: bool = False, rewriting: bool = False
 ) -> Refreshed:
-    """Compile the committed store and commit what changed (see the module's docstring). ``own_commit``: always a
-    commit of its own (CI on the default branch). Raises ``CheckFailed`` when the store does not compile (invalid
-    files, problems, hand edits in a block): nothing is written then."""
+    """Compile the committed store and commit what changed (see the module's docstring).
+    ``own_commit``: always a commit of its own (CI on the default branch). Raises ``CheckFailed``
+    when the store does not compile (invalid files, problems, hand edits in a block): nothing is
+    written then.
+    """
     head = command.head_commit(project.root)
     if head is None:
         return Refreshed("skipped", reason="no commit yet")
@@ -210,7 +223,8 @@ def _prepare(project: Project, today: date) -> Report:
 
 
 def _changed(project: Project, paths: list[str]) -> list[str]:
-    """Those of ``paths`` (files or folders) whose working tree or index differs from HEAD, untracked files too."""
+    """Those of ``paths`` (files or folders) whose working tree or index differs from HEAD,
+    untracked files too."""
     out = command.git(
         project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths
     )
@@ -230,7 +244,8 @@ def _changed(project: Project, paths: list[str]) -> list[str]:
 
 
 def _only_here(project: Project, head: str) -> bool:
-    """Whether no branch, tag or remote-tracking branch but the current one has ``head``: it was made here, now."""
+    """Whether no branch, tag or remote-tracking branch but the current one has ``head``: it was
+    made here, now."""
     try:
         current = command.git(project.root, "symbolic-ref", "-q", "HEAD").decode().strip()
     except command.GitFailed:
@@ -243,8 +258,8 @@ def _only_here(project: Project, head: str) -> bool:
 
 
 def _commit(project: Project, head: str, paths: list[str], amend: bool) -> str:
-    """A commit of HEAD's tree with ``paths`` as in the working tree: replacing HEAD (same parents, author and
-    message) or on top of it. The index gets the same files; HEAD moves to it."""
+    """A commit of HEAD's tree with ``paths`` as in the working tree: replacing HEAD (same parents,
+    author and message) or on top of it. The index gets the same files; HEAD moves to it."""
     root = project.root
     scratch = gateway.resolve(
         project, project.cache_dir / "refresh.index"

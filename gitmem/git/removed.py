@@ -1,18 +1,20 @@
-"""Remember what was rejected: the memories a human removed (``gitmem forget``, ``git revert``, any deletion) or
-retired, so that propose, harvest and import can refuse to bring one back unnoticed, and doctor can list them.
+"""Remember what was rejected: the memories a human removed (``gitmem forget``, ``git revert``, any
+deletion) or retired, so that propose, harvest and import can refuse to bring one back unnoticed,
+and doctor can list them.
 
 Everything is derived from git; there is no state file to keep:
 
-- deleted memories: the files under ``.memory/memories/`` whose newest change in HEAD's history is a deletion
-  (``git log --diff-filter=AD``), each as it was just before, with the commit that deleted it; and files of HEAD
-  deleted in the working tree but not committed yet;
-- retired memories: ``status: retired`` in the working tree, with the newest commit whose diff of the file touched a
-  ``status: retired`` line (``git log -G``), when there is one.
+- deleted memories: the files under ``.memory/memories/`` whose newest change in HEAD's history is a
+  deletion (``git log --diff-filter=AD``), each as it was just before, with the commit that deleted
+  it; and files of HEAD deleted in the working tree but not committed yet;
+- retired memories: ``status: retired`` in the working tree, with the newest commit whose diff of
+  the file touched a ``status: retired`` line (``git log -G``), when there is one.
 
-A deleted memory that exists again in the working tree (the same id, or the same title under another id: brought
-back, or renamed) is not a removal. Git's rename detection is not used for that: memory files are small and share
-most of their lines, so git would pair a deleted memory with an unrelated one added in the same commit. What git says
-is cached in ``.git/gitmem/removed.json``, keyed on HEAD; when HEAD moved forward, only the new commits are read.
+A deleted memory that exists again in the working tree (the same id, or the same title under another
+id: brought back, or renamed) is not a removal. Git's rename detection is not used for that: memory
+files are small and share most of their lines, so git would pair a deleted memory with an unrelated
+one added in the same commit. What git says is cached in ``.git/gitmem/removed.json``, keyed on
+HEAD; when HEAD moved forward, only the new commits are read.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ RECENT_DAYS = 30  # what doctor calls a recent removal
 
 @dataclass(frozen=True)
 class Removal:
-    """A memory a human removed or retired, and the commit that did it (``None``: not committed yet)."""
+    """A memory a human removed or retired, and the commit that did it (``None``: not committed
+    yet)."""
 
     memory: Memory
     how: str  # "removed" (its file was deleted) or "retired"
@@ -56,7 +59,8 @@ class Removal:
 
     @property
     def day(self) -> date | None:
-        """When it was removed: the commit's date, or for an uncommitted retirement its ``retired`` date."""
+        """When it was removed: the commit's date, or for an uncommitted retirement its
+        ``retired`` date."""
         if self.commit is not None:
             return date.fromisoformat(self.commit.date)
         return self.memory.retired
@@ -91,7 +95,8 @@ class Rejected:
     score: float
 
     def describe(self) -> str:
-        """ "[use-npm] 'Use npm for the web app', removed by commit 1a2b3c4 (Revert "Add use-npm")"."""
+        """ "[use-npm] 'Use npm for the web app', removed by commit 1a2b3c4 (Revert "Add
+        use-npm")"."""
         memory = self.removal.memory
         text = f"[{memory.id}] {shown_line(memory.title)!r}, {self.removal.describe()}"
         if self.removal.how == "retired" and memory.reason:
@@ -108,7 +113,8 @@ class Guard:
             self._pool.add(removal, removal.memory.title, removal.memory.body)
 
     def check(self, title: str, body: str = "") -> Rejected | None:
-        """The removal ``title`` and ``body`` nearly repeat (the most similar, the newest on a tie), or ``None``."""
+        """The removal ``title`` and ``body`` nearly repeat (the most similar, the newest on a
+        tie), or ``None``."""
         best = self._pool.best(title, body)
         return Rejected(best[0], round(best[1], 3)) if best is not None else None
 
@@ -167,14 +173,16 @@ def recent(removals: Iterable[Removal], today: date, days: int = RECENT_DAYS) ->
     return [r for r in removals if r.commit is None or (r.day is not None and r.day >= since)]
 
 
-# -- what git says, cached on HEAD -----------------------------------------------------------------------------------
+# -- what git says, cached on HEAD
+# -----------------------------------------------------------------------------------
 
 
 @dataclass
 class _History:
     head: str | None
-    # memory id -> what its file's newest addition or deletion did, newest first: {"state": "kept"}, or
-    # {"state": "deleted", "commit": [sha, short, date, subject], "blob": id, "memory": {...} or None (invalid)}
+    # memory id -> what its file's newest addition or deletion did, newest first: {"state": "kept"},
+    # or {"state": "deleted", "commit": [sha, short, date, subject], "blob": id, "memory": {...} or
+    # None (invalid)}
     latest: dict[str, dict[str, Any]]
     retired: dict[
         str, list[str]
@@ -184,7 +192,8 @@ class _History:
 
     @classmethod
     def load(cls, project: Project, retired_ids: set[str]) -> _History:
-        """What git says, for HEAD now and the memories retired in the working tree (``retired_ids``)."""
+        """What git says, for HEAD now and the memories retired in the working tree
+        (``retired_ids``)."""
         root = project.root
         head = command.head_commit(root)
         if head is None:
@@ -236,7 +245,8 @@ class _History:
 
 
 def _find_retirements(root: Path, history: _History, ids: set[str], since: str | None) -> None:
-    """Record, for the memories ``ids``, the newest commit (after ``since``) that touched their status: retired."""
+    """Record, for the memories ``ids``, the newest commit (after ``since``) that touched their
+    status: retired."""
     if not ids:
         return
     paths = [f"{MEMORIES}/{memory_id}{SUFFIX}" for memory_id in sorted(ids)]
@@ -251,8 +261,10 @@ def _find_retirements(root: Path, history: _History, ids: set[str], since: str |
 def _latest(
     root: Path, changes: list[command.Change], cached: _History | None
 ) -> dict[str, dict[str, Any]]:
-    """For each memory id, what the newest of ``changes`` (newest first) did to its file; a deleted file is read
-    back as it was (or taken from ``cached`` when the same content was read before: after an amend or a rebase)."""
+    """For each memory id, what the newest of ``changes`` (newest first) did to its file; a deleted
+    file is read back as it was (or taken from ``cached`` when the same content was read before:
+    after an amend or a rebase).
+    """
     latest: dict[str, dict[str, Any]] = {}
     before: dict[str, str] = {}
     for change in changes:

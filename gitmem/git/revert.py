@@ -1,9 +1,10 @@
 """`gitmem revert ID`: undo a memory the git way, then recompile.
 
-When the commit that introduced the memory touched nothing but that memory and the generated rules files, that
-commit is reverted (`git revert`), so history says plainly what was undone. Otherwise (the commit also added other
-memories or code) a new commit removes just this memory. Either way the rules files are recompiled into the same
-commit, so every target is without the memory and `gitmem compile --check` passes.
+When the commit that introduced the memory touched nothing but that memory and the generated rules
+files, that commit is reverted (`git revert`), so history says plainly what was undone. Otherwise
+(the commit also added other memories or code) a new commit removes just this memory. Either way the
+rules files are recompiled into the same commit, so every target is without the memory and `gitmem
+compile --check` passes.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from gitmem.project import Project
 
 @dataclass
 class Reverted:
-    mode: str  # "reverted": the introducing commit was reverted; "removed": a new commit removed the memory
+    # "reverted": the introducing commit was reverted; "removed": a new commit removed the memory
+    mode: str
     commit: str  # the new commit (short sha)
     introduced_by: history.Commit
     compiled: list[str] = field(default_factory=list)  # rules files the recompile changed
@@ -35,7 +37,8 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
         store.get(memory_id)  # a mistyped id: "no memory 'x' (did you mean 'y'?)"
     if introduced is None:
         raise UsageError(
-            f"memory {memory_id!r} was never committed, so there is nothing to revert: `gitmem forget {memory_id}` "
+            f"memory {memory_id!r} was never committed, so there is nothing to revert: "
+            f"`gitmem forget {memory_id}` "
             "removes the file"
         )
     if not store.path_of(memory_id).exists():
@@ -44,7 +47,8 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
         )
     if history.has_staged_changes(project.root):
         raise UsageError(
-            "there are staged changes: commit or unstage them first, so the revert commit holds only it"
+            "there are staged changes: commit or unstage them first, so the revert commit "
+            "holds only it"
         )
     _check_first(project, store, memory_id, today)
     touched = history.commit_files(project.root, introduced.sha)
@@ -68,7 +72,10 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
         except BaseException:  # no REVERT_HEAD, no unmerged file, the memory back as it was
             history.undo_revert(project.root, [relative, *touched, *conflicts, *compiled])
             raise
-        message = f'Revert "{introduced.subject}"\n\nThis reverts commit {introduced.sha}.\n(gitmem revert {memory_id})'
+        message = (
+            f'Revert "{introduced.subject}"\n\nThis reverts commit {introduced.sha}.\n(gitmem '
+            f"revert {memory_id})"
+        )
         sha = history.commit(project.root, message)
         return Reverted("reverted", sha, introduced, compiled)
     outcome = actions.forget(store, memory_id)
@@ -77,7 +84,8 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
     paths = list(dict.fromkeys([*changed, *compiled]))
     history.stage(project.root, paths)
     message = (
-        f"Remove memory {memory_id}\n\nIt was added by {introduced.short} ({introduced.subject}), which changed "
+        f"Remove memory {memory_id}\n\nIt was added by {introduced.short} "
+        f"({introduced.subject}), which changed "
         f"other files too, so that commit is not reverted.\n(gitmem revert {memory_id})"
     )
     sha = history.commit(project.root, message, paths)
@@ -85,8 +93,8 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
 
 
 def _check_first(project: Project, store: Store, memory_id: str, today: date) -> None:
-    """Refuse, before git changes anything, a revert whose recompile would fail: every memory file must be valid,
-    and the rules files must compile without this memory."""
+    """Refuse, before git changes anything, a revert whose recompile would fail: every memory file
+    must be valid, and the rules files must compile without this memory."""
     from gitmem.compile.compiler import Request, compile_store
     from gitmem.config import load_config
 
@@ -112,7 +120,8 @@ def _check_first(project: Project, store: Store, memory_id: str, today: date) ->
 
 
 def _recompile(project: Project, store: Store, today: date) -> list[str]:
-    """Compile every target; returns the files that changed. Refuses (writing nothing) as `gitmem compile` would."""
+    """Compile every target; returns the files that changed. Refuses (writing nothing) as
+    `gitmem compile` would."""
     from gitmem.compile.compiler import Request, compile_store
     from gitmem.config import load_config
 

@@ -1,5 +1,5 @@
-"""``supersedes`` chains: links to memories that do not exist, circles (found as strongly connected components),
-and active memories superseded by another active one."""
+"""``supersedes`` chains: links to memories that do not exist, circles (found as strongly connected
+components), and active memories superseded by another active one."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from gitmem.hygiene.findings import ERROR, WARNING, Context, Finding, memory_id_
 
 
 def check_supersedes(ctx: Context) -> Iterator[Finding]:
-    """Broken links (a superseded id that does not exist), circles, and active memories superseded by active ones."""
+    """Broken links (a superseded id that does not exist), circles, and active memories
+    superseded by active ones."""
     for problem in ctx.snapshot.problems:
         memory_id = memory_id_of(problem.path)
         target = dangling_target(ctx, memory_id, problem)
@@ -22,7 +23,8 @@ def check_supersedes(ctx: Context) -> Iterator[Finding]:
                 memory_id,
                 problem.path,
                 problem.line,
-                f"{memory_id} supersedes {target}, which does not exist: correct the id, or remove it from supersedes",
+                f"{memory_id} supersedes {target}, which does not exist: correct the id, "
+                "or remove it from supersedes",
                 f"gitmem edit {memory_id}",
             )
     memories = ctx.snapshot.memories
@@ -40,7 +42,8 @@ def check_supersedes(ctx: Context) -> Iterator[Finding]:
             first,
             ctx.path(first),
             ctx.line_of(first, "supersedes"),
-            f"supersedes chain is circular: {' → '.join([*circle, first])}; a memory can only replace older ones",
+            f"supersedes chain is circular: {' → '.join([*circle, first])}; a memory can "
+            "only replace older ones",
             f"gitmem edit {first}",
         )
     for memory in ctx.snapshot.sorted():
@@ -62,7 +65,8 @@ def check_supersedes(ctx: Context) -> Iterator[Finding]:
 
 
 def dangling_target(ctx: Context, memory_id: str | None, problem: Problem) -> str | None:
-    """The id a store problem says ``memory_id`` supersedes but does not exist, when that is the problem."""
+    """The id a store problem says ``memory_id`` supersedes but does not exist, when that is the
+    problem."""
     match = re.fullmatch(r"supersedes\[(\d+)\]", problem.field)
     memory = ctx.snapshot.memories.get(memory_id) if memory_id else None
     if match is None or memory is None:
@@ -74,7 +78,8 @@ def dangling_target(ctx: Context, memory_id: str | None, problem: Problem) -> st
 
 
 def _strongly_connected(graph: dict[str, list[str]]) -> list[list[str]]:
-    """Tarjan's algorithm, iterative (chains can be long): the strongly connected components of ``graph``."""
+    """Tarjan's algorithm, iterative (chains can be long): the strongly connected components of
+    ``graph``."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     on_stack: set[str] = set()

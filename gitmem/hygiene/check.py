@@ -1,12 +1,16 @@
 """`gitmem check`: everything CI should hold a pull request to, in one command.
 
-1. validate: every memory file and the config (schema, strict YAML, hidden Unicode, secrets, cross-file checks);
-2. scan: the memory folder and the session journal for secrets and hidden Unicode (logs are scanned as logs:
+1. validate: every memory file and the config (schema, strict YAML, hidden Unicode, secrets,
+   cross-file checks);
+2. scan: the memory folder and the session journal for secrets and hidden Unicode (logs are scanned
+   as logs:
    decoded deeper, and an allow pragma written in them allows nothing);
 3. compile: the rules files are what `gitmem compile` would write (`compile --check`);
-4. doctor: no hygiene errors (expired memories still active, dangling evidence, broken supersedes chains);
-5. guard: every change to the guard's settings (scan.exclude, scan.allow, scan.salt, sources) since the merge base
-   of the default branch, named (it does not fail: a pull request may mean them, but never silently).
+4. doctor: no hygiene errors (expired memories still active, dangling evidence, broken supersedes
+   chains);
+5. guard: every change to the guard's settings (scan.exclude, scan.allow, scan.salt, sources) since
+   the merge base of the default branch, named (it does not fail: a pull request may mean them, but
+   never silently).
 """
 
 from __future__ import annotations
@@ -46,8 +50,8 @@ def run_checks(project: Project, today: date) -> list[Step]:
 
 
 def _guard(project: Project) -> Step:
-    """The guard's settings changed since the merge base of the default branch: named, for the reviewer (the check
-    passes; a pull request may mean to change them, but never silently)."""
+    """The guard's settings changed since the merge base of the default branch: named, for the
+    reviewer (the check passes; a pull request may mean to change them, but never silently)."""
     from gitmem.errors import GitmemError
     from gitmem.git import guard, history
 
@@ -119,7 +123,8 @@ def _scan(project: Project) -> Step:
         for finding in sources.findings_in(source, settings, decode=depth, pragmas=False):
             what = "hidden Unicode character" if finding.rule == HIDDEN_RULE else "possible secret"
             details.append(
-                f"{finding.path}:{finding.line}:{finding.column}: {finding.rule}: {what} {finding.preview}"
+                f"{finding.path}:{finding.line}:{finding.column}: {finding.rule}: {what} "
+                f"{finding.preview}"
             )
     if details:
         return Step("scan", False, f"{len(details)} finding(s)", details)

@@ -1,10 +1,11 @@
-"""Which gitmem runs: the ``gitmem`` on PATH may be another tool's (dev-boz/gitmem installs a ``gitmem`` command),
-and the package index's unrelated ``gitmem`` installs a Python package of the same import name, which overwrites
-this one's files in a shared environment. The hooks run ``gitmem-cli`` (``gitmem.COMMAND``), a name only this
-package installs; doctor says which ``gitmem`` is on PATH and warns when it or the environment is not this one's.
+"""Which gitmem runs: the ``gitmem`` on PATH may be another tool's (dev-boz/gitmem installs a
+``gitmem`` command), and the package index's unrelated ``gitmem`` installs a Python package of the
+same import name, which overwrites this one's files in a shared environment. The hooks run
+``gitmem-cli`` (``gitmem.COMMAND``), a name only this package installs; doctor says which ``gitmem``
+is on PATH and warns when it or the environment is not this one's.
 
-Read from the installed distributions' metadata (``importlib.metadata``) and ``PATH`` (``shutil.which``): no
-program is run and no file's text is read.
+Read from the installed distributions' metadata (``importlib.metadata``) and ``PATH``
+(``shutil.which``): no program is run and no file's text is read.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ def _resolved(path: str | os.PathLike[str]) -> Path:
 
 
 def _scripts() -> set[Path]:
-    """The command scripts this installation wrote (its RECORD), resolved; none when run from a source tree without
-    an install (a checkout's own ``gitmem_cli.egg-info`` lists no scripts)."""
+    """The command scripts this installation wrote (its RECORD), resolved; none when run from a
+    source tree without an install (a checkout's own ``gitmem_cli.egg-info`` lists no scripts)."""
     from importlib import metadata
 
     return {
@@ -83,16 +84,18 @@ def commands() -> Commands:
 
 
 def problems(found: Commands, hooks: bool) -> list[tuple[str, str, str]]:
-    """``(code, path, message)`` for each way the commands or the environment are not this gitmem's (``hooks``: the
-    repository's hooks run ``gitmem-cli``, so its absence matters)."""
+    """``(code, path, message)`` for each way the commands or the environment are not this gitmem's
+    (``hooks``: the repository's hooks run ``gitmem-cli``, so its absence matters)."""
     out = []
     if found.gitmem is not None and not found.ours:
         out.append(
             (
                 "foreign-gitmem",
                 found.gitmem,
-                f"`gitmem` on PATH is another program than this gitmem ({found.gitmem}): gitmem's hooks run "
-                f"`{COMMAND}`, which only this gitmem installs, but typing `gitmem` runs that one; put this "
+                f"`gitmem` on PATH is another program than this gitmem ({found.gitmem}): "
+                "gitmem's hooks run "
+                f"`{COMMAND}`, which only this gitmem installs, but typing `gitmem` runs "
+                "that one; put this "
                 "gitmem's folder first on PATH, or type `gitmem-cli`",
             )
         )
@@ -101,7 +104,8 @@ def problems(found: Commands, hooks: bool) -> list[tuple[str, str, str]]:
             (
                 "no-gitmem-cli",
                 ".pre-commit-config.yaml",
-                f"`{COMMAND}` is not on PATH: gitmem's hooks in .pre-commit-config.yaml run it and fail without it; "
+                f"`{COMMAND}` is not on PATH: gitmem's hooks in .pre-commit-config.yaml "
+                "run it and fail without it; "
                 "activate the environment gitmem is installed in, or install it with pipx (README)",
             )
         )
@@ -110,8 +114,10 @@ def problems(found: Commands, hooks: bool) -> list[tuple[str, str, str]]:
             (
                 "shared-environment",
                 "PATH",
-                f"the distribution {name} in this Python environment installs a `gitmem` package or command too: "
-                "one overwrites the other's files; install this gitmem in an environment of its own (pipx)",
+                f"the distribution {name} in this Python environment installs a `gitmem` "
+                "package or command too: "
+                "one overwrites the other's files; install this gitmem in an environment "
+                "of its own (pipx)",
             )
         )
     return out

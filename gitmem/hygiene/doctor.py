@@ -1,16 +1,20 @@
-"""``gitmem doctor``: what went stale or wrong in the memory store, each finding with its file and a next step.
+"""``gitmem doctor``: what went stale or wrong in the memory store, each finding with its file and a
+next step.
 
-A finding is a value (severity, code, memory id, path, line, message, suggested command); finding something is a
-result, not an exception. Each check is a function from a ``Context`` (the store as read once, the config, today)
-to findings, listed in ``CHECKS``: adding a check is one function and one entry there. The findings and the
-context are in ``findings``; the evidence checks and repairs in ``evidence``; ``supersedes`` chains in ``chains``.
+A finding is a value (severity, code, memory id, path, line, message, suggested command); finding
+something is a result, not an exception. Each check is a function from a ``Context`` (the store as
+read once, the config, today) to findings, listed in ``CHECKS``: adding a check is one function and
+one entry there. The findings and the context are in ``findings``; the evidence checks and repairs
+in ``evidence``; ``supersedes`` chains in ``chains``.
 
-Errors (exit 1): invalid memory files, expired memories still active, evidence whose file or cited lines are
-gone, and broken or circular ``supersedes`` chains. Warnings (exit 0 unless ``--strict``): reviews due, cited lines
-that changed or moved, near-duplicates, active memories superseded by an active one, and old proposals.
+Errors (exit 1): invalid memory files, expired memories still active, evidence whose file or cited
+lines are gone, and broken or circular ``supersedes`` chains. Warnings (exit 0 unless ``--strict``):
+reviews due, cited lines that changed or moved, near-duplicates, active memories superseded by an
+active one, and old proposals.
 
-Besides findings, the report lists the recent removals (``gitmem.git.removed``): memories deleted or retired in the
-last 30 days, which propose, harvest and import now refuse to bring back. They are information, never a finding.
+Besides findings, the report lists the recent removals (``gitmem.git.removed``): memories deleted or
+retired in the last 30 days, which propose, harvest and import now refuse to bring back. They are
+information, never a finding.
 """
 
 from __future__ import annotations
@@ -57,11 +61,13 @@ def diagnose(project: Project, store: Store, config: Config, today: date) -> Rep
     return Report(tuple(findings), len(files) + len(invalid), tuple(recent))
 
 
-# -- checks --------------------------------------------------------------------------------------------------------
+# -- checks
+# --------------------------------------------------------------------------------------------------
 
 
 def check_invalid(ctx: Context) -> Iterator[Finding]:
-    """Files that fail validation (the store's own checks), except dangling supersedes: check_supersedes says those."""
+    """Files that fail validation (the store's own checks), except dangling supersedes:
+    check_supersedes says those."""
     for problem in ctx.snapshot.problems:
         memory_id = memory_id_of(problem.path)
         if dangling_target(ctx, memory_id, problem) is not None:
@@ -86,7 +92,8 @@ def check_expired(ctx: Context) -> Iterator[Finding]:
                 memory.id,
                 ctx.path(memory.id),
                 ctx.line_of(memory.id, "expires"),
-                f"{memory.id} expired on {memory.expires} but is still active (it is no longer compiled): "
+                f"{memory.id} expired on {memory.expires} but is still active (it is no "
+                "longer compiled): "
                 "retire it, or move its expiry date on with `gitmem edit`",
                 f"gitmem retire {memory.id} --reason 'expired on {memory.expires}'",
                 fixable=memory.id not in ctx.troubled,
@@ -106,7 +113,8 @@ def check_review(ctx: Context) -> Iterator[Finding]:
                 memory.id,
                 ctx.path(memory.id),
                 ctx.line_of(memory.id, "review_after"),
-                f"{memory.id} was due for review after {memory.review_after}: check it still holds, then move "
+                f"{memory.id} was due for review after {memory.review_after}: check it "
+                "still holds, then move "
                 "review_after on (or retire it)",
                 f"gitmem edit {memory.id}",
             )
@@ -125,14 +133,16 @@ def check_proposals(ctx: Context) -> Iterator[Finding]:
                 memory.id,
                 ctx.path(memory.id),
                 ctx.line_of(memory.id, "status"),
-                f"{memory.id} has waited {age} days for a decision (doctor.proposal_max_age_days is {limit}): "
+                f"{memory.id} has waited {age} days for a decision "
+                f"(doctor.proposal_max_age_days is {limit}): "
                 f"accept it, or drop it with `gitmem forget {memory.id}`",
                 f"gitmem accept {memory.id}",
             )
 
 
 def check_near_duplicates(ctx: Context) -> Iterator[Finding]:
-    """Pairs of memories (not retired) whose normalised texts are at least ``doctor.similarity`` alike."""
+    """Pairs of memories (not retired) whose normalised texts are at least ``doctor.similarity``
+    alike."""
     live = {m.id: m for m in ctx.snapshot.sorted() if m.status != "retired"}
     items = [(m.id, memory_text(m.title, m.body)) for m in live.values()]
     for match in near_duplicates(items, ctx.config.similarity):
@@ -141,7 +151,10 @@ def check_near_duplicates(ctx: Context) -> Iterator[Finding]:
             keep, drop = drop, keep
         if drop.status == "proposed":
             command = f"gitmem forget {drop.id}"
-            advice = f"the proposal {drop.id} repeats {keep.id}: drop it (or merge what it adds into {keep.id})"
+            advice = (
+                f"the proposal {drop.id} repeats {keep.id}: drop it (or merge what it adds "
+                f"into {keep.id})"
+            )
         else:
             command = f"gitmem retire {drop.id} --superseded-by {keep.id}"
             advice = f"keep one (merge what {drop.id} adds into {keep.id}) and retire the other"
@@ -157,7 +170,8 @@ def check_near_duplicates(ctx: Context) -> Iterator[Finding]:
 
 
 def check_budgets(ctx: Context) -> Iterator[Finding]:
-    """Targets whose token budget leaves memories out (they stay reachable by recall), and hard size limits."""
+    """Targets whose token budget leaves memories out (they stay reachable by recall), and hard
+    size limits."""
     if ctx.snapshot.problems:
         return  # compile refuses while memory files are invalid; check_invalid reports them
     from gitmem.compile.compiler import Request, compile_store
@@ -175,8 +189,10 @@ def check_budgets(ctx: Context) -> Iterator[Finding]:
                 None,
                 config_path,
                 1,
-                f"target {plan.target.name} is over its budget of {plan.budget} tokens: {len(plan.omitted)} "
-                f"memories left out ({shown}); agents reach them only by recall. Raise `budget`, lower priorities, "
+                f"target {plan.target.name} is over its budget of {plan.budget} tokens: "
+                f"{len(plan.omitted)} "
+                f"memories left out ({shown}); agents reach them only by recall. Raise "
+                "`budget`, lower priorities, "
                 "or retire what no longer matters",
                 "gitmem stats",
             )
@@ -194,7 +210,8 @@ def check_budgets(ctx: Context) -> Iterator[Finding]:
 
 
 def check_hooks(ctx: Context) -> Iterator[Finding]:
-    """gitmem's pre-commit hooks set up, but git runs its hooks from a ``core.hooksPath`` that does not run them."""
+    """gitmem's pre-commit hooks set up, but git runs its hooks from a ``core.hooksPath`` that
+    does not run them."""
     config = ctx.project.root / ".pre-commit-config.yaml"
     try:
         if "gitmem" not in gateway.read_text(
@@ -210,8 +227,8 @@ def check_hooks(ctx: Context) -> Iterator[Finding]:
 
 
 def check_command(ctx: Context) -> Iterator[Finding]:
-    """The ``gitmem`` on PATH is another program, ``gitmem-cli`` (what the hooks run) is missing, or another
-    distribution shares this environment's ``gitmem`` package (``hygiene/command.py``)."""
+    """The ``gitmem`` on PATH is another program, ``gitmem-cli`` (what the hooks run) is missing, or
+    another distribution shares this environment's ``gitmem`` package (``hygiene/command.py``)."""
     from gitmem.hygiene import command
 
     config = ctx.project.root / ".pre-commit-config.yaml"
@@ -232,9 +249,10 @@ COSTLY_TOKENS = (
 
 
 def check_receipts(ctx: Context) -> Iterator[Finding]:
-    """From ``gitmem receipts`` over the last ``RECEIPT_DAYS`` days (only where gitmem's hooks recorded sessions):
-    a live memory no session received, one broken after it was delivered, and one that cost many tokens and was
-    never recalled or injected on demand."""
+    """From ``gitmem receipts`` over the last ``RECEIPT_DAYS`` days (only where gitmem's hooks
+    recorded sessions):
+    a live memory no session received, one broken after it was delivered, and one that cost many
+    tokens and was never recalled or injected on demand."""
     from datetime import timedelta
 
     from gitmem.compile.explain import memory_tokens
@@ -252,13 +270,17 @@ def check_receipts(ctx: Context) -> Iterator[Finding]:
         path = ctx.project.display(ctx.snapshot.files[memory.id])
         old = memory.created is None or memory.created <= since
         if sessions and old and not row.total.sessions:
-            message = f"no session received it in {RECEIPT_DAYS} days ({len(sessions)} sessions ran): retire it?"
+            message = (
+                f"no session received it in {RECEIPT_DAYS} days ({len(sessions)} sessions "
+                "ran): retire it?"
+            )
             yield Finding(
                 WARNING, "never-delivered", memory.id, path, 1, message, f"{COMMAND} explain"
             )
         if row.total.violations:
             message = (
-                f"broken {row.total.violations} time(s) after it was delivered, where no pre-tool hook refused it: "
+                f"broken {row.total.violations} time(s) after it was delivered, where no "
+                "pre-tool hook refused it: "
                 "set up the hook in every client that has one"
             )
             yield Finding(
@@ -272,7 +294,8 @@ def check_receipts(ctx: Context) -> Iterator[Finding]:
             )
         if row.tokens >= COSTLY_TOKENS and not row.total.recalls:
             message = (
-                f"cost {row.tokens:,} tokens in {len(row.total.sessions)} sessions and was never recalled or injected "
+                f"cost {row.tokens:,} tokens in {len(row.total.sessions)} sessions and was "
+                "never recalled or injected "
                 "on demand: give it `paths` or priority low?"
             )
             yield Finding(
@@ -301,11 +324,13 @@ CHECKS: tuple[Check, ...] = (
 )
 
 
-# -- repairs -------------------------------------------------------------------------------------------------------
+# -- repairs
+# --------------------------------------------------------------------------------------------------
 
 
 def apply_fixes(project: Project, store: Store, config: Config, today: date) -> list[Fixed]:
-    """The safe repairs: retire expired memories still active, and move citations whose lines only moved."""
+    """The safe repairs: retire expired memories still active, and move citations whose lines
+    only moved."""
     from gitmem.memory import actions
 
     snapshot = store.load()
@@ -346,4 +371,5 @@ def apply_fixes(project: Project, store: Store, config: Config, today: date) -> 
     return fixed
 
 
-# -- helpers -------------------------------------------------------------------------------------------------------
+# -- helpers
+# --------------------------------------------------------------------------------------------------

@@ -1,5 +1,7 @@
-"""Evidence: how a memory's citations compare with the files now (gone, lines gone, changed, or only moved, found
-by their digest), the findings doctor makes of them, and recording them again after a human checked them."""
+"""Evidence: how a memory's citations compare with the files now (gone, lines gone, changed, or only
+moved, found by their digest), the findings doctor makes of them, and recording them again after a
+human checked them.
+"""
 
 from __future__ import annotations
 
@@ -69,7 +71,8 @@ def check_evidence(ctx: Context) -> Iterator[Finding]:
                     "evidence-missing",
                     memory.id,
                     *where,
-                    f"evidence[{state.index}] cites {item.path}, which no longer exists: check {memory.id} still "
+                    f"evidence[{state.index}] cites {item.path}, which no longer exists: "
+                    f"check {memory.id} still "
                     "holds, then update or remove the citation (or retire the memory)",
                     f"gitmem edit {memory.id}",
                 )
@@ -79,8 +82,10 @@ def check_evidence(ctx: Context) -> Iterator[Finding]:
                     "evidence-missing",
                     memory.id,
                     *where,
-                    f"evidence[{state.index}] cites lines {item.lines} of {item.path}, which now has "
-                    f"{state.file_lines} line(s): check {memory.id} still holds, then update the citation",
+                    f"evidence[{state.index}] cites lines {item.lines} of {item.path}, "
+                    "which now has "
+                    f"{state.file_lines} line(s): check {memory.id} still holds, then "
+                    "update the citation",
                     f"gitmem edit {memory.id}",
                 )
             elif state.state == "moved":
@@ -89,7 +94,8 @@ def check_evidence(ctx: Context) -> Iterator[Finding]:
                     "evidence-moved",
                     memory.id,
                     *where,
-                    f"evidence[{state.index}]: the lines cited from {cited} are unchanged but now at lines "
+                    f"evidence[{state.index}]: the lines cited from {cited} are unchanged "
+                    "but now at lines "
                     f"{state.moved_to}",
                     "gitmem doctor --fix"
                     if memory.id not in ctx.troubled
@@ -102,8 +108,10 @@ def check_evidence(ctx: Context) -> Iterator[Finding]:
                     "evidence-changed",
                     memory.id,
                     *where,
-                    f"evidence[{state.index}]: {cited} changed since it was cited: check {memory.id} still holds "
-                    f"(`git log -p -- {item.path}` shows what changed), then record the citation again",
+                    f"evidence[{state.index}]: {cited} changed since it was cited: check "
+                    f"{memory.id} still holds "
+                    f"(`git log -p -- {item.path}` shows what changed), then record the "
+                    "citation again",
                     f"gitmem doctor --refresh-evidence {memory.id}",
                 )
 
@@ -111,9 +119,11 @@ def check_evidence(ctx: Context) -> Iterator[Finding]:
 def refresh_evidence(
     project: Project, store: Store, config: Config, memory_id: str, today: date
 ) -> list[Fixed]:
-    """Record the current digest of a memory's citations, after a human checked the memory still holds.
+    """Record the current digest of a memory's citations, after a human checked the memory still
+    holds.
 
-    Refuses (nothing written) while a citation's file or lines are gone: those need the memory edited.
+    Refuses (nothing written) while a citation's file or lines are gone: those need the memory
+    edited.
     """
     snapshot = store.load()
     memory = store.get(memory_id, snapshot)
@@ -125,7 +135,8 @@ def refresh_evidence(
     if gone:
         cited = ", ".join(f"evidence[{s.index}] ({s.evidence.path})" for s in gone)
         raise UsageError(
-            f"{memory_id}: {cited} no longer exists: update the citation with `gitmem edit {memory_id}` first"
+            f"{memory_id}: {cited} no longer exists: update the citation with `gitmem edit "
+            f"{memory_id}` first"
         )
     evidence = []
     fixed = []
@@ -173,7 +184,8 @@ def _digest_matches(stored: str, content: bytes) -> bool:
 
 
 def _find_moved(lines: list[bytes], span: tuple[int, int] | None, digest: str) -> str | None:
-    """Where the cited lines are now, when they are unchanged but elsewhere in the file: the nearest such place."""
+    """Where the cited lines are now, when they are unchanged but elsewhere in the file: the
+    nearest such place."""
     if span is None:
         return None
     size = span[1] - span[0] + 1

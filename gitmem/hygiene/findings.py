@@ -1,6 +1,6 @@
-"""What doctor reports: a ``Finding`` is a value (severity, stable code, memory id, path, line, message, next
-command), ``Report`` and ``Fixed`` collect them, and ``Context`` is what every check reads (the store as loaded once,
-the config, today, and the cited files, each read once)."""
+"""What doctor reports: a ``Finding`` is a value (severity, stable code, memory id, path, line,
+message, next command), ``Report`` and ``Fixed`` collect them, and ``Context`` is what every check
+reads (the store as loaded once, the config, today, and the cited files, each read once)."""
 
 from __future__ import annotations
 
@@ -102,14 +102,16 @@ class Context:
 
     @cached_property
     def troubled(self) -> set[str | None]:
-        """Ids whose files have errors: writing them is refused, so they cannot be fixed automatically."""
+        """Ids whose files have errors: writing them is refused, so they cannot be fixed
+        automatically."""
         return {memory_id_of(problem.path) for problem in self.snapshot.problems}
 
     def path(self, memory_id: str) -> str:
         return self.project.display(self.store.directory / f"{memory_id}{SUFFIX}")
 
     def line_of(self, memory_id: str, name: str) -> int:
-        """The line of a top-level field in a memory's file (files that passed validation keep keys at column 1)."""
+        """The line of a top-level field in a memory's file (files that passed validation keep
+        keys at column 1)."""
         if memory_id not in self._texts:
             try:
                 text = gateway.read_text(

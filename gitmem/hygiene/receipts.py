@@ -1,11 +1,12 @@
-"""``gitmem receipts``: per memory, the sessions it reached, the tokens it cost, and the calls that broke it (refused by
-the pre-tool hook, or run where no hook was), per client.
+"""``gitmem receipts``: per memory, the sessions it reached, the tokens it cost, and the calls that
+broke it (refused by the pre-tool hook, or run where no hook was), per client.
 
-Two sources. gitmem's own receipts (``session/receipts.py``): what its hooks delivered (the always-loaded files at
-session start, prompt injections, MCP recalls) and what the pre-tool hook refused. And the clients' transcripts
-(``scan/transcripts.py`` finds them): every shell command a session ran is matched against the active memories'
-``enforce.commands``; one that was not refused (no ``gitmem: refused`` naming the memory follows it in the
-transcript) ran: a violation. Nothing of a transcript is kept or shown but counts.
+Two sources. gitmem's own receipts (``session/receipts.py``): what its hooks delivered (the
+always-loaded files at session start, prompt injections, MCP recalls) and what the pre-tool hook
+refused. And the clients' transcripts (``scan/transcripts.py`` finds them): every shell command a
+session ran is matched against the active memories' ``enforce.commands``; one that was not refused
+(no ``gitmem: refused`` naming the memory follows it in the transcript) ran: a violation. Nothing of
+a transcript is kept or shown but counts.
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ def build(
     client: str | None = None,
     home: Path | None = None,
 ) -> Report:
-    """The report over ``memories`` (the store's live ones, usually) from ``since`` on, for every client or one."""
+    """The report over ``memories`` (the store's live ones, usually) from ``since`` on, for
+    every client or one."""
     start = datetime(since.year, since.month, since.day, tzinfo=UTC).timestamp()
     totals: dict[str, Counts] = {memory.id: Counts() for memory in memories}
     per_client: dict[str, dict[str, Counts]] = {memory.id: {} for memory in memories}
@@ -136,8 +138,8 @@ def transcript_violations(
     client: str | None,
     home: Path | None,
 ) -> Iterator[tuple[str, str]]:
-    """(client, memory id) for every shell command in the clients' transcripts since ``since`` that breaks a
-    memory's ``enforce.commands`` and was not refused."""
+    """(client, memory id) for every shell command in the clients' transcripts since ``since`` that
+    breaks a memory's ``enforce.commands`` and was not refused."""
     from gitmem.scan.transcripts import client_logs
     from gitmem.tools import TRANSCRIPT_CLIENTS
 
@@ -212,8 +214,10 @@ _ARGUMENT_KEYS = ("input", "arguments", "args", "tool_input", "toolArgs", "param
 
 
 def _command_lines(value: Any, depth: int) -> Iterator[str]:
-    """Shell command lines of tool calls anywhere in a record: ``{"command": "..."}`` (or ``cmd``, a string or a
-    list of words) under a call's arguments, which may be a JSON string themselves (OpenAI's ``arguments``)."""
+    """Shell command lines of tool calls anywhere in a record: ``{"command": "..."}`` (or ``cmd``, a
+    string or a list of words) under a call's arguments, which may be a JSON string themselves
+    (OpenAI's ``arguments``).
+    """
     if depth > MAX_DEPTH:
         return
     if isinstance(value, list):

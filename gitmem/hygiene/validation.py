@@ -25,7 +25,8 @@ def validate_project(project: Project, store: Store) -> tuple[int, list[Problem]
 def validate_files(
     project: Project, store: Store, files: tuple[Path, ...]
 ) -> tuple[int, list[Problem]]:
-    """The given files: memory files are checked with the whole store (for the cross-file checks)."""
+    """The given files: memory files are checked with the whole store (for the cross-file
+    checks)."""
     from gitmem.schema import check_memory
 
     problems: list[Problem] = []

@@ -1,1 +1,2 @@
-"""The session journal: logs in (scanned before they are written), proposed memories out (harvest)."""
+"""The session journal: logs in (scanned before they are written), proposed memories out
+(harvest)."""

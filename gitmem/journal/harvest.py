@@ -1,10 +1,11 @@
-"""Harvest: each item under Decisions, Difficulties and Conventions of a session log becomes a proposed memory.
+"""Harvest: each item under Decisions, Difficulties and Conventions of a session log becomes a
+proposed memory.
 
-To-do items are never harvested. Harvesting is idempotent: an item already harvested from the same log (same
-title, whatever its status now) is reported, not added again, and so is an item that nearly duplicates an existing
-memory (``gitmem.memory.similar``). An item that nearly repeats a memory a human removed or retired
-(``gitmem.git.removed``) is refused unless ``force``. Every memory is checked like any write before the first one is
-written.
+To-do items are never harvested. Harvesting is idempotent: an item already harvested from the same
+log (same title, whatever its status now) is reported, not added again, and so is an item that
+nearly duplicates an existing memory (``gitmem.memory.similar``). An item that nearly repeats a
+memory a human removed or retired (``gitmem.git.removed``) is refused unless ``force``. Every memory
+is checked like any write before the first one is written.
 """
 
 from __future__ import annotations
@@ -69,10 +70,10 @@ class HarvestReport:
 
 
 def split_item(item: Item) -> tuple[str, str]:
-    """A memory's title and body from a log item: a short item is its own title; a long one gives its first
-    sentence (or a bold lead-in such as ``**Pin Node 20**: …``) as the title and the rest as the body; a first
-    sentence too long for a title is cut at a word (``…``) and the body goes on from there (``…``), so no text is
-    said twice."""
+    """A memory's title and body from a log item: a short item is its own title; a long one gives
+    its first sentence (or a bold lead-in such as ``**Pin Node 20**: …``) as the title and the rest
+    as the body; a first sentence too long for a title is cut at a word (``…``) and the body goes on
+    from there (``…``), so no text is said twice."""
     head = " ".join(item.head.split())
     rest = textwrap.dedent("\n".join(item.rest)).strip("\n")
     lead = ""
@@ -99,14 +100,15 @@ def split_item(item: Item) -> tuple[str, str]:
     return title.strip(), body
 
 
-WORDS_LABEL = "words:"  # a line of an item that gives the words a teammate would use (``/remember`` asks for it)
+# a line of an item that gives the words a teammate would use (``/remember`` asks for it)
+WORDS_LABEL = "words:"
 MAX_WORDS = 12
 WORD_CHARS = 80
 
 
 def item_words(item: Item) -> tuple[Item, tuple[str, ...]]:
-    """A log item without its ``Words: a, b, c`` line (a wrapped line of its first paragraph, or one after it), and
-    those words."""
+    """A log item without its ``Words: a, b, c`` line (a wrapped line of its first paragraph, or one
+    after it), and those words."""
     at = item.head.lower().find(" " + WORDS_LABEL)
     if at >= 0:
         rest, words = take_words(item.head[at + 1 :])
@@ -122,7 +124,8 @@ def item_words(item: Item) -> tuple[Item, tuple[str, ...]]:
 
 
 def take_words(body: str) -> tuple[str, tuple[str, ...]]:
-    """An item's body without its ``Words: a, b, c`` line, and those words (the memory's ``words``)."""
+    """An item's body without its ``Words: a, b, c`` line, and those words (the memory's
+    ``words``)."""
     kept: list[str] = []
     words: list[str] = []
     for line in body.split("\n"):
@@ -144,14 +147,15 @@ def origin_of(project: Project, path: Path) -> str:
         return path.resolve().relative_to(project.root.resolve()).as_posix()
     except ValueError:
         raise UsageError(
-            f"{path} is outside the repository: store it first with `gitmem journal add {path}`, then harvest "
+            f"{path} is outside the repository: store it first with `gitmem journal add "
+            f"{path}`, then harvest "
             "the stored log"
         ) from None
 
 
 def _inside_if_in_repository(project: Project, path: Path, display: str) -> None:
-    """A log named inside the repository (a committed one) must not lead outside it through a link; a file you name
-    elsewhere is yours to read."""
+    """A log named inside the repository (a committed one) must not lead outside it through a link;
+    a file you name elsewhere is yours to read."""
     absolute = Path(os.path.abspath(path))
     if absolute.is_relative_to(os.path.abspath(project.root)):
         gateway.require(project, absolute, display)
@@ -167,8 +171,10 @@ def harvest(
     dry_run: bool = False,
     force: bool = False,
 ) -> HarvestReport:
-    """Propose a memory for each new item of the log at ``path``; with ``dry_run``, write nothing. An item that
-    nearly repeats a removed or retired memory is refused (``HarvestReport.rejected``) unless ``force``."""
+    """Propose a memory for each new item of the log at ``path``; with ``dry_run``, write nothing.
+    An item that nearly repeats a removed or retired memory is refused (``HarvestReport.rejected``)
+    unless ``force``.
+    """
     text = _read_log(project, path)
     report = HarvestReport(origin_of(project, path))
     log = parse(text)
@@ -241,7 +247,8 @@ def harvest(
 
 
 def _read_log(project: Project, path: Path) -> str:
-    """The text of the session log at ``path``, refused (nothing proposed) when it is unreadable or holds a secret."""
+    """The text of the session log at ``path``, refused (nothing proposed) when it is unreadable
+    or holds a secret."""
     display = project.display(path)
     _inside_if_in_repository(project, path, display)
     try:
@@ -259,7 +266,8 @@ def _read_log(project: Project, path: Path) -> str:
     except CheckFailed as exc:
         raise CheckFailed(
             exc.problems,
-            "refused: nothing was proposed. Store a redacted copy with `gitmem journal add --redact "
+            "refused: nothing was proposed. Store a redacted copy with `gitmem journal add "
+            "--redact "
             f"{display}` and harvest that",
         ) from None
     return text

@@ -1,8 +1,9 @@
 """Session logs on disk: .memory/journal/<YYYY-MM-DD>-<slug>.md, each scanned before it is written.
 
-A log with a secret is refused (nothing is written and the secret is never repeated), or, when the caller asks,
-stored with each secret replaced by ``‹redacted:RULE›``. A log with hidden Unicode is always refused: those
-characters carry text a reviewer cannot see. A log is otherwise stored byte for byte as given.
+A log with a secret is refused (nothing is written and the secret is never repeated), or, when the
+caller asks, stored with each secret replaced by ``‹redacted:RULE›``. A log with hidden Unicode is
+always refused: those characters carry text a reviewer cannot see. A log is otherwise stored byte
+for byte as given.
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ class Stored:
 def check_log(
     text: str, display: str, *, redact: bool = False
 ) -> tuple[str, list[tuple[int, str]]]:
-    """The text to store, and what was redacted; ``CheckFailed`` (naming lines, never secrets) when refused."""
+    """The text to store, and what was redacted; ``CheckFailed`` (naming lines, never secrets)
+    when refused."""
     if len(text.encode("utf-8")) > MAX_LOG_BYTES:
         raise UsageError(
             f"{display}: too large for a session log (the limit is {MAX_LOG_BYTES // 1024} KiB)"
@@ -189,7 +191,8 @@ def store_log(
     slug: str = "",
     redact: bool = False,
 ) -> Stored:
-    """Check ``text`` and store it as a new log in the journal; the same text stored twice is kept once."""
+    """Check ``text`` and store it as a new log in the journal; the same text stored twice is
+    kept once."""
     text, redacted = check_log(text, display, redact=redact)
     directory = project.journal_dir
     data = text.encode("utf-8")
@@ -216,8 +219,8 @@ def store_log(
 
 
 def append_to_log(project: Project, text: str, day: date, slug: str = "session") -> Path:
-    """Add ``text`` to the end of the day's log ``<day>-<slug>.md`` (created when missing), after the checks: of
-    ``text``, then of the whole log it makes."""
+    """Add ``text`` to the end of the day's log ``<day>-<slug>.md`` (created when missing), after
+    the checks: of ``text``, then of the whole log it makes."""
     text, _ = check_log(text, "text")
     path = gateway.require(
         project, project.journal_dir / f"{day.isoformat()}-{log_slug('', slug)}{SUFFIX}"
@@ -228,7 +231,8 @@ def append_to_log(project: Project, text: str, day: date, slug: str = "session")
         except FileNotFoundError:
             before = f"# Session {day.isoformat()}\n"
         joined = before.rstrip("\n") + "\n\n" + text.strip("\n") + "\n"
-        # What the journal will hold, not only the new part: a key split over two appends is whole in the file.
+        # What the journal will hold, not only the new part: a key split over two appends is whole
+        # in the file.
         check_log(joined, project.display(path))
         gateway.write(project, path, joined)
     return path

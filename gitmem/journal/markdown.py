@@ -1,12 +1,14 @@
-"""Reading session logs: the four sections and the items under them, from Markdown as agents really write it.
+"""Reading session logs: the four sections and the items under them, from Markdown as agents really
+write it.
 
-A log is meant to hold ``## Decisions``, ``## Difficulties``, ``## Conventions`` and ``## To do``, one bullet per
-item. Logs in the wild differ, and this reader accepts what it can tell apart safely: headings at any level and in
-any case (``### DECISIONS:``, ``**Decisions**`` on a line of its own, a few common synonyms such as "Gotchas" or
-"Next steps"); bullets written ``-``, ``*``, ``+``, ``1.`` or ``1)``, with or without a checkbox; items wrapped over
-several lines; nested bullets, paragraphs and code blocks under an item (they become the item's body); HTML
-comments (ignored). What it cannot place (items under an unknown heading, a code block or table that belongs to no
-item, text before the first section) is reported as skipped, with its line, never silently dropped.
+A log is meant to hold ``## Decisions``, ``## Difficulties``, ``## Conventions`` and ``## To do``,
+one bullet per item. Logs in the wild differ, and this reader accepts what it can tell apart safely:
+headings at any level and in any case (``### DECISIONS:``, ``**Decisions**`` on a line of its own, a
+few common synonyms such as "Gotchas" or "Next steps"); bullets written ``-``, ``*``, ``+``, ``1.``
+or ``1)``, with or without a checkbox; items wrapped over several lines; nested bullets, paragraphs
+and code blocks under an item (they become the item's body); HTML comments (ignored). What it cannot
+place (items under an unknown heading, a code block or table that belongs to no item, text before
+the first section) is reported as skipped, with its line, never silently dropped.
 """
 
 from __future__ import annotations
@@ -57,7 +59,8 @@ def section_of(heading: str) -> str | None:
 
 @dataclass
 class Item:
-    """One item of a section: the bullet's first paragraph (wrapped lines joined) and what follows it."""
+    """One item of a section: the bullet's first paragraph (wrapped lines joined) and what
+    follows it."""
 
     section: str
     line: int  # 1-based line of the bullet
@@ -144,7 +147,8 @@ class _Reading:
             self.log.skipped.append(
                 Skipped(
                     self.unknown[0],
-                    f"{self.unknown_items} {noun} under '{self.unknown[1]}' (not a harvested section)",
+                    f"{self.unknown_items} {noun} under '{self.unknown[1]}' (not a "
+                    "harvested section)",
                 )
             )
         self.unknown_items = 0
@@ -173,7 +177,8 @@ class _Reading:
         self.log.items.append(item)
 
     def takes_underline(self, line: md.Line) -> bool:
-        """Whether ``line`` is a setext heading here (not when it continues an item or a paragraph)."""
+        """Whether ``line`` is a setext heading here (not when it continues an item or a
+        paragraph)."""
         current = self.current
         return (
             bool(line.underline)
@@ -225,7 +230,8 @@ class _Reading:
             self.current.after_blank = True
 
     def label(self, line: md.Line) -> bool:
-        """A line that is only a bold or labelled section name (``**Decisions**``, ``Next steps:``) starts it."""
+        """A line that is only a bold or labelled section name (``**Decisions**``, ``Next
+        steps:``) starts it."""
         if line.kind not in (md.TEXT, md.TABLE):
             return False
         heading = md.bold_line(line.text)
@@ -281,7 +287,8 @@ class _Reading:
 
 
 def _drop_intros(log: Log) -> None:
-    """A paragraph that only introduces the list after it ("We decided the following:") is not an item."""
+    """A paragraph that only introduces the list after it ("We decided the following:") is not
+    an item."""
     kept = []
     for item in log.items:
         if not item.bullet and (item.head.endswith(":") or not item.head):

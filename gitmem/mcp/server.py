@@ -1,15 +1,18 @@
-"""The MCP server on stdio, on the official SDK: tools recall, propose, list_memories and append_journal.
+"""The MCP server on stdio, on the official SDK: tools recall, propose, list_memories and
+append_journal.
 
-Imported only by `gitmem mcp` (the SDK is an optional extra and slow to import). The tools' logic lives in
-``gitmem.mcp.tools``; here they are registered with their descriptions, and a ``GitmemError`` becomes a tool error whose
-text tells the agent why nothing was done. Nothing but the protocol is written to stdout.
+Imported only by `gitmem mcp` (the SDK is an optional extra and slow to import). The tools' logic
+lives in ``gitmem.mcp.tools``; here they are registered with their descriptions, and a
+``GitmemError`` becomes a tool error whose text tells the agent why nothing was done. Nothing but
+the protocol is written to stdout.
 
-Both protocol eras are served on one stdio connection (the SDK's dual-era loop; the client's first request decides):
-the 2026-07-28 revision (stateless: ``server/discover``, and every request carries its protocol version in
-``_meta``) and the 2025-06-18 / 2025-11-25 ``initialize`` handshake, which many clients still speak. A
-``server/discover`` that comes without the ``_meta`` envelope is answered as one at the latest revision: the SDK
-would route it to the handshake era and say "Method not found", which a client takes for a server of the old
-protocol only.
+Both protocol eras are served on one stdio connection (the SDK's dual-era loop; the client's first
+request decides):
+the 2026-07-28 revision (stateless: ``server/discover``, and every request carries its protocol
+version in ``_meta``) and the 2025-06-18 / 2025-11-25 ``initialize`` handshake, which many clients
+still speak. A ``server/discover`` that comes without the ``_meta`` envelope is answered as one at
+the latest revision: the SDK would route it to the handshake era and say "Method not found", which a
+client takes for a server of the old protocol only.
 """
 
 from __future__ import annotations
@@ -68,8 +71,10 @@ Tags = Annotated[
 Words = Annotated[
     list[str],
     Field(
-        description="A few words or short phrases a teammate would use when this memory matters, other than the "
-        "title's: symptoms, error messages in your own words, synonyms (e.g. 'tests hang', 'build is slow'). Recall "
+        description="A few words or short phrases a teammate would use when this memory matters, other "
+        "than the "
+        "title's: symptoms, error messages in your own words, synonyms (e.g. 'tests hang', "
+        "'build is slow'). Recall "
         "matches them, so a question worded differently still finds the memory. Recommended."
     ),
 ]
@@ -144,7 +149,8 @@ def build_server(project: Project) -> MCPServer:
     def append_journal(text: JournalText) -> str:
         return guarded(lambda: tools.append_journal(project, text, date.today()))
 
-    # Read-only tools say so: a client that runs without approvals (`codex exec`) calls those and refuses the others.
+    # Read-only tools say so: a client that runs without approvals (`codex exec`) calls those and
+    # refuses the others.
     reads = ToolAnnotations(
         read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
     )
@@ -169,8 +175,10 @@ DISCOVER = "server/discover"
 
 
 def enveloped(message: SessionMessage | Exception) -> SessionMessage | Exception:
-    """``message``, or for a ``server/discover`` without the 2026-07-28 envelope, the same request with it (the
-    latest revision, no client capabilities): a discover is only ever a 2026-07-28 request."""
+    """``message``, or for a ``server/discover`` without the 2026-07-28 envelope, the same request
+    with it (the latest revision, no client capabilities): a discover is only ever a 2026-07-28
+    request.
+    """
     if not isinstance(message, SessionMessage):
         return message
     request = message.message

@@ -1,8 +1,8 @@
 """What the MCP tools do, without the MCP SDK: recall, propose, list_memories, append_journal.
 
-Each returns the text the agent reads, or raises a ``GitmemError`` whose message says why nothing was done. The
-SDK wrapper (``gitmem.mcp.server``) only registers them. Kept apart so the logic is tested directly and the SDK is
-imported only when the server runs.
+Each returns the text the agent reads, or raises a ``GitmemError`` whose message says why nothing
+was done. The SDK wrapper (``gitmem.mcp.server``) only registers them. Kept apart so the logic is
+tested directly and the SDK is imported only when the server runs.
 """
 
 from __future__ import annotations
@@ -90,7 +90,10 @@ def recall(project: Project, query: str, k: int, path: str | None, today: date) 
     text = as_text(query, recalled.hits)
     invalid = len({problem.path for problem in recalled.problems})
     if invalid:
-        text += f"\n\n({invalid} invalid memory file(s) were left out; `gitmem validate` lists the problems.)"
+        text += (
+            f"\n\n({invalid} invalid memory file(s) were left out; `gitmem validate` lists the "
+            "problems.)"
+        )
     if missing:
         names = ", ".join(source.name for source in missing)
         text += f"\n\n(Shared packs not fetched yet, so not searched: {names}.)"
@@ -98,17 +101,21 @@ def recall(project: Project, query: str, k: int, path: str | None, today: date) 
 
 
 def _refuse_sensitive(fields: dict[str, str]) -> None:
-    """Refuse text holding secrets or hidden Unicode, naming the field and line but never the secret."""
+    """Refuse text holding secrets or hidden Unicode, naming the field and line but never the
+    secret."""
     for name, text in fields.items():
         for char in find_hidden(text):
             raise UsageError(
-                f"refused: {name} (line {char.line}, column {char.column}) holds a {char.describe()}; nothing was "
+                f"refused: {name} (line {char.line}, column {char.column}) holds a "
+                f"{char.describe()}; nothing was "
                 "written. Remove it and propose again."
             )
         for finding in scan_text(text):
             raise UsageError(
-                f"refused: {name} (line {finding.line}) holds a possible secret ({finding.rule}); nothing was written. "
-                "Secrets never belong in memory: remove the value (describe where it is kept instead) and propose "
+                f"refused: {name} (line {finding.line}) holds a possible secret "
+                f"({finding.rule}); nothing was written. "
+                "Secrets never belong in memory: remove the value (describe where it is "
+                "kept instead) and propose "
                 "again."
             )
 
@@ -126,9 +133,12 @@ def propose(
     targets: list[str] | None = None,
     words: list[str] | None = None,
 ) -> str:
-    """Write a proposed memory, after the secret, Unicode, duplicate and schema checks. ``targets``: the tools it is
-    for (target names; none: every tool); the schema check refuses an unknown name without repeating it. ``words``:
-    what a teammate would say when it matters (symptoms, synonyms), matched by recall and the prompt hook."""
+    """Write a proposed memory, after the secret, Unicode, duplicate and schema checks. ``targets``:
+    the tools it is for (target names; none: every tool); the schema check refuses an unknown name
+    without repeating it. ``words``:
+    what a teammate would say when it matters (symptoms, synonyms), matched by recall and the prompt
+    hook.
+    """
     if kind not in KINDS:
         raise UsageError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     title = " ".join(title.split())
@@ -158,13 +168,16 @@ def propose(
         ):
             raise UsageError(
                 f"not written: this nearly repeats memory [{other.id}] ({other.status}): "
-                f"{shown_line(other.title)!r}. Recall it instead, or propose something that adds to it."
+                f"{shown_line(other.title)!r}. Recall it instead, or propose something "
+                "that adds to it."
             )
     rejected = removed.guard(project, snapshot, threshold).check(title, body)
     if rejected is not None:
         raise UsageError(
-            f"not written: this nearly repeats memory {rejected.describe()}. A human rejected it: do not propose it "
-            "again. If you have new evidence that it holds now, tell the user; they can add it with `gitmem add`."
+            f"not written: this nearly repeats memory {rejected.describe()}. A human "
+            "rejected it: do not propose it "
+            "again. If you have new evidence that it holds now, tell the user; they can "
+            "add it with `gitmem add`."
         )
     base = slugify(title) or kind
     taken = set(snapshot.memories) | {
@@ -194,8 +207,10 @@ def propose(
         problems = "; ".join(f"{p.field}: {p.message}" for p in exc.problems)
         raise UsageError(f"refused: {problems}; nothing was written") from None
     return (
-        f"Proposed memory [{memory_id}] written to {_relative(project, path)} with status `proposed`. It is not in "
-        f"effect: a human must review and accept it (`gitmem accept {memory_id}`), usually in the pull request."
+        f"Proposed memory [{memory_id}] written to {_relative(project, path)} with status "
+        "`proposed`. It is not in "
+        f"effect: a human must review and accept it (`gitmem accept {memory_id}`), usually "
+        "in the pull request."
     )
 
 
@@ -252,10 +267,12 @@ def append_journal(project: Project, text: str, today: date) -> str:
     except CheckFailed as exc:
         reasons = "; ".join(f"line {p.line} ({p.field}): {p.message}" for p in exc.problems)
         raise UsageError(
-            f"refused: {reasons}. Nothing was written; remove it (never log secrets) and append again."
+            f"refused: {reasons}. Nothing was written; remove it (never log secrets) and "
+            "append again."
         ) from None
     relative = _relative(project, path)
     return (
-        f"Appended to {relative}. A human can turn its Decisions, Difficulties and Conventions into proposed "
+        f"Appended to {relative}. A human can turn its Decisions, Difficulties and "
+        "Conventions into proposed "
         f"memories with `gitmem journal harvest {relative}`."
     )

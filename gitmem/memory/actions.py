@@ -1,4 +1,5 @@
-"""What the everyday commands do to the store: add, accept, retire, forget. No printing, no click."""
+"""What the everyday commands do to the store: add, accept, retire, forget. No printing, no
+click."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ def parse_date(value: str, option: str, today: date) -> date:
 
 
 def make_evidence(project: Project, spec: str) -> Evidence:
-    """A citation from ``PATH[:LINES]``, with a digest of what it cites so later changes can be seen."""
+    """A citation from ``PATH[:LINES]``, with a digest of what it cites so later changes can be
+    seen."""
     path_text, _, lines = spec.partition(":")
     if lines and not re.fullmatch(r"[1-9]\d*(-[1-9]\d*)?", lines):
         raise UsageError(f"--evidence {spec!r}: lines must be a number or a range like 3-9")
@@ -121,7 +123,8 @@ def retire(
 ) -> Outcome:
     """Stop compiling a memory but keep it, and why, for history.
 
-    ``snapshot``: the store as just read, when the caller retires several memories in a row (doctor --fix).
+    ``snapshot``: the store as just read, when the caller retires several memories in a row (doctor
+    --fix).
     """
     snapshot = snapshot or store.load()
     memory = store.get(memory_id, snapshot)
@@ -130,7 +133,8 @@ def retire(
         raise UsageError("a memory cannot be superseded by itself")
     if successor is not None and successor.status == "retired":
         raise UsageError(
-            f"--superseded-by {successor.id}: that memory is retired too; name the one that holds now"
+            f"--superseded-by {successor.id}: that memory is retired too; name the one "
+            "that holds now"
         )
     outcome = Outcome()
     if memory.status == "retired" and not reason and successor is None:

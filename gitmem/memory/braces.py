@@ -1,7 +1,8 @@
-"""Brace expansion in globs (``src/*.{ts,tsx}``), bounded: a glob may stand for at most ``MAX_EXPANSIONS`` globs.
+"""Brace expansion in globs (``src/*.{ts,tsx}``), bounded: a glob may stand for at most
+``MAX_EXPANSIONS`` globs.
 
-Without a bound, ``{a,b}`` written 40 times would stand for 2**40 globs: counting comes first, in time linear in
-the glob's length, and expansion is refused beyond the bound.
+Without a bound, ``{a,b}`` written 40 times would stand for 2**40 globs: counting comes first, in
+time linear in the glob's length, and expansion is refused beyond the bound.
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ class TooManyExpansions(ValueError):
 
 
 def count(glob: str, cap: int = MAX_EXPANSIONS + 1) -> int:
-    """How many globs ``glob`` expands to, counted without expanding (at most ``cap``: a bigger count stops there)."""
+    """How many globs ``glob`` expands to, counted without expanding (at most ``cap``: a bigger
+    count stops there)."""
     total, _ = _count_sequence(glob, 0, cap, top=True)
     return min(total, cap)
 
 
 def _count_sequence(text: str, index: int, cap: int, top: bool) -> tuple[int, int]:
-    """The count of the sequence starting at ``index``, up to a top-level ``,`` or ``}`` (or the end)."""
+    """The count of the sequence starting at ``index``, up to a top-level ``,`` or ``}`` (or the
+    end)."""
     product = 1
     while index < len(text):
         char = text[index]
@@ -38,7 +41,8 @@ def _count_sequence(text: str, index: int, cap: int, top: bool) -> tuple[int, in
 
 
 def _count_group(text: str, index: int, cap: int) -> tuple[int, int]:
-    """The alternatives of the group whose ``{`` is just before ``index``, and the index of its ``}`` (-1: none)."""
+    """The alternatives of the group whose ``{`` is just before ``index``, and the index of its
+    ``}`` (-1: none)."""
     total = 0
     options = 0
     while True:
@@ -53,7 +57,8 @@ def _count_group(text: str, index: int, cap: int) -> tuple[int, int]:
 
 
 def expand(glob: str) -> list[str]:
-    """``src/*.{ts,tsx}`` -> ``src/*.ts``, ``src/*.tsx`` (nested braces too); a glob without braces as it is.
+    """``src/*.{ts,tsx}`` -> ``src/*.ts``, ``src/*.tsx`` (nested braces too); a glob without braces
+    as it is.
 
     Raises ``TooManyExpansions`` when the glob stands for more than ``MAX_EXPANSIONS`` globs.
     """

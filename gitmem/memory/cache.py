@@ -1,9 +1,10 @@
 """A cache of checked memory files, kept under .git/gitmem/ and keyed on each file's stat.
 
-A file's entry is trusted only when inode, size, mtime and ctime all match, and only for files whose timestamps
-were at least a second old when they were read (a "racily clean" file could change again within the file
-system's timestamp granularity without its stat changing). ctime cannot be set by tools such as ``touch``, so a
-changed file is always seen. A cache that cannot be read or written is ignored: it only saves time.
+A file's entry is trusted only when inode, size, mtime and ctime all match, and only for files whose
+timestamps were at least a second old when they were read (a "racily clean" file could change again
+within the file system's timestamp granularity without its stat changing). ctime cannot be set by
+tools such as ``touch``, so a changed file is always seen. A cache that cannot be read or written is
+ignored: it only saves time.
 """
 
 from __future__ import annotations
@@ -54,13 +55,15 @@ class FileCache:
         return entry[1], entry[2]
 
     def put(self, name: str, key: Key, data: Any, problems: list[Any] | None) -> None:
-        """Keep a file's checked data and problems; ``problems`` None: keep nothing (the file must be read again)."""
+        """Keep a file's checked data and problems; ``problems`` None: keep nothing (the file
+        must be read again)."""
         self.changed = True
         if problems is not None and max(key[2], key[3]) < self.started_ns - _RACY_NS:
             self.kept[name] = [list(key), data, problems]
 
     def save(self) -> None:
-        """Write the entries seen in this run, when anything changed (files added, edited or removed)."""
+        """Write the entries seen in this run, when anything changed (files added, edited or
+        removed)."""
         if self.path is None or not (self.changed or len(self.kept) != len(self.entries)):
             return
         payload = json.dumps({"salt": self.salt, "entries": self.kept}, separators=(",", ":"))
@@ -69,8 +72,10 @@ class FileCache:
 
 
 def checks_salt() -> str:
-    """What the cached checks depend on besides the files: gitmem's version and its rules and schema (here, not in
-    ``store``, so the recall index gets it without importing the store and the YAML reader)."""
+    """What the cached checks depend on besides the files: gitmem's version and its rules and schema
+    (here, not in ``store``, so the recall index gets it without importing the store and the YAML
+    reader).
+    """
     package = Path(__file__).resolve().parent.parent
     parts = [__version__]
     for relative in (

@@ -1,11 +1,13 @@
-"""A fast yes for the common case of schema validation: whether a memory surely satisfies its JSON Schema, without
-loading jsonschema (its import and its validator are most of a cold read of a large store, once YAML is fast).
+"""A fast yes for the common case of schema validation: whether a memory surely satisfies its JSON
+Schema, without loading jsonschema (its import and its validator are most of a cold read of a large
+store, once YAML is fast).
 
-It interprets only the keywords the shipped schemas use for plain values (``type`` string/array/object,
-``properties``, ``required``, ``additionalProperties: false``, ``enum``, ``pattern``, ``minLength``, ``maxLength``,
-``items``, ``uniqueItems``; annotations such as ``title`` and ``format``, which the validator does not assert, are
-ignored). It answers ``True`` only when every keyword holds; on anything else (a keyword it does not know, a value it
-does not handle, a failure) it answers ``False`` and the caller asks jsonschema, which also words every message. A
+It interprets only the keywords the shipped schemas use for plain values (``type``
+string/array/object, ``properties``, ``required``, ``additionalProperties: false``, ``enum``,
+``pattern``, ``minLength``, ``maxLength``, ``items``, ``uniqueItems``; annotations such as ``title``
+and ``format``, which the validator does not assert, are ignored). It answers ``True`` only when
+every keyword holds; on anything else (a keyword it does not know, a value it does not handle, a
+failure) it answers ``False`` and the caller asks jsonschema, which also words every message. A
 hypothesis test holds it to never saying yes where jsonschema finds an error.
 """
 

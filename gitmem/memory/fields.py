@@ -1,11 +1,12 @@
 """What a JSON Schema cannot say about the text of a memory's (or the config's) fields.
 
-Line breaks: Markdown, editors and ``str.splitlines`` break lines at more characters than ``\\n``: a carriage
-return, VT, FF, FS/GS/RS, NEL, U+2028 and U+2029. A memory holding one could put text (a ``## SYSTEM:`` heading, a
-``<!-- gitmem:end -->`` marker) at the start of a line of a compiled rules file that gitmem never meant to write
-there. So a field holds no line separator other than ``\\n`` (and the schema keeps ``\\n`` out of the one-line
-fields). Text people type is normalised before it is checked (``normalise_newlines``: CRLF and CR
-become LF), so only a file or a proposal that smuggles one in is refused.
+Line breaks: Markdown, editors and ``str.splitlines`` break lines at more characters than ``\\n``: a
+carriage return, VT, FF, FS/GS/RS, NEL, U+2028 and U+2029. A memory holding one could put text (a
+``## SYSTEM:`` heading, a ``<!-- gitmem:end -->`` marker) at the start of a line of a compiled rules
+file that gitmem never meant to write there. So a field holds no line separator other than ``\\n``
+(and the schema keeps ``\\n`` out of the one-line fields). Text people type is normalised before it
+is checked (``normalise_newlines``: CRLF and CR become LF), so only a file or a proposal that
+smuggles one in is refused.
 
 Globs: the braces of a ``paths`` glob may stand for at most ``braces.MAX_EXPANSIONS`` globs.
 
@@ -25,15 +26,18 @@ _OTHER_BREAK_RE = re.compile(f"[{re.escape(OTHER_LINE_BREAKS)}]")
 Where = tuple[str | int, ...]
 
 
-# What could close (or open) the container a memory is shown in: the <gitmem> element the opencode plugin wraps the
-# prompt hook's memories in (setup/agent_hooks.py), and the managed-block markers of a compiled rules file.
+# What could close (or open) the container a memory is shown in: the <gitmem> element the opencode
+# plugin wraps the prompt hook's memories in (setup/agent_hooks.py), and the managed-block markers
+# of a compiled rules file.
 _CONTAINERS = ("gitmem", "/gitmem", "!-- gitmem:")
 
 
 def inert(text: str) -> str:
-    """``text`` (a memory's title or body, as a client will read it) with every ``<`` that would start a container's
-    tag or marker written ``&lt;``: a memory holding ``</gitmem>`` or ``<!-- gitmem:end -->`` cannot end the block it
-    is shown in. Any case; linear in the length of ``text``."""
+    """``text`` (a memory's title or body, as a client will read it) with every ``<`` that would
+    start a container's tag or marker written ``&lt;``: a memory holding ``</gitmem>`` or ``<!--
+    gitmem:end -->`` cannot end the block it is shown in. Any case; linear in the length of
+    ``text``.
+    """
     lower = text.lower()
     at = lower.find("<")
     if at < 0:
@@ -51,14 +55,17 @@ def inert(text: str) -> str:
 
 
 def shown_line(text: str) -> str:
-    """A one-line field of a memory (its title, a path glob, an origin) as a client or the model reads it, in a
-    compiled file, an injected entry, a recall answer or an MCP reply: on one line, trimmed, and ``inert``. With
-    ``shown_text``, the one way memory text reaches a client (``tests/test_render_path.py`` finds every writer)."""
+    """A one-line field of a memory (its title, a path glob, an origin) as a client or the model
+    reads it, in a compiled file, an injected entry, a recall answer or an MCP reply: on one line,
+    trimmed, and ``inert``. With ``shown_text``, the one way memory text reaches a client
+    (``tests/test_render_path.py`` finds every writer).
+    """
     return inert(one_line(text).strip())
 
 
 def shown_text(text: str) -> str:
-    """A memory's body as a client or the model reads it: ``inert`` (the caller splits and indents its lines)."""
+    """A memory's body as a client or the model reads it: ``inert`` (the caller splits and
+    indents its lines)."""
     return inert(text)
 
 
@@ -68,10 +75,11 @@ def normalise_newlines(text: str) -> str:
 
 
 def line_break_problems(data: Any) -> list[tuple[Where, int, str]]:
-    """(field path, code point, message) for every string in ``data`` holding a line break other than ``\\n``.
+    """(field path, code point, message) for every string in ``data`` holding a line break other
+    than ``\\n``.
 
-    (Where ``\\n`` itself is allowed is the schema's say: the patterns of the one-line fields exclude it.)
-    """
+    (Where ``\\n`` itself is allowed is the schema's say: the patterns of the one-line fields
+    exclude it.)"""
     problems = []
     for where, value in _strings(data, ()):
         other = _OTHER_BREAK_RE.search(value)
@@ -80,7 +88,10 @@ def line_break_problems(data: Any) -> list[tuple[Where, int, str]]:
             import unicodedata  # only to name a refused character: not on the prompt hook's path
 
             name = unicodedata.name(char, "") or _CONTROL_NAMES.get(char, "CONTROL")
-            message = f"holds a line break other than a newline (U+{ord(char):04X} {name}); use plain newlines"
+            message = (
+                f"holds a line break other than a newline (U+{ord(char):04X} {name}); use "
+                "plain newlines"
+            )
             problems.append((where, ord(char), message))
     return problems
 
@@ -122,7 +133,8 @@ def _strings(value: Any, where: Where) -> Iterator[tuple[Where, str]]:
 
 
 def stray_line_breaks(text: str) -> Iterator[tuple[int, int, int]]:
-    """(line, column, code point) of each line break other than ``\\n`` in ``text`` (lines counted at ``\\n``)."""
+    """(line, column, code point) of each line break other than ``\\n`` in ``text`` (lines
+    counted at ``\\n``)."""
     line, line_start, counted_to = 1, 0, 0
     for match in _OTHER_BREAK_RE.finditer(text):
         index = match.start()
@@ -135,7 +147,8 @@ def stray_line_breaks(text: str) -> Iterator[tuple[int, int, int]]:
 
 
 def split_lines(text: str) -> list[str]:
-    """``text`` split at every line break a reader may honour (``str.splitlines``'), so none is left inside a line."""
+    """``text`` split at every line break a reader may honour (``str.splitlines``'), so none is
+    left inside a line."""
     return re.split(f"\r\n|[\n{re.escape(OTHER_LINE_BREAKS)}]", text)
 
 

@@ -10,7 +10,8 @@ from gitmem.tools import current
 
 KINDS = ("convention", "decision", "pitfall", "preference", "fact")
 STATUSES = ("proposed", "active", "retired")
-ON_DEMAND = "on-demand"  # never compiled: the prompt hook and recall bring it (a rule its tool loads when asked)
+# never compiled: the prompt hook and recall bring it (a rule its tool loads when asked)
+ON_DEMAND = "on-demand"
 PRIORITIES = ("high", "normal", "low", ON_DEMAND)
 SOURCES = ("human", "agent", "journal", "import")
 
@@ -28,8 +29,8 @@ FIELD_ORDER = (
 DATE_FIELDS = ("created", "expires", "review_after", "retired")
 
 
-# NamedTuples, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook, a new process on
-# every prompt, more than its own work.
+# NamedTuples, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook, a
+# new process on every prompt, more than its own work.
 class Evidence(NamedTuple):
     """A citation backing a memory: a file, optionally lines, and a digest of what was cited."""
 
@@ -47,8 +48,8 @@ class Evidence(NamedTuple):
 
 
 class Enforce(NamedTuple):
-    """What the agent must not do while the memory is active (``gitmem hook pre-tool`` refuses it): shell
-    ``commands`` (globs of one command) and ``edits`` (path globs)."""
+    """What the agent must not do while the memory is active (``gitmem hook pre-tool`` refuses it):
+    shell ``commands`` (globs of one command) and ``edits`` (path globs)."""
 
     commands: tuple[str, ...] = ()
     edits: tuple[str, ...] = ()
@@ -143,7 +144,8 @@ class Memory(NamedTuple):
 
     @property
     def on_demand(self) -> bool:
-        """Never compiled into a rules file (``priority: on-demand``): the prompt hook and recall bring it."""
+        """Never compiled into a rules file (``priority: on-demand``): the prompt hook and
+        recall bring it."""
         return self.priority == ON_DEMAND
 
     def is_live(self, today: date) -> bool:
@@ -151,8 +153,8 @@ class Memory(NamedTuple):
         return self.status == "active" and not self.is_expired(today)
 
     def is_for(self, target: str) -> bool:
-        """Whether compile puts it into ``target``'s files: every target, unless ``targets`` names some (a retired
-        target's name stands for what replaces it)."""
+        """Whether compile puts it into ``target``'s files: every target, unless ``targets`` names
+        some (a retired target's name stands for what replaces it)."""
         return (
             not self.targets
             or target in self.targets
@@ -168,7 +170,8 @@ def _lines(value: Any) -> str | None:
 
 
 def slugify(title: str) -> str:
-    """An id from a title: ASCII lower-case words joined by hyphens, at most 64 characters, cut at a word."""
+    """An id from a title: ASCII lower-case words joined by hyphens, at most 64 characters, cut
+    at a word."""
     import unicodedata  # (only when a memory is named: never on the prompt hook's path)
 
     ascii_text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
@@ -185,7 +188,8 @@ def slugify(title: str) -> str:
 
 
 def short_id(title: str) -> str:
-    """An id from a title, cut at a word to at most about ``ID_SOFT`` characters (empty when it has no letters)."""
+    """An id from a title, cut at a word to at most about ``ID_SOFT`` characters (empty when it
+    has no letters)."""
     slug = slugify(title)
     if len(slug) > ID_SOFT and "-" in slug[:ID_SOFT]:
         slug = slug[: ID_SOFT + 1].rsplit("-", 1)[0]

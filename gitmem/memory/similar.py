@@ -1,10 +1,11 @@
-"""Near-duplicate detection for memories: normalised word overlap, fast enough for thousands of memories.
+"""Near-duplicate detection for memories: normalised word overlap, fast enough for thousands of
+memories.
 
-Used by doctor (near-duplicate memories), journal harvest and MCP propose (a new item that repeats an existing
-memory), and import. Two texts are compared on their normalised word sets (lower case, punctuation and common
-stop words dropped, simple plural folding); candidate pairs are found through an inverted index, so
-``near_duplicates`` does not compare every pair, and a ``Pool`` finds what one new text repeats without scoring
-every item.
+Used by doctor (near-duplicate memories), journal harvest and MCP propose (a new item that repeats
+an existing memory), and import. Two texts are compared on their normalised word sets (lower case,
+punctuation and common stop words dropped, simple plural folding); candidate pairs are found through
+an inverted index, so ``near_duplicates`` does not compare every pair, and a ``Pool`` finds what one
+new text repeats without scoring every item.
 """
 
 from __future__ import annotations
@@ -85,26 +86,30 @@ def words(text: str) -> frozenset[str]:
 
 
 def similarity(a: frozenset[str], b: frozenset[str]) -> float:
-    """Overlap of two word sets, 0 to 1: the Dice coefficient (the share of words the two texts have in common)."""
+    """Overlap of two word sets, 0 to 1: the Dice coefficient (the share of words the two texts
+    have in common)."""
     if not a or not b:
         return 1.0 if a == b else 0.0
     return 2 * len(a & b) / (len(a) + len(b))
 
 
-# Body lines an import writes about where an item was listed or when its tool applies it: shared by every item of a
-# list, so not what one rule says (a shared lead-in made twelve commit prefixes "0.92 similar").
+# Body lines an import writes about where an item was listed or when its tool applies it: shared by
+# every item of a list, so not what one rule says (a shared lead-in made twelve commit prefixes
+# "0.92 similar").
 CONTEXT_PREFIXES = ("Listed under: ", "Rule description: ")
 
 
 def memory_text(title: str, body: str = "") -> str:
-    """The text a memory is compared on: its title and body, without the body's context lines (``CONTEXT_PREFIXES``)."""
+    """The text a memory is compared on: its title and body, without the body's context lines
+    (``CONTEXT_PREFIXES``)."""
     if any(prefix in body for prefix in CONTEXT_PREFIXES):
         body = "\n".join(line for line in body.split("\n") if not line.startswith(CONTEXT_PREFIXES))
     return f"{title}\n{body}"
 
 
-# Words that turn a rule into its opposite. Negations are stop words for `words` (they carry little topic), so they
-# are counted here; two texts whose negations differ in parity say opposite things ("Run X" / "Never run X").
+# Words that turn a rule into its opposite. Negations are stop words for `words` (they carry little
+# topic), so they are counted here; two texts whose negations differ in parity say opposite things
+# ("Run X" / "Never run X").
 _NEGATIONS = frozenset(
     {"not", "no", "never", "don't", "dont", "doesn't", "doesnt", "isn't", "aren't", "won't", "cannot", "can't",
      "shouldn't", "mustn't", "without", "avoid", "nor"}
@@ -126,9 +131,11 @@ def _raw_words(text: str) -> set[str]:
 
 
 def different_rules(text: str, other: str) -> bool:
-    """Whether two texts that share most words still say different things: opposite polarity (one negates, the
-    other does not: "affects end users → next" / "doesn't → main"), an antonym between the words only one of them
-    has ("minor" / "major"), or different commands (their code spans differ: `cargo insta accept` / `… reject`)."""
+    """Whether two texts that share most words still say different things: opposite polarity (one
+    negates, the other does not: "affects end users → next" / "doesn't → main"), an antonym between
+    the words only one of them has ("minor" / "major"), or different commands (their code spans
+    differ: `cargo insta accept` / `… reject`).
+    """
     text, other = memory_text(*text.split("\n", 1)), memory_text(*other.split("\n", 1))
     mine, theirs = _raw_words(text), _raw_words(other)
     if len(mine & _NEGATIONS) % 2 != len(theirs & _NEGATIONS) % 2:
@@ -162,11 +169,12 @@ def best_match(
 def near_duplicates(
     items: Sequence[tuple[str, str]], threshold: float = DEFAULT_THRESHOLD
 ) -> list[Match]:
-    """Every pair of items (id, text) at least ``threshold`` similar, each pair once, most similar first.
+    """Every pair of items (id, text) at least ``threshold`` similar, each pair once, most similar
+    first.
 
-    Two sets with Dice >= t share at least t/(2-t) of the smaller set, so a pair must share one of each set's
-    rarest words: only those candidates are scored. A pair that reads alike but says different things
-    (``different_rules``) is not a near-duplicate.
+    Two sets with Dice >= t share at least t/(2-t) of the smaller set, so a pair must share one of
+    each set's rarest words: only those candidates are scored. A pair that reads alike but says
+    different things (``different_rules``) is not a near-duplicate.
     """
     sets = [(item_id, words(memory_text(*text.split("\n", 1)))) for item_id, text in items]
     frequency: dict[str, int] = defaultdict(int)
@@ -209,9 +217,10 @@ def near_duplicates(
 class Pool(Generic[T]):
     """Items searchable for the one a new text nearly repeats, without scoring every item.
 
-    A text nearly repeats an item when its title words, or its title and body words, are at least ``threshold``
-    similar to the item's (``similarity``). Items are indexed by word: a query scores only the items it shares
-    enough words with to reach the threshold, so checking n new texts against m items is far from n * m.
+    A text nearly repeats an item when its title words, or its title and body words, are at least
+    ``threshold`` similar to the item's (``similarity``). Items are indexed by word: a query scores
+    only the items it shares enough words with to reach the threshold, so checking n new texts
+    against m items is far from n * m.
     """
 
     def __init__(self, threshold: float = DEFAULT_THRESHOLD) -> None:
@@ -239,7 +248,8 @@ class Pool(Generic[T]):
             self._untitled.append(position)
 
     def best(self, title: str, body: str = "") -> tuple[T, float] | None:
-        """The item ``title`` and ``body`` most nearly repeat (the first added on a tie) and the score, or None."""
+        """The item ``title`` and ``body`` most nearly repeat (the first added on a tie) and the
+        score, or None."""
         return self.best_words(
             words(title), words(memory_text(title, body)), memory_text(title, body)
         )

@@ -1,8 +1,9 @@
 """The memory store: every read and write of .memory/memories/.
 
-Reads check every file (schema, strict YAML, hidden Unicode, secrets) and the store as a whole (duplicate ids,
-dangling ``supersedes``), using a stat-keyed cache so a warm read of thousands of memories stays fast. Writes
-are checked the same way first, and are atomic; a new memory never overwrites an existing one.
+Reads check every file (schema, strict YAML, hidden Unicode, secrets) and the store as a whole
+(duplicate ids, dangling ``supersedes``), using a stat-keyed cache so a warm read of thousands of
+memories stays fast. Writes are checked the same way first, and are atomic; a new memory never
+overwrites an existing one.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ SUFFIX = ".yaml"
 
 @dataclass
 class Snapshot:
-    """The store as read now: the valid memories by id, the file of every id, and every problem found."""
+    """The store as read now: the valid memories by id, the file of every id, and every problem
+    found."""
 
     memories: dict[str, Memory] = field(default_factory=dict)
     files: dict[str, Path] = field(default_factory=dict)
@@ -41,7 +43,8 @@ _salt = checks_salt  # the name the other packages import
 
 
 def _newlines_normalised(memory: Memory) -> Memory:
-    """``memory`` with CRLF and bare CR in its multi-line text as LF (any other stray line break is refused)."""
+    """``memory`` with CRLF and bare CR in its multi-line text as LF (any other stray line break
+    is refused)."""
     changes = {
         name: normalise_newlines(value)
         for name in ("body", "reason")
@@ -51,8 +54,10 @@ def _newlines_normalised(memory: Memory) -> Memory:
 
 
 def _cacheable(data: Any, problem_rows: list[list[Any]]) -> tuple[Any, list[list[Any]] | None]:
-    """What the cache may keep of a checked file: everything of a valid one; of an invalid one only its id (for the
-    duplicate-id check) and the problems; nothing at all of a file holding a secret or hidden Unicode."""
+    """What the cache may keep of a checked file: everything of a valid one; of an invalid one only
+    its id (for the duplicate-id check) and the problems; nothing at all of a file holding a secret
+    or hidden Unicode.
+    """
     from gitmem.schema import fails_scan
 
     if not problem_rows:
@@ -72,7 +77,8 @@ class Store:
         pack, _, local = memory_id.partition("/")
         if local and ID_PATTERN.match(pack) and ID_PATTERN.match(local):
             raise UsageError(
-                f"{memory_id} is a memory of the shared pack {pack!r}, read-only here: change it in that pack's "
+                f"{memory_id} is a memory of the shared pack {pack!r}, read-only here: "
+                "change it in that pack's "
                 f"repository, or stop compiling it with `gitmem sources mute {pack} {local}`"
             )
         if not ID_PATTERN.match(memory_id):
@@ -82,7 +88,8 @@ class Store:
             )
         return self.directory / f"{memory_id}{SUFFIX}"
 
-    # -- reading -------------------------------------------------------------------------------------------------
+    # -- reading
+    # ----------------------------------------------------------------------------------------------
 
     def load(self) -> Snapshot:
         """Read and check every memory file."""
@@ -129,7 +136,8 @@ class Store:
                         1,
                         1,
                         "file",
-                        "not a memory file name: an id is 1 to 64 lower-case letters, digits or hyphens",
+                        "not a memory file name: an id is 1 to 64 lower-case letters, "
+                        "digits or hyphens",
                     )
                 )
                 continue
@@ -200,7 +208,8 @@ class Store:
         return problems
 
     def _problem_at(self, memory_id: str, where: tuple[Any, ...], message: str) -> Problem:
-        """A problem at a field of a stored file (parsed again: only needed when something is wrong)."""
+        """A problem at a field of a stored file (parsed again: only needed when something is
+        wrong)."""
         path = self.directory / f"{memory_id}{SUFFIX}"
         doc = yamlio.load(gateway.read_text(self.project, path))
         line, column = doc.position(where)
@@ -224,14 +233,16 @@ class Store:
         suggestion = f" (did you mean {hint[0]!r}?)" if hint else "; `gitmem list` shows the ids"
         raise UsageError(f"no memory {memory_id!r}{suggestion}")
 
-    # -- writing -------------------------------------------------------------------------------------------------
+    # -- writing
+    # ----------------------------------------------------------------------------------------------
 
     def render(self, memory: Memory) -> str:
         """A new memory's file text, in canonical form."""
         return yamlio.dump(memory.to_file_dict(), MEMORY_HEADER)
 
     def check_text(self, memory_id: str, text: str, snapshot: Snapshot | None = None) -> Memory:
-        """The memory ``text`` holds, or ``CheckFailed`` naming every problem: nothing is written on failure."""
+        """The memory ``text`` holds, or ``CheckFailed`` naming every problem: nothing is
+        written on failure."""
         from gitmem.schema import check_memory
 
         path = self.path_of(memory_id)
@@ -251,7 +262,8 @@ class Store:
         raise CheckFailed(problems, "nothing was written")
 
     def create(self, memory: Memory, snapshot: Snapshot | None = None) -> Path:
-        """Write a new memory. Refuses an id that exists, even one created by another process this instant."""
+        """Write a new memory. Refuses an id that exists, even one created by another process
+        this instant."""
         path = self.path_of(memory.id)
         memory = _newlines_normalised(memory)
         if path.exists():
@@ -267,7 +279,8 @@ class Store:
             gateway.write(self.project, path, text, overwrite=False)
         except FileExistsError:
             raise UsageError(
-                f"memory {memory.id!r} was just created by someone else; choose another id with --id"
+                f"memory {memory.id!r} was just created by someone else; choose another id "
+                "with --id"
             ) from None
         return path
 
@@ -280,7 +293,8 @@ class Store:
     def update(
         self, memory_id: str, changes: dict[str, Any], snapshot: Snapshot | None = None
     ) -> Memory:
-        """Set fields of a stored memory (``None`` removes one), keeping the file's comments and layout."""
+        """Set fields of a stored memory (``None`` removes one), keeping the file's comments and
+        layout."""
         path = gateway.require(self.project, self.path_of(memory_id))
         changes = {
             k: normalise_newlines(v) if isinstance(v, str) else v for k, v in changes.items()
@@ -297,7 +311,8 @@ class Store:
         return path
 
     def ensure_schema_copies(self, refresh: bool = True) -> list[Path]:
-        """Copy the JSON Schemas into .memory/schema/ so editors validate files offline; returns what changed."""
+        """Copy the JSON Schemas into .memory/schema/ so editors validate files offline; returns
+        what changed."""
         from gitmem.schema import SCHEMA_FILES, schema_text
 
         written = []

@@ -1,1 +1,2 @@
-"""Recall on demand: the memories relevant to a question, ranked by BM25 over an incrementally kept index."""
+"""Recall on demand: the memories relevant to a question, ranked by BM25 over an incrementally
+kept index."""

@@ -1,10 +1,12 @@
-"""What a prompt names beyond its words: file paths and identifiers, which tie it to memories more surely than words.
+"""What a prompt names beyond its words: file paths and identifiers, which tie it to memories more
+surely than words.
 
-A path (``services/billing/src/refunds/handler.py``, ``web/src/icons/``) matches the memories whose ``paths`` cover
-it, and the more of the path a glob spells out, the closer the memory is to it (``services/billing/**`` is closer
-than ``services/**``). An identifier-shaped word (``get_session()``, ``CHECKOUT_V2_ENABLED``, ``OrderSnapshot``,
-``X-Tenant-Id``) is looked up as written in the memories' text: when only a few memories hold it, that carries a
-match on its own, as no word of a question can.
+A path (``services/billing/src/refunds/handler.py``, ``web/src/icons/``) matches the memories whose
+``paths`` cover it, and the more of the path a glob spells out, the closer the memory is to it
+(``services/billing/**`` is closer than ``services/**``). An identifier-shaped word
+(``get_session()``, ``CHECKOUT_V2_ENABLED``, ``OrderSnapshot``, ``X-Tenant-Id``) is looked up as
+written in the memories' text: when only a few memories hold it, that carries a match on its own, as
+no word of a question can.
 
 Everything here is plain string work over a bounded prompt, in linear time: no regular expression.
 """
@@ -28,8 +30,10 @@ def _words(text: str) -> Iterable[str]:
 
 
 def paths(text: str) -> list[str]:
-    """The repository paths ``text`` names, repository-relative with / separators (at most ``MAX_ANCHORS``): words
-    with a slash (not a URL), or a file name with an extension (``package.json``). A folder keeps its final slash."""
+    """The repository paths ``text`` names, repository-relative with / separators (at most
+    ``MAX_ANCHORS``): words with a slash (not a URL), or a file name with an extension
+    (``package.json``). A folder keeps its final slash.
+    """
     found: list[str] = []
     for word in _words(text):
         word = word.rstrip(".")
@@ -61,8 +65,10 @@ def _file_name(word: str) -> bool:
 
 
 def identifiers(text: str) -> list[str]:
-    """The identifier-shaped words of ``text`` (at most ``MAX_ANCHORS``): snake_case or SCREAMING_CASE, camelCase or
-    PascalCase with a capital inside, Capitalised-Hyphen-Words, or a call (``redact()``). Paths are not."""
+    """The identifier-shaped words of ``text`` (at most ``MAX_ANCHORS``): snake_case or
+    SCREAMING_CASE, camelCase or PascalCase with a capital inside, Capitalised-Hyphen-Words, or a
+    call (``redact()``). Paths are not.
+    """
     found: list[str] = []
     for raw in text.split():
         if len(raw) > MAX_TOKEN:
@@ -92,7 +98,8 @@ def _shaped(word: str) -> bool:
 
 
 def specificity(glob: str) -> int:
-    """How many leading segments of ``glob`` are spelled out (``services/billing/**``: 2, ``**/*.py``: 0)."""
+    """How many leading segments of ``glob`` are spelled out (``services/billing/**``: 2,
+    ``**/*.py``: 0)."""
     count = 0
     for part in glob.strip().lstrip("/").removeprefix("./").split("/"):
         if not part or any(c in _WILD for c in part):
@@ -102,5 +109,6 @@ def specificity(glob: str) -> int:
 
 
 def subject(path: str) -> str:
-    """What a glob is matched against for ``path``: a folder (``web/src/icons/``) as a file inside it."""
+    """What a glob is matched against for ``path``: a folder (``web/src/icons/``) as a file
+    inside it."""
     return path + "_" if path.endswith("/") else path

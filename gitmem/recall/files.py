@@ -1,5 +1,7 @@
-"""The memory files the recall index keeps up to date: their names and stats (what says a file changed), and why one
-is not read (a link leading outside the repository, a file too large), as the store says it."""
+"""The memory files the recall index keeps up to date: their names and stats (what says a file
+changed), and why one is not read (a link leading outside the repository, a file too large), as the
+store says it.
+"""
 
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ def key(st: os.stat_result) -> Key:
 
 
 def signature(stats: list[tuple[str, os.stat_result]]) -> str:
-    """A digest of every memory file's name and stat: equal only when no file was added, removed or touched."""
+    """A digest of every memory file's name and stat: equal only when no file was added, removed
+    or touched."""
     text = "\n".join(
         f"{n}\t{s.st_ino}\t{s.st_size}\t{s.st_mtime_ns}\t{s.st_ctime_ns}" for n, s in stats
     )
@@ -31,7 +34,8 @@ def signature(stats: list[tuple[str, os.stat_result]]) -> str:
 
 
 def refusal(project: Project, path: Path, st: os.stat_result) -> list[Any] | None:
-    """Why a memory file is not read, as the store says it (``[line, column, field, message]``), or None."""
+    """Why a memory file is not read, as the store says it (``[line, column, field, message]``),
+    or None."""
     from gitmem.schema import MAX_FILE_BYTES
 
     refused = (
@@ -45,8 +49,10 @@ def refusal(project: Project, path: Path, st: os.stat_result) -> list[Any] | Non
 
 
 def stat_all(directory: Path) -> Iterator[tuple[str, os.stat_result]]:
-    """(name, stat) of every memory file; stat relative to an open directory where the platform allows (the warm
-    query's main cost at 10,000 memories, and about three times cheaper than building each path)."""
+    """(name, stat) of every memory file; stat relative to an open directory where the platform
+    allows (the warm query's main cost at 10,000 memories, and about three times cheaper than
+    building each path).
+    """
     try:
         names = [
             n

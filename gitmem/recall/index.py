@@ -1,14 +1,16 @@
-"""The recall index: SQLite FTS5 over every memory's title, body, tags and ``words``, kept under .git/gitmem/.
+"""The recall index: SQLite FTS5 over every memory's title, body, tags and ``words``, kept under
+.git/gitmem/.
 
-It is brought up to date on every query, cheaply: each memory file's stat is compared with the one recorded when it
-was indexed (inode, size, mtime and ctime, as ``gitmem.memory.cache`` does), and only files that differ are read
-again. A file whose timestamps were within a second of its indexing ("racily clean": it could change again without
-its stat changing) is not trusted on stat alone: it is read and its content hash compared on the next query. A file
-whose content changed is checked again with ``gitmem.schema.check_memory`` (or taken from the store's own cache when
-that has checked the same stat). Invalid files are recorded with their problems and left out of the results.
+It is brought up to date on every query, cheaply: each memory file's stat is compared with the one
+recorded when it was indexed (inode, size, mtime and ctime, as ``gitmem.memory.cache`` does), and
+only files that differ are read again. A file whose timestamps were within a second of its indexing
+("racily clean": it could change again without its stat changing) is not trusted on stat alone: it
+is read and its content hash compared on the next query. A file whose content changed is checked
+again with ``gitmem.schema.check_memory`` (or taken from the store's own cache when that has checked
+the same stat). Invalid files are recorded with their problems and left out of the results.
 
-The index is only a cache: when it cannot be opened, is corrupt or was built by another version of gitmem, it is
-rebuilt; when .git/gitmem/ cannot be written, an in-memory index serves the query.
+The index is only a cache: when it cannot be opened, is corrupt or was built by another version of
+gitmem, it is rebuilt; when .git/gitmem/ cannot be written, an in-memory index serves the query.
 """
 
 from __future__ import annotations
@@ -37,17 +39,22 @@ _FORMAT = 3  # 3: the memory's words of two or more in a column of their own
 _RACY_NS = 1_000_000_000
 DB_NAME = "recall.sqlite3"
 
-# BM25 weights of the indexed columns: a word in the title counts most, then in a tag, then in the body. The asker's
-# ``words`` of one word count as tags; those of several ("tests hang") as the body, for one of their words alone says
-# little: two of them close together in the prompt say much (the phrase rule, ``_phrased``, reads titles and them).
-# Chosen on bench_hook_recall.py --blind-words (the tuning prompts), against words in the tags column: 44 of 46
-# right memories against 42, 1.5 memories injected a prompt against 1.6, unrelated prompts as quiet.
+# BM25 weights of the indexed columns: a word in the title counts most, then in a tag, then in the
+# body. The asker's ``words`` of one word count as tags; those of several ("tests hang") as the
+# body, for one of their words alone says
+# little: two of them close together in the prompt say much (the phrase rule, ``_phrased``, reads
+# titles and them).
+# Chosen on bench_hook_recall.py --blind-words (the tuning prompts), against words in the tags
+# column: 44 of 46 right memories against 42, 1.5 memories injected a prompt against 1.6, unrelated
+# prompts as quiet.
 WEIGHTS = (4.0, 1.0, 2.0, 1.0)  # title, body, tags, words
-PHRASE_GAP = 2  # two words of a query's pair at most this many words apart in a title (or words) are a phrase of it
+# two words of a query's pair at most this many words apart in a title (or words) are a phrase of it
+PHRASE_GAP = 2
 PHRASE_DEPTH = 50  # memories whose title or words hold a pair, looked at per query
 PHRASED = "{title words}"  # the columns the phrase rule reads
 PATH_BOOST = 1.5  # a memory whose paths cover --path ranks as if its text matched this much better
-# How long a hook's refresh may take (of its 10 s): what it does not reach, the next prompt's refresh does.
+# How long a hook's refresh may take (of its 10 s): what it does not reach, the next prompt's
+# refresh does.
 HOOK_REFRESH_SECONDS = 4.0
 
 
@@ -58,8 +65,8 @@ def hook_deadline() -> float:
 
 BATCH_SECONDS = 0.25  # of checking files per transaction: what a refresh killed in the middle loses
 
-# What a file is recorded with when a refresh was stopped (killed by a hook's timeout) while checking it: it is left
-# out of recall until it changes, and the session's status says so.
+# What a file is recorded with when a refresh was stopped (killed by a hook's timeout) while
+# checking it: it is left out of recall until it changes, and the session's status says so.
 COSTLY = (
     "took too long to check (a refresh was stopped while checking it): left out until it changes"
 )
@@ -92,8 +99,8 @@ CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(
 """
 
 
-# Words that carry no meaning in a question ("how do we run the tests?"). BM25 would weigh them down anyway;
-# leaving them out keeps the query fast on large stores.
+# Words that carry no meaning in a question ("how do we run the tests?"). BM25 would weigh them down
+# anyway; leaving them out keeps the query fast on large stores.
 def _salt() -> str:
     from gitmem.memory.cache import checks_salt
 
@@ -107,7 +114,8 @@ class RecallIndex:
         self.path = project.cache_dir / DB_NAME
         self.conn = self._memory() if in_memory else self._connect()
 
-    # -- opening -------------------------------------------------------------------------------------------------
+    # -- opening
+    # ----------------------------------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
         salt = _salt()
@@ -124,7 +132,9 @@ class RecallIndex:
                 )  # a cache: losing the last write to a crash is fine
                 return self._prepare(conn, salt)
             except sqlite3.OperationalError:
-                break  # locked by another process for too long, or read-only: do without the file this time
+                # locked by another process for too long, or read-only: do without the file this
+                # time
+                break
             except sqlite3.DatabaseError:
                 # Corrupt, or not a database: it is only a cache, so start again.
                 if attempt == 0:
@@ -169,17 +179,20 @@ class RecallIndex:
     def close(self) -> None:
         self.conn.close()
 
-    # -- keeping it current --------------------------------------------------------------------------------------
+    # -- keeping it current
+    # --------------------------------------------------------------------------------------
 
     def refresh(self, deadline: float | None = None) -> Refreshed:
-        """Bring the index up to date with the memory files; with ``deadline`` (``time.monotonic()``), stop there and
-        leave the rest to the next refresh (``Refreshed.complete`` is then false).
+        """Bring the index up to date with the memory files; with ``deadline``
+        (``time.monotonic()``), stop there and leave the rest to the next refresh
+        (``Refreshed.complete`` is then false).
 
-        Files are checked in transactions of a quarter second, each begun with a committed note of where it begins:
-        a refresh that is killed (a hook's timeout) keeps all it did before its last transaction, the refresh after
-        it goes one file a transaction, and a file a refresh is killed checking on its own is recorded as too costly
-        and skipped until it changes (``COSTLY``): one file never holds back the index, whatever the store holds
-        (``_check_changed``)."""
+        Files are checked in transactions of a quarter second, each begun with a committed note of
+        where it begins:
+        a refresh that is killed (a hook's timeout) keeps all it did before its last transaction,
+        the refresh after it goes one file a transaction, and a file a refresh is killed checking on
+        its own is recorded as too costly and skipped until it changes (``COSTLY``): one file never
+        holds back the index, whatever the store holds (``_check_changed``)."""
         gateway.require(
             self.project, self.directory
         )  # a .memory link to elsewhere is not read, as by the store
@@ -227,8 +240,8 @@ class RecallIndex:
             (untrusted,) = self.conn.execute(
                 "SELECT count(*) FROM files WHERE trusted = 0"
             ).fetchone()
-            # The signature stands for "nothing to check": only when every entry is trusted, and was recorded
-            # with the stat the signature was computed from.
+            # The signature stands for "nothing to check": only when every entry is trusted, and was
+            # recorded with the stat the signature was computed from.
             value = signature if not untrusted and not moved else ""
             self.conn.execute(
                 "INSERT OR REPLACE INTO info(key, value) VALUES ('signature', ?)", (value,)
@@ -244,13 +257,14 @@ class RecallIndex:
         deadline: float | None,
         outcome: Refreshed,
     ) -> bool:
-        """Index each of ``changed``, in transactions of some BATCH_SECONDS each; whether any was recorded with
-        another stat than its listing's.
+        """Index each of ``changed``, in transactions of some BATCH_SECONDS each; whether any was
+        recorded with another stat than its listing's.
 
-        Before each transaction, a note of where it begins is committed (``info.checking``): ``batch:NAME``, or
-        ``one:NAME`` when it holds one file. A refresh that finds ``batch:…`` was killed in a batch: it goes one file
-        a transaction, so that the next kill names its file; one that finds ``one:NAME`` was killed checking NAME,
-        and records it as too costly (``COSTLY``)."""
+        Before each transaction, a note of where it begins is committed (``info.checking``):
+        ``batch:NAME``, or ``one:NAME`` when it holds one file. A refresh that finds ``batch:…`` was
+        killed in a batch: it goes one file a transaction, so that the next kill names its file; one
+        that finds ``one:NAME`` was killed checking NAME, and records it as too costly (``COSTLY``).
+        """
         store_cache = self._store_cache() if len(changed) >= _STORE_CACHE_AFTER else None
         careful = stopped.startswith("batch:")
         blamed = stopped.removeprefix("one:") if stopped.startswith("one:") else None
@@ -288,7 +302,8 @@ class RecallIndex:
         return moved
 
     def costly(self) -> list[str]:
-        """The memory files left out because checking one stopped a refresh (as shown, from the repository)."""
+        """The memory files left out because checking one stopped a refresh (as shown, from the
+        repository)."""
         prefix = self.project.display(self.directory)
         rows = self.conn.execute(
             "SELECT name, problems FROM files WHERE problems IS NOT NULL"
@@ -323,7 +338,8 @@ class RecallIndex:
         ).fetchone()
         if old is not None:
             self.conn.execute(
-                "INSERT INTO docs(docs, rowid, title, body, tags, words) VALUES ('delete', ?, ?, ?, ?, ?)",
+                "INSERT INTO docs(docs, rowid, title, body, tags, words) VALUES ('delete', "
+                "?, ?, ?, ?, ?)",
                 (n, *old),
             )
             self.conn.execute("DELETE FROM memories WHERE n = ?", (n,))
@@ -331,8 +347,8 @@ class RecallIndex:
     def _update(
         self, name: str, st: os.stat_result, started_ns: int, store_cache: Any
     ) -> tuple[int, Key | None]:
-        """Index one new or changed file; returns 1 when its content had to be checked (else 0), and the stat
-        recorded for it (``None`` when it is gone)."""
+        """Index one new or changed file; returns 1 when its content had to be checked (else 0), and
+        the stat recorded for it (``None`` when it is gone)."""
         path = self.directory / name
         refusal = files.refusal(
             self.project, path, st
@@ -433,7 +449,8 @@ class RecallIndex:
     ) -> None:
         trusted = max(st.st_mtime_ns, st.st_ctime_ns) < started_ns - _RACY_NS
         self.conn.execute(
-            "INSERT OR REPLACE INTO files(name, ino, size, mtime, ctime, trusted, digest, doc, problems) "
+            "INSERT OR REPLACE INTO files(name, ino, size, mtime, ctime, trusted, digest, "
+            "doc, problems) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 name,
@@ -459,7 +476,8 @@ class RecallIndex:
             out.extend(Problem(display, *row) for row in json.loads(rows))
         return sorted(out)
 
-    # -- searching -----------------------------------------------------------------------------------------------
+    # -- searching
+    # ----------------------------------------------------------------------------------------------
 
     def search(
         self,
@@ -469,10 +487,12 @@ class RecallIndex:
         path: str | None = None,
         extra: Sequence[Extra] = (),
     ) -> list[Hit]:
-        """The ``k`` live memories that best match ``terms`` (BM25), those whose paths cover ``path`` boosted.
+        """The ``k`` live memories that best match ``terms`` (BM25), those whose paths cover
+        ``path`` boosted.
 
-        ``extra``: memories that have no file in the store (shared packs'), each with where it comes from, searched
-        together with the indexed ones (added for this query only, so their scores compare) and never kept.
+        ``extra``: memories that have no file in the store (shared packs'), each with where it comes
+        from, searched together with the indexed ones (added for this query only, so their scores
+        compare) and never kept.
         """
         if not terms:
             return []
@@ -491,8 +511,8 @@ class RecallIndex:
     def search_matched(
         self, terms: list[str], k: int, today: date, extra: Sequence[Extra] = ()
     ) -> tuple[list[Hit], dict[str, set[str]]]:
-        """``search`` (no path), and for each hit the query terms its text matches (``matched_terms``), the extra
-        memories included."""
+        """``search`` (no path), and for each hit the query terms its text matches
+        (``matched_terms``), the extra memories included."""
         if not terms:
             return [], {}
         self.conn.execute("SAVEPOINT extra")
@@ -517,9 +537,9 @@ class RecallIndex:
         rare: int = 2,
         pairs: Sequence[tuple[str, str]] = (),
     ) -> PromptMatch:
-        """``search_matched``, the memories the prompt's ``paths`` and ``identifiers`` tie it to (``anchored``), the
-        query terms each hit's and anchored memory's text matches, and which terms are rare (at most ``rare``
-        memories hold them)."""
+        """``search_matched``, the memories the prompt's ``paths`` and ``identifiers`` tie it to
+        (``anchored``), the query terms each hit's and anchored memory's text matches, and which
+        terms are rare (at most ``rare`` memories hold them)."""
         self.conn.execute("SAVEPOINT extra")
         try:
             origins = {
@@ -541,8 +561,9 @@ class RecallIndex:
             self.conn.execute("RELEASE extra")
 
     def rare_terms(self, terms: Sequence[str], rare: int) -> dict[str, set[str]]:
-        """The ``terms`` that at most ``rare`` indexed memories hold (but one at least) in their title, each with the
-        ids of those memories: a word that rare, in a title, names the memory."""
+        """The ``terms`` that at most ``rare`` indexed memories hold (but one at least) in their
+        title, each with the ids of those memories: a word that rare, in a title, names the memory.
+        """
         out: dict[str, set[str]] = {}
         for term in terms:
             quoted = _quoted(term)
@@ -567,9 +588,11 @@ class RecallIndex:
         rare: int = 2,
         origins: dict[int, Path] | None = None,
     ) -> list[Anchor]:
-        """The live memories whose ``paths`` cover one of ``paths`` (each with how many segments of its closest glob
-        are spelled out), and those whose text holds one of ``identifiers`` as written (any case) when at most
-        ``rare`` memories do: a common one ties the prompt to nothing in particular."""
+        """The live memories whose ``paths`` cover one of ``paths`` (each with how many segments of
+        its closest glob are spelled out), and those whose text holds one of ``identifiers`` as
+        written (any case) when at most ``rare`` memories do: a common one ties the prompt to
+        nothing in particular.
+        """
         from gitmem.recall import anchors
 
         day = today.isoformat()
@@ -578,7 +601,8 @@ class RecallIndex:
         if paths:
             subjects = [anchors.subject(path) for path in paths]
             for n, globs in self.conn.execute(
-                f"SELECT n, json_extract(data, '$.paths') FROM memories WHERE scoped = 1 AND {live}",
+                "SELECT n, json_extract(data, '$.paths') FROM memories WHERE scoped = 1 "
+                f"AND {live}",
                 (day,),
             ):
                 covering = [
@@ -591,7 +615,8 @@ class RecallIndex:
         for identifier in identifiers:
             rows = self.conn.execute(
                 f"SELECT n FROM memories WHERE {live} "
-                "AND instr(lower(title || ' ' || body || ' ' || tags || ' ' || words), ?) > 0 LIMIT ?",
+                "AND instr(lower(title || ' ' || body || ' ' || tags || ' ' || words), ?) "
+                "> 0 LIMIT ?",
                 (day, identifier.lower(), rare + 1),
             ).fetchall()
             if len(rows) <= rare:
@@ -611,16 +636,19 @@ class RecallIndex:
         return sorted(out, key=lambda a: (-a.level, a.memory.id))
 
     def size(self) -> int:
-        """How many memories the index holds (every status): the corpus BM25 scores are relative to."""
+        """How many memories the index holds (every status): the corpus BM25 scores are relative
+        to."""
         (count,) = self.conn.execute("SELECT count(*) FROM memories").fetchone()
         return int(count)
 
     def enforced(self, today: date) -> list[Memory]:
-        """The live memories that carry an ``enforce`` field (what the pre-tool hook checks a call against)."""
+        """The live memories that carry an ``enforce`` field (what the pre-tool hook checks a
+        call against)."""
         return [
             memory
             for (data,) in self.conn.execute(
-                "SELECT data FROM memories WHERE status = 'active' AND (expires IS NULL OR expires >= ?) "
+                "SELECT data FROM memories WHERE status = 'active' AND (expires IS NULL OR "
+                "expires >= ?) "
                 "AND instr(data, '\"enforce\":') > 0 ORDER BY id",
                 (today.isoformat(),),
             )
@@ -633,7 +661,8 @@ class RecallIndex:
         return [
             Memory.from_dict(json.loads(data))
             for (data,) in self.conn.execute(
-                "SELECT data FROM memories WHERE status = 'active' AND (expires IS NULL OR expires >= ?) ORDER BY id",
+                "SELECT data FROM memories WHERE status = 'active' AND (expires IS NULL OR "
+                "expires >= ?) ORDER BY id",
                 (day,),
             )
         ]
@@ -643,12 +672,14 @@ class RecallIndex:
     ) -> list[Hit]:
         match = " OR ".join(_quoted(term) for term in terms)
         day = today.isoformat()
-        # The best matches from the full-text index alone (cheap), then the live ones among them; when too few
-        # of those are live (proposed and retired memories are indexed too), look further down the ranking.
+        # The best matches from the full-text index alone (cheap), then the live ones among them;
+        # when too few of those are live (proposed and retired memories are indexed too), look
+        # further down the ranking.
         depth = max(4 * k, 20)
         while True:
             ranked = self.conn.execute(
-                "SELECT rowid, bm25(docs, ?, ?, ?, ?) AS rank FROM docs WHERE docs MATCH ? ORDER BY rank LIMIT ?",
+                "SELECT rowid, bm25(docs, ?, ?, ?, ?) AS rank FROM docs WHERE docs MATCH ? "
+                "ORDER BY rank LIMIT ?",
                 (*WEIGHTS, match, depth),
             ).fetchall()
             rows = self._live(ranked, day)
@@ -659,8 +690,10 @@ class RecallIndex:
             path is not None
         ):  # path-scoped memories can be boosted past the plain top: look at them separately
             scoped = self.conn.execute(
-                "SELECT docs.rowid, bm25(docs, ?, ?, ?, ?) AS rank FROM docs JOIN memories m ON m.n = docs.rowid "
-                "WHERE docs MATCH ? AND m.scoped = 1 AND m.status = 'active' AND (m.expires IS NULL OR m.expires >= ?) "
+                "SELECT docs.rowid, bm25(docs, ?, ?, ?, ?) AS rank FROM docs JOIN memories "
+                "m ON m.n = docs.rowid "
+                "WHERE docs MATCH ? AND m.scoped = 1 AND m.status = 'active' AND "
+                "(m.expires IS NULL OR m.expires >= ?) "
                 "ORDER BY rank LIMIT ?",
                 (*WEIGHTS, match, day, max(50, 10 * k)),
             ).fetchall()
@@ -696,8 +729,10 @@ class RecallIndex:
         today: date,
         origins: dict[int, Path],
     ) -> list[Hit]:
-        """The live memories whose title or words hold one of ``pairs`` (two consecutive words of the query) at most
-        ``PHRASE_GAP`` words apart, scored for ``terms`` as ``_search`` scores them (they may rank below its top)."""
+        """The live memories whose title or words hold one of ``pairs`` (two consecutive words of
+        the query) at most ``PHRASE_GAP`` words apart, scored for ``terms`` as ``_search`` scores
+        them (they may rank below its top).
+        """
         if not pairs or not terms:
             return []
         near = " OR ".join(f"NEAR({_quoted(a)} {_quoted(b)}, {PHRASE_GAP})" for a, b in pairs)
@@ -711,14 +746,15 @@ class RecallIndex:
         match = " OR ".join(_quoted(term) for term in terms)
         marks = ",".join("?" * len(found))
         ranked = self.conn.execute(
-            f"SELECT rowid, bm25(docs, ?, ?, ?, ?) FROM docs WHERE docs MATCH ? AND rowid IN ({marks})",
+            "SELECT rowid, bm25(docs, ?, ?, ?, ?) FROM docs WHERE docs MATCH ? AND rowid "
+            f"IN ({marks})",
             (*WEIGHTS, match, *found),
         ).fetchall()
         return self._hits(self._live(ranked, today.isoformat()), today, None, origins)
 
     def matched_terms(self, ids: Sequence[str], terms: list[str]) -> dict[str, set[str]]:
-        """For each memory id of ``ids``, the query ``terms`` its text matches (as the index stems them): how much
-        of a question a memory answers, which a BM25 score alone does not say."""
+        """For each memory id of ``ids``, the query ``terms`` its text matches (as the index stems
+        them): how much of a question a memory answers, which a BM25 score alone does not say."""
         if not ids or not terms:
             return {}
         marks = ",".join("?" * len(ids))
@@ -726,15 +762,16 @@ class RecallIndex:
         for term in terms:
             quoted = _quoted(term)
             for (memory_id,) in self.conn.execute(
-                f"SELECT m.id FROM docs JOIN memories m ON m.n = docs.rowid WHERE docs MATCH ? AND m.id IN ({marks})",
+                "SELECT m.id FROM docs JOIN memories m ON m.n = docs.rowid WHERE docs "
+                f"MATCH ? AND m.id IN ({marks})",
                 (quoted, *ids),
             ):
                 out[memory_id].add(term)
         return out
 
     def census(self, today: date) -> list[Census]:
-        """Every valid memory's id, status, whether it is path-scoped, whether it is live on ``today``, and the
-        targets it is compiled for (empty: every target)."""
+        """Every valid memory's id, status, whether it is path-scoped, whether it is live on
+        ``today``, and the targets it is compiled for (empty: every target)."""
         day = today.isoformat()
         return [
             Census(
@@ -745,12 +782,14 @@ class RecallIndex:
                 tuple(json.loads(targets)) if targets else (),
             )
             for memory_id, status, scoped, expires, targets in self.conn.execute(
-                "SELECT id, status, scoped, expires, json_extract(data, '$.targets') FROM memories ORDER BY id"
+                "SELECT id, status, scoped, expires, json_extract(data, '$.targets') FROM "
+                "memories ORDER BY id"
             )
         ]
 
     def _live(self, ranked: list[tuple[int, float]], day: str) -> list[tuple[int, str, float]]:
-        """(n, data, rank) of the ranked memories that are active and unexpired on ``day``, in rank order."""
+        """(n, data, rank) of the ranked memories that are active and unexpired on ``day``, in
+        rank order."""
         if not ranked:
             return []
         rank_of = dict(ranked)
@@ -772,7 +811,8 @@ Extra = tuple[
     Memory, str
 ]  # a memory without a file here, and where it comes from (e.g. acme@v1:.memory/...)
 _now_ns = time.time_ns  # the clock the racily-clean rule reads
-# What a query raises when the index is locked too long or cannot be written (callers may do without it).
+# What a query raises when the index is locked too long or cannot be written (callers may do without
+# it).
 Unavailable = sqlite3.OperationalError
 
 
@@ -784,8 +824,8 @@ def recall(
     path: str | None = None,
     extra: Sequence[Extra] = (),
 ) -> Recalled:
-    """The top ``k`` live memories for ``query``, with the invalid files that were left out. ``extra``: live
-    memories without a file in the store (shared packs'), ranked with the others."""
+    """The top ``k`` live memories for ``query``, with the invalid files that were left out.
+    ``extra``: live memories without a file in the store (shared packs'), ranked with the others."""
     if k < 1:
         raise UsageError("-k must be at least 1")
     terms = query_terms(query)

@@ -1,4 +1,5 @@
-"""How recalled memories are shown: as project knowledge that may be stale, each with its id, never as orders."""
+"""How recalled memories are shown: as project knowledge that may be stale, each with its id,
+never as orders."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ BODY_LIMIT = 800
 def preamble(query: str, count: int) -> str:
     noun = "memory" if count == 1 else "memories"
     return (
-        f"{count} project {noun} recalled for {query!r}. They are notes from earlier work on this repository and "
-        "may be out of date: check them against the code before relying on them. Ids are in brackets; "
+        f"{count} project {noun} recalled for {query!r}. They are notes from earlier work "
+        "on this repository and "
+        "may be out of date: check them against the code before relying on them. Ids are "
+        "in brackets; "
         "`gitmem show ID` prints one in full."
     )
 

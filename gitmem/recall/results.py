@@ -1,5 +1,5 @@
-"""What recall returns: its hits and reports, the session hooks' census of the index, and the words of a query worth
-searching for (``gitmem.recall.index`` finds them)."""
+"""What recall returns: its hits and reports, the session hooks' census of the index, and the words
+of a query worth searching for (``gitmem.recall.index`` finds them)."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ until up very was we were what when where which while who whom why will with wou
 # fmt: on
 
 
-# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook,
-# a new process on every prompt, more than its own work.
+# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs
+# the prompt hook, a new process on every prompt, more than its own work.
 class Hit(NamedTuple):
     """A memory recall found, with its score."""
 
@@ -37,7 +37,9 @@ class Anchor(NamedTuple):
     """A memory a prompt's path or identifier ties it to (``gitmem.recall.anchors``)."""
 
     memory: Memory
-    level: int  # a path's: 1 + the segments its closest glob spells out; an identifier's: anchors.IDENTIFIER_LEVEL
+    # a path's: 1 + the segments its closest glob spells out; an identifier's:
+    # anchors.IDENTIFIER_LEVEL
+    level: int
     via: str  # "path" or "identifier"
     file: Path
 
@@ -117,9 +119,12 @@ def _kept(words: list[str]) -> list[str]:
 
 
 def term_pairs(query: str, most: int = 16) -> list[tuple[str, str]]:
-    """The query's search words two by two as they follow each other (the stop words between them skipped), once
-    each: "add a feature flag" gives (add, feature) and (feature, flag). A memory whose title (or ``words``) holds a
-    pair close together is about what the query says, whatever the rest of the store makes of each word alone."""
+    """The query's search words two by two as they follow each other (the stop words between them
+    skipped), once
+    each: "add a feature flag" gives (add, feature) and (feature, flag). A memory whose title (or
+    ``words``) holds a pair close together is about what the query says, whatever the rest of the
+    store makes of each word alone.
+    """
     return list(dict.fromkeys((a, b) for a, b in pairwise(_kept(_words(query))) if a != b))[:most]
 
 

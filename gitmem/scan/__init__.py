@@ -1,8 +1,8 @@
 """Secret and hidden-Unicode scanning: nothing secret or invisible enters memory.
 
-The public interface: ``scan_text`` returns ``Finding`` values (finding a secret is a result, not an exception) at
-offsets into the text it was given, ``redact`` replaces them, ``find_hidden`` returns the hidden Unicode characters
-of a text. Rules are data, in ``gitmem.scan.rules``.
+The public interface: ``scan_text`` returns ``Finding`` values (finding a secret is a result, not an
+exception) at offsets into the text it was given, ``redact`` replaces them, ``find_hidden`` returns
+the hidden Unicode characters of a text. Rules are data, in ``gitmem.scan.rules``.
 """
 
 from __future__ import annotations

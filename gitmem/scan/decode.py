@@ -1,9 +1,9 @@
 """Decoding what agents' transcripts carry: JSON-escaped strings, URL-encoding and base64.
 
-Each decoder finds the encoded runs of a text and returns one ``Layer``: the decoded runs joined by newlines, and
-for every decoded character the span of the text it came from, so a secret found in the layer is reported (and
-redacted) at its place in the text that was scanned. The engine scans a layer like any text, and decodes it again,
-to a bounded depth.
+Each decoder finds the encoded runs of a text and returns one ``Layer``: the decoded runs joined by
+newlines, and for every decoded character the span of the text it came from, so a secret found in
+the layer is reported (and redacted) at its place in the text that was scanned. The engine scans a
+layer like any text, and decodes it again, to a bounded depth.
 """
 
 from __future__ import annotations
@@ -23,10 +23,12 @@ _VERBATIM, _SPAN, _BASE64 = (
 
 
 class Layer(NamedTuple):
-    """Decoded text, in pieces: ``pieces[i]`` is ``(offset, mode, base, limit)`` for the run of ``text`` from
-    ``offsets[i]`` on. In a verbatim piece character ``j`` came from ``base + j``; a span piece (one escape) came from
-    ``base:limit``; in a base64 piece character ``j`` came from its group of four, ``base + 4 * (j // 3)``.
-    The map is kept in pieces and read only for a finding, so decoding costs nothing per character."""
+    """Decoded text, in pieces: ``pieces[i]`` is ``(offset, mode, base, limit)`` for the run of
+    ``text`` from ``offsets[i]`` on. In a verbatim piece character ``j`` came from ``base + j``; a
+    span piece (one escape) came from ``base:limit``; in a base64 piece character ``j`` came from
+    its group of four, ``base + 4 * (j // 3)``.
+    The map is kept in pieces and read only for a finding, so decoding costs nothing per character.
+    """
 
     kind: str
     text: str
@@ -71,7 +73,8 @@ class _Builder:
         self._add(char, _SPAN, start, end)
 
     def base64(self, decoded: str, start: int, end: int) -> None:
-        """``decoded`` from the base64 run ``start:end``: three characters from each group of four."""
+        """``decoded`` from the base64 run ``start:end``: three characters from each group of
+        four."""
         self._add(decoded, _BASE64, start, end)
 
     def separator(self, offset: int) -> None:
@@ -85,8 +88,10 @@ class _Builder:
 
 
 def _in_lines(text: str, hint: re.Pattern[str], pattern: _Finder[_M]) -> Iterator[_M]:
-    """``pattern.finditer(text)`` on the lines that hold a ``hint`` only: the same matches, for a pattern whose
-    matches never hold a newline (a string literal, a run without spaces), without reading the other lines."""
+    """``pattern.finditer(text)`` on the lines that hold a ``hint`` only: the same matches, for a
+    pattern whose matches never hold a newline (a string literal, a run without spaces), without
+    reading the other lines.
+    """
     found = hint.search(text)
     while found is not None:
         line_start = text.rfind("\n", 0, found.start()) + 1
@@ -104,16 +109,17 @@ class _Finder(Protocol[_M]):
     def finditer(self, text: str, start: int, end: int, /) -> Iterator[_M]: ...
 
 
-# -- JSON string escapes ----------------------------------------------------------------------------------------
+# -- JSON string escapes
+# ----------------------------------------------------------------------------------------
 
-# Escapes that can hide a secret from the patterns: "\/" in URLs, "\"" in nested JSON, "\\", "\u0041", and the
-# "\n" that puts a .env line inside one JSON string.
+# Escapes that can hide a secret from the patterns: "\/" in URLs, "\"" in nested JSON, "\\",
+# "\u0041", and the "\n" that puts a .env line inside one JSON string.
 _JSON_HINT_RE = lazy(r'\\(?:u[0-9a-fA-F]{4}|[/"\\nrt])')
 
 
 class _String:
-    """A JSON string found by :class:`_JsonStrings`, read as a match of its pattern: group 0 is the string with its
-    quotes, group 1 its contents."""
+    """A JSON string found by :class:`_JsonStrings`, read as a match of its pattern: group 0 is the
+    string with its quotes, group 1 its contents."""
 
     __slots__ = ("_end", "_start", "_text")
 
@@ -132,10 +138,12 @@ class _String:
 
 
 class _JsonStrings:
-    """What ``re.compile(r'"((?:[^"\\\n]|\\.){4,})"').finditer`` finds, in linear time by construction: the
-    pattern retried its walk from every quote of an unterminated string (a line of many ``\\"``: quadratic). A
-    walk that reaches the end of the line fails for every later quote of that line too: those are escaped, so a walk
-    from them is in step with this one; the next try starts on the next line."""
+    """What ``re.compile(r'"((?:[^"\\\n]|\\.){4,})"').finditer`` finds, in linear time by
+    construction: the pattern retried its walk from every quote of an unterminated string (a line of
+    many ``\\"``: quadratic). A walk that reaches the end of the line fails for every later quote of
+    that line too: those are escaped, so a walk from them is in step with this one; the next try
+    starts on the next line.
+    """
 
     def finditer(self, text: str, start: int = 0, end: int | None = None) -> Iterator[_String]:
         end = len(text) if end is None else min(end, len(text))
@@ -198,7 +206,8 @@ def json_strings(text: str) -> Layer | None:
     return out.layer()
 
 
-# -- URL encoding -----------------------------------------------------------------------------------------------
+# -- URL encoding
+# -----------------------------------------------------------------------------------------------
 
 # Percent-escapes of the punctuation secrets are written around: space " # % & + / : ; = ? @ [ ]
 _URL_HINT_RE = lazy(r"%(?:2[0-9A-Fa-f]|3[A-Fa-f]|40|5[BDbd])")
@@ -224,7 +233,8 @@ def url_encoded(text: str) -> Layer | None:
     return out.layer()
 
 
-# -- base64 -----------------------------------------------------------------------------------------------------
+# -- base64
+# --------------------------------------------------------------------------------------------------
 
 _B64_RUN_RE = lazy(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/_=-])")
 _HAS_UPPER_RE = lazy(r"[A-Z]")
@@ -261,8 +271,10 @@ def _decode_run(run: str) -> str | None:
 
 
 def base64_runs(text: str) -> Layer | None:
-    """Each base64 run decoded, and each block of wrapped base64 (``base64 .env`` prints 76 columns a line) decoded
-    whole, its lines joined: a secret split over two lines is found at its place in both."""
+    """Each base64 run decoded, and each block of wrapped base64 (``base64 .env`` prints 76 columns
+    a line) decoded whole, its lines joined: a secret split over two lines is found at its place in
+    both.
+    """
     out = _Builder("base64")
     runs = _b64_runs(text)
     index = 0
@@ -290,7 +302,8 @@ _WRAP_MIN = 40  # the narrowest wrapping joined: base64(1) wraps at 76, PEM and 
 
 
 def _line_end(text: str, end: int) -> int | None:
-    """Where the line after a run ending at ``end`` begins, when the run ends its line; else ``None``."""
+    """Where the line after a run ending at ``end`` begins, when the run ends its line; else
+    ``None``."""
     if end < len(text) and text[end] == "\r":
         end += 1
     if end < len(text) and text[end] == "\n":
@@ -307,9 +320,11 @@ def _alone_on_line(text: str, start: int) -> bool:
 def _wrapped_block(
     text: str, runs: list[tuple[int, str]], index: int
 ) -> tuple[list[tuple[int, str]], int]:
-    """The lines of wrapped base64 from ``runs[index]`` on: two or more runs, each alone on its line, all of the width
-    of the first (a multiple of 4) but the last, which may be shorter (even shorter than a run); and how many of
-    ``runs`` they are. Empty when ``runs[index]`` starts no such block."""
+    """The lines of wrapped base64 from ``runs[index]`` on: two or more runs, each alone on its
+    line, all of the width of the first (a multiple of 4) but the last, which may be shorter (even
+    shorter than a run); and how many of ``runs`` they are. Empty when ``runs[index]`` starts no
+    such block.
+    """
     start, run = runs[index]
     width = len(run)
     if width < _WRAP_MIN or width % 4 or "=" in run or not _alone_on_line(text, start):
@@ -340,7 +355,8 @@ def _wrapped_block(
 
 
 def _short_tail(text: str, start: int) -> str:
-    """The line at ``start`` when it is a short run of base64 (the end of a wrapped block), else ``""``."""
+    """The line at ``start`` when it is a short run of base64 (the end of a wrapped block), else
+    ``""``."""
     end = text.find("\n", start, start + 32)
     line = text[start : end if end != -1 else min(len(text), start + 32)].rstrip("\r")
     body = line.rstrip("=")
@@ -357,10 +373,11 @@ def _short_tail(text: str, start: int) -> str:
 _B64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
 
-# -- hex dumps ----------------------------------------------------------------------------------------------------
+# -- hex dumps
+# --------------------------------------------------------------------------------------------------
 
-# xxd's lines ("00000000: 4150 495f …  API_…") and hexdump -C's ("00000000  41 50 49 5f …  |API_…|"): a dump of a
-# file starts at offset 0, so a plain search finds where one begins
+# xxd's lines ("00000000: 4150 495f …  API_…") and hexdump -C's ("00000000  41 50 49 5f …
+# |API_…|"): a dump of a file starts at offset 0, so a plain search finds where one begins
 _DUMP_STARTS = ("00000000: ", "00000000  ")
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
@@ -388,7 +405,8 @@ def _dump_bytes(line: str) -> bytes | None:
 
 
 def hex_dumps(text: str) -> Layer | None:
-    """The bytes of each xxd or ``hexdump -C`` dump, as text: a secret split over the dump's lines is whole again.
+    """The bytes of each xxd or ``hexdump -C`` dump, as text: a secret split over the dump's lines
+    is whole again.
     Each decoded line maps back to its whole line of the dump (its hex and its text column)."""
     out = _Builder("hex")
     for marker in _DUMP_STARTS:
@@ -402,7 +420,8 @@ def hex_dumps(text: str) -> Layer | None:
 
 
 def _dump_lines(text: str, position: int, out: _Builder) -> int:
-    """Decode the dump's lines from ``position`` on, until a line that is not one; where that line begins."""
+    """Decode the dump's lines from ``position`` on, until a line that is not one; where that
+    line begins."""
     while position < len(text):
         end = text.find("\n", position)
         if end == -1:
@@ -415,12 +434,14 @@ def _dump_lines(text: str, position: int, out: _Builder) -> int:
     return position
 
 
-# A maximal run of base64 characters and "=" (found from the character before it: a pattern that starts with a
-# character class is searched fast, one that starts with a lookbehind is tried at every position)
+# A maximal run of base64 characters and "=" (found from the character before it: a pattern that
+# starts with a character class is searched fast, one that starts with a lookbehind is tried at
+# every position)
 _B64_MAXIMAL_RE = lazy(r"[^A-Za-z0-9+/_=-]([A-Za-z0-9+/_=-]{24,})")
 _B64_AT_START_RE = lazy(r"[A-Za-z0-9+/_=-]{24,}")
-# For ASCII text, faster still: bytes with each base64 character or "=" as "a" and every other byte as " ", where a
-# run of 24 is found by bytes.find (a few nanoseconds a character, where the pattern takes some 20)
+# For ASCII text, faster still: bytes with each base64 character or "=" as "a" and every other byte
+# as " ", where a run of 24 is found by bytes.find (a few nanoseconds a character, where the pattern
+# takes some 20)
 _B64_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_=-")
 _B64_MASK = bytes(0x61 if byte in _B64_BYTES else 0x20 for byte in range(256))
 _B64_MASK_RUN = b"a" * 24
@@ -447,8 +468,8 @@ def _maximal_runs(text: str) -> list[tuple[int, str]]:
 
 
 def _b64_runs(text: str) -> list[tuple[int, str]]:
-    """What ``_B64_RUN_RE`` finds (its start and text): a run of 24 or more base64 characters and at most two "=",
-    with no base64 character or "=" on either side."""
+    """What ``_B64_RUN_RE`` finds (its start and text): a run of 24 or more base64 characters and at
+    most two "=", with no base64 character or "=" on either side."""
     found = []
     for start, run in _maximal_runs(text):
         body = run.rstrip("=")

@@ -1,9 +1,10 @@
-"""The scanning engine: a keyword prefilter, then only the rules whose keywords occur, on the lines where they occur.
+"""The scanning engine: a keyword prefilter, then only the rules whose keywords occur, on the lines
+where they occur.
 
-``scan_text`` is the one entry point every caller uses (memory validation, ``gitmem scan``, the journal and MCP
-code before they write a session log). It decodes JSON escapes, URL-encoding and base64 by default (``decode``), so
-a secret in an agent's transcript is found at its place in the text: ``start``/``end`` are always offsets into the
-text passed in, ready for ``redact``.
+``scan_text`` is the one entry point every caller uses (memory validation, ``gitmem scan``, the
+journal and MCP code before they write a session log). It decodes JSON escapes, URL-encoding and
+base64 by default (``decode``), so a secret in an agent's transcript is found at its place in the
+text: ``start``/``end`` are always offsets into the text passed in, ready for ``redact``.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ if TYPE_CHECKING:
 HIDDEN_RULE = "hidden-unicode"
 DEFAULT_DECODE_DEPTH = 2
 
-# Inline allow pragmas, the spellings of gitmem, detect-secrets and gitleaks, in any comment syntax on the line.
+# Inline allow pragmas, the spellings of gitmem, detect-secrets and gitleaks, in any comment syntax
+# on the line.
 _PRAGMA_RE = lazy(
     r"gitmem:allow(?!-next)|pragma:\s*allowlist[ -]secret|gitleaks:allow", re.IGNORECASE
 )
@@ -47,10 +49,11 @@ _PRAGMA_NEXT_RE = lazy(
 _PRAGMA_WORDS = ("gitmem:allow", "allowlist", "gitleaks:allow")
 
 
-# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit hook more than
-# scanning a typical commit. Its repr leaves the digests out, as the dataclass's did.
+# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit
+# hook more than scanning a typical commit. Its repr leaves the digests out, as the dataclass's did.
 class Finding(NamedTuple):
-    """A secret (or hidden character) found in a text. It never holds the secret: where it is and a short preview."""
+    """A secret (or hidden character) found in a text. It never holds the secret: where it is
+    and a short preview."""
 
     rule: str
     line: int  # 1-based
@@ -58,7 +61,8 @@ class Finding(NamedTuple):
     start: int  # offset of the secret in the scanned text
     end: int
     preview: str
-    digest: str  # sha256 of rule and secret: kept in memory only (for old v2 entries), never written nor shown
+    # sha256 of rule and secret: kept in memory only (for old v2 entries), never written nor shown
+    digest: str
     legacy: str  # the v1 fingerprint, to honour old scan.allow entries
     path: str = "-"
     context: str = (
@@ -70,22 +74,27 @@ class Finding(NamedTuple):
 
     def __repr__(self) -> str:
         return (
-            f"Finding(rule={self.rule!r}, line={self.line!r}, column={self.column!r}, start={self.start!r}, "
+            f"Finding(rule={self.rule!r}, line={self.line!r}, column={self.column!r}, "
+            f"start={self.start!r}, "
             f"end={self.end!r}, preview={self.preview!r}, path={self.path!r})"
         )
 
     def fingerprint(self) -> str:
-        """What scan.allow holds to allow this finding: where it is and what kind (see ``fingerprint``); for a token
-        in a provider's published format, also which value (``value_bound``)."""
+        """What scan.allow holds to allow this finding: where it is and what kind (see
+        ``fingerprint``); for a token in a provider's published format, also which value
+        (``value_bound``).
+        """
         place = self.place()
         return f"{place}:{self.digest[:16]}" if value_bound(self.rule) else place
 
     def place(self) -> str:
-        """The finding's place alone (``v3:path:rule:line``): what a v3 entry names for a token without a format."""
+        """The finding's place alone (``v3:path:rule:line``): what a v3 entry names for a token
+        without a format."""
         return FINGERPRINT_PREFIX + f"{self.where or self.path}:{self.rule}:{self.context}"
 
     def salted(self, salt: str) -> str:
-        """The old (v2) fingerprint: a slow salted hash of the secret, to honour old scan.allow entries."""
+        """The old (v2) fingerprint: a slow salted hash of the secret, to honour old scan.allow
+        entries."""
         if self.rule == HIDDEN_RULE:
             return SALTED_PREFIX + self.digest[:32]
         return _slow_fingerprint(self.digest, salt)
@@ -96,11 +105,12 @@ class Finding(NamedTuple):
         return f"possible secret ({self.rule}): {self.preview}"
 
 
-# The rules for credentials without a provider's format (a JWT, a URL's or header's credentials, a generic
-# assignment, prose): a v3 entry allows their finding by its place. Every other rule reads a provider's published
-# format (AKIA…, ghp_…, a private key), whose value is random enough that a hash of it tells nothing: its entry
-# names the value too, so an entry written for a line before its key exists (or for a revoked example) never lets
-# another, live key through in the same place. A new rule is bound to its value unless it is listed here.
+# The rules for credentials without a provider's format (a JWT, a URL's or header's credentials, a
+# generic assignment, prose): a v3 entry allows their finding by its place. Every other rule reads a
+# provider's published format (AKIA…, ghp_…, a private key), whose value is random enough that a
+# hash of it tells nothing: its entry names the value too, so an entry written for a line before its
+# key exists (or for a revoked example) never lets another, live key through in the same place. A
+# new rule is bound to its value unless it is listed here.
 PLACE_ONLY = frozenset(
     {
         "jwt",
@@ -119,8 +129,8 @@ PLACE_ONLY = frozenset(
 
 
 def value_bound(rule: str) -> bool:
-    """Whether ``rule`` reads a provider's published format, so that scan.allow allows its finding by value as well
-    as place (see ``PLACE_ONLY``)."""
+    """Whether ``rule`` reads a provider's published format, so that scan.allow allows its finding
+    by value as well as place (see ``PLACE_ONLY``)."""
     if rule == HIDDEN_RULE or rule in PLACE_ONLY:
         return False
     from gitmem.scan.rules import RULES_BY_ID
@@ -163,17 +173,20 @@ def _digest(rule: str, secret: str) -> str:
 
 
 def fingerprint(path: str, rule: str, line: str) -> str:
-    """What lets a team allow a finding without storing the secret, as gitleaks' location fingerprints do: ``v3:``,
-    the path from the repository's root, the rule, and 16 hex digits of sha256 over the finding's line with the
-    secret replaced by ``MASK`` (stripped, at most 200 characters either side). It tells where the finding is and of
-    what kind, and nothing about the value, so it costs nothing to compute and nothing to publish. It holds no line
-    number: lines added above do not renew it; moving the secret to another file or editing its line does.
+    """What lets a team allow a finding without storing the secret, as gitleaks' location
+    fingerprints do: ``v3:``, the path from the repository's root, the rule, and 16 hex digits of
+    sha256 over the finding's line with the secret replaced by ``MASK`` (stripped, at most 200
+    characters either side). It tells where the finding is and of what kind, and nothing about the
+    value, so it costs nothing to compute and nothing to publish. It holds no line
+    number: lines added above do not renew it; moving the secret to another file or editing its line
+    does.
     ``line`` is the masked line (see ``masked_line``)."""
     return FINGERPRINT_PREFIX + f"{path}:{rule}:{_line_digest(line)}"
 
 
 def masked_line(text: str, start: int, end: int) -> str:
-    """The line (or lines) of ``text[start:end]`` with it replaced by ``MASK``, stripped, bounded either side."""
+    """The line (or lines) of ``text[start:end]`` with it replaced by ``MASK``, stripped,
+    bounded either side."""
     line_start = max(text.rfind("\n", 0, start) + 1, start - _CONTEXT)
     line_end = text.find("\n", end, end + _CONTEXT)
     if line_end == -1:
@@ -192,11 +205,12 @@ def _context(text: str, start: int, end: int) -> str:
 
 
 def salted_fingerprint(rule: str, secret: str, salt: str = "") -> str:
-    """The v2 fingerprint: ``v2:`` and 32 hex digits of scrypt over rule and secret, salted with ``scan.salt``.
+    """The v2 fingerprint: ``v2:`` and 32 hex digits of scrypt over rule and secret, salted with
+    ``scan.salt``.
 
-    Derived from the secret: the salt is committed, so anyone with the repository can test guesses offline (scrypt
-    only slows each guess to some 50 ms), and it costs each finding as much. Still honoured in scan.allow; ``gitmem
-    scan`` asks to renew such entries (``--baseline``)."""
+    Derived from the secret: the salt is committed, so anyone with the repository can test guesses
+    offline (scrypt only slows each guess to some 50 ms), and it costs each finding as much. Still
+    honoured in scan.allow; ``gitmem scan`` asks to renew such entries (``--baseline``)."""
     if rule == HIDDEN_RULE:
         return SALTED_PREFIX + _digest(rule, secret)[:32]
     return _slow_fingerprint(_digest(rule, secret), salt)
@@ -218,8 +232,10 @@ def _slow_fingerprint(digest: str, salt: str) -> str:
 
 
 def legacy_fingerprint(rule: str, secret: str) -> str:
-    """The v1 fingerprint: an HMAC under a key that ships in this file, so as fast to test a guess against as a
-    plain hash. Still honoured in scan.allow; ``gitmem scan`` asks to renew such entries."""
+    """The v1 fingerprint: an HMAC under a key that ships in this file, so as fast to test a guess
+    against as a plain hash. Still honoured in scan.allow; ``gitmem scan`` asks to renew such
+    entries.
+    """
     import hashlib
     import hmac
 
@@ -259,8 +275,10 @@ _NO, _NAMED, _SERVICE = (
 
 
 def _secret_span(rule: Rule, match: re.Match[str], names: dict[str, int]) -> tuple[int, int] | None:
-    """The span of the secret a match found, or ``None`` when the match is not a secret after all. ``names``: the
-    verdicts on the names this rule met in this window (a name repeated is judged once)."""
+    """The span of the secret a match found, or ``None`` when the match is not a secret after all.
+    ``names``: the verdicts on the names this rule met in this window (a name repeated is judged
+    once).
+    """
     if rule.generic:
         for name_group, secret_group in _name_groups(rule):
             name = match.group(name_group)
@@ -269,7 +287,8 @@ def _secret_span(rule: Rule, match: re.Match[str], names: dict[str, int]) -> tup
             verdict = names.get(name)
             if verdict is None:
                 verdict = names[name] = _name_verdict(rule, name)
-            # "<provider>Key" (azureKey, apiMaticKey): a key of some service, when its value is unmistakably random
+            # "<provider>Key" (azureKey, apiMaticKey): a key of some service, when its value is
+            # unmistakably random
             if verdict == _NAMED or (
                 verdict == _SERVICE and filters.random_key(match.group(secret_group))
             ):
@@ -304,7 +323,8 @@ def _accept(rule: Rule, secret: str, kind: str) -> bool:
 
 @cache
 def _name_groups(rule: Rule) -> tuple[tuple[str, str], ...]:
-    """A generic rule's alternatives: each captures a name (``name``, ``name2``…) and its value (``secret``…)."""
+    """A generic rule's alternatives: each captures a name (``name``, ``name2``…) and its value
+    (``secret``…)."""
     groups = _compiled(rule).groupindex
     return tuple(
         (g, "secret" + g[4:])
@@ -318,8 +338,8 @@ Span = tuple[int, int, int]  # (rule index, start, end)
 
 @cache
 def _automaton() -> Any:
-    """An Aho–Corasick automaton of every keyword (``ahocorasick_rs``, a DFA: some 250 MB/s on code), or ``None``
-    where the library is missing."""
+    """An Aho–Corasick automaton of every keyword (``ahocorasick_rs``, a DFA: some 250 MB/s on
+    code), or ``None`` where the library is missing."""
     try:
         import ahocorasick_rs
     except ImportError:  # no wheel for this platform: the keyword loop below does the same, slower
@@ -329,12 +349,14 @@ def _automaton() -> Any:
 
 
 def _keywords_in(lowered: str) -> list[int]:
-    """The indexes (into ``_keyword_index()``) of the keywords that occur in ``lowered``: one pass over the text."""
+    """The indexes (into ``_keyword_index()``) of the keywords that occur in ``lowered``: one
+    pass over the text."""
     return _keyword_hits(lowered)[0]
 
 
 def _keyword_hits(lowered: str) -> tuple[list[int], dict[str, list[int]] | None]:
-    """The keywords that occur (as ``_keywords_in``), and where each occurs, in order (``None`` without the
+    """The keywords that occur (as ``_keywords_in``), and where each occurs, in order (``None``
+    without the
     automaton: ``_windows`` then finds them itself)."""
     automaton = _automaton()
     if automaton is None:
@@ -398,11 +420,11 @@ def _scan_raw(text: str, kind: str) -> list[Span]:
     return spans
 
 
-# What judging candidates may cost in one window, in characters: CANDIDATE_WORK per character of the window, and
-# SPARE_WORK for a short line. A rejected candidate costs CANDIDATE_COST (the call, the name's and value's filters)
-# and its length. Ordinary text never spends it (one line, a few candidates); a line of candidates that overlap
-# (``?token=`` repeated: each starts inside the one before, and each is read to its longest value) would cost the
-# longest value at every character.
+# What judging candidates may cost in one window, in characters: CANDIDATE_WORK per character of the
+# window, and SPARE_WORK for a short line. A rejected candidate costs CANDIDATE_COST (the call, the
+# name's and value's filters) and its length. Ordinary text never spends it (one line, a few
+# candidates); a line of candidates that overlap (``?token=`` repeated: each starts inside the one
+# before, and each is read to its longest value) would cost the longest value at every character.
 CANDIDATE_WORK = 4
 SPARE_WORK = 2048
 CANDIDATE_COST = 64
@@ -413,11 +435,13 @@ def _candidates(
 ) -> Iterator[Span]:
     """The secrets ``rule`` finds in ``text[start:end]``, at a cost bounded by the window's length.
 
-    A rejected match can hide one that starts inside it: in `url = "https://…&token=…"` the assignment's name is not
-    a credential's, the query's is. So the search goes on from the next character (every pattern begins at a
-    boundary, a name or a prefix, so it finds no tail of the same match), while the window's work lasts; once it is
-    spent, from the end of the rejected match, so no character is read by more than one more candidate. A name or
-    a value repeated in the window is judged once."""
+    A rejected match can hide one that starts inside it: in `url = "https://…&token=…"` the
+    assignment's name is not a credential's, the query's is. So the search goes on from the next
+    character (every pattern begins at a boundary, a name or a prefix, so it finds no tail of the
+    same match), while the window's work lasts; once it is spent, from the end of the rejected
+    match, so no character is read by more than one more candidate. A name or a value repeated in
+    the window is judged once.
+    """
     budget = CANDIDATE_WORK * (end - start) + SPARE_WORK
     names: dict[str, int] = {}
     verdicts: dict[str, bool] = {}
@@ -437,9 +461,10 @@ def _candidates(
         position = match.start() + 1 if budget > 0 else max(match.end(), match.start() + 1)
 
 
-# A line longer than this is scanned only around its keywords, WINDOW characters either side of each: a minified
-# bundle or a recorded HTTP cassette (one line of a megabyte) costs time in proportion to its keywords, and no
-# secret is lost, because every pattern matches within a few hundred characters of its keyword.
+# A line longer than this is scanned only around its keywords, WINDOW characters either side of
+# each: a minified bundle or a recorded HTTP cassette (one line of a megabyte) costs time in
+# proportion to its keywords, and no secret is lost, because every pattern matches within a few
+# hundred characters of its keyword.
 LONG_LINE = 4096
 WINDOW = 1024
 
@@ -451,8 +476,11 @@ def _windows(
     cache: dict[str, list[tuple[int, int]]],
     occurrences: dict[str, list[int]] | None = None,
 ) -> list[tuple[int, int]]:
-    """The lines (start, end) holding any of ``keywords`` (only near them on a long line), in order, merged.
-    ``occurrences`` holds where each keyword occurs, when the automaton found them; otherwise they are looked for."""
+    """The lines (start, end) holding any of ``keywords`` (only near them on a long line), in order,
+    merged.
+    ``occurrences`` holds where each keyword occurs, when the automaton found them; otherwise they
+    are looked for.
+    """
     spans: set[tuple[int, int]] = set()
     for keyword in keywords:
         found = cache.get(keyword)
@@ -466,7 +494,8 @@ def _windows(
                 keyword: str = keyword,
                 starts: list[int] | None = starts,
             ) -> int:
-                """The first occurrence of ``keyword`` in ``lowered[start:end]``, or -1 (as ``str.find``)."""
+                """The first occurrence of ``keyword`` in ``lowered[start:end]``, or -1 (as
+                ``str.find``)."""
                 if starts is None:
                     return lowered.find(keyword, start, end)
                 at = bisect.bisect_left(starts, start)
@@ -495,13 +524,14 @@ def _windows(
     return _merge(spans)
 
 
-# A shell command goes on over the lines a backslash ends (curl … \ -H "Authorization: …"): a continued rule's
-# window runs on over at most this many of them, each no longer than LONG_LINE.
+# A shell command goes on over the lines a backslash ends (curl … \ -H "Authorization: …"): a
+# continued rule's window runs on over at most this many of them, each no longer than LONG_LINE.
 CONTINUED_LINES = 20
 
 
 def _continued(text: str, windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``windows``, each run on over the lines that a backslash at the end of the line before continues."""
+    """``windows``, each run on over the lines that a backslash at the end of the line before
+    continues."""
     out: list[tuple[int, int]] = []
     for start, end in windows:  # in order, apart (from _windows or _merge)
         if out and end <= out[-1][1]:
@@ -533,14 +563,16 @@ def _merge(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
 
 @cache
 def _triggers() -> tuple[tuple[int, re.Pattern[str]], ...]:
-    """The rules a regex wakes (``Rule.trigger``), where no keyword can: each rule's index and its trigger."""
+    """The rules a regex wakes (``Rule.trigger``), where no keyword can: each rule's index and
+    its trigger."""
     return tuple(
         (n, re.compile(rule.trigger)) for n, rule in enumerate(RULES) if rule.trigger is not None
     )
 
 
 def _trigger_windows(text: str, trigger: re.Pattern[str]) -> list[tuple[int, int]]:
-    """The lines where ``trigger`` matches (only near the match on a long line), like a keyword's."""
+    """The lines where ``trigger`` matches (only near the match on a long line), like a
+    keyword's."""
     found: list[tuple[int, int]] = []
     line_start, line_end = -1, -1
     for match in trigger.finditer(text):
@@ -572,7 +604,8 @@ def _scan_layered(text: str, depth: int, kind: str) -> list[Span]:
 
 
 def _resolve(spans: Iterable[Span]) -> list[Span]:
-    """One finding per secret: where spans overlap, the most specific rule (the earliest in RULES) wins."""
+    """One finding per secret: where spans overlap, the most specific rule (the earliest in
+    RULES) wins."""
     starts: list[int] = []  # the kept spans, sorted by start; they never overlap
     kept: list[Span] = []
     for span in sorted(set(spans), key=lambda s: (s[0], s[1], -s[2])):
@@ -626,15 +659,17 @@ def scan_text(
 ) -> list[Finding]:
     """Every secret in ``text``, in order of position.
 
-    ``decode`` is how many layers of encoding (JSON escapes, URL-encoding, base64) to look through; 0 scans the text
-    as it is. With ``hidden``, hidden Unicode characters are findings too (rule ``hidden-unicode``). With
-    ``pragmas``, lines carrying an allow pragma (``gitmem:allow``, ``pragma: allowlist secret``,
-    ``gitleaks:allow``) are skipped, and so is the line after ``gitmem:allow-next-line``: for files people review,
-    never for text an agent wrote (a memory, a session log), which could carry a pragma to smuggle a secret.
-    ``kind`` is what the text is (``gitmem.scan.kinds``): ``prose`` (a memory, a journal, a session log: the
-    default) runs every rule; ``code`` (a source or config file) skips the prose rules and holds a generic
-    assignment's value to the stricter look of a generated secret. ``locale``: the text is a translation file
-    (``gitmem.scan.kinds.is_locale``), where the directional marks inside strings are ordinary text.
+    ``decode`` is how many layers of encoding (JSON escapes, URL-encoding, base64) to look through;
+    0 scans the text as it is. With ``hidden``, hidden Unicode characters are findings too (rule
+    ``hidden-unicode``). With ``pragmas``, lines carrying an allow pragma (``gitmem:allow``,
+    ``pragma: allowlist secret``, ``gitleaks:allow``) are skipped, and so is the line after
+    ``gitmem:allow-next-line``: for files people review, never for text an agent wrote (a memory, a
+    session log), which could carry a pragma to smuggle a secret.
+    ``kind`` is what the text is (``gitmem.scan.kinds``): ``prose`` (a memory, a journal, a session
+    log: the default) runs every rule; ``code`` (a source or config file) skips the prose rules and
+    holds a generic assignment's value to the stricter look of a generated secret. ``locale``: the
+    text is a translation file (``gitmem.scan.kinds.is_locale``), where the directional marks inside
+    strings are ordinary text.
     """
     spans = _resolve(_scan_layered(text, decode, kind))
     hidden_chars = _find_hidden(text, locale) if hidden else []
@@ -713,7 +748,8 @@ REDACTED = "‹redacted:{rule}›"
 
 
 def redact(text: str, findings: Iterable[Finding]) -> str:
-    """``text`` with each secret replaced by ``‹redacted:RULE›`` and each hidden character removed."""
+    """``text`` with each secret replaced by ``‹redacted:RULE›`` and each hidden character
+    removed."""
     out = []
     position = 0
     for finding in sorted(findings, key=lambda f: f.start):
@@ -729,9 +765,11 @@ def redact(text: str, findings: Iterable[Finding]) -> str:
 def without_allowed(
     findings: Iterable[Finding], allow: Iterable[str], salt: str = ""
 ) -> list[Finding]:
-    """The findings whose fingerprint is not in ``allow`` (the reviewed fingerprints of ``scan.allow``). Old entries
-    still allow their findings: v1 (an HMAC of the secret) and v2 (scrypt of the secret salted with ``salt``), whose
-    slow hash is computed only for findings no new entry allows, and only when ``allow`` holds any."""
+    """The findings whose fingerprint is not in ``allow`` (the reviewed fingerprints of
+    ``scan.allow``). Old entries still allow their findings: v1 (an HMAC of the secret) and v2
+    (scrypt of the secret salted with ``salt``), whose slow hash is computed only for findings no
+    new entry allows, and only when ``allow`` holds any.
+    """
     allowed = set(allow)
     slow = any(entry.startswith(SALTED_PREFIX) for entry in allowed)
     return [
@@ -744,7 +782,8 @@ def without_allowed(
 
 
 def renewed_by(finding: Finding, allow: Iterable[str], salt: str = "") -> str | None:
-    """The old (v1 or v2) entry of ``allow`` that allows ``finding``, if any: the one its new fingerprint renews."""
+    """The old (v1 or v2) entry of ``allow`` that allows ``finding``, if any: the one its new
+    fingerprint renews."""
     allowed = set(allow)
     if finding.legacy in allowed:
         return finding.legacy
@@ -757,5 +796,6 @@ def renewed_by(finding: Finding, allow: Iterable[str], salt: str = "") -> str | 
 
 
 def legacy_entries(allow: Iterable[str]) -> list[str]:
-    """The old (v1 and v2) fingerprints among scan.allow's entries: derived from the secret, to be renewed."""
+    """The old (v1 and v2) fingerprints among scan.allow's entries: derived from the secret, to
+    be renewed."""
     return [entry for entry in allow if not entry.startswith(FINGERPRINT_PREFIX)]

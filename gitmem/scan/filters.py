@@ -1,9 +1,11 @@
-"""Judging a candidate secret: placeholders, documented examples, entropy, and the context of generic assignments.
+"""Judging a candidate secret: placeholders, documented examples, entropy, and the context of
+generic assignments.
 
-Rules with a fixed token format need little judging (a placeholder or a documented example is all that can go
-wrong). Generic rules (``password = …`` in code, ``TOKEN=…`` in ``.env``, "the password is …" in prose) have no
-format to lean on: a candidate is kept only when its name says it is a credential, its value is not code, a path,
-a placeholder, a hash or an identifier, and it has the entropy of something chosen to be hard to guess.
+Rules with a fixed token format need little judging (a placeholder or a documented example is all
+that can go wrong). Generic rules (``password = …`` in code, ``TOKEN=…`` in ``.env``, "the password
+is …" in prose) have no format to lean on: a candidate is kept only when its name says it is a
+credential, its value is not code, a path, a placeholder, a hash or an identifier, and it has the
+entropy of something chosen to be hard to guess.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ _PLACEHOLDER_RE = lazy(
     re.IGNORECASE,
 )
 
-# sha256 (first 16 hex digits) of keys published in providers' documentation: they are in every tutorial.
+# sha256 (first 16 hex digits) of keys published in providers' documentation: they are in every
+# tutorial.
 _DOCUMENTED_EXAMPLES = frozenset(
     {
         "7f75367e78812551",  # jwt.io's sample token
@@ -59,18 +62,21 @@ def is_documented_example(value: str) -> bool:
     return digest16(value) in _DOCUMENTED_EXAMPLES
 
 
-# -- checks for rules with a format ---------------------------------------------------------------------------------
+# -- checks for rules with a format
+# ---------------------------------------------------------------------------------
 
 _B64_BODY_RE = lazy(r"[A-Za-z0-9+/=]{16,}")
 _KEY_MAGIC = (b"openssh-key-v1\x00",)  # the body of ssh-keygen's default format
 
 
 def key_material(secret: str) -> bool:
-    """A private key block holds real key material: enough base64, and either a key's structure (OpenSSH's magic, a
-    DER ``SEQUENCE``: PEM and PKCS#8) or the entropy of random bytes (PGP, PuTTY, a key cut short).
+    """A private key block holds real key material: enough base64, and either a key's structure
+    (OpenSSH's magic, a DER ``SEQUENCE``: PEM and PKCS#8) or the entropy of random bytes (PGP,
+    PuTTY, a key cut short).
 
-    The one filter a private-key rule runs (``Rule.key``): a key's body has runs of ``A`` (zero bytes) and the
-    structure of its format, which the placeholder and example filters would take for a stand-in.
+    The one filter a private-key rule runs (``Rule.key``): a key's body has runs of ``A`` (zero
+    bytes) and the structure of its format, which the placeholder and example filters would take for
+    a stand-in.
     """
     body = "".join(_B64_BODY_RE.findall(secret.replace("\\n", "\n").replace("\\r", "")))
     if len(body) < 40:
@@ -82,7 +88,8 @@ def key_material(secret: str) -> bool:
 
 
 def _der_sequence(head: bytes) -> bool:
-    """The start of a DER ``SEQUENCE`` of some length, holding an ``INTEGER`` (a version) or a ``SEQUENCE``."""
+    """The start of a DER ``SEQUENCE`` of some length, holding an ``INTEGER`` (a version) or a
+    ``SEQUENCE``."""
     if len(head) < 6 or head[0] != 0x30:
         return False
     width = head[1] - 0x80 if head[1] > 0x80 else 0
@@ -120,7 +127,8 @@ def jwt_token(secret: str) -> bool:
 
 
 def discord_user_id(secret: str) -> bool:
-    """A Discord token's first part is unpadded base64 of the bot's user id: a snowflake of 17 to 20 digits."""
+    """A Discord token's first part is unpadded base64 of the bot's user id: a snowflake of 17
+    to 20 digits."""
     raw = _b64decode(secret.partition(".")[0])
     return raw is not None and 17 <= len(raw) <= 20 and raw.isdigit() and raw[:1] != b"0"
 
@@ -137,7 +145,8 @@ _COMMON_PASSWORDS = frozenset(
 
 
 def url_password(secret: str) -> bool:
-    """The password of ``scheme://user:password@host`` is real: not empty, a variable, a mask or a default."""
+    """The password of ``scheme://user:password@host`` is real: not empty, a variable, a mask or
+    a default."""
     lowered = secret.lower()
     if (
         lowered in _COMMON_PASSWORDS
@@ -153,7 +162,8 @@ def url_password(secret: str) -> bool:
 
 
 def url_password_in_prose(secret: str) -> bool:
-    """In a memory or a session log a URL's password is real even when it is a word (``admin:sunshine@prod-db``):
+    """In a memory or a session log a URL's password is real even when it is a word
+    (``admin:sunshine@prod-db``):
     only the defaults, masks and placeholders of ``url_password`` stay quiet."""
     lowered = secret.lower()
     if (
@@ -168,7 +178,8 @@ def url_password_in_prose(secret: str) -> bool:
 
 
 def basic_credentials(secret: str) -> bool:
-    """``Authorization: Basic …`` and docker's ``"auth"``: base64 of ``user:password`` with a real password."""
+    """``Authorization: Basic …`` and docker's ``"auth"``: base64 of ``user:password`` with a
+    real password."""
     raw = _b64decode(secret)
     if raw is None:
         return False
@@ -184,7 +195,8 @@ def basic_credentials(secret: str) -> bool:
     )
 
 
-# -- generic assignments and prose ------------------------------------------------------------------------------------
+# -- generic assignments and prose
+# ------------------------------------------------------------------------------------
 
 _CAMEL_RE = lazy(r"(?<=[a-z0-9])(?=[A-Z])")
 _SPLIT_RE = lazy(r"[^A-Za-z0-9]+")
@@ -230,7 +242,8 @@ _KEY_QUALIFIERS = frozenset(
         "hmac",
     }
 )
-# A name ending in one of these holds something about a secret, not the secret ("token_url", "password_file").
+# A name ending in one of these holds something about a secret, not the secret ("token_url",
+# "password_file").
 _NOT_SECRET_TAILS = frozenset(
     _words(
         """
@@ -266,7 +279,8 @@ def secret_name(name: str) -> bool:
     return False
 
 
-# Keys that are no credential whatever their value looks like: of data structures, databases, caches, keyboards
+# Keys that are no credential whatever their value looks like: of data structures, databases,
+# caches, keyboards
 _DATA_KEYS = frozenset(
     _words(
         """
@@ -279,8 +293,10 @@ _DATA_KEYS = frozenset(
 
 
 def service_key_name(name: str) -> bool:
-    """A name ending in "key" after a word that is not a data structure's (``azureKey``, ``adzuna_key``; not ``KEY``
-    alone, nor ``cacheKey``): a service's key, if its value says so (``random_key``)."""
+    """A name ending in "key" after a word that is not a data structure's (``azureKey``,
+    ``adzuna_key``; not ``KEY`` alone, nor ``cacheKey``): a service's key, if its value says so
+    (``random_key``).
+    """
     parts = [p.lower() for p in _SPLIT_RE.split(_CAMEL_RE.sub("_", name)) if p]
     if not parts or parts[-1] != "key" or any(p in _NOT_SECRET_PARTS for p in parts):
         return False
@@ -291,9 +307,12 @@ _TRAILING_DIGITS_RE = lazy(r"[0-9]+$")
 
 
 def logged_secret_name(name: str) -> bool:
-    """Whether the name a log line prints a value under says credential: as ``secret_name`` (``phrase token1``:
-    numbered), and also a key alone or after a service's name (``Using Key=…``, ``Using adobe KEY=…``), which a
-    program's log prints as the key it is using; never a data structure's key (``cacheKey``) nor a public one."""
+    """Whether the name a log line prints a value under says credential: as ``secret_name``
+    (``phrase token1``:
+    numbered), and also a key alone or after a service's name (``Using Key=…``, ``Using adobe
+    KEY=…``), which a program's log prints as the key it is using; never a data structure's key
+    (``cacheKey``) nor a public one.
+    """
     parts = [p.lower() for p in _SPLIT_RE.split(_CAMEL_RE.sub("_", name)) if p]
     if parts:
         parts[-1] = _TRAILING_DIGITS_RE.sub("", parts[-1]) or parts[-1]
@@ -305,7 +324,8 @@ def logged_secret_name(name: str) -> bool:
 
 
 def random_key(value: str) -> bool:
-    """A value no one wrote by hand: 24 characters or more, letters and digits mixed, the entropy of random ones."""
+    """A value no one wrote by hand: 24 characters or more, letters and digits mixed, the
+    entropy of random ones."""
     if len(value) < 24 or len(value) > 500 or not plausible_in_code(value) or not plausible(value):
         return False
     return (
@@ -332,8 +352,9 @@ _VERSION_RE = lazy(r"^(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|[xX*]))+(?:[-+.][A-Za-z
 _CAMEL_PART = r"[A-Z][a-z]+|[a-z]{2,}|[A-Z]{2,}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{1,4}"
 _CAMEL_WORDS_RE = lazy(rf"(?:{_CAMEL_PART}){{2,6}}")
 _CAMEL_PART_RE = lazy(_CAMEL_PART)
-# Two-letter words and abbreviations of names in code (isOptedIn, labelsById, userMsgBg, makeMockFn): a camel-case
-# value with any other two-letter part (muisRSZTuJIF88: "Tu") is more likely random than a name.
+# Two-letter words and abbreviations of names in code (isOptedIn, labelsById, userMsgBg,
+# makeMockFn): a camel-case value with any other two-letter part (muisRSZTuJIF88: "Tu") is more
+# likely random than a name.
 _SHORT_PARTS = frozenset(
     _words(
         """
@@ -372,7 +393,8 @@ _NOT_VALUES = frozenset(
 
 
 def plausible(value: str, *, short: bool = False) -> bool:
-    """Whether a value in a credential's place looks chosen to be hard to guess, rather than code or a stand-in."""
+    """Whether a value in a credential's place looks chosen to be hard to guess, rather than
+    code or a stand-in."""
     length = len(value)
     if length < (6 if short else 8) or length > 2000:
         return False
@@ -386,7 +408,8 @@ def plausible(value: str, *, short: bool = False) -> bool:
 
 
 def _stand_in(value: str, lowered: str) -> bool:
-    """A word, a number, a placeholder, a documented example, a test or publishable key: not a real secret."""
+    """A word, a number, a placeholder, a documented example, a test or publishable key: not a
+    real secret."""
     if lowered in _NOT_VALUES or lowered in _COMMON_PASSWORDS:
         return True
     if value.isdigit() or is_placeholder(value) or is_documented_example(value):
@@ -395,7 +418,8 @@ def _stand_in(value: str, lowered: str) -> bool:
         any(word in lowered for word in _STAND_IN_MARKERS)
         or _LETTERS_RE.sub("", lowered) in _STAND_IN_WORDS
     ):
-        return True  # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use
+        # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use
+        return True
     return (
         _TEST_RE.search(lowered) is not None
     )  # test-mode and publishable keys (sk_test_…, pk_live_…), fixtures
@@ -406,10 +430,11 @@ _IPV4_RE = lazy(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
 
 
 def _code_or_reference(value: str) -> bool:
-    """Code, a path, a hash, a UUID, a version, a URL, addresses, a dunder name (``__name__``) or a reference to a
-    secret kept elsewhere (``vault:``)."""
+    """Code, a path, a hash, a UUID, a version, a URL, addresses, a dunder name (``__name__``) or a
+    reference to a secret kept elsewhere (``vault:``)."""
     if value.startswith((":", ".", "?", "!")):
-        return True  # the rest of a path or chain whose name was taken for the name: Token::ZeroOrMore, a?.b
+        # the rest of a path or chain whose name was taken for the name: Token::ZeroOrMore, a?.b
+        return True
     if (value.startswith("__") and value.endswith("__")) or _IPV4_RE.search(value):
         return True  # __snapshotRegression_019ffd14__ (a name), 10.0.0.0/8,127.0.0.1 (addresses)
     if _CODE_RE.search(value) or _PATH_RE.search(value) or _HASH_PREFIX_RE.search(value):
@@ -421,23 +446,26 @@ def _code_or_reference(value: str) -> bool:
     )
 
 
-# A name made of lower-case words and version or number segments, joined: a cache key, a queue, a metric, a topic
-# (``billing:v4:legacy-usage:heartbeat:v1``, ``app.v5.checkout-flow.rate-limit.v2``). Decided by its shape, not by
-# the name it is assigned to: no list of words says which names hold such keys.
+# A name made of lower-case words and version or number segments, joined: a cache key, a queue, a
+# metric, a topic (``billing:v4:legacy-usage:heartbeat:v1``,
+# ``app.v5.checkout-flow.rate-limit.v2``). Decided by its shape, not by the name it is assigned to:
+# no list of words says which names hold such keys.
 _JOINED_PIECE = r"(?:[a-z]{2,}[0-9]{0,2}|v[0-9]{1,4}|[0-9]{1,4})"
 _JOINED_NAME_RE = lazy(rf"^{_JOINED_PIECE}(?:[:/._~-]{{1,2}}{_JOINED_PIECE}){{2,}}$")
 _JOINED_WORD_RE = lazy(r"[a-z]{2,}")
 
 
 def joined_name(value: str) -> bool:
-    """Lower-case words and version segments joined by ``:`` ``/`` ``.`` ``_`` ``~`` ``-``: three pieces or more,
-    two of them words (``service:v4:legacy-usage:heartbeat:v1``). An identifier, not a secret."""
+    """Lower-case words and version segments joined by ``:`` ``/`` ``.`` ``_`` ``~`` ``-``: three
+    pieces or more, two of them words (``service:v4:legacy-usage:heartbeat:v1``). An identifier, not
+    a secret.
+    """
     return _JOINED_NAME_RE.match(value) is not None and len(_JOINED_WORD_RE.findall(value)) >= 2
 
 
 def _name_like(value: str, length: int) -> bool | None:
-    """The verdict on a value shaped like a name (an identifier, a type name, words, a short hex id, a slug), or
-    ``None`` when it has no such shape."""
+    """The verdict on a value shaped like a name (an identifier, a type name, words, a short hex id,
+    a slug), or ``None`` when it has no such shape."""
     if joined_name(value):
         return False  # a key's name: service:v4:legacy-usage:heartbeat:v1
     dotted = any(sep in value for sep in (".", "::", "->")) and not _THREE_PART_TOKEN_RE.fullmatch(
@@ -450,7 +478,8 @@ def _name_like(value: str, length: int) -> bool | None:
     if _camel_name(value) and not _random_part(value):
         return False  # a type or class name: PKCS7PrivateKeyTypes
     if _WORDS_RE.match(value):
-        # Letters only: a word or an identifier, unless long, mixed case, in one piece and random-looking.
+        # Letters only: a word or an identifier, unless long, mixed case, in one piece and
+        # random-looking.
         return (
             length >= 20
             and value.isalpha()
@@ -466,7 +495,8 @@ def _name_like(value: str, length: int) -> bool | None:
 
 
 def _mixed_and_random(value: str, length: int) -> bool:
-    """At least two classes of characters, and the entropy of random ones (the bar rising with length)."""
+    """At least two classes of characters, and the entropy of random ones (the bar rising with
+    length)."""
     classes = sum(
         (
             any(c.islower() for c in value),
@@ -485,9 +515,11 @@ _DIGIT_RUN_RE = lazy(r"\d+")
 
 
 def _camel_name(value: str) -> bool:
-    """Words in camel case (``labelsById``, ``PKCS7PrivateKeyTypes``), as type and variable names are: both cases,
-    or one case with at most one number (``sha256sum``). One case cut by numbers again and again
-    (``yzmil2yrmu5qfd09``, ``JJ4ZIC9EJNWVIS86``) is how random characters look, not a name."""
+    """Words in camel case (``labelsById``, ``PKCS7PrivateKeyTypes``), as type and variable names
+    are: both cases, or one case with at most one number (``sha256sum``). One case cut by numbers
+    again and again (``yzmil2yrmu5qfd09``, ``JJ4ZIC9EJNWVIS86``) is how random characters look, not
+    a name.
+    """
     if not _CAMEL_WORDS_RE.fullmatch(value):
         return False
     if value.lower() != value and value.upper() != value:
@@ -496,8 +528,10 @@ def _camel_name(value: str) -> bool:
 
 
 def _random_part(camel: str) -> bool:
-    """Whether a camel-case value has a two-letter part that no name would: not a word of code (``Id``, ``Fn``), nor
-    the end of an acronym's plural (``URLs``) or version (``IPv4``, ``UUIDv7``)."""
+    """Whether a camel-case value has a two-letter part that no name would: not a word of code
+    (``Id``, ``Fn``), nor the end of an acronym's plural (``URLs``) or version (``IPv4``,
+    ``UUIDv7``).
+    """
     for part in _CAMEL_PART_RE.finditer(camel):
         text = part.group()
         if len(text) != 2 or not text.isalpha() or text.isupper() or text.lower() in _SHORT_PARTS:
@@ -513,15 +547,16 @@ _QUOTED_BEARER_RE = lazy(r"^(?:Bearer|Basic|Token|token|bearer)\s+(\S+)$")
 
 
 def generic_value(value: str) -> str | None:
-    """The secret part of a quoted assignment's value (``"Bearer abc…"`` → ``abc…``), or ``None`` to skip it."""
+    """The secret part of a quoted assignment's value (``"Bearer abc…"`` → ``abc…``), or
+    ``None`` to skip it."""
     if any(c.isspace() for c in value):
         match = _QUOTED_BEARER_RE.match(value)
         return match.group(1) if match else None
     return value
 
 
-# In code, a credential's name more often holds a word, a fixture or a variable than a secret: the value must look
-# generated as well as plausible.
+# In code, a credential's name more often holds a word, a fixture or a variable than a secret: the
+# value must look generated as well as plausible.
 _FIXTURE_WORDS = frozenset(
     _words(
         """
@@ -534,10 +569,12 @@ _SEGMENT_RE = lazy(r"[A-Za-z]{4,}")  # shorter runs occur by chance in random va
 
 
 def plausible_in_code(value: str) -> bool:
-    """Whether a generic value in source code looks generated: ASCII, 10 characters or more, not made of words.
+    """Whether a generic value in source code looks generated: ASCII, 10 characters or more, not
+    made of words.
 
-    ``sk-synthetic-private-token-91a7``, ``chatkit_token_123``, ``whsec_eA==`` and ``sëcret-✓`` are test fixtures
-    written by hand; a generated secret is a run of random characters, not a sentence of credential words.
+    ``sk-synthetic-private-token-91a7``, ``chatkit_token_123``, ``whsec_eA==`` and ``sëcret-✓`` are
+    test fixtures written by hand; a generated secret is a run of random characters, not a sentence
+    of credential words.
     """
     if not value.isascii() or len(value) < 10:
         return False
@@ -547,21 +584,24 @@ def plausible_in_code(value: str) -> bool:
 
 
 def generated(value: str) -> bool:
-    """A value that looks both chosen to be hard to guess and generated (``plausible`` and ``plausible_in_code``):
+    """A value that looks both chosen to be hard to guess and generated (``plausible`` and
+    ``plausible_in_code``):
     what a rule without a name to lean on (``curl -u KEY:``) asks of its value in code."""
     return plausible(value) and plausible_in_code(value)
 
 
 def twitter_bearer(secret: str) -> bool:
-    """A Twitter app-only bearer token: after its twenty-two A's, URL-encoded random characters (an escape at least,
-    and the entropy of random ones), not a run of one character."""
+    """A Twitter app-only bearer token: after its twenty-two A's, URL-encoded random characters (an
+    escape at least, and the entropy of random ones), not a run of one character."""
     rest = secret.lstrip("A")
     return "%" in rest and entropy(rest) >= 4.0 and not is_placeholder(rest)
 
 
 def random_value(value: str) -> bool:
-    """A generated value that is no words joined either (``user_profile_settings_v2`` is a name): of the pieces
-    between its separators, not two or more, and half or more, are lower-case words, as a random key's never are."""
+    """A generated value that is no words joined either (``user_profile_settings_v2`` is a name): of
+    the pieces between its separators, not two or more, and half or more, are lower-case words, as a
+    random key's never are.
+    """
     if not generated(value):
         return False
     pieces = [

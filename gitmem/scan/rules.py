@@ -1,16 +1,19 @@
-"""Secret rules as data: a stable id, prefilter keywords, a pattern, an optional entropy floor, and examples.
+"""Secret rules as data: a stable id, prefilter keywords, a pattern, an optional entropy floor, and
+examples.
 
-Each pattern is written from the provider's published token format. It marks the secret with the named group
-``secret``; generic rules also capture the ``name`` the value is assigned to, which must say it is a credential.
-A rule runs only on the lines where one of its ``keywords`` occurs (in lower case), or, when ``multiline``, on the
-whole text. A ``prose`` rule runs only on text of the prose kind (memories, journals, session logs: see
-``gitmem.scan.kinds``). Baselines and allow lists refer to rules by id, so ids never change; rules are listed
-most specific first, and when two findings overlap the earlier rule's is kept.
+Each pattern is written from the provider's published token format. It marks the secret with the
+named group ``secret``; generic rules also capture the ``name`` the value is assigned to, which must
+say it is a credential.
+A rule runs only on the lines where one of its ``keywords`` occurs (in lower case), or, when
+``multiline``, on the whole text. A ``prose`` rule runs only on text of the prose kind (memories,
+journals, session logs: see ``gitmem.scan.kinds``). Baselines and allow lists refer to rules by id,
+so ids never change; rules are listed most specific first, and when two findings overlap the earlier
+rule's is kept.
 
-Examples are generated from parts, so this file never holds a string its own scanner would flag, and only when asked
-for (``examples_of``, ``counter_examples_of``): building them on import cost the pre-commit hook two milliseconds on
-every commit. Tests run every example (each must be found by its rule) and every counter-example (none may be found by
-any rule).
+Examples are generated from parts, so this file never holds a string its own scanner would flag, and
+only when asked for (``examples_of``, ``counter_examples_of``): building them on import cost the
+pre-commit hook two milliseconds on every commit. Tests run every example (each must be found by its
+rule) and every counter-example (none may be found by any rule).
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from typing import NamedTuple
 from gitmem.scan import filters
 
 
-# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit hook more than
-# scanning a typical commit.
+# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit
+# hook more than scanning a typical commit.
 class Rule(NamedTuple):
     """One secret rule (see the module's docstring)."""
 
@@ -40,25 +43,31 @@ class Rule(NamedTuple):
     multiline: bool = (
         False  # the secret may span lines: run on the whole text, not on the keyword's line
     )
-    generic: bool = False  # no fixed format: judged by the assigned name and the value's look (filters.plausible)
+    # no fixed format: judged by the assigned name and the value's look (filters.plausible)
+    generic: bool = False
     placeholders: bool = (
         True  # reject values that look like placeholders (a real format may hold "AAAAAAAA")
     )
-    prose: bool = False  # written for people's prose ("the password is …"): runs on memories and logs, not on code
+    # written for people's prose ("the password is …"): runs on memories and logs, not on code
+    prose: bool = False
     trigger: str | None = (
         None  # a regex that also wakes the rule, on the lines it matches, where no keyword can
     )
-    # A private key: judged by its ``check`` alone (filters.key_material), never by the entropy floor, placeholder or
-    # documented-example filters, which take the runs of "A" in every OpenSSH key body for a stand-in.
+    # A private key: judged by its ``check`` alone (filters.key_material), never by the entropy
+    # floor, placeholder or documented-example filters, which take the runs of "A" in every OpenSSH
+    # key body for a stand-in.
     key: bool = False
-    # A shell command: the rule's window runs on over the lines a backslash at the end continues (engine._continued)
+    # A shell command: the rule's window runs on over the lines a backslash at the end continues
+    # (engine._continued)
     continued: bool = False
-    # A generic rule's own test of the name a value is assigned to, instead of ``filters.secret_name`` (and the
-    # service-key test): a log line names a credential in fewer words ("Using Key=…").
+    # A generic rule's own test of the name a value is assigned to, instead of
+    # ``filters.secret_name`` (and the service-key test): a log line names a credential in fewer
+    # words ("Using Key=…").
     name_check: Callable[[str], bool] | None = None
 
 
-# -- example builders: deterministic pseudo-random strings ------------------------------------------------------------
+# -- example builders: deterministic pseudo-random strings
+# ------------------------------------------------------------
 
 _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _LOWER = "abcdefghijklmnopqrstuvwxyz"
@@ -105,7 +114,8 @@ def _j(*parts: str) -> str:
 
 
 def _discord_id() -> str:
-    """The first part of a Discord token: unpadded base64 of a user id (an 18-19 digit snowflake)."""
+    """The first part of a Discord token: unpadded base64 of a user id (an 18-19 digit
+    snowflake)."""
     digits = _j("1", _r(_DIGITS, 17 + int(_r("01", 1))))
     return _b64(digits).replace("+", "-").replace("/", "_").rstrip("=")
 
@@ -116,16 +126,19 @@ def _b64(text: str) -> str:
     return binascii.b2a_base64(text.encode(), newline=False).decode()
 
 
-# -- pattern pieces -------------------------------------------------------------------------------------------------
+# -- pattern pieces
+# -------------------------------------------------------------------------------------------------
 
-_B = r"(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))"  # start of a token: not inside a word; a JSON "\n" before is fine
+# start of a token: not inside a word; a JSON "\n" before is fine
+_B = r"(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))"
 _E = r"(?![A-Za-z0-9_])"  # end of a token whose alphabet has no hyphen
 _EH = r"(?![A-Za-z0-9_-])"  # end of a token whose alphabet has hyphens
-# A declaration's type between a name and its "=": `: &str`, `: &'static str` (Rust), `: string | undefined`
-# (TypeScript), `: String?` (Kotlin, Swift), `: Final[str]`, `: str | None` (Python), `::String` (Julia),
-# `: []const u8` (Zig), `: Option<T>`, and Go's `string` after a space. Types written before the name (Java, C#,
-# PHP, Dart, C++) need nothing: the name is the last word before the "=". Every rule that reads a name and a value
-# takes it (through _ASSIGN): a type must never hide the value (tests/test_scan_typed.py).
+# A declaration's type between a name and its "=": `: &str`, `: &'static str` (Rust), `: string |
+# undefined` (TypeScript), `: String?` (Kotlin, Swift), `: Final[str]`, `: str | None` (Python),
+# `::String` (Julia), `: []const u8` (Zig), `: Option<T>`, and Go's `string` after a space. Types
+# written before the name (Java, C#, PHP, Dart, C++) need nothing: the name is the last word before
+# the "=". Every rule that reads a name and a value takes it (through _ASSIGN): a type must never
+# hide the value (tests/test_scan_typed.py).
 _TYPED = (
     r"""(?:\??[ \t]*::?[ \t]*(?:&(?:'\w{1,20}+[ \t]+)?|\[\][ \t]*(?:const[ \t]+)?|\?)?[A-Za-z_][\w.]{0,40}+"""
     r"""(?:::[A-Za-z_]\w{0,40}+)*(?:<[^<>=\n"']{1,60}+>|\[[^\[\]=\n"']{1,60}+\])?\??"""
@@ -139,13 +152,14 @@ _PEM = "-----BEGIN RSA " + "PRIVATE KEY-----"
 _PEM_END = "-----END RSA " + "PRIVATE KEY-----"
 
 
-# An option of a curl command: the rule runs on the lines that hold the word curl and on those their backslashes
-# continue (Rule.continued), so the option is found where it stands, without scanning back to the word curl (which
-# cost every "curl" of a line a bounded search of its own)
+# An option of a curl command: the rule runs on the lines that hold the word curl and on those their
+# backslashes continue (Rule.continued), so the option is found where it stands, without scanning
+# back to the word curl (which cost every "curl" of a line a bounded search of its own)
 _CURL_OPTION = r"(?<!\S)"
 
 _PROSE_NAMES = (
-    r"(?:(?:aws\s+)?secret\s+access\s+key|(?:api|access|secret|private|auth)[ _-]?key|password|passphrase|passcode"
+    r"(?:(?:aws\s+)?secret\s+access\s+key|(?:api|access|secret|private|auth)[ "
+    r"_-]?key|password|passphrase|passcode"
     r"|passwd|pwd|token|secret|credentials?)"
 )
 
@@ -155,13 +169,15 @@ def _pem_body() -> str:
 
 
 RULES: tuple[Rule, ...] = (
-    # -- private keys ---------------------------------------------------------------------------------------------
+    # -- private keys
+    # ---------------------------------------------------------------------------------------------
     Rule(
         id="gcp-service-account",
         description="Google Cloud service-account key (JSON with a private key)",
         keywords=('"private_key"',),
         pattern=(
-            r'"private_key"\s*:\s*"(?P<secret>-----BEGIN[ A-Z]{0,20}PRIVATE KEY-----(?:\\[nr]|[A-Za-z0-9+/=\s])+?'
+            r'"private_key"\s*:\s*"(?P<secret>-----BEGIN[ A-Z]{0,20}PRIVATE '
+            r"KEY-----(?:\\[nr]|[A-Za-z0-9+/=\s])+?"
             r'-----END[ A-Z]{0,20}PRIVATE KEY-----(?:\\n)?)"'
         ),
         check=filters.key_material,
@@ -185,7 +201,8 @@ RULES: tuple[Rule, ...] = (
         description="Private key block (PEM, OpenSSH, PGP)",
         keywords=("private key",),
         pattern=(
-            r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: BLOCK)?-----(?P<secret>(?:[^-]|-(?!----)){40,20000}?)"
+            r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: "
+            r"BLOCK)?-----(?P<secret>(?:[^-]|-(?!----)){40,20000}?)"
             # Ended by its END line, or cut short: by another ----- line, or by the end of the text.
             r"(?:-----END[ A-Z0-9]{0,30}PRIVATE KEY|(?=-----)|\Z)"
         ),
@@ -232,7 +249,8 @@ RULES: tuple[Rule, ...] = (
         examples=lambda: (_j("AGE-SECRET-KEY-1", _r("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)),),
         counter_examples=lambda: ("AGE-SECRET-KEY-1...",),
     ),
-    # -- cloud ----------------------------------------------------------------------------------------------------
+    # -- cloud
+    # ----------------------------------------------------------------------------------------------
     Rule(
         id="aws-access-key-id",
         description="AWS access key id",
@@ -360,9 +378,10 @@ RULES: tuple[Rule, ...] = (
         id="azure-entra-refresh-token",
         description="Microsoft Entra ID (Azure AD) refresh token",
         keywords=("0.a", "1.a"),
-        # An opaque token: "0.A" or "1.A" and a base64url segment, an optional ".<digit>", then ".Ag" and a long
-        # segment, and sometimes a third ".A…" one (the shape TruffleHog's Entra refresh-token detector publishes;
-        # Microsoft documents the token as opaque). Bounded, so a long run of token characters stays linear.
+        # An opaque token: "0.A" or "1.A" and a base64url segment, an optional ".<digit>", then
+        # ".Ag" and a long segment, and sometimes a third ".A…" one (the shape TruffleHog's Entra
+        # refresh-token detector publishes; Microsoft documents the token as opaque). Bounded, so a
+        # long run of token characters stays linear.
         pattern=(
             r"(?<![A-Za-z0-9_.-])(?P<secret>[01]\.A[A-Za-z0-9_-]{50,1000}(?:\.[0-9])?\.Ag[A-Za-z0-9_-]{250,4000}"
             r"(?:\.A[A-Za-z0-9_-]{200,4000})?)"
@@ -426,14 +445,16 @@ RULES: tuple[Rule, ...] = (
         + _EH
         + r"|FlyV1 fm[12][a-z]?_[A-Za-z0-9+/=_,-]{100,})",
         entropy=3.5,
-        placeholders=False,  # macaroons hold runs of "A" (zero bytes): entropy alone tells a stand-in
+        # macaroons hold runs of "A" (zero bytes): entropy alone tells a stand-in
+        placeholders=False,
         counter_examples=lambda: ("FLY_API_TOKEN='FlyV1 fm2_" + "x" * 160 + "'",),
         examples=lambda: (
             _j("FLY_API_TOKEN=fo1_", _r(_URLSAFE, 43)),
             _j("FLY_API_TOKEN='FlyV1 fm2_", _r(_B64, 160), "'"),
         ),
     ),
-    # -- version control ------------------------------------------------------------------------------------------
+    # -- version control
+    # ------------------------------------------------------------------------------------------
     Rule(
         id="github-pat",
         description="GitHub classic personal access token",
@@ -540,7 +561,8 @@ RULES: tuple[Rule, ...] = (
             _j("JIRA_API_TOKEN=ATATT3xFfGF0", _r(_URLSAFE, 170), "=", _r(_HEX.upper(), 8)),
         ),
     ),
-    # -- chat -----------------------------------------------------------------------------------------------------
+    # -- chat
+    # ----------------------------------------------------------------------------------------------
     Rule(
         id="slack-token",
         description="Slack bot, user, workspace or configuration token",
@@ -548,7 +570,8 @@ RULES: tuple[Rule, ...] = (
         pattern=(
             _B + r"(?P<secret>xox[bpars]-(?:[0-9]{6,}-){1,3}[A-Za-z0-9]{20,64}"
             r"|xox[os]-\d{6,}-\d{6,}-\d{6,}-[a-fA-F0-9]{20,}"  # legacy user and workspace tokens
-            r"|xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}"  # legacy workspace app and refresh tokens (xoxa-2-…)
+            # legacy workspace app and refresh tokens (xoxa-2-…)
+            r"|xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}"
             r"|xoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{100,300})" + _EH
         ),
         entropy=3.0,
@@ -614,7 +637,8 @@ RULES: tuple[Rule, ...] = (
         keywords=("hooks.slack.com",),
         pattern=(
             r"(?P<secret>(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/"
-            r"T[A-Z0-9]{8,12}/(?:[A-Za-z0-9]{8,40}/){1,2}[A-Za-z0-9]{20,40}"  # three or four segments
+            # three or four segments
+            r"T[A-Z0-9]{8,12}/(?:[A-Za-z0-9]{8,40}/){1,2}[A-Za-z0-9]{20,40}"
             r"|(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56})"
             + _E
         ),
@@ -647,11 +671,12 @@ RULES: tuple[Rule, ...] = (
         id="discord-bot-token",
         description="Discord bot token (with or without the word discord on the line)",
         keywords=("discord",),
-        # Published shape (discord.py's token docs): base64 of the bot's user id (a snowflake, 17-20 digits), the
-        # token's timestamp (6 characters) and an HMAC (27 characters, 38 in newer tokens). Base64 of ASCII digits
-        # has a fixed grammar per 4-character group, so the first part alone rules out JWTs, base64 data and
-        # minified code; ``filters.discord_user_id`` then decodes it. The trigger wakes the rule on lines without
-        # the word "discord": a dot, six token characters and a dot, rare in code.
+        # Published shape (discord.py's token docs): base64 of the bot's user id (a snowflake, 17-20
+        # digits), the token's timestamp (6 characters) and an HMAC (27 characters, 38 in newer
+        # tokens). Base64 of ASCII digits has a fixed grammar per 4-character group, so the first
+        # part alone rules out JWTs, base64 data and minified code; ``filters.discord_user_id`` then
+        # decodes it. The trigger wakes the rule on lines without the word "discord": a dot, six
+        # token characters and a dot, rare in code.
         trigger=r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27}",
         pattern=(
             r"(?<![A-Za-z0-9_.+/-])(?P<secret>(?:[MNO][DTjz][AEIMQUYcgk][w-z0-5]){5}[A-Za-z0-9_-]{3,7}"
@@ -776,7 +801,8 @@ RULES: tuple[Rule, ...] = (
             "https://prod-27.westeurope.logic.azure.com:443/workflows/abc/triggers?sig=<signature>",
         ),
     ),
-    # -- payments and commerce -----------------------------------------------------------------------------------
+    # -- payments and commerce
+    # -----------------------------------------------------------------------------------
     Rule(
         id="stripe-secret-key",
         description="Stripe live secret or restricted key",
@@ -830,7 +856,8 @@ RULES: tuple[Rule, ...] = (
         entropy=3.0,
         examples=lambda: (_j("SHOPIFY_ACCESS_TOKEN=shpat_", _r(_HEX, 32)),),
     ),
-    # -- AI APIs --------------------------------------------------------------------------------------------------
+    # -- AI APIs
+    # ----------------------------------------------------------------------------------------------
     Rule(
         id="anthropic-api-key",
         description="Anthropic API or admin key",
@@ -921,7 +948,8 @@ RULES: tuple[Rule, ...] = (
         pattern=_B + r"(?P<secret>lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10})" + _E,
         examples=lambda: (_j("LANGCHAIN_API_KEY=lsv2_pt_", _r(_HEX, 32), "_", _r(_HEX, 10)),),
     ),
-    # -- package registries and CI ----------------------------------------------------------------------------------
+    # -- package registries and CI
+    # ----------------------------------------------------------------------------------
     Rule(
         id="npm-token",
         description="npm access token",
@@ -1000,7 +1028,8 @@ RULES: tuple[Rule, ...] = (
         examples=lambda: (_j("SONAR_TOKEN=squ_", _r(_HEX, 40)), _j("sonar.login=", _r(_HEX, 40))),
         counter_examples=lambda: ("commit " + _r(_HEX, 40), "sonar.login=" + "0" * 40),
     ),
-    # -- mail -------------------------------------------------------------------------------------------------------
+    # -- mail
+    # ----------------------------------------------------------------------------------------------
     Rule(
         id="sendgrid-api-key",
         description="SendGrid API key",
@@ -1032,7 +1061,8 @@ RULES: tuple[Rule, ...] = (
         pattern=_B + r"(?P<secret>xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16})" + _E,
         examples=lambda: (_j("BREVO_API_KEY=xkeysib-", _r(_HEX, 64), "-", _r(_ALNUM, 16)),),
     ),
-    # -- other services with fixed prefixes -------------------------------------------------------------------------
+    # -- other services with fixed prefixes
+    # -------------------------------------------------------------------------
     Rule(
         id="databricks-token",
         description="Databricks personal access token",
@@ -1056,7 +1086,8 @@ RULES: tuple[Rule, ...] = (
         pattern=(
             _B + r"(?P<secret>NRAK-[A-Za-z0-9]{27}|NR(?:JS|BR)-[a-f0-9]{19}"
             r"|NRI[IQ]-(?:[A-Za-z0-9_-]{32}|[A-Za-z0-9_-]{25})"
-            # license keys end in FFFFNRAL, mobile app tokens in -NRMA (an EU account's begin with eu01xx)
+            # license keys end in FFFFNRAL, mobile app tokens in -NRMA (an EU account's begin with
+            # eu01xx)
             r"|(?:[0-9a-f]{32}|eu01xx[0-9a-f]{26})FFFFNRAL|(?:AA[0-9a-f]{40}|eu01xx[0-9a-f]{36})-NRMA)"
             + _EH
         ),
@@ -1146,7 +1177,8 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="vault-token",
-        description="HashiCorp Vault service, batch or recovery token (and a legacy s. token named as one)",
+        description="HashiCorp Vault service, batch or recovery token (and a legacy s. token named as "
+        "one)",
         keywords=("hvs.", "hvb.", "hvr.", "vault"),
         pattern=(
             r"(?:(?i:vault[_.-]?token|x-vault-token)"
@@ -1397,7 +1429,8 @@ RULES: tuple[Rule, ...] = (
             _j("FCM_SERVER_KEY=AAAA", _r(_URLSAFE, 7), ":APA91b", _r(_URLSAFE, 134)),
         ),
     ),
-    # issue 26: formats the peers' published tests hold that no rule here knew (their published token formats)
+    # issue 26: formats the peers' published tests hold that no rule here knew (their published
+    # token formats)
     Rule(
         id="sourcegraph-access-token",
         description="Sourcegraph access token",
@@ -1463,7 +1496,8 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="sidekiq-credentials",
-        description="Sidekiq Pro or Enterprise gem server credentials (Bundler's setting, or in the source URL)",
+        description="Sidekiq Pro or Enterprise gem server credentials (Bundler's setting, or in the "
+        "source URL)",
         keywords=("contribsys",),
         pattern=(
             r"(?:(?i:BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM)"
@@ -1519,9 +1553,10 @@ RULES: tuple[Rule, ...] = (
         id="twitter-bearer-token",
         description="Twitter (X) app-only bearer token",
         keywords=("aaaaaaaaaaaaaaaaaaaaaa",),
-        # Twenty-two A's, then the URL-encoded token (its %2B, %2F, %3D are part of it): the A's are the format,
-        # so the placeholder filter, which takes a run of one character for a stand-in, is off and the check asks
-        # the rest for the entropy of a random token and one escape at least.
+        # Twenty-two A's, then the URL-encoded token (its %2B, %2F, %3D are part of it): the A's are
+        # the format, so the placeholder filter, which takes a run of one character for a stand-in,
+        # is off and the check asks the rest for the entropy of a random token and one escape at
+        # least.
         pattern=r"(?<![A-Za-z0-9%])(?P<secret>A{22}[A-Za-z0-9%]{80,110})(?![A-Za-z0-9%])",
         placeholders=False,
         check=filters.twitter_bearer,
@@ -1593,7 +1628,8 @@ RULES: tuple[Rule, ...] = (
         ),
         counter_examples=lambda: ("LicenseKey YOUR_LICENSE_KEY_HERE", "LicenseKey 000000000000"),
     ),
-    # -- tokens without a provider: JWTs, credentials in URLs and headers -------------------------------------------
+    # -- tokens without a provider: JWTs, credentials in URLs and headers
+    # -------------------------------------------
     Rule(
         id="jwt",
         description="Signed JSON Web Token",
@@ -1685,7 +1721,8 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="url-key-parameter",
-        description="An API key in a URL's key= query parameter (?key=…, as Google's and many REST APIs take it)",
+        description="An API key in a URL's key= query parameter (?key=…, as Google's and many REST "
+        "APIs take it)",
         keywords=("?key=", "&key="),
         pattern=r"[?&](?i:key)=(?P<secret>[A-Za-z0-9_.~-]{20,200}+)(?![^&#\s\"'`<>)\]])",
         check=filters.random_value,
@@ -1803,7 +1840,8 @@ RULES: tuple[Rule, ...] = (
             _CURL_OPTION + r"(?:-H|--header)[ \t]*[\"']"
             r"(?i:(?:proxy-)?authorization|x-[a-z-]{0,30}?(?:api-?key|token|auth)|api-?key|api-token|token"
             r"|private-token)[ \t]*:[ \t]*"
-            r"(?:(?:Basic|Bearer|Token|token|Bot|bearer|Api-Token)[ \t]+)?(?P<secret>[^\s\"'$]{8,300})"
+            r"(?:(?:Basic|Bearer|Token|token|Bot|bearer|Api-Token)[ "
+            r"\t]+)?(?P<secret>[^\s\"'$]{8,300})"
         ),
         check=filters.plausible,
         continued=True,
@@ -1822,15 +1860,18 @@ RULES: tuple[Rule, ...] = (
             'curl -H "X-API-Key: <your key>"',
         ),
     ),
-    # -- generic: no format, judged by name, value and entropy -------------------------------------------------------
+    # -- generic: no format, judged by name, value and entropy
+    # -------------------------------------------------------
     Rule(
         id="generic-secret",
         description="A password, secret, token or API key assigned in code or config",
         keywords=("pass", "pwd", "pw", "secret", "token", "key", "cred"),
         pattern=(
-            # <add key="ApiKey" value="…"/> (.NET config; first, or key="…" would be taken for an assignment)
+            # <add key="ApiKey" value="…"/> (.NET config; first, or key="…" would be taken for an
+            # assignment)
             r"""\bkey\s*=\s*["'](?P<name8>[\w.:-]{1,80}+)["']\s+value\s*=\s*["'](?P<secret8>[^"'\s]{6,500}+)["']|"""
-            # name = "value" (code, JSON, YAML, TOML), a quoted value of one word, optionally after "Bearer "
+            # name = "value" (code, JSON, YAML, TOML), a quoted value of one word, optionally after
+            # "Bearer "
             r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80}+)["']?\]?(?:"""
             + _TYPED
             + r""")?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
@@ -1856,17 +1897,19 @@ RULES: tuple[Rule, ...] = (
             r"""|\bdefine\(\s*["'](?P<name9>\w{1,80}+)["']\s*,\s*["'](?P<secret9>[^"'\s]{6,500}+)["']"""
             # Server=db;User Id=sa;Password=…; (connection strings)
             r"""|(?:(?<=[;"'])|^)[ \t]*(?P<name10>(?i:password|pwd))[ \t]*=[ \t]*(?P<secret10>[^;"'\s]{6,500}+)"""
-            # { "AccountKey", "…" }, .Add("ApiKey", "…"), Header.Set("X-Api-Key", "…"): a name and its value, two
-            # strings that are all a pair of brackets holds (in a list of names, one holds a credential's word)
+            # { "AccountKey", "…" }, .Add("ApiKey", "…"), Header.Set("X-Api-Key", "…"): a name and
+            # its value, two strings that are all a pair of brackets holds (in a list of names, one
+            # holds a credential's word)
             r"""|(?<=[({\[])[ \t]*(?P<q11>["'])(?P<name11>[A-Za-z][\w.-]{0,60}+)(?P=q11)[ \t]*,[ \t]*(?P<q12>["'])"""
             r"""(?:(?:Bearer|Basic|Token|token)[ \t]+)?(?P<secret11>[^"'`\s\\]{6,500}+)(?P=q12)(?=[ \t]*[)}\]])"""
         ),
-        # Names and values end where their character class ends and the next piece cannot begin inside them, so they
-        # are possessive (``{m,n}+``): the same matches, without backtracking through every shorter name on a
-        # line of code. secret6 ends at a ")" that ends the command it stands in (``$(… KEY=value)``), and takes
-        # in any other. A value that could hold the start of the next candidate (``KEY=KEY=…``, ``--ab=--ab=…``,
-        # ``?a=?a=…``) would be read again from each: these values hold no "=" but base64's padding, and a query's
-        # no "?", so candidates on a line never overlap (engine._candidates bounds the rest).
+        # Names and values end where their character class ends and the next piece cannot begin
+        # inside them, so they are possessive (``{m,n}+``): the same matches, without backtracking
+        # through every shorter name on a line of code. secret6 ends at a ")" that ends the command
+        # it stands in (``$(… KEY=value)``), and takes in any other. A value that could hold the
+        # start of the next candidate (``KEY=KEY=…``, ``--ab=--ab=…``, ``?a=?a=…``) would be read
+        # again from each: these values hold no "=" but base64's padding, and a query's no "?", so
+        # candidates on a line never overlap (engine._candidates bounds the rest).
         check=filters.plausible,
         generic=True,
         examples=lambda: (
@@ -1917,10 +1960,11 @@ RULES: tuple[Rule, ...] = (
     Rule(
         id="secret-in-log",
         description="A credential a program's log line prints: [DEBUG] Using Key=…, DEBUG:root:token=…",
-        # A log line after its level ("[DEBUG]", "[info]", Python logging's "DEBUG:root:"): up to four words of the
-        # message, then a name (its last two words: "Using Key", "adobe KEY", "public key") and a value. The name is
-        # judged by filters.logged_secret_name, which takes a key after any word but a data structure's or a public
-        # one for a credential ("Using Key=…": a log prints the key in use); the value as a generic one's.
+        # A log line after its level ("[DEBUG]", "[info]", Python logging's "DEBUG:root:"): up to
+        # four words of the message, then a name (its last two words: "Using Key", "adobe KEY",
+        # "public key") and a value. The name is judged by filters.logged_secret_name, which takes a
+        # key after any word but a data structure's or a public one for a credential ("Using Key=…":
+        # a log prints the key in use); the value as a generic one's.
         keywords=(
             "[debug]",
             "[trace]",
@@ -1934,7 +1978,8 @@ RULES: tuple[Rule, ...] = (
         ),
         pattern=(
             r"(?:\[(?i:debug|trace|info|notice|warn|warning|error|fatal)\]|(?<![\w-])(?:DEBUG|TRACE):(?:\w{1,40}:)?)"
-            r"[ \t]*(?:[^\s=]{1,40}[ \t]+){0,4}?(?P<name>(?:[A-Za-z][\w.-]{0,40}[ \t]+)?[A-Za-z][\w.-]{0,60}+)"
+            r"[ \t]*(?:[^\s=]{1,40}[ \t]+){0,4}?(?P<name>(?:[A-Za-z][\w.-]{0,40}[ "
+            r"\t]+)?[A-Za-z][\w.-]{0,60}+)"
             r"[ \t]*[=:][ \t]*[\"']?"
             r"(?P<secret>[^\s\"'`,;]{6,500}+)"
         ),
@@ -1969,9 +2014,10 @@ RULES: tuple[Rule, ...] = (
             r"|\b(?:use|with|using|try|set)\s+(?:the\s+|my\s+|this\s+)?"
             + _PROSE_NAMES
             + r"\s+(?:to\s+|=\s*)?)"
-            # the value: read once (possessive), taking in punctuation only where more of it follows ("abc.def."), not
-            # a shortest value tried longer and longer from each name; it holds no "=" or ":" but base64's padding,
-            # so no value holds the next name's operator (``token=`` repeated cost 200 characters at each)
+            # the value: read once (possessive), taking in punctuation only where more of it follows
+            # ("abc.def."), not a shortest value tried longer and longer from each name; it holds no
+            # "=" or ":" but base64's padding, so no value holds the next name's operator
+            # (``token=`` repeated cost 200 characters at each)
             r"[`\"'*]{0,2}(?P<secret>(?:[^\s`\"'*<>.,;:!?)=]|[.,;!?)]++(?=[^\s`\"'*<>.,;:!?)=])){6,200}+={0,2})"
             r"[`\"'*]{0,2}[.,;:!?)]*(?=[\s\"'`}\],\\]|$)"
         ),

@@ -1,7 +1,9 @@
-"""What ``gitmem scan`` reads: files and directories, the staged diff, and the scan settings of the config.
+"""What ``gitmem scan`` reads: files and directories, the staged diff, and the scan settings of the
+config.
 
-Every text comes with the path to show (as the user gave it), and, for the staged diff, the line number in the new
-file of each line scanned: only added lines are scanned, so a finding's line is mapped back through ``lines``.
+Every text comes with the path to show (as the user gave it), and, for the staged diff, the line
+number in the new file of each line scanned: only added lines are scanned, so a finding's line is
+mapped back through ``lines``.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from gitmem.scan.engine import Finding
 BINARY_PROBE = 8000  # bytes looked at for a NUL, as git does
 
 
-# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit hook more than
-# scanning a typical commit.
+# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit
+# hook more than scanning a typical commit.
 class Source(NamedTuple):
-    """One text to scan: ``display`` is the path shown; ``lines`` maps its lines to the file's (staged diffs)."""
+    """One text to scan: ``display`` is the path shown; ``lines`` maps its lines to the file's
+    (staged diffs)."""
 
     display: str
     text: str
@@ -50,9 +53,11 @@ class Settings(NamedTuple):
     )
 
     def excluded(self, relative: str | None, head: str = "") -> bool:
-        """Whether ``scan.exclude`` skips the file: never gitmem's store (``.memory/``) nor an AI client's
-        transcript (by its path, or by ``head``, its first characters), whatever the globs say: a pull request's
-        ``exclude: ['*']`` cannot switch the guard off where secrets matter most."""
+        """Whether ``scan.exclude`` skips the file: never gitmem's store (``.memory/``) nor an AI
+        client's transcript (by its path, or by ``head``, its first characters), whatever the globs
+        say: a pull request's ``exclude: ['*']`` cannot switch the guard off where secrets matter
+        most.
+        """
         if relative is None or not self.exclude or guarded(relative, head):
             return False
         return any(_excluded_by(pattern, relative) for pattern in self.exclude)
@@ -68,8 +73,10 @@ def guarded(relative: str, head: str = "") -> bool:
 
 
 def _excluded_by(pattern: str, relative: str) -> bool:
-    """A gitignore-like glob: ``*`` within a path segment, ``**`` across them; no slash matches at any depth. In
-    linear time, whatever the glob (``gitmem.globmatch``): the config comes with the repository."""
+    """A gitignore-like glob: ``*`` within a path segment, ``**`` across them; no slash matches at
+    any depth. In linear time, whatever the glob (``gitmem.globmatch``): the config comes with the
+    repository.
+    """
     from gitmem.globmatch import match, parse
 
     body = pattern.strip().lstrip("/")
@@ -80,14 +87,15 @@ def _excluded_by(pattern: str, relative: str) -> bool:
 
 
 def load_settings(project: Project | None, read: Callable[[Project], Settings]) -> Settings:
-    """``scan.allow`` and ``scan.exclude`` from .memory/config.yaml; nothing without it. ``read`` reads them from
-    the config when the cache does not hold them (``gitmem.config.scan_settings``: the scanner sits below the
-    config, so the layer above hands it the reader).
+    """``scan.allow`` and ``scan.exclude`` from .memory/config.yaml; nothing without it. ``read``
+    reads them from the config when the cache does not hold them (``gitmem.config.scan_settings``:
+    the scanner sits below the config, so the layer above hands it the reader).
 
-    The parsed settings are cached under .git/gitmem/, keyed on the config's stat, so the pre-commit hook does not
-    import the YAML and JSON Schema libraries on every commit. The cache is in marshal's format, not JSON: marshal is
-    built into the interpreter, while importing json costs the hook 2 ms. The file is gitmem's own, never repository
-    content; whatever it holds, a load that fails or gives anything but the expected shape reads the config again.
+    The parsed settings are cached under .git/gitmem/, keyed on the config's stat, so the pre-commit
+    hook does not import the YAML and JSON Schema libraries on every commit. The cache is in
+    marshal's format, not JSON: marshal is built into the interpreter, while importing json costs
+    the hook 2 ms. The file is gitmem's own, never repository content; whatever it holds, a load
+    that fails or gives anything but the expected shape reads the config again.
     """
     if project is None:
         return Settings()
@@ -118,7 +126,8 @@ def load_settings(project: Project | None, read: Callable[[Project], Settings]) 
 
 
 def _cached_settings(cached: object, key: list[int]) -> Settings | None:
-    """The settings a cache file holds, when they are for ``key`` and in the shape ``load_settings`` writes."""
+    """The settings a cache file holds, when they are for ``key`` and in the shape
+    ``load_settings`` writes."""
     if not (isinstance(cached, tuple) and len(cached) == 4 and cached[0] == key):
         return None
     _, allow, exclude, salt = cached
@@ -130,8 +139,10 @@ def _cached_settings(cached: object, key: list[int]) -> Settings | None:
 
 
 def decode_bytes(raw: bytes, encoding: str = "utf-8") -> str:
-    """Text as it is on disk: invalid UTF-8 kept as surrogates, so a redacted file keeps every other byte (UTF-16's
-    lone surrogates likewise); a UTF-16 file's byte-order mark stays at the start of the text, as U+FEFF."""
+    """Text as it is on disk: invalid UTF-8 kept as surrogates, so a redacted file keeps every other
+    byte (UTF-16's lone surrogates likewise); a UTF-16 file's byte-order mark stays at the start of
+    the text, as U+FEFF.
+    """
     if encoding == "utf-8":
         return raw.decode("utf-8", "surrogateescape")
     return raw.decode(encoding, "surrogatepass")
@@ -143,7 +154,8 @@ def encode_text(text: str, encoding: str = "utf-8") -> bytes:
     return text.encode(encoding, "surrogatepass")
 
 
-# Formats that are text at their start and binary further on (PDF and Illustrator files), or compressed
+# Formats that are text at their start and binary further on (PDF and Illustrator files), or
+# compressed
 _BINARY_MAGIC = (
     b"%PDF-",
     b"\x1f\x8b",
@@ -160,8 +172,8 @@ _UTF16_BOMS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 
 
 def is_binary(raw: bytes) -> bool:
-    """A NUL in the first 8,000 bytes (git's test), a binary format's magic number, or a probe that is not UTF-8
-    and is more than 1% control bytes (compressed data without a NUL)."""
+    """A NUL in the first 8,000 bytes (git's test), a binary format's magic number, or a probe that
+    is not UTF-8 and is more than 1% control bytes (compressed data without a NUL)."""
     probe = raw[:BINARY_PROBE]
     if b"\x00" in probe or probe.startswith(_BINARY_MAGIC):
         return True
@@ -176,9 +188,11 @@ def is_binary(raw: bytes) -> bool:
 
 
 def utf16(raw: bytes) -> str | None:
-    """``utf-16-le`` or ``utf-16-be`` for a UTF-16 text (what PowerShell 5's ``>`` and Windows' editors write): a
-    byte-order mark, or, without one, a NUL as every other byte of the first 8,000 (ASCII text in UTF-16); and, either
-    way, an even length and a probe that decodes to text (at most 1% control characters). ``None`` otherwise."""
+    """``utf-16-le`` or ``utf-16-be`` for a UTF-16 text (what PowerShell 5's ``>`` and Windows'
+    editors write): a byte-order mark, or, without one, a NUL as every other byte of the first 8,000
+    (ASCII text in UTF-16); and, either way, an even length and a probe that decodes to text (at
+    most 1% control characters). ``None`` otherwise.
+    """
     probe = raw[:BINARY_PROBE]
     encoding = next((name for bom, name in _UTF16_BOMS if probe.startswith(bom)), None)
     if encoding is None and len(probe) >= 8:
@@ -195,7 +209,8 @@ def utf16(raw: bytes) -> str | None:
 
 
 def text_encoding(raw: bytes) -> str | None:
-    """How a file's bytes are text: ``utf-8`` (or anything else that is not binary), UTF-16, or ``None`` (binary)."""
+    """How a file's bytes are text: ``utf-8`` (or anything else that is not binary), UTF-16, or
+    ``None`` (binary)."""
     if b"\x00" in raw[:BINARY_PROBE] or raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         found = utf16(raw)
         if found is not None:
@@ -211,8 +226,8 @@ Entry = tuple[
 def read_paths(
     paths: tuple[str, ...], project: Project | None, settings: Settings
 ) -> Iterator[Source]:
-    """Each text file under ``paths``: files as named, directories recursively (git-ignored files, ``.git`` and
-    binary files skipped, and the ``scan.exclude`` globs applied)."""
+    """Each text file under ``paths``: files as named, directories recursively (git-ignored files,
+    ``.git`` and binary files skipped, and the ``scan.exclude`` globs applied)."""
     for entry in path_entries(paths, project, settings):
         source = read_entry(entry)
         if source is not None:
@@ -266,7 +281,8 @@ def _root_relative(file: Path, project: Project | None) -> str | None:
 
 
 def _walk(given: str, directory: Path, project: Project | None) -> Iterator[tuple[str, Path]]:
-    """The files of a directory: in a git repository, those git does not ignore; elsewhere, all but ``.git``."""
+    """The files of a directory: in a git repository, those git does not ignore; elsewhere, all
+    but ``.git``."""
     names: list[str] | None = None
     if project is not None:
         from gitmem.gitcommand import GitFailed, git
@@ -292,7 +308,8 @@ def _walk(given: str, directory: Path, project: Project | None) -> Iterator[tupl
                 yield os.path.normpath(os.path.join(given, os.path.relpath(file, directory))), file
 
 
-# -- the staged diff -------------------------------------------------------------------------------------------
+# -- the staged diff
+# -------------------------------------------------------------------------------------------
 
 _HUNK_RE = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 
@@ -302,10 +319,11 @@ def read_staged(
 ) -> Iterator[Source]:
     """The lines the index adds, file by file, with their line numbers in the staged file.
 
-    Runs ``git diff --cached`` in the current environment, so ``GIT_INDEX_FILE`` (set by git for partial commits
-    such as ``git commit FILE``) is respected. Files git shows as "Binary files differ" (a ``-diff`` or ``binary``
-    attribute in ``.gitattributes``, which the repository's author controls) are diffed again as text, and skipped
-    only when the staged content really is binary (a NUL byte, as ``gitmem scan PATH`` decides).
+    Runs ``git diff --cached`` in the current environment, so ``GIT_INDEX_FILE`` (set by git for
+    partial commits such as ``git commit FILE``) is respected. Files git shows as "Binary files
+    differ" (a ``-diff`` or ``binary`` attribute in ``.gitattributes``, which the repository's
+    author controls) are diffed again as text, and skipped only when the staged content really is
+    binary (a NUL byte, as ``gitmem scan PATH`` decides).
     """
     from gitmem.gitcommand import git, git_read
 
@@ -319,8 +337,9 @@ def read_staged(
         "--no-textconv",
         "-U0",
     ]
-    # --no-renames: a file renamed or copied (diff.renames=copies) is added whole, so what moves out of a scan.exclude
-    # folder into a scanned path is scanned (a rename shows no lines: its content was never scanned here)
+    # --no-renames: a file renamed or copied (diff.renames=copies) is added whole, so what moves out
+    # of a scan.exclude folder into a scanned path is scanned (a rename shows no lines: its content
+    # was never scanned here)
     args += ["--no-renames", "--diff-filter=ACMRTU", "--src-prefix=a/", "--dst-prefix=b/"]
     out = git_read(project.root, *args, "--", *pathspecs)
     files = list(_parse_diff(out))
@@ -346,8 +365,10 @@ def read_staged(
 
 
 def read_blobs(project: Project, specs: list[str]) -> list[bytes | None]:
-    """The objects ``git cat-file --batch`` gives for ``specs`` (``:path`` for the index, ``HEAD:path``), in order;
-    ``None`` for one that does not exist (or whose name git's batch input cannot carry: a newline)."""
+    """The objects ``git cat-file --batch`` gives for ``specs`` (``:path`` for the index,
+    ``HEAD:path``), in order; ``None`` for one that does not exist (or whose name git's batch input
+    cannot carry: a newline).
+    """
     from gitmem.gitcommand import git
 
     asked = [spec for spec in specs if "\n" not in spec]
@@ -382,8 +403,10 @@ def _lines_of(raw: bytes | None) -> list[str] | None:
 
 
 def _staged_utf16(project: Project, names: list[str]) -> list[tuple[str, list[tuple[int, str]]]]:
-    """The staged UTF-16 files among ``names`` (which git diffs as binary), decoded: each with the lines of the staged
-    version that its last commit did not have (in linear time: a set of the old lines, not a diff)."""
+    """The staged UTF-16 files among ``names`` (which git diffs as binary), decoded: each with the
+    lines of the staged version that its last commit did not have (in linear time: a set of the old
+    lines, not a diff).
+    """
     blobs = read_blobs(project, [spec for name in names for spec in (f":{name}", f"HEAD:{name}")])
     out = []
     for index, name in enumerate(names):
@@ -483,7 +506,8 @@ def _unquote(raw: bytes) -> str:
     return decode_bytes(bytes(out))
 
 
-# -- scanning a source -----------------------------------------------------------------------------------------
+# -- scanning a source
+# -----------------------------------------------------------------------------------------
 
 
 def findings_in(
@@ -495,7 +519,8 @@ def findings_in(
     honour_allow: bool = True,
     kind: str = "prose",
 ) -> list[Finding]:
-    """The secrets and hidden characters of one source, at the file's line numbers, less the allowed fingerprints."""
+    """The secrets and hidden characters of one source, at the file's line numbers, less the
+    allowed fingerprints."""
     from gitmem.scan.engine import scan_text, without_allowed
     from gitmem.scan.kinds import is_locale
 

@@ -1,18 +1,24 @@
-"""AI clients' own session transcripts: recognising one (so the pre-commit hook scans a staged transcript as a log:
-decoded deeper, and no allow pragma counts in it), and finding a project's transcripts in each client's storage.
+"""AI clients' own session transcripts: recognising one (so the pre-commit hook scans a staged
+transcript as a log:
+decoded deeper, and no allow pragma counts in it), and finding a project's transcripts in each
+client's storage.
 
-Where each client keeps them (from its documentation and source, and checked by running the installed clients):
+Where each client keeps them (from its documentation and source, and checked by running the
+installed clients):
 
-- Claude Code: ``~/.claude/projects/<the project path, every other character than a letter or digit as "-">/
-  <session>.jsonl``, one JSON record per line (``type``, ``message``, ``sessionId``, ``cwd``).
-- Codex: ``~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl``; the first record, ``session_meta``, names the
-  ``cwd``.
-- Gemini CLI and Qwen Code: ``~/.gemini/tmp/<sha256 of the project path>/`` (``logs.json``, ``chats/*.json``) and,
-  in newer versions, ``~/.gemini/tmp/<project name>/``; Qwen under ``~/.qwen/`` likewise.
-- opencode: ``~/.local/share/opencode/storage/`` (``session/``, ``message/``, ``part/``: one JSON file per item).
+- Claude Code: ``~/.claude/projects/<the project path, every other character than a letter or digit
+  as "-">/ <session>.jsonl``, one JSON record per line (``type``, ``message``, ``sessionId``,
+  ``cwd``).
+- Codex: ``~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl``; the first record,
+  ``session_meta``, names the ``cwd``.
+- Gemini CLI and Qwen Code: ``~/.gemini/tmp/<sha256 of the project path>/`` (``logs.json``,
+  ``chats/*.json``) and, in newer versions, ``~/.gemini/tmp/<project name>/``; Qwen under
+  ``~/.qwen/`` likewise.
+- opencode: ``~/.local/share/opencode/storage/`` (``session/``, ``message/``, ``part/``: one JSON
+  file per item).
 
-A transcript is JSON text: the scanner already decodes JSON string escapes, URL-encoding and base64 in a log, so a
-secret split by an escape is still found, at its line in the file.
+A transcript is JSON text: the scanner already decodes JSON string escapes, URL-encoding and base64
+in a log, so a secret split by an escape is still found, at its line in the file.
 """
 
 from __future__ import annotations
@@ -25,8 +31,8 @@ from pathlib import Path
 from gitmem import gateway
 from gitmem.scan.lazyre import lazy
 
-# Paths (repository-relative, / separators) that are a client's transcript wherever they are committed from; all end
-# in .json or .jsonl.
+# Paths (repository-relative, / separators) that are a client's transcript wherever they are
+# committed from; all end in .json or .jsonl.
 _PATHS = lazy(
     r"(?:^|/)(?:"
     r"\.claude/projects/[^/]+/[^/]+\.jsonl"
@@ -46,9 +52,11 @@ _SHAPES = (
 
 
 def recognise(relative: str, head: str) -> bool:
-    """Whether a file (its repository-relative path and its first characters) is an AI client's transcript."""
+    """Whether a file (its repository-relative path and its first characters) is an AI client's
+    transcript."""
     if not relative.endswith((".jsonl", ".json")):
-        return False  # (most files: the pre-commit hook decides here, before it compiles a pattern or loads json)
+        # (most files: the pre-commit hook decides here, before it compiles a pattern or loads json)
+        return False
     if _PATHS.search(relative):
         return True
     import json
@@ -66,8 +74,8 @@ def claude_slug(root: Path) -> str:
 
 
 def client_logs(client: str, root: Path, home: Path) -> list[Path]:
-    """The transcripts ``client`` keeps for the project at ``root``, in the home directory ``home`` (where its
-    record's ``transcripts`` says; none for a client without)."""
+    """The transcripts ``client`` keeps for the project at ``root``, in the home directory ``home``
+    (where its record's ``transcripts`` says; none for a client without)."""
     from gitmem.tools import (
         BY_NAME,
     )  # (not on the pre-commit hook's path, which only recognises transcripts)
@@ -91,8 +99,8 @@ def client_logs(client: str, root: Path, home: Path) -> list[Path]:
 
 
 def _tmp(base: Path, root: Path) -> list[Path]:
-    """Gemini CLI's and Qwen Code's layout: ``tmp/<sha256 of the project path>/``, ``tmp/<project name>/`` and
-    ``projects/<slug>/``."""
+    """Gemini CLI's and Qwen Code's layout: ``tmp/<sha256 of the project path>/``, ``tmp/<project
+    name>/`` and ``projects/<slug>/``."""
     import hashlib  # (not on the pre-commit hook's path: loading it costs more than the scan)
 
     digest = hashlib.sha256(str(root).encode()).hexdigest()
@@ -110,9 +118,11 @@ def _tmp(base: Path, root: Path) -> list[Path]:
 
 
 def _ours(paths: Iterable[Path], root: Path) -> Iterator[Path]:
-    """The transcripts of ``paths`` that are this project's: a folder keyed by a lossy slug (``acme-payroll`` and
-    ``acme.payroll`` share one) or by the project's name holds other folders' sessions too, each record naming the
-    folder its session ran in (``cwd``). A link is not followed (a transcript is the client's file, not a pointer)."""
+    """The transcripts of ``paths`` that are this project's: a folder keyed by a lossy slug
+    (``acme-payroll`` and ``acme.payroll`` share one) or by the project's name holds other folders'
+    sessions too, each record naming the folder its session ran in (``cwd``). A link is not followed
+    (a transcript is the client's file, not a pointer).
+    """
     for path in paths:
         if path.is_symlink():
             continue
@@ -122,8 +132,10 @@ def _ours(paths: Iterable[Path], root: Path) -> Iterator[Path]:
 
 
 def session_folder(path: Path) -> str | None:
-    """The folder (``cwd``) the first records of a Claude Code or Qwen Code transcript name, if any: they write it
-    on each message record (Claude Code writes a queue record first). Its first 64 KiB and 32 records are read."""
+    """The folder (``cwd``) the first records of a Claude Code or Qwen Code transcript name, if any:
+    they write it on each message record (Claude Code writes a queue record first). Its first 64 KiB
+    and 32 records are read.
+    """
     import json
 
     try:
@@ -163,7 +175,8 @@ def _codex(sessions: Path, root: Path) -> Iterator[Path]:
 
 
 def _opencode(storage: Path, root: Path) -> Iterator[Path]:
-    """The session files whose ``directory`` is the project (or under it), and their messages and parts."""
+    """The session files whose ``directory`` is the project (or under it), and their messages
+    and parts."""
     sessions = storage / "session"
     for path in sessions.rglob("*.json") if sessions.is_dir() else ():
         record = _first_record(path)

@@ -1,10 +1,12 @@
 """Hidden Unicode: characters a reviewer cannot see but a model reads.
 
-The "rules file backdoor" hides instructions in zero-width, bidirectional and tag characters. gitmem refuses
-them in memories, session logs and everything it writes. Exceptions, because they are harmless and common:
-a byte-order mark at the very start, form feeds (page breaks in source code), joiners between the letters of
-Persian, Arabic and Indic words, and the joiners, variation selectors and tag characters inside emoji sequences
-(family emoji, and the tag characters of the three subdivision flags Unicode recommends: England, Scotland, Wales).
+The "rules file backdoor" hides instructions in zero-width, bidirectional and tag characters. gitmem
+refuses them in memories, session logs and everything it writes. Exceptions, because they are
+harmless and common:
+a byte-order mark at the very start, form feeds (page breaks in source code), joiners between the
+letters of Persian, Arabic and Indic words, and the joiners, variation selectors and tag characters
+inside emoji sequences (family emoji, and the tag characters of the three subdivision flags Unicode
+recommends: England, Scotland, Wales).
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from typing import NamedTuple
 
 from gitmem.scan.lazyre import lazy
 
-# Every format (Cf), line/paragraph separator (Zl, Zp) and control (Cc) character except tab, LF and CR, as of
-# Unicode 14; tests check this table against the running Python's unicodedata. Added by hand: invisible
-# combining marks and fillers, and the variation selectors that can encode hidden bytes.
+# Every format (Cf), line/paragraph separator (Zl, Zp) and control (Cc) character except tab, LF and
+# CR, as of Unicode 14; tests check this table against the running Python's unicodedata. Added by
+# hand: invisible combining marks and fillers, and the variation selectors that can encode hidden
+# bytes.
 # fmt: off
 _HIDDEN_RANGES: tuple[tuple[int, int], ...] = (
     (0x0000, 0x0008), (0x000B, 0x000C), (0x000E, 0x001F), (0x007F, 0x009F), (0x00AD, 0x00AD),
@@ -38,16 +41,17 @@ _ZWNJ = 0x200C
 _EXCEPTIONS = frozenset(
     {0xFEFF, _VS15, _VS16, _ZWJ, _ZWNJ, _FORM_FEED}
 )  # and tags (U+E0020 on): see _allowed
-# The marks right-to-left text needs (LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK, ARABIC LETTER MARK): ordinary inside
-# the strings of translation files (find_hidden's ``marks``). The overrides (U+202A-U+202E) and isolates
-# (U+2066-U+2069) of Trojan Source reorder what a reviewer sees, and stay findings everywhere.
+# The marks right-to-left text needs (LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK, ARABIC LETTER MARK):
+# ordinary inside the strings of translation files (find_hidden's ``marks``). The overrides
+# (U+202A-U+202E) and isolates (U+2066-U+2069) of Trojan Source reorder what a reviewer sees, and
+# stay findings everywhere.
 DIRECTIONAL_MARKS = frozenset({0x200E, 0x200F, 0x061C})
 _VALUE_START_RE = lazy(
     r"[\"'=:]"
 )  # where a translation file's line starts its value: a quote, "=" or ":"
 
-# The names of the control characters, which unicodedata.name() does not know: their aliases in Unicode's
-# NameAliases.txt (unicodedata.lookup() accepts them; tests check every one)
+# The names of the control characters, which unicodedata.name() does not know: their aliases in
+# Unicode's NameAliases.txt (unicodedata.lookup() accepts them; tests check every one)
 # fmt: off
 _CONTROL_NAMES = (
     "NULL", "START OF HEADING", "START OF TEXT", "END OF TEXT", "END OF TRANSMISSION", "ENQUIRY", "ACKNOWLEDGE",
@@ -71,8 +75,8 @@ _C1_NAMES = (
 
 
 def char_name(codepoint: int) -> str:
-    """A character's Unicode name; for a control character (which has none), its alias (VT: LINE TABULATION); for a
-    code point not assigned in this Python's Unicode, ``UNASSIGNED``."""
+    """A character's Unicode name; for a control character (which has none), its alias (VT: LINE
+    TABULATION); for a code point not assigned in this Python's Unicode, ``UNASSIGNED``."""
     import unicodedata
 
     if codepoint < 0x20:
@@ -88,7 +92,8 @@ def _tag_sequence(region: str) -> str:
     return chr(_BLACK_FLAG) + "".join(chr(0xE0000 + ord(c)) for c in region) + chr(_CANCEL_TAG)
 
 
-# The RGI emoji tag sequences of Unicode's emoji-sequences.txt (15.1): the flags of England, Scotland and Wales.
+# The RGI emoji tag sequences of Unicode's emoji-sequences.txt (15.1): the flags of England,
+# Scotland and Wales.
 _SUBDIVISION_FLAGS = tuple(_tag_sequence(region) for region in ("gbeng", "gbsct", "gbwls"))
 
 
@@ -107,7 +112,8 @@ _HIDDEN_RE = lazy(_char_class(_HIDDEN_RANGES))
 _ASCII_HIDDEN = bytes(
     b for low, high in _HIDDEN_RANGES if low < 0x80 for b in range(low, min(high, 0x7F) + 1)
 )
-# The ASCII characters that are never hidden: deleting them from an ASCII text leaves nothing when it hides nothing
+# The ASCII characters that are never hidden: deleting them from an ASCII text leaves nothing when
+# it hides nothing
 _ASCII_VISIBLE = bytes(range(0x80)).translate(None, _ASCII_HIDDEN)
 
 
@@ -139,7 +145,8 @@ def _is_emoji(cp: int) -> bool:
 
 
 def _joining_letter(cp: int) -> bool:
-    """A letter of a script whose spelling uses ZWNJ/ZWJ: Arabic (Persian, Urdu), Syriac, and the Indic scripts."""
+    """A letter of a script whose spelling uses ZWNJ/ZWJ: Arabic (Persian, Urdu), Syriac, and
+    the Indic scripts."""
     import unicodedata
 
     return (
@@ -170,19 +177,21 @@ def _allowed(text: str, index: int, cp: int, file: bool) -> bool:
         before = _is_emoji(prev) or prev == _VS16 or 0x1F3FB <= prev <= 0x1F3FF
         return before and _is_emoji(nxt)
     if 0xE0020 <= cp <= _CANCEL_TAG:
-        # Only within one of the few subdivision flags Unicode recommends (RGI): U+1F3F4, five tag letters, CANCEL
-        # TAG. Any other run of tag characters can spell a hidden instruction. A constant amount of work per char.
+        # Only within one of the few subdivision flags Unicode recommends (RGI): U+1F3F4, five tag
+        # letters, CANCEL TAG. Any other run of tag characters can spell a hidden instruction. A
+        # constant amount of work per char.
         start = text.rfind(chr(_BLACK_FLAG), max(0, index - len(_SUBDIVISION_FLAGS[0]) + 1), index)
         return start >= 0 and any(text.startswith(flag, start) for flag in _SUBDIVISION_FLAGS)
     return False
 
 
 def find_hidden(text: str, *, marks: bool = False, file: bool = False) -> list[HiddenChar]:
-    """Every hidden character in ``text`` that is not one of the harmless exceptions. With ``marks`` (a translation
-    file: ``gitmem.scan.kinds.is_locale``), the directional marks inside a line's value (after its first quote, "="
-    or ":") are ordinary text too. With ``file`` (``text`` is a whole file's), a byte-order mark at its very start
-    is allowed; anywhere else, and in a field's value (a title that is only U+FEFF lands mid-file once compiled),
-    it is hidden."""
+    """Every hidden character in ``text`` that is not one of the harmless exceptions. With ``marks``
+    (a translation
+    file: ``gitmem.scan.kinds.is_locale``), the directional marks inside a line's value (after its
+    first quote, "=" or ":") are ordinary text too. With ``file`` (``text`` is a whole file's), a
+    byte-order mark at its very start is allowed; anywhere else, and in a field's value (a title
+    that is only U+FEFF lands mid-file once compiled), it is hidden."""
     if text.isascii() and not text.encode("ascii").translate(
         None, _ASCII_VISIBLE
     ):  # most files: 1 GB/s

@@ -1,6 +1,8 @@
-"""A source's bare clone under the git directory (``.git/gitmem/sources/NAME-HASH.git``): where git fetches it
-from, fetching it without prompts or hangs, and reading revisions and the pack's memory files from its objects
-(nothing is checked out). Every git command on a clone strips the variables git exports to hooks."""
+"""A source's bare clone under the git directory (``.git/gitmem/sources/NAME-HASH.git``): where git
+fetches it from, fetching it without prompts or hangs, and reading revisions and the pack's memory
+files from its objects (nothing is checked out). Every git command on a clone strips the variables
+git exports to hooks.
+"""
 
 from __future__ import annotations
 
@@ -35,8 +37,10 @@ class PackTooLarge(CannotRun):
 
 
 def rev_problem(rev: str) -> str | None:
-    """Why ``rev`` (a tag, branch or commit of a source) cannot be printed or pinned, or ``None``: hidden Unicode
-    (U+202E shows another version than the one pinned), control characters, or a line break."""
+    """Why ``rev`` (a tag, branch or commit of a source) cannot be printed or pinned, or ``None``:
+    hidden Unicode (U+202E shows another version than the one pinned), control characters, or a line
+    break.
+    """
     from gitmem.scan import find_hidden
 
     hidden = find_hidden(rev)
@@ -48,7 +52,8 @@ def rev_problem(rev: str) -> str | None:
 
 
 def is_url(repo: str) -> bool:
-    """Whether git reads ``repo`` as a URL (``scheme://...`` or scp-like ``host:path``) rather than a local path."""
+    """Whether git reads ``repo`` as a URL (``scheme://...`` or scp-like ``host:path``) rather
+    than a local path."""
     if "://" in repo:
         return True
     head = repo.split("/", 1)[0]
@@ -76,9 +81,9 @@ def _git(clone: Path, *args: str, input: bytes | None = None) -> bytes:
 
 
 def _fetch_env() -> dict[str, str]:
-    """A fetch must fail rather than wait for a user name or password nobody will type, or hang on a dead network
-    (it may run inside a commit hook): HTTP gives up after 30 s below 1 KB/s, and ssh connections (with the user's
-    own keys, agent and settings otherwise) time out after 20 s."""
+    """A fetch must fail rather than wait for a user name or password nobody will type, or hang on a
+    dead network (it may run inside a commit hook): HTTP gives up after 30 s below 1 KB/s, and ssh
+    connections (with the user's own keys, agent and settings otherwise) time out after 20 s."""
     env = {
         "GIT_TERMINAL_PROMPT": "0",
         "GIT_HTTP_LOW_SPEED_LIMIT": "1000",
@@ -93,9 +98,9 @@ FETCH_TIMEOUT = 120.0  # seconds (packs are small YAML files); GITMEM_FETCH_TIME
 
 
 def fetch_timeout() -> float:
-    """How long a clone or fetch may take in all, whatever the transport: ``git://`` has no timeout of its own, so a
-    server that accepts and never answers would hold a commit hook for ever. ``GITMEM_FETCH_TIMEOUT`` (seconds)
-    overrides the default."""
+    """How long a clone or fetch may take in all, whatever the transport: ``git://`` has no timeout
+    of its own, so a server that accepts and never answers would hold a commit hook for ever.
+    ``GITMEM_FETCH_TIMEOUT`` (seconds) overrides the default."""
     value = os.environ.get("GITMEM_FETCH_TIMEOUT", "")
     try:
         seconds = float(value)
@@ -105,7 +110,8 @@ def fetch_timeout() -> float:
 
 
 def fetch(project: Project, source: Source) -> Path:
-    """Clone the source (or fetch into its clone): every branch and tag. ``Unreachable`` when git cannot."""
+    """Clone the source (or fetch into its clone): every branch and tag. ``Unreachable`` when
+    git cannot."""
     clone = clone_dir(project, source)
     where = location(project, source.repo)
     try:
@@ -203,9 +209,11 @@ def short(commit: str) -> str:
 
 
 def read_tree(clone: Path, commit: str, source: str) -> dict[str, bytes | int | None]:
-    """The memory files at ``commit``: file name -> bytes (one ``cat-file --batch`` for all of them), ``None`` for a
-    symbolic link, or the size of a blob over the size limit: its size is read from the tree listing (``ls-tree
-    -l``) and the blob itself never is, so a pack holding a huge blob costs no memory."""
+    """The memory files at ``commit``: file name -> bytes (one ``cat-file --batch`` for all of
+    them), ``None`` for a symbolic link, or the size of a blob over the size limit: its size is read
+    from the tree listing (``ls-tree -l``) and the blob itself never is, so a pack holding a huge
+    blob costs no memory.
+    """
     from gitmem.schema import MAX_FILE_BYTES
 
     listing = _git(clone, "ls-tree", "-z", "-l", commit, "--", f"{MEMORIES_PATH}/")
@@ -229,11 +237,13 @@ def read_tree(clone: Path, commit: str, source: str) -> dict[str, bytes | int | 
             total += int(size)
         if len(out) + len(blobs) > MAX_PACK_FILES:
             raise PackTooLarge(
-                f"source {source!r}: {short(commit)} holds more than {MAX_PACK_FILES} memory files (a pack's limit)"
+                f"source {source!r}: {short(commit)} holds more than {MAX_PACK_FILES} "
+                "memory files (a pack's limit)"
             )
     if total > MAX_PACK_BYTES:
         raise PackTooLarge(
-            f"source {source!r}: {short(commit)} holds {total} bytes of memory files (a pack may hold {MAX_PACK_BYTES})"
+            f"source {source!r}: {short(commit)} holds {total} bytes of memory files (a "
+            f"pack may hold {MAX_PACK_BYTES})"
         )
     if not blobs:
         return out

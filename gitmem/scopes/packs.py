@@ -1,16 +1,19 @@
-"""Shared memory packs: another git repository's memories, pinned at a revision, compiled into this project.
+"""Shared memory packs: another git repository's memories, pinned at a revision, compiled into this
+project.
 
-A source (``sources:`` in .memory/config.yaml, ``gitmem.config.Source``) names a repository (URL, or a path: a
-relative one is relative to this repository's root) and a pinned revision: a tag or a commit (``sources add --rev
-BRANCH`` pins the branch's head commit and records ``track: BRANCH``). The pack's memories are the files under
-``.memory/memories/`` at that revision, read from git objects (nothing is checked out) and checked like any memory
-file (``gitmem.schema.check_memory``: schema, secrets, hidden Unicode). Their ids are namespaced ``NAME/ID``: a
-project id never holds a slash, so they cannot collide, and the compiled blocks' entries stay keyed by id.
+A source (``sources:`` in .memory/config.yaml, ``gitmem.config.Source``) names a repository (URL, or
+a path: a relative one is relative to this repository's root) and a pinned revision: a tag or a
+commit (``sources add --rev BRANCH`` pins the branch's head commit and records ``track: BRANCH``).
+The pack's memories are the files under ``.memory/memories/`` at that revision, read from git
+objects (nothing is checked out) and checked like any memory file (``gitmem.schema.check_memory``:
+schema, secrets, hidden Unicode). Their ids are namespaced ``NAME/ID``: a project id never holds a
+slash, so they cannot collide, and the compiled blocks' entries stay keyed by id.
 
-The clone is a bare repository under the git directory (``.git/gitmem/sources/NAME-HASH.git``, the hash that of
-the recorded repository, so changing the URL makes a new clone), fetched only when the pinned revision is not in
-it yet, or by ``sources update``. What a pin holds is cached next to it as JSON, so a warm compile runs no git at
-all and works offline. Every git command on a clone strips the variables git exports to hooks (``foreign=True``).
+The clone is a bare repository under the git directory (``.git/gitmem/sources/NAME-HASH.git``, the
+hash that of the recorded repository, so changing the URL makes a new clone), fetched only when the
+pinned revision is not in it yet, or by ``sources update``. What a pin holds is cached next to it as
+JSON, so a warm compile runs no git at all and works offline. Every git command on a clone strips
+the variables git exports to hooks (``foreign=True``).
 """
 
 from __future__ import annotations
@@ -82,10 +85,12 @@ def short_rev(rev: str) -> str:
     return rev[:12] if _SHA.fullmatch(rev) else rev
 
 
-# -- git on a clone ------------------------------------------------------------------------------------------------
+# -- git on a clone
+# ------------------------------------------------------------------------------------------------
 
 
-# -- reading a pack ------------------------------------------------------------------------------------------------
+# -- reading a pack
+# ------------------------------------------------------------------------------------------------
 
 
 def _salt() -> str:
@@ -95,8 +100,8 @@ def _salt() -> str:
 
 
 def read(project: Project, source: Source, *, fetch_missing: bool = True) -> Pack | None:
-    """The source's memories at its pinned revision: from the cache, else from the clone, fetching it first when
-    the revision is not there yet (``fetch_missing``; otherwise ``None`` then)."""
+    """The source's memories at its pinned revision: from the cache, else from the clone, fetching
+    it first when the revision is not there yet (``fetch_missing``; otherwise ``None`` then)."""
     with contextlib.suppress(OSError, ValueError, KeyError, TypeError, GitmemError):
         stored = json.loads(gateway.read_bytes(project, index_path(project, source)))
         if (
@@ -123,7 +128,8 @@ def read(project: Project, source: Source, *, fetch_missing: bool = True) -> Pac
 
 
 def remember(project: Project, pack: Pack) -> None:
-    """Cache what the source's pin holds (a cache: when it cannot be written, the next run reads the clone)."""
+    """Cache what the source's pin holds (a cache: when it cannot be written, the next run reads
+    the clone)."""
     payload = {
         "salt": _salt(),
         "repo": pack.source.repo,
@@ -195,7 +201,8 @@ def check_sources(config: Config) -> None:
 def load(
     project: Project, config: Config, *, fetch_missing: bool = True
 ) -> tuple[list[Pack], list[Source]]:
-    """Every source's pack; with ``fetch_missing=False``, the sources not in the cache yet come back apart."""
+    """Every source's pack; with ``fetch_missing=False``, the sources not in the cache yet come
+    back apart."""
     check_sources(config)
     packs: list[Pack] = []
     missing: list[Source] = []
@@ -230,19 +237,21 @@ def find(packs: Sequence[Pack], qualified_id: str) -> tuple[Pack, Memory]:
         hint = difflib.get_close_matches(memory_id, list(pack.memories), n=1)
         suggestion = f" (did you mean '{name}/{hint[0]}'?)" if hint else ""
         raise UsageError(
-            f"no memory {memory_id!r} in source {name!r} at {short_rev(pack.source.rev)}{suggestion}"
+            f"no memory {memory_id!r} in source {name!r} at "
+            f"{short_rev(pack.source.rev)}{suggestion}"
         )
     return pack, memory
 
 
-# -- changing the sources ------------------------------------------------------------------------------------------
+# -- changing the sources
+# ------------------------------------------------------------------------------------------
 
 
 def recallable(
     project: Project, config: Config, today: date
 ) -> tuple[list[tuple[Memory, str]], list[Source]]:
-    """The live, unmuted memories of the shared packs in the local cache (never fetched here: recall must be
-    quick and offline), each with where it comes from, and the sources not fetched yet."""
+    """The live, unmuted memories of the shared packs in the local cache (never fetched here: recall
+    must be quick and offline), each with where it comes from, and the sources not fetched yet."""
     if not config.sources:
         return [], []
     loaded, missing = load(project, config, fetch_missing=False)

@@ -1,9 +1,11 @@
-"""The user's personal scope: setting up the store, and which user-level rules files `compile --user` writes.
+"""The user's personal scope: setting up the store, and which user-level rules files `compile
+--user` writes.
 
-The store lives in ``$XDG_CONFIG_HOME/gitmem`` (``UserScope`` in ``gitmem.project``); its config has the same
-format as a project's. Which tools: the user config's ``targets`` when it sets them (every user-level file of
-each, created as needed); otherwise every tool whose user-level directory exists (``~/.claude``, ``~/.codex``...),
-so compile --user never creates the directories of tools that are not installed.
+The store lives in ``$XDG_CONFIG_HOME/gitmem`` (``UserScope`` in ``gitmem.project``); its config has
+the same format as a project's. Which tools: the user config's ``targets`` when it sets them (every
+user-level file of each, created as needed); otherwise every tool whose user-level directory exists
+(``~/.claude``, ``~/.codex``...), so compile --user never creates the directories of tools that are
+not installed.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ version: 1
 
 
 def ensure_store(scope: Project) -> list[Path]:
-    """Create the personal store's folder and its config (with the defaults explained); returns what was created."""
+    """Create the personal store's folder and its config (with the defaults explained); returns
+    what was created."""
     created = []
     if not scope.memories_dir.is_dir():
         gateway.make_dirs(scope, scope.memories_dir)
@@ -47,7 +50,8 @@ def ensure_store(scope: Project) -> list[Path]:
 
 
 def user_path(scope: UserScope, path: str) -> Path:
-    """A ``~/`` path of the targets table as an absolute path (``~/.config/`` follows ``$XDG_CONFIG_HOME``)."""
+    """A ``~/`` path of the targets table as an absolute path (``~/.config/`` follows
+    ``$XDG_CONFIG_HOME``)."""
     relative = path.removeprefix("~/")
     if relative.startswith(".config/"):
         return xdg_home("XDG_CONFIG_HOME", scope.root / ".config") / relative.removeprefix(
@@ -57,7 +61,8 @@ def user_path(scope: UserScope, path: str) -> Path:
 
 
 def variant(scope: UserScope, target: Target, user_file: UserFile) -> Target:
-    """The user-level variant of ``target`` for ``user_file``, its file relative to the home directory."""
+    """The user-level variant of ``target`` for ``user_file``, its file relative to the home
+    directory."""
     path = user_path(scope, user_file.path)
     if user_file.folder:
         path = path / USER_FOLDER_FILE
@@ -65,7 +70,8 @@ def variant(scope: UserScope, target: Target, user_file: UserFile) -> Target:
 
 
 def catalogue(scope: UserScope) -> list[Target]:
-    """Every user-level file gitmem can write, as targets (agents has two: opencode's and Codex's)."""
+    """Every user-level file gitmem can write, as targets (agents has two: opencode's and
+    Codex's)."""
     return [
         variant(scope, target, user_file) for target in TARGETS for user_file in target.user_files
     ]
@@ -79,8 +85,8 @@ class Selection:
 
 
 def select(scope: UserScope, config: Config, names: Sequence[str] = ()) -> Selection:
-    """The user-level targets `compile --user` writes: ``names`` (``--target``) when given, else the config's
-    ``targets`` when it sets them, else those whose tool's directory exists."""
+    """The user-level targets `compile --user` writes: ``names`` (``--target``) when given, else the
+    config's ``targets`` when it sets them, else those whose tool's directory exists."""
     for name in names:
         if name not in BY_NAME:
             raise UsageError(f"unknown target {name!r}: choose from {', '.join(BY_NAME)}")
@@ -106,7 +112,8 @@ def select(scope: UserScope, config: Config, names: Sequence[str] = ()) -> Selec
     notes = []
     if not chosen:
         notes.append(
-            "no AI tool's user-level directory found (~/.claude, ~/.codex, ~/.config/opencode, ...): set "
+            "no AI tool's user-level directory found (~/.claude, ~/.codex, "
+            "~/.config/opencode, ...): set "
             f"`targets` in {scope.display(scope.config_path)}, or pass --target NAME"
         )
     return Selection(chosen, notes, detected=True)

@@ -1,5 +1,7 @@
-"""Changing the sources (``gitmem sources add / update / mute / unmute / remove``): each change is checked against
-the pack it pins before .memory/config.yaml is written, so a source never points at invalid memories."""
+"""Changing the sources (``gitmem sources add / update / mute / unmute / remove``): each change is
+checked against the pack it pins before .memory/config.yaml is written, so a source never points at
+invalid memories.
+"""
 
 from __future__ import annotations
 
@@ -54,7 +56,8 @@ def default_name(repo: str) -> str:
 
 
 def recorded_repo(project: Project, repo: str) -> str:
-    """The repository as the config records it: a relative path given here becomes relative to the root."""
+    """The repository as the config records it: a relative path given here becomes relative to
+    the root."""
     if is_url(repo) or os.path.isabs(repo):
         return repo
     absolute = os.path.normpath(os.path.join(os.getcwd(), repo))
@@ -75,7 +78,8 @@ def add(
     name: str | None,
     track: str | None,
 ) -> Added:
-    """Record a new source pinned at ``rev`` (default: its newest tag), after fetching and checking it."""
+    """Record a new source pinned at ``rev`` (default: its newest tag), after fetching and
+    checking it."""
     from gitmem.scopes.credentials import refuse_credentials
 
     refuse_credentials(repo)
@@ -107,7 +111,8 @@ def add(
         newest = [] if track else tags(clone)
         if not track and not newest:
             raise UsageError(
-                f"source {name!r} has no tags: pin a revision with --rev (a tag, a commit, or a branch to follow)"
+                f"source {name!r} has no tags: pin a revision with --rev (a tag, a commit, "
+                "or a branch to follow)"
             )
         rev = track or newest[0]
     commit = resolve(clone, rev)
@@ -115,8 +120,8 @@ def add(
         known = tags(clone)[:5]
         hint = f" (newest tags: {', '.join(known)})" if known else ""
         raise UsageError(f"source {name!r}: no revision {rev!r} in {source.repo}{hint}")
-    # A tag is pinned by name; anything else (a short sha, HEAD~1) by its full commit. A branch is followed, not
-    # pinned by name: its head commit is pinned, and the branch tracked.
+    # A tag is pinned by name; anything else (a short sha, HEAD~1) by its full commit. A branch is
+    # followed, not pinned by name: its head commit is pinned, and the branch tracked.
     branch = is_branch(clone, rev)
     pinned = rev if resolve(clone, f"refs/tags/{rev}") == commit else commit
     source = replace(source, rev=pinned, track=(track or rev) if branch else track)
@@ -156,8 +161,10 @@ class Update:
 def update(
     project: Project, config: Config, names: Sequence[str], branch: bool, today: date
 ) -> list[Update]:
-    """Move each source's pin to its newest tag (or, with ``track`` or ``branch``, to its branch's head), and say
-    what that changes. A source that cannot be fetched is reported and left as it is; the others move."""
+    """Move each source's pin to its newest tag (or, with ``track`` or ``branch``, to its branch's
+    head), and say what that changes. A source that cannot be fetched is reported and left as it is;
+    the others move.
+    """
     check_sources(config)
     by_name = {source.name: source for source in config.sources}
     for name in names:
@@ -184,7 +191,8 @@ def update(
 def _update_one(
     project: Project, source: Source, branch: bool, today: date, result: Update
 ) -> None:
-    """Move one source's pin (``result`` says what happened); ``CannotRun`` when it cannot be fetched or read."""
+    """Move one source's pin (``result`` says what happened); ``CannotRun`` when it cannot be
+    fetched or read."""
     old = read(project, source, fetch_missing=False)
     clone = fetch(project, source)
     # Read before the fetch when the cache had it (a branch name may mean another commit after it).

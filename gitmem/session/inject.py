@@ -1,18 +1,22 @@
-"""The memories worth injecting at a prompt: relevant to it, not loaded by the client already, never twice.
+"""The memories worth injecting at a prompt: relevant to it, not loaded by the client already, never
+twice.
 
-A memory is injected when the prompt ties it to the memory or its words do (``candidates``): a path the prompt names
-(or a file the client attached to it) is covered by the memory's ``paths`` at the closest scope
-(``gitmem.recall.anchors``), an identifier the prompt names (``get_session()``) is in the text of at most ``RARE``
-memories, a rare word of the prompt is in its title, or the recall index (BM25 over title, body and tags) ranks it
-and it clears the relevance bar (``MIN_SCORE`` and ``MIN_TERMS`` of the prompt's words, see ``clears``). A memory
-scoped to a folder the prompt's paths are not in gives way to those of the prompt's own component. It must be live
-(active and unexpired: a proposed memory is never injected), its id must be in none of the rules files the client
-always loads (an index line of a left-out memory is not its entry), and this session was not given it before. At
-most ``MAX_MEMORIES`` memories and ``MAX_TOKENS`` tokens, the last line naming the recall call that finds the rest.
+A memory is injected when the prompt ties it to the memory or its words do (``candidates``): a path
+the prompt names (or a file the client attached to it) is covered by the memory's ``paths`` at the
+closest scope (``gitmem.recall.anchors``), an identifier the prompt names (``get_session()``) is in
+the text of at most ``RARE`` memories, a rare word of the prompt is in its title, or the recall
+index (BM25 over title, body and tags) ranks it and it clears the relevance bar (``MIN_SCORE`` and
+``MIN_TERMS`` of the prompt's words, see ``clears``). A memory scoped to a folder the prompt's paths
+are not in gives way to those of the prompt's own component. It must be live (active and unexpired:
+a proposed memory is never injected), its id must be in none of the rules files the client always
+loads (an index line of a left-out memory is not its entry), and this session was not given it
+before. At most ``MAX_MEMORIES`` memories and ``MAX_TOKENS`` tokens, the last line naming the recall
+call that finds the rest.
 A body's prose is put on one line per paragraph; its fenced code keeps its lines.
 
-Everything injected is memory text that passed the scanner and the schema when it was written (the index holds only
-valid memories); nothing of the prompt is echoed back but the search words, which the user typed.
+Everything injected is memory text that passed the scanner and the schema when it was written (the
+index holds only valid memories); nothing of the prompt is echoed back but the search words, which
+the user typed.
 """
 
 from __future__ import annotations
@@ -36,12 +40,13 @@ from gitmem.recall.results import Anchor, Hit, query_terms, term_pairs
 MAX_MEMORIES = 3
 MAX_TOKENS = 400
 CHARS_PER_TOKEN = 4  # as the compile budget estimates
-# The relevance bar, calibrated on benchmarks/hook_pairs.py (prompts that should and should not inject): a memory
-# must score at least MIN_SCORE (BM25, title words weighing most) and match at least MIN_TERMS of the prompt's
-# search words (one is enough when the prompt has only one). BM25 grows with the store (a rare word's weight is
-# about log(N)), so the score bar is set for CALIBRATED_SIZE memories and scaled for N others, by the square root of
-# log(N)'s ratio: the words of a larger store are not all rarer (a right memory scored 12 of a 12.6 bar at 1,000 with
-# the full ratio; with the root, hook_pairs at 1,000 memories: 26 -> 32 of 46, unrelated unchanged).
+# The relevance bar, calibrated on benchmarks/hook_pairs.py (prompts that should and should not
+# inject): a memory must score at least MIN_SCORE (BM25, title words weighing most) and match at
+# least MIN_TERMS of the prompt's search words (one is enough when the prompt has only one). BM25
+# grows with the store (a rare word's weight is about log(N)), so the score bar is set for
+# CALIBRATED_SIZE memories and scaled for N others, by the square root of log(N)'s ratio: the words
+# of a larger store are not all rarer (a right memory scored 12 of a 12.6 bar at 1,000 with the full
+# ratio; with the root, hook_pairs at 1,000 memories: 26 -> 32 of 46, unrelated unchanged).
 MIN_SCORE = 7.0
 MIN_TERMS = 2
 CALIBRATED_SIZE = 46
@@ -55,8 +60,8 @@ _ID_CHARS = _ID_START | {"-"}
 
 
 def _entry_id(line: str) -> str | None:
-    """The id of a compiled entry line (``- Title (`id`, high priority)``, ``(`pack/id`)``), or ``None``; string
-    methods only (linear, and nothing to import on the prompt hook's path)."""
+    """The id of a compiled entry line (``- Title (`id`, high priority)``, ``(`pack/id`)``), or
+    ``None``; string methods only (linear, and nothing to import on the prompt hook's path)."""
     body = line.rstrip()
     if not body.endswith(")"):
         return None
@@ -79,17 +84,19 @@ def _is_name(part: str) -> bool:
     return 1 <= len(part) <= 64 and part[0] in _ID_START and all(char in _ID_CHARS for char in part)
 
 
-# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook,
-# a new process on every prompt, more than its own work.
+# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs
+# the prompt hook, a new process on every prompt, more than its own work.
 class Candidate(NamedTuple):
     """A memory the prompt may bring in, with its score."""
 
-    key: str  # what the session state records: the id, ~/ID for a personal memory, PACK/ID for a pack's
+    # what the session state records: the id, ~/ID for a personal memory, PACK/ID for a pack's
+    key: str
     memory: Memory
     score: float
     matched: int  # how many of the prompt's search words the memory matches
     personal: bool = False
-    anchor: int = 0  # how closely a path or identifier of the prompt ties it (``Anchor.level``; 0: by words alone)
+    # how closely a path or identifier of the prompt ties it (``Anchor.level``; 0: by words alone)
+    anchor: int = 0
     phrase: bool = (
         False  # its title or words hold two consecutive words of the prompt close together
     )
@@ -105,11 +112,11 @@ class Injection(NamedTuple):
 
 
 def loaded_ids(files: Iterable[Path], where: gateway.Where) -> set[str]:
-    """The memory ids in the managed blocks of ``files`` (those that exist, inside ``where``): what the client has
-    loaded already.
+    """The memory ids in the managed blocks of ``files`` (those that exist, inside ``where``): what
+    the client has loaded already.
 
-    A lean reading of ``gitmem.compile.block``'s format (entries are the block's column-0 lines ending with the id
-    in backticks), so the prompt hook does not import the compiler.
+    A lean reading of ``gitmem.compile.block``'s format (entries are the block's column-0 lines
+    ending with the id in backticks), so the prompt hook does not import the compiler.
     """
     ids: set[str] = set()
     for file in files:
@@ -139,7 +146,8 @@ def score_bar(size: int) -> float:
 
 
 def clears(score: float, matched: int, terms: int, size: int = CALIBRATED_SIZE) -> bool:
-    """The relevance bar: a good enough BM25 score for the store's size, matching enough of the prompt's words."""
+    """The relevance bar: a good enough BM25 score for the store's size, matching enough of the
+    prompt's words."""
     return score >= score_bar(size) and matched >= min(MIN_TERMS, terms)
 
 
@@ -149,7 +157,8 @@ PERSONAL = (
 
 
 def personal_memories(scope: Project, today: date) -> list[tuple[Memory, str]]:
-    """The live memories of the user's personal store, to be searched together with the project's (scored in one
+    """The live memories of the user's personal store, to be searched together with the project's
+    (scored in one
     corpus: BM25 over a store of a few memories alone would rank nothing)."""
     if not scope.memories_dir.is_dir():
         return []
@@ -172,9 +181,12 @@ def candidates(
     prompt: str = "",
     files: Sequence[str] = (),
 ) -> list[Candidate]:
-    """The live memories of ``project``'s store and ``extra`` (packs', personal) worth injecting, best first: those
-    the prompt's paths and identifiers tie it to (``anchored``), then those whose words clear the bar. ``files``:
-    repository paths the client says the prompt is about (attached files), matched as the prompt's own paths."""
+    """The live memories of ``project``'s store and ``extra`` (packs', personal) worth injecting,
+    best first: those the prompt's paths and identifiers tie it to (``anchored``), then those whose
+    words clear the bar. ``files``:
+    repository paths the client says the prompt is about (attached files), matched as the prompt's
+    own paths.
+    """
     named = anchors.paths(prompt[:PROMPT_CHARS])
     paths = list(dict.fromkeys([*named, *files]))[: 2 * anchors.MAX_ANCHORS]
     identifiers = anchors.identifiers(prompt[:PROMPT_CHARS])
@@ -203,7 +215,8 @@ def candidates(
     out = anchored(tied, matched, words, scores)
     taken = {c.key for c in out}
     subjects = [anchors.subject(path) for path in paths]
-    alone = 0  # memories a phrase of the prompt carried past the bar on its own (at most ``PHRASE_ALONE``)
+    # memories a phrase of the prompt carried past the bar on its own (at most ``PHRASE_ALONE``)
+    alone = 0
     for hit in sorted(hits, key=lambda h: -h.score):
         count = len(matched.get(hit.memory.id, ()))
         key = _key(hit)
@@ -222,7 +235,8 @@ def candidates(
             and hit.memory.paths
             and not any(any_match(hit.memory.paths, p) for p in subjects)
         ):
-            continue  # scoped to a folder the prompt's paths are not in: the prompt's own component wins
+            # scoped to a folder the prompt's paths are not in: the prompt's own component wins
+            continue
         out.append(
             Candidate(key, hit.memory, hit.score, count, key.startswith(PERSONAL), phrase=phrase)
         )
@@ -231,7 +245,8 @@ def candidates(
 
 
 def _passes(hit: Hit, count: int, terms: int, size: int, rare: dict[str, set[str]]) -> bool:
-    """Whether a ranked memory clears the bar: its score, or a rare word of the prompt in its title with another."""
+    """Whether a ranked memory clears the bar: its score, or a rare word of the prompt in its
+    title with another."""
     if clears(hit.score, count, terms, size):
         return True
     rare_word = any(len(term) >= RARE_WORD and hit.memory.id in ids for term, ids in rare.items())
@@ -240,21 +255,26 @@ def _passes(hit: Hit, count: int, terms: int, size: int, rare: dict[str, set[str
 
 PROMPT_CHARS = 4000  # of a prompt, what is searched (a pasted log is not a question)
 RARE = 2  # an identifier (or a word) held by at most this many memories ties the prompt to them
-RARE_WORD = 4  # a rare word this long in a title, with another of the prompt's words, carries it past the score bar
-# Two consecutive words of the prompt close together in a title or ``words`` (``RecallIndex._phrased``) say what the
-# memory is about even when the store holds each word everywhere (BM25 then weighs them at nothing): such a memory
-# goes before others matching as many words, and one of them (the best scored) may be taken below the score bar.
+# a rare word this long in a title, with another of the prompt's words, carries it past the score
+# bar
+RARE_WORD = 4
+# Two consecutive words of the prompt close together in a title or ``words``
+# (``RecallIndex._phrased``) say what the memory is about even when the store holds each word
+# everywhere (BM25 then weighs them at nothing): such a memory goes before others matching as many
+# words, and one of them (the best scored) may be taken below the score bar.
 PHRASE_ALONE = 1
 
 
 def anchored(
     tied: Sequence[Anchor], matched: dict[str, set[str]], words: set[str], scores: dict[str, float]
 ) -> list[Candidate]:
-    """The memories the prompt's paths and identifiers tie it to that are worth injecting: an identifier's always;
-    a path's when its scope is the closest to the path (the most segments spelled out) and the memory also matches
-    one of the prompt's other words, or few memories share that scope (at most ``MAX_MEMORIES``): a path deep in a
-    service brings that service's memories, a path in a crowded folder only those its words point at. A memory of a
-    wider scope the path is in has to clear the words' bar, as any other (``candidates``)."""
+    """The memories the prompt's paths and identifiers tie it to that are worth injecting: an
+    identifier's always; a path's when its scope is the closest to the path (the most segments
+    spelled out) and the memory also matches one of the prompt's other words, or few memories share
+    that scope (at most ``MAX_MEMORIES``): a path deep in a service brings that service's memories,
+    a path in a crowded folder only those its words point at. A memory of a wider scope the path is
+    in has to clear the words' bar, as any other (``candidates``).
+    """
     paths = [a for a in tied if a.via == "path"]
     closest = max((a.level for a in paths), default=0)
     crowd = sum(1 for a in paths if a.level == closest)
@@ -305,7 +325,8 @@ def select(
     terms: list[str],
     rules_names: Sequence[str],
 ) -> Injection | None:
-    """What to inject from ``pool`` (best first): not loaded, not given before, within the bounds."""
+    """What to inject from ``pool`` (best first): not loaded, not given before, within the
+    bounds."""
     fresh = [c for c in pool if c.key not in given and _id(c) not in loaded]
     if not fresh:
         return None
@@ -352,8 +373,8 @@ def _more_line(more: int, terms: list[str]) -> str:
 
 
 def render(candidate: Candidate, room: int) -> str | None:
-    """One memory as an entry of at most ``room`` characters (its body cut when needed); ``None`` when it cannot fit
-    with at least ``MIN_BODY`` characters of body."""
+    """One memory as an entry of at most ``room`` characters (its body cut when needed); ``None``
+    when it cannot fit with at least ``MIN_BODY`` characters of body."""
     memory = candidate.memory
     facts = [memory.kind]
     if memory.paths:
@@ -399,8 +420,10 @@ def render(candidate: Candidate, room: int) -> str | None:
 
 
 def body_lines(body: str) -> list[str]:
-    """A body as the lines of an injected entry: each paragraph of prose on one line (its white space collapsed), a
-    fenced code block's lines as they are (its indentation is its meaning), blank lines dropped."""
+    """A body as the lines of an injected entry: each paragraph of prose on one line (its white
+    space collapsed), a fenced code block's lines as they are (its indentation is its meaning),
+    blank lines dropped.
+    """
     out: list[str] = []
     prose: list[str] = []
     fence = ""
@@ -438,12 +461,14 @@ def _fence_after(fence: str, line: str) -> str:
 
 
 def prompt_terms(prompt: str) -> list[str]:
-    """The search words of a prompt (at most the first 4,000 characters: a pasted log is not a question)."""
+    """The search words of a prompt (at most the first 4,000 characters: a pasted log is not a
+    question)."""
     terms = query_terms(prompt[:PROMPT_CHARS])
     # An identifier's parts are words too: the index splits get_session into get and session.
     terms += [part for term in terms if "_" in term for part in term.split("_") if len(part) > 2]
     terms = list(dict.fromkeys(terms))
-    # One word counted once: "function" and "functions" are one match for the stemming index, not two.
+    # One word counted once: "function" and "functions" are one match for the stemming index, not
+    # two.
     return [
         t
         for t in terms

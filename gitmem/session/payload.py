@@ -1,4 +1,5 @@
-"""A hook's payload: the client's JSON on stdin, read bounded, and the few values every hook takes from it."""
+"""A hook's payload: the client's JSON on stdin, read bounded, and the few values every hook
+takes from it."""
 
 from __future__ import annotations
 

@@ -1,14 +1,16 @@
-"""``gitmem hook pre-tool``: before a tool call runs, refuse the calls that break an active memory's ``enforce``
-(a shell command matching ``enforce.commands``, a write to a file matching ``enforce.edits``) and the calls that
-would change the memory layer behind the team's back (the memory-layer gate): a write into ``.memory/``, into a
-file gitmem writes whole or into the managed block of a rules file, and a ``gitmem`` command that would create or
-activate a memory (``add`` without ``--proposed``, ``accept``, ``edit``, ``sources add``). Reading stays free, and
-proposing stays open (``gitmem add --proposed``, the MCP ``propose`` tool, ``/remember``).
+"""``gitmem hook pre-tool``: before a tool call runs, refuse the calls that break an active memory's
+``enforce`` (a shell command matching ``enforce.commands``, a write to a file matching
+``enforce.edits``) and the calls that would change the memory layer behind the team's back (the
+memory-layer gate): a write into ``.memory/``, into a file gitmem writes whole or into the managed
+block of a rules file, and a ``gitmem`` command that would create or activate a memory (``add``
+without ``--proposed``, ``accept``, ``edit``, ``sources add``). Reading stays free, and proposing
+stays open (``gitmem add --proposed``, the MCP ``propose`` tool, ``/remember``).
 
-A refusal is answered in the client's own shape (``Hooks.deny`` in ``gitmem/tools.py``) with a reason that quotes
-the memory (id, title, body), so the model corrects itself; everything else gets no answer at all. What the call
-is, is read from the payload's tool name and arguments whatever the client calls them (``tool_name``/``toolName``/
-``tool``, ``tool_input``/``toolArgs``/``args``, Cursor's top-level ``command``).
+A refusal is answered in the client's own shape (``Hooks.deny`` in ``gitmem/tools.py``) with a
+reason that quotes the memory (id, title, body), so the model corrects itself; everything else gets
+no answer at all. What the call is, is read from the payload's tool name and arguments whatever the
+client calls them (``tool_name``/``toolName``/ ``tool``, ``tool_input``/``toolArgs``/``args``,
+Cursor's top-level ``command``).
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from gitmem.session.clients import Client
 MAX_TEXT = 262_144  # characters of an edit's old or new text looked at for the managed block
 REASON_BODY = 1_500  # characters of a memory's body quoted in a refusal
 
-# The words of a tool's name that make it a write of its path argument (Claude Code's Write/Edit/MultiEdit/
-# NotebookEdit, Gemini CLI's and Qwen Code's write_file/replace/edit, opencode's write/edit/patch, the Copilot CLI's
-# create/edit, MCP file servers' write_file/move_file...): any other tool with a path reads it.
+# The words of a tool's name that make it a write of its path argument (Claude Code's
+# Write/Edit/MultiEdit/ NotebookEdit, Gemini CLI's and Qwen Code's write_file/replace/edit,
+# opencode's write/edit/patch, the Copilot CLI's create/edit, MCP file servers'
+# write_file/move_file...): any other tool with a path reads it.
 WRITE_WORDS = (
     "write",
     "edit",
@@ -58,8 +61,8 @@ PATH_KEYS = (
 )
 PATCH_MARKS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 
-# Programs that only read the files they name: a shell command of another program naming a protected file (in
-# .memory/, or holding a managed block) counts as writing it, unless it is one of these.
+# Programs that only read the files they name: a shell command of another program naming a protected
+# file (in .memory/, or holding a managed block) counts as writing it, unless it is one of these.
 # fmt: off
 READERS = frozenset((
     "cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag", "ack", "ls", "tree", "find", "fd",
@@ -81,8 +84,8 @@ WRITERS = frozenset((
 
 
 class Call(NamedTuple):
-    """What a tool call would do: the shell commands it runs, the files it writes, and for an edit the text it
-    replaces and the text it writes (for the managed block)."""
+    """What a tool call would do: the shell commands it runs, the files it writes, and for an edit
+    the text it replaces and the text it writes (for the managed block)."""
 
     tool: str
     commands: tuple[shell.Command, ...] = ()
@@ -187,11 +190,13 @@ def _patch_paths(patch: str) -> tuple[str, ...]:
     return tuple(out[: shell.MAX_COMMANDS])
 
 
-# -- where a call writes ------------------------------------------------------------------------------------------
+# -- where a call writes
+# ------------------------------------------------------------------------------------------
 
 
 def _relative(root: str, cwd: str, path: str) -> str | None:
-    """``path`` (absolute, or relative to ``cwd``) relative to ``root``, with links resolved; None outside it."""
+    """``path`` (absolute, or relative to ``cwd``) relative to ``root``, with links resolved;
+    None outside it."""
     if not path or len(path) > 4096 or "\0" in path:
         return None
     full = os.path.realpath(os.path.join(cwd, os.path.expanduser(path)))
@@ -205,9 +210,11 @@ def _relative(root: str, cwd: str, path: str) -> str | None:
 def shell_writes(
     commands: tuple[shell.Command, ...], protected: Any
 ) -> list[tuple[str, shell.Command]]:
-    """(path as written, command) for every file a shell line writes: its redirections, the files of the programs
-    that write what they name, and any file ``protected(path)`` says is gitmem's that a program other than a reader
-    names. ``cd`` moves the folder later relative paths start from (returned joined to it)."""
+    """(path as written, command) for every file a shell line writes: its redirections, the files of
+    the programs that write what they name, and any file ``protected(path)`` says is gitmem's that a
+    program other than a reader names. ``cd`` moves the folder later relative paths start from
+    (returned joined to it).
+    """
     out: list[tuple[str, shell.Command]] = []
     folder = ""
     for command in commands:
@@ -234,14 +241,18 @@ def shell_writes(
     return out
 
 
-# -- the memory-layer gate ----------------------------------------------------------------------------------------
+# -- the memory-layer gate
+# ----------------------------------------------------------------------------------------
 
 GATE_REASON = (
-    "gitmem: refused: {what}. Only people make a memory live: the memories under .memory/ and the managed blocks "
+    "gitmem: refused: {what}. Only people make a memory live: the memories under .memory/ "
+    "and the managed blocks "
     "of the rules files are reviewed by the team and written by gitmem. Propose the memory instead "
-    '(`gitmem add --proposed "TITLE" --body "..."`, or the gitmem MCP tool propose) and a person accepts it.'
+    '(`gitmem add --proposed "TITLE" --body "..."`, or the gitmem MCP tool propose) and a '
+    "person accepts it."
 )
-# What code handed to an interpreter (``python -c``, ``node -e``) does when it writes a file it names.
+# What code handed to an interpreter (``python -c``, ``node -e``) does when it writes a file it
+# names.
 WRITE_HINTS = (
     "open(",
     "write",
@@ -255,8 +266,8 @@ WRITE_HINTS = (
     "touch ",
     ">",
 )
-# The files that may hold a managed block: every target's files are Markdown (or Cursor's .mdc); no other file is
-# read to look for one.
+# The files that may hold a managed block: every target's files are Markdown (or Cursor's .mdc); no
+# other file is read to look for one.
 RULES_SUFFIXES = (".md", ".mdc")
 PROGRAMS = ("gitmem", "gitmem-cli")  # gitmem's commands (the package installs both)
 # gitmem commands that create or activate a memory (``add`` only without ``--proposed``).
@@ -264,7 +275,8 @@ ACTIVATING = {("add",), ("accept",), ("edit",), ("sources", "add")}
 
 
 def gitmem_command(command: shell.Command) -> tuple[str, ...] | None:
-    """The sub-command words of a ``gitmem`` command line (``python -m gitmem``, ``uvx gitmem`` too), or None."""
+    """The sub-command words of a ``gitmem`` command line (``python -m gitmem``, ``uvx gitmem``
+    too), or None."""
     words = list(command.words)
     if words and words[0].rsplit("/", 1)[-1] in ("uvx", "pipx", "uv"):
         words = [w for w in words[1:] if w not in ("run", "tool") and not w.startswith("-")]
@@ -280,7 +292,8 @@ def gitmem_command(command: shell.Command) -> tuple[str, ...] | None:
 
 
 def _activating(args: tuple[str, ...]) -> str | None:
-    """The gitmem sub-command that would create or activate a memory (``add``, ``sources add``...), or None."""
+    """The gitmem sub-command that would create or activate a memory (``add``, ``sources
+    add``...), or None."""
     names = [word for word in args if not word.startswith("-")]
     if not names:
         return None
@@ -313,7 +326,8 @@ class Gate:
         return relative == self.memory or relative.startswith(self.memory + "/")
 
     def block(self, relative: str) -> tuple[str, bool] | None:
-        """The managed block of a file (its text, and whether the whole file is gitmem's), or None."""
+        """The managed block of a file (its text, and whether the whole file is gitmem's), or
+        None."""
         if (
             relative in (".", "")
             or self.in_memory(relative)
@@ -338,7 +352,8 @@ class Gate:
         )
 
     def protected(self, path: str) -> bool:
-        """Whether a word of a shell command names gitmem's files (or holds a path into .memory/, as code does:
+        """Whether a word of a shell command names gitmem's files (or holds a path into .memory/, as
+        code does:
         ``python -c "open('.memory/...', 'w')"``)."""
         relative = self.relative(path)
         return self.names_memory(path, relative) or (
@@ -346,12 +361,14 @@ class Gate:
         )
 
     def names_memory(self, path: str, relative: str | None) -> bool:
-        """Whether ``path`` is in .memory/, or is a word that names a file there (``open('.memory/...')``)."""
+        """Whether ``path`` is in .memory/, or is a word that names a file there
+        (``open('.memory/...')``)."""
         if relative is not None and self.in_memory(relative):
             return True
         if f"{self.memory}/" not in path or os.path.exists(os.path.join(self.cwd, path)):
             return False
-        # a word of prose (a commit message, a PR body) names .memory/ without writing it; code that writes does
+        # a word of prose (a commit message, a PR body) names .memory/ without writing it; code that
+        # writes does
         return not any(space in path for space in " \t\n") or any(
             hint in path for hint in WRITE_HINTS
         )
@@ -383,15 +400,20 @@ class Gate:
                 continue
             found = self.block(relative)
             if found is not None and self._touches(call, found, path in call.writes):
-                what = f"a write into gitmem's managed block of {relative} (`gitmem compile` writes it)"
+                what = (
+                    f"a write into gitmem's managed block of {relative} (`gitmem compile` "
+                    "writes it)"
+                )
                 return Refusal(GATE_REASON.format(what=what), None, "memory-layer")
         return None
 
     @staticmethod
     def _touches(call: Call, found: tuple[str, bool], by_tool: bool) -> bool:
-        """Whether a write to a file holding a managed block changes the block: any write of a whole gitmem file,
-        a shell command's (it cannot be told), a tool's that rewrites the file without the block as it is, or an
-        edit whose old text lies in the block or whose texts hold a marker."""
+        """Whether a write to a file holding a managed block changes the block: any write of a whole
+        gitmem file, a shell command's (it cannot be told), a tool's that rewrites the file without
+        the block as it is, or an edit whose old text lies in the block or whose texts hold a
+        marker.
+        """
         block, whole_file = found
         if whole_file or not by_tool:
             return True
@@ -405,7 +427,8 @@ class Gate:
         return bool(call.old_text) and call.old_text in block
 
 
-# -- enforce -------------------------------------------------------------------------------------------------------
+# -- enforce
+# --------------------------------------------------------------------------------------------------
 
 
 def broken(memories: list[Memory], call: Call, gate: Gate) -> Refusal | None:
@@ -459,23 +482,28 @@ def reason(memory: Memory, why: str) -> str:
     if body:
         lines.append(body)
     lines.append(
-        "Do it the way this memory says instead; if it is wrong, tell the user (people change memories)."
+        "Do it the way this memory says instead; if it is wrong, tell the user (people "
+        "change memories)."
     )
     return "\n".join(lines)
 
 
-CACHE = "enforce.json"  # under gitmem's cache: the live memories with ``enforce``, and what says they are current
+# under gitmem's cache: the live memories with ``enforce``, and what says they are current
+CACHE = "enforce.json"
 TRUST_SECONDS = 30  # how long the cache is trusted while the memories folder is unchanged
 
 
 def enforced(project: Project, day: date) -> list[Memory]:
     """The live memories with an ``enforce`` field.
 
-    From the recall index (kept up to date as for recall), whose refresh stats every memory file: at 10,000
-    memories that is most of a hook's time, on every tool call. So the answer is kept in ``CACHE`` with the stat of
-    the memories folder and of each enforced file, and trusted for ``TRUST_SECONDS`` while none of them changed:
-    adding, removing or renaming a memory file (gitmem's own writes, git checkout) changes the folder and is seen at
-    once; a memory file edited in place (an editor writing over it) is seen within ``TRUST_SECONDS``."""
+    From the recall index (kept up to date as for recall), whose refresh stats every memory file: at
+    10,000 memories that is most of a hook's time, on every tool call. So the answer is kept in
+    ``CACHE`` with the stat of the memories folder and of each enforced file, and trusted for
+    ``TRUST_SECONDS`` while none of them changed:
+    adding, removing or renaming a memory file (gitmem's own writes, git checkout) changes the
+    folder and is seen at once; a memory file edited in place (an editor writing over it) is seen
+    within ``TRUST_SECONDS``.
+    """
     from time import time
 
     from gitmem import gateway
@@ -533,8 +561,8 @@ class Answered(NamedTuple):
 
 
 def run(client_name: str | None, raw: bytes, today: date | None = None) -> Answered:
-    """``gitmem hook pre-tool``: the client's payload in, its answer out (``__main__`` calls this directly, so the
-    hook imports neither click nor the prompt hook's modules)."""
+    """``gitmem hook pre-tool``: the client's payload in, its answer out (``__main__`` calls this
+    directly, so the hook imports neither click nor the prompt hook's modules)."""
     from gitmem.session import clients
     from gitmem.session.payload import parse
 
@@ -544,8 +572,10 @@ def run(client_name: str | None, raw: bytes, today: date | None = None) -> Answe
 
 
 def respond(client: Client, payload: dict[str, Any], day: date) -> Answered:
-    """A refusal in the client's shape for a call that breaks an active memory's ``enforce`` or writes the memory
-    layer; nothing for every other call. Errors reach the caller, which lets the call run."""
+    """A refusal in the client's shape for a call that breaks an active memory's ``enforce`` or
+    writes the memory layer; nothing for every other call. Errors reach the caller, which lets the
+    call run.
+    """
     call = call_of(payload)
     if not call.commands and not call.writes:
         return Answered("")  # a read, a search...: nothing to look at (no repository opened)
@@ -605,9 +635,12 @@ FAILED = "pre-tool-failed"  # under gitmem's cache: the sessions told that the h
 
 
 def failure_note(raw: bytes, error: BaseException) -> str | None:
-    """The one line a failed hook prints (on stderr) before letting the call through; None when this session was
-    told already."""
-    note = f"gitmem: the pre-tool hook failed ({type(error).__name__}); tool calls pass unchecked: run `gitmem doctor`"
+    """The one line a failed hook prints (on stderr) before letting the call through; None when this
+    session was told already."""
+    note = (
+        f"gitmem: the pre-tool hook failed ({type(error).__name__}); tool calls pass "
+        "unchecked: run `gitmem doctor`"
+    )
     try:
         import hashlib
 

@@ -1,12 +1,14 @@
-"""Receipts: which memories each session received from gitmem's own hooks, and which calls the pre-tool hook refused.
+"""Receipts: which memories each session received from gitmem's own hooks, and which calls the
+pre-tool hook refused.
 
-One JSON line per event in ``.git/gitmem/receipts.jsonl`` (gitmem's cache: never committed), bounded to ``LIMIT``
-bytes (past it the older half goes). A line holds ids, counts and a digest of the session id; never prompt text, a
-command or a path. ``gitmem receipts`` (``hygiene/receipts.py``) reads them with the clients' transcripts.
+One JSON line per event in ``.git/gitmem/receipts.jsonl`` (gitmem's cache: never committed), bounded
+to ``LIMIT`` bytes (past it the older half goes). A line holds ids, counts and a digest of the
+session id; never prompt text, a command or a path. ``gitmem receipts`` (``hygiene/receipts.py``)
+reads them with the clients' transcripts.
 
-Kinds: ``start`` (the memories of the always-loaded rules files at session start), ``prompt`` (injected by the
-prompt hook), ``recall`` (returned by the MCP tool recall), ``block`` (a call the pre-tool hook refused: the memory
-it broke, or none for the memory-layer gate).
+Kinds: ``start`` (the memories of the always-loaded rules files at session start), ``prompt``
+(injected by the prompt hook), ``recall`` (returned by the MCP tool recall), ``block`` (a call the
+pre-tool hook refused: the memory it broke, or none for the memory-layer gate).
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ def record(
     ids: Iterable[str],
     rule: str | None = None,
 ) -> None:
-    """Append one receipt; a receipt that cannot be written is dropped (it never holds up a hook)."""
+    """Append one receipt; a receipt that cannot be written is dropped (it never holds up a
+    hook)."""
     line: dict[str, Any] = {
         "t": int(time.time()),
         "k": kind,

@@ -1,7 +1,8 @@
 """One hook call: the client's JSON on stdin in, the client's answer out.
 
-A hook must never break the client's turn: whatever goes wrong (no repository, no .memory/, a locked index, bad
-input), the answer is empty and the exit code 0. ``run`` returns the text to print; it prints nothing itself.
+A hook must never break the client's turn: whatever goes wrong (no repository, no .memory/, a locked
+index, bad input), the answer is empty and the exit code 0. ``run`` returns the text to print; it
+prints nothing itself.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from gitmem.session.payload import text as _text
 from gitmem.tools import BY_NAME
 
 
-# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook,
-# a new process on every prompt, more than its own work.
+# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs
+# the prompt hook, a new process on every prompt, more than its own work.
 class Answer(NamedTuple):
     """What a hook prints, and the memories it injected."""
 
@@ -35,14 +36,17 @@ class Answer(NamedTuple):
     keys: tuple[str, ...] = ()  # what was injected (for tests and benchmarks)
 
 
-# What a client puts around the context a hook answered when it hands it back in a later prompt (Gemini CLI 0.61
-# prepends the session-start answer, gitmem's own status, to every prompt): hook output, never the user's words.
+# What a client puts around the context a hook answered when it hands it back in a later prompt
+# (Gemini CLI 0.61 prepends the session-start answer, gitmem's own status, to every prompt): hook
+# output, never the user's words.
 HOOK_CONTEXT = ("<hook_context>", "</hook_context>")
 
 
 def user_words(prompt: str) -> str:
-    """``prompt`` without the hook context a client wrapped into it (gitmem's status would otherwise match memories
-    about tokens or paths on a prompt that is about neither). Linear: one scan for each tag."""
+    """``prompt`` without the hook context a client wrapped into it (gitmem's status would otherwise
+    match memories about tokens or paths on a prompt that is about neither). Linear: one scan for
+    each tag.
+    """
     opening, closing = HOOK_CONTEXT
     parts: list[str] = []
     start = 0
@@ -100,8 +104,8 @@ _IMPORT = re.compile(
 
 
 def rules_files(project: Project, client: Client) -> list[Path]:
-    """The rules files the client loads at the root: its own (or its fallback when it has none of them), and the
-    files they import with a whole-line ``@FILE.md``."""
+    """The rules files the client loads at the root: its own (or its fallback when it has none of
+    them), and the files they import with a whole-line ``@FILE.md``."""
     files = [project.root / name for name in client.rules_files]
     if not any(path.is_file() for path in files):
         files = [project.root / name for name in client.fallback_files]
@@ -189,9 +193,9 @@ def _prompt(
 
 
 def attached(project: Project, payload: dict[str, Any]) -> list[str]:
-    """The repository paths of the files the client attached to the prompt, where its payload says (Cursor's
-    ``attachments``: ``{"type": "file", "filePath": ...}``), at most a few; paths outside the repository are left
-    out."""
+    """The repository paths of the files the client attached to the prompt, where its payload says
+    (Cursor's ``attachments``: ``{"type": "file", "filePath": ...}``), at most a few; paths outside
+    the repository are left out."""
     items = payload.get("attachments")
     if not isinstance(items, list):
         return []
@@ -289,8 +293,8 @@ def _format(client: Client, event: str, text: str) -> str:
 
 
 def _packs(project: Project, day: date) -> list[tuple[Any, str]]:
-    """The shared packs' live memories, when the config names sources (read only then: the YAML reader is slow to
-    import, and most prompts come from repositories without packs)."""
+    """The shared packs' live memories, when the config names sources (read only then: the YAML
+    reader is slow to import, and most prompts come from repositories without packs)."""
     try:
         text = gateway.read_text(
             project, project.config_path, limit=gateway.CONFIG_LIMIT, errors="replace"

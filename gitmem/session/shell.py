@@ -1,12 +1,13 @@
-"""A shell line as the commands it runs and the files it writes: what the pre-tool hook matches a memory's
-``enforce`` against, and what the memory-layer gate reads.
+"""A shell line as the commands it runs and the files it writes: what the pre-tool hook matches a
+memory's ``enforce`` against, and what the memory-layer gate reads.
 
-Not a shell: one linear pass over at most ``MAX_LINE`` characters that knows quotes (``'...'``, ``"..."``,
-backslashes), the operators that separate commands (``&&``, ``||``, ``;``, ``|``, ``&``, newlines, parentheses,
-``$(...)`` and backticks), redirections (``>``, ``>>``, ``2>``, ``&>``, ``<``), comments and here-documents (their
-lines are data, not commands). Each command loses what only wraps another one (``VAR=value``, ``sudo``, ``env``,
-``nohup``, ``time``, ``timeout 5``, ``xargs``, ``if``/``then``/``do``...) and ``bash -c "..."`` is read as the line
-it runs (``MAX_DEPTH`` deep). Bounded: ``MAX_COMMANDS`` commands of ``MAX_WORDS`` words at most.
+Not a shell: one linear pass over at most ``MAX_LINE`` characters that knows quotes (``'...'``,
+``"..."``, backslashes), the operators that separate commands (``&&``, ``||``, ``;``, ``|``, ``&``,
+newlines, parentheses, ``$(...)`` and backticks), redirections (``>``, ``>>``, ``2>``, ``&>``,
+``<``), comments and here-documents (their lines are data, not commands). Each command loses what
+only wraps another one (``VAR=value``, ``sudo``, ``env``, ``nohup``, ``time``, ``timeout 5``,
+``xargs``, ``if``/``then``/``do``...) and ``bash -c "..."`` is read as the line it runs
+(``MAX_DEPTH`` deep). Bounded: ``MAX_COMMANDS`` commands of ``MAX_WORDS`` words at most.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ _SEPARATORS = frozenset(";\n|&()`")
 
 
 class Command(NamedTuple):
-    """One simple command: its words (quotes removed, wrappers dropped) and the files its redirections write."""
+    """One simple command: its words (quotes removed, wrappers dropped) and the files its
+    redirections write."""
 
     words: tuple[str, ...]
     redirects: tuple[str, ...] = ()  # targets of > and >> (not of <, not &N)
@@ -134,7 +136,8 @@ def _split(line: str) -> list[tuple[list[str], list[str]]]:
 
 
 def _double(line: str, index: int, reader: _Reader) -> int:
-    """Read a double-quoted string from ``index`` (after the quote); returns the index after its closing quote."""
+    """Read a double-quoted string from ``index`` (after the quote); returns the index after its
+    closing quote."""
     reader.quoted = True
     size = len(line)
     while index < size:
@@ -177,7 +180,8 @@ def _redirect(line: str, index: int, reader: _Reader) -> int:
 
 
 def _input_target(line: str, index: int, reader: _Reader) -> int:
-    """The index after the word that follows ``<`` (a file read, never written; ``<&3`` reads a descriptor)."""
+    """The index after the word that follows ``<`` (a file read, never written; ``<&3`` reads a
+    descriptor)."""
     size = len(line)
     while index < size and line[index] in " \t":
         index += 1
@@ -200,7 +204,8 @@ def _skip_heredocs(line: str, index: int, delimiters: list[str]) -> int:
     return min(index, len(line))
 
 
-# Words that only run what follows them: dropped, with their options (``timeout`` also its duration).
+# Words that only run what follows them: dropped, with their options (``timeout`` also its
+# duration).
 _WRAPPERS = frozenset(
     {
         "sudo",

@@ -1,8 +1,9 @@
-"""What a session has been given already, so nothing is injected twice and the stop reminder comes once.
+"""What a session has been given already, so nothing is injected twice and the stop reminder comes
+once.
 
-One small JSON file per session under ``.git/gitmem/sessions/``, named by a digest of the client's session id (an
-id is never used as a path). Files untouched for ``KEEP_DAYS`` are pruned whenever a new session starts. The state is
-a cache: unreadable or corrupt, it starts again empty.
+One small JSON file per session under ``.git/gitmem/sessions/``, named by a digest of the client's
+session id (an id is never used as a path). Files untouched for ``KEEP_DAYS`` are pruned whenever a
+new session starts. The state is a cache: unreadable or corrupt, it starts again empty.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ MAX_IDS = 500  # a session that somehow collects more keeps the newest
 
 
 class SessionState:
-    """One session's state: what it has injected, and whether it was reminded. (A plain class, not a dataclass:
-    importing dataclasses costs the prompt hook, a new process on every prompt, more than its own work.)"""
+    """One session's state: what it has injected, and whether it was reminded. (A plain class, not a
+    dataclass:
+    importing dataclasses costs the prompt hook, a new process on every prompt, more than its own
+    work.)"""
 
     def __init__(
         self,
@@ -105,11 +108,13 @@ CLAIM_SECONDS = (
 def claim(
     project: Project, session_id: str, event: str, text: str, now: float | None = None
 ) -> bool:
-    """Whether this hook run is the first for this session's event and prompt (``text``): a client running two
-    clients' hooks (GitHub's Copilot app runs .claude/settings.json's as well as its own; Devin imports .claude/
-    hooks) runs gitmem's twice for one prompt, at once or one after the other, and only the first may answer.
-    A marker file made exclusively (an atomic link) is the claim; one older than ``CLAIM_SECONDS`` is a later,
-    new prompt with the same words. A claim that cannot be written lets the run answer."""
+    """Whether this hook run is the first for this session's event and prompt (``text``): a client
+    running two clients' hooks (GitHub's Copilot app runs .claude/settings.json's as well as its
+    own; Devin imports .claude/ hooks) runs gitmem's twice for one prompt, at once or one after the
+    other, and only the first may answer.
+    A marker file made exclusively (an atomic link) is the claim; one older than ``CLAIM_SECONDS``
+    is a later, new prompt with the same words. A claim that cannot be written lets the run answer.
+    """
     material = "\0".join((session_id, event, text)).encode("utf-8", "surrogatepass")
     path = directory(project) / (hashlib.sha256(material).hexdigest()[:32] + CLAIM_SUFFIX)
     stamp = str(now if now is not None else time.time()).encode()

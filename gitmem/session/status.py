@@ -1,9 +1,9 @@
 """The session-start status and the stop reminder.
 
-The status is a few lines, not a copy of the rules file: how many memories there are, how many the rules files the
-client loads hold and how many the token budget left out (the prompt hook brings those when they matter), and how
-many proposals wait for review. The stop reminder asks once per session for the journal, when the session changed
-files and wrote none.
+The status is a few lines, not a copy of the rules file: how many memories there are, how many the
+rules files the client loads hold and how many the token budget left out (the prompt hook brings
+those when they matter), and how many proposals wait for review. The stop reminder asks once per
+session for the journal, when the session changed files and wrote none.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from gitmem.session.state import SessionState
 JOURNAL_CALL = "`gitmem journal add -`"
 
 
-# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook,
-# a new process on every prompt, more than its own work.
+# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs
+# the prompt hook, a new process on every prompt, more than its own work.
 class Counts(NamedTuple):
     """The store's memories by state, for the session-start status."""
 
@@ -32,8 +32,10 @@ class Counts(NamedTuple):
     scoped: int  # live and path-scoped
     proposed: int
     loaded: int  # live memories whose ids the client's rules files hold
-    left_out: int  # live, not scoped, and not in the rules files: left out by the budget (or not compiled yet)
-    elsewhere: int = 0  # live, not in the rules files, compiled only for targets whose files the client does not load
+    # live, not scoped, and not in the rules files: left out by the budget (or not compiled yet)
+    left_out: int
+    # live, not in the rules files, compiled only for targets whose files the client does not load
+    elsewhere: int = 0
     costly: tuple[
         str, ...
     ] = ()  # files left out: a refresh was stopped while checking each (RecallIndex.costly)
@@ -42,8 +44,8 @@ class Counts(NamedTuple):
 def counts(
     project: Project, loaded: set[str], today: date, mine: Collection[str] = ()
 ) -> Counts | None:
-    """The figures of the status; ``mine``: the compile targets whose files the client loads (a memory whose
-    ``targets`` name none of them is for other tools, not left out by the budget)."""
+    """The figures of the status; ``mine``: the compile targets whose files the client loads (a
+    memory whose ``targets`` name none of them is for other tools, not left out by the budget)."""
     if not project.memories_dir.is_dir():
         return None
     index = RecallIndex(project)
@@ -80,7 +82,8 @@ def status_text(
 ) -> str:
     where = " and ".join(rules_names) if rules_names else "no rules file"
     lines = [
-        f"gitmem: this repository keeps {_n(found.active, 'active project memory', 'active project memories')}."
+        "gitmem: this repository keeps "
+        f"{_n(found.active, 'active project memory', 'active project memories')}."
     ]
     held = f"{where} hold{'s' if len(rules_names) == 1 else ''} {found.loaded} of them"
     parts = [held]
@@ -90,7 +93,8 @@ def status_text(
         parts.append(f"{found.scoped} apply only to some paths")
     if found.elsewhere:
         parts.append(
-            f"{found.elsewhere} {'is' if found.elsewhere == 1 else 'are'} compiled only for other tools"
+            f"{found.elsewhere} {'is' if found.elsewhere == 1 else 'are'} compiled only "
+            "for other tools"
         )
     text = "; ".join(parts)
     extra = []
@@ -101,19 +105,21 @@ def status_text(
     if extra:
         text += "; there are also " + " and ".join(extra)
     lines.append(
-        text
-        + '. The ones that bear on a prompt are added to it; `gitmem recall "WORDS"` (or the MCP tool '
+        text + '. The ones that bear on a prompt are added to it; `gitmem recall "WORDS"` (or the '
+        "MCP tool "
         "recall) searches them all."
     )
     if found.proposed:
         lines.append(
-            f"{_n(found.proposed, 'proposed memory waits', 'proposed memories wait')} for review by a human "
+            f"{_n(found.proposed, 'proposed memory waits', 'proposed memories wait')} for "
+            "review by a human "
             "(`gitmem list --status proposed`); they are not instructions."
         )
     if found.costly:
         shown = ", ".join(found.costly[:3]) + (", …" if len(found.costly) > 3 else "")
         lines.append(
-            f"{_n(len(found.costly), 'memory file was', 'memory files were')} too costly to check and left out of "
+            f"{_n(len(found.costly), 'memory file was', 'memory files were')} too costly "
+            "to check and left out of "
             f"recall until changed ({shown}): `gitmem validate` checks them."
         )
     if has_stop:
@@ -126,8 +132,10 @@ def status_text(
 
 
 def client_stores_text(project: Project, home: Path) -> str | None:
-    """A line when an AI client's own memory store for this repository has files that ``gitmem import --from``
-    has not seen (new, or changed since): compared by size and time only, never read."""
+    """A line when an AI client's own memory store for this repository has files that ``gitmem
+    import --from`` has not seen (new, or changed since): compared by size and time only, never
+    read.
+    """
     from gitmem import clientstores
 
     seen = clientstores.load_record(project.cache_dir)["stores"]
@@ -143,8 +151,10 @@ def client_stores_text(project: Project, home: Path) -> str | None:
     )
     flag = waiting[0][0].name if len(waiting) == 1 else "all"
     return (
-        f"{named} remembered things about this repository on its own that gitmem has not proposed yet (new or "
-        f"changed since the last import); `gitmem import --from {flag} --dry-run` shows them, and without "
+        f"{named} remembered things about this repository on its own that gitmem has not "
+        "proposed yet (new or "
+        f"changed since the last import); `gitmem import --from {flag} --dry-run` shows "
+        "them, and without "
         "--dry-run they become proposals for a human to review."
     )
 
@@ -153,11 +163,13 @@ def _n(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
 
-# -- the stop reminder -------------------------------------------------------------------------------------------
+# -- the stop reminder
+# -------------------------------------------------------------------------------------------
 
 
 def worktree_digest(project: Project) -> str:
-    """A digest of the work tree's changes (git status, with each changed file's size and mtime), the journal left
+    """A digest of the work tree's changes (git status, with each changed file's size and mtime),
+    the journal left
     out: equal before and after a session that changed nothing."""
     from gitmem.gitcommand import GitFailed, git_read
 
@@ -205,8 +217,10 @@ def stop_reminder(project: Project, state: SessionState, active: bool) -> str | 
         return None
     state.reminded = True
     return (
-        "This session changed files and wrote no journal. Before finishing, write the session journal in gitmem's "
-        "format (# Session: TITLE, then ## Decisions, ## Difficulties, ## Conventions, ## To do; one bullet per "
+        "This session changed files and wrote no journal. Before finishing, write the "
+        "session journal in gitmem's "
+        "format (# Session: TITLE, then ## Decisions, ## Difficulties, ## Conventions, ## "
+        "To do; one bullet per "
         "item; no secrets, tokens or personal data) and pipe it to "
         + JOURNAL_CALL
         + " (run /remember where the "

@@ -1,11 +1,12 @@
-"""`gitmem init --ci github`: the GitHub Actions workflow that holds pull requests to `gitmem check`, comments what
-each changes in memory, and heals the default branch after a merge no gitmem code ran for (the hosting service's
-merge button runs no merge driver and no hook).
+"""`gitmem init --ci github`: the GitHub Actions workflow that holds pull requests to `gitmem
+check`, comments what each changes in memory, and heals the default branch after a merge no gitmem
+code ran for (the hosting service's merge button runs no merge driver and no hook).
 
-Its logic is gitmem commands (`gitmem check`, `gitmem diff BASE...HEAD --format markdown`, `gitmem compile
---commit`); the YAML around them only installs gitmem, checks out with history, and posts one comment, found again
-by its first line and edited in place on each push. The install line is ``gitmem.INSTALL_CI`` (one place for every
-install line): it reads the repository's ``GITMEM_URL`` variable, or the git URL this gitmem was installed from.
+Its logic is gitmem commands (`gitmem check`, `gitmem diff BASE...HEAD --format markdown`, `gitmem
+compile --commit`); the YAML around them only installs gitmem, checks out with history, and posts
+one comment, found again by its first line and edited in place on each push. The install line is
+``gitmem.INSTALL_CI`` (one place for every install line): it reads the repository's ``GITMEM_URL``
+variable, or the git URL this gitmem was installed from.
 """
 
 from __future__ import annotations
@@ -19,15 +20,17 @@ from gitmem.project import Project
 
 WORKFLOW = ".github/workflows/gitmem.yml"
 HEADER = "# Written by `gitmem init --ci github`"
-MARKER = "<!-- gitmem:diff -->"  # the first line of the pull request's comment: how the next run finds it
+# the first line of the pull request's comment: how the next run finds it
+MARKER = "<!-- gitmem:diff -->"
 BOT = "github-actions[bot]"
 BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com"
 VARIABLE = "${{ vars.GITMEM_URL }}"
 
 
 def source_url() -> str | None:
-    """Where this gitmem came from, when pip recorded a git URL for it (PEP 610), pinned to the commit: what
-    ``INSTALL_CI`` installs in CI. ``None`` for an install from a checkout or a wheel."""
+    """Where this gitmem came from, when pip recorded a git URL for it (PEP 610), pinned to the
+    commit: what ``INSTALL_CI`` installs in CI. ``None`` for an install from a checkout or a wheel.
+    """
     raw = gateway.installed_record("gitmem-cli", "direct_url.json")
     try:
         data = json.loads(raw or "null")
@@ -43,11 +46,13 @@ def source_url() -> str | None:
 
 
 def workflow_text(branch: str, url: str | None) -> str:
-    """The workflow for a repository whose default branch is ``branch``, installing gitmem from ``url`` (``None``:
+    """The workflow for a repository whose default branch is ``branch``, installing gitmem from
+    ``url`` (``None``:
     the repository variable GITMEM_URL)."""
     if not branch or any(c in branch for c in "\n\"'*?[]{}:#") or branch.startswith(("-", " ")):
         raise UsageError(
-            f"the default branch {branch!r} cannot be named in a workflow: rename it or write it by hand"
+            f"the default branch {branch!r} cannot be named in a workflow: rename it or "
+            "write it by hand"
         )
     source = (
         json.dumps(url)
@@ -137,14 +142,16 @@ class Written:
 
 
 def write_workflow(project: Project, branch: str) -> Written:
-    """Write (or bring up to date) the workflow; a file of that name gitmem did not write is refused."""
+    """Write (or bring up to date) the workflow; a file of that name gitmem did not write is
+    refused."""
     url = source_url()
     text = workflow_text(branch, url)
     path = gateway.require(project, project.root / WORKFLOW, WORKFLOW)
     old = gateway.read_text(project, path, limit=gateway.CONFIG_LIMIT) if path.exists() else None
     if old is not None and not old.startswith(HEADER):
         raise UsageError(
-            f"{WORKFLOW} exists and gitmem did not write it: move it away, or add gitmem's steps by hand"
+            f"{WORKFLOW} exists and gitmem did not write it: move it away, or add gitmem's "
+            "steps by hand"
         )
     if old == text:
         return Written("unchanged", WORKFLOW, url is not None)

@@ -1,15 +1,18 @@
-"""What `gitmem init` sets up for a team: the pre-commit hooks, and the merge driver for rules files.
+"""What `gitmem init` sets up for a team: the pre-commit hooks, and the merge driver for rules
+files.
 
-- The gitmem hooks go into `.pre-commit-config.yaml` as `repo: local` hooks that run the installed gitmem, so they
-  work offline. An existing config is edited as text: the new entry is inserted at the end of its `repos:` list, in
-  the file's own indentation, and every other byte (comments, anchors, other hooks) is kept. The result is parsed
-  again to prove it means the old config plus the new entry; when it does not, nothing is written and the user is
-  shown the snippet to add by hand.
+- The gitmem hooks go into `.pre-commit-config.yaml` as `repo: local` hooks that run the installed
+  gitmem, so they work offline. An existing config is edited as text: the new entry is inserted at
+  the end of its `repos:` list, in the file's own indentation, and every other byte (comments,
+  anchors, other hooks) is kept. The result is parsed again to prove it means the old config plus
+  the new entry; when it does not, nothing is written and the user is shown the snippet to add by
+  hand.
 - `pre-commit install` (with `--hook-type pre-push` when asked) wires them into .git/hooks.
-- `.gitattributes` gets a gitmem section marking the generated rules files `merge=gitmem`, and the local git
-  config defines that driver (`gitmem-cli merge-driver %O %A %B %P`).
-- Every command they run is ``gitmem-cli`` (``gitmem.COMMAND``), a name only this package installs; the entries an
-  older gitmem wrote (``gitmem scan --staged``, ...) are moved to it, and so is the driver.
+- `.gitattributes` gets a gitmem section marking the generated rules files `merge=gitmem`, and the
+  local git config defines that driver (`gitmem-cli merge-driver %O %A %B %P`).
+- Every command they run is ``gitmem-cli`` (``gitmem.COMMAND``), a name only this package installs;
+  the entries an older gitmem wrote (``gitmem scan --staged``, ...) are moved to it, and so is the
+  driver.
 
 Running any of it twice changes nothing.
 """
@@ -33,7 +36,10 @@ PRECOMMIT_CONFIG = ".pre-commit-config.yaml"
 GITATTRIBUTES = ".gitattributes"
 DRIVER_NAME = "gitmem: merge rules files memory by memory"
 DRIVER_COMMAND = f"{COMMAND} merge-driver %O %A %B %P"
-ATTR_BEGIN = "# gitmem:begin: generated rules files, merged memory by memory (gitmem init keeps this section)"
+ATTR_BEGIN = (
+    "# gitmem:begin: generated rules files, merged memory by memory (gitmem init keeps this "
+    "section)"
+)
 ATTR_END = "# gitmem:end"
 
 
@@ -60,7 +66,8 @@ PRE_PUSH_HOOK = Hook(
 
 
 def _entry_text(hooks: list[Hook], indent: int, dash: str) -> str:
-    """A `repo: local` item of the `repos:` list, with the list's indentation and dash style (``"- "``, ``"-   "``)."""
+    """A `repo: local` item of the `repos:` list, with the list's indentation and dash style
+    (``"- "``, ``"-   "``)."""
     pad = " " * indent
     inner = " " * (indent + len(dash))
     lines = [f"{pad}{dash}repo: local", f"{inner}hooks:"]
@@ -97,7 +104,8 @@ def _hook_ids(data: Any) -> set[str]:
 
 
 def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
-    """Add the missing gitmem hooks to .pre-commit-config.yaml, and move an older gitmem's entries to ``COMMAND``.
+    """Add the missing gitmem hooks to .pre-commit-config.yaml, and move an older gitmem's entries
+    to ``COMMAND``.
     Returns "created", "updated", "moved" (only entries moved) or "unchanged"."""
     path = gateway.require(project, project.root / PRECOMMIT_CONFIG, PRECOMMIT_CONFIG)
     if not path.exists():
@@ -141,21 +149,25 @@ def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
     ):
         snippet = _entry_text(missing, 2, "- ")
         raise CannotRun(
-            f"could not add the gitmem hooks to {PRECOMMIT_CONFIG} safely (unusual layout); add this under "
+            f"could not add the gitmem hooks to {PRECOMMIT_CONFIG} safely (unusual "
+            "layout); add this under "
             f"`repos:` by hand, then run `gitmem init` again:\n{snippet.rstrip()}"
         )
     gateway.write(project, path, new_text)
     return "updated"
 
 
-# An entry an older gitmem wrote, which ran `gitmem` from PATH (maybe another tool's): run COMMAND instead.
+# An entry an older gitmem wrote, which ran `gitmem` from PATH (maybe another tool's): run COMMAND
+# instead.
 _OLD_ENTRY = linear(
-    r"^([ \t]*(?:-[ \t]+)?entry:[ \t]*)gitmem([ \t]+(?:scan --staged|validate|compile|check)[ \t]*\r?)$"
+    r"^([ \t]*(?:-[ \t]+)?entry:[ \t]*)gitmem([ \t]+(?:scan "
+    r"--staged|validate|compile|check)[ \t]*\r?)$"
 )
 
 
 def _moved_entries(text: str) -> str:
-    """``text`` with each of gitmem's hook entries that runs ``gitmem`` running ``COMMAND``; every other byte kept."""
+    """``text`` with each of gitmem's hook entries that runs ``gitmem`` running ``COMMAND``;
+    every other byte kept."""
     lines = text.split("\n")
     return "\n".join(
         f"{found.group(1)}{COMMAND}{found.group(2)}" if (found := _OLD_ENTRY.match(line)) else line
@@ -168,7 +180,8 @@ _ITEM_RE = linear(r"( *)(-[ \t]+)\S")
 
 
 def _insert_entry(text: str, hooks: list[Hook]) -> str | None:
-    """``text`` with a `repo: local` entry for ``hooks`` at the end of its top-level `repos:` list, or ``None``."""
+    """``text`` with a `repo: local` entry for ``hooks`` at the end of its top-level `repos:`
+    list, or ``None``."""
     newline = "\r\n" if "\r\n" in text else "\n"
     lines = text.splitlines(keepends=True)
     start = next(
@@ -210,7 +223,8 @@ def _insert_entry(text: str, hooks: list[Hook]) -> str | None:
 
 
 def install_precommit(project: Project, pre_push: bool = False) -> list[str]:
-    """Run `pre-commit install` for the hook types not installed yet. Returns what was done (or advice)."""
+    """Run `pre-commit install` for the hook types not installed yet. Returns what was done (or
+    advice)."""
     done = []
     hook_dir = project.git_dir / "hooks"
     for hook_type in ("pre-commit", "pre-push") if pre_push else ("pre-commit",):
@@ -233,7 +247,8 @@ def install_precommit(project: Project, pre_push: bool = False) -> list[str]:
         if result.returncode != 0:
             why = (result.stderr or result.stdout).strip().splitlines()
             done.append(
-                f"`pre-commit install --hook-type {hook_type}` failed ({why[-1] if why else 'no output'}); "
+                f"`pre-commit install --hook-type {hook_type}` failed "
+                f"({why[-1] if why else 'no output'}); "
                 "fix that and run it yourself"
             )
         else:
@@ -267,7 +282,8 @@ def attribute_lines(targets: tuple[str, ...]) -> list[str]:
 
 
 def ensure_merge_driver(project: Project, targets: tuple[str, ...]) -> list[str]:
-    """Declare the generated files in .gitattributes and define the driver in the local git config."""
+    """Declare the generated files in .gitattributes and define the driver in the local git
+    config."""
     done = []
     path = gateway.require(project, project.root / GITATTRIBUTES, GITATTRIBUTES)
     try:
@@ -308,8 +324,10 @@ def _git_config(project: Project, key: str) -> str | None:
 
 
 def exclude_temp_files(project: Project) -> None:
-    """Have git ignore gitmem's temporary files anywhere in this clone (``info/exclude``: a local setting like the
-    merge driver's), so a write killed half-way next to a rules file is never committed."""
+    """Have git ignore gitmem's temporary files anywhere in this clone (``info/exclude``: a local
+    setting like the merge driver's), so a write killed half-way next to a rules file is never
+    committed.
+    """
     from gitmem.gateway import TEMP_PATTERN
 
     relative = command.git(project.root, "rev-parse", "--git-path", "info/exclude").decode().strip()

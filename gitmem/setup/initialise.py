@@ -16,10 +16,11 @@ from gitmem.memory.store import Store
 from gitmem.project import Project
 from gitmem.tools import BY_NAME
 
-# A tool's ``detect`` files (gitmem/tools.py) are those it really loads, or a folder it loads from: their presence
-# shows the project already uses that tool, and init adds it to the targets. Names are matched exactly, with their
-# case (a docs page `gemini.md` on a case-insensitive disk is not GEMINI.md), and a tool's settings folder alone
-# (`.cursor/` with hooks.json or mcp.json, `.gemini/settings.json`) is not a rules file.
+# A tool's ``detect`` files (gitmem/tools.py) are those it really loads, or a folder it loads from:
+# their presence shows the project already uses that tool, and init adds it to the targets. Names
+# are matched exactly, with their case (a docs page `gemini.md` on a case-insensitive disk is not
+# GEMINI.md), and a tool's settings folder alone (`.cursor/` with hooks.json or mcp.json,
+# `.gemini/settings.json`) is not a rules file.
 
 
 @dataclass
@@ -44,9 +45,9 @@ class InitReport:
 
 
 def detect_targets(root: Path, nested: Sequence[tuple[str, str]] = ()) -> tuple[str, ...]:
-    """The tools whose rules files or folders the project already has: at the root (their ``detect`` files), or
-    ``nested`` below it ((path, tool) pairs, ``adopt.sources.nested_rules``: a monorepo whose only AGENTS.md is in
-    packages/foo/)."""
+    """The tools whose rules files or folders the project already has: at the root (their ``detect``
+    files), or ``nested`` below it ((path, tool) pairs, ``adopt.sources.nested_rules``: a monorepo
+    whose only AGENTS.md is in packages/foo/)."""
     below = {tool for _, tool in nested}
     return tuple(
         name
@@ -56,7 +57,8 @@ def detect_targets(root: Path, nested: Sequence[tuple[str, str]] = ()) -> tuple[
 
 
 def _present(root: Path, relative: str) -> bool:
-    """Whether ``relative`` exists under ``root`` with exactly this spelling: a file, or (ending in "/") a folder."""
+    """Whether ``relative`` exists under ``root`` with exactly this spelling: a file, or (ending
+    in "/") a folder."""
     if relative.endswith("/*.md"):  # a folder holding rules files itself
         folder_path = relative.removesuffix("/*.md")
         if not _present(root, folder_path + "/"):
@@ -83,8 +85,8 @@ def _present(root: Path, relative: str) -> bool:
 
 
 def imports(root: Path, found: Import) -> bool:
-    """Whether the root file of ``found.own`` imports ``found.imported``'s (CLAUDE.md's ``@AGENTS.md``): the client
-    then reads that file itself."""
+    """Whether the root file of ``found.own`` imports ``found.imported``'s (CLAUDE.md's
+    ``@AGENTS.md``): the client then reads that file itself."""
     if not _present(root, found.own.root_file):
         return False
     try:
@@ -96,12 +98,17 @@ def imports(root: Path, found: Import) -> bool:
     return imports_file(text, found.imported.root_file)
 
 
-MEMORY_GITIGNORE = f"# Written by gitmem init: a write killed half-way leaves a temporary file; never commit one.\n{TEMP_PATTERN}\n"
+MEMORY_GITIGNORE = (
+    "# Written by gitmem init: a write killed half-way leaves a temporary file; never commit "
+    f"one.\n{TEMP_PATTERN}\n"
+)
 
 
 def ignore_temp_files(project: Project) -> list[Path]:
-    """Have git ignore gitmem's temporary files in .memory/ for every clone (a committed .gitignore); the rules files
-    elsewhere are covered in this clone by ``gitmem.setup.hooks.exclude_temp_files``. Returns the files created."""
+    """Have git ignore gitmem's temporary files in .memory/ for every clone (a committed
+    .gitignore); the rules files elsewhere are covered in this clone by
+    ``gitmem.setup.hooks.exclude_temp_files``. Returns the files created.
+    """
     changed = []
     ignore = gateway.require(project, project.memory_dir / ".gitignore")
     if not ignore.exists():
@@ -113,7 +120,8 @@ def ignore_temp_files(project: Project) -> list[Path]:
 def initialise(
     project: Project, targets: tuple[str, ...] = (), nested: Sequence[tuple[str, str]] = ()
 ) -> InitReport:
-    """Set up ``.memory/``; ``nested``: the rules files below the root, with their tools (they count as found)."""
+    """Set up ``.memory/``; ``nested``: the rules files below the root, with their tools (they
+    count as found)."""
     report = InitReport()
     for directory in (project.memory_dir, project.memories_dir, project.journal_dir):
         gateway.require(
@@ -143,9 +151,10 @@ def initialise(
     elif existed:
         wanted = current
     elif found:
-        # The tools the project already uses, and only those: compile places each memory once for every client
-        # whatever the set (gitmem/compile/delivery.py), so none is left out; the defaults are not added beside
-        # them (a repository of GEMINI.md files does not get an AGENTS.md and a CLAUDE.md in every folder).
+        # The tools the project already uses, and only those: compile places each memory once for
+        # every client whatever the set (gitmem/compile/delivery.py), so none is left out; the
+        # defaults are not added beside them (a repository of GEMINI.md files does not get an
+        # AGENTS.md and a CLAUDE.md in every folder).
         report.detected = found
         report.not_added = tuple(name for name in DEFAULT_TARGETS if name not in found)
         report.via_import = [

@@ -1,10 +1,12 @@
-"""Edit a JSON settings file in place: insert values into, and delete them from, its text, so every byte gitmem did
-not add stays as the user wrote it (one line or many, tabs, ``\\u00e9`` escapes, key order, spacing).
+"""Edit a JSON settings file in place: insert values into, and delete them from, its text, so every
+byte gitmem did not add stays as the user wrote it (one line or many, tabs, ``\\u00e9`` escapes, key
+order, spacing).
 
-``parse`` gives the spans of every value, object member and array element (linear in the text, no regex). An
-insertion goes after the container's last element, as ``,`` + the container's own spacing + the value; deleting an
-element takes it with the separator before it (the one after it, when it is the first). So a removal undoes an
-insertion byte for byte. ``json.loads`` checks the text first: a file it rejects is never edited.
+``parse`` gives the spans of every value, object member and array element (linear in the text, no
+regex). An insertion goes after the container's last element, as ``,`` + the container's own spacing
++ the value; deleting an element takes it with the separator before it (the one after it, when it is
+the first). So a removal undoes an insertion byte for byte. ``json.loads`` checks the text first: a
+file it rejects is never edited.
 """
 
 from __future__ import annotations
@@ -129,7 +131,8 @@ def parse(text: str) -> Node:
     return _Parser(text).value(0)
 
 
-# -- layout --------------------------------------------------------------------------------------------------------
+# -- layout
+# --------------------------------------------------------------------------------------------------
 
 
 def _line_indent(text: str, offset: int) -> str:
@@ -153,7 +156,8 @@ def indent_unit(text: str) -> str:
 
 
 def render(value: Any, text: str, container: Node) -> tuple[str, str]:
-    """``value`` laid out like the file, and the separator text that goes before it inside ``container``."""
+    """``value`` laid out like the file, and the separator text that goes before it inside
+    ``container``."""
     newline = "\r\n" if "\r\n" in text else "\n"
     unit = indent_unit(text)
     ascii_only = "\\u" in text and not any(ord(char) > 127 for char in text)
@@ -171,11 +175,13 @@ def render(value: Any, text: str, container: Node) -> tuple[str, str]:
     return body, newline + inner
 
 
-# -- edits ---------------------------------------------------------------------------------------------------------
+# -- edits
+# --------------------------------------------------------------------------------------------------
 
 
 def append(text: str, container: Node, value: Any, key: str | None = None) -> str:
-    """``text`` with ``value`` added after the last element of ``container`` (a member ``key`` for an object)."""
+    """``text`` with ``value`` added after the last element of ``container`` (a member ``key``
+    for an object)."""
     body, separator = render(value, text, container)
     if key is not None:
         colon = ":" if separator == "" else ": "
@@ -188,7 +194,8 @@ def append(text: str, container: Node, value: Any, key: str | None = None) -> st
     if children:
         at = children[-1].end
         return text[:at] + "," + separator + body + text[at:]
-    # an empty container keeps the whitespace it had inside: `{\n}` becomes `{\n  body\n}`, `{}` becomes `{body}`
+    # an empty container keeps the whitespace it had inside: `{\n}` becomes `{\n  body\n}`, `{}`
+    # becomes `{body}`
     at = container.start + 1
     return text[:at] + (separator if "\n" in separator else "") + body + text[at:]
 
@@ -202,8 +209,10 @@ def children_of(container: Node) -> list[Node]:
 
 
 def deletions(container: Node, removed: set[int]) -> list[tuple[int, int]]:
-    """The text spans that take the elements ``removed`` (indices) out of ``container``, each with its separator
-    (all of them: everything inside the brackets but the whitespace before the closing one)."""
+    """The text spans that take the elements ``removed`` (indices) out of ``container``, each with
+    its separator (all of them: everything inside the brackets but the whitespace before the closing
+    one).
+    """
     children = children_of(container)
     if children and len(removed) >= len(
         children

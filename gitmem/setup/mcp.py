@@ -1,10 +1,10 @@
 """Registering the gitmem MCP server with the AI tools' project-level configs (`gitmem init --mcp`).
 
-Each file is merged, never replaced: other servers and settings are kept, and an existing ``gitmem`` entry (perhaps
-customised, or an older gitmem's that runs ``gitmem`` rather than ``gitmem-cli``) is left as it is. A file that is not
-plain JSON (comments, trailing commas) is not rewritten: the entry to add by hand is reported instead. Codex's config
-is per user (~/.codex/config.toml): written only with ``--user`` (``plan_codex``), else its snippet is printed;
-Cline's is per user too and printed.
+Each file is merged, never replaced: other servers and settings are kept, and an existing ``gitmem``
+entry (perhaps customised, or an older gitmem's that runs ``gitmem`` rather than ``gitmem-cli``) is
+left as it is. A file that is not plain JSON (comments, trailing commas) is not rewritten: the entry
+to add by hand is reported instead. Codex's config is per user (~/.codex/config.toml): written only
+with ``--user`` (``plan_codex``), else its snippet is printed; Cline's is per user too and printed.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ class Client:
     shape: str  # the record's ``Mcp.shape``
 
 
-# The records' project-level MCP configurations (gitmem/tools.py). A `trust` client (Gemini CLI, Qwen Code) asks
-# before running a tool of an untrusted server, and `-p` mode cannot ask: `trust` lets it run gitmem's tools (they
-# only read and propose; nothing is accepted without a human).
+# The records' project-level MCP configurations (gitmem/tools.py). A `trust` client (Gemini CLI,
+# Qwen Code) asks before running a tool of an untrusted server, and `-p` mode cannot ask: `trust`
+# lets it run gitmem's tools (they only read and propose; nothing is accepted without a human).
 CLIENTS = tuple(
     Client(tool.title, tool.mcp.files, tool.mcp.shape) for tool in TOOLS if tool.mcp is not None
 )
@@ -40,7 +40,8 @@ CODEX_SNIPPET = f'[mcp_servers.gitmem]\ncommand = "{COMMAND}"\nargs = ["mcp"]\n'
 # Per-user only, and where gitmem does not write: what `gitmem init --mcp` prints for each.
 USER_ONLY = {
     "Cline": (
-        "~/.cline/data/settings/cline_mcp_settings.json (the CLI; the VS Code extension keeps its own copy)",
+        "~/.cline/data/settings/cline_mcp_settings.json (the CLI; the VS Code extension "
+        "keeps its own copy)",
         json.dumps(
             {"mcpServers": {"gitmem": {"command": COMMAND, "args": ["mcp"], "disabled": False}}}
         ),
@@ -52,7 +53,8 @@ USER_ONLY = {
 class Registration:
     tool: str
     path: Path
-    action: str  # "created", "added", "moved" (an older gitmem's entry: runs gitmem-cli now), "kept" (an entry
+    # "created", "added", "moved" (an older gitmem's entry: runs gitmem-cli now), "kept" (an entry
+    action: str
     # exists), "manual" (not plain JSON: add it by hand)
     text: str = ""  # the new file text ("created", "added"), or the entry to add by hand ("manual")
     detail: str = ""  # why a file is left to the user
@@ -61,7 +63,8 @@ class Registration:
 
 
 def _entry(shape: str, v2: bool = False, command: str = COMMAND) -> dict[str, Any]:
-    """gitmem's entry in a client's MCP servers (``command``: "gitmem" for the one an older gitmem wrote)."""
+    """gitmem's entry in a client's MCP servers (``command``: "gitmem" for the one an older
+    gitmem wrote)."""
     if shape == "mcp":
         entry: dict[str, Any] = {"type": "local", "command": [command, "mcp"]}
         return entry if v2 else {**entry, "enabled": True}
@@ -75,7 +78,8 @@ def _entry(shape: str, v2: bool = False, command: str = COMMAND) -> dict[str, An
 
 
 def _servers(shape: str, data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    """The mapping of servers inside ``data`` (created when missing), and whether it is opencode's V2 shape."""
+    """The mapping of servers inside ``data`` (created when missing), and whether it is
+    opencode's V2 shape."""
     if shape == "mcp":
         mcp = data.setdefault("mcp", {})
         if isinstance(mcp.get("servers"), dict):  # opencode V2 native shape: mcp.servers.NAME
@@ -148,7 +152,8 @@ def _why(exc: Exception) -> str:
 
 
 def register(project: Project, registrations: list[Registration]) -> bool:
-    """Write the planned files and set ``mcp: true`` in the config; returns whether the config changed."""
+    """Write the planned files and set ``mcp: true`` in the config; returns whether the config
+    changed."""
     from gitmem.config import load_config, save_config
 
     apply(project, registrations)
@@ -159,8 +164,10 @@ def register(project: Project, registrations: list[Registration]) -> bool:
 
 
 def plan_codex(home: Path) -> Registration:
-    """Codex's per-user config (``~/.codex/config.toml``, or ``$CODEX_HOME/config.toml``): a ``[mcp_servers.gitmem]``
-    table appended (TOML tables can be appended without parsing the rest), or kept when there is one."""
+    """Codex's per-user config (``~/.codex/config.toml``, or ``$CODEX_HOME/config.toml``): a
+    ``[mcp_servers.gitmem]`` table appended (TOML tables can be appended without parsing the rest),
+    or kept when there is one.
+    """
     import os
 
     codex_home = os.environ.get("CODEX_HOME")

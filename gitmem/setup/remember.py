@@ -1,8 +1,9 @@
-"""The `/remember` command: asks the agent to write the session journal and store it with `gitmem journal add -`.
+"""The `/remember` command: asks the agent to write the session journal and store it with `gitmem
+journal add -`.
 
-One text, wrapped in each client's custom-command format (its record's ``commands`` in gitmem/tools.py). The
-journal is scanned for secrets and hidden Unicode before it is written; a log that holds one is refused, and the
-command tells the agent to take it out and try again.
+One text, wrapped in each client's custom-command format (its record's ``commands`` in
+gitmem/tools.py). The journal is scanned for secrets and hidden Unicode before it is written; a log
+that holds one is refused, and the command tells the agent to take it out and try again.
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ def _toml(description: str) -> str:
 
 DESCRIPTION = "Write this session's journal (gitmem journal add -)"
 
-MARK = "gitmem journal add -"  # every command gitmem writes holds it: how `--remove` knows a file is gitmem's
+# every command gitmem writes holds it: how `--remove` knows a file is gitmem's
+MARK = "gitmem journal add -"
 
 
 def text_for(commands: Commands) -> str:
@@ -80,7 +82,8 @@ def text_for(commands: Commands) -> str:
 
 
 def files(clients: list[str], user: bool) -> list[CommandFile]:
-    """The `/remember` files of ``clients`` (their records' ``commands``), in the project or (``user``) the home."""
+    """The `/remember` files of ``clients`` (their records' ``commands``), in the project or
+    (``user``) the home."""
     out = []
     for client in clients:
         tool = BY_NAME.get(client)
