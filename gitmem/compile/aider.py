@@ -4,6 +4,9 @@ there, and stop once gitmem removed it. Edited line by line where it can be (a b
 
 from __future__ import annotations
 
+from typing import Any
+
+from gitmem import yamlio
 from gitmem.clientsettings import config_reads
 from gitmem.compile.changes import FileChange, Report, read_file
 from gitmem.linear import linear
@@ -31,8 +34,6 @@ def config_change(project: Project, wanted: bool, kept: bool, report: Report) ->
     and not once gitmem removed the file; while hand-written text keeps CONVENTIONS.md (``kept``),
     its ``read:`` stays.
     """
-    from gitmem import yamlio
-
     assert TARGET.reads_config is not None
     path = TARGET.reads_config
     old, io_path = read_file(project, path, report)
@@ -57,26 +58,25 @@ def config_change(project: Project, wanted: bool, kept: bool, report: Report) ->
     except yamlio.YamlProblem as exc:
         report.problems.append(exc.problem(path))
         return None
-    current = data.get("read")
+    change.action, change.new = "updated", _read_changed(old, wanted, data.get("read"))
+    return change
+
+
+def _read_changed(old: str, wanted: bool, current: Any) -> str:
+    """``old`` with CONVENTIONS.md added to (``wanted``) or dropped from its ``read:`` (``current``)."""
     items = [current] if isinstance(current, str) else list(current or [])
-    if wanted:
-        if current is None:
-            change.new = (
-                old + ("" if old.endswith("\n") or not old else "\n") + f"read: {AIDER_FILE}\n"
-            )
-        else:
-            edited = _edit_block_list(old, add=True) or _edit_inline(old, [*items, AIDER_FILE])
-            change.new = edited or yamlio.update(old, {"read": [*items, AIDER_FILE]})
-    else:
+    if not wanted:
         remaining = [item for item in items if item != AIDER_FILE]
-        change.new = (
+        edited = (
             (_edit_block_list(old, add=False) or _edit_inline(old, remaining))
             if remaining
             else None
         )
-        change.new = change.new or yamlio.update(old, {"read": remaining or None})
-    change.action = "updated"
-    return change
+        return edited or yamlio.update(old, {"read": remaining or None})
+    if current is None:
+        return old + ("\n" if old[-1:] not in ("", "\n") else "") + f"read: {AIDER_FILE}\n"
+    edited = _edit_block_list(old, add=True) or _edit_inline(old, [*items, AIDER_FILE])
+    return edited or yamlio.update(old, {"read": [*items, AIDER_FILE]})
 
 
 def _edit_inline(text: str, items: list[str]) -> str | None:
