@@ -191,46 +191,14 @@ def _content(line: str) -> str:
 def scan(text: str) -> Scan:
     """Find the block. Raises ``BlockError`` for markers that do not pair up."""
     lines = _lines(text)
-    fence: tuple[str, int, int] | None = None  # (char, length, line)
-    blocks: list[tuple[int, int]] = []
-    begin: int | None = None
-    conflicts: list[int] = []
+    scanner = _Scanner()
     for index, line in enumerate(lines):
-        content = _content(line)
-        if begin is not None:
-            if _END_RE.fullmatch(content):
-                blocks.append((begin, index))
-                begin = None
-            elif _BEGIN_RE.fullmatch(content):
-                raise BlockError(
-                    index + 1,
-                    f"a second gitmem begin marker inside the block begun at line {begin + 1}",
-                )
-            elif _CONFLICT_RE.fullmatch(content):
-                conflicts.append(index + 1)
-            continue
-        if fence is not None:
-            fence_match = _FENCE_RE.fullmatch(content)
-            if (
-                fence_match
-                and fence_match.group(1)[0] == fence[0]
-                and len(fence_match.group(1)) >= fence[1]
-                and not fence_match.group(2).strip()
-            ):
-                fence = None
-            continue
-        if _BEGIN_RE.fullmatch(content):
-            begin = index
-        elif _END_RE.fullmatch(content):
-            raise BlockError(index + 1, "a gitmem end marker without a begin marker before it")
-        elif _CONFLICT_RE.fullmatch(content):
-            conflicts.append(index + 1)
-        else:
-            fence_match = _FENCE_RE.fullmatch(content)
-            if fence_match and not (fence_match.group(1)[0] == "`" and "`" in fence_match.group(2)):
-                fence = (fence_match.group(1)[0], len(fence_match.group(1)), index + 1)
-    if begin is not None:
-        raise BlockError(begin + 1, f"a gitmem begin marker without its end marker ({END_LINE})")
+        scanner.line(index, _content(line))
+    if scanner.begin is not None:
+        raise BlockError(
+            scanner.begin + 1, f"a gitmem begin marker without its end marker ({END_LINE})"
+        )
+    blocks = scanner.blocks
     if len(blocks) > 1:
         raise BlockError(
             blocks[1][0] + 1, f"a second gitmem block (the first begins at line {blocks[0][0] + 1})"
@@ -246,7 +214,59 @@ def scan(text: str) -> Scan:
             after="".join(lines[last + 1 :]),
             line=first + 1,
         )
-    return Scan(found, tuple(conflicts), fence[2] if fence else None)
+    fence = scanner.fence
+    return Scan(found, tuple(scanner.conflicts), fence[2] if fence else None)
+
+
+@dataclass
+class _Scanner:
+    """Where ``scan`` is, line by line: inside a block, inside fenced code, or outside both."""
+
+    fence: tuple[str, int, int] | None = None  # (char, length, line) of the open fence
+    blocks: list[tuple[int, int]] = field(default_factory=list)  # (begin, end) line indexes
+    begin: int | None = None  # the open block's begin line index
+    conflicts: list[int] = field(default_factory=list)  # lines where conflict hunks start
+
+    def line(self, index: int, content: str) -> None:
+        if self.begin is not None:
+            self._in_block(index, content, self.begin)
+        elif self.fence is not None:
+            self._in_fence(content, self.fence)
+        else:
+            self._outside(index, content)
+
+    def _in_block(self, index: int, content: str, begin: int) -> None:
+        if _END_RE.fullmatch(content):
+            self.blocks.append((begin, index))
+            self.begin = None
+        elif _BEGIN_RE.fullmatch(content):
+            raise BlockError(
+                index + 1,
+                f"a second gitmem begin marker inside the block begun at line {begin + 1}",
+            )
+        elif _CONFLICT_RE.fullmatch(content):
+            self.conflicts.append(index + 1)
+
+    def _in_fence(self, content: str, fence: tuple[str, int, int]) -> None:
+        """A fence closes with a run of its character at least as long, and nothing after it."""
+        match = _FENCE_RE.fullmatch(content)
+        if match is None:
+            return
+        run = match.group(1)
+        if run[0] == fence[0] and len(run) >= fence[1] and not match.group(2).strip():
+            self.fence = None
+
+    def _outside(self, index: int, content: str) -> None:
+        if _BEGIN_RE.fullmatch(content):
+            self.begin = index
+        elif _END_RE.fullmatch(content):
+            raise BlockError(index + 1, "a gitmem end marker without a begin marker before it")
+        elif _CONFLICT_RE.fullmatch(content):
+            self.conflicts.append(index + 1)
+        else:
+            match = _FENCE_RE.fullmatch(content)
+            if match and not (match.group(1)[0] == "`" and "`" in match.group(2)):
+                self.fence = (match.group(1)[0], len(match.group(1)), index + 1)
 
 
 def conflict_lines(text: str) -> list[int]:
@@ -409,59 +429,68 @@ def split(body: str) -> Block:
     lines = body.replace("\r\n", "\n").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    preamble: list[str] = []
-    entries: list[Entry] = []
-    footer = ""
-    group: tuple[str, str] | None = None
-    current: list[str] = []
-    current_meta: tuple[str, str] | None = None
-
-    def flush() -> None:
-        nonlocal current, current_meta
-        if current_meta is not None and group is not None:
-            while current and not current[-1]:
-                current.pop()
-            entries.append(
-                Entry(
-                    current_meta[0], group[0], group[1], current_meta[1], "\n".join(current) + "\n"
-                )
-            )
-        current, current_meta = [], None
-
+    splitter = _Splitter()
     for number, line in enumerate(lines, 1):
-        # the recall line and the index of left-out memories after it (compile.leftout) end a block
-        if footer:
-            footer += "\n" + line
-            continue
-        if line and not line[0].isspace():
-            heading_match = _HEADING_RE.fullmatch(line)
-            entry_match = _ENTRY_RE.fullmatch(line)
-            if heading_match:
-                flush()
-                group = (_KIND_OF_HEADING[heading_match.group(1)], heading_match.group(2) or "")
-                continue
-            if line.startswith((FOOTER_PREFIX, PERSONAL_FOOTER_PREFIX)):
-                flush()
-                footer = line
-                group = None
-                continue
-            if group is not None and entry_match:
-                flush()
-                current_meta = (entry_match.group(1), entry_match.group(2) or "normal")
-                current = [line]
-                continue
-            if group is not None or footer or entries:
-                raise BlockError(number, f"unexpected line in a gitmem block: {line[:60]!r}")
-            preamble.append(line)
-            continue
-        if current_meta is not None:
-            current.append(line)
-        elif group is None and not footer:
-            preamble.append(line)
-    flush()
+        splitter.line(number, line)
+    splitter.flush()
+    preamble = splitter.preamble
     while preamble and not preamble[-1]:
         preamble.pop()
-    return Block("\n".join(preamble) + "\n" if preamble else "", tuple(entries), footer)
+    text = "\n".join(preamble) + "\n" if preamble else ""
+    return Block(text, tuple(splitter.entries), splitter.footer)
+
+
+@dataclass
+class _Splitter:
+    """Where ``split`` is: the preamble, then groups (a heading) of entries, then the footer."""
+
+    preamble: list[str] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
+    footer: str = ""
+    group: tuple[str, str] | None = None  # the current group's kind and label
+    current: list[str] = field(default_factory=list)  # the current entry's lines
+    meta: tuple[str, str] | None = None  # the current entry's id and priority
+
+    def line(self, number: int, line: str) -> None:
+        if self.footer:  # the recall line and the index of left-out memories after it end a block
+            self.footer += "\n" + line
+        elif line and not line[0].isspace():
+            self._unindented(number, line)
+        elif self.meta is not None:
+            self.current.append(line)
+        elif self.group is None:
+            self.preamble.append(line)
+
+    def _unindented(self, number: int, line: str) -> None:
+        """A heading, the footer's first line, an entry's first line, or a line of the preamble."""
+        heading = _HEADING_RE.fullmatch(line)
+        entry = _ENTRY_RE.fullmatch(line)
+        if heading:
+            self.flush()
+            self.group = (_KIND_OF_HEADING[heading.group(1)], heading.group(2) or "")
+        elif line.startswith((FOOTER_PREFIX, PERSONAL_FOOTER_PREFIX)):
+            self.flush()
+            self.footer, self.group = line, None
+        elif self.group is not None and entry:
+            self.flush()
+            self.meta = (entry.group(1), entry.group(2) or "normal")
+            self.current = [line]
+        elif self.group is not None or self.entries:
+            raise BlockError(number, f"unexpected line in a gitmem block: {line[:60]!r}")
+        else:
+            self.preamble.append(line)
+
+    def flush(self) -> None:
+        """The current entry ends."""
+        if self.meta is not None and self.group is not None:
+            lines = self.current
+            while lines and not lines[-1]:
+                lines.pop()
+            kind, label = self.group
+            self.entries.append(
+                Entry(self.meta[0], kind, label, self.meta[1], "\n".join(lines) + "\n")
+            )
+        self.current, self.meta = [], None
 
 
 @dataclass
