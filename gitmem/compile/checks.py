@@ -56,40 +56,49 @@ def limit_uses(
     mine = sorted(path for path in finals if path in desired and desired[path][0] is target)
 
     def own(path: str, measure: str) -> int:
-        text = desired[path][1].text() if path in desired and desired[path][0] is target else ""
-        if measure == "lines":
-            return text.count("\n")
-        return len(text.encode("utf-8")) if measure == "chain_bytes" else len(text)
+        ours = path in desired and desired[path][0] is target
+        return _own(desired[path][1].text() if ours else "", measure)
 
     for limit in target.limits:
         over_chains: list[str] = []
         for path in mine:
-            text = finals[path]
-            if limit.measure == "chars":
-                used, mine_part = len(text), own(path, "chars")
-            elif limit.measure == "lines":
-                used = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-                mine_part = own(path, "lines")
+            if limit.measure != "chain_bytes":
+                used, mine_part = _used(finals[path], limit.measure), own(path, limit.measure)
             else:
-                if target.dir_file is None or not (
-                    path == target.root_file or path.endswith("/" + target.dir_file)
-                ):
-                    continue
-                used = mine_part = 0
-                parts = path.split("/")[:-1]
-                chain = []
-                for depth in range(len(parts) + 1):
-                    ancestor = "/".join([*parts[:depth], target.dir_file])
-                    if ancestor in finals:
-                        chain.append(ancestor)
-                        used += len(finals[ancestor].encode("utf-8"))
-                        mine_part += own(ancestor, "chain_bytes")
-                if any(ancestor in over_chains for ancestor in chain[:-1]):
-                    continue  # already said for the file above, which is the cause
+                chain = _chain(target, path, finals)
+                if not chain or any(ancestor in over_chains for ancestor in chain[:-1]):
+                    continue  # not a file of a chain; or already said for the file above, the cause
+                used = sum(len(finals[ancestor].encode("utf-8")) for ancestor in chain)
+                mine_part = sum(own(ancestor, "chain_bytes") for ancestor in chain)
                 if used > limit.value:
                     over_chains.append(path)
             uses.append(LimitUse(target.name, path, limit, used, mine_part, budget))
     return uses
+
+
+def _used(text: str, measure: str) -> int:
+    """A file's size as ``measure`` (``chars`` or ``lines``) counts it."""
+    if measure == "lines":
+        return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    return len(text)
+
+
+def _own(text: str, measure: str) -> int:
+    """gitmem's own part of a file (``text``, its plan) as ``measure`` counts it."""
+    if measure == "lines":
+        return text.count("\n")
+    return len(text.encode("utf-8")) if measure == "chain_bytes" else len(text)
+
+
+def _chain(target: Target, path: str, finals: dict[str, str]) -> list[str]:
+    """The files of the chain ``path`` ends (``target.dir_file`` files from the root down to it) that compile
+    leaves; none when ``path`` is no such file."""
+    name = target.dir_file
+    if name is None or not (path == target.root_file or path.endswith("/" + name)):
+        return []
+    parts = path.split("/")[:-1]
+    ancestors = ("/".join([*parts[:depth], name]) for depth in range(len(parts) + 1))
+    return [ancestor for ancestor in ancestors if ancestor in finals]
 
 
 def soft_limit_warning(use: LimitUse, first_block: Collection[str]) -> list[str]:
@@ -276,22 +285,8 @@ def rules_twice(
         if path not in desired or path not in finals:
             continue
         lines = finals[path].split("\n")
-        twice = 0
-        for entry in desired[path][1].entries:
-            memory = by_id.get(entry.id)
-            if (
-                memory is None
-                or memory.source != "import"
-                or not (memory.origin or "").startswith(path + ":")
-            ):
-                continue
-            number = (memory.origin or "").rsplit(":", 1)[1]
-            if (
-                number.isdigit()
-                and 0 < int(number) <= len(lines)
-                and _says(lines[int(number) - 1], memory.title)
-            ):
-                twice += 1
+        memories_here = (by_id.get(entry.id) for entry in desired[path][1].entries)
+        twice = sum(1 for memory in memories_here if _written_from(memory, path, lines))
         if twice:
             found.append((path, twice))
     if not found:
@@ -305,6 +300,21 @@ def rules_twice(
         f"({where}): take the hand-written lines out with `gitmem import --accept --move` "
         "(only what compile writes "
         "back moves)"
+    )
+
+
+def _written_from(memory: Memory | None, path: str, lines: list[str]) -> bool:
+    """Whether ``memory`` was imported from a line of ``path`` (``lines``) that still says it."""
+    if memory is None or memory.source != "import":
+        return False
+    origin = memory.origin or ""
+    if not origin.startswith(path + ":"):
+        return False
+    number = origin.rsplit(":", 1)[1]
+    return (
+        number.isdigit()
+        and 0 < int(number) <= len(lines)
+        and _says(lines[int(number) - 1], memory.title)
     )
 
 
