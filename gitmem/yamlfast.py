@@ -158,7 +158,8 @@ def _comment(line: str) -> bool:
 
 
 def _key(line: str, data: dict[str, Any]) -> tuple[str, str | None]:
-    """A top-level ``key:`` line: the key and the text after ``: `` (``None`` when nothing follows)."""
+    """A top-level ``key:`` line: the key and the text after ``: `` (``None`` when nothing
+    follows)."""
     match = _KEY.fullmatch(line)
     if match is None:
         raise _Unsure
@@ -184,7 +185,8 @@ def _value(
 
 
 def _literal(lines: list[str], index: int, keep_newline: bool) -> tuple[str, int]:
-    """A literal block (``|`` or ``|-``) from ``index``, indented two spaces; and the index after it."""
+    """A literal block (``|`` or ``|-``) from ``index``, indented two spaces; and the index
+    after it."""
     body: list[str] = []
     while index < len(lines) and (lines[index].startswith("  ") or not lines[index]):
         body.append(lines[index][2:])

@@ -63,7 +63,8 @@ def config_change(project: Project, wanted: bool, kept: bool, report: Report) ->
 
 
 def _read_changed(old: str, wanted: bool, current: Any) -> str:
-    """``old`` with CONVENTIONS.md added to (``wanted``) or dropped from its ``read:`` (``current``)."""
+    """``old`` with CONVENTIONS.md added to (``wanted``) or dropped from its ``read:``
+    (``current``)."""
     items = [current] if isinstance(current, str) else list(current or [])
     if not wanted:
         remaining = [item for item in items if item != AIDER_FILE]

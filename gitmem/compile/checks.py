@@ -91,8 +91,8 @@ def _own(text: str, measure: str) -> int:
 
 
 def _chain(target: Target, path: str, finals: dict[str, str]) -> list[str]:
-    """The files of the chain ``path`` ends (``target.dir_file`` files from the root down to it) that compile
-    leaves; none when ``path`` is no such file."""
+    """The files of the chain ``path`` ends (``target.dir_file`` files from the root down to it)
+    that compile leaves; none when ``path`` is no such file."""
     name = target.dir_file
     if name is None or not (path == target.root_file or path.endswith("/" + name)):
         return []

@@ -880,7 +880,7 @@ def _cleanup_change(
     found = result.found
     if (
         found is None
-        # not gitmem's: a hand-written file of the same name (still read by the tool: limits count it)
+        # not gitmem's: a hand-written file of the same name (read by the tool: limits count it)
     ):
         change.action, change.new, change.owned = "unchanged", None, False
         return change
