@@ -16,7 +16,7 @@ from gitmem.git import removed
 from gitmem.memory import similar
 from gitmem.memory.fields import shown_line
 from gitmem.memory.model import ID_MAX, KINDS, STATUSES, Memory, slugify
-from gitmem.memory.store import Store
+from gitmem.memory.store import Snapshot, Store
 from gitmem.project import Project
 from gitmem.scan import find_hidden, scan_text
 
@@ -120,6 +120,39 @@ def _refuse_sensitive(fields: dict[str, str]) -> None:
             )
 
 
+def _refuse_repeat(snapshot: Snapshot, title: str, body: str, threshold: float) -> None:
+    """Refuse a proposal that nearly repeats a memory that is not retired, naming it."""
+    text = similar.memory_text(title, body)
+    mine, mine_title = similar.words(text), similar.words(title)
+    for other in snapshot.sorted():
+        if other.status == "retired":
+            continue
+        theirs = similar.memory_text(other.title, other.body)
+        score = max(
+            similar.similarity(mine_title, similar.words(other.title)),
+            similar.similarity(mine, similar.words(theirs)),
+        )
+        if score >= threshold and not similar.different_rules(text, theirs):
+            raise UsageError(
+                f"not written: this nearly repeats memory [{other.id}] ({other.status}): "
+                f"{shown_line(other.title)!r}. Recall it instead, or propose something "
+                "that adds to it."
+            )
+
+
+def _free_id(store: Store, snapshot: Snapshot, base: str) -> str:
+    """``base``, or ``base-N`` with the first N no memory file (valid or not) takes."""
+    taken = set(snapshot.memories) | {
+        p.path.rsplit("/", 1)[-1].removesuffix(".yaml") for p in snapshot.problems
+    }
+    memory_id = base
+    number = 1
+    while memory_id in taken or store.path_of(memory_id).exists():
+        number += 1
+        memory_id = f"{base[: ID_MAX - len(str(number)) - 1].rstrip('-')}-{number}"
+    return memory_id
+
+
 def propose(
     project: Project,
     store: Store,
@@ -154,23 +187,7 @@ def propose(
             "refused: the title is empty; say in one line what the next session should know or do"
         )
     snapshot = store.load()
-    mine = similar.words(similar.memory_text(title, body))
-    mine_title = similar.words(title)
-    for other in snapshot.sorted():
-        if other.status == "retired":
-            continue
-        score = max(
-            similar.similarity(mine_title, similar.words(other.title)),
-            similar.similarity(mine, similar.words(similar.memory_text(other.title, other.body))),
-        )
-        if score >= threshold and not similar.different_rules(
-            similar.memory_text(title, body), similar.memory_text(other.title, other.body)
-        ):
-            raise UsageError(
-                f"not written: this nearly repeats memory [{other.id}] ({other.status}): "
-                f"{shown_line(other.title)!r}. Recall it instead, or propose something "
-                "that adds to it."
-            )
+    _refuse_repeat(snapshot, title, body, threshold)
     rejected = removed.guard(project, snapshot, threshold).check(title, body)
     if rejected is not None:
         raise UsageError(
@@ -179,15 +196,7 @@ def propose(
             "again. If you have new evidence that it holds now, tell the user; they can "
             "add it with `gitmem add`."
         )
-    base = slugify(title) or kind
-    taken = set(snapshot.memories) | {
-        p.path.rsplit("/", 1)[-1].removesuffix(".yaml") for p in snapshot.problems
-    }
-    memory_id = base
-    number = 1
-    while memory_id in taken or store.path_of(memory_id).exists():
-        number += 1
-        memory_id = f"{base[: ID_MAX - len(str(number)) - 1].rstrip('-')}-{number}"
+    memory_id = _free_id(store, snapshot, slugify(title) or kind)
     memory = Memory(
         id=memory_id,
         title=title,
@@ -214,6 +223,24 @@ def propose(
     )
 
 
+def _matches(memory: Memory, status: str, kind: str | None, tag: str | None) -> bool:
+    """Whether ``memory`` has the status (or ``all``), the kind and the tag asked for."""
+    return (
+        (status == "all" or memory.status == status)
+        and (kind is None or memory.kind == kind)
+        and (tag is None or tag in memory.tags)
+    )
+
+
+def _listed(memory: Memory, today: date) -> str:
+    """One memory's line: id, kind, state (expired when so), scope, title."""
+    state = "expired" if memory.status == "active" and memory.is_expired(today) else memory.status
+    scope = f"; applies to {shown_line(', '.join(memory.paths))}" if memory.paths else ""
+    if memory.targets:
+        scope += f"; for {shown_line(', '.join(memory.targets))} only"
+    return f"[{memory.id}] ({memory.kind}, {state}{scope}) {shown_line(memory.title)}"
+
+
 def list_memories(
     project: Project,
     store: Store,
@@ -233,20 +260,10 @@ def list_memories(
     chosen = [
         m
         for m in snapshot.sorted()
-        if (status == "all" or m.status == status)
-        and (kind is None or m.kind == kind)
-        and (tag is None or tag in m.tags)
+        if _matches(m, status, kind, tag)
         and (path is None or not m.paths or any_match(m.paths, path))
     ]
-    lines = []
-    for memory in chosen:
-        state = (
-            "expired" if memory.status == "active" and memory.is_expired(today) else memory.status
-        )
-        scope = f"; applies to {shown_line(', '.join(memory.paths))}" if memory.paths else ""
-        if memory.targets:
-            scope += f"; for {shown_line(', '.join(memory.targets))} only"
-        lines.append(f"[{memory.id}] ({memory.kind}, {state}{scope}) {shown_line(memory.title)}")
+    lines = [_listed(memory, today) for memory in chosen]
     if not lines:
         lines.append("No memories match.")
     invalid = len({problem.path for problem in snapshot.problems})
