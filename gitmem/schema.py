@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections.abc import Callable
 from datetime import date
 from functools import cache
 from typing import Any
@@ -74,26 +75,37 @@ def check_memory(
     data = doc.data
     if file_id is not None and isinstance(data.get("id"), str) and data["id"] != file_id:
         problems.append(_at(doc, path, ("id",), f"does not match the file name {file_id}.yaml"))
-    for name in DATE_FIELDS:
-        value = data.get(name)
-        if (
-            isinstance(value, str)
-            and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value)
-            and not _real_date(value)
-        ):
-            problems.append(_at(doc, path, (name,), "is not a real date"))
-    evidence = data.get("evidence")
-    for index, item in enumerate(evidence if isinstance(evidence, list) else []):
-        lines = item.get("lines") if isinstance(item, dict) else None
-        if isinstance(lines, str) and "-" in lines:
-            first, _, last = lines.partition("-")
-            if first.isdigit() and last.isdigit() and int(first) > int(last):
-                problems.append(
-                    _at(doc, path, ("evidence", index, "lines"), "the range runs backwards")
-                )
+    problems.extend(_at(doc, path, (name,), "is not a real date") for name in _unreal_dates(data))
+    problems.extend(
+        _at(doc, path, ("evidence", index, "lines"), "the range runs backwards")
+        for index in _backward_ranges(data)
+    )
     if isinstance(data.get("supersedes"), list) and data.get("id") in data["supersedes"]:
         problems.append(_at(doc, path, ("supersedes",), "a memory cannot supersede itself"))
     return data, problems
+
+
+def _unreal_dates(data: dict[str, Any]) -> list[str]:
+    """The date fields written as dates (YYYY-MM-DD) that are no real day."""
+    return [
+        name
+        for name in DATE_FIELDS
+        if isinstance(value := data.get(name), str)
+        and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value)
+        and not _real_date(value)
+    ]
+
+
+def _backward_ranges(data: dict[str, Any]) -> list[int]:
+    """The evidence items whose ``lines`` range runs backwards (``9-3``)."""
+    evidence = data.get("evidence")
+    out = []
+    for index, item in enumerate(evidence if isinstance(evidence, list) else []):
+        lines = item.get("lines") if isinstance(item, dict) else None
+        first, _, last = lines.partition("-") if isinstance(lines, str) else ("", "", "")
+        if first.isdigit() and last.isdigit() and int(first) > int(last):
+            out.append(index)
+    return out
 
 
 def check_config(raw: bytes, path: str = "") -> tuple[dict[str, Any] | None, list[Problem]]:
@@ -277,45 +289,62 @@ def _describe(value: Any) -> str:
 
 
 def _message(error: Any, where: tuple[Any, ...]) -> str:
-    kind = error.validator
-    value = error.instance
+    """What a schema error means, in words; never the value itself: it came from a file, and may
+    be a secret."""
     field_name = next((part for part in reversed(where) if isinstance(part, str)), "")
-    # Never the value itself: it came from a file, and may be a secret.
-    if kind == "enum":  # a retired target name still validates, but is not offered
-        offered = [str(choice) for choice in error.validator_value if choice not in RETIRED]
-        return f"must be one of {', '.join(offered)}, not {_describe_value(value)}"
-    if kind == "const":
-        return f"must be {error.validator_value!r}, not {_describe_value(value)}"
-    if kind == "type":
-        wanted = error.validator_value
-        names = [
-            _TYPE_NAMES.get(str(t), str(t))
-            for t in (wanted if isinstance(wanted, list) else [wanted])
-        ]
-        return f"must be {' or '.join(names)}, not {_describe(value)}"
-    if kind == "pattern":
-        return _PATTERN_HINTS.get(field_name, f"does not match {error.validator_value}")
-    if kind == "minLength":
-        if error.validator_value == 1:
-            return "must not be empty"
-        return f"needs at least {error.validator_value} characters"
-    if kind == "maxLength":
-        return f"is too long ({len(value)} characters; at most {error.validator_value})"
-    if kind == "uniqueItems":
-        return "has duplicate entries"
-    if kind in ("minimum", "exclusiveMinimum"):
-        relation = "at least" if kind == "minimum" else "above"
-        return f"must be {relation} {error.validator_value}"
-    if kind == "maximum":
-        return f"must be at most {error.validator_value}"
-    if kind == "propertyNames":
-        return "holds a name that is not known"
-    if kind == "oneOf" and field_name == "budget":
+    said = _MESSAGES.get(error.validator)
+    if said is None:
+        return f"does not satisfy the schema ({error.validator})"
+    return said(error, field_name)
+
+
+def _enum(error: Any, field_name: str) -> str:
+    """A retired target name still validates, but is not offered."""
+    offered = [str(choice) for choice in error.validator_value if choice not in RETIRED]
+    return f"must be one of {', '.join(offered)}, not {_describe_value(error.instance)}"
+
+
+def _type(error: Any, field_name: str) -> str:
+    wanted = error.validator_value
+    names = [
+        _TYPE_NAMES.get(str(t), str(t)) for t in (wanted if isinstance(wanted, list) else [wanted])
+    ]
+    return f"must be {' or '.join(names)}, not {_describe(error.instance)}"
+
+
+def _min_length(error: Any, field_name: str) -> str:
+    if error.validator_value == 1:
+        return "must not be empty"
+    return f"needs at least {error.validator_value} characters"
+
+
+def _one_of(error: Any, field_name: str) -> str:
+    if field_name == "budget":
         return (
             "must be a number of tokens, or a mapping of target names (and default) to numbers "
             "of tokens"
         )
-    return f"does not satisfy the schema ({kind})"
+    return "does not satisfy the schema (oneOf)"
+
+
+# The message for each kind of schema error (jsonschema's validator name), from the error and the
+# name of the field it is about; any other kind: "does not satisfy the schema (KIND)".
+_MESSAGES: dict[str, Callable[[Any, str], str]] = {
+    "enum": _enum,
+    "const": lambda e, _: f"must be {e.validator_value!r}, not {_describe_value(e.instance)}",
+    "type": _type,
+    "pattern": lambda e, name: _PATTERN_HINTS.get(name, f"does not match {e.validator_value}"),
+    "minLength": _min_length,
+    "maxLength": lambda e, _: (
+        f"is too long ({len(e.instance)} characters; at most {e.validator_value})"
+    ),
+    "uniqueItems": lambda e, _: "has duplicate entries",
+    "minimum": lambda e, _: f"must be at least {e.validator_value}",
+    "exclusiveMinimum": lambda e, _: f"must be above {e.validator_value}",
+    "maximum": lambda e, _: f"must be at most {e.validator_value}",
+    "propertyNames": lambda e, _: "holds a name that is not known",
+    "oneOf": _one_of,
+}
 
 
 def _describe_value(value: Any) -> str:
