@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from gitmem import yamlfast
 from gitmem.errors import Problem
 
 Path_ = tuple[str | int, ...]  # a field's path in the document, e.g. ("evidence", 0, "path")
@@ -88,22 +89,14 @@ def _loader() -> Any:
     return yaml
 
 
-def load(text: str) -> Document:
-    """Parse ``text`` as one strict YAML mapping. Raises ``YamlProblem``.
-
-    The simple YAML gitmem writes is read by ``yamlfast`` (same result, a fraction of the time: a
-    cold read of a large store is mostly this); everything else, and every error, by ruamel.yaml."""
-    from gitmem import yamlfast
-
-    fast = yamlfast.load(text)
-    if fast is not None:
-        return Document(*fast)
-    from ruamel.yaml.constructor import DuplicateKeyError
+def _ruamel_load(text: str) -> Any:
+    """``text`` read by ruamel.yaml (imported here, as the hook's start-up needs); its errors as
+    ``YamlProblem``."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     try:
         try:
-            root = _loader().load(text)
+            return _loader().load(text)
         except BaseException:
             # A failed load can leave the reused loader in a bad state (ruamel's composer keeps the
             # depth it had reached when "maximum depth exceeded" stopped it, so every later file
@@ -111,23 +104,39 @@ def load(text: str) -> Document:
             _yaml_cache.pop("load", None)
             raise
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        if isinstance(exc, DuplicateKeyError):
-            # ruamel's message quotes both values, which may be secrets: name the key only.
-            key = re.search(r'duplicate key "(.*?)"', str(exc.problem))
-            if key:
-                raise YamlProblem(line, column, "duplicate key", key.group(1)) from None
-            message = "duplicate key"
-        else:
-            message = " ".join(str(part) for part in (exc.context, exc.problem) if part).strip()
-        raise YamlProblem(line, column, _tidy(message or "invalid YAML")) from None
+        raise _marked_problem(exc) from None
     except YAMLError as exc:
         raise YamlProblem(1, 1, _tidy(str(exc) or "invalid YAML")) from None
-    except (
-        Exception
-    ) as exc:  # ruamel itself fails on some odd inputs (e.g. a bare "-_"): still just bad YAML
+    except Exception as exc:  # ruamel fails on some odd inputs (a bare "-_"): still just bad YAML
         raise YamlProblem(1, 1, f"cannot be parsed as YAML ({type(exc).__name__})") from None
+
+
+def _marked_problem(exc: Any) -> YamlProblem:
+    """A ruamel error with a position, as a ``YamlProblem`` that quotes no value."""
+    from ruamel.yaml.constructor import DuplicateKeyError
+
+    mark = exc.problem_mark or exc.context_mark
+    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    if isinstance(exc, DuplicateKeyError):
+        # ruamel's message quotes both values, which may be secrets: name the key only.
+        key = re.search(r'duplicate key "(.*?)"', str(exc.problem))
+        if key:
+            return YamlProblem(line, column, "duplicate key", key.group(1))
+        message = "duplicate key"
+    else:
+        message = " ".join(str(part) for part in (exc.context, exc.problem) if part).strip()
+    return YamlProblem(line, column, _tidy(message or "invalid YAML"))
+
+
+def load(text: str) -> Document:
+    """Parse ``text`` as one strict YAML mapping. Raises ``YamlProblem``.
+
+    The simple YAML gitmem writes is read by ``yamlfast`` (same result, a fraction of the time: a
+    cold read of a large store is mostly this); everything else, and every error, by ruamel.yaml."""
+    fast = yamlfast.load(text)
+    if fast is not None:
+        return Document(*fast)
+    root = _ruamel_load(text)
     if root is None:
         raise YamlProblem(1, 1, "the document is empty; expected a mapping of fields")
     if not isinstance(root, dict):
