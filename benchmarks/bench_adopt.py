@@ -34,11 +34,11 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
+from gitmem.gateway import find_project
 from gitmem.git import removed
 from gitmem.mcp import tools
 from gitmem.memory.model import Memory
 from gitmem.memory.store import Store
-from gitmem.project import find_project
 
 SYLLABLES = [
     "ka",

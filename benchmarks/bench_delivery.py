@@ -143,7 +143,7 @@ def _whole(body: str, text: str) -> bool:
 def class_check(store: dict[str, dict[str, Any]]) -> set[int]:
     """The pairs (their numbers) that break their class's rule (stemmed as the recall index does,
     the words field left out)."""
-    from gitmem.session.inject import prompt_terms
+    from gitmem.hook.inject import prompt_terms
 
     conn = sqlite3.connect(":memory:")
     conn.execute(
@@ -180,9 +180,9 @@ def _payload(root: Path, prompt: str, session: str) -> bytes:
 
 def worker(size: int, words: str, runs: int) -> dict[str, Any]:
     """Every figure for one store size, with the gitmem on this process's path."""
-    from gitmem.project import find_project
-    from gitmem.session import clients
-    from gitmem.session.run import rules_files, run
+    from gitmem.gateway import find_project
+    from gitmem.hook import clients
+    from gitmem.hook.run import rules_files, run
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "repo"

@@ -25,13 +25,13 @@ import time
 from datetime import date, timedelta
 from pathlib import Path
 
-from gitmem.config import load_config
-from gitmem.hygiene.doctor import CHECKS, diagnose
-from gitmem.hygiene.findings import Context
+from gitmem.checks.doctor import CHECKS, diagnose
+from gitmem.checks.findings import Context
+from gitmem.gateway import find_project
 from gitmem.memory.actions import evidence_digest
+from gitmem.memory.config import load_config
 from gitmem.memory.model import Evidence, Memory
 from gitmem.memory.store import Store
-from gitmem.project import find_project
 
 SYLLABLES = [
     "ka",

@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import hook_pairs
 import hook_project
 
-from gitmem.session import inject
-from gitmem.session.run import run
+from gitmem.hook import inject
+from gitmem.hook.run import run
 
 
 def measure(fillers: int, words: dict[str, list[str]] | None = None) -> None:

@@ -45,8 +45,8 @@ import fair  # noqa: E402
 from bench_recall import gitmem_command  # noqa: E402
 
 # Ordinary code to commit: gitmem's own modules (no secrets), and the lines each change appends.
-BASE_FILES = ("cli.py", "project.py", "config.py", "errors.py", "globmatch.py")
-CHANGED = {"cli.py": 40, "project.py": 40, "config.py": 40}
+BASE_FILES = ("commands/cli.py", "project.py", "memory/config.py", "errors.py", "globmatch.py")
+CHANGED = {"commands/cli.py": 40, "project.py": 40, "memory/config.py": 40}
 NEW_FILE = (
     "src/helpers.py",
     "scan/engine.py",
@@ -83,7 +83,7 @@ def typical_commit(repo: Path) -> list[str]:
     git("config", "user.name", "bench")
     (repo / "src").mkdir()
     for name in BASE_FILES:
-        shutil.copy(ROOT / "gitmem" / name, repo / "src" / name)
+        shutil.copy(ROOT / "gitmem" / name, repo / "src" / Path(name).name)
     git("add", "-A")
     subprocess.run(
         [*gitmem_command(), "init", "--no-hooks"], cwd=repo, check=True, capture_output=True
@@ -96,13 +96,13 @@ def typical_commit(repo: Path) -> list[str]:
         .splitlines(keepends=True)
     )
     for name, lines in CHANGED.items():
-        with (repo / "src" / name).open("a", encoding="utf-8") as out:
+        with (repo / "src" / Path(name).name).open("a", encoding="utf-8") as out:
             out.writelines(donor[:lines])
     new, source, lines = NEW_FILE
     text = (ROOT / "gitmem" / source).read_text(encoding="utf-8").splitlines(keepends=True)[:lines]
     (repo / new).write_text("".join(text), encoding="utf-8")
     git("add", "-A")
-    return [f"src/{name}" for name in CHANGED] + [new]
+    return [f"src/{Path(name).name}" for name in CHANGED] + [new]
 
 
 def peers(staged: list[str]) -> dict[str, list[str]]:

@@ -33,8 +33,8 @@ from pathlib import Path
 import hostile_files
 
 from gitmem.memory.braces import count
+from gitmem.memory.schema import MAX_FILE_BYTES, check_memory
 from gitmem.recall.globs import matches
-from gitmem.schema import MAX_FILE_BYTES, check_memory
 
 HEAD = "id: x\ntitle: T\nkind: fact\nstatus: active\n"
 
@@ -197,12 +197,12 @@ def peak(function: Callable[[], object]) -> int:
 
 def _text_cases() -> list[tuple[str, Callable[[str], object], str, str]]:
     """(name, reader, hostile input, benign input of the same size)."""
-    from gitmem.adopt import markdown as adopt_md
-    from gitmem.adopt.sources import read_frontmatter
     from gitmem.compile.aider import reads_conventions
+    from gitmem.importing import markdown as adopt_md
+    from gitmem.importing.rulesfiles import read_frontmatter
     from gitmem.journal import markdown as journal_md
+    from gitmem.memory.schema import check_config
     from gitmem.scan import scan_text
-    from gitmem.schema import check_config
 
     def prose(size: int) -> str:
         return ("The quick brown fox jumps over the lazy dog " * (size // 44 + 1))[:size]
@@ -271,7 +271,7 @@ def _pack_case() -> tuple[float, float, float, float]:
 
         def read(pack: tuple[Path, str]) -> None:
             with contextlib.suppress(CannotRun):  # the hostile one is refused from its listing
-                from gitmem.config import Source
+                from gitmem.memory.config import Source
 
                 check_pack(Source("x", "x", "v1"), pack[1], read_tree(pack[0], pack[1], "x"))
 
@@ -282,7 +282,7 @@ def _pack_case() -> tuple[float, float, float, float]:
 def _effects() -> list[tuple[str, str]]:
     from gitmem.errors import shown
     from gitmem.memory.fields import inert
-    from gitmem.scan.sources import Settings
+    from gitmem.scan.inputs import Settings
     from gitmem.scopes.clone import rev_problem
 
     exclude_all = Settings(exclude=("*",))

@@ -23,7 +23,7 @@ def _fast(args: list[str]) -> int | None:
         client = rest[1]
     elif rest:
         return None
-    from gitmem.session.clients import BY_NAME
+    from gitmem.hook.clients import BY_NAME
 
     if client is not None and client not in BY_NAME:
         return None
@@ -32,18 +32,18 @@ def _fast(args: list[str]) -> int | None:
         if (
             args[1] == "pre-tool"
         ):  # before every tool call: its own lean path (no prompt hook modules)
-            from gitmem.session import pretool
+            from gitmem.hook import pretool
 
             text = pretool.run(client, raw).text
         else:
-            from gitmem.session.run import run
+            from gitmem.hook.run import run
 
             text = run(args[1], client, raw).stdout
     except (
         Exception
     ) as error:  # a hook never breaks the client's turn; `gitmem hook ... --debug` shows the error
         if args[1] == "pre-tool":  # the call goes through unchecked: say so, once a session
-            from gitmem.session.pretool import failure_note
+            from gitmem.hook.pretool import failure_note
 
             note = failure_note(raw, error)
             if note:
@@ -69,7 +69,7 @@ def _scan_staged(args: list[str]) -> int | None:
     except (Exception, KeyboardInterrupt) as exc:
         import os
 
-        from gitmem.cli import exit_code
+        from gitmem.commands.cli import exit_code
 
         return exit_code(exc, bool(os.environ.get("GITMEM_DEBUG")))
 
@@ -94,7 +94,7 @@ def _after_git(args: list[str]) -> int | None:
             args[3] if len(args) == 4 else os.environ.get("PRE_COMMIT_REWRITE_COMMAND", "")
         )
     except (Exception, KeyboardInterrupt) as exc:
-        from gitmem.cli import exit_code
+        from gitmem.commands.cli import exit_code
 
         return exit_code(exc, bool(os.environ.get("GITMEM_DEBUG")))
     if summary:
@@ -117,7 +117,7 @@ def main() -> int:
         gc.freeze()  # nothing left for the pass at exit
         return fast
     gc.enable()
-    from gitmem.cli import main as cli_main
+    from gitmem.commands.cli import main as cli_main
 
     return cli_main()
 

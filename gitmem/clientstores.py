@@ -3,12 +3,12 @@
 Each tool record says which layout its store has and where its base folder is
 (``gitmem.tools.Tool.memory``, with the version whose installed package was read for the folder, the
 project key and the file format); this module turns a layout into the store's places for a
-repository, with the client's own key derivation (docs/import.md).
-``gitmem import --from CLIENT`` reads a store (``gitmem.adopt.stores``); the session-start status
-only looks at its files' sizes and times (``pending``), never at their text. The only contents read
-here are the small files a key needs (a worktree's ``.git`` file, Gemini CLI's ``projects.json``)
-and gitmem's own record, all through the file gateway; at import time it needs only ``os``,
-``pathlib``, the tool records and the gateway, so the session hook can use it.
+repository, with the client's own key derivation (docs/import.md). ``gitmem import --from CLIENT``
+reads a store (``gitmem.importing.stores``); the session-start status only looks at its files' sizes
+and times (``pending``), never at their text. The only contents read here are the small files a key
+needs (a worktree's ``.git`` file, Gemini CLI's ``projects.json``) and gitmem's own record, all
+through the file gateway; at import time it needs only ``os``, ``pathlib``, the tool records and the
+gateway, so the session hook can use it.
 """
 
 from __future__ import annotations
@@ -43,14 +43,14 @@ class Place(NamedTuple):
     base: Path  # links inside the store must stay under it
     # every part of every path read must resolve inside it: the repository, or the client's folder
     root: Path
-    format: str  # "typed" | "notes" | FILE_FORMATS (see gitmem.adopt.stores)
+    format: str  # "typed" | "notes" | FILE_FORMATS (see gitmem.importing.stores)
     label: str  # how an origin names the part: "memory", "team", "MEMORY.md", ...
     personal: bool  # everything in it is the user's own (a global store): imported only with --user
     in_home: bool  # under the home folder (False: inside the repository)
     # The folder of the client's session transcripts kept under the same project key as the store,
     # each naming the folder its session ran in (``cwd``): the key is lossy (``acme-payroll`` and
-    # ``acme.payroll`` share it), so they tell whose a memory is (``gitmem.adopt.stores``). None:
-    # the store's place is the repository's alone.
+    # ``acme.payroll`` share it), so they tell whose a memory is (``gitmem.importing.stores``).
+    # None: the store's place is the repository's alone.
     logs: Path | None = None
 
 
@@ -428,7 +428,7 @@ def pending(
     return changed
 
 
-# -- what the last import saw (written by gitmem.adopt.fromclients)
+# -- what the last import saw (written by gitmem.importing.fromclients)
 # ------------------------------------------------
 
 RECORD = "client-imports.json"  # under .git/gitmem/: never committed

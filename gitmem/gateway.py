@@ -47,7 +47,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
-from gitmem.errors import CheckFailed, Problem
+from gitmem.errors import CannotRun, CheckFailed, Problem
 from gitmem.project import Project, UserScope, xdg_home
 
 REASON = "resolves outside the repository (through a symbolic link); gitmem does not follow it"
@@ -604,3 +604,33 @@ def installed_record(distribution: str, name: str) -> str | None:
         return metadata.distribution(distribution).read_text(name)
     except metadata.PackageNotFoundError:
         return None
+
+
+# -- finding the repository
+# --------------------------------------------------------------------------------------------------
+
+
+def find_project(start: Path | None = None) -> Project:
+    """The git repository that holds ``start`` (default: the current directory)."""
+    here = (start or Path.cwd()).resolve()
+    for directory in (here, *here.parents):
+        dot_git = directory / ".git"
+        if dot_git.is_dir():
+            return Project(directory, dot_git)
+        if dot_git.is_file():
+            return Project(directory, _linked_git_dir(dot_git))
+    raise CannotRun(
+        f"{here} is not in a git repository: run `git init` first, or cd into your project"
+    )
+
+
+def _linked_git_dir(dot_git: Path) -> Path:
+    """The git directory a ``.git`` file points at (worktrees and submodules)."""
+    try:
+        text = read_given(dot_git, limit=CONFIG_LIMIT).decode("utf-8").strip()
+    except OSError as exc:
+        raise CannotRun(f"cannot read {dot_git}: {exc.strerror}") from None
+    if not text.startswith("gitdir:"):
+        raise CannotRun(f"{dot_git} is not a git link file (expected 'gitdir: PATH')")
+    target = Path(text.removeprefix("gitdir:").strip())
+    return target if target.is_absolute() else (dot_git.parent / target).resolve()

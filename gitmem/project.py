@@ -148,31 +148,3 @@ def xdg_home(variable: str, default: Path) -> Path:
     ignores others)."""
     value = os.environ.get(variable, "")
     return Path(value) if value and os.path.isabs(value) else default
-
-
-def find_project(start: Path | None = None) -> Project:
-    """The git repository that holds ``start`` (default: the current directory)."""
-    here = (start or Path.cwd()).resolve()
-    for directory in (here, *here.parents):
-        dot_git = directory / ".git"
-        if dot_git.is_dir():
-            return Project(directory, dot_git)
-        if dot_git.is_file():
-            return Project(directory, _linked_git_dir(dot_git))
-    raise CannotRun(
-        f"{here} is not in a git repository: run `git init` first, or cd into your project"
-    )
-
-
-def _linked_git_dir(dot_git: Path) -> Path:
-    """The git directory a ``.git`` file points at (worktrees and submodules)."""
-    try:
-        from gitmem.gateway import CONFIG_LIMIT, read_given  # (the gateway imports this module)
-
-        text = read_given(dot_git, limit=CONFIG_LIMIT).decode("utf-8").strip()
-    except OSError as exc:
-        raise CannotRun(f"cannot read {dot_git}: {exc.strerror}") from None
-    if not text.startswith("gitdir:"):
-        raise CannotRun(f"{dot_git} is not a git link file (expected 'gitdir: PATH')")
-    target = Path(text.removeprefix("gitdir:").strip())
-    return target if target.is_absolute() else (dot_git.parent / target).resolve()

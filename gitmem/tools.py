@@ -146,7 +146,7 @@ class Format(NamedTuple):
     A file is of this format when its name is one of ``names`` (in any directory), its path one of
     ``paths``, or it sits in ``folder`` (at the root, or nested in a directory unless ``root_only``)
     and ends in one of ``suffixes``. ``scope`` names how its scope is written
-    (``adopt/sources.scope_of``): ``directory`` (the file's directory), ``paths``
+    (``importing/rulesfiles.scope_of``): ``directory`` (the file's directory), ``paths``
     (``paths:``/``globs:``), ``applyTo``, ``always-apply`` (``alwaysApply``/``globs``/
     ``description``), ``always-apply-or-globs`` (the same, but no field at all means always),
     ``trigger``, ``inclusion``, ``type``, ``folder`` (the folder's directory) or ``none`` (the whole

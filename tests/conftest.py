@@ -1,6 +1,6 @@
 """Shared fixtures: a real git repository in a temporary directory, and gitmem run in it.
 
-``run`` calls ``gitmem.cli.main`` in-process (fast; the same code path as the console script, exit codes
+``run`` calls ``gitmem.commands.cli.main`` in-process (fast; the same code path as the console script, exit codes
 included). ``run_exe`` starts the installed ``gitmem`` as a real process, for end-to-end tests.
 """
 
@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from gitmem import yamlio
-from gitmem.cli import main
+from gitmem.commands.cli import main
 
 
 @dataclass

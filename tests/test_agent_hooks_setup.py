@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from gitmem.setup import agent_hooks as setup
-from gitmem.setup import remember
+from gitmem.init import agent_hooks as setup
+from gitmem.init import remember
 from tests.conftest import Run, gitmem_command
 
 USER_SETTINGS = {

@@ -13,12 +13,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "gitmem"
 DOC = PACKAGE.parent / "docs" / "architecture.md"
 
 # The command layer: the only modules that may import click and the commands.
-COMMAND_LAYER = ("gitmem.commands", "gitmem.cli", "gitmem.__main__")
+COMMAND_LAYER = ("gitmem.commands", "gitmem.__main__")
 
 # Each third-party dependency, and the one module that owns it.
 OWNERS = {
     "ruamel": "gitmem.yamlio",
-    "jsonschema": "gitmem.schema",
+    "jsonschema": "gitmem.memory.schema",
     "git": "gitmem.git.history",  # GitPython
     "mcp": "gitmem.mcp.server",
     "sqlite3": "gitmem.recall.index",
@@ -26,79 +26,49 @@ OWNERS = {
     "re2": "gitmem.linear",  # google-re2
 }
 
-# The layers, bottom first. A module may import (at its top or inside a function) only modules of its own layer or
-# of a layer below. A module belongs to the layer of the longest prefix that names it (a package's prefix takes its
-# submodules). docs/architecture.md draws the same list.
+# The layers, bottom first: each folder of gitmem/ is one layer ("gitmem": the modules at its top). A module may
+# import (at its top or inside a function) only modules of its own layer or of a layer below. docs/architecture.md
+# draws the same list.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
-        "primitives",  # no knowledge of memories: errors, files, paths, YAML text, the tool records, git's command line
-        (
-            "gitmem",
-            "gitmem.errors",
-            "gitmem.project",
-            "gitmem.gateway",
-            "gitmem.globmatch",
-            "gitmem.linear",
-            "gitmem.yamlfast",
-            "gitmem.yamlio",
-            "gitmem.markdown",
-            "gitmem.tools",
-            "gitmem.clientstores",
-            "gitmem.clientsettings",
-            "gitmem.gitcommand",
-        ),
-    ),
-    ("scanner", ("gitmem.scan",)),
-    (
-        "model",  # a memory as data, and the checks of its fields that need no schema
-        (
-            "gitmem.memory.model",
-            "gitmem.memory.fields",
-            "gitmem.memory.braces",
-            "gitmem.memory.fastcheck",
-            "gitmem.memory.cache",
-        ),
-    ),
-    ("schema", ("gitmem.schema",)),
-    ("store", ("gitmem.memory", "gitmem.config")),
-    (
-        "sources",  # what the compiler and the hooks read: git history, the recall index, the shared packs
-        (
-            "gitmem.git.history",
-            "gitmem.git.removed",
-            "gitmem.git.hookpath",
-            "gitmem.recall",
-            "gitmem.scopes.clone",
-            "gitmem.scopes.packs",
-            "gitmem.scopes.credentials",
-        ),
-    ),
-    ("compiler", ("gitmem.compile",)),
-    ("workflow", ("gitmem.git", "gitmem.journal", "gitmem.scopes", "gitmem.session")),
-    ("features", ("gitmem.hygiene", "gitmem.mcp", "gitmem.adopt", "gitmem.setup")),
-    ("commands", COMMAND_LAYER),
+        "primitives",
+        ("gitmem",),
+    ),  # errors, files, paths, YAML text, the tool records, git's command line
+    ("scanner", ("scan",)),
+    ("memory", ("memory",)),  # the model, its schema, the store and the config
+    ("sources", ("recall", "scopes")),  # what the compiler and the hooks read besides the store
+    ("compiler", ("compile",)),
+    ("workflow", ("git", "journal", "hook")),
+    ("features", ("checks", "mcp", "importing", "init")),
+    ("commands", ("commands",)),
 )
+# Where Python looks for `python -m gitmem` (and the installed command's entry): the program, with the commands.
+PROGRAM = "gitmem.__main__"
+
+
+def folder_of(name: str) -> str:
+    """The folder of gitmem/ that holds the module ``name`` ("gitmem": the top)."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and (PACKAGE / parts[1]).is_dir() else "gitmem"
 
 
 def layer_of(name: str) -> int | None:
-    """The index in ``LAYERS`` of the module ``name`` (None: not a module of gitmem)."""
-    best: tuple[int, int] | None = None
-    for index, (_, prefixes) in enumerate(LAYERS):
-        for prefix in prefixes:
-            if within(name, prefix) and (best is None or len(prefix) > best[1]):
-                best = (index, len(prefix))
-    return best[0] if best else None
+    """The index in ``LAYERS`` of the module ``name`` (None: not a module of gitmem, or a folder without a layer)."""
+    if not within(name, "gitmem"):
+        return None
+    folder = "commands" if name == PROGRAM else folder_of(name)
+    return next((index for index, (_, folders) in enumerate(LAYERS) if folder in folders), None)
 
 
 # Imported by the command layer only.
 COMMANDS_ONLY = (
-    "gitmem.adopt",
-    "gitmem.hygiene",
+    "gitmem.importing",
+    "gitmem.checks",
     "gitmem.mcp",
     "gitmem.git.provenance",
     "gitmem.git.revert",
-    "gitmem.setup",
-    "gitmem.scopes.sources",
+    "gitmem.init",
+    "gitmem.scopes.source_changes",
 )
 # The modules at the top of gitmem/ (described on the page as the shared modules).
 SHARED = (
@@ -107,12 +77,10 @@ SHARED = (
     "globmatch",
     "project",
     "tools",
-    "config",
     "yamlio",
     "yamlfast",
     "markdown",
     "linear",
-    "schema",
     "clientstores",
     "clientsettings",
     "gitcommand",
@@ -150,11 +118,11 @@ def within(name: str, prefix: str) -> bool:
 def test_the_rules_see_the_imports() -> None:
     """The reader works: known imports, including one made inside a function, are found."""
     found = imports()
-    assert "click" in found["gitmem.cli"]
+    assert "click" in found["gitmem.commands.cli"]
     assert (
         "gitmem.compile.compiler" in found["gitmem.commands.compile"]
     )  # imported inside the command function
-    assert "gitmem.gitcommand" in found["gitmem.scan.sources"]
+    assert "gitmem.gitcommand" in found["gitmem.scan.inputs"]
 
 
 def test_click_stays_in_the_command_layer() -> None:
@@ -193,10 +161,22 @@ def test_every_import_points_to_its_own_layer_or_below() -> None:
 
 def test_the_layer_rule_sees_an_upward_import() -> None:
     """The rule can fail: the scanner importing the config (which it once did) is an upward import."""
-    scanner, store = layer_of("gitmem.scan.sources"), layer_of("gitmem.config")
-    assert scanner is not None and store is not None and scanner < store
-    assert layer_of("gitmem.memory.store") == layer_of("gitmem.config") > layer_of("gitmem.schema")
-    assert layer_of("gitmem.schema") > layer_of("gitmem.memory.model")  # type: ignore[operator]
+    scanner, memory = layer_of("gitmem.scan.inputs"), layer_of("gitmem.memory.config")
+    assert scanner is not None and memory is not None and scanner < memory
+    assert layer_of("gitmem.memory.schema") == layer_of("gitmem.memory.store") == memory
+    assert layer_of("gitmem.__main__") == layer_of("gitmem.commands.cli") == len(LAYERS) - 1
+    assert layer_of("gitmem.errors") == 0 and layer_of("click") is None
+
+
+def test_the_page_draws_the_layers() -> None:
+    """docs/architecture.md's table of layers lists the same folders, in the same order."""
+    text = DOC.read_text(encoding="utf-8")
+    table = text[text.index("| layer | folders |") :].split("\n\n", 1)[0].splitlines()[2:]
+    drawn = [
+        (row.split("|")[1].strip(), tuple(re.findall(r"`(\w+)/`", row.split("|")[2])))
+        for row in table
+    ]
+    assert drawn == list(LAYERS)
 
 
 def test_entry_packages_are_imported_by_the_command_layer_only() -> None:
@@ -215,13 +195,13 @@ def test_entry_packages_are_imported_by_the_command_layer_only() -> None:
 # The prompt hook's modules (run by AI clients on every prompt): nothing slow to import.
 HOOK_PATH = (
     "gitmem.__main__",
-    "gitmem.session.run",
-    "gitmem.session.inject",
-    "gitmem.session.state",
-    "gitmem.session.pretool",
-    "gitmem.session.shell",
-    "gitmem.session.receipts",
-    "gitmem.session.payload",
+    "gitmem.hook.run",
+    "gitmem.hook.inject",
+    "gitmem.hook.state",
+    "gitmem.hook.pretool",
+    "gitmem.hook.shell",
+    "gitmem.hook.receipts",
+    "gitmem.hook.payload",
 )
 SLOW = (
     "click",
@@ -229,9 +209,9 @@ SLOW = (
     "jsonschema",
     "ruamel",
     "gitmem.yamlio",
-    "gitmem.schema",
+    "gitmem.memory.schema",
     "gitmem.memory.store",
-    "gitmem.cli",
+    "gitmem.commands.cli",
 )
 
 # Every module the two hooks import, and what none of them may import when it is imported (inside a function, only
@@ -252,16 +232,16 @@ PROMPT_HOOK_MODULES = (
     "gitmem.recall.globs",
     "gitmem.recall.index",
     "gitmem.recall.results",
-    "gitmem.session",
-    "gitmem.session.clients",
-    "gitmem.session.inject",
-    "gitmem.session.run",
-    "gitmem.session.state",
-    "gitmem.session.status",
-    "gitmem.session.pretool",
-    "gitmem.session.shell",
-    "gitmem.session.receipts",
-    "gitmem.session.payload",
+    "gitmem.hook",
+    "gitmem.hook.clients",
+    "gitmem.hook.inject",
+    "gitmem.hook.run",
+    "gitmem.hook.state",
+    "gitmem.hook.status",
+    "gitmem.hook.pretool",
+    "gitmem.hook.shell",
+    "gitmem.hook.receipts",
+    "gitmem.hook.payload",
     "gitmem.clientstores",
 )
 SCAN_HOOK_MODULES = (
@@ -281,14 +261,14 @@ SCAN_HOOK_MODULES = (
     "gitmem.scan.kinds",
     "gitmem.scan.lazyre",
     "gitmem.scan.rules",
-    "gitmem.scan.sources",
+    "gitmem.scan.inputs",
     "gitmem.scan.transcripts",
     "gitmem.scan.unicode",
 )
 # The hooks' records are NamedTuples or plain classes: dataclasses (it imports inspect) costs more than their work.
 SLOW_AT_IMPORT = (
     *SLOW,
-    "gitmem.config",
+    "gitmem.memory.config",
     "subprocess",
     "tempfile",
     "unicodedata",
@@ -312,7 +292,7 @@ def test_the_prompt_hook_imports_nothing_slow() -> None:
         for module in HOOK_PATH
         for name in imports()[module]
         if any(within(name, slow) for slow in SLOW)
-        and not (module == "gitmem.__main__" and name == "gitmem.cli")
+        and not (module == "gitmem.__main__" and name == "gitmem.commands.cli")
     )
     assert offenders == []
 
@@ -349,8 +329,8 @@ def test_the_hooks_modules_import_nothing_slow_when_imported(
 
 
 def test_the_reader_of_module_level_imports_works() -> None:
-    assert "click" in module_level_imports("gitmem.cli")
-    assert "gitmem.scan.engine.Finding" in module_level_imports("gitmem.scan.sources")
+    assert "click" in module_level_imports("gitmem.commands.cli")
+    assert "gitmem.scan.engine.Finding" in module_level_imports("gitmem.scan.inputs")
     assert not any(
         within(name, "gitmem.scan.unicode") for name in module_level_imports("gitmem.scan.engine")
     )

@@ -14,8 +14,8 @@ import pytest
 
 from gitmem import yamlio
 from gitmem.clientsettings import named_files, without_comments
-from gitmem.project import find_project
-from gitmem.session.run import run
+from gitmem.gateway import find_project
+from gitmem.hook.run import run
 from gitmem.tools import BY_NAME
 from tests.conftest import git, gitmem_command
 

@@ -466,7 +466,7 @@ def test_internal_error_is_one_line_and_exit_4(
     project: Path, run: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A command module that does not exist stands in for a bug: the error boundary must still hold.
-    from gitmem import cli
+    from gitmem.commands import cli
 
     monkeypatch.setitem(cli.COMMANDS, "broken", "gitmem.no_such_module:command")
     result = run("broken")
@@ -485,7 +485,7 @@ def test_usage_errors_exit_2(project: Path, run: Run) -> None:
 
 
 def test_every_command_has_help_with_an_example(run: Run) -> None:
-    from gitmem.cli import COMMANDS
+    from gitmem.commands.cli import COMMANDS
 
     for name in COMMANDS:
         result = run(name, "--help")
@@ -507,13 +507,13 @@ def test_commit_and_revert_a_memory(project: Path, run: Run) -> None:
 def test_group_help_lists_every_command_without_importing_them(run: Run) -> None:
     import subprocess
 
-    from gitmem.cli import COMMANDS, SUMMARIES
+    from gitmem.commands.cli import COMMANDS, SUMMARIES
 
     assert list(SUMMARIES) == list(COMMANDS)
     out = run("--help").out
     for name, summary in SUMMARIES.items():
         if summary is not None:
             assert f"  {name}" in out and summary in out
-    code = "import sys; from gitmem.cli import main; main(['--help']); print(sorted(m for m in sys.modules if m.startswith('gitmem.commands.')))"
+    code = "import sys; from gitmem.commands.cli import main; main(['--help']); print(sorted(m for m in sys.modules if m.startswith('gitmem.commands.') and m != 'gitmem.commands.cli'))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from gitmem.config import load_config
 from gitmem.errors import CannotRun
-from gitmem.project import find_project
+from gitmem.gateway import find_project
+from gitmem.memory.config import load_config
 
 
 def test_the_config_cache_never_returns_stale_data(project: Path) -> None:

@@ -50,7 +50,7 @@ def test_no_memory_closes_a_rules_files_block(project: Path, run: Run) -> None:
 
 
 def test_the_opencode_plugin_also_makes_the_hooks_answer_inert() -> None:
-    from gitmem.setup.agent_hooks import OPENCODE_PLUGIN as PLUGIN
+    from gitmem.init.agent_hooks import OPENCODE_PLUGIN as PLUGIN
 
     assert '.replace(/<(\\/?gitmem)/gi, "&lt;$1")' in PLUGIN
     assert PLUGIN.index("const inert") < PLUGIN.index('"\\n\\n<gitmem>\\n" + inert')

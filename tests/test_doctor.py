@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from gitmem import yamlio
-from gitmem.hygiene.command import commands
+from gitmem.checks.command import commands
 from tests.conftest import Run
 
 MEMORIES = Path(".memory/memories")
@@ -574,7 +574,7 @@ def test_help_has_an_example(run: Run) -> None:
 def test_circles_in_supersedes_graphs(
     graph: dict[str, list[str]], circles: list[list[str]]
 ) -> None:
-    from gitmem.hygiene.chains import _strongly_connected
+    from gitmem.checks.chains import _strongly_connected
 
     found = sorted(c for c in _strongly_connected(graph) if len(c) > 1)
     assert found == circles

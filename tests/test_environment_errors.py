@@ -124,7 +124,7 @@ from pathlib import Path
 from gitmem import gateway as fsutil
 from gitmem.memory.model import Memory
 from gitmem.memory.store import Store
-from gitmem.project import find_project
+from gitmem.gateway import find_project
 
 def stall(fd):
     print("writing", flush=True)

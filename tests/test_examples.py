@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from gitmem import yamlio
-from gitmem.setup.hooks import HOOKS
+from gitmem.init.hooks import HOOKS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,14 +31,14 @@ def test_published_hooks_run_what_init_writes() -> None:
 
 
 def test_workflow_example_is_what_init_ci_github_writes() -> None:
-    from gitmem.setup.ci import workflow_text
+    from gitmem.init.ci import workflow_text
 
     assert (ROOT / "hooks" / "github-workflow.yml").read_text() == workflow_text("main", None)
 
 
 def test_mcp_examples_match_what_init_writes(repo: Path) -> None:
-    from gitmem.project import find_project
-    from gitmem.setup.mcp import plan, register
+    from gitmem.gateway import find_project
+    from gitmem.init.mcp import plan, register
 
     register(find_project(), plan(find_project()))
     for example, written in (("opencode.json", "opencode.json"), ("mcp.json", ".mcp.json")):

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gitmem.memory.fastcheck import surely_valid
-from gitmem.schema import _validator, schema_text
+from gitmem.memory.schema import _validator, schema_text
 
 SCHEMA: dict[str, Any] = json.loads(schema_text("memory"))
 FIELDS = [*SCHEMA["properties"], "unknown"]

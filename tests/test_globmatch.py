@@ -8,7 +8,7 @@ import re
 import time
 
 from gitmem.recall.globs import matches
-from gitmem.scan.sources import _excluded_by
+from gitmem.scan.inputs import _excluded_by
 
 
 def regex_recall(pattern: str, path: str) -> bool:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from gitmem.errors import UsageError
+from gitmem.gateway import find_project
 from gitmem.mcp.tools import append_journal
-from gitmem.project import find_project
 
 TODAY = date(2026, 11, 30)
 

@@ -18,8 +18,8 @@ from collections.abc import Callable
 import pytest
 
 from gitmem import markdown as md
-from gitmem.adopt import markdown as adopt_md
-from gitmem.adopt.sources import read_frontmatter
+from gitmem.importing import markdown as adopt_md
+from gitmem.importing.rulesfiles import read_frontmatter
 from gitmem.journal import markdown as journal_md
 
 

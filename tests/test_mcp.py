@@ -362,9 +362,9 @@ def test_mcp_outside_an_initialised_project_cannot_run(repo: Path, run: Run) -> 
 )
 def test_propose_refusals(project: Path, fields: dict[str, Any], message: str) -> None:
     from gitmem.errors import UsageError
+    from gitmem.gateway import find_project
     from gitmem.mcp import tools
     from gitmem.memory.store import Store
-    from gitmem.project import find_project
 
     found = find_project(project)
     args = {"body": "", "kind": "convention", "paths": [], "tags": [], **fields}
@@ -375,9 +375,9 @@ def test_propose_refusals(project: Path, fields: dict[str, Any], message: str) -
 
 
 def test_propose_picks_a_free_id(project: Path, run: Run) -> None:
+    from gitmem.gateway import find_project
     from gitmem.mcp import tools
     from gitmem.memory.store import Store
-    from gitmem.project import find_project
 
     assert (
         run("add", "Pin Node", "--id", "pin-node-20", "--body", "Because of the CI image.").code

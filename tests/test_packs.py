@@ -337,8 +337,8 @@ def test_recall_list_and_stats_see_the_packs(project: Path, pack: Path, run: Run
     assert json.loads(run("recall", "squash merge", "--json").out) == []  # muted
     from datetime import date
 
+    from gitmem.gateway import find_project
     from gitmem.mcp.tools import recall as mcp_recall  # what the MCP `recall` tool answers
-    from gitmem.project import find_project
 
     assert "acme/no-force-push" in mcp_recall(
         find_project(), "force-push main", 5, None, date.today()

@@ -56,7 +56,7 @@ _FLAG_ARG["finditer"] = 2
 # Patterns built at run time, by (module, the call's source): why each is linear.
 DYNAMIC = {
     (
-        "gitmem/adopt/kinds.py",
+        "gitmem/importing/kinds.py",
         "re.compile",
     ): "an alternation of escaped fixed words, each with an optional plural",
     (
@@ -68,7 +68,7 @@ DYNAMIC = {
         "re.compile",
     ): "one character class built from a glob's [...]: no quantifier",
     (
-        "gitmem/hygiene/findings.py",
+        "gitmem/checks/findings.py",
         "re.compile",
     ): "an escaped field name, then \\s*: no nested quantifier",
     (
@@ -89,7 +89,7 @@ DYNAMIC = {
         "re.compile",
     ): "the lazy compiler itself: its patterns are the lazy(...) calls",
     (
-        "gitmem/scan/sources.py",
+        "gitmem/scan/inputs.py",
         "re.compile",
     ): "a bytes pattern on a diff's @@ header line: anchored, no overlap",
     ("gitmem/scan/unicode.py", "lazy"): "one character class of hidden code points",

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from gitmem.session import shell
-from gitmem.session.clients import BY_NAME
+from gitmem.hook import shell
+from gitmem.hook.clients import BY_NAME
 from tests.conftest import git, gitmem_command, store_repo
 
 PNPM = {
@@ -314,7 +314,7 @@ def test_a_memory_added_or_retired_is_enforced_at_once(root: Path) -> None:
 
 
 def test_every_targets_rules_file_is_one_the_gate_reads() -> None:
-    from gitmem.session.pretool import RULES_SUFFIXES
+    from gitmem.hook.pretool import RULES_SUFFIXES
     from gitmem.tools import TARGETS
 
     for target in TARGETS:

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from gitmem.hook import inject
+from gitmem.hook.run import run
 from gitmem.recall import anchors
-from gitmem.session import inject
-from gitmem.session.run import run
 from tests.conftest import store_repo
 
 

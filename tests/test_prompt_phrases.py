@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from gitmem.hook.run import run
 from gitmem.recall.results import term_pairs
-from gitmem.session.run import run
 from tests.conftest import store_repo
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from gitmem import yamlio
 from gitmem.errors import Problem
 from gitmem.memory.model import Memory
-from gitmem.schema import check_config, check_memory
+from gitmem.memory.schema import check_config, check_memory
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

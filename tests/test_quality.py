@@ -30,7 +30,7 @@ def test_mypy_strict() -> None:
 def test_cli_import_stays_lean() -> None:
     """The hook runs gitmem on every commit: importing the CLI must not pull in the heavy dependencies."""
     code = (
-        "import sys, gitmem.cli; print(sorted(m for m in ('git', 'jsonschema', 'ruamel', 'mcp', 'sqlite3') "
+        "import sys, gitmem.commands.cli; print(sorted(m for m in ('git', 'jsonschema', 'ruamel', 'mcp', 'sqlite3') "
         "if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

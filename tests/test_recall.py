@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from gitmem import yamlio
-from gitmem.project import find_project
+from gitmem.gateway import find_project
 from gitmem.recall.globs import matches
 from gitmem.recall.index import RecallIndex
 from gitmem.recall.results import query_terms

@@ -12,9 +12,9 @@ import time
 from datetime import date
 from pathlib import Path
 
-from gitmem.project import find_project
+from gitmem.gateway import find_project
+from gitmem.hook.status import counts, status_text
 from gitmem.recall.index import COSTLY, RecallIndex
-from gitmem.session.status import counts, status_text
 from tests.test_recall import write_memory
 
 FILES = 40
@@ -25,8 +25,8 @@ KILLED = textwrap.dedent(
     """
     import os, sys
     from pathlib import Path
-    from gitmem import schema
-    from gitmem.project import find_project
+    from gitmem.memory import schema
+    from gitmem.gateway import find_project
     from gitmem.recall.index import RecallIndex
 
     check = schema.check_memory
@@ -111,7 +111,7 @@ def test_a_refresh_stops_at_its_deadline_and_the_next_goes_on_from_there(project
 def test_an_interrupted_refresh_blames_no_file(project: Path) -> None:
     """^C (KeyboardInterrupt) is not a kill: the file being checked is checked again next time."""
     _store(project)
-    from gitmem import schema
+    from gitmem.memory import schema
 
     check = schema.check_memory
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from gitmem.project import find_project
+from gitmem.gateway import find_project
+from gitmem.hook import receipts
 from gitmem.scan.transcripts import claude_slug
-from gitmem.session import receipts
 from tests.conftest import git, gitmem_command, store_repo
 
 PNPM = {

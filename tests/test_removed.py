@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
+from gitmem.checks.command import commands
 from gitmem.errors import UsageError
+from gitmem.gateway import find_project
 from gitmem.git import removed
-from gitmem.hygiene.command import commands
 from gitmem.mcp import tools
 from gitmem.memory.store import Store
-from gitmem.project import find_project
 from tests.conftest import Run, git
 from tests.test_mcp import text_of, with_session
 

@@ -23,10 +23,10 @@ import pytest
 
 import gitmem
 from gitmem.compile import plan
+from gitmem.hook import inject
 from gitmem.memory.model import Memory
 from gitmem.recall.present import as_text
 from gitmem.recall.results import Hit
-from gitmem.session import inject
 from gitmem.tools import TARGETS
 from tests.conftest import Run
 
@@ -49,8 +49,8 @@ RENDERERS = {
 NOT_SHOWN = {
     "commands": "tool output in a terminal (click): it has no container for markup to close (the containers are a "
     "compiled file's managed block and the prompt hook's <gitmem> element)",
-    "adopt/stores.py": "Entry.digest hashes the text; the entry becomes a memory and is shown through the render path",
-    "adopt/fromclients.py": "the import's report, to the user's terminal and --json",
+    "importing/stores.py": "Entry.digest hashes the text; the entry becomes a memory and is shown through the render path",
+    "importing/fromclients.py": "the import's report, to the user's terminal and --json",
     "git/provenance.py": "gitmem diff's Markdown for a pull request, escaped by its own _escape and _code",
     "recall/index.py": "the search index's text, never shown",
 }

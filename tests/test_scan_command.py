@@ -358,7 +358,7 @@ def test_the_hook_path_imports_no_heavy_library(project: Path, run: Run) -> None
     git(project, "add", "a.py")
     assert run("scan", "--staged").code == 0  # reads the config once and caches its scan settings
     probe = (
-        "import sys\nfrom gitmem.cli import main\ncode = main(['scan', '--staged'])\n"
+        "import sys\nfrom gitmem.commands.cli import main\ncode = main(['scan', '--staged'])\n"
         "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'ruamel', 'jsonschema', 'git', 'gitdb'})\n"
         "print(code, heavy)\n"
     )

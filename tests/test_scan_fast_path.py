@@ -25,7 +25,7 @@ FAST = (
     "raise SystemExit(code)\n"
 )
 # The click path: the command module, as every other invocation runs it.
-CLICK = "import sys\nfrom gitmem.cli import main\nraise SystemExit(main(sys.argv[2:]))\n"
+CLICK = "import sys\nfrom gitmem.commands.cli import main\nraise SystemExit(main(sys.argv[2:]))\n"
 
 
 def fake_token(seed: int) -> str:
@@ -92,9 +92,9 @@ NEVER_LOADED_BY_SCAN = (
     "json",
     "unicodedata",
     "base64",
-    "gitmem.cli",
+    "gitmem.commands.cli",
     "gitmem.commands.output",
-    "gitmem.config",
+    "gitmem.memory.config",
     "gitmem.memory",
     "gitmem.recall",
 )

@@ -139,7 +139,7 @@ def test_gitmem_scan_judges_memories_and_documents_as_prose_and_source_files_as_
 
 
 def test_pdf_illustrator_and_compressed_files_are_binary() -> None:
-    from gitmem.scan.sources import is_binary
+    from gitmem.scan.inputs import is_binary
 
     assert is_binary(
         b"%PDF-1.5\r%\xe2\xe3\xcf\xd3\r\n1 0 obj\r<</Metadata 2 0 R>>" + b"\x07\x1b" * 50

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from gitmem.config import TARGET_NAMES
+from gitmem.memory.config import TARGET_NAMES
 from gitmem.memory.model import FIELD_ORDER, KINDS, PRIORITIES, SOURCES, STATUSES, slugify
 from gitmem.scan.unicode import _HIDDEN_RANGES, find_hidden
 from gitmem.tools import SCHEMA_TARGETS

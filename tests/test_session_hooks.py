@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from gitmem import yamlio
-from gitmem.session import inject, state
-from gitmem.session.run import run
+from gitmem.hook import inject, state
+from gitmem.hook.run import run
 from tests.conftest import git, gitmem_command
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -269,7 +269,7 @@ def test_personal_memories_are_injected_unless_compiled_for_the_client(project: 
 
 
 def test_old_session_state_is_pruned(project: Path) -> None:
-    from gitmem.project import find_project
+    from gitmem.gateway import find_project
 
     found = find_project(project)
     old_session, kept = state.load(found, "old"), state.load(found, "kept")
@@ -290,7 +290,7 @@ def test_old_session_state_is_pruned(project: Path) -> None:
 
 def test_what_claude_code_reads_instead_or_imports_counts_as_loaded(project: Path) -> None:
     """Without CLAUDE.md Claude Code reads AGENTS.md; a CLAUDE.md that imports @AGENTS.md loads it too."""
-    from gitmem.session.inject import loaded_ids
+    from gitmem.hook.inject import loaded_ids
 
     agents = project / "AGENTS.md"
     text = agents.read_text(encoding="utf-8")
@@ -319,11 +319,11 @@ NEVER_LOADED_BY_PROMPT = (
     "dataclasses",
     "inspect",
     "unicodedata",
-    "gitmem.cli",
+    "gitmem.commands.cli",
     "gitmem.commands",
     "gitmem.yamlio",
-    "gitmem.schema",
-    "gitmem.config",
+    "gitmem.memory.schema",
+    "gitmem.memory.config",
     "gitmem.memory.store",
     "gitmem.scan",
 )
@@ -358,9 +358,7 @@ def test_the_prompt_hook_process_loads_nothing_slow(project: Path) -> None:
             check=True,
         )
         loaded = done.stderr.split()
-        assert (
-            "gitmem.session.run" in loaded and "sqlite3" in loaded
-        )  # it ran, and searched the index
+        assert "gitmem.hook.run" in loaded and "sqlite3" in loaded  # it ran, and searched the index
         assert [
             name
             for name in loaded
@@ -385,7 +383,7 @@ def test_a_memory_cannot_close_the_block_the_opencode_plugin_wraps_it_in(project
 def test_the_hook_context_a_client_hands_back_is_not_the_users_words() -> None:
     """Gemini CLI prepends the session-start answer (gitmem's status: "token budget", "paths"...) to each prompt:
     those words made an unrelated prompt match a memory about tokens."""
-    from gitmem.session.run import user_words
+    from gitmem.hook.run import user_words
 
     status = "<hook_context>gitmem: this repository keeps 46 memories; the token budget left 17 out</hook_context>"
     assert user_words(f"{status}\n\nWrite a haiku about autumn") == "\n\nWrite a haiku about autumn"

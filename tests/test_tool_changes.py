@@ -99,9 +99,9 @@ def test_a_config_naming_a_retired_target_gets_a_note_and_its_replacements_files
     assert run("add", "Use pnpm, never npm").code == 0
     # What an earlier gitmem wrote for the windsurf target: its own whole file, written here by the compiler itself.
     from gitmem.compile import compiler
-    from gitmem.config import load_config
+    from gitmem.gateway import find_project
+    from gitmem.memory.config import load_config
     from gitmem.memory.store import Store
-    from gitmem.project import find_project
     from gitmem.tools import RETIRED_TARGETS
 
     found = find_project(project)

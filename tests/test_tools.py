@@ -101,14 +101,14 @@ def test_every_record_is_consistent() -> None:
 def test_each_formats_scope_has_a_reader() -> None:
     """A record's ``Format.scope`` names how import reads its frontmatter: a scope no reader knows would silently
     make every rule of that tool a whole-project one."""
-    from gitmem.adopt.sources import _SCOPES
+    from gitmem.importing.rulesfiles import _SCOPES
 
     assert {fmt.scope for fmt in FORMATS} - {"none"} <= set(_SCOPES)
 
 
 def test_each_format_reads_a_file_where_import_discovers_it() -> None:
     """Every format's discovery globs find files that the format reads (a glob with no format would read nothing)."""
-    from gitmem.adopt.sources import format_of
+    from gitmem.importing.rulesfiles import format_of
 
     for fmt in FORMATS:
         assert fmt.discover, fmt.label
@@ -121,7 +121,7 @@ def test_each_format_reads_a_file_where_import_discovers_it() -> None:
 
 @pytest.mark.parametrize("name", TARGET_NAMES)
 def test_init_detects_each_target_from_its_detect_files(tmp_path: Path, name: str) -> None:
-    from gitmem.setup.initialise import detect_targets
+    from gitmem.init.initialise import detect_targets
 
     for relative in BY_NAME[name].detect:
         root = tmp_path / relative.replace("/", "_").replace("*", "x")
@@ -136,10 +136,10 @@ def test_init_detects_each_target_from_its_detect_files(tmp_path: Path, name: st
 
 def test_every_table_is_derived_from_the_records() -> None:
     from gitmem.compile.readers import READERS
-    from gitmem.config import DEFAULT_TARGETS
-    from gitmem.config import TARGET_NAMES as CONFIG_NAMES
-    from gitmem.session import clients
-    from gitmem.setup import agent_hooks, mcp, remember
+    from gitmem.hook import clients
+    from gitmem.init import agent_hooks, mcp, remember
+    from gitmem.memory.config import DEFAULT_TARGETS
+    from gitmem.memory.config import TARGET_NAMES as CONFIG_NAMES
 
     assert CONFIG_NAMES is tools.TARGET_NAMES and DEFAULT_TARGETS is tools.DEFAULT_TARGETS
     assert not (

@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
+from gitmem.gateway import find_project
+from gitmem.memory.schema import check_memory
 from gitmem.memory.store import Store
-from gitmem.project import find_project
-from gitmem.schema import check_memory
 from tests.conftest import Run
 
 SEPARATORS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"

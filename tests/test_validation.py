@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gitmem.schema import MAX_FILE_BYTES
+from gitmem.memory.schema import MAX_FILE_BYTES
 from tests.conftest import Run
 
 GOOD = "id: {id}\ntitle: Use pnpm\nkind: convention\nstatus: active\n"

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 from gitmem import yamlio
+from gitmem.hook.run import run as hook_run
+from gitmem.init.remember import INSTRUCTIONS
 from gitmem.journal.harvest import take_words
-from gitmem.session.run import run as hook_run
-from gitmem.setup.remember import INSTRUCTIONS
 from tests.conftest import Run, git
 
 TITLE = "Run the integration suite with make itest"

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gitmem.project import Project, find_project, user_scope
+from gitmem.gateway import find_project
+from gitmem.project import Project, user_scope
 
 if (
     TYPE_CHECKING

@@ -34,8 +34,8 @@ _HELP = f"""What CI runs, in one command: validate, scan memories and journal, c
     help='Print {"ok": bool, "checks": [{name, ok, summary, details}]}.',
 )
 def check(as_json: bool) -> int:
+    from gitmem.checks.check import run_checks
     from gitmem.commands import open_store, today
-    from gitmem.hygiene.check import run_checks
 
     project, _ = open_store()
     steps = run_checks(project, today())

@@ -14,8 +14,8 @@ from gitmem.commands.output import echo, echo_json, style, table
 from gitmem.compile.budget import rank_reason, tokens
 from gitmem.compile.compiler import Compiled, Mode, Request, compile_store
 from gitmem.compile.reading import Disk, files_of
-from gitmem.config import TARGET_NAMES
 from gitmem.errors import shown
+from gitmem.memory.config import TARGET_NAMES
 
 if TYPE_CHECKING:
     from gitmem.compile.changes import FileChange, Report
@@ -154,8 +154,8 @@ def _print_result(project: Project, result: Compiled, check: bool, user: bool, s
 def _commit(other_options: bool, as_json: bool) -> int:
     """``compile --commit``: the refresh CI runs on the default branch (``gitmem.git.refresh``)."""
     from gitmem.errors import UsageError
+    from gitmem.gateway import find_project
     from gitmem.git.refresh import refresh
-    from gitmem.project import find_project
 
     if other_options:
         raise UsageError(
@@ -191,7 +191,7 @@ def _run(
     for the user-level files (the targets ``request.names`` narrowed to those the user has); and
     notes to show.
     """
-    from gitmem.config import load_config
+    from gitmem.memory.config import load_config
 
     config = load_config(project)
     if not user:

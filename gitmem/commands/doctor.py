@@ -45,10 +45,10 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
       gitmem doctor --fix
       gitmem doctor --strict --json | jq -r '.findings[] | "\\(.path): \\(.message)"'
     """
+    from gitmem.checks.doctor import apply_fixes, diagnose
+    from gitmem.checks.evidence import refresh_evidence
     from gitmem.commands import open_store, today
-    from gitmem.config import load_config
-    from gitmem.hygiene.doctor import apply_fixes, diagnose
-    from gitmem.hygiene.evidence import refresh_evidence
+    from gitmem.memory.config import load_config
 
     project, store = open_store()
     config = load_config(project)
@@ -60,7 +60,7 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
         fixed.extend(apply_fixes(project, store, config, day))
     report = diagnose(project, store, config, day)
     failed = report.failed(strict)
-    from gitmem.hygiene.command import commands
+    from gitmem.checks.command import commands
 
     on_path = commands()
     if as_json:

@@ -12,10 +12,10 @@ from gitmem.compile.compiler import Request, compile_store
 from gitmem.compile.explain import explain as explain_path
 from gitmem.compile.explain import index_tokens, memory_tokens
 from gitmem.compile.reading import Disk, FileRead, Tracked
-from gitmem.config import load_config
 from gitmem.errors import CheckFailed, GitmemError, UsageError
-from gitmem.session.clients import BY_NAME, PRE_TOOL, PROMPT
-from gitmem.setup.agent_hooks import plan
+from gitmem.hook.clients import BY_NAME, PRE_TOOL, PROMPT
+from gitmem.init.agent_hooks import plan
+from gitmem.memory.config import load_config
 
 if TYPE_CHECKING:
     from gitmem.compile.explain import ClientView

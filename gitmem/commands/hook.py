@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from gitmem.session.clients import NAMES
+from gitmem.hook.clients import NAMES
 
 _CLIENT = click.option(
     "--client",
@@ -35,7 +35,7 @@ def hook() -> None:
 
 
 def _run(event: str, client: str | None, debug: bool) -> int:
-    from gitmem.session.run import run
+    from gitmem.hook.run import run
 
     raw = sys.stdin.buffer.read()
     try:
@@ -44,7 +44,7 @@ def _run(event: str, client: str | None, debug: bool) -> int:
         if debug:
             raise
         if event == "pre-tool":
-            from gitmem.session.pretool import failure_note
+            from gitmem.hook.pretool import failure_note
 
             note = failure_note(raw, error)
             if note:

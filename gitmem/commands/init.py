@@ -6,11 +6,11 @@ import click
 
 from gitmem.commands.options import target_option
 from gitmem.commands.output import echo
-from gitmem.config import TARGET_NAMES
+from gitmem.memory.config import TARGET_NAMES
 
 if TYPE_CHECKING:
+    from gitmem.init.initialise import InitReport
     from gitmem.project import Project
-    from gitmem.setup.initialise import InitReport
 
 
 @click.command()
@@ -86,27 +86,27 @@ def init(
     _check_flags(agent_hooks=agent_hooks, remove=remove, with_mcp=with_mcp, user=user)
     if agent_hooks:
         return _agent_hooks(targets, remove, user)
-    from gitmem.project import find_project
-    from gitmem.setup.hooks import exclude_temp_files
-    from gitmem.setup.initialise import initialise
+    from gitmem.gateway import find_project
+    from gitmem.init.hooks import exclude_temp_files
+    from gitmem.init.initialise import initialise
 
     project = find_project()
     registrations = None
     if with_mcp:
         from pathlib import Path
 
-        from gitmem.setup.mcp import plan, plan_codex
+        from gitmem.init.mcp import plan, plan_codex
 
         registrations = plan(project)  # read every tool's file before anything is written
         if user:
             registrations.append(plan_codex(Path.home()))
-    from gitmem.adopt.sources import nested_rules
+    from gitmem.importing.rulesfiles import nested_rules
 
     report = initialise(project, targets, nested_rules(project.root))
     exclude_temp_files(project)
     _print_report(project, report)
     if report.rules_files:
-        from gitmem.adopt.oversize import oversized, rules_files
+        from gitmem.importing.oversize import oversized, rules_files
 
         for item in oversized(project, rules_files(project)):
             echo(f"over a limit: {item.describe()}")
@@ -144,7 +144,7 @@ def _write_ci(project: Project) -> None:
     out)."""
     from gitmem import gitcommand as command
     from gitmem.git import history
-    from gitmem.setup.ci import write_workflow
+    from gitmem.init.ci import write_workflow
 
     branch = (history.default_branch(project.root) or "").removeprefix("origin/")
     if not branch:
@@ -170,7 +170,7 @@ def _write_ci(project: Project) -> None:
 
 def _moved_client_hooks(project: Project) -> list[str]:
     """Move the client hooks an older gitmem wrote (`gitmem hook ...` from PATH) to `gitmem-cli`."""
-    from gitmem.setup import agent_hooks
+    from gitmem.init import agent_hooks
 
     changes = agent_hooks.moved(project.root)
     agent_hooks.apply(changes, project.root)
@@ -186,7 +186,7 @@ def _set_up_hooks(
     repository is in
     use: the user must add a line there)."""
     from gitmem.git import hookpath
-    from gitmem.setup import hooks as hooks_setup
+    from gitmem.init import hooks as hooks_setup
 
     done = []
     action = hooks_setup.ensure_precommit_config(project, pre_push)
@@ -272,15 +272,15 @@ def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:
     planned before writing."""
     from pathlib import Path
 
-    from gitmem.setup import agent_hooks as setup
+    from gitmem.init import agent_hooks as setup
 
     if user:
         base = Path.home()
         chosen = setup.clients_for(targets) if targets else list(setup.ALL)
         project = None
     else:
-        from gitmem.config import load_config
-        from gitmem.project import find_project
+        from gitmem.gateway import find_project
+        from gitmem.memory.config import load_config
 
         project = find_project()
         project.require_initialised()

@@ -131,7 +131,7 @@ def _pack_rows(
 ) -> tuple[list[Row], list[Problem]]:
     """The shared packs' memories that ``wanted`` keeps, namespaced, and the problems of the
     packs' files."""
-    from gitmem.config import load_config
+    from gitmem.memory.config import load_config
     from gitmem.scopes import packs
 
     loaded, _ = packs.load(project, load_config(project))
@@ -179,7 +179,7 @@ def show(memory_id: str, user: bool, as_json: bool) -> int:
     project, store = open_store(user)
     extra: dict[str, Any] = {}
     if "/" in memory_id and not user:
-        from gitmem.config import load_config
+        from gitmem.memory.config import load_config
         from gitmem.scopes import packs
 
         loaded, _ = packs.load(project, load_config(project))

@@ -186,8 +186,8 @@ def harvest(file: Path, dry_run: bool, force: bool, as_json: bool) -> int:
       gitmem list --status proposed
     """
     from gitmem.commands import open_store, today
-    from gitmem.config import load_config
     from gitmem.journal.harvest import harvest as run_harvest
+    from gitmem.memory.config import load_config
 
     project, store = open_store()
     threshold = load_config(project).similarity

@@ -9,8 +9,8 @@ import click
 from gitmem import INSTALL_MCP
 
 if TYPE_CHECKING:
+    from gitmem.init.mcp import Registration
     from gitmem.project import Project
-    from gitmem.setup.mcp import Registration
 
 
 _HELP = f"""Run the gitmem MCP server on stdio (started by an AI tool, not by hand).
@@ -35,7 +35,7 @@ _HELP = f"""Run the gitmem MCP server on stdio (started by an AI tool, not by ha
 def mcp(repo: Path | None) -> int:
     from gitmem.commands.output import echo
     from gitmem.errors import CannotRun
-    from gitmem.project import find_project
+    from gitmem.gateway import find_project
 
     project = find_project(repo)
     project.require_initialised()
@@ -62,7 +62,7 @@ def register_and_report(
     """`gitmem init --mcp`: write the planned registrations and say what was done (``user``: Codex's
     per-user config was planned too; else its snippet is printed)."""
     from gitmem.commands.output import echo
-    from gitmem.setup.mcp import CODEX_CONFIG, CODEX_SNIPPET, USER_ONLY, register
+    from gitmem.init.mcp import CODEX_CONFIG, CODEX_SNIPPET, USER_ONLY, register
 
     config_changed = register(project, registrations)
     for r in registrations:

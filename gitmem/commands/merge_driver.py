@@ -26,8 +26,8 @@ def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> int:
     """
     from gitmem import gateway
     from gitmem.errors import CannotRun
+    from gitmem.gateway import find_project
     from gitmem.git.mergedriver import merge_rules_bytes
-    from gitmem.project import find_project
 
     try:
         root = (

@@ -30,8 +30,8 @@ def export(folder: Path, as_json: bool) -> int:
     Example:
       gitmem export --okf docs/knowledge
     """
-    from gitmem.adopt.okf import export as write_bundle
     from gitmem.commands import open_store
+    from gitmem.importing.okf import export as write_bundle
 
     project, store = open_store()
     report = write_bundle(project, store.load(), folder)
@@ -45,8 +45,8 @@ def export(folder: Path, as_json: bool) -> int:
 def import_okf(folder: Path, dry_run: bool, as_json: bool) -> int:
     """`gitmem import --okf FOLDER`: one proposal per concept, scanned like any import; exit 1 when
     one was refused."""
-    from gitmem.adopt.okf import import_bundle
     from gitmem.commands import open_store, today
+    from gitmem.importing.okf import import_bundle
 
     project, store = open_store()
     report = import_bundle(project, store, folder, today(), write=not dry_run)

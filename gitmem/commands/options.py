@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from gitmem.config import TARGET_NAMES
+from gitmem.memory.config import TARGET_NAMES
 from gitmem.tools import RETIRED, current, retired_note
 
 

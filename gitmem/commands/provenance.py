@@ -23,8 +23,8 @@ def history(memory_id: str, as_json: bool) -> int:
       gitmem history use-pnpm
       git show $(gitmem history use-pnpm --json | jq -r '.[-1].sha')   # the commit that added it
     """
+    from gitmem.gateway import find_project
     from gitmem.git.provenance import memory_history
-    from gitmem.project import find_project
 
     project = find_project()
     found = memory_history(project, memory_id)
@@ -107,9 +107,9 @@ def diff(base: str | None, head: str | None, as_json: bool, form: str | None) ->
     """
     as_json = as_json or form == "json"
     from gitmem.commands import today
+    from gitmem.gateway import find_project
     from gitmem.git import budgetdiff, guard
     from gitmem.git.provenance import diff_memories, to_markdown
-    from gitmem.project import find_project
 
     project = find_project()
     result = diff_memories(project, base, head)

@@ -83,7 +83,7 @@ def _scoped_path(project: Project, file: str, user: bool) -> str:
     """``--path`` relative to the repository: for --user, the repository the current directory
     is in, if any."""
     from gitmem.errors import CannotRun
-    from gitmem.project import find_project
+    from gitmem.gateway import find_project
     from gitmem.recall.index import repo_path
 
     if not user:
@@ -97,7 +97,7 @@ def _scoped_path(project: Project, file: str, user: bool) -> str:
 def _pack_memories(project: Project, day: date) -> list[tuple[Memory, str]]:
     """The live, unmuted memories of the shared packs in the cache, each with where it comes
     from."""
-    from gitmem.config import load_config
+    from gitmem.memory.config import load_config
     from gitmem.scopes import packs
 
     memories, missing = packs.recallable(project, load_config(project), day)

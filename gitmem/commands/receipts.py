@@ -34,9 +34,9 @@ def receipts(since: str | None, client: str | None, as_json: bool) -> int:
     """
     from datetime import timedelta
 
+    from gitmem.checks.receipts import build
     from gitmem.commands import open_store, today
     from gitmem.compile.explain import memory_tokens
-    from gitmem.hygiene.receipts import build
 
     project, store = open_store()
     day = today()

@@ -85,9 +85,9 @@ def scan(
       gitmem scan --log session.jsonl --redact
       pbpaste | gitmem scan -
     """
-    from gitmem.config import scan_settings
-    from gitmem.project import find_project
-    from gitmem.scan import sources as src
+    from gitmem.gateway import find_project
+    from gitmem.memory.config import scan_settings
+    from gitmem.scan import inputs as src
 
     stdin = "-" in paths
     _check_flags(staged=staged, redact=redact, baseline=baseline, stdin=stdin, as_json=as_json)
@@ -165,7 +165,7 @@ def _collect(
     allows nothing.
     """
     from gitmem.errors import CannotRun
-    from gitmem.scan import sources as src
+    from gitmem.scan import inputs as src
     from gitmem.scan.kinds import PROSE
 
     jobs: list[Job] = []
@@ -212,7 +212,7 @@ def _scan_jobs(
     """Scan each job, adding to ``findings`` (and to ``allowed`` what a scan.allow entry let
     through); with ``redact``, rewrite each file (or print stdin) redacted. The files redacted."""
     from gitmem import gateway
-    from gitmem.scan import sources as src
+    from gitmem.scan import inputs as src
     from gitmem.scan.engine import redact as redact_text
     from gitmem.scan.engine import without_allowed
 
@@ -293,7 +293,7 @@ def _in_processes(entries: list[Any], settings: Any, honour_allow: bool) -> tupl
     # read again here, where its error is raised as one process raises it (or, if it reads now,
     # scanned)
     if failed:
-        from gitmem.scan import sources as src
+        from gitmem.scan import inputs as src
 
         source = src.read_entry(entries[failed[0]])
         source_job = job(source) if source is not None else None
@@ -314,7 +314,7 @@ def _scan_part(work: tuple[list[tuple[int, Any]], Any, bool]) -> list[tuple[int,
     exception by its arguments, and TooLarge's are not those it was raised with: the pool's result
     thread died on it and the scan waited forever).
     """
-    from gitmem.scan import sources as src
+    from gitmem.scan import inputs as src
 
     numbered, settings, honour_allow = work
     out: list[tuple[int, list[Any] | None]] = []

@@ -17,7 +17,7 @@ from gitmem.scan.lazyre import lazy
 if TYPE_CHECKING:
     from gitmem.project import Project
     from gitmem.scan.engine import Finding
-    from gitmem.scan.sources import Settings, Source
+    from gitmem.scan.inputs import Settings, Source
 
 ALLOW_HINT = (
     "remove them (and rotate any real secret: it may already be in your history), or allow "
@@ -126,8 +126,8 @@ def staged(echo: Echo) -> int:
     on stderr.
     Exit 1 when anything is found. Raises gitmem's errors, as a command does."""
     from gitmem.errors import CannotRun
-    from gitmem.project import find_project
-    from gitmem.scan import sources as src
+    from gitmem.gateway import find_project
+    from gitmem.scan import inputs as src
 
     try:
         project = find_project()
@@ -194,6 +194,6 @@ def _utf8(stream: Any) -> bool:
 def _config_settings(project: Project) -> Settings:
     """The scanner's settings read from the config, only when their cache misses (the config module
     and the YAML reader are slow to import for a hook run on every commit)."""
-    from gitmem.config import scan_settings
+    from gitmem.memory.config import scan_settings
 
     return scan_settings(project)

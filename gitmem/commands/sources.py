@@ -7,7 +7,7 @@ import click
 from gitmem.commands.output import echo, echo_json, style, table
 
 if TYPE_CHECKING:
-    from gitmem.scopes.sources import Update
+    from gitmem.scopes.source_changes import Update
 
 
 @click.group()
@@ -62,9 +62,8 @@ def add(repo: str, rev: str | None, name: str | None, track: str | None, as_json
       gitmem sources add ../team-memories --track main
     """
     from gitmem.commands import open_store, today
-    from gitmem.config import load_config
-    from gitmem.scopes import packs
-    from gitmem.scopes import sources as source_changes
+    from gitmem.memory.config import load_config
+    from gitmem.scopes import packs, source_changes
     from gitmem.scopes.clone import MEMORIES_PATH
 
     project, _ = open_store()
@@ -121,8 +120,8 @@ def update(names: tuple[str, ...], branch: bool, as_json: bool) -> int:
       gitmem sources update acme --branch
     """
     from gitmem.commands import open_store, today
-    from gitmem.config import load_config
-    from gitmem.scopes import sources as source_changes
+    from gitmem.memory.config import load_config
+    from gitmem.scopes import source_changes
 
     project, _ = open_store()
     results = source_changes.update(project, load_config(project), names, branch, today())
@@ -198,9 +197,8 @@ def list_sources(as_json: bool) -> int:
       gitmem sources list --json | jq -r '.[] | "\\(.name) \\(.rev)"'
     """
     from gitmem.commands import open_store, today
-    from gitmem.config import load_config
-    from gitmem.scopes import packs
-    from gitmem.scopes import sources as source_changes
+    from gitmem.memory.config import load_config
+    from gitmem.scopes import packs, source_changes
 
     project, _ = open_store()
     config = load_config(project)
@@ -268,8 +266,8 @@ def unmute(name: str, memory_ids: tuple[str, ...]) -> int:
 
 def _mute(name: str, memory_ids: tuple[str, ...], muted: bool) -> int:
     from gitmem.commands import open_store
-    from gitmem.config import load_config
-    from gitmem.scopes import sources as source_changes
+    from gitmem.memory.config import load_config
+    from gitmem.scopes import source_changes
 
     project, _ = open_store()
     changed = source_changes.mute(project, load_config(project), name, memory_ids, muted)
@@ -293,8 +291,8 @@ def remove(name: str) -> int:
       gitmem sources remove acme
     """
     from gitmem.commands import open_store
-    from gitmem.config import load_config
-    from gitmem.scopes import sources as source_changes
+    from gitmem.memory.config import load_config
+    from gitmem.scopes import source_changes
 
     project, _ = open_store()
     source = source_changes.remove(project, load_config(project), name)

@@ -33,8 +33,8 @@ def validate(files: tuple[Path, ...], user: bool, as_json: bool) -> int:
       gitmem validate .memory/memories/use-pnpm.yaml
       gitmem validate --user
     """
+    from gitmem.checks.validation import validate_files, validate_project
     from gitmem.commands import open_store
-    from gitmem.hygiene.validation import validate_files, validate_project
 
     project, store = open_store(user)
     checked, problems = (

@@ -27,8 +27,8 @@ from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.changes import FileChange, Report, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
 from gitmem.compile.readers import READERS, Reader
-from gitmem.config import Config
 from gitmem.errors import Problem, UsageError
+from gitmem.memory.config import Config
 from gitmem.memory.model import Memory
 from gitmem.project import Project
 from gitmem.tools import CLEANUP_TARGETS as CLEANUP

@@ -72,7 +72,7 @@ class BudgetDiff:
 def budget_diff(project: Project, diff: MemoryDiff, today: date) -> BudgetDiff:
     """The budget's side of ``diff``: both sides compiled, compared target by target."""
     from gitmem.compile.compiler import Request, prepare
-    from gitmem.config import load_config
+    from gitmem.memory.config import load_config
 
     sides = [_memories(project, side) for side in (diff.base, diff.head)]
     if any(memories is None for memories in sides):

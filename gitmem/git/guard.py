@@ -49,7 +49,7 @@ class GuardChange(NamedTuple):
 
 def settings_of(raw: bytes | None) -> dict[str, tuple[str, ...]]:
     """The guard's settings in a config file's bytes (none when it is missing or unreadable)."""
-    from gitmem.schema import check_config
+    from gitmem.memory.schema import check_config
 
     data: dict[str, Any] = {}
     if raw is not None:
@@ -97,7 +97,7 @@ def config_at(project: Project, commit: str | None) -> bytes | None:
     """The config's bytes at ``commit`` (``None``: the working tree), or ``None`` when there is
     none."""
     from gitmem.git import history
-    from gitmem.schema import MAX_FILE_BYTES
+    from gitmem.memory.schema import MAX_FILE_BYTES
 
     if commit is None:
         from gitmem import gateway

@@ -2,8 +2,8 @@
 (what changed between two revisions, as a reviewable summary).
 
 Memory files at a revision are read from git objects and checked as strictly as files on disk
-(``gitmem.schema.check_memory``): an invalid file is reported as such, never trusted and never a
-crash.
+(``gitmem.memory.schema.check_memory``): an invalid file is reported as such, never trusted and
+never a crash.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from gitmem import gitcommand as command
 from gitmem.errors import GitmemError, UsageError
 from gitmem.git import history
 from gitmem.memory.model import FIELD_ORDER, Memory
+from gitmem.memory.schema import MAX_FILE_BYTES
 from gitmem.memory.store import SUFFIX
 from gitmem.project import Project
-from gitmem.schema import MAX_FILE_BYTES
 
 MEMORIES = ".memory/memories"  # relative to the repository root
 
@@ -285,7 +285,7 @@ def _working_files(project: Project) -> dict[str, bytes]:
 
 
 def _version(raw: bytes, memory_id: str, path: str) -> Version:
-    from gitmem.schema import check_memory
+    from gitmem.memory.schema import check_memory
 
     data, problems = check_memory(raw, memory_id, path)
     if problems or data is None:

@@ -110,7 +110,7 @@ def after_operation(rewrite: str) -> str:
     the line to show ("" for none). ``rewrite``: the post-rewrite hook's argument ("rebase",
     "amend"), "" from the other hooks.
     """
-    from gitmem.project import find_project
+    from gitmem.gateway import find_project
 
     project = find_project()
     if not project.memory_dir.is_dir() or needless(
@@ -204,7 +204,7 @@ def refresh(
 
 def _prepare(project: Project, today: date) -> Report:
     from gitmem.compile.compiler import Request, compile_store
-    from gitmem.config import load_config
+    from gitmem.memory.config import load_config
     from gitmem.memory.store import Store
 
     result = compile_store(project, Store(project), load_config(project), Request(today))

@@ -339,7 +339,7 @@ def _parse(raw: bytes | None, memory_id: str) -> Memory | None:
     """A memory file's bytes as a memory; ``None`` when it is missing or was not a valid memory."""
     if raw is None:
         return None
-    from gitmem.schema import check_memory
+    from gitmem.memory.schema import check_memory
 
     data, problems = check_memory(raw, memory_id)
     if problems or data is None:

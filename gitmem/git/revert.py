@@ -96,7 +96,7 @@ def _check_first(project: Project, store: Store, memory_id: str, today: date) ->
     """Refuse, before git changes anything, a revert whose recompile would fail: every memory file
     must be valid, and the rules files must compile without this memory."""
     from gitmem.compile.compiler import Request, compile_store
-    from gitmem.config import load_config
+    from gitmem.memory.config import load_config
 
     result = compile_store(
         project, store, load_config(project), Request(today, without=(memory_id,))
@@ -123,7 +123,7 @@ def _recompile(project: Project, store: Store, today: date) -> list[str]:
     """Compile every target; returns the files that changed. Refuses (writing nothing) as
     `gitmem compile` would."""
     from gitmem.compile.compiler import Request, compile_store
-    from gitmem.config import load_config
+    from gitmem.memory.config import load_config
 
     result = compile_store(project, store, load_config(project), Request(today, mode="write"))
     if result.invalid:

@@ -38,9 +38,9 @@ from mcp.types.version import LATEST_MODERN_VERSION
 from pydantic import Field
 
 from gitmem import __version__
-from gitmem.config import TARGET_NAMES
 from gitmem.errors import GitmemError
 from gitmem.mcp import tools
+from gitmem.memory.config import TARGET_NAMES
 from gitmem.memory.store import Store
 from gitmem.project import Project
 
@@ -95,7 +95,7 @@ JournalText = Annotated[
 
 def build_server(project: Project) -> MCPServer:
     """An MCP server bound to ``project``'s memory."""
-    from gitmem.config import load_config
+    from gitmem.memory.config import load_config
 
     server: MCPServer = MCPServer(
         name="gitmem", instructions=tools.INSTRUCTIONS, version=__version__, log_level="WARNING"

@@ -77,12 +77,12 @@ def recall(project: Project, query: str, k: int, path: str | None, today: date) 
             raise UsageError(
                 f"path {path!r} must be relative to the repository root, e.g. web/src/app.ts"
             )
-    from gitmem.config import load_config
+    from gitmem.memory.config import load_config
     from gitmem.scopes import packs
 
     extra, missing = packs.recallable(project, load_config(project), today)
     recalled = run_recall(project, query, max(1, min(k, 50)), today, path or None, extra)
-    from gitmem.session import receipts
+    from gitmem.hook import receipts
 
     receipts.record(
         project, "recall", "mcp", f"mcp-{os.getpid()}", [hit.memory.id for hit in recalled.hits]

@@ -79,7 +79,7 @@ def checks_salt() -> str:
     package = Path(__file__).resolve().parent.parent
     parts = [__version__]
     for relative in (
-        "schema.py",
+        "memory/schema.py",
         "scan/rules.py",
         "scan/engine.py",
         "scan/filters.py",

@@ -27,7 +27,7 @@ Where = tuple[str | int, ...]
 
 
 # What could close (or open) the container a memory is shown in: the <gitmem> element the opencode
-# plugin wraps the prompt hook's memories in (setup/agent_hooks.py), and the managed-block markers
+# plugin wraps the prompt hook's memories in (init/agent_hooks.py), and the managed-block markers
 # of a compiled rules file.
 _CONTAINERS = ("gitmem", "/gitmem", "!-- gitmem:")
 

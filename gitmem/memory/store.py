@@ -58,7 +58,7 @@ def _cacheable(data: Any, problem_rows: list[list[Any]]) -> tuple[Any, list[list
     its id (for the duplicate-id check) and the problems; nothing at all of a file holding a secret
     or hidden Unicode.
     """
-    from gitmem.schema import fails_scan
+    from gitmem.memory.schema import fails_scan
 
     if not problem_rows:
         return data, problem_rows
@@ -93,7 +93,7 @@ class Store:
 
     def load(self) -> Snapshot:
         """Read and check every memory file."""
-        from gitmem.schema import MAX_FILE_BYTES, check_memory
+        from gitmem.memory.schema import MAX_FILE_BYTES, check_memory
 
         snapshot = Snapshot()
         gateway.require(
@@ -243,7 +243,7 @@ class Store:
     def check_text(self, memory_id: str, text: str, snapshot: Snapshot | None = None) -> Memory:
         """The memory ``text`` holds, or ``CheckFailed`` naming every problem: nothing is
         written on failure."""
-        from gitmem.schema import check_memory
+        from gitmem.memory.schema import check_memory
 
         path = self.path_of(memory_id)
         display = self.project.display(path)
@@ -313,7 +313,7 @@ class Store:
     def ensure_schema_copies(self, refresh: bool = True) -> list[Path]:
         """Copy the JSON Schemas into .memory/schema/ so editors validate files offline; returns
         what changed."""
-        from gitmem.schema import SCHEMA_FILES, schema_text
+        from gitmem.memory.schema import SCHEMA_FILES, schema_text
 
         written = []
         for name, filename in SCHEMA_FILES.items():

@@ -6,8 +6,8 @@ recorded when it was indexed (inode, size, mtime and ctime, as ``gitmem.memory.c
 only files that differ are read again. A file whose timestamps were within a second of its indexing
 ("racily clean": it could change again without its stat changing) is not trusted on stat alone: it
 is read and its content hash compared on the next query. A file whose content changed is checked
-again with ``gitmem.schema.check_memory`` (or taken from the store's own cache when that has checked
-the same stat). Invalid files are recorded with their problems and left out of the results.
+again with ``gitmem.memory.schema.check_memory`` (or taken from the store's own cache when that has
+checked the same stat). Invalid files are recorded with their problems and left out of the results.
 
 The index is only a cache: when it cannot be opened, is corrupt or was built by another version of
 gitmem, it is rebuilt; when .git/gitmem/ cannot be written, an in-memory index serves the query.
@@ -356,7 +356,7 @@ class RecallIndex:
         if refusal is not None:
             self._record(name, st, started_ns, "", None, [refusal])
             return 0, files.key(st)
-        from gitmem.schema import MAX_FILE_BYTES  # (imported already by ``files.refusal``)
+        from gitmem.memory.schema import MAX_FILE_BYTES  # (imported already by ``files.refusal``)
 
         try:
             raw = gateway.read_bytes(self.project, path, limit=MAX_FILE_BYTES)
@@ -401,7 +401,7 @@ class RecallIndex:
             cached = store_cache.get(name, stat_key(st))
             if cached is not None:
                 return cached[0], list(cached[1])
-        from gitmem.schema import check_memory, fails_scan
+        from gitmem.memory.schema import check_memory, fails_scan
 
         data, problems = check_memory(raw, name[: -len(SUFFIX)])
         rows = [[p.line, p.column, p.field, p.message] for p in problems]

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from gitmem import gateway
 from gitmem import gitcommand as command
-from gitmem.config import Source
 from gitmem.errors import CannotRun
+from gitmem.memory.config import Source
 from gitmem.project import Project
 
 MEMORIES_PATH = ".memory/memories"
@@ -214,7 +214,7 @@ def read_tree(clone: Path, commit: str, source: str) -> dict[str, bytes | int | 
     from the tree listing (``ls-tree -l``) and the blob itself never is, so a pack holding a huge
     blob costs no memory.
     """
-    from gitmem.schema import MAX_FILE_BYTES
+    from gitmem.memory.schema import MAX_FILE_BYTES
 
     listing = _git(clone, "ls-tree", "-z", "-l", commit, "--", f"{MEMORIES_PATH}/")
     blobs: dict[str, str] = {}

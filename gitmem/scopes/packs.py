@@ -1,13 +1,14 @@
 """Shared memory packs: another git repository's memories, pinned at a revision, compiled into this
 project.
 
-A source (``sources:`` in .memory/config.yaml, ``gitmem.config.Source``) names a repository (URL, or
-a path: a relative one is relative to this repository's root) and a pinned revision: a tag or a
-commit (``sources add --rev BRANCH`` pins the branch's head commit and records ``track: BRANCH``).
-The pack's memories are the files under ``.memory/memories/`` at that revision, read from git
-objects (nothing is checked out) and checked like any memory file (``gitmem.schema.check_memory``:
-schema, secrets, hidden Unicode). Their ids are namespaced ``NAME/ID``: a project id never holds a
-slash, so they cannot collide, and the compiled blocks' entries stay keyed by id.
+A source (``sources:`` in .memory/config.yaml, ``gitmem.memory.config.Source``) names a repository
+(URL, or a path: a relative one is relative to this repository's root) and a pinned revision: a tag
+or a commit (``sources add --rev BRANCH`` pins the branch's head commit and records ``track:
+BRANCH``). The pack's memories are the files under ``.memory/memories/`` at that revision, read from
+git objects (nothing is checked out) and checked like any memory file
+(``gitmem.memory.schema.check_memory``: schema, secrets, hidden Unicode). Their ids are namespaced
+``NAME/ID``: a project id never holds a slash, so they cannot collide, and the compiled blocks'
+entries stay keyed by id.
 
 The clone is a bare repository under the git directory (``.git/gitmem/sources/NAME-HASH.git``, the
 hash that of the recorded repository, so changing the URL makes a new clone), fetched only when the
@@ -27,8 +28,8 @@ from datetime import date
 from typing import Any
 
 from gitmem import gateway
-from gitmem.config import Config, Source
 from gitmem.errors import CannotRun, GitmemError, Problem, UsageError
+from gitmem.memory.config import Config, Source
 from gitmem.memory.model import Memory
 from gitmem.project import Project
 from gitmem.scopes.clone import (
@@ -155,7 +156,7 @@ def _pack_from(source: Source, stored: dict[str, Any]) -> Pack:
 
 def check_pack(source: Source, commit: str, files: dict[str, bytes | int | None]) -> Pack:
     """Check every memory file of the pack, and that what they supersede is in the pack."""
-    from gitmem.schema import MAX_FILE_BYTES, check_memory
+    from gitmem.memory.schema import MAX_FILE_BYTES, check_memory
 
     pack = Pack(source, commit)
     for name, raw in sorted(files.items()):

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gitmem import gateway
-from gitmem.config import Config
 from gitmem.errors import UsageError
+from gitmem.memory.config import Config
 from gitmem.project import Project, UserScope, xdg_home
 from gitmem.tools import TARGET_BY_NAME as BY_NAME
 from gitmem.tools import TARGETS, USER_FOLDER_FILE, Target, UserFile, user_variant

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gitmem.adopt.markdown import parse
+from gitmem.importing.markdown import parse
 from gitmem.journal.harvest import split_item
 from gitmem.journal.markdown import Item as LogItem
 from gitmem.markdown import first_sentence

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gitmem.adopt import sources
+from gitmem.importing import rulesfiles
 from tests.conftest import Run, git
 
 TARGETS = ("amazonq", "continue", "zoo", "junie", "augment", "trae", "warp")
@@ -285,17 +285,17 @@ def test_what_gitmem_compiled_for_the_newer_tools_is_not_imported_back(
 
 
 def test_each_newer_file_is_known_by_its_format() -> None:
-    assert sources.format_of(".amazonq/rules/a/b.md") is sources.AMAZONQ_RULE
-    assert sources.format_of(".continue/rules/x.md") is sources.CONTINUE_RULE
-    assert sources.format_of(".roo/rules/x.md") is sources.ROO_RULE
+    assert rulesfiles.format_of(".amazonq/rules/a/b.md") is rulesfiles.AMAZONQ_RULE
+    assert rulesfiles.format_of(".continue/rules/x.md") is rulesfiles.CONTINUE_RULE
+    assert rulesfiles.format_of(".roo/rules/x.md") is rulesfiles.ROO_RULE
     assert (
-        sources.format_of(".roo/rules-code/x.md") is None
+        rulesfiles.format_of(".roo/rules-code/x.md") is None
     )  # a mode's rules, not the always-on ones
-    assert sources.format_of(".roorules") is sources.ROO_LEGACY
-    assert sources.format_of(".junie/guidelines.md") is sources.JUNIE
-    assert sources.format_of(".junie/notes.md") is None
-    assert sources.format_of(".augment/rules/x.md") is sources.AUGMENT_RULE
-    assert sources.format_of(".augment/guidelines.md") is sources.AUGMENT_LEGACY
-    assert sources.format_of(".trae/rules/project_rules.md") is sources.TRAE
-    assert sources.format_of("docs/WARP.md") is sources.WARP
-    assert sources.base_directory("docs/WARP.md", sources.WARP) == "docs"
+    assert rulesfiles.format_of(".roorules") is rulesfiles.ROO_LEGACY
+    assert rulesfiles.format_of(".junie/guidelines.md") is rulesfiles.JUNIE
+    assert rulesfiles.format_of(".junie/notes.md") is None
+    assert rulesfiles.format_of(".augment/rules/x.md") is rulesfiles.AUGMENT_RULE
+    assert rulesfiles.format_of(".augment/guidelines.md") is rulesfiles.AUGMENT_LEGACY
+    assert rulesfiles.format_of(".trae/rules/project_rules.md") is rulesfiles.TRAE
+    assert rulesfiles.format_of("docs/WARP.md") is rulesfiles.WARP
+    assert rulesfiles.base_directory("docs/WARP.md", rulesfiles.WARP) == "docs"

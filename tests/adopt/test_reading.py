@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from gitmem.adopt import kinds
-from gitmem.adopt.markdown import Item, parse
-from gitmem.adopt.sources import (
+from gitmem.importing import kinds
+from gitmem.importing.markdown import Item, parse
+from gitmem.importing.rulesfiles import (
     AGENTS,
     CLAUDE_RULE,
     CLINE_RULE,
@@ -19,7 +19,7 @@ from gitmem.adopt.sources import (
     read_frontmatter,
     scope_of,
 )
-from gitmem.adopt.wording import title_and_body
+from gitmem.importing.wording import title_and_body
 from tests.adopt.rules_files import AGENTS_MD
 
 
@@ -288,7 +288,7 @@ def test_format_of(path: str, label: str | None) -> None:
 def test_scope_of(
     path: str, fmt: object, front: str, paths: tuple[str, ...] | None, priority: str
 ) -> None:
-    from gitmem.adopt.sources import Format
+    from gitmem.importing.rulesfiles import Format
 
     assert isinstance(fmt, Format)
     lines = ["---", *front.splitlines(), "---", "# Body"] if front else ["# Body"]
@@ -374,7 +374,7 @@ def test_kind_guess(
 
 def test_the_import_tools_are_the_targets_and_plain_markdown() -> None:
     """Every format import reads belongs to a target (or is plain Markdown), and every target has one."""
-    from gitmem.config import TARGET_NAMES
+    from gitmem.memory.config import TARGET_NAMES
     from gitmem.tools import FORMATS, MARKDOWN
 
     assert {fmt.tool for fmt in FORMATS} == set(TARGET_NAMES)

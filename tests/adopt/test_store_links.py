@@ -3,7 +3,7 @@
 Every place of every client's store (``gitmem.clientstores.LAYOUTS``, so a new layout is covered as soon as it is
 written) is built twice: as it is, where its memory is read, and with a symbolic link at each level of its path
 below its root (the repository for a store inside it, the client's folder at home) leading to the same store
-elsewhere. Then neither the reader (``gitmem.adopt.stores.read_place``) nor the listing the session status and the
+elsewhere. Then neither the reader (``gitmem.importing.stores.read_place``) nor the listing the session status and the
 import's record use (``gitmem.clientstores.listing``) may see what is behind the link.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from gitmem import clientstores
-from gitmem.adopt.stores import read_place
+from gitmem.importing.stores import read_place
 from tests.conftest import Run, git
 
 MARK = "Quokka-behind-the-link"  # a word only in the store a link leads to

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from gitmem.config import TARGET_NAMES
+from gitmem.memory.config import TARGET_NAMES
 from tests.clients.conftest import sh
 from tests.clients.drivers import CLIENTS, run
 from tests.clients.fake_model import FakeModel
@@ -183,9 +183,9 @@ def old_layout(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Compile ``repo`` as gitmem did before the placement: every target a full copy in its usual files."""
     from gitmem.commands import today
     from gitmem.compile import compiler, delivery
-    from gitmem.config import load_config
+    from gitmem.gateway import find_project
+    from gitmem.memory.config import load_config
     from gitmem.memory.store import Store
-    from gitmem.project import find_project
 
     monkeypatch.chdir(repo)
     monkeypatch.setattr(delivery, "layouts", lambda targets, *_: delivery.standalone(targets))

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from gitmem import yamlio
-from gitmem.setup import agent_hooks as setup
+from gitmem.init import agent_hooks as setup
 from tests.clients.conftest import sh
 from tests.clients.drivers import Client, run
 from tests.clients.fake_model import FakeModel

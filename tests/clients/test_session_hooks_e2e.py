@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gitmem.setup import agent_hooks as setup
+from gitmem.init import agent_hooks as setup
 from tests.clients.conftest import sh
 from tests.clients.drivers import CLIENTS, Client, run
 from tests.clients.fake_model import FakeModel

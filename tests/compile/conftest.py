@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from gitmem.config import save_config
+from gitmem.gateway import find_project
+from gitmem.memory.config import save_config
 from gitmem.memory.model import Memory
 from gitmem.memory.store import Store
-from gitmem.project import find_project
 
 WriteMemory = Callable[..., Path]
 

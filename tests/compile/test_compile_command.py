@@ -589,9 +589,9 @@ def test_claude_importing_agents_gets_each_memory_once(
 def test_hidden_unicode_never_reaches_compiled_output(project: Path) -> None:
     """The store refuses such memories; compile checks its own output anyway (defence in depth)."""
     from gitmem.compile.compiler import Request, prepare
-    from gitmem.config import load_config
+    from gitmem.gateway import find_project
+    from gitmem.memory.config import load_config
     from gitmem.memory.model import Memory
-    from gitmem.project import find_project
 
     sneaky = Memory("sneaky", "Looks harmless\u202e", "convention", "active")
     report = prepare(find_project(), load_config(find_project()), [sneaky], Request(date.today()))

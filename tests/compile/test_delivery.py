@@ -14,7 +14,7 @@ import pytest
 
 from gitmem.compile import delivery
 from gitmem.compile.plan import plan_targets
-from gitmem.config import TARGET_NAMES
+from gitmem.memory.config import TARGET_NAMES
 from gitmem.memory.model import Memory
 from gitmem.tools import TARGETS
 from tests.compile.conftest import WriteMemory, set_config

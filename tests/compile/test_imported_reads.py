@@ -11,7 +11,7 @@ from pathlib import Path
 
 from gitmem.compile import reading, verify
 from gitmem.compile.readers import READERS
-from gitmem.project import find_project
+from gitmem.gateway import find_project
 from tests.compile.conftest import WriteMemory, set_config
 from tests.conftest import Run
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from gitmem.compile import block, leftout, plan
+from gitmem.hook import inject
 from gitmem.memory.model import Memory
-from gitmem.session import inject
 from gitmem.tools import TARGET_BY_NAME as BY_NAME
 from gitmem.tools import TARGETS
 from tests.compile.conftest import WriteMemory, set_config

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from gitmem.config import TARGET_NAMES
+from gitmem.memory.config import TARGET_NAMES
 from tests.compile.conftest import WriteMemory, set_config
 from tests.conftest import Run, gitmem_command
 

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 from gitmem.compile import block
-from gitmem.config import TARGET_NAMES
+from gitmem.memory.config import TARGET_NAMES
 from tests.compile.conftest import WriteMemory, set_config
 from tests.compile.test_golden import tree
 from tests.conftest import Run, git

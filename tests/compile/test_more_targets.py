@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gitmem.setup.initialise import detect_targets
+from gitmem.init.initialise import detect_targets
 from tests.compile.conftest import WriteMemory, set_config
 from tests.conftest import Run
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from gitmem.compile.scoping import directory_of, expand_braces, place, slug
-from gitmem.config import TARGET_NAMES
+from gitmem.memory.config import TARGET_NAMES
 from gitmem.tools import SCHEMA_TARGETS, TARGETS
 from gitmem.tools import TARGET_BY_NAME as BY_NAME
 

@@ -8,7 +8,7 @@ memories' delivery read from a fresh clone, `git revert -m 1` of the first merge
 and the team's hand-written bytes outside gitmem's block compared with what was built. Each step gives a `Step`
 (ok, and one line saying what went wrong); a failing step does not stop the later ones where they can still run.
 
-gitmem runs in-process (``gitmem.cli.main``, the console script's code path); commits use `--no-verify` (the
+gitmem runs in-process (``gitmem.commands.cli.main``, the console script's code path); commits use `--no-verify` (the
 pre-commit hooks `init` installs would run `gitmem` as a process per commit; `check` after each step covers them).
 """
 
@@ -27,7 +27,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from gitmem.cli import main
+from gitmem.commands.cli import main
 from tests.field import build, reach
 
 STEPS = (

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from gitmem import gateway
 from gitmem.compile.readers import IMPORTS_OF, Import, imports_file
-from gitmem.config import DEFAULT_TARGETS, TARGET_NAMES, load_config, save_config
 from gitmem.errors import GitmemError
 from gitmem.gateway import TEMP_PATTERN
+from gitmem.memory.config import DEFAULT_TARGETS, TARGET_NAMES, load_config, save_config
 from gitmem.memory.store import Store
 from gitmem.project import Project
 from gitmem.tools import BY_NAME
@@ -107,7 +107,7 @@ MEMORY_GITIGNORE = (
 def ignore_temp_files(project: Project) -> list[Path]:
     """Have git ignore gitmem's temporary files in .memory/ for every clone (a committed
     .gitignore); the rules files elsewhere are covered in this clone by
-    ``gitmem.setup.hooks.exclude_temp_files``. Returns the files created.
+    ``gitmem.init.hooks.exclude_temp_files``. Returns the files created.
     """
     changed = []
     ignore = gateway.require(project, project.memory_dir / ".gitignore")

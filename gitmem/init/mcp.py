@@ -154,7 +154,7 @@ def _why(exc: Exception) -> str:
 def register(project: Project, registrations: list[Registration]) -> bool:
     """Write the planned files and set ``mcp: true`` in the config; returns whether the config
     changed."""
-    from gitmem.config import load_config, save_config
+    from gitmem.memory.config import load_config, save_config
 
     apply(project, registrations)
     if load_config(project).mcp:

@@ -1,7 +1,7 @@
 """The session life cycle through each client's own hooks: memories injected at a prompt when they
 matter, a status at session start, and a reminder to write the journal at the end. Setting it up
-(``gitmem init --agent-hooks``) and the `/remember` commands are in ``gitmem.setup.agent_hooks`` and
-``gitmem.setup.remember``.
+(``gitmem init --agent-hooks``) and the `/remember` commands are in ``gitmem.init.agent_hooks`` and
+``gitmem.init.remember``.
 
 - ``clients``: every AI client's hook mechanism as data (events, input and output shapes, the rules
   files it loads).

@@ -10,9 +10,9 @@ from gitmem.commands.output import echo, echo_json, style
 from gitmem.errors import UsageError, shown
 
 if TYPE_CHECKING:
-    from gitmem.adopt.fromclients import ClientImport
-    from gitmem.adopt.importer import ImportReport
-    from gitmem.adopt.move import Kept, Moved
+    from gitmem.importing.fromclients import ClientImport
+    from gitmem.importing.importer import ImportReport
+    from gitmem.importing.move import Kept, Moved
     from gitmem.project import Project
 
 
@@ -177,10 +177,10 @@ class _Flags(NamedTuple):
 
 
 def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
-    from gitmem.adopt.importer import import_rules
     from gitmem.commands import open_store, today
-    from gitmem.config import load_config
     from gitmem.errors import UsageError
+    from gitmem.importing.importer import import_rules
+    from gitmem.memory.config import load_config
 
     dry_run, move, left_out = flags.dry_run, flags.move, flags.left_out
     if left_out and not move:
@@ -196,13 +196,13 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
     kept: list[Kept] = []
     demoted: list[str] = []
     if move:
-        from gitmem.adopt.move import apply_moves, delivery, keep_once, plan_moves
+        from gitmem.importing.move import apply_moves, delivery, keep_once, plan_moves
 
         delivered = delivery(project, report, store.load().memories.values(), day)
         moves, kept = plan_moves(project, report, delivered, left_out)
         apply_moves(project, report, moves)
         demoted = keep_once(report, store)
-    from gitmem.adopt.oversize import oversized
+    from gitmem.importing.oversize import oversized
 
     over = oversized(project, [info.path for info in report.files])
     moved = {m.path for m in moves} if not dry_run else set()
@@ -263,7 +263,7 @@ def _print_files(report: ImportReport) -> None:
 
 
 def _print_items(project: Project, report: ImportReport) -> None:
-    from gitmem.adopt.wording import LISTED_UNDER
+    from gitmem.importing.wording import LISTED_UNDER
 
     verb = _verb(report)
     for draft in report.drafts:
@@ -443,9 +443,9 @@ def _as_json(project: Project, report: ImportReport) -> dict[str, Any]:
 def _from_clients(
     clients: tuple[str, ...], dry_run: bool, force: bool, user: bool, as_json: bool
 ) -> int:
-    from gitmem.adopt.fromclients import import_clients
     from gitmem.commands import open_store, today
-    from gitmem.config import load_config
+    from gitmem.importing.fromclients import import_clients
+    from gitmem.memory.config import load_config
     from gitmem.memory.store import Store
     from gitmem.project import user_scope
 

@@ -23,12 +23,9 @@ from collections.abc import Iterator
 from datetime import date
 
 from gitmem import COMMAND, gateway
-from gitmem.config import Config
-from gitmem.errors import GitmemError
-from gitmem.git import removed
-from gitmem.hygiene.chains import check_supersedes, dangling_target
-from gitmem.hygiene.evidence import check_evidence, citation_states, evidence_data
-from gitmem.hygiene.findings import (
+from gitmem.checks.chains import check_supersedes, dangling_target
+from gitmem.checks.evidence import check_evidence, citation_states, evidence_data
+from gitmem.checks.findings import (
     ERROR,
     WARNING,
     Check,
@@ -38,6 +35,9 @@ from gitmem.hygiene.findings import (
     Report,
     memory_id_of,
 )
+from gitmem.errors import GitmemError
+from gitmem.git import removed
+from gitmem.memory.config import Config
 from gitmem.memory.model import Evidence
 from gitmem.memory.similar import memory_text, near_duplicates
 from gitmem.memory.store import Store
@@ -229,7 +229,7 @@ def check_hooks(ctx: Context) -> Iterator[Finding]:
 def check_command(ctx: Context) -> Iterator[Finding]:
     """The ``gitmem`` on PATH is another program, ``gitmem-cli`` (what the hooks run) is missing, or
     another distribution shares this environment's ``gitmem`` package (``hygiene/command.py``)."""
-    from gitmem.hygiene import command
+    from gitmem.checks import command
 
     config = ctx.project.root / ".pre-commit-config.yaml"
     try:
@@ -255,9 +255,9 @@ def check_receipts(ctx: Context) -> Iterator[Finding]:
     tokens and was never recalled or injected on demand."""
     from datetime import timedelta
 
+    from gitmem.checks import receipts
     from gitmem.compile.explain import memory_tokens
-    from gitmem.hygiene import receipts
-    from gitmem.session import receipts as log
+    from gitmem.hook import receipts as log
 
     since = ctx.today - timedelta(days=RECEIPT_DAYS)
     if not log.read(ctx.project, 0.0):

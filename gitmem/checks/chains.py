@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from gitmem.checks.findings import ERROR, WARNING, Context, Finding, memory_id_of
 from gitmem.errors import Problem
-from gitmem.hygiene.findings import ERROR, WARNING, Context, Finding, memory_id_of
 
 
 def check_supersedes(ctx: Context) -> Iterator[Finding]:

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from gitmem import globmatch
+from gitmem.hook import shell
+from gitmem.hook.clients import Client
 from gitmem.memory.model import Memory
 from gitmem.project import Project
-from gitmem.session import shell
-from gitmem.session.clients import Client
 
 MAX_TEXT = 262_144  # characters of an edit's old or new text looked at for the managed block
 REASON_BODY = 1_500  # characters of a memory's body quoted in a refusal
@@ -563,8 +563,8 @@ class Answered(NamedTuple):
 def run(client_name: str | None, raw: bytes, today: date | None = None) -> Answered:
     """``gitmem hook pre-tool``: the client's payload in, its answer out (``__main__`` calls this
     directly, so the hook imports neither click nor the prompt hook's modules)."""
-    from gitmem.session import clients
-    from gitmem.session.payload import parse
+    from gitmem.hook import clients
+    from gitmem.hook.payload import parse
 
     payload = parse(raw)
     client = clients.BY_NAME.get(client_name or "") or clients.detect(payload)
@@ -580,8 +580,8 @@ def respond(client: Client, payload: dict[str, Any], day: date) -> Answered:
     if not call.commands and not call.writes:
         return Answered("")  # a read, a search...: nothing to look at (no repository opened)
     from gitmem.errors import GitmemError
-    from gitmem.project import find_project
-    from gitmem.session.payload import session_id, text
+    from gitmem.gateway import find_project
+    from gitmem.hook.payload import session_id, text
 
     cwd = text(payload, "cwd", "directory")
     try:
@@ -593,7 +593,7 @@ def respond(client: Client, payload: dict[str, Any], day: date) -> Answered:
     refused = check(project, call, cwd, day)
     if refused is None:
         return Answered("")
-    from gitmem.session import receipts
+    from gitmem.hook import receipts
 
     ids = [refused.memory] if refused.memory else []
     receipts.record(project, "block", client.name, session_id(payload), ids, refused.rule)
@@ -645,8 +645,8 @@ def failure_note(raw: bytes, error: BaseException) -> str | None:
         import hashlib
 
         from gitmem import gateway
-        from gitmem.project import find_project
-        from gitmem.session.payload import parse, session_id
+        from gitmem.gateway import find_project
+        from gitmem.hook.payload import parse, session_id
 
         payload = parse(raw)
         cwd = payload.get("cwd")

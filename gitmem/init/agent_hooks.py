@@ -22,9 +22,9 @@ from typing import Any
 
 from gitmem import COMMAND, gateway
 from gitmem.errors import GitmemError, UsageError
+from gitmem.hook.clients import BY_NAME, Client
+from gitmem.init import jsonedit, remember
 from gitmem.project import UserScope
-from gitmem.session.clients import BY_NAME, Client
-from gitmem.setup import jsonedit, remember
 from gitmem.tools import AGENT_HOOK_CLIENTS, TOOLS
 
 COMMAND_PREFIX = f"{COMMAND} hook "

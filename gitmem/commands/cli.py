@@ -24,7 +24,7 @@ from gitmem.errors import CheckFailed, ExitCode, GitmemError
 COMMANDS: dict[str, str] = {
     "init": "gitmem.commands.init:init",
     "add": "gitmem.commands.add:add",
-    "import": "gitmem.commands.adopt:import_command",
+    "import": "gitmem.commands.importing:import_command",
     "export": "gitmem.commands.okf:export",
     "list": "gitmem.commands.inspect:list_memories",
     "show": "gitmem.commands.inspect:show",

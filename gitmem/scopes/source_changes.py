@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from gitmem import gateway
-from gitmem.config import Config, Source, save_config
 from gitmem.errors import CannotRun, Problem, UsageError
+from gitmem.memory.config import Config, Source, save_config
 from gitmem.memory.model import ID_PATTERN
 from gitmem.project import Project
 from gitmem.scopes.clone import (

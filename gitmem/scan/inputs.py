@@ -88,8 +88,9 @@ def _excluded_by(pattern: str, relative: str) -> bool:
 
 def load_settings(project: Project | None, read: Callable[[Project], Settings]) -> Settings:
     """``scan.allow`` and ``scan.exclude`` from .memory/config.yaml; nothing without it. ``read``
-    reads them from the config when the cache does not hold them (``gitmem.config.scan_settings``:
-    the scanner sits below the config, so the layer above hands it the reader).
+    reads them from the config when the cache does not hold them
+    (``gitmem.memory.config.scan_settings``: the scanner sits below the config, so the layer above
+    hands it the reader).
 
     The parsed settings are cached under .git/gitmem/, keyed on the config's stat, so the pre-commit
     hook does not import the YAML and JSON Schema libraries on every commit. The cache is in

@@ -37,9 +37,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gitmem import gateway
-from gitmem.adopt import kinds, markdown
-from gitmem.adopt.sources import read_frontmatter
-from gitmem.adopt.wording import title_and_body
 from gitmem.clientstores import (
     FILE_FORMATS,
     MAX_BYTES,
@@ -50,6 +47,9 @@ from gitmem.clientstores import (
     refusal,
 )
 from gitmem.errors import shown
+from gitmem.importing import kinds, markdown
+from gitmem.importing.rulesfiles import read_frontmatter
+from gitmem.importing.wording import title_and_body
 from gitmem.scan.transcripts import session_folder
 
 PERSONAL_TYPES = ("user",)  # Claude Code and Qwen Code: "always private"

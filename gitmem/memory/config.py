@@ -12,7 +12,7 @@ from gitmem.errors import CannotRun, UsageError
 from gitmem.project import Project
 
 if TYPE_CHECKING:
-    from gitmem.scan.sources import Settings as ScanSettings
+    from gitmem.scan.inputs import Settings as ScanSettings
 
 # The records' target names, for the modules that read the config.
 from gitmem.tools import DEFAULT_TARGETS as DEFAULT_TARGETS
@@ -112,7 +112,7 @@ def load_config(project: Project) -> Config:
     cached = cache.get(path.name, key)
     if cached is not None and isinstance(cached[0], dict):
         return Config.from_dict(cached[0])
-    from gitmem.schema import check_config
+    from gitmem.memory.schema import check_config
 
     data, problems = check_config(raw, project.display(path))
     if data is None:
@@ -125,10 +125,10 @@ def load_config(project: Project) -> Config:
 
 
 def scan_settings(project: Project) -> ScanSettings:
-    """The scanner's settings from the config (``gitmem.scan.sources.load_settings`` calls this when
+    """The scanner's settings from the config (``gitmem.scan.inputs.load_settings`` calls this when
     its cache
     misses: the scanner never reads the config itself)."""
-    from gitmem.scan.sources import (
+    from gitmem.scan.inputs import (
         Settings,
     )  # (the scanner's module, loaded only where a scan runs)
 
@@ -139,10 +139,10 @@ def scan_settings(project: Project) -> ScanSettings:
 def _cache_salt() -> str:
     """What a cached check of the config depends on besides the file: gitmem's version and its
     checking code."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent
     parts = [__version__]
     for relative in (
-        "schema.py",
+        "memory/schema.py",
         "yamlio.py",
         "scan/rules.py",
         "scan/engine.py",
@@ -167,7 +167,7 @@ def save_config(project: Project, changes: dict[str, Any]) -> None:
         text = yamlio.dump(
             {"version": 1, **{k: v for k, v in changes.items() if v is not None}}, CONFIG_HEADER
         )
-    from gitmem.schema import check_config
+    from gitmem.memory.schema import check_config
 
     _, problems = check_config(text.encode("utf-8"), ".memory/config.yaml")
     if (

@@ -1,8 +1,8 @@
 """``gitmem import``: the hand-written rules a project already has become proposed memories.
 
-Each rules file (``gitmem.adopt.sources``) is read into items (``gitmem.adopt.markdown``), each item
-becomes a draft memory with a guessed kind (``gitmem.adopt.kinds``) and the file's scope as
-``paths``. Then, in order:
+Each rules file (``gitmem.importing.rulesfiles``) is read into items
+(``gitmem.importing.markdown``), each item becomes a draft memory with a guessed kind
+(``gitmem.importing.kinds``) and the file's scope as ``paths``. Then, in order:
 
 1. an item holding a possible secret or hidden Unicode is refused (reported with its file, line and
    rule, never the secret) and the import goes on with the rest;
@@ -30,12 +30,12 @@ from typing import Any
 
 from gitmem import gateway
 from gitmem import gitcommand as command
-from gitmem.adopt import kinds, markdown, sources
-from gitmem.adopt.sources import Format, Scope
-from gitmem.adopt.wording import DESCRIBED, code_key, same_thing, section_tag, title_and_body
 from gitmem.compile import block
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import removed
+from gitmem.importing import kinds, markdown, rulesfiles
+from gitmem.importing.rulesfiles import Format, Scope
+from gitmem.importing.wording import DESCRIBED, code_key, same_thing, section_tag, title_and_body
 from gitmem.memory import similar
 from gitmem.memory.model import PRIORITIES, Memory, short_id, title_key, unique_id
 from gitmem.memory.store import SUFFIX, Snapshot, Store
@@ -215,14 +215,14 @@ def choose_files(project: Project, targets: Sequence[Path]) -> list[tuple[str, F
     in reading order."""
     found = [
         (path, fmt)
-        for path in command.list_matching(project.root, sources.DISCOVER)
+        for path in command.list_matching(project.root, rulesfiles.DISCOVER)
         if not path.startswith(MEMORY_DIR + "/")
-        and (fmt := sources.format_of(path)) is not None
+        and (fmt := rulesfiles.format_of(path)) is not None
         and path.rsplit("/", 1)[-1] != "CLAUDE.local.md"
         and (project.root / path).is_file()
     ]
     if not targets:
-        return sorted(found, key=lambda pair: sources.rank(*pair))
+        return sorted(found, key=lambda pair: rulesfiles.rank(*pair))
     chosen: dict[str, Format] = {}
     for target in targets:
         relative = _named(project, target)
@@ -232,8 +232,8 @@ def choose_files(project: Project, targets: Sequence[Path]) -> list[tuple[str, F
                 if path.startswith(prefix):
                     chosen.setdefault(path, fmt)
         else:
-            chosen.setdefault(relative, sources.format_of(relative) or sources.MARKDOWN)
-    return sorted(chosen.items(), key=lambda pair: sources.rank(*pair))
+            chosen.setdefault(relative, rulesfiles.format_of(relative) or rulesfiles.MARKDOWN)
+    return sorted(chosen.items(), key=lambda pair: rulesfiles.rank(*pair))
 
 
 def _named(project: Project, target: Path) -> str:
@@ -318,14 +318,14 @@ def _read_file(
         report.skipped.append(
             Skipped(path, first, "gitmem's managed block (compiled memories)", last)
         )
-    front = sources.read_frontmatter(readable)
+    front = rulesfiles.read_frontmatter(readable)
     readable[: front.lines] = [""] * front.lines
-    if not named and sources.review_only(fmt, front):
+    if not named and rulesfiles.review_only(fmt, front):
         report.skipped.append(Skipped(path, 0, REVIEW_ONLY))
         return None
     try:
-        scope = sources.scope_of(path, fmt, front)
-    except sources.ScopeError as exc:
+        scope = rulesfiles.scope_of(path, fmt, front)
+    except rulesfiles.ScopeError as exc:
         report.skipped.append(Skipped(path, 0, f"{exc}: fix its frontmatter first"))
         return None
     description = front.fields.get("description") if fmt.folder is not None else None
@@ -465,7 +465,7 @@ class _Import:
             return []
         path, fmt = queued.path, queued.fmt
         inherited = queued.inherited
-        scope = inherited if inherited is not None and fmt is sources.MARKDOWN else read.scope
+        scope = inherited if inherited is not None and fmt is rulesfiles.MARKDOWN else read.scope
         info = FileRead(path, fmt.label, scope, imported_by=queued.importer)
         self.report.files.append(info)
         self.report.skipped.extend(Skipped(path, s.line, s.reason) for s in read.parsed.skipped)
@@ -515,7 +515,7 @@ class _Import:
                 Skipped(path, imported_file.line, f"imports @{imported_file.target}{said}")
             )
             if target is not None and queued.hops < IMPORT_HOPS:
-                fmt = sources.format_of(target) or sources.MARKDOWN
+                fmt = rulesfiles.format_of(target) or rulesfiles.MARKDOWN
                 out.append(_Queued(target, fmt, scope, path, queued.hops + 1))
         return out
 
@@ -654,14 +654,14 @@ def _not_rules(project: Project, path: str, skills: bool = False) -> str | None:
             "tool reads it as it is; "
             "compile leaves it alone); name it as a PATH to import it"
         )
-    bundle = None if skills else sources.skill_bundle(project.root, path)
+    bundle = None if skills else rulesfiles.skill_bundle(project.root, path)
     if bundle is not None:
         return (
             f"part of the skill bundle {bundle} (loaded with its skill, on demand), not "
             "always-on rules: --skills "
             "imports it"
         )
-    return sources.not_rules(path)
+    return rulesfiles.not_rules(path)
 
 
 def _resolve_import(project: Project, importer: str, target: str) -> str | None:

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal
 
-from gitmem.config import Config
+from gitmem.checks.findings import ERROR, WARNING, Context, Finding, Fixed
 from gitmem.errors import UsageError
-from gitmem.hygiene.findings import ERROR, WARNING, Context, Finding, Fixed
+from gitmem.memory.config import Config
 from gitmem.memory.model import Evidence, Memory
 from gitmem.memory.store import Store
 from gitmem.project import Project

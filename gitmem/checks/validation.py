@@ -27,7 +27,7 @@ def validate_files(
 ) -> tuple[int, list[Problem]]:
     """The given files: memory files are checked with the whole store (for the cross-file
     checks)."""
-    from gitmem.schema import check_memory
+    from gitmem.memory.schema import check_memory
 
     problems: list[Problem] = []
     snapshot = None
@@ -60,7 +60,7 @@ def validate_files(
 
 
 def _config_problems(project: Project, path: Path, display: str | None = None) -> list[Problem]:
-    from gitmem.schema import check_config
+    from gitmem.memory.schema import check_config
 
     try:
         raw = gateway.read_bytes(project, path, limit=gateway.CONFIG_LIMIT, display=display)

@@ -17,13 +17,14 @@ from typing import Any, NamedTuple
 from gitmem import gateway
 from gitmem.clientsettings import named_files
 from gitmem.errors import GitmemError
-from gitmem.project import Project, find_project
-from gitmem.session import clients, inject, receipts, state
-from gitmem.session.clients import PRE_TOOL, PROMPT, START, STOP, Client
-from gitmem.session.payload import MAX_INPUT as MAX_INPUT
-from gitmem.session.payload import parse as parse
-from gitmem.session.payload import session_id as session_id
-from gitmem.session.payload import text as _text
+from gitmem.gateway import find_project
+from gitmem.hook import clients, inject, receipts, state
+from gitmem.hook.clients import PRE_TOOL, PROMPT, START, STOP, Client
+from gitmem.hook.payload import MAX_INPUT as MAX_INPUT
+from gitmem.hook.payload import parse as parse
+from gitmem.hook.payload import session_id as session_id
+from gitmem.hook.payload import text as _text
+from gitmem.project import Project
 from gitmem.tools import BY_NAME
 
 
@@ -70,7 +71,7 @@ def run(event: str, client_name: str | None, raw: bytes, today: date | None = No
     payload = parse(raw)
     client = clients.BY_NAME.get(client_name or "") or clients.detect(payload)
     if event == PRE_TOOL:
-        from gitmem.session import pretool
+        from gitmem.hook import pretool
 
         answer = pretool.respond(client, payload, today or date.today())
         return Answer(answer.text, answer.keys)
@@ -152,7 +153,7 @@ def _prompt(
     session: state.SessionState,
     day: date,
 ) -> Answer:
-    from gitmem.session.status import worktree_digest
+    from gitmem.hook.status import worktree_digest
 
     if session.new:
         session.dirty = worktree_digest(project)
@@ -221,7 +222,7 @@ MAX_ATTACHED = 16  # attachments of one prompt looked at
 def _start(
     project: Project, client: Client, session: state.SessionState, day: date, sid: str
 ) -> Answer:
-    from gitmem.session.status import counts, status_text, worktree_digest
+    from gitmem.hook.status import counts, status_text, worktree_digest
 
     if session.new or session.dirty is None:
         session.dirty = worktree_digest(project)
@@ -253,7 +254,7 @@ def _start(
 
 
 def _client_stores(project: Project) -> str | None:
-    from gitmem.session.status import client_stores_text
+    from gitmem.hook.status import client_stores_text
 
     try:
         return client_stores_text(project, Path.home())
@@ -264,7 +265,7 @@ def _client_stores(project: Project) -> str | None:
 def _stop(
     project: Project, client: Client, payload: dict[str, Any], session: state.SessionState
 ) -> Answer:
-    from gitmem.session.status import stop_reminder
+    from gitmem.hook.status import stop_reminder
 
     active = bool(payload.get("stop_hook_active"))
     reason = stop_reminder(project, session, active)
@@ -304,7 +305,7 @@ def _packs(project: Project, day: date) -> list[tuple[Any, str]]:
     if "sources:" not in text:
         return []
     try:
-        from gitmem.config import load_config
+        from gitmem.memory.config import load_config
         from gitmem.scopes import packs
 
         memories, _ = packs.recallable(project, load_config(project), day)

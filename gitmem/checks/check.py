@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from gitmem.config import load_config
+from gitmem.memory.config import load_config
 from gitmem.memory.store import Store
 from gitmem.project import Project
 
@@ -88,7 +88,7 @@ def _skipped(name: str, why: str) -> Step:
 
 
 def _validate(project: Project, store: Store) -> Step:
-    from gitmem.hygiene.validation import validate_project
+    from gitmem.checks.validation import validate_project
 
     checked, problems = validate_project(project, store)
     if problems:
@@ -103,11 +103,11 @@ def _validate(project: Project, store: Store) -> Step:
 
 
 def _scan(project: Project) -> Step:
-    from gitmem.config import scan_settings
-    from gitmem.scan import sources
+    from gitmem.memory.config import scan_settings
+    from gitmem.scan import inputs
     from gitmem.scan.engine import DEFAULT_DECODE_DEPTH, HIDDEN_RULE
 
-    settings = sources.load_settings(project, scan_settings)
+    settings = inputs.load_settings(project, scan_settings)
     jobs = []
     for directory, depth in (
         (project.memories_dir, DEFAULT_DECODE_DEPTH),
@@ -116,11 +116,11 @@ def _scan(project: Project) -> Step:
         if directory.is_dir():
             jobs += [
                 (source, depth)
-                for source in sources.read_paths((project.display(directory),), project, settings)
+                for source in inputs.read_paths((project.display(directory),), project, settings)
             ]
     details = []
     for source, depth in jobs:
-        for finding in sources.findings_in(source, settings, decode=depth, pragmas=False):
+        for finding in inputs.findings_in(source, settings, decode=depth, pragmas=False):
             what = "hidden Unicode character" if finding.rule == HIDDEN_RULE else "possible secret"
             details.append(
                 f"{finding.path}:{finding.line}:{finding.column}: {finding.rule}: {what} "
@@ -166,7 +166,7 @@ def _compile(project: Project, store: Store, today: date) -> Step:
 
 
 def _doctor(project: Project, store: Store, today: date) -> Step:
-    from gitmem.hygiene.doctor import diagnose
+    from gitmem.checks.doctor import diagnose
 
     report = diagnose(project, store, load_config(project), today)
     warnings = f" ({len(report.warnings)} warning(s): `gitmem doctor`)" if report.warnings else ""

@@ -1,13 +1,13 @@
 """How an imported item reads as a memory: its title and body, whether two items say the same thing,
-and the tag a section heading gives (``gitmem.adopt.importer`` decides what becomes a memory; this
-module only words it).
+and the tag a section heading gives (``gitmem.importing.importer`` decides what becomes a memory;
+this module only words it).
 """
 
 from __future__ import annotations
 
 import re
 
-from gitmem.adopt import markdown
+from gitmem.importing import markdown
 from gitmem.journal.harvest import TITLE_SOFT, split_item
 from gitmem.journal.markdown import Item as LogItem
 from gitmem.linear import linear
@@ -66,7 +66,7 @@ def _is_label(bold: str) -> bool:
     ``Error Handling``) rather than stating the rule (``Postgres is the only datastore``, ``Pin Node
     20``).
     """
-    from gitmem.adopt.kinds import starts_imperative
+    from gitmem.importing.kinds import starts_imperative
 
     text = bold.strip()
     if text.endswith(":"):

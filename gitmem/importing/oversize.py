@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from gitmem import gateway
-from gitmem.adopt import sources
 from gitmem.compile import block
 from gitmem.errors import GitmemError
+from gitmem.importing import rulesfiles
 from gitmem.project import Project
 from gitmem.tools import TARGETS, Limit, Target
 
@@ -98,7 +98,7 @@ def _chain(path: str, dir_file: str) -> list[str]:
 
 
 def _of(target: Target, path: str) -> bool:
-    fmt = sources.format_of(path)
+    fmt = rulesfiles.format_of(path)
     return fmt is not None and fmt.tool == target.name
 
 
@@ -141,6 +141,6 @@ def oversized(project: Project, paths: Iterable[str]) -> list[Oversize]:
 def rules_files(project: Project) -> list[str]:
     """Every rules file of the repository (tracked, or untracked and not ignored), as ``gitmem
     import`` finds them."""
-    from gitmem.adopt.importer import choose_files
+    from gitmem.importing.importer import choose_files
 
     return [path for path, _ in choose_files(project, ())]

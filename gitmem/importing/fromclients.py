@@ -1,7 +1,7 @@
 """``gitmem import --from CLIENT``: what an AI client remembered on its own becomes proposed
 memories.
 
-The client's store for this repository (``gitmem.clientstores``: where; ``gitmem.adopt.stores``:
+The client's store for this repository (``gitmem.clientstores``: where; ``gitmem.importing.stores``:
 reading it) is read, never written. Then, for each entry, in order:
 
 1. an entry holding a possible secret or hidden Unicode is refused, with its file, line and rule,
@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from gitmem import clientstores, gateway
-from gitmem.adopt.stores import Entry, read_place
-from gitmem.adopt.wording import same_thing
 from gitmem.errors import CheckFailed
 from gitmem.git import removed
+from gitmem.importing.stores import Entry, read_place
+from gitmem.importing.wording import same_thing
 from gitmem.memory import similar
 from gitmem.memory.model import Memory, short_id, title_key, unique_id
 from gitmem.memory.store import Snapshot, Store

@@ -16,9 +16,9 @@ from datetime import date
 from pathlib import Path
 from typing import NamedTuple
 
+from gitmem.hook.state import SessionState
 from gitmem.project import Project
 from gitmem.recall.index import RecallIndex, Unavailable, hook_deadline
-from gitmem.session.state import SessionState
 
 JOURNAL_CALL = "`gitmem journal add -`"
 

@@ -20,10 +20,10 @@ from typing import Any, NamedTuple
 
 from gitmem import gateway, globmatch
 from gitmem.errors import GitmemError
+from gitmem.hook import receipts as log
+from gitmem.hook import shell
 from gitmem.memory.model import Memory
 from gitmem.project import Project
-from gitmem.session import receipts as log
-from gitmem.session import shell
 
 TRANSCRIPT_LIMIT = 32 * gateway.MIB  # a transcript larger than this is not read
 MAX_DEPTH = 12  # JSON nesting followed into a transcript record

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from gitmem import gateway
-from gitmem.adopt import sources
-from gitmem.adopt.importer import ImportReport, Source
+from gitmem.importing import rulesfiles
+from gitmem.importing.importer import ImportReport, Source
 from gitmem.memory.model import ON_DEMAND, Memory
 from gitmem.memory.store import Store
 from gitmem.project import Project
@@ -99,7 +99,7 @@ def delivery(
 ) -> Delivery:
     """Plan the compile of the live ``memories`` plus the import's new ones (nothing is written)."""
     from gitmem.compile.compiler import Request, prepare
-    from gitmem.config import load_config
+    from gitmem.memory.config import load_config
 
     config = load_config(project)
     ids = {draft.memory.id for draft in report.drafts if draft.memory is not None}
@@ -154,7 +154,7 @@ def plan_moves(
     kept_by: dict[tuple[str, str], list[int]] = {}
     kept = [item.source for item in report.refused] + [item.source for item in report.rejected]
     for source, memory_id, status in _moved_sources(report):
-        fmt = sources.format_of(source.path)
+        fmt = rulesfiles.format_of(source.path)
         why = delivered.why_not(
             _real(project, source.path), fmt.tool if fmt else None, memory_id, status
         )

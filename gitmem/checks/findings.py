@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from gitmem import gateway
-from gitmem.config import Config
 from gitmem.errors import GitmemError
 from gitmem.git.removed import Removal
+from gitmem.memory.config import Config
 from gitmem.memory.store import SUFFIX, Snapshot, Store
 from gitmem.project import Project
 
