@@ -43,9 +43,9 @@ import contextlib
 import os
 import stat
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
 from gitmem.errors import CannotRun, CheckFailed, Problem
 from gitmem.project import Project, UserScope, xdg_home
@@ -184,25 +184,93 @@ def _display(where: Where, path: Path | str) -> str:
         return os.fspath(path)
 
 
-def _refusal(where: Where, path: Path | str, *, follow: bool = True) -> tuple[str, str | None]:
-    """The resolved path, and why it is refused (None when it is not). Without ``follow``, a link at
-    the end of the path is the file itself (to remove it): only the folders on the way are followed.
-    """
-    if follow:
-        real = _real(path)
-    else:
-        parent, name = os.path.split(os.path.normpath(os.fspath(path)))
-        real = os.path.join(_real(parent or "."), name)
-    if _under(real, _real(_cache_of(where))):
-        return real, None
-    for root in roots_of(where):
-        base = _real(root)
+class _Area(NamedTuple):
+    """The folders of a ``Where``, resolved once a process: gitmem's cache, the roots, and the
+    refusal's reason."""
+
+    cache: str
+    roots: tuple[str, ...]
+    reason: str
+
+
+_AREAS: dict[tuple[Path, ...], _Area] = {}
+_LAST: dict[str, tuple[Where, _Area]] = {}  # the last ``Where`` asked about, and its area
+# Folders found inside an area, by (area, folder as given): the identity (device, inode) of the
+# folder the path led to then, and its resolved path.
+_FOLDERS: dict[tuple[_Area, str], tuple[int, int, str]] = {}
+
+
+def _area(where: Where) -> _Area:
+    last: tuple[Where, _Area] | None = _LAST.get("where")
+    if last is not None and last[0] is where and not isinstance(where, UserScope):
+        return last[1]  # (a user's roots follow the environment: asked again each time)
+    roots = roots_of(where)
+    key = (_cache_of(where), *roots)
+    area = _AREAS.get(key)
+    if area is None:
+        area = _Area(_real(key[0]), tuple(_real(root) for root in roots), reason_for(where))
+        _AREAS[key] = area
+    _LAST["where"] = (where, area)
+    return area
+
+
+def _judge(area: _Area, real: str) -> str | None:
+    """Why the resolved path ``real`` is refused in ``area``, or None."""
+    if _under(real, area.cache):
+        return None
+    for base in area.roots:
         if _under(real, base):
             parts = real[len(base) :].split(os.sep)
             if any(part.casefold() == ".git" for part in parts):
-                return real, GIT_REASON
-            return real, None
-    return real, reason_for(where)
+                return GIT_REASON
+            return None
+    return area.reason
+
+
+def _folder(area: _Area, folder: str) -> str | None:
+    """The resolved path of ``folder`` when it is inside ``area``, from one ``stat`` once it was
+    found so: the folder the path leads to now must be the very one (device and inode) that was
+    resolved and judged then; else None."""
+    try:
+        info = os.stat(folder)
+    except OSError:
+        return None
+    known = _FOLDERS.get((area, folder))
+    if known is not None and known[:2] == (info.st_dev, info.st_ino):
+        return known[2]
+    real = _real(folder)
+    if _judge(area, real) is not None:
+        return None
+    _FOLDERS[(area, folder)] = (info.st_dev, info.st_ino, real)
+    return real
+
+
+def _is_link(path: Path | str) -> bool:
+    """Whether ``path`` is a link, or cannot be told (a missing file is none)."""
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+
+
+def _refusal(where: Where, path: Path | str, *, follow: bool = True) -> tuple[str, str | None]:
+    """The resolved path, and why it is refused (None when it is not). Without ``follow``, a link at
+    the end of the path is the file itself (to remove it): only the folders on the way are followed.
+
+    A file in a folder already found inside costs a ``stat`` of the folder and an ``lstat`` of the
+    file (not a link, not named ``.git``); anything else (``..`` in the path too: a link before it
+    decides where it leads) is resolved part by part."""
+    area = _area(where)
+    given = os.fspath(path)
+    folder, name = os.path.split(os.path.normpath(given))
+    plain = name.casefold() != ".git" and ".." not in given
+    real_folder = _folder(area, folder or ".") if plain else None
+    if real_folder is not None and (not follow or not _is_link(path)):
+        return os.path.join(real_folder, name), None
+    real = _real(path) if follow else os.path.join(_real(folder or "."), name)
+    return real, _judge(area, real)
 
 
 def problem(where: Where, path: Path | str, display: str) -> Problem | None:
@@ -219,12 +287,16 @@ def require(where: Where, path: Path | str, display: str | None = None) -> Path:
 
 
 def resolve(where: Where, path: Path | str, display: str | None = None) -> Path:
-    """The file ``path`` leads to, every link followed, when it is inside ``where``;
-    ``OutsideRoot`` otherwise."""
+    """The file ``path`` leads to, every link followed, when it is inside ``where``; ``OutsideRoot``
+    otherwise."""
+    return Path(_resolved(where, path, display))
+
+
+def _resolved(where: Where, path: Path | str, display: str | None) -> str:
     real, reason = _refusal(where, path)
     if reason is not None:
         raise OutsideRoot(display or _display(where, path), reason)
-    return Path(real)
+    return real
 
 
 def require_under(root: Path | str, path: Path | str, display: str) -> Path:
@@ -246,17 +318,17 @@ _READ_FLAGS = (
 )
 
 
-def _read_bounded(real: Path | str, limit: int, display: str) -> bytes:
+def _read_bounded(real: Path | str, limit: int, display: Callable[[], str]) -> bytes:
     """At most ``limit`` bytes of a regular file; ``TooLarge`` beyond, ``NotRegular`` for anything
-    else. Opened without blocking, so a FIFO cannot hang the caller; a file that grows while it is
-    read is still cut at the limit."""
+    else (named by ``display()``, called only then). Opened without blocking, so a FIFO cannot hang
+    the caller; a file that grows while it is read is still cut at the limit."""
     fd = os.open(real, _READ_FLAGS)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise NotRegular(display)
+            raise NotRegular(display())
         if info.st_size > limit:
-            raise TooLarge(display, limit)
+            raise TooLarge(display(), limit)
         chunks = []
         total = 0
         while True:
@@ -266,7 +338,7 @@ def _read_bounded(real: Path | str, limit: int, display: str) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
-                raise TooLarge(display, limit)
+                raise TooLarge(display(), limit)
         return b"".join(chunks)
     finally:
         os.close(fd)
@@ -280,8 +352,8 @@ def read_bytes(
 
     ``FileNotFoundError`` and other ``OSError`` pass through as the system raised them; a refusal is
     ``OutsideRoot``, ``TooLarge`` or ``NotRegular`` (all ``CheckFailed``)."""
-    shown = display or _display(where, path)
-    return _read_bounded(resolve(where, path, shown), limit, shown)
+    real = _resolved(where, path, display)
+    return _read_bounded(real, limit, lambda: display or _display(where, path))
 
 
 def read_text(
@@ -300,7 +372,7 @@ def read_given(path: Path | str, *, limit: int = READ_LIMIT, display: str | None
     """A file the user named on the command line (``--body-file``, ``journal add FILE``, ``scan
     PATH``) or git handed to gitmem (the merge driver's versions, a ``.git`` link file): its place
     is the caller's choice, so it is not held to a root, but it is bounded like any other read."""
-    return _read_bounded(path, limit, display or os.fspath(path))
+    return _read_bounded(path, limit, lambda: display or os.fspath(path))
 
 
 def write_given(path: Path, data: bytes) -> None:
@@ -346,7 +418,7 @@ def _git_file(path: Path, reading: bool = False) -> Path:
 def read_git_file(path: Path, *, limit: int = CONFIG_LIMIT) -> str:
     """One of the files gitmem edits or reads in the git folder (``info/exclude``,
     ``hooks/pre-commit``, ``sequencer/todo``), as text."""
-    return _read_bounded(_git_file(path, reading=True), limit, os.fspath(path)).decode(
+    return _read_bounded(_git_file(path, reading=True), limit, lambda: os.fspath(path)).decode(
         "utf-8", "replace"
     )
 
@@ -588,7 +660,7 @@ def append_line(where: Where, path: Path | str, line: str, *, limit: int) -> Non
         os.close(fd)
     if size > limit:
         try:
-            data = _read_bounded(real, limit * 2, str(path))
+            data = _read_bounded(real, limit * 2, lambda: str(path))
         except TooLarge:  # grown far past the limit by others at once: start again
             data = b""
         cut = data.find(b"\n", len(data) - limit // 2)

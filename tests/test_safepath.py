@@ -276,3 +276,33 @@ def test_journal_list_and_harvest_do_not_read_a_log_that_links_outside(
     assert harvested.code == 1
     assert "resolves outside the repository" in harvested.err
     assert sorted(p.name for p in (project / ".memory/memories").iterdir()) == [".gitkeep"]
+
+
+def test_a_folder_found_inside_then_swapped_for_a_link_is_refused(
+    tmp_path: Path, outside: Path
+) -> None:
+    """The gateway remembers a folder it found inside (to check each file of it with one ``lstat``):
+    a folder replaced meanwhile by a link leading out (a checkout, a revert run by gitmem in the
+    same process) is refused, and so is a file in it replaced by such a link."""
+    root = tmp_path / "repo"
+    folder = root / ".memory/memories"
+    folder.mkdir(parents=True)
+    (folder / "a.yaml").write_text("id: a\n", encoding="utf-8")
+    where = Path(root)
+    assert safepath.read_bytes(where, folder / "a.yaml") == b"id: a\n"
+    (folder / "a.yaml").unlink()
+    (folder / "a.yaml").symlink_to(outside / "CLAUDE.md")
+    with pytest.raises(safepath.OutsideRoot):
+        safepath.read_bytes(where, folder / "a.yaml")
+    (folder / "a.yaml").unlink()
+    folder.rmdir()
+    (root / ".memory").rename(root / ".memory-old")
+    (root / ".memory").symlink_to(tmp_path, target_is_directory=True)
+    (tmp_path / "memories").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(safepath.OutsideRoot):
+        safepath.read_bytes(where, folder / "CLAUDE.md")
+    with pytest.raises(safepath.OutsideRoot):
+        safepath.write(where, folder / "CLAUDE.md", "overwritten\n")
+    with pytest.raises(safepath.OutsideRoot):
+        safepath.remove(where, folder / "CLAUDE.md")
+    assert (outside / "CLAUDE.md").read_text(encoding="utf-8") == "# my global instructions\n"

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import marshal
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +25,11 @@ def key(st: os.stat_result) -> Key:
 
 
 def signature(stats: list[tuple[str, os.stat_result]]) -> str:
-    """A digest of every memory file's name and stat: equal only when no file was added, removed
-    or touched."""
-    text = "\n".join(
-        f"{n}\t{s.st_ino}\t{s.st_size}\t{s.st_mtime_ns}\t{s.st_ctime_ns}" for n, s in stats
-    )
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+    """A digest of every memory file's name and stat, in the order given: equal only when no file
+    was added, removed or touched (or the folder lists them in another order, which costs one full
+    comparison)."""
+    keys = [key(st) for _, st in stats]
+    return hashlib.sha256(marshal.dumps(([name for name, _ in stats], keys))).hexdigest()
 
 
 def refusal(project: Project, path: Path, st: os.stat_result) -> list[Any] | None:
@@ -48,29 +47,32 @@ def refusal(project: Project, path: Path, st: os.stat_result) -> list[Any] | Non
     return None
 
 
-def stat_all(directory: Path) -> Iterator[tuple[str, os.stat_result]]:
-    """(name, stat) of every memory file; stat relative to an open directory where the platform
-    allows (the warm query's main cost at 10,000 memories, and about three times cheaper than
-    building each path).
-    """
+def stat_all(directory: Path) -> list[tuple[str, os.stat_result]]:
+    """(name, stat) of every memory file, in the folder's order; stat relative to an open folder
+    where the platform allows (the warm query's main cost at 10,000 memories, and about three times
+    cheaper than building each path)."""
     try:
         names = [
             n
             for n in os.listdir(directory)
-            if n.endswith(SUFFIX) and ID_PATTERN.match(n[: -len(SUFFIX)])
+            if n.endswith(SUFFIX) and ID_PATTERN.match(n, 0, len(n) - len(SUFFIX))
         ]
     except FileNotFoundError:
-        return
-    if os.stat in os.supports_dir_fd:
-        fd = gateway.open_dir(directory, directory)
-        try:
-            for name in names:
-                with contextlib.suppress(FileNotFoundError):
-                    yield name, os.stat(name, dir_fd=fd)
-        finally:
-            os.close(fd)
-        return
-    prefix = str(directory) + os.sep
-    for name in names:
+        return []
+    if os.stat not in os.supports_dir_fd:
+        return _stat_each([(name, os.path.join(directory, name)) for name in names])
+    fd = gateway.open_dir(directory, directory)
+    try:
+        return [(name, os.stat(name, dir_fd=fd)) for name in names]
+    except FileNotFoundError:  # removed while listed: the slow way, leaving it out
+        return _stat_each([(name, os.path.join(directory, name)) for name in names])
+    finally:
+        os.close(fd)
+
+
+def _stat_each(paths: list[tuple[str, str]]) -> list[tuple[str, os.stat_result]]:
+    out = []
+    for name, path in paths:
         with contextlib.suppress(FileNotFoundError):
-            yield name, os.stat(prefix + name)
+            out.append((name, os.stat(path)))
+    return out

@@ -35,7 +35,7 @@ from gitmem.recall.files import SUFFIX, Key
 from gitmem.recall.globs import any_match
 from gitmem.recall.results import Anchor, Census, Hit, PromptMatch, Recalled, Refreshed, query_terms
 
-_FORMAT = 3  # 3: the memory's words of two or more in a column of their own
+_FORMAT = 4  # 4: the memory count kept in info; 3: words of two or more in a column of their own
 _RACY_NS = 1_000_000_000
 DB_NAME = "recall.sqlite3"
 
@@ -197,7 +197,7 @@ class RecallIndex:
             self.project, self.directory
         )  # a .memory link to elsewhere is not read, as by the store
         started_ns = _now_ns()
-        stats = sorted(files.stat_all(self.directory), key=lambda item: item[0])
+        stats = files.stat_all(self.directory)
         signature = files.signature(stats)
         row = self.conn.execute("SELECT value FROM info WHERE key = 'signature'").fetchone()
         if row is not None and row[0] == signature:
@@ -212,11 +212,11 @@ class RecallIndex:
             )
         }
         on_disk = dict(stats)
-        changed = [
+        changed = sorted(
             name
             for name, st in stats
             if trusted.get(name) != (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-        ]
+        )
         removed = [
             name for (name,) in self.conn.execute("SELECT name FROM files") if name not in on_disk
         ]
@@ -245,6 +245,9 @@ class RecallIndex:
             value = signature if not untrusted and not moved else ""
             self.conn.execute(
                 "INSERT OR REPLACE INTO info(key, value) VALUES ('signature', ?)", (value,)
+            )
+            self.conn.execute(
+                "INSERT OR REPLACE INTO info(key, value) SELECT 'size', count(*) FROM memories"
             )
         return outcome
 
@@ -343,6 +346,7 @@ class RecallIndex:
                 (n, *old),
             )
             self.conn.execute("DELETE FROM memories WHERE n = ?", (n,))
+            self.conn.execute("DELETE FROM info WHERE key = 'size'")
 
     def _update(
         self, name: str, st: os.stat_result, started_ns: int, store_cache: Any
@@ -432,6 +436,7 @@ class RecallIndex:
             ),
         )
         n = int(cursor.lastrowid or 0)
+        self.conn.execute("DELETE FROM info WHERE key = 'size'")
         self.conn.execute(
             "INSERT INTO docs(rowid, title, body, tags, words) VALUES (?, ?, ?, ?, ?)",
             (n, memory.title, memory.body, tags, words),
@@ -636,8 +641,12 @@ class RecallIndex:
         return sorted(out, key=lambda a: (-a.level, a.memory.id))
 
     def size(self) -> int:
-        """How many memories the index holds (every status): the corpus BM25 scores are relative
-        to."""
+        """How many memories the index holds (every status): the corpus BM25 scores are relative to.
+        Counted once after the memories change (``info.size``), not on every prompt: counting reads
+        the whole table."""
+        row = self.conn.execute("SELECT value FROM info WHERE key = 'size'").fetchone()
+        if row is not None:
+            return int(row[0])
         (count,) = self.conn.execute("SELECT count(*) FROM memories").fetchone()
         return int(count)
 
