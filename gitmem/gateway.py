@@ -37,9 +37,10 @@ a window between the check and the use (a link created meanwhile): closing it ne
 use stops.
 """
 
-from __future__ import annotations
+# (no postponed annotations: a NamedTuple would compile each string annotation at import, on the hook path)
 
 import contextlib
+import errno
 import os
 import stat
 import time
@@ -587,9 +588,7 @@ def _write_atomic(
     when another process creates it at the same moment.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    import tempfile  # slow to import (random, shutil): only when something is written
-
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+    fd, tmp = _temp_file(path)
     try:
         try:
             mode = path.stat().st_mode & 0o7777
@@ -617,6 +616,23 @@ def _write_atomic(
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+
+
+_TEMP_FLAGS = (
+    os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+)
+
+
+def _temp_file(path: Path) -> tuple[int, str]:
+    """A new private file beside ``path``, ``.NAME.XXXXXXXX.gitmem.tmp``, made exclusively (as ``mkstemp``
+    does, without importing ``tempfile``, which the prompt hook would pay for on every prompt)."""
+    for _ in range(100):
+        tmp = os.path.join(path.parent, f".{path.name}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
+        try:
+            return os.open(tmp, _TEMP_FLAGS, 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", os.fspath(path))
 
 
 def _link_exclusive(tmp: str, path: Path) -> None:
