@@ -37,7 +37,7 @@ a window between the check and the use (a link created meanwhile): closing it ne
 use stops.
 """
 
-# (no postponed annotations: a NamedTuple would compile each string annotation at import, on the hook path)
+# (no postponed annotations: NamedTuple compiles each string annotation at import, on the hook path)
 
 import contextlib
 import errno
@@ -624,8 +624,9 @@ _TEMP_FLAGS = (
 
 
 def _temp_file(path: Path) -> tuple[int, str]:
-    """A new private file beside ``path``, ``.NAME.XXXXXXXX.gitmem.tmp``, made exclusively (as ``mkstemp``
-    does, without importing ``tempfile``, which the prompt hook would pay for on every prompt)."""
+    """A new private file beside ``path``, ``.NAME.XXXXXXXX.gitmem.tmp``, made exclusively (as
+    ``mkstemp`` does, without importing ``tempfile``, which the prompt hook would pay for on every
+    prompt)."""
     for _ in range(100):
         tmp = os.path.join(path.parent, f".{path.name}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
         try:

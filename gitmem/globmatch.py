@@ -10,7 +10,7 @@ zero or more whole directories, ``?`` one character other than ``/``, ``[abc]``/
 one character of a class; anything else is itself.
 """
 
-# (no postponed annotations: a NamedTuple would compile each string annotation at import, on the hook path)
+# (no postponed annotations: NamedTuple compiles each string annotation at import, on the hook path)
 
 import re
 from functools import cache

@@ -37,7 +37,7 @@ are several; ``{description}`` a double-quoted sentence naming the globs. Brace 
 (``*.{ts,tsx}``) are expanded for the comma-separated forms, where their comma would split the glob.
 """
 
-# (no postponed annotations: a NamedTuple would compile each string annotation at import, on the hook path)
+# (no postponed annotations: NamedTuple compiles each string annotation at import, on the hook path)
 
 from typing import NamedTuple
 

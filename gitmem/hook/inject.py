@@ -19,7 +19,7 @@ index holds only valid memories); nothing of the prompt is echoed back but the s
 the user typed.
 """
 
-# (no postponed annotations: a NamedTuple would compile each string annotation at import, on the hook path)
+# (no postponed annotations: NamedTuple compiles each string annotation at import, on the hook path)
 
 import math
 from collections.abc import Iterable, Sequence

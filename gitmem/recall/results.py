@@ -1,7 +1,7 @@
 """What recall returns: its hits and reports, the session hooks' census of the index, and the words
 of a query worth searching for (``gitmem.recall.index`` finds them)."""
 
-# (no postponed annotations: a NamedTuple would compile each string annotation at import, on the hook path)
+# (no postponed annotations: NamedTuple compiles each string annotation at import, on the hook path)
 
 import re
 from itertools import pairwise
