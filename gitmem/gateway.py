@@ -77,9 +77,6 @@ TEMP_SUFFIX = ".gitmem.tmp"
 TEMP_PATTERN = ".*" + TEMP_SUFFIX  # as a .gitignore line
 STALE_SECONDS = 600  # a temporary file this old belongs to no running write
 
-GIT_FILES = (
-    "info/exclude",
-)  # what gitmem edits in a git folder besides its cache (and the hooks below)
 HOOK_TYPES = (
     "pre-commit", "pre-push", "commit-msg", "prepare-commit-msg", "post-commit", "post-merge", "post-rewrite"
 )  # fmt: skip
@@ -298,13 +295,6 @@ def _resolved(where: Where, path: Path | str, display: str | None) -> str:
     if reason is not None:
         raise OutsideRoot(display or _display(where, path), reason)
     return real
-
-
-def require_under(root: Path | str, path: Path | str, display: str) -> Path:
-    """``path`` when it resolves inside ``root`` (for callers without a ``Project``, such as the
-    merge driver)."""
-    resolve(Path(root), path, display)
-    return Path(path)
 
 
 # -- reading

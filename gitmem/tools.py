@@ -412,7 +412,6 @@ _CLAUDE_SHAPED = (
     (STOP, "Stop"),
     (PRE_TOOL, "PreToolUse"),
 )
-_FOLDER_RULES = "a README of a rules folder (about the rules, not a rule)"
 
 TOOLS: tuple[Tool, ...] = (
     Tool(
@@ -1381,8 +1380,6 @@ AGENT_HOOK_CLIENTS: tuple[str, ...] = tuple(
 TRANSCRIPT_CLIENTS: tuple[str, ...] = tuple(
     tool.name for tool in LIVE if tool.transcripts is not None
 )
-# The clients whose own memory store `gitmem import --from` reads.
-MEMORY_CLIENTS: tuple[str, ...] = tuple(tool.name for tool in LIVE if tool.memory is not None)
 
 
 def user_variant(target: Target, user_file: UserFile, root_file: str) -> Target:

@@ -444,15 +444,5 @@ def _index_ids(footer: str) -> Iterable[str]:
             yield line.rsplit(": `", 1)[1][:-1]
 
 
-def readings(
-    disk: Disk, readers: Sequence[Reader], folders: Iterable[str]
-) -> dict[tuple[str, str], Reading]:
-    """Each reader's reading in each of ``folders``, keyed by (record name, folder)."""
-    wanted = list(dict.fromkeys(folders))
-    return {
-        (reader.name, folder): read(disk, reader, folder) for reader in readers for folder in wanted
-    }
-
-
 def by_name(readers: Sequence[Reader]) -> Mapping[str, Reader]:
     return {reader.name: reader for reader in readers}

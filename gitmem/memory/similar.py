@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -151,19 +151,6 @@ class Match:
     id: str
     other: str
     score: float
-
-
-def best_match(
-    text: str, items: Iterable[tuple[str, str]], threshold: float = DEFAULT_THRESHOLD
-) -> Match | None:
-    """The item (id, text) most similar to ``text``, when at least ``threshold`` similar."""
-    mine = words(text)
-    best: Match | None = None
-    for item_id, item_text in items:
-        score = similarity(mine, words(item_text))
-        if score >= threshold and (best is None or score > best.score):
-            best = Match("", item_id, score)
-    return best
 
 
 def near_duplicates(

@@ -513,24 +513,6 @@ class RecallIndex:
             self.conn.execute("ROLLBACK TO extra")
             self.conn.execute("RELEASE extra")
 
-    def search_matched(
-        self, terms: list[str], k: int, today: date, extra: Sequence[Extra] = ()
-    ) -> tuple[list[Hit], dict[str, set[str]]]:
-        """``search`` (no path), and for each hit the query terms its text matches
-        (``matched_terms``), the extra memories included."""
-        if not terms:
-            return [], {}
-        self.conn.execute("SAVEPOINT extra")
-        try:
-            origins = {
-                self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra
-            }
-            hits = self._search(terms, k, today, None, origins)
-            return hits, self.matched_terms([hit.memory.id for hit in hits], terms)
-        finally:
-            self.conn.execute("ROLLBACK TO extra")
-            self.conn.execute("RELEASE extra")
-
     def search_prompt(
         self,
         terms: list[str],

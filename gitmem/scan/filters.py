@@ -342,7 +342,6 @@ _IDENTIFIER_RE = lazy(
 _HASH_PREFIX_RE = lazy(
     r"(?i)^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$]|^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$"
 )
-_UUID_RE = lazy(r"(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 _PATH_RE = lazy(
     r"^(?:[~.]{0,2}/|[A-Za-z]:\\)|\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf)$"
 )
@@ -541,18 +540,6 @@ def _random_part(camel: str) -> bool:
             continue
         return True
     return False
-
-
-_QUOTED_BEARER_RE = lazy(r"^(?:Bearer|Basic|Token|token|bearer)\s+(\S+)$")
-
-
-def generic_value(value: str) -> str | None:
-    """The secret part of a quoted assignment's value (``"Bearer abc…"`` → ``abc…``), or
-    ``None`` to skip it."""
-    if any(c.isspace() for c in value):
-        match = _QUOTED_BEARER_RE.match(value)
-        return match.group(1) if match else None
-    return value
 
 
 # In code, a credential's name more often holds a word, a fixture or a variable than a secret: the

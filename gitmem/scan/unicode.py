@@ -227,22 +227,3 @@ def find_hidden(text: str, *, marks: bool = False, file: bool = False) -> list[H
                 continue
         found.append(HiddenChar(line, index - line_start + 1, cp))
     return found
-
-
-def strip_hidden(text: str) -> str:
-    """``text`` without its hidden characters (the harmless exceptions kept)."""
-    hidden = find_hidden(text)
-    if not hidden:
-        return text
-    drop = set()
-    offsets = _line_offsets(text)
-    for char in hidden:
-        drop.add(offsets[char.line - 1] + char.column - 1)
-    return "".join(ch for i, ch in enumerate(text) if i not in drop)
-
-
-def _line_offsets(text: str) -> list[int]:
-    offsets = [0]
-    for match in re.finditer("\n", text):
-        offsets.append(match.end())
-    return offsets
