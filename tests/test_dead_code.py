@@ -4,10 +4,9 @@ Every function, class, method and module-level name defined in ``gitmem/`` must 
 else: in gitmem, its tests, its benchmarks or hooks (an identifier, an attribute, an import, or a
 string such as ``getattr``'s or the command table's ``module:function``). Exempt are what a
 framework calls by itself: decorated functions (click registers its commands), methods a base class
-declares (``click.Group.get_command``, ``__repr__``), dunder names. As vulture does, a name counts as
-used wherever that identifier appears: two definitions sharing one name hold each other up, which
-errs on the side of keeping.
-"""
+declares (``click.Group.get_command``, ``__repr__``), dunder names. As vulture does, a name counts
+as used wherever that identifier appears: two definitions sharing one name hold each other up, which
+errs on the side of keeping."""
 
 from __future__ import annotations
 
