@@ -60,16 +60,6 @@ def layer_of(name: str) -> int | None:
     return next((index for index, (_, folders) in enumerate(LAYERS) if folder in folders), None)
 
 
-# Imported by the command layer only.
-COMMANDS_ONLY = (
-    "gitmem.importing",
-    "gitmem.checks",
-    "gitmem.mcp",
-    "gitmem.git.provenance",
-    "gitmem.git.revert",
-    "gitmem.init",
-    "gitmem.scopes.source_changes",
-)
 # The modules at the top of gitmem/ (described on the page as the shared modules).
 SHARED = (
     "errors",
@@ -179,17 +169,65 @@ def test_the_page_draws_the_layers() -> None:
     assert drawn == list(LAYERS)
 
 
-def test_entry_packages_are_imported_by_the_command_layer_only() -> None:
-    offenders = sorted(
-        f"{module} imports {name}"
-        for module, names in imports().items()
-        for name in names
-        for entry in COMMANDS_ONLY
-        if within(name, entry)
-        and not within(module, entry.rsplit(".", 1)[0] if entry.count(".") > 1 else entry)
-        and not any(within(module, layer) for layer in COMMAND_LAYER)
-    )
-    assert offenders == []
+def unit_of(name: str) -> str:
+    """The package (or module at the top) of gitmem that holds the module ``name``."""
+    folder = folder_of(name)
+    return f"gitmem.{folder}" if folder != "gitmem" else name
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of a graph with more than one node (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    work.append((child, iter(sorted(edges.get(child, ())))))
+                elif child in stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part = stack[stack.index(node) :]
+                del stack[stack.index(node) :]
+                if len(part) > 1:
+                    found.append(sorted(part))
+    return found
+
+
+def package_imports() -> dict[str, set[str]]:
+    """Every package (or module at the top) of gitmem -> the others it imports, every import counted."""
+    modules = imports()
+    edges: dict[str, set[str]] = {}
+    for module, names in modules.items():
+        for name in names:
+            if name in modules and name != "gitmem" and unit_of(name) != unit_of(module):
+                edges.setdefault(unit_of(module), set()).add(unit_of(name))
+    return edges
+
+
+def test_no_two_packages_import_each_other() -> None:
+    """No cycle between packages, imports inside functions and under TYPE_CHECKING counted."""
+    assert cycles(package_imports()) == []
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
 
 
 # The prompt hook's modules (run by AI clients on every prompt): nothing slow to import.
