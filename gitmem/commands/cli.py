@@ -12,74 +12,60 @@ import importlib
 import os
 import sys
 import traceback
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 
 from gitmem import __version__
 from gitmem.errors import CheckFailed, ExitCode, GitmemError
 
-# name -> "module:attribute"; modules are imported only when their command runs (start-up stays
-# lean).
-COMMANDS: dict[str, str] = {
-    "init": "gitmem.commands.init:init",
-    "add": "gitmem.commands.add:add",
-    "import": "gitmem.commands.importing:import_command",
-    "export": "gitmem.commands.okf:export",
-    "list": "gitmem.commands.inspect:list_memories",
-    "show": "gitmem.commands.inspect:show",
-    "edit": "gitmem.commands.change:edit",
-    "accept": "gitmem.commands.change:accept",
-    "retire": "gitmem.commands.change:retire",
-    "forget": "gitmem.commands.change:forget",
-    "validate": "gitmem.commands.validate:validate",
-    "compile": "gitmem.commands.compile:compile_command",
-    "stats": "gitmem.commands.compile:stats",
-    "explain": "gitmem.commands.explain:explain",
-    "scan": "gitmem.commands.scan:scan",
-    "check": "gitmem.commands.check:check",
-    "recall": "gitmem.commands.recall:recall",
-    "journal": "gitmem.commands.journal:journal",
-    "doctor": "gitmem.commands.doctor:doctor",
-    "receipts": "gitmem.commands.receipts:receipts",
-    "history": "gitmem.commands.provenance:history",
-    "diff": "gitmem.commands.provenance:diff",
-    "revert": "gitmem.commands.revert:revert",
-    "sources": "gitmem.commands.sources:sources",
-    "mcp": "gitmem.commands.mcp:mcp",
-    "merge-driver": "gitmem.commands.merge_driver:merge_driver",
-    "hook": "gitmem.commands.hook:hook",
-}
 
-# The one-line summaries `gitmem --help` lists (so it imports no command module); None: not listed.
-SUMMARIES: dict[str, str | None] = {
-    "init": "Set up .memory/, the pre-commit hooks and the merge driver",
-    "add": "Add a memory (scanned and validated before it is written)",
-    "import": "Turn existing rules files into proposed memories",
-    "export": "Write the memories as an Open Knowledge Format bundle (--okf DIR)",
-    "list": "List memories, as a table or JSON",
-    "show": "Show one memory",
-    "edit": "Edit a memory in $EDITOR (an invalid result is refused)",
-    "accept": "Make proposed memories active",
-    "retire": "Retire a memory: kept for history, no longer compiled",
-    "forget": "Delete a memory's file (git keeps its history)",
-    "validate": "Check memory files and the config",
-    "compile": "Write the active memories into every tool's rules files",
-    "stats": "Memories per status and kind; tokens per target",
-    "explain": "What each AI client receives working on a path",
-    "scan": "Find secrets and hidden Unicode (the pre-commit hook)",
-    "check": "Everything CI runs, in one command",
-    "recall": "Find the memories most relevant to a question",
-    "journal": "Session logs: new, add, list, harvest",
-    "doctor": "Find stale, duplicate or broken memories",
-    "receipts": "Which memories reached which sessions, and what broke them",
-    "history": "The commits that touched a memory",
-    "diff": "Summarise memory changes for a pull request",
-    "revert": "Undo a memory with a commit, and recompile",
-    "sources": "Shared memory packs from other repositories",
-    "mcp": "Run the MCP server on stdio (started by an AI tool)",
-    "merge-driver": None,  # run by git
-    "hook": None,  # run by AI clients' hooks (gitmem init --agent-hooks)
+class Command(NamedTuple):
+    """One command: its module in gitmem/commands/ (imported only when the command runs: start-up stays lean),
+    the click command in it, and its line in `gitmem --help` (None: run by git or an AI client, not listed)."""
+
+    module: str
+    attribute: str
+    summary: str | None
+
+
+# Every command, in the order `gitmem --help` lists them.
+COMMANDS: dict[str, Command] = {
+    "init": Command("init", "init", "Set up .memory/, the pre-commit hooks and the merge driver"),
+    "add": Command("add", "add", "Add a memory (scanned and validated before it is written)"),
+    "import": Command(
+        "importing", "import_command", "Turn existing rules files into proposed memories"
+    ),
+    "export": Command(
+        "okf", "export", "Write the memories as an Open Knowledge Format bundle (--okf DIR)"
+    ),
+    "list": Command("inspect", "list_memories", "List memories, as a table or JSON"),
+    "show": Command("inspect", "show", "Show one memory"),
+    "edit": Command("change", "edit", "Edit a memory in $EDITOR (an invalid result is refused)"),
+    "accept": Command("change", "accept", "Make proposed memories active"),
+    "retire": Command("change", "retire", "Retire a memory: kept for history, no longer compiled"),
+    "forget": Command("change", "forget", "Delete a memory's file (git keeps its history)"),
+    "validate": Command("validate", "validate", "Check memory files and the config"),
+    "compile": Command(
+        "compile", "compile_command", "Write the active memories into every tool's rules files"
+    ),
+    "stats": Command("compile", "stats", "Memories per status and kind; tokens per target"),
+    "explain": Command("explain", "explain", "What each AI client receives working on a path"),
+    "scan": Command("scan", "scan", "Find secrets and hidden Unicode (the pre-commit hook)"),
+    "check": Command("check", "check", "Everything CI runs, in one command"),
+    "recall": Command("recall", "recall", "Find the memories most relevant to a question"),
+    "journal": Command("journal", "journal", "Session logs: new, add, list, harvest"),
+    "doctor": Command("doctor", "doctor", "Find stale, duplicate or broken memories"),
+    "receipts": Command(
+        "receipts", "receipts", "Which memories reached which sessions, and what broke them"
+    ),
+    "history": Command("provenance", "history", "The commits that touched a memory"),
+    "diff": Command("provenance", "diff", "Summarise memory changes for a pull request"),
+    "revert": Command("revert", "revert", "Undo a memory with a commit, and recompile"),
+    "sources": Command("sources", "sources", "Shared memory packs from other repositories"),
+    "mcp": Command("mcp", "mcp", "Run the MCP server on stdio (started by an AI tool)"),
+    "merge-driver": Command("merge_driver", "merge_driver", None),
+    "hook": Command("hook", "hook", None),
 }
 
 
@@ -88,16 +74,16 @@ class LazyGroup(click.Group):
         return list(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = COMMANDS.get(cmd_name)
-        if target is None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
             return None
-        module_name, _, attribute = target.partition(":")
-        command = getattr(importlib.import_module(module_name), attribute)
+        module = importlib.import_module(f"gitmem.commands.{entry.module}")
+        command = getattr(module, entry.attribute)
         assert isinstance(command, click.Command)
         return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, summary) for name, summary in SUMMARIES.items() if summary is not None]
+        rows = [(name, entry.summary) for name, entry in COMMANDS.items() if entry.summary]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
