@@ -1,13 +1,19 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
+from datetime import date
 from typing import TextIO
 
 import click
 
+from gitmem.commands import open_store, today
 from gitmem.commands.options import target_option
 from gitmem.commands.output import echo, echo_json
-from gitmem.memory.model import KINDS, PRIORITIES
+from gitmem.errors import UsageError
+from gitmem.memory import actions
+from gitmem.memory.model import KINDS, PRIORITIES, Enforce, Memory
+from gitmem.scopes.personal import ensure_store
 
 
 @click.command()
@@ -134,24 +140,7 @@ def add(
       gitmem add --user "Answer in British English" --kind preference
       gitmem add "Use pnpm, never npm" --forbid-command 'npm install*' --body "npm breaks the pnpm lockfile."
     """
-    from gitmem.commands import open_store, today
-    from gitmem.errors import UsageError
-    from gitmem.memory import actions
-    from gitmem.memory.model import Enforce, Memory
-
-    sources = [s for s in (body is not None, body_file is not None, stdin_marker is not None) if s]
-    if len(sources) > 1:
-        raise UsageError("give the body once: --body, --body-file, or '-' for stdin")
-    if stdin_marker is not None and stdin_marker != "-":
-        raise UsageError(
-            f"unexpected argument {stdin_marker!r}: quote the title, or use '-' to read "
-            "the body from stdin"
-        )
-    if body_file is not None:
-        body = body_file.read()
-    elif stdin_marker == "-":
-        body = sys.stdin.read()
-
+    text = _body(body, body_file, stdin_marker)
     if user and evidence:
         raise UsageError(
             "--evidence cites a file of a repository: personal memories (--user) cannot carry it"
@@ -163,28 +152,24 @@ def add(
         title=title.strip(),
         kind=kind,
         status="proposed" if proposed else "active",
-        body=(body or "").strip("\n"),
+        body=text.strip("\n"),
         priority=priority,
-        paths=tuple(dict.fromkeys(paths)),
-        targets=tuple(dict.fromkeys(targets)),
-        tags=tuple(dict.fromkeys(tags)),
-        words=tuple(dict.fromkeys(" ".join(word.split()) for word in words)),
-        enforce=Enforce(tuple(dict.fromkeys(forbid_commands)), tuple(dict.fromkeys(forbid_edits)))
+        paths=_once(paths),
+        targets=_once(targets),
+        tags=_once(tags),
+        words=_once(" ".join(word.split()) for word in words),
+        enforce=Enforce(_once(forbid_commands), _once(forbid_edits))
         if forbid_commands or forbid_edits
         else None,
         created=day,
-        expires=actions.parse_date(expires, "--expires", day) if expires else None,
-        review_after=actions.parse_date(review_after, "--review-after", day)
-        if review_after
-        else None,
-        supersedes=tuple(dict.fromkeys(supersedes)),
+        expires=_date(expires, "--expires", day),
+        review_after=_date(review_after, "--review-after", day),
+        supersedes=_once(supersedes),
         evidence=tuple(actions.make_evidence(project, spec) for spec in evidence),
         source="human",
     )
     outcome = actions.add_memory(store, memory, day)
     if user:  # the first personal memory sets the store up (only once it passed every check)
-        from gitmem.scopes.personal import ensure_store
-
         for path in ensure_store(project):
             echo(f"created {project.display(path)}", err=True)
     if as_json:
@@ -194,3 +179,27 @@ def add(
     for note in outcome.notes:
         echo(note, err=True)
     return 0
+
+
+def _body(body: str | None, body_file: TextIO | None, stdin_marker: str | None) -> str:
+    """The body from --body, --body-file or stdin ('-'), given once at most."""
+    if sum(given is not None for given in (body, body_file, stdin_marker)) > 1:
+        raise UsageError("give the body once: --body, --body-file, or '-' for stdin")
+    if stdin_marker is not None and stdin_marker != "-":
+        raise UsageError(
+            f"unexpected argument {stdin_marker!r}: quote the title, or use '-' to read the body from stdin"
+        )
+    if body_file is not None:
+        return body_file.read()
+    if stdin_marker == "-":
+        return sys.stdin.read()
+    return body or ""
+
+
+def _once(values: Iterable[str]) -> tuple[str, ...]:
+    """The values in their order, each once."""
+    return tuple(dict.fromkeys(values))
+
+
+def _date(value: str | None, option: str, day: date) -> date | None:
+    return actions.parse_date(value, option, day) if value else None

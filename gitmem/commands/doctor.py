@@ -2,8 +2,14 @@ from __future__ import annotations
 
 import click
 
+from gitmem.checks.command import commands
+from gitmem.checks.doctor import apply_fixes, diagnose
+from gitmem.checks.evidence import refresh_evidence
+from gitmem.checks.findings import Fixed, Report
+from gitmem.commands import open_store, today
 from gitmem.commands.output import echo, echo_json, style
 from gitmem.errors import shown
+from gitmem.memory.config import load_config
 
 
 @click.command()
@@ -45,11 +51,6 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
       gitmem doctor --fix
       gitmem doctor --strict --json | jq -r '.findings[] | "\\(.path): \\(.message)"'
     """
-    from gitmem.checks.doctor import apply_fixes, diagnose
-    from gitmem.checks.evidence import refresh_evidence
-    from gitmem.commands import open_store, today
-    from gitmem.memory.config import load_config
-
     project, store = open_store()
     config = load_config(project)
     day = today()
@@ -59,9 +60,6 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
     if fix:
         fixed.extend(apply_fixes(project, store, config, day))
     report = diagnose(project, store, config, day)
-    failed = report.failed(strict)
-    from gitmem.checks.command import commands
-
     on_path = commands()
     if as_json:
         echo_json(
@@ -78,7 +76,22 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
                 },
             }
         )
-        return 1 if failed else 0
+    else:
+        _print_report(report, fixed)
+        echo(on_path.describe())
+        echo(
+            _summary(
+                report.memories,
+                len(report.errors),
+                len(report.warnings),
+                sum(f.fixable for f in report.findings),
+            )
+        )
+    return 1 if report.failed(strict) else 0
+
+
+def _print_report(report: Report, fixed: list[Fixed]) -> None:
+    """What was fixed, each finding with the command that repairs it, and the recent removals."""
     for item in fixed:
         echo(f"{style('fixed', fg='green')}: {shown(str(item.path))}: {item.action}")
     for finding in report.findings:
@@ -97,16 +110,6 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
         for removal in report.removals:
             when = removal.day.isoformat() if removal.day else "-"
             echo(f"    {when}  {removal.memory.id}: {removal.memory.title} ({removal.describe()})")
-    echo(on_path.describe())
-    echo(
-        _summary(
-            report.memories,
-            len(report.errors),
-            len(report.warnings),
-            sum(f.fixable for f in report.findings),
-        )
-    )
-    return 1 if failed else 0
 
 
 def _summary(memories: int, errors: int, warnings: int, fixable: int) -> str:

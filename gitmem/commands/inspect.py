@@ -2,13 +2,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import date
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from gitmem.commands import open_store, today
 from gitmem.commands.output import echo, echo_json, style, table
-from gitmem.errors import Problem
+from gitmem.errors import Problem, UsageError
+from gitmem.memory.config import load_config
 from gitmem.memory.model import KINDS, STATUSES, Memory
+from gitmem.scopes import packs
 
 if TYPE_CHECKING:
     from gitmem.project import Project
@@ -72,9 +76,6 @@ def list_memories(
       gitmem list --user
       gitmem list --packs
     """
-    from gitmem.commands import open_store, today
-    from gitmem.errors import UsageError
-
     if user and packs:
         raise UsageError(
             "--packs: shared packs belong to projects; personal memories (--user) have none"
@@ -82,17 +83,11 @@ def list_memories(
     project, store = open_store(user)
     snapshot = store.load()
     day = today()
-
-    def wanted(m: Memory) -> bool:
-        return (
-            (not statuses or m.status in statuses)
-            and (not kinds or m.kind in kinds)
-            and (not tags or bool(set(tags) & set(m.tags)))
-        )
-
-    chosen = [m for m in snapshot.sorted() if wanted(m)]
+    wanted = partial(_wanted, statuses, kinds, tags)
     rows: list[Row] = [
-        (m, _status(m, day), {"path": project.display(snapshot.files[m.id])}) for m in chosen
+        (m, _status(m, day), {"path": project.display(snapshot.files[m.id])})
+        for m in snapshot.sorted()
+        if wanted(m)
     ]
     problems = list(snapshot.problems)
     if packs:
@@ -102,17 +97,7 @@ def list_memories(
     if as_json:
         echo_json([{**m.to_dict(), **extra} for m, _, extra in rows])
     elif rows:
-        cells = [[m.id, m.kind, status, m.priority, m.title] for m, status, _ in rows]
-        styles = [{"bold": True}, {}, {}, {}, {}]
-        lines = table(["ID", "KIND", "STATUS", "PRIORITY", "TITLE"], cells, styles).splitlines()
-        echo(lines[0])
-        for line, (m, status, _) in zip(lines[1:], rows, strict=True):
-            plain = m.status == "active" and status != "muted"
-            echo(
-                line
-                if plain
-                else style(line, **_STATUS_STYLE["muted" if status == "muted" else m.status])
-            )
+        _print_rows(rows)
     elif not problems:
         add = "gitmem add --user" if user else "gitmem add"
         echo(
@@ -122,6 +107,32 @@ def list_memories(
     return _report_problems(sorted(problems))
 
 
+def _wanted(
+    statuses: tuple[str, ...], kinds: tuple[str, ...], tags: tuple[str, ...], memory: Memory
+) -> bool:
+    """Whether ``memory`` passes the list's filters (an empty filter passes every memory)."""
+    return (
+        (not statuses or memory.status in statuses)
+        and (not kinds or memory.kind in kinds)
+        and (not tags or bool(set(tags) & set(memory.tags)))
+    )
+
+
+def _print_rows(rows: list[Row]) -> None:
+    """The table, each row styled by its status (active ones plain)."""
+    cells = [[m.id, m.kind, status, m.priority, m.title] for m, status, _ in rows]
+    styles = [{"bold": True}, {}, {}, {}, {}]
+    lines = table(["ID", "KIND", "STATUS", "PRIORITY", "TITLE"], cells, styles).splitlines()
+    echo(lines[0])
+    for line, (m, status, _) in zip(lines[1:], rows, strict=True):
+        plain = m.status == "active" and status != "muted"
+        echo(
+            line
+            if plain
+            else style(line, **_STATUS_STYLE["muted" if status == "muted" else m.status])
+        )
+
+
 def _status(memory: Memory, day: date) -> str:
     return "expired" if memory.status == "active" and memory.is_expired(day) else memory.status
 
@@ -129,11 +140,7 @@ def _status(memory: Memory, day: date) -> str:
 def _pack_rows(
     project: Project, day: date, wanted: Callable[[Memory], bool]
 ) -> tuple[list[Row], list[Problem]]:
-    """The shared packs' memories that ``wanted`` keeps, namespaced, and the problems of the
-    packs' files."""
-    from gitmem.memory.config import load_config
-    from gitmem.scopes import packs
-
+    """The shared packs' memories that ``wanted`` keeps, namespaced, and the problems of the packs' files."""
     loaded, _ = packs.load(project, load_config(project))
     rows: list[Row] = []
     for pack in loaded:
@@ -174,14 +181,9 @@ def show(memory_id: str, user: bool, as_json: bool) -> int:
       gitmem show --user british-english
       gitmem show acme/no-force-push
     """
-    from gitmem.commands import open_store
-
     project, store = open_store(user)
     extra: dict[str, Any] = {}
     if "/" in memory_id and not user:
-        from gitmem.memory.config import load_config
-        from gitmem.scopes import packs
-
         loaded, _ = packs.load(project, load_config(project))
         pack, found = packs.find(loaded, memory_id)
         memory = pack.qualified(found)
@@ -193,37 +195,43 @@ def show(memory_id: str, user: bool, as_json: bool) -> int:
         path = project.display(snapshot.files[memory.id])
     if as_json:
         echo_json({**memory.to_dict(), "path": path, **extra})
-        return 0
+    else:
+        _print_memory(memory, path, extra)
+    return 0
+
+
+# The fields `gitmem show` prints, in order, when they are set.
+SHOWN_FIELDS = (
+    "kind",
+    "status",
+    "priority",
+    "paths",
+    "targets",
+    "tags",
+    "created",
+    "expires",
+    "review_after",
+    "supersedes",
+    "source",
+    "origin",
+    "retired",
+    "reason",
+)
+
+
+def _print_memory(memory: Memory, path: str, extra: dict[str, Any]) -> None:
     echo(f"{style(memory.id, bold=True)}  {memory.title}")
     data = memory.to_dict()
-    for name in (
-        "kind",
-        "status",
-        "priority",
-        "paths",
-        "targets",
-        "tags",
-        "created",
-        "expires",
-        "review_after",
-        "supersedes",
-        "source",
-        "origin",
-        "retired",
-        "reason",
-    ):
+    for name in SHOWN_FIELDS:
         value = data[name]
-        if value in (None, [], ""):
-            continue
-        shown = ", ".join(value) if isinstance(value, list) else str(value)
-        echo(f"  {name.replace('_', ' '):<13}{shown}")
+        if value not in (None, [], ""):
+            shown = ", ".join(value) if isinstance(value, list) else str(value)
+            echo(f"  {name.replace('_', ' '):<13}{shown}")
     if memory.enforce is not None:  # what the pre-tool hook refuses while the memory is live
-        for label, values in (
-            ("forbids run", memory.enforce.commands),
-            ("forbids edit", memory.enforce.edits),
-        ):
-            for value in values:
-                echo(f"  {label:<13}{value}")
+        for value in memory.enforce.commands:
+            echo(f"  {'forbids run':<13}{value}")
+        for value in memory.enforce.edits:
+            echo(f"  {'forbids edit':<13}{value}")
     for item in memory.evidence:
         echo(f"  {'evidence':<13}{item.path}{':' + item.lines if item.lines else ''}")
     echo(f"  {'file':<13}{path}")
@@ -234,4 +242,3 @@ def show(memory_id: str, user: bool, as_json: bool) -> int:
         echo()
         for line in memory.body.splitlines():
             echo(f"  {line}" if line else "")
-    return 0

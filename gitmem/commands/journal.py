@@ -2,10 +2,21 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from gitmem.commands.output import echo, echo_json
+from gitmem import gateway
+from gitmem.commands import open_store, today
+from gitmem.commands.output import echo, echo_json, table
+from gitmem.errors import UsageError
+from gitmem.journal.harvest import HarvestReport
+from gitmem.journal.harvest import harvest as run_harvest
+from gitmem.journal.log import list_logs as read_logs
+from gitmem.journal.log import store_log, template
+from gitmem.memory.actions import parse_date
+from gitmem.memory.config import load_config
+from gitmem.project import Project
 
 
 @click.group()
@@ -34,9 +45,6 @@ def new(title: str) -> int:
     Example:
       gitmem journal new --title "Fix the login redirect" > session.md
     """
-    from gitmem.commands import today
-    from gitmem.journal.log import template
-
     click.echo(template(today(), title), nl=False)
     return 0
 
@@ -68,12 +76,6 @@ def add(source: str | None, redact: bool, slug: str, day: str | None, as_json: b
       gitmem journal add session.md
       pbpaste | gitmem journal add - --slug fix-login
     """
-    from gitmem import gateway
-    from gitmem.commands import open_store, today
-    from gitmem.errors import UsageError
-    from gitmem.journal.log import store_log
-    from gitmem.memory.actions import parse_date
-
     if source in (None, "-"):
         if source is None and sys.stdin.isatty():
             raise UsageError(
@@ -132,10 +134,6 @@ def list_logs(as_json: bool) -> int:
     Example:
       gitmem journal list
     """
-    from gitmem.commands import open_store
-    from gitmem.commands.output import table
-    from gitmem.journal.log import list_logs as read_logs
-
     project, _ = open_store()
     logs = read_logs(project)
     if as_json:
@@ -185,51 +183,54 @@ def harvest(file: Path, dry_run: bool, force: bool, as_json: bool) -> int:
       gitmem journal harvest .memory/journal/2026-05-01-fix-login.md
       gitmem list --status proposed
     """
-    from gitmem.commands import open_store, today
-    from gitmem.journal.harvest import harvest as run_harvest
-    from gitmem.memory.config import load_config
-
     project, store = open_store()
     threshold = load_config(project).similarity
     report = run_harvest(
         project, store, file, today(), threshold=threshold, dry_run=dry_run, force=force
     )
     if as_json:
-        echo_json(
+        echo_json(_harvest_data(project, report, dry_run))
+    else:
+        _print_harvest(project, report, dry_run)
+    return 0
+
+
+def _harvest_data(project: Project, report: HarvestReport, dry_run: bool) -> dict[str, Any]:
+    return {
+        "origin": report.origin,
+        "dry_run": dry_run,
+        "proposed": [
             {
-                "origin": report.origin,
-                "dry_run": dry_run,
-                "proposed": [
-                    {
-                        "id": p.id,
-                        "kind": p.kind,
-                        "title": p.title,
-                        "line": p.line,
-                        "path": project.display(p.path),
-                    }
-                    for p in report.proposed
-                ],
-                "harvested_before": [
-                    {"id": k.id, "title": k.title, "line": k.line} for k in report.harvested_before
-                ],
-                "duplicates": [
-                    {"id": k.id, "title": k.title, "line": k.line, "score": k.score}
-                    for k in report.duplicates
-                ],
-                "rejected": [
-                    {
-                        "line": line,
-                        "title": title,
-                        "score": rejected.score,
-                        "removed": rejected.removal.to_dict(),
-                    }
-                    for line, title, rejected in report.rejected
-                ],
-                "skipped": [{"line": s.line, "reason": s.reason} for s in report.skipped],
-                "todo": report.todo,
+                "id": p.id,
+                "kind": p.kind,
+                "title": p.title,
+                "line": p.line,
+                "path": project.display(p.path),
             }
-        )
-        return 0
+            for p in report.proposed
+        ],
+        "harvested_before": [
+            {"id": k.id, "title": k.title, "line": k.line} for k in report.harvested_before
+        ],
+        "duplicates": [
+            {"id": k.id, "title": k.title, "line": k.line, "score": k.score}
+            for k in report.duplicates
+        ],
+        "rejected": [
+            {
+                "line": line,
+                "title": title,
+                "score": rejected.score,
+                "removed": rejected.removal.to_dict(),
+            }
+            for line, title, rejected in report.rejected
+        ],
+        "skipped": [{"line": s.line, "reason": s.reason} for s in report.skipped],
+        "todo": report.todo,
+    }
+
+
+def _print_harvest(project: Project, report: HarvestReport, dry_run: bool) -> None:
     verb = "would propose" if dry_run else "proposed"
     for p in report.proposed:
         echo(f"{verb} {project.display(p.path)} ({p.kind}, line {p.line}): {p.title}")
@@ -270,4 +271,3 @@ def harvest(file: Path, dry_run: bool, force: bool, as_json: bool) -> int:
         echo(
             f"next: review them (gitmem list --status proposed), then gitmem accept {ids}", err=True
         )
-    return 0
