@@ -26,9 +26,9 @@ OWNERS = {
     "re2": "gitmem.linear",  # google-re2
 }
 
-# The layers, bottom first: each folder of gitmem/ is one layer ("gitmem": the modules at its top). A module may
-# import (at its top or inside a function) only modules of its own layer or of a layer below. docs/architecture.md
-# draws the same list.
+# The layers, bottom first: each folder of gitmem/ is one layer ("gitmem": the modules at its top).
+# A module may import (at its top or inside a function) only modules of its own layer or of a layer
+# below. docs/architecture.md draws the same list.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "primitives",
@@ -42,7 +42,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("features", ("checks", "mcp", "importing", "init")),
     ("commands", ("commands",)),
 )
-# Where Python looks for `python -m gitmem` (and the installed command's entry): the program, with the commands.
+# Where Python looks for `python -m gitmem` (and the installed command's entry): the program, with
+# the commands.
 PROGRAM = "gitmem.__main__"
 
 
@@ -53,7 +54,8 @@ def folder_of(name: str) -> str:
 
 
 def layer_of(name: str) -> int | None:
-    """The index in ``LAYERS`` of the module ``name`` (None: not a module of gitmem, or a folder without a layer)."""
+    """The index in ``LAYERS`` of the module ``name`` (None: not a module of gitmem, or a folder
+    without a layer)."""
     if not within(name, "gitmem"):
         return None
     folder = "commands" if name == PROGRAM else folder_of(name)
@@ -176,7 +178,7 @@ def unit_of(name: str) -> str:
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected parts of a graph with more than one node (Tarjan's algorithm, iterative)."""
+    """The strongly connected parts of a graph with more than one node (Tarjan's algorithm)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -210,7 +212,7 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 
 def package_imports() -> dict[str, set[str]]:
-    """Every package (or module at the top) of gitmem -> the others it imports, every import counted."""
+    """Every package (or module at the top) of gitmem -> the others it imports (every import)."""
     modules = imports()
     edges: dict[str, set[str]] = {}
     for module, names in modules.items():

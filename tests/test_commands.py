@@ -516,6 +516,10 @@ def test_group_help_lists_every_command_without_importing_them(run: Run) -> None
             assert f"  {name}" in out and entry.summary in out
         else:
             assert f"  {name} " not in out
-    code = "import sys; from gitmem.commands.cli import main; main(['--help']); print(sorted(m for m in sys.modules if m.startswith('gitmem.commands.') and m != 'gitmem.commands.cli'))"
+    code = (
+        "import sys; from gitmem.commands.cli import main; main(['--help']); "
+        "print(sorted(m for m in sys.modules "
+        "if m.startswith('gitmem.commands.') and m != 'gitmem.commands.cli'))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"

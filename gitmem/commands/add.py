@@ -187,7 +187,8 @@ def _body(body: str | None, body_file: TextIO | None, stdin_marker: str | None) 
         raise UsageError("give the body once: --body, --body-file, or '-' for stdin")
     if stdin_marker is not None and stdin_marker != "-":
         raise UsageError(
-            f"unexpected argument {stdin_marker!r}: quote the title, or use '-' to read the body from stdin"
+            f"unexpected argument {stdin_marker!r}: quote the title, or use '-' to read "
+            "the body from stdin"
         )
     if body_file is not None:
         return body_file.read()

@@ -21,8 +21,9 @@ from gitmem.errors import CheckFailed, ExitCode, GitmemError
 
 
 class Command(NamedTuple):
-    """One command: its module in gitmem/commands/ (imported only when the command runs: start-up stays lean),
-    the click command in it, and its line in `gitmem --help` (None: run by git or an AI client, not listed)."""
+    """One command: its module in gitmem/commands/ (imported only when the command runs: start-up
+    stays lean), the click command in it, and its line in `gitmem --help` (None: run by git or an AI
+    client, not listed)."""
 
     module: str
     attribute: str

@@ -140,7 +140,8 @@ def _status(memory: Memory, day: date) -> str:
 def _pack_rows(
     project: Project, day: date, wanted: Callable[[Memory], bool]
 ) -> tuple[list[Row], list[Problem]]:
-    """The shared packs' memories that ``wanted`` keeps, namespaced, and the problems of the packs' files."""
+    """The shared packs' memories that ``wanted`` keeps, namespaced, and the problems of the packs'
+    files."""
     loaded, _ = packs.load(project, load_config(project))
     rows: list[Row] = []
     for pack in loaded:
