@@ -153,17 +153,11 @@ class Match:
     score: float
 
 
-def near_duplicates(
-    items: Sequence[tuple[str, str]], threshold: float = DEFAULT_THRESHOLD
-) -> list[Match]:
-    """Every pair of items (id, text) at least ``threshold`` similar, each pair once, most similar
-    first.
-
-    Two sets with Dice >= t share at least t/(2-t) of the smaller set, so a pair must share one of
-    each set's rarest words: only those candidates are scored. A pair that reads alike but says
-    different things (``different_rules``) is not a near-duplicate.
-    """
-    sets = [(item_id, words(memory_text(*text.split("\n", 1)))) for item_id, text in items]
+def _rarest(
+    sets: list[tuple[str, frozenset[str]]], threshold: float
+) -> tuple[list[list[str]], dict[str, list[int]]]:
+    """Each set's rarest words (as many as a pair at ``threshold`` must share one of), and the
+    positions of the sets by each of those words."""
     frequency: dict[str, int] = defaultdict(int)
     for _, word_set in sets:
         for word in word_set:
@@ -177,6 +171,21 @@ def near_duplicates(
         prefixes.append(prefix)
         for word in prefix:
             index[word].append(position)
+    return prefixes, index
+
+
+def near_duplicates(
+    items: Sequence[tuple[str, str]], threshold: float = DEFAULT_THRESHOLD
+) -> list[Match]:
+    """Every pair of items (id, text) at least ``threshold`` similar, each pair once, most similar
+    first.
+
+    Two sets with Dice >= t share at least t/(2-t) of the smaller set, so a pair must share one of
+    each set's rarest words: only those candidates are scored. A pair that reads alike but says
+    different things (``different_rules``) is not a near-duplicate.
+    """
+    sets = [(item_id, words(memory_text(*text.split("\n", 1)))) for item_id, text in items]
+    prefixes, index = _rarest(sets, threshold)
     found: list[Match] = []
     ratio = threshold / (
         2 - threshold

@@ -93,8 +93,6 @@ class Store:
 
     def load(self) -> Snapshot:
         """Read and check every memory file."""
-        from gitmem.memory.schema import MAX_FILE_BYTES, check_memory
-
         snapshot = Snapshot()
         gateway.require(
             self.project, self.directory
@@ -107,75 +105,14 @@ class Store:
         prefix = self.project.display(self.directory)
         raw_ids: dict[str, list[str]] = {}
         for name in names:
-            if name.startswith("."):
-                if is_temp(name):  # left by a write that was killed half-way
-                    remove_stale_temp(self.directory / name)
-                continue
             display = os.path.join(prefix, name)
             path = self.directory / name
-            if not name.endswith(SUFFIX):
-                if path.is_file():
-                    snapshot.problems.append(
-                        Problem(
-                            display,
-                            1,
-                            1,
-                            "file",
-                            f"not a memory file: memories are named ID{SUFFIX}",
-                        )
-                    )
+            if not self._memory_file(name, path, display, snapshot.problems):
                 continue
-            if not ID_PATTERN.match(
-                name[: -len(SUFFIX)]
-            ):  # e.g. "abc\n.yaml": never read, shown escaped
-                snapshot.problems.append(
-                    Problem(
-                        display
-                        if display.isprintable()
-                        else display.encode("unicode_escape").decode("ascii"),
-                        1,
-                        1,
-                        "file",
-                        "not a memory file name: an id is 1 to 64 lower-case letters, "
-                        "digits or hyphens",
-                    )
-                )
+            read = self._read(name, path, display, cache, snapshot.problems)
+            if read is None:
                 continue
-            if os.path.islink(path):  # the directory is inside: only a link can lead elsewhere
-                refusal = gateway.problem(self.project, path, display)
-                if refusal is not None:
-                    snapshot.problems.append(refusal)
-                    continue
-            try:
-                st = os.stat(path)
-            except FileNotFoundError:  # removed while we read
-                continue
-            if st.st_size > MAX_FILE_BYTES:  # not read at all: a huge file costs no memory
-                message = f"too large ({st.st_size} bytes; the limit is {MAX_FILE_BYTES})"
-                snapshot.problems.append(Problem(display, 1, 1, "file", message))
-                continue
-            key = stat_key(st)
-            cached = cache.get(name, key)
-            if cached is not None:
-                data, problem_rows = cached
-            else:
-                try:
-                    raw = gateway.read_bytes(
-                        self.project, path, limit=MAX_FILE_BYTES, display=display
-                    )
-                except OSError as exc:
-                    snapshot.problems.append(
-                        Problem(display, 1, 1, "file", f"cannot read: {exc.strerror}")
-                    )
-                    continue
-                except (
-                    CheckFailed
-                ) as exc:  # grew past the limit, or replaced by a link, since the stat
-                    snapshot.problems.extend(exc.problems)
-                    continue
-                data, problems = check_memory(raw, name[: -len(SUFFIX)])
-                problem_rows = [[p.line, p.column, p.field, p.message] for p in problems]
-                cache.put(name, key, *_cacheable(data, problem_rows))
+            data, problem_rows = read
             file_id = name[: -len(SUFFIX)]
             if isinstance(data, dict) and isinstance(data.get("id"), str):
                 raw_ids.setdefault(data["id"], []).append(display)
@@ -188,6 +125,68 @@ class Store:
         snapshot.problems.extend(self._cross_problems(snapshot, raw_ids))
         snapshot.problems.sort()
         return snapshot
+
+    def _memory_file(self, name: str, path: Path, display: str, problems: list[Problem]) -> bool:
+        """Whether ``name`` in the store's folder is a memory file to read (why not, into
+        ``problems``, when it is no hidden file)."""
+        if name.startswith("."):
+            if is_temp(name):  # left by a write that was killed half-way
+                remove_stale_temp(path)
+            return False
+        if not name.endswith(SUFFIX):
+            if path.is_file():
+                message = f"not a memory file: memories are named ID{SUFFIX}"
+                problems.append(Problem(display, 1, 1, "file", message))
+            return False
+        if not ID_PATTERN.match(name[: -len(SUFFIX)]):  # e.g. "abc\n.yaml": never read, escaped
+            shown = (
+                display
+                if display.isprintable()
+                else display.encode("unicode_escape").decode("ascii")
+            )
+            message = (
+                "not a memory file name: an id is 1 to 64 lower-case letters, digits or hyphens"
+            )
+            problems.append(Problem(shown, 1, 1, "file", message))
+            return False
+        if os.path.islink(path):  # the directory is inside: only a link can lead elsewhere
+            refusal = gateway.problem(self.project, path, display)
+            if refusal is not None:
+                problems.append(refusal)
+                return False
+        return True
+
+    def _read(
+        self, name: str, path: Path, display: str, cache: FileCache, problems: list[Problem]
+    ) -> tuple[Any, list[list[Any]]] | None:
+        """A memory file's data and problem rows (line, column, field, message), from the cache
+        when the file did not change; ``None`` (why, into ``problems``) when it cannot be read."""
+        from gitmem.memory.schema import MAX_FILE_BYTES, check_memory
+
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:  # removed while we read
+            return None
+        if st.st_size > MAX_FILE_BYTES:  # not read at all: a huge file costs no memory
+            message = f"too large ({st.st_size} bytes; the limit is {MAX_FILE_BYTES})"
+            problems.append(Problem(display, 1, 1, "file", message))
+            return None
+        key = stat_key(st)
+        cached = cache.get(name, key)
+        if cached is not None:
+            return cached
+        try:
+            raw = gateway.read_bytes(self.project, path, limit=MAX_FILE_BYTES, display=display)
+        except OSError as exc:
+            problems.append(Problem(display, 1, 1, "file", f"cannot read: {exc.strerror}"))
+            return None
+        except CheckFailed as exc:  # grew past the limit, or replaced by a link, since the stat
+            problems.extend(exc.problems)
+            return None
+        data, found = check_memory(raw, name[: -len(SUFFIX)])
+        problem_rows = [[p.line, p.column, p.field, p.message] for p in found]
+        cache.put(name, key, *_cacheable(data, problem_rows))
+        return data, problem_rows
 
     def _cross_problems(self, snapshot: Snapshot, raw_ids: dict[str, list[str]]) -> list[Problem]:
         problems = []
