@@ -184,15 +184,7 @@ def harvest(
     snapshot = store.load()
     report.invalid_files = len({p.path for p in snapshot.problems})
     taken = set(snapshot.memories) | _ids_on_disk(store)
-    from_this_log = {
-        title_key(m.title): m.id
-        for m in snapshot.memories.values()
-        if m.origin == report.origin and m.title
-    }
-    pool: similar.Pool[str] = similar.Pool(threshold)
-    for m in snapshot.sorted():
-        if m.status != "retired":
-            pool.add(m.id, m.title, m.body)
+    from_this_log, pool = _seen(snapshot, report.origin, threshold)
     guard = removed.guard(project, snapshot, threshold)
 
     pending: list[tuple[Memory, int]] = []
@@ -205,23 +197,16 @@ def harvest(
         if not title:
             report.skipped.append(Skipped(item.line, "item without text"))
             continue
-        known = from_this_log.get(title_key(title))
-        if known is not None:
-            report.harvested_before.append(Known(item.line, title, known))
-            continue
-        title_words = similar.words(title)
-        all_words = similar.words(similar.memory_text(title, body))
-        match = pool.best_words(title_words, all_words, similar.memory_text(title, body))
-        if match is not None:
-            report.duplicates.append(Known(item.line, title, match[0], round(match[1], 3)))
+        text = similar.memory_text(title, body)
+        compared = (similar.words(title), similar.words(text), text)
+        if _repeats(report, item.line, title, from_this_log.get(title_key(title)), pool, compared):
             continue
         rejected = guard.check(title, body)
         if rejected is not None and not force:
             report.rejected.append((item.line, title, rejected))
             continue
-        memory_id = unique_id(short_id(title) or f"{kind}-{item.line}", taken)
         memory = Memory(
-            id=memory_id,
+            id=unique_id(short_id(title) or f"{kind}-{item.line}", taken),
             title=title,
             kind=kind,
             status="proposed",
@@ -235,8 +220,8 @@ def harvest(
         if why is not None:
             report.skipped.append(Skipped(item.line, f"does not make a valid memory ({why})"))
             continue
-        taken.add(memory_id)
-        pool.add_words(memory_id, title_words, all_words)
+        taken.add(memory.id)
+        pool.add_words(memory.id, *compared[:2])
         pending.append((memory, item.line))
 
     for memory, line in pending:
@@ -244,6 +229,43 @@ def harvest(
         report.proposed.append(Proposed(memory.id, memory.kind, memory.title, line, written))
     report.skipped.sort(key=lambda s: s.line)
     return report
+
+
+def _seen(
+    snapshot: Snapshot, origin: str, threshold: float
+) -> tuple[dict[str, str], similar.Pool[str]]:
+    """What the log's items are compared with: the memories harvested from this log before (id
+    by title key), and every memory that is not retired."""
+    from_this_log = {
+        title_key(m.title): m.id
+        for m in snapshot.memories.values()
+        if m.origin == origin and m.title
+    }
+    pool: similar.Pool[str] = similar.Pool(threshold)
+    for m in snapshot.sorted():
+        if m.status != "retired":
+            pool.add(m.id, m.title, m.body)
+    return from_this_log, pool
+
+
+def _repeats(
+    report: HarvestReport,
+    line: int,
+    title: str,
+    before: str | None,
+    pool: similar.Pool[str],
+    compared: tuple[frozenset[str], frozenset[str], str],
+) -> bool:
+    """Whether the item was harvested ``before`` (that memory's id) or nearly repeats a memory or
+    an item read before (reported so)."""
+    if before is not None:
+        report.harvested_before.append(Known(line, title, before))
+        return True
+    match = pool.best_words(*compared)
+    if match is None:
+        return False
+    report.duplicates.append(Known(line, title, match[0], round(match[1], 3)))
+    return True
 
 
 def _read_log(project: Project, path: Path) -> str:
