@@ -335,3 +335,29 @@ def test_init_moves_an_older_gitmems_client_hooks_to_gitmem_cli(
     again = run("init", "--no-hooks")
     assert "client hooks" not in again.out
     assert (root / ".claude" / "settings.json").read_text(encoding="utf-8") == text
+
+
+def test_antigravity_gets_its_pre_tool_hook_in_the_shape_agy_loads(repo: Path, run: Run) -> None:
+    """`.agents/hooks.json` (agy's workspace hooks): a named hook `hooks` with a `*` matcher and no
+    timeout (agy denies a call whose hook timed out, and its unit is not documented)."""
+    assert run("init", "--no-hooks", "--target", "antigravity").code == 0
+    done = run("init", "--agent-hooks")
+    assert done.code == 0, done.err
+    data = json.loads((repo / ".agents" / "hooks.json").read_text(encoding="utf-8"))
+    assert data == {
+        "hooks": {
+            "PreToolUse": [
+                {
+                    "matcher": "*",
+                    "hooks": [
+                        {
+                            "type": "command",
+                            "command": "gitmem-cli hook pre-tool --client antigravity",
+                        }
+                    ],
+                }
+            ]
+        }
+    }
+    assert run("init", "--agent-hooks", "--remove").code == 0
+    assert not (repo / ".agents" / "hooks.json").exists()

@@ -217,6 +217,49 @@ def test_each_client_gets_its_own_answer_shape(root: Path) -> None:
     )
 
 
+def antigravity(root: Path, name: str, args: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+    """Antigravity's PreToolUse payload: no ``cwd``, the call under ``toolCall``."""
+    payload = {
+        "conversationId": "c1",
+        "workspacePaths": [str(root)],
+        "toolCall": {"name": name, "args": args},
+    }
+    done = subprocess.run(
+        [*gitmem_command(), "hook", "pre-tool", "--client", "antigravity"],
+        cwd=root / ".memory",
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_antigravity_calls_are_read_from_its_payload_and_refused_in_its_shape(root: Path) -> None:
+    answer = json.loads(antigravity(root, "run_command", {"CommandLine": "npm i left-pad"}).stdout)
+    assert answer["decision"] == "deny" and "[use-pnpm] Use pnpm" in answer["reason"]
+    write = {"TargetFile": str(root / "migrations" / "0003.sql"), "CodeContent": "drop table x;"}
+    assert "[use-pnpm]" in json.loads(antigravity(root, "write_to_file", write).stdout)["reason"]
+    memory = {"TargetFile": str(root / ".memory" / "memories" / "x.yaml"), "CodeContent": "id: x"}
+    gate = json.loads(antigravity(root, "write_to_file", memory).stdout)
+    assert gate["decision"] == "deny" and "Only people make a memory live" in gate["reason"]
+    block = (root / "CLAUDE.md").read_text(encoding="utf-8").split("<!-- gitmem:begin")[1]
+    chunk = {"TargetContent": block.splitlines()[3], "ReplacementContent": "x"}
+    edit = {"TargetFile": str(root / "CLAUDE.md"), "ReplacementChunks": [chunk]}
+    assert (
+        "managed block"
+        in json.loads(antigravity(root, "multi_replace_file_content", edit).stdout)["reason"]
+    )
+    notes = {"TargetFile": str(root / "CLAUDE.md"), "TargetContent": "Hand-written."}
+    assert (
+        antigravity(root, "replace_file_content", {**notes, "ReplacementContent": "ok"}).stdout
+        == ""
+    )
+    assert antigravity(root, "run_command", {"CommandLine": "pnpm install"}).stdout == ""
+    assert antigravity(root, "view_file", {"AbsolutePath": str(root / "CLAUDE.md")}).stdout == ""
+
+
 def test_a_retired_or_proposed_memory_enforces_nothing(root: Path) -> None:
     path = root / ".memory" / "memories" / "use-pnpm.yaml"
     path.write_text(
@@ -241,7 +284,16 @@ def test_a_failing_hook_lets_the_call_through_and_says_so_once(root: Path) -> No
 
 def test_every_client_with_a_pre_tool_hook_has_an_answer_shape() -> None:
     hooked = [name for name, client in BY_NAME.items() if client.event_name("pre-tool")]
-    assert sorted(hooked) == ["claude", "codex", "copilot", "cursor", "gemini", "opencode", "qwen"]
+    assert sorted(hooked) == [
+        "antigravity",
+        "claude",
+        "codex",
+        "copilot",
+        "cursor",
+        "gemini",
+        "opencode",
+        "qwen",
+    ]
 
 
 def test_the_shell_reader_is_bounded_and_linear() -> None:

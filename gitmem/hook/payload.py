@@ -31,5 +31,5 @@ def text(payload: dict[str, Any], *names: str) -> str:
 
 
 def session_id(payload: dict[str, Any]) -> str:
-    found = text(payload, "session_id", "sessionId", "sessionID", "thread_id")
+    found = text(payload, "session_id", "sessionId", "sessionID", "thread_id", "conversationId")
     return found or f"parent-{os.getppid()}"

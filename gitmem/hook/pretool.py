@@ -56,9 +56,17 @@ PATH_KEYS = (
     "notebook_path",
     "absolute_path",
     "target_file",
+    "TargetFile",  # Antigravity's write_to_file, replace_file_content
     "filename",
     "file",
 )
+TOOL_KEYS = ("tool_name", "toolName", "tool")
+ARGUMENT_KEYS = ("tool_input", "toolArgs", "args", "input")
+LINE_KEYS = ("command", "cmd", "CommandLine")  # CommandLine: Antigravity's run_command
+OLD_KEYS = ("old_string", "oldString", "old_str", "TargetContent")
+NEW_KEYS = ("new_string", "newString", "new_str", "ReplacementContent")
+CONTENT_KEYS = ("content", "file_text", "text", "contents", "CodeContent")
+EDIT_LISTS = ("edits", "ReplacementChunks")  # Claude Code's MultiEdit, Antigravity's chunks
 PATCH_MARKS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 
 # Programs that only read the files they name: a shell command of another program naming a protected
@@ -102,39 +110,51 @@ class Refusal(NamedTuple):
 
 
 def _dict(value: Any) -> dict[str, Any]:
-    if (
-        isinstance(value, str)
-        and value.lstrip().startswith("{")
-        and len(value) <= shell.MAX_LINE * 4
-    ):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            return {}
+    value = _json(value, "{")
     return value if isinstance(value, dict) else {}
+
+
+def _json(value: Any, opener: str) -> Any:
+    """``value``, or the JSON it holds when it is a bounded string starting with ``opener``."""
+    if not isinstance(value, str) or len(value) > shell.MAX_LINE * 4:
+        return value
+    if not value.lstrip().startswith(opener):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        return None
+
+
+def _first(data: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    return next((data[key] for key in keys if data.get(key)), None)
+
+
+def tool_and_args(payload: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The tool's name and arguments, whatever the client calls them (Antigravity nests them in
+    ``toolCall``; Cursor's beforeShellExecution has only a top-level ``command``)."""
+    nested = payload.get("toolCall")
+    if isinstance(nested, dict):
+        payload = {"tool": nested.get("name"), "args": nested.get("args")}
+    tool = _first(payload, TOOL_KEYS)
+    tool = tool if isinstance(tool, str) else ""
+    args = _dict(_first(payload, ARGUMENT_KEYS))
+    if not tool and isinstance(payload.get("command"), str):
+        args = {"command": payload["command"]}
+    return tool, args
 
 
 def call_of(payload: dict[str, Any]) -> Call:
     """The call a pre-tool payload describes."""
-    tool = payload.get("tool_name") or payload.get("toolName") or payload.get("tool") or ""
-    tool = tool if isinstance(tool, str) else ""
-    args = _dict(
-        payload.get("tool_input")
-        or payload.get("toolArgs")
-        or payload.get("args")
-        or payload.get("input")
-    )
-    if not tool and isinstance(payload.get("command"), str):  # Cursor's beforeShellExecution
-        args = {"command": payload["command"]}
+    tool, args = tool_and_args(payload)
     lowered = tool.lower()
     line = _shell_line(args)
     if line is not None and (
         lowered == "apply_patch" or line.lstrip().startswith("*** Begin Patch")
     ):
         return Call(tool, writes=_patch_paths(line))
-    if line is not None and (
-        not tool or any(word in lowered for word in SHELL_WORDS) or "command" in args
-    ):
+    shell_tool = not tool or any(word in lowered for word in SHELL_WORDS)
+    if line is not None and (shell_tool or "command" in args):
         return Call(tool, commands=tuple(shell.commands(line)))
     if not any(word in lowered for word in WRITE_WORDS):
         return Call(tool)
@@ -142,7 +162,7 @@ def call_of(payload: dict[str, Any]) -> Call:
 
 
 def _shell_line(args: dict[str, Any]) -> str | None:
-    line = args.get("command", args.get("cmd"))
+    line = _first(args, LINE_KEYS)
     if isinstance(line, list):
         return " ".join(str(part) for part in line[: shell.MAX_WORDS])
     return line if isinstance(line, str) else None
@@ -151,19 +171,13 @@ def _shell_line(args: dict[str, Any]) -> str | None:
 def _write_call(tool: str, args: dict[str, Any]) -> Call:
     """A write or edit tool's call: its file, and the texts it replaces and writes."""
     paths = [args[key] for key in PATH_KEYS if isinstance(args.get(key), str)]
-    listed = args.get("edits")
-    edits: list[Any] = listed if isinstance(listed, list) else [args]
-    old = "\n".join(
-        _text(edit, "old_string", "oldString", "old_str")
-        for edit in edits
-        if isinstance(edit, dict)
-    )
-    new = "\n".join(
-        _text(edit, "new_string", "newString", "new_str")
-        for edit in edits
-        if isinstance(edit, dict)
-    )
-    content = _text(args, "content", "file_text", "text", "contents")
+    listed = _json(_first(args, EDIT_LISTS), "[")
+    edits = [
+        edit for edit in (listed if isinstance(listed, list) else [args]) if isinstance(edit, dict)
+    ]
+    old = "\n".join(_text(edit, *OLD_KEYS) for edit in edits)
+    new = "\n".join(_text(edit, *NEW_KEYS) for edit in edits)
+    content = _text(args, *CONTENT_KEYS)
     return Call(
         tool,
         writes=tuple(paths[:1]),
@@ -583,7 +597,7 @@ def respond(client: Client, payload: dict[str, Any], day: date) -> Answered:
     from gitmem.gateway import find_project
     from gitmem.hook.payload import session_id, text
 
-    cwd = text(payload, "cwd", "directory")
+    cwd = text(payload, "cwd", "directory") or _workspace(payload)
     try:
         project = find_project(Path(cwd) if cwd and os.path.isabs(cwd) else None)
     except GitmemError:
@@ -598,6 +612,13 @@ def respond(client: Client, payload: dict[str, Any], day: date) -> Answered:
     ids = [refused.memory] if refused.memory else []
     receipts.record(project, "block", client.name, session_id(payload), ids, refused.rule)
     return Answered(answer(client, refused.reason), (refused.memory or refused.rule,))
+
+
+def _workspace(payload: dict[str, Any]) -> str:
+    """Antigravity's first workspace folder (its payload has no ``cwd``)."""
+    paths = payload.get("workspacePaths")
+    first = paths[0] if isinstance(paths, list) and paths else ""
+    return first if isinstance(first, str) else ""
 
 
 def check(project: Project, call: Call, cwd: str, day: date) -> Refusal | None:

@@ -251,20 +251,24 @@ def _parse(text: str, display: str) -> jsonedit.Node:
     return root
 
 
+def _group(client: Client, event: str, timeout: int) -> dict[str, Any]:
+    """gitmem's hook group for one of the client's events (a flat entry for Cursor's hooks.json)."""
+    entry: dict[str, Any] = {"type": "command", "command": command_for(client.name, event)}
+    if timeout:
+        entry["timeout"] = timeout
+    if client.named_entries:
+        entry["name"] = f"gitmem-{event}"
+    if client.flat:
+        return {key: entry[key] for key in ("command", "timeout") if key in entry}
+    matcher = {"matcher": client.matcher} if client.matcher else {}
+    return {**matcher, "hooks": [entry]}
+
+
 def _add_text(text: str, display: str, client: Client, timeout: int) -> str:
     """``text`` with gitmem's group appended to each of the client's events (the event, and
     ``hooks``, created at the end of their object when missing)."""
     for event, name in client.events:
-        entry: dict[str, Any] = {
-            "type": "command",
-            "command": command_for(client.name, event),
-            "timeout": timeout,
-        }
-        if client.named_entries:
-            entry["name"] = f"gitmem-{event}"
-        group: dict[str, Any] = (
-            {"command": entry["command"], "timeout": timeout} if client.flat else {"hooks": [entry]}
-        )
+        group = _group(client, event, timeout)
         root = _parse(text, display)
         if (
             client.flat and root.get("version") is None
