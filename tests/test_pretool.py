@@ -6,6 +6,7 @@ a real process reading the client's payload on stdin, in a real repository."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from gitmem import yamlio
 from gitmem.hook import shell
 from gitmem.hook.clients import BY_NAME
 from tests.conftest import git, gitmem_command, store_repo
@@ -258,6 +260,45 @@ def test_antigravity_calls_are_read_from_its_payload_and_refused_in_its_shape(ro
     )
     assert antigravity(root, "run_command", {"CommandLine": "pnpm install"}).stdout == ""
     assert antigravity(root, "view_file", {"AbsolutePath": str(root / "CLAUDE.md")}).stdout == ""
+
+
+def test_personal_and_pack_memories_are_enforced_too(root: Path, tmp_path: Path) -> None:
+    """A personal memory (``--user``) and a shared pack's carry ``enforce`` as the project's do; one added
+    after a call was let through is enforced at once (its folder or the config changed)."""
+    assert passes(root, bash("docker system prune -af"))
+    personal = Path(os.environ["XDG_CONFIG_HOME"]) / "gitmem" / "memories"
+    personal.mkdir(parents=True)
+    prune = {
+        "id": "no-prune",
+        "title": "Never prune docker on this laptop",
+        "kind": "convention",
+        "status": "active",
+        "created": "2026-01-01",
+        "enforce": {"commands": ["docker system prune*"]},
+    }
+    (personal / "no-prune.yaml").write_text(yamlio.dump(prune), encoding="utf-8")
+    assert "[~/no-prune] Never prune docker" in denied(root, bash("docker system prune -af"))
+    work = tmp_path / "pack-work"
+    (work / ".memory" / "memories").mkdir(parents=True)
+    git(work, "init", "-q", "-b", "main")
+    force = {**prune, "id": "no-force-push", "title": "Never force-push to main"}
+    force["enforce"] = {"commands": ["git push --force*", "git push -f*"]}
+    (work / ".memory" / "memories" / "no-force-push.yaml").write_text(
+        yamlio.dump(force), encoding="utf-8"
+    )
+    git(work, "add", "-A")
+    git(work, "-c", "core.hooksPath=/dev/null", "commit", "-qm", "v1")
+    assert passes(root, bash("git push --force origin main"))
+    added = subprocess.run(
+        [*gitmem_command(), "sources", "add", str(work), "--rev", "main", "--name", "acme"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    assert added.returncode == 0, added.stderr
+    reason = denied(root, bash("git push --force origin main"))
+    assert "[acme/no-force-push] Never force-push to main" in reason
+    assert passes(root, bash("git push origin main"))
 
 
 def test_a_retired_or_proposed_memory_enforces_nothing(root: Path) -> None:

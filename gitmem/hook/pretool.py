@@ -505,18 +505,19 @@ def reason(memory: Memory, why: str) -> str:
 # under gitmem's cache: the live memories with ``enforce``, and what says they are current
 CACHE = "enforce.json"
 TRUST_SECONDS = 30  # how long the cache is trusted while the memories folder is unchanged
+PERSONAL = "~/"  # a personal memory's id as a refusal quotes it (the prompt hook's key for it too)
 
 
 def enforced(project: Project, day: date) -> list[Memory]:
-    """The live memories with an ``enforce`` field.
+    """The live memories with an ``enforce`` field: the project's, the user's personal ones (``--user``) and the
+    shared packs' (``sources`` in the config, as pinned there).
 
-    From the recall index (kept up to date as for recall), whose refresh stats every memory file: at
-    10,000 memories that is most of a hook's time, on every tool call. So the answer is kept in
-    ``CACHE`` with the stat of the memories folder and of each enforced file, and trusted for
-    ``TRUST_SECONDS`` while none of them changed:
-    adding, removing or renaming a memory file (gitmem's own writes, git checkout) changes the
-    folder and is seen at once; a memory file edited in place (an editor writing over it) is seen
-    within ``TRUST_SECONDS``.
+    From the recall indexes (kept up to date as for recall), whose refresh stats every memory
+    file: at 10,000 memories that is most of a hook's time, on every tool call. So the answer is
+    kept in ``CACHE`` with the stat of both memories folders, the config and each enforced file,
+    and trusted for ``TRUST_SECONDS`` while none of them changed: adding, removing or renaming a
+    memory file (gitmem's own writes, git checkout) changes its folder and is seen at once, as is
+    a pack pinned anew; a memory file edited in place is seen within ``TRUST_SECONDS``.
     """
     from time import time
 
@@ -524,48 +525,90 @@ def enforced(project: Project, day: date) -> list[Memory]:
     from gitmem.errors import GitmemError
 
     path = project.cache_dir / CACHE
+    personal = _personal()
     now = time()
     try:
         cached = json.loads(gateway.read_bytes(project.cache_dir, path, limit=gateway.CONFIG_LIMIT))
         if (
-            isinstance(cached, dict)
-            and cached.get("day") == day.isoformat()
+            cached.get("day") == day.isoformat()
             and now - float(cached.get("checked", 0)) < TRUST_SECONDS
-            and cached.get("stats") == _stats(project, cached.get("files", []))
+            and cached.get("stats") == _stats(project, personal, cached.get("files", []))
         ):
             return [Memory.from_dict(data) for data in cached["memories"]]
-    except (OSError, ValueError, TypeError, KeyError, GitmemError):
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, GitmemError):
         pass
-    from gitmem.recall.index import RecallIndex
-
-    index = RecallIndex(project)
-    try:
-        index.refresh()
-        found = index.enforced(day)
-    finally:
-        index.close()
-    files = [f"{memory.id}.yaml" for memory in found]
+    found = [(memory, project) for memory in _indexed(project, day)]
+    if personal is not None:
+        found += [(memory, personal) for memory in _indexed(personal, day)]
+    files = [str(scope.memories_dir / f"{memory.id}.yaml") for memory, scope in found]
+    memories = [
+        memory._replace(id=PERSONAL + memory.id) if scope is personal else memory
+        for memory, scope in found
+    ] + _packs(project, day)
     data = {
         "day": day.isoformat(),
         "checked": now,
         "files": files,
-        "stats": _stats(project, files),
-        "memories": [memory.to_dict() for memory in found],
+        "stats": _stats(project, personal, files),
+        "memories": [memory.to_dict() for memory in memories],
     }
     with contextlib.suppress(OSError, GitmemError):
         gateway.write(project.cache_dir, path, json.dumps(data, separators=(",", ":")))
-    return found
+    return memories
 
 
-def _stats(project: Project, files: list[str]) -> list[list[int]]:
-    """The stat keys of the memories folder and of ``files`` in it (a missing one as zeros)."""
+def _indexed(scope: Project, day: date) -> list[Memory]:
+    from gitmem.recall.index import RecallIndex
+
+    index = RecallIndex(scope)
+    try:
+        index.refresh()
+        return index.enforced(day)
+    finally:
+        index.close()
+
+
+def _personal() -> Project | None:
+    """The user's personal store, when it has memories."""
+    from gitmem.errors import GitmemError
+    from gitmem.project import user_scope
+
+    try:
+        scope = user_scope()
+    except GitmemError:
+        return None
+    return scope if scope.memories_dir.is_dir() else None
+
+
+def _packs(project: Project, day: date) -> list[Memory]:
+    """The shared packs' live memories with ``enforce`` (from the local cache; read only when the config names
+    sources, since the YAML reader is slow to import)."""
+    from gitmem import gateway
+    from gitmem.errors import GitmemError
+
+    try:
+        text = gateway.read_text(project, project.config_path, limit=gateway.CONFIG_LIMIT)
+        if "sources:" not in text:
+            return []
+        from gitmem.memory.config import load_config
+        from gitmem.scopes import packs
+
+        found, _ = packs.recallable(project, load_config(project), day)
+    except (OSError, UnicodeDecodeError, GitmemError):
+        return []
+    return [memory for memory, _ in found if memory.enforce is not None]
+
+
+def _stats(project: Project, personal: Project | None, files: list[str]) -> list[list[int]]:
+    """The stat keys of the memories folders, the config and ``files`` (a missing one as zeros)."""
     out: list[list[int]] = []
-    for path in [project.memories_dir, *(project.memories_dir / name for name in files)]:
+    folders = [project.memories_dir, personal.memories_dir if personal else None]
+    for path in [*folders, project.config_path, *files]:
         try:
-            st = os.stat(path)
-            out.append([st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns])
+            st = os.stat(path) if path is not None else None
         except OSError:
-            out.append([0, 0, 0, 0])
+            st = None
+        out.append([st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns] if st else [0, 0, 0, 0])
     return out
 
 
