@@ -22,7 +22,7 @@ PNPM = {
     "id": "use-pnpm",
     "title": "Use pnpm, never npm",
     "body": "npm rewrites pnpm-lock.yaml and breaks the workspace.",
-    "enforce": {"commands": ["npm install*"]},
+    "enforce": {"commands": ["npm install*"], "edits": ["migrations/**"]},
     "created": "2026-01-01",
 }
 QUIET = {
@@ -158,6 +158,58 @@ def test_a_command_that_ran_where_no_hook_was_is_a_violation_from_the_transcript
     codes = {(f["code"], f["id"]) for f in json.loads(doctor.stdout)["findings"]}
     assert ("broken-after-delivery", "use-pnpm") in codes
     assert ("never-delivered", "quiet-one") in codes  # sessions ran, and none received it
+
+
+def codex_rollout(root: Path, session: str, items: list[dict[str, Any]]) -> Path:
+    folder = Path(os.environ["HOME"]) / ".codex" / "sessions" / "2026" / "01" / "02"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"rollout-2026-01-02T10-00-00-{session}.jsonl"
+    meta = {"type": "session_meta", "payload": {"id": session, "cwd": str(root)}}
+    lines = [meta] + [{"type": "response_item", "payload": item} for item in items]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_writes_that_broke_enforce_edits_are_violations_from_the_transcripts(root: Path) -> None:
+    """Claude Code's Write and Edit, Codex's apply_patch: a write into a path ``enforce.edits`` forbids
+    counts as a violation unless a refusal answered it; a write elsewhere does not."""
+    write = {"file_path": str(root / "migrations" / "0002.sql"), "content": "drop table x;"}
+    edit = {"file_path": "migrations/0001.sql", "old_string": "a", "new_string": "b"}
+    claude_transcript(
+        root,
+        "w1",
+        [
+            {"type": "assistant", "message": {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "a", "name": "Write", "input": write},
+                {"type": "tool_use", "id": "b", "name": "Edit", "input": edit},
+                {"type": "tool_use", "id": "c", "name": "Write",
+                 "input": {"file_path": str(root / "web" / "app.ts"), "content": "x"}},
+            ]}},
+        ],
+    )  # fmt: skip
+    patch = "*** Begin Patch\n*** Add File: migrations/0003.sql\n+drop table y;\n*** End Patch\n"
+    codex_rollout(
+        root,
+        "0199a0b1-0000-7000-8000-000000000001",
+        [{"type": "custom_tool_call", "name": "apply_patch", "call_id": "p", "input": patch}],
+    )
+    pnpm = row(report(root), "use-pnpm")
+    assert pnpm["clients"]["claude"]["violations"] == 2
+    assert pnpm["clients"]["codex"]["violations"] == 1
+    assert pnpm["violations"] == 3
+
+
+def test_a_client_without_hooks_gets_its_deliveries_from_its_transcripts(root: Path) -> None:
+    """Sessions of a client whose hooks recorded nothing (not set up) are read from its transcripts: each
+    delivered what its always-loaded rules files hold; a client whose hooks record is not counted twice."""
+    claude_transcript(root, "n1", [tool_use("a", "ls")])
+    claude_transcript(root, "n2", [tool_use("b", "pwd")])
+    data = report(root)
+    assert row(data, "use-pnpm")["clients"]["claude"]["delivered"] == 2
+    assert row(data, "quiet-one")["delivered"] == 0  # scoped to nowhere/: not in the root's CLAUDE.md
+    hook(root, "session-start", "claude", {"session_id": "n1"})
+    again = row(report(root), "use-pnpm")
+    assert again["clients"]["claude"]["delivered"] == 1 and again["delivered"] == 1
 
 
 def test_receipts_stay_under_gitmem_cache_and_bounded(root: Path) -> None:

@@ -1,12 +1,14 @@
-"""``gitmem receipts``: per memory, the sessions it reached, the tokens it cost, and the calls that
-broke it (refused by the pre-tool hook, or run where no hook was), per client.
+"""``gitmem receipts``: per memory, the sessions it reached, the tokens it cost, and the calls that broke it (refused by
+the pre-tool hook, or run where no hook was), per client.
 
-Two sources. gitmem's own receipts (``session/receipts.py``): what its hooks delivered (the
-always-loaded files at session start, prompt injections, MCP recalls) and what the pre-tool hook
-refused. And the clients' transcripts (``scan/transcripts.py`` finds them): every shell command a
-session ran is matched against the active memories' ``enforce.commands``; one that was not refused
-(no ``gitmem: refused`` naming the memory follows it in the transcript) ran: a violation. Nothing of
-a transcript is kept or shown but counts.
+Two sources. gitmem's own receipts (``hook/receipts.py``): what its hooks delivered (the always-loaded files at
+session start, prompt injections, MCP recalls) and what the pre-tool hook refused. And the clients' transcripts
+(``scan/transcripts.py`` finds them), read with the pre-tool hook's own reader (``hook/pretool.py``): every tool
+call a session made (a shell command, a write or an edit) is checked against the active memories' ``enforce``; one
+that was not refused (no ``gitmem: refused`` naming the memory follows it in the transcript) ran: a violation. A
+client whose hooks recorded nothing in the period (its hooks not set up) gets its sessions from its transcripts too:
+each delivered the memories in the managed blocks of the rules files the client loads. Nothing of a transcript is
+kept or shown but counts.
 """
 
 from __future__ import annotations
@@ -18,12 +20,12 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from gitmem import gateway, globmatch
+from gitmem import gateway
 from gitmem.errors import GitmemError
-from gitmem.hook import receipts as log
-from gitmem.hook import shell
 from gitmem.memory.model import Memory
 from gitmem.project import Project
+from gitmem.hook import pretool, shell
+from gitmem.hook import receipts as log
 
 TRANSCRIPT_LIMIT = 32 * gateway.MIB  # a transcript larger than this is not read
 MAX_DEPTH = 12  # JSON nesting followed into a transcript record
@@ -83,72 +85,77 @@ def build(
     client: str | None = None,
     home: Path | None = None,
 ) -> Report:
-    """The report over ``memories`` (the store's live ones, usually) from ``since`` on, for
-    every client or one."""
+    """The report over ``memories`` (the store's live ones, usually) from ``since`` on, for every client or one."""
     start = datetime(since.year, since.month, since.day, tzinfo=UTC).timestamp()
-    totals: dict[str, Counts] = {memory.id: Counts() for memory in memories}
-    per_client: dict[str, dict[str, Counts]] = {memory.id: {} for memory in memories}
-    gate = 0
-
-    def counts(memory_id: str, name: str) -> tuple[Counts, Counts] | None:
-        if memory_id not in totals:
-            return None
-        return totals[memory_id], per_client[memory_id].setdefault(name, Counts())
-
+    tally = _Tally(memories)
+    hooked: set[str] = set()
     for item in log.read(project, start):
-        name = item["c"]
-        if client is not None and name != client:
-            continue
-        if item["k"] == "block" and not item["ids"]:
-            gate += 1
-        for memory_id in item["ids"]:
-            found = counts(str(memory_id), name)
-            if found is None:
-                continue
-            for target in found:
-                if item["k"] == "block":
-                    target.blocked += 1
-                else:
-                    target.sessions.add(f"{name}:{item['s']}")
-                    target.deliveries += 1
-                    target.recalls += item["k"] in ("prompt", "recall")
-    enforced = [
-        memory for memory in memories if memory.enforce is not None and memory.enforce.commands
-    ]
-    if enforced:
-        for name, ran in transcript_violations(project, enforced, start, client, home):
-            for target in counts(ran, name) or ():
-                target.violations += 1
+        if client is None or item["c"] == client:
+            tally.receipt(item)
+            hooked.update([item["c"]] if item["k"] != "block" else [])
+    for name, path, text in _transcripts(project, start, client, home):
+        for memory_id in violations(project, memories, text):
+            tally.add(memory_id, name, violation=True)
+        if name not in hooked:  # its hooks recorded nothing: the transcript says a session ran
+            for memory_id in _loaded(project, name):
+                tally.add(memory_id, name, session=path.stem)
     rows = [
-        Row(
-            memory,
-            totals[memory.id],
-            per_client[memory.id],
-            tokens.get(memory.id, 0) * totals[memory.id].deliveries,
-        )
+        Row(memory, tally.totals[memory.id], tally.clients[memory.id],
+            tokens.get(memory.id, 0) * tally.totals[memory.id].deliveries)
         for memory in memories
-    ]
-    return Report(since, rows, gate)
+    ]  # fmt: skip
+    return Report(since, rows, tally.gate)
 
 
-def transcript_violations(
-    project: Project,
-    memories: Sequence[Memory],
-    since: float,
-    client: str | None,
-    home: Path | None,
-) -> Iterator[tuple[str, str]]:
-    """(client, memory id) for every shell command in the clients' transcripts since ``since`` that
-    breaks a memory's ``enforce.commands`` and was not refused."""
+class _Tally:
+    """The counts being built: per memory, in total and per client."""
+
+    def __init__(self, memories: Sequence[Memory]) -> None:
+        self.totals = {memory.id: Counts() for memory in memories}
+        self.clients: dict[str, dict[str, Counts]] = {memory.id: {} for memory in memories}
+        self.gate = 0  # calls the memory-layer gate refused
+
+    def receipt(self, item: dict[str, Any]) -> None:
+        if item["k"] == "block" and not item["ids"]:
+            self.gate += 1
+        for memory_id in item["ids"]:
+            if item["k"] == "block":
+                self.add(str(memory_id), item["c"], blocked=True)
+            else:
+                self.add(str(memory_id), item["c"], session=item["s"], recall=item["k"] != "start")
+
+    def add(
+        self,
+        memory_id: str,
+        client: str,
+        *,
+        session: str | None = None,
+        recall: bool = False,
+        blocked: bool = False,
+        violation: bool = False,
+    ) -> None:
+        if memory_id not in self.totals:
+            return
+        for target in (
+            self.totals[memory_id],
+            self.clients[memory_id].setdefault(client, Counts()),
+        ):
+            target.blocked += blocked
+            target.violations += violation
+            if session is not None:
+                target.sessions.add(f"{client}:{session}")
+                target.deliveries += 1
+                target.recalls += recall
+
+
+def _transcripts(
+    project: Project, since: float, client: str | None, home: Path | None
+) -> Iterator[tuple[str, Path, str]]:
+    """(client, path, text) of each transcript of this project changed since ``since``."""
     from gitmem.scan.transcripts import client_logs
     from gitmem.tools import TRANSCRIPT_CLIENTS
 
     base = home or Path.home()
-    patterns = [
-        (memory.id, globmatch.parse(p, anywhere=True))
-        for memory in memories
-        for p in memory.enforce.commands  # type: ignore[union-attr]
-    ]
     for name in TRANSCRIPT_CLIENTS:
         if client is not None and name != client:
             continue
@@ -163,29 +170,47 @@ def transcript_violations(
                 text = gateway.read_given(path, limit=TRANSCRIPT_LIMIT).decode("utf-8", "replace")
             except (OSError, GitmemError):
                 continue
-            for memory_id in _broken(text, patterns):
-                yield name, memory_id
+            yield name, path, text
 
 
-def _broken(text: str, patterns: list[tuple[str, globmatch.Glob]]) -> Iterator[str]:
-    """The memory ids the shell commands of one transcript broke and that no refusal answered."""
-    calls: list[tuple[int, str]] = []  # (where in the text, command line)
-    for at, value in _records(text):
-        for line in _command_lines(value, 0):
-            calls.append((at, line))
-            if len(calls) >= MAX_CALLS:
-                break
+def _loaded(project: Project, client: str) -> set[str]:
+    """The memory ids in the managed blocks of the rules files ``client`` loads at the root."""
+    from gitmem.hook.clients import BY_NAME
+    from gitmem.hook.inject import loaded_ids
+    from gitmem.hook.run import rules_files
+
+    found = BY_NAME.get(client)
+    return loaded_ids(rules_files(project, found), project) if found is not None else set()
+
+
+def violations(project: Project, memories: Sequence[Memory], text: str) -> Iterator[str]:
+    """The memory ids the tool calls of one transcript broke (a command matching ``enforce.commands``, a write
+    matching ``enforce.edits``) and that no refusal answered."""
+    enforced = [memory for memory in memories if memory.enforce is not None]
+    if not enforced:
+        return
+    gate = pretool.Gate(project, str(project.root))
+    calls = list(_calls_of(text))
     starts = sorted({at for at, _ in calls})
-    for at, line in calls:
+    for at, call in calls:
+        refused = pretool.broken(enforced, call, gate)
+        if refused is None or refused.memory is None:
+            continue
         following = bisect.bisect_right(starts, at)
-        end = starts[following] if following < len(starts) else len(text)
-        window = text[at:end]  # up to the next record that calls a tool
-        commands = [command.text for command in shell.commands(line) if command.words]
-        for memory_id, glob in patterns:
-            if any(globmatch.match(glob, command, under=False) for command in commands):
-                if "gitmem: refused" not in window or f"[{memory_id}]" not in window:
-                    yield memory_id
-                break
+        window = text[at : starts[following] if following < len(starts) else len(text)]
+        if "gitmem: refused" not in window or f"[{refused.memory}]" not in window:
+            yield refused.memory
+
+
+def _calls_of(text: str) -> Iterator[tuple[int, pretool.Call]]:
+    """The tool calls of a transcript, each with where its record starts, ``MAX_CALLS`` at most."""
+    count = 0
+    for at, value in _records(text):
+        for call in _calls(value, 0):
+            yield at, call
+            count += 1
+            if count >= MAX_CALLS:
+                return
 
 
 def _records(text: str) -> Iterator[tuple[int, Any]]:
@@ -209,36 +234,52 @@ def _records(text: str) -> Iterator[tuple[int, Any]]:
         at += len(line)
 
 
+_NAME_KEYS = ("name", "tool", "tool_name", "toolName")
+_ARGUMENT_KEYS = ("input", "arguments", "args", "tool_input", "toolArgs", "parameters")
 _COMMAND_KEYS = ("command", "cmd")
-_ARGUMENT_KEYS = ("input", "arguments", "args", "tool_input", "toolArgs", "parameters", "state")
 
 
-def _command_lines(value: Any, depth: int) -> Iterator[str]:
-    """Shell command lines of tool calls anywhere in a record: ``{"command": "..."}`` (or ``cmd``, a
-    string or a list of words) under a call's arguments, which may be a JSON string themselves
-    (OpenAI's ``arguments``).
-    """
+def _calls(value: Any, depth: int) -> Iterator[pretool.Call]:
+    """The tool calls anywhere in a record: a named tool with its arguments (Claude Code's ``tool_use``, Codex's
+    ``function_call`` with JSON ``arguments``, its ``apply_patch`` input, Gemini CLI's ``toolCalls``, opencode's
+    parts with ``state.input``), or a bare ``{"command": ...}``."""
     if depth > MAX_DEPTH:
         return
     if isinstance(value, list):
         for item in value[:10_000]:
-            yield from _command_lines(item, depth + 1)
+            yield from _calls(item, depth + 1)
         return
     if not isinstance(value, dict):
         return
-    for key in _COMMAND_KEYS:
-        found = value.get(key)
-        if isinstance(found, list) and all(isinstance(word, str) for word in found):
-            found = " ".join(found[2:] if found[:2] in (["bash", "-lc"], ["bash", "-c"]) else found)
-        if isinstance(found, str) and found and not found.startswith("*** Begin Patch"):
-            yield found[: shell.MAX_LINE]
-    for key, item in value.items():
-        if key in _COMMAND_KEYS:
-            continue
-        if isinstance(item, str) and key in _ARGUMENT_KEYS and item.lstrip().startswith("{"):
-            try:
-                item = json.loads(item)
-            except ValueError:
-                continue
+    call = _call(value)
+    if call is not None:
+        yield call
+        return
+    for item in value.values():
         if isinstance(item, dict | list):
-            yield from _command_lines(item, depth + 1)
+            yield from _calls(item, depth + 1)
+
+
+def _call(value: dict[str, Any]) -> pretool.Call | None:
+    """The call of one record: a named tool's (its arguments as the pre-tool hook reads them), else a bare
+    command's, else None."""
+    name = next((value[key] for key in _NAME_KEYS if isinstance(value.get(key), str)), "")
+    args = _arguments(value)
+    if name and isinstance(args, dict | str):
+        return pretool.call_of({"tool_name": name, "tool_input": args})
+    line = next((value[key] for key in _COMMAND_KEYS if value.get(key)), None)
+    if isinstance(line, list) and all(isinstance(word, str) for word in line):
+        line = " ".join(line[2:] if line[:2] in (["bash", "-lc"], ["bash", "-c"]) else line)
+    if isinstance(line, str) and not line.startswith(pretool.PATCH_START):
+        return pretool.Call("", commands=tuple(shell.commands(line[: shell.MAX_LINE])))
+    return None
+
+
+def _arguments(value: dict[str, Any]) -> Any:
+    state = value.get("state")
+    if isinstance(state, dict) and "input" in state:
+        return state["input"]  # opencode's tool part
+    args = next((value[key] for key in _ARGUMENT_KEYS if key in value), None)
+    if isinstance(args, str) and args.startswith(pretool.PATCH_START):
+        return {"command": args}  # Codex's apply_patch: the patch is the input
+    return args

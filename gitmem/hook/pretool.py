@@ -67,6 +67,7 @@ OLD_KEYS = ("old_string", "oldString", "old_str", "TargetContent")
 NEW_KEYS = ("new_string", "newString", "new_str", "ReplacementContent")
 CONTENT_KEYS = ("content", "file_text", "text", "contents", "CodeContent")
 EDIT_LISTS = ("edits", "ReplacementChunks")  # Claude Code's MultiEdit, Antigravity's chunks
+PATCH_START = "*** Begin Patch"
 PATCH_MARKS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 
 # Programs that only read the files they name: a shell command of another program naming a protected
@@ -149,9 +150,7 @@ def call_of(payload: dict[str, Any]) -> Call:
     tool, args = tool_and_args(payload)
     lowered = tool.lower()
     line = _shell_line(args)
-    if line is not None and (
-        lowered == "apply_patch" or line.lstrip().startswith("*** Begin Patch")
-    ):
+    if line is not None and (lowered == "apply_patch" or line.lstrip().startswith(PATCH_START)):
         return Call(tool, writes=_patch_paths(line))
     shell_tool = not tool or any(word in lowered for word in SHELL_WORDS)
     if line is not None and (shell_tool or "command" in args):
