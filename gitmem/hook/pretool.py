@@ -220,6 +220,33 @@ def _relative(root: str, cwd: str, path: str) -> str | None:
     return full[len(root) + 1 :].replace(os.sep, "/")
 
 
+def _all_named(words: tuple[str, ...], named: list[str]) -> list[str]:
+    return named
+
+
+def _in_place(words: tuple[str, ...], named: list[str]) -> list[str]:
+    return named if any(word.startswith("-i") for word in words[1:]) else []
+
+
+def _git(words: tuple[str, ...], named: list[str]) -> list[str]:
+    return named[1:] if named and named[0] not in GIT_READERS else []
+
+
+def _find(words: tuple[str, ...], named: list[str]) -> list[str]:
+    return named if any(word in ("-delete", "-exec", "-execdir") for word in words) else []
+
+
+# Program -> the files it writes of those its command names (any other program: none, unless it is not one of
+# the READERS and names gitmem's files).
+WRITES_OF = {
+    **dict.fromkeys(WRITERS, _all_named),
+    "sed": _in_place,
+    "perl": _in_place,
+    "git": _git,
+    "find": _find,
+}
+
+
 def shell_writes(
     commands: tuple[shell.Command, ...], protected: Any
 ) -> list[tuple[str, shell.Command]]:
@@ -238,16 +265,9 @@ def shell_writes(
             continue
         named = [word for word in words[1:] if not word.startswith("-") and word != "--"]
         writes = list(command.redirects)
-        if program in WRITERS or (
-            program in ("sed", "perl") and any(w.startswith("-i") for w in words[1:])
-        ):
-            writes += named
-        elif program == "dd":
-            writes += [word[3:] for word in words[1:] if word.startswith("of=")]
-        elif program == "git" and named and named[0] not in GIT_READERS:
-            writes += named[1:]
-        elif program == "find" and any(word in ("-delete", "-exec", "-execdir") for word in words):
-            writes += named
+        rule = WRITES_OF.get(program)
+        if rule is not None:
+            writes += rule(words, named)
         elif program not in READERS:
             writes += [word for word in named if protected(os.path.join(folder, word))]
         out += [(os.path.join(folder, path), command) for path in writes if path != "/dev/null"]
@@ -444,6 +464,10 @@ class Gate:
 # --------------------------------------------------------------------------------------------------
 
 
+# The fields of ``enforce``, and what a call that breaks one does.
+ENFORCE_RULES = (("commands", "runs a command"), ("edits", "writes a file"))
+
+
 def broken(memories: list[Memory], call: Call, gate: Gate) -> Refusal | None:
     """The first memory whose ``enforce`` the call breaks, as a refusal quoting it."""
     texts = [command.text for command in call.commands if command.words]
@@ -452,29 +476,23 @@ def broken(memories: list[Memory], call: Call, gate: Gate) -> Refusal | None:
         for command in call.commands
         if command.words
     ]
-    writes: list[str] = []
-    for path in [p for p, _ in shell_writes(call.commands, lambda _path: False)] + list(
-        call.writes
-    ):
-        relative = gate.relative(path)
-        if relative is not None:
-            writes.append(relative)
+    paths = [path for path, _ in shell_writes(call.commands, lambda _path: False)]
+    writes = [found for path in [*paths, *call.writes] if (found := gate.relative(path))]
+    values = {"commands": texts, "edits": writes}
     for memory in memories:
-        enforce = memory.enforce
-        if enforce is None:
-            continue
-        for pattern in enforce.commands:
-            glob = globmatch.parse(pattern, anywhere=True)
-            if any(globmatch.match(glob, text, under=False) for text in texts):
-                return Refusal(
-                    reason(memory, f"it runs a command matching `{pattern}`"), memory.id, "commands"
-                )
-        for pattern in enforce.edits:
-            glob = globmatch.parse(pattern)
-            if any(globmatch.match(glob, path) for path in writes):
-                return Refusal(
-                    reason(memory, f"it writes a file matching `{pattern}`"), memory.id, "edits"
-                )
+        for rule, why in ENFORCE_RULES if memory.enforce is not None else ():
+            found = _breaks(getattr(memory.enforce, rule), values[rule], rule == "commands")
+            if found is not None:
+                return Refusal(reason(memory, f"it {why} matching `{found}`"), memory.id, rule)
+    return None
+
+
+def _breaks(patterns: tuple[str, ...], values: list[str], command: bool) -> str | None:
+    """The first of ``patterns`` one of ``values`` matches: commands anywhere in their text, paths whole."""
+    for pattern in patterns:
+        glob = globmatch.parse(pattern, anywhere=command)
+        if any(globmatch.match(glob, value, under=not command) for value in values):
+            return pattern
     return None
 
 

@@ -19,8 +19,6 @@ MAX_COMMANDS = 512
 MAX_WORDS = 256
 MAX_DEPTH = 2  # bash -c "bash -c '...'" levels read
 
-_SEPARATORS = frozenset(";\n|&()`")
-
 
 class Command(NamedTuple):
     """One simple command: its words (quotes removed, wrappers dropped) and the files its
@@ -61,7 +59,9 @@ def commands(line: str, depth: int = 0) -> list[Command]:
 class _Reader:
     """The state of one pass over a line: the command being read, its words and redirections."""
 
-    def __init__(self) -> None:
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.size = len(line)
         self.done: list[tuple[list[str], list[str]]] = []
         self.words: list[str] = []
         self.redirects: list[str] = []
@@ -92,45 +92,81 @@ class _Reader:
             self.done.append((self.words, self.redirects))
         self.words, self.redirects, self.target = [], [], False
 
+    # Each step reads what starts at ``index`` and returns the index after it.
+
+    def plain(self, index: int) -> int:
+        self.word.append(self.line[index])
+        return index + 1
+
+    def backslash(self, index: int) -> int:
+        if index + 1 >= self.size:
+            return self.plain(index)
+        if self.line[index + 1] != "\n":  # a backslash-newline joins lines
+            self.word.append(self.line[index + 1])
+        return index + 2
+
+    def single(self, index: int) -> int:
+        end = self.line.find("'", index + 1)
+        end = self.size if end < 0 else end
+        self.word.append(self.line[index + 1 : end])
+        self.quoted = True
+        return end + 1
+
+    def double(self, index: int) -> int:
+        return _double(self.line, index + 1, self)
+
+    def comment(self, index: int) -> int:
+        if self.word or self.quoted:
+            return self.plain(index)
+        end = self.line.find("\n", index)
+        return self.size if end < 0 else end
+
+    def blank(self, index: int) -> int:
+        self.end_word()
+        return index + 1
+
+    def redirect(self, index: int) -> int:
+        return _redirect(self.line, index, self)
+
+    def ampersand(self, index: int) -> int:
+        if not self.line.startswith("&>", index):
+            return self.separator(index)
+        self.end_word()  # &> file
+        self.target = True
+        return index + (3 if self.line.startswith("&>>", index) else 2)
+
+    def dollar(self, index: int) -> int:
+        return self.separator(index) if self.line.startswith("$(", index) else self.plain(index)
+
+    def separator(self, index: int) -> int:
+        self.end_command()
+        char = self.line[index]
+        index += 2 if char == "$" else 1
+        if char == "\n" and self.heredocs:
+            index = _skip_heredocs(self.line, index, self.heredocs)
+            self.heredocs = []
+        return index
+
+
+# What each character that means something to the shell starts (any other is part of a word).
+_STEPS = {
+    "\\": _Reader.backslash,
+    "'": _Reader.single,
+    '"': _Reader.double,
+    "#": _Reader.comment,
+    **dict.fromkeys(" \t\r", _Reader.blank),
+    **dict.fromkeys("<>", _Reader.redirect),
+    "&": _Reader.ampersand,
+    "$": _Reader.dollar,
+    **dict.fromkeys(";\n|()`", _Reader.separator),
+}
+
 
 def _split(line: str) -> list[tuple[list[str], list[str]]]:
-    reader = _Reader()
-    index, size = 0, len(line)
-    while index < size:
-        char = line[index]
-        if char == "\\" and index + 1 < size:
-            if line[index + 1] != "\n":  # a backslash-newline joins lines
-                reader.word.append(line[index + 1])
-            index += 2
-        elif char == "'":
-            end = line.find("'", index + 1)
-            end = size if end < 0 else end
-            reader.word.append(line[index + 1 : end])
-            reader.quoted = True
-            index = end + 1
-        elif char == '"':
-            index = _double(line, index + 1, reader)
-        elif char == "#" and not reader.word and not reader.quoted:
-            end = line.find("\n", index)
-            index = size if end < 0 else end
-        elif char in " \t\r":
-            reader.end_word()
-            index += 1
-        elif char in "<>":
-            index = _redirect(line, index, reader)
-        elif char == "&" and index + 1 < size and line[index + 1] == ">":  # &> file
-            reader.end_word()
-            reader.target = True
-            index += 3 if line.startswith("&>>", index) else 2
-        elif char in _SEPARATORS or (char == "$" and line.startswith("$(", index)):
-            reader.end_command()
-            index += 2 if char == "$" else 1
-            if char == "\n" and reader.heredocs:
-                index = _skip_heredocs(line, index, reader.heredocs)
-                reader.heredocs = []
-        else:
-            reader.word.append(char)
-            index += 1
+    reader = _Reader(line)
+    index = 0
+    while index < reader.size:
+        index = _STEPS.get(line[index], _Reader.plain)(reader, index)
     reader.end_command()
     return reader.done
 

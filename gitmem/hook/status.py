@@ -19,6 +19,7 @@ from typing import NamedTuple
 from gitmem.hook.state import SessionState
 from gitmem.project import Project
 from gitmem.recall.index import RecallIndex, Unavailable, hook_deadline
+from gitmem.recall.results import Census
 
 JOURNAL_CALL = "`gitmem journal add -`"
 
@@ -58,23 +59,22 @@ def counts(
             return None
     finally:
         index.close()
-    live = [c for c in census if c.live]
-    elsewhere = {
-        c.id
-        for c in live
-        if c.targets and c.id not in loaded and not any(t in mine for t in c.targets)
-    }
-    return Counts(
-        active=len(live),
-        scoped=sum(1 for c in live if c.scoped and c.id not in elsewhere),
-        proposed=sum(1 for c in census if c.status == "proposed"),
-        loaded=sum(1 for c in live if c.id in loaded),
-        left_out=sum(
-            1 for c in live if not c.scoped and c.id not in loaded and c.id not in elsewhere
-        ),
-        elsewhere=len(elsewhere),
-        costly=costly,
-    )
+    n = dict.fromkeys(("active", "scoped", "proposed", "loaded", "left_out", "elsewhere"), 0)
+    for entry in census:
+        n["proposed"] += entry.status == "proposed"
+        for key in _standing(entry, loaded, mine) if entry.live else ():
+            n[key] += 1
+    return Counts(**n, costly=costly)
+
+
+def _standing(entry: Census, loaded: set[str], mine: Collection[str]) -> tuple[str, ...]:
+    """The figures a live memory counts in: ``loaded`` (and ``scoped`` when it is), ``elsewhere`` (compiled only
+    for targets whose files the client does not load), or ``scoped``/``left_out``."""
+    if entry.id in loaded:
+        return ("active", "loaded", "scoped") if entry.scoped else ("active", "loaded")
+    if entry.targets and not any(target in mine for target in entry.targets):
+        return ("active", "elsewhere")
+    return ("active", "scoped" if entry.scoped else "left_out")
 
 
 def status_text(

@@ -208,24 +208,31 @@ def _strip_event(groups: jsonedit.Node) -> tuple[list[tuple[int, int]], bool]:
     spans: list[tuple[int, int]] = []
     gone_groups: set[int] = set()
     for group_index, group in enumerate(groups.items):
-        if group.kind == "object" and _ours(
-            group.value
-        ):  # a flat entry of gitmem's (Cursor's hooks.json)
+        gone, group_spans = _strip_group(group)
+        if gone:
             gone_groups.add(group_index)
-            continue
-        entries = group.get("hooks") if group.kind == "object" else None
-        if entries is None or entries.kind != "array":
-            continue
-        ours = {i for i, entry in enumerate(entries.items) if _ours(entry.value)}
-        if ours and len(ours) == len(entries.items):
-            gone_groups.add(group_index)
-        elif ours:
-            spans += jsonedit.deletions(entries, ours)
+        spans += group_spans
     if gone_groups and len(gone_groups) == len(groups.items):
         return [], True
     if gone_groups:
         spans += jsonedit.deletions(groups, gone_groups)
     return spans, False
+
+
+def _strip_group(group: jsonedit.Node) -> tuple[bool, list[tuple[int, int]]]:
+    """Whether a group is gitmem's alone (it goes: a flat entry of Cursor's hooks.json, or a group of only
+    gitmem's entries), else the spans that cut gitmem's entries out of it."""
+    if group.kind != "object":
+        return False, []
+    if _ours(group.value):
+        return True, []
+    entries = group.get("hooks")
+    if entries is None or entries.kind != "array":
+        return False, []
+    ours = {i for i, entry in enumerate(entries.items) if _ours(entry.value)}
+    if ours and len(ours) == len(entries.items):
+        return True, []
+    return False, jsonedit.deletions(entries, ours) if ours else []
 
 
 def _within(span: tuple[int, int], node: jsonedit.Node) -> bool:
@@ -293,19 +300,22 @@ def _add_text(text: str, display: str, client: Client, timeout: int) -> str:
     return text
 
 
-def _settings_change(
-    where: gateway.Where, path: Path, display: str, client: Client, remove: bool
-) -> Change:
+def _read_text(where: gateway.Where, path: Path, display: str) -> str | None:
+    """The text of a settings file, None when there is none; a one-line usage error when it cannot be read."""
     try:
-        old: str | None = gateway.read_text(
-            where, path, limit=gateway.CONFIG_LIMIT, display=display
-        )
+        return gateway.read_text(where, path, limit=gateway.CONFIG_LIMIT, display=display)
     except FileNotFoundError:
-        old = None
+        return None
     except OSError as exc:
         raise UsageError(f"{display}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise UsageError(f"{display}: not UTF-8 text: fix it, then run this again") from None
+
+
+def _settings_change(
+    where: gateway.Where, path: Path, display: str, client: Client, remove: bool
+) -> Change:
+    old = _read_text(where, path, display)
     if old is None and remove:
         return Change(path, "unchanged", None)
     text = old if old is not None and old.strip() else "{\n}\n"
@@ -352,14 +362,7 @@ def _whole_file_change(
 ) -> Change:
     """A file gitmem writes whole: replaced when it is gitmem's, never when someone else's file
     is there."""
-    try:
-        current: str | None = gateway.read_text(
-            where, path, limit=gateway.CONFIG_LIMIT, display=display
-        )
-    except FileNotFoundError:
-        current = None
-    except OSError as exc:
-        raise UsageError(f"{display}: cannot read: {exc.strerror}") from None
+    current = _read_text(where, path, display)
     if current is not None and mark not in current:
         if remove:
             return Change(path, "unchanged", None)
