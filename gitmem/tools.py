@@ -220,8 +220,8 @@ class Hooks(NamedTuple):
     """``settings`` is a hooks file of gitmem's own (``{"version": 1, "hooks": ...}``, commands as
     ``bash``), not entries merged into the client's settings."""
     timeout_scale: int = 1
-    """The client's hook timeouts are in seconds times this (1000: milliseconds; 0: none written, the client's
-    own default holds)."""
+    """The client's hook timeouts are in seconds times this (1000: milliseconds; 0: none written,
+    the client's own default holds)."""
     matcher: str | None = None
     """The ``matcher`` of gitmem's hook groups, for a client that wants one (``*``: every tool)."""
     named_entries: bool = False
@@ -1349,9 +1349,10 @@ TOOLS: tuple[Tool, ...] = (
             # From agy's issues (not run here): `.agents/hooks.json` in the workspace and
             # `~/.gemini/config/hooks.json` hold named hooks, `{NAME: {EVENT: [{matcher, hooks}]}}`
             # (the name `hooks` fired on agy 1.1.7); PreToolUse gets `{"conversationId", "toolCall":
-            # {"name", "args"}}` and `{"decision": "deny", "reason"}` blocks the call with the reason
-            # shown to the model. Empty output lets it run; `{}`, a failure or a timeout denies it, so
-            # no timeout is written (agy's unit is not documented) and a failing hook prints nothing.
+            # {"name", "args"}}` and `{"decision": "deny", "reason"}` blocks the call with the
+            # reason shown to the model. Empty output lets it run; `{}`, a failure or a timeout
+            # denies it, so no timeout is written (agy's unit is not documented) and a failing hook
+            # prints nothing.
             events=((PRE_TOOL, "PreToolUse"),),
             deny="decision",
             settings=".agents/hooks.json",

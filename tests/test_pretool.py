@@ -263,8 +263,8 @@ def test_antigravity_calls_are_read_from_its_payload_and_refused_in_its_shape(ro
 
 
 def test_personal_and_pack_memories_are_enforced_too(root: Path, tmp_path: Path) -> None:
-    """A personal memory (``--user``) and a shared pack's carry ``enforce`` as the project's do; one added
-    after a call was let through is enforced at once (its folder or the config changed)."""
+    """A personal memory (``--user``) and a shared pack's carry ``enforce`` as the project's do; one
+    added after a call was let through is enforced at once (its folder or the config changed)."""
     assert passes(root, bash("docker system prune -af"))
     personal = Path(os.environ["XDG_CONFIG_HOME"]) / "gitmem" / "memories"
     personal.mkdir(parents=True)

@@ -171,8 +171,8 @@ def codex_rollout(root: Path, session: str, items: list[dict[str, Any]]) -> Path
 
 
 def test_writes_that_broke_enforce_edits_are_violations_from_the_transcripts(root: Path) -> None:
-    """Claude Code's Write and Edit, Codex's apply_patch: a write into a path ``enforce.edits`` forbids
-    counts as a violation unless a refusal answered it; a write elsewhere does not."""
+    """Claude Code's Write and Edit, Codex's apply_patch: a write into a path ``enforce.edits``
+    forbids counts as a violation unless a refusal answered it; a write elsewhere does not."""
     write = {"file_path": str(root / "migrations" / "0002.sql"), "content": "drop table x;"}
     edit = {"file_path": "migrations/0001.sql", "old_string": "a", "new_string": "b"}
     claude_transcript(
@@ -200,13 +200,14 @@ def test_writes_that_broke_enforce_edits_are_violations_from_the_transcripts(roo
 
 
 def test_a_client_without_hooks_gets_its_deliveries_from_its_transcripts(root: Path) -> None:
-    """Sessions of a client whose hooks recorded nothing (not set up) are read from its transcripts: each
-    delivered what its always-loaded rules files hold; a client whose hooks record is not counted twice."""
+    """Sessions of a client whose hooks recorded nothing (not set up) are read from its transcripts:
+    each delivered what its always-loaded rules files hold; a client whose hooks record is not
+    counted twice."""
     claude_transcript(root, "n1", [tool_use("a", "ls")])
     claude_transcript(root, "n2", [tool_use("b", "pwd")])
     data = report(root)
     assert row(data, "use-pnpm")["clients"]["claude"]["delivered"] == 2
-    assert row(data, "quiet-one")["delivered"] == 0  # scoped to nowhere/: not in the root's CLAUDE.md
+    assert row(data, "quiet-one")["delivered"] == 0  # scoped to nowhere/: not in the root's file
     hook(root, "session-start", "claude", {"session_id": "n1"})
     again = row(report(root), "use-pnpm")
     assert again["clients"]["claude"]["delivered"] == 1 and again["delivered"] == 1

@@ -1,15 +1,15 @@
-"""``gitmem receipts``: per memory, the sessions it reached, the tokens it cost, and the calls that broke it (refused by
-the pre-tool hook, or run where no hook was), per client.
+"""``gitmem receipts``: per memory, the sessions it reached, the tokens it cost, and the calls that
+broke it (refused by the pre-tool hook, or run where no hook was), per client.
 
-Two sources. gitmem's own receipts (``hook/receipts.py``): what its hooks delivered (the always-loaded files at
-session start, prompt injections, MCP recalls) and what the pre-tool hook refused. And the clients' transcripts
-(``scan/transcripts.py`` finds them), read with the pre-tool hook's own reader (``hook/pretool.py``): every tool
-call a session made (a shell command, a write or an edit) is checked against the active memories' ``enforce``; one
-that was not refused (no ``gitmem: refused`` naming the memory follows it in the transcript) ran: a violation. A
-client whose hooks recorded nothing in the period (its hooks not set up) gets its sessions from its transcripts too:
-each delivered the memories in the managed blocks of the rules files the client loads. Nothing of a transcript is
-kept or shown but counts.
-"""
+Two sources. gitmem's own receipts (``hook/receipts.py``): what its hooks delivered (the
+always-loaded files at session start, prompt injections, MCP recalls) and what the pre-tool hook
+refused. And the clients' transcripts (``scan/transcripts.py`` finds them), read with the pre-tool
+hook's own reader (``hook/pretool.py``): every tool call a session made (a shell command, a write
+or an edit) is checked against the active memories' ``enforce``; one that was not refused (no
+``gitmem: refused`` naming the memory follows it in the transcript) ran: a violation. A client whose
+hooks recorded nothing in the period (its hooks not set up) gets its sessions from its transcripts
+too: each delivered the memories in the managed blocks of the rules files the client loads. Nothing
+of a transcript is kept or shown but counts."""
 
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ from typing import Any, NamedTuple
 
 from gitmem import gateway
 from gitmem.errors import GitmemError
-from gitmem.memory.model import Memory
-from gitmem.project import Project
 from gitmem.hook import pretool, shell
 from gitmem.hook import receipts as log
+from gitmem.memory.model import Memory
+from gitmem.project import Project
 
 TRANSCRIPT_LIMIT = 32 * gateway.MIB  # a transcript larger than this is not read
 MAX_DEPTH = 12  # JSON nesting followed into a transcript record
@@ -85,7 +85,8 @@ def build(
     client: str | None = None,
     home: Path | None = None,
 ) -> Report:
-    """The report over ``memories`` (the store's live ones, usually) from ``since`` on, for every client or one."""
+    """The report over ``memories`` (the store's live ones, usually) from ``since`` on, for every
+    client or one."""
     start = datetime(since.year, since.month, since.day, tzinfo=UTC).timestamp()
     tally = _Tally(memories)
     hooked: set[str] = set()
@@ -184,8 +185,8 @@ def _loaded(project: Project, client: str) -> set[str]:
 
 
 def violations(project: Project, memories: Sequence[Memory], text: str) -> Iterator[str]:
-    """The memory ids the tool calls of one transcript broke (a command matching ``enforce.commands``, a write
-    matching ``enforce.edits``) and that no refusal answered."""
+    """The memory ids the tool calls of one transcript broke (a command matching
+    ``enforce.commands``, a write matching ``enforce.edits``) and that no refusal answered."""
     enforced = [memory for memory in memories if memory.enforce is not None]
     if not enforced:
         return
@@ -240,9 +241,9 @@ _COMMAND_KEYS = ("command", "cmd")
 
 
 def _calls(value: Any, depth: int) -> Iterator[pretool.Call]:
-    """The tool calls anywhere in a record: a named tool with its arguments (Claude Code's ``tool_use``, Codex's
-    ``function_call`` with JSON ``arguments``, its ``apply_patch`` input, Gemini CLI's ``toolCalls``, opencode's
-    parts with ``state.input``), or a bare ``{"command": ...}``."""
+    """The tool calls anywhere in a record: a named tool with its arguments (Claude Code's
+    ``tool_use``, Codex's ``function_call`` with JSON ``arguments``, its ``apply_patch`` input,
+    Gemini CLI's ``toolCalls``, opencode's parts with ``state.input``), or a bare ``command``."""
     if depth > MAX_DEPTH:
         return
     if isinstance(value, list):
@@ -261,8 +262,8 @@ def _calls(value: Any, depth: int) -> Iterator[pretool.Call]:
 
 
 def _call(value: dict[str, Any]) -> pretool.Call | None:
-    """The call of one record: a named tool's (its arguments as the pre-tool hook reads them), else a bare
-    command's, else None."""
+    """The call of one record: a named tool's (its arguments as the pre-tool hook reads them), else
+    a bare command's, else None."""
     name = next((value[key] for key in _NAME_KEYS if isinstance(value.get(key), str)), "")
     args = _arguments(value)
     if name and isinstance(args, dict | str):

@@ -236,8 +236,8 @@ def _find(words: tuple[str, ...], named: list[str]) -> list[str]:
     return named if any(word in ("-delete", "-exec", "-execdir") for word in words) else []
 
 
-# Program -> the files it writes of those its command names (any other program: none, unless it is not one of
-# the READERS and names gitmem's files).
+# Program -> the files it writes of those its command names (any other program: none, unless it is
+# not one of the READERS and names gitmem's files).
 WRITES_OF = {
     **dict.fromkeys(WRITERS, _all_named),
     "sed": _in_place,
@@ -488,7 +488,8 @@ def broken(memories: list[Memory], call: Call, gate: Gate) -> Refusal | None:
 
 
 def _breaks(patterns: tuple[str, ...], values: list[str], command: bool) -> str | None:
-    """The first of ``patterns`` one of ``values`` matches: commands anywhere in their text, paths whole."""
+    """The first of ``patterns`` one of ``values`` matches: commands anywhere in their text, paths
+    whole."""
     for pattern in patterns:
         glob = globmatch.parse(pattern, anywhere=command)
         if any(globmatch.match(glob, value, under=not command) for value in values):
@@ -526,8 +527,8 @@ PERSONAL = "~/"  # a personal memory's id as a refusal quotes it (the prompt hoo
 
 
 def enforced(project: Project, day: date) -> list[Memory]:
-    """The live memories with an ``enforce`` field: the project's, the user's personal ones (``--user``) and the
-    shared packs' (``sources`` in the config, as pinned there).
+    """The live memories with an ``enforce`` field: the project's, the user's personal ones
+    (``--user``) and the shared packs' (``sources`` in the config, as pinned there).
 
     From the recall indexes (kept up to date as for recall), whose refresh stats every memory
     file: at 10,000 memories that is most of a hook's time, on every tool call. So the answer is
@@ -598,8 +599,8 @@ def _personal() -> Project | None:
 
 
 def _packs(project: Project, day: date) -> list[Memory]:
-    """The shared packs' live memories with ``enforce`` (from the local cache; read only when the config names
-    sources, since the YAML reader is slow to import)."""
+    """The shared packs' live memories with ``enforce`` (from the local cache; read only when the
+    config names sources, since the YAML reader is slow to import)."""
     from gitmem import gateway
     from gitmem.errors import GitmemError
 

@@ -68,8 +68,8 @@ def counts(
 
 
 def _standing(entry: Census, loaded: set[str], mine: Collection[str]) -> tuple[str, ...]:
-    """The figures a live memory counts in: ``loaded`` (and ``scoped`` when it is), ``elsewhere`` (compiled only
-    for targets whose files the client does not load), or ``scoped``/``left_out``."""
+    """The figures a live memory counts in: ``loaded`` (and ``scoped`` when it is), ``elsewhere``
+    (compiled only for targets whose files the client does not load), or ``scoped``/``left_out``."""
     if entry.id in loaded:
         return ("active", "loaded", "scoped") if entry.scoped else ("active", "loaded")
     if entry.targets and not any(target in mine for target in entry.targets):

@@ -220,8 +220,8 @@ def _strip_event(groups: jsonedit.Node) -> tuple[list[tuple[int, int]], bool]:
 
 
 def _strip_group(group: jsonedit.Node) -> tuple[bool, list[tuple[int, int]]]:
-    """Whether a group is gitmem's alone (it goes: a flat entry of Cursor's hooks.json, or a group of only
-    gitmem's entries), else the spans that cut gitmem's entries out of it."""
+    """Whether a group is gitmem's alone (it goes: a flat entry of Cursor's hooks.json, or a group
+    of only gitmem's entries), else the spans that cut gitmem's entries out of it."""
     if group.kind != "object":
         return False, []
     if _ours(group.value):
@@ -301,7 +301,8 @@ def _add_text(text: str, display: str, client: Client, timeout: int) -> str:
 
 
 def _read_text(where: gateway.Where, path: Path, display: str) -> str | None:
-    """The text of a settings file, None when there is none; a one-line usage error when it cannot be read."""
+    """The text of a settings file, None when there is none; a one-line usage error when it cannot
+    be read."""
     try:
         return gateway.read_text(where, path, limit=gateway.CONFIG_LIMIT, display=display)
     except FileNotFoundError:
