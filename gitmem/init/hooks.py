@@ -23,6 +23,7 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from gitmem import COMMAND, gateway, yamlio
@@ -114,6 +115,28 @@ def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
         )
         gateway.write(project, path, text + _entry_text(wanted_hooks(pre_push), 0, "-   "))
         return "created"
+    text, data = _read_config(project, path)
+    moved = _moved_entries(text)
+    missing = [hook for hook in wanted_hooks(pre_push) if hook.id not in _hook_ids(data)]
+    if not missing:
+        if moved == text:
+            return "unchanged"
+        gateway.write(project, path, moved)
+        return "moved"
+    new_text = _insert_entry(moved, missing)
+    if new_text is None or not _only_added(data, new_text, missing):
+        snippet = _entry_text(missing, 2, "- ")
+        raise CannotRun(
+            f"could not add the gitmem hooks to {PRECOMMIT_CONFIG} safely (unusual "
+            "layout); add this under "
+            f"`repos:` by hand, then run `gitmem init` again:\n{snippet.rstrip()}"
+        )
+    gateway.write(project, path, new_text)
+    return "updated"
+
+
+def _read_config(project: Project, path: Path) -> tuple[str, Any]:
+    """The pre-commit config's text and data (a mapping, or ``None`` when empty)."""
     try:
         text = gateway.read_text(project, path, limit=gateway.CONFIG_LIMIT)
         data = yamlio.load_plain(text)
@@ -124,37 +147,26 @@ def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
         raise CannotRun(f"{where}: {exc.message}: fix it, then run `gitmem init`") from None
     if data is not None and not isinstance(data, dict):
         raise CannotRun(f"{PRECOMMIT_CONFIG} is not a mapping: fix it, then run `gitmem init`")
-    moved = _moved_entries(text)
-    missing = [hook for hook in wanted_hooks(pre_push) if hook.id not in _hook_ids(data)]
-    if not missing:
-        if moved == text:
-            return "unchanged"
-        gateway.write(project, path, moved)
-        return "moved"
-    new_text = _insert_entry(moved, missing)
-    new_data = None
-    if new_text is not None:
-        try:
-            new_data = yamlio.load_plain(new_text)
-        except yamlio.YamlProblem:
-            new_data = None
-    expected_repos = list((data or {}).get("repos") or [])
-    if (
-        new_text is None
-        or not isinstance(new_data, dict)
-        or {k: v for k, v in new_data.items() if k != "repos"}
-        != {k: v for k, v in (data or {}).items() if k != "repos"}
-        or new_data.get("repos", [])[: len(expected_repos)] != expected_repos
-        or not {hook.id for hook in missing} <= _hook_ids(new_data)
-    ):
-        snippet = _entry_text(missing, 2, "- ")
-        raise CannotRun(
-            f"could not add the gitmem hooks to {PRECOMMIT_CONFIG} safely (unusual "
-            "layout); add this under "
-            f"`repos:` by hand, then run `gitmem init` again:\n{snippet.rstrip()}"
-        )
-    gateway.write(project, path, new_text)
-    return "updated"
+    return text, data
+
+
+def _only_added(data: Any, new_text: str, missing: list[Hook]) -> bool:
+    """Whether ``new_text`` reads as ``data`` with only the ``missing`` hooks added after its
+    repos (every other key and repo as it was)."""
+    try:
+        new_data = yamlio.load_plain(new_text)
+    except yamlio.YamlProblem:
+        return False
+    if not isinstance(new_data, dict):
+        return False
+    old = data or {}
+    expected_repos = list(old.get("repos") or [])
+    return (
+        {k: v for k, v in new_data.items() if k != "repos"}
+        == {k: v for k, v in old.items() if k != "repos"}
+        and new_data.get("repos", [])[: len(expected_repos)] == expected_repos
+        and {hook.id for hook in missing} <= _hook_ids(new_data)
+    )
 
 
 # An entry an older gitmem wrote, which ran `gitmem` from PATH (maybe another tool's): run COMMAND
@@ -198,6 +210,20 @@ def _insert_entry(text: str, hooks: list[Hook]) -> str | None:
             + newline
             + _entry_text(hooks, 0, "-   ").replace("\n", newline)
         )
+    found = _list_end(lines, start)
+    if found is None:
+        return None
+    last, indent, dash = found
+    entry = _entry_text(hooks, indent, dash).replace("\n", newline)
+    head = "".join(lines[: last + 1])
+    if not head.endswith(("\n", "\r")):
+        head += newline
+    return head + entry + "".join(lines[last + 1 :])
+
+
+def _list_end(lines: list[str], start: int) -> tuple[int, int, str] | None:
+    """The last line of the `repos:` list that begins after line ``start``, with its items' indent
+    and dash (``None`` when its first item is not a block list item)."""
     last = start
     indent, dash = 0, "-   "
     first_item = True
@@ -215,11 +241,7 @@ def _insert_entry(text: str, hooks: list[Hook]) -> str | None:
             indent, dash = len(match.group(1)), "-" + " " * (len(match.group(2)) - 1)
             first_item = False
         last = i
-    entry = _entry_text(hooks, indent, dash).replace("\n", newline)
-    head = "".join(lines[: last + 1])
-    if not head.endswith(("\n", "\r")):
-        head += newline
-    return head + entry + "".join(lines[last + 1 :])
+    return last, indent, dash
 
 
 def install_precommit(project: Project, pre_push: bool = False) -> list[str]:
