@@ -87,11 +87,7 @@ class Selection:
 def select(scope: UserScope, config: Config, names: Sequence[str] = ()) -> Selection:
     """The user-level targets `compile --user` writes: ``names`` (``--target``) when given, else the
     config's ``targets`` when it sets them, else those whose tool's directory exists."""
-    for name in names:
-        if name not in BY_NAME:
-            raise UsageError(f"unknown target {name!r}: choose from {', '.join(BY_NAME)}")
-        if not BY_NAME[name].user_files:
-            raise UsageError(f"target {name!r} has no user-level rules file: {_with_files()}")
+    _check_names(names)
     everything = catalogue(scope)
     if names:
         return Selection([target for target in everything if target.name in names])
@@ -117,6 +113,15 @@ def select(scope: UserScope, config: Config, names: Sequence[str] = ()) -> Selec
             f"`targets` in {scope.display(scope.config_path)}, or pass --target NAME"
         )
     return Selection(chosen, notes, detected=True)
+
+
+def _check_names(names: Sequence[str]) -> None:
+    """Each of ``names`` (``--target``) must be a target with a user-level rules file."""
+    for name in names:
+        if name not in BY_NAME:
+            raise UsageError(f"unknown target {name!r}: choose from {', '.join(BY_NAME)}")
+        if not BY_NAME[name].user_files:
+            raise UsageError(f"target {name!r} has no user-level rules file: {_with_files()}")
 
 
 def _with_files() -> str:

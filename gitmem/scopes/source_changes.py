@@ -80,6 +80,30 @@ def add(
 ) -> Added:
     """Record a new source pinned at ``rev`` (default: its newest tag), after fetching and
     checking it."""
+    name = _new_name(config, repo, rev, name, track)
+    source = Source(name, recorded_repo(project, repo), rev or "HEAD", track)
+    clone = fetch(project, source)
+    if track is not None and not is_branch(clone, track):
+        raise UsageError(f"source {name!r}: --track {track!r} is not a branch of {source.repo}")
+    source, commit = _pinned(clone, source, rev, track)
+    pack = check_pack(source, commit, read_tree(clone, commit, source.name))
+    if pack.problems:
+        from gitmem.errors import CheckFailed
+
+        raise CheckFailed(
+            pack.problems,
+            f"source {name!r} at {short_rev(source.rev)} has invalid memories: not added",
+        )
+    save_sources(project, [*config.sources, source])
+    remember(project, pack)
+    return Added(source, pack)
+
+
+def _new_name(
+    config: Config, repo: str, rev: str | None, name: str | None, track: str | None
+) -> str:
+    """The name of a source to add (``name``, else made from ``repo``), once the options are
+    checked: no credentials in the address, revisions as a repository names them, a free name."""
     from gitmem.scopes.credentials import refuse_credentials
 
     refuse_credentials(repo)
@@ -103,10 +127,13 @@ def add(
         raise UsageError(
             f"a source named {name!r} exists ({existing.repo}): choose another name with --name"
         )
-    source = Source(name, recorded_repo(project, repo), rev or "HEAD", track)
-    clone = fetch(project, source)
-    if track is not None and not is_branch(clone, track):
-        raise UsageError(f"source {name!r}: --track {track!r} is not a branch of {source.repo}")
+    return name
+
+
+def _pinned(clone: Path, source: Source, rev: str | None, track: str | None) -> tuple[Source, str]:
+    """``source`` pinned at ``rev`` (default: the branch it tracks, else its newest tag), and the
+    commit."""
+    name = source.name
     if rev is None:
         newest = [] if track else tags(clone)
         if not track and not newest:
@@ -124,18 +151,7 @@ def add(
     # followed, not pinned by name: its head commit is pinned, and the branch tracked.
     branch = is_branch(clone, rev)
     pinned = rev if resolve(clone, f"refs/tags/{rev}") == commit else commit
-    source = replace(source, rev=pinned, track=(track or rev) if branch else track)
-    pack = check_pack(source, commit, read_tree(clone, commit, source.name))
-    if pack.problems:
-        from gitmem.errors import CheckFailed
-
-        raise CheckFailed(
-            pack.problems,
-            f"source {name!r} at {short_rev(source.rev)} has invalid memories: not added",
-        )
-    save_sources(project, [*config.sources, source])
-    remember(project, pack)
-    return Added(source, pack)
+    return replace(source, rev=pinned, track=(track or rev) if branch else track), commit
 
 
 @dataclass
@@ -166,11 +182,7 @@ def update(
     the others move.
     """
     check_sources(config)
-    by_name = {source.name: source for source in config.sources}
-    for name in names:
-        if name not in by_name:
-            raise UsageError(f"no source {name!r} (sources: {', '.join(by_name) or 'none'})")
-    chosen = [by_name[name] for name in dict.fromkeys(names)] if names else list(config.sources)
+    chosen = [_named(config, name) for name in dict.fromkeys(names)] if names else config.sources
     results: list[Update] = []
     for source in chosen:
         result = Update(source, source.rev)
@@ -245,35 +257,36 @@ def _diff(old: Pack, new: Pack, today: date, result: Update) -> None:
 def mute(project: Project, config: Config, name: str, ids: Sequence[str], muted: bool) -> list[str]:
     """Mute (or unmute) pack memories by id; returns the ids whose state changed."""
     check_sources(config)
-    source = next((source for source in config.sources if source.name == name), None)
-    if source is None:
-        known = ", ".join(source.name for source in config.sources) or "none"
-        raise UsageError(f"no source {name!r} (sources: {known})")
+    source = _named(config, name)
     local = [memory_id.removeprefix(f"{name}/") for memory_id in dict.fromkeys(ids)]
     if muted:
         pack = read(project, source)
         assert pack is not None
         for memory_id in local:
             find([pack], f"{name}/{memory_id}")
-    current = list(source.mute)
-    if muted:
-        changed = [memory_id for memory_id in local if memory_id not in current]
-        current += changed
+        changed = [memory_id for memory_id in local if memory_id not in source.mute]
+        current = [*source.mute, *changed]
     else:
-        changed = [memory_id for memory_id in local if memory_id in current]
-        current = [memory_id for memory_id in current if memory_id not in changed]
+        changed = [memory_id for memory_id in local if memory_id in source.mute]
+        current = [memory_id for memory_id in source.mute if memory_id not in changed]
     if changed:
         new = replace(source, mute=tuple(current))
         save_sources(project, [new if s.name == name else s for s in config.sources])
     return changed
 
 
-def remove(project: Project, config: Config, name: str) -> Source:
-    """Forget a source and delete its clone."""
+def _named(config: Config, name: str) -> Source:
+    """The configured source called ``name`` (a usage error naming the others when none is)."""
     source = next((source for source in config.sources if source.name == name), None)
     if source is None:
         known = ", ".join(source.name for source in config.sources) or "none"
         raise UsageError(f"no source {name!r} (sources: {known})")
+    return source
+
+
+def remove(project: Project, config: Config, name: str) -> Source:
+    """Forget a source and delete its clone."""
+    source = _named(config, name)
     save_sources(project, [s for s in config.sources if s.name != name])
     gateway.remove_tree(project, clone_dir(project, source))
     gateway.remove(project, index_path(project, source), missing_ok=True)
