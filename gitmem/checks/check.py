@@ -132,6 +132,7 @@ def _scan(project: Project) -> Step:
 
 
 def _compile(project: Project, store: Store, today: date) -> Step:
+    from gitmem.compile import verify
     from gitmem.compile.compiler import Request, arrivals, compile_store
 
     compiled = compile_store(project, store, load_config(project), Request(today, mode="partial"))
@@ -151,17 +152,23 @@ def _compile(project: Project, store: Store, today: date) -> Step:
             f"{len(report.stale)} rules file(s) out of date: run `gitmem compile`",
             details,
         )
-    misses = arrivals(
+    found = arrivals(
         project, compiled, today
     )  # what each client reads on the disk (``compile.verify``)
+    misses = [miss for miss in found if miss.fails]
+    notes = verify.notes(found)
     if misses:
-        details = [miss.line() for miss in misses]
+        details = [miss.line() for miss in misses] + notes
         return Step(
             "compile", False, f"{len(misses)} difference(s) in what the clients read", details
         )
     files = sum(len(plan.files) for plan in report.plans)
+    said = f"; {len(notes)} client(s) read less started in a folder (below)" if notes else ""
     return Step(
-        "compile", True, f"{files} rules file(s) up to date, each client reads each memory once"
+        "compile",
+        True,
+        f"{files} rules file(s) up to date, each client reads each memory once{said}",
+        notes,
     )
 
 

@@ -14,6 +14,7 @@ from gitmem.commands.output import echo, echo_json, style, table
 from gitmem.compile.budget import rank_reason, tokens
 from gitmem.compile.compiler import Compiled, Mode, Request, compile_store
 from gitmem.compile.reading import Disk, files_of
+from gitmem.compile.verify import notes
 from gitmem.errors import shown
 from gitmem.memory.config import TARGET_NAMES
 
@@ -243,7 +244,7 @@ def _print_written(project: Project, result: Compiled, user: bool, show: Show) -
         return 1
     # committing is the next step; a file the team's own text keeps past a hard limit was warned
     # about above
-    misses = [miss for miss in result.misses if miss.fault.name not in ("UNTRACKED", "OVER")]
+    misses = _failing([m for m in result.misses if m.fault.name not in ("UNTRACKED", "OVER")])
     if misses and not report.over:  # a held target's own message says why its clients miss memories
         return _print_misses(misses)
     echo(_summary(result, user, show))
@@ -278,10 +279,19 @@ def _unstaged(project: Project, changed: list[FileChange]) -> bool:
     return bool(left)
 
 
+def _failing(misses: list[Miss]) -> list[Miss]:
+    """The misses `gitmem check` fails on; those it does not (a client started in a folder follows
+    none of the root's imports or settings: ``verify.Fault.ROOT_ONLY``) are warned about here, one
+    line per client and folder."""
+    for note in notes(misses):
+        echo(f"warning: {note}", err=True)
+    return [miss for miss in misses if miss.fails]
+
+
 def _print_misses(misses: list[Miss]) -> int:
     """What the clients read that differs from what compile meant: an error where a memory misses a
-    client's session at the root (exit 1); a session started in a folder that reads less than the
-    root (settings and imports of the root not followed there) is warned about, and check fails."""
+    client's session at the root (exit 1); one missed only in a folder is warned about, and check
+    fails."""
     missing = [miss for miss in misses if miss.fault.name == "MISSING" and not miss.folder]
     for miss in misses:
         echo(f"{'error' if miss in missing else 'warning'}: {miss.line()}", err=True)
@@ -306,7 +316,7 @@ def _summary(result: Compiled, user: bool, show: Show) -> str:
         names = ", ".join(show(plan.target.root_file) for plan in report.plans) or "no files"
         where = f"into {names}"
     else:
-        names = ", ".join(plan.target.name for plan in report.plans) or "no targets"
+        names = ", ".join(plan.target.name for plan in report.plans)
         where = f"for {names}"
     if shared:
         origins = {memory.id.partition("/")[0] for memory in shared}
@@ -314,6 +324,8 @@ def _summary(result: Compiled, user: bool, show: Show) -> str:
             f" ({len(shared)} from "
             f"{', '.join(pack.name for pack in packs if pack.name in origins)})"
         )
+    if not names:
+        return f"{count} not compiled: no target configured (`gitmem init --target NAME` adds one)"
     if result.written:
         return f"compiled {count} {where}: {len(result.written)} file(s) changed"
     if report.over:  # a held target is not up to date (nothing of it was written)

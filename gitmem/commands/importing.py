@@ -202,9 +202,11 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
         moves, kept = plan_moves(project, report, delivered, left_out)
         apply_moves(project, report, moves)
         demoted = keep_once(report, store)
-    from gitmem.importing.oversize import oversized
+    from gitmem.importing.oversize import near_limits, oversized
 
-    over = oversized(project, [info.path for info in report.files])
+    read = [info.path for info in report.files]
+    over = oversized(project, read)
+    near = near_limits(project, read, load_config(project).budget_for)
     moved = {m.path for m in moves} if not dry_run else set()
     if as_json:
         data = _as_json(project, report)
@@ -216,6 +218,11 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
             {"path": o.path, "used": o.used, "lines": o.lines, "measure": o.limit.measure, "limit": o.limit.value,
              "target": o.target, "why": o.limit.reason, "message": o.describe(o.path in moved, left_out)}
             for o in over
+        ]  # fmt: skip
+        data["near_limit"] = [
+            {"path": n.path, "used": n.used, "measure": n.limit.measure, "limit": n.limit.value,
+             "target": n.target, "tokens": n.tokens, "budget": n.budget, "message": n.describe()}
+            for n in near
         ]  # fmt: skip
         echo_json(data)
         return 1 if report.refused else 0
@@ -241,6 +248,8 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
         )
     for item in over:
         echo(f"{style('over a limit:', fg='yellow')} {item.describe(item.path in moved, left_out)}")
+    for close in near:
+        echo(f"{style('near a limit:', fg='yellow')} {close.describe()}")
     _print_summary(report, moves)
     return 1 if report.refused else 0
 

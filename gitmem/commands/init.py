@@ -106,10 +106,14 @@ def init(
     exclude_temp_files(project)
     _print_report(project, report)
     if report.rules_files:
-        from gitmem.importing.oversize import oversized, rules_files
+        from gitmem.importing.oversize import near_limits, oversized, rules_files
+        from gitmem.memory.config import load_config
 
-        for item in oversized(project, rules_files(project)):
+        found = rules_files(project)
+        for item in oversized(project, found):
             echo(f"over a limit: {item.describe()}")
+        for near in near_limits(project, found, load_config(project).budget_for):
+            echo(f"near a limit: {near.describe()}")
     hooks_done, hooks_run = (
         ([], True) if no_hooks else _set_up_hooks(project, report.targets, pre_push)
     )
@@ -249,6 +253,13 @@ def _print_report(project: Project, report: InitReport) -> None:
             f"not added: {', '.join(report.not_added)} (the project has no rules files of "
             "theirs; add them with "
             f"`gitmem init{flags}`: compile still gives every client each memory once)"
+        )
+    for name, root_file in report.ignored_roots:
+        echo(
+            f"not added: {name} ({root_file} is ignored by git, so what compile writes there "
+            "never reaches a fresh clone, a cloud agent or code review): remove its line from "
+            f".gitignore (`git check-ignore -v {root_file}` names it), then "
+            f"`gitmem init --target {name}`"
         )
     for note in report.notes:
         echo(f"note: {note}")

@@ -20,16 +20,42 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date
 
-from gitmem.compile.block import KIND_ORDER, PRIORITY_RANK
+from gitmem.compile.block import END_LINE, KIND_ORDER, PRIORITY_RANK, begin_line
 from gitmem.linear import linear
 from gitmem.memory.model import Memory
+from gitmem.tools import Target
 
 CHARS_PER_TOKEN = 4
+# of what a hard size limit leaves beside the hand-written text, what gitmem's block may take
+ROOM_SHARE = 0.9
+# a block's marker lines and the blank lines around them, which the budget does not count
+FRAME = len(begin_line("hash", "0" * 16)) + len(END_LINE) + 4
 
 
 def tokens(chars: int) -> int:
     """The token estimate of ``chars`` characters."""
     return -(-chars // CHARS_PER_TOKEN)
+
+
+def room_tokens(chars: int) -> int:
+    """The budget that fits a block in ``chars`` characters a hard size limit leaves it (at least
+    1)."""
+    return max(1, int(chars * ROOM_SHARE) // CHARS_PER_TOKEN)
+
+
+def fitted(target: Target, budget: int, hand_written: int) -> int:
+    """``budget`` lowered so that ``target``'s block fits beside ``hand_written`` characters (for a
+    chain limit, those of the files on the way down to the deepest folder) within each hard size
+    limit: the block holds fewer memories in full, and the rest go to the index or to recall,
+    instead of the client cutting the file. Unchanged where the hand-written text alone is past the
+    limit (no budget fixes that; `gitmem check` names it)."""
+    for limit in target.limits:
+        if limit.hard and limit.measure in ("chars", "chain_bytes") and hand_written < limit.value:
+            frames = FRAME * (
+                2 if limit.measure == "chain_bytes" else 1
+            )  # the root's and a folder's
+            budget = min(budget, room_tokens(limit.value - hand_written - frames))
+    return budget
 
 
 _ORIGIN_LINE = linear(r"(.+):(\d+)")

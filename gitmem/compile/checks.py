@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from gitmem.compile.budget import CHARS_PER_TOKEN
+from gitmem.compile.budget import room_tokens
 from gitmem.compile.changes import LimitUse, Report
 from gitmem.compile.plan import FilePlan, TargetPlan
 from gitmem.compile.scoping import expand_braces
@@ -119,26 +119,36 @@ def soft_limit_warning(use: LimitUse, first_block: Collection[str]) -> list[str]
     ]
 
 
-def hand_written_over(use: LimitUse, first: bool) -> str:
+def hand_written_over(use: LimitUse, first: bool | None) -> str:
     """The warning for a file whose hand-written text alone is past a hard limit: compile still
-    writes (the block first in the file, where the client reads it before it cuts: ``first``), and
-    says what fixes it.
-    """
+    writes (the block first in the file, where the client reads it before it cuts: ``first``; None:
+    gitmem writes no block into it), and says what fixes it."""
     unit = {
         "chars": "characters",
         "lines": "lines",
         "chain_bytes": "bytes with the AGENTS.md files above it",
     }
-    where = (
-        "at the top of the file, so the memories are read before the cut" if first else "as usual"
-    )
+    where = {
+        True: "gitmem's block is written at the top of the file, so the memories are read before "
+        "the cut",
+        False: "gitmem's block is written as usual",
+        None: "gitmem writes no block into it",
+    }[first]
     return (
         f"{use.path}: the hand-written text alone is {use.hand_written:,} "
-        f"{unit[use.limit.measure]}, over the hard "
-        f"limit of {use.limit.value:,} ({use.limit.reason}): gitmem's block is written "
-        f"{where}; the end of the "
+        f"{unit[use.limit.measure]}, over the hard limit of {use.limit.value:,} "
+        f"({use.limit.reason}): {where}; the end of the "
         f"team's text is cut, as it was before gitmem: shorten it, or turn its rules into memories "
         f"(`gitmem import --accept --move --left-out {use.path}`); `gitmem check` fails until then"
+    )
+
+
+def fitted_note(target: str, budget: int, tokens: int, hand_written: int) -> str:
+    """What compile says when a hard size limit leaves a target's block less than its budget."""
+    return (
+        f"{target}: its block is kept to {tokens:,} tokens (budget {budget:,}): the hand-written "
+        f"text its client reads with it takes {hand_written:,} characters of a hard size limit "
+        "(`gitmem stats`); the memories past it go to the index or to `gitmem recall`"
     )
 
 
@@ -163,7 +173,7 @@ def limit_advice(use: LimitUse) -> str:
             "compiled back), then run `gitmem compile`"
         )
     room = use.limit.value - use.hand_written  # what gitmem's part may take
-    fits = max(1, (room * 9 // 10) // CHARS_PER_TOKEN) if use.limit.measure != "lines" else None
+    fits = room_tokens(room) if use.limit.measure != "lines" else None
     lower = (
         f"lower the budget of {use.target} to about {fits:,} tokens (budget: {{default: …, "
         f"{use.target}: {fits}}} "

@@ -18,13 +18,14 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from gitmem import gateway
 from gitmem.clientsettings import also_read
 from gitmem.compile import aider, block, checks, delivery, leftout
 from gitmem.compile.block import BlockError, Found, Scan
-from gitmem.compile.changes import FileChange, Report, read_file
+from gitmem.compile.budget import fitted
+from gitmem.compile.changes import FileChange, LimitUse, Report, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
 from gitmem.compile.readers import READERS, Reader
 from gitmem.errors import Problem, UsageError
@@ -163,7 +164,8 @@ def prepare(
     memories = [*memories, *shared]
     readers = READERS if only is not None else delivery.with_settings(also_read(project))
     targets, laid = _laid_out(project, targets, readers, personal=only is not None)
-    plans = plan_targets(targets, memories, budgets, config.mcp, _reserved(project, targets), laid)
+    room = _room(project, targets, budgets)
+    plans = plan_targets(targets, memories, room.budgets, config.mcp, room.reserved, laid)
     report = Report(plans, packs=packs, readers=readers)
     report.warnings.extend(config.notes())
     reached = {target.name for target in only} if only is not None else set(config.targets)
@@ -181,6 +183,7 @@ def prepare(
             project, aider.TARGET in targets and aider.AIDER_FILE in desired, finals, report
         )
     touched = _limits(project, targets, budgets, desired, finals, report)
+    report.warnings.extend(room.warnings(budgets, desired))
     report.warnings.extend(note for path, note in report.notes if path in touched)
     checks.rules_twice(memories, desired, finals, _first_block(report), report)
     checks.hidden_unicode(desired, finals, report)
@@ -530,21 +533,69 @@ def _nowhere(desired: dict[str, tuple[Target, FilePlan]], report: Report) -> Non
         plan.files.pop("", None)
 
 
-def _reserved(project: Project, targets: Sequence[Target]) -> dict[str, int]:
-    """The hand-written characters of the targets with a hard size limit (``_hand_written``), by
-    name: the room their blocks must leave."""
-    return {t.name: _hand_written(project, t) for t in targets if leftout.has_hard_size_limit(t)}
+class _Room(NamedTuple):
+    """What the hand-written text of the targets with a hard size limit leaves their blocks."""
+
+    reserved: dict[str, int]  # its characters, by target (``_hand_written``)
+    budgets: dict[str, int]  # every target's budget, fitted to the limit (``budget.fitted``)
+    over: list[LimitUse]  # the chains past the limit by hand-written text alone
+
+    def warnings(self, asked: dict[str, int], desired: Collection[str]) -> list[str]:
+        """A budget lowered to fit, and a chain over alone where gitmem writes no block (a written
+        file's is said by ``_limits``)."""
+        out = [
+            checks.fitted_note(name, asked[name], self.budgets[name], chars)
+            for name, chars in self.reserved.items()
+            if self.budgets[name] < asked[name]
+        ]
+        return out + [checks.hand_written_over(u, None) for u in self.over if u.path not in desired]
 
 
-def _hand_written(project: Project, target: Target) -> int:
+def _room(project: Project, targets: Sequence[Target], budgets: dict[str, int]) -> _Room:
+    """The budgets fitted to the hard size limits: a target's own, and a target whose files are
+    links to another's (``web/CLAUDE.md -> AGENTS.md``: what it writes there, Codex reads in its
+    chain) the tighter."""
+    room = _Room({}, dict(budgets), [])
+    limited = [target for target in targets if leftout.has_hard_size_limit(target)]
+    for target in limited:
+        chars, over = _hand_written(project, target)
+        room.reserved[target.name] = chars
+        room.budgets[target.name] = fitted(target, budgets[target.name], chars)
+        room.over.extend(over)
+    for target in targets:
+        for other in limited:
+            if other is not target and _written_through(project, target, other):
+                room.budgets[target.name] = min(room.budgets[target.name], room.budgets[other.name])
+    return room
+
+
+def _written_through(project: Project, target: Target, other: Target) -> bool:
+    """Whether a file of ``target`` (its root file, or one of its nested files) is a link to
+    ``other``'s."""
+    from gitmem import gitcommand as command
+
+    pairs = [(target.root_file, other.root_file)]
+    if target.dir_file and other.dir_file:
+        nested = command.list_files(project.root, (other.dir_file,))
+        pairs += [(f"{path[: -len(other.dir_file)]}{target.dir_file}", path) for path in nested]
+    root = project.root
+    return any(
+        mine
+        and (root / mine).is_symlink()
+        and os.path.realpath(root / mine) == os.path.realpath(root / theirs)
+        for mine, theirs in pairs
+    )
+
+
+def _hand_written(project: Project, target: Target) -> tuple[int, list[LimitUse]]:
     """The characters of ``target``'s always-loaded file outside gitmem's block (0 when it cannot be
     read: the compile pass that follows says why); for a limit on a chain of files (Codex's 32 KiB
     of ``AGENTS.md`` files, root to leaf), with the most the hand-written text of the nested files
     of one chain adds (the root's block must leave them room: a client started in that folder reads
-    them after it).
-    """
+    them after it). Also the chains whose hand-written text alone is past that limit."""
     root = _outside_block(project, target.root_file)
-    return root + _nested_hand_written(project, target, root)
+    most, over = _nested_hand_written(project, target, root)
+    return root + most, over
 
 
 def _outside_block(project: Project, path: str) -> int:
@@ -558,28 +609,33 @@ def _outside_block(project: Project, path: str) -> int:
     return len(text) - (len(found.block) if found else 0)
 
 
-def _nested_hand_written(project: Project, target: Target, root: int) -> int:
+def _nested_hand_written(project: Project, target: Target, root: int) -> tuple[int, list[LimitUse]]:
     """The most hand-written characters the nested ``dir_file`` files of one chain (the folders down
     to one of them) hold, for a target with a hard ``chain_bytes`` limit (0 otherwise), of the
-    chains the team's text with the root's ``root`` keeps within it (one already past it alone is
-    said by `gitmem check`: leaving it room would only take the index from every other folder)."""
+    chains the team's text with the root's ``root`` keeps within it; and the chains already past it
+    alone, each at its first file over (leaving them room would only take the index from every other
+    folder)."""
     from gitmem import gitcommand as command
     from gitmem.compile.reading import chain
 
-    limits = [lim.value for lim in target.limits if lim.hard and lim.measure == "chain_bytes"]
+    limits = [lim for lim in target.limits if lim.hard and lim.measure == "chain_bytes"]
     if target.dir_file is None or not limits:
-        return 0
-    name = target.dir_file
+        return 0, []
+    name, limit = target.dir_file, min(limits, key=lambda lim: lim.value)
     nested = {path: 0 for path in command.list_files(project.root, (name,)) if "/" in path}
     for path in nested:
         nested[path] = _outside_block(project, path)
-    most = 0
-    for path in nested:
+    most, over = 0, list[LimitUse]()
+    for path in sorted(nested):
         folders = chain(path.rsplit("/", 1)[0])[1:]
         hand = sum(nested.get(f"{folder}/{name}", 0) for folder in folders)
-        if root + hand <= min(limits):
+        if root + hand <= limit.value:
             most = max(most, hand)
-    return most
+        elif root <= limit.value and not any(
+            path.startswith(use.path[: -len(name)]) for use in over
+        ):
+            over.append(LimitUse(target.name, path, limit, root + hand))
+    return most, over
 
 
 def _shared(

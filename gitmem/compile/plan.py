@@ -280,13 +280,7 @@ def plan_targets(
         mine = [memory for memory in ours if memory.id not in elsewhere]
         candidates[target.name] = {memory.id for memory in mine}
         at_root[target.name] = _in_root_file(target, mine)
-        bridges: list[FileSpec] = []
-        if target.imports and delivery.HUB in plans:
-            bridges = [
-                _bridge_of(target, spec)
-                for spec in plans[delivery.HUB].files.values()
-                if not spec.spec.globs
-            ]
+        bridges = _bridges(layout, plans.get(delivery.HUB))
         held = (reserved or {}).get(target.name, 0)
         plan = plan_target(target, mine, entries, budgets[target.name], mcp, held, bridges)
         plan.elsewhere = [memory.id for memory in ordered if not memory.is_for(target.name)]
@@ -310,6 +304,23 @@ def _in_root_file(target: Target, memories: Sequence[Memory]) -> set[str]:
     return {
         memory.id for memory in memories if any(p.file.root for p in place(target, memory.paths))
     }
+
+
+def _bridges(layout: Layout, hub: TargetPlan | None) -> list[FileSpec]:
+    """The files of ``layout``'s target importing the hub's, one beside each: every one for an
+    ``import`` bridge; for a hand-written root file importing the hub (``own-import``), those of the
+    folders, where the client started there follows no import of the root's (Claude Code in docs/:
+    measured)."""
+    if hub is None or layout.bridge not in ("import", "own-import"):
+        return []
+    target = layout.target._replace(imports=delivery.HUB_FILE)
+    if layout.bridge == "own-import" and target.dir_file is None:
+        return []
+    return [
+        _bridge_of(target, spec)
+        for spec in hub.files.values()
+        if not spec.spec.globs and (layout.bridge == "import" or not spec.spec.root)
+    ]
 
 
 def _bridge_of(target: Target, hub: FilePlan) -> FileSpec:

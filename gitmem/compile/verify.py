@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 
 class Fault(Enum):
     MISSING = "does not reach it"
+    # it reaches the client started at the root; started in a folder, the client follows none of the
+    # root's settings or imports (Claude Code and `@AGENTS.md`, Gemini CLI and `context.fileName`,
+    # measured): no placement gives it there without a second copy at the root, so this is the
+    # client's limit, said but not failed
+    ROOT_ONLY = "reaches it only when started at the root"
     TWICE = "reaches it more than once"
     OVER = "is past a hard size limit"
     IGNORED = "is ignored by git"
@@ -50,10 +55,30 @@ class Miss(NamedTuple):
 
     def line(self) -> str:
         where = f" started in {self.folder}/" if self.folder else ""
-        what = (
-            f"memory {self.subject}" if self.fault in (Fault.MISSING, Fault.TWICE) else self.subject
-        )
+        what = f"memory {self.subject}" if self.fault in _OF_MEMORY else self.subject
         return f"{self.client}{where}: {what} {self.fault.value}: {self.fix}"
+
+    @property
+    def fails(self) -> bool:
+        """Whether `gitmem check` fails on it (a client's own limit is said, not failed)."""
+        return self.fault is not Fault.ROOT_ONLY
+
+
+_OF_MEMORY = (Fault.MISSING, Fault.TWICE, Fault.ROOT_ONLY)
+
+
+def notes(misses: Iterable[Miss]) -> list[str]:
+    """The misses `gitmem check` does not fail on, one line per client and folder
+    (``Fault.ROOT_ONLY``)."""
+    grouped: dict[tuple[str, str], list[Miss]] = {}
+    for miss in misses:
+        if not miss.fails:
+            grouped.setdefault((miss.client, miss.folder), []).append(miss)
+    return [
+        f"{client} started in {folder}/: {len(found)} of its memories reach it only when "
+        f"started at the root: {found[0].fix}"
+        for (client, folder), found in grouped.items()
+    ]
 
 
 def folders_of(memories: Iterable[Memory]) -> list[str]:
@@ -143,7 +168,7 @@ def _grouped(misses: list[Miss]) -> list[Miss]:
     out: list[Miss] = []
     files: dict[tuple[Fault, str], int] = {}
     for miss in dict.fromkeys(misses):
-        if miss.fault in (Fault.MISSING, Fault.TWICE):
+        if miss.fault in _OF_MEMORY:
             out.append(miss)
             continue
         at = files.get((miss.fault, miss.subject))
@@ -195,7 +220,9 @@ def _session(
             and count == 0
             and memory.id not in by_path
         ):
-            miss(Fault.MISSING, memory.id, _missing_fix(reader, folder, memory.id in at_root))
+            root_only = bool(folder) and memory.id in at_root
+            fault = Fault.ROOT_ONLY if root_only else Fault.MISSING
+            miss(fault, memory.id, _missing_fix(reader, folder, root_only))
     for memory_id, count in counts.items():
         if count > 1:
             paths = ", ".join(
@@ -218,8 +245,8 @@ def _missing_fix(reader: Reader, folder: str, at_root: bool) -> str:
     explain = f"`gitmem explain {folder or '.'} --client {reader.name}`"
     if folder and at_root:
         return (
-            "it reaches it at the root; started here it follows none of the root's settings "
-            f"or imports: {explain}"
+            "started here it follows none of the root's settings or imports, and a second copy "
+            f"at the root would reach it twice there; start it at the root ({explain})"
         )
     return f"run `gitmem compile` (then {explain})"
 

@@ -2,7 +2,9 @@
 files, so the tools do not load every imported rule twice (once by hand, once from gitmem's block).
 
 Only list rules move (a bullet, a numbered procedure, with what is nested under them): headings,
-tables of contents, prose paragraphs, code blocks and tables stay byte for byte (the importer does
+tables of contents, prose paragraphs, code blocks and tables stay byte for byte (a code block after
+a list rule moves with it only when its fence is indented under the rule's text, as Markdown makes
+it part of the item; one at the list's own column ends the list, and stays; the importer does
 not make them memories with ``--move``, and ``keep_once`` makes those an earlier import made on
 demand, so no client reads them twice): they are the document a team wrote around its rules, and a
 file is never deleted, so a link to it (``CLAUDE.md -> AGENTS.md``) never dangles. Of the rules,
@@ -25,6 +27,8 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from gitmem import gateway
+from gitmem import markdown as md
+from gitmem.errors import GitmemError
 from gitmem.importing import rulesfiles
 from gitmem.importing.importer import ImportReport, Source
 from gitmem.memory.model import ON_DEMAND, Memory
@@ -170,12 +174,42 @@ def plan_moves(
     moves = []
     for path, moved in sorted(by_path.items()):
         lines: set[int] = set()
+        text = _text(project, path).split("\n")
         for source in moved:
             lines.update(range(source.line, source.end + 1))
+            lines.difference_update(_code_after(text, source))
             if source.lead and source.lead not in kept_leads.get(path, set()):
                 lines.add(source.lead)
         moves.append(Moved(path, sorted(lines)))
     return moves, [Kept(path, sorted(lines), why) for (path, why), lines in sorted(kept_by.items())]
+
+
+def _text(project: Project, path: str) -> str:
+    try:
+        return gateway.read_text(project, project.root / path, limit=gateway.RULES_LIMIT)
+    except (OSError, GitmemError):
+        return ""
+
+
+def _code_after(lines: list[str], source: Source) -> set[int]:
+    """The (1-based) lines of ``source``'s item that are code blocks not indented under its text:
+    Markdown ends the list before such a fence, so the block is the team's document, not the rule's.
+    """
+    head = md.bullet(lines[source.line - 1]) if 0 < source.line <= len(lines) else None
+    content = head.content if head is not None else 0
+    out: set[int] = set()
+    fence: str | None = None
+    outside = False
+    for number in range(source.line + 1, min(source.end, len(lines)) + 1):
+        line = lines[number - 1]
+        if fence is not None:
+            out.update([number] if outside else [])
+            fence = None if md.closes(line, fence) else fence
+            continue
+        fence = md.fence(line)
+        outside = fence is not None and md.indent(line) < content
+        out.update([number] if outside else [])
+    return out
 
 
 def _without(text: str, remove: Iterable[int]) -> str:

@@ -11,11 +11,12 @@ first goes over. The limits are the tools' records (``gitmem/tools.py``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from gitmem import gateway
 from gitmem.compile import block
+from gitmem.compile.budget import fitted
 from gitmem.errors import GitmemError
 from gitmem.importing import rulesfiles
 from gitmem.project import Project
@@ -65,6 +66,29 @@ class Oversize:
         )
 
 
+@dataclass(frozen=True)
+class Near:
+    """A hand-written file (or chain) under a hard limit that leaves gitmem's block less than its
+    budget."""
+
+    path: str
+    used: int
+    limit: Limit
+    target: str
+    tokens: int  # what compile keeps the target's block to
+    budget: int
+
+    def describe(self) -> str:
+        chain = " with the AGENTS.md files above it" if self.limit.measure == "chain_bytes" else ""
+        return (
+            f"{self.path}: {self.used:,} {_UNITS[self.limit.measure]}{chain} of hand-written "
+            f"text leave gitmem {self.limit.value - self.used:,} of the hard limit of "
+            f"{self.limit.value:,} ({self.limit.reason}): compile keeps the {self.target} block "
+            f"to about {self.tokens:,} tokens (budget {self.budget:,}), the rest in the index and "
+            "`gitmem recall`; `gitmem import --accept --move` makes room"
+        )
+
+
 def _hand_written(project: Project, path: str) -> str | None:
     """The file's text without gitmem's managed block, or ``None`` when it cannot be read as
     text."""
@@ -102,14 +126,52 @@ def _of(target: Target, path: str) -> bool:
     return fmt is not None and fmt.tool == target.name
 
 
-def oversized(project: Project, paths: Iterable[str]) -> list[Oversize]:
-    """The files among ``paths`` (repository paths of hand-written rules files) past a tool's
-    hard limit."""
-    texts = {
+def _texts(project: Project, paths: Iterable[str]) -> dict[str, str]:
+    return {
         path: text
         for path in sorted(set(paths))
         if (text := _hand_written(project, path)) is not None
     }
+
+
+def _sizes(texts: dict[str, str], target: Target, limit: Limit) -> dict[str, int]:
+    """Each of ``target``'s files among ``texts`` measured for ``limit`` (a chain's with the files
+    above it)."""
+    if limit.measure != "chain_bytes":
+        return {p: _measure(t, limit.measure) for p, t in texts.items() if _of(target, p)}
+    name = target.dir_file
+    return {
+        path: sum(_measure(texts[p], "chain_bytes") for p in _chain(path, name) if p in texts)
+        for path in texts
+        if name is not None and path.rsplit("/", 1)[-1] == name
+    }
+
+
+def near_limits(
+    project: Project, paths: Iterable[str], budget_for: Callable[[str], int]
+) -> list[Near]:
+    """Per target, the file (or chain) among ``paths`` whose hand-written text is under a hard size
+    limit but leaves gitmem's block less than its budget (``budget_for(target)`` tokens;
+    ``budget.fitted``: compile keeps the block to what fits)."""
+    texts = _texts(project, paths)
+    found = []
+    for target in TARGETS:
+        for limit in target.limits:
+            if not limit.hard or limit.measure == "lines":
+                continue
+            under = [(used, path) for path, used in _sizes(texts, target, limit).items()]
+            used, path = max((u for u in under if u[0] < limit.value), default=(0, ""))
+            budget = budget_for(target.name)
+            tokens = fitted(target, budget, used)
+            if path and tokens < budget:
+                found.append(Near(path, used, limit, target.name, tokens, budget))
+    return found
+
+
+def oversized(project: Project, paths: Iterable[str]) -> list[Oversize]:
+    """The files among ``paths`` (repository paths of hand-written rules files) past a tool's hard
+    limit."""
+    texts = _texts(project, paths)
     found: list[Oversize] = []
     for target in TARGETS:
         for limit in target.limits:

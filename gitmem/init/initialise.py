@@ -11,6 +11,7 @@ from gitmem import gateway
 from gitmem.compile.readers import IMPORTS_OF, Import, imports_file
 from gitmem.errors import GitmemError
 from gitmem.gateway import TEMP_PATTERN
+from gitmem.gitcommand import ignored as ignored_paths
 from gitmem.memory.config import DEFAULT_TARGETS, TARGET_NAMES, load_config, save_config
 from gitmem.memory.store import Store
 from gitmem.project import Project
@@ -42,6 +43,8 @@ class InitReport:
     nested: list[str] = field(
         default_factory=list
     )  # rules files found below the root (they made ``detected`` too)
+    # (target, its root file) found or default but not chosen: git ignores the root file
+    ignored_roots: list[tuple[str, str]] = field(default_factory=list)
 
 
 def detect_targets(root: Path, nested: Sequence[tuple[str, str]] = ()) -> tuple[str, ...]:
@@ -117,6 +120,29 @@ def ignore_temp_files(project: Project) -> list[Path]:
     return changed
 
 
+def _chosen(project: Project, found: tuple[str, ...], report: InitReport) -> tuple[str, ...]:
+    """The targets init chooses itself: the tools the project already uses, and only those (compile
+    places each memory once for every client whatever the set, gitmem/compile/delivery.py; a
+    repository of GEMINI.md files does not get an AGENTS.md and a CLAUDE.md in every folder), else
+    the defaults; never one whose root file git ignores (what compile writes there reaches no fresh
+    clone, cloud agent or code review: ``ignored_roots``)."""
+    chosen = found or tuple(DEFAULT_TARGETS)
+    roots = {name: target.root_file for name in chosen if (target := BY_NAME[name].target)}
+    ignored = set(ignored_paths(project.root, list(roots.values())))
+    report.ignored_roots = [(name, path) for name, path in roots.items() if path in ignored]
+    chosen = tuple(name for name in chosen if roots.get(name) not in ignored)
+    if found:
+        report.detected = found
+        report.not_added = tuple(name for name in DEFAULT_TARGETS if name not in found)
+        report.via_import = [
+            found_import
+            for found_import in IMPORTS_OF
+            if {found_import.own.name, found_import.imported.name} <= set(chosen)
+            and imports(project.root, found_import)
+        ]
+    return chosen
+
+
 def initialise(
     project: Project, targets: tuple[str, ...] = (), nested: Sequence[tuple[str, str]] = ()
 ) -> InitReport:
@@ -150,22 +176,8 @@ def initialise(
         wanted = tuple(dict.fromkeys(targets))
     elif existed:
         wanted = current
-    elif found:
-        # The tools the project already uses, and only those: compile places each memory once for
-        # every client whatever the set (gitmem/compile/delivery.py), so none is left out; the
-        # defaults are not added beside them (a repository of GEMINI.md files does not get an
-        # AGENTS.md and a CLAUDE.md in every folder).
-        report.detected = found
-        report.not_added = tuple(name for name in DEFAULT_TARGETS if name not in found)
-        report.via_import = [
-            found_import
-            for found_import in IMPORTS_OF
-            if {found_import.own.name, found_import.imported.name} <= set(found)
-            and imports(project.root, found_import)
-        ]
-        wanted = found
     else:
-        wanted = tuple(DEFAULT_TARGETS)
+        wanted = _chosen(project, found, report)
     if not existed:
         save_config(project, {"targets": list(wanted)})
         report.created.append(project.config_path)

@@ -1,8 +1,8 @@
-"""The token budget: exact accounting, the order memories are kept in, the recall line, and hard limits."""
+"""The token budget: exact accounting, the order memories are kept in, the recall line, and hard
+limits."""
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import date
 from pathlib import Path
@@ -147,61 +147,44 @@ def test_compile_lists_what_the_budget_left_out(
     assert len(text) <= 400 * 4
 
 
-def test_a_hard_limit_is_an_error_not_a_truncation(
+def test_a_budget_past_a_hard_limit_is_fitted_to_it_not_truncated(
     project: Path, memory: WriteMemory, run: Run
 ) -> None:
-    # claude, not agents: Devin Desktop reads AGENTS.md, so beside agents it would get no copy of its own to hold
+    """A budget whose block would pass a client's hard size limit (Devin Desktop's 12,000
+    characters) is kept to what fits: compile says so and writes, the memories past it go to the
+    index and recall; before, compile failed on every run (and every commit, through the hook) until
+    the budget was lowered by hand."""
+    # claude, not agents: Devin Desktop reads AGENTS.md, so beside agents it would get no copy of
+    # its own to hold
     set_config(project, targets=["claude", "devin"], budget={"devin": 10_000, "claude": 10_000})
     for i in range(30):
         memory(f"m{i:02d}", f"Memory {i}", body="a fairly long explanation " * 20)
-    check = run("compile", "--check")
-    assert check.code == 1 and ".devin/rules/gitmem.md:1:1: limit: " in check.err
     result = run("compile")
-    assert result.code == 1
-    over = [line for line in result.err.splitlines() if ": limit: " in line]
-    assert len(over) == 1
-    assert over[0].startswith(".devin/rules/gitmem.md:1:1: limit: ")
+    assert result.code == 0, result.err
     assert re.search(
-        r"characters, over the hard limit of 12,000 \(Devin Desktop reads at most 12,000 characters of a rule file\); "
-        r"gitmem writes [\d,]+ of it: lower the budget of devin to about 2,700 tokens "
-        r"\(budget: \{default: …, devin: 2700\} in \.memory/config\.yaml\), "
-        r"lower some memories' priority, or shorten the hand-written text$",
-        over[0],
-    ), over[0]
-    assert result.err.endswith(
-        "not written: devin (over a hard size limit); the other targets were\n"
+        r"warning: devin: its block is kept to [\d,]+ tokens \(budget 10,000\)", result.err
     )
-    assert not (project / ".devin").exists()
-    # The other target is written all the same (in .claude/CLAUDE.md: Devin Desktop reads CLAUDE.md too)
+    rule = (project / ".devin" / "rules" / "gitmem.md").read_text(encoding="utf-8")
+    assert len(rule) <= 12_000 and "- Memory 0 (`m00`)" in rule
     assert "Memory 29" in (project / ".claude" / "CLAUDE.md").read_text(encoding="utf-8")
-    assert "created .claude/CLAUDE.md" in result.out
-    as_json = run("compile", "--json")
-    assert as_json.code == 1
-    assert [p["field"] for p in json.loads(as_json.out)["problems"]] == ["limit"]
-    within = run("compile", "--budget", "2000")
-    assert within.code == 0, within.err
+    assert run("compile", "--check").code == 0
 
 
 def test_codex_chain_limit_counts_hand_written_text(
     project: Path, memory: WriteMemory, run: Run
 ) -> None:
+    """A hand-written AGENTS.md of 29 KB: the nested web/AGENTS.md compile adds is kept within
+    Codex's 32 KiB of the chain, and the team's text keeps every byte."""
     set_config(project, targets=["agents"])
-    hand = "# Big\n\n" + "hand-written line\n" * 1800
+    hand = "# Big\n\n" + "hand-written line\n" * 1650
     (project / "AGENTS.md").write_text(hand, encoding="utf-8")
     memory("web", "Web rule", paths=["web/**"])
-    assert run("compile", "--check").code == 1
-    plan_text = run("compile", "--check", "--json").out
     result = run("compile")
-    assert result.code == 1, plan_text
-    lines = result.err.splitlines()
-    assert lines[0].startswith("web/AGENTS.md:1:1: limit: 32,")
-    assert (
-        "bytes with the AGENTS.md files above it, over the hard limit of 32,768 (Codex reads"
-        in lines[0]
-    )
-    assert lines[1] == "not written: agents (over a hard size limit); the other targets were"
-    assert not (project / "web").exists()
-    assert (project / "AGENTS.md").read_text(encoding="utf-8") == hand
+    assert result.code == 0, result.err
+    assert "warning: agents: its block is kept to" in result.err
+    chain = (project / "AGENTS.md").read_bytes() + (project / "web" / "AGENTS.md").read_bytes()
+    assert len(chain) <= 32 * 1024 and b"Web rule" in chain
+    assert (project / "AGENTS.md").read_text(encoding="utf-8").endswith(hand)
 
 
 def test_soft_limits_warn(project: Path, memory: WriteMemory, run: Run) -> None:

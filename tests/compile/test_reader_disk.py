@@ -1,6 +1,7 @@
-"""The reader model on the disk (issue 30): a root AGENTS.md that is a link into the repository gets gitmem's block
-written through it, `stats` never counts negative tokens, `explain` reads the files from the disk (for any client
-that reads them), and `check` fails, one line per difference, when a client would read a file git ignores."""
+"""The reader model on the disk (issue 30): a root AGENTS.md that is a link into the repository gets
+gitmem's block written through it, `stats` never counts negative tokens, `explain` reads the files
+from the disk (for any client that reads them), and `check` fails, one line per difference, when a
+client would read a file git ignores."""
 
 from __future__ import annotations
 
@@ -75,8 +76,9 @@ def test_check_fails_when_a_client_relies_on_a_file_git_ignores(
 def test_a_linked_claude_md_beside_copilot_gets_no_second_copy(
     project: Path, memory: WriteMemory, run: Run
 ) -> None:
-    """Shape 3: CLAUDE.md -> AGENTS.md beside a Copilot file. On 6dd9a58 compile added .claude/CLAUDE.md with a second
-    copy of the block (Claude Code read each memory twice) and `explain` named only that file."""
+    """Shape 3: CLAUDE.md -> AGENTS.md beside a Copilot file. On 6dd9a58 compile added
+    .claude/CLAUDE.md with a second copy of the block (Claude Code read each memory twice) and
+    `explain` named only that file."""
     set_config(project, targets=["agents", "claude", "copilot"])
     (project / "AGENTS.md").write_text("# Team\n", encoding="utf-8")
     (project / "CLAUDE.md").symlink_to("AGENTS.md")
@@ -105,9 +107,10 @@ def test_a_linked_claude_md_beside_copilot_gets_no_second_copy(
 def test_nothing_is_placed_in_a_claude_folder_git_ignores(
     project: Path, memory: WriteMemory, run: Run
 ) -> None:
-    """Shape 3, git-ignored: beside Copilot, Claude Code's copy went to .claude/CLAUDE.md even where git ignores
-    .claude/ (6dd9a58): `check` passed here and failed in every fresh clone. Now no file of its own: without a
-    CLAUDE.md, Claude Code reads AGENTS.md, and `check` passes in a fresh clone too."""
+    """Shape 3, git-ignored: beside Copilot, Claude Code's copy went to .claude/CLAUDE.md even where
+    git ignores .claude/ (6dd9a58): `check` passed here and failed in every fresh clone. Now no file
+    of its own: without a CLAUDE.md, Claude Code reads AGENTS.md, and `check` passes in a fresh
+    clone too."""
     set_config(project, targets=["agents", "claude", "copilot"])
     (project / ".gitignore").write_text(".claude/\n", encoding="utf-8")
     memory("use-pnpm", "Use pnpm")
@@ -130,8 +133,8 @@ def test_nothing_is_placed_in_a_claude_folder_git_ignores(
 def test_check_in_a_fresh_clone_of_a_linked_layout(
     project: Path, memory: WriteMemory, run: Run
 ) -> None:
-    """Shape 1 in CI: AGENTS.md -> .agents/AGENTS.md and CLAUDE.md -> AGENTS.md, nested the same; `gitmem check` in a
-    fresh clone finds every memory arriving once for every client."""
+    """Shape 1 in CI: AGENTS.md -> .agents/AGENTS.md and CLAUDE.md -> AGENTS.md, nested the same;
+    `gitmem check` in a fresh clone finds every memory arriving once for every client."""
     (project / ".agents").mkdir()
     (project / ".agents" / "AGENTS.md").write_text("# Team\n", encoding="utf-8")
     (project / "AGENTS.md").symlink_to(".agents/AGENTS.md")
@@ -160,9 +163,9 @@ def test_check_in_a_fresh_clone_of_a_linked_layout(
 def test_devin_desktop_reading_agents_and_claude_md_gets_each_memory_once(
     project: Path, memory: WriteMemory, run: Run
 ) -> None:
-    """Devin Desktop's default agent reads AGENTS.md and CLAUDE.md both as always-on rules (its docs): on 6dd9a58 both
-    held every memory (each reached it twice). Now CLAUDE.md keeps the team's text and Claude Code's copy goes where
-    Devin does not read it."""
+    """Devin Desktop's default agent reads AGENTS.md and CLAUDE.md both as always-on rules (its
+    docs): on 6dd9a58 both held every memory (each reached it twice). Now CLAUDE.md keeps the team's
+    text and Claude Code's copy goes where Devin does not read it."""
     set_config(project, targets=["agents", "claude", "devin"])
     (project / "CLAUDE.md").write_text("# Claude notes\n", encoding="utf-8")
     memory("use-pnpm", "Use pnpm")
@@ -179,9 +182,10 @@ def test_devin_desktop_reading_agents_and_claude_md_gets_each_memory_once(
 def test_copilot_code_review_gets_the_hub_from_what_git_tracks(
     project: Path, memory: WriteMemory, run: Run
 ) -> None:
-    """Copilot code review reads .github/copilot-instructions.md and AGENTS.md from the pull request's tree (GitHub's
-    support table): `check` verifies that it gets each memory once, and fails when the file it relies on is not
-    tracked (6dd9a58 knew no such reader: `explain --client copilot-review` was a usage error)."""
+    """Copilot code review reads .github/copilot-instructions.md and AGENTS.md from the pull
+    request's tree (GitHub's support table): `check` verifies that it gets each memory once, and
+    fails when the file it relies on is not tracked (6dd9a58 knew no such reader: `explain --client
+    copilot-review` was a usage error)."""
     set_config(project, targets=["agents", "copilot"])
     memory("use-pnpm", "Use pnpm")
     memory("review-only", "Flag raw SQL in reviews", targets=["copilot"])
@@ -199,9 +203,9 @@ def test_copilot_code_review_gets_the_hub_from_what_git_tracks(
 def test_a_memory_missed_only_in_a_folder_is_not_told_to_compile_again(
     project: Path, memory: WriteMemory, run: Run
 ) -> None:
-    """The team's .gemini/settings.json names AGENTS.md: Gemini CLI started at the root reads it, started in web/
-    it reads no root settings (measured), so it misses the hub's memories there. Compiling again changes nothing:
-    check says why, not `gitmem compile`."""
+    """The team's .gemini/settings.json names AGENTS.md: Gemini CLI started at the root reads it,
+    started in web/ it reads no root settings (measured), so it misses the hub's memories there.
+    Compiling again changes nothing: check says why, not `gitmem compile`."""
     set_config(project, targets=["agents", "gemini"])
     (project / ".gemini").mkdir()
     (project / ".gemini" / "settings.json").write_text(
@@ -213,9 +217,35 @@ def test_a_memory_missed_only_in_a_folder_is_not_told_to_compile_again(
     _git(project, "add", "-A")
     _git(project, "commit", "-q", "-m", "rules")
     checked = run("check")
-    assert checked.code == 1
-    line = next(
-        line for line in checked.out.splitlines() if "started in web/: memory use-pnpm" in line
-    )
-    assert "it reaches it at the root; started here it follows none of the root's settings" in line
+    assert checked.code == 1  # web-only misses Gemini CLI in web/ (it reads no web/GEMINI.md)
+    assert "use-pnpm" not in checked.out  # the client's own limit: said, not failed
+    line = next(line for line in checked.out.splitlines() if "started in web/: 1 of" in line)
+    assert "reach it only when started at the root" in line
+    assert "started here it follows none of the root's settings or imports" in line
     assert "run `gitmem compile`" not in line
+
+
+def test_claude_md_importing_agents_md_is_green_for_sessions_at_the_root(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """Field corpus, vitest: CLAUDE.md is only `@AGENTS.md`, and docs/ has its own AGENTS.md. Claude
+    Code started in docs/ follows no import above its folder (measured), so there it gets none of
+    the root's memories; a second copy in CLAUDE.md would reach every root session twice. gitmem's
+    placement is right: check passes, and says which sessions read less and why (before, it failed
+    and said `gitmem compile`, which changed nothing)."""
+    set_config(project, targets=["agents", "claude"])
+    (project / "CLAUDE.md").write_text("@AGENTS.md\n", encoding="utf-8")
+    (project / "docs").mkdir()
+    (project / "docs" / "AGENTS.md").write_text("# Docs\n\nWrite short pages.\n", "utf-8")
+    memory("use-pnpm", "Use pnpm")
+    memory("docs-style", "Docs pages use sentence case", paths=["docs/**"])
+    compiled = run("compile")
+    assert compiled.code == 0, compiled.err
+    _git(project, "add", "-A")
+    _git(project, "commit", "-q", "-m", "rules")
+    checked = run("check")
+    assert checked.code == 0, checked.out
+    assert "Claude Code started in docs/: 1 of its memories reach it only when started at" in (
+        checked.out
+    )
+    assert "run `gitmem compile`" not in checked.out
