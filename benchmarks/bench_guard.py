@@ -215,7 +215,10 @@ def peer_suite_figures(work: Path, scan_with: dict[str, Scan], show: int) -> Non
                 row += f" | {'':11s} {recall:4.2f} {false:4.2f}"
             print(row)
     print("  seconds: " + ", ".join(f"{s} {t:.1f}" for s, t in seconds.items()))
-    family_misses(names, hits, list(scan_with), show)
+    # Families of the tuning part only: a held-out family looked at is tuned for
+    tuning = {name: case for name, case in names.items() if not case.held_out}
+    print("  families of the tuning part:")
+    family_misses(tuning, hits, list(scan_with), show)
 
 
 def family_misses(

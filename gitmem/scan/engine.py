@@ -267,11 +267,8 @@ def _lowered(text: str) -> str:
     return lowered
 
 
-_NO, _NAMED, _SERVICE = (
-    0,
-    1,
-    2,
-)  # what a generic rule's name says: no credential, a credential, a service's key
+# What a generic rule's name says: no credential, a credential, a service's key, a password
+_NO, _NAMED, _SERVICE, _PASSWORD = (0, 1, 2, 3)
 
 
 def _secret_span(rule: Rule, match: re.Match[str], names: dict[str, int]) -> tuple[int, int] | None:
@@ -287,10 +284,13 @@ def _secret_span(rule: Rule, match: re.Match[str], names: dict[str, int]) -> tup
             verdict = names.get(name)
             if verdict is None:
                 verdict = names[name] = _name_verdict(rule, name)
-            # "<provider>Key" (azureKey, apiMaticKey): a key of some service, when its value is
-            # unmistakably random
-            if verdict == _NAMED or (
-                verdict == _SERVICE and filters.random_key(match.group(secret_group))
+            value = match.group(secret_group)
+            # A key or token holds no stray symbol (a password may); "<provider>Key" (azureKey,
+            # apiMaticKey) is a key of some service when its value is unmistakably random
+            if verdict == _PASSWORD or (
+                verdict != _NO
+                and not filters.stray_symbols(value)
+                and (verdict == _NAMED or filters.random_key(value))
             ):
                 return match.span(secret_group)
             return None
@@ -302,7 +302,7 @@ def _name_verdict(rule: Rule, name: str) -> int:
     if rule.name_check is not None:  # a rule that judges its names itself (secret-in-log)
         return _NAMED if rule.name_check(name) else _NO
     if filters.secret_name(name):
-        return _NAMED
+        return _PASSWORD if filters.password_name(name) else _NAMED
     return _SERVICE if filters.service_key_name(name) else _NO
 
 

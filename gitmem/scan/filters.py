@@ -279,6 +279,16 @@ def secret_name(name: str) -> bool:
     return False
 
 
+_PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase", "passcode", "pwd", "pass", "pw"})
+
+
+def password_name(name: str) -> bool:
+    """Whether a credential's name says password (people choose those, symbols and all), not key or
+    token."""
+    parts = [p.lower() for p in _SPLIT_RE.split(_CAMEL_RE.sub("_", name)) if p]
+    return any(p in _PASSWORD_WORDS or p.endswith(("password", "passwd")) for p in parts)
+
+
 # Keys that are no credential whatever their value looks like: of data structures, databases,
 # caches, keyboards
 _DATA_KEYS = frozenset(
@@ -398,7 +408,7 @@ def plausible(value: str, *, short: bool = False) -> bool:
     if length < (6 if short else 8) or length > 2000:
         return False
     lowered = value.lower()
-    if _stand_in(value, lowered) or _code_or_reference(value):
+    if _stand_in(value, lowered) or _code_or_reference(value) or made_up(value):
         return False
     verdict = _name_like(value, length)
     if verdict is not None:
@@ -422,6 +432,69 @@ def _stand_in(value: str, lowered: str) -> bool:
     return (
         _TEST_RE.search(lowered) is not None
     )  # test-mode and publishable keys (sk_test_…, pk_live_…), fixtures
+
+
+# A class of characters a generator draws from is in a long value many times or not at all; once or
+# twice is a character typed into, or over, a made-up value (a test's "invalid" key, a stand-in
+# edited by hand).
+_STRAY_MOST = 2
+_STRAY_LETTERS = 20  # letters enough that a random mix of cases holds each more than twice
+_STRAY_PIECE = 20  # a hex piece this long holds no letter past f by chance
+_PIECES_RE = lazy(r"[-_.|]")
+_ASCII = "".join(map(chr, range(128)))
+_DROP_HEX = str.maketrans("", "", "0123456789abcdefABCDEF")
+_LETTERS_ONLY = str.maketrans("", "", "".join(c for c in _ASCII if not "a" <= c <= "z"))
+_DIGITS_ONLY = str.maketrans("", "", "".join(c for c in _ASCII if not c.isdigit()))
+_RUN = 6  # letters or digits in alphabetical order: abcdef, 123456
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+_IN_ORDER_RE = lazy(
+    "|".join(_ALPHABET[i : i + _RUN] for i in range(len(_ALPHABET) - _RUN + 1))
+    + "|"
+    + "|".join("0123456789"[i : i + _RUN] for i in range(10 - _RUN + 1))
+)
+
+
+def made_up(value: str) -> bool:
+    """A value no generator makes: a case that occurs once or twice among many letters
+    (``LY027c40U2KNNZLFO1``), a hex piece with a letter or two past f (``c09761h99f39f79ae28e``), or
+    letters or digits that run through the alphabet (``a1B2c3D4e5F6g7``, ``abc123def456ghi789``).
+    Decided by shape, whatever name the value is under.
+    """
+    if len(value) < 2 * _RUN or not value.isascii():
+        return False
+    lower, upper = sum(map(str.islower, value)), sum(map(str.isupper, value))
+    if lower + upper >= _STRAY_LETTERS and 0 < min(lower, upper) <= _STRAY_MOST:
+        return True
+    pieces = _PIECES_RE.split(value) if len(value) >= _STRAY_PIECE else ()
+    if any(
+        len(piece) >= _STRAY_PIECE
+        and piece.isalnum()
+        and 0 < len(piece.translate(_DROP_HEX)) <= _STRAY_MOST
+        for piece in pieces
+    ):
+        return True
+    letters = value.lower().translate(_LETTERS_ONLY)
+    if not letters.translate(_DROP_HEX):
+        letters = ""  # hex draws from six letters: six of them in order come by chance
+    return _IN_ORDER_RE.search(letters + " " + value.translate(_DIGITS_ONLY)) is not None
+
+
+_ESCAPE_RE = lazy(r"%[0-9A-Fa-f]{2}")
+_TOKEN_PUNCTUATION = frozenset("+/=_-.~:|")
+
+
+def stray_symbols(value: str) -> bool:
+    """A key or token with one character outside the alphabets tokens are drawn from (letters,
+    digits, ``+/=_-.~:|`` and ``%XX`` escapes): ``hysqa?25w3gq…``, ``WAgP6m4gYc1qe$Hnj…``. A
+    generator that draws symbols draws many (Django's keys: two in 32 characters by chance now and
+    then, one hardly ever); a password may hold one, so names of passwords are not asked this.
+    """
+    symbols = sum(
+        1
+        for c in _ESCAPE_RE.sub("", value)
+        if not (c.isascii() and c.isalnum()) and c not in _TOKEN_PUNCTUATION
+    )
+    return symbols == 1
 
 
 # A dotted quad (an address, a network: 192.168.0.0/24): no generated secret holds one

@@ -1,0 +1,126 @@
+"""Values no generator makes are not secrets, whatever name they stand under (issue 32, point 7).
+
+A generator draws every character from one alphabet: a class of characters it uses shows up many
+times in a long value, one it does not use never. A test's "invalid" key, a stand-in edited by hand
+or a value typed over shows a class once or twice: one upper-case letter among forty lower-case
+ones, a letter past ``f`` in a hex string, a ``?`` or ``$`` in a token, letters that run through the
+alphabet. Each value here is made at run time from a random one of the same length, which is still
+found (the shape, not the name or a list, decides), and a password may hold a symbol or two (people
+choose those).
+"""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+
+from gitmem.scan import scan_text
+from gitmem.scan.filters import entropy
+from gitmem.scan.kinds import CODE, PROSE
+
+_rng = random.Random(3207)
+LOWER_DIGITS = string.ascii_lowercase + string.digits
+ALNUM = string.ascii_letters + string.digits
+HEX = "0123456789abcdef"
+
+
+def made(alphabet: str, n: int = 40) -> str:
+    """A random value of ``alphabet``, with a random one's entropy (a hex value can be short of it
+    by chance)."""
+    while True:
+        value = "".join(_rng.choice(alphabet) for _ in range(n))
+        if entropy(value) >= 3.5:
+            return value
+
+
+def typed_over(value: str, char: str, at: int) -> str:
+    return value[:at] + char + value[at + 1 :]
+
+
+def one_upper(value: str) -> str:
+    letter = next(i for i, c in enumerate(value) if c.isalpha())
+    return typed_over(value, value[letter].upper(), letter)
+
+
+def one_lower(value: str) -> str:
+    letter = next(i for i, c in enumerate(value) if c.isalpha())
+    return typed_over(value, value[letter].lower(), letter)
+
+
+def in_order(value: str) -> str:
+    return "abc123def456ghi789" + value[18:]
+
+
+# (what was done to a random value of the alphabet, the alphabet, the edit): in code and in prose
+EDITS = [
+    ("one upper-case letter among lower-case ones", LOWER_DIGITS, one_upper),
+    (
+        "one lower-case letter among upper-case ones",
+        string.ascii_uppercase + string.digits,
+        one_lower,
+    ),
+    ("a letter past f in hex", HEX, lambda v: typed_over(v, "j", 9)),
+    ("two letters past f in hex", HEX, lambda v: typed_over(typed_over(v, "q", 5), "r", 30)),
+    ("letters and digits in alphabetical order", ALNUM, in_order),
+]
+# In code, where a key's or a token's name stands before it (prose's "?" may end a sentence)
+SYMBOLS = [
+    ("a question mark in a token", ALNUM, lambda v: typed_over(v, "?", 6)),
+    ("a dollar in a token", ALNUM, lambda v: typed_over(v, "$", 20)),
+]
+PLACES = [
+    'const apiKey = "{}";',
+    "ACME_API_TOKEN={}",
+    "client_secret: {}",
+    "[DEBUG] Using Key={}",
+]
+
+
+CASES = [(*edit, kind) for edit in EDITS for kind in (CODE, PROSE)] + [(*e, CODE) for e in SYMBOLS]
+
+
+@pytest.mark.parametrize("place", PLACES)
+@pytest.mark.parametrize(
+    ("edit", "alphabet", "change", "kind"), CASES, ids=[f"{c[0]}-{c[3]}" for c in CASES]
+)
+def test_a_value_no_generator_makes_is_no_secret(
+    place: str, edit: str, alphabet: str, change: object, kind: str
+) -> None:
+    for _ in range(5):
+        value = made(alphabet)
+        assert callable(change)
+        edited = change(value)
+        assert scan_text(place.format(value), "app.cfg", kind=kind), (
+            value
+        )  # the random one is found
+        assert scan_text(place.format(edited), "app.cfg", kind=kind) == [], (edit, edited)
+
+
+@pytest.mark.parametrize(
+    "place", ['DB_PASSWORD = "{}"', "smtp_passwd: {}", "export ADMIN_PASSPHRASE={}"]
+)
+def test_a_password_may_hold_a_symbol_or_two(place: str) -> None:
+    for _ in range(5):
+        password = typed_over(made(ALNUM, 24), "!", 7)
+        found = scan_text(place.format(password), "app.cfg", kind=CODE)
+        assert [f.rule for f in found] == ["generic-secret"], password
+
+
+@pytest.mark.parametrize("n", [32, 40, 64])
+def test_random_values_of_every_alphabet_are_still_found(n: int) -> None:
+    for alphabet in (LOWER_DIGITS, ALNUM, HEX, string.ascii_uppercase + string.digits):
+        for _ in range(20):
+            value = made(alphabet, n)
+            found = scan_text(f'SECRET_KEY = "{value}"', "settings.cfg", kind=CODE)
+            assert found, value
+
+
+def test_a_generator_that_draws_symbols_draws_many() -> None:
+    """Django's secret keys: 50 characters, symbols among them (a value led by one reads as code, as
+    before)."""
+    alphabet = string.ascii_lowercase + string.digits + "!@#$%^&*-_=+"
+    for _ in range(100):
+        value = _rng.choice(string.ascii_lowercase) + made(alphabet, 49)
+        assert scan_text(f"SECRET_KEY = '{value}'", "settings.cfg", kind=CODE), value
