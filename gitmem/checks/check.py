@@ -105,22 +105,16 @@ def _validate(project: Project, store: Store) -> Step:
 def _scan(project: Project) -> Step:
     from gitmem.memory.config import scan_settings
     from gitmem.scan import inputs
-    from gitmem.scan.engine import DEFAULT_DECODE_DEPTH, HIDDEN_RULE
+    from gitmem.scan.engine import HIDDEN_RULE
 
     settings = inputs.load_settings(project, scan_settings)
-    jobs = []
-    for directory, depth in (
-        (project.memories_dir, DEFAULT_DECODE_DEPTH),
-        (project.journal_dir, 3),
-    ):
+    jobs: list[inputs.Source] = []
+    for directory in (project.memories_dir, project.journal_dir):
         if directory.is_dir():
-            jobs += [
-                (source, depth)
-                for source in inputs.read_paths((project.display(directory),), project, settings)
-            ]
+            jobs += inputs.read_paths((project.display(directory),), project, settings)
     details = []
-    for source, depth in jobs:
-        for finding in inputs.findings_in(source, settings, decode=depth, pragmas=False):
+    for source in jobs:
+        for finding in inputs.findings_in(source, settings):
             what = "hidden Unicode character" if finding.rule == HIDDEN_RULE else "possible secret"
             details.append(
                 f"{finding.path}:{finding.line}:{finding.column}: {finding.rule}: {what} "

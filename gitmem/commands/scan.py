@@ -8,14 +8,7 @@ from typing import Any
 import click
 
 from gitmem.commands.output import echo, echo_json
-from gitmem.commands.scanhook import (
-    LOG_DECODE_DEPTH,
-    clean,
-    finding_lines,
-    job,
-    legacy_warning,
-    summary,
-)
+from gitmem.commands.scanhook import clean, finding_lines, legacy_warning, summary
 from gitmem.errors import shown
 
 
@@ -146,7 +139,7 @@ def _check_flags(*, staged: bool, redact: bool, baseline: bool, stdin: bool, as_
         )
 
 
-Job = tuple[Any, int, bool, str]  # (source, decode depth, whether allow pragmas count, kind)
+Job = tuple[Any, Any]  # a source and its scan.policy.Policy
 
 
 def _collect(
@@ -166,7 +159,7 @@ def _collect(
     """
     from gitmem.errors import CannotRun
     from gitmem.scan import inputs as src
-    from gitmem.scan.kinds import PROSE
+    from gitmem.scan.policy import LOG, TYPED
 
     jobs: list[Job] = []
     findings: list[Any] = []
@@ -174,29 +167,17 @@ def _collect(
     if staged:
         if project is None:
             raise CannotRun("--staged needs a git repository: run it inside one")
-        jobs += [job(source) for source in src.read_staged(project, files, settings)]
+        jobs += [(s, s.policy) for s in src.read_staged(project, files, settings)]
     elif files or not (stdin or logs):
         entries = src.path_entries(files or (".",), project, settings)
         if not redact and _worth_processes(entries):
             scanned, findings = _in_processes(entries, settings, not baseline)
         else:
-            jobs += [
-                job(source) for entry in entries if (source := src.read_entry(entry)) is not None
-            ]
+            jobs += [(s, s.policy) for entry in entries if (s := src.read_entry(entry)) is not None]
     for log in _client_logs(logs, project, user):
-        jobs += [
-            (s, LOG_DECODE_DEPTH, False, PROSE)
-            for s in src.read_paths((log,), project, src.Settings())
-        ]
+        jobs += [(s, LOG) for s in src.read_paths((log,), project, src.Settings())]
     if stdin:
-        jobs.append(
-            (
-                src.Source("-", src.decode_bytes(sys.stdin.buffer.read())),
-                LOG_DECODE_DEPTH,
-                True,
-                PROSE,
-            )
-        )
+        jobs.append((src.Source("-", src.decode_bytes(sys.stdin.buffer.read())), TYPED))
     return jobs, findings, scanned
 
 
@@ -217,10 +198,8 @@ def _scan_jobs(
     from gitmem.scan.engine import without_allowed
 
     redacted: list[str] = []
-    for source, depth, pragmas, kind in jobs:
-        found = src.findings_in(
-            source, settings, decode=depth, pragmas=pragmas, honour_allow=False, kind=kind
-        )
+    for source, how in jobs:
+        found = src.findings_in(source, settings, how, honour_allow=False)
         if not baseline and settings.allow:
             every, found = found, without_allowed(found, settings.allow, settings.salt)
             allowed += [finding for finding in every if finding not in found]
@@ -295,13 +274,9 @@ def _in_processes(entries: list[Any], settings: Any, honour_allow: bool) -> tupl
     if failed:
         from gitmem.scan import inputs as src
 
-        source = src.read_entry(entries[failed[0]])
-        source_job = job(source) if source is not None else None
-        if source_job is not None:
-            again, depth, pragmas, kind = source_job
-            found = src.findings_in(
-                again, settings, decode=depth, pragmas=pragmas, honour_allow=honour_allow, kind=kind
-            )
+        again = src.read_entry(entries[failed[0]])
+        if again is not None:
+            found = src.findings_in(again, settings, honour_allow=honour_allow)
             ordered = [(index, found if index == failed[0] else items) for index, items in ordered]
     done = [(index, found) for index, found in ordered if found is not None]
     return len(done), [finding for _index, found in done for finding in found]
@@ -326,20 +301,7 @@ def _scan_part(work: tuple[list[tuple[int, Any]], Any, bool]) -> list[tuple[int,
             continue
         if source is None:
             continue
-        source, depth, pragmas, kind = job(source)
-        out.append(
-            (
-                index,
-                src.findings_in(
-                    source,
-                    settings,
-                    decode=depth,
-                    pragmas=pragmas,
-                    honour_allow=honour_allow,
-                    kind=kind,
-                ),
-            )
-        )
+        out.append((index, src.findings_in(source, settings, honour_allow=honour_allow)))
     return out
 
 

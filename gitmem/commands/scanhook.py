@@ -17,7 +17,7 @@ from gitmem.scan.lazyre import lazy
 if TYPE_CHECKING:
     from gitmem.project import Project
     from gitmem.scan.engine import Finding
-    from gitmem.scan.inputs import Settings, Source
+    from gitmem.scan.inputs import Settings
 
 ALLOW_HINT = (
     "remove them (and rotate any real secret: it may already be in your history), or allow "
@@ -26,26 +26,7 @@ ALLOW_HINT = (
     "scan --baseline)"
 )
 
-LOG_DECODE_DEPTH = 3
-
 Echo = Callable[[str, bool], None]  # (text, to stderr)
-
-
-def job(source: Source) -> tuple[Source, int, bool, str]:
-    """How to scan a file: gitmem's own session logs and AI clients' transcripts as logs (decoded
-    deeper, prose), and in them and in memories an allow pragma allows nothing (an agent writes that
-    text; nobody reviews it line by line). Memories are prose; every other file is judged by its
-    path (gitmem.scan.kinds).
-    """
-    from gitmem.scan.engine import DEFAULT_DECODE_DEPTH
-    from gitmem.scan.kinds import PROSE, file_kind
-    from gitmem.scan.transcripts import recognise
-
-    relative = source.root_relative or ""
-    if relative.startswith(".memory/journal/") or recognise(relative, source.text[:4096]):
-        return source, LOG_DECODE_DEPTH, False, PROSE
-    kind = file_kind(source.root_relative or source.display)
-    return source, DEFAULT_DECODE_DEPTH, not relative.startswith(".memory/memories/"), kind
 
 
 def finding_lines(findings: list[Finding]) -> str:
@@ -138,13 +119,11 @@ def staged(echo: Echo) -> int:
         raise CannotRun("--staged needs a git repository: run it inside one")
     from gitmem.scan.engine import without_allowed
 
-    jobs = [job(source) for source in src.read_staged(project, (), settings)]
     findings: list[Finding] = []
     allowed: list[Finding] = []
-    for source, depth, pragmas, kind in jobs:
-        every = src.findings_in(
-            source, settings, decode=depth, pragmas=pragmas, honour_allow=False, kind=kind
-        )
+    texts = list(src.read_staged(project, (), settings))
+    for source in texts:
+        every = src.findings_in(source, settings, honour_allow=False)
         kept = without_allowed(every, settings.allow, settings.salt) if settings.allow else every
         findings += kept
         allowed += [finding for finding in every if finding not in kept]
@@ -159,7 +138,7 @@ def staged(echo: Echo) -> int:
         echo(finding_lines(findings), False)
         echo(summary(findings, []), True)
         return 1
-    echo(clean(len(jobs), True), False)
+    echo(clean(len(texts), True), False)
     return 0
 
 

@@ -138,8 +138,7 @@ def allows_anything(project: Project, entry: str, head: str | None) -> bool:
     those).
     """
     from gitmem.scan.engine import entry_place, scan_text
-    from gitmem.scan.kinds import PROSE, file_kind
-    from gitmem.scan.transcripts import recognise
+    from gitmem.scan.policy import LOG, policy
 
     place = entry_place(entry)
     if place is None:
@@ -149,11 +148,14 @@ def allows_anything(project: Project, entry: str, head: str | None) -> bool:
     if raw is None:
         return False
     text = raw.decode("utf-8", "replace")
-    log = path.startswith(".memory/journal/") or recognise(
-        path, text[:4096]
-    )  # as the hook reads it (scanhook.job)
+    # as the hook reads it, as deep as it reads a log
     found = scan_text(
-        text, path, decode=3, hidden=True, pragmas=False, kind=PROSE if log else file_kind(path)
+        text,
+        path,
+        decode=LOG.decode,
+        hidden=True,
+        pragmas=LOG.pragmas,
+        kind=policy(path, path, text).kind,
     )
     return any(finding._replace(where=path).fingerprint() == entry for finding in found)
 

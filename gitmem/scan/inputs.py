@@ -20,6 +20,8 @@ from gitmem import gateway
 from gitmem.errors import GitmemError, UsageError
 from gitmem.project import Project
 from gitmem.scan.engine import Finding
+from gitmem.scan.policy import Policy, policy
+from gitmem.scan.transcripts import recognise
 
 BINARY_PROBE = 8000  # bytes looked at for a NUL, as git does
 
@@ -41,6 +43,11 @@ class Source(NamedTuple):
 
     def file_line(self, line: int) -> int:
         return self.lines[line - 1] if self.lines else line
+
+    @property
+    def policy(self) -> Policy:
+        """How this text is scanned (``gitmem.scan.policy``)."""
+        return policy(self.root_relative or "", self.display, self.text)
 
 
 class Settings(NamedTuple):
@@ -67,8 +74,6 @@ def guarded(relative: str, head: str = "") -> bool:
     """Whether a file is always scanned: gitmem's store, or a client's transcript."""
     if relative == ".memory" or relative.startswith(".memory/"):
         return True
-    from gitmem.scan.transcripts import recognise
-
     return recognise(relative, head)
 
 
@@ -514,17 +519,16 @@ def _unquote(raw: bytes) -> str:
 def findings_in(
     source: Source,
     settings: Settings,
+    how: Policy | None = None,
     *,
-    decode: int,
-    pragmas: bool = True,
     honour_allow: bool = True,
-    kind: str = "prose",
 ) -> list[Finding]:
     """The secrets and hidden characters of one source, at the file's line numbers, less the
-    allowed fingerprints."""
+    allowed fingerprints. ``how``: the source's own policy unless given."""
     from gitmem.scan.engine import scan_text, without_allowed
     from gitmem.scan.kinds import is_locale
 
+    decode, pragmas, kind = how or source.policy
     where = (
         source.root_relative or source.display
     )  # what a fingerprint names: the same from any directory

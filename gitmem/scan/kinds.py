@@ -19,15 +19,18 @@ kinds.
 
 from __future__ import annotations
 
-PROSE = "prose"
-CODE = "code"
+from typing import Literal
+
+Kind = Literal["prose", "code"]
+PROSE: Kind = "prose"
+CODE: Kind = "code"
 
 _PROSE_DIRECTORIES = (".memory/memories/", ".memory/journal/")
 # Documents people write in sentences, and agents' transcripts
 _PROSE_SUFFIXES = (".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc", ".org", ".jsonl", ".log")
 
 
-def file_kind(path: str) -> str:
+def file_kind(path: str) -> Kind:
     """The kind of a file, from its path (relative to the repository root when inside one)."""
     if path.startswith(_PROSE_DIRECTORIES) or path.lower().endswith(_PROSE_SUFFIXES):
         return PROSE

@@ -1,0 +1,46 @@
+"""How one text is scanned: how deep its encodings are read, whether an allow pragma in it counts,
+and which kind of text it is. One place decides it for the pre-commit hook, ``gitmem scan``,
+``gitmem check`` and the guard's check of allow entries, so each reads a file as the others do.
+
+- gitmem's session logs (``.memory/journal/``) and AI clients' transcripts are logs: decoded
+  deeper (JSON escapes inside base64 inside URL-encoding), prose, and a pragma in them allows
+  nothing (an agent writes that text; nobody reviews it line by line);
+- memories are prose, and a pragma in them allows nothing either;
+- every other file is judged by its path (``gitmem.scan.kinds``), and its pragmas count: people
+  review it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from gitmem.scan.engine import DEFAULT_DECODE_DEPTH
+from gitmem.scan.kinds import PROSE, Kind, file_kind
+from gitmem.scan.transcripts import recognise
+
+LOG_DECODE_DEPTH = 3
+_HEAD = 4096  # the characters a transcript is recognised by
+
+
+class Policy(NamedTuple):
+    """How to scan one text."""
+
+    decode: int  # layers of encoding looked through (engine.scan_text's ``decode``)
+    pragmas: bool  # a ``gitmem:allow`` pragma on a line allows what it finds there
+    kind: Kind
+
+
+LOG = Policy(LOG_DECODE_DEPTH, False, PROSE)  # a session log, a transcript
+TYPED = Policy(LOG_DECODE_DEPTH, True, PROSE)  # text given on standard input: someone typed it
+
+
+def policy(relative: str, shown: str, text: str) -> Policy:
+    """The policy for a file holding ``text``: ``relative`` is its path from the repository's root
+    (empty outside one), ``shown`` the path it was given by."""
+    if relative.startswith(".memory/journal/") or recognise(relative, text[:_HEAD]):
+        return LOG
+    return Policy(
+        DEFAULT_DECODE_DEPTH,
+        not relative.startswith(".memory/memories/"),
+        file_kind(relative or shown),
+    )
