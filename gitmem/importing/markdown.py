@@ -283,41 +283,58 @@ def _emit(
     procedure, kept whole and in order. A bullet that is only links (a table of contents) is not a
     rule.
     """
-    lead, lead_line = "", 0
+    lead = ("", 0)  # the lead-in paragraph's text and line
     position = 0
     while position < len(blocks):
         block = blocks[position]
         position += 1
         rest = _trim(block.rest)
-        end = max([block.end, block.line, *(number for number, text in rest if text.strip())])
-        following = blocks[position] if position < len(blocks) else None
         if not block.bullet:
-            lead, lead_line = "", 0
+            lead = ("", 0)
         if not block.bullet and block.head.endswith(":") and not rest:
-            if following is not None and following.bullet:
-                lead, lead_line = block.head, block.line
-            else:
-                parsed.skipped.append(Skipped(block.line, "a label without text after it"))
+            following = blocks[position] if position < len(blocks) else None
+            lead = _lead_in(block, following, parsed)
             continue
         if not block.head and not rest:
             continue
         stop = _procedure_end(blocks, position - 1)
         if stop > position:
-            _emit_steps(blocks[position - 1 : stop], (lead, lead_line), headings, section, parsed)
-            position, lead, lead_line = stop, "", 0
+            _emit_steps(blocks[position - 1 : stop], lead, headings, section, parsed)
+            position, lead = stop, ("", 0)
             continue
-        if block.bullet and not rest and _LINKS_ONLY.fullmatch(block.head):
-            parsed.skipped.append(
-                Skipped(block.line, "only links (a table of contents), not a rule")
-            )
-            continue
-        if block.bullet and _is_label(block.head, rest):
-            _emit_children(block, rest, (lead, lead_line), headings, section, parsed)
-            continue
-        parsed.items.append(
-            Item(block.line, end, block.head, [text for _, text in rest], headings, block.bullet,
-                 lead if block.bullet else "", section, lead=lead_line if block.bullet else 0)
-        )  # fmt: skip
+        _emit_block(block, rest, lead, headings, section, parsed)
+
+
+def _lead_in(block: _Block, following: _Block | None, parsed: Parsed) -> tuple[str, int]:
+    """A label (text ending with ':'): the lead-in of the list that follows it, else skipped."""
+    if following is not None and following.bullet:
+        return block.head, block.line
+    parsed.skipped.append(Skipped(block.line, "a label without text after it"))
+    return "", 0
+
+
+def _emit_block(
+    block: _Block,
+    rest: list[Line],
+    lead: tuple[str, int],
+    headings: tuple[str, ...],
+    section: str,
+    parsed: Parsed,
+) -> None:
+    """One block's item (a bullet keeps its list's lead-in); a bullet of links only is skipped, a
+    label bullet gives its children."""
+    if block.bullet and not rest and _LINKS_ONLY.fullmatch(block.head):
+        parsed.skipped.append(Skipped(block.line, "only links (a table of contents), not a rule"))
+        return
+    if block.bullet and _is_label(block.head, rest):
+        _emit_children(block, rest, lead, headings, section, parsed)
+        return
+    end = max([block.end, block.line, *(number for number, text in rest if text.strip())])
+    context, lead_line = lead if block.bullet else ("", 0)
+    parsed.items.append(
+        Item(block.line, end, block.head, [text for _, text in rest], headings, block.bullet,
+             context, section, lead=lead_line)
+    )  # fmt: skip
 
 
 def _emit_children(
