@@ -224,31 +224,29 @@ def _memory(front: dict[str, Any], body: str, today: date, origin: str) -> dict[
         "source": "import",
         "origin": origin,
     }
-    expires = _day(front.get("stale_after"))
-    if expires is not None:
-        data["expires"] = expires.isoformat()
-    review = _day(own.get("review_after"))
-    if review is not None:
-        data["review_after"] = review.isoformat()
+    expires, review = _day(front.get("stale_after")), _day(own.get("review_after"))
+    data["expires"] = expires.isoformat() if expires is not None else ""
+    data["review_after"] = review.isoformat() if review is not None else ""
     if isinstance(own.get("enforce"), dict):
         data["enforce"] = own["enforce"]
-    sources = front.get("sources")
+    data["evidence"] = _evidence(front.get("sources"))
+    return {key: value for key, value in data.items() if value not in ([], "")}
+
+
+def _evidence(sources: Any) -> list[dict[str, Any]]:
+    """A concept's ``sources`` that are files of the repository, as the memory's evidence."""
     evidence = []
     for source in sources if isinstance(sources, list) else []:
-        if (
-            isinstance(source, dict)
-            and isinstance(source.get("resource"), str)
-            and "://" not in source["resource"]
-        ):
-            citation: dict[str, Any] = {"path": source["resource"].lstrip("/")}
-            if source.get("lines") is not None:
-                citation["lines"] = str(source["lines"])
-            if isinstance(source.get("digest"), str):
-                citation["digest"] = source["digest"]
-            evidence.append(citation)
-    if evidence:
-        data["evidence"] = evidence
-    return {key: value for key, value in data.items() if value not in ([], "")}
+        resource = source.get("resource") if isinstance(source, dict) else None
+        if not isinstance(resource, str) or "://" in resource:
+            continue
+        citation: dict[str, Any] = {"path": resource.lstrip("/")}
+        if source.get("lines") is not None:
+            citation["lines"] = str(source["lines"])
+        if isinstance(source.get("digest"), str):
+            citation["digest"] = source["digest"]
+        evidence.append(citation)
+    return evidence
 
 
 def import_bundle(
@@ -272,20 +270,12 @@ def import_bundle(
             continue
         if _refused(report, where, text):
             continue
-        parts = _split(text)
-        front = _front(parts[0]) if parts is not None else None
-        if parts is None or front is None or not str(front.get("type", "")).strip():
-            report.skipped.append(
-                Outcome(f"{where}:1", "", "not-a-concept", "no front matter with a type")
-            )
+        concept = _concept(report, where, text)
+        if concept is None:
             continue
+        front, body = concept
         title = str(front.get("title") or "").strip()
-        if str(front.get("status", "")).strip() == "deprecated":
-            report.skipped.append(
-                Outcome(f"{where}:1", title, "deprecated", "no longer current in the bundle")
-            )
-            continue
-        data = _memory(front, parts[1], today, f"{where}:1")
+        data = _memory(front, body, today, f"{where}:1")
         known = _known(snapshot, data)
         if known is not None:
             report.known.append(Outcome(f"{where}:1", title, "duplicate", id=known))
@@ -305,6 +295,25 @@ def import_bundle(
             store.create(memory, snapshot)
         report.memories.append((memory, f"{where}:1", trust(front)))
     return report
+
+
+def _concept(report: Imported, where: str, text: str) -> tuple[dict[str, Any], str] | None:
+    """A current concept's front matter and body; ``None`` (said in ``report``) for a file that is
+    no concept or a deprecated one."""
+    parts = _split(text)
+    front = _front(parts[0]) if parts is not None else None
+    if parts is None or front is None or not str(front.get("type", "")).strip():
+        report.skipped.append(
+            Outcome(f"{where}:1", "", "not-a-concept", "no front matter with a type")
+        )
+        return None
+    if str(front.get("status", "")).strip() == "deprecated":
+        title = str(front.get("title") or "").strip()
+        report.skipped.append(
+            Outcome(f"{where}:1", title, "deprecated", "no longer current in the bundle")
+        )
+        return None
+    return front, parts[1]
 
 
 def trust(front: dict[str, Any]) -> str:
