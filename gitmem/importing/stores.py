@@ -192,29 +192,46 @@ def read_place(place: Place, root: Path) -> StoreRead:
             continue
         read.files.append((place, where))
         lines = [line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")]
-        if place.format == "typed":
-            entry = _typed(place, path, where, lines)
-            if entry is None:
-                read.skipped.append(
-                    (
-                        where,
-                        0,
-                        "no frontmatter with a memory type: not one of the client's memories",
-                    )
-                )
-            elif owners is not None and (why := owners.not_ours(entry)) is not None:
-                read.skipped.append((where, 0, why))
-            else:
-                read.entries.append(entry)
-        elif place.format == "task-groups":
-            read.entries.extend(_task_groups(place, path, where, lines, root, read))
-        elif place.format == "raw-memories":
-            read.entries.extend(_raw_memories(place, path, where, lines, root, read))
-        elif place.format == "section":
-            read.entries.extend(_section(place, path, where, lines))
-        else:
-            read.entries.extend(_bullets(place, path, where, lines, read))
+        read.entries.extend(_entries(place, path, where, lines, root, read, owners))
     return read
+
+
+def _entries(
+    place: Place,
+    path: Path,
+    where: str,
+    lines: list[str],
+    root: Path,
+    read: StoreRead,
+    owners: Owners | None,
+) -> list[Entry]:
+    """The entries of one file of the store, read as its place's format says."""
+    if place.format == "typed":
+        return _typed_entry(place, path, where, lines, read, owners)
+    if place.format == "task-groups":
+        return _task_groups(place, path, where, lines, root, read)
+    if place.format == "raw-memories":
+        return _raw_memories(place, path, where, lines, root, read)
+    if place.format == "section":
+        return _section(place, path, where, lines)
+    return _bullets(place, path, where, lines, read)
+
+
+def _typed_entry(
+    place: Place, path: Path, where: str, lines: list[str], read: StoreRead, owners: Owners | None
+) -> list[Entry]:
+    """A typed memory file's entry: none (said in ``read``) without a memory type, or when another
+    folder's session made it."""
+    entry = _typed(place, path, where, lines)
+    if entry is None:
+        message = "no frontmatter with a memory type: not one of the client's memories"
+        read.skipped.append((where, 0, message))
+        return []
+    why = owners.not_ours(entry) if owners is not None else None
+    if why is not None:
+        read.skipped.append((where, 0, why))
+        return []
+    return [entry]
 
 
 # -- whose a memory is: the sessions that share the store's project key
@@ -518,27 +535,22 @@ def _task_groups(
 ) -> list[Entry]:
     """The consolidated bullets of the task groups that apply to this repository."""
     readable = [""] * len(lines)
-    blocks: list[tuple[int, int]] = []
-    starts = [i for i, line in enumerate(lines) if line.startswith("# Task Group:")]
-    for index, start in enumerate(starts):
-        blocks.append((start, starts[index + 1] if index + 1 < len(starts) else len(lines)))
-    taken = 0
-    for start, stop in blocks:
-        if not any(_applies_here(line, root) for line in lines[start : min(stop, start + 6)]):
-            continue
-        taken += 1
+    blocks = _blocks(lines, "# Task Group:")
+    here = [
+        (start, stop)
+        for start, stop in blocks
+        if any(_applies_here(line, root) for line in lines[start : min(stop, start + 6)])
+    ]
+    for start, stop in here:
         section: str | None = None
         for number in range(start + 1, stop):
             line = lines[number]
             if line.startswith("## "):
-                section = line[3:].strip().lower()
-                section = section if section in CODEX_SECTIONS else None
-                if section is not None:
-                    readable[number] = line
-                continue
+                name = line[3:].strip().lower()
+                section = name if name in CODEX_SECTIONS else None
             if section is not None:
                 readable[number] = line
-    if blocks and not taken:
+    if blocks and not here:
         read.skipped.append((where, 0, f"{len(blocks)} task group(s), none for this repository"))
     entries = _items(place, path, where, readable, read)
     for entry in entries:
@@ -550,6 +562,13 @@ def _task_groups(
         if heading == "user preferences":
             entry.personal = True
     return entries
+
+
+def _blocks(lines: list[str], prefix: str) -> list[tuple[int, int]]:
+    """The blocks of ``lines`` that each begin with a line starting with ``prefix``: (first line,
+    the line after the last), by index."""
+    starts = [i for i, line in enumerate(lines) if line.startswith(prefix)]
+    return list(zip(starts, [*starts[1:], len(lines)], strict=True))
 
 
 RAW_LABELS = {
@@ -564,31 +583,17 @@ def _raw_memories(
 ) -> list[Entry]:
     """The bullets of the raw memories (one ``## Thread`` block each) whose ``cwd:`` is this
     repository."""
-    readable = [""] * len(lines)
-    starts = [i for i, line in enumerate(lines) if line.startswith("## Thread")] or [0]
-    blocks = [
-        (start, starts[index + 1] if index + 1 < len(starts) else len(lines))
-        for index, start in enumerate(starts)
-    ]
-    labels: dict[int, str] = {}
+    blocks = _blocks(lines, "## Thread") or [(0, len(lines))]
+    labels: dict[int, str] = {}  # line index -> the label it is under
     taken = 0
     for start, stop in blocks:
         cwd = next((line for line in lines[start:stop] if line.startswith("cwd:")), "")
-        if not _inside_root(cwd.removeprefix("cwd:"), root):
-            continue
-        taken += 1
-        label: str | None = None
-        for number in range(start + 1, stop):
-            line = lines[number]
-            low = line.strip().lower()
-            if low.startswith("### ") or (low.endswith(":") and not low.startswith("- ")):
-                label = low if low in RAW_LABELS else None
-                continue
-            if label is not None:
-                readable[number] = line
-                labels[number] = label
+        if _inside_root(cwd.removeprefix("cwd:"), root):
+            taken += 1
+            labels.update(_raw_labels(lines, start, stop))
     if not taken:
         read.skipped.append((where, 0, f"{len(blocks)} raw memory(ies), none for this repository"))
+    readable = [lines[number] if number in labels else "" for number in range(len(lines))]
     entries = _items(place, path, where, readable, read)
     for entry in entries:
         label = labels.get(entry.line - 1, "")
@@ -597,6 +602,19 @@ def _raw_memories(
             entry.kind, entry.kind_from = kind, f'label "{label}"'
         entry.personal = entry.personal or label == "preference signals:"
     return entries
+
+
+def _raw_labels(lines: list[str], start: int, stop: int) -> dict[int, str]:
+    """The lines of one raw memory under a label of ``RAW_LABELS``, with that label."""
+    out: dict[int, str] = {}
+    label: str | None = None
+    for number in range(start + 1, stop):
+        low = lines[number].strip().lower()
+        if low.startswith("### ") or (low.endswith(":") and not low.startswith("- ")):
+            label = low if low in RAW_LABELS else None
+        elif label is not None:
+            out[number] = label
+    return out
 
 
 def _inside_root(folder: str, root: Path) -> bool:
