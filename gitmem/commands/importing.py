@@ -6,13 +6,24 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import click
 
 from gitmem.clientstores import NAMES as CLIENT_NAMES
+from gitmem.commands import open_store, today
+from gitmem.commands.okf import import_okf
 from gitmem.commands.output import echo, echo_json, style
 from gitmem.errors import UsageError, shown
+from gitmem.importing.fromclients import import_clients
+from gitmem.importing.importer import import_rules
+from gitmem.importing.move import apply_moves, delivery, keep_once, plan_moves
+from gitmem.importing.oversize import near_limits, oversized
+from gitmem.importing.wording import LISTED_UNDER
+from gitmem.memory.config import load_config
+from gitmem.memory.store import Store
+from gitmem.project import user_scope
 
 if TYPE_CHECKING:
-    from gitmem.importing.fromclients import ClientImport
-    from gitmem.importing.importer import ImportReport
+    from gitmem.importing.fromclients import ClientImport, Proposal
+    from gitmem.importing.importer import Draft, FileRead, ImportReport
     from gitmem.importing.move import Kept, Moved
+    from gitmem.importing.oversize import Near, Oversize
     from gitmem.project import Project
 
 
@@ -148,7 +159,6 @@ def import_command(
             raise UsageError(
                 "--okf DIR reads one bundle: it takes no PATH, --from, --accept, --move or --user"
             )
-        from gitmem.commands.okf import import_okf
 
         return import_okf(okf, dry_run, as_json)
     if clients:
@@ -177,56 +187,29 @@ class _Flags(NamedTuple):
 
 
 def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
-    from gitmem.commands import open_store, today
-    from gitmem.errors import UsageError
-    from gitmem.importing.importer import import_rules
-    from gitmem.memory.config import load_config
-
-    dry_run, move, left_out = flags.dry_run, flags.move, flags.left_out
-    if left_out and not move:
+    if flags.left_out and not flags.move:
         raise UsageError("--left-out goes with --move")
     project, store = open_store()
     threshold = load_config(project).similarity
     day = today()
     report = import_rules(
-        project, store, paths, day, threshold=threshold, accept=flags.accept, force=flags.force, dry_run=dry_run,
-        rules_only=move, skills=flags.skills, counter_examples=flags.counter_examples,
+        project, store, paths, day, threshold=threshold, accept=flags.accept, force=flags.force,
+        dry_run=flags.dry_run, rules_only=flags.move, skills=flags.skills,
+        counter_examples=flags.counter_examples,
     )  # fmt: skip
-    moves: list[Moved] = []
-    kept: list[Kept] = []
-    demoted: list[str] = []
-    if move:
-        from gitmem.importing.move import apply_moves, delivery, keep_once, plan_moves
-
+    moving = _Moving([], [], [])
+    if flags.move:
         delivered = delivery(project, report, store.load().memories.values(), day)
-        moves, kept = plan_moves(project, report, delivered, left_out)
+        moves, kept = plan_moves(project, report, delivered, flags.left_out)
         apply_moves(project, report, moves)
-        demoted = keep_once(report, store)
-    from gitmem.importing.oversize import near_limits, oversized
-
+        moving = _Moving(moves, kept, keep_once(report, store))
     read = [info.path for info in report.files]
-    over = oversized(project, read)
-    near = near_limits(project, read, load_config(project).budget_for)
-    moved = {m.path for m in moves} if not dry_run else set()
+    limits = _Limits(
+        oversized(project, read), near_limits(project, read, load_config(project).budget_for)
+    )
     if as_json:
-        data = _as_json(project, report)
-        if move:
-            data["moved"] = [{"path": m.path, "lines": m.lines} for m in moves]
-            data["kept"] = [{"path": k.path, "lines": k.lines, "why": k.why} for k in kept]
-            data["on_demand"] = demoted
-        data["over_limit"] = [
-            {"path": o.path, "used": o.used, "lines": o.lines, "measure": o.limit.measure, "limit": o.limit.value,
-             "target": o.target, "why": o.limit.reason, "message": o.describe(o.path in moved, left_out)}
-            for o in over
-        ]  # fmt: skip
-        data["near_limit"] = [
-            {"path": n.path, "used": n.used, "measure": n.limit.measure, "limit": n.limit.value,
-             "target": n.target, "tokens": n.tokens, "budget": n.budget, "message": n.describe()}
-            for n in near
-        ]  # fmt: skip
-        echo_json(data)
-        return 1 if report.refused else 0
-    if not report.files and not report.skipped:
+        echo_json(_rules_json(project, report, moving, limits, flags))
+    elif not report.files and not report.skipped:
         echo(
             "no rules files found (AGENTS.md, CLAUDE.md, GEMINI.md, .cursor/rules, "
             ".github/copilot-instructions.md, "
@@ -234,11 +217,62 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
             err=True,
         )
         return 0
+    else:
+        _print_rules(project, report, moving, limits, flags)
+    return 1 if report.refused else 0
+
+
+class _Limits(NamedTuple):
+    """The rules files read that are over a client's limit, and those near one."""
+
+    over: list[Oversize]
+    near: list[Near]
+
+
+class _Moving(NamedTuple):
+    """What --move took out of the rules files, kept in them, and made memories on demand."""
+
+    moves: list[Moved]
+    kept: list[Kept]
+    demoted: list[str]
+
+
+def _rules_json(
+    project: Project, report: ImportReport, moving: _Moving, limits: _Limits, flags: _Flags
+) -> dict[str, Any]:
+    data = _as_json(project, report)
+    if flags.move:
+        data["moved"] = [{"path": m.path, "lines": m.lines} for m in moving.moves]
+        data["kept"] = [{"path": k.path, "lines": k.lines, "why": k.why} for k in moving.kept]
+        data["on_demand"] = moving.demoted
+    moved = _moved_paths(moving, flags)
+    data["over_limit"] = [
+        {"path": o.path, "used": o.used, "lines": o.lines, "measure": o.limit.measure, "limit": o.limit.value,
+         "target": o.target, "why": o.limit.reason, "message": o.describe(o.path in moved, flags.left_out)}
+        for o in limits.over
+    ]  # fmt: skip
+    data["near_limit"] = [
+        {"path": n.path, "used": n.used, "measure": n.limit.measure, "limit": n.limit.value,
+         "target": n.target, "tokens": n.tokens, "budget": n.budget, "message": n.describe()}
+        for n in limits.near
+    ]  # fmt: skip
+    return data
+
+
+def _moved_paths(moving: _Moving, flags: _Flags) -> set[str]:
+    """The rules files --move changed (none on a dry run)."""
+    return set() if flags.dry_run else {m.path for m in moving.moves}
+
+
+def _print_rules(
+    project: Project, report: ImportReport, moving: _Moving, limits: _Limits, flags: _Flags
+) -> None:
     _print_files(report)
     _print_items(project, report)
-    _print_lines(report, moves, kept, move)
+    _print_lines(report, moving.moves, moving.kept, flags.move)
+    demoted = moving.demoted
     if demoted:
-        verb = "would make" if dry_run else "made"
+        verb = "would make" if flags.dry_run else "made"
         echo(
             f"{style(verb, fg='yellow')} {len(demoted)} memories on demand: an earlier "
             "import made them of prose, code "
@@ -246,12 +280,13 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
             "hook and recall still bring "
             f"them): {', '.join(demoted[:5])}{' …' if len(demoted) > 5 else ''}"
         )
-    for item in over:
-        echo(f"{style('over a limit:', fg='yellow')} {item.describe(item.path in moved, left_out)}")
-    for close in near:
+    moved = _moved_paths(moving, flags)
+    for item in limits.over:
+        described = item.describe(item.path in moved, flags.left_out)
+        echo(f"{style('over a limit:', fg='yellow')} {described}")
+    for close in limits.near:
         echo(f"{style('near a limit:', fg='yellow')} {close.describe()}")
-    _print_summary(report, moves)
-    return 1 if report.refused else 0
+    _print_summary(report, moving.moves)
 
 
 def _verb(report: ImportReport) -> str:
@@ -272,30 +307,35 @@ def _print_files(report: ImportReport) -> None:
 
 
 def _print_items(project: Project, report: ImportReport) -> None:
-    from gitmem.importing.wording import LISTED_UNDER
 
     verb = _verb(report)
     for draft in report.drafts:
-        assert draft.memory is not None
-        memory = draft.memory
-        target = project.display(draft.written) if draft.written else memory.id
-        echo(f"{style(verb, fg='green')} {target}: {memory.title}")
-        details = [f"{memory.kind} ({draft.kind_from})"]
-        if memory.paths:
-            details.append("paths " + ", ".join(memory.paths))
-        if memory.targets:
-            details.append("targets " + ", ".join(memory.targets))
-        if memory.priority != "normal":
-            details.append(f"priority {memory.priority}")
-        details.append("from " + ", ".join(source.where() for source in draft.sources))
-        echo("    " + " · ".join(details))
-        lead = next(
-            (line for line in memory.body.splitlines() if line.startswith(LISTED_UNDER)), None
-        )
-        if (
-            lead is not None
-        ):  # when the item applies: without it, two items can read as contradicting rules
-            echo(f"    {lead[:117] + '…' if len(lead) > 118 else lead}")
+        _print_draft(project, draft, verb)
+    _print_not_imported(report)
+
+
+def _print_draft(project: Project, draft: Draft, verb: str) -> None:
+    """One new memory: where it went, its kind, scope and sources, and when it applies."""
+    assert draft.memory is not None
+    memory = draft.memory
+    target = project.display(draft.written) if draft.written else memory.id
+    echo(f"{style(verb, fg='green')} {target}: {memory.title}")
+    details = [f"{memory.kind} ({draft.kind_from})"]
+    if memory.paths:
+        details.append("paths " + ", ".join(memory.paths))
+    if memory.targets:
+        details.append("targets " + ", ".join(memory.targets))
+    if memory.priority != "normal":
+        details.append(f"priority {memory.priority}")
+    details.append("from " + ", ".join(source.where() for source in draft.sources))
+    echo("    " + " · ".join(details))
+    lead = next((line for line in memory.body.splitlines() if line.startswith(LISTED_UNDER)), None)
+    if lead is not None:  # when the item applies: without it, two items can read as contradicting
+        echo(f"    {lead[:117] + '…' if len(lead) > 118 else lead}")
+
+
+def _print_not_imported(report: ImportReport) -> None:
+    """The items that were already memories, rejected, refused or skipped, and the warnings."""
     for known in report.known:
         how = (
             "imported before"
@@ -392,18 +432,7 @@ def _as_json(project: Project, report: ImportReport) -> dict[str, Any]:
     return {
         "dry_run": report.dry_run,
         "status": report.status,
-        "files": [
-            {
-                "path": info.path,
-                "format": info.label,
-                "scope": info.scope.note if info.scope else None,
-                "paths": list(info.scope.paths) if info.scope else [],
-                "priority": info.scope.priority if info.scope else None,
-                "items": info.items,
-                "imported_by": info.imported_by,
-            }
-            for info in report.files
-        ],
+        "files": [_file_json(info) for info in report.files],
         "memories": [
             {
                 **draft.memory.to_dict(),
@@ -449,14 +478,22 @@ def _as_json(project: Project, report: ImportReport) -> dict[str, Any]:
     }
 
 
+def _file_json(info: FileRead) -> dict[str, Any]:
+    scope = info.scope
+    return {
+        "path": info.path,
+        "format": info.label,
+        "scope": scope.note if scope else None,
+        "paths": list(scope.paths) if scope else [],
+        "priority": scope.priority if scope else None,
+        "items": info.items,
+        "imported_by": info.imported_by,
+    }
+
+
 def _from_clients(
     clients: tuple[str, ...], dry_run: bool, force: bool, user: bool, as_json: bool
 ) -> int:
-    from gitmem.commands import open_store, today
-    from gitmem.importing.fromclients import import_clients
-    from gitmem.memory.config import load_config
-    from gitmem.memory.store import Store
-    from gitmem.project import user_scope
 
     names = list(CLIENT_NAMES) if "all" in clients else list(dict.fromkeys(clients))
     project, store = open_store()
@@ -498,20 +535,42 @@ def _print_clients(project: Project, report: ClientImport) -> None:
             f"{client.entries} {noun}"
         )
     for proposal in report.proposals:
-        memory = proposal.memory
-        verb = "would propose" if report.dry_run else "proposed"
-        target = project.display(proposal.written) if proposal.written else memory.id
-        if proposal.change == "update":
-            what = f"{verb} a new wording of proposal {memory.id}"
-        elif proposal.change == "supersede":
-            what = f"{verb} {target}, a change of {proposal.of} (supersedes it)"
-        else:
-            what = f"{verb} {target}"
-        scope = " · personal" if proposal.scope == "personal" else ""
-        echo(f"{style(what, fg='green')}: {memory.title}")
+        _print_proposal(project, proposal, report.dry_run)
+    _print_not_proposed(report)
+    verb = "would propose" if report.dry_run else "proposed"
+    rejected = (len(report.rejected), "not proposed again")
+    _summary(
+        f"{len(report.proposals)} {verb}",
+        len(report.known),
+        rejected,
+        len(report.refused),
+        len(report.skipped),
+    )
+    if report.proposals and not report.dry_run:
         echo(
-            f"    {memory.kind} ({proposal.entry.kind_from}){scope} · from {proposal.entry.origin}"
+            "next: review them (gitmem list --status proposed), then gitmem accept ID… or "
+            "gitmem forget ID",
+            err=True,
         )
+
+
+def _print_proposal(project: Project, proposal: Proposal, dry_run: bool) -> None:
+    memory = proposal.memory
+    verb = "would propose" if dry_run else "proposed"
+    target = project.display(proposal.written) if proposal.written else memory.id
+    if proposal.change == "update":
+        what = f"{verb} a new wording of proposal {memory.id}"
+    elif proposal.change == "supersede":
+        what = f"{verb} {target}, a change of {proposal.of} (supersedes it)"
+    else:
+        what = f"{verb} {target}"
+    scope = " · personal" if proposal.scope == "personal" else ""
+    echo(f"{style(what, fg='green')}: {memory.title}")
+    echo(f"    {memory.kind} ({proposal.entry.kind_from}){scope} · from {proposal.entry.origin}")
+
+
+def _print_not_proposed(report: ClientImport) -> None:
+    """The entries that were already memories, not proposed again, refused or skipped."""
     for known in report.known:
         how = (
             "imported before"
@@ -545,21 +604,6 @@ def _print_clients(project: Project, report: ClientImport) -> None:
             )
         else:
             echo(f"skipped {skipped.origin}: {skipped.why}")
-    verb = "would propose" if report.dry_run else "proposed"
-    rejected = (len(report.rejected), "not proposed again")
-    _summary(
-        f"{len(report.proposals)} {verb}",
-        len(report.known),
-        rejected,
-        len(report.refused),
-        len(report.skipped),
-    )
-    if report.proposals and not report.dry_run:
-        echo(
-            "next: review them (gitmem list --status proposed), then gitmem accept ID… or "
-            "gitmem forget ID",
-            err=True,
-        )
 
 
 def _clients_json(project: Project, report: ClientImport) -> dict[str, Any]:

@@ -1,12 +1,26 @@
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from gitmem import gitcommand as command
+from gitmem.commands.mcp import register_and_report
 from gitmem.commands.options import target_option
 from gitmem.commands.output import echo
-from gitmem.memory.config import TARGET_NAMES
+from gitmem.errors import UsageError
+from gitmem.gateway import find_project
+from gitmem.git import history, hookpath
+from gitmem.importing.oversize import near_limits, oversized, rules_files
+from gitmem.importing.rulesfiles import nested_rules
+from gitmem.init import agent_hooks
+from gitmem.init import hooks as hooks_setup
+from gitmem.init.ci import write_workflow
+from gitmem.init.hooks import exclude_temp_files
+from gitmem.init.initialise import initialise
+from gitmem.init.mcp import plan, plan_codex
+from gitmem.memory.config import TARGET_NAMES, load_config
 
 if TYPE_CHECKING:
     from gitmem.init.initialise import InitReport
@@ -86,29 +100,17 @@ def init(
     _check_flags(agent_hooks=agent_hooks, remove=remove, with_mcp=with_mcp, user=user)
     if agent_hooks:
         return _agent_hooks(targets, remove, user)
-    from gitmem.gateway import find_project
-    from gitmem.init.hooks import exclude_temp_files
-    from gitmem.init.initialise import initialise
 
     project = find_project()
     registrations = None
-    if with_mcp:
-        from pathlib import Path
-
-        from gitmem.init.mcp import plan, plan_codex
-
-        registrations = plan(project)  # read every tool's file before anything is written
+    if with_mcp:  # every tool's file is read before anything is written
+        registrations = plan(project)
         if user:
             registrations.append(plan_codex(Path.home()))
-    from gitmem.importing.rulesfiles import nested_rules
-
     report = initialise(project, targets, nested_rules(project.root))
     exclude_temp_files(project)
     _print_report(project, report)
     if report.rules_files:
-        from gitmem.importing.oversize import near_limits, oversized, rules_files
-        from gitmem.memory.config import load_config
-
         found = rules_files(project)
         for item in oversized(project, found):
             echo(f"over a limit: {item.describe()}")
@@ -120,7 +122,17 @@ def init(
     hooks_done += _moved_client_hooks(project)
     for line in hooks_done:
         echo(line, err=not hooks_run and line is hooks_done[-1])
-    if not report.created and not report.targets_changed and not hooks_done:
+    _print_next(project, report, bool(hooks_done))
+    if registrations is not None:
+        register_and_report(project, registrations, user)
+    if ci is not None:
+        _write_ci(project)
+    return 0 if hooks_run else 1
+
+
+def _print_next(project: Project, report: InitReport, hooks_changed: bool) -> None:
+    """Whether anything changed, and what to run next after a first set-up."""
+    if not report.created and not report.targets_changed and not hooks_changed:
         echo(
             f"already set up in {project.display(project.memory_dir)} (targets: "
             f"{', '.join(report.targets)})"
@@ -134,22 +146,11 @@ def init(
             )
         else:
             echo('next: gitmem add "Use pnpm, never npm" --kind convention && gitmem compile')
-    if registrations is not None:
-        from gitmem.commands.mcp import register_and_report
-
-        register_and_report(project, registrations, user)
-    if ci is not None:
-        _write_ci(project)
-    return 0 if hooks_run else 1
 
 
 def _write_ci(project: Project) -> None:
     """``--ci github``: the workflow, for the default branch (origin's, else the branch checked
     out)."""
-    from gitmem import gitcommand as command
-    from gitmem.git import history
-    from gitmem.init.ci import write_workflow
-
     branch = (history.default_branch(project.root) or "").removeprefix("origin/")
     if not branch:
         try:
@@ -174,8 +175,6 @@ def _write_ci(project: Project) -> None:
 
 def _moved_client_hooks(project: Project) -> list[str]:
     """Move the client hooks an older gitmem wrote (`gitmem hook ...` from PATH) to `gitmem-cli`."""
-    from gitmem.init import agent_hooks
-
     changes = agent_hooks.moved(project.root)
     agent_hooks.apply(changes, project.root)
     return [
@@ -189,9 +188,6 @@ def _set_up_hooks(
     """What was done, and whether commits will run the hooks (not when a hooks path outside the
     repository is in
     use: the user must add a line there)."""
-    from gitmem.git import hookpath
-    from gitmem.init import hooks as hooks_setup
-
     done = []
     action = hooks_setup.ensure_precommit_config(project, pre_push)
     if action == "moved":
@@ -226,7 +222,6 @@ def _set_up_hooks(
 
 
 def _check_flags(*, agent_hooks: bool, remove: bool, with_mcp: bool, user: bool) -> None:
-    from gitmem.errors import UsageError
 
     if remove and not agent_hooks:
         raise UsageError("--remove goes with --agent-hooks")
@@ -281,29 +276,25 @@ def _some(paths: list[str], shown: int = 3) -> str:
 def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:
     """``init --agent-hooks``: the clients of the given (or configured) targets; everything
     planned before writing."""
-    from pathlib import Path
-
-    from gitmem.init import agent_hooks as setup
 
     if user:
         base = Path.home()
-        chosen = setup.clients_for(targets) if targets else list(setup.ALL)
+        chosen = agent_hooks.clients_for(targets) if targets else list(agent_hooks.ALL)
         project = None
     else:
-        from gitmem.gateway import find_project
-        from gitmem.memory.config import load_config
-
         project = find_project()
         project.require_initialised()
         base = project.root
         if (
             remove and not targets
         ):  # take out what any earlier --agent-hooks added, whichever targets it was for
-            chosen = list(setup.ALL)
+            chosen = list(agent_hooks.ALL)
         else:
-            chosen = setup.clients_for(targets or tuple(load_config(project).targets), project.root)
-    changes = setup.plan(base, chosen, remove=remove, user=user)
-    setup.apply(changes, base, user=user)
+            chosen = agent_hooks.clients_for(
+                targets or tuple(load_config(project).targets), project.root
+            )
+    changes = agent_hooks.plan(base, chosen, remove=remove, user=user)
+    agent_hooks.apply(changes, base, user=user)
     for change in changes:
         if change.action != "unchanged":
             shown = (
