@@ -155,33 +155,7 @@ def import_clients(
         targets["personal"] = _Target(personal[0], personal[1], threshold, "personal")
     drafts: similar.Pool[Proposal] = similar.Pool(threshold)
     for name in names:
-        record = clientstores.store_of(name)
-        info = ClientRead(record.name, record.label, record.version)
-        report.clients.append(info)
-        stamps: dict[str, list[int]] = {}
-        entries: list[Entry] = []
-        for place in clientstores.places(name, project.root, home):
-            shown = _shown(place.path, project.root, home)
-            info.looked.append(shown)
-            if not (place.path.exists() or place.path.is_symlink()):
-                continue
-            if place.personal and not user:
-                detail = f"personal ({shown}), not read"
-                report.skipped.append(
-                    Outcome(f"{name}:{place.label}", "", "personal", detail=detail)
-                )
-                continue
-            info.places.append(shown)
-            read = read_place(place, project.root)
-            stamps.update(clientstores.stamps(place))
-            info.files += len(read.files)
-            for where, reason in read.refused:
-                report.refused.append(Outcome(f"{name}:{where}", "", "unreadable", detail=reason))
-            for where, line, reason in read.skipped:
-                report.skipped.append(
-                    Outcome(f"{name}:{where}:{line}" if line else f"{name}:{where}", "", reason)
-                )
-            entries.extend(read.entries)
+        info, entries, stamps = _read_client(report, name, project.root, home, user)
         info.entries = len(entries)
         old = ledger["entries"]
         vanished = _vanished(old, {entry.key for entry in entries}, name)
@@ -195,6 +169,40 @@ def import_clients(
         _record(report, ledger)
         _save_ledger(project, ledger)
     return report
+
+
+def _read_client(
+    report: ClientImport, name: str, root: Path, home: Path, user: bool
+) -> tuple[ClientRead, list[Entry], dict[str, list[int]]]:
+    """What one client keeps of the repository at ``root`` (its personal places only with
+    ``user``): where it looked, its entries, and its files' stamps; refused and skipped files into
+    ``report``."""
+    record = clientstores.store_of(name)
+    info = ClientRead(record.name, record.label, record.version)
+    report.clients.append(info)
+    stamps: dict[str, list[int]] = {}
+    entries: list[Entry] = []
+    for place in clientstores.places(name, root, home):
+        shown = _shown(place.path, root, home)
+        info.looked.append(shown)
+        if not (place.path.exists() or place.path.is_symlink()):
+            continue
+        if place.personal and not user:
+            detail = f"personal ({shown}), not read"
+            report.skipped.append(Outcome(f"{name}:{place.label}", "", "personal", detail=detail))
+            continue
+        info.places.append(shown)
+        read = read_place(place, root)
+        stamps.update(clientstores.stamps(place))
+        info.files += len(read.files)
+        for where, reason in read.refused:
+            report.refused.append(Outcome(f"{name}:{where}", "", "unreadable", detail=reason))
+        for where, line, reason in read.skipped:
+            report.skipped.append(
+                Outcome(f"{name}:{where}:{line}" if line else f"{name}:{where}", "", reason)
+            )
+        entries.extend(read.entries)
+    return info, entries, stamps
 
 
 def _shown(path: Path, root: Path, home: Path) -> str:
