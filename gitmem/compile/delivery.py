@@ -146,23 +146,9 @@ def _bridge(
             target,
             "own-import",
         )  # its hand-written file imports the hub: the block holds only what it lacks
-    private = next((reader.private for reader in readers if reader.private), "")
-    if private and private in ignored and _read_by_others(target.name, names, every):
-        if hub and falls_back(target) and not hand_written.strip():
-            # git ignores its private file (never in a clone, a cloud agent or code review): no file
-            # of its own at all, so its client reads the hub, as it does without one; what only it
-            # should get is said
-            return target._replace(root_file="", dir_file=None, scoped_dir=None), "fallback"
-        # nothing placed where git ignores it: a copy in its usual file (`gitmem check` says the
-        # rest)
-        private = ""
-    if private and _read_by_others(target.name, names, every):
-        # a full copy in one file at the root, where only its own client looks: no nested copies
-        # (the Copilot CLI started at the root loads web/.claude/CLAUDE.md when it touches a file in
-        # web/: measured) and no glob-scoped files (it reads .claude/rules): a path-scoped memory
-        # goes under a heading naming its globs
-        variant = target._replace(root_file=private, dir_file=None, scoped_dir=None)
-        return variant, "private"
+    private = _private_layout(target, names, hand_written, every, ignored)
+    if private is not None:
+        return private
     if not hub or not _read_beside_hub(target.name, names, every):
         return target, ""  # no client in use reads both: the full copy reaches each of them once
     if any(
@@ -170,6 +156,34 @@ def _bridge(
     ) and not _followed_by_others(target.name, names, every):
         return target._replace(imports=HUB_FILE), "import"
     return target, ""
+
+
+def _private_layout(
+    target: Target,
+    names: Collection[str],
+    hand_written: str,
+    every: Sequence[Reader],
+    ignored: Collection[str],
+) -> tuple[Target, str] | None:
+    """``target`` laid out in the file only its own client reads (``Reader.private``), when another
+    client in use reads its usual files; ``None`` when it keeps its usual files."""
+    private = next((r.private for r in readers_of(target.name, every) if r.private), "")
+    if not private or not _read_by_others(target.name, names, every):
+        return None
+    if private in ignored:
+        if HUB in names and target.name != HUB and falls_back(target) and not hand_written.strip():
+            # git ignores its private file (never in a clone, a cloud agent or code review): no file
+            # of its own at all, so its client reads the hub, as it does without one; what only it
+            # should get is said
+            return target._replace(root_file="", dir_file=None, scoped_dir=None), "fallback"
+        # nothing placed where git ignores it: a copy in its usual file (`gitmem check` says the
+        # rest)
+        return None
+    # a full copy in one file at the root, where only its own client looks: no nested copies
+    # (the Copilot CLI started at the root loads web/.claude/CLAUDE.md when it touches a file in
+    # web/: measured) and no glob-scoped files (it reads .claude/rules): a path-scoped memory
+    # goes under a heading naming its globs
+    return target._replace(root_file=private, dir_file=None, scoped_dir=None), "private"
 
 
 def _linked(target: Target, instead: str, shared: bool) -> tuple[Target, str]:

@@ -211,11 +211,41 @@ def plan_target(
         block.footer_text(render.footer(mcp, target.personal))
     ):  # the recall line's room is kept
         footer = render.footer(mcp, target.personal)
-        root = root_spec(target)
-        files, groups = {root.path, *(spec.path for spec in bridges)}, set()
-        used = len(block.footer_text(footer)) + base + _opening(sizes, root, bridges)
+        files, groups = {root_spec(target).path, *(spec.path for spec in bridges)}, set()
+        used = len(block.footer_text(footer)) + base + _opening(sizes, root_spec(target), bridges)
         kept, omitted, used = _fill(sizes, memories, placements, (files, groups), used, limit)
 
+    root = root_spec(target) if footer else None
+    plans = _file_plans(sizes, bridges, kept, placements, entries, root)
+    listing = leftout.Index("", ())  # the index of the left-out memories, after the recall line
+    if root is not None:
+        listing = leftout.index_text(
+            omitted, len(kept), leftout.room(target, used, reserved), target.personal
+        )
+        root_plan = plans[root.path]
+        root_plan.footer = footer + ("\n" + listing.text if listing.text else "")
+        root_plan.listed = listing.listed
+    return TargetPlan(
+        target,
+        budget_tokens,
+        dict(sorted(plans.items())),
+        [m.id for m in kept],
+        [m.id for m in omitted],
+        used,
+        index_chars=len(listing.text) + 1 if listing.text else 0,
+    )
+
+
+def _file_plans(
+    sizes: _Sizes,
+    bridges: Sequence[FileSpec],
+    kept: Sequence[Memory],
+    placements: dict[str, tuple[Placement, ...]],
+    entries: dict[str, str],
+    root: FileSpec | None,
+) -> dict[str, FilePlan]:
+    """The plans of the files the ``kept`` memories are placed in, the ``bridges`` first and the
+    ``root`` file (when it holds the recall line) last, each with its entries."""
     plans: dict[str, FilePlan] = {}
 
     def file_plan(spec: FileSpec) -> FilePlan:
@@ -234,23 +264,9 @@ def plan_target(
                     memory.id, memory.kind, placement.label, memory.priority, entries[memory.id]
                 )
             )
-    listing = leftout.Index("", ())  # the index of the left-out memories, after the recall line
-    if footer:
-        listing = leftout.index_text(
-            omitted, len(kept), leftout.room(target, used, reserved), target.personal
-        )
-        root_plan = file_plan(root_spec(target))
-        root_plan.footer = footer + ("\n" + listing.text if listing.text else "")
-        root_plan.listed = listing.listed
-    return TargetPlan(
-        target,
-        budget_tokens,
-        dict(sorted(plans.items())),
-        [m.id for m in kept],
-        [m.id for m in omitted],
-        used,
-        index_chars=len(listing.text) + 1 if listing.text else 0,
-    )
+    if root is not None:
+        file_plan(root)
+    return plans
 
 
 def plan_targets(
@@ -285,17 +301,28 @@ def plan_targets(
         plan = plan_target(target, mine, entries, budgets[target.name], mcp, held, bridges)
         plan.elsewhere = [memory.id for memory in ordered if not memory.is_for(target.name)]
         plan.bridge = layout.bridge
-        for name in layout.reads:
-            got = [memory.id for memory in ours if memory.id in candidates.get(name, ())]
-            if got:
-                plan.delivered[name] = got
+        plan.delivered = _delivered(layout, ours, candidates)
         plans[target.name] = plan
         made.append(plan)
     # in ``targets``' order (compile --user has two targets of one name: opencode's and Codex's
     # AGENTS.md)
-    return sorted(
-        made, key=lambda plan: next(i for i, t in enumerate(targets) if t.name == plan.target.name)
-    )
+    order: dict[str, int] = {}
+    for index, target in enumerate(targets):
+        order.setdefault(target.name, index)
+    return sorted(made, key=lambda plan: order[plan.target.name])
+
+
+def _delivered(
+    layout: Layout, ours: Sequence[Memory], candidates: dict[str, set[str]]
+) -> dict[str, list[str]]:
+    """The memories for ``layout``'s target its client gets from each other target's files it
+    reads (target name -> ids)."""
+    out = {}
+    for name in layout.reads:
+        got = [memory.id for memory in ours if memory.id in candidates.get(name, ())]
+        if got:
+            out[name] = got
+    return out
 
 
 def _in_root_file(target: Target, memories: Sequence[Memory]) -> set[str]:
