@@ -92,13 +92,15 @@ class Limit(NamedTuple):
     ``measure``: ``chars`` or ``lines`` of one file (hand-written text included: the tool reads it
     all), or ``chain_bytes``: the bytes of the root file plus the nested files on the way down to a
     directory (Codex joins them). A ``hard`` limit is where the tool cuts silently: compiling past
-    it is an error. A soft one warns.
+    it is an error. A soft one warns. ``client``: the record name of the one client that has it
+    when the others reading the same files do not (Codex's chain, not opencode's or Qwen Code's).
     """
 
     measure: str
     value: int
     hard: bool
     reason: str
+    client: str = ""
 
 
 class Target(NamedTuple):
@@ -408,6 +410,7 @@ _CODEX_CHAIN = Limit(
     True,
     "Codex reads at most 32 KiB of AGENTS.md files (root to leaf together) and silently "
     "cuts the rest",
+    client="codex",
 )
 _CLAUDE_SHAPED = (
     (PROMPT, "UserPromptSubmit"),

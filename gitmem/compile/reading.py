@@ -19,7 +19,7 @@ asked.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -245,35 +245,61 @@ def _in_folder(
     walk: _Walk, reader: Reader, where: str, folder: str, at_root: Sequence[str]
 ) -> None:
     """The files ``reader`` loads in ``where``, one of the folders on the way to ``folder`` (its
-    start)."""
-    disk = walk.disk
+    start), in the order it loads them: each kind of file in ``_LOADS``."""
+    for loads in _LOADS:
+        for path, target, how in loads(walk.disk, reader, where, folder, at_root):
+            walk.add(path, target, how)
+
+
+_Loads = Iterator[tuple[str, str, How]]
+
+
+def _named(disk: Disk, reader: Reader, where: str, folder: str, at_root: Sequence[str]) -> _Loads:
+    """The files of the targets it reads (a whole-file target's at the root only), but those the
+    project's settings name (``_from_settings``)."""
     for name in reader.reads:
-        if name in reader.at_root:
-            continue  # named by the settings: below
         target = TARGET_BY_NAME.get(name)
-        named = _file_of(target, where) if target is not None else None
-        if target is not None and named is not None and (not where or not target.root_whole):
-            walk.add(named, name, How.ROOT if not where else How.NESTED)
+        if target is None or name in reader.at_root or (where and target.root_whole):
+            continue
+        path = _file_of(target, where)
+        if path is not None:
+            yield path, name, How.NESTED if where else How.ROOT
+
+
+def _fallbacks(
+    disk: Disk, reader: Reader, where: str, folder: str, at_root: Sequence[str]
+) -> _Loads:
+    """Another target's file, only where the root file it prefers is missing (measured: Claude Code
+    reads no web/AGENTS.md then)."""
     for name, unless in reader.fallbacks:
         target, other = TARGET_BY_NAME.get(name), TARGET_BY_NAME.get(unless)
-        if target is None or other is None or name in reader.reads:
+        if target is None or other is None or name in reader.reads or _prefers(disk, other, reader):
             continue
-        fallback = _file_of(
-            target, where
-        )  # only where the preferred root file is missing (measured: Claude
-        if fallback is not None and not _prefers(
-            disk, other, reader
-        ):  # Code reads no web/AGENTS.md then)
-            walk.add(fallback, name, How.FALLBACK)
+        path = _file_of(target, where)
+        if path is not None:
+            yield path, name, How.FALLBACK
+
+
+def _private(disk: Disk, reader: Reader, where: str, folder: str, at_root: Sequence[str]) -> _Loads:
+    """The client's own file no other client reads (at the root, or in each folder of a chain)."""
     if reader.private and (not where or reader.chain):
-        walk.add(_in(where, reader.private), reader.own, How.PRIVATE)
-    if (
-        not where and not folder
-    ):  # started in a subfolder, no settings of the root's (measured: Gemini CLI)
-        for name in at_root:
-            target = TARGET_BY_NAME.get(name)
-            if target is not None:
-                walk.add(target.root_file, name, How.SETTING)
+        yield _in(where, reader.private), reader.own, How.PRIVATE
+
+
+def _from_settings(
+    disk: Disk, reader: Reader, where: str, folder: str, at_root: Sequence[str]
+) -> _Loads:
+    """The root files the project's settings name, for a session started at the root only (started
+    in a subfolder, it reads no settings of the root's: measured, Gemini CLI)."""
+    if where or folder:
+        return
+    for name in at_root:
+        target = TARGET_BY_NAME.get(name)
+        if target is not None:
+            yield target.root_file, name, How.SETTING
+
+
+_LOADS = (_named, _fallbacks, _private, _from_settings)
 
 
 def _prefers(disk: Disk, other: Target, reader: Reader) -> bool:
@@ -383,6 +409,10 @@ class _Walk:
             if path != ".." and not path.startswith("../"):
                 self.add(path, _target_named(path), How.IMPORT, via=item.path, depth=depth + 1)
 
+    def _has(self, limit: Limit) -> bool:
+        """Whether the client of this reading is cut by ``limit`` (every client, without one)."""
+        return not limit.client or self.reader is None or limit.client == self.reader.name
+
     def limited(self) -> Iterable[FileRead]:
         """The files, each with the hard limits it is past (``chain_bytes``: summed over a target's
         files of the folders on the way, root first)."""
@@ -392,7 +422,7 @@ class _Walk:
             limits = target.limits if target is not None else ()
             over = []
             for limit in limits:
-                if not limit.hard:
+                if not limit.hard or not self._has(limit):
                     continue
                 if limit.measure == "chain_bytes":
                     chains[item.target] = chains.get(item.target, 0) + item.size

@@ -135,31 +135,49 @@ def verify(
     folders = folders_of(memories)
     misses: list[Miss] = []
     for reader in readers:
-        # what the budget left out, and out of the index, of a file it reads: it reaches it on
-        # demand only
-        on_demand = {
-            i
-            for name in _read_targets(reader, plans)
-            for i in set(plans[name].omitted)
-            - {i for fp in plans[name].files.values() for i in fp.listed}
-        }
-        wanted = [
-            m
-            for m in memories
-            if m.is_for(reader.own) and not m.on_demand and m.id not in on_demand
-        ]
-        own = plans.get(reader.own)
-        globbed = (
-            [path for path, fp in own.files.items() if fp.spec.globs] if own is not None else []
-        )
-        by_path = {i for item in reading.files_of(disk, globbed, reader.own) for i in item.ids}
-        at_root: set[str] = set()
-        for folder in folders if reader.chain else [""]:
-            seen = reading.read(disk, reader, folder)
-            if not folder:  # folders_of sorts the root ("") first
-                at_root = set(seen.arrivals())
-            misses += _session(reader, seen, wanted, by_path, at_root)
+        misses += _client(disk, reader, plans, memories, folders)
     return _grouped(misses)
+
+
+def _client(
+    disk: Disk,
+    reader: Reader,
+    plans: Mapping[str, TargetPlan],
+    memories: Sequence[Memory],
+    folders: Sequence[str],
+) -> list[Miss]:
+    """The misses of one client, started at the root and (a client that reads the folders on the
+    way) in each of ``folders`` (the root first: ``folders_of``)."""
+    on_demand = _on_demand(reader, plans)
+    wanted = [
+        m for m in memories if m.is_for(reader.own) and not m.on_demand and m.id not in on_demand
+    ]
+    by_path = _by_path(disk, reader, plans)
+    at_root: set[str] = set()
+    out: list[Miss] = []
+    for folder in folders if reader.chain else [""]:
+        seen = reading.read(disk, reader, folder)
+        at_root = at_root if folder else set(seen.arrivals())
+        out += _session(reader, seen, wanted, by_path, at_root)
+    return out
+
+
+def _on_demand(reader: Reader, plans: Mapping[str, TargetPlan]) -> set[str]:
+    """What the budget left out, and out of the index, of the files ``reader`` reads: it reaches
+    the client on demand only (recall, the prompt hook)."""
+    out: set[str] = set()
+    for name in _read_targets(reader, plans):
+        plan = plans[name]
+        out |= set(plan.omitted) - {i for fp in plan.files.values() for i in fp.listed}
+    return out
+
+
+def _by_path(disk: Disk, reader: Reader, plans: Mapping[str, TargetPlan]) -> set[str]:
+    """The memories of the client's own path-scoped files on the disk (they reach it when it works
+    on a matching file)."""
+    own = plans.get(reader.own)
+    globbed = [path for path, fp in own.files.items() if fp.spec.globs] if own is not None else []
+    return {i for item in reading.files_of(disk, globbed, reader.own) for i in item.ids}
 
 
 def _grouped(misses: list[Miss]) -> list[Miss]:

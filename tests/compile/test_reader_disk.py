@@ -249,3 +249,23 @@ def test_claude_md_importing_agents_md_is_green_for_sessions_at_the_root(
         checked.out
     )
     assert "run `gitmem compile`" not in checked.out
+
+
+def test_codex_chain_limit_is_codex_s_not_every_agents_md_reader(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """Codex cuts the AGENTS.md files of a chain past 32 KiB; opencode and Qwen Code read the same
+    files whole. A chain over by the team's text alone is Codex's fault line only (on main it named
+    opencode, Codex and Qwen Code)."""
+    set_config(project, targets=["agents"])
+    (project / "AGENTS.md").write_text("# Guide\n\n" + "Prose line of the guide.\n" * 900, "utf-8")
+    (project / "web").mkdir()
+    (project / "web" / "AGENTS.md").write_text("# Web\n\n" + "Web prose line.\n" * 800, "utf-8")
+    memory("use-pnpm", "Use pnpm")
+    memory("web-vite", "Web uses vite", paths=["web/**"])
+    assert run("compile").code == 0
+    _git(project, "add", "-A")
+    _git(project, "commit", "-q", "-m", "rules")
+    checked = run("check")
+    over = [line for line in checked.out.splitlines() if "is past a hard size limit" in line]
+    assert len(over) == 1 and over[0].strip().startswith("Codex started in web/: web/AGENTS.md")
