@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -51,11 +52,13 @@ def build(root: Path, size: int) -> Path:
     return root
 
 
-def timed(command: list[str], cwd: Path, stdin: bytes) -> tuple[float, str]:
+def timed(
+    command: list[str], cwd: Path, stdin: bytes, env: dict[str, str] | None = None
+) -> tuple[float, str]:
     """Wall seconds of one run (its CPU time, which a loaded machine disturbs less, is read from
     rusage)."""
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, input=stdin, capture_output=True, check=False)
+    done = subprocess.run(command, cwd=cwd, input=stdin, capture_output=True, check=False, env=env)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(
@@ -64,72 +67,90 @@ def timed(command: list[str], cwd: Path, stdin: bytes) -> tuple[float, str]:
     return elapsed, done.stdout.decode()
 
 
+def tool(where: Path, command: str, name: str = "Bash", key: str = "command") -> bytes:
+    payload = {
+        "session_id": "s",
+        "cwd": str(where),
+        "tool_name": name,
+        "tool_input": {key: command},
+    }
+    return json.dumps(payload).encode()
+
+
+Case = tuple[list[str], Path, bytes, dict[str, str] | None]
+
+
+def pre_tool_cases(
+    command: list[str], root: Path, env: dict[str, str] | None, tag: str
+) -> dict[str, Case]:
+    return {
+        f"pre-tool{tag}: a command that breaks nothing": (
+            command, root, tool(root, "cd web && pytest -q tests/test_app.py"), env
+        ),
+        f"pre-tool{tag}: a command that breaks a memory": (
+            command, root, tool(root, "cd web && npm install left-pad"), env
+        ),
+        f"pre-tool{tag}: a write into .memory/": (
+            command, root, tool(root, str(root / ".memory/memories/x.yaml"), "Write", "file_path"),
+            env,
+        ),
+        f"pre-tool{tag}: a read": (
+            command, root, tool(root, str(root / "README.md"), "Read", "file_path"), env
+        ),
+    }  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="10,1000,10000")
     parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument(
+        "--base", type=Path, help="another checkout of gitmem to run beside this one"
+    )
     args = parser.parse_args()
-    fair.bytecode()
+    fair.bytecode(args.base)
     gitmem = gitmem_command()
+    base_env = dict(os.environ, PYTHONPATH=str(args.base.resolve())) if args.base else None
     sizes = [int(size) for size in args.sizes.split(",")]
     print(
         f"{args.runs} runs each, interleaved; load average {os.getloadavg()[0]:.1f} on "
         f"{os.cpu_count()} CPUs"
     )
-    print(f"  {'':<48} {'wall median / p90 (ms)':>24} {'CPU median (ms)':>16}")
+    print(f"  {'':<52} {'wall median / p90 (ms)':>24} {'CPU median (ms)':>16}")
     with tempfile.TemporaryDirectory() as tmp:
         for size in sizes:
             root = build(Path(tmp) / f"repo-{size}", size)
+            base_root = Path(tmp) / f"base-{size}"
+            if args.base:
+                shutil.copytree(root, base_root, symlinks=True)
             time.sleep(1.1)  # files older than the racily-clean second, as in a real checkout
-
-            def tool(
-                command: str, name: str = "Bash", key: str = "command", where: Path = root
-            ) -> bytes:
-                payload = {
-                    "session_id": "s",
-                    "cwd": str(where),
-                    "tool_name": name,
-                    "tool_input": {key: command},
-                }
-                return json.dumps(payload).encode()
-
             prompt = json.dumps(
                 {"session_id": "s", "cwd": str(root), "prompt": hook_pairs.PAIRS[0][0]}
             ).encode()
             pre = [*gitmem, "hook", "pre-tool", "--client", "claude"]
-            cases = {
-                "python -c pass (interpreter start-up)": ([sys.executable, "-c", "pass"], b""),
-                "pre-tool: a command that breaks nothing": (
-                    pre,
-                    tool("cd web && pytest -q tests/test_app.py"),
+            cases: dict[str, Case] = {
+                "python -c pass (interpreter start-up)": (
+                    [sys.executable, "-c", "pass"], root, b"", None
                 ),
-                "pre-tool: a command that breaks a memory": (
-                    pre,
-                    tool("cd web && npm install left-pad"),
-                ),
-                "pre-tool: a write into .memory/": (
-                    pre,
-                    tool(str(root / ".memory/memories/x.yaml"), "Write", "file_path"),
-                ),
-                "pre-tool: a read": (pre, tool(str(root / "README.md"), "Read", "file_path")),
+                **pre_tool_cases(pre, root, None, ""),
                 "prompt hook, later prompt": (
-                    [*gitmem, "hook", "prompt", "--client", "claude"],
-                    prompt,
+                    [*gitmem, "hook", "prompt", "--client", "claude"], root, prompt, None
                 ),
-            }
-            for (
-                command,
-                stdin,
-            ) in cases.values():  # warm: the recall index is built, the session exists
-                timed(command, root, stdin)
-            _, answer = timed(pre, root, cases["pre-tool: a command that breaks a memory"][1])
-            assert "filler-0000" in answer, answer
+            }  # fmt: skip
+            if args.base:
+                # the same launcher: with PYTHONPATH it imports the base's gitmem
+                cases.update(pre_tool_cases(pre, base_root, base_env, " (--base)"))
+            for command, where, stdin, env in cases.values():  # warm: indexes built, sessions exist
+                timed(command, where, stdin, env)
+            for name, (command, where, stdin, env) in cases.items():
+                if "breaks a memory" in name:
+                    assert "filler-0000" in timed(command, where, stdin, env)[1], name
             times: dict[str, list[float]] = {name: [] for name in cases}
             cpu: dict[str, list[float]] = {name: [] for name in cases}
             for _ in range(args.runs):
-                for name, (command, stdin) in cases.items():
+                for name, (command, where, stdin, env) in cases.items():
                     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                    times[name].append(timed(command, root, stdin)[0])
+                    times[name].append(timed(command, where, stdin, env)[0])
                     after = resource.getrusage(resource.RUSAGE_CHILDREN)
                     cpu[name].append(
                         after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
@@ -139,7 +160,7 @@ def main() -> None:
                 ordered = sorted(values)
                 p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
                 wall = f"{statistics.median(values) * 1000:9.1f} / {p90 * 1000:7.1f}"
-                print(f"  {name:<48} {wall:>24} {statistics.median(cpu[name]) * 1000:16.1f}")
+                print(f"  {name:<52} {wall:>24} {statistics.median(cpu[name]) * 1000:16.1f}")
 
 
 if __name__ == "__main__":

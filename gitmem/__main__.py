@@ -23,10 +23,13 @@ def _fast(args: list[str]) -> int | None:
         client = rest[1]
     elif rest:
         return None
-    from gitmem.hook.clients import BY_NAME
+    # The pre-tool hook runs before every tool call: it looks its client up only to answer a refusal
+    # (an unknown name then answers in the shape its payload shows; it never stops a call).
+    if args[1] != "pre-tool":
+        from gitmem.hook.clients import BY_NAME
 
-    if client is not None and client not in BY_NAME:
-        return None
+        if client is not None and client not in BY_NAME:
+            return None
     raw = sys.stdin.buffer.read()
     try:
         if (

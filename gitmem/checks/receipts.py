@@ -187,7 +187,7 @@ def _loaded(project: Project, client: str) -> set[str]:
 def violations(project: Project, memories: Sequence[Memory], text: str) -> Iterator[str]:
     """The memory ids the tool calls of one transcript broke (a command matching
     ``enforce.commands``, a write matching ``enforce.edits``) and that no refusal answered."""
-    enforced = [memory for memory in memories if memory.enforce is not None]
+    enforced = [pretool.rule_of(memory) for memory in memories if memory.enforce is not None]
     if not enforced:
         return
     gate = pretool.Gate(project, str(project.root))

@@ -18,15 +18,21 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from datetime import date
+import time
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gitmem import globmatch
 from gitmem.hook import shell
-from gitmem.hook.clients import Client
-from gitmem.memory.model import Memory
-from gitmem.project import Project
+
+# The hook runs before every tool call: what only a refusal or a stale cache needs (the client
+# table, the memory model and the recall index, dates) is imported where it is used.
+if TYPE_CHECKING:
+    from datetime import date
+
+    from gitmem.hook.clients import Client
+    from gitmem.memory.model import Memory
+    from gitmem.project import Project
 
 MAX_TEXT = 262_144  # characters of an edit's old or new text looked at for the managed block
 REASON_BODY = 1_500  # characters of a memory's body quoted in a refusal
@@ -464,11 +470,28 @@ class Gate:
 # --------------------------------------------------------------------------------------------------
 
 
+class Rule(NamedTuple):
+    """What the hook keeps of a live memory with ``enforce``: its patterns, and what a refusal
+    quotes (its id, title and body)."""
+
+    id: str
+    title: str
+    body: str
+    commands: tuple[str, ...] = ()
+    edits: tuple[str, ...] = ()
+
+
+def rule_of(memory: Memory, shown_id: str | None = None) -> Rule:
+    enforce = memory.enforce
+    commands, edits = (enforce.commands, enforce.edits) if enforce is not None else ((), ())
+    return Rule(shown_id or memory.id, memory.title, memory.body, commands, edits)
+
+
 # The fields of ``enforce``, and what a call that breaks one does.
 ENFORCE_RULES = (("commands", "runs a command"), ("edits", "writes a file"))
 
 
-def broken(memories: list[Memory], call: Call, gate: Gate) -> Refusal | None:
+def broken(rules: list[Rule], call: Call, gate: Gate) -> Refusal | None:
     """The first memory whose ``enforce`` the call breaks, as a refusal quoting it."""
     texts = [command.text for command in call.commands if command.words]
     texts += [
@@ -479,11 +502,11 @@ def broken(memories: list[Memory], call: Call, gate: Gate) -> Refusal | None:
     paths = [path for path, _ in shell_writes(call.commands, lambda _path: False)]
     writes = [found for path in [*paths, *call.writes] if (found := gate.relative(path))]
     values = {"commands": texts, "edits": writes}
-    for memory in memories:
-        for rule, why in ENFORCE_RULES if memory.enforce is not None else ():
-            found = _breaks(getattr(memory.enforce, rule), values[rule], rule == "commands")
+    for rule in rules:
+        for field, why in ENFORCE_RULES:
+            found = _breaks(getattr(rule, field), values[field], field == "commands")
             if found is not None:
-                return Refusal(reason(memory, f"it {why} matching `{found}`"), memory.id, rule)
+                return Refusal(reason(rule, f"it {why} matching `{found}`"), rule.id, field)
     return None
 
 
@@ -497,19 +520,18 @@ def _breaks(patterns: tuple[str, ...], values: list[str], command: bool) -> str 
     return None
 
 
-def reason(memory: Memory, why: str) -> str:
+def reason(rule: Rule, why: str) -> str:
     """The refusal's text: the memory quoted (id, title, body), so the model corrects itself."""
     from gitmem.memory.fields import inert
 
-    paragraphs = inert(memory.body).split(
-        "\n\n"
-    )  # (not the prompt hook's renderer: importing it costs a refusal)
+    # (not the prompt hook's renderer: importing it costs a refusal)
+    paragraphs = inert(rule.body).split("\n\n")
     body = "\n".join(" ".join(part.split()) for part in paragraphs if part.strip())
     if len(body) > REASON_BODY:
-        body = body[:REASON_BODY].rsplit(" ", 1)[0] + f" … (gitmem show {memory.id})"
+        body = body[:REASON_BODY].rsplit(" ", 1)[0] + f" … (gitmem show {rule.id})"
     lines = [
-        f"gitmem: refused: {why}, which the project memory [{memory.id}] forbids.",
-        f"[{memory.id}] {inert(memory.title)}",
+        f"gitmem: refused: {why}, which the project memory [{rule.id}] forbids.",
+        f"[{rule.id}] {inert(rule.title)}",
     ]
     if body:
         lines.append(body)
@@ -526,9 +548,10 @@ TRUST_SECONDS = 30  # how long the cache is trusted while the memories folder is
 PERSONAL = "~/"  # a personal memory's id as a refusal quotes it (the prompt hook's key for it too)
 
 
-def enforced(project: Project, day: date) -> list[Memory]:
-    """The live memories with an ``enforce`` field: the project's, the user's personal ones
-    (``--user``) and the shared packs' (``sources`` in the config, as pinned there).
+def enforced(project: Project, day: str) -> list[Rule]:
+    """The rules of the live memories with an ``enforce`` field on ``day`` (ISO): the project's,
+    the user's personal ones (``--user``, quoted ``~/ID``) and the shared packs' (``sources`` in
+    the config, as pinned there; ``PACK/ID``).
 
     From the recall indexes (kept up to date as for recall), whose refresh stats every memory
     file: at 10,000 memories that is most of a hook's time, on every tool call. So the answer is
@@ -537,53 +560,55 @@ def enforced(project: Project, day: date) -> list[Memory]:
     memory file (gitmem's own writes, git checkout) changes its folder and is seen at once, as is
     a pack pinned anew; a memory file edited in place is seen within ``TRUST_SECONDS``.
     """
-    from time import time
-
     from gitmem import gateway
     from gitmem.errors import GitmemError
 
     path = project.cache_dir / CACHE
     personal = _personal()
-    now = time()
+    now = time.time()
     try:
         cached = json.loads(gateway.read_bytes(project.cache_dir, path, limit=gateway.CONFIG_LIMIT))
         if (
-            cached.get("day") == day.isoformat()
+            cached.get("day") == day
             and now - float(cached.get("checked", 0)) < TRUST_SECONDS
             and cached.get("stats") == _stats(project, personal, cached.get("files", []))
         ):
-            return [Memory.from_dict(data) for data in cached["memories"]]
+            return [Rule(*fields[:3], *map(tuple, fields[3:5])) for fields in cached["rules"]]
     except (OSError, ValueError, TypeError, KeyError, AttributeError, GitmemError):
         pass
-    found = [(memory, project) for memory in _indexed(project, day)]
-    if personal is not None:
-        found += [(memory, personal) for memory in _indexed(personal, day)]
-    files = [str(scope.memories_dir / f"{memory.id}.yaml") for memory, scope in found]
-    memories = [
-        memory._replace(id=PERSONAL + memory.id) if scope is personal else memory
-        for memory, scope in found
-    ] + _packs(project, day)
+    rules, files = _fresh(project, personal, day)
     data = {
-        "day": day.isoformat(),
+        "day": day,
         "checked": now,
         "files": files,
         "stats": _stats(project, personal, files),
-        "memories": [memory.to_dict() for memory in memories],
+        "rules": rules,
     }
     with contextlib.suppress(OSError, GitmemError):
         gateway.write(project.cache_dir, path, json.dumps(data, separators=(",", ":")))
-    return memories
+    return rules
 
 
-def _indexed(scope: Project, day: date) -> list[Memory]:
+def _fresh(project: Project, personal: Project | None, day: str) -> tuple[list[Rule], list[str]]:
+    """The rules read anew (from the recall indexes and the packs), and the files they come from."""
+    from datetime import date
+
     from gitmem.recall.index import RecallIndex
 
-    index = RecallIndex(scope)
-    try:
-        index.refresh()
-        return index.enforced(day)
-    finally:
-        index.close()
+    today = date.fromisoformat(day)
+    rules: list[Rule] = []
+    files: list[str] = []
+    for scope in (project, personal) if personal is not None else (project,):
+        index = RecallIndex(scope)
+        try:
+            index.refresh()
+            found = index.enforced(today)
+        finally:
+            index.close()
+        prefix = PERSONAL if scope is personal else ""
+        rules += [rule_of(memory, prefix + memory.id) for memory in found]
+        files += [str(scope.memories_dir / f"{memory.id}.yaml") for memory in found]
+    return rules + [rule_of(memory) for memory in _packs(project, today)], files
 
 
 def _personal() -> Project | None:
@@ -638,15 +663,12 @@ class Answered(NamedTuple):
 def run(client_name: str | None, raw: bytes, today: date | None = None) -> Answered:
     """``gitmem hook pre-tool``: the client's payload in, its answer out (``__main__`` calls this
     directly, so the hook imports neither click nor the prompt hook's modules)."""
-    from gitmem.hook import clients
     from gitmem.hook.payload import parse
 
-    payload = parse(raw)
-    client = clients.BY_NAME.get(client_name or "") or clients.detect(payload)
-    return respond(client, payload, today or date.today())
+    return respond(client_name, parse(raw), today)
 
 
-def respond(client: Client, payload: dict[str, Any], day: date) -> Answered:
+def respond(client_name: str | None, payload: dict[str, Any], day: date | None) -> Answered:
     """A refusal in the client's shape for a call that breaks an active memory's ``enforce`` or
     writes the memory layer; nothing for every other call. Errors reach the caller, which lets the
     call run.
@@ -665,11 +687,13 @@ def respond(client: Client, payload: dict[str, Any], day: date) -> Answered:
         return Answered("")  # not in a repository: nothing of gitmem's to enforce
     if not project.memory_dir.is_dir():
         return Answered("")
-    refused = check(project, call, cwd, day)
+    iso = day.isoformat() if day is not None else time.strftime("%Y-%m-%d")
+    refused = check(project, call, cwd, iso)
     if refused is None:
         return Answered("")
-    from gitmem.hook import receipts
+    from gitmem.hook import clients, receipts
 
+    client = clients.BY_NAME.get(client_name or "") or clients.detect(payload)
     ids = [refused.memory] if refused.memory else []
     receipts.record(project, "block", client.name, session_id(payload), ids, refused.rule)
     return Answered(answer(client, refused.reason), (refused.memory or refused.rule,))
@@ -682,8 +706,8 @@ def _workspace(payload: dict[str, Any]) -> str:
     return first if isinstance(first, str) else ""
 
 
-def check(project: Project, call: Call, cwd: str, day: date) -> Refusal | None:
-    """The refusal of ``call`` (run from ``cwd``), or None to let it run."""
+def check(project: Project, call: Call, cwd: str, day: str) -> Refusal | None:
+    """The refusal of ``call`` (run from ``cwd``) on ``day`` (ISO), or None to let it run."""
     if not call.commands and not call.writes:
         return None
     gate = Gate(project, cwd)

@@ -73,7 +73,7 @@ def run(event: str, client_name: str | None, raw: bytes, today: date | None = No
     if event == PRE_TOOL:
         from gitmem.hook import pretool
 
-        answer = pretool.respond(client, payload, today or date.today())
+        answer = pretool.respond(client.name, payload, today)
         return Answer(answer.text, answer.keys)
     cwd = _text(payload, "cwd", "directory")
     try:
