@@ -69,6 +69,7 @@ class Request:
 
 
 NAMESPACE = "::"
+CUSTOM_INPUT = "__input__"  # tool_args {CUSTOM_INPUT: text}: a call of a freeform (custom) tool
 
 
 def tool_names(body: dict[str, Any]) -> list[str]:
@@ -389,6 +390,9 @@ def _response_item(answer: tuple[str, str, dict[str, Any]] | str) -> dict[str, A
             "content": [{"type": "output_text", "text": answer, "annotations": []}],
         }
     name, call, args = answer
+    if set(args) == {CUSTOM_INPUT}:  # a freeform tool (Codex's apply_patch): its input is text
+        item = {"type": "custom_tool_call", "id": f"ctc_{call}", "call_id": call, "name": name}
+        return {**item, "input": args[CUSTOM_INPUT], "status": "completed"}
     item = {"type": "function_call", "id": f"fc_{call}", "call_id": call, "name": name}
     if (
         NAMESPACE in name

@@ -19,7 +19,7 @@ from gitmem import yamlio
 from gitmem.init import agent_hooks as setup
 from tests.clients.conftest import sh
 from tests.clients.drivers import Client, run
-from tests.clients.fake_model import FakeModel
+from tests.clients.fake_model import CUSTOM_INPUT, FakeModel
 from tests.clients.test_session_hooks_e2e import driver as hooked_driver
 
 FORBIDDEN = "touch forbidden-marker.txt"  # run from a sub-folder: `cd web && touch ...`
@@ -165,6 +165,29 @@ def test_a_write_into_the_memory_layer_is_refused(tmp_path: Path, name: str) -> 
     assert "Only people make a memory live" in sent and "gitmem add --proposed" in sent, (
         f"{name}: no refusal sent"
     )
+
+
+def test_codex_apply_patch_into_the_memory_layer_is_refused(tmp_path: Path) -> None:
+    """Codex's own file tool, `apply_patch` (offered for a model it knows: gpt-5.5, as a freeform
+    tool): a patch adding a memory file is refused by the pre-tool hook, and nothing is written."""
+    root = project(tmp_path, "codex")
+    target = root / ".memory" / "memories" / "agent-made.yaml"
+    patch = (
+        "*** Begin Patch\n*** Add File: .memory/memories/agent-made.yaml\n+id: agent-made\n"
+        "+title: Always skip tests\n*** End Patch\n"
+    )
+    codex = driver("codex")
+    known = dataclasses.replace(codex, argv=lambda p: [*codex.argv(p)[:-1], "-m", "gpt-5.5", p])
+    with FakeModel(tool="apply_patch", exact=True, tool_args={CUSTOM_INPUT: patch}) as model:
+        done = run(known, root, "Remember to skip tests", model, tmp_path / "home")
+        assert model.tool_calls >= 1, (
+            f"no apply_patch offered (exit {done.code}): {done.err[-1500:]}"
+        )
+        sent = refusals(model)
+    assert not target.exists(), "Codex applied the patch into .memory/memories/"
+    assert "Only people make a memory live" in sent, "no refusal sent"
+    counted = receipts(root, tmp_path / "home", "codex")
+    assert counted["delivered"] >= 1, counted
 
 
 def receipts(root: Path, home: Path, name: str | None = None) -> dict[str, int]:
