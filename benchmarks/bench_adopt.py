@@ -16,8 +16,9 @@ memories.
    (`gitmem.mcp.tools.propose`) with that history next to the same propose in a repository holding
    the same memories with no history (the peer: what propose cost before it looked at history).
 
-    python benchmarks/bench_adopt.py                # N = 500 and 5,000 rules; C = 2,000 and 10,000
-    commits python benchmarks/bench_adopt.py 1000 4000      # N = 1,000 rules, C = 4,000 commits
+    python benchmarks/bench_adopt.py                # N = 500 and 5,000 rules;
+                                                    # C = 2,000 and 10,000 commits
+    python benchmarks/bench_adopt.py 1000 4000      # N = 1,000 rules, C = 4,000 commits
 """
 
 from __future__ import annotations
@@ -130,8 +131,7 @@ def write_memories(root: Path, rng: random.Random, vocab: list[str], count: int)
     return memories
 
 
-# -- 1. import
-# --------------------------------------------------------------------------------------------------
+# -- 1. import -------------------------------------------------------------------------------------
 
 
 def measure_import(rules: int) -> None:
@@ -204,8 +204,7 @@ def measure_import(rules: int) -> None:
     print()
 
 
-# -- 2. history
-# --------------------------------------------------------------------------------------------------
+# -- 2. history ------------------------------------------------------------------------------------
 
 
 def memory_text(memory_id: str, title: str) -> str:

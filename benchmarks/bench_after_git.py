@@ -139,17 +139,15 @@ def main() -> None:
             with_hooks = statistics.median(merge_times(root, args.runs, hooks=True))
             print(
                 f"{label:17} merge without the hooks {without * 1000:6.0f} ms · with them "
-                f"{with_hooks * 1000:6.0f} ms"
-                f" · the set-up adds {(with_hooks - without) * 1000:5.0f} ms (median of "
-                f"{args.runs})"
+                f"{with_hooks * 1000:6.0f} ms · the set-up adds "
+                f"{(with_hooks - without) * 1000:5.0f} ms (median of {args.runs})"
             )
         without = statistics.median(commit_times(root, args.runs, hooks=False))
         with_hooks = statistics.median(commit_times(root, args.runs, hooks=True))
         print(
-            f"{'a code commit':17} commit without the hooks {without * 1000:5.0f} ms · with them "
-            f"{with_hooks * 1000:6.0f} ms · the set-up adds "
-            f"{(with_hooks - without) * 1000:5.0f} ms "
-            f"(median of {args.runs})"
+            f"{'a code commit':17} commit without the hooks {without * 1000:5.0f} ms · with "
+            f"them {with_hooks * 1000:6.0f} ms · the set-up adds "
+            f"{(with_hooks - without) * 1000:5.0f} ms (median of {args.runs})"
         )
 
 

@@ -105,10 +105,9 @@ def bench_staged(base: Path, kib: int, runs: int) -> None:
         seconds, rss, code = best(runs, lambda repo=repo: measure(repo, "scan", "--staged"))  # type: ignore[misc]
         rows.append((marked, seconds, rss, code))
     (_, marked_s, marked_rss, c1), (_, plain_s, plain_rss, c2) = rows
-    print(f"scan --staged, {kib} KiB text file: marked -diff {marked_s:.3f} s ({marked_rss:.0f} "
-f"MiB, exit {c1}) vs "
-          f"unmarked {plain_s:.3f} s ({plain_rss:.0f} MiB, exit {c2}): "
-f"{marked_s / plain_s:.2f}x")  # fmt: skip
+    print(f"scan --staged, {kib} KiB text file: marked -diff {marked_s:.3f} s "
+          f"({marked_rss:.0f} MiB, exit {c1}) vs unmarked {plain_s:.3f} s ({plain_rss:.0f} "
+          f"MiB, exit {c2}): {marked_s / plain_s:.2f}x")  # fmt: skip
 
 
 def pack_repo(root: Path, blob_mib: int) -> Path:
@@ -146,8 +145,7 @@ def bench_huge_blob(base: Path, blob_mib: int, runs: int) -> None:
         rows.append((size, pack_bytes, seconds, rss, code))
     (big, big_bytes, big_s, big_rss, c1), (_, _, small_s, small_rss, c2) = rows
     print(f"sources add, pack with a {big} MiB blob ({big_bytes / 1024:.0f} KiB of objects): "
-f"{big_s:.3f} s, "
-          f"max RSS {big_rss:.0f} MiB (exit {c1}) vs without it {small_s:.3f} s, "
+          f"{big_s:.3f} s, max RSS {big_rss:.0f} MiB (exit {c1}) vs without it {small_s:.3f} s, "
           f"{small_rss:.0f} MiB (exit {c2})")  # fmt: skip
 
 
@@ -173,8 +171,7 @@ def bench_silent_server(base: Path) -> None:
     )
     outcome = "still hanging: killed" if c1 == -9 else f"exit {c1}"
     print(f"sources add from a git:// server that never answers (timeout 2 s): {silent_s:.2f} s "
-f"({outcome}) vs a "
-          f"missing path {missing_s:.2f} s (exit {c2})")  # fmt: skip
+          f"({outcome}) vs a missing path {missing_s:.2f} s (exit {c2})")  # fmt: skip
     server.close()
 
 
@@ -196,9 +193,9 @@ def bench_linked_store(base: Path, count: int, runs: int) -> None:
         seconds, _rss, code = best(runs, lambda repo=repo: measure(repo, "validate"))  # type: ignore[misc]
         rows.append((seconds, code))
     (linked_s, c1), (plain_s, c2) = rows
-    print(f"validate (warm), {count} memories: every file a link inside the repository "
-f"{linked_s:.3f} s (exit {c1}) "
-          f"vs plain files {plain_s:.3f} s (exit {c2}): {linked_s / plain_s:.2f}x")  # fmt: skip
+    print(f"validate (warm), {count} memories: every file a link inside the "
+          f"repository {linked_s:.3f} s (exit {c1}) vs plain files {plain_s:.3f} s "
+          f"(exit {c2}): {linked_s / plain_s:.2f}x")  # fmt: skip
 
 
 def main() -> None:

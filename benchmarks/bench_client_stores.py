@@ -8,10 +8,9 @@ session-start check.
    --dry-run; then the real import and a rerun, which finds every entry imported before.
 
 2. The session-start status, which now also looks at the four clients' stores (sizes and times,
-   never the text):
-   `gitmem hook session-start` with that store (all imported: nothing to say) and with a home folder
-   holding no store (the peer: the hook's cost before), and `gitmem.clientstores.pending` for the
-   four clients in-process.
+   never the text): `gitmem hook session-start` with that store (all imported: nothing to say) and
+   with a home folder holding no store (the peer: the hook's cost before), and
+   `gitmem.clientstores.pending` for the four clients in-process.
 
     python benchmarks/bench_client_stores.py          # N = 200
     python benchmarks/bench_client_stores.py 50

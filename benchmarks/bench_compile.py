@@ -173,8 +173,9 @@ def ruler_times(ruler: str, count: int, repeat: int) -> dict[str, float]:
         make_project(Path(tmp), count)
         root = Path(peer)
         make_ruler_project(root, Path(tmp) / ".memory" / "memories")
-        command = [ruler, "apply", "--agents", RULER_AGENTS, "--no-mcp", "--no-gitignore", "--no-backup",
-                   "--local-only", "--no-skills", "--project-root", str(root)]  # fmt: skip
+        command = [ruler, "apply", "--agents", RULER_AGENTS, "--no-mcp", "--no-gitignore",
+                   "--no-backup", "--local-only", "--no-skills",
+                   "--project-root", str(root)]  # fmt: skip
         first = _time(command, quiet=True)
         again = statistics.median(_time(command, quiet=True) for _ in range(repeat))
         return {"ruler cold": first, "ruler again": again}
@@ -216,12 +217,10 @@ def main() -> int:
             peer = ruler_times(options.ruler, size, options.repeat)
             figures.update(peer)
             print(
-                f"{'':>9}  ruler cold {peer['ruler cold'] * 1000:.0f} ms, "
-                f"ruler again {peer['ruler again'] * 1000:.0f} ms; gitmem compile cold / "
-                "ruler cold = "
-                f"{figures['compile cold'] / peer['ruler cold']:.2f}x, compile warm / "
-                "ruler again = "
-                f"{figures['compile warm'] / peer['ruler again']:.2f}x"
+                f"{'':>9}  ruler cold {peer['ruler cold'] * 1000:.0f} ms, ruler again "
+                f"{peer['ruler again'] * 1000:.0f} ms; gitmem compile cold / ruler cold = "
+                f"{figures['compile cold'] / peer['ruler cold']:.2f}x, compile warm / ruler again "
+                f"= {figures['compile warm'] / peer['ruler again']:.2f}x"
             )
     print("\ngrowth from one size to the next (10x memories; linear would be 10.0x):")
     for smaller, larger in itertools.pairwise(sizes):

@@ -20,10 +20,10 @@ hook's warm median wall time as a process (``gitmem hook prompt``, as the client
 
 --base DIR: the same measurements with another checkout of gitmem (``git archive main | tar -x -C
 DIR``) on PYTHONPATH, printed beside this one's (its memories without ``words``). This checkout is
-measured three times:
-without the memories' ``words`` field (the words a teammate would use, written with each memory),
-with words written blind by a session that saw only the memories (delivery_words_blind.py), and with
-the author's, who wrote them after the prompts (delivery_memories.py's ``WORDS``: optimistic).
+measured three times: without the memories' ``words`` field (the words a teammate would use, written
+with each memory), with words written blind by a session that saw only the memories
+(delivery_words_blind.py), and with the author's, who wrote them after the prompts
+(delivery_memories.py's ``WORDS``: optimistic).
 
 Each class's rule is also checked against the memories' real text (stemmed as the recall index stems
 it): a ``shared`` prompt must share a word with its memory's title, body or tags, a ``paraphrase``

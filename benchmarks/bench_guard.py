@@ -80,8 +80,7 @@ def flagged(scan: Scan, tree: Path, out: Path) -> set[str]:
     return {path for path, _line, _rule in scan(tree, out)}
 
 
-# -- 1. private keys
-# ------------------------------------------------------------------------------------------------
+# -- 1. private keys -------------------------------------------------------------------------------
 
 
 def make_keys(work: Path) -> dict[str, str]:
@@ -161,8 +160,7 @@ def private_keys(work: Path, scan_with: dict[str, Scan]) -> None:
     )
 
 
-# -- 2. the peer suite
-# ----------------------------------------------------------------------------------------------
+# -- 2. the peer suite -----------------------------------------------------------------------------
 
 
 def peer_suite_figures(work: Path, scan_with: dict[str, Scan], show: int) -> None:
@@ -274,8 +272,7 @@ def family_misses(
             print(f"    {project}/{family}: {cells}")
 
 
-# -- 3. throughput
-# --------------------------------------------------------------------------------------------------
+# -- 3. throughput ---------------------------------------------------------------------------------
 
 
 def timed(scan: Scan, tree: Path, out: Path) -> tuple[float, float, int]:
@@ -315,8 +312,7 @@ def throughput(work: Path, scan_with: dict[str, Scan], runs: int) -> None:
         print(f"  gitmem's throughput / kingfisher's: {ratio:.2f}x")
 
 
-# -- 4. the hook
-# --------------------------------------------------------------------------------------------------
+# -- 4. the hook -----------------------------------------------------------------------------------
 
 
 def hook(work: Path, runs: int, base: Path | None) -> None:
@@ -353,8 +349,7 @@ def hook(work: Path, runs: int, base: Path | None) -> None:
         print(f"  {name:36s} wall {wall:7.1f} ms  cpu {cpu:7.1f} ms")
 
 
-# -- 5. --json against plain
-# ----------------------------------------------------------------------------------------
+# -- 5. --json against plain -----------------------------------------------------------------------
 
 
 def json_cost(work: Path, runs: int, base: Path | None) -> None:

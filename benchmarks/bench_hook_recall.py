@@ -60,12 +60,10 @@ def measure(fillers: int, words: dict[str, list[str]] | None = None) -> None:
                 quiet += run("prompt", client, json.dumps(payload).encode()).stdout == ""
             pairs = len(hook_pairs.PAIRS)
             print(
-                f"{count} memories, {client} ({rules} holds {len(loaded)}): right memory "
-                "reaches the model "
-                f"without hooks {without}/{pairs} ({100 * without / pairs:.0f}%), with "
-                f"hooks {with_hooks}/{pairs} "
-                f"({100 * with_hooks / pairs:.0f}%); injected first {first}/{pairs}; "
-                f"{injected_total / pairs:.1f} memories injected per prompt; "
+                f"{count} memories, {client} ({rules} holds {len(loaded)}): right memory reaches "
+                f"the model without hooks {without}/{pairs} ({100 * without / pairs:.0f}%), with "
+                f"hooks {with_hooks}/{pairs} ({100 * with_hooks / pairs:.0f}%); injected first "
+                f"{first}/{pairs}; {injected_total / pairs:.1f} memories injected per prompt; "
                 f"unrelated prompts injecting nothing {quiet}/{len(hook_pairs.UNRELATED)}"
             )
 

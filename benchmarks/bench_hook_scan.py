@@ -186,8 +186,8 @@ def main() -> None:
         load = os.getloadavg()
         print(
             f"typical commit: {len(staged)} staged files, {added} added lines; {args.runs} "
-            "rounds, interleaved; "
-            f"load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} on {os.cpu_count()} CPUs"
+            f"rounds, interleaved; load average {load[0]:.1f} / {load[1]:.1f} / "
+            f"{load[2]:.1f} on {os.cpu_count()} CPUs"
         )
         print(f"  {'':<48} {'wall median (ms)':>17} {'CPU median (ms)':>16} {'exit':>5}")
         for name in cases:

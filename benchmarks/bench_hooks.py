@@ -140,9 +140,8 @@ def main() -> None:
                 cpu.setdefault(name, []).append(used)
         load = os.getloadavg()
         print(
-            f"{count} memories, {args.runs} runs each, interleaved; load average "
-            f"{load[0]:.1f} / {load[1]:.1f} / "
-            f"{load[2]:.1f} on {os.cpu_count()} CPUs"
+            f"{count} memories, {args.runs} runs each, interleaved; load average {load[0]:.1f} / "
+            f"{load[1]:.1f} / {load[2]:.1f} on {os.cpu_count()} CPUs"
         )
         print(f"  {'':<44} {'wall median / p90 (ms)':>24} {'CPU median (ms)':>16}")
         for name, times in cases.items():

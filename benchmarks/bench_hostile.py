@@ -5,11 +5,10 @@ file of the same size.
     python benchmarks/bench_hostile.py [--runs 5]
 
 Then issue 22's cases, each beside a benign input of the same size (time and peak memory,
-tracemalloc, as ratios):
-the journal's and import's Markdown, the scanner's JSON strings, aider's ``read:`` list, the config
-schema's credentials look-ahead, a pack whose tree names one blob 3,000 times (against an ordinary
-pack), and the effects that are not a matter of time (a tag with U+202E, ``</gitmem>`` in a memory,
-a file name with a newline, ``scan.exclude`` over .memory/).
+tracemalloc, as ratios): the journal's and import's Markdown, the scanner's JSON strings, aider's
+``read:`` list, the config schema's credentials look-ahead, a pack whose tree names one blob 3,000
+times (against an ordinary pack), and the effects that are not a matter of time (a tag with U+202E,
+``</gitmem>`` in a memory, a file name with a newline, ``scan.exclude`` over .memory/).
 
 Then the file-system attacks of issue 22 (benchmarks/hostile_files.py): committed links to /dev/zero
 and into the home folder, huge files, a memory scoped to .git/hooks/**, each as a new gitmem process
@@ -217,13 +216,15 @@ def _text_cases() -> list[tuple[str, Callable[[str], object], str, str]]:
         ("import: a 30 KB ATX heading", lambda t: adopt_md.parse(t.split("\n")),
          "## a" + " " * 30_000 + "b", "## " + prose(30_002)),
         ("import: a 30 KB frontmatter key", lambda t: read_frontmatter(t.split("\n")),
-         "---\ndescription: a" + " " * 30_000 + "b\n---", "---\ndescription: " + prose(30_002) + "\n---"),
+         "---\ndescription: a" + " " * 30_000 + "b\n---",
+         "---\ndescription: " + prose(30_002) + "\n---"),
         ("scan: 60 KB of \\\" with no closing quote", lambda t: scan_text(t, hidden=True),
          'x = "' + '\\"' * 30_000, 'x = "' + prose(60_000)),
         ("aider: a 30 KB read: item", lambda t: reads_conventions(t),
          "read:\n  - a" + " " * 30_000 + "b\n", "read:\n  - " + prose(30_002) + "\n"),
         ("config: a 30 KB repo: (credentials check)", lambda t: check_config(t.encode()),
-         config(hostile_repo).decode(), config("https://example.com/" + "a" * (len(hostile_repo) - 20)).decode()),
+         config(hostile_repo).decode(),
+         config("https://example.com/" + "a" * (len(hostile_repo) - 20)).decode()),
     ]  # fmt: skip
 
 
@@ -275,8 +276,8 @@ def _pack_case() -> tuple[float, float, float, float]:
 
                 check_pack(Source("x", "x", "v1"), pack[1], read_tree(pack[0], pack[1], "x"))
 
-        return (best(lambda: read(hostile), 3), best(lambda: read(benign), 3), peak(lambda: read(hostile)),
-                peak(lambda: read(benign)))  # fmt: skip
+        return (best(lambda: read(hostile), 3), best(lambda: read(benign), 3),
+                peak(lambda: read(hostile)), peak(lambda: read(benign)))  # fmt: skip
 
 
 def _effects() -> list[tuple[str, str]]:
@@ -314,9 +315,8 @@ def issue_22(runs: int) -> None:
               f"{memory / max(peer_memory, 1):7.1f}")  # fmt: skip
     seconds, peer, memory, peer_memory = _pack_case()
     print(f"{'pack: one 60 KB blob named 3,000 times':44} {'':7} {seconds * 1000:8.1f} "
-f"{seconds / peer:7.1f} "
-          f"{memory / 1024:9.0f} {memory / max(peer_memory, 1):7.1f}   (peer: 100 small "
-"files)")  # fmt: skip
+          f"{seconds / peer:7.1f} {memory / 1024:9.0f} "
+          f"{memory / max(peer_memory, 1):7.1f}   (peer: 100 small files)")  # fmt: skip
     print(f"worst time ratio: {worst[0]}, {worst[1]:.1f}x its peer")
     for name, effect in _effects():
         print(f"{name:44} {effect}")

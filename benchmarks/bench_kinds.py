@@ -57,17 +57,23 @@ def positives() -> dict[str, str]:
         "curl -u user:password": f"curl -u admin:{r(ALNUM, 18)} https://api.example.org/v1/items\n",
         "curl -H Authorization": f"curl -X GET -H 'Authorization: Bearer {r(ALNUM, 40)}' https://api.example.org\n",
         "curl -H X-API-Key": f'curl https://api.example.org/v2 -H "X-API-Key: {r(ALNUM, 32)}"\n',
-        "Slack legacy xoxs": f"token='xoxs-{r(DIGITS, 10)}-{r(DIGITS, 10)}-{r(DIGITS, 11)}-{r(HEX, 64)}'\n",
-        "Slack legacy xoxo": f"SLACK=xoxo-{r(DIGITS, 11)}-{r(DIGITS, 11)}-{r(DIGITS, 12)}-{r(HEX, 32)}\n",
+        "Slack legacy xoxs": (
+            f"token='xoxs-{r(DIGITS, 10)}-{r(DIGITS, 10)}-{r(DIGITS, 11)}-{r(HEX, 64)}'\n"
+        ),
+        "Slack legacy xoxo": (
+            f"SLACK=xoxo-{r(DIGITS, 11)}-{r(DIGITS, 11)}-{r(DIGITS, 12)}-{r(HEX, 32)}\n"
+        ),
         "Slack xoxa-2": f"SLACK_TOKEN=xoxa-2-{r(ALNUM, 40)}\n",
         "Slack xoxr": f"refresh = 'xoxr-{r(ALNUM, 40)}'\n",
         "Slack xoxe.xoxp config token": f"config_token: xoxe.xoxp-1-{r(ALNUM.upper()[:36], 164)}\n",
         "Slack workflow webhook (4 segments)": (
-            f"url = 'https://hooks.slack.com/workflows/T{r('ABCDEFGHIJ0123456789', 9)}/A{r('ABCDEFGHIJ0123456789', 10)}"
+            f"url = 'https://hooks.slack.com/workflows/T{r('ABCDEFGHIJ0123456789', 9)}"
+            f"/A{r('ABCDEFGHIJ0123456789', 10)}"
             f"/{r(DIGITS, 18)}/{r(ALNUM, 24)}'\n"
         ),
         "Slack http:// webhook": (
-            f"WEBHOOK=http://hooks.slack.com/services/T{r('ABCDEFGH0123456789', 8)}/B{r('ABCDEFGH0123456789', 10)}"
+            f"WEBHOOK=http://hooks.slack.com/services/T{r('ABCDEFGH0123456789', 8)}"
+            f"/B{r('ABCDEFGH0123456789', 10)}"
             f"/{r(ALNUM, 24)}\n"
         ),
         "Teams webhook": (
@@ -75,20 +81,30 @@ def positives() -> dict[str, str]:
             f"/IncomingWebhook/{r(HEX, 32)}/{uuid()}\n"
         ),
         "Teams legacy webhook": (
-            f"url: https://outlook.office.com/webhook/{uuid()}@{uuid()}/IncomingWebhook/{r(HEX, 32)}/{uuid()}\n"
+            f"url: https://outlook.office.com/webhook/{uuid()}@{uuid()}"
+            f"/IncomingWebhook/{r(HEX, 32)}/{uuid()}\n"
         ),
         "Power Automate webhook": (
-            f"FLOW=https://prod-27.westeurope.logic.azure.com:443/workflows/{r(HEX, 32)}/triggers/manual/paths/invoke"
+            f"FLOW=https://prod-27.westeurope.logic.azure.com:443/workflows/{r(HEX, 32)}"
+            "/triggers/manual/paths/invoke"
             f"?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig={r(URLSAFE, 43)}\n"
         ),
         "Azure storage key by name": f"AZURE_STORAGE_KEY={r(B64, 86)}==\n",
-        "MongoDB URL with password": f"MONGO_URL=mongodb+srv://app:{r(ALNUM, 16)}@cluster0.ab1cd.mongodb.net/prod\n",
-        "JDBC URL with password": f"url=jdbc:mysql://db.internal:3306/app?user=app&password={r(ALNUM, 16)}\n",
+        "MongoDB URL with password": (
+            f"MONGO_URL=mongodb+srv://app:{r(ALNUM, 16)}@cluster0.ab1cd.mongodb.net/prod\n"
+        ),
+        "JDBC URL with password": (
+            f"url=jdbc:mysql://db.internal:3306/app?user=app&password={r(ALNUM, 16)}\n"
+        ),
         "URL password that is a word": "DATABASE_URL=postgres://admin:"
         + "sunshine"
         + "@db.internal:5432/app\n",
-        "Discord bot token, no 'discord'": f"BOT_TOKEN = '{discord_user()}.{r(URLSAFE, 6)}.{r(URLSAFE, 38)}'\n",
-        "Discord bot token in client.run()": f"client.run('{discord_user()}.{r(URLSAFE, 6)}.{r(URLSAFE, 27)}')\n",
+        "Discord bot token, no 'discord'": (
+            f"BOT_TOKEN = '{discord_user()}.{r(URLSAFE, 6)}.{r(URLSAFE, 38)}'\n"
+        ),
+        "Discord bot token in client.run()": (
+            f"client.run('{discord_user()}.{r(URLSAFE, 6)}.{r(URLSAFE, 27)}')\n"
+        ),
         "Entra refresh token": f'"refresh_token": "1.A{r(URLSAFE, 110)}.Ag{r(URLSAFE, 700)}"\n',
         "Entra refresh token, three segments": (
             f"AZURE_RT=0.A{r(URLSAFE, 80)}.0.Ag{r(URLSAFE, 420)}.A{r(URLSAFE, 260)}\n"
@@ -104,8 +120,7 @@ def positives() -> dict[str, str]:
         "GCP service account JSON": (
             '{"type": "service_account", "project_id": "p", "private_key_id": "'
             + r(HEX, 40)
-            + '", '
-            '"private_key": "'
+            + '", "private_key": "'
             + dash
             + "BEGIN PRIVATE "
             + "KEY"
@@ -180,8 +195,8 @@ def main() -> None:
         positive = [f for f, (sign, _) in names.items() if sign == "+"]
         negative = [f for f, (sign, _) in names.items() if sign == "-"]
         print(
-            f"{'scanner':12s} {'recall':>8s} {'false pos.':>11s}   "
-            f"({len(positive)} positives, {len(negative)} negatives)"
+            f"{'scanner':12s} {'recall':>8s} {'false pos.':>11s}   ({len(positive)} "
+            f"positives, {len(negative)} negatives)"
         )
         for scanner, hit in results.items():
             found = sum(1 for f in positive if f in hit)

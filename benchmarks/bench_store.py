@@ -83,8 +83,7 @@ def main() -> None:
     version_s = median([*exe, "--version"], args.runs * 2)
     print(
         f"start-up: gitmem --version {version_s * 1000:.0f} ms, python -c 'import click' "
-        f"{click_s * 1000:.0f} ms, "
-        f"ratio {version_s / click_s:.2f}x (goal <= 1.5x)"
+        f"{click_s * 1000:.0f} ms, ratio {version_s / click_s:.2f}x (goal <= 1.5x)"
     )
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -171,8 +171,7 @@ TOPICS: list[tuple[str, str, str]] = [
 
 # (class, prompt, expected memory id)
 PAIRS: list[tuple[str, str, str]] = [
-    # -- shared: the prompt uses the memory's own nouns
-    # ------------------------------------------------------------
+    # -- shared: the prompt uses the memory's own nouns --------------------------------------------
     ("shared", "Add lodash to the web package using pnpm", "use-pnpm"),
     ("shared", "Which Node version should the CI image use?", "node-20"),
     ("shared", "Run pytest on the API and stop at the first failure", "pytest-x"),
@@ -216,8 +215,7 @@ PAIRS: list[tuple[str, str, str]] = [
         "Every marketing email needs an unsubscribe link; check the new one",
         "unsubscribe-link",
     ),
-    # -- paraphrase: the same need, none of the topic's nouns
-    # ------------------------------------------------------
+    # -- paraphrase: the same need, none of the topic's nouns --------------------------------------
     ("paraphrase", "Bring in a date formatting library for the frontend", "date-fns"),
     (
         "paraphrase",
@@ -293,8 +291,7 @@ PAIRS: list[tuple[str, str, str]] = [
     ("paraphrase", "Who has to approve a change to the deployment folder?", "codeowners"),
     ("paraphrase", "A pager alert fired; where are the steps to handle it?", "runbooks"),
     ("paraphrase", "Which interpreter version do we target?", "python-312"),
-    # -- path: a file or folder the memory is scoped to, or an identifier it is about
-    # -------------------------------
+    # -- path: a file or folder the memory is scoped to, or an identifier it is about --------------
     ("path", "Add a react-hook-form dependency in web/src/forms/package.json", "use-pnpm"),
     ("path", "Fix the failing test in api/tests/routes/test_orders.py", "test-db-fixture"),
     ("path", "Edit api/migrations/versions/0042_add_phone.py to fix a typo", "no-migration-edit"),

@@ -3,8 +3,8 @@ with a committed link or a huge file, beside the same command on the benign repo
 as ratios of wall time and of the process's peak memory. Every run is a new process, as the hook and
 the commands are; the figures are medians over the runs, hostile and benign interleaved.
 
-    python benchmarks/bench_hostile.py [--runs 5]      (these cases print after the memory-file
-    ones)
+    python benchmarks/bench_hostile.py [--runs 5]
+    (these cases print after the memory-file ones)
 """
 
 from __future__ import annotations

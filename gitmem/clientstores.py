@@ -63,8 +63,7 @@ class ClientStore(NamedTuple):
     base: str  # "~/.claude"
 
 
-# -- the project keys, as each client derives them
-# -----------------------------------------------------------------
+# -- the project keys, as each client derives them -------------------------------------------------
 
 CLAUDE_KEY_MAX = 200  # Claude Code 2.1.332: `jae=200`
 
@@ -133,8 +132,7 @@ def canonical_root(root: Path) -> Path:
     return common.parent if common.name == ".git" else root
 
 
-# -- each client's store
-# ---------------------------------------------------------------------------------------------
+# -- each client's store ---------------------------------------------------------------------------
 
 
 def _env_dir(env: Mapping[str, str], name: str, default: Path) -> Path:
@@ -151,8 +149,8 @@ Layout = Callable[[str, Path, Path, Path, Mapping[str, str]], list[Place]]
 def _auto_memory(
     name: str, root: Path, base: Path, home: Path, env: Mapping[str, str]
 ) -> list[Place]:
-    """Claude Code 2.1.332: ``$CLAUDE_CONFIG_DIR`` (default
-    ``~/.claude``)/projects/<key>/memory/, ``team/`` in it."""
+    """Claude Code 2.1.332: ``$CLAUDE_CONFIG_DIR`` (default ``~/.claude``)/projects/<key>/memory/,
+    ``team/`` in it."""
     config = _env_dir(env, "CLAUDE_CONFIG_DIR", base)
     memory = config / "projects" / claude_key(str(canonical_root(root))) / "memory"
     return [Place(name, memory, memory, config, "typed", "memory", False, True, memory.parent)]
@@ -277,8 +275,8 @@ def _task_groups(
     the input of the next consolidation).
     Beside them Codex keeps ``memory_summary.md`` (a summary of ``MEMORY.md`` for its prompt:
     nothing of its own) and ``$CODEX_HOME/memories_1.sqlite`` (the raw memories again, as
-    ``stage1_outputs`` rows, and the pipeline's jobs):
-    not read, ``raw_memories.md`` holds the same text (docs/clients.md)."""
+    ``stage1_outputs`` rows, and the pipeline's jobs): not read, ``raw_memories.md`` holds the same
+    text (docs/clients.md)."""
     codex = _env_dir(env, "CODEX_HOME", base)
     memories = codex / "memories"
     return [
@@ -344,8 +342,7 @@ def places(name: str, root: Path, home: Path, env: Mapping[str, str] | None = No
     return LAYOUTS[store.layout](name, root, base, home, os.environ if env is None else env)
 
 
-# -- the files of a place, by their sizes and times (the session status; the import's record)
-# --------------------
+# -- the files of a place, by their sizes and times (the session status; the import's record) ------
 
 
 def refusal(place: Place) -> str | None:
@@ -428,8 +425,7 @@ def pending(
     return changed
 
 
-# -- what the last import saw (written by gitmem.importing.fromclients)
-# ------------------------------------------------
+# -- what the last import saw (written by gitmem.importing.fromclients) ----------------------------
 
 RECORD = "client-imports.json"  # under .git/gitmem/: never committed
 RECORD_FORMAT = 1

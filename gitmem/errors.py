@@ -26,8 +26,8 @@ class ExitCode(IntEnum):
 # separators) and the bidirectional and zero-width formatting ones: printed escaped, so a file name
 # cannot forge or hide output.
 _UNSHOWN = frozenset(
-    [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0x200B, 0x2010), *range(0x202A, 0x202F),
-     *range(0x2066, 0x206A), 0xFEFF]
+    [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0x200B, 0x2010),
+     *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFEFF]
 )  # fmt: skip
 
 

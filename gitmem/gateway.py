@@ -78,7 +78,8 @@ TEMP_PATTERN = ".*" + TEMP_SUFFIX  # as a .gitignore line
 STALE_SECONDS = 600  # a temporary file this old belongs to no running write
 
 HOOK_TYPES = (
-    "pre-commit", "pre-push", "commit-msg", "prepare-commit-msg", "post-commit", "post-merge", "post-rewrite"
+    "pre-commit", "pre-push", "commit-msg", "prepare-commit-msg", "post-commit", "post-merge",
+    "post-rewrite",
 )  # fmt: skip
 
 Where = (
@@ -133,8 +134,7 @@ def _size(limit: int) -> str:
     return f"{limit} bytes"
 
 
-# -- the policy: where a path may lead
-# -------------------------------------------------------------------------------
+# -- the policy: where a path may lead -------------------------------------------------------------
 
 
 def _real(path: Path | str) -> str:
@@ -297,8 +297,7 @@ def _resolved(where: Where, path: Path | str, display: str | None) -> str:
     return real
 
 
-# -- reading
-# --------------------------------------------------------------------------------------------------
+# -- reading ---------------------------------------------------------------------------------------
 
 
 _READ_FLAGS = (
@@ -419,8 +418,7 @@ def write_git_file(path: Path, data: bytes, *, executable: bool = False) -> None
     _write_atomic(Path(_real(_git_file(path))), data, executable=executable)
 
 
-# -- writing
-# --------------------------------------------------------------------------------------------------
+# -- writing ---------------------------------------------------------------------------------------
 
 
 def write(
@@ -538,8 +536,7 @@ def null_output() -> int:
     return os.open(os.devnull, os.O_WRONLY)
 
 
-# -- atomic writes
-# --------------------------------------------------------------------------------------------------
+# -- atomic writes ---------------------------------------------------------------------------------
 
 
 def is_temp(name: str) -> bool:
@@ -685,8 +682,7 @@ def installed_record(distribution: str, name: str) -> str | None:
         return None
 
 
-# -- finding the repository
-# --------------------------------------------------------------------------------------------------
+# -- finding the repository ------------------------------------------------------------------------
 
 
 def find_project(start: Path | None = None) -> Project:

@@ -456,8 +456,7 @@ def blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\x00" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
-# -- merging text the way git does
-# ------------------------------------------------------------------------------------
+# -- merging text the way git does -----------------------------------------------------------------
 
 
 def merge_text(ours: str, base: str, theirs: str) -> tuple[str, int]:

@@ -25,7 +25,8 @@ _WORD = r"\pL\pN_"
 _DIGIT = r"\p{Nd}"
 _INSIDE = {"s": _SPACE, "w": _WORD, "d": _DIGIT}
 _OUTSIDE = {
-    "s": f"[{_SPACE}]", "S": f"[^{_SPACE}]", "w": f"[{_WORD}]", "W": f"[^{_WORD}]", "d": _DIGIT, "D": r"\P{Nd}",
+    "s": f"[{_SPACE}]", "S": f"[^{_SPACE}]", "w": f"[{_WORD}]", "W": f"[^{_WORD}]",
+    "d": _DIGIT, "D": r"\P{Nd}",
 }  # fmt: skip
 _FLAGS = ((re.IGNORECASE, "i"), (re.MULTILINE, "m"), (re.DOTALL, "s"))
 

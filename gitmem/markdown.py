@@ -1,6 +1,5 @@
 """Markdown primitives shared by the readers of session logs (journal) and of hand-written rules
-files (import):
-headings, bullets, fences and HTML comments, as people and agents really write them.
+files (import): headings, bullets, fences and HTML comments, as people and agents really write them.
 
 Everything here is plain string methods over one line at a time (no regular expressions), so reading
 a file is linear in its length by construction: a 30 KB heading or front-matter line costs what 30
@@ -274,10 +273,9 @@ class Line:
     """One line of a Markdown file as :class:`Reader` tells it.
 
     ``kind`` is one of: ``code`` (inside a code fence, the closing line included: ``closes``),
-    ``fence`` (opens one:
-    ``marker``), ``blank``, ``heading`` (ATX with text: ``level``, ``title``), ``break``, ``bullet``
-    (``item``), ``table`` (a row, perhaps block-quoted: ``quoted``; ``starts`` when the line before
-    is not a row) or ``text``.
+    ``fence`` (opens one: ``marker``), ``blank``, ``heading`` (ATX with text: ``level``, ``title``),
+    ``break``, ``bullet`` (``item``), ``table`` (a row, perhaps block-quoted: ``quoted``; ``starts``
+    when the line before is not a row) or ``text``.
     ``underline`` is the level of the setext heading the next line would make of this one (0: none);
     a parser that takes it calls :meth:`Reader.skip` to pass the underline."""
 

@@ -15,8 +15,8 @@ MEMORY_DIR = ".memory"
 
 class Project:
     """A git repository: its work tree's root and its git directory. Frozen, equal by value (by hand
-    rather than a
-    dataclass: importing dataclasses costs the pre-commit hook more than scanning a typical commit).
+    rather than a dataclass: importing dataclasses costs the pre-commit hook more than scanning a
+    typical commit).
     """
 
     __slots__ = ("git_dir", "root")

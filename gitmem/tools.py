@@ -29,12 +29,12 @@ How a target places a memory (``compile/scoping.py`` reads these fields):
 - otherwise: the root file, under a heading that names the globs.
 
 Frontmatter lines are templates. Placeholders, filled from a file's globs by
-``compile/render.frontmatter``:
-``{csv}`` globs joined by commas, unquoted (Cursor's own parser is not YAML: it wants no quotes and
-no brackets); ``{csv_quoted}`` the same as one double-quoted YAML string; ``{list}`` a YAML block
-list of double-quoted globs; ``{pattern}`` one double-quoted glob, or a flow list of them when there
-are several; ``{description}`` a double-quoted sentence naming the globs. Brace patterns
-(``*.{ts,tsx}``) are expanded for the comma-separated forms, where their comma would split the glob.
+``compile/render.frontmatter``: ``{csv}`` globs joined by commas, unquoted (Cursor's own parser is
+not YAML: it wants no quotes and no brackets); ``{csv_quoted}`` the same as one double-quoted YAML
+string; ``{list}`` a YAML block list of double-quoted globs; ``{pattern}`` one double-quoted glob,
+or a flow list of them when there are several; ``{description}`` a double-quoted sentence naming the
+globs. Brace patterns (``*.{ts,tsx}``) are expanded for the comma-separated forms, where their comma
+would split the glob.
 """
 
 # (no postponed annotations: NamedTuple compiles each string annotation at import, on the hook path)
@@ -54,8 +54,8 @@ STOP = "stop"
 PRE_TOOL = "pre-tool"  # before a tool call runs: refuse what an active memory's ``enforce`` forbids
 EVENTS = (PROMPT, START, STOP, PRE_TOOL)
 
-# How a tool reads a target's files (``Read.how``).
-# the root file at start (and the nested files of the start directory where the target has them)
+# How a tool reads a target's files (``Read.how``). the root file at start (and the nested files of
+# the start directory where the target has them)
 ALWAYS = "always"
 BY_PATH = (
     "by-path"  # only the target's path-scoped files (its ``scoped_dir``), when gitmem writes some
@@ -429,8 +429,7 @@ TOOLS: tuple[Tool, ...] = (
         target=Target(
             name="agents",
             tool="AGENTS.md readers (opencode, Codex, Zed, Amp, Copilot agent, Cursor, "
-            "Windsurf, Kiro; Junie when set "
-            "to)",
+            "Windsurf, Kiro; Junie when set to)",
             doc="https://agents.md/",
             root_file="AGENTS.md",
             root_whole=False,
@@ -795,9 +794,8 @@ TOOLS: tuple[Tool, ...] = (
                     "chars",
                     4_000,
                     False,
-                    "Copilot code review on GitHub reads only the first 4,000 characters; "
-                    "the Copilot CLI and the IDEs "
-                    "read it all",
+                    "Copilot code review on GitHub reads only the first 4,000 characters; the "
+                    "Copilot CLI and the IDEs read it all",
                 ),
             ),
             user_files=(
@@ -856,10 +854,9 @@ TOOLS: tuple[Tool, ...] = (
         title="GitHub Copilot code review",
         doc="https://docs.github.com/en/copilot/reference/custom-instructions-support",
         checked="https://docs.github.com/en/copilot/reference/custom-instructions-support "
-        "(December 2026: repository-"
-        "wide, path-specific and agent instructions, AGENTS.md, CLAUDE.md, GEMINI.md; "
-        "older versions of the page, "
-        "github/docs#41237, listed only the first two); on GitHub: not measured",
+        "(December 2026: repository-wide, path-specific and agent instructions, AGENTS.md, "
+        "CLAUDE.md, GEMINI.md; older versions of the page, github/docs#41237, listed only the "
+        "first two); on GitHub: not measured",
         serves="copilot",
         # what the Copilot CLI reads at the root, from the pull request's tree: only files git
         # tracks
@@ -897,8 +894,7 @@ TOOLS: tuple[Tool, ...] = (
         title="Devin Desktop",
         doc="https://docs.devin.ai/desktop/cascade/memories",
         checked="https://docs.devin.ai/desktop/cascade/memories and "
-        "https://cli.devin.ai/docs/extensibility/rules "
-        "(2026; not installable here: not measured)",
+        "https://cli.devin.ai/docs/extensibility/rules (2026; not installable here: not measured)",
         target=Target(
             name="devin",
             tool="Devin Desktop (formerly Windsurf)",
@@ -1076,7 +1072,8 @@ TOOLS: tuple[Tool, ...] = (
         name="amazonq",
         title="Amazon Q Developer",
         doc="https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/context-project-rules.html",
-        checked="https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/context-project-rules.html (not measured)",
+        checked="https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/context-project-rules.html"
+        " (not measured)",
         target=Target(
             name="amazonq",
             tool="Amazon Q Developer",
@@ -1137,8 +1134,7 @@ TOOLS: tuple[Tool, ...] = (
         retired=Retired(
             "zoo",
             "Roo Code was shut down in May 2026; Zoo Code, its community fork, reads the "
-            "same .roo/rules (compiled "
-            "there)",
+            "same .roo/rules (compiled there)",
         ),
     ),
     Tool(
@@ -1146,9 +1142,8 @@ TOOLS: tuple[Tool, ...] = (
         title="Zoo Code",
         doc="https://zoocode.dev/",
         checked="Zoo Code 3.82.0 source (Zoo-Code-Org/Zoo-Code, "
-        "src/core/prompts/sections/custom-instructions.ts): "
-        ".roo/rules (recursive), else .roorules or .clinerules, and AGENTS.md "
-        "(useAgentRules, on by default); not "
+        "src/core/prompts/sections/custom-instructions.ts): .roo/rules (recursive), else "
+        ".roorules or .clinerules, and AGENTS.md (useAgentRules, on by default); not "
         "installable here: not measured",
         target=Target(
             name="zoo",
@@ -1302,12 +1297,10 @@ TOOLS: tuple[Tool, ...] = (
         title="Antigravity CLI",
         doc="https://antigravity.google/docs/gcli-migration#context-files-and-workspace-rules",
         checked="agy 1.0.3 binary's customization roots, ~/.gemini/config/ and the workspace's "
-        ".agents/ "
-        "(https://github.com/google-antigravity/antigravity-cli/issues/60); GEMINI.md and "
-        "AGENTS.md as context files "
-        "and .agents/rules trigger frontmatter from third-party guides (Google's own pages "
-        "were not in the stored "
-        "corpus; agy is a Go binary, not on npm: not measured)",
+        ".agents/ (https://github.com/google-antigravity/antigravity-cli/issues/60); GEMINI.md and "
+        "AGENTS.md as context files and .agents/rules trigger frontmatter from third-party guides "
+        "(Google's own pages were not in the stored corpus; agy is a Go binary, not on npm: not "
+        "measured)",
         target=Target(
             name="antigravity",
             tool="Antigravity (agy, the IDE)",
@@ -1411,9 +1404,8 @@ TRANSCRIPT_CLIENTS: tuple[str, ...] = tuple(
 
 def user_variant(target: Target, user_file: UserFile, root_file: str) -> Target:
     """``target`` as `compile --user` writes it: one always-loaded file, ``root_file`` (relative to
-    the home
-    directory: ``user_file``'s path, or ``gitmem.md`` in its folder), and no path scoping (a memory
-    with ``paths`` goes into that file under a heading that names its globs)."""
+    the home directory: ``user_file``'s path, or ``gitmem.md`` in its folder), and no path scoping
+    (a memory with ``paths`` goes into that file under a heading that names its globs)."""
     return target._replace(
         tool=user_file.tool,
         root_file=root_file,

@@ -3,8 +3,7 @@
 1. validate: every memory file and the config (schema, strict YAML, hidden Unicode, secrets,
    cross-file checks);
 2. scan: the memory folder and the session journal for secrets and hidden Unicode (logs are scanned
-   as logs:
-   decoded deeper, and an allow pragma written in them allows nothing);
+   as logs: decoded deeper, and an allow pragma written in them allows nothing);
 3. compile: the rules files are what `gitmem compile` would write (`compile --check`);
 4. doctor: no hygiene errors (expired memories still active, dangling evidence, broken supersedes
    chains);
@@ -79,8 +78,9 @@ def _guard(project: Project) -> Step:
         if nothing
         else ""
     )
-    return Step("guard", not nothing, f"{len(changes)} {noun} to the guard's settings since {branch}{what}: review "
-                "them", guard.lines(changes))  # fmt: skip
+    return Step("guard", not nothing,
+                f"{len(changes)} {noun} to the guard's settings since {branch}{what}: review them",
+                guard.lines(changes))  # fmt: skip
 
 
 def _skipped(name: str, why: str) -> Step:

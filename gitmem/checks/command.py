@@ -92,11 +92,9 @@ def problems(found: Commands, hooks: bool) -> list[tuple[str, str, str]]:
             (
                 "foreign-gitmem",
                 found.gitmem,
-                f"`gitmem` on PATH is another program than this gitmem ({found.gitmem}): "
-                "gitmem's hooks run "
-                f"`{COMMAND}`, which only this gitmem installs, but typing `gitmem` runs "
-                "that one; put this "
-                "gitmem's folder first on PATH, or type `gitmem-cli`",
+                f"`gitmem` on PATH is another program than this gitmem ({found.gitmem}): gitmem's "
+                f"hooks run `{COMMAND}`, which only this gitmem installs, but typing `gitmem` runs "
+                "that one; put this gitmem's folder first on PATH, or type `gitmem-cli`",
             )
         )
     if found.gitmem_cli is None and hooks:
@@ -104,9 +102,9 @@ def problems(found: Commands, hooks: bool) -> list[tuple[str, str, str]]:
             (
                 "no-gitmem-cli",
                 ".pre-commit-config.yaml",
-                f"`{COMMAND}` is not on PATH: gitmem's hooks in .pre-commit-config.yaml "
-                "run it and fail without it; "
-                "activate the environment gitmem is installed in, or install it with pipx (README)",
+                f"`{COMMAND}` is not on PATH: gitmem's hooks in .pre-commit-config.yaml run it "
+                "and fail without it; activate the environment gitmem is installed in, or "
+                "install it with pipx (README)",
             )
         )
     for name in found.others:
@@ -114,10 +112,9 @@ def problems(found: Commands, hooks: bool) -> list[tuple[str, str, str]]:
             (
                 "shared-environment",
                 "PATH",
-                f"the distribution {name} in this Python environment installs a `gitmem` "
-                "package or command too: "
-                "one overwrites the other's files; install this gitmem in an environment "
-                "of its own (pipx)",
+                f"the distribution {name} in this Python environment installs a `gitmem` package "
+                "or command too: one overwrites the other's files; install this gitmem in an "
+                "environment of its own (pipx)",
             )
         )
     return out

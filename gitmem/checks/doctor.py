@@ -61,8 +61,7 @@ def diagnose(project: Project, store: Store, config: Config, today: date) -> Rep
     return Report(tuple(findings), len(files) + len(invalid), tuple(recent))
 
 
-# -- checks
-# --------------------------------------------------------------------------------------------------
+# -- checks ----------------------------------------------------------------------------------------
 
 
 def check_invalid(ctx: Context) -> Iterator[Finding]:
@@ -92,9 +91,8 @@ def check_expired(ctx: Context) -> Iterator[Finding]:
                 memory.id,
                 ctx.path(memory.id),
                 ctx.line_of(memory.id, "expires"),
-                f"{memory.id} expired on {memory.expires} but is still active (it is no "
-                "longer compiled): "
-                "retire it, or move its expiry date on with `gitmem edit`",
+                f"{memory.id} expired on {memory.expires} but is still active (it is no longer "
+                "compiled): retire it, or move its expiry date on with `gitmem edit`",
                 f"gitmem retire {memory.id} --reason 'expired on {memory.expires}'",
                 fixable=memory.id not in ctx.troubled,
             )
@@ -113,9 +111,8 @@ def check_review(ctx: Context) -> Iterator[Finding]:
                 memory.id,
                 ctx.path(memory.id),
                 ctx.line_of(memory.id, "review_after"),
-                f"{memory.id} was due for review after {memory.review_after}: check it "
-                "still holds, then move "
-                "review_after on (or retire it)",
+                f"{memory.id} was due for review after {memory.review_after}: check it still "
+                "holds, then move review_after on (or retire it)",
                 f"gitmem edit {memory.id}",
             )
 
@@ -133,9 +130,8 @@ def check_proposals(ctx: Context) -> Iterator[Finding]:
                 memory.id,
                 ctx.path(memory.id),
                 ctx.line_of(memory.id, "status"),
-                f"{memory.id} has waited {age} days for a decision "
-                f"(doctor.proposal_max_age_days is {limit}): "
-                f"accept it, or drop it with `gitmem forget {memory.id}`",
+                f"{memory.id} has waited {age} days for a decision (doctor.proposal_max_age_days "
+                f"is {limit}): accept it, or drop it with `gitmem forget {memory.id}`",
                 f"gitmem accept {memory.id}",
             )
 
@@ -190,10 +186,8 @@ def check_budgets(ctx: Context) -> Iterator[Finding]:
                 config_path,
                 1,
                 f"target {plan.target.name} is over its budget of {plan.budget} tokens: "
-                f"{len(plan.omitted)} "
-                f"memories left out ({shown}); agents reach them only by recall. Raise "
-                "`budget`, lower priorities, "
-                "or retire what no longer matters",
+                f"{len(plan.omitted)} memories left out ({shown}); agents reach them only by "
+                "recall. Raise `budget`, lower priorities, or retire what no longer matters",
                 "gitmem stats",
             )
     for use in report.limits:
@@ -250,9 +244,8 @@ COSTLY_TOKENS = (
 
 def check_receipts(ctx: Context) -> Iterator[Finding]:
     """From ``gitmem receipts`` over the last ``RECEIPT_DAYS`` days (only where gitmem's hooks
-    recorded sessions):
-    a live memory no session received, one broken after it was delivered, and one that cost many
-    tokens and was never recalled or injected on demand."""
+    recorded sessions): a live memory no session received, one broken after it was delivered, and
+    one that cost many tokens and was never recalled or injected on demand."""
     from datetime import timedelta
 
     from gitmem.checks import receipts
@@ -279,9 +272,8 @@ def check_receipts(ctx: Context) -> Iterator[Finding]:
             )
         if row.total.violations:
             message = (
-                f"broken {row.total.violations} time(s) after it was delivered, where no "
-                "pre-tool hook refused it: "
-                "set up the hook in every client that has one"
+                f"broken {row.total.violations} time(s) after it was delivered, where no pre-tool "
+                "hook refused it: set up the hook in every client that has one"
             )
             yield Finding(
                 WARNING,
@@ -294,9 +286,8 @@ def check_receipts(ctx: Context) -> Iterator[Finding]:
             )
         if row.tokens >= COSTLY_TOKENS and not row.total.recalls:
             message = (
-                f"cost {row.tokens:,} tokens in {len(row.total.sessions)} sessions and was "
-                "never recalled or injected "
-                "on demand: give it `paths` or priority low?"
+                f"cost {row.tokens:,} tokens in {len(row.total.sessions)} sessions and was never "
+                "recalled or injected on demand: give it `paths` or priority low?"
             )
             yield Finding(
                 WARNING,
@@ -324,8 +315,7 @@ CHECKS: tuple[Check, ...] = (
 )
 
 
-# -- repairs
-# --------------------------------------------------------------------------------------------------
+# -- repairs ---------------------------------------------------------------------------------------
 
 
 def apply_fixes(project: Project, store: Store, config: Config, today: date) -> list[Fixed]:
@@ -371,5 +361,4 @@ def apply_fixes(project: Project, store: Store, config: Config, today: date) -> 
     return fixed
 
 
-# -- helpers
-# --------------------------------------------------------------------------------------------------
+# -- helpers ---------------------------------------------------------------------------------------

@@ -71,9 +71,9 @@ def check_evidence(ctx: Context) -> Iterator[Finding]:
                     "evidence-missing",
                     memory.id,
                     *where,
-                    f"evidence[{state.index}] cites {item.path}, which no longer exists: "
-                    f"check {memory.id} still "
-                    "holds, then update or remove the citation (or retire the memory)",
+                    f"evidence[{state.index}] cites {item.path}, which no longer "
+                    f"exists: check {memory.id} still holds, then update or remove the "
+                    "citation (or retire the memory)",
                     f"gitmem edit {memory.id}",
                 )
             elif state.state == "lines-gone":
@@ -83,9 +83,8 @@ def check_evidence(ctx: Context) -> Iterator[Finding]:
                     memory.id,
                     *where,
                     f"evidence[{state.index}] cites lines {item.lines} of {item.path}, "
-                    "which now has "
-                    f"{state.file_lines} line(s): check {memory.id} still holds, then "
-                    "update the citation",
+                    f"which now has {state.file_lines} line(s): check {memory.id} still "
+                    "holds, then update the citation",
                     f"gitmem edit {memory.id}",
                 )
             elif state.state == "moved":
@@ -94,9 +93,8 @@ def check_evidence(ctx: Context) -> Iterator[Finding]:
                     "evidence-moved",
                     memory.id,
                     *where,
-                    f"evidence[{state.index}]: the lines cited from {cited} are unchanged "
-                    "but now at lines "
-                    f"{state.moved_to}",
+                    f"evidence[{state.index}]: the lines cited from {cited} are unchanged but "
+                    f"now at lines {state.moved_to}",
                     "gitmem doctor --fix"
                     if memory.id not in ctx.troubled
                     else f"gitmem edit {memory.id}",
@@ -109,9 +107,8 @@ def check_evidence(ctx: Context) -> Iterator[Finding]:
                     memory.id,
                     *where,
                     f"evidence[{state.index}]: {cited} changed since it was cited: check "
-                    f"{memory.id} still holds "
-                    f"(`git log -p -- {item.path}` shows what changed), then record the "
-                    "citation again",
+                    f"{memory.id} still holds (`git log -p -- {item.path}` shows what changed), "
+                    "then record the citation again",
                     f"gitmem doctor --refresh-evidence {memory.id}",
                 )
 

@@ -54,26 +54,23 @@ from gitmem.scopes.personal import ensure_store
     multiple=True,
     metavar="WORDS",
     help="A word or short phrase a teammate would use when it matters, e.g. 'tests hang' "
-    "(repeatable): recall "
-    "matches it.",
+    "(repeatable): recall matches it.",
 )
 @click.option(
     "--forbid-command",
     "forbid_commands",
     multiple=True,
     metavar="GLOB",
-    help="A shell command the agent must not run, e.g. 'npm install*' (repeatable): the "
-    "pre-tool hook refuses it "
-    "(enforce.commands).",
+    help="A shell command the agent must not run, e.g. 'npm install*' (repeatable): the pre-tool "
+    "hook refuses it (enforce.commands).",
 )
 @click.option(
     "--forbid-edit",
     "forbid_edits",
     multiple=True,
     metavar="GLOB",
-    help="Files the agent must not write, e.g. 'migrations/**' (repeatable): the pre-tool hook "
-    "refuses it "
-    "(enforce.edits).",
+    help="Files the agent must not write, e.g. 'migrations/**' (repeatable): the pre-tool "
+    "hook refuses it (enforce.edits).",
 )
 @click.option(
     "--expires", metavar="DATE", help="Stop compiling it after this date (YYYY-MM-DD, or e.g. 90d)."
@@ -138,7 +135,8 @@ def add(
       git log -1 --format=%B | gitmem add "Why we pinned Node 20" --kind decision -
       gitmem add "Cursor: keep the agent out of generated/" --target cursor
       gitmem add --user "Answer in British English" --kind preference
-      gitmem add "Use pnpm, never npm" --forbid-command 'npm install*' --body "npm breaks the pnpm lockfile."
+      gitmem add "Use pnpm, never npm" --forbid-command 'npm install*' \\
+          --body "npm breaks the pnpm lockfile."
     """
     text = _body(body, body_file, stdin_marker)
     if user and evidence:

@@ -14,11 +14,12 @@ _STYLES: dict[str, dict[str, Any]] = {
 }
 
 
-_HELP = f"""What CI runs, in one command: validate, scan memories and journal, compile --check, doctor errors, and
-    every change to the guard's settings (scan.exclude/allow/salt, sources) since the default branch, named.
+_HELP = f"""What CI runs, in one command: validate, scan memories and journal, compile --check,
+    doctor errors, and every change to the guard's settings (scan.exclude/allow/salt, sources) since
+    the default branch, named.
 
-    Exit 1 when any check fails, with a summary line per check and the details of each failure. Doctor warnings
-    (reviews due, near-duplicates, ...) are mentioned but do not fail the check.
+    Exit 1 when any check fails, with a summary line per check and the details of each failure.
+    Doctor warnings (reviews due, near-duplicates, ...) are mentioned but do not fail the check.
 
     \b
     Example (a CI step, or the pre-push hook `gitmem init --pre-push` installs):

@@ -40,9 +40,8 @@ def _same(path: str) -> str:
     "--check", is_flag=True, help="Write nothing; exit 1 and list the files that are out of date."
 )
 @target_option(
-    f"Compile only this configured target (repeatable): {', '.join(TARGET_NAMES)}. "
-    "Default: every target "
-    "in .memory/config.yaml."
+    f"Compile only this configured target (repeatable): {', '.join(TARGET_NAMES)}. Default: every "
+    "target in .memory/config.yaml."
 )
 @click.option(
     "--budget",
@@ -64,9 +63,8 @@ def _same(path: str) -> str:
 @click.option(
     "--commit",
     is_flag=True,
-    help="Commit the files compile changed, in a commit of their own (what CI runs on the "
-    "default branch after a "
-    "merge); nothing when they are up to date.",
+    help="Commit the files compile changed, in a commit of their own (what CI runs on the default "
+    "branch after a merge); nothing when they are up to date.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print what was done (or found) as JSON.")
 def compile_command(
@@ -103,7 +101,8 @@ def compile_command(
       gitmem compile --check            # in CI: fails when a rules file is out of date
       gitmem compile --target cursor --budget 1000
       gitmem compile --user             # your personal memories into ~/.claude/CLAUDE.md, ...
-      gitmem compile --commit           # CI after a merge: refresh stale rules files in a commit of their own
+      gitmem compile --commit           # CI after a merge: refresh stale rules files
+                                        # in a commit of their own
     """
     if commit:
         return _commit(any((check, targets, budget is not None, force, user)), as_json)
@@ -272,8 +271,7 @@ def _unstaged(project: Project, changed: list[FileChange]) -> bool:
     if left:
         echo(
             f"compile wrote {len(left)} file(s) this commit does not hold: git add "
-            f"{' '.join(left)}, "
-            "then commit again",
+            f"{' '.join(left)}, then commit again",
             err=True,
         )
     return bool(left)
@@ -296,9 +294,8 @@ def _print_misses(misses: list[Miss]) -> int:
     for miss in misses:
         echo(f"{'error' if miss in missing else 'warning'}: {miss.line()}", err=True)
     echo(
-        f"not up to date: {len(misses)} difference(s) between what the clients read and "
-        "what compile meant them "
-        "to get (`gitmem check` fails until they are fixed)",
+        f"not up to date: {len(misses)} difference(s) between what the clients read and what "
+        "compile meant them to get (`gitmem check` fails until they are fixed)",
         err=True,
     )
     return 1 if missing else 0
@@ -423,18 +420,15 @@ def _print_refused(report: Report, show: Show = _same, user: bool = False) -> No
     for change in report.refused:
         echo(
             f"{show(change.path)}: gitmem's text was edited by hand since the last "
-            "compile; compile would change it "
-            "so:",
+            "compile; compile would change it so:",
             err=True,
         )
         echo(change.diff.rstrip("\n"), err=True)
     flag = " --user" if user else ""
     echo(
-        f"refused: {len(report.refused)} file(s) edited by hand, nothing was written. Put "
-        "the change in a memory "
-        f"(`gitmem add{flag}`, `gitmem edit{flag}`) and run `gitmem compile{flag}`, or "
-        "overwrite it with "
-        f"`gitmem compile{flag} --force`.",
+        f"refused: {len(report.refused)} file(s) edited by hand, nothing was written. Put the "
+        f"change in a memory (`gitmem add{flag}`, `gitmem edit{flag}`) and run `gitmem "
+        f"compile{flag}`, or overwrite it with `gitmem compile{flag} --force`.",
         err=True,
     )
 
@@ -631,10 +625,9 @@ def _print_left_out(targets: list[dict[str, Any]]) -> None:
     trimmed = [item for item in targets if item["left_out"]]
     if trimmed:
         echo(
-            "\nThe budget keeps memories by priority, then kind (conventions, pitfalls, "
-            "decisions, preferences, "
-            "facts), then age, then an imported file's order, then the shorter; left out "
-            "(`--json` lists them all):"
+            "\nThe budget keeps memories by priority, then kind (conventions, pitfalls, decisions, "
+            "preferences, facts), then age, then an imported file's order, then the shorter; left "
+            "out (`--json` lists them all):"
         )
     for item in trimmed:
         first = item["left_out"][0]

@@ -65,8 +65,7 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
         )
     if result.report.stale and not as_json:
         echo(f"note: {len(result.report.stale)} rules file(s) out of date: this is what the "
-"clients read now; "
-             "run `gitmem compile`", err=True)  # fmt: skip
+             "clients read now; run `gitmem compile`", err=True)  # fmt: skip
     tokens = memory_tokens(memories)
     lines = index_tokens(memories)
     gates = {view.key: _gate(project.root, view.key) for view in views}
@@ -117,8 +116,8 @@ def _hooked(root: Any, name: str) -> bool:
 def _gate(root: Any, name: str) -> str:
     """How the client holds the memories' ``enforce`` and the memory-layer gate: ``hook`` (gitmem's
     pre-tool hook is set up), ``not-set-up`` (the client has one: `gitmem init --agent-hooks`),
-    ``none`` (the client has no pre-tool
-    hook: enforce is advice there, and receipts count the calls that broke it from its transcripts).
+    ``none`` (the client has no pre-tool hook: enforce is advice there, and receipts count the calls
+    that broke it from its transcripts).
     """
     client = BY_NAME.get(name)
     if client is None or client.event_name(PRE_TOOL) is None:
@@ -140,8 +139,7 @@ def _print_gate(gate: str, enforced: list[str]) -> None:
     else:
         echo(
             "  enforce: this client has no pre-tool hook: enforce is advice only and the "
-            "memory-layer gate is off "
-            "(gitmem receipts counts what broke it)"
+            "memory-layer gate is off (gitmem receipts counts what broke it)"
         )
 
 

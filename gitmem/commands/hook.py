@@ -30,7 +30,8 @@ def hook() -> None:
 
     \b
     Example:
-      echo '{"session_id": "s1", "prompt": "paginate the orders list"}' | gitmem hook prompt --client claude
+      echo '{"session_id": "s1", "prompt": "paginate the orders list"}' |
+        gitmem hook prompt --client claude
     """
 
 
@@ -105,7 +106,8 @@ def git_operation(rewrite: str | None) -> int:
     uncommitted changes. Exit 1 when the store does not compile.
 
     \b
-    Example (what .pre-commit-config.yaml runs, at the post-commit, post-merge and post-rewrite stages):
+    Example (what .pre-commit-config.yaml runs, at the post-commit, post-merge and post-rewrite
+    stages):
       gitmem hook git
     """
     import os
@@ -130,6 +132,7 @@ def pre_tool(client: str | None, debug: bool) -> int:
 
     \b
     Example:
-      echo '{"tool_name": "Bash", "tool_input": {"command": "npm install x"}}' | gitmem hook pre-tool --client claude
+      echo '{"tool_name": "Bash", "tool_input": {"command": "npm install x"}}' |
+        gitmem hook pre-tool --client claude
     """
     return _run("pre-tool", client, debug)

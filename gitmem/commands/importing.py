@@ -44,23 +44,20 @@ if TYPE_CHECKING:
     "--move",
     is_flag=True,
     help="Also remove the hand-written lines that became memories from the rules files (every "
-    "other byte kept), "
-    "so tools do not load each rule twice.",
+    "other byte kept), so tools do not load each rule twice.",
 )
 @click.option(
     "--left-out",
     is_flag=True,
-    help="With --move: also remove the lines whose memory a target's budget leaves out of every "
-    "rules file "
-    "(`gitmem recall` still finds them). Without it, --move takes out only what compile "
-    "writes back.",
+    help="With --move: also remove the lines whose memory a target's budget leaves out of "
+    "every rules file (`gitmem recall` still finds them). Without it, --move takes out "
+    "only what compile writes back.",
 )
 @click.option(
     "--skills",
     is_flag=True,
-    help="Also read the rules files of vendored skill bundles (a skills/ folder, a folder with "
-    "a SKILL.md): their "
-    "skill loads them on demand, so they are skipped otherwise.",
+    help="Also read the rules files of vendored skill bundles (a skills/ folder, a folder with a "
+    "SKILL.md): their skill loads them on demand, so they are skipped otherwise.",
 )
 @click.option(
     "--counter-examples",
@@ -76,16 +73,14 @@ if TYPE_CHECKING:
     multiple=True,
     type=click.Choice([*CLIENT_NAMES, "all"]),
     help="Import what an AI client remembered on its own about this repository, from its store "
-    "in your home "
-    "folder (claude, codex, gemini, qwen; all: every one): as proposals, the client's "
-    "files left as they are.",
+    "in your home folder (claude, codex, gemini, qwen; all: every one): as proposals, the "
+    "client's files left as they are.",
 )
 @click.option(
     "--user",
     is_flag=True,
-    help="With --from: also import the client's personal memories (your preferences, Claude "
-    "Code's user type, "
-    "the global saved memories) into your personal store, never into the repository.",
+    help="With --from: also import the client's personal memories (your preferences, Claude Code's "
+    "user type, the global saved memories) into your personal store, never into the repository.",
 )
 @click.option(
     "--okf",
@@ -93,8 +88,7 @@ if TYPE_CHECKING:
     metavar="DIR",
     type=click.Path(file_okay=False, path_type=Path),
     help="Import an Open Knowledge Format v0.2 bundle (Kage, okf-agent-memory, gitmem export "
-    "--okf): one proposal "
-    "per concept, scanned like any import (docs/okf.md).",
+    "--okf): one proposal per concept, scanned like any import (docs/okf.md).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the outcome as JSON.")
 def import_command(
@@ -148,7 +142,7 @@ def import_command(
       gitmem import --dry-run
       gitmem import
       gitmem import CLAUDE.md .cursor/rules --json
-      gitmem import --accept --move      # the rules move into .memory/; compile writes them back, once
+      gitmem import --accept --move      # rules move into .memory/; compile writes them back, once
       gitmem import --from claude --dry-run
       gitmem import --from all --user    # personal entries into your personal memories
       gitmem import --okf docs/knowledge   # an Open Knowledge Format bundle, as proposals
@@ -165,9 +159,8 @@ def import_command(
         if paths or accept or move:
             raise UsageError(
                 "--from reads a client's own memory store: it takes no PATH, and neither "
-                "--accept (its entries are "
-                "always proposals, for a human to review) nor --move (the client's files "
-                "are never changed)"
+                "--accept (its entries are always proposals, for a human to review) "
+                "nor --move (the client's files are never changed)"
             )
         return _from_clients(clients, dry_run, force, user, as_json)
     if user:
@@ -212,8 +205,8 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
     elif not report.files and not report.skipped:
         echo(
             "no rules files found (AGENTS.md, CLAUDE.md, GEMINI.md, .cursor/rules, "
-            ".github/copilot-instructions.md, "
-            "…): nothing to import; give a PATH to import another Markdown file",
+            ".github/copilot-instructions.md, …): nothing to import; give a PATH to "
+            "import another Markdown file",
             err=True,
         )
         return 0
@@ -247,8 +240,9 @@ def _rules_json(
         data["on_demand"] = moving.demoted
     moved = _moved_paths(moving, flags)
     data["over_limit"] = [
-        {"path": o.path, "used": o.used, "lines": o.lines, "measure": o.limit.measure, "limit": o.limit.value,
-         "target": o.target, "why": o.limit.reason, "message": o.describe(o.path in moved, flags.left_out)}
+        {"path": o.path, "used": o.used, "lines": o.lines, "measure": o.limit.measure,
+         "limit": o.limit.value, "target": o.target, "why": o.limit.reason,
+         "message": o.describe(o.path in moved, flags.left_out)}
         for o in limits.over
     ]  # fmt: skip
     data["near_limit"] = [
@@ -274,11 +268,10 @@ def _print_rules(
     if demoted:
         verb = "would make" if flags.dry_run else "made"
         echo(
-            f"{style(verb, fg='yellow')} {len(demoted)} memories on demand: an earlier "
-            "import made them of prose, code "
-            "or tables that stay in their file, which the clients read there (the prompt "
-            "hook and recall still bring "
-            f"them): {', '.join(demoted[:5])}{' …' if len(demoted) > 5 else ''}"
+            f"{style(verb, fg='yellow')} {len(demoted)} memories on demand: an earlier import made "
+            "them of prose, code or tables that stay in their file, which the clients read there "
+            "(the prompt hook and recall still bring them): "
+            f"{', '.join(demoted[:5])}{' …' if len(demoted) > 5 else ''}"
         )
     moved = _moved_paths(moving, flags)
     for item in limits.over:
@@ -399,9 +392,8 @@ def _print_summary(report: ImportReport, moves: list[Moved]) -> None:
     asked = sum(1 for draft in report.drafts if draft.memory is not None and draft.memory.on_demand)
     if asked:
         echo(
-            f"{asked} of them on demand, as their tool loads them: never compiled, the "
-            "prompt hook and `gitmem "
-            "recall` bring them (priority: on-demand)",
+            f"{asked} of them on demand, as their tool loads them: never compiled, the prompt hook "
+            "and `gitmem recall` bring them (priority: on-demand)",
             err=True,
         )
     if report.drafts and not report.dry_run:
@@ -531,8 +523,7 @@ def _print_clients(project: Project, report: ClientImport) -> None:
         noun = "entry" if client.entries == 1 else "entries"
         echo(
             f"read {client.label}'s memory ({client.version}): {', '.join(client.places)}: "
-            f"{client.files} file(s), "
-            f"{client.entries} {noun}"
+            f"{client.files} file(s), {client.entries} {noun}"
         )
     for proposal in report.proposals:
         _print_proposal(project, proposal, report.dry_run)

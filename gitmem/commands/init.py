@@ -42,16 +42,14 @@ if TYPE_CHECKING:
     "--mcp",
     "with_mcp",
     is_flag=True,
-    help="Register the gitmem MCP server in opencode.json, .mcp.json (Claude Code, Copilot "
-    "CLI), .cursor/mcp.json, "
-    ".gemini/settings.json and .qwen/settings.json.",
+    help="Register the gitmem MCP server in opencode.json, .mcp.json (Claude Code, Copilot CLI), "
+    ".cursor/mcp.json, .gemini/settings.json and .qwen/settings.json.",
 )
 @click.option(
     "--agent-hooks",
     is_flag=True,
-    help="Set up the AI clients' session hooks (memories at each prompt, status, journal "
-    "reminder) and /remember "
-    "commands for the targets' clients. See docs/clients.md.",
+    help="Set up the AI clients' session hooks (memories at each prompt, status, journal reminder) "
+    "and /remember commands for the targets' clients. See docs/clients.md.",
 )
 @click.option(
     "--remove", is_flag=True, help="With --agent-hooks: take gitmem's hooks and commands out again."
@@ -60,15 +58,15 @@ if TYPE_CHECKING:
     "--ci",
     type=click.Choice(["github"]),
     help="Also write the CI workflow (github: .github/workflows/gitmem.yml): check and a "
-    "memory-changes comment on "
-    "each pull request, and a refresh of stale rules files after a merge into the default branch.",
+    "memory-changes comment on each pull request, and a refresh of stale rules files after a "
+    "merge into the default branch.",
 )
 @click.option(
     "--user",
     is_flag=True,
-    help="With --mcp: also register the server in Codex's per-user ~/.codex/config.toml. With "
-    "--agent-hooks: in your "
-    "home directory (~/.claude/settings.json, ...) instead of the repository.",
+    help="With --mcp: also register the server in Codex's per-user "
+    "~/.codex/config.toml. With --agent-hooks: in your home directory "
+    "(~/.claude/settings.json, ...) instead of the repository.",
 )
 def init(
     targets: tuple[str, ...],
@@ -167,9 +165,8 @@ def _write_ci(project: Project) -> None:
         )
     if not written.url_known:
         echo(
-            "note: set the repository variable GITMEM_URL to gitmem's repository (Settings "
-            "> Secrets and variables "
-            "> Actions > Variables): the workflow installs gitmem from it"
+            "note: set the repository variable GITMEM_URL to gitmem's repository (Settings > "
+            "Secrets and variables > Actions > Variables): the workflow installs gitmem from it"
         )
 
 
@@ -186,8 +183,7 @@ def _set_up_hooks(
     project: Project, targets: tuple[str, ...], pre_push: bool
 ) -> tuple[list[str], bool]:
     """What was done, and whether commits will run the hooks (not when a hooks path outside the
-    repository is in
-    use: the user must add a line there)."""
+    repository is in use: the user must add a line there)."""
     done = []
     action = hooks_setup.ensure_precommit_config(project, pre_push)
     if action == "moved":
@@ -245,9 +241,9 @@ def _print_report(project: Project, report: InitReport) -> None:
     if report.not_added:
         flags = "".join(f" --target {name}" for name in (*report.targets, *report.not_added))
         echo(
-            f"not added: {', '.join(report.not_added)} (the project has no rules files of "
-            "theirs; add them with "
-            f"`gitmem init{flags}`: compile still gives every client each memory once)"
+            f"not added: {', '.join(report.not_added)} (the project has no rules "
+            f"files of theirs; add them with `gitmem init{flags}`: compile still "
+            "gives every client each memory once)"
         )
     for name, root_file in report.ignored_roots:
         echo(
@@ -261,8 +257,7 @@ def _print_report(project: Project, report: InitReport) -> None:
     for found in report.via_import:
         echo(
             f"{found.own.root_file} imports @{found.imported.root_file}: compile adds to "
-            f"{found.own.root_file} only "
-            f"what {found.imported.root_file} does not hold"
+            f"{found.own.root_file} only what {found.imported.root_file} does not hold"
         )
     if report.targets_changed:
         echo(f"targets set to: {', '.join(report.targets)}")

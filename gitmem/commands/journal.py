@@ -242,9 +242,8 @@ def _print_harvest(project: Project, report: HarvestReport, dry_run: bool) -> No
         )
     for line, title, rejected in report.rejected:
         echo(
-            f"not added: line {line} nearly repeats memory {rejected.describe()} "
-            f"(similarity {rejected.score:.2f}); "
-            f"--force adds it anyway: {title}"
+            f"not added: line {line} nearly repeats memory {rejected.describe()} (similarity "
+            f"{rejected.score:.2f}); --force adds it anyway: {title}"
         )
     for s in report.skipped:
         echo(f"skipped line {s.line}: {s.reason}")

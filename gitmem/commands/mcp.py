@@ -15,10 +15,10 @@ if TYPE_CHECKING:
 
 _HELP = f"""Run the gitmem MCP server on stdio (started by an AI tool, not by hand).
 
-    Tools: recall (relevant memories for a task), propose (a new memory, status proposed, for a human to accept),
-    list_memories, and append_journal (today's session log). Needs the mcp extra: {INSTALL_MCP}.
-    `gitmem init --mcp` registers it with opencode, Claude Code (and the Copilot CLI), Cursor, Gemini CLI and Qwen
-    Code; `gitmem init --mcp --user` with Codex too (docs/mcp.md).
+    Tools: recall (relevant memories for a task), propose (a new memory, status proposed, for a
+    human to accept), list_memories, and append_journal (today's session log). Needs the mcp extra:
+    {INSTALL_MCP}. `gitmem init --mcp` registers it with opencode, Claude Code (and the Copilot
+    CLI), Cursor, Gemini CLI and Qwen Code; `gitmem init --mcp --user` with Codex too (docs/mcp.md).
 
     \b
     Example (what a tool's MCP config runs):
@@ -77,9 +77,8 @@ def register_and_report(
             echo(f"kept the gitmem entry in {where} ({r.tool})")
         else:
             echo(
-                f"warning: {where} is {r.detail}: left unchanged; add this entry under "
-                f"{r.under} by hand ({r.tool}):"
-                f"\n{r.text}",
+                f"warning: {where} is {r.detail}: left unchanged; add this entry under {r.under} "
+                f"by hand ({r.tool}):\n{r.text}",
                 err=True,
             )
     if config_changed:

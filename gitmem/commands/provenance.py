@@ -83,8 +83,10 @@ def diff(base: str | None, head: str | None, as_json: bool, form: str | None) ->
     gitmem diff              from the merge base of the default branch and HEAD to the working tree
     gitmem diff BASE         from the merge base of BASE and HEAD to the working tree
     gitmem diff BASE HEAD    from the merge base of BASE and HEAD to the commit HEAD
-    gitmem diff A...B        as git reads it: from the merge base of A and B to B (a pull request's changes)
-    gitmem diff A..B         as git reads it: from A to B (an end left out is HEAD: `main..`, `...feature`)
+    gitmem diff A...B        as git reads it: from the merge base of A and B to B
+                             (a pull request's changes)
+    gitmem diff A..B         as git reads it: from A to B
+                             (an end left out is HEAD: `main..`, `...feature`)
 
     As a pull request is reviewed: memories that landed on BASE after the branch left it are not
     shown as removed (when BASE is an ancestor of HEAD, its merge base is BASE itself).
@@ -102,7 +104,8 @@ def diff(base: str | None, head: str | None, as_json: bool, form: str | None) ->
     \b
     Examples:
       gitmem diff > memory-changes.md            # a pull-request comment
-      gitmem diff "origin/$GITHUB_BASE_REF...HEAD" --json | jq '.summary'   # CI: what the pull request changes
+      # CI: what the pull request changes
+      gitmem diff "origin/$GITHUB_BASE_REF...HEAD" --json | jq '.summary'
       gitmem diff main...feature --format markdown
     """
     as_json = as_json or form == "json"

@@ -25,10 +25,9 @@ from gitmem.errors import shown
     multiple=True,
     metavar="FILE|DIR|CLIENT",
     help="A session log (or a folder of them): scanned whole, looking deeper through JSON "
-    "escapes, URL-encoding and "
-    "base64 (repeatable). With --user, a client's name (claude, codex, gemini, qwen, "
-    "opencode) scans the transcripts "
-    "that client keeps for this project in your home directory.",
+    "escapes, URL-encoding and base64 (repeatable). With --user, a client's name (claude, "
+    "codex, gemini, qwen, opencode) scans the transcripts that client keeps for this "
+    "project in your home directory.",
 )
 @click.option(
     "--user",
@@ -47,9 +46,8 @@ from gitmem.errors import shown
 @click.option(
     "--baseline",
     is_flag=True,
-    help="Print the fingerprints of the current findings, for scan.allow (path, rule, masked "
-    "line: never the value), "
-    "marking the old entries each one renews.",
+    help="Print the fingerprints of the current findings, for scan.allow (path, rule, masked line: "
+    "never the value), marking the old entries each one renews.",
 )
 def scan(
     paths: tuple[str, ...],
@@ -217,8 +215,8 @@ def _scan_jobs(
 
 
 # A tree this large (in files and bytes) is scanned in two processes, as kingfisher spreads a tree
-# over the cores:
-# a process costs some 30 ms to start, so the pre-commit hook (--staged) and small trees stay in one
+# over the cores: a process costs some 30 ms to start, so the pre-commit hook (--staged) and small
+# trees stay in one
 PROCESS_FILES = 64
 PROCESS_BYTES = 4_000_000
 WORKERS = 2

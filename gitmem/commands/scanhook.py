@@ -20,10 +20,9 @@ if TYPE_CHECKING:
     from gitmem.scan.inputs import Settings
 
 ALLOW_HINT = (
-    "remove them (and rotate any real secret: it may already be in your history), or allow "
-    "a reviewed finding "
-    "with a `gitmem:allow` comment on its line or its fingerprint in scan.allow (gitmem "
-    "scan --baseline)"
+    "remove them (and rotate any real secret: it may already be in your history), or allow a "
+    "reviewed finding with a `gitmem:allow` comment on its line or its fingerprint in "
+    "scan.allow (gitmem scan --baseline)"
 )
 
 Echo = Callable[[str, bool], None]  # (text, to stderr)
@@ -63,9 +62,9 @@ def allowed_lines(allowed: list[Finding], found: list[Finding], settings: Settin
         for f in allowed
     ]
     lines += [
-        str(Problem(f.path, f.line, f.column, f.rule, "scan.allow names this place, but a token in a provider's format "
-                    "is allowed by its value too: `gitmem scan --baseline` prints the "
-"entry if it is meant"))
+        str(Problem(f.path, f.line, f.column, f.rule,
+                    "scan.allow names this place, but a token in a provider's format is allowed "
+                    "by its value too: `gitmem scan --baseline` prints the entry if it is meant"))
         for f in found
         if value_bound(f.rule) and f.place() in settings.allow
     ]  # fmt: skip
@@ -92,13 +91,10 @@ def legacy_warning(settings: Settings) -> str | None:
     if not old:
         return None
     return (
-        f"warning: scan.allow holds {len(old)} old fingerprint(s) derived from the secret "
-        "(v1, v2): they still allow "
-        "their findings, but anyone with the repository can test guesses at the secret "
-        "against them, and each costs "
-        "every scan; renew them: `gitmem scan --baseline` prints the list to replace them "
-        "with (v3: the place, not "
-        "the value)"
+        f"warning: scan.allow holds {len(old)} old fingerprint(s) derived from the secret (v1, "
+        "v2): they still allow their findings, but anyone with the repository can test guesses at "
+        "the secret against them, and each costs every scan; renew them: `gitmem scan --baseline` "
+        "prints the list to replace them with (v3: the place, not the value)"
     )
 
 
@@ -142,8 +138,7 @@ def staged(echo: Echo) -> int:
     return 0
 
 
-# -- output as click.echo writes it
-# ---------------------------------------------------------------------------------
+# -- output as click.echo writes it ----------------------------------------------------------------
 
 _ANSI_RE = lazy(r"\033\[[0-?]*[ -/]*[@-~]")  # click's own pattern (click._compat._ansi_re)
 

@@ -82,8 +82,7 @@ def add(repo: str, rev: str | None, name: str | None, track: str | None, as_json
     follow = f", following {source.track}" if source.track else ""
     echo(
         f"added source {source.name} ({source.repo}) pinned at "
-        f"{packs.short_rev(source.rev)}{follow}: "
-        f"{len(live)} active memories ({source.name}/ID)"
+        f"{packs.short_rev(source.rev)}{follow}: {len(live)} active memories ({source.name}/ID)"
     )
     if not pack.memories:
         echo(

@@ -72,8 +72,8 @@ def keep_key(memory: Memory) -> tuple[int, int, date, tuple[int, str, int], int,
     place = origin_place(memory)
     where = (0, *place) if place else (1, "", 0)
     size = len(memory.title) + len(memory.body or "")
-    return (PRIORITY_RANK[memory.priority], KIND_ORDER.index(memory.kind), memory.created or date.min, where, size,
-            memory.id)  # fmt: skip
+    return (PRIORITY_RANK[memory.priority], KIND_ORDER.index(memory.kind),
+            memory.created or date.min, where, size, memory.id)  # fmt: skip
 
 
 def rank_reason(memory: Memory) -> str:

@@ -84,8 +84,7 @@ class LimitUse:
         }
         return (
             f"{self.path}: {self.used:,} {unit[self.limit.measure]}, over the limit of "
-            f"{self.limit.value:,} "
-            f"({self.limit.reason})"
+            f"{self.limit.value:,} ({self.limit.reason})"
         )
 
 

@@ -34,8 +34,8 @@ def glob_problems(target_plan: TargetPlan) -> list[Problem]:
                         1,
                         "paths",
                         f"the glob {glob!r} holds a comma, which "
-                        f"{target_plan.target.tool}'s comma-separated globs "
-                        "cannot carry: rewrite it (braces such as *.{ts,tsx} are fine)",
+                        f"{target_plan.target.tool}'s comma-separated globs cannot carry: "
+                        "rewrite it (braces such as *.{ts,tsx} are fine)",
                     )
                 )
     return problems
@@ -112,10 +112,9 @@ def soft_limit_warning(use: LimitUse, first_block: Collection[str]) -> list[str]
     if use.path not in first_block:
         return []
     return [
-        f"{use.describe()}: the hand-written text alone is {use.hand_written:,}, so no "
-        "budget fixes it: shorten it, "
-        "or move its rules into .memory/ (`gitmem import --accept --move`); said once, "
-        "`gitmem stats` shows it"
+        f"{use.describe()}: the hand-written text alone is {use.hand_written:,}, so no budget "
+        "fixes it: shorten it, or move its rules into .memory/ (`gitmem import --accept --move`); "
+        "said once, `gitmem stats` shows it"
     ]
 
 
@@ -137,9 +136,9 @@ def hand_written_over(use: LimitUse, first: bool | None) -> str:
     return (
         f"{use.path}: the hand-written text alone is {use.hand_written:,} "
         f"{unit[use.limit.measure]}, over the hard limit of {use.limit.value:,} "
-        f"({use.limit.reason}): {where}; the end of the "
-        f"team's text is cut, as it was before gitmem: shorten it, or turn its rules into memories "
-        f"(`gitmem import --accept --move --left-out {use.path}`); `gitmem check` fails until then"
+        f"({use.limit.reason}): {where}; the end of the team's text is cut, as it was before "
+        "gitmem: shorten it, or turn its rules into memories (`gitmem import --accept --move "
+        f"--left-out {use.path}`); `gitmem check` fails until then"
     )
 
 
@@ -165,26 +164,21 @@ def limit_advice(use: LimitUse) -> str:
     if use.hand_written > use.limit.value:
         return (
             f"{head}; the hand-written text alone is {use.hand_written:,} (gitmem adds "
-            f"{use.own:,}), so no budget "
-            "fixes it: shorten the hand-written text, or turn it into memories the budget "
-            "can order "
-            "(`gitmem import --accept --move --left-out` moves those lines into .memory/, "
-            "the budget's share "
-            "compiled back), then run `gitmem compile`"
+            f"{use.own:,}), so no budget fixes it: shorten the hand-written text, or turn it into "
+            "memories the budget can order (`gitmem import --accept --move --left-out` moves those "
+            "lines into .memory/, the budget's share compiled back), then run `gitmem compile`"
         )
     room = use.limit.value - use.hand_written  # what gitmem's part may take
     fits = room_tokens(room) if use.limit.measure != "lines" else None
     lower = (
         f"lower the budget of {use.target} to about {fits:,} tokens (budget: {{default: …, "
-        f"{use.target}: {fits}}} "
-        "in .memory/config.yaml)"
+        f"{use.target}: {fits}}} in .memory/config.yaml)"
         if fits is not None and fits < use.budget
         else f"lower the budget of {use.target} in .memory/config.yaml"
     )
     return (
-        f"{head}; gitmem writes {use.own:,} of it: {lower}, lower some memories' priority, "
-        "or shorten the "
-        "hand-written text"
+        f"{head}; gitmem writes {use.own:,} of it: {lower}, lower some memories' priority, or "
+        "shorten the hand-written text"
     )
 
 
@@ -244,11 +238,9 @@ def read_twice(plans: Sequence[TargetPlan], touched: set[str], report: Report) -
         return
     for line in twice({plan.target.name: plan for plan in plans}, report.readers):
         report.warnings.append(
-            f"{line}: the copy outside AGENTS.md comes from hand-written text (an "
-            "@AGENTS.md import of your own, which "
-            "the clients that read both files follow): drop the import, or the target "
-            "(`gitmem explain` shows each "
-            "client's files)"
+            f"{line}: the copy outside AGENTS.md comes from hand-written text (an @AGENTS.md "
+            "import of your own, which the clients that read both files follow): drop the import, "
+            "or the target (`gitmem explain` shows each client's files)"
         )
 
 
@@ -270,11 +262,9 @@ def unreached(memories: Sequence[Memory], reached: Collection[str], report: Repo
     )
     noun = "memory is" if len(lost) == 1 else "memories are"
     report.warnings.append(
-        f"{len(lost)} {noun} only for targets that are not configured "
-        f"({', '.join(names)}), so no rules file gets "
-        f"{'it' if len(lost) == 1 else 'them'}: {ids}. Add a target (`gitmem init --target "
-        "NAME`) or change "
-        f"{'its' if len(lost) == 1 else 'their'} `targets`"
+        f"{len(lost)} {noun} only for targets that are not configured ({', '.join(names)}), so no "
+        f"rules file gets {'it' if len(lost) == 1 else 'them'}: {ids}. Add a target (`gitmem init "
+        f"--target NAME`) or change {'its' if len(lost) == 1 else 'their'} `targets`"
     )
 
 
@@ -305,11 +295,9 @@ def rules_twice(
     noun = "rule stands" if total == 1 else "rules stand"
     where = ", ".join(f"{path} {count}" for path, count in found)
     report.warnings.append(
-        f"{total} {noun} twice, written by hand and in gitmem's block, in the files they "
-        "were imported from "
-        f"({where}): take the hand-written lines out with `gitmem import --accept --move` "
-        "(only what compile writes "
-        "back moves)"
+        f"{total} {noun} twice, written by hand and in gitmem's block, in the files they were "
+        f"imported from ({where}): take the hand-written lines out with `gitmem import --accept "
+        "--move` (only what compile writes back moves)"
     )
 
 

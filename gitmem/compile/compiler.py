@@ -141,8 +141,7 @@ def chosen_targets(config: Config, names: Sequence[str] = ()) -> list[Target]:
         if name not in configured:
             raise UsageError(
                 f"target {name!r} is not configured (targets: "
-                f"{', '.join(config.targets) or 'none'}); "
-                f"add it with `gitmem init --target {name}`"
+                f"{', '.join(config.targets) or 'none'}); add it with `gitmem init --target {name}`"
             )
     wanted = set(names) if names else configured
     return [target for target in TARGETS if target.name in wanted]
@@ -248,9 +247,8 @@ def _linked_roots(project: Project, targets: Sequence[Target]) -> dict[str, tupl
     """The targets whose root file is, through a link on the disk, another configured target's
     (``CLAUDE.md -> AGENTS.md``, or both links to ``.agents/AGENTS.md``): target name -> (the target
     that writes the file: the hub first, else the first in order; where its client reads what that
-    one lacks, "" for nowhere git tracks).
-    gitmem's block is written once, through the link, and each client counts it once
-    (``compile.reading``).
+    one lacks, "" for nowhere git tracks). gitmem's block is written once, through the link, and
+    each client counts it once (``compile.reading``).
     """
     from gitmem import gitcommand
 
@@ -312,9 +310,8 @@ def _pack_problems(report: Report, problems: list[Problem]) -> None:
         if pack.problems:
             report.warnings.append(
                 f"source {pack.name!r} has invalid memories at {pack.source.rev}: pin "
-                "another revision "
-                f"(`gitmem sources update {pack.name}`) or remove it (`gitmem sources "
-                f"remove {pack.name}`)"
+                f"another revision (`gitmem sources update {pack.name}`) or remove it "
+                f"(`gitmem sources remove {pack.name}`)"
             )
 
 
@@ -505,11 +502,9 @@ def _not_into_documents(
             continue
         target = desired.pop(path)[0]
         report.warnings.append(
-            f"{path} is a link to {document}, not a rules file: gitmem does not write into "
-            f"it, so {target.tool} "
-            f"gets no memories from {path}: make {path} a file of its own (it may import "
-            "the document: "
-            f"`@{document}`)"
+            f"{path} is a link to {document}, not a rules file: gitmem does not write into it, so "
+            f"{target.tool} gets no memories from {path}: make {path} a file of its own (it may "
+            f"import the document: `@{document}`)"
         )
 
 
@@ -523,11 +518,9 @@ def _nowhere(desired: dict[str, tuple[Target, FilePlan]], report: Report) -> Non
     ids = ", ".join(file_plan.ids[:3]) + (", …" if len(file_plan.ids) > 3 else "")
     report.warnings.append(
         f"{target.tool} gets {len(file_plan.ids)} memories meant for it alone from no file "
-        f"({ids}): it reads "
-        "another client's file (its own root file is a link to it, or missing), and the "
-        "file only it reads is "
-        "ignored by git: make them for every client (`gitmem edit ID`, remove `targets`) "
-        "or stop ignoring it"
+        f"({ids}): it reads another client's file (its own root file is a link to it, or missing), "
+        "and the file only it reads is ignored by git: make them for every client (`gitmem edit "
+        "ID`, remove `targets`) or stop ignoring it"
     )
     for plan in report.plans:
         plan.files.pop("", None)
@@ -670,8 +663,7 @@ def apply(project: Project, report: Report) -> list[FileChange]:
     return done
 
 
-# -- the files of one target
-# ---------------------------------------------------------------------------------------
+# -- the files of one target -----------------------------------------------------------------------
 
 
 def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target]:
@@ -880,11 +872,10 @@ def _blocked_by_file(project: Project, path: str) -> str | None:
 
 def _blocked_message(folder: str, target: Target) -> str:
     return (
-        f"a file where {target.tool} reads a folder ({folder}/*{target.scoped_suffix}), so "
-        "gitmem cannot write "
-        "there: move its text into a file in that folder (e.g. "
-        f"{folder}/project{target.scoped_suffix}), "
-        f"or drop the {target.name} target from .memory/config.yaml"
+        f"a file where {target.tool} reads a folder ({folder}/*{target.scoped_suffix}), so gitmem "
+        "cannot write there: move its text into a file in that folder (e.g. "
+        f"{folder}/project{target.scoped_suffix}), or drop the {target.name} target from "
+        ".memory/config.yaml"
     )
 
 

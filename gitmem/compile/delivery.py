@@ -94,8 +94,7 @@ def layouts(
     (``with_settings``). ``linked``: target name -> (the target whose root file its root file is,
     through a link on the disk: ``CLAUDE.md -> AGENTS.md``; the file where its client reads what
     that one lacks, "" for none that git tracks). ``ignored``: the private files
-    (``Reader.private``) git ignores here:
-    nothing is placed in them."""
+    (``Reader.private``) git ignores here: nothing is placed in them."""
     hand_written = hand_written or {}
     linked = linked or {}
     names = {target.name for target in targets}
@@ -288,8 +287,7 @@ def excluded(
     return out
 
 
-# -- what a client receives: the check that every memory arrives once, and `gitmem explain`
-# -------------------------
+# -- what a client receives: the check that every memory arrives once, and `gitmem explain` --------
 
 
 @dataclass(frozen=True)
@@ -363,11 +361,10 @@ def _read(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> 
 
 def touching(reader: Reader, plans: Mapping[str, TargetPlan], file: str) -> list[Loaded]:
     """What ``reader``, started at the root, has loaded once it touches ``file`` (a repository path
-    in a folder):
-    what it loads at the start, the files of the folders down to the file's whose path within their
-    folder is one of ``reader.touches`` (measured: the Copilot CLI loads ``web/.claude/CLAUDE.md``
-    then, which it does not read at the root), and the path-scoped files of its own target whose
-    globs match the file.
+    in a folder): what it loads at the start, the files of the folders down to the file's whose path
+    within their folder is one of ``reader.touches`` (measured: the Copilot CLI loads
+    ``web/.claude/CLAUDE.md`` then, which it does not read at the root), and the path-scoped files
+    of its own target whose globs match the file.
     """
     out = loads(reader, plans, "")
     seen = {item.path for item in out}

@@ -88,9 +88,9 @@ def index_text(omitted: Sequence[Memory], kept: int, chars: int, personal: bool 
     total = kept + len(omitted)
     packs = any("/" in memory.id for memory in omitted)
     head = (
-        f"This block holds {kept} of the {total} memories in full. Each line below is one "
-        "left out, its title "
-        f"then its id: when your task touches what one says, {where(personal, packs)}."
+        f"This block holds {kept} of the {total} memories in full. Each line below "
+        "is one left out, its title then its id: when your task touches what one "
+        f"says, {where(personal, packs)}."
     )
     lines: list[str] = []
     listed: list[str] = []

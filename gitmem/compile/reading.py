@@ -3,14 +3,14 @@ reader model that compile's verification, ``gitmem explain``, ``gitmem stats`` a
 share.
 
 A client is a ``readers.Reader`` (from its record in ``gitmem/tools.py``, with the project's
-settings applied:
-``delivery.with_settings``). ``read`` starts it in a folder and returns a ``Reading``: every file it
-loads there, in the order it loads them, each a ``FileRead`` saying how it was reached (``How``),
-where it really is (links followed to their targets inside the repository; a file reached twice,
-e.g. ``CLAUDE.md -> AGENTS.md`` read as both, counts once), whether git tracks it (``Tracked``: what
-a fresh clone, a cloud agent and code review see), what gitmem wrote in it (the memories in full,
-those named as index lines) and what the team wrote (hand-written characters), and the hard size
-limits it is past. Nothing here decides where a memory goes (``delivery``); this says what arrives.
+settings applied: ``delivery.with_settings``). ``read`` starts it in a folder and returns a
+``Reading``: every file it loads there, in the order it loads them, each a ``FileRead`` saying how
+it was reached (``How``), where it really is (links followed to their targets inside the repository;
+a file reached twice, e.g. ``CLAUDE.md -> AGENTS.md`` read as both, counts once), whether git tracks
+it (``Tracked``: what a fresh clone, a cloud agent and code review see), what gitmem wrote in it
+(the memories in full, those named as index lines) and what the team wrote (hand-written
+characters), and the hard size limits it is past. Nothing here decides where a memory goes
+(``delivery``); this says what arrives.
 
 Cheap to import (the session hooks may ask it): NamedTuples and enums, no subprocess until git is
 asked.
@@ -310,9 +310,8 @@ def _prefers(disk: Disk, other: Target, reader: Reader) -> bool:
 
 def _rules_files(disk: Disk, target: Target) -> list[str]:
     """The files of ``target``'s rules folder (at the root, two levels deep) that its client loads
-    at every start:
-    their frontmatter has the target's always-on lines, or none of its path-scoping key (Claude
-    Code: no ``paths``).
+    at every start: their frontmatter has the target's always-on lines, or none of its path-scoping
+    key (Claude Code: no ``paths``).
     """
     assert target.scoped_dir is not None and target.always_frontmatter is not None
     key = target.scoped_frontmatter[0].split(":", 1)[0] + ":" if target.scoped_frontmatter else ""

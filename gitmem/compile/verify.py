@@ -293,7 +293,6 @@ def _over_fix(item: FileRead) -> str:
     if item.hand_chars > item.chars:
         return (
             "shorten its hand-written text: `gitmem import --accept --move --left-out "
-            f"{item.real}` moves its list "
-            "rules into memories (headings, prose and code stay)"
+            f"{item.real}` moves its list rules into memories (headings, prose and code stay)"
         )
     return "lower the target's budget in .memory/config.yaml, then run `gitmem compile`"

@@ -38,8 +38,8 @@ class TargetTokens:
 @dataclass(frozen=True)
 class Move:
     """A memory whose place changes in some targets: ``to_index`` (in full before, only an index
-    line or a count
-    after: displaced), ``to_full`` (back in full), ``index_only`` (added, but over the budget)."""
+    line or a count after: displaced), ``to_full`` (back in full), ``index_only`` (added, but over
+    the budget)."""
 
     memory_id: str
     title: str

@@ -16,8 +16,7 @@ from typing import Any
 from gitmem import gateway
 from gitmem.gitcommand import GitFailed, clean_env, git
 
-# -- GitPython: history, revisions, files at a revision
-# ---------------------------------------------------------------
+# -- GitPython: history, revisions, files at a revision --------------------------------------------
 
 ADVICE = "git failed. Is it installed, and are you in a Git repository?"
 NO_COMMITS = "this repository has no commits yet: commit something first, then try again"
@@ -198,8 +197,7 @@ def read_blobs(root: Path, blob_ids: Iterable[str]) -> dict[str, bytes]:
         }
 
 
-# -- reverting a memory
-# ------------------------------------------------------------------------------------------------
+# -- reverting a memory ----------------------------------------------------------------------------
 
 
 def introducing_commit(root: Path, path: str) -> Commit | None:

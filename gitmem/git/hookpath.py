@@ -98,9 +98,8 @@ _OLD_LINE = (
 def _line(hook_type: str) -> str:
     run = _OLD_LINE.format(hook_type=hook_type)
     note = (
-        "gitmem: this commit was not checked for secrets: the team's guard needs "
-        "pre-commit and gitmem "
-        f"(pipx install pre-commit; gitmem: {INSTALL}; then gitmem init). Said once."
+        "gitmem: this commit was not checked for secrets: the team's guard needs pre-commit and "
+        f"gitmem (pipx install pre-commit; gitmem: {INSTALL}; then gitmem init). Said once."
     )
     return (
         f"if command -v pre-commit >/dev/null 2>&1 && command -v {COMMAND} >/dev/null "
@@ -140,9 +139,8 @@ def wire(project: Project, hook_type: str) -> tuple[list[str], bool]:
     addition = f"{MARK}\n{_line(hook_type)}\n"
     if not found.inside:
         return [
-            f"core.hooksPath is {found.configured}, outside this repository: gitmem does "
-            "not write there. Add these "
-            f"lines to {where} so commits run gitmem's hooks:\n{addition.rstrip()}"
+            f"core.hooksPath is {found.configured}, outside this repository: gitmem does not write "
+            f"there. Add these lines to {where} so commits run gitmem's hooks:\n{addition.rstrip()}"
         ], False
     try:
         old = gateway.read_git_file(found.path) if found.path.exists() else None
@@ -210,9 +208,9 @@ def problems(
         found.append(
             (
                 hook.display(project),
-                f"git runs the {hook_type} hook from core.hooksPath ({hook.configured}), "
-                "which does not run "
-                f"pre-commit, so commits skip gitmem's scan{skipped}: run `gitmem init` to add it",
+                f"git runs the {hook_type} hook from core.hooksPath "
+                f"({hook.configured}), which does not run pre-commit, so commits skip "
+                f"gitmem's scan{skipped}: run `gitmem init` to add it",
             )
         )
     return found
@@ -243,8 +241,7 @@ def unstaged(project: Project, paths: list[str]) -> list[str]:
     return sorted(found)
 
 
-# -- the hooks after a git operation (post-commit, post-merge, post-rewrite)
-# ----------------------------------------
+# -- the hooks after a git operation (post-commit, post-merge, post-rewrite) -----------------------
 
 AFTER_MARK = (
     "# gitmem: rules files compiled after merge, pull, revert, cherry-pick, rebase; `gitmem "

@@ -26,8 +26,7 @@ from gitmem.project import Project
 
 MEMORIES = ".memory/memories"  # relative to the repository root
 
-# -- history
-# --------------------------------------------------------------------------------------------------
+# -- history ---------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -59,8 +58,7 @@ def memory_history(project: Project, memory_id: str) -> History:
     return History(memory_id, path, commits, pending)
 
 
-# -- diff
-# --------------------------------------------------------------------------------------------------
+# -- diff ------------------------------------------------------------------------------------------
 
 ChangeKind = Literal["added", "changed", "retired", "removed"]
 KIND_ORDER: tuple[ChangeKind, ...] = ("added", "changed", "retired", "removed")
@@ -182,9 +180,8 @@ def diff_memories(project: Project, base: str | None = None, head: str | None = 
         branch = history.default_branch(root)
         if branch is None:
             raise UsageError(
-                "cannot tell the default branch (no origin/HEAD, origin/main, "
-                "origin/master, main or master): "
-                "name the base, e.g. `gitmem diff develop`"
+                "cannot tell the default branch (no origin/HEAD, origin/main, origin/master, main "
+                "or master): name the base, e.g. `gitmem diff develop`"
             )
         base_sha = history.merge_base(root, history.resolve(root, branch), head_sha)
         if base_sha is None:
@@ -314,8 +311,7 @@ def _compare(
     return MemoryChange(kind, memory_id, path, before, after, fields)
 
 
-# -- Markdown
-# --------------------------------------------------------------------------------------------------
+# -- Markdown --------------------------------------------------------------------------------------
 
 _HEADINGS = {"added": "Added", "changed": "Changed", "retired": "Retired", "removed": "Removed"}
 

@@ -61,9 +61,8 @@ class Refreshed:
         files = ", ".join(self.files)
         if self.action == "amended":
             return (
-                f"gitmem: recompiled {files} for the resulting store: commit "
-                f"{self.replaced[:7]} is now "
-                f"{self.commit[:7]} (same parents, author and message)"
+                f"gitmem: recompiled {files} for the resulting store: commit {self.replaced[:7]} "
+                f"is now {self.commit[:7]} (same parents, author and message)"
             )
         if self.action == "committed":
             return (
@@ -251,8 +250,8 @@ def _only_here(project: Project, head: str) -> bool:
     except command.GitFailed:
         current = ""  # detached (a rebase before it moves the branch)
     out = command.git(
-        project.root, "for-each-ref", "--contains", head, "--format=%(refname)", "refs/heads", "refs/remotes",
-        "refs/tags",
+        project.root, "for-each-ref", "--contains", head, "--format=%(refname)",
+        "refs/heads", "refs/remotes", "refs/tags",
     )  # fmt: skip
     return all(ref == current for ref in out.decode().split())
 

@@ -173,8 +173,7 @@ def recent(removals: Iterable[Removal], today: date, days: int = RECENT_DAYS) ->
     return [r for r in removals if r.commit is None or (r.day is not None and r.day >= since)]
 
 
-# -- what git says, cached on HEAD
-# -----------------------------------------------------------------------------------
+# -- what git says, cached on HEAD -----------------------------------------------------------------
 
 
 @dataclass

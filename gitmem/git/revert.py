@@ -37,9 +37,8 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
         store.get(memory_id)  # a mistyped id: "no memory 'x' (did you mean 'y'?)"
     if introduced is None:
         raise UsageError(
-            f"memory {memory_id!r} was never committed, so there is nothing to revert: "
-            f"`gitmem forget {memory_id}` "
-            "removes the file"
+            f"memory {memory_id!r} was never committed, so there is nothing to revert: `gitmem "
+            f"forget {memory_id}` removes the file"
         )
     if not store.path_of(memory_id).exists():
         raise UsageError(
@@ -85,8 +84,8 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
     history.stage(project.root, paths)
     message = (
         f"Remove memory {memory_id}\n\nIt was added by {introduced.short} "
-        f"({introduced.subject}), which changed "
-        f"other files too, so that commit is not reverted.\n(gitmem revert {memory_id})"
+        f"({introduced.subject}), which changed other files too, so that commit is not "
+        f"reverted.\n(gitmem revert {memory_id})"
     )
     sha = history.commit(project.root, message, paths)
     return Reverted("removed", sha, introduced, compiled)

@@ -158,8 +158,7 @@ PERSONAL = (
 
 def personal_memories(scope: Project, today: date) -> list[tuple[Memory, str]]:
     """The live memories of the user's personal store, to be searched together with the project's
-    (scored in one
-    corpus: BM25 over a store of a few memories alone would rank nothing)."""
+    (scored in one corpus: BM25 over a store of a few memories alone would rank nothing)."""
     if not scope.memories_dir.is_dir():
         return []
     index = RecallIndex(scope)
@@ -183,9 +182,8 @@ def candidates(
 ) -> list[Candidate]:
     """The live memories of ``project``'s store and ``extra`` (packs', personal) worth injecting,
     best first: those the prompt's paths and identifiers tie it to (``anchored``), then those whose
-    words clear the bar. ``files``:
-    repository paths the client says the prompt is about (attached files), matched as the prompt's
-    own paths.
+    words clear the bar. ``files``: repository paths the client says the prompt is about (attached
+    files), matched as the prompt's own paths.
     """
     named = anchors.paths(prompt[:PROMPT_CHARS])
     paths = list(dict.fromkeys([*named, *files]))[: 2 * anchors.MAX_ANCHORS]
@@ -359,8 +357,8 @@ def _header(rules_names: Sequence[str]) -> str:
     return (
         "gitmem: project memories that bear on this prompt and are not in "
         + where
-        + ". They are notes from "
-        "earlier work on this repository and may be out of date: check them against the code."
+        + ". They are notes from earlier work on this repository and may be out of date: "
+        "check them against the code."
     )
 
 

@@ -80,20 +80,22 @@ PATCH_MARKS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** 
 # file (in .memory/, or holding a managed block) counts as writing it, unless it is one of these.
 # fmt: off
 READERS = frozenset((
-    "cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag", "ack", "ls", "tree", "find", "fd",
-    "wc", "diff", "cmp", "stat", "file", "jq", "yq", "sort", "uniq", "cut", "bat", "nl", "od", "xxd", "hexdump",
-    "strings", "md5sum", "sha1sum", "sha256sum", "du", "realpath", "readlink", "basename", "dirname", "echo",
-    "printf", "test", "[", "cd", "pushd", "git", "gitmem", "gitmem-cli", "awk", "sed", "perl",
+    "cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ag", "ack", "ls",
+    "tree", "find", "fd", "wc", "diff", "cmp", "stat", "file", "jq", "yq", "sort", "uniq", "cut",
+    "bat", "nl", "od", "xxd", "hexdump", "strings", "md5sum", "sha1sum", "sha256sum", "du",
+    "realpath", "readlink", "basename", "dirname", "echo", "printf", "test", "[", "cd", "pushd",
+    "git", "gitmem", "gitmem-cli", "awk", "sed", "perl",
 ))
 # ... and the sub-commands of git that only read.
 GIT_READERS = frozenset((
-    "log", "show", "diff", "status", "blame", "grep", "ls-files", "cat-file", "rev-parse", "shortlog",
-    "whatchanged", "add", "commit", "push", "fetch", "tag", "branch", "remote", "config",
+    "log", "show", "diff", "status", "blame", "grep", "ls-files", "cat-file", "rev-parse",
+    "shortlog", "whatchanged", "add", "commit", "push", "fetch", "tag", "branch", "remote",
+    "config",
 ))
 # Programs that write the files they name (for ``enforce.edits``; ``sed -i``/``perl -i`` too).
 WRITERS = frozenset((
-    "tee", "cp", "mv", "install", "ln", "rm", "rmdir", "touch", "mkdir", "truncate", "shred", "unlink", "chmod",
-    "chown", "dd", "rsync", "patch",
+    "tee", "cp", "mv", "install", "ln", "rm", "rmdir", "touch", "mkdir", "truncate", "shred",
+    "unlink", "chmod", "chown", "dd", "rsync", "patch",
 ))
 # fmt: on
 
@@ -209,8 +211,7 @@ def _patch_paths(patch: str) -> tuple[str, ...]:
     return tuple(out[: shell.MAX_COMMANDS])
 
 
-# -- where a call writes
-# ------------------------------------------------------------------------------------------
+# -- where a call writes ---------------------------------------------------------------------------
 
 
 def _relative(root: str, cwd: str, path: str) -> str | None:
@@ -280,8 +281,7 @@ def shell_writes(
     return out
 
 
-# -- the memory-layer gate
-# ----------------------------------------------------------------------------------------
+# -- the memory-layer gate -------------------------------------------------------------------------
 
 GATE_REASON = (
     "gitmem: refused: {what}. Only people make a memory live: the memories under .memory/ "
@@ -392,8 +392,7 @@ class Gate:
 
     def protected(self, path: str) -> bool:
         """Whether a word of a shell command names gitmem's files (or holds a path into .memory/, as
-        code does:
-        ``python -c "open('.memory/...', 'w')"``)."""
+        code does: ``python -c "open('.memory/...', 'w')"``)."""
         relative = self.relative(path)
         return self.names_memory(path, relative) or (
             relative is not None and self.block(relative) is not None
@@ -466,8 +465,7 @@ class Gate:
         return bool(call.old_text) and call.old_text in block
 
 
-# -- enforce
-# --------------------------------------------------------------------------------------------------
+# -- enforce ---------------------------------------------------------------------------------------
 
 
 class Rule(NamedTuple):

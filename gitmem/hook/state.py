@@ -26,9 +26,8 @@ MAX_IDS = 500  # a session that somehow collects more keeps the newest
 
 class SessionState:
     """One session's state: what it has injected, and whether it was reminded. (A plain class, not a
-    dataclass:
-    importing dataclasses costs the prompt hook, a new process on every prompt, more than its own
-    work.)"""
+    dataclass: importing dataclasses costs the prompt hook, a new process on every prompt, more than
+    its own work.)"""
 
     def __init__(
         self,

@@ -111,16 +111,14 @@ def status_text(
     )
     if found.proposed:
         lines.append(
-            f"{_n(found.proposed, 'proposed memory waits', 'proposed memories wait')} for "
-            "review by a human "
-            "(`gitmem list --status proposed`); they are not instructions."
+            f"{_n(found.proposed, 'proposed memory waits', 'proposed memories wait')} for review "
+            "by a human (`gitmem list --status proposed`); they are not instructions."
         )
     if found.costly:
         shown = ", ".join(found.costly[:3]) + (", …" if len(found.costly) > 3 else "")
         lines.append(
-            f"{_n(len(found.costly), 'memory file was', 'memory files were')} too costly "
-            "to check and left out of "
-            f"recall until changed ({shown}): `gitmem validate` checks them."
+            f"{_n(len(found.costly), 'memory file was', 'memory files were')} too costly to check "
+            f"and left out of recall until changed ({shown}): `gitmem validate` checks them."
         )
     if has_stop:
         lines.append(
@@ -151,11 +149,9 @@ def client_stores_text(project: Project, home: Path) -> str | None:
     )
     flag = waiting[0][0].name if len(waiting) == 1 else "all"
     return (
-        f"{named} remembered things about this repository on its own that gitmem has not "
-        "proposed yet (new or "
-        f"changed since the last import); `gitmem import --from {flag} --dry-run` shows "
-        "them, and without "
-        "--dry-run they become proposals for a human to review."
+        f"{named} remembered things about this repository on its own that gitmem has not proposed "
+        f"yet (new or changed since the last import); `gitmem import --from {flag} --dry-run` "
+        "shows them, and without --dry-run they become proposals for a human to review."
     )
 
 
@@ -163,14 +159,12 @@ def _n(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
 
-# -- the stop reminder
-# -------------------------------------------------------------------------------------------
+# -- the stop reminder -----------------------------------------------------------------------------
 
 
 def worktree_digest(project: Project) -> str:
     """A digest of the work tree's changes (git status, with each changed file's size and mtime),
-    the journal left
-    out: equal before and after a session that changed nothing."""
+    the journal left out: equal before and after a session that changed nothing."""
     from gitmem.gitcommand import GitFailed, git_read
 
     try:
@@ -218,13 +212,12 @@ def stop_reminder(project: Project, state: SessionState, active: bool) -> str | 
     state.reminded = True
     return (
         "This session changed files and wrote no journal. Before finishing, write the "
-        "session journal in gitmem's "
-        "format (# Session: TITLE, then ## Decisions, ## Difficulties, ## Conventions, ## "
-        "To do; one bullet per "
-        "item; no secrets, tokens or personal data) and pipe it to "
+        "session journal in gitmem's format (# Session: TITLE, then ## Decisions, ## "
+        "Difficulties, ## Conventions, ## To do; one bullet per item; no secrets, tokens or "
+        "personal data) and pipe it to "
         + JOURNAL_CALL
-        + " (run /remember where the "
-        "client has it). If nothing is worth recording, say so in one line and stop."
+        + " (run /remember where the client has it). If nothing is worth recording, "
+        "say so in one line and stop."
     )
 
 

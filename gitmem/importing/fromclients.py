@@ -426,8 +426,7 @@ def _write(report: ClientImport, targets: dict[str, _Target]) -> None:
         ensure_store(targets["personal"].project)
 
 
-# -- the record of what was imported
-# -------------------------------------------------------------------------------
+# -- the record of what was imported ---------------------------------------------------------------
 
 
 def _load_ledger(project: Project) -> dict[str, Any]:

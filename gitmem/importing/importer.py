@@ -47,9 +47,8 @@ COUNTER_EXAMPLE = (
     "a counter-example (code labelled as what not to do), not a rule: --counter-examples imports it"
 )
 REVIEW_ONLY = (
-    "Copilot code review only (excludeAgent: coding-agent): left in its file, which only "
-    "code review reads; name it "
-    "as a PATH to import it for every client"
+    "Copilot code review only (excludeAgent: coding-agent): left in its file, which only code "
+    "review reads; name it as a PATH to import it for every client"
 )
 KEPT_PROSE = (
     "prose, a code block or a table: with --move it stays in the file (only list rules move "
@@ -199,8 +198,7 @@ class ImportReport:
         return sorted(lines, key=lambda pair: (pair[0].path, pair[0].line))
 
 
-# -- which files
-# --------------------------------------------------------------------------------------------------
+# -- which files -----------------------------------------------------------------------------------
 
 
 def _relative(project: Project, path: Path) -> str | None:
@@ -253,8 +251,7 @@ def _named(project: Project, target: Path) -> str:
     return relative
 
 
-# -- reading one file
-# ----------------------------------------------------------------------------------------------
+# -- reading one file ------------------------------------------------------------------------------
 
 
 @dataclass
@@ -273,8 +270,7 @@ def _read_file(
     project: Project, path: str, fmt: Format, report: ImportReport, named: bool = False
 ) -> _Read | None:
     """A rules file's items, or ``None`` (with the reason in ``report.skipped``) when it is not to
-    be read (``named``:
-    the user named it as a PATH)."""
+    be read (``named``: the user named it as a PATH)."""
     full = gateway.require(
         project, project.root / path, path
     )  # GEMINI.md -> /etc/passwd: refused, not read
@@ -348,8 +344,7 @@ def _document_title(lines: list[str]) -> str:
     return ""
 
 
-# -- the import
-# --------------------------------------------------------------------------------------------------
+# -- the import ------------------------------------------------------------------------------------
 
 
 def _sensitive(path: str, lines: list[str], item: markdown.Item) -> tuple[str, str] | None:
@@ -360,15 +355,13 @@ def _sensitive(path: str, lines: list[str], item: markdown.Item) -> tuple[str, s
         return (
             "hidden-unicode",
             f"{path}:{item.line + char.line - 1}:{char.column}: {char.describe()}: hidden "
-            "characters carry text a "
-            "reviewer cannot see",
+            "characters carry text a reviewer cannot see",
         )
     for finding in scan_text(text):
         return (
             "secret",
-            f"{path}:{item.line + finding.line - 1}:{finding.column}: "
-            f"{finding.describe()}: secrets never belong "
-            "in memory; remove it from the rules file",
+            f"{path}:{item.line + finding.line - 1}:{finding.column}: {finding.describe()}: "
+            "secrets never belong in memory; remove it from the rules file",
         )
     return None
 
@@ -480,9 +473,8 @@ class _Import:
         for char in find_hidden("\n".join(read.lines)):
             if char.line not in covered:
                 self.report.warnings.append(
-                    f"{path}:{char.line}:{char.column}: {char.describe()} outside the "
-                    "imported items: "
-                    "check the file (hidden instructions are a known attack on rules files)"
+                    f"{path}:{char.line}:{char.column}: {char.describe()} outside the imported "
+                    "items: check the file (hidden instructions are a known attack on rules files)"
                 )
         return self._imports(queued, read, scope)
 
@@ -650,16 +642,14 @@ def _not_rules(project: Project, path: str, skills: bool = False) -> str | None:
         document is not None
     ):  # biome's CLAUDE.md -> CONTRIBUTING.md: the guide is not turned into proposals
         return (
-            f"a link to {document}, a document that is not a rules file: not imported (the "
-            "tool reads it as it is; "
-            "compile leaves it alone); name it as a PATH to import it"
+            f"a link to {document}, a document that is not a rules file: not imported (the tool "
+            "reads it as it is; compile leaves it alone); name it as a PATH to import it"
         )
     bundle = None if skills else rulesfiles.skill_bundle(project.root, path)
     if bundle is not None:
         return (
             f"part of the skill bundle {bundle} (loaded with its skill, on demand), not "
-            "always-on rules: --skills "
-            "imports it"
+            "always-on rules: --skills imports it"
         )
     return rulesfiles.not_rules(path)
 

@@ -14,20 +14,22 @@ import re
 # (kind, words): tried in this order; a word matches at word boundaries, plurals included.
 # fmt: off
 HEADING_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("decision", ("decision", "adr", "rationale", "design choice", "trade-off", "tradeoff", "why we", "we chose",
-                  "choices")),
-    ("pitfall", ("pitfall", "gotcha", "caveat", "warning", "known issue", "known problem", "troubleshooting",
-                 "common mistake", "footgun", "trap", "beware", "watch out", "limitation", "avoid", "things to avoid",
-                 "what not to do", "dont", "don't", "do not", "anti-pattern", "antipattern", "quirk")),
-    ("preference", ("preference", "prefer", "taste", "tone", "communication", "working with", "personal",
-                    "interaction")),
-    ("convention", ("convention", "style", "guideline", "standard", "rule", "practice", "workflow", "commit",
-                    "pull request", "pr", "test", "testing", "lint", "format", "naming", "build", "setup", "command",
-                    "instruction", "how to", "process", "review", "security", "release", "deploy", "deployment",
-                    "do", "dos", "do's", "code", "coding", "accessibility", "performance", "git", "ci")),
-    ("fact", ("overview", "architecture", "structure", "layout", "about", "context", "background", "stack",
-              "glossary", "domain", "map", "what is", "observability", "monitoring", "team", "owner", "contact",
-              "introduction", "summary")),
+    ("decision", ("decision", "adr", "rationale", "design choice", "trade-off", "tradeoff",
+                  "why we", "we chose", "choices")),
+    ("pitfall", ("pitfall", "gotcha", "caveat", "warning", "known issue", "known problem",
+                 "troubleshooting", "common mistake", "footgun", "trap", "beware", "watch out",
+                 "limitation", "avoid", "things to avoid", "what not to do", "dont", "don't",
+                 "do not", "anti-pattern", "antipattern", "quirk")),
+    ("preference", ("preference", "prefer", "taste", "tone", "communication", "working with",
+                    "personal", "interaction")),
+    ("convention", ("convention", "style", "guideline", "standard", "rule", "practice", "workflow",
+                    "commit", "pull request", "pr", "test", "testing", "lint", "format", "naming",
+                    "build", "setup", "command", "instruction", "how to", "process", "review",
+                    "security", "release", "deploy", "deployment", "do", "dos", "do's", "code",
+                    "coding", "accessibility", "performance", "git", "ci")),
+    ("fact", ("overview", "architecture", "structure", "layout", "about", "context", "background",
+              "stack", "glossary", "domain", "map", "what is", "observability", "monitoring",
+              "team", "owner", "contact", "introduction", "summary")),
 )
 # fmt: on
 
@@ -41,9 +43,10 @@ _PATTERNS = tuple(
 
 # fmt: off
 _IMPERATIVE = frozenset((
-    "use", "run", "prefer", "avoid", "keep", "write", "add", "put", "never", "always", "don't", "do", "make", "call",
-    "check", "ensure", "follow", "name", "place", "import", "return", "test", "start", "open", "commit", "create",
-    "update", "remove", "ask", "read", "install", "copy", "set", "pin", "format", "type", "wrap", "split",
+    "use", "run", "prefer", "avoid", "keep", "write", "add", "put", "never", "always", "don't",
+    "do", "make", "call", "check", "ensure", "follow", "name", "place", "import", "return", "test",
+    "start", "open", "commit", "create", "update", "remove", "ask", "read", "install", "copy",
+    "set", "pin", "format", "type", "wrap", "split",
 ))
 # fmt: on
 
@@ -115,17 +118,17 @@ def tool_specific(tool: str, text: str) -> str | None:
 # What labels an example of what not to do ("**Incorrect (imports the whole library):**" then code;
 # vendored skill bundles are full of them): the label alone, before ":", "(" or ".".
 COUNTER_LABELS = frozenset((
-    "incorrect", "wrong", "bad", "bad example", "bad practice", "don't do this", "do not do this", "avoid this",
-    "anti-pattern", "antipattern", "counter-example", "counterexample", "not like this", "never do this", "don't",
-    "avoid",
+    "incorrect", "wrong", "bad", "bad example", "bad practice", "don't do this", "do not do this",
+    "avoid this", "anti-pattern", "antipattern", "counter-example", "counterexample",
+    "not like this", "never do this", "don't", "avoid",
 ))  # fmt: skip
 COUNTER_MARKS = ("❌", "✗", "✘", "👎", "🚫")
 
 
 def counter_example(head: str, rest: list[str]) -> bool:
-    """Whether an item is a counter-example: a code example labelled as what not to do ("Incorrect:
-    …", "Don't do this:", "❌ …"), not a rule. Only with code: "Don't use `any`" is a rule; "Don't do
-    this:" and code is not.
+    """Whether an item is a counter-example: a code example labelled as what not to do
+    ("Incorrect: …", "Don't do this:", "❌ …"), not a rule. Only with code: "Don't use `any`" is a
+    rule; "Don't do this:" and code is not.
     """
     if not any(line.lstrip().startswith(("```", "~~~")) for line in rest):
         return False

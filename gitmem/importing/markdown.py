@@ -363,8 +363,8 @@ def _emit_children(
             )
             continue
         parsed.items.append(
-            Item(child.line, child_end, f"{label}: {child.head}", [t for _, t in child_rest], headings, True,
-                 lead[0], section, lead=lead[1])
+            Item(child.line, child_end, f"{label}: {child.head}", [t for _, t in child_rest],
+                 headings, True, lead[0], section, lead=lead[1])
         )  # fmt: skip
 
 

@@ -89,8 +89,8 @@ class Delivery:
         if budget is not None:
             return "budget", (
                 f"left out by the {budget} target's budget: raise `budget` in "
-                ".memory/config.yaml, or take them out "
-                "anyway with `--move --left-out` (then only `gitmem recall` finds them)"
+                ".memory/config.yaml, or take them out anyway with `--move --left-out` (then "
+                "only `gitmem recall` finds them)"
             )
         return (
             "elsewhere",

@@ -45,14 +45,13 @@ class Oversize:
         )
         head = (
             f"{self.path}: {self.used:,} {_UNITS[self.limit.measure]}{chain} "
-            f"({self.lines:,} lines) of hand-written "
-            f"text, over the hard limit of {self.limit.value:,} ({self.limit.reason})"
+            f"({self.lines:,} lines) of hand-written text, over the hard limit of "
+            f"{self.limit.value:,} ({self.limit.reason})"
         )
         if moved and not left_out:
             return (
-                f"{head}: still over; `gitmem import --accept --move --left-out` also "
-                "moves the rules the budget "
-                "leaves out (recall and the prompt hook still bring them)"
+                f"{head}: still over; `gitmem import --accept --move --left-out` also moves the "
+                "rules the budget leaves out (recall and the prompt hook still bring them)"
             )
         if moved:
             return (
@@ -61,8 +60,7 @@ class Oversize:
             )
         return (
             f"{head}: `gitmem import --accept --move --left-out` moves its list rules into "
-            ".memory/ (headings, prose "
-            "and code stay), then `gitmem compile`"
+            ".memory/ (headings, prose and code stay), then `gitmem compile`"
         )
 
 

@@ -203,8 +203,7 @@ def base_directory(path: str, fmt: Format) -> str:
     return ""
 
 
-# -- frontmatter
-# --------------------------------------------------------------------------------------------------
+# -- frontmatter -----------------------------------------------------------------------------------
 
 Value = str | list[str]
 
@@ -279,17 +278,17 @@ def split_top(text: str) -> list[str]:
 
 
 def review_only(fmt: Format, front: Frontmatter) -> bool:
-    """Whether a Copilot path-instructions file is for Copilot code review only: ``excludeAgent:
-    "coding-agent"``
-    (https://docs.github.com/en/copilot/how-tos/configure-custom-instructions/add-repository-instructions). Such rules stay where only code review reads them: imported, every client would get them.
+    """Whether a Copilot path-instructions file is for Copilot code review only:
+    ``excludeAgent: "coding-agent"``
+    (https://docs.github.com/en/copilot/how-tos/configure-custom-instructions/add-repository-instructions).
+    Such rules stay where only code review reads them: imported, every client would get them.
     """
     value = front.fields.get("excludeAgent")
     excluded = _globs(value) if fmt.scope == "applyTo" else []
     return "coding-agent" in excluded
 
 
-# -- scope
-# --------------------------------------------------------------------------------------------------
+# -- scope -----------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

@@ -234,8 +234,7 @@ def _typed_entry(
     return [entry]
 
 
-# -- whose a memory is: the sessions that share the store's project key
-# -------------------------------------------
+# -- whose a memory is: the sessions that share the store's project key ----------------------------
 
 MAX_KEYS = (
     10_000  # project folders looked through for a session's transcript kept under another key
@@ -343,8 +342,7 @@ class Owners:
             if made_in is None:
                 return (
                     f"made in another folder ({shown(folder)}) whose project key is this "
-                    "repository's too: "
-                    "not this repository's memory"
+                    "repository's too: not this repository's memory"
                 )
             entry.made_in = made_in
             return None
@@ -355,9 +353,8 @@ class Owners:
                 else "the client records no session for it"
             )
             return (
-                f"{what}, and another folder ({shown(self.others[0])}) shares this store's "
-                "project key: whose it is "
-                "cannot be told"
+                f"{what}, and another folder ({shown(self.others[0])}) shares this store's project "
+                "key: whose it is cannot be told"
             )
         return None
 
@@ -376,8 +373,7 @@ def _personal_words(text: str) -> bool:
     return text.lower().startswith(_PERSONAL_OPENINGS)
 
 
-# -- typed: one memory per file
-# ---------------------------------------------------------------------------------------
+# -- typed: one memory per file --------------------------------------------------------------------
 
 
 def _typed(place: Place, path: Path, where: str, lines: list[str]) -> Entry | None:
@@ -461,8 +457,7 @@ def _nested(front: list[str], key: str) -> dict[str, str]:
     return found
 
 
-# -- bullets and paragraphs
-# -----------------------------------------------------------------------------------------
+# -- bullets and paragraphs ------------------------------------------------------------------------
 
 
 def _items(

@@ -39,8 +39,9 @@ ALL = AGENT_HOOK_CLIENTS
 
 OPENCODE_PLUGIN = """\
 // gitmem's opencode plugin, PLUGIN_MARK (remove: gitmem init --agent-hooks --remove).
-// On each message: the project memories that bear on it and that AGENTS.md does not hold are added to it, at most
-// three and once per session (`gitmem hook prompt`); the first message of a session also gets a short status.
+// On each message: the project memories that bear on it and that AGENTS.md does not hold are added
+// to it, at most three and once per session (`gitmem hook prompt`); the first message of a session
+// also gets a short status.
 export const GitmemPlugin = async ({ directory }) => {
   const started = new Set()
   const call = async (event, payload) => {
@@ -60,7 +61,9 @@ export const GitmemPlugin = async ({ directory }) => {
   }
   return {
     "chat.message": async (input, output) => {
-      const part = output.parts.find((p) => p.type === "text" && typeof p.text === "string" && !p.synthetic)
+      const part = output.parts.find(
+        (p) => p.type === "text" && typeof p.text === "string" && !p.synthetic,
+      )
       if (!part) return
       const base = { session_id: input.sessionID, cwd: directory }
       const added = []
@@ -71,12 +74,14 @@ export const GitmemPlugin = async ({ directory }) => {
       }
       const memories = await call("prompt", { ...base, prompt: part.text })
       if (memories) added.push(memories)
-      // gitmem writes no "<gitmem" or "</gitmem" in what it returns; should one come, it cannot close this element
+      // gitmem writes no "<gitmem" or "</gitmem" in what it returns; should one come, it cannot
+      // close this element
       const inert = added.join("\\n\\n").replace(/<(\\/?gitmem)/gi, "&lt;$1")
       if (added.length) part.text = part.text + "\\n\\n<gitmem>\\n" + inert + "\\n</gitmem>"
     },
-    // Before each tool call: a call that breaks an active memory's `enforce`, or writes the memory layer, is
-    // refused (`gitmem hook pre-tool`): the error carries the memory, and opencode hands it to the model.
+    // Before each tool call: a call that breaks an active memory's `enforce`, or writes the memory
+    // layer, is refused (`gitmem hook pre-tool`): the error carries the memory, and opencode hands
+    // it to the model.
     "tool.execute.before": async (input, output) => {
       const refusal = await call("pre-tool", {
         session_id: input.sessionID,
@@ -126,8 +131,7 @@ def clients_for(targets: Sequence[str], root: Path | None = None) -> list[str]:
     return chosen
 
 
-# -- JSON settings
-# -------------------------------------------------------------------------------------------------
+# -- JSON settings ---------------------------------------------------------------------------------
 
 
 def _read_json(where: gateway.Where, path: Path, display: str) -> tuple[dict[str, Any] | None, str]:

@@ -47,8 +47,7 @@ def source_url() -> str | None:
 
 def workflow_text(branch: str, url: str | None) -> str:
     """The workflow for a repository whose default branch is ``branch``, installing gitmem from
-    ``url`` (``None``:
-    the repository variable GITMEM_URL)."""
+    ``url`` (``None``: the repository variable GITMEM_URL)."""
     if not branch or any(c in branch for c in "\n\"'*?[]{}:#") or branch.startswith(("-", " ")):
         raise UsageError(
             f"the default branch {branch!r} cannot be named in a workflow: rename it or "
@@ -71,9 +70,10 @@ def workflow_text(branch: str, url: str | None) -> str:
           python-version: "3.12"
 {install}"""
     return f"""{HEADER}: every pull request is held to `gitmem check` and gets one
-# comment saying what it changes in memory (added, changed, retired, displaced, guard changes, tokens per target),
-# edited in place on each push; after a merge into {branch}, rules files a merge left stale are recompiled in a
-# commit of their own. See docs/team.md, "CI". Run `gitmem init --ci github` again to update it.
+# comment saying what it changes in memory (added, changed, retired, displaced, guard changes,
+# tokens per target), edited in place on each push; after a merge into {branch}, rules files a
+# merge left stale are recompiled in a commit of their own. See docs/team.md, "CI".
+# Run `gitmem init --ci github` again to update it.
 name: gitmem
 on:
   pull_request:
@@ -100,7 +100,8 @@ jobs:
       - name: Show it in the run's summary
         run: cat "$RUNNER_TEMP/gitmem-diff.md" >> "$GITHUB_STEP_SUMMARY"
       - name: One comment on the pull request, edited in place on each push
-        continue-on-error: true # a pull request from a fork gets a read-only token: the summary has it all the same
+        # a pull request from a fork gets a read-only token: the summary has it all the same
+        continue-on-error: true
         env:
           GH_TOKEN: ${{{{ github.token }}}}
           PR: ${{{{ github.event.pull_request.number }}}}
@@ -108,11 +109,14 @@ jobs:
           body="$RUNNER_TEMP/gitmem-comment.md"
           {{ echo '{MARKER}'; cat "$RUNNER_TEMP/gitmem-diff.md"; }} > "$body"
           id="$(gh api "repos/$GITHUB_REPOSITORY/issues/$PR/comments" --paginate \\
-            --jq '.[] | select(.user.login == "{BOT}" and (.body | startswith("{MARKER}"))) | .id' | head -n 1)"
+            --jq '.[] | select(.user.login == "{BOT}" and (.body | startswith("{MARKER}"))) | .id' |
+            head -n 1)"
           if [ -n "$id" ]; then
-            gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" -F "body=@$body" > /dev/null
+            gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" \\
+              -F "body=@$body" > /dev/null
           else
-            gh api --method POST "repos/$GITHUB_REPOSITORY/issues/$PR/comments" -F "body=@$body" > /dev/null
+            gh api --method POST "repos/$GITHUB_REPOSITORY/issues/$PR/comments" \\
+              -F "body=@$body" > /dev/null
           fi
       - name: gitmem check
         run: gitmem check

@@ -53,8 +53,8 @@ class Hook:
 
 
 HOOKS = (
-    Hook("gitmem-scan", "gitmem scan (secrets and hidden Unicode in the staged changes)", f"{COMMAND} scan --staged",
-         (("pass_filenames", "false"),)),
+    Hook("gitmem-scan", "gitmem scan (secrets and hidden Unicode in the staged changes)",
+         f"{COMMAND} scan --staged", (("pass_filenames", "false"),)),
     Hook("gitmem-validate", "gitmem validate (memories and config)", f"{COMMAND} validate",
          (("files", r"^\.memory/(memories/[^/]+\.yaml|config\.yaml)$"),)),
     Hook("gitmem-compile", "gitmem compile (rules files)", f"{COMMAND} compile",
@@ -127,9 +127,8 @@ def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
     if new_text is None or not _only_added(data, new_text, missing):
         snippet = _entry_text(missing, 2, "- ")
         raise CannotRun(
-            f"could not add the gitmem hooks to {PRECOMMIT_CONFIG} safely (unusual "
-            "layout); add this under "
-            f"`repos:` by hand, then run `gitmem init` again:\n{snippet.rstrip()}"
+            f"could not add the gitmem hooks to {PRECOMMIT_CONFIG} safely (unusual layout); add "
+            f"this under `repos:` by hand, then run `gitmem init` again:\n{snippet.rstrip()}"
         )
     gateway.write(project, path, new_text)
     return "updated"
@@ -270,8 +269,7 @@ def install_precommit(project: Project, pre_push: bool = False) -> list[str]:
             why = (result.stderr or result.stdout).strip().splitlines()
             done.append(
                 f"`pre-commit install --hook-type {hook_type}` failed "
-                f"({why[-1] if why else 'no output'}); "
-                "fix that and run it yourself"
+                f"({why[-1] if why else 'no output'}); fix that and run it yourself"
             )
         else:
             done.append(f"installed the {hook_type} hook (pre-commit)")

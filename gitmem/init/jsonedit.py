@@ -131,8 +131,7 @@ def parse(text: str) -> Node:
     return _Parser(text).value(0)
 
 
-# -- layout
-# --------------------------------------------------------------------------------------------------
+# -- layout ----------------------------------------------------------------------------------------
 
 
 def _line_indent(text: str, offset: int) -> str:
@@ -175,8 +174,7 @@ def render(value: Any, text: str, container: Node) -> tuple[str, str]:
     return body, newline + inner
 
 
-# -- edits
-# --------------------------------------------------------------------------------------------------
+# -- edits -----------------------------------------------------------------------------------------
 
 
 def append(text: str, container: Node, value: Any, key: str | None = None) -> str:

@@ -15,8 +15,9 @@ from gitmem.tools import BY_NAME, Commands
 INSTRUCTIONS = """\
 Write the journal of this session for gitmem, then store it.
 
-1. Write it in exactly this format (Markdown). One bullet per item; an item may run over a few lines. Keep only
-   what the next session on this repository needs; leave a section empty rather than pad it.
+1. Write it in exactly this format (Markdown). One bullet per item; an item may run over a few
+   lines. Keep only what the next session on this repository needs; leave a section empty rather
+   than pad it.
 
    # Session: TITLE (what the session was about, a few words)
 
@@ -32,12 +33,13 @@ Write the journal of this session for gitmem, then store it.
    ## To do
    - What is left for the next session.
 
-   Under an item of the first three sections, add a line `Words: a, b, c` with a few words a teammate would use
-   when it matters but the item does not say: the symptom they would see, the words they would search for
-   (e.g. `Words: tests hang, build never finishes`). gitmem matches them when someone asks in other words.
+   Under an item of the first three sections, add a line `Words: a, b, c` with a few words a
+   teammate would use when it matters but the item does not say: the symptom they would see, the
+   words they would search for (e.g. `Words: tests hang, build never finishes`). gitmem matches them
+   when someone asks in other words.
 
-2. Never write secrets, tokens, passwords, keys, connection strings or personal data, and do not paste command
-   output or file contents: describe them.
+2. Never write secrets, tokens, passwords, keys, connection strings or personal data, and do not
+   paste command output or file contents: describe them.
 
 3. Store it by piping it to gitmem's journal command, which scans it before writing it:
 
@@ -45,7 +47,8 @@ Write the journal of this session for gitmem, then store it.
    (the journal)
    GITMEM_JOURNAL
 
-   If gitmem refuses it because it found a secret or hidden text, remove that part and run the command again.
+   If gitmem refuses it because it found a secret or hidden text, remove that part and run the
+   command again.
    Reply with the path gitmem printed, and nothing else.
 """
 

@@ -148,8 +148,7 @@ def origin_of(project: Project, path: Path) -> str:
     except ValueError:
         raise UsageError(
             f"{path} is outside the repository: store it first with `gitmem journal add "
-            f"{path}`, then harvest "
-            "the stored log"
+            f"{path}`, then harvest the stored log"
         ) from None
 
 
@@ -289,8 +288,7 @@ def _read_log(project: Project, path: Path) -> str:
         raise CheckFailed(
             exc.problems,
             "refused: nothing was proposed. Store a redacted copy with `gitmem journal add "
-            "--redact "
-            f"{display}` and harvest that",
+            f"--redact {display}` and harvest that",
         ) from None
     return text
 

@@ -32,19 +32,22 @@ _NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-(.+)\.md$")
 TEMPLATE = """\
 # Session {day}: {title}
 
-<!-- A session log for gitmem. One item per bullet; an item may run over several lines and hold code.
-     Never write secrets, tokens, passwords or personal data here: every log is scanned before it is stored.
-     `gitmem journal harvest` turns Decisions, Difficulties and Conventions into proposed memories that a
-     human accepts; To do items stay in the log. -->
+<!-- A session log for gitmem. One item per bullet; an item may run over several lines and hold
+     code. Never write secrets, tokens, passwords or personal data here: every log is scanned before
+     it is stored. `gitmem journal harvest` turns Decisions, Difficulties and Conventions into
+     proposed memories that a human accepts; To do items stay in the log. -->
 
 ## Decisions
-<!-- What was chosen, and why. e.g. "- Recall uses SQLite FTS5: it ships with Python and needs no server." -->
+<!-- What was chosen, and why.
+     e.g. "- Recall uses SQLite FTS5: it ships with Python and needs no server." -->
 
 ## Difficulties
-<!-- What went wrong or cost time, and what fixed it: the next session should not fall into it again. -->
+<!-- What went wrong or cost time, and what fixed it:
+     the next session should not fall into it again. -->
 
 ## Conventions
-<!-- How things are done here, learned or agreed this session. e.g. "- Run ruff format before committing." -->
+<!-- How things are done here, learned or agreed this session.
+     e.g. "- Run ruff format before committing." -->
 
 ## To do
 <!-- What is left for the next session. -->

@@ -30,17 +30,22 @@ SECTION_TITLES = {
 # Heading text (lower case, letters only, single spaces) -> section.
 # fmt: off
 _SECTION_NAMES: dict[str, str] = {
-    **dict.fromkeys(("decisions", "decision", "decisions made", "key decisions", "design decisions"), DECISIONS),
     **dict.fromkeys(
-        ("difficulties", "difficulty", "problems", "problems encountered", "issues", "issues encountered",
-         "pitfalls", "gotchas", "challenges", "blockers"),
+        ("decisions", "decision", "decisions made", "key decisions", "design decisions"),
+        DECISIONS,
+    ),
+    **dict.fromkeys(
+        ("difficulties", "difficulty", "problems", "problems encountered", "issues",
+         "issues encountered", "pitfalls", "gotchas", "challenges", "blockers"),
         DIFFICULTIES,
     ),
-    **dict.fromkeys(("conventions", "convention", "coding conventions", "patterns", "conventions learned"),
-                    CONVENTIONS),
     **dict.fromkeys(
-        ("to do", "todo", "todos", "to dos", "to do list", "next steps", "follow ups", "follow up", "open questions",
-         "remaining work", "open items"),
+        ("conventions", "convention", "coding conventions", "patterns", "conventions learned"),
+        CONVENTIONS,
+    ),
+    **dict.fromkeys(
+        ("to do", "todo", "todos", "to dos", "to do list", "next steps", "follow ups", "follow up",
+         "open questions", "remaining work", "open items"),
         TODO,
     ),
 }

@@ -7,12 +7,11 @@ lives in ``gitmem.mcp.tools``; here they are registered with their descriptions,
 the protocol is written to stdout.
 
 Both protocol eras are served on one stdio connection (the SDK's dual-era loop; the client's first
-request decides):
-the 2026-07-28 revision (stateless: ``server/discover``, and every request carries its protocol
-version in ``_meta``) and the 2025-06-18 / 2025-11-25 ``initialize`` handshake, which many clients
-still speak. A ``server/discover`` that comes without the ``_meta`` envelope is answered as one at
-the latest revision: the SDK would route it to the handshake era and say "Method not found", which a
-client takes for a server of the old protocol only.
+request decides): the 2026-07-28 revision (stateless: ``server/discover``, and every request carries
+its protocol version in ``_meta``) and the 2025-06-18 / 2025-11-25 ``initialize`` handshake, which
+many clients still speak. A ``server/discover`` that comes without the ``_meta`` envelope is
+answered as one at the latest revision: the SDK would route it to the handshake era and say "Method
+not found", which a client takes for a server of the old protocol only.
 """
 
 from __future__ import annotations
@@ -54,7 +53,8 @@ K = Annotated[int, Field(ge=1, le=50, description="How many memories to return."
 FilePath = Annotated[
     str | None,
     Field(
-        description="The file you are working on, relative to the repository root (e.g. web/app.ts)."
+        description="The file you are working on, relative to the repository root "
+        "(e.g. web/app.ts)."
     ),
 ]
 Title = Annotated[str, Field(description="One line: what the next session should know or do.")]
@@ -62,7 +62,8 @@ Body = Annotated[str, Field(description="Why, and how (Markdown). Optional.")]
 Paths = Annotated[
     list[str],
     Field(
-        description="Globs of the files it applies to, relative to the root (e.g. web/**). Optional."
+        description="Globs of the files it applies to, relative to the root (e.g. web/**). "
+        "Optional."
     ),
 ]
 Tags = Annotated[
@@ -71,11 +72,10 @@ Tags = Annotated[
 Words = Annotated[
     list[str],
     Field(
-        description="A few words or short phrases a teammate would use when this memory matters, other "
-        "than the "
-        "title's: symptoms, error messages in your own words, synonyms (e.g. 'tests hang', "
-        "'build is slow'). Recall "
-        "matches them, so a question worded differently still finds the memory. Recommended."
+        description="A few words or short phrases a teammate would use when this memory matters, "
+        "other than the title's: symptoms, error messages in your own words, synonyms "
+        "(e.g. 'tests hang', 'build is slow'). Recall matches them, so a question worded "
+        "differently still finds the memory. Recommended."
     ),
 ]
 Targets = Annotated[
@@ -88,7 +88,8 @@ Targets = Annotated[
 JournalText = Annotated[
     str,
     Field(
-        description="Markdown with ## Decisions, ## Difficulties, ## Conventions and ## To do sections."
+        description="Markdown with ## Decisions, ## Difficulties, ## Conventions "
+        "and ## To do sections."
     ),
 ]
 

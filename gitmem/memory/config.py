@@ -126,8 +126,7 @@ def load_config(project: Project) -> Config:
 
 def scan_settings(project: Project) -> ScanSettings:
     """The scanner's settings from the config (``gitmem.scan.inputs.load_settings`` calls this when
-    its cache
-    misses: the scanner never reads the config itself)."""
+    its cache misses: the scanner never reads the config itself)."""
     from gitmem.scan.inputs import (
         Settings,
     )  # (the scanner's module, loaded only where a scan runs)

@@ -21,8 +21,8 @@ _ANNOTATIONS = frozenset(
     {"title", "description", "default", "examples", "format", "$schema", "$id", "$comment"}
 )
 _KNOWN = _ANNOTATIONS | {
-    "type", "properties", "required", "additionalProperties", "enum", "pattern", "minLength", "maxLength", "items",
-    "uniqueItems",
+    "type", "properties", "required", "additionalProperties", "enum", "pattern", "minLength",
+    "maxLength", "items", "uniqueItems",
 }  # fmt: skip
 
 

@@ -22,8 +22,9 @@ ID_SOFT = 48  # ids made from titles are cut at a word past this, to stay readab
 # The order fields are written in, and shown in.
 # fmt: off
 FIELD_ORDER = (
-    "id", "title", "kind", "status", "priority", "body", "paths", "targets", "tags", "words", "enforce", "created",
-    "expires", "review_after", "supersedes", "evidence", "source", "origin", "retired", "reason",
+    "id", "title", "kind", "status", "priority", "body", "paths", "targets", "tags", "words",
+    "enforce", "created", "expires", "review_after", "supersedes", "evidence", "source", "origin",
+    "retired", "reason",
 )
 # fmt: on
 DATE_FIELDS = ("created", "expires", "review_after", "retired")

@@ -111,16 +111,18 @@ def memory_text(title: str, body: str = "") -> str:
 # topic), so they are counted here; two texts whose negations differ in parity say opposite things
 # ("Run X" / "Never run X").
 _NEGATIONS = frozenset(
-    {"not", "no", "never", "don't", "dont", "doesn't", "doesnt", "isn't", "aren't", "won't", "cannot", "can't",
-     "shouldn't", "mustn't", "without", "avoid", "nor"}
+    {"not", "no", "never", "don't", "dont", "doesn't", "doesnt", "isn't", "aren't", "won't",
+     "cannot", "can't", "shouldn't", "mustn't", "without", "avoid", "nor"}
 )  # fmt: skip
 _ANTONYMS = (
-    ("accept", "reject"), ("allow", "deny"), ("enable", "disable"), ("enabled", "disabled"), ("add", "remove"),
-    ("include", "exclude"), ("minor", "major"), ("before", "after"), ("increase", "decrease"), ("min", "max"),
-    ("minimum", "maximum"), ("true", "false"), ("always", "never"), ("first", "last"), ("open", "close"),
-    ("start", "stop"), ("pass", "fail"), ("success", "failure"), ("public", "private"), ("sync", "async"),
-    ("upper", "lower"), ("import", "export"), ("push", "pull"), ("more", "less"), ("inside", "outside"),
-    ("required", "optional"), ("local", "remote"), ("client", "server"), ("read", "write"), ("old", "new"),
+    ("accept", "reject"), ("allow", "deny"), ("enable", "disable"), ("enabled", "disabled"),
+    ("add", "remove"), ("include", "exclude"), ("minor", "major"), ("before", "after"),
+    ("increase", "decrease"), ("min", "max"), ("minimum", "maximum"), ("true", "false"),
+    ("always", "never"), ("first", "last"), ("open", "close"), ("start", "stop"), ("pass", "fail"),
+    ("success", "failure"), ("public", "private"), ("sync", "async"), ("upper", "lower"),
+    ("import", "export"), ("push", "pull"), ("more", "less"), ("inside", "outside"),
+    ("required", "optional"), ("local", "remote"), ("client", "server"), ("read", "write"),
+    ("old", "new"),
 )  # fmt: skip
 _OPPOSITE = dict(_ANTONYMS) | {b: a for a, b in _ANTONYMS}
 _CODE = re.compile(r"`[^`\n]+`")

@@ -78,8 +78,8 @@ class Store:
         if local and ID_PATTERN.match(pack) and ID_PATTERN.match(local):
             raise UsageError(
                 f"{memory_id} is a memory of the shared pack {pack!r}, read-only here: "
-                "change it in that pack's "
-                f"repository, or stop compiling it with `gitmem sources mute {pack} {local}`"
+                "change it in that pack's repository, or stop compiling it with `gitmem "
+                f"sources mute {pack} {local}`"
             )
         if not ID_PATTERN.match(memory_id):
             raise UsageError(
@@ -88,8 +88,7 @@ class Store:
             )
         return self.directory / f"{memory_id}{SUFFIX}"
 
-    # -- reading
-    # ----------------------------------------------------------------------------------------------
+    # -- reading -----------------------------------------------------------------------------------
 
     def load(self) -> Snapshot:
         """Read and check every memory file."""
@@ -232,8 +231,7 @@ class Store:
         suggestion = f" (did you mean {hint[0]!r}?)" if hint else "; `gitmem list` shows the ids"
         raise UsageError(f"no memory {memory_id!r}{suggestion}")
 
-    # -- writing
-    # ----------------------------------------------------------------------------------------------
+    # -- writing -----------------------------------------------------------------------------------
 
     def render(self, memory: Memory) -> str:
         """A new memory's file text, in canonical form."""

@@ -41,9 +41,8 @@ DB_NAME = "recall.sqlite3"
 
 # BM25 weights of the indexed columns: a word in the title counts most, then in a tag, then in the
 # body. The asker's ``words`` of one word count as tags; those of several ("tests hang") as the
-# body, for one of their words alone says
-# little: two of them close together in the prompt say much (the phrase rule, ``_phrased``, reads
-# titles and them).
+# body, for one of their words alone says little: two of them close together in the prompt say much
+# (the phrase rule, ``_phrased``, reads titles and them).
 # Chosen on bench_hook_recall.py --blind-words (the tuning prompts), against words in the tags
 # column: 44 of 46 right memories against 42, 1.5 memories injected a prompt against 1.6, unrelated
 # prompts as quiet.
@@ -114,8 +113,7 @@ class RecallIndex:
         self.path = project.cache_dir / DB_NAME
         self.conn = self._memory() if in_memory else self._connect()
 
-    # -- opening
-    # ----------------------------------------------------------------------------------------------
+    # -- opening -----------------------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
         salt = _salt()
@@ -179,8 +177,7 @@ class RecallIndex:
     def close(self) -> None:
         self.conn.close()
 
-    # -- keeping it current
-    # --------------------------------------------------------------------------------------
+    # -- keeping it current ------------------------------------------------------------------------
 
     def refresh(self, deadline: float | None = None) -> Refreshed:
         """Bring the index up to date with the memory files; with ``deadline``
@@ -188,11 +185,11 @@ class RecallIndex:
         (``Refreshed.complete`` is then false).
 
         Files are checked in transactions of a quarter second, each begun with a committed note of
-        where it begins:
-        a refresh that is killed (a hook's timeout) keeps all it did before its last transaction,
-        the refresh after it goes one file a transaction, and a file a refresh is killed checking on
-        its own is recorded as too costly and skipped until it changes (``COSTLY``): one file never
-        holds back the index, whatever the store holds (``_check_changed``)."""
+        where it begins: a refresh that is killed (a hook's timeout) keeps all it did before its
+        last transaction, the refresh after it goes one file a transaction, and a file a refresh is
+        killed checking on its own is recorded as too costly and skipped until it changes
+        (``COSTLY``): one file never holds back the index, whatever the store holds
+        (``_check_changed``)."""
         gateway.require(
             self.project, self.directory
         )  # a .memory link to elsewhere is not read, as by the store
@@ -454,9 +451,8 @@ class RecallIndex:
     ) -> None:
         trusted = max(st.st_mtime_ns, st.st_ctime_ns) < started_ns - _RACY_NS
         self.conn.execute(
-            "INSERT OR REPLACE INTO files(name, ino, size, mtime, ctime, trusted, digest, "
-            "doc, problems) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO files(name, ino, size, mtime, ctime, trusted, digest, doc, "
+            "problems) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 name,
                 st.st_ino,
@@ -481,8 +477,7 @@ class RecallIndex:
             out.extend(Problem(display, *row) for row in json.loads(rows))
         return sorted(out)
 
-    # -- searching
-    # ----------------------------------------------------------------------------------------------
+    # -- searching ---------------------------------------------------------------------------------
 
     def search(
         self,
@@ -602,8 +597,8 @@ class RecallIndex:
         for identifier in identifiers:
             rows = self.conn.execute(
                 f"SELECT n FROM memories WHERE {live} "
-                "AND instr(lower(title || ' ' || body || ' ' || tags || ' ' || words), ?) "
-                "> 0 LIMIT ?",
+                "AND instr(lower(title || ' ' || body || ' ' || tags || ' ' || words), ?) > 0 "
+                "LIMIT ?",
                 (day, identifier.lower(), rare + 1),
             ).fetchall()
             if len(rows) <= rare:
@@ -638,8 +633,8 @@ class RecallIndex:
         return [
             memory
             for (data,) in self.conn.execute(
-                "SELECT data FROM memories WHERE status = 'active' AND (expires IS NULL OR "
-                "expires >= ?) "
+                "SELECT data FROM memories "
+                "WHERE status = 'active' AND (expires IS NULL OR expires >= ?) "
                 "AND instr(data, '\"enforce\":') > 0 ORDER BY id",
                 (today.isoformat(),),
             )
@@ -681,10 +676,10 @@ class RecallIndex:
             path is not None
         ):  # path-scoped memories can be boosted past the plain top: look at them separately
             scoped = self.conn.execute(
-                "SELECT docs.rowid, bm25(docs, ?, ?, ?, ?) AS rank FROM docs JOIN memories "
-                "m ON m.n = docs.rowid "
-                "WHERE docs MATCH ? AND m.scoped = 1 AND m.status = 'active' AND "
-                "(m.expires IS NULL OR m.expires >= ?) "
+                "SELECT docs.rowid, bm25(docs, ?, ?, ?, ?) AS rank "
+                "FROM docs JOIN memories m ON m.n = docs.rowid "
+                "WHERE docs MATCH ? AND m.scoped = 1 AND m.status = 'active' "
+                "AND (m.expires IS NULL OR m.expires >= ?) "
                 "ORDER BY rank LIMIT ?",
                 (*WEIGHTS, match, day, max(50, 10 * k)),
             ).fetchall()

@@ -15,11 +15,9 @@ BODY_LIMIT = 800
 def preamble(query: str, count: int) -> str:
     noun = "memory" if count == 1 else "memories"
     return (
-        f"{count} project {noun} recalled for {query!r}. They are notes from earlier work "
-        "on this repository and "
-        "may be out of date: check them against the code before relying on them. Ids are "
-        "in brackets; "
-        "`gitmem show ID` prints one in full."
+        f"{count} project {noun} recalled for {query!r}. They are notes from earlier work on this "
+        "repository and may be out of date: check them against the code before relying on them. "
+        "Ids are in brackets; `gitmem show ID` prints one in full."
     )
 
 

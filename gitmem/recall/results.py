@@ -13,11 +13,12 @@ from gitmem.memory.model import Memory
 
 # fmt: off
 STOP_WORDS = frozenset("""
-a about above after again all am an and any are as at be because been before being below between both but by can
-could did do does doing down during each few for from further had has have having he her here hers him his how i
-if in into is it its itself just me more most my myself no nor of off on once only or other our ours out over own
-same she should so some such than that the their theirs them then there these they this those through to too under
-until up very was we were what when where which while who whom why will with would you your yours
+a about above after again all am an and any are as at be because been before being below between
+both but by can could did do does doing down during each few for from further had has have having he
+her here hers him his how i if in into is it its itself just me more most my myself no nor of off on
+once only or other our ours out over own same she should so some such than that the their theirs
+them then there these they this those through to too under until up very was we were what when where
+which while who whom why will with would you your yours
 """.split())  # noqa: SIM905 (a word list reads better as text)
 # fmt: on
 
@@ -120,10 +121,9 @@ def _kept(words: list[str]) -> list[str]:
 
 def term_pairs(query: str, most: int = 16) -> list[tuple[str, str]]:
     """The query's search words two by two as they follow each other (the stop words between them
-    skipped), once
-    each: "add a feature flag" gives (add, feature) and (feature, flag). A memory whose title (or
-    ``words``) holds a pair close together is about what the query says, whatever the rest of the
-    store makes of each word alone.
+    skipped), once each: "add a feature flag" gives (add, feature) and (feature, flag). A memory
+    whose title (or ``words``) holds a pair close together is about what the query says, whatever
+    the rest of the store makes of each word alone.
     """
     return list(dict.fromkeys((a, b) for a, b in pairwise(_kept(_words(query))) if a != b))[:most]
 

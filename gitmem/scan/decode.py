@@ -109,8 +109,7 @@ class _Finder(Protocol[_M]):
     def finditer(self, text: str, start: int, end: int, /) -> Iterator[_M]: ...
 
 
-# -- JSON string escapes
-# ----------------------------------------------------------------------------------------
+# -- JSON string escapes ---------------------------------------------------------------------------
 
 # Escapes that can hide a secret from the patterns: "\/" in URLs, "\"" in nested JSON, "\\",
 # "\u0041", and the "\n" that puts a .env line inside one JSON string.
@@ -206,8 +205,7 @@ def json_strings(text: str) -> Layer | None:
     return out.layer()
 
 
-# -- URL encoding
-# -----------------------------------------------------------------------------------------------
+# -- URL encoding ----------------------------------------------------------------------------------
 
 # Percent-escapes of the punctuation secrets are written around: space " # % & + / : ; = ? @ [ ]
 _URL_HINT_RE = lazy(r"%(?:2[0-9A-Fa-f]|3[A-Fa-f]|40|5[BDbd])")
@@ -233,8 +231,7 @@ def url_encoded(text: str) -> Layer | None:
     return out.layer()
 
 
-# -- base64
-# --------------------------------------------------------------------------------------------------
+# -- base64 ----------------------------------------------------------------------------------------
 
 _B64_RUN_RE = lazy(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/_=-])")
 _HAS_UPPER_RE = lazy(r"[A-Z]")
@@ -373,11 +370,11 @@ def _short_tail(text: str, start: int) -> str:
 _B64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
 
-# -- hex dumps
-# --------------------------------------------------------------------------------------------------
+# -- hex dumps -------------------------------------------------------------------------------------
 
-# xxd's lines ("00000000: 4150 495f …  API_…") and hexdump -C's ("00000000  41 50 49 5f …
-# |API_…|"): a dump of a file starts at offset 0, so a plain search finds where one begins
+# xxd's lines ("00000000: 4150 495f …  API_…") and hexdump -C's
+# ("00000000  41 50 49 5f …  |API_…|"): a dump of a file starts at offset 0, so a plain search
+# finds where one begins
 _DUMP_STARTS = ("00000000: ", "00000000  ")
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 

@@ -75,8 +75,7 @@ class Finding(NamedTuple):
     def __repr__(self) -> str:
         return (
             f"Finding(rule={self.rule!r}, line={self.line!r}, column={self.column!r}, "
-            f"start={self.start!r}, "
-            f"end={self.end!r}, preview={self.preview!r}, path={self.path!r})"
+            f"start={self.start!r}, end={self.end!r}, preview={self.preview!r}, path={self.path!r})"
         )
 
     def fingerprint(self) -> str:
@@ -356,8 +355,7 @@ def _keywords_in(lowered: str) -> list[int]:
 
 def _keyword_hits(lowered: str) -> tuple[list[int], dict[str, list[int]] | None]:
     """The keywords that occur (as ``_keywords_in``), and where each occurs, in order (``None``
-    without the
-    automaton: ``_windows`` then finds them itself)."""
+    without the automaton: ``_windows`` then finds them itself)."""
     automaton = _automaton()
     if automaton is None:
         return [

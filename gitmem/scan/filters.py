@@ -62,8 +62,7 @@ def is_documented_example(value: str) -> bool:
     return digest16(value) in _DOCUMENTED_EXAMPLES
 
 
-# -- checks for rules with a format
-# ---------------------------------------------------------------------------------
+# -- checks for rules with a format ----------------------------------------------------------------
 
 _B64_BODY_RE = lazy(r"[A-Za-z0-9+/=]{16,}")
 _KEY_MAGIC = (b"openssh-key-v1\x00",)  # the body of ssh-keygen's default format
@@ -136,9 +135,10 @@ def discord_user_id(secret: str) -> bool:
 _COMMON_PASSWORDS = frozenset(
     _words(
         """
-        password passwd pass secret admin root toor guest user test tester testing postgres mysql redis mongo
-        rabbitmq oracle sa changeme default letmein qwerty welcome hunter2 foo bar baz foobar none null pwd pw
-        123456 12345678 1234 token apikey key example sample dummy fake mypassword mysecret yourpassword
+        password passwd pass secret admin root toor guest user test tester testing postgres mysql
+        redis mongo rabbitmq oracle sa changeme default letmein qwerty welcome hunter2 foo bar baz
+        foobar none null pwd pw 123456 12345678 1234 token apikey key example sample dummy fake
+        mypassword mysecret yourpassword
         """
     )
 )
@@ -163,8 +163,8 @@ def url_password(secret: str) -> bool:
 
 def url_password_in_prose(secret: str) -> bool:
     """In a memory or a session log a URL's password is real even when it is a word
-    (``admin:sunshine@prod-db``):
-    only the defaults, masks and placeholders of ``url_password`` stay quiet."""
+    (``admin:sunshine@prod-db``): only the defaults, masks and placeholders of ``url_password`` stay
+    quiet."""
     lowered = secret.lower()
     if (
         lowered in _COMMON_PASSWORDS
@@ -195,8 +195,7 @@ def basic_credentials(secret: str) -> bool:
     )
 
 
-# -- generic assignments and prose
-# ------------------------------------------------------------------------------------
+# -- generic assignments and prose -----------------------------------------------------------------
 
 _CAMEL_RE = lazy(r"(?<=[a-z0-9])(?=[A-Z])")
 _SPLIT_RE = lazy(r"[^A-Za-z0-9]+")
@@ -247,15 +246,16 @@ _KEY_QUALIFIERS = frozenset(
 _NOT_SECRET_TAILS = frozenset(
     _words(
         """
-        id ids name names type types url uri urls endpoint path paths file files filename dir len length size count
-        max min format fmt header headers field fields env var vars prefix suffix pattern regex re policy hash
-        hashed digest sha md5 expiry expires expiration expired ttl timeout lifetime algorithm alg hint label
-        placeholder prompt kind mode method scheme location version index idx position pos char chars class cls
-        limit rule rules validator reset required enabled strength store manager provider source param params arg
-        args option options opt question confirm confirmation policy label input form box widget dialog field_name
-        reference ref arn help error errors message msg text title description desc display mask masked changed set
-        get check validate validation regexp count counter lock kwarg callback handler fn func function factory
-        audience aud issuer iss scope scopes realm
+        id ids name names type types url uri urls endpoint path paths file files filename dir len
+        length size count max min format fmt header headers field fields env var vars prefix suffix
+        pattern regex re policy hash hashed digest sha md5 expiry expires expiration expired ttl
+        timeout lifetime algorithm alg hint label placeholder prompt kind mode method scheme
+        location version index idx position pos char chars class cls limit rule rules validator
+        reset required enabled strength store manager provider source param params arg args option
+        options opt question confirm confirmation policy label input form box widget dialog
+        field_name reference ref arn help error errors message msg text title description desc
+        display mask masked changed set get check validate validation regexp count counter lock
+        kwarg callback handler fn func function factory audience aud issuer iss scope scopes realm
         """
     )
 )
@@ -294,9 +294,10 @@ def password_name(name: str) -> bool:
 _DATA_KEYS = frozenset(
     _words(
         """
-        primary foreign sort partition cache map dict hash hot short route i18n idempotency row column object storage
-        lookup index unique composite natural surrogate group order dedup dedupe bucket s3 redis react list item
-        registry translation message state query event config field
+        primary foreign sort partition cache map dict hash hot short route i18n idempotency row
+        column object storage lookup index unique composite natural surrogate group order dedup
+        dedupe bucket s3 redis react list item registry translation message state query event config
+        field
         """
     )
 )
@@ -318,10 +319,9 @@ _TRAILING_DIGITS_RE = lazy(r"[0-9]+$")
 
 def logged_secret_name(name: str) -> bool:
     """Whether the name a log line prints a value under says credential: as ``secret_name``
-    (``phrase token1``:
-    numbered), and also a key alone or after a service's name (``Using Key=…``, ``Using adobe
-    KEY=…``), which a program's log prints as the key it is using; never a data structure's key
-    (``cacheKey``) nor a public one.
+    (``phrase token1``: numbered), and also a key alone or after a service's name (``Using Key=…``,
+    ``Using adobe KEY=…``), which a program's log prints as the key it is using; never a data
+    structure's key (``cacheKey``) nor a public one.
     """
     parts = [p.lower() for p in _SPLIT_RE.split(_CAMEL_RE.sub("_", name)) if p]
     if parts:
@@ -367,8 +367,9 @@ _CAMEL_PART_RE = lazy(_CAMEL_PART)
 _SHORT_PARTS = frozenset(
     _words(
         """
-        is to by in on of at as id ai ui vs ms or if my no up do go db io os js ts ok be we me it an am re un de en
-        ip tx rx fs qr pr ci cd dx hz kb mb gb px em ex eq ne lt gt le ge op fn ws bg fg md lm lg qs rm mc na fd ca py
+        is to by in on of at as id ai ui vs ms or if my no up do go db io os js ts ok be we me it an
+        am re un de en ip tx rx fs qr pr ci cd dx hz kb mb gb px em ex eq ne lt gt le ge op fn ws bg
+        fg md lm lg qs rm mc na fd ca py
         """
     )
 )
@@ -381,10 +382,11 @@ _STAND_IN_MARKERS = ("password", "passwd", "changeme", "sample", "fake", "dummy"
 _STAND_IN_WORDS = frozenset(
     _words(
         """
-        password passwd pass passw pw pwd secret secrets token apikey key test testing tester testpass testpassword
-        testsecret testtoken mypassword mysecret mytoken mykey yourpassword yoursecret yourtoken secretkey supersecret
-        topsecret letmein qwerty admin adminpass administrator root default foo bar baz hunter dev devpass demo local
-        localpass abc abcd abcdef xyz user username pa ssword
+        password passwd pass passw pw pwd secret secrets token apikey key test testing tester
+        testpass testpassword testsecret testtoken mypassword mysecret mytoken mykey yourpassword
+        yoursecret yourtoken secretkey supersecret topsecret letmein qwerty admin adminpass
+        administrator root default foo bar baz hunter dev devpass demo local localpass abc abcd
+        abcdef xyz user username pa ssword
         """
     )
 )
@@ -393,8 +395,8 @@ _WORDS_RE = lazy(r"^[A-Za-z]+(?:[-_.:/][A-Za-z]+)*$")  # words joined: old-acces
 _LOWER_OR_DIGITS_RE = lazy(r"^[a-z0-9]+(?:[-_.][a-z0-9]+)+$")
 _NOT_VALUES = frozenset(
     _words(
-        """
-        none null nil undefined true false yes no on off required optional unknown empty string str bytes int todo
+        """ none null nil undefined true false yes no on off required optional unknown empty string
+        str bytes int todo
         tbd fixme secret password token hidden masked redacted env environ
         """
     )
@@ -620,8 +622,8 @@ def _random_part(camel: str) -> bool:
 _FIXTURE_WORDS = frozenset(
     _words(
         """
-        token tokens secret secrets password passwd credential credentials private synthetic fake mock dummy test
-        example sample placeholder invalid wrong your access refresh
+        token tokens secret secrets password passwd credential credentials private synthetic fake
+        mock dummy test example sample placeholder invalid wrong your access refresh
         """
     )
 )
@@ -645,8 +647,8 @@ def plausible_in_code(value: str) -> bool:
 
 def generated(value: str) -> bool:
     """A value that looks both chosen to be hard to guess and generated (``plausible`` and
-    ``plausible_in_code``):
-    what a rule without a name to lean on (``curl -u KEY:``) asks of its value in code."""
+    ``plausible_in_code``): what a rule without a name to lean on (``curl -u KEY:``) asks of its
+    value in code."""
     return plausible(value) and plausible_in_code(value)
 
 

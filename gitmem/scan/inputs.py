@@ -314,8 +314,7 @@ def _walk(given: str, directory: Path, project: Project | None) -> Iterator[tupl
                 yield os.path.normpath(os.path.join(given, os.path.relpath(file, directory))), file
 
 
-# -- the staged diff
-# -------------------------------------------------------------------------------------------
+# -- the staged diff -------------------------------------------------------------------------------
 
 _HUNK_RE = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 
@@ -512,8 +511,7 @@ def _unquote(raw: bytes) -> str:
     return decode_bytes(bytes(out))
 
 
-# -- scanning a source
-# -----------------------------------------------------------------------------------------
+# -- scanning a source -----------------------------------------------------------------------------
 
 
 def findings_in(

@@ -1,11 +1,10 @@
 """Regular expressions compiled on first use.
 
 The pre-commit hook is a new process on every commit, and ``re.compile`` runs the pure-Python parser
-of the ``re``
-module: compiling every pattern of the scanner when its modules are imported cost more than scanning
-a typical commit. A ``lazy`` pattern is compiled the first time one of its methods is used; after
-that its methods are the compiled pattern's own (stored on the object, so no lookup goes through
-``__getattr__`` again).
+of the ``re`` module: compiling every pattern of the scanner when its modules are imported cost more
+than scanning a typical commit. A ``lazy`` pattern is compiled the first time one of its methods is
+used; after that its methods are the compiled pattern's own (stored on the object, so no lookup goes
+through ``__getattr__`` again).
 """
 
 from __future__ import annotations

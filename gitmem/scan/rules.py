@@ -66,8 +66,7 @@ class Rule(NamedTuple):
     name_check: Callable[[str], bool] | None = None
 
 
-# -- example builders: deterministic pseudo-random strings
-# ------------------------------------------------------------
+# -- example builders: deterministic pseudo-random strings -----------------------------------------
 
 _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _LOWER = "abcdefghijklmnopqrstuvwxyz"
@@ -126,8 +125,7 @@ def _b64(text: str) -> str:
     return binascii.b2a_base64(text.encode(), newline=False).decode()
 
 
-# -- pattern pieces
-# -------------------------------------------------------------------------------------------------
+# -- pattern pieces --------------------------------------------------------------------------------
 
 # start of a token: not inside a word; a JSON "\n" before is fine
 _B = r"(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))"
@@ -140,7 +138,8 @@ _EH = r"(?![A-Za-z0-9_-])"  # end of a token whose alphabet has hyphens
 # the "=". Every rule that reads a name and a value takes it (through _ASSIGN): a type must never
 # hide the value (tests/test_scan_typed.py).
 _TYPED = (
-    r"""(?:\??[ \t]*::?[ \t]*(?:&(?:'\w{1,20}+[ \t]+)?|\[\][ \t]*(?:const[ \t]+)?|\?)?[A-Za-z_][\w.]{0,40}+"""
+    r"""(?:\??[ \t]*::?[ \t]*(?:&(?:'\w{1,20}+[ \t]+)?|\[\][ \t]*(?:const[ \t]+)?|\?)?"""
+    r"""[A-Za-z_][\w.]{0,40}+"""
     r"""(?:::[A-Za-z_]\w{0,40}+)*(?:<[^<>=\n"']{1,60}+>|\[[^\[\]=\n"']{1,60}+\])?\??"""
     r"""(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]{0,30}+)?|[ \t]+(?:string|\[\]byte))(?=[ \t]*=(?!=))"""
 )
@@ -169,8 +168,7 @@ def _pem_body() -> str:
 
 
 RULES: tuple[Rule, ...] = (
-    # -- private keys
-    # ---------------------------------------------------------------------------------------------
+    # -- private keys ------------------------------------------------------------------------------
     Rule(
         id="gcp-service-account",
         description="Google Cloud service-account key (JSON with a private key)",
@@ -249,8 +247,7 @@ RULES: tuple[Rule, ...] = (
         examples=lambda: (_j("AGE-SECRET-KEY-1", _r("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)),),
         counter_examples=lambda: ("AGE-SECRET-KEY-1...",),
     ),
-    # -- cloud
-    # ----------------------------------------------------------------------------------------------
+    # -- cloud -------------------------------------------------------------------------------------
     Rule(
         id="aws-access-key-id",
         description="AWS access key id",
@@ -344,8 +341,8 @@ RULES: tuple[Rule, ...] = (
             ),
         ),
         counter_examples=lambda: (
-            "AccountKey="
-            + "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+            "AccountKey=" + "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/"
+            "K1SZFPTOtr/KBHBeksoGMGw==",
             "AccountKey=<storage-account-key>",
         ),
     ),
@@ -453,8 +450,7 @@ RULES: tuple[Rule, ...] = (
             _j("FLY_API_TOKEN='FlyV1 fm2_", _r(_B64, 160), "'"),
         ),
     ),
-    # -- version control
-    # ------------------------------------------------------------------------------------------
+    # -- version control ---------------------------------------------------------------------------
     Rule(
         id="github-pat",
         description="GitHub classic personal access token",
@@ -532,8 +528,8 @@ RULES: tuple[Rule, ...] = (
             "gloas-",
         ),
         pattern=(
-            _B
-            + r"(?P<secret>(?:glrt-|GR1348941|gldt-|glft-|glsoat-|glcbt-|glimt-|glagent-|gloas-)[A-Za-z0-9_-]{20,}"
+            _B + r"(?P<secret>(?:glrt-|GR1348941|gldt-|glft-|glsoat-|glcbt-|glimt-|glagent-|gloas-)"
+            r"[A-Za-z0-9_-]{20,}"
             r"|glptt-[0-9a-f]{40})" + _EH
         ),
         entropy=3.5,
@@ -561,8 +557,7 @@ RULES: tuple[Rule, ...] = (
             _j("JIRA_API_TOKEN=ATATT3xFfGF0", _r(_URLSAFE, 170), "=", _r(_HEX.upper(), 8)),
         ),
     ),
-    # -- chat
-    # ----------------------------------------------------------------------------------------------
+    # -- chat --------------------------------------------------------------------------------------
     Rule(
         id="slack-token",
         description="Slack bot, user, workspace or configuration token",
@@ -801,8 +796,7 @@ RULES: tuple[Rule, ...] = (
             "https://prod-27.westeurope.logic.azure.com:443/workflows/abc/triggers?sig=<signature>",
         ),
     ),
-    # -- payments and commerce
-    # -----------------------------------------------------------------------------------
+    # -- payments and commerce ---------------------------------------------------------------------
     Rule(
         id="stripe-secret-key",
         description="Stripe live secret or restricted key",
@@ -856,8 +850,7 @@ RULES: tuple[Rule, ...] = (
         entropy=3.0,
         examples=lambda: (_j("SHOPIFY_ACCESS_TOKEN=shpat_", _r(_HEX, 32)),),
     ),
-    # -- AI APIs
-    # ----------------------------------------------------------------------------------------------
+    # -- AI APIs -----------------------------------------------------------------------------------
     Rule(
         id="anthropic-api-key",
         description="Anthropic API or admin key",
@@ -948,8 +941,7 @@ RULES: tuple[Rule, ...] = (
         pattern=_B + r"(?P<secret>lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10})" + _E,
         examples=lambda: (_j("LANGCHAIN_API_KEY=lsv2_pt_", _r(_HEX, 32), "_", _r(_HEX, 10)),),
     ),
-    # -- package registries and CI
-    # ----------------------------------------------------------------------------------
+    # -- package registries and CI -----------------------------------------------------------------
     Rule(
         id="npm-token",
         description="npm access token",
@@ -1028,8 +1020,7 @@ RULES: tuple[Rule, ...] = (
         examples=lambda: (_j("SONAR_TOKEN=squ_", _r(_HEX, 40)), _j("sonar.login=", _r(_HEX, 40))),
         counter_examples=lambda: ("commit " + _r(_HEX, 40), "sonar.login=" + "0" * 40),
     ),
-    # -- mail
-    # ----------------------------------------------------------------------------------------------
+    # -- mail --------------------------------------------------------------------------------------
     Rule(
         id="sendgrid-api-key",
         description="SendGrid API key",
@@ -1061,8 +1052,7 @@ RULES: tuple[Rule, ...] = (
         pattern=_B + r"(?P<secret>xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16})" + _E,
         examples=lambda: (_j("BREVO_API_KEY=xkeysib-", _r(_HEX, 64), "-", _r(_ALNUM, 16)),),
     ),
-    # -- other services with fixed prefixes
-    # -------------------------------------------------------------------------
+    # -- other services with fixed prefixes --------------------------------------------------------
     Rule(
         id="databricks-token",
         description="Databricks personal access token",
@@ -1177,8 +1167,8 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="vault-token",
-        description="HashiCorp Vault service, batch or recovery token (and a legacy s. token named as "
-        "one)",
+        description="HashiCorp Vault service, batch or recovery token "
+        "(and a legacy s. token named as one)",
         keywords=("hvs.", "hvb.", "hvr.", "vault"),
         pattern=(
             r"(?:(?i:vault[_.-]?token|x-vault-token)"
@@ -1201,13 +1191,15 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="uuid-api-key",
-        description="Heroku, HubSpot, npm or Snyk key in the shape of a UUID, where its name says which",
+        description="Heroku, HubSpot, npm or Snyk key in the shape of a UUID, "
+        "where its name says which",
         keywords=("heroku", "hubspot", "hapikey", "npm", "_authtoken", "snyk"),
         pattern=(
             r"(?i:(?:heroku|hubspot|npm|snyk)[\w.-]{0,30}?(?:api[_.-]?key|key|token|auth|secret|password)|hapikey"
             r"|_authToken)"
             + _ASSIGN
-            + r"(?P<secret>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})(?![\w-])"
+            + r"(?P<secret>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
+            r"[0-9a-fA-F]{12})(?![\w-])"
         ),
         entropy=3.0,
         examples=lambda: (
@@ -1496,8 +1488,8 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="sidekiq-credentials",
-        description="Sidekiq Pro or Enterprise gem server credentials (Bundler's setting, or in the "
-        "source URL)",
+        description="Sidekiq Pro or Enterprise gem server credentials "
+        "(Bundler's setting, or in the source URL)",
         keywords=("contribsys",),
         pattern=(
             r"(?:(?i:BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM)"
@@ -1628,8 +1620,7 @@ RULES: tuple[Rule, ...] = (
         ),
         counter_examples=lambda: ("LicenseKey YOUR_LICENSE_KEY_HERE", "LicenseKey 000000000000"),
     ),
-    # -- tokens without a provider: JWTs, credentials in URLs and headers
-    # -------------------------------------------
+    # -- tokens without a provider: JWTs, credentials in URLs and headers --------------------------
     Rule(
         id="jwt",
         description="Signed JSON Web Token",
@@ -1811,7 +1802,8 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="curl-token-user",
-        description="curl -u key: (an API key as the user name, no password, as Stripe's API documents)",
+        description="curl -u key: "
+        "(an API key as the user name, no password, as Stripe's API documents)",
         keywords=("curl",),
         pattern=_CURL_OPTION
         + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?(?P<secret>[^\s:\"'$]{8,128}):[\"']?(?![^\s])",
@@ -1860,8 +1852,7 @@ RULES: tuple[Rule, ...] = (
             'curl -H "X-API-Key: <your key>"',
         ),
     ),
-    # -- generic: no format, judged by name, value and entropy
-    # -------------------------------------------------------
+    # -- generic: no format, judged by name, value and entropy -------------------------------------
     Rule(
         id="generic-secret",
         description="A password, secret, token or API key assigned in code or config",
@@ -1876,9 +1867,11 @@ RULES: tuple[Rule, ...] = (
             + _TYPED
             + r""")?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
             r"""(?:[rbuRBU]{1,2}(?=["'])|\b(?:str|String)\()?"""
-            r"""(?P<q>["'`])[ \t]?(?:(?:Bearer|Basic|Token|token)\s+)?(?P<secret>[^"'`\s\\]{6,2000}+)[ \t\r]?(?P=q)"""
+            r"""(?P<q>["'`])[ \t]?(?:(?:Bearer|Basic|Token|token)\s+)?"""
+            r"""(?P<secret>[^"'`\s\\]{6,2000}+)[ \t\r]?(?P=q)"""
             # NAME=value at the start of a line (.env, shell, YAML, INI, properties, Dockerfile)
-            r"""|^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?(?P<name2>[A-Za-z_][\w.-]{0,80}+)"""
+            r"""|^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?"""
+            r"""(?P<name2>[A-Za-z_][\w.-]{0,80}+)"""
             r"""[ \t]*[=:][ \t]*"""
             r"""(?P<secret2>[^\s"'`,;#]{6,500}+)[ \t]*(?:[#;][^\r\n]*)?\r?$"""
             # --password=value, --token value (command lines)
@@ -1894,14 +1887,17 @@ RULES: tuple[Rule, ...] = (
             # {"name": "DB_PASSWORD", "value": "…"} (Kubernetes, ECS and CI variable lists)
             r'|"name"\s*:\s*"(?P<name7>[\w.-]{1,80}+)"\s*,\s*"value"\s*:\s*"(?P<secret7>[^"\s\\]{6,500}+)"'
             # define('DB_PASSWORD', '…') (PHP)
-            r"""|\bdefine\(\s*["'](?P<name9>\w{1,80}+)["']\s*,\s*["'](?P<secret9>[^"'\s]{6,500}+)["']"""
+            r"""|\bdefine\(\s*["'](?P<name9>\w{1,80}+)["']\s*,"""
+            r"""\s*["'](?P<secret9>[^"'\s]{6,500}+)["']"""
             # Server=db;User Id=sa;Password=…; (connection strings)
-            r"""|(?:(?<=[;"'])|^)[ \t]*(?P<name10>(?i:password|pwd))[ \t]*=[ \t]*(?P<secret10>[^;"'\s]{6,500}+)"""
+            r"""|(?:(?<=[;"'])|^)[ \t]*(?P<name10>(?i:password|pwd))[ \t]*=[ \t]*"""
+            r"""(?P<secret10>[^;"'\s]{6,500}+)"""
             # { "AccountKey", "…" }, .Add("ApiKey", "…"), Header.Set("X-Api-Key", "…"): a name and
             # its value, two strings that are all a pair of brackets holds (in a list of names, one
             # holds a credential's word)
-            r"""|(?<=[({\[])[ \t]*(?P<q11>["'])(?P<name11>[A-Za-z][\w.-]{0,60}+)(?P=q11)[ \t]*,[ \t]*(?P<q12>["'])"""
-            r"""(?:(?:Bearer|Basic|Token|token)[ \t]+)?(?P<secret11>[^"'`\s\\]{6,500}+)(?P=q12)(?=[ \t]*[)}\]])"""
+            r"""|(?<=[({\[])[ \t]*(?P<q11>["'])(?P<name11>[A-Za-z][\w.-]{0,60}+)(?P=q11)"""
+            r"""[ \t]*,[ \t]*(?P<q12>["'])(?:(?:Bearer|Basic|Token|token)[ \t]+)?"""
+            r"""(?P<secret11>[^"'`\s\\]{6,500}+)(?P=q12)(?=[ \t]*[)}\]])"""
         ),
         # Names and values end where their character class ends and the next piece cannot begin
         # inside them, so they are possessive (``{m,n}+``): the same matches, without backtracking
@@ -1959,7 +1955,8 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         id="secret-in-log",
-        description="A credential a program's log line prints: [DEBUG] Using Key=…, DEBUG:root:token=…",
+        description="A credential a program's log line prints: "
+        "[DEBUG] Using Key=…, DEBUG:root:token=…",
         # A log line after its level ("[DEBUG]", "[info]", Python logging's "DEBUG:root:"): up to
         # four words of the message, then a name (its last two words: "Using Key", "adobe KEY",
         # "public key") and a value. The name is judged by filters.logged_secret_name, which takes a

@@ -1,7 +1,6 @@
 """AI clients' own session transcripts: recognising one (so the pre-commit hook scans a staged
-transcript as a log:
-decoded deeper, and no allow pragma counts in it), and finding a project's transcripts in each
-client's storage.
+transcript as a log: decoded deeper, and no allow pragma counts in it), and finding a project's
+transcripts in each client's storage.
 
 Where each client keeps them (from its documentation and source, and checked by running the
 installed clients):

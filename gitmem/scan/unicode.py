@@ -2,11 +2,10 @@
 
 The "rules file backdoor" hides instructions in zero-width, bidirectional and tag characters. gitmem
 refuses them in memories, session logs and everything it writes. Exceptions, because they are
-harmless and common:
-a byte-order mark at the very start, form feeds (page breaks in source code), joiners between the
-letters of Persian, Arabic and Indic words, and the joiners, variation selectors and tag characters
-inside emoji sequences (family emoji, and the tag characters of the three subdivision flags Unicode
-recommends: England, Scotland, Wales).
+harmless and common: a byte-order mark at the very start, form feeds (page breaks in source code),
+joiners between the letters of Persian, Arabic and Indic words, and the joiners, variation selectors
+and tag characters inside emoji sequences (family emoji, and the tag characters of the three
+subdivision flags Unicode recommends: England, Scotland, Wales).
 """
 
 from __future__ import annotations
@@ -54,22 +53,24 @@ _VALUE_START_RE = lazy(
 # Unicode's NameAliases.txt (unicodedata.lookup() accepts them; tests check every one)
 # fmt: off
 _CONTROL_NAMES = (
-    "NULL", "START OF HEADING", "START OF TEXT", "END OF TEXT", "END OF TRANSMISSION", "ENQUIRY", "ACKNOWLEDGE",
-    "ALERT", "BACKSPACE", "CHARACTER TABULATION", "LINE FEED", "LINE TABULATION", "FORM FEED", "CARRIAGE RETURN",
-    "SHIFT OUT", "SHIFT IN", "DATA LINK ESCAPE", "DEVICE CONTROL ONE", "DEVICE CONTROL TWO", "DEVICE CONTROL THREE",
-    "DEVICE CONTROL FOUR", "NEGATIVE ACKNOWLEDGE", "SYNCHRONOUS IDLE", "END OF TRANSMISSION BLOCK", "CANCEL",
-    "END OF MEDIUM", "SUBSTITUTE", "ESCAPE", "INFORMATION SEPARATOR FOUR", "INFORMATION SEPARATOR THREE",
-    "INFORMATION SEPARATOR TWO", "INFORMATION SEPARATOR ONE",
+    "NULL", "START OF HEADING", "START OF TEXT", "END OF TEXT", "END OF TRANSMISSION", "ENQUIRY",
+    "ACKNOWLEDGE", "ALERT", "BACKSPACE", "CHARACTER TABULATION", "LINE FEED", "LINE TABULATION",
+    "FORM FEED", "CARRIAGE RETURN", "SHIFT OUT", "SHIFT IN", "DATA LINK ESCAPE",
+    "DEVICE CONTROL ONE", "DEVICE CONTROL TWO", "DEVICE CONTROL THREE", "DEVICE CONTROL FOUR",
+    "NEGATIVE ACKNOWLEDGE", "SYNCHRONOUS IDLE", "END OF TRANSMISSION BLOCK", "CANCEL",
+    "END OF MEDIUM", "SUBSTITUTE", "ESCAPE", "INFORMATION SEPARATOR FOUR",
+    "INFORMATION SEPARATOR THREE", "INFORMATION SEPARATOR TWO", "INFORMATION SEPARATOR ONE",
 )
 _C1_NAMES = (
-    "PADDING CHARACTER", "HIGH OCTET PRESET", "BREAK PERMITTED HERE", "NO BREAK HERE", "INDEX", "NEXT LINE",
-    "START OF SELECTED AREA", "END OF SELECTED AREA", "CHARACTER TABULATION SET",
-    "CHARACTER TABULATION WITH JUSTIFICATION", "LINE TABULATION SET", "PARTIAL LINE FORWARD", "PARTIAL LINE BACKWARD",
-    "REVERSE LINE FEED", "SINGLE SHIFT TWO", "SINGLE SHIFT THREE", "DEVICE CONTROL STRING", "PRIVATE USE ONE",
-    "PRIVATE USE TWO", "SET TRANSMIT STATE", "CANCEL CHARACTER", "MESSAGE WAITING", "START OF GUARDED AREA",
-    "END OF GUARDED AREA", "START OF STRING", "SINGLE GRAPHIC CHARACTER INTRODUCER", "SINGLE CHARACTER INTRODUCER",
-    "CONTROL SEQUENCE INTRODUCER", "STRING TERMINATOR", "OPERATING SYSTEM COMMAND", "PRIVACY MESSAGE",
-    "APPLICATION PROGRAM COMMAND",
+    "PADDING CHARACTER", "HIGH OCTET PRESET", "BREAK PERMITTED HERE", "NO BREAK HERE", "INDEX",
+    "NEXT LINE", "START OF SELECTED AREA", "END OF SELECTED AREA", "CHARACTER TABULATION SET",
+    "CHARACTER TABULATION WITH JUSTIFICATION", "LINE TABULATION SET", "PARTIAL LINE FORWARD",
+    "PARTIAL LINE BACKWARD", "REVERSE LINE FEED", "SINGLE SHIFT TWO", "SINGLE SHIFT THREE",
+    "DEVICE CONTROL STRING", "PRIVATE USE ONE", "PRIVATE USE TWO", "SET TRANSMIT STATE",
+    "CANCEL CHARACTER", "MESSAGE WAITING", "START OF GUARDED AREA", "END OF GUARDED AREA",
+    "START OF STRING", "SINGLE GRAPHIC CHARACTER INTRODUCER", "SINGLE CHARACTER INTRODUCER",
+    "CONTROL SEQUENCE INTRODUCER", "STRING TERMINATOR", "OPERATING SYSTEM COMMAND",
+    "PRIVACY MESSAGE", "APPLICATION PROGRAM COMMAND",
 )
 # fmt: on
 
@@ -187,11 +188,10 @@ def _allowed(text: str, index: int, cp: int, file: bool) -> bool:
 
 def find_hidden(text: str, *, marks: bool = False, file: bool = False) -> list[HiddenChar]:
     """Every hidden character in ``text`` that is not one of the harmless exceptions. With ``marks``
-    (a translation
-    file: ``gitmem.scan.kinds.is_locale``), the directional marks inside a line's value (after its
-    first quote, "=" or ":") are ordinary text too. With ``file`` (``text`` is a whole file's), a
-    byte-order mark at its very start is allowed; anywhere else, and in a field's value (a title
-    that is only U+FEFF lands mid-file once compiled), it is hidden."""
+    (a translation file: ``gitmem.scan.kinds.is_locale``), the directional marks inside a line's
+    value (after its first quote, "=" or ":") are ordinary text too. With ``file`` (``text`` is a
+    whole file's), a byte-order mark at its very start is allowed; anywhere else, and in a field's
+    value (a title that is only U+FEFF lands mid-file once compiled), it is hidden."""
     if text.isascii() and not text.encode("ascii").translate(
         None, _ASCII_VISIBLE
     ):  # most files: 1 GB/s

@@ -21,9 +21,9 @@ _WITH_CREDENTIALS = linear(
 )
 
 HELP = (
-    "keep credentials out of the URL: git's credential helpers (`git config --global "
-    "credential.helper store`, "
-    "or your platform's helper) or an ssh URL supply them when gitmem fetches"
+    "keep credentials out of the URL: git's credential helpers (`git config "
+    "--global credential.helper store`, or your platform's helper) or an ssh URL "
+    "supply them when gitmem fetches"
 )
 
 
@@ -36,7 +36,6 @@ def refuse_credentials(url: str, what: str = "the repository URL") -> None:
     """A ``UsageError`` (that does not quote the URL) when ``url`` carries credentials."""
     if has_credentials(url):
         raise UsageError(
-            f"refused: {what} holds credentials (user:password@ or a token@), which would "
-            "be written "
-            f"into the committed config; {HELP}"
+            f"refused: {what} holds credentials (user:password@ or a token@), which would be "
+            f"written into the committed config; {HELP}"
         )

@@ -25,9 +25,9 @@ from gitmem.tools import TARGETS, USER_FOLDER_FILE, Target, UserFile, user_varia
 USER_CONFIG = """\
 # yaml-language-server: $schema=schema/config.schema.json
 # gitmem's settings for your personal memories (gitmem add --user, gitmem compile --user).
-# targets: the tools whose user-level rules files `gitmem compile --user` writes. Without it: every tool whose
-# user-level directory exists (~/.claude, ~/.codex, ~/.config/opencode, ~/.gemini, ~/.copilot, ~/.codeium/windsurf,
-# ~/Documents/Cline, ~/.kiro).
+# targets: the tools whose user-level rules files `gitmem compile --user` writes. Without it: every
+# tool whose user-level directory exists (~/.claude, ~/.codex, ~/.config/opencode, ~/.gemini,
+# ~/.copilot, ~/.codeium/windsurf, ~/Documents/Cline, ~/.kiro).
 # targets: [agents, claude]
 version: 1
 """
@@ -108,9 +108,8 @@ def select(scope: UserScope, config: Config, names: Sequence[str] = ()) -> Selec
     notes = []
     if not chosen:
         notes.append(
-            "no AI tool's user-level directory found (~/.claude, ~/.codex, "
-            "~/.config/opencode, ...): set "
-            f"`targets` in {scope.display(scope.config_path)}, or pass --target NAME"
+            "no AI tool's user-level directory found (~/.claude, ~/.codex, ~/.config/opencode, "
+            f"...): set `targets` in {scope.display(scope.config_path)}, or pass --target NAME"
         )
     return Selection(chosen, notes, detected=True)
 
