@@ -182,20 +182,27 @@ def oversized(project: Project, paths: Iterable[str]) -> list[Oversize]:
                     if _of(target, path) and (used := _measure(text, limit.measure)) > limit.value
                 ]
                 continue
-            if target.dir_file is None:
-                continue
-            over: list[str] = []
-            for path, text in texts.items():
-                if path.rsplit("/", 1)[-1] != target.dir_file:
-                    continue
-                chain = [p for p in _chain(path, target.dir_file) if p in texts]
-                if any(p in over for p in chain[:-1]):
-                    continue  # said for the file above, which is the cause
-                used = sum(_measure(texts[p], "chain_bytes") for p in chain)
-                if used > limit.value:
-                    over.append(path)
-                    found.append(Oversize(path, used, text.count("\n"), limit, target.name))
+            if target.dir_file is not None:
+                found += _chains_over(texts, target, limit, target.dir_file)
     return sorted(found, key=lambda item: item.path)
+
+
+def _chains_over(texts: dict[str, str], target: Target, limit: Limit, name: str) -> list[Oversize]:
+    """The files ``name`` whose chain (the files ``name`` from the root down to them) is past
+    ``limit``; a chain over because a file above it is, is said once, there."""
+    found: list[Oversize] = []
+    over: list[str] = []
+    for path, text in texts.items():
+        if path.rsplit("/", 1)[-1] != name:
+            continue
+        chain = [p for p in _chain(path, name) if p in texts]
+        if any(p in over for p in chain[:-1]):
+            continue  # said for the file above, which is the cause
+        used = sum(_measure(texts[p], "chain_bytes") for p in chain)
+        if used > limit.value:
+            over.append(path)
+            found.append(Oversize(path, used, text.count("\n"), limit, target.name))
+    return found
 
 
 def rules_files(project: Project) -> list[str]:
