@@ -37,28 +37,38 @@ def test_cli_import_stays_lean() -> None:
     assert done.stdout.strip() == "[]"
 
 
-# Functions above cyclomatic complexity 25 that are left as they are for now, each with why. The lead empties this at
-# integration: a name here whose function is back under 25 fails too, so the list only shrinks.
-KNOTS_ALLOWED: set[str] = set()
-MAX_COMPLEXITY = 25
+# Cyclomatic complexity (radon) of gitmem's functions and methods, as the code meets it now. The
+# issue's goal is none above 20, at most 15 above 15, radon's average (`radon cc -a`: classes
+# counted too) at most 4.0: the figures may only go down; lower them when the code does.
+MAX_COMPLEXITY = 23
+MAX_ABOVE_15 = 22
+MAX_AVERAGE = 4.84
 
 
-def _knots() -> dict[str, int]:
+def _blocks() -> list[tuple[str, int, bool]]:
+    """Every block radon measures (functions, methods, classes): ``path:line:name``, its
+    complexity, whether it is a function or method."""
     from radon.complexity import cc_visit
+    from radon.visitors import Class
 
-    found = {}
+    found = []
     for path in sorted((ROOT / "gitmem").rglob("*.py")):
+        where = path.relative_to(ROOT).as_posix()
         for block in cc_visit(path.read_text(encoding="utf-8")):
-            for item in [block, *getattr(block, "methods", [])]:
-                if item.complexity > MAX_COMPLEXITY:
-                    found[f"{path.relative_to(ROOT).as_posix()}:{item.name}"] = item.complexity
+            name = f"{where}:{block.lineno}:{block.fullname}"
+            found.append((name, block.complexity, not isinstance(block, Class)))
     return found
 
 
 def test_no_function_is_a_knot() -> None:
-    """Cyclomatic complexity (radon) at most 25 per function, but for the commented allowlist above."""
-    knots = _knots()
-    assert {name: value for name, value in knots.items() if name not in KNOTS_ALLOWED} == {}
-    assert (
-        sorted(name for name in KNOTS_ALLOWED if name not in knots) == []
-    )  # untied: take it off the list
+    """No function above ``MAX_COMPLEXITY``."""
+    knots = [(name, value) for name, value, _ in _blocks() if value > MAX_COMPLEXITY]
+    assert knots == []
+
+
+def test_complexity_only_goes_down() -> None:
+    """At most ``MAX_ABOVE_15`` functions above 15; radon's average at most ``MAX_AVERAGE``."""
+    blocks = _blocks()
+    above = [name for name, value, function in blocks if function and value > 15]
+    assert len(above) <= MAX_ABOVE_15, above
+    assert sum(value for _, value, _ in blocks) / len(blocks) <= MAX_AVERAGE
