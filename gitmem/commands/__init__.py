@@ -22,7 +22,7 @@ def open_store(user: bool = False) -> tuple[Project, Store]:
 
     ``user``: the user's personal store instead (``~/.config/gitmem``), which works anywhere.
     """
-    from gitmem.memory.store import Store
+    from gitmem.memory.store import Store  # not on `gitmem scan --staged`'s path (the hook)
 
     project = user_scope() if user else find_project()
     project.require_initialised()
@@ -30,6 +30,6 @@ def open_store(user: bool = False) -> tuple[Project, Store]:
 
 
 def today() -> date:
-    from datetime import date
+    from datetime import date  # not on `gitmem scan --staged`'s path (the hook)
 
     return date.today()

@@ -2,7 +2,11 @@ from __future__ import annotations
 
 import click
 
+from gitmem import gateway
+from gitmem.commands import open_store, today
 from gitmem.commands.output import echo
+from gitmem.errors import CheckFailed
+from gitmem.memory import actions
 
 USER_HELP = "A memory of your personal store (~/.config/gitmem) instead of the project's."
 
@@ -22,10 +26,6 @@ def edit(memory_id: str, user: bool) -> int:
       EDITOR=nano gitmem edit use-pnpm
       gitmem edit --user british-english
     """
-    from gitmem import gateway
-    from gitmem.commands import open_store
-    from gitmem.errors import CheckFailed
-
     project, store = open_store(user)
     snapshot = store.load()
     store.get(memory_id, snapshot)
@@ -65,9 +65,6 @@ def accept(memory_ids: tuple[str, ...], user: bool) -> int:
       gitmem list --status proposed
       gitmem accept use-pnpm pin-node-20
     """
-    from gitmem.commands import open_store, today
-    from gitmem.memory import actions
-
     project, store = open_store(user)
     outcome = actions.accept(store, list(dict.fromkeys(memory_ids)), today())
     for path in outcome.written:
@@ -89,9 +86,6 @@ def retire(memory_id: str, reason: str | None, superseded_by: str | None, user: 
     Example:
       gitmem retire use-npm --superseded-by use-pnpm
     """
-    from gitmem.commands import open_store, today
-    from gitmem.memory import actions
-
     project, store = open_store(user)
     outcome = actions.retire(store, memory_id, today(), reason, superseded_by)
     for path in outcome.written:
@@ -112,9 +106,6 @@ def forget(memory_id: str, user: bool) -> int:
       gitmem forget wrong-guess
       gitmem forget --user old-habit
     """
-    from gitmem.commands import open_store
-    from gitmem.memory import actions
-
     project, store = open_store(user)
     path = store.path_of(memory_id)
     outcome = actions.forget(store, memory_id)

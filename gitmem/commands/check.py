@@ -5,6 +5,8 @@ from typing import Any
 import click
 
 from gitmem import INSTALL_CI
+from gitmem.checks.check import run_checks
+from gitmem.commands import open_store, today
 from gitmem.commands.output import echo, echo_json, style
 
 _STYLES: dict[str, dict[str, Any]] = {
@@ -35,8 +37,6 @@ _HELP = f"""What CI runs, in one command: validate, scan memories and journal, c
     help='Print {"ok": bool, "checks": [{name, ok, summary, details}]}.',
 )
 def check(as_json: bool) -> int:
-    from gitmem.checks.check import run_checks
-    from gitmem.commands import open_store, today
 
     project, _ = open_store()
     steps = run_checks(project, today())

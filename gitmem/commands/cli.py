@@ -18,6 +18,7 @@ import click
 
 from gitmem import __version__
 from gitmem.errors import CheckFailed, ExitCode, GitmemError
+from gitmem.gateway import null_output
 
 
 class Command(NamedTuple):
@@ -197,7 +198,5 @@ def _internal(exc: BaseException, debug: bool) -> int:
 def _silence_stdout() -> None:
     """After the reader of our output went away (``gitmem list | head``), let Python exit
     without a second error."""
-    from gitmem.gateway import null_output
-
     devnull = null_output()
     os.dup2(devnull, sys.stdout.fileno())

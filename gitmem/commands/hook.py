@@ -6,6 +6,7 @@ module serves ``--help`` and ``--debug`` (which shows an error instead of swallo
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -36,7 +37,7 @@ def hook() -> None:
 
 
 def _run(event: str, client: str | None, debug: bool) -> int:
-    from gitmem.hook.run import run
+    from gitmem.hook.run import run  # each hook loads only its own modules (start-up)
 
     raw = sys.stdin.buffer.read()
     try:
@@ -45,7 +46,7 @@ def _run(event: str, client: str | None, debug: bool) -> int:
         if debug:
             raise
         if event == "pre-tool":
-            from gitmem.hook.pretool import failure_note
+            from gitmem.hook.pretool import failure_note  # only on a pre-tool failure
 
             note = failure_note(raw, error)
             if note:
@@ -110,9 +111,7 @@ def git_operation(rewrite: str | None) -> int:
     stages):
       gitmem hook git
     """
-    import os
-
-    from gitmem.git.refresh import after_operation
+    from gitmem.git.refresh import after_operation  # each hook loads only its own modules
 
     summary = after_operation(rewrite or os.environ.get("PRE_COMMIT_REWRITE_COMMAND", ""))
     if summary:

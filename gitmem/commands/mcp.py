@@ -7,6 +7,10 @@ from typing import TYPE_CHECKING
 import click
 
 from gitmem import INSTALL_MCP
+from gitmem.commands.output import echo
+from gitmem.errors import CannotRun
+from gitmem.gateway import find_project
+from gitmem.init.mcp import CODEX_CONFIG, CODEX_SNIPPET, USER_ONLY, register
 
 if TYPE_CHECKING:
     from gitmem.init.mcp import Registration
@@ -33,14 +37,10 @@ _HELP = f"""Run the gitmem MCP server on stdio (started by an AI tool, not by ha
     help="The repository whose memory to serve (default: the current directory).",
 )
 def mcp(repo: Path | None) -> int:
-    from gitmem.commands.output import echo
-    from gitmem.errors import CannotRun
-    from gitmem.gateway import find_project
-
     project = find_project(repo)
     project.require_initialised()
     try:
-        from gitmem.mcp.server import serve
+        from gitmem.mcp.server import serve  # the optional mcp SDK, loaded when the server runs
     except ImportError:
         raise CannotRun(
             "the MCP server needs the mcp extra (the official MCP SDK, version 2 or "
@@ -61,8 +61,6 @@ def register_and_report(
 ) -> None:
     """`gitmem init --mcp`: write the planned registrations and say what was done (``user``: Codex's
     per-user config was planned too; else its snippet is printed)."""
-    from gitmem.commands.output import echo
-    from gitmem.init.mcp import CODEX_CONFIG, CODEX_SNIPPET, USER_ONLY, register
 
     config_changed = register(project, registrations)
     for r in registrations:

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import click
 
+from gitmem.commands import open_store, today
 from gitmem.commands.output import echo, echo_json
+from gitmem.importing.okf import export as write_bundle
+from gitmem.importing.okf import import_bundle
 
 
 @click.command("export")
@@ -30,9 +33,6 @@ def export(folder: Path, as_json: bool) -> int:
     Example:
       gitmem export --okf docs/knowledge
     """
-    from gitmem.commands import open_store
-    from gitmem.importing.okf import export as write_bundle
-
     project, store = open_store()
     report = write_bundle(project, store.load(), folder)
     if as_json:
@@ -45,9 +45,6 @@ def export(folder: Path, as_json: bool) -> int:
 def import_okf(folder: Path, dry_run: bool, as_json: bool) -> int:
     """`gitmem import --okf FOLDER`: one proposal per concept, scanned like any import; exit 1 when
     one was refused."""
-    from gitmem.commands import open_store, today
-    from gitmem.importing.okf import import_bundle
-
     project, store = open_store()
     report = import_bundle(project, store, folder, today(), write=not dry_run)
     if as_json:

@@ -2,7 +2,11 @@ from __future__ import annotations
 
 import click
 
+from gitmem.commands import today
 from gitmem.commands.output import echo, echo_json, table
+from gitmem.gateway import find_project
+from gitmem.git import budgetdiff, guard
+from gitmem.git.provenance import diff_memories, memory_history, to_markdown
 
 
 @click.command()
@@ -23,9 +27,6 @@ def history(memory_id: str, as_json: bool) -> int:
       gitmem history use-pnpm
       git show $(gitmem history use-pnpm --json | jq -r '.[-1].sha')   # the commit that added it
     """
-    from gitmem.gateway import find_project
-    from gitmem.git.provenance import memory_history
-
     project = find_project()
     found = memory_history(project, memory_id)
     if as_json:
@@ -109,10 +110,6 @@ def diff(base: str | None, head: str | None, as_json: bool, form: str | None) ->
       gitmem diff main...feature --format markdown
     """
     as_json = as_json or form == "json"
-    from gitmem.commands import today
-    from gitmem.gateway import find_project
-    from gitmem.git import budgetdiff, guard
-    from gitmem.git.provenance import diff_memories, to_markdown
 
     project = find_project()
     result = diff_memories(project, base, head)

@@ -6,7 +6,16 @@ from typing import TYPE_CHECKING
 
 import click
 
+from gitmem.commands import open_store, today
 from gitmem.commands.output import echo, echo_json
+from gitmem.errors import CannotRun
+from gitmem.gateway import find_project
+from gitmem.memory.config import load_config
+from gitmem.recall.index import recall as run_recall
+from gitmem.recall.index import repo_path
+from gitmem.recall.present import as_json as hits_json
+from gitmem.recall.present import as_text
+from gitmem.scopes import packs
 
 if TYPE_CHECKING:
     from gitmem.memory.model import Memory
@@ -47,11 +56,6 @@ def recall(query: str, k: int, file: str | None, user: bool, as_json: bool) -> i
       gitmem recall "lint config" --path web/src/app.tsx -k 3 --json
       gitmem recall --user "commit message style"
     """
-    from gitmem.commands import open_store, today
-    from gitmem.recall.index import recall as run_recall
-    from gitmem.recall.present import as_json as hits_json
-    from gitmem.recall.present import as_text
-
     project, _ = open_store(user)
     day = today()
     scoped = _scoped_path(project, file, user) if file is not None else None
@@ -82,10 +86,6 @@ def recall(query: str, k: int, file: str | None, user: bool, as_json: bool) -> i
 def _scoped_path(project: Project, file: str, user: bool) -> str:
     """``--path`` relative to the repository: for --user, the repository the current directory
     is in, if any."""
-    from gitmem.errors import CannotRun
-    from gitmem.gateway import find_project
-    from gitmem.recall.index import repo_path
-
     if not user:
         return repo_path(project, file)
     try:
@@ -97,9 +97,6 @@ def _scoped_path(project: Project, file: str, user: bool) -> str:
 def _pack_memories(project: Project, day: date) -> list[tuple[Memory, str]]:
     """The live, unmuted memories of the shared packs in the cache, each with where it comes
     from."""
-    from gitmem.memory.config import load_config
-    from gitmem.scopes import packs
-
     memories, missing = packs.recallable(project, load_config(project), day)
     for source in missing:
         echo(

@@ -1,10 +1,14 @@
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import click
 
+from gitmem.checks.receipts import build
+from gitmem.commands import open_store, today
 from gitmem.commands.output import echo, echo_json
+from gitmem.compile.explain import memory_tokens
+from gitmem.errors import UsageError
 
 
 @click.command()
@@ -32,11 +36,6 @@ def receipts(since: str | None, client: str | None, as_json: bool) -> int:
       gitmem receipts --since 7d --client claude
       gitmem receipts --json | jq '.memories[] | select(.violations > 0)'
     """
-    from datetime import timedelta
-
-    from gitmem.checks.receipts import build
-    from gitmem.commands import open_store, today
-    from gitmem.compile.explain import memory_tokens
 
     project, store = open_store()
     day = today()
@@ -70,9 +69,6 @@ def receipts(since: str | None, client: str | None, as_json: bool) -> int:
 
 def _since(text: str, day: date) -> date:
     """``--since`` as a date: YYYY-MM-DD, or a span back from today (30d, 12w)."""
-    from datetime import timedelta
-
-    from gitmem.errors import UsageError
 
     value = text.strip()
     if value[:-1].isdigit() and value[-1:] in ("d", "w") and len(value) <= 6:

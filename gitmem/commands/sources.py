@@ -4,7 +4,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from gitmem.commands import open_store, today
 from gitmem.commands.output import echo, echo_json, style, table
+from gitmem.memory.config import load_config
+from gitmem.scopes import packs, source_changes
+from gitmem.scopes.clone import MEMORIES_PATH
+from gitmem.scopes.packs import short_rev
 
 if TYPE_CHECKING:
     from gitmem.scopes.source_changes import Update
@@ -61,11 +66,6 @@ def add(repo: str, rev: str | None, name: str | None, track: str | None, as_json
       gitmem sources add https://github.com/acme/memory-pack.git --rev v1.2.0 --name acme
       gitmem sources add ../team-memories --track main
     """
-    from gitmem.commands import open_store, today
-    from gitmem.memory.config import load_config
-    from gitmem.scopes import packs, source_changes
-    from gitmem.scopes.clone import MEMORIES_PATH
-
     project, _ = open_store()
     added = source_changes.add(project, load_config(project), repo, rev, name, track)
     source, pack = added.source, added.pack
@@ -118,10 +118,6 @@ def update(names: tuple[str, ...], branch: bool, as_json: bool) -> int:
       gitmem sources update
       gitmem sources update acme --branch
     """
-    from gitmem.commands import open_store, today
-    from gitmem.memory.config import load_config
-    from gitmem.scopes import source_changes
-
     project, _ = open_store()
     results = source_changes.update(project, load_config(project), names, branch, today())
     if as_json:
@@ -153,7 +149,6 @@ def _update_json(result: Update) -> dict[str, Any]:
 
 
 def _print_update(result: Update) -> None:
-    from gitmem.scopes.packs import short_rev
 
     name = result.source.name
     if result.error:
@@ -195,10 +190,6 @@ def list_sources(as_json: bool) -> int:
     Example:
       gitmem sources list --json | jq -r '.[] | "\\(.name) \\(.rev)"'
     """
-    from gitmem.commands import open_store, today
-    from gitmem.memory.config import load_config
-    from gitmem.scopes import packs, source_changes
-
     project, _ = open_store()
     config = load_config(project)
     loaded, _missing = packs.load(project, config, fetch_missing=False)
@@ -264,9 +255,6 @@ def unmute(name: str, memory_ids: tuple[str, ...]) -> int:
 
 
 def _mute(name: str, memory_ids: tuple[str, ...], muted: bool) -> int:
-    from gitmem.commands import open_store
-    from gitmem.memory.config import load_config
-    from gitmem.scopes import source_changes
 
     project, _ = open_store()
     changed = source_changes.mute(project, load_config(project), name, memory_ids, muted)
@@ -289,10 +277,6 @@ def remove(name: str) -> int:
     Example:
       gitmem sources remove acme
     """
-    from gitmem.commands import open_store
-    from gitmem.memory.config import load_config
-    from gitmem.scopes import source_changes
-
     project, _ = open_store()
     source = source_changes.remove(project, load_config(project), name)
     echo(

@@ -4,6 +4,8 @@ from pathlib import Path
 
 import click
 
+from gitmem.checks.validation import validate_files, validate_project
+from gitmem.commands import open_store
 from gitmem.commands.output import echo, echo_json
 
 
@@ -33,9 +35,6 @@ def validate(files: tuple[Path, ...], user: bool, as_json: bool) -> int:
       gitmem validate .memory/memories/use-pnpm.yaml
       gitmem validate --user
     """
-    from gitmem.checks.validation import validate_files, validate_project
-    from gitmem.commands import open_store
-
     project, store = open_store(user)
     checked, problems = (
         validate_files(project, store, files) if files else validate_project(project, store)
