@@ -33,6 +33,7 @@ prompt none. The number of pairs that break their rule is printed.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import resource
@@ -140,10 +141,27 @@ def _whole(body: str, text: str) -> bool:
     return all(line in lines for line in code)
 
 
+def _hook_module(name: str) -> Any:
+    """``gitmem.hook.NAME``, or ``gitmem.session.NAME`` in a checkout from before the modules moved
+    (the base of ``--base``)."""
+    try:
+        return importlib.import_module(f"gitmem.hook.{name}")
+    except ImportError:
+        return importlib.import_module(f"gitmem.session.{name}")
+
+
+def _project_finder() -> Any:
+    """``find_project`` where this checkout has it (the gateway now, the project module before)."""
+    module = importlib.import_module("gitmem.gateway")
+    if hasattr(module, "find_project"):
+        return module.find_project
+    return importlib.import_module("gitmem.project").find_project
+
+
 def class_check(store: dict[str, dict[str, Any]]) -> set[int]:
     """The pairs (their numbers) that break their class's rule (stemmed as the recall index does,
     the words field left out)."""
-    from gitmem.hook.inject import prompt_terms
+    prompt_terms = _hook_module("inject").prompt_terms
 
     conn = sqlite3.connect(":memory:")
     conn.execute(
@@ -180,9 +198,9 @@ def _payload(root: Path, prompt: str, session: str) -> bytes:
 
 def worker(size: int, words: str, runs: int) -> dict[str, Any]:
     """Every figure for one store size, with the gitmem on this process's path."""
-    from gitmem.gateway import find_project
-    from gitmem.hook import clients
-    from gitmem.hook.run import rules_files, run
+    find_project = _project_finder()
+    clients = _hook_module("clients")
+    rules_files, run = _hook_module("run").rules_files, _hook_module("run").run
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "repo"
