@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -49,20 +50,22 @@ def _resolved(path: str | os.PathLike[str]) -> Path:
     return Path(os.path.realpath(path))
 
 
-def _scripts() -> set[Path]:
+@cache  # the installed distributions do not change while a process runs: read them once
+def _scripts() -> frozenset[Path]:
     """The command scripts this installation wrote (its RECORD), resolved; none when run from a
     source tree without an install (a checkout's own ``gitmem_cli.egg-info`` lists no scripts)."""
     from importlib import metadata
 
-    return {
+    return frozenset(
         _resolved(str(f.locate()))
         for dist in metadata.distributions()
         if (dist.metadata["Name"] or "").lower() == DISTRIBUTION
         for f in dist.files or ()
         if f.name in ("gitmem", COMMAND)
-    }
+    )
 
 
+@cache  # as _scripts
 def _others() -> tuple[str, ...]:
     from importlib import metadata
 
