@@ -13,6 +13,7 @@ else, and deletes whole files, and touches nothing it did not write.
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
@@ -21,23 +22,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from gitmem import gateway
+from gitmem import gitcommand as command
 from gitmem.clientsettings import also_read
 from gitmem.compile import aider, block, checks, delivery, leftout
 from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.budget import fitted
-from gitmem.compile.changes import FileChange, LimitUse, Report, read_file
+from gitmem.compile.changes import FileChange, LimitUse, Report, linked_document, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
 from gitmem.compile.readers import READERS, Reader
+from gitmem.compile.reading import chain
+from gitmem.compile.verify import Miss, verify
 from gitmem.errors import Problem, UsageError
 from gitmem.memory.config import Config
 from gitmem.memory.model import Memory
 from gitmem.project import Project
+from gitmem.scopes import packs as shared_packs
 from gitmem.tools import CLEANUP_TARGETS as CLEANUP
 from gitmem.tools import TARGET_BY_NAME as BY_NAME
 from gitmem.tools import TARGETS, WHOLE_PREFIX, Target
 
 if TYPE_CHECKING:
-    from gitmem.compile.verify import Miss
     from gitmem.memory.store import Snapshot, Store
     from gitmem.scopes.packs import Pack
 
@@ -126,8 +130,6 @@ def arrivals(
     (``compile.verify``); without ``committed``, the clients that read only what git tracks are left
     to ``gitmem check``.
     """
-    from gitmem.compile.verify import verify
-
     memories = [*compiled.live, *(m for pack in compiled.report.packs for m in pack.live(today))]
     return verify(project, compiled.report, memories, committed=committed)
 
@@ -235,12 +237,10 @@ def _laid_out(
 def _ignored_private(project: Project, targets: Sequence[Target]) -> list[str]:
     """The private files (``Reader.private``: ``.claude/CLAUDE.md``) of ``targets`` that git
     ignores here."""
-    from gitmem import gitcommand
-
     places = [path for target in targets for path in delivery.private_files(target)]
     if not places or not (project.root / ".git").exists():
         return []
-    return gitcommand.ignored(project.root, places)
+    return command.ignored(project.root, places)
 
 
 def _linked_roots(project: Project, targets: Sequence[Target]) -> dict[str, tuple[str, str]]:
@@ -250,8 +250,6 @@ def _linked_roots(project: Project, targets: Sequence[Target]) -> dict[str, tupl
     one lacks, "" for nowhere git tracks). gitmem's block is written once, through the link, and
     each client counts it once (``compile.reading``).
     """
-    from gitmem import gitcommand
-
     by_real: dict[str, list[Target]] = {}
     for target in targets:
         if target.root_whole or target.personal:
@@ -269,7 +267,7 @@ def _linked_roots(project: Project, targets: Sequence[Target]) -> dict[str, tupl
             if target.scoped_dir and target.always_frontmatter is not None:
                 places.append(f"{target.scoped_dir}/{LINKED_ROOT_NAME}{target.scoped_suffix}")
             ignored = (
-                set(gitcommand.ignored(project.root, places))
+                set(command.ignored(project.root, places))
                 if (project.root / ".git").exists()
                 else set()
             )
@@ -458,8 +456,6 @@ def _around_linked(
     the client still gets them and the document is never written; ``linked`` maps each such root
     file to its (original) target.
     """
-    from gitmem.compile.changes import linked_document
-
     out, linked = [], {}
     for target in targets:
         if target.personal or linked_document(project, target.root_file) is None:
@@ -483,8 +479,6 @@ def _not_into_documents(
 ) -> None:
     """Never write gitmem's block through a link into a document that is not a rules file; say where
     the memories went instead, or that the client gets none from this file."""
-    from gitmem.compile.changes import linked_document
-
     for path, target in linked.items():
         instead = f"{target.scoped_dir}/{LINKED_ROOT_NAME}{target.scoped_suffix}"
         if path not in desired and instead in desired:
@@ -565,8 +559,6 @@ def _room(project: Project, targets: Sequence[Target], budgets: dict[str, int]) 
 def _written_through(project: Project, target: Target, other: Target) -> bool:
     """Whether a file of ``target`` (its root file, or one of its nested files) is a link to
     ``other``'s."""
-    from gitmem import gitcommand as command
-
     pairs = [(target.root_file, other.root_file)]
     if target.dir_file and other.dir_file:
         nested = command.list_files(project.root, (other.dir_file,))
@@ -608,9 +600,6 @@ def _nested_hand_written(project: Project, target: Target, root: int) -> tuple[i
     chains the team's text with the root's ``root`` keeps within it; and the chains already past it
     alone, each at its first file over (leaving them room would only take the index from every other
     folder)."""
-    from gitmem import gitcommand as command
-    from gitmem.compile.reading import chain
-
     limits = [lim for lim in target.limits if lim.hard and lim.measure == "chain_bytes"]
     if target.dir_file is None or not limits:
         return 0, []
@@ -636,12 +625,10 @@ def _shared(
 ) -> tuple[list[Pack], list[Problem], list[Memory]]:
     """The shared packs, their problems, and the memories of theirs compile includes (live, unmuted,
     ``PACK/ID``); none for the user's scope (``request.only``)."""
-    from gitmem.scopes import packs
-
     if not config.sources or request.only is not None:
         return [], [], []
-    loaded, _ = packs.load(project, config)
-    return loaded, packs.problems(loaded), packs.live(loaded, request.today)
+    loaded, _ = shared_packs.load(project, config)
+    return loaded, shared_packs.problems(loaded), shared_packs.live(loaded, request.today)
 
 
 def apply(project: Project, report: Report) -> list[FileChange]:
@@ -703,8 +690,6 @@ def _listdir(directory: Path) -> list[str]:
 def _nested(project: Project, targets: Sequence[Target]) -> dict[str, Target]:
     """The nested files of ``targets`` git lists (``dir_file`` in folders; private files where only
     the client looks), each with its target."""
-    from gitmem import gitcommand as command
-
     dir_files = {target.dir_file: target for target in targets if target.dir_file}
     for target in targets:
         if not target.personal:
@@ -755,8 +740,6 @@ def _heal(text: str) -> tuple[str, Found] | None:
 
 
 def _diff(path: str, old: str, new: str) -> str:
-    import difflib
-
     lines = difflib.unified_diff(
         old.splitlines(keepends=True),
         new.splitlines(keepends=True),
