@@ -8,15 +8,23 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from gitmem.commands import today
+from gitmem.commands import open_store, today
 from gitmem.commands.options import target_option
 from gitmem.commands.output import echo, echo_json, style, table
 from gitmem.compile.budget import rank_reason, tokens
+from gitmem.compile.checks import ignored_fix
 from gitmem.compile.compiler import Compiled, Mode, Request, compile_store
 from gitmem.compile.reading import Disk, files_of
 from gitmem.compile.verify import notes
-from gitmem.errors import shown
-from gitmem.memory.config import TARGET_NAMES
+from gitmem.errors import CheckFailed, UsageError, shown
+from gitmem.gateway import find_project
+from gitmem.git.hookpath import unstaged
+from gitmem.git.refresh import refresh
+from gitmem.memory.config import TARGET_NAMES, load_config
+from gitmem.memory.model import KINDS, STATUSES
+from gitmem.project import UserScope
+from gitmem.scopes.packs import short_rev
+from gitmem.scopes.personal import catalogue, select
 
 if TYPE_CHECKING:
     from gitmem.compile.changes import FileChange, Report
@@ -106,8 +114,6 @@ def compile_command(
     """
     if commit:
         return _commit(any((check, targets, budget is not None, force, user)), as_json)
-    from gitmem.commands import open_store
-
     project, store = open_store(user)
     mode: Mode = "report" if check else "write"
     request = Request(today(), mode, targets, budget, force)
@@ -135,8 +141,6 @@ def _check_code(report: Report) -> int:
 def _print_result(project: Project, result: Compiled, check: bool, user: bool, show: Show) -> int:
     """What compile says without --json: problems, the check, the refused files, or what was
     written."""
-    from gitmem.errors import CheckFailed
-
     report = result.report
     if report.problems:
         for warning in report.warnings:
@@ -153,10 +157,6 @@ def _print_result(project: Project, result: Compiled, check: bool, user: bool, s
 
 def _commit(other_options: bool, as_json: bool) -> int:
     """``compile --commit``: the refresh CI runs on the default branch (``gitmem.git.refresh``)."""
-    from gitmem.errors import UsageError
-    from gitmem.gateway import find_project
-    from gitmem.git.refresh import refresh
-
     if other_options:
         raise UsageError(
             "--commit compiles every configured target as configured: it goes with --json only"
@@ -191,14 +191,9 @@ def _run(
     for the user-level files (the targets ``request.names`` narrowed to those the user has); and
     notes to show.
     """
-    from gitmem.memory.config import load_config
-
     config = load_config(project)
     if not user:
         return compile_store(project, store, config, request), []
-    from gitmem.project import UserScope
-    from gitmem.scopes.personal import catalogue, select
-
     assert isinstance(project, UserScope)
     selection = select(project, config, request.names)
     notes = list(selection.notes)
@@ -213,8 +208,6 @@ def _run(
 
 def _invalid(problems: list[Problem], check: bool, user: bool, as_json: bool) -> int:
     """Invalid memory files: compile refuses, writing nothing."""
-    from gitmem.errors import CheckFailed
-
     if as_json:
         echo_json({"check": check, "written": False, "problems": _problems(problems)})
         return 1
@@ -265,8 +258,6 @@ def _print_held(report: Report) -> int:
 
 def _unstaged(project: Project, changed: list[FileChange]) -> bool:
     """In the pre-commit hook: whether compile wrote files the commit does not hold (said so)."""
-    from gitmem.git.hookpath import unstaged
-
     left = unstaged(project, [change.path for change in changed])
     if left:
         echo(
@@ -401,8 +392,6 @@ def _source_json(pack: Pack) -> dict[str, Any]:
 
 
 def _print_check(report: Report, show: Show = _same) -> None:
-    from gitmem.compile.checks import ignored_fix
-
     for change in report.stale:
         echo(f"{show(change.path)}: {change.reason}")
     for problem in report.over:
@@ -470,8 +459,6 @@ def stats(user: bool, as_json: bool) -> int:
       gitmem stats --json | jq '.targets[] | {name, tokens, budget}'
       gitmem stats --json | jq '.sources[] | {name, rev, compiled}'
     """
-    from gitmem.commands import open_store
-
     project, store = open_store(user)
     result, _ = _run(project, store, user, Request(today(), "partial", force=True))
     report, live, snapshot = result.report, result.live, result.snapshot
@@ -544,8 +531,6 @@ def _stats_target(
 def _print_sources(sources: list[dict[str, Any]]) -> None:
     if not sources:
         return
-    from gitmem.scopes.packs import short_rev
-
     echo()
     rows = [
         [
@@ -561,8 +546,6 @@ def _print_sources(sources: list[dict[str, Any]]) -> None:
 
 
 def _memory_counts(snapshot: Snapshot, day: Any) -> dict[str, Any]:
-    from gitmem.memory.model import KINDS, STATUSES
-
     memories: list[Memory] = list(snapshot.memories.values())
     by_status = Counter(m.status for m in memories)
     by_kind = {kind: dict.fromkeys(STATUSES, 0) for kind in KINDS}
