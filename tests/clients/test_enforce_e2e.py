@@ -29,7 +29,7 @@ MEMORY = {
     "kind": "convention",
     "status": "active",
     "body": "Marker files confuse the deploy script; record state in deploy.toml instead.",
-    "enforce": {"commands": ["touch forbidden*"]},
+    "enforce": {"commands": ["touch forbidden*"], "edits": ["web/forbidden*"]},
     "created": "2026-01-01",
 }
 QUOTED = "[no-marker-files] Never create marker files"  # the refusal's wording (the rules file has another)
@@ -213,5 +213,24 @@ def test_without_the_hook_the_command_runs_and_receipts_find_it_in_the_transcrip
         done = run(driver("claude"), root, "Mark the deploy as done", model, tmp_path / "home")
         assert model.tool_calls >= 1, f"exit {done.code}: {done.err[-1500:]}"
     assert (root / "web" / "forbidden-marker.txt").exists()  # it ran: no hook was there
+    counted = receipts(root, tmp_path / "home", "claude")
+    assert counted["violations"] == 1 and counted["blocked"] == 0, counted
+    assert counted["delivered"] == 1, (
+        counted
+    )  # the session, from its transcript: CLAUDE.md holds it
+
+
+def test_without_the_hook_a_forbidden_write_is_a_violation_from_the_transcript(
+    tmp_path: Path,
+) -> None:
+    """Claude Code without gitmem's hooks writes a file `enforce.edits` forbids with its own Write
+    tool: receipts find the write in its transcript."""
+    root = project(tmp_path, "claude", hooks=False)
+    _, _, tool, args = TOOLS["claude"]
+    target = root / "web" / "forbidden-notes.txt"
+    with FakeModel(tool=tool, exact=True, tool_args=args(str(target), "done\n")) as model:
+        done = run(driver("claude"), root, "Note that the deploy is done", model, tmp_path / "home")
+        assert model.tool_calls >= 1, f"exit {done.code}: {done.err[-1500:]}"
+    assert target.exists()  # it ran: no hook was there
     counted = receipts(root, tmp_path / "home", "claude")
     assert counted["violations"] == 1 and counted["blocked"] == 0, counted
