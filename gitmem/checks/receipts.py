@@ -24,8 +24,13 @@ from gitmem import gateway
 from gitmem.errors import GitmemError
 from gitmem.hook import pretool, shell
 from gitmem.hook import receipts as log
+from gitmem.hook.clients import BY_NAME
+from gitmem.hook.inject import loaded_ids
+from gitmem.hook.run import rules_files
 from gitmem.memory.model import Memory
 from gitmem.project import Project
+from gitmem.scan.transcripts import client_logs
+from gitmem.tools import TRANSCRIPT_CLIENTS
 
 TRANSCRIPT_LIMIT = 32 * gateway.MIB  # a transcript larger than this is not read
 MAX_DEPTH = 12  # JSON nesting followed into a transcript record
@@ -153,9 +158,6 @@ def _transcripts(
     project: Project, since: float, client: str | None, home: Path | None
 ) -> Iterator[tuple[str, Path, str]]:
     """(client, path, text) of each transcript of this project changed since ``since``."""
-    from gitmem.scan.transcripts import client_logs
-    from gitmem.tools import TRANSCRIPT_CLIENTS
-
     base = home or Path.home()
     for name in TRANSCRIPT_CLIENTS:
         if client is not None and name != client:
@@ -176,10 +178,6 @@ def _transcripts(
 
 def _loaded(project: Project, client: str) -> set[str]:
     """The memory ids in the managed blocks of the rules files ``client`` loads at the root."""
-    from gitmem.hook.clients import BY_NAME
-    from gitmem.hook.inject import loaded_ids
-    from gitmem.hook.run import rules_files
-
     found = BY_NAME.get(client)
     return loaded_ids(rules_files(project, found), project) if found is not None else set()
 

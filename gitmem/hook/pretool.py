@@ -22,17 +22,21 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from gitmem import globmatch
+from gitmem import gateway, globmatch
+from gitmem.errors import GitmemError
+from gitmem.gateway import find_project
 from gitmem.hook import shell
+from gitmem.hook.payload import parse, session_id, text
+from gitmem.project import Project, user_scope
 
-# The hook runs before every tool call: what only a refusal or a stale cache needs (the client
-# table, the memory model and the recall index, dates) is imported where it is used.
+# The hook runs before every tool call: what only a refusal, a stale cache or a failure needs (the
+# client table, the memory model, the recall index and the packs, dates) is imported where it is
+# used.
 if TYPE_CHECKING:
     from datetime import date
 
     from gitmem.hook.clients import Client
     from gitmem.memory.model import Memory
-    from gitmem.project import Project
 
 MAX_TEXT = 262_144  # characters of an edit's old or new text looked at for the managed block
 REASON_BODY = 1_500  # characters of a memory's body quoted in a refusal
@@ -373,8 +377,6 @@ class Gate:
             or not relative.endswith(RULES_SUFFIXES)
         ):
             return None
-        from gitmem import gateway
-        from gitmem.errors import GitmemError
 
         try:
             text = gateway.read_text(
@@ -558,8 +560,6 @@ def enforced(project: Project, day: str) -> list[Rule]:
     memory file (gitmem's own writes, git checkout) changes its folder and is seen at once, as is
     a pack pinned anew; a memory file edited in place is seen within ``TRUST_SECONDS``.
     """
-    from gitmem import gateway
-    from gitmem.errors import GitmemError
 
     path = project.cache_dir / CACHE
     personal = _personal()
@@ -611,8 +611,6 @@ def _fresh(project: Project, personal: Project | None, day: str) -> tuple[list[R
 
 def _personal() -> Project | None:
     """The user's personal store, when it has memories."""
-    from gitmem.errors import GitmemError
-    from gitmem.project import user_scope
 
     try:
         scope = user_scope()
@@ -624,8 +622,6 @@ def _personal() -> Project | None:
 def _packs(project: Project, day: date) -> list[Memory]:
     """The shared packs' live memories with ``enforce`` (from the local cache; read only when the
     config names sources, since the YAML reader is slow to import)."""
-    from gitmem import gateway
-    from gitmem.errors import GitmemError
 
     try:
         text = gateway.read_text(project, project.config_path, limit=gateway.CONFIG_LIMIT)
@@ -661,7 +657,6 @@ class Answered(NamedTuple):
 def run(client_name: str | None, raw: bytes, today: date | None = None) -> Answered:
     """``gitmem hook pre-tool``: the client's payload in, its answer out (``__main__`` calls this
     directly, so the hook imports neither click nor the prompt hook's modules)."""
-    from gitmem.hook.payload import parse
 
     return respond(client_name, parse(raw), today)
 
@@ -674,9 +669,6 @@ def respond(client_name: str | None, payload: dict[str, Any], day: date | None) 
     call = call_of(payload)
     if not call.commands and not call.writes:
         return Answered("")  # a read, a search...: nothing to look at (no repository opened)
-    from gitmem.errors import GitmemError
-    from gitmem.gateway import find_project
-    from gitmem.hook.payload import session_id, text
 
     cwd = text(payload, "cwd", "directory") or _workspace(payload)
     try:
@@ -747,10 +739,6 @@ def failure_note(raw: bytes, error: BaseException) -> str | None:
     )
     try:
         import hashlib
-
-        from gitmem import gateway
-        from gitmem.gateway import find_project
-        from gitmem.hook.payload import parse, session_id
 
         payload = parse(raw)
         cwd = payload.get("cwd")
