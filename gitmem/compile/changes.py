@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from gitmem import gateway
 from gitmem.compile.plan import TargetPlan
@@ -18,8 +18,11 @@ from gitmem.tools import Limit
 if TYPE_CHECKING:
     from gitmem.scopes.packs import Pack
 
-# What a stale file would become, in --check's words.
-STALE_REASONS = {
+# What compile does to a file; "held": its target is over a hard size limit, nothing of it written.
+Action = Literal["created", "updated", "healed", "removed", "unchanged", "refused", "held"]
+
+# What a stale file would become, in --check's words (the actions that change a file, and "held").
+STALE_REASONS: dict[Action, str] = {
     "created": "missing",
     "updated": "out of date",
     "healed": "has git conflict markers in its gitmem block",
@@ -34,9 +37,7 @@ class FileChange:
 
     path: str  # relative to the repository root, / separators
     target: str
-    # created | updated | healed | removed | unchanged | refused | held (its target is over a hard
-    # limit)
-    action: str
+    action: Action
     old: str | None = None
     new: str | None = None  # None with action "removed": the file is deleted
     edited: bool = False  # gitmem's part was edited by hand (overwritten only with force)
