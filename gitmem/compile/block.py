@@ -30,6 +30,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from gitmem.linear import linear
 
@@ -101,7 +102,12 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.replace("\r\n", "\n").encode("utf-8")).hexdigest()[:HASH_LENGTH]
 
 
-def begin_line(kind: str, value: str, personal: bool = False) -> str:
+# What a begin marker's hash covers: "hash", the block's body; "file-hash", the whole file gitmem
+# writes (its other text is gitmem's too).
+MarkerKind = Literal["hash", "file-hash"]
+
+
+def begin_line(kind: MarkerKind, value: str, personal: bool = False) -> str:
     """The begin marker (without newline): ``kind`` is ``hash`` (a block) or ``file-hash`` (a whole
     file); ``personal`` for the user-level files of ``compile --user``."""
     if personal:
@@ -142,9 +148,9 @@ class Found:
         return self.begin + self.body + self.end
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> MarkerKind:
         match = _HASH_RE.match(self.begin)
-        return match.group(1) if match else "hash"
+        return "file-hash" if match and match.group(1) == "file-hash" else "hash"
 
     @property
     def stored_hash(self) -> str | None:

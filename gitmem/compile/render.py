@@ -142,7 +142,7 @@ def overhead(spec: FileSpec, templates: tuple[str, ...], packs: bool = False) ->
 
 def marker_chars(whole: bool, personal: bool = False) -> int:
     """Characters of the two marker lines."""
-    kind = "file-hash" if whole else "hash"
+    kind: block.MarkerKind = "file-hash" if whole else "hash"
     return (
         len(block.begin_line(kind, "0" * block.HASH_LENGTH, personal)) + 1 + len(block.END_LINE) + 1
     )
