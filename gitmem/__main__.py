@@ -7,6 +7,7 @@ through click). Everything else goes through ``cli``.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 
 _FAST_EVENTS = ("prompt", "session-start", "stop", "pre-tool")
@@ -26,7 +27,7 @@ def _fast(args: list[str]) -> int | None:
     # The pre-tool hook runs before every tool call: it looks its client up only to answer a refusal
     # (an unknown name then answers in the shape its payload shows; it never stops a call).
     if args[1] != "pre-tool":
-        from gitmem.hook.clients import BY_NAME
+        from gitmem.hook.clients import BY_NAME  # each line loads only what it runs
 
         if client is not None and client not in BY_NAME:
             return None
@@ -35,18 +36,18 @@ def _fast(args: list[str]) -> int | None:
         if (
             args[1] == "pre-tool"
         ):  # before every tool call: its own lean path (no prompt hook modules)
-            from gitmem.hook import pretool
+            from gitmem.hook import pretool  # each line loads only what it runs
 
             text = pretool.run(client, raw).text
         else:
-            from gitmem.hook.run import run
+            from gitmem.hook.run import run  # each line loads only what it runs
 
             text = run(args[1], client, raw).stdout
     except (
         Exception
     ) as error:  # a hook never breaks the client's turn; `gitmem hook ... --debug` shows the error
         if args[1] == "pre-tool":  # the call goes through unchecked: say so, once a session
-            from gitmem.hook.pretool import failure_note
+            from gitmem.hook.pretool import failure_note  # only on a failure
 
             note = failure_note(raw, error)
             if note:
@@ -65,14 +66,12 @@ def _scan_staged(args: list[str]) -> int | None:
     """
     if args != ["scan", "--staged"]:
         return None
-    from gitmem.commands.scanhook import plain_echo, staged
+    from gitmem.commands.scanhook import plain_echo, staged  # each line loads only what it runs
 
     try:
         return staged(plain_echo)
     except (Exception, KeyboardInterrupt) as exc:
-        import os
-
-        from gitmem.commands.cli import exit_code
+        from gitmem.commands.cli import exit_code  # click, only on an error
 
         return exit_code(exc, bool(os.environ.get("GITMEM_DEBUG")))
 
@@ -88,16 +87,14 @@ def _after_git(args: list[str]) -> int | None:
         or (len(args) == 4 and args[2] != "--rewrite")
     ):
         return None
-    import os
-
-    from gitmem.git.refresh import after_operation
+    from gitmem.git.refresh import after_operation  # each line loads only what it runs
 
     try:
         summary = after_operation(
             args[3] if len(args) == 4 else os.environ.get("PRE_COMMIT_REWRITE_COMMAND", "")
         )
     except (Exception, KeyboardInterrupt) as exc:
-        from gitmem.commands.cli import exit_code
+        from gitmem.commands.cli import exit_code  # click, only on an error
 
         return exit_code(exc, bool(os.environ.get("GITMEM_DEBUG")))
     if summary:
@@ -120,7 +117,7 @@ def main() -> int:
         gc.freeze()  # nothing left for the pass at exit
         return fast
     gc.enable()
-    from gitmem.commands.cli import main as cli_main
+    from gitmem.commands.cli import main as cli_main  # click: every other command line
 
     return cli_main()
 

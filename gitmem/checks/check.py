@@ -17,9 +17,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from gitmem.memory.config import load_config
+from gitmem.checks.doctor import diagnose
+from gitmem.checks.validation import validate_project
+from gitmem.compile import verify
+from gitmem.compile.compiler import Request, arrivals, compile_store
+from gitmem.errors import GitmemError
+from gitmem.git import guard, history
+from gitmem.memory.config import load_config, scan_settings
 from gitmem.memory.store import Store
 from gitmem.project import Project
+from gitmem.scan import inputs
+from gitmem.scan.engine import HIDDEN_RULE
 
 
 @dataclass
@@ -51,9 +59,6 @@ def run_checks(project: Project, today: date) -> list[Step]:
 def _guard(project: Project) -> Step:
     """The guard's settings changed since the merge base of the default branch: named, for the
     reviewer (the check passes; a pull request may mean to change them, but never silently)."""
-    from gitmem.errors import GitmemError
-    from gitmem.git import guard, history
-
     try:
         branch = history.default_branch(project.root)
         head = history.resolve(project.root, "HEAD")
@@ -88,7 +93,6 @@ def _skipped(name: str, why: str) -> Step:
 
 
 def _validate(project: Project, store: Store) -> Step:
-    from gitmem.checks.validation import validate_project
 
     checked, problems = validate_project(project, store)
     if problems:
@@ -103,9 +107,6 @@ def _validate(project: Project, store: Store) -> Step:
 
 
 def _scan(project: Project) -> Step:
-    from gitmem.memory.config import scan_settings
-    from gitmem.scan import inputs
-    from gitmem.scan.engine import HIDDEN_RULE
 
     settings = inputs.load_settings(project, scan_settings)
     jobs: list[inputs.Source] = []
@@ -126,8 +127,6 @@ def _scan(project: Project) -> Step:
 
 
 def _compile(project: Project, store: Store, today: date) -> Step:
-    from gitmem.compile import verify
-    from gitmem.compile.compiler import Request, arrivals, compile_store
 
     compiled = compile_store(project, store, load_config(project), Request(today, mode="partial"))
     report = compiled.report
@@ -167,7 +166,6 @@ def _compile(project: Project, store: Store, today: date) -> Step:
 
 
 def _doctor(project: Project, store: Store, today: date) -> Step:
-    from gitmem.checks.doctor import diagnose
 
     report = diagnose(project, store, load_config(project), today)
     warnings = f" ({len(report.warnings)} warning(s): `gitmem doctor`)" if report.warnings else ""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 from typing import NamedTuple
 
@@ -54,8 +55,6 @@ def _resolved(path: str | os.PathLike[str]) -> Path:
 def _scripts() -> frozenset[Path]:
     """The command scripts this installation wrote (its RECORD), resolved; none when run from a
     source tree without an install (a checkout's own ``gitmem_cli.egg-info`` lists no scripts)."""
-    from importlib import metadata
-
     return frozenset(
         _resolved(str(f.locate()))
         for dist in metadata.distributions()
@@ -67,7 +66,6 @@ def _scripts() -> frozenset[Path]:
 
 @cache  # as _scripts
 def _others() -> tuple[str, ...]:
-    from importlib import metadata
 
     names = set(metadata.packages_distributions().get("gitmem", ()))
     names |= {

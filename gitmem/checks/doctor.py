@@ -20,9 +20,10 @@ information, never a finding.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
 
 from gitmem import COMMAND, gateway
+from gitmem.checks import command, receipts
 from gitmem.checks.chains import check_supersedes, dangling_target
 from gitmem.checks.evidence import check_evidence, citation_states, evidence_data
 from gitmem.checks.findings import (
@@ -35,8 +36,12 @@ from gitmem.checks.findings import (
     Report,
     memory_id_of,
 )
+from gitmem.compile.compiler import Request, compile_store
+from gitmem.compile.explain import memory_tokens
 from gitmem.errors import GitmemError
-from gitmem.git import removed
+from gitmem.git import hookpath, removed
+from gitmem.hook import receipts as log
+from gitmem.memory import actions
 from gitmem.memory.config import Config
 from gitmem.memory.model import Evidence
 from gitmem.memory.similar import memory_text, near_duplicates
@@ -170,7 +175,6 @@ def check_budgets(ctx: Context) -> Iterator[Finding]:
     size limits."""
     if ctx.snapshot.problems:
         return  # compile refuses while memory files are invalid; check_invalid reports them
-    from gitmem.compile.compiler import Request, compile_store
 
     report = compile_store(
         ctx.project, ctx.store, ctx.config, Request(ctx.today), ctx.snapshot
@@ -214,7 +218,6 @@ def check_hooks(ctx: Context) -> Iterator[Finding]:
             return
     except (OSError, GitmemError):
         return
-    from gitmem.git import hookpath
 
     for path, message in hookpath.problems(ctx.project):
         yield Finding(ERROR, "hook-skipped", None, path, 1, message, "gitmem init")
@@ -223,8 +226,6 @@ def check_hooks(ctx: Context) -> Iterator[Finding]:
 def check_command(ctx: Context) -> Iterator[Finding]:
     """The ``gitmem`` on PATH is another program, ``gitmem-cli`` (what the hooks run) is missing, or
     another distribution shares this environment's ``gitmem`` package (``hygiene/command.py``)."""
-    from gitmem.checks import command
-
     config = ctx.project.root / ".pre-commit-config.yaml"
     try:
         hooks = COMMAND in gateway.read_text(
@@ -246,11 +247,6 @@ def check_receipts(ctx: Context) -> Iterator[Finding]:
     """From ``gitmem receipts`` over the last ``RECEIPT_DAYS`` days (only where gitmem's hooks
     recorded sessions): a live memory no session received, one broken after it was delivered, and
     one that cost many tokens and was never recalled or injected on demand."""
-    from datetime import timedelta
-
-    from gitmem.checks import receipts
-    from gitmem.compile.explain import memory_tokens
-    from gitmem.hook import receipts as log
 
     since = ctx.today - timedelta(days=RECEIPT_DAYS)
     if not log.read(ctx.project, 0.0):
@@ -321,8 +317,6 @@ CHECKS: tuple[Check, ...] = (
 def apply_fixes(project: Project, store: Store, config: Config, today: date) -> list[Fixed]:
     """The safe repairs: retire expired memories still active, and move citations whose lines
     only moved."""
-    from gitmem.memory import actions
-
     snapshot = store.load()
     context = Context(project, store, config, snapshot, today)
     fixed: list[Fixed] = []

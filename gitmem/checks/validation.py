@@ -7,6 +7,7 @@ from pathlib import Path
 
 from gitmem import gateway
 from gitmem.errors import CheckFailed, Problem
+from gitmem.memory.schema import check_config, check_memory
 from gitmem.memory.store import SUFFIX, Store
 from gitmem.project import Project
 
@@ -27,8 +28,6 @@ def validate_files(
 ) -> tuple[int, list[Problem]]:
     """The given files: memory files are checked with the whole store (for the cross-file
     checks)."""
-    from gitmem.memory.schema import check_memory
-
     problems: list[Problem] = []
     snapshot = None
     for file in files:
@@ -60,7 +59,6 @@ def validate_files(
 
 
 def _config_problems(project: Project, path: Path, display: str | None = None) -> list[Problem]:
-    from gitmem.memory.schema import check_config
 
     try:
         raw = gateway.read_bytes(project, path, limit=gateway.CONFIG_LIMIT, display=display)
