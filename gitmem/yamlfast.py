@@ -137,36 +137,25 @@ def _load(text: str) -> tuple[dict[str, Any], Marks]:
     data: dict[str, Any] = {}
     marks: Marks = {}
     index = 0
-    while index < len(lines):
+    count = len(lines)
+    while index < count:
         line = lines[index]
         index += 1  # the line's number, and the index of the line after it
-        if _comment(line):
+        if not line or line[0] == "#":  # an empty line, or a comment: "# " then text
+            if line and not line.startswith("# "):
+                raise _Unsure
             continue
-        key, value = _key(line, data)
+        match = _KEY.fullmatch(line)
+        if match is None:
+            raise _Unsure
+        key, value = match.group(1), match.group(2)
+        if key in data or key.lower() in _RESERVED:
+            raise _Unsure  # duplicate keys (ruamel says so), or a key that is not text
         marks[(key,)] = (index, 1)
         data[key], index = _value(lines, index, key, value, marks)
     if not data:
         raise _Unsure
     return data, marks
-
-
-def _comment(line: str) -> bool:
-    """An empty line or a comment line (``# `` then text)."""
-    if line and line[0] == "#" and not line.startswith("# "):
-        raise _Unsure
-    return not line or line[0] == "#"
-
-
-def _key(line: str, data: dict[str, Any]) -> tuple[str, str | None]:
-    """A top-level ``key:`` line: the key and the text after ``: `` (``None`` when nothing
-    follows)."""
-    match = _KEY.fullmatch(line)
-    if match is None:
-        raise _Unsure
-    key = match.group(1)
-    if key in data or key.lower() in _RESERVED:
-        raise _Unsure  # duplicate keys (ruamel says so), or a key that is not text
-    return key, match.group(2)
 
 
 def _value(
