@@ -59,7 +59,7 @@ class ClientStore(NamedTuple):
     label: str
     version: str  # the installed version whose package was read
     where: str  # one line for --help and the docs
-    layout: str  # a key of ``LAYOUTS``
+    layout: tools.StoreLayout  # a key of ``LAYOUTS``
     base: str  # "~/.claude"
 
 
@@ -304,7 +304,7 @@ def _inside(folder: str, root: Path) -> bool:
     return given == base or given.startswith(base.rstrip(os.sep) + os.sep)
 
 
-LAYOUTS: dict[str, Layout] = {
+LAYOUTS: dict[tools.StoreLayout, Layout] = {
     "auto-memory": _auto_memory,
     "git-root-memory": _git_root_memory,
     "registry": _registry,

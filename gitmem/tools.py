@@ -39,7 +39,8 @@ would split the glob.
 
 # (no postponed annotations: NamedTuple compiles each string annotation at import, on the hook path)
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Literal, NamedTuple
 
 # Names of the files gitmem creates whole start with this, so cleaning up never touches anyone
 # else's file.
@@ -54,16 +55,43 @@ STOP = "stop"
 PRE_TOOL = "pre-tool"  # before a tool call runs: refuse what an active memory's ``enforce`` forbids
 EVENTS = (PROMPT, START, STOP, PRE_TOOL)
 
-# How a tool reads a target's files (``Read.how``). the root file at start (and the nested files of
-# the start directory where the target has them)
-ALWAYS = "always"
-BY_PATH = (
-    "by-path"  # only the target's path-scoped files (its ``scoped_dir``), when gitmem writes some
-)
-FALLBACK = "fallback"  # only where the root file of ``Read.unless`` does not exist
-IMPORTS = (
-    "imports"  # through an ``@FILE`` import in the tool's own root file (not counted as a read)
-)
+# How a tool reads a target's files (``Read.how``).
+ReadKind = Literal["always", "by-path", "fallback", "imports"]
+# the root file at start (and the nested files of the start directory where the target has them)
+ALWAYS: ReadKind = "always"
+# only the target's path-scoped files (its ``scoped_dir``), when gitmem writes some
+BY_PATH: ReadKind = "by-path"
+FALLBACK: ReadKind = "fallback"  # only where the root file of ``Read.unless`` does not exist
+# through an ``@FILE`` import in the tool's own root file (not counted as a read)
+IMPORTS: ReadKind = "imports"
+
+# The kinds of behaviour the records name, each a Literal: mypy refuses a misspelt one in a record
+# or a comparison, and each has one interpreter table, keyed by exactly these names
+# (tests/test_kinds.py holds both).
+Measure = Literal["chars", "lines", "chain_bytes"]  # ``Limit.measure``: ``MEASURES`` below
+# ``Format.scope``: importing/rulesfiles.py's ``_SCOPES``
+ScopeKind = Literal[
+    "directory",
+    "paths",
+    "applyTo",
+    "always-apply",
+    "always-apply-or-globs",
+    "trigger",
+    "inclusion",
+    "type",
+    "folder",
+    "none",
+]
+# ``Hooks.output``: hook/run.py's ``ANSWERS``
+HookOutput = Literal["hookSpecificOutput", "additionalContext", "additional_context", "plain"]
+# ``Hooks.deny``: hook/pretool.py's ``answer``
+DenyShape = Literal["hookSpecificOutput", "permissionDecision", "decision", "permission", "plain"]
+CommandStyle = Literal["markdown", "toml", "plain"]  # ``Commands.style``: init/remember.py's TEXTS
+McpShape = Literal["mcp", "workspace", "trust", "stdio"]  # ``Mcp.shape``: init/mcp.py
+# ``Transcripts.layout``: scan/transcripts.py's ``FINDERS``
+TranscriptLayout = Literal["slug", "rollout", "tmp", "storage"]
+# ``MemoryStore.layout``: clientstores.py's ``LAYOUTS``
+StoreLayout = Literal["auto-memory", "git-root-memory", "registry", "task-groups"]
 READ_KINDS = (ALWAYS, BY_PATH, FALLBACK, IMPORTS)
 
 
@@ -96,11 +124,31 @@ class Limit(NamedTuple):
     when the others reading the same files do not (Codex's chain, not opencode's or Qwen Code's).
     """
 
-    measure: str
+    measure: Measure
     value: int
     hard: bool
     reason: str
     client: str = ""
+
+
+def _lines(text: str) -> int:
+    return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+
+
+class Measuring(NamedTuple):
+    """How a ``Limit.measure`` counts a file, and the unit a message names."""
+
+    unit: str
+    count: Callable[[str], int]
+
+
+MEASURES: dict[Measure, Measuring] = {
+    "chars": Measuring("characters", len),
+    "lines": Measuring("lines", _lines),
+    "chain_bytes": Measuring(
+        "bytes with the AGENTS.md files above it", lambda text: len(text.encode("utf-8"))
+    ),
+}
 
 
 class Target(NamedTuple):
@@ -156,7 +204,7 @@ class Format(NamedTuple):
     """
 
     label: str  # what the import report calls it
-    scope: str
+    scope: ScopeKind
     rank: int
     """The order files are read in: what a team most likely wrote first keeps the memory when
     two say the same."""
@@ -179,7 +227,7 @@ class Read(NamedTuple):
     """A gitmem target whose files the tool reads, and how (one of ``READ_KINDS``)."""
 
     target: str
-    how: str = ALWAYS
+    how: ReadKind = ALWAYS
     unless: str | None = (
         None  # FALLBACK: the target whose root file, where it exists, is read instead
     )
@@ -199,7 +247,7 @@ class Hooks(NamedTuple):
     are loaded."""
     events: tuple[tuple[str, str], ...] = ()
     """gitmem's event -> the client's event name, for the events the client has."""
-    output: str = "hookSpecificOutput"
+    output: HookOutput = "hookSpecificOutput"
     """How the client reads a hook's answer: ``hookSpecificOutput`` (JSON
     ``hookSpecificOutput.additionalContext``, Stop as ``{"decision": "block"}``),
     ``additionalContext`` (the same, with ``additionalContext`` at the top level too),
@@ -237,7 +285,7 @@ class Hooks(NamedTuple):
     knows it)."""
     session_key: str = "session_id"
     """The key that names the session in the client's payloads."""
-    deny: str = "hookSpecificOutput"
+    deny: DenyShape = "hookSpecificOutput"
     """How the client reads a pre-tool hook's refusal: ``hookSpecificOutput`` (``permissionDecision:
     deny`` and its reason under ``hookSpecificOutput``), ``permissionDecision`` (the same at the top
     level), ``decision`` (``{"decision": "deny", "reason": ...}``), ``permission`` (Cursor's
@@ -256,7 +304,7 @@ class Commands(NamedTuple):
     user: str | None  # relative to the home directory
     # "markdown" (frontmatter with a description), "toml" (description and prompt), "plain" (the
     # text)
-    style: str
+    style: CommandStyle
     frontmatter: str = ""  # extra frontmatter lines of the markdown style
 
 
@@ -264,7 +312,7 @@ class Mcp(NamedTuple):
     """The tool's project-level MCP configuration (``init --mcp``)."""
 
     files: tuple[str, ...]  # candidate files: the first existing one is used (else the first)
-    shape: str
+    shape: McpShape
     """``mcp`` (servers under ``mcp``, a ``local`` command list), ``workspace`` (``--repo
     ${workspaceFolder}``), ``trust`` (``trust: true``: the client cannot ask in ``-p`` mode),
     ``stdio`` (a plain stdio server).
@@ -294,7 +342,7 @@ class Transcripts(NamedTuple):
     is set (``base`` is then its default).
     """
 
-    layout: str
+    layout: TranscriptLayout
     base: str
     xdg_data: str | None = None
 
@@ -315,7 +363,7 @@ class MemoryStore(NamedTuple):
     could); ``where``: one line for --help and the docs.
     """
 
-    layout: str
+    layout: StoreLayout
     base: str
     version: str
     where: str

@@ -13,7 +13,7 @@ from gitmem.compile.plan import TargetPlan
 from gitmem.compile.readers import READERS, Reader
 from gitmem.errors import CheckFailed, Problem
 from gitmem.project import Project
-from gitmem.tools import Limit
+from gitmem.tools import MEASURES, Limit
 
 if TYPE_CHECKING:
     from gitmem.scopes.packs import Pack
@@ -78,13 +78,8 @@ class LimitUse:
         return self.used > self.limit.value
 
     def describe(self) -> str:
-        unit = {
-            "chars": "characters",
-            "lines": "lines",
-            "chain_bytes": "bytes with the AGENTS.md files above it",
-        }
         return (
-            f"{self.path}: {self.used:,} {unit[self.limit.measure]}, over the limit of "
+            f"{self.path}: {self.used:,} {MEASURES[self.limit.measure].unit}, over the limit of "
             f"{self.limit.value:,} ({self.limit.reason})"
         )
 

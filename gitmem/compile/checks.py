@@ -15,7 +15,7 @@ from gitmem.memory.fields import stray_line_breaks
 from gitmem.memory.model import Memory
 from gitmem.project import Project, UserScope
 from gitmem.scan import find_hidden
-from gitmem.tools import Target
+from gitmem.tools import MEASURES, Measure, Target
 
 
 def glob_problems(target_plan: TargetPlan) -> list[Problem]:
@@ -55,7 +55,7 @@ def limit_uses(
     uses = []
     mine = sorted(path for path in finals if path in desired and desired[path][0] is target)
 
-    def own(path: str, measure: str) -> int:
+    def own(path: str, measure: Measure) -> int:
         ours = path in desired and desired[path][0] is target
         return _own(desired[path][1].text() if ours else "", measure)
 
@@ -76,14 +76,12 @@ def limit_uses(
     return uses
 
 
-def _used(text: str, measure: str) -> int:
+def _used(text: str, measure: Measure) -> int:
     """A file's size as ``measure`` (``chars`` or ``lines``) counts it."""
-    if measure == "lines":
-        return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    return len(text)
+    return MEASURES[measure].count(text)
 
 
-def _own(text: str, measure: str) -> int:
+def _own(text: str, measure: Measure) -> int:
     """gitmem's own part of a file (``text``, its plan) as ``measure`` counts it."""
     if measure == "lines":
         return text.count("\n")
@@ -122,11 +120,6 @@ def hand_written_over(use: LimitUse, first: bool | None) -> str:
     """The warning for a file whose hand-written text alone is past a hard limit: compile still
     writes (the block first in the file, where the client reads it before it cuts: ``first``; None:
     gitmem writes no block into it), and says what fixes it."""
-    unit = {
-        "chars": "characters",
-        "lines": "lines",
-        "chain_bytes": "bytes with the AGENTS.md files above it",
-    }
     where = {
         True: "gitmem's block is written at the top of the file, so the memories are read before "
         "the cut",
@@ -135,7 +128,7 @@ def hand_written_over(use: LimitUse, first: bool | None) -> str:
     }[first]
     return (
         f"{use.path}: the hand-written text alone is {use.hand_written:,} "
-        f"{unit[use.limit.measure]}, over the hard limit of {use.limit.value:,} "
+        f"{MEASURES[use.limit.measure].unit}, over the hard limit of {use.limit.value:,} "
         f"({use.limit.reason}): {where}; the end of the team's text is cut, as it was before "
         "gitmem: shorten it, or turn its rules into memories (`gitmem import --accept --move "
         f"--left-out {use.path}`); `gitmem check` fails until then"
@@ -152,13 +145,8 @@ def fitted_note(target: str, budget: int, tokens: int, hand_written: int) -> str
 
 
 def limit_advice(use: LimitUse) -> str:
-    unit = {
-        "chars": "characters",
-        "lines": "lines",
-        "chain_bytes": "bytes with the AGENTS.md files above it",
-    }
     head = (
-        f"{use.used:,} {unit[use.limit.measure]}, over the hard limit of {use.limit.value:,} "
+        f"{use.used:,} {MEASURES[use.limit.measure].unit}, over the hard limit of {use.limit.value:,} "
         f"({use.limit.reason})"
     )
     if use.hand_written > use.limit.value:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -25,7 +26,7 @@ from gitmem.hook.payload import parse as parse
 from gitmem.hook.payload import session_id as session_id
 from gitmem.hook.payload import text as _text
 from gitmem.project import Project
-from gitmem.tools import BY_NAME
+from gitmem.tools import BY_NAME, HookOutput
 
 
 # NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs
@@ -280,17 +281,27 @@ def _stop(
 
 
 def _format(client: Client, event: str, text: str) -> str:
-    if client.output == "plain":
-        return text
-    if client.output == "additional_context":
-        return json.dumps({"additional_context": text}, ensure_ascii=False)
     name = client.event_name(event) or ("UserPromptSubmit" if event == PROMPT else "SessionStart")
-    answer: dict[str, Any] = {
-        "hookSpecificOutput": {"hookEventName": name, "additionalContext": text}
-    }
-    if client.output == "additionalContext":
-        answer["additionalContext"] = text
+    return ANSWERS[client.output](name, text)
+
+
+def _specific(name: str, text: str) -> dict[str, Any]:
+    return {"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}
+
+
+def _json(answer: dict[str, Any]) -> str:
     return json.dumps(answer, ensure_ascii=False)
+
+
+# ``Hooks.output`` -> the answer carrying ``text`` for the client's event ``name``.
+ANSWERS: dict[HookOutput, Callable[[str, str], str]] = {
+    "hookSpecificOutput": lambda name, text: _json(_specific(name, text)),
+    "additionalContext": lambda name, text: _json(
+        {**_specific(name, text), "additionalContext": text}
+    ),
+    "additional_context": lambda _name, text: _json({"additional_context": text}),
+    "plain": lambda _name, text: text,
+}
 
 
 def _packs(project: Project, day: date) -> list[tuple[Any, str]]:

@@ -20,9 +20,9 @@ from gitmem.compile.budget import fitted
 from gitmem.errors import GitmemError
 from gitmem.importing import rulesfiles
 from gitmem.project import Project
-from gitmem.tools import TARGETS, Limit, Target
+from gitmem.tools import MEASURES, TARGETS, Limit, Measure, Target
 
-_UNITS = {"chars": "characters", "lines": "lines", "chain_bytes": "bytes"}
+_UNITS: dict[Measure, str] = {"chars": "characters", "lines": "lines", "chain_bytes": "bytes"}
 
 
 @dataclass(frozen=True)
@@ -107,12 +107,6 @@ def _hand_written(project: Project, path: str) -> str | None:
     return found.before + found.after
 
 
-def _measure(text: str, measure: str) -> int:
-    if measure == "lines":
-        return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    return len(text.encode("utf-8")) if measure == "chain_bytes" else len(text)
-
-
 def _chain(path: str, dir_file: str) -> list[str]:
     """The ``dir_file`` paths from the root down to ``path``'s folder, ``path`` last."""
     parts = path.split("/")[:-1]
@@ -136,10 +130,10 @@ def _sizes(texts: dict[str, str], target: Target, limit: Limit) -> dict[str, int
     """Each of ``target``'s files among ``texts`` measured for ``limit`` (a chain's with the files
     above it)."""
     if limit.measure != "chain_bytes":
-        return {p: _measure(t, limit.measure) for p, t in texts.items() if _of(target, p)}
+        return {p: MEASURES[limit.measure].count(t) for p, t in texts.items() if _of(target, p)}
     name = target.dir_file
     return {
-        path: sum(_measure(texts[p], "chain_bytes") for p in _chain(path, name) if p in texts)
+        path: sum(MEASURES["chain_bytes"].count(texts[p]) for p in _chain(path, name) if p in texts)
         for path in texts
         if name is not None and path.rsplit("/", 1)[-1] == name
     }
@@ -179,7 +173,8 @@ def oversized(project: Project, paths: Iterable[str]) -> list[Oversize]:
                 found += [
                     Oversize(path, used, text.count("\n"), limit, target.name)
                     for path, text in texts.items()
-                    if _of(target, path) and (used := _measure(text, limit.measure)) > limit.value
+                    if _of(target, path)
+                    and (used := MEASURES[limit.measure].count(text)) > limit.value
                 ]
                 continue
             if target.dir_file is not None:
@@ -198,7 +193,7 @@ def _chains_over(texts: dict[str, str], target: Target, limit: Limit, name: str)
         chain = [p for p in _chain(path, name) if p in texts]
         if any(p in over for p in chain[:-1]):
             continue  # said for the file above, which is the cause
-        used = sum(_measure(texts[p], "chain_bytes") for p in chain)
+        used = sum(MEASURES["chain_bytes"].count(texts[p]) for p in chain)
         if used > limit.value:
             over.append(path)
             found.append(Oversize(path, used, text.count("\n"), limit, target.name))

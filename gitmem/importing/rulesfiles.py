@@ -52,7 +52,7 @@ from gitmem import markdown as md
 from gitmem.errors import GitmemError
 from gitmem.memory.model import ON_DEMAND
 from gitmem.project import MEMORY_DIR
-from gitmem.tools import FORMATS
+from gitmem.tools import FORMATS, ScopeKind
 from gitmem.tools import MARKDOWN as MARKDOWN
 from gitmem.tools import Format as Format
 
@@ -340,10 +340,7 @@ def scope_of(path: str, fmt: Format, front: Frontmatter) -> Scope:
     the repository."""
     directory = base_directory(path, fmt)
     here = f"under {directory}/" if directory else "the whole project"
-    read = _SCOPES.get(fmt.scope)
-    if read is None:
-        return Scope(ALWAYS, "normal", "the whole project")
-    return read(_Where(directory, here), front.fields)
+    return _SCOPES[fmt.scope](_Where(directory, here), front.fields)
 
 
 class _Where(NamedTuple):
@@ -436,8 +433,13 @@ def _type(where: _Where, fields: dict[str, Value]) -> Scope:
     return where.everywhere(ON_DEMAND, "no type (manual in the IDE extensions): on demand")
 
 
-# ``Format.scope`` -> how its frontmatter gives the scope ("none": the whole project).
-_SCOPES: dict[str, _Reader] = {
+def _whole(_where: _Where, _fields: dict[str, Value]) -> Scope:
+    return Scope(ALWAYS, "normal", "the whole project")
+
+
+# ``Format.scope`` -> how its frontmatter gives the scope.
+_SCOPES: dict[ScopeKind, _Reader] = {
+    "none": _whole,
     "directory": _directory,
     "always-apply": _always_apply,
     "applyTo": _apply_to,

@@ -8,9 +8,10 @@ that holds one is refused, and the command tells the agent to take it out and tr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from gitmem.tools import BY_NAME, Commands
+from gitmem.tools import BY_NAME, Commands, CommandStyle
 
 INSTRUCTIONS = """\
 Write the journal of this session for gitmem, then store it.
@@ -77,11 +78,15 @@ MARK = "gitmem journal add -"
 
 def text_for(commands: Commands) -> str:
     """The command in the client's format (``Commands.style``)."""
-    if commands.style == "toml":
-        return _toml(DESCRIPTION)
-    if commands.style == "markdown":
-        return _markdown(DESCRIPTION, commands.frontmatter)
-    return INSTRUCTIONS
+    return TEXTS[commands.style](commands)
+
+
+# ``Commands.style`` -> the command's file.
+TEXTS: dict[CommandStyle, Callable[[Commands], str]] = {
+    "toml": lambda _commands: _toml(DESCRIPTION),
+    "markdown": lambda commands: _markdown(DESCRIPTION, commands.frontmatter),
+    "plain": lambda _commands: INSTRUCTIONS,
+}
 
 
 def files(clients: list[str], user: bool) -> list[CommandFile]:

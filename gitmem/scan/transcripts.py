@@ -24,11 +24,15 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gitmem import gateway
 from gitmem.scan.lazyre import lazy
+
+if TYPE_CHECKING:  # the records are read off the pre-commit hook's path
+    from gitmem.tools import TranscriptLayout
 
 # Paths (repository-relative, / separators) that are a client's transcript wherever they are
 # committed from; all end in .json or .jsonl.
@@ -86,15 +90,16 @@ def client_logs(client: str, root: Path, home: Path) -> list[Path]:
     base = home / where.base.removeprefix("~/")
     if where.xdg_data and os.environ.get("XDG_DATA_HOME"):
         base = Path(os.environ["XDG_DATA_HOME"]) / where.xdg_data
-    if where.layout == "slug":
-        return sorted(_ours((base / "projects" / claude_slug(root)).glob("*.jsonl"), root))
-    if where.layout == "rollout":
-        return sorted(_codex(base / "sessions", root))
-    if where.layout == "tmp":
-        return sorted(_ours(_tmp(base, root), root))
-    if where.layout == "storage":
-        return sorted(_opencode(base / "storage", root))
-    return []
+    return sorted(FINDERS[where.layout](base, root))
+
+
+# ``Transcripts.layout`` -> the transcripts of the project at ``root`` under the client's ``base``.
+FINDERS: dict[TranscriptLayout, Callable[[Path, Path], Iterable[Path]]] = {
+    "slug": lambda base, root: _ours((base / "projects" / claude_slug(root)).glob("*.jsonl"), root),
+    "rollout": lambda base, root: _codex(base / "sessions", root),
+    "tmp": lambda base, root: _ours(_tmp(base, root), root),
+    "storage": lambda base, root: _opencode(base / "storage", root),
+}
 
 
 def _tmp(base: Path, root: Path) -> list[Path]:

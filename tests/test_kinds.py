@@ -1,0 +1,102 @@
+"""Behaviour next to its name (issue 34): each kind of behaviour a tool record names is a Literal
+in gitmem/tools.py, and one interpreter table holds exactly its names.
+
+A misspelt kind in a record, or compared against one (``commands.style == "tmol"``), fails
+``mypy --strict`` (the Literal; ``strict_equality``); a kind added to a Literal without its entry in
+the table, or a table entry no Literal names, fails here.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import typing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gitmem import clientstores, tools
+from gitmem.hook import run
+from gitmem.importing import oversize, rulesfiles
+from gitmem.init import remember
+from gitmem.scan import transcripts
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TABLES: list[tuple[Any, dict[str, Any], str]] = [
+    (tools.Measure, tools.MEASURES, "tools.MEASURES"),
+    (tools.Measure, oversize._UNITS, "importing.oversize._UNITS"),
+    (tools.ScopeKind, rulesfiles._SCOPES, "importing.rulesfiles._SCOPES"),
+    (tools.HookOutput, run.ANSWERS, "hook.run.ANSWERS"),
+    (tools.CommandStyle, remember.TEXTS, "init.remember.TEXTS"),
+    (tools.TranscriptLayout, transcripts.FINDERS, "scan.transcripts.FINDERS"),
+    (tools.StoreLayout, clientstores.LAYOUTS, "clientstores.LAYOUTS"),
+]
+
+
+@pytest.mark.parametrize(("kind", "table", "name"), TABLES, ids=[name for *_, name in TABLES])
+def test_each_table_interprets_exactly_its_kinds(
+    kind: Any, table: dict[str, Any], name: str
+) -> None:
+    names = set(typing.get_args(kind))
+    assert set(table) == names, (
+        f"{name}: missing {names - set(table)}, unknown {set(table) - names}"
+    )
+
+
+def test_every_record_names_a_kind_its_literal_holds() -> None:
+    """What mypy checks, at run time too (records built elsewhere, such as ``_replace``)."""
+    fields = {
+        (tools.Limit, "measure"): tools.Measure,
+        (tools.Format, "scope"): tools.ScopeKind,
+        (tools.Read, "how"): tools.ReadKind,
+        (tools.Hooks, "output"): tools.HookOutput,
+        (tools.Hooks, "deny"): tools.DenyShape,
+        (tools.Commands, "style"): tools.CommandStyle,
+        (tools.Mcp, "shape"): tools.McpShape,
+        (tools.Transcripts, "layout"): tools.TranscriptLayout,
+        (tools.MemoryStore, "layout"): tools.StoreLayout,
+    }
+    seen: list[Any] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, tuple):
+            if hasattr(value, "_fields"):
+                seen.append(value)
+            for item in value:
+                walk(item)
+
+    walk(tools.TOOLS)
+    walk(tools.FORMATS)
+    wrong = [
+        f"{type(record).__name__}.{field} = {getattr(record, field)!r}"
+        for record in seen
+        for (cls, field), kind in fields.items()
+        if isinstance(record, cls) and getattr(record, field) not in typing.get_args(kind)
+    ]
+    assert not wrong
+    assert {cls for cls, _ in fields} <= {type(record) for record in seen}
+
+
+def test_a_misspelt_kind_fails_mypy(tmp_path: Path) -> None:
+    """The Literal is what catches a misspelling before any test runs: mypy refuses it in a record
+    and in a comparison."""
+    snippet = tmp_path / "misspelt.py"
+    snippet.write_text(
+        "from gitmem.tools import Commands, Hooks\n"
+        'Commands(None, None, "tmol")\n'
+        "def plain(hooks: Hooks) -> bool:\n"
+        '    return hooks.output == "plane"\n',
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "cache"), snippet],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "incompatible type \"Literal['tmol']\"" in done.stdout
+    assert "Non-overlapping equality check" in done.stdout
