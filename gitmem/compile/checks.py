@@ -146,8 +146,8 @@ def fitted_note(target: str, budget: int, tokens: int, hand_written: int) -> str
 
 def limit_advice(use: LimitUse) -> str:
     head = (
-        f"{use.used:,} {MEASURES[use.limit.measure].unit}, over the hard limit of {use.limit.value:,} "
-        f"({use.limit.reason})"
+        f"{use.used:,} {MEASURES[use.limit.measure].unit}, over the hard limit of "
+        f"{use.limit.value:,} ({use.limit.reason})"
     )
     if use.hand_written > use.limit.value:
         return (
