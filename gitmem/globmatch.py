@@ -31,41 +31,38 @@ def parse(glob: str, classes: bool = True, anywhere: bool = False) -> Glob:
     ``/`` too (a shell command, not a path: ``npm install*`` matches ``npm install ./web/pkg``)."""
     tokens: list[tuple[int, str]] = []
     patterns: list[re.Pattern[str] | None] = []
+    marks = _ANYWHERE if anywhere else _MARKS
     index = 0
     while index < len(glob):
-        char = glob[index]
-        if anywhere and char == "*":
-            token, index = (_ANY, ""), index + 1
-        elif glob.startswith("**/", index):
-            token, index = (_DIRS, ""), index + 3
-        elif glob.startswith("**", index):
-            token, index = (_ANY, ""), index + 2
-        elif char == "*":
-            token, index = (_STAR, ""), index + 1
-        elif char == "?":
-            token, index = (_ONE, ""), index + 1
-        elif char == "[" and classes and glob.find("]", index + 2) >= 0:
-            end = glob.find("]", index + 2)
-            body = glob[index + 1 : end]
-            negate = body.startswith(("!", "^"))
-            body = body[1:] if negate else body
-            try:
-                pattern = re.compile(
-                    f"[{'^' if negate else ''}{body.replace(chr(92), chr(92) * 2)}]"
-                )
-            except re.error:
-                pattern = None
+        end = glob.find("]", index + 2) if classes and glob[index] == "[" else -1
+        if end >= 0:
             tokens.append((_CLASS, ""))
-            patterns.append(pattern)
+            patterns.append(_class(glob[index + 1 : end]))
             index = end + 1
             continue
-        else:
-            token, index = (_LITERAL, char), index + 1
+        mark = next((m for m in marks if glob.startswith(m[0], index)), None)
+        token = (mark[1], "") if mark else (_LITERAL, glob[index])
+        index += len(mark[0]) if mark else 1
         if token[0] in (_STAR, _ANY) and tokens and tokens[-1] == token:
             continue  # "***" is "**": repeats add nothing but states
         tokens.append(token)
         patterns.append(None)
     return Glob(tuple(tokens), tuple(patterns))
+
+
+def _class(body: str) -> re.Pattern[str] | None:
+    """A ``[...]`` class's body (``!`` or ``^`` first: negated) as a pattern; None if it is none."""
+    negate = body.startswith(("!", "^"))
+    body = body[1:] if negate else body
+    try:
+        return re.compile(f"[{'^' if negate else ''}{body.replace(chr(92), chr(92) * 2)}]")
+    except re.error:
+        return None
+
+
+# The marks a glob is made of besides literal characters and classes, longest first.
+_MARKS = (("**/", _DIRS), ("**", _ANY), ("*", _STAR), ("?", _ONE))
+_ANYWHERE = (("*", _ANY), ("?", _ONE))  # a command's glob: every star crosses "/"
 
 
 _DONE = -1  # matched everything, and the rest of the path is under it (or a prefix match)

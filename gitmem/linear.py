@@ -23,10 +23,11 @@ from typing import Any, cast
 _SPACE = r"\t\n\v\f\r \x1c-\x1f\x85\p{Z}"
 _WORD = r"\pL\pN_"
 _DIGIT = r"\p{Nd}"
-_INSIDE = {"s": _SPACE, "w": _WORD, "d": _DIGIT}
+_INSIDE = {"s": _SPACE, "w": _WORD, "d": _DIGIT, "Z": r"\z"}
 _OUTSIDE = {
     "s": f"[{_SPACE}]", "S": f"[^{_SPACE}]", "w": f"[{_WORD}]", "W": f"[^{_WORD}]",
     "d": _DIGIT, "D": r"\P{Nd}",
+    "Z": r"\z",
 }  # fmt: skip
 _FLAGS = ((re.IGNORECASE, "i"), (re.MULTILINE, "m"), (re.DOTALL, "s"))
 
@@ -40,12 +41,7 @@ def translate(pattern: str, flags: int = 0) -> str:
         if char == "\\" and index + 1 < len(pattern):
             escaped = pattern[index + 1]
             table = _INSIDE if inside else _OUTSIDE
-            if escaped in table:
-                out.append(table[escaped])
-            elif escaped == "Z":
-                out.append(r"\z")
-            else:
-                out.append(pattern[index : index + 2])
+            out.append(table.get(escaped, pattern[index : index + 2]))
             index += 2
             continue
         if char == "[" and not inside:

@@ -438,20 +438,22 @@ def first_sentence(text: str, shortest: int = 12) -> tuple[str, str] | None:
             and shortest <= index + 1 < length
             and text[index + 1].isspace()
         ):
-            rest = text[index + 1 :].lstrip()
-            word = text[: index + 1].rsplit(None, 1)[-1].lower()
-            ends = bool(rest) and not rest[0].islower() and word not in _ABBREVIATIONS
-            if (
-                ends
-                and char == "."
-                and index > 0
-                and text[index - 1].isdigit()
-                and rest[0].isdigit()
-            ):
-                ends = False
-            if ends and char == "." and _enumerator(word):  # "a." in "item a. B" is not an end
-                ends = False
-            if ends:
+            rest = _after_end(text, index)
+            if rest is not None:
                 return text[: index + 1], rest
         index += 1
     return None
+
+
+def _after_end(text: str, index: int) -> str | None:
+    """What follows the sentence ending at ``text[index]`` (``.``, ``!`` or ``?``, white space after
+    it), or None where no sentence ends: before a lower-case word, at an abbreviation ("e.g.") or an
+    enumerator ("a." in "item a. B"), inside a number ("3. 11")."""
+    rest = text[index + 1 :].lstrip()
+    word = text[: index + 1].rsplit(None, 1)[-1].lower()
+    if not rest or rest[0].islower() or word in _ABBREVIATIONS:
+        return None
+    number = index > 0 and text[index - 1].isdigit() and rest[0].isdigit()
+    if text[index] == "." and (number or _enumerator(word)):
+        return None
+    return rest

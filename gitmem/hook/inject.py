@@ -5,8 +5,8 @@ A memory is injected when the prompt ties it to the memory or its words do (``ca
 the prompt names (or a file the client attached to it) is covered by the memory's ``paths`` at the
 closest scope (``gitmem.recall.anchors``), an identifier the prompt names (``get_session()``) is in
 the text of at most ``RARE`` memories, a rare word of the prompt is in its title, or the recall
-index (BM25 over title, body and tags) ranks it and it clears the relevance bar (``MIN_SCORE`` and
-``MIN_TERMS`` of the prompt's words, see ``clears``). A memory scoped to a folder the prompt's paths
+index (BM25 over title, body and tags) ranks it and it clears the relevance bar: the ranking and
+its tuning constants are ``gitmem.recall.ranking``'s. A memory scoped to a folder the prompt's paths
 are not in gives way to those of the prompt's own component. It must be live (active and unexpired:
 a proposed memory is never injected), its id must be in none of the rules files the client always
 loads (an index line of a left-out memory is not its entry), and this session was not given it
@@ -21,7 +21,6 @@ the user typed.
 
 # (no postponed annotations: NamedTuple compiles each string annotation at import, on the hook path)
 
-import math
 from collections.abc import Iterable, Sequence
 from datetime import date
 from pathlib import Path
@@ -32,26 +31,17 @@ from gitmem.errors import GitmemError
 from gitmem.memory.fields import shown_line, shown_text
 from gitmem.memory.model import Memory
 from gitmem.project import Project
-from gitmem.recall import anchors
-from gitmem.recall.globs import any_match
+from gitmem.recall import anchors, ranking
 from gitmem.recall.index import RecallIndex, Unavailable, hook_deadline
-from gitmem.recall.results import Anchor, Hit, query_terms, term_pairs
+from gitmem.recall.ranking import MAX_MEMORIES as MAX_MEMORIES
+from gitmem.recall.ranking import PERSONAL as PERSONAL
+from gitmem.recall.ranking import Candidate as Candidate
+from gitmem.recall.results import PromptMatch, query_terms, term_pairs
 
-MAX_MEMORIES = 3
 MAX_TOKENS = 400
 CHARS_PER_TOKEN = 4  # as the compile budget estimates
-# The relevance bar, calibrated on benchmarks/hook_pairs.py (prompts that should and should not
-# inject): a memory must score at least MIN_SCORE (BM25, title words weighing most) and match at
-# least MIN_TERMS of the prompt's search words (one is enough when the prompt has only one). BM25
-# grows with the store (a rare word's weight is about log(N)), so the score bar is set for
-# CALIBRATED_SIZE memories and scaled for N others, by the square root of log(N)'s ratio: the words
-# of a larger store are not all rarer (a right memory scored 12 of a 12.6 bar at 1,000 with the full
-# ratio; with the root, hook_pairs at 1,000 memories: 26 -> 32 of 46, unrelated unchanged).
-MIN_SCORE = 7.0
-MIN_TERMS = 2
-CALIBRATED_SIZE = 46
-CANDIDATES = 12  # ranked memories looked at per index
 MIN_BODY = 120  # a memory is cut to fit the token bound, but not shorter than this
+PROMPT_CHARS = 4000  # of a prompt, what is searched (a pasted log is not a question)
 
 _BEGIN = "<!-- gitmem:begin"
 _END = "<!-- gitmem:end"
@@ -84,24 +74,8 @@ def _is_name(part: str) -> bool:
     return 1 <= len(part) <= 64 and part[0] in _ID_START and all(char in _ID_CHARS for char in part)
 
 
-# NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs
-# the prompt hook, a new process on every prompt, more than its own work.
-class Candidate(NamedTuple):
-    """A memory the prompt may bring in, with its score."""
-
-    # what the session state records: the id, ~/ID for a personal memory, PACK/ID for a pack's
-    key: str
-    memory: Memory
-    score: float
-    matched: int  # how many of the prompt's search words the memory matches
-    personal: bool = False
-    # how closely a path or identifier of the prompt ties it (``Anchor.level``; 0: by words alone)
-    anchor: int = 0
-    phrase: bool = (
-        False  # its title or words hold two consecutive words of the prompt close together
-    )
-
-
+# NamedTuples, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook, a
+# new process on every prompt, more than its own work.
 class Injection(NamedTuple):
     """The text injected into the prompt, and what it holds."""
 
@@ -140,22 +114,6 @@ def loaded_ids(files: Iterable[Path], where: gateway.Where) -> set[str]:
     return ids
 
 
-def score_bar(size: int) -> float:
-    """The BM25 score a memory needs in an index of ``size`` memories."""
-    return MIN_SCORE * math.sqrt(math.log(max(size, 2) + 1) / math.log(CALIBRATED_SIZE + 1))
-
-
-def clears(score: float, matched: int, terms: int, size: int = CALIBRATED_SIZE) -> bool:
-    """The relevance bar: a good enough BM25 score for the store's size, matching enough of the
-    prompt's words."""
-    return score >= score_bar(size) and matched >= min(MIN_TERMS, terms)
-
-
-PERSONAL = (
-    "~/"  # where a personal memory comes from, and the prefix of its key in the session state
-)
-
-
 def personal_memories(scope: Project, today: date) -> list[tuple[Memory, str]]:
     """The live memories of the user's personal store, to be searched together with the project's
     (scored in one corpus: BM25 over a store of a few memories alone would rank nothing)."""
@@ -181,119 +139,48 @@ def candidates(
     files: Sequence[str] = (),
 ) -> list[Candidate]:
     """The live memories of ``project``'s store and ``extra`` (packs', personal) worth injecting,
-    best first: those the prompt's paths and identifiers tie it to (``anchored``), then those whose
-    words clear the bar. ``files``: repository paths the client says the prompt is about (attached
-    files), matched as the prompt's own paths.
-    """
-    named = anchors.paths(prompt[:PROMPT_CHARS])
+    best first (``ranking.rank``). ``files``: repository paths the client says the prompt is about
+    (attached files), matched as the prompt's own paths."""
+    asked = prompt[:PROMPT_CHARS]
+    named = anchors.paths(asked)
     paths = list(dict.fromkeys([*named, *files]))[: 2 * anchors.MAX_ANCHORS]
-    identifiers = anchors.identifiers(prompt[:PROMPT_CHARS])
+    identifiers = anchors.identifiers(asked)
     if not (terms or paths or identifiers) or not project.memories_dir.is_dir():
         return []
-    index = RecallIndex(project)
-    try:
-        try:
-            index.refresh(hook_deadline())
-            pairs = term_pairs(prompt[:PROMPT_CHARS]) if prompt else []
-            found = index.search_prompt(
-                terms, CANDIDATES, today, extra, paths, identifiers, RARE, pairs
-            )
-            hits, tied, matched, rare, phrased = found
-            size = index.size() + len(extra)
-        except Unavailable:
-            return []  # locked or read-only: a prompt is never held up for a memory
-    finally:
-        index.close()
+    pairs = term_pairs(asked) if prompt else []
+    found = _search(project, terms, today, extra, (paths, identifiers, pairs))
+    if found is None:
+        return []  # locked or read-only: a prompt is never held up for a memory
     words = set(terms)
     if (
         paths
-    ):  # the folders a path runs through are not words of the question, but its last two parts are
-        words = set(prompt_terms(_without(prompt[:PROMPT_CHARS], named) + " " + _tails(paths)))
-    scores = {hit.memory.id: hit.score for hit in hits}
-    out = anchored(tied, matched, words, scores)
-    taken = {c.key for c in out}
+    ):  # the folders a path runs through are no words of the question, its last two parts are
+        words = set(prompt_terms(_without(asked, named) + " " + _tails(paths)))
     subjects = [anchors.subject(path) for path in paths]
-    # memories a phrase of the prompt carried past the bar on its own (at most ``PHRASE_ALONE``)
-    alone = 0
-    for hit in sorted(hits, key=lambda h: -h.score):
-        count = len(matched.get(hit.memory.id, ()))
-        key = _key(hit)
-        if key in taken:
-            continue
-        phrase = hit.memory.id in phrased
-        passes = _passes(hit, count, len(terms), size, rare)
-        if not passes and not (
-            phrase and count >= min(MIN_TERMS, len(terms)) and alone < PHRASE_ALONE
-        ):
-            continue
-        alone += not passes
-        if (
-            paths
-            and out
-            and hit.memory.paths
-            and not any(any_match(hit.memory.paths, p) for p in subjects)
-        ):
-            # scoped to a folder the prompt's paths are not in: the prompt's own component wins
-            continue
-        out.append(
-            Candidate(key, hit.memory, hit.score, count, key.startswith(PERSONAL), phrase=phrase)
+    return ranking.rank(found[0], len(terms), words, subjects, found[1])
+
+
+def _search(
+    project: Project,
+    terms: list[str],
+    today: date,
+    extra: Sequence[tuple[Memory, str]],
+    ties: tuple[list[str], list[str], list[tuple[str, str]]],
+) -> tuple[PromptMatch, int] | None:
+    """What the index finds for the prompt (its ``ties``: paths, identifiers, pairs of words), and
+    the size of the store it searched; None when the index is locked or read-only."""
+    paths, identifiers, pairs = ties
+    index = RecallIndex(project)
+    try:
+        index.refresh(hook_deadline())
+        found = index.search_prompt(
+            terms, ranking.CANDIDATES, today, extra, paths, identifiers, ranking.RARE, pairs
         )
-    out.sort(key=lambda c: (c.anchor == 0, -c.matched, not c.phrase, -c.score, c.key))
-    return out
-
-
-def _passes(hit: Hit, count: int, terms: int, size: int, rare: dict[str, set[str]]) -> bool:
-    """Whether a ranked memory clears the bar: its score, or a rare word of the prompt in its
-    title with another."""
-    if clears(hit.score, count, terms, size):
-        return True
-    rare_word = any(len(term) >= RARE_WORD and hit.memory.id in ids for term, ids in rare.items())
-    return rare_word and count >= min(MIN_TERMS, terms)
-
-
-PROMPT_CHARS = 4000  # of a prompt, what is searched (a pasted log is not a question)
-RARE = 2  # an identifier (or a word) held by at most this many memories ties the prompt to them
-# a rare word this long in a title, with another of the prompt's words, carries it past the score
-# bar
-RARE_WORD = 4
-# Two consecutive words of the prompt close together in a title or ``words``
-# (``RecallIndex._phrased``) say what the memory is about even when the store holds each word
-# everywhere (BM25 then weighs them at nothing): such a memory goes before others matching as many
-# words, and one of them (the best scored) may be taken below the score bar.
-PHRASE_ALONE = 1
-
-
-def anchored(
-    tied: Sequence[Anchor], matched: dict[str, set[str]], words: set[str], scores: dict[str, float]
-) -> list[Candidate]:
-    """The memories the prompt's paths and identifiers tie it to that are worth injecting: an
-    identifier's always; a path's when its scope is the closest to the path (the most segments
-    spelled out) and the memory also matches one of the prompt's other words, or few memories share
-    that scope (at most ``MAX_MEMORIES``): a path deep in a service brings that service's memories,
-    a path in a crowded folder only those its words point at. A memory of a wider scope the path is
-    in has to clear the words' bar, as any other (``candidates``).
-    """
-    paths = [a for a in tied if a.via == "path"]
-    closest = max((a.level for a in paths), default=0)
-    crowd = sum(1 for a in paths if a.level == closest)
-    out = []
-    for anchor in tied:
-        count = len(matched.get(anchor.memory.id, set()) & words)
-        if anchor.via == "path" and (
-            anchor.level < closest or (not count and crowd > MAX_MEMORIES)
-        ):
-            continue
-        key = _key(anchor)
-        score = scores.get(anchor.memory.id, 0.0)
-        out.append(
-            Candidate(key, anchor.memory, score, count, key.startswith(PERSONAL), anchor.level)
-        )
-    return out
-
-
-def _key(found: Hit | Anchor) -> str:
-    personal = str(found.file).startswith(PERSONAL)
-    return PERSONAL + found.memory.id if personal else found.memory.id
+        return found, index.size() + len(extra)
+    except Unavailable:
+        return None
+    finally:
+        index.close()
 
 
 def _tails(paths: Sequence[str]) -> str:

@@ -30,28 +30,16 @@ from gitmem import gateway
 from gitmem.errors import CheckFailed, Problem, UsageError
 from gitmem.memory.model import Memory
 from gitmem.project import Project
-from gitmem.recall import files
+from gitmem.recall import anchors, files
 from gitmem.recall.files import SUFFIX, Key
 from gitmem.recall.globs import any_match
+from gitmem.recall.ranking import PATH_BOOST, PHRASE_DEPTH, PHRASE_GAP, PHRASED, WEIGHTS
 from gitmem.recall.results import Anchor, Census, Hit, PromptMatch, Recalled, Refreshed, query_terms
 
 _FORMAT = 4  # 4: the memory count kept in info; 3: words of two or more in a column of their own
 _RACY_NS = 1_000_000_000
 DB_NAME = "recall.sqlite3"
 
-# BM25 weights of the indexed columns: a word in the title counts most, then in a tag, then in the
-# body. The asker's ``words`` of one word count as tags; those of several ("tests hang") as the
-# body, for one of their words alone says little: two of them close together in the prompt say much
-# (the phrase rule, ``_phrased``, reads titles and them).
-# Chosen on bench_hook_recall.py --blind-words (the tuning prompts), against words in the tags
-# column: 44 of 46 right memories against 42, 1.5 memories injected a prompt against 1.6, unrelated
-# prompts as quiet.
-WEIGHTS = (4.0, 1.0, 2.0, 1.0)  # title, body, tags, words
-# two words of a query's pair at most this many words apart in a title (or words) are a phrase of it
-PHRASE_GAP = 2
-PHRASE_DEPTH = 50  # memories whose title or words hold a pair, looked at per query
-PHRASED = "{title words}"  # the columns the phrase rule reads
-PATH_BOOST = 1.5  # a memory whose paths cover --path ranks as if its text matched this much better
 # How long a hook's refresh may take (of its 10 s): what it does not reach, the next prompt's
 # refresh does.
 HOOK_REFRESH_SECONDS = 4.0
@@ -496,17 +484,8 @@ class RecallIndex:
         """
         if not terms:
             return []
-        if not extra:
-            return self._search(terms, k, today, path, {})
-        self.conn.execute("SAVEPOINT extra")
-        try:
-            origins = {
-                self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra
-            }
+        with self._extra(extra) as origins:
             return self._search(terms, k, today, path, origins)
-        finally:
-            self.conn.execute("ROLLBACK TO extra")
-            self.conn.execute("RELEASE extra")
 
     def search_prompt(
         self,
@@ -522,11 +501,7 @@ class RecallIndex:
         """``search_matched``, the memories the prompt's ``paths`` and ``identifiers`` tie it to
         (``anchored``), the query terms each hit's and anchored memory's text matches, and which
         terms are rare (at most ``rare`` memories hold them)."""
-        self.conn.execute("SAVEPOINT extra")
-        try:
-            origins = {
-                self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra
-            }
+        with self._extra(extra) as origins:
             hits = self._search(terms, k, today, None, origins) if terms else []
             phrased = self._phrased(terms, pairs, today, origins)
             seen = {hit.memory.id for hit in hits}
@@ -538,6 +513,15 @@ class RecallIndex:
             matched = self.matched_terms(ids, terms)
             close = frozenset(hit.memory.id for hit in phrased)
             return PromptMatch(hits, anchors, matched, self.rare_terms(terms, rare), close)
+
+    @contextlib.contextmanager
+    def _extra(self, extra: Sequence[Extra]) -> Iterator[dict[int, Path]]:
+        """``extra`` memories (without a file here) in the index for one query, so their scores
+        compare with the others', and gone after it (a savepoint rolled back); yields where each
+        comes from, by row."""
+        self.conn.execute("SAVEPOINT extra")
+        try:
+            yield {self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra}
         finally:
             self.conn.execute("ROLLBACK TO extra")
             self.conn.execute("RELEASE extra")
@@ -573,37 +557,9 @@ class RecallIndex:
         """The live memories whose ``paths`` cover one of ``paths`` (each with how many segments of
         its closest glob are spelled out), and those whose text holds one of ``identifiers`` as
         written (any case) when at most ``rare`` memories do: a common one ties the prompt to
-        nothing in particular.
-        """
-        from gitmem.recall import anchors
-
+        nothing in particular."""
         day = today.isoformat()
-        live = "status = 'active' AND (expires IS NULL OR expires >= ?)"
-        found: dict[int, tuple[int, str]] = {}
-        if paths:
-            subjects = [anchors.subject(path) for path in paths]
-            for n, globs in self.conn.execute(
-                "SELECT n, json_extract(data, '$.paths') FROM memories WHERE scoped = 1 "
-                f"AND {live}",
-                (day,),
-            ):
-                covering = [
-                    g
-                    for g in json.loads(globs or "[]")
-                    if any(any_match((g,), p) for p in subjects)
-                ]
-                if covering:
-                    found[n] = (1 + max(anchors.specificity(g) for g in covering), "path")
-        for identifier in identifiers:
-            rows = self.conn.execute(
-                f"SELECT n FROM memories WHERE {live} "
-                "AND instr(lower(title || ' ' || body || ' ' || tags || ' ' || words), ?) > 0 "
-                "LIMIT ?",
-                (day, identifier.lower(), rare + 1),
-            ).fetchall()
-            if len(rows) <= rare:
-                for (n,) in rows:
-                    found[n] = (anchors.IDENTIFIER_LEVEL, "identifier")
+        found = {**self._by_path(paths, day), **self._by_identifier(identifiers, day, rare)}
         if not found:
             return []
         marks = ",".join("?" * len(found))
@@ -616,6 +572,41 @@ class RecallIndex:
                 where = (origins or {}).get(n) or self.directory / f"{memory.id}{SUFFIX}"
                 out.append(Anchor(memory, found[n][0], found[n][1], where))
         return sorted(out, key=lambda a: (-a.level, a.memory.id))
+
+    def _by_path(self, paths: Sequence[str], day: str) -> dict[int, tuple[int, str]]:
+        """The live path-scoped memories whose globs cover one of ``paths``, by row, each with its
+        level (one more than the segments its closest glob spells out)."""
+        if not paths:
+            return {}
+        subjects = [anchors.subject(path) for path in paths]
+        found: dict[int, tuple[int, str]] = {}
+        for n, globs in self.conn.execute(
+            f"SELECT n, json_extract(data, '$.paths') FROM memories WHERE scoped = 1 AND {_LIVE}",
+            (day,),
+        ):
+            covering = [
+                g for g in json.loads(globs or "[]") if any(any_match((g,), p) for p in subjects)
+            ]
+            if covering:
+                found[n] = (1 + max(anchors.specificity(g) for g in covering), "path")
+        return found
+
+    def _by_identifier(
+        self, identifiers: Sequence[str], day: str, rare: int
+    ) -> dict[int, tuple[int, str]]:
+        """The live memories whose text holds one of ``identifiers`` (any case), by row, for each
+        identifier at most ``rare`` memories hold."""
+        found: dict[int, tuple[int, str]] = {}
+        for identifier in identifiers:
+            rows = self.conn.execute(
+                f"SELECT n FROM memories WHERE {_LIVE} "
+                "AND instr(lower(title || ' ' || body || ' ' || tags || ' ' || words), ?) > 0 "
+                "LIMIT ?",
+                (day, identifier.lower(), rare + 1),
+            ).fetchall()
+            if len(rows) <= rare:
+                found.update((n, (anchors.IDENTIFIER_LEVEL, "identifier")) for (n,) in rows)
+        return found
 
     def size(self) -> int:
         """How many memories the index holds (every status): the corpus BM25 scores are relative to.
@@ -786,6 +777,9 @@ class RecallIndex:
             (*rank_of, day),
         ).fetchall()
         return sorted(((n, data, rank_of[n]) for n, data in rows), key=lambda row: row[2])
+
+
+_LIVE = "status = 'active' AND (expires IS NULL OR expires >= ?)"  # with today's date
 
 
 def _quoted(term: str) -> str:
