@@ -202,9 +202,9 @@ def test_key_rules_are_judged_by_the_key_structure_alone() -> None:
     """A rule that finds private keys is a key rule, and its one check is the key's structure: no entropy floor."""
     for rule in RULES:
         if rule.id in KEY_RULES or "PRIVATE KEY" in rule.pattern:
-            assert rule.key, rule.id
-        if rule.key:
-            assert rule.check in (None, filters.key_material) and rule.entropy is None, rule.id
+            assert rule.judged == "key", rule.id
+        if rule.judged == "key":
+            assert rule.check in (None, "key_material") and rule.entropy is None, rule.id
 
 
 @pytest.mark.parametrize(

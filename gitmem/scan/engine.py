@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gitmem.scan import filters
-from gitmem.scan.kinds import CODE, PROSE
+from gitmem.scan.kinds import CODE, PROSE, Kind
 from gitmem.scan.lazyre import lazy
-from gitmem.scan.rules import RULES, Rule
+from gitmem.scan.rules import RULES, Judged, Names, Reads, Rule
 
 _FINGERPRINT_KEY = (
     b"gitmem-fingerprint-v1"  # the v1 fingerprints' key: it ships here, so it hides nothing
@@ -135,7 +135,7 @@ def value_bound(rule: str) -> bool:
     from gitmem.scan.rules import RULES_BY_ID
 
     found = RULES_BY_ID.get(rule)
-    return found is not None and not found.generic and not found.prose
+    return found is not None and found.judged != "generic" and found.reads != "prose"
 
 
 def entry_place(entry: str) -> tuple[str, str] | None:
@@ -275,7 +275,7 @@ def _secret_span(rule: Rule, match: re.Match[str], names: dict[str, int]) -> tup
     ``names``: the verdicts on the names this rule met in this window (a name repeated is judged
     once).
     """
-    if rule.generic:
+    if rule.judged == "generic":
         for name_group, secret_group in _name_groups(rule):
             name = match.group(name_group)
             if name is None:
@@ -297,27 +297,60 @@ def _secret_span(rule: Rule, match: re.Match[str], names: dict[str, int]) -> tup
     return match.span("secret")
 
 
-def _name_verdict(rule: Rule, name: str) -> int:
-    if rule.name_check is not None:  # a rule that judges its names itself (secret-in-log)
-        return _NAMED if rule.name_check(name) else _NO
+def _credential_name(name: str) -> int:
     if filters.secret_name(name):
         return _PASSWORD if filters.password_name(name) else _NAMED
     return _SERVICE if filters.service_key_name(name) else _NO
 
 
-def _accept(rule: Rule, secret: str, kind: str) -> bool:
-    if rule.key:  # a private key's own structure is the only test it must pass (Rule.key)
-        return rule.check is None or rule.check(secret)
-    if rule.entropy is not None and filters.entropy(secret) < rule.entropy:
-        return False
-    if not rule.generic and rule.placeholders and filters.is_placeholder(secret):
-        return False
-    if not rule.generic and filters.is_documented_example(secret):
-        return False
-    if rule.generic and kind == CODE and not filters.plausible_in_code(secret):
-        return False
+# How a generic rule's name is judged (rules.Names)
+_NAME_JUDGES: dict[Names, Callable[[str], int]] = {
+    "credential": _credential_name,
+    "logged": lambda name: _NAMED if filters.logged_secret_name(name) else _NO,
+}
+
+
+def _name_verdict(rule: Rule, name: str) -> int:
+    return _NAME_JUDGES[rule.names](name)
+
+
+def _checked(rule: Rule, secret: str, kind: Kind) -> bool:
+    """The rule's own last look (in prose, its prose look where it has one)."""
     check = rule.prose_check if kind == PROSE and rule.prose_check is not None else rule.check
-    return check is None or check(secret)
+    return check is None or filters.CHECKS[check](secret)
+
+
+def _format(rule: Rule, secret: str, kind: Kind) -> bool:
+    return not filters.is_placeholder(secret) and _binary_format(rule, secret, kind)
+
+
+def _binary_format(rule: Rule, secret: str, kind: Kind) -> bool:
+    return (
+        (rule.entropy is None or filters.entropy(secret) >= rule.entropy)
+        and not filters.is_documented_example(secret)
+        and _checked(rule, secret, kind)
+    )
+
+
+def _generic(rule: Rule, secret: str, kind: Kind) -> bool:
+    return (
+        (rule.entropy is None or filters.entropy(secret) >= rule.entropy)
+        and (kind != CODE or filters.plausible_in_code(secret))
+        and _checked(rule, secret, kind)
+    )
+
+
+# How a match is judged (rules.Judged): a private key by its own structure alone
+_JUDGES: dict[Judged, Callable[[Rule, str, Kind], bool]] = {
+    "format": _format,
+    "binary-format": _binary_format,
+    "key": _checked,
+    "generic": _generic,
+}
+
+
+def _accept(rule: Rule, secret: str, kind: Kind) -> bool:
+    return _JUDGES[rule.judged](rule, secret, kind)
 
 
 @cache
@@ -376,7 +409,11 @@ def _keyword_hits(lowered: str) -> tuple[list[int], dict[str, list[int]] | None]
     return sorted(by_number), {index[number][0]: starts for number, starts in by_number.items()}
 
 
-def _scan_raw(text: str, kind: str) -> list[Span]:
+# The kinds of text a rule reads (rules.Reads)
+_READS: dict[Reads, tuple[Kind, ...]] = {"any": (PROSE, CODE), "prose": (PROSE,)}
+
+
+def _scan_raw(text: str, kind: Kind) -> list[Span]:
     """Every match of every rule whose keywords occur, on the lines where they occur."""
     lowered = _lowered(text)
     woken: dict[int, list[str]] = {}
@@ -396,12 +433,11 @@ def _scan_raw(text: str, kind: str) -> list[Span]:
     line_cache: dict[str, list[tuple[int, int]]] = {}
     for number in sorted(woken):
         rule = RULES[number]
-        if rule.prose and kind == CODE:
+        if kind not in _READS[rule.reads]:
             continue
         pattern = _compiled(rule)
-        whole = [(0, len(text))]
-        if rule.multiline:
-            windows = whole
+        if rule.reach == "text":
+            windows = [(0, len(text))]
         elif number in triggered:
             windows = _merge(
                 [
@@ -411,7 +447,7 @@ def _scan_raw(text: str, kind: str) -> list[Span]:
             )
         else:
             windows = _windows(text, lowered, woken[number], line_cache, occurrences)
-        if rule.continued:
+        if rule.reach == "continued":
             windows = _continued(text, windows)
         for start, end in windows:
             spans.extend(_candidates(number, rule, pattern, text, start, end, kind))
@@ -429,7 +465,7 @@ CANDIDATE_COST = 64
 
 
 def _candidates(
-    number: int, rule: Rule, pattern: re.Pattern[str], text: str, start: int, end: int, kind: str
+    number: int, rule: Rule, pattern: re.Pattern[str], text: str, start: int, end: int, kind: Kind
 ) -> Iterator[Span]:
     """The secrets ``rule`` finds in ``text[start:end]``, at a cost bounded by the window's length.
 
@@ -588,7 +624,7 @@ def _trigger_windows(text: str, trigger: re.Pattern[str]) -> list[tuple[int, int
     return found
 
 
-def _scan_layered(text: str, depth: int, kind: str) -> list[Span]:
+def _scan_layered(text: str, depth: int, kind: Kind) -> list[Span]:
     spans = _scan_raw(text, kind)
     if depth > 0:
         from gitmem.scan.decode import layers
@@ -652,7 +688,7 @@ def scan_text(
     decode: int = DEFAULT_DECODE_DEPTH,
     hidden: bool = False,
     pragmas: bool = False,
-    kind: str = PROSE,
+    kind: Kind = PROSE,
     locale: bool = False,
 ) -> list[Finding]:
     """Every secret in ``text``, in order of position.

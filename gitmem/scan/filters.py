@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
+from typing import Literal
 
 from gitmem.scan.lazyre import lazy
 
@@ -673,3 +675,30 @@ def random_value(value: str) -> bool:
     ]
     words = sum(1 for piece in pieces if len(piece) >= 3 and piece.isalpha() and piece.islower())
     return not (words >= 2 and words * 2 >= len(pieces))
+
+
+# The last looks a rule may take at its secret (Rule.check, Rule.prose_check), by name
+Check = Literal[
+    "basic_credentials",
+    "discord_user_id",
+    "generated",
+    "jwt_token",
+    "key_material",
+    "plausible",
+    "random_value",
+    "twitter_bearer",
+    "url_password",
+    "url_password_in_prose",
+]
+CHECKS: dict[Check, Callable[[str], bool]] = {
+    "basic_credentials": basic_credentials,
+    "discord_user_id": discord_user_id,
+    "generated": generated,
+    "jwt_token": jwt_token,
+    "key_material": key_material,
+    "plausible": plausible,
+    "random_value": random_value,
+    "twitter_bearer": twitter_bearer,
+    "url_password": url_password,
+    "url_password_in_prose": url_password_in_prose,
+}

@@ -4,9 +4,11 @@ examples.
 Each pattern is written from the provider's published token format. It marks the secret with the
 named group ``secret``; generic rules also capture the ``name`` the value is assigned to, which must
 say it is a credential.
-A rule runs only on the lines where one of its ``keywords`` occurs (in lower case), or, when
-``multiline``, on the whole text. A ``prose`` rule runs only on text of the prose kind (memories,
-journals, session logs: see ``gitmem.scan.kinds``). Baselines and allow lists refer to rules by id,
+A rule runs only on the lines where one of its ``keywords`` occurs (in lower case), or, when its
+``reach`` is ``"text"``, on the whole text. A rule that ``reads`` ``"prose"`` runs only on text of
+the prose kind (memories, journals, session logs: see ``gitmem.scan.kinds``). How a match is judged
+is its ``judged`` kind. Each of these kinds is a ``Literal`` with one interpreter table beside the
+engine's code that reads it, and each check is named, from ``filters.CHECKS``. Baselines and allow lists refer to rules by id,
 so ids never change; rules are listed most specific first, and when two findings overlap the earlier
 rule's is kept.
 
@@ -19,9 +21,30 @@ rule) and every counter-example (none may be found by any rule).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
-from gitmem.scan import filters
+from gitmem.scan.filters import Check
+
+# How a match is judged before it is a finding (engine._JUDGES interprets each):
+# - "format": a provider's token format: the entropy floor, no placeholder (filters.is_placeholder),
+#   no documented example, then the rule's check;
+# - "binary-format": the same, placeholders allowed: the format's bytes hold runs of "A" (zero bytes);
+# - "key": a private key: its check alone (filters.key_material), never the entropy floor,
+#   placeholder or example filters, which take the runs of "A" in every OpenSSH key body for a
+#   stand-in;
+# - "generic": no format: the name the value is assigned to must say credential (Rule.names), the
+#   value must look generated in code (filters.plausible_in_code), then the rule's check.
+Judged = Literal["format", "binary-format", "key", "generic"]
+# Where a rule looks (engine._scan_raw): "line", the lines its keywords (or trigger) are on; "text",
+# the whole text (a secret that spans lines); "continued", the keywords' lines and those a
+# backslash at their end continues (a shell command: engine._continued).
+Reach = Literal["line", "text", "continued"]
+# What a rule reads: "any" text, or "prose" only (memories, logs: "the password is …"), never code.
+Reads = Literal["any", "prose"]
+# How a generic rule judges the name a value is assigned to (engine._NAME_JUDGES): "credential"
+# (filters.secret_name, or a service's key: filters.service_key_name) or "logged" (a log line names a
+# credential in fewer words, "Using Key=…": filters.logged_secret_name).
+Names = Literal["credential", "logged"]
 
 
 # A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit
@@ -36,34 +59,14 @@ class Rule(NamedTuple):
     entropy: float | None = None  # minimum Shannon entropy (bits per character) of the secret
     examples: Callable[[], tuple[str, ...]] = tuple  # lines the rule must find (see examples_of)
     counter_examples: Callable[[], tuple[str, ...]] = tuple  # lines no rule may find
-    check: Callable[[str], bool] | None = None  # a last look at the secret: True keeps it
-    prose_check: Callable[[str], bool] | None = (
-        None  # the last look in prose, where it differs from code's
-    )
-    multiline: bool = (
-        False  # the secret may span lines: run on the whole text, not on the keyword's line
-    )
-    # no fixed format: judged by the assigned name and the value's look (filters.plausible)
-    generic: bool = False
-    placeholders: bool = (
-        True  # reject values that look like placeholders (a real format may hold "AAAAAAAA")
-    )
-    # written for people's prose ("the password is …"): runs on memories and logs, not on code
-    prose: bool = False
-    trigger: str | None = (
-        None  # a regex that also wakes the rule, on the lines it matches, where no keyword can
-    )
-    # A private key: judged by its ``check`` alone (filters.key_material), never by the entropy
-    # floor, placeholder or documented-example filters, which take the runs of "A" in every OpenSSH
-    # key body for a stand-in.
-    key: bool = False
-    # A shell command: the rule's window runs on over the lines a backslash at the end continues
-    # (engine._continued)
-    continued: bool = False
-    # A generic rule's own test of the name a value is assigned to, instead of
-    # ``filters.secret_name`` (and the service-key test): a log line names a credential in fewer
-    # words ("Using Key=…").
-    name_check: Callable[[str], bool] | None = None
+    judged: Judged = "format"
+    check: Check | None = None  # a last look at the secret (filters.CHECKS): True keeps it
+    prose_check: Check | None = None  # the last look in prose, where it differs from code's
+    reach: Reach = "line"
+    reads: Reads = "any"
+    names: Names = "credential"
+    # a regex that also wakes the rule, on the lines it matches, where no keyword can
+    trigger: str | None = None
 
 
 # -- example builders: deterministic pseudo-random strings -----------------------------------------
@@ -152,7 +155,7 @@ _PEM_END = "-----END RSA " + "PRIVATE KEY-----"
 
 
 # An option of a curl command: the rule runs on the lines that hold the word curl and on those their
-# backslashes continue (Rule.continued), so the option is found where it stands, without scanning
+# backslashes continue (reach "continued"), so the option is found where it stands, without scanning
 # back to the word curl (which cost every "curl" of a line a bounded search of its own)
 _CURL_OPTION = r"(?<!\S)"
 
@@ -178,8 +181,8 @@ RULES: tuple[Rule, ...] = (
             r"KEY-----(?:\\[nr]|[A-Za-z0-9+/=\s])+?"
             r'-----END[ A-Z]{0,20}PRIVATE KEY-----(?:\\n)?)"'
         ),
-        check=filters.key_material,
-        key=True,
+        check="key_material",
+        judged="key",
         examples=lambda: (
             _j(
                 '{"type": "service_account", "private_key": "-----BEGIN ',
@@ -204,9 +207,9 @@ RULES: tuple[Rule, ...] = (
             # Ended by its END line, or cut short: by another ----- line, or by the end of the text.
             r"(?:-----END[ A-Z0-9]{0,30}PRIVATE KEY|(?=-----)|\Z)"
         ),
-        check=filters.key_material,
-        key=True,
-        multiline=True,
+        check="key_material",
+        judged="key",
+        reach="text",
         examples=lambda: (
             _j(_PEM, "\n", _pem_body(), "\n", _PEM_END),
             _j(
@@ -230,9 +233,9 @@ RULES: tuple[Rule, ...] = (
         description="PuTTY private key file",
         keywords=("private-lines:",),
         pattern=r"Private-Lines: \d+\r?\n(?P<secret>(?:[A-Za-z0-9+/=]{8,}\r?\n?){1,64})",
-        check=filters.key_material,
-        key=True,
-        multiline=True,
+        check="key_material",
+        judged="key",
+        reach="text",
         examples=lambda: (
             _j("PuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\n", _r(_B64, 44), "\n"),
         ),
@@ -243,7 +246,7 @@ RULES: tuple[Rule, ...] = (
         description="age encryption secret key",
         keywords=("age-secret-key-1",),
         pattern=r"(?P<secret>AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})" + _E,
-        key=True,
+        judged="key",
         examples=lambda: (_j("AGE-SECRET-KEY-1", _r("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)),),
         counter_examples=lambda: ("AGE-SECRET-KEY-1...",),
     ),
@@ -443,7 +446,7 @@ RULES: tuple[Rule, ...] = (
         + r"|FlyV1 fm[12][a-z]?_[A-Za-z0-9+/=_,-]{100,})",
         entropy=3.5,
         # macaroons hold runs of "A" (zero bytes): entropy alone tells a stand-in
-        placeholders=False,
+        judged="binary-format",
         counter_examples=lambda: ("FLY_API_TOKEN='FlyV1 fm2_" + "x" * 160 + "'",),
         examples=lambda: (
             _j("FLY_API_TOKEN=fo1_", _r(_URLSAFE, 43)),
@@ -679,7 +682,7 @@ RULES: tuple[Rule, ...] = (
         )
         + _EH,
         entropy=3.5,
-        check=filters.discord_user_id,
+        check="discord_user_id",
         examples=lambda: (
             _j("DISCORD_TOKEN=", _discord_id(), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 38)),
             _j("client.run('", _discord_id(), ".", _r(_URLSAFE, 6), ".", _r(_URLSAFE, 27), "')"),
@@ -1550,8 +1553,8 @@ RULES: tuple[Rule, ...] = (
         # is off and the check asks the rest for the entropy of a random token and one escape at
         # least.
         pattern=r"(?<![A-Za-z0-9%])(?P<secret>A{22}[A-Za-z0-9%]{80,110})(?![A-Za-z0-9%])",
-        placeholders=False,
-        check=filters.twitter_bearer,
+        judged="binary-format",
+        check="twitter_bearer",
         examples=lambda: (
             _j(
                 "TWITTER_BEARER_TOKEN=",
@@ -1613,7 +1616,7 @@ RULES: tuple[Rule, ...] = (
             r"(?:^[ \t]*LicenseKey[ \t]+(?=[A-Za-z0-9_]{12,64}[ \t]*\r?$)"
             r"|(?<![A-Za-z0-9_])(?=[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk(?![A-Za-z0-9_])))(?P<secret>[A-Za-z0-9_]{12,64}+)"
         ),
-        check=filters.generated,
+        check="generated",
         examples=lambda: (
             _j("AccountID 123456\nLicenseKey ", _r(_ALNUM, 16), "\nEditionIDs GeoLite2-City"),
             _j("MAXMIND_LICENSE_KEY=", _r(_ALNUM, 6), "_", _r(_ALNUM, 29), "_mmk"),
@@ -1629,7 +1632,7 @@ RULES: tuple[Rule, ...] = (
             r"(?<![A-Za-z0-9_.-])(?P<secret>eyJ[A-Za-z0-9_-]{10,}={0,2}\.eyJ[A-Za-z0-9_-]{10,}={0,2}"
             r"\.[A-Za-z0-9_-]{16,}={0,2})" + _EH
         ),
-        check=filters.jwt_token,
+        check="jwt_token",
         examples=lambda: (
             _j(
                 "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ",
@@ -1654,8 +1657,8 @@ RULES: tuple[Rule, ...] = (
             r"[a-z]{2,20}\+[a-z0-9]{1,20})://"
             r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
         ),
-        check=filters.url_password,
-        prose_check=filters.url_password_in_prose,
+        check="url_password",
+        prose_check="url_password_in_prose",
         examples=lambda: (
             _j("DATABASE_URL=postgres://app:", _r(_ALNUM, 20), "@db.internal:5432/app"),
             _j('mongo_uri = "mongodb+srv://admin:', _r(_ALNUM, 16), '@cluster0.mongodb.net/prod"'),
@@ -1673,8 +1676,8 @@ RULES: tuple[Rule, ...] = (
         description="JDBC connection string with a password parameter",
         keywords=("jdbc:",),
         pattern=r"jdbc:[a-z0-9]{2,20}:[^\s\"'<>]{0,300}?[?&;](?i:password|pwd)=(?P<secret>[^&;\s\"'<>]{1,128})",
-        check=filters.url_password,
-        prose_check=filters.url_password_in_prose,
+        check="url_password",
+        prose_check="url_password_in_prose",
         examples=lambda: (
             _j("url=jdbc:mysql://db.internal:3306/app?user=app&password=", _r(_ALNUM, 16)),
             _j(
@@ -1695,8 +1698,8 @@ RULES: tuple[Rule, ...] = (
             r"(?<![A-Za-z0-9.-])(?i:https?|ftps?|sftp|ssh|git|smtps?|imaps?|ldaps?|amqps?|[a-z][a-z0-9]{2,15})://"
             r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
         ),
-        check=filters.url_password,
-        prose_check=filters.url_password_in_prose,
+        check="url_password",
+        prose_check="url_password_in_prose",
         examples=lambda: (
             _j(
                 "git remote add origin https://deploy:",
@@ -1716,7 +1719,7 @@ RULES: tuple[Rule, ...] = (
         "APIs take it)",
         keywords=("?key=", "&key="),
         pattern=r"[?&](?i:key)=(?P<secret>[A-Za-z0-9_.~-]{20,200}+)(?![^&#\s\"'`<>)\]])",
-        check=filters.random_value,
+        check="random_value",
         examples=lambda: (
             _j('url := "https://api.example.org/v1/users?key=', _r(_LOWER + _DIGITS, 36), '"'),
             _j(
@@ -1736,7 +1739,7 @@ RULES: tuple[Rule, ...] = (
         description="HTTP Basic credentials (base64 of user:password)",
         keywords=("basic",),
         pattern=r"(?i:Authorization\s*[:=]\s*[\"']?Basic|\bBasic)\s+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])",
-        check=filters.basic_credentials,
+        check="basic_credentials",
         examples=lambda: (_j("Authorization: Basic ", _b64("admin:" + _r(_ALNUM, 14) + "!")),),
         counter_examples=lambda: (
             _j("Authorization: Basic ", _b64("user:password")),
@@ -1748,7 +1751,7 @@ RULES: tuple[Rule, ...] = (
         description="Docker registry credentials in config.json",
         keywords=('"auth"',),
         pattern=r'"auth"\s*:\s*"(?P<secret>[A-Za-z0-9+/]{8,}={0,2})"',
-        check=filters.basic_credentials,
+        check="basic_credentials",
         examples=lambda: (
             _j('{"auths": {"ghcr.io": {"auth": "', _b64("bot:" + _r(_ALNUM, 20)), '"}}}'),
         ),
@@ -1762,7 +1765,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("bearer",),
         pattern=r"(?i:Authorization\s*[:=]\s*[\"']?Bearer|\bBearer)\s+(?P<secret>[A-Za-z0-9._~+/-]{20,}={0,2})",
         entropy=3.5,
-        check=filters.plausible,
+        check="plausible",
         examples=lambda: (
             _j('curl -H "Authorization: Bearer ', _r(_ALNUM, 40), '" https://api.example.org'),
         ),
@@ -1779,9 +1782,9 @@ RULES: tuple[Rule, ...] = (
             _CURL_OPTION
             + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{0,64}:[\"']?(?P<secret>[^\s\"'$]{3,128})"
         ),
-        continued=True,
-        check=filters.url_password,
-        prose_check=filters.url_password_in_prose,
+        reach="continued",
+        check="url_password",
+        prose_check="url_password_in_prose",
         examples=lambda: (
             _j("curl -u deploy:", _r(_ALNUM, 16), " https://api.example.org/v1/items"),
             _j("curl -s --user 'ci-bot:", _r(_ALNUM, 20), "' https://example.org/upload"),
@@ -1807,9 +1810,9 @@ RULES: tuple[Rule, ...] = (
         keywords=("curl",),
         pattern=_CURL_OPTION
         + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?(?P<secret>[^\s:\"'$]{8,128}):[\"']?(?![^\s])",
-        continued=True,
-        check=filters.generated,
-        prose_check=filters.plausible,
+        reach="continued",
+        check="generated",
+        prose_check="plausible",
         examples=lambda: (
             _j('curl -u "', _r(_ALNUM, 12), '!:" https://localhost:9200'),
             _j(
@@ -1835,8 +1838,8 @@ RULES: tuple[Rule, ...] = (
             r"(?:(?:Basic|Bearer|Token|token|Bot|bearer|Api-Token)[ "
             r"\t]+)?(?P<secret>[^\s\"'$]{8,300})"
         ),
-        check=filters.plausible,
-        continued=True,
+        check="plausible",
+        reach="continued",
         examples=lambda: (
             _j("curl -X POST -H 'Authorization: ", _r(_ALNUM, 40), "' https://api.example.org"),
             _j(
@@ -1906,8 +1909,8 @@ RULES: tuple[Rule, ...] = (
         # start of the next candidate (``KEY=KEY=…``, ``--ab=--ab=…``, ``?a=?a=…``) would be read
         # again from each: these values hold no "=" but base64's padding, and a query's no "?", so
         # candidates on a line never overlap (engine._candidates bounds the rest).
-        check=filters.plausible,
-        generic=True,
+        check="plausible",
+        judged="generic",
         examples=lambda: (
             _j('DB_PASSWORD = "', _r(_ALNUM, 6), "#", _r(_ALNUM, 6), '"'),
             _j("api_key: ", _r(_ALNUM, 32)),
@@ -1980,9 +1983,9 @@ RULES: tuple[Rule, ...] = (
             r"[ \t]*[=:][ \t]*[\"']?"
             r"(?P<secret>[^\s\"'`,;]{6,500}+)"
         ),
-        check=filters.plausible,
-        generic=True,
-        name_check=filters.logged_secret_name,
+        check="plausible",
+        judged="generic",
+        names="logged",
         examples=lambda: (
             _j("[DEBUG] Using Key=", _r(_ALNUM, 36)),
             _j("2026-05-01 12:00:03 [info] sending request: using acme key = ", _r(_HEX, 40)),
@@ -2001,7 +2004,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         id="secret-in-prose",
         description='A credential given in prose: "the password is …", "use token …"',
-        prose=True,
+        reads="prose",
         keywords=("pass", "pwd", "secret", "token", "key", "cred"),
         pattern=(
             r"(?i:\b(?:the\s+|my\s+|our\s+|your\s+)?"
@@ -2018,7 +2021,7 @@ RULES: tuple[Rule, ...] = (
             r"[`\"'*]{0,2}(?P<secret>(?:[^\s`\"'*<>.,;:!?)=]|[.,;!?)]++(?=[^\s`\"'*<>.,;:!?)=])){6,200}+={0,2})"
             r"[`\"'*]{0,2}[.,;:!?)]*(?=[\s\"'`}\],\\]|$)"
         ),
-        check=filters.plausible,
+        check="plausible",
         examples=lambda: (
             _j("The staging password is ", _r(_ALNUM, 8), "!9 so log in with that."),
             _j("use the token ", _r(_ALNUM, 32), " for the deploy"),
