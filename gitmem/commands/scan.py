@@ -94,24 +94,43 @@ def scan(
     )
 
     _warn_legacy(settings)
-    if not baseline and not as_json:
-        from gitmem.commands.scanhook import allowed_lines
-
-        notes = allowed_lines(allowed, findings, settings) if settings.allow else ""
-        if notes:
-            echo(notes, err=True)
     if baseline:
         _print_baseline(findings, as_json, settings)
         return 0
     if as_json:
-        data: dict[str, Any] = {"findings": [_finding_json(f) for f in findings]}
-        if allowed:  # what a scan.allow entry let through, named (never the value)
-            data["allowed"] = [
-                {"path": f.path, "line": f.line, "rule": f.rule, "preview": f.preview}
-                for f in allowed
-            ]
-        echo_json(data)
-        return 1 if findings else 0
+        return _print_json(findings, allowed)
+    scanned += len(jobs)
+    return _print_text(
+        findings, allowed, settings, redacted, scanned, staged=staged, stdin=stdin, redact=redact
+    )
+
+
+def _print_json(findings: list[Any], allowed: list[Any]) -> int:
+    data: dict[str, Any] = {"findings": [_finding_json(f) for f in findings]}
+    if allowed:  # what a scan.allow entry let through, named (never the value)
+        data["allowed"] = [
+            {"path": f.path, "line": f.line, "rule": f.rule, "preview": f.preview} for f in allowed
+        ]
+    echo_json(data)
+    return 1 if findings else 0
+
+
+def _print_text(
+    findings: list[Any],
+    allowed: list[Any],
+    settings: Any,
+    redacted: list[str],
+    scanned: int,
+    *,
+    staged: bool,
+    stdin: bool,
+    redact: bool,
+) -> int:
+    from gitmem.commands.scanhook import allowed_lines
+
+    notes = allowed_lines(allowed, findings, settings) if settings.allow else ""
+    if notes:
+        echo(notes, err=True)
     if findings:
         # Findings are the command's output (stdout: `gitmem scan | grep`), except where stdout
         # carries the redacted text of stdin; the summary is a message (stderr).
@@ -120,7 +139,7 @@ def scan(
         echo(summary(findings, redacted), err=True)
         return 1
     if not (stdin and redact):
-        echo(clean(len(jobs) + scanned, staged))
+        echo(clean(scanned, staged))
     return 0
 
 
@@ -248,6 +267,42 @@ def _in_processes(entries: list[Any], settings: Any, honour_allow: bool) -> tupl
     many bytes; the files scanned and the findings, in the order one process would give them."""
     import multiprocessing
 
+    work = [
+        ([(i, entries[i]) for i in sorted(part)], settings, honour_allow)
+        for part in _dealt(entries)
+        if part
+    ]
+    with multiprocessing.get_context("fork").Pool(len(work)) as pool:
+        results = pool.map(_scan_part, work)
+    ordered = sorted((item for part in results for item in part), key=lambda item: item[0])
+    failed = [index for index, found in ordered if found is None]
+    if failed:
+        ordered = _read_again(entries, failed[0], ordered, settings, honour_allow)
+    done = [(index, found) for index, found in ordered if found is not None]
+    return len(done), [finding for _index, found in done for finding in found]
+
+
+def _read_again(
+    entries: list[Any],
+    failed: int,
+    ordered: list[tuple[int, list[Any] | None]],
+    settings: Any,
+    honour_allow: bool,
+) -> list[tuple[int, list[Any] | None]]:
+    """The entry a worker could not read, read again here, where its error is raised as one process
+    raises it (or, if it reads now, scanned)."""
+    from gitmem.scan import inputs as src
+
+    again = src.read_entry(entries[failed])
+    if again is None:
+        return ordered
+    found = src.findings_in(again, settings, honour_allow=honour_allow)
+    return [(index, found if index == failed else items) for index, items in ordered]
+
+
+def _dealt(entries: list[Any]) -> list[list[int]]:
+    """The entries' indexes dealt out to ``WORKERS`` parts, largest file first to the lightest part,
+    so each part gets as many bytes."""
     sizes = []
     for index, (_display, file, _relative) in enumerate(entries):
         try:
@@ -260,24 +315,7 @@ def _in_processes(entries: list[Any], settings: Any, honour_allow: bool) -> tupl
         lightest = loads.index(min(loads))
         parts[lightest].append(index)
         loads[lightest] += size
-    work = [
-        ([(i, entries[i]) for i in sorted(part)], settings, honour_allow) for part in parts if part
-    ]
-    with multiprocessing.get_context("fork").Pool(len(work)) as pool:
-        results = pool.map(_scan_part, work)
-    ordered = sorted((item for part in results for item in part), key=lambda item: item[0])
-    failed = [index for index, found in ordered if found is None]
-    # read again here, where its error is raised as one process raises it (or, if it reads now,
-    # scanned)
-    if failed:
-        from gitmem.scan import inputs as src
-
-        again = src.read_entry(entries[failed[0]])
-        if again is not None:
-            found = src.findings_in(again, settings, honour_allow=honour_allow)
-            ordered = [(index, found if index == failed[0] else items) for index, items in ordered]
-    done = [(index, found) for index, found in ordered if found is not None]
-    return len(done), [finding for _index, found in done for finding in found]
+    return parts
 
 
 def _scan_part(work: tuple[list[tuple[int, Any]], Any, bool]) -> list[tuple[int, list[Any] | None]]:

@@ -539,20 +539,45 @@ def joined_name(value: str) -> bool:
     return _JOINED_NAME_RE.match(value) is not None and len(_JOINED_WORD_RE.findall(value)) >= 2
 
 
+def _identifier(value: str) -> bool:
+    """A variable, an attribute, a constant's name: ``a.b``, ``Token::ZeroOrMore``, ``MAX_LEN``."""
+    if not _IDENTIFIER_RE.fullmatch(value):
+        return False
+    if any(sep in value for sep in (".", "::", "->")) and not _THREE_PART_TOKEN_RE.fullmatch(value):
+        return True  # (JWT-shaped, three long parts: a token, not an attribute)
+    return "_" in value and not any(c.isdigit() for c in value)
+
+
+def _type_name(value: str) -> bool:
+    """A type or class name: ``PKCS7PrivateKeyTypes``."""
+    return _camel_name(value) and not _random_part(value)
+
+
+def _short_hex(value: str) -> bool:
+    """A short hex id or hash prefix; hex API keys are 32 digits or more."""
+    return len(value) < 32 and _HEX_RE.match(value) is not None
+
+
+def _slug(value: str) -> bool:
+    """A slug, a host name, a date."""
+    return _LOWER_OR_DIGITS_RE.match(value) is not None and entropy(value) < 3.5
+
+
+# Shapes of names, not of secrets (service:v4:legacy-usage:heartbeat:v1 is a key's name)
+_NAME_SHAPES: tuple[Callable[[str], bool], ...] = (
+    joined_name,
+    _identifier,
+    _type_name,
+    _short_hex,
+    _slug,
+)
+
+
 def _name_like(value: str, length: int) -> bool | None:
     """The verdict on a value shaped like a name (an identifier, a type name, words, a short hex id,
     a slug), or ``None`` when it has no such shape."""
-    if joined_name(value):
-        return False  # a key's name: service:v4:legacy-usage:heartbeat:v1
-    dotted = any(sep in value for sep in (".", "::", "->")) and not _THREE_PART_TOKEN_RE.fullmatch(
-        value
-    )
-    if _IDENTIFIER_RE.fullmatch(value) and (
-        dotted or ("_" in value and not any(c.isdigit() for c in value))
-    ):
-        return False  # a variable, an attribute, a constant's name
-    if _camel_name(value) and not _random_part(value):
-        return False  # a type or class name: PKCS7PrivateKeyTypes
+    if any(shape(value) for shape in _NAME_SHAPES):
+        return False
     if _WORDS_RE.match(value):
         # Letters only: a word or an identifier, unless long, mixed case, in one piece and
         # random-looking.
@@ -563,10 +588,6 @@ def _name_like(value: str, length: int) -> bool | None:
             and not value.isupper()
             and entropy(value) >= 3.8
         )
-    if _HEX_RE.match(value) and length < 32:
-        return False  # a short hex id or hash prefix; hex API keys are 32 digits or more
-    if _LOWER_OR_DIGITS_RE.match(value) and entropy(value) < 3.5:
-        return False  # a slug, a host name, a date
     return None
 
 

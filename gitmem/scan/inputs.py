@@ -330,7 +330,7 @@ def read_staged(
     author controls) are diffed again as text, and skipped only when the staged content really is
     binary (a NUL byte, as ``gitmem scan PATH`` decides).
     """
-    from gitmem.gitcommand import git, git_read
+    from gitmem.gitcommand import git_read
 
     args = [
         "-c",
@@ -350,14 +350,7 @@ def read_staged(
     files = list(_parse_diff(out))
     texts: list[tuple[str, list[tuple[int, str]]]] = []
     if out.startswith(b"Binary files ") or b"\nBinary files " in out:
-        marked = _marked_binary(project, pathspecs)
-        if marked:
-            again = git(
-                project.root, *args, "--text", "--", *(f":(literal){name}" for name in marked)
-            )
-            diffed = list(_parse_diff(again))
-            files += [(name, added) for name, added in diffed if not _has_nul(added)]
-            texts += _staged_utf16(project, [name for name, added in diffed if _has_nul(added)])
+        texts += _diffed_as_text(project, args, pathspecs, files)
     for name, added in files:
         texts.append((name, [(number, decode_bytes(line)) for number, line in added]))
     cwd = Path.cwd().resolve()
@@ -367,6 +360,25 @@ def read_staged(
         text = "\n".join(line for _, line in lines)
         display = os.path.relpath(project.root / name, cwd) if project.root != cwd else name
         yield Source(display, text, None, tuple(number for number, _ in lines), name)
+
+
+def _diffed_as_text(
+    project: Project,
+    args: list[str],
+    pathspecs: tuple[str, ...],
+    files: list[tuple[str, list[tuple[int, bytes]]]],
+) -> list[tuple[str, list[tuple[int, str]]]]:
+    """The staged files git showed as binary, diffed again as text: those with no NUL byte join
+    ``files``; the UTF-16 ones are given back decoded."""
+    from gitmem.gitcommand import git
+
+    marked = _marked_binary(project, pathspecs)
+    if not marked:
+        return []
+    again = git(project.root, *args, "--text", "--", *(f":(literal){name}" for name in marked))
+    diffed = list(_parse_diff(again))
+    files += [(name, added) for name, added in diffed if not _has_nul(added)]
+    return _staged_utf16(project, [name for name, added in diffed if _has_nul(added)])
 
 
 def read_blobs(project: Project, specs: list[str]) -> list[bytes | None]:
@@ -448,30 +460,37 @@ def _has_nul(added: list[tuple[int, bytes]]) -> bool:
 
 
 def _parse_diff(out: bytes) -> Iterator[tuple[str, list[tuple[int, bytes]]]]:
+    """Each file of a diff that adds lines: its path, and its added lines with their numbers."""
+    # Only a file's header starts a line with "diff --git ": a diff's own lines start with a sign
+    for section in out.split(b"\ndiff --git "):
+        name, added = _added_lines(section.split(b"\n"))
+        if name is not None and added:
+            yield name, added
+
+
+def _added_lines(lines: list[bytes]) -> tuple[str | None, list[tuple[int, bytes]]]:
+    """One file's part of a diff: the path its "+++ b/path" header names (``None``: deleted), and
+    the lines it adds, numbered in the new file."""
     name: str | None = None
     added: list[tuple[int, bytes]] = []
     number = 0
-    in_header = False  # between "diff --git" and the first hunk: where "+++ b/path" names the file
-    for line in out.split(b"\n"):
-        if line.startswith(b"diff --git "):
-            if name is not None and added:
-                yield name, added
-            name, added, in_header = None, [], True
-        elif in_header and line.startswith(b"+++ "):
-            target = line[4:]
-            name = None if target == b"/dev/null" else _unquote(target).removeprefix("b/")
-        elif line.startswith(b"@@"):
-            in_header = False
+    header = True  # before the first hunk
+    for line in lines:
+        if line.startswith(b"@@"):
+            header = False
             match = _HUNK_RE.match(line)
             number = int(match.group(1)) if match else 0
-        elif not in_header and line.startswith(b"+") and name is not None:
+        elif header:
+            if line.startswith(b"+++ "):
+                target = line[4:]
+                name = None if target == b"/dev/null" else _unquote(target).removeprefix("b/")
+        elif line.startswith(b"+"):
             content = line[1:]
             added.append((number, content[:-1] if content.endswith(b"\r") else content))
             number += 1
-        elif not in_header and line.startswith(b" "):
+        elif line.startswith(b" "):
             number += 1
-    if name is not None and added:
-        yield name, added
+    return name, added
 
 
 _C_ESCAPES = {

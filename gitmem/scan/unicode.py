@@ -159,31 +159,41 @@ def _allowed(text: str, index: int, cp: int, file: bool) -> bool:
     """The exceptions: a file's leading BOM, and characters that are part of an emoji sequence."""
     if cp == 0xFEFF:
         return file and index == 0
-    if (
-        cp == _FORM_FEED
-    ):  # a page break in source code (PEP 8, Emacs, C sources): visible to every editor
+    if cp == _FORM_FEED:  # a page break in source code (PEP 8, Emacs, C sources): visible to all
         return True
-    prev = ord(text[index - 1]) if index > 0 else -1
-    if (
-        cp in (_ZWNJ, _ZWJ)
-        and _joining_letter(prev)
-        and index + 1 < len(text)
-        and _joining_letter(ord(text[index + 1]))
-    ):
+    if cp in (_ZWNJ, _ZWJ) and _between_joining_letters(text, index):
         return True  # spelling: Persian, Arabic and Indic words need joiners between their letters
     if cp in (_VS15, _VS16):
-        return prev >= 0x20 and not _HIDDEN_RE.match(text[index - 1])
+        return index > 0 and ord(text[index - 1]) >= 0x20 and not _HIDDEN_RE.match(text[index - 1])
     if cp == _ZWJ:
-        nxt = ord(text[index + 1]) if index + 1 < len(text) else -1
-        before = _is_emoji(prev) or prev == _VS16 or 0x1F3FB <= prev <= 0x1F3FF
-        return before and _is_emoji(nxt)
+        return _joins_emoji(text, index)
     if 0xE0020 <= cp <= _CANCEL_TAG:
-        # Only within one of the few subdivision flags Unicode recommends (RGI): U+1F3F4, five tag
-        # letters, CANCEL TAG. Any other run of tag characters can spell a hidden instruction. A
-        # constant amount of work per char.
-        start = text.rfind(chr(_BLACK_FLAG), max(0, index - len(_SUBDIVISION_FLAGS[0]) + 1), index)
-        return start >= 0 and any(text.startswith(flag, start) for flag in _SUBDIVISION_FLAGS)
+        return _in_subdivision_flag(text, index)
     return False
+
+
+def _between_joining_letters(text: str, index: int) -> bool:
+    return (
+        index > 0
+        and index + 1 < len(text)
+        and _joining_letter(ord(text[index - 1]))
+        and _joining_letter(ord(text[index + 1]))
+    )
+
+
+def _joins_emoji(text: str, index: int) -> bool:
+    prev = ord(text[index - 1]) if index > 0 else -1
+    nxt = ord(text[index + 1]) if index + 1 < len(text) else -1
+    before = _is_emoji(prev) or prev == _VS16 or 0x1F3FB <= prev <= 0x1F3FF
+    return before and _is_emoji(nxt)
+
+
+def _in_subdivision_flag(text: str, index: int) -> bool:
+    """Only within one of the few subdivision flags Unicode recommends (RGI): U+1F3F4, five tag
+    letters, CANCEL TAG. Any other run of tag characters can spell a hidden instruction. A constant
+    amount of work per char."""
+    start = text.rfind(chr(_BLACK_FLAG), max(0, index - len(_SUBDIVISION_FLAGS[0]) + 1), index)
+    return start >= 0 and any(text.startswith(flag, start) for flag in _SUBDIVISION_FLAGS)
 
 
 def find_hidden(text: str, *, marks: bool = False, file: bool = False) -> list[HiddenChar]:
