@@ -4,13 +4,13 @@ examples.
 Each pattern is written from the provider's published token format. It marks the secret with the
 named group ``secret``; generic rules also capture the ``name`` the value is assigned to, which must
 say it is a credential.
-A rule runs only on the lines where one of its ``keywords`` occurs (in lower case), or, when its
-``reach`` is ``"text"``, on the whole text. A rule that ``reads`` ``"prose"`` runs only on text of
-the prose kind (memories, journals, session logs: see ``gitmem.scan.kinds``). How a match is judged
-is its ``judged`` kind. Each of these kinds is a ``Literal`` with one interpreter table beside the
-engine's code that reads it, and each check is named, from ``filters.CHECKS``. Baselines and allow lists refer to rules by id,
-so ids never change; rules are listed most specific first, and when two findings overlap the earlier
-rule's is kept.
+A rule runs only on the lines where one of its ``keywords`` occurs (in lower case), or, when
+its ``reach`` is ``"text"``, on the whole text. A rule that ``reads`` ``"prose"`` runs only on
+text of the prose kind (memories, journals, session logs: see ``gitmem.scan.kinds``). How a match
+is judged is its ``judged`` kind. Each of these kinds is a ``Literal`` with one interpreter table
+beside the engine's code that reads it, and each check is named, from ``filters.CHECKS``.
+Baselines and allow lists refer to rules by id, so ids never change; rules are listed most specific
+first, and when two findings overlap the earlier rule's is kept.
 
 Examples are generated from parts, so this file never holds a string its own scanner would flag, and
 only when asked for (``examples_of``, ``counter_examples_of``): building them on import cost the
@@ -28,7 +28,8 @@ from gitmem.scan.filters import Check
 # How a match is judged before it is a finding (engine._JUDGES interprets each):
 # - "format": a provider's token format: the entropy floor, no placeholder (filters.is_placeholder),
 #   no documented example, then the rule's check;
-# - "binary-format": the same, placeholders allowed: the format's bytes hold runs of "A" (zero bytes);
+# - "binary-format": the same, placeholders allowed: the format's bytes hold runs of "A" (zero
+#   bytes);
 # - "key": a private key: its check alone (filters.key_material), never the entropy floor,
 #   placeholder or example filters, which take the runs of "A" in every OpenSSH key body for a
 #   stand-in;
@@ -42,8 +43,8 @@ Reach = Literal["line", "text", "continued"]
 # What a rule reads: "any" text, or "prose" only (memories, logs: "the password is …"), never code.
 Reads = Literal["any", "prose"]
 # How a generic rule judges the name a value is assigned to (engine._NAME_JUDGES): "credential"
-# (filters.secret_name, or a service's key: filters.service_key_name) or "logged" (a log line names a
-# credential in fewer words, "Using Key=…": filters.logged_secret_name).
+# (filters.secret_name, or a service's key: filters.service_key_name) or "logged" (a log line
+# names a credential in fewer words, "Using Key=…": filters.logged_secret_name).
 Names = Literal["credential", "logged"]
 
 
