@@ -48,6 +48,10 @@ def test_team_story(repo: Path, run: Run) -> None:
     assert run(*init).code == 0
     (repo / "AGENTS.md").write_text("# Working here\n\nRun `make test` before pushing.\n")
     add_all_and_commit(repo, "Set up gitmem")
+    # gitmem's own rules files, with no memory in them yet, are in the set-up's commit (the
+    # post-commit hook put them there), so no memory branch's merge creates them
+    assert git(repo, "ls-files", *RULES_FILES).split() == sorted(RULES_FILES)
+    assert git(repo, "status", "--porcelain") == ""
 
     # A live-looking key is refused by the scan hook, and never printed.
     key = "ghp_" + "".join(random.Random(9).choices(string.ascii_letters + string.digits, k=36))

@@ -384,3 +384,81 @@ def test_init_ci_github_writes_a_workflow_the_published_schema_accepts(
     path.write_text("name: ours\n")
     refused = run("init", "--no-hooks", "--ci", "github")
     assert refused.code == 2 and "gitmem did not write it" in refused.err
+
+
+def test_revert_of_the_merge_that_brought_the_first_memory(repo: Path, run: Run) -> None:
+    """The store's first memory arrives by a merge and a later merge changes the rules files:
+    `git revert -m 1` of the first merge. Before, that merge created AGENTS.md and CLAUDE.md, so the
+    revert deleted files the later merge had changed: a modify/delete conflict that stops git before
+    any hook runs (the field corpus's atomic-agents). Compile keeps gitmem's own root files from the
+    first compile on (the set-up's commit, through the post-commit hook): the merge changes them."""
+    init(repo, run)
+    commit_all(repo, "set up gitmem")
+    sh(repo, "checkout", "-q", "-b", "a")
+    add(repo, run, "feat-a", "Feature A: deploys go through the pipeline")
+    sh(repo, "checkout", "-q", "-b", "b", "main")
+    add(repo, run, "feat-b", "Feature B: migrations are reviewed by a DBA")
+    sh(repo, "checkout", "-q", "main")
+    first = merge(repo, "a")
+    merge(repo, "b")
+    green(repo, run)
+    sh(repo, "revert", "--no-edit", "-m", "1", first)
+    green(repo, run)
+    for path in ("AGENTS.md", "CLAUDE.md"):
+        text = (repo / path).read_text()
+        assert "(`feat-a`" not in text and "(`feat-b`" in text, path
+    assert git(repo, "log", "--format=%H", "--diff-filter=A", "--", "AGENTS.md").split() == [
+        git(repo, "rev-parse", "main~3").strip()
+    ]  # created by the set-up's commit, not by a merge
+
+
+def test_a_root_file_linked_to_another(repo: Path, run: Run) -> None:
+    """`AGENTS.md -> CLAUDE.md` (the field corpus's fastmcp): compile writes through the link, so
+    what the hook commits after a merge is CLAUDE.md. Before, it committed the unchanged link and
+    left CLAUDE.md modified, and the revert of a merge refused to start (local changes)."""
+    (repo / "CLAUDE.md").write_text("# Claude\n")
+    (repo / "AGENTS.md").symlink_to("CLAUDE.md")
+    commit_all(repo, "rules files")
+    make_team(repo, run)
+    first = merge(repo, "a")
+    merge(repo, "b")
+    green(repo, run)
+    sh(repo, "revert", "--no-edit", "-m", "1", first)
+    green(repo, run)
+    text = (repo / "CLAUDE.md").read_text()
+    assert "(`feat-a`" not in text and "(`feat-b`" in text
+    assert (repo / "AGENTS.md").is_symlink()
+
+
+def test_a_git_ignored_claude_md(repo: Path, run: Run, tmp_path: Path) -> None:
+    """The team's .gitignore lists CLAUDE.md (each developer's own; the field corpus's
+    atomic-agents): a clone never has it, so Claude Code reads AGENTS.md there, as it does where
+    there is no CLAUDE.md. gitmem writes nothing where git ignores it, and check is green after the
+    merges; before, compile wrote CLAUDE.md and check failed ("CLAUDE.md is ignored by git")."""
+    (repo / ".gitignore").write_text("CLAUDE.md\n")
+    commit_all(repo, "ignore CLAUDE.md")
+    make_team(repo, run)
+    merge(repo, "a")
+    merge(repo, "b")
+    green(repo, run)
+    assert not (repo / "CLAUDE.md").exists()
+    assert "(`feat-a`" in (repo / "AGENTS.md").read_text()
+    clone = tmp_path / "clone"
+    sh(tmp_path, "clone", "-q", str(repo), str(clone))
+    checked = subprocess.run(["gitmem", "check"], cwd=clone, capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_a_git_ignored_rules_file_is_written_but_not_committed(repo: Path, run: Run) -> None:
+    """The root AGENTS.md is git-ignored (the field corpus's effect): after a merge the hook writes
+    it for this clone and commits the other rules files. Before, `git add` of the ignored file failed
+    the hook half-way, CLAUDE.md was left modified and the revert of the merge refused to start."""
+    (repo / ".gitignore").write_text("/AGENTS.md\n")
+    commit_all(repo, "ignore AGENTS.md")
+    make_team(repo, run)
+    first = merge(repo, "a")
+    merge(repo, "b")
+    assert git(repo, "status", "--porcelain") == ""
+    sh(repo, "revert", "--no-edit", "-m", "1", first)
+    assert git(repo, "status", "--porcelain") == ""
+    assert "(`feat-a`" not in (repo / "CLAUDE.md").read_text()

@@ -232,7 +232,12 @@ def _print_written(project: Project, result: Compiled, user: bool, show: Show) -
     _print_omitted(report.plans, user, show)
     for warning in report.warnings:
         echo(f"warning: {warning}", err=True)
-    if changed and not user and os.environ.get("PRE_COMMIT") == "1" and _unstaged(project, changed):
+    if (
+        changed
+        and not user
+        and os.environ.get("PRE_COMMIT") == "1"
+        and _unstaged(project, changed, report)
+    ):
         return 1
     # committing is the next step; a file the team's own text keeps past a hard limit was warned
     # about above
@@ -256,9 +261,13 @@ def _print_held(report: Report) -> int:
     return 1
 
 
-def _unstaged(project: Project, changed: list[FileChange]) -> bool:
-    """In the pre-commit hook: whether compile wrote files the commit does not hold (said so)."""
-    left = unstaged(project, [change.path for change in changed])
+def _unstaged(project: Project, changed: list[FileChange], report: Report) -> bool:
+    """In the pre-commit hook: whether compile wrote files the commit does not hold (said so). A
+    file created with no memory in it (gitmem's own root file, from the first compile on) does not
+    stop the commit: the post-commit hook puts it into that commit (``gitmem.git.refresh``)."""
+    empty = {path for plan in report.plans for path, file in plan.files.items() if not file.entries}
+    needed = [c for c in changed if not (c.action == "created" and c.path in empty)]
+    left = unstaged(project, [change.path for change in needed])
     if left:
         echo(
             f"compile wrote {len(left)} file(s) this commit does not hold: git add "

@@ -235,9 +235,10 @@ def _laid_out(
 
 
 def _ignored_private(project: Project, targets: Sequence[Target]) -> list[str]:
-    """The private files (``Reader.private``: ``.claude/CLAUDE.md``) of ``targets`` that git
-    ignores here."""
+    """The private files (``Reader.private``: ``.claude/CLAUDE.md``) of ``targets``, and the root
+    files of those whose client falls back to the hub (``CLAUDE.md``), that git ignores here."""
     places = [path for target in targets for path in delivery.private_files(target)]
+    places += [target.root_file for target in targets if delivery.falls_back(target)]
     if not places or not (project.root / ".git").exists():
         return []
     return command.ignored(project.root, places)
@@ -279,12 +280,11 @@ def _linked_roots(project: Project, targets: Sequence[Target]) -> dict[str, tupl
 
 
 def _own_text(project: Project, targets: Sequence[Target]) -> dict[str, str]:
-    """The hand-written text (outside gitmem's block) of the root files whose presence decides a
-    layout (``delivery.falls_back``), by target name, for those that have some."""
+    """The hand-written text (outside gitmem's block) of the targets' root files, by target name,
+    for those that have some: it decides a layout (``delivery.falls_back``) and whether the file is
+    kept with no memory in it."""
     out: dict[str, str] = {}
     for target in targets:
-        if not delivery.falls_back(target) or target.root_whole:
-            continue
         text, _ = read_file(
             project, target.root_file, Report([])
         )  # a problem is reported when the file is compiled
@@ -294,6 +294,8 @@ def _own_text(project: Project, targets: Sequence[Target]) -> dict[str, str]:
             found = block.scan(text).found
         except BlockError:
             found = None
+        if found is not None and target.root_whole:
+            continue  # a whole file gitmem wrote; one without its marker is the team's own
         rest = text if found is None else found.before + found.after
         if rest.strip():
             out[target.name] = rest

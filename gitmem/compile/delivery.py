@@ -45,6 +45,11 @@ HUB = "agents"
 HUB_FILE = "AGENTS.md"
 
 
+# the bridges whose root file is where its client gets its memories: kept with none in it
+# (``Layout.keeps_root``); the others hold only what their client lacks of the files it reads
+KEEPS_ROOT = ("", "import", "private")
+
+
 @dataclass(frozen=True)
 class Layout:
     """A target's place in the delivery: the target as compiled (a variant when bridged), how its
@@ -57,6 +62,11 @@ class Layout:
         ""  # "" (none), "native", "import", "own-import" (a hand-written @AGENTS.md) or "private"
     )
     reads: tuple[str, ...] = ()
+    # its root file is written even with no memory in it: a merge that brings the first memory then
+    # changes the file instead of creating it, so `git revert -m 1` of that merge is no
+    # modify/delete conflict (which stops git before any gitmem code runs); not where the team's
+    # own text keeps the file
+    keeps_root: bool = False
 
     @property
     def name(self) -> str:
@@ -90,11 +100,13 @@ def layouts(
     """How each of ``targets`` (the configured ones compiled) is laid out, in the order their plans
     must be made (a target after those whose files its client reads). ``hand_written``: target name
     -> the hand-written text of its root file (outside gitmem's block), for the targets whose root
-    file has some. ``readers``: the clients as this project's settings make them read
+    file has some (those without keep their root file with no memory in it:
+    ``Layout.keeps_root``). ``readers``: the clients as this project's settings make them read
     (``with_settings``). ``linked``: target name -> (the target whose root file its root file is,
     through a link on the disk: ``CLAUDE.md -> AGENTS.md``; the file where its client reads what
     that one lacks, "" for none that git tracks). ``ignored``: the private files
-    (``Reader.private``) git ignores here: nothing is placed in them."""
+    (``Reader.private``) and the root files of targets that fall back to the hub that git ignores
+    here: nothing is placed in them."""
     hand_written = hand_written or {}
     linked = linked or {}
     names = {target.name for target in targets}
@@ -123,7 +135,8 @@ def layouts(
             reads.append(HUB)
         if bridge == "linked":
             reads.append(linked[target.name][0])
-        out.append(Layout(variant, bridge, tuple(dict.fromkeys(reads))))
+        keeps = _keeps_root(variant, bridge, hand_written.get(target.name, ""))
+        out.append(Layout(variant, bridge, tuple(dict.fromkeys(reads)), keeps))
     return _ordered(out)
 
 
@@ -165,24 +178,40 @@ def _private_layout(
     ignored: Collection[str],
 ) -> tuple[Target, str] | None:
     """``target`` laid out in the file only its own client reads (``Reader.private``), when another
-    client in use reads its usual files; ``None`` when it keeps its usual files."""
+    client in use reads its usual files, or in none at all; ``None`` when it keeps its usual files
+    (also where git ignores the private file: a copy there, and `gitmem check` says the rest)."""
+    own = HUB in names and target.name != HUB and falls_back(target) and not hand_written.strip()
+    if own and _ignored_copy(target, names, every, ignored):
+        # its copy would go where git ignores it (never in a clone, a cloud agent or code review):
+        # no file of its own at all, so its client reads the hub, as it does without one; what only
+        # it should get is said
+        return target._replace(root_file="", dir_file=None, scoped_dir=None), "fallback"
     private = next((r.private for r in readers_of(target.name, every) if r.private), "")
-    if not private or not _read_by_others(target.name, names, every):
-        return None
-    if private in ignored:
-        if HUB in names and target.name != HUB and falls_back(target) and not hand_written.strip():
-            # git ignores its private file (never in a clone, a cloud agent or code review): no file
-            # of its own at all, so its client reads the hub, as it does without one; what only it
-            # should get is said
-            return target._replace(root_file="", dir_file=None, scoped_dir=None), "fallback"
-        # nothing placed where git ignores it: a copy in its usual file (`gitmem check` says the
-        # rest)
+    if not private or private in ignored or not _read_by_others(target.name, names, every):
         return None
     # a full copy in one file at the root, where only its own client looks: no nested copies
     # (the Copilot CLI started at the root loads web/.claude/CLAUDE.md when it touches a file in
     # web/: measured) and no glob-scoped files (it reads .claude/rules): a path-scoped memory
     # goes under a heading naming its globs
     return target._replace(root_file=private, dir_file=None, scoped_dir=None), "private"
+
+
+def _ignored_copy(
+    target: Target, names: Collection[str], every: Sequence[Reader], ignored: Collection[str]
+) -> bool:
+    """Whether git ignores the file ``target``'s copy would go to: its root file (a team's
+    `CLAUDE.md` line, for each developer's own), or its private file where another client in use
+    reads the root one."""
+    private = next((r.private for r in readers_of(target.name, every) if r.private), "")
+    shared = private in ignored and _read_by_others(target.name, names, every)
+    return target.root_file in ignored or shared
+
+
+def _keeps_root(variant: Target, bridge: str, hand_written: str) -> bool:
+    """Whether a target laid out so keeps its root file with no memory in it
+    (``Layout.keeps_root``): the file is where its client gets its memories, and no hand-written
+    text keeps it anyway."""
+    return bridge in KEEPS_ROOT and bool(variant.root_file) and not hand_written.strip()
 
 
 def _linked(target: Target, instead: str, shared: bool) -> tuple[Target, str]:

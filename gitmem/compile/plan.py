@@ -334,20 +334,23 @@ def _in_root_file(target: Target, memories: Sequence[Memory]) -> set[str]:
 
 
 def _bridges(layout: Layout, hub: TargetPlan | None) -> list[FileSpec]:
-    """The files of ``layout``'s target importing the hub's, one beside each: every one for an
-    ``import`` bridge; for a hand-written root file importing the hub (``own-import``), those of the
-    folders, where the client started there follows no import of the root's (Claude Code in docs/:
-    measured)."""
+    """The files of ``layout``'s target written even with no memory of their own: its root file
+    where it keeps it (``Layout.keeps_root``), and those importing the hub's, one beside each: every
+    one for an ``import`` bridge; for a hand-written root file importing the hub (``own-import``),
+    those of the folders, where the client started there follows no import of the root's (Claude
+    Code in docs/: measured)."""
+    kept = [root_spec(layout.target)] if layout.keeps_root else []
     if hub is None or layout.bridge not in ("import", "own-import"):
-        return []
+        return kept
     target = layout.target._replace(imports=delivery.HUB_FILE)
     if layout.bridge == "own-import" and target.dir_file is None:
-        return []
-    return [
+        return kept
+    imports = [
         _bridge_of(target, spec)
         for spec in hub.files.values()
         if not spec.spec.globs and (layout.bridge == "import" or not spec.spec.root)
     ]
+    return list({spec.path: spec for spec in [*kept, *imports]}.values())  # each file once
 
 
 def _bridge_of(target: Target, hub: FilePlan) -> FileSpec:

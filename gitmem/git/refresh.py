@@ -24,6 +24,7 @@ middle of a cherry-pick of several commits, and plumbing runs no hooks again.
 from __future__ import annotations
 
 import fnmatch
+import os
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path, PurePosixPath
@@ -37,7 +38,7 @@ from gitmem.tools import CLEANUP_TARGETS as CLEANUP
 from gitmem.tools import WHOLE_PREFIX
 
 if TYPE_CHECKING:
-    from gitmem.compile.changes import Report
+    from gitmem.compile.changes import FileChange, Report
 
 MESSAGE = "gitmem: recompile rules files for the memories in this commit"
 REBASING = ("rebase-merge", "rebase-apply")  # under the git directory while a rebase runs
@@ -131,28 +132,29 @@ def needless(project: Project, rewrite: str) -> bool:
 
 
 def busy(project: Project, rewriting: bool) -> str | None:
-    """What git is in the middle of, or ``None``: a rebase (unless ``rewriting``: called at its end,
-    by the post-rewrite hook, before git removes its state), or a merge with unresolved conflicts.
-    """
+    """Why a refresh does not run now, or ``None``: git is in the middle of a merge with unresolved
+    conflicts, a rebase (unless ``rewriting``: called at its end, by the post-rewrite hook, before
+    git removes its state) or a pick of several commits; or the store has uncommitted changes."""
     if command.git(project.root, "ls-files", "--unmerged"):
         return "unresolved conflicts"
-    if rewriting:
-        return None
-    for name in REBASING:
-        if _git_path(project, name).exists():
-            return "a rebase is in progress"
-    todo = _git_path(
-        project, "sequencer/todo"
-    )  # a cherry-pick or revert of several commits: the current first
-    if todo.exists():
-        steps = [
-            line
-            for line in gateway.read_git_file(todo).splitlines()
-            if line.strip() and line[0] != "#"
-        ]
-        if len(steps) > 1:  # git picks the next one on this index: recompiled at the last
-            return "a cherry-pick or revert of several commits is in progress"
+    if not rewriting and any(_git_path(project, name).exists() for name in REBASING):
+        return "a rebase is in progress"
+    if not rewriting and len(_steps_left(project)) > 1:
+        # git picks the next one on this index: recompiled at the last
+        return "a cherry-pick or revert of several commits is in progress"
+    memory = project.memory_dir.relative_to(project.root).as_posix()
+    if _changed(project, [memory]):
+        return f"{memory}/ has uncommitted changes: `gitmem compile` when ready"
     return None
+
+
+def _steps_left(project: Project) -> list[str]:
+    """The steps of a cherry-pick or revert of several commits still to do, the current first."""
+    todo = _git_path(project, "sequencer/todo")
+    if not todo.exists():
+        return []
+    lines = gateway.read_git_file(todo).splitlines()
+    return [line for line in lines if line.strip() and line[0] != "#"]
 
 
 def _git_path(project: Project, name: str) -> Path:
@@ -175,30 +177,41 @@ def refresh(
     why = busy(project, rewriting)
     if why is not None:
         return Refreshed("skipped", reason=why)
-    memory = project.memory_dir.relative_to(project.root).as_posix()
-    if _changed(project, [memory]):
-        return Refreshed(
-            "skipped", reason=f"{memory}/ has uncommitted changes: `gitmem compile` when ready"
-        )
     changes = _prepare(project, today)
-    paths = [change.path for change in changes.changes if change.changed]
-    dirty = set(_changed(project, [change.path for change in changes.changes]))
-    edited = [path for path in paths if path in dirty]  # neither HEAD's nor compile's: the user's
+    stale, ready = _stale(project, changes)
+    edited = [path for path in stale if path in ready]  # neither HEAD's nor compile's: the user's
     if edited:
-        return Refreshed("skipped", paths, reason=f"{', '.join(edited)} has uncommitted changes")
-    ready = sorted(
-        dirty - set(paths)
-    )  # already what compile writes, not committed (an earlier run stopped)
-    if not paths and not ready:
-        return Refreshed("fresh")
+        return Refreshed("skipped", stale, reason=f"{', '.join(edited)} has uncommitted changes")
     from gitmem.compile.compiler import apply
 
-    apply(project, changes)
+    apply(project, changes)  # a file git ignores too, for this clone only
+    kept = sorted({*stale, *ready})
+    if not kept:
+        return Refreshed("fresh")
     amend = not own_commit and _only_here(project, head)
-    new = _commit(project, head, sorted({*paths, *ready}), amend)
-    return Refreshed(
-        "amended" if amend else "committed", sorted({*paths, *ready}), new, head if amend else ""
-    )
+    new = _commit(project, head, kept, amend)
+    return Refreshed("amended" if amend else "committed", kept, new, head if amend else "")
+
+
+def _stale(project: Project, changes: Report) -> tuple[list[str], set[str]]:
+    """The files compile changes, and those whose working tree differs from HEAD (already what
+    compile writes but not committed, when an earlier run stopped; or edited by the user), as
+    written (a link's target); never a file git ignores (never committed: `gitmem check` names it).
+    """
+    real = {change.path: _written(project, change) for change in changes.changes}
+    stale = {real[change.path] for change in changes.changes if change.changed}
+    ignored = set(command.ignored(project.root, sorted(stale)))
+    dirty = set(_changed(project, sorted(set(real.values()))))
+    return sorted(stale - ignored), dirty - ignored
+
+
+def _written(project: Project, change: FileChange) -> str:
+    """The file compile writes for ``change``, relative to the root: a link's target
+    (``AGENTS.md -> CLAUDE.md`` writes CLAUDE.md, which the commit must hold; the link is
+    unchanged)."""
+    if change.io_path is None:
+        return change.path
+    return Path(os.path.relpath(change.io_path, os.path.realpath(project.root))).as_posix()
 
 
 def _prepare(project: Project, today: date) -> Report:
@@ -249,10 +262,10 @@ def _only_here(project: Project, head: str) -> bool:
         current = command.git(project.root, "symbolic-ref", "-q", "HEAD").decode().strip()
     except command.GitFailed:
         current = ""  # detached (a rebase before it moves the branch)
+    refs = ("refs/heads", "refs/remotes", "refs/tags")
     out = command.git(
-        project.root, "for-each-ref", "--contains", head, "--format=%(refname)",
-        "refs/heads", "refs/remotes", "refs/tags",
-    )  # fmt: skip
+        project.root, "for-each-ref", "--contains", head, "--format=%(refname)", *refs
+    )
     return all(ref == current for ref in out.decode().split())
 
 
