@@ -236,7 +236,7 @@ def gemini_project_dirs(root: Path, gemini_home: Path) -> list[Path]:
     folder back (Gemini CLI 0.61.0's ``ProjectRegistry``); every id of the root or a folder inside
     it.
     """
-    import json
+    import json  # only for the files that need it: not on the session hook's start-up
 
     try:
         data = json.loads(
@@ -438,7 +438,7 @@ def load_record(cache_dir: Path) -> dict[str, Any]:
     when missing or of another shape (the import then relies on the memories' origins and the
     near-duplicate test alone).
     """
-    import json
+    import json  # only for the files that need it: not on the session hook's start-up
 
     empty: dict[str, Any] = {"format": RECORD_FORMAT, "entries": {}, "stores": {}}
     try:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from gitmem.errors import CannotRun
 
 if TYPE_CHECKING:
-    import subprocess
+    import subprocess  # not at import: the scan hook's start-up
 
 # Variables git exports while hooks run; they must not leak into git commands on another repository.
 _HOOK_VARIABLES = (
@@ -75,7 +75,7 @@ def list_files(root: Path, names: tuple[str, ...]) -> list[str]:
 def ignored(root: Path, paths: Iterable[str]) -> list[str]:
     """Those of ``paths`` (relative to ``root``) that git ignores and does not track, so they
     are never committed."""
-    import subprocess
+    import subprocess  # not at import: the scan hook's start-up
 
     names = [path for path in paths if path]
     if not names:
@@ -107,7 +107,7 @@ def git(
     variables to set on top of the environment (e.g. ``GIT_TERMINAL_PROMPT=0`` for a fetch that must
     not ask for a password).
     ``timeout``: seconds after which git and every process it started are killed (``GitFailed``)."""
-    import subprocess
+    import subprocess  # not at import: the scan hook's start-up
 
     if timeout is not None:
         return _git_with_timeout(cwd, args, {**clean_env(foreign), **(env or {})}, input, timeout)
@@ -134,7 +134,7 @@ def git_read(cwd: Path, *args: str) -> bytes:
     started this way), the command runs again through ``git``, whose error is the one to show."""
     if not hasattr(os, "posix_spawnp"):  # Windows
         return git(cwd, *args)
-    import signal
+    import signal  # not at import: the scan hook's start-up
 
     # As subprocess does (restore_signals): git starts with the signals Python ignores back at their
     # defaults.
@@ -181,7 +181,7 @@ def _git_with_timeout(
     keeps the terminal, so ssh can still ask for a passphrase or a host key, and only git is killed
     (its helpers end on their own timeouts).
     """
-    import subprocess
+    import subprocess  # not at import: the scan hook's start-up
 
     group = not _at_terminal()
     try:
@@ -226,7 +226,7 @@ def _at_terminal() -> bool:
 def _kill(process: subprocess.Popen[bytes], group: bool) -> None:
     """Kill git (and its session, when it has one), without waiting for helpers that still hold
     its pipes."""
-    import signal
+    import signal  # not at import: the scan hook's start-up
 
     with suppress(OSError):
         if group:
@@ -306,7 +306,7 @@ def head_commit(root: Path) -> str | None:
 def is_ancestor(root: Path, old: str, new: str) -> bool:
     """Whether commit ``old`` is in the history of ``new`` (False too when ``old`` no longer
     exists)."""
-    import subprocess
+    import subprocess  # not at import: the scan hook's start-up
 
     try:
         done = subprocess.run(
@@ -451,7 +451,7 @@ def cat_blobs(root: Path, names: Iterable[str]) -> dict[str, bytes]:
 def blob_id(data: bytes) -> str:
     """The id git gives a file with these bytes (``git hash-object``)."""
     # (only here: hashlib loads OpenSSL, and the pre-commit hook never hashes a blob)
-    import hashlib
+    import hashlib  # not at import: the scan hook's start-up
 
     return hashlib.sha1(b"blob %d\x00" % len(data) + data, usedforsecurity=False).hexdigest()
 
@@ -462,9 +462,9 @@ def blob_id(data: bytes) -> str:
 def merge_text(ours: str, base: str, theirs: str) -> tuple[str, int]:
     """git's own three-way merge of three texts (``git merge-file``): the result, and how many
     conflicts it holds."""
-    import subprocess
+    import subprocess  # not at import: the scan hook's start-up
 
-    from gitmem.gateway import private_temp_dir, write_temp
+    from gitmem.gateway import private_temp_dir, write_temp  # only for a blob's temporary file
 
     with private_temp_dir("gitmem-merge-") as tmp:
         paths = []

@@ -72,7 +72,7 @@ class _Linear:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        import re2
+        import re2  # on a pattern's first use: not on the hooks' start-up
 
         value = getattr(re2.compile(translate(self.pattern, self.flags)), name)
         self.__dict__[name] = value

@@ -44,6 +44,7 @@ from gitmem.memory.model import Memory, short_id, title_key, unique_id
 from gitmem.memory.store import Snapshot, Store
 from gitmem.project import Project
 from gitmem.scan import find_hidden, scan_text
+from gitmem.scopes.personal import ensure_store
 
 EDIT_SIMILARITY = (
     0.5  # a bullet the client reworded: at least this alike to the one that vanished from its file
@@ -421,8 +422,6 @@ def _write(report: ClientImport, targets: dict[str, _Target]) -> None:
         else:
             proposal.written = target.store.create(proposal.memory, target.snapshot)
     if "personal" in targets and any(p.scope == "personal" for p in report.proposals):
-        from gitmem.scopes.personal import ensure_store
-
         ensure_store(targets["personal"].project)
 
 

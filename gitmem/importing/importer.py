@@ -31,11 +31,13 @@ from typing import Any
 from gitmem import gateway
 from gitmem import gitcommand as command
 from gitmem.compile import block
+from gitmem.compile.changes import linked_document
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import removed
 from gitmem.importing import kinds, markdown, rulesfiles
 from gitmem.importing.rulesfiles import Format, Scope
 from gitmem.importing.wording import DESCRIBED, code_key, same_thing, section_tag, title_and_body
+from gitmem.markdown import heading
 from gitmem.memory import similar
 from gitmem.memory.model import PRIORITIES, Memory, short_id, title_key, unique_id
 from gitmem.memory.store import SUFFIX, Snapshot, Store
@@ -332,8 +334,6 @@ def _read_file(
 def _document_title(lines: list[str]) -> str:
     """The first heading of the file when it is a level-1 ``#`` heading (as the parser words
     headings), else ""."""
-    from gitmem.markdown import heading
-
     for line in lines:
         if not line.strip():
             continue
@@ -635,8 +635,6 @@ def _imported_from(imported: dict[str, Memory], item: markdown.Item, path: str) 
 def _not_rules(project: Project, path: str, skills: bool = False) -> str | None:
     """Why a file found as a rules file is not read as one, or ``None``; ``skills``: a skill
     bundle's files are."""
-    from gitmem.compile.changes import linked_document
-
     document = linked_document(project, path)
     if (
         document is not None

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from gitmem.tools import BY_NAME
+
 # (kind, words): tried in this order; a word matches at word boundaries, plurals included.
 # fmt: off
 HEADING_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -96,8 +98,6 @@ def guess(headings: tuple[str, ...], text: str, bullet: bool, title: str = "") -
 def tool_specific(tool: str, text: str) -> str | None:
     """``tool`` when ``text`` (read from that tool's own file) uses words only that tool understands
     (its record's ``own_words``), else None."""
-    from gitmem.tools import BY_NAME
-
     record = BY_NAME.get(tool)
     words = record.own_words if record is not None else ()
     if not words:

@@ -28,9 +28,11 @@ from datetime import date
 
 from gitmem import gateway
 from gitmem import markdown as md
+from gitmem.compile.compiler import Request, prepare
 from gitmem.errors import GitmemError
 from gitmem.importing import rulesfiles
 from gitmem.importing.importer import ImportReport, Source
+from gitmem.memory.config import load_config
 from gitmem.memory.model import ON_DEMAND, Memory
 from gitmem.memory.store import Store
 from gitmem.project import Project
@@ -102,9 +104,6 @@ def delivery(
     project: Project, report: ImportReport, memories: Iterable[Memory], today: date
 ) -> Delivery:
     """Plan the compile of the live ``memories`` plus the import's new ones (nothing is written)."""
-    from gitmem.compile.compiler import Request, prepare
-    from gitmem.memory.config import load_config
-
     config = load_config(project)
     ids = {draft.memory.id for draft in report.drafts if draft.memory is not None}
     live = [memory for memory in memories if memory.id not in ids and memory.is_live(today)]

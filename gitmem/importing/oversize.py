@@ -19,6 +19,7 @@ from gitmem.compile import block
 from gitmem.compile.budget import fitted
 from gitmem.errors import GitmemError
 from gitmem.importing import rulesfiles
+from gitmem.importing.importer import choose_files
 from gitmem.project import Project
 from gitmem.tools import MEASURES, TARGETS, Limit, Measure, Target
 
@@ -203,6 +204,4 @@ def _chains_over(texts: dict[str, str], target: Target, limit: Limit, name: str)
 def rules_files(project: Project) -> list[str]:
     """Every rules file of the repository (tracked, or untracked and not ignored), as ``gitmem
     import`` finds them."""
-    from gitmem.importing.importer import choose_files
-
     return [path for path, _ in choose_files(project, ())]

@@ -50,6 +50,7 @@ from typing import NamedTuple
 
 from gitmem import markdown as md
 from gitmem.errors import GitmemError
+from gitmem.gitcommand import list_matching
 from gitmem.memory.model import ON_DEMAND
 from gitmem.project import MEMORY_DIR
 from gitmem.tools import FORMATS, ScopeKind
@@ -117,8 +118,6 @@ def nested_rules(root: Path) -> list[tuple[str, str]]:
     folder inside a package (``web/.cursor/rules/x.mdc``); ``gitmem init`` adds their tools to the
     targets.
     """
-    from gitmem.gitcommand import list_matching
-
     try:
         found = list_matching(root, DISCOVER)
     except GitmemError:

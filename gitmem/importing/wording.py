@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from gitmem.importing import markdown
+from gitmem.importing.kinds import starts_imperative
 from gitmem.journal.harvest import TITLE_SOFT, split_item
 from gitmem.journal.markdown import Item as LogItem
 from gitmem.linear import linear
@@ -66,8 +67,6 @@ def _is_label(bold: str) -> bool:
     ``Error Handling``) rather than stating the rule (``Postgres is the only datastore``, ``Pin Node
     20``).
     """
-    from gitmem.importing.kinds import starts_imperative
-
     text = bold.strip()
     if text.endswith(":"):
         return True
