@@ -225,7 +225,7 @@ def check_hooks(ctx: Context) -> Iterator[Finding]:
 
 def check_command(ctx: Context) -> Iterator[Finding]:
     """The ``gitmem`` on PATH is another program, ``gitmem-cli`` (what the hooks run) is missing, or
-    another distribution shares this environment's ``gitmem`` package (``hygiene/command.py``)."""
+    another distribution shares this environment's ``gitmem`` package (``checks/command.py``)."""
     config = ctx.project.root / ".pre-commit-config.yaml"
     try:
         hooks = COMMAND in gateway.read_text(

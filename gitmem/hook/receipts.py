@@ -3,7 +3,7 @@ pre-tool hook refused.
 
 One JSON line per event in ``.git/gitmem/receipts.jsonl`` (gitmem's cache: never committed), bounded
 to ``LIMIT`` bytes (past it the older half goes). A line holds ids, counts and a digest of the
-session id; never prompt text, a command or a path. ``gitmem receipts`` (``hygiene/receipts.py``)
+session id; never prompt text, a command or a path. ``gitmem receipts`` (``checks/receipts.py``)
 reads them with the clients' transcripts.
 
 Kinds: ``start`` (the memories of the always-loaded rules files at session start), ``prompt``
