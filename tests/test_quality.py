@@ -41,8 +41,8 @@ def test_cli_import_stays_lean() -> None:
 # issue's goal is none above 20, at most 15 above 15, radon's average (`radon cc -a`: classes
 # counted too) at most 4.0: the figures may only go down; lower them when the code does.
 MAX_COMPLEXITY = 23
-MAX_ABOVE_15 = 22
-MAX_AVERAGE = 4.84
+MAX_ABOVE_15 = 8
+MAX_AVERAGE = 4.74
 
 
 def _blocks() -> list[tuple[str, int, bool]]:
