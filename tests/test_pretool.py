@@ -324,7 +324,10 @@ def test_a_failing_hook_lets_the_call_through_and_says_so_once(root: Path) -> No
 
 
 def test_every_client_with_a_pre_tool_hook_has_an_answer_shape() -> None:
+    from gitmem.hook.pretool import DENY
+
     hooked = [name for name, client in BY_NAME.items() if client.event_name("pre-tool")]
+    assert all(BY_NAME[name].deny in DENY for name in hooked)  # each shape is one entry
     assert sorted(hooked) == [
         "antigravity",
         "claude",

@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -707,24 +708,33 @@ def check(project: Project, call: Call, cwd: str, day: str) -> Refusal | None:
     return broken(enforced(project, day), call, gate)
 
 
-def answer(client: Client, text: str) -> str:
-    """A refusal in ``client``'s own shape."""
-    shape = client.deny
-    if shape == "plain":
-        return text
-    if shape == "decision":
-        return json.dumps({"decision": "deny", "reason": text}, ensure_ascii=False)
-    if shape == "permissionDecision":
-        return json.dumps(
-            {"permissionDecision": "deny", "permissionDecisionReason": text}, ensure_ascii=False
-        )
-    if shape == "permission":
-        return json.dumps(
-            {"permission": "deny", "user_message": text, "agent_message": text}, ensure_ascii=False
-        )
+def _hook_specific(client: Client, text: str) -> dict[str, Any]:
     name = client.event_name("pre-tool") or "PreToolUse"
     inner = {"hookEventName": name, "permissionDecision": "deny", "permissionDecisionReason": text}
-    return json.dumps({"hookSpecificOutput": inner}, ensure_ascii=False)
+    return {"hookSpecificOutput": inner}
+
+
+# How each client reads a refusal (``Hooks.deny``) -> the answer it gets; None: the text itself.
+DENY: dict[str, Callable[[Client, str], dict[str, Any]] | None] = {
+    "plain": None,  # gitmem's opencode plugin throws it
+    "decision": lambda _client, text: {"decision": "deny", "reason": text},
+    "permissionDecision": lambda _client, text: {
+        "permissionDecision": "deny",
+        "permissionDecisionReason": text,
+    },
+    "permission": lambda _client, text: {
+        "permission": "deny",
+        "user_message": text,
+        "agent_message": text,
+    },
+    "hookSpecificOutput": _hook_specific,
+}
+
+
+def answer(client: Client, text: str) -> str:
+    """A refusal in ``client``'s own shape."""
+    shape = DENY[client.deny]
+    return text if shape is None else json.dumps(shape(client, text), ensure_ascii=False)
 
 
 FAILED = "pre-tool-failed"  # under gitmem's cache: the sessions told that the hook failed
