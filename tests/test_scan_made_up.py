@@ -124,3 +124,11 @@ def test_a_generator_that_draws_symbols_draws_many() -> None:
     for _ in range(100):
         value = _rng.choice(string.ascii_lowercase) + made(alphabet, 49)
         assert scan_text(f"SECRET_KEY = '{value}'", "settings.cfg", kind=CODE), value
+
+
+@pytest.mark.parametrize("word", ["p@ssw0rd1", "P@$$w0rd2024", "S3cr3tP@ssw0rd!"])
+def test_a_stand_in_spelt_in_digits_and_symbols_is_no_secret(word: str) -> None:
+    """``{ "password": "p@ssw0rd1" }`` in a project's FAQ (found on fresh real code, jj): the word
+    every example uses, in digits and symbols."""
+    for text in (f'{{ "password": "{word}" }}', f"DB_PASSWORD={word}"):
+        assert scan_text(text, "docs/FAQ.md", kind=PROSE) == [], text

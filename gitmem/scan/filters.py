@@ -420,6 +420,9 @@ def plausible(value: str, *, short: bool = False) -> bool:
     return _mixed_and_random(value, length)
 
 
+_LEET = str.maketrans("@4031!$57", "aaoeiisst")
+
+
 def _stand_in(value: str, lowered: str) -> bool:
     """A word, a number, a placeholder, a documented example, a test or publishable key: not a
     real secret."""
@@ -427,9 +430,11 @@ def _stand_in(value: str, lowered: str) -> bool:
         return True
     if value.isdigit() or is_placeholder(value) or is_documented_example(value):
         return True
+    spelt = lowered.translate(_LEET)  # p@ssw0rd, s3cr3t: the same words in digits and symbols
     if (
-        any(word in lowered for word in _STAND_IN_MARKERS)
+        any(word in spelt for word in _STAND_IN_MARKERS)
         or _LETTERS_RE.sub("", lowered) in _STAND_IN_WORDS
+        or _LETTERS_RE.sub("", spelt) in _STAND_IN_WORDS
     ):
         # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use
         return True
