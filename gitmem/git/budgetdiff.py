@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from gitmem.git import history
 from gitmem.git.provenance import MEMORIES, MemoryDiff, Side, _code, _memory_names, _version
 from gitmem.memory.model import Memory
 from gitmem.memory.store import SUFFIX
 from gitmem.project import Project
+
+if TYPE_CHECKING:
+    from gitmem.compile.plan import TargetPlan
+    from gitmem.memory.config import Config
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,15 @@ class TargetTokens:
         }
 
 
+MoveKind = Literal["to_index", "index_only", "to_full"]
+# each kind of move: its place in the review's order, and how the review says it
+MOVES: dict[MoveKind, tuple[int, str]] = {
+    "to_index": (0, "moves {id} to the index"),
+    "index_only": (1, "{id} (added) is in the index only"),
+    "to_full": (2, "brings {id} back in full"),
+}
+
+
 @dataclass(frozen=True)
 class Move:
     """A memory whose place changes in some targets: ``to_index`` (in full before, only an index
@@ -43,7 +56,7 @@ class Move:
 
     memory_id: str
     title: str
-    how: str  # "to_index", "to_full", "index_only"
+    how: MoveKind
     targets: tuple[str, ...]
 
     def to_dict(self) -> dict[str, Any]:
@@ -71,63 +84,58 @@ class BudgetDiff:
 
 def budget_diff(project: Project, diff: MemoryDiff, today: date) -> BudgetDiff:
     """The budget's side of ``diff``: both sides compiled, compared target by target."""
-    from gitmem.compile.compiler import Request, prepare
     from gitmem.memory.config import load_config
 
-    sides = [_memories(project, side) for side in (diff.base, diff.head)]
-    if any(memories is None for memories in sides):
+    base, head = (_memories(project, side) for side in (diff.base, diff.head))
+    if base is None or head is None:
         return BudgetDiff(
             (), (), "a memory file is invalid on one side: fix it to see what the change displaces"
         )
     config = load_config(project)
-    plans = []
-    for memories in sides:
-        assert memories is not None
-        live = [memory for memory in memories.values() if memory.is_live(today)]
-        plans.append(
-            {
-                plan.target.name: plan
-                for plan in prepare(project, config, live, Request(today)).plans
-            }
-        )
-    before, after = plans
-    titles = {
-        memory_id: memory.title
-        for memories in sides
-        if memories
-        for memory_id, memory in memories.items()
-    }
-    targets = []
-    found: dict[tuple[str, str], list[str]] = {}
+    before, after = (_plans(project, config, memories, today) for memories in (base, head))
+    titles = {memory_id: m.title for memory_id, m in (base | head).items()}
+    found: dict[tuple[str, MoveKind], list[str]] = {}
     for name, new in after.items():
-        old = before.get(name)
-        old_full = set(old.compiled) if old else set()
-        old_all = old_full | set(old.omitted) if old else set()
-        targets.append(
-            TargetTokens(
-                name,
-                new.budget,
-                (old.tokens if old else 0, new.tokens),
-                (len(old_full), len(new.compiled)),
-            )
-        )
-        for memory_id in new.omitted:
-            if memory_id in old_full:
-                found.setdefault((memory_id, "to_index"), []).append(name)
-            elif memory_id not in old_all:
-                found.setdefault((memory_id, "index_only"), []).append(name)
-        for memory_id in new.compiled:
-            if memory_id in old_all and memory_id not in old_full:
-                found.setdefault((memory_id, "to_full"), []).append(name)
-    order = {"to_index": 0, "index_only": 1, "to_full": 2}
+        for memory_id, how in _moves(before.get(name), new):
+            found.setdefault((memory_id, how), []).append(name)
     moves = sorted(
         (
             Move(memory_id, titles.get(memory_id, ""), how, tuple(names))
             for (memory_id, how), names in found.items()
         ),
-        key=lambda move: (order[move.how], move.memory_id),
+        key=lambda move: (MOVES[move.how][0], move.memory_id),
     )
-    return BudgetDiff(tuple(targets), tuple(moves))
+    targets = tuple(_tokens(before.get(name), new) for name, new in after.items())
+    return BudgetDiff(targets, tuple(moves))
+
+
+def _plans(
+    project: Project, config: Config, memories: dict[str, Memory], today: date
+) -> dict[str, TargetPlan]:
+    """Each target's plan for the live ``memories``, by target name, as compile makes it."""
+    from gitmem.compile.compiler import Request, prepare
+
+    live = [memory for memory in memories.values() if memory.is_live(today)]
+    report = prepare(project, config, live, Request(today))
+    return {plan.target.name: plan for plan in report.plans}
+
+
+def _tokens(old: TargetPlan | None, new: TargetPlan) -> TargetTokens:
+    """A target's tokens and memories in full, before (none without ``old``) and after."""
+    before = (old.tokens, len(old.compiled)) if old else (0, 0)
+    return TargetTokens(
+        new.target.name, new.budget, (before[0], new.tokens), (before[1], len(new.compiled))
+    )
+
+
+def _moves(old: TargetPlan | None, new: TargetPlan) -> list[tuple[str, MoveKind]]:
+    """The memories whose place in a target changes from ``old`` to ``new``, and how."""
+    full = set(old.compiled) if old else set()
+    index = set(old.omitted) if old else set()
+    out: list[tuple[str, MoveKind]] = [(i, "to_index") for i in new.omitted if i in full]
+    out += [(i, "index_only") for i in new.omitted if i not in full and i not in index]
+    out += [(i, "to_full") for i in new.compiled if i in index]
+    return out
 
 
 def _memories(project: Project, side: Side) -> dict[str, Memory] | None:
@@ -150,10 +158,6 @@ def _memories(project: Project, side: Side) -> dict[str, Memory] | None:
     return found
 
 
-_HOW = {"to_index": "moves {id} to the index", "index_only": "{id} (added) is in the index only",
-        "to_full": "brings {id} back in full"}  # fmt: skip
-
-
 def to_markdown(budget: BudgetDiff) -> str:
     """The budget section of the review comment: what moves, then tokens per target ("" when
     nothing changes)."""
@@ -165,7 +169,8 @@ def to_markdown(budget: BudgetDiff) -> str:
     lines = ["#### Budget", ""]
     for move in budget.moves:
         where = ", ".join(move.targets)
-        lines.append(f"- {_HOW[move.how].format(id=_code(move.memory_id))} ({where})")
+        said = MOVES[move.how][1].format(id=_code(move.memory_id))
+        lines.append(f"- {said} ({where})")
     if budget.moves:
         lines.append("")
     lines += [
