@@ -124,46 +124,49 @@ def guard(project: Project, snapshot: Snapshot, threshold: float) -> Guard:
 
 
 def removals(project: Project, snapshot: Snapshot) -> list[Removal]:
-    """Every memory removed in HEAD's history or the working tree, or retired now; newest first."""
+    """Every memory removed in HEAD's history or the working tree, or retired now; newest first.
+    A removed memory whose title a present one has is left out."""
     present = set(snapshot.memories) | set(snapshot.files) | _ids_on_disk(project)
     titles = {_norm(memory.title) for memory in snapshot.memories.values()}
     retired = [memory for memory in snapshot.sorted() if memory.status == "retired"]
     history = _History.load(project, {memory.id for memory in retired})
-    found: list[Removal] = []
-    seen: set[str] = set()
-    pending = {
-        name.removesuffix(SUFFIX): name
-        for name in history.tree
-        if name.removesuffix(SUFFIX) not in present
-    }
-    if pending:
-        assert history.head is not None
-        blobs = command.cat_blobs(
-            project.root, [f"{history.head}:{MEMORIES}/{name}" for name in pending.values()]
-        )
-        for memory_id, name in sorted(pending.items()):
-            memory = _parse(blobs.get(f"{history.head}:{MEMORIES}/{name}"), memory_id)
-            if memory is not None and _norm(memory.title) not in titles:
-                found.append(Removal(memory, "removed", None))
-                seen.add(memory_id)
-    for memory_id, entry in history.latest.items():
-        if (
-            entry["state"] != "deleted"
-            or memory_id in present
-            or memory_id in seen
-            or entry["memory"] is None
-        ):
-            continue
-        seen.add(memory_id)
-        memory = Memory.from_dict(entry["memory"])
-        if _norm(memory.title) not in titles:
-            found.append(Removal(memory, "removed", command.CommitRef(*entry["commit"])))
+    found = [
+        r for r in _removed_here(project, history, present) if _norm(r.memory.title) not in titles
+    ]
+    gone = present | {removal.memory.id for removal in found}
+    found += [r for r in _removed_before(history, gone) if _norm(r.memory.title) not in titles]
     for memory in retired:
         ref = history.retired.get(memory.id)
         found.append(Removal(memory, "retired", command.CommitRef(*ref) if ref else None))
     found.sort(
         key=lambda r: (r.commit is not None, -(r.day or date.min).toordinal())
     )  # uncommitted, then newest
+    return found
+
+
+def _removed_here(project: Project, history: _History, present: set[str]) -> list[Removal]:
+    """The memories in HEAD whose files the working tree no longer has (not committed yet)."""
+    pending = {
+        name.removesuffix(SUFFIX): name
+        for name in history.tree
+        if name.removesuffix(SUFFIX) not in present
+    }
+    if not pending or history.head is None:
+        return []
+    specs = {memory_id: f"{history.head}:{MEMORIES}/{name}" for memory_id, name in pending.items()}
+    blobs = command.cat_blobs(project.root, list(specs.values()))
+    memories = (_parse(blobs.get(spec), memory_id) for memory_id, spec in sorted(specs.items()))
+    return [Removal(memory, "removed", None) for memory in memories if memory is not None]
+
+
+def _removed_before(history: _History, present: set[str]) -> list[Removal]:
+    """The memories whose files a commit in HEAD's history deleted, newest deletion kept."""
+    found = []
+    for memory_id, entry in history.latest.items():
+        if entry["state"] != "deleted" or memory_id in present or entry["memory"] is None:
+            continue
+        ref = command.CommitRef(*entry["commit"])
+        found.append(Removal(Memory.from_dict(entry["memory"]), "removed", ref))
     return found
 
 
@@ -192,55 +195,61 @@ class _History:
     @classmethod
     def load(cls, project: Project, retired_ids: set[str]) -> _History:
         """What git says, for HEAD now and the memories retired in the working tree
-        (``retired_ids``)."""
+        (``retired_ids``): the cache when it is for HEAD, else read (``_read``); the memories
+        retired since the cache was written are searched, and the cache written again."""
         root = project.root
         head = command.head_commit(root)
         if head is None:
             return cls(None, {}, {}, [], [])
         path = project.cache_dir / "removed.json"
         cached = _read_cache(project, path)
-        if cached is not None and cached.head == head and retired_ids <= set(cached.covered):
-            return cached
         if cached is not None and cached.head == head:
-            history, since = (
-                cached,
-                None,
-            )  # only memories retired since the cache was written are searched
+            if retired_ids <= set(cached.covered):
+                return cached
+            history = cached
         else:
-            since = None
-            if cached is not None and cached.head and command.is_ancestor(root, cached.head, head):
-                since = cached.head  # HEAD moved forward: read only the new commits
-            latest = _latest(root, command.file_changes(root, MEMORIES, since), cached)
-            if since is not None and cached is not None:
-                for memory_id, entry in cached.latest.items():
-                    latest.setdefault(memory_id, entry)  # what the new commits did wins
-            tree = sorted(
-                name for name in command.tree_files(root, head, MEMORIES) if name.endswith(SUFFIX)
-            )
-            kept = cached if since is not None and cached is not None else None
-            history = cls(
-                head,
-                latest,
-                dict(kept.retired) if kept else {},
-                list(kept.covered) if kept else [],
-                tree,
-            )
-            if since is not None:  # the retired memories already searched: only the new commits
-                _find_retirements(root, history, set(history.covered) & retired_ids, since)
+            history = cls._read(root, head, cached, retired_ids)
         _find_retirements(root, history, retired_ids - set(history.covered), None)
         history.covered = sorted(set(history.covered) | retired_ids)
-        payload = {
-            "format": _FORMAT,
-            "version": __version__,
-            "head": head,
-            "latest": history.latest,
-            "retired": history.retired,
-            "covered": history.covered,
-            "tree": history.tree,
-        }
-        with contextlib.suppress(OSError):
-            gateway.write(project, path, json.dumps(payload, separators=(",", ":")))
+        _write_cache(project, path, history)
         return history
+
+    @classmethod
+    def _read(
+        cls, root: Path, head: str, cached: _History | None, retired_ids: set[str]
+    ) -> _History:
+        """HEAD's history from git; when HEAD moved forward from the cache's, only the new commits
+        (what they did wins over the cache's findings, which are kept otherwise)."""
+        kept = None
+        if cached is not None and cached.head and command.is_ancestor(root, cached.head, head):
+            kept = cached
+        since = kept.head if kept is not None else None
+        latest = _latest(root, command.file_changes(root, MEMORIES, since), cached)
+        for memory_id, entry in (kept.latest if kept is not None else {}).items():
+            latest.setdefault(memory_id, entry)
+        tree = sorted(
+            name for name in command.tree_files(root, head, MEMORIES) if name.endswith(SUFFIX)
+        )
+        if kept is None:
+            return cls(head, latest, {}, [], tree)
+        history = cls(head, latest, dict(kept.retired), list(kept.covered), tree)
+        # the retired memories already searched: only the new commits
+        _find_retirements(root, history, set(history.covered) & retired_ids, since)
+        return history
+
+
+def _write_cache(project: Project, path: Path, history: _History) -> None:
+    payload = {
+        "format": _FORMAT,
+        "version": __version__,
+        "head": history.head,
+        "latest": history.latest,
+        "retired": history.retired,
+        "covered": history.covered,
+        "tree": history.tree,
+    }
+    with contextlib.suppress(OSError):
+        gateway.write(project, path, json.dumps(payload, separators=(",", ":")))
 
 
 def _find_retirements(root: Path, history: _History, ids: set[str], since: str | None) -> None:
