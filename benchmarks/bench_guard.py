@@ -187,7 +187,7 @@ def peer_suite_figures(work: Path, scan_with: dict[str, Scan], show: int) -> Non
         "and project"
     )
     header = f"  {'part':9s} {'project':15s} {'pos':>5s} {'neg':>5s}"
-    print(header + "".join(f" | {s:>11s} rec   fp" for s in scan_with))
+    print(header + "".join(f" | {s:>11s}   rec    fp" for s in scan_with))
     for part in ("tuning", "held-out"):
         for project in [*projects, "all"]:
             chosen = [
@@ -201,7 +201,7 @@ def peer_suite_figures(work: Path, scan_with: dict[str, Scan], show: int) -> Non
             for scanner in scan_with:
                 recall = sum(1 for n in pos if n in hits[scanner]) / max(1, len(pos))
                 false = sum(1 for n in neg if n in hits[scanner]) / max(1, len(neg))
-                row += f" | {'':11s} {recall:4.2f} {false:4.2f}"
+                row += f" | {'':11s} {recall:5.3f} {false:5.3f}"
             print(row)
     print("  seconds: " + ", ".join(f"{s} {t:.1f}" for s, t in seconds.items()))
     # Families of the tuning part only: a held-out family looked at is tuned for
