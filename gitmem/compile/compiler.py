@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 from gitmem import gateway
 from gitmem import gitcommand as command
 from gitmem.clientsettings import also_read
-from gitmem.compile import aider, block, checks, delivery, leftout
+from gitmem.compile import aider, block, checks, delivery, leftout, verify
 from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.budget import fitted
 from gitmem.compile.changes import FileChange, LimitUse, Report, linked_document, read_file
@@ -184,7 +184,7 @@ def prepare(
             project, aider.TARGET in targets and aider.AIDER_FILE in desired, finals, report
         )
     touched = _limits(project, targets, budgets, desired, finals, report)
-    report.warnings.extend(room.warnings(budgets, desired))
+    report.warnings.extend(room.warnings(budgets, desired, verify.folders_of(memories)))
     report.warnings.extend(note for path, note in report.notes if path in touched)
     checks.rules_twice(memories, desired, finals, _first_block(report), report)
     checks.hidden_unicode(desired, finals, report)
@@ -529,15 +529,23 @@ class _Room(NamedTuple):
     budgets: dict[str, int]  # every target's budget, fitted to the limit (``budget.fitted``)
     over: list[LimitUse]  # the chains past the limit by hand-written text alone
 
-    def warnings(self, asked: dict[str, int], desired: Collection[str]) -> list[str]:
+    def warnings(
+        self, asked: dict[str, int], desired: Collection[str], folders: Collection[str]
+    ) -> list[str]:
         """A budget lowered to fit, and a chain over alone where gitmem writes no block (a written
-        file's is said by ``_limits``)."""
+        file's is said by ``_limits``) in a folder `gitmem check` starts the clients in (one of
+        ``folders``: a memory is scoped there; a skill bundle's AGENTS.md is read with its
+        skill)."""
         out = [
             checks.fitted_note(name, asked[name], self.budgets[name], chars)
             for name, chars in self.reserved.items()
             if self.budgets[name] < asked[name]
         ]
-        return out + [checks.hand_written_over(u, None) for u in self.over if u.path not in desired]
+        return out + [
+            checks.hand_written_over(use, None)
+            for use in self.over
+            if use.path not in desired and use.path.rsplit("/", 1)[0] in folders
+        ]
 
 
 def _room(project: Project, targets: Sequence[Target], budgets: dict[str, int]) -> _Room:
