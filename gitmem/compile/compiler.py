@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 from gitmem import gateway
 from gitmem import gitcommand as command
 from gitmem.clientsettings import also_read
-from gitmem.compile import aider, block, checks, delivery, leftout, verify
+from gitmem.compile import aider, block, checks, delivery, leftout
 from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.budget import fitted
 from gitmem.compile.changes import FileChange, LimitUse, Report, linked_document, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
 from gitmem.compile.readers import READERS, Reader
 from gitmem.compile.reading import chain
-from gitmem.compile.verify import Miss, verify
+from gitmem.compile.verify import Miss, folders_of, verify
 from gitmem.errors import Problem, UsageError
 from gitmem.memory.config import Config
 from gitmem.memory.model import Memory
@@ -184,7 +184,7 @@ def prepare(
             project, aider.TARGET in targets and aider.AIDER_FILE in desired, finals, report
         )
     touched = _limits(project, targets, budgets, desired, finals, report)
-    report.warnings.extend(room.warnings(budgets, desired, verify.folders_of(memories)))
+    report.warnings.extend(room.warnings(budgets, desired, folders_of(memories)))
     report.warnings.extend(note for path, note in report.notes if path in touched)
     checks.rules_twice(memories, desired, finals, _first_block(report), report)
     checks.hidden_unicode(desired, finals, report)
