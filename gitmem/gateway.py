@@ -428,13 +428,15 @@ def write(
     *,
     overwrite: bool = True,
     display: str | None = None,
+    durable: bool = True,
 ) -> Path:
     """Write ``data`` to ``path`` inside ``where``, atomically, through any link (the link is kept);
     the folders on the way are made (each checked). Returns the file written. ``FileExistsError``
-    with ``overwrite=False`` when it exists."""
+    with ``overwrite=False`` when it exists. ``durable=False``: not flushed to the disk (a hook's
+    state in gitmem's cache, which a crash may lose: atomic still, never half written)."""
     real = resolve(where, path, display)
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    _write_atomic(real, payload, overwrite=overwrite)
+    _write_atomic(real, payload, overwrite=overwrite, durable=durable)
     return real
 
 
@@ -565,7 +567,12 @@ def _umask() -> int:
 
 
 def _write_atomic(
-    path: Path, data: bytes, *, overwrite: bool = True, executable: bool = False
+    path: Path,
+    data: bytes,
+    *,
+    overwrite: bool = True,
+    executable: bool = False,
+    durable: bool = True,
 ) -> None:
     """Write ``data`` to ``path`` so readers see the old file or the new one, never a part. The low
     level of ``write``: ``path`` must be resolved and checked already (every public entry point does
@@ -588,7 +595,8 @@ def _write_atomic(
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
                 handle.flush()
-                os.fsync(handle.fileno())
+                if durable:
+                    os.fsync(handle.fileno())
         except OSError as exc:  # disk full, quota: say which file could not be written
             if exc.filename is None and exc.errno is not None:
                 raise OSError(
@@ -599,7 +607,8 @@ def _write_atomic(
             os.replace(tmp, path)
         else:
             _link_exclusive(tmp, path)
-        _fsync_dir(path.parent)
+        if durable:
+            _fsync_dir(path.parent)
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)

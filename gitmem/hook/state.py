@@ -68,7 +68,8 @@ class SessionState:
             "dirty": self.dirty,
         }
         with contextlib.suppress(OSError):  # (the sessions folder under gitmem's cache is the area)
-            gateway.write(self.path.parent, self.path, json.dumps(data, separators=(",", ":")))
+            text = json.dumps(data, separators=(",", ":"))
+            gateway.write(self.path.parent, self.path, text, durable=False)  # a cache
 
 
 def directory(project: Project) -> Path:
@@ -118,7 +119,7 @@ def claim(
     path = directory(project) / (hashlib.sha256(material).hexdigest()[:32] + CLAIM_SUFFIX)
     stamp = str(now if now is not None else time.time()).encode()
     try:
-        gateway.write(project.cache_dir, path, stamp, overwrite=False)
+        gateway.write(project.cache_dir, path, stamp, overwrite=False, durable=False)
         return True
     except FileExistsError:
         pass
@@ -131,7 +132,7 @@ def claim(
     if age < CLAIM_SECONDS:
         return False
     with contextlib.suppress(OSError, GitmemError):
-        gateway.write(project.cache_dir, path, stamp)
+        gateway.write(project.cache_dir, path, stamp, durable=False)
     return True
 
 
