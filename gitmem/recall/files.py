@@ -47,13 +47,13 @@ def refusal(project: Project, path: Path, st: os.stat_result) -> list[Any] | Non
     return None
 
 
-def is_memory(name: str) -> bool:
-    """Whether a file name of the folder is a memory's (``ID.yaml``)."""
-    return ID_PATTERN.match(name, 0, len(name) - len(SUFFIX)) is not None
+def memories(stats: list[tuple[str, os.stat_result]]) -> list[tuple[str, os.stat_result]]:
+    """The memories' files of ``stat_all``'s (``ID.yaml``)."""
+    return [item for item in stats if ID_PATTERN.match(item[0], 0, len(item[0]) - len(SUFFIX))]
 
 
 def stat_all(directory: Path) -> list[tuple[str, os.stat_result]]:
-    """(name, stat) of every ``.yaml`` file (``is_memory`` tells the memories), in the folder's
+    """(name, stat) of every ``.yaml`` file (``memories`` keeps the memories'), in the folder's
     order; stat relative to an open folder where the platform allows (the warm query's main cost at
     10,000 memories, and about three times cheaper than building each path)."""
     try:

@@ -189,7 +189,7 @@ class RecallIndex:
             return (
                 Refreshed()
             )  # every file has the stat it had when indexed, long enough ago to trust it
-        stats = [item for item in stats if files.is_memory(item[0])]
+        stats = files.memories(stats)
         # Only entries that were not racily clean when indexed can be trusted on their stat alone.
         trusted = {
             name: (ino, size, mtime, ctime)
