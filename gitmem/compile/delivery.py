@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from gitmem.compile.readers import READERS, Reader, imports_file
 from gitmem.compile.scoping import FileSpec
@@ -45,9 +45,14 @@ HUB = "agents"
 HUB_FILE = "AGENTS.md"
 
 
+# How a target's client reaches the hub (``Layout.bridge``): "" (it does not), "native" (it reads
+# AGENTS.md itself), "import" (its files import AGENTS.md), "own-import" (a hand-written
+# @AGENTS.md), "fallback" (it reads AGENTS.md where its own file is missing), "private" (its copy in
+# a file only it reads), "linked" (its root file is a link). A Literal: mypy refuses a misspelt one.
+Bridge = Literal["", "native", "import", "own-import", "fallback", "private", "linked"]
 # the bridges whose root file is where its client gets its memories: kept with none in it
 # (``Layout.keeps_root``); the others hold only what their client lacks of the files it reads
-KEEPS_ROOT = ("", "import", "private")
+KEEPS_ROOT: tuple[Bridge, ...] = ("", "import", "private")
 
 
 @dataclass(frozen=True)
@@ -58,9 +63,7 @@ class Layout:
     """
 
     target: Target
-    bridge: str = (
-        ""  # "" (none), "native", "import", "own-import" (a hand-written @AGENTS.md) or "private"
-    )
+    bridge: Bridge = ""
     reads: tuple[str, ...] = ()
     # its root file is written even with no memory in it: a merge that brings the first memory then
     # changes the file instead of creating it, so `git revert -m 1` of that merge is no
@@ -110,7 +113,7 @@ def layouts(
     hand_written = hand_written or {}
     linked = linked or {}
     names = {target.name for target in targets}
-    laid: dict[str, tuple[Target, str]] = {}
+    laid: dict[str, tuple[Target, Bridge]] = {}
     for target in targets:
         if target.name in linked and linked[target.name][0] in names:
             laid[target.name] = _linked(
@@ -146,7 +149,7 @@ def _bridge(
     hand_written: str,
     every: Sequence[Reader] = READERS,
     ignored: Collection[str] = (),
-) -> tuple[Target, str]:
+) -> tuple[Target, Bridge]:
     """``target`` as laid out beside the ``names`` configured, and how its client reaches the hub
     ("" when it does not; "private" when its copy goes to a file only its own client reads)."""
     readers = readers_of(target.name, every)
@@ -176,7 +179,7 @@ def _private_layout(
     hand_written: str,
     every: Sequence[Reader],
     ignored: Collection[str],
-) -> tuple[Target, str] | None:
+) -> tuple[Target, Bridge] | None:
     """``target`` laid out in the file only its own client reads (``Reader.private``), when another
     client in use reads its usual files, or in none at all; ``None`` when it keeps its usual files
     (also where git ignores the private file: a copy there, and `gitmem check` says the rest)."""
@@ -207,14 +210,14 @@ def _ignored_copy(
     return target.root_file in ignored or shared
 
 
-def _keeps_root(variant: Target, bridge: str, hand_written: str) -> bool:
+def _keeps_root(variant: Target, bridge: Bridge, hand_written: str) -> bool:
     """Whether a target laid out so keeps its root file with no memory in it
     (``Layout.keeps_root``): the file is where its client gets its memories, and no hand-written
     text keeps it anyway."""
     return bridge in KEEPS_ROOT and bool(variant.root_file) and not hand_written.strip()
 
 
-def _linked(target: Target, instead: str, shared: bool) -> tuple[Target, str]:
+def _linked(target: Target, instead: str, shared: bool) -> tuple[Target, Bridge]:
     """``target`` whose root file is another target's through a link: its client reads that file,
     and what it lacks goes to ``instead``, its private file or a whole file of its rules folder that
     it loads always, where the other clients do not look; "" (no such file git tracks) leaves it
