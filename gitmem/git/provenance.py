@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -411,48 +412,54 @@ def _changed(change: MemoryChange) -> list[str]:
 
 def _summary(memory: Memory) -> str:
     parts = [memory.kind, memory.status, f"priority {memory.priority}"]
-    if memory.paths:
-        parts.append("paths " + ", ".join(_code(p) for p in memory.paths))
-    if memory.targets:
-        parts.append("targets " + ", ".join(_code(t) for t in memory.targets))
-    if memory.tags:
-        parts.append("tags " + ", ".join(_code(t) for t in memory.tags))
-    if memory.words:  # reviewed with the memory: they decide which questions bring it in
-        parts.append("words " + ", ".join(_code(w) for w in memory.words))
-    if memory.enforce is not None and memory.enforce.commands:  # what the pre-tool hook will refuse
-        parts.append("forbids commands " + ", ".join(_code(c) for c in memory.enforce.commands))
-    if memory.enforce is not None and memory.enforce.edits:
-        parts.append("forbids edits " + ", ".join(_code(e) for e in memory.enforce.edits))
-    if memory.expires:
-        parts.append(f"expires {memory.expires}")
-    if memory.supersedes:
-        parts.append("supersedes " + ", ".join(_code(s) for s in memory.supersedes))
+    parts += [f"{label} {shown}" for label, shown in _listed(memory) if shown]
     return " · ".join(parts)
+
+
+def _listed(memory: Memory) -> list[tuple[str, str]]:
+    """The fields a memory's summary lists after its kind, status and priority, as shown ("" for
+    none): ``words`` are reviewed with it (they decide which questions bring it in), ``enforce``
+    says what the pre-tool hook will refuse."""
+    commands = memory.enforce.commands if memory.enforce is not None else ()
+    edits = memory.enforce.edits if memory.enforce is not None else ()
+    return [
+        ("paths", _codes(memory.paths)),
+        ("targets", _codes(memory.targets)),
+        ("tags", _codes(memory.tags)),
+        ("words", _codes(memory.words)),
+        ("forbids commands", _codes(commands)),
+        ("forbids edits", _codes(edits)),
+        ("expires", str(memory.expires or "")),
+        ("supersedes", _codes(memory.supersedes)),
+    ]
+
+
+def _codes(values: Iterable[str]) -> str:
+    return ", ".join(_code(value) for value in values)
 
 
 def _field(item: FieldChange) -> list[str]:
     name = f"`{item.field}`"
-    if isinstance(item.old, dict) or isinstance(
-        item.new, dict
-    ):  # enforce: each of its lists, as a list
-        return _parts(item)
+    if isinstance(item.old, dict) or isinstance(item.new, dict):
+        return _parts(item)  # enforce: each of its lists, as a list
     if item.field == "body":
         old, new = str(item.old or ""), str(item.new or "")
         diff = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2)
         body = "\n".join(list(diff)[2:])  # without the ---/+++ header
         return [f"  - {name}:", *_fenced(body, "diff", "    ")]
     if isinstance(item.old, list) or isinstance(item.new, list):
-        old_items = [_item_text(value) for value in item.old or []]
-        new_items = [_item_text(value) for value in item.new or []]
-        added = [value for value in new_items if value not in old_items]
-        removed = [value for value in old_items if value not in new_items]
-        parts = []
-        if added:
-            parts.append("added " + ", ".join(_code(value) for value in added))
-        if removed:
-            parts.append("removed " + ", ".join(_code(value) for value in removed))
-        return [f"  - {name}: " + ("; ".join(parts) or "reordered")]
+        return [f"  - {name}: {_list_change(item.old or [], item.new or [])}"]
     return [f"  - {name}: {_value(item.old)} → {_value(item.new)}"]
+
+
+def _list_change(old: list[Any], new: list[Any]) -> str:
+    """A list field's change: the items added and removed, or "reordered"."""
+    old_items = [_item_text(value) for value in old]
+    new_items = [_item_text(value) for value in new]
+    added = _codes(value for value in new_items if value not in old_items)
+    removed = _codes(value for value in old_items if value not in new_items)
+    parts = [f"added {added}" if added else "", f"removed {removed}" if removed else ""]
+    return "; ".join(part for part in parts if part) or "reordered"
 
 
 def _parts(item: FieldChange) -> list[str]:
