@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -230,16 +230,9 @@ def _between(project: Project, base_side: Side, head_side: Side) -> MemoryDiff:
     root = project.root
     assert base_side.commit is not None
     old_ids = _memory_names(history.tree_entries(root, base_side.commit, MEMORIES))
-    if head_side.commit is not None:
-        new_ids = _memory_names(history.tree_entries(root, head_side.commit, MEMORIES))
-        changed = sorted(name for name, blob in new_ids.items() if old_ids.get(name) != blob)
-        new_blobs = history.read_blobs(root, [new_ids[name] for name in changed])
-        new_files = {name: new_blobs[new_ids[name]] for name in changed}
-    else:
-        on_disk = _working_files(project)
-        new_ids = {name: command.blob_id(data) for name, data in on_disk.items()}
-        changed = sorted(name for name, blob in new_ids.items() if old_ids.get(name) != blob)
-        new_files = {name: on_disk[name] for name in changed}
+    new_ids, read = _side_files(project, head_side)
+    changed = sorted(name for name, blob in new_ids.items() if old_ids.get(name) != blob)
+    new_files = read(changed)
     removed = sorted(name for name in old_ids if name not in new_ids)
     old_blobs = history.read_blobs(
         root, [old_ids[name] for name in [*changed, *removed] if name in old_ids]
@@ -254,6 +247,24 @@ def _between(project: Project, base_side: Side, head_side: Side) -> MemoryDiff:
         changes.append(_compare(memory_id, path, before, after))
     changes.sort(key=lambda c: (KIND_ORDER.index(c.kind), c.memory_id))
     return MemoryDiff(base_side, head_side, tuple(changes))
+
+
+def _side_files(
+    project: Project, side: Side
+) -> tuple[dict[str, str], Callable[[list[str]], dict[str, bytes]]]:
+    """The memory files at ``side`` (a commit, or the working tree): name -> blob id, and how to
+    read some of them (names -> bytes)."""
+    if side.commit is not None:
+        ids = _memory_names(history.tree_entries(project.root, side.commit, MEMORIES))
+
+        def from_git(names: list[str]) -> dict[str, bytes]:
+            blobs = history.read_blobs(project.root, [ids[name] for name in names])
+            return {name: blobs[ids[name]] for name in names}
+
+        return ids, from_git
+    on_disk = _working_files(project)
+    ids = {name: command.blob_id(data) for name, data in on_disk.items()}
+    return ids, lambda names: {name: on_disk[name] for name in names}
 
 
 def _memory_names(entries: dict[str, str]) -> dict[str, str]:
