@@ -88,16 +88,18 @@ def _merge_blocks(base: str, ours: str, theirs: str) -> MergeResult:
         )
     else:
         replacement = None  # no memory left here: the block goes (compile would remove it too)
-    lines = merged_outside.splitlines(keepends=True)
+    text = _put_back(merged_outside, placeholder, replacement)
+    return MergeResult(block.seal(text) if replacement is not None else text, conflicts, notes)
+
+
+def _put_back(merged: str, placeholder: str, replacement: str | None) -> str:
+    """``merged`` with its first placeholder line replaced by ``replacement`` (the merged block;
+    ``None``: no block) and any other placeholder line dropped (both sides had moved the block)."""
     out = []
-    placed = False
-    for line in lines:
+    for line in merged.splitlines(keepends=True):
         if line.rstrip("\r\n") != placeholder:
             out.append(line)
-        elif replacement is not None and not placed:
+        elif replacement is not None:
             out.append(replacement + line[len(placeholder) :])
-            placed = True
-        else:
-            placed = True
-    text = "".join(out)
-    return MergeResult(block.seal(text) if replacement is not None else text, conflicts, notes)
+            replacement = None
+    return "".join(out)
