@@ -284,8 +284,17 @@ def _latest(
             commit = change.commit
             latest[memory_id]["commit"] = [commit.sha, commit.short, commit.date, commit.subject]
             before[memory_id] = change.before
-    if not before:
-        return latest
+    if before:
+        _read_back(root, latest, before, cached)
+    return latest
+
+
+def _read_back(
+    root: Path, latest: dict[str, dict[str, Any]], before: dict[str, str], cached: _History | None
+) -> None:
+    """Into ``latest``'s entries, each deleted file (``before``: memory id -> its object before
+    the deletion) as it was: its blob id and memory (``None`` when invalid), taken from ``cached``
+    when the same content was read before (after an amend or a rebase)."""
     blobs = command.blob_ids(root, before.values())
     known = {
         entry["blob"]: entry["memory"]
@@ -303,7 +312,6 @@ def _latest(
         else:
             memory = _parse(contents.get(blob) if blob else None, memory_id)
             entry["memory"] = memory.to_dict() if memory is not None else None
-    return latest
 
 
 def _norm(title: str) -> str:
