@@ -132,3 +132,18 @@ def test_a_stand_in_spelt_in_digits_and_symbols_is_no_secret(word: str) -> None:
     every example uses, in digits and symbols."""
     for text in (f'{{ "password": "{word}" }}', f"DB_PASSWORD={word}"):
         assert scan_text(text, "docs/FAQ.md", kind=PROSE) == [], text
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "    py3.10-langchain-notiktoken-v1.3.14: langchain-core==1.5.1",
+        "    py3.10-langchain-notiktoken-v1.3.14: langgraph-checkpoint==4.1.1",
+    ],
+)
+def test_a_package_and_its_version_is_no_secret(line: str) -> None:
+    """A tox.ini's factor-conditional dependencies (getsentry/sentry-python, found replaying its
+    commits through the hook: five commits blocked): a name holding "token" (``tiktoken``) and a
+    requirement, ``package==version``."""
+    text = f"[testenv]\ndeps =\n{line}\n"
+    assert scan_text(text, "tox.ini", kind=CODE) == [], line

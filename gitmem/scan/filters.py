@@ -360,6 +360,10 @@ _PATH_RE = lazy(
 _CODE_RE = lazy(r"[()\[\]{}<>]|^\$\w|^@\w|^%\w|^&\w|::|=>|\s")
 # 1.2.3, v1.2, and the ranges of package manifests and lockfiles: ^3.922.0, ~1.2, >=2.0, 1.x
 _VERSION_RE = lazy(r"^(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|[xX*]))+(?:[-+.][A-Za-z0-9.]+)?$")
+# A package and the versions it takes: langchain-core==1.5.1, requests>=2.31, numpy~=1.26.0
+_REQUIREMENT_RE = lazy(
+    r"^[A-Za-z][\w.-]{0,80}(?:\[[\w,.-]{1,80}\])?(?:===?|[<>!~]=|[<>])v?\d+(?:\.[\w*]+){0,6}$"
+)
 _CAMEL_PART = r"[A-Z][a-z]+|[a-z]{2,}|[A-Z]{2,}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{1,4}"
 _CAMEL_WORDS_RE = lazy(rf"(?:{_CAMEL_PART}){{2,6}}")
 _CAMEL_PART_RE = lazy(_CAMEL_PART)
@@ -521,7 +525,7 @@ def _code_or_reference(value: str) -> bool:
     if _CODE_RE.search(value) or _PATH_RE.search(value) or _HASH_PREFIX_RE.search(value):
         return True
     return (
-        bool(_VERSION_RE.match(value))
+        bool(_VERSION_RE.match(value) or _REQUIREMENT_RE.match(value))
         or "://" in value
         or value.startswith(("file:", "arn:", "ref+", "vault:"))
     )
