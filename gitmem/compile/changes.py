@@ -13,7 +13,7 @@ from gitmem.compile.plan import TargetPlan
 from gitmem.compile.readers import READERS, Reader
 from gitmem.errors import CheckFailed, Problem
 from gitmem.project import Project
-from gitmem.tools import MEASURES, Limit
+from gitmem.tools import MEASURES, TARGETS, Limit
 
 if TYPE_CHECKING:
     from gitmem.scopes.packs import Pack
@@ -128,7 +128,6 @@ def linked_document(project: Project, path: str) -> str | None:
     target's rules folder. A link to one of those (``CLAUDE.md -> AGENTS.md``) is written through,
     once. A link that leaves the repository is the gateway's business (refused), not this one's.
     """
-    from gitmem.tools import TARGETS
 
     full = project.root / path
     if not full.is_symlink():

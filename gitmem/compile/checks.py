@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from gitmem import gitcommand as command
 from gitmem.compile.budget import room_tokens
 from gitmem.compile.changes import LimitUse, Report
+from gitmem.compile.delivery import twice
 from gitmem.compile.plan import FilePlan, TargetPlan
 from gitmem.compile.scoping import expand_braces
 from gitmem.errors import Problem
@@ -196,7 +198,6 @@ def ignored(project: Project, report: Report) -> list[str]:
     here, but nobody else gets them (aider's first run adds ``.aider*`` to .gitignore, which hides
     ``.aider.conf.yml``).
     """
-    from gitmem import gitcommand as command
 
     if isinstance(project, UserScope) or not (project.root / ".git").exists():
         return []
@@ -220,7 +221,6 @@ def read_twice(plans: Sequence[TargetPlan], touched: set[str], report: Report) -
     """A client in use that would receive a memory twice (compile places each memory once, so only
     hand-written text can cause it: a CLAUDE.md the Copilot CLI reads beside AGENTS.md, an import
     written by hand): said when one of gitmem's files changes, as soft limits are."""
-    from gitmem.compile.delivery import twice
 
     if not touched:
         return

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, NamedTuple
 
-from gitmem import gateway
+from gitmem import gateway, gitcommand
 from gitmem.compile import block, budget
 from gitmem.compile.readers import Reader, imported
 from gitmem.errors import GitmemError
@@ -182,8 +182,6 @@ class Disk:
 
     def _git_index(self) -> set[str]:
         if self._index is None:
-            from gitmem import gitcommand
-
             try:
                 out = gitcommand.git(self.project.root, "ls-files", "-z", "--cached")
                 self._index = {
@@ -196,8 +194,6 @@ class Disk:
     def _is_ignored(self, path: str) -> bool:
         known = self._ignored.get(path)
         if known is None:
-            from gitmem import gitcommand
-
             known = self._ignored[path] = bool(gitcommand.ignored(self.project.root, [path]))
         return known
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from gitmem.linear import linear
+from gitmem.memory.braces import expand
 from gitmem.tools import WHOLE_PREFIX, Target
 
 # A directory glob: a plain directory path, then /** (or /**/*). No glob characters in the directory
@@ -130,6 +131,5 @@ def place(target: Target, paths: tuple[str, ...]) -> tuple[Placement, ...]:
 def expand_braces(glob: str) -> list[str]:
     """``src/*.{ts,tsx}`` -> ``src/*.ts``, ``src/*.tsx`` (nested braces too), bounded: see
     ``braces.expand``."""
-    from gitmem.memory.braces import expand
 
     return expand(glob)

@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
 
+from gitmem.compile.compiler import Request, prepare
 from gitmem.git import history
 from gitmem.git.provenance import MEMORIES, MemoryDiff, Side, _code, _memory_names, _version
+from gitmem.memory.config import load_config
 from gitmem.memory.model import Memory
-from gitmem.memory.store import SUFFIX
+from gitmem.memory.store import SUFFIX, Store
 from gitmem.project import Project
 
 if TYPE_CHECKING:
@@ -84,7 +86,6 @@ class BudgetDiff:
 
 def budget_diff(project: Project, diff: MemoryDiff, today: date) -> BudgetDiff:
     """The budget's side of ``diff``: both sides compiled, compared target by target."""
-    from gitmem.memory.config import load_config
 
     base, head = (_memories(project, side) for side in (diff.base, diff.head))
     if base is None or head is None:
@@ -113,7 +114,6 @@ def _plans(
     project: Project, config: Config, memories: dict[str, Memory], today: date
 ) -> dict[str, TargetPlan]:
     """Each target's plan for the live ``memories``, by target name, as compile makes it."""
-    from gitmem.compile.compiler import Request, prepare
 
     live = [memory for memory in memories.values() if memory.is_live(today)]
     report = prepare(project, config, live, Request(today))
@@ -142,8 +142,6 @@ def _memories(project: Project, side: Side) -> dict[str, Memory] | None:
     """Every memory at ``side`` (the working tree when it has no commit); ``None`` when a file
     is invalid."""
     if side.commit is None:
-        from gitmem.memory.store import Store
-
         snapshot = Store(project).load()
         return None if snapshot.problems else dict(snapshot.memories)
     names = _memory_names(history.tree_entries(project.root, side.commit, MEMORIES))

@@ -16,7 +16,14 @@ from __future__ import annotations
 import contextlib
 from typing import Any, NamedTuple
 
+from gitmem import gateway, gitcommand
+from gitmem.errors import GitmemError, shown
+from gitmem.git import history
+from gitmem.git.provenance import _code
+from gitmem.memory.schema import MAX_FILE_BYTES, check_config
 from gitmem.project import Project
+from gitmem.scan.engine import entry_place, scan_text
+from gitmem.scan.policy import LOG, policy
 
 CONFIG = ".memory/config.yaml"
 SETTINGS = ("scan.exclude", "scan.allow", "scan.salt", "sources")
@@ -49,7 +56,6 @@ class GuardChange(NamedTuple):
 
 def settings_of(raw: bytes | None) -> dict[str, tuple[str, ...]]:
     """The guard's settings in a config file's bytes (none when it is missing or unreadable)."""
-    from gitmem.memory.schema import check_config
 
     data: dict[str, Any] = {}
     if raw is not None:
@@ -96,13 +102,8 @@ def compare(
 def config_at(project: Project, commit: str | None) -> bytes | None:
     """The config's bytes at ``commit`` (``None``: the working tree), or ``None`` when there is
     none."""
-    from gitmem.git import history
-    from gitmem.memory.schema import MAX_FILE_BYTES
 
     if commit is None:
-        from gitmem import gateway
-        from gitmem.errors import GitmemError
-
         if not project.config_path.exists():
             return None
         with contextlib.suppress(GitmemError, OSError):
@@ -137,8 +138,6 @@ def allows_anything(project: Project, entry: str, head: str | None) -> bool:
     old (v1, v2) entry names no file: it counts as allowing something (``gitmem scan`` asks to renew
     those).
     """
-    from gitmem.scan.engine import entry_place, scan_text
-    from gitmem.scan.policy import LOG, policy
 
     place = entry_place(entry)
     if place is None:
@@ -163,14 +162,11 @@ def allows_anything(project: Project, entry: str, head: str | None) -> bool:
 def _file_at(project: Project, path: str, head: str | None) -> bytes | None:
     """The bytes of the repository's file ``path`` at ``head`` (``None``: the working tree), or
     None."""
-    from gitmem import gateway
-    from gitmem.errors import GitmemError
 
     if head is None:
         with contextlib.suppress(GitmemError, OSError):
             return gateway.read_bytes(project, project.root / path, limit=gateway.SCAN_LIMIT)
         return None
-    from gitmem import gitcommand
 
     try:
         size = int(gitcommand.git(project.root, "cat-file", "-s", f"{head}:{path}").strip() or 0)
@@ -186,7 +182,6 @@ def to_markdown(changes: list[GuardChange]) -> str:
     escaped), or ``""``."""
     if not changes:
         return ""
-    from gitmem.git.provenance import _code
 
     lines = [
         "#### Guard settings changed: review them (they decide what the secret scan checks)",
@@ -212,7 +207,6 @@ def to_markdown(changes: list[GuardChange]) -> str:
 
 def lines(changes: list[GuardChange]) -> list[str]:
     """The changes as plain lines (``gitmem check``), values escaped for the terminal."""
-    from gitmem.errors import shown
 
     out = []
     for change in changes:

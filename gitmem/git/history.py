@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from gitmem import gateway
+from gitmem.errors import UsageError
 from gitmem.gitcommand import GitFailed, clean_env, git
 
 # -- GitPython: history, revisions, files at a revision --------------------------------------------
@@ -27,7 +28,9 @@ def _repo(root: Path) -> Iterator[Any]:
     """The repository at ``root`` (GitPython ``Repo``), with GitPython's failures turned into
     advice."""
     try:
-        from git import Repo
+        from git import Repo  # lazy: GitPython fails to import where git cannot run
+
+        # lazy: GitPython fails to import where git cannot run
         from git.exc import (
             GitCommandError,
             GitCommandNotFound,
@@ -132,10 +135,9 @@ def file_status(root: Path, path: str) -> str | None:
 def resolve(root: Path, rev: str) -> str:
     """The full sha of the commit ``rev`` names (a branch, tag, sha, HEAD~2...), or advice when
     it names none."""
-    from gitmem.errors import UsageError
 
     with _repo(root) as repo:
-        from git.exc import GitCommandError
+        from git.exc import GitCommandError  # lazy: GitPython fails to import where git cannot run
 
         try:
             return str(
@@ -159,7 +161,7 @@ def default_branch(root: Path) -> str | None:
     """The branch pull requests here target: origin/HEAD's target, else origin/main,
     origin/master, main, master."""
     with _repo(root) as repo:
-        from git import SymbolicReference
+        from git import SymbolicReference  # lazy: GitPython fails to import where git cannot run
 
         origin_head = SymbolicReference(repo, "refs/remotes/origin/HEAD")
         if origin_head.is_valid():
@@ -240,7 +242,7 @@ def has_staged_changes(root: Path) -> bool:
 def revert_no_commit(root: Path, sha: str) -> list[str]:
     """Apply the reverse of ``sha`` to the index and work tree; returns the files left in
     conflict."""
-    from git.exc import GitCommandError
+    from git.exc import GitCommandError  # lazy: GitPython fails to import where git cannot run
 
     with _repo(root) as repo:
         try:

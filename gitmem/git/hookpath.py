@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -150,7 +151,6 @@ def wire(project: Project, hook_type: str) -> tuple[list[str], bool]:
     gateway.write_git_file(found.path, new.encode("utf-8"), executable=True)
     verb = "created" if old is None else "added `pre-commit run` to"
     done = [f"{verb} {where} (core.hooksPath is {found.configured}): commits run gitmem's hooks"]
-    import shutil
 
     if shutil.which("pre-commit") is None:
         done.append(

@@ -20,8 +20,8 @@ from gitmem import gateway
 from gitmem import gitcommand as command
 from gitmem.errors import GitmemError, UsageError
 from gitmem.git import history
-from gitmem.memory.model import FIELD_ORDER, Memory
-from gitmem.memory.schema import MAX_FILE_BYTES
+from gitmem.memory.model import FIELD_ORDER, ID_PATTERN, Memory
+from gitmem.memory.schema import MAX_FILE_BYTES, check_memory
 from gitmem.memory.store import SUFFIX
 from gitmem.project import Project
 
@@ -42,7 +42,6 @@ class History:
 
 def memory_history(project: Project, memory_id: str) -> History:
     """The commits that touched a memory's file, following renames, newest first."""
-    from gitmem.memory.model import ID_PATTERN
 
     if not ID_PATTERN.match(memory_id):
         raise UsageError(
@@ -294,8 +293,6 @@ def _working_files(project: Project) -> dict[str, bytes]:
 
 
 def _version(raw: bytes, memory_id: str, path: str) -> Version:
-    from gitmem.memory.schema import check_memory
-
     data, problems = check_memory(raw, memory_id, path)
     if problems or data is None:
         return Version(path, None, tuple(str(problem) for problem in problems))

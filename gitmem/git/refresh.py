@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from gitmem import gateway
 from gitmem import gitcommand as command
 from gitmem.errors import CheckFailed, UsageError
+from gitmem.gateway import find_project
 from gitmem.project import Project
 from gitmem.tools import CLEANUP_TARGETS as CLEANUP
 from gitmem.tools import WHOLE_PREFIX
@@ -110,7 +111,6 @@ def after_operation(rewrite: str) -> str:
     the line to show ("" for none). ``rewrite``: the post-rewrite hook's argument ("rebase",
     "amend"), "" from the other hooks.
     """
-    from gitmem.gateway import find_project
 
     project = find_project()
     if not project.memory_dir.is_dir() or needless(
@@ -182,7 +182,7 @@ def refresh(
     edited = [path for path in stale if path in ready]  # neither HEAD's nor compile's: the user's
     if edited:
         return Refreshed("skipped", stale, reason=f"{', '.join(edited)} has uncommitted changes")
-    from gitmem.compile.compiler import apply
+    from gitmem.compile.compiler import apply  # lazy: the post-commit hook's start-up
 
     apply(project, changes)  # a file git ignores too, for this clone only
     kept = sorted({*stale, *ready})
@@ -215,9 +215,10 @@ def _written(project: Project, change: FileChange) -> str:
 
 
 def _prepare(project: Project, today: date) -> Report:
+    # lazy: the post-commit hook's start-up
     from gitmem.compile.compiler import Request, compile_store
-    from gitmem.memory.config import load_config
-    from gitmem.memory.store import Store
+    from gitmem.memory.config import load_config  # lazy: the post-commit hook's start-up
+    from gitmem.memory.store import Store  # lazy: the post-commit hook's start-up
 
     result = compile_store(project, Store(project), load_config(project), Request(today))
     if result.invalid:

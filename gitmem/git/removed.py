@@ -35,6 +35,7 @@ from gitmem.errors import GitmemError
 from gitmem.memory import similar
 from gitmem.memory.fields import shown_line
 from gitmem.memory.model import Memory
+from gitmem.memory.schema import check_memory
 from gitmem.memory.store import SUFFIX, Snapshot
 from gitmem.project import Project
 
@@ -355,7 +356,6 @@ def _parse(raw: bytes | None, memory_id: str) -> Memory | None:
     """A memory file's bytes as a memory; ``None`` when it is missing or was not a valid memory."""
     if raw is None:
         return None
-    from gitmem.memory.schema import check_memory
 
     data, problems = check_memory(raw, memory_id)
     if problems or data is None:

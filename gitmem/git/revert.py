@@ -12,10 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
+from gitmem.compile.compiler import Request, compile_store
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import history
 from gitmem.git.refresh import is_generated
 from gitmem.memory import actions
+from gitmem.memory.config import load_config
 from gitmem.memory.store import Store
 from gitmem.project import Project
 
@@ -94,8 +96,6 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
 def _check_first(project: Project, store: Store, memory_id: str, today: date) -> None:
     """Refuse, before git changes anything, a revert whose recompile would fail: every memory file
     must be valid, and the rules files must compile without this memory."""
-    from gitmem.compile.compiler import Request, compile_store
-    from gitmem.memory.config import load_config
 
     result = compile_store(
         project, store, load_config(project), Request(today, without=(memory_id,))
@@ -121,8 +121,6 @@ def _check_first(project: Project, store: Store, memory_id: str, today: date) ->
 def _recompile(project: Project, store: Store, today: date) -> list[str]:
     """Compile every target; returns the files that changed. Refuses (writing nothing) as
     `gitmem compile` would."""
-    from gitmem.compile.compiler import Request, compile_store
-    from gitmem.memory.config import load_config
 
     result = compile_store(project, store, load_config(project), Request(today, mode="write"))
     if result.invalid:
