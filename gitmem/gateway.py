@@ -387,6 +387,7 @@ def read_head(path: Path | str, limit: int) -> bytes:
 
 def read_package(*parts: str) -> str:
     """A data file shipped inside the gitmem package (the schemas)."""
+    # lazy: the hooks' start-up
     from importlib import resources
 
     return resources.files("gitmem").joinpath(*parts).read_text(encoding="utf-8")
@@ -482,6 +483,7 @@ def remove_empty_dirs(where: Where, directory: Path | str, stop: Path | str) -> 
 def remove_tree(where: Where, path: Path | str) -> None:
     """Remove a folder and everything in it (a pack's clone in gitmem's cache); errors are
     ignored."""
+    # lazy: the hooks' start-up
     import shutil
 
     shutil.rmtree(resolve(where, path), ignore_errors=True)
@@ -495,6 +497,7 @@ def rename(where: Where, source: Path | str, destination: Path | str) -> None:
 def scratch_dir(where: Where, parent: Path | str, prefix: str) -> Path:
     """A new, empty, private folder under ``parent`` (inside ``where``), for work to be renamed
     into place."""
+    # lazy: the hooks' start-up
     import tempfile
 
     real = make_dirs(where, parent)
@@ -505,6 +508,7 @@ def scratch_dir(where: Where, parent: Path | str, prefix: str) -> Path:
 def private_temp_dir(prefix: str) -> Iterator[Path]:
     """A private temporary folder outside any repository, removed afterwards (for ``git
     merge-file``'s inputs)."""
+    # lazy: the hooks' start-up
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
@@ -683,6 +687,7 @@ def append_line(where: Where, path: Path | str, line: str, *, limit: int) -> Non
 def installed_record(distribution: str, name: str) -> str | None:
     """A metadata file of an installed distribution (``direct_url.json``: where pip installed gitmem
     from), or ``None``: importlib.metadata finds it, never a path that repository content names."""
+    # lazy: the hooks' start-up
     from importlib import metadata
 
     try:

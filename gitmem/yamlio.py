@@ -58,10 +58,10 @@ _yaml_cache: dict[str, Any] = {}
 def _loader() -> Any:
     if "load" in _yaml_cache:
         return _yaml_cache["load"]
-    from ruamel.yaml import YAML
-    from ruamel.yaml.composer import Composer, ComposerError
-    from ruamel.yaml.constructor import RoundTripConstructor
-    from ruamel.yaml.events import AliasEvent
+    from ruamel.yaml import YAML  # lazy: the pre-commit hook's start-up
+    from ruamel.yaml.composer import Composer, ComposerError  # lazy: the pre-commit hook's start-up
+    from ruamel.yaml.constructor import RoundTripConstructor  # lazy: the pre-commit hook's start-up
+    from ruamel.yaml.events import AliasEvent  # lazy: the pre-commit hook's start-up
 
     class StrictComposer(Composer):
         def compose_node(self, parent: Any, index: Any) -> Any:
@@ -92,7 +92,7 @@ def _loader() -> Any:
 def _ruamel_load(text: str) -> Any:
     """``text`` read by ruamel.yaml (imported here, as the hook's start-up needs); its errors as
     ``YamlProblem``."""
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError  # lazy: the pre-commit hook's start-up
 
     try:
         try:
@@ -113,7 +113,7 @@ def _ruamel_load(text: str) -> Any:
 
 def _marked_problem(exc: Any) -> YamlProblem:
     """A ruamel error with a position, as a ``YamlProblem`` that quotes no value."""
-    from ruamel.yaml.constructor import DuplicateKeyError
+    from ruamel.yaml.constructor import DuplicateKeyError  # lazy: the pre-commit hook's start-up
 
     mark = exc.problem_mark or exc.context_mark
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
@@ -154,6 +154,7 @@ def _tidy(message: str) -> str:
 
 def _plain(node: Any, where: Path_, marks: dict[Path_, tuple[int, int]]) -> Any:
     """ruamel's round-trip types as plain Python data, recording each key's and item's position."""
+    # lazy: the pre-commit hook's start-up
     from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
 
     if isinstance(node, CommentedMap):
@@ -202,7 +203,7 @@ def _kind_of(value: Any) -> str:
 def _dumper() -> Any:
     if "dump" in _yaml_cache:
         return _yaml_cache["dump"]
-    from ruamel.yaml import YAML
+    from ruamel.yaml import YAML  # lazy: the pre-commit hook's start-up
 
     yaml = YAML(typ="rt", pure=True)
     yaml.width = (
@@ -221,8 +222,9 @@ _FLOW_LISTS = frozenset({"paths", "tags", "supersedes", "targets"})
 def _rich(value: Any, key: str = "") -> Any:
     """Plain data as ruamel types that dump canonically: block text for multi-line strings,
     short lists inline."""
+    # lazy: the pre-commit hook's start-up
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
-    from ruamel.yaml.scalarstring import LiteralScalarString
+    from ruamel.yaml.scalarstring import LiteralScalarString  # lazy: the pre-commit hook's start-up
 
     if isinstance(value, dict):
         mapping = CommentedMap()
@@ -257,7 +259,7 @@ def dump(data: dict[str, Any], header: str = "") -> str:
 def update(text: str, changes: dict[str, Any]) -> str:
     """``text`` with top-level fields set (or removed, for ``None``), keeping comments and key
     order."""
-    from ruamel.yaml.comments import CommentedMap
+    from ruamel.yaml.comments import CommentedMap  # lazy: the pre-commit hook's start-up
 
     try:
         root = _dumper().load(text)
@@ -283,8 +285,8 @@ def load_plain(text: str) -> Any:
 
     Raises ``YamlProblem``.
     """
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError
+    from ruamel.yaml import YAML  # lazy: the pre-commit hook's start-up
+    from ruamel.yaml.error import MarkedYAMLError  # lazy: the pre-commit hook's start-up
 
     try:
         return YAML(typ="safe", pure=True).load(text)

@@ -4,7 +4,11 @@ from pathlib import Path
 
 import click
 
+from gitmem import gateway
 from gitmem.commands.output import echo
+from gitmem.errors import CannotRun
+from gitmem.gateway import find_project
+from gitmem.git.mergedriver import merge_rules_bytes
 
 
 @click.command("merge-driver")
@@ -24,10 +28,6 @@ def merge_driver(base: Path, ours: Path, theirs: Path, path: str | None) -> int:
     Example (what `gitmem init` registers):
       git config merge.gitmem.driver "gitmem merge-driver %O %A %B %P"
     """
-    from gitmem import gateway
-    from gitmem.errors import CannotRun
-    from gitmem.gateway import find_project
-    from gitmem.git.mergedriver import merge_rules_bytes
 
     try:
         root = (

@@ -2,7 +2,9 @@ from __future__ import annotations
 
 import click
 
+from gitmem.commands import open_store, today
 from gitmem.commands.output import echo
+from gitmem.git.revert import revert_memory
 
 
 @click.command()
@@ -19,8 +21,6 @@ def revert(memory_id: str) -> int:
       gitmem revert wrong-guess
       git show --stat HEAD
     """
-    from gitmem.commands import open_store, today
-    from gitmem.git.revert import revert_memory
 
     project, _ = open_store()
     done = revert_memory(project, memory_id, today())

@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import json
+import multiprocessing
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
+from gitmem import gateway
 from gitmem.commands.output import echo, echo_json
-from gitmem.commands.scanhook import clean, finding_lines, legacy_warning, summary
-from gitmem.errors import shown
+from gitmem.commands.scanhook import allowed_lines, clean, finding_lines, legacy_warning, summary
+from gitmem.errors import CannotRun, UsageError, shown
+from gitmem.gateway import find_project
+from gitmem.memory.config import scan_settings
+from gitmem.scan import inputs as src
+from gitmem.scan.engine import legacy_entries, renewed_by, without_allowed
+from gitmem.scan.engine import redact as redact_text
+from gitmem.scan.policy import LOG, TYPED
+from gitmem.scan.transcripts import client_logs
+from gitmem.tools import TRANSCRIPT_CLIENTS as CLIENTS
 
 
 @click.command()
@@ -76,9 +89,6 @@ def scan(
       gitmem scan --log session.jsonl --redact
       pbpaste | gitmem scan -
     """
-    from gitmem.gateway import find_project
-    from gitmem.memory.config import scan_settings
-    from gitmem.scan import inputs as src
 
     stdin = "-" in paths
     _check_flags(staged=staged, redact=redact, baseline=baseline, stdin=stdin, as_json=as_json)
@@ -126,8 +136,6 @@ def _print_text(
     stdin: bool,
     redact: bool,
 ) -> int:
-    from gitmem.commands.scanhook import allowed_lines
-
     notes = allowed_lines(allowed, findings, settings) if settings.allow else ""
     if notes:
         echo(notes, err=True)
@@ -144,8 +152,6 @@ def _print_text(
 
 
 def _check_flags(*, staged: bool, redact: bool, baseline: bool, stdin: bool, as_json: bool) -> None:
-    from gitmem.errors import UsageError
-
     if staged and redact:
         raise UsageError("--redact rewrites files: give it paths or --log, not --staged")
     if baseline and redact:
@@ -174,9 +180,6 @@ def _collect(
     files scanned. A session log is an agent's text, never reviewed line by line, so a pragma in it
     allows nothing.
     """
-    from gitmem.errors import CannotRun
-    from gitmem.scan import inputs as src
-    from gitmem.scan.policy import LOG, TYPED
 
     jobs: list[Job] = []
     findings: list[Any] = []
@@ -209,10 +212,6 @@ def _scan_jobs(
 ) -> list[str]:
     """Scan each job, adding to ``findings`` (and to ``allowed`` what a scan.allow entry let
     through); with ``redact``, rewrite each file (or print stdin) redacted. The files redacted."""
-    from gitmem import gateway
-    from gitmem.scan import inputs as src
-    from gitmem.scan.engine import redact as redact_text
-    from gitmem.scan.engine import without_allowed
 
     redacted: list[str] = []
     for source, how in jobs:
@@ -242,9 +241,6 @@ WORKERS = 2
 
 
 def _worth_processes(entries: list[Any]) -> bool:
-    import multiprocessing
-    import os
-
     if len(entries) < PROCESS_FILES or (os.cpu_count() or 1) < WORKERS:
         return False
     if (
@@ -265,7 +261,6 @@ def _worth_processes(entries: list[Any]) -> bool:
 def _in_processes(entries: list[Any], settings: Any, honour_allow: bool) -> tuple[int, list[Any]]:
     """Scan ``entries`` in ``WORKERS`` forked processes, the files dealt out by size so each gets as
     many bytes; the files scanned and the findings, in the order one process would give them."""
-    import multiprocessing
 
     work = [
         ([(i, entries[i]) for i in sorted(part)], settings, honour_allow)
@@ -291,7 +286,6 @@ def _read_again(
 ) -> list[tuple[int, list[Any] | None]]:
     """The entry a worker could not read, read again here, where its error is raised as one process
     raises it (or, if it reads now, scanned)."""
-    from gitmem.scan import inputs as src
 
     again = src.read_entry(entries[failed])
     if again is None:
@@ -325,7 +319,6 @@ def _scan_part(work: tuple[list[tuple[int, Any]], Any, bool]) -> list[tuple[int,
     exception by its arguments, and TooLarge's are not those it was raised with: the pool's result
     thread died on it and the scan waited forever).
     """
-    from gitmem.scan import inputs as src
 
     numbered, settings, honour_allow = work
     out: list[tuple[int, list[Any] | None]] = []
@@ -344,11 +337,6 @@ def _scan_part(work: tuple[list[tuple[int, Any]], Any, bool]) -> list[tuple[int,
 def _client_logs(logs: tuple[str, ...], project: Any, user: bool) -> list[str]:
     """``--log`` values as paths: a client's name (not an existing path) stands for its transcripts
     of this project, read from the home directory only with ``--user``."""
-    from pathlib import Path
-
-    from gitmem.errors import CannotRun, UsageError
-    from gitmem.scan.transcripts import client_logs
-    from gitmem.tools import TRANSCRIPT_CLIENTS as CLIENTS
 
     out: list[str] = []
     for log in logs:
@@ -371,8 +359,6 @@ def _client_logs(logs: tuple[str, ...], project: Any, user: bool) -> list[str]:
 
 
 def _project_or_none(find: Any) -> Any:
-    from gitmem.errors import CannotRun
-
     try:
         return find()
     except CannotRun:
@@ -401,7 +387,6 @@ def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
     marked as renewing it, and the old entries that allow nothing now are listed, so the block
     printed replaces the old list.
     """
-    from gitmem.scan.engine import legacy_entries, renewed_by
 
     old = set(legacy_entries(settings.allow))
     renews = {id(f): renewed_by(f, old, settings.salt) if old else None for f in findings}
@@ -458,7 +443,6 @@ def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
 def _yaml_scalar(text: str) -> str:
     """``text`` as a YAML scalar: plain when it is safe so, else double-quoted (a path with
     ``#``, ``: ``, quotes)."""
-    import json
 
     plain = (
         text.isprintable()

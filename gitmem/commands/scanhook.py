@@ -12,6 +12,10 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from gitmem.errors import CannotRun, Problem
+from gitmem.gateway import find_project
+from gitmem.scan import inputs as src
+from gitmem.scan.engine import HIDDEN_RULE, legacy_entries, value_bound, without_allowed
 from gitmem.scan.lazyre import lazy
 
 if TYPE_CHECKING:
@@ -31,8 +35,6 @@ Echo = Callable[[str, bool], None]  # (text, to stderr)
 def finding_lines(findings: list[Finding]) -> str:
     """The findings, one ``path:line:col: rule: what`` line each: one text, written at once (a file
     of zero-width characters holds a finding per character)."""
-    from gitmem.errors import Problem
-    from gitmem.scan.engine import HIDDEN_RULE
 
     lines = []
     for f in findings:
@@ -46,8 +48,6 @@ def allowed_lines(allowed: list[Finding], found: list[Finding], settings: Settin
     names only by its place while its format is a provider's (such a token is allowed by value:
     ``engine.value_bound``).
     """
-    from gitmem.errors import Problem
-    from gitmem.scan.engine import value_bound
 
     lines = [
         str(
@@ -85,8 +85,6 @@ def clean(scanned: int, staged: bool) -> str:
 
 
 def legacy_warning(settings: Settings) -> str | None:
-    from gitmem.scan.engine import legacy_entries
-
     old = legacy_entries(settings.allow)
     if not old:
         return None
@@ -102,9 +100,6 @@ def staged(echo: Echo) -> int:
     """``gitmem scan --staged``: the lines the index adds, scanned; findings on stdout, the summary
     on stderr.
     Exit 1 when anything is found. Raises gitmem's errors, as a command does."""
-    from gitmem.errors import CannotRun
-    from gitmem.gateway import find_project
-    from gitmem.scan import inputs as src
 
     try:
         project = find_project()
@@ -113,7 +108,6 @@ def staged(echo: Echo) -> int:
     settings = src.load_settings(project, _config_settings)
     if project is None:
         raise CannotRun("--staged needs a git repository: run it inside one")
-    from gitmem.scan.engine import without_allowed
 
     findings: list[Finding] = []
     allowed: list[Finding] = []
@@ -151,7 +145,7 @@ def plain_echo(text: str, err: bool) -> None:
     if stream is None:
         return
     if sys.platform == "win32" or not _utf8(stream):
-        from gitmem.commands.output import echo
+        from gitmem.commands.output import echo  # lazy: the pre-commit hook's start-up
 
         echo(text, err=err)
         return
@@ -168,6 +162,6 @@ def _utf8(stream: Any) -> bool:
 def _config_settings(project: Project) -> Settings:
     """The scanner's settings read from the config, only when their cache misses (the config module
     and the YAML reader are slow to import for a hook run on every commit)."""
-    from gitmem.memory.config import scan_settings
+    from gitmem.memory.config import scan_settings  # lazy: the pre-commit hook's start-up
 
     return scan_settings(project)

@@ -245,7 +245,7 @@ def append_to_log(project: Project, text: str, day: date, slug: str = "session")
 def _locked(project: Project) -> Iterator[None]:
     """Serialise appends to the journal between processes (where the platform has file locks)."""
     try:
-        import fcntl
+        import fcntl  # optional: no fcntl on Windows
     except ImportError:  # Windows: appends are rare and atomic writes keep each file whole
         yield
         return

@@ -240,8 +240,8 @@ _PRINTABLE_RE = lazy(r"[^\x20-\x7e\t\r\n]")
 
 
 def _decode_run(run: str) -> str | None:
-    import base64
-    import binascii
+    import base64  # lazy: the pre-commit hook's start-up
+    import binascii  # lazy: the pre-commit hook's start-up
 
     body = run.rstrip("=")
     urlsafe = "-" in body or "_" in body

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from gitmem.scan import filters
 from gitmem.scan.kinds import CODE, PROSE, Kind
 from gitmem.scan.lazyre import lazy
-from gitmem.scan.rules import RULES, Judged, Names, Reads, Rule
+from gitmem.scan.rules import RULES, RULES_BY_ID, Judged, Names, Reads, Rule
 
 _FINGERPRINT_KEY = (
     b"gitmem-fingerprint-v1"  # the v1 fingerprints' key: it ships here, so it hides nothing
@@ -132,7 +132,6 @@ def value_bound(rule: str) -> bool:
     by value as well as place (see ``PLACE_ONLY``)."""
     if rule == HIDDEN_RULE or rule in PLACE_ONLY:
         return False
-    from gitmem.scan.rules import RULES_BY_ID
 
     found = RULES_BY_ID.get(rule)
     return found is not None and found.judged != "generic" and found.reads != "prose"
@@ -166,7 +165,7 @@ def preview(secret: str) -> str:
 
 
 def _digest(rule: str, secret: str) -> str:
-    import hashlib
+    import hashlib  # lazy: the pre-commit hook's start-up
 
     return hashlib.sha256(f"{rule}:{secret}".encode("utf-8", "surrogateescape")).hexdigest()
 
@@ -194,7 +193,7 @@ def masked_line(text: str, start: int, end: int) -> str:
 
 
 def _line_digest(line: str) -> str:
-    import hashlib
+    import hashlib  # lazy: the pre-commit hook's start-up
 
     return hashlib.sha256(line.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
@@ -217,7 +216,7 @@ def salted_fingerprint(rule: str, secret: str, salt: str = "") -> str:
 
 @lru_cache(maxsize=4096)
 def _slow_fingerprint(digest: str, salt: str) -> str:
-    import hashlib
+    import hashlib  # lazy: the pre-commit hook's start-up
 
     key = hashlib.scrypt(
         bytes.fromhex(digest),
@@ -235,8 +234,8 @@ def legacy_fingerprint(rule: str, secret: str) -> str:
     against as a plain hash. Still honoured in scan.allow; ``gitmem scan`` asks to renew such
     entries.
     """
-    import hashlib
-    import hmac
+    import hashlib  # lazy: the pre-commit hook's start-up
+    import hmac  # lazy: the pre-commit, prompt hooks' start-up
 
     digest = hmac.new(
         _FINGERPRINT_KEY, f"{rule}:{secret}".encode("utf-8", "surrogateescape"), hashlib.sha256
@@ -373,7 +372,7 @@ def _automaton() -> Any:
     """An Aho–Corasick automaton of every keyword (``ahocorasick_rs``, a DFA: some 250 MB/s on
     code), or ``None`` where the library is missing."""
     try:
-        import ahocorasick_rs
+        import ahocorasick_rs  # optional: no wheel on every platform
     except ImportError:  # no wheel for this platform: the keyword loop below does the same, slower
         return None
     keywords = [keyword for keyword, _ in _keyword_index()]
@@ -627,7 +626,7 @@ def _trigger_windows(text: str, trigger: re.Pattern[str]) -> list[tuple[int, int
 def _scan_layered(text: str, depth: int, kind: Kind) -> list[Span]:
     spans = _scan_raw(text, kind)
     if depth > 0:
-        from gitmem.scan.decode import layers
+        from gitmem.scan.decode import layers  # lazy: the pre-commit hook's start-up
 
         for layer in layers(text):
             for number, start, end in _scan_layered(layer.text, depth - 1, kind):
@@ -739,7 +738,7 @@ def scan_text(
 
 
 def _find_hidden(text: str, locale: bool) -> list[HiddenChar]:
-    from gitmem.scan.unicode import find_hidden
+    from gitmem.scan.unicode import find_hidden  # lazy: the pre-commit hook's start-up
 
     return find_hidden(text, marks=locale, file=True)
 

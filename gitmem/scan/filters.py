@@ -40,7 +40,7 @@ def _words(text: str) -> tuple[str, ...]:
 
 
 def digest16(value: str) -> str:
-    import hashlib
+    import hashlib  # lazy: the pre-commit hook's start-up
 
     return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
@@ -100,8 +100,8 @@ def _der_sequence(head: bytes) -> bool:
 
 
 def _b64decode(value: str) -> bytes | None:
-    import base64
-    import binascii
+    import base64  # lazy: the pre-commit hook's start-up
+    import binascii  # lazy: the pre-commit hook's start-up
 
     padded = value + "=" * (-len(value) % 4)
     try:
@@ -114,7 +114,7 @@ def _b64decode(value: str) -> bytes | None:
 
 def jwt_token(secret: str) -> bool:
     """A signed JSON Web Token: its header decodes to JSON naming an algorithm other than "none"."""
-    import json
+    import json  # lazy: the pre-commit hook's start-up
 
     header, _, rest = secret.partition(".")
     raw = _b64decode(header)

@@ -18,8 +18,10 @@ from typing import NamedTuple
 
 from gitmem import gateway
 from gitmem.errors import GitmemError, UsageError
+from gitmem.gitcommand import GitFailed, git, git_read
 from gitmem.project import Project
-from gitmem.scan.engine import Finding
+from gitmem.scan.engine import Finding, scan_text, without_allowed
+from gitmem.scan.kinds import is_locale
 from gitmem.scan.policy import Policy, policy
 from gitmem.scan.transcripts import recognise
 
@@ -82,7 +84,7 @@ def _excluded_by(pattern: str, relative: str) -> bool:
     any depth. In linear time, whatever the glob (``gitmem.globmatch``): the config comes with the
     repository.
     """
-    from gitmem.globmatch import match, parse
+    from gitmem.globmatch import match, parse  # lazy: the pre-commit hook's start-up
 
     body = pattern.strip().lstrip("/")
     anchored = "/" in body.rstrip("/")
@@ -291,8 +293,6 @@ def _walk(given: str, directory: Path, project: Project | None) -> Iterator[tupl
     but ``.git``."""
     names: list[str] | None = None
     if project is not None:
-        from gitmem.gitcommand import GitFailed, git
-
         try:
             out = git(directory, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
             names = sorted(
@@ -330,7 +330,6 @@ def read_staged(
     author controls) are diffed again as text, and skipped only when the staged content really is
     binary (a NUL byte, as ``gitmem scan PATH`` decides).
     """
-    from gitmem.gitcommand import git_read
 
     args = [
         "-c",
@@ -370,7 +369,6 @@ def _diffed_as_text(
 ) -> list[tuple[str, list[tuple[int, str]]]]:
     """The staged files git showed as binary, diffed again as text: those with no NUL byte join
     ``files``; the UTF-16 ones are given back decoded."""
-    from gitmem.gitcommand import git
 
     marked = _marked_binary(project, pathspecs)
     if not marked:
@@ -386,7 +384,6 @@ def read_blobs(project: Project, specs: list[str]) -> list[bytes | None]:
     ``HEAD:path``), in order; ``None`` for one that does not exist (or whose name git's batch input
     cannot carry: a newline).
     """
-    from gitmem.gitcommand import git
 
     asked = [spec for spec in specs if "\n" not in spec]
     found: dict[str, bytes | None] = {}
@@ -439,7 +436,6 @@ def _staged_utf16(project: Project, names: list[str]) -> list[tuple[str, list[tu
 
 def _marked_binary(project: Project, pathspecs: tuple[str, ...]) -> list[str]:
     """The staged files ``git diff`` showed as binary (``-\t-`` in ``--numstat``)."""
-    from gitmem.gitcommand import git
 
     args = [
         "-c",
@@ -542,8 +538,6 @@ def findings_in(
 ) -> list[Finding]:
     """The secrets and hidden characters of one source, at the file's line numbers, less the
     allowed fingerprints. ``how``: the source's own policy unless given."""
-    from gitmem.scan.engine import scan_text, without_allowed
-    from gitmem.scan.kinds import is_locale
 
     decode, pragmas, kind = how or source.policy
     where = (

@@ -62,7 +62,7 @@ def recognise(relative: str, head: str) -> bool:
         return False
     if _PATHS.search(relative):
         return True
-    import json
+    import json  # lazy: the pre-commit hook's start-up
 
     first = head.lstrip("[ \t\r\n")
     try:
@@ -140,7 +140,7 @@ def session_folder(path: Path) -> str | None:
     they write it on each message record (Claude Code writes a queue record first). Its first 64 KiB
     and 32 records are read.
     """
-    import json
+    import json  # lazy: the pre-commit hook's start-up
 
     try:
         head = gateway.read_head(path, 64 * 1024)
@@ -160,7 +160,7 @@ def session_folder(path: Path) -> str | None:
 
 
 def _first_record(path: Path) -> dict[str, object] | None:
-    import json
+    import json  # lazy: the pre-commit hook's start-up
 
     try:
         line = gateway.read_head(path, 1 << 20).split(b"\n", 1)[0]

@@ -78,7 +78,7 @@ _C1_NAMES = (
 def char_name(codepoint: int) -> str:
     """A character's Unicode name; for a control character (which has none), its alias (VT: LINE
     TABULATION); for a code point not assigned in this Python's Unicode, ``UNASSIGNED``."""
-    import unicodedata
+    import unicodedata  # lazy: the pre-commit, prompt hooks' start-up
 
     if codepoint < 0x20:
         return _CONTROL_NAMES[codepoint]
@@ -148,7 +148,7 @@ def _is_emoji(cp: int) -> bool:
 def _joining_letter(cp: int) -> bool:
     """A letter of a script whose spelling uses ZWNJ/ZWJ: Arabic (Persian, Urdu), Syriac, and
     the Indic scripts."""
-    import unicodedata
+    import unicodedata  # lazy: the pre-commit, prompt hooks' start-up
 
     return (
         0x0620 <= cp <= 0x06FF or 0x0750 <= cp <= 0x077F or 0x0900 <= cp <= 0x0DFF
