@@ -236,7 +236,7 @@ def test_the_cycle_finder_finds_cycles() -> None:
 # start-up (or an optional dependency) needs them, each saying why in a comment on its line or the
 # line above. Those that say nothing yet are counted, and the count may only go down (6dd9a58: 352
 # of 1,300 imports inside functions, none explained).
-UNEXPLAINED_FUNCTION_IMPORTS = 187
+UNEXPLAINED_FUNCTION_IMPORTS = 0
 
 
 def function_imports() -> list[tuple[str, int, bool]]:

@@ -16,10 +16,12 @@ Cursor's top-level ``command``).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import time
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -29,6 +31,7 @@ from gitmem.gateway import find_project
 from gitmem.hook import shell
 from gitmem.hook.payload import parse, session_id, text
 from gitmem.project import Project, user_scope
+from gitmem.recall.index import RecallIndex
 
 # The hook runs before every tool call: what only a refusal, a stale cache or a failure needs (the
 # client table, the memory model, the recall index and the packs, dates) is imported where it is
@@ -523,7 +526,7 @@ def _breaks(patterns: tuple[str, ...], values: list[str], command: bool) -> str 
 
 def reason(rule: Rule, why: str) -> str:
     """The refusal's text: the memory quoted (id, title, body), so the model corrects itself."""
-    from gitmem.memory.fields import inert
+    from gitmem.memory.fields import inert  # lazy: the pre-tool hook's start-up
 
     # (not the prompt hook's renderer: importing it costs a refusal)
     paragraphs = inert(rule.body).split("\n\n")
@@ -590,9 +593,6 @@ def enforced(project: Project, day: str) -> list[Rule]:
 
 def _fresh(project: Project, personal: Project | None, day: str) -> tuple[list[Rule], list[str]]:
     """The rules read anew (from the recall indexes and the packs), and the files they come from."""
-    from datetime import date
-
-    from gitmem.recall.index import RecallIndex
 
     today = date.fromisoformat(day)
     rules: list[Rule] = []
@@ -628,8 +628,8 @@ def _packs(project: Project, day: date) -> list[Memory]:
         text = gateway.read_text(project, project.config_path, limit=gateway.CONFIG_LIMIT)
         if "sources:" not in text:
             return []
-        from gitmem.memory.config import load_config
-        from gitmem.scopes import packs
+        from gitmem.memory.config import load_config  # lazy: the pre-tool hook's start-up
+        from gitmem.scopes import packs  # lazy: the pre-tool hook's start-up
 
         found, _ = packs.recallable(project, load_config(project), day)
     except (OSError, UnicodeDecodeError, GitmemError):
@@ -682,7 +682,7 @@ def respond(client_name: str | None, payload: dict[str, Any], day: date | None) 
     refused = check(project, call, cwd, iso)
     if refused is None:
         return Answered("")
-    from gitmem.hook import clients, receipts
+    from gitmem.hook import clients, receipts  # lazy: the pre-tool hook's start-up
 
     client = clients.BY_NAME.get(client_name or "") or clients.detect(payload)
     ids = [refused.memory] if refused.memory else []
@@ -748,8 +748,6 @@ def failure_note(raw: bytes, error: BaseException) -> str | None:
         "unchecked: run `gitmem doctor`"
     )
     try:
-        import hashlib
-
         payload = parse(raw)
         cwd = payload.get("cwd")
         project = find_project(Path(cwd) if isinstance(cwd, str) and os.path.isabs(cwd) else None)

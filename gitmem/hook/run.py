@@ -25,8 +25,8 @@ from gitmem.hook.payload import MAX_INPUT as MAX_INPUT
 from gitmem.hook.payload import parse as parse
 from gitmem.hook.payload import session_id as session_id
 from gitmem.hook.payload import text as _text
-from gitmem.project import Project
-from gitmem.tools import BY_NAME, HookOutput
+from gitmem.project import Project, user_scope
+from gitmem.tools import BY_NAME, TARGETS, HookOutput
 
 
 # NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs
@@ -72,7 +72,7 @@ def run(event: str, client_name: str | None, raw: bytes, today: date | None = No
     payload = parse(raw)
     client = clients.BY_NAME.get(client_name or "") or clients.detect(payload)
     if event == PRE_TOOL:
-        from gitmem.hook import pretool
+        from gitmem.hook import pretool  # lazy: the hooks' start-up
 
         answer = pretool.respond(client.name, payload, today)
         return Answer(answer.text, answer.keys)
@@ -137,7 +137,6 @@ def rules_files(project: Project, client: Client) -> list[Path]:
 
 def _targets_of(project: Project, files: list[Path]) -> set[str]:
     """The compile targets whose always-loaded file is among ``files`` (those that exist)."""
-    from gitmem.tools import TARGETS
 
     present = set(_present(files, project.root))
     return {target.name for target in TARGETS if target.root_file in present}
@@ -154,7 +153,7 @@ def _prompt(
     session: state.SessionState,
     day: date,
 ) -> Answer:
-    from gitmem.hook.status import worktree_digest
+    from gitmem.hook.status import worktree_digest  # lazy: the prompt hook's start-up
 
     if session.new:
         session.dirty = worktree_digest(project)
@@ -223,6 +222,7 @@ MAX_ATTACHED = 16  # attachments of one prompt looked at
 def _start(
     project: Project, client: Client, session: state.SessionState, day: date, sid: str
 ) -> Answer:
+    # lazy: the prompt hook's start-up
     from gitmem.hook.status import counts, status_text, worktree_digest
 
     if session.new or session.dirty is None:
@@ -255,7 +255,7 @@ def _start(
 
 
 def _client_stores(project: Project) -> str | None:
-    from gitmem.hook.status import client_stores_text
+    from gitmem.hook.status import client_stores_text  # lazy: the prompt hook's start-up
 
     try:
         return client_stores_text(project, Path.home())
@@ -266,7 +266,7 @@ def _client_stores(project: Project) -> str | None:
 def _stop(
     project: Project, client: Client, payload: dict[str, Any], session: state.SessionState
 ) -> Answer:
-    from gitmem.hook.status import stop_reminder
+    from gitmem.hook.status import stop_reminder  # lazy: the prompt hook's start-up
 
     active = bool(payload.get("stop_hook_active"))
     reason = stop_reminder(project, session, active)
@@ -316,8 +316,9 @@ def _packs(project: Project, day: date) -> list[tuple[Any, str]]:
     if "sources:" not in text:
         return []
     try:
+        # lazy: the hooks' start-up
         from gitmem.memory.config import load_config
-        from gitmem.scopes import packs
+        from gitmem.scopes import packs  # lazy: the hooks' start-up
 
         memories, _ = packs.recallable(project, load_config(project), day)
     except GitmemError:
@@ -327,7 +328,6 @@ def _packs(project: Project, day: date) -> list[tuple[Any, str]]:
 
 def _personal() -> Project | None:
     """The user's personal store, when it has memories."""
-    from gitmem.project import user_scope
 
     try:
         scope = user_scope()

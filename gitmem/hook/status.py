@@ -134,7 +134,7 @@ def client_stores_text(project: Project, home: Path) -> str | None:
     import --from`` has not seen (new, or changed since): compared by size and time only, never
     read.
     """
-    from gitmem import clientstores
+    from gitmem import clientstores  # lazy: the prompt, stop hooks' start-up
 
     seen = clientstores.load_record(project.cache_dir)["stores"]
     waiting = [
@@ -165,7 +165,7 @@ def _n(count: int, one: str, many: str) -> str:
 def worktree_digest(project: Project) -> str:
     """A digest of the work tree's changes (git status, with each changed file's size and mtime),
     the journal left out: equal before and after a session that changed nothing."""
-    from gitmem.gitcommand import GitFailed, git_read
+    from gitmem.gitcommand import GitFailed, git_read  # lazy: the session-start hook's start-up
 
     try:
         out = git_read(

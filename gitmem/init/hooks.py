@@ -19,6 +19,7 @@ Running any of it twice changes nothing.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -29,6 +30,7 @@ from typing import Any
 from gitmem import COMMAND, gateway, yamlio
 from gitmem import gitcommand as command
 from gitmem.errors import CannotRun, GitmemError
+from gitmem.gateway import TEMP_PATTERN
 from gitmem.linear import linear
 from gitmem.project import Project
 from gitmem.tools import TARGET_BY_NAME as BY_NAME
@@ -277,8 +279,6 @@ def install_precommit(project: Project, pre_push: bool = False) -> list[str]:
 
 
 def precommit_missing() -> bool:
-    import importlib.util
-
     return importlib.util.find_spec("pre_commit") is None
 
 
@@ -348,7 +348,6 @@ def exclude_temp_files(project: Project) -> None:
     setting like the merge driver's), so a write killed half-way next to a rules file is never
     committed.
     """
-    from gitmem.gateway import TEMP_PATTERN
 
     relative = command.git(project.root, "rev-parse", "--git-path", "info/exclude").decode().strip()
     exclude = project.root / relative

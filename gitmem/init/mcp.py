@@ -10,11 +10,13 @@ with ``--user`` (``plan_codex``), else its snippet is printed; Cline's is per us
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from gitmem import COMMAND, gateway
+from gitmem.memory.config import load_config, save_config
 from gitmem.project import Project, UserScope
 from gitmem.tools import TOOLS
 
@@ -154,7 +156,6 @@ def _why(exc: Exception) -> str:
 def register(project: Project, registrations: list[Registration]) -> bool:
     """Write the planned files and set ``mcp: true`` in the config; returns whether the config
     changed."""
-    from gitmem.memory.config import load_config, save_config
 
     apply(project, registrations)
     if load_config(project).mcp:
@@ -168,7 +169,6 @@ def plan_codex(home: Path) -> Registration:
     ``[mcp_servers.gitmem]`` table appended (TOML tables can be appended without parsing the rest),
     or kept when there is one.
     """
-    import os
 
     codex_home = os.environ.get("CODEX_HOME")
     path = Path(codex_home) / "config.toml" if codex_home else home / ".codex" / "config.toml"

@@ -39,7 +39,7 @@ from pydantic import Field
 from gitmem import __version__
 from gitmem.errors import GitmemError
 from gitmem.mcp import tools
-from gitmem.memory.config import TARGET_NAMES
+from gitmem.memory.config import TARGET_NAMES, load_config
 from gitmem.memory.store import Store
 from gitmem.project import Project
 
@@ -96,7 +96,6 @@ JournalText = Annotated[
 
 def build_server(project: Project) -> MCPServer:
     """An MCP server bound to ``project``'s memory."""
-    from gitmem.memory.config import load_config
 
     server: MCPServer = MCPServer(
         name="gitmem", instructions=tools.INSTRUCTIONS, version=__version__, log_level="WARNING"

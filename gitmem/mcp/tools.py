@@ -13,12 +13,19 @@ from pathlib import Path
 
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import removed
+from gitmem.hook import receipts
+from gitmem.journal.log import append_to_log
 from gitmem.memory import similar
+from gitmem.memory.config import load_config
 from gitmem.memory.fields import shown_line
 from gitmem.memory.model import ID_MAX, KINDS, STATUSES, Memory, slugify
 from gitmem.memory.store import Snapshot, Store
 from gitmem.project import Project
+from gitmem.recall.globs import any_match
+from gitmem.recall.index import recall as run_recall
+from gitmem.recall.present import as_text
 from gitmem.scan import find_hidden, scan_text
+from gitmem.scopes import packs
 
 INSTRUCTIONS = """\
 gitmem: this repository's memory. People and agents record what the project has learned
@@ -71,9 +78,6 @@ def _relative(project: Project, path: Path) -> str:
 
 
 def recall(project: Project, query: str, k: int, path: str | None, today: date) -> str:
-    from gitmem.recall.index import recall as run_recall
-    from gitmem.recall.present import as_text
-
     if path is not None:
         path = path.strip()
         while path.startswith("./"):
@@ -82,12 +86,9 @@ def recall(project: Project, query: str, k: int, path: str | None, today: date) 
             raise UsageError(
                 f"path {path!r} must be relative to the repository root, e.g. web/src/app.ts"
             )
-    from gitmem.memory.config import load_config
-    from gitmem.scopes import packs
 
     extra, missing = packs.recallable(project, load_config(project), today)
     recalled = run_recall(project, query, max(1, min(k, 50)), today, path or None, extra)
-    from gitmem.hook import receipts
 
     receipts.record(
         project, "recall", "mcp", f"mcp-{os.getpid()}", [hit.memory.id for hit in recalled.hits]
@@ -249,8 +250,6 @@ def list_memories(
     path: str | None,
     today: date,
 ) -> str:
-    from gitmem.recall.globs import any_match
-
     if status != "all" and status not in STATUSES:
         raise UsageError(f"status must be one of {', '.join((*STATUSES, 'all'))}, not {status!r}")
     if kind is not None and kind not in KINDS:
@@ -274,8 +273,6 @@ def list_memories(
 
 
 def append_journal(project: Project, text: str, today: date) -> str:
-    from gitmem.journal.log import append_to_log
-
     if not text.strip():
         raise UsageError("nothing to append: the text is empty")
     try:

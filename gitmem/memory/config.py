@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from gitmem.scan.inputs import Settings as ScanSettings
 
 # The records' target names, for the modules that read the config.
+from gitmem import gateway
+from gitmem.memory.cache import FileCache, stat_key
+from gitmem.memory.schema import check_config
 from gitmem.tools import DEFAULT_TARGETS as DEFAULT_TARGETS
 from gitmem.tools import RETIRED, current, retired_note
 from gitmem.tools import TARGET_NAMES as TARGET_NAMES
@@ -97,8 +100,6 @@ def load_config(project: Project) -> Config:
     commands on the pre-commit hook's path do not import the YAML and JSON Schema libraries to
     re-check an unchanged file.
     """
-    from gitmem import gateway
-    from gitmem.memory.cache import FileCache, stat_key
 
     path = gateway.require(project, project.config_path)
     try:
@@ -112,7 +113,6 @@ def load_config(project: Project) -> Config:
     cached = cache.get(path.name, key)
     if cached is not None and isinstance(cached[0], dict):
         return Config.from_dict(cached[0])
-    from gitmem.memory.schema import check_config
 
     data, problems = check_config(raw, project.display(path))
     if data is None:
@@ -157,7 +157,6 @@ def _cache_salt() -> str:
 
 def save_config(project: Project, changes: dict[str, Any]) -> None:
     """Set top-level config fields (``None`` removes one), keeping the file's comments and order."""
-    from gitmem import gateway
 
     path = gateway.require(project, project.config_path)
     if path.exists():
@@ -166,7 +165,6 @@ def save_config(project: Project, changes: dict[str, Any]) -> None:
         text = yamlio.dump(
             {"version": 1, **{k: v for k, v in changes.items() if v is not None}}, CONFIG_HEADER
         )
-    from gitmem.memory.schema import check_config
 
     _, problems = check_config(text.encode("utf-8"), ".memory/config.yaml")
     if (

@@ -109,6 +109,7 @@ _CONTROL_NAMES = {
 
 def glob_problems(data: Any) -> list[tuple[Where, str]]:
     """(field path, message) for every ``paths`` glob whose braces stand for too many globs."""
+    # lazy: the hooks' start-up
     from gitmem.memory.braces import MAX_EXPANSIONS, count
 
     paths = data.get("paths") if isinstance(data, dict) else None

@@ -20,8 +20,12 @@ from typing import Any
 
 from gitmem import yamlio
 from gitmem.errors import Problem
+from gitmem.gateway import read_package
+from gitmem.memory import fields
+from gitmem.memory.fastcheck import surely_valid
 from gitmem.memory.model import DATE_FIELDS
 from gitmem.scan import find_hidden, scan_text
+from gitmem.scan.engine import preview
 from gitmem.tools import RETIRED
 
 MAX_FILE_BYTES = 64 * 1024
@@ -41,14 +45,13 @@ def fails_scan(messages: list[str]) -> bool:
 
 def schema_text(name: str) -> str:
     """The shipped JSON Schema ``name`` ("memory" or "config") as text."""
-    from gitmem.gateway import read_package
 
     return read_package("schemas", SCHEMA_FILES[name])
 
 
 @cache
 def _validator(name: str) -> Any:
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator  # lazy: the prompt hook's start-up
 
     return Draft202012Validator(json.loads(schema_text(name)))
 
@@ -180,7 +183,6 @@ def _field_problems(
 ) -> list[Problem]:
     """What the schema cannot say (``gitmem.memory.fields``): stray line breaks, globs standing
     for too many."""
-    from gitmem.memory import fields
 
     problems = []
     for where, codepoint, message in fields.line_break_problems(doc.data):
@@ -204,8 +206,6 @@ def _schema_json(name: str) -> dict[str, Any]:
 
 
 def _schema_problems(doc: yamlio.Document, schema: str, path: str) -> list[Problem]:
-    from gitmem.memory.fastcheck import surely_valid
-
     if surely_valid(_schema_json(schema), doc.data):  # the common case, without jsonschema
         return []
     problems: list[Problem] = []
@@ -361,7 +361,6 @@ def _key_label(key: str, known: tuple[str, ...]) -> str:
     """
     if key in ("yaml", "file") or key in known or difflib.get_close_matches(key, known, n=1):
         return key
-    from gitmem.scan.engine import preview
 
     return f"‹{preview(key)}›"
 

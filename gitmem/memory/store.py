@@ -20,6 +20,7 @@ from gitmem.gateway import is_temp, remove_stale_temp
 from gitmem.memory.cache import FileCache, checks_salt, stat_key
 from gitmem.memory.fields import normalise_newlines
 from gitmem.memory.model import ID_PATTERN, Memory
+from gitmem.memory.schema import MAX_FILE_BYTES, SCHEMA_FILES, check_memory, fails_scan, schema_text
 from gitmem.project import Project
 
 MEMORY_HEADER = "# yaml-language-server: $schema=../schema/memory.schema.json\n"
@@ -58,7 +59,6 @@ def _cacheable(data: Any, problem_rows: list[list[Any]]) -> tuple[Any, list[list
     its id (for the duplicate-id check) and the problems; nothing at all of a file holding a secret
     or hidden Unicode.
     """
-    from gitmem.memory.schema import fails_scan
 
     if not problem_rows:
         return data, problem_rows
@@ -160,7 +160,6 @@ class Store:
     ) -> tuple[Any, list[list[Any]]] | None:
         """A memory file's data and problem rows (line, column, field, message), from the cache
         when the file did not change; ``None`` (why, into ``problems``) when it cannot be read."""
-        from gitmem.memory.schema import MAX_FILE_BYTES, check_memory
 
         try:
             st = os.stat(path)
@@ -240,7 +239,6 @@ class Store:
     def check_text(self, memory_id: str, text: str, snapshot: Snapshot | None = None) -> Memory:
         """The memory ``text`` holds, or ``CheckFailed`` naming every problem: nothing is
         written on failure."""
-        from gitmem.memory.schema import check_memory
 
         path = self.path_of(memory_id)
         display = self.project.display(path)
@@ -310,7 +308,6 @@ class Store:
     def ensure_schema_copies(self, refresh: bool = True) -> list[Path]:
         """Copy the JSON Schemas into .memory/schema/ so editors validate files offline; returns
         what changed."""
-        from gitmem.memory.schema import SCHEMA_FILES, schema_text
 
         written = []
         for name, filename in SCHEMA_FILES.items():

@@ -35,6 +35,7 @@ def signature(stats: list[tuple[str, os.stat_result]]) -> str:
 def refusal(project: Project, path: Path, st: os.stat_result) -> list[Any] | None:
     """Why a memory file is not read, as the store says it (``[line, column, field, message]``),
     or None."""
+    # lazy: the hooks' start-up
     from gitmem.memory.schema import MAX_FILE_BYTES
 
     refused = (

@@ -89,7 +89,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS docs USING fts5(
 # Words that carry no meaning in a question ("how do we run the tests?"). BM25 would weigh them down
 # anyway; leaving them out keeps the query fast on large stores.
 def _salt() -> str:
-    from gitmem.memory.cache import checks_salt
+    from gitmem.memory.cache import checks_salt  # lazy: the prompt, stop hooks' start-up
 
     return f"{_FORMAT}:{checks_salt()}"
 
@@ -310,7 +310,9 @@ class RecallIndex:
         self.conn.execute("COMMIT")
 
     def _store_cache(self) -> Any:
-        from gitmem.memory.cache import FileCache
+        from gitmem.memory.cache import FileCache  # lazy: the prompt, stop hooks' start-up
+
+        # lazy: the hooks' start-up
         from gitmem.memory.store import _salt as store_salt
 
         return FileCache(self.project.cache_dir / "store.json", store_salt())
@@ -386,11 +388,12 @@ class RecallIndex:
         name: str, raw: bytes, st: os.stat_result, store_cache: Any
     ) -> tuple[Any, list[Any]]:
         if store_cache is not None:
-            from gitmem.memory.cache import stat_key
+            from gitmem.memory.cache import stat_key  # lazy: the prompt, stop hooks' start-up
 
             cached = store_cache.get(name, stat_key(st))
             if cached is not None:
                 return cached[0], list(cached[1])
+        # lazy: the hooks' start-up
         from gitmem.memory.schema import check_memory, fails_scan
 
         data, problems = check_memory(raw, name[: -len(SUFFIX)])

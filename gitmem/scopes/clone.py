@@ -16,7 +16,9 @@ from gitmem import gateway
 from gitmem import gitcommand as command
 from gitmem.errors import CannotRun
 from gitmem.memory.config import Source
+from gitmem.memory.schema import MAX_FILE_BYTES
 from gitmem.project import Project
+from gitmem.scan import find_hidden
 
 MEMORIES_PATH = ".memory/memories"
 MAX_PACK_FILES = 1000  # memory files in one pack
@@ -41,7 +43,6 @@ def rev_problem(rev: str) -> str | None:
     hidden Unicode (U+202E shows another version than the one pinned), control characters, or a line
     break.
     """
-    from gitmem.scan import find_hidden
 
     hidden = find_hidden(rev)
     if hidden:
@@ -214,7 +215,6 @@ def read_tree(clone: Path, commit: str, source: str) -> dict[str, bytes | int | 
     from the tree listing (``ls-tree -l``) and the blob itself never is, so a pack holding a huge
     blob costs no memory.
     """
-    from gitmem.memory.schema import MAX_FILE_BYTES
 
     listing = _git(clone, "ls-tree", "-z", "-l", commit, "--", f"{MEMORIES_PATH}/")
     blobs: dict[str, str] = {}

@@ -20,6 +20,7 @@ the variables git exports to hooks (``foreign=True``).
 from __future__ import annotations
 
 import contextlib
+import difflib
 import json
 import re
 from collections.abc import Sequence
@@ -31,6 +32,8 @@ from gitmem import gateway
 from gitmem.errors import CannotRun, GitmemError, Problem, UsageError
 from gitmem.memory.config import Config, Source
 from gitmem.memory.model import Memory
+from gitmem.memory.schema import MAX_FILE_BYTES, check_memory
+from gitmem.memory.store import _salt as store_salt
 from gitmem.project import Project
 from gitmem.scopes.clone import (
     MEMORIES_PATH,
@@ -93,8 +96,6 @@ def short_rev(rev: str) -> str:
 
 
 def _salt() -> str:
-    from gitmem.memory.store import _salt as store_salt
-
     return f"{_FORMAT}:{store_salt()}"
 
 
@@ -154,7 +155,6 @@ def _pack_from(source: Source, stored: dict[str, Any]) -> Pack:
 
 def check_pack(source: Source, commit: str, files: dict[str, bytes | int | None]) -> Pack:
     """Check every memory file of the pack, and that what they supersede is in the pack."""
-    from gitmem.memory.schema import MAX_FILE_BYTES, check_memory
 
     pack = Pack(source, commit)
     for name, raw in sorted(files.items()):
@@ -224,7 +224,6 @@ def live(packs: Sequence[Pack], today: date) -> list[Memory]:
 
 def find(packs: Sequence[Pack], qualified_id: str) -> tuple[Pack, Memory]:
     """The pack memory ``NAME/ID``; a usage error naming what exists when there is none."""
-    import difflib
 
     name, _, memory_id = qualified_id.partition("/")
     pack = next((pack for pack in packs if pack.name == name), None)

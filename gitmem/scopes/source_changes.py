@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from gitmem import gateway
-from gitmem.errors import CannotRun, Problem, UsageError
+from gitmem.errors import CannotRun, CheckFailed, Problem, UsageError
 from gitmem.memory.config import Config, Source, save_config
-from gitmem.memory.model import ID_PATTERN
+from gitmem.memory.model import ID_PATTERN, slugify
 from gitmem.project import Project
 from gitmem.scopes.clone import (
     clone_dir,
@@ -31,6 +31,7 @@ from gitmem.scopes.clone import (
     rev_problem,
     tags,
 )
+from gitmem.scopes.credentials import refuse_credentials
 from gitmem.scopes.packs import Pack, check_pack, check_sources, find, read, remember, short_rev
 
 
@@ -49,7 +50,6 @@ def save_sources(project: Project, sources: Sequence[Source]) -> None:
 
 def default_name(repo: str) -> str:
     """A source name from its repository: the last part of the path, without ``.git``, as an id."""
-    from gitmem.memory.model import slugify
 
     last = re.split(r"[/:\\]", repo.rstrip("/\\"))[-1].removesuffix(".git")
     return slugify(last)
@@ -88,8 +88,6 @@ def add(
     source, commit = _pinned(clone, source, rev, track)
     pack = check_pack(source, commit, read_tree(clone, commit, source.name))
     if pack.problems:
-        from gitmem.errors import CheckFailed
-
         raise CheckFailed(
             pack.problems,
             f"source {name!r} at {short_rev(source.rev)} has invalid memories: not added",
@@ -104,7 +102,6 @@ def _new_name(
 ) -> str:
     """The name of a source to add (``name``, else made from ``repo``), once the options are
     checked: no credentials in the address, revisions as a repository names them, a free name."""
-    from gitmem.scopes.credentials import refuse_credentials
 
     refuse_credentials(repo)
     for option, value in (("--rev", rev), ("--track", track)):
