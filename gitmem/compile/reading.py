@@ -133,10 +133,14 @@ class Disk:
         self._texts: dict[str, _Text] = {}
         self._index: set[str] | None = None
         self._ignored: dict[str, bool] = {}
+        self._exists: dict[str, bool] = {}
         self._parsed: dict[str, tuple[int, int, tuple[str, ...], tuple[str, ...]]] = {}
 
     def exists(self, path: str) -> bool:
-        return (self.project.root / path).is_file()
+        known = self._exists.get(path)
+        if known is None:
+            known = self._exists[path] = (self.project.root / path).is_file()
+        return known
 
     def get(self, path: str) -> _Text:
         known = self._texts.get(path)

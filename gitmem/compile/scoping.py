@@ -17,6 +17,7 @@ from gitmem.tools import WHOLE_PREFIX, Target
 _DIR_GLOB = linear(r"(?P<dir>[^*?\[\]{}!\\]+?)/\*\*(?:/\*)?")
 
 
+@lru_cache(maxsize=4096)
 def directory_of(glob: str) -> str | None:
     """The directory a directory glob stands for (``web/**`` -> ``web``), or None for any other
     glob."""

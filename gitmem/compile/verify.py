@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from gitmem.compile import delivery, reading
@@ -100,14 +101,15 @@ def _folder(glob: str) -> str:
     return "/".join(parts)
 
 
-def _scope(memory: Memory) -> tuple[str, ...] | None:
-    """The folders a memory is for when all its globs are directory globs (``web/**``); () for the
-    whole project; None for other globs (they reach a client when it works on a matching file, not
-    at the start).
+@lru_cache(maxsize=4096)
+def _scope(paths: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The folders a memory of ``paths`` is for when all its globs are directory globs
+    (``web/**``); () for the whole project; None for other globs (they reach a client when it
+    works on a matching file, not at the start).
     """
-    if not memory.paths:
+    if not paths:
         return ()
-    folders = [directory_of(glob) for glob in memory.paths]
+    folders = [directory_of(glob) for glob in paths]
     if not all(folders):
         return None
     return tuple(folder for folder in folders if folder)
@@ -230,7 +232,7 @@ def _session(
         out.append(Miss(reader.client, reader.name, fault, subject, folder, fix))
 
     for memory in wanted:
-        scope = _scope(memory)
+        scope = _scope(memory.paths)
         count = counts.get(memory.id, 0)
         if (
             scope is not None
