@@ -165,7 +165,9 @@ def prepare(
     memories = [*memories, *shared]
     readers = READERS if only is not None else delivery.with_settings(also_read(project))
     targets, laid = _laid_out(project, targets, readers, personal=only is not None)
-    room = _room(project, targets, budgets)
+    cleaned = targets if request.names else list(request.catalogue)
+    listed = _Listed(project, [*targets, *cleaned])
+    room = _room(project, targets, budgets, listed)
     plans = plan_targets(targets, memories, room.budgets, config.mcp, room.reserved, laid)
     report = Report(plans, packs=packs, readers=readers)
     report.warnings.extend(config.notes())
@@ -173,8 +175,7 @@ def prepare(
     checks.unreached(memories, reached, report)
     _pack_problems(report, pack_problems)
     desired = _desired(project, linked, report)
-    cleaned = targets if request.names else list(request.catalogue)
-    candidates = _candidates(project, cleaned)
+    candidates = _candidates(project, cleaned, listed)
     for path, target in linked.items():  # a block an older gitmem wrote into the document comes out
         if path not in desired and not target.personal:
             candidates.setdefault(path, target)
@@ -548,30 +549,46 @@ class _Room(NamedTuple):
         ]
 
 
-def _room(project: Project, targets: Sequence[Target], budgets: dict[str, int]) -> _Room:
+class _Listed:
+    """The nested files (``dir_file``) and private files of some targets that git lists, asked
+    once per compile for all of them (``gitcommand.list_files``)."""
+
+    def __init__(self, project: Project, targets: Sequence[Target]) -> None:
+        names = {t.dir_file for t in targets if t.dir_file}
+        names.update(p for t in targets if not t.personal for p in delivery.private_files(t))
+        self.paths = command.list_files(project.root, tuple(sorted(names)))
+
+    def named(self, name: str) -> list[str]:
+        """The listed files called ``name``, at the root or in a folder."""
+        return [path for path in self.paths if path == name or path.endswith("/" + name)]
+
+
+def _room(
+    project: Project, targets: Sequence[Target], budgets: dict[str, int], listed: _Listed
+) -> _Room:
     """The budgets fitted to the hard size limits: a target's own, and a target whose files are
     links to another's (``web/CLAUDE.md -> AGENTS.md``: what it writes there, Codex reads in its
     chain) the tighter."""
     room = _Room({}, dict(budgets), [])
     limited = [target for target in targets if leftout.has_hard_size_limit(target)]
     for target in limited:
-        chars, over = _hand_written(project, target)
+        chars, over = _hand_written(project, target, listed)
         room.reserved[target.name] = chars
         room.budgets[target.name] = fitted(target, budgets[target.name], chars)
         room.over.extend(over)
     for target in targets:
         for other in limited:
-            if other is not target and _written_through(project, target, other):
+            if other is not target and _written_through(project, target, other, listed):
                 room.budgets[target.name] = min(room.budgets[target.name], room.budgets[other.name])
     return room
 
 
-def _written_through(project: Project, target: Target, other: Target) -> bool:
+def _written_through(project: Project, target: Target, other: Target, listed: _Listed) -> bool:
     """Whether a file of ``target`` (its root file, or one of its nested files) is a link to
     ``other``'s."""
     pairs = [(target.root_file, other.root_file)]
     if target.dir_file and other.dir_file:
-        nested = command.list_files(project.root, (other.dir_file,))
+        nested = listed.named(other.dir_file)
         pairs += [(f"{path[: -len(other.dir_file)]}{target.dir_file}", path) for path in nested]
     root = project.root
     return any(
@@ -582,14 +599,14 @@ def _written_through(project: Project, target: Target, other: Target) -> bool:
     )
 
 
-def _hand_written(project: Project, target: Target) -> tuple[int, list[LimitUse]]:
+def _hand_written(project: Project, target: Target, listed: _Listed) -> tuple[int, list[LimitUse]]:
     """The characters of ``target``'s always-loaded file outside gitmem's block (0 when it cannot be
     read: the compile pass that follows says why); for a limit on a chain of files (Codex's 32 KiB
     of ``AGENTS.md`` files, root to leaf), with the most the hand-written text of the nested files
     of one chain adds (the root's block must leave them room: a client started in that folder reads
     them after it). Also the chains whose hand-written text alone is past that limit."""
     root = _outside_block(project, target.root_file)
-    most, over = _nested_hand_written(project, target, root)
+    most, over = _nested_hand_written(project, target, root, listed)
     return root + most, over
 
 
@@ -604,7 +621,9 @@ def _outside_block(project: Project, path: str) -> int:
     return len(text) - (len(found.block) if found else 0)
 
 
-def _nested_hand_written(project: Project, target: Target, root: int) -> tuple[int, list[LimitUse]]:
+def _nested_hand_written(
+    project: Project, target: Target, root: int, listed: _Listed
+) -> tuple[int, list[LimitUse]]:
     """The most hand-written characters the nested ``dir_file`` files of one chain (the folders down
     to one of them) hold, for a target with a hard ``chain_bytes`` limit (0 otherwise), of the
     chains the team's text with the root's ``root`` keeps within it; and the chains already past it
@@ -614,7 +633,7 @@ def _nested_hand_written(project: Project, target: Target, root: int) -> tuple[i
     if target.dir_file is None or not limits:
         return 0, []
     name, limit = target.dir_file, min(limits, key=lambda lim: lim.value)
-    nested = {path: 0 for path in command.list_files(project.root, (name,)) if "/" in path}
+    nested = {path: 0 for path in listed.named(name) if "/" in path}
     for path in nested:
         nested[path] = _outside_block(project, path)
     most, over = 0, list[LimitUse]()
@@ -663,7 +682,7 @@ def apply(project: Project, report: Report) -> list[FileChange]:
 # -- the files of one target -----------------------------------------------------------------------
 
 
-def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target]:
+def _candidates(project: Project, targets: Sequence[Target], listed: _Listed) -> dict[str, Target]:
     """Files on disk that gitmem may have written for ``targets`` (whether they hold gitmem's text
     is checked later): root files, whole files in the targets' folders, nested files (``dir_file``,
     private files).
@@ -676,7 +695,7 @@ def _candidates(project: Project, targets: Sequence[Target]) -> dict[str, Target
             for name in _listdir(project.root / folder):
                 if name.startswith(WHOLE_PREFIX) and name.endswith(target.scoped_suffix):
                     found[f"{folder}/{name}"] = target
-    for path, owner in _nested(project, targets).items():
+    for path, owner in _nested(project, targets, listed).items():
         found.setdefault(path, owner)
     return found
 
@@ -697,7 +716,7 @@ def _listdir(directory: Path) -> list[str]:
         return []
 
 
-def _nested(project: Project, targets: Sequence[Target]) -> dict[str, Target]:
+def _nested(project: Project, targets: Sequence[Target], listed: _Listed) -> dict[str, Target]:
     """The nested files of ``targets`` git lists (``dir_file`` in folders; private files where only
     the client looks), each with its target."""
     dir_files = {target.dir_file: target for target in targets if target.dir_file}
@@ -707,7 +726,7 @@ def _nested(project: Project, targets: Sequence[Target]) -> dict[str, Target]:
     if not dir_files:
         return {}
     found: dict[str, Target] = {}
-    for path in command.list_files(project.root, tuple(sorted(dir_files))):
+    for path in listed.paths:  # sorted, as git lists them; those of other names have no owner
         owner = next(
             (t for name, t in dir_files.items() if path == name or path.endswith("/" + name)), None
         )
