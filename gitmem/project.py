@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from gitmem.errors import CannotRun, shown
+from gitmem.errors import CannotRun, GitmemError, shown
 
 MEMORY_DIR = ".memory"
 
@@ -141,6 +141,16 @@ def user_scope() -> UserScope:
         git_dir=xdg_home("XDG_CACHE_HOME", home / ".cache") / "gitmem",
         store=xdg_home("XDG_CONFIG_HOME", home / ".config") / "gitmem",
     )
+
+
+def personal_scope() -> UserScope | None:
+    """The user's personal store, when there is a home and it holds a memories folder (what the
+    hooks read beside the project's)."""
+    try:
+        scope = user_scope()
+    except GitmemError:
+        return None
+    return scope if scope.memories_dir.is_dir() else None
 
 
 def xdg_home(variable: str, default: Path) -> Path:

@@ -30,7 +30,7 @@ from gitmem.errors import GitmemError
 from gitmem.gateway import find_project
 from gitmem.hook import shell
 from gitmem.hook.payload import parse, session_id, text
-from gitmem.project import Project, user_scope
+from gitmem.project import Project, personal_scope
 from gitmem.recall.index import RecallIndex
 
 # The hook runs before every tool call: what only a refusal, a stale cache or a failure needs (the
@@ -566,7 +566,7 @@ def enforced(project: Project, day: str) -> list[Rule]:
     """
 
     path = project.cache_dir / CACHE
-    personal = _personal()
+    personal = personal_scope()
     now = time.time()
     try:
         cached = json.loads(gateway.read_bytes(project.cache_dir, path, limit=gateway.CONFIG_LIMIT))
@@ -608,16 +608,6 @@ def _fresh(project: Project, personal: Project | None, day: str) -> tuple[list[R
         rules += [rule_of(memory, prefix + memory.id) for memory in found]
         files += [str(scope.memories_dir / f"{memory.id}.yaml") for memory in found]
     return rules + [rule_of(memory) for memory in _packs(project, today)], files
-
-
-def _personal() -> Project | None:
-    """The user's personal store, when it has memories."""
-
-    try:
-        scope = user_scope()
-    except GitmemError:
-        return None
-    return scope if scope.memories_dir.is_dir() else None
 
 
 def _packs(project: Project, day: date) -> list[Memory]:

@@ -25,7 +25,7 @@ from gitmem.hook.payload import MAX_INPUT as MAX_INPUT
 from gitmem.hook.payload import parse as parse
 from gitmem.hook.payload import session_id as session_id
 from gitmem.hook.payload import text as _text
-from gitmem.project import Project, user_scope
+from gitmem.project import Project, personal_scope
 from gitmem.tools import BY_NAME, TARGETS, HookOutput
 
 
@@ -161,7 +161,7 @@ def _prompt(
     terms = inject.prompt_terms(prompt)
     files = rules_files(project, client)
     extra = _packs(project, day)
-    personal = _personal()
+    personal = personal_scope()
     user_files: list[Path] = []
     if personal is not None:
         extra += inject.personal_memories(personal, day)
@@ -235,7 +235,7 @@ def _start(
     receipts.record(project, "start", client.name, sid, sorted(loaded))
     if found is None:
         return Answer("")
-    personal = _personal()
+    personal = personal_scope()
     personal_count = 0
     if personal is not None:
         personal_count = sum(
@@ -324,13 +324,3 @@ def _packs(project: Project, day: date) -> list[tuple[Any, str]]:
     except GitmemError:
         return []
     return list(memories)
-
-
-def _personal() -> Project | None:
-    """The user's personal store, when it has memories."""
-
-    try:
-        scope = user_scope()
-    except GitmemError:
-        return None
-    return scope if scope.memories_dir.is_dir() else None
