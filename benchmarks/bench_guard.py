@@ -173,10 +173,16 @@ def peer_suite_figures(work: Path, scan_with: dict[str, Scan], show: int) -> Non
         names[name] = case
     hits = {}
     seconds = {}
+    rules: dict[str, set[str]] = defaultdict(set)  # gitmem's: the rules that flag each case
     for scanner, scan in scan_with.items():
         start = time.perf_counter()
-        hits[scanner] = flagged(scan, tree, work / f"out-suite-{scanner}")
+        (work / f"out-suite-{scanner}").mkdir(parents=True, exist_ok=True)
+        found = scan(tree, work / f"out-suite-{scanner}")
         seconds[scanner] = time.perf_counter() - start
+        hits[scanner] = {path for path, _line, _rule in found}
+        if scanner == "gitmem":
+            for path, _line, rule in found:
+                rules[path].add(rule)
     projects = sorted({c.project for c in cases})
     print(
         f"\n2. peer suite: {len(cases)} cases of "
@@ -208,6 +214,19 @@ def peer_suite_figures(work: Path, scan_with: dict[str, Scan], show: int) -> Non
     tuning = {name: case for name, case in names.items() if not case.held_out}
     print("  families of the tuning part:")
     family_misses(tuning, hits, list(scan_with), show)
+    rule_counts(tuning, rules, show)
+
+
+def rule_counts(names: dict[str, peer_suite.Case], rules: dict[str, set[str]], show: int) -> None:
+    """Per gitmem rule, the positives and the negatives it flags (a case flagged by several rules
+    counts for each): where its false positives come from."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for name, case in names.items():
+        for rule in rules.get(name, ()):
+            counts[rule][0 if case.positive else 1] += 1
+    print(f"  gitmem's rules on the tuning part (positives / negatives flagged; top {show}):")
+    for rule, (pos, neg) in sorted(counts.items(), key=lambda item: -item[1][1])[:show]:
+        print(f"    {rule:32s} {pos:5d} {neg:5d}")
 
 
 def family_misses(
