@@ -230,6 +230,17 @@ def test_providers_formats() -> None:
     assert rules(f"BUNDLE_GEMS__CONTRIBSYS__COM={made(8, HEX)}") == []
 
 
+def test_cloudflares_scannable_credentials_are_found_without_a_name() -> None:
+    """Cloudflare's scannable format (cfk_, cfut_, cfat_: 40 characters, then an 8-hex-digit checksum) says
+    credential by itself, in a comment or a list as under a name; one character short or long, it is not that."""
+    for prefix in ("cfk_", "cfut_", "cfat_"):
+        token = f"{prefix}{made(40)}{made(8, HEX)}"
+        for text in (f"# rotated to {token} on Monday", f"tokens:\n  - {token}\n"):
+            assert rules(text) == ["cloudflare-api-token"], text
+        for wrong in (token[:-1], token + "a"):
+            assert rules(f"# rotated to {wrong} on Monday") == []
+
+
 def test_a_long_quoted_token_and_a_value_padded_inside_its_quotes() -> None:
     """An access token of a thousand characters (three base64url parts) is a value like any other; a value pasted
     with a space or a carriage return inside its quotes is found without them."""

@@ -429,6 +429,25 @@ RULES: tuple[Rule, ...] = (
         examples=lambda: (_j("CF_ORIGIN_CA_KEY=v1.0-", _r(_HEX, 24), "-", _r(_HEX, 146)),),
     ),
     Rule(
+        id="cloudflare-api-token",
+        # Cloudflare's scannable credentials (developers.cloudflare.com, "Token formats"): a prefix
+        # (cfk_ Global API Key, cfut_ user token, cfat_ account token), 40 characters and a checksum
+        # (8 hex digits); a token one character short or long is none
+        description="Cloudflare Global API Key, user or account API token (scannable format)",
+        keywords=("cfk_", "cfut_", "cfat_"),
+        pattern=_B + r"(?P<secret>cf(?:k|ut|at)_[A-Za-z0-9]{40}[a-f0-9]{8})" + _E,
+        entropy=3.5,
+        examples=lambda: (
+            _j("CLOUDFLARE_API_TOKEN=cfut_", _r(_ALNUM, 40), _r(_HEX, 8)),
+            _j("# rotated: cfat_", _r(_ALNUM, 40), _r(_HEX, 8), " (account token)"),
+            _j("cf_global_key: cfk_", _r(_ALNUM, 40), _r(_HEX, 8)),
+        ),
+        counter_examples=lambda: (
+            'return strings.HasPrefix(s, "cfut_")',
+            "CF_API_TOKEN=cfut_" + "x" * 48,
+        ),
+    ),
+    Rule(
         id="heroku-api-key",
         description="Heroku platform API key",
         keywords=("hrku-",),
