@@ -241,6 +241,20 @@ def test_cloudflares_scannable_credentials_are_found_without_a_name() -> None:
             assert rules(f"# rotated to {wrong} on Monday") == []
 
 
+def test_githubs_stateless_installation_tokens_are_found() -> None:
+    """GitHub App installation tokens issued since 2026-05-15: ghs_, the app's id, "_" and a signed JWT (some 520
+    characters, dots inside), found where the older 36-character ones are; without the JWT's three parts, not."""
+    urlsafe = ALNUM + "-_"
+    jwt = f"eyJ{made(33, urlsafe)}.eyJ{made(300, urlsafe)}.{made(171, urlsafe)}"
+    token = f"ghs_{made(7, '0123456789')}_{jwt}"
+    for text in (f"installation_tokens:\n  - {token}\n", f"[DEBUG] minted {token} for the job"):
+        found = scan_text(text, "config.cfg", kind=CODE)
+        assert [(f.rule, text[f.start : f.end]) for f in found] == [("github-app-token", token)], (
+            text
+        )
+    assert rules(f"  - ghs_{made(7, '0123456789')}_{made(400, urlsafe)}") == []
+
+
 def test_a_long_quoted_token_and_a_value_padded_inside_its_quotes() -> None:
     """An access token of a thousand characters (three base64url parts) is a value like any other; a value pasted
     with a space or a carriage return inside its quotes is found without them."""

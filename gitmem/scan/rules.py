@@ -502,9 +502,27 @@ RULES: tuple[Rule, ...] = (
         id="github-app-token",
         description="GitHub App user-to-server or installation token",
         keywords=("ghu_", "ghs_"),
-        pattern=_B + r"(?P<secret>gh[us]_[A-Za-z0-9]{36})" + _E,
+        # Installation tokens issued since GitHub's 2026-05-15 change are stateless: ghs_, the app's
+        # id, "_" and a signed JWT (some 520 characters, dots inside); the older ones, and
+        # user-to-server tokens, 36 letters and digits
+        pattern=_B
+        + r"(?P<secret>gh[us]_[A-Za-z0-9]{36}"
+        + _E
+        + r"|ghs_\d{1,12}+_[A-Za-z0-9_-]{16,1000}+\.[A-Za-z0-9_-]{16,2000}+"
+        + r"\.[A-Za-z0-9_-]{16,1000}+(?![A-Za-z0-9_.-]))",
         entropy=3.5,
-        examples=lambda: (_j("token ghs_", _r(_ALNUM, 36)), _j("GH_TOKEN=ghu_", _r(_ALNUM, 36))),
+        examples=lambda: (
+            _j("token ghs_", _r(_ALNUM, 36)),
+            _j("GH_TOKEN=ghu_", _r(_ALNUM, 36)),
+            _j(
+                "- ghs_",
+                _r(_DIGITS, 7),
+                "_eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJ",
+                _r(_URLSAFE, 300),
+                ".",
+                _r(_URLSAFE, 171),
+            ),
+        ),
     ),
     Rule(
         id="github-refresh-token",
