@@ -341,31 +341,63 @@ def gitleaks(repo: Path, seed: int = 26) -> Iterator[Case]:
             if rule is None:
                 continue
             family = rule.group(1)
-            fps_at = re.search(r"\bfps\s*:?=\s*\[\]string\{", function)
-            fps_span = (
-                (fps_at.end() - 1, _closing(function, fps_at.end() - 1)) if fps_at else (0, 0)
-            )
-            if fps_at:
-                for text in _literals(function[fps_span[0] : fps_span[1]]):
-                    yield Case("gitleaks", family, text, False)
-            for match in re.finditer(r"\btps\s*:?=\s*\[\]string\{", function):
+            lists = []  # the spans of the tps and fps lists: their calls are their elements'
+            for match in re.finditer(r"\b(tps|fps)\s*:?=\s*\[\]string\{", function):
                 start = match.end() - 1
-                for text in _literals(function[start : _closing(function, start)]):
-                    yield Case("gitleaks", family, text, True)
+                end = _closing(function, start)
+                lists.append((start, end))
+                # each element, whole: a literal, literals and generated parts joined by "+", or a
+                # sample generated (a literal inside a call is the call's argument, no case)
+                for element in _split_args(_without_comments(function[start + 1 : end - 1])):
+                    text = _element(element, rng)
+                    if text:
+                        yield Case("gitleaks", family, text, match.group(1) == "tps")
             for match in re.finditer(r"utils\.GenerateSampleSecrets?\(", function):
-                start = match.end() - 1
-                args = _split_args(function[start + 1 : _closing(function, start, "(", ")") - 1])
-                if len(args) != 2:
+                if any(start <= match.start() < end for start, end in lists):
                     continue
-                identifier = _GO_STRING.fullmatch(args[0].strip())
-                secret = _secret_expression(args[1], rng)
-                if identifier and secret:
-                    yield Case(
-                        "gitleaks",
-                        family,
-                        f'{_go_unquote(identifier)}_api_token = "{secret}"',
-                        True,
-                    )
+                text = _sample_secret(function[match.start() :], rng)
+                if text is not None:
+                    yield Case("gitleaks", family, text, True)
+
+
+def _element(expression: str, rng: random.Random) -> str | None:
+    """A tps or fps element of gitleaks: a sample secret generated, or an expression of literals
+    and generated parts (``None``: one that cannot be read)."""
+    expression = expression.strip()
+    if re.match(r"utils\.GenerateSampleSecrets?\(", expression):
+        return _sample_secret(expression, rng)
+    return _secret_expression(expression, rng)
+
+
+def _without_comments(text: str) -> str:
+    """Go source without its line comments (a ``//`` inside a string stays)."""
+    out, index = [], 0
+    while index < len(text):
+        string = _GO_STRING.match(text, index)
+        if string:
+            out.append(string.group())
+            index = string.end()
+        elif text.startswith("//", index):
+            end = text.find("\n", index)
+            index = len(text) if end == -1 else end
+        else:
+            out.append(text[index])
+            index += 1
+    return "".join(out)
+
+
+def _sample_secret(call: str, rng: random.Random) -> str | None:
+    """``utils.GenerateSampleSecret(identifier, secret)`` at the start of ``call``: the line
+    gitleaks makes of them."""
+    start = call.index("(")
+    args = _split_args(call[start + 1 : _closing(call, start, "(", ")") - 1])
+    if len(args) != 2:
+        return None
+    identifier = _GO_STRING.fullmatch(args[0].strip())
+    secret = _secret_expression(args[1], rng)
+    if identifier is None or secret is None:
+        return None
+    return f'{_go_unquote(identifier)}_api_token = "{secret}"'
 
 
 # -- detect-secrets --------------------------------------------------------------------------------
