@@ -190,7 +190,16 @@ def test_a_key_parameter_finds_random_keys_of_every_alphabet(alphabet: str) -> N
 
 
 def test_providers_formats() -> None:
+    b64 = ALNUM + "+/"
     cases = {
+        "aws-bedrock-api-key": [
+            f"AWS_BEARER_TOKEN_BEDROCK=ABSKQmVkcm9ja0FQSUtleS1{made(110, b64)}=",
+            f"# expires at noon: bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t{made(700, b64)}",
+        ],
+        "dynatrace-token": [
+            f"dt0c01.{made(24, string.ascii_uppercase)}.{made(64, string.ascii_uppercase + '0123')}"
+        ],
+        "sourcegraph-access-token": [f"src login --token sgp_{made(40, HEX)}"],
         "sidekiq-credentials": [
             f"BUNDLE_GEMS__CONTRIBSYS__COM: {made(8, HEX)}:{made(8, HEX)}",
             f"source 'https://{made(8, HEX)}:{made(8, HEX)}@gems.contribsys.com/'",

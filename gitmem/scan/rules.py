@@ -298,6 +298,24 @@ RULES: tuple[Rule, ...] = (
         counter_examples=lambda: ("aws_session_token = $AWS_SESSION_TOKEN",),
     ),
     Rule(
+        id="aws-bedrock-api-key",
+        # Amazon Bedrock API keys (docs.aws.amazon.com/bedrock, "API keys"): long-term ones are ABSK
+        # and base64 of "BedrockAPIKey-…"; short-term ones "bedrock-api-key-", base64 of
+        # "bedrock.amazonaws.com" and of the presigned URL they carry
+        description="Amazon Bedrock API key (long-term or short-term)",
+        keywords=("absk", "bedrock-api-key-"),
+        pattern=_B
+        + r"(?P<secret>ABSK[A-Za-z0-9+/]{109,269}+={0,2}"
+        + r"|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/%]{40,4000}+={0,2})"
+        + r"(?![A-Za-z0-9+/=%])",
+        entropy=4.0,
+        examples=lambda: (
+            _j("AWS_BEARER_TOKEN_BEDROCK=ABSKQmVkcm9ja0FQSUtleS1", _r(_B64, 110), "="),
+            _j("token: bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t", _r(_B64, 600)),
+        ),
+        counter_examples=lambda: ("ABSKQmVkcm9ja0FQSUtleS1EXAMPLE",),
+    ),
+    Rule(
         id="gcp-api-key",
         description="Google API key (Maps, Firebase, Gemini…)",
         keywords=("aiza",),
@@ -1136,6 +1154,18 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        id="dynatrace-token",
+        # Dynatrace's token format (docs.dynatrace.com, "Access tokens"): dt0c01, a public part of
+        # 24 characters and a secret of 64
+        description="Dynatrace access token",
+        keywords=("dt0c01.",),
+        pattern=_B + r"(?P<secret>dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64})" + _E,
+        entropy=3.5,
+        examples=lambda: (
+            _j("DT_API_TOKEN=dt0c01.", _r(_UPPER + _DIGITS, 24), ".", _r(_UPPER + _DIGITS, 64)),
+        ),
+    ),
+    Rule(
         id="datadog-api-key",
         description="Datadog API or application key",
         keywords=("datadog", "dd_api", "dd_app", "dd-api", "dd-app"),
@@ -1468,9 +1498,14 @@ RULES: tuple[Rule, ...] = (
         id="sourcegraph-access-token",
         description="Sourcegraph access token",
         keywords=("sgp_",),
-        pattern=_B + r"(?P<secret>sgp_(?:[A-Fa-f0-9]{16}|local)_[A-Fa-f0-9]{40})" + _E,
+        # sgp_, the instance's 16 hex digits (or "local") and 40 more; tokens made before the
+        # instance part, sgp_ and 40 hex digits
+        pattern=_B + r"(?P<secret>sgp_(?:(?:[A-Fa-f0-9]{16}|local)_)?[A-Fa-f0-9]{40})" + _E,
         entropy=3.0,
-        examples=lambda: (_j("SRC_ACCESS_TOKEN=sgp_", _r(_HEX, 16), "_", _r(_HEX, 40)),),
+        examples=lambda: (
+            _j("SRC_ACCESS_TOKEN=sgp_", _r(_HEX, 16), "_", _r(_HEX, 40)),
+            _j("src login --token sgp_", _r(_HEX, 40)),
+        ),
         counter_examples=lambda: ("sgp_" + "x" * 16 + "_" + "x" * 40,),
     ),
     Rule(
