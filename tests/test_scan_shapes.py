@@ -4,6 +4,7 @@ given as two strings, a URL's ``key=`` parameter, and providers' formats. Every 
 
 from __future__ import annotations
 
+import base64
 import random
 import string
 
@@ -262,6 +263,14 @@ def test_githubs_stateless_installation_tokens_are_found() -> None:
             text
         )
     assert rules(f"  - ghs_{made(7, '0123456789')}_{made(400, urlsafe)}") == []
+
+
+def test_the_rfcs_sample_websocket_key_is_a_documented_example() -> None:
+    """RFC 6455's handshake example (the key that is base64 of "the sample nonce") is in every WebSocket test, as
+    jwt.io's token is in every JWT one: a documented example, no secret, under whatever name."""
+    sample = base64.b64encode(b"the sample nonce").decode()
+    assert rules(f'c.Request.Header.Set("Sec-WebSocket-Key", "{sample}")') == []
+    assert rules(f'websocket_key = "{sample}"') == []
 
 
 def test_a_long_quoted_token_and_a_value_padded_inside_its_quotes() -> None:

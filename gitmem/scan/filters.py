@@ -31,6 +31,7 @@ _DOCUMENTED_EXAMPLES = frozenset(
         "7f75367e78812551",  # jwt.io's sample token
         "0011cc25eb432071",  # the Azure storage emulator's well-known account key
         "c540b83e89787594",  # discord.py's documentation's sample bot token
+        "15cef4b629cc2d07",  # RFC 6455's sample WebSocket handshake key ("the sample nonce")
     }
 )
 
