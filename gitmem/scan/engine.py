@@ -705,7 +705,7 @@ def scan_text(
     strings are ordinary text.
     """
     spans = _resolve(_scan_layered(text, decode, kind))
-    hidden_chars = _find_hidden(text, locale) if hidden else []
+    hidden_chars = _find_hidden(text, locale, kind) if hidden else []
     if not spans and not hidden_chars:
         return []
     lines = _Lines(text)
@@ -737,10 +737,10 @@ def scan_text(
     return findings
 
 
-def _find_hidden(text: str, locale: bool) -> list[HiddenChar]:
+def _find_hidden(text: str, locale: bool, kind: Kind) -> list[HiddenChar]:
     from gitmem.scan.unicode import find_hidden  # lazy: the pre-commit hook's start-up
 
-    return find_hidden(text, marks=locale, file=True)
+    return find_hidden(text, marks=locale, file=True, colours=kind == CODE)
 
 
 def _hidden_findings(hidden: list[HiddenChar], lines: _Lines, path: str) -> list[Finding]:

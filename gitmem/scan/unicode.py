@@ -3,6 +3,7 @@
 The "rules file backdoor" hides instructions in zero-width, bidirectional and tag characters. gitmem
 refuses them in memories, session logs and everything it writes. Exceptions, because they are
 harmless and common: a byte-order mark at the very start, form feeds (page breaks in source code),
+a terminal's colours in code people review (``colours``: test output kept as golden files),
 joiners between the letters of Persian, Arabic and Indic words, and the joiners, variation selectors
 and tag characters inside emoji sequences (family emoji, and the tag characters of the three
 subdivision flags Unicode recommends: England, Scotland, Wales).
@@ -196,12 +197,58 @@ def _in_subdivision_flag(text: str, index: int) -> bool:
     return start >= 0 and any(text.startswith(flag, start) for flag in _SUBDIVISION_FLAGS)
 
 
-def find_hidden(text: str, *, marks: bool = False, file: bool = False) -> list[HiddenChar]:
+# A terminal's colours and styles: ESC [ parameters m (SGR). The parameters that hide text: 8
+# (conceal), and the same colour for the text and its background (``_colour_hides``)
+_SGR_RE = lazy(r"\x1b\[([0-9;]{0,48})m")
+_ESCAPE = 0x1B
+_CONCEAL = 8
+_EXTENDED = {5: 1, 2: 3}  # 38;5;N and 38;2;R;G;B: the parameters after the 5 or the 2
+# The 16 basic colours: code -> (3 for the text or 4 for its background, colour as 38;5;N has it)
+_BASIC = {
+    code: (layer, colour + 8 * bright)
+    for layer in (3, 4)
+    for bright in (0, 1)
+    for colour in range(8)
+    for code in (layer * 10 + 60 * bright + colour,)
+}
+
+
+def _colour_only(text: str, index: int) -> bool:
+    """Whether the ESCAPE at ``index`` starts a colour or style sequence that hides nothing: text
+    in a terminal (``git diff`` through ``less -R``) stays visible. Cursor moves, titles, erasing,
+    concealed text and a colour drawn on the same background stay findings."""
+    match = _SGR_RE.match(text, index)
+    if match is None:
+        return False
+    codes = [int(part) if part else 0 for part in match[1].split(";")]
+    colours: dict[int, tuple[int, ...]] = {}  # 3: the text's, 4: the background's
+    at = 0
+    while at < len(codes):
+        code, at = codes[at], at + 1
+        if code == _CONCEAL:
+            return False
+        if code in (38, 48):  # an extended colour: 5;N (256 colours) or 2;R;G;B
+            width = _EXTENDED.get(codes[at] if at < len(codes) else -1)
+            if width is None or at + 1 + width > len(codes):
+                return False
+            colours[code // 10] = tuple(codes[at : at + 1 + width])
+            at += 1 + width
+        elif code in _BASIC:
+            layer, colour = _BASIC[code]
+            colours[layer] = (5, colour)
+    return not (3 in colours and colours.get(3) == colours.get(4))
+
+
+def find_hidden(
+    text: str, *, marks: bool = False, file: bool = False, colours: bool = False
+) -> list[HiddenChar]:
     """Every hidden character in ``text`` that is not one of the harmless exceptions. With ``marks``
     (a translation file: ``gitmem.scan.kinds.is_locale``), the directional marks inside a line's
     value (after its first quote, "=" or ":") are ordinary text too. With ``file`` (``text`` is a
     whole file's), a byte-order mark at its very start is allowed; anywhere else, and in a field's
-    value (a title that is only U+FEFF lands mid-file once compiled), it is hidden."""
+    value (a title that is only U+FEFF lands mid-file once compiled), it is hidden. With
+    ``colours`` (code people review), a terminal's colour sequences that hide nothing are allowed
+    (``_colour_only``)."""
     if text.isascii() and not text.encode("ascii").translate(
         None, _ASCII_VISIBLE
     ):  # most files: 1 GB/s
@@ -220,6 +267,8 @@ def find_hidden(text: str, *, marks: bool = False, file: bool = False) -> list[H
         index = match.start()
         cp = ord(text[index])
         if (cp in _EXCEPTIONS or cp >= 0xE0020) and _allowed(text, index, cp, file):
+            continue
+        if cp == _ESCAPE and colours and _colour_only(text, index):
             continue
         newlines = text.count("\n", counted_to, index)
         if newlines:
