@@ -21,6 +21,22 @@ from click.testing import CliRunner
 from gitmem import yamlio
 from gitmem.commands.cli import main
 
+TESTS = Path(__file__).resolve().parent
+# The tests that take a minute or more each on CI (real clients, field layouts, mypy, pre-commit's
+# try-repo, the team story) run first: with `pytest -n auto` both workers then end together on the
+# quick tests, rather than one waiting for a long test that was handed out last
+_LONG = (
+    TESTS / "clients",
+    TESTS / "field",
+    TESTS / "test_quality.py",
+    TESTS / "test_scan_hooks.py",
+    TESTS / "test_e2e_team.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: not any(item.path.is_relative_to(long) for long in _LONG))
+
 
 @dataclass
 class Result:
