@@ -87,7 +87,7 @@ HookOutput = Literal["hookSpecificOutput", "additionalContext", "additional_cont
 # ``Hooks.deny``: hook/pretool.py's ``answer``
 DenyShape = Literal["hookSpecificOutput", "permissionDecision", "decision", "permission", "plain"]
 CommandStyle = Literal["markdown", "toml", "plain"]  # ``Commands.style``: init/remember.py's TEXTS
-McpShape = Literal["mcp", "workspace", "trust", "stdio"]  # ``Mcp.shape``: init/mcp.py
+McpShape = Literal["mcp", "workspace", "trust", "stdio"]  # ``Mcp.shape``: init/mcp.py's SHAPES
 # ``Transcripts.layout``: scan/transcripts.py's ``FINDERS``
 TranscriptLayout = Literal["slug", "rollout", "tmp", "storage"]
 # ``MemoryStore.layout``: clientstores.py's ``LAYOUTS``

@@ -8,6 +8,7 @@ the table, or a table entry no Literal names, fails here.
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import typing
@@ -17,9 +18,10 @@ from typing import Any
 import pytest
 
 from gitmem import clientstores, tools
+from gitmem.compile import delivery
 from gitmem.hook import run
 from gitmem.importing import oversize, rulesfiles
-from gitmem.init import remember
+from gitmem.init import mcp, remember
 from gitmem.scan import transcripts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,7 +34,12 @@ TABLES: list[tuple[Any, dict[str, Any], str]] = [
     (tools.CommandStyle, remember.TEXTS, "init.remember.TEXTS"),
     (tools.TranscriptLayout, transcripts.FINDERS, "scan.transcripts.FINDERS"),
     (tools.StoreLayout, clientstores.LAYOUTS, "clientstores.LAYOUTS"),
+    (tools.McpShape, mcp.SHAPES, "init.mcp.SHAPES"),
+    (delivery.Bridge, delivery.BRIDGES, "compile.delivery.BRIDGES"),
 ]
+# The fields of these kinds are read only through their table: no code compares one to a name
+# (``layout.bridge == "import"``), which would spread a kind's meaning again.
+READ_BY_TABLE_ONLY = ("shape", "bridge")
 
 
 @pytest.mark.parametrize(("kind", "table", "name"), TABLES, ids=[name for *_, name in TABLES])
@@ -43,6 +50,50 @@ def test_each_table_interprets_exactly_its_kinds(
     assert set(table) == names, (
         f"{name}: missing {names - set(table)}, unknown {set(table) - names}"
     )
+
+
+def _names(node: ast.expr) -> bool:
+    """Whether ``node`` is a string constant, or a tuple, list or set of them."""
+    items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+    return bool(items) and all(
+        isinstance(item, ast.Constant) and isinstance(item.value, str) for item in items
+    )
+
+
+def comparisons_by_name(source: str, fields: tuple[str, ...]) -> list[str]:
+    """Where ``source`` compares one of ``fields`` (an attribute of that name) to kind names."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        if any(isinstance(side, ast.Attribute) and side.attr in fields for side in sides) and any(
+            _names(side) for side in sides
+        ):
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_kinds_with_a_whole_table_are_read_through_it() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in sorted((ROOT / "gitmem").rglob("*.py"))
+        for line in comparisons_by_name(path.read_text(encoding="utf-8"), READ_BY_TABLE_ONLY)
+    ]
+    assert found == []
+
+
+def test_the_comparison_finder_finds_comparisons() -> None:
+    source = (
+        'if layout.bridge == "import" or "linked" != plan.bridge: pass\n'
+        'ok = plan.bridge in ("private", "linked") or BRIDGES[plan.bridge].shared\n'
+        'fine = layout.bridge == other.bridge or client.name == "x"\n'
+    )
+    assert [line.split(":")[0] for line in comparisons_by_name(source, ("bridge",))] == [
+        "1",
+        "1",
+        "2",
+    ]
 
 
 def test_every_record_names_a_kind_its_literal_holds() -> None:

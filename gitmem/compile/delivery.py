@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from gitmem.compile.readers import READERS, Reader, imports_file
 from gitmem.compile.scoping import FileSpec
@@ -48,11 +48,39 @@ HUB_FILE = "AGENTS.md"
 # How a target's client reaches the hub (``Layout.bridge``): "" (it does not), "native" (it reads
 # AGENTS.md itself), "import" (its files import AGENTS.md), "own-import" (a hand-written
 # @AGENTS.md), "fallback" (it reads AGENTS.md where its own file is missing), "private" (its copy in
-# a file only it reads), "linked" (its root file is a link). A Literal: mypy refuses a misspelt one.
+# a file only it reads), "linked" (its root file is a link). A Literal: mypy refuses a misspelt one;
+# ``BRIDGES`` says what each means.
 Bridge = Literal["", "native", "import", "own-import", "fallback", "private", "linked"]
-# the bridges whose root file is where its client gets its memories: kept with none in it
-# (``Layout.keeps_root``); the others hold only what their client lacks of the files it reads
-KEEPS_ROOT: tuple[Bridge, ...] = ("", "import", "private")
+
+
+class Way(NamedTuple):
+    """What a ``Bridge`` means for the files of its target."""
+
+    # its root file is where its client gets its memories: kept with none in it
+    # (``Layout.keeps_root``); the others hold only what their client lacks of the files it reads
+    keeps_root: bool = False
+    reads_hub: bool = False  # its client reads the hub's files (imported, or where its own lack)
+    # its files are where other clients read them (not a private copy, a link or no files at all)
+    shared: bool = True
+    own_only: bool = False  # only its own client reads its files (its copy is its client's alone)
+    linked: bool = False  # its client reads another target's root file through a link
+    # the files of its written importing the hub's, beside each: those of the hub's folders, and
+    # its root file
+    imports: bool = False
+    imports_root: bool = False
+    hand_import: bool = False  # its root file is the team's, importing the hub itself
+
+
+# ``Bridge``'s interpreter: one entry a kind.
+BRIDGES: dict[Bridge, Way] = {
+    "": Way(keeps_root=True),
+    "native": Way(),
+    "import": Way(keeps_root=True, reads_hub=True, imports=True, imports_root=True),
+    "own-import": Way(reads_hub=True, imports=True, hand_import=True),
+    "fallback": Way(reads_hub=True, shared=False),
+    "private": Way(keeps_root=True, shared=False, own_only=True),
+    "linked": Way(shared=False, own_only=True, linked=True),
+}
 
 
 @dataclass(frozen=True)
@@ -130,13 +158,11 @@ def layouts(
             name
             for reader in readers_of(target.name, readers)
             for name in reader.reads
-            if name in names
-            and name != target.name
-            and laid[name][1] not in ("private", "linked", "fallback")
+            if name in names and name != target.name and BRIDGES[laid[name][1]].shared
         ]
-        if bridge in ("import", "own-import", "fallback"):
+        if BRIDGES[bridge].reads_hub:
             reads.append(HUB)
-        if bridge == "linked":
+        if BRIDGES[bridge].linked:
             reads.append(linked[target.name][0])
         keeps = _keeps_root(variant, bridge, hand_written.get(target.name, ""))
         out.append(Layout(variant, bridge, tuple(dict.fromkeys(reads)), keeps))
@@ -214,7 +240,7 @@ def _keeps_root(variant: Target, bridge: Bridge, hand_written: str) -> bool:
     """Whether a target laid out so keeps its root file with no memory in it
     (``Layout.keeps_root``): the file is where its client gets its memories, and no hand-written
     text keeps it anyway."""
-    return bridge in KEEPS_ROOT and bool(variant.root_file) and not hand_written.strip()
+    return BRIDGES[bridge].keeps_root and bool(variant.root_file) and not hand_written.strip()
 
 
 def _linked(target: Target, instead: str, shared: bool) -> tuple[Target, Bridge]:
@@ -314,7 +340,7 @@ def excluded(
     its root file is linked to, only its root file's: ``at_root``)."""
     out: set[str] = set()
     for name in layout.reads:
-        linked = layout.bridge == "linked" and name == layout.reads[-1] and at_root is not None
+        linked = BRIDGES[layout.bridge].linked and name == layout.reads[-1] and at_root is not None
         out.update((at_root or {}).get(name, ()) if linked else candidates.get(name, ()))
     return out
 
@@ -353,7 +379,7 @@ def loads(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> 
     out: list[Loaded] = []
     for name in _read(reader, plans, folder):
         plan = plans[name]
-        if plan.bridge in ("private", "linked") and name != reader.own:
+        if BRIDGES[plan.bridge].own_only and name != reader.own:
             continue  # its client's own file, which no other client reads
         for path, file_plan in plan.files.items():
             spec = file_plan.spec
@@ -367,7 +393,7 @@ def loads(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> 
             ):
                 out += _imported(plans, spec.directory, spec.imports, path)
         if (
-            plan.bridge == "own-import"
+            BRIDGES[plan.bridge].hand_import
             and name in reader.imports
             and (reader.imports_above or folder == "")
         ):

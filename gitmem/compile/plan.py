@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gitmem.compile import block, budget, delivery, leftout, render
-from gitmem.compile.delivery import Layout
+from gitmem.compile.delivery import BRIDGES, Bridge, Layout
 from gitmem.compile.scoping import FileSpec, Placement, dir_spec, place, root_spec
 from gitmem.memory.model import Memory
 from gitmem.tools import Target
@@ -56,9 +56,7 @@ class TargetPlan:
     # ids of memories for this target that its client gets from other targets' files (``delivery``),
     # by target
     delivered: dict[str, list[str]] = field(default_factory=dict)
-    bridge: str = (
-        ""  # how its client reaches the hub (``delivery.Layout.bridge``), "" when it does not
-    )
+    bridge: Bridge = ""  # how its client reaches the hub (``delivery.Layout.bridge``)
     index_chars: int = (
         0  # characters of the index of left-out memories (``leftout``), beside the budget
     )
@@ -340,15 +338,14 @@ def _bridges(layout: Layout, hub: TargetPlan | None) -> list[FileSpec]:
     those of the folders, where the client started there follows no import of the root's (Claude
     Code in docs/: measured)."""
     kept = [root_spec(layout.target)] if layout.keeps_root else []
-    if hub is None or layout.bridge not in ("import", "own-import"):
-        return kept
+    way = BRIDGES[layout.bridge]
     target = layout.target._replace(imports=delivery.HUB_FILE)
-    if layout.bridge == "own-import" and target.dir_file is None:
+    if hub is None or not way.imports or not (way.imports_root or target.dir_file is not None):
         return kept
     imports = [
         _bridge_of(target, spec)
         for spec in hub.files.values()
-        if not spec.spec.globs and (layout.bridge == "import" or not spec.spec.root)
+        if not spec.spec.globs and (way.imports_root or not spec.spec.root)
     ]
     return list({spec.path: spec for spec in [*kept, *imports]}.values())  # each file once
 

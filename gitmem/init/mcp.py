@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from gitmem import COMMAND, gateway
 from gitmem.memory.config import load_config, save_config
 from gitmem.project import Project, UserScope
-from gitmem.tools import TOOLS
+from gitmem.tools import TOOLS, McpShape
 
 SERVER = "gitmem"
 
@@ -27,7 +28,7 @@ SERVER = "gitmem"
 class Client:
     tool: str
     files: tuple[str, ...]  # candidate files, the first existing one is used (else the first)
-    shape: str  # the record's ``Mcp.shape``
+    shape: McpShape  # the record's ``Mcp.shape``
 
 
 # The records' project-level MCP configurations (gitmem/tools.py). A `trust` client (Gemini CLI,
@@ -36,6 +37,40 @@ class Client:
 CLIENTS = tuple(
     Client(tool.title, tool.mcp.files, tool.mcp.shape) for tool in TOOLS if tool.mcp is not None
 )
+
+
+class Shape(NamedTuple):
+    """What an ``Mcp.shape`` means in the client's file."""
+
+    key: str  # the servers' mapping, at the top of the file
+    # gitmem's entry, given the command it runs ("gitmem" for the one an older gitmem wrote) and
+    # whether the servers are opencode's V2 ``nested`` mapping
+    entry: Callable[[str, bool], dict[str, Any]]
+    new: tuple[tuple[str, str], ...] = ()  # a new file's other keys
+    nested: str = ""  # the key of the servers' V2 mapping inside ``key`` (opencode's ``servers``)
+
+
+def _local(command: str, v2: bool) -> dict[str, Any]:
+    """opencode's ``local`` command list (``enabled`` only before its V2 shape)."""
+    entry: dict[str, Any] = {"type": "local", "command": [command, "mcp"]}
+    return entry if v2 else {**entry, "enabled": True}
+
+
+# ``tools.McpShape``'s interpreter: one entry a shape.
+SHAPES: dict[McpShape, Shape] = {
+    "mcp": Shape("mcp", _local, (("$schema", "https://opencode.ai/config.json"),), "servers"),
+    # the client may start servers elsewhere; it expands ${workspaceFolder}
+    "workspace": Shape(
+        "mcpServers",
+        lambda command, _: {"command": command, "args": ["mcp", "--repo", "${workspaceFolder}"]},
+    ),
+    "trust": Shape(
+        "mcpServers", lambda command, _: {"command": command, "args": ["mcp"], "trust": True}
+    ),
+    "stdio": Shape(
+        "mcpServers", lambda command, _: {"type": "stdio", "command": command, "args": ["mcp"]}
+    ),
+}
 
 CODEX_CONFIG = "~/.codex/config.toml"
 CODEX_SNIPPET = f'[mcp_servers.gitmem]\ncommand = "{COMMAND}"\nargs = ["mcp"]\n'
@@ -64,75 +99,53 @@ class Registration:
     area: gateway.Where | None = None  # where it may be written (None: the project)
 
 
-def _entry(shape: str, v2: bool = False, command: str = COMMAND) -> dict[str, Any]:
-    """gitmem's entry in a client's MCP servers (``command``: "gitmem" for the one an older
-    gitmem wrote)."""
-    if shape == "mcp":
-        entry: dict[str, Any] = {"type": "local", "command": [command, "mcp"]}
-        return entry if v2 else {**entry, "enabled": True}
-    if (
-        shape == "workspace"
-    ):  # the client may start servers elsewhere; it expands ${workspaceFolder}
-        return {"command": command, "args": ["mcp", "--repo", "${workspaceFolder}"]}
-    if shape == "trust":
-        return {"command": command, "args": ["mcp"], "trust": True}
-    return {"type": "stdio", "command": command, "args": ["mcp"]}
-
-
-def _servers(shape: str, data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    """The mapping of servers inside ``data`` (created when missing), and whether it is
-    opencode's V2 shape."""
-    if shape == "mcp":
-        mcp = data.setdefault("mcp", {})
-        if isinstance(mcp.get("servers"), dict):  # opencode V2 native shape: mcp.servers.NAME
-            return mcp["servers"], True
-        return mcp, False
-    servers: dict[str, Any] = data.setdefault("mcpServers", {})
+def _servers(shape: Shape, data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The mapping of servers inside ``data`` (created when missing), and whether it is the
+    ``nested`` V2 one; a ValueError when it is not a mapping."""
+    servers = data.setdefault(shape.key, {})
+    inner = servers.get(shape.nested) if shape.nested and isinstance(servers, dict) else None
+    if isinstance(inner, dict):  # opencode V2 native shape: mcp.servers.NAME
+        return inner, True
+    if not isinstance(servers, dict):
+        raise ValueError("its list of MCP servers is not a JSON object")
     return servers, False
 
 
 def plan(project: Project) -> list[Registration]:
     """What registering the server would do to each tool's file; nothing is written."""
-    out = []
-    for client in CLIENTS:
-        for name in (
-            client.files
-        ):  # every part: a committed .cursor -> ~/.cursor must not lead to the user's config
-            gateway.require(project, project.root / name, name)
-        path = next((project.root / f for f in client.files if (project.root / f).exists()), None)
-        path = path or project.root / client.files[0]
-        if not path.exists():
-            data: dict[str, Any] = (
-                {"$schema": "https://opencode.ai/config.json"} if client.shape == "mcp" else {}
-            )
-            servers, v2 = _servers(client.shape, data)
-            servers[SERVER] = _entry(client.shape, v2)
-            out.append(Registration(client.tool, path, "created", _dump(data)))
-            continue
-        try:
-            data = json.loads(gateway.read_text(project, path, limit=gateway.CONFIG_LIMIT))
-            if not isinstance(data, dict):
-                raise ValueError("the file is not a JSON object")
-            servers, v2 = _servers(client.shape, data)
-            if not isinstance(servers, dict):
-                raise ValueError("its list of MCP servers is not a JSON object")
-        except (ValueError, OSError) as exc:
-            key = '"mcp"' if client.shape == "mcp" else '"mcpServers"'
-            snippet = json.dumps({SERVER: _entry(client.shape)}, indent=2)
-            out.append(Registration(client.tool, path, "manual", snippet, _why(exc), key))
-            continue
-        if SERVER in servers:
-            if servers[SERVER] == _entry(
-                client.shape, v2, "gitmem"
-            ):  # an older gitmem's, as it wrote it: moved
-                servers[SERVER] = _entry(client.shape, v2)
-                out.append(Registration(client.tool, path, "moved", _dump(data)))
-            else:
-                out.append(Registration(client.tool, path, "kept"))
-            continue
-        servers[SERVER] = _entry(client.shape, v2)
-        out.append(Registration(client.tool, path, "added", _dump(data)))
-    return out
+    return [_registration(project, client) for client in CLIENTS]
+
+
+def _registration(project: Project, client: Client) -> Registration:
+    """What registering the server would do to ``client``'s file: "created", "added", "moved" (an
+    older gitmem's entry, as it wrote it), "kept" (another entry), "manual" (unreadable)."""
+    for name in client.files:  # every part: a committed .cursor -> ~/.cursor must not lead to the
+        gateway.require(project, project.root / name, name)  # user's config
+    shape = SHAPES[client.shape]
+    path = next(
+        (project.root / f for f in client.files if (project.root / f).exists()),
+        project.root / client.files[0],
+    )
+    exists = path.exists()
+    try:
+        data: dict[str, Any] = _json_object(project, path) if exists else dict(shape.new)
+        servers, v2 = _servers(shape, data)
+    except (ValueError, OSError) as exc:
+        snippet = json.dumps({SERVER: shape.entry(COMMAND, False)}, indent=2)
+        key = json.dumps(shape.key)
+        return Registration(client.tool, path, "manual", snippet, _why(exc), key)
+    if SERVER in servers and servers[SERVER] != shape.entry("gitmem", v2):
+        return Registration(client.tool, path, "kept")
+    action = "moved" if SERVER in servers else "added" if exists else "created"
+    servers[SERVER] = shape.entry(COMMAND, v2)
+    return Registration(client.tool, path, action, _dump(data))
+
+
+def _json_object(project: Project, path: Path) -> dict[str, Any]:
+    data = json.loads(gateway.read_text(project, path, limit=gateway.CONFIG_LIMIT))
+    if not isinstance(data, dict):
+        raise ValueError("the file is not a JSON object")
+    return data
 
 
 def apply(project: Project, registrations: list[Registration]) -> None:
@@ -171,10 +184,10 @@ def plan_codex(home: Path) -> Registration:
     """
 
     codex_home = os.environ.get("CODEX_HOME")
-    path = Path(codex_home) / "config.toml" if codex_home else home / ".codex" / "config.toml"
     area: gateway.Where = (
         Path(codex_home) if codex_home else UserScope(home, home / ".cache", home / ".config")
     )
+    path = (Path(codex_home) if codex_home else home / ".codex") / "config.toml"
     try:
         old = gateway.read_text(area, path, limit=gateway.CONFIG_LIMIT) if path.exists() else None
     except (OSError, UnicodeDecodeError) as exc:
@@ -187,5 +200,6 @@ def plan_codex(home: Path) -> Registration:
         for line in old.splitlines()
     ):
         return Registration("Codex", path, "kept")
-    separator = "" if not old or old.endswith("\n\n") else ("\n" if old.endswith("\n") else "\n\n")
+    # a blank line before the table: as many line ends as the file lacks (none after no text)
+    separator = old and "\n" * max(0, 2 - (len(old) - len(old.rstrip("\n"))))
     return Registration("Codex", path, "added", old + separator + CODEX_SNIPPET, area=area)
