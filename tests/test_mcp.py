@@ -369,7 +369,7 @@ def test_propose_refusals(project: Path, fields: dict[str, Any], message: str) -
     found = find_project(project)
     args = {"body": "", "kind": "convention", "paths": [], "tags": [], **fields}
     with pytest.raises(UsageError) as caught:
-        tools.propose(found, Store(found), today=date(2026, 5, 1), threshold=0.85, **args)
+        tools.propose(found, Store(found), tools.Proposal(**args), date(2026, 5, 1), 0.85)
     assert str(caught.value) == message
     assert memory_files(project) == []
 
@@ -387,11 +387,7 @@ def test_propose_picks_a_free_id(project: Path, run: Run) -> None:
     text = tools.propose(
         found,
         Store(found),
-        "Pin Node 20",
-        "The Vite plugin broke on 22.",
-        "decision",
-        [],
-        [],
+        tools.Proposal("Pin Node 20", "The Vite plugin broke on 22.", "decision"),
         date(2026, 5, 1),
         0.99,
     )

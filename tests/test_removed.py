@@ -47,7 +47,7 @@ def revert_head(root: Path) -> str:
 
 def propose(root: Path, title: str, body: str = "") -> str:
     found = find_project(root)
-    return tools.propose(found, Store(found), title, body, "convention", [], [], date.today(), 0.85)
+    return tools.propose(found, Store(found), tools.Proposal(title, body), date.today(), 0.85)
 
 
 def refusal(root: Path, title: str, body: str = "") -> str:

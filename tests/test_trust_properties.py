@@ -175,9 +175,8 @@ def test_propose_never_writes_what_compile_would_split(
     found = find_project(project)
     paths, tags = [glob] if glob else [], [tag] if tag else []
     try:
-        tools.propose(
-            found, Store(found), title, body, "convention", paths, tags, date.today(), 0.85
-        )
+        proposal = tools.Proposal(title, body, "convention", paths, tags)
+        tools.propose(found, Store(found), proposal, date.today(), 0.85)
     except GitmemError:
         event("refused")
         assert [p.name for p in (project / ".memory" / "memories").glob("*.yaml")] == [

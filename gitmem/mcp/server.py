@@ -124,15 +124,9 @@ def build_server(project: Project) -> MCPServer:
             lambda: tools.propose(
                 project,
                 store,
-                title,
-                body,
-                kind,
-                list(paths),
-                list(tags),
+                tools.Proposal(title, body, kind, paths, tags, targets, words),
                 date.today(),
                 load_config(project).similarity,
-                list(targets),
-                list(words),
             )
         )
 

@@ -8,6 +8,9 @@ tested directly and the SDK is imported only when the server runs.
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
@@ -79,9 +82,7 @@ def _relative(project: Project, path: Path) -> str:
 
 def recall(project: Project, query: str, k: int, path: str | None, today: date) -> str:
     if path is not None:
-        path = path.strip()
-        while path.startswith("./"):
-            path = path[2:]
+        path = re.sub(r"\A(?:\./)+", "", path.strip())
         if os.path.isabs(path) or ".." in Path(path).parts:
             raise UsageError(
                 f"path {path!r} must be relative to the repository root, e.g. web/src/app.ts"
@@ -156,34 +157,46 @@ def _free_id(store: Store, snapshot: Snapshot, base: str) -> str:
     return memory_id
 
 
+@dataclass(frozen=True)
+class Proposal:
+    """One ``propose`` request, as the agent sent it. ``targets``: the tools it is for (target
+    names; none: every tool); the schema check refuses an unknown name without repeating it.
+    ``words``: what a teammate would say when it matters (symptoms, synonyms), matched by recall and
+    the prompt hook."""
+
+    title: str
+    body: str = ""
+    kind: str = "convention"
+    paths: Sequence[str] = ()
+    tags: Sequence[str] = ()
+    targets: Sequence[str] = ()
+    words: Sequence[str] = ()
+
+    def tidied(self) -> Proposal:
+        """The title on one line, the body without blank lines around it, each word on one line."""
+        return replace(
+            self,
+            title=" ".join(self.title.split()),
+            body=self.body.strip("\n"),
+            words=[" ".join(word.split()) for word in self.words],
+        )
+
+    def texts(self) -> dict[str, str]:
+        """Every text of the proposal by the name a refusal gives it (``paths[0]``)."""
+        listed = {"paths": self.paths, "tags": self.tags, "words": self.words}
+        return {"title": self.title, "body": self.body} | {
+            f"{name}[{i}]": text for name, texts in listed.items() for i, text in enumerate(texts)
+        }
+
+
 def propose(
-    project: Project,
-    store: Store,
-    title: str,
-    body: str,
-    kind: str,
-    paths: list[str],
-    tags: list[str],
-    today: date,
-    threshold: float,
-    targets: list[str] | None = None,
-    words: list[str] | None = None,
+    project: Project, store: Store, proposal: Proposal, today: date, threshold: float
 ) -> str:
-    """Write a proposed memory, after the secret, Unicode, duplicate and schema checks. ``targets``:
-    the tools it is for (target names; none: every tool); the schema check refuses an unknown name
-    without repeating it. ``words``: what a teammate would say when it matters (symptoms, synonyms),
-    matched by recall and the prompt hook.
-    """
-    if kind not in KINDS:
-        raise UsageError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
-    title = " ".join(title.split())
-    body = body.strip("\n")
-    fields = {"title": title, "body": body}
-    fields.update({f"paths[{i}]": p for i, p in enumerate(paths)})
-    fields.update({f"tags[{i}]": t for i, t in enumerate(tags)})
-    words = [" ".join(word.split()) for word in words or ()]
-    fields.update({f"words[{i}]": w for i, w in enumerate(words)})
-    _refuse_sensitive(fields)
+    """Write a proposed memory, after the secret, Unicode, duplicate and schema checks."""
+    _choice("kind", proposal.kind, KINDS)
+    proposal = proposal.tidied()
+    _refuse_sensitive(proposal.texts())
+    title, body = proposal.title, proposal.body
     if not title:
         raise UsageError(
             "refused: the title is empty; say in one line what the next session should know or do"
@@ -197,17 +210,17 @@ def propose(
             "do not propose it again. If you have new evidence that it holds now, tell the user; "
             "they can add it with `gitmem add`."
         )
-    memory_id = _free_id(store, snapshot, slugify(title) or kind)
+    memory_id = _free_id(store, snapshot, slugify(title) or proposal.kind)
     memory = Memory(
         id=memory_id,
         title=title,
-        kind=kind,
+        kind=proposal.kind,
         status="proposed",
         body=body,
-        paths=tuple(dict.fromkeys(paths)),
-        tags=tuple(dict.fromkeys(tags)),
-        words=tuple(dict.fromkeys(word for word in words if word)),
-        targets=tuple(dict.fromkeys(targets or ())),
+        paths=tuple(dict.fromkeys(proposal.paths)),
+        tags=tuple(dict.fromkeys(proposal.tags)),
+        words=tuple(dict.fromkeys(filter(None, proposal.words))),
+        targets=tuple(dict.fromkeys(proposal.targets)),
         created=today,
         source="agent",
     )
@@ -221,6 +234,12 @@ def propose(
         "`proposed`. It is not in effect: a human must review and accept it (`gitmem accept "
         f"{memory_id}`), usually in the pull request."
     )
+
+
+def _choice(name: str, value: str | None, choices: Sequence[str]) -> None:
+    """Refuse ``value`` (None: not given) when it is not one of ``choices``."""
+    if value is not None and value not in choices:
+        raise UsageError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
 
 
 def _matches(memory: Memory, status: str, kind: str | None, tag: str | None) -> bool:
@@ -250,20 +269,15 @@ def list_memories(
     path: str | None,
     today: date,
 ) -> str:
-    if status != "all" and status not in STATUSES:
-        raise UsageError(f"status must be one of {', '.join((*STATUSES, 'all'))}, not {status!r}")
-    if kind is not None and kind not in KINDS:
-        raise UsageError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    _choice("status", status, (*STATUSES, "all"))
+    _choice("kind", kind, KINDS)
     snapshot = store.load()
-    chosen = [
-        m
+    lines = [
+        _listed(m, today)
         for m in snapshot.sorted()
         if _matches(m, status, kind, tag)
         and (path is None or not m.paths or any_match(m.paths, path))
-    ]
-    lines = [_listed(memory, today) for memory in chosen]
-    if not lines:
-        lines.append("No memories match.")
+    ] or ["No memories match."]
     invalid = len({problem.path for problem in snapshot.problems})
     if invalid:
         lines.append(
