@@ -20,6 +20,8 @@ from gitmem.project import Project
 from gitmem.tools import READERS, TARGETS, NamesSetting
 
 ROOT_FILES = {target.root_file: target.name for target in TARGETS if not target.personal}
+# a target's config file that names the files its client reads (aider's ``read:``)
+READS_CONFIG = {target.name: target.reads_config for target in TARGETS if target.reads_config}
 
 
 def named_files(project: Project, setting: NamesSetting) -> list[str]:
@@ -39,20 +41,17 @@ def also_read(project: Project) -> dict[str, tuple[str, ...]]:
     -> those targets."""
     out: dict[str, tuple[str, ...]] = {}
     for tool in READERS:
-        config = next(
-            (t.reads_config for t in TARGETS if t.name == tool.serves and t.reads_config), None
-        )
+        config = READS_CONFIG.get(tool.serves or "")
         if config is not None:  # aider: the files its .aider.conf.yml's `read:` names
-            names = [
-                name
-                for name in config_reads(_text(project, config) or "") or ()
-                if name in ROOT_FILES
-            ]
+            names = config_reads(_text(project, config) or "") or []
         elif tool.names_setting is not None:
             names = named_files(project, tool.names_setting)
         else:
             continue
-        targets = tuple(ROOT_FILES[name] for name in names if ROOT_FILES[name] != tool.serves)
+        # another target's root file (not one of its own target's)
+        targets = tuple(
+            ROOT_FILES[n] for n in names if ROOT_FILES.get(n, tool.serves) != tool.serves
+        )
         if targets:
             out[tool.name] = targets
     return out
