@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -173,6 +173,9 @@ def _ours(entry: Any) -> bool:
     return isinstance(command, str) and command.startswith((COMMAND_PREFIX, OLD_PREFIX))
 
 
+Spans = list[tuple[int, int]]  # the spans of the text to cut
+
+
 def _strip_text(text: str, display: str) -> str:
     """``text`` without gitmem's entries in Claude-style ``hooks`` (event -> [{matcher?, hooks:
     [...]}]), or flat ones (event -> [{command}], Cursor's). A group left without entries goes, an
@@ -183,64 +186,46 @@ def _strip_text(text: str, display: str) -> str:
     hooks = root.get("hooks")
     if hooks is None or hooks.kind != "object":
         return text
-    spans: list[tuple[int, int]] = []
-    gone_events: set[int] = set()
-    for event_index, (_, _, groups) in enumerate(hooks.members):
-        event_spans, gone = _strip_event(groups)
-        if gone:
-            gone_events.add(event_index)
-        else:
-            spans += event_spans
-    if gone_events and len(gone_events) == len(hooks.members):
+    gone, spans = _pruned(hooks, [groups for _, _, groups in hooks.members], _strip_event)
+    if gone:
         index = next(i for i, (key, _, _) in enumerate(root.members) if key == "hooks")
-        return jsonedit.cut(text, jsonedit.deletions(root, {index}))
-    if gone_events:
-        spans = [
-            span
-            for span in spans
-            if not any(_within(span, hooks.members[i][2]) for i in gone_events)
-        ]
-        spans += jsonedit.deletions(hooks, gone_events)
+        spans = jsonedit.deletions(root, {index})
     return jsonedit.cut(text, spans)
 
 
-def _strip_event(groups: jsonedit.Node) -> tuple[list[tuple[int, int]], bool]:
-    """The spans that take gitmem's entries out of one event's groups, and whether no group of
-    it is left."""
+def _pruned(
+    container: jsonedit.Node,
+    children: list[jsonedit.Node],
+    strip: Callable[[jsonedit.Node], tuple[bool, Spans]],
+) -> tuple[bool, Spans]:
+    """Whether every one of ``container``'s ``children`` goes as ``strip`` says (so it goes too),
+    else the spans that take out those that go and gitmem's entries of the others: the one engine of
+    every level (the events of ``hooks``, the groups of an event, the entries of a group)."""
+    stripped = [strip(child) for child in children]
+    gone = {index for index, (goes, _) in enumerate(stripped) if goes}
+    if gone and len(gone) == len(children):
+        return True, []
+    kept = [span for goes, spans in stripped if not goes for span in spans]
+    return False, kept + jsonedit.deletions(container, gone)
+
+
+def _strip_event(groups: jsonedit.Node) -> tuple[bool, Spans]:
+    """Whether no group of an event is left, else the spans that take gitmem's entries out of its
+    groups."""
     if groups.kind != "array":
-        return [], False
-    spans: list[tuple[int, int]] = []
-    gone_groups: set[int] = set()
-    for group_index, group in enumerate(groups.items):
-        gone, group_spans = _strip_group(group)
-        if gone:
-            gone_groups.add(group_index)
-        spans += group_spans
-    if gone_groups and len(gone_groups) == len(groups.items):
-        return [], True
-    if gone_groups:
-        spans += jsonedit.deletions(groups, gone_groups)
-    return spans, False
+        return False, []
+    return _pruned(groups, groups.items, _strip_group)
 
 
-def _strip_group(group: jsonedit.Node) -> tuple[bool, list[tuple[int, int]]]:
+def _strip_group(group: jsonedit.Node) -> tuple[bool, Spans]:
     """Whether a group is gitmem's alone (it goes: a flat entry of Cursor's hooks.json, or a group
     of only gitmem's entries), else the spans that cut gitmem's entries out of it."""
-    if group.kind != "object":
-        return False, []
-    if _ours(group.value):
-        return True, []
+    if group.kind != "object" or _ours(group.value):
+        return group.kind == "object", []
     entries = group.get("hooks")
     if entries is None or entries.kind != "array":
         return False, []
-    ours = {i for i, entry in enumerate(entries.items) if _ours(entry.value)}
-    if ours and len(ours) == len(entries.items):
-        return True, []
-    return False, jsonedit.deletions(entries, ours) if ours else []
-
-
-def _within(span: tuple[int, int], node: jsonedit.Node) -> bool:
-    return node.start <= span[0] < node.end
+    return _pruned(entries, entries.items, lambda entry: (_ours(entry.value), []))
 
 
 def _parse(text: str, display: str) -> jsonedit.Node:
@@ -327,13 +312,9 @@ def _settings_change(
     new = _strip_text(text, display)
     if not remove:
         new = _add_text(new, display, client, TIMEOUT_S * client.timeout_scale)
-    if old is None:
-        return Change(path, "created", new)
-    if new == old or (not old.strip() and new == text):
-        return Change(path, "unchanged", None)
-    if remove and json.loads(new) in ({}, {"version": 1} if client.flat else {}):
-        return Change(path, "removed", None)
-    return Change(path, "updated", new)
+    elif new != text and json.loads(new) in ({}, {"version": 1} if client.flat else {}):
+        return Change(path, "removed", None)  # nothing but gitmem's was in it
+    return _change(path, None if old is None else text, new)
 
 
 def _own_file_change(
@@ -342,24 +323,15 @@ def _own_file_change(
     """A client that reads every hooks file of a folder (the Copilot CLI's .github/hooks/*.json):
     gitmem's is a file of its own."""
     data, indent = _read_json(where, path, display)
-    if remove:
-        return (
-            Change(path, "removed", None) if data is not None else Change(path, "unchanged", None)
-        )
-    hooks: dict[str, Any] = {}
-    for event, name in client.events:
-        if name is not None:
-            hooks[name] = [
-                {
-                    "type": "command",
-                    "bash": command_for(client.name, event),
-                    "timeoutSec": TIMEOUT_S,
-                },
-            ]
-    text = _dump({"version": 1, "hooks": hooks}, indent)
-    if data is not None and _dump(data, indent) == text:
-        return Change(path, "unchanged", None)
-    return Change(path, "updated" if data is not None else "created", text)
+    hooks = {
+        name: [
+            {"type": "command", "bash": command_for(client.name, event), "timeoutSec": TIMEOUT_S}
+        ]
+        for event, name in client.events
+        if name is not None
+    }
+    old = None if data is None else _dump(data, indent)
+    return _change(path, old, None if remove else _dump({"version": 1, "hooks": hooks}, indent))
 
 
 def _whole_file_change(
@@ -372,15 +344,16 @@ def _whole_file_change(
         if remove:
             return Change(path, "unchanged", None)
         raise UsageError(f"{display} exists and is not gitmem's: move it away, then run this again")
-    if remove:
-        return (
-            Change(path, "removed", None)
-            if current is not None
-            else Change(path, "unchanged", None)
-        )
-    if current == text:
+    return _change(path, current, None if remove else text)
+
+
+def _change(path: Path, old: str | None, new: str | None) -> Change:
+    """The change of a file gitmem writes whole from ``old`` to ``new`` (None: no file)."""
+    if new == old:
         return Change(path, "unchanged", None)
-    return Change(path, "updated" if current is not None else "created", text)
+    if new is None:
+        return Change(path, "removed", None)
+    return Change(path, "created" if old is None else "updated", new)
 
 
 def plan(
