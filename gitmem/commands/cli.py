@@ -12,6 +12,7 @@ import importlib
 import os
 import sys
 import traceback
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import click
@@ -129,37 +130,33 @@ def exit_code(error: BaseException, debug: bool) -> int:
     fast paths of ``gitmem.__main__`` come here too, so an error reads the same whichever way the
     command ran).
     """
-    try:
-        raise error
-    except click.exceptions.Exit as exc:
-        return int(exc.exit_code)
-    except click.ClickException as exc:
-        exc.show()
-        return int(ExitCode.USAGE if isinstance(exc, click.UsageError) else exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        return 130
-    except CheckFailed as exc:
-        click.echo(str(exc), err=True)
-        return int(exc.exit_code)
-    except GitmemError as exc:
-        click.echo(f"error: {exc}", err=True)
-        return int(exc.exit_code)
-    except BrokenPipeError:
-        _silence_stdout()
-        return int(ExitCode.FOUND)
-    except KeyboardInterrupt:
-        click.echo("Interrupted.", err=True)
-        return 130
-    except OSError as exc:
-        if exc.errno not in ENVIRONMENT_ERRORS:
-            return _internal(exc, debug)
-        if debug:
-            traceback.print_exc()
-        click.echo(f"error: {_os_error(exc)}", err=True)
-        return int(ExitCode.CANNOT_RUN)
-    except Exception as exc:
-        return _internal(exc, debug)
+    answer = next((answer for answer in ANSWERS if isinstance(error, answer[0])), None)
+    if answer is not None:
+        said = answer[1](error)
+        if said is not None:
+            click.echo(said, err=True)
+        return int(getattr(error, "exit_code", 0) if answer[2] is None else answer[2])
+    if not isinstance(error, OSError) or error.errno not in ENVIRONMENT_ERRORS:
+        return _internal(error, debug)
+    if debug:
+        traceback.print_exception(error)
+    click.echo(f"error: {_os_error(error)}", err=True)
+    return int(ExitCode.CANNOT_RUN)
+
+
+# What an error of each kind says on stderr (None: what it shows itself, or nothing) and its exit
+# code (None: the error's own ``exit_code``); the first kind it is answers. Any other error is an
+# environment's failure (``ENVIRONMENT_ERRORS``) or a bug.
+ANSWERS: tuple[tuple[type[BaseException], Callable[[Any], str | None], int | None], ...] = (
+    (click.exceptions.Exit, lambda exc: None, None),
+    (click.UsageError, lambda exc: exc.show(), ExitCode.USAGE),
+    (click.ClickException, lambda exc: exc.show(), None),
+    (click.exceptions.Abort, lambda exc: "Aborted.", 130),
+    (CheckFailed, str, None),
+    (GitmemError, lambda exc: f"error: {exc}", None),
+    (BrokenPipeError, lambda exc: _silence_stdout(), ExitCode.FOUND),
+    (KeyboardInterrupt, lambda exc: "Interrupted.", 130),
+)
 
 
 # The environment's failures, not gitmem's: disk full, read-only or unwritable folders, quotas, I/O
@@ -186,7 +183,7 @@ def _os_error(exc: OSError) -> str:
 def _internal(exc: BaseException, debug: bool) -> int:
     """A bug: say so in one line, and keep the traceback for --debug."""
     if debug:
-        traceback.print_exc()
+        traceback.print_exception(exc)
     click.echo(
         f"internal error: {type(exc).__name__}: {exc} (this is a bug in gitmem; rerun with "
         "--debug for the traceback)",

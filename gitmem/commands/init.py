@@ -179,23 +179,22 @@ def _moved_client_hooks(project: Project) -> list[str]:
     ]
 
 
+# What init says of each ``hooks.ensure_precommit_config`` action ("unchanged": nothing).
+CONFIG_SAID = {
+    "created": f"created {hooks_setup.PRECOMMIT_CONFIG}",
+    "updated": f"added the gitmem hooks to {hooks_setup.PRECOMMIT_CONFIG}",
+    "moved": f"updated {hooks_setup.PRECOMMIT_CONFIG}: gitmem's hooks run gitmem-cli (they ran "
+    "`gitmem` from PATH)",
+}
+
+
 def _set_up_hooks(
     project: Project, targets: tuple[str, ...], pre_push: bool
 ) -> tuple[list[str], bool]:
     """What was done, and whether commits will run the hooks (not when a hooks path outside the
     repository is in use: the user must add a line there)."""
-    done = []
-    action = hooks_setup.ensure_precommit_config(project, pre_push)
-    if action == "moved":
-        done.append(
-            f"updated {hooks_setup.PRECOMMIT_CONFIG}: gitmem's hooks run gitmem-cli (they "
-            "ran `gitmem` from PATH)"
-        )
-    elif action != "unchanged":
-        done.append(
-            f"{'created' if action == 'created' else 'added the gitmem hooks to'} "
-            f"{hooks_setup.PRECOMMIT_CONFIG}"
-        )
+    said = CONFIG_SAID.get(hooks_setup.ensure_precommit_config(project, pre_push))
+    done = [said] if said else []  # nothing when unchanged
     runs = True
     if (
         hookpath.hooks_path(project) is not None
