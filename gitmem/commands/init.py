@@ -7,9 +7,8 @@ import click
 
 from gitmem import gitcommand as command
 from gitmem.commands.mcp import register_and_report
-from gitmem.commands.options import target_option
+from gitmem.commands.options import refuse, target_option
 from gitmem.commands.output import echo
-from gitmem.errors import UsageError
 from gitmem.gateway import find_project
 from gitmem.git import history, hookpath
 from gitmem.importing.oversize import near_limits, oversized, rules_files
@@ -217,16 +216,18 @@ def _set_up_hooks(
 
 
 def _check_flags(*, agent_hooks: bool, remove: bool, with_mcp: bool, user: bool) -> None:
-
-    if remove and not agent_hooks:
-        raise UsageError("--remove goes with --agent-hooks")
-    if agent_hooks and with_mcp:
-        raise UsageError("run `gitmem init --mcp` and `gitmem init --agent-hooks` one at a time")
-    if user and not with_mcp and not agent_hooks:
-        raise UsageError(
+    refuse(
+        (remove and not agent_hooks, "--remove goes with --agent-hooks"),
+        (
+            agent_hooks and with_mcp,
+            "run `gitmem init --mcp` and `gitmem init --agent-hooks` one at a time",
+        ),
+        (
+            user and not with_mcp and not agent_hooks,
             "--user goes with --mcp (Codex's per-user config) or --agent-hooks (your home "
-            "directory)"
-        )
+            "directory)",
+        ),
+    )
 
 
 def _print_report(project: Project, report: InitReport) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from gitmem.errors import UsageError
 from gitmem.memory.config import TARGET_NAMES
 from gitmem.tools import RETIRED, current, retired_note
 
@@ -35,3 +36,11 @@ def target_option(help: str) -> Callable[[Any], Any]:
     return click.option(
         "--target", "targets", multiple=True, type=TargetName(), metavar="NAME", help=help
     )
+
+
+def refuse(*rules: tuple[object, str]) -> None:
+    """A command's rules for options that do not go together, as (the options' values break it,
+    what to say): a usage error (exit 2) says the first one broken."""
+    broken = next((said for breaks, said in rules if breaks), None)
+    if broken is not None:
+        raise UsageError(broken)

@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from gitmem import gateway
+from gitmem.commands.options import refuse
 from gitmem.commands.output import echo, echo_json
 from gitmem.commands.scanhook import allowed_lines, clean, finding_lines, legacy_warning, summary
 from gitmem.errors import CannotRun, UsageError, shown
@@ -152,14 +153,14 @@ def _print_text(
 
 
 def _check_flags(*, staged: bool, redact: bool, baseline: bool, stdin: bool, as_json: bool) -> None:
-    if staged and redact:
-        raise UsageError("--redact rewrites files: give it paths or --log, not --staged")
-    if baseline and redact:
-        raise UsageError("give --baseline or --redact, not both")
-    if stdin and redact and as_json:
-        raise UsageError(
-            "--redact with '-' prints the redacted text: it cannot be combined with --json"
-        )
+    refuse(
+        (staged and redact, "--redact rewrites files: give it paths or --log, not --staged"),
+        (baseline and redact, "give --baseline or --redact, not both"),
+        (
+            stdin and redact and as_json,
+            "--redact with '-' prints the redacted text: it cannot be combined with --json",
+        ),
+    )
 
 
 Job = tuple[Any, Any]  # a source and its scan.policy.Policy

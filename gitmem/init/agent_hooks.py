@@ -114,21 +114,25 @@ def clients_for(targets: Sequence[str], root: Path | None = None) -> list[str]:
     ``.claude/settings.json``) or its own rules file does (a ``CLAUDE.md`` that only imports
     ``@AGENTS.md``, when ``agents`` alone is a target).
     """
-    chosen: list[str] = []
-    for target in targets:
-        for tool in TOOLS:
-            if target in tool.hooks_for and tool.name not in chosen:
-                chosen.append(tool.name)
+    chosen = [tool.name for target in targets for tool in TOOLS if target in tool.hooks_for]
     if root is not None:
-        for name in ALL:
-            found = BY_NAME.get(name)
-            if found is None or name in chosen:
-                continue
-            own = [found.settings] if found.settings and not found.own_file else []
-            own += list(found.rules_files[:1])
-            if any((root / relative).is_file() for relative in own):
-                chosen.append(name)
-    return chosen
+        chosen += [
+            name
+            for name, files in SHOWN_BY.items()
+            if any((root / relative).is_file() for relative in files)
+        ]
+    return list(dict.fromkeys(chosen))
+
+
+# The files that show a repository uses a client: its settings file (not one of its own that only
+# gitmem writes) and its own rules file.
+SHOWN_BY = {
+    name: (client.settings, *client.rules_files[:1])
+    if client.settings and not client.own_file
+    else tuple(client.rules_files[:1])
+    for name in ALL
+    if (client := BY_NAME.get(name)) is not None
+}
 
 
 # -- JSON settings ---------------------------------------------------------------------------------

@@ -163,8 +163,7 @@ def _only_added(data: Any, new_text: str, missing: list[Hook]) -> bool:
     old = data or {}
     expected_repos = list(old.get("repos") or [])
     return (
-        {k: v for k, v in new_data.items() if k != "repos"}
-        == {k: v for k, v in old.items() if k != "repos"}
+        {**new_data, "repos": None} == {**old, "repos": None}  # every other key as it was
         and new_data.get("repos", [])[: len(expected_repos)] == expected_repos
         and {hook.id for hook in missing} <= _hook_ids(new_data)
     )

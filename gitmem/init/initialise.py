@@ -61,30 +61,26 @@ def detect_targets(root: Path, nested: Sequence[tuple[str, str]] = ()) -> tuple[
 
 def _present(root: Path, relative: str) -> bool:
     """Whether ``relative`` exists under ``root`` with exactly this spelling: a file, or (ending
-    in "/") a folder."""
-    if relative.endswith("/*.md"):  # a folder holding rules files itself
-        folder_path = relative.removesuffix("/*.md")
-        if not _present(root, folder_path + "/"):
+    in "/") a folder, or (ending in "/*.md") a folder holding rules files itself."""
+    if relative.endswith("/*.md"):
+        folder = root / relative.removesuffix("/*.md")
+        return _present(root, relative.removesuffix("*.md")) and any(
+            name.endswith(".md") and (folder / name).is_file() for name in _names(folder)
+        )
+    path = root
+    for name in relative.rstrip("/").split("/"):  # (a part that is no folder lists no names)
+        if name not in _names(path):
             return False
-        try:
-            return any(name.endswith(".md") and (root / folder_path / name).is_file()
-                       for name in os.listdir(root / folder_path))  # fmt: skip
-        except OSError:
-            return False
-    folder = relative.endswith("/")
-    parts = relative.rstrip("/").split("/")
-    directory = root
-    for index, name in enumerate(parts):
-        try:
-            if name not in os.listdir(directory):
-                return False
-        except OSError:
-            return False
-        directory = directory / name
-        last = index == len(parts) - 1
-        if not last and not directory.is_dir():
-            return False
-    return directory.is_dir() if folder else directory.is_file()
+        path = path / name
+    return path.is_dir() if relative.endswith("/") else path.is_file()
+
+
+def _names(folder: Path) -> list[str]:
+    """The names in ``folder``, as the disk spells them; none when it cannot be listed."""
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
 
 
 def imports(root: Path, found: Import) -> bool:
