@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from gitmem import clientstores, tools
+from gitmem.commands import explain
 from gitmem.compile import delivery
 from gitmem.hook import run
 from gitmem.importing import oversize, rulesfiles
@@ -36,6 +37,7 @@ TABLES: list[tuple[Any, dict[str, Any], str]] = [
     (tools.StoreLayout, clientstores.LAYOUTS, "clientstores.LAYOUTS"),
     (tools.McpShape, mcp.SHAPES, "init.mcp.SHAPES"),
     (delivery.Bridge, delivery.BRIDGES, "compile.delivery.BRIDGES"),
+    (explain.Gate, explain.GATES, "commands.explain.GATES"),
 ]
 # The fields of these kinds are read only through their table: no code compares one to a name
 # (``layout.bridge == "import"``), which would spread a kind's meaning again.

@@ -39,10 +39,6 @@ if TYPE_CHECKING:
 Show = Callable[[str], str]  # a compiled file's path as the user sees it
 
 
-def _same(path: str) -> str:
-    return shown(path)
-
-
 @click.command("compile")
 @click.option(
     "--check", is_flag=True, help="Write nothing; exit 1 and list the files that are out of date."
@@ -123,7 +119,7 @@ def compile_command(
     if result.invalid:
         return _invalid(result.invalid, check, user, as_json)
     report = result.report
-    show = _shower(project) if user else _same
+    show = _shower(project, user)
     if as_json:
         echo_json(_compile_json(report, check, bool(result.written), report.packs, show))
         if report.problems or report.refused:
@@ -219,6 +215,13 @@ def _invalid(problems: list[Problem], check: bool, user: bool, as_json: bool) ->
     )
 
 
+# How compile shows a file it wrote, by what it did (otherwise green, with no note).
+WRITTEN = {
+    "removed": ("yellow", ""),
+    "healed": ("green", " (git conflict markers in its gitmem block)"),
+}
+
+
 def _print_written(project: Project, result: Compiled, user: bool, show: Show) -> int:
     """What a compile that wrote says: the files changed, what the budget left out, warnings, the
     summary line; exit 1 when the pre-commit hook must stage more, or a target was held over a hard
@@ -226,8 +229,7 @@ def _print_written(project: Project, result: Compiled, user: bool, show: Show) -
     """
     report, changed = result.report, result.written
     for change in changed:  # created, updated, healed or removed
-        note = " (git conflict markers in its gitmem block)" if change.action == "healed" else ""
-        colour = "yellow" if change.action == "removed" else "green"
+        colour, note = WRITTEN.get(change.action, ("green", ""))
         echo(f"{style(change.action, fg=colour)} {show(change.path)}{note}")
     _print_omitted(report.plans, user, show)
     for warning in report.warnings:
@@ -330,7 +332,11 @@ def _summary(result: Compiled, user: bool, show: Show) -> str:
     return f"up to date: {count} compiled {where}"
 
 
-def _shower(project: Project) -> Show:
+def _shower(project: Project, user: bool) -> Show:
+    """How a compiled file's path is shown: for the user-level files, as the user would type it."""
+    if not user:
+        return shown
+
     def show(path: str) -> str:
         return project.display(project.root / path)
 
@@ -345,7 +351,7 @@ def _problems(problems: list[Problem]) -> list[dict[str, Any]]:
 
 
 def _compile_json(
-    report: Report, check: bool, written: bool, packs: list[Pack] | None = None, show: Show = _same
+    report: Report, check: bool, written: bool, packs: list[Pack] | None = None, show: Show = shown
 ) -> dict[str, Any]:
     files = []
     for change in report.changes:
@@ -370,7 +376,7 @@ def _compile_json(
     }
 
 
-def _target_json(plan: TargetPlan, show: Show = _same) -> dict[str, Any]:
+def _target_json(plan: TargetPlan, show: Show = shown) -> dict[str, Any]:
     return {
         "name": plan.target.name,
         "tokens": plan.tokens,
@@ -400,7 +406,7 @@ def _source_json(pack: Pack) -> dict[str, Any]:
     }
 
 
-def _print_check(report: Report, show: Show = _same) -> None:
+def _print_check(report: Report, show: Show = shown) -> None:
     for change in report.stale:
         echo(f"{show(change.path)}: {change.reason}")
     for problem in report.over:
@@ -414,7 +420,7 @@ def _print_check(report: Report, show: Show = _same) -> None:
         echo(f"up to date: {files} file(s)")
 
 
-def _print_refused(report: Report, show: Show = _same, user: bool = False) -> None:
+def _print_refused(report: Report, show: Show = shown, user: bool = False) -> None:
     for change in report.refused:
         echo(
             f"{show(change.path)}: gitmem's text was edited by hand since the last "
@@ -431,7 +437,7 @@ def _print_refused(report: Report, show: Show = _same, user: bool = False) -> No
     )
 
 
-def _print_omitted(plans: list[TargetPlan], user: bool = False, show: Show = _same) -> None:
+def _print_omitted(plans: list[TargetPlan], user: bool = False, show: Show = shown) -> None:
     """One line for every target the budget trimmed (not the ids, target by target: `gitmem
     stats` lists them)."""
     parts = []
@@ -474,7 +480,7 @@ def stats(user: bool, as_json: bool) -> int:
     assert snapshot is not None
     day = today()
     packs = report.packs
-    show = _shower(project) if user else _same
+    show = _shower(project, user)
     memories = _memory_counts(snapshot, day)
     by_id = {
         memory.id: memory for memory in [*live, *(m for pack in packs for m in pack.live(day))]
@@ -506,12 +512,13 @@ def _stats_target(
     item["left_out"] = [
         {"id": mid, "why": rank_reason(by_id[mid])} for mid in plan.omitted if mid in by_id
     ]
-    if disk is None:
+    if disk is None:  # the user-level files
         item["file"] = show(plan.target.root_file)
-    item["files"] = [
-        {"path": show(path), "tokens": tokens(len(fp.text()))} for path, fp in plan.files.items()
-    ]
-    if disk is not None:
+        item["files"] = [
+            {"path": show(path), "tokens": tokens(len(fp.text()))}
+            for path, fp in plan.files.items()
+        ]
+    else:
         read = files_of(disk, plan.files, plan.target.name)
         item["files"] = [{"path": f.path, "tokens": f.tokens} for f in read]
         read_chars = sum(f.chars for f in read)  # what `gitmem explain` counts, the index included
@@ -556,7 +563,6 @@ def _print_sources(sources: list[dict[str, Any]]) -> None:
 
 def _memory_counts(snapshot: Snapshot, day: Any) -> dict[str, Any]:
     memories: list[Memory] = list(snapshot.memories.values())
-    by_status = Counter(m.status for m in memories)
     by_kind = {kind: dict.fromkeys(STATUSES, 0) for kind in KINDS}
     for memory in memories:
         by_kind[memory.kind][memory.status] += 1
@@ -565,7 +571,7 @@ def _memory_counts(snapshot: Snapshot, day: Any) -> dict[str, Any]:
         "compiled": sum(1 for m in memories if m.is_live(day)),
         "expired": sum(1 for m in memories if m.status == "active" and m.is_expired(day)),
         "invalid_files": len({p.path for p in snapshot.problems}),
-        "by_status": {status: by_status.get(status, 0) for status in STATUSES},
+        "by_status": {**dict.fromkeys(STATUSES, 0), **Counter(m.status for m in memories)},
         "by_kind": by_kind,
     }
 

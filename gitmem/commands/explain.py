@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
@@ -19,6 +19,10 @@ from gitmem.memory.config import load_config
 
 if TYPE_CHECKING:
     from gitmem.compile.explain import ClientView
+
+
+# How a client holds the memories' ``enforce`` (``_gate``).
+Gate = Literal["hook", "not-set-up", "none"]
 
 
 @click.command()
@@ -76,7 +80,7 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
     enforced = [memory.id for memory in result.live if memory.enforce is not None]
     for view in views:
         _print(view, tokens, lines)
-        _print_gate(gates[view.key], enforced)
+        echo(GATES[gates[view.key]].format(count=len(enforced)))
     if not views:
         echo("no targets configured: gitmem init --target NAME")
     return 0
@@ -113,7 +117,7 @@ def _hooked(root: Any, name: str) -> bool:
     return bool(changes) and changes[0].action != "unchanged"
 
 
-def _gate(root: Any, name: str) -> str:
+def _gate(root: Any, name: str) -> Gate:
     """How the client holds the memories' ``enforce`` and the memory-layer gate: ``hook`` (gitmem's
     pre-tool hook is set up), ``not-set-up`` (the client has one: `gitmem init --agent-hooks`),
     ``none`` (the client has no pre-tool hook: enforce is advice there, and receipts count the calls
@@ -125,22 +129,15 @@ def _gate(root: Any, name: str) -> str:
     return "hook" if _hooked(root, name) else "not-set-up"
 
 
-def _print_gate(gate: str, enforced: list[str]) -> None:
-    if gate == "hook":
-        echo(
-            f"  enforce: refused before they run by the pre-tool hook ({len(enforced)} "
-            "memories with enforce)"
-        )
-    elif gate == "not-set-up":
-        echo(
-            "  enforce: no pre-tool hook set up (gitmem init --agent-hooks): enforce and "
-            "the memory-layer gate are off"
-        )
-    else:
-        echo(
-            "  enforce: this client has no pre-tool hook: enforce is advice only and the "
-            "memory-layer gate is off (gitmem receipts counts what broke it)"
-        )
+# What ``explain`` says of each way a client holds the memories' ``enforce`` (``_gate``).
+GATES: dict[Gate, str] = {
+    "hook": "  enforce: refused before they run by the pre-tool hook ({count} memories with "
+    "enforce)",
+    "not-set-up": "  enforce: no pre-tool hook set up (gitmem init --agent-hooks): enforce and the "
+    "memory-layer gate are off",
+    "none": "  enforce: this client has no pre-tool hook: enforce is advice only and the "
+    "memory-layer gate is off (gitmem receipts counts what broke it)",
+}
 
 
 def _json(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> dict[str, Any]:

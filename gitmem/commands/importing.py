@@ -545,16 +545,19 @@ def _print_clients(project: Project, report: ClientImport) -> None:
         )
 
 
+# What import --from says it did, by the proposal's ``change``.
+PROPOSED = {
+    "new": "{verb} {target}",
+    "update": "{verb} a new wording of proposal {id}",
+    "supersede": "{verb} {target}, a change of {of} (supersedes it)",
+}
+
+
 def _print_proposal(project: Project, proposal: Proposal, dry_run: bool) -> None:
     memory = proposal.memory
     verb = "would propose" if dry_run else "proposed"
     target = project.display(proposal.written) if proposal.written else memory.id
-    if proposal.change == "update":
-        what = f"{verb} a new wording of proposal {memory.id}"
-    elif proposal.change == "supersede":
-        what = f"{verb} {target}, a change of {proposal.of} (supersedes it)"
-    else:
-        what = f"{verb} {target}"
+    what = PROPOSED[proposal.change].format(verb=verb, target=target, id=memory.id, of=proposal.of)
     scope = " · personal" if proposal.scope == "personal" else ""
     echo(f"{style(what, fg='green')}: {memory.title}")
     echo(f"    {memory.kind} ({proposal.entry.kind_from}){scope} · from {proposal.entry.origin}")

@@ -120,10 +120,9 @@ def staged(echo: Echo) -> int:
     warning = legacy_warning(settings)
     if warning:
         echo(warning, True)
-    if allowed or findings:
-        notes = allowed_lines(allowed, findings, settings)
-        if notes:
-            echo(notes, True)
+    notes = allowed_lines(allowed, findings, settings)
+    if notes:
+        echo(notes, True)
     if findings:
         echo(finding_lines(findings), False)
         echo(summary(findings, []), True)
