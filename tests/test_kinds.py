@@ -19,6 +19,7 @@ import pytest
 
 from gitmem import clientstores, tools
 from gitmem.commands import explain
+from gitmem.commands import mcp as commands_mcp
 from gitmem.compile import delivery
 from gitmem.hook import run
 from gitmem.importing import oversize, rulesfiles
@@ -38,6 +39,7 @@ TABLES: list[tuple[Any, dict[str, Any], str]] = [
     (tools.McpShape, mcp.SHAPES, "init.mcp.SHAPES"),
     (delivery.Bridge, delivery.BRIDGES, "compile.delivery.BRIDGES"),
     (explain.Gate, explain.GATES, "commands.explain.GATES"),
+    (mcp.Action, commands_mcp.REGISTERED, "commands.mcp.REGISTERED"),
 ]
 # The fields of these kinds are read only through their table: no code compares one to a name
 # (``layout.bridge == "import"``), which would spread a kind's meaning again.

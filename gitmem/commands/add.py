@@ -8,9 +8,8 @@ from typing import TextIO
 import click
 
 from gitmem.commands import open_store, today
-from gitmem.commands.options import target_option
+from gitmem.commands.options import refuse, target_option
 from gitmem.commands.output import echo, echo_json
-from gitmem.errors import UsageError
 from gitmem.memory import actions
 from gitmem.memory.model import KINDS, PRIORITIES, Enforce, Memory
 from gitmem.scopes.personal import ensure_store
@@ -139,10 +138,12 @@ def add(
           --body "npm breaks the pnpm lockfile."
     """
     text = _body(body, body_file, stdin_marker)
-    if user and evidence:
-        raise UsageError(
-            "--evidence cites a file of a repository: personal memories (--user) cannot carry it"
+    refuse(
+        (
+            user and evidence,
+            "--evidence cites a file of a repository: personal memories (--user) cannot carry it",
         )
+    )
     project, store = open_store(user)
     day = today()
     memory = Memory(
@@ -181,13 +182,17 @@ def add(
 
 def _body(body: str | None, body_file: TextIO | None, stdin_marker: str | None) -> str:
     """The body from --body, --body-file or stdin ('-'), given once at most."""
-    if sum(given is not None for given in (body, body_file, stdin_marker)) > 1:
-        raise UsageError("give the body once: --body, --body-file, or '-' for stdin")
-    if stdin_marker is not None and stdin_marker != "-":
-        raise UsageError(
-            f"unexpected argument {stdin_marker!r}: quote the title, or use '-' to read "
-            "the body from stdin"
-        )
+    refuse(
+        (
+            sum(given is not None for given in (body, body_file, stdin_marker)) > 1,
+            "give the body once: --body, --body-file, or '-' for stdin",
+        ),
+        (
+            stdin_marker not in (None, "-"),
+            f"unexpected argument {stdin_marker!r}: quote the title, or use '-' to read the body "
+            "from stdin",
+        ),
+    )
     if body_file is not None:
         return body_file.read()
     if stdin_marker == "-":

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gitmem.commands import open_store, today
+from gitmem.commands.options import refuse
 from gitmem.commands.output import echo, echo_json, style, table
-from gitmem.errors import Problem, UsageError
+from gitmem.errors import Problem
 from gitmem.memory.config import load_config
 from gitmem.memory.model import KINDS, STATUSES, Memory
 from gitmem.scopes import packs
@@ -76,10 +77,12 @@ def list_memories(
       gitmem list --user
       gitmem list --packs
     """
-    if user and packs:
-        raise UsageError(
-            "--packs: shared packs belong to projects; personal memories (--user) have none"
+    refuse(
+        (
+            user and packs,
+            "--packs: shared packs belong to projects; personal memories (--user) have none",
         )
+    )
     project, store = open_store(user)
     snapshot = store.load()
     day = today()

@@ -10,7 +10,7 @@ from gitmem import INSTALL_MCP
 from gitmem.commands.output import echo
 from gitmem.errors import CannotRun
 from gitmem.gateway import find_project
-from gitmem.init.mcp import CODEX_CONFIG, CODEX_SNIPPET, USER_ONLY, register
+from gitmem.init.mcp import CODEX_CONFIG, CODEX_SNIPPET, USER_ONLY, Action, register
 
 if TYPE_CHECKING:
     from gitmem.init.mcp import Registration
@@ -56,6 +56,20 @@ def mcp(repo: Path | None) -> int:
     return 0
 
 
+# What `gitmem init --mcp` says of a registration, by its action, and whether on stderr.
+REGISTERED: dict[Action, tuple[str, bool]] = {
+    "created": ("created {where} ({tool}: gitmem MCP server)", False),
+    "added": ("added the gitmem MCP server to {where} ({tool})", False),
+    "moved": ("updated the gitmem entry in {where} ({tool}): it runs gitmem-cli", False),
+    "kept": ("kept the gitmem entry in {where} ({tool})", False),
+    "manual": (
+        "warning: {where} is {detail}: left unchanged; add this entry under {under} by hand "
+        "({tool}):\n{text}",
+        True,
+    ),
+}
+
+
 def register_and_report(
     project: Project, registrations: list[Registration], user: bool = False
 ) -> None:
@@ -64,21 +78,11 @@ def register_and_report(
 
     config_changed = register(project, registrations)
     for r in registrations:
+        said, err = REGISTERED[r.action]
         where = project.display(r.path) if r.tool != "Codex" else str(r.path)
-        if r.action == "created":
-            echo(f"created {where} ({r.tool}: gitmem MCP server)")
-        elif r.action == "added":
-            echo(f"added the gitmem MCP server to {where} ({r.tool})")
-        elif r.action == "moved":
-            echo(f"updated the gitmem entry in {where} ({r.tool}): it runs gitmem-cli")
-        elif r.action == "kept":
-            echo(f"kept the gitmem entry in {where} ({r.tool})")
-        else:
-            echo(
-                f"warning: {where} is {r.detail}: left unchanged; add this entry under {r.under} "
-                f"by hand ({r.tool}):\n{r.text}",
-                err=True,
-            )
+        echo(
+            said.format(where=where, tool=r.tool, detail=r.detail, under=r.under, text=r.text), err
+        )
     if config_changed:
         echo(f"set mcp: true in {project.display(project.config_path)}")
     if not user:

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from gitmem import COMMAND, gateway
 from gitmem.memory.config import load_config, save_config
@@ -86,13 +86,16 @@ USER_ONLY = {
 }
 
 
+# What registering does to a client's file: "created", "added", "moved" (an older gitmem's entry:
+# runs gitmem-cli now), "kept" (an entry exists), "manual" (not plain JSON: add it by hand).
+Action = Literal["created", "added", "moved", "kept", "manual"]
+
+
 @dataclass(frozen=True)
 class Registration:
     tool: str
     path: Path
-    # "created", "added", "moved" (an older gitmem's entry: runs gitmem-cli now), "kept" (an entry
-    action: str
-    # exists), "manual" (not plain JSON: add it by hand)
+    action: Action
     text: str = ""  # the new file text ("created", "added"), or the entry to add by hand ("manual")
     detail: str = ""  # why a file is left to the user
     under: str = ""  # where the entry goes in it
@@ -136,7 +139,7 @@ def _registration(project: Project, client: Client) -> Registration:
         return Registration(client.tool, path, "manual", snippet, _why(exc), key)
     if SERVER in servers and servers[SERVER] != shape.entry("gitmem", v2):
         return Registration(client.tool, path, "kept")
-    action = "moved" if SERVER in servers else "added" if exists else "created"
+    action: Action = "moved" if SERVER in servers else "added" if exists else "created"
     servers[SERVER] = shape.entry(COMMAND, v2)
     return Registration(client.tool, path, action, _dump(data))
 
