@@ -21,7 +21,9 @@ from gitmem.tools import READERS, TARGETS, NamesSetting
 
 ROOT_FILES = {target.root_file: target.name for target in TARGETS if not target.personal}
 # a target's config file that names the files its client reads (aider's ``read:``)
-READS_CONFIG = {target.name: target.reads_config for target in TARGETS if target.reads_config}
+READS_CONFIG: dict[str | None, str] = {
+    target.name: target.reads_config for target in TARGETS if target.reads_config
+}
 
 
 def named_files(project: Project, setting: NamesSetting) -> list[str]:
@@ -30,7 +32,7 @@ def named_files(project: Project, setting: NamesSetting) -> list[str]:
     value = _load(project, setting.file)
     for part in setting.key:
         value = value.get(part) if isinstance(value, dict) else None
-    names = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    names = value if isinstance(value, list) else [value]  # (what is no name names nothing)
     return list(
         dict.fromkeys(name for name in names if isinstance(name, str) and name in ROOT_FILES)
     )
@@ -41,7 +43,7 @@ def also_read(project: Project) -> dict[str, tuple[str, ...]]:
     -> those targets."""
     out: dict[str, tuple[str, ...]] = {}
     for tool in READERS:
-        config = READS_CONFIG.get(tool.serves or "")
+        config = READS_CONFIG.get(tool.serves)
         if config is not None:  # aider: the files its .aider.conf.yml's `read:` names
             names = config_reads(_text(project, config) or "") or []
         elif tool.names_setting is not None:
@@ -102,6 +104,11 @@ def _load(project: Project, name: str) -> Any:
     return None
 
 
+# A comment's opening -> what ends it, and how much of that goes with it (a line comment's newline
+# stays).
+COMMENTS = {"//": ("\n", 0), "/*": ("*/", 2)}
+
+
 def without_comments(text: str) -> str:
     """``text`` without its ``//`` and ``/* */`` comments outside strings (each a space), in one
     pass: the next quote and the next slash are looked for once each, not again from every
@@ -118,17 +125,13 @@ def without_comments(text: str) -> str:
         out.append(text[at:stop])
         if stop == len(text):
             break
+        comment = COMMENTS.get(text[stop : stop + 2])
         if stop == quote:
-            end = _string_end(text, stop)
-            out.append(text[stop:end])
-            at = end
-        elif text.startswith("//", stop):
-            end = text.find("\n", stop)
-            at = len(text) if end < 0 else end
-            out.append(" ")
-        elif text.startswith("/*", stop):
-            end = text.find("*/", stop + 2)
-            at = len(text) if end < 0 else end + 2
+            at = _string_end(text, stop)
+            out.append(text[stop:at])
+        elif comment is not None:
+            end = text.find(comment[0], stop + 2)
+            at = len(text) if end < 0 else end + comment[1]
             out.append(" ")
         else:
             out.append("/")
