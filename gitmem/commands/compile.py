@@ -10,7 +10,7 @@ import click
 
 from gitmem.commands import open_store, today
 from gitmem.commands.options import target_option
-from gitmem.commands.output import echo, echo_json, style, table
+from gitmem.commands.output import echo, echo_json, problems_json, style, table
 from gitmem.compile.budget import rank_reason, tokens
 from gitmem.compile.checks import ignored_fix
 from gitmem.compile.compiler import Compiled, Mode, Request, compile_store
@@ -205,7 +205,7 @@ def _run(
 def _invalid(problems: list[Problem], check: bool, user: bool, as_json: bool) -> int:
     """Invalid memory files: compile refuses, writing nothing."""
     if as_json:
-        echo_json({"check": check, "written": False, "problems": _problems(problems)})
+        echo_json({"check": check, "written": False, "problems": problems_json(problems)})
         return 1
     raise CheckFailed(
         problems,
@@ -343,13 +343,6 @@ def _shower(project: Project, user: bool) -> Show:
     return show
 
 
-def _problems(problems: list[Problem]) -> list[dict[str, Any]]:
-    return [
-        {"path": p.path, "line": p.line, "column": p.column, "field": p.field, "message": p.message}
-        for p in problems
-    ]
-
-
 def _compile_json(
     report: Report, check: bool, written: bool, packs: list[Pack] | None = None, show: Show = shown
 ) -> dict[str, Any]:
@@ -372,7 +365,7 @@ def _compile_json(
         "targets": [_target_json(plan, show) for plan in report.plans],
         "sources": [_source_json(pack) for pack in packs or ()],
         "warnings": report.warnings,
-        "problems": _problems(report.problems + report.over),
+        "problems": problems_json(report.problems + report.over),
     }
 
 

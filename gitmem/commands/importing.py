@@ -8,7 +8,7 @@ import click
 from gitmem.clientstores import NAMES as CLIENT_NAMES
 from gitmem.commands import open_store, today
 from gitmem.commands.okf import import_okf
-from gitmem.commands.output import echo, echo_json, style
+from gitmem.commands.output import done, echo, echo_json, style
 from gitmem.errors import UsageError, shown
 from gitmem.importing.fromclients import import_clients
 from gitmem.importing.importer import import_rules
@@ -266,7 +266,7 @@ def _print_rules(
     _print_lines(report, moving.moves, moving.kept, flags.move)
     demoted = moving.demoted
     if demoted:
-        verb = "would make" if flags.dry_run else "made"
+        verb = done("make", flags.dry_run)
         echo(
             f"{style(verb, fg='yellow')} {len(demoted)} memories on demand: an earlier import made "
             "them of prose, code or tables that stay in their file, which the clients read there "
@@ -283,9 +283,7 @@ def _print_rules(
 
 
 def _verb(report: ImportReport) -> str:
-    if report.status == "active":
-        return "would add" if report.dry_run else "added"
-    return "would propose" if report.dry_run else "proposed"
+    return done("add" if report.status == "active" else "propose", report.dry_run)
 
 
 def _print_files(report: ImportReport) -> None:
@@ -363,11 +361,11 @@ def _print_lines(report: ImportReport, moves: list[Moved], kept: list[Kept], mov
     """What --move took out of the rules files (and kept in them), or the hand-written lines that
     are now also memories."""
     for moved in moves:
-        verb = "would remove" if report.dry_run else "removed"
+        verb = done("remove", report.dry_run)
         what = f"{len(moved.lines)} line(s)"
         echo(f"{style(verb, fg='yellow')} {what} from {shown(moved.path)}: now memories")
     for item in kept:
-        verb = "would keep" if report.dry_run else "kept"
+        verb = done("keep", report.dry_run)
         echo(
             f"{style(verb, fg='yellow')} {len(item.lines)} line(s) in {shown(item.path)}: "
             f"{item.why}"
@@ -528,7 +526,7 @@ def _print_clients(project: Project, report: ClientImport) -> None:
     for proposal in report.proposals:
         _print_proposal(project, proposal, report.dry_run)
     _print_not_proposed(report)
-    verb = "would propose" if report.dry_run else "proposed"
+    verb = done("propose", report.dry_run)
     rejected = (len(report.rejected), "not proposed again")
     _summary(
         f"{len(report.proposals)} {verb}",
@@ -555,7 +553,7 @@ PROPOSED = {
 
 def _print_proposal(project: Project, proposal: Proposal, dry_run: bool) -> None:
     memory = proposal.memory
-    verb = "would propose" if dry_run else "proposed"
+    verb = done("propose", dry_run)
     target = project.display(proposal.written) if proposal.written else memory.id
     what = PROPOSED[proposal.change].format(verb=verb, target=target, id=memory.id, of=proposal.of)
     scope = " · personal" if proposal.scope == "personal" else ""

@@ -8,7 +8,7 @@ import click
 
 from gitmem import gateway
 from gitmem.commands import open_store, today
-from gitmem.commands.output import echo, echo_json, table
+from gitmem.commands.output import done, echo, echo_json, table
 from gitmem.errors import UsageError
 from gitmem.journal.harvest import HarvestReport
 from gitmem.journal.harvest import harvest as run_harvest
@@ -231,7 +231,7 @@ def _harvest_data(project: Project, report: HarvestReport, dry_run: bool) -> dic
 
 
 def _print_harvest(project: Project, report: HarvestReport, dry_run: bool) -> None:
-    verb = "would propose" if dry_run else "proposed"
+    verb = done("propose", dry_run)
     for p in report.proposed:
         echo(f"{verb} {project.display(p.path)} ({p.kind}, line {p.line}): {p.title}")
     for k in report.harvested_before:

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from gitmem.commands import open_store, today
-from gitmem.commands.output import echo, echo_json
+from gitmem.commands.output import done, echo, echo_json
 from gitmem.importing.okf import export as write_bundle
 from gitmem.importing.okf import import_bundle
 
@@ -68,7 +68,7 @@ def import_okf(folder: Path, dry_run: bool, as_json: bool) -> int:
             }
         )
     else:
-        verb = "would propose" if dry_run else "proposed"
+        verb = done("propose", dry_run)
         for memory, origin, tier in report.memories:
             echo(
                 f"{verb} [{memory.id}] {memory.title} ({memory.kind}; from {origin}, "

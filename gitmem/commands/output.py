@@ -8,9 +8,12 @@ import os
 import shutil
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
+
+if TYPE_CHECKING:
+    from gitmem.errors import Problem
 
 
 def color_enabled(stream: TextIO | None = None) -> bool:
@@ -30,6 +33,23 @@ def echo(text: str = "", err: bool = False) -> None:
 
 def echo_json(value: Any) -> None:
     click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+# A verb's past, as a command that did it says it (with --dry-run: "would VERB").
+DONE = {"add": "added", "keep": "kept", "make": "made", "propose": "proposed", "remove": "removed"}
+
+
+def done(verb: str, dry_run: bool) -> str:
+    """What was done (``verb``'s past), or with ``dry_run`` what would be."""
+    return f"would {verb}" if dry_run else DONE[verb]
+
+
+def problems_json(problems: Sequence[Problem]) -> list[dict[str, Any]]:
+    """Problems as every command's JSON gives them."""
+    return [
+        {"path": p.path, "line": p.line, "column": p.column, "field": p.field, "message": p.message}
+        for p in problems
+    ]
 
 
 def table(

@@ -198,14 +198,17 @@ def list_sources(as_json: bool) -> int:
     items = []
     for source in config.sources:
         pack = by_name.get(source.name)
+        cached = (
+            {"commit": pack.commit, "memories": len(pack.memories), "compiled": len(pack.live(day))}
+            if pack
+            else dict.fromkeys(("commit", "memories", "compiled"))  # not fetched yet
+        )
         items.append(
             {
                 **source_changes.source_dict(source),
                 "track": source.track,
                 "mute": list(source.mute),
-                "commit": pack.commit if pack else None,
-                "memories": len(pack.memories) if pack else None,
-                "compiled": len(pack.live(day)) if pack else None,
+                **cached,
             }
         )
     if as_json:

@@ -6,7 +6,7 @@ import click
 
 from gitmem.checks.validation import validate_files, validate_project
 from gitmem.commands import open_store
-from gitmem.commands.output import echo, echo_json
+from gitmem.commands.output import echo, echo_json, problems_json
 
 
 @click.command()
@@ -40,29 +40,13 @@ def validate(files: tuple[Path, ...], user: bool, as_json: bool) -> int:
         validate_files(project, store, files) if files else validate_project(project, store)
     )
     if as_json:
-        echo_json(
-            {
-                "checked": checked,
-                "problems": [
-                    {
-                        "path": p.path,
-                        "line": p.line,
-                        "column": p.column,
-                        "field": p.field,
-                        "message": p.message,
-                    }
-                    for p in problems
-                ],
-            }
-        )
-    else:
-        for problem in problems:
-            echo(str(problem), err=True)
+        echo_json({"checked": checked, "problems": problems_json(problems)})
+        return 1 if problems else 0
+    for problem in problems:
+        echo(str(problem), err=True)
     if problems:
         files_with = len({p.path for p in problems})
-        if not as_json:
-            echo(f"{len(problems)} problem(s) in {files_with} file(s)", err=True)
+        echo(f"{len(problems)} problem(s) in {files_with} file(s)", err=True)
         return 1
-    if not as_json:
-        echo(f"ok: {checked} file(s) checked, no problems")
+    echo(f"ok: {checked} file(s) checked, no problems")
     return 0
