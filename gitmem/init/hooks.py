@@ -202,14 +202,8 @@ def _insert_entry(text: str, hooks: list[Hook]) -> str | None:
     if start is None:
         if re.search(r"^repos:", text, re.MULTILINE):
             return None  # e.g. `repos: []`, or a flow list: not edited as text
-        ending = "" if not text or text.endswith("\n") else newline
-        return (
-            text
-            + ending
-            + "repos:"
-            + newline
-            + _entry_text(hooks, 0, "-   ").replace("\n", newline)
-        )
+        entry = _entry_text(hooks, 0, "-   ").replace("\n", newline)
+        return _line_ended(text, newline) + "repos:" + newline + entry
     found = _list_end(lines, start)
     if found is None:
         return None
@@ -331,8 +325,12 @@ def _replace_section(text: str, section: str) -> str:
     end = next((i for i, line in enumerate(lines) if line.rstrip("\r\n") == ATTR_END), None)
     if begin is not None and end is not None and end > begin:
         return "".join(lines[:begin]) + section + "".join(lines[end + 1 :])
-    ending = "" if not text or text.endswith("\n") else "\n"
-    return text + ending + section
+    return _line_ended(text) + section
+
+
+def _line_ended(text: str, newline: str = "\n") -> str:
+    """``text`` ready for lines after it: its last line ended (with ``newline``) when it has one."""
+    return text if not text or text.endswith("\n") else text + newline
 
 
 def _git_config(project: Project, key: str) -> str | None:
@@ -357,7 +355,5 @@ def exclude_temp_files(project: Project) -> None:
     except (OSError, GitmemError):
         return  # a local convenience only: .memory/ is covered by its committed .gitignore
     if TEMP_PATTERN not in text.splitlines():
-        newline = "" if not text or text.endswith("\n") else "\n"
-        gateway.write_git_file(
-            exclude, f"{text}{newline}# gitmem's temporary files\n{TEMP_PATTERN}\n".encode()
-        )
+        added = f"# gitmem's temporary files\n{TEMP_PATTERN}\n"
+        gateway.write_git_file(exclude, (_line_ended(text) + added).encode())
