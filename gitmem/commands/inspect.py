@@ -18,8 +18,9 @@ from gitmem.scopes import packs
 if TYPE_CHECKING:
     from gitmem.project import Project
 
-_STATUS_STYLE: dict[str, dict[str, Any]] = {
-    "active": {"fg": "green"},
+# How a row of `gitmem list` is styled, by the status it shows (the others, active and expired
+# ones, plain).
+ROW_STYLES: dict[str, dict[str, Any]] = {
     "proposed": {"fg": "yellow"},
     "retired": {"dim": True},
     "muted": {"dim": True},
@@ -122,18 +123,14 @@ def _wanted(
 
 
 def _print_rows(rows: list[Row]) -> None:
-    """The table, each row styled by its status (active ones plain)."""
+    """The table, each row styled by the status it shows (``ROW_STYLES``)."""
     cells = [[m.id, m.kind, status, m.priority, m.title] for m, status, _ in rows]
     styles = [{"bold": True}, {}, {}, {}, {}]
     lines = table(["ID", "KIND", "STATUS", "PRIORITY", "TITLE"], cells, styles).splitlines()
     echo(lines[0])
-    for line, (m, status, _) in zip(lines[1:], rows, strict=True):
-        plain = m.status == "active" and status != "muted"
-        echo(
-            line
-            if plain
-            else style(line, **_STATUS_STYLE["muted" if status == "muted" else m.status])
-        )
+    for line, (_, status, _) in zip(lines[1:], rows, strict=True):
+        shown = ROW_STYLES.get(status)
+        echo(line if shown is None else style(line, **shown))
 
 
 def _status(memory: Memory, day: date) -> str:

@@ -15,13 +15,14 @@ from gitmem.errors import UsageError
 @click.option(
     "--since",
     metavar="DATE",
+    default="30d",
     help="From this date on (YYYY-MM-DD, or e.g. 30d); default: 30 days ago.",
 )
 @click.option(
     "--client", metavar="NAME", help="Only this client (claude, codex, gemini, copilot, ...)."
 )
 @click.option("--json", "as_json", is_flag=True, help='Print {"since": DATE, "memories": [...]}.')
-def receipts(since: str | None, client: str | None, as_json: bool) -> int:
+def receipts(since: str, client: str | None, as_json: bool) -> int:
     """Per memory: the sessions it reached, the tokens it cost, and the calls that broke it, per
     client.
 
@@ -39,7 +40,7 @@ def receipts(since: str | None, client: str | None, as_json: bool) -> int:
 
     project, store = open_store()
     day = today()
-    start = day - timedelta(days=30) if since is None else _since(since, day)
+    start = _since(since, day)
     live = [memory for memory in store.load().sorted() if memory.is_live(day)]
     report = build(project, live, memory_tokens(live), start, client)
     if as_json:
@@ -67,12 +68,16 @@ def receipts(since: str | None, client: str | None, as_json: bool) -> int:
     return 0
 
 
+SPANS = {"d": 1, "w": 7}  # ``--since``'s spans: the days in each unit
+
+
 def _since(text: str, day: date) -> date:
     """``--since`` as a date: YYYY-MM-DD, or a span back from today (30d, 12w)."""
 
     value = text.strip()
-    if value[:-1].isdigit() and value[-1:] in ("d", "w") and len(value) <= 6:
-        return day - timedelta(days=int(value[:-1]) * (7 if value.endswith("w") else 1))
+    days = SPANS.get(value[-1:])
+    if value[:-1].isdigit() and days and len(value) <= 6:
+        return day - timedelta(days=int(value[:-1]) * days)
     try:
         return date.fromisoformat(value)
     except ValueError:
