@@ -166,8 +166,7 @@ def initialise(
     found = detect_targets(project.root, nested)
     report.rules_files = bool(found)
     config = load_config(project) if existed else None
-    current = config.targets if config is not None else ()
-    report.notes = config.notes() if config is not None else []
+    current, report.notes = (config.targets, config.notes()) if config is not None else ((), [])
     if targets:
         wanted = tuple(dict.fromkeys(targets))
     elif existed:

@@ -245,8 +245,8 @@ def _choice(name: str, value: str | None, choices: Sequence[str]) -> None:
 def _matches(memory: Memory, status: str, kind: str | None, tag: str | None) -> bool:
     """Whether ``memory`` has the status (or ``all``), the kind and the tag asked for."""
     return (
-        (status == "all" or memory.status == status)
-        and (kind is None or memory.kind == kind)
+        status in ("all", memory.status)
+        and kind in (None, memory.kind)
         and (tag is None or tag in memory.tags)
     )
 
