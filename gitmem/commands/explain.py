@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import click
 
 from gitmem.commands import open_store, today
-from gitmem.commands.output import echo, echo_json
+from gitmem.commands.output import echo, echo_json, some
 from gitmem.compile import budget
 from gitmem.compile.compiler import Request, compile_store
 from gitmem.compile.explain import explain as explain_path
@@ -206,10 +206,10 @@ def _print(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> N
         )
     if view.index:
         cost = sum(lines.get(memory_id, 0) for memory_id in view.index)
-        echo(f"  as index lines only ({len(view.index)}, {cost:,} tokens): {_some(view.index)}")
+        echo(f"  as index lines only ({len(view.index)}, {cost:,} tokens): {some(view.index, 8)}")
     if view.on_demand:
         how = "the prompt hook (or recall)" if view.hook else "recall only (no prompt hook set up)"
-        echo(f"  on demand, through {how}: {_some(view.on_demand)}")
+        echo(f"  on demand, through {how}: {some(view.on_demand, 8)}")
 
 
 def _more(item: Any) -> str:
@@ -223,9 +223,3 @@ def _more(item: Any) -> str:
         parts.append(item.tracked.value)
     parts += [f"over: {limit.reason}" for limit in item.over]
     return f" ({'; '.join(parts)})" if parts else ""
-
-
-def _some(ids: list[str], shown: int = 8) -> str:
-    """The first ``shown`` ids, and how many more."""
-    more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
-    return ", ".join(ids[:shown]) + more

@@ -8,7 +8,7 @@ import click
 from gitmem import gitcommand as command
 from gitmem.commands.mcp import register_and_report
 from gitmem.commands.options import refuse, target_option
-from gitmem.commands.output import echo
+from gitmem.commands.output import echo, some
 from gitmem.gateway import find_project
 from gitmem.git import history, hookpath
 from gitmem.importing.oversize import near_limits, oversized, rules_files
@@ -236,7 +236,7 @@ def _print_report(project: Project, report: InitReport) -> None:
     for path in report.created:
         echo(f"created {project.display(path)}")
     if report.detected:
-        below = f" (below the root: {_some(report.nested)})" if report.nested else ""
+        below = f" (below the root: {some(report.nested, 3)})" if report.nested else ""
         echo(f"found rules files of: {', '.join(report.detected)}{below}")
     if report.not_added:
         flags = "".join(f" --target {name}" for name in (*report.targets, *report.not_added))
@@ -261,11 +261,6 @@ def _print_report(project: Project, report: InitReport) -> None:
         )
     if report.targets_changed:
         echo(f"targets set to: {', '.join(report.targets)}")
-
-
-def _some(paths: list[str], shown: int = 3) -> str:
-    more = f" and {len(paths) - shown} more" if len(paths) > shown else ""
-    return ", ".join(paths[:shown]) + more
 
 
 def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:

@@ -44,6 +44,12 @@ def done(verb: str, dry_run: bool) -> str:
     return f"would {verb}" if dry_run else DONE[verb]
 
 
+def some(items: Sequence[str], shown: int) -> str:
+    """The first ``shown`` items, and how many more."""
+    more = f" and {len(items) - shown} more" if len(items) > shown else ""
+    return ", ".join(items[:shown]) + more
+
+
 def problems_json(problems: Sequence[Problem]) -> list[dict[str, Any]]:
     """Problems as every command's JSON gives them."""
     return [
