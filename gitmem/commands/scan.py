@@ -14,12 +14,19 @@ import click
 from gitmem import gateway
 from gitmem.commands.options import refuse
 from gitmem.commands.output import echo, echo_json
-from gitmem.commands.scanhook import allowed_lines, clean, finding_lines, legacy_warning, summary
+from gitmem.commands.scanhook import (
+    allowed_lines,
+    clean,
+    finding_lines,
+    legacy_warning,
+    split_allowed,
+    summary,
+)
 from gitmem.errors import CannotRun, UsageError, shown
 from gitmem.gateway import find_project
 from gitmem.memory.config import scan_settings
 from gitmem.scan import inputs as src
-from gitmem.scan.engine import legacy_entries, renewed_by, without_allowed
+from gitmem.scan.engine import legacy_entries, renewed_by
 from gitmem.scan.engine import redact as redact_text
 from gitmem.scan.policy import LOG, TYPED
 from gitmem.scan.transcripts import client_logs
@@ -217,10 +224,9 @@ def _scan_jobs(
     redacted: list[str] = []
     for source, how in jobs:
         found = src.findings_in(source, settings, how, honour_allow=False)
-        if not baseline and settings.allow:
-            every, found = found, without_allowed(found, settings.allow, settings.salt)
-            allowed += [finding for finding in every if finding not in found]
+        found, passed = (found, []) if baseline else split_allowed(found, settings)
         findings += found
+        allowed += passed
         if not redact:
             continue
         if source.file is None:  # stdin: the redacted text is the output

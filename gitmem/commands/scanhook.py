@@ -96,6 +96,14 @@ def legacy_warning(settings: Settings) -> str | None:
     )
 
 
+def split_allowed(every: list[Finding], settings: Settings) -> tuple[list[Finding], list[Finding]]:
+    """The findings no scan.allow entry allows, and those one does."""
+    if not settings.allow:
+        return every, []
+    kept = without_allowed(every, settings.allow, settings.salt)
+    return kept, [finding for finding in every if finding not in kept]
+
+
 def staged(echo: Echo) -> int:
     """``gitmem scan --staged``: the lines the index adds, scanned; findings on stdout, the summary
     on stderr.
@@ -113,10 +121,11 @@ def staged(echo: Echo) -> int:
     allowed: list[Finding] = []
     texts = list(src.read_staged(project, (), settings))
     for source in texts:
-        every = src.findings_in(source, settings, honour_allow=False)
-        kept = without_allowed(every, settings.allow, settings.salt) if settings.allow else every
+        kept, passed = split_allowed(
+            src.findings_in(source, settings, honour_allow=False), settings
+        )
         findings += kept
-        allowed += [finding for finding in every if finding not in kept]
+        allowed += passed
     warning = legacy_warning(settings)
     if warning:
         echo(warning, True)
