@@ -24,6 +24,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import random
+import string
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -58,6 +60,14 @@ def block_file(body: str) -> bytes:
     return (HEAD + "body: |\n" + "".join(f"  {line}\n" for line in body.split("\n"))).encode()
 
 
+def finding_lines(values: int, lines: int) -> list[str]:
+    """``lines`` lines ``api_key: VALUE``, VALUE one of ``values`` random ones: a finding each."""
+    rng = random.Random(32)
+    alphabet = string.ascii_letters + string.digits
+    keys = ["".join(rng.choice(alphabet) for _ in range(32)) for _ in range(values)]
+    return [f"api_key: {keys[number % values]}" for number in range(lines)]
+
+
 CASES: dict[str, bytes] = {
     "tag characters after a black flag": fill("\U0001f3f4" + "\U000e0061" * 50),
     "a run of tag characters": fill("\U000e0061"),
@@ -80,6 +90,14 @@ CASES: dict[str, bytes] = {
     "&password= repeated": fill("&password="),
     "token: repeated": fill("token:"),
     "--password= repeated": fill("--password="),
+    # issue 32: a finding on every line, each value judged by shape and reported (built at run
+    # time: the repository holds no string its scanner flags)
+    "a finding on every line, one value": block_file("\n".join(finding_lines(1, 1500)))[
+        :MAX_FILE_BYTES
+    ],
+    "a finding on every line, each its own": block_file("\n".join(finding_lines(1500, 1500)))[
+        :MAX_FILE_BYTES
+    ],
     "braces in a path": (HEAD + "paths:\n  - '" + "src/{a,b}" * 33 + "'\n").encode(),
     "deep nesting": (HEAD + "tags: " + "[" * 40 + "]" * 40 + "\n").encode(),
 }

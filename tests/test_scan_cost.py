@@ -31,9 +31,10 @@ from gitmem.scan.rules import RULES, Rule, examples_of
 SIZE = 8_000  # characters of each shape
 TAILS = (4, 8, 14, 24, 60)  # how much of an example before its secret makes a candidate's start
 STARTS = "?&;:,=/ -\"'<[({|"  # what may stand before a keyword where a candidate starts
-# at most this many times prose's cost per byte: a shape of rejected candidates stays under 5x; "the
-# example on every line" makes every line a finding whose value is judged by shape and reported, 7-9x
-BOUND = 12.0
+# at most this many times prose's cost per byte: "the example on every line" (every line a finding)
+# cost 7-9x when each line's value was judged and described again; a scan judges and describes a
+# value once, and the worst shapes cost some 3x
+BOUND = 8.0
 
 PROSE_TEXT = (
     "Rotate the deploy token every month; the password policy asks for sixteen characters and the API key of the\n"

@@ -269,19 +269,16 @@ def _lowered(text: str) -> str:
 _NO, _NAMED, _SERVICE, _PASSWORD = (0, 1, 2, 3)
 
 
-def _secret_span(rule: Rule, match: re.Match[str], names: dict[str, int]) -> tuple[int, int] | None:
-    """The span of the secret a match found, or ``None`` when the match is not a secret after all.
-    ``names``: the verdicts on the names this rule met in this window (a name repeated is judged
-    once).
-    """
+def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[int, int] | None:
+    """The span of the secret a match of rule ``number`` found, or ``None`` when the match is not
+    a secret after all (a generic rule's name does not say credential)."""
+    rule = RULES[number]
     if rule.judged == "generic":
         for name_group, secret_group in _name_groups(rule):
             name = match.group(name_group)
             if name is None:
                 continue
-            verdict = names.get(name)
-            if verdict is None:
-                verdict = names[name] = _name_verdict(rule, name)
+            verdict = judged.name(number, name)
             value = match.group(secret_group)
             # A key or token holds no stray symbol (a password may); "<provider>Key" (azureKey,
             # apiMaticKey) is a key of some service when its value is unmistakably random
@@ -307,10 +304,6 @@ _NAME_JUDGES: dict[Names, Callable[[str], int]] = {
     "credential": _credential_name,
     "logged": lambda name: _NAMED if filters.logged_secret_name(name) else _NO,
 }
-
-
-def _name_verdict(rule: Rule, name: str) -> int:
-    return _NAME_JUDGES[rule.names](name)
 
 
 def _checked(rule: Rule, secret: str, kind: Kind) -> bool:
@@ -350,6 +343,35 @@ _JUDGES: dict[Judged, Callable[[Rule, str, Kind], bool]] = {
 
 def _accept(rule: Rule, secret: str, kind: Kind) -> bool:
     return _JUDGES[rule.judged](rule, secret, kind)
+
+
+class _Judged:
+    """What one scan has judged: the verdict on each name and each value a rule met. A name or a
+    value met again anywhere in the text (on another line, in a layer decoded from it) is judged
+    once. It holds values that may be secrets, so it lives no longer than the scan."""
+
+    __slots__ = ("kind", "names", "values")
+
+    def __init__(self, kind: Kind) -> None:
+        self.kind = kind
+        self.names: dict[tuple[int, str], int] = {}
+        self.values: dict[tuple[int, str], bool] = {}
+
+    def name(self, number: int, name: str) -> int:
+        """What rule ``number``'s name ``name`` says (``_NO``, ``_NAMED``, ...)."""
+        key = (number, name)
+        verdict = self.names.get(key)
+        if verdict is None:
+            verdict = self.names[key] = _NAME_JUDGES[RULES[number].names](name)
+        return verdict
+
+    def value(self, number: int, secret: str) -> bool:
+        """Whether rule ``number`` keeps ``secret`` (``_accept``)."""
+        key = (number, secret)
+        accepted = self.values.get(key)
+        if accepted is None:
+            accepted = self.values[key] = _accept(RULES[number], secret, self.kind)
+        return accepted
 
 
 @cache
@@ -412,7 +434,7 @@ def _keyword_hits(lowered: str) -> tuple[list[int], dict[str, list[int]] | None]
 _READS: dict[Reads, tuple[Kind, ...]] = {"any": (PROSE, CODE), "prose": (PROSE,)}
 
 
-def _scan_raw(text: str, kind: Kind) -> list[Span]:
+def _scan_raw(text: str, judged: _Judged) -> list[Span]:
     """Every match of every rule whose keywords occur, on the lines where they occur."""
     lowered = _lowered(text)
     woken: dict[int, list[str]] = {}
@@ -432,9 +454,8 @@ def _scan_raw(text: str, kind: Kind) -> list[Span]:
     line_cache: dict[str, list[tuple[int, int]]] = {}
     for number in sorted(woken):
         rule = RULES[number]
-        if kind not in _READS[rule.reads]:
+        if judged.kind not in _READS[rule.reads]:
             continue
-        pattern = _compiled(rule)
         if rule.reach == "text":
             windows = [(0, len(text))]
         elif number in triggered:
@@ -449,7 +470,7 @@ def _scan_raw(text: str, kind: Kind) -> list[Span]:
         if rule.reach == "continued":
             windows = _continued(text, windows)
         for start, end in windows:
-            spans.extend(_candidates(number, rule, pattern, text, start, end, kind))
+            spans.extend(_candidates(number, text, start, end, judged))
     return spans
 
 
@@ -463,33 +484,29 @@ SPARE_WORK = 2048
 CANDIDATE_COST = 64
 
 
-def _candidates(
-    number: int, rule: Rule, pattern: re.Pattern[str], text: str, start: int, end: int, kind: Kind
-) -> Iterator[Span]:
-    """The secrets ``rule`` finds in ``text[start:end]``, at a cost bounded by the window's length.
+def _candidates(number: int, text: str, start: int, end: int, judged: _Judged) -> Iterator[Span]:
+    """The secrets rule ``number`` finds in ``text[start:end]``, at a cost bounded by the window's
+    length.
 
     A rejected match can hide one that starts inside it: in `url = "https://…&token=…"` the
     assignment's name is not a credential's, the query's is. So the search goes on from the next
     character (every pattern begins at a boundary, a name or a prefix, so it finds no tail of the
     same match), while the window's work lasts; once it is spent, from the end of the rejected
-    match, so no character is read by more than one more candidate. A name or a value repeated in
-    the window is judged once.
+    match, so no character is read by more than one more candidate.
     """
+    pattern = _compiled(RULES[number])
     budget = CANDIDATE_WORK * (end - start) + SPARE_WORK
-    names: dict[str, int] = {}
-    verdicts: dict[str, bool] = {}
     position = start
     while (match := pattern.search(text, position, end)) is not None:
-        span = _secret_span(rule, match, names)
-        if span is not None and span[0] != span[1]:
-            secret = text[span[0] : span[1]]
-            accepted = verdicts.get(secret)
-            if accepted is None:
-                accepted = verdicts[secret] = _accept(rule, secret, kind)
-            if accepted:
-                yield number, span[0], span[1]
-                position = max(match.end(), match.start() + 1)
-                continue
+        span = _secret_span(number, match, judged)
+        if (
+            span is not None
+            and span[0] != span[1]
+            and judged.value(number, text[span[0] : span[1]])
+        ):
+            yield number, span[0], span[1]
+            position = max(match.end(), match.start() + 1)
+            continue
         budget -= CANDIDATE_COST + match.end() - match.start()
         position = match.start() + 1 if budget > 0 else max(match.end(), match.start() + 1)
 
@@ -623,13 +640,13 @@ def _trigger_windows(text: str, trigger: re.Pattern[str]) -> list[tuple[int, int
     return found
 
 
-def _scan_layered(text: str, depth: int, kind: Kind) -> list[Span]:
-    spans = _scan_raw(text, kind)
+def _scan_layered(text: str, depth: int, judged: _Judged) -> list[Span]:
+    spans = _scan_raw(text, judged)
     if depth > 0:
         from gitmem.scan.decode import layers  # lazy: the pre-commit hook's start-up
 
         for layer in layers(text):
-            for number, start, end in _scan_layered(layer.text, depth - 1, kind):
+            for number, start, end in _scan_layered(layer.text, depth - 1, judged):
                 outer_start, outer_end = layer.outer(start, end)
                 if outer_end > outer_start:
                     spans.append((number, outer_start, outer_end))
@@ -704,33 +721,25 @@ def scan_text(
     text is a translation file (``gitmem.scan.kinds.is_locale``), where the directional marks inside
     strings are ordinary text.
     """
-    spans = _resolve(_scan_layered(text, decode, kind))
+    spans = _resolve(_scan_layered(text, decode, _Judged(kind)))
     hidden_chars = _find_hidden(text, locale, kind) if hidden else []
     if not spans and not hidden_chars:
         return []
     lines = _Lines(text)
     has_pragmas = pragmas and any(word in text.lower() for word in _PRAGMA_WORDS)
     findings: list[Finding] = []
+    # (rule, secret) -> preview and digests: a secret repeated is described once
+    described: dict[tuple[str, str], tuple[str, str, str]] = {}
     for number, start, end in spans:
         line, column = lines.position(start)
         if has_pragmas and _allowed_inline(lines, line):
             continue
-        rule = RULES[number].id
-        secret = text[start:end]
-        findings.append(
-            Finding(
-                rule,
-                line,
-                column,
-                start,
-                end,
-                preview(secret),
-                _digest(rule, secret),
-                legacy_fingerprint(rule, secret),
-                path,
-                _context(text, start, end),
-            )
-        )
+        key = (RULES[number].id, text[start:end])
+        known = described.get(key)
+        if known is None:
+            known = described[key] = (preview(key[1]), _digest(*key), legacy_fingerprint(*key))
+        context = _context(text, start, end)
+        findings.append(Finding(key[0], line, column, start, end, *known, path, context))
     if hidden_chars:
         findings.extend(_hidden_findings(hidden_chars, lines, path))
         findings.sort(key=lambda f: (f.start, f.rule))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Callable
 from typing import Literal
 
@@ -50,11 +51,8 @@ def entropy(value: str) -> float:
     """Shannon entropy in bits per character."""
     if not value:
         return 0.0
-    counts: dict[str, int] = {}
-    for char in value:
-        counts[char] = counts.get(char, 0) + 1
-    total = len(value)
-    return -sum(n / total * math.log2(n / total) for n in counts.values())
+    total = len(value)  # -sum(p log p), p = n / total, as log(total) - sum(n log n) / total
+    return math.log2(total) - sum(n * math.log2(n) for n in Counter(value).values()) / total
 
 
 def is_placeholder(value: str) -> bool:
@@ -604,14 +602,15 @@ def _name_like(value: str, length: int) -> bool | None:
 def _mixed_and_random(value: str, length: int) -> bool:
     """At least two classes of characters, and the entropy of random ones (the bar rising with
     length)."""
+    chars = set(value)
     classes = sum(
         (
-            any(c.islower() for c in value),
-            any(c.isupper() for c in value),
-            any(c.isdigit() for c in value),
+            any(c.islower() for c in chars),
+            any(c.isupper() for c in chars),
+            any(c.isdigit() for c in chars),
         )
     )
-    classes += any(not c.isalnum() for c in value)
+    classes += any(not c.isalnum() for c in chars)
     if classes < 2:
         return False
     threshold = 2.5 if length < 12 else 3.0 if length < 20 else 3.3
