@@ -13,7 +13,7 @@ import bisect
 import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from gitmem.scan import filters
 from gitmem.scan.kinds import CODE, PROSE, Kind
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from gitmem.scan.unicode import HiddenChar
 
 HIDDEN_RULE = "hidden-unicode"
+_T = TypeVar("_T")
 DEFAULT_DECODE_DEPTH = 2
 
 # Inline allow pragmas, the spellings of gitmem, detect-secrets and gitleaks, in any comment syntax
@@ -278,14 +279,14 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
             name = match.group(name_group)
             if name is None:
                 continue
-            verdict = judged.name(number, name)
+            verdict = judged.look(_NAME_JUDGES[rule.names], name)
             value = match.group(secret_group)
             # A key or token holds no stray symbol (a password may); "<provider>Key" (azureKey,
             # apiMaticKey) is a key of some service when its value is unmistakably random
             if verdict == _PASSWORD or (
                 verdict != _NO
-                and not filters.stray_symbols(value)
-                and (verdict == _NAMED or filters.random_key(value))
+                and not judged.look(filters.stray_symbols, value)
+                and (verdict == _NAMED or judged.look(filters.random_key, value))
             ):
                 return match.span(secret_group)
             return None
@@ -306,34 +307,35 @@ _NAME_JUDGES: dict[Names, Callable[[str], int]] = {
 }
 
 
-def _checked(rule: Rule, secret: str, kind: Kind) -> bool:
+def _checked(rule: Rule, secret: str, judged: _Judged) -> bool:
     """The rule's own last look (in prose, its prose look where it has one)."""
-    check = rule.prose_check if kind == PROSE and rule.prose_check is not None else rule.check
-    return check is None or filters.CHECKS[check](secret)
+    prose = judged.kind == PROSE and rule.prose_check is not None
+    check = rule.prose_check if prose else rule.check
+    return check is None or judged.look(filters.CHECKS[check], secret)
 
 
-def _format(rule: Rule, secret: str, kind: Kind) -> bool:
-    return not filters.is_placeholder(secret) and _binary_format(rule, secret, kind)
+def _format(rule: Rule, secret: str, judged: _Judged) -> bool:
+    return not filters.is_placeholder(secret) and _binary_format(rule, secret, judged)
 
 
-def _binary_format(rule: Rule, secret: str, kind: Kind) -> bool:
+def _binary_format(rule: Rule, secret: str, judged: _Judged) -> bool:
     return (
         (rule.entropy is None or filters.entropy(secret) >= rule.entropy)
         and not filters.is_documented_example(secret)
-        and _checked(rule, secret, kind)
+        and _checked(rule, secret, judged)
     )
 
 
-def _generic(rule: Rule, secret: str, kind: Kind) -> bool:
+def _generic(rule: Rule, secret: str, judged: _Judged) -> bool:
     return (
         (rule.entropy is None or filters.entropy(secret) >= rule.entropy)
-        and (kind != CODE or filters.plausible_in_code(secret))
-        and _checked(rule, secret, kind)
+        and (judged.kind != CODE or filters.plausible_in_code(secret))
+        and _checked(rule, secret, judged)
     )
 
 
 # How a match is judged (rules.Judged): a private key by its own structure alone
-_JUDGES: dict[Judged, Callable[[Rule, str, Kind], bool]] = {
+_JUDGES: dict[Judged, Callable[[Rule, str, _Judged], bool]] = {
     "format": _format,
     "binary-format": _binary_format,
     "key": _checked,
@@ -341,36 +343,33 @@ _JUDGES: dict[Judged, Callable[[Rule, str, Kind], bool]] = {
 }
 
 
-def _accept(rule: Rule, secret: str, kind: Kind) -> bool:
-    return _JUDGES[rule.judged](rule, secret, kind)
-
-
 class _Judged:
-    """What one scan has judged: the verdict on each name and each value a rule met. A name or a
-    value met again anywhere in the text (on another line, in a layer decoded from it) is judged
-    once. It holds values that may be secrets, so it lives no longer than the scan."""
+    """What one scan has judged: each rule's verdict on each value it met, and each look at a name
+    or a value (a name's verdict, a filter). A name or a value met again anywhere in the text (on
+    another line, in a layer decoded from it, by another rule) is judged once. It holds values that
+    may be secrets, so it lives no longer than the scan."""
 
-    __slots__ = ("kind", "names", "values")
+    __slots__ = ("kind", "looks", "values")
 
     def __init__(self, kind: Kind) -> None:
         self.kind = kind
-        self.names: dict[tuple[int, str], int] = {}
+        self.looks: dict[tuple[Callable[[str], object], str], object] = {}
         self.values: dict[tuple[int, str], bool] = {}
 
-    def name(self, number: int, name: str) -> int:
-        """What rule ``number``'s name ``name`` says (``_NO``, ``_NAMED``, ...)."""
-        key = (number, name)
-        verdict = self.names.get(key)
-        if verdict is None:
-            verdict = self.names[key] = _NAME_JUDGES[RULES[number].names](name)
-        return verdict
+    def look(self, look: Callable[[str], _T], text: str) -> _T:
+        """``look(text)``, once per scan."""
+        key = (look, text)
+        if key not in self.looks:
+            self.looks[key] = look(text)
+        return cast("_T", self.looks[key])
 
     def value(self, number: int, secret: str) -> bool:
-        """Whether rule ``number`` keeps ``secret`` (``_accept``)."""
+        """Whether rule ``number`` keeps ``secret`` (as its ``judged`` kind says)."""
         key = (number, secret)
         accepted = self.values.get(key)
         if accepted is None:
-            accepted = self.values[key] = _accept(RULES[number], secret, self.kind)
+            rule = RULES[number]
+            accepted = self.values[key] = _JUDGES[rule.judged](rule, secret, self)
         return accepted
 
 

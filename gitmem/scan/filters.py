@@ -610,7 +610,7 @@ def _mixed_and_random(value: str, length: int) -> bool:
             any(c.isdigit() for c in chars),
         )
     )
-    classes += any(not c.isalnum() for c in chars)
+    classes += not value.isalnum()  # a symbol (a value is never empty here)
     if classes < 2:
         return False
     threshold = 2.5 if length < 12 else 3.0 if length < 20 else 3.3
