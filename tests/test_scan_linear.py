@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from gitmem.scan import scan_text
-from gitmem.scan.engine import LONG_LINE, WINDOW, _compiled, _windows
+from gitmem.scan.engine import LONG_LINE, WINDOW, _compiled, _merge, _woken
 from gitmem.scan.rules import RULES
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -101,8 +101,8 @@ def test_four_times_the_input_costs_at_most_eight_times_the_work(name: str) -> N
 def test_long_lines_are_scanned_around_their_keywords_only() -> None:
     line = "x" * 50_000 + " api_key " + "y" * 50_000
     text = "short line with a token\n" + line
-    lowered = text.lower()
-    windows = _windows(text, lowered, ["key", "token"], {})
+    generic = [rule.id for rule in RULES].index("generic-secret")  # keywords: key, token, ...
+    windows = _merge(_woken(text)[generic])
     assert windows[0] == (0, len("short line with a token"))  # a short line: whole
     start, end = windows[1]
     assert (
@@ -197,9 +197,12 @@ def test_the_keyword_prefilter_finds_the_same_keywords_with_and_without_aho_cora
         engine._automaton.cache_clear()
 
 
-def test_windows_from_the_automaton_s_occurrences_are_the_windows_found_by_searching() -> None:
-    """Where the automaton gives each keyword's occurrences, the windows are those ``str.find`` gives."""
-    import random
+def test_the_keywords_occur_at_the_same_places_with_and_without_aho_corasick(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where each keyword occurs (overlapping occurrences too), and so every window, is what
+    ``str.find`` gives where the automaton is missing."""
+    import sys
 
     from gitmem.scan import engine
 
@@ -207,13 +210,15 @@ def test_windows_from_the_automaton_s_occurrences_are_the_windows_found_by_searc
     words = ["key", "token", "pass", " ", "\n", "x" * 700, "api_key=", "keykey", "pw", "é", "tok"]
     texts = ["".join(rng.choice(words) for _ in range(rng.randint(1, 40))) for _ in range(300)]
     texts.append(("x" * 3000 + " api_key " + "token" * 3 + "\n") * 3)
-    for text in texts:
-        lowered = engine._lowered(text)
-        _, occurrences = engine._keyword_hits(lowered)
-        assert occurrences is not None
-        keywords = ["key", "token", "pass", "pw"]
-        searched = engine._windows(text, lowered, keywords, {})
-        assert engine._windows(text, lowered, keywords, {}, occurrences) == searched, text[:80]
+    with_library = [engine._occurrences(engine._lowered(text)) for text in texts]
+    assert any(with_library)
+    engine._automaton.cache_clear()
+    monkeypatch.setitem(sys.modules, "ahocorasick_rs", None)  # import fails: the str.find loop
+    try:
+        assert engine._automaton() is None
+        assert [engine._occurrences(engine._lowered(text)) for text in texts] == with_library
+    finally:
+        engine._automaton.cache_clear()
 
 
 def test_text_with_lone_surrogates_is_scanned() -> None:

@@ -15,6 +15,7 @@ def test_every_kind_has_its_interpreter() -> None:
     assert set(get_args(Judged)) == set(engine._JUDGES)
     assert set(get_args(Names)) == set(engine._NAME_JUDGES)
     assert set(get_args(Reads)) == set(engine._READS)
+    assert set(get_args(Reach)) == set(engine._REACH)
     assert set(get_args(filters.Check)) == set(filters.CHECKS)
 
 

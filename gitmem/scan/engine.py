@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 from gitmem.scan import filters
 from gitmem.scan.kinds import CODE, PROSE, Kind
 from gitmem.scan.lazyre import lazy
-from gitmem.scan.rules import RULES, RULES_BY_ID, Judged, Names, Reads, Rule
+from gitmem.scan.rules import RULES, RULES_BY_ID, Judged, Names, Reach, Reads, Rule
 
 _FINGERPRINT_KEY = (
     b"gitmem-fingerprint-v1"  # the v1 fingerprints' key: it ships here, so it hides nothing
@@ -403,30 +403,38 @@ def _automaton() -> Any:
 def _keywords_in(lowered: str) -> list[int]:
     """The indexes (into ``_keyword_index()``) of the keywords that occur in ``lowered``: one
     pass over the text."""
-    return _keyword_hits(lowered)[0]
+    return sorted(_occurrences(lowered))
 
 
-def _keyword_hits(lowered: str) -> tuple[list[int], dict[str, list[int]] | None]:
-    """The keywords that occur (as ``_keywords_in``), and where each occurs, in order (``None``
-    without the automaton: ``_windows`` then finds them itself)."""
+def _occurrences(lowered: str) -> dict[int, list[int]]:
+    """Where each keyword that occurs in ``lowered`` occurs (its index into ``_keyword_index()``:
+    its starts, in order, overlapping ones too)."""
     automaton = _automaton()
-    if automaton is None:
-        return [
-            number for number, (keyword, _) in enumerate(_keyword_index()) if keyword in lowered
-        ], None
-    try:
-        matches = automaton.find_matches_as_indexes(lowered, overlapping=True)
-    except (
-        UnicodeEncodeError
-    ):  # a lone surrogate (undecodable bytes, a "\ud83d" escape) has no UTF-8: the loop
-        return [
-            number for number, (keyword, _) in enumerate(_keyword_index()) if keyword in lowered
-        ], None
-    by_number: dict[int, list[int]] = {}
+    matches: list[tuple[int, int, int]] | None = None
+    if automaton is not None:
+        # a lone surrogate (undecodable bytes, a "\ud83d" escape) has no UTF-8 for the automaton
+        try:
+            matches = automaton.find_matches_as_indexes(lowered, overlapping=True)
+        except UnicodeEncodeError:
+            matches = None
+    if matches is None:  # str.find does the same, slower
+        matches = [
+            (number, start, 0)
+            for number, (keyword, _) in enumerate(_keyword_index())
+            for start in _found(lowered, keyword)
+        ]
+    occurrences: dict[int, list[int]] = {}
     for number, start, _ in matches:
-        by_number.setdefault(number, []).append(start)
-    index = _keyword_index()
-    return sorted(by_number), {index[number][0]: starts for number, starts in by_number.items()}
+        occurrences.setdefault(number, []).append(start)
+    return occurrences
+
+
+def _found(text: str, word: str) -> Iterator[int]:
+    """Every start of ``word`` in ``text``, in order."""
+    start = text.find(word)
+    while start != -1:
+        yield start
+        start = text.find(word, start + 1)
 
 
 # The kinds of text a rule reads (rules.Reads)
@@ -434,43 +442,32 @@ _READS: dict[Reads, tuple[Kind, ...]] = {"any": (PROSE, CODE), "prose": (PROSE,)
 
 
 def _scan_raw(text: str, judged: _Judged) -> list[Span]:
-    """Every match of every rule whose keywords occur, on the lines where they occur."""
-    lowered = _lowered(text)
-    woken: dict[int, list[str]] = {}
-    index = _keyword_index()
-    present, occurrences = _keyword_hits(lowered)
-    for found in present:
-        keyword, numbers = index[found]
-        for number in numbers:
-            woken.setdefault(number, []).append(keyword)
-    triggered: dict[int, list[tuple[int, int]]] = {}
-    for number, trigger in _triggers():
-        matched = _trigger_windows(text, trigger)
-        if matched:
-            triggered[number] = matched
-            woken.setdefault(number, [])
+    """Every match of every rule whose keywords (or trigger) occur, on the lines where they
+    occur."""
     spans: list[Span] = []
-    line_cache: dict[str, list[tuple[int, int]]] = {}
-    for number in sorted(woken):
+    for number, windows in sorted(_woken(text).items()):
         rule = RULES[number]
-        if judged.kind not in _READS[rule.reads]:
-            continue
-        if rule.reach == "text":
-            windows = [(0, len(text))]
-        elif number in triggered:
-            windows = _merge(
-                [
-                    *triggered[number],
-                    *_windows(text, lowered, woken[number], line_cache, occurrences),
-                ]
-            )
-        else:
-            windows = _windows(text, lowered, woken[number], line_cache, occurrences)
-        if rule.reach == "continued":
-            windows = _continued(text, windows)
-        for start, end in windows:
-            spans.extend(_candidates(number, text, start, end, judged))
+        if judged.kind in _READS[rule.reads]:
+            for start, end in _REACH[rule.reach](text, _merge(windows)):
+                spans.extend(_candidates(number, text, start, end, judged))
     return spans
+
+
+def _woken(text: str) -> dict[int, list[tuple[int, int]]]:
+    """The rules the text wakes, each with the windows of its keywords' occurrences and its
+    trigger's matches (see ``_around``), unmerged."""
+    woken: dict[int, list[tuple[int, int]]] = {}
+    index = _keyword_index()
+    for found, starts in _occurrences(_lowered(text)).items():
+        keyword, numbers = index[found]
+        windows = _around(text, [(start, start + len(keyword)) for start in starts])
+        for number in numbers:
+            woken.setdefault(number, []).extend(windows)
+    for number, trigger in _triggers():
+        windows = _around(text, [match.span() for match in trigger.finditer(text)])
+        if windows:
+            woken.setdefault(number, []).extend(windows)
+    return woken
 
 
 # What judging candidates may cost in one window, in characters: CANDIDATE_WORK per character of the
@@ -518,59 +515,24 @@ LONG_LINE = 4096
 WINDOW = 1024
 
 
-def _windows(
-    text: str,
-    lowered: str,
-    keywords: list[str],
-    cache: dict[str, list[tuple[int, int]]],
-    occurrences: dict[str, list[int]] | None = None,
-) -> list[tuple[int, int]]:
-    """The lines (start, end) holding any of ``keywords`` (only near them on a long line), in order,
-    merged.
-    ``occurrences`` holds where each keyword occurs, when the automaton found them; otherwise they
-    are looked for.
-    """
-    spans: set[tuple[int, int]] = set()
-    for keyword in keywords:
-        found = cache.get(keyword)
-        if found is None:
-            found = []
-            starts = occurrences.get(keyword, []) if occurrences is not None else None
-
-            def after(
-                start: int,
-                end: int = len(text),
-                keyword: str = keyword,
-                starts: list[int] | None = starts,
-            ) -> int:
-                """The first occurrence of ``keyword`` in ``lowered[start:end]``, or -1 (as
-                ``str.find``)."""
-                if starts is None:
-                    return lowered.find(keyword, start, end)
-                at = bisect.bisect_left(starts, start)
-                return starts[at] if at < len(starts) and starts[at] + len(keyword) <= end else -1
-
-            position = after(0)
-            while position != -1:
-                start = text.rfind("\n", 0, position) + 1
-                end = text.find("\n", position)
-                if end == -1:
-                    end = len(text)
-                if end - start <= LONG_LINE:
-                    found.append((start, end))
-                    position = after(end)
-                    continue
-                while (
-                    position != -1 and position < end
-                ):  # a long line: a window around each occurrence
-                    found.append(
-                        (max(start, position - WINDOW), min(end, position + len(keyword) + WINDOW))
-                    )
-                    position = after(position + len(keyword), end)
-                position = after(end)
-            cache[keyword] = found
-        spans.update(found)
-    return _merge(spans)
+def _around(text: str, hits: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The lines (start, end) holding ``hits`` (spans, in order), each once; on a long line, only
+    WINDOW characters either side of each hit that does not overlap the one before."""
+    found: list[tuple[int, int]] = []
+    line_start = line_end = taken = -1
+    for start, end in hits:
+        if start < taken:
+            continue
+        taken = end
+        if start >= line_end:  # a new line: find its bounds once, however many hits it holds
+            line_start = text.rfind("\n", 0, start) + 1
+            line_end = text.find("\n", start)
+            line_end = len(text) if line_end == -1 else line_end
+        if line_end - line_start > LONG_LINE:
+            found.append((max(line_start, start - WINDOW), min(line_end, end + WINDOW)))
+        elif not found or found[-1] != (line_start, line_end):
+            found.append((line_start, line_end))
+    return found
 
 
 # A shell command goes on over the lines a backslash ends (curl … \ -H "Authorization: …"): a
@@ -599,6 +561,14 @@ def _continued(text: str, windows: list[tuple[int, int]]) -> list[tuple[int, int
     return out
 
 
+# Where a rule looks (rules.Reach), from the merged windows of its keywords and trigger
+_REACH: dict[Reach, Callable[[str, list[tuple[int, int]]], list[tuple[int, int]]]] = {
+    "line": lambda text, windows: windows,
+    "text": lambda text, windows: [(0, len(text))],
+    "continued": _continued,
+}
+
+
 def _merge(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     merged: list[tuple[int, int]] = []
     for start, end in sorted(spans):
@@ -617,26 +587,6 @@ def _triggers() -> tuple[tuple[int, re.Pattern[str]], ...]:
     return tuple(
         (n, re.compile(rule.trigger)) for n, rule in enumerate(RULES) if rule.trigger is not None
     )
-
-
-def _trigger_windows(text: str, trigger: re.Pattern[str]) -> list[tuple[int, int]]:
-    """The lines where ``trigger`` matches (only near the match on a long line), like a
-    keyword's."""
-    found: list[tuple[int, int]] = []
-    line_start, line_end = -1, -1
-    for match in trigger.finditer(text):
-        position = match.start()
-        if position >= line_end:  # a new line: find its bounds once, however many matches it holds
-            line_start = text.rfind("\n", 0, position) + 1
-            line_end = text.find("\n", position)
-            if line_end == -1:
-                line_end = len(text)
-        if line_end - line_start <= LONG_LINE:
-            if not found or found[-1] != (line_start, line_end):
-                found.append((line_start, line_end))
-        else:
-            found.append((max(line_start, position - WINDOW), min(line_end, match.end() + WINDOW)))
-    return found
 
 
 def _scan_layered(text: str, depth: int, judged: _Judged) -> list[Span]:

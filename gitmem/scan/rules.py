@@ -36,7 +36,7 @@ from gitmem.scan.filters import Check
 # - "generic": no format: the name the value is assigned to must say credential (Rule.names), the
 #   value must look generated in code (filters.plausible_in_code), then the rule's check.
 Judged = Literal["format", "binary-format", "key", "generic"]
-# Where a rule looks (engine._scan_raw): "line", the lines its keywords (or trigger) are on; "text",
+# Where a rule looks (engine._REACH): "line", the lines its keywords (or trigger) are on; "text",
 # the whole text (a secret that spans lines); "continued", the keywords' lines and those a
 # backslash at their end continues (a shell command: engine._continued).
 Reach = Literal["line", "text", "continued"]
