@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple, Protocol, TypeVar
 
 from gitmem.scan.lazyre import lazy
@@ -183,26 +183,15 @@ _SIMPLE_ESCAPES = {
 }
 
 
+def _json_escape(token: re.Match[str]) -> str | None:
+    hex_digits, simple = token.group(1), token.group(2)
+    if hex_digits is not None:
+        return chr(int(hex_digits, 16))
+    return None if simple is None else _SIMPLE_ESCAPES.get(simple, simple)
+
+
 def json_strings(text: str) -> Layer | None:
-    if "\\" not in text or not _JSON_HINT_RE.search(text):
-        return None
-    out = _Builder("json")
-    for match in _in_lines(text, _JSON_HINT_RE, _JSON_STRING_RE):
-        content = match.group(1)
-        if not _JSON_HINT_RE.search(content):
-            continue
-        out.separator(match.start(1))
-        base = match.start(1)
-        for token in _JSON_TOKEN_RE.finditer(content):
-            start, end = base + token.start(), base + token.end()
-            hex_digits, simple = token.group(1), token.group(2)
-            if hex_digits is not None:
-                out.char(chr(int(hex_digits, 16)), start, end)
-            elif simple is not None:
-                out.char(_SIMPLE_ESCAPES.get(simple, simple), start, end)
-            else:
-                out.verbatim(token.group(), start)
-    return out.layer()
+    return _unescaped(text, _JSON)
 
 
 # -- URL encoding ----------------------------------------------------------------------------------
@@ -213,21 +202,48 @@ _URL_RUN_RE = lazy(r"[^\s\"'<>`]+")  # a run that may be a URL; decoded only whe
 _URL_TOKEN_RE = lazy(r"%([0-7][0-9A-Fa-f])|[^%]+|%")
 
 
+def _url_escape(token: re.Match[str]) -> str | None:
+    return None if token.group(1) is None else chr(int(token.group(1), 16))
+
+
 def url_encoded(text: str) -> Layer | None:
-    if "%" not in text or not _URL_HINT_RE.search(text):
+    return _unescaped(text, _URL)
+
+
+class _Escapes(NamedTuple):
+    """An encoding by escapes (JSON strings, URL-encoding): where runs of it are and how each of
+    their tokens decodes."""
+
+    kind: str
+    mark: str  # what every escape starts with
+    hint: re.Pattern[str]  # an escape that may hide a secret: a run without one is left alone
+    runs: _Finder[re.Match[str] | _String]  # the runs that may hold escapes
+    group: int  # the group of a run's match that holds what is decoded
+    tokens: re.Pattern[str]  # an escape, or a stretch of characters that stand for themselves
+    decode: Callable[[re.Match[str]], str | None]  # what an escape stands for; None: itself
+
+
+_JSON = _Escapes("json", "\\", _JSON_HINT_RE, _JSON_STRING_RE, 1, _JSON_TOKEN_RE, _json_escape)
+_URL = _Escapes("url", "%", _URL_HINT_RE, _URL_RUN_RE, 0, _URL_TOKEN_RE, _url_escape)
+
+
+def _unescaped(text: str, escapes: _Escapes) -> Layer | None:
+    """The runs of ``text`` that hold a hint, decoded, each to the span of text it came from."""
+    if escapes.mark not in text or not escapes.hint.search(text):
         return None
-    out = _Builder("url")
-    for match in _in_lines(text, _URL_HINT_RE, _URL_RUN_RE):
-        if "%" not in match.group() or not _URL_HINT_RE.search(match.group()):
+    out = _Builder(escapes.kind)
+    for match in _in_lines(text, escapes.hint, escapes.runs):
+        run, base = match.group(escapes.group), match.start(escapes.group)
+        if escapes.mark not in run or not escapes.hint.search(run):
             continue
-        out.separator(match.start())
-        base = match.start()
-        for token in _URL_TOKEN_RE.finditer(match.group()):
-            start = base + token.start()
-            if token.group(1) is not None:
-                out.char(chr(int(token.group(1), 16)), start, base + token.end())
-            else:
+        out.separator(base)
+        for token in escapes.tokens.finditer(run):
+            start, end = base + token.start(), base + token.end()
+            char = escapes.decode(token)
+            if char is None:
                 out.verbatim(token.group(), start)
+            else:
+                out.char(char, start, end)
     return out.layer()
 
 
