@@ -12,6 +12,7 @@ subdivision flags Unicode recommends: England, Scotland, Wales).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from gitmem.scan.lazyre import lazy
@@ -38,9 +39,6 @@ _BLACK_FLAG = 0x1F3F4
 _CANCEL_TAG = 0xE007F
 _FORM_FEED = 0x0C
 _ZWNJ = 0x200C
-_EXCEPTIONS = frozenset(
-    {0xFEFF, _VS15, _VS16, _ZWJ, _ZWNJ, _FORM_FEED}
-)  # and tags (U+E0020 on): see _allowed
 # The marks right-to-left text needs (LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK, ARABIC LETTER MARK):
 # ordinary inside the strings of translation files (find_hidden's ``marks``). The overrides
 # (U+202A-U+202E) and isolates (U+2066-U+2069) of Trojan Source reorder what a reviewer sees, and
@@ -156,21 +154,34 @@ def _joining_letter(cp: int) -> bool:
     ) and unicodedata.category(chr(cp))[0] in "LM"
 
 
+def _after_visible(text: str, index: int, file: bool) -> bool:
+    """A variation selector after a visible character (its emoji or text presentation)."""
+    return index > 0 and ord(text[index - 1]) >= 0x20 and not _HIDDEN_RE.match(text[index - 1])
+
+
+# The exceptions: where each of these characters is part of ordinary text (and tags, U+E0020 on,
+# within a subdivision flag: see _allowed)
+_EXCEPTIONS: dict[int, Callable[[str, int, bool], bool]] = {
+    0xFEFF: lambda text, index, file: file and index == 0,  # a file's leading BOM
+    # a page break in source code (PEP 8, Emacs, C sources): visible to all
+    _FORM_FEED: lambda text, index, file: True,
+    # spelling: Persian, Arabic and Indic words need joiners between their letters
+    _ZWNJ: lambda text, index, file: _between_joining_letters(text, index),
+    _ZWJ: lambda text, index, file: (
+        _between_joining_letters(text, index) or _joins_emoji(text, index)
+    ),
+    _VS15: _after_visible,
+    _VS16: _after_visible,
+}
+
+
 def _allowed(text: str, index: int, cp: int, file: bool) -> bool:
-    """The exceptions: a file's leading BOM, and characters that are part of an emoji sequence."""
-    if cp == 0xFEFF:
-        return file and index == 0
-    if cp == _FORM_FEED:  # a page break in source code (PEP 8, Emacs, C sources): visible to all
-        return True
-    if cp in (_ZWNJ, _ZWJ) and _between_joining_letters(text, index):
-        return True  # spelling: Persian, Arabic and Indic words need joiners between their letters
-    if cp in (_VS15, _VS16):
-        return index > 0 and ord(text[index - 1]) >= 0x20 and not _HIDDEN_RE.match(text[index - 1])
-    if cp == _ZWJ:
-        return _joins_emoji(text, index)
-    if 0xE0020 <= cp <= _CANCEL_TAG:
-        return _in_subdivision_flag(text, index)
-    return False
+    """The exceptions: a file's leading BOM, and characters that are part of an emoji sequence
+    or a word."""
+    exception = _EXCEPTIONS.get(cp)
+    if exception is not None:
+        return exception(text, index, file)
+    return 0xE0020 <= cp <= _CANCEL_TAG and _in_subdivision_flag(text, index)
 
 
 def _between_joining_letters(text: str, index: int) -> bool:
