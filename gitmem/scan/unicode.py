@@ -154,33 +154,43 @@ def _joining_letter(cp: int) -> bool:
     ) and unicodedata.category(chr(cp))[0] in "LM"
 
 
-def _after_visible(text: str, index: int, file: bool) -> bool:
+class _Reading(NamedTuple):
+    """What the text is: a whole file's (its leading BOM allowed), and code people review (a
+    terminal's colours that hide nothing allowed)."""
+
+    file: bool
+    colours: bool
+
+
+def _after_visible(text: str, index: int, reading: _Reading) -> bool:
     """A variation selector after a visible character (its emoji or text presentation)."""
     return index > 0 and ord(text[index - 1]) >= 0x20 and not _HIDDEN_RE.match(text[index - 1])
 
 
 # The exceptions: where each of these characters is part of ordinary text (and tags, U+E0020 on,
 # within a subdivision flag: see _allowed)
-_EXCEPTIONS: dict[int, Callable[[str, int, bool], bool]] = {
-    0xFEFF: lambda text, index, file: file and index == 0,  # a file's leading BOM
+_EXCEPTIONS: dict[int, Callable[[str, int, _Reading], bool]] = {
+    0xFEFF: lambda text, index, reading: reading.file and index == 0,  # a file's leading BOM
     # a page break in source code (PEP 8, Emacs, C sources): visible to all
-    _FORM_FEED: lambda text, index, file: True,
+    _FORM_FEED: lambda text, index, reading: True,
     # spelling: Persian, Arabic and Indic words need joiners between their letters
-    _ZWNJ: lambda text, index, file: _between_joining_letters(text, index),
-    _ZWJ: lambda text, index, file: (
+    _ZWNJ: lambda text, index, reading: _between_joining_letters(text, index),
+    _ZWJ: lambda text, index, reading: (
         _between_joining_letters(text, index) or _joins_emoji(text, index)
     ),
     _VS15: _after_visible,
     _VS16: _after_visible,
+    # a terminal's colours in code people review (golden test output), when they hide nothing
+    0x1B: lambda text, index, reading: reading.colours and _colour_only(text, index),
 }
 
 
-def _allowed(text: str, index: int, cp: int, file: bool) -> bool:
-    """The exceptions: a file's leading BOM, and characters that are part of an emoji sequence
-    or a word."""
+def _allowed(text: str, index: int, cp: int, reading: _Reading) -> bool:
+    """The exceptions: a file's leading BOM, characters that are part of an emoji sequence or a
+    word, and a terminal's colours in code."""
     exception = _EXCEPTIONS.get(cp)
     if exception is not None:
-        return exception(text, index, file)
+        return exception(text, index, reading)
     return 0xE0020 <= cp <= _CANCEL_TAG and _in_subdivision_flag(text, index)
 
 
@@ -211,7 +221,6 @@ def _in_subdivision_flag(text: str, index: int) -> bool:
 # A terminal's colours and styles: ESC [ parameters m (SGR). The parameters that hide text: 8
 # (conceal), and the same colour for the text and its background (``_colour_hides``)
 _SGR_RE = lazy(r"\x1b\[([0-9;]{0,48})m")
-_ESCAPE = 0x1B
 _CONCEAL = 8
 _EXTENDED = {5: 1, 2: 3}  # 38;5;N and 38;2;R;G;B: the parameters after the 5 or the 2
 # The 16 basic colours: code -> (3 for the text or 4 for its background, colour as 38;5;N has it)
@@ -264,6 +273,7 @@ def find_hidden(
         None, _ASCII_VISIBLE
     ):  # most files: 1 GB/s
         return []
+    reading = _Reading(file, colours)
     found: list[HiddenChar] = []
     line, line_start, counted_to = (
         1,
@@ -277,9 +287,7 @@ def find_hidden(
     for match in _HIDDEN_RE.finditer(text):
         index = match.start()
         cp = ord(text[index])
-        if (cp in _EXCEPTIONS or cp >= 0xE0020) and _allowed(text, index, cp, file):
-            continue
-        if cp == _ESCAPE and colours and _colour_only(text, index):
+        if (cp in _EXCEPTIONS or cp >= 0xE0020) and _allowed(text, index, cp, reading):
             continue
         newlines = text.count("\n", counted_to, index)
         if newlines:
