@@ -55,7 +55,7 @@ STOP = "stop"
 PRE_TOOL = "pre-tool"  # before a tool call runs: refuse what an active memory's ``enforce`` forbids
 EVENTS = (PROMPT, START, STOP, PRE_TOOL)
 
-# How a tool reads a target's files (``Read.how``).
+# How a tool reads a target's files (``Read.how``): ``READS`` below.
 ReadKind = Literal["always", "by-path", "fallback", "imports"]
 # the root file at start (and the nested files of the start directory where the target has them)
 ALWAYS: ReadKind = "always"
@@ -93,6 +93,22 @@ TranscriptLayout = Literal["slug", "rollout", "tmp", "storage"]
 # ``MemoryStore.layout``: clientstores.py's ``LAYOUTS``
 StoreLayout = Literal["auto-memory", "git-root-memory", "registry", "task-groups"]
 READ_KINDS = (ALWAYS, BY_PATH, FALLBACK, IMPORTS)
+
+
+class Reading(NamedTuple):
+    """What a ``Read.how`` means for the target read (``READS``)."""
+
+    reads: bool  # the tool reads the target's files itself, wherever they are
+    fallback: bool  # only where the root file of ``Read.unless`` does not exist
+    imported: bool  # through an ``@FILE`` import in the tool's own root file
+
+
+READS: dict[ReadKind, Reading] = {
+    ALWAYS: Reading(reads=True, fallback=False, imported=False),
+    BY_PATH: Reading(reads=True, fallback=False, imported=False),
+    FALLBACK: Reading(reads=False, fallback=True, imported=False),
+    IMPORTS: Reading(reads=False, fallback=False, imported=True),
+}
 
 
 class UserFile(NamedTuple):
@@ -136,17 +152,34 @@ def _lines(text: str) -> int:
 
 
 class Measuring(NamedTuple):
-    """How a ``Limit.measure`` counts a file, and the unit a message names."""
+    """What a ``Limit.measure`` means: how it counts a file, the unit a message names, and what
+    compile and import do with a limit of it."""
 
-    unit: str
+    noun: str  # what a file's size is counted in
     count: Callable[[str], int]
+    chain: bool
+    """The limit is on the root file and the nested files on the way down to a folder, summed (the
+    AGENTS.md chain Codex joins), not on one file."""
+    lines: bool
+    """Counted in lines: no token budget maps to it, so compile cannot fit gitmem's block within it
+    by lowering the budget (it warns instead)."""
+
+    @property
+    def unit(self) -> str:
+        return self.noun + (" with the AGENTS.md files above it" if self.chain else "")
+
+    @property
+    def room(self) -> bool:
+        """A size the hand-written text eats into, beside which compile fits gitmem's block by
+        lowering its budget (and the index's share)."""
+        return not self.lines
 
 
 MEASURES: dict[Measure, Measuring] = {
-    "chars": Measuring("characters", len),
-    "lines": Measuring("lines", _lines),
+    "chars": Measuring("characters", len, chain=False, lines=False),
+    "lines": Measuring("lines", _lines, chain=False, lines=True),
     "chain_bytes": Measuring(
-        "bytes with the AGENTS.md files above it", lambda text: len(text.encode("utf-8"))
+        "bytes", lambda text: len(text.encode("utf-8")), chain=True, lines=False
     ),
 }
 
@@ -1462,7 +1495,7 @@ def user_variant(target: Target, user_file: UserFile, root_file: str) -> Target:
         dir_file=None,
         scoped_dir=None,
         scoped_frontmatter=(),
-        limits=tuple(limit for limit in target.limits if limit.measure != "chain_bytes"),
+        limits=tuple(limit for limit in target.limits if not MEASURES[limit.measure].chain),
         user_files=(user_file,),
         reads_config=None,
         personal=True,

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import typing
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -22,7 +22,7 @@ from gitmem.commands import explain
 from gitmem.commands import mcp as commands_mcp
 from gitmem.compile import delivery
 from gitmem.hook import run
-from gitmem.importing import oversize, rulesfiles
+from gitmem.importing import rulesfiles
 from gitmem.init import mcp, remember
 from gitmem.scan import transcripts
 
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 TABLES: list[tuple[Any, dict[str, Any], str]] = [
     (tools.Measure, tools.MEASURES, "tools.MEASURES"),
-    (tools.Measure, oversize._UNITS, "importing.oversize._UNITS"),
+    (tools.ReadKind, tools.READS, "tools.READS"),
     (tools.ScopeKind, rulesfiles._SCOPES, "importing.rulesfiles._SCOPES"),
     (tools.HookOutput, run.ANSWERS, "hook.run.ANSWERS"),
     (tools.CommandStyle, remember.TEXTS, "init.remember.TEXTS"),
@@ -41,9 +41,21 @@ TABLES: list[tuple[Any, dict[str, Any], str]] = [
     (explain.Gate, explain.GATES, "commands.explain.GATES"),
     (mcp.Action, commands_mcp.REGISTERED, "commands.mcp.REGISTERED"),
 ]
-# The fields of these kinds are read only through their table: no code compares one to a name
-# (``layout.bridge == "import"``), which would spread a kind's meaning again.
-READ_BY_TABLE_ONLY = ("shape", "bridge")
+# The fields (and variables) of these kinds are read only through their table: no code compares
+# one to a name of its kind (``layout.bridge == "import"``, ``read.how == FALLBACK``), which would
+# spread a kind's meaning again. A field name shared with another kind of value (``Removal.how ==
+# "retired"``) is told apart by the names it is compared to.
+READ_BY_TABLE_ONLY: dict[str, Any] = {
+    "shape": tools.McpShape,
+    "bridge": delivery.Bridge,
+    "measure": tools.Measure,
+    "scope": tools.ScopeKind,
+    "output": tools.HookOutput,
+    "deny": tools.DenyShape,
+    "how": tools.ReadKind,
+    "style": tools.CommandStyle,
+    "layout": Literal[tools.TranscriptLayout, tools.StoreLayout],
+}
 
 
 @pytest.mark.parametrize(("kind", "table", "name"), TABLES, ids=[name for *_, name in TABLES])
@@ -56,24 +68,41 @@ def test_each_table_interprets_exactly_its_kinds(
     )
 
 
-def _names(node: ast.expr) -> bool:
-    """Whether ``node`` is a string constant, or a tuple, list or set of them."""
+def _name(node: ast.expr) -> object:
+    """The string ``node`` names: a constant, or a constant of gitmem.tools (``FALLBACK``)."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    return getattr(tools, node.id, None) if isinstance(node, ast.Name) else None
+
+
+def _names(node: ast.expr, kinds: set[str]) -> bool:
+    """Whether ``node`` names kinds of ``kinds``: one, or a tuple, list or set of them."""
     items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
-    return bool(items) and all(
-        isinstance(item, ast.Constant) and isinstance(item.value, str) for item in items
-    )
+    return bool(items) and all(_name(item) in kinds for item in items)
 
 
-def comparisons_by_name(source: str, fields: tuple[str, ...]) -> list[str]:
-    """Where ``source`` compares one of ``fields`` (an attribute of that name) to kind names."""
+def _field(node: ast.expr) -> str | None:
+    """The field (``read.how``) or variable (``measure``) ``node`` reads."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def comparisons_by_name(source: str, fields: dict[str, Any]) -> list[str]:
+    """Where ``source`` compares one of ``fields`` (an attribute or a variable of that name) to
+    names of its kind (``fields[field]``, a Literal)."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.Compare):
             continue
         sides = [node.left, *node.comparators]
-        if any(isinstance(side, ast.Attribute) and side.attr in fields for side in sides) and any(
-            _names(side) for side in sides
-        ):
+        kinds = {
+            name
+            for side in sides
+            if (field := _field(side)) in fields
+            for name in typing.get_args(fields[field])
+        }
+        if kinds and any(_names(side, kinds) for side in sides):
             found.append(f"{node.lineno}: {ast.unparse(node)}")
     return found
 
@@ -91,12 +120,17 @@ def test_the_comparison_finder_finds_comparisons() -> None:
     source = (
         'if layout.bridge == "import" or "linked" != plan.bridge: pass\n'
         'ok = plan.bridge in ("private", "linked") or BRIDGES[plan.bridge].shared\n'
-        'fine = layout.bridge == other.bridge or client.name == "x"\n'
+        'fine = layout.bridge == other.bridge or client.name == "x" or self.how == "retired"\n'
+        "if read.how == FALLBACK or measure == 'lines': pass\n"
+        "fine = read.how == OTHER or measure == 'metres'\n"
     )
-    assert [line.split(":")[0] for line in comparisons_by_name(source, ("bridge",))] == [
+    fields = {"bridge": delivery.Bridge, "how": tools.ReadKind, "measure": tools.Measure}
+    assert [line.split(":")[0] for line in comparisons_by_name(source, fields)] == [
         "1",
         "1",
         "2",
+        "4",
+        "4",
     ]
 
 

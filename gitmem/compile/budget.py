@@ -23,7 +23,7 @@ from datetime import date
 from gitmem.compile.block import END_LINE, KIND_ORDER, PRIORITY_RANK, begin_line
 from gitmem.linear import linear
 from gitmem.memory.model import Memory
-from gitmem.tools import Target
+from gitmem.tools import MEASURES, Target
 
 CHARS_PER_TOKEN = 4
 # of what a hard size limit leaves beside the hand-written text, what gitmem's block may take
@@ -50,9 +50,9 @@ def fitted(target: Target, budget: int, hand_written: int) -> int:
     instead of the client cutting the file. Unchanged where the hand-written text alone is past the
     limit (no budget fixes that; `gitmem check` names it)."""
     for limit in target.limits:
-        if limit.hard and limit.measure in ("chars", "chain_bytes") and hand_written < limit.value:
+        if limit.hard and MEASURES[limit.measure].room and hand_written < limit.value:
             frames = FRAME * (
-                2 if limit.measure == "chain_bytes" else 1
+                2 if MEASURES[limit.measure].chain else 1
             )  # the root's and a folder's
             budget = min(budget, room_tokens(limit.value - hand_written - frames))
     return budget

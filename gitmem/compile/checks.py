@@ -64,7 +64,7 @@ def limit_uses(
     for limit in target.limits:
         over_chains: list[str] = []
         for path in mine:
-            if limit.measure != "chain_bytes":
+            if not MEASURES[limit.measure].chain:
                 used, mine_part = _used(finals[path], limit.measure), own(path, limit.measure)
             else:
                 chain = _chain(target, path, finals)
@@ -85,9 +85,7 @@ def _used(text: str, measure: Measure) -> int:
 
 def _own(text: str, measure: Measure) -> int:
     """gitmem's own part of a file (``text``, its plan) as ``measure`` counts it."""
-    if measure == "lines":
-        return text.count("\n")
-    return len(text.encode("utf-8")) if measure == "chain_bytes" else len(text)
+    return text.count("\n") if MEASURES[measure].lines else MEASURES[measure].count(text)
 
 
 def _chain(target: Target, path: str, finals: dict[str, str]) -> list[str]:
@@ -159,7 +157,7 @@ def limit_advice(use: LimitUse) -> str:
             "lines into .memory/, the budget's share compiled back), then run `gitmem compile`"
         )
     room = use.limit.value - use.hand_written  # what gitmem's part may take
-    fits = room_tokens(room) if use.limit.measure != "lines" else None
+    fits = room_tokens(room) if MEASURES[use.limit.measure].room else None
     lower = (
         f"lower the budget of {use.target} to about {fits:,} tokens (budget: {{default: …, "
         f"{use.target}: {fits}}} in .memory/config.yaml)"

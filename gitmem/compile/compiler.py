@@ -38,8 +38,8 @@ from gitmem.memory.model import Memory
 from gitmem.project import Project
 from gitmem.scopes import packs as shared_packs
 from gitmem.tools import CLEANUP_TARGETS as CLEANUP
+from gitmem.tools import MEASURES, TARGETS, WHOLE_PREFIX, Target
 from gitmem.tools import TARGET_BY_NAME as BY_NAME
-from gitmem.tools import TARGETS, WHOLE_PREFIX, Target
 
 if TYPE_CHECKING:
     from gitmem.memory.store import Snapshot, Store
@@ -629,7 +629,7 @@ def _nested_hand_written(
     chains the team's text with the root's ``root`` keeps within it; and the chains already past it
     alone, each at its first file over (leaving them room would only take the index from every other
     folder)."""
-    limits = [lim for lim in target.limits if lim.hard and lim.measure == "chain_bytes"]
+    limits = [lim for lim in target.limits if lim.hard and MEASURES[lim.measure].chain]
     if target.dir_file is None or not limits:
         return 0, []
     name, limit = target.dir_file, min(limits, key=lambda lim: lim.value)

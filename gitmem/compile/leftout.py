@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from gitmem.memory.fields import shown_line
 from gitmem.memory.model import Memory
-from gitmem.tools import Target
+from gitmem.tools import MEASURES, Target
 
 INDEX_TOKENS = 1600  # the index's own bound, beside the budget
 CHARS_PER_TOKEN = 4  # as the budget estimates
@@ -46,13 +46,13 @@ def room(target: Target, used: int, reserved: int = 0, bound_tokens: int = INDEX
     hard size limit (the index is the first thing to go, before any memory's entry)."""
     chars = bound_tokens * CHARS_PER_TOKEN
     for limit in target.limits:
-        if limit.hard and limit.measure in ("chars", "chain_bytes"):
+        if limit.hard and MEASURES[limit.measure].room:
             chars = min(chars, max(0, int(limit.value * LIMIT_SHARE) - reserved - used))
     return chars
 
 
 def has_hard_size_limit(target: Target) -> bool:
-    return any(limit.hard and limit.measure in ("chars", "chain_bytes") for limit in target.limits)
+    return any(limit.hard and MEASURES[limit.measure].room for limit in target.limits)
 
 
 def line(memory: Memory) -> str:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from gitmem.linear import linear
-from gitmem.tools import ALWAYS, BY_PATH, FALLBACK, IMPORTS, Target, Tool, target
 from gitmem.tools import READERS as TOOLS
+from gitmem.tools import READS, Target, Tool, target
 
 __all__ = ["IMPORTS_OF", "READERS", "Import", "Reader", "imported", "imports_file"]
 
@@ -50,11 +50,11 @@ def _reader(tool: Tool) -> Reader:
     return Reader(
         tool.title,
         tool.serves,
-        tuple(dict.fromkeys(read.target for read in tool.reads if read.how in (ALWAYS, BY_PATH))),
+        tuple(dict.fromkeys(read.target for read in tool.reads if READS[read.how].reads)),
         tuple(
             (read.target, read.unless)
             for read in tool.reads
-            if read.how == FALLBACK and read.unless
+            if READS[read.how].fallback and read.unless
         ),
         tool.checked,
         tool.follows_imports,
@@ -86,7 +86,7 @@ IMPORTS_OF: tuple[Import, ...] = tuple(
     for tool in TOOLS
     if tool.serves is not None
     for read in tool.reads
-    if read.how == IMPORTS
+    if READS[read.how].imported
 )
 
 

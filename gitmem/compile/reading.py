@@ -27,7 +27,7 @@ from gitmem import gateway, gitcommand
 from gitmem.compile import block, budget
 from gitmem.compile.readers import Reader, imported
 from gitmem.errors import GitmemError
-from gitmem.tools import TARGET_BY_NAME, Limit, Target
+from gitmem.tools import MEASURES, TARGET_BY_NAME, Limit, Target
 
 if TYPE_CHECKING:
     from gitmem.project import Project
@@ -423,10 +423,10 @@ class _Walk:
             for limit in limits:
                 if not limit.hard or not self._has(limit):
                     continue
-                if limit.measure == "chain_bytes":
+                if MEASURES[limit.measure].chain:
                     chains[item.target] = chains.get(item.target, 0) + item.size
                     used = chains[item.target]
-                elif limit.measure == "lines":
+                elif MEASURES[limit.measure].lines:
                     used = self.texts.get(item.path, "").count("\n")
                 else:
                     used = item.chars + item.hand_chars

@@ -275,14 +275,12 @@ def _stop(
             session.save()
         return Answer("")
     session.save()
-    if client.output == "plain":
-        return Answer(reason)
-    return Answer(json.dumps({"decision": "block", "reason": reason}))
+    return Answer(ANSWERS[client.output].stop(reason))
 
 
 def _format(client: Client, event: str, text: str) -> str:
     name = client.event_name(event) or ("UserPromptSubmit" if event == PROMPT else "SessionStart")
-    return ANSWERS[client.output](name, text)
+    return ANSWERS[client.output].event(name, text)
 
 
 def _specific(name: str, text: str) -> dict[str, Any]:
@@ -293,14 +291,25 @@ def _json(answer: dict[str, Any]) -> str:
     return json.dumps(answer, ensure_ascii=False)
 
 
-# ``Hooks.output`` -> the answer carrying ``text`` for the client's event ``name``.
-ANSWERS: dict[HookOutput, Callable[[str, str], str]] = {
-    "hookSpecificOutput": lambda name, text: _json(_specific(name, text)),
-    "additionalContext": lambda name, text: _json(
-        {**_specific(name, text), "additionalContext": text}
+def _block(reason: str) -> str:
+    return json.dumps({"decision": "block", "reason": reason})
+
+
+class _Answering(NamedTuple):
+    """How a client reads a hook's answer (a ``Hooks.output``)."""
+
+    event: Callable[[str, str], str]  # the answer carrying ``text`` for the client's event ``name``
+    stop: Callable[[str], str] = _block  # the Stop hook's answer that keeps the session on, and why
+
+
+# ``Hooks.output`` -> how the client reads an answer.
+ANSWERS: dict[HookOutput, _Answering] = {
+    "hookSpecificOutput": _Answering(lambda name, text: _json(_specific(name, text))),
+    "additionalContext": _Answering(
+        lambda name, text: _json({**_specific(name, text), "additionalContext": text})
     ),
-    "additional_context": lambda _name, text: _json({"additional_context": text}),
-    "plain": lambda _name, text: text,
+    "additional_context": _Answering(lambda _name, text: _json({"additional_context": text})),
+    "plain": _Answering(lambda _name, text: text, stop=lambda reason: reason),
 }
 
 

@@ -21,9 +21,7 @@ from gitmem.errors import GitmemError
 from gitmem.importing import rulesfiles
 from gitmem.importing.importer import choose_files
 from gitmem.project import Project
-from gitmem.tools import MEASURES, TARGETS, Limit, Measure, Target
-
-_UNITS: dict[Measure, str] = {"chars": "characters", "lines": "lines", "chain_bytes": "bytes"}
+from gitmem.tools import MEASURES, TARGETS, Limit, Target
 
 
 @dataclass(frozen=True)
@@ -39,13 +37,9 @@ class Oversize:
     def describe(self, moved: bool = False, left_out: bool = False) -> str:
         """One line: the file, its size, whose limit, and what to do (``moved``: after ``--move``
         took lines out of it, ``left_out`` with ``--left-out``)."""
-        chain = (
-            " with the AGENTS.md files above it"
-            if self.limit.measure == "chain_bytes" and "/" in self.path
-            else ""
-        )
+        measure = MEASURES[self.limit.measure]
         head = (
-            f"{self.path}: {self.used:,} {_UNITS[self.limit.measure]}{chain} "
+            f"{self.path}: {self.used:,} {measure.unit if '/' in self.path else measure.noun} "
             f"({self.lines:,} lines) of hand-written text, over the hard limit of "
             f"{self.limit.value:,} ({self.limit.reason})"
         )
@@ -78,9 +72,8 @@ class Near:
     budget: int
 
     def describe(self) -> str:
-        chain = " with the AGENTS.md files above it" if self.limit.measure == "chain_bytes" else ""
         return (
-            f"{self.path}: {self.used:,} {_UNITS[self.limit.measure]}{chain} of hand-written "
+            f"{self.path}: {self.used:,} {MEASURES[self.limit.measure].unit} of hand-written "
             f"text leave gitmem {self.limit.value - self.used:,} of the hard limit of "
             f"{self.limit.value:,} ({self.limit.reason}): compile keeps the {self.target} block "
             f"to about {self.tokens:,} tokens (budget {self.budget:,}), the rest in the index and "
@@ -130,7 +123,7 @@ def _texts(project: Project, paths: Iterable[str]) -> dict[str, str]:
 def _sizes(texts: dict[str, str], target: Target, limit: Limit) -> dict[str, int]:
     """Each of ``target``'s files among ``texts`` measured for ``limit`` (a chain's with the files
     above it)."""
-    if limit.measure != "chain_bytes":
+    if not MEASURES[limit.measure].chain:
         return {p: MEASURES[limit.measure].count(t) for p, t in texts.items() if _of(target, p)}
     name = target.dir_file
     return {
@@ -150,7 +143,7 @@ def near_limits(
     found = []
     for target in TARGETS:
         for limit in target.limits:
-            if not limit.hard or limit.measure == "lines":
+            if not limit.hard or not MEASURES[limit.measure].room:
                 continue
             under = [(used, path) for path, used in _sizes(texts, target, limit).items()]
             used, path = max((u for u in under if u[0] < limit.value), default=(0, ""))
@@ -170,7 +163,7 @@ def oversized(project: Project, paths: Iterable[str]) -> list[Oversize]:
         for limit in target.limits:
             if not limit.hard:
                 continue
-            if limit.measure != "chain_bytes":
+            if not MEASURES[limit.measure].chain:
                 found += [
                     Oversize(path, used, text.count("\n"), limit, target.name)
                     for path, text in texts.items()

@@ -161,7 +161,7 @@ def skill_bundle(root: Path, path: str) -> str | None:
 def rank(path: str, fmt: Format) -> tuple[int, int, str]:
     """Sort key: root files before nested ones, formats in their records' ``rank`` order, then
     by path."""
-    return (path.count("/") if fmt.scope == "directory" else 0, fmt.rank, path)
+    return (path.count("/") if _SCOPES[fmt.scope].directory else 0, fmt.rank, path)
 
 
 def _in_folder(path: str, folder: str) -> str | None:
@@ -191,7 +191,7 @@ def base_directory(path: str, fmt: Format) -> str:
     """The directory a file's rules apply under ("" for the whole project). A directory-scoped file
     in its format's ``home`` folder (``.claude/CLAUDE.md``, Claude Code's project memory like
     ``CLAUDE.md`` beside it) belongs to the directory that holds the folder."""
-    if fmt.scope == "directory":
+    if _SCOPES[fmt.scope].directory:
         directory = path.rsplit("/", 1)[0] if "/" in path else ""
         home = fmt.home
         if home is not None and (directory == home or directory.endswith("/" + home)):
@@ -283,7 +283,7 @@ def review_only(fmt: Format, front: Frontmatter) -> bool:
     Such rules stay where only code review reads them: imported, every client would get them.
     """
     value = front.fields.get("excludeAgent")
-    excluded = _globs(value) if fmt.scope == "applyTo" else []
+    excluded = _globs(value) if _SCOPES[fmt.scope].exclude_agent else []
     return "coding-agent" in excluded
 
 
@@ -339,7 +339,7 @@ def scope_of(path: str, fmt: Format, front: Frontmatter) -> Scope:
     the repository."""
     directory = base_directory(path, fmt)
     here = f"under {directory}/" if directory else "the whole project"
-    return _SCOPES[fmt.scope](_Where(directory, here), front.fields)
+    return _SCOPES[fmt.scope].read(_Where(directory, here), front.fields)
 
 
 class _Where(NamedTuple):
@@ -436,17 +436,33 @@ def _whole(_where: _Where, _fields: dict[str, Value]) -> Scope:
     return Scope(ALWAYS, "normal", "the whole project")
 
 
-# ``Format.scope`` -> how its frontmatter gives the scope.
-_SCOPES: dict[ScopeKind, _Reader] = {
-    "none": _whole,
-    "directory": _directory,
-    "always-apply": _always_apply,
-    "applyTo": _apply_to,
-    "paths": _paths,
+class _Scoping(NamedTuple):
+    """What a ``Format.scope`` means for a file of that format."""
+
+    read: _Reader  # how its frontmatter gives the scope
+    directory: bool = False
+    """It applies under its own directory: nested files rank after the root's, and its base
+    directory is its folder's (its format's ``home`` folder aside)."""
+    exclude_agent: bool = False
+    """Its frontmatter may keep it from the coding agent (``excludeAgent``: Copilot's code review
+    only)."""
+
+
+# ``Format.scope`` -> what it means.
+_SCOPES: dict[ScopeKind, _Scoping] = {
+    "none": _Scoping(_whole),
+    "directory": _Scoping(_directory, directory=True),
+    "always-apply": _Scoping(_always_apply),
+    "applyTo": _Scoping(_apply_to, exclude_agent=True),
+    "paths": _Scoping(_paths),
     # Devin Desktop's (Windsurf's) and Antigravity's `trigger`; Kiro's `inclusion`.
-    "trigger": _mode("trigger", "always_on", "glob", "globs", ("model_decision", "manual")),
-    "inclusion": _mode("inclusion", "always", "fileMatch", "fileMatchPattern", ("manual", "auto")),
-    "always-apply-or-globs": _always_apply_or_globs,
-    "type": _type,
-    "folder": _directory,
+    "trigger": _Scoping(
+        _mode("trigger", "always_on", "glob", "globs", ("model_decision", "manual"))
+    ),
+    "inclusion": _Scoping(
+        _mode("inclusion", "always", "fileMatch", "fileMatchPattern", ("manual", "auto"))
+    ),
+    "always-apply-or-globs": _Scoping(_always_apply_or_globs),
+    "type": _Scoping(_type),
+    "folder": _Scoping(_directory),
 }
