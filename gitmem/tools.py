@@ -84,7 +84,7 @@ ScopeKind = Literal[
 ]
 # ``Hooks.output``: hook/run.py's ``ANSWERS``
 HookOutput = Literal["hookSpecificOutput", "additionalContext", "additional_context", "plain"]
-# ``Hooks.deny``: hook/pretool.py's ``answer``
+# ``Hooks.deny``: hook/pretool.py's ``DENY``
 DenyShape = Literal["hookSpecificOutput", "permissionDecision", "decision", "permission", "plain"]
 CommandStyle = Literal["markdown", "toml", "plain"]  # ``Commands.style``: init/remember.py's TEXTS
 McpShape = Literal["mcp", "workspace", "trust", "stdio"]  # ``Mcp.shape``: init/mcp.py's SHAPES

@@ -21,7 +21,7 @@ from gitmem import clientstores, tools
 from gitmem.commands import explain
 from gitmem.commands import mcp as commands_mcp
 from gitmem.compile import delivery
-from gitmem.hook import run
+from gitmem.hook import pretool, run
 from gitmem.importing import rulesfiles
 from gitmem.init import mcp, remember
 from gitmem.scan import transcripts
@@ -33,6 +33,7 @@ TABLES: list[tuple[Any, dict[str, Any], str]] = [
     (tools.ReadKind, tools.READS, "tools.READS"),
     (tools.ScopeKind, rulesfiles._SCOPES, "importing.rulesfiles._SCOPES"),
     (tools.HookOutput, run.ANSWERS, "hook.run.ANSWERS"),
+    (tools.DenyShape, pretool.DENY, "hook.pretool.DENY"),
     (tools.CommandStyle, remember.TEXTS, "init.remember.TEXTS"),
     (tools.TranscriptLayout, transcripts.FINDERS, "scan.transcripts.FINDERS"),
     (tools.StoreLayout, clientstores.LAYOUTS, "clientstores.LAYOUTS"),

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
     from gitmem.hook.clients import Client
     from gitmem.memory.model import Memory
+    from gitmem.tools import DenyShape
 
 MAX_TEXT = 262_144  # characters of an edit's old or new text looked at for the managed block
 REASON_BODY = 1_500  # characters of a memory's body quoted in a refusal
@@ -705,7 +706,7 @@ def _hook_specific(client: Client, text: str) -> dict[str, Any]:
 
 
 # How each client reads a refusal (``Hooks.deny``) -> the answer it gets; None: the text itself.
-DENY: dict[str, Callable[[Client, str], dict[str, Any]] | None] = {
+DENY: dict[DenyShape, Callable[[Client, str], dict[str, Any]] | None] = {
     "plain": None,  # gitmem's opencode plugin throws it
     "decision": lambda _client, text: {"decision": "deny", "reason": text},
     "permissionDecision": lambda _client, text: {
