@@ -10,8 +10,7 @@ from gitmem.commands import open_store, today
 from gitmem.commands.okf import import_okf
 from gitmem.commands.output import done, echo, echo_json, style
 from gitmem.errors import UsageError, shown
-from gitmem.importing.fromclients import import_clients
-from gitmem.importing.importer import import_rules
+from gitmem.importing import fromclients, importer
 from gitmem.importing.move import apply_moves, delivery, keep_once, plan_moves
 from gitmem.importing.oversize import near_limits, oversized
 from gitmem.importing.wording import LISTED_UNDER
@@ -185,11 +184,11 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
     project, store = open_store()
     threshold = load_config(project).similarity
     day = today()
-    report = import_rules(
-        project, store, paths, day, threshold=threshold, accept=flags.accept, force=flags.force,
-        dry_run=flags.dry_run, rules_only=flags.move, skills=flags.skills,
-        counter_examples=flags.counter_examples,
+    request = importer.Request(
+        day, threshold, paths, accept=flags.accept, force=flags.force, dry_run=flags.dry_run,
+        rules_only=flags.move, skills=flags.skills, counter_examples=flags.counter_examples,
     )  # fmt: skip
+    report = importer.import_rules(project, store, request)
     moving = _Moving([], [], [])
     if flags.move:
         delivered = delivery(project, report, store.load().memories.values(), day)
@@ -492,17 +491,10 @@ def _from_clients(
     if user:
         scope = user_scope()
         personal = (scope, Store(scope))
-    report = import_clients(
-        project,
-        store,
-        names,
-        today(),
-        threshold=threshold,
-        user=user,
-        force=force,
-        dry_run=dry_run,
-        personal=personal,
+    request = fromclients.Request(
+        names, today(), threshold, personal, user=user, force=force, dry_run=dry_run
     )
+    report = fromclients.import_clients(project, store, request)
     if as_json:
         echo_json(_clients_json(project, report))
     else:

@@ -132,43 +132,62 @@ def home_folder() -> Path:
     return Path.home()
 
 
-def import_clients(
-    project: Project,
-    store: Store,
-    names: Sequence[str],
-    today: date,
-    *,
-    threshold: float,
-    personal: tuple[Project, Store] | None = None,
-    home: Path | None = None,
-    user: bool = False,
-    force: bool = False,
-    dry_run: bool = False,
-) -> ClientImport:
-    """Import what the clients ``names`` remember of this repository; with ``dry_run``, write
-    nothing.
-    ``personal``: the personal scope and store (with ``user``)."""
-    home = home or home_folder()
-    report = ClientImport(dry_run, user)
-    ledger = _load_ledger(project)
+@dataclass(frozen=True)
+class Request:
+    """One ``gitmem import --from``'s request: the clients ``names``, read on ``today``, entries
+    compared with ``threshold``.
+
+    ``user``: read the clients' personal places too, their entries going to ``personal`` (the
+    personal scope and store); ``home``: the home folder the clients keep their stores under;
+    ``force``: propose entries that repeat a memory a human removed; ``dry_run``: write nothing.
+    """
+
+    names: Sequence[str]
+    today: date
+    threshold: float
+    personal: tuple[Project, Store] | None = None
+    home: Path | None = None
+    user: bool = False
+    force: bool = False
+    dry_run: bool = False
+
+
+@dataclass
+class _Run:
+    """One import from the clients: its report, the stores it proposes to, its record, the
+    proposals so far, and whether a repeat of a removed memory is proposed anyway."""
+
+    report: ClientImport
+    targets: dict[str, _Target]
+    ledger: dict[str, Any]
+    drafts: similar.Pool[Proposal]
+    force: bool
+
+
+def import_clients(project: Project, store: Store, request: Request) -> ClientImport:
+    """Import what the clients ``request.names`` remember of this repository; with
+    ``request.dry_run``, write nothing."""
+    home = request.home or home_folder()
+    report = ClientImport(request.dry_run, request.user)
+    threshold = request.threshold
     targets = {"project": _Target(project, store, threshold, "project")}
-    if user and personal is not None:
+    if request.user and request.personal is not None:
+        personal = request.personal
         targets["personal"] = _Target(personal[0], personal[1], threshold, "personal")
-    drafts: similar.Pool[Proposal] = similar.Pool(threshold)
-    for name in names:
-        info, entries, stamps = _read_client(report, name, project.root, home, user)
+    run = _Run(report, targets, _load_ledger(project), similar.Pool(threshold), request.force)
+    for name in request.names:
+        info, entries, stamps = _read_client(report, name, project.root, home, request.user)
         info.entries = len(entries)
-        old = ledger["entries"]
-        vanished = _vanished(old, {entry.key for entry in entries}, name)
+        vanished = _vanished(run.ledger["entries"], {entry.key for entry in entries}, name)
         for entry in entries:
-            _take(report, entry, targets, ledger, vanished, drafts, force)
-        if not dry_run:
-            ledger["stores"][name] = stamps
-    _make_memories(report, targets, today)
-    if not dry_run:
+            _take(run, entry, vanished)
+        if not request.dry_run:
+            run.ledger["stores"][name] = stamps
+    _make_memories(report, targets, request.today)
+    if not request.dry_run:
         _write(report, targets)
-        _record(report, ledger)
-        _save_ledger(project, ledger)
+        _record(report, run.ledger)
+        _save_ledger(project, run.ledger)
     return report
 
 
@@ -252,16 +271,9 @@ def _sensitive(entry: Entry) -> tuple[str, str] | None:
     return None
 
 
-def _take(
-    report: ClientImport,
-    entry: Entry,
-    targets: dict[str, _Target],
-    ledger: dict[str, Any],
-    vanished: similar.Pool[tuple[str, dict[str, Any]]],
-    drafts: similar.Pool[Proposal],
-    force: bool,
-) -> None:
-    """Decide what becomes of one entry."""
+def _take(run: _Run, entry: Entry, vanished: similar.Pool[tuple[str, dict[str, Any]]]) -> None:
+    """Decide what becomes of one entry (``vanished``: its client's bullets that left its file)."""
+    report, targets, drafts = run.report, run.targets, run.drafts
     sensitive = _sensitive(entry)
     if sensitive is not None:
         reason, message = sensitive
@@ -274,7 +286,7 @@ def _take(
         )
         return
     target = targets[scope]
-    if _imported_before(report, entry, target, _record_of(entry, ledger, vanished, scope)):
+    if _imported_before(report, entry, target, _record_of(entry, run.ledger, vanished, scope)):
         return
     title_words = similar.words(entry.title)
     all_words = similar.words(similar.memory_text(entry.title, entry.body))
@@ -295,7 +307,7 @@ def _take(
         )
         return
     rejected = target.guard.check(entry.title, entry.body) if target.guard is not None else None
-    if rejected is not None and not force:
+    if rejected is not None and not run.force:
         report.rejected.append(
             Outcome(
                 entry.origin,

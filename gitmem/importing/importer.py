@@ -366,48 +366,55 @@ def _sensitive(path: str, lines: list[str], item: markdown.Item) -> tuple[str, s
     return None
 
 
-def import_rules(
-    project: Project,
-    store: Store,
-    targets: Sequence[Path],
-    today: date,
-    *,
-    threshold: float,
-    accept: bool = False,
-    force: bool = False,
-    dry_run: bool = False,
-    rules_only: bool = False,
-    skills: bool = False,
-    counter_examples: bool = False,
-) -> ImportReport:
-    """Import the rules files (all those found, or ``targets``); with ``dry_run``, write nothing.
-    ``rules_only`` (``--move``): prose, code blocks and tables stay in their file (only list rules
-    move), so they are not made memories too: the clients would read them twice. ``skills``: read
-    the rules files of vendored skill bundles too; ``counter_examples``: import "Incorrect: …" code
-    examples too (both are skipped, with the reason, otherwise).
+@dataclass(frozen=True)
+class Request:
+    """One ``gitmem import``'s request: the rules files ``targets`` (none: all those found), read
+    on ``today``, items compared with ``threshold``.
+
+    ``accept``: the memories are active, not proposed; ``force``: import items that repeat a memory
+    a human removed; ``dry_run``: write nothing. ``rules_only`` (``--move``): prose, code blocks and
+    tables stay in their file (only list rules move), so they are not made memories too: the
+    clients would read them twice. ``skills``: read the rules files of vendored skill bundles too;
+    ``counter_examples``: import "Incorrect: …" code examples too (both are skipped, with the
+    reason, otherwise).
     """
-    report = ImportReport("active" if accept else "proposed", dry_run)
+
+    today: date
+    threshold: float
+    targets: Sequence[Path] = ()
+    accept: bool = False
+    force: bool = False
+    dry_run: bool = False
+    rules_only: bool = False
+    skills: bool = False
+    counter_examples: bool = False
+
+
+def import_rules(project: Project, store: Store, request: Request) -> ImportReport:
+    """Import the rules files ``request`` names (all those found when it names none)."""
+    report = ImportReport("active" if request.accept else "proposed", request.dry_run)
     snapshot = store.load()
     report.invalid_files = len({p.path for p in snapshot.problems})
+    threshold = request.threshold
     run = _Import(
         project,
         report,
         similar.Pool(threshold),
         similar.Pool(threshold),
         removed.guard(project, snapshot, threshold),
-        {_relative(project, target) for target in targets if target.is_file()},
-        _Options(force, rules_only, skills, counter_examples),
+        {_relative(project, target) for target in request.targets if target.is_file()},
+        request,
     )
     for memory in snapshot.sorted():
         if memory.status != "retired":
             run.live.add(memory, memory.title, memory.body)
             if memory.source == "import":
                 run.imported.setdefault(title_key(memory.title), memory)
-    queue = [_Queued(path, fmt) for path, fmt in choose_files(project, targets)]
+    queue = [_Queued(path, fmt) for path, fmt in choose_files(project, request.targets)]
     for queued in queue:  # a file's @imports join the queue, read in turn
         queue.extend(run.read(queued))
-    _make_memories(report, store, snapshot, today)
-    if not dry_run:
+    _make_memories(report, store, snapshot, request.today)
+    if not request.dry_run:
         for draft in report.drafts:
             if draft.memory is not None:
                 draft.written = store.create(draft.memory, snapshot)
@@ -415,14 +422,6 @@ def import_rules(
 
 
 _Words = tuple[frozenset[str], frozenset[str], str]  # an item's title words, all words, text
-
-
-@dataclass(frozen=True)
-class _Options:
-    force: bool  # import items that repeat a memory a human removed
-    rules_only: bool  # --move: prose, code blocks and tables stay in their file
-    skills: bool  # read the rules files of skill bundles too
-    counter_examples: bool  # import "Incorrect: ..." code examples too
 
 
 @dataclass(frozen=True)
@@ -438,7 +437,7 @@ class _Queued:
 
 @dataclass
 class _Import:
-    """One import: what it reports, what each item is compared with, and its options."""
+    """One import: what it reports, what each item is compared with, and its request."""
 
     project: Project
     report: ImportReport
@@ -446,7 +445,7 @@ class _Import:
     drafts: similar.Pool[Draft]  # the memories to be, read so far
     guard: removed.Guard  # the memories a human removed or retired
     named: set[str | None]  # the files named as a PATH: read even if not rules
-    options: _Options
+    request: Request
     imported: dict[str, Memory] = field(default_factory=dict)  # earlier imports, by title key
     by_code: dict[frozenset[str], Draft] = field(default_factory=dict)  # code-only drafts
     seen: dict[str, str] = field(default_factory=dict)  # real path -> the path it was read as
@@ -491,7 +490,7 @@ class _Import:
             return None
         self.seen[real] = path
         if queued.importer is None and path not in self.named:
-            not_rules = _not_rules(self.project, path, self.options.skills)
+            not_rules = _not_rules(self.project, path, self.request.skills)
             if not_rules is not None:
                 skipped.append(Skipped(path, 0, not_rules))
                 return None
@@ -515,7 +514,7 @@ class _Import:
         """Whether ``item`` stays in its file, not imported: prose with --move (said as ``stays``
         when an earlier import made it a memory), or a counter-example."""
         skipped = self.report.skipped
-        if self.options.rules_only and not item.bullet:
+        if self.request.rules_only and not item.bullet:
             skipped.append(Skipped(path, item.line, KEPT_PROSE, item.end))
             earlier = _imported_from(self.imported, item, path)
             if (
@@ -526,7 +525,7 @@ class _Import:
                     Known(source, earlier.title, earlier.id, earlier.status, "imported-before")
                 )
             return True
-        if not self.options.counter_examples and kinds.counter_example(item.head, item.rest):
+        if not self.request.counter_examples and kinds.counter_example(item.head, item.rest):
             skipped.append(Skipped(path, item.line, COUNTER_EXAMPLE, item.end))
             return True
         return False
@@ -548,7 +547,7 @@ class _Import:
         if self._joined(place, item, source, title, body, words):
             return
         rejected = self.guard.check(title, body)
-        if rejected is not None and not self.options.force:
+        if rejected is not None and not self.request.force:
             self.report.rejected.append(Rejected(source, title, rejected))
             return
         kind, kind_from = kinds.guess(item.headings, title, item.bullet, place.title)
