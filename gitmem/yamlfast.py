@@ -24,11 +24,13 @@ _MORE_KEY = re.compile(r"    ([A-Za-z_][A-Za-z0-9_]*): (.*)")
 # A plain scalar that YAML (1.2, as ruamel reads it) can only take as text: it starts with a letter,
 # "_", "/" or "(" (no indicator, no number, no sign), and holds no ": ", " #" or tab. In a flow
 # list, no flow characters either.
-_SAFE_PLAIN = re.compile(r"[A-Za-z_/(](?:[^:#\t]|:(?! |$)|(?<! )#)*")
-_SAFE_FLOW_ITEM = re.compile(r"[A-Za-z_/(][^:#\t\[\]{},]*")
+_SAFE_PLAIN = re.compile(r"[A-Za-z_/(](?:[^:#\t]|:(?! |$)|(?<! )#)*(?<! )")
+_FLOW_ITEM = re.compile(r"""'(?:[^',]|'')*'|"[^",\\]*"|[A-Za-z_/(][^:#\t\[\]{},]*""")
 _INT = re.compile(r"0|[1-9][0-9]{0,17}")
-_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-_RANGE = re.compile(r"[0-9]{1,9}-[0-9]{1,9}")
+_TEXT_NUMBER = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,9}-[0-9]{1,9}")  # a date, a range
+_QUOTED = {"'": re.compile(r"'((?:[^']|'')*)'"), '"': re.compile(r'"([^"\\]*)"')}  # no escapes
+_BLANK = re.compile("^ +$", re.MULTILINE)
+_BOOLS = {"true": True, "false": False}
 _RESERVED = frozenset(
     {
         "true",
@@ -55,40 +57,26 @@ class _Unsure(Exception):
 
 def _plain(text: str) -> Any:
     """A plain (unquoted) scalar's value, or ``_Unsure``."""
-    if text in ("true", "false"):
-        return text == "true"
+    if text in _BOOLS:
+        return _BOOLS[text]
     if _INT.fullmatch(text):
         return int(text)
-    if _DATE.fullmatch(text) or _RANGE.fullmatch(text):
-        # dates are kept as text (yamlio's constructor), checked by the schema; "3-9" is text
+    if _TEXT_NUMBER.fullmatch(text):  # dates kept as text (yamlio's constructor); "3-9" is text
         return text
-    if (
-        text.lower() in _RESERVED
-        or not _SAFE_PLAIN.fullmatch(text)
-        or text.endswith((" ", ":"))
-        or not text.isprintable()
-    ):
+    if text.lower() in _RESERVED or not _SAFE_PLAIN.fullmatch(text) or not text.isprintable():
         raise _Unsure
     return text
 
 
 def _scalar(text: str) -> Any:
     """A one-line scalar value: plain, single-quoted or double-quoted without escapes."""
-    if not text:
-        raise _Unsure  # an empty value is null, or a nested block: not in the subset
-    if text[0] == "'":
-        if len(text) < 2 or text[-1] != "'":
-            raise _Unsure
-        inner = text[1:-1]
-        if "'" in inner.replace("''", ""):
-            raise _Unsure
-        return inner.replace("''", "'")
-    if text[0] == '"':
-        inner = text[1:-1]
-        if len(text) < 2 or text[-1] != '"' or '"' in inner or "\\" in inner:
-            raise _Unsure
-        return inner
-    return _plain(text)
+    quoted = _QUOTED.get(text[:1])
+    if quoted is None:
+        return _plain(text)  # (an empty value is null, or a nested block: not in the subset)
+    found = quoted.fullmatch(text)
+    if found is None:
+        raise _Unsure
+    return found.group(1).replace(text[0] * 2, text[0])  # '' is a quote in single quotes
 
 
 def _flow_list(
@@ -97,22 +85,10 @@ def _flow_list(
     """``[a, "b c", d]`` (one line, no nesting); ``column`` is where ``[`` is (1-based)."""
     if not text.endswith("]"):
         raise _Unsure
-    inner = text[1:-1]
-    if not inner:
-        return []
     items = []
     offset = column + 1  # the column of the first character after "["
-    for index, part in enumerate(inner.split(", ")):
-        if not part or part != part.strip():
-            raise _Unsure
-        if part[0] in "'\"":
-            if "," in part:
-                raise _Unsure
-            value = _scalar(part)
-        else:
-            if not _SAFE_FLOW_ITEM.fullmatch(part):
-                raise _Unsure
-            value = _plain(part)
+    for index, part in enumerate(text[1:-1].split(", ") if text != "[]" else ()):
+        value = _scalar(part) if _FLOW_ITEM.fullmatch(part) else None
         if not isinstance(value, str):
             raise _Unsure
         marks[(*where, index)] = (line, offset)
@@ -131,7 +107,7 @@ def load(text: str) -> tuple[dict[str, Any], Marks] | None:
 
 
 def _load(text: str) -> tuple[dict[str, Any], Marks]:
-    if "\r" in text or "\t" in text or "\ufeff" in text or not text.endswith("\n"):
+    if any(map(text.__contains__, "\r\t\ufeff")) or not text.endswith("\n"):
         raise _Unsure
     lines = text.split("\n")[:-1]
     data: dict[str, Any] = {}
@@ -141,9 +117,7 @@ def _load(text: str) -> tuple[dict[str, Any], Marks]:
     while index < count:
         line = lines[index]
         index += 1  # the line's number, and the index of the line after it
-        if not line or line[0] == "#":  # an empty line, or a comment: "# " then text
-            if line and not line.startswith("# "):
-                raise _Unsure
+        if not line or line.startswith("# "):  # an empty line, or a comment
             continue
         match = _KEY.fullmatch(line)
         if match is None:
@@ -176,17 +150,13 @@ def _value(
 def _literal(lines: list[str], index: int, keep_newline: bool) -> tuple[str, int]:
     """A literal block (``|`` or ``|-``) from ``index``, indented two spaces; and the index
     after it."""
-    body: list[str] = []
-    while index < len(lines) and (lines[index].startswith("  ") or not lines[index]):
-        body.append(lines[index][2:])
-        index += 1
-    while body and not body[-1]:
-        body.pop()
-    if not body or not body[0] or body[0][0] == " ":
-        raise _Unsure
-    if any((not part.strip() and part) or not part.isprintable() for part in body):
-        raise _Unsure
-    return "\n".join(body) + ("\n" if keep_newline else ""), index
+    end = index
+    while end < len(lines) and (lines[end].startswith("  ") or not lines[end]):
+        end += 1
+    body = "\n".join(line[2:] for line in lines[index:end]).rstrip("\n")
+    if not body[:1].strip() or _BLANK.search(body) or not body.replace("\n", "").isprintable():
+        raise _Unsure  # (empty, indented more, a line of spaces, a control character)
+    return body + ("\n" if keep_newline else ""), end
 
 
 def _block_list(lines: list[str], index: int, key: str, marks: Marks) -> tuple[list[Any], int]:
