@@ -189,15 +189,17 @@ def _plain(node: Any, where: Path_, marks: dict[Path_, tuple[int, int]]) -> Any:
     raise YamlProblem(line, col, f"unsupported YAML value of type {type(node).__name__}")
 
 
+_KINDS = (
+    (bool, "true or false"),
+    (int | float, "a number"),
+    (type(None), "empty"),
+    (tuple | list | dict, "a list or mapping"),
+)
+
+
 def _kind_of(value: Any) -> str:
     """What a value read from a file is, without quoting it (it may be a secret)."""
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int | float):
-        return "a number"
-    if value is None:
-        return "empty"
-    return "a list or mapping" if isinstance(value, tuple | list | dict) else "such a value"
+    return next((said for kind, said in _KINDS if isinstance(value, kind)), "such a value")
 
 
 def _dumper() -> Any:

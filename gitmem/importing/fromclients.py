@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 from gitmem import clientstores, gateway
-from gitmem.errors import CheckFailed
 from gitmem.git import removed
 from gitmem.importing.stores import Entry, read_place
 from gitmem.importing.wording import same_thing
@@ -408,11 +407,8 @@ def _make_memories(report: ClientImport, targets: dict[str, _Target], today: dat
                 source="import",
                 origin=entry.origin,
             )
-        try:
-            target.store.check_text(memory.id, target.store.render(memory), target.snapshot)
-        except CheckFailed as exc:
-            problem = exc.problems[0] if exc.problems else None
-            why = f"{problem.field}: {problem.message}" if problem else "invalid"
+        why = target.store.why_invalid(memory, target.snapshot)
+        if why is not None:
             report.refused.append(
                 Outcome(entry.origin, "", "invalid", detail=f"does not make a valid memory ({why})")
             )

@@ -40,7 +40,7 @@ from gitmem.importing.wording import DESCRIBED, code_key, same_thing, section_ta
 from gitmem.markdown import heading
 from gitmem.memory import similar
 from gitmem.memory.model import PRIORITIES, Memory, short_id, title_key, unique_id
-from gitmem.memory.store import SUFFIX, Snapshot, Store
+from gitmem.memory.store import Snapshot, Store
 from gitmem.project import MEMORY_DIR, Project
 from gitmem.scan import find_hidden, scan_text
 
@@ -743,7 +743,7 @@ def _entry(item: markdown.Item) -> bool:
 
 def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today: date) -> None:
     """Give each draft an id and a memory, checked like any write; a draft that fails is refused."""
-    taken = set(snapshot.memories) | _ids_on_disk(store)
+    taken = store.taken_ids(snapshot)
     for draft in report.drafts:
         first = draft.sources[0]
         memory_id = unique_id(short_id(draft.title) or f"{draft.kind}-{first.line}", taken)
@@ -761,11 +761,8 @@ def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today
             source="import",
             origin=f"{first.path}:{first.line}",
         )
-        try:
-            store.check_text(memory_id, store.render(memory), snapshot)
-        except CheckFailed as exc:
-            problem = exc.problems[0] if exc.problems else None
-            why = f"{problem.field}: {problem.message}" if problem else "invalid"
+        why = store.why_invalid(memory, snapshot)
+        if why is not None:
             report.refused.append(
                 Refused(first, "invalid", f"{first.where()}: does not make a valid memory ({why})")
             )
@@ -773,14 +770,3 @@ def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today
         taken.add(memory_id)
         draft.memory = memory
     report.drafts = [draft for draft in report.drafts if draft.memory is not None]
-
-
-def _ids_on_disk(store: Store) -> set[str]:
-    try:
-        return {
-            name.removesuffix(SUFFIX)
-            for name in os.listdir(store.directory)
-            if name.endswith(SUFFIX)
-        }
-    except FileNotFoundError:
-        return set()

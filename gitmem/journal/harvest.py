@@ -182,7 +182,7 @@ def harvest(
 
     snapshot = store.load()
     report.invalid_files = len({p.path for p in snapshot.problems})
-    taken = set(snapshot.memories) | _ids_on_disk(store)
+    taken = store.taken_ids(snapshot)
     from_this_log, pool = _seen(snapshot, report.origin, threshold)
     guard = removed.guard(project, snapshot, threshold)
 
@@ -215,7 +215,7 @@ def harvest(
             source="journal",
             origin=report.origin,
         )
-        why = _why_invalid(store, memory, snapshot)
+        why = store.why_invalid(memory, snapshot)
         if why is not None:
             report.skipped.append(Skipped(item.line, f"does not make a valid memory ({why})"))
             continue
@@ -291,22 +291,3 @@ def _read_log(project: Project, path: Path) -> str:
             f"--redact {display}` and harvest that",
         ) from None
     return text
-
-
-def _why_invalid(store: Store, memory: Memory, snapshot: Snapshot) -> str | None:
-    """Why ``memory`` would not make a valid file of the store (its first problem), or ``None``."""
-    try:
-        store.check_text(memory.id, store.render(memory), snapshot)
-    except CheckFailed as exc:
-        first = exc.problems[0] if exc.problems else None
-        return f"{first.field}: {first.message}" if first else "invalid"
-    return None
-
-
-def _ids_on_disk(store: Store) -> set[str]:
-    try:
-        return {
-            name[: -len(".yaml")] for name in os.listdir(store.directory) if name.endswith(".yaml")
-        }
-    except FileNotFoundError:
-        return set()

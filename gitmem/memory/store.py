@@ -246,7 +246,7 @@ class Store:
         if not problems and data is not None:
             memory = Memory.from_dict(data)
             if memory.supersedes:
-                known = set((snapshot or self.load()).memories) | set(self._ids_on_disk())
+                known = self.taken_ids(snapshot or self.load())
                 problems = [
                     Problem(display, 1, 1, f"supersedes[{i}]", f"no memory {target!r}")
                     for i, target in enumerate(memory.supersedes)
@@ -255,6 +255,21 @@ class Store:
             if not problems:
                 return memory
         raise CheckFailed(problems, "nothing was written")
+
+    def why_invalid(self, memory: Memory, snapshot: Snapshot | None = None) -> str | None:
+        """Why ``memory`` would not make a valid file of the store (its first problem's field and
+        message), or ``None``: what every import and harvest checks before it writes anything."""
+        try:
+            self.check_text(memory.id, self.render(memory), snapshot)
+        except CheckFailed as exc:
+            first = exc.problems[0] if exc.problems else None
+            return f"{first.field}: {first.message}" if first else "invalid"
+        return None
+
+    def taken_ids(self, snapshot: Snapshot) -> set[str]:
+        """The ids a new memory may not take: the store's, and every file's name in its folder
+        (an invalid file's too)."""
+        return set(snapshot.memories) | set(self._ids_on_disk())
 
     def create(self, memory: Memory, snapshot: Snapshot | None = None) -> Path:
         """Write a new memory. Refuses an id that exists, even one created by another process
