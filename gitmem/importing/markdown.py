@@ -15,6 +15,7 @@ managed block) beforehand, so line numbers stay those of the file.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gitmem import markdown as md
@@ -144,28 +145,19 @@ class _Reading:
         return bool(line.underline) and (self.current is None or not self.current.in_head)
 
     def read(self, line: md.Line) -> None:
-        kind = line.kind
-        if kind == md.CODE:
-            owner = self.fence_owner
-            if owner is not None:
-                owner.rest.append((line.number, md.dedent(line.text, owner.content)))
-                _touch(owner, line.number)
-        elif kind == md.FENCE:
-            self.fence(line)
-        elif kind == md.BLANK:
-            self.blank(line.number)
-        elif kind == md.HEADING:
-            self.heading(line.level, line.title)
-        elif kind == md.BREAK:
-            self.current = None
-        elif self.imports(line):
-            return
-        elif kind == md.BULLET:
-            self.bullet(line)
-        elif kind == md.TABLE:
-            self.table(line)
-        else:
-            self.text(line)
+        _STEPS[line.kind](self, line)
+
+    def code(self, line: md.Line) -> None:
+        owner = self.fence_owner
+        if owner is not None:
+            owner.rest.append((line.number, md.dedent(line.text, owner.content)))
+            _touch(owner, line.number)
+
+    def titled(self, line: md.Line) -> None:
+        self.heading(line.level, line.title)
+
+    def rule(self, line: md.Line) -> None:
+        self.current = None
 
     def fence(self, line: md.Line) -> None:
         current = self.current
@@ -180,13 +172,13 @@ class _Reading:
         _touch(current, line.number)
         self.fence_owner = current
 
-    def blank(self, number: int) -> None:
+    def blank(self, line: md.Line) -> None:
         current = self.current
         if current is None:
             return
         if current.bullet:
             if current.rest:
-                current.rest.append((number, ""))
+                current.rest.append((line.number, ""))
             current.in_head = False
             current.after_blank = True
         elif current.in_head:
@@ -212,6 +204,8 @@ class _Reading:
         bullet = line.item
         assert bullet is not None
         current = self.current
+        if self.imports(line):
+            return
         if current is not None and current.bullet and bullet.indent > current.indent:
             current.in_head = False
             current.rest.append((line.number, md.dedent(line.text, current.content)))
@@ -226,6 +220,8 @@ class _Reading:
 
     def table(self, line: md.Line) -> None:
         current = self.current
+        if self.imports(line):
+            return
         if current is None or (line.starts and not _takes_table(current, line.text)):
             current = self.current = _Block(line.number, "", bullet=False, in_head=False)
             self.section.append(current)
@@ -238,6 +234,8 @@ class _Reading:
     def text(self, line: md.Line) -> None:
         stripped = line.plain
         current = self.current
+        if self.imports(line):
+            return
         if current is not None and current.bullet:
             if not current.after_blank or md.indent(line.text) >= max(2, current.content):
                 if current.in_head:
@@ -252,6 +250,20 @@ class _Reading:
             return
         self.current = _Block(line.number, stripped, bullet=False, end=line.number)
         self.section.append(self.current)
+
+
+# What each kind of line does (``gitmem.markdown.Line.kind``); an import line (``@AGENTS.md``) is
+# told apart by the bullet, table and text steps.
+_STEPS: dict[str, Callable[[_Reading, md.Line], None]] = {
+    md.CODE: _Reading.code,
+    md.FENCE: _Reading.fence,
+    md.BLANK: _Reading.blank,
+    md.HEADING: _Reading.titled,
+    md.BREAK: _Reading.rule,
+    md.BULLET: _Reading.bullet,
+    md.TABLE: _Reading.table,
+    md.TEXT: _Reading.text,
+}
 
 
 def _touch(block: _Block, number: int) -> None:
@@ -320,20 +332,22 @@ def _emit_block(
     headings: tuple[str, ...],
     section: str,
     parsed: Parsed,
+    label: str = "",
 ) -> None:
     """One block's item (a bullet keeps its list's lead-in); a bullet of links only is skipped, a
-    label bullet gives its children."""
+    label bullet gives its children (each titled ``label: …``)."""
     if block.bullet and not rest and _LINKS_ONLY.fullmatch(block.head):
         parsed.skipped.append(Skipped(block.line, "only links (a table of contents), not a rule"))
         return
-    if block.bullet and _is_label(block.head, rest):
+    if block.bullet and not label and _is_label(block.head, rest):
         _emit_children(block, rest, lead, headings, section, parsed)
         return
     end = max([block.end, block.line, *(number for number, text in rest if text.strip())])
     context, lead_line = lead if block.bullet else ("", 0)
+    head = f"{label}: {block.head}" if label else block.head
     parsed.items.append(
-        Item(block.line, end, block.head, [text for _, text in rest], headings, block.bullet,
-             context, section, lead=lead_line)
+        Item(block.line, end, head, [text for _, text in rest], headings, block.bullet, context,
+             section, lead=lead_line)
     )  # fmt: skip
 
 
@@ -355,17 +369,7 @@ def _emit_children(
         _emit_steps(children, (label, 0), headings, section, parsed)
         return
     for child in children:
-        child_rest = _trim(child.rest)
-        child_end = max([child.end, child.line, *(n for n, text in child_rest if text.strip())])
-        if not child_rest and _LINKS_ONLY.fullmatch(child.head):
-            parsed.skipped.append(
-                Skipped(child.line, "only links (a table of contents), not a rule")
-            )
-            continue
-        parsed.items.append(
-            Item(child.line, child_end, f"{label}: {child.head}", [t for _, t in child_rest],
-                 headings, True, lead[0], section, lead=lead[1])
-        )  # fmt: skip
+        _emit_block(child, _trim(child.rest), lead, headings, section, parsed, label)
 
 
 def _numbered(block: _Block) -> bool:

@@ -14,6 +14,7 @@ the first section) is reported as skipped, with its line, never silently dropped
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gitmem import markdown as md
@@ -192,28 +193,19 @@ class _Reading:
         )
 
     def read(self, line: md.Line) -> None:
-        kind = line.kind
-        if kind == md.CODE:
-            if self.fence_owner is not None:
-                self.fence_owner.item.rest.append(md.dedent(line.text, self.fence_owner.content))
-            if line.closes:
-                self.fence_owner = None
-        elif kind == md.FENCE:
-            self.fence(line)
-        elif kind == md.BLANK:
-            self.blank()
-        elif kind == md.HEADING:
-            self.start_section(line.number, line.title.strip(), line.level)
-        elif self.label(line):
-            return
-        elif kind == md.BREAK:
-            self.current = self.paragraph = None
-        elif kind == md.BULLET:
-            self.bullet(line)
-        elif kind == md.TABLE and not line.quoted:
-            self.table(line)
-        else:
-            self.text(line)
+        _STEPS[line.kind](self, line)
+
+    def code(self, line: md.Line) -> None:
+        if self.fence_owner is not None:
+            self.fence_owner.item.rest.append(md.dedent(line.text, self.fence_owner.content))
+        if line.closes:
+            self.fence_owner = None
+
+    def titled(self, line: md.Line) -> None:
+        self.start_section(line.number, line.title.strip(), line.level)
+
+    def rule(self, line: md.Line) -> None:
+        self.current = self.paragraph = None
 
     def fence(self, line: md.Line) -> None:
         self.paragraph = None
@@ -226,7 +218,7 @@ class _Reading:
         if self.section is not None or self.unknown is None:
             self.log.skipped.append(Skipped(line.number, "code block outside an item"))
 
-    def blank(self) -> None:
+    def blank(self, line: md.Line) -> None:
         self.paragraph = None
         if self.current is not None:
             if self.current.item.rest:
@@ -235,10 +227,8 @@ class _Reading:
             self.current.after_blank = True
 
     def label(self, line: md.Line) -> bool:
-        """A line that is only a bold or labelled section name (``**Decisions**``, ``Next
-        steps:``) starts it."""
-        if line.kind not in (md.TEXT, md.TABLE):
-            return False
+        """A line of text or a table's that is only a bold or labelled section name
+        (``**Decisions**``, ``Next steps:``) starts it."""
         heading = md.bold_line(line.text)
         if heading is None:
             heading = md.label_line(line.text)
@@ -263,6 +253,11 @@ class _Reading:
 
     def table(self, line: md.Line) -> None:
         current = self.current
+        if line.quoted:  # a quoted table is text
+            self.text(line)
+            return
+        if self.label(line):
+            return
         if current is not None and md.indent(line.text) >= current.content:
             current.in_head = False
             current.item.rest.append(md.dedent(line.text, current.content))
@@ -275,6 +270,8 @@ class _Reading:
     def text(self, line: md.Line) -> None:
         stripped = line.plain
         current = self.current
+        if self.label(line):
+            return
         if current is not None and (
             not current.after_blank or md.indent(line.text) >= max(2, current.content)
         ):
@@ -289,6 +286,20 @@ class _Reading:
             return
         self.paragraph = Item(self.section or "", line.number, stripped, bullet=False)
         self.add_item(self.paragraph)
+
+
+# What each kind of line does (``gitmem.markdown.Line.kind``); a line that only names a section is
+# told apart by the table and text steps.
+_STEPS: dict[str, Callable[[_Reading, md.Line], None]] = {
+    md.CODE: _Reading.code,
+    md.FENCE: _Reading.fence,
+    md.BLANK: _Reading.blank,
+    md.HEADING: _Reading.titled,
+    md.BREAK: _Reading.rule,
+    md.BULLET: _Reading.bullet,
+    md.TABLE: _Reading.table,
+    md.TEXT: _Reading.text,
+}
 
 
 def _drop_intros(log: Log) -> None:
