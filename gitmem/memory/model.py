@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gitmem.tools import current
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 KINDS = ("convention", "decision", "pitfall", "preference", "fact")
 STATUSES = ("proposed", "active", "retired")
@@ -97,21 +100,10 @@ class Memory(NamedTuple):
         """A memory from data that passed validation (dates as YYYY-MM-DD strings)."""
         values: dict[str, Any] = {}
         for name in FIELD_ORDER:
-            if name not in data or data[name] is None:
-                continue
-            value = data[name]
-            if name in DATE_FIELDS:
-                value = date.fromisoformat(value)
-            elif name == "evidence":
-                value = tuple(
-                    Evidence(item["path"], _lines(item.get("lines")), item.get("digest"))
-                    for item in value
-                )
-            elif name == "enforce":
-                value = Enforce(tuple(value.get("commands") or ()), tuple(value.get("edits") or ()))
-            elif isinstance(value, list):
-                value = tuple(value)
-            values[name] = value
+            value = data.get(name)
+            if value is not None:
+                read = _READ.get(name)
+                values[name] = value if read is None else read(value)
         return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
@@ -119,15 +111,8 @@ class Memory(NamedTuple):
         out: dict[str, Any] = {}
         for name in FIELD_ORDER:
             value = getattr(self, name)
-            if isinstance(value, date):
-                value = value.isoformat()
-            elif name == "evidence":
-                value = [item.to_dict() for item in value]
-            elif name == "enforce":
-                value = value.to_dict() if value is not None else None
-            elif isinstance(value, tuple):
-                value = list(value)
-            out[name] = value
+            write = _WRITE.get(name)
+            out[name] = value if write is None or value is None else write(value)
         return out
 
     def to_file_dict(self) -> dict[str, Any]:
@@ -168,6 +153,27 @@ class Memory(NamedTuple):
 
 def _lines(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+# How a field's data (as validated: dates as YYYY-MM-DD text, lists, mappings) becomes its value
+# (``Memory.from_dict``), and back (``Memory.to_dict``); a field not named here is the same in both.
+LIST_FIELDS = ("paths", "targets", "tags", "words", "supersedes")
+_READ: dict[str, Callable[[Any], Any]] = {
+    **dict.fromkeys(DATE_FIELDS, date.fromisoformat),
+    **dict.fromkeys(LIST_FIELDS, tuple),
+    "evidence": lambda items: tuple(
+        Evidence(item["path"], _lines(item.get("lines")), item.get("digest")) for item in items
+    ),
+    "enforce": lambda data: Enforce(
+        tuple(data.get("commands") or ()), tuple(data.get("edits") or ())
+    ),
+}
+_WRITE: dict[str, Callable[[Any], Any]] = {
+    **dict.fromkeys(DATE_FIELDS, date.isoformat),
+    **dict.fromkeys(LIST_FIELDS, list),
+    "evidence": lambda items: [item.to_dict() for item in items],
+    "enforce": Enforce.to_dict,
+}
 
 
 def slugify(title: str) -> str:
