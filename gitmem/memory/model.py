@@ -42,6 +42,10 @@ class Evidence(NamedTuple):
     lines: str | None = None
     digest: str | None = None
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Evidence:
+        return cls(data["path"], _lines(data.get("lines")), data.get("digest"))
+
     def to_dict(self) -> dict[str, str]:
         out = {"path": self.path}
         if self.lines is not None:
@@ -57,6 +61,10 @@ class Enforce(NamedTuple):
 
     commands: tuple[str, ...] = ()
     edits: tuple[str, ...] = ()
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Enforce:
+        return cls(tuple(data.get("commands") or ()), tuple(data.get("edits") or ()))
 
     def to_dict(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
@@ -161,17 +169,13 @@ LIST_FIELDS = ("paths", "targets", "tags", "words", "supersedes")
 _READ: dict[str, Callable[[Any], Any]] = {
     **dict.fromkeys(DATE_FIELDS, date.fromisoformat),
     **dict.fromkeys(LIST_FIELDS, tuple),
-    "evidence": lambda items: tuple(
-        Evidence(item["path"], _lines(item.get("lines")), item.get("digest")) for item in items
-    ),
-    "enforce": lambda data: Enforce(
-        tuple(data.get("commands") or ()), tuple(data.get("edits") or ())
-    ),
+    "evidence": lambda items: tuple(map(Evidence.from_dict, items)),
+    "enforce": Enforce.from_dict,
 }
 _WRITE: dict[str, Callable[[Any], Any]] = {
     **dict.fromkeys(DATE_FIELDS, date.isoformat),
     **dict.fromkeys(LIST_FIELDS, list),
-    "evidence": lambda items: [item.to_dict() for item in items],
+    "evidence": lambda items: list(map(Evidence.to_dict, items)),
     "enforce": Enforce.to_dict,
 }
 
