@@ -40,6 +40,7 @@ from gitmem.tools import WHOLE_PREFIX
 
 if TYPE_CHECKING:
     from gitmem.compile.changes import FileChange, Report
+    from gitmem.compile.compiler import Compiled
 
 MESSAGE = "gitmem: recompile rules files for the memories in this commit"
 REBASING = ("rebase-merge", "rebase-apply")  # under the git directory while a rebase runs
@@ -220,19 +221,32 @@ def _prepare(project: Project, today: date) -> Report:
     from gitmem.memory.config import load_config  # lazy: the post-commit hook's start-up
     from gitmem.memory.store import Store  # lazy: the post-commit hook's start-up
 
-    result = compile_store(project, Store(project), load_config(project), Request(today))
-    if result.invalid:
-        raise CheckFailed(
-            result.invalid, "memory files are invalid: fix them, then run `gitmem compile`"
-        )
-    if result.report.problems:
-        raise CheckFailed(result.report.problems, "the rules files could not be compiled")
-    if result.report.refused:
-        edited = ", ".join(change.path for change in result.report.refused)
-        raise UsageError(
-            f"{edited}: edited by hand inside the gitmem block; run `gitmem compile --force`"
-        )
-    return result.report
+    return Refusal().check(
+        compile_store(project, Store(project), load_config(project), Request(today))
+    )
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """What a command that compiles says when the compile cannot go on (each command's words): the
+    memory files are invalid, the rules files could not be compiled, or their blocks were edited by
+    hand."""
+
+    invalid: str = "memory files are invalid: fix them, then run `gitmem compile`"
+    problems: str = "the rules files could not be compiled"
+    edited: str = "run `gitmem compile --force`"
+
+    def check(self, result: Compiled) -> Report:
+        """``result``'s report, or the refusal (``CheckFailed``, ``UsageError``)."""
+        if result.invalid:
+            raise CheckFailed(result.invalid, self.invalid)
+        report = result.report
+        if report.problems:
+            raise CheckFailed(report.problems, self.problems)
+        if report.refused:
+            edited = ", ".join(change.path for change in report.refused)
+            raise UsageError(f"{edited}: edited by hand inside the gitmem block; {self.edited}")
+        return report
 
 
 def _changed(project: Project, paths: list[str]) -> list[str]:

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from gitmem.compile.compiler import Request, compile_store
-from gitmem.errors import CheckFailed, UsageError
+from gitmem.errors import UsageError
 from gitmem.git import history
-from gitmem.git.refresh import is_generated
+from gitmem.git.refresh import Refusal, is_generated
 from gitmem.memory import actions
 from gitmem.memory.config import load_config
 from gitmem.memory.store import Store
@@ -53,32 +53,47 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
         )
     _check_first(project, store, memory_id, today)
     touched = history.commit_files(project.root, introduced.sha)
-    only_this = all(path == relative or is_generated(path) for path in touched)
-    if only_this:
-        conflicts = history.revert_no_commit(project.root, introduced.sha)
-        compiled: list[str] = []
-        try:
-            for path in conflicts:
-                if path != relative and not is_generated(path):
-                    raise UsageError(
-                        f"reverting {introduced.short} conflicts in {path}: undo it by hand"
-                    )
-                history.take_ours(project.root, path)
-            if store.path_of(
-                memory_id
-            ).exists():  # changed since it was added: git kept our version
-                store.delete(memory_id)
-            compiled = _recompile(project, store, today)
-            history.stage(project.root, [relative, *compiled])
-        except BaseException:  # no REVERT_HEAD, no unmerged file, the memory back as it was
-            history.undo_revert(project.root, [relative, *touched, *conflicts, *compiled])
-            raise
-        message = (
-            f'Revert "{introduced.subject}"\n\nThis reverts commit {introduced.sha}.\n(gitmem '
-            f"revert {memory_id})"
-        )
-        sha = history.commit(project.root, message)
-        return Reverted("reverted", sha, introduced, compiled)
+    if all(path == relative or is_generated(path) for path in touched):
+        return _revert_commit(store, memory_id, today, introduced, touched)
+    return _remove(store, memory_id, today, introduced)
+
+
+def _revert_commit(
+    store: Store, memory_id: str, today: date, introduced: history.Commit, touched: list[str]
+) -> Reverted:
+    """``git revert`` of the commit that ``introduced`` the memory and touched nothing else but
+    generated rules files (``touched``), recompiled into the same commit."""
+    project = store.project
+    relative = store.path_of(memory_id).relative_to(project.root).as_posix()
+    conflicts = history.revert_no_commit(project.root, introduced.sha)
+    compiled: list[str] = []
+    try:
+        for path in conflicts:
+            if path != relative and not is_generated(path):
+                raise UsageError(
+                    f"reverting {introduced.short} conflicts in {path}: undo it by hand"
+                )
+            history.take_ours(project.root, path)
+        if store.path_of(memory_id).exists():  # changed since it was added: git kept our version
+            store.delete(memory_id)
+        compiled = _recompile(project, store, today)
+        history.stage(project.root, [relative, *compiled])
+    except BaseException:  # no REVERT_HEAD, no unmerged file, the memory back as it was
+        history.undo_revert(project.root, [relative, *touched, *conflicts, *compiled])
+        raise
+    message = (
+        f'Revert "{introduced.subject}"\n\nThis reverts commit {introduced.sha}.\n(gitmem '
+        f"revert {memory_id})"
+    )
+    sha = history.commit(project.root, message)
+    return Reverted("reverted", sha, introduced, compiled)
+
+
+def _remove(store: Store, memory_id: str, today: date, introduced: history.Commit) -> Reverted:
+    """A commit of its own that removes the memory (the one that ``introduced`` it changed other
+    files too), recompiled into it."""
+    project = store.project
+    relative = store.path_of(memory_id).relative_to(project.root).as_posix()
     outcome = actions.forget(store, memory_id)
     changed = [relative, *(path.relative_to(project.root).as_posix() for path in outcome.written)]
     compiled = _recompile(project, store, today)
@@ -97,25 +112,8 @@ def _check_first(project: Project, store: Store, memory_id: str, today: date) ->
     """Refuse, before git changes anything, a revert whose recompile would fail: every memory file
     must be valid, and the rules files must compile without this memory."""
 
-    result = compile_store(
-        project, store, load_config(project), Request(today, without=(memory_id,))
-    )
-    if result.invalid:
-        raise CheckFailed(
-            result.invalid,
-            "memory files are invalid: fix them first (nothing was reverted), then run it again",
-        )
-    report = result.report
-    if report.problems:
-        raise CheckFailed(
-            report.problems, "the rules files could not be compiled: nothing was reverted"
-        )
-    if report.refused:
-        edited = ", ".join(change.path for change in report.refused)
-        raise UsageError(
-            f"{edited}: edited by hand inside the gitmem block; run `gitmem compile --force` first "
-            "(nothing was reverted)"
-        )
+    config = load_config(project)
+    _UNTOUCHED.check(compile_store(project, store, config, Request(today, without=(memory_id,))))
 
 
 def _recompile(project: Project, store: Store, today: date) -> list[str]:
@@ -123,16 +121,14 @@ def _recompile(project: Project, store: Store, today: date) -> list[str]:
     `gitmem compile` would."""
 
     result = compile_store(project, store, load_config(project), Request(today, mode="write"))
-    if result.invalid:
-        raise CheckFailed(
-            result.invalid, "memory files are invalid: fix them, then run `gitmem compile`"
-        )
-    report = result.report
-    if report.problems:
-        raise CheckFailed(report.problems, "the rules files could not be compiled")
-    if report.refused:
-        edited = ", ".join(change.path for change in report.refused)
-        raise UsageError(
-            f"{edited}: edited by hand inside the gitmem block; run `gitmem compile --force` first"
-        )
+    _WRITING.check(result)
     return [change.path for change in result.written]
+
+
+# What the revert says when a compile cannot go on: before git changes anything, and after.
+_UNTOUCHED = Refusal(
+    "memory files are invalid: fix them first (nothing was reverted), then run it again",
+    "the rules files could not be compiled: nothing was reverted",
+    "run `gitmem compile --force` first (nothing was reverted)",
+)
+_WRITING = Refusal(edited="run `gitmem compile --force` first")
