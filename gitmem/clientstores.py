@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from gitmem import gateway, tools
 from gitmem.errors import CheckFailed
@@ -31,8 +31,12 @@ MAX_BYTES = (
 MAX_REGISTRY = 1024 * 1024  # Gemini CLI's projects.json
 
 
+# How a place's files are written (each read by ``gitmem.importing.stores``): a folder of memory
+# files with frontmatter ("typed") or of notes, or one file of task groups, of raw memories, or
+# with a ``save_memory`` section.
+StoreFormat = Literal["typed", "notes", "task-groups", "raw-memories", "section"]
 # The formats whose place is one file (the others: a folder of memory files).
-FILE_FORMATS = ("task-groups", "raw-memories", "section")
+FILE_FORMATS: tuple[StoreFormat, ...] = ("task-groups", "raw-memories", "section")
 
 
 class Place(NamedTuple):
@@ -43,7 +47,7 @@ class Place(NamedTuple):
     base: Path  # links inside the store must stay under it
     # every part of every path read must resolve inside it: the repository, or the client's folder
     root: Path
-    format: str  # "typed" | "notes" | FILE_FORMATS (see gitmem.importing.stores)
+    format: StoreFormat
     label: str  # how an origin names the part: "memory", "team", "MEMORY.md", ...
     personal: bool  # everything in it is the user's own (a global store): imported only with --user
     in_home: bool  # under the home folder (False: inside the repository)

@@ -33,7 +33,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from gitmem import gateway
@@ -42,6 +44,7 @@ from gitmem.clientstores import (
     MAX_BYTES,
     MAX_FILES,
     Place,
+    StoreFormat,
     canonical_root,
     listing,
     refusal,
@@ -192,44 +195,36 @@ def read_place(place: Place, root: Path) -> StoreRead:
             continue
         read.files.append((place, where))
         lines = [line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")]
-        read.entries.extend(_entries(place, path, where, lines, root, read, owners))
+        file = _File(place, path, where, lines, root, read, owners)
+        read.entries.extend(_READERS[place.format](file))
     return read
 
 
-def _entries(
-    place: Place,
-    path: Path,
-    where: str,
-    lines: list[str],
-    root: Path,
-    read: StoreRead,
-    owners: Owners | None,
-) -> list[Entry]:
-    """The entries of one file of the store, read as its place's format says."""
-    if place.format == "typed":
-        return _typed_entry(place, path, where, lines, read, owners)
-    if place.format == "task-groups":
-        return _task_groups(place, path, where, lines, root, read)
-    if place.format == "raw-memories":
-        return _raw_memories(place, path, where, lines, root, read)
-    if place.format == "section":
-        return _section(place, path, where, lines)
-    return _bullets(place, path, where, lines, read)
+@dataclass(frozen=True)
+class _File:
+    """One file of a store being read: its place, path and name in origins (``where``), its lines,
+    the repository's root, what the read says so far, and whose the place's memories are."""
+
+    place: Place
+    path: Path
+    where: str
+    lines: list[str]
+    root: Path
+    read: StoreRead
+    owners: Owners | None
 
 
-def _typed_entry(
-    place: Place, path: Path, where: str, lines: list[str], read: StoreRead, owners: Owners | None
-) -> list[Entry]:
+def _typed_entry(file: _File) -> list[Entry]:
     """A typed memory file's entry: none (said in ``read``) without a memory type, or when another
     folder's session made it."""
-    entry = _typed(place, path, where, lines)
+    entry = _typed(file.place, file.path, file.where, file.lines)
     if entry is None:
         message = "no frontmatter with a memory type: not one of the client's memories"
-        read.skipped.append((where, 0, message))
+        file.read.skipped.append((file.where, 0, message))
         return []
-    why = owners.not_ours(entry) if owners is not None else None
+    why = file.owners.not_ours(entry) if file.owners is not None else None
     if why is not None:
-        read.skipped.append((where, 0, why))
+        file.read.skipped.append((file.where, 0, why))
         return []
     return [entry]
 
@@ -460,11 +455,10 @@ def _nested(front: list[str], key: str) -> dict[str, str]:
 # -- bullets and paragraphs ------------------------------------------------------------------------
 
 
-def _items(
-    place: Place, path: Path, where: str, lines: list[str], read: StoreRead | None
-) -> list[Entry]:
-    """One entry per bullet or paragraph of ``lines`` (blanked lines are not read), kinds by
-    heading or wording."""
+def _items(file: _File, lines: list[str], read: StoreRead | None) -> list[Entry]:
+    """One entry per bullet or paragraph of ``lines`` (the file's, some blanked: those are not
+    read), kinds by heading or wording; what the parser skipped is said in ``read``."""
+    place, path, where = file.place, file.path, file.where
     parsed = markdown.parse(lines)
     if read is not None:
         read.skipped.extend((where, s.line, s.reason) for s in parsed.skipped)
@@ -501,19 +495,17 @@ def _short(title: str) -> str:
     return hashlib.sha256(words.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 
-def _bullets(
-    place: Place, path: Path, where: str, lines: list[str], read: StoreRead
-) -> list[Entry]:
-    front = read_frontmatter(lines)
-    readable = [""] * front.lines + lines[front.lines :]
-    return _items(place, path, where, readable, read)
+def _bullets(file: _File) -> list[Entry]:
+    front = read_frontmatter(file.lines)
+    readable = [""] * front.lines + file.lines[front.lines :]
+    return _items(file, readable, file.read)
 
 
-def _section(place: Place, path: Path, where: str, lines: list[str]) -> list[Entry]:
+def _section(file: _File) -> list[Entry]:
     """The bullets of the ``save_memory`` section (to the next heading of its level or above)."""
-    readable = [""] * len(lines)
+    readable = [""] * len(file.lines)
     inside = False
-    for number, line in enumerate(lines):
+    for number, line in enumerate(file.lines):
         low = line.strip().lower()
         if low in SECTION_HEADINGS:
             inside = True
@@ -522,40 +514,62 @@ def _section(place: Place, path: Path, where: str, lines: list[str]) -> list[Ent
             inside = False
         if inside:
             readable[number] = line
-    return _items(place, path, where, readable, None)
+    return _items(file, readable, None)
 
 
-def _task_groups(
-    place: Place, path: Path, where: str, lines: list[str], root: Path, read: StoreRead
-) -> list[Entry]:
-    """The consolidated bullets of the task groups that apply to this repository."""
-    readable = [""] * len(lines)
-    blocks = _blocks(lines, "# Task Group:")
-    here = [
-        (start, stop)
-        for start, stop in blocks
-        if any(_applies_here(line, root) for line in lines[start : min(stop, start + 6)])
-    ]
+@dataclass(frozen=True)
+class _Blocks:
+    """A file of blocks, each about one repository (Codex's task groups and raw memories): of the
+    blocks about this one, the lines under a label ``kinds`` names are read (``_labelled``), each
+    entry of the kind its label says (``None``: by its wording)."""
+
+    first: str  # a block's first line starts with it
+    whole: bool  # a file without such a line is one block
+    what: str  # what a block is, in the note that none is about this repository
+    here: Callable[[list[str], Path], bool]  # whether a block's lines are about the repository
+    label: Callable[[str], str | None]  # the label a line starts (lower case), or None
+    kinds: dict[str, str | None]
+    said: str  # where an entry's kind came from: 'section "…"', 'label "…"'
+    personal: str  # the label whose entries are the user's own
+    heading: bool  # the label's own line is read too (a heading over the entries)
+    tidy: Callable[[str], str] = str  # an entry's title as kept
+
+
+def _labels(blocks: _Blocks, file: _File) -> dict[int, str]:
+    """The lines of ``file`` to read (by index), each with the label of ``blocks.kinds`` it is
+    under; when no block is about this repository, the read says so."""
+    lines = file.lines
+    found = _blocks(lines, blocks.first) or ([(0, len(lines))] if blocks.whole else [])
+    here = [(start, stop) for start, stop in found if blocks.here(lines[start:stop], file.root)]
+    if found and not here:
+        file.read.skipped.append(
+            (file.where, 0, f"{len(found)} {blocks.what}, none for this repository")
+        )
+    labels: dict[int, str] = {}
     for start, stop in here:
-        section: str | None = None
+        label: str | None = None
         for number in range(start + 1, stop):
-            line = lines[number]
-            if line.startswith("## "):
-                name = line[3:].strip().lower()
-                section = name if name in CODEX_SECTIONS else None
-            if section is not None:
-                readable[number] = line
-    if blocks and not here:
-        read.skipped.append((where, 0, f"{len(blocks)} task group(s), none for this repository"))
-    entries = _items(place, path, where, readable, read)
+            starts = blocks.label(lines[number])
+            if starts is not None:
+                label = starts if starts in blocks.kinds else None
+            if label is not None and (starts is None or blocks.heading):
+                labels[number] = label
+    return labels
+
+
+def _labelled(blocks: _Blocks, file: _File) -> list[Entry]:
+    """The entries of a file of ``blocks``: each of the kind its label says, personal under the
+    personal label."""
+    labels = _labels(blocks, file)
+    readable = [line if number in labels else "" for number, line in enumerate(file.lines)]
+    entries = _items(file, readable, file.read)
     for entry in entries:
-        entry.title = _strip_task_refs(entry.title)
-        heading = _heading_above(lines, entry.line)
-        kind = CODEX_SECTIONS.get(heading)
+        label = labels.get(entry.line - 1, "")
+        kind = blocks.kinds.get(label)
         if kind is not None:
-            entry.kind, entry.kind_from = kind, f'section "{heading}"'
-        if heading == "user preferences":
-            entry.personal = True
+            entry.kind, entry.kind_from = kind, f'{blocks.said} "{label}"'
+        entry.personal = entry.personal or label == blocks.personal
+        entry.title = blocks.tidy(entry.title)
     return entries
 
 
@@ -573,43 +587,25 @@ RAW_LABELS = {
 }
 
 
-def _raw_memories(
-    place: Place, path: Path, where: str, lines: list[str], root: Path, read: StoreRead
-) -> list[Entry]:
-    """The bullets of the raw memories (one ``## Thread`` block each) whose ``cwd:`` is this
-    repository."""
-    blocks = _blocks(lines, "## Thread") or [(0, len(lines))]
-    labels: dict[int, str] = {}  # line index -> the label it is under
-    taken = 0
-    for start, stop in blocks:
-        cwd = next((line for line in lines[start:stop] if line.startswith("cwd:")), "")
-        if _inside_root(cwd.removeprefix("cwd:"), root):
-            taken += 1
-            labels.update(_raw_labels(lines, start, stop))
-    if not taken:
-        read.skipped.append((where, 0, f"{len(blocks)} raw memory(ies), none for this repository"))
-    readable = [lines[number] if number in labels else "" for number in range(len(lines))]
-    entries = _items(place, path, where, readable, read)
-    for entry in entries:
-        label = labels.get(entry.line - 1, "")
-        kind = RAW_LABELS.get(label)
-        if kind is not None:
-            entry.kind, entry.kind_from = kind, f'label "{label}"'
-        entry.personal = entry.personal or label == "preference signals:"
-    return entries
+def _group_here(lines: list[str], root: Path) -> bool:
+    """A task group is about the repository its ``applies_to:`` line (in its first lines) names."""
+    return any(_applies_here(line, root) for line in lines[:6])
 
 
-def _raw_labels(lines: list[str], start: int, stop: int) -> dict[int, str]:
-    """The lines of one raw memory under a label of ``RAW_LABELS``, with that label."""
-    out: dict[int, str] = {}
-    label: str | None = None
-    for number in range(start + 1, stop):
-        low = lines[number].strip().lower()
-        if low.startswith("### ") or (low.endswith(":") and not low.startswith("- ")):
-            label = low if low in RAW_LABELS else None
-        elif label is not None:
-            out[number] = label
-    return out
+def _thread_here(lines: list[str], root: Path) -> bool:
+    """A raw memory is about the repository its ``cwd:`` line names."""
+    cwd = next((line for line in lines if line.startswith("cwd:")), "")
+    return _inside_root(cwd.removeprefix("cwd:"), root)
+
+
+def _section_name(line: str) -> str | None:
+    return line[3:].strip().lower() if line.startswith("## ") else None
+
+
+def _raw_label(line: str) -> str | None:
+    low = line.strip().lower()
+    labelled = low.startswith("### ") or (low.endswith(":") and not low.startswith("- "))
+    return low if labelled else None
 
 
 def _inside_root(folder: str, root: Path) -> bool:
@@ -629,13 +625,6 @@ def _applies_here(line: str, root: Path) -> bool:
     return _inside_root(line.split("cwd=", 1)[1].split(";", 1)[0], root)
 
 
-def _heading_above(lines: list[str], line: int) -> str:
-    for number in range(line - 1, -1, -1):
-        if lines[number].startswith("## "):
-            return lines[number][3:].strip().lower()
-    return ""
-
-
 def _strip_task_refs(title: str) -> str:
     """``… [Task 1][Task 2]`` -> ``…``: Codex's references to its own task sections."""
     text = title.rstrip()
@@ -645,3 +634,21 @@ def _strip_task_refs(title: str) -> str:
             break
         text = text[:cut].rstrip()
     return text or title
+
+
+_TASK_GROUPS = _Blocks(
+    "# Task Group:", False, "task group(s)", _group_here, _section_name, CODEX_SECTIONS,
+    "section", "user preferences", heading=True, tidy=_strip_task_refs,
+)  # fmt: skip
+_RAW_MEMORIES = _Blocks(
+    "## Thread", True, "raw memory(ies)", _thread_here, _raw_label, RAW_LABELS, "label",
+    "preference signals:", heading=False,
+)  # fmt: skip
+# How each format of a store's place is read (``gitmem.clientstores.StoreFormat``).
+_READERS: dict[StoreFormat, Callable[[_File], list[Entry]]] = {
+    "typed": _typed_entry,
+    "notes": _bullets,
+    "task-groups": partial(_labelled, _TASK_GROUPS),
+    "raw-memories": partial(_labelled, _RAW_MEMORIES),
+    "section": _section,
+}
