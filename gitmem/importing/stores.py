@@ -577,7 +577,7 @@ def _blocks(lines: list[str], prefix: str) -> list[tuple[int, int]]:
     """The blocks of ``lines`` that each begin with a line starting with ``prefix``: (first line,
     the line after the last), by index."""
     starts = [i for i, line in enumerate(lines) if line.startswith(prefix)]
-    return list(zip(starts, [*starts[1:], len(lines)], strict=True))
+    return list(zip(starts, [*starts[1:], len(lines)][: len(starts)], strict=True))
 
 
 RAW_LABELS = {

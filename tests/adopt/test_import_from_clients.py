@@ -474,3 +474,17 @@ def test_codex_0_171_raw_memories_not_yet_consolidated_are_read_for_this_reposit
     assert [s["why"] for s in data["skipped"] if "raw_memories.md" in s["origin"]] == ["personal"]
     titles = " ".join(m["title"] for m in data["memories"])
     assert "make ship" not in titles and "playwright test" not in titles and "Summary" not in titles
+
+
+def test_codex_files_without_a_task_group_or_thread_give_no_entry(project: Path, run: Run) -> None:
+    """A MEMORY.md without a task group and a raw_memories.md without a thread (Codex before its
+    first consolidation) are read as none for this repository, not a crash of the import."""
+    memories = home() / ".codex" / "memories"
+    memories.mkdir(parents=True)
+    (memories / "MEMORY.md").write_text("# Memories\n\n- nothing consolidated yet\n")
+    (memories / "raw_memories.md").write_text("# Raw Memories\n\n- no raw memory yet\n")
+    data = imported(run, "--from", "codex")
+    assert data["memories"] == []
+    assert ("codex:raw_memories.md", "1 raw memory(ies), none for this repository") in {
+        (s["origin"], s["why"]) for s in data["skipped"]
+    }
