@@ -421,15 +421,15 @@ def blob_ids(root: Path, names: Iterable[str]) -> dict[str, str]:
     return found
 
 
-def cat_blobs(root: Path, names: Iterable[str]) -> dict[str, bytes]:
-    """The contents of blobs by name (an id, or ``REV:PATH``), through one ``git cat-file --batch``;
-    names that are not blobs git has are left out."""
+def cat_blobs(root: Path, names: Iterable[str], *, foreign: bool = False) -> dict[str, bytes]:
+    """The contents of blobs by name (an id, or ``REV:PATH``), through one ``git cat-file --batch``
+    (``foreign``: in another's repository, as ``git`` runs it); names that are not blobs git has are
+    left out."""
     wanted = list(dict.fromkeys(names))
     if not wanted:
         return {}
-    output = git(
-        root, "cat-file", "--batch", input="".join(f"{blob}\n" for blob in wanted).encode("ascii")
-    )
+    batch = "".join(f"{blob}\n" for blob in wanted).encode("ascii")
+    output = git(root, "cat-file", "--batch", foreign=foreign, input=batch)
     found: dict[str, bytes] = {}
     position = 0
     for blob in wanted:

@@ -245,20 +245,6 @@ def read_tree(clone: Path, commit: str, source: str) -> dict[str, bytes | int | 
             f"source {source!r}: {short(commit)} holds {total} bytes of memory files (a "
             f"pack may hold {MAX_PACK_BYTES})"
         )
-    if not blobs:
-        return out
-    unique = list(dict.fromkeys(blobs.values()))  # a blob the tree names many times is read once
-    raw = _git(
-        clone, "cat-file", "--batch", input="".join(f"{oid}\n" for oid in unique).encode("ascii")
-    )
-    position = 0
-    contents: dict[str, bytes] = {}
-    for _ in unique:
-        end = raw.index(b"\n", position)
-        oid, _kind, size = raw[position:end].decode("ascii").split()
-        start = end + 1
-        contents[oid] = raw[start : start + int(size)]
-        position = start + int(size) + 1
-    for name, oid in blobs.items():
-        out[name] = contents[oid]
+    contents = command.cat_blobs(clone, blobs.values(), foreign=True)  # each blob read once
+    out.update((name, contents[oid]) for name, oid in blobs.items())
     return out

@@ -256,18 +256,15 @@ def mute(project: Project, config: Config, name: str, ids: Sequence[str], muted:
     check_sources(config)
     source = _named(config, name)
     local = [memory_id.removeprefix(f"{name}/") for memory_id in dict.fromkeys(ids)]
-    if muted:
+    if muted:  # each id must name a memory of the pack
         pack = read(project, source)
         assert pack is not None
         for memory_id in local:
             find([pack], f"{name}/{memory_id}")
-        changed = [memory_id for memory_id in local if memory_id not in source.mute]
-        current = [*source.mute, *changed]
-    else:
-        changed = [memory_id for memory_id in local if memory_id in source.mute]
-        current = [memory_id for memory_id in source.mute if memory_id not in changed]
+    changed = [memory_id for memory_id in local if (memory_id in source.mute) is not muted]
+    kept = tuple(memory_id for memory_id in source.mute if memory_id not in changed)
     if changed:
-        new = replace(source, mute=tuple(current))
+        new = replace(source, mute=(*kept, *changed) if muted else kept)
         save_sources(project, [new if s.name == name else s for s in config.sources])
     return changed
 
