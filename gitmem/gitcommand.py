@@ -275,13 +275,11 @@ class CommitRef(NamedTuple):
 
 
 class Change(NamedTuple):
-    """A commit that added (A), deleted (D) or renamed (R, from ``old_path``; with rename
-    detection) a file."""
+    """A commit that added (A) or deleted (D) a file."""
 
     commit: CommitRef
     status: str
     path: str
-    old_path: str | None = None
 
     @property
     def before(self) -> str:
@@ -356,20 +354,11 @@ def file_changes(root: Path, directory: str, since: str | None = None) -> list[C
         "--",
         directory,
     )
-    changes = []
-    for commit, fields in _log_records(output):
-        position = 0
-        while position < len(fields):
-            status = fields[position][:1]
-            if status in ("R", "C") and position + 2 < len(fields):
-                changes.append(Change(commit, status, fields[position + 2], fields[position + 1]))
-                position += 3
-            elif position + 1 < len(fields):
-                changes.append(Change(commit, status, fields[position + 1]))
-                position += 2
-            else:
-                break
-    return changes
+    return [  # (no renames, only additions and deletions: each a status and a path)
+        Change(commit, status[:1], path)
+        for commit, fields in _log_records(output)
+        for status, path in zip(fields[::2], fields[1::2], strict=False)
+    ]
 
 
 def last_commits_matching(
