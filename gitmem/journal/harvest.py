@@ -127,18 +127,17 @@ def take_words(body: str) -> tuple[str, tuple[str, ...]]:
     """An item's body without its ``Words: a, b, c`` line, and those words (the memory's
     ``words``)."""
     kept: list[str] = []
-    words: list[str] = []
+    words: tuple[str, ...] = ()
     for line in body.split("\n"):
         stripped = line.strip().lstrip("-* ").strip()
-        if stripped[: len(WORDS_LABEL)].lower() == WORDS_LABEL and not words:
-            for word in stripped[len(WORDS_LABEL) :].split(","):
-                word = " ".join(word.strip().strip("`\"'").split())[:WORD_CHARS].strip()
-                if word and word not in words and len(words) < MAX_WORDS:
-                    words.append(word)
+        if not words and stripped[: len(WORDS_LABEL)].lower() == WORDS_LABEL:
+            said = stripped[len(WORDS_LABEL) :].split(",")  # each unquoted, on one line, cut
+            cut = (" ".join(w.strip().strip("`\"'").split())[:WORD_CHARS].strip() for w in said)
+            words = tuple(dict.fromkeys(word for word in cut if word))[:MAX_WORDS]
             if words:
                 continue
         kept.append(line)
-    return "\n".join(kept).strip("\n"), tuple(words)
+    return "\n".join(kept).strip("\n"), words
 
 
 def origin_of(project: Project, path: Path) -> str:
