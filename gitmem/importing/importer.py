@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 from gitmem import gateway
-from gitmem import gitcommand as command
 from gitmem.compile import block
 from gitmem.compile.changes import linked_document
 from gitmem.errors import CheckFailed, UsageError
@@ -215,11 +214,8 @@ def choose_files(project: Project, targets: Sequence[Path]) -> list[tuple[str, F
     in reading order."""
     found = [
         (path, fmt)
-        for path in command.list_matching(project.root, rulesfiles.DISCOVER)
-        if not path.startswith(MEMORY_DIR + "/")
-        and (fmt := rulesfiles.format_of(path)) is not None
-        and path.rsplit("/", 1)[-1] != "CLAUDE.local.md"
-        and (project.root / path).is_file()
+        for path, fmt in rulesfiles.discovered(project.root)
+        if path.rsplit("/", 1)[-1] != "CLAUDE.local.md"
     ]
     if not targets:
         return sorted(found, key=lambda pair: rulesfiles.rank(*pair))

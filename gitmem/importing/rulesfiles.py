@@ -119,24 +119,32 @@ def nested_rules(root: Path) -> list[tuple[str, str]]:
     targets.
     """
     try:
-        found = list_matching(root, DISCOVER)
+        found = discovered(root)
     except GitmemError:
         return []
-    linked = {
+    linked = {  # AGENTS.md -> .agents/AGENTS.md: the root's file, not a nested one
         os.path.realpath(root / path)
-        for path in found
+        for path, _ in found
         if "/" not in path and (root / path).is_symlink()
     }
     return [
         (path, fmt.tool)
-        for path in found
-        if not path.startswith(MEMORY_DIR + "/")
-        and os.path.realpath(root / path)
-        not in linked  # AGENTS.md -> .agents/AGENTS.md: the root's file
-        and (fmt := format_of(path)) is not None
+        for path, fmt in found
+        if os.path.realpath(root / path) not in linked
         and base_directory(path, fmt)
         and not_rules(path) is None
         and skill_bundle(root, path) is None
+    ]
+
+
+def discovered(root: Path) -> list[tuple[str, Format]]:
+    """The rules files in the repository at ``root`` (tracked, or untracked and not ignored) with
+    their formats: the files a format names, outside gitmem's own folder."""
+    return [
+        (path, fmt)
+        for path in list_matching(root, DISCOVER)
+        if not path.startswith(MEMORY_DIR + "/")
+        and (fmt := format_of(path)) is not None
         and (root / path).is_file()
     ]
 
