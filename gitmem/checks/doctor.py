@@ -255,45 +255,35 @@ def check_receipts(ctx: Context) -> Iterator[Finding]:
     report = receipts.build(ctx.project, live, memory_tokens(live), since)
     sessions = {s for row in report.rows for s in row.total.sessions}
     for row in report.rows:
-        memory = row.memory
+        memory, total = row.memory, row.total
         path = ctx.project.display(ctx.snapshot.files[memory.id])
         old = memory.created is None or memory.created <= since
-        if sessions and old and not row.total.sessions:
-            message = (
-                f"no session received it in {RECEIPT_DAYS} days ({len(sessions)} sessions "
-                "ran): retire it?"
-            )
-            yield Finding(
-                WARNING, "never-delivered", memory.id, path, 1, message, f"{COMMAND} explain"
-            )
-        if row.total.violations:
-            message = (
-                f"broken {row.total.violations} time(s) after it was delivered, where no pre-tool "
-                "hook refused it: set up the hook in every client that has one"
-            )
-            yield Finding(
-                WARNING,
+        said = (  # (whether it is so, the code, the message, the next step)
+            (
+                sessions and old and not total.sessions,
+                "never-delivered",
+                f"no session received it in {RECEIPT_DAYS} days ({len(sessions)} sessions ran): "
+                "retire it?",
+                f"{COMMAND} explain",
+            ),
+            (
+                total.violations,
                 "broken-after-delivery",
-                memory.id,
-                path,
-                1,
-                message,
+                f"broken {total.violations} time(s) after it was delivered, where no pre-tool hook "
+                "refused it: set up the hook in every client that has one",
                 f"{COMMAND} init --agent-hooks",
-            )
-        if row.tokens >= COSTLY_TOKENS and not row.total.recalls:
-            message = (
-                f"cost {row.tokens:,} tokens in {len(row.total.sessions)} sessions and was never "
-                "recalled or injected on demand: give it `paths` or priority low?"
-            )
-            yield Finding(
-                WARNING,
+            ),
+            (
+                row.tokens >= COSTLY_TOKENS and not total.recalls,
                 "costly-never-recalled",
-                memory.id,
-                path,
-                1,
-                message,
+                f"cost {row.tokens:,} tokens in {len(total.sessions)} sessions and was never "
+                "recalled or injected on demand: give it `paths` or priority low?",
                 f"{COMMAND} edit {memory.id}",
-            )
+            ),
+        )
+        for found, code, message, next_step in said:
+            if found:
+                yield Finding(WARNING, code, memory.id, path, 1, message, next_step)
 
 
 CHECKS: tuple[Check, ...] = (
