@@ -41,9 +41,8 @@ class GitFailed(CannotRun):
         are advice)."""
         lines = [line.strip() for line in self.stderr.splitlines() if line.strip()]
         for line in lines:
-            for prefix in ("fatal: ", "error: "):
-                if line.startswith(prefix):
-                    return line.removeprefix(prefix)
+            if line.startswith(("fatal: ", "error: ")):
+                return line.split(": ", 1)[1]
         return lines[-1] if lines else self.message
 
 
