@@ -96,8 +96,7 @@ def split_item(item: Item) -> tuple[str, str]:
             title += "…"
     if title.endswith((".", ":")) and not title.endswith(".."):
         title = title[:-1]
-    body = "\n\n".join(part for part in (lead, rest) if part)
-    return title.strip(), body
+    return title.strip(), "\n\n".join(filter(None, (lead, rest)))
 
 
 # a line of an item that gives the words a teammate would use (``/remember`` asks for it)
@@ -177,7 +176,7 @@ def harvest(
     report = HarvestReport(origin_of(project, path))
     log = parse(text)
     report.skipped = list(log.skipped)
-    report.todo = sum(1 for item in log.in_section(TODO) if not item.is_placeholder())
+    report.todo = sum(not item.is_placeholder() for item in log.in_section(TODO))
 
     snapshot = store.load()
     report.invalid_files = len({p.path for p in snapshot.problems})
