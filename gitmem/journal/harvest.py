@@ -176,7 +176,7 @@ def harvest(
     report = HarvestReport(origin_of(project, path))
     log = parse(text)
     report.skipped = list(log.skipped)
-    report.todo = sum(not item.is_placeholder() for item in log.in_section(TODO))
+    report.todo = log.count(TODO)
 
     snapshot = store.load()
     report.invalid_files = len({p.path for p in snapshot.problems})

@@ -282,9 +282,7 @@ def list_logs(project: Project) -> list[LogInfo]:
         except OSError:
             continue
         parsed = parse(text)
-        counts = {
-            s: sum(1 for i in parsed.in_section(s) if not i.is_placeholder()) for s in SECTIONS
-        }
+        counts = {section: parsed.count(section) for section in SECTIONS}
         match = _NAME.match(path.name)
         day = None
         if match:

@@ -100,8 +100,9 @@ class Log:
     skipped: list[Skipped] = field(default_factory=list)
     sections: dict[str, int] = field(default_factory=dict)  # section -> line of its (first) heading
 
-    def in_section(self, section: str) -> list[Item]:
-        return [item for item in self.items if item.section == section]
+    def count(self, section: str) -> int:
+        """How many items the section holds, placeholders (``- none``, ``- TBD``) left out."""
+        return sum(item.section == section and not item.is_placeholder() for item in self.items)
 
 
 @dataclass
