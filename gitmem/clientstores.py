@@ -13,8 +13,10 @@ gateway, so the session hook can use it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterator, Mapping
+from itertools import islice
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -251,13 +253,9 @@ def gemini_project_dirs(root: Path, gemini_home: Path) -> list[Path]:
     projects = data.get("projects") if isinstance(data, dict) else None
     found: list[Path] = []
     for folder, slug in sorted(projects.items()) if isinstance(projects, dict) else ():
-        if (
-            not isinstance(slug, str)
-            or not slug
-            or "/" in slug
-            or slug in (".", "..")
-            or not _inside(folder, root)
-        ):
+        if not isinstance(slug, str) or slug in ("", ".", "..") or "/" in slug:
+            continue  # (a slug is one folder's name)
+        if not _inside(folder, root):
             continue
         tmp = gemini_home / "tmp" / slug
         try:
@@ -373,36 +371,30 @@ def listing(place: Place, limit: int = MAX_FILES) -> Iterator[tuple[Path, os.sta
     """
     if refusal(place) is not None:
         return
-    if place.format in FILE_FORMATS:
-        try:
-            found = place.path.lstat()
-        except OSError:
-            return
-        yield place.path, found
+    if place.format not in FILE_FORMATS:
+        yield from islice(_markdown_files(place.path), limit)
         return
-    count = 0
-    stack: list[tuple[Path, int]] = [(place.path, 0)]
-    while stack and count < limit:
+    with contextlib.suppress(OSError):
+        yield place.path, place.path.lstat()
+
+
+def _markdown_files(top: Path) -> Iterator[tuple[Path, os.stat_result]]:
+    """The Markdown files under ``top`` (``MAX_DEPTH`` deep, hidden folders passed over), in name
+    order, each with its ``lstat``; a folder or file that cannot be read is passed over."""
+    stack: list[tuple[Path, int]] = [(top, 0)]
+    while stack:
         folder, depth = stack.pop()
         try:
             entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
         except OSError:
             continue
         for entry in entries:
-            path = Path(entry.path)
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    if depth + 1 < MAX_DEPTH and not entry.name.startswith("."):
-                        stack.append((path, depth + 1))
-                    continue
-                if not entry.name.endswith(".md"):
-                    continue
-                count += 1
-                yield path, entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if count >= limit:
-                return
+            with contextlib.suppress(OSError):
+                if not entry.is_dir(follow_symlinks=False):
+                    if entry.name.endswith(".md"):
+                        yield Path(entry.path), entry.stat(follow_symlinks=False)
+                elif depth + 1 < MAX_DEPTH and not entry.name.startswith("."):
+                    stack.append((Path(entry.path), depth + 1))
 
 
 def stamps(place: Place) -> dict[str, list[int]]:
