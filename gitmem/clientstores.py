@@ -443,8 +443,8 @@ def load_record(cache_dir: Path) -> dict[str, Any]:
         return empty
     if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
         return empty
-    if not isinstance(data.get("entries"), dict) or not isinstance(data.get("stores"), dict):
-        return empty
-    data["entries"] = {k: v for k, v in data["entries"].items() if isinstance(v, dict)}
-    data["stores"] = {k: v for k, v in data["stores"].items() if isinstance(v, dict)}
+    for part in ("entries", "stores"):  # each a mapping of mappings; others are left out
+        if not isinstance(data.get(part), dict):
+            return empty
+        data[part] = {key: value for key, value in data[part].items() if isinstance(value, dict)}
     return data
