@@ -160,10 +160,9 @@ def _plain(node: Any, where: Path_, marks: dict[Path_, tuple[int, int]]) -> Any:
     if isinstance(node, CommentedMap):
         out: dict[str, Any] = {}
         for key in node:
-            if not isinstance(key, str):
-                line, col = node.lc.key(key) if hasattr(node.lc, "key") else (0, 0)
-                raise YamlProblem(line + 1, col + 1, f"keys must be text, not {_kind_of(key)}")
             line, col = node.lc.key(key)
+            if not isinstance(key, str):
+                raise YamlProblem(line + 1, col + 1, f"keys must be text, not {_kind_of(key)}")
             marks[(*where, key)] = (line + 1, col + 1)
             out[key] = _plain(node[key], (*where, key), marks)
         return out
@@ -238,12 +237,14 @@ def _rich(value: Any, key: str = "") -> Any:
         if key in _FLOW_LISTS and all(isinstance(item, str) for item in value):
             seq.fa.set_flow_style()
         return seq
-    if isinstance(value, str) and "\n" in value:
+    if not isinstance(value, str):
+        return value
+    if "\n" in value:
         # Trailing spaces would be kept verbatim in a block scalar, and the common
         # trailing-whitespace hook rejects them: gitmem writes none.
         text = "\n".join(line.rstrip(" \t") for line in value.split("\n"))
         return LiteralScalarString(text if text.endswith("\n") else text + "\n")
-    if isinstance(value, str) and _DATE.fullmatch(value):
+    if _DATE.fullmatch(value):
         with contextlib.suppress(ValueError):
             return date.fromisoformat(value)  # written as a plain YAML date, not a quoted string
     return value
