@@ -91,13 +91,8 @@ def run(event: str, client_name: str | None, raw: bytes, today: date | None = No
             ""
         )  # another client's hook of gitmem's answered this prompt already (one injection a prompt)
     session = state.load(project, session_id(payload))
-    if event == PROMPT:
-        return _prompt(project, client, payload, session, day)
-    if event == START:
-        return _start(project, client, session, day, session_id(payload))
-    if event == STOP:
-        return _stop(project, client, payload, session)
-    return Answer("")
+    handler = HANDLERS.get(event)
+    return handler(project, client, payload, session, day) if handler else Answer("")
 
 
 _IMPORT = re.compile(
@@ -220,7 +215,11 @@ MAX_ATTACHED = 16  # attachments of one prompt looked at
 
 
 def _start(
-    project: Project, client: Client, session: state.SessionState, day: date, sid: str
+    project: Project,
+    client: Client,
+    payload: dict[str, Any],
+    session: state.SessionState,
+    day: date,
 ) -> Answer:
     # lazy: the prompt hook's start-up
     from gitmem.hook.status import counts, status_text, worktree_digest
@@ -232,7 +231,7 @@ def _start(
     found = counts(project, loaded, day, _targets_of(project, files))
     session.status_given = True
     session.save()
-    receipts.record(project, "start", client.name, sid, sorted(loaded))
+    receipts.record(project, "start", client.name, session_id(payload), sorted(loaded))
     if found is None:
         return Answer("")
     personal = personal_scope()
@@ -264,7 +263,11 @@ def _client_stores(project: Project) -> str | None:
 
 
 def _stop(
-    project: Project, client: Client, payload: dict[str, Any], session: state.SessionState
+    project: Project,
+    client: Client,
+    payload: dict[str, Any],
+    session: state.SessionState,
+    _day: date,
 ) -> Answer:
     from gitmem.hook.status import stop_reminder  # lazy: the prompt hook's start-up
 
@@ -276,6 +279,13 @@ def _stop(
         return Answer("")
     session.save()
     return Answer(ANSWERS[client.output].stop(reason))
+
+
+# A session event -> its answer, from the project, the client, its payload, the session's state and
+# the day.
+HANDLERS: dict[
+    str, Callable[[Project, Client, dict[str, Any], state.SessionState, date], Answer]
+] = {PROMPT: _prompt, START: _start, STOP: _stop}
 
 
 def _format(client: Client, event: str, text: str) -> str:

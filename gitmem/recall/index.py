@@ -182,14 +182,13 @@ class RecallIndex:
             self.project, self.directory
         )  # a .memory link to elsewhere is not read, as by the store
         started_ns = _now_ns()
-        stats = files.stat_all(self.directory)
-        signature = files.signature(stats)
+        names, stats = files.stat_all(self.directory)
+        signature = files.signature(names, stats)
         row = self.conn.execute("SELECT value FROM info WHERE key = 'signature'").fetchone()
         if row is not None and row[0] == signature:
-            return (
-                Refreshed()
-            )  # every file has the stat it had when indexed, long enough ago to trust it
-        stats = files.memories(stats)
+            # every file has the stat it had when indexed, long enough ago to trust it
+            return Refreshed()
+        on_disk = files.memories(names, stats)
         # Only entries that were not racily clean when indexed can be trusted on their stat alone.
         trusted = {
             name: (ino, size, mtime, ctime)
@@ -197,12 +196,7 @@ class RecallIndex:
                 "SELECT name, ino, size, mtime, ctime FROM files WHERE trusted = 1"
             )
         }
-        on_disk = dict(stats)
-        changed = sorted(
-            name
-            for name, st in stats
-            if trusted.get(name) != (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-        )
+        changed = sorted(name for name, st in on_disk.items() if trusted.get(name) != files.key(st))
         removed = [
             name for (name,) in self.conn.execute("SELECT name FROM files") if name not in on_disk
         ]
@@ -268,6 +262,9 @@ class RecallIndex:
                 self.conn.execute(
                     "INSERT OR REPLACE INTO info(key, value) VALUES ('checking', ?)", (note,)
                 )
+                # the memories' count, taken again once the refresh is complete (``size``): dropped
+                # once a transaction, not once a memory indexed
+                self.conn.execute("DELETE FROM info WHERE key = 'size'")
             with self._writing():
                 began = time.monotonic()
                 while index < len(changed):
@@ -342,9 +339,7 @@ class RecallIndex:
         """Index one new or changed file; returns 1 when its content had to be checked (else 0), and
         the stat recorded for it (``None`` when it is gone)."""
         path = self.directory / name
-        refusal = files.refusal(
-            self.project, path, st
-        )  # the store's rules: no link leading outside, no huge file read
+        refusal = files.too_large(st)  # the store's rules: no huge file read, no link leading out
         if refusal is not None:
             self._record(name, st, started_ns, "", None, [refusal])
             return 0, files.key(st)
@@ -361,7 +356,7 @@ class RecallIndex:
                 name, st, started_ns, "", None, [[1, 1, "file", f"cannot read: {exc.strerror}"]]
             )
             return 0, files.key(st)
-        except CheckFailed as exc:  # replaced by a link, or grown past the limit, since the stat
+        except CheckFailed as exc:  # a link leading outside, or grown past the limit since the stat
             problem = exc.problems[0]
             self._record(name, st, started_ns, "", None, [[1, 1, problem.field, problem.message]])
             return 0, files.key(st)
@@ -425,7 +420,6 @@ class RecallIndex:
             ),
         )
         n = int(cursor.lastrowid or 0)
-        self.conn.execute("DELETE FROM info WHERE key = 'size'")
         self.conn.execute(
             "INSERT INTO docs(rowid, title, body, tags, words) VALUES (?, ?, ?, ?, ?)",
             (n, memory.title, memory.body, tags, words),
@@ -489,7 +483,7 @@ class RecallIndex:
         if not terms:
             return []
         with self._extra(extra) as origins:
-            return self._search(terms, k, today, path, origins)
+            return list(self._search(terms, k, today, path, origins).values())
 
     def search_prompt(
         self,
@@ -502,21 +496,25 @@ class RecallIndex:
         rare: int = 2,
         pairs: Sequence[tuple[str, str]] = (),
     ) -> PromptMatch:
-        """``search_matched``, the memories the prompt's ``paths`` and ``identifiers`` tie it to
-        (``anchored``), the query terms each hit's and anchored memory's text matches, and which
-        terms are rare (at most ``rare`` memories hold them)."""
+        """``search``'s hits for ``terms`` and those holding one of ``pairs`` (``_phrased``), the
+        memories the prompt's ``paths`` and ``identifiers`` tie it to (``_anchored``), the query
+        terms each hit's and anchored memory's text matches, and which terms are rare (at most
+        ``rare`` memories hold them)."""
         with self._extra(extra) as origins:
-            hits = self._search(terms, k, today, None, origins) if terms else []
+            hits = self._search(terms, k, today, None, origins) if terms else {}
             phrased = self._phrased(terms, pairs, today, origins)
-            seen = {hit.memory.id for hit in hits}
-            hits += [hit for hit in phrased if hit.memory.id not in seen]
-            anchors = self.anchored(paths, identifiers, today, rare, origins)
-            ids = list(
-                dict.fromkeys([hit.memory.id for hit in hits] + [a.memory.id for a in anchors])
+            seen = {hit.memory.id for hit in hits.values()}
+            hits.update((n, hit) for n, hit in phrased.items() if hit.memory.id not in seen)
+            anchors = self._anchored(paths, identifiers, today, rare, origins)
+            rows = {n: hit.memory.id for n, hit in hits.items()}
+            rows.update((n, anchor.memory.id) for n, anchor in anchors.items())
+            return PromptMatch(
+                list(hits.values()),
+                list(anchors.values()),
+                self._matched_terms(rows, terms),
+                self.rare_terms(terms, rare),
+                frozenset(hit.memory.id for hit in phrased.values()),
             )
-            matched = self.matched_terms(ids, terms)
-            close = frozenset(hit.memory.id for hit in phrased)
-            return PromptMatch(hits, anchors, matched, self.rare_terms(terms, rare), close)
 
     @contextlib.contextmanager
     def _extra(self, extra: Sequence[Extra]) -> Iterator[dict[int, Path]]:
@@ -550,32 +548,32 @@ class RecallIndex:
                     out[term] = {memory_id for (memory_id,) in rows}
         return out
 
-    def anchored(
+    def _anchored(
         self,
         paths: Sequence[str],
         identifiers: Sequence[str],
         today: date,
-        rare: int = 2,
-        origins: dict[int, Path] | None = None,
-    ) -> list[Anchor]:
+        rare: int,
+        origins: dict[int, Path],
+    ) -> dict[int, Anchor]:
         """The live memories whose ``paths`` cover one of ``paths`` (each with how many segments of
         its closest glob are spelled out), and those whose text holds one of ``identifiers`` as
         written (any case) when at most ``rare`` memories do: a common one ties the prompt to
-        nothing in particular."""
+        nothing in particular. By row, the closest first."""
         day = today.isoformat()
         found = {**self._by_path(paths, day), **self._by_identifier(identifiers, day, rare)}
         if not found:
-            return []
+            return {}
         marks = ",".join("?" * len(found))
-        out = []
+        out = {}
         for n, data in self.conn.execute(
             f"SELECT n, data FROM memories WHERE n IN ({marks})", tuple(found)
         ):
             memory = Memory.from_dict(json.loads(data))
             if memory.is_live(today):
-                where = (origins or {}).get(n) or self.directory / f"{memory.id}{SUFFIX}"
-                out.append(Anchor(memory, found[n][0], found[n][1], where))
-        return sorted(out, key=lambda a: (-a.level, a.memory.id))
+                where = origins.get(n) or self.directory / f"{memory.id}{SUFFIX}"
+                out[n] = Anchor(memory, found[n][0], found[n][1], where)
+        return dict(sorted(out.items(), key=lambda item: (-item[1].level, item[1].memory.id)))
 
     def _by_path(self, paths: Sequence[str], day: str) -> dict[int, tuple[int, str]]:
         """The live path-scoped memories whose globs cover one of ``paths``, by row, each with its
@@ -650,7 +648,8 @@ class RecallIndex:
 
     def _search(
         self, terms: list[str], k: int, today: date, path: str | None, origins: dict[int, Path]
-    ) -> list[Hit]:
+    ) -> dict[int, Hit]:
+        """The ``k`` best hits, by row (``search``)."""
         match = " OR ".join(_quoted(term) for term in terms)
         day = today.isoformat()
         # The best matches from the full-text index alone (cheap), then the live ones among them;
@@ -679,7 +678,7 @@ class RecallIndex:
                 (*WEIGHTS, match, day, max(50, 10 * k)),
             ).fetchall()
             rows += self._live(scoped, day)
-        return self._hits(rows, today, path, origins)[:k]
+        return dict(list(self._hits(rows, today, path, origins).items())[:k])
 
     def _hits(
         self,
@@ -687,8 +686,8 @@ class RecallIndex:
         today: date,
         path: str | None,
         origins: dict[int, Path],
-    ) -> list[Hit]:
-        """The live memories of ``rows`` (n, data, rank) as hits, best first."""
+    ) -> dict[int, Hit]:
+        """The live memories of ``rows`` (n, data, rank) as hits, by row, best first."""
         hits: dict[int, Hit] = {}
         for n, data, rank in rows:
             if n in hits:
@@ -701,7 +700,7 @@ class RecallIndex:
             hits[n] = Hit(
                 memory, score, covered, origins.get(n) or self.directory / f"{memory.id}{SUFFIX}"
             )
-        return sorted(hits.values(), key=lambda h: (-h.score, h.memory.id))
+        return dict(sorted(hits.items(), key=lambda item: (-item[1].score, item[1].memory.id)))
 
     def _phrased(
         self,
@@ -709,13 +708,13 @@ class RecallIndex:
         pairs: Sequence[tuple[str, str]],
         today: date,
         origins: dict[int, Path],
-    ) -> list[Hit]:
+    ) -> dict[int, Hit]:
         """The live memories whose title or words hold one of ``pairs`` (two consecutive words of
         the query) at most ``PHRASE_GAP`` words apart, scored for ``terms`` as ``_search`` scores
-        them (they may rank below its top).
+        them (they may rank below its top), by row.
         """
         if not pairs or not terms:
-            return []
+            return {}
         near = " OR ".join(f"NEAR({_quoted(a)} {_quoted(b)}, {PHRASE_GAP})" for a, b in pairs)
         rows = self.conn.execute(
             "SELECT rowid FROM docs WHERE docs MATCH ? LIMIT ?",
@@ -723,7 +722,7 @@ class RecallIndex:
         )
         found = [n for (n,) in rows]
         if not found:
-            return []
+            return {}
         match = " OR ".join(_quoted(term) for term in terms)
         marks = ",".join("?" * len(found))
         ranked = self.conn.execute(
@@ -733,21 +732,21 @@ class RecallIndex:
         ).fetchall()
         return self._hits(self._live(ranked, today.isoformat()), today, None, origins)
 
-    def matched_terms(self, ids: Sequence[str], terms: list[str]) -> dict[str, set[str]]:
-        """For each memory id of ``ids``, the query ``terms`` its text matches (as the index stems
-        them): how much of a question a memory answers, which a BM25 score alone does not say."""
-        if not ids or not terms:
+    def _matched_terms(self, rows: dict[int, str], terms: list[str]) -> dict[str, set[str]]:
+        """For the memory of each of ``rows`` (row: id), the query ``terms`` its text matches (as
+        the index stems them), by id: how much of a question a memory answers, which a BM25 score
+        alone does not say. Looked up by row (a word most memories hold costs no more than another).
+        """
+        if not rows or not terms:
             return {}
-        marks = ",".join("?" * len(ids))
-        out: dict[str, set[str]] = {memory_id: set() for memory_id in ids}
+        marks = ",".join("?" * len(rows))
+        out: dict[str, set[str]] = {memory_id: set() for memory_id in rows.values()}
         for term in terms:
-            quoted = _quoted(term)
-            for (memory_id,) in self.conn.execute(
-                "SELECT m.id FROM docs JOIN memories m ON m.n = docs.rowid WHERE docs "
-                f"MATCH ? AND m.id IN ({marks})",
-                (quoted, *ids),
+            for (n,) in self.conn.execute(
+                f"SELECT rowid FROM docs WHERE docs MATCH ? AND rowid IN ({marks})",
+                (_quoted(term), *rows),
             ):
-                out[memory_id].add(term)
+                out[rows[n]].add(term)
         return out
 
     def census(self, today: date) -> list[Census]:
