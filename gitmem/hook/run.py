@@ -148,9 +148,9 @@ def _prompt(
     session: state.SessionState,
     day: date,
 ) -> Answer:
-    from gitmem.hook.status import worktree_digest  # lazy: the prompt hook's start-up
-
     if session.new:
+        from gitmem.hook.status import worktree_digest  # lazy: a session's first prompt only
+
         session.dirty = worktree_digest(project)
     prompt = user_words(_prompt_text(payload))
     terms = inject.prompt_terms(prompt)
