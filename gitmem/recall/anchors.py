@@ -24,9 +24,10 @@ _WILD = frozenset("*?[{")
 
 
 def _words(text: str) -> Iterable[str]:
+    """The words of ``text`` as typed (at most ``MAX_TOKEN`` characters each)."""
     for word in text.split():
         if len(word) <= MAX_TOKEN:
-            yield word.strip(EDGE)
+            yield word
 
 
 def paths(text: str) -> list[str]:
@@ -35,15 +36,13 @@ def paths(text: str) -> list[str]:
     (``package.json``). A folder keeps its final slash.
     """
     found: list[str] = []
-    for word in _words(text):
-        word = word.rstrip(".")
+    for raw in _words(text):
+        word = raw.strip(EDGE).rstrip(".")
         if not word or "://" in word or not set(word) <= _PATH_CHARS or word.startswith(("~", "@")):
             continue
         if "/" in word:
             candidate = word.removeprefix("./").lstrip("/")
-            if not any(part == ".." for part in candidate.split("/")) and any(
-                c.isalpha() for c in candidate
-            ):
+            if ".." not in candidate.split("/") and any(c.isalpha() for c in candidate):
                 found.append(candidate)
         elif _file_name(word):
             found.append(word)
@@ -70,9 +69,7 @@ def identifiers(text: str) -> list[str]:
     call (``redact()``). Paths are not.
     """
     found: list[str] = []
-    for raw in text.split():
-        if len(raw) > MAX_TOKEN:
-            continue
+    for raw in _words(text):
         call = raw.rstrip(".,;:!?").endswith("()")
         word = raw.strip(EDGE).rstrip(".").removesuffix("()")
         if (

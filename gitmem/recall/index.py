@@ -678,23 +678,20 @@ class RecallIndex:
                 (*WEIGHTS, match, day, max(50, 10 * k)),
             ).fetchall()
             rows += self._live(scoped, day)
-        return dict(list(self._hits(rows, today, path, origins).items())[:k])
+        return dict(list(self._hits(rows, path, origins).items())[:k])
 
     def _hits(
         self,
         rows: list[tuple[int, str, float]],
-        today: date,
         path: str | None,
         origins: dict[int, Path],
     ) -> dict[int, Hit]:
-        """The live memories of ``rows`` (n, data, rank) as hits, by row, best first."""
+        """The memories of ``rows`` (n, data, rank: ``_live``'s) as hits, by row, best first."""
         hits: dict[int, Hit] = {}
         for n, data, rank in rows:
             if n in hits:
                 continue
             memory = Memory.from_dict(json.loads(data))
-            if not memory.is_live(today):
-                continue
             covered = path is not None and any_match(memory.paths, path)
             score = -float(rank) * (PATH_BOOST if covered else 1.0)
             hits[n] = Hit(
@@ -730,7 +727,7 @@ class RecallIndex:
             f"IN ({marks})",
             (*WEIGHTS, match, *found),
         ).fetchall()
-        return self._hits(self._live(ranked, today.isoformat()), today, None, origins)
+        return self._hits(self._live(ranked, today.isoformat()), None, origins)
 
     def _matched_terms(self, rows: dict[int, str], terms: list[str]) -> dict[str, set[str]]:
         """For the memory of each of ``rows`` (row: id), the query ``terms`` its text matches (as
