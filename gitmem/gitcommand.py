@@ -57,20 +57,6 @@ def clean_env(foreign: bool) -> dict[str, str]:
     return env
 
 
-def list_files(root: Path, names: tuple[str, ...]) -> list[str]:
-    """Files named one of ``names`` anywhere in the work tree (tracked, or untracked and not
-    ignored).
-
-    Paths are relative to ``root``, with / separators, sorted. Reads git's index rather than walking
-    the tree.
-    """
-    if not names:
-        return []
-    specs = [f":(glob)**/{name}" for name in names]
-    out = git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *specs)
-    return sorted({path for path in out.decode("utf-8", "surrogateescape").split("\0") if path})
-
-
 def ignored(root: Path, paths: Iterable[str]) -> list[str]:
     """Those of ``paths`` (relative to ``root``) that git ignores and does not track, so they
     are never committed."""

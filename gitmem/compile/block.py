@@ -438,7 +438,7 @@ def split(body: str) -> Block:
     while preamble and not preamble[-1]:
         preamble.pop()
     text = "\n".join(preamble) + "\n" if preamble else ""
-    return Block(text, tuple(splitter.entries), splitter.footer)
+    return Block(text, tuple(splitter.entries), "\n".join(splitter.footer))
 
 
 @dataclass
@@ -447,14 +447,14 @@ class _Splitter:
 
     preamble: list[str] = field(default_factory=list)
     entries: list[Entry] = field(default_factory=list)
-    footer: str = ""
+    footer: list[str] = field(default_factory=list)  # its lines
     group: tuple[str, str] | None = None  # the current group's kind and label
     current: list[str] = field(default_factory=list)  # the current entry's lines
     meta: tuple[str, str] | None = None  # the current entry's id and priority
 
     def line(self, number: int, line: str) -> None:
         if self.footer:  # the recall line and the index of left-out memories after it end a block
-            self.footer += "\n" + line
+            self.footer.append(line)
         elif line and not line[0].isspace():
             self._unindented(number, line)
         elif self.meta is not None:
@@ -471,7 +471,7 @@ class _Splitter:
             self.group = (_KIND_OF_HEADING[heading.group(1)], heading.group(2) or "")
         elif line.startswith((FOOTER_PREFIX, PERSONAL_FOOTER_PREFIX)):
             self.flush()
-            self.footer, self.group = line, None
+            self.footer, self.group = [line], None
         elif self.group is not None and entry:
             self.flush()
             self.meta = (entry.group(1), entry.group(2) or "normal")

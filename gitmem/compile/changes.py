@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Literal
 from gitmem import gateway
 from gitmem.compile.plan import TargetPlan
 from gitmem.compile.readers import READERS, Reader
+from gitmem.compile.reading import GitView
 from gitmem.errors import CheckFailed, Problem
 from gitmem.project import Project
 from gitmem.tools import MEASURES, TARGETS, Limit
@@ -108,6 +109,7 @@ class Report:
     readers: tuple[Reader, ...] = (
         READERS  # the clients as the project's settings make them read (``delivery``)
     )
+    git: GitView | None = None  # what git said of the work tree, asked once (``reading.GitView``)
 
     @property
     def refused(self) -> list[FileChange]:

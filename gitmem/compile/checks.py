@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from gitmem import gitcommand as command
 from gitmem.compile.budget import room_tokens
 from gitmem.compile.changes import LimitUse, Report
 from gitmem.compile.delivery import twice
 from gitmem.compile.plan import FilePlan, TargetPlan
+from gitmem.compile.reading import GitView
 from gitmem.compile.scoping import expand_braces
 from gitmem.errors import Problem
 from gitmem.memory.fields import stray_line_breaks
@@ -200,7 +200,7 @@ def ignored(project: Project, report: Report) -> list[str]:
     if isinstance(project, UserScope) or not (project.root / ".git").exists():
         return []
     kept = [change.path for change in report.changes if change.owned and change.action != "removed"]
-    paths = command.ignored(project.root, kept)
+    paths = (report.git or GitView(project.root)).ignored(kept)
     for path in paths:
         report.warnings.append(
             f"{path} is ignored by git, so it is never committed: {ignored_fix(path)}"

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from gitmem import gateway
-from gitmem import gitcommand as command
 from gitmem.clientsettings import also_read
 from gitmem.compile import aider, block, checks, delivery, leftout
 from gitmem.compile.block import BlockError, Found, Scan
@@ -30,7 +29,7 @@ from gitmem.compile.budget import fitted
 from gitmem.compile.changes import FileChange, LimitUse, Report, linked_document, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
 from gitmem.compile.readers import READERS, Reader
-from gitmem.compile.reading import chain
+from gitmem.compile.reading import GitView, chain
 from gitmem.compile.verify import Miss, folders_of, verify
 from gitmem.errors import Problem, UsageError
 from gitmem.memory.config import Config
@@ -164,12 +163,13 @@ def prepare(
     packs, pack_problems, shared = _shared(project, config, request)
     memories = [*memories, *shared]
     readers = READERS if only is not None else delivery.with_settings(also_read(project))
-    targets, laid = _laid_out(project, targets, readers, personal=only is not None)
+    git = GitView(project.root)
+    targets, laid = _laid_out(project, targets, readers, git, personal=only is not None)
     cleaned = targets if request.names else list(request.catalogue)
-    listed = _Listed(project, [*targets, *cleaned])
+    listed = _Listed(git, [*targets, *cleaned])
     room = _room(project, targets, budgets, listed)
     plans = plan_targets(targets, memories, room.budgets, config.mcp, room.reserved, laid)
-    report = Report(plans, packs=packs, readers=readers)
+    report = Report(plans, packs=packs, readers=readers, git=git)
     report.warnings.extend(config.notes())
     reached = {target.name for target in only} if only is not None else set(config.targets)
     checks.unreached(memories, reached, report)
@@ -218,7 +218,7 @@ def _desired(
 
 
 def _laid_out(
-    project: Project, targets: list[Target], readers: Sequence[Reader], personal: bool
+    project: Project, targets: list[Target], readers: Sequence[Reader], git: GitView, personal: bool
 ) -> tuple[list[Target], list[delivery.Layout]]:
     """The targets as laid out for delivery (a bridged target may write other files) and their
     layouts; for the user-level files (``personal``) each a full copy."""
@@ -228,24 +228,26 @@ def _laid_out(
         targets,
         _own_text(project, targets),
         readers,
-        _linked_roots(project, targets),
-        _ignored_private(project, targets),
+        _linked_roots(project, targets, git),
+        _ignored_private(project, targets, git),
     )
     by_name = {layout.name: layout.target for layout in laid}
     return [by_name[target.name] for target in targets], laid
 
 
-def _ignored_private(project: Project, targets: Sequence[Target]) -> list[str]:
+def _ignored_private(project: Project, targets: Sequence[Target], git: GitView) -> list[str]:
     """The private files (``Reader.private``: ``.claude/CLAUDE.md``) of ``targets``, and the root
     files of those whose client falls back to the hub (``CLAUDE.md``), that git ignores here."""
     places = [path for target in targets for path in delivery.private_files(target)]
     places += [target.root_file for target in targets if delivery.falls_back(target)]
     if not places or not (project.root / ".git").exists():
         return []
-    return command.ignored(project.root, places)
+    return git.ignored(places)
 
 
-def _linked_roots(project: Project, targets: Sequence[Target]) -> dict[str, tuple[str, str]]:
+def _linked_roots(
+    project: Project, targets: Sequence[Target], git: GitView
+) -> dict[str, tuple[str, str]]:
     """The targets whose root file is, through a link on the disk, another configured target's
     (``CLAUDE.md -> AGENTS.md``, or both links to ``.agents/AGENTS.md``): target name -> (the target
     that writes the file: the hub first, else the first in order; where its client reads what that
@@ -268,11 +270,7 @@ def _linked_roots(project: Project, targets: Sequence[Target]) -> dict[str, tupl
             places = [*delivery.private_files(target)]
             if target.scoped_dir and target.always_frontmatter is not None:
                 places.append(f"{target.scoped_dir}/{LINKED_ROOT_NAME}{target.scoped_suffix}")
-            ignored = (
-                set(command.ignored(project.root, places))
-                if (project.root / ".git").exists()
-                else set()
-            )
+            ignored = set(git.ignored(places)) if (project.root / ".git").exists() else set()
             out[target.name] = (
                 writer.name,
                 next((place for place in places if place not in ignored), ""),
@@ -550,13 +548,13 @@ class _Room(NamedTuple):
 
 
 class _Listed:
-    """The nested files (``dir_file``) and private files of some targets that git lists, asked
-    once per compile for all of them (``gitcommand.list_files``)."""
+    """The nested files (``dir_file``) and private files of some targets that git lists (tracked,
+    or untracked and not ignored)."""
 
-    def __init__(self, project: Project, targets: Sequence[Target]) -> None:
+    def __init__(self, git: GitView, targets: Sequence[Target]) -> None:
         names = {t.dir_file for t in targets if t.dir_file}
         names.update(p for t in targets if not t.personal for p in delivery.private_files(t))
-        self.paths = command.list_files(project.root, tuple(sorted(names)))
+        self.paths = git.named(names)
 
     def named(self, name: str) -> list[str]:
         """The listed files called ``name``, at the root or in a folder."""

@@ -19,7 +19,8 @@ asked.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -30,9 +31,11 @@ from gitmem.errors import GitmemError
 from gitmem.tools import MEASURES, TARGET_BY_NAME, Limit, Target
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from gitmem.project import Project
 
-__all__ = ["Disk", "FileRead", "How", "Reading", "Tracked", "chain", "files_of", "read"]
+__all__ = ["Disk", "FileRead", "GitView", "How", "Reading", "Tracked", "chain", "files_of", "read"]
 
 
 class Tracked(Enum):
@@ -101,10 +104,10 @@ class Reading(NamedTuple):
 
     def arrivals(self) -> dict[str, int]:
         """How many times each memory reaches the client (in full, or as an index line)."""
-        counts: dict[str, int] = {}
+        counts: Counter[str] = Counter()
         for item in self.files:
-            for memory_id in (*item.ids, *item.listed):
-                counts[memory_id] = counts.get(memory_id, 0) + 1
+            counts.update(item.ids)
+            counts.update(item.listed)
         return counts
 
     @property
@@ -124,15 +127,62 @@ class _Text(NamedTuple):
     size: int
 
 
+class GitView:
+    """What git says of the work tree, asked once however many steps ask (compile's, and the
+    verification after it writes): the files it tracks and those it would add (untracked, not
+    ignored), from one ``git ls-files``. Whether another path is ignored (not written yet, or past a
+    link) is asked of ``git check-ignore``, all of one question's paths at once, each once.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._files: tuple[frozenset[str], frozenset[str]] | None = None
+        self._asked: set[str] = set()  # of ``git check-ignore``
+        self._ignored: set[str] = set()
+
+    def files(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The files git lists (tracked, or untracked and not ignored), and those it tracks;
+        ``GitFailed`` outside a repository."""
+        if self._files is None:
+            out = gitcommand.git(
+                self.root, "ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard"
+            )
+            entries = out.decode("utf-8", "surrogateescape").split("\0")
+            listed = frozenset(entry[2:] for entry in entries if entry)
+            self._files = listed, listed - {entry[2:] for entry in entries if entry[:1] == "?"}
+        return self._files
+
+    def named(self, names: Collection[str]) -> list[str]:
+        """The files git lists called one of ``names`` (``AGENTS.md``, ``.claude/CLAUDE.md``), at
+        the root or in a folder, sorted; git is not asked for none."""
+        if not names:
+            return []
+        listed, _ = self.files()
+        ends = tuple(f"/{name}" for name in names)
+        return sorted(listed.intersection(names).union(filter(lambda p: p.endswith(ends), listed)))
+
+    def ignored(self, paths: Iterable[str]) -> list[str]:
+        """Those of ``paths`` git ignores and does not track (never committed), sorted."""
+        asked = set(paths) - {""}
+        listed, _ = self.files()
+        unknown = asked - listed - self._asked
+        if unknown:
+            self._asked |= unknown
+            self._ignored.update(gitcommand.ignored(self.root, sorted(unknown)))
+        return sorted(asked & self._ignored)
+
+
 class Disk:
     """The repository's files as clients read them, each read once, and git's view of them
-    (asked once)."""
+    (``git``: asked once, shared with the compile that wrote them)."""
 
-    def __init__(self, project: Project) -> None:
+    def __init__(self, project: Project, git: GitView | None = None) -> None:
         self.project = project
+        self.git = git or GitView(project.root)
+        self._root = os.path.realpath(project.root)
         self._texts: dict[str, _Text] = {}
-        self._index: set[str] | None = None
-        self._ignored: dict[str, bool] = {}
+        self._names: dict[str, list[str]] = {}
+        self._arriving: dict[str, frozenset[str]] = {}
         self._exists: dict[str, bool] = {}
         self._parsed: dict[str, tuple[int, int, tuple[str, ...], tuple[str, ...]]] = {}
 
@@ -149,14 +199,11 @@ class Disk:
         return known
 
     def _load(self, path: str) -> _Text:
-        root = self.project.root
-        full = root / path
-        if gateway.problem(self.project, full, path) is not None:
-            return _Text(path, Tracked.OUTSIDE, None, 0)
-        real_path = os.path.realpath(full)
+        full = self.project.root / path
         try:
-            real = os.path.relpath(real_path, os.path.realpath(root)).replace(os.sep, "/")
-        except ValueError:
+            real_path = os.fspath(gateway.resolve(self.project, full, path))
+            real = os.path.relpath(real_path, self._root).replace(os.sep, "/")
+        except (gateway.OutsideRoot, ValueError):
             return _Text(path, Tracked.OUTSIDE, None, 0)
         if not os.path.isfile(real_path):
             return _Text(real, Tracked.NEW, None, 0)
@@ -165,6 +212,24 @@ class Disk:
         except (OSError, GitmemError):
             return _Text(real, self.tracked(path, real), None, 0)
         return _Text(real, self.tracked(path, real), raw.decode("utf-8", "replace"), len(raw))
+
+    def names(self, folder: str) -> list[str]:
+        """The names in ``folder``, sorted (none when it is not one), listed once."""
+        known = self._names.get(folder)
+        if known is None:
+            try:
+                known = sorted(os.listdir(self.project.root / folder))
+            except OSError:
+                known = []
+            self._names[folder] = known
+        return known
+
+    def arriving(self, item: FileRead) -> frozenset[str]:
+        """The memories ``item`` brings (in full, or as index lines), made once a file."""
+        known = self._arriving.get(item.real)
+        if known is None:
+            known = self._arriving[item.real] = frozenset((*item.ids, *item.listed))
+        return known
 
     def contents(self, path: str, text: str) -> tuple[int, int, tuple[str, ...], tuple[str, ...]]:
         """``_contents`` of a file's text, parsed once however many readings load it."""
@@ -175,31 +240,14 @@ class Disk:
 
     def tracked(self, *paths: str) -> Tracked:
         """The worst state of ``paths`` (a link and the file it leads to)."""
-        worst = Tracked.TRACKED
-        for path in dict.fromkeys(paths):
-            if path in self._git_index():
-                continue
-            if self._is_ignored(path):
-                return Tracked.IGNORED
-            worst = Tracked.NEW
-        return worst
-
-    def _git_index(self) -> set[str]:
-        if self._index is None:
-            try:
-                out = gitcommand.git(self.project.root, "ls-files", "-z", "--cached")
-                self._index = {
-                    name for name in out.decode("utf-8", "surrogateescape").split("\0") if name
-                }
-            except (GitmemError, OSError):
-                self._index = set()
-        return self._index
-
-    def _is_ignored(self, path: str) -> bool:
-        known = self._ignored.get(path)
-        if known is None:
-            known = self._ignored[path] = bool(gitcommand.ignored(self.project.root, [path]))
-        return known
+        try:
+            untracked = set(paths) - self.git.files()[1]
+            ignored = self.git.ignored(untracked)
+        except (GitmemError, OSError):  # not a repository: nothing is tracked, nothing ignored
+            untracked, ignored = set(paths), []
+        if ignored:
+            return Tracked.IGNORED
+        return Tracked.NEW if untracked else Tracked.TRACKED
 
 
 def chain(folder: str) -> list[str]:
@@ -318,9 +366,9 @@ def _rules_files(disk: Disk, target: Target) -> list[str]:
     out = []
     for folder in (
         target.scoped_dir,
-        *(f"{target.scoped_dir}/{name}" for name in _names(disk, target.scoped_dir)),
+        *(f"{target.scoped_dir}/{name}" for name in disk.names(target.scoped_dir)),
     ):
-        for name in _names(disk, folder):
+        for name in disk.names(folder):
             path = f"{folder}/{name}"
             if not name.endswith(target.scoped_suffix) or not disk.exists(path):
                 continue
@@ -331,13 +379,6 @@ def _rules_files(disk: Disk, target: Target) -> list[str]:
             ):
                 out.append(path)
     return out
-
-
-def _names(disk: Disk, folder: str) -> list[str]:
-    try:
-        return sorted(os.listdir(disk.project.root / folder))
-    except OSError:
-        return []
 
 
 def _frontmatter(text: str) -> str:

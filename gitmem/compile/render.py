@@ -28,8 +28,9 @@ def entry_text(memory: Memory) -> str:
     # body line is indented.
     lines = [f"- {shown_line(memory.title)} (`{one_line(memory.id)}`{suffix})"]
     body = shown_text(memory.body.strip("\n"))
+    fenced = "```" in body or "~~~" in body  # only then can a fence be left open
     if body.strip():
-        for line in _close_fences(split_lines(body)):
+        for line in _close_fences(split_lines(body)) if fenced else split_lines(body):
             lines.append("  " + line if line.strip() else "")
     return "\n".join(lines) + "\n"
 

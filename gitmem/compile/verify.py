@@ -13,9 +13,10 @@ that fixes it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from enum import Enum
 from functools import lru_cache
+from itertools import combinations
 from typing import TYPE_CHECKING, NamedTuple
 
 from gitmem.compile import delivery, reading
@@ -131,36 +132,57 @@ def verify(
     ``committed`` (right after compile wrote, before the files are committed), the readers of what
     git tracks only (code review) are left out.
     """
-    disk = disk or Disk(project)
+    disk = disk or Disk(project, report.git)
     plans = {plan.target.name: plan for plan in report.plans}
     readers = [r for r in delivery.in_use(plans, report.readers) if committed or not r.tracked_only]
-    folders = folders_of(memories)
+    scoped = _scoped(memories)
     misses: list[Miss] = []
     for reader in readers:
-        misses += _client(disk, reader, plans, memories, folders)
+        misses += _client(disk, reader, plans, scoped)
     return _grouped(misses)
 
 
+class _Scope(NamedTuple):
+    """The memories that reach a client started in one folder (their ids), and every memory by id,
+    in order (to name the missing ones in it)."""
+
+    ids: frozenset[str]
+    memories: Mapping[str, Memory]
+
+
+def _scoped(memories: Sequence[Memory]) -> dict[str, _Scope]:
+    """For the root and every folder a memory is scoped to (``folders_of``, the root first): the
+    memories that reach a client started there (none on demand; their globs all directory globs
+    covering the folder, or none)."""
+    by_id = {memory.id: memory for memory in memories}
+    by_scope: dict[tuple[str, ...], set[str]] = {}
+    for memory in memories:
+        scope = _scope(memory.paths)
+        if scope is not None and not memory.on_demand:
+            by_scope.setdefault(scope, set()).add(memory.id)
+    return {
+        folder: _Scope(frozenset().union(*_covering(by_scope, folder)), by_id)
+        for folder in folders_of(memories)
+    }
+
+
+def _covering(by_scope: dict[tuple[str, ...], set[str]], folder: str) -> list[set[str]]:
+    return [ids for scope, ids in by_scope.items() if _in_scope(scope, folder)]
+
+
 def _client(
-    disk: Disk,
-    reader: Reader,
-    plans: Mapping[str, TargetPlan],
-    memories: Sequence[Memory],
-    folders: Sequence[str],
+    disk: Disk, reader: Reader, plans: Mapping[str, TargetPlan], scoped: dict[str, _Scope]
 ) -> list[Miss]:
     """The misses of one client, started at the root and (a client that reads the folders on the
-    way) in each of ``folders`` (the root first: ``folders_of``)."""
-    on_demand = _on_demand(reader, plans)
-    wanted = [
-        m for m in memories if m.is_for(reader.own) and not m.on_demand and m.id not in on_demand
-    ]
-    by_path = _by_path(disk, reader, plans)
-    at_root: set[str] = set()
+    way) in each folder of ``scoped``: a memory for it in scope there misses it when no file it
+    reads holds it, unless it reaches it on demand only or by a path-scoped file of its own."""
+    passed = _on_demand(reader, plans) | _by_path(disk, reader, plans)
+    at_root: frozenset[str] = frozenset()
     out: list[Miss] = []
-    for folder in folders if reader.chain else [""]:
+    for folder in scoped if reader.chain else [""]:
         seen = reading.read(disk, reader, folder)
-        at_root = at_root if folder else set(seen.arrivals())
-        out += _session(reader, seen, wanted, by_path, at_root)
+        at_root = at_root if folder else frozenset().union(*map(disk.arriving, seen.files))
+        out += _session(reader, seen, scoped[folder], passed, at_root, disk)
     return out
 
 
@@ -215,79 +237,87 @@ def _read_targets(reader: Reader, plans: Mapping[str, TargetPlan]) -> list[str]:
 def _session(
     reader: Reader,
     seen: reading.Reading,
-    wanted: Sequence[Memory],
-    by_path: set[str],
-    at_root: set[str],
+    scope: _Scope,
+    passed: Collection[str],
+    at_root: Collection[str],
+    disk: Disk,
 ) -> list[Miss]:
-    """The misses of one session; ``by_path``: the memories of the client's own path-scoped files on
-    the disk (they reach it when it works on a matching file: a memory of a folder there is not
-    missed at the folder's start); ``at_root``: what reaches the client started at the root (missed
-    in a folder only, compiling fixes nothing).
-    """
-    out: list[Miss] = []
-    counts = seen.arrivals()
-    folder = seen.folder
-
-    def miss(fault: Fault, subject: str, fix: str) -> None:
-        out.append(Miss(reader.client, reader.name, fault, subject, folder, fix))
-
-    for memory in wanted:
-        scope = _scope(memory.paths)
-        count = counts.get(memory.id, 0)
-        if (
-            scope is not None
-            and _in_scope(scope, folder)
-            and count == 0
-            and memory.id not in by_path
-        ):
-            root_only = bool(folder) and memory.id in at_root
-            fault = Fault.ROOT_ONLY if root_only else Fault.MISSING
-            miss(fault, memory.id, _missing_fix(reader, folder, root_only))
-    for memory_id, count in counts.items():
-        if count > 1:
-            paths = ", ".join(
-                item.path for item in seen.files if memory_id in (*item.ids, *item.listed)
-            )
-            miss(
-                Fault.TWICE,
-                memory_id,
-                f"it reads {paths}; see `gitmem explain {folder or '.'} --client {reader.name}`",
-            )
-    for item in seen.files:
-        out += [
-            Miss(reader.client, reader.name, f[0], f[1], folder, fix)
-            for f, fix in _file_faults(item)
+    """The misses of one session: a memory of ``scope`` for the client that no file it reads holds,
+    but those ``passed`` (on demand only, or in a path-scoped file of its own); those of
+    ``at_root`` (what reaches it started at the root) are missed in a folder only, and compiling
+    fixes nothing. Then the memories that arrive twice, and the faults of the files it reads."""
+    folder, files = seen.folder, [disk.arriving(item) for item in seen.files]
+    most, *others = sorted([*files, passed], key=len, reverse=True)  # the most first: no copy
+    absent = scope.ids.difference(most).difference(*others)
+    found = (
+        [
+            _missing(reader, folder, memory_id, memory_id in at_root)
+            for memory_id, memory in scope.memories.items()
+            if memory_id in absent and memory.is_for(reader.own)
         ]
-    return out
+        if absent
+        else []
+    )
+    if _any_twice(seen.files, files):  # then named in the order they arrive
+        counts = seen.arrivals()
+        found += [_twice(reader, seen, memory_id) for memory_id in counts if counts[memory_id] > 1]
+    found += [fault for item in seen.files for fault in _file_faults(item)]
+    return [Miss(reader.client, reader.name, *fault[:2], folder, fault[2]) for fault in found]
 
 
-def _missing_fix(reader: Reader, folder: str, at_root: bool) -> str:
+def _any_twice(items: Sequence[FileRead], files: Sequence[frozenset[str]]) -> bool:
+    """Whether a memory arrives twice: in one file twice, or in two files."""
+    once = sum(map(len, files)) == sum(len(item.ids) + len(item.listed) for item in items)
+    return not once or not all(a.isdisjoint(b) for a, b in combinations(files, 2))
+
+
+_Found = tuple[Fault, str, str]  # a fault, its subject (a memory id, or a file), and its fix
+
+
+def _missing(reader: Reader, folder: str, memory_id: str, at_root: bool) -> _Found:
     explain = f"`gitmem explain {folder or '.'} --client {reader.name}`"
     if folder and at_root:
         return (
+            Fault.ROOT_ONLY,
+            memory_id,
             "started here it follows none of the root's settings or imports, and a second copy "
-            f"at the root would reach it twice there; start it at the root ({explain})"
+            f"at the root would reach it twice there; start it at the root ({explain})",
         )
-    return f"run `gitmem compile` (then {explain})"
+    return Fault.MISSING, memory_id, f"run `gitmem compile` (then {explain})"
 
 
-def _file_faults(item: FileRead) -> list[tuple[tuple[Fault, str], str]]:
-    out = []
-    relied = bool(item.ids or item.listed)
-    if item.tracked is Tracked.OUTSIDE:
-        out.append(
-            (
-                (Fault.OUTSIDE, item.path),
-                "make it a file of the repository (gitmem does not follow it)",
-            )
-        )
-    elif relied and item.tracked is Tracked.IGNORED:
-        out.append(((Fault.IGNORED, item.path), f"add `!{item.real}` at the end of .gitignore"))
-    elif relied and item.tracked is Tracked.NEW:
-        names = " ".join(dict.fromkeys((item.path, item.real)))
-        out.append(((Fault.UNTRACKED, item.path), f"commit it: `git add {names}`"))
-    for limit in item.over:
-        out.append(((Fault.OVER, f"{item.path} ({limit.reason})"), _over_fix(item)))
+def _twice(reader: Reader, seen: reading.Reading, memory_id: str) -> _Found:
+    paths = ", ".join(item.path for item in seen.files if memory_id in (*item.ids, *item.listed))
+    explain = f"`gitmem explain {seen.folder or '.'} --client {reader.name}`"
+    return Fault.TWICE, memory_id, f"it reads {paths}; see {explain}"
+
+
+# What git's view of a file a client reads makes of it: the fault, its fix, and whether it is one
+# only where the client relies on the file for a memory.
+_TRACKED: dict[Tracked, tuple[Fault, Callable[[FileRead], str], bool]] = {
+    Tracked.OUTSIDE: (
+        Fault.OUTSIDE,
+        lambda item: "make it a file of the repository (gitmem does not follow it)",
+        False,
+    ),
+    Tracked.IGNORED: (
+        Fault.IGNORED,
+        lambda item: f"add `!{item.real}` at the end of .gitignore",
+        True,
+    ),
+    Tracked.NEW: (
+        Fault.UNTRACKED,
+        lambda item: f"commit it: `git add {' '.join(dict.fromkeys((item.path, item.real)))}`",
+        True,
+    ),
+}
+
+
+def _file_faults(item: FileRead) -> list[_Found]:
+    out = [(Fault.OVER, f"{item.path} ({limit.reason})", _over_fix(item)) for limit in item.over]
+    known = _TRACKED.get(item.tracked)
+    if known is not None and (item.ids or item.listed or not known[2]):
+        out.insert(0, (known[0], item.path, known[1](item)))
     return out
 
 

@@ -22,6 +22,7 @@ from typing import Any
 # Every character str.splitlines() breaks at, except "\n" (and "\r\n", handled as "\r").
 OTHER_LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _OTHER_BREAK_RE = re.compile(f"[{re.escape(OTHER_LINE_BREAKS)}]")
+_BREAK_RE = re.compile(f"\r\n|[\n{re.escape(OTHER_LINE_BREAKS)}]")  # every line break
 
 Where = tuple[str | int, ...]
 
@@ -150,9 +151,9 @@ def stray_line_breaks(text: str) -> Iterator[tuple[int, int, int]]:
 def split_lines(text: str) -> list[str]:
     """``text`` split at every line break a reader may honour (``str.splitlines``'), so none is
     left inside a line."""
-    return re.split(f"\r\n|[\n{re.escape(OTHER_LINE_BREAKS)}]", text)
+    return _BREAK_RE.split(text)
 
 
 def one_line(text: str) -> str:
     """``text`` with every line break a reader may honour as a space."""
-    return re.sub(f"\r\n|[\n{re.escape(OTHER_LINE_BREAKS)}]", " ", text)
+    return _BREAK_RE.sub(" ", text)

@@ -66,12 +66,15 @@ def test_the_reader_counts_a_memory_twice_through_an_import_within_a_line(
     )
     project_ = find_project(project)
     (claude,) = [reader for reader in READERS if reader.name == "claude"]
-    seen = reading.read(reading.Disk(project_), claude)
+    disk = reading.Disk(project_)
+    seen = reading.read(disk, claude)
     assert [item.path for item in seen.files] == ["CLAUDE.md", "AGENTS.md"]
     assert seen.arrivals() == {"use-pnpm": 2}
     (miss,) = [
         miss
-        for miss in verify._session(claude, seen, [], set(), set())
+        for miss in verify._session(
+            claude, seen, verify._Scope(frozenset(), {}), set(), set(), disk
+        )
         if miss.fault is verify.Fault.TWICE
     ]
     assert miss.line() == (
