@@ -3,7 +3,6 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -198,7 +197,7 @@ def _run(
             f"`sources` in {project.display(project.config_path)} are not used: packs "
             "belong to projects"
         )
-    request = replace(request, only=selection.targets, catalogue=catalogue(project))
+    request = request._replace(only=selection.targets, catalogue=catalogue(project))
     return compile_store(project, store, config, request), notes
 
 

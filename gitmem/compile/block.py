@@ -30,7 +30,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from gitmem.linear import linear
 
@@ -132,8 +132,7 @@ def whole_text(frontmatter: str, body: str, personal: bool = False) -> str:
 # -- finding the block -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     """A file split around its block: ``before + begin + body + end + after == text``."""
 
     before: str
@@ -171,8 +170,7 @@ class Found:
         return stored != self.actual_hash()
 
 
-@dataclass(frozen=True)
-class Scan:
+class Scan(NamedTuple):
     found: Found | None
     conflicts: tuple[int, ...]  # lines where git conflict hunks start, outside fenced code
     open_fence: int | None  # line of a code fence left open at the end of the file
@@ -221,14 +219,14 @@ def scan(text: str) -> Scan:
     return Scan(found, tuple(scanner.conflicts), fence[2] if fence else None)
 
 
-@dataclass
 class _Scanner:
     """Where ``scan`` is, line by line: inside a block, inside fenced code, or outside both."""
 
-    fence: tuple[str, int, int] | None = None  # (char, length, line) of the open fence
-    blocks: list[tuple[int, int]] = field(default_factory=list)  # (begin, end) line indexes
-    begin: int | None = None  # the open block's begin line index
-    conflicts: list[int] = field(default_factory=list)  # lines where conflict hunks start
+    def __init__(self) -> None:
+        self.fence: tuple[str, int, int] | None = None  # (char, length, line) of the open fence
+        self.blocks: list[tuple[int, int]] = []  # (begin, end) line indexes
+        self.begin: int | None = None  # the open block's begin line index
+        self.conflicts: list[int] = []  # lines where conflict hunks start
 
     def line(self, index: int, content: str) -> None:
         if self.begin is not None:
@@ -353,8 +351,7 @@ def seal(text: str) -> str:
 # -- the merge-driver contract: entries ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One memory as it appears in a block: its id, its group (kind and scope label), priority
     and exact text."""
 
@@ -373,8 +370,7 @@ class Entry:
         return (self.group_key, PRIORITY_RANK[self.priority], self.id)
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(NamedTuple):
     preamble: str
     entries: tuple[Entry, ...] = ()
     footer: str = (
@@ -441,16 +437,16 @@ def split(body: str) -> Block:
     return Block(text, tuple(splitter.entries), "\n".join(splitter.footer))
 
 
-@dataclass
 class _Splitter:
     """Where ``split`` is: the preamble, then groups (a heading) of entries, then the footer."""
 
-    preamble: list[str] = field(default_factory=list)
-    entries: list[Entry] = field(default_factory=list)
-    footer: list[str] = field(default_factory=list)  # its lines
-    group: tuple[str, str] | None = None  # the current group's kind and label
-    current: list[str] = field(default_factory=list)  # the current entry's lines
-    meta: tuple[str, str] | None = None  # the current entry's id and priority
+    def __init__(self) -> None:
+        self.preamble: list[str] = []
+        self.entries: list[Entry] = []
+        self.footer: list[str] = []  # its lines
+        self.group: tuple[str, str] | None = None  # the current group's kind and label
+        self.current: list[str] = []  # the current entry's lines
+        self.meta: tuple[str, str] | None = None  # the current entry's id and priority
 
     def line(self, number: int, line: str) -> None:
         if self.footer:  # the recall line and the index of left-out memories after it end a block

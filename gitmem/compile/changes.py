@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from gitmem import gateway
 from gitmem.compile.plan import TargetPlan
@@ -57,8 +57,7 @@ class FileChange:
         return STALE_REASONS.get(self.action, "")
 
 
-@dataclass(frozen=True)
-class LimitUse:
+class LimitUse(NamedTuple):
     """How much of a tool's size limit a file (or, for ``chain_bytes``, a chain of files) uses."""
 
     target: str

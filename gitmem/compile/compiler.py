@@ -69,8 +69,7 @@ class Compiled:
 Mode = Literal["report", "write", "partial"]
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(NamedTuple):
     """One compile's request: what every command that compiles asks (``compile``, ``stats``,
     ``check``, ``doctor``, ``explain``, ``revert``).
 
@@ -836,7 +835,7 @@ def _block_change(
     result = _scan_or_heal(path, old, report)
     if result is None:
         return None
-    if isinstance(result, tuple):
+    if not isinstance(result, Scan):
         change.new = block.splice(result[0], result[1], text)
         change.action = "unchanged" if change.new == old else "healed"
         return change
@@ -927,7 +926,7 @@ def _cleanup_change(
     result = _scan_or_heal(path, old, report)
     if result is None:
         return None
-    if isinstance(result, tuple):
+    if not isinstance(result, Scan):
         if result[1].kind == "file-hash":
             return change
         rest = block.remove(result[1])

@@ -30,7 +30,7 @@ reading ``GEMINI.md``): what a client gets from another target's files is left o
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from gitmem.compile.readers import READERS, Reader, imports_file
@@ -117,7 +117,7 @@ def with_settings(also: Mapping[str, Sequence[str]]) -> tuple[Reader, ...]:
     out = []
     for reader in READERS:
         more = tuple(name for name in also.get(reader.name, ()) if name not in reader.reads)
-        out.append(replace(reader, reads=(*reader.reads, *more), at_root=more) if more else reader)
+        out.append(reader._replace(reads=(*reader.reads, *more), at_root=more) if more else reader)
     return tuple(out)
 
 

@@ -8,7 +8,6 @@ requests recorded); the others from the client's documentation. See docs/clients
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from gitmem.linear import linear
@@ -18,8 +17,7 @@ from gitmem.tools import READS, Target, Tool, target
 __all__ = ["IMPORTS_OF", "READERS", "Import", "Reader", "imported", "imports_file"]
 
 
-@dataclass(frozen=True)
-class Reader:
+class Reader(NamedTuple):
     """One client as a reader of gitmem's files (see the fields of ``gitmem.tools.Tool`` of the
     same names)."""
 

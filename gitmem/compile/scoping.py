@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from gitmem.linear import linear
 from gitmem.memory.braces import expand
@@ -55,8 +55,7 @@ def slug(globs: tuple[str, ...]) -> str:
     return f"{words}-{short}" if words else short
 
 
-@dataclass(frozen=True)
-class FileSpec:
+class FileSpec(NamedTuple):
     """One file a target writes: where, whether gitmem creates it whole, and what it applies to."""
 
     target: str
@@ -77,8 +76,7 @@ class FileSpec:
         return ""
 
 
-@dataclass(frozen=True)
-class Placement:
+class Placement(NamedTuple):
     file: FileSpec
     label: str  # the group label in that file: "" or the globs the memory applies to
 
