@@ -348,8 +348,7 @@ def excluded(
 # -- what a client receives: the check that every memory arrives once, and `gitmem explain` --------
 
 
-@dataclass(frozen=True)
-class Loaded:
+class Loaded(NamedTuple):
     """A file of gitmem's that a client loads, and the memories it brings (through an import
     too)."""
 
