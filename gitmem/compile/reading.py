@@ -242,9 +242,10 @@ class Disk:
         """The worst state of ``paths`` (a link and the file it leads to)."""
         try:
             untracked = set(paths) - self.git.files()[1]
-            ignored = self.git.ignored(untracked)
+            # each asked alone: git refuses a whole question for one path past a link
+            ignored = any(self.git.ignored([path]) for path in untracked)
         except (GitmemError, OSError):  # not a repository: nothing is tracked, nothing ignored
-            untracked, ignored = set(paths), []
+            untracked, ignored = set(paths), False
         if ignored:
             return Tracked.IGNORED
         return Tracked.NEW if untracked else Tracked.TRACKED
