@@ -29,7 +29,6 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from gitmem.linear import linear
@@ -493,12 +492,9 @@ class _Splitter:
         self.current, self.meta = [], None
 
 
-@dataclass
-class Merged:
+class Merged(NamedTuple):
     block: Block
-    conflicts: list[str] = field(
-        default_factory=list
-    )  # ids changed differently on both sides (ours kept)
+    conflicts: list[str]  # ids changed differently on both sides (ours kept)
 
 
 def _pick(base: object, ours: object, theirs: object) -> tuple[object, bool]:
