@@ -11,7 +11,7 @@ kind means to them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 _BLANKS = " \t"
@@ -295,6 +295,51 @@ class Line:
     def plain(self) -> str:
         """The line stripped, without a block-quote mark."""
         return unquote(self.text.strip())
+
+
+class Steps:
+    """A parser that takes a file's lines one by one, with one step for each kind of line
+    (``Line.kind``): ``read`` dispatches, a subclass writes the steps."""
+
+    def read(self, line: Line) -> None:
+        _STEPS[line.kind](self, line)
+
+    def code(self, line: Line) -> None:
+        raise NotImplementedError
+
+    def fence(self, line: Line) -> None:
+        raise NotImplementedError
+
+    def blank(self, line: Line) -> None:
+        raise NotImplementedError
+
+    def titled(self, line: Line) -> None:
+        raise NotImplementedError
+
+    def rule(self, line: Line) -> None:
+        raise NotImplementedError
+
+    def bullet(self, line: Line) -> None:
+        raise NotImplementedError
+
+    def table(self, line: Line) -> None:
+        raise NotImplementedError
+
+    def text(self, line: Line) -> None:
+        raise NotImplementedError
+
+
+# Each kind of line's step (a subclass's own method: the lambdas dispatch on the instance)
+_STEPS: dict[str, Callable[[Steps, Line], None]] = {
+    CODE: lambda steps, line: steps.code(line),
+    FENCE: lambda steps, line: steps.fence(line),
+    BLANK: lambda steps, line: steps.blank(line),
+    HEADING: lambda steps, line: steps.titled(line),
+    BREAK: lambda steps, line: steps.rule(line),
+    BULLET: lambda steps, line: steps.bullet(line),
+    TABLE: lambda steps, line: steps.table(line),
+    TEXT: lambda steps, line: steps.text(line),
+}
 
 
 class Reader:

@@ -15,7 +15,6 @@ managed block) beforehand, so line numbers stay those of the file.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gitmem import markdown as md
@@ -113,8 +112,10 @@ def parse(lines: list[str]) -> Parsed:
     return parsed
 
 
-class _Reading:
-    """The state of one rules file being read, line by line."""
+class _Reading(md.Steps):
+    """The state of one rules file being read, line by line (one step a kind of line,
+    ``md.Steps``); an import line (``@AGENTS.md``) is told apart by the bullet, table and text
+    steps."""
 
     def __init__(self) -> None:
         self.parsed = Parsed()
@@ -143,9 +144,6 @@ class _Reading:
     def takes_underline(self, line: md.Line) -> bool:
         """Whether ``line`` is a setext heading here (not when it continues a paragraph)."""
         return bool(line.underline) and (self.current is None or not self.current.in_head)
-
-    def read(self, line: md.Line) -> None:
-        _STEPS[line.kind](self, line)
 
     def code(self, line: md.Line) -> None:
         owner = self.fence_owner
@@ -250,20 +248,6 @@ class _Reading:
             return
         self.current = _Block(line.number, stripped, bullet=False, end=line.number)
         self.section.append(self.current)
-
-
-# What each kind of line does (``gitmem.markdown.Line.kind``); an import line (``@AGENTS.md``) is
-# told apart by the bullet, table and text steps.
-_STEPS: dict[str, Callable[[_Reading, md.Line], None]] = {
-    md.CODE: _Reading.code,
-    md.FENCE: _Reading.fence,
-    md.BLANK: _Reading.blank,
-    md.HEADING: _Reading.titled,
-    md.BREAK: _Reading.rule,
-    md.BULLET: _Reading.bullet,
-    md.TABLE: _Reading.table,
-    md.TEXT: _Reading.text,
-}
 
 
 def _touch(block: _Block, number: int) -> None:

@@ -14,7 +14,6 @@ the first section) is reported as skipped, with its line, never silently dropped
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gitmem import markdown as md
@@ -131,8 +130,9 @@ def parse(text: str) -> Log:
     return reading.log
 
 
-class _Reading:
-    """The state of one log being read, line by line."""
+class _Reading(md.Steps):
+    """The state of one log being read, line by line (one step a kind of line, ``md.Steps``); a line
+    that only names a section is told apart by the table and text steps."""
 
     def __init__(self) -> None:
         self.log = Log()
@@ -192,9 +192,6 @@ class _Reading:
             and (current is None or current.after_blank)
             and self.paragraph is None
         )
-
-    def read(self, line: md.Line) -> None:
-        _STEPS[line.kind](self, line)
 
     def code(self, line: md.Line) -> None:
         if self.fence_owner is not None:
@@ -287,20 +284,6 @@ class _Reading:
             return
         self.paragraph = Item(self.section or "", line.number, stripped, bullet=False)
         self.add_item(self.paragraph)
-
-
-# What each kind of line does (``gitmem.markdown.Line.kind``); a line that only names a section is
-# told apart by the table and text steps.
-_STEPS: dict[str, Callable[[_Reading, md.Line], None]] = {
-    md.CODE: _Reading.code,
-    md.FENCE: _Reading.fence,
-    md.BLANK: _Reading.blank,
-    md.HEADING: _Reading.titled,
-    md.BREAK: _Reading.rule,
-    md.BULLET: _Reading.bullet,
-    md.TABLE: _Reading.table,
-    md.TEXT: _Reading.text,
-}
 
 
 def _drop_intros(log: Log) -> None:
