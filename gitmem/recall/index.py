@@ -339,11 +339,11 @@ class RecallIndex:
         """Index one new or changed file; returns 1 when its content had to be checked (else 0), and
         the stat recorded for it (``None`` when it is gone)."""
         path = self.directory / name
-        refusal = files.too_large(st)  # the store's rules: no huge file read, no link leading out
+        refusal = files.too_large(st)  # no huge file read (a link leading out: the read refuses it)
         if refusal is not None:
             self._record(name, st, started_ns, "", None, [refusal])
             return 0, files.key(st)
-        from gitmem.memory.schema import MAX_FILE_BYTES  # (imported already by ``files.refusal``)
+        from gitmem.memory.schema import MAX_FILE_BYTES  # (imported already by ``files.too_large``)
 
         try:
             raw = gateway.read_bytes(self.project, path, limit=MAX_FILE_BYTES)
