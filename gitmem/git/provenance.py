@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 from typing import Any, Literal
 
@@ -117,11 +118,16 @@ class MemoryChange:
     fields: tuple[FieldChange, ...] = ()
 
     @property
-    def title(self) -> str | None:
+    def memory(self) -> Memory | None:
+        """The memory as it is at the head, else as it was at the base (None when invalid)."""
         for version in (self.head, self.base):
             if version is not None and version.memory is not None:
-                return version.memory.title
+                return version.memory
         return None
+
+    @property
+    def title(self) -> str | None:
+        return self.memory.title if self.memory is not None else None
 
     def to_dict(self) -> dict[str, Any]:
         before = self.base.memory if self.base else None
@@ -189,11 +195,11 @@ def diff_memories(project: Project, base: str | None = None, head: str | None = 
                 f"{branch} and HEAD share no history: name the base, e.g. `gitmem diff {branch}`"
             )
         base_side = Side(f"merge base of {branch} and HEAD", base_sha, branch)
-    else:
-        base_side = _review_base(root, base, head)
-    head_side = (
-        Side(head, history.resolve(root, head)) if head is not None else Side("working tree", None)
-    )
+        return _between(project, base_side, Side("working tree", None))
+    tip = history.resolve(root, base)
+    head_sha = history.resolve(root, head or "HEAD")
+    base_side = _merge_side(root, base, tip, head or "HEAD", head_sha)
+    head_side = Side(head, head_sha) if head is not None else Side("working tree", None)
     return _between(project, base_side, head_side)
 
 
@@ -206,44 +212,33 @@ def _diff_range(project: Project, spec: str) -> MemoryDiff:
     if second.startswith(".") or not (first or second):
         raise UsageError(f"cannot read the range {spec!r}: write BASE...HEAD or BASE..HEAD")
     first, second = first or "HEAD", second or "HEAD"
-    head_side = Side(second, history.resolve(root, second))
+    head_sha = history.resolve(root, second)
     tip = history.resolve(root, first)
-    if not three:
-        return _between(project, Side(first, tip), head_side)
-    assert head_side.commit is not None
-    base_sha = history.merge_base(root, tip, head_side.commit)
+    base_side = _merge_side(root, first, tip, second, head_sha) if three else Side(first, tip)
+    return _between(project, base_side, Side(second, head_sha))
+
+
+def _merge_side(root: Path, first: str, tip: str, second: str, head_sha: str) -> Side:
+    """The base side for reviewing ``second`` against ``first`` (``gitmem diff FIRST [SECOND]``,
+    ``FIRST...SECOND``): their merge base, or ``first`` itself when it is an ancestor."""
+    base_sha = history.merge_base(root, tip, head_sha)
     if base_sha is None:
         raise UsageError(
             f"{first} and {second} share no history: there is no merge base to compare from"
         )
-    base_side = (
-        Side(first, tip)
-        if base_sha == tip
-        else Side(f"merge base of {first} and {second}", base_sha, merged=first)
-    )
-    return _between(project, base_side, head_side)
+    if base_sha == tip:
+        return Side(first, tip)
+    return Side(f"merge base of {first} and {second}", base_sha, merged=first)
 
 
 def _between(project: Project, base_side: Side, head_side: Side) -> MemoryDiff:
     """The memory changes from one side to the other."""
-    root = project.root
-    assert base_side.commit is not None
-    old_ids = _memory_names(history.tree_entries(root, base_side.commit, MEMORIES))
-    new_ids, read = _side_files(project, head_side)
-    changed = sorted(name for name, blob in new_ids.items() if old_ids.get(name) != blob)
-    new_files = read(changed)
-    removed = sorted(name for name in old_ids if name not in new_ids)
-    old_blobs = history.read_blobs(
-        root, [old_ids[name] for name in [*changed, *removed] if name in old_ids]
-    )
-
-    changes = []
-    for name in sorted([*changed, *removed]):
-        memory_id = name.removesuffix(SUFFIX)
-        path = f"{MEMORIES}/{name}"
-        before = _version(old_blobs[old_ids[name]], memory_id, path) if name in old_ids else None
-        after = _version(new_files[name], memory_id, path) if name in new_files else None
-        changes.append(_compare(memory_id, path, before, after))
+    old_ids, read_old = _side_files(project, base_side)
+    new_ids, read_new = _side_files(project, head_side)
+    names = sorted(name for name in {*old_ids, *new_ids} if old_ids.get(name) != new_ids.get(name))
+    old_files = read_old([name for name in names if name in old_ids])
+    new_files = read_new([name for name in names if name in new_ids])
+    changes = [_compare(name, old_files.get(name), new_files.get(name)) for name in names]
     changes.sort(key=lambda c: (KIND_ORDER.index(c.kind), c.memory_id))
     return MemoryDiff(base_side, head_side, tuple(changes))
 
@@ -299,9 +294,13 @@ def _version(raw: bytes, memory_id: str, path: str) -> Version:
     return Version(path, Memory.from_dict(data), ())
 
 
-def _compare(
-    memory_id: str, path: str, before: Version | None, after: Version | None
-) -> MemoryChange:
+def _compare(name: str, old_raw: bytes | None, new_raw: bytes | None) -> MemoryChange:
+    """The change of one memory file from its bytes at the base to its bytes at the head (None
+    where it is absent)."""
+    memory_id, path = name.removesuffix(SUFFIX), f"{MEMORIES}/{name}"
+    before, after = (
+        None if raw is None else _version(raw, memory_id, path) for raw in (old_raw, new_raw)
+    )
     if after is None:
         return MemoryChange("removed", memory_id, path, before, None)
     if before is None:
@@ -311,9 +310,9 @@ def _compare(
     if before.memory is not None and after.memory is not None:
         old, new = before.memory.to_dict(), after.memory.to_dict()
         fields = tuple(
-            FieldChange(name, old[name], new[name])
-            for name in FIELD_ORDER
-            if old[name] != new[name]
+            FieldChange(field, old[field], new[field])
+            for field in FIELD_ORDER
+            if old[field] != new[field]
         )
         if after.memory.status == "retired" and before.memory.status != "retired":
             kind = "retired"
@@ -321,22 +320,6 @@ def _compare(
 
 
 # -- Markdown --------------------------------------------------------------------------------------
-
-_HEADINGS = {"added": "Added", "changed": "Changed", "retired": "Retired", "removed": "Removed"}
-
-
-def _review_base(root: Path, base: str, head: str | None) -> Side:
-    """The base side for ``gitmem diff BASE [HEAD]``: the merge base of BASE and HEAD."""
-    tip = history.resolve(root, base)
-    head_sha = history.resolve(root, head or "HEAD")
-    base_sha = history.merge_base(root, tip, head_sha)
-    if base_sha is None:
-        raise UsageError(
-            f"{base} and {head or 'HEAD'} share no history: there is no merge base to compare from"
-        )
-    if base_sha == tip:
-        return Side(base, tip)
-    return Side(f"merge base of {base} and {head or 'HEAD'}", base_sha, merged=base)
 
 
 def to_markdown(diff: MemoryDiff) -> str:
@@ -347,11 +330,11 @@ def to_markdown(diff: MemoryDiff) -> str:
         if diff.head.commit is None
         else f"{_code(diff.head.label)} ({diff.head.short})"
     )
-    if diff.base.default_branch is not None:
-        base = f"the merge base of {_code(diff.base.default_branch)} and HEAD ({diff.base.short})"
-    elif diff.base.merged is not None:
+    # a default branch's merge base is always taken with HEAD, for the working tree
+    merged = diff.base.default_branch or diff.base.merged
+    if merged is not None:
         other = "HEAD" if diff.head.commit is None else _code(diff.head.label)
-        base = f"the merge base of {_code(diff.base.merged)} and {other} ({diff.base.short})"
+        base = f"the merge base of {_code(merged)} and {other} ({diff.base.short})"
     else:
         base = f"{_code(diff.base.label)} ({diff.base.short})"
     lines = [f"### gitmem: memory changes from {base} to {head}", ""]
@@ -359,34 +342,29 @@ def to_markdown(diff: MemoryDiff) -> str:
         lines.append("No memory changes.")
         return "\n".join(lines) + "\n"
     lines.append(" · ".join(f"{diff.count(kind)} {kind}" for kind in KIND_ORDER))
-    for kind in KIND_ORDER:
-        chosen = [change for change in diff.changes if change.kind == kind]
-        if not chosen:
-            continue
-        lines += ["", f"#### {_HEADINGS[kind]}", ""]
+    for kind, chosen in groupby(diff.changes, key=lambda change: change.kind):  # sorted by kind
+        lines += ["", f"#### {kind.capitalize()}", ""]
         for change in chosen:
             lines += _entry(change)
     return "\n".join(lines) + "\n"
 
 
 def _entry(change: MemoryChange) -> list[str]:
-    title = change.title
-    out = [f"- **{_code(change.memory_id)}**" + (f": {_escape(title)}" if title else "")]
-    head = change.head
-    base = change.base
+    """A memory's lines. A version has a memory exactly when it has no problems, so past the two
+    checks for problems every version present is valid."""
+    memory, head, base = change.memory, change.head, change.base
+    out = [f"- **{_code(change.memory_id)}**" + (f": {_escape(memory.title)}" if memory else "")]
     if head is not None and head.problems:
         out.append("  - **invalid**: this file does not pass `gitmem validate`:")
-        out += [f"    - {_code(problem)}" for problem in head.problems]
-        return out
-    if base is not None and base.problems and head is not None:
-        out.append("  - was invalid before; valid now")
-    memory = head.memory if head is not None else base.memory if base is not None else None
+        return out + [f"    - {_code(problem)}" for problem in head.problems]
+    if base is not None and base.problems:  # a changed file now valid, or a removed invalid one
+        return [
+            *out,
+            "  - was invalid before; valid now" if head else "  - (it was an invalid file)",
+        ]
     if change.kind in ("added", "removed") and memory is not None:
         return out + _whole(change.kind, memory)
-    if change.kind == "removed" and base is not None and base.problems:
-        out.append("  - (it was an invalid file)")
-        return out
-    return out + _changed(change)
+    return out + _changed(change, memory)
 
 
 def _whole(kind: str, memory: Memory) -> list[str]:
@@ -397,24 +375,17 @@ def _whole(kind: str, memory: Memory) -> list[str]:
     return out
 
 
-def _changed(change: MemoryChange) -> list[str]:
-    """The lines of a changed (or retired) memory: a retirement's reason, then each field that
-    changed."""
-    out = []
-    head, base = change.head, change.base
-    if (
-        change.kind == "retired"
-        and head is not None
-        and head.memory is not None
-        and head.memory.reason
-    ):
-        out.append(f"  - reason: {_escape(head.memory.reason)}")
-    if not change.fields and base is not None and not base.problems:
+def _changed(change: MemoryChange, memory: Memory | None) -> list[str]:
+    """The lines of a changed (or retired) memory, valid at both sides (``memory`` is the head's):
+    a retirement's reason, then each field that changed."""
+    retired = change.kind == "retired"
+    out = [f"  - reason: {_escape(memory.reason)}"] if retired and memory and memory.reason else []
+    if not change.fields:
         out.append("  - only comments or layout changed")
+    shown = ("status", "retired", "reason") if retired else ()  # said by the heading and reason
     for item in change.fields:
-        if change.kind == "retired" and item.field in ("status", "retired", "reason"):
-            continue
-        out += _field(item)
+        if item.field not in shown:
+            out += _field(item)
     return out
 
 
@@ -462,12 +433,14 @@ def _field(item: FieldChange) -> list[str]:
 
 def _list_change(old: list[Any], new: list[Any]) -> str:
     """A list field's change: the items added and removed, or "reordered"."""
-    old_items = [_item_text(value) for value in old]
-    new_items = [_item_text(value) for value in new]
-    added = _codes(value for value in new_items if value not in old_items)
-    removed = _codes(value for value in old_items if value not in new_items)
-    parts = [f"added {added}" if added else "", f"removed {removed}" if removed else ""]
-    return "; ".join(part for part in parts if part) or "reordered"
+    olds, news = [_item_text(value) for value in old], [_item_text(value) for value in new]
+    parts = {
+        "added": [value for value in news if value not in olds],
+        "removed": [value for value in olds if value not in news],
+    }
+    return "; ".join(f"{verb} {_codes(items)}" for verb, items in parts.items() if items) or (
+        "reordered"
+    )
 
 
 def _parts(item: FieldChange) -> list[str]:
