@@ -75,14 +75,15 @@ class Removal:
 
     def to_dict(self) -> dict[str, Any]:
         commit = self.commit
+        sha, short, subject = (commit.sha, commit.short, commit.subject) if commit else (None,) * 3
         return {
             "id": self.memory.id,
             "title": self.memory.title,
             "kind": self.memory.kind,
             "how": "reverted" if self.reverted else self.how,
-            "commit": commit.sha if commit else None,
-            "short": commit.short if commit else None,
-            "subject": commit.subject if commit else None,
+            "commit": sha,
+            "short": short,
+            "subject": subject,
             "date": self.day.isoformat() if self.day else None,
             "reason": self.memory.reason,
         }
@@ -280,13 +281,14 @@ def _latest(
         memory_id = _memory_id(change.path)
         if memory_id is None or memory_id in latest:
             continue
-        latest[memory_id] = {"state": "deleted" if change.status == "D" else "kept"}
         if change.status == "D":
             commit = change.commit
-            latest[memory_id]["commit"] = [commit.sha, commit.short, commit.date, commit.subject]
+            ref = [commit.sha, commit.short, commit.date, commit.subject]
+            latest[memory_id] = {"state": "deleted", "commit": ref}
             before[memory_id] = change.before
-    if before:
-        _read_back(root, latest, before, cached)
+        else:
+            latest[memory_id] = {"state": "kept"}
+    _read_back(root, latest, before, cached)  # nothing deleted: no git call
     return latest
 
 
@@ -296,51 +298,36 @@ def _read_back(
     """Into ``latest``'s entries, each deleted file (``before``: memory id -> its object before
     the deletion) as it was: its blob id and memory (``None`` when invalid), taken from ``cached``
     when the same content was read before (after an amend or a rebase)."""
-    blobs = command.blob_ids(root, before.values())
+    blobs = command.blob_ids(root, before.values())  # only deleted entries have a "blob"
     known = {
-        entry["blob"]: entry["memory"]
-        for entry in (cached.latest.values() if cached is not None else ())
-        if entry.get("state") == "deleted" and "blob" in entry
+        e["blob"]: e["memory"] for e in (cached.latest.values() if cached else ()) if "blob" in e
     }
-    unread = [blobs[name] for name in before.values() if name in blobs and blobs[name] not in known]
-    contents = command.cat_blobs(root, unread)
+    contents = command.cat_blobs(root, [blob for blob in blobs.values() if blob not in known])
     for memory_id, name in before.items():
         blob = blobs.get(name)
-        entry = latest[memory_id]
-        entry["blob"] = blob
-        if blob in known:
-            entry["memory"] = known[blob]
-        else:
-            memory = _parse(contents.get(blob) if blob else None, memory_id)
-            entry["memory"] = memory.to_dict() if memory is not None else None
+        read = _parse(contents.get(blob or ""), memory_id)  # None when known: it was not read
+        latest[memory_id].update(blob=blob, memory=known.get(blob, read and read.to_dict()))
 
 
 def _norm(title: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", title.lower()).split())
 
 
+_MEMORY_FILE = re.compile(rf"{re.escape(MEMORIES)}/([^/.][^/]*){re.escape(SUFFIX)}")
+
+
 def _memory_id(path: str | None) -> str | None:
     """The id of a memory file directly in .memory/memories/ (``None`` for any other path)."""
-    if path is None or not path.startswith(MEMORIES + "/"):
-        return None
-    name = path[len(MEMORIES) + 1 :]
-    if "/" in name or not name.endswith(SUFFIX) or name.startswith("."):
-        return None
-    return name.removesuffix(SUFFIX)
+    match = _MEMORY_FILE.fullmatch(path or "")
+    return match[1] if match else None
 
 
 def _read_cache(project: Project, path: Path) -> _History | None:
+    """The cache, or ``None`` when it is missing, unreadable or of another format or version."""
     try:
         data = json.loads(gateway.read_bytes(project, path))
-    except (OSError, ValueError, GitmemError):
-        return None
-    if (
-        not isinstance(data, dict)
-        or data.get("format") != _FORMAT
-        or data.get("version") != __version__
-    ):
-        return None
-    try:
+        if (data["format"], data["version"]) != (_FORMAT, __version__):
+            return None
         return _History(
             str(data["head"]),
             dict(data["latest"]),
@@ -348,7 +335,7 @@ def _read_cache(project: Project, path: Path) -> _History | None:
             list(data["covered"]),
             list(data["tree"]),
         )
-    except (KeyError, TypeError, ValueError):
+    except (OSError, ValueError, GitmemError, KeyError, TypeError):  # TypeError: not an object
         return None
 
 
