@@ -77,6 +77,14 @@ def _standing(entry: Census, loaded: set[str], mine: Collection[str]) -> tuple[s
     return ("active", "scoped" if entry.scoped else "left_out")
 
 
+# The figures after what the rules files hold, when not zero: (Counts field, text for one, for more)
+_FIGURES = (
+    ("left_out", "the token budget left {} out", "the token budget left {} out"),
+    ("scoped", "{} apply only to some paths", "{} apply only to some paths"),
+    ("elsewhere", "{} is compiled only for other tools", "{} are compiled only for other tools"),
+)
+
+
 def status_text(
     found: Counts, rules_names: list[str], pack_ids: int, personal: int, has_stop: bool
 ) -> str:
@@ -86,22 +94,17 @@ def status_text(
         f"{_n(found.active, 'active project memory', 'active project memories')}."
     ]
     held = f"{where} hold{'s' if len(rules_names) == 1 else ''} {found.loaded} of them"
-    parts = [held]
-    if found.left_out:
-        parts.append(f"the token budget left {found.left_out} out")
-    if found.scoped:
-        parts.append(f"{found.scoped} apply only to some paths")
-    if found.elsewhere:
-        parts.append(
-            f"{found.elsewhere} {'is' if found.elsewhere == 1 else 'are'} compiled only "
-            "for other tools"
-        )
-    text = "; ".join(parts)
-    extra = []
-    if pack_ids:
-        extra.append(_n(pack_ids, "shared pack memory", "shared pack memories"))
-    if personal:
-        extra.append(_n(personal, "personal memory", "personal memories"))
+    figures = [
+        (one if count == 1 else many).format(count)
+        for name, one, many in _FIGURES
+        if (count := getattr(found, name))
+    ]
+    text = "; ".join([held, *figures])
+    also = (
+        (pack_ids, "shared pack memory", "shared pack memories"),
+        (personal, "personal memory", "personal memories"),
+    )
+    extra = [_n(count, one, many) for count, one, many in also if count]
     if extra:
         text += "; there are also " + " and ".join(extra)
     lines.append(
