@@ -129,19 +129,19 @@ def retire(
     snapshot = snapshot or store.load()
     memory = store.get(memory_id, snapshot)
     successor = store.get(superseded_by, snapshot) if superseded_by else None
-    if successor is not None and successor.id == memory.id:
-        raise UsageError("a memory cannot be superseded by itself")
-    if successor is not None and successor.status == "retired":
-        raise UsageError(
-            f"--superseded-by {successor.id}: that memory is retired too; name the one "
-            "that holds now"
-        )
+    if successor is not None:
+        if successor.id == memory.id:
+            raise UsageError("a memory cannot be superseded by itself")
+        if successor.status == "retired":
+            raise UsageError(
+                f"--superseded-by {successor.id}: that memory is retired too; name the one "
+                "that holds now"
+            )
+        reason = f"superseded by {successor.id}" if reason is None else reason
     outcome = Outcome()
     if memory.status == "retired" and not reason and successor is None:
         outcome.notes.append(f"{memory.id} is already retired")
         return outcome
-    if reason is None and successor is not None:
-        reason = f"superseded by {successor.id}"
     store.update(
         memory.id, {"status": "retired", "retired": today.isoformat(), "reason": reason}, snapshot
     )

@@ -216,24 +216,17 @@ def _schema_problems(doc: yamlio.Document, schema: str, path: str) -> list[Probl
                 missing = Problem(
                     path, *doc.position(where), _name((*where, name)), "required field is missing"
                 )
-                if (
-                    isinstance(error.instance, dict)
-                    and name not in error.instance
-                    and missing not in problems
-                ):
+                if name not in error.instance and missing not in problems:
                     problems.append(missing)
-        elif error.validator == "additionalProperties" and isinstance(error.instance, dict):
-            known = (
-                _known_fields(schema) if not where else tuple(error.schema.get("properties", {}))
-            )
+        elif error.validator == "additionalProperties":  # like required: only of a mapping
+            known = tuple(error.schema.get("properties", {}))  # at the root: the schema's fields
             for name in error.instance:
                 if name not in known:
                     hint = difflib.get_close_matches(name, known, n=1)
-                    label = _key_label(name, known)
                     message = "unknown field" + (f" (did you mean {hint[0]!r}?)" if hint else "")
                     problem = _at(doc, path, (*where, name), message)
                     problems.append(
-                        problem._replace(field=_name(where) + "." + label if where else label)
+                        problem._replace(field=_name((*where, _key_label(name, known))))
                     )
         else:
             problems.append(_at(doc, path, where, _message(error, where)))
