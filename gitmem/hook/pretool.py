@@ -322,34 +322,24 @@ PROGRAMS = ("gitmem", "gitmem-cli")  # gitmem's commands (the package installs b
 ACTIVATING = {("add",), ("accept",), ("edit",), ("sources", "add")}
 
 
-def gitmem_command(command: shell.Command) -> tuple[str, ...] | None:
-    """The sub-command words of a ``gitmem`` command line (``python -m gitmem``, ``uvx gitmem``
-    too), or None."""
+def _activating(command: shell.Command) -> str | None:
+    """The sub-command of a ``gitmem`` command line (``python -m gitmem``, ``uvx gitmem`` too) that
+    would create or activate a memory (``add``, ``sources add``...), or None."""
     words = list(command.words)
-    if words and words[0].rsplit("/", 1)[-1] in ("uvx", "pipx", "uv"):
+    if command.program in ("uvx", "pipx", "uv"):
         words = [w for w in words[1:] if w not in ("run", "tool") and not w.startswith("-")]
-    if (
-        len(words) >= 3
-        and words[0].rsplit("/", 1)[-1].startswith("python")
-        and words[1:3] == ["-m", "gitmem"]
-    ):
+    if words[1:3] == ["-m", "gitmem"] and words[0].rsplit("/", 1)[-1].startswith("python"):
         words = words[2:]
     if not words or words[0].rsplit("/", 1)[-1] not in PROGRAMS:
         return None
-    return tuple(words[1:])
-
-
-def _activating(args: tuple[str, ...]) -> str | None:
-    """The gitmem sub-command that would create or activate a memory (``add``, ``sources
-    add``...), or None."""
-    names = [word for word in args if not word.startswith("-")]
-    if not names:
-        return None
-    if names[0] == "add":
-        return None if "--proposed" in args else "add"
+    names = [word for word in words[1:] if not word.startswith("-")]
     for size in (1, 2):
-        if tuple(names[:size]) in ACTIVATING:
-            return " ".join(names[:size])
+        if tuple(names[:size]) in ACTIVATING:  # ``add`` only without ``--proposed``
+            return (
+                None
+                if names[:size] == ["add"] and "--proposed" in words
+                else " ".join(names[:size])
+            )
     return None
 
 
@@ -419,12 +409,10 @@ class Gate:
         )
 
     def check(self, call: Call) -> Refusal | None:
-        for command in call.commands:
-            args = gitmem_command(command)
-            sub = _activating(args) if args is not None else None
-            if sub is not None:
-                what = f"`gitmem {sub}` would create or change a live memory"
-                return Refusal(GATE_REASON.format(what=what), None, "memory-layer")
+        sub = next(filter(None, map(_activating, call.commands)), None)
+        if sub is not None:
+            what = f"`gitmem {sub}` would create or change a live memory"
+            return Refusal(GATE_REASON.format(what=what), None, "memory-layer")
         writes = [path for path, _ in shell_writes(call.commands, self.protected)] + list(
             call.writes
         )
@@ -498,11 +486,11 @@ ENFORCE_RULES = (("commands", "runs a command"), ("edits", "writes a file"))
 
 def broken(rules: list[Rule], call: Call, gate: Gate) -> Refusal | None:
     """The first memory whose ``enforce`` the call breaks, as a refusal quoting it."""
-    texts = [command.text for command in call.commands if command.words]
-    texts += [
-        " ".join([command.program, *command.words[1:]])
+    texts = [  # each command as written, and with its program's folder left out
+        text
         for command in call.commands
         if command.words
+        for text in (command.text, " ".join([command.program, *command.words[1:]]))
     ]
     paths = [path for path, _ in shell_writes(call.commands, lambda _path: False)]
     writes = [found for path in [*paths, *call.writes] if (found := gate.relative(path))]
@@ -689,14 +677,10 @@ def _workspace(payload: dict[str, Any]) -> str:
 
 
 def check(project: Project, call: Call, cwd: str, day: str) -> Refusal | None:
-    """The refusal of ``call`` (run from ``cwd``) on ``day`` (ISO), or None to let it run."""
-    if not call.commands and not call.writes:
-        return None
+    """The refusal of ``call`` (run from ``cwd``, and running or writing something) on ``day``
+    (ISO), or None to let it run."""
     gate = Gate(project, cwd)
-    refused = gate.check(call)
-    if refused is not None:
-        return refused
-    return broken(enforced(project, day), call, gate)
+    return gate.check(call) or broken(enforced(project, day), call, gate)
 
 
 def _hook_specific(client: Client, text: str) -> dict[str, Any]:
