@@ -167,11 +167,11 @@ def call_of(payload: dict[str, Any]) -> Call:
     tool, args = tool_and_args(payload)
     lowered = tool.lower()
     line = _shell_line(args)
-    if line is not None and (lowered == "apply_patch" or line.lstrip().startswith(PATCH_START)):
-        return Call(tool, writes=_patch_paths(line))
-    shell_tool = not tool or any(word in lowered for word in SHELL_WORDS)
-    if line is not None and (shell_tool or "command" in args):
-        return Call(tool, commands=tuple(shell.commands(line)))
+    if line is not None:
+        if lowered == "apply_patch" or line.lstrip().startswith(PATCH_START):
+            return Call(tool, writes=_patch_paths(line))
+        if not tool or "command" in args or any(word in lowered for word in SHELL_WORDS):
+            return Call(tool, commands=tuple(shell.commands(line)))
     if not any(word in lowered for word in WRITE_WORDS):
         return Call(tool)
     return _write_call(tool, args)
@@ -236,6 +236,10 @@ def _relative(root: str, cwd: str, path: str) -> str | None:
     return full[len(root) + 1 :].replace(os.sep, "/")
 
 
+def _none(words: tuple[str, ...], named: list[str]) -> list[str]:
+    return []
+
+
 def _all_named(words: tuple[str, ...], named: list[str]) -> list[str]:
     return named
 
@@ -252,9 +256,10 @@ def _find(words: tuple[str, ...], named: list[str]) -> list[str]:
     return named if any(word in ("-delete", "-exec", "-execdir") for word in words) else []
 
 
-# Program -> the files it writes of those its command names (any other program: none, unless it is
-# not one of the READERS and names gitmem's files).
+# Program -> the files it writes of those its command names (any other program: those that are
+# gitmem's).
 WRITES_OF = {
+    **dict.fromkeys(READERS, _none),
     **dict.fromkeys(WRITERS, _all_named),
     "sed": _in_place,
     "perl": _in_place,
@@ -279,13 +284,16 @@ def shell_writes(
         if program in ("cd", "pushd") and len(words) == 2:
             folder = os.path.join(folder, words[1])
             continue
-        named = [word for word in words[1:] if not word.startswith("-") and word != "--"]
-        writes = list(command.redirects)
+        named = [word for word in words[1:] if not word.startswith("-")]  # "--" too
         rule = WRITES_OF.get(program)
-        if rule is not None:
-            writes += rule(words, named)
-        elif program not in READERS:
-            writes += [word for word in named if protected(os.path.join(folder, word))]
+        writes = [
+            *command.redirects,
+            *(
+                rule(words, named)
+                if rule is not None
+                else [word for word in named if protected(os.path.join(folder, word))]
+            ),
+        ]
         out += [(os.path.join(folder, path), command) for path in writes if path != "/dev/null"]
     return out
 
@@ -349,7 +357,7 @@ class Gate:
     def __init__(self, project: Project, cwd: str) -> None:
         self.project = project
         self.root = os.path.realpath(project.root)
-        self.cwd = cwd if cwd and os.path.isabs(cwd) else self.root
+        self.cwd = cwd if os.path.isabs(cwd) else self.root  # "" is not absolute
         memory = os.path.realpath(project.memory_dir)
         self.memory = (
             memory[len(self.root) + 1 :].replace(os.sep, "/")
@@ -366,11 +374,7 @@ class Gate:
     def block(self, relative: str) -> tuple[str, bool] | None:
         """The managed block of a file (its text, and whether the whole file is gitmem's), or
         None."""
-        if (
-            relative in (".", "")
-            or self.in_memory(relative)
-            or not relative.endswith(RULES_SUFFIXES)
-        ):
+        if self.in_memory(relative) or not relative.endswith(RULES_SUFFIXES):  # "." and "" too
             return None
 
         try:
@@ -404,9 +408,7 @@ class Gate:
             return False
         # a word of prose (a commit message, a PR body) names .memory/ without writing it; code that
         # writes does
-        return not any(space in path for space in " \t\n") or any(
-            hint in path for hint in WRITE_HINTS
-        )
+        return set(path).isdisjoint(" \t\n") or any(hint in path for hint in WRITE_HINTS)
 
     def check(self, call: Call) -> Refusal | None:
         sub = next(filter(None, map(_activating, call.commands)), None)
@@ -452,10 +454,8 @@ class Gate:
             return True
         if call.whole:
             return block.strip() not in call.new_text
-        if (
-            "gitmem:begin" in call.old_text + call.new_text
-            or "gitmem:end" in call.old_text + call.new_text
-        ):
+        texts = call.old_text + call.new_text
+        if "gitmem:begin" in texts or "gitmem:end" in texts:
             return True
         return bool(call.old_text) and call.old_text in block
 
@@ -652,7 +652,7 @@ def respond(client_name: str | None, payload: dict[str, Any], day: date | None) 
 
     cwd = text(payload, "cwd", "directory") or _workspace(payload)
     try:
-        project = find_project(Path(cwd) if cwd and os.path.isabs(cwd) else None)
+        project = find_project(Path(cwd) if os.path.isabs(cwd) else None)  # "" is not absolute
     except GitmemError:
         return Answered("")  # not in a repository: nothing of gitmem's to enforce
     if not project.memory_dir.is_dir():
