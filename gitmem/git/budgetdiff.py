@@ -130,12 +130,13 @@ def _tokens(old: TargetPlan | None, new: TargetPlan) -> TargetTokens:
 
 def _moves(old: TargetPlan | None, new: TargetPlan) -> list[tuple[str, MoveKind]]:
     """The memories whose place in a target changes from ``old`` to ``new``, and how."""
-    full = set(old.compiled) if old else set()
-    index = set(old.omitted) if old else set()
-    out: list[tuple[str, MoveKind]] = [(i, "to_index") for i in new.omitted if i in full]
-    out += [(i, "index_only") for i in new.omitted if i not in full and i not in index]
-    out += [(i, "to_full") for i in new.compiled if i in index]
-    return out
+    full, index = (set(old.compiled), set(old.omitted)) if old else (set(), set())
+    # a memory is compiled or omitted, never both: one left out now that was not in the index was
+    # in full (to the index) or absent (index only); budget_diff sorts the moves
+    out: list[tuple[str, MoveKind]] = [
+        (i, "to_index" if i in full else "index_only") for i in new.omitted if i not in index
+    ]
+    return out + [(i, "to_full") for i in new.compiled if i in index]
 
 
 def _memories(project: Project, side: Side) -> dict[str, Memory] | None:
@@ -161,7 +162,7 @@ def to_markdown(budget: BudgetDiff) -> str:
     nothing changes)."""
     if budget.problem:
         return f"#### Budget\n\n{budget.problem}\n"
-    changed = [t for t in budget.targets if t.tokens[0] != t.tokens[1] or t.full[0] != t.full[1]]
+    changed = [t for t in budget.targets if (t.tokens[0], t.full[0]) != (t.tokens[1], t.full[1])]
     if not budget.moves and not changed:
         return ""
     lines = ["#### Budget", ""]
