@@ -57,7 +57,7 @@ def merge_rules_file(base: str, ours: str, theirs: str) -> MergeResult:
 def _merge_blocks(base: str, ours: str, theirs: str) -> MergeResult:
     texts = (base, ours, theirs)
     found = [block.scan(text).found for text in texts]
-    if all(f is None for f in found):
+    if found.count(None) == len(found):  # no version has a block
         text, conflicts = command.merge_text(ours, base, theirs)
         return MergeResult(text, conflicts)
     template = next(f for f in (found[1], found[2], found[0]) if f is not None)
@@ -67,7 +67,9 @@ def _merge_blocks(base: str, ours: str, theirs: str) -> MergeResult:
         if f is not None:
             return f.before + placeholder + "\n" + f.after
         newline = block.newline_of(text)
-        return text + ("" if not text or text.endswith("\n") else newline) + placeholder + "\n"
+        return (
+            text + ("" if text[-1:] in ("", "\n") else newline) + placeholder + "\n"
+        )  # empty, or ends a line
 
     merged_outside, conflicts = command.merge_text(
         outside(ours, found[1]), outside(base, found[0]), outside(theirs, found[2])
@@ -80,16 +82,14 @@ def _merge_blocks(base: str, ours: str, theirs: str) -> MergeResult:
         "run `gitmem compile` once its file is resolved"
         for memory_id in merged.conflicts
     ]
-    newline = block.newline_of(ours or theirs)
-    if merged.block.holds_anything:
-        begin = block.begin_line(template.kind, "0" * block.HASH_LENGTH)
-        replacement = block.with_newline(
-            f"{begin}\n{block.assemble(merged.block)}{block.END_LINE}", newline
-        )
-    else:
-        replacement = None  # no memory left here: the block goes (compile would remove it too)
+    if not merged.block.holds_anything:  # no memory left here: the block goes (as compile does)
+        return MergeResult(_put_back(merged_outside, placeholder, None), conflicts, notes)
+    begin = block.begin_line(template.kind, "0" * block.HASH_LENGTH)
+    replacement = block.with_newline(
+        f"{begin}\n{block.assemble(merged.block)}{block.END_LINE}", block.newline_of(ours or theirs)
+    )
     text = _put_back(merged_outside, placeholder, replacement)
-    return MergeResult(block.seal(text) if replacement is not None else text, conflicts, notes)
+    return MergeResult(block.seal(text), conflicts, notes)
 
 
 def _put_back(merged: str, placeholder: str, replacement: str | None) -> str:
