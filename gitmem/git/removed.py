@@ -148,14 +148,11 @@ def removals(project: Project, snapshot: Snapshot) -> list[Removal]:
 
 def _removed_here(project: Project, history: _History, present: set[str]) -> list[Removal]:
     """The memories in HEAD whose files the working tree no longer has (not committed yet)."""
-    pending = {
-        name.removesuffix(SUFFIX): name
+    specs = {  # none without a HEAD: its tree is empty then; none wanted, no git run
+        name.removesuffix(SUFFIX): f"{history.head}:{MEMORIES}/{name}"
         for name in history.tree
         if name.removesuffix(SUFFIX) not in present
     }
-    if not pending or history.head is None:
-        return []
-    specs = {memory_id: f"{history.head}:{MEMORIES}/{name}" for memory_id, name in pending.items()}
     blobs = command.cat_blobs(project.root, list(specs.values()))
     memories = (_parse(blobs.get(spec), memory_id) for memory_id, spec in sorted(specs.items()))
     return [Removal(memory, "removed", None) for memory in memories if memory is not None]
@@ -222,21 +219,18 @@ class _History:
     ) -> _History:
         """HEAD's history from git; when HEAD moved forward from the cache's, only the new commits
         (what they did wins over the cache's findings, which are kept otherwise)."""
-        kept = None
+        kept = cls(None, {}, {}, [], [])  # nothing: every commit is read
         if cached is not None and cached.head and command.is_ancestor(root, cached.head, head):
             kept = cached
-        since = kept.head if kept is not None else None
-        latest = _latest(root, command.file_changes(root, MEMORIES, since), cached)
-        for memory_id, entry in (kept.latest if kept is not None else {}).items():
+        latest = _latest(root, command.file_changes(root, MEMORIES, kept.head), cached)
+        for memory_id, entry in kept.latest.items():
             latest.setdefault(memory_id, entry)
         tree = sorted(
             name for name in command.tree_files(root, head, MEMORIES) if name.endswith(SUFFIX)
         )
-        if kept is None:
-            return cls(head, latest, {}, [], tree)
         history = cls(head, latest, dict(kept.retired), list(kept.covered), tree)
-        # the retired memories already searched: only the new commits
-        _find_retirements(root, history, set(history.covered) & retired_ids, since)
+        # the retired memories already searched: only the new commits (none searched: no git run)
+        _find_retirements(root, history, set(history.covered) & retired_ids, kept.head)
         return history
 
 
