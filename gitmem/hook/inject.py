@@ -213,8 +213,6 @@ def select(
     """What to inject from ``pool`` (best first): not loaded, not given before, within the
     bounds."""
     fresh = [c for c in pool if c.key not in given and _id(c) not in loaded]
-    if not fresh:
-        return None
     limit = MAX_TOKENS * CHARS_PER_TOKEN
     header = _header(rules_names)
     chosen: list[tuple[Candidate, str]] = []
@@ -276,13 +274,16 @@ def render(candidate: Candidate, room: int) -> str | None:
     if len(entry) <= room:
         return entry
     more = f" … (gitmem show {memory.id})"
-    fences = [
-        len(line.strip()) - len(line.strip().lstrip("`~"))
-        for line in lines
-        if line.lstrip()[:3] in FENCES
-    ]
     # room for closing a code block cut short, and for the note on a line of its own after it
-    keep = room - len(head) - len(more) - (max(fences) + 6 if fences else 0)
+    closing = max(
+        (
+            len(line.strip()) - len(line.strip().lstrip("`~")) + 6
+            for line in lines
+            if line.lstrip()[:3] in FENCES
+        ),
+        default=0,
+    )
+    keep = room - len(head) - len(more) - closing
     if keep < MIN_BODY:
         return None
     out, fence = [head], ""
