@@ -89,15 +89,14 @@ def select(scope: UserScope, config: Config, names: Sequence[str] = ()) -> Selec
     config's ``targets`` when it sets them, else those whose tool's directory exists."""
     _check_names(names)
     everything = catalogue(scope)
-    if names:
-        return Selection([target for target in everything if target.name in names])
-    if "targets" in config.data:
-        wanted = set(config.targets)
+    if names or "targets" in config.data:
+        named = names or config.targets  # each of ``names`` has a user-level file (checked)
         notes = [
             f"target {name!r} has no user-level rules file: not compiled ({_with_files()})"
-            for name in config.targets
+            for name in named
             if not BY_NAME[name].user_files
         ]
+        wanted = set(named)
         return Selection([target for target in everything if target.name in wanted], notes)
     chosen = [
         target

@@ -132,13 +132,12 @@ def _pinned(clone: Path, source: Source, rev: str | None, track: str | None) -> 
     commit."""
     name = source.name
     if rev is None:
-        newest = [] if track else tags(clone)
-        if not track and not newest:
+        rev = track or next(iter(tags(clone)), None)
+        if rev is None:
             raise UsageError(
                 f"source {name!r} has no tags: pin a revision with --rev (a tag, a commit, "
                 "or a branch to follow)"
             )
-        rev = track or newest[0]
     commit = resolve(clone, rev)
     if commit is None:
         known = tags(clone)[:5]
