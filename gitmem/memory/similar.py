@@ -268,16 +268,15 @@ class Pool(Generic[T]):
         best: tuple[T, float] | None = None
         for position in sorted(candidates):
             key, other_title, other_all = self._items[position]
-            common = shared.get(position, 0)  # title words shared are at most the words shared
-            if (
-                title_words
-                and common < threshold * (len(title_words) + len(other_title)) / 2
-                and common < threshold * (len(all_words) + len(other_all)) / 2
-            ):
+            # too few words shared for either score to reach the threshold (title words shared are
+            # at most the words shared)
+            sizes = min(len(title_words) + len(other_title), len(all_words) + len(other_all))
+            if title_words and shared.get(position, 0) < threshold * sizes / 2:
                 continue
             score = max(similarity(title_words, other_title), similarity(all_words, other_all))
-            if text and self._texts[position] and different_rules(text, self._texts[position]):
+            if score < threshold or (best is not None and score <= best[1]):
                 continue
-            if score >= threshold and (best is None or score > best[1]):
+            other_text = self._texts[position]  # a text not given ("") is not compared
+            if not (text and other_text and different_rules(text, other_text)):
                 best = (key, score)
         return best
