@@ -203,10 +203,8 @@ def _redirect(line: str, index: int, reader: _Reader) -> int:
         return index + (3 if line.startswith("<<-", index) else 2)
     if line[index] == "<":  # an input file: read, never written
         return _input_target(line, index + 1, reader)
-    end = index + 1
-    if end < len(line) and line[end] in ">|":
-        end += 1
-    if end < len(line) and line[end] == "&":  # >&2, 2>&1, >&-: to a descriptor, no file
+    end = index + 1 + (line[index + 1 : index + 2] in (">", "|"))  # >>, >|
+    if line.startswith("&", end):  # >&2, 2>&1, >&-: to a descriptor, no file
         end += 1
         while end < len(line) and (line[end].isdigit() or line[end] == "-"):
             end += 1
