@@ -61,12 +61,12 @@ def settings_of(raw: bytes | None) -> dict[str, tuple[str, ...]]:
     if raw is not None:
         checked, _ = check_config(raw, CONFIG)
         data = checked or {}
-    scan = data.get("scan") if isinstance(data.get("scan"), dict) else {}
-    assert isinstance(scan, dict)
+    scan = data.get("scan")
+    scan = scan if isinstance(scan, dict) else {}
     return {
         "scan.exclude": _strings(scan.get("exclude")),
         "scan.allow": _strings(scan.get("allow")),
-        "scan.salt": _strings([scan["salt"]] if isinstance(scan.get("salt"), str) else []),
+        "scan.salt": _strings([scan.get("salt")]),  # () unless a string
         "sources": tuple(
             _source(item) for item in data.get("sources") or () if isinstance(item, dict)
         ),
@@ -193,12 +193,11 @@ def to_markdown(changes: list[GuardChange]) -> str:
         ):  # not shown: every fingerprint of the repository depends on it
             lines.append("- `scan.salt`: changed (every `scan.allow` fingerprint depends on it)")
             continue
-        parts = [f"added {', '.join(_code(item) for item in change.added)}"] if change.added else []
-        parts += (
-            [f"removed {', '.join(_code(item) for item in change.removed)}"]
-            if change.removed
-            else []
-        )
+        parts = [
+            f"{verb} {', '.join(_code(item) for item in items)}"
+            for verb, items in (("added", change.added), ("removed", change.removed))
+            if items
+        ]
         lines.append(f"- `{change.setting}`: {'; '.join(parts)}")
         for item in change.allows_nothing:
             lines.append(f"  - **{_code(item)} allows nothing in this tree**: {NOTHING}")
