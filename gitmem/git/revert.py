@@ -35,9 +35,9 @@ def revert_memory(project: Project, memory_id: str, today: date) -> Reverted:
     store = Store(project)
     relative = store.path_of(memory_id).relative_to(project.root).as_posix()
     introduced = history.introducing_commit(project.root, relative)
-    if introduced is None and not store.path_of(memory_id).exists():
-        store.get(memory_id)  # a mistyped id: "no memory 'x' (did you mean 'y'?)"
     if introduced is None:
+        if not store.path_of(memory_id).exists():
+            store.get(memory_id)  # a mistyped id: "no memory 'x' (did you mean 'y'?)"
         raise UsageError(
             f"memory {memory_id!r} was never committed, so there is nothing to revert: `gitmem "
             f"forget {memory_id}` removes the file"

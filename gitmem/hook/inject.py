@@ -65,7 +65,7 @@ def _entry_id(line: str) -> str | None:
     start = body.rfind(" (`", 0, end)
     ident = body[start + 3 : end] if start >= 0 else ""
     parts = ident.split("/")
-    if not ident or len(parts) > 2 or not all(_is_name(part) for part in parts):
+    if len(parts) > 2 or not all(_is_name(part) for part in parts):  # "" is no name
         return None
     return ident
 
