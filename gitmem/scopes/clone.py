@@ -220,9 +220,7 @@ def read_tree(clone: Path, commit: str, source: str) -> dict[str, bytes | int | 
     blobs: dict[str, str] = {}
     out: dict[str, bytes | int | None] = {}
     total = 0
-    for record in listing.decode("utf-8", "surrogateescape").split("\0"):
-        if not record:
-            continue
+    for record in filter(None, listing.decode("utf-8", "surrogateescape").split("\0")):
         meta, _, path = record.partition("\t")
         mode, kind, oid, size = meta.split()
         name = path.rsplit("/", 1)[-1]

@@ -104,11 +104,7 @@ def read(project: Project, source: Source, *, fetch_missing: bool = True) -> Pac
     it first when the revision is not there yet (``fetch_missing``; otherwise ``None`` then)."""
     with contextlib.suppress(OSError, ValueError, KeyError, TypeError, GitmemError):
         stored = json.loads(gateway.read_bytes(project, index_path(project, source)))
-        if (
-            stored["salt"] == _salt()
-            and stored["repo"] == source.repo
-            and stored["rev"] == source.rev
-        ):
+        if (stored["salt"], stored["repo"], stored["rev"]) == (_salt(), source.repo, source.rev):
             return _pack_from(source, stored)
     clone = clone_dir(project, source)
     commit = resolve(clone, source.rev) if clone.is_dir() else None
