@@ -338,7 +338,7 @@ def _activating(command: shell.Command) -> str | None:
         words = [w for w in words[1:] if w not in ("run", "tool") and not w.startswith("-")]
     if words[1:3] == ["-m", "gitmem"] and words[0].rsplit("/", 1)[-1].startswith("python"):
         words = words[2:]
-    if not words or words[0].rsplit("/", 1)[-1] not in PROGRAMS:
+    if shell.Command(tuple(words)).program not in PROGRAMS:  # none without words
         return None
     names = [word for word in words[1:] if not word.startswith("-")]
     for size in (1, 2):
@@ -586,7 +586,7 @@ def _fresh(project: Project, personal: Project | None, day: str) -> tuple[list[R
     today = date.fromisoformat(day)
     rules: list[Rule] = []
     files: list[str] = []
-    for scope in (project, personal) if personal is not None else (project,):
+    for scope in filter(None, (project, personal)):
         index = RecallIndex(scope)
         try:
             index.refresh()
