@@ -82,7 +82,7 @@ def line_break_problems(data: Any) -> list[tuple[Where, int, str]]:
     (Where ``\\n`` itself is allowed is the schema's say: the patterns of the one-line fields
     exclude it.)"""
     problems = []
-    for where, value in _strings(data, ()):
+    for where, value in strings(data, ()):
         other = _OTHER_BREAK_RE.search(value)
         if other:
             char = other.group(0)
@@ -123,15 +123,16 @@ def glob_problems(data: Any) -> list[tuple[Where, str]]:
     return problems
 
 
-def _strings(value: Any, where: Where) -> Iterator[tuple[Where, str]]:
+def strings(value: Any, where: Where) -> Iterator[tuple[Where, str]]:
+    """Every string in a YAML value (mappings and lists read through), with its field path."""
     if isinstance(value, str):
         yield where, value
     elif isinstance(value, dict):
         for key, sub in value.items():
-            yield from _strings(sub, (*where, key))
+            yield from strings(sub, (*where, key))
     elif isinstance(value, list):
         for index, sub in enumerate(value):
-            yield from _strings(sub, (*where, index))
+            yield from strings(sub, (*where, index))
 
 
 def stray_line_breaks(text: str) -> Iterator[tuple[int, int, int]]:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 from functools import cache
+from types import UnionType
 from typing import Any
 
 from gitmem import yamlio
@@ -214,7 +215,10 @@ def _schema_problems(doc: yamlio.Document, schema: str, path: str) -> list[Probl
         if error.validator == "required":
             for name in error.validator_value:
                 missing = Problem(
-                    path, *doc.position(where), _name((*where, name)), "required field is missing"
+                    path,
+                    *doc.position(where),
+                    field_path((*where, name)),
+                    "required field is missing",
                 )
                 if name not in error.instance and missing not in problems:
                     problems.append(missing)
@@ -226,7 +230,7 @@ def _schema_problems(doc: yamlio.Document, schema: str, path: str) -> list[Probl
                     message = "unknown field" + (f" (did you mean {hint[0]!r}?)" if hint else "")
                     problem = _at(doc, path, (*where, name), message)
                     problems.append(
-                        problem._replace(field=_name((*where, _key_label(name, known))))
+                        problem._replace(field=field_path((*where, _key_label(name, known))))
                     )
         else:
             problems.append(_at(doc, path, where, _message(error, where)))
@@ -267,18 +271,21 @@ _TYPE_NAMES = {
 }
 
 
+# A YAML value's type as a message names it, the first that fits (a bool is an int too).
+_DESCRIPTIONS: tuple[tuple[type | UnionType, str], ...] = (
+    (bool, "true or false"),
+    (int | float, "a number"),
+    (str, "text"),
+    (list, "a list"),
+    (dict, "a mapping"),
+    (type(None), "empty"),
+)
+
+
 def _describe(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return "empty" if value is None else type(value).__name__
+    return next(
+        (text for kind, text in _DESCRIPTIONS if isinstance(value, kind)), type(value).__name__
+    )
 
 
 def _message(error: Any, where: tuple[Any, ...]) -> str:
@@ -361,28 +368,18 @@ def _key_label(key: str, known: tuple[str, ...]) -> str:
 def _escaped_hidden(doc: yamlio.Document, path: str) -> list[Problem]:
     """Hidden characters written as escapes ("\\u200b") only appear once the YAML is parsed."""
     problems = []
-    for where, value in _strings(doc.data, ()):
+    for where, value in fields.strings(doc.data, ()):
         for char in find_hidden(value):
             problems.append(_at(doc, path, where, f"escaped {char.describe()}"))
     return problems
 
 
-def _strings(value: Any, where: tuple[Any, ...]) -> list[tuple[tuple[Any, ...], str]]:
-    if isinstance(value, str):
-        return [(where, value)]
-    if isinstance(value, dict):
-        return [item for key, sub in value.items() for item in _strings(sub, (*where, key))]
-    if isinstance(value, list):
-        return [item for index, sub in enumerate(value) for item in _strings(sub, (*where, index))]
-    return []
-
-
 def _at(doc: yamlio.Document, path: str, where: tuple[Any, ...], message: str) -> Problem:
     line, column = doc.position(where)
-    return Problem(path, line, column, _name(where), message)
+    return Problem(path, line, column, field_path(where), message)
 
 
-def _name(where: tuple[Any, ...]) -> str:
+def field_path(where: tuple[Any, ...]) -> str:
     """A field path as people write it: evidence[0].path."""
     out = ""
     for part in where:

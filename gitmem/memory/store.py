@@ -20,7 +20,14 @@ from gitmem.gateway import is_temp, remove_stale_temp
 from gitmem.memory.cache import FileCache, checks_salt, stat_key
 from gitmem.memory.fields import normalise_newlines
 from gitmem.memory.model import ID_PATTERN, Memory
-from gitmem.memory.schema import MAX_FILE_BYTES, SCHEMA_FILES, check_memory, fails_scan, schema_text
+from gitmem.memory.schema import (
+    MAX_FILE_BYTES,
+    SCHEMA_FILES,
+    check_memory,
+    fails_scan,
+    field_path,
+    schema_text,
+)
 from gitmem.project import Project
 
 MEMORY_HEADER = "# yaml-language-server: $schema=../schema/memory.schema.json\n"
@@ -210,10 +217,7 @@ class Store:
         path = self.directory / f"{memory_id}{SUFFIX}"
         doc = yamlio.load(gateway.read_text(self.project, path))
         line, column = doc.position(where)
-        name = "".join(
-            f"[{p}]" if isinstance(p, int) else (f".{p}" if i else p) for i, p in enumerate(where)
-        )
-        return Problem(self.project.display(path), line, column, name, message)
+        return Problem(self.project.display(path), line, column, field_path(where), message)
 
     def get(self, memory_id: str, snapshot: Snapshot | None = None) -> Memory:
         """One valid memory; a clear usage error when it does not exist or is invalid."""
