@@ -298,8 +298,8 @@ def _inner_line(words: list[str]) -> str | None:
     if not words or words[0].rsplit("/", 1)[-1] not in _SHELLS:
         return None
     for index, word in enumerate(words[1:], 1):
-        if word.startswith("-") and not word.startswith("--") and "c" in word:
-            return words[index + 1] if index + 1 < len(words) else ""
-        if not word.startswith("-"):
+        if not word.startswith("-"):  # past the options: no -c
             return None
+        if not word.startswith("--") and "c" in word:
+            return next(iter(words[index + 1 :]), "")  # the word after it ("" when none)
     return None
