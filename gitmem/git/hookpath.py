@@ -167,7 +167,7 @@ def with_lines(old: str | None, addition: str) -> str:
         return "#!/bin/sh\n" + addition
     newline = "\r\n" if "\r\n" in old else "\n"
     lines = old.splitlines(keepends=True)
-    head = 1 if lines and lines[0].startswith("#!") else 0
+    head = int(old.startswith("#!"))  # the #! line stays first
     if head and not lines[0].endswith("\n"):
         lines[0] += newline
     return "".join([*lines[:head], addition.replace("\n", newline), *lines[head:]])
