@@ -189,7 +189,7 @@ def _tails(paths: Sequence[str]) -> str:
     for path in paths:
         segments = path.rstrip("/").split("/")
         parts.extend(segments[-2:-1])
-        parts.append(segments[-1].split(".")[0] if "." in segments[-1] else segments[-1])
+        parts.append(segments[-1].split(".")[0])  # the whole name when it has no "."
     return " ".join(part.replace("_", " ").replace("-", " ") for part in parts)
 
 
@@ -351,12 +351,11 @@ def prompt_terms(prompt: str) -> list[str]:
     question)."""
     terms = query_terms(prompt[:PROMPT_CHARS])
     # An identifier's parts are words too: the index splits get_session into get and session.
-    terms += [part for term in terms if "_" in term for part in term.split("_") if len(part) > 2]
+    # (a term without "_" adds itself again: dropped as a repeat)
+    terms += [part for term in terms for part in term.split("_") if len(part) > 2]
     terms = list(dict.fromkeys(terms))
     # One word counted once: "function" and "functions" are one match for the stemming index, not
     # two.
     return [
-        t
-        for t in terms
-        if not any(o != t and t.startswith(o) and len(t) - len(o) <= 3 for o in terms)
+        t for t in terms if not any(0 < len(t) - len(o) <= 3 and t.startswith(o) for o in terms)
     ]
