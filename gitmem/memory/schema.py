@@ -145,7 +145,7 @@ def _check_yaml_file(
     doc: yamlio.Document | None = None
     problems: list[Problem] = []
     try:
-        doc = yamlio.load(text[1:] if text.startswith("\ufeff") else text)
+        doc = yamlio.load(text.removeprefix("\ufeff"))
     except yamlio.YamlProblem as exc:
         problem = exc.problem(path)
         problems.append(problem._replace(field=_key_label(problem.field, _known_fields(schema))))

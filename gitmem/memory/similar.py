@@ -202,10 +202,8 @@ def near_duplicates(
             for other in index[word]
             if other > position and low <= sizes[other] <= high
         }
-        for other in sorted(candidates):
-            score = (
-                2 * len(mine & sets[other][1]) / (sizes[position] + sizes[other]) if mine else 0.0
-            )
+        for other in sorted(candidates):  # none for an empty set: it has no rarest words
+            score = similarity(mine, sets[other][1])
             if score >= threshold and not different_rules(items[position][1], items[other][1]):
                 found.append(Match(sets[position][0], sets[other][0], round(score, 3)))
     found.sort(key=lambda m: (-m.score, m.id, m.other))
