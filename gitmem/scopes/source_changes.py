@@ -219,17 +219,12 @@ def _update_one(
             return
         new_rev = newest[0]
         commit = resolve(clone, new_rev)
-        if (
-            commit is not None
-            and old.commit
-            and commit != old.commit
-            and is_ancestor(clone, commit, old.commit)
-        ):
+        if commit is None:
+            result.error = f"source {source.name!r}: cannot resolve {new_rev!r}"
+            return
+        if old.commit and commit != old.commit and is_ancestor(clone, commit, old.commit):
             result.note = f"already past the newest tag {new_rev}: the pin stays"
             return
-    if commit is None:
-        result.error = f"source {source.name!r}: cannot resolve {new_rev!r}"
-        return
     moved = replace(source, rev=new_rev)
     new = check_pack(moved, commit, read_tree(clone, commit, source.name))
     if new.problems:
