@@ -36,7 +36,7 @@ def make_evidence(project: Project, spec: str) -> Evidence:
     """A citation from ``PATH[:LINES]``, with a digest of what it cites so later changes can be
     seen."""
     path_text, _, lines = spec.partition(":")
-    if lines and not re.fullmatch(r"[1-9]\d*(-[1-9]\d*)?", lines):
+    if not re.fullmatch(r"([1-9]\d*(-[1-9]\d*)?)?", lines):  # none, a number or a range
         raise UsageError(f"--evidence {spec!r}: lines must be a number or a range like 3-9")
     path = (project.root / path_text).resolve()
     try:
@@ -46,7 +46,8 @@ def make_evidence(project: Project, spec: str) -> Evidence:
     if not path.is_file():
         raise UsageError(f"--evidence {spec!r}: no such file")
     gateway.require(project, project.root / path_text, path_text)
-    return Evidence(relative.as_posix(), lines or None, evidence_digest(path, lines or None, spec))
+    cited = lines or None  # the whole file
+    return Evidence(relative.as_posix(), cited, evidence_digest(path, cited, spec))
 
 
 def evidence_digest(path: Path, lines: str | None, spec: str = "") -> str:
