@@ -222,23 +222,26 @@ def unstaged(project: Project, paths: list[str]) -> list[str]:
     commit: a fresh clone then fails `gitmem check`.)"""
     if not paths:
         return []
+    entries = status(project, paths)
+    return sorted(path for state, path in entries if state == "??" or state[1] != " ")
+
+
+def status(project: Project, paths: list[str]) -> list[tuple[str, str]]:
+    """(state, path) of each file under ``paths`` (files or folders; none: the whole tree) whose
+    working tree or index differs from HEAD, untracked files too: ``git status --porcelain=v1``'s
+    two state letters and the path (a rename's or copy's new one)."""
     out = command.git(
         project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths
     )
+    entries = iter(out.decode("utf-8", "surrogateescape").split("\0"))
     found = []
-    entries = out.decode("utf-8", "surrogateescape").split("\0")
-    index = 0
-    while index < len(entries):
-        entry = entries[index]
-        index += 1
+    for entry in entries:
         if len(entry) < 4:
             continue
-        state, path = entry[:2], entry[3:]
-        if state[0] in "RC":
-            index += 1  # the old path of a rename or copy follows
-        if state == "??" or state[1] != " ":
-            found.append(path)
-    return sorted(found)
+        if entry[0] in "RC":
+            next(entries, None)  # the old path of a rename or copy follows
+        found.append((entry[:2], entry[3:]))
+    return found
 
 
 # -- the hooks after a git operation (post-commit, post-merge, post-rewrite) -----------------------

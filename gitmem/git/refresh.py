@@ -34,6 +34,7 @@ from gitmem import gateway
 from gitmem import gitcommand as command
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.gateway import find_project
+from gitmem.git import hookpath
 from gitmem.project import Project
 from gitmem.tools import CLEANUP_TARGETS as CLEANUP
 from gitmem.tools import WHOLE_PREFIX
@@ -144,7 +145,7 @@ def busy(project: Project, rewriting: bool) -> str | None:
         # git picks the next one on this index: recompiled at the last
         return "a cherry-pick or revert of several commits is in progress"
     memory = project.memory_dir.relative_to(project.root).as_posix()
-    if _changed(project, [memory]):
+    if hookpath.status(project, [memory]):
         return f"{memory}/ has uncommitted changes: `gitmem compile` when ready"
     return None
 
@@ -202,7 +203,7 @@ def _stale(project: Project, changes: Report) -> tuple[list[str], set[str]]:
     real = {change.path: _written(project, change) for change in changes.changes}
     stale = {real[change.path] for change in changes.changes if change.changed}
     ignored = set(command.ignored(project.root, sorted(stale)))
-    dirty = set(_changed(project, sorted(set(real.values()))))
+    dirty = {path for _, path in hookpath.status(project, sorted(set(real.values())))}
     return sorted(stale - ignored), dirty - ignored
 
 
@@ -247,27 +248,6 @@ class Refusal:
             edited = ", ".join(change.path for change in report.refused)
             raise UsageError(f"{edited}: edited by hand inside the gitmem block; {self.edited}")
         return report
-
-
-def _changed(project: Project, paths: list[str]) -> list[str]:
-    """Those of ``paths`` (files or folders) whose working tree or index differs from HEAD,
-    untracked files too."""
-    out = command.git(
-        project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths
-    )
-    found = []
-    entries = out.decode("utf-8", "surrogateescape").split("\0")
-    skip = False
-    for entry in entries:
-        if skip:
-            skip = False
-            continue
-        if len(entry) < 4:
-            continue
-        if entry[0] in "RC":
-            skip = True
-        found.append(entry[3:])
-    return found
 
 
 def _only_here(project: Project, head: str) -> bool:
