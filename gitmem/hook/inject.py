@@ -259,15 +259,17 @@ def render(candidate: Candidate, room: int) -> str | None:
     """One memory as an entry of at most ``room`` characters (its body cut when needed); ``None``
     when it cannot fit with at least ``MIN_BODY`` characters of body."""
     memory = candidate.memory
-    facts = [memory.kind]
-    if memory.paths:
-        facts.append("applies to " + shown_line(", ".join(memory.paths)))
-    if (
-        memory.targets
-    ):  # compiled for other tools only (those whose files the client loads hold it: not injected)
-        facts.append("meant for " + shown_line(", ".join(memory.targets)))
-    if candidate.personal:
-        facts.append("personal")
+    # (targets: compiled for other tools only; those whose files the client loads hold it: not
+    # injected)
+    facts = [memory.kind] + [
+        fact
+        for fact, present in (
+            ("applies to " + shown_line(", ".join(memory.paths)), memory.paths),
+            ("meant for " + shown_line(", ".join(memory.targets)), memory.targets),
+            ("personal", candidate.personal),
+        )
+        if present
+    ]
     head = f"- [{memory.id}] {shown_line(memory.title)} ({'; '.join(facts)})"
     lines = body_lines(shown_text(memory.body))
     entry = "\n".join([head, *("  " + line for line in lines)])
