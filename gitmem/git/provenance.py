@@ -173,10 +173,6 @@ def diff_memories(project: Project, base: str | None = None, head: str | None = 
     merge base is ``base`` itself.
     """
     root = project.root
-    if base is not None and ".." in base:
-        if head is not None:
-            raise UsageError(f"{base!r} names both ends already: give no second revision")
-        return _diff_range(project, base)
     if base is None:
         if head is not None:
             raise UsageError("give BASE too when giving HEAD: gitmem diff BASE HEAD")
@@ -196,6 +192,10 @@ def diff_memories(project: Project, base: str | None = None, head: str | None = 
             )
         base_side = Side(f"merge base of {branch} and HEAD", base_sha, branch)
         return _between(project, base_side, Side("working tree", None))
+    if ".." in base:
+        if head is not None:
+            raise UsageError(f"{base!r} names both ends already: give no second revision")
+        return _diff_range(project, base)
     tip = history.resolve(root, base)
     head_sha = history.resolve(root, head or "HEAD")
     base_side = _merge_side(root, base, tip, head or "HEAD", head_sha)
