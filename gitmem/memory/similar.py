@@ -76,8 +76,8 @@ def words(text: str) -> frozenset[str]:
     tokens = re.findall(r"[a-z0-9][a-z0-9_.+#/-]*", text.lower())
     out = set()
     for token in tokens:
-        token = token.strip("._-/")
-        if not token or token in _STOP:
+        token = token.strip("._-/")  # never empty: a token starts with a letter or digit
+        if token in _STOP:
             continue
         if len(token) > 3 and token.endswith("s") and not token.endswith("ss"):
             token = token[:-1]
