@@ -72,7 +72,7 @@ def _standing(entry: Census, loaded: set[str], mine: Collection[str]) -> tuple[s
     (compiled only for targets whose files the client does not load), or ``scoped``/``left_out``."""
     if entry.id in loaded:
         return ("active", "loaded", "scoped") if entry.scoped else ("active", "loaded")
-    if entry.targets and not any(target in mine for target in entry.targets):
+    if entry.targets and set(entry.targets).isdisjoint(mine):
         return ("active", "elsewhere")
     return ("active", "scoped" if entry.scoped else "left_out")
 
