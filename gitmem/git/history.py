@@ -52,9 +52,9 @@ def _repo(root: Path) -> Iterator[Any]:
 
 def _command_failure(exc: Any) -> str:
     command = exc.command if isinstance(exc.command, list | tuple) else str(exc.command).split()
-    name = " ".join(str(part) for part in command[1:2]) or "command"
+    name = " ".join(map(str, command[1:2])) or "command"
     lines = [line.strip() for line in str(exc.stderr or "").splitlines() if line.strip()]
-    detail = lines[-1].removeprefix("stderr:").strip().strip("'").strip() if lines else ""
+    detail = next(reversed(lines), "").removeprefix("stderr:").strip().strip("'").strip()
     detail = detail or f"exit code {exc.status}"
     return f"git {name} failed: {detail}"
 
