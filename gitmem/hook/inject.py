@@ -147,7 +147,7 @@ def candidates(
     identifiers = anchors.identifiers(asked)
     if not (terms or paths or identifiers) or not project.memories_dir.is_dir():
         return []
-    pairs = term_pairs(asked) if prompt else []
+    pairs = term_pairs(asked)  # none for no prompt
     found = _search(project, terms, today, extra, (paths, identifiers, pairs))
     if found is None:
         return []  # locked or read-only: a prompt is never held up for a memory
