@@ -376,14 +376,14 @@ def test_a_file_over_the_limit_in_a_large_tree_is_reported_as_in_one_process(
     import threading
 
     from gitmem import gateway
-    from gitmem.commands import scan as scan_command
+    from gitmem.scan import parallel
 
     for n in range(70):
         write(project / "src" / f"m{n:02d}.py", f"value = {n}\n")
     (project / "src" / "huge.txt").write_text("a" * 5000)
     monkeypatch.setattr(gateway, "SCAN_LIMIT", 4096)
     single = run("scan", "src")
-    monkeypatch.setattr(scan_command, "PROCESS_BYTES", 1)
+    monkeypatch.setattr(parallel, "PROCESS_BYTES", 1)
     results = []
     worker = threading.Thread(target=lambda: results.append(run("scan", "src")), daemon=True)
     worker.start()
@@ -402,7 +402,7 @@ def test_a_large_tree_is_scanned_in_two_processes_with_the_same_result(
 ) -> None:
     """``scan PATH`` deals a large tree's files out to two processes (as kingfisher uses both cores): the same
     findings, in the same order, and the same count of files scanned; never on the hook's path."""
-    from gitmem.commands import scan as scan_command
+    from gitmem.scan import parallel
 
     for n in range(70):
         body = "".join(f"value_{i} = {i}\n" for i in range(n * 3))
@@ -414,7 +414,7 @@ def test_a_large_tree_is_scanned_in_two_processes_with_the_same_result(
     (project / "src" / "blob.bin").write_bytes(b"\x00" * 100)
     single = run("scan", "--json", "src")
     calls: list[int] = []
-    real = scan_command._in_processes
+    real = parallel.in_processes
 
     def counted(
         entries: list[object], settings: object, honour_allow: bool
@@ -422,8 +422,8 @@ def test_a_large_tree_is_scanned_in_two_processes_with_the_same_result(
         calls.append(len(entries))
         return real(entries, settings, honour_allow)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(scan_command, "PROCESS_BYTES", 1)
-    monkeypatch.setattr(scan_command, "_in_processes", counted)
+    monkeypatch.setattr(parallel, "PROCESS_BYTES", 1)
+    monkeypatch.setattr(parallel, "in_processes", counted)
     parallel = run("scan", "--json", "src")
     assert calls == [71]
     assert parallel == single and len(json.loads(single.out)["findings"]) == 24 + 10

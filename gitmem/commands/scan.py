@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import multiprocessing
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,6 +24,7 @@ from gitmem.errors import CannotRun, UsageError, shown
 from gitmem.gateway import find_project
 from gitmem.memory.config import scan_settings
 from gitmem.scan import inputs as src
+from gitmem.scan import parallel
 from gitmem.scan.engine import legacy_entries, renewed_by
 from gitmem.scan.engine import redact as redact_text
 from gitmem.scan.policy import LOG, TYPED
@@ -198,10 +197,10 @@ def _collect(
         jobs += [(s, s.policy) for s in src.read_staged(project, files, settings)]
     elif files or not (stdin or logs):
         entries = src.path_entries(files or (".",), project, settings)
-        if not redact and _worth_processes(entries):
-            scanned, findings = _in_processes(entries, settings, not baseline)
+        if not redact and parallel.worth_processes(entries):
+            scanned, findings = parallel.in_processes(entries, settings, not baseline)
         else:
-            jobs += [(s, s.policy) for entry in entries if (s := src.read_entry(entry)) is not None]
+            jobs += [(s, s.policy) for s in map(src.read_entry, entries) if s is not None]
     for log in _client_logs(logs, project, user):
         jobs += [(s, LOG) for s in src.read_paths((log,), project, src.Settings())]
     if stdin:
@@ -237,108 +236,6 @@ def _scan_jobs(
             )
             redacted.append(source.display)
     return redacted
-
-
-# A tree this large (in files and bytes) is scanned in two processes, as kingfisher spreads a tree
-# over the cores: a process costs some 30 ms to start, so the pre-commit hook (--staged) and small
-# trees stay in one
-PROCESS_FILES = 64
-PROCESS_BYTES = 4_000_000
-WORKERS = 2
-
-
-def _worth_processes(entries: list[Any]) -> bool:
-    if len(entries) < PROCESS_FILES or (os.cpu_count() or 1) < WORKERS:
-        return False
-    if (
-        "fork" not in multiprocessing.get_all_start_methods()
-    ):  # (spawn would import gitmem again in each)
-        return False
-    total = 0
-    for _display, file, _relative in entries:
-        try:
-            total += file.stat().st_size
-        except OSError:
-            continue
-        if total >= PROCESS_BYTES:
-            return True
-    return False
-
-
-def _in_processes(entries: list[Any], settings: Any, honour_allow: bool) -> tuple[int, list[Any]]:
-    """Scan ``entries`` in ``WORKERS`` forked processes, the files dealt out by size so each gets as
-    many bytes; the files scanned and the findings, in the order one process would give them."""
-
-    work = [
-        ([(i, entries[i]) for i in sorted(part)], settings, honour_allow)
-        for part in _dealt(entries)
-        if part
-    ]
-    with multiprocessing.get_context("fork").Pool(len(work)) as pool:
-        results = pool.map(_scan_part, work)
-    ordered = sorted((item for part in results for item in part), key=lambda item: item[0])
-    failed = [index for index, found in ordered if found is None]
-    if failed:
-        ordered = _read_again(entries, failed[0], ordered, settings, honour_allow)
-    done = [(index, found) for index, found in ordered if found is not None]
-    return len(done), [finding for _index, found in done for finding in found]
-
-
-def _read_again(
-    entries: list[Any],
-    failed: int,
-    ordered: list[tuple[int, list[Any] | None]],
-    settings: Any,
-    honour_allow: bool,
-) -> list[tuple[int, list[Any] | None]]:
-    """The entry a worker could not read, read again here, where its error is raised as one process
-    raises it (or, if it reads now, scanned)."""
-
-    again = src.read_entry(entries[failed])
-    if again is None:
-        return ordered
-    found = src.findings_in(again, settings, honour_allow=honour_allow)
-    return [(index, found if index == failed else items) for index, items in ordered]
-
-
-def _dealt(entries: list[Any]) -> list[list[int]]:
-    """The entries' indexes dealt out to ``WORKERS`` parts, largest file first to the lightest part,
-    so each part gets as many bytes."""
-    sizes = []
-    for index, (_display, file, _relative) in enumerate(entries):
-        try:
-            sizes.append((file.stat().st_size, index))
-        except OSError:
-            sizes.append((0, index))
-    parts: list[list[int]] = [[] for _ in range(WORKERS)]
-    loads = [0] * WORKERS
-    for size, index in sorted(sizes, reverse=True):
-        lightest = loads.index(min(loads))
-        parts[lightest].append(index)
-        loads[lightest] += size
-    return parts
-
-
-def _scan_part(work: tuple[list[tuple[int, Any]], Any, bool]) -> list[tuple[int, list[Any] | None]]:
-    """In a worker: read and scan each file of one part, as the single process does. A file that
-    cannot be read (larger than the limit, unreadable) is given back as ``None``: the parent reads
-    it again and raises its error, which may not survive the way back (the pool unpickles an
-    exception by its arguments, and TooLarge's are not those it was raised with: the pool's result
-    thread died on it and the scan waited forever).
-    """
-
-    numbered, settings, honour_allow = work
-    out: list[tuple[int, list[Any] | None]] = []
-    for index, entry in numbered:
-        try:
-            source = src.read_entry(entry)
-        except Exception:  # any error: raised again in the parent
-            out.append((index, None))
-            continue
-        if source is None:
-            continue
-        out.append((index, src.findings_in(source, settings, honour_allow=honour_allow)))
-    return out
 
 
 def _client_logs(logs: tuple[str, ...], project: Any, user: bool) -> list[str]:
@@ -389,6 +286,20 @@ def _finding_json(finding: Any) -> dict[str, Any]:
     }
 
 
+_BASELINE_HEADER = (
+    "# gitmem scan --baseline: {count} finding(s). Review each one; to allow it, keep its line\n"
+    "# under scan.allow in .memory/config.yaml. A fingerprint names the place, not the secret: the "
+    "path, the rule\n"
+    "# and a digest of the line with the secret masked. It tells nothing about the value "
+    "(docs/security.md);\n"
+    "# editing the line or moving it to another file makes it a new finding. A token in a "
+    "provider's format\n"
+    "# (AKIA…, ghp_…) is allowed by its value too: its fingerprint ends with a digest of a value "
+    "too random\n"
+    "# to guess from it."
+)
+
+
 def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
     """The scan.allow block for the current findings; each one an old (v1, v2) entry allows is
     marked as renewing it, and the old entries that allow nothing now are listed, so the block
@@ -396,7 +307,7 @@ def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
     """
 
     old = set(legacy_entries(settings.allow))
-    renews = {id(f): renewed_by(f, old, settings.salt) if old else None for f in findings}
+    renews = {id(f): renewed_by(f, old, settings.salt) for f in findings}
     stale = sorted(old - set(renews.values()))
     if as_json:
         entries = [{**_finding_json(f), "renews": renews[id(f)]} for f in findings]
@@ -405,43 +316,25 @@ def _print_baseline(findings: list[Any], as_json: bool, settings: Any) -> None:
     if not findings and not stale:
         echo("# gitmem scan --baseline: no findings, nothing to allow")
         return
-    echo(
-        f"# gitmem scan --baseline: {len(findings)} finding(s). Review each one; to allow "
-        "it, keep its line"
-    )
-    echo(
-        "# under scan.allow in .memory/config.yaml. A fingerprint names the place, not the "
-        "secret: the path, the rule"
-    )
-    echo(
-        "# and a digest of the line with the secret masked. It tells nothing about the "
-        "value (docs/security.md);"
-    )
-    echo(
-        "# editing the line or moving it to another file makes it a new finding. A token "
-        "in a provider's format"
-    )
-    echo(
-        "# (AKIA…, ghp_…) is allowed by its value too: its fingerprint ends with a digest "
-        "of a value too random"
-    )
-    echo("# to guess from it.")
+    echo(_BASELINE_HEADER.format(count=len(findings)))
     if old:
         echo(
             f"# scan.allow holds {len(old)} old fingerprint(s) derived from the secret: "
             "replace the list with this one."
         )
-    echo("scan:")
-    echo("  allow:")
-    seen: set[str] = set()
+    echo("scan:\n  allow:")
+    first: dict[str, Any] = {}
     for f in findings:
-        fingerprint = f.fingerprint()
-        if fingerprint in seen:
-            continue
-        seen.add(fingerprint)
-        note = f" (renews {renews[id(f)]})" if renews[id(f)] else ""
-        if not note and fingerprint != f.place() and f.place() in settings.allow:
-            note = f" (renews {f.place()}, which names the place only)"
+        first.setdefault(f.fingerprint(), f)
+    for fingerprint, f in first.items():
+        place, renewed = f.place(), renews[id(f)]
+        note = (
+            f" (renews {renewed})"
+            if renewed
+            else f" (renews {place}, which names the place only)"
+            if fingerprint != place and place in settings.allow
+            else ""
+        )
         echo(f"    - {_yaml_scalar(fingerprint)}  # {shown(f.path)}:{f.line} {f.rule}{note}")
     for entry in stale:
         echo(f"  # {entry}: an old entry that allows no current finding: dropped")
