@@ -43,7 +43,6 @@ from gitmem.git import hookpath, removed
 from gitmem.hook import receipts as log
 from gitmem.memory import actions
 from gitmem.memory.config import Config
-from gitmem.memory.model import Evidence
 from gitmem.memory.similar import memory_text, near_duplicates
 from gitmem.memory.store import Store
 from gitmem.project import Project
@@ -56,12 +55,8 @@ def diagnose(project: Project, store: Store, config: Config, today: date) -> Rep
     findings = [finding for check in CHECKS for finding in check(context)]
     findings.sort(key=Finding.sort_key)
     files = {str(path) for path in snapshot.files.values()}
-    ids = {p.path: memory_id_of(p.path) for p in snapshot.problems}
-    invalid = {
-        path
-        for path, memory_id in ids.items()
-        if memory_id is not None and memory_id not in snapshot.memories
-    }
+    known = {None, *snapshot.memories}  # a file of no memory's, or of one that was read
+    invalid = {p.path for p in snapshot.problems if memory_id_of(p.path) not in known}
     recent = removed.recent(removed.removals(project, snapshot), today)
     return Report(tuple(findings), len(files) + len(invalid), tuple(recent))
 
@@ -147,9 +142,9 @@ def check_near_duplicates(ctx: Context) -> Iterator[Finding]:
     live = {m.id: m for m in ctx.snapshot.sorted() if m.status != "retired"}
     items = [(m.id, memory_text(m.title, m.body)) for m in live.values()]
     for match in near_duplicates(items, ctx.config.similarity):
-        keep, drop = sorted((live[match.id], live[match.other]), key=lambda m: m.id)
-        if keep.status == "proposed" and drop.status != "proposed":
-            keep, drop = drop, keep
+        # a proposal goes rather than an accepted memory; else the later id
+        pair = (live[match.id], live[match.other])
+        keep, drop = sorted(pair, key=lambda m: (m.status == "proposed", m.id))
         if drop.status == "proposed":
             command = f"gitmem forget {drop.id}"
             advice = (
@@ -210,15 +205,8 @@ def check_budgets(ctx: Context) -> Iterator[Finding]:
 def check_hooks(ctx: Context) -> Iterator[Finding]:
     """gitmem's pre-commit hooks set up, but git runs its hooks from a ``core.hooksPath`` that
     does not run them."""
-    config = ctx.project.root / ".pre-commit-config.yaml"
-    try:
-        if "gitmem" not in gateway.read_text(
-            ctx.project, config, limit=gateway.CONFIG_LIMIT, errors="replace"
-        ):
-            return
-    except (OSError, GitmemError):
+    if "gitmem" not in _precommit_config(ctx):
         return
-
     for path, message in hookpath.problems(ctx.project):
         yield Finding(ERROR, "hook-skipped", None, path, 1, message, "gitmem init")
 
@@ -226,15 +214,22 @@ def check_hooks(ctx: Context) -> Iterator[Finding]:
 def check_command(ctx: Context) -> Iterator[Finding]:
     """The ``gitmem`` on PATH is another program, ``gitmem-cli`` (what the hooks run) is missing, or
     another distribution shares this environment's ``gitmem`` package (``checks/command.py``)."""
-    config = ctx.project.root / ".pre-commit-config.yaml"
-    try:
-        hooks = COMMAND in gateway.read_text(
-            ctx.project, config, limit=gateway.CONFIG_LIMIT, errors="replace"
-        )
-    except (OSError, GitmemError):
-        hooks = False
+    hooks = COMMAND in _precommit_config(ctx)
     for code, path, message in command.problems(command.commands(), hooks):
         yield Finding(WARNING, code, None, path, 1, message)
+
+
+def _precommit_config(ctx: Context) -> str:
+    """The text of the project's .pre-commit-config.yaml; empty when it cannot be read."""
+    try:
+        return gateway.read_text(
+            ctx.project,
+            ctx.project.root / ".pre-commit-config.yaml",
+            limit=gateway.CONFIG_LIMIT,
+            errors="replace",
+        )
+    except (OSError, GitmemError):
+        return ""
 
 
 RECEIPT_DAYS = 30  # the window doctor reads receipts over
@@ -322,18 +317,12 @@ def apply_fixes(project: Project, store: Store, config: Config, today: date) -> 
                 Fixed(memory.id, context.path(memory.id), f"retired {memory.id} ({reason})")
             )
             continue
-        if memory.status == "retired" or not memory.evidence:
+        if memory.status == "retired":
             continue
         moved = [s for s in citation_states(context, memory) if s.state == "moved"]
-        if not moved:
-            continue
         evidence = list(memory.evidence)
         for state in moved:
-            evidence[state.index] = Evidence(
-                state.evidence.path, state.moved_to, state.evidence.digest
-            )
-        store.update(memory.id, {"evidence": [evidence_data(item) for item in evidence]}, snapshot)
-        for state in moved:
+            evidence[state.index] = state.evidence._replace(lines=state.moved_to)
             fixed.append(
                 Fixed(
                     memory.id,
@@ -341,6 +330,10 @@ def apply_fixes(project: Project, store: Store, config: Config, today: date) -> 
                     f"evidence[{state.index}] of {memory.id}: {state.evidence.path} lines "
                     f"{state.evidence.lines} → {state.moved_to}",
                 )
+            )
+        if moved:
+            store.update(
+                memory.id, {"evidence": [evidence_data(item) for item in evidence]}, snapshot
             )
     return fixed
 

@@ -14,6 +14,7 @@ of a transcript is kept or shown but counts."""
 from __future__ import annotations
 
 import bisect
+import contextlib
 import json
 from collections.abc import Iterator, Sequence
 from datetime import UTC, date, datetime
@@ -190,13 +191,12 @@ def violations(project: Project, memories: Sequence[Memory], text: str) -> Itera
         return
     gate = pretool.Gate(project, str(project.root))
     calls = list(_calls_of(text))
-    starts = sorted({at for at, _ in calls})
+    starts = [*sorted({at for at, _ in calls}), len(text)]  # each record's start, and the end
     for at, call in calls:
         refused = pretool.broken(enforced, call, gate)
         if refused is None or refused.memory is None:
             continue
-        following = bisect.bisect_right(starts, at)
-        window = text[at : starts[following] if following < len(starts) else len(text)]
+        window = text[at : starts[bisect.bisect_right(starts, at)]]
         if "gitmem: refused" not in window or f"[{refused.memory}]" not in window:
             yield refused.memory
 
@@ -224,12 +224,8 @@ def _records(text: str) -> Iterator[tuple[int, Any]]:
     at = 0
     for line in text.splitlines(keepends=True):
         if line.lstrip().startswith("{"):
-            try:
-                value = json.loads(line)
-            except ValueError:
-                value = None
-            if value is not None:
-                yield at, value
+            with contextlib.suppress(ValueError):  # a line that is not JSON: passed over
+                yield at, json.loads(line)
         at += len(line)
 
 
