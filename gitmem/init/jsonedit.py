@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from itertools import groupby
 from typing import Any
 
 MAX_DEPTH = 200  # settings files are shallow; deeper input is refused rather than recursed into
@@ -92,12 +93,10 @@ class _Parser:
         node = Node(start, start, kind)
         self.pos = start + 1
         self.skip()
-        if self.text[self.pos : self.pos + 1] == close:
+        char = self.text[self.pos : self.pos + 1]
+        if char == close:  # empty
             self.pos += 1
-            node.end = self.pos
-            node.value = {} if kind == "object" else []
-            return node
-        while True:
+        while char != close:
             self.skip()
             if kind == "object":
                 key_start = self.pos
@@ -110,15 +109,14 @@ class _Parser:
             else:
                 node.items.append(self.value(depth + 1))
             self.skip()
-            char = self.text[self.pos : self.pos + 1]
+            char = self.text[self.pos : self.pos + 1]  # "," or the closing bracket
             self.pos += 1
-            if char == close:
-                break
         node.end = self.pos
-        if kind == "object":
-            node.value = {key: child.value for key, _, child in node.members}
-        else:
-            node.value = [child.value for child in node.items]
+        node.value = (
+            {key: child.value for key, _, child in node.members}
+            if kind == "object"
+            else [child.value for child in node.items]
+        )
         return node
 
 
@@ -184,11 +182,7 @@ def append(text: str, container: Node, value: Any, key: str | None = None) -> st
     if key is not None:
         colon = ":" if separator == "" else ": "
         body = json.dumps(key, ensure_ascii=False) + colon + body
-    children = (
-        [node for _, _, node in container.members]
-        if container.kind == "object"
-        else container.items
-    )
+    children = children_of(container)
     if children:
         at = children[-1].end
         return text[:at] + "," + separator + body + text[at:]
@@ -216,28 +210,18 @@ def deletions(container: Node, removed: set[int]) -> list[tuple[int, int]]:
         children
     ):  # all of them: the container is left as `append` found it
         return [(container.start + 1, children[-1].end)]
-    starts = (
-        [key_start for _, key_start, _ in container.members] if container.kind == "object" else None
+    starts = (  # where each element starts: a member at its key
+        [key_start for _, key_start, _ in container.members]
+        if container.kind == "object"
+        else [child.start for child in children]
     )
-
-    def start_of(index: int) -> int:
-        return starts[index] if starts is not None else children[index].start
-
-    spans = []
-    index = 0
-    while index < len(children):
-        if index not in removed:
-            index += 1
-            continue
-        first = index
-        while index + 1 < len(children) and index + 1 in removed:
-            index += 1
-        if first > 0:
-            spans.append((children[first - 1].end, children[index].end))
-        else:
-            spans.append((start_of(first), start_of(index + 1)))
-        index += 1
-    return spans
+    runs = [list(run) for gone, run in groupby(range(len(children)), removed.__contains__) if gone]
+    return [
+        (children[run[0] - 1].end, children[run[-1]].end)  # with the separator before it
+        if run[0] > 0
+        else (starts[0], starts[run[-1] + 1])  # the first ones: with the separator after them
+        for run in runs
+    ]
 
 
 def cut(text: str, spans: list[tuple[int, int]]) -> str:
