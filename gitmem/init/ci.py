@@ -36,13 +36,12 @@ def source_url() -> str | None:
         data = json.loads(raw or "null")
     except ValueError:
         return None
-    if not isinstance(data, dict) or not isinstance(data.get("vcs_info"), dict):
-        return None
-    url, vcs = data.get("url"), data["vcs_info"]
-    if vcs.get("vcs") != "git" or not isinstance(url, str) or not url.startswith("https://"):
-        return None
-    commit = vcs.get("commit_id")
-    return f"{url}@{commit}" if isinstance(commit, str) and commit else url
+    match data:
+        case {"url": str(url), "vcs_info": {"vcs": "git"} as vcs} if url.startswith("https://"):
+            commit = vcs.get("commit_id")
+            return f"{url}@{commit}" if isinstance(commit, str) and commit else url
+        case _:
+            return None
 
 
 def workflow_text(branch: str, url: str | None) -> str:

@@ -187,17 +187,19 @@ def plan_codex(home: Path) -> Registration:
     """
 
     codex_home = os.environ.get("CODEX_HOME")
-    area: gateway.Where = (
-        Path(codex_home) if codex_home else UserScope(home, home / ".cache", home / ".config")
-    )
-    path = (Path(codex_home) if codex_home else home / ".codex") / "config.toml"
+    area: gateway.Where
+    if codex_home:
+        area = folder = Path(codex_home)
+    else:
+        area, folder = UserScope(home, home / ".cache", home / ".config"), home / ".codex"
+    path = folder / "config.toml"
     try:
-        old = gateway.read_text(area, path, limit=gateway.CONFIG_LIMIT) if path.exists() else None
+        if not path.exists():
+            return Registration("Codex", path, "created", CODEX_SNIPPET, area=area)
+        old = gateway.read_text(area, path, limit=gateway.CONFIG_LIMIT)
     except (OSError, UnicodeDecodeError) as exc:
         detail = f"cannot read it: {exc.strerror}" if isinstance(exc, OSError) else "not UTF-8 text"
         return Registration("Codex", path, "manual", CODEX_SNIPPET, detail, "the end of the file")
-    if old is None:
-        return Registration("Codex", path, "created", CODEX_SNIPPET, area=area)
     if any(
         line.strip().replace(" ", "") in ("[mcp_servers.gitmem]", '[mcp_servers."gitmem"]')
         for line in old.splitlines()
