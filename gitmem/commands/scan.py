@@ -12,14 +12,7 @@ import click
 from gitmem import gateway
 from gitmem.commands.options import refuse
 from gitmem.commands.output import echo, echo_json
-from gitmem.commands.scanhook import (
-    allowed_lines,
-    clean,
-    finding_lines,
-    legacy_warning,
-    split_allowed,
-    summary,
-)
+from gitmem.commands.scanhook import legacy_warning, report, split_allowed
 from gitmem.errors import CannotRun, UsageError, shown
 from gitmem.gateway import find_project
 from gitmem.memory.config import scan_settings
@@ -117,8 +110,15 @@ def scan(
     if as_json:
         return _print_json(findings, allowed)
     scanned += len(jobs)
-    return _print_text(
-        findings, allowed, settings, redacted, scanned, staged=staged, stdin=stdin, redact=redact
+    return report(
+        echo,
+        findings,
+        allowed,
+        settings,
+        scanned,
+        staged=staged,
+        redacted=redacted,
+        quiet=stdin and redact,
     )
 
 
@@ -130,32 +130,6 @@ def _print_json(findings: list[Any], allowed: list[Any]) -> int:
         ]
     echo_json(data)
     return 1 if findings else 0
-
-
-def _print_text(
-    findings: list[Any],
-    allowed: list[Any],
-    settings: Any,
-    redacted: list[str],
-    scanned: int,
-    *,
-    staged: bool,
-    stdin: bool,
-    redact: bool,
-) -> int:
-    notes = allowed_lines(allowed, findings, settings) if settings.allow else ""
-    if notes:
-        echo(notes, err=True)
-    if findings:
-        # Findings are the command's output (stdout: `gitmem scan | grep`), except where stdout
-        # carries the redacted text of stdin; the summary is a message (stderr).
-        to_stderr = stdin and redact
-        echo(finding_lines(findings), err=to_stderr)
-        echo(summary(findings, redacted), err=True)
-        return 1
-    if not (stdin and redact):
-        echo(clean(scanned, staged))
-    return 0
 
 
 def _check_flags(*, staged: bool, redact: bool, baseline: bool, stdin: bool, as_json: bool) -> None:

@@ -129,14 +129,34 @@ def staged(echo: Echo) -> int:
     warning = legacy_warning(settings)
     if warning:
         echo(warning, True)
+    return report(echo, findings, allowed, settings, len(texts), staged=True)
+
+
+def report(
+    echo: Echo,
+    findings: list[Finding],
+    allowed: list[Finding],
+    settings: Settings,
+    scanned: int,
+    *,
+    staged: bool,
+    redacted: list[str] | None = None,
+    quiet: bool = False,
+) -> int:
+    """A scan's outcome in text, for the hook and ``gitmem scan``: what scan.allow let through, the
+    findings (the command's output: stdout, ``gitmem scan | grep``) and their summary (a message:
+    stderr); exit 1 when anything is found. ``quiet``: stdout carries stdin's redacted text, so the
+    findings go to stderr and a clean scan says nothing."""
+
     notes = allowed_lines(allowed, findings, settings)
     if notes:
         echo(notes, True)
     if findings:
-        echo(finding_lines(findings), False)
-        echo(summary(findings, []), True)
+        echo(finding_lines(findings), quiet)
+        echo(summary(findings, redacted or []), True)
         return 1
-    echo(clean(len(texts), True), False)
+    if not quiet:
+        echo(clean(scanned, staged), False)
     return 0
 
 
