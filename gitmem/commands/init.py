@@ -198,7 +198,7 @@ def _set_up_hooks(
     if (
         hookpath.hooks_path(project) is not None
     ):  # husky or a committed hooks folder: `pre-commit install` refuses
-        for hook_type in ("pre-commit", "pre-push") if pre_push else ("pre-commit",):
+        for hook_type in hooks_setup.HOOK_TYPES[pre_push]:
             lines, ok = hookpath.wire(project, hook_type)
             done.extend(lines)
             runs = runs and ok

@@ -19,6 +19,7 @@ Running any of it twice changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import re
 import subprocess
@@ -97,9 +98,13 @@ def wanted_hooks(pre_push: bool) -> list[Hook]:
     return [*HOOKS, PRE_PUSH_HOOK] if pre_push else list(HOOKS)
 
 
-def _hook_ids(data: Any) -> set[str]:
+# The git hooks pre-commit installs, by whether ``--pre-push`` was given.
+HOOK_TYPES = {False: ("pre-commit",), True: ("pre-commit", "pre-push")}
+
+
+def _hook_ids(data: dict[str, Any]) -> set[str]:
     ids = set()
-    for repo in (data or {}).get("repos") or []:
+    for repo in data.get("repos") or []:
         for hook in (repo or {}).get("hooks") or [] if isinstance(repo, dict) else []:
             if isinstance(hook, dict) and isinstance(hook.get("id"), str):
                 ids.add(hook["id"])
@@ -136,8 +141,8 @@ def ensure_precommit_config(project: Project, pre_push: bool = False) -> str:
     return "updated"
 
 
-def _read_config(project: Project, path: Path) -> tuple[str, Any]:
-    """The pre-commit config's text and data (a mapping, or ``None`` when empty)."""
+def _read_config(project: Project, path: Path) -> tuple[str, dict[str, Any]]:
+    """The pre-commit config's text and data (a mapping, empty when the file is)."""
     try:
         text = gateway.read_text(project, path, limit=gateway.CONFIG_LIMIT)
         data = yamlio.load_plain(text)
@@ -146,12 +151,14 @@ def _read_config(project: Project, path: Path) -> tuple[str, Any]:
     except yamlio.YamlProblem as exc:
         where = f"{PRECOMMIT_CONFIG}:{exc.line}:{exc.column}"
         raise CannotRun(f"{where}: {exc.message}: fix it, then run `gitmem init`") from None
-    if data is not None and not isinstance(data, dict):
+    if data is None:
+        return text, {}
+    if not isinstance(data, dict):
         raise CannotRun(f"{PRECOMMIT_CONFIG} is not a mapping: fix it, then run `gitmem init`")
     return text, data
 
 
-def _only_added(data: Any, new_text: str, missing: list[Hook]) -> bool:
+def _only_added(old: dict[str, Any], new_text: str, missing: list[Hook]) -> bool:
     """Whether ``new_text`` reads as ``data`` with only the ``missing`` hooks added after its
     repos (every other key and repo as it was)."""
     try:
@@ -160,7 +167,6 @@ def _only_added(data: Any, new_text: str, missing: list[Hook]) -> bool:
         return False
     if not isinstance(new_data, dict):
         return False
-    old = data or {}
     expected_repos = list(old.get("repos") or [])
     return (
         {**new_data, "repos": None} == {**old, "repos": None}  # every other key as it was
@@ -243,13 +249,10 @@ def install_precommit(project: Project, pre_push: bool = False) -> list[str]:
     advice)."""
     done = []
     hook_dir = project.git_dir / "hooks"
-    for hook_type in ("pre-commit", "pre-push") if pre_push else ("pre-commit",):
-        script = hook_dir / hook_type
-        try:
-            if script.is_file() and "pre-commit" in gateway.read_git_file(script):
+    for hook_type in HOOK_TYPES[pre_push]:
+        with contextlib.suppress(OSError, GitmemError):  # none yet, or unreadable: install it
+            if "pre-commit" in gateway.read_git_file(hook_dir / hook_type):
                 continue
-        except (OSError, GitmemError):
-            pass
         try:
             result = subprocess.run(
                 [sys.executable, "-m", "pre_commit", "install", "--hook-type", hook_type],
