@@ -268,32 +268,22 @@ def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:
     planned before writing."""
 
     if user:
-        base = Path.home()
-        chosen = agent_hooks.clients_for(targets) if targets else list(agent_hooks.ALL)
-        project = None
+        base, root, names = Path.home(), None, targets or None
     else:
         project = find_project()
         project.require_initialised()
-        base = project.root
-        if (
-            remove and not targets
-        ):  # take out what any earlier --agent-hooks added, whichever targets it was for
-            chosen = list(agent_hooks.ALL)
-        else:
-            chosen = agent_hooks.clients_for(
-                targets or tuple(load_config(project).targets), project.root
-            )
+        base = root = project.root
+        # --remove without targets: what any earlier --agent-hooks added, whichever targets it was
+        # for
+        names = targets or (None if remove else tuple(load_config(project).targets))
+    chosen = list(agent_hooks.ALL) if names is None else agent_hooks.clients_for(names, root)
     changes = agent_hooks.plan(base, chosen, remove=remove, user=user)
     agent_hooks.apply(changes, base, user=user)
-    for change in changes:
-        if change.action != "unchanged":
-            shown = (
-                "~/" + change.path.relative_to(base).as_posix()
-                if user
-                else change.path.relative_to(base).as_posix()
-            )
-            echo(f"{change.action} {shown}")
-    if all(change.action == "unchanged" for change in changes):
+    home = "~/" if user else ""
+    changed = [change for change in changes if change.action != "unchanged"]
+    for change in changed:
+        echo(f"{change.action} {home}{change.path.relative_to(base).as_posix()}")
+    if not changed:
         echo(
             "agent hooks: nothing to change"
             + (f" (clients: {', '.join(chosen)})" if chosen else "")
