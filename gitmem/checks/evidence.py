@@ -57,60 +57,69 @@ def citation_states(ctx: Context, memory: Memory) -> list[CitationState]:
     return states
 
 
+# What doctor says of a citation in each state but "ok": severity, code, message, next step (each
+# a template of the citation's fields, ``_fields``). A moved citation doctor --fix can move says so.
+EVIDENCE_SAID = {
+    "missing": (
+        ERROR,
+        "evidence-missing",
+        "evidence[{index}] cites {path}, which no longer exists: check {id} still holds, then "
+        "update or remove the citation (or retire the memory)",
+        "gitmem edit {id}",
+    ),
+    "lines-gone": (
+        ERROR,
+        "evidence-missing",
+        "evidence[{index}] cites lines {lines} of {path}, which now has {file_lines} line(s): "
+        "check {id} still holds, then update the citation",
+        "gitmem edit {id}",
+    ),
+    "moved": (
+        WARNING,
+        "evidence-moved",
+        "evidence[{index}]: the lines cited from {cited} are unchanged but now at lines {moved_to}",
+        "gitmem edit {id}",
+    ),
+    "changed": (
+        WARNING,
+        "evidence-changed",
+        "evidence[{index}]: {cited} changed since it was cited: check {id} still holds "
+        "(`git log -p -- {path}` shows what changed), then record the citation again",
+        "gitmem doctor --refresh-evidence {id}",
+    ),
+}
+
+
 def check_evidence(ctx: Context) -> Iterator[Finding]:
     for memory in ctx.snapshot.sorted():
-        if memory.status == "retired" or not memory.evidence:
+        if memory.status == "retired":
             continue
         for state in citation_states(ctx, memory):
+            said = EVIDENCE_SAID.get(state.state)
+            if said is None:  # ok
+                continue
+            severity, code, message, step = said
             item = state.evidence
-            cited = f"{item.path}:{item.lines}" if item.lines else item.path
-            where = ctx.path(memory.id), ctx.line_of(memory.id, "evidence")
-            if state.state == "missing":
-                yield Finding(
-                    ERROR,
-                    "evidence-missing",
-                    memory.id,
-                    *where,
-                    f"evidence[{state.index}] cites {item.path}, which no longer "
-                    f"exists: check {memory.id} still holds, then update or remove the "
-                    "citation (or retire the memory)",
-                    f"gitmem edit {memory.id}",
-                )
-            elif state.state == "lines-gone":
-                yield Finding(
-                    ERROR,
-                    "evidence-missing",
-                    memory.id,
-                    *where,
-                    f"evidence[{state.index}] cites lines {item.lines} of {item.path}, "
-                    f"which now has {state.file_lines} line(s): check {memory.id} still "
-                    "holds, then update the citation",
-                    f"gitmem edit {memory.id}",
-                )
-            elif state.state == "moved":
-                yield Finding(
-                    WARNING,
-                    "evidence-moved",
-                    memory.id,
-                    *where,
-                    f"evidence[{state.index}]: the lines cited from {cited} are unchanged but "
-                    f"now at lines {state.moved_to}",
-                    "gitmem doctor --fix"
-                    if memory.id not in ctx.troubled
-                    else f"gitmem edit {memory.id}",
-                    fixable=memory.id not in ctx.troubled,
-                )
-            elif state.state == "changed":
-                yield Finding(
-                    WARNING,
-                    "evidence-changed",
-                    memory.id,
-                    *where,
-                    f"evidence[{state.index}]: {cited} changed since it was cited: check "
-                    f"{memory.id} still holds (`git log -p -- {item.path}` shows what changed), "
-                    "then record the citation again",
-                    f"gitmem doctor --refresh-evidence {memory.id}",
-                )
+            fields = {
+                "index": state.index,
+                "path": item.path,
+                "lines": item.lines,
+                "cited": f"{item.path}:{item.lines}" if item.lines else item.path,
+                "file_lines": state.file_lines,
+                "moved_to": state.moved_to,
+                "id": memory.id,
+            }
+            fixable = state.state == "moved" and memory.id not in ctx.troubled
+            yield Finding(
+                severity,
+                code,
+                memory.id,
+                ctx.path(memory.id),
+                ctx.line_of(memory.id, "evidence"),
+                message.format(**fields),
+                "gitmem doctor --fix" if fixable else step.format(**fields),
+                fixable=fixable,
+            )
 
 
 def refresh_evidence(
