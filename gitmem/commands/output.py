@@ -69,6 +69,7 @@ def table(
     width = shutil.get_terminal_size((120, 24)).columns if color_enabled() else 10_000
     lead = sum(w + 2 for w in widths[:-1])
     room = max(20, width - lead)
+    shown = dict(enumerate(styles))  # each column's style, by index (none past the last given)
 
     def line(cells: Sequence[str], bold: bool = False) -> str:
         out = []
@@ -79,8 +80,8 @@ def table(
                 text = cell.ljust(widths[i])
             if bold:
                 text = style(text, bold=True)
-            elif styles and i < len(styles) and styles[i]:
-                text = style(text, **styles[i]) if cell else text
+            elif cell and shown.get(i):
+                text = style(text, **shown[i])
             out.append(text)
         return "  ".join(out).rstrip()
 

@@ -61,12 +61,11 @@ def recall(query: str, k: int, file: str | None, user: bool, as_json: bool) -> i
     scoped = _scoped_path(project, file, user) if file is not None else None
     extra = [] if user else _pack_memories(project, day)
     recalled = run_recall(project, query, k, day, scoped, extra)
-    files = sorted({problem.path for problem in recalled.problems})
-    for name in files:
-        first = next(p for p in recalled.problems if p.path == name)
-        flag = " --user" if user else ""
+    first = {p.path: p for p in reversed(recalled.problems)}  # each invalid file's first problem
+    flag = " --user" if user else ""
+    for name in sorted(first):
         echo(
-            f"warning: {first} (invalid memory file left out of recall; see `gitmem "
+            f"warning: {first[name]} (invalid memory file left out of recall; see `gitmem "
             f"validate{flag}`)",
             err=True,
         )
