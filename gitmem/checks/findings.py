@@ -4,6 +4,7 @@ reads (the store as loaded once, the config, today, and the cited files, each re
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -113,12 +114,11 @@ class Context:
         """The line of a top-level field in a memory's file (files that passed validation keep
         keys at column 1)."""
         if memory_id not in self._texts:
-            try:
+            text = ""  # unreadable: every field on line 1
+            with contextlib.suppress(OSError, GitmemError):
                 text = gateway.read_text(
                     self.project, self.store.directory / f"{memory_id}{SUFFIX}"
                 )
-            except (OSError, GitmemError):
-                text = ""
             self._texts[memory_id] = text.splitlines()
         pattern = re.compile(rf"{re.escape(name)}\s*:")
         for number, line in enumerate(self._texts[memory_id], start=1):
@@ -132,13 +132,11 @@ class Context:
             root = self.project.root.resolve()
             target = (root / relative).resolve()
             content: bytes | None = None
-            if target.is_relative_to(root) and target.is_file():
-                try:
+            if target.is_relative_to(root):  # the read refuses what is gone or not a file
+                with contextlib.suppress(OSError, GitmemError):
                     content = gateway.read_bytes(
                         self.project, root / relative, limit=gateway.SCAN_LIMIT
                     )
-                except (OSError, GitmemError):
-                    content = None
             self._files[relative] = content
         return self._files[relative]
 

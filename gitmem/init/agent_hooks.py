@@ -422,7 +422,7 @@ def moved(base: Path) -> list[Change]:
         except UsageError:  # a file gitmem cannot edit: `init --agent-hooks` says so when asked
             continue
         for change in planned:
-            if change.action != "updated" or change.text is None:
+            if change.action != "updated":
                 continue
             try:
                 old = gateway.read_text(base, change.path, limit=gateway.CONFIG_LIMIT)
