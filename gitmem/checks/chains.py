@@ -82,42 +82,38 @@ def _strongly_connected(graph: dict[str, list[str]]) -> list[list[str]]:
     ``graph``."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
-    on_stack: set[str] = set()
+    at: dict[str, int] = {}  # where each node went on the stack
     stack: list[str] = []
+    on_stack: set[str] = set()
     components: list[list[str]] = []
-    counter = 0
+
+    def enter(node: str) -> tuple[str, Iterator[str]]:
+        index[node] = low[node] = len(index)
+        at[node] = len(stack)
+        stack.append(node)
+        on_stack.add(node)
+        return node, iter(graph[node])
+
     for root in graph:
         if root in index:
             continue
-        work: list[tuple[str, int]] = [(root, 0)]
+        work = [enter(root)]
         while work:
-            node, child = work.pop()
-            if child == 0:
-                index[node] = low[node] = counter
-                counter += 1
-                stack.append(node)
-                on_stack.add(node)
-            successors = graph.get(node, [])
-            if child < len(successors):
-                work.append((node, child + 1))
-                nxt = successors[child]
-                if nxt not in index:
-                    work.append((nxt, 0))
-                elif nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-                continue
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                components.append(sorted(component))
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
+            node, successors = work[-1]
+            nxt = next(successors, None)
+            if nxt is None:  # every successor done: the node is finished
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:  # the root of a component: all above it on the stack
+                    component = stack[at[node] :]
+                    del stack[at[node] :]
+                    on_stack.difference_update(component)
+                    components.append(sorted(component))
+            elif nxt not in index:
+                work.append(enter(nxt))
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
     return components
 
 

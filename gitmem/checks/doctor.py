@@ -248,7 +248,7 @@ def check_receipts(ctx: Context) -> Iterator[Finding]:
         return
     live = [m for m in ctx.snapshot.sorted() if m.is_live(ctx.today)]
     report = receipts.build(ctx.project, live, memory_tokens(live), since)
-    sessions = {s for row in report.rows for s in row.total.sessions}
+    sessions = set().union(*(row.total.sessions for row in report.rows))
     for row in report.rows:
         memory, total = row.memory, row.total
         path = ctx.project.display(ctx.snapshot.files[memory.id])
