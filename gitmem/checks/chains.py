@@ -1,32 +1,19 @@
-"""``supersedes`` chains: links to memories that do not exist, circles (found as strongly connected
-components), and active memories superseded by another active one."""
+"""``supersedes`` chains: links to memories that do not exist (``dangling_target``), circles (found
+as strongly connected components), and active memories superseded by another active one."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
-from gitmem.checks.findings import ERROR, WARNING, Context, Finding, memory_id_of
+from gitmem.checks.findings import ERROR, WARNING, Context, Finding
 from gitmem.errors import Problem
 
 
 def check_supersedes(ctx: Context) -> Iterator[Finding]:
-    """Broken links (a superseded id that does not exist), circles, and active memories
-    superseded by active ones."""
-    for problem in ctx.snapshot.problems:
-        memory_id = memory_id_of(problem.path)
-        target = dangling_target(ctx, memory_id, problem)
-        if target is not None:
-            yield Finding(
-                ERROR,
-                "supersedes-broken",
-                memory_id,
-                problem.path,
-                problem.line,
-                f"{memory_id} supersedes {target}, which does not exist: correct the id, "
-                "or remove it from supersedes",
-                f"gitmem edit {memory_id}",
-            )
+    """Circles, and active memories superseded by active ones (a broken link, a superseded id that
+    does not exist, is a problem of its file: doctor's check_invalid says it, with
+    ``dangling_target``)."""
     memories = ctx.snapshot.memories
     graph = {m.id: [t for t in m.supersedes if t in memories] for m in ctx.snapshot.sorted()}
     in_circle: set[str] = set()

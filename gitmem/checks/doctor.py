@@ -65,11 +65,22 @@ def diagnose(project: Project, store: Store, config: Config, today: date) -> Rep
 
 
 def check_invalid(ctx: Context) -> Iterator[Finding]:
-    """Files that fail validation (the store's own checks), except dangling supersedes:
-    check_supersedes says those."""
+    """Files that fail validation (the store's own checks); a superseded id that does not exist
+    is said as a broken link."""
     for problem in ctx.snapshot.problems:
         memory_id = memory_id_of(problem.path)
-        if dangling_target(ctx, memory_id, problem) is not None:
+        target = dangling_target(ctx, memory_id, problem)
+        if target is not None:
+            yield Finding(
+                ERROR,
+                "supersedes-broken",
+                memory_id,
+                problem.path,
+                problem.line,
+                f"{memory_id} supersedes {target}, which does not exist: correct the id, "
+                "or remove it from supersedes",
+                f"gitmem edit {memory_id}",
+            )
             continue
         yield Finding(
             ERROR,
