@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from gitmem import gateway
@@ -7,6 +9,9 @@ from gitmem.commands import open_store, today
 from gitmem.commands.output import echo
 from gitmem.errors import CheckFailed
 from gitmem.memory import actions
+
+if TYPE_CHECKING:
+    from gitmem.project import Project
 
 USER_HELP = "A memory of your personal store (~/.config/gitmem) instead of the project's."
 
@@ -66,11 +71,7 @@ def accept(memory_ids: tuple[str, ...], user: bool) -> int:
       gitmem accept use-pnpm pin-node-20
     """
     project, store = open_store(user)
-    outcome = actions.accept(store, list(dict.fromkeys(memory_ids)), today())
-    for path in outcome.written:
-        echo(f"updated {project.display(path)}")
-    for note in outcome.notes:
-        echo(note)
+    _print_outcome(project, actions.accept(store, list(dict.fromkeys(memory_ids)), today()))
     return 0
 
 
@@ -87,12 +88,16 @@ def retire(memory_id: str, reason: str | None, superseded_by: str | None, user: 
       gitmem retire use-npm --superseded-by use-pnpm
     """
     project, store = open_store(user)
-    outcome = actions.retire(store, memory_id, today(), reason, superseded_by)
+    _print_outcome(project, actions.retire(store, memory_id, today(), reason, superseded_by))
+    return 0
+
+
+def _print_outcome(project: Project, outcome: actions.Outcome) -> None:
+    """The files an accept or a retire updated, then its notes."""
     for path in outcome.written:
         echo(f"updated {project.display(path)}")
     for note in outcome.notes:
         echo(note)
-    return 0
 
 
 @click.command()

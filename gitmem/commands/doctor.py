@@ -90,12 +90,15 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
     return 1 if report.failed(strict) else 0
 
 
+SEVERITY_COLOURS = {"error": "red", "warning": "yellow"}
+
+
 def _print_report(report: Report, fixed: list[Fixed]) -> None:
     """What was fixed, each finding with the command that repairs it, and the recent removals."""
     for item in fixed:
         echo(f"{style('fixed', fg='green')}: {shown(str(item.path))}: {item.action}")
     for finding in report.findings:
-        colour = "red" if finding.severity == "error" else "yellow"
+        colour = SEVERITY_COLOURS[finding.severity]
         echo(
             f"{finding.path}:{finding.line}: {style(finding.severity, fg=colour, bold=True)}: "
             f"{finding.code}: {finding.message}"

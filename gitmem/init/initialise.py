@@ -165,8 +165,10 @@ def initialise(
     report.nested = [path for path, _ in nested]
     found = detect_targets(project.root, nested)
     report.rules_files = bool(found)
-    config = load_config(project) if existed else None
-    current, report.notes = (config.targets, config.notes()) if config is not None else ((), [])
+    current: tuple[str, ...] = ()
+    if existed:
+        config = load_config(project)
+        current, report.notes = config.targets, config.notes()
     if targets:
         wanted = tuple(dict.fromkeys(targets))
     elif existed:
