@@ -94,8 +94,7 @@ def files(clients: list[str], user: bool) -> list[CommandFile]:
     (``user``) the home."""
     out = []
     for client in clients:
-        tool = BY_NAME.get(client)
-        commands = tool.commands if tool is not None else None
+        commands = BY_NAME[client].commands  # every client named is a tool's
         if commands is None:
             continue
         path = commands.user if user else commands.project
