@@ -125,7 +125,7 @@ def update(names: tuple[str, ...], branch: bool, as_json: bool) -> int:
     else:
         for result in results:
             _print_update(result)
-        moved = sum(1 for result in results if result.moved)
+        moved = sum(result.moved for result in results)
         if moved:
             echo(f"updated {moved} pin(s) in .memory/config.yaml: run `gitmem compile`", err=True)
     if any(result.error for result in results):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from itertools import chain, count
+from itertools import accumulate, chain, count
 
 from gitmem.scan import inputs as src
 from gitmem.scan.engine import Finding
@@ -29,7 +29,7 @@ def worth_processes(entries: list[src.Entry]) -> bool:
         len(entries) >= PROCESS_FILES
         and (os.cpu_count() or 1) >= WORKERS
         and "fork" in multiprocessing.get_all_start_methods()
-        and sum(map(_size, entries)) >= PROCESS_BYTES
+        and any(total >= PROCESS_BYTES for total in accumulate(map(_size, entries)))
     )
 
 
