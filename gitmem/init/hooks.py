@@ -105,7 +105,7 @@ HOOK_TYPES = {False: ("pre-commit",), True: ("pre-commit", "pre-push")}
 def _hook_ids(data: dict[str, Any]) -> set[str]:
     ids = set()
     for repo in data.get("repos") or []:
-        for hook in (repo or {}).get("hooks") or [] if isinstance(repo, dict) else []:
+        for hook in repo.get("hooks") or [] if isinstance(repo, dict) else []:
             if isinstance(hook, dict) and isinstance(hook.get("id"), str):
                 ids.add(hook["id"])
     return ids
