@@ -263,8 +263,11 @@ def _call(value: dict[str, Any]) -> pretool.Call | None:
     if name and isinstance(args, dict | str):
         return pretool.call_of({"tool_name": name, "tool_input": args})
     line = next((value[key] for key in _COMMAND_KEYS if value.get(key)), None)
-    if isinstance(line, list) and all(isinstance(word, str) for word in line):
-        line = " ".join(line[2:] if line[:2] in (["bash", "-lc"], ["bash", "-c"]) else line)
+    match line:  # an argument list: its words (a `bash -c` wrapper's command)
+        case list(["bash", "-lc" | "-c", *words]) | list(words) if all(
+            isinstance(word, str) for word in words
+        ):
+            line = " ".join(words)
     if isinstance(line, str) and not line.startswith(pretool.PATCH_START):
         return pretool.Call("", commands=tuple(shell.commands(line[: shell.MAX_LINE])))
     return None
