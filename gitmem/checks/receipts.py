@@ -274,9 +274,9 @@ def _call(value: dict[str, Any]) -> pretool.Call | None:
 
 
 def _arguments(value: dict[str, Any]) -> Any:
-    state = value.get("state")
-    if isinstance(state, dict) and "input" in state:
-        return state["input"]  # opencode's tool part
+    match value:
+        case {"state": {"input": found}}:
+            return found  # opencode's tool part
     args = next((value[key] for key in _ARGUMENT_KEYS if key in value), None)
     if isinstance(args, str) and args.startswith(pretool.PATCH_START):
         return {"command": args}  # Codex's apply_patch: the patch is the input
