@@ -106,11 +106,11 @@ def _servers(shape: Shape, data: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     """The mapping of servers inside ``data`` (created when missing), and whether it is the
     ``nested`` V2 one; a ValueError when it is not a mapping."""
     servers = data.setdefault(shape.key, {})
-    inner = servers.get(shape.nested) if shape.nested and isinstance(servers, dict) else None
-    if isinstance(inner, dict):  # opencode V2 native shape: mcp.servers.NAME
-        return inner, True
     if not isinstance(servers, dict):
         raise ValueError("its list of MCP servers is not a JSON object")
+    inner = servers.get(shape.nested) if shape.nested else None
+    if isinstance(inner, dict):  # opencode V2 native shape: mcp.servers.NAME
+        return inner, True
     return servers, False
 
 
