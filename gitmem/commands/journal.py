@@ -11,6 +11,7 @@ from gitmem.commands import open_store, today
 from gitmem.commands.output import done, echo, echo_json, table
 from gitmem.errors import UsageError
 from gitmem.journal.harvest import HarvestReport
+from gitmem.journal.harvest import Request as HarvestRequest
 from gitmem.journal.harvest import harvest as run_harvest
 from gitmem.journal.log import list_logs as read_logs
 from gitmem.journal.log import store_log, template
@@ -185,9 +186,8 @@ def harvest(file: Path, dry_run: bool, force: bool, as_json: bool) -> int:
     """
     project, store = open_store()
     threshold = load_config(project).similarity
-    report = run_harvest(
-        project, store, file, today(), threshold=threshold, dry_run=dry_run, force=force
-    )
+    request = HarvestRequest(file, today(), threshold, dry_run, force)
+    report = run_harvest(project, store, request)
     if as_json:
         echo_json(_harvest_data(project, report, dry_run))
     else:

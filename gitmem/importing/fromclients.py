@@ -37,12 +37,12 @@ from typing import Any
 from gitmem import clientstores, gateway
 from gitmem.git import removed
 from gitmem.importing.stores import Entry, read_place
-from gitmem.importing.wording import same_thing
+from gitmem.journal.intake import CLIENTS, Intake, sensitive
 from gitmem.memory import similar
 from gitmem.memory.model import Memory, short_id, title_key, unique_id
 from gitmem.memory.store import Snapshot, Store
 from gitmem.project import Project
-from gitmem.scan import find_hidden, scan_text
+from gitmem.scan import Finding
 from gitmem.scopes.personal import ensure_store
 
 EDIT_SIMILARITY = (
@@ -103,19 +103,17 @@ class ClientImport:
 class _Target:
     """One store the proposals go to (the repository's, or the personal one), with what it holds."""
 
-    def __init__(self, project: Project, store: Store, threshold: float, scope: str) -> None:
+    def __init__(self, project: Project, store: Store, request: Request, scope: str) -> None:
         self.project, self.store, self.scope = project, store, scope
         self.snapshot: Snapshot = store.load()
-        self.pool: similar.Pool[Memory] = similar.Pool(threshold)
+        memories = self.snapshot.sorted()
         self.origins: dict[str, Memory] = {}
-        for memory in self.snapshot.sorted():
-            if memory.status != "retired":
-                self.pool.add(memory, memory.title, memory.body)
+        for memory in memories:
             if memory.source == "import" and memory.origin:
                 self.origins.setdefault(_origin_key(memory.origin, memory.title), memory)
-        self.guard = (
-            removed.guard(project, self.snapshot, threshold) if scope == "project" else None
-        )
+        threshold = request.threshold
+        guard = removed.guard(project, self.snapshot, threshold) if scope == "project" else None
+        self.intake: Intake[Proposal] = Intake(memories, guard, threshold, CLIENTS, request.force)
         self.taken = set(self.snapshot.memories) | set(self.snapshot.files)
 
 
@@ -153,14 +151,11 @@ class Request:
 
 @dataclass
 class _Run:
-    """One import from the clients: its report, the stores it proposes to, its record, the
-    proposals so far, and whether a repeat of a removed memory is proposed anyway."""
+    """One import from the clients: its report, the stores it proposes to and its record."""
 
     report: ClientImport
     targets: dict[str, _Target]
     ledger: dict[str, Any]
-    drafts: similar.Pool[Proposal]
-    force: bool
 
 
 def import_clients(project: Project, store: Store, request: Request) -> ClientImport:
@@ -168,12 +163,12 @@ def import_clients(project: Project, store: Store, request: Request) -> ClientIm
     ``request.dry_run``, write nothing."""
     home = request.home or home_folder()
     report = ClientImport(request.dry_run, request.user)
-    threshold = request.threshold
-    targets = {"project": _Target(project, store, threshold, "project")}
+    targets = {"project": _Target(project, store, request, "project")}
     if request.user and request.personal is not None:
-        personal = request.personal
-        targets["personal"] = _Target(personal[0], personal[1], threshold, "personal")
-    run = _Run(report, targets, _load_ledger(project), similar.Pool(threshold), request.force)
+        personal = _Target(*request.personal, request, "personal")
+        personal.intake.items = targets["project"].intake.items  # one run: its entries in both
+        targets["personal"] = personal
+    run = _Run(report, targets, _load_ledger(project))
     for name in request.names:
         info, entries, stamps = _read_client(report, name, project.root, home, request.user)
         info.entries = len(entries)
@@ -253,71 +248,50 @@ def _vanished(
     return pool
 
 
-def _sensitive(entry: Entry) -> tuple[str, str] | None:
+def _refusal(entry: Entry) -> tuple[str, str] | None:
     """(reason, message) when the entry holds hidden Unicode or a possible secret; the message names
     the file, line and rule, never the text."""
-    where = f"{entry.client}:{entry.where}"
-    for char in find_hidden(entry.text):
-        return (
-            "hidden-unicode",
-            f"{where}:{entry.first + char.line - 1}: hidden Unicode (U+{char.codepoint:04X})",
-        )
-    for finding in scan_text(entry.text):
-        return (
-            "secret",
-            f"{where}:{entry.first + finding.line - 1}: possible secret ({finding.rule})",
-        )
-    return None
+    refused = sensitive(entry.text)
+    if refused is None:
+        return None
+    reason, found = refused
+    said = (
+        f"possible secret ({found.rule})"
+        if isinstance(found, Finding)
+        else f"hidden Unicode (U+{found.codepoint:04X})"
+    )
+    return reason, f"{entry.client}:{entry.where}:{entry.first + found.line - 1}: {said}"
 
 
 def _take(run: _Run, entry: Entry, vanished: similar.Pool[tuple[str, dict[str, Any]]]) -> None:
-    """Decide what becomes of one entry (``vanished``: its client's bullets that left its file)."""
-    report, targets, drafts = run.report, run.targets, run.drafts
-    sensitive = _sensitive(entry)
-    if sensitive is not None:
-        reason, message = sensitive
-        report.refused.append(Outcome(entry.origin, "", reason, detail=message))
+    """Decide what becomes of one entry (``vanished``: its client's bullets that left its file):
+    refused, skipped as personal, imported before, then as ``Intake`` decides."""
+    report, origin, title = run.report, entry.origin, entry.title
+    refused = _refusal(entry)
+    if refused is not None:
+        report.refused.append(Outcome(origin, "", refused[0], detail=refused[1]))
         return
     scope = "personal" if entry.personal else "project"
-    if scope not in targets:
-        report.skipped.append(
-            Outcome(entry.origin, entry.title, "personal", detail=f"personal ({entry.kind_from})")
-        )
+    if scope not in run.targets:
+        detail = f"personal ({entry.kind_from})"
+        report.skipped.append(Outcome(origin, title, "personal", detail=detail))
         return
-    target = targets[scope]
+    target = run.targets[scope]
     if _imported_before(report, entry, target, _record_of(entry, run.ledger, vanished, scope)):
         return
-    title_words = similar.words(entry.title)
-    all_words = similar.words(similar.memory_text(entry.title, entry.body))
-    existing = target.pool.best_words(title_words, all_words)
-    if existing is not None and same_thing(
-        entry.title, entry.body, existing[0].title, existing[0].body or ""
-    ):
+    fate = target.intake.fate(title, entry.body)
+    memory, proposal, rejected = fate.memory, fate.item, fate.rejected
+    if memory is not None:
+        report.known.append(Outcome(origin, title, "duplicate", memory.id, f"{fate.score:.2f}"))
+    elif proposal is not None:
         report.known.append(
-            Outcome(entry.origin, entry.title, "duplicate", existing[0].id, f"{existing[1]:.2f}")
+            Outcome(origin, title, "duplicate", None, f"of {proposal.entry.origin}")
         )
-        return
-    repeated = drafts.best_words(title_words, all_words)
-    if repeated is not None and same_thing(
-        entry.title, entry.body, repeated[0].entry.title, repeated[0].entry.body
-    ):
-        report.known.append(
-            Outcome(entry.origin, entry.title, "duplicate", None, f"of {repeated[0].entry.origin}")
-        )
-        return
-    rejected = target.guard.check(entry.title, entry.body) if target.guard is not None else None
-    if rejected is not None and not run.force:
-        report.rejected.append(
-            Outcome(
-                entry.origin,
-                entry.title,
-                "removed",
-                rejected.removal.memory.id,
-                rejected.describe(),
-            )
-        )
-        return
-    drafts.add_words(_propose(report, entry, target, "new", None), title_words, all_words)
+    elif rejected is not None:
+        said = rejected.describe()
+        report.rejected.append(Outcome(origin, title, "removed", rejected.removal.memory.id, said))
+    else:
+        target.intake.take(_propose(report, entry, target, "new", None), title, entry.body, fate)
 
 
 def _record_of(

@@ -35,13 +35,13 @@ from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import removed
 from gitmem.importing import kinds, markdown, rulesfiles
 from gitmem.importing.rulesfiles import Format, Scope
-from gitmem.importing.wording import DESCRIBED, code_key, same_thing, section_tag, title_and_body
+from gitmem.importing.wording import DESCRIBED, code_key, section_tag, title_and_body
+from gitmem.journal.intake import RULES_FILES, Fate, Intake
 from gitmem.markdown import heading
-from gitmem.memory import similar
 from gitmem.memory.model import PRIORITIES, Memory, short_id, title_key, unique_id
 from gitmem.memory.store import Snapshot, Store
 from gitmem.project import MEMORY_DIR, Project
-from gitmem.scan import find_hidden, scan_text
+from gitmem.scan import find_hidden
 
 IMPORT_HOPS = 5  # Claude Code follows @imports this deep
 COUNTER_EXAMPLE = (
@@ -51,6 +51,10 @@ REVIEW_ONLY = (
     "Copilot code review only (excludeAgent: coding-agent): left in its file, which only code "
     "review reads; name it as a PATH to import it for every client"
 )
+REFUSED_BECAUSE = {
+    "hidden-unicode": "hidden characters carry text a reviewer cannot see",
+    "secret": "secrets never belong in memory; remove it from the rules file",
+}
 KEPT_PROSE = (
     "prose, a code block or a table: with --move it stays in the file (only list rules move "
     "into memories)"
@@ -343,25 +347,6 @@ def _document_title(lines: list[str]) -> str:
 # -- the import ------------------------------------------------------------------------------------
 
 
-def _sensitive(path: str, lines: list[str], item: markdown.Item) -> tuple[str, str] | None:
-    """(reason, message) when the item's lines hold hidden Unicode or a possible secret; the message
-    never holds the secret."""
-    text = "\n".join(lines[item.line - 1 : item.end])
-    for char in find_hidden(text):
-        return (
-            "hidden-unicode",
-            f"{path}:{item.line + char.line - 1}:{char.column}: {char.describe()}: hidden "
-            "characters carry text a reviewer cannot see",
-        )
-    for finding in scan_text(text):
-        return (
-            "secret",
-            f"{path}:{item.line + finding.line - 1}:{finding.column}: {finding.describe()}: "
-            "secrets never belong in memory; remove it from the rules file",
-        )
-    return None
-
-
 @dataclass(frozen=True)
 class Request:
     """One ``gitmem import``'s request: the rules files ``targets`` (none: all those found), read
@@ -391,21 +376,18 @@ def import_rules(project: Project, store: Store, request: Request) -> ImportRepo
     report = ImportReport("active" if request.accept else "proposed", request.dry_run)
     snapshot = store.load()
     report.invalid_files = len({p.path for p in snapshot.problems})
-    threshold = request.threshold
+    memories = snapshot.sorted()
+    guard = removed.guard(project, snapshot, request.threshold)
     run = _Import(
         project,
         report,
-        similar.Pool(threshold),
-        similar.Pool(threshold),
-        removed.guard(project, snapshot, threshold),
+        Intake(memories, guard, request.threshold, RULES_FILES, request.force),
         {_relative(project, target) for target in request.targets if target.is_file()},
         request,
     )
-    for memory in snapshot.sorted():
-        if memory.status != "retired":
-            run.live.add(memory, memory.title, memory.body)
-            if memory.source == "import":
-                run.imported.setdefault(title_key(memory.title), memory)
+    for memory in memories:
+        if memory.status != "retired" and memory.source == "import":
+            run.imported.setdefault(title_key(memory.title), memory)
     queue = [_Queued(path, fmt) for path, fmt in choose_files(project, request.targets)]
     for queued in queue:  # a file's @imports join the queue, read in turn
         queue.extend(run.read(queued))
@@ -415,9 +397,6 @@ def import_rules(project: Project, store: Store, request: Request) -> ImportRepo
             if draft.memory is not None:
                 draft.written = store.create(draft.memory, snapshot)
     return report
-
-
-_Words = tuple[frozenset[str], frozenset[str], str]  # an item's title words, all words, text
 
 
 @dataclass(frozen=True)
@@ -437,9 +416,7 @@ class _Import:
 
     project: Project
     report: ImportReport
-    live: similar.Pool[Memory]  # the store's memories that are not retired
-    drafts: similar.Pool[Draft]  # the memories to be, read so far
-    guard: removed.Guard  # the memories a human removed or retired
+    intake: Intake[Draft]  # decides each item against the store and the drafts so far
     named: set[str | None]  # the files named as a PATH: read even if not rules
     request: Request
     imported: dict[str, Memory] = field(default_factory=dict)  # earlier imports, by title key
@@ -527,8 +504,8 @@ class _Import:
         return False
 
     def take(self, place: _Place, item: markdown.Item) -> None:
-        """Decide what becomes of one item: refused, known already, joined to a draft, or a new
-        draft."""
+        """Decide what becomes of one item (``intake``): refused, known already, joined to a
+        draft, rejected or a new draft."""
         source = Source(place.path, item.line, item.end, item.lead)
         title, body = title_and_body(item)
         if place.description:  # when the tool applies the rule: the memory keeps it
@@ -536,18 +513,46 @@ class _Import:
         if not title:
             self.report.skipped.append(Skipped(place.path, item.line, "an item without text"))
             return
-        text = similar.memory_text(title, body)
-        words = (similar.words(title), similar.words(text), text)
-        if self._known(place, item, source, (title, body), words):
-            return
-        if self._joined(place, item, source, title, body, words):
-            return
-        rejected = self.guard.check(title, body)
-        if rejected is not None and not self.request.force:
-            self.report.rejected.append(Rejected(source, title, rejected))
-            return
+        key = code_key(body) if not item.head else None
+        fate = self.intake.fate(
+            title,
+            body,
+            text=place.text(item),
+            before=self.imported.get(title_key(title)),
+            same=self.by_code.get(key) if key is not None else None,
+        )
+        report, found, memory, draft = self.report, fate.found, fate.memory, fate.item
+        if found is not None:
+            where = f"{place.path}:{item.line + found.line - 1}:{found.column}"
+            message = f"{where}: {found.describe()}: {REFUSED_BECAUSE[fate.why]}"
+            report.refused.append(Refused(source, fate.why, message))
+        elif memory is not None:
+            score = round(fate.score, 3)
+            report.known.append(Known(source, title, memory.id, memory.status, fate.why, score))
+        elif draft is not None:  # covers this place too
+            draft.sources.append(source)
+            draft.widen(place.scope.paths, place.scope.priority)
+            if draft.targets and kinds.tool_specific(place.tool, place.text(item)) is None:
+                draft.targets = ()  # also written for every tool: for every tool
+        elif fate.rejected is not None:
+            report.rejected.append(Rejected(source, title, fate.rejected))
+        else:
+            draft = self._draft(place, item, source, (title, body), fate)
+            if key is not None:  # the same code block under another heading joins it
+                self.by_code.setdefault(key, draft)
+
+    def _draft(
+        self,
+        place: _Place,
+        item: markdown.Item,
+        source: Source,
+        said: tuple[str, str],
+        fate: Fate[Draft],
+    ) -> Draft:
+        """A new draft of ``item`` (its title and body ``said``), which later items may join."""
+        title, body = said
         kind, kind_from = kinds.guess(item.headings, title, item.bullet, place.title)
-        tag = section_tag(item.section) if item.section else None
+        tag = section_tag(item.section)
         only = kinds.tool_specific(place.tool, place.text(item))
         paths, priority = place.scope.paths, place.scope.priority
         draft = Draft(
@@ -555,67 +560,8 @@ class _Import:
         )
         draft.targets = (only,) if only else ()
         self.report.drafts.append(draft)
-        self.drafts.add_words(draft, *words)
-        key = code_key(body)
-        if key is not None and not item.head:
-            self.by_code.setdefault(key, draft)
-
-    def _known(
-        self,
-        place: _Place,
-        item: markdown.Item,
-        source: Source,
-        said: tuple[str, str],
-        words: _Words,
-    ) -> bool:
-        """Whether the item is refused (a secret, hidden Unicode) or a memory already (reported
-        so)."""
-        title, body = said
-        sensitive = _sensitive(place.path, place.lines, item)
-        if sensitive is not None:
-            self.report.refused.append(Refused(source, *sensitive))
-            return True
-        known = self.imported.get(title_key(title))
-        if known is not None:
-            self.report.known.append(
-                Known(source, title, known.id, known.status, "imported-before")
-            )
-            return True
-        existing = self.live.best_words(*words)
-        if existing is None or not same_thing(
-            title, body, existing[0].title, existing[0].body or ""
-        ):
-            return False
-        memory, score = existing
-        self.report.known.append(
-            Known(source, title, memory.id, memory.status, "duplicate", round(score, 3))
-        )
-        return True
-
-    def _joined(
-        self,
-        place: _Place,
-        item: markdown.Item,
-        source: Source,
-        title: str,
-        body: str,
-        words: _Words,
-    ) -> bool:
-        """Whether the item repeats a draft read before (or is the same code block), which then
-        covers this place too."""
-        key = code_key(body) if not item.head else None
-        same_code = self.by_code.get(key) if key is not None else None
-        repeated = (same_code, 1.0) if same_code is not None else self.drafts.best_words(*words)
-        if repeated is None:
-            return False
-        draft = repeated[0]
-        if same_code is None and not same_thing(title, body, draft.title, draft.body):
-            return False
-        draft.sources.append(source)
-        draft.widen(place.scope.paths, place.scope.priority)
-        if draft.targets and kinds.tool_specific(place.tool, place.text(item)) is None:
-            draft.targets = ()  # also written for every tool: for every tool
-        return True
+        self.intake.take(draft, title, body, fate)
+        return draft
 
 
 def _imported_from(imported: dict[str, Memory], item: markdown.Item, path: str) -> Memory | None:

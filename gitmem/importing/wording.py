@@ -10,8 +10,8 @@ import re
 from gitmem.importing import markdown
 from gitmem.importing.kinds import starts_imperative
 from gitmem.journal.harvest import TITLE_SOFT, split_item
+from gitmem.journal.intake import specifics
 from gitmem.journal.markdown import Item as LogItem
-from gitmem.linear import linear
 from gitmem.memory import similar
 
 INLINE_CODE_MAX = 100  # a one-line code block after "…with:" joins the title up to this long
@@ -93,47 +93,6 @@ DESCRIBED, LISTED_UNDER = (
     similar.CONTEXT_PREFIXES[1],
     similar.CONTEXT_PREFIXES[0],
 )  # not what a rule says
-_SPECIFIC = linear(r"`[^`]+`|[\w.~-]*/[\w./~*-]+|\b\d+(?:\.\d+)*\b|\b[\w-]+\.[a-z]{1,5}\b")
-
-
-def _specifics(text: str) -> set[str]:
-    """What makes a rule this rule and not its neighbour: code spans, paths, file names and numbers,
-    and the command lines of its code blocks (their comments are wording, not what the block runs).
-    Read line by line: a fence is not a code span."""
-    found: set[str] = set()
-    fence = ""
-    for line in text.split("\n"):
-        stripped = line.strip()
-        marker = stripped[:3]
-        if marker in ("```", "~~~") and (not fence or stripped.startswith(fence)):
-            fence = "" if fence else marker
-            continue
-        if fence:
-            command = stripped.split(" #", 1)[0].strip().lower()
-            if command and not command.startswith(("#", "//")):
-                found.add(" ".join(command.split()))
-            continue
-        found.update(match.strip("`").lower() for match in _SPECIFIC.findall(line))
-    return found
-
-
-def same_thing(title: str, body: str, other_title: str, other_body: str) -> bool:
-    """Whether two items that read alike say the same thing: the same code, paths, names and
-    numbers, and, when their titles are the same words (a shared label such as "Error Handling"),
-    bodies that agree too. Lines that share a label but name different files ("Global Location:
-    `~/.a/hooks.json`", "… `~/.b/settings.json`") are different rules."""
-    if _specifics(title) != _specifics(other_title):
-        return False
-    mine, theirs = _specifics(body), _specifics(other_body)
-    if mine and theirs and mine != theirs:
-        return False
-    if body.strip() and other_body.strip() and similar.words(title) == similar.words(other_title):
-        words, other = similar.words(body), similar.words(other_body)
-        union = words | other
-        return not union or len(words & other) / len(union) >= 0.6
-    return True
-
-
 _TAG = re.compile(r"[^a-z0-9]+")
 
 
@@ -156,5 +115,5 @@ def code_key(body: str) -> frozenset[str] | None:
         or not lines[-1].startswith(("```", "~~~"))
     ):
         return None
-    commands = _specifics(body)
+    commands = specifics(body)
     return frozenset(commands) if len(commands) >= 2 else None

@@ -19,13 +19,13 @@ from pathlib import Path
 from gitmem import gateway
 from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import removed
+from gitmem.journal.intake import LOGS, Fate, Intake
 from gitmem.journal.log import check_log
 from gitmem.journal.markdown import CONVENTIONS, DECISIONS, DIFFICULTIES, TODO, Item, Skipped, parse
 from gitmem.linear import linear
 from gitmem.markdown import first_sentence
-from gitmem.memory import similar
 from gitmem.memory.model import Memory, short_id, title_key, unique_id
-from gitmem.memory.store import Snapshot, Store
+from gitmem.memory.store import Store
 from gitmem.project import Project
 
 KIND_OF = {DECISIONS: "decision", DIFFICULTIES: "pitfall", CONVENTIONS: "convention"}
@@ -158,22 +158,26 @@ def _inside_if_in_repository(project: Project, path: Path, display: str) -> None
         gateway.require(project, absolute, display)
 
 
-def harvest(
-    project: Project,
-    store: Store,
-    path: Path,
-    today: date,
-    *,
-    threshold: float,
-    dry_run: bool = False,
-    force: bool = False,
-) -> HarvestReport:
-    """Propose a memory for each new item of the log at ``path``; with ``dry_run``, write nothing.
-    An item that nearly repeats a removed or retired memory is refused (``HarvestReport.rejected``)
-    unless ``force``.
+@dataclass(frozen=True)
+class Request:
+    """One ``gitmem journal harvest``'s request: the log at ``path``, harvested on ``today``, its
+    items compared with ``threshold``; ``force``: propose items that repeat a memory a human
+    removed; ``dry_run``: write nothing."""
+
+    path: Path
+    today: date
+    threshold: float
+    dry_run: bool = False
+    force: bool = False
+
+
+def harvest(project: Project, store: Store, request: Request) -> HarvestReport:
+    """Propose a memory for each new item of the log ``request.path``, each decided by ``Intake``
+    (``LOGS``); with ``dry_run``, write nothing. An item that nearly repeats a removed or retired
+    memory is refused (``HarvestReport.rejected``) unless ``force``.
     """
-    text = _read_log(project, path)
-    report = HarvestReport(origin_of(project, path))
+    text = _read_log(project, request.path)
+    report = HarvestReport(origin_of(project, request.path))
     log = parse(text)
     report.skipped = list(log.skipped)
     report.todo = log.count(TODO)
@@ -181,8 +185,13 @@ def harvest(
     snapshot = store.load()
     report.invalid_files = len({p.path for p in snapshot.problems})
     taken = store.taken_ids(snapshot)
-    from_this_log, pool = _seen(snapshot, report.origin, threshold)
-    guard = removed.guard(project, snapshot, threshold)
+    from_this_log = {  # what was harvested from this log before, by title
+        title_key(m.title): m
+        for m in snapshot.memories.values()
+        if m.origin == report.origin and m.title
+    }
+    guard = removed.guard(project, snapshot, request.threshold)
+    run: Intake[Memory] = Intake(snapshot.sorted(), guard, request.threshold, LOGS, request.force)
 
     pending: list[tuple[Memory, int]] = []
     for item in log.items:
@@ -194,13 +203,9 @@ def harvest(
         if not title:
             report.skipped.append(Skipped(item.line, "item without text"))
             continue
-        text = similar.memory_text(title, body)
-        compared = (similar.words(title), similar.words(text), text)
-        if _repeats(report, item.line, title, from_this_log.get(title_key(title)), pool, compared):
-            continue
-        rejected = guard.check(title, body)
-        if rejected is not None and not force:
-            report.rejected.append((item.line, title, rejected))
+        fate = run.fate(title, body, before=from_this_log.get(title_key(title)))
+        if fate.why != "new":
+            _not_harvested(report, item.line, title, fate)
             continue
         memory = Memory(
             id=unique_id(short_id(title) or f"{kind}-{item.line}", taken),
@@ -209,7 +214,7 @@ def harvest(
             status="proposed",
             body=body,
             words=words,
-            created=today,
+            created=request.today,
             source="journal",
             origin=report.origin,
         )
@@ -218,51 +223,25 @@ def harvest(
             report.skipped.append(Skipped(item.line, f"does not make a valid memory ({why})"))
             continue
         taken.add(memory.id)
-        pool.add_words(memory.id, *compared[:2])
+        run.known(memory, fate)
         pending.append((memory, item.line))
 
     for memory, line in pending:
-        written = store.path_of(memory.id) if dry_run else store.create(memory, snapshot)
+        written = store.path_of(memory.id) if request.dry_run else store.create(memory, snapshot)
         report.proposed.append(Proposed(memory.id, memory.kind, memory.title, line, written))
     report.skipped.sort(key=lambda s: s.line)
     return report
 
 
-def _seen(
-    snapshot: Snapshot, origin: str, threshold: float
-) -> tuple[dict[str, str], similar.Pool[str]]:
-    """What the log's items are compared with: the memories harvested from this log before (id
-    by title key), and every memory that is not retired."""
-    from_this_log = {
-        title_key(m.title): m.id
-        for m in snapshot.memories.values()
-        if m.origin == origin and m.title
-    }
-    pool: similar.Pool[str] = similar.Pool(threshold)
-    for m in snapshot.sorted():
-        if m.status != "retired":
-            pool.add(m.id, m.title, m.body)
-    return from_this_log, pool
-
-
-def _repeats(
-    report: HarvestReport,
-    line: int,
-    title: str,
-    before: str | None,
-    pool: similar.Pool[str],
-    compared: tuple[frozenset[str], frozenset[str], str],
-) -> bool:
-    """Whether the item was harvested ``before`` (that memory's id) or nearly repeats a memory or
-    an item read before (reported so)."""
-    if before is not None:
-        report.harvested_before.append(Known(line, title, before))
-        return True
-    match = pool.best_words(*compared)
-    if match is None:
-        return False
-    report.duplicates.append(Known(line, title, match[0], round(match[1], 3)))
-    return True
+def _not_harvested(report: HarvestReport, line: int, title: str, fate: Fate[Memory]) -> None:
+    """Report an item that is not proposed: it repeats a removed memory, was harvested before, or
+    nearly repeats a memory or an item read before."""
+    if fate.rejected is not None:
+        report.rejected.append((line, title, fate.rejected))
+    elif fate.memory is not None:
+        known = Known(line, title, fate.memory.id, round(fate.score, 3))
+        said = report.harvested_before if fate.why == "imported-before" else report.duplicates
+        said.append(known)
 
 
 def _read_log(project: Project, path: Path) -> str:
