@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from gitmem.importing.importer import Draft, FileRead, ImportReport
     from gitmem.importing.move import Kept, Moved
     from gitmem.importing.oversize import Near, Oversize
+    from gitmem.memory.model import Memory
     from gitmem.project import Project
 
 
@@ -299,15 +300,13 @@ def _print_files(report: ImportReport) -> None:
 def _print_items(project: Project, report: ImportReport) -> None:
 
     verb = _verb(report)
-    for draft in report.drafts:
-        _print_draft(project, draft, verb)
+    for draft, memory in report.made():
+        _print_draft(project, draft, memory, verb)
     _print_not_imported(report)
 
 
-def _print_draft(project: Project, draft: Draft, verb: str) -> None:
+def _print_draft(project: Project, draft: Draft, memory: Memory, verb: str) -> None:
     """One new memory: where it went, its kind, scope and sources, and when it applies."""
-    assert draft.memory is not None
-    memory = draft.memory
     target = project.display(draft.written) if draft.written else memory.id
     echo(f"{style(verb, fg='green')} {target}: {memory.title}")
     details = [f"{memory.kind} ({draft.kind_from})"]
@@ -386,7 +385,7 @@ def _print_summary(report: ImportReport, moves: list[Moved]) -> None:
     rejected = (len(report.rejected), "rejected before")
     head = f"{len(report.drafts)} {_verb(report)} from {len(report.files)} file(s)"
     _summary(head, len(report.known), rejected, len(report.refused), len(report.skipped))
-    asked = sum(1 for draft in report.drafts if draft.memory is not None and draft.memory.on_demand)
+    asked = sum(memory.on_demand for _, memory in report.made())
     if asked:
         echo(
             f"{asked} of them on demand, as their tool loads them: never compiled, the prompt hook "
@@ -424,13 +423,12 @@ def _as_json(project: Project, report: ImportReport) -> dict[str, Any]:
         "files": [_file_json(info) for info in report.files],
         "memories": [
             {
-                **draft.memory.to_dict(),
+                **memory.to_dict(),
                 "kind_from": draft.kind_from,
                 "path": project.display(draft.written) if draft.written else None,
                 "sources": [source.to_dict() for source in draft.sources],
             }
-            for draft in report.drafts
-            if draft.memory is not None
+            for draft, memory in report.made()
         ],
         "known": [
             {

@@ -190,15 +190,14 @@ class ImportReport:
         default_factory=list
     )  # with --move: prose an earlier import made a memory, kept here
 
+    def made(self) -> list[tuple[Draft, Memory]]:
+        """Each draft with the memory it made (every draft, once the import has made them)."""
+        return [(draft, draft.memory) for draft in self.drafts if draft.memory is not None]
+
     def also_memories(self) -> list[tuple[Source, str]]:
         """The hand-written lines that are now also memories, with the memory's id, in file
         order."""
-        lines = [
-            (source, draft.memory.id)
-            for draft in self.drafts
-            if draft.memory
-            for source in draft.sources
-        ]
+        lines = [(source, memory.id) for draft, memory in self.made() for source in draft.sources]
         lines += [(known.source, known.id) for known in self.known]
         return sorted(lines, key=lambda pair: (pair[0].path, pair[0].line))
 
@@ -393,9 +392,8 @@ def import_rules(project: Project, store: Store, request: Request) -> ImportRepo
         queue.extend(run.read(queued))
     _make_memories(report, store, snapshot, request.today)
     if not request.dry_run:
-        for draft in report.drafts:
-            if draft.memory is not None:
-                draft.written = store.create(draft.memory, snapshot)
+        for draft, memory in report.made():
+            draft.written = store.create(memory, snapshot)
     return report
 
 

@@ -66,9 +66,7 @@ class Delivery:
     omitted: dict[str, str]  # id -> the first target whose budget leaves it out
     configured: tuple[str, ...]
 
-    def why_not(
-        self, path: str, tool: str | None, memory_id: str, status: str
-    ) -> tuple[str, str] | None:
+    def why_not(self, path: str, tool: str, memory_id: str, status: str) -> tuple[str, str] | None:
         """None when compile writes ``memory_id`` back where the line in ``path`` was read; else
         (``proposed`` | ``budget`` | ``elsewhere``, and why in words)."""
         if status != "active":
@@ -105,13 +103,9 @@ def delivery(
 ) -> Delivery:
     """Plan the compile of the live ``memories`` plus the import's new ones (nothing is written)."""
     config = load_config(project)
-    ids = {draft.memory.id for draft in report.drafts if draft.memory is not None}
-    live = [memory for memory in memories if memory.id not in ids and memory.is_live(today)]
-    live += [
-        draft.memory
-        for draft in report.drafts
-        if draft.memory is not None and draft.memory.is_live(today)
-    ]
+    new = {memory.id: memory for _, memory in report.made()}
+    kept = [memory for memory in memories if memory.id not in new]
+    live = [memory for memory in (*kept, *new.values()) if memory.is_live(today)]
     plans = prepare(project, config, live, Request(today)).plans
     files: dict[str, set[str]] = {}
     omitted: dict[str, str] = {}
@@ -124,10 +118,7 @@ def delivery(
     # (Cursor reads the AGENTS.md hub: a .cursor/rules line whose memory compile writes into
     # AGENTS.md still reaches Cursor)
     targets = {
-        plan.target.name: set(plan.compiled).union(*plan.delivered.values())
-        if plan.delivered
-        else set(plan.compiled)
-        for plan in plans
+        plan.target.name: set(plan.compiled).union(*plan.delivered.values()) for plan in plans
     }
     return Delivery(files, targets, omitted, config.targets)
 
@@ -138,9 +129,8 @@ def _real(project: Project, path: str) -> str:
 
 def _moved_sources(report: ImportReport) -> list[tuple[Source, str, str]]:
     found = [
-        (source, draft.memory.id, draft.memory.status)
-        for draft in report.drafts
-        if draft.memory is not None
+        (source, memory.id, memory.status)
+        for draft, memory in report.made()
         for source in draft.sources
     ]
     found += [(known.source, known.id, known.status) for known in report.known]
@@ -157,19 +147,14 @@ def plan_moves(
     kept_by: dict[tuple[str, str], list[int]] = {}
     kept = [item.source for item in report.refused] + [item.source for item in report.rejected]
     for source, memory_id, status in _moved_sources(report):
-        fmt = rulesfiles.format_of(source.path)
-        why = delivered.why_not(
-            _real(project, source.path), fmt.tool if fmt else None, memory_id, status
-        )
+        fmt = rulesfiles.format_of(source.path) or rulesfiles.MARKDOWN
+        why = delivered.why_not(_real(project, source.path), fmt.tool, memory_id, status)
         if why is None or (left_out and why[0] == "budget"):
             by_path.setdefault(source.path, []).append(source)
         else:
             kept.append(source)
             kept_by.setdefault((source.path, why[1]), []).extend(range(source.line, source.end + 1))
-    kept_leads: dict[str, set[int]] = {}
-    for source in kept:  # a lead-in stays while an item listed under it stays
-        if source.lead:
-            kept_leads.setdefault(source.path, set()).add(source.lead)
+    kept_leads = {(source.path, source.lead) for source in kept}  # stay while an item does
     moves = []
     for path, moved in sorted(by_path.items()):
         lines: set[int] = set()
@@ -177,9 +162,8 @@ def plan_moves(
         for source in moved:
             lines.update(range(source.line, source.end + 1))
             lines.difference_update(_code_after(text, source))
-            if source.lead and source.lead not in kept_leads.get(path, set()):
-                lines.add(source.lead)
-        moves.append(Moved(path, sorted(lines)))
+        leads = {source.lead for source in moved if (path, source.lead) not in kept_leads}
+        moves.append(Moved(path, sorted(lines | leads - {0})))  # lead 0: listed under none
     return moves, [Kept(path, sorted(lines), why) for (path, why), lines in sorted(kept_by.items())]
 
 
