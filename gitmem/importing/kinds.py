@@ -76,23 +76,22 @@ def guess(headings: tuple[str, ...], text: str, bullet: bool, title: str = "") -
     it never makes every rule a fact (the kind a budget cuts first); it counts when it names another
     kind ("# Architecture decisions").
     """
-    for index in range(len(headings) - 1, -1, -1):
-        heading = headings[index]
+    for index, heading in reversed(list(enumerate(headings))):
         kind = kind_of_heading(heading)
-        if kind is None or (index == 0 and title and heading == title and kind == "fact"):
+        if kind is None or (index, heading, kind) == (0, title, "fact"):
             continue
         return kind, f'heading "{heading}"'
-    words = re.findall(r"[a-z']+", text.lower())
-    first = words[0] if words else ""
-    if first in ("we", "decided", "decision") and any(
-        w in words[:4] for w in ("decided", "chose", "picked")
-    ):
+    words = re.findall(r"[a-z']+", text.lower()) or [""]
+    if words[0] in ("we", "decided", "decision") and not _DECIDED.isdisjoint(words[:4]):
         return "decision", "wording"
-    if first in _IMPERATIVE:
+    if words[0] in _IMPERATIVE:
         return "convention", "wording"
     if not bullet:
         return "fact", "default for prose"
     return "convention", "default"
+
+
+_DECIDED = frozenset(("decided", "chose", "picked"))  # "We decided…", "We chose…"
 
 
 def tool_specific(tool: str, text: str) -> str | None:

@@ -418,21 +418,18 @@ def _typed(place: Place, path: Path, where: str, lines: list[str]) -> Entry | No
 def _typed_text(fields: dict[str, str], content: list[str]) -> tuple[str, str, int] | None:
     """(title, body, the line the text starts at, 0-based in ``content``) of a memory file: the
     title from its ``description`` (else its ``# heading``, its ``name``, its first line)."""
-    first = next((i for i, line in enumerate(content) if line.strip()), None)
-    if first is None and not fields.get("description"):
+    first = next((i for i, line in enumerate(content) if line.strip()), len(content))
+    lines = content[first:]
+    if not lines and not fields.get("description"):
         return None
-    body_lines = content[first:] if first is not None else []
-    heading = (
-        body_lines[0].lstrip("#").strip() if body_lines and body_lines[0].startswith("# ") else ""
-    )
-    if heading:
-        body_lines = body_lines[1:]
-    head = fields.get("description", "").strip() or heading or fields.get("name", "").strip()
-    if not head:
-        head, body_lines = body_lines[0].strip(), body_lines[1:]
-    body = "\n".join(body_lines).strip("\n")
+    top = (lines or [""])[0]
+    heading = top.lstrip("#").strip() if top.startswith("# ") else ""
+    named = fields.get("description", "").strip() or heading or fields.get("name", "").strip()
+    lines = lines[1:] if heading or not named else lines  # the heading, or the first line, titles
+    head = named or top.strip()
+    body = "\n".join(lines).strip("\n")
     title, extra = title_and_body(markdown.Item(1, 1, " ".join(head.split()), []))
-    return title, "\n\n".join(part for part in (extra, body) if part), first or 0
+    return title, "\n\n".join(filter(None, (extra, body))), first if first < len(content) else 0
 
 
 def _nested(front: list[str], key: str) -> dict[str, str]:
