@@ -14,7 +14,9 @@ from gitmem.journal.intake import specifics
 from gitmem.journal.markdown import Item as LogItem
 from gitmem.memory import similar
 
-INLINE_CODE_MAX = 100  # a one-line code block after "…with:" joins the title up to this long
+# a fence, one line of code (up to 100 characters, no backtick) and a line that closes it (when it
+# is the same fence): after "…with:", the code joins the title
+_ONE_LINE_CODE = re.compile(r"(`{3,}|~{3,})[\w+-]*\n([^`\n]{1,100})\n(.*)")
 
 
 def title_and_body(item: markdown.Item) -> tuple[str, str]:
@@ -32,16 +34,10 @@ def title_and_body(item: markdown.Item) -> tuple[str, str]:
     ):  # the lead-in it was listed under often says when it applies: the body keeps it
         title, body = _title_and_body(head, rest)
         return title, f"{LISTED_UNDER}{item.context}\n\n{body}".strip()
-    opening = re.fullmatch(r"(`{3,}|~{3,})[\w+-]*", rest[0].strip()) if len(rest) >= 3 else None
-    if head.endswith(":") and opening is not None:
-        code = rest[1].strip()
-        if (
-            rest[2].strip() == opening.group(1)
-            and code
-            and "`" not in code
-            and len(code) <= INLINE_CODE_MAX
-        ):
-            head, rest = f"{head} `{code}`", rest[3:]
+    if head.endswith(":"):
+        found = _ONE_LINE_CODE.fullmatch("\n".join(line.strip() for line in rest[:3]))
+        if found is not None and found.group(3) == found.group(1):
+            head, rest = f"{head} `{found.group(2)}`", rest[3:]
     return _title_and_body(head, rest)
 
 
