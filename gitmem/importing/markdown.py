@@ -444,17 +444,16 @@ def _is_label(head: str, rest: list[Line]) -> bool:
 
 
 def _bullets(lines: list[Line]) -> list[_Block]:
-    """The top-level bullets of already dedented lines (used for a label's nested list)."""
+    """The top-level bullets of already dedented lines that start with one (a label's nested
+    list)."""
     blocks: list[_Block] = []
-    current: _Block | None = None
+    current = _Block(0, "")  # none yet: the first line starts the first bullet
     fence: str | None = None
     for number, line in lines:
         if fence is not None:
-            if current is not None:
-                current.rest.append((number, md.dedent(line, current.content)))
-                current.end = number
-            if md.closes(line, fence):
-                fence = None
+            current.rest.append((number, md.dedent(line, current.content)))
+            current.end = number
+            fence = None if md.closes(line, fence) else fence
             continue
         marker = md.fence(line)
         bullet = md.bullet(line)
@@ -462,8 +461,6 @@ def _bullets(lines: list[Line]) -> list[_Block]:
             current = _Block(number, bullet.text, content=len(bullet.marker) + 1, end=number)
             current.ordered, current.number = bullet.ordered, _number(bullet)
             blocks.append(current)
-            continue
-        if current is None:
             continue
         if marker is not None:
             fence = marker
