@@ -112,7 +112,11 @@ class _Target:
             if memory.source == "import" and memory.origin:
                 self.origins.setdefault(_origin_key(memory.origin, memory.title), memory)
         threshold = request.threshold
-        guard = removed.guard(project, self.snapshot, threshold) if scope == "project" else None
+        guard = (  # the personal store's memories have no history in the repository
+            removed.guard(project, self.snapshot, threshold)
+            if scope == "project"
+            else removed.Guard((), threshold)
+        )
         self.intake: Intake[Proposal] = Intake(memories, guard, threshold, CLIENTS, request.force)
         self.taken = set(self.snapshot.memories) | set(self.snapshot.files)
 
@@ -326,7 +330,7 @@ def _imported_before(
     memory = target.snapshot.memories.get(str(record.get("id")))
     unchanged = record.get("digest") == entry.digest()
     if memory is not None and memory.status != "retired":
-        if unchanged or (memory.title == entry.title and (memory.body or "") == entry.body):
+        if unchanged or (memory.title, memory.body) == (entry.title, entry.body):
             report.known.append(Outcome(entry.origin, entry.title, "imported-before", memory.id))
         else:
             _propose(

@@ -355,7 +355,7 @@ def _known(snapshot: Snapshot, data: dict[str, Any]) -> str | None:
     for memory in snapshot.memories.values():
         if (
             memory.title == data["title"]
-            and (memory.body or "").strip() == str(data.get("body", "")).strip()
+            and memory.body.strip() == str(data.get("body", "")).strip()
         ):
             return memory.id
     return None

@@ -27,6 +27,7 @@ from gitmem.memory.model import Memory
 from gitmem.scan import Finding, HiddenChar, find_hidden, scan_text
 
 T = TypeVar("T")
+K = TypeVar("K")
 
 _SPECIFIC = linear(r"`[^`]+`|[\w.~-]*/[\w./~*-]+|\b\d+(?:\.\d+)*\b|\b[\w-]+\.[a-z]{1,5}\b")
 
@@ -115,15 +116,15 @@ class Intake(Generic[T]):
     def __init__(
         self,
         memories: Iterable[Memory],
-        guard: removed.Guard | None,
+        guard: removed.Guard,
         threshold: float,
         rule: Rule,
         force: bool = False,
     ) -> None:
-        self.live: similar.Pool[Memory] = similar.Pool(threshold)
+        self.live: similar.Pool[tuple[Memory, str, str]] = similar.Pool(threshold)
         for memory in memories:
             if memory.status != "retired":
-                self.live.add(memory, memory.title, memory.body)
+                self.live.add((memory, memory.title, memory.body), memory.title, memory.body)
         self.items: similar.Pool[tuple[T, str, str]] = similar.Pool(threshold)
         self.guard, self.rule, self.force = guard, rule, force
 
@@ -132,7 +133,7 @@ class Intake(Generic[T]):
         title: str,
         body: str,
         *,
-        text: str | None = None,
+        text: str = "",
         before: Memory | None = None,
         same: T | None = None,
     ) -> Fate[T]:
@@ -141,36 +142,33 @@ class Intake(Generic[T]):
         it is known to repeat)."""
         joined = similar.memory_text(title, body)
         words = (similar.words(title), similar.words(joined), joined if self.rule.texts else "")
-        refused = sensitive(text) if text is not None else None
+        refused = sensitive(text)
         if refused is not None:
             return Fate(refused[0], words, found=refused[1])
         if before is not None:
             return Fate("imported-before", words, memory=before)
-        existing = self._match(self.live.best_words(*words), title, body)
+        existing = self._best(self.live, (title, body), words)
         if existing is not None:
             return Fate("duplicate", words, memory=existing[0], score=existing[1])
-        repeated = (same, 1.0) if same is not None else self._repeated(title, body, words)
+        repeated = (same, 1.0) if same is not None else self._best(self.items, (title, body), words)
         if repeated is not None:
             return Fate("repeat", words, item=repeated[0], score=repeated[1])
-        rejected = self.guard.check(title, body) if self.guard is not None else None
+        rejected = self.guard.check(title, body)
         if rejected is not None and not self.force:
             return Fate("removed", words, rejected=rejected)
         return Fate("new", words)
 
-    def _match(
-        self, found: tuple[Memory, float] | None, title: str, body: str
-    ) -> tuple[Memory, float] | None:
-        if found is None or not self.rule.confirm:
-            return found
-        return found if same_thing(title, body, found[0].title, found[0].body or "") else None
-
-    def _repeated(self, title: str, body: str, words: _Words) -> tuple[T, float] | None:
-        found = self.items.best_words(*words)
+    def _best(
+        self, pool: similar.Pool[tuple[K, str, str]], said: tuple[str, str], words: _Words
+    ) -> tuple[K, float] | None:
+        """What the item ``said`` (its title and body) nearly repeats in ``pool``, and the score;
+        ``None`` when nothing does, or (``rule.confirm``) it does not say the same thing."""
+        found = pool.best_words(*words)
         if found is None:
             return None
-        (item, other_title, other_body), score = found
-        confirmed = not self.rule.confirm or same_thing(title, body, other_title, other_body)
-        return (item, score) if confirmed else None
+        (key, title, body), score = found
+        confirmed = not self.rule.confirm or same_thing(*said, title, body)
+        return (key, score) if confirmed else None
 
     def take(self, item: T, title: str, body: str, fate: Fate[T]) -> None:
         """Take a new item: later items that nearly repeat it are a ``repeat`` of it."""
@@ -179,4 +177,4 @@ class Intake(Generic[T]):
     def known(self, memory: Memory, fate: Fate[T]) -> None:
         """A memory made in this run: later items that nearly repeat it are a ``duplicate`` (by
         their words, not their text)."""
-        self.live.add_words(memory, *fate.words[:2])
+        self.live.add_words((memory, memory.title, memory.body), *fate.words[:2])
