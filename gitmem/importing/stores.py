@@ -136,6 +136,14 @@ class StoreRead:
     refused: list[tuple[str, str]] = field(default_factory=list)  # (where, reason): files not read
 
 
+# Why the gateway did not read a store file, by what it raised.
+_NOT_READ: dict[type[Exception], str] = {
+    gateway.TooLarge: f"over the {MAX_BYTES // 1024} KiB limit of a store file",
+    gateway.NotRegular: "not a regular file",
+    gateway.OutsideRoot: "a link leading out of the store: not followed",
+}
+
+
 def read_store_file(place: Place, path: Path, *, checked: bool = False) -> str:
     """The text of one file of a store; every read of a client's store goes through here, and
     through the file gateway, held to the store's own folder. Refused: a store folder that is a
@@ -149,15 +157,11 @@ def read_store_file(place: Place, path: Path, *, checked: bool = False) -> str:
     if reason is not None:
         raise StoreRefused(reason)
     if not gateway.is_inside(path, [base]):
-        raise StoreRefused("a link leading out of the store: not followed")
+        raise StoreRefused(_NOT_READ[gateway.OutsideRoot])
     try:
         raw = gateway.read_bytes(place.root, path, limit=MAX_BYTES)
-    except gateway.TooLarge:
-        raise StoreRefused(f"over the {MAX_BYTES // 1024} KiB limit of a store file") from None
-    except gateway.NotRegular:
-        raise StoreRefused("not a regular file") from None
-    except gateway.OutsideRoot:
-        raise StoreRefused("a link leading out of the store: not followed") from None
+    except (gateway.TooLarge, gateway.NotRegular, gateway.OutsideRoot) as exc:
+        raise StoreRefused(_NOT_READ[type(exc)]) from None
     except OSError as exc:
         raise StoreRefused(f"cannot read: {exc.strerror}") from None
     try:
@@ -174,7 +178,7 @@ def read_place(place: Place, root: Path) -> StoreRead:
     if reason is not None:
         read.refused.append((place.label, reason))
         return read
-    owners = Owners(place, root) if place.logs is not None else None
+    owners = Owners(place, place.logs, root) if place.logs is not None else None
     files = list(listing(place, MAX_FILES + 1))
     if len(files) > MAX_FILES:
         files = files[:MAX_FILES]
@@ -249,8 +253,8 @@ class Owners:
     ``gitmem.scan.transcripts.session_folder`` reads it.
     """
 
-    def __init__(self, place: Place, root: Path) -> None:
-        self.place = place
+    def __init__(self, place: Place, logs: Path, root: Path) -> None:
+        self.place, self.logs = place, logs  # the folder of the store's transcripts
         self.root = root
         self.repository = canonical_root(root)
         self.sessions: dict[
@@ -258,8 +262,7 @@ class Owners:
         ] = {}  # session id -> the folder it ran in (None: not recorded)
         self.others: list[str] = []  # folders other than this repository's, in the order found
         self._siblings: dict[str, Path] | None = None
-        logs = place.logs
-        if not self._readable(logs) or logs is None or not logs.is_dir():
+        if not self._readable(logs) or not logs.is_dir():
             return
         found = sorted(os.scandir(logs), key=lambda item: item.name)
         for item in [item for item in found if item.name.endswith(".jsonl")][:MAX_FILES]:
@@ -270,10 +273,10 @@ class Owners:
             if self.relative(folder) is None and folder not in self.others:
                 self.others.append(folder)
 
-    def _readable(self, path: Path | None) -> bool:
+    def _readable(self, path: Path) -> bool:
         """Whether ``path`` (a transcript or its folder) may be read: the store's checks, no
         link, inside its root."""
-        if path is None or refusal(self.place) is not None:
+        if refusal(self.place) is not None:
             return False
         return not os.path.islink(path) and gateway.is_inside(path, [self.place.root])
 
@@ -296,8 +299,8 @@ class Owners:
         if self._siblings is not None:
             return self._siblings
         self._siblings = {}
-        logs = self.place.logs
-        if logs is None or not self._readable(logs.parent):
+        logs = self.logs
+        if not self._readable(logs.parent):
             return self._siblings
         with contextlib.suppress(OSError):
             for number, key in enumerate(os.scandir(logs.parent)):
