@@ -148,25 +148,33 @@ def import_command(
       gitmem import --okf docs/knowledge   # an Open Knowledge Format bundle, as proposals
       gitmem list --status proposed
     """
+    given = {"PATH": paths, "--from": clients, "--accept": accept, "--move": move, "--user": user}
+    mode = "--okf" if okf is not None else "--from" if clients else "PATH"
+    if any(given[name] for name in TAKES_NONE_OF[mode][0]):
+        raise UsageError(TAKES_NONE_OF[mode][1])
     if okf is not None:
-        if paths or clients or accept or move or user:
-            raise UsageError(
-                "--okf DIR reads one bundle: it takes no PATH, --from, --accept, --move or --user"
-            )
-
         return import_okf(okf, dry_run, as_json)
     if clients:
-        if paths or accept or move:
-            raise UsageError(
-                "--from reads a client's own memory store: it takes no PATH, and neither "
-                "--accept (its entries are always proposals, for a human to review) "
-                "nor --move (the client's files are never changed)"
-            )
         return _from_clients(clients, dry_run, force, user, as_json)
-    if user:
-        raise UsageError("--user goes with --from CLIENT (a client's personal memories)")
     flags = _Flags(dry_run, accept, force, move, left_out, skills, counter_examples)
     return _from_rules(paths, flags, as_json)
+
+
+# What each way of importing (an OKF bundle, a client's store, rules files) takes none of, and what
+# it says when given one.
+TAKES_NONE_OF: dict[str, tuple[tuple[str, ...], str]] = {
+    "--okf": (
+        ("PATH", "--from", "--accept", "--move", "--user"),
+        "--okf DIR reads one bundle: it takes no PATH, --from, --accept, --move or --user",
+    ),
+    "--from": (
+        ("PATH", "--accept", "--move"),
+        "--from reads a client's own memory store: it takes no PATH, and neither --accept (its "
+        "entries are always proposals, for a human to review) nor --move (the client's files are "
+        "never changed)",
+    ),
+    "PATH": (("--user",), "--user goes with --from CLIENT (a client's personal memories)"),
+}
 
 
 class _Flags(NamedTuple):
@@ -564,10 +572,7 @@ def _print_not_proposed(report: ClientImport) -> None:
             f"{known.title}"
         )
     for item in report.rejected:
-        if item.why == "rejected-before":
-            why = f"it became {item.id}, which a human {item.detail}"
-        else:
-            why = f"nearly repeats memory {item.detail}; --force imports it anyway"
+        why = NOT_AGAIN[item.why].format(id=item.id, detail=item.detail)
         echo(f"{style('not proposed again', fg='yellow')}: {item.origin}: {why}")
     for refused in report.refused:
         if refused.why == "unreadable":
@@ -586,6 +591,13 @@ def _print_not_proposed(report: ClientImport) -> None:
             )
         else:
             echo(f"skipped {skipped.origin}: {skipped.why}")
+
+
+# Why an entry is not proposed again (``Outcome.why`` of ``report.rejected``).
+NOT_AGAIN = {
+    "rejected-before": "it became {id}, which a human {detail}",
+    "removed": "nearly repeats memory {detail}; --force imports it anyway",
+}
 
 
 def _clients_json(project: Project, report: ClientImport) -> dict[str, Any]:
