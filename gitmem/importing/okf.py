@@ -26,11 +26,12 @@ from typing import Any
 
 from gitmem import __version__, gateway, yamlio
 from gitmem.errors import CheckFailed, UsageError, shown
+from gitmem.journal.intake import sensitive
 from gitmem.memory.fields import shown_line
 from gitmem.memory.model import Evidence, Memory, short_id, unique_id
 from gitmem.memory.store import Snapshot, Store
 from gitmem.project import Project
-from gitmem.scan import find_hidden, scan_text
+from gitmem.scan import Finding
 
 VERSION = "0.2"
 RESERVED = ("index.md", "log.md")
@@ -217,7 +218,7 @@ def _memory(front: dict[str, Any], body: str, today: date, origin: str) -> dict[
         "targets": list(_strings(own.get("targets"))),
         "tags": list(_strings(front.get("tags"))),
         "words": list(_strings(own.get("words"))),
-        "created": ((_day(generated.get("at")) if generated else None) or today).isoformat(),
+        "created": (_day(generated.get("at")) or today).isoformat(),
         "supersedes": list(_strings(own.get("supersedes"))),
         "source": "import",
         "origin": origin,
@@ -272,8 +273,8 @@ def import_bundle(
         if concept is None:
             continue
         front, body = concept
-        title = str(front.get("title") or "").strip()
         data = _memory(front, body, today, f"{where}:1")
+        title = data.get("title", "")  # stripped; a concept without one has none
         known = _known(snapshot, data)
         if known is not None:
             report.known.append(Outcome(f"{where}:1", title, "duplicate", id=known))
@@ -337,17 +338,16 @@ def _front(text: str) -> dict[str, Any] | None:
 
 def _refused(report: Imported, where: str, text: str) -> bool:
     """A concept holding hidden Unicode or a possible secret: refused, its text copied nowhere."""
-    for char in find_hidden(text):
-        report.refused.append(
-            Outcome(f"{where}:{char.line}", "", "hidden-unicode", f"U+{char.codepoint:04X}")
+    refused = sensitive(text)
+    if refused is not None:
+        reason, found = refused
+        said = (
+            f"possible secret ({found.rule})"
+            if isinstance(found, Finding)
+            else f"U+{found.codepoint:04X}"
         )
-        return True
-    for finding in scan_text(text):
-        report.refused.append(
-            Outcome(f"{where}:{finding.line}", "", "secret", f"possible secret ({finding.rule})")
-        )
-        return True
-    return False
+        report.refused.append(Outcome(f"{where}:{found.line}", "", reason, said))
+    return refused is not None
 
 
 def _known(snapshot: Snapshot, data: dict[str, Any]) -> str | None:
