@@ -25,6 +25,7 @@ import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
+from itertools import groupby, takewhile
 from pathlib import Path
 from typing import Any
 
@@ -634,36 +635,15 @@ def enumerations(items: Sequence[markdown.Item]) -> list[markdown.Item]:
     prefixes:" and twelve lines such as "`ci:` — CI changes"). Such a list is one rule (which
     prefixes exist), not twelve; the lead-in is its head and the entries its body."""
     out: list[markdown.Item] = []
-    index = 0
-    while index < len(items):
-        item = items[index]
-        run = index
-        while (
-            run + 1 < len(items)
-            and items[run + 1].lead == item.lead
-            and items[run + 1].context == item.context
-        ):
-            run += 1
-        group = items[index : run + 1]
-        if (
-            item.lead
-            and item.context
-            and len(group) >= 3
-            and all(_entry(member) for member in group)
-        ):
-            out.append(
-                replace(
-                    item,
-                    head=item.context,
-                    rest=[f"- {member.head}" for member in group],
-                    end=group[-1].end,
-                    context="",
-                )
-            )
-            index = run + 1
+    for (lead, context), listed in groupby(items, key=lambda item: (item.lead, item.context)):
+        group = list(listed)
+        entries = list(takewhile(_entry, reversed(group)))[::-1]  # the entries that end the list
+        if not (lead and context and len(entries) >= 3):
+            out.extend(group)
             continue
-        out.append(item)
-        index += 1
+        out.extend(group[: len(group) - len(entries)])
+        heads = [f"- {entry.head}" for entry in entries]
+        out.append(replace(entries[0], head=context, rest=heads, end=entries[-1].end, context=""))
     return out
 
 
