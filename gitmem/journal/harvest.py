@@ -185,10 +185,8 @@ def harvest(project: Project, store: Store, request: Request) -> HarvestReport:
     snapshot = store.load()
     report.invalid_files = len({p.path for p in snapshot.problems})
     taken = store.taken_ids(snapshot)
-    from_this_log = {  # what was harvested from this log before, by title
-        title_key(m.title): m
-        for m in snapshot.memories.values()
-        if m.origin == report.origin and m.title
+    from_this_log = {  # what was harvested from this log before, by title (never empty)
+        title_key(m.title): m for m in snapshot.memories.values() if m.origin == report.origin
     }
     guard = removed.guard(project, snapshot, request.threshold)
     run: Intake[Memory] = Intake(snapshot.sorted(), guard, request.threshold, LOGS, request.force)
