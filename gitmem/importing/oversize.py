@@ -163,35 +163,27 @@ def oversized(project: Project, paths: Iterable[str]) -> list[Oversize]:
         for limit in target.limits:
             if not limit.hard:
                 continue
-            if not MEASURES[limit.measure].chain:
-                found += [
-                    Oversize(path, used, text.count("\n"), limit, target.name)
-                    for path, text in texts.items()
-                    if _of(target, path)
-                    and (used := MEASURES[limit.measure].count(text)) > limit.value
-                ]
+            if MEASURES[limit.measure].chain:
+                found += _chains_over(texts, target, limit)
                 continue
-            if target.dir_file is not None:
-                found += _chains_over(texts, target, limit, target.dir_file)
+            found += [
+                Oversize(path, used, texts[path].count("\n"), limit, target.name)
+                for path, used in _sizes(texts, target, limit).items()
+                if used > limit.value
+            ]
     return sorted(found, key=lambda item: item.path)
 
 
-def _chains_over(texts: dict[str, str], target: Target, limit: Limit, name: str) -> list[Oversize]:
-    """The files ``name`` whose chain (the files ``name`` from the root down to them) is past
-    ``limit``; a chain over because a file above it is, is said once, there."""
-    found: list[Oversize] = []
-    over: list[str] = []
-    for path, text in texts.items():
-        if path.rsplit("/", 1)[-1] != name:
-            continue
-        chain = [p for p in _chain(path, name) if p in texts]
-        if any(p in over for p in chain[:-1]):
-            continue  # said for the file above, which is the cause
-        used = sum(MEASURES["chain_bytes"].count(texts[p]) for p in chain)
-        if used > limit.value:
-            over.append(path)
-            found.append(Oversize(path, used, text.count("\n"), limit, target.name))
-    return found
+def _chains_over(texts: dict[str, str], target: Target, limit: Limit) -> list[Oversize]:
+    """The files ``target.dir_file`` whose chain (those files from the root down to them, measured
+    by ``_sizes``) is past ``limit``; a chain over because a file above it is, is said once, there
+    (for a file above read before it: ``texts`` are in path order)."""
+    over = {path: used for path, used in _sizes(texts, target, limit).items() if used > limit.value}
+    return [
+        Oversize(path, used, texts[path].count("\n"), limit, target.name)
+        for path, used in over.items()
+        if not any(p in over and p < path for p in _chain(path, target.dir_file or "")[:-1])
+    ]
 
 
 def rules_files(project: Project) -> list[str]:
