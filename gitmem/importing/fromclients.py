@@ -381,7 +381,7 @@ def _make_memories(report: ClientImport, targets: dict[str, _Target], today: dat
                 status="proposed",
                 body=entry.body,
                 created=today,
-                supersedes=(of.id,) if of is not None and proposal.change == "supersede" else (),
+                supersedes=(of.id,) if of is not None else (),  # "new" changes nothing
                 source="import",
                 origin=entry.origin,
             )
