@@ -1,6 +1,6 @@
-"""How an imported item reads as a memory: its title and body, whether two items say the same thing,
-and the tag a section heading gives (``gitmem.importing.importer`` decides what becomes a memory;
-this module only words it).
+"""How an imported item reads as a memory: its title and body, and the tag a section heading gives
+(``gitmem.importing.importer`` decides what becomes a memory, with ``gitmem.journal.intake``, which
+also says whether two items say the same thing; this module only words it).
 """
 
 from __future__ import annotations
