@@ -155,13 +155,8 @@ class Skipped:
     end: int = 0
 
     def where(self) -> str:
-        if not self.line:
-            return self.path
-        return (
-            f"{self.path}:{self.line}"
-            if self.end <= self.line
-            else f"{self.path}:{self.line}-{self.end}"
-        )
+        """As ``Source.where``; the file alone for the whole file."""
+        return Source(self.path, self.line, self.end).where() if self.line else self.path
 
 
 @dataclass
