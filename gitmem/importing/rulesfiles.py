@@ -90,7 +90,7 @@ DISCOVER: tuple[str, ...] = tuple(glob for fmt in FORMATS for glob in fmt.discov
 
 _BY_NAME = {name: fmt for fmt in FORMATS for name in fmt.names}
 _BY_PATH = {path: fmt for fmt in FORMATS for path in fmt.paths}
-_IN_FOLDER = tuple(fmt for fmt in FORMATS if fmt.folder is not None)
+_IN_FOLDER = tuple((fmt.folder, fmt) for fmt in FORMATS if fmt.folder is not None)
 _IGNORED = tuple(entry for fmt in FORMATS for entry in fmt.ignore)
 
 
@@ -101,14 +101,13 @@ def format_of(path: str) -> Format | None:
     found = _BY_NAME.get(name) or _BY_PATH.get(path)
     if found is not None:
         return found
-    for folder_format in _IN_FOLDER:
-        assert folder_format.folder is not None
-        if folder_format.root_only:
-            inside = path.startswith(folder_format.folder + "/")
+    for folder, fmt in _IN_FOLDER:
+        if fmt.root_only:
+            inside = path.startswith(folder + "/")
         else:
-            inside = _in_folder(path, folder_format.folder) is not None
-        if inside and name.endswith(folder_format.suffixes):
-            return folder_format
+            inside = _in_folder(path, folder) is not None
+        if inside and name.endswith(fmt.suffixes):
+            return fmt
     return None
 
 
