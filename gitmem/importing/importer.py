@@ -240,7 +240,7 @@ def _named(project: Project, target: Path) -> str:
         )
     if not target.exists():
         raise UsageError(f"{target}: no such file or directory")
-    if relative == MEMORY_DIR or relative.startswith(MEMORY_DIR + "/"):
+    if (relative + "/").startswith(MEMORY_DIR + "/"):
         raise UsageError(
             f"{target}: gitmem's own files are not imported; session logs are harvested with "
             "`gitmem journal harvest FILE`"
@@ -597,13 +597,8 @@ def _resolve_import(project: Project, importer: str, target: str) -> str | None:
     else:
         base = posixpath.dirname(importer)
         relative = posixpath.normpath(posixpath.join(base, target))
-    if (
-        relative is None
-        or relative.startswith("../")
-        or relative == ".."
-        or relative.startswith(MEMORY_DIR + "/")
-    ):
-        return None
+    if relative is None or (relative + "/").startswith(("../", MEMORY_DIR + "/")):
+        return None  # outside the repository, or gitmem's own files
     return relative if (project.root / relative).is_file() else None
 
 

@@ -201,7 +201,7 @@ def base_directory(path: str, fmt: Format) -> str:
     if _SCOPES[fmt.scope].directory:
         directory = path.rsplit("/", 1)[0] if "/" in path else ""
         home = fmt.home
-        if home is not None and (directory == home or directory.endswith("/" + home)):
+        if home is not None and f"/{directory}".endswith("/" + home):
             directory = directory.removesuffix(home).rstrip("/")
         return directory
     if fmt.folder is not None:

@@ -510,7 +510,7 @@ def _section(file: _File) -> list[Entry]:
         if low in SECTION_HEADINGS:
             inside = True
             continue
-        if inside and (low.startswith("## ") or low.startswith("# ")):
+        if inside and low.startswith(("## ", "# ")):
             inside = False
         if inside:
             readable[number] = line
@@ -614,7 +614,7 @@ def _inside_root(folder: str, root: Path) -> bool:
     if not os.path.isabs(folder):
         return False
     base, given = os.path.normpath(str(root)), os.path.normpath(folder)
-    return given == base or given.startswith(base.rstrip(os.sep) + os.sep)
+    return (given + os.sep).startswith(base.rstrip(os.sep) + os.sep)
 
 
 def _applies_here(line: str, root: Path) -> bool:
