@@ -216,9 +216,7 @@ def choose_files(project: Project, targets: Sequence[Path]) -> list[tuple[str, F
         for path, fmt in rulesfiles.discovered(project.root)
         if path.rsplit("/", 1)[-1] != "CLAUDE.local.md"
     ]
-    if not targets:
-        return sorted(found, key=lambda pair: rulesfiles.rank(*pair))
-    chosen: dict[str, Format] = {}
+    chosen: dict[str, Format] = {} if targets else dict(found)  # (found's paths are unique)
     for target in targets:
         relative = _named(project, target)
         if target.is_dir():
