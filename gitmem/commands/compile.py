@@ -17,13 +17,9 @@ from gitmem.compile.reading import Disk, files_of
 from gitmem.compile.verify import notes
 from gitmem.errors import CheckFailed, UsageError, shown
 from gitmem.gateway import find_project
-from gitmem.git.hookpath import unstaged
-from gitmem.git.refresh import refresh
 from gitmem.memory.config import TARGET_NAMES, load_config
 from gitmem.memory.model import KINDS, STATUSES
 from gitmem.project import UserScope
-from gitmem.scopes.packs import short_rev
-from gitmem.scopes.personal import catalogue, select
 
 if TYPE_CHECKING:
     from gitmem.compile.changes import FileChange, Report
@@ -158,6 +154,8 @@ def _commit(other_options: bool, as_json: bool) -> int:
         )
     project = find_project()
     project.require_initialised()
+    from gitmem.git.refresh import refresh  # start-up: only compile --commit refreshes
+
     done = refresh(project, today(), own_commit=True)
     if as_json:
         echo_json(
@@ -190,6 +188,8 @@ def _run(
     if not user:
         return compile_store(project, store, config, request), []
     assert isinstance(project, UserScope)
+    from gitmem.scopes.personal import catalogue, select  # start-up: only compile --user
+
     selection = select(project, config, request.names)
     notes = list(selection.notes)
     if config.sources:
@@ -268,6 +268,8 @@ def _unstaged(project: Project, changed: list[FileChange], report: Report) -> bo
     stop the commit: the post-commit hook puts it into that commit (``gitmem.git.refresh``)."""
     empty = {path for plan in report.plans for path, file in plan.files.items() if not file.entries}
     needed = [c for c in changed if not (c.action == "created" and c.path in empty)]
+    from gitmem.git.hookpath import unstaged  # start-up: only in the pre-commit hook
+
     left = unstaged(project, [change.path for change in needed])
     if left:
         echo(
@@ -539,6 +541,8 @@ def _stats_target(
 def _print_sources(sources: list[dict[str, Any]]) -> None:
     if not sources:
         return
+    from gitmem.scopes.packs import short_rev  # start-up: only packs' stats
+
     echo()
     rows = [
         [

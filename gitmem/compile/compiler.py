@@ -35,7 +35,6 @@ from gitmem.errors import Problem, UsageError
 from gitmem.memory.config import Config
 from gitmem.memory.model import Memory
 from gitmem.project import Project
-from gitmem.scopes import packs as shared_packs
 from gitmem.tools import CLEANUP_TARGETS as CLEANUP
 from gitmem.tools import MEASURES, TARGETS, WHOLE_PREFIX, Target
 from gitmem.tools import TARGET_BY_NAME as BY_NAME
@@ -653,6 +652,8 @@ def _shared(
     ``PACK/ID``); none for the user's scope (``request.only``)."""
     if not config.sources or request.only is not None:
         return [], [], []
+    from gitmem.scopes import packs as shared_packs  # start-up: only a project with sources
+
     loaded, _ = shared_packs.load(project, config)
     return loaded, shared_packs.problems(loaded), shared_packs.live(loaded, request.today)
 
