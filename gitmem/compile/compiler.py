@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
@@ -892,10 +892,12 @@ def _blocked_message(folder: str, target: Target) -> str:
 def _drop_link(report: Report, path: str) -> None:
     """A file that is a link to one another target writes: not this target's file (nor its
     tokens) after all."""
-    for target_plan in report.plans:
-        file_plan = target_plan.files.pop(path, None)
-        if file_plan is not None:
-            target_plan.chars -= len(file_plan.text())
+    report.plans[:] = [
+        replace(plan, chars=plan.chars - len(plan.files.pop(path).text()))
+        if path in plan.files
+        else plan
+        for plan in report.plans
+    ]
 
 
 def _scan_or_heal(path: str, old: str, report: Report) -> Scan | tuple[str, Found] | None:

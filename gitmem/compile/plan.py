@@ -3,8 +3,10 @@ here."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from gitmem.compile import block, budget, delivery, leftout, render
 from gitmem.compile.delivery import BRIDGES, Bridge, Layout
@@ -13,53 +15,53 @@ from gitmem.memory.model import Memory
 from gitmem.tools import Target
 
 
-@dataclass
+@dataclass(frozen=True)
 class FilePlan:
     """One file of a target: its frontmatter, framing, entries and (when memories were left out)
-    recall line."""
+    recall line and the index after it (``listed``: the ids of the left-out memories its index
+    names, one a line: ``leftout``). Built once, in ``_file_plans``; its text assembled once."""
 
     spec: FileSpec
     frontmatter: str
     preamble: str
-    entries: list[block.Entry] = field(default_factory=list)
+    entries: tuple[block.Entry, ...] = ()
     footer: str = ""
-    listed: tuple[
-        str, ...
-    ] = ()  # ids of the left-out memories its index names, one a line (``leftout``)
+    listed: tuple[str, ...] = ()
 
     @property
     def ids(self) -> tuple[str, ...]:
         """The ids of the memories it holds in full."""
         return tuple(entry.id for entry in self.entries)
 
-    def body(self) -> str:
-        return block.assemble(block.Block(self.preamble, tuple(self.entries), self.footer))
-
     def text(self) -> str:
         """What gitmem owns of the file: the whole file, or the block (markers included)."""
+        return self._text
+
+    @cached_property
+    def _text(self) -> str:  # assembled once: compile's checks, limits and delivery all read it
+        body = block.assemble(block.Block(self.preamble, self.entries, self.footer))
         if self.spec.whole:
-            return block.whole_text(self.frontmatter, self.body(), self.spec.personal)
-        return block.block_text(self.body(), self.spec.personal)
+            return block.whole_text(self.frontmatter, body, self.spec.personal)
+        return block.block_text(body, self.spec.personal)
 
 
-@dataclass
+@dataclass(frozen=True)
 class TargetPlan:
+    """One target's files for the memories it gets, and what its budget kept and left out."""
+
     target: Target
     budget: int
     files: dict[str, FilePlan]
     compiled: list[str]  # ids of the memories in the target, in the order the budget keeps them
     omitted: list[str]  # ids left out by the budget, in the same order
     chars: int = 0  # characters gitmem writes for the target (frontmatter and blocks)
-    elsewhere: list[str] = field(
-        default_factory=list
-    )  # ids of memories whose `targets` leave this target out
+    # characters of the index of left-out memories (``leftout``), beside the budget
+    index_chars: int = 0
+    elsewhere: list[str] = field(default_factory=list)  # ids whose `targets` leave it out
     # ids of memories for this target that its client gets from other targets' files (``delivery``),
     # by target
     delivered: dict[str, list[str]] = field(default_factory=dict)
     bridge: Bridge = ""  # how its client reaches the hub (``delivery.Layout.bridge``)
-    index_chars: int = (
-        0  # characters of the index of left-out memories (``leftout``), beside the budget
-    )
 
     @property
     def tokens(self) -> int:
@@ -186,85 +188,64 @@ def plan_target(
     sizes = _Sizes(target, entries, packs=any("/" in memory.id for memory in memories))
     limit = budget_tokens * budget.CHARS_PER_TOKEN
     placements = {memory.id: place(target, memory.paths) for memory in memories}
-
-    files: set[str] = {spec.path for spec in bridges}
-    groups: set[tuple[str, str, str]] = set()
-    used = sum(sizes.overhead(spec)[2] for spec in bridges)
-    base = used
-
-    def take(memory: Memory) -> None:
-        for placement in placements[memory.id]:
-            files.add(placement.file.path)
-            groups.add((placement.file.path, memory.kind, placement.label))
-
-    for memory in memories:
-        used += sizes.cost(memory, placements[memory.id], files, groups)
-        if used > limit:
-            break
-        take(memory)
-    kept = list(memories)
-    omitted: list[Memory] = []
-    footer = ""
-    if used > limit - len(
-        block.footer_text(render.footer(mcp, target.personal))
-    ):  # the recall line's room is kept
-        footer = render.footer(mcp, target.personal)
-        files, groups = {root_spec(target).path, *(spec.path for spec in bridges)}, set()
-        used = len(block.footer_text(footer)) + base + _opening(sizes, root_spec(target), bridges)
-        kept, omitted, used = _fill(sizes, memories, placements, (files, groups), used, limit)
-
-    root = root_spec(target) if footer else None
-    plans = _file_plans(sizes, bridges, kept, placements, entries, root)
-    listing = leftout.Index("", ())  # the index of the left-out memories, after the recall line
-    if root is not None:
-        listing = leftout.index_text(
-            omitted, len(kept), leftout.room(target, used, reserved), target.personal
-        )
-        root_plan = plans[root.path]
-        root_plan.footer = footer + ("\n" + listing.text if listing.text else "")
-        root_plan.listed = listing.listed
+    bridged = {spec.path for spec in bridges}
+    base = sum(sizes.overhead(spec)[2] for spec in bridges)
+    footer = render.footer(mcp, target.personal)
+    tail = len(block.footer_text(footer))
+    # every memory, when all fit with the recall line's room kept
+    opened = (set(bridged), set[tuple[str, str, str]]())
+    kept, omitted, used = _fill(sizes, memories, placements, opened, base, limit - tail)
+    written, tails = list(bridges), {}
+    if omitted or used > limit - tail:  # the recall line, then the index of those left out
+        root = root_spec(target)
+        opened = ({root.path, *bridged}, set())
+        start = tail + base + _opening(sizes, root, bridges)
+        kept, omitted, used = _fill(sizes, memories, placements, opened, start, limit)
+        room = leftout.room(target, used, reserved)
+        index = leftout.index_text(omitted, len(kept), room, target.personal)
+        written.append(root)
+        tails[root.path] = (footer + ("\n" + index.text if index.text else ""), index.listed)
     return TargetPlan(
         target,
         budget_tokens,
-        dict(sorted(plans.items())),
+        _file_plans(sizes, written, kept, placements, tails),
         [m.id for m in kept],
         [m.id for m in omitted],
         used,
-        index_chars=len(listing.text) + 1 if listing.text else 0,
+        sum(len(text) - len(footer) for text, _ in tails.values()),  # the index, beside it
     )
 
 
 def _file_plans(
     sizes: _Sizes,
-    bridges: Sequence[FileSpec],
+    written: Sequence[FileSpec],
     kept: Sequence[Memory],
     placements: dict[str, tuple[Placement, ...]],
-    entries: dict[str, str],
-    root: FileSpec | None,
+    tails: dict[str, tuple[str, tuple[str, ...]]],
 ) -> dict[str, FilePlan]:
-    """The plans of the files the ``kept`` memories are placed in, the ``bridges`` first and the
-    ``root`` file (when it holds the recall line) last, each with its entries."""
-    plans: dict[str, FilePlan] = {}
-
-    def file_plan(spec: FileSpec) -> FilePlan:
-        existing = plans.get(spec.path)
-        if existing is None:
-            front, pre, _ = sizes.overhead(spec)
-            existing = plans[spec.path] = FilePlan(spec, front, pre)
-        return existing
-
-    for spec in bridges:
-        file_plan(spec)
+    """The plans of the files the ``kept`` memories are placed in and of those ``written`` even
+    with none (the bridges; the root file when it holds the recall line and index: ``tails``), each
+    with its entries, by path."""
+    specs = {spec.path: spec for spec in written}
+    held = defaultdict[str, list[block.Entry]](list)
     for memory in kept:
         for placement in placements[memory.id]:
-            file_plan(placement.file).entries.append(
+            specs.setdefault(placement.file.path, placement.file)
+            held[placement.file.path].append(
                 block.Entry(
-                    memory.id, memory.kind, placement.label, memory.priority, entries[memory.id]
+                    memory.id,
+                    memory.kind,
+                    placement.label,
+                    memory.priority,
+                    sizes.entries[memory.id],
                 )
             )
-    if root is not None:
-        file_plan(root)
-    return plans
+    return {
+        path: FilePlan(
+            spec, *sizes.overhead(spec)[:2], tuple(held[path]), *tails.get(path, ("", ()))
+        )
+        for path, spec in sorted(specs.items())
+    }
 
 
 def plan_targets(
@@ -279,12 +260,14 @@ def plan_targets(
     for it (no ``targets``, or ``targets`` naming it; never an on-demand one, which the prompt hook
     and recall bring) and that its client gets from no other target's files it reads
     (``layouts``, from ``delivery.layouts``; default: every target a full copy). Plans come in
-    ``targets``' order.
+    ``targets``' order (compile --user has two targets of one name: opencode's and Codex's
+    AGENTS.md).
     ``reserved``: hand-written characters of targets' always-loaded files."""
     ordered = budget.keep_order(memories)
     entries = {memory.id: render.entry_text(memory) for memory in ordered}
-    plans: dict[str, TargetPlan] = {}
+    held = reserved or {}
     made: list[TargetPlan] = []
+    plans: dict[str, TargetPlan] = {}  # by name: the hub's
     candidates: dict[str, set[str]] = {}
     at_root: dict[str, set[str]] = {}  # of those, the ones in the target's root file
     for layout in layouts if layouts is not None else delivery.standalone(targets):
@@ -294,20 +277,24 @@ def plan_targets(
         mine = [memory for memory in ours if memory.id not in elsewhere]
         candidates[target.name] = {memory.id for memory in mine}
         at_root[target.name] = _in_root_file(target, mine)
-        bridges = _bridges(layout, plans.get(delivery.HUB))
-        held = (reserved or {}).get(target.name, 0)
-        plan = plan_target(target, mine, entries, budgets[target.name], mcp, held, bridges)
-        plan.elsewhere = [memory.id for memory in ordered if not memory.is_for(target.name)]
-        plan.bridge = layout.bridge
-        plan.delivered = _delivered(layout, ours, candidates)
-        plans[target.name] = plan
-        made.append(plan)
-    # in ``targets``' order (compile --user has two targets of one name: opencode's and Codex's
-    # AGENTS.md)
-    order: dict[str, int] = {}
-    for index, target in enumerate(targets):
-        order.setdefault(target.name, index)
-    return sorted(made, key=lambda plan: order[plan.target.name])
+        plan = plan_target(
+            target,
+            mine,
+            entries,
+            budgets[target.name],
+            mcp,
+            held.get(target.name, 0),
+            _bridges(layout, plans.get(delivery.HUB)),
+        )
+        plans[target.name] = replace(
+            plan,
+            elsewhere=[memory.id for memory in ordered if not memory.is_for(target.name)],
+            delivered=_delivered(layout, ours, candidates),
+            bridge=layout.bridge,
+        )
+        made.append(plans[target.name])
+    names = [target.name for target in targets]
+    return sorted(made, key=lambda plan: names.index(plan.target.name))
 
 
 def _delivered(
