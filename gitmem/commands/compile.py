@@ -471,7 +471,6 @@ def stats(user: bool, as_json: bool) -> int:
     project, store = open_store(user)
     result, _ = _run(project, store, user, Request(today(), "partial", force=True))
     report, live, snapshot = result.report, result.live, result.snapshot
-    assert snapshot is not None
     day = today()
     packs = report.packs
     show = _shower(project, user)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple
@@ -44,8 +44,7 @@ if TYPE_CHECKING:
     from gitmem.scopes.packs import Pack
 
 
-@dataclass
-class Compiled:
+class Compiled(NamedTuple):
     """One compile of a store: its live memories, the report, and the files written.
 
     ``invalid``: the store's memory files that are invalid; then nothing was prepared (``report`` is
@@ -54,12 +53,10 @@ class Compiled:
 
     live: list[Memory]
     report: Report
-    invalid: list[Problem] = field(default_factory=list)
-    written: list[FileChange] = field(default_factory=list)
-    snapshot: Snapshot | None = None  # the store as loaded
-    misses: list[Miss] = field(
-        default_factory=list
-    )  # after writing: what the clients read that differs
+    invalid: list[Problem]
+    written: list[FileChange]
+    snapshot: Snapshot  # the store as loaded
+    misses: Sequence[Miss] = ()  # after writing: what the clients read that differs
 
 
 # What a compile does with the report: "report" prepares it only; "write" writes it unless it has
@@ -101,22 +98,18 @@ def compile_store(
     ``request.mode`` says (a target over a hard size limit is held, the others written)."""
     snapshot = snapshot or store.load()
     if snapshot.problems and request.mode != "partial":
-        return Compiled([], Report([]), list(snapshot.problems), snapshot=snapshot)
+        return Compiled([], Report([]), list(snapshot.problems), [], snapshot)
     live = [
         memory
         for memory in snapshot.memories.values()
         if memory.is_live(request.today) and memory.id not in request.without
     ]
     report = prepare(project, config, live, request)
-    writes = request.mode == "write" and not (
-        snapshot.problems or report.problems or report.refused
-    )
+    writes = request.mode == "write" and not (report.problems or report.refused)
     written = apply(project, report) if writes else []
     compiled = Compiled(live, report, list(snapshot.problems), written, snapshot)
-    if (
-        writes and request.only is None
-    ):  # what each client now reads, checked against what was meant
-        compiled.misses = arrivals(project, compiled, request.today, committed=False)
+    if writes and request.only is None:  # what each client now reads, against what was meant
+        return compiled._replace(misses=arrivals(project, compiled, request.today, False))
     return compiled
 
 
@@ -258,9 +251,7 @@ def _linked_roots(
             continue
         by_real.setdefault(os.path.realpath(project.root / target.root_file), []).append(target)
     out: dict[str, tuple[str, str]] = {}
-    for group in by_real.values():
-        if len(group) < 2:
-            continue
+    for group in by_real.values():  # a group of one holds only its writer
         writer = next((t for t in group if t.name == delivery.HUB), group[0])
         for target in group:
             if target is writer:
@@ -322,40 +313,25 @@ def _file_changes(
     """Decide every file's change (into ``report``); returns each file's text after compile (for
     the limits)."""
     finals: dict[str, str] = {}
-    seen_io: dict[Path, str] = {}
+    seen_io: dict[Path | None, str] = {}  # a change's io_path is never None
     # the files compile writes first: a file left to clean up that is one of them through a link
     # (the root AGENTS.md -> .agents/AGENTS.md, whose target is a nested AGENTS.md by its name) is
     # that file, not another
     for path in [*sorted(desired), *sorted(set(candidates) - set(desired))]:
         if path in desired:
-            target, file_plan = desired[path]
-            change = _desired_change(project, path, target, file_plan, force, report)
+            change = _desired_change(project, path, *desired[path], force, report)
         else:
             change = _cleanup_change(project, path, candidates[path], force, report)
         if change is None:
             continue
-        if change.io_path is not None:
-            other = seen_io.get(change.io_path)
-            if other is not None and path not in desired:
-                continue  # the file compile writes under another name
-            if other is not None:
-                if any(
-                    done.path == other and done.changed for done in report.changes
-                ):  # said when it is written
-                    report.warnings.append(
-                        f"{path} and {other} are the same file (a link): gitmem writes it "
-                        f"for {other}"
-                    )
-                _drop_link(report, path)
-                continue
-            seen_io[change.io_path] = path
+        other = seen_io.setdefault(change.io_path, path)
+        if other != path:  # the file compile writes under another name
+            if path in desired:
+                _drop_link(report, path, other)
+            continue
         if change.owned:
             report.changes.append(change)
-        final = (
-            change.new
-            if change.action in ("created", "updated", "healed", "removed")
-            else change.old
-        )
+        final = change.new if change.changed else change.old
         if final is not None:
             finals[path] = final
     return finals
@@ -629,11 +605,9 @@ def _nested_hand_written(
     if target.dir_file is None or not limits:
         return 0, []
     name, limit = target.dir_file, min(limits, key=lambda lim: lim.value)
-    nested = {path: 0 for path in listed.named(name) if "/" in path}
-    for path in nested:
-        nested[path] = _outside_block(project, path)
+    nested = {path: _outside_block(project, path) for path in listed.named(name) if "/" in path}
     most, over = 0, list[LimitUse]()
-    for path in sorted(nested):
+    for path in nested:  # sorted, as git lists them
         folders = chain(path.rsplit("/", 1)[0])[1:]
         hand = sum(nested.get(f"{folder}/{name}", 0) for folder in folders)
         if root + hand <= limit.value:
@@ -721,15 +695,11 @@ def _nested(project: Project, targets: Sequence[Target], listed: _Listed) -> dic
     for target in targets:
         if not target.personal:
             dir_files.update((private, target) for private in delivery.private_files(target))
-    if not dir_files:
-        return {}
     found: dict[str, Target] = {}
-    for path in listed.paths:  # sorted, as git lists them; those of other names have no owner
-        owner = next(
-            (t for name, t in dir_files.items() if path == name or path.endswith("/" + name)), None
-        )
-        if owner is not None and "/" in path and (project.root / path).is_file():
-            found.setdefault(path, owner)
+    for name, owner in dir_files.items():  # a path of two names (.claude/CLAUDE.md): the first's
+        for path in listed.named(name):
+            if "/" in path and (project.root / path).is_file():
+                found.setdefault(path, owner)
     return found
 
 
@@ -889,9 +859,13 @@ def _blocked_message(folder: str, target: Target) -> str:
     )
 
 
-def _drop_link(report: Report, path: str) -> None:
-    """A file that is a link to one another target writes: not this target's file (nor its
-    tokens) after all."""
+def _drop_link(report: Report, path: str, other: str) -> None:
+    """A file that is a link to ``other``, which another target writes: not this target's file (nor
+    its tokens) after all (said when ``other`` is written)."""
+    if any(done.path == other and done.changed for done in report.changes):
+        report.warnings.append(
+            f"{path} and {other} are the same file (a link): gitmem writes it for {other}"
+        )
     report.plans[:] = [
         replace(plan, chars=plan.chars - len(plan.files.pop(path).text()))
         if path in plan.files
