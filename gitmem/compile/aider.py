@@ -41,25 +41,17 @@ def config_change(project: Project, wanted: bool, kept: bool, report: Report) ->
         return None
     change = FileChange(path, TARGET.name, "unchanged", old, io_path=io_path)
     if old is None:
-        if not wanted:
-            return None
-        change.action, change.new = "created", AIDER_CREATED
-        return change
-    reads = reads_conventions(old)
-    if wanted == bool(reads):
-        return change
-    if not wanted and kept:
-        return change  # the hand-written part of CONVENTIONS.md stays, and so does the read
+        return change._replace(action="created", new=AIDER_CREATED) if wanted else None
+    if wanted == bool(reads_conventions(old)) or (not wanted and kept):
+        return change  # while the hand-written part of CONVENTIONS.md stays, so does the read
     if not wanted and old == AIDER_CREATED:
-        change.action = "removed"
-        return change
+        return change._replace(action="removed")
     try:
         data = yamlio.load(old).data
     except yamlio.YamlProblem as exc:
         report.problems.append(exc.problem(path))
         return None
-    change.action, change.new = "updated", _read_changed(old, wanted, data.get("read"))
-    return change
+    return change._replace(action="updated", new=_read_changed(old, wanted, data.get("read")))
 
 
 def _read_changed(old: str, wanted: bool, current: Any) -> str:

@@ -32,9 +32,8 @@ STALE_REASONS: dict[Action, str] = {
 }
 
 
-@dataclass
-class FileChange:
-    """One file compile looked at, and what it does to it."""
+class FileChange(NamedTuple):
+    """One file compile looked at, and what it does to it: built where compile decides it."""
 
     path: str  # relative to the repository root, / separators
     target: str

@@ -387,31 +387,32 @@ def _limits(
 
 def _hold(report: Report, held: set[str]) -> None:
     """Hold the changes of the targets over a hard limit: it does not stop the others."""
-    for change in report.changes:
-        if change.target in held and change.changed:
-            change.action = "held"
+    report.changes[:] = [
+        change._replace(action="held") if change.target in held and change.changed else change
+        for change in report.changes
+    ]
 
 
 def _block_first(report: Report, path: str) -> bool:
     """Put gitmem's block at the top of ``path`` (a file that holds hand-written text too): the
     team's text keeps every byte, after it. Returns whether the block is first now."""
-    change = next((c for c in report.changes if c.path == path and c.new is not None), None)
-    if change is None or change.new is None:
-        return False
+    index, new = next(
+        ((i, c.new) for i, c in enumerate(report.changes) if c.path == path and c.new is not None),
+        (-1, ""),
+    )
     try:
-        found = block.scan(change.new).found
+        found = block.scan(new).found
     except BlockError:
         return False
-    if found is None or found.kind == "file-hash":
+    if found is None or found.kind == "file-hash":  # none, or a file gitmem writes whole
         return False
     if found.before.strip():
-        newline = block.newline_of(change.new)
-        ending = "" if found.end.endswith("\n") else newline
-        change.new = (
-            found.begin + found.body + found.end + ending + found.before + found.after
-        )  # bytes kept
-        if change.action == "unchanged" and change.new != change.old:
-            change.action = "updated"
+        ending = "" if found.end.endswith("\n") else block.newline_of(new)
+        first = found.begin + found.body + found.end + ending + found.before + found.after
+        change = report.changes[index]
+        stale = change.action == "unchanged" and first != change.old  # every byte kept
+        action = "updated" if stale else change.action
+        report.changes[index] = change._replace(new=first, action=action)
     return True
 
 
@@ -772,9 +773,8 @@ def _desired_change(
     old, io_path = read_file(project, path, report)
     if io_path is None:
         return None
-    change = FileChange(path, target.name, "unchanged", old, io_path=io_path)
+    change = FileChange(path, target.name, "created", old, plan.text(), io_path=io_path)
     if old is None:
-        change.action, change.new = "created", plan.text()
         return change
     if plan.spec.whole:
         return _whole_change(change, old, plan.text(), force)
@@ -784,17 +784,14 @@ def _desired_change(
 def _whole_change(change: FileChange, old: str, text: str, force: bool) -> FileChange:
     """A file gitmem writes whole: regenerated when conflicted, refused when edited by hand."""
     new = block.with_newline(text, block.newline_of(old))
-    change.new = new
     if _has_conflicts(old) and block.BEGIN in old:  # gitmem's own file, conflicted: regenerate it
-        change.action = "healed"
-        return change
+        return change._replace(action="healed", new=new)
     try:
         found = block.scan(old).found
     except BlockError:
         found = None
-    if found is None or found.kind != "file-hash" or found.edited():
-        change.edited, change.diff = True, _diff(change.path, old, new)
-    return _decided(change, old, force)
+    edited = found is None or found.kind != "file-hash" or found.edited()
+    return _decided(change._replace(new=new), old, force, (old, new) if edited else None)
 
 
 def _block_change(
@@ -807,9 +804,8 @@ def _block_change(
     if result is None:
         return None
     if not isinstance(result, Scan):
-        change.new = block.splice(result[0], result[1], text)
-        change.action = "unchanged" if change.new == old else "healed"
-        return change
+        new = block.splice(result[0], result[1], text)
+        return change._replace(action="unchanged" if new == old else "healed", new=new)
     found = result.found
     if found is None and result.open_fence is not None:
         message = (
@@ -818,24 +814,21 @@ def _block_change(
         )
         report.problems.append(Problem(path, result.open_fence, 1, "block", message))
         return None
-    change.new = block.splice(old, found, text)
+    edit = None
     if found is not None and found.edited():
-        new_block = block.with_newline(text, block.newline_of(old))
-        change.edited, change.diff = True, _diff(path, found.block, new_block)
-    return _decided(change, old, force)
+        edit = found.block, block.with_newline(text, block.newline_of(old))
+    return _decided(change._replace(new=block.splice(old, found, text)), old, force, edit)
 
 
-def _decided(change: FileChange, old: str, force: bool) -> FileChange:
-    """The action of a change whose new text is known: unchanged, refused (a hand edit without
-    ``force``) or updated."""
+def _decided(change: FileChange, old: str, force: bool, edit: tuple[str, str] | None) -> FileChange:
+    """The action of a change whose new text is known: unchanged, refused (``edit``: gitmem's part
+    was edited by hand, as it is and as compile writes it; without ``force``) or updated."""
     if change.new == old:
-        change.action = "unchanged"
-        change.edited = False
-    elif change.edited and not force:
-        change.action = "refused"
-    else:
-        change.action = "updated"
-    return change
+        return change._replace(action="unchanged")
+    if edit is None:
+        return change._replace(action="updated")
+    diff = _diff(change.path, *edit)
+    return change._replace(action="updated" if force else "refused", edited=True, diff=diff)
 
 
 def _blocked_by_file(project: Project, path: str) -> str | None:
@@ -899,33 +892,21 @@ def _cleanup_change(
     old, io_path = read_file(project, path, report)
     if old is None or io_path is None:
         return None
-    change = FileChange(path, target.name, "removed", old, None, io_path=io_path)
     result = _scan_or_heal(path, old, report)
     if result is None:
         return None
-    if not isinstance(result, Scan):
-        if result[1].kind == "file-hash":
-            return change
-        rest = block.remove(result[1])
-        if rest.strip():
-            change.action, change.new = "healed", rest
-        return change
-    found = result.found
-    if (
-        found is None
-        # not gitmem's: a hand-written file of the same name (read by the tool: limits count it)
-    ):
-        change.action, change.new, change.owned = "unchanged", None, False
-        return change
-    if found.kind == "file-hash":
-        if found.edited():
-            change.edited, change.diff = True, _diff(path, old, "")
-    else:
-        rest = block.remove(found)
-        if found.edited():
-            change.edited, change.diff = True, _diff(path, found.block, "")
-        if rest.strip():
-            change.action, change.new = "updated", rest
-    if change.edited and not force:
-        change.action = "refused"
+    change = FileChange(path, target.name, "removed", old, None, io_path=io_path)
+    healed = not isinstance(result, Scan)  # of git conflict markers in gitmem's block first
+    found = result.found if isinstance(result, Scan) else result[1]
+    if found is None:  # not gitmem's: a hand-written file of the same name (limits count it)
+        return change._replace(action="unchanged", owned=False)
+    whole = found.kind == "file-hash"
+    rest = "" if whole else block.remove(found)
+    if rest.strip():
+        change = change._replace(action="healed" if healed else "updated", new=rest)
+    if found.edited() and not healed:
+        diff = _diff(path, old if whole else found.block, "")
+        change = change._replace(
+            action=change.action if force else "refused", edited=True, diff=diff
+        )
     return change
