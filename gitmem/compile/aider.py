@@ -58,18 +58,11 @@ def _read_changed(old: str, wanted: bool, current: Any) -> str:
     """``old`` with CONVENTIONS.md added to (``wanted``) or dropped from its ``read:``
     (``current``)."""
     items = [current] if isinstance(current, str) else list(current or [])
-    if not wanted:
-        remaining = [item for item in items if item != AIDER_FILE]
-        edited = (
-            (_edit_block_list(old, add=False) or _edit_inline(old, remaining))
-            if remaining
-            else None
-        )
-        return edited or yamlio.update(old, {"read": remaining or None})
-    if current is None:
+    after = [*items, AIDER_FILE] if wanted else [item for item in items if item != AIDER_FILE]
+    if current is None:  # wanted: a config with no ``read:`` does not read it
         return old + ("\n" if old[-1:] not in ("", "\n") else "") + f"read: {AIDER_FILE}\n"
-    edited = _edit_block_list(old, add=True) or _edit_inline(old, [*items, AIDER_FILE])
-    return edited or yamlio.update(old, {"read": [*items, AIDER_FILE]})
+    edited = (_edit_block_list(old, add=wanted) or _edit_inline(old, after)) if after else None
+    return edited or yamlio.update(old, {"read": after or None})
 
 
 def _edit_inline(text: str, items: list[str]) -> str | None:

@@ -246,11 +246,13 @@ def unreached(memories: Sequence[Memory], reached: Collection[str], report: Repo
     ids = ", ".join(memory.id for memory in lost[:5]) + (
         f" and {len(lost) - 5} more" if len(lost) > 5 else ""
     )
-    noun = "memory is" if len(lost) == 1 else "memories are"
+    noun, it, its = (
+        ("memory is", "it", "its") if len(lost) == 1 else ("memories are", "them", "their")
+    )
     report.warnings.append(
         f"{len(lost)} {noun} only for targets that are not configured ({', '.join(names)}), so no "
-        f"rules file gets {'it' if len(lost) == 1 else 'them'}: {ids}. Add a target (`gitmem init "
-        f"--target NAME`) or change {'its' if len(lost) == 1 else 'their'} `targets`"
+        f"rules file gets {it}: {ids}. Add a target (`gitmem init --target NAME`) or change {its} "
+        "`targets`"
     )
 
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from gitmem.compile.readers import READERS, Reader, imports_file
@@ -123,9 +124,9 @@ def with_settings(also: Mapping[str, Sequence[str]]) -> tuple[Reader, ...]:
 
 def layouts(
     targets: Sequence[Target],
-    hand_written: Mapping[str, str] | None = None,
+    hand_written: Mapping[str, str] = MappingProxyType({}),
     readers: Sequence[Reader] = READERS,
-    linked: Mapping[str, tuple[str, str]] | None = None,
+    linked: Mapping[str, tuple[str, str]] = MappingProxyType({}),
     ignored: Collection[str] = (),
 ) -> list[Layout]:
     """How each of ``targets`` (the configured ones compiled) is laid out, in the order their plans
@@ -138,8 +139,6 @@ def layouts(
     that one lacks, "" for none that git tracks). ``ignored``: the private files
     (``Reader.private``) and the root files of targets that fall back to the hub that git ignores
     here: nothing is placed in them."""
-    hand_written = hand_written or {}
-    linked = linked or {}
     names = {target.name for target in targets}
     laid: dict[str, tuple[Target, Bridge]] = {}
     for target in targets:

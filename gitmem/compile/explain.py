@@ -12,7 +12,7 @@ demand (the prompt hook, where the client has one, or recall), with their tokens
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from gitmem.compile import budget, delivery, leftout, reading, render
 from gitmem.compile.changes import Report
@@ -23,24 +23,20 @@ from gitmem.compile.reading import Disk, FileRead
 from gitmem.memory.model import Memory
 
 
-@dataclass
+@dataclass(frozen=True)
 class ClientView:
-    """What one client receives working on a path."""
+    """What one client receives working on a path (built by ``_view``)."""
 
     client: str
     key: str
     target: str
-    files: Sequence[
-        Loaded | FileRead
-    ]  # what it loads at the start (``FileRead``: read from the disk)
+    files: Sequence[Loaded | FileRead]  # what it loads at the start (``FileRead``: from the disk)
     touched: list[Loaded]  # glob-scoped files it loads when it touches the path (a file)
     full: list[str]  # memory ids arriving in full, in the order of the files
-    index: list[str] = field(
-        default_factory=list
-    )  # ids arriving as index lines only (``compile.leftout``)
-    on_demand: list[str] = field(default_factory=list)  # for its target, in no file it loads
-    hook: bool = (
-        False  # the client has a prompt hook gitmem sets up (else: only recall finds ``on_demand``)
+    index: list[str]  # ids arriving as index lines only (``compile.leftout``)
+    on_demand: list[str]  # for its target, in no file it loads
+    hook: (
+        bool  # the client has a prompt hook gitmem sets up (else: only recall finds ``on_demand``)
     )
 
     @property

@@ -39,7 +39,7 @@ MEMORIES = [
 
 def _plans(names: tuple[str, ...], hand_written: dict[str, str] | None = None) -> dict[str, object]:
     targets = [target for target in TARGETS if target.name in names]
-    laid = delivery.layouts(targets, hand_written)
+    laid = delivery.layouts(targets, hand_written or {})
     plans = plan_targets(targets, MEMORIES, dict.fromkeys(names, 100_000), layouts=laid)
     return {plan.target.name: plan for plan in plans}
 
