@@ -148,12 +148,16 @@ def prepare(
     caller's).
     """
     only = request.only
-    targets = list(only) if only is not None else chosen_targets(config, request.names)
+    if only is None:  # the project's configured targets, read as its settings say
+        targets = chosen_targets(config, request.names)
+        readers = delivery.with_settings(also_read(project))
+        reached = set(config.targets)
+    else:  # compile --user: exactly those
+        targets, readers, reached = list(only), READERS, {target.name for target in only}
     targets, linked = _around_linked(project, targets)
     budgets = {target.name: request.budget or config.budget_for(target.name) for target in targets}
     packs, pack_problems, shared = _shared(project, config, request)
     memories = [*memories, *shared]
-    readers = READERS if only is not None else delivery.with_settings(also_read(project))
     git = GitView(project.root)
     targets, laid = _laid_out(project, targets, readers, git, personal=only is not None)
     cleaned = targets if request.names else list(request.catalogue)
@@ -162,7 +166,6 @@ def prepare(
     plans = plan_targets(targets, memories, room.budgets, config.mcp, room.reserved, laid)
     report = Report(plans, packs=packs, readers=readers, git=git)
     report.warnings.extend(config.notes())
-    reached = {target.name for target in only} if only is not None else set(config.targets)
     checks.unreached(memories, reached, report)
     _pack_problems(report, pack_problems)
     desired = _desired(project, linked, report)
@@ -366,19 +369,19 @@ def _limits(
     held: set[str] = set()
     roots = {target.name: target.root_file for target in targets}
     for use in report.limits:
-        if use.over and use.limit.hard and use.hand_written > use.limit.value:
+        if not use.over:
+            continue
+        if use.limit.hard and use.hand_written > use.limit.value:
             # the team's text alone is past it: no budget fixes it, and holding the target would
             # hold its memories back on every compile (and every commit, through the hook): the
             # block goes first, where the client reads it before it cuts, and `gitmem check` says
             # what to shorten
             moved = _block_first(report, roots.get(use.target, use.path))
             report.warnings.append(checks.hand_written_over(use, moved))
-        elif use.over and use.limit.hard:
+        elif use.limit.hard:
             report.over.append(Problem(use.path, 1, 1, "limit", checks.limit_advice(use)))
             held.add(use.target)
-        elif (
-            use.over and use.path in touched
-        ):  # soft: said when the file changes, and always by `gitmem stats`
+        elif use.path in touched:  # soft: said when the file changes, always by `gitmem stats`
             report.warnings.extend(checks.soft_limit_warning(use, first_block))
     report.ignored = checks.ignored(project, report)
     _hold(report, held)
