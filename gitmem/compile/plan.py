@@ -171,6 +171,7 @@ def plan_target(
     memories: Sequence[Memory],
     entries: dict[str, str],
     budget_tokens: int,
+    placements: dict[str, tuple[Placement, ...]],
     mcp: bool = False,
     reserved: int = 0,
     bridges: Sequence[FileSpec] = (),
@@ -179,15 +180,15 @@ def plan_target(
     ``budget_tokens``.
 
     ``entries`` maps every memory id to its entry text (``render.entry_text``), shared by all
-    targets. Ids of the form ``PACK/ID`` are shared packs' memories: the framing then says where
-    those come from. ``reserved``: the hand-written characters of the target's always-loaded file
+    targets; ``placements``, each memory's places in the target's files (``scoping.place``). Ids
+    of the form ``PACK/ID`` are shared packs' memories: the framing then says where those come
+    from. ``reserved``: the hand-written characters of the target's always-loaded file
     (its index of left-out memories keeps within the target's hard size limit with them).
     ``bridges``: files written even without a memory of their own (they import the hub:
     ``delivery``); their framing counts first.
     """
     sizes = _Sizes(target, entries, packs=any("/" in memory.id for memory in memories))
     limit = budget_tokens * budget.CHARS_PER_TOKEN
-    placements = {memory.id: place(target, memory.paths) for memory in memories}
     bridged = {spec.path for spec in bridges}
     base = sum(sizes.overhead(spec)[2] for spec in bridges)
     footer = render.footer(mcp, target.personal)
@@ -276,12 +277,14 @@ def plan_targets(
         elsewhere = delivery.excluded(layout, candidates, at_root)
         mine = [memory for memory in ours if memory.id not in elsewhere]
         candidates[target.name] = {memory.id for memory in mine}
-        at_root[target.name] = _in_root_file(target, mine)
+        placements = {memory.id: place(target, memory.paths) for memory in mine}
+        at_root[target.name] = _in_root_file(placements)
         plan = plan_target(
             target,
             mine,
             entries,
             budgets[target.name],
+            placements,
             mcp,
             held.get(target.name, 0),
             _bridges(layout, plans.get(delivery.HUB)),
@@ -310,11 +313,11 @@ def _delivered(
     return out
 
 
-def _in_root_file(target: Target, memories: Sequence[Memory]) -> set[str]:
-    """The ids of ``memories`` placed in ``target``'s root file (what a client whose root file is a
-    link to it reads of it: ``delivery.excluded``)."""
+def _in_root_file(placements: dict[str, tuple[Placement, ...]]) -> set[str]:
+    """The ids of the memories placed in their target's root file (what a client whose root file is
+    a link to it reads of it: ``delivery.excluded``)."""
     return {
-        memory.id for memory in memories if any(p.file.root for p in place(target, memory.paths))
+        memory_id for memory_id, places in placements.items() if any(p.file.root for p in places)
     }
 
 
