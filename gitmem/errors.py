@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import IntEnum
-from typing import NamedTuple
+
+from gitmem.records import Record
 
 
 class ExitCode(IntEnum):
@@ -46,7 +47,7 @@ def _escape(char: str) -> str:
     return named.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
 
 
-class Problem(NamedTuple):
+class Problem(Record):
     """One thing wrong with one file, printed as ``path:line:col: field: message``; problems sort by
     file, line, column, field and message."""
 

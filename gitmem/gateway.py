@@ -37,7 +37,7 @@ a window between the check and the use (a link created meanwhile): closing it ne
 use stops.
 """
 
-# (no postponed annotations: NamedTuple compiles each string annotation at import, on the hook path)
+from __future__ import annotations
 
 import contextlib
 import errno
@@ -46,10 +46,11 @@ import stat
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, NamedTuple
+from typing import IO
 
 from gitmem.errors import CannotRun, CheckFailed, Problem
 from gitmem.project import Project, UserScope, xdg_home
+from gitmem.records import Record
 
 REASON = "resolves outside the repository (through a symbolic link); gitmem does not follow it"
 USER_REASON = (
@@ -182,7 +183,7 @@ def _display(where: Where, path: Path | str) -> str:
         return os.fspath(path)
 
 
-class _Area(NamedTuple):
+class _Area(Record):
     """The folders of a ``Where``, resolved once a process: gitmem's cache, the roots, and the
     refusal's reason."""
 

@@ -10,18 +10,19 @@ zero or more whole directories, ``?`` one character other than ``/``, ``[abc]``/
 one character of a class; anything else is itself.
 """
 
-# (no postponed annotations: NamedTuple compiles each string annotation at import, on the hook path)
+from __future__ import annotations
 
 import re
 from collections.abc import Container
 from functools import cache
-from typing import NamedTuple
+
+from gitmem.records import Record
 
 _NONE: frozenset[str] = frozenset()
 _SLASH = frozenset("/")
 
 
-class State(NamedTuple):  # (not a dataclass: see gitmem/errors.py's Problem)
+class State(Record):  # (not a dataclass: see gitmem/errors.py's Problem)
     """One state of a glob: on a character in ``advance`` (``among``; else not in it), on to the
     next state; on one in ``stay`` (``stays``; else not in it), here again; and, reading nothing, on
     to each state ``skips`` ahead."""
@@ -33,7 +34,7 @@ class State(NamedTuple):  # (not a dataclass: see gitmem/errors.py's Problem)
     skips: tuple[int, ...] = ()
 
 
-class Glob(NamedTuple):
+class Glob(Record):
     states: tuple[State, ...]
 
 

@@ -37,10 +37,12 @@ globs. Brace patterns (``*.{ts,tsx}``) are expanded for the comma-separated form
 would split the glob.
 """
 
-# (no postponed annotations: NamedTuple compiles each string annotation at import, on the hook path)
+from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal, NamedTuple
+from typing import Literal
+
+from gitmem.records import Record
 
 # Names of the files gitmem creates whole start with this, so cleaning up never touches anyone
 # else's file.
@@ -95,7 +97,7 @@ StoreLayout = Literal["auto-memory", "git-root-memory", "registry", "task-groups
 READ_KINDS = (ALWAYS, BY_PATH, FALLBACK, IMPORTS)
 
 
-class Reading(NamedTuple):
+class Reading(Record):
     """What a ``Read.how`` means for the target read (``READS``)."""
 
     reads: bool  # the tool reads the target's files itself, wherever they are
@@ -111,7 +113,7 @@ READS: dict[ReadKind, Reading] = {
 }
 
 
-class UserFile(NamedTuple):
+class UserFile(Record):
     """A tool's user-level rules file, which `gitmem compile --user` writes the personal memories
     into.
 
@@ -130,7 +132,7 @@ class UserFile(NamedTuple):
         return self.path.endswith("/")
 
 
-class Limit(NamedTuple):
+class Limit(Record):
     """A size past which a tool truncates or warns.
 
     ``measure``: ``chars`` or ``lines`` of one file (hand-written text included: the tool reads it
@@ -151,7 +153,7 @@ def _lines(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 
 
-class Measuring(NamedTuple):
+class Measuring(Record):
     """What a ``Limit.measure`` means: how it counts a file, the unit a message names, and what
     compile and import do with a limit of it."""
 
@@ -184,7 +186,7 @@ MEASURES: dict[Measure, Measuring] = {
 }
 
 
-class Target(NamedTuple):
+class Target(Record):
     """The rules files gitmem compiles for a tool (``name`` is the record's name, the target
     name of config.yaml)."""
 
@@ -222,7 +224,7 @@ class Target(NamedTuple):
     their folder."""
 
 
-class Format(NamedTuple):
+class Format(Record):
     """How ``gitmem import`` reads one kind of the tool's rules files, and the scope its frontmatter
     gives them.
 
@@ -256,7 +258,7 @@ class Format(NamedTuple):
     tool: str = ""  # the record's name (filled in by ``FORMATS``)
 
 
-class Read(NamedTuple):
+class Read(Record):
     """A gitmem target whose files the tool reads, and how (one of ``READ_KINDS``)."""
 
     target: str
@@ -266,7 +268,7 @@ class Read(NamedTuple):
     )
 
 
-class Hooks(NamedTuple):
+class Hooks(Record):
     """The tool's session-hook mechanism (``gitmem hook``, ``init --agent-hooks``);
     ``session.clients`` hands these out as its clients, named."""
 
@@ -330,7 +332,7 @@ class Hooks(NamedTuple):
         return dict(self.events).get(event)
 
 
-class Commands(NamedTuple):
+class Commands(Record):
     """Where the tool reads custom commands (gitmem's ``/remember``), and in what format."""
 
     project: str | None  # relative to the repository root; None: per user only
@@ -341,7 +343,7 @@ class Commands(NamedTuple):
     frontmatter: str = ""  # extra frontmatter lines of the markdown style
 
 
-class Mcp(NamedTuple):
+class Mcp(Record):
     """The tool's project-level MCP configuration (``init --mcp``)."""
 
     files: tuple[str, ...]  # candidate files: the first existing one is used (else the first)
@@ -352,7 +354,7 @@ class Mcp(NamedTuple):
     """
 
 
-class NamesSetting(NamedTuple):
+class NamesSetting(Record):
     """A project setting that names the rules files the tool reads (Gemini CLI's
     ``context.fileName`` in ``.gemini/settings.json``: a name or a list of names). A name that is
     another target's root file (``AGENTS.md``) makes the tool a reader of that target's files in
@@ -364,7 +366,7 @@ class NamesSetting(NamedTuple):
     checked: str
 
 
-class Transcripts(NamedTuple):
+class Transcripts(Record):
     """Where the tool keeps its session transcripts (``gitmem scan --log NAME --user``).
 
     ``layout``: ``slug`` (``BASE/projects/<project path, non-alphanumerics as "-">/*.jsonl``),
@@ -380,7 +382,7 @@ class Transcripts(NamedTuple):
     xdg_data: str | None = None
 
 
-class MemoryStore(NamedTuple):
+class MemoryStore(Record):
     """Where the tool keeps the memories it writes on its own, for one repository (``gitmem import
     --from NAME``; ``gitmem.clientstores`` derives each place from ``layout``, docs/import.md
     describes them).
@@ -402,7 +404,7 @@ class MemoryStore(NamedTuple):
     where: str
 
 
-class Retired(NamedTuple):
+class Retired(Record):
     """A tool that no longer exists: a config or memory that still names its target gets
     ``replacement``'s files, and a one-line note saying so (``why``)."""
 
@@ -410,7 +412,7 @@ class Retired(NamedTuple):
     why: str
 
 
-class Tool(NamedTuple):
+class Tool(Record):
     """Everything gitmem knows about one AI tool (or one shared file format: ``agents``, the
     AGENTS.md standard)."""
 

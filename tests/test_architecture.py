@@ -76,6 +76,7 @@ SHARED = (
     "clientstores",
     "clientsettings",
     "gitcommand",
+    "records",
 )
 
 
@@ -295,6 +296,7 @@ SLOW = (
 PROMPT_HOOK_MODULES = (
     "gitmem",
     "gitmem.__main__",
+    "gitmem.records",
     "gitmem.errors",
     "gitmem.project",
     "gitmem.gateway",
@@ -322,6 +324,7 @@ PROMPT_HOOK_MODULES = (
 SCAN_HOOK_MODULES = (
     "gitmem",
     "gitmem.__main__",
+    "gitmem.records",
     "gitmem.errors",
     "gitmem.gateway",
     "gitmem.project",

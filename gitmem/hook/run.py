@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from gitmem import gateway
 from gitmem.clientsettings import named_files
@@ -26,12 +26,13 @@ from gitmem.hook.payload import parse as parse
 from gitmem.hook.payload import session_id as session_id
 from gitmem.hook.payload import text as _text
 from gitmem.project import Project, personal_scope
+from gitmem.records import Record
 from gitmem.tools import BY_NAME, TARGETS, HookOutput
 
 
 # NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs
 # the prompt hook, a new process on every prompt, more than its own work.
-class Answer(NamedTuple):
+class Answer(Record):
     """What a hook prints, and the memories it injected."""
 
     stdout: str
@@ -305,7 +306,7 @@ def _block(reason: str) -> str:
     return json.dumps({"decision": "block", "reason": reason})
 
 
-class _Answering(NamedTuple):
+class _Answering(Record):
     """How a client reads a hook's answer (a ``Hooks.output``)."""
 
     event: Callable[[str, str], str]  # the answer carrying ``text`` for the client's event ``name``

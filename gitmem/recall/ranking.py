@@ -12,11 +12,11 @@ prompts; benchmarks/bench_delivery.py's held-out prompts report on them.
 
 import math
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from gitmem.memory.model import Memory
 from gitmem.recall.globs import any_match
 from gitmem.recall.results import Anchor, Hit, PromptMatch
+from gitmem.records import Record
 
 # -- the index's scores --------------------------------------------------------------------------
 
@@ -63,7 +63,7 @@ PERSONAL = (
 
 # NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs
 # the prompt hook, a new process on every prompt, more than its own work.
-class Candidate(NamedTuple):
+class Candidate(Record):
     """A memory the prompt may bring in, with its score."""
 
     key: str  # what the session state records: the id, ~/ID for a personal memory, PACK/ID

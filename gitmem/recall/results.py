@@ -1,15 +1,15 @@
 """What recall returns: its hits and reports, the session hooks' census of the index, and the words
 of a query worth searching for (``gitmem.recall.index`` finds them)."""
 
-# (no postponed annotations: NamedTuple compiles each string annotation at import, on the hook path)
+from __future__ import annotations
 
 import re
 from itertools import pairwise
 from pathlib import Path
-from typing import NamedTuple
 
 from gitmem.errors import Problem
 from gitmem.memory.model import Memory
+from gitmem.records import Record
 
 # fmt: off
 STOP_WORDS = frozenset("""
@@ -25,7 +25,7 @@ which while who whom why will with would you your yours
 
 # NamedTuples and plain classes, not dataclasses: importing dataclasses (and inspect with it) costs
 # the prompt hook, a new process on every prompt, more than its own work.
-class Hit(NamedTuple):
+class Hit(Record):
     """A memory recall found, with its score."""
 
     memory: Memory
@@ -34,7 +34,7 @@ class Hit(NamedTuple):
     file: Path
 
 
-class Anchor(NamedTuple):
+class Anchor(Record):
     """A memory a prompt's path or identifier ties it to (``gitmem.recall.anchors``)."""
 
     memory: Memory
@@ -45,7 +45,7 @@ class Anchor(NamedTuple):
     file: Path
 
 
-class PromptMatch(NamedTuple):
+class PromptMatch(Record):
     """What the prompt hook's query found (``RecallIndex.search_prompt``)."""
 
     hits: list[Hit]
@@ -128,7 +128,7 @@ def term_pairs(query: str, most: int = 16) -> list[tuple[str, str]]:
     return list(dict.fromkeys((a, b) for a, b in pairwise(_kept(_words(query))) if a != b))[:most]
 
 
-class Census(NamedTuple):
+class Census(Record):
     """One indexed memory's status and scope, as the session hooks count them."""
 
     id: str
