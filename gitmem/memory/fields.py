@@ -17,12 +17,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 # Every character str.splitlines() breaks at, except "\n" (and "\r\n", handled as "\r").
 OTHER_LINE_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-_OTHER_BREAK_RE = re.compile(f"[{re.escape(OTHER_LINE_BREAKS)}]")
-_BREAK_RE = re.compile(f"\r\n|[\n{re.escape(OTHER_LINE_BREAKS)}]")  # every line break
+
+
+@cache
+def _other_break() -> re.Pattern[str]:
+    """Any line break but ``\\n``, compiled on first use: the prompt hook imports this module."""
+    return re.compile(f"[{re.escape(OTHER_LINE_BREAKS)}]")
+
 
 Where = tuple[str | int, ...]
 
@@ -83,7 +89,7 @@ def line_break_problems(data: Any) -> list[tuple[Where, int, str]]:
     exclude it.)"""
     problems = []
     for where, value in strings(data, ()):
-        other = _OTHER_BREAK_RE.search(value)
+        other = _other_break().search(value)
         if other:
             char = other.group(0)
             import unicodedata  # only to name a refused character: not on the prompt hook's path
@@ -139,7 +145,7 @@ def stray_line_breaks(text: str) -> Iterator[tuple[int, int, int]]:
     """(line, column, code point) of each line break other than ``\\n`` in ``text`` (lines
     counted at ``\\n``)."""
     line, line_start, counted_to = 1, 0, 0
-    for match in _OTHER_BREAK_RE.finditer(text):
+    for match in _other_break().finditer(text):
         index = match.start()
         newlines = text.count("\n", counted_to, index)
         if newlines:
@@ -151,10 +157,11 @@ def stray_line_breaks(text: str) -> Iterator[tuple[int, int, int]]:
 
 def split_lines(text: str) -> list[str]:
     """``text`` split at every line break a reader may honour (``str.splitlines``'), so none is
-    left inside a line."""
-    return _BREAK_RE.split(text)
+    left inside a line; a line break at the end leaves an empty last line."""
+    lines = text.splitlines()
+    return [*lines, ""] if text[-1:] in ("", "\n", *OTHER_LINE_BREAKS) else lines
 
 
 def one_line(text: str) -> str:
     """``text`` with every line break a reader may honour as a space."""
-    return _BREAK_RE.sub(" ", text)
+    return " ".join(split_lines(text))
