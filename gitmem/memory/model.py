@@ -1,15 +1,14 @@
 """A memory as a frozen value, and the vocabularies of its fields."""
 
-from __future__ import annotations
+# (no postponed annotations: NamedTuple compiles each string annotation at import, and the first
+# compile costs the prompt hook more than its own work)
 
 import re
+from collections.abc import Callable
 from datetime import date
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from gitmem.tools import current
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 KINDS = ("convention", "decision", "pitfall", "preference", "fact")
 STATUSES = ("proposed", "active", "retired")
@@ -43,7 +42,7 @@ class Evidence(NamedTuple):
     digest: str | None = None
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Evidence:
+    def from_dict(cls, data: dict[str, Any]) -> "Evidence":
         return cls(data["path"], _lines(data.get("lines")), data.get("digest"))
 
     def to_dict(self) -> dict[str, str]:
@@ -63,7 +62,7 @@ class Enforce(NamedTuple):
     edits: tuple[str, ...] = ()
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Enforce:
+    def from_dict(cls, data: dict[str, Any]) -> "Enforce":
         return cls(tuple(data.get("commands") or ()), tuple(data.get("edits") or ()))
 
     def to_dict(self) -> dict[str, list[str]]:
@@ -104,7 +103,7 @@ class Memory(NamedTuple):
     reason: str | None = None
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Memory:
+    def from_dict(cls, data: dict[str, Any]) -> "Memory":
         """A memory from data that passed validation (dates as YYYY-MM-DD strings)."""
         values: dict[str, Any] = {}
         for name in FIELD_ORDER:
@@ -155,7 +154,7 @@ class Memory(NamedTuple):
             or any(current(name) == target for name in self.targets)
         )
 
-    def with_changes(self, **changes: Any) -> Memory:
+    def with_changes(self, **changes: Any) -> "Memory":
         return self._replace(**changes)
 
 
