@@ -35,33 +35,22 @@ _FLAGS = ((re.IGNORECASE, "i"), (re.MULTILINE, "m"), (re.DOTALL, "s"))
 def translate(pattern: str, flags: int = 0) -> str:
     """``pattern`` in RE2's syntax with Python's meaning: Unicode classes, flags written inline."""
     out: list[str] = []
-    index, inside = 0, False
-    while index < len(pattern):
-        char = pattern[index]
-        if char == "\\" and index + 1 < len(pattern):
-            escaped = pattern[index + 1]
-            table = _INSIDE if inside else _OUTSIDE
-            out.append(table.get(escaped, pattern[index : index + 2]))
-            index += 2
-            continue
-        if char == "[" and not inside:
-            inside = True
-            out.append(char)
-            index += 1
-            for opener in (
-                "^",
-                "]",
-            ):  # "[^]...]" and "[]...]": a leading "]" is a member, not the end
-                if pattern.startswith(opener, index):
-                    out.append(opener)
-                    index += 1
-            continue
-        if char == "]" and inside:
+    inside = False
+    for token in re.findall(_TOKENS, pattern, re.DOTALL):
+        if len(token) == 2 and token[0] == "\\":
+            token = (_INSIDE if inside else _OUTSIDE).get(token[1], token)
+        elif token[0] == "[":  # opens a class; inside one it is itself ("[^]" ends it)
+            inside = not (inside and token.endswith("]"))
+        elif token == "]":
             inside = False
-        out.append(char)
-        index += 1
+        out.append(token)
     inline = "".join(letter for flag, letter in _FLAGS if flags & flag)
     return (f"(?{inline})" if inline else "") + "".join(out)
+
+
+# An escape, a class's opening (``[^]...]`` and ``[]...]``: a leading "]" is a member, not the end),
+# or one character.
+_TOKENS = r"\\.|\[\^?\]?|."
 
 
 class _Linear:

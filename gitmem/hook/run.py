@@ -103,32 +103,24 @@ _IMPORT = re.compile(
 
 def rules_files(project: Project, client: Client) -> list[Path]:
     """The rules files the client loads at the root: its own (or its fallback when it has none of
-    them), and the files they import with a whole-line ``@FILE.md``."""
-    files = [project.root / name for name in client.rules_files]
+    them), the files the project's settings name for it (Gemini CLI's context.fileName), and the
+    files they import with a whole-line ``@FILE.md``; each once."""
+    root = project.root
+    files = [root / name for name in client.rules_files]
     if not any(path.is_file() for path in files):
-        files = [project.root / name for name in client.fallback_files]
-    setting = BY_NAME[client.name].names_setting if client.name in BY_NAME else None
-    if (
-        setting is not None
-    ):  # the files the project's settings name for it (Gemini CLI's context.fileName)
-        files += [
-            project.root / name
-            for name in named_files(project, setting)
-            if project.root / name not in files
-        ]
+        files = [root / name for name in client.fallback_files]
+    tool = BY_NAME.get(client.name)
+    if tool is not None and tool.names_setting is not None:
+        files += [root / name for name in named_files(project, tool.names_setting)]
+    inside = root.resolve()
     for path in list(files):
         try:
             text = gateway.read_text(project, path, limit=gateway.RULES_LIMIT, errors="replace")
-        except (
-            OSError,
-            GitmemError,
-        ):  # a link leading outside (to /dev/zero...), too large: not read
+        except (OSError, GitmemError):  # a link leading outside (to /dev/zero...), too large
             continue
-        for name in _IMPORT.findall(text):
-            imported = (path.parent / name).resolve()
-            if project.root.resolve() in imported.parents and imported not in files:
-                files.append(imported)
-    return files
+        imported = ((path.parent / name).resolve() for name in _IMPORT.findall(text))
+        files += [found for found in imported if inside in found.parents]
+    return list(dict.fromkeys(files))
 
 
 def _targets_of(project: Project, files: list[Path]) -> set[str]:
