@@ -401,34 +401,21 @@ def strip_comments(lines: list[str]) -> list[str]:
     in_comment = False
     open_fence: str | None = None
     for line in lines:
-        if not in_comment:
-            marker = fence(line) if open_fence is None else None
-            if marker is not None:
-                open_fence = marker
-            elif open_fence is not None and closes(line, open_fence):
-                open_fence = None
-                out.append(line)
-                continue
-            if open_fence is not None:
+        if not in_comment:  # a fence's own lines and those inside it are kept whole
+            was = open_fence
+            open_fence = fence(line) if was is None else None if closes(line, was) else was
+            if was is not None or open_fence is not None:
                 out.append(line)
                 continue
         pieces: list[str] = []
-        position = 0
-        while position < len(line):
+        rest = line
+        while rest:
             if in_comment:
-                end = line.find("-->", position)
-                if end < 0:
-                    break
-                position = end + 3
-                in_comment = False
+                _, end, rest = rest.partition("-->")
             else:
-                start = line.find("<!--", position)
-                if start < 0:
-                    pieces.append(line[position:])
-                    break
-                pieces.append(line[position:start])
-                position = start + 4
-                in_comment = True
+                kept, end, rest = rest.partition("<!--")
+                pieces.append(kept)
+            in_comment = bool(end) != in_comment  # the marker looked for, found, flips it
         kept = "".join(pieces)
         out.append(kept.rstrip() if kept.strip() else "")
     return out
