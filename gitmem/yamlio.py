@@ -176,16 +176,17 @@ def _plain(node: Any, where: Path_, marks: dict[Path_, tuple[int, int]]) -> Any:
     if isinstance(node, TaggedScalar):
         line, col = marks.get(where, (1, 1))
         raise YamlProblem(line, col, "custom tags (!name) are not allowed")
-    if isinstance(node, bool) or node is None:
-        return node
-    if isinstance(node, str):
-        return str(node)
-    if isinstance(node, int):
-        return int(node)
-    if isinstance(node, float):
-        return float(node)
-    line, col = marks.get(where, (1, 1))
-    raise YamlProblem(line, col, f"unsupported YAML value of type {type(node).__name__}")
+    if node is None:
+        return None
+    plain = next((kind for kind in _SCALARS if isinstance(node, kind)), None)
+    if plain is None:
+        line, col = marks.get(where, (1, 1))
+        raise YamlProblem(line, col, f"unsupported YAML value of type {type(node).__name__}")
+    return plain(node)
+
+
+# The scalars a file may hold, each read as its plain type (bool before int: a bool is an int).
+_SCALARS: tuple[type, ...] = (bool, str, int, float)
 
 
 _KINDS = (
