@@ -10,9 +10,10 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from gitmem.errors import CannotRun
+from gitmem.records import Record
 
 if TYPE_CHECKING:
     import subprocess  # not at import: the scan hook's start-up
@@ -248,9 +249,9 @@ def list_matching(root: Path, globs: tuple[str, ...]) -> list[str]:
     return sorted({path for path in out.decode("utf-8", "surrogateescape").split("\0") if path})
 
 
-# A NamedTuple, not a dataclass: importing dataclasses (and inspect with it) costs the pre-commit
-# hook more than scanning a typical commit.
-class CommitRef(NamedTuple):
+# Records, not dataclasses: importing dataclasses (and inspect with it) costs the pre-commit hook
+# more than scanning a typical commit.
+class CommitRef(Record):
     """A commit as a message names it."""
 
     sha: str
@@ -259,7 +260,7 @@ class CommitRef(NamedTuple):
     subject: str
 
 
-class Change(NamedTuple):
+class Change(Record):
     """A commit that added (A) or deleted (D) a file."""
 
     commit: CommitRef
