@@ -26,9 +26,11 @@ READS_CONFIG: dict[str | None, str] = {
 }
 
 
-def named_files(project: Project, setting: NamesSetting) -> list[str]:
+def named_files(project: Project, setting: NamesSetting | None) -> list[str]:
     """The root files of gitmem's targets (``AGENTS.md``, ``CLAUDE.md``, ...) that ``setting``
-    names, in its order."""
+    names, in its order (none without a setting)."""
+    if setting is None:
+        return []
     value = _load(project, setting.file)
     for part in setting.key:
         value = value.get(part) if isinstance(value, dict) else None
@@ -46,10 +48,8 @@ def also_read(project: Project) -> dict[str, tuple[str, ...]]:
         config = READS_CONFIG.get(tool.serves)
         if config is not None:  # aider: the files its .aider.conf.yml's `read:` names
             names = config_reads(_text(project, config) or "") or []
-        elif tool.names_setting is not None:
-            names = named_files(project, tool.names_setting)
         else:
-            continue
+            names = named_files(project, tool.names_setting)
         # another target's root file (not one of its own target's)
         targets = tuple(
             ROOT_FILES[n] for n in names if ROOT_FILES.get(n, tool.serves) != tool.serves

@@ -110,7 +110,7 @@ def rules_files(project: Project, client: Client) -> list[Path]:
     if not any(path.is_file() for path in files):
         files = [root / name for name in client.fallback_files]
     tool = BY_NAME.get(client.name)
-    if tool is not None and tool.names_setting is not None:
+    if tool is not None:
         files += [root / name for name in named_files(project, tool.names_setting)]
     inside = root.resolve()
     for path in list(files):
