@@ -260,24 +260,36 @@ _NOT_SECRET_TAILS = frozenset(
         """
     )
 )
+# Parts that say the value is no working credential: public, a flag about one, or a stand-in
+# (``nonMatchingToken``, ``fake_password``, ``BAD_KEY``)
 _NOT_SECRET_PARTS = frozenset(
-    {"public", "pub", "publishable", "is", "has", "use", "no", "csrf", "xsrf", "old"}
+    _words(
+        """
+        public pub publishable is has use no csrf xsrf old fake dummy mock invalid wrong bad
+        sample example expired revoked nonmatching nonexistent nonexisting nonvalid
+        """
+    )
 )
+_NON_RE = lazy(r"(?<![a-z])non_(?=[a-z])")  # English's prefix: non-matching is one word
+
+
+def _name_parts(name: str) -> list[str]:
+    """A name's words, lower-cased: ``nonMatchingToken`` is nonmatching, token."""
+    snake = _NON_RE.sub("non", _CAMEL_RE.sub("_", name).lower().replace("-", "_"))
+    return [part for part in _SPLIT_RE.split(snake) if part]
 
 
 def secret_name(name: str) -> bool:
     """Whether a variable, key or flag name says it holds a credential."""
-    parts = [p.lower() for p in _SPLIT_RE.split(_CAMEL_RE.sub("_", name)) if p]
-    if not parts or parts[-1] in _NOT_SECRET_TAILS or any(p in _NOT_SECRET_PARTS for p in parts):
+    parts = _name_parts(name)
+    if not parts or parts[-1] in _NOT_SECRET_TAILS or not _NOT_SECRET_PARTS.isdisjoint(parts):
         return False
-    for index, part in enumerate(parts):
-        if part in _SECRET_WORDS:
-            return True
-        if part == "key" and index > 0 and parts[index - 1] in _KEY_QUALIFIERS:
-            return True
-        if part.endswith(("password", "passwd", "secret", "token", "apikey")):
-            return True
-    return False
+    return any(
+        part in _SECRET_WORDS
+        or part.endswith(("password", "passwd", "secret", "token", "apikey"))
+        or (part == "key" and before in _KEY_QUALIFIERS)
+        for before, part in zip(["", *parts[:-1]], parts, strict=True)
+    )
 
 
 _PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase", "passcode", "pwd", "pass", "pw"})
@@ -286,8 +298,9 @@ _PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase", "passcode", "pw
 def password_name(name: str) -> bool:
     """Whether a credential's name says password (people choose those, symbols and all), not key or
     token."""
-    parts = [p.lower() for p in _SPLIT_RE.split(_CAMEL_RE.sub("_", name)) if p]
-    return any(p in _PASSWORD_WORDS or p.endswith(("password", "passwd")) for p in parts)
+    return any(
+        p in _PASSWORD_WORDS or p.endswith(("password", "passwd")) for p in _name_parts(name)
+    )
 
 
 # Keys that are no credential whatever their value looks like: of data structures, databases,
@@ -309,8 +322,8 @@ def service_key_name(name: str) -> bool:
     ``adzuna_key``; not ``KEY`` alone, nor ``cacheKey``): a service's key, if its value says so
     (``random_key``).
     """
-    parts = [p.lower() for p in _SPLIT_RE.split(_CAMEL_RE.sub("_", name)) if p]
-    if not parts or parts[-1] != "key" or any(p in _NOT_SECRET_PARTS for p in parts):
+    parts = _name_parts(name)
+    if not parts or parts[-1] != "key" or not _NOT_SECRET_PARTS.isdisjoint(parts):
         return False
     return len(parts) > 1 and parts[-2] not in _DATA_KEYS
 
@@ -324,10 +337,10 @@ def logged_secret_name(name: str) -> bool:
     ``Using adobe KEY=…``), which a program's log prints as the key it is using; never a data
     structure's key (``cacheKey``) nor a public one.
     """
-    parts = [p.lower() for p in _SPLIT_RE.split(_CAMEL_RE.sub("_", name)) if p]
+    parts = _name_parts(name)
     if parts:
         parts[-1] = _TRAILING_DIGITS_RE.sub("", parts[-1]) or parts[-1]
-    if not parts or any(p in _NOT_SECRET_PARTS for p in parts) or parts[-1] in _NOT_SECRET_TAILS:
+    if not parts or not _NOT_SECRET_PARTS.isdisjoint(parts) or parts[-1] in _NOT_SECRET_TAILS:
         return False
     if secret_name("_".join(parts)):
         return True

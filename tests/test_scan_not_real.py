@@ -1,0 +1,58 @@
+"""Values that say themselves they are no working credential (issue 32, point 7).
+
+Each rule here is a fact about credentials, not about one test table: a name that calls its value
+fake, invalid or non-matching holds a stand-in. Every value is made at run time, and the same random
+value under an ordinary name is still found.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+
+from gitmem.scan import scan_text
+from gitmem.scan.filters import entropy
+from gitmem.scan.kinds import CODE, PROSE
+
+_rng = random.Random(3207)
+ALNUM = string.ascii_letters + string.digits
+
+
+def made(n: int = 32, alphabet: str = ALNUM) -> str:
+    while True:
+        value = "".join(_rng.choice(alphabet) for _ in range(n))
+        if entropy(value) >= 3.5:
+            return value
+
+
+# (a name that calls its value a stand-in, the same name without the word)
+NAMES = [
+    ("nonMatchingToken", "token"),
+    ("non_existent_api_key", "api_key"),
+    ("fake_password", "password"),
+    ("BAD_API_KEY", "API_KEY"),
+    ("invalidSecret", "secret"),
+    ("wrong_token", "token"),
+    ("dummyApiKey", "apiKey"),
+    ("mock_client_secret", "client_secret"),
+    ("EXPIRED_ACCESS_TOKEN", "ACCESS_TOKEN"),
+    ("revokedToken", "token"),
+    ("sample_api_key", "api_key"),
+]
+
+
+@pytest.mark.parametrize(("name", "real"), NAMES)
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_name_that_calls_its_value_a_stand_in(name: str, real: str, kind: str) -> None:
+    value = made()
+    assert scan_text(f'{name} = "{value}"', "app.cfg", kind=kind) == [], name
+    assert scan_text(f'{real} = "{value}"', "app.cfg", kind=kind), real
+
+
+@pytest.mark.parametrize("name", ["non_prod_password", "NONPROD_DB_PASSWORD", "canon_token"])
+def test_non_is_a_prefix_of_the_word_it_negates_only(name: str) -> None:
+    """``non-matching`` is one word; ``non_prod`` names an environment, whose password is one."""
+    value = made()
+    assert scan_text(f'{name} = "{value}"', "app.cfg", kind=CODE), name
