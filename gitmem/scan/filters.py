@@ -363,18 +363,30 @@ def random_key(value: str) -> bool:
 _IDENTIFIER_RE = lazy(
     r"[A-Za-z_$][A-Za-z0-9_]*(?:(?:[?!]?\.|::|->)[A-Za-z_$][A-Za-z0-9_]*)*(?:\(\))?"
 )
-_HASH_PREFIX_RE = lazy(
-    r"(?i)^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$]|^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$"
-)
-_PATH_RE = lazy(
-    r"^(?:[~.]{0,2}/|[A-Za-z]:\\)|\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf)$"
-)
-_CODE_RE = lazy(r"[()\[\]{}<>]|^\$\w|^@\w|^%\w|^&\w|::|=>|\s")
-# 1.2.3, v1.2, and the ranges of package manifests and lockfiles: ^3.922.0, ~1.2, >=2.0, 1.x
-_VERSION_RE = lazy(r"^(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|[xX*]))+(?:[-+.][A-Za-z0-9.]+)?$")
-# A package and the versions it takes: langchain-core==1.5.1, requests>=2.31, numpy~=1.26.0
-_REQUIREMENT_RE = lazy(
-    r"^[A-Za-z][\w.-]{0,80}(?:\[[\w,.-]{1,80}\])?(?:===?|[<>!~]=|[<>])v?\d+(?:\.[\w*]+){0,6}$"
+# What a value in a credential's place is when it is no secret: code, a path, a hash, a version, a
+# URL, addresses, a dunder name or a reference to a secret kept elsewhere. One pattern, each line
+# one shape.
+_REFERENCE_RE = lazy(
+    "|".join(
+        (
+            # the rest of a path or chain whose name was taken for the name: Token::ZeroOrMore, a?.b
+            r"^[:.?!]",
+            r"^(?=__).*__$",  # a dunder name: __snapshotRegression_019ffd14__
+            # a dotted quad (an address, a network: 10.0.0.0/8,127.0.0.1): no generated secret
+            # holds one
+            r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])",
+            r"[()\[\]{}<>]|^[$@%&]\w|::|=>|\s",  # code: a call, a variable, an operator
+            r"^(?:[~.]{0,2}/|[A-Za-z]:\\)",  # a path
+            r"\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf)$",  # a file's name
+            r"(?i:^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$])",  # a hash: sha256:…
+            r"^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$",  # a password's hash: bcrypt, argon2
+            # 1.2.3, v1.2, and the ranges of package manifests and lockfiles: ^3.922.0, ~1.2, >=2.0
+            r"^(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|[xX*]))+(?:[-+.][A-Za-z0-9.]+)?$",
+            # a package and the versions it takes: langchain-core==1.5.1, requests>=2.31
+            r"^[A-Za-z][\w.-]{0,80}(?:\[[\w,.-]{1,80}\])?(?:===?|[<>!~]=|[<>])v?\d+(?:\.[\w*]+){0,6}$",
+            r"://|^(?:file:|arn:|ref\+|vault:)",  # a URL, a secret kept elsewhere
+        )
+    )
 )
 _CAMEL_PART = r"[A-Z][a-z]+|[a-z]{2,}|[A-Z]{2,}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{1,4}"
 _CAMEL_WORDS_RE = lazy(rf"(?:{_CAMEL_PART}){{2,6}}")
@@ -522,25 +534,10 @@ def stray_symbols(value: str) -> bool:
     return symbols == 1
 
 
-# A dotted quad (an address, a network: 192.168.0.0/24): no generated secret holds one
-_IPV4_RE = lazy(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])")
-
-
 def _code_or_reference(value: str) -> bool:
-    """Code, a path, a hash, a UUID, a version, a URL, addresses, a dunder name (``__name__``) or a
-    reference to a secret kept elsewhere (``vault:``)."""
-    if value.startswith((":", ".", "?", "!")):
-        # the rest of a path or chain whose name was taken for the name: Token::ZeroOrMore, a?.b
-        return True
-    if (value.startswith("__") and value.endswith("__")) or _IPV4_RE.search(value):
-        return True  # __snapshotRegression_019ffd14__ (a name), 10.0.0.0/8,127.0.0.1 (addresses)
-    if _CODE_RE.search(value) or _PATH_RE.search(value) or _HASH_PREFIX_RE.search(value):
-        return True
-    return (
-        bool(_VERSION_RE.match(value) or _REQUIREMENT_RE.match(value))
-        or "://" in value
-        or value.startswith(("file:", "arn:", "ref+", "vault:"))
-    )
+    """Code, a path, a hash, a version, a URL, addresses, a dunder name (``__name__``) or a
+    reference to a secret kept elsewhere (``vault:``): ``_REFERENCE_RE``'s shapes."""
+    return _REFERENCE_RE.search(value) is not None
 
 
 # A name made of lower-case words and version or number segments, joined: a cache key, a queue, a
