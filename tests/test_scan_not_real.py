@@ -56,3 +56,23 @@ def test_non_is_a_prefix_of_the_word_it_negates_only(name: str) -> None:
     """``non-matching`` is one word; ``non_prod`` names an environment, whose password is one."""
     value = made()
     assert scan_text(f'{name} = "{value}"', "app.cfg", kind=CODE), name
+
+
+@pytest.mark.parametrize("tld", ["com", "net", "io"])
+def test_a_host_name_is_no_secret(tld: str) -> None:
+    """``secret = '4f2a9c.acme-invoices.com'``: an account's host, which the line names beside its
+    key; random characters under the same name are still found."""
+    host = f"{random.Random(tld).getrandbits(24):06x}.acme-invoices.{tld}"
+    for place in ("secret = '{}'", "API_TOKEN={}"):
+        assert scan_text(place.format(host), "app.cfg", kind=CODE) == [], host
+        assert scan_text(place.format(made()), "app.cfg", kind=CODE)
+
+
+def test_a_query_string_is_judged_by_its_parameters() -> None:
+    """A token's name over a whole query string (an Azure SAS without its signature: dates,
+    versions, words): no secret in it; a credential among its parameters is still found."""
+    query = "st=2025-03-04T07:24:52Z&se=2025-04-04T15:24:52Z&spr=https&sv=2022-11-02&sr=c"
+    assert scan_text(f"AZURE_BLOB_SAS_TOKEN={query}", "app.cfg", kind=CODE) == []
+    value = made()
+    found = scan_text(f"AZURE_BLOB_SAS_TOKEN=user=bob&access_token={value}", "a.cfg", kind=CODE)
+    assert [(f.rule, f.end - f.start) for f in found] == [("generic-secret", len(value))]

@@ -364,8 +364,8 @@ _IDENTIFIER_RE = lazy(
     r"[A-Za-z_$][A-Za-z0-9_]*(?:(?:[?!]?\.|::|->)[A-Za-z_$][A-Za-z0-9_]*)*(?:\(\))?"
 )
 # What a value in a credential's place is when it is no secret: code, a path, a hash, a version, a
-# URL, addresses, a dunder name or a reference to a secret kept elsewhere. One pattern, each line
-# one shape.
+# URL, a host name, a query string, addresses, a dunder name or a reference to a secret kept
+# elsewhere. One pattern, each line one shape.
 _REFERENCE_RE = lazy(
     "|".join(
         (
@@ -385,6 +385,12 @@ _REFERENCE_RE = lazy(
             # a package and the versions it takes: langchain-core==1.5.1, requests>=2.31
             r"^[A-Za-z][\w.-]{0,80}(?:\[[\w,.-]{1,80}\])?(?:===?|[<>!~]=|[<>])v?\d+(?:\.[\w*]+){0,6}$",
             r"://|^(?:file:|arn:|ref\+|vault:)",  # a URL, a secret kept elsewhere
+            # a host name: 4f2a9c.acme-invoices.com
+            r"^(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|cloud|ai|co|us|eu|uk|de)$",
+            # a query string or a form's body, each of its parameters judged on its own
+            # (names and URL-encoded values: dates, versions, words; Django's keys hold "&" and "=",
+            # and symbols no query leaves unescaped)
+            r"^[A-Za-z_][\w.-]*=[\w.~%:+/,-]*(?:&[A-Za-z_][\w.-]*=[\w.~%:+/,-]*)+$",
         )
     )
 )
@@ -535,8 +541,9 @@ def stray_symbols(value: str) -> bool:
 
 
 def _code_or_reference(value: str) -> bool:
-    """Code, a path, a hash, a version, a URL, addresses, a dunder name (``__name__``) or a
-    reference to a secret kept elsewhere (``vault:``): ``_REFERENCE_RE``'s shapes."""
+    """Code, a path, a hash, a version, a URL, a host name, a query string, addresses, a dunder
+    name (``__name__``) or a reference to a secret kept elsewhere (``vault:``): ``_REFERENCE_RE``'s
+    shapes."""
     return _REFERENCE_RE.search(value) is not None
 
 
