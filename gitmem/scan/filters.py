@@ -21,7 +21,7 @@ from gitmem.scan.lazyre import lazy
 # Markers of a value someone wrote to stand for a secret, not a secret.
 _PLACEHOLDER_RE = lazy(
     r"example|x{4}|\*{3}|•••|placeholder|redacted|dummy|changeme|change_me|replace[_-]?me|your[_-]|<[^>]*>"
-    r"|\$\{|\{\{|%\(|\.{3}|…|0123456789|123456789|abcdefgh|(.)\1{7}",
+    r"|\$\{|\{\{|%\(\w+\)|\.{3}|…|0123456789|123456789|abcdefgh|(.)\1{7}",
     re.IGNORECASE,
 )
 
@@ -540,11 +540,16 @@ def stray_symbols(value: str) -> bool:
     return symbols == 1
 
 
+_DRAWN_SYMBOLS = frozenset("!@#$%^&*()")
+
+
 def _code_or_reference(value: str) -> bool:
     """Code, a path, a hash, a version, a URL, a host name, a query string, addresses, a dunder
     name (``__name__``) or a reference to a secret kept elsewhere (``vault:``): ``_REFERENCE_RE``'s
-    shapes."""
-    return _REFERENCE_RE.search(value) is not None
+    shapes. Not a value drawn from an alphabet of symbols (Django's keys: ``!@#$%^&*(-_=+)``,
+    four of its symbols or more), whatever shape a bracket or a leading ``$`` gives it.
+    """
+    return _REFERENCE_RE.search(value) is not None and len(_DRAWN_SYMBOLS.intersection(value)) < 4
 
 
 # A name made of lower-case words and version or number segments, joined: a cache key, a queue, a
