@@ -76,3 +76,14 @@ def test_a_query_string_is_judged_by_its_parameters() -> None:
     value = made()
     found = scan_text(f"AZURE_BLOB_SAS_TOKEN=user=bob&access_token={value}", "a.cfg", kind=CODE)
     assert [(f.rule, f.end - f.start) for f in found] == [("generic-secret", len(value))]
+
+
+def test_a_salesforce_consumer_key_is_public() -> None:
+    """A connected app's consumer key (``3MVG9…``) is its OAuth client id, public as a Stripe
+    publishable key is; its consumer secret beside it is still found."""
+    body = made(80, ALNUM + ".")
+    assert scan_text(f'salesforce_key = "3MVG9{body}"', "app.cfg", kind=CODE) == []
+    assert scan_text(f'salesforce_key = "{body}"', "app.cfg", kind=CODE)
+    secret = made(64, "0123456789ABCDEF")
+    found = scan_text(f'consumer_key = "3MVG9{body}"\nconsumer_secret = "{secret}"', "a.cfg")
+    assert [f.line for f in found] == [2]

@@ -412,7 +412,7 @@ _SHORT_PARTS = frozenset(
 _THREE_PART_TOKEN_RE = lazy(
     r"[\w-]{20,}\.[\w-]{6,}\.[\w-]{20,}"
 )  # JWT-shaped: a token, not an attribute
-_TEST_RE = lazy(r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_")
+_TEST_RE = lazy(r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_|^3mvg9")
 _LETTERS_RE = lazy(r"[^a-z]+")
 _STAND_IN_MARKERS = ("password", "passwd", "changeme", "sample", "fake", "dummy", "mock", "foobar")
 _STAND_IN_WORDS = frozenset(
