@@ -342,9 +342,8 @@ def logged_secret_name(name: str) -> bool:
         parts[-1] = _TRAILING_DIGITS_RE.sub("", parts[-1]) or parts[-1]
     if not parts or not _NOT_SECRET_PARTS.isdisjoint(parts) or parts[-1] in _NOT_SECRET_TAILS:
         return False
-    if secret_name("_".join(parts)):
-        return True
-    return parts[-1] == "key" and (len(parts) == 1 or parts[-2] not in _DATA_KEYS)
+    key = parts[-1] == "key" and _DATA_KEYS.isdisjoint(parts[-2:-1])
+    return key or secret_name("_".join(parts))
 
 
 def random_key(value: str) -> bool:
@@ -508,12 +507,11 @@ def made_up(value: str) -> bool:
     lower, upper = sum(map(str.islower, value)), sum(map(str.isupper, value))
     if lower + upper >= _STRAY_LETTERS and 0 < min(lower, upper) <= _STRAY_MOST:
         return True
-    pieces = _PIECES_RE.split(value) if len(value) >= _STRAY_PIECE else ()
     if any(
         len(piece) >= _STRAY_PIECE
         and piece.isalnum()
         and 0 < len(piece.translate(_DROP_HEX)) <= _STRAY_MOST
-        for piece in pieces
+        for piece in _PIECES_RE.split(value)
     ):
         return True
     letters = value.lower().translate(_LETTERS_ONLY)
