@@ -462,3 +462,29 @@ def test_a_git_ignored_rules_file_is_written_but_not_committed(repo: Path, run: 
     sh(repo, "revert", "--no-edit", "-m", "1", first)
     assert git(repo, "status", "--porcelain") == ""
     assert "(`feat-a`" not in (repo / "CLAUDE.md").read_text()
+
+
+def test_no_target_commits_none_of_the_users_files(repo: Path, run: Run) -> None:
+    """With `targets: []` compile changes no file: the post-commit hook asked `git status` for no
+    paths, which git reads as the whole tree, so it amended the user's next commit with every
+    untracked or edited file of the working tree (found in review, round 25)."""
+    init(repo, run)
+    config = repo / ".memory" / "config.yaml"
+    config.write_text(config.read_text().replace("targets: [agents, claude]", "targets: []"))
+    assert run("compile").code == 0
+    (repo / "tracked.txt").write_text("committed\n")
+    commit_all(repo, "set up gitmem")
+    (repo / "notes.txt").write_text("the user's own notes, not for a commit\n")
+    (repo / "tracked.txt").write_text("edited, not staged\n")
+    assert run("add", "Deploys go through the pipeline", "--id", "deploys").code == 0
+    git(repo, "add", ".memory")
+    sh(repo, "commit", "-q", "--no-verify", "-m", "memory: deploys")
+    head = git(repo, "rev-parse", "HEAD")
+    hooked = run("hook", "git")
+    assert hooked.code == 0, hooked.out + hooked.err
+    assert git(repo, "rev-parse", "HEAD") == head
+    assert git(repo, "show", "--name-only", "--format=", "HEAD").split() == [
+        ".memory/memories/deploys.yaml"
+    ]
+    left = sorted(git(repo, "status", "--porcelain").splitlines())
+    assert left == [" M tracked.txt", "?? notes.txt"]

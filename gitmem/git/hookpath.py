@@ -220,16 +220,17 @@ def unstaged(project: Project, paths: list[str]) -> list[str]:
     """Those of ``paths`` whose working-tree state is not what the index holds: new untracked files,
     changes and deletions not staged. (In a pre-commit hook, a compiled file left so would miss the
     commit: a fresh clone then fails `gitmem check`.)"""
-    if not paths:
-        return []
     entries = status(project, paths)
     return sorted(path for state, path in entries if state == "??" or state[1] != " ")
 
 
 def status(project: Project, paths: list[str]) -> list[tuple[str, str]]:
-    """(state, path) of each file under ``paths`` (files or folders; none: the whole tree) whose
-    working tree or index differs from HEAD, untracked files too: ``git status --porcelain=v1``'s
-    two state letters and the path (a rename's or copy's new one)."""
+    """(state, path) of each file under ``paths`` (files or folders) whose working tree or index
+    differs from HEAD, untracked files too: ``git status --porcelain=v1``'s two state letters and
+    the path (a rename's or copy's new one). No paths, no files: never the whole tree (git's
+    reading of an empty pathspec), which made the post-commit hook commit the user's files."""
+    if not paths:
+        return []
     out = command.git(
         project.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", *paths
     )
