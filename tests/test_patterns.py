@@ -56,6 +56,10 @@ _FLAG_ARG["finditer"] = 2
 # Patterns built at run time, by (module, the call's source): why each is linear.
 DYNAMIC = {
     (
+        "gitmem/git/removed.py",
+        "re.compile",
+    ): "gitmem's escaped memories folder, one name without '/', its escaped file suffix",
+    (
         "gitmem/importing/kinds.py",
         "re.compile",
     ): "an alternation of escaped fixed words, each with an optional plural",
