@@ -138,6 +138,12 @@ CASES: list[tuple[str, bytes, list[str]]] = [
         b"id: backwards\ntitle: x\nkind: fact\nstatus: active\nevidence:\n  - path: a.py\n    lines: 9-3\n",
         ["7:5: evidence[0].lines: the range runs backwards"],
     ),
+    (  # a superscript digit is a digit to str.isdigit but no number to int(): it crashed
+        "superscript",
+        "id: superscript\ntitle: x\nkind: fact\nstatus: active\nevidence:\n  - path: a.py\n"
+        "    lines: \u00b2-1\n".encode(),
+        ["7:5: evidence[0].lines: must be a line number or a range like 3-9"],
+    ),
 ]
 
 

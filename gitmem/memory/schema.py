@@ -107,7 +107,7 @@ def _backward_ranges(data: dict[str, Any]) -> list[int]:
     for index, item in enumerate(evidence if isinstance(evidence, list) else []):
         lines = item.get("lines") if isinstance(item, dict) else None
         first, _, last = lines.partition("-") if isinstance(lines, str) else ("", "", "")
-        if first.isdigit() and last.isdigit() and int(first) > int(last):
+        if first.isdecimal() and last.isdecimal() and int(first) > int(last):
             out.append(index)
     return out
 
