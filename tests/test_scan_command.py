@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from gitmem import yamlio
 from tests.conftest import Run, git
 
 _rng = random.Random(11)
@@ -416,22 +417,32 @@ def test_a_large_tree_is_scanned_in_two_processes_with_the_same_result(
     calls: list[int] = []
     real = parallel.in_processes
 
-    def counted(
-        entries: list[object], settings: object, honour_allow: bool
-    ) -> tuple[int, list[object]]:
+    def counted(entries: list[object], settings: object) -> tuple[int, list[object]]:
         calls.append(len(entries))
-        return real(entries, settings, honour_allow)  # type: ignore[arg-type]
+        return real(entries, settings)  # type: ignore[arg-type]
 
     monkeypatch.setattr(parallel, "PROCESS_BYTES", 1)
     monkeypatch.setattr(parallel, "in_processes", counted)
-    parallel = run("scan", "--json", "src")
+    two = run("scan", "--json", "src")
     assert calls == [71]
-    assert parallel == single and len(json.loads(single.out)["findings"]) == 24 + 10
+    assert two == single and len(json.loads(single.out)["findings"]) == 24 + 10
     git(project, "add", "src")
     assert run("scan", "--staged", "--json").out == single.out  # the hook's path: one process
     assert calls == [71]
+    # what scan.allow lets through is named by both paths alike (the two-process path dropped it)
+    allow = [entry["fingerprint"] for entry in json.loads(single.out)["findings"][:2]]
+    config = project / ".memory/config.yaml"
+    data = yamlio.load(config.read_text(encoding="utf-8")).data
+    config.write_text(yamlio.dump({**data, "scan": {"allow": allow}}), encoding="utf-8")
+    monkeypatch.setattr(parallel, "PROCESS_BYTES", 10**12)
+    single = run("scan", "--json", "src")
+    monkeypatch.setattr(parallel, "PROCESS_BYTES", 1)
+    assert run("scan", "--json", "src") == single and calls == [71, 71]
+    assert len(json.loads(single.out)["allowed"]) == 2
+    assert len(json.loads(single.out)["findings"]) == 24 + 10 - 2
+    config.write_text(yamlio.dump(data), encoding="utf-8")
     # the count of files scanned is the same too
     for n in range(70):
         write(project / "src" / f"m{n:02d}" / "mod.py", "x = 1\n")
     assert run("scan", "src").out == "ok: no secrets in 70 files\n"
-    assert calls == [71, 71]
+    assert calls == [71, 71, 71]

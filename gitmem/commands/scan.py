@@ -95,10 +95,8 @@ def scan(
     files = tuple(p for p in paths if p != "-")
     project = _project_or_none(find_project)
     settings = src.load_settings(project, scan_settings)
-    jobs, findings, scanned = _collect(
-        files, staged, logs, user, stdin, redact, baseline, project, settings
-    )
-    allowed: list[Any] = []
+    jobs, found, scanned = _collect(files, staged, logs, user, stdin, redact, project, settings)
+    findings, allowed = (found, []) if baseline else split_allowed(found, settings)
     redacted = _scan_jobs(
         jobs, findings, settings, redact=redact, baseline=baseline, allowed=allowed
     )
@@ -153,13 +151,12 @@ def _collect(
     user: bool,
     stdin: bool,
     redact: bool,
-    baseline: bool,
     project: Any,
     settings: Any,
 ) -> tuple[list[Job], list[Any], int]:
-    """What to scan, as jobs; and, for a large tree scanned in other processes, its findings and
-    files scanned. A session log is an agent's text, never reviewed line by line, so a pragma in it
-    allows nothing.
+    """What to scan, as jobs; and, for a large tree scanned in other processes, its findings (the
+    allowed ones too, split off as each job's are) and files scanned. A session log is an agent's
+    text, never reviewed line by line, so a pragma in it allows nothing.
     """
 
     jobs: list[Job] = []
@@ -172,7 +169,7 @@ def _collect(
     elif files or not (stdin or logs):
         entries = src.path_entries(files or (".",), project, settings)
         if not redact and parallel.worth_processes(entries):
-            scanned, findings = parallel.in_processes(entries, settings, not baseline)
+            scanned, findings = parallel.in_processes(entries, settings)
         else:
             jobs += [(s, s.policy) for s in map(src.read_entry, entries) if s is not None]
     for log in _client_logs(logs, project, user):

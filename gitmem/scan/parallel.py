@@ -33,26 +33,22 @@ def worth_processes(entries: list[src.Entry]) -> bool:
     )
 
 
-def in_processes(
-    entries: list[src.Entry], settings: src.Settings, honour_allow: bool
-) -> tuple[int, list[Finding]]:
+def in_processes(entries: list[src.Entry], settings: src.Settings) -> tuple[int, list[Finding]]:
     """Scan ``entries`` in ``WORKERS`` forked processes, the files dealt out by size so each gets as
-    many bytes; the files scanned and the findings, in the order one process would give them.
+    many bytes; the files scanned and every finding (scan.allow not applied: the caller splits off
+    what it allows, as for one process), in the order one process would give them.
 
     The first entry a worker could not read is read again here, where its error is raised as one
     process raises it (or, if it reads now, it is scanned)."""
 
-    work = [
-        ([(i, entries[i]) for i in sorted(part)], settings, honour_allow)
-        for part in _dealt(entries)
-    ]
+    work = [([(i, entries[i]) for i in sorted(part)], settings) for part in _dealt(entries)]
     with multiprocessing.get_context("fork").Pool(len(work)) as pool:
         found = dict(chain.from_iterable(pool.map(_scan_part, work)))
     failed = min((index for index, items in found.items() if items is None), default=None)
     if failed is not None:
         again = src.read_entry(entries[failed])
         found[failed] = (
-            None if again is None else src.findings_in(again, settings, honour_allow=honour_allow)
+            None if again is None else src.findings_in(again, settings, honour_allow=False)
         )
     done = [items for _index, items in sorted(found.items()) if items is not None]
     return len(done), list(chain.from_iterable(done))
@@ -77,7 +73,7 @@ def _dealt(entries: list[src.Entry]) -> list[list[int]]:
     return [part for part in parts if part]
 
 
-def _scan_part(work: tuple[Numbered, src.Settings, bool]) -> Scanned:
+def _scan_part(work: tuple[Numbered, src.Settings]) -> Scanned:
     """In a worker: read and scan each file of one part, as the single process does. A file that
     cannot be read (larger than the limit, unreadable) is given back as ``None``: the parent reads
     it again and raises its error, which may not survive the way back (the pool unpickles an
@@ -85,7 +81,7 @@ def _scan_part(work: tuple[Numbered, src.Settings, bool]) -> Scanned:
     thread died on it and the scan waited forever).
     """
 
-    numbered, settings, honour_allow = work
+    numbered, settings = work
     out: Scanned = []
     for index, entry in numbered:
         try:
@@ -94,5 +90,5 @@ def _scan_part(work: tuple[Numbered, src.Settings, bool]) -> Scanned:
             out.append((index, None))
             continue
         if source is not None:
-            out.append((index, src.findings_in(source, settings, honour_allow=honour_allow)))
+            out.append((index, src.findings_in(source, settings, honour_allow=False)))
     return out
