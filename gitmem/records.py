@@ -21,12 +21,28 @@ if TYPE_CHECKING:
 else:
     from collections import _tuplegetter  # namedtuple's own field reader (C)
 
+    def _annotations(body: dict[str, Any]) -> dict[str, Any]:
+        """The class body's annotations: its ``__annotations__`` (Python 3.11 to 3.13, and later
+        under ``from __future__ import annotations``), or what its ``__annotate__`` gives (3.14's
+        lazy annotations): only their names are used."""
+        if "__annotations__" in body or "__annotate__" not in body:
+            return dict(body.get("__annotations__", {}))
+        import annotationlib  # 3.14 and later only
+
+        return dict(
+            annotationlib.call_annotate_function(
+                body["__annotate__"], annotationlib.Format.FORWARDREF
+            )
+        )
+
     class _Fields(type):
         """Makes each ``Record`` class: its annotations are its fields, in order, and the values
         given them in the class body their defaults."""
 
         def __new__(cls, name: str, bases: tuple[type, ...], body: dict[str, Any]) -> type:
-            fields = tuple(body.get("__annotations__", ()))
+            fields = tuple(_annotations(body))
+            if not fields and any(isinstance(base, _Fields) for base in bases):
+                raise TypeError(f"{name}: a Record declares its fields as annotations")
             defaults = {field: body[field] for field in fields if field in body}
             body.update({field: _tuplegetter(at, None) for at, field in enumerate(fields)})
             body.update(__slots__=(), _fields=fields, _field_defaults=defaults)
