@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Generic, NamedTuple, TypeVar
+from typing import Generic, Literal, NamedTuple, TypeVar
 
 from gitmem.git import removed
 from gitmem.linear import linear
@@ -70,7 +70,11 @@ def same_thing(title: str, body: str, other_title: str, other_body: str) -> bool
     return True
 
 
-def sensitive(text: str) -> tuple[str, HiddenChar | Finding] | None:
+Refusal = Literal["hidden-unicode", "secret"]
+Why = Literal[Refusal, "imported-before", "duplicate", "repeat", "removed", "new"]
+
+
+def sensitive(text: str) -> tuple[Refusal, HiddenChar | Finding] | None:
     """("hidden-unicode", the first hidden character) or ("secret", the first finding) in
     ``text``, or ``None``: what refuses an item (the finding never holds the secret)."""
     hidden = find_hidden(text)
@@ -100,7 +104,7 @@ class Fate(Generic[T]):
     """What becomes of one item: ``why`` (refused as ``hidden-unicode`` or ``secret``,
     ``imported-before``, ``duplicate``, ``repeat``, ``removed`` or ``new``) and what it names."""
 
-    why: str
+    why: Why
     words: _Words
     memory: Memory | None = None  # imported-before, duplicate: the memory it is
     item: T | None = None  # repeat: the item taken before
