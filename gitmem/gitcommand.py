@@ -92,9 +92,11 @@ def git(
     """Run ``git args`` in ``cwd``; raise ``GitFailed`` with git's message when it fails. ``env``:
     variables to set on top of the environment (e.g. ``GIT_TERMINAL_PROMPT=0`` for a fetch that must
     not ask for a password).
-    ``timeout``: seconds after which git and every process it started are killed (``GitFailed``)."""
+    ``timeout``: seconds after which git and every process it started are killed (``GitFailed``).
+    A ``--`` with no path after it is refused (``paths_or_tree``)."""
     import subprocess  # not at import: the scan hook's start-up
 
+    _no_empty_pathspec(args)
     if timeout is not None:
         return _git_with_timeout(cwd, args, {**clean_env(foreign), **(env or {})}, input, timeout)
     try:
@@ -113,11 +115,26 @@ def git(
     return _output(args, done)
 
 
+def paths_or_tree(pathspecs: Sequence[str]) -> tuple[str, ...]:
+    """``--`` and ``pathspecs``, or, when there are none, ``-- .``: the whole tree (gitmem runs git
+    at the root), said on purpose."""
+    return ("--", *pathspecs) if pathspecs else ("--", ".")
+
+
+def _no_empty_pathspec(args: tuple[str, ...]) -> None:
+    """A git command whose ``--`` has no path after it would act on the whole tree, which git reads
+    an empty pathspec as: `git status --` listed every file of the user's, `git add -A --` would
+    stage them. A caller with no paths does nothing, or says the whole tree (``paths_or_tree``)."""
+    if args and args[-1] == "--":
+        raise ValueError(f"git {args[0]}: '--' and no path (paths_or_tree says the whole tree)")
+
+
 def git_read(cwd: Path, *args: str) -> bytes:
     """``git(cwd, *args)`` on the hooks' paths (the staged diff, the session's first ``git
     status``), started with ``os.posix_spawnp``: importing the subprocess module costs more than the
     git command itself. Only for commands that are safe to run twice: when git fails (or cannot be
     started this way), the command runs again through ``git``, whose error is the one to show."""
+    _no_empty_pathspec(args)
     if not hasattr(os, "posix_spawnp"):  # Windows
         return git(cwd, *args)
     import signal  # not at import: the scan hook's start-up
@@ -352,6 +369,8 @@ def last_commits_matching(
 ) -> dict[str, CommitRef]:
     """For each of ``paths``, the newest commit (after ``since``) whose diff of it adds or removes a
     line matching ``regex`` (``git log -G``)."""
+    if not paths:
+        return {}
     revisions = f"{since}..HEAD" if since else "HEAD"
     output = git(
         root, "log", "-z", "--name-only", f"-G{regex}", _LOG_FORMAT, revisions, "--", *paths

@@ -99,8 +99,8 @@ def untouched(project: Project) -> bool:
     """
     try:
         out = command.git(
-            project.root, "diff", "--name-only", "-z", "--no-renames", "HEAD@{1}", "HEAD", "--"
-        )
+            project.root, "diff", "--name-only", "-z", "--no-renames", "HEAD@{1}", "HEAD", "--", "."
+        )  # the whole tree
     except command.GitFailed:
         return False  # no earlier HEAD (a first commit) or no reflog
     memory = project.memory_dir.relative_to(project.root).as_posix() + "/"

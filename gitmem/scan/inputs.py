@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from gitmem import gateway
 from gitmem.errors import GitmemError, UsageError
-from gitmem.gitcommand import GitFailed, git, git_read
+from gitmem.gitcommand import GitFailed, git, git_read, paths_or_tree
 from gitmem.project import Project
 from gitmem.scan.engine import Finding, scan_text, without_allowed
 from gitmem.scan.kinds import is_locale
@@ -345,7 +345,7 @@ def read_staged(
     # of a scan.exclude folder into a scanned path is scanned (a rename shows no lines: its content
     # was never scanned here)
     args += ["--no-renames", "--diff-filter=ACMRTU", "--src-prefix=a/", "--dst-prefix=b/"]
-    out = git_read(project.root, *args, "--", *pathspecs)
+    out = git_read(project.root, *args, *paths_or_tree(pathspecs))
     files = list(_parse_diff(out))
     texts: list[tuple[str, list[tuple[int, str]]]] = []
     if out.startswith(b"Binary files ") or b"\nBinary files " in out:
@@ -447,7 +447,9 @@ def _marked_binary(project: Project, pathspecs: tuple[str, ...]) -> list[str]:
         "--no-renames",
         "--no-ext-diff",
     ]
-    out = git(project.root, *args, "--no-textconv", "--diff-filter=ACMRTU", "--", *pathspecs)
+    out = git(
+        project.root, *args, "--no-textconv", "--diff-filter=ACMRTU", *paths_or_tree(pathspecs)
+    )
     return [decode_bytes(record[4:]) for record in out.split(b"\0") if record.startswith(b"-\t-\t")]
 
 
