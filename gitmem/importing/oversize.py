@@ -156,34 +156,21 @@ def near_limits(
 
 def oversized(project: Project, paths: Iterable[str]) -> list[Oversize]:
     """The files among ``paths`` (repository paths of hand-written rules files) past a tool's hard
-    limit."""
+    limit; a chain over because a file above it is, is said once, there."""
     texts = _texts(project, paths)
     found: list[Oversize] = []
     for target in TARGETS:
-        for limit in target.limits:
-            if not limit.hard:
-                continue
-            if MEASURES[limit.measure].chain:
-                found += _chains_over(texts, target, limit)
-                continue
+        for limit in (limit for limit in target.limits if limit.hard):
+            over = {
+                p: used for p, used in _sizes(texts, target, limit).items() if used > limit.value
+            }
+            chain = target.dir_file if MEASURES[limit.measure].chain else None
             found += [
                 Oversize(path, used, texts[path].count("\n"), limit, target.name)
-                for path, used in _sizes(texts, target, limit).items()
-                if used > limit.value
+                for path, used in over.items()
+                if chain is None or over.keys().isdisjoint(_chain(path, chain)[:-1])
             ]
     return sorted(found, key=lambda item: item.path)
-
-
-def _chains_over(texts: dict[str, str], target: Target, limit: Limit) -> list[Oversize]:
-    """The files ``target.dir_file`` whose chain (those files from the root down to them, measured
-    by ``_sizes``) is past ``limit``; a chain over because a file above it is, is said once, there
-    (for a file above read before it: ``texts`` are in path order)."""
-    over = {path: used for path, used in _sizes(texts, target, limit).items() if used > limit.value}
-    return [
-        Oversize(path, used, texts[path].count("\n"), limit, target.name)
-        for path, used in over.items()
-        if not any(p in over and p < path for p in _chain(path, target.dir_file or "")[:-1])
-    ]
 
 
 def rules_files(project: Project) -> list[str]:

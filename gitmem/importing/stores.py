@@ -144,19 +144,13 @@ _NOT_READ: dict[type[Exception], str] = {
 }
 
 
-def read_store_file(place: Place, path: Path, *, checked: bool = False) -> str:
+def read_store_file(place: Place, path: Path) -> str:
     """The text of one file of a store; every read of a client's store goes through here, and
-    through the file gateway, held to the store's own folder. Refused: a store folder that is a
-    link, a link leading out of the store's folder, a file that is not regular, over ``MAX_BYTES``
-    or not UTF-8.
+    through the file gateway, held to the store's own folder (``read_place`` refused a store folder
+    that is a link before). Refused: a link leading out of the store's folder, a file that is not
+    regular, over ``MAX_BYTES`` or not UTF-8.
     """
-    base = place.base
-    reason = (
-        None if checked else refusal(place)
-    )  # (``checked``: the caller asked for the whole place just now)
-    if reason is not None:
-        raise StoreRefused(reason)
-    if not gateway.is_inside(path, [base]):
+    if not gateway.is_inside(path, [place.base]):
         raise StoreRefused(_NOT_READ[gateway.OutsideRoot])
     try:
         raw = gateway.read_bytes(place.root, path, limit=MAX_BYTES)
@@ -193,7 +187,7 @@ def read_place(place: Place, root: Path) -> StoreRead:
             )
             continue
         try:
-            text = read_store_file(place, path, checked=True)
+            text = read_store_file(place, path)
         except StoreRefused as exc:
             read.refused.append((where, str(exc)))
             continue
@@ -375,9 +369,7 @@ def _personal_words(text: str) -> bool:
 
 
 def _typed(place: Place, path: Path, where: str, lines: list[str]) -> Entry | None:
-    front = read_frontmatter(lines)
-    if not front.lines:
-        return None
+    front = read_frontmatter(lines)  # none: no type, so not a memory
     fields = {key: value for key, value in front.fields.items() if isinstance(value, str)}
     fields.update(_nested(lines[: front.lines], "metadata"))  # Claude Code 2.1: metadata: {type: …}
     kind_type = fields.get("type", "").strip().lower()

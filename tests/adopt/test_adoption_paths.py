@@ -295,3 +295,25 @@ def test_init_does_not_choose_a_target_whose_root_file_git_ignores(
     git(tmp_path, "clone", "-q", str(repo), str(clone))
     os.chdir(clone)
     assert run("check").code == 0
+
+
+def test_a_chain_over_codex_limit_is_said_once_at_its_top_whatever_the_folder_names(
+    repo: Path,
+) -> None:
+    """A chain over because the file above it is, is said once, there: for a folder whose name sorts
+    before the file's name too ("0/" < "AGENTS.md"), not only for one that sorts after it."""
+    from gitmem.gateway import find_project
+    from gitmem.importing.oversize import oversized
+
+    for folder in ("b", "b/0", "b/z"):
+        (repo / folder).mkdir(parents=True, exist_ok=True)
+    (repo / "b" / "AGENTS.md").write_text(_prose(33_000, 1), encoding="utf-8")
+    for nested in ("b/0/AGENTS.md", "b/z/AGENTS.md"):
+        (repo / nested).write_text("- Keep it short.\n", encoding="utf-8")
+    project = find_project(repo)
+    for paths in (
+        ["b/AGENTS.md", "b/0/AGENTS.md", "b/z/AGENTS.md"],
+        ["b/z/AGENTS.md", "b/0/AGENTS.md", "b/AGENTS.md"],
+    ):
+        said = [item.path for item in oversized(project, paths) if item.target == "agents"]
+        assert said == ["b/AGENTS.md"]
