@@ -50,6 +50,13 @@ def new(title: str) -> int:
     return 0
 
 
+# What `journal add` says of a FILE it cannot read, by the error (any other: its strerror).
+CANNOT_READ: dict[type[OSError], str] = {
+    FileNotFoundError: "no such file",
+    IsADirectoryError: "is a directory; give one session log",
+}
+
+
 @journal.command("add")
 @click.argument("source", metavar="[FILE|-]", required=False)
 @click.option(
@@ -88,12 +95,9 @@ def add(source: str | None, redact: bool, slug: str, day: str | None, as_json: b
         display = source
         try:
             raw = gateway.read_given(Path(source))
-        except FileNotFoundError:
-            raise UsageError(f"{source}: no such file") from None
-        except IsADirectoryError:
-            raise UsageError(f"{source}: is a directory; give one session log") from None
         except OSError as exc:
-            raise UsageError(f"{source}: cannot read: {exc.strerror}") from None
+            said = CANNOT_READ.get(type(exc), "cannot read: {}").format(exc.strerror)
+            raise UsageError(f"{source}: {said}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

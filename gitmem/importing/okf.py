@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -180,17 +180,14 @@ def _split(text: str) -> tuple[str, str, int] | None:
     return None
 
 
-def _day(value: Any) -> date | None:
-    if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
-    if isinstance(value, str) and len(value) >= 10:
-        try:
-            return date.fromisoformat(value[:10])
-        except ValueError:
-            return None
-    return None
+def _day(value: Any) -> str:
+    """A date, a datetime or a string that starts with one, as ``YYYY-MM-DD``; "" for anything
+    else."""
+    text = str(value)
+    try:
+        return date.fromisoformat(text[:10]).isoformat() if len(text) >= 10 else ""
+    except ValueError:
+        return ""
 
 
 def _mapping(value: Any) -> dict[str, Any]:
@@ -218,14 +215,15 @@ def _memory(front: dict[str, Any], body: str, today: date, origin: str) -> dict[
         "targets": list(_strings(own.get("targets"))),
         "tags": list(_strings(front.get("tags"))),
         "words": list(_strings(own.get("words"))),
-        "created": (_day(generated.get("at")) or today).isoformat(),
+        "created": _day(generated.get("at")) or today.isoformat(),
         "supersedes": list(_strings(own.get("supersedes"))),
         "source": "import",
         "origin": origin,
     }
-    expires, review = _day(front.get("stale_after")), _day(own.get("review_after"))
-    data["expires"] = expires.isoformat() if expires is not None else ""
-    data["review_after"] = review.isoformat() if review is not None else ""
+    data["expires"], data["review_after"] = (
+        _day(front.get("stale_after")),
+        _day(own.get("review_after")),
+    )
     if isinstance(own.get("enforce"), dict):
         data["enforce"] = own["enforce"]
     data["evidence"] = _evidence(front.get("sources"))
@@ -319,9 +317,7 @@ def trust(front: dict[str, Any]) -> str:
     """The concept's trust tier (OKF 5.3): what its bundle says; the memory is a proposal
     whatever it is."""
     verified = front.get("verified")
-    events = (
-        [verified] if isinstance(verified, dict) else verified if isinstance(verified, list) else []
-    )
+    events = verified if isinstance(verified, list) else [verified]
     actors = [str(event.get("by", "")) for event in events if isinstance(event, dict)]
     if any(actor.startswith("human:") for actor in actors):
         return "human-reviewed"
