@@ -36,6 +36,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import dropwhile
 from pathlib import Path
 
 from gitmem import gateway
@@ -352,13 +353,11 @@ class Owners:
 
 
 def _where(place: Place, path: Path) -> str:
+    """A store file's name in origins: the place's label, and for a folder the file inside it
+    (``listing`` lists a folder's files under it)."""
     if place.format in FILE_FORMATS:
         return place.label
-    try:
-        relative = path.relative_to(place.path).as_posix()
-    except ValueError:
-        relative = path.name
-    return f"{place.label}/{relative}"
+    return f"{place.label}/{path.relative_to(place.path).as_posix()}"
 
 
 def _personal_words(text: str) -> bool:
@@ -413,18 +412,18 @@ def _typed(place: Place, path: Path, where: str, lines: list[str]) -> Entry | No
 def _typed_text(fields: dict[str, str], content: list[str]) -> tuple[str, str, int] | None:
     """(title, body, the line the text starts at, 0-based in ``content``) of a memory file: the
     title from its ``description`` (else its ``# heading``, its ``name``, its first line)."""
-    first = next((i for i, line in enumerate(content) if line.strip()), len(content))
-    lines = content[first:]
+    lines = list(dropwhile(lambda line: not line.strip(), content))
     if not lines and not fields.get("description"):
         return None
-    top = (lines or [""])[0]
+    first = len(content) - len(lines) if lines else 0  # (its first line when it has none)
+    top = next(iter(lines), "")
     heading = top.lstrip("#").strip() if top.startswith("# ") else ""
     named = fields.get("description", "").strip() or heading or fields.get("name", "").strip()
     lines = lines[1:] if heading or not named else lines  # the heading, or the first line, titles
     head = named or top.strip()
     body = "\n".join(lines).strip("\n")
     title, extra = title_and_body(markdown.Item(1, 1, " ".join(head.split()), []))
-    return title, "\n\n".join(filter(None, (extra, body))), first if first < len(content) else 0
+    return title, "\n\n".join(filter(None, (extra, body))), first
 
 
 def _nested(front: list[str], key: str) -> dict[str, str]:
