@@ -334,10 +334,8 @@ def _print_draft(project: Project, draft: Draft, memory: Memory, verb: str) -> N
 def _print_not_imported(report: ImportReport) -> None:
     """The items that were already memories, rejected, refused or skipped, and the warnings."""
     for known in report.known:
-        how = (
-            "imported before"
-            if known.why == "imported-before"
-            else f"nearly the same, similarity {known.score:.2f}"
+        how = SAID_KNOWN.get(known.why, "nearly the same, similarity {score:.2f}").format(
+            score=known.score
         )
         echo(
             f"already a memory: {known.source.where()} is {known.id} ({known.status}; "
@@ -562,11 +560,7 @@ def _print_proposal(project: Project, proposal: Proposal, dry_run: bool) -> None
 def _print_not_proposed(report: ClientImport) -> None:
     """The entries that were already memories, not proposed again, refused or skipped."""
     for known in report.known:
-        how = (
-            "imported before"
-            if known.why == "imported-before"
-            else f"nearly the same ({known.detail})"
-        )
+        how = SAID_KNOWN.get(known.why, "nearly the same ({detail})").format(detail=known.detail)
         echo(
             f"already a memory: {known.origin} is {known.id or 'proposed above'} ({how}): "
             f"{known.title}"
@@ -575,22 +569,11 @@ def _print_not_proposed(report: ClientImport) -> None:
         why = NOT_AGAIN[item.why].format(id=item.id, detail=item.detail)
         echo(f"{style('not proposed again', fg='yellow')}: {item.origin}: {why}")
     for refused in report.refused:
-        if refused.why == "unreadable":
-            echo(f"{style('refused', fg='red')}: {refused.origin}: {refused.detail}", err=True)
-        else:
-            echo(
-                f"{style('refused', fg='red')}: {refused.detail}; not imported, its text "
-                "copied nowhere",
-                err=True,
-            )
+        said = SAID_REFUSED.get(refused.why, SAID_REFUSED["secret"]).format_map(vars(refused))
+        echo(f"{style('refused', fg='red')}: {said}", err=True)
     for skipped in report.skipped:
-        if skipped.why == "personal":
-            echo(
-                f"skipped {skipped.origin}: {skipped.detail}; --user imports it into your "
-                "personal memories"
-            )
-        else:
-            echo(f"skipped {skipped.origin}: {skipped.why}")
+        said = SAID_SKIPPED.get(skipped.why, "{why}").format_map(vars(skipped))
+        echo(f"skipped {skipped.origin}: {said}")
 
 
 # Why an entry is not proposed again (``Outcome.why`` of ``report.rejected``).
@@ -598,6 +581,14 @@ NOT_AGAIN = {
     "rejected-before": "it became {id}, which a human {detail}",
     "removed": "nearly repeats memory {detail}; --force imports it anyway",
 }
+# What import --from says of an entry, by its ``Outcome.why``: already a memory (any other why: a
+# near duplicate), refused (a secret or hidden Unicode: its text copied nowhere) and skipped.
+SAID_KNOWN = {"imported-before": "imported before"}
+SAID_REFUSED = {
+    "unreadable": "{origin}: {detail}",
+    "secret": "{detail}; not imported, its text copied nowhere",
+}
+SAID_SKIPPED = {"personal": "{detail}; --user imports it into your personal memories"}
 
 
 def _clients_json(project: Project, report: ClientImport) -> dict[str, Any]:

@@ -199,16 +199,16 @@ def _without(text: str, remove: Iterable[int]) -> str:
     """``text`` without the (1-based) lines ``remove``; a blank line doubled by a removal is
     dropped once."""
     parts = text.split("\n")  # numbered as the importer numbers them (only "\n" ends a line)
-    lines = [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+    lines = [part + "\n" for part in parts[:-1]] + parts[-1:]  # ("" after a last "\n": no line)
     gone = set(remove)
-    out: list[str] = []
+    out = [""]  # (the line before the first: it separates nothing)
     removed_since = False
     for number, line in enumerate(lines, 1):
         if number in gone:
             removed_since = True
             continue
         blank = not line.strip()
-        if blank and removed_since and (not out or not out[-1].strip()):
+        if blank and removed_since and not out[-1].strip():
             continue  # the blank line before the removed lines already separates what follows
         out.append(line)
         if not blank:
