@@ -295,14 +295,14 @@ def _read_file(
             )
         )
         return None
-    if found is not None and found.kind == "file-hash":
-        report.skipped.append(Skipped(path, 0, "generated whole by gitmem compile"))
-        return None
     lines = [
         line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")
     ]  # numbered as editors do
     readable = list(lines)
     if found is not None:
+        if found.kind == "file-hash":
+            report.skipped.append(Skipped(path, 0, "generated whole by gitmem compile"))
+            return None
         first = found.line
         last = first + found.block.rstrip("\n").count("\n")
         readable[first - 1 : last] = [""] * (last - first + 1)

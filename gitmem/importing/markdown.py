@@ -288,7 +288,7 @@ def _emit(
         if not block.bullet:
             lead = ("", 0)
         if not block.bullet and block.head.endswith(":") and not rest:
-            following = blocks[position] if position < len(blocks) else None
+            following = next(iter(blocks[position:]), None)
             lead = _lead_in(block, following, parsed)
             continue
         if not block.head and not rest:
@@ -411,9 +411,8 @@ def _emit_steps(
                 body.append(f"   {step.head}")
         body.extend(f"   {text}" if text.strip() else "" for _, text in _trim(step.rest))
     end = max(max(step.end, step.line) for step in steps)
-    head = lead[0].rstrip(":").strip() or (headings[-1] if headings else "")
-    if not head:
-        head = steps[0].head
+    # the lead-in, else the heading above, else the first step
+    head = lead[0].rstrip(":").strip() or "".join(headings[-1:]) or steps[0].head
     parsed.items.append(
         Item(steps[0].line, end, head, body, headings, True, "", section, steps=True, lead=lead[1])
     )

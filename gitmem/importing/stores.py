@@ -498,12 +498,9 @@ def _section(file: _File) -> list[Entry]:
     inside = False
     for number, line in enumerate(file.lines):
         low = line.strip().lower()
-        if low in SECTION_HEADINGS:
-            inside = True
-            continue
-        if inside and low.startswith(("## ", "# ")):
-            inside = False
-        if inside:
+        if low.startswith(("## ", "# ")):  # a heading: the section's starts it, any other ends it
+            inside = low in SECTION_HEADINGS
+        elif inside:
             readable[number] = line
     return _items(file, readable, None)
 
@@ -538,12 +535,12 @@ def _labels(blocks: _Blocks, file: _File) -> dict[int, str]:
         )
     labels: dict[int, str] = {}
     for start, stop in here:
-        label: str | None = None
+        label = ""  # the label the line is under (one ``blocks.kinds`` does not name: not read)
         for number in range(start + 1, stop):
             starts = blocks.label(lines[number])
             if starts is not None:
-                label = starts if starts in blocks.kinds else None
-            if label is not None and (starts is None or blocks.heading):
+                label = starts
+            if label in blocks.kinds and (starts is None or blocks.heading):
                 labels[number] = label
     return labels
 
@@ -619,11 +616,11 @@ def _applies_here(line: str, root: Path) -> bool:
 def _strip_task_refs(title: str) -> str:
     """``… [Task 1][Task 2]`` -> ``…``: Codex's references to its own task sections."""
     text = title.rstrip()
-    while text.endswith("]") and "[Task " in text:
-        cut = text.rfind("[Task ")
-        if cut < 0 or not text[cut + 6 : -1].strip().isdigit():
+    while text.endswith("]"):
+        before, task, number = text[:-1].rpartition("[Task ")
+        if not task or not number.strip().isdigit():
             break
-        text = text[:cut].rstrip()
+        text = before.rstrip()
     return text or title
 
 

@@ -76,19 +76,21 @@ class Stored:
     )  # (line, rule) of each secret replaced
 
 
+_TOO_LARGE = f"too large for a session log (the limit is {MAX_LOG_BYTES // 1024} KiB)"
+
+
 def check_log(
     text: str, display: str, *, redact: bool = False
 ) -> tuple[str, list[tuple[int, str]]]:
     """The text to store, and what was redacted; ``CheckFailed`` (naming lines, never secrets)
     when refused."""
-    if len(text.encode("utf-8")) > MAX_LOG_BYTES:
-        raise UsageError(
-            f"{display}: too large for a session log (the limit is {MAX_LOG_BYTES // 1024} KiB)"
-        )
-    if not text.strip():
-        raise UsageError(f"{display}: the log is empty")
-    if "\x00" in text:
-        raise UsageError(f"{display}: binary content (NUL byte); a session log is Markdown text")
+    for refused, why in (
+        (len(text.encode("utf-8")) > MAX_LOG_BYTES, _TOO_LARGE),
+        (not text.strip(), "the log is empty"),
+        ("\x00" in text, "binary content (NUL byte); a session log is Markdown text"),
+    ):
+        if refused:
+            raise UsageError(f"{display}: {why}")
     sections = _section_lines(text)
     hidden = find_hidden(text)
     if hidden:
@@ -211,11 +213,9 @@ def store_log(
         path = gateway.require(
             project, directory / (base + (f"-{number}" if number > 1 else "") + SUFFIX)
         )
-        if path.exists():
-            continue
         try:
             gateway.write(project, path, data, overwrite=False)
-        except FileExistsError:
+        except FileExistsError:  # taken, or by another process this instant: the next number
             continue
         return Stored(path, redacted=redacted)
     raise UsageError(f"too many logs named {base}-N{SUFFIX}: choose another --slug")
