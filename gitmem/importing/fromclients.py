@@ -28,6 +28,7 @@ store's files, which the session-start status compares without reading them
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -203,7 +204,7 @@ def _read_client(
     for place in clientstores.places(name, root, home):
         shown = _shown(place.path, root, home)
         info.looked.append(shown)
-        if not (place.path.exists() or place.path.is_symlink()):
+        if not os.path.lexists(place.path):  # (a link is there, even one leading nowhere)
             continue
         if place.personal and not user:
             detail = f"personal ({shown}), not read"

@@ -419,12 +419,9 @@ def _emit_steps(
 
 
 def _trim(rest: list[Line]) -> list[Line]:
-    start, stop = 0, len(rest)
-    while start < stop and not rest[start][1].strip():
-        start += 1
-    while stop > start and not rest[stop - 1][1].strip():
-        stop -= 1
-    return rest[start:stop]
+    """``rest`` without its blank lines at either end."""
+    filled = [index for index, (_, text) in enumerate(rest) if text.strip()]
+    return rest[filled[0] : filled[-1] + 1] if filled else []
 
 
 def _is_label(head: str, rest: list[Line]) -> bool:

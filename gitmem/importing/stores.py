@@ -35,8 +35,8 @@ import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
-from itertools import dropwhile
+from functools import cached_property, partial
+from itertools import dropwhile, islice
 from pathlib import Path
 
 from gitmem import gateway
@@ -256,7 +256,6 @@ class Owners:
             str, str | None
         ] = {}  # session id -> the folder it ran in (None: not recorded)
         self.others: list[str] = []  # folders other than this repository's, in the order found
-        self._siblings: dict[str, Path] | None = None
         if not self._readable(logs) or not logs.is_dir():
             return
         found = sorted(os.scandir(logs), key=lambda item: item.name)
@@ -284,30 +283,29 @@ class Owners:
         key.
         """
         if session not in self.sessions:
-            path = self._elsewhere().get(f"{session}.jsonl")
+            path = self._elsewhere.get(f"{session}.jsonl")
             self.sessions[session] = self._folder(path) if path is not None else None
         return self.sessions[session]
 
+    @cached_property
     def _elsewhere(self) -> dict[str, Path]:
         """The transcripts under the sibling keys, by name (listed once, at most ``MAX_KEYS``
         folders and ``MAX_LOGS`` names)."""
-        if self._siblings is not None:
-            return self._siblings
-        self._siblings = {}
+        siblings: dict[str, Path] = {}
         logs = self.logs
         if not self._readable(logs.parent):
-            return self._siblings
+            return siblings
         with contextlib.suppress(OSError):
-            for number, key in enumerate(os.scandir(logs.parent)):
-                if number >= MAX_KEYS or len(self._siblings) >= MAX_LOGS:
+            for key in islice(os.scandir(logs.parent), MAX_KEYS):
+                if len(siblings) >= MAX_LOGS:
                     break
                 if key.path == str(logs) or not key.is_dir(follow_symlinks=False):
                     continue
                 with contextlib.suppress(OSError):
                     for item in os.scandir(key.path):
                         if item.name.endswith(".jsonl"):
-                            self._siblings.setdefault(item.name, Path(item.path))
-        return self._siblings
+                            siblings.setdefault(item.name, Path(item.path))
+        return siblings
 
     def relative(self, folder: str) -> str | None:
         """``folder`` relative to the repository (``.`` its root), or None when it is another
