@@ -495,9 +495,7 @@ def _from_clients(
     if user:
         scope = user_scope()
         personal = (scope, Store(scope))
-    request = fromclients.Request(
-        names, today(), threshold, personal, user=user, force=force, dry_run=dry_run
-    )
+    request = fromclients.Request(names, today(), threshold, personal, force=force, dry_run=dry_run)
     report = fromclients.import_clients(project, store, request)
     if as_json:
         echo_json(_clients_json(project, report))

@@ -139,8 +139,8 @@ class Request:
     """One ``gitmem import --from``'s request: the clients ``names``, read on ``today``, entries
     compared with ``threshold``.
 
-    ``user``: read the clients' personal places too, their entries going to ``personal`` (the
-    personal scope and store); ``home``: the home folder the clients keep their stores under;
+    ``personal`` (the personal scope and store): read the clients' personal places too, their
+    entries going there; ``home``: the home folder the clients keep their stores under;
     ``force``: propose entries that repeat a memory a human removed; ``dry_run``: write nothing.
     """
 
@@ -149,7 +149,6 @@ class Request:
     threshold: float
     personal: tuple[Project, Store] | None = None
     home: Path | None = None
-    user: bool = False
     force: bool = False
     dry_run: bool = False
 
@@ -167,15 +166,16 @@ def import_clients(project: Project, store: Store, request: Request) -> ClientIm
     """Import what the clients ``request.names`` remember of this repository; with
     ``request.dry_run``, write nothing."""
     home = request.home or home_folder()
-    report = ClientImport(request.dry_run, request.user)
+    user = request.personal is not None
+    report = ClientImport(request.dry_run, user)
     targets = {"project": _Target(project, store, request, "project")}
-    if request.user and request.personal is not None:
+    if request.personal is not None:
         personal = _Target(*request.personal, request, "personal")
         personal.intake.items = targets["project"].intake.items  # one run: its entries in both
         targets["personal"] = personal
     run = _Run(report, targets, _load_ledger(project))
     for name in request.names:
-        info, entries, stamps = _read_client(report, name, project.root, home, request.user)
+        info, entries, stamps = _read_client(report, name, project.root, home, user)
         info.entries = len(entries)
         vanished = _vanished(run.ledger["entries"], {entry.key for entry in entries}, name)
         for entry in entries:
@@ -408,7 +408,7 @@ def _write(report: ClientImport, targets: dict[str, _Target]) -> None:
             proposal.written = target.store.path_of(proposal.memory.id)
         else:
             proposal.written = target.store.create(proposal.memory, target.snapshot)
-    if "personal" in targets and any(p.scope == "personal" for p in report.proposals):
+    if any(p.scope == "personal" for p in report.proposals):  # (proposed with a personal target)
         ensure_store(targets["personal"].project)
 
 

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from itertools import groupby, takewhile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from gitmem import gateway
@@ -219,11 +219,8 @@ def choose_files(project: Project, targets: Sequence[Path]) -> list[tuple[str, F
     chosen: dict[str, Format] = {} if targets else dict(found)  # (found's paths are unique)
     for target in targets:
         relative = _named(project, target)
-        if target.is_dir():
-            prefix = "" if relative == "." else relative + "/"
-            for path, fmt in found:
-                if path.startswith(prefix):
-                    chosen.setdefault(path, fmt)
+        if target.is_dir():  # (a file also named as a PATH has the same format)
+            chosen.update(pair for pair in found if PurePosixPath(pair[0]).is_relative_to(relative))
         else:
             chosen.setdefault(relative, rulesfiles.format_of(relative) or rulesfiles.MARKDOWN)
     return sorted(chosen.items(), key=lambda pair: rulesfiles.rank(*pair))
