@@ -81,7 +81,7 @@ def guess(headings: tuple[str, ...], text: str, bullet: bool, title: str = "") -
         if kind is None or (index, heading, kind) == (0, title, "fact"):
             continue
         return kind, f'heading "{heading}"'
-    words = re.findall(r"[a-z']+", text.lower()) or [""]
+    words = [*re.findall(r"[a-z']+", text.lower()), ""]  # (so there is a first word)
     if words[0] in ("we", "decided", "decision") and not _DECIDED.isdisjoint(words[:4]):
         return "decision", "wording"
     if words[0] in _IMPERATIVE:
@@ -99,8 +99,6 @@ def tool_specific(tool: str, text: str) -> str | None:
     (its record's ``own_words``), else None."""
     record = BY_NAME.get(tool)
     words = record.own_words if record is not None else ()
-    if not words:
-        return None
     lowered = f" {' '.join(text.lower().split())} "
     for word in words:
         at = lowered.find(word)

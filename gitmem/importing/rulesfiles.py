@@ -43,6 +43,7 @@ Frontmatter is read line by line, not as YAML: Cursor's globs are written unquot
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -199,7 +200,7 @@ def base_directory(path: str, fmt: Format) -> str:
     in its format's ``home`` folder (``.claude/CLAUDE.md``, Claude Code's project memory like
     ``CLAUDE.md`` beside it) belongs to the directory that holds the folder."""
     if _SCOPES[fmt.scope].directory:
-        directory = path.rsplit("/", 1)[0] if "/" in path else ""
+        directory = posixpath.dirname(path)
         home = fmt.home
         if home is not None and f"/{directory}".endswith("/" + home):
             directory = directory.removesuffix(home).rstrip("/")
@@ -327,7 +328,7 @@ def _under(directory: str, globs: list[str]) -> tuple[str, ...]:
         while glob.startswith("./"):
             glob = glob[2:]
         glob = glob.lstrip("/")
-        if any(part == ".." for part in glob.split("/")):
+        if ".." in glob.split("/"):
             raise ScopeError(f"the glob {glob!r} points outside the repository")
         if glob in ("", "*", "**", "**/*"):
             if not directory:

@@ -27,7 +27,7 @@ def title_and_body(item: markdown.Item) -> tuple[str, str]:
     if item.steps:
         return head, "\n".join(rest).strip("\n")
     if not head:
-        title = item.headings[-1] if item.headings else ""
+        title = "".join(item.headings[-1:])  # the heading above, if any
         return title, "\n".join(rest).strip("\n")
     if (
         item.context
@@ -47,7 +47,7 @@ def _title_and_body(head: str, rest: list[str]) -> tuple[str, str]:
         # "**Install Dependencies:** `npm install`": the label names what the rule is about, the
         # rest is the rule
         name, said = label[0].strip().rstrip(":").strip(), label[1].strip()
-        joined = f"{name}: {said}" if said else name
+        joined = f"{name}: {said}"
         if said and len(joined) <= TITLE_SOFT:
             return split_item(LogItem("", 1, joined, rest))
     return split_item(LogItem("", 1, head, rest))
@@ -76,8 +76,8 @@ def _bold_label(head: str) -> tuple[str, str] | None:
     if marker not in ("**", "__"):
         return None
     end = head.find(marker, 2)
-    label = head[2:end] if end > 2 else ""
-    if not label or "*" in label or "_" in label:
+    label = head[2:end]
+    if end <= 2 or "*" in label or "_" in label:  # not closed, empty, or emphasis inside
         return None
     rest = head[end + 2 :].lstrip()
     if rest[:1] in (":", ".", "–", "—", "-"):
@@ -105,11 +105,7 @@ def code_key(body: str) -> frozenset[str] | None:
     ``None`` for other bodies.
     """
     lines = [line.strip() for line in body.strip().split("\n")]
-    if (
-        not lines
-        or not lines[0].startswith(("```", "~~~"))
-        or not lines[-1].startswith(("```", "~~~"))
-    ):
+    if not lines[0].startswith(("```", "~~~")) or not lines[-1].startswith(("```", "~~~")):
         return None
     commands = specifics(body)
     return frozenset(commands) if len(commands) >= 2 else None
