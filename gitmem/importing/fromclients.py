@@ -296,7 +296,7 @@ def _take(run: _Run, entry: Entry, vanished: similar.Pool[tuple[str, dict[str, A
         said = rejected.describe()
         report.rejected.append(Outcome(origin, title, "removed", rejected.removal.memory.id, said))
     else:
-        target.intake.take(_propose(report, entry, target, "new", None), title, entry.body, fate)
+        target.intake.take(_propose(report, entry, target, "new"), title, entry.body, fate)
 
 
 def _record_of(
@@ -339,7 +339,7 @@ def _imported_before(
                 entry,
                 target,
                 "update" if memory.status == "proposed" else "supersede",
-                memory,
+                memory.id,
             )
         return True
     if unchanged:  # a human forgot or retired what it became: not again
@@ -352,11 +352,12 @@ def _imported_before(
 
 
 def _propose(
-    report: ClientImport, entry: Entry, target: _Target, change: str, of: Memory | None
+    report: ClientImport, entry: Entry, target: _Target, change: str, of: str | None = None
 ) -> Proposal:
-    """A proposal to be; its memory is made once every entry is decided (``_make_memories``)."""
+    """A proposal to be (``of``: the memory it changes); its memory is made once every entry is
+    decided (``_make_memories``)."""
     pending = Memory(id="", title=entry.title, kind=entry.kind, status="proposed")
-    proposal = Proposal(entry, pending, target.scope, change, of.id if of is not None else None)
+    proposal = Proposal(entry, pending, target.scope, change, of)
     report.proposals.append(proposal)
     return proposal
 

@@ -379,7 +379,7 @@ def _procedure_end(blocks: list[_Block], start: int) -> int:
         block = blocks[position]
         if _numbered(block):
             between = blocks[last + 1 : position]
-            if between and block.number != blocks[last].number + 1 and any(b.head for b in between):
+            if block.number != blocks[last].number + 1 and any(b.head for b in between):
                 break
             last = position
         elif block.bullet:

@@ -178,7 +178,7 @@ def _code_after(lines: list[str], source: Source) -> set[int]:
     """The (1-based) lines of ``source``'s item that are code blocks not indented under its text:
     Markdown ends the list before such a fence, so the block is the team's document, not the rule's.
     """
-    head = md.bullet(lines[source.line - 1]) if 0 < source.line <= len(lines) else None
+    head = md.bullet("".join(lines[source.line - 1 : source.line]))  # (none: not read)
     content = head.content if head is not None else 0
     out: set[int] = set()
     fence: str | None = None
