@@ -169,15 +169,14 @@ def _concepts(project: Project, folder: Path) -> list[Path]:
     return found
 
 
-def _split(text: str) -> tuple[str, str, int] | None:
-    """(front matter, body, the body's first line) of a concept; None without front matter."""
+def _split(text: str) -> tuple[str, str]:
+    """(front matter, body) of a concept; no front matter ("") without its fences."""
     lines = text.split("\n")
-    if not lines or lines[0].strip() != "---":
-        return None
-    for number in range(1, len(lines)):
-        if lines[number].strip() == "---":
-            return "\n".join(lines[1:number]), "\n".join(lines[number + 1 :]), number + 2
-    return None
+    if lines[0].strip() == "---":
+        for number in range(1, len(lines)):
+            if lines[number].strip() == "---":
+                return "\n".join(lines[1:number]), "\n".join(lines[number + 1 :])
+    return "", text
 
 
 def _day(value: Any) -> str:
@@ -297,9 +296,9 @@ def import_bundle(
 def _concept(report: Imported, where: str, text: str) -> tuple[dict[str, Any], str] | None:
     """A current concept's front matter and body; ``None`` (said in ``report``) for a file that is
     no concept or a deprecated one."""
-    parts = _split(text)
-    front = _front(parts[0]) if parts is not None else None
-    if parts is None or front is None or not str(front.get("type", "")).strip():
+    head, body = _split(text)
+    front = _front(head)  # (none for no front matter)
+    if front is None or not str(front.get("type", "")).strip():
         report.skipped.append(
             Outcome(f"{where}:1", "", "not-a-concept", "no front matter with a type")
         )
@@ -310,7 +309,7 @@ def _concept(report: Imported, where: str, text: str) -> tuple[dict[str, Any], s
             Outcome(f"{where}:1", title, "deprecated", "no longer current in the bundle")
         )
         return None
-    return front, parts[1]
+    return front, body
 
 
 def trust(front: dict[str, Any]) -> str:
