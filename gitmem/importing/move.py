@@ -66,35 +66,37 @@ class Delivery:
     omitted: dict[str, str]  # id -> the first target whose budget leaves it out
     configured: tuple[str, ...]
 
-    def why_not(self, path: str, tool: str, memory_id: str, status: str) -> tuple[str, str] | None:
-        """None when compile writes ``memory_id`` back where the line in ``path`` was read; else
-        (``proposed`` | ``budget`` | ``elsewhere``, and why in words)."""
+    def why_not(
+        self, path: str, tool: str, memory_id: str, status: str, left_out: bool = False
+    ) -> str | None:
+        """None when compile writes ``memory_id`` back where the line in ``path`` was read (or,
+        ``left_out``, a budget leaves it out: the user asked to move those too); else why not, in
+        words."""
         if status != "active":
             return (
-                "proposed",
                 f"{status}: compiled once accepted (`gitmem accept`), then `gitmem import "
-                "--move` again",
+                "--move` again"
             )
         files = self.files.get(path)
-        if files is not None:
-            if memory_id in files:
-                return None
-        elif any(
-            memory_id in ids
-            for name, ids in self.targets.items()
-            if name == tool or tool not in self.targets
-        ):
+        # what compile writes into that file; else what its tool receives (any target's, when the
+        # tool is none of them)
+        reached = (
+            [files]
+            if files is not None
+            else [self.targets[tool]]
+            if tool in self.targets
+            else self.targets.values()
+        )
+        if memory_id in set().union(*reached):
             return None
         budget = self.omitted.get(memory_id)
-        if budget is not None:
-            return "budget", (
-                f"left out by the {budget} target's budget: raise `budget` in "
-                ".memory/config.yaml, or take them out anyway with `--move --left-out` (then "
-                "only `gitmem recall` finds them)"
-            )
+        if budget is None:
+            return "compile would write them into no file of this tool: check their `targets`"
+        if left_out:
+            return None
         return (
-            "elsewhere",
-            "compile would write them into no file of this tool: check their `targets`",
+            f"left out by the {budget} target's budget: raise `budget` in .memory/config.yaml, or "
+            "take them out anyway with `--move --left-out` (then only `gitmem recall` finds them)"
         )
 
 
@@ -148,12 +150,12 @@ def plan_moves(
     kept = [item.source for item in report.refused] + [item.source for item in report.rejected]
     for source, memory_id, status in _moved_sources(report):
         fmt = rulesfiles.format_of(source.path) or rulesfiles.MARKDOWN
-        why = delivered.why_not(_real(project, source.path), fmt.tool, memory_id, status)
-        if why is None or (left_out and why[0] == "budget"):
+        why = delivered.why_not(_real(project, source.path), fmt.tool, memory_id, status, left_out)
+        if why is None:
             by_path.setdefault(source.path, []).append(source)
         else:
             kept.append(source)
-            kept_by.setdefault((source.path, why[1]), []).extend(range(source.line, source.end + 1))
+            kept_by.setdefault((source.path, why), []).extend(range(source.line, source.end + 1))
     kept_leads = {(source.path, source.lead) for source in kept}  # stay while an item does
     moves = []
     for path, moved in sorted(by_path.items()):

@@ -145,8 +145,8 @@ def near_limits(
         for limit in target.limits:
             if not limit.hard or not MEASURES[limit.measure].room:
                 continue
-            under = [(used, path) for path, used in _sizes(texts, target, limit).items()]
-            used, path = max((u for u in under if u[0] < limit.value), default=(0, ""))
+            sizes = _sizes(texts, target, limit).items()
+            used, path = max(((u, p) for p, u in sizes if u < limit.value), default=(0, ""))
             budget = budget_for(target.name)
             tokens = fitted(target, budget, used)
             if path and tokens < budget:

@@ -255,7 +255,8 @@ class Owners:
         self.sessions: dict[
             str, str | None
         ] = {}  # session id -> the folder it ran in (None: not recorded)
-        self.others: list[str] = []  # folders other than this repository's, in the order found
+        # folders other than this repository's, in the order found (a refusal names the first)
+        self.others: list[str] = []
         if not self._readable(logs) or not logs.is_dir():
             return
         found = sorted(os.scandir(logs), key=lambda item: item.name)
@@ -264,7 +265,7 @@ class Owners:
             if folder is None:
                 continue
             self.sessions[item.name.removesuffix(".jsonl")] = folder
-            if self.relative(folder) is None and folder not in self.others:
+            if self.relative(folder) is None:
                 self.others.append(folder)
 
     def _readable(self, path: Path) -> bool:
