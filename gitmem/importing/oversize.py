@@ -81,6 +81,10 @@ class Near:
         )
 
 
+# Every target's hard limits, each with its target: what a file past or near one is checked against.
+_HARD = tuple((target, limit) for target in TARGETS for limit in target.limits if limit.hard)
+
+
 def _hand_written(project: Project, path: str) -> str | None:
     """The file's text without gitmem's managed block, or ``None`` when it cannot be read as
     text."""
@@ -141,16 +145,15 @@ def near_limits(
     ``budget.fitted``: compile keeps the block to what fits)."""
     texts = _texts(project, paths)
     found = []
-    for target in TARGETS:
-        for limit in target.limits:
-            if not limit.hard or not MEASURES[limit.measure].room:
-                continue
-            sizes = _sizes(texts, target, limit).items()
-            used, path = max(((u, p) for p, u in sizes if u < limit.value), default=(0, ""))
-            budget = budget_for(target.name)
-            tokens = fitted(target, budget, used)
-            if path and tokens < budget:
-                found.append(Near(path, used, limit, target.name, tokens, budget))
+    for target, limit in _HARD:
+        if not MEASURES[limit.measure].room:
+            continue
+        sizes = _sizes(texts, target, limit).items()
+        used, path = max(((u, p) for p, u in sizes if u < limit.value), default=(0, ""))
+        budget = budget_for(target.name)
+        tokens = fitted(target, budget, used)
+        if path and tokens < budget:
+            found.append(Near(path, used, limit, target.name, tokens, budget))
     return found
 
 
@@ -159,17 +162,14 @@ def oversized(project: Project, paths: Iterable[str]) -> list[Oversize]:
     limit; a chain over because a file above it is, is said once, there."""
     texts = _texts(project, paths)
     found: list[Oversize] = []
-    for target in TARGETS:
-        for limit in (limit for limit in target.limits if limit.hard):
-            over = {
-                p: used for p, used in _sizes(texts, target, limit).items() if used > limit.value
-            }
-            chain = target.dir_file if MEASURES[limit.measure].chain else None
-            found += [
-                Oversize(path, used, texts[path].count("\n"), limit, target.name)
-                for path, used in over.items()
-                if chain is None or over.keys().isdisjoint(_chain(path, chain)[:-1])
-            ]
+    for target, limit in _HARD:
+        over = {p: used for p, used in _sizes(texts, target, limit).items() if used > limit.value}
+        chain = target.dir_file if MEASURES[limit.measure].chain else None
+        found += [
+            Oversize(path, used, texts[path].count("\n"), limit, target.name)
+            for path, used in over.items()
+            if chain is None or over.keys().isdisjoint(_chain(path, chain)[:-1])
+        ]
     return sorted(found, key=lambda item: item.path)
 
 
