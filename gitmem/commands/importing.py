@@ -399,16 +399,15 @@ def _print_summary(report: ImportReport, moves: list[Moved]) -> None:
             err=True,
         )
     if report.drafts and not report.dry_run:
-        if report.status == "active":
-            also = ", the rules files" if moves else ""
-            echo(
-                f"next: gitmem compile, then commit .memory/{also} and the compiled files", err=True
-            )
-        else:
-            echo(
-                "next: review them (gitmem list --status proposed), then gitmem accept ID…",
-                err=True,
-            )
+        also = ", the rules files" if moves else ""
+        echo(NEXT[report.status].format(also=also), err=True)
+
+
+# What to do after an import, by the status of the memories it made.
+NEXT = {
+    "active": "next: gitmem compile, then commit .memory/{also} and the compiled files",
+    "proposed": "next: review them (gitmem list --status proposed), then gitmem accept ID…",
+}
 
 
 def _summary(head: str, known: int, rejected: tuple[int, str], refused: int, skipped: int) -> None:

@@ -125,13 +125,9 @@ class _Reading(md.Steps):
         self.fence_owner: _Block | None = None
 
     def flush(self) -> None:
-        deep = [text for level, text in self.headings if level >= 2]
-        _emit(
-            self.section,
-            tuple(text for _, text in self.headings),
-            self.parsed,
-            deep[-1] if deep else "",
-        )
+        headings = tuple(text for _, text in self.headings)
+        section = next((text for level, text in reversed(self.headings) if level >= 2), "")
+        _emit(self.section, headings, self.parsed, section)
         self.section.clear()
         self.current = None
 
