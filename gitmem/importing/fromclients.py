@@ -180,8 +180,7 @@ def import_clients(project: Project, store: Store, request: Request) -> ClientIm
         vanished = _vanished(run.ledger["entries"], {entry.key for entry in entries}, name)
         for entry in entries:
             _take(run, entry, vanished)
-        if not request.dry_run:
-            run.ledger["stores"][name] = stamps
+        run.ledger["stores"][name] = stamps  # (saved only when not a dry run)
     _make_memories(report, targets, request.today)
     if not request.dry_run:
         _write(report, targets)

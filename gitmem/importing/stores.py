@@ -445,13 +445,12 @@ def _nested(front: list[str], key: str) -> dict[str, str]:
 # -- bullets and paragraphs ------------------------------------------------------------------------
 
 
-def _items(file: _File, lines: list[str], read: StoreRead | None) -> list[Entry]:
+def _items(file: _File, lines: list[str], read: StoreRead) -> list[Entry]:
     """One entry per bullet or paragraph of ``lines`` (the file's, some blanked: those are not
     read), kinds by heading or wording; what the parser skipped is said in ``read``."""
     place, path, where = file.place, file.path, file.where
     parsed = markdown.parse(lines)
-    if read is not None:
-        read.skipped.extend((where, s.line, s.reason) for s in parsed.skipped)
+    read.skipped.extend((where, s.line, s.reason) for s in parsed.skipped)
     entries = []
     for item in parsed.items:
         title, body = title_and_body(item)
@@ -501,7 +500,7 @@ def _section(file: _File) -> list[Entry]:
             inside = low in SECTION_HEADINGS
         elif inside:
             readable[number] = line
-    return _items(file, readable, None)
+    return _items(file, readable, StoreRead())  # (what it skipped is not said)
 
 
 @dataclass(frozen=True)
