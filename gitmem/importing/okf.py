@@ -43,6 +43,7 @@ TYPES = {
     "pitfall": "Pitfall",
     "preference": "Preference",
 }
+KINDS = {concept_type.lower(): kind for kind, concept_type in TYPES.items()}  # what import reads
 STATUS = {"proposed": "draft", "active": "stable", "retired": "deprecated"}
 EXTENSION = "gitmem"  # the extension key: what only gitmem holds
 # an active memory was accepted by a person, in review (gitmem keeps no name)
@@ -201,12 +202,11 @@ def _memory(front: dict[str, Any], body: str, today: date, origin: str) -> dict[
     """The memory's fields from a concept's front matter and body (checked by the store
     afterwards)."""
     own = _mapping(front.get(EXTENSION))
-    kinds = {value.lower(): key for key, value in TYPES.items()}
     generated = _mapping(front.get("generated"))
     data: dict[str, Any] = {
         "id": str(own.get("id") or ""),
         "title": str(front.get("title") or "").strip(),
-        "kind": kinds.get(str(front.get("type", "")).strip().lower(), "fact"),
+        "kind": KINDS.get(str(front.get("type", "")).strip().lower(), "fact"),
         "status": "proposed",
         "body": body.strip("\n") + "\n" if body.strip() else "",
         "priority": own.get("priority") or "normal",
@@ -232,8 +232,8 @@ def _memory(front: dict[str, Any], body: str, today: date, origin: str) -> dict[
 def _evidence(sources: Any) -> list[dict[str, Any]]:
     """A concept's ``sources`` that are files of the repository, as the memory's evidence."""
     evidence = []
-    for source in sources if isinstance(sources, list) else []:
-        resource = source.get("resource") if isinstance(source, dict) else None
+    for source in map(_mapping, sources if isinstance(sources, list) else []):
+        resource = source.get("resource")
         if not isinstance(resource, str) or "://" in resource:
             continue
         citation: dict[str, Any] = {"path": resource.lstrip("/")}
