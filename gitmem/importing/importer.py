@@ -649,6 +649,7 @@ def _entry(item: markdown.Item) -> bool:
 def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today: date) -> None:
     """Give each draft an id and a memory, checked like any write; a draft that fails is refused."""
     taken = store.taken_ids(snapshot)
+    kept = []
     for draft in report.drafts:
         first = draft.sources[0]
         memory_id = unique_id(short_id(draft.title) or f"{draft.kind}-{first.line}", taken)
@@ -674,4 +675,5 @@ def _make_memories(report: ImportReport, store: Store, snapshot: Snapshot, today
             continue
         taken.add(memory_id)
         draft.memory = memory
-    report.drafts = [draft for draft in report.drafts if draft.memory is not None]
+        kept.append(draft)
+    report.drafts = kept
