@@ -299,8 +299,7 @@ def _print_files(report: ImportReport) -> None:
         parts = [] if info.label == info.path.rsplit("/", 1)[-1] else [info.label]
         if info.imported_by:
             parts.append(f"imported by {info.imported_by}")
-        if info.scope is not None:
-            parts.append(info.scope.note)
+        parts.append(info.scope.note)
         noun = "item" if info.items == 1 else "items"
         echo(f"read {shown(info.path)} ({'; '.join(parts)}): {info.items} {noun}")
 
@@ -475,9 +474,9 @@ def _file_json(info: FileRead) -> dict[str, Any]:
     return {
         "path": info.path,
         "format": info.label,
-        "scope": scope.note if scope else None,
-        "paths": list(scope.paths) if scope else [],
-        "priority": scope.priority if scope else None,
+        "scope": scope.note,
+        "paths": list(scope.paths),
+        "priority": scope.priority,
         "items": info.items,
         "imported_by": info.imported_by,
     }

@@ -165,7 +165,7 @@ class FileRead:
 
     path: str
     label: str
-    scope: Scope | None
+    scope: Scope
     items: int = 0
     imported_by: str | None = None  # the file whose @import brought it in
 

@@ -23,6 +23,22 @@ from gitmem.importing.importer import choose_files
 from gitmem.project import Project
 from gitmem.tools import MEASURES, TARGETS, Limit, Target
 
+# What to do about a file over a limit, by (moved, moved with --left-out): --move, once it moved
+# what compile writes back, or once it moved what the budget leaves out too.
+_ADVICE = {
+    (False, False): (
+        "`gitmem import --accept --move --left-out` moves its list rules into .memory/ (headings, "
+        "prose and code stay), then `gitmem compile`"
+    ),
+    (True, False): (
+        "still over; `gitmem import --accept --move --left-out` also moves the rules the budget "
+        "leaves out (recall and the prompt hook still bring them)"
+    ),
+    (True, True): (
+        "still over after moving its rules: shorten its prose or code, or split it into folders"
+    ),
+}
+
 
 @dataclass(frozen=True)
 class Oversize:
@@ -43,20 +59,7 @@ class Oversize:
             f"({self.lines:,} lines) of hand-written text, over the hard limit of "
             f"{self.limit.value:,} ({self.limit.reason})"
         )
-        if moved and not left_out:
-            return (
-                f"{head}: still over; `gitmem import --accept --move --left-out` also moves the "
-                "rules the budget leaves out (recall and the prompt hook still bring them)"
-            )
-        if moved:
-            return (
-                f"{head}: still over after moving its rules: shorten its prose or code, or "
-                "split it into folders"
-            )
-        return (
-            f"{head}: `gitmem import --accept --move --left-out` moves its list rules into "
-            ".memory/ (headings, prose and code stay), then `gitmem compile`"
-        )
+        return f"{head}: {_ADVICE[moved, moved and left_out]}"
 
 
 @dataclass(frozen=True)

@@ -224,7 +224,7 @@ class Frontmatter:
 def read_frontmatter(lines: list[str]) -> Frontmatter:
     """The ``---`` fenced frontmatter at the top of ``lines``: simple ``key: value`` lines and
     ``- item`` lists."""
-    if not lines or lines[0].strip() != "---":
+    if next(iter(lines), "").strip() != "---":
         return Frontmatter({}, 0)
     fields: dict[str, Value] = {}
     last: str | None = None
