@@ -78,9 +78,9 @@ def split_item(item: Item) -> tuple[str, str]:
     rest = textwrap.dedent("\n".join(item.rest)).strip("\n")
     lead = ""
     label = _BOLD_LABEL.match(head)
-    text = (label.group(1) or label.group(2)) if label else ""
-    if label and len(text.split()) >= 2 and len(text) <= TITLE_MAX:
-        title, lead = text.strip().rstrip(":").strip(), label.group(3).strip()
+    text, said = (label.group(1) or label.group(2), label.group(3)) if label else ("", "")
+    if len(text.split()) >= 2 and len(text) <= TITLE_MAX:
+        title, lead = text.strip().rstrip(":").strip(), said.strip()
     elif len(head) <= TITLE_SOFT:
         title = head
     else:
