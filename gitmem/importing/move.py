@@ -184,16 +184,16 @@ def _code_after(lines: list[str], source: Source) -> set[int]:
     content = head.content if head is not None else 0
     out: set[int] = set()
     fence: str | None = None
-    outside = False
+    outside = False  # the line is in a block fenced outside the item's text (its fences too)
     for number in range(source.line + 1, min(source.end, len(lines)) + 1):
         line = lines[number - 1]
-        if fence is not None:
-            out.update([number] if outside else [])
-            fence = None if md.closes(line, fence) else fence
-            continue
-        fence = md.fence(line)
-        outside = fence is not None and md.indent(line) < content
-        out.update([number] if outside else [])
+        if fence is None:
+            fence = md.fence(line)
+            outside = fence is not None and md.indent(line) < content
+        elif md.closes(line, fence):
+            fence = None
+        if outside:
+            out.add(number)
     return out
 
 
