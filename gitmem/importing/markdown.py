@@ -290,7 +290,7 @@ def _emit(
         if not block.head and not rest:
             continue
         stop = _procedure_end(blocks, position - 1)
-        if stop > position:
+        if stop > position:  # more than the block itself
             _emit_steps(blocks[position - 1 : stop], lead, headings, section, parsed)
             position, lead = stop, ("", 0)
             continue
@@ -323,7 +323,7 @@ def _emit_block(
         _emit_children(block, rest, lead, headings, section, parsed)
         return
     end = max([block.end, block.line, *(number for number, text in rest if text.strip())])
-    context, lead_line = lead if block.bullet else ("", 0)
+    context, lead_line = lead  # (none for a paragraph: _emit starts over at each)
     head = f"{label}: {block.head}" if label else block.head
     parsed.items.append(
         Item(block.line, end, head, [text for _, text in rest], headings, block.bullet, context,
@@ -362,13 +362,13 @@ def _number(bullet: md.Bullet) -> int:
 
 def _procedure_end(blocks: list[_Block], start: int) -> int:
     """The position after the last step of the numbered procedure that starts at ``blocks[start]``,
-    or ``start`` when none does (a procedure has two steps or more). Steps follow each other, or go
-    on after a code block, a table or a paragraph between them when the next one's number continues
-    the count (``2.`` after ``1.``) or only code and tables came between: its first step never
-    stands alone.
+    or after ``blocks[start]`` when none does (a procedure has two steps or more). Steps follow
+    each other, or go on after a code block, a table or a paragraph between them when the next
+    one's number continues the count (``2.`` after ``1.``) or only code and tables came between:
+    its first step never stands alone.
     """
     if not _numbered(blocks[start]):
-        return start
+        return start + 1
     last = start
     position = start + 1
     while position < len(blocks):
@@ -381,7 +381,7 @@ def _procedure_end(blocks: list[_Block], start: int) -> int:
         elif block.bullet:
             break  # an unnumbered list ends it
         position += 1
-    return last + 1 if last > start else start
+    return last + 1
 
 
 def _emit_steps(
@@ -423,11 +423,12 @@ def _trim(rest: list[Line]) -> list[Line]:
 def _is_label(head: str, rest: list[Line]) -> bool:
     """Whether a bullet only labels the list nested under it: short, ends with ':', and followed
     only by bullets."""
-    if not head.endswith(":") or len(head) > LABEL_MAX or not rest:
+    first = next(iter(rest), (0, ""))[1]  # ("": nothing nested)
+    if not head.endswith(":") or len(head) > LABEL_MAX:
         return False
     return (
-        md.bullet(rest[0][1]) is not None
-        and md.indent(rest[0][1]) == 0
+        md.bullet(first) is not None
+        and md.indent(first) == 0
         and all(
             not text.strip() or md.bullet(text) is not None or md.indent(text) > 0
             for _, text in rest
