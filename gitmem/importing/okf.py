@@ -280,7 +280,7 @@ def import_bundle(
         try:
             memory = store.check_text(data["id"], yamlio.dump(data), snapshot)
         except CheckFailed as exc:
-            problem = exc.problems[0] if exc.problems else None
+            problem = next(iter(exc.problems), None)
             why = f"{problem.field}: {problem.message}" if problem else "invalid"
             report.refused.append(
                 Outcome(f"{where}:1", title, "invalid", f"does not make a valid memory ({why})")
