@@ -138,27 +138,10 @@ SHOWN_BY = {
 # -- JSON settings ---------------------------------------------------------------------------------
 
 
-def _read_json(where: gateway.Where, path: Path, display: str) -> tuple[dict[str, Any] | None, str]:
-    """The object in ``path`` (``None`` when the file does not exist) and its indent."""
-    try:
-        text = gateway.read_text(where, path, limit=gateway.CONFIG_LIMIT, display=display)
-    except FileNotFoundError:
-        return None, "  "
-    except OSError as exc:
-        raise UsageError(f"{display}: cannot read: {exc.strerror}") from None
-    if not text.strip():
-        return {}, "  "
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(
-            f"{display}:{exc.lineno}:{exc.colno}: not valid JSON ({exc.msg}): fix it, then "
-            "run this again"
-        ) from None
-    if not isinstance(data, dict):
-        raise UsageError(f"{display}:1:1: expected a JSON object")
+def _indent(text: str) -> str:
+    """The indent of a JSON file's text (two spaces when it has none)."""
     found = re.search(r"^([ \t]+)\S", text, re.MULTILINE)
-    return data, found.group(1) if found else "  "
+    return found.group(1) if found else "  "
 
 
 def _dump(data: dict[str, Any], indent: str) -> str:
@@ -190,10 +173,9 @@ def _strip_text(text: str, display: str) -> str:
     hooks = root.get("hooks")
     if hooks is None or hooks.kind != "object":
         return text
-    gone, spans = _pruned(hooks, [groups for _, _, groups in hooks.members], _strip_event)
+    gone, spans = _pruned(hooks, hooks.children, _strip_event)
     if gone:
-        index = next(i for i, (key, _, _) in enumerate(root.members) if key == "hooks")
-        spans = jsonedit.deletions(root, {index})
+        spans = jsonedit.deletions(root, {root.keys.index("hooks")})
     return jsonedit.cut(text, spans)
 
 
@@ -218,7 +200,7 @@ def _strip_event(groups: jsonedit.Node) -> tuple[bool, Spans]:
     groups."""
     if groups.kind != "array":
         return False, []
-    return _pruned(groups, groups.items, _strip_group)
+    return _pruned(groups, groups.children, _strip_group)
 
 
 def _strip_group(group: jsonedit.Node) -> tuple[bool, Spans]:
@@ -229,7 +211,7 @@ def _strip_group(group: jsonedit.Node) -> tuple[bool, Spans]:
     entries = group.get("hooks")
     if entries is None or entries.kind != "array":
         return False, []
-    return _pruned(entries, entries.items, lambda entry: (_ours(entry.value), []))
+    return _pruned(entries, entries.children, lambda entry: (_ours(entry.value), []))
 
 
 def _parse(text: str, display: str) -> jsonedit.Node:
@@ -326,7 +308,7 @@ def _own_file_change(
 ) -> Change:
     """A client that reads every hooks file of a folder (the Copilot CLI's .github/hooks/*.json):
     gitmem's is a file of its own."""
-    data, indent = _read_json(where, path, display)
+    text = _read_text(where, path, display)
     hooks = {
         name: [
             {"type": "command", "bash": command_for(client.name, event), "timeoutSec": TIMEOUT_S}
@@ -334,8 +316,13 @@ def _own_file_change(
         for event, name in client.events
         if name is not None
     }
-    old = None if data is None else _dump(data, indent)
-    return _change(path, old, None if remove else _dump({"version": 1, "hooks": hooks}, indent))
+    indent = _indent(text or "")
+    old = None if text is None else _parse(text if text.strip() else "{}", display).value
+    return _change(
+        path,
+        None if old is None else _dump(old, indent),
+        None if remove else _dump({"version": 1, "hooks": hooks}, indent),
+    )
 
 
 def _whole_file_change(

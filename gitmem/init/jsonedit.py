@@ -29,21 +29,21 @@ class Node:
 
     start: int
     end: int
-    kind: str  # "object" | "array" | "string" | "other"
+    kind: str  # "object" | "array" | "other" (a string, number, true, false or null)
     value: Any = None  # the parsed value (json.loads of the span)
-    members: list[tuple[str, int, Node]] = field(
+    children: list[Node] = field(default_factory=list)  # the elements: members' values, items
+    starts: list[int] = field(
         default_factory=list
-    )  # object: (key, key start, value)
-    items: list[Node] = field(default_factory=list)  # array elements
+    )  # where each element starts: a member at its key
+    keys: list[str] = field(default_factory=list)  # object: each member's key
 
     def get(self, key: str) -> Node | None:
-        for name, _, node in self.members:
-            if name == key:
-                return node
-        return None
+        return self.children[self.keys.index(key)] if key in self.keys else None
 
 
 _WHITESPACE = " \t\r\n"
+_CONTAINERS = {"{": ("object", "}"), "[": ("array", "]")}  # an opening bracket: kind, closing one
+_DECODE = json.JSONDecoder().raw_decode  # one value at an offset: (value, where it ends)
 
 
 class _Parser:
@@ -62,32 +62,11 @@ class _Parser:
             raise EditError(f"nested deeper than {MAX_DEPTH} levels")
         self.skip()
         start = self.pos
-        char = self.text[start : start + 1]
-        if char == "{":
-            return self.container(start, depth, "object", "}")
-        if char == "[":
-            return self.container(start, depth, "array", "]")
-        if char == '"':
-            end = self.string_end(start)
-            self.pos = end
-            return Node(start, end, "string", json.loads(self.text[start:end]))
-        end = start
-        while end < len(self.text) and self.text[end] not in _WHITESPACE + ",]}":
-            end += 1
-        self.pos = end
-        return Node(start, end, "other", json.loads(self.text[start:end]))
-
-    def string_end(self, start: int) -> int:
-        text, pos = self.text, start + 1
-        while pos < len(text):
-            char = text[pos]
-            if char == "\\":
-                pos += 2
-                continue
-            if char == '"':
-                return pos + 1
-            pos += 1
-        raise EditError("unterminated string")
+        container = _CONTAINERS.get(self.text[start : start + 1])
+        if container is not None:
+            return self.container(start, depth, *container)
+        value, self.pos = _DECODE(self.text, start)  # a scalar: json.loads has read it already
+        return Node(start, self.pos, "other", value)
 
     def container(self, start: int, depth: int, kind: str, close: str) -> Node:
         node = Node(start, start, kind)
@@ -98,25 +77,19 @@ class _Parser:
             self.pos += 1
         while char != close:
             self.skip()
+            node.starts.append(self.pos)
             if kind == "object":
-                key_start = self.pos
-                key_end = self.string_end(key_start)
-                key = json.loads(self.text[key_start:key_end])
-                self.pos = key_end
+                key, self.pos = _DECODE(self.text, self.pos)
+                node.keys.append(key)
                 self.skip()
                 self.pos += 1  # ":"
-                node.members.append((key, key_start, self.value(depth + 1)))
-            else:
-                node.items.append(self.value(depth + 1))
+            node.children.append(self.value(depth + 1))
             self.skip()
             char = self.text[self.pos : self.pos + 1]  # "," or the closing bracket
             self.pos += 1
         node.end = self.pos
-        node.value = (
-            {key: child.value for key, _, child in node.members}
-            if kind == "object"
-            else [child.value for child in node.items]
-        )
+        values = [child.value for child in node.children]
+        node.value = dict(zip(node.keys, values, strict=True)) if kind == "object" else values
         return node
 
 
@@ -134,11 +107,8 @@ def parse(text: str) -> Node:
 
 def _line_indent(text: str, offset: int) -> str:
     """The whitespace that starts the line holding ``offset``."""
-    begin = text.rfind("\n", 0, offset) + 1
-    end = begin
-    while end < len(text) and text[end] in " \t":
-        end += 1
-    return text[begin:end]
+    line = text[text.rfind("\n", 0, offset) + 1 :].partition("\n")[0]
+    return line[: len(line) - len(line.lstrip(" \t"))]
 
 
 def indent_unit(text: str) -> str:
@@ -182,9 +152,8 @@ def append(text: str, container: Node, value: Any, key: str | None = None) -> st
     if key is not None:
         colon = ":" if separator == "" else ": "
         body = json.dumps(key, ensure_ascii=False) + colon + body
-    children = children_of(container)
-    if children:
-        at = children[-1].end
+    if container.children:
+        at = container.children[-1].end
         return text[:at] + "," + separator + body + text[at:]
     # an empty container keeps the whitespace it had inside: `{\n}` becomes `{\n  body\n}`, `{}`
     # becomes `{body}`
@@ -192,29 +161,14 @@ def append(text: str, container: Node, value: Any, key: str | None = None) -> st
     return text[:at] + (separator if "\n" in separator else "") + body + text[at:]
 
 
-def children_of(container: Node) -> list[Node]:
-    return (
-        [node for _, _, node in container.members]
-        if container.kind == "object"
-        else container.items
-    )
-
-
 def deletions(container: Node, removed: set[int]) -> list[tuple[int, int]]:
     """The text spans that take the elements ``removed`` (indices) out of ``container``, each with
     its separator (all of them: everything inside the brackets but the whitespace before the closing
     one).
     """
-    children = children_of(container)
-    if children and len(removed) >= len(
-        children
-    ):  # all of them: the container is left as `append` found it
+    children, starts = container.children, container.starts
+    if children and len(removed) >= len(children):  # all: left as `append` found the container
         return [(container.start + 1, children[-1].end)]
-    starts = (  # where each element starts: a member at its key
-        [key_start for _, key_start, _ in container.members]
-        if container.kind == "object"
-        else [child.start for child in children]
-    )
     runs = [list(run) for gone, run in groupby(range(len(children)), removed.__contains__) if gone]
     return [
         (children[run[0] - 1].end, children[run[-1]].end)  # with the separator before it
