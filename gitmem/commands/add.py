@@ -3,6 +3,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from datetime import date
+from functools import partial
 from typing import TextIO
 
 import click
@@ -156,7 +157,7 @@ def add(
         paths=_once(paths),
         targets=_once(targets),
         tags=_once(tags),
-        words=_once(" ".join(word.split()) for word in words),
+        words=_once(map(" ".join, map(str.split, words))),
         enforce=Enforce(_once(forbid_commands), _once(forbid_edits))
         if forbid_commands or forbid_edits
         else None,
@@ -164,7 +165,7 @@ def add(
         expires=_date(expires, "--expires", day),
         review_after=_date(review_after, "--review-after", day),
         supersedes=_once(supersedes),
-        evidence=tuple(actions.make_evidence(project, spec) for spec in evidence),
+        evidence=tuple(map(partial(actions.make_evidence, project), evidence)),
         source="human",
     )
     outcome = actions.add_memory(store, memory, day)

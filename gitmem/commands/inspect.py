@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import date
 from functools import partial
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -12,7 +13,7 @@ from gitmem.commands.options import refuse
 from gitmem.commands.output import echo, echo_json, style, table
 from gitmem.errors import Problem
 from gitmem.memory.config import load_config
-from gitmem.memory.model import KINDS, STATUSES, Memory
+from gitmem.memory.model import KINDS, STATUSES, Enforce, Memory
 from gitmem.scopes import packs
 
 if TYPE_CHECKING:
@@ -87,11 +88,11 @@ def list_memories(
     project, store = open_store(user)
     snapshot = store.load()
     day = today()
-    wanted = partial(_wanted, statuses, kinds, tags)
+    filters = (statuses, kinds, tags)
+    wanted = partial(_wanted, *filters)
     rows: list[Row] = [
         (m, _status(m, day), {"path": project.display(snapshot.files[m.id])})
-        for m in snapshot.sorted()
-        if wanted(m)
+        for m in filter(wanted, snapshot.sorted())
     ]
     problems = list(snapshot.problems)
     if packs:
@@ -105,7 +106,7 @@ def list_memories(
     elif not problems:
         add = "gitmem add --user" if user else "gitmem add"
         echo(
-            "no memories" + (" match" if statuses or kinds or tags else f' yet: {add} "TITLE"'),
+            "no memories" + (" match" if any(filters) else f' yet: {add} "TITLE"'),
             err=True,
         )
     return _report_problems(sorted(problems))
@@ -223,19 +224,19 @@ SHOWN_FIELDS = (
 def _print_memory(memory: Memory, path: str, extra: dict[str, Any]) -> None:
     echo(f"{style(memory.id, bold=True)}  {memory.title}")
     data = memory.to_dict()
-    for name in SHOWN_FIELDS:
-        value = data[name]
-        if value not in (None, [], ""):
-            shown = ", ".join(value) if isinstance(value, list) else str(value)
-            echo(f"  {name.replace('_', ' '):<13}{shown}")
-    if memory.enforce is not None:  # what the pre-tool hook refuses while the memory is live
-        for value in memory.enforce.commands:
-            echo(f"  {'forbids run':<13}{value}")
-        for value in memory.enforce.edits:
-            echo(f"  {'forbids edit':<13}{value}")
-    for item in memory.evidence:
-        echo(f"  {'evidence':<13}{item.path}{':' + item.lines if item.lines else ''}")
-    echo(f"  {'file':<13}{path}")
+    enforce = memory.enforce or Enforce()  # what the pre-tool hook refuses while it is live
+    rows = [
+        *((name.replace("_", " "), _shown(data[name])) for name in SHOWN_FIELDS if data[name]),
+        *zip(repeat("forbids run"), enforce.commands),
+        *zip(repeat("forbids edit"), enforce.edits),
+        *(
+            ("evidence", ":".join(filter(None, (item.path, item.lines))))
+            for item in memory.evidence
+        ),
+        ("file", path),
+    ]
+    for label, value in rows:
+        echo(f"  {label:<13}{value}")
     if extra:
         muted = " (muted here: not compiled)" if extra["muted"] else ""
         echo(f"  {'pack':<13}{extra['pack']}: read-only, from a shared pack{muted}")
@@ -243,3 +244,8 @@ def _print_memory(memory: Memory, path: str, extra: dict[str, Any]) -> None:
         echo()
         for line in memory.body.splitlines():
             echo(f"  {line}" if line else "")
+
+
+def _shown(value: str | list[str]) -> str:
+    """A field's value as ``show`` prints it: a list as its items joined."""
+    return value if isinstance(value, str) else ", ".join(value)
