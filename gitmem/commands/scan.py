@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,8 @@ import click
 from gitmem import gateway
 from gitmem.commands.options import refuse
 from gitmem.commands.output import echo, echo_json
-from gitmem.commands.scanhook import legacy_warning, report, split_allowed
+from gitmem.commands.scanhook import project_or_none, report, split_allowed, warn_legacy
 from gitmem.errors import CannotRun, UsageError, shown
-from gitmem.gateway import find_project
 from gitmem.memory.config import scan_settings
 from gitmem.scan import inputs as src
 from gitmem.scan import parallel
@@ -93,15 +93,15 @@ def scan(
     stdin = "-" in paths
     _check_flags(staged=staged, redact=redact, baseline=baseline, stdin=stdin, as_json=as_json)
     files = tuple(p for p in paths if p != "-")
-    project = _project_or_none(find_project)
+    project = project_or_none()
     settings = src.load_settings(project, scan_settings)
+    # --baseline lists every finding, whether scan.allow allows it or not
+    split = settings._replace(allow=frozenset()) if baseline else settings
     jobs, found, scanned = _collect(files, staged, logs, user, stdin, redact, project, settings)
-    findings, allowed = (found, []) if baseline else split_allowed(found, settings)
-    redacted = _scan_jobs(
-        jobs, findings, settings, redact=redact, baseline=baseline, allowed=allowed
-    )
+    findings, allowed = split_allowed(found, split)
+    redacted = _scan_jobs(jobs, findings, split, redact=redact, allowed=allowed)
 
-    _warn_legacy(settings)
+    warn_legacy(echo, settings)
     if baseline:
         _print_baseline(findings, as_json, settings)
         return 0
@@ -159,21 +159,21 @@ def _collect(
     text, never reviewed line by line, so a pragma in it allows nothing.
     """
 
-    jobs: list[Job] = []
+    jobs: list[Job] = []  # (a source, how it is scanned: None for its own policy)
     findings: list[Any] = []
     scanned = 0
     if staged:
         if project is None:
             raise CannotRun("--staged needs a git repository: run it inside one")
-        jobs += [(s, s.policy) for s in src.read_staged(project, files, settings)]
+        jobs += zip(src.read_staged(project, files, settings), repeat(None))
     elif files or not (stdin or logs):
         entries = src.path_entries(files or (".",), project, settings)
         if not redact and parallel.worth_processes(entries):
             scanned, findings = parallel.in_processes(entries, settings)
         else:
-            jobs += [(s, s.policy) for s in map(src.read_entry, entries) if s is not None]
-    for log in _client_logs(logs, project, user):
-        jobs += [(s, LOG) for s in src.read_paths((log,), project, src.Settings())]
+            jobs += zip(filter(None, map(src.read_entry, entries)), repeat(None))
+    every_log = tuple(_client_logs(logs, project, user))
+    jobs += zip(src.read_paths(every_log, project, src.Settings()), repeat(LOG))
     if stdin:
         jobs.append((src.Source("-", src.decode_bytes(sys.stdin.buffer.read())), TYPED))
     return jobs, findings, scanned
@@ -185,7 +185,6 @@ def _scan_jobs(
     settings: Any,
     *,
     redact: bool,
-    baseline: bool,
     allowed: list[Any],
 ) -> list[str]:
     """Scan each job, adding to ``findings`` (and to ``allowed`` what a scan.allow entry let
@@ -194,7 +193,7 @@ def _scan_jobs(
     redacted: list[str] = []
     for source, how in jobs:
         found = src.findings_in(source, settings, how, honour_allow=False)
-        found, passed = (found, []) if baseline else split_allowed(found, settings)
+        found, passed = split_allowed(found, settings)
         findings += found
         allowed += passed
         if not redact:
@@ -231,19 +230,6 @@ def _client_logs(logs: tuple[str, ...], project: Any, user: bool) -> list[str]:
             echo(f"no {log} transcripts of {project.root} found", err=True)
         out.extend(str(path) for path in found)
     return out
-
-
-def _project_or_none(find: Any) -> Any:
-    try:
-        return find()
-    except CannotRun:
-        return None
-
-
-def _warn_legacy(settings: Any) -> None:
-    warning = legacy_warning(settings)
-    if warning:
-        click.echo(warning, err=True)
 
 
 def _finding_json(finding: Any) -> dict[str, Any]:

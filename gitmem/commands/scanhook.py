@@ -84,16 +84,25 @@ def clean(scanned: int, staged: bool) -> str:
     )
 
 
-def legacy_warning(settings: Settings) -> str | None:
+def warn_legacy(echo: Echo, settings: Settings) -> None:
+    """On stderr, a warning when scan.allow holds old (v1, v2) entries, derived from the secret."""
     old = legacy_entries(settings.allow)
-    if not old:
+    if old:
+        echo(
+            f"warning: scan.allow holds {len(old)} old fingerprint(s) derived from the secret (v1, "
+            "v2): they still allow their findings, but anyone with the repository can test guesses "
+            "at the secret against them, and each costs every scan; renew them: `gitmem scan "
+            "--baseline` prints the list to replace them with (v3: the place, not the value)",
+            True,
+        )
+
+
+def project_or_none() -> Project | None:
+    """The repository here, or ``None`` outside one (a scan of files, logs or stdin needs none)."""
+    try:
+        return find_project()
+    except CannotRun:
         return None
-    return (
-        f"warning: scan.allow holds {len(old)} old fingerprint(s) derived from the secret (v1, "
-        "v2): they still allow their findings, but anyone with the repository can test guesses at "
-        "the secret against them, and each costs every scan; renew them: `gitmem scan --baseline` "
-        "prints the list to replace them with (v3: the place, not the value)"
-    )
 
 
 def split_allowed(every: list[Finding], settings: Settings) -> tuple[list[Finding], list[Finding]]:
@@ -109,10 +118,7 @@ def staged(echo: Echo) -> int:
     on stderr.
     Exit 1 when anything is found. Raises gitmem's errors, as a command does."""
 
-    try:
-        project = find_project()
-    except CannotRun:
-        project = None
+    project = project_or_none()
     settings = src.load_settings(project, _config_settings)
     if project is None:
         raise CannotRun("--staged needs a git repository: run it inside one")
@@ -126,9 +132,7 @@ def staged(echo: Echo) -> int:
         )
         findings += kept
         allowed += passed
-    warning = legacy_warning(settings)
-    if warning:
-        echo(warning, True)
+    warn_legacy(echo, settings)
     return report(echo, findings, allowed, settings, len(texts), staged=True)
 
 
