@@ -19,8 +19,9 @@ information, never a finding.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import date, timedelta
+from typing import NamedTuple
 
 from gitmem import COMMAND, gateway
 from gitmem.checks import command, receipts
@@ -34,6 +35,7 @@ from gitmem.checks.findings import (
     Finding,
     Fixed,
     Report,
+    Severity,
     memory_id_of,
 )
 from gitmem.compile.compiler import Request, compile_store
@@ -43,6 +45,7 @@ from gitmem.git import hookpath, removed
 from gitmem.hook import receipts as log
 from gitmem.memory import actions
 from gitmem.memory.config import Config
+from gitmem.memory.model import Memory
 from gitmem.memory.similar import memory_text, near_duplicates
 from gitmem.memory.store import Store
 from gitmem.project import Project
@@ -93,57 +96,85 @@ def check_invalid(ctx: Context) -> Iterator[Finding]:
         )
 
 
-def check_expired(ctx: Context) -> Iterator[Finding]:
+class Dated(NamedTuple):
+    """A finding doctor makes of a memory by its status and dates alone: when ``due`` holds, a
+    finding at the line of ``field``, with its message and next step (``fixable``: ``--fix``
+    repairs it, unless the file has errors)."""
+
+    severity: Severity
+    code: str
+    field: str
+    due: Callable[[Memory, Context], bool]
+    message: Callable[[Memory, Context], str]
+    step: Callable[[Memory], str]
+    fixable: bool = False
+
+
+def _age(memory: Memory, ctx: Context) -> int:
+    """The days a memory has waited since it was created."""
+    return (ctx.today - (memory.created or ctx.today)).days
+
+
+DATED = (
+    Dated(
+        ERROR,
+        "expired-active",
+        "expires",
+        lambda memory, ctx: memory.status == "active" and memory.is_expired(ctx.today),
+        lambda memory, _: (
+            f"{memory.id} expired on {memory.expires} but is still active (it is "
+            "no longer compiled): retire it, or move its expiry date on with `gitmem edit`"
+        ),
+        lambda memory: f"gitmem retire {memory.id} --reason 'expired on {memory.expires}'",
+        fixable=True,
+    ),
+    Dated(
+        WARNING,
+        "review-due",
+        "review_after",
+        lambda memory, ctx: (
+            memory.status != "retired" and (memory.review_after or ctx.today) < ctx.today
+        ),
+        lambda memory, _: (
+            f"{memory.id} was due for review after {memory.review_after}: check it "
+            "still holds, then move review_after on (or retire it)"
+        ),
+        lambda memory: f"gitmem edit {memory.id}",
+    ),
+    Dated(
+        WARNING,
+        "stale-proposal",
+        "status",
+        lambda memory, ctx: (
+            memory.status == "proposed"
+            and memory.created is not None
+            and _age(memory, ctx) > ctx.config.proposal_max_age_days
+        ),
+        lambda memory, ctx: (
+            f"{memory.id} has waited {_age(memory, ctx)} days for a decision "
+            f"(doctor.proposal_max_age_days is {ctx.config.proposal_max_age_days}): accept it, or "
+            f"drop it with `gitmem forget {memory.id}`"
+        ),
+        lambda memory: f"gitmem accept {memory.id}",
+    ),
+)
+
+
+def check_dated(ctx: Context) -> Iterator[Finding]:
+    """Each memory against each of ``DATED``: expired but active, review due, an old proposal."""
     for memory in ctx.snapshot.sorted():
-        if memory.status == "active" and memory.is_expired(ctx.today):
+        for rule in DATED:
+            if not rule.due(memory, ctx):
+                continue
             yield Finding(
-                ERROR,
-                "expired-active",
+                rule.severity,
+                rule.code,
                 memory.id,
                 ctx.path(memory.id),
-                ctx.line_of(memory.id, "expires"),
-                f"{memory.id} expired on {memory.expires} but is still active (it is no longer "
-                "compiled): retire it, or move its expiry date on with `gitmem edit`",
-                f"gitmem retire {memory.id} --reason 'expired on {memory.expires}'",
-                fixable=memory.id not in ctx.troubled,
-            )
-
-
-def check_review(ctx: Context) -> Iterator[Finding]:
-    for memory in ctx.snapshot.sorted():
-        if (
-            memory.status != "retired"
-            and memory.review_after is not None
-            and memory.review_after < ctx.today
-        ):
-            yield Finding(
-                WARNING,
-                "review-due",
-                memory.id,
-                ctx.path(memory.id),
-                ctx.line_of(memory.id, "review_after"),
-                f"{memory.id} was due for review after {memory.review_after}: check it still "
-                "holds, then move review_after on (or retire it)",
-                f"gitmem edit {memory.id}",
-            )
-
-
-def check_proposals(ctx: Context) -> Iterator[Finding]:
-    limit = ctx.config.proposal_max_age_days
-    for memory in ctx.snapshot.sorted():
-        if memory.status != "proposed" or memory.created is None:
-            continue
-        age = (ctx.today - memory.created).days
-        if age > limit:
-            yield Finding(
-                WARNING,
-                "stale-proposal",
-                memory.id,
-                ctx.path(memory.id),
-                ctx.line_of(memory.id, "status"),
-                f"{memory.id} has waited {age} days for a decision (doctor.proposal_max_age_days "
-                f"is {limit}): accept it, or drop it with `gitmem forget {memory.id}`",
-                f"gitmem accept {memory.id}",
+                ctx.line_of(memory.id, rule.field),
+                rule.message(memory, ctx),
+                rule.step(memory),
+                fixable=rule.fixable and memory.id not in ctx.troubled,
             )
 
 
@@ -296,11 +327,9 @@ CHECKS: tuple[Check, ...] = (
     check_hooks,
     check_command,
     check_invalid,
-    check_expired,
-    check_review,
+    check_dated,
     check_evidence,
     check_supersedes,
-    check_proposals,
     check_near_duplicates,
     check_budgets,
     check_receipts,
