@@ -101,7 +101,7 @@ def _validate(project: Project, store: Store) -> Step:
             "validate",
             False,
             f"{len(problems)} problem(s) in {files} file(s)",
-            [str(p) for p in problems],
+            list(map(str, problems)),
         )
     return Step("validate", True, f"{checked} file(s) valid")
 
@@ -135,7 +135,7 @@ def _compile(project: Project, store: Store, today: date) -> Step:
             "compile",
             False,
             f"{len(report.problems)} problem(s)",
-            [str(p) for p in report.problems],
+            list(map(str, report.problems)),
         )
     if report.stale:
         details = [f"{change.path}: {change.reason}" for change in report.stale]

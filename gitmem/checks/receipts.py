@@ -80,7 +80,7 @@ class Report(NamedTuple):
     gate_blocked: int  # calls the memory-layer gate refused (they break no one memory)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"since": self.since.isoformat(), "memories": [row.to_dict() for row in self.rows]}
+        return {"since": self.since.isoformat(), "memories": list(map(Row.to_dict, self.rows))}
 
 
 def build(

@@ -5,7 +5,7 @@ from typing import Any
 import click
 
 from gitmem import INSTALL_CI
-from gitmem.checks.check import run_checks
+from gitmem.checks.check import Step, run_checks
 from gitmem.commands import open_store, today
 from gitmem.commands.output import echo, echo_json, style
 
@@ -42,7 +42,7 @@ def check(as_json: bool) -> int:
     steps = run_checks(project, today())
     failed = [step for step in steps if not step.ok]
     if as_json:
-        echo_json({"ok": not failed, "checks": [step.to_dict() for step in steps]})
+        echo_json({"ok": not failed, "checks": list(map(Step.to_dict, steps))})
         return 1 if failed else 0
     for step in steps:
         word = "skipped" if step.skipped else "ok" if step.ok else "FAILED"

@@ -5,10 +5,11 @@ import click
 from gitmem.checks.command import commands
 from gitmem.checks.doctor import apply_fixes, diagnose
 from gitmem.checks.evidence import refresh_evidence
-from gitmem.checks.findings import Fixed, Report
+from gitmem.checks.findings import Finding, Fixed, Report
 from gitmem.commands import open_store, today
 from gitmem.commands.output import echo, echo_json, style
 from gitmem.errors import shown
+from gitmem.git.removed import Removal
 from gitmem.memory.config import load_config
 
 
@@ -64,9 +65,9 @@ def doctor(as_json: bool, strict: bool, fix: bool, refresh: tuple[str, ...]) -> 
     if as_json:
         echo_json(
             {
-                "findings": [f.to_dict() for f in report.findings],
-                "fixed": [f.to_dict() for f in fixed],
-                "removals": [removal.to_dict() for removal in report.removals],
+                "findings": list(map(Finding.to_dict, report.findings)),
+                "fixed": list(map(Fixed.to_dict, fixed)),
+                "removals": list(map(Removal.to_dict, report.removals)),
                 "command": on_path.to_dict(),
                 "summary": {
                     "memories": report.memories,

@@ -121,7 +121,7 @@ def diff(base: str | None, head: str | None, as_json: bool, form: str | None) ->
             {
                 **result.to_dict(),
                 "budget": moved.to_dict() if moved else None,
-                "guard": [change.to_dict() for change in changes],
+                "guard": list(map(guard.GuardChange.to_dict, changes)),
             }
         )
     else:

@@ -144,7 +144,7 @@ def _update_json(result: Update) -> dict[str, Any]:
         "removed": result.removed,
         "note": result.note or None,
         "error": result.error or None,
-        "problems": [str(problem) for problem in result.problems],
+        "problems": list(map(str, result.problems)),
     }
 
 
