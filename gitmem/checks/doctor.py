@@ -372,9 +372,7 @@ def apply_fixes(project: Project, store: Store, config: Config, today: date) -> 
                 )
             )
         if moved:
-            store.update(
-                memory.id, {"evidence": [evidence_data(item) for item in evidence]}, snapshot
-            )
+            store.update(memory.id, {"evidence": list(map(evidence_data, evidence))}, snapshot)
     return fixed
 
 

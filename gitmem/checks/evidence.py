@@ -162,7 +162,7 @@ def refresh_evidence(
                 )
             )
     if fixed:
-        store.update(memory_id, {"evidence": [evidence_data(item) for item in evidence]}, snapshot)
+        store.update(memory_id, {"evidence": list(map(evidence_data, evidence))}, snapshot)
     return fixed
 
 

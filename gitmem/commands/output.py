@@ -62,7 +62,7 @@ def table(
     headers: Sequence[str], rows: Sequence[Sequence[str]], styles: Sequence[dict[str, Any]] = ()
 ) -> str:
     """Rows aligned in columns; the last column is cut to the terminal width when it would wrap."""
-    widths = [len(h) for h in headers]
+    widths = list(map(len, headers))
     for row in rows:
         for i, cell in enumerate(row[:-1]):
             widths[i] = max(widths[i], len(cell))
@@ -85,4 +85,4 @@ def table(
             out.append(text)
         return "  ".join(out).rstrip()
 
-    return "\n".join([line(headers, bold=True), *(line(row) for row in rows)])
+    return "\n".join([line(headers, bold=True), *map(line, rows)])

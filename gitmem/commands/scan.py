@@ -121,7 +121,7 @@ def scan(
 
 
 def _print_json(findings: list[Any], allowed: list[Any]) -> int:
-    data: dict[str, Any] = {"findings": [_finding_json(f) for f in findings]}
+    data: dict[str, Any] = {"findings": list(map(_finding_json, findings))}
     if allowed:  # what a scan.allow entry let through, named (never the value)
         data["allowed"] = [
             {"path": f.path, "line": f.line, "rule": f.rule, "preview": f.preview} for f in allowed
@@ -228,7 +228,7 @@ def _client_logs(logs: tuple[str, ...], project: Any, user: bool) -> list[str]:
         found = client_logs(log, project.root, Path.home())
         if not found:
             echo(f"no {log} transcripts of {project.root} found", err=True)
-        out.extend(str(path) for path in found)
+        out.extend(map(str, found))
     return out
 
 

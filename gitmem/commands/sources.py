@@ -121,7 +121,7 @@ def update(names: tuple[str, ...], branch: bool, as_json: bool) -> int:
     project, _ = open_store()
     results = source_changes.update(project, load_config(project), names, branch, today())
     if as_json:
-        echo_json([_update_json(result) for result in results])
+        echo_json(list(map(_update_json, results)))
     else:
         for result in results:
             _print_update(result)

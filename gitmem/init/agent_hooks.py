@@ -187,7 +187,7 @@ def _pruned(
     """Whether every one of ``container``'s ``children`` goes as ``strip`` says (so it goes too),
     else the spans that take out those that go and gitmem's entries of the others: the one engine of
     every level (the events of ``hooks``, the groups of an event, the entries of a group)."""
-    stripped = [strip(child) for child in children]
+    stripped = list(map(strip, children))
     gone = {index for index, (goes, _) in enumerate(stripped) if goes}
     if gone and len(gone) == len(children):
         return True, []
