@@ -18,6 +18,7 @@ import contextlib
 import json
 from collections.abc import Iterator, Sequence
 from datetime import UTC, date, datetime
+from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -97,7 +98,7 @@ def build(
     tally = _Tally(memories)
     hooked: set[str] = set()
     for item in log.read(project, start):
-        if client is None or item["c"] == client:
+        if client in (None, item["c"]):
             tally.receipt(item)
             hooked.update([item["c"]] if item["k"] != "block" else [])
     for name, path, text in _transcripts(project, start, client, home):
@@ -161,7 +162,7 @@ def _transcripts(
     """(client, path, text) of each transcript of this project changed since ``since``."""
     base = home or Path.home()
     for name in TRANSCRIPT_CLIENTS:
-        if client is not None and name != client:
+        if client not in (None, name):
             continue
         try:
             paths = client_logs(name, project.root, base)
@@ -203,13 +204,8 @@ def violations(project: Project, memories: Sequence[Memory], text: str) -> Itera
 
 def _calls_of(text: str) -> Iterator[tuple[int, pretool.Call]]:
     """The tool calls of a transcript, each with where its record starts, ``MAX_CALLS`` at most."""
-    count = 0
-    for at, value in _records(text):
-        for call in _calls(value, 0):
-            yield at, call
-            count += 1
-            if count >= MAX_CALLS:
-                return
+    calls = ((at, call) for at, value in _records(text) for call in _calls(value, 0))
+    return islice(calls, MAX_CALLS)
 
 
 def _records(text: str) -> Iterator[tuple[int, Any]]:
