@@ -45,6 +45,15 @@ ATTR_BEGIN = (
     "section)"
 )
 ATTR_END = "# gitmem:end"
+# The driver's keys in the local git config, their values, and what init says when it sets each
+DRIVER_CONFIG = (
+    ("merge.gitmem.name", DRIVER_NAME, ()),
+    (
+        "merge.gitmem.driver",
+        DRIVER_COMMAND,
+        ("registered the merge driver in .git/config (merge.gitmem.driver)",),
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -313,12 +322,10 @@ def ensure_merge_driver(project: Project, targets: tuple[str, ...]) -> list[str]
         done.append(
             f"{'updated' if text else 'created'} {GITATTRIBUTES} (rules files merge=gitmem)"
         )
-    for key, value in (("merge.gitmem.name", DRIVER_NAME), ("merge.gitmem.driver", DRIVER_COMMAND)):
-        current = _git_config(project, key)
-        if current != value:
+    for key, value, said in DRIVER_CONFIG:
+        if _git_config(project, key) != value:
             command.git(project.root, "config", "--local", key, value)
-            if key.endswith("driver"):
-                done.append("registered the merge driver in .git/config (merge.gitmem.driver)")
+            done.extend(said)
     return done
 
 

@@ -15,7 +15,7 @@ from gitmem.gitcommand import ignored as ignored_paths
 from gitmem.memory.config import DEFAULT_TARGETS, TARGET_NAMES, load_config, save_config
 from gitmem.memory.store import Store
 from gitmem.project import Project
-from gitmem.tools import BY_NAME
+from gitmem.tools import BY_NAME, TARGET_BY_NAME
 
 # A tool's ``detect`` files (gitmem/tools.py) are those it really loads, or a folder it loads from:
 # their presence shows the project already uses that tool, and init adds it to the targets. Names
@@ -123,10 +123,10 @@ def _chosen(project: Project, found: tuple[str, ...], report: InitReport) -> tup
     the defaults; never one whose root file git ignores (what compile writes there reaches no fresh
     clone, cloud agent or code review: ``ignored_roots``)."""
     chosen = found or tuple(DEFAULT_TARGETS)
-    roots = {name: target.root_file for name in chosen if (target := BY_NAME[name].target)}
+    roots = {name: TARGET_BY_NAME[name].root_file for name in chosen}
     ignored = set(ignored_paths(project.root, list(roots.values())))
     report.ignored_roots = [(name, path) for name, path in roots.items() if path in ignored]
-    chosen = tuple(name for name in chosen if roots.get(name) not in ignored)
+    chosen = tuple(name for name in chosen if roots[name] not in ignored)
     if found:
         report.detected = found
         report.not_added = tuple(name for name in DEFAULT_TARGETS if name not in found)
