@@ -115,19 +115,20 @@ def _age(memory: Memory, ctx: Context) -> int:
     return (ctx.today - (memory.created or ctx.today)).days
 
 
-DATED = (
-    Dated(
-        ERROR,
-        "expired-active",
-        "expires",
-        lambda memory, ctx: memory.status == "active" and memory.is_expired(ctx.today),
-        lambda memory, _: (
-            f"{memory.id} expired on {memory.expires} but is still active (it is "
-            "no longer compiled): retire it, or move its expiry date on with `gitmem edit`"
-        ),
-        lambda memory: f"gitmem retire {memory.id} --reason 'expired on {memory.expires}'",
-        fixable=True,
+EXPIRED = Dated(
+    ERROR,
+    "expired-active",
+    "expires",
+    lambda memory, ctx: memory.status == "active" and memory.is_expired(ctx.today),
+    lambda memory, _: (
+        f"{memory.id} expired on {memory.expires} but is still active (it is "
+        "no longer compiled): retire it, or move its expiry date on with `gitmem edit`"
     ),
+    lambda memory: f"gitmem retire {memory.id} --reason 'expired on {memory.expires}'",
+    fixable=True,
+)
+DATED = (
+    EXPIRED,
     Dated(
         WARNING,
         "review-due",
@@ -350,7 +351,7 @@ def apply_fixes(project: Project, store: Store, config: Config, today: date) -> 
             memory.id in context.troubled
         ):  # a file with errors would be refused on write: its findings say what to do
             continue
-        if memory.status == "active" and memory.is_expired(today):
+        if EXPIRED.due(memory, context):
             reason = f"expired on {memory.expires}"
             actions.retire(store, memory.id, today, reason, None, snapshot)
             fixed.append(

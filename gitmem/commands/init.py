@@ -268,14 +268,15 @@ def _agent_hooks(targets: tuple[str, ...], remove: bool, user: bool) -> int:
     planned before writing."""
 
     if user:
-        base, root, names = Path.home(), None, targets or None
+        base, root, configured = Path.home(), None, None
     else:
         project = find_project()
         project.require_initialised()
         base = root = project.root
         # --remove without targets: what any earlier --agent-hooks added, whichever targets it was
         # for
-        names = targets or (None if remove else tuple(load_config(project).targets))
+        configured = None if remove else tuple(load_config(project).targets)
+    names = targets or configured
     chosen = list(agent_hooks.ALL) if names is None else agent_hooks.clients_for(names, root)
     changes = agent_hooks.plan(base, chosen, remove=remove, user=user)
     agent_hooks.apply(changes, base, user=user)
