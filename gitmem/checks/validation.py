@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from functools import cache, partial
 from pathlib import Path
 
 from gitmem import gateway
@@ -29,44 +31,42 @@ def validate_files(
     """The given files: memory files are checked with the whole store (for the cross-file
     checks)."""
     problems: list[Problem] = []
-    snapshot = None
+    load = cache(store.load)  # the store, read once if any file given is one of its memories
     for file in files:
         path = file.resolve()
         display = str(file)
         if path == project.config_path.resolve():
             problems.extend(_config_problems(project, path, display))
-            continue
-        if path.parent == project.memories_dir.resolve() and path.name.endswith(SUFFIX):
-            snapshot = snapshot or store.load()
+        elif path.parent == project.memories_dir.resolve() and path.name.endswith(SUFFIX):
             mine = os.path.normcase(project.display(path))
             problems.extend(
                 Problem(display, p.line, p.column, p.field, p.message)
-                for p in snapshot.problems
+                for p in load().problems
                 if os.path.normcase(p.path) == mine
             )
-            continue
-        try:
-            raw = gateway.read_given(path, limit=gateway.SCAN_LIMIT, display=display)
-        except OSError as exc:
-            problems.append(Problem(display, 1, 1, "file", f"cannot read: {exc.strerror}"))
-            continue
-        except CheckFailed as exc:
-            problems.extend(exc.problems)
-            continue
-        _, found = check_memory(raw, path.name.removesuffix(SUFFIX), display)
-        problems.extend(found)
+        else:
+            read = partial(gateway.read_given, path, limit=gateway.SCAN_LIMIT, display=display)
+            check = partial(check_memory, file_id=path.name.removesuffix(SUFFIX), path=display)
+            problems.extend(_checked(read, check, display))
     return len(files), sorted(problems)
 
 
 def _config_problems(project: Project, path: Path, display: str | None = None) -> list[Problem]:
+    shown = display or project.display(path)
+    read = partial(gateway.read_bytes, project, path, limit=gateway.CONFIG_LIMIT, display=display)
+    return _checked(read, partial(check_config, path=shown), shown)
 
+
+def _checked(
+    read: Callable[[], bytes],
+    check: Callable[[bytes], tuple[object, list[Problem]]],
+    display: str,
+) -> list[Problem]:
+    """The problems ``check`` finds in what ``read`` gives, or the reason it cannot be read."""
     try:
-        raw = gateway.read_bytes(project, path, limit=gateway.CONFIG_LIMIT, display=display)
+        raw = read()
     except OSError as exc:
-        return [
-            Problem(display or project.display(path), 1, 1, "file", f"cannot read: {exc.strerror}")
-        ]
+        return [Problem(display, 1, 1, "file", f"cannot read: {exc.strerror}")]
     except CheckFailed as exc:
         return exc.problems
-    _, problems = check_config(raw, display or project.display(path))
-    return problems
+    return check(raw)[1]
