@@ -14,7 +14,6 @@ read and parsed) before anything is written.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,12 +135,6 @@ SHOWN_BY = {
 
 
 # -- JSON settings ---------------------------------------------------------------------------------
-
-
-def _indent(text: str) -> str:
-    """The indent of a JSON file's text (two spaces when it has none)."""
-    found = re.search(r"^([ \t]+)\S", text, re.MULTILINE)
-    return found.group(1) if found else "  "
 
 
 def _dump(data: dict[str, Any], indent: str) -> str:
@@ -316,7 +309,7 @@ def _own_file_change(
         for event, name in client.events
         if name is not None
     }
-    indent = _indent(text or "")
+    indent = jsonedit.indent_unit(text or "") or "  "  # (a file on one line: two spaces)
     old = None if text is None else _parse(text if text.strip() else "{}", display).value
     return _change(
         path,
