@@ -178,12 +178,15 @@ def _moved_client_hooks(project: Project) -> list[str]:
     ]
 
 
-# What init says of each ``hooks.ensure_precommit_config`` action ("unchanged": nothing).
+# What init says of each ``hooks.ensure_precommit_config`` action.
 CONFIG_SAID = {
-    "created": f"created {hooks_setup.PRECOMMIT_CONFIG}",
-    "updated": f"added the gitmem hooks to {hooks_setup.PRECOMMIT_CONFIG}",
-    "moved": f"updated {hooks_setup.PRECOMMIT_CONFIG}: gitmem's hooks run gitmem-cli (they ran "
-    "`gitmem` from PATH)",
+    "created": (f"created {hooks_setup.PRECOMMIT_CONFIG}",),
+    "updated": (f"added the gitmem hooks to {hooks_setup.PRECOMMIT_CONFIG}",),
+    "moved": (
+        f"updated {hooks_setup.PRECOMMIT_CONFIG}: gitmem's hooks run gitmem-cli (they ran "
+        "`gitmem` from PATH)",
+    ),
+    "unchanged": (),
 }
 
 
@@ -192,16 +195,15 @@ def _set_up_hooks(
 ) -> tuple[list[str], bool]:
     """What was done, and whether commits will run the hooks (not when a hooks path outside the
     repository is in use: the user must add a line there)."""
-    said = CONFIG_SAID.get(hooks_setup.ensure_precommit_config(project, pre_push))
-    done = [said] if said else []  # nothing when unchanged
-    runs = True
+    done = list(CONFIG_SAID[hooks_setup.ensure_precommit_config(project, pre_push)])
+    wired = []  # whether each hook wired into the hooks path runs gitmem
     if (
         hookpath.hooks_path(project) is not None
     ):  # husky or a committed hooks folder: `pre-commit install` refuses
         for hook_type in hooks_setup.HOOK_TYPES[pre_push]:
             lines, ok = hookpath.wire(project, hook_type)
             done.extend(lines)
-            runs = runs and ok
+            wired.append(ok)
     elif hooks_setup.precommit_missing():
         done.append(
             "pre-commit is not installed: `pip install pre-commit`, then `pre-commit install`"
@@ -211,7 +213,7 @@ def _set_up_hooks(
     merge = hooks_setup.ensure_merge_driver(project, targets)
     after, after_runs = hookpath.wire_after(project)
     merge += after
-    runs = runs and after_runs
+    runs = all(wired) and after_runs
     return (done + merge, True) if runs else (merge + done, False)
 
 
