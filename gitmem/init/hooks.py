@@ -331,9 +331,9 @@ def ensure_merge_driver(project: Project, targets: tuple[str, ...]) -> list[str]
 
 def _replace_section(text: str, section: str) -> str:
     lines = text.splitlines(keepends=True)
-    begin = next((i for i, line in enumerate(lines) if line.startswith("# gitmem:begin")), None)
-    end = next((i for i, line in enumerate(lines) if line.rstrip("\r\n") == ATTR_END), None)
-    if begin is not None and end is not None and end > begin:
+    begin = next((i for i, line in enumerate(lines) if line.startswith("# gitmem:begin")), -1)
+    end = next((i for i, line in enumerate(lines) if line.rstrip("\r\n") == ATTR_END), -1)
+    if 0 <= begin < end:  # a section, begun and then ended
         return "".join(lines[:begin]) + section + "".join(lines[end + 1 :])
     return _line_ended(text) + section
 
