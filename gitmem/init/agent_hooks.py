@@ -429,5 +429,5 @@ def apply(changes: Sequence[Change], base: Path, *, user: bool = False) -> None:
             # The folders gitmem made for it (.opencode/plugin/, .codex/...) go too when nothing
             # else is in them.
             gateway.remove_empty_dirs(where, change.path.parent, base)
-        elif change.action in ("created", "updated") and change.text is not None:
+        elif change.text is not None:  # created or updated: only those carry a text
             gateway.write(where, change.path, change.text)
