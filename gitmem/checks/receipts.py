@@ -90,7 +90,6 @@ def build(
     tokens: dict[str, int],
     since: date,
     client: str | None = None,
-    home: Path | None = None,
 ) -> Report:
     """The report over ``memories`` (the store's live ones, usually) from ``since`` on, for every
     client or one."""
@@ -101,7 +100,7 @@ def build(
         if client in (None, item["c"]):
             tally.receipt(item)
             hooked.update([item["c"]] if item["k"] != "block" else [])
-    for name, path, text in _transcripts(project, start, client, home):
+    for name, path, text in _transcripts(project, start, client):
         for memory_id in violations(project, memories, text):
             tally.add(memory_id, name, violation=True)
         if name not in hooked:  # its hooks recorded nothing: the transcript says a session ran
@@ -157,10 +156,10 @@ class _Tally:
 
 
 def _transcripts(
-    project: Project, since: float, client: str | None, home: Path | None
+    project: Project, since: float, client: str | None
 ) -> Iterator[tuple[str, Path, str]]:
     """(client, path, text) of each transcript of this project changed since ``since``."""
-    base = home or Path.home()
+    base = Path.home()
     for name in TRANSCRIPT_CLIENTS:
         if client not in (None, name):
             continue

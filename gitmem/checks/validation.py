@@ -21,7 +21,8 @@ def validate_project(project: Project, store: Store) -> tuple[int, list[Problem]
     checked = len({p.path for p in problems} | {str(path) for path in snapshot.files.values()})
     if project.config_path.exists():
         checked += 1
-        problems.extend(_config_problems(project, project.config_path))
+        shown = project.display(project.config_path)
+        problems.extend(_config_problems(project, project.config_path, shown))
     return checked, sorted(problems)
 
 
@@ -51,10 +52,9 @@ def validate_files(
     return len(files), sorted(problems)
 
 
-def _config_problems(project: Project, path: Path, display: str | None = None) -> list[Problem]:
-    shown = display or project.display(path)
+def _config_problems(project: Project, path: Path, display: str) -> list[Problem]:
     read = partial(gateway.read_bytes, project, path, limit=gateway.CONFIG_LIMIT, display=display)
-    return _checked(read, partial(check_config, path=shown), shown)
+    return _checked(read, partial(check_config, path=display), display)
 
 
 def _checked(
