@@ -136,12 +136,17 @@ def exit_code(error: BaseException, debug: bool) -> int:
         if said is not None:
             click.echo(said, err=True)
         return int(getattr(error, "exit_code", 0) if answer[2] is None else answer[2])
-    if not isinstance(error, OSError) or error.errno not in ENVIRONMENT_ERRORS:
-        return _internal(error, debug)
-    if debug:
+    if debug:  # an environment's failure or a bug: the traceback for --debug
         traceback.print_exception(error)
-    click.echo(f"error: {_os_error(error)}", err=True)
-    return int(ExitCode.CANNOT_RUN)
+    if isinstance(error, OSError) and error.errno in ENVIRONMENT_ERRORS:
+        click.echo(f"error: {_os_error(error)}", err=True)
+        return int(ExitCode.CANNOT_RUN)
+    click.echo(
+        f"internal error: {type(error).__name__}: {error} (this is a bug in gitmem; rerun with "
+        "--debug for the traceback)",
+        err=True,
+    )
+    return int(ExitCode.INTERNAL)
 
 
 # What an error of each kind says on stderr (None: what it shows itself, or nothing) and its exit
@@ -178,18 +183,6 @@ def _os_error(exc: OSError) -> str:
     with contextlib.suppress(ValueError):
         name = os.path.relpath(name)
     return f"{name}: {reason}: {advice}"
-
-
-def _internal(exc: BaseException, debug: bool) -> int:
-    """A bug: say so in one line, and keep the traceback for --debug."""
-    if debug:
-        traceback.print_exception(exc)
-    click.echo(
-        f"internal error: {type(exc).__name__}: {exc} (this is a bug in gitmem; rerun with "
-        "--debug for the traceback)",
-        err=True,
-    )
-    return int(ExitCode.INTERNAL)
 
 
 def _silence_stdout() -> None:
