@@ -47,7 +47,7 @@ def source_url() -> str | None:
 def workflow_text(branch: str, url: str | None) -> str:
     """The workflow for a repository whose default branch is ``branch``, installing gitmem from
     ``url`` (``None``: the repository variable GITMEM_URL)."""
-    if not branch or any(c in branch for c in "\n\"'*?[]{}:#") or branch.startswith(("-", " ")):
+    if not branch or not set(branch).isdisjoint("\n\"'*?[]{}:#") or branch.startswith(("-", " ")):
         raise UsageError(
             f"the default branch {branch!r} cannot be named in a workflow: rename it or "
             "write it by hand"

@@ -127,7 +127,7 @@ def render(value: Any, text: str, container: Node) -> tuple[str, str]:
     ``container``."""
     newline = "\r\n" if "\r\n" in text else "\n"
     unit = indent_unit(text)
-    ascii_only = "\\u" in text and not any(ord(char) > 127 for char in text)
+    ascii_only = "\\u" in text and text.isascii()
     if not unit:
         tight = '": ' not in text and ", " not in text  # {"a":1,"b":2}: written without spaces
         separators = (",", ":") if tight else (", ", ": ")
