@@ -109,7 +109,7 @@ def _circle(graph: dict[str, list[str]], members: set[str]) -> list[str]:
     path = [min(members)]
     seen = {path[0]: 0}
     while True:
-        nxt = min(t for t in graph[path[-1]] if t in members)
+        nxt = min(members.intersection(graph[path[-1]]))
         if nxt in seen:
             circle = path[seen[nxt] :]
             start = circle.index(min(circle))
