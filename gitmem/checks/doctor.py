@@ -57,7 +57,7 @@ def diagnose(project: Project, store: Store, config: Config, today: date) -> Rep
     context = Context(project, store, config, snapshot, today)
     findings = [finding for check in CHECKS for finding in check(context)]
     findings.sort(key=Finding.sort_key)
-    files = {str(path) for path in snapshot.files.values()}
+    files = set(map(str, snapshot.files.values()))
     known = {None, *snapshot.memories}  # a file of no memory's, or of one that was read
     invalid = {p.path for p in snapshot.problems if memory_id_of(p.path) not in known}
     recent = removed.recent(removed.removals(project, snapshot), today)

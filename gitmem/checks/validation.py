@@ -18,7 +18,7 @@ def validate_project(project: Project, store: Store) -> tuple[int, list[Problem]
     """Every memory file and the config. Returns how many files were checked, and the problems."""
     snapshot = store.load()
     problems = list(snapshot.problems)
-    checked = len({p.path for p in problems} | {str(path) for path in snapshot.files.values()})
+    checked = len({p.path for p in problems} | set(map(str, snapshot.files.values())))
     if project.config_path.exists():
         checked += 1
         shown = project.display(project.config_path)
