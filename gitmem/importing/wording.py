@@ -16,7 +16,8 @@ from gitmem.memory import similar
 
 # a fence, one line of code (up to 100 characters, no backtick) and a line that closes it (when it
 # is the same fence): after "…with:", the code joins the title
-_ONE_LINE_CODE = re.compile(r"(`{3,}|~{3,})[\w+-]*\n([^`\n]{1,100})\n(.*)")
+_ONE_LINE_CODE = re.compile(r"(`{3,}|~{3,})[\w+-]*\n([^`\n]+)\n(.*)")
+_ONE_LINE_CODE_MAX = 100  # longer code stays in the body
 
 
 def title_and_body(item: markdown.Item) -> tuple[str, str]:
@@ -36,7 +37,7 @@ def title_and_body(item: markdown.Item) -> tuple[str, str]:
         return title, f"{LISTED_UNDER}{item.context}\n\n{body}".strip()
     if head.endswith(":"):
         found = _ONE_LINE_CODE.fullmatch("\n".join(line.strip() for line in rest[:3]))
-        if found is not None and found.group(3) == found.group(1):
+        if found and found.group(3) == found.group(1) and len(found.group(2)) <= _ONE_LINE_CODE_MAX:
             head, rest = f"{head} `{found.group(2)}`", rest[3:]
     return _title_and_body(head, rest)
 

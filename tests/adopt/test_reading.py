@@ -158,6 +158,8 @@ def test_the_150_line_agents_md_gives_one_item_per_rule() -> None:
             "",
         ),
         ("Run:", ["```", "a", "b", "```"], (), "Run", "```\na\nb\n```"),
+        ("Run:", ["```", "x" * 100, "```"], (), f"Run: `{'x' * 100}`", ""),
+        ("Run:", ["```", "x" * 101, "```"], (), "Run", f"```\n{'x' * 101}\n```"),
         ("", ["| a |"], ("Commands",), "Commands", "| a |"),
         (
             "**Pin Node 20**: the Vite plugin breaks on 22.",
