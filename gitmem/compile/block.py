@@ -29,9 +29,10 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from gitmem.linear import linear
+from gitmem.records import Record
 
 BEGIN = "<!-- gitmem:begin"
 END_LINE = "<!-- gitmem:end -->"
@@ -133,7 +134,7 @@ def whole_text(frontmatter: str, body: str, personal: bool = False) -> str:
 # -- finding the block -----------------------------------------------------------------------------
 
 
-class Found(NamedTuple):
+class Found(Record):
     """A file split around its block: ``before + begin + body + end + after == text``."""
 
     before: str
@@ -171,7 +172,7 @@ class Found(NamedTuple):
         return stored != self.actual_hash()
 
 
-class Scan(NamedTuple):
+class Scan(Record):
     found: Found | None
     conflicts: tuple[int, ...]  # lines where git conflict hunks start, outside fenced code
     open_fence: int | None  # line of a code fence left open at the end of the file
@@ -354,7 +355,7 @@ def seal(text: str) -> str:
 # -- the merge-driver contract: entries ------------------------------------------------------------
 
 
-class Entry(NamedTuple):
+class Entry(Record):
     """One memory as it appears in a block: its id, its group (kind and scope label), priority
     and exact text."""
 
@@ -373,7 +374,7 @@ class Entry(NamedTuple):
         return (self.group_key, PRIORITY_RANK[self.priority], self.id)
 
 
-class Block(NamedTuple):
+class Block(Record):
     preamble: str
     entries: tuple[Entry, ...] = ()
     footer: str = (
@@ -492,7 +493,7 @@ class _Splitter:
         self.current, self.meta = [], None
 
 
-class Merged(NamedTuple):
+class Merged(Record):
     block: Block
     conflicts: list[str]  # ids changed differently on both sides (ours kept)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal
 
 from gitmem import gateway
 from gitmem.compile.plan import TargetPlan
@@ -14,6 +14,7 @@ from gitmem.compile.readers import READERS, Reader
 from gitmem.compile.reading import GitView
 from gitmem.errors import CheckFailed, Problem
 from gitmem.project import Project
+from gitmem.records import Record
 from gitmem.tools import MEASURES, TARGETS, Limit
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ STALE_REASONS: dict[Action, str] = {
 }
 
 
-class FileChange(NamedTuple):
+class FileChange(Record):
     """One file compile looked at, and what it does to it: built where compile decides it."""
 
     path: str  # relative to the repository root, / separators
@@ -56,7 +57,7 @@ class FileChange(NamedTuple):
         return STALE_REASONS.get(self.action, "")
 
 
-class LimitUse(NamedTuple):
+class LimitUse(Record):
     """How much of a tool's size limit a file (or, for ``chain_bytes``, a chain of files) uses."""
 
     target: str

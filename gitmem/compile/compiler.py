@@ -19,7 +19,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal
 
 from gitmem import gateway
 from gitmem.clientsettings import also_read
@@ -35,6 +35,7 @@ from gitmem.errors import Problem, UsageError
 from gitmem.memory.config import Config
 from gitmem.memory.model import Memory
 from gitmem.project import Project
+from gitmem.records import Record
 from gitmem.tools import CLEANUP_TARGETS as CLEANUP
 from gitmem.tools import MEASURES, TARGETS, WHOLE_PREFIX, Target
 from gitmem.tools import TARGET_BY_NAME as BY_NAME
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
     from gitmem.scopes.packs import Pack
 
 
-class Compiled(NamedTuple):
+class Compiled(Record):
     """One compile of a store: its live memories, the report, and the files written.
 
     ``invalid``: the store's memory files that are invalid; then nothing was prepared (``report`` is
@@ -65,7 +66,7 @@ class Compiled(NamedTuple):
 Mode = Literal["report", "write", "partial"]
 
 
-class Request(NamedTuple):
+class Request(Record):
     """One compile's request: what every command that compiles asks (``compile``, ``stats``,
     ``check``, ``doctor``, ``explain``, ``revert``).
 
@@ -499,7 +500,7 @@ def _nowhere(desired: dict[str, tuple[Target, FilePlan]], report: Report) -> Non
         plan.files.pop("", None)
 
 
-class _Room(NamedTuple):
+class _Room(Record):
     """What the hand-written text of the targets with a hard size limit leaves their blocks."""
 
     reserved: dict[str, int]  # its characters, by target (``_hand_written``)

@@ -32,11 +32,12 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal
 
 from gitmem.compile.readers import READERS, Reader, imports_file
 from gitmem.compile.scoping import FileSpec
 from gitmem.globmatch import match, parse
+from gitmem.records import Record
 from gitmem.tools import Target
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ HUB_FILE = "AGENTS.md"
 Bridge = Literal["", "native", "import", "own-import", "fallback", "private", "linked"]
 
 
-class Way(NamedTuple):
+class Way(Record):
     """What a ``Bridge`` means for the files of its target."""
 
     # its root file is where its client gets its memories: kept with none in it
@@ -347,7 +348,7 @@ def excluded(
 # -- what a client receives: the check that every memory arrives once, and `gitmem explain` --------
 
 
-class Loaded(NamedTuple):
+class Loaded(Record):
     """A file of gitmem's that a client loads, and the memories it brings (through an import
     too)."""
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from gitmem.memory.fields import shown_line
 from gitmem.memory.model import Memory
+from gitmem.records import Record
 from gitmem.tools import MEASURES, Target
 
 INDEX_TOKENS = 1600  # the index's own bound, beside the budget
@@ -71,7 +71,7 @@ def where(personal: bool, packs: bool) -> str:
     return text
 
 
-class Index(NamedTuple):
+class Index(Record):
     """The lines that follow the recall line, and the ids of the memories they list one a line
     (``gitmem explain`` says which memories a client sees only as an index line)."""
 

@@ -8,16 +8,15 @@ requests recorded); the others from the client's documentation. See docs/clients
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from gitmem.linear import linear
+from gitmem.records import Record
 from gitmem.tools import READERS as TOOLS
 from gitmem.tools import READS, Target, Tool, target
 
 __all__ = ["IMPORTS_OF", "READERS", "Import", "Reader", "imported", "imports_file"]
 
 
-class Reader(NamedTuple):
+class Reader(Record):
     """One client as a reader of gitmem's files (see the fields of ``gitmem.tools.Tool`` of the
     same names)."""
 
@@ -68,7 +67,7 @@ def _reader(tool: Tool) -> Reader:
 READERS: tuple[Reader, ...] = tuple(_reader(tool) for tool in TOOLS if tool.serves is not None)
 
 
-class Import(NamedTuple):
+class Import(Record):
     """A client whose own root file may import another target's with an ``@FILE`` (Claude Code's
     ``@AGENTS.md``): the client then reads the imported file itself, and its own target is not
     needed for it.

@@ -12,7 +12,7 @@ it (``Tracked``: what a fresh clone, a cloud agent and code review see), what gi
 characters), and the hard size limits it is past. Nothing here decides where a memory goes
 (``delivery``); this says what arrives.
 
-Cheap to import (the session hooks may ask it): NamedTuples and enums, no subprocess until git is
+Cheap to import (the session hooks may ask it): records and enums, no subprocess until git is
 asked.
 """
 
@@ -22,12 +22,13 @@ import os
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from gitmem import gateway, gitcommand
 from gitmem.compile import block, budget
 from gitmem.compile.readers import Reader, imported
 from gitmem.errors import GitmemError
+from gitmem.records import Record
 from gitmem.tools import MEASURES, TARGET_BY_NAME, Limit, Target
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class How(Enum):
     RULES = "rules"  # a file of its own target's rules folder whose frontmatter loads it always
 
 
-class FileRead(NamedTuple):
+class FileRead(Record):
     """One file a client loads, as it is on the disk."""
 
     path: str  # as the client names it, relative to the repository root
@@ -95,7 +96,7 @@ class FileRead(NamedTuple):
         return self.real != self.path
 
 
-class Reading(NamedTuple):
+class Reading(Record):
     """Everything one client loads in a session started in ``folder``."""
 
     client: Reader
@@ -120,7 +121,7 @@ class Reading(NamedTuple):
         return sum(item.hand_tokens for item in self.files)
 
 
-class _Text(NamedTuple):
+class _Text(Record):
     real: str
     tracked: Tracked
     text: str | None  # None: missing, unreadable or outside

@@ -6,10 +6,10 @@ from __future__ import annotations
 import hashlib
 import re
 from functools import lru_cache
-from typing import NamedTuple
 
 from gitmem.linear import linear
 from gitmem.memory.braces import expand
+from gitmem.records import Record
 from gitmem.tools import WHOLE_PREFIX, Target
 
 # A directory glob: a plain directory path, then /** (or /**/*). No glob characters in the directory
@@ -55,7 +55,7 @@ def slug(globs: tuple[str, ...]) -> str:
     return f"{words}-{short}" if words else short
 
 
-class FileSpec(NamedTuple):
+class FileSpec(Record):
     """One file a target writes: where, whether gitmem creates it whole, and what it applies to."""
 
     target: str
@@ -76,7 +76,7 @@ class FileSpec(NamedTuple):
         return ""
 
 
-class Placement(NamedTuple):
+class Placement(Record):
     file: FileSpec
     label: str  # the group label in that file: "" or the globs the memory applies to
 

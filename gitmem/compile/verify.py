@@ -17,11 +17,12 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from enum import Enum
 from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from gitmem.compile import delivery, reading
 from gitmem.compile.reading import Disk, FileRead, Tracked
 from gitmem.compile.scoping import directory_of
+from gitmem.records import Record
 
 if TYPE_CHECKING:
     from gitmem.compile.changes import Report
@@ -45,7 +46,7 @@ class Fault(Enum):
     OUTSIDE = "leads out of the repository"
 
 
-class Miss(NamedTuple):
+class Miss(Record):
     """One difference between what a client should get and what it reads."""
 
     client: str  # its title
@@ -142,7 +143,7 @@ def verify(
     return _grouped(misses)
 
 
-class _Scope(NamedTuple):
+class _Scope(Record):
     """The memories that reach a client started in one folder (their ids), and every memory by id,
     in order (to name the missing ones in it)."""
 
