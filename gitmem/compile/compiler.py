@@ -255,15 +255,14 @@ def _linked_roots(
             continue
         by_real.setdefault(os.path.realpath(project.root / target.root_file), []).append(target)
     out: dict[str, tuple[str, str]] = {}
+    tracked = (project.root / ".git").exists()
     for group in by_real.values():  # a group of one holds only its writer
-        writer = next((t for t in group if t.name == delivery.HUB), group[0])
-        for target in group:
-            if target is writer:
-                continue
+        writer, *others = sorted(group, key=lambda target: target.name != delivery.HUB)
+        for target in others:
             places = [*delivery.private_files(target)]
             if target.scoped_dir and target.always_frontmatter is not None:
                 places.append(f"{target.scoped_dir}/{LINKED_ROOT_NAME}{target.scoped_suffix}")
-            ignored = set(git.ignored(places)) if (project.root / ".git").exists() else set()
+            ignored = set(git.ignored(places)) if tracked else set()
             out[target.name] = (
                 writer.name,
                 next((place for place in places if place not in ignored), ""),
@@ -282,10 +281,7 @@ def _own_text(project: Project, targets: Sequence[Target]) -> dict[str, str]:
         )  # a problem is reported when the file is compiled
         if text is None:
             continue
-        try:
-            found = block.scan(text).found
-        except BlockError:
-            found = None
+        found = block.found_in(text)
         if found is not None and target.root_whole:
             continue  # a whole file gitmem wrote; one without its marker is the team's own
         rest = text if found is None else found.before + found.after
@@ -404,10 +400,7 @@ def _block_first(report: Report, path: str) -> bool:
         ((i, c.new) for i, c in enumerate(report.changes) if c.path == path and c.new is not None),
         (-1, ""),
     )
-    try:
-        found = block.scan(new).found
-    except BlockError:
-        return False
+    found = block.found_in(new)
     if found is None or found.kind == "file-hash":  # none, or a file gitmem writes whole
         return False
     if found.before.strip():
@@ -591,10 +584,7 @@ def _outside_block(project: Project, path: str) -> int:
     text, _ = read_file(project, path, Report([]))
     if text is None:
         return 0
-    try:
-        found = block.scan(text).found
-    except BlockError:
-        return len(text)
+    found = block.found_in(text)  # unreadable markers: all of it the team's
     return len(text) - (len(found.block) if found else 0)
 
 
@@ -790,10 +780,7 @@ def _whole_change(change: FileChange, old: str, text: str, force: bool) -> FileC
     new = block.with_newline(text, block.newline_of(old))
     if _has_conflicts(old) and block.BEGIN in old:  # gitmem's own file, conflicted: regenerate it
         return change._replace(action="healed", new=new)
-    try:
-        found = block.scan(old).found
-    except BlockError:
-        found = None
+    found = block.found_in(old)
     edited = found is None or found.kind != "file-hash" or found.edited()
     return _decided(change._replace(new=new), old, force, (old, new) if edited else None)
 

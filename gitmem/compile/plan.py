@@ -273,7 +273,12 @@ def plan_targets(
     at_root: dict[str, set[str]] = {}  # of those, the ones in the target's root file
     for layout in layouts if layouts is not None else delivery.standalone(targets):
         target = layout.target
-        ours = [memory for memory in ordered if memory.is_for(target.name) and not memory.on_demand]
+        ours, others = list[Memory](), list[str]()  # is_for asked once a memory
+        for memory in ordered:
+            if not memory.is_for(target.name):
+                others.append(memory.id)
+            elif not memory.on_demand:
+                ours.append(memory)
         elsewhere = delivery.excluded(layout, candidates, at_root)
         mine = [memory for memory in ours if memory.id not in elsewhere]
         candidates[target.name] = {memory.id for memory in mine}
@@ -291,7 +296,7 @@ def plan_targets(
         )
         plans[target.name] = replace(
             plan,
-            elsewhere=[memory.id for memory in ordered if not memory.is_for(target.name)],
+            elsewhere=others,
             delivered=_delivered(layout, ours, candidates),
             bridge=layout.bridge,
         )

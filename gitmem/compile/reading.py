@@ -496,10 +496,7 @@ def _imported(text: str) -> list[str]:
 def _contents(text: str) -> tuple[int, int, tuple[str, ...], tuple[str, ...]]:
     """gitmem's characters, the hand-written ones, the memories in full and those named as index
     lines."""
-    try:
-        found = block.scan(text).found
-    except block.BlockError:
-        return 0, len(text), (), ()
+    found = block.found_in(text)
     if found is None:
         return 0, len(text), (), ()
     whole = found.kind == "file-hash"
