@@ -116,7 +116,7 @@ def compile_command(
     report = result.report
     show = _shower(project, user)
     if as_json:
-        echo_json(_compile_json(report, check, bool(result.written), report.packs, show))
+        echo_json(_compile_json(report, check, bool(result.written), show))
         if report.problems or report.refused:
             return 1
         return _check_code(report) if check else int(bool(report.over))
@@ -307,24 +307,17 @@ def _print_misses(misses: list[Miss]) -> int:
 def _summary(result: Compiled, user: bool, show: Show) -> str:
     """``compiled N memories for agents, claude: 2 file(s) changed`` (or ``up to date: ...``)."""
 
-    report, live = result.report, result.live
-    packs = report.packs
-    shared = [memory for pack in packs for memory in pack.live(today())]
-    count = f"{len(live) + len(shared)} memories"
+    report = result.report  # the user's scope has no packs
+    shared = Counter(pack.name for pack in report.packs for _ in pack.live(today()))
+    total = shared.total()
+    count = f"{len(result.live) + total} {'personal ' if user else ''}memories"
+    count += f" ({total} from {', '.join(shared)})" if total else ""
     if user:
-        count = f"{len(live)} personal memories"
-        names = ", ".join(show(plan.target.root_file) for plan in report.plans) or "no files"
-        where = f"into {names}"
+        files = ", ".join(show(plan.target.root_file) for plan in report.plans)
+        where = f"into {files or 'no files'}"
+    elif report.plans:
+        where = "for " + ", ".join(plan.target.name for plan in report.plans)
     else:
-        names = ", ".join(plan.target.name for plan in report.plans)
-        where = f"for {names}"
-    if shared:
-        origins = {memory.id.partition("/")[0] for memory in shared}
-        count += (
-            f" ({len(shared)} from "
-            f"{', '.join(pack.name for pack in packs if pack.name in origins)})"
-        )
-    if not names:
         return f"{count} not compiled: no target configured (`gitmem init --target NAME` adds one)"
     if result.written:
         return f"compiled {count} {where}: {len(result.written)} file(s) changed"
@@ -344,9 +337,7 @@ def _shower(project: Project, user: bool) -> Show:
     return show
 
 
-def _compile_json(
-    report: Report, check: bool, written: bool, packs: list[Pack] | None = None, show: Show = shown
-) -> dict[str, Any]:
+def _compile_json(report: Report, check: bool, written: bool, show: Show) -> dict[str, Any]:
     files = []
     for change in report.changes:
         item: dict[str, Any] = {
@@ -364,7 +355,7 @@ def _compile_json(
         "written": written,
         "files": files,
         "targets": [_target_json(plan, show) for plan in report.plans],
-        "sources": [_source_json(pack) for pack in packs or ()],
+        "sources": [_source_json(pack) for pack in report.packs],
         "warnings": report.warnings,
         "problems": problems_json(report.problems + report.over),
     }
@@ -388,15 +379,13 @@ def _target_json(plan: TargetPlan, show: Show = shown) -> dict[str, Any]:
 
 def _source_json(pack: Pack) -> dict[str, Any]:
 
-    day = today()
-    live = [memory_id for memory_id, memory in pack.memories.items() if memory.is_live(day)]
     return {
         "name": pack.name,
         "rev": pack.source.rev,
         "commit": pack.commit,
         "memories": len(pack.memories),
-        "compiled": sum(1 for memory_id in live if not pack.muted(memory_id)),
-        "muted": sorted(memory_id for memory_id in pack.source.mute if memory_id in pack.memories),
+        "compiled": len(pack.live(today())),
+        "muted": sorted(filter(pack.memories.__contains__, pack.source.mute)),
     }
 
 
@@ -502,9 +491,7 @@ def _stats_target(
     them on the disk, each file once, what `gitmem explain` says; ``None`` for the user-level
     files), what the budget left out and why, size limits."""
     item = _target_json(plan, show)
-    item["left_out"] = [
-        {"id": mid, "why": rank_reason(by_id[mid])} for mid in plan.omitted if mid in by_id
-    ]
+    item["left_out"] = [{"id": mid, "why": rank_reason(by_id[mid])} for mid in plan.omitted]
     if disk is None:  # the user-level files
         item["file"] = show(plan.target.root_file)
         item["files"] = [
@@ -559,14 +546,16 @@ def _print_sources(sources: list[dict[str, Any]]) -> None:
 def _memory_counts(snapshot: Snapshot, day: Any) -> dict[str, Any]:
     memories: list[Memory] = list(snapshot.memories.values())
     by_kind = {kind: dict.fromkeys(STATUSES, 0) for kind in KINDS}
+    by_status = dict.fromkeys(STATUSES, 0)
     for memory in memories:
         by_kind[memory.kind][memory.status] += 1
+        by_status[memory.status] += 1
     return {
         "total": len(memories),
-        "compiled": sum(1 for m in memories if m.is_live(day)),
-        "expired": sum(1 for m in memories if m.status == "active" and m.is_expired(day)),
+        "compiled": sum(m.is_live(day) for m in memories),
+        "expired": sum(m.status == "active" and m.is_expired(day) for m in memories),
         "invalid_files": len({p.path for p in snapshot.problems}),
-        "by_status": {**dict.fromkeys(STATUSES, 0), **Counter(m.status for m in memories)},
+        "by_status": by_status,
         "by_kind": by_kind,
     }
 

@@ -17,6 +17,7 @@ from gitmem.tools import TARGETS
 # record's ``reads_config``: aider's .aider.conf.yml).
 TARGET = next(target for target in TARGETS if target.reads_config is not None)
 AIDER_FILE = TARGET.root_file
+CONFIG_FILE = TARGET.reads_config or ""  # .aider.conf.yml
 AIDER_CREATED = (
     f"# Written by gitmem compile: aider loads the team's memories from {AIDER_FILE}.\nread: "
     f"{AIDER_FILE}\n"
@@ -34,8 +35,7 @@ def config_change(project: Project, wanted: bool, kept: bool, report: Report) ->
     and not once gitmem removed the file; while hand-written text keeps CONVENTIONS.md (``kept``),
     its ``read:`` stays.
     """
-    assert TARGET.reads_config is not None
-    path = TARGET.reads_config
+    path = CONFIG_FILE
     old, io_path = read_file(project, path, report)
     if io_path is None:
         return None
@@ -97,13 +97,12 @@ def _edit_block_list(text: str, add: bool) -> str | None:
         if end == index + 1:
             return None
         if add:
-            indent = linear(r"[ \t]*").match(lines[end - 1])
-            assert indent is not None
             last = lines[end - 1]
+            indent = last[: len(last) - len(last.lstrip(" \t"))]
             newline = "\r\n" if last.endswith("\r\n") else "\n"
             if not last.endswith("\n"):
                 lines[end - 1] = last + newline
-            lines.insert(end, f"{indent.group(0)}- {AIDER_FILE}{newline}")
+            lines.insert(end, f"{indent}- {AIDER_FILE}{newline}")
         else:
             lines[index + 1 : end] = [
                 item

@@ -84,7 +84,7 @@ def index_text(omitted: Sequence[Memory], kept: int, chars: int, personal: bool 
     ``chars`` characters, the count line included), each line ending with a newline but the last."""
     if not omitted:
         return Index("", ())
-    ordered = [m for m in omitted if not m.paths] + [m for m in omitted if m.paths]
+    ordered = sorted(omitted, key=lambda memory: bool(memory.paths))  # those for every path first
     total = kept + len(omitted)
     packs = any("/" in memory.id for memory in omitted)
     head = (
@@ -93,34 +93,29 @@ def index_text(omitted: Sequence[Memory], kept: int, chars: int, personal: bool 
         f"says, {where(personal, packs)}."
     )
     lines: list[str] = []
-    listed: list[str] = []
     used = len(head) + 1
-    rest: list[Memory] = []
-    for number, memory in enumerate(ordered):
+    for number, memory in enumerate(ordered, 1):
         text = line(memory)
-        last = number == len(ordered) - 1
-        if used + len(text) + 1 + (0 if last else COUNTS_MAX) > chars:
-            rest = ordered[number:]
+        counts = 0 if number == len(ordered) else COUNTS_MAX  # room for the line of the rest
+        if used + len(text) + 1 + counts > chars:
             break
         lines.append(text)
-        listed.append(memory.id)
         used += len(text) + 1
+    listed, rest = ordered[: len(lines)], ordered[len(lines) :]
     if not lines:
         head = f"This block holds {kept} of the {total} memories in full."
     if rest:
         lines.append(_counts(rest))
-    return Index("\n".join([head, *lines]), tuple(listed))
+    return Index("\n".join([head, *lines]), tuple(memory.id for memory in listed))
 
 
 def _counts(rest: Sequence[Memory]) -> str:
     """The line that counts the memories past the bound by topic (their first tag), bounded in
     length."""
-    if not rest:
-        return ""
     topics = Counter(memory.tags[0] if memory.tags else "untagged" for memory in rest)
     shown = topics.most_common(TOPICS_SHOWN)
     parts = [f"{shown_line(topic)[:TOPIC_CHARS]} {count}" for topic, count in shown]
-    other = sum(topics.values()) - sum(count for _, count in shown)
+    other = len(rest) - sum(count for _, count in shown)
     if other:
         parts.append(f"other {other}")
     return (
