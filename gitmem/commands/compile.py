@@ -12,7 +12,7 @@ from gitmem.commands.options import target_option
 from gitmem.commands.output import echo, echo_json, problems_json, style, table
 from gitmem.compile.budget import rank_reason, tokens
 from gitmem.compile.checks import ignored_fix
-from gitmem.compile.compiler import Compiled, Mode, Request, compile_store
+from gitmem.compile.compiler import Compiled, Mode, Request, compile_store, compiled_memories
 from gitmem.compile.reading import Disk, files_of
 from gitmem.compile.verify import notes
 from gitmem.errors import CheckFailed, UsageError, shown
@@ -459,14 +459,12 @@ def stats(user: bool, as_json: bool) -> int:
     """
     project, store = open_store(user)
     result, _ = _run(project, store, user, Request(today(), "partial", force=True))
-    report, live, snapshot = result.report, result.live, result.snapshot
+    report, snapshot = result.report, result.snapshot
     day = today()
     packs = report.packs
     show = _shower(project, user)
     memories = _memory_counts(snapshot, day)
-    by_id = {
-        memory.id: memory for memory in [*live, *(m for pack in packs for m in pack.live(day))]
-    }
+    by_id = {memory.id: memory for memory in compiled_memories(result, day)}
     disk = None if user else Disk(project)
     targets = [_stats_target(plan, report, by_id, disk, show) for plan in report.plans]
     sources = [_source_json(pack) for pack in packs]

@@ -8,7 +8,7 @@ import click
 from gitmem.commands import open_store, today
 from gitmem.commands.output import echo, echo_json, some
 from gitmem.compile import budget
-from gitmem.compile.compiler import Request, compile_store
+from gitmem.compile.compiler import Request, compile_store, compiled_memories
 from gitmem.compile.explain import explain as explain_path
 from gitmem.compile.explain import index_tokens, memory_tokens
 from gitmem.compile.reading import Disk, FileRead, Tracked
@@ -60,7 +60,7 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
             result.invalid, "memory files are invalid: fix them (`gitmem validate` lists them)"
         )
     relative = _relative(project.root, path)
-    memories = [*result.live, *(m for pack in result.report.packs for m in pack.live(today()))]
+    memories = compiled_memories(result, today())
     hooked = _prompt_hooked(project.root)
     views = explain_path(result.report, memories, relative, client, hooked, Disk(project))
     if client is not None and not views:
@@ -77,10 +77,10 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
         clients = [{**_json(view, tokens, lines), "enforce": gates[view.key]} for view in views]
         echo_json({"path": relative, "clients": clients})
         return 0
-    enforced = [memory.id for memory in result.live if memory.enforce is not None]
+    enforced = sum(memory.enforce is not None for memory in result.live)
     for view in views:
         _print(view, tokens, lines)
-        echo(GATES[gates[view.key]].format(count=len(enforced)))
+        echo(GATES[gates[view.key]].format(count=enforced))
     if not views:
         echo("no targets configured: gitmem init --target NAME")
     return 0

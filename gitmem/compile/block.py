@@ -236,7 +236,7 @@ class _Scanner:
     """Where ``scan`` is, line by line: inside a block, inside fenced code, or outside both."""
 
     def __init__(self) -> None:
-        self.fence: tuple[str, int, int] | None = None  # (char, length, line) of the open fence
+        self.fence: Fence | None = None  # the open code fence
         self.blocks: list[tuple[int, int]] = []  # (begin, end) line indexes
         self.begin: int | None = None  # the open block's begin line index
         self.conflicts: list[int] = []  # lines where conflict hunks start
@@ -247,7 +247,7 @@ class _Scanner:
         if self.begin is not None:
             self._in_block(index, content, self.begin)
         elif self.fence is not None:
-            self._in_fence(content, self.fence)
+            self.fence = fence_after(self.fence, content, index + 1)
         else:
             self._outside(index, content)
 
@@ -263,15 +263,6 @@ class _Scanner:
         elif _CONFLICT_RE.fullmatch(content):
             self.conflicts.append(index + 1)
 
-    def _in_fence(self, content: str, fence: tuple[str, int, int]) -> None:
-        """A fence closes with a run of its character at least as long, and nothing after it."""
-        match = _FENCE_RE.fullmatch(content)
-        if match is None:
-            return
-        run = match.group(1)
-        if run[0] == fence[0] and len(run) >= fence[1] and not match.group(2).strip():
-            self.fence = None
-
     def _outside(self, index: int, content: str) -> None:
         if _BEGIN_RE.fullmatch(content):
             self.begin = index
@@ -280,9 +271,25 @@ class _Scanner:
         elif _CONFLICT_RE.fullmatch(content):
             self.conflicts.append(index + 1)
         else:
-            match = _FENCE_RE.fullmatch(content)
-            if match and not (match.group(1)[0] == "`" and "`" in match.group(2)):
-                self.fence = (match.group(1)[0], len(match.group(1)), index + 1)
+            self.fence = fence_after(None, content, index + 1)
+
+
+Fence = tuple[str, int, int]  # an open code fence: its character, its length, its line
+
+
+def fence_after(fence: Fence | None, line: str, number: int) -> Fence | None:
+    """The code fence open after ``line`` (numbered ``number``), given the one open before it: a
+    run of three or more backticks or tildes opens one (not backticks with a backtick after them:
+    that is inline code); a run of its character at least as long, with nothing after it, closes
+    it."""
+    match = _FENCE_RE.fullmatch(line)
+    if match is None:
+        return fence
+    run, rest = match.groups()
+    if fence is None:
+        return None if run[0] == "`" and "`" in rest else (run[0], len(run), number)
+    closes = run[0] == fence[0] and len(run) >= fence[1] and not rest.strip()
+    return None if closes else fence
 
 
 def conflict_lines(text: str) -> list[int]:

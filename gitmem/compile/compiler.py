@@ -121,8 +121,12 @@ def arrivals(
     (``compile.verify``); without ``committed``, the clients that read only what git tracks are left
     to ``gitmem check``.
     """
-    memories = [*compiled.live, *(m for pack in compiled.report.packs for m in pack.live(today))]
-    return verify(project, compiled.report, memories, committed=committed)
+    return verify(project, compiled.report, compiled_memories(compiled, today), committed=committed)
+
+
+def compiled_memories(compiled: Compiled, today: date) -> list[Memory]:
+    """The memories compiled: the store's live ones, then the shared packs'."""
+    return [*compiled.live, *(m for pack in compiled.report.packs for m in pack.live(today))]
 
 
 def chosen_targets(config: Config, names: Sequence[str] = ()) -> list[Target]:

@@ -29,8 +29,10 @@ reading ``GEMINI.md``): what a client gets from another target's files is left o
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
@@ -209,31 +211,22 @@ def _private_layout(
     """``target`` laid out in the file only its own client reads (``Reader.private``), when another
     client in use reads its usual files, or in none at all; ``None`` when it keeps its usual files
     (also where git ignores the private file: a copy there, and `gitmem check` says the rest)."""
-    own = HUB in names and target.name != HUB and falls_back(target) and not hand_written.strip()
-    if own and _ignored_copy(target, names, every, ignored):
-        # its copy would go where git ignores it (never in a clone, a cloud agent or code review):
-        # no file of its own at all, so its client reads the hub, as it does without one; what only
-        # it should get is said
-        return target._replace(root_file="", dir_file=None, scoped_dir=None), "fallback"
     private = next((r.private for r in readers_of(target.name, every) if r.private), "")
-    if not private or private in ignored or not _read_by_others(target.name, names, every):
+    shared = _read_by_others(target.name, names, every)  # another client reads its usual files
+    own = HUB in names and target.name != HUB and falls_back(target) and not hand_written.strip()
+    if own and (target.root_file in ignored or (private in ignored and shared)):
+        # its copy would go where git ignores it (never in a clone, a cloud agent or code review):
+        # its root file (a team's `CLAUDE.md` line, for each developer's own), or its private file
+        # where another client reads the root one; no file of its own at all, so its client reads
+        # the hub, as it does without one; what only it should get is said
+        return target._replace(root_file="", dir_file=None, scoped_dir=None), "fallback"
+    if not private or private in ignored or not shared:
         return None
     # a full copy in one file at the root, where only its own client looks: no nested copies
     # (the Copilot CLI started at the root loads web/.claude/CLAUDE.md when it touches a file in
     # web/: measured) and no glob-scoped files (it reads .claude/rules): a path-scoped memory
     # goes under a heading naming its globs
     return target._replace(root_file=private, dir_file=None, scoped_dir=None), "private"
-
-
-def _ignored_copy(
-    target: Target, names: Collection[str], every: Sequence[Reader], ignored: Collection[str]
-) -> bool:
-    """Whether git ignores the file ``target``'s copy would go to: its root file (a team's
-    `CLAUDE.md` line, for each developer's own), or its private file where another client in use
-    reads the root one."""
-    private = next((r.private for r in readers_of(target.name, every) if r.private), "")
-    shared = private in ignored and _read_by_others(target.name, names, every)
-    return target.root_file in ignored or shared
 
 
 def _keeps_root(variant: Target, bridge: Bridge, hand_written: str) -> bool:
@@ -425,7 +418,7 @@ def touching(reader: Reader, plans: Mapping[str, TargetPlan], file: str) -> list
     """
     out = loads(reader, plans, "")
     seen = {item.path for item in out}
-    folder = file.rsplit("/", 1)[0] if "/" in file else ""
+    folder = file.rpartition("/")[0]
     for name in _read(reader, plans):
         for path, file_plan in plans[name].files.items():
             spec = file_plan.spec
@@ -505,10 +498,7 @@ def twice(plans: Mapping[str, TargetPlan], readers: Sequence[Reader] = READERS) 
 def _repeated(reader: Reader, where: str, files: Sequence[Loaded]) -> str:
     """The line saying that ``reader``, having loaded ``files``, gets memories more than once,
     or ""."""
-    counts: dict[str, int] = {}
-    for item in files:
-        for memory_id in item.ids:
-            counts[memory_id] = counts.get(memory_id, 0) + 1
+    counts = Counter(chain.from_iterable(item.ids for item in files))
     repeated = sorted(memory_id for memory_id, count in counts.items() if count > 1)
     if not repeated:
         return ""

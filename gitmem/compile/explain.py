@@ -60,13 +60,12 @@ def explain(
     """
     plans: dict[str, TargetPlan] = {plan.target.name: plan for plan in report.plans}
     folder, file = _folder(path, plans)
-    views = []
-    chosen = delivery.in_use(plans, report.readers) if client is None else report.readers
-    for reader in chosen:
-        if client is not None and reader.name != client:
-            continue
-        views.append(_view(reader, plans, memories, folder, file, hooked, disk))
-    return views
+    chosen = (
+        delivery.in_use(plans, report.readers)
+        if client is None
+        else [reader for reader in report.readers if reader.name == client]
+    )
+    return [_view(reader, plans, memories, folder, file, hooked, disk) for reader in chosen]
 
 
 def _folder(path: str, plans: dict[str, TargetPlan]) -> tuple[str, str]:
@@ -74,15 +73,10 @@ def _folder(path: str, plans: dict[str, TargetPlan]) -> tuple[str, str]:
     path = path.strip("/")
     if path in ("", "."):
         return "", ""
-    folders = {
-        fp.spec.directory
-        for plan in plans.values()
-        for fp in plan.files.values()
-        if fp.spec.directory
-    }
+    folders = {fp.spec.directory for plan in plans.values() for fp in plan.files.values()}
     if path in folders or "." not in path.rsplit("/", 1)[-1]:
         return path, ""
-    return (path.rsplit("/", 1)[0] if "/" in path else ""), path
+    return path.rpartition("/")[0], path
 
 
 def _view(

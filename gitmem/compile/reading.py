@@ -443,7 +443,7 @@ class _Walk:
             return
         if item.how is not How.IMPORT and item.target not in reader.imports:
             return
-        directory = item.path.rsplit("/", 1)[0] if "/" in item.path else ""
+        directory = item.path.rpartition("/")[0]
         if not reader.imports_above and directory != self.folder and item.how is not How.IMPORT:
             return
         for name in _imported(text):

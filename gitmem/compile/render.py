@@ -12,11 +12,8 @@ import json
 
 from gitmem.compile import block
 from gitmem.compile.scoping import FileSpec, expand_braces
-from gitmem.linear import linear
 from gitmem.memory.fields import one_line, shown_line, shown_text, split_lines
 from gitmem.memory.model import Memory
-
-_FENCE = linear(r" {0,3}(`{3,}|~{3,})(.*)")
 
 
 def entry_text(memory: Memory) -> str:
@@ -38,17 +35,9 @@ def entry_text(memory: Memory) -> str:
 def _close_fences(lines: list[str]) -> list[str]:
     """The lines, with a code fence the body leaves open closed, so it cannot swallow the
     entries after it."""
-    fence: tuple[str, int] | None = None
-    for line in lines:
-        match = _FENCE.fullmatch(line)
-        if not match:
-            continue
-        marker = match.group(1)
-        if fence is None:
-            if not (marker[0] == "`" and "`" in match.group(2)):
-                fence = (marker[0], len(marker))
-        elif marker[0] == fence[0] and len(marker) >= fence[1] and not match.group(2).strip():
-            fence = None
+    fence: block.Fence | None = None
+    for number, line in enumerate(lines, 1):
+        fence = block.fence_after(fence, line, number)
     if fence is not None:
         return [*lines, fence[0] * fence[1]]
     return lines
