@@ -62,18 +62,18 @@ def limit_uses(
         return _own(desired[path][1].text() if ours else "", measure)
 
     for limit in target.limits:
-        over_chains: list[str] = []
+        over_chains: set[str] = set()
         for path in mine:
             if not MEASURES[limit.measure].chain:
                 used, mine_part = _used(finals[path], limit.measure), own(path, limit.measure)
             else:
                 chain = _chain(target, path, finals)
-                if not chain or any(ancestor in over_chains for ancestor in chain[:-1]):
+                if not chain or not over_chains.isdisjoint(chain[:-1]):
                     continue  # not a file of a chain; or already said for the file above, the cause
                 used = sum(len(finals[ancestor].encode("utf-8")) for ancestor in chain)
                 mine_part = sum(own(ancestor, "chain_bytes") for ancestor in chain)
                 if used > limit.value:
-                    over_chains.append(path)
+                    over_chains.add(path)
             uses.append(LimitUse(target.name, path, limit, used, mine_part, budget))
     return uses
 
@@ -267,14 +267,12 @@ def rules_twice(
     (``import --accept`` without ``--move``), each of those rules stands in the file twice: say so,
     once, with the way out.
     """
-    by_id = {memory.id: memory for memory in memories}
+    by_id = {memory.id: memory for memory in memories}  # every memory placed is one of them
     found: list[tuple[str, int]] = []
-    for path in sorted(first_block):
-        if path not in desired or path not in finals:
-            continue
+    for path in sorted(desired.keys() & first_block):  # each written, so in finals
         lines = finals[path].split("\n")
-        memories_here = (by_id.get(entry.id) for entry in desired[path][1].entries)
-        twice = sum(1 for memory in memories_here if _written_from(memory, path, lines))
+        entries = desired[path][1].entries
+        twice = sum(_written_from(by_id[entry.id], path, lines) for entry in entries)
         if twice:
             found.append((path, twice))
     if not found:
@@ -289,9 +287,9 @@ def rules_twice(
     )
 
 
-def _written_from(memory: Memory | None, path: str, lines: list[str]) -> bool:
+def _written_from(memory: Memory, path: str, lines: list[str]) -> bool:
     """Whether ``memory`` was imported from a line of ``path`` (``lines``) that still says it."""
-    if memory is None or memory.source != "import":
+    if memory.source != "import":
         return False
     origin = memory.origin or ""
     if not origin.startswith(path + ":"):

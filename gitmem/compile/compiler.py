@@ -176,7 +176,7 @@ def prepare(
     desired = _desired(project, linked, report)
     candidates = _candidates(project, cleaned, listed)
     for path, target in linked.items():  # a block an older gitmem wrote into the document comes out
-        if path not in desired and not target.personal:
+        if path not in desired:  # (never a personal target's: _around_linked)
             candidates.setdefault(path, target)
     finals = _file_changes(project, desired, candidates, request.force, report)
     if aider.TARGET in cleaned:

@@ -376,9 +376,7 @@ def _rules_files(disk: Disk, target: Target) -> list[str]:
                 continue
             head = _frontmatter(disk.get(path).text or "")
             always = target.always_frontmatter
-            if (always and all(line in head for line in always)) or (
-                not always and key not in head
-            ):
+            if all(line in head for line in always) if always else key not in head:
                 out.append(path)
     return out
 
@@ -414,12 +412,13 @@ class _Walk:
 
     def add(self, path: str, target: str, how: How, via: str = "", depth: int = 0) -> None:
         found = self.disk.get(path)
-        if found.tracked is Tracked.OUTSIDE:
-            if path not in self.seen:
-                self.seen.add(path)
-                self.files.append(FileRead(path, path, target, how, Tracked.OUTSIDE, 0, 0, via=via))
+        if found.real in self.seen:
             return
-        if found.text is None or found.real in self.seen:
+        if found.tracked is Tracked.OUTSIDE:  # its real path is its own
+            self.seen.add(path)
+            self.files.append(FileRead(path, path, target, how, Tracked.OUTSIDE, 0, 0, via=via))
+            return
+        if found.text is None:
             return
         tracked = self.disk.tracked(path, found.real) if found.real != path else found.tracked
         if self.reader is not None and self.reader.tracked_only and tracked is not Tracked.TRACKED:
@@ -475,7 +474,7 @@ class _Walk:
                     used = item.chars + item.hand_chars
                 if used > limit.value:
                     over.append(limit)
-            yield item._replace(over=tuple(over)) if over else item
+            yield item._replace(over=tuple(over))
 
 
 def _target_named(path: str) -> str:
