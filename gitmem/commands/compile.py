@@ -267,10 +267,10 @@ def _unstaged(project: Project, changed: list[FileChange], report: Report) -> bo
     file created with no memory in it (gitmem's own root file, from the first compile on) does not
     stop the commit: the post-commit hook puts it into that commit (``gitmem.git.refresh``)."""
     empty = {path for plan in report.plans for path, file in plan.files.items() if not file.entries}
-    needed = [c for c in changed if not (c.action == "created" and c.path in empty)]
+    needed = [c.path for c in changed if not (c.action == "created" and c.path in empty)]
     from gitmem.git.hookpath import unstaged  # start-up: only in the pre-commit hook
 
-    left = unstaged(project, [change.path for change in needed])
+    left = unstaged(project, needed)
     if left:
         echo(
             f"compile wrote {len(left)} file(s) this commit does not hold: git add "

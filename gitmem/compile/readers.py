@@ -106,7 +106,7 @@ def imported(text: str) -> list[str]:
             continue
         for match in _IMPORT.finditer(_SPAN.sub(" ", line)):
             name = match.group(1).split("#", 1)[0].removeprefix("./")
-            if name and (name[0].isalnum() or name[0] in "._-"):
+            if name[:1].isalnum() or name[:1] in {".", "_", "-"}:  # none when empty
                 out.append(name)
     return out
 

@@ -115,7 +115,7 @@ def place(target: Target, paths: tuple[str, ...]) -> tuple[Placement, ...]:
     if target.dir_file and all(directories):
         return tuple(
             Placement(dir_spec(target, directory), "")
-            for directory in sorted({d for d in directories if d})
+            for directory in sorted(set(filter(None, directories)))
         )
     if target.scoped_dir:
         name = f"{WHOLE_PREFIX}-{slug(globs)}{target.scoped_suffix}"

@@ -125,7 +125,6 @@ def verify(
     project: Project,
     report: Report,
     memories: Sequence[Memory],
-    disk: Disk | None = None,
     committed: bool = True,
 ) -> list[Miss]:
     """Every difference, for the clients whose target ``report`` compiled, between what they should
@@ -133,7 +132,7 @@ def verify(
     ``committed`` (right after compile wrote, before the files are committed), the readers of what
     git tracks only (code review) are left out.
     """
-    disk = disk or Disk(project, report.git)
+    disk = Disk(project, report.git)  # the git view compile asked
     plans = {plan.target.name: plan for plan in report.plans}
     readers = [r for r in delivery.in_use(plans, report.readers) if committed or not r.tracked_only]
     scoped = _scoped(memories)
