@@ -72,15 +72,17 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
              "clients read now; run `gitmem compile`", err=True)  # fmt: skip
     tokens = memory_tokens(memories)
     lines = index_tokens(memories)
-    gates = {view.key: _gate(project.root, view.key) for view in views}
     if as_json:
-        clients = [{**_json(view, tokens, lines), "enforce": gates[view.key]} for view in views]
+        clients = [
+            {**_json(view, tokens, lines), "enforce": _gate(project.root, view.key)}
+            for view in views
+        ]
         echo_json({"path": relative, "clients": clients})
         return 0
     enforced = sum(memory.enforce is not None for memory in result.live)
     for view in views:
         _print(view, tokens, lines)
-        echo(GATES[gates[view.key]].format(count=enforced))
+        echo(GATES[_gate(project.root, view.key)].format(count=enforced))
     if not views:
         echo("no targets configured: gitmem init --target NAME")
     return 0

@@ -138,15 +138,15 @@ def linked_document(project: Project, path: str) -> str | None:
     except ValueError:
         return None
     name = relative.rsplit("/", 1)[-1]
-    for target in TARGETS:
-        folder = target.scoped_dir
-        if (
-            relative == target.root_file
-            or name == target.dir_file
-            or (folder and relative.startswith(folder + "/"))
-        ):
-            return None
+    if relative in _ROOT_FILES or name in _DIR_FILES or relative.startswith(_RULES_FOLDERS):
+        return None
     return relative
+
+
+# The rules files some target writes, by what they are (``linked_document``).
+_ROOT_FILES = frozenset(target.root_file for target in TARGETS)
+_DIR_FILES = frozenset(target.dir_file for target in TARGETS if target.dir_file)
+_RULES_FOLDERS = tuple(f"{target.scoped_dir}/" for target in TARGETS if target.scoped_dir)
 
 
 def read_file(project: Project, path: str, report: Report) -> tuple[str | None, Path | None]:

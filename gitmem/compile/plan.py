@@ -4,9 +4,10 @@ here."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from types import MappingProxyType
 
 from gitmem.compile import block, budget, delivery, leftout, render
 from gitmem.compile.delivery import BRIDGES, Bridge, Layout
@@ -254,7 +255,7 @@ def plan_targets(
     memories: Sequence[Memory],
     budgets: dict[str, int],
     mcp: bool = False,
-    reserved: dict[str, int] | None = None,
+    reserved: Mapping[str, int] = MappingProxyType({}),
     layouts: Sequence[Layout] | None = None,
 ) -> list[TargetPlan]:
     """Every target's plan for the live ``memories`` (any order): each gets the memories that are
@@ -266,7 +267,6 @@ def plan_targets(
     ``reserved``: hand-written characters of targets' always-loaded files."""
     ordered = budget.keep_order(memories)
     entries = {memory.id: render.entry_text(memory) for memory in ordered}
-    held = reserved or {}
     made: list[TargetPlan] = []
     plans: dict[str, TargetPlan] = {}  # by name: the hub's
     candidates: dict[str, set[str]] = {}
@@ -291,7 +291,7 @@ def plan_targets(
             budgets[target.name],
             placements,
             mcp,
-            held.get(target.name, 0),
+            reserved.get(target.name, 0),
             _bridges(layout, plans.get(delivery.HUB)),
         )
         plans[target.name] = replace(

@@ -284,7 +284,7 @@ def read(
     walk = _Walk(disk, reader, folder)
     own = TARGET_BY_NAME.get(reader.own)
     if own is not None and own.scoped_dir and own.always_frontmatter is not None:
-        for path in _rules_files(disk, own):
+        for path in _rules_files(disk, own, own.scoped_dir, own.always_frontmatter):
             walk.add(path, own.name, How.RULES)
     for where in folders:
         _in_folder(walk, reader, where, folder, at_root)
@@ -358,24 +358,19 @@ def _prefers(disk: Disk, other: Target, reader: Reader) -> bool:
     return disk.exists(other.root_file) or bool(reader.private and disk.exists(reader.private))
 
 
-def _rules_files(disk: Disk, target: Target) -> list[str]:
-    """The files of ``target``'s rules folder (at the root, two levels deep) that its client loads
-    at every start: their frontmatter has the target's always-on lines, or none of its path-scoping
-    key (Claude Code: no ``paths``).
+def _rules_files(disk: Disk, target: Target, rules: str, always: tuple[str, ...]) -> list[str]:
+    """The files of ``target``'s rules folder (``rules``, at the root, two levels deep) that its
+    client loads at every start: their frontmatter has the target's always-on lines (``always``),
+    or, without any, none of its path-scoping key (Claude Code: no ``paths``).
     """
-    assert target.scoped_dir is not None and target.always_frontmatter is not None
     key = target.scoped_frontmatter[0].split(":", 1)[0] + ":" if target.scoped_frontmatter else ""
     out = []
-    for folder in (
-        target.scoped_dir,
-        *(f"{target.scoped_dir}/{name}" for name in disk.names(target.scoped_dir)),
-    ):
+    for folder in (rules, *(f"{rules}/{name}" for name in disk.names(rules))):
         for name in disk.names(folder):
             path = f"{folder}/{name}"
             if not name.endswith(target.scoped_suffix) or not disk.exists(path):
                 continue
             head = _frontmatter(disk.get(path).text or "")
-            always = target.always_frontmatter
             if all(line in head for line in always) if always else key not in head:
                 out.append(path)
     return out
@@ -447,7 +442,7 @@ class _Walk:
             return
         for name in _imported(text):
             path = os.path.normpath(_in(directory, name)).replace(os.sep, "/")
-            if path != ".." and not path.startswith("../"):
+            if path.split("/", 1)[0] != "..":  # not above the repository's root
                 self.add(path, _target_named(path), How.IMPORT, via=item.path, depth=depth + 1)
 
     def _has(self, limit: Limit) -> bool:
