@@ -171,7 +171,7 @@ def _commit(other_options: bool, as_json: bool) -> int:
             done.summary()
             or ("gitmem: rules files up to date" if done.action == "fresh" else done.reason)
         )
-    return 1 if done.action == "skipped" else 0
+    return int(done.action == "skipped")
 
 
 def _run(

@@ -166,7 +166,7 @@ def prepare(
     git = GitView(project.root)
     targets, laid = _laid_out(project, targets, readers, git, personal=only is not None)
     cleaned = targets if request.names else list(request.catalogue)
-    listed = _Listed(git, [*targets, *cleaned])
+    listed = _listed(git, [*targets, *cleaned])
     room = _room(project, targets, budgets, listed)
     plans = plan_targets(targets, memories, room.budgets, config.mcp, room.reserved, laid)
     report = Report(plans, packs=packs, readers=readers, git=git)
@@ -523,22 +523,21 @@ class _Room(Record):
         ]
 
 
-class _Listed:
+def _listed(git: GitView, targets: Sequence[Target]) -> list[str]:
     """The nested files (``dir_file``) and private files of some targets that git lists (tracked,
-    or untracked and not ignored)."""
+    or untracked and not ignored), asked of git once; ``_named`` picks those of one name."""
+    names = {t.dir_file for t in targets if t.dir_file}
+    names.update(p for t in targets if not t.personal for p in delivery.private_files(t))
+    return git.named(names)
 
-    def __init__(self, git: GitView, targets: Sequence[Target]) -> None:
-        names = {t.dir_file for t in targets if t.dir_file}
-        names.update(p for t in targets if not t.personal for p in delivery.private_files(t))
-        self.paths = git.named(names)
 
-    def named(self, name: str) -> list[str]:
-        """The listed files called ``name``, at the root or in a folder."""
-        return [path for path in self.paths if path == name or path.endswith("/" + name)]
+def _named(listed: Sequence[str], name: str) -> list[str]:
+    """The ``listed`` files called ``name``, at the root or in a folder."""
+    return [path for path in listed if path == name or path.endswith("/" + name)]
 
 
 def _room(
-    project: Project, targets: Sequence[Target], budgets: dict[str, int], listed: _Listed
+    project: Project, targets: Sequence[Target], budgets: dict[str, int], listed: Sequence[str]
 ) -> _Room:
     """The budgets fitted to the hard size limits: a target's own, and a target whose files are
     links to another's (``web/CLAUDE.md -> AGENTS.md``: what it writes there, Codex reads in its
@@ -557,12 +556,14 @@ def _room(
     return room
 
 
-def _written_through(project: Project, target: Target, other: Target, listed: _Listed) -> bool:
+def _written_through(
+    project: Project, target: Target, other: Target, listed: Sequence[str]
+) -> bool:
     """Whether a file of ``target`` (its root file, or one of its nested files) is a link to
     ``other``'s."""
     pairs = [(target.root_file, other.root_file)]
     if target.dir_file and other.dir_file:
-        nested = listed.named(other.dir_file)
+        nested = _named(listed, other.dir_file)
         pairs += [(f"{path[: -len(other.dir_file)]}{target.dir_file}", path) for path in nested]
     root = project.root
     return any(
@@ -573,7 +574,9 @@ def _written_through(project: Project, target: Target, other: Target, listed: _L
     )
 
 
-def _hand_written(project: Project, target: Target, listed: _Listed) -> tuple[int, list[LimitUse]]:
+def _hand_written(
+    project: Project, target: Target, listed: Sequence[str]
+) -> tuple[int, list[LimitUse]]:
     """The characters of ``target``'s always-loaded file outside gitmem's block (0 when it cannot be
     read: the compile pass that follows says why); for a limit on a chain of files (Codex's 32 KiB
     of ``AGENTS.md`` files, root to leaf), with the most the hand-written text of the nested files
@@ -593,7 +596,7 @@ def _outside_block(project: Project, path: str) -> int:
 
 
 def _nested_hand_written(
-    project: Project, target: Target, root: int, listed: _Listed
+    project: Project, target: Target, root: int, listed: Sequence[str]
 ) -> tuple[int, list[LimitUse]]:
     """The most hand-written characters the nested ``dir_file`` files of one chain (the folders down
     to one of them) hold, for a target with a hard ``chain_bytes`` limit (0 otherwise), of the
@@ -604,7 +607,7 @@ def _nested_hand_written(
     if target.dir_file is None or not limits:
         return 0, []
     name, limit = target.dir_file, min(limits, key=lambda lim: lim.value)
-    nested = {path: _outside_block(project, path) for path in listed.named(name) if "/" in path}
+    nested = {path: _outside_block(project, path) for path in _named(listed, name) if "/" in path}
     most, over = 0, list[LimitUse]()
     for path in nested:  # sorted, as git lists them
         folders = chain(path.rsplit("/", 1)[0])[1:]
@@ -653,7 +656,9 @@ def apply(project: Project, report: Report) -> list[FileChange]:
 # -- the files of one target -----------------------------------------------------------------------
 
 
-def _candidates(project: Project, targets: Sequence[Target], listed: _Listed) -> dict[str, Target]:
+def _candidates(
+    project: Project, targets: Sequence[Target], listed: Sequence[str]
+) -> dict[str, Target]:
     """Files on disk that gitmem may have written for ``targets`` (whether they hold gitmem's text
     is checked later): root files, whole files in the targets' folders, nested files (``dir_file``,
     private files).
@@ -687,7 +692,9 @@ def _listdir(directory: Path) -> list[str]:
         return []
 
 
-def _nested(project: Project, targets: Sequence[Target], listed: _Listed) -> dict[str, Target]:
+def _nested(
+    project: Project, targets: Sequence[Target], listed: Sequence[str]
+) -> dict[str, Target]:
     """The nested files of ``targets`` git lists (``dir_file`` in folders; private files where only
     the client looks), each with its target."""
     dir_files = {target.dir_file: target for target in targets if target.dir_file}
@@ -696,7 +703,7 @@ def _nested(project: Project, targets: Sequence[Target], listed: _Listed) -> dic
             dir_files.update((private, target) for private in delivery.private_files(target))
     found: dict[str, Target] = {}
     for name, owner in dir_files.items():  # a path of two names (.claude/CLAUDE.md): the first's
-        for path in listed.named(name):
+        for path in _named(listed, name):
             if "/" in path and (project.root / path).is_file():
                 found.setdefault(path, owner)
     return found

@@ -308,9 +308,7 @@ def _ordered(items: list[Layout]) -> list[Layout]:
     placed: set[str] = set()
     waiting = list(items)
     while waiting:
-        ready = [item for item in waiting if all(name in placed for name in item.reads)] or waiting[
-            :1
-        ]
+        ready = [item for item in waiting if placed.issuperset(item.reads)] or waiting[:1]
         for item in ready:
             done.append(item)
             placed.add(item.name)
@@ -327,14 +325,14 @@ def standalone(targets: Sequence[Target]) -> list[Layout]:
 def excluded(
     layout: Layout,
     candidates: Mapping[str, Collection[str]],
-    at_root: Mapping[str, Collection[str]] | None = None,
+    at_root: Mapping[str, Collection[str]],
 ) -> set[str]:
     """The memories ``layout``'s client gets from the other targets' files it reads (of the target
     its root file is linked to, only its root file's: ``at_root``)."""
     out: set[str] = set()
     for name in layout.reads:
-        linked = BRIDGES[layout.bridge].linked and name == layout.reads[-1] and at_root is not None
-        out.update((at_root or {}).get(name, ()) if linked else candidates.get(name, ()))
+        linked = BRIDGES[layout.bridge].linked and name == layout.reads[-1]
+        out.update((at_root if linked else candidates).get(name, ()))
     return out
 
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from gitmem import gateway, gitcommand
 from gitmem.compile import block, budget
@@ -188,16 +188,10 @@ class Disk:
         self._parsed: dict[str, tuple[int, int, tuple[str, ...], tuple[str, ...]]] = {}
 
     def exists(self, path: str) -> bool:
-        known = self._exists.get(path)
-        if known is None:
-            known = self._exists[path] = (self.project.root / path).is_file()
-        return known
+        return _once(self._exists, path, lambda: (self.project.root / path).is_file())
 
     def get(self, path: str) -> _Text:
-        known = self._texts.get(path)
-        if known is None:
-            known = self._texts[path] = self._load(path)
-        return known
+        return _once(self._texts, path, lambda: self._load(path))
 
     def _load(self, path: str) -> _Text:
         full = self.project.root / path
@@ -216,28 +210,15 @@ class Disk:
 
     def names(self, folder: str) -> list[str]:
         """The names in ``folder``, sorted (none when it is not one), listed once."""
-        known = self._names.get(folder)
-        if known is None:
-            try:
-                known = sorted(os.listdir(self.project.root / folder))
-            except OSError:
-                known = []
-            self._names[folder] = known
-        return known
+        return _once(self._names, folder, lambda: _sorted_names(self.project.root / folder))
 
     def arriving(self, item: FileRead) -> frozenset[str]:
         """The memories ``item`` brings (in full, or as index lines), made once a file."""
-        known = self._arriving.get(item.real)
-        if known is None:
-            known = self._arriving[item.real] = frozenset((*item.ids, *item.listed))
-        return known
+        return _once(self._arriving, item.real, lambda: frozenset((*item.ids, *item.listed)))
 
     def contents(self, path: str, text: str) -> tuple[int, int, tuple[str, ...], tuple[str, ...]]:
         """``_contents`` of a file's text, parsed once however many readings load it."""
-        known = self._parsed.get(path)
-        if known is None:
-            known = self._parsed[path] = _contents(text)
-        return known
+        return _once(self._parsed, path, lambda: _contents(text))
 
     def tracked(self, *paths: str) -> Tracked:
         """The worst state of ``paths`` (a link and the file it leads to)."""
@@ -250,6 +231,24 @@ class Disk:
         if ignored:
             return Tracked.IGNORED
         return Tracked.NEW if untracked else Tracked.TRACKED
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _once(known: dict[_K, _V], key: _K, make: Callable[[], _V]) -> _V:
+    """``known[key]``, made (by ``make``) the first time it is asked: ``Disk`` reads each once."""
+    if key not in known:
+        known[key] = make()
+    return known[key]
+
+
+def _sorted_names(folder: Path) -> list[str]:
+    try:
+        return sorted(os.listdir(folder))
+    except OSError:  # not a folder
+        return []
 
 
 def chain(folder: str) -> list[str]:

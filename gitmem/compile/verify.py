@@ -114,7 +114,7 @@ def _scope(paths: tuple[str, ...]) -> tuple[str, ...] | None:
     folders = [directory_of(glob) for glob in paths]
     if not all(folders):
         return None
-    return tuple(folder for folder in folders if folder)
+    return tuple(filter(None, folders))  # each a folder (filter(None) only tells mypy so)
 
 
 def _in_scope(scope: tuple[str, ...], folder: str) -> bool:
