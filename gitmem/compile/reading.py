@@ -22,6 +22,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from enum import Enum
+from functools import cached_property
 from typing import TYPE_CHECKING, TypeVar
 
 from gitmem import gateway, gitcommand
@@ -137,35 +138,33 @@ class GitView:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._files: tuple[frozenset[str], frozenset[str]] | None = None
         self._asked: set[str] = set()  # of ``git check-ignore``
         self._ignored: set[str] = set()
 
+    @cached_property
     def files(self) -> tuple[frozenset[str], frozenset[str]]:
         """The files git lists (tracked, or untracked and not ignored), and those it tracks;
         ``GitFailed`` outside a repository."""
-        if self._files is None:
-            out = gitcommand.git(
-                self.root, "ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard"
-            )
-            entries = out.decode("utf-8", "surrogateescape").split("\0")
-            listed = frozenset(entry[2:] for entry in entries if entry)
-            self._files = listed, listed - {entry[2:] for entry in entries if entry[:1] == "?"}
-        return self._files
+        out = gitcommand.git(
+            self.root, "ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard"
+        )
+        entries = out.decode("utf-8", "surrogateescape").split("\0")[:-1]  # each ends with NUL
+        listed = frozenset(entry[2:] for entry in entries)
+        return listed, listed - {entry[2:] for entry in entries if entry[:1] == "?"}
 
     def named(self, names: Collection[str]) -> list[str]:
         """The files git lists called one of ``names`` (``AGENTS.md``, ``.claude/CLAUDE.md``), at
         the root or in a folder, sorted; git is not asked for none."""
         if not names:
             return []
-        listed, _ = self.files()
+        listed, _ = self.files
         ends = tuple(f"/{name}" for name in names)
         return sorted(listed.intersection(names).union(filter(lambda p: p.endswith(ends), listed)))
 
     def ignored(self, paths: Iterable[str]) -> list[str]:
         """Those of ``paths`` git ignores and does not track (never committed), sorted."""
         asked = set(paths) - {""}
-        listed, _ = self.files()
+        listed, _ = self.files
         unknown = asked - listed - self._asked
         if unknown:
             self._asked |= unknown
@@ -223,7 +222,7 @@ class Disk:
     def tracked(self, *paths: str) -> Tracked:
         """The worst state of ``paths`` (a link and the file it leads to)."""
         try:
-            untracked = set(paths) - self.git.files()[1]
+            untracked = set(paths) - self.git.files[1]
             # each asked alone: git refuses a whole question for one path past a link
             ignored = any(self.git.ignored([path]) for path in untracked)
         except (GitmemError, OSError):  # not a repository: nothing is tracked, nothing ignored

@@ -25,7 +25,7 @@ def directory_of(glob: str) -> str | None:
     if not match:
         return None
     directory = match.group("dir").strip("/")
-    if not directory or any(part in ("", ".", "..") for part in directory.split("/")):
+    if {"", ".", ".."} & set(directory.split("/")):  # an empty part too when there is none
         return None
     return directory
 
