@@ -28,7 +28,7 @@ def glob_problems(target_plan: TargetPlan) -> list[Problem]:
     problems = []
     for file_plan in target_plan.files.values():
         for glob in file_plan.spec.globs:
-            if any("," in item for item in expand_braces(glob)):
+            if "," in "".join(expand_braces(glob)):
                 problems.append(
                     Problem(
                         file_plan.spec.path,

@@ -175,9 +175,10 @@ def prepare(
     _pack_problems(report, pack_problems)
     desired = _desired(project, linked, report)
     candidates = _candidates(project, cleaned, listed)
-    for path, target in linked.items():  # a block an older gitmem wrote into the document comes out
-        if path not in desired:  # (never a personal target's: _around_linked)
-            candidates.setdefault(path, target)
+    for path in (
+        linked.keys() - desired
+    ):  # a block an older gitmem wrote into the document comes out
+        candidates.setdefault(path, linked[path])  # (never a personal target's: _around_linked)
     finals = _file_changes(project, desired, candidates, request.force, report)
     if aider.TARGET in cleaned:
         _aider_config(

@@ -268,41 +268,32 @@ def _file_of(target: Target, folder: str) -> str | None:
     return _in(folder, target.dir_file) if target.dir_file else None
 
 
-def read(
-    disk: Disk, reader: Reader, folder: str = "", settings: Sequence[str] | None = None
-) -> Reading:
+def read(disk: Disk, reader: Reader, folder: str = "") -> Reading:
     """What ``reader`` loads in a session started in ``folder`` ("" for the root), read from
-    ``disk``.
-
-    ``settings``: the targets the project's settings make it read at the root (default:
-    ``reader.at_root``).
-    """
+    ``disk``."""
     folders = chain(folder) if reader.chain else [folder]
-    at_root = tuple(reader.at_root if settings is None else settings)
     walk = _Walk(disk, reader, folder)
     own = TARGET_BY_NAME.get(reader.own)
     if own is not None and own.scoped_dir and own.always_frontmatter is not None:
         for path in _rules_files(disk, own, own.scoped_dir, own.always_frontmatter):
             walk.add(path, own.name, How.RULES)
     for where in folders:
-        _in_folder(walk, reader, where, folder, at_root)
+        _in_folder(walk, reader, where, folder)
     return Reading(reader, folder, tuple(walk.limited()))
 
 
-def _in_folder(
-    walk: _Walk, reader: Reader, where: str, folder: str, at_root: Sequence[str]
-) -> None:
+def _in_folder(walk: _Walk, reader: Reader, where: str, folder: str) -> None:
     """The files ``reader`` loads in ``where``, one of the folders on the way to ``folder`` (its
     start), in the order it loads them: each kind of file in ``_LOADS``."""
     for loads in _LOADS:
-        for path, target, how in loads(walk.disk, reader, where, folder, at_root):
+        for path, target, how in loads(walk.disk, reader, where, folder):
             walk.add(path, target, how)
 
 
 _Loads = Iterator[tuple[str, str, How]]
 
 
-def _named(disk: Disk, reader: Reader, where: str, folder: str, at_root: Sequence[str]) -> _Loads:
+def _named(disk: Disk, reader: Reader, where: str, folder: str) -> _Loads:
     """The files of the targets it reads (a whole-file target's at the root only), but those the
     project's settings name (``_from_settings``)."""
     for name in reader.reads:
@@ -314,9 +305,7 @@ def _named(disk: Disk, reader: Reader, where: str, folder: str, at_root: Sequenc
             yield path, name, How.NESTED if where else How.ROOT
 
 
-def _fallbacks(
-    disk: Disk, reader: Reader, where: str, folder: str, at_root: Sequence[str]
-) -> _Loads:
+def _fallbacks(disk: Disk, reader: Reader, where: str, folder: str) -> _Loads:
     """Another target's file, only where the root file it prefers is missing (measured: Claude Code
     reads no web/AGENTS.md then)."""
     for name, unless in reader.fallbacks:
@@ -328,20 +317,18 @@ def _fallbacks(
             yield path, name, How.FALLBACK
 
 
-def _private(disk: Disk, reader: Reader, where: str, folder: str, at_root: Sequence[str]) -> _Loads:
+def _private(disk: Disk, reader: Reader, where: str, folder: str) -> _Loads:
     """The client's own file no other client reads (at the root, or in each folder of a chain)."""
     if reader.private and (not where or reader.chain):
         yield _in(where, reader.private), reader.own, How.PRIVATE
 
 
-def _from_settings(
-    disk: Disk, reader: Reader, where: str, folder: str, at_root: Sequence[str]
-) -> _Loads:
+def _from_settings(disk: Disk, reader: Reader, where: str, folder: str) -> _Loads:
     """The root files the project's settings name, for a session started at the root only (started
     in a subfolder, it reads no settings of the root's: measured, Gemini CLI)."""
     if where or folder:
         return
-    for name in at_root:
+    for name in reader.at_root:
         target = TARGET_BY_NAME.get(name)
         if target is not None:
             yield target.root_file, name, How.SETTING
