@@ -71,7 +71,7 @@ def origin_place(memory: Memory) -> tuple[str, int] | None:
 def keep_key(memory: Memory) -> tuple[int, int, date, tuple[int, str, int], int, str]:
     place = origin_place(memory)
     where = (0, *place) if place else (1, "", 0)
-    size = len(memory.title) + len(memory.body or "")
+    size = len(memory.title) + len(memory.body)
     return (PRIORITY_RANK[memory.priority], KIND_ORDER.index(memory.kind),
             memory.created or date.min, where, size, memory.id)  # fmt: skip
 
@@ -82,7 +82,7 @@ def rank_reason(memory: Memory) -> str:
     place = origin_place(memory)
     if place:
         parts.append(f"imported from {place[0]} line {place[1]}")
-    parts.append(f"{len(memory.title) + len(memory.body or '')} characters")
+    parts.append(f"{len(memory.title) + len(memory.body)} characters")
     return ", ".join(parts)
 
 

@@ -208,12 +208,10 @@ def _desired(
     document, none nowhere); the plans' glob problems into ``report``."""
     desired: dict[str, tuple[Target, FilePlan]] = {}
     for target_plan in report.plans:
-        for path, file_plan in target_plan.files.items():
-            desired[path] = (target_plan.target, file_plan)
+        desired.update((path, (target_plan.target, fp)) for path, fp in target_plan.files.items())
+        report.problems.extend(checks.glob_problems(target_plan))  # (none in a file of nowhere)
     _not_into_documents(project, desired, linked, report)
     _nowhere(desired, report)
-    for target_plan in report.plans:
-        report.problems.extend(checks.glob_problems(target_plan))
     return desired
 
 

@@ -199,8 +199,8 @@ def _on_demand(reader: Reader, plans: Mapping[str, TargetPlan]) -> set[str]:
 def _by_path(disk: Disk, reader: Reader, plans: Mapping[str, TargetPlan]) -> set[str]:
     """The memories of the client's own path-scoped files on the disk (they reach it when it works
     on a matching file)."""
-    own = plans.get(reader.own)
-    globbed = [path for path, fp in own.files.items() if fp.spec.globs] if own is not None else []
+    own = plans[reader.own]  # a client in use: its own target is compiled
+    globbed = [path for path, fp in own.files.items() if fp.spec.globs]
     return {i for item in reading.files_of(disk, globbed, reader.own) for i in item.ids}
 
 
@@ -228,9 +228,8 @@ def _read_targets(reader: Reader, plans: Mapping[str, TargetPlan]) -> list[str]:
     """The compiled targets whose files ``reader`` may read: its own, those it reads, falls back to
     or imports, and those its own plan says it gets memories from (a root file linked to another's).
     """
-    own = plans.get(reader.own)
     names = [reader.own, *reader.reads, *(name for name, _ in reader.fallbacks), *reader.imports]
-    names += list(own.delivered) if own is not None else []
+    names += plans[reader.own].delivered  # a client in use: its own target is compiled
     return [name for name in dict.fromkeys(names) if name in plans]
 
 
