@@ -9,6 +9,7 @@ from gitmem.commands import open_store, today
 from gitmem.commands.output import echo, echo_json, some
 from gitmem.compile import budget
 from gitmem.compile.compiler import Request, compile_store, compiled_memories
+from gitmem.compile.delivery import Loaded
 from gitmem.compile.explain import explain as explain_path
 from gitmem.compile.explain import index_tokens, memory_tokens
 from gitmem.compile.reading import Disk, FileRead, Tracked
@@ -180,10 +181,8 @@ def _json(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> di
     }
 
 
-def _disk(item: Any) -> dict[str, Any]:
-    """What the disk says of a file a client reads (``compile.reading.FileRead``)."""
-    if not isinstance(item, FileRead):
-        return {}
+def _disk(item: FileRead) -> dict[str, Any]:
+    """What the disk says of a file a client reads."""
     return {
         "real": item.real,
         "how": item.how.value,
@@ -199,7 +198,8 @@ def _print(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> N
         f"{view.client} (target {view.target}): {len(view.full)} memories in full, "
         f"{view.tokens:,} tokens"
     )
-    for item in [*view.files, *view.touched]:
+    loaded: list[FileRead | Loaded] = [*view.files, *view.touched]
+    for item in loaded:
         when = " (when it touches the file)" if item in view.touched else ""
         via = f" (imported by {item.via})" if item.via else ""
         echo(

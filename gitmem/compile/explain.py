@@ -1,6 +1,7 @@
 """``gitmem explain``: what each configured client receives when it works on a path, from the same
-placement and reading records compile uses (``delivery.loads``), so what it says is what compile
-wrote for the clients to read.
+placement and reading records compile uses (``reading.read``: the files on the disk as the client
+walks them, which compile's verification reads too; ``delivery.globbed``), so what it says is what
+compile wrote for the clients to read.
 
 Per client: the files of gitmem's it loads in a session started in the path's folder (and, for a
 file, the glob-scoped files a client loads when it touches that file), the memories that arrive in
@@ -30,7 +31,7 @@ class ClientView:
     client: str
     key: str
     target: str
-    files: Sequence[Loaded | FileRead]  # what it loads at the start (``FileRead``: from the disk)
+    files: Sequence[FileRead]  # what it loads at the start, read from the disk
     touched: list[Loaded]  # glob-scoped files it loads when it touches the path (a file)
     full: list[str]  # memory ids arriving in full, in the order of the files
     index: list[str]  # ids arriving as index lines only (``compile.leftout``)
@@ -41,22 +42,22 @@ class ClientView:
 
     @property
     def tokens(self) -> int:
-        return budget.tokens(sum(item.chars for item in [*self.files, *self.touched]))
+        loaded: list[FileRead | Loaded] = [*self.files, *self.touched]
+        return budget.tokens(sum(item.chars for item in loaded))
 
 
 def explain(
     report: Report,
     memories: Sequence[Memory],
-    path: str = "",
-    client: str | None = None,
-    hooked: Collection[str] = (),
-    disk: Disk | None = None,
+    path: str,
+    client: str | None,
+    hooked: Collection[str],
+    disk: Disk,
 ) -> list[ClientView]:
     """Every client in use (or only ``client``, by its key, whether or not its own target is
     configured), as it reads the files on ``disk`` (``compile.reading``) working on ``path``
     (relative to the repository root, "" for the root; a folder, or a file whose folder it starts
-    in). ``hooked``: the keys of the clients with a prompt hook. Without ``disk``: the files as
-    ``report`` would write them (gitmem's files only).
+    in). ``hooked``: the keys of the clients with a prompt hook.
     """
     plans: dict[str, TargetPlan] = {plan.target.name: plan for plan in report.plans}
     folder, file = _folder(path, plans)
@@ -86,15 +87,12 @@ def _view(
     folder: str,
     file: str,
     hooked: Collection[str],
-    disk: Disk | None = None,
+    disk: Disk,
 ) -> ClientView:
-    files: Sequence[Loaded | FileRead] = (
-        delivery.loads(reader, plans, folder)
-        if disk is None
-        else reading.read(disk, reader, folder).files
-    )
+    files = reading.read(disk, reader, folder).files
     touched = delivery.globbed(reader, plans, file)
-    full = list(dict.fromkeys(i for item in [*files, *touched] for i in item.ids))
+    loaded: list[FileRead | Loaded] = [*files, *touched]
+    full = list(dict.fromkeys(i for item in loaded for i in item.ids))
     index = list(dict.fromkeys(i for item in files for i in item.listed if i not in full))
     got = set(full) | set(index)
     on_demand = [m.id for m in memories if m.is_for(reader.own) and m.id not in got]
