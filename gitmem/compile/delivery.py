@@ -121,7 +121,7 @@ def with_settings(also: Mapping[str, Sequence[str]]) -> tuple[Reader, ...]:
     out = []
     for reader in READERS:
         more = tuple(name for name in also.get(reader.name, ()) if name not in reader.reads)
-        out.append(reader._replace(reads=(*reader.reads, *more), at_root=more) if more else reader)
+        out.append(reader._replace(reads=(*reader.reads, *more), at_root=more))  # at_root was ()
     return tuple(out)
 
 
@@ -438,7 +438,7 @@ def globbed(reader: Reader, plans: Mapping[str, TargetPlan], file: str) -> list[
     return [
         Loaded.of(path, reader.own, file_plan)
         for path, file_plan in own.files.items()
-        if file_plan.spec.globs and any(match(parse(glob), file) for glob in file_plan.spec.globs)
+        if any(match(parse(glob), file) for glob in file_plan.spec.globs)
     ]
 
 
