@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from datetime import date
 
 from gitmem.compile.block import END_LINE, KIND_ORDER, PRIORITY_RANK, begin_line
+from gitmem.compile.leftout import room_limits
 from gitmem.linear import linear
 from gitmem.memory.model import Memory
 from gitmem.tools import MEASURES, Target
@@ -49,8 +50,8 @@ def fitted(target: Target, budget: int, hand_written: int) -> int:
     limit: the block holds fewer memories in full, and the rest go to the index or to recall,
     instead of the client cutting the file. Unchanged where the hand-written text alone is past the
     limit (no budget fixes that; `gitmem check` names it)."""
-    for limit in target.limits:
-        if limit.hard and MEASURES[limit.measure].room and hand_written < limit.value:
+    for limit in room_limits(target):
+        if hand_written < limit.value:
             frames = FRAME * (
                 2 if MEASURES[limit.measure].chain else 1
             )  # the root's and a folder's

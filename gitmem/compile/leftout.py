@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from gitmem.memory.fields import shown_line
 from gitmem.memory.model import Memory
 from gitmem.records import Record
-from gitmem.tools import MEASURES, Target
+from gitmem.tools import MEASURES, Limit, Target
 
 INDEX_TOKENS = 1600  # the index's own bound, beside the budget
 CHARS_PER_TOKEN = 4  # as the budget estimates
@@ -45,14 +45,19 @@ def room(target: Target, used: int, reserved: int = 0, bound_tokens: int = INDEX
     ``used`` and whose hand-written text ``reserved``: its own bound, and never past the target's
     hard size limit (the index is the first thing to go, before any memory's entry)."""
     chars = bound_tokens * CHARS_PER_TOKEN
-    for limit in target.limits:
-        if limit.hard and MEASURES[limit.measure].room:
-            chars = min(chars, max(0, int(limit.value * LIMIT_SHARE) - reserved - used))
+    for limit in room_limits(target):
+        chars = min(chars, max(0, int(limit.value * LIMIT_SHARE) - reserved - used))
     return chars
 
 
+def room_limits(target: Target) -> list[Limit]:
+    """``target``'s hard size limits that gitmem's text can make room under (``Measuring.room``):
+    what the index keeps within, and what the budget is fitted to (``budget.fitted``)."""
+    return [limit for limit in target.limits if limit.hard and MEASURES[limit.measure].room]
+
+
 def has_hard_size_limit(target: Target) -> bool:
-    return any(limit.hard and MEASURES[limit.measure].room for limit in target.limits)
+    return bool(room_limits(target))
 
 
 def line(memory: Memory) -> str:
