@@ -36,7 +36,7 @@ from itertools import chain
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
-from gitmem.compile.readers import READERS, Reader, imports_file
+from gitmem.compile.readers import READERS, Reader, follows, imports_file
 from gitmem.compile.scoping import FileSpec
 from gitmem.globmatch import match, parse
 from gitmem.records import Record
@@ -376,17 +376,9 @@ def loads(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> 
             if spec.globs or not _on_the_way(spec, folder, reader.chain):
                 continue
             out.append(Loaded.of(path, name, file_plan))
-            if (
-                spec.imports
-                and name in reader.imports
-                and (reader.imports_above or _directory(spec) == folder)
-            ):
+            if spec.imports and follows(reader, name, _directory(spec), folder):
                 out += _imported(plans, spec.directory, spec.imports, path)
-        if (
-            BRIDGES[plan.bridge].hand_import
-            and name in reader.imports
-            and (reader.imports_above or folder == "")
-        ):
+        if BRIDGES[plan.bridge].hand_import and follows(reader, name, "", folder):
             out += _imported(
                 plans, "", HUB_FILE, plan.target.root_file
             )  # the team's own @AGENTS.md

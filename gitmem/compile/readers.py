@@ -13,7 +13,7 @@ from gitmem.records import Record
 from gitmem.tools import READERS as TOOLS
 from gitmem.tools import READS, Target, Tool, target
 
-__all__ = ["IMPORTS_OF", "READERS", "Import", "Reader", "imported", "imports_file"]
+__all__ = ["IMPORTS_OF", "READERS", "Import", "Reader", "follows", "imported", "imports_file"]
 
 
 class Reader(Record):
@@ -109,6 +109,13 @@ def imported(text: str) -> list[str]:
             if name[:1].isalnum() or name[:1] in {".", "_", "-"}:  # none when empty
                 out.append(name)
     return out
+
+
+def follows(reader: Reader, target: str, directory: str, folder: str) -> bool:
+    """Whether ``reader``, started in ``folder``, follows the imports of ``target``'s file in
+    ``directory``: the client follows imports at all, and those of folders above its start where
+    it does (``Reader.imports_above``)."""
+    return target in reader.imports and (reader.imports_above or directory == folder)
 
 
 def imports_file(text: str, name: str) -> bool:

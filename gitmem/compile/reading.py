@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from gitmem import gateway, gitcommand
 from gitmem.compile import block, budget
-from gitmem.compile.readers import Reader, imported
+from gitmem.compile.readers import Reader, follows, imported
 from gitmem.errors import GitmemError
 from gitmem.records import Record
 from gitmem.tools import MEASURES, TARGET_BY_NAME, Limit, Target
@@ -420,10 +420,9 @@ class _Walk:
         reader = self.reader
         if reader is None or depth > 3:
             return
-        if item.how is not How.IMPORT and item.target not in reader.imports:
-            return
         directory = item.path.rpartition("/")[0]
-        if not reader.imports_above and directory != self.folder and item.how is not How.IMPORT:
+        followed = follows(reader, item.target, directory, self.folder)
+        if item.how is not How.IMPORT and not followed:  # an imported file's imports are followed
             return
         for name in _imported(text):
             path = os.path.normpath(_in(directory, name)).replace(os.sep, "/")
