@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from gitmem.scopes.packs import Pack
 
 Show = Callable[[str], str]  # a compiled file's path as the user sees it
+USER_FLAG = {False: "", True: " --user"}  # what a command it names takes for the user's scope
 
 
 @click.command("compile")
@@ -209,7 +210,7 @@ def _invalid(problems: list[Problem], check: bool, user: bool, as_json: bool) ->
     raise CheckFailed(
         problems,
         f"{len(problems)} problem(s) in memory files: nothing was compiled. "
-        f"Fix them (`gitmem validate{' --user' if user else ''}` lists them), then run "
+        f"Fix them (`gitmem validate{USER_FLAG[user]}` lists them), then run "
         "`gitmem compile`.",
     )
 
@@ -411,7 +412,7 @@ def _print_refused(report: Report, show: Show = shown, user: bool = False) -> No
             err=True,
         )
         echo(change.diff.rstrip("\n"), err=True)
-    flag = " --user" if user else ""
+    flag = USER_FLAG[user]
     echo(
         f"refused: {len(report.refused)} file(s) edited by hand, nothing was written. Put the "
         f"change in a memory (`gitmem add{flag}`, `gitmem edit{flag}`) and run `gitmem "
@@ -430,7 +431,7 @@ def _print_omitted(plans: list[TargetPlan], user: bool = False, show: Show = sho
             total = len(plan.omitted) + len(plan.compiled)
             parts.append(f"{label} {len(plan.omitted)} of {total} ({plan.budget:,} tokens)")
     if parts:
-        flag = " --user" if user else ""
+        flag = USER_FLAG[user]
         echo(
             f"left out by the budget: {', '.join(parts)}; `gitmem stats{flag}` lists them and why, "
             f"`gitmem recall{flag}` finds them"
