@@ -726,13 +726,11 @@ def _heal(text: str) -> tuple[str, Found] | None:
     sides = []
     for side in ("ours", "theirs"):
         resolved = block.resolve_side(text, side)
-        try:
-            result = block.scan(resolved)
+        try:  # (no conflict line is left: resolve_side takes every one out)
+            found = block.scan(resolved).found
         except BlockError:
             return None
-        if result.conflicts:
-            return None
-        sides.append((resolved, result.found))
+        sides.append((resolved, found))
     if _outside(*sides[0]) != _outside(*sides[1]):
         return None
     for resolved, found in sides:
