@@ -400,7 +400,7 @@ class _Walk:
             return
         if found.text is None:
             return
-        tracked = self.disk.tracked(path, found.real) if found.real != path else found.tracked
+        tracked = found.tracked  # of the path and the file it leads to (Disk._load)
         if self.reader is not None and self.reader.tracked_only and tracked is not Tracked.TRACKED:
             return  # it reads the tree git tracks (code review on GitHub): this file is not there
         self.seen.add(found.real)
