@@ -68,9 +68,6 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
         raise UsageError(
             f"no configured target is read by a client called {client!r}: see `gitmem explain`"
         )
-    if result.report.stale and not as_json:
-        echo(f"note: {len(result.report.stale)} rules file(s) out of date: this is what the "
-             "clients read now; run `gitmem compile`", err=True)  # fmt: skip
     tokens = memory_tokens(memories)
     lines = index_tokens(memories)
     if as_json:
@@ -80,6 +77,9 @@ def explain(path: str, client: str | None, as_json: bool) -> int:
         ]
         echo_json({"path": relative, "clients": clients})
         return 0
+    if result.report.stale:
+        echo(f"note: {len(result.report.stale)} rules file(s) out of date: this is what the "
+             "clients read now; run `gitmem compile`", err=True)  # fmt: skip
     enforced = sum(memory.enforce is not None for memory in result.live)
     for view in views:
         _print(view, tokens, lines)
