@@ -452,7 +452,7 @@ def _on_the_way(spec: FileSpec, folder: str, chain: bool) -> bool:
     directory = _directory(spec)
     if not chain:
         return directory == folder
-    return directory == "" or folder == directory or folder.startswith(directory + "/")
+    return directory == "" or f"{folder}/".startswith(f"{directory}/")  # it, or a folder below
 
 
 def twice(plans: Mapping[str, TargetPlan], readers: Sequence[Reader] = READERS) -> list[str]:

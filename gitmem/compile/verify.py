@@ -118,7 +118,7 @@ def _scope(paths: tuple[str, ...]) -> tuple[str, ...] | None:
 
 
 def _in_scope(scope: tuple[str, ...], folder: str) -> bool:
-    return not scope or any(folder == d or folder.startswith(d + "/") for d in scope)
+    return not scope or any(f"{folder}/".startswith(f"{d}/") for d in scope)  # d or below it
 
 
 def verify(
