@@ -248,11 +248,12 @@ def gemini_project_dirs(root: Path, gemini_home: Path) -> list[Path]:
         data = json.loads(
             gateway.read_bytes(gemini_home, gemini_home / "projects.json", limit=MAX_REGISTRY)
         )
-    except (OSError, ValueError, CheckFailed):
+        projects = sorted(data["projects"].items())
+    # not read, not JSON, or not {"projects": {...}} (TypeError, KeyError, AttributeError)
+    except (OSError, ValueError, CheckFailed, LookupError, TypeError, AttributeError):
         return []
-    projects = data.get("projects") if isinstance(data, dict) else None
     found: list[Path] = []
-    for folder, slug in sorted(projects.items()) if isinstance(projects, dict) else ():
+    for folder, slug in projects:
         if not isinstance(slug, str) or slug in ("", ".", "..") or "/" in slug:
             continue  # (a slug is one folder's name)
         if not _inside(folder, root):

@@ -153,23 +153,21 @@ def imports(line: str) -> list[str] | None:
     """The targets of a Claude/Gemini import line (``@AGENTS.md``, ``- @a.md @b.md``), without the
     ``@``, or ``None`` when ``line`` is not one."""
     text = line.strip(_BLANKS)
-    if len(text) > 1 and text[0] in "-*+" and text[1] in _BLANKS:
+    if text[:2] in _LIST_MARKS:
         text = text[1:].lstrip(_BLANKS)
-    words = text.replace("\t", " ").split(" ")
-    targets = [word[1:] for word in words if word]
-    if not targets or not all(_import_word(word) for word in words if word):
+    words = [word for word in text.replace("\t", " ").split(" ") if word]
+    if not words or not all(map(_import_word, words)):
         return None
-    return targets
+    return [word[1:] for word in words]
+
+
+_LIST_MARKS = frozenset(mark + blank for mark in "-*+" for blank in _BLANKS)  # "- ", "*\t", ...
 
 
 def _import_word(word: str) -> bool:
     target = word[1:]
-    return (
-        word[0] == "@"
-        and bool(target)
-        and "@" not in target
-        and not any(char.isspace() for char in target)
-    )
+    # split() == [target]: not empty, and no white space in it
+    return word[0] == "@" and "@" not in target and target.split() == [target]
 
 
 def bold_line(line: str) -> str | None:
@@ -195,16 +193,18 @@ def label_line(line: str) -> str | None:
     if start is None:
         return None
     text = line[start:].rstrip(_BLANKS)
-    if not text.endswith(":"):
-        return None
     label = text[:-1]
-    if not 2 <= len(label) <= 31 or not (label[0].isascii() and label[0].isalpha()):
-        return None
-    return (
-        label
-        if all(char.isascii() and (char.isalpha() or char in " -") for char in label)
-        else None
-    )
+    if (
+        text.endswith(":")
+        and 2 <= len(label) <= 31
+        and label[0].isalpha()
+        and set(label) <= _LABEL_CHARS
+    ):
+        return label
+    return None
+
+
+_LABEL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ -")
 
 
 _KEY_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
@@ -379,12 +379,12 @@ class Reader:
         item = bullet(text)
         if item is not None:
             return Line(number, text, BULLET, item=item)
-        following = self.lines[self.index] if self.index < len(self.lines) else ""
+        following = "".join(self.lines[self.index : self.index + 1])  # "" after the last line
         level = underline(following) if indent(text) < 4 else 0
         stripped = text.strip()
         if unquote(stripped).startswith("|"):
             previous = self.lines[self.index - 2] if self.index >= 2 else ""
-            starts = self.index < 2 or not unquote(previous.strip()).startswith("|")
+            starts = not unquote(previous.strip()).startswith("|")
             return Line(
                 number, text, TABLE, quoted=stripped.startswith(">"), starts=starts, underline=level
             )

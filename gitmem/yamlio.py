@@ -244,7 +244,7 @@ def _rich(value: Any, key: str = "") -> Any:
         # Trailing spaces would be kept verbatim in a block scalar, and the common
         # trailing-whitespace hook rejects them: gitmem writes none.
         text = "\n".join(line.rstrip(" \t") for line in value.split("\n"))
-        return LiteralScalarString(text if text.endswith("\n") else text + "\n")
+        return LiteralScalarString(text.removesuffix("\n") + "\n")  # one final newline at least
     if _DATE.fullmatch(value):
         with contextlib.suppress(ValueError):
             return date.fromisoformat(value)  # written as a plain YAML date, not a quoted string

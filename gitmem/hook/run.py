@@ -79,7 +79,7 @@ def run(event: str, client_name: str | None, raw: bytes, today: date | None = No
         return Answer(answer.text, answer.keys)
     cwd = _text(payload, "cwd", "directory")
     try:
-        project = find_project(Path(cwd) if cwd and os.path.isabs(cwd) else None)
+        project = find_project(Path(cwd) if os.path.isabs(cwd) else None)
     except GitmemError:
         return Answer("")
     if not project.memory_dir.is_dir():
@@ -109,16 +109,14 @@ def rules_files(project: Project, client: Client) -> list[Path]:
     files = [root / name for name in client.rules_files]
     if not any(path.is_file() for path in files):
         files = [root / name for name in client.fallback_files]
-    tool = BY_NAME.get(client.name)
-    if tool is not None:
-        files += [root / name for name in named_files(project, tool.names_setting)]
+    files += [root / name for name in named_files(project, BY_NAME[client.name].names_setting)]
     inside = root.resolve()
     for path in list(files):
         try:
             text = gateway.read_text(project, path, limit=gateway.RULES_LIMIT, errors="replace")
         except (OSError, GitmemError):  # a link leading outside (to /dev/zero...), too large
             continue
-        imported = ((path.parent / name).resolve() for name in _IMPORT.findall(text))
+        imported = [(path.parent / name).resolve() for name in _IMPORT.findall(text)]
         files += [found for found in imported if inside in found.parents]
     return list(dict.fromkeys(files))
 
@@ -156,14 +154,10 @@ def _prompt(
         user_files = [personal.root / name.removeprefix("~/") for name in client.user_rules_files]
     pool = inject.candidates(project, terms, day, extra, prompt, attached(project, payload))
     loaded = inject.loaded_ids(files, project)
-    personal_loaded = (
-        {
-            inject.PERSONAL + memory_id
-            for memory_id in inject.loaded_ids(user_files, personal or project)
-        }
-        if user_files
-        else set()
-    )
+    personal_loaded = {
+        inject.PERSONAL + memory_id
+        for memory_id in inject.loaded_ids(user_files, personal or project)
+    }
     chosen = inject.select(
         [c for c in pool if c.key not in personal_loaded],
         loaded,
@@ -198,7 +192,7 @@ def attached(project: Project, payload: dict[str, Any]) -> list[str]:
         )
         if not isinstance(value, str) or len(value) > 4096:
             continue
-        full = os.path.normpath(value if os.path.isabs(value) else os.path.join(root, value))
+        full = os.path.normpath(os.path.join(root, value))  # an absolute value replaces root
         if full.startswith(root + os.sep):
             out.append(full[len(root) + 1 :].replace(os.sep, "/"))
     return out

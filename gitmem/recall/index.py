@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import sqlite3
 import time
@@ -32,7 +33,7 @@ from gitmem.memory.model import Memory
 from gitmem.project import Project
 from gitmem.recall import anchors, files
 from gitmem.recall.files import SUFFIX, Key
-from gitmem.recall.globs import any_match
+from gitmem.recall.globs import any_match, matches
 from gitmem.recall.ranking import PATH_BOOST, PHRASE_DEPTH, PHRASE_GAP, PHRASED, WEIGHTS
 from gitmem.recall.results import Anchor, Census, Hit, PromptMatch, Recalled, Refreshed, query_terms
 
@@ -167,7 +168,7 @@ class RecallIndex:
 
     # -- keeping it current ------------------------------------------------------------------------
 
-    def refresh(self, deadline: float | None = None) -> Refreshed:
+    def refresh(self, deadline: float = math.inf) -> Refreshed:
         """Bring the index up to date with the memory files; with ``deadline``
         (``time.monotonic()``), stop there and leave the rest to the next refresh
         (``Refreshed.complete`` is then false).
@@ -184,31 +185,25 @@ class RecallIndex:
         started_ns = _now_ns()
         names, stats = files.stat_all(self.directory)
         signature = files.signature(names, stats)
-        row = self.conn.execute("SELECT value FROM info WHERE key = 'signature'").fetchone()
-        if row is not None and row[0] == signature:
+        if self._info("signature") == signature:
             # every file has the stat it had when indexed, long enough ago to trust it
             return Refreshed()
         on_disk = files.memories(names, stats)
         # Only entries that were not racily clean when indexed can be trusted on their stat alone.
-        trusted = {
-            name: (ino, size, mtime, ctime)
-            for name, ino, size, mtime, ctime in self.conn.execute(
-                "SELECT name, ino, size, mtime, ctime FROM files WHERE trusted = 1"
-            )
-        }
-        changed = sorted(name for name, st in on_disk.items() if trusted.get(name) != files.key(st))
-        removed = [
-            name for (name,) in self.conn.execute("SELECT name FROM files") if name not in on_disk
-        ]
+        trusted = self.conn.execute(
+            "SELECT name, ino, size, mtime, ctime FROM files WHERE trusted = 1"
+        ).fetchall()
+        listed = {(name, *files.key(st)) for name, st in on_disk.items()}
+        changed = sorted(name for name, *_ in listed.difference(trusted))
+        stored = {name for (name,) in self.conn.execute("SELECT name FROM files")}
+        removed = sorted(stored - on_disk.keys())
         outcome = Refreshed(read=len(changed), removed=len(removed))
-        if removed:
-            with self._writing():
-                for name in removed:
-                    self._forget(name)
-        stopped = self.conn.execute("SELECT value FROM info WHERE key = 'checking'").fetchone()
+        with self._writing():
+            for name in removed:
+                self._forget(name)
         try:
             moved = self._check_changed(
-                changed, on_disk, stopped[0] if stopped else "", started_ns, deadline, outcome
+                changed, on_disk, self._info("checking"), started_ns, deadline, outcome
             )
         except BaseException:  # interrupted here (^C), not killed: no file is to blame
             with contextlib.suppress(sqlite3.Error):
@@ -222,7 +217,7 @@ class RecallIndex:
             ).fetchone()
             # The signature stands for "nothing to check": only when every entry is trusted, and was
             # recorded with the stat the signature was computed from.
-            value = signature if not untrusted and not moved else ""
+            value = "" if untrusted or moved else signature
             self.conn.execute(
                 "INSERT OR REPLACE INTO info(key, value) VALUES ('signature', ?)", (value,)
             )
@@ -231,13 +226,18 @@ class RecallIndex:
             )
         return outcome
 
+    def _info(self, key: str) -> str:
+        """The index's note ``key`` (``""`` when it has none)."""
+        row = self.conn.execute("SELECT value FROM info WHERE key = ?", (key,)).fetchone()
+        return str(row[0]) if row else ""
+
     def _check_changed(
         self,
         changed: list[str],
         on_disk: dict[str, os.stat_result],
         stopped: str,
         started_ns: int,
-        deadline: float | None,
+        deadline: float,
         outcome: Refreshed,
     ) -> bool:
         """Index each of ``changed``, in transactions of some BATCH_SECONDS each; whether any was
@@ -249,18 +249,20 @@ class RecallIndex:
         that finds ``one:NAME`` was killed checking NAME, and records it as too costly (``COSTLY``).
         """
         store_cache = self._store_cache() if len(changed) >= _STORE_CACHE_AFTER else None
-        careful = stopped.startswith("batch:")
-        blamed = stopped.removeprefix("one:") if stopped.startswith("one:") else None
+        # one file a transaction after a kill in a batch; ``blamed`` is never a file's name unless
+        # the note was ``one:NAME`` (a name holds no colon)
+        mode, budget = ("one", 0.0) if stopped.startswith("batch:") else ("batch", BATCH_SECONDS)
+        blamed = stopped.removeprefix("one:")
         moved = False
         index = 0
         while index < len(changed):
-            if deadline is not None and time.monotonic() > deadline:
+            if time.monotonic() > deadline:
                 outcome.complete = False
                 return moved
             with self._writing():
-                note = f"{'one' if careful else 'batch'}:{changed[index]}"
                 self.conn.execute(
-                    "INSERT OR REPLACE INTO info(key, value) VALUES ('checking', ?)", (note,)
+                    "INSERT OR REPLACE INTO info(key, value) VALUES ('checking', ?)",
+                    (f"{mode}:{changed[index]}",),
                 )
                 # the memories' count, taken again once the refresh is complete (``size``): dropped
                 # once a transaction, not once a memory indexed
@@ -269,20 +271,20 @@ class RecallIndex:
                 began = time.monotonic()
                 while index < len(changed):
                     name = changed[index]
-                    recorded: Key | None = files.key(on_disk[name])
                     if name == blamed:  # the last refresh was killed checking it
                         self._record(
                             name, on_disk[name], started_ns, "", None, [[1, 1, "file", COSTLY]]
                         )
                         outcome.costly.append(name)
+                        recorded: Key | None = files.key(on_disk[name])
                     else:
                         checked, recorded = self._update(
                             name, on_disk[name], started_ns, store_cache
                         )
                         outcome.checked += checked
-                    moved = moved or recorded != files.key(on_disk[name])
+                    moved |= recorded != files.key(on_disk[name])
                     index += 1
-                    if careful or time.monotonic() - began > BATCH_SECONDS:
+                    if time.monotonic() - began >= budget:
                         break
                 self.conn.execute("INSERT OR REPLACE INTO info(key, value) VALUES ('checking', '')")
         return moved
@@ -315,9 +317,10 @@ class RecallIndex:
         return FileCache(self.project.cache_dir / "store.json", store_salt())
 
     def _forget(self, name: str) -> None:
-        row = self.conn.execute("SELECT doc FROM files WHERE name = ?", (name,)).fetchone()
-        if row is not None and row[0] is not None:
-            self._drop_doc(row[0])
+        for (doc,) in self.conn.execute(
+            "SELECT doc FROM files WHERE name = ? AND doc IS NOT NULL", (name,)
+        ).fetchall():
+            self._drop_doc(doc)
         self.conn.execute("DELETE FROM files WHERE name = ?", (name,))
 
     def _drop_doc(self, n: int) -> None:
@@ -361,21 +364,19 @@ class RecallIndex:
             self._record(name, st, started_ns, "", None, [[1, 1, problem.field, problem.message]])
             return 0, files.key(st)
         digest = hashlib.sha256(raw).hexdigest()
-        row = self.conn.execute(
+        known, doc, stored = self.conn.execute(
             "SELECT digest, doc, problems FROM files WHERE name = ?", (name,)
-        ).fetchone()
-        if row is not None and row[0] == digest:  # touched, not changed: only the stat is new
-            self._record(
-                name, st, started_ns, digest, row[1], json.loads(row[2]) if row[2] else None
-            )
+        ).fetchone() or ("", None, None)
+        if known == digest:  # touched, not changed: only the stat is new
+            self._record(name, st, started_ns, digest, doc, json.loads(stored or "null"))
             return 0, files.key(st)
-        if row is not None and row[1] is not None:
-            self._drop_doc(row[1])
+        if doc is not None:
+            self._drop_doc(doc)
         data, problems = self._check(name, raw, st, store_cache)
         doc = None
         if not problems and isinstance(data, dict):
-            doc = self._add_doc(Memory.from_dict(data), data)
-        self._record(name, st, started_ns, digest, doc, problems or None)
+            doc = self._add_doc(data)
+        self._record(name, st, started_ns, digest, doc, problems)
         return 1, files.key(st)
 
     @staticmethod
@@ -401,19 +402,22 @@ class RecallIndex:
             ]
         return data, rows
 
-    def _add_doc(self, memory: Memory, data: dict[str, Any]) -> int:
-        tags = " ".join([*memory.tags, *(w for w in memory.words if len(w.split()) == 1)])
-        words = "\n".join(w for w in memory.words if len(w.split()) > 1)
+    def _add_doc(self, data: dict[str, Any]) -> int:
+        """Index a memory's ``data`` as validated (dates as YYYY-MM-DD text, as ``Memory.to_dict``
+        gives them): read as it is, no ``Memory`` built."""
+        title, body, said = data["title"], data.get("body", ""), data.get("words", ())
+        tags = " ".join([*data.get("tags", ()), *(w for w in said if len(w.split()) == 1)])
+        words = "\n".join(w for w in said if len(w.split()) > 1)
         cursor = self.conn.execute(
             "INSERT INTO memories(id, status, expires, scoped, title, body, tags, words, data) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                memory.id,
-                memory.status,
-                memory.expires.isoformat() if memory.expires else None,
-                1 if memory.paths else 0,
-                memory.title,
-                memory.body,
+                data["id"],
+                data["status"],
+                data.get("expires"),
+                int(bool(data.get("paths"))),
+                title,
+                body,
                 tags,
                 words,
                 json.dumps(data, separators=(",", ":"), ensure_ascii=False),
@@ -422,7 +426,7 @@ class RecallIndex:
         n = int(cursor.lastrowid or 0)
         self.conn.execute(
             "INSERT INTO docs(rowid, title, body, tags, words) VALUES (?, ?, ?, ?, ?)",
-            (n, memory.title, memory.body, tags, words),
+            (n, title, body, tags, words),
         )
         return n
 
@@ -523,7 +527,7 @@ class RecallIndex:
         comes from, by row."""
         self.conn.execute("SAVEPOINT extra")
         try:
-            yield {self._add_doc(memory, memory.to_dict()): Path(where) for memory, where in extra}
+            yield {self._add_doc(memory.to_dict()): Path(where) for memory, where in extra}
         finally:
             self.conn.execute("ROLLBACK TO extra")
             self.conn.execute("RELEASE extra")
@@ -586,11 +590,14 @@ class RecallIndex:
             f"SELECT n, json_extract(data, '$.paths') FROM memories WHERE scoped = 1 AND {_LIVE}",
             (day,),
         ):
-            covering = [
-                g for g in json.loads(globs or "[]") if any(any_match((g,), p) for p in subjects)
+            # a scoped memory's paths are never empty
+            levels = [
+                anchors.specificity(g)
+                for g in json.loads(globs)
+                if any(matches(g, subject) for subject in subjects)
             ]
-            if covering:
-                found[n] = (1 + max(anchors.specificity(g) for g in covering), "path")
+            if levels:
+                found[n] = (1 + max(levels), "path")
         return found
 
     def _by_identifier(
@@ -614,9 +621,9 @@ class RecallIndex:
         """How many memories the index holds (every status): the corpus BM25 scores are relative to.
         Counted once after the memories change (``info.size``), not on every prompt: counting reads
         the whole table."""
-        row = self.conn.execute("SELECT value FROM info WHERE key = 'size'").fetchone()
-        if row is not None:
-            return int(row[0])
+        counted = self._info("size")
+        if counted:
+            return int(counted)
         (count,) = self.conn.execute("SELECT count(*) FROM memories").fetchone()
         return int(count)
 
