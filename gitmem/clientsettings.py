@@ -47,7 +47,7 @@ def also_read(project: Project) -> dict[str, tuple[str, ...]]:
     for tool in READERS:
         config = READS_CONFIG.get(tool.serves)
         if config is not None:  # aider: the files its .aider.conf.yml's `read:` names
-            names = config_reads(_text(project, config) or "") or []
+            names = config_reads(_text(project, config)) or []
         else:
             names = named_files(project, tool.names_setting)
         # another target's root file (not one of its own target's)
@@ -80,23 +80,21 @@ def config_reads(text: str) -> list[str] | None:
     return None
 
 
-def _text(project: Project, name: str) -> str | None:
+def _text(project: Project, name: str) -> str:
+    """The project's file ``name`` as text; ``""`` when it is missing, not a regular file (the read
+    refuses it), outside, too large or not UTF-8."""
     path = project.root / name
-    if not path.is_file():
-        return None
     try:
         return gateway.read_bytes(project, path, limit=gateway.CONFIG_LIMIT, display=name).decode(
             "utf-8"
         )
     except (OSError, GitmemError, UnicodeDecodeError):
-        return None
+        return ""
 
 
 def _load(project: Project, name: str) -> Any:
     text = _text(project, name)
-    if text is None:
-        return None
-    for attempt in (text, without_comments(text)):
+    for attempt in (text, without_comments(text)):  # "" is no JSON
         try:
             return json.loads(attempt)
         except (ValueError, RecursionError):

@@ -59,13 +59,14 @@ def parse(glob: str, classes: bool = True, anywhere: bool = False) -> Glob:
     index = 0
     while index < len(glob):
         end = glob.find("]", index + 2) if classes and glob[index] == "[" else -1
-        mark = next((m for m in marks if glob.startswith(m[0], index)), None)
+        literal = (glob[index], (State(frozenset(glob[index])),))  # a character that is itself
+        mark, mark_states = next((m for m in marks if glob.startswith(m[0], index)), literal)
         if end >= 0:
             states.append(State(_Class(glob[index + 1 : end])))
             index = end + 1
         else:
-            states.extend(mark[1] if mark else (State(frozenset(glob[index])),))
-            index += len(mark[0]) if mark else 1
+            states.extend(mark_states)
+            index += len(mark)
     return Glob(tuple(states))
 
 

@@ -38,7 +38,8 @@ def paths(text: str) -> list[str]:
     found: list[str] = []
     for raw in _words(text):
         word = raw.strip(EDGE).rstrip(".")
-        if not word or "://" in word or not set(word) <= _PATH_CHARS or word.startswith(("~", "@")):
+        # (an empty word is neither kind below; ":" of a URL is no path character)
+        if not set(word) <= _PATH_CHARS or word.startswith(("~", "@")):
             continue
         if "/" in word:
             candidate = word.removeprefix("./").lstrip("/")

@@ -140,9 +140,9 @@ def anchored(
     that scope (at most ``MAX_MEMORIES``): a path deep in a service brings that service's memories,
     a path in a crowded folder only those its words point at. A memory of a wider scope the path is
     in has to clear the words' bar, as any other (``rank``)."""
-    paths = [a for a in tied if a.via == "path"]
-    closest = max((a.level for a in paths), default=0)
-    crowd = sum(1 for a in paths if a.level == closest)
+    levels = [a.level for a in tied if a.via == "path"]
+    closest = max(levels, default=0)
+    crowd = levels.count(closest)
     out = []
     for anchor in tied:
         count = len(matched.get(anchor.memory.id, set()) & words)
