@@ -410,16 +410,14 @@ def pending(
     recorded ``seen`` (its files' sizes and times); the global, personal parts only with
     ``personal``.
     """
-    changed = 0
-    for place in places(name, root, home):
-        if place.personal and not personal:
-            continue
-        for path, st in listing(place):
-            if place.format == "typed" and path.name == "MEMORY.md":
-                continue  # the index of the memory files, not a memory
-            if seen.get(str(path)) != [st.st_size, st.st_mtime_ns]:
-                changed += 1
-    return changed
+    return sum(
+        seen.get(str(path)) != [st.st_size, st.st_mtime_ns]
+        for place in places(name, root, home)
+        if personal or not place.personal
+        for path, st in listing(place)
+        # (a typed store's MEMORY.md is the index of the memory files, not a memory)
+        if not (place.format == "typed" and path.name == "MEMORY.md")
+    )
 
 
 # -- what the last import saw (written by gitmem.importing.fromclients) ----------------------------

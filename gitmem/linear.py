@@ -37,8 +37,8 @@ def translate(pattern: str, flags: int = 0) -> str:
     out: list[str] = []
     inside = False
     for token in re.findall(_TOKENS, pattern, re.DOTALL):
-        if len(token) == 2 and token[0] == "\\":
-            token = (_INSIDE if inside else _OUTSIDE).get(token[1], token)
+        if token[0] == "\\":  # an escape (a lone backslash at the end: .get("") keeps it)
+            token = (_INSIDE if inside else _OUTSIDE).get(token[1:], token)
         elif token[0] == "[":  # opens a class; inside one it is itself ("[^]" ends it)
             inside = not (inside and token.endswith("]"))
         elif token == "]":

@@ -417,7 +417,7 @@ def strip_comments(lines: list[str]) -> list[str]:
                 pieces.append(kept)
             in_comment = bool(end) != in_comment  # the marker looked for, found, flips it
         kept = "".join(pieces)
-        out.append(kept.rstrip() if kept.strip() else "")
+        out.append(kept.rstrip())  # (a line of white space only: "")
     return out
 
 
