@@ -36,7 +36,7 @@ def shown(path: str) -> str:
     """``path`` as printed: every control or formatting character escaped (``\\n``, ``\\u202e``),
     the rest as it is.
     The one function every message that names a file prints it through."""
-    if path.isprintable() or not any(ord(char) in _UNSHOWN for char in path):
+    if path.isprintable():
         return path
     return "".join(_escape(char) if ord(char) in _UNSHOWN else char for char in path)
 

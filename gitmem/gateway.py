@@ -264,11 +264,12 @@ def _refusal(where: Where, path: Path | str, *, follow: bool = True) -> tuple[st
     area = _area(where)
     given = os.fspath(path)
     folder, name = os.path.split(os.path.normpath(given))
+    folder = folder or "."
     plain = name.casefold() != ".git" and ".." not in given
-    real_folder = _folder(area, folder or ".") if plain else None
+    real_folder = _folder(area, folder) if plain else None
     if real_folder is not None and (not follow or not _is_link(path)):
         return os.path.join(real_folder, name), None
-    real = _real(path) if follow else os.path.join(_real(folder or "."), name)
+    real = _real(path) if follow else os.path.join(_real(folder), name)
     return real, _judge(area, real)
 
 

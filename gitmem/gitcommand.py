@@ -40,11 +40,11 @@ class GitFailed(CannotRun):
     def reason(self) -> str:
         """git's first ``fatal:`` or ``error:`` line, without the prefix (the cause; later lines
         are advice)."""
-        lines = [line.strip() for line in self.stderr.splitlines() if line.strip()]
-        for line in lines:
-            if line.startswith(("fatal: ", "error: ")):
-                return line.split(": ", 1)[1]
-        return lines[-1] if lines else self.message
+        lines = list(filter(None, map(str.strip, self.stderr.splitlines())))
+        causes = (
+            line.split(": ", 1)[1] for line in lines if line.startswith(("fatal: ", "error: "))
+        )
+        return next(causes, lines[-1] if lines else self.message)
 
 
 def clean_env(foreign: bool) -> dict[str, str]:

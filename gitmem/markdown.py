@@ -34,9 +34,7 @@ def heading(line: str) -> tuple[int, str] | None:
     if not 1 <= level <= 6:
         return None
     rest = rest[level:]
-    if not rest:
-        return level, ""
-    if rest[0] not in _BLANKS:
+    if rest[:1] not in _BLANKS:  # ("" is in any string: a bare "##" goes on, to level and "")
         return None
     text = rest.strip(_BLANKS)
     unclosed = text.rstrip("#")
@@ -51,7 +49,7 @@ def underline(line: str) -> int:
     if start is None:
         return 0
     text = line[start:].rstrip(_BLANKS)
-    if not text or text[0] not in "=-" or text.strip(text[0]):
+    if text[:1] not in ("=", "-") or text.strip(text[0]):
         return 0
     return 1 if text[0] == "=" else 2
 
@@ -62,7 +60,7 @@ def is_break(line: str) -> bool:
     if start is None:
         return False
     text = line[start:]
-    if not text or text[0] not in "-*_":
+    if text[:1] not in ("-", "*", "_"):
         return False
     return not text.strip(text[0] + _BLANKS) and text.count(text[0]) >= 3
 
@@ -71,7 +69,7 @@ def fence(line: str) -> str | None:
     """The marker (three or more backticks or tildes) of the code fence ``line`` opens, or
     ``None``."""
     text = line.lstrip(_BLANKS)
-    if not text or text[0] not in "`~":
+    if text[:1] not in ("`", "~"):
         return None
     marker = text[: len(text) - len(text.lstrip(text[0]))]
     return marker if len(marker) >= 3 else None
@@ -85,9 +83,12 @@ def closes(line: str, marker: str) -> bool:
 
 def strip_checkbox(text: str) -> str:
     """``text`` without a leading task-list checkbox (``[ ]``, ``[x]``)."""
-    if len(text) >= 3 and text[0] == "[" and text[1] in " xX" and text[2] == "]":
+    if text[:3] in _CHECKBOXES:
         return text[3:].lstrip(_BLANKS)
     return text
+
+
+_CHECKBOXES = frozenset({"[ ]", "[x]", "[X]"})
 
 
 def unquote(text: str) -> str:
@@ -126,17 +127,15 @@ def bullet(line: str) -> Bullet | None:
     """The list item ``line`` starts, or ``None``."""
     text = line.lstrip(_BLANKS)
     lead = line[: len(line) - len(text)]
-    if not text:
-        return None
-    if text[0] in "-*+":
+    if text[:1] in ("-", "*", "+"):
         marker = text[0]
     else:
-        digits = _decimals(text)
+        digits = _decimals(text)  # (0 for an empty line)
         if not 1 <= digits <= 9 or text[digits : digits + 1] not in (".", ")"):
             return None
         marker = text[: digits + 1]
     rest = text[len(marker) :]
-    if rest and rest[0] not in _BLANKS:
+    if rest[:1] not in _BLANKS:  # ("" is in any string)
         return None
     return Bullet(lead, marker, strip_checkbox(rest.strip()))
 
@@ -214,7 +213,7 @@ _KEY_CHARS = _KEY_START | frozenset("0123456789-")
 def front_key(line: str) -> tuple[str, str] | None:
     """A frontmatter ``key: value`` line: the key and its value (stripped, ``""`` when none), or
     ``None``."""
-    if not line or line[0] not in _KEY_START:
+    if line[:1] not in _KEY_START:  # (a set of characters: "" is not in it)
         return None
     end = 1
     while end < len(line) and line[end] in _KEY_CHARS:
@@ -223,7 +222,7 @@ def front_key(line: str) -> tuple[str, str] | None:
     if not rest.startswith(":"):
         return None
     value = rest[1:]
-    if value and value[0] not in _BLANKS:
+    if value[:1] not in _BLANKS:  # ("" is in any string)
         return None
     return line[:end], value.strip(_BLANKS)
 

@@ -374,7 +374,7 @@ class RecallIndex:
             self._drop_doc(doc)
         data, problems = self._check(name, raw, st, store_cache)
         doc = None
-        if not problems and isinstance(data, dict):
+        if not problems:  # (then data is the memory's mapping)
             doc = self._add_doc(data)
         self._record(name, st, started_ns, digest, doc, problems)
         return 1, files.key(st)
