@@ -86,7 +86,7 @@ else:
         values = {**cls._field_defaults, **given, **named}
         try:
             if len(args) <= len(fields) == len(values) and not given.keys() & named.keys():
-                return tuple([values[field] for field in fields])
+                return tuple(map(values.__getitem__, fields))
         except KeyError:
             pass
         raise TypeError(f"{cls.__name__}() takes the fields {', '.join(fields)}, each once")

@@ -224,9 +224,7 @@ def _start(
     personal = personal_scope()
     personal_count = 0
     if personal is not None:
-        personal_count = sum(
-            1 for name in os.listdir(personal.memories_dir) if name.endswith(".yaml")
-        )
+        personal_count = sum(name.endswith(".yaml") for name in os.listdir(personal.memories_dir))
     text = status_text(
         found,
         _present(files, project.root),

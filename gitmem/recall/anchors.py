@@ -53,15 +53,9 @@ def paths(text: str) -> list[str]:
 
 
 def _file_name(word: str) -> bool:
-    stem, dot, extension = word.rpartition(".")
-    return bool(
-        dot
-        and len(stem) > 1
-        and extension
-        and len(extension) <= 5
-        and extension.isalnum()
-        and stem[-1].isalnum()
-    )
+    # (no dot: the stem is ""; an empty extension is not alphanumeric)
+    stem, _, extension = word.rpartition(".")
+    return len(stem) > 1 and len(extension) <= 5 and extension.isalnum() and stem[-1].isalnum()
 
 
 def identifiers(text: str) -> list[str]:
@@ -73,11 +67,8 @@ def identifiers(text: str) -> list[str]:
     for raw in _words(text):
         call = raw.rstrip(".,;:!?").endswith("()")
         word = raw.strip(EDGE).rstrip(".").removesuffix("()")
-        if (
-            "/" in word
-            or len(word) < 4
-            or not word.replace("_", "").replace("-", "").replace(".", "").isalnum()
-        ):
+        # (a path's "/" is not alphanumeric)
+        if len(word) < 4 or not word.replace("_", "").replace("-", "").replace(".", "").isalnum():
             continue
         if call or _shaped(word):
             found.append(word)
@@ -100,7 +91,7 @@ def specificity(glob: str) -> int:
     ``**/*.py``: 0)."""
     count = 0
     for part in glob.strip().lstrip("/").removeprefix("./").split("/"):
-        if not part or any(c in _WILD for c in part):
+        if not part or not _WILD.isdisjoint(part):
             break
         count += 1
     return count
