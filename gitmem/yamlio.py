@@ -11,12 +11,12 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
 from gitmem import yamlfast
 from gitmem.errors import Problem
+from gitmem.records import Record
 
 Path_ = tuple[str | int, ...]  # a field's path in the document, e.g. ("evidence", 0, "path")
 
@@ -35,13 +35,14 @@ class YamlProblem(Exception):
         return Problem(path, self.line, self.column, self.field, self.message)
 
 
-@dataclass
-class Document:
+# A Record, not a dataclass: importing dataclasses (and inspect with it) cost the prompt hook's
+# first prompt, which reads every memory file, more than the class is worth.
+class Document(Record):
     """A parsed YAML mapping as plain Python data, with the 1-based position of every key and
     item."""
 
     data: dict[str, Any]
-    marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    marks: dict[Path_, tuple[int, int]]
 
     def position(self, where: Path_) -> tuple[int, int]:
         """The position of ``where``, or of its nearest ancestor that has one, or 1:1."""
