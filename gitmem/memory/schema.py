@@ -10,7 +10,6 @@ real dates).
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Callable
@@ -226,6 +225,8 @@ def _schema_problems(doc: yamlio.Document, schema: str, path: str) -> list[Probl
             known = tuple(error.schema.get("properties", {}))  # at the root: the schema's fields
             for name in error.instance:
                 if name not in known:
+                    import difflib  # lazy: a valid file never needs it (first prompt's start-up)
+
                     hint = difflib.get_close_matches(name, known, n=1)
                     message = "unknown field" + (f" (did you mean {hint[0]!r}?)" if hint else "")
                     problem = _at(doc, path, (*where, name), message)
@@ -359,6 +360,8 @@ def _key_label(key: str, known: tuple[str, ...]) -> str:
     name, else only as much as the scanner's preview shows (a key may be a secret pasted in the
     wrong place).
     """
+    import difflib  # lazy: only a message about a key needs it (the first prompt's start-up)
+
     if key in ("yaml", "file") or key in known or difflib.get_close_matches(key, known, n=1):
         return key
 

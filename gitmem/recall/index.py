@@ -309,12 +309,12 @@ class RecallIndex:
         self.conn.execute("COMMIT")
 
     def _store_cache(self) -> Any:
-        from gitmem.memory.cache import FileCache  # lazy: the prompt, stop hooks' start-up
+        # lazy: the prompt, stop hooks' start-up. The store's salt is checks_salt (memory.store's
+        # _salt): taken from here, the first prompt does not import the store (difflib,
+        # dataclasses and inspect with it).
+        from gitmem.memory.cache import FileCache, checks_salt
 
-        # lazy: the hooks' start-up
-        from gitmem.memory.store import _salt as store_salt
-
-        return FileCache(self.project.cache_dir / "store.json", store_salt())
+        return FileCache(self.project.cache_dir / "store.json", checks_salt())
 
     def _forget(self, name: str) -> None:
         for (doc,) in self.conn.execute(
