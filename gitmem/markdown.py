@@ -178,9 +178,7 @@ def bold_line(line: str) -> str | None:
     text = line[start:]
     if text[:2] not in ("**", "__"):
         return None
-    body = text[2:].rstrip(_BLANKS)
-    if body.endswith(":"):
-        body = body[:-1].rstrip(_BLANKS)
+    body = text[2:].rstrip(_BLANKS).removesuffix(":").rstrip(_BLANKS)
     if len(body) < 3 or body[-2:] not in ("**", "__"):
         return None
     return body[:-2]
@@ -484,7 +482,7 @@ def _after_end(text: str, index: int) -> str | None:
     word = text[: index + 1].rsplit(None, 1)[-1].lower()
     if not rest or rest[0].islower() or word in _ABBREVIATIONS:
         return None
-    number = index > 0 and text[index - 1].isdigit() and rest[0].isdigit()
+    number = text[index - 1 : index].isdigit() and rest[0].isdigit()  # ("" before the first)
     if text[index] == "." and (number or _enumerator(word)):
         return None
     return rest
