@@ -11,8 +11,11 @@ choose those).
 
 from __future__ import annotations
 
+import base64
+import json
 import random
 import string
+from collections.abc import Callable
 
 import pytest
 
@@ -164,3 +167,38 @@ def test_django_keys_are_found_whatever_brackets_they_hold() -> None:
     keys = ["".join(rng.choice(alphabet) for _ in range(50)) for _ in range(400)]
     missed = [k for k in keys if not scan_text(f"SECRET_KEY = '{k}'", "settings.cfg", kind=CODE)]
     assert len(missed) <= 12, len(missed)
+
+
+def _b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def _jwt() -> str:
+    header = _b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
+    payload = _b64url(json.dumps({"sub": made(ALNUM, 12), "iat": 1700000000}).encode())
+    return f"{header}.{payload}.{made(ALNUM + '_-', 43)}"
+
+
+@pytest.mark.parametrize(
+    "place", ['apiKey := "{}"', "ACME_TOKEN={}", 'client_secret: "{}"', "acme token = '{}'"]
+)
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda t: typed_over(t, "^", 17),  # a symbol no base64 holds, typed into the header
+        lambda t: t[:14] + t[15:],  # a character of the header dropped: it decodes no more
+        lambda t: "eyJ" + made(ALNUM, 30) + t[t.index(".") :],  # a header of random characters
+    ],
+    ids=["symbol", "dropped", "random"],
+)
+def test_a_json_web_token_whose_header_no_library_wrote_is_no_secret(
+    place: str, edit: Callable[[str], str]
+) -> None:
+    """A value shaped as a JSON Web Token (``eyJ…``, three parts) under a credential's name is one
+    only if its header decodes to JSON naming an algorithm, as the jwt rule asks: one edited by hand
+    (trufflehog's tests' negatives: a ``^`` typed into jwt.io's sample) is a stand-in."""
+    for _ in range(5):
+        token = _jwt()
+        assert scan_text(place.format(token), "app.cfg", kind=CODE), token
+        edited = edit(token)
+        assert scan_text(place.format(edited), "app.cfg", kind=CODE) == [], edited

@@ -499,11 +499,15 @@ _IN_ORDER_RE = lazy(
 def made_up(value: str) -> bool:
     """A value no generator makes: a case that occurs once or twice among many letters
     (``LY027c40U2KNNZLFO1``), a hex piece with a letter or two past f (``c09761h99f39f79ae28e``), or
-    letters or digits that run through the alphabet (``a1B2c3D4e5F6g7``, ``abc123def456ghi789``).
-    Decided by shape, whatever name the value is under.
+    letters or digits that run through the alphabet (``a1B2c3D4e5F6g7``, ``abc123def456ghi789``), or
+    a JSON Web Token's shape (``eyJ…``, three parts) whose header no library wrote: it does not
+    decode to JSON naming an algorithm, as the jwt rule asks. Decided by shape, whatever name the
+    value is under.
     """
     if len(value) < 2 * _RUN or not value.isascii():
         return False
+    if value.startswith("eyJ") and value.count(".") == 2:
+        return not jwt_token(value)
     lower, upper = sum(map(str.islower, value)), sum(map(str.isupper, value))
     if lower + upper >= _STRAY_LETTERS and 0 < min(lower, upper) <= _STRAY_MOST:
         return True
