@@ -257,7 +257,6 @@ _PRINTABLE_RE = lazy(r"[^\x20-\x7e\t\r\n]")
 
 def _decode_run(run: str) -> str | None:
     import base64  # lazy: the pre-commit hook's start-up
-    import binascii  # lazy: the pre-commit hook's start-up
 
     body = run.rstrip("=")
     urlsafe = "-" in body or "_" in body
@@ -268,15 +267,9 @@ def _decode_run(run: str) -> str | None:
     if not (_HAS_UPPER_RE.search(body) and _HAS_LOWER_RE.search(body)):
         return None
     padded = body + "=" * (-len(body) % 4)
-    try:
-        raw = (
-            base64.urlsafe_b64decode(padded) if urlsafe else base64.b64decode(padded, validate=True)
-        )
-    except (binascii.Error, ValueError):
-        return None
-    try:
-        decoded = raw.decode("ascii")
-    except UnicodeDecodeError:
+    try:  # one alphabet or the other (never both: above), "-_" read as "+/"
+        decoded = base64.b64decode(padded, altchars=b"-_", validate=True).decode("ascii")
+    except ValueError:  # binascii.Error and UnicodeDecodeError are ValueErrors
         return None
     if len(decoded) < 12 or _PRINTABLE_RE.search(decoded):
         return None
@@ -343,47 +336,31 @@ def _wrapped_block(
     if width < _WRAP_MIN or width % 4 or "=" in run or not _alone_on_line(text, start):
         return [], 0
     block = [(start, run)]
-    taken = 1
-    following = _line_end(text, start + width)
-    while following is not None:
-        if index + taken < len(runs) and runs[index + taken][0] == following:
-            start, run = runs[index + taken]
-            if len(run) > width or (
-                _line_end(text, start + len(run)) is None and start + len(run) != len(text)
-            ):
-                break
-            block.append((start, run))
-            taken += 1
-            if len(run) < width or "=" in run:
-                break  # the last line
-            following = _line_end(text, start + width)
-            continue
-        tail = _short_tail(
-            text, following
-        )  # a last line of fewer than 24 characters is no run of its own
-        if tail:
-            block.append((following, tail))
-        break
+    following = _line_end(text, start + width)  # where the next line must start (None: no line)
+    for start, run in runs[index + 1 :]:
+        end = start + len(run)
+        if (
+            start != following
+            or len(run) > width
+            or (_line_end(text, end) is None and end != len(text))
+        ):
+            break
+        block.append((start, run))
+        # a shorter line or padding is the last
+        following = _line_end(text, end) if len(run) == width and "=" not in run else None
+    taken = len(block)
+    block += _short_tail(text, following)  # a last line of fewer than 24 characters is no run
     return (block, taken) if len(block) > 1 else ([], 0)
 
 
-def _short_tail(text: str, start: int) -> str:
-    """The line at ``start`` when it is a short run of base64 (the end of a wrapped block), else
-    ``""``."""
-    end = text.find("\n", start, start + 32)
-    line = text[start : end if end != -1 else min(len(text), start + 32)].rstrip("\r")
-    body = line.rstrip("=")
-    if (
-        not line
-        or len(line) - len(body) > 2
-        or len(line) >= 24
-        or (end == -1 and start + 32 < len(text))
-    ):
-        return ""
-    return line if all(char in _B64_CHARS for char in body) else ""
+_TAIL_RE = lazy(r"([A-Za-z0-9+/]{0,24}={0,2})\r*(?:\n|\Z)")
 
 
-_B64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+def _short_tail(text: str, following: int | None) -> list[tuple[int, str]]:
+    """The line at ``following`` and where it starts when it is a short run of base64 (the end of a
+    wrapped block), else nothing."""
+    tail = None if following is None else _TAIL_RE.match(text, following)
+    return [(tail.start(), tail[1])] if tail and 0 < len(tail[1]) < 24 else []
 
 
 # -- hex dumps -------------------------------------------------------------------------------------
@@ -392,29 +369,20 @@ _B64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123
 # ("00000000  41 50 49 5f …  |API_…|"): a dump of a file starts at offset 0, so a plain search
 # finds where one begins
 _DUMP_STARTS = ("00000000: ", "00000000  ")
-_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+# A dump's line: its offset (8 hex digits), then xxd's ": " or hexdump's "  ", and its bytes in hex
+# up to the text column (after "  ", or "  |" for hexdump), 16 at most
+_DUMP_OFFSET_RE = lazy(r"[0-9A-Fa-f]{8}(: |  )")
+_DUMP_COLUMN = {": ": "  ", "  ": "  |"}
+_DUMP_DIGITS_RE = lazy(r"(?:[0-9A-Fa-f]{2}){1,32}")
 
 
 def _dump_bytes(line: str) -> bytes | None:
     """The bytes one line of an xxd or ``hexdump -C`` dump shows, or ``None`` for any other line."""
-    if len(line) < 12 or not all(char in _HEX_DIGITS for char in line[:8]):
+    offset = _DUMP_OFFSET_RE.match(line)
+    if offset is None or len(line) < 12:
         return None
-    rest = line[8:]
-    if rest.startswith(": "):
-        digits = rest[2:].partition("  ")[0]
-    elif rest.startswith("  "):
-        digits = rest[2:].partition("  |")[0]
-    else:
-        return None
-    digits = digits.replace(" ", "")
-    if (
-        not digits
-        or len(digits) % 2
-        or len(digits) > 64
-        or not all(char in _HEX_DIGITS for char in digits)
-    ):
-        return None
-    return bytes.fromhex(digits)
+    digits = line[10:].partition(_DUMP_COLUMN[offset[1]])[0].replace(" ", "")
+    return bytes.fromhex(digits) if _DUMP_DIGITS_RE.fullmatch(digits) else None
 
 
 def hex_dumps(text: str) -> Layer | None:

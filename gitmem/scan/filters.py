@@ -146,26 +146,14 @@ _COMMON_PASSWORDS = frozenset(
 
 
 def url_password(secret: str) -> bool:
-    """The password of ``scheme://user:password@host`` is real: not empty, a variable, a mask or
-    a default."""
-    lowered = secret.lower()
-    if (
-        lowered in _COMMON_PASSWORDS
-        or is_placeholder(secret)
-        or secret.startswith(("$", "%", "{", "<", ":"))
-    ):
-        return False
-    if any(word in lowered for word in ("password", "passwd", "secret", "%20")):
-        return False
-    if re.fullmatch(r"\*+|x+|\.+|-+|_+|[a-z]{1,10}", lowered):
-        return False
-    return len(secret) >= 6
+    """The password of ``scheme://user:password@host`` is real: not empty, a variable, a mask, a
+    default or a word (``url_password_in_prose`` and not ten lower-case letters or fewer)."""
+    return url_password_in_prose(secret) and not re.fullmatch(r"[a-z]{1,10}", secret.lower())
 
 
 def url_password_in_prose(secret: str) -> bool:
     """In a memory or a session log a URL's password is real even when it is a word
-    (``admin:sunshine@prod-db``): only the defaults, masks and placeholders of ``url_password`` stay
-    quiet."""
+    (``admin:sunshine@prod-db``): only the defaults, masks and placeholders stay quiet."""
     lowered = secret.lower()
     if (
         lowered in _COMMON_PASSWORDS
