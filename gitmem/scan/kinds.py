@@ -61,17 +61,20 @@ def is_locale(path: str) -> bool:
     """Whether a file holds translated strings (``gitmem.scan.unicode``: the directional marks
     right-to-left text needs are ordinary there)."""
     lowered = path.lower()
-    folders = lowered.split("/")[:-1]
-    if lowered.endswith(_LOCALE_SUFFIXES) or any(
-        f in _LOCALE_DIRECTORIES or f.endswith(".lproj") for f in folders
+    if (
+        lowered.endswith(_LOCALE_SUFFIXES)
+        or ".lproj/" in lowered
+        or not _LOCALE_DIRECTORIES.isdisjoint(lowered.split("/")[:-1])
     ):
         return True
-    stem, dot, suffix = path.rpartition("/")[2].rpartition(".")
-    if not dot or f".{suffix.lower()}" not in _LOCALE_DATA:
+    if not lowered.endswith(_LOCALE_DATA):
         return False
-    code = stem.replace("_", "-").split("-")
-    if len(code) < 2 or len(code[-1]) != 2 or not code[-1].isalpha() or not code[-2].isalpha():
-        return False
+    stem = path.rpartition("/")[2].rpartition(".")[0]
     # a region at the end of the name, after a language (he-IL, fa_ir, messages_pt_BR) or a script
-    # (zh-Hant-TW)
-    return 2 <= len(code[-2]) <= 3 or (len(code[-2]) == 4 and code[-1].isupper())
+    # (zh-Hant-TW); a name of one piece has no language ("")
+    language, region = ("-" + stem.replace("_", "-")).split("-")[-2:]
+    return (
+        len(region) == 2
+        and (language + region).isalpha()
+        and (2 <= len(language) <= 3 or (len(language) == 4 and region.isupper()))
+    )

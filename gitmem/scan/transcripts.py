@@ -171,7 +171,7 @@ def _first_record(path: Path) -> dict[str, object] | None:
 
 
 def _codex(sessions: Path, root: Path) -> Iterator[Path]:
-    for path in sessions.rglob("rollout-*.jsonl") if sessions.is_dir() else ():
+    for path in sessions.rglob("rollout-*.jsonl"):  # a missing folder globs to nothing
         record = _first_record(path)
         payload = record.get("payload") if record else None
         if isinstance(payload, dict) and payload.get("cwd") and _same(str(payload["cwd"]), root):
@@ -181,24 +181,17 @@ def _codex(sessions: Path, root: Path) -> Iterator[Path]:
 def _opencode(storage: Path, root: Path) -> Iterator[Path]:
     """The session files whose ``directory`` is the project (or under it), and their messages
     and parts."""
-    sessions = storage / "session"
-    for path in sessions.rglob("*.json") if sessions.is_dir() else ():
-        record = _first_record(path)
-        if (
-            not record
-            or not isinstance(record.get("directory"), str)
-            or not isinstance(record.get("id"), str)
-        ):
+    for path in (storage / "session").rglob("*.json"):  # a missing folder globs to nothing
+        record = _first_record(path) or {}
+        directory, session_id = record.get("directory"), record.get("id")
+        if not (isinstance(directory, str) and isinstance(session_id, str)):
             continue
-        if not _same(str(record["directory"]), root):
+        if not _same(directory, root):
             continue
         yield path
-        session_id = str(record["id"])
-        messages = storage / "message" / session_id
-        for message in sorted(messages.glob("*.json")) if messages.is_dir() else ():
+        for message in sorted((storage / "message" / session_id).glob("*.json")):
             yield message
-            parts = storage / "part" / message.stem
-            yield from sorted(parts.glob("*.json")) if parts.is_dir() else ()
+            yield from sorted((storage / "part" / message.stem).glob("*.json"))
 
 
 def _same(directory: str, root: Path) -> bool:

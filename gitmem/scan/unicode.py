@@ -44,9 +44,8 @@ _ZWNJ = 0x200C
 # (U+202A-U+202E) and isolates (U+2066-U+2069) of Trojan Source reorder what a reviewer sees, and
 # stay findings everywhere.
 DIRECTIONAL_MARKS = frozenset({0x200E, 0x200F, 0x061C})
-_VALUE_START_RE = lazy(
-    r"[\"'=:]"
-)  # where a translation file's line starts its value: a quote, "=" or ":"
+# where a translation file's line starts its value: its first quote, "=" or ":"
+_VALUE_START_RE = lazy(r"[^\n\"'=:]*[\"'=:]")
 
 # The names of the control characters, which unicodedata.name() does not know: their aliases in
 # Unicode's NameAliases.txt (unicodedata.lookup() accepts them; tests check every one)
@@ -132,16 +131,22 @@ class HiddenChar(NamedTuple):
         return f"hidden Unicode character U+{self.codepoint:04X} ({self.name})"
 
 
+# The blocks of emoji and the symbols emoji sequences are built on, and single emoji elsewhere
+_EMOJI_BLOCKS = (
+    (0x1F000, 0x1FAFF),
+    (0x2600, 0x27BF),
+    (0x2300, 0x23FF),
+    (0x2B00, 0x2BFF),
+    (0x2190, 0x21FF),
+    (0x25A0, 0x25FF),
+)
+_EMOJI_SINGLES = frozenset(
+    (0x00A9, 0x00AE, 0x203C, 0x2049, 0x2122, 0x2139, 0x3030, 0x303D, 0x3297, 0x3299)
+)
+
+
 def _is_emoji(cp: int) -> bool:
-    return (
-        0x1F000 <= cp <= 0x1FAFF
-        or 0x2600 <= cp <= 0x27BF
-        or 0x2300 <= cp <= 0x23FF
-        or 0x2B00 <= cp <= 0x2BFF
-        or 0x2190 <= cp <= 0x21FF
-        or 0x25A0 <= cp <= 0x25FF
-        or cp in (0x00A9, 0x00AE, 0x203C, 0x2049, 0x2122, 0x2139, 0x3030, 0x303D, 0x3297, 0x3299)
-    )
+    return cp in _EMOJI_SINGLES or any(low <= cp <= high for low, high in _EMOJI_BLOCKS)
 
 
 def _joining_letter(cp: int) -> bool:
@@ -287,20 +292,15 @@ def find_hidden(
     for match in _HIDDEN_RE.finditer(text):
         index = match.start()
         cp = ord(text[index])
-        if (cp in _EXCEPTIONS or cp >= 0xE0020) and _allowed(text, index, cp, reading):
+        if _allowed(text, index, cp, reading):
             continue
-        newlines = text.count("\n", counted_to, index)
-        if newlines:
-            line += newlines
-            line_start = text.rfind("\n", counted_to, index) + 1
+        line += text.count("\n", counted_to, index)
+        line_start = max(line_start, text.rfind("\n", counted_to, index) + 1)
         counted_to = index
         if marks and cp in DIRECTIONAL_MARKS:
             if value_line != line:
-                line_end = text.find("\n", index)
-                value = _VALUE_START_RE.search(
-                    text, line_start, line_end if line_end != -1 else len(text)
-                )
-                value_line, value_start = line, value.start() if value else len(text)
+                value = _VALUE_START_RE.match(text, line_start)
+                value_line, value_start = line, value.end() - 1 if value else len(text)
             if index > value_start:
                 continue
         found.append(HiddenChar(line, index - line_start + 1, cp))
