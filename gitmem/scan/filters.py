@@ -401,7 +401,7 @@ _THREE_PART_TOKEN_RE = lazy(
 )  # JWT-shaped: a token, not an attribute
 _TEST_RE = lazy(r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_|^3mvg9")
 _LETTERS_RE = lazy(r"[^a-z]+")
-_STAND_IN_MARKERS = ("password", "passwd", "changeme", "sample", "fake", "dummy", "mock", "foobar")
+_STAND_IN_MARKERS_RE = lazy(r"password|passwd|changeme|sample|fake|dummy|mock|foobar")
 _STAND_IN_WORDS = frozenset(
     _words(
         """
@@ -424,6 +424,7 @@ _NOT_VALUES = frozenset(
         """
     )
 )
+_NOT_SECRETS = _NOT_VALUES | _COMMON_PASSWORDS  # words, and passwords everyone tries
 
 
 def plausible(value: str, *, short: bool = False) -> bool:
@@ -447,21 +448,23 @@ _LEET = str.maketrans("@4031!$57", "aaoeiisst")
 def _stand_in(value: str, lowered: str) -> bool:
     """A word, a number, a placeholder, a documented example, a test or publishable key: not a
     real secret."""
-    if lowered in _NOT_VALUES or lowered in _COMMON_PASSWORDS:
-        return True
-    if value.isdigit() or is_placeholder(value) or is_documented_example(value):
+    if (
+        lowered in _NOT_SECRETS
+        or value.isdigit()
+        or is_placeholder(value)
+        or is_documented_example(value)
+    ):
         return True
     spelt = lowered.translate(_LEET)  # p@ssw0rd, s3cr3t: the same words in digits and symbols
-    if (
-        any(word in spelt for word in _STAND_IN_MARKERS)
-        or _LETTERS_RE.sub("", lowered) in _STAND_IN_WORDS
-        or _LETTERS_RE.sub("", spelt) in _STAND_IN_WORDS
-    ):
-        # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use
-        return True
+    # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use; and
+    # test-mode and publishable keys (sk_test_…, pk_live_…), fixtures
     return (
-        _TEST_RE.search(lowered) is not None
-    )  # test-mode and publishable keys (sk_test_…, pk_live_…), fixtures
+        _STAND_IN_MARKERS_RE.search(spelt) is not None
+        or not _STAND_IN_WORDS.isdisjoint(
+            (_LETTERS_RE.sub("", lowered), _LETTERS_RE.sub("", spelt))
+        )
+        or _TEST_RE.search(lowered) is not None
+    )
 
 
 # A class of characters a generator draws from is in a long value many times or not at all; once or

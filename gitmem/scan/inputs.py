@@ -295,11 +295,9 @@ def _walk(given: str, directory: Path, project: Project | None) -> Iterator[tupl
     if project is not None:
         try:
             out = git(directory, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-            names = sorted(
-                {name for name in out.decode("utf-8", "surrogateescape").split("\0") if name}
-            )
+            names = sorted(set(out.decode("utf-8", "surrogateescape").split("\0")) - {""})
         except GitFailed:
-            names = None
+            pass  # not a repository git can read: every file
     if names is not None:
         for name in names:
             file = directory / name
@@ -307,7 +305,7 @@ def _walk(given: str, directory: Path, project: Project | None) -> Iterator[tupl
                 yield os.path.normpath(os.path.join(given, name)), file
         return
     for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if d != ".git")
+        dirs[:] = sorted(set(dirs) - {".git"})
         for name in sorted(files):
             file = Path(root) / name
             if not file.is_symlink():
@@ -410,8 +408,7 @@ def read_blobs(project: Project, specs: list[str]) -> list[bytes | None]:
 
 def _lines_of(raw: bytes | None) -> list[str] | None:
     """The lines of a UTF-16 blob's text, or ``None`` when it is not UTF-16."""
-    encoding = utf16(raw) if raw is not None else None
-    if raw is None or encoding is None:
+    if not raw or (encoding := utf16(raw)) is None:  # (no bytes are no UTF-16)
         return None
     return [line.removesuffix("\r") for line in decode_bytes(raw, encoding).split("\n")]
 
@@ -484,7 +481,7 @@ def _added_lines(lines: list[bytes]) -> tuple[str | None, list[tuple[int, bytes]
                 name = None if target == b"/dev/null" else _unquote(target).removeprefix("b/")
         elif line.startswith(b"+"):
             content = line[1:]
-            added.append((number, content[:-1] if content.endswith(b"\r") else content))
+            added.append((number, content.removesuffix(b"\r")))
             number += 1
         elif line.startswith(b" "):
             number += 1
