@@ -334,15 +334,17 @@ def logged_secret_name(name: str) -> bool:
     return key or secret_name("_".join(parts))
 
 
+_DIGITS = frozenset("0123456789")
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
 def random_key(value: str) -> bool:
-    """A value no one wrote by hand: 24 characters or more, letters and digits mixed, the
-    entropy of random ones."""
-    if len(value) < 24 or len(value) > 500 or not plausible_in_code(value) or not plausible(value):
+    """A value no one wrote by hand: 24 to 500 characters, letters and digits mixed, the entropy
+    of random ones (ASCII: ``plausible_in_code``)."""
+    if not 24 <= len(value) <= 500 or not plausible_in_code(value) or not plausible(value):
         return False
     return (
-        entropy(value) >= 4.0
-        and any(c.isdigit() for c in value)
-        and any(c.isalpha() for c in value)
+        entropy(value) >= 4.0 and not _DIGITS.isdisjoint(value) and not _LETTERS.isdisjoint(value)
     )
 
 
@@ -706,6 +708,11 @@ def twitter_bearer(secret: str) -> bool:
     return "%" in rest and entropy(rest) >= 4.0 and not is_placeholder(rest)
 
 
+# The pieces of a value between its separators, and those that are lower-case words
+_PIECE_RE = lazy(r"[^-_.~]+")
+_WORD_PIECE_RE = lazy(r"(?<![^-_.~])[a-z]{3,}(?![^-_.~])")
+
+
 def random_value(value: str) -> bool:
     """A generated value that is no words joined either (``user_profile_settings_v2`` is a name): of
     the pieces between its separators, not two or more, and half or more, are lower-case words, as a
@@ -713,13 +720,8 @@ def random_value(value: str) -> bool:
     """
     if not generated(value):
         return False
-    pieces = [
-        piece
-        for piece in value.replace("-", "_").replace(".", "_").replace("~", "_").split("_")
-        if piece
-    ]
-    words = sum(1 for piece in pieces if len(piece) >= 3 and piece.isalpha() and piece.islower())
-    return not (words >= 2 and words * 2 >= len(pieces))
+    words = len(_WORD_PIECE_RE.findall(value))
+    return not (words >= 2 and words * 2 >= len(_PIECE_RE.findall(value)))
 
 
 # The last looks a rule may take at its secret (Rule.check, Rule.prose_check), by name
