@@ -7,6 +7,7 @@ value under an ordinary name is still found.
 
 from __future__ import annotations
 
+import base64
 import random
 import string
 
@@ -87,3 +88,22 @@ def test_a_salesforce_consumer_key_is_public() -> None:
     secret = made(64, "0123456789ABCDEF")
     found = scan_text(f'consumer_key = "3MVG9{body}"\nconsumer_secret = "{secret}"', "a.cfg")
     assert [f.line for f in found] == [2]
+
+
+@pytest.mark.parametrize(
+    "place",
+    [
+        '.header("sec-websocket-key", "{}")',
+        'headers["Sec-WebSocket-Key"] = "{}"',
+        "Sec-WebSocket-Key: {}",
+        'websocket_key = "{}"',
+    ],
+)
+def test_a_websocket_handshake_key_is_no_secret(place: str) -> None:
+    """``Sec-WebSocket-Key`` (RFC 6455) is a nonce the client draws for each connection and sends
+    in the clear, base64 of 16 random bytes (axum's tests, found on fresh real code); a service's
+    key with the same value is still found."""
+    nonce = base64.b64encode(random.Random(place).randbytes(16)).decode()
+    assert scan_text(place.format(nonce), "ws.rs", kind=CODE) == [], nonce
+    service = place.lower().replace("sec-websocket-key", "x-acme-key").replace("websocket", "acme")
+    assert scan_text(service.format(nonce), "ws.rs", kind=CODE), service

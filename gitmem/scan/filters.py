@@ -292,14 +292,15 @@ def password_name(name: str) -> bool:
 
 
 # Keys that are no credential whatever their value looks like: of data structures, databases,
-# caches, keyboards
+# caches, keyboards, and a WebSocket handshake's (Sec-WebSocket-Key, whose camel case reads "web
+# socket": a nonce the client draws for each connection and sends in the clear, RFC 6455)
 _DATA_KEYS = frozenset(
     _words(
         """
         primary foreign sort partition cache map dict hash hot short route i18n idempotency row
         column object storage lookup index unique composite natural surrogate group order dedup
         dedupe bucket s3 redis react list item registry translation message state query event config
-        field
+        field websocket socket
         """
     )
 )
