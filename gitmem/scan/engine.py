@@ -689,9 +689,8 @@ def scan_text(
             known = described[key] = (preview(key[1]), _digest(*key), legacy_fingerprint(*key))
         context = _context(text, start, end)
         findings.append(Finding(key[0], line, column, start, end, *known, path, context))
-    if hidden_chars:
-        findings.extend(_hidden_findings(hidden_chars, lines, path))
-        findings.sort(key=lambda f: (f.start, f.rule))
+    findings.extend(_hidden_findings(hidden_chars, lines, path))
+    findings.sort(key=lambda f: (f.start, f.rule))  # (the secrets' spans never share a start)
     return findings
 
 

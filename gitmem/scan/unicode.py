@@ -245,7 +245,7 @@ def _colour_only(text: str, index: int) -> bool:
     match = _SGR_RE.match(text, index)
     if match is None:
         return False
-    codes = [int(part) if part else 0 for part in match[1].split(";")]
+    codes = [int(part or 0) for part in match[1].split(";")]  # an empty parameter is 0
     colours: dict[int, tuple[int, ...]] = {}  # 3: the text's, 4: the background's
     at = 0
     while at < len(codes):
@@ -261,7 +261,7 @@ def _colour_only(text: str, index: int) -> bool:
         elif code in _BASIC:
             layer, colour = _BASIC[code]
             colours[layer] = (5, colour)
-    return not (3 in colours and colours.get(3) == colours.get(4))
+    return colours.get(3, "no text colour") != colours.get(4, "no background")
 
 
 def find_hidden(
