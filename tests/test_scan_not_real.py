@@ -90,6 +90,30 @@ def test_a_salesforce_consumer_key_is_public() -> None:
     assert [f.line for f in found] == [2]
 
 
+def test_a_token_cut_after_its_header_is_no_secret() -> None:
+    """Documentation shows a JSON Web Token cut after its header (``Bearer eyJhbGciOi….eyJ``):
+    the header is public JSON, the signature is missing; a whole token is still found."""
+    header = base64.urlsafe_b64encode(b'{"alg":"HS256","typ":"JWT"}').decode().rstrip("=")
+    assert scan_text(f"Authorization: Bearer {header}.eyJ", "api.md", kind=PROSE) == []
+    assert scan_text(f'auth_token = "{header}.eyJzdWIi"', "a.py", kind=CODE) == []
+    payload = base64.urlsafe_b64encode(b'{"sub":"1234567890","name":"Ada"}').decode().rstrip("=")
+    whole = f"{header}.{payload}.{made(43, ALNUM + '-_')}"
+    assert scan_text(f"Authorization: Bearer {whole}", "api.md", kind=PROSE)
+
+
+@pytest.mark.parametrize(
+    "reference",
+    ["settings.API_KEY", "process.env.STRIPE_SECRET", "Token::ZeroOrMore", "self.getAccessToken()"],
+)
+def test_a_random_key_with_one_dot_is_no_attribute_path(reference: str) -> None:
+    """An attribute path's parts are names; random characters cut by one dot are a key (the
+    Salesforce test's random body held one dot a run in three, and was read as ``a.b``)."""
+    rng = random.Random(reference)
+    key = ".".join("".join(rng.choice(ALNUM) for _ in range(40)) for _ in range(2))
+    assert scan_text(f'service_key = "{key}"', "app.cfg", kind=CODE)
+    assert scan_text(f'service_key = "{reference}"', "app.cfg", kind=CODE) == []
+
+
 @pytest.mark.parametrize(
     "place",
     [

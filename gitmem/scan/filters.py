@@ -112,18 +112,22 @@ def _b64decode(value: str) -> bytes | None:
 
 
 def jwt_token(secret: str) -> bool:
-    """A signed JSON Web Token: its header decodes to JSON naming an algorithm other than "none"."""
+    """A signed JSON Web Token: three parts, the last not empty, and a header naming an algorithm
+    other than "none"."""
+    header, _, rest = secret.partition(".")
+    parts = rest.split(".")
+    return len(parts) == 2 and bool(parts[1]) and _algorithm(header) not in ("", "none")
+
+
+def _algorithm(header: str) -> str:
+    """The algorithm a JSON Web Token's header names ("" when it is no JSON naming one)."""
     import json  # lazy: the pre-commit hook's start-up
 
-    header, _, rest = secret.partition(".")
-    raw = _b64decode(header)
-    if raw is None or rest.count(".") != 1 or not rest.split(".")[1]:
-        return False
     try:
-        data = json.loads(raw)
+        data = json.loads(_b64decode(header) or b"")
     except ValueError:
-        return False
-    return isinstance(data, dict) and str(data.get("alg", "")).lower() not in ("", "none")
+        return ""
+    return str(data.get("alg", "")).lower() if isinstance(data, dict) else ""
 
 
 def discord_user_id(secret: str) -> bool:
@@ -399,6 +403,7 @@ _SHORT_PARTS = frozenset(
         """
     )
 )
+_MEMBER_SEPARATOR_RE = lazy(r"[?!]?\.|::|->")  # between an identifier's names (_IDENTIFIER_RE)
 _THREE_PART_TOKEN_RE = lazy(
     r"[\w-]{20,}\.[\w-]{6,}\.[\w-]{20,}"
 )  # JWT-shaped: a token, not an attribute
@@ -495,13 +500,16 @@ def made_up(value: str) -> bool:
     (``LY027c40U2KNNZLFO1``), a hex piece with a letter or two past f (``c09761h99f39f79ae28e``), or
     letters or digits that run through the alphabet (``a1B2c3D4e5F6g7``, ``abc123def456ghi789``), or
     a JSON Web Token's shape (``eyJ…``, three parts) whose header no library wrote: it does not
-    decode to JSON naming an algorithm, as the jwt rule asks. Decided by shape, whatever name the
-    value is under.
+    decode to JSON naming an algorithm, as the jwt rule asks; or a token's header and less, its
+    signature cut off (documentation's ``Bearer eyJhbGciOi….eyJ…``). Decided by shape, whatever
+    name the value is under.
     """
     if len(value) < 2 * _RUN or not value.isascii():
         return False
     if value.startswith("eyJ") and value.count(".") == 2:
         return not jwt_token(value)
+    if value.startswith("eyJ") and value.count(".") == 1 and _algorithm(value.partition(".")[0]):
+        return True  # a header, its signature cut off
     lower, upper = sum(map(str.islower, value)), sum(map(str.isupper, value))
     if lower + upper >= _STRAY_LETTERS and 0 < min(lower, upper) <= _STRAY_MOST:
         return True
@@ -566,12 +574,26 @@ def joined_name(value: str) -> bool:
 
 
 def _identifier(value: str) -> bool:
-    """A variable, an attribute, a constant's name: ``a.b``, ``Token::ZeroOrMore``, ``MAX_LEN``."""
+    """A variable, an attribute, a constant's name: ``a.b``, ``Token::ZeroOrMore``, ``MAX_LEN``.
+
+    A path's parts are names: random characters cut by one dot (``xK3…f9.Qz7…``) are a key, and
+    three long parts a JWT-shaped token."""
     if not _IDENTIFIER_RE.fullmatch(value):
         return False
-    if any(sep in value for sep in (".", "::", "->")) and not _THREE_PART_TOKEN_RE.fullmatch(value):
-        return True  # (JWT-shaped, three long parts: a token, not an attribute)
+    parts = _MEMBER_SEPARATOR_RE.split(value.removesuffix("()"))
+    if len(parts) > 1:
+        return not _THREE_PART_TOKEN_RE.fullmatch(value) and all(map(_name_part, parts))
     return "_" in value and not any(c.isdigit() for c in value)
+
+
+def _name_part(part: str) -> bool:
+    """One name of a path: one case (``environ``, ``API_KEY``), camel-case words, or not random."""
+    return (
+        part.islower()
+        or part.isupper()
+        or _camel_name(part)
+        or not _mixed_and_random(part, len(part))
+    )
 
 
 def _type_name(value: str) -> bool:
