@@ -545,3 +545,19 @@ def test_diff_range_with_a_second_revision(branched: Path, run: Run) -> None:
     result = run("diff", "main...feature", "HEAD")
     assert result.code == 2
     assert "names both ends already" in result.err
+
+
+def test_stage_reads_its_paths_once(project: Path) -> None:
+    """``stage`` takes any iterable of paths: a generator is read once, its files staged and its
+    removed files unstaged alike."""
+    write("kept")
+    write("gone")
+    commit(project, "set up")
+    (project / MEMORIES / "gone.yaml").unlink()
+    (project / MEMORIES / "new.yaml").write_text("x: 1\n", encoding="utf-8")
+    names = ("kept", "gone", "new")
+    history.stage(project, (f"{MEMORIES}/{name}.yaml" for name in names))
+    staged = git(project, "diff", "--cached", "--name-status")
+    assert sorted(staged.split()) == sorted(
+        ["D", f"{MEMORIES}/gone.yaml", "A", f"{MEMORIES}/new.yaml"]
+    )

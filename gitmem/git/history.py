@@ -51,12 +51,12 @@ def _repo(root: Path) -> Iterator[Any]:
 
 
 def _command_failure(exc: Any) -> str:
-    command = exc.command if isinstance(exc.command, list | tuple) else str(exc.command).split()
-    name = " ".join(map(str, command[1:2])) or "command"
-    lines = [line.strip() for line in str(exc.stderr or "").splitlines() if line.strip()]
+    """A ``GitCommandError`` as one line (GitPython keeps its command as a list and its stderr as
+    a string, "" for none)."""
+    name = " ".join(map(str, exc.command[1:2])) or "command"
+    lines = [line.strip() for line in exc.stderr.splitlines() if line.strip()]
     detail = next(reversed(lines), "").removeprefix("stderr:").strip().strip("'").strip()
-    detail = detail or f"exit code {exc.status}"
-    return f"git {name} failed: {detail}"
+    return f"git {name} failed: {detail or f'exit code {exc.status}'}"
 
 
 def _require_commits(repo: Any) -> None:
@@ -96,22 +96,16 @@ def file_history(root: Path, path: str) -> list[Commit]:
             path,
         )
     commits = []
-    for record in output.split("\x1e"):
-        if not record.strip("\x00\n"):
-            continue
+    for record in output.split("\x1e")[1:]:  # the output starts with a separator
         header, _, changes = record.partition("\x00")
         sha, short, day, moment, author, subject = header.split("\x1f", 5)
-        fields = [part for part in changes.lstrip("\n").split("\x00") if part]
-        change, old_path, new_path = "M", None, path
-        if fields:
-            change = fields[0][:1]
-            if change == "C" and len(fields) >= 3:
-                commits.append(Commit(sha, short, day, moment, author, subject, fields[2], "A"))
-                break
-            if change == "R" and len(fields) >= 3:
-                old_path, new_path = fields[1], fields[2]
-            elif len(fields) >= 2:
-                new_path = fields[1]
+        status, *named = [part for part in changes.lstrip("\n").split("\x00") if part] or ["M"]
+        change = status[:1]
+        moved = change in ("R", "C") and len(named) >= 2  # from named[0] to named[1]
+        old_path, new_path = (named[0], named[1]) if moved else (None, next(iter(named), path))
+        if moved and change == "C":
+            commits.append(Commit(sha, short, day, moment, author, subject, new_path, "A"))
+            break
         commits.append(Commit(sha, short, day, moment, author, subject, new_path, change, old_path))
     return commits
 
@@ -280,14 +274,16 @@ def undo_revert(root: Path, paths: Sequence[str]) -> None:
 
 
 def stage(root: Path, paths: Iterable[str]) -> None:
-    """`git add -A` for these paths (new, changed and removed files alike)."""
-    present = [path for path in paths if (root / path).exists()]
-    gone = [path for path in paths if not (root / path).exists()]
+    """`git add -A` for these paths (new, changed and removed files alike); ``paths`` is read
+    once."""
+    exists: dict[bool, list[str]] = {True: [], False: []}
+    for path in paths:
+        exists[(root / path).exists()].append(path)
     with _repo(root) as repo:
-        if present:
-            repo.git.add("-A", "--", *present)
-        if gone:
-            repo.git.rm("-q", "--cached", "--ignore-unmatch", "--", *gone)
+        if exists[True]:
+            repo.git.add("-A", "--", *exists[True])
+        if exists[False]:
+            repo.git.rm("-q", "--cached", "--ignore-unmatch", "--", *exists[False])
 
 
 def take_ours(root: Path, path: str) -> None:

@@ -132,11 +132,10 @@ def removals(project: Project, snapshot: Snapshot) -> list[Removal]:
     titles = {_norm(memory.title) for memory in snapshot.memories.values()}
     retired = [memory for memory in snapshot.sorted() if memory.status == "retired"]
     history = _History.load(project, {memory.id for memory in retired})
-    found = [
-        r for r in _removed_here(project, history, present) if _norm(r.memory.title) not in titles
-    ]
-    gone = present | {removal.memory.id for removal in found}
-    found += [r for r in _removed_before(history, gone) if _norm(r.memory.title) not in titles]
+    here = _removed_here(project, history, present)
+    # (an id removed here is in HEAD's tree: its newest addition or deletion was an addition)
+    removed = here + _removed_before(history, present | {r.memory.id for r in here})
+    found = [r for r in removed if _norm(r.memory.title) not in titles]
     for memory in retired:
         ref = history.retired.get(memory.id)
         found.append(Removal(memory, "retired", command.CommitRef(*ref) if ref else None))

@@ -368,8 +368,9 @@ class Gate:
     def relative(self, path: str) -> str | None:
         return _relative(self.root, self.cwd, path)
 
-    def in_memory(self, relative: str) -> bool:
-        return relative == self.memory or relative.startswith(self.memory + "/")
+    def in_memory(self, relative: str | None) -> bool:
+        """Whether ``relative`` (None: outside the repository) is .memory/ or under it."""
+        return relative is not None and f"{relative}/".startswith(f"{self.memory}/")
 
     def block(self, relative: str) -> tuple[str, bool] | None:
         """The managed block of a file (its text, and whether the whole file is gitmem's), or
@@ -402,7 +403,7 @@ class Gate:
     def names_memory(self, path: str, relative: str | None) -> bool:
         """Whether ``path`` is in .memory/, or is a word that names a file there
         (``open('.memory/...')``)."""
-        if relative is not None and self.in_memory(relative):
+        if self.in_memory(relative):
             return True
         if f"{self.memory}/" not in path or os.path.exists(os.path.join(self.cwd, path)):
             return False
@@ -421,13 +422,9 @@ class Gate:
         for path in writes:
             relative = self.relative(path)
             if self.names_memory(path, relative):
-                relative = (
-                    relative
-                    if relative is not None and self.in_memory(relative)
-                    else f"{self.memory}/..."
-                )
+                shown = relative if self.in_memory(relative) else f"{self.memory}/..."
                 return Refusal(
-                    GATE_REASON.format(what=f"a write into {self.memory}/ ({relative})"),
+                    GATE_REASON.format(what=f"a write into {self.memory}/ ({shown})"),
                     None,
                     "memory-layer",
                 )
