@@ -235,7 +235,8 @@ def _between(project: Project, base_side: Side, head_side: Side) -> MemoryDiff:
     """The memory changes from one side to the other."""
     old_ids, read_old = _side_files(project, base_side)
     new_ids, read_new = _side_files(project, head_side)
-    names = sorted(name for name in {*old_ids, *new_ids} if old_ids.get(name) != new_ids.get(name))
+    # a file added, removed or with other content: in the items of one side only
+    names = sorted({name for name, _ in old_ids.items() ^ new_ids.items()})
     old_files = read_old([name for name in names if name in old_ids])
     new_files = read_new([name for name in names if name in new_ids])
     changes = [_compare(name, old_files.get(name), new_files.get(name)) for name in names]
@@ -314,7 +315,7 @@ def _compare(name: str, old_raw: bytes | None, new_raw: bytes | None) -> MemoryC
             for field in FIELD_ORDER
             if old[field] != new[field]
         )
-        if after.memory.status == "retired" and before.memory.status != "retired":
+        if after.memory.status == "retired" != before.memory.status:  # retired by this change
             kind = "retired"
     return MemoryChange(kind, memory_id, path, before, after, fields)
 
@@ -418,16 +419,17 @@ def _codes(values: Iterable[str]) -> str:
 
 
 def _field(item: FieldChange) -> list[str]:
+    """A field's change, its values as ``Memory.to_dict`` gives them: the body a text, a list
+    field a list at both sides (``[]`` when empty), ``enforce`` a mapping or ``None``."""
     name = f"`{item.field}`"
-    if isinstance(item.old, dict) or isinstance(item.new, dict):
-        return _parts(item)  # enforce: each of its lists, as a list
+    if item.field == "enforce":
+        return _parts(item)  # each of its lists, as a list
     if item.field == "body":
-        old, new = str(item.old or ""), str(item.new or "")
-        diff = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2)
+        diff = difflib.unified_diff(item.old.splitlines(), item.new.splitlines(), lineterm="", n=2)
         body = "\n".join(list(diff)[2:])  # without the ---/+++ header
         return [f"  - {name}:", *_fenced(body, "diff", "    ")]
-    if isinstance(item.old, list) or isinstance(item.new, list):
-        return [f"  - {name}: {_list_change(item.old or [], item.new or [])}"]
+    if isinstance(item.old, list):
+        return [f"  - {name}: {_list_change(item.old, item.new)}"]
     return [f"  - {name}: {_value(item.old)} → {_value(item.new)}"]
 
 

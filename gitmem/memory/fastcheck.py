@@ -14,6 +14,7 @@ hypothesis test holds it to never saying yes where jsonschema finds an error.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -35,22 +36,18 @@ def surely_valid(schema: dict[str, Any], value: Any) -> bool:
     """Whether ``value`` surely satisfies ``schema`` (``False``: not sure; ask jsonschema)."""
     if not _KNOWN.issuperset(schema):
         return False
-    kind = schema.get("type")
     if "enum" in schema and not (isinstance(value, str) and value in schema["enum"]):
         return False
-    if kind == "string" or ("type" not in schema and isinstance(value, str)):
-        return _surely_valid_string(schema, value)
-    if kind == "array":
-        return _surely_valid_array(schema, value)
-    if kind == "object":
-        return _surely_valid_object(schema, value)
-    return "type" not in schema and "enum" in schema  # an enum alone: checked above
+    # without a type, a string is held to the string keywords; anything else to its enum alone
+    kind = schema.get("type", "string" if isinstance(value, str) else None)
+    check = _BY_TYPE.get(kind)
+    return check(schema, value) if check else "type" not in schema and "enum" in schema
 
 
 def _surely_valid_string(schema: dict[str, Any], value: Any) -> bool:
     if not isinstance(value, str):
         return False
-    if len(value) < schema.get("minLength", 0) or len(value) > schema.get("maxLength", len(value)):
+    if not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", len(value)):
         return False
     return "pattern" not in schema or _pattern(schema["pattern"]).search(value) is not None
 
@@ -73,3 +70,10 @@ def _surely_valid_object(schema: dict[str, Any], value: Any) -> bool:
     return all(
         name in properties and surely_valid(properties[name], item) for name, item in value.items()
     )
+
+
+_BY_TYPE: dict[Any, Callable[[dict[str, Any], Any], bool]] = {
+    "string": _surely_valid_string,
+    "array": _surely_valid_array,
+    "object": _surely_valid_object,
+}
