@@ -61,35 +61,37 @@ class Refreshed:
     reason: str = ""
 
     def summary(self) -> str:
-        """One line for the user ("" when there was nothing to do)."""
-        files = ", ".join(self.files)
-        if self.action == "amended":
-            return (
-                f"gitmem: recompiled {files} for the resulting store: commit {self.replaced[:7]} "
-                f"is now {self.commit[:7]} (same parents, author and message)"
-            )
-        if self.action == "committed":
-            return (
-                f"gitmem: recompiled {files} for the resulting store, in commit {self.commit[:7]}"
-            )
-        if self.action == "skipped" and self.files:
-            return f"gitmem: {files} out of date, not recompiled: {self.reason}"
-        return ""
+        """One line for the user ("" when there was nothing to do: no file to name)."""
+        line = _SUMMARIES.get(self.action, "") if self.files else ""
+        return line.format(
+            files=", ".join(self.files),
+            replaced=self.replaced[:7],
+            commit=self.commit[:7],
+            reason=self.reason,
+        )
+
+
+# What ``Refreshed.summary`` says of each action that names files.
+_SUMMARIES = {
+    "amended": "gitmem: recompiled {files} for the resulting store: commit {replaced} is now "
+    "{commit} (same parents, author and message)",
+    "committed": "gitmem: recompiled {files} for the resulting store, in commit {commit}",
+    "skipped": "gitmem: {files} out of date, not recompiled: {reason}",
+}
 
 
 def is_generated(path: str) -> bool:
     """Whether ``path`` (relative to the root, / separators) is a rules file gitmem compiles."""
     name = PurePosixPath(path).name
-    for target in CLEANUP:
-        if path == target.root_file or name in (target.root_file, target.dir_file):
-            return True
-        if target.scoped_dir and fnmatch.fnmatch(
-            path, f"{target.scoped_dir}/{WHOLE_PREFIX}*{target.scoped_suffix}"
-        ):
-            return True
-        if target.reads_config and path == target.reads_config:
-            return True
-    return False
+    return any(
+        path in (target.root_file, target.reads_config)
+        or name in (target.root_file, target.dir_file)
+        or (
+            bool(target.scoped_dir)
+            and fnmatch.fnmatch(path, f"{target.scoped_dir}/{WHOLE_PREFIX}*{target.scoped_suffix}")
+        )
+        for target in CLEANUP
+    )
 
 
 def untouched(project: Project) -> bool:
@@ -104,7 +106,7 @@ def untouched(project: Project) -> bool:
     except command.GitFailed:
         return False  # no earlier HEAD (a first commit) or no reflog
     memory = project.memory_dir.relative_to(project.root).as_posix() + "/"
-    names = [name for name in out.decode("utf-8", "surrogateescape").split("\0") if name]
+    names = out.decode("utf-8", "surrogateescape").split("\0")  # the last one "": none of these
     return not any(name.startswith(memory) or is_generated(name) for name in names)
 
 
@@ -139,11 +141,11 @@ def busy(project: Project, rewriting: bool) -> str | None:
     git removes its state) or a pick of several commits; or the store has uncommitted changes."""
     if command.git(project.root, "ls-files", "--unmerged"):
         return "unresolved conflicts"
-    if not rewriting and any(_git_path(project, name).exists() for name in REBASING):
-        return "a rebase is in progress"
-    if not rewriting and len(_steps_left(project)) > 1:
-        # git picks the next one on this index: recompiled at the last
-        return "a cherry-pick or revert of several commits is in progress"
+    if not rewriting:  # (called at a rebase's end, the rebase's state is still there)
+        if any(_git_path(project, name).exists() for name in REBASING):
+            return "a rebase is in progress"
+        if len(_steps_left(project)) > 1:  # git picks the next one on this index: at the last
+            return "a cherry-pick or revert of several commits is in progress"
     memory = project.memory_dir.relative_to(project.root).as_posix()
     if hookpath.status(project, [memory]):
         return f"{memory}/ has uncommitted changes: `gitmem compile` when ready"

@@ -37,11 +37,6 @@ def detect(payload: dict[str, object]) -> Client:
     for client in CLIENTS:
         if event in client.detect_events:
             return client
-    for client in CLIENTS:
-        if (
-            client.session_key != "session_id"
-            and client.session_key in payload
-            and "session_id" not in payload
-        ):
-            return client
+    if "session_id" not in payload:  # then a client keyed by it matches nothing here either
+        return next((client for client in CLIENTS if client.session_key in payload), CLIENTS[0])
     return CLIENTS[0]
