@@ -87,13 +87,13 @@ class BudgetDiff:
 def budget_diff(project: Project, diff: MemoryDiff, today: date) -> BudgetDiff:
     """The budget's side of ``diff``: both sides compiled, compared target by target."""
 
-    base, head = (_memories(project, side) for side in (diff.base, diff.head))
+    base, head = _memories(project, diff.base), _memories(project, diff.head)
     if base is None or head is None:
         return BudgetDiff(
             (), (), "a memory file is invalid on one side: fix it to see what the change displaces"
         )
     config = load_config(project)
-    before, after = (_plans(project, config, memories, today) for memories in (base, head))
+    before, after = _plans(project, config, base, today), _plans(project, config, head, today)
     titles = {memory_id: m.title for memory_id, m in (base | head).items()}
     found: dict[tuple[str, MoveKind], list[str]] = {}
     for name, new in after.items():

@@ -55,26 +55,17 @@ class GuardChange(NamedTuple):
 
 
 def settings_of(raw: bytes | None) -> dict[str, tuple[str, ...]]:
-    """The guard's settings in a config file's bytes (none when it is missing or unreadable)."""
-
-    data: dict[str, Any] = {}
-    if raw is not None:
-        checked, _ = check_config(raw, CONFIG)
-        data = checked or {}
-    scan = data.get("scan")
-    scan = scan if isinstance(scan, dict) else {}
+    """The guard's settings in a config file's bytes (none when it is missing, unreadable or
+    invalid: a valid config's values have the schema's types, so they are read as they are)."""
+    checked, _ = check_config(raw, CONFIG) if raw is not None else (None, [])
+    data = checked or {}
+    scan = data.get("scan", {})
     return {
-        "scan.exclude": _strings(scan.get("exclude")),
-        "scan.allow": _strings(scan.get("allow")),
-        "scan.salt": _strings([scan.get("salt")]),  # () unless a string
-        "sources": tuple(
-            _source(item) for item in data.get("sources") or () if isinstance(item, dict)
-        ),
+        "scan.exclude": tuple(scan.get("exclude", ())),
+        "scan.allow": tuple(scan.get("allow", ())),
+        "scan.salt": tuple(filter(None, [scan.get("salt")])),
+        "sources": tuple(_source(item) for item in data.get("sources", ())),
     }
-
-
-def _strings(value: object) -> tuple[str, ...]:
-    return tuple(item for item in value if isinstance(item, str)) if isinstance(value, list) else ()
 
 
 def _source(item: dict[str, Any]) -> str:
