@@ -53,10 +53,7 @@ def _entry_id(line: str) -> str | None:
     """The id of a compiled entry line (``- Title (`id`, high priority)``, ``(`pack/id`)``), or
     ``None``; string methods only (linear, and nothing to import on the prompt hook's path)."""
     body = line.rstrip()
-    if not body.endswith(")"):
-        return None
-    body = body[:-1]
-    for tail in ("`, high priority", "`, low priority", "`"):
+    for tail in ("`, high priority)", "`, low priority)", "`)"):
         if body.endswith(tail):
             end = len(body) - len(tail)
             break
@@ -92,7 +89,7 @@ def loaded_ids(files: Iterable[Path], where: gateway.Where) -> set[str]:
     A lean reading of ``gitmem.compile.block``'s format (entries are the block's column-0 lines
     ending with the id in backticks), so the prompt hook does not import the compiler.
     """
-    ids: set[str] = set()
+    entries: list[str] = []
     for file in files:
         try:
             text = gateway.read_text(where, file, limit=gateway.RULES_LIMIT, errors="replace")
@@ -108,10 +105,8 @@ def loaded_ids(files: Iterable[Path], where: gateway.Where) -> set[str]:
             elif line.startswith(_END):
                 inside = False
             elif inside and line.startswith("- "):
-                found = _entry_id(line)
-                if found:
-                    ids.add(found)
-    return ids
+                entries.append(line)
+    return set(filter(None, map(_entry_id, entries)))
 
 
 def personal_memories(scope: Project, today: date) -> list[tuple[Memory, str]]:
@@ -212,29 +207,26 @@ def select(
 ) -> Injection | None:
     """What to inject from ``pool`` (best first): not loaded, not given before, within the
     bounds."""
-    fresh = [c for c in pool if c.key not in given and _id(c) not in loaded]
+    fresh = [c for c in pool if c.key not in given and c.memory.id not in loaded]
     limit = MAX_TOKENS * CHARS_PER_TOKEN
     header = _header(rules_names)
-    chosen: list[tuple[Candidate, str]] = []
+    keys: list[str] = []
+    entries: list[str] = []  # the entry of each of ``keys``
     used = len(header) + 1
     for candidate in fresh:
-        if len(chosen) == MAX_MEMORIES:
+        if len(entries) == MAX_MEMORIES:
             break
         room = limit - used - len(_more_line(len(fresh), terms)) - 1
         entry = render(candidate, room)
         if entry is None:
             continue
-        chosen.append((candidate, entry))
+        keys.append(candidate.key)
+        entries.append(entry)
         used += len(entry) + 1
-    if not chosen:
+    if not entries:
         return None
-    more = len(fresh) - len(chosen)
-    lines = [header, *(entry for _, entry in chosen), _more_line(more, terms)]
-    return Injection("\n".join(lines), [c.key for c, _ in chosen], more, terms)
-
-
-def _id(candidate: Candidate) -> str:
-    return candidate.memory.id
+    more = len(fresh) - len(entries)
+    return Injection("\n".join([header, *entries, _more_line(more, terms)]), keys, more, terms)
 
 
 def _header(rules_names: Sequence[str]) -> str:

@@ -81,9 +81,7 @@ def load(project: Project, session_id: str) -> SessionState:
     key = hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
     path = directory(project) / f"{key}.json"
     try:
-        data = json.loads(gateway.read_bytes(project, path))
-        if not isinstance(data, dict):
-            raise ValueError
+        data = json.loads(gateway.read_bytes(project, path))  # not an object: no .get
         injected = [item for item in data.get("injected", []) if isinstance(item, str)]
         dirty = data.get("dirty")
         return SessionState(
@@ -94,7 +92,7 @@ def load(project: Project, session_id: str) -> SessionState:
             bool(data.get("status_given")),
             dirty if isinstance(dirty, str) else None,
         )
-    except (OSError, ValueError, TypeError, GitmemError):
+    except (OSError, ValueError, TypeError, AttributeError, GitmemError):
         prune(project)
         return SessionState(path, time.time_ns(), new=True)
 
@@ -117,7 +115,8 @@ def claim(
     """
     material = "\0".join((session_id, event, text)).encode("utf-8", "surrogatepass")
     path = directory(project) / (hashlib.sha256(material).hexdigest()[:32] + CLAIM_SUFFIX)
-    stamp = str(now if now is not None else time.time()).encode()
+    now = time.time() if now is None else now
+    stamp = str(now).encode()
     try:
         gateway.write(project.cache_dir, path, stamp, overwrite=False, durable=False)
         return True
@@ -126,7 +125,7 @@ def claim(
     except (OSError, GitmemError):
         return True
     try:
-        age = (now if now is not None else time.time()) - os.stat(path).st_mtime
+        age = now - os.stat(path).st_mtime
     except OSError:
         return True
     if age < CLAIM_SECONDS:

@@ -63,8 +63,9 @@ class Config:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Config:
-        scan = data.get("scan") or {}
-        doctor = data.get("doctor") or {}
+        """The config of a valid file's data (each value of its schema's type)."""
+        scan = data.get("scan", {})
+        doctor = data.get("doctor", {})
         named = tuple(data.get("targets", DEFAULT_TARGETS))
         budget = data.get("budget", DEFAULT_BUDGET)
         if isinstance(budget, dict):
