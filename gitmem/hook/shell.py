@@ -238,28 +238,32 @@ def _skip_heredocs(line: str, index: int, delimiters: list[str]) -> int:
     return min(index, len(line))
 
 
-# Words that only run what follows them: dropped, with their options (``timeout`` also its
-# duration).
-_WRAPPERS = frozenset(
-    {
-        "sudo",
-        "env",
-        "command",
-        "exec",
-        "nohup",
-        "time",
-        "nice",
-        "ionice",
-        "stdbuf",
-        "xargs",
-        "doas",
-        "builtin",
-    }
-)
+# Words that only run what follows them: dropped, with their options (and variable assignments),
+# then the number of words they take after those (``timeout``: its duration, after its options
+# only).
+_WRAPPERS = {
+    **dict.fromkeys(
+        (
+            "sudo",
+            "env",
+            "command",
+            "exec",
+            "nohup",
+            "time",
+            "nice",
+            "ionice",
+            "stdbuf",
+            "xargs",
+            "doas",
+            "builtin",
+        ),
+        0,
+    ),
+    "timeout": 1,
+}
 _KEYWORDS = frozenset(
     {"if", "then", "else", "elif", "do", "while", "until", "!", "{", "}", "fi", "done", "time"}
 )
-_TAKES_VALUE = frozenset({"timeout"})
 
 
 def _assignment(word: str) -> bool:
@@ -271,22 +275,18 @@ def _unwrap(words: list[str]) -> list[str]:
     index = 0
     while index < len(words):
         word = words[index]
-        base = word.rsplit("/", 1)[-1]
         if word in _KEYWORDS or _assignment(word):
             index += 1
-        elif base in _WRAPPERS:
-            index += 1
-            while index < len(words) and (
-                words[index].startswith("-") or _assignment(words[index])
-            ):
-                index += 1
-        elif base in _TAKES_VALUE:
-            index += 1
-            while index < len(words) and words[index].startswith("-"):
-                index += 1
-            index += 1  # the duration
-        else:
+            continue
+        takes = _WRAPPERS.get(word.rsplit("/", 1)[-1])
+        if takes is None:
             break
+        index += 1
+        while index < len(words) and (
+            words[index].startswith("-") or (not takes and _assignment(words[index]))
+        ):
+            index += 1
+        index += takes
     return words[index:]
 
 
