@@ -130,19 +130,27 @@ class MemoryChange:
         return self.memory.title if self.memory is not None else None
 
     def to_dict(self) -> dict[str, Any]:
-        before = self.base.memory if self.base else None
-        after = self.head.memory if self.head else None
+        before, base_problems = _side_dict(self.base)
+        after, problems = _side_dict(self.head)
         return {
             "change": self.kind,
             "id": self.memory_id,
             "path": self.path,
             "title": self.title,
-            "before": before.to_dict() if before is not None else None,
-            "after": after.to_dict() if after is not None else None,
+            "before": before,
+            "after": after,
             "fields": [change.to_dict() for change in self.fields],
-            "problems": list(self.head.problems) if self.head else [],
-            "base_problems": list(self.base.problems) if self.base else [],
+            "problems": problems,
+            "base_problems": base_problems,
         }
+
+
+def _side_dict(version: Version | None) -> tuple[dict[str, Any] | None, list[str]]:
+    """A version's memory as data (``None`` when invalid or absent) and its problems."""
+    if version is None:
+        return None, []
+    memory = version.memory
+    return (memory.to_dict() if memory is not None else None), list(version.problems)
 
 
 @dataclass(frozen=True)
@@ -436,13 +444,13 @@ def _field(item: FieldChange) -> list[str]:
 def _list_change(old: list[Any], new: list[Any]) -> str:
     """A list field's change: the items added and removed, or "reordered"."""
     olds, news = [_item_text(value) for value in old], [_item_text(value) for value in new]
-    parts = {
-        "added": [value for value in news if value not in olds],
-        "removed": [value for value in olds if value not in news],
-    }
-    return "; ".join(f"{verb} {_codes(items)}" for verb, items in parts.items() if items) or (
-        "reordered"
-    )
+    sides = (("added", news, olds), ("removed", olds, news))
+    said = [
+        f"{verb} {_codes(value for value in these if value not in those)}"
+        for verb, these, those in sides
+        if not set(these) <= set(those)
+    ]
+    return "; ".join(said) or "reordered"
 
 
 def _parts(item: FieldChange) -> list[str]:

@@ -616,10 +616,10 @@ def _packs(project: Project, day: date) -> list[Memory]:
 def _stats(project: Project, personal: Project | None, files: list[str]) -> list[list[int]]:
     """The stat keys of the memories folders, the config and ``files`` (a missing one as zeros)."""
     out: list[list[int]] = []
-    folders = [project.memories_dir, personal.memories_dir if personal else None]
+    folders = [project.memories_dir, personal.memories_dir if personal else ""]  # "": missing
     for path in [*folders, project.config_path, *files]:
         try:
-            st = os.stat(path) if path is not None else None
+            st = os.stat(path)
         except OSError:
             st = None
         out.append([st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns] if st else [0, 0, 0, 0])
