@@ -91,18 +91,16 @@ def status_text(
     where = " and ".join(rules_names) if rules_names else "no rules file"
     lines = [
         "gitmem: this repository keeps "
-        f"{_n(found.active, 'active project memory', 'active project memories')}."
+        f"{_n(found.active, '{} active project memory', '{} active project memories')}."
     ]
     held = f"{where} hold{'s' if len(rules_names) == 1 else ''} {found.loaded} of them"
     figures = [
-        (one if count == 1 else many).format(count)
-        for name, one, many in _FIGURES
-        if (count := getattr(found, name))
+        _n(count, one, many) for name, one, many in _FIGURES if (count := getattr(found, name))
     ]
     text = "; ".join([held, *figures])
     also = (
-        (pack_ids, "shared pack memory", "shared pack memories"),
-        (personal, "personal memory", "personal memories"),
+        (pack_ids, "{} shared pack memory", "{} shared pack memories"),
+        (personal, "{} personal memory", "{} personal memories"),
     )
     extra = [_n(count, one, many) for count, one, many in also if count]
     if extra:
@@ -112,24 +110,26 @@ def status_text(
         "MCP tool "
         "recall) searches them all."
     )
-    if found.proposed:
-        lines.append(
-            f"{_n(found.proposed, 'proposed memory waits', 'proposed memories wait')} for review "
-            "by a human (`gitmem list --status proposed`); they are not instructions."
-        )
-    if found.costly:
-        shown = ", ".join(found.costly[:3]) + (", …" if len(found.costly) > 3 else "")
-        lines.append(
-            f"{_n(len(found.costly), 'memory file was', 'memory files were')} too costly to check "
-            f"and left out of recall until changed ({shown}): `gitmem validate` checks them."
-        )
-    if has_stop:
-        lines.append(
+    costly = found.costly
+    shown = ", ".join(costly[:3]) + (", …" if len(costly) > 3 else "")
+    said_when = (  # (whether it applies, the line)
+        (
+            found.proposed,
+            f"{_n(found.proposed, '{} proposed memory waits', '{} proposed memories wait')} for "
+            "review by a human (`gitmem list --status proposed`); they are not instructions.",
+        ),
+        (
+            costly,
+            f"{_n(len(costly), '{} memory file was', '{} memory files were')} too costly to check "
+            f"and left out of recall until changed ({shown}): `gitmem validate` checks them.",
+        ),
+        (
+            has_stop,
             "Before you finish a session that changed files, write its journal (/remember, or "
-            + JOURNAL_CALL
-            + ")."
-        )
-    return "\n".join(lines)
+            f"{JOURNAL_CALL}).",
+        ),
+    )
+    return "\n".join([*lines, *(line for applies, line in said_when if applies)])
 
 
 def client_stores_text(project: Project, home: Path) -> str | None:
@@ -148,7 +148,7 @@ def client_stores_text(project: Project, home: Path) -> str | None:
     if not waiting:
         return None
     named = " and ".join(
-        f"{store.label} ({_n(count, 'file', 'files')})" for store, count in waiting
+        f"{store.label} ({_n(count, '{} file', '{} files')})" for store, count in waiting
     )
     flag = waiting[0][0].name if len(waiting) == 1 else "all"
     return (
@@ -159,7 +159,8 @@ def client_stores_text(project: Project, home: Path) -> str | None:
 
 
 def _n(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
+    """``one`` or ``many`` as ``count`` asks, with ``count`` at its ``{}``."""
+    return (one if count == 1 else many).format(count)
 
 
 # -- the stop reminder -----------------------------------------------------------------------------
