@@ -42,14 +42,11 @@ def commands(line: str, depth: int = 0) -> list[Command]:
     out: list[Command] = []
     for words, redirects in _split(line[:MAX_LINE]):
         words = _unwrap(words)
-        if not words and not redirects:
-            continue
         inner = _inner_line(words) if depth < MAX_DEPTH else None
-        if inner is not None:
+        if inner is not None:  # the line it runs, then the shell's own redirections
             out.extend(commands(inner, depth + 1))
-            if redirects:
-                out.append(Command((), tuple(redirects)))
-        else:
+            words = []
+        if words or redirects:
             out.append(Command(tuple(words), tuple(redirects)))
         if len(out) >= MAX_COMMANDS:
             break
