@@ -179,8 +179,8 @@ def _rarest(
 def near_duplicates(
     items: Sequence[tuple[str, str]], threshold: float = DEFAULT_THRESHOLD
 ) -> list[Match]:
-    """Every pair of items (id, text) at least ``threshold`` similar, each pair once, most similar
-    first.
+    """Every pair of items (id, text) at least ``threshold`` (above 0, as the config's
+    ``doctor.similarity`` is) similar, each pair once, most similar first.
 
     Two sets with Dice >= t share at least t/(2-t) of the smaller set, so a pair must share one of
     each set's rarest words: only those candidates are scored. A pair that reads alike but says
@@ -195,7 +195,7 @@ def near_duplicates(
     sizes = [len(word_set) for _, word_set in sets]
     for position, prefix in enumerate(prefixes):
         mine = sets[position][1]
-        low, high = sizes[position] * ratio, sizes[position] / ratio if ratio else float("inf")
+        low, high = sizes[position] * ratio, sizes[position] / ratio
         candidates = {
             other
             for word in prefix
@@ -264,6 +264,7 @@ class Pool(Generic[T]):
             candidates.update(self._untitled)
         threshold = self.threshold
         best: tuple[T, float] | None = None
+        best_score = -1.0  # (a score is never below 0)
         for position in sorted(candidates):
             key, other_title, other_all = self._items[position]
             # too few words shared for either score to reach the threshold (title words shared are
@@ -272,9 +273,9 @@ class Pool(Generic[T]):
             if title_words and shared.get(position, 0) < threshold * sizes / 2:
                 continue
             score = max(similarity(title_words, other_title), similarity(all_words, other_all))
-            if score < threshold or (best is not None and score <= best[1]):
+            if score < threshold or score <= best_score:
                 continue
             other_text = self._texts[position]  # a text not given ("") is not compared
             if not (text and other_text and different_rules(text, other_text)):
-                best = (key, score)
+                best, best_score = (key, score), score
         return best
