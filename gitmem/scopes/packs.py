@@ -222,7 +222,7 @@ def find(packs: Sequence[Pack], qualified_id: str) -> tuple[Pack, Memory]:
     """The pack memory ``NAME/ID``; a usage error naming what exists when there is none."""
 
     name, _, memory_id = qualified_id.partition("/")
-    pack = next((pack for pack in packs if pack.name == name), None)
+    pack = {pack.name: pack for pack in packs}.get(name)  # (check_sources: names are unique)
     if pack is None:
         known = ", ".join(pack.name for pack in packs) or "none"
         raise UsageError(f"no source {name!r} (sources: {known}); `gitmem sources list` shows them")

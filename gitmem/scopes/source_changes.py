@@ -119,7 +119,7 @@ def _new_name(
             f"invalid source name {name!r}: use 1 to 64 lower-case letters, digits or hyphens, "
             "starting with a letter or digit"
         )
-    existing = next((source for source in config.sources if source.name == name), None)
+    existing = {source.name: source for source in config.sources}.get(name)  # names are unique
     if existing is not None:
         raise UsageError(
             f"a source named {name!r} exists ({existing.repo}): choose another name with --name"
@@ -187,12 +187,12 @@ def update(
             _update_one(project, source, branch, today, result)
         except CannotRun as exc:
             result.error = str(exc)
-    updated = {result.source.name: result.source for result in results}
-    if any(result.moved for result in results):
+    moved = [result for result in results if result.moved]
+    if moved:
+        updated = {result.source.name: result.source for result in moved}
         save_sources(project, [updated.get(source.name, source) for source in config.sources])
-    for result in results:
-        if result.moved and result.pack is not None:
-            remember(project, result.pack)
+    for pack in filter(None, (result.pack for result in moved)):  # a moved pin has its pack
+        remember(project, pack)
     return results
 
 
@@ -241,7 +241,8 @@ def _diff(old: Pack, new: Pack, today: date, result: Update) -> None:
     after = {memory.id: memory for memory in new.live(today)}
     result.added = sorted(set(after) - set(before))
     result.removed = sorted(set(before) - set(after))
-    result.changed = sorted(key for key in set(before) & set(after) if before[key] != after[key])
+    # kept, but not as it was: an item of before's that after has not, under a key after has
+    result.changed = sorted({key for key, _ in before.items() - after.items()} & after.keys())
     result.titles = {key: memory.title for key, memory in {**before, **after}.items()}
 
 
