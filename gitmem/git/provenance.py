@@ -455,13 +455,11 @@ def _list_change(old: list[Any], new: list[Any]) -> str:
 
 def _parts(item: FieldChange) -> list[str]:
     """A field of lists (``enforce``) as the change of each list (``enforce.commands``)."""
-    old, new = item.old or {}, item.new or {}
+    old, new = item.old or {}, item.new or {}  # Enforce.to_dict: only its non-empty lists
     out: list[str] = []
     for key in sorted({*old, *new}):
         if old.get(key) != new.get(key):
-            out += _field(
-                FieldChange(f"{item.field}.{key}", old.get(key) or [], new.get(key) or [])
-            )
+            out += _field(FieldChange(f"{item.field}.{key}", old.get(key, []), new.get(key, [])))
     return out
 
 

@@ -668,9 +668,10 @@ def respond(client_name: str | None, payload: dict[str, Any], day: date | None) 
 
 def _workspace(payload: dict[str, Any]) -> str:
     """Antigravity's first workspace folder (its payload has no ``cwd``)."""
-    paths = payload.get("workspacePaths")
-    first = paths[0] if isinstance(paths, list) and paths else ""
-    return first if isinstance(first, str) else ""
+    match payload.get("workspacePaths"):
+        case [str(first), *_]:
+            return first
+    return ""
 
 
 def check(project: Project, call: Call, cwd: str, day: str) -> Refusal | None:

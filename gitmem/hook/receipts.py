@@ -72,12 +72,9 @@ def read(project: Project, since: float = 0.0) -> list[dict[str, Any]]:
             item = json.loads(line)
         except ValueError:
             continue
-        if (
-            not isinstance(item, dict)
-            or item.get("k") not in KINDS
-            or not isinstance(item.get("ids"), list)
-        ):
-            continue
-        if isinstance(item.get("t"), int) and item["t"] >= since and isinstance(item.get("c"), str):
-            out.append(item)
+        match item:  # a well-formed receipt: an object with these keys of these types
+            case {"k": str(kind), "ids": list(), "t": int(moment), "c": str()} if (
+                kind in KINDS and moment >= since
+            ):
+                out.append(item)
     return out
