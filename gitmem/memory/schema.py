@@ -76,15 +76,17 @@ def check_memory(
     if doc is None:
         return None, problems
     data = doc.data
-    if file_id is not None and isinstance(data.get("id"), str) and data["id"] != file_id:
-        problems.append(_at(doc, path, ("id",), f"does not match the file name {file_id}.yaml"))
+    match data:
+        case {"id": str(found)} if file_id is not None and found != file_id:
+            problems.append(_at(doc, path, ("id",), f"does not match the file name {file_id}.yaml"))
     problems.extend(_at(doc, path, (name,), "is not a real date") for name in _unreal_dates(data))
     problems.extend(
         _at(doc, path, ("evidence", index, "lines"), "the range runs backwards")
         for index in _backward_ranges(data)
     )
-    if isinstance(data.get("supersedes"), list) and data.get("id") in data["supersedes"]:
-        problems.append(_at(doc, path, ("supersedes",), "a memory cannot supersede itself"))
+    match data:
+        case {"supersedes": list(targets)} if data.get("id") in targets:
+            problems.append(_at(doc, path, ("supersedes",), "a memory cannot supersede itself"))
     return data, problems
 
 
@@ -104,10 +106,11 @@ def _backward_ranges(data: dict[str, Any]) -> list[int]:
     evidence = data.get("evidence")
     out = []
     for index, item in enumerate(evidence if isinstance(evidence, list) else []):
-        lines = item.get("lines") if isinstance(item, dict) else None
-        first, _, last = lines.partition("-") if isinstance(lines, str) else ("", "", "")
-        if first.isdecimal() and last.isdecimal() and int(first) > int(last):
-            out.append(index)
+        match item:
+            case {"lines": str(lines)}:
+                first, _, last = lines.partition("-")
+                if first.isdecimal() and last.isdecimal() and int(first) > int(last):
+                    out.append(index)
     return out
 
 
