@@ -119,14 +119,14 @@ def glob_problems(data: Any) -> list[tuple[Where, str]]:
     # lazy: the hooks' start-up
     from gitmem.memory.braces import MAX_EXPANSIONS, count
 
-    paths = data.get("paths") if isinstance(data, dict) else None
-    problems: list[tuple[Where, str]] = []
-    for index, glob in enumerate(paths if isinstance(paths, list) else []):
-        if isinstance(glob, str) and "{" in glob and count(glob) > MAX_EXPANSIONS:
-            problems.append(
+    match data:
+        case {"paths": list(paths)}:
+            return [
                 (("paths", index), f"its braces stand for more than {MAX_EXPANSIONS} globs")
-            )
-    return problems
+                for index, glob in enumerate(paths)
+                if isinstance(glob, str) and "{" in glob and count(glob) > MAX_EXPANSIONS
+            ]
+    return []
 
 
 def strings(value: Any, where: Where) -> Iterator[tuple[Where, str]]:

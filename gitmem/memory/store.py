@@ -71,8 +71,10 @@ def _cacheable(data: Any, problem_rows: list[list[Any]]) -> tuple[Any, list[list
         return data, problem_rows
     if fails_scan([str(row[3]) for row in problem_rows]):
         return None, None
-    file_id = data.get("id") if isinstance(data, dict) else None
-    return ({"id": file_id} if isinstance(file_id, str) else None), problem_rows
+    match data:
+        case {"id": str(file_id)}:
+            return {"id": file_id}, problem_rows
+    return None, problem_rows
 
 
 class Store:
@@ -120,8 +122,9 @@ class Store:
                 continue
             data, problem_rows = read
             file_id = name[: -len(SUFFIX)]
-            if isinstance(data, dict) and isinstance(data.get("id"), str):
-                raw_ids.setdefault(data["id"], []).append(display)
+            match data:
+                case {"id": str(raw_id)}:
+                    raw_ids.setdefault(raw_id, []).append(display)
             if problem_rows:
                 snapshot.problems.extend(Problem(display, *row) for row in problem_rows)
             elif data is not None:
