@@ -68,7 +68,7 @@ def _entry_id(line: str) -> str | None:
 
 
 def _is_name(part: str) -> bool:
-    return 1 <= len(part) <= 64 and part[0] in _ID_START and all(char in _ID_CHARS for char in part)
+    return 1 <= len(part) <= 64 and part[0] in _ID_START and _ID_CHARS.issuperset(part)
 
 
 # NamedTuples, not dataclasses: importing dataclasses (and inspect with it) costs the prompt hook, a

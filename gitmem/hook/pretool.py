@@ -134,14 +134,13 @@ def _dict(value: Any) -> dict[str, Any]:
 
 def _json(value: Any, opener: str) -> Any:
     """``value``, or the JSON it holds when it is a bounded string starting with ``opener``."""
-    if not isinstance(value, str) or len(value) > shell.MAX_LINE * 4:
-        return value
-    if not value.lstrip().startswith(opener):
-        return value
-    try:
-        return json.loads(value)
-    except ValueError:
-        return None
+    match value:
+        case str() if len(value) <= shell.MAX_LINE * 4 and value.lstrip().startswith(opener):
+            try:
+                return json.loads(value)
+            except ValueError:
+                return None
+    return value
 
 
 def _first(data: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -157,8 +156,9 @@ def tool_and_args(payload: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     tool = _first(payload, TOOL_KEYS)
     tool = tool if isinstance(tool, str) else ""
     args = _dict(_first(payload, ARGUMENT_KEYS))
-    if not tool and isinstance(payload.get("command"), str):
-        args = {"command": payload["command"]}
+    match payload:
+        case {"command": str(line)} if not tool:
+            args = {"command": line}
     return tool, args
 
 

@@ -183,18 +183,14 @@ def slugify(title: str) -> str:
     """An id from a title: ASCII lower-case words joined by hyphens, at most 64 characters, cut
     at a word."""
     import unicodedata  # (only when a memory is named: never on the prompt hook's path)
+    from itertools import accumulate, takewhile  # (only when a memory is named, as above)
 
     ascii_text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
     words = re.findall(r"[a-z0-9]+", ascii_text.lower())
-    slug = ""
-    for word in words:
-        candidate = f"{slug}-{word}" if slug else word
-        if len(candidate) > ID_MAX:
-            break
-        slug = candidate
-    if not slug and words:
-        slug = words[0][:ID_MAX]
-    return slug
+    # the words joined one by one, as long as they fit; else the first word cut
+    joined = accumulate(words, lambda slug, word: f"{slug}-{word}")
+    fits = list(takewhile(lambda slug: len(slug) <= ID_MAX, joined))
+    return fits[-1] if fits else "".join(words[:1])[:ID_MAX]
 
 
 def short_id(title: str) -> str:
