@@ -68,10 +68,8 @@ def hook_file(project: Project, hook_type: str) -> HookFile | None:
     configured = hooks_path(project)
     if configured is None:
         return None
-    directory = Path(os.path.expanduser(configured))
-    if not directory.is_absolute():
-        directory = project.root / directory
-    directory = Path(os.path.normpath(directory))
+    # (an absolute path joined to the root is itself)
+    directory = Path(os.path.normpath(project.root / os.path.expanduser(configured)))
     if directory.name == "_" and (directory / "h").is_file():  # husky 9: its stubs run ../<hook>
         directory = directory.parent
     root = project.root.resolve()

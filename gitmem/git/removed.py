@@ -161,7 +161,7 @@ def _removed_before(history: _History, present: set[str]) -> list[Removal]:
     """The memories whose files a commit in HEAD's history deleted, newest deletion kept."""
     found = []
     for memory_id, entry in history.latest.items():
-        if entry["state"] != "deleted" or memory_id in present or entry["memory"] is None:
+        if memory_id in present or entry.get("memory") is None:  # only a deletion has one
             continue
         ref = command.CommitRef(*entry["commit"])
         found.append(Removal(Memory.from_dict(entry["memory"]), "removed", ref))

@@ -24,9 +24,9 @@ def parse(raw: bytes) -> dict[str, Any]:
 
 def text(payload: dict[str, Any], *names: str) -> str:
     for name in names:
-        value = payload.get(name)
-        if isinstance(value, str) and value:
-            return value
+        match payload.get(name):
+            case str(value) if value:
+                return value
     return ""
 
 
