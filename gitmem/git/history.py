@@ -54,7 +54,7 @@ def _command_failure(exc: Any) -> str:
     """A ``GitCommandError`` as one line (GitPython keeps its command as a list and its stderr as
     a string, "" for none)."""
     name = " ".join(map(str, exc.command[1:2])) or "command"
-    lines = [line.strip() for line in exc.stderr.splitlines() if line.strip()]
+    lines = list(filter(None, map(str.strip, exc.stderr.splitlines())))
     detail = next(reversed(lines), "").removeprefix("stderr:").strip().strip("'").strip()
     return f"git {name} failed: {detail or f'exit code {exc.status}'}"
 
@@ -99,7 +99,7 @@ def file_history(root: Path, path: str) -> list[Commit]:
     for record in output.split("\x1e")[1:]:  # the output starts with a separator
         header, _, changes = record.partition("\x00")
         sha, short, day, moment, author, subject = header.split("\x1f", 5)
-        status, *named = [part for part in changes.lstrip("\n").split("\x00") if part] or ["M"]
+        status, *named = [*filter(None, changes.lstrip("\n").split("\x00"))] or ["M"]
         change = status[:1]
         moved = change in ("R", "C") and len(named) >= 2  # from named[0] to named[1]
         old_path, new_path = (named[0], named[1]) if moved else (None, next(iter(named), path))
@@ -224,7 +224,7 @@ def commit_files(root: Path, sha: str) -> list[str]:
     commit)."""
     with _repo(root) as repo:
         output = repo.git.diff_tree("--no-commit-id", "--root", "-r", "-z", "--name-only", sha)
-    return [path for path in str(output).split("\x00") if path]
+    return list(filter(None, str(output).split("\x00")))
 
 
 def has_staged_changes(root: Path) -> bool:
@@ -251,7 +251,7 @@ def revert_no_commit(root: Path, sha: str) -> list[str]:
 
 def conflicted_files(root: Path) -> list[str]:
     output = git(root, "diff", "--name-only", "-z", "--diff-filter=U")
-    return [path for path in output.decode("utf-8", "surrogateescape").split("\x00") if path]
+    return list(filter(None, output.decode("utf-8", "surrogateescape").split("\x00")))
 
 
 def undo_revert(root: Path, paths: Sequence[str]) -> None:
@@ -266,7 +266,7 @@ def undo_revert(root: Path, paths: Sequence[str]) -> None:
         return
     git(root, "reset", "-q", "HEAD", "--", *paths)
     listed = git(root, "ls-tree", "-r", "-z", "--name-only", "HEAD", "--", *paths)
-    in_head = [path for path in listed.decode("utf-8", "surrogateescape").split("\0") if path]
+    in_head = list(filter(None, listed.decode("utf-8", "surrogateescape").split("\0")))
     if in_head:
         git(root, "checkout", "HEAD", "--", *in_head)
     for path in set(paths) - set(in_head):

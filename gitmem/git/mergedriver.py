@@ -60,7 +60,7 @@ def _merge_blocks(base: str, ours: str, theirs: str) -> MergeResult:
     if found.count(None) == len(found):  # no version has a block
         text, conflicts = command.merge_text(ours, base, theirs)
         return MergeResult(text, conflicts)
-    template = next(f for f in (found[1], found[2], found[0]) if f is not None)
+    template = next(filter(None, (found[1], found[2], found[0])))  # ours, theirs, base
     placeholder = f"<!-- gitmem:merging {secrets.token_hex(8)} -->"
 
     def outside(text: str, f: block.Found | None) -> str:

@@ -245,8 +245,8 @@ def _between(project: Project, base_side: Side, head_side: Side) -> MemoryDiff:
     new_ids, read_new = _side_files(project, head_side)
     # a file added, removed or with other content: in the items of one side only
     names = sorted({name for name, _ in old_ids.items() ^ new_ids.items()})
-    old_files = read_old([name for name in names if name in old_ids])
-    new_files = read_new([name for name in names if name in new_ids])
+    old_files = read_old(sorted(old_ids.keys() & names))
+    new_files = read_new(sorted(new_ids.keys() & names))
     changes = [_compare(name, old_files.get(name), new_files.get(name)) for name in names]
     changes.sort(key=lambda c: (KIND_ORDER.index(c.kind), c.memory_id))
     return MemoryDiff(base_side, head_side, tuple(changes))

@@ -183,7 +183,7 @@ def refresh(
         return Refreshed("skipped", reason=why)
     changes = _prepare(project, today)
     stale, ready = _stale(project, changes)
-    edited = [path for path in stale if path in ready]  # neither HEAD's nor compile's: the user's
+    edited = sorted(ready.intersection(stale))  # neither HEAD's nor compile's: the user's
     if edited:
         return Refreshed("skipped", stale, reason=f"{', '.join(edited)} has uncommitted changes")
     from gitmem.compile.compiler import apply  # lazy: the post-commit hook's start-up

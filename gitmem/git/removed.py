@@ -295,7 +295,7 @@ def _read_back(
     known = {
         e["blob"]: e["memory"] for e in (cached.latest.values() if cached else ()) if "blob" in e
     }
-    contents = command.cat_blobs(root, [blob for blob in blobs.values() if blob not in known])
+    contents = command.cat_blobs(root, sorted(set(blobs.values()) - known.keys()))
     for memory_id, name in before.items():
         blob = blobs.get(name)
         read = _parse(contents.get(blob or ""), memory_id)  # None when known: it was not read
