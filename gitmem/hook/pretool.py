@@ -661,7 +661,7 @@ def respond(client_name: str | None, payload: dict[str, Any], day: date | None) 
     from gitmem.hook import clients, receipts  # lazy: the pre-tool hook's start-up
 
     client = clients.BY_NAME.get(client_name or "") or clients.detect(payload)
-    ids = [refused.memory] if refused.memory else []
+    ids = list(filter(None, [refused.memory]))  # none for the memory-layer gate
     receipts.record(project, "block", client.name, session_id(payload), ids, refused.rule)
     return Answered(answer(client, refused.reason), (refused.memory or refused.rule,))
 

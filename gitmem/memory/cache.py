@@ -71,14 +71,8 @@ class FileCache:
             gateway.write(self.path.parent, self.path, payload)
 
 
-def checks_salt() -> str:
-    """What the cached checks depend on besides the files: gitmem's version and its rules and schema
-    (here, not in ``store``, so the recall index gets it without importing the store and the YAML
-    reader).
-    """
-    package = Path(__file__).resolve().parent.parent
-    parts = [__version__]
-    for relative in (
+def checks_salt(
+    relatives: tuple[str, ...] = (
         "memory/schema.py",
         "scan/rules.py",
         "scan/engine.py",
@@ -86,7 +80,16 @@ def checks_salt() -> str:
         "scan/decode.py",
         "scan/unicode.py",
         "schemas/memory.schema.json",
-    ):
+    ),
+) -> str:
+    """What cached checks depend on besides the files: gitmem's version and the modification time
+    of each of its files ``relatives`` names ("-" for a missing one); by default the memory checks'
+    rules and schema (here, not in ``store``, so the recall index gets it without importing the
+    store and the YAML reader).
+    """
+    package = Path(__file__).resolve().parent.parent
+    parts = [__version__]
+    for relative in relatives:
         try:
             parts.append(str(os.stat(package / relative).st_mtime_ns))
         except OSError:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gitmem import __version__, yamlio
+from gitmem import yamlio
 from gitmem.errors import CannotRun, UsageError
 from gitmem.project import Project
 
@@ -16,7 +15,7 @@ if TYPE_CHECKING:
 
 # The records' target names, for the modules that read the config.
 from gitmem import gateway
-from gitmem.memory.cache import FileCache, stat_key
+from gitmem.memory.cache import FileCache, checks_salt, stat_key
 from gitmem.memory.schema import check_config
 from gitmem.tools import DEFAULT_TARGETS as DEFAULT_TARGETS
 from gitmem.tools import RETIRED, current, retired_note
@@ -139,21 +138,8 @@ def scan_settings(project: Project) -> ScanSettings:
 def _cache_salt() -> str:
     """What a cached check of the config depends on besides the file: gitmem's version and its
     checking code."""
-    package = Path(__file__).resolve().parent.parent
-    parts = [__version__]
-    for relative in (
-        "memory/schema.py",
-        "yamlio.py",
-        "scan/rules.py",
-        "scan/engine.py",
-        "scan/unicode.py",
-    ):
-        try:
-            parts.append(str(os.stat(package / relative).st_mtime_ns))
-        except OSError:
-            parts.append("-")
-    parts.append(str(os.stat(package / "schemas" / "config.schema.json").st_mtime_ns))
-    return ":".join(parts)
+    files = ("memory/schema.py", "yamlio.py", "scan/rules.py", "scan/engine.py", "scan/unicode.py")
+    return checks_salt((*files, "schemas/config.schema.json"))
 
 
 def save_config(project: Project, changes: dict[str, Any]) -> None:

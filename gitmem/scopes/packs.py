@@ -245,8 +245,6 @@ def recallable(
 ) -> tuple[list[tuple[Memory, str]], list[Source]]:
     """The live, unmuted memories of the shared packs in the local cache (never fetched here: recall
     must be quick and offline), each with where it comes from, and the sources not fetched yet."""
-    if not config.sources:
-        return [], []
     loaded, missing = load(project, config, fetch_missing=False)
     memories = [
         (pack.qualified(memory), pack.display(memory_id))
