@@ -5,6 +5,7 @@ Real repositories, real pre-commit, real commits through the installed hooks.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import string
@@ -251,6 +252,26 @@ def test_a_hooks_path_outside_the_repository_is_not_written(
     )
     assert "pre-commit run --hook-stage pre-commit || exit $?" in result.err
     assert list(outside.iterdir()) == []
+
+
+def test_the_advice_for_a_hooks_path_outside_goes_to_stderr_when_client_hooks_move_too(
+    repo: Path, run: Run, tmp_path: Path
+) -> None:
+    """The advice stays on stderr when init also moves an older gitmem's client hooks (that
+    line was sent to stderr in its place)."""
+    outside = tmp_path / "global-hooks"
+    outside.mkdir()
+    git(repo, "config", "core.hooksPath", str(outside))
+    command = {"type": "command", "command": "gitmem hook prompt --client claude"}
+    _write(
+        repo / ".claude" / "settings.json",
+        json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [command]}]}}) + "\n",
+    )
+    result = run("init")
+    assert result.code == 1
+    assert "outside this repository: gitmem does not write there" in result.err
+    moved = "updated .claude/settings.json: gitmem's client hooks run gitmem-cli"
+    assert moved in result.out and moved not in result.err
 
 
 # -- the compile hook and files it creates -------------------------------------------------------------------------

@@ -113,18 +113,18 @@ def init(
             echo(f"over a limit: {item.describe()}")
         for near in near_limits(project, found, load_config(project).budget_for):
             echo(f"near a limit: {near.describe()}")
-    hooks_done, hooks_run = (
-        ([], True) if no_hooks else _set_up_hooks(project, report.targets, pre_push)
-    )
-    hooks_done += _moved_client_hooks(project)
-    for line in hooks_done:
-        echo(line, err=not hooks_run and line is hooks_done[-1])
-    _print_next(project, report, bool(hooks_done))
+    told, advice = ([], []) if no_hooks else _set_up_hooks(project, report.targets, pre_push)
+    told += _moved_client_hooks(project)
+    for line in told:
+        echo(line)
+    for line in advice:
+        echo(line, err=True)
+    _print_next(project, report, bool([*told, *advice]))
     if registrations is not None:
         register_and_report(project, registrations, user)
     if ci is not None:
         _write_ci(project)
-    return 0 if hooks_run else 1
+    return 1 if advice else 0
 
 
 def _print_next(project: Project, report: InitReport, hooks_changed: bool) -> None:
@@ -192,9 +192,9 @@ CONFIG_SAID = {
 
 def _set_up_hooks(
     project: Project, targets: tuple[str, ...], pre_push: bool
-) -> tuple[list[str], bool]:
-    """What was done, and whether commits will run the hooks (not when a hooks path outside the
-    repository is in use: the user must add a line there)."""
+) -> tuple[list[str], list[str]]:
+    """What was done, and the advice for stderr when commits will not run the hooks (a hooks path
+    outside the repository is in use: the user must add a line there); none when they will."""
     done = list(CONFIG_SAID[hooks_setup.ensure_precommit_config(project, pre_push)])
     wired = []  # whether each hook wired into the hooks path runs gitmem
     if (
@@ -213,8 +213,10 @@ def _set_up_hooks(
     merge = hooks_setup.ensure_merge_driver(project, targets)
     after, after_runs = hookpath.wire_after(project)
     merge += after
-    runs = all(wired) and after_runs
-    return (done + merge, True) if runs else (merge + done, False)
+    if all(wired) and after_runs:
+        return done + merge, []
+    told = merge + done  # the last line is what the user must do
+    return told[:-1], told[-1:]
 
 
 def _check_flags(*, agent_hooks: bool, remove: bool, with_mcp: bool, user: bool) -> None:
