@@ -9,10 +9,12 @@ from gitmem.checks.check import Step, run_checks
 from gitmem.commands import open_store, today
 from gitmem.commands.output import echo, echo_json, style
 
-_STYLES: dict[str, dict[str, Any]] = {
-    "skipped": {"dim": True},
-    "ok": {"fg": "green"},
-    "FAILED": {"fg": "red"},
+# How a step's line shows it, by (ok, skipped): its word and the word's style (a skipped step is
+# ok: checks/check._skipped).
+_SHOWN: dict[tuple[bool, bool], tuple[str, dict[str, Any]]] = {
+    (True, True): ("skipped", {"dim": True}),
+    (True, False): ("ok", {"fg": "green"}),
+    (False, False): ("FAILED", {"fg": "red"}),
 }
 
 
@@ -40,19 +42,20 @@ def check(as_json: bool) -> int:
 
     project, _ = open_store()
     steps = run_checks(project, today())
-    failed = [step for step in steps if not step.ok]
+    failed = [step.name for step in steps if not step.ok]
     if as_json:
         echo_json({"ok": not failed, "checks": list(map(Step.to_dict, steps))})
         return 1 if failed else 0
     for step in steps:
-        word = "skipped" if step.skipped else "ok" if step.ok else "FAILED"
-        styles: dict[str, Any] = _STYLES[word]
+        word, styles = _SHOWN[step.ok, step.skipped]
         echo(f"{step.name:<9} {style(f'{word:<7}', **styles)} {step.summary}")
         for line in step.details:
             echo(f"  {line}")
     if failed:
-        names = ", ".join(step.name for step in failed)
-        echo(f"gitmem check: {len(failed)} of {len(steps)} checks failed ({names})", err=True)
+        echo(
+            f"gitmem check: {len(failed)} of {len(steps)} checks failed ({', '.join(failed)})",
+            err=True,
+        )
         return 1
     echo(f"gitmem check: all {len(steps)} checks passed")
     return 0
