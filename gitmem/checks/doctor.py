@@ -363,13 +363,13 @@ def apply_fixes(project: Project, store: Store, config: Config, today: date) -> 
         moved = [s for s in citation_states(context, memory) if s.state == "moved"]
         evidence = list(memory.evidence)
         for state in moved:
-            evidence[state.index] = state.evidence._replace(lines=state.moved_to)
+            evidence[state.index] = state.evidence._replace(lines=state.lines_now)
             fixed.append(
                 Fixed(
                     memory.id,
                     context.path(memory.id),
                     f"evidence[{state.index}] of {memory.id}: {state.evidence.path} lines "
-                    f"{state.evidence.lines} → {state.moved_to}",
+                    f"{state.evidence.lines} → {state.lines_now}",
                 )
             )
         if moved:

@@ -27,7 +27,7 @@ class CitationState:
     evidence: Evidence
     state: Literal["ok", "missing", "lines-gone", "changed", "moved"]
     file_lines: int = 0
-    moved_to: str | None = None
+    lines_now: str | None = None  # the lines cited, where they are now (moved: the new place)
 
 
 def citation_states(ctx: Context, memory: Memory) -> list[CitationState]:
@@ -49,11 +49,11 @@ def citation_states(ctx: Context, memory: Memory) -> list[CitationState]:
             elif not in_range:
                 states.append(CitationState(index, item, "lines-gone", len(lines)))
             else:
-                states.append(CitationState(index, item, "changed", len(lines)))
+                states.append(CitationState(index, item, "changed", len(lines), item.lines))
         elif not in_range:
             states.append(CitationState(index, item, "lines-gone", len(lines)))
         else:
-            states.append(CitationState(index, item, "ok", len(lines)))
+            states.append(CitationState(index, item, "ok", len(lines), item.lines))
     return states
 
 
@@ -106,7 +106,7 @@ def check_evidence(ctx: Context) -> Iterator[Finding]:
                 "lines": item.lines,
                 "cited": f"{item.path}:{item.lines}" if item.lines else item.path,
                 "file_lines": state.file_lines,
-                "moved_to": state.moved_to,
+                "moved_to": state.lines_now,
                 "id": memory.id,
             }
             fixable = state.state == "moved" and memory.id not in ctx.troubled
@@ -148,7 +148,7 @@ def refresh_evidence(
     fixed = []
     for state in states:
         item = state.evidence
-        lines = state.moved_to if state.state == "moved" else item.lines
+        lines = state.lines_now
         content = context.cited(item.path)
         assert content is not None  # not "missing"
         digest = _digest(_cut(content.splitlines(keepends=True), _span(lines)))
