@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -236,21 +237,35 @@ def _harvest_data(project: Project, report: HarvestReport, dry_run: bool) -> dic
 
 def _print_harvest(project: Project, report: HarvestReport, dry_run: bool) -> None:
     verb = done("propose", dry_run)
-    for p in report.proposed:
-        echo(f"{verb} {project.display(p.path)} ({p.kind}, line {p.line}): {p.title}")
-    for k in report.harvested_before:
-        echo(f"not added: line {k.line} was harvested before as {k.id}: {k.title}")
-    for k in report.duplicates:
-        echo(
-            f"not added: line {k.line} nearly repeats {k.id} (similarity {k.score:.2f}): {k.title}"
-        )
-    for line, title, rejected in report.rejected:
-        echo(
-            f"not added: line {line} nearly repeats memory {rejected.describe()} (similarity "
-            f"{rejected.score:.2f}); --force adds it anyway: {title}"
-        )
-    for s in report.skipped:
-        echo(f"skipped line {s.line}: {s.reason}")
+    # Each list of the report and how one of its items reads, in the order they are printed.
+    said: tuple[tuple[Sequence[Any], Callable[[Any], str]], ...] = (
+        (
+            report.proposed,
+            lambda p: f"{verb} {project.display(p.path)} ({p.kind}, line {p.line}): {p.title}",
+        ),
+        (
+            report.harvested_before,
+            lambda k: f"not added: line {k.line} was harvested before as {k.id}: {k.title}",
+        ),
+        (
+            report.duplicates,
+            lambda k: (
+                f"not added: line {k.line} nearly repeats {k.id} "
+                f"(similarity {k.score:.2f}): {k.title}"
+            ),
+        ),
+        (
+            report.rejected,
+            lambda r: (
+                f"not added: line {r[0]} nearly repeats memory {r[2].describe()} "
+                f"(similarity {r[2].score:.2f}); --force adds it anyway: {r[1]}"
+            ),
+        ),
+        (report.skipped, lambda s: f"skipped line {s.line}: {s.reason}"),
+    )
+    for items, line_of in said:
+        for item in items:
+            echo(line_of(item))
     if report.todo:
         noun = "item" if report.todo == 1 else "items"
         echo(f"skipped {report.todo} to-do {noun}: to-dos stay in the log")
