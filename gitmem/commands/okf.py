@@ -42,6 +42,14 @@ def export(folder: Path, as_json: bool) -> int:
     return 0
 
 
+# The report's lists of concepts not proposed: (name, how one reads, whether on standard error).
+_OUTCOMES = (
+    ("known", "known: {0.origin}: repeats [{0.id}]", False),
+    ("skipped", "skipped: {0.origin}: {0.why} ({0.detail})", False),
+    ("refused", "refused: {0.origin}: {0.why} ({0.detail})", True),
+)
+
+
 def import_okf(folder: Path, dry_run: bool, as_json: bool) -> int:
     """`gitmem import --okf FOLDER`: one proposal per concept, scanned like any import; exit 1 when
     one was refused."""
@@ -62,9 +70,7 @@ def import_okf(folder: Path, dry_run: bool, as_json: bool) -> int:
                     }
                     for m, origin, tier in report.memories
                 ],
-                "known": [o.to_dict() for o in report.known],
-                "skipped": [o.to_dict() for o in report.skipped],
-                "refused": [o.to_dict() for o in report.refused],
+                **{name: [o.to_dict() for o in getattr(report, name)] for name, _, _ in _OUTCOMES},
             }
         )
     else:
@@ -74,11 +80,8 @@ def import_okf(folder: Path, dry_run: bool, as_json: bool) -> int:
                 f"{verb} [{memory.id}] {memory.title} ({memory.kind}; from {origin}, "
                 f"{tier} in the bundle)"
             )
-        for outcome in report.known:
-            echo(f"known: {outcome.origin}: repeats [{outcome.id}]")
-        for outcome in report.skipped:
-            echo(f"skipped: {outcome.origin}: {outcome.why} ({outcome.detail})")
-        for outcome in report.refused:
-            echo(f"refused: {outcome.origin}: {outcome.why} ({outcome.detail})", err=True)
+        for name, line, err in _OUTCOMES:
+            for outcome in getattr(report, name):
+                echo(line.format(outcome), err=err)
         echo(f"{len(report.memories)} proposal(s); a human accepts them: gitmem accept ID")
     return 1 if report.refused else 0

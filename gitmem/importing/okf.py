@@ -158,7 +158,7 @@ class Imported:
     refused: list[Outcome] = field(default_factory=list)
 
 
-def _concepts(project: Project, folder: Path) -> list[Path]:
+def _concepts(folder: Path) -> list[Path]:
     found: list[Path] = []
     for directory, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -257,7 +257,7 @@ def import_bundle(
     snapshot = store.load()
     taken = set(snapshot.memories)
     report = Imported()
-    for path in _concepts(project, source):
+    for path in _concepts(source):
         where = f"okf:{path.relative_to(source).as_posix()}"
         try:
             text = gateway.read_text(project, path, limit=MAX_BYTES)
