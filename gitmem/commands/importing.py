@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -332,26 +333,39 @@ def _print_draft(project: Project, draft: Draft, memory: Memory, verb: str) -> N
 
 def _print_not_imported(report: ImportReport) -> None:
     """The items that were already memories, rejected, refused or skipped, and the warnings."""
-    for known in report.known:
-        how = SAID_KNOWN.get(known.why, "nearly the same, similarity {score:.2f}").format(
-            score=known.score
-        )
-        echo(
-            f"already a memory: {known.source.where()} is {known.id} ({known.status}; "
-            f"{how}): {known.title}"
-        )
-    for item in report.rejected:
-        echo(
-            f"{style('not imported', fg='yellow')}: {item.source.where()} nearly repeats memory "
-            f"{item.rejected.describe()} (similarity {item.rejected.score:.2f}); --force "
-            "imports it anyway"
-        )
-    for refused in report.refused:
-        echo(f"{style('refused', fg='red')}: {refused.message}; not imported", err=True)
-    for skipped in report.skipped:
-        echo(f"skipped {skipped.where()}: {skipped.reason}")
-    for warning in report.warnings:
-        echo(f"warning: {warning}", err=True)
+    # Each list of the report, how one of its items reads, and whether on standard error.
+    said: tuple[tuple[Sequence[Any], Callable[[Any], str], bool], ...] = (
+        (
+            report.known,
+            lambda known: (
+                f"already a memory: {known.source.where()} is {known.id} ({known.status}; "
+                + SAID_KNOWN.get(known.why, "nearly the same, similarity {score:.2f}").format(
+                    score=known.score
+                )
+                + f"): {known.title}"
+            ),
+            False,
+        ),
+        (
+            report.rejected,
+            lambda item: (
+                f"{style('not imported', fg='yellow')}: {item.source.where()} nearly repeats "
+                f"memory {item.rejected.describe()} (similarity {item.rejected.score:.2f}); "
+                "--force imports it anyway"
+            ),
+            False,
+        ),
+        (
+            report.refused,
+            lambda refused: f"{style('refused', fg='red')}: {refused.message}; not imported",
+            True,
+        ),
+        (report.skipped, lambda skipped: f"skipped {skipped.where()}: {skipped.reason}", False),
+        (report.warnings, lambda warning: f"warning: {warning}", True),
+    )
+    for items, line_of, err in said:
+        for item in items:
+            echo(line_of(item), err=err)
     if report.invalid_files:
         echo(
             f"warning: {report.invalid_files} invalid memory file(s) were not compared: "
@@ -555,21 +569,47 @@ def _print_proposal(project: Project, proposal: Proposal, dry_run: bool) -> None
 
 def _print_not_proposed(report: ClientImport) -> None:
     """The entries that were already memories, not proposed again, refused or skipped."""
-    for known in report.known:
-        how = SAID_KNOWN.get(known.why, "nearly the same ({detail})").format(detail=known.detail)
-        echo(
-            f"already a memory: {known.origin} is {known.id or 'proposed above'} ({how}): "
-            f"{known.title}"
-        )
-    for item in report.rejected:
-        why = NOT_AGAIN[item.why].format(id=item.id, detail=item.detail)
-        echo(f"{style('not proposed again', fg='yellow')}: {item.origin}: {why}")
-    for refused in report.refused:
-        said = SAID_REFUSED.get(refused.why, SAID_REFUSED["secret"]).format_map(vars(refused))
-        echo(f"{style('refused', fg='red')}: {said}", err=True)
-    for skipped in report.skipped:
-        said = SAID_SKIPPED.get(skipped.why, "{why}").format_map(vars(skipped))
-        echo(f"skipped {skipped.origin}: {said}")
+    # Each list of the report, how one of its outcomes reads, and whether on standard error.
+    said: tuple[tuple[Sequence[Any], Callable[[Any], str], bool], ...] = (
+        (
+            report.known,
+            lambda known: (
+                f"already a memory: {known.origin} is {known.id or 'proposed above'} ("
+                + SAID_KNOWN.get(known.why, "nearly the same ({detail})").format(
+                    detail=known.detail
+                )
+                + f"): {known.title}"
+            ),
+            False,
+        ),
+        (
+            report.rejected,
+            lambda item: (
+                f"{style('not proposed again', fg='yellow')}: {item.origin}: "
+                + NOT_AGAIN[item.why].format(id=item.id, detail=item.detail)
+            ),
+            False,
+        ),
+        (
+            report.refused,
+            lambda refused: (
+                f"{style('refused', fg='red')}: "
+                + SAID_REFUSED.get(refused.why, SAID_REFUSED["secret"]).format_map(vars(refused))
+            ),
+            True,
+        ),
+        (
+            report.skipped,
+            lambda skipped: (
+                f"skipped {skipped.origin}: "
+                + SAID_SKIPPED.get(skipped.why, "{why}").format_map(vars(skipped))
+            ),
+            False,
+        ),
+    )
+    for outcomes, line_of, err in said:
+        for outcome in outcomes:
+            echo(line_of(outcome), err=err)
 
 
 # Why an entry is not proposed again (``Outcome.why`` of ``report.rejected``).
