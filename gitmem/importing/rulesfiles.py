@@ -260,6 +260,9 @@ def _scalar(text: str) -> Value:
     return _unquote(text)
 
 
+_DEPTH = {"{": 1, "}": -1}  # how a character changes the brace depth
+
+
 def split_top(text: str) -> list[str]:
     """``text`` split at commas outside braces and quotes: ``a,{b,c}`` -> ``a``, ``{b,c}``."""
     parts: list[str] = []
@@ -271,14 +274,12 @@ def split_top(text: str) -> list[str]:
             quote = "" if char == quote else quote
         elif char in "'\"":
             quote = char
-        elif char == "{":
-            depth += 1
-        elif char == "}" and depth:
-            depth -= 1
         elif char == "," and depth == 0:
             parts.append(current)
             current = ""
             continue
+        else:  # a '}' with no '{' open is text
+            depth = max(0, depth + _DEPTH.get(char, 0))
         current += char
     parts.append(current)
     return [part.strip() for part in parts]
