@@ -409,7 +409,8 @@ class _Import:
     named: set[str | None]  # the files named as a PATH: read even if not rules
     request: Request
     imported: dict[str, Memory] = field(default_factory=dict)  # earlier imports, by title key
-    by_code: dict[frozenset[str], Draft] = field(default_factory=dict)  # code-only drafts
+    # code-only drafts, by their code (none is stored under None, the key of every other item)
+    by_code: dict[frozenset[str] | None, Draft] = field(default_factory=dict)
     seen: dict[str, str] = field(default_factory=dict)  # real path -> the path it was read as
 
     def read(self, queued: _Queued) -> list[_Queued]:
@@ -508,7 +509,7 @@ class _Import:
             body,
             text=place.text(item),
             before=self.imported.get(title_key(title)),
-            same=self.by_code.get(key) if key is not None else None,
+            same=self.by_code.get(key),
         )
         report, found, memory, draft = self.report, fate.found, fate.memory, fate.item
         if found is not None:
