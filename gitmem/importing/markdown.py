@@ -15,6 +15,7 @@ managed block) beforehand, so line numbers stay those of the file.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gitmem import markdown as md
@@ -154,17 +155,21 @@ class _Reading(md.Steps):
         self.current = None
 
     def fence(self, line: md.Line) -> None:
+        self.fence_owner = self._attach(line, _Block.takes_block, starts=True)
+
+    def _attach(self, line: md.Line, fits: Callable[[_Block], bool], starts: bool) -> _Block:
+        """Add a code fence's or a table's ``line`` to the current block, or, when there is none
+        or it does not ``fit`` (code with no text before it), to a new block of its own; ``starts``:
+        the line opens a code block or table."""
         current = self.current
-        if (
-            current is None or not current.takes_block()
-        ):  # code with no text before it: an item of its own
+        if current is None or not fits(current):
             current = self.current = _Block(line.number, "", bullet=False, in_head=False)
             self.section.append(current)
-        current.blocks += 1
+        current.blocks += starts
         current.in_head = False
         current.rest.append((line.number, md.dedent(line.text, current.content)))
         _touch(current, line.number)
-        self.fence_owner = current
+        return current
 
     def blank(self, line: md.Line) -> None:
         current = self.current
@@ -213,17 +218,10 @@ class _Reading(md.Steps):
         self.section.append(self.current)
 
     def table(self, line: md.Line) -> None:
-        current = self.current
-        if self.imports(line):
-            return
-        if current is None or (line.starts and not _takes_table(current, line.text)):
-            current = self.current = _Block(line.number, "", bullet=False, in_head=False)
-            self.section.append(current)
-        if line.starts:
-            current.blocks += 1
-        current.in_head = False
-        current.rest.append((line.number, md.dedent(line.text, current.content)))
-        _touch(current, line.number)
+        if not self.imports(line):  # a table's first row may open an item of its own
+            self._attach(
+                line, lambda block: not line.starts or _takes_table(block, line.text), line.starts
+            )
 
     def text(self, line: md.Line) -> None:
         stripped = line.plain
