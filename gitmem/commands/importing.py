@@ -331,10 +331,20 @@ def _print_draft(project: Project, draft: Draft, memory: Memory, verb: str) -> N
         echo(f"    {lead[:117] + '…' if len(lead) > 118 else lead}")
 
 
+# Lists of a report, each with how one of its items reads and whether it goes to standard error.
+_Said = tuple[tuple[Sequence[Any], Callable[[Any], str], bool], ...]
+
+
+def _print_said(said: _Said) -> None:
+    """Each item of each list of ``said``, as its row says it reads."""
+    for items, line_of, err in said:
+        for item in items:
+            echo(line_of(item), err=err)
+
+
 def _print_not_imported(report: ImportReport) -> None:
     """The items that were already memories, rejected, refused or skipped, and the warnings."""
-    # Each list of the report, how one of its items reads, and whether on standard error.
-    said: tuple[tuple[Sequence[Any], Callable[[Any], str], bool], ...] = (
+    said: _Said = (
         (
             report.known,
             lambda known: (
@@ -363,9 +373,7 @@ def _print_not_imported(report: ImportReport) -> None:
         (report.skipped, lambda skipped: f"skipped {skipped.where()}: {skipped.reason}", False),
         (report.warnings, lambda warning: f"warning: {warning}", True),
     )
-    for items, line_of, err in said:
-        for item in items:
-            echo(line_of(item), err=err)
+    _print_said(said)
     if report.invalid_files:
         echo(
             f"warning: {report.invalid_files} invalid memory file(s) were not compared: "
@@ -569,8 +577,7 @@ def _print_proposal(project: Project, proposal: Proposal, dry_run: bool) -> None
 
 def _print_not_proposed(report: ClientImport) -> None:
     """The entries that were already memories, not proposed again, refused or skipped."""
-    # Each list of the report, how one of its outcomes reads, and whether on standard error.
-    said: tuple[tuple[Sequence[Any], Callable[[Any], str], bool], ...] = (
+    said: _Said = (
         (
             report.known,
             lambda known: (
@@ -607,9 +614,7 @@ def _print_not_proposed(report: ClientImport) -> None:
             False,
         ),
     )
-    for outcomes, line_of, err in said:
-        for outcome in outcomes:
-            echo(line_of(outcome), err=err)
+    _print_said(said)
 
 
 # Why an entry is not proposed again (``Outcome.why`` of ``report.rejected``).
