@@ -279,12 +279,11 @@ def _emit(
         block = blocks[position]
         position += 1
         rest = _trim(block.rest)
-        if not block.bullet:
+        if not block.bullet:  # a paragraph ends the lead-in before it, or is one
             lead = ("", 0)
-        if not block.bullet and block.head.endswith(":") and not rest:
-            following = next(iter(blocks[position:]), None)
-            lead = _lead_in(block, following, parsed)
-            continue
+            if block.head.endswith(":") and not rest:
+                lead = _lead_in(block, next(iter(blocks[position:]), None), parsed)
+                continue
         if not block.head and not rest:
             continue
         stop = _procedure_end(blocks, position - 1)
