@@ -313,12 +313,15 @@ def _emit_block(
 ) -> None:
     """One block's item (a bullet keeps its list's lead-in); a bullet of links only is skipped, a
     label bullet gives its children (each titled ``label: …``)."""
-    if block.bullet and not rest and _LINKS_ONLY.fullmatch(block.head):
-        parsed.skipped.append(Skipped(block.line, "only links (a table of contents), not a rule"))
-        return
-    if block.bullet and not label and _is_label(block.head, rest):
-        _emit_children(block, rest, lead, headings, section, parsed)
-        return
+    if block.bullet:
+        if not rest and _LINKS_ONLY.fullmatch(block.head):
+            parsed.skipped.append(
+                Skipped(block.line, "only links (a table of contents), not a rule")
+            )
+            return
+        if not label and _is_label(block.head, rest):
+            _emit_children(block, rest, lead, headings, section, parsed)
+            return
     end = max([block.end, block.line, *(number for number, text in rest if text.strip())])
     context, lead_line = lead  # (none for a paragraph: _emit starts over at each)
     head = f"{label}: {block.head}" if label else block.head
