@@ -228,16 +228,16 @@ class _Reading(md.Steps):
         current = self.current
         if self.imports(line):
             return
-        if current is not None and current.bullet:
-            if not current.after_blank or md.indent(line.text) >= max(2, current.content):
-                if current.in_head:
-                    current.head = f"{current.head} {stripped}".strip()
-                else:
-                    current.rest.append((line.number, md.dedent(line.text, current.content)))
-                _touch(current, line.number)
-                return
-        elif current is not None and current.in_head:
-            current.head = f"{current.head} {stripped}".strip()
+        # a bullet goes on until a blank line, then while indented; a paragraph while its text does
+        if current is not None and (
+            not current.after_blank or md.indent(line.text) >= max(2, current.content)
+            if current.bullet
+            else current.in_head
+        ):
+            if current.in_head:
+                current.head = f"{current.head} {stripped}".strip()
+            else:
+                current.rest.append((line.number, md.dedent(line.text, current.content)))
             _touch(current, line.number)
             return
         self.current = _Block(line.number, stripped, bullet=False, end=line.number)
