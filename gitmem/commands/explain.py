@@ -198,9 +198,12 @@ def _print(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> N
         f"{view.client} (target {view.target}): {len(view.full)} memories in full, "
         f"{view.tokens:,} tokens"
     )
-    loaded: list[FileRead | Loaded] = [*view.files, *view.touched]
-    for item in loaded:
-        when = " (when it touches the file)" if item in view.touched else ""
+    touching = " (when it touches the file)"
+    loaded: list[tuple[FileRead | Loaded, str]] = [
+        *((item, "") for item in view.files),
+        *((item, touching) for item in view.touched),
+    ]
+    for item, when in loaded:
         via = f" (imported by {item.via})" if item.via else ""
         echo(
             f"  {item.path}{via}{when}: {len(item.ids)} memories, "

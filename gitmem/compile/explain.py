@@ -92,9 +92,9 @@ def _view(
     files = reading.read(disk, reader, folder).files
     touched = delivery.globbed(reader, plans, file)
     loaded: list[FileRead | Loaded] = [*files, *touched]
-    full = list(dict.fromkeys(i for item in loaded for i in item.ids))
-    index = list(dict.fromkeys(i for item in files for i in item.listed if i not in full))
-    got = set(full) | set(index)
+    full = dict.fromkeys(i for item in loaded for i in item.ids)
+    index = dict.fromkeys(i for item in files for i in item.listed if i not in full)
+    got = full.keys() | index.keys()
     on_demand = [m.id for m in memories if m.is_for(reader.own) and m.id not in got]
     return ClientView(
         reader.client,
@@ -102,8 +102,8 @@ def _view(
         reader.own,
         files,
         touched,
-        full,
-        index,
+        list(full),
+        list(index),
         on_demand,
         reader.name in hooked,
     )
