@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -200,8 +201,8 @@ def _print(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> N
     )
     touching = " (when it touches the file)"
     loaded: list[tuple[FileRead | Loaded, str]] = [
-        *((item, "") for item in view.files),
-        *((item, touching) for item in view.touched),
+        *zip(view.files, repeat("")),
+        *zip(view.touched, repeat(touching)),
     ]
     for item, when in loaded:
         via = f" (imported by {item.via})" if item.via else ""

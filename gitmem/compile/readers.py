@@ -94,7 +94,9 @@ def imported(text: str) -> list[str]:
     dropped; a path that starts with a letter, digit, ``.``, ``_`` or ``-`` (``./`` dropped), never
     one from the home folder or the file system's root.
     """
-    out = []
+    out: list[str] = []
+    if "@" not in text:  # the patterns (and their engine) are not loaded for none
+        return out
     fence = ""
     for line in _COMMENT.sub(" ", text).splitlines():
         stripped = line.strip(" \t")

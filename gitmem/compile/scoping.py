@@ -7,25 +7,26 @@ import hashlib
 import re
 from functools import lru_cache
 
-from gitmem.linear import linear
 from gitmem.memory.braces import expand
 from gitmem.records import Record
 from gitmem.tools import WHOLE_PREFIX, Target
 
-# A directory glob: a plain directory path, then /** (or /**/*). No glob characters in the directory
-# part.
-_DIR_GLOB = linear(r"(?P<dir>[^*?\[\]{}!\\]+?)/\*\*(?:/\*)?")
+_GLOB_CHARS = frozenset("*?[]{}!\\")  # none in a directory glob's directory part
 
 
 @lru_cache(maxsize=4096)
 def directory_of(glob: str) -> str | None:
-    """The directory a directory glob stands for (``web/**`` -> ``web``), or None for any other
-    glob."""
-    match = _DIR_GLOB.fullmatch(glob)
-    if not match:
-        return None
-    directory = match.group("dir").strip("/")
-    if {"", ".", ".."} & set(directory.split("/")):  # an empty part too when there is none
+    """The directory a directory glob stands for (``web/**`` -> ``web``: a plain directory path,
+    then /** or /**/*), or None for any other glob."""
+    directory, star, rest = glob.partition("/**")
+    directory = directory.strip("/")
+    parts = set(directory.split("/"))  # an empty part too when there is none
+    if (
+        not star
+        or rest not in ("", "/*")
+        or _GLOB_CHARS & set(directory)
+        or {"", ".", ".."} & parts
+    ):
         return None
     return directory
 
