@@ -294,15 +294,15 @@ def _print_misses(misses: list[Miss]) -> int:
     """What the clients read that differs from what compile meant: an error where a memory misses a
     client's session at the root (exit 1); one missed only in a folder is warned about, and check
     fails."""
-    missing = [miss for miss in misses if miss.fault.name == "MISSING" and not miss.folder]
-    for miss in misses:
-        echo(f"{'error' if miss in missing else 'warning'}: {miss.line()}", err=True)
+    errors = [miss.fault.name == "MISSING" and not miss.folder for miss in misses]
+    for miss, error in zip(misses, errors, strict=True):
+        echo(f"{'error' if error else 'warning'}: {miss.line()}", err=True)
     echo(
         f"not up to date: {len(misses)} difference(s) between what the clients read and what "
         "compile meant them to get (`gitmem check` fails until they are fixed)",
         err=True,
     )
-    return 1 if missing else 0
+    return int(any(errors))
 
 
 def _summary(result: Compiled, user: bool, show: Show) -> str:
