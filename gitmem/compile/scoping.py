@@ -22,8 +22,7 @@ def directory_of(glob: str) -> str | None:
     directory = directory.strip("/")
     parts = set(directory.split("/"))  # an empty part too when there is none
     if (
-        not star
-        or rest not in ("", "/*")
+        star + rest not in ("/**", "/**/*")
         or _GLOB_CHARS & set(directory)
         or {"", ".", ".."} & parts
     ):
