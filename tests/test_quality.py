@@ -41,7 +41,7 @@ def test_cli_import_stays_lean() -> None:
 # (`radon cc -a`: classes counted too) at most MAX_AVERAGE. The goal for the average is
 # 4.0: the figures may only go down; lower them when the code does.
 MAX_COMPLEXITY = 15
-MAX_AVERAGE = 4.28
+MAX_AVERAGE = 4.0
 
 
 def _blocks() -> list[tuple[str, int, bool]]:
