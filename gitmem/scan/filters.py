@@ -404,9 +404,6 @@ _SHORT_PARTS = frozenset(
     )
 )
 _MEMBER_SEPARATOR_RE = lazy(r"[?!]?\.|::|->")  # between an identifier's names (_IDENTIFIER_RE)
-_THREE_PART_TOKEN_RE = lazy(
-    r"[\w-]{20,}\.[\w-]{6,}\.[\w-]{20,}"
-)  # JWT-shaped: a token, not an attribute
 _TEST_RE = lazy(r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_|^3mvg9")
 _LETTERS_RE = lazy(r"[^a-z]+")
 _STAND_IN_MARKERS_RE = lazy(r"password|passwd|changeme|sample|fake|dummy|mock|foobar")
@@ -576,13 +573,13 @@ def joined_name(value: str) -> bool:
 def _identifier(value: str) -> bool:
     """A variable, an attribute, a constant's name: ``a.b``, ``Token::ZeroOrMore``, ``MAX_LEN``.
 
-    A path's parts are names: random characters cut by one dot (``xK3…f9.Qz7…``) are a key, and
-    three long parts a JWT-shaped token."""
+    A path's parts are names: random characters cut by dots (``xK3…f9.Qz7…``, a JWT's three
+    parts) are a key or a token."""
     if not _IDENTIFIER_RE.fullmatch(value):
         return False
     parts = _MEMBER_SEPARATOR_RE.split(value.removesuffix("()"))
     if len(parts) > 1:
-        return not _THREE_PART_TOKEN_RE.fullmatch(value) and all(map(_name_part, parts))
+        return all(map(_name_part, parts))
     return "_" in value and not any(c.isdigit() for c in value)
 
 
