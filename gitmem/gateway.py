@@ -314,7 +314,16 @@ def _read_bounded(real: Path | str, limit: int, display: Callable[[], str]) -> b
     """At most ``limit`` bytes of a regular file; ``TooLarge`` beyond, ``NotRegular`` for anything
     else (named by ``display()``, called only then). Opened without blocking, so a FIFO cannot hang
     the caller; a file that grows while it is read is still cut at the limit."""
-    fd = os.open(real, _READ_FLAGS)
+    return _read_open(os.open(real, _READ_FLAGS), limit, display)[0]
+
+
+def _read_open(fd: int, limit: int, display: Callable[[], str]) -> tuple[bytes, os.stat_result]:
+    """``_read_bounded`` of a file opened as ``fd`` (closed here), and the stat of what was read.
+
+    Each read asks for one byte more than the file's size said: a short read of a regular file is
+    its end, so a file that did not change is read in one call. The stat is taken before the read:
+    a file changed meanwhile is newer than its stat says, so it is read again next time, never
+    trusted stale."""
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -324,14 +333,14 @@ def _read_bounded(real: Path | str, limit: int, display: Callable[[], str]) -> b
         chunks = []
         total = 0
         while True:
-            chunk = os.read(fd, min(limit + 1 - total, max(info.st_size, 64 * KIB)))
-            if not chunk:
-                break
+            wanted = min(limit + 1 - total, max(info.st_size - total, 64 * KIB) + 1)
+            chunk = os.read(fd, wanted)
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
                 raise TooLarge(display(), limit)
-        return b"".join(chunks)
+            if len(chunk) < wanted:
+                return b"".join(chunks), info
     finally:
         os.close(fd)
 
@@ -533,10 +542,84 @@ def locked_file(where: Where, path: Path | str) -> Iterator[IO[bytes]]:
         yield handle
 
 
-def open_dir(where: Where, path: Path | str) -> int:
-    """A read-only descriptor of a folder inside ``where`` (for ``os.stat(name, dir_fd=...)``); the
-    caller closes it."""
-    return os.open(resolve(where, path), os.O_RDONLY)
+class Folder:
+    """A folder inside ``where``, resolved and judged once, whose files are listed, stat'ed and read
+    by name: a ``stat``, or an ``open`` and ``fstat``, a file, the folder's path never resolved
+    again (the store's and the recall index's read of every memory file). The descriptor is the
+    very folder that was judged; a name is opened with ``O_NOFOLLOW``, so a link is read the full
+    way (``read_bytes``: followed, judged), and so is any name that is not a plain file name. Where
+    the platform opens no file relative to a folder, every read is the full way. Raises what
+    ``resolve`` raises, and ``FileNotFoundError`` when the folder is missing (with ``missing_ok``:
+    a folder with no names)."""
+
+    def __init__(self, where: Where, path: Path | str, *, missing_ok: bool = False) -> None:
+        self.where = where
+        self.path = Path(path)
+        real = resolve(where, path)
+        self.fd: int | None = None
+        self.missing = False
+        try:
+            if _RELATIVE:
+                self.fd = os.open(real, os.O_RDONLY | _DIRECTORY)
+            else:
+                os.stat(real)
+        except FileNotFoundError:
+            if not missing_ok:
+                raise
+            self.missing = True
+
+    def __enter__(self) -> Folder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+
+    def names(self) -> list[str]:
+        """The names in the folder, in its order."""
+        if self.missing:
+            return []
+        return os.listdir(self.path if self.fd is None else self.fd)
+
+    def stat(self, name: str, *, follow: bool = True) -> os.stat_result:
+        if self.fd is not None and _plain(name):
+            return os.stat(name, dir_fd=self.fd, follow_symlinks=follow)
+        return os.stat(self.path / name, follow_symlinks=follow)
+
+    def read(
+        self, name: str, *, limit: int = READ_LIMIT, display: str | None = None
+    ) -> tuple[bytes, os.stat_result]:
+        """The bytes of the file ``name`` (``read_bytes``' limit and errors) and the stat of what
+        was read."""
+
+        def shown() -> str:
+            return display or _display(self.where, self.path / name)
+
+        if self.fd is not None and _plain(name):
+            try:
+                return _read_open(
+                    os.open(name, _READ_FLAGS | os.O_NOFOLLOW, dir_fd=self.fd), limit, shown
+                )
+            except OSError as exc:
+                if exc.errno != errno.ELOOP:
+                    raise
+        real = _resolved(self.where, self.path / name, display)  # a link: followed and judged
+        return _read_open(os.open(real, _READ_FLAGS), limit, shown)
+
+
+# Whether this system opens, lists and stats a file relative to an open folder (POSIX does).
+_RELATIVE = {os.open, os.stat}.issubset(os.supports_dir_fd) and os.listdir in os.supports_fd
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _plain(name: str) -> bool:
+    """Whether ``name`` is a file's own name, not ``.git`` (any case) nor a way up or down."""
+    return (
+        name not in ("", ".", "..")
+        and os.sep not in name
+        and (os.altsep or os.sep) not in name
+        and name.casefold() != ".git"
+    )
 
 
 def null_output() -> int:

@@ -267,3 +267,96 @@ def test_git_files_gitmem_edits_have_their_own_entry_points(repo: Project) -> No
     assert os.access(repo.git_dir / "hooks" / "pre-commit", os.X_OK)
     with pytest.raises(gateway.OutsideRoot):
         gateway.write_git_file(repo.git_dir / "hooks" / "AGENTS.md", b"x")
+
+
+# -- a folder read by name (the store's and the recall index's read of every memory file) ---------------------------
+
+
+def test_a_folder_reads_its_files_by_name_and_gives_the_stat_of_what_it_read(repo: Project) -> None:
+    folder_path = repo.root / ".memory" / "memories"
+    folder_path.mkdir(parents=True)
+    for size in (0, 10, 64 * 1024, 64 * 1024 + 1, 200 * 1024):  # around a read's first request
+        (folder_path / f"m{size}.yaml").write_bytes(b"y" * size)
+    with gateway.Folder(repo, folder_path) as folder:
+        assert sorted(folder.names()) == sorted(os.listdir(folder_path))
+        for size in (0, 10, 64 * 1024, 64 * 1024 + 1, 200 * 1024):
+            raw, st = folder.read(f"m{size}.yaml")
+            assert raw == b"y" * size
+            assert (st.st_ino, st.st_size) == (os.stat(folder_path / f"m{size}.yaml").st_ino, size)
+        with pytest.raises(gateway.TooLarge) as caught:
+            folder.read("m10.yaml", limit=9, display="m10.yaml")
+        assert str(caught.value).startswith("m10.yaml:1:1: file: larger than 9 bytes")
+        with pytest.raises(FileNotFoundError):
+            folder.read("gone.yaml")
+
+
+def test_a_missing_folder_has_no_names_only_when_asked(repo: Project) -> None:
+    with gateway.Folder(repo, repo.root / "none", missing_ok=True) as folder:
+        assert folder.names() == []
+    with pytest.raises(FileNotFoundError):
+        gateway.Folder(repo, repo.root / "none")
+
+
+def test_a_folder_link_leading_outside_is_refused(repo: Project, tmp_path: Path) -> None:
+    outside = tmp_path / "other-checkout" / ".memory"
+    outside.mkdir(parents=True)
+    (outside / "a.yaml").write_text("secret: elsewhere\n", encoding="utf-8")
+    (repo.root / ".memory").symlink_to(outside)
+    with pytest.raises(gateway.OutsideRoot):
+        gateway.Folder(repo, repo.root / ".memory")
+
+
+@pytest.mark.parametrize("inside", [True, False])
+def test_a_linked_file_in_a_folder_is_followed_and_judged(
+    repo: Project, tmp_path: Path, inside: bool
+) -> None:
+    folder_path = repo.root / "m"
+    folder_path.mkdir()
+    target = (repo.root if inside else tmp_path) / "target.yaml"
+    target.write_text("x: 1\n", encoding="utf-8")
+    (folder_path / "a.yaml").symlink_to(target)
+    with gateway.Folder(repo, folder_path) as folder:
+        if inside:
+            assert folder.read("a.yaml")[0] == b"x: 1\n"
+        else:
+            with pytest.raises(gateway.OutsideRoot):
+                folder.read("a.yaml", display="m/a.yaml")
+        link = folder.stat("a.yaml", follow=False)
+        assert link.st_ino == os.lstat(folder_path / "a.yaml").st_ino
+
+
+@pytest.mark.parametrize("name", [".git", ".GIT", "..", "sub/a.yaml"])
+def test_a_name_that_is_not_a_plain_file_name_is_judged_the_full_way(
+    repo: Project, name: str
+) -> None:
+    (repo.root / "m" / "sub").mkdir(parents=True)
+    (repo.root / "m" / "sub" / "a.yaml").write_text("x: 1\n", encoding="utf-8")
+    (repo.root / "m" / ".GIT").mkdir()
+    with gateway.Folder(repo, repo.root / "m") as folder:
+        if name == "sub/a.yaml":
+            assert folder.read(name)[0] == b"x: 1\n"
+        else:
+            with pytest.raises((gateway.OutsideRoot, gateway.NotRegular)):
+                folder.read(name)
+
+
+def test_a_folder_reads_the_folder_it_judged_even_when_the_path_moves(
+    repo: Project, tmp_path: Path
+) -> None:
+    folder_path = repo.root / "m"
+    folder_path.mkdir()
+    (folder_path / "a.yaml").write_text("mine: 1\n", encoding="utf-8")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "a.yaml").write_text("theirs: 1\n", encoding="utf-8")
+    with gateway.Folder(repo, folder_path) as folder:
+        folder_path.rename(repo.root / "moved")
+        folder_path.symlink_to(outside)  # the path now leads outside: the open folder does not
+        assert folder.read("a.yaml")[0] == b"mine: 1\n"
+
+
+def test_a_fifo_in_a_folder_is_not_read_and_does_not_hang(repo: Project) -> None:
+    (repo.root / "m").mkdir()
+    os.mkfifo(repo.root / "m" / "a.yaml")
+    with gateway.Folder(repo, repo.root / "m") as folder, pytest.raises(gateway.NotRegular):
+        folder.read("a.yaml")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -102,35 +103,31 @@ class Store:
     def load(self) -> Snapshot:
         """Read and check every memory file."""
         snapshot = Snapshot()
-        gateway.require(
-            self.project, self.directory
-        )  # a committed .memory link to elsewhere is not read
-        try:
-            names = sorted(os.listdir(self.directory))
-        except FileNotFoundError:
-            return snapshot
-        cache = FileCache(self.project.cache_dir / "store.json", _salt())
-        prefix = self.project.display(self.directory)
-        raw_ids: dict[str, list[str]] = {}
-        for name in names:
-            display = os.path.join(prefix, name)
-            path = self.directory / name
-            if not self._memory_file(name, path, display, snapshot.problems):
-                continue
-            read = self._read(name, path, display, cache, snapshot.problems)
-            if read is None:
-                continue
-            data, problem_rows = read
-            file_id = name[: -len(SUFFIX)]
-            match data:
-                case {"id": str(raw_id)}:
-                    raw_ids.setdefault(raw_id, []).append(display)
-            if problem_rows:
-                snapshot.problems.extend(Problem(display, *row) for row in problem_rows)
-            elif data is not None:
-                snapshot.memories[file_id] = Memory.from_dict(data)
-                snapshot.files[file_id] = path
-        cache.save()
+        # (a committed .memory link to elsewhere is not read)
+        with gateway.Folder(self.project, self.directory, missing_ok=True) as folder:
+            names = sorted(folder.names())
+            cache = FileCache(self.project.cache_dir / "store.json", _salt())
+            prefix = self.project.display(self.directory)
+            raw_ids: dict[str, list[str]] = {}
+            for name in names:
+                display = os.path.join(prefix, name)
+                path = self.directory / name
+                if not self._memory_file(name, path, display, snapshot.problems):
+                    continue
+                read = self._read(name, folder, display, cache, snapshot.problems)
+                if read is None:
+                    continue
+                data, problem_rows = read
+                file_id = name[: -len(SUFFIX)]
+                match data:
+                    case {"id": str(raw_id)}:
+                        raw_ids.setdefault(raw_id, []).append(display)
+                if problem_rows:
+                    snapshot.problems.extend(Problem(display, *row) for row in problem_rows)
+                elif data is not None:
+                    snapshot.memories[file_id] = Memory.from_dict(data)
+                    snapshot.files[file_id] = path
+            cache.save()
         snapshot.problems.extend(self._cross_problems(snapshot, raw_ids))
         snapshot.problems.sort()
         return snapshot
@@ -158,21 +155,27 @@ class Store:
             )
             problems.append(Problem(shown, 1, 1, "file", message))
             return False
-        if os.path.islink(path):  # the directory is inside: only a link can lead elsewhere
-            refusal = gateway.problem(self.project, path, display)
-            if refusal is not None:
-                problems.append(refusal)
-                return False
         return True
 
     def _read(
-        self, name: str, path: Path, display: str, cache: FileCache, problems: list[Problem]
+        self,
+        name: str,
+        folder: gateway.Folder,
+        display: str,
+        cache: FileCache,
+        problems: list[Problem],
     ) -> tuple[Any, list[list[Any]]] | None:
         """A memory file's data and problem rows (line, column, field, message), from the cache
         when the file did not change; ``None`` (why, into ``problems``) when it cannot be read."""
 
         try:
-            st = os.stat(path)
+            st = folder.stat(name, follow=False)
+            if stat.S_ISLNK(st.st_mode):  # the folder is inside: only a link can lead elsewhere
+                refusal = gateway.problem(self.project, folder.path / name, display)
+                if refusal is not None:
+                    problems.append(refusal)
+                    return None
+                st = folder.stat(name)
         except FileNotFoundError:  # removed while we read
             return None
         if st.st_size > MAX_FILE_BYTES:  # not read at all: a huge file costs no memory
@@ -184,7 +187,7 @@ class Store:
         if cached is not None:
             return cached
         try:
-            raw = gateway.read_bytes(self.project, path, limit=MAX_FILE_BYTES, display=display)
+            raw, _ = folder.read(name, limit=MAX_FILE_BYTES, display=display)
         except OSError as exc:
             problems.append(Problem(display, 1, 1, "file", f"cannot read: {exc.strerror}"))
             return None

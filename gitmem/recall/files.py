@@ -9,7 +9,6 @@ import contextlib
 import hashlib
 import marshal
 import os
-from pathlib import Path
 from typing import Any
 
 from gitmem import gateway
@@ -59,31 +58,19 @@ def memories(names: list[str], stats: list[os.stat_result]) -> dict[str, os.stat
     }
 
 
-def stat_all(directory: Path) -> tuple[list[str], list[os.stat_result]]:
+def stat_all(folder: gateway.Folder) -> tuple[list[str], list[os.stat_result]]:
     """The names of every ``.yaml`` file (``memories`` keeps the memories'), in the folder's order,
-    and their stats, index for index; stat relative to the open folder where the platform allows
-    (the warm query's main cost at 10,000 memories, and about three times cheaper than building
-    each path)."""
+    and their stats, index for index, each relative to the open folder (the warm query's main cost
+    at 10,000 memories, and about three times cheaper than building each path)."""
+    names = [n for n in folder.names() if n.endswith(SUFFIX)]
     try:
-        names = [n for n in os.listdir(directory) if n.endswith(SUFFIX)]
-    except FileNotFoundError:
-        return [], []
-    if os.stat in os.supports_dir_fd:
-        fd = gateway.open_dir(directory, directory)
-        try:
-            return names, [os.stat(name, dir_fd=fd) for name in names]
-        except FileNotFoundError:  # removed while listed: the slow way, leaving it out
-            pass
-        finally:
-            os.close(fd)
-    return _stat_each(directory, names)
-
-
-def _stat_each(directory: Path, names: list[str]) -> tuple[list[str], list[os.stat_result]]:
+        return names, [folder.stat(name) for name in names]
+    except FileNotFoundError:  # removed while listed: the slow way, leaving it out
+        pass
     found: list[str] = []
     stats: list[os.stat_result] = []
     for name in names:
         with contextlib.suppress(FileNotFoundError):
-            stats.append(os.stat(os.path.join(directory, name)))
+            stats.append(folder.stat(name))
             found.append(name)
     return found, stats

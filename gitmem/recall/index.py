@@ -179,52 +179,54 @@ class RecallIndex:
         killed checking on its own is recorded as too costly and skipped until it changes
         (``COSTLY``): one file never holds back the index, whatever the store holds
         (``_check_changed``)."""
-        gateway.require(
-            self.project, self.directory
-        )  # a .memory link to elsewhere is not read, as by the store
-        started_ns = _now_ns()
-        names, stats = files.stat_all(self.directory)
-        signature = files.signature(names, stats)
-        if self._info("signature") == signature:
-            # every file has the stat it had when indexed, long enough ago to trust it
-            return Refreshed()
-        on_disk = files.memories(names, stats)
-        # Only entries that were not racily clean when indexed can be trusted on their stat alone.
-        trusted = self.conn.execute(
-            "SELECT name, ino, size, mtime, ctime FROM files WHERE trusted = 1"
-        ).fetchall()
-        listed = {(name, *files.key(st)) for name, st in on_disk.items()}
-        changed = sorted(name for name, *_ in listed.difference(trusted))
-        stored = {name for (name,) in self.conn.execute("SELECT name FROM files")}
-        removed = sorted(stored - on_disk.keys())
-        outcome = Refreshed(read=len(changed), removed=len(removed))
-        with self._writing():
-            for name in removed:
-                self._forget(name)
-        try:
-            moved = self._check_changed(
-                changed, on_disk, self._info("checking"), started_ns, deadline, outcome
-            )
-        except BaseException:  # interrupted here (^C), not killed: no file is to blame
-            with contextlib.suppress(sqlite3.Error):
-                self.conn.execute("INSERT OR REPLACE INTO info(key, value) VALUES ('checking', '')")
-            raise
-        if not outcome.complete:
-            return outcome  # the rest next time; the signature stays unwritten
-        with self._writing():
-            (untrusted,) = self.conn.execute(
-                "SELECT count(*) FROM files WHERE trusted = 0"
-            ).fetchone()
-            # The signature stands for "nothing to check": only when every entry is trusted, and was
-            # recorded with the stat the signature was computed from.
-            value = "" if untrusted or moved else signature
-            self.conn.execute(
-                "INSERT OR REPLACE INTO info(key, value) VALUES ('signature', ?)", (value,)
-            )
-            self.conn.execute(
-                "INSERT OR REPLACE INTO info(key, value) SELECT 'size', count(*) FROM memories"
-            )
-        return outcome
+        # (a .memory link to elsewhere is not read, as by the store)
+        with gateway.Folder(self.project, self.directory, missing_ok=True) as folder:
+            started_ns = _now_ns()
+            names, stats = files.stat_all(folder)
+            signature = files.signature(names, stats)
+            if self._info("signature") == signature:
+                # every file has the stat it had when indexed, long enough ago to trust it
+                return Refreshed()
+            on_disk = files.memories(names, stats)
+            # Only entries that were not racily clean when indexed can be trusted on their stat
+            # alone.
+            trusted = self.conn.execute(
+                "SELECT name, ino, size, mtime, ctime FROM files WHERE trusted = 1"
+            ).fetchall()
+            listed = {(name, *files.key(st)) for name, st in on_disk.items()}
+            changed = sorted(name for name, *_ in listed.difference(trusted))
+            stored = {name for (name,) in self.conn.execute("SELECT name FROM files")}
+            removed = sorted(stored - on_disk.keys())
+            outcome = Refreshed(read=len(changed), removed=len(removed))
+            with self._writing():
+                for name in removed:
+                    self._forget(name)
+            try:
+                moved = self._check_changed(
+                    folder, changed, on_disk, self._info("checking"), started_ns, deadline, outcome
+                )
+            except BaseException:  # interrupted here (^C), not killed: no file is to blame
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute(
+                        "INSERT OR REPLACE INTO info(key, value) VALUES ('checking', '')"
+                    )
+                raise
+            if not outcome.complete:
+                return outcome  # the rest next time; the signature stays unwritten
+            with self._writing():
+                (untrusted,) = self.conn.execute(
+                    "SELECT count(*) FROM files WHERE trusted = 0"
+                ).fetchone()
+                # The signature stands for "nothing to check": only when every entry is trusted,
+                # and was recorded with the stat the signature was computed from.
+                value = "" if untrusted or moved else signature
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO info(key, value) VALUES ('signature', ?)", (value,)
+                )
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO info(key, value) SELECT 'size', count(*) FROM memories"
+                )
+            return outcome
 
     def _info(self, key: str) -> str:
         """The index's note ``key`` (``""`` when it has none)."""
@@ -233,6 +235,7 @@ class RecallIndex:
 
     def _check_changed(
         self,
+        folder: gateway.Folder,
         changed: list[str],
         on_disk: dict[str, os.stat_result],
         stopped: str,
@@ -279,7 +282,7 @@ class RecallIndex:
                         recorded: Key | None = files.key(on_disk[name])
                     else:
                         checked, recorded = self._update(
-                            name, on_disk[name], started_ns, store_cache
+                            folder, name, on_disk[name], started_ns, store_cache
                         )
                         outcome.checked += checked
                     moved |= recorded != files.key(on_disk[name])
@@ -337,11 +340,15 @@ class RecallIndex:
             self.conn.execute("DELETE FROM info WHERE key = 'size'")
 
     def _update(
-        self, name: str, st: os.stat_result, started_ns: int, store_cache: Any
+        self,
+        folder: gateway.Folder,
+        name: str,
+        st: os.stat_result,
+        started_ns: int,
+        store_cache: Any,
     ) -> tuple[int, Key | None]:
         """Index one new or changed file; returns 1 when its content had to be checked (else 0), and
         the stat recorded for it (``None`` when it is gone)."""
-        path = self.directory / name
         refusal = files.too_large(st)  # no huge file read (a link leading out: the read refuses it)
         if refusal is not None:
             self._record(name, st, started_ns, "", None, [refusal])
@@ -349,8 +356,8 @@ class RecallIndex:
         from gitmem.memory.schema import MAX_FILE_BYTES  # (imported already by ``files.too_large``)
 
         try:
-            raw = gateway.read_bytes(self.project, path, limit=MAX_FILE_BYTES)
-            st = os.stat(path)  # the stat of what we read (it may have changed since the scan)
+            # the stat of what is read (it may have changed since the listing)
+            raw, st = folder.read(name, limit=MAX_FILE_BYTES)
         except FileNotFoundError:
             self._forget(name)
             return 0, None
