@@ -84,3 +84,54 @@ def test_random_yaml_structures(document: dict[str, Any]) -> None:
     except Exception:  # a structure ruamel itself cannot represent is not our input
         return
     _check(text.encode("utf-8"))
+
+
+# Every way a YAML text can spell a string: plain, single- and double-quoted, literal and folded blocks.
+_STYLES = st.sampled_from(["plain", "single", "double", "literal", "folded"])
+# Pieces of a value: any character, and YAML's escapes of characters that are not plain (a tab, hidden characters,
+# line breaks: U+0085, U+2028, U+2029, VT).
+_ESCAPES = ["\\t", "\\u200b", "\\x85", "\\L", "\\N", "\\P", "\\v", "\\e", "\\0", "\\\\"]
+_TEXTS = st.lists(
+    st.one_of(st.sampled_from([*_ESCAPES, *string.printable, "\u200b", "\u2028"]), st.characters()),
+    max_size=12,
+).map("".join)
+
+
+def _spelled(value: str, style: str) -> str:
+    """``value`` written as YAML in ``style`` (no escaping but what the style itself needs)."""
+    match style:
+        case "plain":
+            return value
+        case "single":
+            return "'" + value.replace("'", "''") + "'"
+        case "double":
+            return '"' + value.replace('"', "") + '"'
+        case "literal" | "folded":
+            lines = value.split("\n")
+            return (
+                ("|" if style == "literal" else ">")
+                + "\n"
+                + "".join(f"  {line}\n" for line in lines)
+            )
+    raise AssertionError(style)
+
+
+@SETTINGS
+@given(st.lists(st.tuples(_TEXTS, _STYLES), min_size=1, max_size=4))
+def test_a_plain_text_reads_as_plain_strings(values: list[tuple[str, str]]) -> None:
+    """``fields.plain``: when a text is visible ASCII and newlines with no backslash, every string YAML reads from it
+    is too, so no field can hold a hidden character or a stray line break (the walks that look for them are skipped).
+    """
+    from gitmem.memory import fields
+
+    text = "".join(
+        f"k{index}: {_spelled(value, style)}\n" for index, (value, style) in enumerate(values)
+    )
+    if not fields.plain(text):
+        return
+    try:
+        data = yamlio.load(text).data
+    except yamlio.YamlProblem:
+        return
+    for _, value in fields.strings(data, ()):
+        assert fields.plain(value + "\n"), (text, value)

@@ -81,6 +81,20 @@ def normalise_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+# Visible ASCII but the backslash, and the newline: a text of only these reads as YAML strings of
+# only these (see ``plain``).
+_PLAIN = bytes([*range(0x20, 0x7F), 0x0A]).replace(b"\\", b"")
+
+
+def plain(text: str) -> bool:
+    """Whether every string YAML reads from ``text`` is visible ASCII, with no line break but
+    ``\\n``: ``text`` itself is, and has no backslash (an escape is the only way a YAML string
+    holds a character its text does not; folding adds only spaces and newlines). Then no field
+    holds a stray line break (``line_break_problems``) or an escaped hidden character, and the
+    fields need not be walked for them: most memory files."""
+    return text.isascii() and not text.encode("ascii").translate(None, _PLAIN)
+
+
 def line_break_problems(data: Any) -> list[tuple[Where, int, str]]:
     """(field path, code point, message) for every string in ``data`` holding a line break other
     than ``\\n``.

@@ -174,21 +174,22 @@ def _check_yaml_file(
         )
     if doc is None:
         return None, problems
-    if not hidden:
+    walk = not fields.plain(text)  # else no field holds an escaped hidden character or line break
+    if walk and not hidden:
         problems.extend(_escaped_hidden(doc, path))
     problems.extend(_schema_problems(doc, schema, path))
-    problems.extend(_field_problems(doc, schema, path, problems))
+    problems.extend(_field_problems(doc, schema, path, problems, walk))
     return doc, problems
 
 
 def _field_problems(
-    doc: yamlio.Document, schema: str, path: str, found: list[Problem]
+    doc: yamlio.Document, schema: str, path: str, found: list[Problem], walk: bool
 ) -> list[Problem]:
-    """What the schema cannot say (``gitmem.memory.fields``): stray line breaks, globs standing
-    for too many."""
+    """What the schema cannot say (``gitmem.memory.fields``): stray line breaks (looked for when
+    ``walk``), globs standing for too many."""
 
     problems = []
-    for where, codepoint, message in fields.line_break_problems(doc.data):
+    for where, codepoint, message in fields.line_break_problems(doc.data) if walk else ():
         problem = _at(doc, path, where, message)
         code = f"U+{codepoint:04X}"
         if not any(
