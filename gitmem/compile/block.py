@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from typing import Literal, TypeVar
 
 from gitmem.linear import linear
+from gitmem.memory.model import ID_PATTERN
 from gitmem.records import Record
 
 BEGIN = "<!-- gitmem:begin"
@@ -89,11 +90,24 @@ PRIORITY_RANK = {
     "on-demand": 3,
 }  # on-demand ones are never compiled
 _HEADING_RE = re.compile(r"### (" + "|".join(KIND_HEADINGS.values()) + r")(?: \((.+)\))?")
-# An entry's id: a project memory's, or a shared pack's memory as PACK/ID (no project id holds a
-# slash).
-_ENTRY_RE = linear(
-    r"- .* \(`((?:[a-z0-9][a-z0-9-]{0,63}/)?[a-z0-9][a-z0-9-]{0,63})`(?:, (high|low) priority)?\)"
-)
+# What may follow an entry's id, and the priority it says.
+_SAID_PRIORITY = {"": "normal", ", high priority": "high", ", low priority": "low"}
+
+
+def _entry(line: str) -> tuple[str, str] | None:
+    """The id and priority of an entry's first line, ``- TEXT (`ID`)`` or ``- TEXT (`ID`, high
+    priority)``, else None. The id is a project memory's, or a shared pack's memory as PACK/ID (no
+    project id holds a slash). What follows the last `` (` `` holds no other (an id holds no
+    space), so that is where the id starts: read with string methods, no pattern over the line."""
+    at = line.rfind(" (`")
+    if at < 2 or not line.startswith("- ") or not line.endswith(")"):
+        return None
+    memory_id, tick, said = line[at + 3 : -1].partition("`")
+    priority = _SAID_PRIORITY.get(said)
+    parts = memory_id.split("/")
+    if not tick or priority is None or len(parts) > 2 or not all(map(ID_PATTERN.match, parts)):
+        return None
+    return memory_id, priority
 
 
 class BlockError(Exception):
@@ -483,9 +497,9 @@ class _Splitter:
         elif line.startswith((FOOTER_PREFIX, PERSONAL_FOOTER_PREFIX)):
             self.flush()
             self.footer, self.group = [line], None
-        elif self.group is not None and (entry := _ENTRY_RE.fullmatch(line)):
+        elif self.group is not None and (entry := _entry(line)):
             self.flush()
-            self.meta = (entry.group(1), entry.group(2) or "normal", *self.group)
+            self.meta = (*entry, *self.group)
             self.current = [line]
         elif self.group is not None or self.entries:
             raise BlockError(number, f"unexpected line in a gitmem block: {line[:60]!r}")

@@ -238,3 +238,54 @@ def test_a_block_with_stray_lines_does_not_split() -> None:
     with pytest.raises(BlockError) as info:
         block.split("## Project memories\n\n### Conventions\n\n- x (`x`)\nstray line\n")
     assert info.value.line == 6
+
+
+# The entry line's format as the design writes it, as one pattern (the reference; the reader uses string methods).
+_ENTRY_FORMAT = (
+    r"- .* \(`((?:[a-z0-9][a-z0-9-]{0,63}/)?[a-z0-9][a-z0-9-]{0,63})`(?:, (high|low) priority)?\)"
+)
+_ID_PART = st.sampled_from(["a", "z9", "a-b", "-a", "A", "x" * 64, "x" * 65, "", "é", "a b", "a`"])
+_ENTRY_LINES = st.tuples(
+    st.sampled_from(["- ", "-", "", "* ", "- (`"]),
+    st.sampled_from(["", "Use pnpm", " ", "(`x`)", " (`x`) ", "`"]),
+    st.sampled_from([" (`", "(`", " ( `", " (`a/"]),
+    st.lists(_ID_PART, min_size=1, max_size=3).map("/".join),
+    st.sampled_from(
+        [
+            "`)",
+            "`, high priority)",
+            "`, low priority)",
+            "`, medium priority)",
+            "`",
+            ")",
+            "`) ",
+            "`)x",
+        ]
+    ),
+).map("".join)
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_ENTRY_LINES, st.text(max_size=20)))
+def test_an_entry_line_is_read_as_its_format_says(line: str) -> None:
+    import re
+
+    expected = re.fullmatch(_ENTRY_FORMAT, line)
+    found = block._entry(line)
+    assert found == (expected and (expected.group(1), expected.group(2) or "normal")), line
+
+
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        ("- Use pnpm (`use-pnpm`)", ("use-pnpm", "normal")),
+        ("- Use pnpm (`team/use-pnpm`, high priority)", ("team/use-pnpm", "high")),
+        ("- a (`x`) and b (`y`, low priority)", ("y", "low")),
+        ("- (`x`)", None),  # the text before the id is at least empty, after "- "
+        ("-  (`x`)", ("x", "normal")),
+        ("- a (`a/b/c`)", None),
+        ("- a (`x`, medium priority)", None),
+    ],
+)
+def test_entry_lines(line: str, found: tuple[str, str] | None) -> None:
+    assert block._entry(line) == found
