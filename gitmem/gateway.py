@@ -581,6 +581,20 @@ class Folder:
             return []
         return os.listdir(self.path if self.fd is None else self.fd)
 
+    def stats(self, names: list[str]) -> list[os.stat_result]:
+        """``stat`` of each of ``names`` (file names, as ``names`` lists them), in one loop: the
+        warm prompt hook's main cost at 10,000 memories."""
+        joined = "\0".join(names)  # (no file name holds a NUL)
+        if (
+            self.fd is None
+            or os.sep in joined
+            or (os.altsep or os.sep) in joined
+            or not {"", ".", ".."}.isdisjoint(names)
+        ):
+            return [self.stat(name) for name in names]
+        fd = self.fd
+        return [os.stat(name, dir_fd=fd) for name in names]
+
     def stat(self, name: str, *, follow: bool = True) -> os.stat_result:
         if self.fd is not None and _plain(name):
             return os.stat(name, dir_fd=self.fd, follow_symlinks=follow)
