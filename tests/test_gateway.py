@@ -360,3 +360,16 @@ def test_a_fifo_in_a_folder_is_not_read_and_does_not_hang(repo: Project) -> None
     os.mkfifo(repo.root / "m" / "a.yaml")
     with gateway.Folder(repo, repo.root / "m") as folder, pytest.raises(gateway.NotRegular):
         folder.read("a.yaml")
+
+
+def test_a_folder_stats_its_listing_index_for_index(repo: Project) -> None:
+    folder_path = repo.root / "m"
+    (folder_path / "sub").mkdir(parents=True)
+    for name in ("a.yaml", "b.yaml", "sub/c.yaml"):
+        (folder_path / name).write_text(name, encoding="utf-8")
+    with gateway.Folder(repo, folder_path) as folder:
+        for names in (folder.names(), ["a.yaml", "sub/c.yaml", "b.yaml"], ["a.yaml", ".."]):
+            found = [(st.st_ino, st.st_size) for st in folder.stats(names)]
+            assert found == [
+                (os.stat(folder_path / n).st_ino, os.stat(folder_path / n).st_size) for n in names
+            ]
