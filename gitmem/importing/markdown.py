@@ -295,8 +295,9 @@ def _emit(
 
 
 def _lead_in(block: _Block, following: _Block | None, parsed: Parsed) -> tuple[str, int]:
-    """A label (text ending with ':'): the lead-in of the list that follows it, else skipped."""
-    if following is not None and following.bullet:
+    """A label (text ending with ':'): the lead-in of the list that follows it, else skipped (and
+    one without a word, such as a lone ':', says nothing to lead in with)."""
+    if following is not None and following.bullet and any(map(str.isalnum, block.head)):
         return block.head, block.line
     parsed.skipped.append(Skipped(block.line, "a label without text after it"))
     return "", 0

@@ -382,3 +382,16 @@ def test_the_import_tools_are_the_targets_and_plain_markdown() -> None:
     assert {fmt.tool for fmt in FORMATS} == set(TARGET_NAMES)
     assert MARKDOWN.tool == "markdown" and MARKDOWN.rank > max(fmt.rank for fmt in FORMATS)
     assert len({fmt.rank for fmt in FORMATS}) == len(FORMATS)
+
+
+@pytest.mark.parametrize("label", [":", " :", "--:", "…:"])
+def test_a_label_without_a_word_leads_no_list_in(label: str) -> None:
+    parsed = parse(
+        f"# Rules\n\n{label}\n\n- Always run the linter before committing.\n".splitlines()
+    )
+    assert [(item.head, item.context) for item in parsed.items] == [
+        ("Always run the linter before committing.", "")
+    ]
+    assert [(s.line, s.reason) for s in parsed.skipped] == [(3, "a label without text after it")]
+    with_words = parse("# Rules\n\nWhen testing:\n\n- Run the linter first.\n".splitlines())
+    assert [item.context for item in with_words.items] == ["When testing:"]
