@@ -192,11 +192,12 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
     if flags.left_out and not flags.move:
         raise UsageError("--left-out goes with --move")
     project, store = open_store()
-    threshold = load_config(project).similarity
+    config = load_config(project)
     day = today()
     request = importer.Request(
-        day, threshold, paths, accept=flags.accept, force=flags.force, dry_run=flags.dry_run,
-        rules_only=flags.move, skills=flags.skills, counter_examples=flags.counter_examples,
+        day, config.similarity, paths, accept=flags.accept, force=flags.force,
+        dry_run=flags.dry_run, rules_only=flags.move, skills=flags.skills,
+        counter_examples=flags.counter_examples,
     )  # fmt: skip
     report = importer.import_rules(project, store, request)
     moving = _Moving([], [], [])
@@ -206,9 +207,7 @@ def _from_rules(paths: tuple[Path, ...], flags: _Flags, as_json: bool) -> int:
         apply_moves(project, report, moves)
         moving = _Moving(moves, kept, keep_once(report, store))
     read = [info.path for info in report.files]
-    limits = _Limits(
-        oversized(project, read), near_limits(project, read, load_config(project).budget_for)
-    )
+    limits = _Limits(oversized(project, read), near_limits(project, read, config.budget_for))
     if as_json:
         echo_json(_rules_json(project, report, moving, limits, flags))
     elif not report.files and not report.skipped:
