@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from gitmem.scan import scan_text
-from gitmem.scan.engine import LONG_LINE, WINDOW, _compiled, _merge, _woken
+from gitmem.scan.engine import LONG_LINE, WINDOW, _compiled, _merge, _prechecks, _woken
 from gitmem.scan.rules import RULES
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -170,6 +170,9 @@ def test_every_rule_is_linear_on_a_whole_line(shape: str) -> None:
         (f"{rule.id} (trigger)", re.compile(rule.trigger))
         for rule in RULES
         if rule.trigger is not None
+    ]
+    patterns += [
+        (f"{rule.id} (precheck)", check) for rule, check in zip(RULES, _prechecks(), strict=True)
     ]
     for name, pattern in patterns:
         small_time, large_time = _pattern_cpu(pattern, small), _pattern_cpu(pattern, large)

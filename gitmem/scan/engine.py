@@ -490,6 +490,8 @@ def _candidates(number: int, text: str, start: int, end: int, judged: _Judged) -
     same match), while the window's work lasts; once it is spent, from the end of the rejected
     match, so no character is read by more than one more candidate.
     """
+    if _prechecks()[number].search(text, start, end) is None:
+        return
     pattern = _compiled(RULES[number])
     budget = CANDIDATE_WORK * (end - start) + SPARE_WORK
     position = start
@@ -589,6 +591,12 @@ def _triggers() -> tuple[tuple[int, re.Pattern[str]], ...]:
     )
 
 
+@cache
+def _prechecks() -> tuple[re.Pattern[str], ...]:
+    """Each rule's ``Rule.precheck``, by the rule's index."""
+    return tuple(re.compile(rule.precheck, re.MULTILINE) for rule in RULES)
+
+
 def _scan_layered(text: str, depth: int, judged: _Judged) -> list[Span]:
     spans = _scan_raw(text, judged)
     if depth > 0:
@@ -632,8 +640,7 @@ class _Lines:
         return index + 1, offset - self.starts[index] + 1
 
     def line(self, number: int) -> str:
-        if number < 1 or number > len(self.starts):
-            return ""
+        """Line ``number`` (from 1, as ``position`` numbers them: every caller's line is one)."""
         start = self.starts[number - 1]
         end = self.text.find("\n", start)
         return self.text[start : end if end != -1 else len(self.text)]

@@ -68,6 +68,9 @@ class Rule(NamedTuple):
     names: Names = "credential"
     # a regex that also wakes the rule, on the lines it matches, where no keyword can
     trigger: str | None = None
+    # a regex that every match holds (a necessary condition), cheaper to search for than the
+    # pattern: a window without it is not searched (engine._candidates); "" is in every window
+    precheck: str = ""
 
 
 # -- example builders: deterministic pseudo-random strings -----------------------------------------
@@ -1982,6 +1985,16 @@ RULES: tuple[Rule, ...] = (
         # start of the next candidate (``KEY=KEY=…``, ``--ab=--ab=…``, ``?a=?a=…``) would be read
         # again from each: these values hold no "=" but base64's padding, and a query's no "?", so
         # candidates on a line never overlap (engine._candidates bounds the rest).
+        # What each alternative holds: an "=" (or "<-", "<tag>"); a ":" and a quote after it
+        # ("name": "…"), or a ":" and one word to the end of the line; an option's "-" after no
+        # word; a comma and a quote (two strings). It opens with a character class, which ``re``
+        # finds with a fast scan, where the pattern is tried at every character: a line of prose
+        # (a memory's body, which wakes the rule with the word "secret") costs a twentieth.
+        precheck=(
+            r"""[-=<,:](?:(?<=[=<])|(?<=,)\s*["']|(?<=-)(?<![\w-]-)-?[A-Za-z]"""
+            r"""|(?<=:)\s*(?:[rbuRBU]{1,2}|\b(?:str|String)\()?["'`]"""
+            r"""|(?<=:)(?=[ \t]*[^\s"'`,;#]{6,500}+[ \t]*(?:[#;][^\r\n]*)?\r?$))"""
+        ),
         check="plausible",
         judged="generic",
         examples=lambda: (
