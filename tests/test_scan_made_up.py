@@ -72,6 +72,8 @@ EDITS = [
 SYMBOLS = [
     ("a question mark in a token", ALNUM, lambda v: typed_over(v, "?", 6)),
     ("a dollar in a token", ALNUM, lambda v: typed_over(v, "$", 20)),
+    # a token holds "%" to URL-encode ("%2F"); one that escapes nothing is typed in, with others
+    ("a percent sign that escapes nothing", ALNUM, lambda v: v[:-3] + "%c^"),
 ]
 PLACES = [
     'const apiKey = "{}";',
@@ -118,6 +120,17 @@ def test_random_values_of_every_alphabet_are_still_found(n: int) -> None:
             value = made(alphabet, n)
             found = scan_text(f'SECRET_KEY = "{value}"', "settings.cfg", kind=CODE)
             assert found, value
+
+
+@pytest.mark.parametrize("place", PLACES[:3])
+def test_a_token_may_hold_url_escapes_or_draw_percent_signs(place: str) -> None:
+    """A "%" that escapes nothing marks a typed-in value only once: an alphabet that holds it
+    (a generator's, or a regex's in a test table) draws it again and again."""
+    for _ in range(5):
+        escaped = typed_over(typed_over(made(ALNUM), "%2F", 9), "%3D", 30)
+        drawn = "%q".join(made(ALNUM)[i : i + 10] for i in (0, 10, 20, 30))  # "%q": no escape
+        for value in (escaped, drawn):
+            assert scan_text(place.format(value), "app.cfg", kind=CODE), value
 
 
 def test_a_generator_that_draws_symbols_draws_many() -> None:

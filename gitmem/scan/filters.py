@@ -529,16 +529,19 @@ _TOKEN_PUNCTUATION = frozenset("+/=_-.~:|")
 
 def stray_symbols(value: str) -> bool:
     """A key or token with one character outside the alphabets tokens are drawn from (letters,
-    digits, ``+/=_-.~:|`` and ``%XX`` escapes): ``hysqa?25w3gq…``, ``WAgP6m4gYc1qe$Hnj…``. A
-    generator that draws symbols draws many (Django's keys: two in 32 characters by chance now and
-    then, one hardly ever); a password may hold one, so names of passwords are not asked this.
+    digits, ``+/=_-.~:|`` and ``%XX`` escapes): ``hysqa?25w3gq…``, ``WAgP6m4gYc1qe$Hnj…``; or
+    two, one a ``%`` that escapes nothing (``…gSD%c^``): a token holds ``%`` to URL-encode, and an
+    alphabet that holds it draws it again and again. A generator that draws symbols draws many
+    (Django's keys: two in 32 characters by chance now and then, one hardly ever, and a ``%``
+    among them one time in four); a password may hold one, so names of passwords are not asked
+    this.
     """
-    symbols = sum(
-        1
+    symbols = [
+        c
         for c in _ESCAPE_RE.sub("", value)
         if not (c.isascii() and c.isalnum()) and c not in _TOKEN_PUNCTUATION
-    )
-    return symbols == 1
+    ]
+    return len(symbols) == 1 or (len(symbols) == 2 and symbols.count("%") == 1)
 
 
 _DRAWN_SYMBOLS = frozenset("!@#$%^&*()")
