@@ -532,9 +532,8 @@ def stray_symbols(value: str) -> bool:
     digits, ``+/=_-.~:|`` and ``%XX`` escapes): ``hysqa?25w3gq…``, ``WAgP6m4gYc1qe$Hnj…``; or
     two, one a ``%`` that escapes nothing (``…gSD%c^``): a token holds ``%`` to URL-encode, and an
     alphabet that holds it draws it again and again. A generator that draws symbols draws many
-    (Django's keys: two in 32 characters by chance now and then, one hardly ever, and a ``%``
-    among them one time in four); a password may hold one, so names of passwords are not asked
-    this.
+    (Django's keys: two in 32 characters by chance now and then, one hardly ever); a password may
+    hold one, so names of passwords are not asked this.
     """
     symbols = [
         c
