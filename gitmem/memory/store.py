@@ -175,7 +175,10 @@ class Store:
                 if refusal is not None:
                     problems.append(refusal)
                     return None
-                st = folder.stat(name)
+                followed = _followed(folder, name, display, problems)
+                if followed is None:
+                    return None
+                st = followed
         except FileNotFoundError:  # removed while we read
             return None
         if st.st_size > MAX_FILE_BYTES:  # not read at all: a huge file costs no memory
@@ -351,3 +354,16 @@ class Store:
             return [n[: -len(SUFFIX)] for n in os.listdir(self.directory) if n.endswith(SUFFIX)]
         except FileNotFoundError:
             return []
+
+
+def _followed(
+    folder: gateway.Folder, name: str, display: str, problems: list[Problem]
+) -> os.stat_result | None:
+    """The stat of the file the link ``name`` leads to; None, and why into ``problems``, when it
+    leads to nothing (a committed link whose file was not committed: its memory would be lost
+    without a word)."""
+    try:
+        return folder.stat(name)
+    except FileNotFoundError:
+        problems.append(Problem(display, 1, 1, "file", "a link to a file that does not exist"))
+        return None

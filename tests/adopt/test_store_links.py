@@ -18,6 +18,8 @@ import pytest
 
 from gitmem import clientstores
 from gitmem.importing.stores import read_place
+from gitmem.memory.store import Store
+from gitmem.project import Project
 from tests.conftest import Run, git
 
 MARK = "Quokka-behind-the-link"  # a word only in the store a link leads to
@@ -163,3 +165,16 @@ def test_a_committed_qwen_link_to_another_checkout_imports_nothing(
     data = json.loads(result.out)
     assert data["memories"] == []
     assert any("leads out of the repository" in refused["message"] for refused in data["refused"])
+
+
+def test_a_memory_link_to_a_missing_file_is_a_problem_not_silence(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q")
+    memories = root / ".memory" / "memories"
+    memories.mkdir(parents=True)
+    (memories / "linked.yaml").symlink_to("../../docs/gone.yaml")
+    snapshot = Store(Project(root, root / ".git")).load()
+    assert [
+        (p.path.endswith(".memory/memories/linked.yaml"), p.message) for p in snapshot.problems
+    ] == [(True, "a link to a file that does not exist")]
