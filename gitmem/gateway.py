@@ -581,6 +581,11 @@ class Folder:
             return []
         return os.listdir(self.path if self.fd is None else self.fd)
 
+    def own_stat(self) -> os.stat_result | None:
+        """The stat of the folder that was judged (its mtime changes when a name in it is added,
+        removed or renamed); None when it is missing or not held open."""
+        return None if self.fd is None else os.fstat(self.fd)
+
     def stats(self, names: list[str]) -> list[os.stat_result]:
         """``stat`` of each of ``names`` (file names, as ``names`` lists them), in one loop: the
         warm prompt hook's main cost at 10,000 memories."""

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -197,6 +198,55 @@ def test_unchanged_files_are_not_read_again_and_changed_ones_are(
     assert index.refresh().removed == 1
     assert index.search(["ruff"], 5, date.today()) == []
     index.close()
+
+
+def test_a_kept_listing_is_taken_again_only_while_the_folder_is_unchanged(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The warm refresh takes the folder's last listing again when the folder's stat is the one
+    kept with it; a name added, removed or renamed (even with the folder's mtime put back) lists it
+    again."""
+    import time
+
+    from gitmem.recall import files
+    from gitmem.recall import index as module
+
+    listings: list[int] = []
+    listed = files.listed
+
+    def counting(folder: Any) -> list[str]:
+        listings.append(1)
+        return listed(folder)
+
+    monkeypatch.setattr(files, "listed", counting)
+    folder = project / ".memory/memories"
+    write_memory(project, "use-pnpm", "Use pnpm, never npm")
+    index = RecallIndex(find_project(project))
+    try:
+        index.refresh()  # just changed: the folder's stat is racily clean, nothing kept
+        index.refresh()
+        assert len(listings) == 2
+        monkeypatch.setattr(module, "_now_ns", lambda: time.time_ns() + 5_000_000_000)
+        index.refresh()  # listed, and the listing kept
+        listings.clear()
+        assert index.refresh().read == 0 and listings == []
+
+        def ids(term: str) -> list[str]:
+            index.refresh()
+            return [h.memory.id for h in index.search([term], 5, date.today())]
+
+        before = folder.stat()
+        write_memory(project, "use-ruff", "Format with ruff")
+        os.utime(folder, ns=(before.st_atime_ns, before.st_mtime_ns))  # the ctime still moves
+        assert ids("ruff") == ["use-ruff"] and listings == [1]
+        (folder / "use-ruff.yaml").rename(folder / "use-black.yaml")
+        assert ids("ruff") == [] and len(listings) == 2
+        (folder / "use-pnpm.yaml").unlink()
+        assert ids("pnpm") == [] and len(listings) == 3
+        listings.clear()
+        assert ids("pnpm") == [] and listings == []  # kept again once written
+    finally:
+        index.close()
 
 
 def test_invalid_files_are_left_out_with_a_warning(project: Path, run: Run) -> None:

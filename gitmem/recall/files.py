@@ -5,9 +5,9 @@ store says it.
 
 from __future__ import annotations
 
+import array
 import contextlib
 import hashlib
-import marshal
 import os
 from typing import Any
 
@@ -25,17 +25,14 @@ def key(st: os.stat_result) -> Key:
 def signature(names: list[str], stats: list[os.stat_result]) -> str:
     """A digest of every file's name and stat, in the order given: equal only when no file was
     added, removed or touched (or the folder lists them in another order, which costs one full
-    comparison). One list a field, each read in a loop of its own (a third cheaper than a tuple a
-    file at 10,000 memories), and marshal's version 2 (no references to repeated objects): the
-    fastest here."""
-    fields = (
-        names,
-        [s.st_ino for s in stats],
-        [s.st_size for s in stats],
-        [s.st_mtime_ns for s in stats],
-        [s.st_ctime_ns for s in stats],
-    )
-    return hashlib.sha256(marshal.dumps(fields, 2)).hexdigest()
+    comparison). A field at a time, each as one array of machine integers (at 10,000 memories,
+    half the cost of marshalling the lists)."""
+    digest = hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape"))
+    digest.update(array.array("Q", [s.st_ino for s in stats]))
+    digest.update(array.array("Q", [s.st_size for s in stats]))
+    digest.update(array.array("q", [s.st_mtime_ns for s in stats]))
+    digest.update(array.array("q", [s.st_ctime_ns for s in stats]))
+    return digest.hexdigest()
 
 
 def too_large(st: os.stat_result) -> list[Any] | None:
@@ -58,14 +55,19 @@ def memories(names: list[str], stats: list[os.stat_result]) -> dict[str, os.stat
     }
 
 
-def stat_all(folder: gateway.Folder) -> tuple[list[str], list[os.stat_result]]:
-    """The names of every ``.yaml`` file (``memories`` keeps the memories'), in the folder's order,
-    and their stats, index for index, each relative to the open folder (the warm query's main cost
-    at 10,000 memories, and about three times cheaper than building each path)."""
-    names = [n for n in folder.names() if n.endswith(SUFFIX)]
+def listed(folder: gateway.Folder) -> list[str]:
+    """The names of every ``.yaml`` file in the folder (``memories`` keeps the memories'), in its
+    order."""
+    return [n for n in folder.names() if n.endswith(SUFFIX)]
+
+
+def stat_all(folder: gateway.Folder, names: list[str]) -> tuple[list[str], list[os.stat_result]]:
+    """``names`` (``listed``'s) and their stats, index for index, each relative to the open folder
+    (the warm query's main cost at 10,000 memories, and about three times cheaper than building each
+    path); a name gone since the listing is left out."""
     try:
         return names, folder.stats(names)
-    except FileNotFoundError:  # removed while listed: the slow way, leaving it out
+    except FileNotFoundError:  # removed since listed: the slow way, leaving it out
         pass
     found: list[str] = []
     stats: list[os.stat_result] = []

@@ -182,10 +182,14 @@ class RecallIndex:
         # (a .memory link to elsewhere is not read, as by the store)
         with gateway.Folder(self.project, self.directory, missing_ok=True) as folder:
             started_ns = _now_ns()
-            names, stats = files.stat_all(folder)
+            names, listing = self._listed(folder, started_ns)
+            names, stats = files.stat_all(folder, names)
             signature = files.signature(names, stats)
             if self._info("signature") == signature:
                 # every file has the stat it had when indexed, long enough ago to trust it
+                if listing:  # listed, and the listing can be trusted next time (if writable)
+                    with contextlib.suppress(sqlite3.OperationalError), self._writing():
+                        self._keep_listing(listing, names)
                 return Refreshed()
             on_disk = files.memories(names, stats)
             # Only entries that were not racily clean when indexed can be trusted on their stat
@@ -223,10 +227,42 @@ class RecallIndex:
                 self.conn.execute(
                     "INSERT OR REPLACE INTO info(key, value) VALUES ('signature', ?)", (value,)
                 )
+                if listing:
+                    self._keep_listing(listing, names)
                 self.conn.execute(
                     "INSERT OR REPLACE INTO info(key, value) SELECT 'size', count(*) FROM memories"
                 )
             return outcome
+
+    def _listed(self, folder: gateway.Folder, started_ns: int) -> tuple[list[str], str]:
+        """The ``.yaml`` names in ``folder`` (``files.listed``'s) and the folder's stat to keep with
+        them (``""``: nothing to keep). A name added, removed or renamed changes the folder's mtime,
+        so when its stat is the one kept with the last listing, that listing is taken again (at
+        10,000 memories, a tenth of a new one's cost); a stat within a second of now is not
+        trusted (the racily-clean rule of the files')."""
+        st = folder.own_stat()
+        if st is None:
+            return files.listed(folder), ""
+        key = f"{st.st_dev}:{st.st_ino}:{st.st_mtime_ns}:{st.st_ctime_ns}"
+        if max(st.st_mtime_ns, st.st_ctime_ns) >= started_ns - _RACY_NS:
+            key = ""
+        elif self._info("listed") == key:
+            kept = self._info("names")
+            return kept.split("/") if kept else [], ""
+        return files.listed(folder), key
+
+    def _keep_listing(self, key: str, names: list[str]) -> None:
+        """Keep ``names`` (a listing, no name holds a "/") with the folder's stat ``key``, unless
+        one is no UTF-8 (that folder is listed every time)."""
+        value = "/".join(names)
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            return
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO info(key, value) VALUES (?, ?)",
+            (("listed", key), ("names", value)),
+        )
 
     def _info(self, key: str) -> str:
         """The index's note ``key`` (``""`` when it has none)."""
