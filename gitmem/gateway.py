@@ -619,11 +619,19 @@ class Folder:
                 return _read_open(
                     os.open(name, _READ_FLAGS | os.O_NOFOLLOW, dir_fd=self.fd), limit, shown
                 )
-            except OSError as exc:
-                if exc.errno != errno.ELOOP:
+            except OSError:
+                # a link (ELOOP on Linux and macOS, EMLINK on FreeBSD, EFTYPE on NetBSD): asked
+                # of the name itself, not of the platform's error
+                if not self._is_link(name):
                     raise
         real = _resolved(self.where, self.path / name, display)  # a link: followed and judged
         return _read_open(os.open(real, _READ_FLAGS), limit, shown)
+
+    def _is_link(self, name: str) -> bool:
+        try:
+            return stat.S_ISLNK(os.stat(name, dir_fd=self.fd, follow_symlinks=False).st_mode)
+        except OSError:
+            return False
 
 
 # Whether this system opens, lists and stats a file relative to an open folder (POSIX does).

@@ -5,8 +5,10 @@ bounded, a link is written through and kept."""
 from __future__ import annotations
 
 import ast
+import errno
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -323,6 +325,43 @@ def test_a_linked_file_in_a_folder_is_followed_and_judged(
                 folder.read("a.yaml", display="m/a.yaml")
         link = folder.stat("a.yaml", follow=False)
         assert link.st_ino == os.lstat(folder_path / "a.yaml").st_ino
+
+
+@pytest.mark.parametrize("code", [errno.ELOOP, errno.EMLINK, getattr(errno, "EFTYPE", 79)])
+def test_a_link_is_followed_and_judged_whatever_error_the_platform_gives_its_no_follow_open(
+    repo: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int
+) -> None:
+    """Linux and macOS refuse an ``O_NOFOLLOW`` open of a link with ELOOP, FreeBSD with EMLINK,
+    NetBSD with EFTYPE: each is a link, judged the full way; any other error of a file is raised."""
+    folder_path = repo.root / "m"
+    folder_path.mkdir()
+    (tmp_path / "target.yaml").write_text("x: 1\n", encoding="utf-8")
+    (folder_path / "out.yaml").symlink_to(tmp_path / "target.yaml")
+    (folder_path / "plain.yaml").write_text("x: 2\n", encoding="utf-8")
+    real_open = os.open
+
+    def platform_open(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        try:
+            return real_open(path, flags, *args, **kwargs)
+        except OSError as exc:
+            if flags & os.O_NOFOLLOW and exc.errno == errno.ELOOP:
+                raise OSError(code, os.strerror(code)) from None
+            raise
+
+    def refusing_open(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if flags & os.O_NOFOLLOW:
+            raise OSError(code, os.strerror(code))
+        return real_open(path, flags, *args, **kwargs)
+
+    with gateway.Folder(repo, folder_path) as folder:
+        monkeypatch.setattr(gateway.os, "open", platform_open)
+        with pytest.raises(gateway.OutsideRoot):
+            folder.read("out.yaml", display="m/out.yaml")
+        assert folder.read("plain.yaml")[0] == b"x: 2\n"
+        monkeypatch.setattr(gateway.os, "open", refusing_open)  # a plain file's own error
+        with pytest.raises(OSError) as caught:
+            folder.read("plain.yaml")
+        assert caught.value.errno == code
 
 
 @pytest.mark.parametrize("name", [".git", ".GIT", "..", "sub/a.yaml"])
