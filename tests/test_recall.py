@@ -265,6 +265,30 @@ def test_invalid_files_are_left_out_with_a_warning(project: Path, run: Run) -> N
     assert again.err == result.err
 
 
+def test_a_link_to_nothing_is_left_out_with_a_warning_until_its_file_exists(
+    project: Path, run: Run
+) -> None:
+    """A committed link whose file was not committed: recall says so, as `validate` does, and
+    finds the memory once the file is there."""
+    write_memory(project, "use-pnpm", "Use pnpm, never npm")
+    kept = write_memory(project, "use-ruff", "Format with ruff")
+    target = project / "shared" / "use-ruff.yaml"
+    target.parent.mkdir()
+    kept.rename(target)
+    (project / ".memory/memories/use-ruff.yaml").symlink_to(Path("../../shared/use-ruff.yaml"))
+    target.rename(project / "elsewhere.yaml")
+    for _ in range(2):  # found by the refresh, then kept in the index
+        result = run("recall", "npm", "--json")
+        assert [h["id"] for h in json.loads(result.out)] == ["use-pnpm"]
+        assert result.err == (
+            "warning: .memory/memories/use-ruff.yaml:1:1: file: a link to a file that does not "
+            "exist (invalid memory file left out of recall; see `gitmem validate`)\n"
+        )
+    (project / "elsewhere.yaml").rename(target)
+    result = run("recall", "ruff", "--json")
+    assert [h["id"] for h in json.loads(result.out)] == ["use-ruff"] and result.err == ""
+
+
 def test_a_corrupt_index_is_rebuilt(project: Path, run: Run) -> None:
     write_memory(project, "use-pnpm", "Use pnpm, never npm")
     assert recall_ids(run, "pnpm") == ["use-pnpm"]

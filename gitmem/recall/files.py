@@ -5,10 +5,10 @@ store says it.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import marshal
 import os
+import stat
 from typing import Any
 
 from gitmem import gateway
@@ -68,7 +68,7 @@ def listed(folder: gateway.Folder) -> list[str]:
 def stat_all(folder: gateway.Folder, names: list[str]) -> tuple[list[str], list[os.stat_result]]:
     """``names`` (``listed``'s) and their stats, index for index, each relative to the open folder
     (the warm query's main cost at 10,000 memories, and about three times cheaper than building each
-    path); a name gone since the listing is left out."""
+    path); a name gone since the listing is left out, a link to nothing kept with its own stat."""
     try:
         return names, folder.stats(names)
     except FileNotFoundError:  # removed since listed: the slow way, leaving it out
@@ -76,7 +76,21 @@ def stat_all(folder: gateway.Folder, names: list[str]) -> tuple[list[str], list[
     found: list[str] = []
     stats: list[os.stat_result] = []
     for name in names:
-        with contextlib.suppress(FileNotFoundError):
-            stats.append(folder.stat(name))
-            found.append(name)
+        try:
+            st = folder.stat(name)
+        except FileNotFoundError:
+            try:  # a link to nothing: kept with its own stat, to be reported (``dangling``)
+                st = folder.stat(name, follow=False)
+            except FileNotFoundError:
+                continue
+        stats.append(st)
+        found.append(name)
     return found, stats
+
+
+def dangling(st: os.stat_result) -> list[Any] | None:
+    """Why a memory file is not read when ``stat_all`` gave the stat of a link (one that leads to
+    nothing), as the store says it; or None."""
+    if stat.S_ISLNK(st.st_mode):
+        return [1, 1, "file", "a link to a file that does not exist"]
+    return None

@@ -385,7 +385,8 @@ class RecallIndex:
     ) -> tuple[int, Key | None]:
         """Index one new or changed file; returns 1 when its content had to be checked (else 0), and
         the stat recorded for it (``None`` when it is gone)."""
-        refusal = files.too_large(st)  # no huge file read (a link leading out: the read refuses it)
+        # no huge file read, nor a link to nothing (a link leading out: the read refuses it)
+        refusal = files.too_large(st) or files.dangling(st)
         if refusal is not None:
             self._record(name, st, started_ns, "", None, [refusal])
             return 0, files.key(st)
