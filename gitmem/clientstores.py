@@ -127,14 +127,14 @@ def canonical_root(root: Path) -> Path:
         return root
     if not line.startswith("gitdir:"):
         return root
-    git_dir = (root / line[7:].strip()).resolve()
+    git_dir = gateway.real(root / line[7:].strip())
     try:
         common_dir = (
             gateway.read_given(git_dir / "commondir", limit=4096).decode("utf-8", "replace").strip()
         )
     except (OSError, CheckFailed):
         return root
-    common = (git_dir / common_dir).resolve()
+    common = gateway.real(git_dir / common_dir)
     return common.parent if common.name == ".git" else root
 
 

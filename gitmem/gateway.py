@@ -53,6 +53,7 @@ from gitmem.project import Project, UserScope, xdg_home
 from gitmem.records import Record
 
 REASON = "resolves outside the repository (through a symbolic link); gitmem does not follow it"
+LOOP_REASON = "a loop of symbolic links; gitmem does not follow it"
 USER_REASON = (
     "resolves outside your home and config folders (through a symbolic link); gitmem does not "
     "follow it"
@@ -140,6 +141,14 @@ def _size(limit: int) -> str:
 
 def _real(path: Path | str) -> str:
     return os.path.realpath(os.fspath(path))
+
+
+def real(path: Path | str) -> Path:
+    """``path`` absolute, every link in it followed, as ``Path.resolve`` gives it, but never an
+    error for a loop of links (Python 3.11's ``resolve`` raises RuntimeError there, and a committed
+    loop stopped every command that met it): the loop's link is left as it is, for what reads or
+    writes it to refuse. The one way gitmem resolves a path (tests/test_gateway_attacks.py)."""
+    return Path(_real(path))
 
 
 def _under(real: str, base: str) -> bool:
@@ -270,7 +279,17 @@ def _refusal(where: Where, path: Path | str, *, follow: bool = True) -> tuple[st
     if real_folder is not None and (not follow or not _is_link(path)):
         return os.path.join(real_folder, name), None
     real = _real(path) if follow else os.path.join(_real(folder), name)
+    if follow and _loops(real):
+        return real, LOOP_REASON
     return real, _judge(area, real)
+
+
+def _loops(real: str) -> bool:
+    """Whether ``real`` (``realpath``'s, which leaves a loop of links as it is) runs into a loop."""
+    try:
+        return stat.S_ISLNK(os.lstat(real).st_mode)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
 
 
 def problem(where: Where, path: Path | str, display: str) -> Problem | None:
@@ -634,6 +653,17 @@ class Folder:
             return False
 
 
+def unfollowed(exc: OSError) -> tuple[str, str]:
+    """The field and message said of a link whose stat, followed, failed with ``exc``: one that
+    leads to nothing (a committed link whose file was not committed), or a loop of links (as
+    ``problem`` says it)."""
+    if isinstance(exc, FileNotFoundError):
+        return "file", "a link to a file that does not exist"
+    if exc.errno == errno.ELOOP:
+        return "path", LOOP_REASON
+    return "file", f"cannot read: {exc.strerror}"
+
+
 # Whether this system opens, lists and stats a file relative to an open folder (POSIX does).
 _RELATIVE = {os.open, os.stat}.issubset(os.supports_dir_fd) and os.listdir in os.supports_fd
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -813,7 +843,7 @@ def installed_record(distribution: str, name: str) -> str | None:
 
 def find_project(start: Path | None = None) -> Project:
     """The git repository that holds ``start`` (default: the current directory)."""
-    here = (start or Path.cwd()).resolve()
+    here = real(start or Path.cwd())
     for directory in (here, *here.parents):
         dot_git = directory / ".git"
         if dot_git.is_dir():
@@ -834,4 +864,4 @@ def _linked_git_dir(dot_git: Path) -> Path:
     if not text.startswith("gitdir:"):
         raise CannotRun(f"{dot_git} is not a git link file (expected 'gitdir: PATH')")
     target = Path(text.removeprefix("gitdir:").strip())
-    return target if target.is_absolute() else (dot_git.parent / target).resolve()
+    return target if target.is_absolute() else real(dot_git.parent / target)

@@ -249,6 +249,59 @@ def test_compile_never_writes_inside_git(project: Path, run: Run) -> None:
     ]
 
 
+@pytest.mark.parametrize("loop", ["CLAUDE.md", "web/AGENTS.md", "loops/AGENTS.md"])
+def test_a_committed_loop_of_links_is_one_line_not_a_crash(
+    project: Path, run: Run, monkeypatch: pytest.MonkeyPatch, loop: str
+) -> None:
+    """A rules file (or a folder on its way) that is a link to itself stopped compile, explain and
+    stats with an internal error (Python 3.11's ``Path.resolve`` raises RuntimeError on a loop).
+    Compile says which path in one line, writes nothing, and the commands that read go on."""
+    assert run("add", "Use pnpm, never npm").code == 0
+    assert run("add", "Web code is TypeScript", "--path", "web/**").code == 0
+    assert run("compile").code == 0
+    (project / "web").mkdir(exist_ok=True)
+    (project / "loops").mkdir(exist_ok=True)
+    (project / "loops" / "x").symlink_to("x")  # a folder on the way that loops, for reads
+    target = project / loop
+    target.unlink(missing_ok=True)
+    target.symlink_to(target.name)
+    assert run("add", "Release on Fridays").code == 0
+    before = tree(project)
+    monkeypatch.chdir(project)
+    result = run("compile")
+    if loop == "loops/AGENTS.md":  # not a file any target writes: nothing to refuse
+        assert result.code == 0, result
+    else:
+        assert result.code == 1, result
+        assert result.err.startswith(
+            f"{loop}:1:1: path: a loop of symbolic links; gitmem does not follow it\n"
+        ), result.err
+        assert {k: v for k, v in tree(project).items() if ".memory" not in k} == {
+            k: v for k, v in before.items() if ".memory" not in k
+        }
+    for command in (["explain", "web/app.ts"], ["stats"], ["doctor"], ["recall", "pnpm"]):
+        done = run(*command)
+        assert "internal error" not in done.err and done.code in (0, 1), (command, done)
+
+
+def test_no_module_resolves_a_path_but_the_gateway() -> None:
+    """``Path.resolve`` raises on a loop of links in Python 3.11: every path is resolved by
+    ``gateway.real`` (``os.path.realpath``), so the next call cannot bring the crash back."""
+    import ast
+
+    found = []
+    for path in sorted(Path(gitmem.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "resolve"
+                and not node.args
+            ):
+                found.append(f"{path.name}:{node.lineno}")
+    assert found == []
+
+
 # -- --user and a dotfile link ---------------------------------------------------------------------------------------
 
 

@@ -129,8 +129,8 @@ class Context:
     def cited(self, relative: str) -> bytes | None:
         """A cited file's bytes; ``None`` when it is gone, not a file, or outside the repository."""
         if relative not in self._files:
-            root = self.project.root.resolve()
-            target = (root / relative).resolve()
+            root = gateway.real(self.project.root)
+            target = gateway.real(root / relative)
             content: bytes | None = None
             if target.is_relative_to(root):  # the read refuses what is gone or not a file
                 with contextlib.suppress(OSError, GitmemError):

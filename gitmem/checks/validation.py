@@ -34,11 +34,11 @@ def validate_files(
     problems: list[Problem] = []
     load = cache(store.load)  # the store, read once if any file given is one of its memories
     for file in files:
-        path = file.resolve()
+        path = gateway.real(file)
         display = str(file)
-        if path == project.config_path.resolve():
+        if path == gateway.real(project.config_path):
             problems.extend(_config_problems(project, path, display))
-        elif path.parent == project.memories_dir.resolve() and path.name.endswith(SUFFIX):
+        elif path.parent == gateway.real(project.memories_dir) and path.name.endswith(SUFFIX):
             mine = os.path.normcase(project.display(path))
             problems.extend(
                 Problem(display, p.line, p.column, p.field, p.message)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
+from gitmem import gateway
 from gitmem.commands import open_store, today
 from gitmem.commands.output import echo, echo_json, some
 from gitmem.compile import budget
@@ -101,12 +102,12 @@ def _relative(root: Any, path: str) -> str:
     """``path`` (as typed, from the current directory) relative to the repository root, /
     separators."""
     if not path:
-        cwd = Path.cwd().resolve()
+        cwd = gateway.real(Path.cwd())
         return cwd.relative_to(root).as_posix() if cwd != root and cwd.is_relative_to(root) else ""
-    full = (Path.cwd() / path).resolve()
-    if not full.is_relative_to(root.resolve()):
+    full = gateway.real(Path.cwd() / path)
+    if not full.is_relative_to(gateway.real(root)):
         raise UsageError(f"{path}: not inside the repository")
-    relative = full.relative_to(root.resolve()).as_posix()
+    relative = full.relative_to(gateway.real(root)).as_posix()
     return "" if relative == "." else relative
 
 

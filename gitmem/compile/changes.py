@@ -134,7 +134,7 @@ def linked_document(project: Project, path: str) -> str | None:
     if not full.is_symlink():
         return None
     try:
-        relative = full.resolve().relative_to(project.root.resolve()).as_posix()
+        relative = gateway.real(full).relative_to(gateway.real(project.root)).as_posix()
     except ValueError:
         return None
     name = relative.rsplit("/", 1)[-1]

@@ -72,8 +72,8 @@ def hook_file(project: Project, hook_type: str) -> HookFile | None:
     directory = Path(os.path.normpath(project.root / os.path.expanduser(configured)))
     if directory.name == "_" and (directory / "h").is_file():  # husky 9: its stubs run ../<hook>
         directory = directory.parent
-    root = project.root.resolve()
-    resolved = directory.resolve()
+    root = gateway.real(project.root)
+    resolved = gateway.real(directory)
     inside = resolved == root or root in resolved.parents
     return HookFile(hook_type, directory / hook_type, configured, inside)
 

@@ -110,13 +110,13 @@ def rules_files(project: Project, client: Client) -> list[Path]:
     if not any(path.is_file() for path in files):
         files = [root / name for name in client.fallback_files]
     files += [root / name for name in named_files(project, BY_NAME[client.name].names_setting)]
-    inside = root.resolve()
+    inside = gateway.real(root)
     for path in list(files):
         try:
             text = gateway.read_text(project, path, limit=gateway.RULES_LIMIT, errors="replace")
         except (OSError, GitmemError):  # a link leading outside (to /dev/zero...), too large
             continue
-        imported = [(path.parent / name).resolve() for name in _IMPORT.findall(text)]
+        imported = [gateway.real(path.parent / name) for name in _IMPORT.findall(text)]
         files += [found for found in imported if inside in found.parents]
     return list(dict.fromkeys(files))
 

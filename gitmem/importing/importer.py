@@ -203,7 +203,7 @@ class ImportReport:
 
 def _relative(project: Project, path: Path) -> str | None:
     try:
-        return path.resolve().relative_to(project.root.resolve()).as_posix()
+        return gateway.real(path).relative_to(gateway.real(project.root)).as_posix()
     except ValueError:
         return None
 

@@ -142,7 +142,7 @@ def take_words(body: str) -> tuple[str, tuple[str, ...]]:
 def origin_of(project: Project, path: Path) -> str:
     """The log's path relative to the repository root, as stored in ``origin``."""
     try:
-        return path.resolve().relative_to(project.root.resolve()).as_posix()
+        return gateway.real(path).relative_to(gateway.real(project.root)).as_posix()
     except ValueError:
         raise UsageError(
             f"{path} is outside the repository: store it first with `gitmem journal add "

@@ -38,7 +38,7 @@ def make_evidence(project: Project, spec: str) -> Evidence:
     path_text, _, lines = spec.partition(":")
     if not re.fullmatch(r"([1-9]\d*(-[1-9]\d*)?)?", lines):  # none, a number or a range
         raise UsageError(f"--evidence {spec!r}: lines must be a number or a range like 3-9")
-    path = (project.root / path_text).resolve()
+    path = gateway.real(project.root / path_text)
     try:
         relative = path.relative_to(project.root)
     except ValueError:

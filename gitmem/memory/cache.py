@@ -87,7 +87,7 @@ def checks_salt(
     rules and schema (here, not in ``store``, so the recall index gets it without importing the
     store and the YAML reader).
     """
-    package = Path(__file__).resolve().parent.parent
+    package = Path(os.path.realpath(__file__)).parent.parent
     parts = [__version__]
     for relative in relatives:
         try:

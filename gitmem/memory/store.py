@@ -361,9 +361,9 @@ def _followed(
 ) -> os.stat_result | None:
     """The stat of the file the link ``name`` leads to; None, and why into ``problems``, when it
     leads to nothing (a committed link whose file was not committed: its memory would be lost
-    without a word)."""
+    without a word) or cannot be followed (a loop of links)."""
     try:
         return folder.stat(name)
-    except FileNotFoundError:
-        problems.append(Problem(display, 1, 1, "file", "a link to a file that does not exist"))
+    except OSError as exc:
+        problems.append(Problem(display, 1, 1, *gateway.unfollowed(exc)))
         return None

@@ -68,29 +68,34 @@ def listed(folder: gateway.Folder) -> list[str]:
 def stat_all(folder: gateway.Folder, names: list[str]) -> tuple[list[str], list[os.stat_result]]:
     """``names`` (``listed``'s) and their stats, index for index, each relative to the open folder
     (the warm query's main cost at 10,000 memories, and about three times cheaper than building each
-    path); a name gone since the listing is left out, a link to nothing kept with its own stat."""
+    path); a name gone since the listing is left out, a link that leads nowhere kept with its own
+    stat."""
     try:
         return names, folder.stats(names)
-    except FileNotFoundError:  # removed since listed: the slow way, leaving it out
+    except OSError:  # removed since listed, or a link that leads nowhere: a file at a time
         pass
     found: list[str] = []
     stats: list[os.stat_result] = []
     for name in names:
         try:
             st = folder.stat(name)
-        except FileNotFoundError:
-            try:  # a link to nothing: kept with its own stat, to be reported (``dangling``)
+        except OSError:
+            try:  # a link to nothing, or a loop: kept with its own stat, to be reported
                 st = folder.stat(name, follow=False)
-            except FileNotFoundError:
+            except OSError:  # removed since listed
                 continue
         stats.append(st)
         found.append(name)
     return found, stats
 
 
-def dangling(st: os.stat_result) -> list[Any] | None:
-    """Why a memory file is not read when ``stat_all`` gave the stat of a link (one that leads to
-    nothing), as the store says it; or None."""
-    if stat.S_ISLNK(st.st_mode):
-        return [1, 1, "file", "a link to a file that does not exist"]
+def unfollowed(folder: gateway.Folder, name: str, st: os.stat_result) -> list[Any] | None:
+    """Why ``name`` is not read when ``stat_all`` gave the stat of the link itself (one that leads
+    nowhere), as the store says it; None for any other file, or a link followed now."""
+    if not stat.S_ISLNK(st.st_mode):
+        return None
+    try:
+        folder.stat(name)
+    except OSError as exc:
+        return [1, 1, *gateway.unfollowed(exc)]
     return None

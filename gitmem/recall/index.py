@@ -385,8 +385,8 @@ class RecallIndex:
     ) -> tuple[int, Key | None]:
         """Index one new or changed file; returns 1 when its content had to be checked (else 0), and
         the stat recorded for it (``None`` when it is gone)."""
-        # no huge file read, nor a link to nothing (a link leading out: the read refuses it)
-        refusal = files.too_large(st) or files.dangling(st)
+        # no huge file read, nor a link leading nowhere (one leading out: the read refuses it)
+        refusal = files.too_large(st) or files.unfollowed(folder, name, st)
         if refusal is not None:
             self._record(name, st, started_ns, "", None, [refusal])
             return 0, files.key(st)
@@ -889,8 +889,8 @@ def repo_path(project: Project, given: str) -> str:
         relative = Path(os.path.normpath(absolute)).relative_to(project.root)
     except ValueError:
         with contextlib.suppress(ValueError):
-            relative = (
-                Path(os.path.normpath(absolute)).resolve().relative_to(project.root.resolve())
+            relative = gateway.real(os.path.normpath(absolute)).relative_to(
+                gateway.real(project.root)
             )
             return relative.as_posix()
         raise UsageError(f"--path {given!r} is outside the repository") from None

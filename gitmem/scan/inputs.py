@@ -283,7 +283,7 @@ def _root_relative(file: Path, project: Project | None) -> str | None:
     if project is None:
         return None
     try:
-        return file.resolve().relative_to(project.root).as_posix()
+        return gateway.real(file).relative_to(project.root).as_posix()
     except ValueError:
         return None
 
@@ -350,7 +350,7 @@ def read_staged(
         texts += _diffed_as_text(project, args, pathspecs, files)
     for name, added in files:
         texts.append((name, [(number, decode_bytes(line)) for number, line in added]))
-    cwd = Path.cwd().resolve()
+    cwd = gateway.real(Path.cwd())
     for name, lines in sorted(texts, key=lambda pair: pair[0]):
         if settings.excluded(name, lines[0][1][:4096] if lines else ""):
             continue

@@ -196,7 +196,7 @@ def _opencode(storage: Path, root: Path) -> Iterator[Path]:
 
 def _same(directory: str, root: Path) -> bool:
     try:
-        given = Path(directory).resolve()
+        given = gateway.real(directory)
     except OSError:
         return False
-    return given == root.resolve() or root.resolve() in given.parents
+    return given == gateway.real(root) or gateway.real(root) in given.parents

@@ -167,14 +167,34 @@ def test_a_committed_qwen_link_to_another_checkout_imports_nothing(
     assert any("leads out of the repository" in refused["message"] for refused in data["refused"])
 
 
-def test_a_memory_link_to_a_missing_file_is_a_problem_not_silence(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("../../docs/gone.yaml", "file: a link to a file that does not exist"),
+        ("linked.yaml", "path: a loop of symbolic links; gitmem does not follow it"),
+    ],
+)
+def test_a_memory_link_that_leads_nowhere_is_a_problem_not_silence_nor_a_crash(
+    tmp_path: Path, run: Run, target: str, message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A committed link whose file was not committed lost its memory without a word; a committed
+    loop of links stopped every command that reads the store, and the prompt hook, with an internal
+    error. Each is one memory file's problem, in the store and in recall."""
     root = tmp_path / "repo"
     root.mkdir()
     git(root, "init", "-q")
     memories = root / ".memory" / "memories"
     memories.mkdir(parents=True)
-    (memories / "linked.yaml").symlink_to("../../docs/gone.yaml")
+    (memories / "linked.yaml").symlink_to(target)
     snapshot = Store(Project(root, root / ".git")).load()
     assert [
-        (p.path.endswith(".memory/memories/linked.yaml"), p.message) for p in snapshot.problems
-    ] == [(True, "a link to a file that does not exist")]
+        (p.path.endswith(".memory/memories/linked.yaml"), f"{p.field}: {p.message}")
+        for p in snapshot.problems
+    ] == [(True, message)]
+    monkeypatch.chdir(root)
+    for _ in range(2):  # found by the index's refresh, then kept in it
+        result = run("recall", "anything")
+        assert result.code == 0
+        assert result.err.startswith(
+            f"warning: .memory/memories/linked.yaml:1:1: {message} (invalid memory file"
+        )
