@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import time
 from collections.abc import Callable
 
 import pytest
@@ -21,6 +20,7 @@ from gitmem import markdown as md
 from gitmem.importing import markdown as adopt_md
 from gitmem.importing.rulesfiles import read_frontmatter
 from gitmem.journal import markdown as journal_md
+from tests.cpu import least_cpu
 
 
 def _journal(text: str) -> object:
@@ -55,12 +55,7 @@ CASES: dict[str, tuple[Callable[[str], object], Callable[[int], str]]] = {
 
 
 def _cpu(read: Callable[[str], object], text: str, runs: int = 3) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.thread_time()
-        read(text)
-        best = min(best, time.thread_time() - start)
-    return best
+    return least_cpu(lambda: read(text), runs)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -71,3 +71,17 @@ def test_complexity_only_goes_down() -> None:
     """Radon's average at most ``MAX_AVERAGE``."""
     blocks = _blocks()
     assert sum(value for _, value, _ in blocks) / len(blocks) <= MAX_AVERAGE
+
+
+def test_every_timing_in_the_tests_goes_through_least_cpu() -> None:
+    """A test that times work once fails when a collection or another process lands in its one
+    measurement (the tag-characters test did, under load): CPU time is read in tests/cpu.py only."""
+    tests = Path(__file__).resolve().parent
+    found = [
+        f"{path.relative_to(tests)}:{number}"
+        for path in sorted(tests.rglob("test_*.py"))
+        if ".clients" not in path.parts and path != Path(__file__).resolve()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "thread_time(" in line or "process_time(" in line
+    ]
+    assert found == []

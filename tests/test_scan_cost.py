@@ -17,7 +17,6 @@ import base64
 import json
 import random
 import string
-import time
 import urllib.parse
 from collections.abc import Callable
 
@@ -27,6 +26,7 @@ from gitmem.scan import scan_text
 from gitmem.scan.decode import DECODERS
 from gitmem.scan.kinds import PROSE
 from gitmem.scan.rules import RULES, Rule, examples_of
+from tests.cpu import least_cpu
 
 SIZE = 8_000  # characters of each shape
 TAILS = (4, 8, 14, 24, 60)  # how much of an example before its secret makes a candidate's start
@@ -48,12 +48,7 @@ def _sized(unit: str, size: int = SIZE) -> str:
 
 def cpu(text: str, runs: int = 1) -> float:
     """The least CPU time of the thread over ``runs`` scans of ``text`` (as the memory checks scan: hidden too)."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.thread_time()
-        scan_text(text, hidden=True, kind=PROSE)
-        best = min(best, time.thread_time() - start)
-    return best
+    return least_cpu(lambda: scan_text(text, hidden=True, kind=PROSE), runs)
 
 
 def _prose_per_byte() -> float:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import pytest
 from gitmem.scan import scan_text
 from gitmem.scan.engine import LONG_LINE, WINDOW, _compiled, _merge, _prechecks, _woken
 from gitmem.scan.rules import RULES
+from tests.cpu import least_cpu
 
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
@@ -74,12 +74,7 @@ CASES: dict[str, Callable[[int], str]] = {
 
 def scan_cpu(text: str, runs: int = 5) -> float:
     """The least thread CPU time of ``runs`` scans of ``text``, hidden Unicode included."""
-    best = float("inf")
-    for _ in range(runs):
-        start = time.thread_time()
-        scan_text(text, hidden=True)
-        best = min(best, time.thread_time() - start)
-    return best
+    return least_cpu(lambda: scan_text(text, hidden=True), runs)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -150,13 +145,7 @@ ADVERSARIAL: dict[str, Callable[[int], str]] = {
 
 
 def _pattern_cpu(pattern: re.Pattern[str], text: str, runs: int = 3) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.thread_time()
-        for _match in pattern.finditer(text):
-            pass
-        best = min(best, time.thread_time() - start)
-    return best
+    return least_cpu(lambda: sum(1 for _ in pattern.finditer(text)), runs)
 
 
 @pytest.mark.parametrize("shape", sorted(ADVERSARIAL))

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import time
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -21,6 +20,7 @@ from gitmem.gateway import find_project
 from gitmem.memory.schema import check_memory
 from gitmem.memory.store import Store
 from tests.conftest import Run
+from tests.cpu import least_cpu
 
 SEPARATORS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 NASTY = (
@@ -239,12 +239,7 @@ def test_a_real_mcp_client_proposing_nasty_text(compiled_project: Path, run: Run
 
 
 def cpu(function: Any, *args: Any) -> float:
-    best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
-        function(*args)
-        best = min(best, time.process_time() - start)
-    return best
+    return least_cpu(lambda: function(*args))
 
 
 def memory_file(body: str) -> bytes:
