@@ -648,9 +648,23 @@ class Folder:
 
     def _is_link(self, name: str) -> bool:
         try:
-            return stat.S_ISLNK(os.stat(name, dir_fd=self.fd, follow_symlinks=False).st_mode)
+            return stat.S_ISLNK(self.stat(name, follow=False).st_mode)
         except OSError:
             return False
+
+
+def names_in(folder: Path | str) -> list[str]:
+    """The names in ``folder``, as listed; none when it is missing, not a folder or a loop of links
+    (a committed ``.cursor -> .cursor`` stopped compile). The one way gitmem lists a folder by name
+    (tests/test_gateway_attacks.py)."""
+    try:
+        return os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return []
+        raise
 
 
 def unfollowed(exc: OSError) -> tuple[str, str]:

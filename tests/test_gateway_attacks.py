@@ -284,21 +284,55 @@ def test_a_committed_loop_of_links_is_one_line_not_a_crash(
         assert "internal error" not in done.err and done.code in (0, 1), (command, done)
 
 
-def test_no_module_resolves_a_path_but_the_gateway() -> None:
-    """``Path.resolve`` raises on a loop of links in Python 3.11: every path is resolved by
-    ``gateway.real`` (``os.path.realpath``), so the next call cannot bring the crash back."""
+@pytest.mark.parametrize(
+    "loop", [".cursor", ".cursor/rules", ".github/instructions", ".memory/journal"]
+)
+def test_a_committed_loop_of_folder_links_is_one_line_not_a_crash(
+    project: Path, run: Run, monkeypatch: pytest.MonkeyPatch, loop: str
+) -> None:
+    """A folder gitmem lists (a target's rules folder, the journal) that is a link to itself
+    stopped compile and doctor with an internal error: it is listed as empty."""
+    config = project / ".memory" / "config.yaml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(
+        text.replace("targets: [agents, claude]", "targets: [agents, claude, cursor, copilot]"),
+        encoding="utf-8",
+    )
+    assert run("add", "Use pnpm, never npm").code == 0
+    folder = project / loop
+    if folder.is_dir():
+        for child in folder.iterdir():
+            child.unlink()
+        folder.rmdir()
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.symlink_to(folder.name)
+    monkeypatch.chdir(project)
+    for command in (["compile"], ["doctor"], ["stats"], ["list"], ["check"], ["recall", "pnpm"]):
+        done = run(*command)
+        assert "internal error" not in done.err and done.code in (0, 1), (command, done)
+
+
+# The one way gitmem resolves a path (``Path.resolve`` raises on a loop of links in Python 3.11),
+# and the one way it lists a folder by name (``os.listdir`` raises on a loop): each only in the
+# gateway, so the next call cannot bring the crash back.
+ONE_WAY = {"resolve": "gateway.real", "listdir": "gateway.names_in", "iterdir": "gateway.names_in"}
+
+
+def test_no_module_resolves_or_lists_a_path_but_the_gateway() -> None:
     import ast
 
     found = []
     for path in sorted(Path(gitmem.__file__).parent.rglob("*.py")):
+        if path.name == "gateway.py":
+            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "resolve"
-                and not node.args
+                and node.func.attr in ONE_WAY
+                and not (node.func.attr == "resolve" and node.args)  # gateway.resolve(where, …)
             ):
-                found.append(f"{path.name}:{node.lineno}")
+                found.append(f"{path.name}:{node.lineno} (use {ONE_WAY[node.func.attr]})")
     assert found == []
 
 

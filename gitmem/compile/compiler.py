@@ -667,7 +667,7 @@ def _candidates(
         if (project.root / target.root_file).is_file():
             found[target.root_file] = target
         for folder in _whole_folders(target):
-            for name in _listdir(project.root / folder):
+            for name in gateway.names_in(project.root / folder):
                 if name.startswith(WHOLE_PREFIX) and name.endswith(target.scoped_suffix):
                     found[f"{folder}/{name}"] = target
     for path, owner in _nested(project, targets, listed).items():
@@ -682,13 +682,6 @@ def _whole_folders(target: Target) -> list[str]:
     if target.root_whole and "/" in target.root_file:
         folders.add(target.root_file.rsplit("/", 1)[0])
     return sorted(folders)
-
-
-def _listdir(directory: Path) -> list[str]:
-    try:
-        return os.listdir(directory)
-    except (FileNotFoundError, NotADirectoryError):
-        return []
 
 
 def _nested(

@@ -245,8 +245,8 @@ def _once(known: dict[_K, _V], key: _K, make: Callable[[], _V]) -> _V:
 
 def _sorted_names(folder: Path) -> list[str]:
     try:
-        return sorted(os.listdir(folder))
-    except OSError:  # not a folder
+        return sorted(gateway.names_in(folder))
+    except OSError:  # unreadable
         return []
 
 

@@ -9,7 +9,6 @@ never a crash.
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -280,10 +279,7 @@ def _memory_names(entries: dict[str, str]) -> dict[str, str]:
 
 def _working_files(project: Project) -> dict[str, bytes]:
     """The memory files in the working tree: name -> bytes."""
-    try:
-        names = sorted(os.listdir(project.memories_dir))
-    except FileNotFoundError:
-        return {}
+    names = sorted(gateway.names_in(project.memories_dir))
     files = {}
     for name in names:
         path = project.memories_dir / name

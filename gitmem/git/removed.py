@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -344,11 +343,8 @@ def _parse(raw: bytes | None, memory_id: str) -> Memory | None:
 
 
 def _ids_on_disk(project: Project) -> set[str]:
-    try:
-        return {
-            name.removesuffix(SUFFIX)
-            for name in os.listdir(project.memories_dir)
-            if name.endswith(SUFFIX)
-        }
-    except FileNotFoundError:
-        return set()
+    return {
+        name.removesuffix(SUFFIX)
+        for name in gateway.names_in(project.memories_dir)
+        if name.endswith(SUFFIX)
+    }

@@ -224,7 +224,9 @@ def _start(
     personal = personal_scope()
     personal_count = 0
     if personal is not None:
-        personal_count = sum(name.endswith(".yaml") for name in os.listdir(personal.memories_dir))
+        personal_count = sum(
+            name.endswith(".yaml") for name in gateway.names_in(personal.memories_dir)
+        )
     text = status_text(
         found,
         _present(files, project.root),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,7 +77,7 @@ def _present(root: Path, relative: str) -> bool:
 def _names(folder: Path) -> list[str]:
     """The names in ``folder``, as the disk spells them; none when it cannot be listed."""
     try:
-        return os.listdir(folder)
+        return gateway.names_in(folder)
     except OSError:
         return []
 
@@ -155,7 +154,7 @@ def initialise(
             report.created.append(directory)
     for directory in (project.memories_dir, project.journal_dir):
         keep = directory / ".gitkeep"
-        if not any(directory.iterdir()):
+        if not gateway.names_in(directory):
             gateway.touch(project, keep)
             report.created.append(keep)
     report.created.extend(Store(project).ensure_schema_copies())

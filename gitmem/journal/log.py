@@ -9,7 +9,6 @@ for byte as given.
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -293,10 +292,7 @@ def list_logs(project: Project) -> list[LogInfo]:
 
 
 def _log_files(directory: Path) -> list[Path]:
-    try:
-        names = sorted(os.listdir(directory))
-    except FileNotFoundError:
-        return []
+    names = sorted(gateway.names_in(directory))
     return [
         directory / n
         for n in names

@@ -350,10 +350,7 @@ class Store:
         return written
 
     def _ids_on_disk(self) -> list[str]:
-        try:
-            return [n[: -len(SUFFIX)] for n in os.listdir(self.directory) if n.endswith(SUFFIX)]
-        except FileNotFoundError:
-            return []
+        return [n[: -len(SUFFIX)] for n in gateway.names_in(self.directory) if n.endswith(SUFFIX)]
 
 
 def _followed(
