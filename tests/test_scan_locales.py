@@ -3,7 +3,9 @@
 The directional marks right-to-left languages need (LRM U+200E, RLM U+200F, ALM U+061C) are ordinary text inside the
 strings of a translation file (excalidraw's ``locales/he-IL.json`` has them); JSON has no comment to allow them with,
 and each new translated string would be a new fingerprint. The overrides and isolates of Trojan Source reorder what a
-reviewer sees and stay findings, in translation files too; the marks stay findings in code.
+reviewer sees and stay findings, in translation files too. Beside a right-to-left letter a mark does what it is
+made for, in any file; away from right-to-left text, in code, a right-to-left mark turns ``1 + 2`` over, and stays a
+finding.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ def test_other_files_are_not(path: str) -> None:
     assert not is_locale(path)
 
 
-def test_marks_in_a_locale_file_pass_and_the_same_marks_in_code_do_not(
+def test_marks_in_a_locale_file_pass_and_in_code_only_beside_right_to_left_letters(
     repo: Path, run: Run
 ) -> None:
     locale = repo / "packages" / "excalidraw" / "locales" / "he-IL.json"
@@ -67,7 +69,9 @@ def test_marks_in_a_locale_file_pass_and_the_same_marks_in_code_do_not(
     code = repo / "src" / "labels.ts"
     code.parent.mkdir()
     code.write_text(
-        f'export const paste = "הדבק{LRM} (Ctrl+V)";\nconst{RLM} x = 1;\n', encoding="utf-8"
+        f'export const paste = "Paste{LRM} (Ctrl+V)";\nconst{RLM} x = 1;\n'
+        f'export const hebrew = "הדבק{LRM} (Ctrl+V)";\n',
+        encoding="utf-8",
     )
     git(repo, "add", ".")
     for args in (("scan", "--json", "."), ("scan", "--staged", "--json")):
@@ -92,6 +96,32 @@ def test_a_mark_outside_a_value_is_a_finding_even_in_a_locale_file() -> None:
     assert [c.codepoint for c in find_hidden(f'"key": "va{RLM}lue"\n')] == [
         0x200F
     ]  # not a locale file
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"ug: ئۇيغۇرچە{LRM}",  # fastapi's docs/language_names.yml: after a right-to-left name
+        f"{RLM}גודל גופן",
+        f"label = 'نص{ALM} عربي'",
+    ],
+)
+def test_a_mark_beside_a_right_to_left_letter_is_ordinary_text_in_any_file(text: str) -> None:
+    assert find_hidden(text) == []
+    assert find_hidden(text, colours=True) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        (f"total = 1 {RLM}+ 2{RLM}", [0x200F, 0x200F]),  # shown as 2 + 1: nothing right-to-left
+        (f"species: '{LRM}B. taurus'", [0x200E]),
+        (f"א{RLM}{RLM}{RLM}", [0x200F, 0x200F]),  # a mark beside a mark is not beside a letter
+        (RLM * 3, [0x200F] * 3),  # the marks are right-to-left characters, not letters
+    ],
+)
+def test_a_mark_away_from_right_to_left_letters_is_a_finding(text: str, found: list[int]) -> None:
+    assert [c.codepoint for c in find_hidden(text)] == found
 
 
 def test_many_marks_on_many_lines_cost_one_look_per_line() -> None:

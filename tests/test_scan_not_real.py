@@ -131,3 +131,59 @@ def test_a_websocket_handshake_key_is_no_secret(place: str) -> None:
     assert scan_text(place.format(nonce), "ws.rs", kind=CODE) == [], nonce
     service = place.lower().replace("sec-websocket-key", "x-acme-key").replace("websocket", "acme")
     assert scan_text(service.format(nonce), "ws.rs", kind=CODE), service
+
+
+# FastAPI's tutorial's signing key ("OAuth2 with Password (and hashing), Bearer with JWT tokens"),
+# copied into every project built from it
+FASTAPI_TUTORIAL_KEY = "09d25e094faa6ca2556c818166b7a9563b93f7099f6f0f4caa6cf63b88e8d3e7"
+
+
+def _b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def signed_token(key: str, algorithm: str = "HS256") -> str:
+    import hashlib
+    import hmac
+    import json
+
+    header = _b64url(json.dumps({"alg": algorithm, "typ": "JWT"}).encode())
+    payload = _b64url(json.dumps({"sub": "johndoe", "n": _rng.random()}).encode())
+    digest = {"HS256": hashlib.sha256, "HS384": hashlib.sha384, "HS512": hashlib.sha512}[algorithm]
+    signature = _b64url(hmac.new(key.encode(), f"{header}.{payload}".encode(), digest).digest())
+    return f"{header}.{payload}.{signature}"
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_tutorial_s_signing_key_and_the_tokens_it_signs_are_examples(kind: str) -> None:
+    """Anyone can sign a token with a key a tutorial publishes: the key is no secret, nor is a
+    token it signed (FastAPI's tests hold three). The same token signed with another key is."""
+    assert scan_text(f'SECRET_KEY = "{FASTAPI_TUTORIAL_KEY}"', "app.py", kind=kind) == []
+    for algorithm in ("HS256", "HS384", "HS512"):
+        example = signed_token(FASTAPI_TUTORIAL_KEY, algorithm)
+        assert scan_text(f'"Authorization": "Bearer {example}"', "t.py", kind=kind) == []
+        real = signed_token(made(64, string.hexdigits.lower()), algorithm)
+        assert [f.rule for f in scan_text(f'token = "{real}"', "t.py", kind=kind)] == ["jwt"]
+    own = made(64, string.hexdigits.lower())
+    assert scan_text(f'SECRET_KEY = "{own}"', "app.py", kind=kind), "a key of one's own"
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_url_password_made_of_default_passwords_is_a_stand_in(kind: str) -> None:
+    """requests' tests: ``user:pass%23pass@``. A default password joined to another, by any
+    character or a percent-escape, is no password either; one word of another kind is."""
+    for password in ("pass%23pass", "admin-admin", "root_root", "test.123456"):
+        line = f'url = "https://user:{password}@db.internal/app"'
+        assert scan_text(line, "t.py", kind=kind) == [], password
+    real = "pass%23" + made(12)
+    assert scan_text(f'url = "https://user:{real}@db.internal/app"', "t.py", kind=kind)
+
+
+def test_a_word_that_ends_its_sentence_is_a_word_in_prose() -> None:
+    """fastapi's German docs: ``JWT</abbr>-Token verwenden.`` ("use JWT tokens") read as a
+    ``-token`` flag whose value was ``verwenden.``: the full stop made a word look random."""
+    for end in ".,;:":
+        line = f"Im nächsten Kapitel werden Sie <abbr>JWT</abbr>-Token verwenden{end}"
+        assert scan_text(line, "docs/de/x.md", kind=PROSE) == [], end
+    value = made(14)
+    assert scan_text(f"run it with -token {value}.", "docs/x.md", kind=PROSE)

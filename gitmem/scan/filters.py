@@ -35,6 +35,15 @@ _DOCUMENTED_EXAMPLES = frozenset(
         "15cef4b629cc2d07",  # RFC 6455's sample WebSocket handshake key ("the sample nonce")
     }
 )
+# Signing keys published in a framework's tutorial, copied into every project built from it. The key
+# is an example, and so is a JSON Web Token it signs: anyone can make one.
+_EXAMPLE_SIGNING_KEYS = frozenset(
+    {
+        # FastAPI's "OAuth2 with Password (and hashing), Bearer with JWT tokens" tutorial
+        "09d25e094faa6ca2556c818166b7a9563b93f7099f6f0f4caa6cf63b88e8d3e7",
+    }
+)
+_HMAC_DIGESTS = {"hs256": "sha256", "hs384": "sha384", "hs512": "sha512"}
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -60,7 +69,7 @@ def is_placeholder(value: str) -> bool:
 
 
 def is_documented_example(value: str) -> bool:
-    return digest16(value) in _DOCUMENTED_EXAMPLES
+    return value in _EXAMPLE_SIGNING_KEYS or digest16(value) in _DOCUMENTED_EXAMPLES
 
 
 # -- checks for rules with a format ----------------------------------------------------------------
@@ -113,10 +122,37 @@ def _b64decode(value: str) -> bytes | None:
 
 def jwt_token(secret: str) -> bool:
     """A signed JSON Web Token: three parts, the last not empty, and a header naming an algorithm
-    other than "none"."""
+    other than "none", with a signature no published example key made."""
     header, _, rest = secret.partition(".")
     parts = rest.split(".")
-    return len(parts) == 2 and bool(parts[1]) and _algorithm(header) not in ("", "none")
+    algorithm = _algorithm(header)
+    return (
+        len(parts) == 2
+        and bool(parts[1])
+        and algorithm not in ("", "none")
+        and not _signed_with_example_key(secret, algorithm)
+    )
+
+
+def _signed_with_example_key(token: str, algorithm: str) -> bool:
+    """Whether an HMAC-signed token's signature is one of the example signing keys': a token from a
+    tutorial, or its tests."""
+    digest = _HMAC_DIGESTS.get(algorithm)
+    if digest is None:
+        return False
+    import base64  # lazy: the pre-commit hook's start-up
+    import hmac  # lazy: the pre-commit hook's start-up
+
+    signed, _, signature = token.rpartition(".")
+    return any(
+        hmac.compare_digest(
+            base64.urlsafe_b64encode(hmac.digest(key.encode(), signed.encode(), digest))
+            .rstrip(b"=")
+            .decode(),
+            signature,
+        )
+        for key in _EXAMPLE_SIGNING_KEYS
+    )
 
 
 def _algorithm(header: str) -> str:
@@ -160,7 +196,7 @@ def url_password_in_prose(secret: str) -> bool:
     (``admin:sunshine@prod-db``): only the defaults, masks and placeholders stay quiet."""
     lowered = secret.lower()
     if (
-        lowered in _COMMON_PASSWORDS
+        _default_words(lowered)
         or is_placeholder(secret)
         or secret.startswith(("$", "%", "{", "<", ":"))
     ):
@@ -168,6 +204,16 @@ def url_password_in_prose(secret: str) -> bool:
     if any(word in lowered for word in ("password", "passwd", "secret", "%20")):
         return False
     return len(secret) >= 6 and not re.fullmatch(r"\*+|x+|\.+|-+|_+", lowered)
+
+
+_JOINTS_RE = lazy(r"(?:%[0-9a-f]{2}|[^a-z0-9])+")
+
+
+def _default_words(lowered: str) -> bool:
+    """A password made of default passwords only, whatever joins them (``pass%23pass``,
+    ``admin-admin``): each percent-escape is a joint too."""
+    words = _JOINTS_RE.split(lowered)
+    return all(word in _COMMON_PASSWORDS for word in words if word) and any(words)
 
 
 def basic_credentials(secret: str) -> bool:
@@ -432,9 +478,15 @@ _NOT_VALUES = frozenset(
 _NOT_SECRETS = _NOT_VALUES | _COMMON_PASSWORDS  # words, and passwords everyone tries
 
 
+_CLAUSE_ENDS = frozenset(".,:;")
+
+
 def plausible(value: str, *, short: bool = False) -> bool:
     """Whether a value in a credential's place looks chosen to be hard to guess, rather than
-    code or a stand-in."""
+    code or a stand-in. A word and the full stop, comma, colon or semicolon that ends its clause
+    (``-token verwenden.``) is a word."""
+    if value[-1:] in _CLAUSE_ENDS and value[:-1].isalpha():
+        value = value[:-1]
     length = len(value)
     if length < (6 if short else 8) or length > 2000:
         return False

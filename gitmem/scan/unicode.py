@@ -3,10 +3,11 @@
 The "rules file backdoor" hides instructions in zero-width, bidirectional and tag characters. gitmem
 refuses them in memories, session logs and everything it writes. Exceptions, because they are
 harmless and common: a byte-order mark at the very start, form feeds (page breaks in source code),
-a terminal's colours in code people review (``colours``: test output kept as golden files),
-joiners between the letters of Persian, Arabic and Indic words, and the joiners, variation selectors
-and tag characters inside emoji sequences (family emoji, and the tag characters of the three
-subdivision flags Unicode recommends: England, Scotland, Wales).
+a terminal's colours in code people review (``colours``: test output kept as golden files), the
+directional marks beside a right-to-left letter, joiners between the letters of Persian, Arabic and
+Indic words, and the joiners, variation selectors and tag characters inside emoji sequences (family
+emoji, and the tag characters of the three subdivision flags Unicode recommends: England, Scotland,
+Wales).
 """
 
 from __future__ import annotations
@@ -40,9 +41,9 @@ _CANCEL_TAG = 0xE007F
 _FORM_FEED = 0x0C
 _ZWNJ = 0x200C
 # The marks right-to-left text needs (LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK, ARABIC LETTER MARK):
-# ordinary inside the strings of translation files (find_hidden's ``marks``). The overrides
-# (U+202A-U+202E) and isolates (U+2066-U+2069) of Trojan Source reorder what a reviewer sees, and
-# stay findings everywhere.
+# ordinary beside a right-to-left letter (``_beside_right_to_left``), and inside the strings of
+# translation files (find_hidden's ``marks``). The overrides (U+202A-U+202E) and isolates
+# (U+2066-U+2069) of Trojan Source reorder what a reviewer sees, and stay findings everywhere.
 DIRECTIONAL_MARKS = frozenset({0x200E, 0x200F, 0x061C})
 # where a translation file's line starts its value: its first quote, "=" or ":"
 _VALUE_START_RE = lazy(r"[^\n\"'=:]*[\"'=:]")
@@ -187,6 +188,9 @@ _EXCEPTIONS: dict[int, Callable[[str, int, _Reading], bool]] = {
     _VS16: _after_visible,
     # a terminal's colours in code people review (golden test output), when they hide nothing
     0x1B: lambda text, index, reading: reading.colours and _colour_only(text, index),
+    **dict.fromkeys(
+        DIRECTIONAL_MARKS, lambda text, index, reading: _beside_right_to_left(text, index)
+    ),
 }
 
 
@@ -205,6 +209,22 @@ def _between_joining_letters(text: str, index: int) -> bool:
         and index + 1 < len(text)
         and _joining_letter(ord(text[index - 1]))
         and _joining_letter(ord(text[index + 1]))
+    )
+
+
+def _beside_right_to_left(text: str, index: int) -> bool:
+    """A directional mark beside a right-to-left letter (Hebrew, Arabic…) sets the direction at that
+    letter's edge, as it is made to: a left-to-right mark ends the right-to-left run, and a
+    right-to-left mark beside a right-to-left letter reorders nothing the letter does not. Away
+    from right-to-left text, a right-to-left mark turns the numbers and signs around it over (``1 +
+    2`` shown as ``2 + 1``), and stays a finding."""
+    import unicodedata  # lazy: the pre-commit, prompt hooks' start-up
+
+    return any(
+        0 <= at < len(text)
+        and text[at].isalpha()  # a letter: the marks are R and AL too, and hide nothing beside
+        and unicodedata.bidirectional(text[at]) in ("R", "AL")
+        for at in (index - 1, index + 1)
     )
 
 
