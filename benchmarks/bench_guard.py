@@ -68,7 +68,7 @@ def scanners(base: Path | None) -> dict[str, Scan]:
 
 def flagged(scan: Scan, tree: Path, out: Path) -> set[str]:
     out.mkdir(parents=True, exist_ok=True)
-    return {path for path, _line, _rule in scan(tree, out)}
+    return {path for path, *_ in scan(tree, out)}
 
 
 # -- 1. private keys -------------------------------------------------------------------------------
@@ -179,9 +179,9 @@ def peer_suite_figures(work: Path, scan_with: dict[str, Scan], show: int) -> Non
         (work / f"out-suite-{scanner}").mkdir(parents=True, exist_ok=True)
         found = scan(tree, work / f"out-suite-{scanner}")
         seconds[scanner] = time.perf_counter() - start
-        hits[scanner] = {path for path, _line, _rule in found}
+        hits[scanner] = {path for path, *_ in found}
         if scanner == "gitmem":
-            for path, _line, rule in found:
+            for path, _line, rule, _value in found:
                 rules[path].add(rule)
     projects = sorted({c.project for c in cases})
     print(

@@ -190,7 +190,7 @@ def main() -> None:
         for scanner, scan in scanners.items():
             out = work / scanner
             out.mkdir()
-            hit = {path for path, _line, _rule in scan(tree, out)}
+            hit = {path for path, *_ in scan(tree, out)}
             results[scanner] = hit
         positive = [f for f, (sign, _) in names.items() if sign == "+"]
         negative = [f for f, (sign, _) in names.items() if sign == "-"]
