@@ -411,3 +411,46 @@ def test_a_locked_index_does_not_stop_recall_or_make_it_stale(
         other.execute("ROLLBACK")
         other.close()
     assert recall_ids(run, "bun") == ["use-pnpm"]
+
+
+def test_a_warm_refresh_never_waits_for_another_writer_to_keep_its_listing(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Keeping the listing is a note that saves time. While another process holds the index's
+    write lock (a compile indexing 10,000 memories), the prompt's refresh answers without it, and
+    keeps it once the lock is free; it does not wait LOCK_TIMEOUT (here an hour) for it."""
+    import sqlite3
+    import threading
+    import time
+
+    from gitmem.recall import index as module
+
+    monkeypatch.setattr(module, "LOCK_TIMEOUT", 3600.0)
+    write_memory(project, "use-pnpm", "Use pnpm, never npm")
+    monkeypatch.setattr(module, "_now_ns", lambda: time.time_ns() + 5_000_000_000)
+    first = RecallIndex(find_project(project))
+    first.refresh()  # indexed; the listing kept
+    first.conn.execute("DELETE FROM info WHERE key IN ('listed', 'names')")
+    first.close()
+    other = sqlite3.connect(first.path, isolation_level=None)
+    answers: list[tuple[object, str]] = []
+
+    def prompt() -> None:  # the index opened and refreshed in a thread of its own
+        index = RecallIndex(find_project(project))
+        try:
+            answers.append((index.refresh(), index._info("listed")))
+        finally:
+            index.close()
+
+    try:
+        other.execute("BEGIN IMMEDIATE")  # another process writing
+        worker = threading.Thread(target=prompt, daemon=True)
+        worker.start()
+        worker.join(60)
+        assert not worker.is_alive(), "the refresh waited for the other writer"
+        assert answers == [(module.Refreshed(), "")]  # answered; the listing not kept
+        other.execute("ROLLBACK")
+        prompt()
+        assert answers[-1][1] != ""  # kept once the lock is free
+    finally:
+        other.close()

@@ -188,7 +188,9 @@ class RecallIndex:
             if self._info("signature") == signature:
                 # every file has the stat it had when indexed, long enough ago to trust it
                 if listing:  # listed, and the listing can be trusted next time (if writable)
-                    with contextlib.suppress(sqlite3.OperationalError), self._writing():
+                    # a note that saves time: never waited for (another process writing the
+                    # index would hold a prompt up to LOCK_TIMEOUT); the next refresh keeps it
+                    with contextlib.suppress(sqlite3.OperationalError), self._writing(wait=False):
                         self._keep_listing(listing, names)
                 return Refreshed()
             on_disk = files.memories(names, stats)
@@ -338,8 +340,17 @@ class RecallIndex:
         return [f"{prefix}/{name}" for name, problems in rows if COSTLY in problems]
 
     @contextlib.contextmanager
-    def _writing(self) -> Iterator[None]:
-        self.conn.execute("BEGIN IMMEDIATE")
+    def _writing(self, *, wait: bool = True) -> Iterator[None]:
+        """A write transaction; without ``wait``, sqlite3.OperationalError at once when another
+        process is writing (with it, after LOCK_TIMEOUT)."""
+        if wait:
+            self.conn.execute("BEGIN IMMEDIATE")
+        else:
+            self.conn.execute("PRAGMA busy_timeout = 0")
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            finally:
+                self.conn.execute(f"PRAGMA busy_timeout = {int(LOCK_TIMEOUT * 1000)}")
         try:
             yield
         except BaseException:
