@@ -187,3 +187,15 @@ def test_a_word_that_ends_its_sentence_is_a_word_in_prose() -> None:
         assert scan_text(line, "docs/de/x.md", kind=PROSE) == [], end
     value = made(14)
     assert scan_text(f"run it with -token {value}.", "docs/x.md", kind=PROSE)
+
+
+@pytest.mark.parametrize("tail", ["\u00e9", "\udcff"])
+def test_a_token_s_signature_of_any_text_is_checked_without_an_error(tail: str) -> None:
+    """``jwt_token`` is a check any rule may name, and ``made_up`` asks it of a value of any text:
+    a signature holding a non-ASCII letter or a byte that was no UTF-8 is no example's (with
+    hmac.compare_digest it raised TypeError)."""
+    from gitmem.scan.filters import jwt_token, made_up
+
+    token = signed_token(made(64, string.hexdigits.lower())) + tail
+    assert jwt_token(token)
+    assert not made_up(token)

@@ -143,14 +143,12 @@ def _signed_with_example_key(token: str, algorithm: str) -> bool:
     import base64  # lazy: the pre-commit hook's start-up
     import hmac  # lazy: the pre-commit hook's start-up
 
-    signed, _, signature = token.rpartition(".")
+    signed, _, signature = (
+        part.encode("utf-8", "surrogatepass") for part in token.rpartition(".")
+    )  # any text: a generic value is asked too (made_up)
     return any(
-        hmac.compare_digest(
-            base64.urlsafe_b64encode(hmac.digest(key.encode(), signed.encode(), digest))
-            .rstrip(b"=")
-            .decode(),
-            signature,
-        )
+        base64.urlsafe_b64encode(hmac.digest(key.encode(), signed, digest)).rstrip(b"=")
+        == signature
         for key in _EXAMPLE_SIGNING_KEYS
     )
 
