@@ -342,15 +342,16 @@ class RecallIndex:
     @contextlib.contextmanager
     def _writing(self, *, wait: bool = True) -> Iterator[None]:
         """A write transaction; without ``wait``, sqlite3.OperationalError at once when another
-        process is writing (with it, after LOCK_TIMEOUT)."""
+        process is writing (with it, after the connection's timeout: LOCK_TIMEOUT)."""
         if wait:
             self.conn.execute("BEGIN IMMEDIATE")
         else:
+            (timeout,) = self.conn.execute("PRAGMA busy_timeout").fetchone()
             self.conn.execute("PRAGMA busy_timeout = 0")
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
             finally:
-                self.conn.execute(f"PRAGMA busy_timeout = {int(LOCK_TIMEOUT * 1000)}")
+                self.conn.execute(f"PRAGMA busy_timeout = {int(timeout)}")
         try:
             yield
         except BaseException:
