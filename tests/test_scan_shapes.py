@@ -251,6 +251,26 @@ def test_cloudflares_scannable_credentials_are_found_without_a_name() -> None:
             assert rules(f"# rotated to {wrong} on Monday") == []
 
 
+def test_anthropic_keys_and_gitlab_application_secrets_have_their_published_length() -> None:
+    """An Anthropic API or admin key is 93 characters and "AA" after its prefix; a GitLab OAuth application
+    secret (gloas-) 64. Found without a name in a comment; shorter, longer or with another ending, the value
+    is not that provider's key (under a credential's name the generic rule still judges it)."""
+    urlsafe = ALNUM + "-_"
+    for prefix in ("sk-ant-api03-", "sk-ant-admin01-"):
+        key = f"{prefix}{made(93, urlsafe)}AA"
+        assert rules(f"# rotated {key} today") == ["anthropic-api-key"], key
+        for wrong in (
+            f"{prefix}{made(61, urlsafe)}AA",
+            f"{prefix}{made(93, urlsafe)}BB",
+            key + "A",
+        ):
+            assert rules(f"# rotated {wrong} today") == [], wrong
+    secret = f"gloas-{made(64, HEX)}"
+    assert rules(f"# rotated {secret} today") == ["gitlab-token"]
+    for wrong in (secret[:38], secret + "a"):
+        assert rules(f"# rotated {wrong} today") == [], wrong
+
+
 def test_githubs_stateless_installation_tokens_are_found() -> None:
     """GitHub App installation tokens issued since 2026-05-15: ghs_, the app's id, "_" and a signed JWT (some 520
     characters, dots inside), found where the older 36-character ones are; without the JWT's three parts, not."""

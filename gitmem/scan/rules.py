@@ -590,9 +590,9 @@ RULES: tuple[Rule, ...] = (
             "gloas-",
         ),
         pattern=(
-            _B + r"(?P<secret>(?:glrt-|GR1348941|gldt-|glft-|glsoat-|glcbt-|glimt-|glagent-|gloas-)"
+            _B + r"(?P<secret>(?:glrt-|GR1348941|gldt-|glft-|glsoat-|glcbt-|glimt-|glagent-)"
             r"[A-Za-z0-9_-]{20,}"
-            r"|glptt-[0-9a-f]{40})" + _EH
+            r"|gloas-[A-Za-z0-9_-]{64}|glptt-[0-9a-f]{40})" + _EH
         ),
         entropy=3.5,
         examples=lambda: (
@@ -917,7 +917,12 @@ RULES: tuple[Rule, ...] = (
         id="anthropic-api-key",
         description="Anthropic API or admin key",
         keywords=("sk-ant-",),
-        pattern=_B + r"(?P<secret>sk-ant-(?:api|admin|oat|ort)\d\d-[A-Za-z0-9_-]{32,200})" + _EH,
+        # API and admin keys are 93 characters and "AA" (the format both peers match); the OAuth
+        # tokens' length is not published
+        pattern=(
+            _B + r"(?P<secret>sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{93}AA"
+            r"|sk-ant-(?:oat|ort)\d\d-[A-Za-z0-9_-]{32,200})" + _EH
+        ),
         entropy=3.5,
         examples=lambda: (_j("ANTHROPIC_API_KEY=sk-ant-api03-", _r(_URLSAFE, 93), "AA"),),
         counter_examples=lambda: ("ANTHROPIC_API_KEY=sk-ant-api03-...",),
