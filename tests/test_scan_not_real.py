@@ -168,6 +168,24 @@ def test_a_tutorial_s_signing_key_and_the_tokens_it_signs_are_examples(kind: str
     assert scan_text(f'SECRET_KEY = "{own}"', "app.py", kind=kind), "a key of one's own"
 
 
+# Flask's configuration docs and tutorial: the output of ``secrets.token_hex()`` they show
+FLASK_DOCUMENTED_KEYS = [
+    "SECRET_KEY = '192b9bdd22ab9ed4d12e236c78afcb9a393ec15f71bbf5dc987d54727823bcbf'",
+    '$ export FLASK_SECRET_KEY="5f352379324c22463451387a0aec5d2f"',
+]
+
+
+@pytest.mark.parametrize("line", FLASK_DOCUMENTED_KEYS)
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_framework_s_documented_secret_key_is_an_example(line: str, kind: str) -> None:
+    """A key a framework's docs print is known to everyone who read them: no secret to keep (and
+    no secret in a project that uses it). A key of one's own of the same shape is found."""
+    assert scan_text(line, "docs/config.rst", kind=kind) == []
+    documented = line.split("=", 1)[1].strip(" '\"")
+    own = made(len(documented), string.hexdigits.lower())
+    assert scan_text(line.replace(documented, own), "docs/config.rst", kind=kind)
+
+
 @pytest.mark.parametrize("kind", [CODE, PROSE])
 def test_a_url_password_made_of_default_passwords_is_a_stand_in(kind: str) -> None:
     """requests' tests: ``user:pass%23pass@``. A default password joined to another, by any

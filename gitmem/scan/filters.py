@@ -33,6 +33,8 @@ _DOCUMENTED_EXAMPLES = frozenset(
         "0011cc25eb432071",  # the Azure storage emulator's well-known account key
         "c540b83e89787594",  # discord.py's documentation's sample bot token
         "15cef4b629cc2d07",  # RFC 6455's sample WebSocket handshake key ("the sample nonce")
+        "2598f7d6adc142d8",  # Flask's documented SECRET_KEY (its configuration docs, its tutorial)
+        "9cb335cb7b5fb805",  # Flask's documented FLASK_SECRET_KEY (its configuration docs)
     }
 )
 # Signing keys published in a framework's tutorial, copied into every project built from it. The key
