@@ -189,12 +189,43 @@ def test_a_framework_s_documented_secret_key_is_an_example(line: str, kind: str)
 @pytest.mark.parametrize("kind", [CODE, PROSE])
 def test_a_url_password_made_of_default_passwords_is_a_stand_in(kind: str) -> None:
     """requests' tests: ``user:pass%23pass@``. A default password joined to another, by any
-    character or a percent-escape, is no password either; one word of another kind is."""
-    for password in ("pass%23pass", "admin-admin", "root_root", "test.123456"):
+    character or a percent-escape, is no password either, nor one respelled (``p%40ssword`` is
+    ``p@ssword``); one word of another kind is."""
+    for password in (
+        "pass%23pass",
+        "admin-admin",
+        "root_root",
+        "test.123456",
+        "p%40ssword",
+        "s3cr3t",
+    ):
         line = f'url = "https://user:{password}@db.internal/app"'
         assert scan_text(line, "t.py", kind=kind) == [], password
     real = "pass%23" + made(12)
     assert scan_text(f'url = "https://user:{real}@db.internal/app"', "t.py", kind=kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_url_password_with_a_character_no_url_may_hold_is_a_mask(kind: str) -> None:
+    """RFC 3986 lets no ``[ ] { } | \\ ^ ` `` stand raw in a URL's ``user:password@``: such a
+    "password" is a mask a logger or a library printed (httpx's ``[secure]``) or a URL parser's
+    test data, not a password a client sends. Every character a URL may hold still makes one."""
+    for password in (
+        "[secure]",
+        "[REDACTED]",
+        "foo(b]c",
+        "pass[\\u007F",
+        "x{" + made(16),
+        made(16) + "|a",
+    ):
+        for scheme in ("https", "postgres"):
+            line = f'url = "{scheme}://user:{password}@db.internal/app"'
+            assert scan_text(line, "t.py", kind=kind) == [], line
+    for symbols in ("", "!$&()*+,;=", "~._-%21"):
+        real = made(16) + symbols
+        for scheme in ("https", "postgres"):
+            line = f'url = "{scheme}://user:{real}@db.internal/app"'
+            assert scan_text(line, "t.py", kind=kind), line
 
 
 def test_a_word_that_ends_its_sentence_is_a_word_in_prose() -> None:

@@ -206,14 +206,23 @@ def url_password_in_prose(secret: str) -> bool:
     return len(secret) >= 6 and not re.fullmatch(r"\*+|x+|\.+|-+|_+", lowered)
 
 
-_JOINTS_RE = lazy(r"(?:%[0-9a-f]{2}|[^a-z0-9])+")
+_JOINTS_RE = lazy(r"[^a-z0-9]+")
+_ESCAPE_RE = lazy(r"%[0-9A-Fa-f]{2}")  # a URL's percent-escape
+# The letters a default password's usual respellings stand for: p@ssw0rd, s3cr3t, adm1n, $ecret
+_LEET = str.maketrans("@4310$5", "aaeioss")
 
 
 def _default_words(lowered: str) -> bool:
     """A password made of default passwords only, whatever joins them (``pass%23pass``,
-    ``admin-admin``): each percent-escape is a joint too."""
-    words = _JOINTS_RE.split(lowered)
-    return all(word in _COMMON_PASSWORDS for word in words if word) and any(words)
+    ``admin-admin``), as written or respelled (``p%40ssword``: ``p@ssword``, ``P@ssw0rd``)."""
+    unescaped = _ESCAPE_RE.sub(lambda escape: chr(int(escape[0][1:], 16)), lowered)
+    return any(
+        all(word in _COMMON_PASSWORDS for word in words if word) and any(words)
+        for words in (
+            _JOINTS_RE.split(unescaped),
+            _JOINTS_RE.split(unescaped.translate(_LEET)),
+        )
+    )
 
 
 def basic_credentials(secret: str) -> bool:
@@ -575,7 +584,6 @@ def made_up(value: str) -> bool:
     return _IN_ORDER_RE.search(letters + " " + value.translate(_DIGITS_ONLY)) is not None
 
 
-_ESCAPE_RE = lazy(r"%[0-9A-Fa-f]{2}")
 _TOKEN_PUNCTUATION = frozenset("+/=_-.~:|")
 
 

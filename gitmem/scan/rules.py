@@ -138,6 +138,10 @@ def _b64(text: str) -> str:
 _B = r"(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))"
 _E = r"(?![A-Za-z0-9_])"  # end of a token whose alphabet has no hyphen
 _EH = r"(?![A-Za-z0-9_-])"  # end of a token whose alphabet has hyphens
+# A URL's "user:password@": RFC 3986 lets no [ ] { } | \ ^ ` stand raw in it (curl takes [] and {}
+# for globs), so a password holding one is a mask (`[secure]`, `[REDACTED]`) or a URL parser's test
+# data (`foo(b]c`), not a password a client sends
+_URL_USERINFO = r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>\[\]{}|\\^`]{1,128})@"
 # A declaration's type between a name and its "=": `: &str`, `: &'static str` (Rust), `: string |
 # undefined` (TypeScript), `: String?` (Kotlin, Swift), `: Final[str]`, `: str | None` (Python),
 # `::String` (Julia), `: []const u8` (Zig), `: Option<T>`, and Go's `string` after a space. Types
@@ -1735,8 +1739,7 @@ RULES: tuple[Rule, ...] = (
         pattern=(
             r"(?<![A-Za-z0-9+.-])(?i:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|"
             r"sqlserver|oracle|cockroachdb|clickhouse|neo4j(?:\+s)?|couchdb|cassandra|jdbc:[a-z]{2,20}|"
-            r"[a-z]{2,20}\+[a-z0-9]{1,20})://"
-            r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
+            r"[a-z]{2,20}\+[a-z0-9]{1,20})://" + _URL_USERINFO + r"[A-Za-z0-9_.\[\]-]"
         ),
         check="url_password",
         prose_check="url_password_in_prose",
@@ -1777,7 +1780,8 @@ RULES: tuple[Rule, ...] = (
         keywords=("://",),
         pattern=(
             r"(?<![A-Za-z0-9.-])(?i:https?|ftps?|sftp|ssh|git|smtps?|imaps?|ldaps?|amqps?|[a-z][a-z0-9]{2,15})://"
-            r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>]{1,128})@[A-Za-z0-9_.\[\]-]"
+            + _URL_USERINFO
+            + r"[A-Za-z0-9_.\[\]-]"
         ),
         check="url_password",
         prose_check="url_password_in_prose",
