@@ -127,7 +127,7 @@ def betterleaks_scan(tree: Path, out: Path) -> list[Location]:
     return [
         (
             f["location"]["path"].removeprefix("./"),
-            f["location"]["start_line"],
+            f["location"].get("start_line", 0),  # a whole file (a PKCS#12 key store) has none
             f["rule_id"],
             value_hash(str(f.get("match", {}).get("value", ""))),
         )

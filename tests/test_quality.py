@@ -85,3 +85,32 @@ def test_every_timing_in_the_tests_goes_through_least_cpu() -> None:
         if "thread_time(" in line or "process_time(" in line
     ]
     assert found == []
+
+
+def module_names_bound_twice(source: str) -> list[str]:
+    """The names a module's top level binds more than once (an assignment, a function, a class):
+    the later silently replaces the earlier for every use, the earlier's included."""
+    import ast
+    from collections import Counter
+
+    bound: Counter[str] = Counter()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign):
+            bound.update(target.id for target in node.targets if isinstance(target, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
+            bound[node.target.id] += 1
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound[node.name] += 1
+    return sorted(name for name, count in bound.items() if count > 1)
+
+
+def test_no_module_binds_a_top_level_name_twice() -> None:
+    """Two translation tables named ``_LEET`` in scan/filters.py: the second, written for another
+    check, replaced the first for both."""
+    assert module_names_bound_twice("_A = 1\n\ndef f(): pass\n_A = 2\n") == ["_A"]
+    twice = {
+        str(path.relative_to(ROOT)): names
+        for path in sorted((ROOT / "gitmem").rglob("*.py"))
+        if (names := module_names_bound_twice(path.read_text(encoding="utf-8")))
+    }
+    assert twice == {}

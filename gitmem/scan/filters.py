@@ -208,8 +208,8 @@ def url_password_in_prose(secret: str) -> bool:
 
 _JOINTS_RE = lazy(r"[^a-z0-9]+")
 _ESCAPE_RE = lazy(r"%[0-9A-Fa-f]{2}")  # a URL's percent-escape
-# The letters a default password's usual respellings stand for: p@ssw0rd, s3cr3t, adm1n, $ecret
-_LEET = str.maketrans("@4310$5", "aaeioss")
+# The letters a word's usual respellings stand for: p@ssw0rd, s3cr3t, adm1n, $ecret
+_LEET = str.maketrans("@4031!$57", "aaoeiisst")
 
 
 def _default_words(lowered: str) -> bool:
@@ -506,9 +506,6 @@ def plausible(value: str, *, short: bool = False) -> bool:
     if verdict is not None:
         return verdict
     return _mixed_and_random(value, length)
-
-
-_LEET = str.maketrans("@4031!$57", "aaoeiisst")
 
 
 def _stand_in(value: str, lowered: str) -> bool:
