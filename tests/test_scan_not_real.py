@@ -22,6 +22,8 @@ ALNUM = string.ascii_letters + string.digits
 
 
 def made(n: int = 32, alphabet: str = ALNUM) -> str:
+    if n < 12:  # fewer characters than 2 ** 3.5 never reach it: the loop below would not end
+        raise ValueError(n)
     while True:
         value = "".join(_rng.choice(alphabet) for _ in range(n))
         if entropy(value) >= 3.5:
@@ -226,6 +228,40 @@ def test_a_url_password_with_a_character_no_url_may_hold_is_a_mask(kind: str) ->
         for scheme in ("https", "postgres"):
             line = f'url = "{scheme}://user:{real}@db.internal/app"'
             assert scan_text(line, "t.py", kind=kind), line
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_base64_of_a_user_and_password_is_judged_by_its_password(kind: str) -> None:
+    """hono's tests: ``credential = 'aG9ubzp…'``, base64 of ``hono-user-a:hono-password-a``, what a
+    Basic ``Authorization`` header carries. It is as secret as its password: a stand-in or a word
+    is none; a password of one's own is one."""
+    for pair in ("hono-user-a:hono-password-a", "hono:ahotproject", "admin:changeme"):
+        value = base64.b64encode(pair.encode()).decode()
+        assert scan_text(f"const credential = '{value}'", "t.ts", kind=kind) == [], pair
+    real = base64.b64encode(f"deploy:{made(20)}".encode()).decode()
+    assert scan_text(f"const credential = '{real}'", "t.ts", kind=kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_urn_is_a_name(kind: str) -> None:
+    """WebDAV's ``Lock-Token: urn:uuid:…`` (fastify's tests) names a lock, as an ARN names a
+    resource: no secret. The same random value without ``urn:`` is one."""
+    uuid = "-".join("".join(_rng.choices("0123456789abcdef", k=n)) for n in (8, 4, 4, 4, 12))
+    assert scan_text(f"'Lock-Token': 'urn:uuid:{uuid}'", "t.js", kind=kind) == []
+    assert scan_text(f"lock_token = 'urn:isbn:{made(24)}'", "t.js", kind=kind) == []
+    assert scan_text(f"lock_token = '{made(24)}'", "t.js", kind=kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_token_in_an_image_s_url_is_published(kind: str) -> None:
+    """A README's badge (``codecov.io/…/badge.svg?token=…``, Travis CI's ``repo.svg?token=…``) is
+    an image every reader's browser loads: its token is published to show it. The same token in an
+    API's URL is a secret."""
+    token = made(12)
+    for image in ("graph/badge.svg", "sunburst.png", "status.gif", "a.jpg", "a.jpeg", "a.webp"):
+        line = f"[![ci](https://codecov.io/gh/acme/app/{image}?token={token})](https://x.io)"
+        assert scan_text(line, "README.md", kind=kind) == [], image
+    assert scan_text(f'curl "https://api.acme.io/v1/items?token={made(24)}"', "a.sh", kind=kind)
 
 
 def test_a_word_that_ends_its_sentence_is_a_word_in_prose() -> None:

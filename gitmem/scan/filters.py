@@ -225,6 +225,16 @@ def _default_words(lowered: str) -> bool:
     )
 
 
+_BASE64_RE = lazy(r"[A-Za-z0-9+/]{8,}={0,2}")
+
+
+def _base64_pair(value: str) -> bool:
+    """base64 of readable ``user:password``, what a Basic ``Authorization`` header carries: a
+    secret only as its password is one (``basic_credentials``)."""
+    raw = _b64decode(value) if _BASE64_RE.fullmatch(value) else None
+    return raw is not None and raw.isascii() and raw.decode().isprintable() and b":" in raw[1:]
+
+
 def basic_credentials(secret: str) -> bool:
     """``Authorization: Basic …`` and docker's ``"auth"``: base64 of ``user:password`` with a
     real password."""
@@ -433,7 +443,8 @@ _REFERENCE_RE = lazy(
             r"^(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|[xX*]))+(?:[-+.][A-Za-z0-9.]+)?$",
             # a package and the versions it takes: langchain-core==1.5.1, requests>=2.31
             r"^[A-Za-z][\w.-]{0,80}(?:\[[\w,.-]{1,80}\])?(?:===?|[<>!~]=|[<>])v?\d+(?:\.[\w*]+){0,6}$",
-            r"://|^(?:file:|arn:|ref\+|vault:)",  # a URL, a secret kept elsewhere
+            # a URL, a name (ARN, URN: WebDAV's Lock-Token), a secret kept elsewhere
+            r"://|^(?:file:|arn:|urn:|ref\+|vault:)",
             # a host name: 4f2a9c.acme-invoices.com
             r"^(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|cloud|ai|co|us|eu|uk|de)$",
             # a query string or a form's body, each of its parameters judged on its own
@@ -499,6 +510,8 @@ def plausible(value: str, *, short: bool = False) -> bool:
     length = len(value)
     if length < (6 if short else 8) or length > 2000:
         return False
+    if _base64_pair(value):
+        return basic_credentials(value)
     lowered = value.lower()
     if _stand_in(value, lowered) or _code_or_reference(value) or made_up(value):
         return False
