@@ -259,9 +259,13 @@ def test_a_token_in_an_image_s_url_is_published(kind: str) -> None:
     API's URL is a secret."""
     token = made(12)
     for image in ("graph/badge.svg", "sunburst.png", "status.gif", "a.jpg", "a.jpeg", "a.webp"):
-        line = f"[![ci](https://codecov.io/gh/acme/app/{image}?token={token})](https://x.io)"
-        assert scan_text(line, "README.md", kind=kind) == [], image
+        for query in (f"token={token}", f"branch=main&token={token}"):
+            line = f"[![ci](https://codecov.io/gh/acme/app/{image}?{query})](https://x.io)"
+            assert scan_text(line, "README.md", kind=kind) == [], line
+            assert scan_text(f'<img src="https://x.io/{image}?{query}"/>', "a.md", kind=kind) == []
     assert scan_text(f'curl "https://api.acme.io/v1/items?token={made(24)}"', "a.sh", kind=kind)
+    assert scan_text(f'curl "https://api.acme.io/v1/a.svg/x?token={made(24)}"', "a.sh", kind=kind)
+    assert scan_text(f"get https://x.io/a.svg and TOKEN={made(24)}", "a.sh", kind=kind)
 
 
 def test_a_word_that_ends_its_sentence_is_a_word_in_prose() -> None:

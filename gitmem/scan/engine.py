@@ -504,12 +504,40 @@ def _candidates(number: int, text: str, start: int, end: int, judged: _Judged) -
             span is not None
             and span[0] != span[1]
             and judged.value(number, text[span[0] : span[1]])
+            and (_published_format()[number] or not _in_image_query(text, span[0]))
         ):
             yield number, span[0], span[1]
             position = max(match.end(), match.start() + 1)
             continue
         budget -= CANDIDATE_COST + match.end() - match.start()
         position = match.start() + 1 if budget > 0 else max(match.end(), match.start() + 1)
+
+
+@cache
+def _published_format() -> tuple[bool, ...]:
+    """Whether each rule, by its index, reads a provider's published format (``value_bound``)."""
+    return tuple(value_bound(rule.id) for rule in RULES)
+
+
+# An image's URL (a README's badge: codecov.io/…/badge.svg?token=…) is loaded by every reader's
+# browser: a credential in its query without a provider's format is published to show the image
+# (Codecov's graphing token, Travis CI's status-image token). The "?" that ends the image's path is
+# looked for IMAGE_URL_REACH characters back at most, once per value a rule kept.
+IMAGE_URL_REACH = 512
+_IMAGE_EXTENSIONS = (".svg", ".png", ".gif", ".jpg", ".jpeg", ".webp")
+_URL_ENDS = frozenset(" \t\r\n\"'`<>()[]")
+
+
+def _in_image_query(text: str, start: int) -> bool:
+    """Whether ``text[start]`` is in the query of an image's URL: after the "?" that ends an
+    image's path, with nothing between that ends a URL."""
+    window = max(0, start - IMAGE_URL_REACH)
+    mark = text.rfind("?", window, start)
+    return (
+        mark >= 0
+        and text[max(window, mark - 5) : mark].lower().endswith(_IMAGE_EXTENSIONS)
+        and _URL_ENDS.isdisjoint(text[mark:start])
+    )
 
 
 # A line longer than this is scanned only around its keywords, WINDOW characters either side of

@@ -1967,11 +1967,8 @@ RULES: tuple[Rule, ...] = (
             r"""(?P<q3>["']?)(?P<secret3>[^\s"'`=]{6,500}+={0,2})(?P=q3)(?![^\s"'`])"""
             # <password>value</password> (XML)
             r"""|<(?P<name4>[A-Za-z][\w.-]{0,60}+)>(?P<secret4>[^<>\s]{6,500}+)</(?P=name4)>"""
-            # ?token=value&… (query strings, form bodies); not an image's (badge.svg?token=…: a
-            # token every reader's browser sends, published to show a badge, as Codecov's and
-            # Travis CI's are)
-            r"""|(?:&|(?<!\.svg)(?<!\.png)(?<!\.gif)(?<!\.jpg)(?<!\.jpeg)(?<!\.webp)\?)"""
-            r"""(?P<name5>[A-Za-z][\w.-]{0,60}+)=(?P<secret5>[^&\s"'#<>?]{6,500}+)"""
+            # ?token=value&… (query strings, form bodies)
+            r"""|[?&](?P<name5>[A-Za-z][\w.-]{0,60}+)=(?P<secret5>[^&\s"'#<>?]{6,500}+)"""
             # API_KEY=value anywhere on a line (shell: export, env prefixes, docker run -e)
             r"""|(?<![\w$-])(?P<name6>[A-Z][A-Z0-9_]{1,60}+)=(?P<q6>["']?)(?P<secret6>(?:[^\s"'`;&|)=]|\)(?=[^\s;&|)=])){6,500}+={0,2})(?P=q6)"""
             r"""(?=[\s;&|)]|$)"""
