@@ -208,6 +208,30 @@ def test_a_url_password_made_of_default_passwords_is_a_stand_in(kind: str) -> No
 
 
 @pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_url_password_that_repeats_its_user_or_scheme_or_names_a_constant_is_a_default(
+    kind: str,
+) -> None:
+    """drizzle-orm's ``singlestore://root:singlestore@``, RabbitMQ's ``guest:guest@``: a local
+    container's default, as ``postgres:postgres@`` is; kombu's ``SAS_POLICY_NAME:SAS_KEY@`` puts
+    a constant's name where the password goes. A password of one's own is found beside them."""
+    for url in (
+        "singlestore://root:singlestore@localhost:3306/",
+        "amqp://guest:guest@localhost//",
+        "https://deploy:deploy@git.internal/app.git",
+        "azureservicebus://SAS_POLICY_NAME:SAS_KEY@namespace",
+        "postgres://app:DB_PASS@db/app",
+    ):
+        assert scan_text(f'url = "{url}"', "t.py", kind=kind) == [], url
+    real = made(16)
+    for url in (
+        f"singlestore://root:{real}@localhost:3306/",
+        f"amqp://guest:{real}@localhost//",
+        f"azureservicebus://SAS_POLICY_NAME:{real}@namespace",
+    ):
+        assert scan_text(f'url = "{url}"', "t.py", kind=kind), url
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
 def test_a_url_password_with_a_character_no_url_may_hold_is_a_mask(kind: str) -> None:
     """RFC 3986 lets no ``[ ] { } | \\ ^ ` `` stand raw in a URL's ``user:password@``: such a
     "password" is a mask a logger or a library printed (httpx's ``[secure]``) or a URL parser's

@@ -191,6 +191,9 @@ def url_password(secret: str) -> bool:
     return url_password_in_prose(secret) and not re.fullmatch(r"[a-z]{1,10}", secret.lower())
 
 
+_CONSTANT_NAME_RE = lazy(r"[A-Z]+(?:_[A-Z]+)+")
+
+
 def url_password_in_prose(secret: str) -> bool:
     """In a memory or a session log a URL's password is real even when it is a word
     (``admin:sunshine@prod-db``): only the defaults, masks and placeholders stay quiet."""
@@ -203,6 +206,8 @@ def url_password_in_prose(secret: str) -> bool:
         return False
     if any(word in lowered for word in ("password", "passwd", "secret", "%20")):
         return False
+    if _CONSTANT_NAME_RE.fullmatch(secret):
+        return False  # a constant's name in the password's place: SAS_KEY, DB_PASS
     return len(secret) >= 6 and not re.fullmatch(r"\*+|x+|\.+|-+|_+", lowered)
 
 

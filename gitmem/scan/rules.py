@@ -138,10 +138,15 @@ def _b64(text: str) -> str:
 _B = r"(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))"
 _E = r"(?![A-Za-z0-9_])"  # end of a token whose alphabet has no hyphen
 _EH = r"(?![A-Za-z0-9_-])"  # end of a token whose alphabet has hyphens
-# A URL's "user:password@": RFC 3986 lets no [ ] { } | \ ^ ` stand raw in it (curl takes [] and {}
-# for globs), so a password holding one is a mask (`[secure]`, `[REDACTED]`) or a URL parser's test
-# data (`foo(b]c`), not a password a client sends
-_URL_USERINFO = r"[^\s:@/\"'<>]{1,64}:(?P<secret>[^\s:@/\"'<>\[\]{}|\\^`]{1,128})@"
+# A URL's "user:password@", after its scheme (group "scheme"). RFC 3986 lets no [ ] { } | \ ^ `
+# stand raw in it (curl takes [] and {} for globs), so a password holding one is a mask
+# (`[secure]`, `[REDACTED]`) or a URL parser's test data (`foo(b]c`), not a password a client sends.
+# A password that repeats the user's name or the scheme is a local container's default
+# (`guest:guest@`, `singlestore://root:singlestore@`), as `postgres:postgres@` is.
+_URL_USERINFO = (
+    r"(?P<user>[^\s:@/\"'<>]{1,64}):(?!(?P=user)@|(?P=scheme)@)"
+    r"(?P<secret>[^\s:@/\"'<>\[\]{}|\\^`]{1,128})@"
+)
 # A declaration's type between a name and its "=": `: &str`, `: &'static str` (Rust), `: string |
 # undefined` (TypeScript), `: String?` (Kotlin, Swift), `: Final[str]`, `: str | None` (Python),
 # `::String` (Julia), `: []const u8` (Zig), `: Option<T>`, and Go's `string` after a space. Types
@@ -1737,9 +1742,11 @@ RULES: tuple[Rule, ...] = (
         description="Database connection URL with an inline password",
         keywords=("://",),
         pattern=(
-            r"(?<![A-Za-z0-9+.-])(?i:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|"
-            r"sqlserver|oracle|cockroachdb|clickhouse|neo4j(?:\+s)?|couchdb|cassandra|jdbc:[a-z]{2,20}|"
-            r"[a-z]{2,20}\+[a-z0-9]{1,20})://" + _URL_USERINFO + r"[A-Za-z0-9_.\[\]-]"
+            r"(?<![A-Za-z0-9+.-])(?P<scheme>(?i:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|"
+            r"rediss|amqps?|mssql|sqlserver|oracle|cockroachdb|clickhouse|neo4j(?:\+s)?|couchdb|"
+            r"cassandra|jdbc:[a-z]{2,20}|[a-z]{2,20}\+[a-z0-9]{1,20}))://"
+            + _URL_USERINFO
+            + r"[A-Za-z0-9_.\[\]-]"
         ),
         check="url_password",
         prose_check="url_password_in_prose",
@@ -1779,9 +1786,8 @@ RULES: tuple[Rule, ...] = (
         description="URL with an inline password",
         keywords=("://",),
         pattern=(
-            r"(?<![A-Za-z0-9.-])(?i:https?|ftps?|sftp|ssh|git|smtps?|imaps?|ldaps?|amqps?|[a-z][a-z0-9]{2,15})://"
-            + _URL_USERINFO
-            + r"[A-Za-z0-9_.\[\]-]"
+            r"(?<![A-Za-z0-9.-])(?P<scheme>(?i:https?|ftps?|sftp|ssh|git|smtps?|imaps?|ldaps?|amqps?|"
+            r"[a-z][a-z0-9]{2,15}))://" + _URL_USERINFO + r"[A-Za-z0-9_.\[\]-]"
         ),
         check="url_password",
         prose_check="url_password_in_prose",
