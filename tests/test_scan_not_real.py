@@ -232,6 +232,27 @@ def test_a_url_password_that_repeats_its_user_or_scheme_or_names_a_constant_is_a
 
 
 @pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_url_password_with_an_escape_no_url_may_hold_is_a_parser_s_test(kind: str) -> None:
+    """pgx's tests: ``user:sec%zzret@``, ``user:sec%00ret@``. A "%" escapes two hex digits, and
+    no password holds a NUL: such a URL is a parser's test. Every other escape still makes one."""
+    for password in ("sec%zzret", "sec%00ret", f"{made(12)}%4", f"{made(12)}%"):
+        line = f'conn = "postgres://user:{password}@host/db"'
+        assert scan_text(line, "t.go", kind=kind) == [], line
+    line = f'conn = "postgres://user:{made(12)}%21%7E@host/db"'
+    assert scan_text(line, "t.go", kind=kind), line
+
+
+def test_a_piece_said_again_and_again_is_typed_not_drawn() -> None:
+    """pgx's tests: ``postgres://curly:nyuknyuknyuk@``. One short piece written end to end is no
+    generator's output, in a URL or under a credential's name; a random value is one."""
+    for value in ("nyuknyuknyuk", "Ab3Ab3Ab3Ab3", "x9Q!x9Q!x9Q!"):
+        assert scan_text(f'conn = "postgres://curly:{value}@test1/db"', "t.go", kind=CODE) == []
+        assert scan_text(f'api_token = "{value}"', "t.go", kind=CODE) == [], value
+    assert scan_text(f'api_token = "{made(14)}"', "t.go", kind=CODE)
+    assert scan_text(f'conn = "postgres://curly:{made(14)}@test1/db"', "t.go", kind=CODE)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
 def test_a_url_password_with_a_character_no_url_may_hold_is_a_mask(kind: str) -> None:
     """RFC 3986 lets no ``[ ] { } | \\ ^ ` `` stand raw in a URL's ``user:password@``: such a
     "password" is a mask a logger or a library printed (httpx's ``[secure]``) or a URL parser's

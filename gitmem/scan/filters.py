@@ -187,8 +187,27 @@ _COMMON_PASSWORDS = frozenset(
 
 def url_password(secret: str) -> bool:
     """The password of ``scheme://user:password@host`` is real: not empty, a variable, a mask, a
-    default or a word (``url_password_in_prose`` and not ten lower-case letters or fewer)."""
-    return url_password_in_prose(secret) and not re.fullmatch(r"[a-z]{1,10}", secret.lower())
+    default, a word or a piece said again (``url_password_in_prose``, not ten lower-case letters or
+    fewer, not ``repeated``)."""
+    return (
+        url_password_in_prose(secret)
+        and not re.fullmatch(r"[a-z]{1,10}", secret.lower())
+        and not repeated(secret)
+    )
+
+
+_PIECE_MOST = 6
+
+
+def repeated(value: str) -> bool:
+    """One piece of ``_PIECE_MOST`` characters or fewer, written again and again end to end
+    (``nyuknyuknyuk``, ``abcabc``, ``1234512345``): typed, not drawn."""
+    length = len(value)
+    return any(
+        value == value[:size] * (length // size)
+        for size in range(1, min(_PIECE_MOST, length // 2) + 1)
+        if length % size == 0
+    )
 
 
 _CONSTANT_NAME_RE = lazy(r"[A-Z]+(?:_[A-Z]+)+")
@@ -534,6 +553,7 @@ def _stand_in(value: str, lowered: str) -> bool:
         or value.isdigit()
         or is_placeholder(value)
         or is_documented_example(value)
+        or repeated(value)
     ):
         return True
     spelt = lowered.translate(_LEET)  # p@ssw0rd, s3cr3t: the same words in digits and symbols

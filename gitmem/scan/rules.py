@@ -142,10 +142,11 @@ _EH = r"(?![A-Za-z0-9_-])"  # end of a token whose alphabet has hyphens
 # stand raw in it (curl takes [] and {} for globs), so a password holding one is a mask
 # (`[secure]`, `[REDACTED]`) or a URL parser's test data (`foo(b]c`), not a password a client sends.
 # A password that repeats the user's name or the scheme is a local container's default
-# (`guest:guest@`, `singlestore://root:singlestore@`), as `postgres:postgres@` is.
+# (`guest:guest@`, `singlestore://root:singlestore@`), as `postgres:postgres@` is. A "%" escapes
+# two hex digits, and never a NUL: `sec%zzret`, `sec%00ret` are a URL parser's tests.
 _URL_USERINFO = (
     r"(?P<user>[^\s:@/\"'<>]{1,64}):(?!(?P=user)@|(?P=scheme)@)"
-    r"(?P<secret>[^\s:@/\"'<>\[\]{}|\\^`]{1,128})@"
+    r"(?P<secret>(?:[^\s:@/\"'<>\[\]{}|\\^`%]|%(?!00)[0-9A-Fa-f]{2}){1,128})@"
 )
 # A declaration's type between a name and its "=": `: &str`, `: &'static str` (Rust), `: string |
 # undefined` (TypeScript), `: String?` (Kotlin, Swift), `: Final[str]`, `: str | None` (Python),
