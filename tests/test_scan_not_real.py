@@ -313,6 +313,15 @@ def test_a_token_in_an_image_s_url_is_published(kind: str) -> None:
     assert scan_text(f"get https://x.io/a.svg and TOKEN={made(24)}", "a.sh", kind=kind)
 
 
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_an_option_is_not_the_value_of_the_option_before_it(kind: str) -> None:
+    """jedis' workflow: ``gpg --list-secret-keys --keyid-format LONG`` read ``--keyid-format`` as
+    the value of ``--list-secret-keys``. An option's value is never the next option; a random
+    value after it is still one."""
+    assert scan_text("gpg --list-secret-keys --keyid-format LONG", "ci.yml", kind=kind) == []
+    assert scan_text(f"deploy --api-token {made(24)} --verbose", "ci.sh", kind=kind)
+
+
 def test_a_word_that_ends_its_sentence_is_a_word_in_prose() -> None:
     """fastapi's German docs: ``JWT</abbr>-Token verwenden.`` ("use JWT tokens") read as a
     ``-token`` flag whose value was ``verwenden.``: the full stop made a word look random."""

@@ -460,6 +460,9 @@ _REFERENCE_RE = lazy(
             r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])",
             r"[()\[\]{}<>]|^[$@%&]\w|::|=>|\s",  # code: a call, a variable, an operator
             r"^(?:[~.]{0,2}/|[A-Za-z]:\\)",  # a path
+            # a command's next option (`gpg --list-secret-keys --keyid-format LONG`), not the value
+            # of the one before it
+            r"^--[a-z]+(?:-[a-z]+)*$",
             r"\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf)$",  # a file's name
             r"(?i:^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$])",  # a hash: sha256:…
             r"^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$",  # a password's hash: bcrypt, argon2
