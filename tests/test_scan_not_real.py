@@ -285,6 +285,8 @@ def test_base64_of_a_user_and_password_is_judged_by_its_password(kind: str) -> N
         assert scan_text(f"const credential = '{value}'", "t.ts", kind=kind) == [], pair
     real = base64.b64encode(f"deploy:{made(20)}".encode()).decode()
     assert scan_text(f"const credential = '{real}'", "t.ts", kind=kind)
+    document = base64.b64encode(f'{{"auths": {{"r.io": {{"auth": "{made(20)}"}}}}}}'.encode())
+    assert scan_text(f"const credential = '{document.decode()}'", "t.ts", kind=kind), "a document"
 
 
 @pytest.mark.parametrize("kind", [CODE, PROSE])

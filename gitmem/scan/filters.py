@@ -250,13 +250,15 @@ def _default_words(lowered: str) -> bool:
 
 
 _BASE64_RE = lazy(r"[A-Za-z0-9+/]{8,}={0,2}")
+_USER_PAIR_RE = lazy(r"[\w.@+-]{1,128}:[ -~]*")  # a user's name, ":", printable ASCII
 
 
 def _base64_pair(value: str) -> bool:
-    """base64 of readable ``user:password``, what a Basic ``Authorization`` header carries: a
-    secret only as its password is one (``basic_credentials``)."""
+    """base64 of ``user:password``, what a Basic ``Authorization`` header carries: a secret only
+    as its password is one (``basic_credentials``). Not base64 of a document (``{"auths": …}``),
+    whose secrets the decoded layer's own scan finds."""
     raw = _b64decode(value) if _BASE64_RE.fullmatch(value) else None
-    return raw is not None and raw.isascii() and raw.decode().isprintable() and b":" in raw[1:]
+    return raw is not None and raw.isascii() and _USER_PAIR_RE.fullmatch(raw.decode()) is not None
 
 
 def basic_credentials(secret: str) -> bool:
