@@ -250,33 +250,38 @@ def _default_words(lowered: str) -> bool:
 
 
 _BASE64_RE = lazy(r"[A-Za-z0-9+/]{8,}={0,2}")
-_USER_PAIR_RE = lazy(r"[\w.@+-]{1,128}:[ -~]*")  # a user's name, ":", printable ASCII
+_USER_NAME_RE = lazy(r"[\w.@+-]{1,128}")
+
+
+def _basic_pair(secret: str) -> tuple[str, str] | None:
+    """base64 of ``user:password``, decoded: the user's name and the password; else ``None``."""
+    raw = _b64decode(secret)
+    try:
+        text = "" if raw is None else raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    user, sep, password = text.partition(":")
+    return (user, password) if sep and user and "\n" not in text else None
 
 
 def _base64_pair(value: str) -> bool:
-    """base64 of ``user:password``, what a Basic ``Authorization`` header carries: a secret only
-    as its password is one (``basic_credentials``). Not base64 of a document (``{"auths": …}``),
-    whose secrets the decoded layer's own scan finds."""
-    raw = _b64decode(value) if _BASE64_RE.fullmatch(value) else None
-    return raw is not None and raw.isascii() and _USER_PAIR_RE.fullmatch(raw.decode()) is not None
+    """base64 of a user's name and a printable password, what a Basic ``Authorization`` header
+    carries: a secret only as its password is one (``basic_credentials``). Not base64 of a
+    document (``{"auths": …}``), whose secrets the decoded layer's own scan finds."""
+    pair = _basic_pair(value) if _BASE64_RE.fullmatch(value) else None
+    return (
+        pair is not None
+        and _USER_NAME_RE.fullmatch(pair[0]) is not None
+        and pair[1].isascii()
+        and pair[1].isprintable()
+    )
 
 
 def basic_credentials(secret: str) -> bool:
     """``Authorization: Basic …`` and docker's ``"auth"``: base64 of ``user:password`` with a
     real password."""
-    raw = _b64decode(secret)
-    if raw is None:
-        return False
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    user, sep, password = text.partition(":")
-    return (
-        bool(sep and user and "\n" not in text)
-        and url_password(password)
-        and plausible(password, short=True)
-    )
+    pair = _basic_pair(secret)
+    return pair is not None and url_password(pair[1]) and plausible(pair[1], short=True)
 
 
 # -- generic assignments and prose -----------------------------------------------------------------
