@@ -20,8 +20,8 @@ from collections.abc import Callable
 import pytest
 
 from gitmem.scan import scan_text
-from gitmem.scan.filters import entropy
 from gitmem.scan.kinds import CODE, PROSE
+from tests.random_values import random_value
 
 _rng = random.Random(3207)
 LOWER_DIGITS = string.ascii_lowercase + string.digits
@@ -30,12 +30,7 @@ HEX = "0123456789abcdef"
 
 
 def made(alphabet: str, n: int = 40) -> str:
-    """A random value of ``alphabet``, with a random one's entropy (a hex value can be short of it
-    by chance)."""
-    while True:
-        value = "".join(_rng.choice(alphabet) for _ in range(n))
-        if entropy(value) >= 3.5:
-            return value
+    return random_value(_rng, n, alphabet)
 
 
 def typed_over(value: str, char: str, at: int) -> str:

@@ -14,20 +14,15 @@ import string
 import pytest
 
 from gitmem.scan import scan_text
-from gitmem.scan.filters import entropy
 from gitmem.scan.kinds import CODE, PROSE
+from tests.random_values import random_value
 
 _rng = random.Random(3207)
 ALNUM = string.ascii_letters + string.digits
 
 
 def made(n: int = 32, alphabet: str = ALNUM) -> str:
-    if n < 12:  # fewer characters than 2 ** 3.5 never reach it: the loop below would not end
-        raise ValueError(n)
-    while True:
-        value = "".join(_rng.choice(alphabet) for _ in range(n))
-        if entropy(value) >= 3.5:
-            return value
+    return random_value(_rng, n, alphabet)
 
 
 # (a name that calls its value a stand-in, the same name without the word)
@@ -344,3 +339,12 @@ def test_a_token_s_signature_of_any_text_is_checked_without_an_error(tail: str) 
     token = signed_token(made(64, string.hexdigits.lower())) + tail
     assert jwt_token(token)
     assert not made_up(token)
+
+
+def test_a_random_value_too_short_to_be_random_is_refused_not_drawn_for_ever() -> None:
+    """The helper every test here draws from: a length or alphabet that can never reach a random
+    value's entropy raises at once, instead of hanging the suite."""
+    for n, alphabet in ((11, ALNUM), (32, "0123456789")):
+        with pytest.raises(ValueError):
+            random_value(_rng, n, alphabet)
+    assert len(random_value(_rng, 12, ALNUM)) == 12
