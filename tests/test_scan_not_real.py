@@ -348,3 +348,122 @@ def test_a_random_value_too_short_to_be_random_is_refused_not_drawn_for_ever() -
         with pytest.raises(ValueError):
             random_value(_rng, n, alphabet)
     assert len(random_value(_rng, 12, ALNUM)) == 12
+
+
+# Keys published as examples: jwt.io's debugger's (the old and the new default), node-jsonwebtoken's
+# README's, and "secret", which every library's tests sign with
+PUBLISHED_SIGNING_KEYS = [
+    "your-256-bit-secret",
+    "a-string-secret-at-least-256-bits-long",
+    "shhhhh",
+    "secret",
+]
+
+
+@pytest.mark.parametrize("key", PUBLISHED_SIGNING_KEYS)
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_token_signed_with_a_published_key_is_an_example(key: str, kind: str) -> None:
+    """node-jsonwebtoken's tests: ``TOKEN = 'eyJ…e30.t-IDc…'``, signed with ``secret``. Anyone can
+    sign such a token, under any name; one signed with a key of one's own is found."""
+    example = signed_token(key)
+    for line in (f"var TOKEN = '{example}';", f'"Authorization": "Bearer {example}"'):
+        assert scan_text(line, "t.js", kind=kind) == [], line
+    real = signed_token(made(32))
+    assert [f.rule for f in scan_text(f"var TOKEN = '{real}';", "t.js", kind=kind)] == ["jwt"]
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_token_s_header_alone_is_no_secret(kind: str) -> None:
+    """jsonwebtoken's (Rust) tests: ``let token = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"``, a
+    header and nothing after it, the same in every HS256 token. A JSON Web Key with its secret
+    ``k`` is no header, and is found."""
+    import json
+
+    for header in ({"alg": "HS256", "typ": "JWT"}, {"alg": "RS256", "kid": made(16)}):
+        value = _b64url(json.dumps(header).encode())
+        assert scan_text(f'let token = "{value}";', "t.rs", kind=kind) == [], header
+    key = _b64url(json.dumps({"alg": "HS256", "kty": "oct", "k": made(43)}).encode())
+    assert scan_text(f'let token = "{key}";', "t.rs", kind=kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_version_with_its_package_manager_s_protocol_is_no_secret(kind: str) -> None:
+    """sequelize's yarn.lock: ``"@inquirer/password": "npm:^4.0.23"``, a package named for a
+    credential and the versions it takes. Any other value under that name is judged."""
+    for version in ("npm:^4.0.23", "npm:3.1021.0", "workspace:~1.2.0", "jsr:^1.0.4"):
+        line = f'    "@aws-sdk/token-providers": "{version}"'
+        assert scan_text(line, "yarn.lock", kind=kind) == [], version
+    assert scan_text(f'    "@aws-sdk/token-providers": "{made(24)}"', "yarn.lock", kind=kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_password_typed_along_the_keyboard_is_a_stand_in(kind: str) -> None:
+    """sequelize's tests: ``mysql://root:asd123@localhost``. Keys in a keyboard row's order, or
+    the alphabet's, and digits in order are typed, not drawn, as a default password is. A password
+    that only starts so is found."""
+    for password in ("asd123", "qwe123", "zxcvbnm", "asdf1234", "123qwe", "abc789"):
+        line = f"  url: 'mysql://root:{password}@localhost:3306/mydb',"
+        assert scan_text(line, "t.js", kind=kind) == [], password
+    for password in ("qwertyuiop123", "asdfghjkl-zxcvbnm"):
+        assert scan_text(f'DB_PASSWORD = "{password}"', "t.py", kind=kind) == [], password
+    real = f"asd{made(12)}9x"  # digits too: a password of letters only is a word to the rules
+    assert scan_text(f"  url: 'mysql://root:{real}@localhost:3306/mydb',", "t.js", kind=kind)
+    assert scan_text(f'DB_PASSWORD = "{real}"', "t.py", kind=kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_lorem_ipsum_is_placeholder_text(kind: str) -> None:
+    """gorm's tests: ``sqlserver://sa:LoremIpsum86@localhost``. Lorem ipsum stands for text by
+    definition, in a password too."""
+    for line in (
+        'dsn = "sqlserver://sa:LoremIpsum86@localhost:9930?database=master"',
+        'api_key = "LoremIpsumDolor42SitAmet"',
+    ):
+        assert scan_text(line, "t.go", kind=kind) == [], line
+    assert scan_text(f'dsn = "sqlserver://sa:{made(14)}@localhost:9930"', "t.go", kind=kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_base64_of_a_stand_in_is_a_stand_in(kind: str) -> None:
+    """minio-go's tests: an SSE-C key ``bXktc2VjcmV0LWtleTEy…``, base64 of
+    ``my-secret-key1234567890abcdefghi``; and ``IMDSTokenabc123==``. Encoding a placeholder makes
+    no secret of it. base64 of random text, or of random bytes, is found."""
+    for text in ("my-secret-key1234567890abcdefghi", "changeme-in-production", "P@ssw0rd-admin"):
+        value = base64.b64encode(text.encode()).decode()
+        line = f'"X-Amz-Server-Side-Encryption-Customer-Key": "{value}",'
+        assert scan_text(line, "t.go", kind=kind) == [], text
+    assert scan_text('imdsToken := "IMDSTokenabc123=="', "t.go", kind=kind) == []
+    for value in (
+        base64.b64encode(made(24).encode()).decode(),
+        base64.b64encode(_rng.randbytes(32)).decode(),
+        f"IMDSToken{made(16)}==",
+    ):
+        assert scan_text(f'secretKey := "{value}"', "t.go", kind=kind), value
+
+
+# Values documentation everywhere prints: MinIO's public playground's secret key and its KMS
+# example key; the UUID tutorials and API references print as an example
+PUBLISHED_VALUES = [
+    'secretKey: "zuf+tfteSlswRu7BJ86wekitnifILbZam1KYY3TG",',
+    "MINIO_KMS_SECRET_KEY: my-minio-key:OSMM+vkKUTCvQs9YL/CVMIMt43HFhkUpqJxTmGl6rYw=",
+    'MINIO_KMS_SECRET_KEY="strata-key:OSMM+vkKUTCvQs9YL/CVMIMt43HFhkUpqJxTmGl6rYw="',
+    "pass: 'f47ac10b-58cc-4372-a567-0e02b2c3d479',",
+]
+
+
+@pytest.mark.parametrize("line", PUBLISHED_VALUES)
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_value_documentation_publishes_is_an_example(line: str, kind: str) -> None:
+    """Copied from a README into tests and configurations (minio-go, sequelize): known to every
+    reader. A value of one's own of the same shape is found."""
+    assert scan_text(line, "config.yml", kind=kind) == [], line
+    documented = next(
+        piece
+        for piece in line.replace("'", '"').replace(":", '"').split('"')
+        if len(piece) >= 36 and " " not in piece
+    )
+    alphabet = "0123456789abcdef" if "-" in documented else ALNUM + "+/"
+    own = "".join(
+        c if c in "-=" else _rng.choice(alphabet) for c in documented
+    )  # the same shape, drawn afresh
+    assert scan_text(line.replace(documented, own), "config.yml", kind=kind), own

@@ -21,7 +21,8 @@ from gitmem.scan.lazyre import lazy
 # Markers of a value someone wrote to stand for a secret, not a secret.
 _PLACEHOLDER_RE = lazy(
     r"example|x{4}|\*{3}|•••|placeholder|redacted|dummy|changeme|change_me|replace[_-]?me|your[_-]|<[^>]*>"
-    r"|\$\{|\{\{|%\(\w+\)|\.{3}|…|0123456789|123456789|abcdefgh|(.)\1{7}",
+    r"|\$\{|\{\{|%\(\w+\)|\.{3}|…|0123456789|123456789|abcdefgh|(.)\1{7}"
+    r"|lorem|ipsum",  # Lorem ipsum is placeholder text by definition: LoremIpsum86
     re.IGNORECASE,
 )
 
@@ -35,6 +36,12 @@ _DOCUMENTED_EXAMPLES = frozenset(
         "15cef4b629cc2d07",  # RFC 6455's sample WebSocket handshake key ("the sample nonce")
         "2598f7d6adc142d8",  # Flask's documented SECRET_KEY (its configuration docs, its tutorial)
         "9cb335cb7b5fb805",  # Flask's documented FLASK_SECRET_KEY (its configuration docs)
+        # MinIO's public playground (play.min.io): the secret key its every SDK's README gives
+        "df452eef23e8cf2c",
+        "4556efab24262947",  # MinIO's documented MINIO_KMS_SECRET_KEY (after "my-minio-key:")
+        # The UUID tutorials and API references print as a version 4 example (f47ac10b-58cc-…);
+        # the others they print (123e4567-e89b-12d3-…, 550e8400-e29b-41d4-…) the rules pass already
+        "8f400c257611ed5d",
     }
 )
 # Signing keys published in a framework's tutorial, copied into every project built from it. The key
@@ -43,6 +50,11 @@ _EXAMPLE_SIGNING_KEYS = frozenset(
     {
         # FastAPI's "OAuth2 with Password (and hashing), Bearer with JWT tokens" tutorial
         "09d25e094faa6ca2556c818166b7a9563b93f7099f6f0f4caa6cf63b88e8d3e7",
+        # jwt.io's debugger's default keys, the old and the new; node-jsonwebtoken's README's
+        "your-256-bit-secret",
+        "a-string-secret-at-least-256-bits-long",
+        "shhhhh",
+        "secret",  # every library's tests: a token anyone can sign
     }
 )
 _HMAC_DIGESTS = {"hs256": "sha256", "hs384": "sha384", "hs512": "sha512"}
@@ -71,7 +83,10 @@ def is_placeholder(value: str) -> bool:
 
 
 def is_documented_example(value: str) -> bool:
-    return value in _EXAMPLE_SIGNING_KEYS or digest16(value) in _DOCUMENTED_EXAMPLES
+    """A published key, whole or after the name it is given (MinIO's ``name:key``)."""
+    return value in _EXAMPLE_SIGNING_KEYS or not _DOCUMENTED_EXAMPLES.isdisjoint(
+        {digest16(value), digest16(value.rpartition(":")[2])}
+    )
 
 
 # -- checks for rules with a format ----------------------------------------------------------------
@@ -155,15 +170,33 @@ def _signed_with_example_key(token: str, algorithm: str) -> bool:
     )
 
 
-def _algorithm(header: str) -> str:
-    """The algorithm a JSON Web Token's header names ("" when it is no JSON naming one)."""
+def _header(segment: str) -> dict[str, object]:
+    """A JSON Web Token's header, decoded (empty when the segment is no base64 of a JSON object)."""
     import json  # lazy: the pre-commit hook's start-up
 
     try:
-        data = json.loads(_b64decode(header) or b"")
+        data = json.loads(_b64decode(segment) or b"")
     except ValueError:
-        return ""
-    return str(data.get("alg", "")).lower() if isinstance(data, dict) else ""
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _algorithm(header: str) -> str:
+    """The algorithm a JSON Web Token's header names ("" when it is no JSON naming one)."""
+    return str(_header(header).get("alg", "")).lower()
+
+
+# A JOSE header's own parameters (RFC 7515, 7516, 7519): none holds a secret key, as a JWK's "k" or
+# "d" would
+_HEADER_NAMES = frozenset(
+    {"alg", "typ", "kid", "cty", "crit", "x5t", "x5t#S256", "x5u", "jku", "b64", "enc", "zip"}
+)
+
+
+def _header_alone(value: str) -> bool:
+    """A token's header and nothing after it: ``{"alg":"HS256","typ":"JWT"}``, encoded."""
+    header = _header(value)
+    return "alg" in header and _HEADER_NAMES.issuperset(header)
 
 
 def discord_user_id(secret: str) -> bool:
@@ -230,18 +263,34 @@ def url_password_in_prose(secret: str) -> bool:
     return len(secret) >= 6 and not re.fullmatch(r"\*+|x+|\.+|-+|_+", lowered)
 
 
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 _JOINTS_RE = lazy(r"[^a-z0-9]+")
 _ESCAPE_RE = lazy(r"%[0-9A-Fa-f]{2}")  # a URL's percent-escape
 # The letters a word's usual respellings stand for: p@ssw0rd, s3cr3t, adm1n, $ecret
 _LEET = str.maketrans("@4031!$57", "aaoeiisst")
 
 
+# Keys in the order a keyboard or the alphabet has them: a run along one is typed, not drawn
+_TYPED_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm", _ALPHABET, "0123456789", "1234567890")
+_TYPED_PIECE_RE = lazy(r"[a-z]+|[0-9]+")
+
+
+def _typed_run(word: str) -> bool:
+    """Letters and digits that each run three keys or more along a keyboard's row or the
+    alphabet: ``asd123``, ``qwe123``, ``zxcvbnm``, ``abc789``."""
+    pieces = _TYPED_PIECE_RE.findall(word)
+    return bool(pieces) and all(
+        len(piece) >= 3 and any(piece in row for row in _TYPED_ROWS) for piece in pieces
+    )
+
+
 def _default_words(lowered: str) -> bool:
-    """A password made of default passwords only, whatever joins them (``pass%23pass``,
-    ``admin-admin``), as written or respelled (``p%40ssword``: ``p@ssword``, ``P@ssw0rd``)."""
+    """A password made of default passwords or runs along the keyboard only, whatever joins them
+    (``pass%23pass``, ``admin-admin``, ``asd123``), as written or respelled (``p%40ssword``:
+    ``p@ssword``, ``P@ssw0rd``)."""
     unescaped = _ESCAPE_RE.sub(lambda escape: chr(int(escape[0][1:], 16)), lowered)
     return any(
-        all(word in _COMMON_PASSWORDS for word in words if word) and any(words)
+        all(word in _COMMON_PASSWORDS or _typed_run(word) for word in words if word) and any(words)
         for words in (
             _JOINTS_RE.split(unescaped),
             _JOINTS_RE.split(unescaped.translate(_LEET)),
@@ -250,6 +299,18 @@ def _default_words(lowered: str) -> bool:
 
 
 _BASE64_RE = lazy(r"[A-Za-z0-9+/]{8,}={0,2}")
+_TEXT_RE = lazy(r"[ -~]{6,}")  # printable ASCII: what a person types
+
+
+def _base64_text(value: str) -> str | None:
+    """The text a base64 value encodes, when it encodes printable ASCII; else ``None``."""
+    if not _BASE64_RE.fullmatch(value):
+        return None
+    raw = _b64decode(value)
+    text = "" if raw is None else raw.decode("latin-1")
+    return text if _TEXT_RE.fullmatch(text) else None
+
+
 _USER_NAME_RE = lazy(r"[\w.@+-]{1,128}")
 
 
@@ -474,7 +535,9 @@ _REFERENCE_RE = lazy(
             r"(?i:^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$])",  # a hash: sha256:…
             r"^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$",  # a password's hash: bcrypt, argon2
             # 1.2.3, v1.2, and the ranges of package manifests and lockfiles: ^3.922.0, ~1.2, >=2.0
-            r"^(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|[xX*]))+(?:[-+.][A-Za-z0-9.]+)?$",
+            # (yarn's and pnpm's with their protocol: npm:^4.0.23, workspace:~1.2)
+            r"^(?:(?:npm|workspace|jsr):)?(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|[xX*]))+"
+            r"(?:[-+.][A-Za-z0-9.]+)?$",
             # a package and the versions it takes: langchain-core==1.5.1, requests>=2.31
             r"^[A-Za-z][\w.-]{0,80}(?:\[[\w,.-]{1,80}\])?(?:===?|[<>!~]=|[<>])v?\d+(?:\.[\w*]+){0,6}$",
             # a URL, a name (ARN, URN: WebDAV's Lock-Token), a secret kept elsewhere
@@ -506,7 +569,7 @@ _SHORT_PARTS = frozenset(
 _MEMBER_SEPARATOR_RE = lazy(r"[?!]?\.|::|->")  # between an identifier's names (_IDENTIFIER_RE)
 _TEST_RE = lazy(r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_|^3mvg9")
 _LETTERS_RE = lazy(r"[^a-z]+")
-_STAND_IN_MARKERS_RE = lazy(r"password|passwd|changeme|sample|fake|dummy|mock|foobar")
+_STAND_IN_MARKERS_RE = lazy(r"password|passwd|changeme|sample|fake|dummy|mock|foobar|abc123|123abc")
 _STAND_IN_WORDS = frozenset(
     _words(
         """
@@ -556,21 +619,25 @@ def plausible(value: str, *, short: bool = False) -> bool:
 
 
 def _stand_in(value: str, lowered: str) -> bool:
-    """A word, a number, a placeholder, a documented example, a test or publishable key: not a
-    real secret."""
+    """A word, a number, a placeholder, a documented example, a test or publishable key, or base64
+    of one (``bXktc2VjcmV0LWtleTEy…``: ``my-secret-key12…``): not a real secret."""
     if (
         lowered in _NOT_SECRETS
         or value.isdigit()
         or is_placeholder(value)
         or is_documented_example(value)
         or repeated(value)
+        or _default_words(lowered)
     ):
+        return True
+    text = _base64_text(value)
+    if text is not None and _stand_in(text, text.lower()):
         return True
     spelt = lowered.translate(_LEET)  # p@ssw0rd, s3cr3t: the same words in digits and symbols
     # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use; and
     # test-mode and publishable keys (sk_test_…, pk_live_…), fixtures
     return (
-        _STAND_IN_MARKERS_RE.search(spelt) is not None
+        any(_STAND_IN_MARKERS_RE.search(text) for text in (lowered, spelt))
         or not _STAND_IN_WORDS.isdisjoint(
             (_LETTERS_RE.sub("", lowered), _LETTERS_RE.sub("", spelt))
         )
@@ -590,7 +657,6 @@ _DROP_HEX = str.maketrans("", "", "0123456789abcdefABCDEF")
 _LETTERS_ONLY = str.maketrans("", "", "".join(c for c in _ASCII if not "a" <= c <= "z"))
 _DIGITS_ONLY = str.maketrans("", "", "".join(c for c in _ASCII if not c.isdigit()))
 _RUN = 6  # letters or digits in alphabetical order: abcdef, 123456
-_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 _IN_ORDER_RE = lazy(
     "|".join(_ALPHABET[i : i + _RUN] for i in range(len(_ALPHABET) - _RUN + 1))
     + "|"
@@ -604,15 +670,14 @@ def made_up(value: str) -> bool:
     letters or digits that run through the alphabet (``a1B2c3D4e5F6g7``, ``abc123def456ghi789``), or
     a JSON Web Token's shape (``eyJ…``, three parts) whose header no library wrote: it does not
     decode to JSON naming an algorithm, as the jwt rule asks; or a token's header and less, its
-    signature cut off (documentation's ``Bearer eyJhbGciOi….eyJ…``). Decided by shape, whatever
-    name the value is under.
+    signature cut off (documentation's ``Bearer eyJhbGciOi….eyJ…``), or the header alone. Decided by
+    shape, whatever name the value is under.
     """
     if len(value) < 2 * _RUN or not value.isascii():
         return False
-    if value.startswith("eyJ") and value.count(".") == 2:
-        return not jwt_token(value)
-    if value.startswith("eyJ") and value.count(".") == 1 and _algorithm(value.partition(".")[0]):
-        return True  # a header, its signature cut off
+    token = _token_made_up(value) if value.startswith("eyJ") else None
+    if token is not None:
+        return token
     lower, upper = sum(map(str.islower, value)), sum(map(str.isupper, value))
     if lower + upper >= _STRAY_LETTERS and 0 < min(lower, upper) <= _STRAY_MOST:
         return True
@@ -627,6 +692,17 @@ def made_up(value: str) -> bool:
     if not letters.translate(_DROP_HEX):
         letters = ""  # hex draws from six letters: six of them in order come by chance
     return _IN_ORDER_RE.search(letters + " " + value.translate(_DIGITS_ONLY)) is not None
+
+
+def _token_made_up(value: str) -> bool | None:
+    """The verdict on a JSON Web Token's shape (``eyJ…``): three parts are made up unless
+    ``jwt_token`` takes them; a header and its payload with the signature cut off, or a header
+    alone, are made up; ``None`` for any other value, which is judged as any value is."""
+    dots = value.count(".")
+    if dots == 2:
+        return not jwt_token(value)
+    cut = _algorithm(value.partition(".")[0]) if dots == 1 else dots == 0 and _header_alone(value)
+    return True if cut else None
 
 
 _TOKEN_PUNCTUATION = frozenset("+/=_-.~:|")
