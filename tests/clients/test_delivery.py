@@ -18,7 +18,7 @@ import pytest
 
 from gitmem.memory.config import TARGET_NAMES
 from tests.clients.conftest import sh
-from tests.clients.drivers import CLIENTS, run
+from tests.clients.drivers import CLIENTS, Session, run
 from tests.clients.fake_model import FakeModel
 from tests.clients.test_clients import ACTIVE, HAND, PROMPT, PROPOSED, SCOPED, _repo
 
@@ -105,15 +105,40 @@ def explained(repo: Path, name: str, folder: str) -> set[str]:
 
 
 def _run(name: str, cwd: Path, model: FakeModel, home: Path) -> str:
+    return _session(name, cwd, model, home).first().text()
+
+
+def _session(name: str, cwd: Path, model: FakeModel, home: Path) -> Session:
     session = run(CLIENTS[name], cwd, PROMPT, model, home)
     assert session.code == 0, f"{name} exited {session.code}: {session.err[-3000:]}"
-    return session.first().text()
+    return session
+
+
+def _touching(repo: Path, name: str) -> FakeModel:
+    """A model that has the client read web/app.ts with its own tool."""
+    tool, argument = READ_TOOL[name]
+    return FakeModel(tool=tool, tool_args={argument: str(repo / "web" / "app.ts")})
+
+
+def _check_touch(session: Session, where: str) -> None:
+    """After reading web/app.ts, what the client loaded for that file brought the web/** memory
+    once, and nothing it had (the Copilot CLI loaded a nested .claude/CLAUDE.md and the applyTo
+    file: 2 before)."""
+    after = [request for request in session.main() if request.has_tool_result()]
+    assert after, f"{where}: the file was not read"
+    text = after[-1].text()
+    start = session.first().text().count(SCOPED)
+    assert text.count(SCOPED) == (start if session.client in TOUCH_MISSES else 1), where
+    assert text.count(ACTIVE) == 1, where
 
 
 @pytest.mark.parametrize("combination", sorted(COMBINATIONS))
 def test_each_client_receives_each_memory_once(
     combination: str, model: FakeModel, tmp_path: Path
 ) -> None:
+    """Each client, at the root and in web/, gets each memory once. Started at the root, a client
+    that reads files (READ_TOOL) then reads web/app.ts in the same session, and what it loads for
+    that file is checked too (``_check_touch``)."""
     targets = COMBINATIONS[combination]
     repo = _repo(tmp_path, targets)
     owners = [target for target in ("claude", "gemini", "copilot", "cline") if target in targets]
@@ -129,9 +154,16 @@ def test_each_client_receives_each_memory_once(
         if own not in targets:
             continue
         for folder in ("", "web"):
-            text = _run(name, repo / folder, model, tmp_path / f"home-{name}")
-            active, scoped = expected(name, targets, folder)
             where = f"{name} in {folder or 'the root'} ({combination})"
+            home = tmp_path / f"home-{name}"
+            if folder == "" and name in READ_TOOL:
+                with _touching(repo, name) as touching:
+                    session = _session(name, repo, touching, home)
+                _check_touch(session, f"{where}, touching web/app.ts")
+            else:
+                session = _session(name, repo / folder, model, home)
+            text = session.first().text()
+            active, scoped = expected(name, targets, folder)
             assert (text.count(ACTIVE), text.count(SCOPED)) == (active, scoped), where
             assert PROPOSED not in text, where
             if active:
@@ -147,36 +179,24 @@ def test_each_client_receives_each_memory_once(
     assert ran
 
 
-@pytest.mark.parametrize("combination", sorted(COMBINATIONS))
-def test_a_client_that_touches_a_file_receives_its_memory_once(
+# AGENTS.md's readers that read files and that only the combination of every target runs above
+OTHER_READERS = [name for name, own in EVERY.items() if own == "agents" and name not in OWN]
+
+
+@pytest.mark.parametrize(
+    "combination",
+    sorted(c for c, targets in COMBINATIONS.items() if "agents" in targets and c != "all"),
+)
+def test_agents_md_s_other_readers_that_touch_a_file_receive_its_memory_once(
     combination: str, tmp_path: Path
 ) -> None:
-    """Started at the root, the client reads web/app.ts: what it loads for that file brings the web/** memory once,
-    and nothing it had (the Copilot CLI loaded a nested .claude/CLAUDE.md and the applyTo file: 2 before)."""
-    targets = COMBINATIONS[combination]
-    repo = _repo(tmp_path, targets)
-    ran = 0
-    for (
-        name,
-        own,
-    ) in (
-        EVERY.items()
-    ):  # opencode and Qwen Code stand for AGENTS.md's readers (Codex reads no file)
-        if own not in targets or name not in READ_TOOL:
-            continue
-        tool, argument = READ_TOOL[name]
-        with FakeModel(tool=tool, tool_args={argument: str(repo / "web" / "app.ts")}) as model:
-            session = run(CLIENTS[name], repo, PROMPT, model, tmp_path / f"home-{name}")
-        assert session.code == 0, f"{name} exited {session.code}: {session.err[-3000:]}"
-        after = [request for request in session.main() if request.has_tool_result()]
-        where = f"{name} touching web/app.ts ({combination})"
-        assert after, f"{where}: the file was not read"
-        text = after[-1].text()
-        start = session.first().text().count(SCOPED)
-        assert text.count(SCOPED) == (start if name in TOUCH_MISSES else 1), where
-        assert text.count(ACTIVE) == 1, where
-        ran += 1
-    assert ran
+    """opencode and Qwen Code, started at the root, read web/app.ts: what they load for that file
+    brings the web/** memory once, as every other client's does in the test above."""
+    repo = _repo(tmp_path, COMBINATIONS[combination])
+    for name in OTHER_READERS:
+        with _touching(repo, name) as touching:
+            session = _session(name, repo, touching, tmp_path / f"home-{name}")
+        _check_touch(session, f"{name} touching web/app.ts ({combination})")
 
 
 def old_layout(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
