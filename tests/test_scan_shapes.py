@@ -310,3 +310,14 @@ def test_a_long_quoted_token_and_a_value_padded_inside_its_quotes() -> None:
         rules(f"acme_token = '{made(2100, urlsafe)}'") == []
     )  # beyond any token's length: data, not a secret
     assert rules("acme_token = ' changeme '") == []
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_secret_key_named_skey_is_found(kind: str) -> None:
+    """Duo's configurations name the secret key ``skey`` beside the integration key ``ikey``
+    (``DUO_SKEY=…``, ``"duo_skey": "…"``, an INI's ``skey = …``); the integration key alone is an
+    identifier."""
+    secret = made(40)
+    for line in (f"DUO_SKEY={secret}", f'"duo_skey": "{secret}"', f"skey = {secret}"):
+        assert rules(line, kind) == ["generic-secret"], line
+    assert rules(f"ikey = DI{made(18, string.ascii_uppercase)}", kind) == []

@@ -365,6 +365,7 @@ _SECRET_WORDS = frozenset(
         "credential",
         "credentials",
         "creds",
+        "skey",  # a secret key, as Duo's configurations name it beside ikey
     }
 )
 # "key" is a credential only after one of these ("api_key", "SECRET_KEY", "accessKey").
