@@ -278,24 +278,29 @@ _TYPED_PIECE_RE = lazy(r"[a-z]+|[0-9]+")
 def _typed_run(word: str) -> bool:
     """Letters and digits that each run three keys or more along a keyboard's row or the
     alphabet: ``asd123``, ``qwe123``, ``zxcvbnm``, ``abc789``."""
-    pieces = _TYPED_PIECE_RE.findall(word)
-    return bool(pieces) and all(
-        len(piece) >= 3 and any(piece in row for row in _TYPED_ROWS) for piece in pieces
-    )
+    pieces = (piece[0] for piece in _TYPED_PIECE_RE.finditer(word))  # a random word fails at once
+    ran = False
+    for piece in pieces:
+        if len(piece) < 3 or not any(piece in row for row in _TYPED_ROWS):
+            return False
+        ran = True
+    return ran
 
 
 def _default_words(lowered: str) -> bool:
     """A password made of default passwords or runs along the keyboard only, whatever joins them
     (``pass%23pass``, ``admin-admin``, ``asd123``), as written or respelled (``p%40ssword``:
     ``p@ssword``, ``P@ssw0rd``)."""
-    unescaped = _ESCAPE_RE.sub(lambda escape: chr(int(escape[0][1:], 16)), lowered)
-    return any(
-        all(word in _COMMON_PASSWORDS or _typed_run(word) for word in words if word) and any(words)
-        for words in (
-            _JOINTS_RE.split(unescaped),
-            _JOINTS_RE.split(unescaped.translate(_LEET)),
-        )
+    unescaped = (
+        _ESCAPE_RE.sub(lambda escape: chr(int(escape[0][1:], 16)), lowered)
+        if "%" in lowered
+        else lowered
     )
+    for text in (unescaped, unescaped.translate(_LEET)):
+        words = [word for word in _JOINTS_RE.split(text) if word]
+        if words and all(word in _COMMON_PASSWORDS or _typed_run(word) for word in words):
+            return True
+    return False
 
 
 _BASE64_RE = lazy(r"[A-Za-z0-9+/]{8,}={0,2}")
