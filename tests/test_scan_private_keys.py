@@ -12,7 +12,9 @@ from __future__ import annotations
 import base64
 import inspect
 import json
+import random
 import shutil
+import string
 import subprocess
 from pathlib import Path
 
@@ -62,6 +64,10 @@ def keys(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "openssh-rsa": _ssh_key(directory, "rsa", "-b", "2048"),
         "openssh-ecdsa": _ssh_key(directory, "ecdsa", "-b", "256"),
         "pem-rsa": _openssl(directory, "rsa.pem", "genrsa", "-traditional", "2048"),
+        # Proc-Type: 4,ENCRYPTED and DEK-Info: lines between the header and the body
+        "pem-rsa-encrypted": _openssl(
+            directory, "rsa-enc.pem", "genrsa", "-traditional", "-aes128", "-passout", "pass:x"
+        ),
         "pkcs8-rsa": _openssl(directory, "p8.pem", "genpkey", "-algorithm", "RSA"),
         "pkcs8-ec": _openssl(
             directory,
@@ -87,6 +93,13 @@ SHAPES = {
         "keys.json",
         lambda key: json.dumps({"deploy": {"key": key}}, indent=2) + "\n",
     ),
+    "java-concatenated": (
+        "Keys.java",
+        lambda key: (
+            "String KEY =\n" + " +\n".join(f'    "{line}\\n"' for line in key.splitlines()) + ";\n"
+        ),
+    ),
+    "xml-escaped": ("keys.xml", lambda key: f"<key>{key.replace(chr(10), '&#10;')}</key>\n"),
 }
 CASES = [
     (kind, shape)
@@ -95,6 +108,7 @@ CASES = [
         "openssh-rsa",
         "openssh-ecdsa",
         "pem-rsa",
+        "pem-rsa-encrypted",
         "pkcs8-rsa",
         "pkcs8-ec",
     )
@@ -214,3 +228,24 @@ def test_key_rules_are_judged_by_the_key_structure_alone() -> None:
 def test_a_key_block_without_key_material_is_not_a_key(body: str) -> None:
     head, tail = "-----BEGIN OPENSSH PRIVATE", "-----END OPENSSH PRIVATE"
     assert scan_text(f"{head} KEY-----\n{body}\n{tail} KEY-----\n", kind=CODE) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "if (pkcs8.indexOf('-----BEGIN PRIVATE KEY-----') !== 0) {",
+        " * {@code -----BEGIN PRIVATE KEY-----} header, otherwise as DER/PKCS-8.</p>",
+        "read as PEM if that prefix contains the `-----BEGIN PRIVATE KEY-----` header, otherwise",
+    ],
+)
+def test_a_key_s_header_named_in_code_or_prose_is_not_a_key(line: str) -> None:
+    """jose's and pgjdbc's code and docs name the header a parser looks for; what follows it is
+    code and prose, whose long names added up to enough "base64" for a key. A key's body starts
+    right after its header (past line ends, quotes, concatenation and PEM's own header lines)."""
+    rng = random.Random(2031)
+    names = [
+        "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(24))
+        for _ in range(4)
+    ]
+    code = "\n".join(f"  const value = {name}(input, options);" for name in names)
+    assert scan_text(f"{line}\n{code}\n", kind=CODE) == []

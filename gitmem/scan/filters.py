@@ -92,18 +92,28 @@ def is_documented_example(value: str) -> bool:
 # -- checks for rules with a format ----------------------------------------------------------------
 
 _B64_BODY_RE = lazy(r"[A-Za-z0-9+/=]{16,}")
+# What may come between a key's header and its body: line ends, escaped (in a string, in XML) or
+# not, a string's quotes and concatenation, and PEM's own header lines (Proc-Type: 4,ENCRYPTED; a
+# PGP block's Version:)
+_KEY_LEAD_RE = lazy(
+    r"(?:\\[nr]|&#(?:1[03]|x[aAdD]);|[\s\"'`+,;\\]|[A-Za-z-]{1,40}: [^\n\\&]{0,200})*"
+)
 _KEY_MAGIC = (b"openssh-key-v1\x00",)  # the body of ssh-keygen's default format
 
 
 def key_material(secret: str) -> bool:
-    """A private key block holds real key material: enough base64, and either a key's structure
-    (OpenSSH's magic, a DER ``SEQUENCE``: PEM and PKCS#8) or the entropy of random bytes (PGP,
-    PuTTY, a key cut short).
+    """A private key block holds real key material: base64 right after its header, enough of it,
+    and either a key's structure (OpenSSH's magic, a DER ``SEQUENCE``: PEM and PKCS#8) or the
+    entropy of random bytes (PGP, PuTTY, a key cut short).
 
     The one filter a private-key rule runs (``Rule.key``): a key's body has runs of ``A`` (zero
     bytes) and the structure of its format, which the placeholder and example filters would take for
     a stand-in.
     """
+    after = secret[5:].partition("-----")[2] if secret.startswith("-----BEGIN") else secret
+    start = _KEY_LEAD_RE.match(after)  # the body, past its header when the match holds it
+    if start is None or not _B64_BODY_RE.match(after, start.end()):
+        return False  # the header named in code or prose (`indexOf('-----BEGIN …-----')`)
     body = "".join(_B64_BODY_RE.findall(secret.replace("\\n", "\n").replace("\\r", "")))
     if len(body) < 40:
         return False
