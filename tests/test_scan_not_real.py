@@ -467,3 +467,15 @@ def test_a_value_documentation_publishes_is_an_example(line: str, kind: str) -> 
         c if c in "-=" else _rng.choice(alphabet) for c in documented
     )  # the same shape, drawn afresh
     assert scan_text(line.replace(documented, own), "config.yml", kind=kind), own
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_file_s_name_is_no_secret(kind: str) -> None:
+    """tauri's installer template: ``BinaryKey='MicrosoftEdgeWebView2RuntimeInstaller.exe'``, a
+    file named under a key's name, as ``ssl_key = "server.key"`` is. The same name without its
+    extension is judged as any value."""
+    stem = f"{made(20)}Installer"
+    for extension in ("exe", "dll", "wasm", "js", "png", "tar.gz"):
+        line = f"<CustomAction BinaryKey='{stem}.{extension}' Execute='deferred' />"
+        assert scan_text(line, "main.wxs", kind=kind) == [], extension
+    assert scan_text(f"<CustomAction BinaryKey='{stem}' />", "main.wxs", kind=kind)

@@ -547,7 +547,10 @@ _REFERENCE_RE = lazy(
             # a command's next option (`gpg --list-secret-keys --keyid-format LONG`), not the value
             # of the one before it
             r"^--[a-z]+(?:-[a-z]+)*$",
-            r"\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf)$",  # a file's name
+            # a file's name: a key's, a configuration's, a program's or a library's
+            # (BinaryKey='MicrosoftEdgeWebView2RuntimeInstaller.exe'), a document's, an image's
+            r"\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf|toml|xml|exe|dll|msi"
+            r"|so|dylib|jar|wasm|js|mjs|ts|py|rb|sh|ps1|html?|md|pdf|png|jpe?g|gif|svg|zip|tar|gz)$",
             r"(?i:^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$])",  # a hash: sha256:…
             r"^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$",  # a password's hash: bcrypt, argon2
             # 1.2.3, v1.2, and the ranges of package manifests and lockfiles: ^3.922.0, ~1.2, >=2.0
