@@ -656,7 +656,7 @@ def _stand_in(value: str, lowered: str) -> bool:
     # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use; and
     # test-mode and publishable keys (sk_test_…, pk_live_…), fixtures
     return (
-        any(_STAND_IN_MARKERS_RE.search(text) for text in (lowered, spelt))
+        any(_STAND_IN_MARKERS_RE.search(form) for form in (lowered, spelt))
         or not _STAND_IN_WORDS.isdisjoint(
             (_LETTERS_RE.sub("", lowered), _LETTERS_RE.sub("", spelt))
         )
