@@ -62,6 +62,8 @@ EDITS = [
     ("a letter past f in hex", HEX, lambda v: typed_over(v, "j", 9)),
     ("two letters past f in hex", HEX, lambda v: typed_over(typed_over(v, "q", 5), "r", 30)),
     ("letters and digits in alphabetical order", ALNUM, in_order),
+    # the same table as a typed password's (filters._TYPED_ROWS): a keyboard's row, not the alphabet
+    ("letters along a keyboard's row", ALNUM, lambda v: "q9w8e7r6t5y4" + v[12:]),
 ]
 # In code, where a key's or a token's name stands before it (prose's "?" may end a sentence)
 SYMBOLS = [

@@ -675,18 +675,19 @@ _ASCII = "".join(map(chr, range(128)))
 _DROP_HEX = str.maketrans("", "", "0123456789abcdefABCDEF")
 _LETTERS_ONLY = str.maketrans("", "", "".join(c for c in _ASCII if not "a" <= c <= "z"))
 _DIGITS_ONLY = str.maketrans("", "", "".join(c for c in _ASCII if not c.isdigit()))
-_RUN = 6  # letters or digits in alphabetical order: abcdef, 123456
+_RUN = 6  # keys in order along one of _TYPED_ROWS: abcdef, 123456, qwerty
 _IN_ORDER_RE = lazy(
-    "|".join(_ALPHABET[i : i + _RUN] for i in range(len(_ALPHABET) - _RUN + 1))
-    + "|"
-    + "|".join("0123456789"[i : i + _RUN] for i in range(10 - _RUN + 1))
+    "|".join(
+        dict.fromkeys(row[i : i + _RUN] for row in _TYPED_ROWS for i in range(len(row) - _RUN + 1))
+    )
 )
 
 
 def made_up(value: str) -> bool:
     """A value no generator makes: a case that occurs once or twice among many letters
     (``LY027c40U2KNNZLFO1``), a hex piece with a letter or two past f (``c09761h99f39f79ae28e``), or
-    letters or digits that run through the alphabet (``a1B2c3D4e5F6g7``, ``abc123def456ghi789``), or
+    letters or digits that run through the alphabet or along a keyboard's row (``a1B2c3D4e5F6g7``,
+    ``abc123def456ghi789``, ``q9w8e7r6t5y4``), or
     a JSON Web Token's shape (``eyJ…``, three parts) whose header no library wrote: it does not
     decode to JSON naming an algorithm, as the jwt rule asks; or a token's header and less, its
     signature cut off (documentation's ``Bearer eyJhbGciOi….eyJ…``), or the header alone. Decided by
