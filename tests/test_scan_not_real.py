@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import random
+import re
 import string
 
 import pytest
@@ -479,3 +480,57 @@ def test_a_file_s_name_is_no_secret(kind: str) -> None:
         line = f"<CustomAction BinaryKey='{stem}.{extension}' Execute='deferred' />"
         assert scan_text(line, "main.wxs", kind=kind) == [], extension
     assert scan_text(f"<CustomAction BinaryKey='{stem}' />", "main.wxs", kind=kind)
+
+
+# Lines in the shape the OAuth RFCs and Twitter's OAuth documentation print them, with their example
+# values, which every OAuth library's docs and tests quote (authlib's docstrings, among many)
+OAUTH_EXAMPLES = [
+    "Authorization: Basic czZCaGRSa3F0MzpnWDFmQmF0M2JW",  # RFC 6749: s6BhdRkqt3:gX1fBat3bV
+    "grant_type=client_credentials&client_id=s6BhdRkqt3&client_secret=gX1fBat3bV",
+    '"access_token":"2YotnFZFEjr1zCsicMWpAA",',
+    "grant_type=refresh_token&refresh_token=tGzv3JOkF0XG5Qx2TlKWIA",
+    '"access_token":"mF_9.B5f-4.1JqM",',  # RFC 6750
+    "http://www.example.com/path?access_token=h480djs93hd8",
+    '"refresh_token":"8xLOxBtZp8",',
+    'oauth_consumer_key="dpf43f3p2l4k3l03",',  # RFC 5849
+    "oauth_token=hh5s93j4hdidpola&oauth_token_secret=hdhd0244k9j7ao03",
+    "oauth_token=nnch734d00sl2jdk&oauth_token_secret=pfkkdhi9sl3r4s00",
+    "oauth_token=Z6eEdO8MOmk394WozF5oKyuAv855l4Mlqo7hhlSLik",  # Twitter's
+    "oauth_token_secret=Kd75W4OQfb2oJTV0vzGzeXftVAwgMnEK9MumzYcM",
+    "oauth_token=6253282-eWudHldSbIaelX7swmsiHImEL4KinwaGloHANdrY",
+    "&oauth_token_secret=2EEfA6BG5ly3sR3XjE0IBSnlQu4ZrUzPiYTmrkVU",
+    'consumer_key = "xvz1evFS4wEEPTGEFPHBog"',
+    'consumer_secret = "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw"',
+    'oauth_token = "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb"',
+    'oauth_token_secret = "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE"',
+]
+_LONG_VALUE_RE = re.compile(r"[A-Za-z0-9]{20,}")
+
+
+@pytest.mark.parametrize("line", OAUTH_EXAMPLES)
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_the_oauth_specifications_examples_are_examples(line: str, kind: str) -> None:
+    """Published with the protocol. A long value of one's own in its place is found, as is a
+    Basic header of one's own password."""
+    assert scan_text(line, "docs/oauth.rst", kind=kind) == [], line
+    if line.startswith("Authorization: Basic"):
+        own = base64.b64encode(f"s6BhdRkqt3:{made(12)}".encode()).decode()
+        own = f"Authorization: Basic {own}"
+    else:
+        own = _LONG_VALUE_RE.sub(lambda m: made(len(m.group())), line)
+    if own != line:
+        assert scan_text(own, "docs/oauth.rst", kind=kind), own
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+@pytest.mark.parametrize(
+    ("name", "secret"),
+    [("encrypted_key", "encryption_key"), ("encryptedPassword", "password")],
+)
+def test_ciphertext_is_no_secret(name: str, secret: str, kind: str) -> None:
+    """A JSON Web Encryption's ``encrypted_key`` (authlib's and jose's tests, RFC 7520's cookbook)
+    and a sealed secret's ``encryptedData`` are made to be sent in the clear; the key that
+    encrypts is a secret."""
+    value = made(86, ALNUM + "-_")
+    assert scan_text(f'"{name}": "{value}",', "tests/test_jwe.py", kind=kind) == [], name
+    assert scan_text(f'"{secret}": "{value}",', "tests/test_jwe.py", kind=kind), secret

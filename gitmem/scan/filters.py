@@ -42,6 +42,17 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # The UUID tutorials and API references print as a version 4 example (f47ac10b-58cc-…);
         # the others they print (123e4567-e89b-12d3-…, 550e8400-e29b-41d4-…) the rules pass already
         "8f400c257611ed5d",
+        # The OAuth RFCs' examples, quoted by every OAuth library's docs and tests: RFC 6749's
+        # client secret, access and refresh tokens and code; RFC 6750's tokens
+        *("53f5da0aaa93d64c", "6c96130f130ab0d6", "00cf4c781dc37003", "a35b81a7d7927b70"),
+        *("b8e148545b13c78b", "a71b359a87afde13", "9e309cccd311ea64"),
+        # RFC 5849's (OAuth 1.0): the client's secret and key, the temporary and token credentials,
+        # the verifier
+        *("cb87c87e4a138d9a", "6aa14267d94944e6", "649e1f5c769e718b", "4c20e6f5cc11b937"),
+        *("bb9b1163338b2a51", "5586407997f5e849", "293257ab6495ebb1"),
+        # Twitter's OAuth 1.0a documentation ("Obtaining access tokens", "Creating a signature")
+        *("74878a808fc945f0", "bfaf2b987c05e6d3", "00b3dc640c9c99fc", "5aac38e542b76b97"),
+        *("0401312bb13f6aff", "616fe34ce8031621", "0e04efa6bc7d2d51", "8e0628300c16fe38"),
     }
 )
 # Signing keys published in a framework's tutorial, copied into every project built from it. The key
@@ -263,6 +274,7 @@ def url_password_in_prose(secret: str) -> bool:
     if (
         _default_words(lowered)
         or is_placeholder(secret)
+        or is_documented_example(secret)  # RFC 6749's Basic gX1fBat3bV, MinIO's playground
         or secret.startswith(("$", "%", "{", "<", ":"))
     ):
         return False
@@ -425,13 +437,14 @@ _NOT_SECRET_TAILS = frozenset(
         """
     )
 )
-# Parts that say the value is no working credential: public, a flag about one, or a stand-in
-# (``nonMatchingToken``, ``fake_password``, ``BAD_KEY``)
+# Parts that say the value is no working credential: public, a flag about one, a stand-in
+# (``nonMatchingToken``, ``fake_password``, ``BAD_KEY``), or ciphertext, made to be sent in the
+# clear (a JSON Web Encryption's ``encrypted_key``, a sealed secret's ``encryptedData``)
 _NOT_SECRET_PARTS = frozenset(
     _words(
         """
         public pub publishable is has use no csrf xsrf old fake dummy mock invalid wrong bad
-        sample example expired revoked nonmatching nonexistent nonexisting nonvalid
+        sample example expired revoked nonmatching nonexistent nonexisting nonvalid encrypted
         """
     )
 )
