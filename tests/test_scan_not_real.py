@@ -534,3 +534,34 @@ def test_ciphertext_is_no_secret(name: str, secret: str, kind: str) -> None:
     value = made(86, ALNUM + "-_")
     assert scan_text(f'"{name}": "{value}",', "tests/test_jwe.py", kind=kind) == [], name
     assert scan_text(f'"{secret}": "{value}",', "tests/test_jwe.py", kind=kind), secret
+
+
+def token_with(claims: dict[str, object]) -> str:
+    """An RS256 token of these claims and a signature of random bytes, made here."""
+    import json
+
+    header = _b64url(json.dumps({"alg": "RS256", "typ": "JWT"}).encode())
+    signature = _b64url(bytes(_rng.randrange(256) for _ in range(256)))
+    return f"{header}.{_b64url(json.dumps(claims).encode())}.{signature}"
+
+
+# (claims a library's tests sign, claims a server issues): golang-jwt's, jjwt's, pyjwt's, jose's
+STAND_IN_CLAIMS = [
+    ({"foo": "bar"}, {"foo": "b3f1c2e9"}),
+    ({"foo": "bar", "iat": 1659510608}, {"user": "ada", "iat": 1659510608}),
+    ({"test": "test"}, {"role": "test"}),
+    ({"test": 1234}, {"uid": 1234}),
+    ({"urn:example:claim": True, "iss": "urn:example:issuer"}, {"admin": True, "iss": "acme"}),
+]
+
+
+@pytest.mark.parametrize(("stand_in", "issued"), STAND_IN_CLAIMS)
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_token_whose_claims_are_stand_ins_is_a_test_s(
+    stand_in: dict[str, object], issued: dict[str, object], kind: str
+) -> None:
+    """No server issues ``{"foo":"bar"}``: a token of stand-in claims is a test's, under any
+    name. One that names a user, a role, an id is found."""
+    assert scan_text(f'token = "{token_with(stand_in)}"', "parser_test.go", kind=kind) == []
+    found = scan_text(f'token = "{token_with(issued)}"', "parser_test.go", kind=kind)
+    assert [f.rule for f in found] == ["jwt"], issued

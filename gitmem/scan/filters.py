@@ -160,7 +160,8 @@ def _b64decode(value: str) -> bytes | None:
 
 def jwt_token(secret: str) -> bool:
     """A signed JSON Web Token: three parts, the last not empty, and a header naming an algorithm
-    other than "none", with a signature no published example key made."""
+    other than "none", with a signature no published example key made, and claims that are not
+    all stand-ins (``{"foo":"bar"}``)."""
     header, _, rest = secret.partition(".")
     parts = rest.split(".")
     algorithm = _algorithm(header)
@@ -169,6 +170,24 @@ def jwt_token(secret: str) -> bool:
         and bool(parts[1])
         and algorithm not in ("", "none")
         and not _signed_with_example_key(secret, algorithm)
+        and not _stand_in_claims(parts[0])
+    )
+
+
+# The claims RFC 7519 registers: their names say nothing of the token's use
+_REGISTERED_CLAIMS = frozenset({"iss", "sub", "aud", "exp", "nbf", "iat", "jti"})
+
+
+def _stand_in_claims(payload: str) -> bool:
+    """A token's claims whose every name (past the registered ones) and text is a stand-in, as a
+    library's tests write them: ``{"foo":"bar"}``, ``{"test":1234}``,
+    ``{"urn:example:claim":true}``. No server issues those; a real token names a user, a scope, a
+    role."""
+    claims = _json_part(payload)
+    texts = [name for name in claims if name not in _REGISTERED_CLAIMS]
+    texts += [value for value in claims.values() if isinstance(value, str)]
+    return bool(texts) and all(
+        text.lower() in _STAND_IN_WORDS or is_placeholder(text) for text in texts
     )
 
 
@@ -191,8 +210,9 @@ def _signed_with_example_key(token: str, algorithm: str) -> bool:
     )
 
 
-def _header(segment: str) -> dict[str, object]:
-    """A JSON Web Token's header, decoded (empty when the segment is no base64 of a JSON object)."""
+def _json_part(segment: str) -> dict[str, object]:
+    """A JSON Web Token's part, its header or its claims, decoded (empty when the segment is no
+    base64 of a JSON object)."""
     import json  # lazy: the pre-commit hook's start-up
 
     try:
@@ -204,7 +224,7 @@ def _header(segment: str) -> dict[str, object]:
 
 def _algorithm(header: str) -> str:
     """The algorithm a JSON Web Token's header names ("" when it is no JSON naming one)."""
-    return str(_header(header).get("alg", "")).lower()
+    return str(_json_part(header).get("alg", "")).lower()
 
 
 # A JOSE header's own parameters (RFC 7515, 7516, 7519): none holds a secret key, as a JWK's "k" or
@@ -216,7 +236,7 @@ _HEADER_NAMES = frozenset(
 
 def _header_alone(value: str) -> bool:
     """A token's header and nothing after it: ``{"alg":"HS256","typ":"JWT"}``, encoded."""
-    header = _header(value)
+    header = _json_part(value)
     return "alg" in header and _HEADER_NAMES.issuperset(header)
 
 
