@@ -442,6 +442,17 @@ def test_base64_of_a_stand_in_is_a_stand_in(kind: str) -> None:
         assert scan_text(f'secretKey := "{value}"', "t.go", kind=kind), value
 
 
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_hex_of_a_stand_in_is_a_stand_in(kind: str) -> None:
+    """minio-go's CI: ``MINIO_KMS_MASTER_KEY: my-minio-key:6368616e…``, hex of "change this
+    password to a secret". hex of random text, or of random bytes, is found."""
+    for text in ("change this password to a secret", "my-secret-key1234567890"):
+        line = f"MINIO_KMS_MASTER_KEY: my-minio-key:{text.encode().hex()}"
+        assert scan_text(line, "ci.yml", kind=kind) == [], text
+    for value in (made(24).encode().hex(), _rng.randbytes(32).hex()):
+        assert scan_text(f"MINIO_KMS_MASTER_KEY: my-minio-key:{value}", "ci.yml", kind=kind), value
+
+
 # Values documentation everywhere prints: MinIO's public playground's secret key and its KMS
 # example key; the UUID tutorials and API references print as an example
 PUBLISHED_VALUES = [
@@ -565,3 +576,11 @@ def test_a_token_whose_claims_are_stand_ins_is_a_test_s(
     assert scan_text(f'token = "{token_with(stand_in)}"', "parser_test.go", kind=kind) == []
     found = scan_text(f'token = "{token_with(issued)}"', "parser_test.go", kind=kind)
     assert [f.rule for f in found] == ["jwt"], issued
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_the_minio_playground_s_access_key_is_an_example(kind: str) -> None:
+    """Beside its secret key in every MinIO SDK's README and sample configuration."""
+    assert scan_text('"accessKey": "Q3AM3UQ867SPQQA43P2F",', "config.json", kind=kind) == []
+    own = made(20, string.ascii_uppercase + string.digits)
+    assert scan_text(f'"accessKey": "{own}",', "config.json", kind=kind), own

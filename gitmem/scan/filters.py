@@ -36,8 +36,10 @@ _DOCUMENTED_EXAMPLES = frozenset(
         "15cef4b629cc2d07",  # RFC 6455's sample WebSocket handshake key ("the sample nonce")
         "2598f7d6adc142d8",  # Flask's documented SECRET_KEY (its configuration docs, its tutorial)
         "9cb335cb7b5fb805",  # Flask's documented FLASK_SECRET_KEY (its configuration docs)
-        # MinIO's public playground (play.min.io): the secret key its every SDK's README gives
+        # MinIO's public playground (play.min.io): the secret key and access key its every SDK's
+        # README gives
         "df452eef23e8cf2c",
+        "1bbb9293c38acc5e",
         "4556efab24262947",  # MinIO's documented MINIO_KMS_SECRET_KEY (after "my-minio-key:")
         # The UUID tutorials and API references print as a version 4 example (f47ac10b-58cc-…);
         # the others they print (123e4567-e89b-12d3-…, 550e8400-e29b-41d4-…) the rules pass already
@@ -346,14 +348,19 @@ def _default_words(lowered: str) -> bool:
 
 
 _BASE64_RE = lazy(r"[A-Za-z0-9+/]{8,}={0,2}")
+_HEX_TEXT_RE = lazy(r"(?:[0-9a-fA-F]{2}){8,}")  # hex of eight bytes or more
 _TEXT_RE = lazy(r"[ -~]{6,}")  # printable ASCII: what a person types
 
 
-def _base64_text(value: str) -> str | None:
-    """The text a base64 value encodes, when it encodes printable ASCII; else ``None``."""
-    if not _BASE64_RE.fullmatch(value):
+def _encoded_text(value: str) -> str | None:
+    """The text a hex or base64 value encodes, when it encodes printable ASCII; else ``None``.
+    Random bytes are never all printable: 32 of them are, once in 10^13."""
+    if _HEX_TEXT_RE.fullmatch(value):
+        raw: bytes | None = bytes.fromhex(value)
+    elif _BASE64_RE.fullmatch(value):
+        raw = _b64decode(value)
+    else:
         return None
-    raw = _b64decode(value)
     text = "" if raw is None else raw.decode("latin-1")
     return text if _TEXT_RE.fullmatch(text) else None
 
@@ -671,8 +678,9 @@ def plausible(value: str, *, short: bool = False) -> bool:
 
 
 def _stand_in(value: str, lowered: str) -> bool:
-    """A word, a number, a placeholder, a documented example, a test or publishable key, or base64
-    of one (``bXktc2VjcmV0LWtleTEy…``: ``my-secret-key12…``): not a real secret."""
+    """A word, a number, a placeholder, a documented example, a test or publishable key, or hex or
+    base64 of one (``bXktc2VjcmV0LWtleTEy…``: ``my-secret-key12…``; ``6368616e676520…``: ``change
+    this password…``): not a real secret."""
     if (
         lowered in _NOT_SECRETS
         or value.isdigit()
@@ -682,7 +690,7 @@ def _stand_in(value: str, lowered: str) -> bool:
         or _default_words(lowered)
     ):
         return True
-    text = _base64_text(value)
+    text = _encoded_text(value.rpartition(":")[2])  # MinIO's name:key
     if text is not None and _stand_in(text, text.lower()):
         return True
     spelt = lowered.translate(_LEET)  # p@ssw0rd, s3cr3t: the same words in digits and symbols
