@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.clients.fake_model import FakeModel, Request
-from tests.clients.install import AIDER, BIN
+from tests.clients.install import AIDER, BIN, PACKAGES
 
 Setup = Callable[[Path, str], dict[str, str]]  # (home, fake server URL) -> environment variables
 
@@ -37,6 +37,9 @@ class Client:
     )
     tools: bool = (
         True  # an agent that offers the model tools (aider does not: it asks for edits as text)
+    )
+    seed: Callable[[Path, Path], None] | None = (
+        None  # (home, cwd): puts in place from tests/.clients what the client would download
     )
 
 
@@ -141,6 +144,28 @@ def _opencode(home: Path, url: str) -> dict[str, str]:
         "OPENCODE_DISABLE_MODELS_FETCH": "1",
         "OPENCODE_DISABLE_AUTOUPDATE": "1",
     }
+
+
+def _opencode_seed(home: Path, cwd: Path) -> None:
+    """opencode installs @opencode-ai/plugin with npm into each config directory it reads (~/.config/opencode and
+    the project's .opencode directories, from cwd up to the repository's root) where node_modules is missing or
+    package-lock.json does not name it, and waits for that where there is a plugin: here each is given what that
+    install leaves, with the pinned copy from tests/.clients, so nothing is downloaded."""
+    project: list[Path] = []
+    for directory in (cwd, *cwd.parents):
+        project.append(directory / ".opencode")
+        if (directory / ".git").exists():
+            break
+    plugin = "@opencode-ai/plugin"
+    dependencies = {"dependencies": {plugin: PACKAGES[plugin]}}
+    lock = {"lockfileVersion": 3, "requires": True, "packages": {"": dependencies}}
+    for directory in [home / ".config" / "opencode", *(d for d in project if d.is_dir())]:
+        link = directory / "node_modules" / plugin
+        link.parent.mkdir(parents=True, exist_ok=True)
+        if not link.is_symlink():
+            link.symlink_to(BIN.parent / plugin, target_is_directory=True)
+        (directory / "package.json").write_text(json.dumps(dependencies))
+        (directory / "package-lock.json").write_text(json.dumps(lock))
 
 
 def _copilot(home: Path, url: str) -> dict[str, str]:
@@ -280,6 +305,7 @@ CLIENTS: dict[str, Client] = {
             "opencode-ai",
             lambda p: ["opencode", "run", "--model", "fake/fake-model", p],
             _opencode,
+            seed=_opencode_seed,
         ),
         Client("qwen", "@qwen-code/qwen-code", _qwen_argv, _qwen),
         Client(
@@ -328,6 +354,8 @@ def run(client: Client, cwd: Path, prompt: str, model: FakeModel, home: Path) ->
         TERM="dumb",
     )
     env.update(client.setup(home, model.url))
+    if client.seed is not None:
+        client.seed(home, cwd)
     began = time.monotonic()
     try:
         done = subprocess.run(

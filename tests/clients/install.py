@@ -28,6 +28,9 @@ PACKAGES = {
     "@openai/codex": "0.171.0",
     "@google/gemini-cli": "0.61.0",
     "opencode-ai": "1.18.33",
+    # opencode's own version of it: opencode installs it with npm into each of its config directories unless it is
+    # there, so the driver puts this copy there (tests/clients/drivers.py) and no test downloads it.
+    "@opencode-ai/plugin": "1.18.33",
     "@qwen-code/qwen-code": "0.24.4",
     "@github/copilot": "1.0.102",
     "cline": "3.0.65",
