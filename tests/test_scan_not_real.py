@@ -306,6 +306,14 @@ def test_a_token_in_an_image_s_url_is_published(kind: str) -> None:
             line = f"[![ci](https://codecov.io/gh/acme/app/{image}?{query})](https://x.io)"
             assert scan_text(line, "README.md", kind=kind) == [], line
             assert scan_text(f'<img src="https://x.io/{image}?{query}"/>', "a.md", kind=kind) == []
+    # shields.io's badges have no extension: the URL is an image's by its place
+    badge = f"https://img.shields.io/codecov/c/github/acme/app?token={token}&style=flat-square"
+    assert scan_text(f'<img alt="Codecov" src="{badge}">', "README.md", kind=kind) == []
+    assert scan_text(f"[![Codecov]({badge})](https://codecov.io)", "README.md", kind=kind) == []
+    api = f"https://api.acme.io/v1/items?token={made(24)}"
+    assert scan_text(f'<a href="{api}">items</a>', "README.md", kind=kind), "a link's"
+    assert scan_text(f"[items]({api})", "README.md", kind=PROSE), "a Markdown link's"
+    assert scan_text(f'<img src="x.png"> <a href="{api}">', "README.md", kind=kind), "beside one"
     assert scan_text(f'curl "https://api.acme.io/v1/items?token={made(24)}"', "a.sh", kind=kind)
     assert scan_text(f'curl "https://api.acme.io/v1/a.svg/x?token={made(24)}"', "a.sh", kind=kind)
     assert scan_text(f"get https://x.io/a.svg and TOKEN={made(24)}", "a.sh", kind=kind)
@@ -584,3 +592,27 @@ def test_the_minio_playground_s_access_key_is_an_example(kind: str) -> None:
     assert scan_text('"accessKey": "Q3AM3UQ867SPQQA43P2F",', "config.json", kind=kind) == []
     own = made(20, string.ascii_uppercase + string.digits)
     assert scan_text(f'"accessKey": "{own}",', "config.json", kind=kind), own
+
+
+# Values that spell their own name: code passing a variable on, and stand-ins that say what they are
+SPELT_NAMES = [
+    ("this.changePwdFlowV1 = changePwdFlowV1;", "changePwdFlowV1"),
+    (
+        "this.tokenEndpointAuthSigningAlgValuesSupported = "
+        "tokenEndpointAuthSigningAlgValuesSupported;",
+        "tokenEndpointAuthSigningAlgValuesSupported",
+    ),
+    ('_auth.ConsumerKey = "my@consumer!key";', "my@consumer!key"),
+    ('client_secret = "the-client-secret"', "the-client-secret"),
+]
+
+
+@pytest.mark.parametrize(("line", "value"), SPELT_NAMES)
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_value_that_spells_its_own_name_is_none(line: str, value: str, kind: str) -> None:
+    """auth0-java's generated setters and RestSharp's tests. A random value in its place is
+    found."""
+    assert scan_text(line, "Settings.java", kind=kind) == [], line
+    head, _, tail = line.rpartition(value)  # the value, not the name
+    own = head + (made(24) if '"' in line else f'"{made(24)}"') + tail
+    assert scan_text(own, "Settings.java", kind=kind), own

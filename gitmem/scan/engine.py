@@ -283,6 +283,8 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
             value = match.group(secret_group)
             # A key or token holds no stray symbol (a password may); "<provider>Key" (azureKey,
             # apiMaticKey) is a key of some service when its value is unmistakably random
+            if filters.spells_its_name(name, value):
+                return None
             if verdict == _PASSWORD or (
                 verdict != _NO
                 and not judged.look(filters.stray_symbols, value)
@@ -529,15 +531,21 @@ _URL_ENDS = frozenset(" \t\r\n\"'`<>()[]")
 
 
 def _in_image_query(text: str, start: int) -> bool:
-    """Whether ``text[start]`` is in the query of an image's URL: after the "?" that ends an
-    image's path, with nothing between that ends a URL."""
+    """Whether ``text[start]`` is in the query of an image's URL, with nothing between the "?"
+    and it that ends a URL: a path that ends in an image's extension, or a URL in an image's place,
+    an HTML image's ``src`` or a Markdown image's link (shields.io's badges have no extension)."""
     window = max(0, start - IMAGE_URL_REACH)
     mark = text.rfind("?", window, start)
+    if mark < 0 or not _URL_ENDS.isdisjoint(text[mark:start]):
+        return False
+    if text[max(window, mark - 5) : mark].lower().endswith(_IMAGE_EXTENSIONS):
+        return True
+    url = max(text.rfind(end, window, mark) for end in _URL_ENDS) + 1  # where the URL begins
+    tag = text[max(window, text.rfind("<", window, url)) : url].lower()
+    link = text[max(window, text.rfind("![", window, url)) : url]
     return (
-        mark >= 0
-        and text[max(window, mark - 5) : mark].lower().endswith(_IMAGE_EXTENSIONS)
-        and _URL_ENDS.isdisjoint(text[mark:start])
-    )
+        tag.startswith("<img") and tag.endswith(("src=", 'src="', "src='")) and ">" not in tag
+    ) or (link.startswith("![") and link.endswith("](") and "\n" not in link)
 
 
 # A line longer than this is scanned only around its keywords, WINDOW characters either side of

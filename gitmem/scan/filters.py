@@ -552,6 +552,20 @@ def logged_secret_name(name: str) -> bool:
     return key or secret_name("_".join(parts))
 
 
+_SPELLING_MOST = 4  # letters a value may add to its name: my, the, this
+
+
+def spells_its_name(name: str, value: str) -> bool:
+    """A value that is its name again, letters apart: code passing a variable on
+    (``this.changePwdFlowV1 = changePwdFlowV1``), a stand-in that says what it stands for
+    (``ConsumerKey = "my@consumer!key"``). A name of six letters or more: a random value never
+    holds one."""
+    named = _MEMBER_SEPARATOR_RE.split(name)[-1].lower().translate(_LETTERS_ONLY)  # _auth.Key
+    letters = value.lower().translate(_LETTERS_ONLY)
+    short, long = sorted((named, letters), key=len)
+    return len(short) >= _RUN and short in long and len(long) - len(short) <= _SPELLING_MOST
+
+
 _DIGITS = frozenset("0123456789")
 _LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
