@@ -571,6 +571,8 @@ STAND_IN_CLAIMS = [
     ({"test": "test"}, {"role": "test"}),
     ({"test": 1234}, {"uid": 1234}),
     ({"urn:example:claim": True, "iss": "urn:example:issuer"}, {"admin": True, "iss": "acme"}),
+    # judged as any value is (filters._stand_in): a mock, a default word respelt
+    ({"user": "mock-user", "test": "4dm1n"}, {"user": "ada-lovelace", "role": "editor"}),
 ]
 
 

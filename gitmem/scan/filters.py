@@ -188,9 +188,7 @@ def _stand_in_claims(payload: str) -> bool:
     claims = _json_part(payload)
     texts = [name for name in claims if name not in _REGISTERED_CLAIMS]
     texts += [value for value in claims.values() if isinstance(value, str)]
-    return bool(texts) and all(
-        text.lower() in _STAND_IN_WORDS or is_placeholder(text) for text in texts
-    )
+    return bool(texts) and all(_stand_in(text, text.lower()) for text in texts)
 
 
 def _signed_with_example_key(token: str, algorithm: str) -> bool:
