@@ -64,6 +64,12 @@ EDITS = [
     ("letters and digits in alphabetical order", ALNUM, in_order),
     # the same table as a typed password's (filters._TYPED_ROWS): a keyboard's row, not the alphabet
     ("letters along a keyboard's row", ALNUM, lambda v: "q9w8e7r6t5y4" + v[12:]),
+    # social-core's tests: AUTH_KEY = "abcdef12-1234-9876-0000-abcdef098765"
+    ("the alphabet's letters side by side in hex", HEX, lambda v: v[:9] + "abcdef" + v[15:]),
+    # a word hex spells, which programmers write for a value that stands for one (typer's docs:
+    # pypi-wubalubadubdub-deadbeef1234)
+    ("a word hex spells", HEX, lambda v: v[:20] + "deadbeef" + v[28:]),
+    ("a word hex spells, in digits", ALNUM, lambda v: v[:4] + "BAADF00D" + v[12:]),
 ]
 # In code, where a key's or a token's name stands before it (prose's "?" may end a sentence)
 SYMBOLS = [

@@ -284,7 +284,20 @@ def repeated(value: str) -> bool:
     )
 
 
-_CONSTANT_NAME_RE = lazy(r"[A-Z]+(?:_[A-Z]+)+")
+# A constant's name: upper-case words joined by "_", a digit or three among them (AUTH_AZURE_AD_B2C,
+# AWS_S3_BUCKET_V2); a generator drawing upper-case letters and digits draws a digit in every third
+# place or so
+_CONSTANT_NAME_RE = lazy(r"[A-Z][A-Z0-9]*+(?:_[A-Z][A-Z0-9]*+)+")
+_CONSTANT_DIGITS_MOST = 3
+
+
+def constant_name(value: str) -> bool:
+    """A constant's name, in a credential's place where the credential is meant to come from it:
+    ``SAS_KEY``, ``AUTH_AZURE_AD_B2C_CLIENT_SECRET``."""
+    return (
+        _CONSTANT_NAME_RE.fullmatch(value) is not None
+        and sum(map(str.isdigit, value)) <= _CONSTANT_DIGITS_MOST
+    )
 
 
 def url_password_in_prose(secret: str) -> bool:
@@ -300,7 +313,7 @@ def url_password_in_prose(secret: str) -> bool:
         return False
     if any(word in lowered for word in ("password", "passwd", "secret", "%20")):
         return False
-    if _CONSTANT_NAME_RE.fullmatch(secret):
+    if constant_name(secret):
         return False  # a constant's name in the password's place: SAS_KEY, DB_PASS
     return len(secret) >= 6 and not re.fullmatch(r"\*+|x+|\.+|-+|_+", lowered)
 
@@ -329,20 +342,60 @@ def _typed_run(word: str) -> bool:
     return ran
 
 
+_DEFAULT_DIGITS_MOST = 4  # the digits a default password takes on: admin123, bar002, root2024
+_COMMON_LONGEST = max(map(len, _COMMON_PASSWORDS))
+
+
 def _default_words(lowered: str) -> bool:
     """A password made of default passwords or runs along the keyboard only, whatever joins them
-    (``pass%23pass``, ``admin-admin``, ``asd123``), as written or respelled (``p%40ssword``:
-    ``p@ssword``, ``P@ssw0rd``)."""
-    unescaped = (
-        _ESCAPE_RE.sub(lambda escape: chr(int(escape[0][1:], 16)), lowered)
-        if "%" in lowered
-        else lowered
-    )
-    for text in (unescaped, unescaped.translate(_LEET)):
-        words = [word for word in _JOINTS_RE.split(text) if word]
-        if words and all(word in _COMMON_PASSWORDS or _typed_run(word) for word in words):
+    (``pass%23pass``, ``admin-admin``, ``asd123``), written end to end (``adminadmin``) or with a
+    few digits after (``admin123``, ``bar002``), as written or respelled (``p%40ssword``:
+    ``p@ssword``, ``P@ssw0rd``; ``p%C3%A4ssword``: ``pässword``, its accents dropped)."""
+    text = _plain(lowered)
+    for form in (text, text.translate(_LEET)):
+        words = [word for word in _JOINTS_RE.split(form) if word]
+        if words and all(map(_default_word, words)):
             return True
     return False
+
+
+def _plain(lowered: str) -> str:
+    """A value with its URL escapes undone (as UTF-8, or each a byte) and its accents dropped."""
+    if "%" in lowered:
+        raw = _ESCAPE_RE.sub(lambda escape: chr(int(escape[0][1:], 16)), lowered)
+        try:
+            lowered = raw.encode("latin-1").decode("utf-8")
+        except UnicodeError:  # no UTF-8, or a character past latin-1 beside the escapes
+            lowered = raw
+        lowered = lowered.lower()  # an escape of a capital: %C3%96 is Ö
+    if lowered.isascii():
+        return lowered
+    import unicodedata  # lazy: the pre-commit hook's start-up
+
+    decomposed = unicodedata.normalize("NFKD", lowered)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _default_word(word: str) -> bool:
+    """One word of a default password: a run along the keyboard (``asd123``), or default passwords
+    end to end and at most ``_DEFAULT_DIGITS_MOST`` digits after them."""
+    if _typed_run(word):
+        return True
+    letters = word.rstrip("0123456789")
+    return len(word) - len(letters) <= _DEFAULT_DIGITS_MOST and _end_to_end(letters)
+
+
+def _end_to_end(letters: str) -> bool:
+    """Default passwords, one after another with nothing between: ``admin``, ``rootpassword``."""
+    ends = {0}
+    for start in range(len(letters)):
+        if start in ends:
+            ends.update(
+                start + size
+                for size in range(2, _COMMON_LONGEST + 1)
+                if letters[start : start + size] in _COMMON_PASSWORDS
+            )
+    return bool(letters) and len(letters) in ends
 
 
 _BASE64_RE = lazy(r"[A-Za-z0-9+/]{8,}={0,2}")
@@ -640,7 +693,12 @@ _SHORT_PARTS = frozenset(
 _MEMBER_SEPARATOR_RE = lazy(r"[?!]?\.|::|->")  # between an identifier's names (_IDENTIFIER_RE)
 _TEST_RE = lazy(r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_|^3mvg9")
 _LETTERS_RE = lazy(r"[^a-z]+")
-_STAND_IN_MARKERS_RE = lazy(r"password|passwd|changeme|sample|fake|dummy|mock|foobar|abc123|123abc")
+# ... and the words hex can spell, which programmers write for a value that stands for one
+# (deadbeef, cafebabe): a random hex string holds eight of them in a row once in four billion
+_STAND_IN_MARKERS_RE = lazy(
+    r"password|passwd|changeme|sample|fake|dummy|mock|foobar|abc123|123abc"
+    r"|deadbeef|cafebabe|feedface|baadf00d|deadc0de|8badf00d|decafbad|c0ffee"
+)
 _STAND_IN_WORDS = frozenset(
     _words(
         """
@@ -761,10 +819,14 @@ def made_up(value: str) -> bool:
         for piece in _PIECES_RE.split(value)
     ):
         return True
-    letters = value.lower().translate(_LETTERS_ONLY)
+    lowered = value.lower()
+    letters = lowered.translate(_LETTERS_ONLY)
     if not letters.translate(_DROP_HEX):
-        letters = ""  # hex draws from six letters: six of them in order come by chance
-    return _IN_ORDER_RE.search(letters + " " + value.translate(_DIGITS_ONLY)) is not None
+        # hex draws from six letters: six of them in order come by chance once the digits between
+        # are dropped, never side by side (abcdef12-1234-…)
+        letters = ""
+    text = " ".join((letters, value.translate(_DIGITS_ONLY), lowered))
+    return _IN_ORDER_RE.search(text) is not None
 
 
 def _token_made_up(value: str) -> bool | None:
@@ -836,7 +898,7 @@ def _identifier(value: str) -> bool:
     parts = _MEMBER_SEPARATOR_RE.split(value.removesuffix("()"))
     if len(parts) > 1:
         return all(map(_name_part, parts))
-    return "_" in value and not any(c.isdigit() for c in value)
+    return "_" in value and (not any(c.isdigit() for c in value) or constant_name(value))
 
 
 def _name_part(part: str) -> bool:
