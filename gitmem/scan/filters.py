@@ -55,6 +55,10 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # Twitter's OAuth 1.0a documentation ("Obtaining access tokens", "Creating a signature")
         *("74878a808fc945f0", "bfaf2b987c05e6d3", "00b3dc640c9c99fc", "5aac38e542b76b97"),
         *("0401312bb13f6aff", "616fe34ce8031621", "0e04efa6bc7d2d51", "8e0628300c16fe38"),
+        "5cc1e9113bbaa704",  # Django REST framework's documented token ("Token 9944b091…")
+        # Yarn's documentation search (Algolia DocSearch): a search-only key, public by design, in
+        # every copy of Yarn's release
+        "2f21fd9c81678e39",
     }
 )
 # Signing keys published in a framework's tutorial, copied into every project built from it. The key
@@ -161,19 +165,30 @@ def _b64decode(value: str) -> bytes | None:
 
 
 def jwt_token(secret: str) -> bool:
-    """A signed JSON Web Token: three parts, the last not empty, and a header naming an algorithm
-    other than "none", with a signature no published example key made, and claims that are not
-    all stand-ins (``{"foo":"bar"}``)."""
+    """A signed JSON Web Token: three parts, a header naming an algorithm other than "none", claims
+    that are not all stand-ins (``{"foo":"bar"}``), and a signature of the length its algorithm
+    makes, which no published example key made. A signature cut short (documentation's
+    ``…CCkO35qFPijW8G...``, a test's ``.S``) signs nothing."""
     header, _, rest = secret.partition(".")
     parts = rest.split(".")
     algorithm = _algorithm(header)
     return (
         len(parts) == 2
-        and bool(parts[1])
         and algorithm not in ("", "none")
+        and _signature_fits(parts[1])
         and not _signed_with_example_key(secret, algorithm)
         and not _stand_in_claims(parts[0])
     )
+
+
+# The shortest signature, in unpadded base64url, of any algorithm of RFC 7518 and 8037: HMAC with
+# SHA-256's 32 bytes (ECDSA's and EdDSA's are 64 bytes or more, RSA's 128 or more)
+_SIGNATURE_LEAST = 43
+
+
+def _signature_fits(signature: str) -> bool:
+    """Whether a token's signature is as long as an algorithm makes one."""
+    return len(signature.rstrip("=")) >= _SIGNATURE_LEAST
 
 
 # The claims RFC 7519 registers: their names say nothing of the token's use
@@ -657,7 +672,8 @@ _REFERENCE_RE = lazy(
             r"\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf|toml|xml|exe|dll|msi"
             r"|so|dylib|jar|wasm|js|mjs|ts|py|rb|sh|ps1|html?|md|pdf|png|jpe?g|gif|svg|zip|tar|gz)$",
             r"(?i:^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$])",  # a hash: sha256:…
-            r"^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$",  # a password's hash: bcrypt, argon2
+            # a password's hash: bcrypt, argon2, PostgreSQL's SCRAM verifier (SCRAM-SHA-256$4096:…)
+            r"^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$|(?i:^scram-sha-\d+\$)",
             # 1.2.3, v1.2, and the ranges of package manifests and lockfiles: ^3.922.0, ~1.2, >=2.0
             # (yarn's and pnpm's with their protocol: npm:^4.0.23, workspace:~1.2)
             r"^(?:(?:npm|workspace|jsr):)?(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|[xX*]))+"
