@@ -1968,7 +1968,11 @@ RULES: tuple[Rule, ...] = (
             r"""|^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?"""
             r"""(?P<name2>[A-Za-z_][\w.-]{0,80}+)"""
             r"""[ \t]*[=:][ \t]*"""
-            r"""(?P<secret2>[^\s"'`,;#]{6,500}+)[ \t]*(?:[#;][^\r\n]*)?\r?$"""
+            # to the end of the line, or a query string's first value, to where its next parameter
+            # starts (the query alternative reads that one)
+            r"""(?P<secret2>[^\s"'`,;#&=]{6,500}+(?=&[A-Za-z_][\w.-]{0,60}+=)"""
+            r"""|[^\s"'`,;#]{6,500}+(?=[ \t]*(?:[#;][^\r\n]*)?\r?$))"""
+            r"""(?:[ \t]*(?:[#;][^\r\n]*)?\r?$)?"""
             # --password=value, --token value (command lines)
             r"""|(?<![\w-])--?(?P<name3>[A-Za-z][\w-]{1,40}+)(?:=|[ \t]+)"""
             r"""(?P<q3>["']?)(?P<secret3>[^\s"'`=]{6,500}+={0,2})(?P=q3)(?![^\s"'`])"""
