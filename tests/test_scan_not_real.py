@@ -652,6 +652,28 @@ def test_a_token_whose_claims_are_stand_ins_is_a_test_s(
 
 
 @pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_uuid_that_tells_the_time_is_an_id(kind: str) -> None:
+    """detect-secrets' npm tests: ``_authToken=743b294a-cd03-11ec-9d64-0242ac120002``. A version 1
+    UUID is a clock's reading (here 2022) and a network card's address, made by ``uuid.uuid1()``:
+    an id, no key. Version 4's are drawn at random and found, and so is a version 1 shape whose
+    clock reads no date of ours (random hex)."""
+    import uuid
+
+    rng = random.Random(2412)  # the same values whichever tests ran before (pytest-xdist)
+    places = ("//registry.npmjs.org/:_authToken={}", 'heroku_api_key = "{}"')
+    for place in places:
+        for _ in range(5):
+            made_now = uuid.uuid1(node=rng.getrandbits(48), clock_seq=rng.getrandbits(14))
+            assert scan_text(place.format(made_now), ".npmrc", kind=kind) == [], made_now
+        drawn = [uuid.UUID(int=rng.getrandbits(128), version=4) for _ in range(5)]
+        low, mid, seq, node = (rng.getrandbits(n) for n in (32, 16, 8, 48))
+        far = uuid.UUID(fields=(low, mid, 0x1FFF, 0x80 | seq >> 2, seq, node))  # the year 5,000
+        assert far.version == 1
+        for value in (*drawn, far):
+            assert scan_text(place.format(value), ".npmrc", kind=kind), value
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
 def test_a_token_whose_signature_is_cut_short_signs_nothing(kind: str) -> None:
     """jsonwebtoken's tests: ``eyJ….eyJ….S``, ``eyJ….badz.sig``. No algorithm makes a signature
     shorter than HMAC with SHA-256's 32 bytes (43 characters): a token with one is a test's, or a

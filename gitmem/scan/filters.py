@@ -942,6 +942,29 @@ def _slug(value: str) -> bool:
     return _LOWER_OR_DIGITS_RE.match(value) is not None and entropy(value) < 3.5
 
 
+# A UUID of RFC 9562's variant, and its clock's start: 15 October 1582, in 100 ns before 1970
+_UUID_RE = lazy(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
+_UUID_CLOCK_AT_1970 = 0x01B21DD213814000
+_TIME_UUID_YEARS = (631_152_000, 2_208_988_800)  # 1990 to 2040, in seconds since 1970
+
+
+def time_uuid(value: str) -> bool:
+    """A version 1 UUID whose clock reads a date from 1990 to 2040 (``743b294a-cd03-11ec-…``): a
+    time and a network card's address, an id no one drew at random, never a key. A random one
+    reads so once in thousands (the version, the variant and a date in 40 years of 3,600)."""
+    lowered = value.lower()
+    if lowered[14:15] != "1" or not _UUID_RE.fullmatch(lowered):
+        return False
+    ticks = int(lowered[15:18] + lowered[9:13] + lowered[0:8], 16)
+    since_1970 = (ticks - _UUID_CLOCK_AT_1970) // 10_000_000
+    return _TIME_UUID_YEARS[0] <= since_1970 <= _TIME_UUID_YEARS[1]
+
+
+def random_uuid(value: str) -> bool:
+    """A UUID that may be a key: any but a ``time_uuid``."""
+    return not time_uuid(value)
+
+
 # Shapes of names, not of secrets (service:v4:legacy-usage:heartbeat:v1 is a key's name)
 _NAME_SHAPES: tuple[Callable[[str], bool], ...] = (
     joined_name,
@@ -949,6 +972,7 @@ _NAME_SHAPES: tuple[Callable[[str], bool], ...] = (
     _type_name,
     _short_hex,
     _slug,
+    time_uuid,
 )
 
 
@@ -1086,6 +1110,7 @@ Check = Literal[
     "jwt_token",
     "key_material",
     "plausible",
+    "random_uuid",
     "random_value",
     "twitter_bearer",
     "url_password",
@@ -1098,6 +1123,7 @@ CHECKS: dict[Check, Callable[[str], bool]] = {
     "jwt_token": jwt_token,
     "key_material": key_material,
     "plausible": plausible,
+    "random_uuid": random_uuid,
     "random_value": random_value,
     "twitter_bearer": twitter_bearer,
     "url_password": url_password,

@@ -1291,6 +1291,7 @@ RULES: tuple[Rule, ...] = (
             r"[0-9a-fA-F]{12})(?![\w-])"
         ),
         entropy=3.0,
+        check="random_uuid",  # a version 1 UUID is a time: an id
         examples=lambda: (
             _j(
                 "HEROKU_API_KEY=",
