@@ -78,16 +78,20 @@ def test_a_query_string_is_judged_by_its_parameters() -> None:
 
 
 @pytest.mark.parametrize("kind", [CODE, PROSE])
-def test_a_query_string_at_a_line_s_start_is_read_a_parameter_at_a_time(kind: str) -> None:
+def test_a_query_string_is_read_a_parameter_at_a_time(kind: str) -> None:
     """An OAuth 1.0 server's reply, as its docs and tests write it (RFC 5849's
-    ``oauth_token=hh5s93j4hdidpola&oauth_token_secret=…&oauth_callback_confirmed=true``): each
-    value is judged on its own, the first as the others, not the rest of the line as one."""
+    ``oauth_token=hh5s93j4hdidpola&oauth_token_secret=…&oauth_callback_confirmed=true``), and a
+    form's body (oauthlib's tests: ``payload = 'password=bar&username=foo'``): each value is judged
+    on its own, the first as the others, not the rest of the line as one."""
     token, secret = made(20), made(24)
     line = f"oauth_token={token}&oauth_token_secret={secret}&oauth_callback_confirmed=true"
     found = scan_text(line, "docs/oauth1.md", kind=kind)
     assert [line[f.start : f.end] for f in found] == [token, secret]
     published = "oauth_token=hh5s93j4hdidpola&oauth_token_secret=hdhd0244k9j7ao03&x=true"
     assert scan_text(published, "docs/oauth1.md", kind=kind) == []
+    assert scan_text("payload = 'password=bar&username=foo'", "t.py", kind=kind) == []
+    body = f"payload = 'password={secret}&username=foo'"
+    assert [body[f.start : f.end] for f in scan_text(body, "t.py", kind=kind)] == [secret]
 
 
 def test_a_salesforce_consumer_key_is_public() -> None:

@@ -164,6 +164,10 @@ _ASSIGN = (
     r"""["']?(?:""" + _TYPED + r""")?\s*(?:=|:=|:|=>|->)\s*["'`]?"""
 )  # between a name and its value
 
+# The next parameter of a query string or a form's body: a value that runs on to one ends there (the
+# query alternative reads the next one), in every alternative whose value may hold "&" and "="
+_NEXT_PARAMETER = r"""(?=&[A-Za-z_][\w.-]{0,60}+=)"""
+
 _PEM = "-----BEGIN RSA " + "PRIVATE KEY-----"
 _PEM_END = "-----END RSA " + "PRIVATE KEY-----"
 
@@ -1970,9 +1974,10 @@ RULES: tuple[Rule, ...] = (
             r"""(?P<name2>[A-Za-z_][\w.-]{0,80}+)"""
             r"""[ \t]*[=:][ \t]*"""
             # to the end of the line, or a query string's first value, to where its next parameter
-            # starts (the query alternative reads that one)
-            r"""(?P<secret2>[^\s"'`,;#&=]{6,500}+(?=&[A-Za-z_][\w.-]{0,60}+=)"""
-            r"""|[^\s"'`,;#]{6,500}+(?=[ \t]*(?:[#;][^\r\n]*)?\r?$))"""
+            # starts
+            r"""(?P<secret2>[^\s"'`,;#&=]{1,500}+"""
+            + _NEXT_PARAMETER
+            + r"""|[^\s"'`,;#]{6,500}+(?=[ \t]*(?:[#;][^\r\n]*)?\r?$))"""
             r"""(?:[ \t]*(?:[#;][^\r\n]*)?\r?$)?"""
             # --password=value, --token value (command lines)
             r"""|(?<![\w-])--?(?P<name3>[A-Za-z][\w-]{1,40}+)(?:=|[ \t]+)"""
@@ -1991,7 +1996,7 @@ RULES: tuple[Rule, ...] = (
             r"""\s*["'](?P<secret9>[^"'\s]{6,500}+)["']"""
             # Server=db;User Id=sa;Password=…; (connection strings)
             r"""|(?:(?<=[;"'])|^)[ \t]*(?P<name10>(?i:password|pwd))[ \t]*=[ \t]*"""
-            r"""(?P<secret10>[^;"'\s]{6,500}+)"""
+            r"""(?P<secret10>[^;"'\s&=]{1,500}+""" + _NEXT_PARAMETER + r"""|[^;"'\s]{6,500}+)"""
             # { "AccountKey", "…" }, .Add("ApiKey", "…"), Header.Set("X-Api-Key", "…"): a name and
             # its value, two strings that are all a pair of brackets holds (in a list of names, one
             # holds a credential's word)
