@@ -582,6 +582,10 @@ OAUTH_EXAMPLES = [
     'consumer_secret = "kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw"',
     'oauth_token = "370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb"',
     'oauth_token_secret = "LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE"',
+    '"access_token": "SlAV32hkKG",',  # OpenID Connect Core's
+    "Authorization: Bearer 23410913-abewfq.123483",  # RFC 7662's
+    # the client secret OAuth documentation pairs with RFC 6749's client id (OpenIddict's tests)
+    'ClientSecret = "7Fjfp0ZBr1KtDRbnfVdmIw",',
 ]
 _LONG_VALUE_RE = re.compile(r"[A-Za-z0-9]{20,}")
 
@@ -692,14 +696,35 @@ def test_a_token_whose_signature_is_cut_short_signs_nothing(kind: str) -> None:
 
 
 @pytest.mark.parametrize("kind", [CODE, PROSE])
-def test_a_scram_verifier_is_a_password_s_hash(kind: str) -> None:
-    """pgjdbc's tests: ``"SCRAM-SHA-256$" + iters``. PostgreSQL keeps a password as its SCRAM
-    verifier (``SCRAM-SHA-256$4096:salt$StoredKey:ServerKey``), a hash as bcrypt's is, not the
-    password; the password beside it is found."""
+def test_a_password_s_hash_as_a_database_keeps_it_is_no_password(kind: str) -> None:
+    """pgjdbc's tests: ``"SCRAM-SHA-256$" + iters``; django-oauth-toolkit's fixtures:
+    ``"client_secret": "pbkdf2_sha256$600000$…"``. PostgreSQL keeps a password as its SCRAM
+    verifier (``SCRAM-SHA-256$4096:salt$StoredKey:ServerKey``), Django as ``pbkdf2_sha256$…`` or
+    ``argon2$…``: a hash, as bcrypt's is, not the password; the password beside it is found."""
     salt, stored, server = (base64.b64encode(_rng.randbytes(n)).decode() for n in (16, 32, 32))
-    for value in ("SCRAM-SHA-256$", f"SCRAM-SHA-256$4096:{salt}${stored}:{server}"):
-        assert scan_text(f'String encodedPassword = "{value}";', "T.java", kind=kind) == []
+    for value in (
+        "SCRAM-SHA-256$",
+        f"SCRAM-SHA-256$4096:{salt}${stored}:{server}",
+        f"pbkdf2_sha256$600000${made(22)}${stored}",
+        f"argon2$argon2id$v=19$m=102400,t=2,p=8${salt}${made(22)}",
+    ):
+        assert scan_text(f'"client_secret": "{value}",', "seed.json", kind=kind) == [], value
     assert scan_text(f'String password = "{made(16)}";', "T.java", kind=kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_media_type_or_a_development_key_is_no_secret(kind: str) -> None:
+    """OpenIddict's constants: ``RefreshToken = "oi_reft+jwt"``, a token's ``typ`` (RFC 9068's
+    ``at+jwt``): a media type's suffix. Django's ``startproject`` writes ``SECRET_KEY =
+    "django-insecure-…"``, marked as no key for use. A key of one's own in either place is found."""
+    alphabet = string.ascii_lowercase + string.digits + "!@#$%^&*(-_=+)"
+    rng = random.Random(2413)  # the same key whichever tests ran before (pytest-xdist)
+    key = "k" + "".join(rng.choice(alphabet) for _ in range(49))
+    for line in ('RefreshToken = "oi_reft+jwt";', 'token_type = "secevent+jwt"'):
+        assert scan_text(line, "Constants.cs", kind=kind) == [], line
+    assert scan_text(f'SECRET_KEY = "django-insecure-{key}"', "settings.py", kind=kind) == []
+    assert scan_text(f'RefreshToken = "{made(24)}";', "Constants.cs", kind=kind)
+    assert scan_text(f'SECRET_KEY = "{key}"', "settings.py", kind=kind)
 
 
 @pytest.mark.parametrize("kind", [CODE, PROSE])

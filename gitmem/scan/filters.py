@@ -55,6 +55,10 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # Twitter's OAuth 1.0a documentation ("Obtaining access tokens", "Creating a signature")
         *("74878a808fc945f0", "bfaf2b987c05e6d3", "00b3dc640c9c99fc", "5aac38e542b76b97"),
         *("0401312bb13f6aff", "616fe34ce8031621", "0e04efa6bc7d2d51", "8e0628300c16fe38"),
+        # OpenID Connect Core's example access token (its refresh token is RFC 6750's, above), RFC
+        # 7662's introspection example bearer token, and the client secret OAuth documentation
+        # pairs with RFC 6749's client id s6BhdRkqt3 (OpenIddict's tests, Swagger samples)
+        *("ad71fb4165536675", "c97b628dec750655", "e9974c507d2a8021"),
         "5cc1e9113bbaa704",  # Django REST framework's documented token ("Token 9944b091…")
         # Yarn's documentation search (Algolia DocSearch): a search-only key, public by design, in
         # every copy of Yarn's release
@@ -672,8 +676,12 @@ _REFERENCE_RE = lazy(
             r"\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf|toml|xml|exe|dll|msi"
             r"|so|dylib|jar|wasm|js|mjs|ts|py|rb|sh|ps1|html?|md|pdf|png|jpe?g|gif|svg|zip|tar|gz)$",
             r"(?i:^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$])",  # a hash: sha256:…
-            # a password's hash: bcrypt, argon2, PostgreSQL's SCRAM verifier (SCRAM-SHA-256$4096:…)
-            r"^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$|(?i:^scram-sha-\d+\$)",
+            # a password's hash: bcrypt, argon2, PostgreSQL's SCRAM verifier (SCRAM-SHA-256$4096:…),
+            # Django's (pbkdf2_sha256$600000$salt$hash)
+            r"^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$|(?i:^scram-sha-\d+\$)"
+            r"|^(?:pbkdf2_sha\d+|bcrypt_sha256|argon2|scrypt)\$",
+            # a media type's suffix, a token's "typ" (RFC 9068's at+jwt, OpenIddict's oi_reft+jwt)
+            r"^[\w.-]+\+(?:jwt|json|xml|cwt)$",
             # 1.2.3, v1.2, and the ranges of package manifests and lockfiles: ^3.922.0, ~1.2, >=2.0
             # (yarn's and pnpm's with their protocol: npm:^4.0.23, workspace:~1.2)
             r"^(?:(?:npm|workspace|jsr):)?(?:[~^]|[<>]=?|=)?v?\d+(?:\.(?:\d+|[xX*]))+"
@@ -707,7 +715,10 @@ _SHORT_PARTS = frozenset(
     )
 )
 _MEMBER_SEPARATOR_RE = lazy(r"[?!]?\.|::|->")  # between an identifier's names (_IDENTIFIER_RE)
-_TEST_RE = lazy(r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_|^3mvg9")
+# ... and Django's development keys, which startproject marks insecure (django-insecure-…)
+_TEST_RE = lazy(
+    r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_|^3mvg9|^django-insecure-"
+)
 _LETTERS_RE = lazy(r"[^a-z]+")
 # ... and the words hex can spell, which programmers write for a value that stands for one
 # (deadbeef, cafebabe): a random hex string holds eight of them in a row once in four billion
