@@ -170,9 +170,9 @@ def _b64decode(value: str) -> bytes | None:
 
 def jwt_token(secret: str) -> bool:
     """A signed JSON Web Token: three parts, a header naming an algorithm other than "none", claims
-    that are not all stand-ins (``{"foo":"bar"}``), and a signature of the length its algorithm
-    makes, which no published example key made. A signature cut short (documentation's
-    ``…CCkO35qFPijW8G...``, a test's ``.S``) signs nothing."""
+    that are not all stand-ins (``{"foo":"bar"}``), and a signature as long as an algorithm makes
+    one, which no published example key made. A signature cut short (a test's ``.S``, ruby-jwt's
+    ``custom_signature``) signs nothing."""
     header, _, rest = secret.partition(".")
     parts = rest.split(".")
     algorithm = _algorithm(header)
@@ -962,7 +962,7 @@ _TIME_UUID_YEARS = (631_152_000, 2_208_988_800)  # 1990 to 2040, in seconds sinc
 def time_uuid(value: str) -> bool:
     """A version 1 UUID whose clock reads a date from 1990 to 2040 (``743b294a-cd03-11ec-…``): a
     time and a network card's address, an id no one drew at random, never a key. A random one
-    reads so once in thousands (the version, the variant and a date in 40 years of 3,600)."""
+    reads so once in about 5,000 (the version, the variant, and a date in 50 years of 3,650)."""
     lowered = value.lower()
     if lowered[14:15] != "1" or not _UUID_RE.fullmatch(lowered):
         return False
