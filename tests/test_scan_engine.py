@@ -321,7 +321,7 @@ def test_hidden_unicode_findings_only_when_asked() -> None:
         ("family \U0001f468\u200d\U0001f469\u200d\U0001f467", []),
         ("heart \u2764\ufe0f", []),
         ("flag \U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f", []),
-        ("tag smuggling \U000e0041\U000e0042", [0xE0041, 0xE0042]),
+        ("tag smuggling \U000e0041\U000e0042", [0xE0041]),  # one run: one finding
         ("bidi \u202eevil", [0x202E]),
         ("joiner\u200dalone", [0x200D]),
     ],
@@ -329,6 +329,22 @@ def test_hidden_unicode_findings_only_when_asked() -> None:
 def test_hidden_unicode_exceptions(text: str, hidden: list[int]) -> None:
     found = [f for f in scan_text(text, hidden=True) if f.rule == HIDDEN_RULE]
     assert [int(f.preview[2:].split()[0], 16) for f in found] == hidden
+
+
+def test_a_run_of_hidden_characters_is_one_finding() -> None:
+    """An e-mail's preheader pads with hundreds of zero-width characters between no-break spaces:
+    one finding for the run, where it starts, saying how many; removed whole by redaction. A
+    visible character between two runs makes two."""
+    padding = "\xa0\u200c\u200b\u200d\u200e\u200f\ufeff" * 100
+    text = f"<div>Reset your password<div>{padding}</div></div>\nnext\u200b line\u200c\n"
+    found = scan_text(text, "mail.html", hidden=True)
+    assert [(f.line, f.column, f.preview) for f in found] == [
+        (1, 31, "U+200C (ZERO WIDTH NON-JOINER) and 599 more beside it"),
+        (2, 5, "U+200B (ZERO WIDTH SPACE)"),
+        (2, 11, "U+200C (ZERO WIDTH NON-JOINER)"),
+    ]
+    assert redact(text, found) == "<div>Reset your password<div>\xa0</div></div>\nnext line\n"
+    assert len(scan_text("a\u200bb\u200bc", hidden=True)) == 2
 
 
 def test_the_documentation_lists_every_rule() -> None:

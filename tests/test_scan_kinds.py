@@ -159,6 +159,18 @@ def test_joiners_inside_persian_and_indic_words_are_spelling_not_hidden_text() -
     assert [c.codepoint for c in find_hidden("ab\u200ccd \u062e\u200c")] == [0x200C, 0x200C]
 
 
+def test_a_zero_width_space_ends_a_word_of_khmer_thai_or_myanmar() -> None:
+    """Scripts written without spaces mark a word's end with ZERO WIDTH SPACE (umami's Khmer
+    messages); beside Latin letters, or in a run of them, it hides text."""
+    from gitmem.scan.unicode import find_hidden
+
+    assert find_hidden('"\u200b\u178a\u17c6\u178e\u17be\u179a \u178f\u17b7\u1785\u200b"') == []
+    assert find_hidden("\u0e20\u0e32\u0e29\u0e32\u200b\u0e44\u0e17\u0e22") == []  # Thai
+    assert find_hidden("\u1019\u103c\u1014\u103a\u200b\u1019\u102c") == []  # Myanmar
+    assert [c.column for c in find_hidden("use\u200bpnpm")] == [4]
+    assert [c.column for c in find_hidden("\u1780\u200b\u200b\u200b\u1781")] == [3]
+
+
 def test_a_url_password_that_is_a_word_is_a_secret_in_prose_only() -> None:
     line = "The prod database is postgres://admin:" + "sun" + "shine" + "@db.internal:5432/app"
     assert [f.rule for f in scan_text(line, kind=PROSE)] == ["database-url"]

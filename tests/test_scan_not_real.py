@@ -757,3 +757,22 @@ def test_a_value_that_spells_its_own_name_is_none(line: str, value: str, kind: s
     head, _, tail = line.rpartition(value)  # the value, not the name
     own = head + (made(24) if '"' in line else f'"{made(24)}"') + tail
     assert scan_text(own, "Settings.java", kind=kind), own
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_base64_of_a_document_is_judged_by_what_the_document_holds(kind: str) -> None:
+    """Kubernetes keeps a secret's files in base64: an empty PEM block (traefik's fixtures) holds
+    no key, and is no secret encoded; a document with a password in it is found where it decodes,
+    and a password encoded alone is still the value's own."""
+
+    def encoded(text: str) -> str:
+        return base64.b64encode(text.encode()).decode()
+
+    marker = "-" * 5
+    empty = f"{marker}BEGIN PRIVATE KEY{marker}\n{marker}END PRIVATE KEY{marker}"
+    assert scan_text(f"  tls.key: {encoded(empty)}\n", "secret.yaml", kind=kind) == []
+    password = made(24)
+    document = f"host: db.internal\nuser: app\npassword: {password}\n"
+    found = scan_text(f"  config.yaml: {encoded(document)}\n", "secret.yaml", kind=kind)
+    assert [f.rule for f in found] == ["generic-secret"]
+    assert scan_text(f"  password: {encoded(password + chr(10))}\n", "secret.yaml", kind=kind)

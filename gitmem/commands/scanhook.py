@@ -34,7 +34,7 @@ Echo = Callable[[str, bool], None]  # (text, to stderr)
 
 def finding_lines(findings: list[Finding]) -> str:
     """The findings, one ``path:line:col: rule: what`` line each: one text, written at once (a file
-    of zero-width characters holds a finding per character)."""
+    of zero-width characters once held a finding per character)."""
 
     lines = []
     for f in findings:

@@ -255,7 +255,9 @@ _HAS_LOWER_RE = lazy(r"[a-z]")
 _PRINTABLE_RE = lazy(r"[^\x20-\x7e\t\r\n]")
 
 
-def _decode_run(run: str) -> str | None:
+def decode_run(run: str) -> str | None:
+    """The printable text (tabs and line breaks too) a run of base64 encodes, as the base64 layer
+    decodes it; ``None`` when the layer would not decode it."""
     import base64  # lazy: the pre-commit hook's start-up
 
     body = run.rstrip("=")
@@ -286,7 +288,7 @@ def base64_runs(text: str) -> Layer | None:
     index = 0
     while index < len(runs):
         block, taken = _wrapped_block(text, runs, index)
-        decoded = _decode_run("".join(run for _, run in block)) if block else None
+        decoded = decode_run("".join(run for _, run in block)) if block else None
         if decoded is not None:
             out.separator(block[0][0])
             position = 0
@@ -296,7 +298,7 @@ def base64_runs(text: str) -> Layer | None:
                 position += size
         else:  # each run alone (a block that decodes to nothing is looked at line by line, once)
             for start, run in runs[index : index + max(taken, 1)]:
-                alone = _decode_run(run)
+                alone = decode_run(run)
                 if alone is not None:
                     out.separator(start)
                     out.base64(alone, start, start + len(run))

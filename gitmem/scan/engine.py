@@ -747,37 +747,49 @@ def _find_hidden(text: str, locale: bool, kind: Kind) -> list[HiddenChar]:
 
 
 def _hidden_findings(hidden: list[HiddenChar], lines: _Lines, path: str) -> list[Finding]:
+    """One finding for each run of hidden characters side by side (an e-mail's preheader pads
+    with hundreds): where it starts, its first character and how many follow. A character alone
+    keeps the preview, digest and fingerprints it always had."""
     found = []
-    described: dict[
-        int, tuple[str, str, str]
-    ] = {}  # codepoint -> (label, digests): a few distinct ones per text
-    for char in hidden:
-        offset = lines.starts[char.line - 1] + char.column - 1
-        known = described.get(char.codepoint)
+    described: dict[str, tuple[str, str]] = {}  # codes -> digests: a few distinct runs per text
+    for run in _runs(hidden, lines):
+        first, (start, end) = run[0][0], (run[0][1], run[-1][1] + 1)
+        codes = " ".join(f"U+{char.codepoint:04X}" for char, _ in run)
+        known = described.get(codes)
         if known is None:
-            code = f"U+{char.codepoint:04X}"
-            known = described[char.codepoint] = (
-                f"{code} ({char.name})",
-                _digest(HIDDEN_RULE, code),
-                legacy_fingerprint(HIDDEN_RULE, code),
+            known = described[codes] = (
+                _digest(HIDDEN_RULE, codes),
+                legacy_fingerprint(HIDDEN_RULE, codes),
             )
-        label, digest, legacy = known
-        context = _context(lines.text, offset, offset + 1)
+        label = f"U+{first.codepoint:04X} ({first.name})"
+        if len(run) > 1:
+            label += f" and {len(run) - 1} more beside it"
+        context = _context(lines.text, start, end)
         found.append(
-            Finding(
-                HIDDEN_RULE,
-                char.line,
-                char.column,
-                offset,
-                offset + 1,
-                label,
-                digest,
-                legacy,
-                path,
-                context,
-            )
+            Finding(HIDDEN_RULE, first.line, first.column, start, end, label, *known, path, context)
         )
     return found
+
+
+def _runs(hidden: list[HiddenChar], lines: _Lines) -> Iterator[list[tuple[HiddenChar, int]]]:
+    """The hidden characters (each with its offset) in runs: characters with nothing but spaces
+    between them on one line (a preheader's padding interleaves no-break spaces)."""
+    run: list[tuple[HiddenChar, int]] = []
+    for char in hidden:
+        offset = lines.starts[char.line - 1] + char.column - 1
+        if run and (
+            char.line != run[-1][0].line or not _spaces(lines.text, run[-1][1] + 1, offset)
+        ):
+            yield run
+            run = []
+        run.append((char, offset))
+    if run:
+        yield run
+
+
+def _spaces(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is empty or spaces (tabs, no-break spaces) alone."""
+    return start == end or text[start:end].isspace()
 
 
 REDACTED = "‹redacted:{rule}›"

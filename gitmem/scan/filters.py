@@ -435,6 +435,16 @@ def _encoded_text(value: str) -> str | None:
     return text if _TEXT_RE.fullmatch(text) else None
 
 
+def _encoded_document(value: str) -> bool:
+    """base64 of lines of text (a PEM block, a kubeconfig, an ``.env``: Kubernetes keeps a
+    secret's files so): the engine decodes it (``decode.base64_runs``) and scans the document,
+    which holds whatever secret there is. A password encoded alone is one line, and judged here."""
+    from gitmem.scan.decode import decode_run  # lazy: the pre-commit hook's start-up
+
+    text = decode_run(value) if len(value) >= 24 else None
+    return text is not None and len(text.strip().splitlines()) > 1
+
+
 _USER_NAME_RE = lazy(r"[\w.@+-]{1,128}")
 
 
@@ -766,7 +776,12 @@ def plausible(value: str, *, short: bool = False) -> bool:
     if _base64_pair(value):
         return basic_credentials(value)
     lowered = value.lower()
-    if _stand_in(value, lowered) or _code_or_reference(value) or made_up(value):
+    if (
+        _stand_in(value, lowered)
+        or _code_or_reference(value)
+        or made_up(value)
+        or _encoded_document(value)
+    ):
         return False
     verdict = _name_like(value, length)
     if verdict is not None:

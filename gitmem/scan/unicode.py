@@ -5,10 +5,9 @@ refuses them in memories, session logs and everything it writes. Exceptions, bec
 harmless and common: a byte-order mark at the very start, form feeds (page breaks in source code),
 a terminal's colours in code people review (``colours``: test output kept as golden files), the
 directional marks beside a right-to-left letter, joiners between the letters of Persian, Arabic and
-Indic words, and the joiners, variation selectors and tag characters inside emoji sequences (family
-emoji, and the tag characters of the three subdivision flags Unicode recommends: England, Scotland,
-Wales).
-"""
+Indic words, the zero-width spaces that end the words of Khmer, Thai and Myanmar, and the joiners,
+variation selectors and tag characters inside emoji sequences (family emoji, and the tag characters
+of the three subdivision flags Unicode recommends: England, Scotland, Wales)."""
 
 from __future__ import annotations
 
@@ -40,6 +39,7 @@ _BLACK_FLAG = 0x1F3F4
 _CANCEL_TAG = 0xE007F
 _FORM_FEED = 0x0C
 _ZWNJ = 0x200C
+_ZWSP = 0x200B
 # The marks right-to-left text needs (LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK, ARABIC LETTER MARK):
 # ordinary beside a right-to-left letter (``_beside_right_to_left``), and inside the strings of
 # translation files (find_hidden's ``marks``). The overrides (U+202A-U+202E) and isolates
@@ -181,6 +181,7 @@ _EXCEPTIONS: dict[int, Callable[[str, int, _Reading], bool]] = {
     _FORM_FEED: lambda text, index, reading: True,
     # spelling: Persian, Arabic and Indic words need joiners between their letters
     _ZWNJ: lambda text, index, reading: _between_joining_letters(text, index),
+    _ZWSP: lambda text, index, reading: _word_boundary(text, index),
     _ZWJ: lambda text, index, reading: (
         _between_joining_letters(text, index) or _joins_emoji(text, index)
     ),
@@ -209,6 +210,33 @@ def _between_joining_letters(text: str, index: int) -> bool:
         and index + 1 < len(text)
         and _joining_letter(ord(text[index - 1]))
         and _joining_letter(ord(text[index + 1]))
+    )
+
+
+# The scripts written without spaces between words (Unicode's line-breaking class SA: Thai, Lao,
+# Myanmar, Khmer and the Tai scripts), whose writers mark a word's end with a ZERO WIDTH SPACE
+_UNSPACED_SCRIPTS = (
+    (0x0E00, 0x0EFF),
+    (0x1000, 0x109F),
+    (0x1780, 0x17FF),
+    (0x1950, 0x19FF),
+    (0x1A20, 0x1AAF),
+    (0xA9E0, 0xA9FF),
+    (0xAA60, 0xAADF),
+)
+
+
+def _word_boundary(text: str, index: int) -> bool:
+    """A ZERO WIDTH SPACE beside a letter of a script written without spaces (``ខ្មែរ\u200bភាសា``):
+    where a word ends, as Khmer, Thai and Myanmar text marks it. Elsewhere, and in a run of them,
+    it can hide a message."""
+    import unicodedata  # lazy: the pre-commit, prompt hooks' start-up
+
+    return any(
+        0 <= at < len(text)
+        and any(low <= ord(text[at]) <= high for low, high in _UNSPACED_SCRIPTS)
+        and unicodedata.category(text[at])[0] in "LM"
+        for at in (index - 1, index + 1)
     )
 
 
