@@ -22,6 +22,7 @@ memory of the same size (the peer). Goal: no hostile input costs more than a few
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import json
 import random
@@ -98,6 +99,16 @@ CASES: dict[str, bytes] = {
     "a finding on every line, each its own": block_file("\n".join(finding_lines(1500, 1500)))[
         :MAX_FILE_BYTES
     ],
+    # round 34: hidden characters between spaces are one run, read a gap at a time; a value that
+    # is base64 of lines is decoded to be judged (built at run time)
+    "zero-width characters between spaces": fill("\u200b\xa0"),
+    "base64 of a document on every line": block_file(
+        "\n".join(
+            "secret_key: "
+            + base64.b64encode(f"-----BEGIN {n}-----\n-----END-----".encode()).decode()
+            for n in range(2000)
+        )
+    )[:MAX_FILE_BYTES],
     "braces in a path": (HEAD + "paths:\n  - '" + "src/{a,b}" * 33 + "'\n").encode(),
     "deep nesting": (HEAD + "tags: " + "[" * 40 + "]" * 40 + "\n").encode(),
 }

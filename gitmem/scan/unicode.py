@@ -161,11 +161,13 @@ def _joining_letter(cp: int) -> bool:
 
 
 class _Reading(NamedTuple):
-    """What the text is: a whole file's (its leading BOM allowed), and code people review (a
-    terminal's colours that hide nothing allowed)."""
+    """What the text is: a whole file's (its leading BOM allowed), code people review (a
+    terminal's colours that hide nothing allowed), and whether it holds any letter of a script
+    written without spaces (looked for once, not at every zero-width space)."""
 
     file: bool
     colours: bool
+    unspaced: bool
 
 
 def _after_visible(text: str, index: int, reading: _Reading) -> bool:
@@ -181,7 +183,7 @@ _EXCEPTIONS: dict[int, Callable[[str, int, _Reading], bool]] = {
     _FORM_FEED: lambda text, index, reading: True,
     # spelling: Persian, Arabic and Indic words need joiners between their letters
     _ZWNJ: lambda text, index, reading: _between_joining_letters(text, index),
-    _ZWSP: lambda text, index, reading: _word_boundary(text, index),
+    _ZWSP: lambda text, index, reading: reading.unspaced and _word_boundary(text, index),
     _ZWJ: lambda text, index, reading: (
         _between_joining_letters(text, index) or _joins_emoji(text, index)
     ),
@@ -215,14 +217,8 @@ def _between_joining_letters(text: str, index: int) -> bool:
 
 # The scripts written without spaces between words (Unicode's line-breaking class SA: Thai, Lao,
 # Myanmar, Khmer and the Tai scripts), whose writers mark a word's end with a ZERO WIDTH SPACE
-_UNSPACED_SCRIPTS = (
-    (0x0E00, 0x0EFF),
-    (0x1000, 0x109F),
-    (0x1780, 0x17FF),
-    (0x1950, 0x19FF),
-    (0x1A20, 0x1AAF),
-    (0xA9E0, 0xA9FF),
-    (0xAA60, 0xAADF),
+_UNSPACED_RE = lazy(
+    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u1950-\u19ff\u1a20-\u1aaf\ua9e0-\ua9ff\uaa60-\uaadf]"
 )
 
 
@@ -234,7 +230,7 @@ def _word_boundary(text: str, index: int) -> bool:
 
     return any(
         0 <= at < len(text)
-        and any(low <= ord(text[at]) <= high for low, high in _UNSPACED_SCRIPTS)
+        and _UNSPACED_RE.match(text, at) is not None
         and unicodedata.category(text[at])[0] in "LM"
         for at in (index - 1, index + 1)
     )
@@ -326,7 +322,7 @@ def find_hidden(
         None, _ASCII_VISIBLE
     ):  # most files: 1 GB/s
         return []
-    reading = _Reading(file, colours)
+    reading = _Reading(file, colours, _UNSPACED_RE.search(text) is not None)
     found: list[HiddenChar] = []
     line, line_start, counted_to = (
         1,
