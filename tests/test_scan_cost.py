@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import json
 import random
+import re
 import string
 import urllib.parse
 from collections.abc import Callable
@@ -122,6 +123,10 @@ ENCODERS: dict[str, Callable[[str], str]] = {
         for i in range(0, len(text) * 4 // 3, 76)
     ),
     "hex_dumps": _hex_dump,
+    # each run a default's value: ${X:-run}
+    "shell_defaults": lambda text: re.sub(
+        r"[^\s}\"'`$]+", lambda run: "${X:-" + run[0] + "}", text
+    ),
 }
 
 

@@ -1,4 +1,5 @@
-"""Decoding what agents' transcripts carry: JSON-escaped strings, URL-encoding and base64.
+"""Decoding what agents' transcripts carry: JSON-escaped strings, URL-encoding and base64; and the
+shell's defaults (``${KEY:-value}``), read as the assignments they are.
 
 Each decoder finds the encoded runs of a text and returns one ``Layer``: the decoded runs joined by
 newlines, and for every decoded character the span of the text it came from, so a secret found in
@@ -461,7 +462,29 @@ def _b64_runs(text: str) -> list[tuple[int, str]]:
     return found
 
 
-DECODERS = (json_strings, url_encoded, base64_runs, hex_dumps)
+# -- the shell's defaults --------------------------------------------------------------------------
+
+# ${DB_PASSWORD:-…}, ${DB_PASSWORD:=…} (a shell script's, a compose file's): a name and its value,
+# which every rule reads as it reads DB_PASSWORD=…
+_DEFAULT_RE = lazy(r"""\$\{([A-Za-z_]\w{0,80}+):?[-=]([^\s}"'`$]{1,2000}+)\}""")
+
+
+def shell_defaults(text: str) -> Layer | None:
+    """Each default of a variable in ``text``, as ``NAME="value"`` on a line of its own (quoted: a
+    "#" in it is no comment)."""
+    if "${" not in text:
+        return None
+    out = _Builder("default")
+    for match in _DEFAULT_RE.finditer(text):
+        out.separator(match.start())
+        out.verbatim(match[1], match.start(1))
+        out.char('="', match.end(1), match.start(2))
+        out.verbatim(match[2], match.start(2))
+        out.char('"', match.end(2), match.end())
+    return out.layer()
+
+
+DECODERS = (json_strings, url_encoded, base64_runs, hex_dumps, shell_defaults)
 
 
 def layers(text: str) -> list[Layer]:

@@ -602,9 +602,40 @@ def _continued(text: str, windows: list[tuple[int, int]]) -> list[tuple[int, int
     return out
 
 
+# A name and its value a formatter put on two lines: a line that ends in an operator or an opening
+# bracket (``KEY =``, black's ``KEY = (``, ``process.env.KEY ||``, ``std::string key{``), or that
+# the next line goes on with one (Java's ``KEY\n    = "…"``), runs on over the next line, twice at
+# most.
+_RUNS_ON = ("=", "(", "{", "||", "??", "?:", " or")
+_GOES_ON_RE = lazy(r"[ \t]*(?:=|\|\||\?\?|\?:|or\b)")
+WRAPPED_LINES = 2
+
+
+def _wrapped(text: str, windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``windows`` (whole lines, or WINDOW characters of a long one), each run on over the lines a
+    wrapped assignment goes on to."""
+    out: list[tuple[int, int]] = []
+    for start, end in windows:  # in order, apart (from _around or _merge)
+        if out and end <= out[-1][1]:
+            continue  # a line the window before runs on over: each line is looked at once
+        if out and start <= out[-1][1]:
+            start = out.pop()[0]
+        for _ in range(WRAPPED_LINES):
+            if text[end : end + 1] != "\n":
+                break  # the end of the text, or a window inside a long line
+            following = text.find("\n", end + 1)
+            following = len(text) if following == -1 else following
+            runs_on = text[max(start, end - 4) : end].rstrip().endswith(_RUNS_ON)
+            if following - end > LONG_LINE or not (runs_on or _GOES_ON_RE.match(text, end + 1)):
+                break
+            end = following
+        out.append((start, end))
+    return out
+
+
 # Where a rule looks (rules.Reach), from the merged windows of its keywords and trigger
 _REACH: dict[Reach, Callable[[str, list[tuple[int, int]]], list[tuple[int, int]]]] = {
-    "line": lambda text, windows: windows,
+    "line": _wrapped,
     "text": lambda text, windows: [(0, len(text))],
     "continued": _continued,
 }

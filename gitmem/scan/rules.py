@@ -160,8 +160,18 @@ _TYPED = (
     r"""(?:::[A-Za-z_]\w{0,40}+)*(?:<[^<>=\n"']{1,60}+>|\[[^\[\]=\n"']{1,60}+\])?\??"""
     r"""(?:[ \t]*\|[ \t]*[A-Za-z_][\w.]{0,30}+)?|[ \t]+(?:string|\[\]byte))(?=[ \t]*=(?!=))"""
 )
+# What joins a name to its value besides "=" and ":" (tests/test_scan_wrapped.py): the default of an
+# environment variable (`process.env.KEY || "…"`, `?? "…"`, Kotlin's `?: "…"`, Python's and Lua's
+# `or "…"`, the shell's `${KEY:-…}`) and C++'s braces (`std::string key{"…"}`). After the name, the
+# quote and bracket that close its lookup (`ENV["KEY"]`, `getenv("KEY")`); after the operator, the
+# parenthesis black wraps a long string in.
+_FALLBACK = r"""\|\||\?\?|\?:|\bor\b|\{(?=\s*["'`])"""
 _ASSIGN = (
-    r"""["']?(?:""" + _TYPED + r""")?\s*(?:=|:=|:|=>|->)\s*["'`]?"""
+    r"""["']?[\])]?(?:"""
+    + _TYPED
+    + r""")?\s*(?:=|:=|:-|:|=>|->|"""
+    + _FALLBACK
+    + r""")\s*(?:\((?=\s*["'`])\s*)?["'`]?"""
 )  # between a name and its value
 
 # The next parameter of a query string or a form's body: a value that runs on to one ends there (the
@@ -1963,9 +1973,11 @@ RULES: tuple[Rule, ...] = (
             r"""\bkey\s*=\s*["'](?P<name8>[\w.:-]{1,80}+)["']\s+value\s*=\s*["'](?P<secret8>[^"'\s]{6,500}+)["']|"""
             # name = "value" (code, JSON, YAML, TOML), a quoted value of one word, optionally after
             # "Bearer "
-            r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80}+)["']?\]?(?:"""
+            r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80}+)["']?[\])]?(?:"""
             + _TYPED
-            + r""")?\s*(?:=|:=|:|=>|<-|\?=|\|\|=)\s*"""
+            + r""")?\s*(?:=|:=|:|=>|<-|\?=|\|\|=|"""
+            + _FALLBACK
+            + r""")\s*(?:\((?=\s*["'`])\s*)?"""
             r"""(?:[rbuRBU]{1,2}(?=["'])|\b(?:str|String)\()?"""
             r"""(?P<q>["'`])[ \t]?(?:(?:Bearer|Basic|Token|token)\s+)?"""
             r"""(?P<secret>[^"'`\s\\]{6,2000}+)[ \t\r]?(?P=q)"""
@@ -2017,9 +2029,11 @@ RULES: tuple[Rule, ...] = (
         # finds with a fast scan, where the pattern is tried at every character: a line of prose
         # (a memory's body, which wakes the rule with the word "secret") costs a twentieth.
         precheck=(
-            r"""[-=<,:](?:(?<=[=<])|(?<=,)\s*["']|(?<=-)(?<![\w-]-)-?[A-Za-z]"""
-            r"""|(?<=:)\s*(?:[rbuRBU]{1,2}|\b(?:str|String)\()?["'`]"""
-            r"""|(?<=:)(?=[ \t]*[^\s"'`,;#]{6,500}+[ \t]*(?:[#;][^\r\n]*)?\r?$))"""
+            r"""[-=<,:|?{r](?:(?<=[=<])|(?<=,)\s*["']|(?<=-)(?<![\w-]-)-?[A-Za-z]"""
+            r"""|(?<=:)\s*\(?\s*(?:[rbuRBU]{1,2}|\b(?:str|String)\()?["'`]"""
+            r"""|(?<=:)(?=[ \t]*[^\s"'`,;#]{6,500}+[ \t]*(?:[#;][^\r\n]*)?\r?$)"""
+            # a fallback's or a brace's quote (`|| "…"`, `?? "…"`, `?: "…"`, `or "…"`, `key{"…"}`)
+            r"""|(?:(?<=\|\||\?\?|\?:|\bor)|(?<=\{))\s*\(?\s*["'`])"""
         ),
         check="plausible",
         judged="generic",
@@ -2039,6 +2053,9 @@ RULES: tuple[Rule, ...] = (
             _j('"Server=tcp:db.internal;Database=app;User Id=app;Password=', _r(_ALNUM, 16), ';"'),
             _j('this.Context.Add("AccountKey", "', _r(_ALNUM, 30), '");'),
             _j("req.Header.Set('X-Acme-Api-Key', '", _r(_ALNUM, 32), "')"),
+            _j("const key =\n  process.env.ACCOUNT_KEY ||\n  '", _r(_ALNUM, 32), "';"),
+            _j('API_TOKEN = (\n    "', _r(_ALNUM, 32), '"\n)'),
+            _j('static const std::string AccountKey{"', _r(_ALNUM, 32), '"};'),
         ),
         counter_examples=lambda: (
             'password = os.environ["DB_PASSWORD"]',
@@ -2066,6 +2083,8 @@ RULES: tuple[Rule, ...] = (
             + '";',
             "const pollutionKey = '__assistantStreamSnapshotPollution_" + _r(_HEX, 8) + "__';",
             '("a_new_key", "192.168.0.0/24,127.0.0.1,localhost.localdomain"),',
+            'const apiKey = process.env.API_KEY || "";',
+            "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-postgres}",
         ),
     ),
     Rule(

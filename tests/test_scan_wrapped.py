@@ -1,0 +1,101 @@
+"""A name and its value are found however the assignment is written out (round 34).
+
+The peer suite's misses showed credentials the scanner passed because of how the line was laid out, not what it
+held: a value given as the default of an environment variable (``process.env.ACCOUNT_KEY || "…"``, ``${DB_PASSWORD:-…}``
+in a compose file), and an assignment a formatter wrapped (black's ``KEY = (\\n    "…"\\n)``, Java's ``KEY\\n    =
+"…"``). For every rule of the table whose examples assign a value to a name (a rule added later is covered by its
+examples), each layout below must be found by the same rules as the plain ``NAME = "value"``. The values are the
+rules' own examples, built at run time.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gitmem.scan import rules, scan_text
+from gitmem.scan.kinds import CODE
+from gitmem.scan.rules import Rule
+from tests.test_scan_typed import NAMED, assignments
+
+# (layout, the line with {N} for the name and {V} for the value)
+LAYOUTS: tuple[tuple[str, str], ...] = (
+    ("JavaScript ||", 'const value = process.env.{N} || "{V}";'),
+    ("TypeScript ??", "export const value = process.env.{N} ?? '{V}';"),
+    ("JavaScript || wrapped", 'export const value =\n  process.env.{N} ||\n  "{V}";'),
+    ("Kotlin ?:", 'val value = System.getenv("{N}") ?: "{V}"'),
+    ("C# ??", 'var value = Environment.GetEnvironmentVariable("{N}") ?? "{V}";'),
+    ("Swift ??", 'let value = ProcessInfo.processInfo.environment["{N}"] ?? "{V}"'),
+    ("PHP ??", "$value = $_ENV['{N}'] ?? '{V}';"),
+    ("Ruby ||", 'value = ENV["{N}"] || "{V}"'),
+    ("Python or", 'value = os.environ.get("{N}") or "{V}"'),
+    ("Lua or", 'local value = os.getenv("{N}") or "{V}"'),
+    ("compose default", "      {N}: ${{{N}:-{V}}}"),
+    ("shell default", 'export {N}="${{{N}:-{V}}}"'),
+    ("black's parentheses", '{N} = (\n    "{V}"\n)'),
+    ("wrapped after =", '{N} =\n    "{V}"'),
+    ("Java, = on the next line", 'public static final String {N}\n        = "{V}";'),
+    ("C++ braces", 'static const std::string {N}{{"{V}"}};'),
+    ("C++ braces wrapped", 'static const std::string {N}{{\n    "{V}"}};'),
+)
+
+
+def rules_found(text: str) -> set[str]:
+    return {finding.rule for finding in scan_text(text, kind=CODE)}
+
+
+def value_found(text: str, value: str) -> bool:
+    """Whether a finding lies in the value (a more specific rule may take it: ``storageAccountKey=…``
+    is a connection string's ``AccountKey=…`` too; a URL's ``hapikey=…`` is the key, not the URL)."""
+    at = text.index(value)
+    return any(f.start < at + len(value) and at < f.end for f in scan_text(text, kind=CODE))
+
+
+# The rules that read a name, then its value (through rules._ASSIGN, or the generic rule's own
+# alternatives); a rule that reads a whole token (a URL, a connection string) has no name to move
+JOINED = [rule for rule in NAMED if rules._ASSIGN in rule.pattern or rule.judged == "generic"]
+
+
+def test_the_rules_that_read_a_name_then_a_value_are_covered() -> None:
+    assert {"aws-secret-access-key", "generic-secret", "azure-storage-account-key"} <= {
+        rule.id for rule in JOINED
+    }
+
+
+@pytest.mark.parametrize("rule", JOINED, ids=[rule.id for rule in JOINED])
+def test_a_default_or_a_wrapped_assignment_is_found_as_the_plain_one(rule: Rule) -> None:
+    missed = []
+    for name, value in assignments(rule):
+        if rule.id not in rules_found(f'{name} = "{value}"'):
+            continue  # the plain line does not carry the rule's secret either
+        for layout, template in LAYOUTS:
+            if not value_found(template.format(N=name, V=value), value):
+                missed.append(f"{layout}: {template.format(N=name, V='…')}")
+    assert not missed, missed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'const value = process.env.API_TOKEN || "";',
+        "const value = process.env.API_TOKEN ?? defaultToken;",
+        "      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-postgres}",
+        "      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-changeme}",
+        "      API_KEY: ${API_KEY:-}",
+        'password = os.environ.get("DB_PASSWORD") or "password"',
+        "const token = user.token || fallbackToken;",
+        "if (secret) {\n  return true;\n}",
+        "TOKEN=\nOTHER_SETTING=on",
+    ],
+)
+def test_a_default_that_is_empty_a_name_or_a_stand_in_says_nothing(text: str) -> None:
+    assert rules_found(text) == set(), text
+
+
+def test_a_wrapped_line_reaches_one_line_on_at_most() -> None:
+    """The window runs on from a line that ends in an operator (or to a line that starts with one), not over the rest
+    of the file: a value three lines on is not the name's."""
+    name, value = next(
+        pair for rule in NAMED if rule.id == "generic-secret" for pair in assignments(rule)
+    )
+    assert rules_found(f'{name} =\n    "{value}"') == {"generic-secret"}
+    assert rules_found(f'{name} =\n\n\n    "{value}"') == set()
