@@ -776,3 +776,20 @@ def test_base64_of_a_document_is_judged_by_what_the_document_holds(kind: str) ->
     found = scan_text(f"  config.yaml: {encoded(document)}\n", "secret.yaml", kind=kind)
     assert [f.rule for f in found] == ["generic-secret"]
     assert scan_text(f"  password: {encoded(password + chr(10))}\n", "secret.yaml", kind=kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_token_whose_header_is_an_empty_object_names_no_algorithm(kind: str) -> None:
+    """ruby-jwt's ``e30.eyJ…``: ``e30`` is base64url of ``{}``, a header no library writes (it names
+    no algorithm); the same claims and signature under a header that names one are a token."""
+
+    def part(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+    claims = part(b'{"user_id":"' + made(12).encode() + b'"}')
+    signature = made(43, ALNUM + "-_")
+    empty = f"e30.{claims}.{signature}"
+    header = part(b'{ "alg": "HS256" }')  # a library that writes spaces: eyAi…
+    named = f"{header}.{claims}.{signature}"
+    assert scan_text(f"  let(:token) {{ '{empty}' }}", "jwt_spec.rb", kind=kind) == []
+    assert scan_text(f"  let(:token) {{ '{named}' }}", "jwt_spec.rb", kind=kind)

@@ -841,14 +841,14 @@ def made_up(value: str) -> bool:
     (``LY027c40U2KNNZLFO1``), a hex piece with a letter or two past f (``c09761h99f39f79ae28e``), or
     letters or digits that run through the alphabet or along a keyboard's row (``a1B2c3D4e5F6g7``,
     ``abc123def456ghi789``, ``q9w8e7r6t5y4``), or
-    a JSON Web Token's shape (``eyJ…``, three parts) whose header no library wrote: it does not
-    decode to JSON naming an algorithm, as the jwt rule asks; or a token's header and less, its
-    signature cut off (documentation's ``Bearer eyJhbGciOi….eyJ…``), or the header alone. Decided by
-    shape, whatever name the value is under.
+    a JSON Web Token's shape (``eyJ…``, ``e30…``, three parts) whose header no library wrote: it
+    does not decode to JSON naming an algorithm, as the jwt rule asks; or a token's header and
+    less, its signature cut off (documentation's ``Bearer eyJhbGciOi….eyJ…``), or the header
+    alone. Decided by shape, whatever name the value is under.
     """
     if len(value) < 2 * _RUN or not value.isascii():
         return False
-    token = _token_made_up(value) if value.startswith("eyJ") else None
+    token = _token_made_up(value) if _token_shaped(value) else None
     if token is not None:
         return token
     lower, upper = sum(map(str.islower, value)), sum(map(str.isupper, value))
@@ -869,6 +869,15 @@ def made_up(value: str) -> bool:
         letters = ""
     text = " ".join((letters, value.translate(_DIGITS_ONLY), lowered))
     return _IN_ORDER_RE.search(text) is not None
+
+
+def _token_shaped(value: str) -> bool:
+    """Whether a value starts as a JSON Web Token does: base64url of a JSON object (``eyJ`` is
+    ``{"``, ``e30`` is ``{}``, ``eyAi`` is ``{ "``: every object's encoding starts with ``e``)."""
+    if not value.startswith("e"):
+        return False
+    head = _b64decode(value.partition(".")[0][:8])
+    return head is not None and head.startswith(b"{")
 
 
 def _token_made_up(value: str) -> bool | None:
