@@ -466,7 +466,7 @@ def _b64_runs(text: str) -> list[tuple[int, str]]:
 
 # ${DB_PASSWORD:-…}, ${DB_PASSWORD:=…} (a shell script's, a compose file's): a name and its value,
 # which every rule reads as it reads DB_PASSWORD=…
-_DEFAULT_RE = lazy(r"""\$\{([A-Za-z_]\w{0,80}+):?[-=]([^\s}"'`$]{1,2000}+)\}""")
+_DEFAULT_RE = lazy(r"""\$\{([A-Za-z_]\w{0,80}):?[-=]([^\s}"'`$]{1,2000})\}""")
 
 
 def shell_defaults(text: str) -> Layer | None:
