@@ -793,3 +793,19 @@ def test_a_token_whose_header_is_an_empty_object_names_no_algorithm(kind: str) -
     named = f"{header}.{claims}.{signature}"
     assert scan_text(f"  let(:token) {{ '{empty}' }}", "jwt_spec.rb", kind=kind) == []
     assert scan_text(f"  let(:token) {{ '{named}' }}", "jwt_spec.rb", kind=kind)
+    # "ey7…" decodes to "{." (trufflehog's voicegain fixtures): no object, and still a secret
+    rng = random.Random(34)  # its own: what the module's generator draws depends on test order
+    drawn = ".".join(random_value(rng, size, ALNUM) for size in (32, 40, 43))
+    drawn = "ey7" + drawn[3:]
+    assert scan_text(f"token = '{drawn}'", "jwt_spec.rb", kind=kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+@pytest.mark.parametrize(
+    "value",
+    ["REPLACE_WITH_32_CHAR_KEY", "replace-this-with-a-secret", "PUT_YOUR_KEY_HERE", "api-key-here"],
+)
+def test_a_value_that_says_what_to_put_in_its_place_is_a_placeholder(value: str, kind: str) -> None:
+    """documenso's Kubernetes guide: ``NEXT_PRIVATE_ENCRYPTION_KEY: 'REPLACE_WITH_32_CHAR_KEY'``."""
+    assert scan_text(f"  NEXT_PRIVATE_ENCRYPTION_KEY: '{value}'", "values.yaml", kind=kind) == []
+    assert scan_text(f"  NEXT_PRIVATE_ENCRYPTION_KEY: '{made(24)}'", "values.yaml", kind=kind)

@@ -20,7 +20,9 @@ from gitmem.scan.lazyre import lazy
 
 # Markers of a value someone wrote to stand for a secret, not a secret.
 _PLACEHOLDER_RE = lazy(
-    r"example|x{4}|\*{3}|•••|placeholder|redacted|dummy|changeme|change_me|replace[_-]?me|your[_-]|<[^>]*>"
+    r"example|x{4}|\*{3}|•••|placeholder|redacted|dummy|change[_-]?(?:me|this)|your[_-]|<[^>]*>"
+    # what to do in the value's place: REPLACE_WITH_32_CHAR_KEY, replace-this, PUT_KEY_HERE
+    r"|replace[_-]?(?:me|with|this)|[_-]here\b"
     r"|\$\{|\{\{|%\(\w+\)|\.{3}|…|0123456789|123456789|abcdefgh|(.)\1{7}"
     r"|lorem|ipsum",  # Lorem ipsum is placeholder text by definition: LoremIpsum86
     re.IGNORECASE,
@@ -877,7 +879,9 @@ def _token_shaped(value: str) -> bool:
     if not value.startswith("e"):
         return False
     head = _b64decode(value.partition(".")[0][:8])
-    return head is not None and head.startswith(b"{")
+    # an object's brace and what comes next in JSON: a quote, the closing brace or a space (any
+    # value that starts "ey" decodes to "{", and random ones to "{" and anything)
+    return head is not None and head[:2] in (b'{"', b"{}", b"{ ", b"{\n", b"{\r", b"{\t")
 
 
 def _token_made_up(value: str) -> bool | None:
