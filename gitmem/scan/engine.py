@@ -581,18 +581,23 @@ def _around(text: str, hits: list[tuple[int, int]]) -> list[tuple[int, int]]:
 CONTINUED_LINES = 20
 
 
-def _continued(text: str, windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``windows``, each run on over the lines that a backslash at the end of the line before
-    continues."""
+def _run_on(
+    text: str,
+    windows: list[tuple[int, int]],
+    most: int,
+    goes_on: Callable[[str, int, int], bool],
+) -> list[tuple[int, int]]:
+    """``windows``, each run on over the next line while ``goes_on(text, start, end)`` says the
+    line ending at ``end`` goes on there: ``most`` lines at most, each no longer than LONG_LINE."""
     out: list[tuple[int, int]] = []
-    for start, end in windows:  # in order, apart (from _windows or _merge)
+    for start, end in windows:  # in order, apart (from _around or _merge)
         if out and end <= out[-1][1]:
             continue  # a line the window before runs on over: each line is looked at once
         if out and start <= out[-1][1]:
             start = out.pop()[0]
-        for _ in range(CONTINUED_LINES):
-            if end >= len(text) or not text[max(start, end - 2) : end].rstrip("\r").endswith("\\"):
-                break
+        for _ in range(most):
+            if text[end : end + 1] != "\n" or not goes_on(text, start, end):
+                break  # the end of the text, a window inside a long line, or a line that ends
             following = text.find("\n", end + 1)
             following = len(text) if following == -1 else following
             if following - end > LONG_LINE:
@@ -600,6 +605,17 @@ def _continued(text: str, windows: list[tuple[int, int]]) -> list[tuple[int, int
             end = following
         out.append((start, end))
     return out
+
+
+def _continued(text: str, windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``windows``, each run on over the lines that a backslash at the end of the line before
+    continues."""
+    return _run_on(
+        text,
+        windows,
+        CONTINUED_LINES,
+        lambda text, start, end: text[max(start, end - 2) : end].rstrip("\r").endswith("\\"),
+    )
 
 
 # A name and its value a formatter put on two lines: a line that ends in an operator or an opening
@@ -614,23 +630,15 @@ WRAPPED_LINES = 2
 def _wrapped(text: str, windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """``windows`` (whole lines, or WINDOW characters of a long one), each run on over the lines a
     wrapped assignment goes on to."""
-    out: list[tuple[int, int]] = []
-    for start, end in windows:  # in order, apart (from _around or _merge)
-        if out and end <= out[-1][1]:
-            continue  # a line the window before runs on over: each line is looked at once
-        if out and start <= out[-1][1]:
-            start = out.pop()[0]
-        for _ in range(WRAPPED_LINES):
-            if text[end : end + 1] != "\n":
-                break  # the end of the text, or a window inside a long line
-            following = text.find("\n", end + 1)
-            following = len(text) if following == -1 else following
-            runs_on = text[max(start, end - 4) : end].rstrip().endswith(_RUNS_ON)
-            if following - end > LONG_LINE or not (runs_on or _GOES_ON_RE.match(text, end + 1)):
-                break
-            end = following
-        out.append((start, end))
-    return out
+    return _run_on(
+        text,
+        windows,
+        WRAPPED_LINES,
+        lambda text, start, end: (
+            text[max(start, end - 4) : end].rstrip().endswith(_RUNS_ON)
+            or _GOES_ON_RE.match(text, end + 1) is not None
+        ),
+    )
 
 
 # Where a rule looks (rules.Reach), from the merged windows of its keywords and trigger
