@@ -162,14 +162,14 @@ _TYPED = (
 )
 # What joins a name to its value besides "=" and ":" (tests/test_scan_wrapped.py): the default of an
 # environment variable (`process.env.KEY || "…"`, `?? "…"`, Kotlin's `?: "…"`, Python's and Lua's
-# `or "…"`, the shell's `${KEY:-…}`) and C++'s braces (`std::string key{"…"}`). After the name, the
-# quote and bracket that close its lookup (`ENV["KEY"]`, `getenv("KEY")`); after the operator, the
-# parenthesis black wraps a long string in.
+# `or "…"`) and C++'s braces (`std::string key{"…"}`). After the name, the quote and bracket that
+# close its lookup (`ENV["KEY"]`, `getenv("KEY")`); after the operator, the parenthesis black wraps
+# a long string in. The shell's `${KEY:-…}` is a decoded layer instead (decode.shell_defaults).
 _FALLBACK = r"""\|\||\?\?|\?:|\bor\b|\{(?=\s*["'`])"""
 _ASSIGN = (
     r"""["']?[\])]?(?:"""
     + _TYPED
-    + r""")?\s*(?:=|:=|:-|:|=>|->|"""
+    + r""")?\s*(?:=|:=|:|=>|->|"""
     + _FALLBACK
     + r""")\s*(?:\((?=\s*["'`])\s*)?["'`]?"""
 )  # between a name and its value
