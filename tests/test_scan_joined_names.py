@@ -101,3 +101,23 @@ def test_random_values_under_the_same_names_are_still_found() -> None:
             continue
         value = "".join(rng.choice(alphabet) for _ in range(36))
         assert scan_text(f'const {name} = "{value}";', kind=CODE), name
+
+
+# ollama's conversion fixtures: a model's tensors by name, each with a digest of its weights
+TENSORS = ("token_embd.weight", "token_embd_norm.bias", "token_types.weight", "blk.0.attn_k.weight")
+# ... and names whose last member holds a credential, or is a key its owner says is secret
+MEMBERS = ("db.password", "spring.datasource.password", "aws.secret.key", "app.jwt.token")
+
+
+def test_a_dotted_name_holds_what_its_last_member_names() -> None:
+    """``"token_embd.weight": "<sha256>"`` was a token: a dotted name's words were read as one
+    name's. The last member names what the value is; the word before it only qualifies a key."""
+    rng = random.Random(35)
+    for name in TENSORS:
+        digest = "".join(rng.choice("0123456789abcdef") for _ in range(64))
+        assert scan_text(f'  "{name}": "{digest}",', "testdata/model.json", kind=CODE) == [], name
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    for name in MEMBERS:
+        value = "".join(rng.choice(alphabet) for _ in range(36))
+        assert scan_text(f'  "{name}": "{value}",', "config.json", kind=CODE), name
+        assert scan_text(f"{name}={value}", "app.properties", kind=CODE), name

@@ -184,6 +184,7 @@ def jwt_token(secret: str) -> bool:
         and _signature_fits(parts[1])
         and not _signed_with_example_key(secret, algorithm)
         and not _stand_in_claims(parts[0])
+        and not _publishable_claims(parts[0])
     )
 
 
@@ -210,6 +211,14 @@ def _stand_in_claims(payload: str) -> bool:
     texts = [name for name in claims if name not in _REGISTERED_CLAIMS]
     texts += [value for value in claims.values() if isinstance(value, str)]
     return bool(texts) and all(_stand_in(text, text.lower()) for text in texts)
+
+
+def _publishable_claims(payload: str) -> bool:
+    """A token its issuer hands out to be public: Supabase's anon key (issuer supabase, role anon),
+    which every browser page of a project holds and row-level security governs; the project's
+    service_role key, which bypasses it, is a secret."""
+    claims = _json_part(payload)
+    return claims.get("role") == "anon" and str(claims.get("iss", "")).startswith("supabase")
 
 
 def _signed_with_example_key(token: str, algorithm: str) -> bool:
@@ -566,16 +575,31 @@ def _name_parts(name: str) -> list[str]:
     return [part for part in _SPLIT_RE.split(snake) if part]
 
 
+def _owned(name: str) -> tuple[str, list[str]]:
+    """A member's own words and the word before them: what a dotted name holds is named by its
+    last member (``token_embd.weight`` is a tensor's weight, ollama's digests of them;
+    ``db.password`` a password); its owner's last word can only qualify it (``aws.secret.key``)."""
+    *owners, own = _MEMBER_SEPARATOR_RE.split(name)
+    parts = _name_parts(own)
+    if not parts:  # "token." or "a.-": no member of its own
+        return "", _name_parts(name)
+    return next((p[-1] for p in map(_name_parts, reversed(owners)) if p), ""), parts
+
+
 def secret_name(name: str) -> bool:
     """Whether a variable, key or flag name says it holds a credential."""
-    parts = _name_parts(name)
-    if not parts or parts[-1] in _NOT_SECRET_TAILS or not _NOT_SECRET_PARTS.isdisjoint(parts):
+    owner, parts = _owned(name)
+    if (
+        not parts
+        or parts[-1] in _NOT_SECRET_TAILS
+        or not _NOT_SECRET_PARTS.isdisjoint(_name_parts(name))
+    ):
         return False
     return any(
         part in _SECRET_WORDS
         or part.endswith(("password", "passwd", "secret", "token", "apikey"))
         or (part == "key" and before in _KEY_QUALIFIERS)
-        for before, part in zip(["", *parts[:-1]], parts, strict=True)
+        for before, part in zip([owner, *parts[:-1]], parts, strict=True)
     )
 
 
@@ -585,9 +609,7 @@ _PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase", "passcode", "pw
 def password_name(name: str) -> bool:
     """Whether a credential's name says password (people choose those, symbols and all), not key or
     token."""
-    return any(
-        p in _PASSWORD_WORDS or p.endswith(("password", "passwd")) for p in _name_parts(name)
-    )
+    return any(p in _PASSWORD_WORDS or p.endswith(("password", "passwd")) for p in _owned(name)[1])
 
 
 # Keys that are no credential whatever their value looks like: of data structures, databases,
@@ -610,8 +632,9 @@ def service_key_name(name: str) -> bool:
     ``adzuna_key``; not ``KEY`` alone, nor ``cacheKey``): a service's key, if its value says so
     (``random_key``).
     """
-    parts = _name_parts(name)
-    if not parts or parts[-1] != "key" or not _NOT_SECRET_PARTS.isdisjoint(parts):
+    owner, own = _owned(name)
+    parts = [owner, *own] if owner else own
+    if not parts or parts[-1] != "key" or not _NOT_SECRET_PARTS.isdisjoint(_name_parts(name)):
         return False
     return len(parts) > 1 and parts[-2] not in _DATA_KEYS
 
@@ -700,6 +723,10 @@ _REFERENCE_RE = lazy(
             r"(?:[-+.][A-Za-z0-9.]+)?$",
             # a package and the versions it takes: langchain-core==1.5.1, requests>=2.31
             r"^[A-Za-z][\w.-]{0,80}(?:\[[\w,.-]{1,80}\])?(?:===?|[<>!~]=|[<>])v?\d+(?:\.[\w*]+){0,6}$",
+            # a signed request's credential scope (AWS Signature Version 4's, which Google's V4
+            # signing copies: X-Amz-Credential=<key id>/<date>/<region>/<service>/aws4_request), in
+            # a presigned URL: it names the key and holds none of it
+            r"(?:/|%2[Ff])(?:aws4|goog4)_request$",
             # a URL, a name (ARN, URN: WebDAV's Lock-Token), a secret kept elsewhere
             r"://|^(?:file:|arn:|urn:|ref\+|vault:)",
             # a host name: 4f2a9c.acme-invoices.com
@@ -727,9 +754,14 @@ _SHORT_PARTS = frozenset(
     )
 )
 _MEMBER_SEPARATOR_RE = lazy(r"[?!]?\.|::|->")  # between an identifier's names (_IDENTIFIER_RE)
-# ... and Django's development keys, which startproject marks insecure (django-insecure-…)
+# ... and Django's development keys, which startproject marks insecure (django-insecure-…), and
+# the keys their providers publish to be public, in a browser's page or an app: Stripe's and
+# Clerk's publishable keys (pk_live_), Mapbox's public tokens (pk.), Supabase's publishable keys,
+# a Salesforce connected app's consumer key (3MVG9) and PostHog's project keys (phc_, which only
+# send events; its personal keys, phx_, are secret)
 _TEST_RE = lazy(
-    r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^pk_live_|^pk\.|^sb_publishable_|^3mvg9|^django-insecure-"
+    r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^django-insecure-"
+    r"|^pk_live_|^pk\.|^sb_publishable_|^3mvg9|^phc_"
 )
 _LETTERS_RE = lazy(r"[^a-z]+")
 # ... and the words hex can spell, which programmers write for a value that stands for one
@@ -768,9 +800,9 @@ _CLAUSE_ENDS = frozenset(".,:;")
 
 def plausible(value: str, *, short: bool = False) -> bool:
     """Whether a value in a credential's place looks chosen to be hard to guess, rather than
-    code or a stand-in. A word and the full stop, comma, colon or semicolon that ends its clause
-    (``-token verwenden.``) is a word."""
-    if value[-1:] in _CLAUSE_ENDS and value[:-1].isalpha():
+    code or a stand-in. The full stop, comma, colon or semicolon that ends a clause or an argument
+    is not the value's: ``-token verwenden.`` is a word, ``password=PGVECTOR_PASS,`` a constant."""
+    if value[-1:] in _CLAUSE_ENDS and value[-2:-1] not in _CLAUSE_ENDS:  # not an ellipsis
         value = value[:-1]
     length = len(value)
     if length < (6 if short else 8) or length > 2000:

@@ -2148,8 +2148,10 @@ RULES: tuple[Rule, ...] = (
             # the value: read once (possessive), taking in punctuation only where more of it follows
             # ("abc.def."), not a shortest value tried longer and longer from each name; it holds no
             # "=" or ":" but base64's padding, so no value holds the next name's operator
-            # (``token=`` repeated cost 200 characters at each)
-            r"[`\"'*]{0,2}(?P<secret>(?:[^\s`\"'*<>.,;:!?)=]|[.,;!?)]++(?=[^\s`\"'*<>.,;:!?)=])){6,200}+={0,2})"
+            # (``token=`` repeated cost 200 characters at each); a backslash before a quote or a
+            # letter is an escape of the JSON or string the prose is in (``is breached\"``), not
+            # the value's, and two are one of the value's
+            r"[`\"'*]{0,2}(?P<secret>(?:[^\s`\"'*<>.,;:!?)=\\]|\\\\|\\(?![\"'a-z\\])|[.,;!?)]++(?=[^\s`\"'*<>.,;:!?)=])){6,200}+={0,2})"
             r"[`\"'*]{0,2}[.,;:!?)]*(?=[\s\"'`}\],\\]|$)"
         ),
         check="plausible",

@@ -1,0 +1,114 @@
+"""What a provider publishes, and what a value's own punctuation is not (issue 32, point 7).
+
+Found on batch 17 of benchmarks/realcode_repos.txt (AI applications, scanned once before it was
+looked at): PostHog's project keys and Supabase's anon key, which their providers hand out to be
+public; the credential scope of a presigned URL, which names a key and holds none of it; a
+constant passed as an argument (``password=PGVECTOR_PASS,``) and a word before the escaped quote
+of the JSON a sentence is in (``one password is breached\\"``), each judged with a character that
+was not the value's. Every value is drawn at run time, and a secret in the same place is found.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import random
+import string
+
+import pytest
+
+from gitmem.scan import scan_text
+from gitmem.scan.kinds import CODE, PROSE
+from tests.random_values import random_value
+
+ALNUM = string.ascii_letters + string.digits
+
+
+@pytest.fixture
+def rng(request: pytest.FixtureRequest) -> random.Random:
+    return random.Random(f"35:{request.node.nodeid}")
+
+
+def _b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def supabase_key(rng: random.Random, role: str) -> str:
+    header = _b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
+    claims = {"iss": "supabase", "ref": random_value(rng, 20, string.ascii_lowercase), "role": role}
+    payload = _b64url(json.dumps(claims | {"iat": 1719257579, "exp": 2034833579}).encode())
+    key = random_value(rng, 40, ALNUM).encode()
+    signature = _b64url(hmac.new(key, f"{header}.{payload}".encode(), hashlib.sha256).digest())
+    return f"{header}.{payload}.{signature}"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'const POSTHOG_API_KEY = "{v}";',
+        'PROJECT_API_KEY = "{v}"',
+        '{{"event": "$pageview", "api_key": "{v}"}}',
+    ],
+)
+def test_a_posthog_project_key_is_public_and_a_personal_key_is_not(
+    rng: random.Random, line: str
+) -> None:
+    """PostHog's project keys (phc_) only send events and sit in every page that sends them (mem0's
+    telemetry, crewai's recorded requests); its personal keys (phx_) read a project's data."""
+    value = random_value(rng, 43, ALNUM)
+    assert scan_text(line.format(v=f"phc_{value}"), "telemetry.ts", kind=CODE) == []
+    assert scan_text(line.format(v=f"phx_{value}"), "telemetry.ts", kind=CODE)
+
+
+@pytest.mark.parametrize("name", ["SUPABASE_PUBLIC_API_KEY", "SUPABASE_ANON_KEY", "token"])
+def test_supabase_s_anon_key_is_public_and_its_service_key_is_not(
+    rng: random.Random, name: str
+) -> None:
+    """langgraph's CLI ships its Supabase project's anon key: a browser holds it, row-level
+    security decides what it may do. The service_role key bypasses that."""
+    assert scan_text(f'{name} = "{supabase_key(rng, "anon")}"', "constants.py", kind=CODE) == []
+    assert scan_text(f'{name} = "{supabase_key(rng, "service_role")}"', "constants.py", kind=CODE)
+
+
+def test_a_presigned_url_s_credential_scope_is_no_credential(rng: random.Random) -> None:
+    """pinecone's notebooks print signed Google Cloud Storage URLs: X-Goog-Credential is the
+    signing account, a date, a region and a service, as AWS's X-Amz-Credential is (Signature
+    Version 4). The signature in the same URL is one request's, and expires."""
+    account = f"{random_value(rng, 12, string.ascii_lowercase)}%40proj.iam.gserviceaccount.com"
+    scope = f"{account}%2F20250220%2Fauto%2Fstorage%2Fgoog4_request"
+    signature = random_value(rng, 256, "0123456789abcdef")
+    google = (
+        "https://storage.googleapis.com/files/a.pdf?X-Goog-Algorithm=GOOG4-RSA-SHA256"
+        f"&X-Goog-Credential={scope}"
+        f"&X-Goog-Date=20250220T183837Z&X-Goog-Expires=3600&X-Goog-Signature={signature}"
+    )
+    assert scan_text(f"signed_url='{google}'", "notebook.ipynb", kind=CODE) == []
+    assert scan_text(f"Open {google} to read it.", "README.md", kind=PROSE) == []
+    # the same parameter holding anything else is judged as any credential
+    secret = random_value(rng, 40, ALNUM)
+    assert scan_text(google.replace(scope, secret), "notebook.ipynb", kind=CODE)
+
+
+def test_a_comma_that_ends_an_argument_is_not_the_value_s(rng: random.Random) -> None:
+    """mem0's tests pass ``password=PGVECTOR_PASS,``: a constant's name, judged as a value with its
+    comma (``PGVECTOR_PASS,`` is no name). An ellipsis stays: a value cut short is no secret."""
+    call = "store = PGVector(\n    host=PGVECTOR_HOST,\n    password={v},\n    dbname=DB,\n)\n"
+    assert scan_text(call.format(v="PGVECTOR_PASS"), "test_store.py", kind=CODE) == []
+    assert scan_text(call.format(v=random_value(rng, 16, ALNUM)), "test_store.py", kind=CODE)
+    elided = f'"refresh_token": "0.{random_value(rng, 40, ALNUM)}..."'
+    assert scan_text(elided, "test_oauth.py", kind=CODE) == []
+
+
+def test_a_quote_s_escape_ends_a_value_in_prose(rng: random.Random) -> None:
+    """anthropic-cookbook's fine-tuning set, JSON lines of JSON: ``if one password is
+    breached\\"`` read the escape's backslash as the value's last character, and a word with a
+    backslash looked typed at random. Two backslashes are one of the value's."""
+    line = '{"explanation": "Prevents multiple account compromises if one password is breached\\"}'
+    assert scan_text(line, "dataset.jsonl", kind=PROSE) == []
+    value = f"{random_value(rng, 12, ALNUM)}{rng.randint(0, 9)}{random_value(rng, 12, ALNUM)}"
+    assert scan_text(f'{{"text": "use the token {value}\\" now"}}', "d.jsonl", kind=PROSE)
+    doubled = f"{value[:5]}\\\\{value[5:]}"
+    found = scan_text(f'{{"text": "the password is {doubled}\\" now"}}', "d.jsonl", kind=PROSE)
+    assert [f.preview.endswith(f"({len(doubled)} chars)") for f in found] == [True]
