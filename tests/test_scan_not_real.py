@@ -817,3 +817,26 @@ def test_a_value_that_says_what_to_put_in_its_place_is_a_placeholder(value: str,
     """documenso's Kubernetes guide: ``NEXT_PRIVATE_ENCRYPTION_KEY: 'REPLACE_WITH_32_CHAR_KEY'``."""
     assert scan_text(f"  NEXT_PRIVATE_ENCRYPTION_KEY: '{value}'", "values.yaml", kind=kind) == []
     assert scan_text(f"  NEXT_PRIVATE_ENCRYPTION_KEY: '{made(24)}'", "values.yaml", kind=kind)
+
+
+@pytest.mark.parametrize(
+    "pieces",
+    [
+        ("gw", "valid", "api", "key", "{n}"),  # vercel/ai's gateway tests
+        ("m0", "old", "platform", "key"),  # mem0's
+        ("my", "staging", "token", "{n}"),
+    ],
+)
+def test_a_value_whose_words_say_what_it_stands_in_for_is_a_stand_in(
+    pieces: tuple[str, ...],
+) -> None:
+    """``optionsApiKey: 'gw_valid_api_key_12345'``: words, one of them the credential's, and a
+    number typed beside them. A key that spells its kind still holds a random part, and is found
+    (AWS Bedrock's short-lived keys: ``bedrock-api-key-`` and base64)."""
+    number = str(_rng.randint(1, 99999))
+    for joint in "_-":
+        value = joint.join(pieces).format(n=number)
+        assert scan_text(f"optionsApiKey: '{value}',", "gateway.test.ts", kind=CODE) == [], value
+    encoded = base64.b64encode(made(30).encode()).decode()
+    assert scan_text(f"apiKey: 'bedrock-api-key-{encoded}',", "gateway.test.ts", kind=CODE)
+    assert scan_text(f"apiKey: 'gw_{made(12)}_key_{made(24)}',", "gateway.test.ts", kind=CODE)

@@ -848,6 +848,27 @@ def _stand_in(value: str, lowered: str) -> bool:
             (_LETTERS_RE.sub("", lowered), _LETTERS_RE.sub("", spelt))
         )
         or _TEST_RE.search(lowered) is not None
+        or _names_itself(lowered)
+    )
+
+
+_PIECES_SPLIT_RE = lazy(r"[-_.:]+")
+_CREDENTIAL_WORDS = frozenset(
+    _words("key keys apikey token tokens secret secrets password passwd pwd credential credentials")
+)
+_WORDS_BESIDE = 3  # words among a value's pieces, a credential's word one of them
+_LONGEST_PIECE = 12  # a word's, or a number's typed beside them (12345)
+
+
+def _names_itself(lowered: str) -> bool:
+    """A value of words that say what it stands in for, and of short pieces:
+    ``gw_valid_api_key_12345`` (vercel/ai's tests), ``m0-old-platform-key`` (mem0's). A key that
+    spells its kind holds its random part too (AWS Bedrock's ``bedrock-api-key-<base64>``)."""
+    pieces = _PIECES_SPLIT_RE.split(lowered)
+    return (
+        not _CREDENTIAL_WORDS.isdisjoint(pieces)
+        and sum(piece.isalpha() for piece in pieces) >= _WORDS_BESIDE
+        and max(map(len, pieces)) <= _LONGEST_PIECE
     )
 
 
