@@ -1,8 +1,9 @@
 """What a provider publishes, and what a value's own punctuation is not (issue 32, point 7).
 
 Found on batch 17 of benchmarks/realcode_repos.txt (AI applications, scanned once before it was
-looked at): PostHog's project keys and Supabase's anon key, which their providers hand out to be
-public; the credential scope of a presigned URL, which names a key and holds none of it; a
+looked at) and batch 16 (mealie's saved recipe pages): PostHog's project keys, Supabase's anon key
+and a CAPTCHA's site key, which their providers hand out to be public; a page's CSRF token, which
+its camel case hid; the credential scope of a presigned URL, which names a key and holds none of it; a
 constant passed as an argument (``password=PGVECTOR_PASS,``) and a word before the escaped quote
 of the JSON a sentence is in (``one password is breached\\"``), each judged with a character that
 was not the value's. Every value is drawn at run time, and a secret in the same place is found.
@@ -112,3 +113,29 @@ def test_a_quote_s_escape_ends_a_value_in_prose(rng: random.Random) -> None:
     doubled = f"{value[:5]}\\\\{value[5:]}"
     found = scan_text(f'{{"text": "the password is {doubled}\\" now"}}', "d.jsonl", kind=PROSE)
     assert [f.preview.endswith(f"({len(doubled)} chars)") for f in found] == [True]
+
+
+@pytest.mark.parametrize("name", ["recaptchaSiteKey", "RECAPTCHA_SITE_KEY", "turnstileSiteKey"])
+def test_a_captcha_s_site_key_is_public_and_its_secret_key_is_not(
+    rng: random.Random, name: str
+) -> None:
+    """mealie's saved recipe pages hold ``recaptcha:{recaptchaSiteKey: "6Le…"}``: the site key is
+    the half of a CAPTCHA's pair every page that shows one sends; the secret key, of the same
+    shape, is the server's."""
+    value = f"6Le{random_value(rng, 37, ALNUM + '_-')}"
+    assert scan_text(f'recaptcha:{{{name}: "{value}",}}', "page.html", kind=CODE) == []
+    secret = name.replace("Site", "Secret").replace("SITE", "SECRET")
+    assert scan_text(f'recaptcha:{{{secret}: "{value}",}}', "page.html", kind=CODE)
+
+
+@pytest.mark.parametrize("name", ["CSRFToken", "XSRFToken", "csrfToken"])
+def test_an_acronym_s_end_is_a_word_s_end_in_a_camel_case_name(
+    rng: random.Random, name: str
+) -> None:
+    """``{ "CSRFToken": "06af…" }`` in a saved page read as one word ending in "token": an acronym
+    ends before the capital that starts the next word (``CSRFToken`` is CSRF, token; ``APIKey``
+    api, key). A page's anti-forgery token is no credential."""
+    value = random_value(rng, 32, "0123456789abcdef")
+    assert scan_text(f'$.extend(data, {{ "{name}": "{value}" }})', "page.html", kind=CODE) == []
+    for secret in ("APIKey", "JWTSecret", "OAuthToken"):
+        assert scan_text(f'{{ "{secret}": "{random_value(rng, 32, ALNUM)}" }}', "a.js", kind=CODE)

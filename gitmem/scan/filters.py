@@ -492,7 +492,7 @@ def basic_credentials(secret: str) -> bool:
 
 # -- generic assignments and prose -----------------------------------------------------------------
 
-_CAMEL_RE = lazy(r"(?<=[a-z0-9])(?=[A-Z])")
+_CAMEL_RE = lazy(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")  # apiKey; CSRFToken
 _SPLIT_RE = lazy(r"[^A-Za-z0-9]+")
 
 _SECRET_WORDS = frozenset(
@@ -613,15 +613,17 @@ def password_name(name: str) -> bool:
 
 
 # Keys that are no credential whatever their value looks like: of data structures, databases,
-# caches, keyboards, and a WebSocket handshake's (Sec-WebSocket-Key, whose camel case reads "web
-# socket": a nonce the client draws for each connection and sends in the clear, RFC 6455)
+# caches, keyboards, a WebSocket handshake's (Sec-WebSocket-Key, whose camel case reads "web
+# socket": a nonce the client draws for each connection and sends in the clear, RFC 6455), and a
+# CAPTCHA's site key (reCAPTCHA's, hCaptcha's, Turnstile's: the public half, in every page that
+# shows one; its secret half is a "secret key")
 _DATA_KEYS = frozenset(
     _words(
         """
         primary foreign sort partition cache map dict hash hot short route i18n idempotency row
         column object storage lookup index unique composite natural surrogate group order dedup
         dedupe bucket s3 redis react list item registry translation message state query event config
-        field websocket socket
+        field websocket socket site
         """
     )
 )
