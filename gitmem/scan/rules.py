@@ -1598,11 +1598,13 @@ RULES: tuple[Rule, ...] = (
     Rule(
         id="sidekiq-credentials",
         description="Sidekiq Pro or Enterprise gem server credentials "
-        "(Bundler's setting, or in the source URL)",
+        "(Bundler's setting or command, or in the source URL)",
         keywords=("contribsys",),
         pattern=(
-            r"(?:(?i:BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM)"
+            r"(?:(?i:BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM)\w{0,40}+"
             + _ASSIGN
+            # the command Sidekiq's docs give: bundle config --local gems.contribsys.com user:pass
+            + r"|(?i:(?:gems|enterprise)\.contribsys\.com)[ \t]+"
             + r"|(?i:https?)://(?=[a-f0-9]{8}:[a-f0-9]{8}@(?i:gems|enterprise)\.contribsys\.com(?![\w.-])))"
             r"(?P<secret>[a-f0-9]{8}:[a-f0-9]{8})(?![\w:])"
         ),
@@ -1611,6 +1613,7 @@ RULES: tuple[Rule, ...] = (
             _j(
                 'source "https://', _r(_HEX, 8), ":", _r(_HEX, 8), '@enterprise.contribsys.com/" do'
             ),
+            _j("bundle config --local gems.contribsys.com ", _r(_HEX, 8), ":", _r(_HEX, 8)),
         ),
         counter_examples=lambda: (
             "BUNDLE_GEMS__CONTRIBSYS__COM=00000000:00000000",
