@@ -4,9 +4,10 @@ Found on batch 17 of benchmarks/realcode_repos.txt (AI applications, scanned onc
 looked at) and batch 16 (mealie's saved recipe pages): PostHog's project keys, Supabase's anon key
 and a CAPTCHA's site key, which their providers hand out to be public; a page's CSRF token, which
 its camel case hid; the credential scope of a presigned URL, which names a key and holds none of it; a
-constant passed as an argument (``password=PGVECTOR_PASS,``) and a word before the escaped quote
-of the JSON a sentence is in (``one password is breached\\"``), each judged with a character that
-was not the value's. Every value is drawn at run time, and a secret in the same place is found.
+constant passed as an argument (``password=PGVECTOR_PASS,``), a word before the escaped quote
+of the JSON a sentence is in (``one password is breached\\"``) and a URL's parameter before its
+fragment (``?api_key=sua_chave#web_search_exa``), each judged with a character that was not the
+value's. Every value is drawn at run time, and a secret in the same place is found.
 """
 
 from __future__ import annotations
@@ -139,3 +140,18 @@ def test_an_acronym_s_end_is_a_word_s_end_in_a_camel_case_name(
     assert scan_text(f'$.extend(data, {{ "{name}": "{value}" }})', "page.html", kind=CODE) == []
     for secret in ("APIKey", "JWTSecret", "OAuthToken"):
         assert scan_text(f'{{ "{secret}": "{random_value(rng, 32, ALNUM)}" }}', "a.js", kind=CODE)
+
+
+def test_a_query_s_parameter_ends_at_the_fragment_in_prose(rng: random.Random) -> None:
+    """crewai's Portuguese docs, in 39 versions: ``https://mcp.exa.ai/mcp?api_key=sua_chave#web_
+    search_exa`` ("your key") was read with its fragment, and a placeholder of words and a "#"
+    looked random. In a URL the fragment and the next parameter are not the value's; in a sentence
+    a "#" is a password's as any symbol."""
+    url = "https://mcp.exa.ai/mcp?api_key={v}#web_search_exa"
+    assert scan_text(f"Conecte em {url.format(v='sua_chave')}", "dsl.mdx", kind=PROSE) == []
+    value = f"{random_value(rng, 12, ALNUM)}{rng.randint(0, 9)}{random_value(rng, 12, ALNUM)}"
+    found = scan_text(f"Connect to {url.format(v=value)} now", "dsl.mdx", kind=PROSE)
+    assert [f.preview.endswith(f"({len(value)} chars)") for f in found] == [True]
+    password = f"{value[:6]}#{value[6:]}"
+    found = scan_text(f"The staging password is {password} now.", "notes.md", kind=PROSE)
+    assert [f.preview.endswith(f"({len(password)} chars)") for f in found] == [True]

@@ -2141,7 +2141,9 @@ RULES: tuple[Rule, ...] = (
         reads="prose",
         keywords=("pass", "pwd", "secret", "token", "key", "cred"),
         pattern=(
-            r"(?i:\b(?:the\s+|my\s+|our\s+|your\s+)?"
+            # (a name after a URL's "?" or "&" is a query's parameter: its value ends at the next
+            # parameter or the fragment, ``?api_key=sua_chave#web_search_exa``)
+            r"(?i:(?:(?<=[?&])(?P<query>))?\b(?:the\s+|my\s+|our\s+|your\s+)?"
             + _PROSE_NAMES
             + r"(?:\s+(?:for|of|on)\s+[\w.@:/-]{1,60})?\s*(?:\bis\b|\bwas\b|=|:|->|→)\s*"
             r"(?:(?:now|set\s+to|still|just)\s+)?"
@@ -2154,8 +2156,8 @@ RULES: tuple[Rule, ...] = (
             # (``token=`` repeated cost 200 characters at each); a backslash before a quote or a
             # letter is an escape of the JSON or string the prose is in (``is breached\"``), not
             # the value's, and two are one of the value's
-            r"[`\"'*]{0,2}(?P<secret>(?:[^\s`\"'*<>.,;:!?)=\\]|\\\\|\\(?![\"'a-z\\])|[.,;!?)]++(?=[^\s`\"'*<>.,;:!?)=])){6,200}+={0,2})"
-            r"[`\"'*]{0,2}[.,;:!?)]*(?=[\s\"'`}\],\\]|$)"
+            r"[`\"'*]{0,2}(?P<secret>(?:(?(query)[^\s`\"'*<>.,;:!?)=\\#&]|[^\s`\"'*<>.,;:!?)=\\])|\\\\|\\(?![\"'a-z\\])|[.,;!?)]++(?=[^\s`\"'*<>.,;:!?)=])){6,200}+={0,2})"
+            r"[`\"'*]{0,2}[.,;:!?)]*(?=[\s\"'`}\],\\]|$|(?(query)[#&]|(?!)))"
         ),
         check="plausible",
         examples=lambda: (
