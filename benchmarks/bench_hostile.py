@@ -109,6 +109,13 @@ CASES: dict[str, bytes] = {
             for n in range(2000)
         )
     )[:MAX_FILE_BYTES],
+    # round 35: a query's parameter in prose ends at its fragment; a dotted name is judged by its
+    # last member; an escaped quote ends a value in prose
+    "?api_key=…#fragment repeated": fill("?api_key=abcdefgh#x"),
+    "dotted names on every line": block_file(
+        "\n".join(f'"token_embd.blk.{n}.weight": "{n:064x}",' for n in range(1500))
+    )[:MAX_FILE_BYTES],
+    'the password is \\" repeated': fill('the password is abcdefgh\\" '),
     "braces in a path": (HEAD + "paths:\n  - '" + "src/{a,b}" * 33 + "'\n").encode(),
     "deep nesting": (HEAD + "tags: " + "[" * 40 + "]" * 40 + "\n").encode(),
 }
