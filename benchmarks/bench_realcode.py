@@ -206,7 +206,7 @@ def read_repos(root: Path) -> list[tuple[str, str, str, Path]]:
     repos = []
     for line in (HERE / "realcode_repos.txt").read_text().splitlines():
         if line.strip() and not line.startswith("#"):
-            name, language, _commit, role = line.split()
+            name, language, _commit, role, _source = line.split()
             repos.append((name, language, role, root / name))
     return repos
 
