@@ -149,6 +149,9 @@ def test_a_query_s_parameter_ends_at_the_fragment_in_prose(rng: random.Random) -
     a "#" is a password's as any symbol."""
     url = "https://mcp.exa.ai/mcp?api_key={v}#web_search_exa"
     assert scan_text(f"Conecte em {url.format(v='sua_chave')}", "dsl.mdx", kind=PROSE) == []
+    # a parameter too short to be a value is not read again as a sentence's (miniflux's README)
+    fever = "curl -s 'https://miniflux.example.com/fever/?api_key=TOKEN&groups'"
+    assert scan_text(fever, "README.md", kind=PROSE) == []
     value = f"{random_value(rng, 12, ALNUM)}{rng.randint(0, 9)}{random_value(rng, 12, ALNUM)}"
     found = scan_text(f"Connect to {url.format(v=value)} now", "dsl.mdx", kind=PROSE)
     assert [f.preview.endswith(f"({len(value)} chars)") for f in found] == [True]

@@ -1890,7 +1890,9 @@ RULES: tuple[Rule, ...] = (
         keywords=("curl",),
         pattern=(
             _CURL_OPTION
-            + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{0,64}:[\"']?(?P<secret>[^\s\"'$]{3,128})"
+            # (not a URL given to -u by mistake: "http" and "//host/path" are no user and password)
+            + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{0,64}:[\"']?(?!//)"
+            + r"(?P<secret>[^\s\"'$]{3,128})"
         ),
         reach="continued",
         check="url_password",
@@ -1908,6 +1910,7 @@ RULES: tuple[Rule, ...] = (
         ),
         counter_examples=lambda: (
             "curl -u user:password https://x.org",
+            "curl -u 'http://localhost:9000/api/public/subscription' -d 'email=a@b.org'",
             "curl -u admin:$ADMIN_PASSWORD https://x.org",
             'curl -u ":" https://localhost:9200',
             "curl -X POST https://example.org/api\n  -u deploy:" + _r(_ALNUM, 16),
@@ -2141,9 +2144,9 @@ RULES: tuple[Rule, ...] = (
         reads="prose",
         keywords=("pass", "pwd", "secret", "token", "key", "cred"),
         pattern=(
-            # (a name after a URL's "?" or "&" is a query's parameter: its value ends at the next
-            # parameter or the fragment, ``?api_key=sua_chave#web_search_exa``)
-            r"(?i:(?:(?<=[?&])(?P<query>))?\b(?:the\s+|my\s+|our\s+|your\s+)?"
+            # (a name after a URL's "?" or "&" is a query's parameter, for good: its value ends at
+            # the next parameter or the fragment, ``?api_key=sua_chave#web_search_exa``)
+            r"(?i:(?:(?<=[?&])(?P<query>))?+\b(?:the\s+|my\s+|our\s+|your\s+)?"
             + _PROSE_NAMES
             + r"(?:\s+(?:for|of|on)\s+[\w.@:/-]{1,60})?\s*(?:\bis\b|\bwas\b|=|:|->|→)\s*"
             r"(?:(?:now|set\s+to|still|just)\s+)?"
