@@ -13,6 +13,7 @@ import pytest
 
 from gitmem.scan import HIDDEN_RULE, redact, scan_text
 from gitmem.scan.engine import fingerprint, preview
+from gitmem.scan.kinds import CODE
 from gitmem.scan.rules import RULES, Rule, counter_examples_of, examples_of
 
 _rng = random.Random(7)
@@ -345,6 +346,24 @@ def test_a_run_of_hidden_characters_is_one_finding() -> None:
     ]
     assert redact(text, found) == "<div>Reset your password<div>\xa0</div></div>\nnext line\n"
     assert len(scan_text("a\u200bb\u200bc", hidden=True)) == 2
+
+
+def test_react_emails_preview_padding_is_allowed_in_code_only() -> None:
+    """React Email's ``<Preview>`` pads with whole units of a no-break space and six zero-width
+    characters, in that order (authelia's and full-stack-fastapi-template's compiled templates): in
+    code, a whole unit is allowed; a part of one, another order, or the same text in a memory is
+    not."""
+    padding = "\xa0\u200c\u200b\u200d\u200e\u200f\ufeff"  # react-email's Preview, written out
+    text = f"<div>Reset your password<div>{padding * 100}</div></div>\nnext\u200b line\n"
+    found = scan_text(text, "mail.html", hidden=True, kind=CODE)
+    assert [(f.line, f.column) for f in found] == [(2, 5)]
+    assert len(scan_text(text, "mail.html", hidden=True)) == 2  # a memory: the run is a finding
+    for unit in (
+        padding[:-1],
+        padding[:3] + padding[4:2:-1] + padding[5:],
+    ):
+        found = scan_text(f"<div>{unit * 3}</div>", "mail.html", hidden=True, kind=CODE)
+        assert [f.rule for f in found] == [HIDDEN_RULE], repr(unit)
 
 
 def test_the_documentation_lists_every_rule() -> None:

@@ -159,6 +159,25 @@ def test_joiners_inside_persian_and_indic_words_are_spelling_not_hidden_text() -
     assert [c.codepoint for c in find_hidden("ab\u200ccd \u062e\u200c")] == [0x200C, 0x200C]
 
 
+def test_a_non_joiner_ends_a_sorani_kurdish_word_on_its_heh() -> None:
+    """Sorani Kurdish writes a word's last heh with a ZERO WIDTH NON-JOINER after it, before a space
+    or a quote (authelia's ku-TR translations); before a letter, another hidden character or
+    nothing, it is no spelling."""
+    from gitmem.scan.unicode import find_hidden
+
+    kurdish = '"\u06a9\u06ce\u0634\u0647\u200c \u0647\u06d5\u0628\u0648\u0648", "\u0628\u06a9\u0647\u200c"'
+    assert find_hidden(kurdish) == []
+    assert find_hidden("\u0647\u200c.") == []
+    for text in (
+        "\u0647\u200cx",
+        "\u0647\u200c\u200b ",
+        "\u0647\u200c\u2028",
+        "a\u200c ",
+        "\u0647\u200c",
+    ):
+        assert [c.codepoint for c in find_hidden(text)][:1] == [0x200C], text
+
+
 def test_a_zero_width_space_ends_a_word_of_khmer_thai_or_myanmar() -> None:
     """Scripts written without spaces mark a word's end with ZERO WIDTH SPACE (umami's Khmer
     messages); beside Latin letters, or in a run of them, it hides text."""

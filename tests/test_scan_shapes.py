@@ -293,6 +293,20 @@ def test_the_rfcs_sample_websocket_key_is_a_documented_example() -> None:
     assert rules(f'websocket_key = "{sample}"') == []
 
 
+def test_the_key_uri_formats_example_totp_secret_is_one_however_often_written() -> None:
+    """Google Authenticator's Key Uri Format gives one example secret (base32 of "Hello!" and four
+    bytes), and one-time-password tests copy it, once or several times end to end (authelia's PAM
+    suite); another secret of that shape, or the example with a character changed, is found."""
+    example = base64.b32encode(b"Hello!\xde\xad\xbe\xef").decode()
+    for text in (f'totp_secret: "{example}"', f'const pamTOTPSecret = "{example * 3}"'):
+        assert rules(text) == [], text
+    changed = example[:-1] + ("Q" if example[-1] != "Q" else "R")
+    assert rules(f'const pamTOTPSecret = "{changed * 3}"') == ["generic-secret"]
+    assert rules(f'totp_secret: "{made(48, string.ascii_uppercase + "234567")}"') == [
+        "generic-secret"
+    ]
+
+
 def test_a_long_quoted_token_and_a_value_padded_inside_its_quotes() -> None:
     """An access token of a thousand characters (three base64url parts) is a value like any other; a value pasted
     with a space or a carriage return inside its quotes is found without them."""

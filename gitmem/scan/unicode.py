@@ -5,9 +5,11 @@ refuses them in memories, session logs and everything it writes. Exceptions, bec
 harmless and common: a byte-order mark at the very start, form feeds (page breaks in source code),
 a terminal's colours in code people review (``colours``: test output kept as golden files), the
 directional marks beside a right-to-left letter, joiners between the letters of Persian, Arabic and
-Indic words, the zero-width spaces that end the words of Khmer, Thai and Myanmar, and the joiners,
-variation selectors and tag characters inside emoji sequences (family emoji, and the tag characters
-of the three subdivision flags Unicode recommends: England, Scotland, Wales)."""
+Indic words (and after the last, before a space, in Sorani Kurdish), the zero-width spaces that end
+the words of Khmer, Thai and Myanmar, the joiners, variation selectors and tag characters inside
+emoji sequences (family emoji, and the tag characters of the three subdivision flags Unicode
+recommends: England, Scotland, Wales), and an e-mail preview's padding as React Email writes it, in
+code (``PREVIEW_PADDING``)."""
 
 from __future__ import annotations
 
@@ -181,8 +183,11 @@ _EXCEPTIONS: dict[int, Callable[[str, int, _Reading], bool]] = {
     0xFEFF: lambda text, index, reading: reading.file and index == 0,  # a file's leading BOM
     # a page break in source code (PEP 8, Emacs, C sources): visible to all
     _FORM_FEED: lambda text, index, reading: True,
-    # spelling: Persian, Arabic and Indic words need joiners between their letters
-    _ZWNJ: lambda text, index, reading: _between_joining_letters(text, index),
+    # spelling: Persian, Arabic and Indic words need joiners between their letters, and Sorani
+    # Kurdish ends a word with one after its heh (``کێشه\u200c هەبوو``)
+    _ZWNJ: lambda text, index, reading: (
+        _between_joining_letters(text, index) or _ends_joining_word(text, index)
+    ),
     _ZWSP: lambda text, index, reading: reading.unspaced and _word_boundary(text, index),
     _ZWJ: lambda text, index, reading: (
         _between_joining_letters(text, index) or _joins_emoji(text, index)
@@ -199,11 +204,22 @@ _EXCEPTIONS: dict[int, Callable[[str, int, _Reading], bool]] = {
 
 def _allowed(text: str, index: int, cp: int, reading: _Reading) -> bool:
     """The exceptions: a file's leading BOM, characters that are part of an emoji sequence or a
-    word, and a terminal's colours in code."""
+    word, and a terminal's colours and an e-mail preview's padding in code."""
     exception = _EXCEPTIONS.get(cp)
-    if exception is not None:
-        return exception(text, index, reading)
+    if exception is not None and exception(text, index, reading):
+        return True
+    if reading.colours and cp in _PADDING_AT:
+        return text.startswith(PREVIEW_PADDING, index - _PADDING_AT[cp])
     return 0xE0020 <= cp <= _CANCEL_TAG and _in_subdivision_flag(text, index)
+
+
+# What React Email's ``<Preview>`` writes after an e-mail's preview text, again and again, so that
+# a mail client's preview shows nothing of the body after it: a no-break space and six zero-width
+# characters, always these, in this order. Its templates, compiled and committed (authelia's,
+# full-stack-fastapi-template's), hold hundreds; a whole unit carries nothing but where it is, and
+# is allowed in code people review. A part of one, or the characters in another order, is not.
+PREVIEW_PADDING = "\xa0\u200c\u200b\u200d\u200e\u200f\ufeff"
+_PADDING_AT = {ord(char): at for at, char in enumerate(PREVIEW_PADDING) if at}
 
 
 def _between_joining_letters(text: str, index: int) -> bool:
@@ -212,6 +228,22 @@ def _between_joining_letters(text: str, index: int) -> bool:
         and index + 1 < len(text)
         and _joining_letter(ord(text[index - 1]))
         and _joining_letter(ord(text[index + 1]))
+    )
+
+
+def _ends_joining_word(text: str, index: int) -> bool:
+    """A ZERO WIDTH NON-JOINER after a letter of a joining script and before a space or a
+    punctuation mark: where Sorani Kurdish ends a word on a heh that must not join on (ku-TR
+    translations: ``فکر بکه\u200c``). Before a letter or another hidden character, or at the text's
+    end, it is not spelling."""
+    import unicodedata  # lazy: the pre-commit, prompt hooks' start-up
+
+    return (
+        index > 0
+        and index + 1 < len(text)
+        and _joining_letter(ord(text[index - 1]))
+        and unicodedata.category(text[index + 1])[0] in "ZP"
+        and not _HIDDEN_RE.match(text, index + 1)  # (a line separator is a Z too)
     )
 
 
