@@ -169,13 +169,52 @@ def test_a_non_joiner_ends_a_sorani_kurdish_word_on_its_heh() -> None:
     assert find_hidden(kurdish) == []
     assert find_hidden("\u0647\u200c.") == []
     for text in (
-        "\u0647\u200cx",
+        "\u0647\u200c1",
         "\u0647\u200c\u200b ",
         "\u0647\u200c\u2028",
         "a\u200c ",
         "\u0647\u200c",
     ):
         assert [c.codepoint for c in find_hidden(text)][:1] == [0x200C], text
+
+
+def test_malayalams_chillu_and_persians_suffix_after_a_latin_word_are_spelling() -> None:
+    """Malayalam writes a word's last consonant as a chillu, its virama then a ZERO WIDTH JOINER
+    (listmonk's ml.json: 37 lines); Persian joins a suffix to a Latin word with a non-joiner
+    (logto's fa-ir: ``URI\u200cهای``). A joiner between Latin letters, or a non-joiner before a
+    Latin letter after another, is not."""
+    from gitmem.scan.unicode import find_hidden
+
+    assert find_hidden('"\u0d2a\u0d19\u0d4d\u0d15\u0d41\u0d15\u0d33\u0d4d\u200d",') == []
+    assert find_hidden("\u0d32\u0d4b\u0d17\u0d3f\u0d28\u0d4d\u200d \u0d38") == []
+    assert find_hidden("'URI\u200c\u0647\u0627\u06cc'") == []
+    for text in ("a\u200db", "URI\u200cs", "a\u200d "):
+        assert [c.codepoint for c in find_hidden(text)][:1] in ([0x200C], [0x200D]), text
+
+
+def test_what_translators_tools_leave_is_allowed_in_translation_files_only() -> None:
+    """Machine translation leaves two ZERO WIDTH SPACEs beside a space (outline's Hebrew, logto's
+    Spanish, memos' Portuguese, listmonk's Dutch…); a German translator hyphenates a long word with
+    soft hyphens. In a translation file those are allowed; elsewhere, and one zero-width space
+    alone or three, or a soft hyphen outside a word, stay findings."""
+    from gitmem.scan.unicode import find_hidden
+
+    pair = '"Import data": "\u05d9\u05d9\u05d1\u05d5\u05d0 \u200b\u200b\u05e0\u05ea\u05d5\u05e0\u05d9\u05dd",'
+    shy = '"t": "Status der Seiten\xadschutz\xadma\xdfnahmen"'
+    for text in (pair, shy, "usados\u200b\u200b ao"):
+        assert find_hidden(text, marks=True) == [], text
+        assert find_hidden(text) != [], text
+    for text in ("a \u200bb", "a \u200b\u200b\u200bb", "ab\u200b\u200bcd", "a \xadb", "a\xad"):
+        assert find_hidden(text, marks=True) != [], text
+
+
+def test_a_mark_after_a_right_to_left_abbreviations_full_stop() -> None:
+    """CLDR writes the Egyptian pound's symbol as an abbreviation and a RIGHT-TO-LEFT MARK after
+    its last full stop (medusa's currency tables); after a Latin abbreviation's, it is a finding."""
+    from gitmem.scan.unicode import find_hidden
+
+    assert find_hidden('symbol_native: "\u062c.\u0645.\u200f",') == []
+    assert [c.codepoint for c in find_hidden('symbol_native: "E.P.\u200f",')] == [0x200F]
 
 
 def test_a_zero_width_space_ends_a_word_of_khmer_thai_or_myanmar() -> None:

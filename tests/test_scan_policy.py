@@ -6,6 +6,8 @@ count on its own fails here."""
 from __future__ import annotations
 
 import ast
+import random
+import string
 from pathlib import Path
 
 import pytest
@@ -28,6 +30,22 @@ TRANSCRIPT = '{"type": "user", "sessionId": "s", "cwd": "/w", "message": {"role"
         ("src/app.py", "src/app.py", "x = 1\n", Policy(DEFAULT_DECODE_DEPTH, True, CODE)),
         ("docs/notes.md", "docs/notes.md", "x\n", Policy(DEFAULT_DECODE_DEPTH, True, PROSE)),
         ("", "outside/run.log", "x\n", Policy(DEFAULT_DECODE_DEPTH, True, PROSE)),  # no repository
+        ("web/locales/he-IL.json", "x", "{}", Policy(DEFAULT_DECODE_DEPTH, True, CODE, True)),
+        ("", "i18n/fi.json", "{}", Policy(DEFAULT_DECODE_DEPTH, True, CODE, True)),
+        # Yarn's own release, committed by Yarn: secrets only
+        (
+            ".yarn/releases/yarn-3.2.1.cjs",
+            "x",
+            "",
+            Policy(DEFAULT_DECODE_DEPTH, True, CODE, False, False),
+        ),
+        (
+            "app/.yarn/plugins/p.cjs",
+            "x",
+            "",
+            Policy(DEFAULT_DECODE_DEPTH, True, CODE, False, False),
+        ),
+        ("src/.yarn-releases.js", "x", "", Policy(DEFAULT_DECODE_DEPTH, True, CODE)),
     ],
 )
 def test_the_policy_of_each_kind_of_file(
@@ -36,16 +54,25 @@ def test_the_policy_of_each_kind_of_file(
     assert policy(relative, shown, text) == expected
 
 
-_DECIDED = ("decode", "pragmas", "kind")
+_DECIDED = ("decode", "pragmas", "kind", "locale", "hidden")
 
 
 def _policy_names(tree: ast.Module) -> set[str]:
-    return {
+    """The names imported from the policy module, and the names given a value made from them
+    (``how = policy(path, path, text)``)."""
+    names = {
         alias.asname or alias.name
         for node in ast.walk(tree)
         if isinstance(node, ast.ImportFrom) and node.module == "gitmem.scan.policy"
         for alias in node.names
     }
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign)
+            and {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)} & names
+        ):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
 
 
 def test_no_module_decides_how_to_scan_on_its_own() -> None:
@@ -68,3 +95,27 @@ def test_no_module_decides_how_to_scan_on_its_own() -> None:
                 if keyword.arg in _DECIDED and not used & allowed:
                     own.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {keyword.arg}")
     assert own == []
+
+
+def test_every_reader_of_a_file_scans_it_by_the_same_policy() -> None:
+    """A file's source, scanned as the hook and ``gitmem scan`` do, finds what its policy says: in
+    Yarn's release, the secret and not the control characters; in a translation, not the marks
+    right-to-left text needs."""
+    from gitmem.scan.inputs import Settings, Source, findings_in
+
+    token = "ghp_" + "".join(random.choices(string.ascii_letters + string.digits, k=36))
+    release = f'var a="\x01\x1b[{{x}}m";var t="{token}";\n'
+    found = findings_in(
+        Source(".yarn/releases/y.cjs", release, root_relative=".yarn/releases/y.cjs"), Settings()
+    )
+    assert [f.rule for f in found] == ["github-pat"]
+    found = findings_in(Source("src/y.js", release, root_relative="src/y.js"), Settings())
+    assert sorted(f.rule for f in found) == ["github-pat", "hidden-unicode"]
+    hebrew = '{"a": "\u05e9\u05dc\u05d5\u05dd \u200f(1)"}\n'
+    assert (
+        findings_in(
+            Source("locales/he-IL.json", hebrew, root_relative="locales/he-IL.json"), Settings()
+        )
+        == []
+    )
+    assert findings_in(Source("src/he.json", hebrew, root_relative="src/he.json"), Settings()) != []

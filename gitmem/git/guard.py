@@ -139,13 +139,15 @@ def allows_anything(project: Project, entry: str, head: str | None) -> bool:
         return False
     text = raw.decode("utf-8", "replace")
     # as the hook reads it, as deep as it reads a log
+    how = policy(path, path, text)
     found = scan_text(
         text,
         path,
         decode=LOG.decode,
-        hidden=True,
+        hidden=how.hidden,
         pragmas=LOG.pragmas,
-        kind=policy(path, path, text).kind,
+        kind=how.kind,
+        locale=how.locale,
     )
     return any(finding._replace(where=path).fingerprint() == entry for finding in found)
 

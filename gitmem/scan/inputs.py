@@ -21,7 +21,6 @@ from gitmem.errors import GitmemError, UsageError
 from gitmem.gitcommand import GitFailed, git, git_read, paths_or_tree
 from gitmem.project import Project
 from gitmem.scan.engine import Finding, scan_text, without_allowed
-from gitmem.scan.kinds import is_locale
 from gitmem.scan.policy import Policy, policy
 from gitmem.scan.transcripts import recognise
 
@@ -538,16 +537,15 @@ def findings_in(
     """The secrets and hidden characters of one source, at the file's line numbers, less the
     allowed fingerprints. ``how``: the source's own policy unless given."""
 
-    decode, pragmas, kind = how or source.policy
+    decode, pragmas, kind, locale, hidden = how or source.policy
     where = (
         source.root_relative or source.display
     )  # what a fingerprint names: the same from any directory
-    locale = is_locale(where)
     found = scan_text(
         source.text,
         source.display,
         decode=decode,
-        hidden=True,
+        hidden=hidden,
         pragmas=pragmas,
         kind=kind,
         locale=locale,

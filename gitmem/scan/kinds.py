@@ -57,6 +57,19 @@ _LOCALE_SUFFIXES = (
 _LOCALE_DATA = (".json", ".yml", ".yaml", ".properties", ".js", ".ts", ".toml", ".ini")
 
 
+# What Yarn commits of itself (``yarn set version``, ``yarn plugin import``): its own minified
+# release, whose strings hold raw control characters. Nobody reviews it line by line.
+_VENDORED_TOOL_DIRECTORIES = (".yarn/releases/", ".yarn/plugins/")
+
+
+def is_vendored_tool(path: str) -> bool:
+    """Whether a file is a tool's copy of itself that the tool commits (Yarn's): scanned for
+    secrets, not for hidden Unicode."""
+    return any(
+        path.startswith(folder) or f"/{folder}" in path for folder in _VENDORED_TOOL_DIRECTORIES
+    )
+
+
 def is_locale(path: str) -> bool:
     """Whether a file holds translated strings (``gitmem.scan.unicode``: the directional marks
     right-to-left text needs are ordinary there)."""

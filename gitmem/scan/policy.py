@@ -1,13 +1,16 @@
 """How one text is scanned: how deep its encodings are read, whether an allow pragma in it counts,
-and which kind of text it is. One place decides it for the pre-commit hook, ``gitmem scan``,
-``gitmem check`` and the guard's check of allow entries, so each reads a file as the others do.
+which kind of text it is, whether it is a translation, and whether hidden Unicode is looked for.
+One place decides it for the pre-commit hook, ``gitmem scan``, ``gitmem check`` and the guard's
+check of allow entries, so each reads a file as the others do.
 
 - gitmem's session logs (``.memory/journal/``) and AI clients' transcripts are logs: decoded
   deeper (JSON escapes inside base64 inside URL-encoding), prose, and a pragma in them allows
   nothing (an agent writes that text; nobody reviews it line by line);
 - memories are prose, and a pragma in them allows nothing either;
 - every other file is judged by its path (``gitmem.scan.kinds``), and its pragmas count: people
-  review it.
+  review it. A translation file allows what right-to-left text and translators' tools need; the
+  copy of Yarn that Yarn itself commits (``.yarn/releases/``, ``.yarn/plugins/``) is looked at for
+  secrets only.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from gitmem.scan.engine import DEFAULT_DECODE_DEPTH
-from gitmem.scan.kinds import PROSE, Kind, file_kind
+from gitmem.scan.kinds import PROSE, Kind, file_kind, is_locale, is_vendored_tool
 from gitmem.scan.transcripts import recognise
 
 LOG_DECODE_DEPTH = 3
@@ -28,6 +31,8 @@ class Policy(NamedTuple):
     decode: int  # layers of encoding looked through (engine.scan_text's ``decode``)
     pragmas: bool  # a ``gitmem:allow`` pragma on a line allows what it finds there
     kind: Kind
+    locale: bool = False  # a translation file (engine.scan_text's ``locale``)
+    hidden: bool = True  # hidden Unicode characters are findings too
 
 
 LOG = Policy(LOG_DECODE_DEPTH, False, PROSE)  # a session log, a transcript
@@ -39,8 +44,11 @@ def policy(relative: str, shown: str, text: str) -> Policy:
     (empty outside one), ``shown`` the path it was given by."""
     if relative.startswith(".memory/journal/") or recognise(relative, text[:_HEAD]):
         return LOG
+    where = relative or shown
     return Policy(
         DEFAULT_DECODE_DEPTH,
         not relative.startswith(".memory/memories/"),
-        file_kind(relative or shown),
+        file_kind(where),
+        is_locale(where),
+        not is_vendored_tool(where),
     )

@@ -42,6 +42,7 @@ _CANCEL_TAG = 0xE007F
 _FORM_FEED = 0x0C
 _ZWNJ = 0x200C
 _ZWSP = 0x200B
+_SOFT_HYPHEN = 0x00AD
 # The marks right-to-left text needs (LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK, ARABIC LETTER MARK):
 # ordinary beside a right-to-left letter (``_beside_right_to_left``), and inside the strings of
 # translation files (find_hidden's ``marks``). The overrides (U+202A-U+202E) and isolates
@@ -164,11 +165,13 @@ def _joining_letter(cp: int) -> bool:
 
 class _Reading(NamedTuple):
     """What the text is: a whole file's (its leading BOM allowed), code people review (a
-    terminal's colours that hide nothing allowed), and whether it holds any letter of a script
-    written without spaces (looked for once, not at every zero-width space)."""
+    terminal's colours that hide nothing allowed), a translation file (what translators and their
+    tools leave allowed), and whether it holds any letter of a script written without spaces
+    (looked for once, not at every zero-width space)."""
 
     file: bool
     colours: bool
+    translation: bool
     unspaced: bool
 
 
@@ -183,15 +186,24 @@ _EXCEPTIONS: dict[int, Callable[[str, int, _Reading], bool]] = {
     0xFEFF: lambda text, index, reading: reading.file and index == 0,  # a file's leading BOM
     # a page break in source code (PEP 8, Emacs, C sources): visible to all
     _FORM_FEED: lambda text, index, reading: True,
-    # spelling: Persian, Arabic and Indic words need joiners between their letters, and Sorani
-    # Kurdish ends a word with one after its heh (``کێشه\u200c هەبوو``)
+    # spelling: Persian, Arabic and Indic words need joiners between their letters (and Persian
+    # between a Latin word and its suffix: ``URI\u200cهای``), Sorani Kurdish ends a word with a
+    # non-joiner after its heh (``کێشه\u200c هەبوو``), Malayalam a chillu with a joiner after its
+    # virama (``പങ്കുകള്\u200d``)
     _ZWNJ: lambda text, index, reading: (
-        _between_joining_letters(text, index) or _ends_joining_word(text, index)
+        _in_joining_word(text, index) or _ends_joining_word(text, index)
     ),
-    _ZWSP: lambda text, index, reading: reading.unspaced and _word_boundary(text, index),
+    _ZWSP: lambda text, index, reading: (
+        (reading.unspaced and _word_boundary(text, index))
+        or (reading.translation and _translated_pair(text, index))
+    ),
     _ZWJ: lambda text, index, reading: (
-        _between_joining_letters(text, index) or _joins_emoji(text, index)
+        _between_joining_letters(text, index)
+        or _ends_joining_word(text, index)
+        or _joins_emoji(text, index)
     ),
+    # a soft hyphen between a word's letters, in a translation (German's Seiten\xadschutz)
+    _SOFT_HYPHEN: lambda text, index, reading: reading.translation and _inside_word(text, index),
     _VS15: _after_visible,
     _VS16: _after_visible,
     # a terminal's colours in code people review (golden test output), when they hide nothing
@@ -231,11 +243,44 @@ def _between_joining_letters(text: str, index: int) -> bool:
     )
 
 
+def _in_joining_word(text: str, index: int) -> bool:
+    """Between two letters, at least one of a joining script's."""
+    return _inside_word(text, index) and (
+        _joining_letter(ord(text[index - 1])) or _joining_letter(ord(text[index + 1]))
+    )
+
+
+def _inside_word(text: str, index: int) -> bool:
+    """Between two letters (or a letter and its combining mark)."""
+    import unicodedata  # lazy: the pre-commit, prompt hooks' start-up
+
+    return (
+        0 < index < len(text) - 1
+        and unicodedata.category(text[index - 1])[0] in "LM"
+        and unicodedata.category(text[index + 1])[0] in "LM"
+    )
+
+
+def _translated_pair(text: str, index: int) -> bool:
+    """One of two ZERO WIDTH SPACEs side by side, beside a space: what machine translation leaves
+    in a translated sentence (``usados \u200b\u200bao redigir``), in language after language.
+    One alone, three or more, or a pair inside a word, is not that."""
+    at = index - 1 if index > 0 and text[index - 1] == "\u200b" else index  # the pair's first
+    end = at + 2
+    return (
+        end <= len(text)
+        and text[at + 1] == "\u200b"
+        and (at == 0 or text[at - 1] != "\u200b")
+        and (end == len(text) or text[end] != "\u200b")
+        and ((at > 0 and text[at - 1] == " ") or (end < len(text) and text[end] == " "))
+    )
+
+
 def _ends_joining_word(text: str, index: int) -> bool:
-    """A ZERO WIDTH NON-JOINER after a letter of a joining script and before a space or a
+    """A joiner or non-joiner after a letter (or a virama) of a joining script, before a space or a
     punctuation mark: where Sorani Kurdish ends a word on a heh that must not join on (ku-TR
-    translations: ``فکر بکه\u200c``). Before a letter or another hidden character, or at the text's
-    end, it is not spelling."""
+    translations: ``فکر بکه\u200c``), and Malayalam writes a chillu (``പങ്കുകള്\u200d``). Before a
+    letter or another hidden character, or at the text's end, it is not spelling."""
     import unicodedata  # lazy: the pre-commit, prompt hooks' start-up
 
     return (
@@ -273,14 +318,18 @@ def _beside_right_to_left(text: str, index: int) -> bool:
     letter's edge, as it is made to: a left-to-right mark ends the right-to-left run, and a
     right-to-left mark beside a right-to-left letter reorders nothing the letter does not. Away
     from right-to-left text, a right-to-left mark turns the numbers and signs around it over (``1 +
-    2`` shown as ``2 + 1``), and stays a finding."""
+    2`` shown as ``2 + 1``), and stays a finding. After a right-to-left abbreviation's full stop,
+    a mark keeps the stop with it (CLDR's Egyptian pound, ``ج.م.\u200f``)."""
     import unicodedata  # lazy: the pre-commit, prompt hooks' start-up
 
+    before = index - 1
+    if before > 0 and unicodedata.category(text[before])[0] == "P":
+        before -= 1
     return any(
         0 <= at < len(text)
         and text[at].isalpha()  # a letter: the marks are R and AL too, and hide nothing beside
         and unicodedata.bidirectional(text[at]) in ("R", "AL")
-        for at in (index - 1, index + 1)
+        for at in (before, index + 1)
     )
 
 
@@ -354,7 +403,7 @@ def find_hidden(
         None, _ASCII_VISIBLE
     ):  # most files: 1 GB/s
         return []
-    reading = _Reading(file, colours, _UNSPACED_RE.search(text) is not None)
+    reading = _Reading(file, colours, marks, _UNSPACED_RE.search(text) is not None)
     found: list[HiddenChar] = []
     line, line_start, counted_to = (
         1,
