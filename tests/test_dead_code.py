@@ -99,3 +99,25 @@ def test_every_definition_is_used_somewhere() -> None:
         and not (cls and _overrides(module, cls, name))
     ]
     assert not dead, "defined, used nowhere (remove, or use):\n" + "\n".join(dead)
+
+
+def test_no_module_defines_a_name_twice() -> None:
+    """A module-level name given a second value further down silently replaces the first for
+    every use above it too: round 36's ``_CREDENTIAL_WORDS`` (a tuple of the words a stand-in
+    password spells) took the name of the frozenset a name's words are judged by, and a Basic
+    header's password holding "key" stopped being found."""
+    twice = []
+    for path in PACKAGE.rglob("*.py"):
+        seen: set[str] = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign):
+                names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                names = [node.target.id] if isinstance(node.target, ast.Name) else []
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names = [node.name]
+            else:
+                continue
+            twice += [f"{path.relative_to(ROOT)}: {name}" for name in names if name in seen]
+            seen.update(names)
+    assert twice == []

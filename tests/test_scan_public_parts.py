@@ -158,3 +158,16 @@ def test_a_query_s_parameter_ends_at_the_fragment_in_prose(rng: random.Random) -
     password = f"{value[:6]}#{value[6:]}"
     found = scan_text(f"The staging password is {password} now.", "notes.md", kind=PROSE)
     assert [f.preview.endswith(f"({len(password)} chars)") for f in found] == [True]
+
+
+def test_a_credentials_name_in_its_place_is_no_password(rng: random.Random) -> None:
+    """listmonk's API docs, 24 times: ``curl -u 'api_username:access_token'``. A password that
+    spells a credential's name (a token, an API key, a secret, a password) stands in for one; a
+    password drawn at random does not spell one, and is found in the same place."""
+    for stand_in in ("access_token", "API_KEY", "my-apikey", "the_secret"):
+        text = f"curl -u 'api_username:{stand_in}' -X DELETE 'http://localhost:9000/api/lists/1'"
+        assert scan_text(text, "lists.md", kind=PROSE) == [], stand_in
+        assert scan_text(f"redis://app:{stand_in}@cache:6379/0", "app.cfg", kind=CODE) == []
+    password = random_value(rng, 16, ALNUM)
+    text = f"curl -u 'api_username:{password}' -X DELETE 'http://localhost:9000/api/lists/1'"
+    assert [f.rule for f in scan_text(text, "lists.md", kind=PROSE)] == ["curl-basic-auth"]

@@ -335,6 +335,11 @@ def constant_name(value: str) -> bool:
     )
 
 
+# The words that name a credential, which a credential drawn at random does not spell; "%20", a
+# space: a sentence, not a password
+_CREDENTIALS_NAMED = ("password", "passwd", "secret", "token", "apikey", "api_key", "%20")
+
+
 def url_password_in_prose(secret: str) -> bool:
     """In a memory or a session log a URL's password is real even when it is a word
     (``admin:sunshine@prod-db``): only the defaults, masks and placeholders stay quiet."""
@@ -346,8 +351,8 @@ def url_password_in_prose(secret: str) -> bool:
         or secret.startswith(("$", "%", "{", "<", ":"))
     ):
         return False
-    if any(word in lowered for word in ("password", "passwd", "secret", "%20")):
-        return False
+    if any(word in lowered for word in _CREDENTIALS_NAMED):
+        return False  # a credential's name in its place: user:password, api_username:access_token
     if constant_name(secret):
         return False  # a constant's name in the password's place: SAS_KEY, DB_PASS
     return len(secret) >= 6 and not re.fullmatch(r"\*+|x+|\.+|-+|_+", lowered)
