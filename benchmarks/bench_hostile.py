@@ -4,6 +4,9 @@ file of the same size.
 
     python benchmarks/bench_hostile.py [--runs 5]
 
+Then round 36's repository files (an e-mail preview's padding in code, a translation's zero-width
+spaces), scanned as the hook scans a file, beside prose of the same size.
+
 Then issue 22's cases, each beside a benign input of the same size (time and peak memory,
 tracemalloc, as ratios): the journal's and import's Markdown, the scanner's JSON strings, aider's
 ``read:`` list, the config schema's credentials look-ahead, a pack whose tree names one blob 3,000
@@ -116,6 +119,10 @@ CASES: dict[str, bytes] = {
         "\n".join(f'"token_embd.blk.{n}.weight": "{n:064x}",' for n in range(1500))
     )[:MAX_FILE_BYTES],
     'the password is \\" repeated': fill('the password is abcdefgh\\" '),
+    # round 36: spelling's joiners and marks, each judged by the characters beside it
+    "a word-final non-joiner on every word": fill("\u06a9\u0647\u200c "),
+    "Malayalam chillus": fill("\u0d15\u0d33\u0d4d\u200d "),
+    "a mark after a right-to-left abbreviation": fill("\u062c.\u0645.\u200f "),
     "braces in a path": (HEAD + "paths:\n  - '" + "src/{a,b}" * 33 + "'\n").encode(),
     "deep nesting": (HEAD + "tags: " + "[" * 40 + "]" * 40 + "\n").encode(),
 }
@@ -163,12 +170,40 @@ def main() -> None:
     print(f"{'recall glob (*a)x100 b, 4000-char name':40} {len(name):7} {seconds * 1000:10.3f}")
     print(f"slowest: {worst[0]}, {worst[1] * 1000:.1f} ms ({worst[1] / peer:.1f}x the peer)")
     print()
+    repository_files(args.runs)
+    print()
     issue_22(args.runs)
     hostile_files.run(
         args.runs
     )  # the file-system attacks (issue 22): links and huge files, process by process
     print()
     prompt_hook_on_a_hostile_store()
+
+
+# Round 36: what is allowed only in a repository's files (an e-mail preview's padding in code, the
+# zero-width spaces machine translation leaves in a translation file), each as large as a memory,
+# scanned as the hook scans a file, beside prose of the same size at the same path
+FILE_CASES: dict[str, tuple[str, str]] = {
+    "React Email's preview padding": ("mail.html", "\xa0\u200c\u200b\u200d\u200e\u200f\ufeff"),
+    "the padding, one character short": ("mail.html", "\xa0\u200c\u200b\u200d\u200e\u200f"),
+    "paired zero-width spaces in a translation": ("locales/fi-FI.json", "a \u200b\u200bb "),
+    "soft hyphens in a translation": ("locales/de-DE.json", "Seiten\xadschutz "),
+}
+
+
+def repository_files(runs: int) -> None:
+    from gitmem.scan.inputs import Settings, Source, findings_in
+
+    def scan(path: str, text: str) -> float:
+        return best(lambda: findings_in(Source(path, text, root_relative=path), Settings()), runs)
+
+    print(f"{'repository file':40} {'chars':>7} {'scan (ms)':>10} {'x peer':>7}")
+    for name, (path, unit) in FILE_CASES.items():
+        text = unit * (MAX_FILE_BYTES // len(unit.encode()))
+        prose = ("The quick brown fox jumps over the lazy dog. " * 2000)[: len(text)]
+        scan(path, prose)  # warm up
+        peer, seconds = scan(path, prose), scan(path, text)
+        print(f"{name:40} {len(text):7} {seconds * 1000:10.1f} {seconds / peer:7.1f}")
 
 
 def prompt_hook_on_a_hostile_store(
