@@ -3,7 +3,8 @@
 hidden-Unicode guard reported by the hundred thousand. A colour or style that hides nothing passes
 in code; what could hide text from a reviewer reading ``git diff`` through ``less -R`` (concealed
 text, a colour drawn on its own background, cursor moves, titles, erasing) stays a finding, and
-in prose (memories, documents, logs) every escape stays one."""
+in prose (memories, documents, logs) every escape stays one. So do a manual page's overstrikes
+(bold, underline) and the C1 controls of mojibake that stands for a character in sight."""
 
 from __future__ import annotations
 
@@ -80,3 +81,28 @@ def test_the_hook_passes_golden_output_and_stops_a_concealed_line(repo: Path, ru
     places = sorted((f["path"], f["line"]) for f in found if f["rule"] == "hidden-unicode")
     concealed = ("testdata/render.golden", len(SHOWN) * 50 + 1)
     assert places == [("notes.md", 1), ("notes.md", 1), concealed]  # the colour and the reset
+
+
+def test_a_manual_pages_bold_and_underline_pass_in_code_only() -> None:
+    """``nroff`` makes a manual page's bold with a character, a BACKSPACE and the character again,
+    and its underline with an underscore first (bat's ``git-commit.man``: 393 of them). Over
+    another character, a BACKSPACE hides the first: a finding, as in prose."""
+    page = "N\bNA\bAM\bME\bE\n       _\bf_\bi_\bl_\be\n"
+    assert find_hidden(page, file=True, colours=True) == []
+    assert len(find_hidden(page, file=True)) == page.count("\b")
+    for hiding in ("a\bb", "N\b\bN", "N\b"):
+        assert [c.codepoint for c in find_hidden(hiding, colours=True)][:1] == [0x08], hiding
+
+
+def test_mojibake_of_a_character_in_sight_passes_in_code_only() -> None:
+    """A notebook's output read with the wrong encoding shows UTF-8 as Latin-1: ``✗`` becomes
+    ``â``, U+009C, U+0097 (anthropic-cookbook's Pinecone notebook: 346 C1 controls). Each garble
+    stands for a character a reader sees, in sight itself. Mojibake of a hidden character (a tag
+    character, a zero-width space), or a C1 control alone, stays a finding."""
+    shown = "7B \u2717 13B \u2713 \u2014 it\u2019s \U0001f600".encode().decode("latin-1")
+    assert find_hidden(shown, file=True, colours=True) == []
+    assert find_hidden(shown, file=True) != []  # in prose, each is a finding
+    for hidden in ("\U000e0041", "\u200b", "\u202e"):
+        garbled = f"a {hidden} b".encode().decode("latin-1")
+        assert find_hidden(garbled, colours=True) != [], repr(garbled)
+    assert len(find_hidden("a\x85b \x9c", colours=True)) == 2

@@ -3,7 +3,8 @@
 The "rules file backdoor" hides instructions in zero-width, bidirectional and tag characters. gitmem
 refuses them in memories, session logs and everything it writes. Exceptions, because they are
 harmless and common: a byte-order mark at the very start, form feeds (page breaks in source code),
-a terminal's colours in code people review (``colours``: test output kept as golden files), the
+a terminal's colours in code people review (``colours``: test output kept as golden files; a
+manual page's overstrikes, the C1 controls of mojibake that stands for a character in sight), the
 directional marks beside a right-to-left letter, joiners between the letters of Persian, Arabic and
 Indic words (and after the last, before a space, in Sorani Kurdish), the zero-width spaces that end
 the words of Khmer, Thai and Myanmar, the joiners, variation selectors and tag characters inside
@@ -43,6 +44,7 @@ _FORM_FEED = 0x0C
 _ZWNJ = 0x200C
 _ZWSP = 0x200B
 _SOFT_HYPHEN = 0x00AD
+_BACKSPACE = 0x08
 # The marks right-to-left text needs (LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK, ARABIC LETTER MARK):
 # ordinary beside a right-to-left letter (``_beside_right_to_left``), and inside the strings of
 # translation files (find_hidden's ``marks``). The overrides (U+202A-U+202E) and isolates
@@ -208,6 +210,13 @@ _EXCEPTIONS: dict[int, Callable[[str, int, _Reading], bool]] = {
     _VS16: _after_visible,
     # a terminal's colours in code people review (golden test output), when they hide nothing
     0x1B: lambda text, index, reading: reading.colours and _colour_only(text, index),
+    # a manual page's bold and underline (``N\bN``, ``_\bN``), in code people review
+    _BACKSPACE: lambda text, index, reading: reading.colours and _overstrike(text, index),
+    # the C1 controls of mojibake (``\u2717`` read as Latin-1: ``\xe2\x9c\x97``), in code people
+    # review: notebooks' outputs
+    **dict.fromkeys(
+        range(0x80, 0xA0), lambda text, index, reading: reading.colours and _mojibake(text, index)
+    ),
     **dict.fromkeys(
         DIRECTIONAL_MARKS, lambda text, index, reading: _beside_right_to_left(text, index)
     ),
@@ -361,6 +370,40 @@ _BASIC = {
     for colour in range(8)
     for code in (layer * 10 + 60 * bright + colour,)
 }
+
+
+def _overstrike(text: str, index: int) -> bool:
+    """A BACKSPACE between a character and itself (bold) or after an underscore (underlined), as
+    ``nroff`` writes a manual page: the character stays in sight. Any other pair shows the second
+    character over the first, which it hides."""
+    return (
+        0 < index < len(text) - 1
+        and text[index + 1] not in "\b\n"
+        and text[index - 1] in (text[index + 1], "_")
+    )
+
+
+_UTF8_LENGTH = ((0xC2, 0xDF, 2), (0xE0, 0xEF, 3), (0xF0, 0xF4, 4))  # a lead byte's range, length
+
+
+def _mojibake(text: str, index: int) -> bool:
+    """A C1 control that is a byte of a character's UTF-8 read as Latin-1 (mojibake: ``\u2717``
+    shown as ``\xe2\x9c\x97``), when that character is one a reader sees: the garble is in sight,
+    and hides no more than the character it stands for. Mojibake of a hidden character (a tag, a
+    zero-width space) stays a finding. A constant amount of work per character."""
+    for lead_at in range(index - 1, max(-1, index - 4), -1):
+        lead = ord(text[lead_at])
+        for low, high, length in _UTF8_LENGTH:
+            if low <= lead <= high and lead_at + length > index:
+                piece = text[lead_at : lead_at + length]
+                try:
+                    char = piece.encode("latin-1").decode("utf-8")
+                except (UnicodeEncodeError, UnicodeDecodeError):
+                    return False
+                return _HIDDEN_RE.match(char) is None
+        if not 0x80 <= lead <= 0xBF:  # not a continuation byte: no lead before it reaches here
+            return False
+    return False
 
 
 def _colour_only(text: str, index: int) -> bool:
