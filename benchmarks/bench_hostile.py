@@ -123,6 +123,10 @@ CASES: dict[str, bytes] = {
     "a word-final non-joiner on every word": fill("\u06a9\u0647\u200c "),
     "Malayalam chillus": fill("\u0d15\u0d33\u0d4d\u200d "),
     "a mark after a right-to-left abbreviation": fill("\u062c.\u0645.\u200f "),
+    # round 36: a hex key is looked at beside its line and the lines around it (a search box's key)
+    "a hex key on every line, no index": block_file(
+        "\n".join(f"apiKey: {random.Random(n).getrandbits(128):032x}" for n in range(1500))
+    )[:MAX_FILE_BYTES],
     "braces in a path": (HEAD + "paths:\n  - '" + "src/{a,b}" * 33 + "'\n").encode(),
     "deep nesting": (HEAD + "tags: " + "[" * 40 + "]" * 40 + "\n").encode(),
 }

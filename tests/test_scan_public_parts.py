@@ -171,3 +171,26 @@ def test_a_credentials_name_in_its_place_is_no_password(rng: random.Random) -> N
     password = random_value(rng, 16, ALNUM)
     text = f"curl -u 'api_username:{password}' -X DELETE 'http://localhost:9000/api/lists/1'"
     assert [f.rule for f in scan_text(text, "lists.md", kind=PROSE)] == ["curl-basic-auth"]
+
+
+def test_a_search_boxs_key_beside_its_index_is_public(rng: random.Random) -> None:
+    """A documentation site's search box (Algolia DocSearch, create-t3-app's site config) loads
+    its search-only key in every reader's browser, with the index it searches. The same key with
+    no index named, a key named as an admin's or a writer's, or a value of another shape beside an
+    index's name, is a secret."""
+    key = random_value(rng, 32, "0123456789abcdef")
+    published = (
+        f'export const ALGOLIA = {{\n  indexName: "acme",\n  appId: "0LE5592BV4",\n  apiKey: "{key}",\n}};',
+        f"algolia:\n  appId: 0LE5592BV4\n  apiKey: {key}\n  indexName: acme-docs\n",
+        f"NEXT_PUBLIC_ALGOLIA_SEARCH_KEY={key}\nNEXT_PUBLIC_ALGOLIA_INDEX_NAME=acme\n",
+    )
+    for text in published:
+        assert scan_text(text, "config.ts", kind=CODE) == [], text
+    secret = (
+        f'const algolia = {{ appId: "0LE5592BV4", apiKey: "{key}" }};',
+        f'const algolia = {{ indexName: "acme", adminApiKey: "{key}" }};',
+        f"ALGOLIA_WRITE_API_KEY={key}\nALGOLIA_INDEX_NAME=acme\n",
+        f'const algolia = {{ indexName: "acme", apiKey: "{random_value(rng, 32, ALNUM)}" }};',
+    )
+    for text in secret:
+        assert [f.rule for f in scan_text(text, "config.ts", kind=CODE)] == ["generic-secret"], text

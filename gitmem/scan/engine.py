@@ -506,7 +506,7 @@ def _candidates(number: int, text: str, start: int, end: int, judged: _Judged) -
             span is not None
             and span[0] != span[1]
             and judged.value(number, text[span[0] : span[1]])
-            and (_published_format()[number] or not _in_image_query(text, span[0]))
+            and (_published_format()[number] or not _published(text, span[0], span[1]))
         ):
             yield number, span[0], span[1]
             position = max(match.end(), match.start() + 1)
@@ -519,6 +519,12 @@ def _candidates(number: int, text: str, start: int, end: int, judged: _Judged) -
 def _published_format() -> tuple[bool, ...]:
     """Whether each rule, by its index, reads a provider's published format (``value_bound``)."""
     return tuple(value_bound(rule.id) for rule in RULES)
+
+
+def _published(text: str, start: int, end: int) -> bool:
+    """Whether a value without a provider's format is where its owner publishes it to every reader:
+    in an image's URL, or as the search-only key of a search box."""
+    return _in_image_query(text, start) or _search_only_key(text, start, end)
 
 
 # An image's URL (a README's badge: codecov.io/…/badge.svg?token=…) is loaded by every reader's
@@ -546,6 +552,26 @@ def _in_image_query(text: str, start: int) -> bool:
     return (
         tag.startswith("<img") and tag.endswith(("src=", 'src="', "src='")) and ">" not in tag
     ) or (link.startswith("![") and link.endswith("](") and "\n" not in link)
+
+
+# A documentation site's search box (Algolia DocSearch: ``{appId, apiKey, indexName}``) loads its
+# search-only key in every reader's browser, beside the name of the index it searches. An Algolia
+# key is 32 hex digits; one named as an admin's or a writer's is a secret wherever it is.
+SEARCH_CONFIG_REACH = 256
+_ALGOLIA_KEY_RE = lazy(r"[0-9a-f]{32}")
+_INDEX_NAME_RE = lazy(r"index[_-]?name", re.IGNORECASE)
+
+
+def _search_only_key(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is an Algolia key with an index's name within
+    SEARCH_CONFIG_REACH characters, not named as an admin's or a writer's key."""
+    if _ALGOLIA_KEY_RE.fullmatch(text, start, end) is None:
+        return False
+    reach = max(0, start - SEARCH_CONFIG_REACH)
+    named = text[max(reach, text.rfind("\n", reach, start) + 1) : start].lower()  # its line's
+    if "admin" in named or "write" in named:
+        return False
+    return _INDEX_NAME_RE.search(text, reach, end + SEARCH_CONFIG_REACH) is not None
 
 
 # A line longer than this is scanned only around its keywords, WINDOW characters either side of
