@@ -194,3 +194,48 @@ def test_a_search_boxs_key_beside_its_index_is_public(rng: random.Random) -> Non
     )
     for text in secret:
         assert [f.rule for f in scan_text(text, "config.ts", kind=CODE)] == ["generic-secret"], text
+
+
+def test_a_translations_strings_are_text_people_are_shown(rng: random.Random) -> None:
+    """flutter's gallery translates a form's label (its name ``demoTextFieldPassword``, in Catalan
+    ``Contrasenya*``) into 80 languages (batch 20, six of them found). A translation file's strings are what people
+    are shown: a name and its value there are no credential. A provider's key is found in one as
+    anywhere, and the same line in code is judged as before."""
+    from gitmem.scan.inputs import Settings, Source, findings_in
+
+    label = '  "{}": "{}",\n'.format("demoTextField" + "Password", "Contra" + "senya*")
+    for path in ("lib/l10n/intl_ca.arb", "locales/ca.json", "config/locales/ca-ES.yml"):
+        assert findings_in(Source(path, label, root_relative=path), Settings()) == [], path
+    token = "ghp_" + random_value(rng, 36, ALNUM)
+    found = findings_in(
+        Source("locales/ca.json", f'"t": "{token}"\n', root_relative="locales/ca.json"), Settings()
+    )
+    assert [f.rule for f in found] == ["github-pat"]
+    assert [
+        f.rule
+        for f in findings_in(
+            Source("lib/form.dart", label, root_relative="lib/form.dart"), Settings()
+        )
+    ] == ["generic-secret"]
+
+
+def test_a_value_made_of_its_names_words_is_a_name(rng: random.Random) -> None:
+    """A setting's key that names itself (pocket-casts' ``END_OF_YEAR_SHOW_MODAL_2025_KEY =
+    "EndOfYearModalShowModal2025Key"``, bitwarden's ``wrappedPrivateKey = "v2PrivateKey"``,
+    logto's ``accessKeySecret: 'accessKeySecret+cltHAJ'``) holds two of its name's words side by
+    side, and they are most of it. A random value holds no two; one whose random part follows them
+    is mostly that part, and is found."""
+    for text in (
+        'private const val END_OF_YEAR_SHOW_MODAL_2025_KEY = "EndOfYearModalShowModal2025Key"',
+        'wrappedPrivateKey = "v2PrivateKey",',
+        "accessKeySecret: 'accessKeySecret+cltHAJ',",
+    ):
+        assert scan_text(text, "Settings.kt", kind=CODE) == [], text
+    tail = random_value(rng, 32, ALNUM)
+    for text in (
+        f'bedrock_api_key = "bedrock-api-key-{tail}"',
+        f"accessKeySecret: 'accessKey{tail}',",
+    ):
+        assert [f.rule for f in scan_text(text, "Settings.kt", kind=CODE)] == ["generic-secret"], (
+            text
+        )

@@ -275,6 +275,8 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
     a secret after all (a generic rule's name does not say credential)."""
     rule = RULES[number]
     if rule.judged == "generic":
+        if judged.messages:
+            return None  # a translation's "password" is the word a form shows (Contrasenya*)
         for name_group, secret_group in _name_groups(rule):
             name = match.group(name_group)
             if name is None:
@@ -351,10 +353,11 @@ class _Judged:
     another line, in a layer decoded from it, by another rule) is judged once. It holds values that
     may be secrets, so it lives no longer than the scan."""
 
-    __slots__ = ("kind", "looks", "values")
+    __slots__ = ("kind", "looks", "messages", "values")
 
-    def __init__(self, kind: Kind) -> None:
+    def __init__(self, kind: Kind, messages: bool = False) -> None:
         self.kind = kind
+        self.messages = messages  # a translation file's strings: text shown to people
         self.looks: dict[tuple[Callable[[str], object], str], object] = {}
         self.values: dict[tuple[int, str], bool] = {}
 
@@ -781,7 +784,7 @@ def scan_text(
     text is a translation file (``gitmem.scan.kinds.is_locale``), where the directional marks inside
     strings are ordinary text.
     """
-    spans = _resolve(_scan_layered(text, decode, _Judged(kind)))
+    spans = _resolve(_scan_layered(text, decode, _Judged(kind, locale and kind == CODE)))
     hidden_chars = _find_hidden(text, locale, kind) if hidden else []
     if not spans and not hidden_chars:
         return []

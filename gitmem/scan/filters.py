@@ -10,6 +10,7 @@ entropy of something chosen to be hard to guess.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -676,11 +677,32 @@ def spells_its_name(name: str, value: str) -> bool:
     """A value that is its name again, letters apart: code passing a variable on
     (``this.changePwdFlowV1 = changePwdFlowV1``), a stand-in that says what it stands for
     (``ConsumerKey = "my@consumer!key"``). A name of six letters or more: a random value never
-    holds one."""
+    holds one. Or a value made mostly of its name's words, two of them side by side as in the
+    name: a setting's key that names itself (``END_OF_YEAR_MODAL_KEY =
+    "EndOfYearModalShowModal2025Key"``, ``wrappedPrivateKey = "v2PrivateKey"``)."""
     named = _MEMBER_SEPARATOR_RE.split(name)[-1].lower().translate(_LETTERS_ONLY)  # _auth.Key
     letters = value.lower().translate(_LETTERS_ONLY)
     short, long = sorted((named, letters), key=len)
-    return len(short) >= _RUN and short in long and len(long) - len(short) <= _SPELLING_MOST
+    if len(short) >= _RUN and short in long and len(long) - len(short) <= _SPELLING_MOST:
+        return True
+    return _of_its_names_words(name, value)
+
+
+# An identifier's words: Capitalised or lower-case runs, an acronym, digits (CSRFToken: csrf, token)
+_NAME_WORD_RE = lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+def _of_its_names_words(name: str, value: str) -> bool:
+    """Two of the name's words side by side in the value, as in the name, and the name's words at
+    least half the value's letters: a random value holds no two words of its name, and one with a
+    random part after them (``bedrock-api-key-<base64>``) is mostly that part."""
+    words = [piece.lower() for piece in _NAME_WORD_RE.findall(name) if piece.isalpha()]
+    pairs = set(itertools.pairwise(words))
+    pieces = [piece.lower() for piece in _NAME_WORD_RE.findall(value) if piece.isalpha()]
+    if pairs.isdisjoint(itertools.pairwise(pieces)):
+        return False
+    known = set(words)
+    return 2 * sum(len(piece) for piece in pieces if piece in known) >= sum(map(len, pieces))
 
 
 _DIGITS = frozenset("0123456789")
