@@ -30,8 +30,15 @@ TRANSCRIPT = '{"type": "user", "sessionId": "s", "cwd": "/w", "message": {"role"
         ("src/app.py", "src/app.py", "x = 1\n", Policy(DEFAULT_DECODE_DEPTH, True, CODE)),
         ("docs/notes.md", "docs/notes.md", "x\n", Policy(DEFAULT_DECODE_DEPTH, True, PROSE)),
         ("", "outside/run.log", "x\n", Policy(DEFAULT_DECODE_DEPTH, True, PROSE)),  # no repository
-        ("web/locales/he-IL.json", "x", "{}", Policy(DEFAULT_DECODE_DEPTH, True, CODE, True)),
-        ("", "i18n/fi.json", "{}", Policy(DEFAULT_DECODE_DEPTH, True, CODE, True)),
+        (
+            "web/locales/he-IL.json",
+            "x",
+            "{}",
+            Policy(DEFAULT_DECODE_DEPTH, True, CODE, True, True, True),
+        ),
+        ("", "i18n/fi.json", "{}", Policy(DEFAULT_DECODE_DEPTH, True, CODE, True, True, True)),
+        # a translation's code (it may set a translation service up, with its token) is code
+        ("src/i18n/index.ts", "x", "", Policy(DEFAULT_DECODE_DEPTH, True, CODE, True)),
         # Yarn's own release, committed by Yarn: secrets only
         (
             ".yarn/releases/yarn-3.2.1.cjs",
@@ -54,7 +61,7 @@ def test_the_policy_of_each_kind_of_file(
     assert policy(relative, shown, text) == expected
 
 
-_DECIDED = ("decode", "pragmas", "kind", "locale", "hidden")
+_DECIDED = ("decode", "pragmas", "kind", "locale", "hidden", "messages")
 
 
 def _policy_names(tree: ast.Module) -> set[str]:

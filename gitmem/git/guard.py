@@ -148,6 +148,7 @@ def allows_anything(project: Project, entry: str, head: str | None) -> bool:
         pragmas=LOG.pragmas,
         kind=how.kind,
         locale=how.locale,
+        messages=how.messages,
     )
     return any(finding._replace(where=path).fingerprint() == entry for finding in found)
 

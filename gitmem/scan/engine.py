@@ -769,6 +769,7 @@ def scan_text(
     pragmas: bool = False,
     kind: Kind = PROSE,
     locale: bool = False,
+    messages: bool = False,
 ) -> list[Finding]:
     """Every secret in ``text``, in order of position.
 
@@ -782,9 +783,11 @@ def scan_text(
     log: the default) runs every rule; ``code`` (a source or config file) skips the prose rules and
     holds a generic assignment's value to the stricter look of a generated secret. ``locale``: the
     text is a translation file (``gitmem.scan.kinds.is_locale``), where the directional marks inside
-    strings are ordinary text.
+    strings are ordinary text. ``messages``: the text is a translation's strings, data and not
+    code (``gitmem.scan.kinds.is_messages``), where a name and its value are no credential: only
+    the rules with a provider's format run.
     """
-    spans = _resolve(_scan_layered(text, decode, _Judged(kind, locale and kind == CODE)))
+    spans = _resolve(_scan_layered(text, decode, _Judged(kind, messages and kind == CODE)))
     hidden_chars = _find_hidden(text, locale, kind) if hidden else []
     if not spans and not hidden_chars:
         return []

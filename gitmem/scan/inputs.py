@@ -537,7 +537,7 @@ def findings_in(
     """The secrets and hidden characters of one source, at the file's line numbers, less the
     allowed fingerprints. ``how``: the source's own policy unless given."""
 
-    decode, pragmas, kind, locale, hidden = how or source.policy
+    decode, pragmas, kind, locale, hidden, messages = how or source.policy
     where = (
         source.root_relative or source.display
     )  # what a fingerprint names: the same from any directory
@@ -549,6 +549,7 @@ def findings_in(
         pragmas=pragmas,
         kind=kind,
         locale=locale,
+        messages=messages,
     )
     if not found:
         return found

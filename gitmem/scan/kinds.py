@@ -70,6 +70,17 @@ def is_vendored_tool(path: str) -> bool:
     )
 
 
+# A translation's data, which holds nothing but strings (not its code: ``i18n/index.ts`` sets a
+# translation service up, with its token)
+_MESSAGE_SUFFIXES = tuple(s for s in _LOCALE_SUFFIXES + _LOCALE_DATA if s not in (".js", ".ts"))
+
+
+def is_messages(path: str) -> bool:
+    """Whether a file is a translation's strings, text people are shown (``gitmem.scan.engine``:
+    a name and its value there are no credential)."""
+    return path.lower().endswith(_MESSAGE_SUFFIXES) and is_locale(path)
+
+
 def is_locale(path: str) -> bool:
     """Whether a file holds translated strings (``gitmem.scan.unicode``: the directional marks
     right-to-left text needs are ordinary there)."""

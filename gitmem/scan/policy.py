@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from gitmem.scan.engine import DEFAULT_DECODE_DEPTH
-from gitmem.scan.kinds import PROSE, Kind, file_kind, is_locale, is_vendored_tool
+from gitmem.scan.kinds import PROSE, Kind, file_kind, is_locale, is_messages, is_vendored_tool
 from gitmem.scan.transcripts import recognise
 
 LOG_DECODE_DEPTH = 3
@@ -33,6 +33,7 @@ class Policy(NamedTuple):
     kind: Kind
     locale: bool = False  # a translation file (engine.scan_text's ``locale``)
     hidden: bool = True  # hidden Unicode characters are findings too
+    messages: bool = False  # a translation's strings (engine.scan_text's ``messages``)
 
 
 LOG = Policy(LOG_DECODE_DEPTH, False, PROSE)  # a session log, a transcript
@@ -51,4 +52,5 @@ def policy(relative: str, shown: str, text: str) -> Policy:
         file_kind(where),
         is_locale(where),
         not is_vendored_tool(where),
+        is_messages(where),
     )
