@@ -22,8 +22,8 @@ from gitmem.git import history
 from gitmem.git.provenance import _code
 from gitmem.memory.schema import MAX_FILE_BYTES, check_config
 from gitmem.project import Project
-from gitmem.scan.engine import entry_place, scan_text
-from gitmem.scan.policy import LOG, policy
+from gitmem.scan.engine import entry_place
+from gitmem.scan.policy import LOG, policy, scan
 
 CONFIG = ".memory/config.yaml"
 SETTINGS = ("scan.exclude", "scan.allow", "scan.salt", "sources")
@@ -139,17 +139,8 @@ def allows_anything(project: Project, entry: str, head: str | None) -> bool:
         return False
     text = raw.decode("utf-8", "replace")
     # as the hook reads it, as deep as it reads a log
-    how = policy(path, path, text)
-    found = scan_text(
-        text,
-        path,
-        decode=LOG.decode,
-        hidden=how.hidden,
-        pragmas=LOG.pragmas,
-        kind=how.kind,
-        locale=how.locale,
-        messages=how.messages,
-    )
+    how = policy(path, path, text)._replace(decode=LOG.decode, pragmas=LOG.pragmas)
+    found = scan(text, path, how)
     return any(finding._replace(where=path).fingerprint() == entry for finding in found)
 
 

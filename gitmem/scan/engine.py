@@ -787,7 +787,7 @@ def scan_text(
     code (``gitmem.scan.kinds.is_messages``), where a name and its value are no credential: only
     the rules with a provider's format run.
     """
-    spans = _resolve(_scan_layered(text, decode, _Judged(kind, messages and kind == CODE)))
+    spans = _resolve(_scan_layered(text, decode, _Judged(kind, messages)))
     hidden_chars = _find_hidden(text, locale, kind) if hidden else []
     if not spans and not hidden_chars:
         return []

@@ -113,8 +113,9 @@ def is_documented_example(value: str) -> bool:
     """A published key, whole, after the name it is given (MinIO's ``name:key``), or written again
     and again end to end (a test's longer secret made of the example thrice)."""
     period = (value + value).find(value, 1)  # the shortest piece the value repeats, if any
+    readings = {value, value.rpartition(":")[2], value[:period]}
     return value in _EXAMPLE_SIGNING_KEYS or not _DOCUMENTED_EXAMPLES.isdisjoint(
-        {digest16(value), digest16(value.rpartition(":")[2]), digest16(value[:period])}
+        map(digest16, readings)
     )
 
 
@@ -688,17 +689,22 @@ def spells_its_name(name: str, value: str) -> bool:
     return _of_its_names_words(name, value)
 
 
-# An identifier's words: Capitalised or lower-case runs, an acronym, digits (CSRFToken: csrf, token)
-_NAME_WORD_RE = lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_LETTER_RUN_RE = lazy(r"[a-z]+")
+
+
+def _letter_words(text: str) -> list[str]:
+    """An identifier's words as a name's are read (``_name_parts``), without their digits:
+    ``Modal2025Key`` is modal, key."""
+    return [word for part in _name_parts(text) for word in _LETTER_RUN_RE.findall(part)]
 
 
 def _of_its_names_words(name: str, value: str) -> bool:
     """Two of the name's words side by side in the value, as in the name, and the name's words at
     least half the value's letters: a random value holds no two words of its name, and one with a
     random part after them (``bedrock-api-key-<base64>``) is mostly that part."""
-    words = [piece.lower() for piece in _NAME_WORD_RE.findall(name) if piece.isalpha()]
+    words = _letter_words(name)
     pairs = set(itertools.pairwise(words))
-    pieces = [piece.lower() for piece in _NAME_WORD_RE.findall(value) if piece.isalpha()]
+    pieces = _letter_words(value)
     if pairs.isdisjoint(itertools.pairwise(pieces)):
         return False
     known = set(words)

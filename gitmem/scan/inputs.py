@@ -20,8 +20,8 @@ from gitmem import gateway
 from gitmem.errors import GitmemError, UsageError
 from gitmem.gitcommand import GitFailed, git, git_read, paths_or_tree
 from gitmem.project import Project
-from gitmem.scan.engine import Finding, scan_text, without_allowed
-from gitmem.scan.policy import Policy, policy
+from gitmem.scan.engine import Finding, without_allowed
+from gitmem.scan.policy import Policy, policy, scan
 from gitmem.scan.transcripts import recognise
 
 BINARY_PROBE = 8000  # bytes looked at for a NUL, as git does
@@ -537,20 +537,10 @@ def findings_in(
     """The secrets and hidden characters of one source, at the file's line numbers, less the
     allowed fingerprints. ``how``: the source's own policy unless given."""
 
-    decode, pragmas, kind, locale, hidden, messages = how or source.policy
     where = (
         source.root_relative or source.display
     )  # what a fingerprint names: the same from any directory
-    found = scan_text(
-        source.text,
-        source.display,
-        decode=decode,
-        hidden=hidden,
-        pragmas=pragmas,
-        kind=kind,
-        locale=locale,
-        messages=messages,
-    )
+    found = scan(source.text, source.display, how or source.policy)
     if not found:
         return found
     if source.lines:

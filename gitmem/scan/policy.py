@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from gitmem.scan.engine import DEFAULT_DECODE_DEPTH
+from gitmem.scan.engine import DEFAULT_DECODE_DEPTH, Finding, scan_text
 from gitmem.scan.kinds import PROSE, Kind, file_kind, is_locale, is_messages, is_vendored_tool
 from gitmem.scan.transcripts import recognise
 
@@ -38,6 +38,21 @@ class Policy(NamedTuple):
 
 LOG = Policy(LOG_DECODE_DEPTH, False, PROSE)  # a session log, a transcript
 TYPED = Policy(LOG_DECODE_DEPTH, True, PROSE)  # text given on standard input: someone typed it
+
+
+def scan(text: str, shown: str, how: Policy) -> list[Finding]:
+    """``text``'s secrets and hidden characters, read as ``how`` says: the one place a policy
+    becomes a scan, so a field added to it reaches every reader."""
+    return scan_text(
+        text,
+        shown,
+        decode=how.decode,
+        hidden=how.hidden,
+        pragmas=how.pragmas,
+        kind=how.kind,
+        locale=how.locale,
+        messages=how.messages,
+    )
 
 
 def policy(relative: str, shown: str, text: str) -> Policy:
