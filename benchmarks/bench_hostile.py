@@ -127,6 +127,33 @@ CASES: dict[str, bytes] = {
     "a hex key on every line, no index": block_file(
         "\n".join(f"apiKey: {random.Random(n).getrandbits(128):032x}" for n in range(1500))
     )[:MAX_FILE_BYTES],
+    # round 37: a value's object is read for its own members (a stored resource's record), back to
+    # its opening brace and on to its closing one, within a reach; a key's DER is read for where
+    # its modulus ends
+    "a record's token in every object": fill(
+        '{"id": 1, "cart_token": "'
+        + f"{random.Random(37).getrandbits(128):032x}"
+        + '", "created_at": "2012-10-12T07:05:27Z"}, '
+    ),
+    "a token in nested objects on every line": block_file(
+        "\n".join(
+            '{"a": {"b": {"cart_token": "' + f"{random.Random(n).getrandbits(128):032x}" + '"}}}'
+            for n in range(1500)
+        )
+    )[:MAX_FILE_BYTES],
+    "a token before a run of opening braces": block_file(
+        "\n".join(
+            '{"cart_token": "' + f"{random.Random(n).getrandbits(128):032x}" + '" ' + "{" * 200
+            for n in range(300)
+        )
+    )[:MAX_FILE_BYTES],
+    "an RSA key cut short, repeated": block_file(
+        "\n".join(
+            "-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEpQIBAAKCAQEAuyf/lNrH9ck8DmNyo3fGgvCI1l9s+cmB"
+            "Y3WIz+cUDqmxiieR.\n-----END RSA " + "PRIVATE KEY-----"
+            for _ in range(500)
+        )
+    )[:MAX_FILE_BYTES],
     "braces in a path": (HEAD + "paths:\n  - '" + "src/{a,b}" * 33 + "'\n").encode(),
     "deep nesting": (HEAD + "tags: " + "[" * 40 + "]" * 40 + "\n").encode(),
 }

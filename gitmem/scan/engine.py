@@ -525,9 +525,14 @@ def _published_format() -> tuple[bool, ...]:
 
 
 def _published(text: str, start: int, end: int) -> bool:
-    """Whether a value without a provider's format is where its owner publishes it to every reader:
-    in an image's URL, or as the search-only key of a search box."""
-    return _in_image_query(text, start) or _search_only_key(text, start, end)
+    """Whether a value without a provider's format is where no credential is kept: where its owner
+    publishes it to every reader (in an image's URL, as the search-only key of a search box), or in
+    a stored resource's record."""
+    return (
+        _in_image_query(text, start)
+        or _search_only_key(text, start, end)
+        or _in_record(text, start, end)
+    )
 
 
 # An image's URL (a README's badge: codecov.io/…/badge.svg?token=…) is loaded by every reader's
@@ -575,6 +580,77 @@ def _search_only_key(text: str, start: int, end: int) -> bool:
     if "admin" in named or "write" in named:
         return False
     return _INDEX_NAME_RE.search(text, reach, end + SEARCH_CONFIG_REACH) is not None
+
+
+# A stored resource's record: an object with an ``id`` and a date and time, as an API returns it
+# and a test's mock or a fixture keeps it (Shopify's REST examples: ``{"id": 450789469, "token":
+# "2a1a…", "cart_token": "6877…", "created_at": "2012-10-12T07:05:27-04:00", …}``). Its tokens and
+# keys name the resource (a checkout, a cart, a reservation), as its id does; a credential a record
+# holds with a provider's format is found there as anywhere. The object's own members are read, not
+# those of the objects it holds, RECORD_REACH characters either side of the value at most.
+RECORD_REACH = 4096
+_RECORD_ID_RE = lazy(  # "id": 450789469, id: "ord_12", :id => 42
+    r"""(?<![\w-])["']?id["']?\s*(?::|=>?)\s*(?:\d+(?![\w.-])|["'][\w-]{1,64}["'])"""
+)
+_RECORD_TIME_RE = lazy(r"""(?::|=>?)\s*["']\d{4}-\d\d-\d\d[T ]\d\d:\d\d""")
+
+
+def _in_record(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a member's value in an object whose own members (not those of
+    the objects in it) include an ``id`` and a date and time: a stored resource's record."""
+    low, high = max(0, start - RECORD_REACH), min(len(text), end + RECORD_REACH)
+    own: list[tuple[int, int]] = []  # the object's text around the value, nested objects left out
+    depth, edge = 0, start  # back to the object's opening brace
+    for position, brace in _braces_back(text, low, start):
+        depth += 1 if brace == "}" else -1
+        if depth < 0:
+            own.append((position + 1, edge))
+            break
+        if depth == 1 and brace == "}":
+            own.append((position + 1, edge))
+        elif depth == 0:
+            edge = position
+    else:
+        return False
+    depth, edge = 0, end  # on to its closing brace, or as far as the reach
+    for position, brace in _braces_on(text, end, high):
+        depth += 1 if brace == "{" else -1
+        if depth < 0:
+            own.append((edge, position))
+            break
+        if depth == 1 and brace == "{":
+            own.append((edge, position))
+        elif depth == 0:
+            edge = position + 1
+    else:
+        own.append((edge, high) if depth == 0 else (edge, edge))
+    members = "\n".join(text[a:b] for a, b in own)
+    return _RECORD_ID_RE.search(members) is not None and _RECORD_TIME_RE.search(members) is not None
+
+
+def _braces_on(text: str, start: int, end: int) -> Iterator[tuple[int, str]]:
+    """Each brace of ``text[start:end]`` and where it is, in order: each character read once."""
+    opening, closing = text.find("{", start, end), text.find("}", start, end)
+    while opening >= 0 or closing >= 0:
+        if closing < 0 or 0 <= opening < closing:
+            yield opening, "{"
+            opening = text.find("{", opening + 1, end)
+        else:
+            yield closing, "}"
+            closing = text.find("}", closing + 1, end)
+
+
+def _braces_back(text: str, start: int, end: int) -> Iterator[tuple[int, str]]:
+    """Each brace of ``text[start:end]`` and where it is, from the last: each character read
+    once."""
+    opening, closing = text.rfind("{", start, end), text.rfind("}", start, end)
+    while opening >= 0 or closing >= 0:
+        if opening > closing:
+            yield opening, "{"
+            opening = text.rfind("{", start, opening)
+        else:
+            yield closing, "}"
+            closing = text.rfind("}", start, closing)
 
 
 # A line longer than this is scanned only around its keywords, WINDOW characters either side of

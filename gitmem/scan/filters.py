@@ -149,7 +149,7 @@ def key_material(secret: str) -> bool:
         return False
     head = _b64decode(body[:64].rstrip("="))
     if head is not None and (head.startswith(_KEY_MAGIC) or _der_sequence(head)):
-        return True
+        return not _rsa_public_part_only(head, len(body.rstrip("=")) * 3 // 4)
     return entropy(body) >= 4.0
 
 
@@ -162,6 +162,47 @@ def _der_sequence(head: bytes) -> bool:
     if width > 3 or (width == 0 and head[1] < 0x20):
         return False
     return head[2 + width] in (0x02, 0x30)
+
+
+# An RSA key's DER (PKCS#1's RSAPrivateKey, alone or in PKCS#8's PrivateKeyInfo) begins with its
+# public part, the modulus; the private exponent and the primes follow it. A block that holds fewer
+# bytes than the key's own modulus takes up is a key cut short to show its shape (Twilio's
+# reference: `MIIEpQIBAAKCAQEAuyf…R.` and its END line; a blog's `...TRUNCATED...` between a key's
+# first and last lines): part of a public key, no key. Other keys put their secret first (an EC
+# key's scalar, an Ed25519 seed) and are judged as ever.
+_RSA_ENCRYPTION = bytes.fromhex("06092a864886f70d010101")  # the OID 1.2.840.113549.1.1.1
+
+
+def _rsa_public_part_only(head: bytes, size: int) -> bool:
+    """Whether an RSA key's DER, of which ``head`` is the start and ``size`` bytes are given, ends
+    within its modulus."""
+    try:
+        _, position, _ = _der_item(head, 0)  # the key's SEQUENCE
+        _, _, position = _der_item(head, position)  # its version
+        tag, inner, after = _der_item(head, position)
+        if tag == 0x30:  # PKCS#8: the algorithm, then the RSA key in an OCTET STRING
+            if not head[inner:after].startswith(_RSA_ENCRYPTION):
+                return False
+            _, inner, _ = _der_item(head, after)
+            _, position, _ = _der_item(head, inner)  # the RSA key's SEQUENCE
+            _, _, position = _der_item(head, position)  # its version
+            tag, inner, after = _der_item(head, position)
+    except IndexError:  # a header longer than the head: no key this checks
+        return False
+    return tag == 0x02 and after - inner >= 64 and size < after  # a modulus of 512 bits or more
+
+
+def _der_item(data: bytes, position: int) -> tuple[int, int, int]:
+    """A DER item's tag, where its content starts and where it ends (IndexError past ``data``)."""
+    tag, length = data[position], data[position + 1]
+    start = position + 2
+    if length > 0x80:
+        width = length - 0x80
+        if start + width > len(data):
+            raise IndexError(position)
+        length = int.from_bytes(data[start : start + width], "big")
+        start += width
+    return tag, start, start + length
 
 
 def _b64decode(value: str) -> bytes | None:
