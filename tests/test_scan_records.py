@@ -41,11 +41,12 @@ def _record(rng: random.Random, value: str, padding: int = 0) -> str:
     )
 
 
-@pytest.mark.parametrize("padding", [0, 60])
+@pytest.mark.parametrize("padding", [0, 60, 120])
 def test_a_stored_records_token_names_the_resource(rng: random.Random, padding: int) -> None:
     """An object with an ``id`` and a date and time is a stored resource's record, as an API returns
     it and a test's mock keeps it: its tokens name the resource. Its members are read however far
-    apart (60 more members: some 2,700 characters), in JSON, a JavaScript object, a Python dict or
+    apart (120 more members: some 5,400 characters, as far as GitHub's repository record holds its
+    temp_clone_token from its id), in JSON, a JavaScript object, a Python dict or
     a Ruby hash."""
     token = random_value(rng, 32, HEX)
     texts = (
@@ -160,8 +161,8 @@ def test_a_short_key_of_another_kind_is_judged_as_ever(rng: random.Random) -> No
 
 def test_reading_a_values_object_costs_little_beside_judging_the_value() -> None:
     """A value's object is read back to its opening brace and on to its closing one, within a reach
-    of characters and of braces: values on every line with braces all around cost per byte at most
-    twice what the same values cost on lines of their own (whose cost tests/test_scan_cost.py
+    of characters: values on every line with braces all around cost per byte at most
+    three times what the same values cost on lines of their own (whose cost tests/test_scan_cost.py
     bounds)."""
     from tests.test_scan_cost import _sized, cpu
 
@@ -193,7 +194,7 @@ def test_reading_a_values_object_costs_little_beside_judging_the_value() -> None
         text = _sized(text, size)
         for runs in (1, 3, 5):  # measured again when over: one busy moment is not a fail
             ratio = cpu(text, runs) / len(text) / (cpu(plain, runs) / len(plain))
-            if ratio <= 2.0:
+            if ratio <= 3.0:
                 break
         else:
             slow.append(f"{name}: {ratio:.1f}x")

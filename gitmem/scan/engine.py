@@ -587,8 +587,10 @@ def _search_only_key(text: str, start: int, end: int) -> bool:
 # "2a1a…", "cart_token": "6877…", "created_at": "2012-10-12T07:05:27-04:00", …}``). Its tokens and
 # keys name the resource (a checkout, a cart, a reservation), as its id does; a credential a record
 # holds with a provider's format is found there as anywhere. The object's own members are read, not
-# those of the objects it holds, RECORD_REACH characters either side of the value at most.
-RECORD_REACH = 4096
+# those of the objects it holds, RECORD_REACH characters either side of the value at most (GitHub's
+# repository record, in the tests of tools that call its API, has its temp_clone_token 5,400
+# characters in).
+RECORD_REACH = 8192
 _RECORD_ID_RE = lazy(  # "id": 450789469, id: "ord_12", :id => 42
     r"""(?<![\w-])["']?id["']?\s*(?::|=>?)\s*(?:\d+(?![\w.-])|["'][\w-]{1,64}["'])"""
 )
