@@ -509,7 +509,7 @@ def _candidates(number: int, text: str, start: int, end: int, judged: _Judged) -
             span is not None
             and span[0] != span[1]
             and judged.value(number, text[span[0] : span[1]])
-            and (_published_format()[number] or not _published(text, span[0], span[1]))
+            and (_published_format()[number] or not _cleared_by_place(text, span[0], span[1]))
         ):
             yield number, span[0], span[1]
             position = max(match.end(), match.start() + 1)
@@ -524,7 +524,7 @@ def _published_format() -> tuple[bool, ...]:
     return tuple(value_bound(rule.id) for rule in RULES)
 
 
-def _published(text: str, start: int, end: int) -> bool:
+def _cleared_by_place(text: str, start: int, end: int) -> bool:
     """Whether a value without a provider's format is where no credential is kept: where its owner
     publishes it to every reader (in an image's URL, as the search-only key of a search box), or in
     a stored resource's record."""
