@@ -192,6 +192,31 @@ def test_malayalams_chillu_and_persians_suffix_after_a_latin_word_are_spelling()
         assert [c.codepoint for c in find_hidden(text)][:1] in ([0x200C], [0x200D]), text
 
 
+def test_a_non_joiner_after_a_space_before_a_persian_suffix_is_spelling() -> None:
+    """Persian writers set a suffix apart from the Latin word before it with a space and a ZERO
+    WIDTH NON-JOINER (vitepress's Persian guide: ``API \u200cها``, ``slot \u200cهای``; batch 23):
+    the mirror of Sorani Kurdish's non-joiner after a word's last heh. Before a Latin letter, or
+    beside another hidden character, it is a finding."""
+    from gitmem.scan.unicode import find_hidden
+
+    assert find_hidden("## slot \u200c\u0647\u0627\u06cc \u0637\u0631\u062d") == []
+    assert find_hidden("(\u200c\u0647\u0627)") == []
+    for text in ("a \u200cb", "\u200b\u200c\u0647", " \u200c\u200c\u0647"):
+        assert [c.codepoint for c in find_hidden(text)] != [], text
+
+
+def test_one_zero_width_space_quoted_alone_says_nothing() -> None:
+    """mkdocs-material's GitHub discussion templates give a field the label ``"\u200b"`` so that it
+    looks empty (batch 23); code keeps the character as a constant the same way. One, quoted alone,
+    carries nothing; two, or one inside a word or beside other text, stay findings."""
+    from gitmem.scan.unicode import find_hidden
+
+    for text in ('    label: "\u200b"', "ZWSP = '\u200b'", "`\u200b`"):
+        assert find_hidden(text) == [], text
+    for text in ('label: "\u200b\u200b"', "it'\u200b's", 'say "\u200bhi"', '"\u200b'):
+        assert find_hidden(text) != [], text
+
+
 def test_what_translators_tools_leave_is_allowed_in_translation_files_only() -> None:
     """Machine translation leaves two ZERO WIDTH SPACEs beside a space (outline's Hebrew, logto's
     Spanish, memos' Portuguese, listmonk's Dutch…); a German translator hyphenates a long word with

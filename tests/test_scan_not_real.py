@@ -820,6 +820,23 @@ def test_a_value_that_says_what_to_put_in_its_place_is_a_placeholder(value: str,
 
 
 @pytest.mark.parametrize(
+    "value",
+    [
+        "DEIN_SUCH_API_SCHL\u00dcSSEL",
+        "TU_LLAVE_DE_API_DE_B\u00daSQUEDA",
+        "\u0412\u0410\u0428_\u041a\u041b\u042e\u0427",
+    ],
+)
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_translated_guides_constant_is_a_placeholder(value: str, kind: str) -> None:
+    """starlight's German and Spanish guides translate ``apiKey: 'YOUR_SEARCH_API_KEY'`` into a
+    constant's name in their own language (batch 23): an identifier in any script. A key in the
+    same place is found."""
+    assert scan_text(f"    apiKey: '{value}',", "site-search.mdx", kind=kind) == []
+    assert scan_text(f"    apiKey: '{made(20)}9',", "site-search.mdx", kind=kind)
+
+
+@pytest.mark.parametrize(
     "pieces",
     [
         ("gw", "valid", "api", "key", "{n}"),  # vercel/ai's gateway tests

@@ -767,9 +767,9 @@ def random_key(value: str) -> bool:
 
 
 # a.b, a?.b (optional chaining), a!.b (TypeScript's non-null assertion), a::b, a->b
-_IDENTIFIER_RE = lazy(
-    r"[A-Za-z_$][A-Za-z0-9_]*(?:(?:[?!]?\.|::|->)[A-Za-z_$][A-Za-z0-9_]*)*(?:\(\))?"
-)
+# (in any script: a translated guide's placeholder is a constant's name in its own language,
+# DEIN_SUCH_API_SCHLÜSSEL, TU_LLAVE_DE_API_DE_BÚSQUEDA; no generator draws a letter past ASCII)
+_IDENTIFIER_RE = lazy(r"(?:[^\W\d]|\$)[\w]*(?:(?:[?!]?\.|::|->)(?:[^\W\d]|\$)\w*)*(?:\(\))?")
 # What a value in a credential's place is when it is no secret: code, a path, a hash, a version, a
 # URL, a host name, a query string, addresses, a dunder name or a reference to a secret kept
 # elsewhere. One pattern, each line one shape.

@@ -2146,7 +2146,9 @@ RULES: tuple[Rule, ...] = (
         pattern=(
             # (a name after a URL's "?" or "&" is a query's parameter, for good: its value ends at
             # the next parameter or the fragment, ``?api_key=sua_chave#web_search_exa``)
-            r"(?i:(?:(?<=[?&])(?P<query>))?+\b(?:the\s+|my\s+|our\s+|your\s+)?"
+            # (a name right after a colon is a reStructuredText role's, ``:token:`~MyTitle```:
+            # markup around a reference, sphinx's production lists)
+            r"(?i:(?:(?<=[?&])(?P<query>))?+(?<!:)\b(?:the\s+|my\s+|our\s+|your\s+)?"
             + _PROSE_NAMES
             + r"(?:\s+(?:for|of|on)\s+[\w.@:/-]{1,60})?\s*(?:\bis\b|\bwas\b|=|:|->|→)\s*"
             r"(?:(?:now|set\s+to|still|just)\s+)?"
@@ -2173,6 +2175,7 @@ RULES: tuple[Rule, ...] = (
             "The password is stored in the vault and never committed.",
             "the token is None until login() is called",
             "Set the password to something long.",
+            "- Tilde explicit title P1:A: :token:`~MyTitle <P1:A>`",
         ),
     ),
 )

@@ -189,19 +189,20 @@ _EXCEPTIONS: dict[int, Callable[[str, int, _Reading], bool]] = {
     # a page break in source code (PEP 8, Emacs, C sources): visible to all
     _FORM_FEED: lambda text, index, reading: True,
     # spelling: Persian, Arabic and Indic words need joiners between their letters (and Persian
-    # between a Latin word and its suffix: ``URI\u200cهای``), Sorani Kurdish ends a word with a
-    # non-joiner after its heh (``کێشه\u200c هەبوو``), Malayalam a chillu with a joiner after its
-    # virama (``പങ്കുകള്\u200d``)
+    # between a Latin word and its suffix: ``URI\u200cهای``, or after the word's space: ``API
+    # \u200cها``), Sorani Kurdish ends a word with a non-joiner after its heh (``کێشه\u200c
+    # هەبوو``), Malayalam a chillu with a joiner after its virama (``പങ്കുകള്\u200d``)
     _ZWNJ: lambda text, index, reading: (
-        _in_joining_word(text, index) or _ends_joining_word(text, index)
+        _in_joining_word(text, index) or _at_joining_word_edge(text, index)
     ),
     _ZWSP: lambda text, index, reading: (
         (reading.unspaced and _word_boundary(text, index))
         or (reading.translation and _translated_pair(text, index))
+        or _quoted_alone(text, index)
     ),
     _ZWJ: lambda text, index, reading: (
         _between_joining_letters(text, index)
-        or _ends_joining_word(text, index)
+        or _at_joining_word_edge(text, index)
         or _joins_emoji(text, index)
     ),
     # a soft hyphen between a word's letters, in a translation (German's Seiten\xadschutz)
@@ -285,20 +286,39 @@ def _translated_pair(text: str, index: int) -> bool:
     )
 
 
-def _ends_joining_word(text: str, index: int) -> bool:
-    """A joiner or non-joiner after a letter (or a virama) of a joining script, before a space or a
-    punctuation mark: where Sorani Kurdish ends a word on a heh that must not join on (ku-TR
-    translations: ``فکر بکه\u200c``), and Malayalam writes a chillu (``പങ്കുകള്\u200d``). Before a
-    letter or another hidden character, or at the text's end, it is not spelling."""
+def _quoted_alone(text: str, index: int) -> bool:
+    """A ZERO WIDTH SPACE that is a whole quoted string (``label: "\u200b"``: a form's label
+    meant to look empty, in mkdocs-material's GitHub discussion templates; a constant for the
+    character in code): one character, which says nothing. Two or more, or one beside other
+    text, can spell a message, and stay findings."""
+    return (
+        0 < index < len(text) - 1
+        and text[index - 1] in "\"'`"
+        and text[index + 1] == text[index - 1]
+        and (index < 2 or not text[index - 2].isalnum())  # the quote opens: it's, don'\u200b't
+    )
+
+
+def _at_joining_word_edge(text: str, index: int) -> bool:
+    """A joiner or non-joiner between a letter (or a virama) of a joining script and a space or a
+    punctuation mark, on either side: where Sorani Kurdish ends a word on a heh that must not join
+    on (ku-TR translations: ``فکر بکه\u200c``), Malayalam writes a chillu (``പങ്കുകള്\u200d``),
+    and a Persian writer sets a suffix apart from the Latin word and space before it (vitepress's
+    Persian guide: ``API \u200cها``). Beside another hidden character, between two letters of
+    other scripts, or at the text's ends, it is not spelling."""
     import unicodedata  # lazy: the pre-commit, prompt hooks' start-up
 
-    return (
-        index > 0
-        and index + 1 < len(text)
-        and _joining_letter(ord(text[index - 1]))
-        and unicodedata.category(text[index + 1])[0] in "ZP"
-        and not _HIDDEN_RE.match(text, index + 1)  # (a line separator is a Z too)
-    )
+    if not 0 < index < len(text) - 1:
+        return False
+    before, after = text[index - 1], text[index + 1]
+    for letter, other in ((before, after), (after, before)):
+        if (
+            _joining_letter(ord(letter))
+            and unicodedata.category(other)[0] in "ZP"
+            and not _HIDDEN_RE.match(other)  # (a line separator is a Z too)
+        ):
+            return True
+    return False
 
 
 # The scripts written without spaces between words (Unicode's line-breaking class SA: Thai, Lao,
