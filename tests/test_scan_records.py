@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from gitmem.scan import scan_text
-from gitmem.scan.kinds import CODE
+from gitmem.scan.kinds import CODE, PROSE
 from tests.random_values import random_value
 
 HEX = "0123456789abcdef"
@@ -199,3 +199,18 @@ def test_reading_a_values_object_costs_little_beside_judging_the_value() -> None
         else:
             slow.append(f"{name}: {ratio:.1f}x")
     assert not slow, slow
+
+
+def test_a_restructuredtext_roles_text_is_no_credential(rng: random.Random) -> None:
+    """sphinx's production lists refer to a grammar's tokens with a role (``:token:`~MyTitle
+    <P1:A>```, batch 23), and a guide names the role in prose: the role's name is no credential's,
+    for the prose rule and the name-and-value one alike. The same value after a credential's name
+    and a colon, no role, is found."""
+    value = random_value(rng, 20, ALNUM)
+    for text in (
+        "- Tilde explicit title P1:A: :token:`~MyTitle <P1:A>`",
+        "not a reStructuredText role (`:token:`~MyTitle``, a reference)",
+        f"See :token:`{value}` in the grammar.",
+    ):
+        assert scan_text(text, "index.rst", kind=PROSE) == [], text
+    assert scan_text(f"my token: `{value}`", "notes.md", kind=PROSE)

@@ -526,13 +526,20 @@ def _published_format() -> tuple[bool, ...]:
 
 def _cleared_by_place(text: str, start: int, end: int) -> bool:
     """Whether a value without a provider's format is where no credential is kept: where its owner
-    publishes it to every reader (in an image's URL, as the search-only key of a search box), or in
-    a stored resource's record."""
+    publishes it to every reader (in an image's URL, as the search-only key of a search box), in
+    a stored resource's record, or in a reStructuredText role."""
     return (
         _in_image_query(text, start)
         or _search_only_key(text, start, end)
         or _in_record(text, start, end)
+        or _ROLE_RE.search(text, max(0, start - ROLE_REACH), start) is not None
     )
+
+
+# A reStructuredText role (``:token:`~MyTitle```, a reference in sphinx's production lists;
+# ``:kbd:``, ``:ref:``) is markup around its text: its name is the role's, not a credential's.
+ROLE_REACH = 64
+_ROLE_RE = lazy(r":[A-Za-z][\w.+-]*:`\Z")
 
 
 # An image's URL (a README's badge: codecov.io/…/badge.svg?token=…) is loaded by every reader's
@@ -601,33 +608,33 @@ def _in_record(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` is a member's value in an object whose own members (not those of
     the objects in it) include an ``id`` and a date and time: a stored resource's record."""
     low, high = max(0, start - RECORD_REACH), min(len(text), end + RECORD_REACH)
-    own: list[tuple[int, int]] = []  # the object's text around the value, nested objects left out
-    depth, edge = 0, start  # back to the object's opening brace
-    for position, brace in _braces_back(text, low, start):
-        depth += 1 if brace == "}" else -1
-        if depth < 0:
-            own.append((position + 1, edge))
-            break
-        if depth == 1 and brace == "}":
-            own.append((position + 1, edge))
-        elif depth == 0:
-            edge = position
-    else:
+    back, opened = _cuts(_braces_back(text, low, start), "}", start)
+    if not opened:
         return False
-    depth, edge = 0, end  # on to its closing brace, or as far as the reach
-    for position, brace in _braces_on(text, end, high):
-        depth += 1 if brace == "{" else -1
-        if depth < 0:
-            own.append((edge, position))
-            break
-        if depth == 1 and brace == "{":
-            own.append((edge, position))
-        elif depth == 0:
-            edge = position + 1
-    else:
-        own.append((edge, high) if depth == 0 else (edge, edge))
-    members = "\n".join(text[a:b] for a, b in own)
+    on, closed = _cuts(_braces_on(text, end, high), "{", end)
+    if not closed and len(on) % 2:  # as far as the reach
+        on.append(high)
+    members = "\n".join(
+        text[min(a, b) : max(a, b)]
+        for cuts in (back, on)
+        for a, b in zip(cuts[::2], cuts[1::2], strict=True)
+    )
     return _RECORD_ID_RE.search(members) is not None and _RECORD_TIME_RE.search(members) is not None
+
+
+def _cuts(braces: Iterator[tuple[int, str]], inward: str, edge: int) -> tuple[list[int], bool]:
+    """Where an object's own text stops and starts again, walking ``braces`` away from ``edge``:
+    at each object nested in it (``inward`` is the brace that begins one on this walk), and at the
+    object's own brace; and whether that brace was met."""
+    cuts, depth = [edge], 0
+    for position, brace in braces:
+        depth += 1 if brace == inward else -1
+        if depth < 0:
+            cuts.append(position)
+            return cuts, True
+        if (depth == 1 and brace == inward) or (depth == 0 and brace != inward):
+            cuts.append(position)
+    return cuts, False
 
 
 def _braces_on(text: str, start: int, end: int) -> Iterator[tuple[int, str]]:

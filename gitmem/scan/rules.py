@@ -2146,9 +2146,7 @@ RULES: tuple[Rule, ...] = (
         pattern=(
             # (a name after a URL's "?" or "&" is a query's parameter, for good: its value ends at
             # the next parameter or the fragment, ``?api_key=sua_chave#web_search_exa``)
-            # (a name right after a colon is a reStructuredText role's, ``:token:`~MyTitle```:
-            # markup around a reference, sphinx's production lists)
-            r"(?i:(?:(?<=[?&])(?P<query>))?+(?<!:)\b(?:the\s+|my\s+|our\s+|your\s+)?"
+            r"(?i:(?:(?<=[?&])(?P<query>))?+\b(?:the\s+|my\s+|our\s+|your\s+)?"
             + _PROSE_NAMES
             + r"(?:\s+(?:for|of|on)\s+[\w.@:/-]{1,60})?\s*(?:\bis\b|\bwas\b|=|:|->|→)\s*"
             r"(?:(?:now|set\s+to|still|just)\s+)?"
