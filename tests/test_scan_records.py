@@ -161,7 +161,7 @@ def test_a_short_key_of_another_kind_is_judged_as_ever(rng: random.Random) -> No
 
 def test_reading_a_values_object_costs_little_beside_judging_the_value() -> None:
     """A value's object is read back to its opening brace and on to its closing one, within a reach
-    of characters: values on every line with braces all around cost per byte at most
+    of characters and of braces: values on every line with braces all around cost per byte at most
     three times what the same values cost on lines of their own (whose cost tests/test_scan_cost.py
     bounds)."""
     from tests.test_scan_cost import _sized, cpu

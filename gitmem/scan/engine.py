@@ -13,6 +13,7 @@ import bisect
 import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache, lru_cache
+from itertools import islice
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from gitmem.scan import filters
@@ -594,10 +595,11 @@ def _search_only_key(text: str, start: int, end: int) -> bool:
 # "2a1a…", "cart_token": "6877…", "created_at": "2012-10-12T07:05:27-04:00", …}``). Its tokens and
 # keys name the resource (a checkout, a cart, a reservation), as its id does; a credential a record
 # holds with a provider's format is found there as anywhere. The object's own members are read, not
-# those of the objects it holds, RECORD_REACH characters either side of the value at most (GitHub's
-# repository record, in the tests of tools that call its API, has its temp_clone_token 5,400
-# characters in).
+# those of the objects it holds, RECORD_REACH characters and RECORD_BRACES braces either side of the
+# value at most (GitHub's repository record, in the tests of tools that call its API, has its
+# temp_clone_token 5,400 characters and some 20 braces in).
 RECORD_REACH = 8192
+RECORD_BRACES = 256
 _RECORD_ID_RE = lazy(  # "id": 450789469, id: "ord_12", :id => 42
     r"""(?<![\w-])["']?id["']?\s*(?::|=>?)\s*(?:\d+(?![\w.-])|["'][\w-]{1,64}["'])"""
 )
@@ -608,10 +610,13 @@ def _in_record(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` is a member's value in an object whose own members (not those of
     the objects in it) include an ``id`` and a date and time: a stored resource's record."""
     low, high = max(0, start - RECORD_REACH), min(len(text), end + RECORD_REACH)
-    back, opened = _cuts(_braces_back(text, low, start), "}", start)
+    back, opened = _cuts(islice(_braces_back(text, low, start), RECORD_BRACES), "}", start)
     if not opened:
         return False
-    on, closed = _cuts(_braces_on(text, end, high), "{", end)
+    braces = list(islice(_braces_on(text, end, high), RECORD_BRACES))
+    if len(braces) == RECORD_BRACES:  # read no further than the last brace walked
+        high = braces[-1][0]
+    on, closed = _cuts(braces, "{", end)
     if not closed and len(on) % 2:  # as far as the reach
         on.append(high)
     members = "\n".join(
@@ -622,7 +627,7 @@ def _in_record(text: str, start: int, end: int) -> bool:
     return _RECORD_ID_RE.search(members) is not None and _RECORD_TIME_RE.search(members) is not None
 
 
-def _cuts(braces: Iterator[tuple[int, str]], inward: str, edge: int) -> tuple[list[int], bool]:
+def _cuts(braces: Iterable[tuple[int, str]], inward: str, edge: int) -> tuple[list[int], bool]:
     """Where an object's own text stops and starts again, walking ``braces`` away from ``edge``:
     at each object nested in it (``inward`` is the brace that begins one on this walk), and at the
     object's own brace; and whether that brace was met."""
