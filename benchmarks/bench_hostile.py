@@ -4,8 +4,9 @@ file of the same size.
 
     python benchmarks/bench_hostile.py [--runs 5]
 
-Then round 36's repository files (an e-mail preview's padding in code, a translation's zero-width
-spaces), scanned as the hook scans a file, beside prose of the same size.
+Then round 36's and 37's repository files (an e-mail preview's padding in code, a translation's
+zero-width spaces, a stored record's tokens among braces), scanned as the hook scans a file, beside
+prose of the same size.
 
 Then issue 22's cases, each beside a benign input of the same size (time and peak memory,
 tracemalloc, as ratios): the journal's and import's Markdown, the scanner's JSON strings, aider's
@@ -127,26 +128,7 @@ CASES: dict[str, bytes] = {
     "a hex key on every line, no index": block_file(
         "\n".join(f"apiKey: {random.Random(n).getrandbits(128):032x}" for n in range(1500))
     )[:MAX_FILE_BYTES],
-    # round 37: a value's object is read for its own members (a stored resource's record), back to
-    # its opening brace and on to its closing one, within a reach; a key's DER is read for where
-    # its modulus ends
-    "a record's token in every object": fill(
-        '{"id": 1, "cart_token": "'
-        + f"{random.Random(37).getrandbits(128):032x}"
-        + '", "created_at": "2012-10-12T07:05:27Z"}, '
-    ),
-    "a token in nested objects on every line": block_file(
-        "\n".join(
-            '{"a": {"b": {"cart_token": "' + f"{random.Random(n).getrandbits(128):032x}" + '"}}}'
-            for n in range(1500)
-        )
-    )[:MAX_FILE_BYTES],
-    "a token before a run of opening braces": block_file(
-        "\n".join(
-            '{"cart_token": "' + f"{random.Random(n).getrandbits(128):032x}" + '" ' + "{" * 200
-            for n in range(300)
-        )
-    )[:MAX_FILE_BYTES],
+    # round 37: a key's DER is read for where its modulus ends
     "an RSA key cut short, repeated": block_file(
         "\n".join(
             "-----BEGIN RSA " + "PRIVATE KEY-----\nMIIEpQIBAAKCAQEAuyf/lNrH9ck8DmNyo3fGgvCI1l9s+cmB"
@@ -211,14 +193,30 @@ def main() -> None:
     prompt_hook_on_a_hostile_store()
 
 
-# Round 36: what is allowed only in a repository's files (an e-mail preview's padding in code, the
-# zero-width spaces machine translation leaves in a translation file), each as large as a memory,
+# Rounds 36 and 37: what is allowed only in a repository's files (an e-mail preview's padding in
+# code, the zero-width spaces machine translation leaves in a translation file, a stored record's
+# tokens), each as large as a memory,
 # scanned as the hook scans a file, beside prose of the same size at the same path
+_TOKEN = f"{random.Random(37).getrandbits(128):032x}"  # (made at run time, as every value here)
 FILE_CASES: dict[str, tuple[str, str]] = {
     "React Email's preview padding": ("mail.html", "\xa0\u200c\u200b\u200d\u200e\u200f\ufeff"),
     "the padding, one character short": ("mail.html", "\xa0\u200c\u200b\u200d\u200e\u200f"),
     "paired zero-width spaces in a translation": ("locales/fi-FI.json", "a \u200b\u200bb "),
     "soft hyphens in a translation": ("locales/de-DE.json", "Seiten\xadschutz "),
+    # round 37: in a file people review, a value's object is read for its own members (a stored
+    # resource's record), back to its opening brace and on to its closing one, within a reach
+    "a record's token in every object": (
+        "test/fixtures/orders.json",
+        '{"id": 1, "cart_token": "' + _TOKEN + '", "created_at": "2012-10-12T07:05:27Z"}, ',
+    ),
+    "a token in nested objects on every line": (
+        "test/fixtures/orders.json",
+        '{"a": {"b": {"cart_token": "' + _TOKEN + '"}}}\n',
+    ),
+    "a token before a run of opening braces": (
+        "test/fixtures/orders.json",
+        '{"cart_token": "' + _TOKEN + '" ' + "{" * 200 + "\n",
+    ),
 }
 
 

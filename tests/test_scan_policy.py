@@ -27,32 +27,53 @@ TRANSCRIPT = '{"type": "user", "sessionId": "s", "cwd": "/w", "message": {"role"
         (".claude/projects/-w/abc.jsonl", "x", TRANSCRIPT, LOG),
         ("logs/session.jsonl", "x", TRANSCRIPT, LOG),  # a transcript by its content
         (".memory/memories/a.yaml", "x", "id: a\n", Policy(DEFAULT_DECODE_DEPTH, False, PROSE)),
-        ("src/app.py", "src/app.py", "x = 1\n", Policy(DEFAULT_DECODE_DEPTH, True, CODE)),
-        ("docs/notes.md", "docs/notes.md", "x\n", Policy(DEFAULT_DECODE_DEPTH, True, PROSE)),
-        ("", "outside/run.log", "x\n", Policy(DEFAULT_DECODE_DEPTH, True, PROSE)),  # no repository
+        (
+            "src/app.py",
+            "src/app.py",
+            "x = 1\n",
+            Policy(DEFAULT_DECODE_DEPTH, True, CODE, records=True),
+        ),
+        (
+            "docs/notes.md",
+            "docs/notes.md",
+            "x\n",
+            Policy(DEFAULT_DECODE_DEPTH, True, PROSE, records=True),
+        ),
+        # no repository
+        ("", "outside/run.log", "x\n", Policy(DEFAULT_DECODE_DEPTH, True, PROSE, records=True)),
         (
             "web/locales/he-IL.json",
             "x",
             "{}",
-            Policy(DEFAULT_DECODE_DEPTH, True, CODE, True, True, True),
+            Policy(DEFAULT_DECODE_DEPTH, True, CODE, True, True, True, True),
         ),
-        ("", "i18n/fi.json", "{}", Policy(DEFAULT_DECODE_DEPTH, True, CODE, True, True, True)),
+        (
+            "",
+            "i18n/fi.json",
+            "{}",
+            Policy(DEFAULT_DECODE_DEPTH, True, CODE, True, True, True, True),
+        ),
         # a translation's code (it may set a translation service up, with its token) is code
-        ("src/i18n/index.ts", "x", "", Policy(DEFAULT_DECODE_DEPTH, True, CODE, True)),
+        (
+            "src/i18n/index.ts",
+            "x",
+            "",
+            Policy(DEFAULT_DECODE_DEPTH, True, CODE, True, records=True),
+        ),
         # Yarn's own release, committed by Yarn: secrets only
         (
             ".yarn/releases/yarn-3.2.1.cjs",
             "x",
             "",
-            Policy(DEFAULT_DECODE_DEPTH, True, CODE, False, False),
+            Policy(DEFAULT_DECODE_DEPTH, True, CODE, False, False, records=True),
         ),
         (
             "app/.yarn/plugins/p.cjs",
             "x",
             "",
-            Policy(DEFAULT_DECODE_DEPTH, True, CODE, False, False),
+            Policy(DEFAULT_DECODE_DEPTH, True, CODE, False, False, records=True),
         ),
-        ("src/.yarn-releases.js", "x", "", Policy(DEFAULT_DECODE_DEPTH, True, CODE)),
+        ("src/.yarn-releases.js", "x", "", Policy(DEFAULT_DECODE_DEPTH, True, CODE, records=True)),
     ],
 )
 def test_the_policy_of_each_kind_of_file(
@@ -61,7 +82,7 @@ def test_the_policy_of_each_kind_of_file(
     assert policy(relative, shown, text) == expected
 
 
-_DECIDED = ("decode", "pragmas", "kind", "locale", "hidden", "messages")
+_DECIDED = ("decode", "pragmas", "kind", "locale", "hidden", "messages", "records")
 
 
 def test_no_module_decides_how_to_scan_on_its_own() -> None:

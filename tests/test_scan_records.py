@@ -20,7 +20,9 @@ from pathlib import Path
 import pytest
 
 from gitmem.scan import scan_text
+from gitmem.scan.engine import Finding
 from gitmem.scan.kinds import CODE, PROSE
+from gitmem.scan.policy import LOG, TYPED, policy, scan
 from tests.random_values import random_value
 
 HEX = "0123456789abcdef"
@@ -41,6 +43,11 @@ def _record(rng: random.Random, value: str, padding: int = 0) -> str:
     )
 
 
+def _in_file(text: str, path: str) -> list[Finding]:
+    """``text`` scanned as the hook and ``gitmem scan`` scan a repository's file at ``path``."""
+    return scan(text, path, policy(path, path, text))
+
+
 @pytest.mark.parametrize("padding", [0, 60, 120])
 def test_a_stored_records_token_names_the_resource(rng: random.Random, padding: int) -> None:
     """An object with an ``id`` and a date and time is a stored resource's record, as an API returns
@@ -56,7 +63,7 @@ def test_a_stored_records_token_names_the_resource(rng: random.Random, padding: 
         f'order = {{ :id => 42, :cart_token => "{token}", :created_at => "2024-03-01T10:00:00Z" }}',
     )
     for text in texts:
-        assert scan_text(text, "order.test.ts", kind=CODE) == [], text[:80]
+        assert _in_file(text, "test/order.test.ts") == [], text[:80]
 
 
 def test_a_token_beside_a_record_or_in_an_object_that_is_none_is_found(
@@ -76,12 +83,28 @@ def test_a_token_beside_a_record_or_in_an_object_that_is_none_is_found(
         f'{{"access_token": "{token}", "expires_at": "2024-03-01T10:00:00Z"}}',
     )
     for text in found:
-        assert [f.rule for f in scan_text(text, "cache.json", kind=CODE)] == ["generic-secret"], (
-            text
-        )
+        assert [f.rule for f in _in_file(text, "cache.json")] == ["generic-secret"], text
     live = "ghp_" + random_value(rng, 36, ALNUM)
     text = f'{{"id": 1, "token": "{live}", "created_at": "2012-10-12T07:05:27Z"}}'
-    assert [f.rule for f in scan_text(text, "cache.json", kind=CODE)] == ["github-pat"]
+    assert [f.rule for f in _in_file(text, "cache.json")] == ["github-pat"]
+
+
+def test_a_record_in_a_log_a_memory_or_pasted_text_is_a_live_answer(rng: random.Random) -> None:
+    """A record is a fixture only in a file people review. In a session log or an agent's
+    transcript it is what an API answered, its token as real as any; in a memory, or text pasted
+    into ``gitmem scan -``, nobody has said otherwise: found, as by every reader that scans with
+    the defaults (a memory's check, a proposal, the journal)."""
+    token = random_value(rng, 32, HEX)
+    text = f'{{"id": 7, "cart_token": "{token}", "created_at": "2024-03-01T10:00:00Z"}}\n'
+    assert _in_file(text, "test/fixtures/order.json") == []
+    for how in (
+        LOG,
+        TYPED,
+        policy(".memory/journal/2026-12.jsonl", "x", text),
+        policy(".memory/memories/orders.yaml", "x", text),
+    ):
+        assert [f.rule for f in scan(text, "x", how)] == ["generic-secret"], how
+    assert [f.rule for f in scan_text(text)] == ["generic-secret"]
 
 
 def _pem(der: bytes, label: str, cut: int | None = None) -> str:
@@ -164,9 +187,13 @@ def test_reading_a_values_object_costs_little_beside_judging_the_value() -> None
     of characters and of braces: values on every line with braces all around cost per byte at most
     three times what the same values cost on lines of their own (whose cost tests/test_scan_cost.py
     bounds)."""
-    from tests.test_scan_cost import _sized, cpu
+    from tests.cpu import least_cpu
+    from tests.test_scan_cost import _sized
 
     size = 64_000
+
+    def cpu(text: str, runs: int = 1) -> float:  # as the hook scans a reviewed file
+        return least_cpu(lambda: scan_text(text, kind=CODE, records=True), runs)
 
     def token(n: int) -> str:
         return f"{random.Random(n).getrandbits(128):032x}"

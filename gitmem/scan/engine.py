@@ -354,11 +354,12 @@ class _Judged:
     another line, in a layer decoded from it, by another rule) is judged once. It holds values that
     may be secrets, so it lives no longer than the scan."""
 
-    __slots__ = ("kind", "looks", "messages", "values")
+    __slots__ = ("kind", "looks", "messages", "records", "values")
 
-    def __init__(self, kind: Kind, messages: bool = False) -> None:
+    def __init__(self, kind: Kind, messages: bool = False, records: bool = False) -> None:
         self.kind = kind
         self.messages = messages  # a translation file's strings: text shown to people
+        self.records = records  # a file people review: a stored record in it is a fixture's
         self.looks: dict[tuple[Callable[[str], object], str], object] = {}
         self.values: dict[tuple[int, str], bool] = {}
 
@@ -510,7 +511,7 @@ def _candidates(number: int, text: str, start: int, end: int, judged: _Judged) -
             span is not None
             and span[0] != span[1]
             and judged.value(number, text[span[0] : span[1]])
-            and (_published_format()[number] or not _cleared_by_place(text, span[0], span[1]))
+            and (_published_format()[number] or not _cleared_by_place(text, span, judged))
         ):
             yield number, span[0], span[1]
             position = max(match.end(), match.start() + 1)
@@ -525,15 +526,17 @@ def _published_format() -> tuple[bool, ...]:
     return tuple(value_bound(rule.id) for rule in RULES)
 
 
-def _cleared_by_place(text: str, start: int, end: int) -> bool:
+def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool:
     """Whether a value without a provider's format is where no credential is kept: where its owner
-    publishes it to every reader (in an image's URL, as the search-only key of a search box), in
-    a stored resource's record, or in a reStructuredText role."""
+    publishes it to every reader (in an image's URL, as the search-only key of a search box), in a
+    reStructuredText role, or, in a file people review, in a stored resource's record (a test's
+    mock; in a session log or pasted text a record is an API's live answer, and its token real)."""
+    start, end = span
     return (
         _in_image_query(text, start)
         or _search_only_key(text, start, end)
-        or _in_record(text, start, end)
         or _ROLE_RE.search(text, max(0, start - ROLE_REACH), start) is not None
+        or (judged.records and _in_record(text, start, end))
     )
 
 
@@ -860,6 +863,7 @@ def scan_text(
     kind: Kind = PROSE,
     locale: bool = False,
     messages: bool = False,
+    records: bool = False,
 ) -> list[Finding]:
     """Every secret in ``text``, in order of position.
 
@@ -875,9 +879,11 @@ def scan_text(
     text is a translation file (``gitmem.scan.kinds.is_locale``), where the directional marks inside
     strings are ordinary text. ``messages``: the text is a translation's strings, data and not
     code (``gitmem.scan.kinds.is_messages``), where a name and its value are no credential: only
-    the rules with a provider's format run.
+    the rules with a provider's format run. ``records``: the text is a file people review, where a
+    stored resource's record (an ``id`` and a date and time) is a fixture, and its tokens name
+    the resource.
     """
-    spans = _resolve(_scan_layered(text, decode, _Judged(kind, messages)))
+    spans = _resolve(_scan_layered(text, decode, _Judged(kind, messages, records)))
     hidden_chars = _find_hidden(text, locale, kind) if hidden else []
     if not spans and not hidden_chars:
         return []

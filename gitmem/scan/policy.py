@@ -5,12 +5,13 @@ check of allow entries, so each reads a file as the others do.
 
 - gitmem's session logs (``.memory/journal/``) and AI clients' transcripts are logs: decoded
   deeper (JSON escapes inside base64 inside URL-encoding), prose, and a pragma in them allows
-  nothing (an agent writes that text; nobody reviews it line by line);
-- memories are prose, and a pragma in them allows nothing either;
+  nothing (an agent writes that text; nobody reviews it line by line); a record in one is an
+  API's live answer, its token as real as any;
+- memories are prose, and a pragma or a record in them allows nothing either;
 - every other file is judged by its path (``gitmem.scan.kinds``), and its pragmas count: people
-  review it. A translation file allows what right-to-left text and translators' tools need; the
-  copy of Yarn that Yarn itself commits (``.yarn/releases/``, ``.yarn/plugins/``) is looked at for
-  secrets only.
+  review it, and a stored resource's record in it is a test's mock or a fixture. A translation
+  file allows what right-to-left text and translators' tools need; the copy of Yarn that Yarn
+  itself commits (``.yarn/releases/``, ``.yarn/plugins/``) is looked at for secrets only.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ class Policy(NamedTuple):
     locale: bool = False  # a translation file (engine.scan_text's ``locale``)
     hidden: bool = True  # hidden Unicode characters are findings too
     messages: bool = False  # a translation's strings (engine.scan_text's ``messages``)
+    # a file people review, where a stored resource's record is a fixture (engine.scan_text's
+    # ``records``); in a log, a memory or pasted text a record is an API's live answer
+    records: bool = False
 
 
 LOG = Policy(LOG_DECODE_DEPTH, False, PROSE)  # a session log, a transcript
@@ -52,6 +56,7 @@ def scan(text: str, shown: str, how: Policy) -> list[Finding]:
         kind=how.kind,
         locale=how.locale,
         messages=how.messages,
+        records=how.records,
     )
 
 
@@ -61,11 +66,13 @@ def policy(relative: str, shown: str, text: str) -> Policy:
     if relative.startswith(".memory/journal/") or recognise(relative, text[:_HEAD]):
         return LOG
     where = relative or shown
+    reviewed = not relative.startswith(".memory/memories/")
     return Policy(
         DEFAULT_DECODE_DEPTH,
-        not relative.startswith(".memory/memories/"),
+        reviewed,
         file_kind(where),
         is_locale(where),
         not is_vendored_tool(where),
         is_messages(where),
+        reviewed,
     )
