@@ -121,3 +121,52 @@ def test_a_dotted_name_holds_what_its_last_member_names() -> None:
         value = "".join(rng.choice(alphabet) for _ in range(36))
         assert scan_text(f'  "{name}": "{value}",', "config.json", kind=CODE), name
         assert scan_text(f"{name}={value}", "app.properties", kind=CODE), name
+
+
+# Names of things a product keys by name (a feature flag, a survey's targeting): each is a slug whose
+# last piece is a short hex id, as generated names end (posthog-js' surveys: batch 24)
+SLUG_NAMES = ("targeting_flag_key", "flagKey", "token", "experiment_key")
+
+
+def _hex(rng: random.Random, size: int) -> str:
+    value = "".join(rng.choice("0123456789abcdef") for _ in range(size))
+    return (
+        value
+        if any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+        else "9" + value[1:-1] + "a"
+    )
+
+
+def test_a_slug_that_ends_in_a_short_hex_id_is_a_name() -> None:
+    rng = random.Random(38)
+    for _ in range(100):
+        words = rng.sample(WORDS, rng.randint(2, 3))
+        pieces = [*words, _hex(rng, rng.randint(6, 12))]
+        if rng.random() < 0.3:
+            pieces.append(rng.choice(WORDS))  # a variant's name after the id: -custom
+        line = f"{rng.choice(SLUG_NAMES)}: '{'-'.join(pieces)}',"
+        assert scan_text(line, "t.ts", kind=CODE) == [], line
+
+
+def test_a_slug_around_a_key_s_worth_of_random_characters_is_still_found() -> None:
+    """A hex piece of 32 digits is an API key's length; two short hex pieces are no slug's."""
+    rng = random.Random(39)
+    for value in (
+        f"billing-export-{_hex(rng, 32)}",
+        f"billing-{_hex(rng, 12)}-{_hex(rng, 12)}-export",
+    ):
+        assert scan_text(f"token: '{value}',", "t.ts", kind=CODE), value
+
+
+def test_the_first_part_of_a_name_code_completes_is_no_secret() -> None:
+    """``const token = 'auto-identify-same-' + uuidv7()`` (posthog-js' tests): words and the joiner
+    the rest is added after. A random value that ends in a joiner (base64url's ``-`` and ``_``) is
+    still found."""
+    rng = random.Random(40)
+    for _ in range(50):
+        prefix = "-".join(rng.sample(WORDS, rng.randint(2, 4))) + rng.choice("-_:")
+        line = f"const token = '{prefix}' + uuidv7()"
+        assert scan_text(line, "t.ts", kind=CODE) == [], line
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    value = "".join(rng.choice(alphabet) for _ in range(30)) + "-"
+    assert scan_text(f"const token = '{value}'", "t.ts", kind=CODE), value

@@ -501,6 +501,10 @@ def test_base64_of_a_stand_in_is_a_stand_in(kind: str) -> None:
         line = f'"X-Amz-Server-Side-Encryption-Customer-Key": "{value}",'
         assert scan_text(line, "t.go", kind=kind) == [], text
     assert scan_text('imdsToken := "IMDSTokenabc123=="', "t.go", kind=kind) == []
+    # a default password, its padding saying it is base64 (a security guide's Kubernetes Secret)
+    for text in ("admin", "root", "secret"):
+        line = f"  password: {base64.b64encode(text.encode()).decode()}"
+        assert scan_text(line, "secret.yaml", kind=kind) == [], text
     for value in (
         base64.b64encode(made(24).encode()).decode(),
         base64.b64encode(_rng.randbytes(32)).decode(),
@@ -857,3 +861,16 @@ def test_a_value_whose_words_say_what_it_stands_in_for_is_a_stand_in(
     encoded = base64.b64encode(made(30).encode()).decode()
     assert scan_text(f"apiKey: 'bedrock-api-key-{encoded}',", "gateway.test.ts", kind=CODE)
     assert scan_text(f"apiKey: 'gw_{made(12)}_key_{made(24)}',", "gateway.test.ts", kind=CODE)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_value_that_is_another_assignment_is_judged_by_its_value(kind: str) -> None:
+    """tox's ``langchain-notiktoken: _TESTPATH=tests/integrations/langchain`` (sentry-python, batch
+    24): the factor's name reads as a token's, and its value is another setting, a path. The setting's
+    value is what is judged: a random one is found."""
+    line = "    langchain-notiktoken: _TESTPATH=tests/integrations/langchain"
+    assert scan_text(line, "tox.ini", kind=kind) == []
+    assert scan_text(f"    deploy-token: _DEPLOY_KEY={made(32)}", "tox.ini", kind=kind)
+    # base32's padding is no assignment: a TOTP secret in upper case is still found
+    secret = base64.b32encode(_rng.randbytes(40)).decode().rstrip("=") + "===="
+    assert scan_text(f'totpSecret = "{secret}"', "t.go", kind=kind), secret

@@ -482,16 +482,19 @@ def _end_to_end(letters: str) -> bool:
 
 
 _BASE64_RE = lazy(r"[A-Za-z0-9+/]{8,}={0,2}")
+# ... or shorter, its padding saying it is base64: YWRtaW4= (admin), cm9vdA== (root)
+_PADDED_BASE64_RE = lazy(r"[A-Za-z0-9+/]{6,7}={1,2}")
 _HEX_TEXT_RE = lazy(r"(?:[0-9a-fA-F]{2}){8,}")  # hex of eight bytes or more
-_TEXT_RE = lazy(r"[ -~]{6,}")  # printable ASCII: what a person types
+_TEXT_RE = lazy(r"[ -~]{4,}")  # printable ASCII: what a person types
 
 
 def _encoded_text(value: str) -> str | None:
     """The text a hex or base64 value encodes, when it encodes printable ASCII; else ``None``.
-    Random bytes are never all printable: 32 of them are, once in 10^13."""
+    Random bytes are never all printable: 32 of them are, once in 10^13 (and the text is only ever
+    judged a stand-in: a word, a placeholder)."""
     if _HEX_TEXT_RE.fullmatch(value):
         raw: bytes | None = bytes.fromhex(value)
-    elif _BASE64_RE.fullmatch(value):
+    elif _BASE64_RE.fullmatch(value) or _PADDED_BASE64_RE.fullmatch(value):
         raw = _b64decode(value)
     else:
         return None
@@ -877,6 +880,7 @@ _NOT_SECRETS = _NOT_VALUES | _COMMON_PASSWORDS  # words, and passwords everyone 
 
 
 _CLAUSE_ENDS = frozenset(".,:;")
+_ASSIGNED_RE = lazy(r"_?[A-Z][A-Z0-9_]{2,}")  # an environment variable's name
 
 
 def plausible(value: str, *, short: bool = False) -> bool:
@@ -890,6 +894,11 @@ def plausible(value: str, *, short: bool = False) -> bool:
         return False
     if _base64_pair(value):
         return basic_credentials(value)
+    assigned, _, rest = value.partition("=")
+    if rest[:1] not in ("", "=") and _ASSIGNED_RE.fullmatch(assigned):  # not base32's padding
+        # another assignment (tox's ``py312: _TESTPATH=tests/unit``, a shell's ``env FOO=bar``):
+        # its value is the one to judge
+        return plausible(rest, short=short)
     lowered = value.lower()
     if (
         _stand_in(value, lowered)
@@ -1064,17 +1073,29 @@ def _code_or_reference(value: str) -> bool:
 # metric, a topic (``billing:v4:legacy-usage:heartbeat:v1``,
 # ``app.v5.checkout-flow.rate-limit.v2``). Decided by its shape, not by the name it is assigned to:
 # no list of words says which names hold such keys.
-_JOINED_PIECE = r"(?:[a-z]{2,}[0-9]{0,2}|v[0-9]{1,4}|[0-9]{1,4})"
+# One piece may be a short hex id or hash, as a slug ends (``survey-targeting-835605292e``): hex
+# API keys are 32 digits or more (``_short_hex``).
+_JOINED_PIECE = r"(?:[a-z]{2,}[0-9]{0,2}|v[0-9]{1,4}|[0-9]{1,4}|[0-9a-f]{5,16})"
 _JOINED_NAME_RE = lazy(rf"^{_JOINED_PIECE}(?:[:/._~-]{{1,2}}{_JOINED_PIECE}){{2,}}$")
-_JOINED_WORD_RE = lazy(r"[a-z]{2,}")
+_JOINED_SPLIT_RE = lazy(r"[:/._~-]{1,2}")
+_JOINED_WORD_RE = lazy(r"[a-z]{2,}[0-9]{0,2}")
+_JOINED_HASH_RE = lazy(r"(?=[a-f]*[0-9])(?=[0-9]*[a-f])[0-9a-f]{5,16}")
 
 
 def joined_name(value: str) -> bool:
     """Lower-case words and version segments joined by ``:`` ``/`` ``.`` ``_`` ``~`` ``-``: three
-    pieces or more, two of them words (``service:v4:legacy-usage:heartbeat:v1``). An identifier, not
-    a secret.
+    pieces or more, two of them words (``service:v4:legacy-usage:heartbeat:v1``), one at most a
+    short hex id (``survey-targeting-835605292e``). An identifier, not a secret.
     """
-    return _JOINED_NAME_RE.match(value) is not None and len(_JOINED_WORD_RE.findall(value)) >= 2
+    if _JOINED_NAME_RE.match(value) is None:
+        return False
+    pieces = _JOINED_SPLIT_RE.split(value)
+    hashes = [_JOINED_HASH_RE.fullmatch(piece) is not None for piece in pieces]
+    words = sum(
+        not hashed and _JOINED_WORD_RE.fullmatch(piece) is not None
+        for piece, hashed in zip(pieces, hashes, strict=True)
+    )
+    return words >= 2 and sum(hashes) <= 1
 
 
 def _identifier(value: str) -> bool:
@@ -1149,9 +1170,14 @@ _NAME_SHAPES: tuple[Callable[[str], bool], ...] = (
 )
 
 
+_JOINERS = "-_.:/"
+
+
 def _name_like(value: str, length: int) -> bool | None:
     """The verdict on a value shaped like a name (an identifier, a type name, words, a short hex id,
     a slug), or ``None`` when it has no such shape."""
+    # a name's first part, to which code adds the rest: 'auto-identify-' + uuidv7()
+    value = value.rstrip(_JOINERS) or value
     if any(shape(value) for shape in _NAME_SHAPES):
         return False
     if _WORDS_RE.match(value):
