@@ -170,3 +170,23 @@ def test_the_first_part_of_a_name_code_completes_is_no_secret() -> None:
     alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
     value = "".join(rng.choice(alphabet) for _ in range(30)) + "-"
     assert scan_text(f"const token = '{value}'", "t.ts", kind=CODE), value
+
+
+def test_a_list_of_words_a_numbered_name_and_an_id_are_names() -> None:
+    """Batch 25: 1Password's CLI takes ``--generate-password=letters,digits,symbols,32`` (a recipe);
+    external-secrets' ``{SecretKey: "SERVICE_NAME-2"}`` names a key in a Kubernetes Secret, and
+    ``secretUUID = "<uuid>"`` an IBM secret's id. Random values in the same places are found."""
+    rng = random.Random(41)
+    for _ in range(30):
+        recipe = ",".join([*rng.sample(WORDS, rng.randint(2, 4)), str(rng.randint(8, 64))])
+        assert scan_text(f'op("item", "--generate-password={recipe}")', kind=CODE) == [], recipe
+        name = "_".join(rng.sample(WORDS, rng.randint(2, 3))).upper() + f"-{rng.randint(1, 99)}"
+        assert scan_text(f'{{SecretKey: "{name}"}},', kind=CODE) == [], name
+    uuid = "-".join(_hex(rng, size) for size in (8, 4, 4, 4, 12))
+    uuid = uuid[:14] + "4" + uuid[15:19] + "a" + uuid[20:]
+    assert scan_text(f'secretUUID = "{uuid}"', kind=CODE) == []
+    assert scan_text(f'secretToken = "{uuid}"', kind=CODE)
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    value = "".join(rng.choice(alphabet) for _ in range(32))
+    assert scan_text(f"op --generate-password={value}", kind=CODE)
+    assert scan_text(f'{{SecretKey: "{value}-2"}},', kind=CODE)

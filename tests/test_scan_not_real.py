@@ -874,3 +874,34 @@ def test_a_value_that_is_another_assignment_is_judged_by_its_value(kind: str) ->
     # base32's padding is no assignment: a TOTP secret in upper case is still found
     secret = base64.b32encode(_rng.randbytes(40)).decode().rstrip("=") + "===="
     assert scan_text(f'totpSecret = "{secret}"', "t.go", kind=kind), secret
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_base64_of_a_value_is_as_secret_as_the_value(kind: str) -> None:
+    """external-secrets' guides (batch 25): a Kubernetes Secret's data is base64, and ``echo`` adds
+    a newline before it is encoded: ``VE9LRU4gd2FzIHRlbXBsYXRlZA==`` is "TOKEN was templated",
+    ``Z3JlYXQtbmFtZQ==`` "great-name", and ``bXktc2VydmljZS1…`` "my-service-principle-client-secret"
+    and a newline. Each is judged as its text is; a random password so encoded is found."""
+    for text in ("TOKEN was templated", "great-name", "my-service-principle-client-secret\n"):
+        value = base64.b64encode(text.encode()).decode()
+        assert scan_text(f"  token: {value}", "secret.yaml", kind=kind) == [], text
+    for text in (made(20), made(24) + "\n"):
+        value = base64.b64encode(text.encode()).decode()
+        assert scan_text(f"  token: {value}", "secret.yaml", kind=kind), text
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_value_its_tool_keeps_encrypted_is_no_secret(kind: str) -> None:
+    """dotenvx commits ``.env`` files whose values are ciphertext, ``encrypted:<base64>``, made to
+    be committed (its private key, in ``.env.keys``, is not). The same base64 alone is found."""
+    cipher = base64.b64encode(_rng.randbytes(96)).decode()
+    assert scan_text(f'API_TOKEN="encrypted:{cipher}"', ".env", kind=kind) == []
+    assert scan_text(f'API_TOKEN="{cipher}"', ".env", kind=kind)
+
+
+def test_an_empty_setting_in_prose_takes_no_value_from_the_next_line() -> None:
+    """dotenvx's README shows an ``.env.example``: ``API_KEY=`` and, below it, ``SENTRY_DSN= #
+    optional``; the next line's name was read as the key's value. A value on the same line is
+    found."""
+    assert scan_text("DATABASE_URL=\nAPI_KEY=\nSENTRY_DSN= # optional\n", "README.md") == []
+    assert scan_text(f"API_KEY= {made(24)}\nSENTRY_DSN= # optional\n", "README.md")

@@ -99,3 +99,15 @@ def test_a_wrapped_line_reaches_one_line_on_at_most() -> None:
     )
     assert rules_found(f'{name} =\n    "{value}"') == {"generic-secret"}
     assert rules_found(f'{name} =\n\n\n    "{value}"') == set()
+
+
+def test_a_map_s_first_key_after_its_type_s_brace_is_no_value() -> None:
+    """external-secrets' e2e suite (batch 25): ``Secrets = map[string]SecretEntry{`` and, on the next
+    line, ``"e2e-crd-getonly-find": {…}``. A brace opens C++'s initialiser only when the string
+    is all it holds; the map's first key is a name, whatever the type is called. Its value is
+    read as any map's."""
+    entries = '\n    "e2e-crd-getonly-find": {Value: `{"marker":"nope"}`},\n}'
+    assert scan_text(f"tc.Secrets = map[string]framework.SecretEntry{{{entries}", kind=CODE) == []
+    value = rules._r(rules._ALNUM, 32)
+    line = f'tokens := map[string]SecretEntry{{\n    "deploy": {{Token: "{value}"}},\n}}'
+    assert value_found(line, value)

@@ -485,7 +485,7 @@ _BASE64_RE = lazy(r"[A-Za-z0-9+/]{8,}={0,2}")
 # ... or shorter, its padding saying it is base64: YWRtaW4= (admin), cm9vdA== (root)
 _PADDED_BASE64_RE = lazy(r"[A-Za-z0-9+/]{6,7}={1,2}")
 _HEX_TEXT_RE = lazy(r"(?:[0-9a-fA-F]{2}){8,}")  # hex of eight bytes or more
-_TEXT_RE = lazy(r"[ -~]{4,}")  # printable ASCII: what a person types
+_TEXT_RE = lazy(r"[ -~]{4,}")  # printable ASCII: what a person types (and echo's newline after)
 
 
 def _encoded_text(value: str) -> str | None:
@@ -498,7 +498,7 @@ def _encoded_text(value: str) -> str | None:
         raw = _b64decode(value)
     else:
         return None
-    text = "" if raw is None else raw.decode("latin-1")
+    text = "" if raw is None else raw.decode("latin-1").removesuffix("\n")
     return text if _TEXT_RE.fullmatch(text) else None
 
 
@@ -598,16 +598,17 @@ _KEY_QUALIFIERS = frozenset(
 _NOT_SECRET_TAILS = frozenset(
     _words(
         """
-        id ids name names type types url uri urls endpoint path paths file files filename dir len
-        length size count max min format fmt header headers field fields env var vars prefix suffix
-        pattern regex re policy hash hashed digest sha md5 expiry expires expiration expired ttl
-        timeout lifetime algorithm alg hint label placeholder prompt kind mode method scheme
-        location version index idx position pos char chars class cls limit rule rules validator
-        reset required enabled strength store manager provider source param params arg args option
-        options opt question confirm confirmation policy label input form box widget dialog
-        field_name reference ref arn help error errors message msg text title description desc
-        display mask masked changed set get check validate validation regexp count counter lock
-        kwarg callback handler fn func function factory audience aud issuer iss scope scopes realm
+        id ids uuid guid name names type types url uri urls endpoint path paths file files
+        filename dir len length size count max min format fmt header headers field fields
+        env var vars prefix suffix pattern regex re policy hash hashed digest sha md5 expiry
+        expires expiration expired ttl timeout lifetime algorithm alg hint label placeholder
+        prompt kind mode method scheme location version index idx position pos char chars
+        class cls limit rule rules validator reset required enabled strength store manager
+        provider source param params arg args option options opt question confirm
+        confirmation policy label input form box widget dialog field_name reference ref arn
+        help error errors message msg text title description desc display mask masked
+        changed set get check validate validation regexp count counter lock kwarg callback
+        handler fn func function factory audience aud issuer iss scope scopes realm
         """
     )
 )
@@ -811,8 +812,9 @@ _REFERENCE_RE = lazy(
             # signing copies: X-Amz-Credential=<key id>/<date>/<region>/<service>/aws4_request), in
             # a presigned URL: it names the key and holds none of it
             r"(?:/|%2[Ff])(?:aws4|goog4)_request$",
-            # a URL, a name (ARN, URN: WebDAV's Lock-Token), a secret kept elsewhere
-            r"://|^(?:file:|arn:|urn:|ref\+|vault:)",
+            # a URL, a name (ARN, URN: WebDAV's Lock-Token), a secret kept elsewhere, or kept
+            # encrypted (dotenvx's encrypted:…, made to be committed)
+            r"://|^(?:file:|arn:|urn:|ref\+|vault:|encrypted:)",
             # a host name: 4f2a9c.acme-invoices.com
             r"^(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|cloud|ai|co|us|eu|uk|de)$",
             # a query string or a form's body, each of its parameters judged on its own
@@ -881,6 +883,7 @@ _NOT_SECRETS = _NOT_VALUES | _COMMON_PASSWORDS  # words, and passwords everyone 
 
 _CLAUSE_ENDS = frozenset(".,:;")
 _ASSIGNED_RE = lazy(r"_?[A-Z][A-Z0-9_]{2,}")  # an environment variable's name
+_DOCUMENT_MARKS = frozenset("{}[]<>\"'=")
 
 
 def plausible(value: str, *, short: bool = False) -> bool:
@@ -894,11 +897,9 @@ def plausible(value: str, *, short: bool = False) -> bool:
         return False
     if _base64_pair(value):
         return basic_credentials(value)
-    assigned, _, rest = value.partition("=")
-    if rest[:1] not in ("", "=") and _ASSIGNED_RE.fullmatch(assigned):  # not base32's padding
-        # another assignment (tox's ``py312: _TESTPATH=tests/unit``, a shell's ``env FOO=bar``):
-        # its value is the one to judge
-        return plausible(rest, short=short)
+    inner = _inner_value(value)
+    if inner is not None:
+        return plausible(inner, short=short)
     lowered = value.lower()
     if (
         _stand_in(value, lowered)
@@ -911,6 +912,21 @@ def plausible(value: str, *, short: bool = False) -> bool:
     if verdict is not None:
         return verdict
     return _mixed_and_random(value, length)
+
+
+def _inner_value(value: str) -> str | None:
+    """The value a value carries, to be judged instead: the text base64 or hex encodes (a
+    Kubernetes Secret's data, echo's newline and all: "TOKEN was templated", "great-name"), or the
+    value of the setting it is (tox's ``py312: _TESTPATH=tests/unit``, a shell's ``env FOO=bar``).
+    Not a document's ({"auths": …}: a credential as a whole, whose members the decoded layer's scan
+    reads), nor base32's padding (``…IJIQ====``)."""
+    text = _encoded_text(value) if len(value) % 4 == 0 else None
+    if text is not None and len(text) >= 8 and _DOCUMENT_MARKS.isdisjoint(text):
+        return text
+    assigned, _, rest = value.partition("=")
+    if rest[:1] not in ("", "=") and _ASSIGNED_RE.fullmatch(assigned):
+        return rest
+    return None
 
 
 def _stand_in(value: str, lowered: str) -> bool:
@@ -1076,16 +1092,17 @@ def _code_or_reference(value: str) -> bool:
 # One piece may be a short hex id or hash, as a slug ends (``survey-targeting-835605292e``): hex
 # API keys are 32 digits or more (``_short_hex``).
 _JOINED_PIECE = r"(?:[a-z]{2,}[0-9]{0,2}|v[0-9]{1,4}|[0-9]{1,4}|[0-9a-f]{5,16})"
-_JOINED_NAME_RE = lazy(rf"^{_JOINED_PIECE}(?:[:/._~-]{{1,2}}{_JOINED_PIECE}){{2,}}$")
-_JOINED_SPLIT_RE = lazy(r"[:/._~-]{1,2}")
+_JOINED_NAME_RE = lazy(rf"^{_JOINED_PIECE}(?:[:/._~,-]{{1,2}}{_JOINED_PIECE}){{2,}}$")
+_JOINED_SPLIT_RE = lazy(r"[:/._~,-]{1,2}")
 _JOINED_WORD_RE = lazy(r"[a-z]{2,}[0-9]{0,2}")
 _JOINED_HASH_RE = lazy(r"(?=[a-f]*[0-9])(?=[0-9]*[a-f])[0-9a-f]{5,16}")
 
 
 def joined_name(value: str) -> bool:
-    """Lower-case words and version segments joined by ``:`` ``/`` ``.`` ``_`` ``~`` ``-``: three
-    pieces or more, two of them words (``service:v4:legacy-usage:heartbeat:v1``), one at most a
-    short hex id (``survey-targeting-835605292e``). An identifier, not a secret.
+    """Lower-case words and version segments joined by ``:`` ``/`` ``.`` ``_`` ``~`` ``-`` (or
+    listed, with ``,``: ``letters,digits,symbols,32``): three pieces or more, two of them words
+    (``service:v4:legacy-usage:heartbeat:v1``), one at most a short hex id
+    (``survey-targeting-835605292e``). An identifier, not a secret.
     """
     if _JOINED_NAME_RE.match(value) is None:
         return False
@@ -1171,14 +1188,20 @@ _NAME_SHAPES: tuple[Callable[[str], bool], ...] = (
 
 
 _JOINERS = "-_.:/"
+_NUMBERED_RE = lazy(r"(?<=[A-Za-z])[-_.][0-9]{1,3}$")
+_NAME_JOINER_RE = lazy(r"[A-Za-z0-9][-_.:/][A-Za-z]")
 
 
 def _name_like(value: str, length: int) -> bool | None:
     """The verdict on a value shaped like a name (an identifier, a type name, words, a short hex id,
     a slug), or ``None`` when it has no such shape."""
-    # a name's first part, to which code adds the rest: 'auto-identify-' + uuidv7()
+    # a name's first part, to which code adds the rest ('auto-identify-' + uuidv7())
     value = value.rstrip(_JOINERS) or value
-    if any(shape(value) for shape in _NAME_SHAPES):
+    # ... and a name of words numbered (SERVICE_NAME-2; a word and a number, silverhand_1, is a
+    # password as people make them)
+    numbered = _NUMBERED_RE.sub("", value)
+    stems = (value, numbered) if _NAME_JOINER_RE.search(numbered) else (value,)
+    if any(shape(stem) for stem in stems for shape in _NAME_SHAPES):
         return False
     if _WORDS_RE.match(value):
         # Letters only: a word or an identifier, unless long, mixed case, in one piece and

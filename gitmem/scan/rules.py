@@ -162,10 +162,11 @@ _TYPED = (
 )
 # What joins a name to its value besides "=" and ":" (tests/test_scan_wrapped.py): the default of an
 # environment variable (`process.env.KEY || "…"`, `?? "…"`, Kotlin's `?: "…"`, Python's and Lua's
-# `or "…"`) and C++'s braces (`std::string key{"…"}`). After the name, the quote and bracket that
+# `or "…"`) and C++'s braces (`std::string key{"…"}`: a string they hold whole, not a map's first
+# key, Go's `map[string]SecretEntry{"e2e-name": …}`). After the name, the quote and bracket that
 # close its lookup (`ENV["KEY"]`, `getenv("KEY")`); after the operator, the parenthesis black wraps
 # a long string in. The shell's `${KEY:-…}` is a decoded layer instead (decode.shell_defaults).
-_FALLBACK = r"""\|\||\?\?|\?:|\bor\b|\{(?=\s*["'`])"""
+_FALLBACK = r"""\|\||\?\?|\?:|\bor\b|\{(?=\s*["'`][^"'`\n]{0,2000}+["'`][ \t]*[},)])"""
 _ASSIGN = (
     r"""["']?[\])]?(?:"""
     + _TYPED
@@ -2148,7 +2149,9 @@ RULES: tuple[Rule, ...] = (
             # the next parameter or the fragment, ``?api_key=sua_chave#web_search_exa``)
             r"(?i:(?:(?<=[?&])(?P<query>))?+\b(?:the\s+|my\s+|our\s+|your\s+)?"
             + _PROSE_NAMES
-            + r"(?:\s+(?:for|of|on)\s+[\w.@:/-]{1,60})?\s*(?:\bis\b|\bwas\b|=|:|->|→)\s*"
+            # (an "=" and no value on its line is an empty setting: .env.example's ``API_KEY=``)
+            + r"(?:\s+(?:for|of|on)\s+[\w.@:/-]{1,60})?"
+            r"(?:\s*(?:\bis\b|\bwas\b|:|->|→)\s*|[ \t]*=[ \t]*)"
             r"(?:(?:now|set\s+to|still|just)\s+)?"
             r"|\b(?:use|with|using|try|set)\s+(?:the\s+|my\s+|this\s+)?"
             + _PROSE_NAMES
