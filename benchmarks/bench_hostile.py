@@ -73,6 +73,14 @@ def finding_lines(values: int, lines: int) -> list[str]:
     return [f"api_key: {keys[number % values]}" for number in range(lines)]
 
 
+def _nested_base64(seed: int) -> str:
+    """A made-up value, base64-encoded six times over."""
+    value = "".join(random.Random(seed).choice(string.ascii_letters) for _ in range(20))
+    for _ in range(6):
+        value = base64.b64encode(value.encode()).decode()
+    return value
+
+
 CASES: dict[str, bytes] = {
     "tag characters after a black flag": fill("\U0001f3f4" + "\U000e0061" * 50),
     "a run of tag characters": fill("\U000e0061"),
@@ -136,6 +144,16 @@ CASES: dict[str, bytes] = {
             for _ in range(500)
         )
     )[:MAX_FILE_BYTES],
+    # round 38: a brace opens an initialiser when the string it holds is whole (read to the
+    # string's end); a value is judged by the value it carries (base64 of text, a setting's)
+    "Token{ and an unclosed string, repeated": fill('Token{"' + "a" * 60 + " "),
+    "Token{ before a line of spaces": block_file(("Token{" + " " * 2000 + "\n") * 30)[
+        :MAX_FILE_BYTES
+    ],
+    "settings chained in one value": fill('token = "' + "ABC_D=" * 300 + '" '),
+    "base64 of base64 of a value, on every line": block_file(
+        "\n".join(f"token: {_nested_base64(n)}" for n in range(400))
+    )[:MAX_FILE_BYTES],
     "braces in a path": (HEAD + "paths:\n  - '" + "src/{a,b}" * 33 + "'\n").encode(),
     "deep nesting": (HEAD + "tags: " + "[" * 40 + "]" * 40 + "\n").encode(),
 }
@@ -193,7 +211,7 @@ def main() -> None:
     prompt_hook_on_a_hostile_store()
 
 
-# Rounds 36 and 37: what is allowed only in a repository's files (an e-mail preview's padding in
+# Rounds 36 to 38: what is allowed only in a repository's files (an e-mail preview's padding in
 # code, the zero-width spaces machine translation leaves in a translation file, a stored record's
 # tokens), each as large as a memory,
 # scanned as the hook scans a file, beside prose of the same size at the same path
@@ -213,6 +231,9 @@ FILE_CASES: dict[str, tuple[str, str]] = {
         "test/fixtures/orders.json",
         '{"a": {"b": {"cart_token": "' + _TOKEN + '"}}}\n',
     ),
+    # round 38: white space after a name's operator is read once, however long its run
+    "token: before a line of spaces": ("config.yml", "token:" + " " * 2000 + "\n"),
+    "Token{ before a line of spaces": ("src/main.cc", "Token{" + " " * 2000 + "\n"),
     "a token before a run of opening braces": (
         "test/fixtures/orders.json",
         '{"cart_token": "' + _TOKEN + '" ' + "{" * 200 + "\n",

@@ -69,6 +69,9 @@ CASES: dict[str, Callable[[int], str]] = {
     "curl lines a backslash continues": lambda n: ("curl -u a:b -H 'x: \\\n" * n)[:n],
     "curl repeated": lambda n: ("curl " * n)[:n],
     "quoted names and commas": lambda n: ('"token", ' * n)[:n],
+    # round 38: a name and an operator, then a line of spaces, on every line
+    "token: and a line of spaces": lambda n: ("token:" + " " * 2000 + "\n") * (n // 2007),
+    "Token{ and a line of spaces": lambda n: ("Token{" + " " * 2000 + "\n") * (n // 2007),
 }
 
 
@@ -142,6 +145,36 @@ ADVERSARIAL: dict[str, Callable[[int], str]] = {
     "backslash-continued lines": lambda n: ("curl -u \\\n" * n)[:n],
     "query keys": lambda n: ("?key=" + "a1" * 30) * (n // 65 + 1),
 }
+# ... and a run of white space after each operator, bracket or word a rule reads between a name and
+# its value (``Token:`` and 2,000 spaces cost a precheck whose ``\s*\(?\s*`` split the run every
+# way: 150 ms a line, round 38): a pattern that reads white space twice in a row, with nothing
+# between that must be there, tries every split of the run
+OPERATORS = (
+    ":",
+    "=",
+    ":=",
+    "=>",
+    "->",
+    "<-",
+    "?=",
+    "||",
+    "??",
+    "?:",
+    " or",
+    "{",
+    "(",
+    "[",
+    ",",
+    "<",
+)
+OPERATORS += (" is", " was", " to", " =", "\\", "'", '"', "`", "--")
+for _operator in OPERATORS:
+    ADVERSARIAL[f"token{_operator} and white space"] = lambda n, op=_operator: (
+        "token" + op + (" \t " * n)[:n]
+    )
+    ADVERSARIAL[f"token{_operator} and blank lines"] = lambda n, op=_operator: (
+        "token" + op + (" \n" * n)[:n]
+    )
 
 
 def _pattern_cpu(pattern: re.Pattern[str], text: str, runs: int = 3) -> float:

@@ -924,7 +924,11 @@ def _inner_value(value: str) -> str | None:
     if text is not None and len(text) >= 8 and _DOCUMENT_MARKS.isdisjoint(text):
         return text
     assigned, _, rest = value.partition("=")
-    if rest[:1] not in ("", "=") and _ASSIGNED_RE.fullmatch(assigned):
+    if (
+        rest[:1] not in ("", "=")
+        and "=" not in rest.rstrip("=")  # one setting, not a chain of them judged one by one
+        and _ASSIGNED_RE.fullmatch(assigned)
+    ):
         return rest
     return None
 

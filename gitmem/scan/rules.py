@@ -2034,13 +2034,15 @@ RULES: tuple[Rule, ...] = (
         # ("name": "…"), or a ":" and one word to the end of the line; an option's "-" after no
         # word; a comma and a quote (two strings). It opens with a character class, which ``re``
         # finds with a fast scan, where the pattern is tried at every character: a line of prose
-        # (a memory's body, which wakes the rule with the word "secret") costs a twentieth.
+        # (a memory's body, which wakes the rule with the word "secret") costs a twentieth. White
+        # space is read once (possessive), as one run with a parenthesis in it or not: two runs
+        # in a row tried every split of a line of spaces (tests/test_scan_linear.py).
         precheck=(
             r"""[-=<,:|?{r](?:(?<=[=<])|(?<=,)\s*["']|(?<=-)(?<![\w-]-)-?[A-Za-z]"""
-            r"""|(?<=:)\s*\(?\s*(?:[rbuRBU]{1,2}|\b(?:str|String)\()?["'`]"""
+            r"""|(?<=:)\s*+(?:\(\s*+)?(?:[rbuRBU]{1,2}|\b(?:str|String)\()?["'`]"""
             r"""|(?<=:)(?=[ \t]*[^\s"'`,;#]{6,500}+[ \t]*(?:[#;][^\r\n]*)?\r?$)"""
             # a fallback's or a brace's quote (`|| "…"`, `?? "…"`, `?: "…"`, `or "…"`, `key{"…"}`)
-            r"""|(?:(?<=\|\||\?\?|\?:|\bor)|(?<=\{))\s*\(?\s*["'`])"""
+            r"""|(?:(?<=\|\||\?\?|\?:|\bor)|(?<=\{))\s*+(?:\(\s*+)?["'`])"""
         ),
         check="plausible",
         judged="generic",
