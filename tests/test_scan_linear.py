@@ -69,9 +69,6 @@ CASES: dict[str, Callable[[int], str]] = {
     "curl lines a backslash continues": lambda n: ("curl -u a:b -H 'x: \\\n" * n)[:n],
     "curl repeated": lambda n: ("curl " * n)[:n],
     "quoted names and commas": lambda n: ('"token", ' * n)[:n],
-    # round 38: a name and an operator, then a line of spaces, on every line
-    "token: and a line of spaces": lambda n: ("token:" + " " * 2000 + "\n") * (n // 2007),
-    "Token{ and a line of spaces": lambda n: ("Token{" + " " * 2000 + "\n") * (n // 2007),
 }
 
 
