@@ -4,8 +4,8 @@ Linear time is not enough: a file of ``?token=`` repeated cost 190 times a file 
 every ``?NAME=`` began a candidate that was read to its longest value, judged, rejected and tried again from the next
 character. Here every rule of the table (a new rule is covered by being written) is given the shapes that make
 candidates cost most, built from its own examples: its prefix (keyword and value prefix) repeated, so candidates
-overlap; the prefix and the start of a value repeated; the longest value; the whole example over and over, on one
-line and on many. Each shape is also given through every decoder (``decode.DECODERS``: a decoder without an
+overlap; the prefix and the start of a value repeated; the prefix and a line of white space; the longest value; the
+whole example over and over, on one line and on many. Each shape is also given through every decoder (``decode.DECODERS``: a decoder without an
 encoder here fails). Each must cost at most ``BOUND`` times what ordinary memory prose that talks about credentials
 costs, per byte, measured in the same process (the least CPU time of the thread over a few runs, so the load of a
 shared machine counts little; a shape over the bound is measured again before it fails).
@@ -95,6 +95,11 @@ def shapes(rule: Rule) -> dict[str, str]:
                         mark + before[at:]
                     )
         head = before[-60:]
+        # the value's place, then a line of white space (a precheck that read a run twice in a
+        # row tried every split of it: 10,000 times prose)
+        out[f"{number}: the text before the value, then a line of white space"] = _sized(
+            head + " \t" * 1000 + "\n"
+        )
         out[f"{number}: the longest value, repeated"] = _sized(
             head + _sized(secret, 4_000) + after[:20] + " "
         )
