@@ -496,7 +496,9 @@ def test_base64_of_a_stand_in_is_a_stand_in(kind: str) -> None:
     """minio-go's tests: an SSE-C key ``bXktc2VjcmV0LWtleTEy…``, base64 of
     ``my-secret-key1234567890abcdefghi``; and ``IMDSTokenabc123==``. Encoding a placeholder makes
     no secret of it. base64 of random text, or of random bytes, is found."""
-    for text in ("my-secret-key1234567890abcdefghi", "changeme-in-production", "P@ssw0rd-admin"):
+    # ... and a word written over and over, in any case (matrix-js-sdk's test key "Selfself…")
+    texts = ("my-secret-key1234567890abcdefghi", "changeme-in-production", "P@ssw0rd-admin")
+    for text in (*texts, "Self" + "self" * 7):
         value = base64.b64encode(text.encode()).decode()
         line = f'"X-Amz-Server-Side-Encryption-Customer-Key": "{value}",'
         assert scan_text(line, "t.go", kind=kind) == [], text
@@ -905,3 +907,11 @@ def test_an_empty_setting_in_prose_takes_no_value_from_the_next_line() -> None:
     found."""
     assert scan_text("DATABASE_URL=\nAPI_KEY=\nSENTRY_DSN= # optional\n", "README.md") == []
     assert scan_text(f"API_KEY= {made(24)}\nSENTRY_DSN= # optional\n", "README.md")
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_slack_s_documented_verification_token_is_an_example(kind: str) -> None:
+    """Slack's Events API documentation's url_verification request, copied into Bolt's tests
+    (batch 26) and every Slack bot's. A token of one's own in its place is found."""
+    assert scan_text('    "token": "Jhj5dZrVaK7ZwHHjRyZWjbDl",', "t.json", kind=kind) == []
+    assert scan_text(f'    "token": "{made(24)}",', "t.json", kind=kind)
