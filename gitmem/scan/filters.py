@@ -1004,15 +1004,9 @@ _IN_ORDER_RE = lazy(
 )
 
 
-# A UUID's layout, 8-4-4-4-12 (its last group's length typed wrong or not): a UUID is hex, and
-# letters past f in it were typed over one (botbuilder's tests: 1k997n7w-207z-36p3-j2u1-…)
-_UUID_LAYOUT_RE = lazy(r"[0-9A-Za-z]{8}(?:-[0-9A-Za-z]{4}){3}-[0-9A-Za-z]{8,16}")
-
-
 def made_up(value: str) -> bool:
     """A value no generator makes: a case that occurs once or twice among many letters
     (``LY027c40U2KNNZLFO1``), a hex piece with a letter or two past f (``c09761h99f39f79ae28e``), or
-    a UUID's layout with letters past f (``1k997n7w-207z-…``), or
     letters or digits that run through the alphabet or along a keyboard's row (``a1B2c3D4e5F6g7``,
     ``abc123def456ghi789``, ``q9w8e7r6t5y4``), or
     a JSON Web Token's shape (``eyJ…``, ``e30…``, three parts) whose header no library wrote: it
@@ -1033,7 +1027,7 @@ def made_up(value: str) -> bool:
         and piece.isalnum()
         and 0 < len(piece.translate(_DROP_HEX)) <= _STRAY_MOST
         for piece in _PIECES_RE.split(value)
-    ) or (_UUID_LAYOUT_RE.fullmatch(value) and value.translate(_DROP_HEX).strip("-")):
+    ):
         return True
     lowered = value.lower()
     letters = lowered.translate(_LETTERS_ONLY)
