@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gitmem.scan import scan_text
+from gitmem.scan import policy, scan_text
 from gitmem.scan.kinds import CODE, PROSE, file_kind
 
 # Lines from TypeScript, Rust, Python and lockfiles that an earlier version reported as secrets.
@@ -263,3 +263,24 @@ def test_a_url_password_that_is_a_word_is_a_secret_in_prose_only() -> None:
         "https://user:password@example.com/",
     ):
         assert scan_text(quiet, kind=PROSE) == []
+
+
+def test_a_document_in_a_folder_of_test_data_is_a_fixture() -> None:
+    """rclone's bisync tests keep their expected output as ``testdata/…/golden/test.log``, a
+    terminal's colours and all (10,849 escapes in batch 27, each a hidden-Unicode finding while a
+    ``.log`` read as prose). In a folder of test data a ``.log``, ``.txt`` or ``.md`` is a test's
+    input or expected output: code, whose colours that hide nothing are its own. A document
+    elsewhere, and a memory, is prose still; a concealed line in a golden file is still found."""
+    for path in ("cmd/bisync/testdata/test_resolve/golden/test.log", "tests/fixtures/readme.md"):
+        assert file_kind(path) == CODE, path
+    for path in ("docs/testdata.md", "tests/notes.txt", "run.log", ".memory/memories/fixtures.md"):
+        assert file_kind(path) == PROSE, path
+    golden = "\x1b[36m(01)  :\x1b[0m \x1b[34mtest volatile\x1b[0m\n" * 20
+    reviewed = policy.policy("cmd/bisync/testdata/golden/test.log", "test.log", golden)
+    assert [
+        f for f in policy.scan(golden, "test.log", reviewed) if f.rule == "hidden-unicode"
+    ] == []
+    document = policy.policy("docs/run.log", "run.log", golden)
+    assert [f for f in policy.scan(golden, "run.log", document) if f.rule == "hidden-unicode"]
+    concealed = golden + "\x1b[8mconcealed\x1b[0m\n"
+    assert [f for f in policy.scan(concealed, "test.log", reviewed) if f.rule == "hidden-unicode"]

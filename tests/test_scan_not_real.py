@@ -915,3 +915,25 @@ def test_slack_s_documented_verification_token_is_an_example(kind: str) -> None:
     (batch 26) and every Slack bot's. A token of one's own in its place is found."""
     assert scan_text('    "token": "Jhj5dZrVaK7ZwHHjRyZWjbDl",', "t.json", kind=kind) == []
     assert scan_text(f'    "token": "{made(24)}",', "t.json", kind=kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_an_api_calls_a_token_and_is_none(kind: str) -> None:
+    """The AWS CLI's examples (batch 27): a secret's ARN (``…:secret:MyTestSecret-a1b2c3``: the
+    word is a segment of the resource's name), a page's cursor (``"NextToken": "eyJ…"``), a
+    request's idempotency token and a key's spec (``"CustomerMasterKeySpec": "RSA_4096"``). A
+    credential under a credential's name beside them is found."""
+    cursor = base64.b64encode(b'{"Marker": null, "boto_truncate_amount": 3}').decode()
+    lines = (
+        '"ARN": "arn:aws:secretsmanager:us-west-2:123456789012:secret:MyTestSecret-a1b2c3",',
+        f'"NextToken": "{cursor}"',
+        f'"nextPageToken": "{made(40)}",',
+        f'"continuationToken": "{made(40)}",',
+        f"aws acm request-certificate --idempotency-token {made(12)}",
+        '"CustomerMasterKeySpec": "RSA_4096",',
+        '"KeySpec": "HMAC_256",',
+    )
+    for line in lines:
+        assert scan_text(line, "example.rst", kind=kind) == [], line
+    assert scan_text(f'"SessionToken": "{made(40)}"', "example.rst", kind=kind)
+    assert scan_text(f"the secret: {made(24)}", "notes.md", kind=PROSE)

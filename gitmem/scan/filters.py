@@ -601,28 +601,31 @@ _KEY_QUALIFIERS = frozenset(
 _NOT_SECRET_TAILS = frozenset(
     _words(
         """
-        id ids uuid guid name names type types url uri urls endpoint path paths file files
-        filename dir len length size count max min format fmt header headers field fields
-        env var vars prefix suffix pattern regex re policy hash hashed digest sha md5 expiry
-        expires expiration expired ttl timeout lifetime algorithm alg hint label placeholder
-        prompt kind mode method scheme location version index idx position pos char chars
-        class cls limit rule rules validator reset required enabled strength store manager
-        provider source param params arg args option options opt question confirm
-        confirmation policy label input form box widget dialog field_name reference ref arn
-        help error errors message msg text title description desc display mask masked
-        changed set get check validate validation regexp count counter lock kwarg callback
-        handler fn func function factory audience aud issuer iss scope scopes realm
+        id ids uuid guid spec specs name names type types url uri urls endpoint path paths
+        file files filename dir len length size count max min format fmt header headers
+        field fields env var vars prefix suffix pattern regex re policy hash hashed digest
+        sha md5 expiry expires expiration expired ttl timeout lifetime algorithm alg hint
+        label placeholder prompt kind mode method scheme location version index idx position
+        pos char chars class cls limit rule rules validator reset required enabled strength
+        store manager provider source param params arg args option options opt question
+        confirm confirmation policy label input form box widget dialog field_name reference
+        ref arn help error errors message msg text title description desc display mask
+        masked changed set get check validate validation regexp count counter lock kwarg
+        callback handler fn func function factory audience aud issuer iss scope scopes realm
         """
     )
 )
 # Parts that say the value is no working credential: public, a flag about one, a stand-in
-# (``nonMatchingToken``, ``fake_password``, ``BAD_KEY``), or ciphertext, made to be sent in the
-# clear (a JSON Web Encryption's ``encrypted_key``, a sealed secret's ``encryptedData``)
+# (``nonMatchingToken``, ``fake_password``, ``BAD_KEY``), ciphertext, made to be sent in the
+# clear (a JSON Web Encryption's ``encrypted_key``, a sealed secret's ``encryptedData``), or a
+# cursor or a request's id that an API calls a token (``continuationToken``, ``idempotency-token``:
+# Azure's pagination, AWS's retries; and ``_cursor``'s names)
 _NOT_SECRET_PARTS = frozenset(
     _words(
         """
         public pub publishable is has use no csrf xsrf old fake dummy mock invalid wrong bad
         sample example expired revoked nonmatching nonexistent nonexisting nonvalid encrypted
+        continuation pagination idempotency
         """
     )
 )
@@ -646,6 +649,20 @@ def _owned(name: str) -> tuple[str, list[str]]:
     return next((p[-1] for p in map(_name_parts, reversed(owners)) if p), ""), parts
 
 
+# The next page's token, as AWS and Google name a page's cursor: NextToken, nextPageToken,
+# nextForwardToken, NextLockToken (not NEXT_API_TOKEN, Next.js's setting)
+_CURSOR_WORDS = frozenset(("page", "forward", "backward", "lock", "sync"))
+
+
+def _cursor(parts: list[str]) -> bool:
+    return (
+        len(parts) >= 2
+        and parts[0] == "next"
+        and parts[-1] == "token"
+        and (_CURSOR_WORDS.issuperset(parts[1:-1]))
+    )
+
+
 def secret_name(name: str) -> bool:
     """Whether a variable, key or flag name says it holds a credential."""
     owner, parts = _owned(name)
@@ -653,6 +670,7 @@ def secret_name(name: str) -> bool:
         not parts
         or parts[-1] in _NOT_SECRET_TAILS
         or not _NOT_SECRET_PARTS.isdisjoint(_name_parts(name))
+        or _cursor(parts)
     ):
         return False
     return any(

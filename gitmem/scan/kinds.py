@@ -7,8 +7,10 @@ strict a rule is.
   included, and a generic value needs only to look chosen to be hard to guess
   (``filters.plausible``).
 - ``prose`` too: documents (``.md``, ``.txt``, ``.rst``…) and transcripts (``.jsonl``, ``.log``)
-  anywhere.
-- ``code``: every other file of a repository (source, configuration, data, fixtures). Prose rules do
+  anywhere but in a folder of test data.
+- ``code``: every other file of a repository (source, configuration, data, fixtures: a ``.log`` or
+  ``.txt`` in ``testdata/``, ``fixtures/`` or ``golden/`` is a test's input or expected output,
+  terminal colours and all; a transcript there is still read as one, by its content). Prose rules do
   not run, and a generic assignment's value must also look generated
   (``filters.plausible_in_code``): in code, names such as ``token`` and ``credentials`` hold
   variables, test fixtures and words far more often than secrets.
@@ -30,9 +32,20 @@ _PROSE_DIRECTORIES = (".memory/memories/", ".memory/journal/")
 _PROSE_SUFFIXES = (".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc", ".org", ".jsonl", ".log")
 
 
+# Folders of tests' data: what a file holds there is a test's input or its expected output
+_TEST_DATA_DIRECTORIES = frozenset(
+    {"testdata", "test-data", "test_data", "fixtures", "__fixtures__", "golden", "__snapshots__"}
+)
+
+
 def file_kind(path: str) -> Kind:
     """The kind of a file, from its path (relative to the repository root when inside one)."""
-    if path.startswith(_PROSE_DIRECTORIES) or path.lower().endswith(_PROSE_SUFFIXES):
+    if path.startswith(_PROSE_DIRECTORIES):
+        return PROSE
+    lowered = path.lower()
+    if lowered.endswith(_PROSE_SUFFIXES) and _TEST_DATA_DIRECTORIES.isdisjoint(
+        lowered.split("/")[:-1]
+    ):
         return PROSE
     return CODE
 

@@ -2149,7 +2149,9 @@ RULES: tuple[Rule, ...] = (
         pattern=(
             # (a name after a URL's "?" or "&" is a query's parameter, for good: its value ends at
             # the next parameter or the fragment, ``?api_key=sua_chave#web_search_exa``)
-            r"(?i:(?:(?<=[?&])(?P<query>))?+\b(?:the\s+|my\s+|our\s+|your\s+)?"
+            # (a name that is a segment of a path or an ARN, ``…:secret:MyTestSecret-a1b2c3``, names
+            # the resource, not its value)
+            r"(?i:(?:(?<=[?&])(?P<query>))?+\b(?<![:/]\b)(?:the\s+|my\s+|our\s+|your\s+)?"
             + _PROSE_NAMES
             # (an "=" and no value on its line is an empty setting: .env.example's ``API_KEY=``)
             + r"(?:\s+(?:for|of|on)\s+[\w.@:/-]{1,60})?"
