@@ -267,7 +267,7 @@ def test_a_url_password_that_is_a_word_is_a_secret_in_prose_only() -> None:
 
 def test_a_document_in_a_folder_of_test_data_is_a_fixture() -> None:
     """rclone's bisync tests keep their expected output as ``testdata/…/golden/test.log``, a
-    terminal's colours and all (10,849 escapes in batch 27, each a hidden-Unicode finding while a
+    terminal's colours and all (10,842 escapes in batch 27, each a hidden-Unicode finding while a
     ``.log`` read as prose). In a folder of test data a ``.log``, ``.txt`` or ``.md`` is a test's
     input or expected output: code, whose colours that hide nothing are its own. A document
     elsewhere, and a memory, is prose still; a concealed line in a golden file is still found."""
