@@ -2151,7 +2151,7 @@ RULES: tuple[Rule, ...] = (
             # the next parameter or the fragment, ``?api_key=sua_chave#web_search_exa``)
             # (a name that is a segment of a path or an ARN, ``…:secret:MyTestSecret-a1b2c3``, names
             # the resource, not its value)
-            r"(?i:(?:(?<=[?&])(?P<query>))?+\b(?<![:/]\b)(?:the\s+|my\s+|our\s+|your\s+)?"
+            r"(?i:(?:(?<=[?&])(?P<query>))?+\b(?<![:/])(?:the\s+|my\s+|our\s+|your\s+)?"
             + _PROSE_NAMES
             # (an "=" and no value on its line is an empty setting: .env.example's ``API_KEY=``)
             + r"(?:\s+(?:for|of|on)\s+[\w.@:/-]{1,60})?"
