@@ -238,6 +238,15 @@ FILE_CASES: dict[str, tuple[str, str]] = {
         "test/fixtures/orders.json",
         '{"cart_token": "' + _TOKEN + '" ' + "{" * 200 + "\n",
     ),
+    # round 39: an API description's example blocks are read from its lines' indentation, once
+    "an API description's tokens, a staircase": (
+        "docs/openapi.yaml",
+        "openapi: 3.0.0\n" + "".join(f"{' ' * n}cart_token: {_TOKEN}\n" for n in range(200)),
+    ),
+    "an API description's tokens under examples": (
+        "docs/openapi.yaml",
+        "openapi: 3.0.0\nexamples:\n" + f"  - cart_token: {_TOKEN}\n" * 200,
+    ),
 }
 
 

@@ -937,3 +937,53 @@ def test_what_an_api_calls_a_token_and_is_none(kind: str) -> None:
         assert scan_text(line, "example.rst", kind=kind) == [], line
     assert scan_text(f'"SessionToken": "{made(40)}"', "example.rst", kind=kind)
     assert scan_text(f"the secret: {made(24)}", "notes.md", kind=PROSE)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_the_digest_of_a_password_everyone_tries_is_no_secret(kind: str) -> None:
+    """beekeeper-studio's sample data (batch 29), as MySQL's Sakila database keeps its staff:
+    ``"password": "8cb2237d…"``, SHA-1 of ``12345``. A digest of a password everyone tries (MD5,
+    SHA-1, SHA-256 or SHA-512, of the word as written or capitalised) or of nothing is in every
+    rainbow table. A digest of a password of one's own is found."""
+    import hashlib
+
+    for word in ("12345", "password", "Admin", "changeme", ""):
+        for name in ("md5", "sha1", "sha256", "sha512"):
+            value = hashlib.new(name, word.encode()).hexdigest()
+            assert scan_text(f'"password": "{value}",', "t.json", kind=kind) == [], (word, name)
+    for name in ("md5", "sha1", "sha256"):
+        value = hashlib.new(name, made(12).encode()).hexdigest()
+        assert scan_text(f'"password": "{value}",', "t.json", kind=kind), name
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_default_password_cut_by_a_sign_or_a_joke_s_password_is_a_stand_in(kind: str) -> None:
+    """Batch 29's tests and docs: dbt's ``pass%21word`` and beekeeper-studio's ``p%40ss%3Aword``
+    in a URL (``pass!word``, ``p@ss:word``), dlt's ``password="p@ss:word/123"``, the internet's
+    joke password with a word after it (``hunter2-db``) and xkcd's passphrase respelled
+    (``correct_hor$e_battery_$taple``). A password of one's own cut the same way is found."""
+    for password in ("pass%21word", "p%40ss%3Aword", "ad-min", "root%2Eroot"):
+        line = f'url = "https://user:{password}@github.com/org/repo.git"'
+        assert scan_text(line, "t.rs", kind=kind) == [], password
+    for value in (
+        "p@ss:word/123",
+        "hunter2-db",
+        "hunter2-bastionpass",
+        r"correct_hor\$e_battery_\$taple",
+    ):
+        assert scan_text(f'password = "{value}"', "t.py", kind=kind) == [], value
+    own = f"{made(12)}%21{made(12)}"
+    assert scan_text(f'url = "https://user:{own}@github.com/org/repo.git"', "t.rs", kind=kind)
+    assert scan_text(f'password = "{made(12)}-{made(12)}:{made(12)}"', "t.py", kind=kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_value_cut_short_by_an_ellipsis_is_no_secret(kind: str) -> None:
+    """sqlmesh's Snowflake guide (batch 29): ``token: eyJhbGciOiJSUzI1NiIsImtpZCI6ImFmZmM...``, a
+    token the writer cut short; the rule reads the value up to the dots. The same value whole is
+    found, and so is one with dots inside it."""
+    value = made(40)
+    for line in (f"token: {value}...", f'token="{value}…",', f"the token is {value}..."):
+        assert scan_text(line, "snowflake.md", kind=kind) == [], line
+    assert scan_text(f"token: {value}", "snowflake.md", kind=kind)
+    assert scan_text(f'token="{value}"', "snowflake.md", kind=kind)

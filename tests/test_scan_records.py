@@ -214,6 +214,10 @@ def test_reading_a_values_object_costs_little_beside_judging_the_value() -> None
         "a token after a run of closed objects": "\n".join(
             "{" + "{}" * 200 + f' "cart_token": "{token(n)}"}}' for n in lines
         ),
+        "an API description's tokens, each line more indented": "openapi: 3.0.0\n"
+        + "\n".join(" " * (n % 400) + f'cart_token: "{token(n)}"' for n in lines),
+        "an API description's tokens under examples": "openapi: 3.0.0\nexamples:\n"
+        + "\n".join(f'  - cart_token: "{token(n)}"' for n in lines),
     }
     cpu(plain)  # warm up
     slow = []
@@ -241,3 +245,67 @@ def test_a_restructuredtext_roles_text_is_no_credential(rng: random.Random) -> N
     ):
         assert scan_text(text, "index.rst", kind=PROSE) == [], text
     assert scan_text(f"my token: `{value}`", "notes.md", kind=PROSE)
+
+
+def _api_description(value: str, header: str = "openapi: 3.0.3\n") -> str:
+    """An OpenAPI document as spree's API reference writes one: an OAuth response's example under
+    ``examples``, a list of carts under ``example``, a request's under ``x-examples``."""
+    return (
+        f"{header}info:\n  title: Storefront API\npaths:\n  /oauth/token:\n    post:\n"
+        "      responses:\n        '200':\n          content:\n            application/json:\n"
+        "              examples:\n                Storefront User Token:\n                  value:\n"
+        f"                    access_token: {value}\n                    token_type: Bearer\n"
+        "                    expires_in: 7200\n  /carts:\n    get:\n      responses:\n"
+        "        '200':\n          content:\n            application/json:\n"
+        "              example:\n                data:\n                - id: cart_UkLWZg9DAJ\n"
+        f"                  token: {value}\n                  state: cart\n"
+        "components:\n  schemas:\n    Token:\n      x-examples:\n        create token:\n"
+        f"          refresh_token: {value}\n"
+    )
+
+
+def test_an_api_descriptions_examples_are_documentation(rng: random.Random) -> None:
+    """An OpenAPI, Swagger or AsyncAPI document shows its requests and responses under
+    ``example``, ``examples`` and ``x-examples`` (batch 28: spree's API reference, 74 places): an
+    example's token is documentation, in YAML or in JSON printed with indentation."""
+    token = random_value(rng, 43, ALNUM)
+    for header in ("openapi: 3.0.3\n", "---\nswagger: '2.0'\n", "asyncapi: 2.6.0\n"):
+        assert _in_file(_api_description(token, header), "docs/api/store.yaml") == [], header
+    as_json = (
+        '{\n  "openapi": "3.1.0",\n  "paths": {\n    "/oauth/token": {\n      "post": {\n'
+        '        "responses": {\n          "200": {\n            "content": {\n'
+        '              "application/json": {\n                "examples": {\n'
+        '                  "token": {\n                    "value": {\n'
+        f'                      "access_token": "{token}",\n'
+        '                      "token_type": "Bearer"\n                    }\n'
+        "                  }\n                }\n              }\n            }\n          }\n"
+        "        }\n      }\n    }\n  }\n}\n"
+    )
+    assert _in_file(as_json, "openapi.json") == []
+
+
+def test_a_value_outside_an_examples_block_or_an_api_description_is_found(
+    rng: random.Random,
+) -> None:
+    """Only an examples key's block is documentation: a value after the block ends (at the
+    examples key's indentation or less), a key beside it, the same text in a file that is no API
+    description (a configuration with an ``examples`` section), and the same document in a session
+    log or a memory are found. A credential with a provider's format is found in an example as
+    anywhere."""
+    token = random_value(rng, 43, ALNUM)
+    after = _api_description(random_value(rng, 43, ALNUM)) + f"  x-api-token: {token}\n"
+    assert [(f.rule, f.line) for f in _in_file(after, "openapi.yaml")] == [
+        ("generic-secret", after.count("\n"))
+    ]
+    beside = "openapi: 3.0.3\nexamples:\n  a: 1\nclient_secret: " + token + "\n"
+    assert [f.line for f in _in_file(beside, "openapi.yaml")] == [4]
+    config = _api_description(token, header="version: 3\n")
+    lines = [n for n, line in enumerate(config.split("\n"), 1) if token in line]
+    assert len(lines) == 3
+    assert [f.line for f in _in_file(config, "settings.yaml")] == lines
+    text = _api_description(token)
+    for how in (LOG, policy(".memory/memories/api.yaml", "x", text)):
+        assert [f.line for f in scan(text, "x", how)] == lines, how
+    live = "ghp_" + random_value(rng, 36, ALNUM)
+    found = _in_file(_api_description(live), "openapi.yaml")
+    assert [(f.rule, f.line) for f in found] == [("github-pat", n) for n in lines]

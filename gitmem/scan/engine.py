@@ -527,18 +527,26 @@ def _published_format() -> tuple[bool, ...]:
 
 
 def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool:
-    """Whether a value without a provider's format is where no credential is kept: where its owner
-    publishes it to every reader (in an image's URL, as the search-only key of a search box), in a
-    reStructuredText role, or, in a file people review, in a stored resource's record (a test's
-    mock; in a session log or pasted text a record is an API's live answer, and its token real)."""
+    """Whether a value without a provider's format is where no credential is kept: cut short by an
+    ellipsis (a document's ``eyJhbGciOi…``, whose value the rule reads up to the dots), where its
+    owner publishes it to every reader (in an image's URL, as the search-only key of a search
+    box), in a reStructuredText role, or, in a file people review, in a stored resource's record (a
+    test's mock; in a session log or pasted text a record is an API's live answer, and its token
+    real) or an API description's example."""
     start, end = span
     return (
-        _in_image_query(text, start)
+        text.startswith(_ELLIPSES, end)  # cut short: token: eyJhbGciOiJSUzI1NiIs...
+        or _in_image_query(text, start)
         or _search_only_key(text, start, end)
         or _ROLE_RE.search(text, max(0, start - ROLE_REACH), start) is not None
-        or (judged.records and _in_record(text, start, end))
+        or (
+            judged.records
+            and (_in_record(text, start, end) or _in_api_example(text, start, judged))
+        )
     )
 
+
+_ELLIPSES = ("...", "…")
 
 # A reStructuredText role (``:token:`~MyTitle```, a reference in sphinx's production lists;
 # ``:kbd:``, ``:ref:``) is markup around its text: its name is the role's, not a credential's.
@@ -628,6 +636,47 @@ def _in_record(text: str, start: int, end: int) -> bool:
         for a, b in zip(cuts[::2], cuts[1::2], strict=True)
     )
     return _RECORD_ID_RE.search(members) is not None and _RECORD_TIME_RE.search(members) is not None
+
+
+# An API's description (OpenAPI, Swagger, AsyncAPI) shows its requests and responses under
+# ``example``, ``examples`` or ``x-examples``: a made-up cart's token, an OAuth response's access
+# token (spree's API reference: 74 places). A value under such a key, in a text that says in its
+# first API_DESCRIPTION_HEAD characters that it is such a description, is documentation; a
+# credential with a provider's format is found there as anywhere. The example blocks are read from
+# each line's indentation (YAML, or JSON printed with it), in one pass over the text.
+API_DESCRIPTION_HEAD = 4096
+_API_DESCRIPTION_RE = lazy(
+    r"""^[ \t]{0,4}["']?(?:openapi|swagger|asyncapi)["']?[ \t]*:[ \t]*["']?\d""", re.MULTILINE
+)
+_EXAMPLES_KEY_RE = lazy(r"""["']?(?:x-)?examples?["']?[ \t]*:""")
+
+
+def _in_api_example(text: str, start: int, judged: _Judged) -> bool:
+    """Whether ``text[start]`` is in an example block of an API's description."""
+    return bisect.bisect_right(judged.look(_example_blocks, text), start) % 2 == 1
+
+
+def _example_blocks(text: str) -> list[int]:
+    """Where the example blocks of an API's description begin and end (flat: start, end, start…),
+    or nothing for another text. A line is in one when it is an examples key or any key above it
+    (each line less indented, a list's dash counted as indentation) is."""
+    if _API_DESCRIPTION_RE.search(text, 0, API_DESCRIPTION_HEAD) is None:
+        return []
+    blocks: list[int] = []
+    above = [(-1, False)]  # each open key's indentation, and whether it is in a block
+    position = 0
+    for line in text.split("\n"):
+        body = line.lstrip(" \t-")
+        if body[:1] not in ("", "#"):
+            indent = len(line) - len(body)
+            while above[-1][0] >= indent:
+                above.pop()
+            inside = above[-1][1] or _EXAMPLES_KEY_RE.match(body) is not None
+            above.append((indent, inside))
+            if inside:
+                blocks += (position, position + len(line))
+        position += len(line) + 1
+    return blocks
 
 
 def _cuts(braces: Iterable[tuple[int, str]], inward: str, edge: int) -> tuple[list[int], bool]:

@@ -15,6 +15,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable
+from functools import cache
 from typing import Literal
 
 from gitmem.scan.lazyre import lazy
@@ -436,9 +437,11 @@ def _default_words(lowered: str) -> bool:
     """A password made of default passwords or runs along the keyboard only, whatever joins them
     (``pass%23pass``, ``admin-admin``, ``asd123``), written end to end (``adminadmin``) or with a
     few digits after (``admin123``, ``bar002``), as written or respelled (``p%40ssword``:
-    ``p@ssword``, ``P@ssw0rd``; ``p%C3%A4ssword``: ``pässword``, its accents dropped)."""
+    ``p@ssword``, ``P@ssw0rd``; ``p%C3%A4ssword``: ``pässword``, its accents dropped), or one such
+    word cut by a sign (``p%40ss%3Aword``: ``p@ss:word``, ``pass!word``)."""
     text = _plain(lowered)
-    for form in (text, text.translate(_LEET)):
+    spelt = text.translate(_LEET)
+    for form in (text, spelt, _JOINTS_RE.sub("", text), _JOINTS_RE.sub("", spelt)):
         words = [word for word in _JOINTS_RE.split(form) if word]
         if words and all(map(_default_word, words)):
             return True
@@ -874,7 +877,7 @@ _LETTERS_RE = lazy(r"[^a-z]+")
 # ... and the words hex can spell, which programmers write for a value that stands for one
 # (deadbeef, cafebabe): a random hex string holds eight of them in a row once in four billion
 _STAND_IN_MARKERS_RE = lazy(
-    r"password|passwd|changeme|sample|fake|dummy|mock|foobar|abc123|123abc"
+    r"password|passwd|changeme|sample|fake|dummy|mock|foobar|abc123|123abc|hunter2|correcthorse"
     r"|deadbeef|cafebabe|feedface|baadf00d|deadc0de|8badf00d|decafbad|c0ffee"
 )
 _STAND_IN_WORDS = frozenset(
@@ -955,9 +958,9 @@ def _inner_value(value: str) -> str | None:
 
 
 def _stand_in(value: str, lowered: str) -> bool:
-    """A word, a number, a placeholder, a documented example, a test or publishable key, or hex or
+    """A word, a number, a placeholder, a documented example, a test or publishable key, hex or
     base64 of one (``bXktc2VjcmV0LWtleTEy…``: ``my-secret-key12…``; ``6368616e676520…``: ``change
-    this password…``): not a real secret."""
+    this password…``), or the digest of a password everyone tries: not a real secret."""
     if (
         lowered in _NOT_SECRETS
         or value.isdigit()
@@ -965,6 +968,7 @@ def _stand_in(value: str, lowered: str) -> bool:
         or is_documented_example(value)
         or repeated(lowered)  # base64 of "Selfselfself…" (matrix-js-sdk's test key)
         or _default_words(lowered)
+        or (len(lowered) in _DIGEST_LENGTHS and lowered in _common_digests())
     ):
         return True
     text = _encoded_text(value.rpartition(":")[2])  # MinIO's name:key
@@ -974,13 +978,34 @@ def _stand_in(value: str, lowered: str) -> bool:
     # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use; and
     # test-mode and publishable keys (sk_test_…, pk_live_…), fixtures
     return (
-        any(_STAND_IN_MARKERS_RE.search(form) for form in (lowered, spelt))
+        any(
+            _STAND_IN_MARKERS_RE.search(form)
+            for form in (lowered, spelt, _JOINTS_RE.sub("", spelt))  # correct_hor$e_battery
+        )
         or not _STAND_IN_WORDS.isdisjoint(
             (_LETTERS_RE.sub("", lowered), _LETTERS_RE.sub("", spelt))
         )
         or _TEST_RE.search(lowered) is not None
         or _names_itself(lowered)
     )
+
+
+# A digest's length in hex: MD5's, SHA-1's, SHA-256's and SHA-512's
+_DIGEST_LENGTHS = frozenset((32, 40, 64, 128))
+_DIGESTS = ("md5", "sha1", "sha256", "sha512")
+
+
+@cache
+def _common_digests() -> frozenset[str]:
+    """The hex digests of the passwords everyone tries, as written and capitalised, and of nothing
+    (a sample database's ``sha1('12345')``, a test's ``md5('password')``, an empty body's SHA-256):
+    in every rainbow table, no secret."""
+    import hashlib  # lazy: the pre-commit hook's start-up
+
+    words = _COMMON_PASSWORDS | {"", "12345", "123456789", "1234567890", "111111", "000000"}
+    words |= set(map(str.capitalize, words))
+    pairs = itertools.product(_DIGESTS, words)
+    return frozenset(hashlib.new(name, word.encode()).hexdigest() for name, word in pairs)
 
 
 _PIECES_SPLIT_RE = lazy(r"[-_.:]+")
