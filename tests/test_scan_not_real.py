@@ -987,3 +987,15 @@ def test_a_value_cut_short_by_an_ellipsis_is_no_secret(kind: str) -> None:
         assert scan_text(line, "snowflake.md", kind=kind) == [], line
     assert scan_text(f"token: {value}", "snowflake.md", kind=kind)
     assert scan_text(f'token="{value}"', "snowflake.md", kind=kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_variable_a_compose_file_or_a_makefile_escapes_is_a_variable(kind: str) -> None:
+    """sqlpad's compose file (batch 29), its name's spelling as written:
+    ``echo "{\\"master_password\\":\\"$$LOCAL_HANA_PASSSWORD\\"}"``. Compose and make write a
+    shell's ``$NAME`` as ``$$NAME``. A value that only starts with ``$$`` before a sign is
+    judged."""
+    for name in ("LOCAL_HANA_PASSSWORD", "HANA_ADMIN_CREDENTIAL"):
+        line = r'  - echo "{\"master_password\":\"$$' + name + r'\"}" > /tmp/pw.json'
+        assert scan_text(line, "docker-compose.yml", kind=kind) == [], name
+    assert scan_text(f'password: "$$-{made(20)}"', "docker-compose.yml", kind=kind)

@@ -810,7 +810,8 @@ _REFERENCE_RE = lazy(
             # a dotted quad (an address, a network: 10.0.0.0/8,127.0.0.1): no generated secret
             # holds one
             r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])",
-            r"[()\[\]{}<>]|^[$@%&]\w|::|=>|\s",  # code: a call, a variable, an operator
+            # code: a call, a variable (a Makefile's or compose file's $$ one too), an operator
+            r"[()\[\]{}<>]|^(?:\$\$|[$@%&])\w|::|=>|\s",
             r"^(?:[~.]{0,2}/|[A-Za-z]:\\)",  # a path
             # a command's next option (`gpg --list-secret-keys --keyid-format LONG`), not the value
             # of the one before it
