@@ -999,3 +999,34 @@ def test_a_variable_a_compose_file_or_a_makefile_escapes_is_a_variable(kind: str
         line = r'  - echo "{\"master_password\":\"$$' + name + r'\"}" > /tmp/pw.json'
         assert scan_text(line, "docker-compose.yml", kind=kind) == [], name
     assert scan_text(f'password: "$$-{made(20)}"', "docker-compose.yml", kind=kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_30_held_that_is_no_credential(kind: str) -> None:
+    """Batch 30 (CI systems): a placeholder as Go's JSON encoder escapes it
+    (``x-api-key: \\u003cAPI_KEY\\u003e``, harness' mocks), an htpasswd line's bcrypt hash, its user
+    first (dagger's ``john:$2y$05$…``), a value that says what it is respelled
+    (``s3cret-not-a-number``, buildkite's), a CSRF token, which forges nothing without its
+    session (AWX's ``curl -H 'X-CSRFToken: …'``), and a string of a file's lines, whose value ends
+    at its line's end (dagger's ``".env", "password=topsecret\\nsomekey=somevalue"``). A
+    credential in each place is found, on the string's next line too."""
+    bcrypt = "$2y$05$" + made(53, ALNUM + "./")
+    lines = (
+        "curl -L 'https://pkg.example.io/a.jar' --header 'x-api-key: \\u003cAPI_KEY\\u003e' -O",
+        f'const htpasswd = "john:{bcrypt}"',
+        'const secret = "s3cret-not-a-number"',
+        f"curl -X POST -H 'X-CSRFToken: {made(64)}' https://awx.example.org/api/login/",
+        'WithNewFile(".env", "password=topsecret\\nsomekey=somevalue\\n")',
+    )
+    for line in lines:
+        assert scan_text(line, "t.go", kind=kind) == [], line
+    found = (
+        f"curl -L 'https://pkg.example.io/a.jar' --header 'x-api-key: {made(32)}' -O",
+        f'const htpasswd = "john:{made(24)}"',
+        f'const secret = "{made(12)}-not-a-number"',
+        f"curl -X POST -H 'X-Auth-Token: {made(64)}' https://awx.example.org/api/login/",
+        f'WithNewFile(".env", "password={made(20)}\\nsomekey=somevalue\\n")',
+        f'WithNewFile(".env", "password=topsecret\\r\\nAPI_KEY={made(20)}\\r\\n")',
+    )
+    for line in found:
+        assert scan_text(line, "t.go", kind=kind), line

@@ -283,7 +283,8 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
             if name is None:
                 continue
             verdict = judged.look(_NAME_JUDGES[rule.names], name)
-            value = match.group(secret_group)
+            # a string of a file's lines (``".env", "password=topsecret\\nkey=…"``): its first
+            value = _LINE_BREAK_RE.split(match.group(secret_group), 1)[0]
             # A key or token holds no stray symbol (a password may); "<provider>Key" (azureKey,
             # apiMaticKey) is a key of some service when its value is unmistakably random
             if filters.spells_its_name(name, value):
@@ -293,10 +294,13 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
                 and not judged.look(filters.stray_symbols, value)
                 and (verdict == _NAMED or judged.look(filters.random_key, value))
             ):
-                return match.span(secret_group)
+                return match.start(secret_group), match.start(secret_group) + len(value)
             return None
         return None
     return match.span("secret")
+
+
+_LINE_BREAK_RE = lazy(r"\\[nr]")  # a line break as a string literal writes it
 
 
 def _credential_name(name: str) -> int:

@@ -26,7 +26,9 @@ _PLACEHOLDER_RE = lazy(
     # what to do in the value's place: REPLACE_WITH_32_CHAR_KEY, replace-this, PUT_KEY_HERE
     r"|replace[_-]?(?:me|with|this)|[_-]here\b"
     r"|\$\{|\{\{|%\(\w+\)|\.{3}|…|0123456789|123456789|abcdefgh|(.)\1{7}"
-    r"|lorem|ipsum",  # Lorem ipsum is placeholder text by definition: LoremIpsum86
+    r"|lorem|ipsum"  # Lorem ipsum is placeholder text by definition: LoremIpsum86
+    # <API_KEY> as JSON escapes it (Go's encoder: \u003cAPI_KEY\u003e), in a string literal too
+    r"|\\+u003c\w*\\+u003e",
     re.IGNORECASE,
 )
 
@@ -821,9 +823,9 @@ _REFERENCE_RE = lazy(
             r"\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf|toml|xml|exe|dll|msi"
             r"|so|dylib|jar|wasm|js|mjs|ts|py|rb|sh|ps1|html?|md|pdf|png|jpe?g|gif|svg|zip|tar|gz)$",
             r"(?i:^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$])",  # a hash: sha256:…
-            # a password's hash: bcrypt, argon2, PostgreSQL's SCRAM verifier (SCRAM-SHA-256$4096:…),
-            # Django's (pbkdf2_sha256$600000$salt$hash)
-            r"^\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$|(?i:^scram-sha-\d+\$)"
+            # a password's hash: bcrypt, argon2 (an htpasswd line's, its user first: john:$2y$…),
+            # PostgreSQL's SCRAM verifier (SCRAM-SHA-256$4096:…), Django's (pbkdf2_sha256$600000$…)
+            r"^(?:[\w.@-]{1,64}:)?\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$|(?i:^scram-sha-\d+\$)"
             r"|^(?:pbkdf2_sha\d+|bcrypt_sha256|argon2|scrypt)\$",
             # a media type's suffix, a token's "typ" (RFC 9068's at+jwt, OpenIddict's oi_reft+jwt)
             r"^[\w.-]+\+(?:jwt|json|xml|cwt)$",
@@ -987,7 +989,7 @@ def _stand_in(value: str, lowered: str) -> bool:
             (_LETTERS_RE.sub("", lowered), _LETTERS_RE.sub("", spelt))
         )
         or _TEST_RE.search(lowered) is not None
-        or _names_itself(lowered)
+        or any(map(_names_itself, (lowered, spelt)))  # s3cret-not-a-number
     )
 
 

@@ -1947,7 +1947,8 @@ RULES: tuple[Rule, ...] = (
         keywords=("curl",),
         pattern=(
             _CURL_OPTION + r"(?:-H|--header)[ \t]*[\"']"
-            r"(?i:(?:proxy-)?authorization|x-[a-z-]{0,30}?(?:api-?key|token|auth)|api-?key|api-token|token"
+            r"(?i:(?:proxy-)?authorization|x-(?![cx]srf)[a-z-]{0,30}?(?:api-?key|token|auth)|api-?key"
+            r"|api-token|token"
             r"|private-token)[ \t]*:[ \t]*"
             r"(?:(?:Basic|Bearer|Token|token|Bot|bearer|Api-Token)[ "
             r"\t]+)?(?P<secret>[^\s\"'$]{8,300})"
