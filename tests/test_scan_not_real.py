@@ -1030,3 +1030,35 @@ def test_what_batch_30_held_that_is_no_credential(kind: str) -> None:
     )
     for line in found:
         assert scan_text(line, "t.go", kind=kind), line
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_31_held_that_is_no_credential(kind: str) -> None:
+    """Batch 31 (monitoring tools): a value that says in camel-case words what it stands for
+    (gatus' ``ApplicationToken: "aTokenWithLengthOf30characters"``), its name respelled
+    (prometheus' ``client_secret: Cl1ent$ecret!``), a relative path to a file (openobserve's cache
+    keys, ``files/default/logs/…/6982652937134804993_2_1.parquet``), a CSS custom property (a
+    design token, ``GOOD_TOKEN = "--color-chart-series-2"``) and Basic credentials of an address at
+    a domain kept for examples (``root@example.com``). A credential in each place is found."""
+    example = base64.b64encode(b"root@example.com:Complexpass#123").decode()
+    lines = (
+        'ApplicationToken: "aTokenWithLengthOf30characters",',
+        'UserKey: "TokenWithLengthOf30Characters4",',
+        "client_secret: Cl1ent$ecret!",
+        'let file_key = "files/default/logs/disk/2022/10/03/10/6982652937134804993_2_1.parquet";',
+        'const GOOD_TOKEN = "--color-chart-series-2";',
+        f'let token = "Basic {example}";',
+    )
+    for line in lines:
+        assert scan_text(line, "t.rs", kind=kind) == [], line
+    real = base64.b64encode(f"root@acme-corp.com:{made(16)}".encode()).decode()
+    found = (
+        f'ApplicationToken: "{made(30)}",',
+        f'UserKey: "aToken{made(24)}",',
+        f"client_secret: {made(14)}$ecret!",
+        f'let file_key = "{made(20)}/{made(20)}";',
+        f'const GOOD_TOKEN = "--{made(24)}";',
+        f'let token = "Basic {real}";',
+    )
+    for line in found:
+        assert scan_text(line, "t.rs", kind=kind), line

@@ -549,9 +549,26 @@ def _base64_pair(value: str) -> bool:
 
 def basic_credentials(secret: str) -> bool:
     """``Authorization: Basic …`` and docker's ``"auth"``: base64 of ``user:password`` with a
-    real password."""
+    real password, for a user who can be (not at a domain kept for examples)."""
     pair = _basic_pair(secret)
-    return pair is not None and url_password(pair[1]) and plausible(pair[1], short=True)
+    return (
+        pair is not None
+        and not example_address(pair[0])
+        and url_password(pair[1])
+        and plausible(pair[1], short=True)
+    )
+
+
+# The domains kept for documentation and tests (RFC 2606, RFC 6761): no account is at one
+_EXAMPLE_ADDRESS_RE = lazy(
+    r"[^@\s]+@(?:[\w-]+\.)*(?:example\.(?:com|net|org)|example|test|invalid|localhost)",
+    re.IGNORECASE,
+)
+
+
+def example_address(user: str) -> bool:
+    """Whether ``user`` is an address at a domain kept for examples (``root@example.com``)."""
+    return _EXAMPLE_ADDRESS_RE.fullmatch(user) is not None
 
 
 # -- generic assignments and prose -----------------------------------------------------------------
@@ -748,15 +765,16 @@ _SPELLING_MOST = 4  # letters a value may add to its name: my, the, this
 def spells_its_name(name: str, value: str) -> bool:
     """A value that is its name again, letters apart: code passing a variable on
     (``this.changePwdFlowV1 = changePwdFlowV1``), a stand-in that says what it stands for
-    (``ConsumerKey = "my@consumer!key"``). A name of six letters or more: a random value never
-    holds one. Or a value made mostly of its name's words, two of them side by side as in the
-    name: a setting's key that names itself (``END_OF_YEAR_MODAL_KEY =
-    "EndOfYearModalShowModal2025Key"``, ``wrappedPrivateKey = "v2PrivateKey"``)."""
+    (``ConsumerKey = "my@consumer!key"``), respelled too (``client_secret: Cl1ent$ecret!``). A
+    name of six letters or more: a random value never holds one. Or a value made mostly of its
+    name's words, two of them side by side as in the name: a setting's key that names itself
+    (``END_OF_YEAR_MODAL_KEY = "EndOfYearModalShowModal2025Key"``, ``wrappedPrivateKey =
+    "v2PrivateKey"``)."""
     named = _MEMBER_SEPARATOR_RE.split(name)[-1].lower().translate(_LETTERS_ONLY)  # _auth.Key
-    letters = value.lower().translate(_LETTERS_ONLY)
-    short, long = sorted((named, letters), key=len)
-    if len(short) >= _RUN and short in long and len(long) - len(short) <= _SPELLING_MOST:
-        return True
+    for spelt in (value.lower(), value.lower().translate(_LEET)):  # Cl1ent$ecret!
+        short, long = sorted((named, spelt.translate(_LETTERS_ONLY)), key=len)
+        if len(short) >= _RUN and short in long and len(long) - len(short) <= _SPELLING_MOST:
+            return True
     return _of_its_names_words(name, value)
 
 
@@ -816,8 +834,10 @@ _REFERENCE_RE = lazy(
             r"[()\[\]{}<>]|^(?:\$\$|[$@%&])\w|::|=>|\s",
             r"^(?:[~.]{0,2}/|[A-Za-z]:\\)",  # a path
             # a command's next option (`gpg --list-secret-keys --keyid-format LONG`), not the value
-            # of the one before it
-            r"^--[a-z]+(?:-[a-z]+)*$",
+            # of the one before it, or a CSS custom property (a design token: --color-series-2)
+            r"^--[a-z]+(?:-[a-z0-9]+)*$",
+            # a relative path to a file (a cache's key: files/default/logs/2022/10/6982_2_1.parquet)
+            r"^[\w-]+(?:/[\w.-]+)+\.[A-Za-z][A-Za-z0-9]{1,7}$",
             # a file's name: a key's, a configuration's, a program's or a library's
             # (BinaryKey='MicrosoftEdgeWebView2RuntimeInstaller.exe'), a document's, an image's
             r"\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf|toml|xml|exe|dll|msi"
@@ -989,7 +1009,7 @@ def _stand_in(value: str, lowered: str) -> bool:
             (_LETTERS_RE.sub("", lowered), _LETTERS_RE.sub("", spelt))
         )
         or _TEST_RE.search(lowered) is not None
-        or any(map(_names_itself, (lowered, spelt)))  # s3cret-not-a-number
+        or any(map(_names_itself, (lowered, spelt, _camel_words(value))))  # s3cret-not-a-number
     )
 
 
@@ -1017,6 +1037,20 @@ _CREDENTIAL_WORDS = frozenset(
 )
 _WORDS_BESIDE = 3  # words among a value's pieces, a credential's word one of them
 _LONGEST_PIECE = 12  # a word's, or a number's typed beside them (12345)
+
+
+# Words in camel case, numbers among them: aTokenWithLengthOf30characters, a sentence, not a draw
+# (each capital begins a word; a random value puts two capitals side by side within a few letters)
+_CAMEL_SENTENCE_RE = lazy(r"[a-z]?+(?:[A-Z][a-z]++|[0-9]++|[a-z]{2,}+)++")
+_CAMEL_WORD_RE = lazy(r"[A-Z]?[a-z]+|[0-9]+")
+
+
+def _camel_words(value: str) -> str:
+    """A camel-case sentence's words joined by "-" (``a-token-with-length-of-30-characters``), or
+    nothing for another value."""
+    if _CAMEL_SENTENCE_RE.fullmatch(value) is None:
+        return ""
+    return "-".join(_CAMEL_WORD_RE.findall(value)).lower()
 
 
 def _names_itself(lowered: str) -> bool:
