@@ -1064,3 +1064,28 @@ def _none_then_each(quiet: tuple[str, ...], found: tuple[str, ...], path: str, k
         assert scan_text(line, path, kind=kind) == [], line
     for line in found:
         assert scan_text(line, path, kind=kind), line
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_32_held_that_is_no_credential(kind: str) -> None:
+    """Batch 32 (content management systems): Google's published reCAPTCHA test secret
+    (apostrophe's tests), an AWS key id as a presigned URL's credential scope names it (decap-cms'
+    recorded Git LFS answers: no secret beside it), a secret's phone number (payload's seed) and a
+    description's key (sanity's ``descriptionKey: I18nSearchOperatorDescriptionKey``). A key of
+    one's own in each place is found, a key id alone, and any other key's value."""
+    key_id = "AKIA" + made(16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+    scope = f"{key_id}%2F20200513%2Fus-east-1%2Fs3%2Faws4_request"
+    lines = (
+        "recaptchaSecret: '6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe'",
+        f'"href": "https://lfs.s3.amazonaws.com/b1d4?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential={scope}"',
+        "Authorization: AWS4-HMAC-SHA256 Credential=" + scope.replace("%2F", "/"),
+        "secretPhone: '+1-555-HIDDEN',",
+        "descriptionKey: I18nSearchOperatorDescriptionKey",
+    )
+    found = (
+        f"recaptchaSecret: '6LeIxAcTAAAAA{made(27)}'",
+        f"aws_access_key_id = {key_id}",
+        f"secretToken: '{made(24)}',",
+        f"encryptionKey: {made(32)}",
+    )
+    _none_then_each(lines, found, "t.js", kind)

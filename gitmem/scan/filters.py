@@ -75,6 +75,9 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # Slack's Events API documentation: the verification token of its url_verification
         # request ("token": "Jhj5…"), in Bolt's tests and every Slack bot's
         "304779c4de12ef17",
+        # Google's reCAPTCHA v2 test keys (its FAQ: "I'd like to run automated tests"), whose
+        # every verification passes: the secret key and the site key
+        *("f5e95c9954635b65", "03b970ed8171d73b"),
     }
 )
 # Signing keys published in a framework's tutorial, copied into every project built from it. The key
@@ -634,6 +637,7 @@ _NOT_SECRET_TAILS = frozenset(
         ref arn help error errors message msg text title description desc display mask
         masked changed set get check validate validation regexp count counter lock kwarg
         callback handler fn func function factory audience aud issuer iss scope scopes realm
+        phone email
         """
     )
 )
@@ -647,7 +651,7 @@ _NOT_SECRET_PARTS = frozenset(
         """
         public pub publishable is has use no csrf xsrf old fake dummy mock invalid wrong bad
         sample example expired revoked nonmatching nonexistent nonexisting nonvalid encrypted
-        continuation pagination idempotency
+        continuation pagination idempotency description
         """
     )
 )

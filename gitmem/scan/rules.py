@@ -284,7 +284,12 @@ RULES: tuple[Rule, ...] = (
         id="aws-access-key-id",
         description="AWS access key id",
         keywords=("akia", "asia", "abia", "acca"),
-        pattern=r"(?<![A-Z0-9])(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?![A-Z0-9])",
+        # not a signed request's credential scope (a presigned URL's X-Amz-Credential=AKIA…/date/
+        # region/s3/aws4_request): the id every signed request names, no secret beside it
+        pattern=(
+            r"(?<![A-Z0-9])(?<![Cc]redential=)"
+            r"(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?![A-Z0-9])"
+        ),
         entropy=3.0,
         examples=lambda: (
             _j("aws_access_key_id = AKIA", _r(_B32, 16)),
@@ -293,6 +298,11 @@ RULES: tuple[Rule, ...] = (
         counter_examples=lambda: (
             "aws_access_key_id = AKIA" + "IOSFODNN7" + "EXAMPLE",
             "AKIA" + "A" * 16,
+            _j(
+                "https://b.s3.amazonaws.com/k?X-Amz-Credential=AKIA",
+                _r(_B32, 16),
+                "%2F20200513%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Expires=900",
+            ),
         ),
     ),
     Rule(
