@@ -1089,3 +1089,28 @@ def test_what_batch_32_held_that_is_no_credential(kind: str) -> None:
         f"encryptionKey: {made(32)}",
     )
     _none_then_each(lines, found, "t.js", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_33_held_that_is_no_credential(kind: str) -> None:
+    """Batch 33 (mail servers): a prefix and base64 of a credential's name (docker-mailserver's
+    ``DMS_YWNjZXNzX3Rva2Vu``, "access_token"), RFC 7628's OAUTHBEARER example token (stalwart's
+    tests), Roundcube's shipped ``des_key``, a filter a password is looked up with
+    (``DOVECOT_PASS_FILTER=(&(objectClass=…))``) and what goes in a password's place
+    (``admin:yourpass``). A value of one's own in each place is found."""
+    lines = (
+        "  local ACCESS_TOKEN='DMS_YWNjZXNzX3Rva2Vu'",
+        'token: "vF9dft4qmTc2Nvb3RlckBhbHRhdmlzdGEuY29tCg==".to_string(),',
+        "$config['des_key'] = 'rcmail-!24ByteDESkey*Str';",
+        "- DOVECOT_PASS_FILTER=(&(objectClass=PostfixBookMailAccount)(uniqueIdentifier=%n))",
+        "curl -k -u admin:yourpass https://mail.example.org/api/update/webadmin",
+    )
+    encoded = base64.b64encode(made(12).encode()).decode()
+    found = (
+        f"  local ACCESS_TOKEN='DMS_{encoded}'",
+        f'token: "{base64.b64encode(_rng.randbytes(29)).decode()}".to_string(),',
+        f"$config['des_key'] = 'rcmail-{made(17)}';",
+        f"- DOVECOT_PASS={made(16)}",
+        f"curl -k -u admin:{made(14)} https://mail.example.org/api/update/webadmin",
+    )
+    _none_then_each(lines, found, "t.rs", kind)

@@ -23,6 +23,7 @@ from gitmem.scan.lazyre import lazy
 # Markers of a value someone wrote to stand for a secret, not a secret.
 _PLACEHOLDER_RE = lazy(
     r"example|x{4}|\*{3}|•••|placeholder|redacted|dummy|change[_-]?(?:me|this)|your[_-]|<[^>]*>"
+    r"|your(?:pass|pwd|secret|token|key|api)"  # yourpass, YourApiKey: what goes in its place
     # what to do in the value's place: REPLACE_WITH_32_CHAR_KEY, replace-this, PUT_KEY_HERE
     r"|replace[_-]?(?:me|with|this)|[_-]here\b"
     r"|\$\{|\{\{|%\(\w+\)|\.{3}|…|0123456789|123456789|abcdefgh|(.)\1{7}"
@@ -78,6 +79,10 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # Google's reCAPTCHA v2 test keys (its FAQ: "I'd like to run automated tests"), whose
         # every verification passes: the secret key and the site key
         *("f5e95c9954635b65", "03b970ed8171d73b"),
+        "2d5b07fb8139fde8",  # RFC 7628's OAUTHBEARER example token ("auth=Bearer vF9dft4q…")
+        # Roundcube's des_key as its defaults ship it ("rcmail-!24ByteDESkey*Str"), which every
+        # install's sample configuration prints until it is changed
+        "f7096f4025da84b0",
     }
 )
 # Signing keys published in a framework's tutorial, copied into every project built from it. The key
@@ -637,7 +642,7 @@ _NOT_SECRET_TAILS = frozenset(
         ref arn help error errors message msg text title description desc display mask
         masked changed set get check validate validation regexp count counter lock kwarg
         callback handler fn func function factory audience aud issuer iss scope scopes realm
-        phone email
+        phone email filter
         """
     )
 )
@@ -914,7 +919,7 @@ _STAND_IN_WORDS = frozenset(
         testpass testpassword testsecret testtoken mypassword mysecret mytoken mykey yourpassword
         yoursecret yourtoken secretkey supersecret topsecret letmein qwerty admin adminpass
         administrator root default foo bar baz hunter dev devpass demo local localpass abc abcd
-        abcdef xyz user username pa ssword
+        abcdef xyz user username pa ssword accesstoken refreshtoken authtoken apitoken
         """
     )
 )
@@ -998,7 +1003,7 @@ def _stand_in(value: str, lowered: str) -> bool:
         or (len(lowered) in _DIGEST_LENGTHS and lowered in _common_digests())
     ):
         return True
-    text = _encoded_text(value.rpartition(":")[2])  # MinIO's name:key
+    text = _encoded_text(_LAST_PIECE_RE.split(value)[-1])  # MinIO's name:key, DMS_<base64>
     if text is not None and _stand_in(text, text.lower()):
         return True
     spelt = lowered.translate(_LEET)  # p@ssw0rd, s3cr3t: the same words in digits and symbols
@@ -1035,6 +1040,7 @@ def _common_digests() -> frozenset[str]:
     return frozenset(hashlib.new(name, word.encode()).hexdigest() for name, word in pairs)
 
 
+_LAST_PIECE_RE = lazy(r"[:_]")  # what comes before a value's encoded part: its name, a prefix
 _PIECES_SPLIT_RE = lazy(r"[-_.:]+")
 _CREDENTIAL_WORDS = frozenset(
     _words("key keys apikey token tokens secret secrets password passwd pwd credential credentials")
