@@ -1114,3 +1114,25 @@ def test_what_batch_33_held_that_is_no_credential(kind: str) -> None:
         f"curl -k -u admin:{made(14)} https://mail.example.org/api/update/webadmin",
     )
     _none_then_each(lines, found, "t.rs", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_34_held_that_is_no_credential(kind: str) -> None:
+    """Batch 34 (billing and accounting): a validation's rules in a credential's place (Laravel's
+    ``'password' => 'required|string|min:6'``: akaunting, invoiceninja), a value that says what it
+    is made of (firefly-iii's ``APP_KEY=SomeRandomStringOf32CharsExactly``) and Plaid's sandbox
+    tokens (maybe's recorded ``link-sandbox-…``). A value of one's own in each place is found."""
+    lines = (
+        "'password' => 'required|string|confirmed',",
+        "$rules['api_key'] = 'string|check';",
+        "'token' => 'required|uuid|string|max:255',",
+        "APP_KEY=SomeRandomStringOf32CharsExactly",
+        '"link_token": "link-sandbox-33432e02-32e2-415d-8f00-e626c6f4c6a6",',
+    )
+    found = (
+        f"'password' => '{made(16)}',",
+        f"$rules['api_key'] = '{made(24)}|{made(16)}';",
+        f"APP_KEY=Some{made(28)}",
+        f'"link_token": "link-production-{made(32)}",',
+    )
+    _none_then_each(lines, found, "t.php", kind)

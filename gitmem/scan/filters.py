@@ -845,6 +845,8 @@ _REFERENCE_RE = lazy(
             # a command's next option (`gpg --list-secret-keys --keyid-format LONG`), not the value
             # of the one before it, or a CSS custom property (a design token: --color-series-2)
             r"^--[a-z]+(?:-[a-z0-9]+)*$",
+            # a validation's rules (Laravel's 'password' => 'required|string|min:6')
+            r"^[a-z_]+(?::[\w,.-]*)?(?:\|[a-z_]+(?::[\w,.-]*)?)+$",
             # a relative path to a file (a cache's key: files/default/logs/2022/10/6982_2_1.parquet)
             r"^[\w-]+(?:/[\w.-]+)+\.[A-Za-z][A-Za-z0-9]{1,7}$",
             # a file's name: a key's, a configuration's, a program's or a library's
@@ -904,6 +906,7 @@ _MEMBER_SEPARATOR_RE = lazy(r"[?!]?\.|::|->")  # between an identifier's names (
 _TEST_RE = lazy(
     r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^django-insecure-"
     r"|^pk_live_|^pk\.|^sb_publishable_|^3mvg9|^phc_"
+    r"|^(?:access|link|public)-sandbox-"  # Plaid's sandbox: made-up banks and accounts
 )
 _LETTERS_RE = lazy(r"[^a-z]+")
 # ... and the words hex can spell, which programmers write for a value that stands for one
@@ -1042,8 +1045,14 @@ def _common_digests() -> frozenset[str]:
 
 _LAST_PIECE_RE = lazy(r"[:_]")  # what comes before a value's encoded part: its name, a prefix
 _PIECES_SPLIT_RE = lazy(r"[-_.:]+")
+# ... and the words that say what a made-up value is made of (SomeRandomStringOf32CharsExactly)
 _CREDENTIAL_WORDS = frozenset(
-    _words("key keys apikey token tokens secret secrets password passwd pwd credential credentials")
+    _words(
+        """
+        key keys apikey token tokens secret secrets password passwd pwd credential credentials
+        random string chars characters
+        """
+    )
 )
 _WORDS_BESIDE = 3  # words among a value's pieces, a credential's word one of them
 _LONGEST_PIECE = 12  # a word's, or a number's typed beside them (12345)
