@@ -1136,3 +1136,19 @@ def test_what_batch_34_held_that_is_no_credential(kind: str) -> None:
         f'"link_token": "link-production-{made(32)}",',
     )
     _none_then_each(lines, found, "t.php", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_35_held_that_is_no_credential(kind: str) -> None:
+    """Batch 35 (API gateways): Tyk's gateway secret as its example configuration ships it, in
+    every sample config and compose file of its own, and a sample server's token that is SHA-1 of
+    "hello". A secret of one's own in each place is found."""
+    lines = (
+        '  "secret": "352d20ee67be67f6340b4c0605b044b7",',
+        "  valid_token = 'aaf4c61ddcc5e8a2dabede0f3b482cd9aea9434d'",
+    )
+    found = (
+        f'  "secret": "{made(32, "0123456789abcdef")}",',
+        f"  valid_token = '{made(40, '0123456789abcdef')}'",
+    )
+    _none_then_each(lines, found, "tyk.conf", kind)

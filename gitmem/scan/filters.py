@@ -80,9 +80,10 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # every verification passes: the secret key and the site key
         *("f5e95c9954635b65", "03b970ed8171d73b"),
         "2d5b07fb8139fde8",  # RFC 7628's OAUTHBEARER example token ("auth=Bearer vF9dft4q…")
-        # Roundcube's des_key as its defaults ship it ("rcmail-!24ByteDESkey*Str"), which every
+        # Roundcube's des_key as its defaults ship it ("rcmail-!24ByteDESkey*Str"), and Tyk's
+        # gateway secret as its example configuration ships it ("352d20ee…"), which every
         # install's sample configuration prints until it is changed
-        "f7096f4025da84b0",
+        *("f7096f4025da84b0", "45c3523c41d3a547"),
     }
 )
 # Signing keys published in a framework's tutorial, copied into every project built from it. The key
@@ -1032,12 +1033,13 @@ _DIGESTS = ("md5", "sha1", "sha256", "sha512")
 
 @cache
 def _common_digests() -> frozenset[str]:
-    """The hex digests of the passwords everyone tries, as written and capitalised, and of nothing
-    (a sample database's ``sha1('12345')``, a test's ``md5('password')``, an empty body's SHA-256):
-    in every rainbow table, no secret."""
+    """The hex digests of the passwords everyone tries, as written and capitalised, of nothing and
+    of a tutorial's "hello" (a sample database's ``sha1('12345')``, a test's ``md5('password')``,
+    an empty body's SHA-256): in every rainbow table, no secret."""
     import hashlib  # lazy: the pre-commit hook's start-up
 
     words = _COMMON_PASSWORDS | {"", "12345", "123456789", "1234567890", "111111", "000000"}
+    words |= {"hello", "hello world"}  # every hashing tutorial's (tyk's sample token: sha1 'hello')
     words |= set(map(str.capitalize, words))
     pairs = itertools.product(_DIGESTS, words)
     return frozenset(hashlib.new(name, word.encode()).hexdigest() for name, word in pairs)
