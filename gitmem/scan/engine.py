@@ -644,7 +644,7 @@ def _in_record(text: str, start: int, end: int) -> bool:
 
 # An API's description (OpenAPI, Swagger, AsyncAPI) shows its requests and responses under
 # ``example``, ``examples`` or ``x-examples``: a made-up cart's token, an OAuth response's access
-# token (spree's API reference: 74 places). A value under such a key, in a text that says in its
+# token (spree's API reference: 76 places). A value under such a key, in a text that says in its
 # first API_DESCRIPTION_HEAD characters that it is such a description, is documentation; a
 # credential with a provider's format is found there as anywhere. The example blocks are read from
 # each line's indentation (YAML, or JSON printed with it), in one pass over the text.

@@ -562,7 +562,7 @@ def basic_credentials(secret: str) -> bool:
     pair = _basic_pair(secret)
     return (
         pair is not None
-        and not example_address(pair[0])
+        and not _example_address(pair[0])
         and url_password(pair[1])
         and plausible(pair[1], short=True)
     )
@@ -575,7 +575,7 @@ _EXAMPLE_ADDRESS_RE = lazy(
 )
 
 
-def example_address(user: str) -> bool:
+def _example_address(user: str) -> bool:
     """Whether ``user`` is an address at a domain kept for examples (``root@example.com``)."""
     return _EXAMPLE_ADDRESS_RE.fullmatch(user) is not None
 
