@@ -1152,3 +1152,15 @@ def test_what_batch_35_held_that_is_no_credential(kind: str) -> None:
         f"  valid_token = '{made(40, '0123456789abcdef')}'",
     )
     _none_then_each(lines, found, "tyk.conf", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_digest_a_scanner_keeps_of_a_secret_is_none(kind: str) -> None:
+    """Batch 36 (machine-learning platforms; measured with the round's last rules): detect-secrets'
+    ``.secrets.baseline`` keeps each finding as its SHA-1, ``"hashed_secret": "3e26d675…"`` (feast:
+    161 places, kedro: 4). A hashed value is no credential. A secret that hashes (an HMAC key
+    named ``HASH_SECRET``) is found."""
+    digest = made(40, "0123456789abcdef")
+    lines = (f'        "hashed_secret": "{digest}",', f'hashed_password = "{digest}"')
+    found = (f'HASH_SECRET = "{made(24)}"', f'        "secret": "{digest}",')
+    _none_then_each(lines, found, ".secrets.baseline", kind)

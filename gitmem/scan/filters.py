@@ -647,7 +647,8 @@ _NOT_SECRET_TAILS = frozenset(
         """
     )
 )
-# Parts that say the value is no working credential: public, a flag about one, a stand-in
+# Parts that say the value is no working credential: public, a flag about one, hashed (a digest of
+# one: detect-secrets' baseline keeps each finding as its "hashed_secret"), a stand-in
 # (``nonMatchingToken``, ``fake_password``, ``BAD_KEY``), ciphertext, made to be sent in the
 # clear (a JSON Web Encryption's ``encrypted_key``, a sealed secret's ``encryptedData``), or a
 # cursor or a request's id that an API calls a token (``continuationToken``, ``idempotency-token``:
@@ -657,7 +658,7 @@ _NOT_SECRET_PARTS = frozenset(
         """
         public pub publishable is has use no csrf xsrf old fake dummy mock invalid wrong bad
         sample example expired revoked nonmatching nonexistent nonexisting nonvalid encrypted
-        continuation pagination idempotency description
+        continuation pagination idempotency description hashed
         """
     )
 )
