@@ -1164,3 +1164,31 @@ def test_a_digest_a_scanner_keeps_of_a_secret_is_none(kind: str) -> None:
     lines = (f'        "hashed_secret": "{digest}",', f'hashed_password = "{digest}"')
     found = (f'HASH_SECRET = "{made(24)}"', f'        "secret": "{digest}",')
     _none_then_each(lines, found, ".secrets.baseline", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_37_held_that_is_no_credential(kind: str) -> None:
+    """Batch 37 (Kubernetes operators and Helm charts): a password's last change as ISO 8601 writes
+    it (argo-cd's ``admin.passwordMtime``), Go's conversion of a token's field through
+    ``unsafe.Pointer`` (cert-manager's generated code: four of a drawn key's symbols, all names
+    between them), a KMS key's resource name (where the key is, not the key) and base64 of a
+    password too short to be found written plain (cloudnative-pg's ``ZGFudGU=``, "dante"). A value
+    of one's own in each place is found, a Django key drawn from its symbols too."""
+    kms = "projects/release/locations/europe-west1/keyRings/release/cryptoKeys/signing/cryptoKeyVersions/1"
+    lines = (
+        "  admin.passwordMtime: 2019-03-20T17:54:53Z",
+        '  "tokenIssued": "2024-01-31 08:15:00.123+01:00",',
+        "\tout.TokenAudiences = *(*[]string)(unsafe.Pointer(&in.TokenAudiences))",
+        "\tout.SecretRef = (*core.SecretKeySelector)(unsafe.Pointer(in.SecretRef))",
+        f'  _KMS_KEY: "{kms}"',
+        "  password: ZGFudGU=",
+    )
+    drawn = made(50, string.ascii_lowercase + string.digits + "!@#$%^&*(-_=+)")
+    found = (
+        f"  admin.password: {made(20)}",
+        f'  "tokenIssued": "2024-01-31T{made(24)}",',
+        f"SECRET_KEY = '{drawn}'",
+        f'  _KMS_KEY: "{made(32)}"',
+        f"  password: {base64.b64encode((made(12) + '5x').encode()).decode()}",
+    )
+    _none_then_each(lines, found, "values.yaml", kind)

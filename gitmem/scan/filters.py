@@ -844,6 +844,9 @@ _REFERENCE_RE = lazy(
             # code: a call, a variable (a Makefile's or compose file's $$ one too), an operator
             r"[()\[\]{}<>]|^(?:\$\$|[$@%&])\w|::|=>|\s",
             r"^(?:[~.]{0,2}/|[A-Za-z]:\\)",  # a path
+            # a date and time, as ISO 8601 writes it (a password's last change:
+            # admin.passwordMtime: 2019-03-20T17:54:53Z)
+            r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$",
             # a command's next option (`gpg --list-secret-keys --keyid-format LONG`), not the value
             # of the one before it, or a CSS custom property (a design token: --color-series-2)
             r"^--[a-z]+(?:-[a-z0-9]+)*$",
@@ -977,12 +980,13 @@ def plausible(value: str, *, short: bool = False) -> bool:
 
 def _inner_value(value: str) -> str | None:
     """The value a value carries, to be judged instead: the text base64 or hex encodes (a
-    Kubernetes Secret's data, echo's newline and all: "TOKEN was templated", "great-name"), or the
+    Kubernetes Secret's data, echo's newline and all: "TOKEN was templated", "great-name"; a text
+    too short to be found written plain is as short encoded: "dante"), or the
     value of the setting it is (tox's ``py312: _TESTPATH=tests/unit``, a shell's ``env FOO=bar``).
     Not a document's ({"auths": …}: a credential as a whole, whose members the decoded layer's scan
     reads), nor base32's padding (``…IJIQ====``)."""
     text = _encoded_text(value) if len(value) % 4 == 0 else None
-    if text is not None and len(text) >= 8 and _DOCUMENT_MARKS.isdisjoint(text):
+    if text is not None and _DOCUMENT_MARKS.isdisjoint(text):
         return text
     assigned, _, rest = value.partition("=")
     if (
@@ -1189,21 +1193,46 @@ def _code_or_reference(value: str) -> bool:
     """Code, a path, a hash, a version, a URL, a host name, a query string, addresses, a dunder
     name (``__name__``) or a reference to a secret kept elsewhere (``vault:``): ``_REFERENCE_RE``'s
     shapes. Not a value drawn from an alphabet of symbols (Django's keys: ``!@#$%^&*(-_=+)``,
-    four of its symbols or more), whatever shape a bracket or a leading ``$`` gives it.
+    four of its symbols or more), whatever shape a bracket or a leading ``$`` gives it, unless its
+    letters are names (``_code_of_names``).
     """
-    return _REFERENCE_RE.search(value) is not None and len(_DRAWN_SYMBOLS.intersection(value)) < 4
+    return _REFERENCE_RE.search(value) is not None and (
+        len(_DRAWN_SYMBOLS.intersection(value)) < 4 or _code_of_names(value)
+    )
 
 
-# A name made of lower-case words and version or number segments, joined: a cache key, a queue, a
-# metric, a topic (``billing:v4:legacy-usage:heartbeat:v1``,
-# ``app.v5.checkout-flow.rate-limit.v2``). Decided by its shape, not by the name it is assigned to:
-# no list of words says which names hold such keys.
+_MEMBER_RE = lazy(r"[A-Za-z_]\w*(?:\.|->|::)[A-Za-z_]")  # a.b, a->b, a::b
+_MIXED_RE = lazy(r"[A-Za-z][0-9]|[0-9][A-Za-z]")  # letters and digits in one run
+_NAME_RE = lazy(r"[A-Za-z]{5,}")  # letters enough that a drawn run seldom reads as a name
+
+
+def _code_of_names(value: str) -> bool:
+    """Code written with a drawn value's symbols (Go's conversion
+    ``*(*[]string)(unsafe.Pointer(&in.TokenAudiences))``): a member of a name, letters and digits
+    never in one run, two names of five letters or more (words or camel case), and most of it
+    letters. A drawn value mixes letters and digits in its runs: a Django key (no ``.`` in its
+    alphabet) never reads so, a drawn password with ``.`` and ``:`` about once in 13,000."""
+    names = [run for run in _NAME_RE.findall(value) if run.islower() or _type_name(run)]
+    return (
+        _MEMBER_RE.search(value) is not None
+        and _MIXED_RE.search(value) is None
+        and len(names) >= 2
+        and sum(map(str.isalpha, value)) * 5 >= len(value) * 3
+    )
+
+
+# A name made of lower-case words (or camel-case ones) and version or number segments, joined: a
+# cache key, a queue, a metric, a topic (``billing:v4:legacy-usage:heartbeat:v1``,
+# ``app.v5.checkout-flow.rate-limit.v2``), a cloud resource's name
+# (``projects/p/locations/l/keyRings/r/cryptoKeys/k``). Decided by its shape, not by the name it is
+# assigned to: no list of words says which names hold such keys.
 # One piece may be a short hex id or hash, as a slug ends (``survey-targeting-835605292e``): hex
 # API keys are 32 digits or more (``_short_hex``).
-_JOINED_PIECE = r"(?:[a-z]{2,}[0-9]{0,2}|v[0-9]{1,4}|[0-9]{1,4}|[0-9a-f]{5,16})"
+_JOINED_WORD = r"[a-z]{2,}(?:[A-Z][a-z]+)*[0-9]{0,2}"  # a word, or words in camel case: keyRings
+_JOINED_PIECE = rf"(?:{_JOINED_WORD}|v[0-9]{{1,4}}|[0-9]{{1,4}}|[0-9a-f]{{5,16}})"
 _JOINED_NAME_RE = lazy(rf"^{_JOINED_PIECE}(?:[:/._~,-]{{1,2}}{_JOINED_PIECE}){{2,}}$")
 _JOINED_SPLIT_RE = lazy(r"[:/._~,-]{1,2}")
-_JOINED_WORD_RE = lazy(r"[a-z]{2,}[0-9]{0,2}")
+_JOINED_WORD_RE = lazy(_JOINED_WORD)
 _JOINED_HASH_RE = lazy(r"(?=[a-f]*[0-9])(?=[0-9]*[a-f])[0-9a-f]{5,16}")
 
 
