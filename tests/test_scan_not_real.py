@@ -1192,3 +1192,23 @@ def test_what_batch_37_held_that_is_no_credential(kind: str) -> None:
         f"  password: {base64.b64encode((made(12) + '5x').encode()).decode()}",
     )
     _none_then_each(lines, found, "values.yaml", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_page_s_own_token_is_its_cursor(kind: str) -> None:
+    """kratos' pagination links (batch 35, looked at again in round 40: 32 places), in JSON with
+    its escapes: ``\\u0026page_token=eyJvZmZzZXQiOiIwIiwidiI6Mn0`` is base64 of ``{"offset":"0",
+    "v":2}``, the next page's place, as Google's ``pageToken`` is. The previous page's too. A
+    Facebook page's access token, and Next.js' API token, are credentials."""
+    cursor = base64.b64encode(b'{"offset":"100","v":2}').decode().rstrip("=")
+    lines = (
+        f'  "\\u003chttp://example.com?page=2\\u0026page_token={cursor}\\u0026per_page=50\\u003e",',
+        f'  "pageToken": "{made(40)}",',
+        f"prev_page_token = '{made(40)}'",
+    )
+    found = (
+        f'  "page_access_token": "{made(40)}",',
+        f"NEXT_API_TOKEN={made(40)}",
+        f'  "token": "{made(40)}",',
+    )
+    _none_then_each(lines, found, "links.json", kind)

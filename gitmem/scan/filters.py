@@ -682,15 +682,18 @@ def _owned(name: str) -> tuple[str, list[str]]:
     return next((p[-1] for p in map(_name_parts, reversed(owners)) if p), ""), parts
 
 
-# The next page's token, as AWS and Google name a page's cursor: NextToken, nextPageToken,
-# nextForwardToken, NextLockToken (not NEXT_API_TOKEN, Next.js's setting)
+# The next or previous page's token, as AWS and Google name a page's cursor: NextToken,
+# nextPageToken, nextForwardToken, NextLockToken, prev_page_token, and a page's own (pageToken,
+# page_token: kratos' pagination links); not NEXT_API_TOKEN (Next.js's setting) nor
+# page_access_token (a Facebook page's credential)
+_CURSOR_LEADS = frozenset(("next", "prev", "previous", "page"))
 _CURSOR_WORDS = frozenset(("page", "forward", "backward", "lock", "sync"))
 
 
 def _cursor(parts: list[str]) -> bool:
     return (
         len(parts) >= 2
-        and parts[0] == "next"
+        and parts[0] in _CURSOR_LEADS
         and parts[-1] == "token"
         and (_CURSOR_WORDS.issuperset(parts[1:-1]))
     )
