@@ -1212,3 +1212,35 @@ def test_a_page_s_own_token_is_its_cursor(kind: str) -> None:
         f'  "token": "{made(40)}",',
     )
     _none_then_each(lines, found, "links.json", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_38_held_that_is_no_credential(kind: str) -> None:
+    """Batch 38 (backend-as-a-service and workflow platforms): a design token named in camel case
+    (trigger.dev's ``{ token: "--color-apiKeys" }``), a number in hex (a vendored ioctl constant,
+    ``SIOCGLIFTOKEN = -0x3f879678``) and words beside a run along the alphabet (appwrite's
+    ``'secret' => 'organization_abcd1234'``). A value of one's own in each place is found, and an
+    Ethereum key written as a hex number (which the round's start missed: it took the x of ``0x``
+    for a letter typed into hex)."""
+    lines = (
+        '  { token: "--color-apiKeys", usedBy: "API keys nav" },',
+        "\tSIOCGLIFTOKEN                 = -0x3f879678",
+        "'secret' => 'organization_abcd1234',",
+        "'secret' => 'standard-qwerty123',",
+    )
+    found = (
+        f'  {{ token: "--{made(24)}", usedBy: "API keys nav" }},',
+        f'PRIVATE_KEY = "0x{made(64, "0123456789abcdef")}"',
+        f"'secret' => 'organization_{made(16)}',",
+    )
+    _none_then_each(lines, found, "route.tsx", kind)
+
+
+def test_a_google_token_s_prefix_inside_base64_is_data() -> None:
+    """appwrite's sponsorship.svg (batch 38): a font in a data URI, whose base64 holds ``/1//0``
+    and forty letters after it, bytes of the font. A refresh token starts after a quote, a space or
+    a sign, never after base64's "/" or "+"."""
+    body = made(40, string.ascii_letters + string.digits + "_-")
+    assert scan_text(f'src: url("data:font/ttf;base64,AAEAAAv/1//0{body}+AAAA")', "a.svg") == []
+    assert scan_text(f'src: url("data:font/ttf;base64,AAEAAAv+1//0{body}/AAAA")', "a.svg") == []
+    assert scan_text(f'"refresh_token": "1//0{body}"', "a.json")

@@ -449,14 +449,15 @@ def _default_words(lowered: str) -> bool:
     (``pass%23pass``, ``admin-admin``, ``asd123``), written end to end (``adminadmin``) or with a
     few digits after (``admin123``, ``bar002``), as written or respelled (``p%40ssword``:
     ``p@ssword``, ``P@ssw0rd``; ``p%C3%A4ssword``: ``pässword``, its accents dropped), or one such
-    word cut by a sign (``p%40ss%3Aword``: ``p@ss:word``, ``pass!word``)."""
+    word cut by a sign (``p%40ss%3Aword``: ``p@ss:word``, ``pass!word``); or words beside one
+    such run (``_words_and_a_typed_run``)."""
     text = _plain(lowered)
     spelt = text.translate(_LEET)
     for form in (text, spelt, _JOINTS_RE.sub("", text), _JOINTS_RE.sub("", spelt)):
         words = [word for word in _JOINTS_RE.split(form) if word]
         if words and all(map(_default_word, words)):
             return True
-    return False
+    return _words_and_a_typed_run(text)
 
 
 def _plain(lowered: str) -> str:
@@ -686,17 +687,11 @@ def _owned(name: str) -> tuple[str, list[str]]:
 # nextPageToken, nextForwardToken, NextLockToken, prev_page_token, and a page's own (pageToken,
 # page_token: kratos' pagination links); not NEXT_API_TOKEN (Next.js's setting) nor
 # page_access_token (a Facebook page's credential)
-_CURSOR_LEADS = frozenset(("next", "prev", "previous", "page"))
-_CURSOR_WORDS = frozenset(("page", "forward", "backward", "lock", "sync"))
+_CURSOR_RE = lazy(r"(?:next|prev|previous|page)(?:_(?:page|forward|backward|lock|sync))*_token")
 
 
 def _cursor(parts: list[str]) -> bool:
-    return (
-        len(parts) >= 2
-        and parts[0] in _CURSOR_LEADS
-        and parts[-1] == "token"
-        and (_CURSOR_WORDS.issuperset(parts[1:-1]))
-    )
+    return _CURSOR_RE.fullmatch("_".join(parts)) is not None
 
 
 def secret_name(name: str) -> bool:
@@ -851,8 +846,12 @@ _REFERENCE_RE = lazy(
             # admin.passwordMtime: 2019-03-20T17:54:53Z)
             r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$",
             # a command's next option (`gpg --list-secret-keys --keyid-format LONG`), not the value
-            # of the one before it, or a CSS custom property (a design token: --color-series-2)
-            r"^--[a-z]+(?:-[a-z0-9]+)*$",
+            # of the one before it, or a CSS custom property (a design token: --color-series-2,
+            # --color-apiKeys)
+            r"^--[a-z]+(?:-[A-Za-z0-9]+)*$",
+            # a number as code writes it in hex, a machine word at most (SIOCGLIFTOKEN = -0x3f87…);
+            # a key written so is longer (an Ethereum key: 0x and 64 digits)
+            r"^[-+]?0[xX][0-9a-fA-F]{1,16}$",
             # a validation's rules (Laravel's 'password' => 'required|string|min:6')
             r"^[a-z_]+(?::[\w,.-]*)?(?:\|[a-z_]+(?::[\w,.-]*)?)+$",
             # a relative path to a file (a cache's key: files/default/logs/2022/10/6982_2_1.parquet)
@@ -1034,6 +1033,14 @@ def _stand_in(value: str, lowered: str) -> bool:
     )
 
 
+def _words_and_a_typed_run(lowered: str) -> bool:
+    """Words and one run along the keyboard or the alphabet of six keys or more (appwrite's
+    ``organization_abcd1234``, ``prod-qwerty123``): no generator draws the run; a person typing a
+    stand-in does."""
+    typed = [piece for piece in _PIECES_SPLIT_RE.split(lowered) if not piece.isalpha()]
+    return len(typed) == 1 and len(typed[0]) >= _RUN and _typed_run(typed[0])
+
+
 # A digest's length in hex: MD5's, SHA-1's, SHA-256's and SHA-512's
 _DIGEST_LENGTHS = frozenset((32, 40, 64, 128))
 _DIGESTS = ("md5", "sha1", "sha256", "sha512")
@@ -1115,7 +1122,8 @@ _IN_ORDER_RE = lazy(
 
 def made_up(value: str) -> bool:
     """A value no generator makes: a case that occurs once or twice among many letters
-    (``LY027c40U2KNNZLFO1``), a hex piece with a letter or two past f (``c09761h99f39f79ae28e``), or
+    (``LY027c40U2KNNZLFO1``), a hex piece with a letter or two past f (``c09761h99f39f79ae28e``;
+    the x of a number's ``0x`` is none: an Ethereum key is written so), or
     letters or digits that run through the alphabet or along a keyboard's row (``a1B2c3D4e5F6g7``,
     ``abc123def456ghi789``, ``q9w8e7r6t5y4``), or
     a JSON Web Token's shape (``eyJ…``, ``e30…``, three parts) whose header no library wrote: it
@@ -1134,7 +1142,7 @@ def made_up(value: str) -> bool:
     if any(
         len(piece) >= _STRAY_PIECE
         and piece.isalnum()
-        and 0 < len(piece.translate(_DROP_HEX)) <= _STRAY_MOST
+        and 0 < len(piece.removeprefix("0x").translate(_DROP_HEX)) <= _STRAY_MOST  # 0x: a number
         for piece in _PIECES_RE.split(value)
     ):
         return True

@@ -374,7 +374,8 @@ RULES: tuple[Rule, ...] = (
         id="gcp-oauth-token",
         description="Google OAuth access or refresh token",
         keywords=("ya29.", "1//0"),
-        pattern=r"(?<![A-Za-z0-9_.])(?P<secret>ya29\.[A-Za-z0-9_-]{50,}|1//0[A-Za-z0-9_-]{40,})"
+        # (not in base64's run, where "/" and "+" stand among letters: a font in an SVG's data URI)
+        pattern=r"(?<![A-Za-z0-9_.+/])(?P<secret>ya29\.[A-Za-z0-9_-]{50,}|1//0[A-Za-z0-9_-]{40,})"
         + _EH,
         entropy=3.5,
         examples=lambda: (
