@@ -1244,3 +1244,26 @@ def test_a_google_token_s_prefix_inside_base64_is_data() -> None:
     assert scan_text(f'src: url("data:font/ttf;base64,AAEAAAv/1//0{body}+AAAA")', "a.svg") == []
     assert scan_text(f'src: url("data:font/ttf;base64,AAEAAAv+1//0{body}/AAAA")', "a.svg") == []
     assert scan_text(f'"refresh_token": "1//0{body}"', "a.json")
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_39_held_that_is_no_credential(kind: str) -> None:
+    """Batch 39 (home automation and IoT): a camera URL's template in each language of frigate's
+    settings, whose password is the word for one (``usuario:contraseña@``: RFC 3986 lets no letter
+    past ASCII stand raw in a URL) or whose port is a word (``@host:port/``, ``@värd:portnummer``),
+    and EMQX's default ``admin:public``. A password of one's own in such a URL, at a host and port
+    or an IPv6 address, is found, and in curl's ``-u``."""
+    lines = (
+        '"customUrlPlaceholder": "rtsp://usuari:contrasenya@host:port/ruta",',
+        '"streamUrlPlaceholder": "p. ej., rtsp://usuario:contraseña@192.168.1.100/stream",',
+        '"streamUrlPlaceholder": "rtsp://användarnamn:lösenord@värd:portnummer/plats",',
+        "curl -u admin:public http://localhost:18083/api/v5/nodes",
+    )
+    password = made(16)
+    found = (
+        f'"url": "rtsp://admin:{password}@192.168.1.100:554/stream",',
+        f'"url": "rtsp://admin:{password}@[fe80::1]:554/stream",',
+        f'"url": "rtsp://admin:{password}@camera.local/stream",',
+        f"curl -u admin:{password} http://localhost:18083/api/v5/nodes",
+    )
+    _none_then_each(lines, found, "settings.json", kind)

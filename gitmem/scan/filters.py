@@ -346,7 +346,7 @@ _COMMON_PASSWORDS = frozenset(
         password passwd pass secret admin root toor guest user test tester testing postgres mysql
         redis mongo rabbitmq oracle sa changeme default letmein qwerty welcome hunter2 foo bar baz
         foobar none null pwd pw 123456 12345678 1234 token apikey key example sample dummy fake
-        mypassword mysecret yourpassword
+        mypassword mysecret yourpassword public
         """
     )
 )

@@ -143,10 +143,14 @@ _EH = r"(?![A-Za-z0-9_-])"  # end of a token whose alphabet has hyphens
 # (`[secure]`, `[REDACTED]`) or a URL parser's test data (`foo(b]c`), not a password a client sends.
 # A password that repeats the user's name or the scheme is a local container's default
 # (`guest:guest@`, `singlestore://root:singlestore@`), as `postgres:postgres@` is. A "%" escapes
-# two hex digits, and never a NUL: `sec%zzret`, `sec%00ret` are a URL parser's tests.
+# two hex digits, and never a NUL: `sec%zzret`, `sec%00ret` are a URL parser's tests. Nor does it
+# let a letter past ASCII stand raw (a password is escaped to UTF-8's bytes): `usuario:contraseña@`
+# is a translated template's word, as is a host whose port is a word
+# (`rtsp://usuari:contrasenya@host:port/ruta`: frigate's settings in 16 languages).
 _URL_USERINFO = (
     r"(?P<user>[^\s:@/\"'<>]{1,64}):(?!(?P=user)@|(?P=scheme)@)"
-    r"(?P<secret>(?:[^\s:@/\"'<>\[\]{}|\\^`%]|%(?!00)[0-9A-Fa-f]{2}){1,128})@"
+    r"(?P<secret>(?:[^\s:@/\"'<>\[\]{}|\\^`%\x80-\U0010ffff]|%(?!00)[0-9A-Fa-f]{2}){1,128})@"
+    r"(?![^\s/:@?#\[\]]{0,255}:[A-Za-z])"  # a host name is 253 characters at most
 )
 # A declaration's type between a name and its "=": `: &str`, `: &'static str` (Rust), `: string |
 # undefined` (TypeScript), `: String?` (Kotlin, Swift), `: Final[str]`, `: str | None` (Python),
