@@ -1267,3 +1267,40 @@ def test_what_batch_39_held_that_is_no_credential(kind: str) -> None:
         f"curl -u admin:{password} http://localhost:18083/api/v5/nodes",
     )
     _none_then_each(lines, found, "settings.json", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_40_held_that_is_no_credential(kind: str) -> None:
+    """Batch 40 (forges, registries and dependency tools): a name set in bold where a guide's
+    value goes (renovate's ``token: '**gitlab_token**'``), words after a provider's prefix where
+    its random part goes (``glpat-token_for_different_git_platform``) and a default password
+    respelled with a section sign (gogs' ``P4§$w0rd``). A value of one's own is found in each
+    place, and a token of the provider's format."""
+    lines = (
+        "  token: '**gitlab_token**',",
+        'export RENOVATE_GITHUB_COM_TOKEN="**github-token**"',
+        '"token": "glpat-token_for_different_git_platform",',
+        "    PASSWORD = 'P4§$w0rd'",
+    )
+    found = (
+        f"  token: '**{made(24)}',",
+        f'"token": "glpat-{made(20)}",',
+        f"    PASSWORD = '{made(24)}'",
+    )
+    _none_then_each(lines, found, "self-hosting.md", kind)
+
+
+def test_a_table_s_bar_ends_the_value_in_its_cell() -> None:
+    """The Azure SDK's troubleshooting tables, vendored (batch 40): ``|An invalid client secret was
+    provided.|Ensure the secret …|``: the word before the bar is the cell's end, not a value that
+    runs into the next cell. A password in a table's cell is found."""
+    lines = (
+        "|AADSTS7000215|An invalid client secret was provided.|Ensure the secret provided to the "
+        "credential constructor is valid.|",
+        "|AADSTS50126|The provided username or password is invalid.|Ensure the username and "
+        "password provided to the credential constructor are valid.|",
+    )
+    for line in lines:
+        assert scan_text(line, "TROUBLESHOOTING.md", kind=PROSE) == [], line
+    assert scan_text(f"| staging | the password is {made(16)} | monthly |", "a.md", kind=PROSE)
+    assert scan_text(f"| staging | the password is {made(16)}|", "a.md", kind=PROSE)

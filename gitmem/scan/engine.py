@@ -324,7 +324,13 @@ def _checked(rule: Rule, secret: str, judged: _Judged) -> bool:
 
 
 def _format(rule: Rule, secret: str, judged: _Judged) -> bool:
-    return not filters.is_placeholder(secret) and _binary_format(rule, secret, judged)
+    """A provider's format, holding no placeholder, nor words after its prefix where the random
+    part goes (``glpat-token_for_different_git_platform``)."""
+    return (
+        not filters.is_placeholder(secret)
+        and not filters.joined_name(secret)
+        and _binary_format(rule, secret, judged)
+    )
 
 
 def _binary_format(rule: Rule, secret: str, judged: _Judged) -> bool:

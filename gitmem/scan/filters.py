@@ -28,6 +28,7 @@ _PLACEHOLDER_RE = lazy(
     r"|replace[_-]?(?:me|with|this)|[_-]here\b"
     r"|\$\{|\{\{|%\(\w+\)|\.{3}|…|0123456789|123456789|abcdefgh|(.)\1{7}"
     r"|lorem|ipsum"  # Lorem ipsum is placeholder text by definition: LoremIpsum86
+    r"|\*\*[\w-]+\*\*"  # a name set in bold, in a guide's code block: **github-token**
     # <API_KEY> as JSON escapes it (Go's encoder: \u003cAPI_KEY\u003e), in a string literal too
     r"|\\+u003c\w*\\+u003e",
     re.IGNORECASE,
@@ -420,7 +421,7 @@ _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 _JOINTS_RE = lazy(r"[^a-z0-9]+")
 _ESCAPE_RE = lazy(r"%[0-9A-Fa-f]{2}")  # a URL's percent-escape
 # The letters a word's usual respellings stand for: p@ssw0rd, s3cr3t, adm1n, $ecret
-_LEET = str.maketrans("@4031!$57", "aaoeiisst")
+_LEET = str.maketrans("@4031!$57§", "aaoeiissts")
 
 
 # Keys in the order a keyboard or the alphabet has them: a run along one is typed, not drawn

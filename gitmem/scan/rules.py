@@ -2182,8 +2182,9 @@ RULES: tuple[Rule, ...] = (
             # (``token=`` repeated cost 200 characters at each); a backslash before a quote or a
             # letter is an escape of the JSON or string the prose is in (``is breached\"``), not
             # the value's, and two are one of the value's
-            r"[`\"'*]{0,2}(?P<secret>(?:(?(query)[^\s`\"'*<>.,;:!?)=\\#&]|[^\s`\"'*<>.,;:!?)=\\])|\\\\|\\(?![\"'a-z\\])|[.,;!?)]++(?=[^\s`\"'*<>.,;:!?)=])){6,200}+={0,2})"
-            r"[`\"'*]{0,2}[.,;:!?)]*(?=[\s\"'`}\],\\]|$|(?(query)[#&]|(?!)))"
+            # (a table's "|" ends a cell, and the value in it: ``|A client secret was provided.|``)
+            r"[`\"'*]{0,2}(?P<secret>(?:(?(query)[^\s`\"'*<>.,;:!?)=\\#&|]|[^\s`\"'*<>.,;:!?)=\\|])|\\\\|\\(?![\"'a-z\\])|[.,;!?)]++(?=[^\s`\"'*<>.,;:!?)=|])){6,200}+={0,2})"
+            r"[`\"'*]{0,2}[.,;:!?)]*(?=[\s\"'`}\],\\|]|$|(?(query)[#&]|(?!)))"
         ),
         check="plausible",
         examples=lambda: (
