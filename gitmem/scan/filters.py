@@ -927,13 +927,17 @@ _STAND_IN_WORDS = frozenset(
     _words(
         """
         password passwd pass passw pw pwd secret secrets token apikey key test testing tester
-        testpass testpassword testsecret testtoken mypassword mysecret mytoken mykey yourpassword
-        yoursecret yourtoken secretkey supersecret topsecret letmein qwerty admin adminpass
-        administrator root default foo bar baz hunter dev devpass demo local localpass abc abcd
-        abcdef xyz user username pa ssword accesstoken refreshtoken authtoken apitoken
+        testpass testpassword testsecret testtoken secretkey supersecret topsecret letmein qwerty
+        admin adminpass administrator root default foo bar baz hunter dev devpass demo local
+        localpass abc abcd abcdef xyz user username pa ssword accesstoken refreshtoken authtoken
+        apitoken
         """
     )
-)
+) | {  # a credential's word after a determiner: mypassword, your_token, NodeBB's ?token=sometoken
+    determiner + word
+    for determiner in _words("my your some another the our their")
+    for word in _words("password passwd pass secret token key apikey")
+}
 _HEX_RE = lazy(r"^[0-9a-fA-F]+$")
 _WORDS_RE = lazy(r"^[A-Za-z]+(?:[-_.:/][A-Za-z]+)*$")  # words joined: old-access, workos:old-access
 _LOWER_OR_DIGITS_RE = lazy(r"^[a-z0-9]+(?:[-_.][a-z0-9]+)+$")
