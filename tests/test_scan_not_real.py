@@ -1231,6 +1231,7 @@ def test_what_batch_38_held_that_is_no_credential(kind: str) -> None:
     found = (
         f'  {{ token: "--{made(24)}", usedBy: "API keys nav" }},',
         f'PRIVATE_KEY = "0x{made(64, "0123456789abcdef")}"',
+        f'PRIVATE_KEY = "0X{made(64, "0123456789ABCDEF")}"',
         f"'secret' => 'organization_{made(16)}',",
     )
     _none_then_each(lines, found, "route.tsx", kind)

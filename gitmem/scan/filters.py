@@ -1147,7 +1147,7 @@ def made_up(value: str) -> bool:
     if any(
         len(piece) >= _STRAY_PIECE
         and piece.isalnum()
-        and 0 < len(piece.removeprefix("0x").translate(_DROP_HEX)) <= _STRAY_MOST  # 0x: a number
+        and 0 < len(piece.lower().removeprefix("0x").translate(_DROP_HEX)) <= _STRAY_MOST  # 0x, 0X
         for piece in _PIECES_RE.split(value)
     ):
         return True
@@ -1228,12 +1228,11 @@ def _code_of_names(value: str) -> bool:
     never in one run, two names of five letters or more (words or camel case), and most of it
     letters. A drawn value mixes letters and digits in its runs: a Django key (no ``.`` in its
     alphabet) never reads so, a drawn password with ``.`` and ``:`` about once in 13,000."""
-    names = [run for run in _NAME_RE.findall(value) if run.islower() or _type_name(run)]
     return (
         _MEMBER_RE.search(value) is not None
         and _MIXED_RE.search(value) is None
-        and len(names) >= 2
         and sum(map(str.isalpha, value)) * 5 >= len(value) * 3
+        and sum(run.islower() or _type_name(run) for run in _NAME_RE.findall(value)) >= 2
     )
 
 
