@@ -1317,3 +1317,39 @@ def test_a_credential_s_word_after_a_determiner_is_a_stand_in(kind: str) -> None
     lines = (feed + "sometoken`, { });", feed + "anothertoken`, { });")
     found = (feed + made(20) + "`, { });",)
     _none_then_each(lines, found, "feeds.js", kind)
+
+
+def _token(claims: str, signature: str) -> str:
+    """A JSON Web Token signed with HMAC-SHA256 in shape: its claims as given, its signature
+    ``signature`` (made up)."""
+    encode = lambda text: base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")  # noqa: E731
+    return ".".join((encode('{"alg":"HS256","typ":"JWT"}'), encode(claims), signature))
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_the_measured_trees_held_in_round_41_is_no_credential(kind: str) -> None:
+    """Round 41, from the trees measured before it: a name numbered and a credential's word
+    (apisix's consumers' ``consumer1_pwd``, a chart's ``existingSecret: "s3-credentials"``), a run
+    along the signs over the digits (apisix's nacos test ``nacos!@#$%^&*()[]``, telegraf's
+    ``PASS:!@#$%^&*(234)_+W0RD``), a JSON pointer where a schema's value goes (kratos'
+    ``password: "#/definitions/…"``) and a guide's token whose only claim is a consumer's key's
+    name (``{"key":"jack-key"}``). A value of one's own in each place is found."""
+    signature = made(43, ALNUM + "-_")
+    lines = (
+        "    password: consumer1_pwd",
+        "curl -i \"http://127.0.0.1:9080/anything\" -H 'apikey: consumer2_pwd'",
+        '    existingSecret: "s3-credentials"',
+        'body = ngx.encode_args({username = "nacos", password = "nacos!@#$%^&*()[]"}),',
+        '    password:  "PASS:!@#$%^&*(234)_+W0RD",',
+        'password: "#/definitions/selfServiceAfterDefaultLoginMethod"',
+        "export jwt_token=" + _token('{"key":"jack-key","nbf":1729132271}', signature),
+    )
+    found = (
+        f"    password: consumer1_{made(16)}",
+        f'    existingSecret: "{made(20)}"',
+        'body = ngx.encode_args({username = "nacos", password = "' + made(14) + '!@#"}),',
+        f'    password:  "PASS:{made(16)}",',
+        f'password: "{made(24)}"',
+        "export jwt_token=" + _token(f'{{"key":"{made(16)}","nbf":1729132271}}', signature),
+    )
+    _none_then_each(lines, found, "multi-auth.md", kind)

@@ -425,7 +425,16 @@ _LEET = str.maketrans("@4031!$57§", "aaoeiissts")
 
 
 # Keys in the order a keyboard or the alphabet has them: a run along one is typed, not drawn
-_TYPED_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm", _ALPHABET, "0123456789", "1234567890")
+# (and the signs over the digits, shifted: nacos!@#$%^&*)
+_TYPED_ROWS = (
+    "qwertyuiop",
+    "asdfghjkl",
+    "zxcvbnm",
+    _ALPHABET,
+    "0123456789",
+    "1234567890",
+    "!@#$%^&*()",
+)
 _TYPED_PIECE_RE = lazy(r"[a-z]+|[0-9]+")
 
 
@@ -842,7 +851,8 @@ _REFERENCE_RE = lazy(
             r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])",
             # code: a call, a variable (a Makefile's or compose file's $$ one too), an operator
             r"[()\[\]{}<>]|^(?:\$\$|[$@%&])\w|::|=>|\s",
-            r"^(?:[~.]{0,2}/|[A-Za-z]:\\)",  # a path
+            # a path, or a JSON pointer into the document (a schema's #/definitions/…)
+            r"^(?:[~.]{0,2}/|[A-Za-z]:\\|#/)",
             # a date and time, as ISO 8601 writes it (a password's last change:
             # admin.passwordMtime: 2019-03-20T17:54:53Z)
             r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$",
@@ -1094,15 +1104,19 @@ def _camel_words(value: str) -> str:
     return "-".join(_CAMEL_WORD_RE.findall(value)).lower()
 
 
+_NUMBERED_WORD_RE = lazy(r"[a-z]+[0-9]{0,2}")  # a word, or a name numbered: consumer1
+
+
 def _names_itself(lowered: str) -> bool:
     """A value of words that say what it stands in for, and of short pieces:
-    ``gw_valid_api_key_12345`` (vercel/ai's tests), ``m0-old-platform-key`` (mem0's). A key that
-    spells its kind holds its random part too (AWS Bedrock's ``bedrock-api-key-<base64>``)."""
+    ``gw_valid_api_key_12345`` (vercel/ai's tests), ``m0-old-platform-key`` (mem0's), or of
+    words alone, one of them a credential's (apisix's ``consumer1_pwd``). A key that spells its
+    kind holds its random part too (AWS Bedrock's ``bedrock-api-key-<base64>``)."""
     pieces = _PIECES_SPLIT_RE.split(lowered)
-    return (
-        not _CREDENTIAL_WORDS.isdisjoint(pieces)
-        and sum(piece.isalpha() for piece in pieces) >= _WORDS_BESIDE
-        and max(map(len, pieces)) <= _LONGEST_PIECE
+    if _CREDENTIAL_WORDS.isdisjoint(pieces) or max(map(len, pieces)) > _LONGEST_PIECE:
+        return False
+    return sum(piece.isalpha() for piece in pieces) >= _WORDS_BESIDE or (
+        len(pieces) >= 2 and all(map(_NUMBERED_WORD_RE.fullmatch, pieces))
     )
 
 
@@ -1120,7 +1134,9 @@ _DIGITS_ONLY = str.maketrans("", "", "".join(c for c in _ASCII if not c.isdigit(
 _RUN = 6  # keys in order along one of _TYPED_ROWS: abcdef, 123456, qwerty
 _IN_ORDER_RE = lazy(
     "|".join(
-        dict.fromkeys(row[i : i + _RUN] for row in _TYPED_ROWS for i in range(len(row) - _RUN + 1))
+        dict.fromkeys(
+            re.escape(row[i : i + _RUN]) for row in _TYPED_ROWS for i in range(len(row) - _RUN + 1)
+        )
     )
 )
 
