@@ -16,6 +16,7 @@ import pytest
 
 from gitmem.scan import scan_text
 from gitmem.scan.kinds import CODE, PROSE
+from gitmem.scan.rules import _ASSIGN, RULES
 from tests.random_values import random_value
 
 _rng = random.Random(3207)
@@ -1353,3 +1354,57 @@ def test_what_the_measured_trees_held_in_round_41_is_no_credential(kind: str) ->
         "export jwt_token=" + _token(f'{{"key":"{made(16)}","nbf":1729132271}}', signature),
     )
     _none_then_each(lines, found, "multi-auth.md", kind)
+
+
+def test_a_name_a_rule_reads_is_read_where_a_word_begins() -> None:
+    """Batch 42 (low-code builders): formbricks' ``i18n.lock`` maps each message's key to its
+    text's digest (``workspace/api_keys/add_api_key: 3c76…``), and the datadog rule read the
+    "dd_api_key" inside "add_api_key". Every rule that reads a name before its value reads it where
+    a word begins: in its examples, a name glued to the word before it is not read there; in camel
+    case (``myDatadogApiKey``) it is."""
+    named = [rule for rule in RULES if _ASSIGN in rule.pattern]
+    assert len(named) >= 8
+    for rule in named:
+        pattern = re.compile(rule.pattern)
+        for example in rule.examples():
+            match = pattern.search(example)
+            assert match is not None, (rule.id, example)
+            start, value = match.start(), match.start("secret")
+            if value <= start or not example[start].isalpha() or "://" in example[start:value]:
+                continue
+            head, name, tail = example[:start], example[start:value], example[value:]
+            glued = head + "a" + name.lower() + tail
+            camel = head + "my" + name[0].upper() + name[1:] + tail
+            assert start + 1 not in {found.start() for found in pattern.finditer(glued)}, glued
+            assert rule.id in {finding.rule for finding in scan_text(camel, "a.yml")}, camel
+    digest = made(32, "0123456789abcdef")
+    lock = scan_text(f"    workspace/api_keys/add_api_key: {digest}", "i18n.lock")
+    assert "datadog-api-key" not in {finding.rule for finding in lock}
+    assert scan_text(f"    DD_API_KEY: {digest}", "values.yaml")
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_42_held_that_is_no_credential(kind: str) -> None:
+    """Batch 42 (low-code builders; measured once, then looked at): a provider's prefix and words
+    in camel case (formbricks' ``fbk_validApiKeySecret123``), a stand-in's word respelled and an
+    exclamation mark after it (``Sup3rSecret!``), words joined by non-breaking hyphens (mathesar's
+    ``password=strong‑pw‑here``), a placeholder that a Japanese sentence goes on after
+    (nocobase's ``token=yyy）を含めます。``) and a Russian guide's words (``Token: API-токен``). A
+    value of one's own in each place is found."""
+    lines = (
+        '      headers: { "x-api-key": "fbk_validApiKeySecret123" },',
+        '      headers: { authorization: "Bearer fbk_validBearerKey123" },',
+        '      body: { email: "alice@example.com", password: "Sup3rSecret!", name: "Alice" },',
+        "postgres:///mathesar_django/?host=localhost&port=5432&user=mathesar"
+        "&password=" + "\u2011".join(("strong", "pw", "here")),  # non-breaking hyphens
+        "URLパラメータに `token` と認証器の識別子（例: `?authenticator=xxx&token=yyy`）を含めます。",
+        "- Token: API-токен текущего запроса NocoBase.",
+    )
+    found = (
+        f'      headers: {{ "x-api-key": "fbk_{made(24)}" }},',
+        f'      headers: {{ authorization: "Bearer fbk_{made(24)}" }},',
+        f'      body: {{ email: "alice@example.com", password: "{made(14)}!", name: "Alice" }},',
+        "postgres:///mathesar_django/?host=localhost&user=mathesar&password=" + made(20),
+        f"識別子（例: `?authenticator=xxx&token={made(24)}`）を含めます。",
+    )
+    _none_then_each(lines, found, "index.md", kind)

@@ -949,7 +949,8 @@ _STAND_IN_WORDS = frozenset(
     for word in _words("password passwd pass secret token key apikey")
 }
 _HEX_RE = lazy(r"^[0-9a-fA-F]+$")
-_WORDS_RE = lazy(r"^[A-Za-z]+(?:[-_.:/][A-Za-z]+)*$")  # words joined: old-access, workos:old-access
+# words joined, in any script: old-access, workos:old-access, API-токен (a guide's "API token")
+_WORDS_RE = lazy(r"^[^\W\d_]+(?:[-_.:/][^\W\d_]+)*$")
 _LOWER_OR_DIGITS_RE = lazy(r"^[a-z0-9]+(?:[-_.][a-z0-9]+)+$")
 _NOT_VALUES = frozenset(
     _words(
@@ -963,6 +964,20 @@ _NOT_SECRETS = _NOT_VALUES | _COMMON_PASSWORDS  # words, and passwords everyone 
 
 
 _CLAUSE_ENDS = frozenset(".,:;")
+# A sentence in another script going on after a value: full-width and CJK punctuation ends the value
+# as a space would (a guide's ``&token=yyy）を含めます。``), and a typographic dash joins words as
+# "-" does (``password=strong‑pw‑here``, its hyphens non-breaking)
+_SENTENCE_GOES_ON_RE = lazy("[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]")
+_DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"))
+
+
+def _own_part(value: str) -> str:
+    """A value without the sentence in another script that goes on after it, its dashes "-"."""
+    if value.isascii():
+        return value
+    return _SENTENCE_GOES_ON_RE.split(value, maxsplit=1)[0].translate(_DASHES)
+
+
 _ASSIGNED_RE = lazy(r"_?[A-Z][A-Z0-9_]{2,}")  # an environment variable's name
 _DOCUMENT_MARKS = frozenset("{}[]<>\"'=")
 
@@ -971,6 +986,7 @@ def plausible(value: str, *, short: bool = False) -> bool:
     """Whether a value in a credential's place looks chosen to be hard to guess, rather than
     code or a stand-in. The full stop, comma, colon or semicolon that ends a clause or an argument
     is not the value's: ``-token verwenden.`` is a word, ``password=PGVECTOR_PASS,`` a constant."""
+    value = _own_part(value)
     if value[-1:] in _CLAUSE_ENDS and value[-2:-1] not in _CLAUSE_ENDS:  # not an ellipsis
         value = value[:-1]
     length = len(value)
@@ -1032,7 +1048,9 @@ def _stand_in(value: str, lowered: str) -> bool:
     text = _encoded_text(_LAST_PIECE_RE.split(value)[-1])  # MinIO's name:key, DMS_<base64>
     if text is not None and _stand_in(text, text.lower()):
         return True
-    spelt = lowered.translate(_LEET)  # p@ssw0rd, s3cr3t: the same words in digits and symbols
+    # p@ssw0rd, s3cr3t: the same words in digits and symbols (an exclamation mark that ends a
+    # value is one, not an i: Sup3rSecret!)
+    spelt = lowered.rstrip("!").translate(_LEET)
     # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use; and
     # test-mode and publishable keys (sk_test_…, pk_live_…), fixtures
     return (
@@ -1044,7 +1062,8 @@ def _stand_in(value: str, lowered: str) -> bool:
             (_LETTERS_RE.sub("", lowered), _LETTERS_RE.sub("", spelt))
         )
         or _TEST_RE.search(lowered) is not None
-        or any(map(_names_itself, (lowered, spelt, _camel_words(value))))  # s3cret-not-a-number
+        # s3cret-not-a-number; a provider's prefix and words in camel case (fbk_validApiKey123)
+        or any(map(_names_itself, (lowered, spelt, _camel_words(_LAST_PIECE_RE.split(value)[-1]))))
     )
 
 
@@ -1456,6 +1475,7 @@ def plausible_in_code(value: str) -> bool:
     test fixtures written by hand; a generated secret is a run of random characters, not a sentence
     of credential words.
     """
+    value = _own_part(value)
     if not value.isascii() or len(value) < 10:
         return False
     if any(part.lower() in _FIXTURE_WORDS for part in _SEGMENT_RE.findall(value)):

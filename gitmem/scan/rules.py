@@ -138,6 +138,9 @@ def _b64(text: str) -> str:
 _B = r"(?:(?<![A-Za-z0-9_])|(?<=\\[nrt]))"
 _E = r"(?![A-Za-z0-9_])"  # end of a token whose alphabet has no hyphen
 _EH = r"(?![A-Za-z0-9_-])"  # end of a token whose alphabet has hyphens
+# start of a name a rule reads before its value: where a word begins, after no letter or digit or at
+# a change of case (myDatadogApiKey, AWSSessionToken), never inside a word (the "dd" of add_api_key)
+_NAME_START = r"(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=\\[nrt]))"
 # A URL's "user:password@", after its scheme (group "scheme"). RFC 3986 lets no [ ] { } | \ ^ `
 # stand raw in it (curl takes [] and {} for globs), so a password holding one is a mask
 # (`[secure]`, `[REDACTED]`) or a URL parser's test data (`foo(b]c`), not a password a client sends.
@@ -314,9 +317,9 @@ RULES: tuple[Rule, ...] = (
         description="AWS secret access key",
         keywords=("aws", "secret_access", "secretaccess", "secret-access"),
         pattern=(
-            r"(?i:aws[_.-]?secret[_.-]?(?:access[_.-]?)?key|secret[_.-]?access[_.-]?key|aws[_.-]?secret)"
-            + _ASSIGN
-            + r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+            _NAME_START
+            + r"(?i:aws[_.-]?secret[_.-]?(?:access[_.-]?)?key|secret[_.-]?access[_.-]?key"
+            r"|aws[_.-]?secret)" + _ASSIGN + r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
         ),
         entropy=4.0,
         examples=lambda: (
@@ -332,7 +335,8 @@ RULES: tuple[Rule, ...] = (
         id="aws-session-token",
         description="AWS session token",
         keywords=("session_token", "sessiontoken", "session-token"),
-        pattern=r"(?i:aws[_.-]?session[_.-]?token|SessionToken)"
+        pattern=_NAME_START
+        + r"(?i:aws[_.-]?session[_.-]?token|SessionToken)"
         + _ASSIGN
         + r"(?P<secret>[A-Za-z0-9/+=]{100,})",
         entropy=4.5,
@@ -1116,7 +1120,9 @@ RULES: tuple[Rule, ...] = (
         description="SonarQube / SonarCloud token",
         keywords=("squ_", "sqa_", "sqp_", "sonar"),
         pattern=(
-            r"(?:(?i:sonar[\w.-]{0,20}?(?:login|token))"
+            r"(?:"
+            + _NAME_START
+            + r"(?i:sonar[\w.-]{0,20}?(?:login|token))"
             + _ASSIGN
             + r"(?=[a-f0-9]{40})|"
             + _B
@@ -1218,7 +1224,8 @@ RULES: tuple[Rule, ...] = (
         description="Datadog API or application key",
         keywords=("datadog", "dd_api", "dd_app", "dd-api", "dd-app"),
         pattern=(
-            r"(?i:(?:datadog|dd)[_.-]?(?:api|app(?:lication)?)[_.-]?key)"
+            _NAME_START
+            + r"(?i:(?:datadog|dd)[_.-]?(?:api|app(?:lication)?)[_.-]?key)"
             + _ASSIGN
             + r"(?P<secret>[a-f0-9]{32}|[a-f0-9]{40})"
             + _E
@@ -1290,7 +1297,9 @@ RULES: tuple[Rule, ...] = (
         "(and a legacy s. token named as one)",
         keywords=("hvs.", "hvb.", "hvr.", "vault"),
         pattern=(
-            r"(?:(?i:vault[_.-]?token|x-vault-token)"
+            r"(?:"
+            + _NAME_START
+            + r"(?i:vault[_.-]?token|x-vault-token)"
             + _ASSIGN
             + r"(?=s\.)|"
             + _B
@@ -1314,8 +1323,8 @@ RULES: tuple[Rule, ...] = (
         "where its name says which",
         keywords=("heroku", "hubspot", "hapikey", "npm", "_authtoken", "snyk"),
         pattern=(
-            r"(?i:(?:heroku|hubspot|npm|snyk)[\w.-]{0,30}?(?:api[_.-]?key|key|token|auth|secret|password)|hapikey"
-            r"|_authToken)"
+            _NAME_START + r"(?i:(?:heroku|hubspot|npm|snyk)[\w.-]{0,30}?"
+            r"(?:api[_.-]?key|key|token|auth|secret|password)|hapikey|_authToken)"
             + _ASSIGN
             + r"(?P<secret>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-"
             r"[0-9a-fA-F]{12})(?![\w-])"
@@ -1392,7 +1401,8 @@ RULES: tuple[Rule, ...] = (
         description="Azure storage account key named as one, outside a connection string",
         keywords=("azure", "storage", "accountkey", "account_key", "account-key"),
         pattern=(
-            r"(?i:(?:azure|storage|account)[\w.-]{0,40}?key)"
+            _NAME_START
+            + r"(?i:(?:azure|storage|account)[\w.-]{0,40}?key)"
             + _ASSIGN
             + r"(?P<secret>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])"
         ),
@@ -1617,10 +1627,14 @@ RULES: tuple[Rule, ...] = (
         "(Bundler's setting or command, or in the source URL)",
         keywords=("contribsys",),
         pattern=(
-            r"(?:(?i:BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM)\w{0,40}+"
+            r"(?:"
+            + _NAME_START
+            + r"(?i:BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM)\w{0,40}+"
             + _ASSIGN
             # the command Sidekiq's docs give: bundle config --local gems.contribsys.com user:pass
-            + r"|(?i:(?:gems|enterprise)\.contribsys\.com)[ \t]+"
+            + r"|"
+            + _NAME_START
+            + r"(?i:(?:gems|enterprise)\.contribsys\.com)[ \t]+"
             + r"|(?i:https?)://(?=[a-f0-9]{8}:[a-f0-9]{8}@(?i:gems|enterprise)\.contribsys\.com(?![\w.-])))"
             r"(?P<secret>[a-f0-9]{8}:[a-f0-9]{8})(?![\w:])"
         ),
