@@ -1408,3 +1408,34 @@ def test_what_batch_42_held_that_is_no_credential(kind: str) -> None:
         f"識別子（例: `?authenticator=xxx&token={made(24)}`）を含めます。",
     )
     _none_then_each(lines, found, "index.md", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_43_held_that_is_no_credential(kind: str) -> None:
+    """Batch 43 (search engines and vector databases; measured once, then looked at): PowerShell's
+    next switch after ``-PassThru`` (manticore's release workflow), a token's end in C++
+    (``pLastTokenEnd = pTokenStart+1;``), a password's digest named by its algorithm
+    (``"password_sha256": "<hex>"``), the users of API keys (weaviate's
+    ``AUTHENTICATION_APIKEY_USERS``), a header that says it is not valid, and a test account whose
+    password is its name and a number, or "pass" (``httpuser1234`` for httpuser). A value of one's
+    own in each place is found."""
+    digest = made(64, "0123456789abcdef")
+    lines = (
+        "$process = Start-Process -FilePath $searchdPath -PassThru -NoNewWindow",
+        "\t\t\t\tpLastTokenEnd = pTokenStart+iTagEnd+1; // fix it up",
+        f'{{"username":"admin","hashes":{{"password_sha256":"{digest}"}}}}',
+        "      AUTHENTICATION_APIKEY_USERS='jane@doe.com,ian-smith,jp-hwang' \\",
+        'curl -s -i -H "Authorization: Basic not-valid-base64!!!" http://127.0.0.1:9308/sql',
+        'curl -s -u httpuser:httpuser1234 -X POST http://127.0.0.1:9308/token -d "{}"',
+        'curl -s -i -u scoped:scopedpass1 -X POST "http://127.0.0.1:9308/sql?mode=raw"',
+        "amqp://worker:worker2024@localhost:5672/",
+        "amqp://scoped:scopedpass1@localhost:5672/",
+    )
+    found = (
+        f"Connect-Service -Uri $uri -Token {made(16)} -PassThru -NoNewWindow",
+        f'{{"username":"admin","hashes":{{"password":"{made(20)}"}}}}',
+        f"      AUTHENTICATION_APIKEY_ALLOWED_KEYS='{made(24)}' \\",
+        "curl -s -u httpuser:httpuser" + made(12) + " -X POST http://127.0.0.1:9308/token",
+        f"amqp://guest:{made(16)}@localhost:5672/",
+    )
+    _none_then_each(lines, found, "test-auth.rec", kind)

@@ -654,7 +654,7 @@ _NOT_SECRET_TAILS = frozenset(
         ref arn help error errors message msg text title description desc display mask
         masked changed set get check validate validation regexp count counter lock kwarg
         callback handler fn func function factory audience aud issuer iss scope scopes realm
-        phone email filter
+        phone email filter start end begin offset thru user users username usernames
         """
     )
 )
@@ -674,6 +674,7 @@ _NOT_SECRET_PARTS = frozenset(
     )
 )
 _NON_RE = lazy(r"(?<![a-z])non_(?=[a-z])")  # English's prefix: non-matching is one word
+_TRAILING_DIGITS_RE = lazy(r"[0-9]+$")  # a name's number: token1, and a tail's: password_sha256
 
 
 def _name_parts(name: str) -> list[str]:
@@ -709,7 +710,7 @@ def secret_name(name: str) -> bool:
     owner, parts = _owned(name)
     if (
         not parts
-        or parts[-1] in _NOT_SECRET_TAILS
+        or _NOT_SECRET_TAILS.intersection((parts[-1], _TRAILING_DIGITS_RE.sub("", parts[-1])))
         or not _NOT_SECRET_PARTS.isdisjoint(_name_parts(name))
         or _cursor(parts)
     ):
@@ -758,9 +759,6 @@ def service_key_name(name: str) -> bool:
     if not parts or parts[-1] != "key" or not _NOT_SECRET_PARTS.isdisjoint(_name_parts(name)):
         return False
     return len(parts) > 1 and parts[-2] not in _DATA_KEYS
-
-
-_TRAILING_DIGITS_RE = lazy(r"[0-9]+$")
 
 
 def logged_secret_name(name: str) -> bool:
@@ -859,7 +857,8 @@ _REFERENCE_RE = lazy(
             # a command's next option (`gpg --list-secret-keys --keyid-format LONG`), not the value
             # of the one before it, or a CSS custom property (a design token: --color-series-2,
             # --color-apiKeys)
-            r"^--[a-z]+(?:-[A-Za-z0-9]+)*$",
+            # (or a switch: PowerShell's -PassThru -NoNewWindow)
+            r"^--[a-z]+(?:-[A-Za-z0-9]+)*$|^-[A-Za-z]+$",
             # a number as code writes it in hex, a machine word at most (SIOCGLIFTOKEN = -0x3f87…);
             # a key written so is longer (an Ethereum key: 0x and 64 digits)
             r"^[-+]?0[xX][0-9a-fA-F]{1,16}$",
@@ -930,7 +929,8 @@ _LETTERS_RE = lazy(r"[^a-z]+")
 # ... and the words hex can spell, which programmers write for a value that stands for one
 # (deadbeef, cafebabe): a random hex string holds eight of them in a row once in four billion
 _STAND_IN_MARKERS_RE = lazy(
-    r"password|passwd|changeme|sample|fake|dummy|mock|foobar|abc123|123abc|hunter2|correcthorse"
+    r"password|passwd|changeme|sample|fake|dummy|mock|invalid|notvalid|foobar|abc123|123abc|hunter2"
+    r"|correcthorse"
     r"|deadbeef|cafebabe|feedface|baadf00d|deadc0de|8badf00d|decafbad|c0ffee"
 )
 _STAND_IN_WORDS = frozenset(

@@ -144,14 +144,16 @@ _NAME_START = r"(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-
 # A URL's "user:password@", after its scheme (group "scheme"). RFC 3986 lets no [ ] { } | \ ^ `
 # stand raw in it (curl takes [] and {} for globs), so a password holding one is a mask
 # (`[secure]`, `[REDACTED]`) or a URL parser's test data (`foo(b]c`), not a password a client sends.
-# A password that repeats the user's name or the scheme is a local container's default
+# A password that repeats the user's name (and "pass" or a number after it: a test's account,
+# `scoped:scopedpass1`, `httpuser:httpuser1234`) or the scheme is a local container's default
 # (`guest:guest@`, `singlestore://root:singlestore@`), as `postgres:postgres@` is. A "%" escapes
 # two hex digits, and never a NUL: `sec%zzret`, `sec%00ret` are a URL parser's tests. Nor does it
 # let a letter past ASCII stand raw (a password is escaped to UTF-8's bytes): `usuario:contraseña@`
 # is a translated template's word, as is a host whose port is a word
 # (`rtsp://usuari:contrasenya@host:port/ruta`: frigate's settings in 16 languages).
+_USERS_OWN = r"(?P=user)(?:pass(?:word)?)?[0-9]{0,4}"
 _URL_USERINFO = (
-    r"(?P<user>[^\s:@/\"'<>]{1,64}):(?!(?P=user)@|(?P=scheme)@)"
+    r"(?P<user>[^\s:@/\"'<>]{1,64}):(?!" + _USERS_OWN + r"@|(?P=scheme)@)"
     r"(?P<secret>(?:[^\s:@/\"'<>\[\]{}|\\^`%\x80-\U0010ffff]|%(?!00)[0-9A-Fa-f]{2}){1,128})@"
     r"(?![^\s/:@?#\[\]]{0,255}:[A-Za-z])"  # a host name is 253 characters at most
 )
@@ -1921,7 +1923,10 @@ RULES: tuple[Rule, ...] = (
         pattern=(
             _CURL_OPTION
             # (not a URL given to -u by mistake: "http" and "//host/path" are no user and password)
-            + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'$]{0,64}:[\"']?(?!//)"
+            + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?(?P<user>[^\s:\"'$]{0,64}):[\"']?(?!//)"
+            + r"(?!"
+            + _USERS_OWN
+            + r"(?![^\s\"'$]))"
             + r"(?P<secret>[^\s\"'$]{3,128})"
         ),
         reach="continued",
