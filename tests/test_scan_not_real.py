@@ -8,6 +8,7 @@ value under an ordinary name is still found.
 from __future__ import annotations
 
 import base64
+import itertools
 import random
 import re
 import string
@@ -1439,3 +1440,22 @@ def test_what_batch_43_held_that_is_no_credential(kind: str) -> None:
         f"amqp://guest:{made(16)}@localhost:5672/",
     )
     _none_then_each(lines, found, "test-auth.rec", kind)
+
+
+def test_a_credential_s_word_after_a_determiner_is_a_stand_in_in_every_place() -> None:
+    """One table (``filters._DETERMINED``) says it for the stand-ins, the passwords everyone tries
+    (a URL's and a command's defaults) and the placeholders: gotosocial's guide writes
+    ``postgres://myUser:myPass@localhost/db``, which a URL's check, reading another table, took for
+    a password. Each determiner's each credential word, as one word, is a stand-in in a URL, in a
+    setting and in curl's ``-u``."""
+    determiners = ("my", "your", "some", "another", "the", "our", "their")
+    nouns = ("password", "passwd", "pass", "pwd", "secret", "token", "key", "apikey", "api")
+    for determiner, noun in itertools.product(determiners, nouns):
+        spelt = determiner + noun.capitalize()  # myPass, theApikey
+        for line in (
+            f"db-postgres-connection-string: 'postgres://myUser:{spelt}@localhost/db'",
+            f'    password = "{spelt}"',
+            f"curl -u admin:{spelt} https://example.org/api",
+        ):
+            assert scan_text(line, "database.md", kind=PROSE) == [], line
+            assert scan_text(line, "settings.py", kind=CODE) == [], line

@@ -20,10 +20,18 @@ from typing import Literal
 
 from gitmem.scan.lazyre import lazy
 
+# A credential's word after a determiner, written as one word, says what goes in its place:
+# mypassword, your_token, NodeBB's ?token=sometoken; and "your" anywhere in a value (YourApiKeyHere)
+# is a guide speaking to its reader. One table for the stand-ins, the passwords everyone tries and
+# the placeholders.
+_DETERMINERS = ("my", "your", "some", "another", "the", "our", "their")
+_CREDENTIAL_NOUNS = ("password", "passwd", "pass", "pwd", "secret", "token", "key", "apikey", "api")
+_DETERMINED = frozenset(det + noun for det in _DETERMINERS for noun in _CREDENTIAL_NOUNS)
+
 # Markers of a value someone wrote to stand for a secret, not a secret.
 _PLACEHOLDER_RE = lazy(
     r"example|x{4}|\*{3}|•••|placeholder|redacted|dummy|change[_-]?(?:me|this)|your[_-]|<[^>]*>"
-    r"|your(?:pass|pwd|secret|token|key|api)"  # yourpass, YourApiKey: what goes in its place
+    rf"|your(?:{'|'.join(_CREDENTIAL_NOUNS)})"
     # what to do in the value's place: REPLACE_WITH_32_CHAR_KEY, replace-this, PUT_KEY_HERE
     r"|replace[_-]?(?:me|with|this)|[_-]here\b"
     r"|\$\{|\{\{|%\(\w+\)|\.{3}|…|0123456789|123456789|abcdefgh|(.)\1{7}"
@@ -341,15 +349,18 @@ def discord_user_id(secret: str) -> bool:
     return raw is not None and 17 <= len(raw) <= 20 and raw.isdigit() and raw[:1] != b"0"
 
 
-_COMMON_PASSWORDS = frozenset(
-    _words(
-        """
+_COMMON_PASSWORDS = (
+    frozenset(
+        _words(
+            """
         password passwd pass secret admin root toor guest user test tester testing postgres mysql
         redis mongo rabbitmq oracle sa changeme default letmein qwerty welcome hunter2 foo bar baz
         foobar none null pwd pw 123456 12345678 1234 token apikey key example sample dummy fake
-        mypassword mysecret yourpassword public
+        public
         """
+        )
     )
+    | _DETERMINED
 )
 
 
@@ -933,21 +944,20 @@ _STAND_IN_MARKERS_RE = lazy(
     r"|correcthorse"
     r"|deadbeef|cafebabe|feedface|baadf00d|deadc0de|8badf00d|decafbad|c0ffee"
 )
-_STAND_IN_WORDS = frozenset(
-    _words(
-        """
+_STAND_IN_WORDS = (
+    frozenset(
+        _words(
+            """
         password passwd pass passw pw pwd secret secrets token apikey key test testing tester
         testpass testpassword testsecret testtoken secretkey supersecret topsecret letmein qwerty
         admin adminpass administrator root default foo bar baz hunter dev devpass demo local
         localpass abc abcd abcdef xyz user username pa ssword accesstoken refreshtoken authtoken
         apitoken
         """
+        )
     )
-) | {  # a credential's word after a determiner: mypassword, your_token, NodeBB's ?token=sometoken
-    determiner + word
-    for determiner in _words("my your some another the our their")
-    for word in _words("password passwd pass secret token key apikey")
-}
+    | _DETERMINED
+)
 _HEX_RE = lazy(r"^[0-9a-fA-F]+$")
 # words joined, in any script: old-access, workos:old-access, API-токен (a guide's "API token")
 _WORDS_RE = lazy(r"^[^\W\d_]+(?:[-_.:/][^\W\d_]+)*$")
