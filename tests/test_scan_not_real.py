@@ -1459,3 +1459,31 @@ def test_a_credential_s_word_after_a_determiner_is_a_stand_in_in_every_place() -
         ):
             assert scan_text(line, "database.md", kind=PROSE) == [], line
             assert scan_text(line, "settings.py", kind=CODE) == [], line
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_44_held_that_is_no_credential(kind: str) -> None:
+    """Batch 44 (message brokers; measured once, then looked at): the Azure Cosmos DB emulator's
+    well-known key (redpanda-connect's docs and tests; Microsoft publishes it, and every emulator
+    takes it), SQL Server's guides' ``YourStrong!Passw0rd`` in a URL, and ``s3cr3t!`` in one
+    (nats-server's tests): a respelled word is read one way everywhere, an exclamation mark that
+    ends it is one. A key, and a password, of one's own in each place is found."""
+    emulator = "".join(
+        (
+            "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGG",
+            "yPMbIZnqyMsEcaGQy67XIw/Jw==",
+        )
+    )
+    lines = (
+        f"    account_key: {emulator}",
+        f"connection_string: AccountEndpoint=https://localhost:8081/;AccountKey={emulator};",
+        "    connection_string: sqlserver://sa:YourStrong!Passw0rd@localhost:1433?database=testdb",
+        'sysNc := natsConnect(t, fmt.Sprintf("nats://admin:s3cr3t!@127.0.0.1:%d", s.opts.Port))',
+    )
+    found = (
+        f"    account_key: {made(86, ALNUM + '+/')}==",
+        f"connection_string: AccountEndpoint=https://h:8081/;AccountKey={made(86, ALNUM + '+/')}==;",
+        f"    connection_string: sqlserver://sa:{made(16)}!@localhost:1433?database=testdb",
+        f'sysNc := natsConnect(t, fmt.Sprintf("nats://admin:{made(14)}!@127.0.0.1:%d", port))',
+    )
+    _none_then_each(lines, found, "azure_cosmosdb.adoc", kind)

@@ -48,6 +48,7 @@ _DOCUMENTED_EXAMPLES = frozenset(
     {
         "7f75367e78812551",  # jwt.io's sample token
         "0011cc25eb432071",  # the Azure storage emulator's well-known account key
+        "aa6547439583c3a2",  # the Azure Cosmos DB emulator's well-known key (C2y6yDjf5/R+ob0N…)
         "c540b83e89787594",  # discord.py's documentation's sample bot token
         "15cef4b629cc2d07",  # RFC 6455's sample WebSocket handshake key ("the sample nonce")
         "2598f7d6adc142d8",  # Flask's documented SECRET_KEY (its configuration docs, its tutorial)
@@ -421,8 +422,10 @@ def url_password_in_prose(secret: str) -> bool:
         or secret.startswith(("$", "%", "{", "<", ":"))
     ):
         return False
-    if any(word in lowered for word in _CREDENTIALS_NAMED):
-        return False  # a credential's name in its place: user:password, api_username:access_token
+    if any(word in form for form in (lowered, _spelt(lowered)) for word in _CREDENTIALS_NAMED):
+        # a credential's name in its place, as written or respelled: user:password,
+        # api_username:access_token, sa:YourStrong!Passw0rd (SQL Server's guides)
+        return False
     if constant_name(secret):
         return False  # a constant's name in the password's place: SAS_KEY, DB_PASS
     return len(secret) >= 6 and not re.fullmatch(r"\*+|x+|\.+|-+|_+", lowered)
@@ -433,6 +436,12 @@ _JOINTS_RE = lazy(r"[^a-z0-9]+")
 _ESCAPE_RE = lazy(r"%[0-9A-Fa-f]{2}")  # a URL's percent-escape
 # The letters a word's usual respellings stand for: p@ssw0rd, s3cr3t, adm1n, $ecret
 _LEET = str.maketrans("@4031!$57§", "aaoeiissts")
+
+
+def _spelt(lowered: str) -> str:
+    """A value's letters as its respellings stand for them (``p@ssw0rd``: password); an
+    exclamation mark that ends it is one, not an i (``s3cr3t!``, ``Sup3rSecret!``)."""
+    return lowered.rstrip("!").translate(_LEET)
 
 
 # Keys in the order a keyboard or the alphabet has them: a run along one is typed, not drawn
@@ -473,7 +482,7 @@ def _default_words(lowered: str) -> bool:
     word cut by a sign (``p%40ss%3Aword``: ``p@ss:word``, ``pass!word``); or words beside one
     such run (``_words_and_a_typed_run``)."""
     text = _plain(lowered)
-    spelt = text.translate(_LEET)
+    spelt = _spelt(text)
     for form in (text, spelt, _JOINTS_RE.sub("", text), _JOINTS_RE.sub("", spelt)):
         words = [word for word in _JOINTS_RE.split(form) if word]
         if words and all(map(_default_word, words)):
@@ -799,7 +808,7 @@ def spells_its_name(name: str, value: str) -> bool:
     (``END_OF_YEAR_MODAL_KEY = "EndOfYearModalShowModal2025Key"``, ``wrappedPrivateKey =
     "v2PrivateKey"``)."""
     named = _MEMBER_SEPARATOR_RE.split(name)[-1].lower().translate(_LETTERS_ONLY)  # _auth.Key
-    for spelt in (value.lower(), value.lower().translate(_LEET)):  # Cl1ent$ecret!
+    for spelt in (value.lower(), _spelt(value.lower())):  # Cl1ent$ecret!
         short, long = sorted((named, spelt.translate(_LETTERS_ONLY)), key=len)
         if len(short) >= _RUN and short in long and len(long) - len(short) <= _SPELLING_MOST:
             return True
@@ -1058,9 +1067,7 @@ def _stand_in(value: str, lowered: str) -> bool:
     text = _encoded_text(_LAST_PIECE_RE.split(value)[-1])  # MinIO's name:key, DMS_<base64>
     if text is not None and _stand_in(text, text.lower()):
         return True
-    # p@ssw0rd, s3cr3t: the same words in digits and symbols (an exclamation mark that ends a
-    # value is one, not an i: Sup3rSecret!)
-    spelt = lowered.rstrip("!").translate(_LEET)
+    spelt = _spelt(lowered)  # p@ssw0rd, s3cr3t: the same words in digits and symbols
     # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use; and
     # test-mode and publishable keys (sk_test_…, pk_live_…), fixtures
     return (
