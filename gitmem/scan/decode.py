@@ -113,8 +113,9 @@ class _Finder(Protocol[_M]):
 # -- JSON string escapes ---------------------------------------------------------------------------
 
 # Escapes that can hide a secret from the patterns: "\/" in URLs, "\"" in nested JSON, "\\",
-# "\u0041", and the "\n" that puts a .env line inside one JSON string.
-_JSON_HINT_RE = lazy(r'\\(?:u[0-9a-fA-F]{4}|[/"\\nrt])')
+# "\u0041", the "\x41" of a string literal in Go, Python, JavaScript, C, Rust or PHP, and the "\n"
+# that puts a .env line inside one JSON string.
+_JSON_HINT_RE = lazy(r'\\(?:u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[/"\\nrt])')
 
 
 class _String:
@@ -171,7 +172,7 @@ class _JsonStrings:
 
 
 _JSON_STRING_RE = _JsonStrings()
-_JSON_TOKEN_RE = lazy(r"\\(?:u([0-9a-fA-F]{4})|(.))|[^\\]+", re.DOTALL)
+_JSON_TOKEN_RE = lazy(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))|[^\\]+", re.DOTALL)
 _SIMPLE_ESCAPES = {
     "n": "\n",
     "t": "\t",
@@ -185,7 +186,7 @@ _SIMPLE_ESCAPES = {
 
 
 def _json_escape(token: re.Match[str]) -> str | None:
-    hex_digits, simple = token.group(1), token.group(2)
+    hex_digits, simple = token.group(1) or token.group(2), token.group(3)
     if hex_digits is not None:
         return chr(int(hex_digits, 16))
     return None if simple is None else _SIMPLE_ESCAPES.get(simple, simple)
