@@ -122,6 +122,10 @@ def _hex_dump(text: str) -> str:
 # What each decoder reads, written: every decoder of the scanner needs its encoder here.
 ENCODERS: dict[str, Callable[[str], str]] = {
     "json_strings": lambda text: json.dumps(text.replace("=", "\\u003d").replace(":", "\\/")),
+    # a string literal in single quotes, its signs written as hex escapes
+    "quoted_strings": lambda text: (
+        "'" + re.sub(r"[\\'\n=:]", lambda sign: f"\\x{ord(sign[0]):02x}", text) + "'"
+    ),
     "url_encoded": lambda text: urllib.parse.quote(text, safe=""),
     "base64_runs": lambda text: "\n".join(
         base64.b64encode(text.encode()).decode()[i : i + 76]

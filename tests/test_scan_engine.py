@@ -219,13 +219,13 @@ def test_json_unicode_escapes_are_decoded_and_mapped_back() -> None:
 @pytest.mark.parametrize("path", ["tokens.go", "tokens.py", "notes.md"])
 def test_a_string_literal_s_hex_escapes_are_decoded_and_mapped_back(path: str) -> None:
     """A token written as ``\\x67\\x68…`` in a string literal (Go, Python, JavaScript, C, Rust,
-    PHP) is the token: the escapes are decoded as JSON's ``\\u0067`` are, and the finding covers
-    them in the raw text."""
+    PHP), in double quotes or single, is the token: the escapes are decoded as JSON's ``\\u0067``
+    are, and the finding covers them in the raw text."""
     secret = ghp()
     escaped = "".join(f"\\x{ord(c):02x}" for c in secret)
-    line = f'const token = "{escaped}";'
-    [finding] = scan_text(line, path)
-    assert (finding.rule, line[finding.start : finding.end]) == ("github-pat", escaped)
+    for line in (f'const token = "{escaped}";', f"token = '{escaped}'"):
+        [finding] = scan_text(line, path)
+        assert (finding.rule, line[finding.start : finding.end]) == ("github-pat", escaped)
 
 
 def test_url_encoded_credentials_are_found() -> None:

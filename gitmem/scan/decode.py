@@ -139,19 +139,24 @@ class _String:
 
 
 class _JsonStrings:
-    """What ``re.compile(r'"((?:[^"\\\n]|\\.){4,})"').finditer`` finds, in linear time by
-    construction: the pattern retried its walk from every quote of an unterminated string (a line of
-    many ``\\"``: quadratic). A walk that reaches the end of the line fails for every later quote of
+    """What ``re.compile(r'"((?:[^"\\\n]|\\.){4,})"').finditer`` finds (or the same in single
+    quotes, ``mark``: a string literal of Python, JavaScript, PHP), in linear time by construction:
+    the pattern retried its walk from every quote of an unterminated string (a line of many
+    ``\\"``: quadratic). A walk that reaches the end of the line fails for every later quote of
     that line too: those are escaped, so a walk from them is in step with this one; the next try
     starts on the next line.
     """
 
+    def __init__(self, mark: str = '"') -> None:
+        self.mark = mark
+
     def finditer(self, text: str, start: int = 0, end: int | None = None) -> Iterator[_String]:
         end = len(text) if end is None else min(end, len(text))
-        quote = text.find('"', start, end)
+        mark = self.mark
+        quote = text.find(mark, start, end)
         while quote != -1:
             index, units = quote + 1, 0
-            while index < end and text[index] != '"':
+            while index < end and text[index] != mark:
                 if text[index] == "\\":
                     index += 1
                 if index >= end or text[index] == "\n":
@@ -163,15 +168,16 @@ class _JsonStrings:
             if (
                 text[index] == "\n"
             ):  # unterminated on its line: so is every string opening before the line ends
-                quote = text.find('"', index + 1, end)
+                quote = text.find(mark, index + 1, end)
             elif units >= 4:
                 yield _String(text, quote + 1, index)
-                quote = text.find('"', index + 1, end)
+                quote = text.find(mark, index + 1, end)
             else:
                 quote = index  # its closing quote may open the next string
 
 
 _JSON_STRING_RE = _JsonStrings()
+_QUOTED_STRING_RE = _JsonStrings("'")
 _JSON_TOKEN_RE = lazy(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))|[^\\]+", re.DOTALL)
 _SIMPLE_ESCAPES = {
     "n": "\n",
@@ -194,6 +200,10 @@ def _json_escape(token: re.Match[str]) -> str | None:
 
 def json_strings(text: str) -> Layer | None:
     return _unescaped(text, _JSON)
+
+
+def quoted_strings(text: str) -> Layer | None:
+    return _unescaped(text, _QUOTED)
 
 
 # -- URL encoding ----------------------------------------------------------------------------------
@@ -226,6 +236,8 @@ class _Escapes(NamedTuple):
 
 
 _JSON = _Escapes("json", "\\", _JSON_HINT_RE, _JSON_STRING_RE, 1, _JSON_TOKEN_RE, _json_escape)
+# ... and a string literal in single quotes, whose escapes are the same (Python's '\x67\x68…')
+_QUOTED = _JSON._replace(kind="quoted", runs=_QUOTED_STRING_RE)
 _URL = _Escapes("url", "%", _URL_HINT_RE, _URL_RUN_RE, 0, _URL_TOKEN_RE, _url_escape)
 
 
@@ -485,7 +497,7 @@ def shell_defaults(text: str) -> Layer | None:
     return out.layer()
 
 
-DECODERS = (json_strings, url_encoded, base64_runs, hex_dumps, shell_defaults)
+DECODERS = (json_strings, quoted_strings, url_encoded, base64_runs, hex_dumps, shell_defaults)
 
 
 def layers(text: str) -> list[Layer]:
