@@ -241,9 +241,10 @@ RULES: tuple[Rule, ...] = (
         keywords=("private key",),
         pattern=(
             r"-----BEGIN[ A-Z0-9]{0,30}PRIVATE KEY(?: "
-            r"BLOCK)?-----(?P<secret>(?:[^-]|-(?!----)){40,20000}?)"
-            # Ended by its END line, or cut short: by another ----- line, or by the end of the text.
-            r"(?:-----END[ A-Z0-9]{0,30}PRIVATE KEY|(?=-----)|\Z)"
+            r"BLOCK)?-----(?P<secret>(?:[^-`]|-(?!----)){40,20000}?)"
+            # Ended by its END line, or cut short: by another ----- line, by a backtick (a code
+            # span's end in markdown), or by the end of the text.
+            r"(?:-----END[ A-Z0-9]{0,30}PRIVATE KEY|(?=-----|`)|\Z)"
         ),
         check="key_material",
         judged="key",
@@ -1817,7 +1818,7 @@ RULES: tuple[Rule, ...] = (
         id="jdbc-password",
         description="JDBC connection string with a password parameter",
         keywords=("jdbc:",),
-        pattern=r"jdbc:[a-z0-9]{2,20}:[^\s\"'<>]{0,300}?[?&;](?i:password|pwd)=(?P<secret>[^&;\s\"'<>]{1,128})",
+        pattern=r"jdbc:[a-z0-9]{2,20}:[^\s\"'<>`]{0,300}?[?&;](?i:password|pwd)=(?P<secret>[^&;\s\"'<>`]{1,128})",
         check="url_password",
         prose_check="url_password_in_prose",
         examples=lambda: (
@@ -1923,11 +1924,11 @@ RULES: tuple[Rule, ...] = (
         pattern=(
             _CURL_OPTION
             # (not a URL given to -u by mistake: "http" and "//host/path" are no user and password)
-            + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?(?P<user>[^\s:\"'$]{0,64}):[\"']?(?!//)"
+            + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?(?P<user>[^\s:\"'$`]{0,64}):[\"']?(?!//)"
             + r"(?!"
             + _USERS_OWN
-            + r"(?![^\s\"'$]))"
-            + r"(?P<secret>[^\s\"'$]{3,128})"
+            + r"(?![^\s\"'$`]))"
+            + r"(?P<secret>[^\s\"'$`]{3,128})"
         ),
         reach="continued",
         check="url_password",
@@ -1957,7 +1958,7 @@ RULES: tuple[Rule, ...] = (
         "(an API key as the user name, no password, as Stripe's API documents)",
         keywords=("curl",),
         pattern=_CURL_OPTION
-        + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?(?P<secret>[^\s:\"'$]{8,128}):[\"']?(?![^\s])",
+        + r"(?:-u|--user)(?:[ \t]+|=)?[\"']?(?P<secret>[^\s:\"'$`]{8,128}):[\"']?(?![^\s`])",
         reach="continued",
         check="generated",
         prose_check="plausible",
@@ -1985,7 +1986,7 @@ RULES: tuple[Rule, ...] = (
             r"|api-token|token"
             r"|private-token)[ \t]*:[ \t]*"
             r"(?:(?:Basic|Bearer|Token|token|Bot|bearer|Api-Token)[ "
-            r"\t]+)?(?P<secret>[^\s\"'$]{8,300})"
+            r"\t]+)?(?P<secret>[^\s\"'$`]{8,300})"
         ),
         check="plausible",
         reach="continued",
@@ -2039,10 +2040,10 @@ RULES: tuple[Rule, ...] = (
             # <password>value</password> (XML)
             r"""|<(?P<name4>[A-Za-z][\w.-]{0,60}+)>(?P<secret4>[^<>\s]{6,500}+)</(?P=name4)>"""
             # ?token=value&… (query strings, form bodies)
-            r"""|[?&](?P<name5>[A-Za-z][\w.-]{0,60}+)=(?P<secret5>[^&\s"'#<>?]{6,500}+)"""
+            r"""|[?&](?P<name5>[A-Za-z][\w.-]{0,60}+)=(?P<secret5>[^&\s"'`#<>?]{6,500}+)"""
             # API_KEY=value anywhere on a line (shell: export, env prefixes, docker run -e)
             r"""|(?<![\w$-])(?P<name6>[A-Z][A-Z0-9_]{1,60}+)=(?P<q6>["']?)(?P<secret6>(?:[^\s"'`;&|)=]|\)(?=[^\s;&|)=])){6,500}+={0,2})(?P=q6)"""
-            r"""(?=[\s;&|)]|$)"""
+            r"""(?=[\s;&|)`]|$)"""
             # {"name": "DB_PASSWORD", "value": "…"} (Kubernetes, ECS and CI variable lists)
             r'|"name"\s*:\s*"(?P<name7>[\w.-]{1,80}+)"\s*,\s*"value"\s*:\s*"(?P<secret7>[^"\s\\]{6,500}+)"'
             # define('DB_PASSWORD', '…') (PHP)
@@ -2050,7 +2051,7 @@ RULES: tuple[Rule, ...] = (
             r"""\s*["'](?P<secret9>[^"'\s]{6,500}+)["']"""
             # Server=db;User Id=sa;Password=…; (connection strings)
             r"""|(?:(?<=[;"'])|^)[ \t]*(?P<name10>(?i:password|pwd))[ \t]*=[ \t]*"""
-            r"""(?P<secret10>[^;"'\s&=]{1,500}+""" + _NEXT_PARAMETER + r"""|[^;"'\s]{6,500}+)"""
+            r"""(?P<secret10>[^;"'`\s&=]{1,500}+""" + _NEXT_PARAMETER + r"""|[^;"'`\s]{6,500}+)"""
             # { "AccountKey", "…" }, .Add("ApiKey", "…"), Header.Set("X-Api-Key", "…"): a name and
             # its value, two strings that are all a pair of brackets holds (in a list of names, one
             # holds a credential's word)
