@@ -1488,3 +1488,41 @@ def test_what_batch_44_held_that_is_no_credential(kind: str) -> None:
         f'sysNc := natsConnect(t, fmt.Sprintf("nats://admin:{made(14)}!@127.0.0.1:%d", port))',
     )
     _none_then_each(lines, found, "azure_cosmosdb.adoc", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_46_held_that_is_no_credential(kind: str) -> None:
+    """Batch 46 (database migration tools, ORMs and clients; measured once, then looked at):
+    liquibase's patterns that find credentials to mask them (``FILTER_CREDS_USER_TO_BLANK =
+    "(?i)[?&:;]user(.*?)=(.+)[^;&]"``: a regular expression, in a credential's place, with more of
+    a drawn password's symbols than a drawn password leaves to code), its marker
+    ``#RELATIVE_TO_CHANGELOG_FILE#``, ClickHouse's ``<password_double_sha1_hex>`` (a digest of a
+    password, however its name goes on), and usql's ``sqlserver://sa:Adm1nP@ssw0rd@localhost``,
+    whose password runs to the last "@" as a URL parser reads it (and a URL parser's tests,
+    ``user:pass@ex@mple.com``, say no more than the part before the first). Found while looking:
+    vector's ``D1fficultP%40ssw0rd`` (a respelling is read with its escapes undone) and words in
+    camel case respelled (``S0meVeryL0ngT0ken``). A value of one's own in each place is found."""
+    drawn = made(12) + "#(" + made(12) + "^&*" + made(12) + ")"
+    lines = (
+        'private static final String FILTER_CREDS_USER_TO_BLANK = "(?i)[?&:;]user(.*?)=(.+)[^;&]";',
+        'static final String FILTER_CREDS_MYSQL_TO_OBFUSCATE = "(?i).+://(.*?)([:])(.*?)((?=@))";',
+        'def relativeToken = "#RELATIVE_TO_CHANGELOG_FILE#"',
+        "    <password_double_sha1_hex>e395796d6546b1b65db9d665cd43f0e858dd4303"
+        "</password_double_sha1_hex>",
+        'mss: "sqlserver://sa:Adm1nP@ssw0rd@localhost"',
+        'DB="postgres://app:P@ssw0rd@db.internal:5432/app"',
+        '("https://user:pass@ex@mple.com/",',
+        '"postgresql://matthew:pa@sword@free.1.cockroachlabs.cloud:26257/defaultdb"',
+        'endpoint = "mongodb://myDBReader:D1fficultP%40ssw0rd@mongos0.example.com:27017/"',
+        'AppToken = "S0meVeryL0ngT0ken"',
+    )
+    found = (
+        f'private static final String FILTER_CREDS_USER_TO_BLANK = "{drawn}";',
+        f'def relativeToken = "#{made(24)}#"',
+        f"    <password_double>{made(40, '0123456789abcdef')}</password_double>",
+        f'mss: "sqlserver://sa:{made(12)}@{made(12)}@localhost"',
+        f'DB="postgres://app:{made(12)}@{made(12)}@db.internal:5432/app"',
+        f'endpoint = "mongodb://myDBReader:{made(12)}%40{made(12)}@mongos0.example.com:27017/"',
+        f'AppToken = "S0me{made(12)}T0ken"',
+    )
+    _none_then_each(lines, found, "JdbcConnectionPatterns.java", kind)

@@ -38,7 +38,9 @@ _PLACEHOLDER_RE = lazy(
     r"|lorem|ipsum"  # Lorem ipsum is placeholder text by definition: LoremIpsum86
     r"|\*\*[\w-]+\*\*"  # a name set in bold, in a guide's code block: **github-token**
     # <API_KEY> as JSON escapes it (Go's encoder: \u003cAPI_KEY\u003e), in a string literal too
-    r"|\\+u003c\w*\\+u003e",
+    r"|\\+u003c\w*\\+u003e"
+    # a marker a build or a deployment replaces, between hashes: #RELATIVE_TO_CHANGELOG_FILE#
+    r"|(?-i:#[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+#)",
     re.IGNORECASE,
 )
 
@@ -367,13 +369,26 @@ _COMMON_PASSWORDS = (
 
 def url_password(secret: str) -> bool:
     """The password of ``scheme://user:password@host`` is real: not empty, a variable, a mask, a
-    default, a word or a piece said again (``url_password_in_prose``, not ten lower-case letters or
-    fewer, not ``repeated``)."""
+    default, a word or a piece said again (``url_password_in_prose``, ``_password``)."""
+    return _before_a_raw_at(secret, _password) and _password(secret)
+
+
+def _password(secret: str) -> bool:
+    """A password is real (``_password_in_prose``), and not ten lower-case letters or fewer, not
+    ``repeated``: ``url_password``'s looks, for a password a URL does not hold (Basic's)."""
     return (
-        url_password_in_prose(secret)
+        _password_in_prose(secret)
         and not re.fullmatch(r"[a-z]{1,10}", secret.lower())
         and not repeated(secret)
     )
+
+
+def _before_a_raw_at(secret: str, check: Callable[[str], bool]) -> bool:
+    """A URL's password that holds a raw "@" (read to the authority's last one, as a URL parser
+    does: a guide's ``sa:Adm1nP@ssw0rd@localhost``) is real only if what comes before its first
+    "@" would be on its own too: a URL parser's tests (``user:pass@ex@mple.com``, ``pa@sword``)
+    say no more than that."""
+    return "@" not in secret or check(secret.partition("@")[0])
 
 
 _PIECE_MOST = 6
@@ -413,7 +428,14 @@ _CREDENTIALS_NAMED = ("password", "passwd", "secret", "token", "apikey", "api_ke
 
 def url_password_in_prose(secret: str) -> bool:
     """In a memory or a session log a URL's password is real even when it is a word
-    (``admin:sunshine@prod-db``): only the defaults, masks and placeholders stay quiet."""
+    (``admin:sunshine@prod-db``): only the defaults, masks and placeholders stay quiet
+    (``_password_in_prose``; a raw "@" as ``_before_a_raw_at`` says)."""
+    return _before_a_raw_at(secret, _password_in_prose) and _password_in_prose(secret)
+
+
+def _password_in_prose(secret: str) -> bool:
+    """A password is real even when it is a word: not a default, a mask, a placeholder, a
+    documented example, a credential's name or a constant's."""
     lowered = secret.lower()
     if (
         _default_words(lowered)
@@ -439,9 +461,10 @@ _LEET = str.maketrans("@4031!$57§", "aaoeiissts")
 
 
 def _spelt(lowered: str) -> str:
-    """A value's letters as its respellings stand for them (``p@ssw0rd``: password); an
-    exclamation mark that ends it is one, not an i (``s3cr3t!``, ``Sup3rSecret!``)."""
-    return lowered.rstrip("!").translate(_LEET)
+    """A value's letters as its respellings stand for them (``p@ssw0rd``: password), its URL
+    escapes undone first (``passw%40rd``); an exclamation mark that ends it is one, not an i
+    (``s3cr3t!``, ``Sup3rSecret!``). Its case is kept (but an escaped value's, lowered)."""
+    return _plain(lowered).rstrip("!").translate(_LEET)
 
 
 # Keys in the order a keyboard or the alphabet has them: a run along one is typed, not drawn
@@ -482,7 +505,7 @@ def _default_words(lowered: str) -> bool:
     word cut by a sign (``p%40ss%3Aword``: ``p@ss:word``, ``pass!word``); or words beside one
     such run (``_words_and_a_typed_run``)."""
     text = _plain(lowered)
-    spelt = _spelt(text)
+    spelt = _spelt(lowered)
     for form in (text, spelt, _JOINTS_RE.sub("", text), _JOINTS_RE.sub("", spelt)):
         words = [word for word in _JOINTS_RE.split(form) if word]
         if words and all(map(_default_word, words)):
@@ -594,7 +617,7 @@ def basic_credentials(secret: str) -> bool:
     return (
         pair is not None
         and not _example_address(pair[0])
-        and url_password(pair[1])
+        and _password(pair[1])
         and plausible(pair[1], short=True)
     )
 
@@ -735,12 +758,24 @@ def secret_name(name: str) -> bool:
         or _cursor(parts)
     ):
         return False
-    return any(
-        part in _SECRET_WORDS
+    named = [
+        place
+        for place, (before, part) in enumerate(zip([owner, *parts[:-1]], parts, strict=True))
+        if part in _SECRET_WORDS
         or part.endswith(("password", "passwd", "secret", "token", "apikey"))
         or (part == "key" and before in _KEY_QUALIFIERS)
-        for before, part in zip([owner, *parts[:-1]], parts, strict=True)
+    ]
+    # a digest of the credential, however the name goes on: password_double_sha1_hex (ClickHouse's
+    # users.xml), token_sha256_b64
+    return bool(named) and _DIGEST_WORDS.isdisjoint(
+        _TRAILING_DIGITS_RE.sub("", part) for part in parts[named[-1] + 1 :]
     )
+
+
+# The words of a digest's name (sha1, sha256, md5: a name's number dropped)
+_DIGEST_WORDS = frozenset(
+    _words("sha md5 hash hashed digest checksum bcrypt scrypt argon pbkdf crc blake")
+)
 
 
 _PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase", "passcode", "pwd", "pass", "pw"})
@@ -1079,9 +1114,17 @@ def _stand_in(value: str, lowered: str) -> bool:
             (_LETTERS_RE.sub("", lowered), _LETTERS_RE.sub("", spelt))
         )
         or _TEST_RE.search(lowered) is not None
-        # s3cret-not-a-number; a provider's prefix and words in camel case (fbk_validApiKey123)
-        or any(map(_names_itself, (lowered, spelt, _camel_words(_LAST_PIECE_RE.split(value)[-1]))))
+        # s3cret-not-a-number; a provider's prefix and words in camel case (fbk_validApiKey123),
+        # respelled too (S0meVeryL0ngT0ken)
+        or any(map(_names_itself, (lowered, spelt, *map(_camel_words, _cased_forms(value)))))
     )
+
+
+def _cased_forms(value: str) -> tuple[str, str]:
+    """A value's last piece as written and respelled, its case kept: camel case's words are read
+    in both (``fbk_validApiKey123``, ``S0meVeryL0ngT0ken``)."""
+    last = _LAST_PIECE_RE.split(value)[-1]
+    return last, _spelt(last)
 
 
 def _words_and_a_typed_run(lowered: str) -> bool:
@@ -1262,11 +1305,27 @@ def _code_or_reference(value: str) -> bool:
     name (``__name__``) or a reference to a secret kept elsewhere (``vault:``): ``_REFERENCE_RE``'s
     shapes. Not a value drawn from an alphabet of symbols (Django's keys: ``!@#$%^&*(-_=+)``,
     four of its symbols or more), whatever shape a bracket or a leading ``$`` gives it, unless its
-    letters are names (``_code_of_names``).
+    letters are names (``_code_of_names``) or it is a regular expression (``_regular_expression``).
     """
     return _REFERENCE_RE.search(value) is not None and (
-        len(_DRAWN_SYMBOLS.intersection(value)) < 4 or _code_of_names(value)
+        len(_DRAWN_SYMBOLS.intersection(value)) < 4
+        or _code_of_names(value)
+        or _regular_expression(value)
     )
+
+
+# A regular expression's pieces: a group's flag or assertion ((?i), (?:, (?=, (?<name>), any
+# character repeated (.*, .+), a negated class ([^;&]), a class's escape (\d, \w, \s)
+_REGEX_PIECE_RE = lazy(r"\(\?[:=!<a-zP]|\.[*+]|\[\^|\\[dwsDWS]")
+
+
+def _regular_expression(value: str) -> bool:
+    """A pattern that finds credentials, in a credential's place (liquibase's
+    ``FILTER_CREDS_USER_TO_BLANK = "(?i)[?&:;]user(.*?)=(.+)[^;&]"``): two kinds of a regular
+    expression's pieces (``_REGEX_PIECE_RE``) or more, which a drawn value's symbols never spell
+    together (Django's alphabet has no ``?``, ``.``, ``[`` nor ``\\``)."""
+    kinds = {piece[0][0] for piece in _REGEX_PIECE_RE.finditer(value)}
+    return len(kinds) >= 2
 
 
 _MEMBER_RE = lazy(r"[A-Za-z_]\w*(?:\.|->|::)[A-Za-z_]")  # a.b, a->b, a::b

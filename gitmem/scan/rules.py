@@ -150,11 +150,14 @@ _NAME_START = r"(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-
 # two hex digits, and never a NUL: `sec%zzret`, `sec%00ret` are a URL parser's tests. Nor does it
 # let a letter past ASCII stand raw (a password is escaped to UTF-8's bytes): `usuario:contraseña@`
 # is a translated template's word, as is a host whose port is a word
-# (`rtsp://usuari:contrasenya@host:port/ruta`: frigate's settings in 16 languages).
+# (`rtsp://usuari:contrasenya@host:port/ruta`: frigate's settings in 16 languages). The password
+# runs to the authority's last "@", as a URL parser reads it: a guide's `sa:Adm1nP@ssw0rd@localhost`
+# holds a raw "@" (its password is no "Adm1nP").
 _USERS_OWN = r"(?P=user)(?:pass(?:word)?)?[0-9]{0,4}"
 _URL_USERINFO = (
     r"(?P<user>[^\s:@/\"'<>]{1,64}):(?!" + _USERS_OWN + r"@|(?P=scheme)@)"
-    r"(?P<secret>(?:[^\s:@/\"'<>\[\]{}|\\^`%\x80-\U0010ffff]|%(?!00)[0-9A-Fa-f]{2}){1,128})@"
+    r"(?P<secret>(?:[^\s:@/\"'<>\[\]{}|\\^`%\x80-\U0010ffff]|%(?!00)[0-9A-Fa-f]{2}"
+    r"|@(?=[^\s/?#@\"'<>]{1,255}@)){1,128})@"
     r"(?![^\s/:@?#\[\]]{0,255}:[A-Za-z])"  # a host name is 253 characters at most
 )
 # A declaration's type between a name and its "=": `: &str`, `: &'static str` (Rust), `: string |
