@@ -1526,3 +1526,29 @@ def test_what_batch_46_held_that_is_no_credential(kind: str) -> None:
         f'AppToken = "S0me{made(12)}T0ken"',
     )
     _none_then_each(lines, found, "JdbcConnectionPatterns.java", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_47_held_that_is_no_credential(kind: str) -> None:
+    """Batch 47 (VPNs and tunnels; measured once, then looked at): the public halves of Tailscale's
+    keys as its control protocol writes them (headscale's policy tests: 126,932 places, every
+    ``"NodeKey": "nodekey:<hex>"``, ``mkey:``, ``discokey:``), and a password typed down a German
+    keyboard's columns (wg-easy's ``Qweasdyxcv!2``: qwe, asd, yxcv; runs along a row, end to end,
+    beside default passwords or not). A private key (``privkey:``), a public key's prefix on
+    anything but a key, and a password of one's own are found."""
+    hex64 = "0123456789abcdef"
+    lines = (
+        f'\t\t\t"NodeKey":    "nodekey:{made(64, hex64)}",',
+        f'\t\t\t"MachineKey": "mkey:{made(64, hex64)}",',
+        f'\t\t\t\t"DiscoKey":   "discokey:{made(64, hex64)}",',
+        f'\tnlKey := "nlpub:{made(64, hex64)}"',
+        "      - INIT_PASSWORD=Qweasdyxcv!2",
+        '    password: "adminqwerty"',
+        '    password: "azerty2024"',
+    )
+    found = (
+        f'\t\t\t"MachineKey": "privkey:{made(64, hex64)}",',
+        f'\t\t\t"NodeKey":    "nodekey:{made(40)}",',
+        f"      - INIT_PASSWORD={made(12)}!2",
+    )
+    _none_then_each(lines, found, "grant-v14.hujson", kind)

@@ -468,11 +468,17 @@ def _spelt(lowered: str) -> str:
 
 
 # Keys in the order a keyboard or the alphabet has them: a run along one is typed, not drawn
-# (and the signs over the digits, shifted: nacos!@#$%^&*)
+# (and the signs over the digits, shifted: nacos!@#$%^&*). The German and French keyboards' rows
+# where they differ (wg-easy's Qweasdyxcv!2: qwe, asd, yxcv down a QWERTZ keyboard's columns).
 _TYPED_ROWS = (
     "qwertyuiop",
     "asdfghjkl",
     "zxcvbnm",
+    "qwertzuiop",
+    "yxcvbnm",
+    "azertyuiop",
+    "qsdfghjklm",
+    "wxcvbn",
     _ALPHABET,
     "0123456789",
     "1234567890",
@@ -494,7 +500,14 @@ def _typed_run(word: str) -> bool:
 
 
 _DEFAULT_DIGITS_MOST = 4  # the digits a default password takes on: admin123, bar002, root2024
-_COMMON_LONGEST = max(map(len, _COMMON_PASSWORDS))
+# ... and what _end_to_end reads one after another: those and the runs of three keys or more
+_END_TO_END_PIECES = _COMMON_PASSWORDS | frozenset(
+    row[start:end]
+    for row in _TYPED_ROWS
+    for start in range(len(row))
+    for end in range(start + 3, len(row) + 1)
+)
+_END_TO_END_LONGEST = max(map(len, _END_TO_END_PIECES))
 
 
 def _default_words(lowered: str) -> bool:
@@ -540,14 +553,15 @@ def _default_word(word: str) -> bool:
 
 
 def _end_to_end(letters: str) -> bool:
-    """Default passwords, one after another with nothing between: ``admin``, ``rootpassword``."""
+    """Default passwords and runs of three keys or more along a keyboard's row, one after another
+    with nothing between: ``admin``, ``rootpassword``, ``adminqwerty``, ``qweasd``."""
     ends = {0}
     for start in range(len(letters)):
         if start in ends:
             ends.update(
                 start + size
-                for size in range(2, _COMMON_LONGEST + 1)
-                if letters[start : start + size] in _COMMON_PASSWORDS
+                for size in range(2, _END_TO_END_LONGEST + 1)
+                if letters[start : start + size] in _END_TO_END_PIECES
             )
     return bool(letters) and len(letters) in ends
 
@@ -973,11 +987,14 @@ _MEMBER_SEPARATOR_RE = lazy(r"[?!]?\.|::|->")  # between an identifier's names (
 # ... and Django's development keys, which startproject marks insecure (django-insecure-…), and
 # the keys their providers publish to be public, in a browser's page or an app: Stripe's and
 # Clerk's publishable keys (pk_live_), Mapbox's public tokens (pk.), Supabase's publishable keys,
-# a Salesforce connected app's consumer key (3MVG9) and PostHog's project keys (phc_, which only
-# send events; its personal keys, phx_, are secret)
+# a Salesforce connected app's consumer key (3MVG9), PostHog's project keys (phc_, which only
+# send events; its personal keys, phx_, are secret), and the public halves of Tailscale's keys as
+# its control protocol writes them (a node's, a machine's, a disco key, a challenge's, a network
+# lock's: nodekey:<hex>, mkey:, discokey:, chalpub:, nlpub:; never privkey: nor nlpriv:)
 _TEST_RE = lazy(
     r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^django-insecure-"
     r"|^pk_live_|^pk\.|^sb_publishable_|^3mvg9|^phc_"
+    r"|^(?:nodekey|mkey|discokey|chalpub|nlpub):[0-9a-f]{64}$"
     r"|^(?:access|link|public)-sandbox-"  # Plaid's sandbox: made-up banks and accounts
 )
 _LETTERS_RE = lazy(r"[^a-z]+")
