@@ -1552,3 +1552,20 @@ def test_what_batch_47_held_that_is_no_credential(kind: str) -> None:
         f"      - INIT_PASSWORD={made(12)}!2",
     )
     _none_then_each(lines, found, "grant-v14.hujson", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_48_held_that_is_no_credential(kind: str) -> None:
+    """Batch 48 (backup and file-sync tools; measured once, then looked at): borg's quickstart
+    exports ``BORG_PASSPHRASE='XYZl0ngandsecurepa_55_phrasea&&123'``, a value that spells
+    "passphrase" (respelled, cut by a sign) as others spell "password": a stand-in. A passphrase
+    of one's own is found."""
+    lines = (
+        "    export BORG_PASSPHRASE='XYZl0ngandsecurepa_55_phrasea&&123'",
+        '    passphrase: "MyPassphrase2024"',
+    )
+    found = (
+        f"    export BORG_PASSPHRASE='{made(16)}&&123'",
+        f'    passphrase: "{made(16)}2024"',
+    )
+    _none_then_each(lines, found, "quickstart.rst", kind)

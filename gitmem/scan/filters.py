@@ -1001,7 +1001,8 @@ _LETTERS_RE = lazy(r"[^a-z]+")
 # ... and the words hex can spell, which programmers write for a value that stands for one
 # (deadbeef, cafebabe): a random hex string holds eight of them in a row once in four billion
 _STAND_IN_MARKERS_RE = lazy(
-    r"password|passwd|changeme|sample|fake|dummy|mock|invalid|notvalid|foobar|abc123|123abc|hunter2"
+    r"password|passwd|passphrase|changeme|sample|fake|dummy|mock|invalid|notvalid|foobar|abc123"
+    r"|123abc|hunter2"
     r"|correcthorse"
     r"|deadbeef|cafebabe|feedface|baadf00d|deadc0de|8badf00d|decafbad|c0ffee"
 )
