@@ -1569,3 +1569,51 @@ def test_what_batch_48_held_that_is_no_credential(kind: str) -> None:
         f'    passphrase: "{made(16)}2024"',
     )
     _none_then_each(lines, found, "quickstart.rst", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_49_held_that_is_no_credential(kind: str) -> None:
+    """Batch 49 (password managers, secret stores, certificate authorities; measured once, then
+    looked at): ciphertext in its tool's format (Bitwarden's EncString ``2.<iv>|<data>|<mac>``,
+    OpenSSL's salted ``U2FsdGVkX1…``), a digest an HMAC wrote (Vault's audit log:
+    ``hmac-sha256:…``), a name ending in "accessor" (Vault's handle of a token), a private member
+    read in code (``_globalSettings.Braintree.PrivateKey``), AWS's documented keys edited where
+    "EXAMPLE" stood, Google Authenticator's documented TOTP secrets, and base32 of printable text
+    (RFC 6238's test secret, base32 of "12345678901234567890"); and a respelled value's year,
+    which the spelling read as letters (``T0k3n2024``: token2o2a; a run of three digits or more
+    is a number, but for one inside a word: oauth2-proxy's ``us3r2P455W0Rd!``): bitwarden's seeded
+    vault, ``ghp_C1B0tS3rvic3T0k3n2024``; and an algorithm's name is a numbered word (apisix's
+    tokens claim ``{"key": "user-key-rs256"}``). A value of one's own in each place is found."""
+    b64 = ALNUM + "+/"
+    enc = "2." + made(22, b64) + "==|" + made(22, b64) + "==|" + made(43, b64) + "="
+    lines = (
+        f'    private const string _wrappedUserKey = "{enc}";',
+        f'  "password": "U2FsdGVkX1{made(54, b64)}",',
+        f'  Token: "hmac-sha256:{made(64, "0123456789abcdef")}",',
+        '    "secret_id_accessor": "84896a0c-1347-aa90-a4f6-aca8b7558780",',
+        "            PrivateKey = _globalSettings.Braintree.PrivateKey",
+        "CHANGED_VALID_AWS_KEY = 'AKIAIOSFODNN7CHANGED'",
+        "CHANGED_VALID_AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYTGNCHANGED'",
+        "  url: otpauth://totp/ACME%20Co:john@example.com?secret=HXDMVJECJJWSRB3HWIZR4IFUGFTMXBOZ",
+        '    attr->set("TimeOtp-Secret-Base32", "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ");',
+        '    secret = "gezdgnbvgy3tqojqgezdgnbvgy3tqojq";',
+        '        "password": "ghp_C1B0tS3rvic3T0k3n2024",',
+        '        "password": "ghp_ZkL4b5R3p0S1t0ryT0k3n2024",',
+        '\tuser2Password = "us3r2P455W0Rd!"',
+        f'            local sign = "{token_with({"key": "user-key-rs256", "nbf": 1727274983})}"',
+    )
+    found = (
+        f'    private const string _wrappedUserKey = "{made(44, b64)}";',
+        f'  "password": "{made(64, b64)}",',
+        f'  Token: "hvs_{made(64, "0123456789abcdef")}",',
+        f'    "client_token": "{made(32)}",',
+        f"            PrivateKey = {made(40)}",
+        f"CHANGED_VALID_AWS_KEY = 'AKIA{made(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')}'",
+        f"CHANGED_VALID_AWS_SECRET = '{made(40, b64)}'",
+        f"  url: otpauth://totp/ACME%20Co:john@example.com?secret={made(32, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')}",
+        f'    attr->set("TimeOtp-Secret-Base32", "{made(32, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")}");',
+        f'        "password": "ghp_{made(20)}2024",',
+        f'\tuser2Password = "{made(14)}!"',
+        f'            local sign = "{token_with({"key": made(20), "nbf": 1727274983})}"',
+    )
+    _none_then_each(lines, found, "OrganizationTestHelpers.cs", kind)

@@ -49,6 +49,8 @@ _PLACEHOLDER_RE = lazy(
 _DOCUMENTED_EXAMPLES = frozenset(
     {
         "7f75367e78812551",  # jwt.io's sample token
+        # Google Authenticator's Key Uri Format's two TOTP secrets (JBSWY3DP…, HXDMVJEC…)
+        *("8be5d113c0871ce1", "d3873980f248ddeb"),
         "0011cc25eb432071",  # the Azure storage emulator's well-known account key
         "aa6547439583c3a2",  # the Azure Cosmos DB emulator's well-known key (C2y6yDjf5/R+ob0N…)
         "c540b83e89787594",  # discord.py's documentation's sample bot token
@@ -98,6 +100,13 @@ _DOCUMENTED_EXAMPLES = frozenset(
         *("f7096f4025da84b0", "45c3523c41d3a547"),
     }
 )
+# ... and the same, their first characters (sha256 of them, first 16 hex digits, by how many): AWS's
+# documented access key ids and secret keys (AKIAIOSFODNN7EXAMPLE and its secret, AKIAI44QH8DHB…),
+# which tests edit where the word "EXAMPLE" stood (AKIAIOSFODNN7CHANGED) or cut short
+_DOCUMENTED_BEGINNINGS = {
+    13: frozenset({"e6158b6f8c69c942", "828600bb7512dc96"}),
+    16: frozenset({"d7fba1f34ef15651", "51dd2d3546005914"}),
+}
 # Signing keys published in a framework's tutorial, copied into every project built from it. The key
 # is an example, and so is a JSON Web Token it signs: anyone can make one.
 _EXAMPLE_SIGNING_KEYS = frozenset(
@@ -138,11 +147,18 @@ def is_placeholder(value: str) -> bool:
 
 def is_documented_example(value: str) -> bool:
     """A published key, whole, after the name it is given (MinIO's ``name:key``), or written again
-    and again end to end (a test's longer secret made of the example thrice)."""
+    and again end to end (a test's longer secret made of the example thrice); or one edited, its
+    beginning kept (``_DOCUMENTED_BEGINNINGS``)."""
     period = (value + value).find(value, 1)  # the shortest piece the value repeats, if any
     readings = {value, value.rpartition(":")[2], value[:period]}
-    return value in _EXAMPLE_SIGNING_KEYS or not _DOCUMENTED_EXAMPLES.isdisjoint(
-        map(digest16, readings)
+    return (
+        value in _EXAMPLE_SIGNING_KEYS
+        or not _DOCUMENTED_EXAMPLES.isdisjoint(map(digest16, readings))
+        or any(
+            digest16(value[:size]) in beginnings
+            for size, beginnings in _DOCUMENTED_BEGINNINGS.items()
+            if len(value) >= size
+        )
     )
 
 
@@ -457,14 +473,20 @@ _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 _JOINTS_RE = lazy(r"[^a-z0-9]+")
 _ESCAPE_RE = lazy(r"%[0-9A-Fa-f]{2}")  # a URL's percent-escape
 # The letters a word's usual respellings stand for: p@ssw0rd, s3cr3t, adm1n, $ecret
-_LEET = str.maketrans("@4031!$57§", "aaoeiissts")
+_LEET_SIGNS = str.maketrans("@!$§", "aiss")
+_LEET_DIGITS = str.maketrans("403157", "aoeist")
+# A digit stands for a letter in a run of one or two (adm1n, r00t), or of any length inside a word
+# (P455W0Rd); three or more at a word's end or start are a number, kept as written (T0k3n2024 is
+# token2024, not token2o2a)
+_LEET_DIGITS_RE = lazy(r"(?<![0-9])[0-9]{1,2}(?![0-9])|(?<=[A-Za-z])[0-9]+(?=[A-Za-z])")
 
 
 def _spelt(lowered: str) -> str:
     """A value's letters as its respellings stand for them (``p@ssw0rd``: password), its URL
     escapes undone first (``passw%40rd``); an exclamation mark that ends it is one, not an i
     (``s3cr3t!``, ``Sup3rSecret!``). Its case is kept (but an escaped value's, lowered)."""
-    return _plain(lowered).rstrip("!").translate(_LEET)
+    signs = _plain(lowered).rstrip("!").translate(_LEET_SIGNS)
+    return _LEET_DIGITS_RE.sub(lambda digits: digits[0].translate(_LEET_DIGITS), signs)
 
 
 # Keys in the order a keyboard or the alphabet has them: a run along one is typed, not drawn
@@ -574,17 +596,36 @@ _TEXT_RE = lazy(r"[ -~]{4,}")  # printable ASCII: what a person types (and echo'
 
 
 def _encoded_text(value: str) -> str | None:
-    """The text a hex or base64 value encodes, when it encodes printable ASCII; else ``None``.
-    Random bytes are never all printable: 32 of them are, once in 10^13 (and the text is only ever
-    judged a stand-in: a word, a placeholder)."""
+    """The text a hex, base32 or base64 value encodes, when it encodes printable ASCII; else
+    ``None``. Random bytes are never all printable: 32 of them are, once in 10^13 (and the text is
+    only ever judged a stand-in: a word, a placeholder). Base32 is a TOTP secret's (RFC 6238's
+    test secret, GEZDGNBV…, is "12345678901234567890"); a value of its alphabet that encodes no
+    text is read as base64 too."""
     if _HEX_TEXT_RE.fullmatch(value):
-        raw: bytes | None = bytes.fromhex(value)
-    elif _BASE64_RE.fullmatch(value) or _PADDED_BASE64_RE.fullmatch(value):
-        raw = _b64decode(value)
-    else:
-        return None
+        return _printable(bytes.fromhex(value))
+    text = _printable(_b32decode(value)) if _BASE32_RE.fullmatch(value) else None
+    if text is None and (_BASE64_RE.fullmatch(value) or _PADDED_BASE64_RE.fullmatch(value)):
+        text = _printable(_b64decode(value))
+    return text
+
+
+_BASE32_RE = lazy(r"(?:[A-Z2-7]{16,}|[a-z2-7]{16,})={0,6}")  # one case: a TOTP secret's
+
+
+def _printable(raw: bytes | None) -> str | None:
     text = "" if raw is None else raw.decode("latin-1").removesuffix("\n")
     return text if _TEXT_RE.fullmatch(text) else None
+
+
+def _b32decode(value: str) -> bytes | None:
+    import base64  # lazy: the pre-commit hook's start-up
+    import binascii  # lazy: the pre-commit hook's start-up
+
+    stripped = value.rstrip("=").upper()
+    try:
+        return base64.b32decode(stripped + "=" * (-len(stripped) % 8))
+    except (binascii.Error, ValueError):
+        return None
 
 
 def _encoded_document(value: str) -> bool:
@@ -696,7 +737,8 @@ _KEY_QUALIFIERS = frozenset(
     }
 )
 # A name ending in one of these holds something about a secret, not the secret ("token_url",
-# "password_file").
+# "password_file"; Vault's "secret_id_accessor", a handle that looks a credential up and cannot
+# stand in for it).
 _NOT_SECRET_TAILS = frozenset(
     _words(
         """
@@ -711,7 +753,8 @@ _NOT_SECRET_TAILS = frozenset(
         ref arn help error errors message msg text title description desc display mask
         masked changed set get check validate validation regexp count counter lock kwarg
         callback handler fn func function factory audience aud issuer iss scope scopes realm
-        phone email filter start end begin offset thru user users username usernames
+        phone email filter start end begin offset thru user users username usernames accessor
+        accessors
         """
     )
 )
@@ -939,7 +982,8 @@ _REFERENCE_RE = lazy(
             # (BinaryKey='MicrosoftEdgeWebView2RuntimeInstaller.exe'), a document's, an image's
             r"\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf|toml|xml|exe|dll|msi"
             r"|so|dylib|jar|wasm|js|mjs|ts|py|rb|sh|ps1|html?|md|pdf|png|jpe?g|gif|svg|zip|tar|gz)$",
-            r"(?i:^(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$])",  # a hash: sha256:…
+            # a hash: sha256:…, and an HMAC's (Vault's audit log: hmac-sha256:…)
+            r"(?i:^(?:hmac-)?(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$])",
             # a password's hash: bcrypt, argon2 (an htpasswd line's, its user first: john:$2y$…),
             # PostgreSQL's SCRAM verifier (SCRAM-SHA-256$4096:…), Django's (pbkdf2_sha256$600000$…)
             r"^(?:[\w.@-]{1,64}:)?\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$|(?i:^scram-sha-\d+\$)"
@@ -959,6 +1003,11 @@ _REFERENCE_RE = lazy(
             # a URL, a name (ARN, URN: WebDAV's Lock-Token), a secret kept elsewhere, or kept
             # encrypted (dotenvx's encrypted:…, made to be committed)
             r"://|^(?:file:|arn:|urn:|ref\+|vault:|encrypted:)",
+            # ciphertext in its tool's format, its key kept elsewhere: SOPS' ENC[AES256_GCM,…],
+            # Ansible Vault's, OpenSSL's salted (base64 of "Salted__"), Bitwarden's EncString
+            # (<type>.<iv>|<data>|<mac>: bitwarden's and vaultwarden's wrapped keys)
+            r"^(?:ENC\[AES256_GCM,|\$ANSIBLE_VAULT;|U2FsdGVkX1)"
+            r"|^[0-9]\.[A-Za-z0-9+/]{16,}={0,2}\|[A-Za-z0-9+/]{16,}={0,2}(?:\|[A-Za-z0-9+/]+={0,2})?$",
             # a host name: 4f2a9c.acme-invoices.com
             r"^(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|cloud|ai|co|us|eu|uk|de)$",
             # a query string or a form's body, each of its parameters judged on its own
@@ -1201,7 +1250,8 @@ def _camel_words(value: str) -> str:
     return "-".join(_CAMEL_WORD_RE.findall(value)).lower()
 
 
-_NUMBERED_WORD_RE = lazy(r"[a-z]+[0-9]{0,2}")  # a word, or a name numbered: consumer1
+# a word, a name numbered (consumer1), an algorithm's name (hs512, rsa2048), a year (user2024)
+_NUMBERED_WORD_RE = lazy(r"[a-z]+[0-9]{0,4}")
 
 
 def _names_itself(lowered: str) -> bool:
@@ -1411,7 +1461,9 @@ def _identifier(value: str) -> bool:
 
 
 def _name_part(part: str) -> bool:
-    """One name of a path: one case (``environ``, ``API_KEY``), camel-case words, or not random."""
+    """One name of a path: one case (``environ``, ``API_KEY``), camel-case words, or not random;
+    a private member's underscores, or a variable's sign, before it (``_globalSettings``)."""
+    part = part.lstrip("_$") or "_"
     return (
         part.islower()
         or part.isupper()
