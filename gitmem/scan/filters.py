@@ -736,16 +736,21 @@ _KEY_QUALIFIERS = frozenset(
         "hmac",
     }
 )
+# The words of a digest's name (sha1, sha256, md5: a name's number dropped): after a credential's
+# word, however the name goes on, they name its digest (secret_name)
+_DIGEST_WORDS = frozenset(
+    _words("sha md5 hash hashed digest checksum bcrypt scrypt argon pbkdf crc blake")
+)
 # A name ending in one of these holds something about a secret, not the secret ("token_url",
 # "password_file"; Vault's "secret_id_accessor", a handle that looks a credential up and cannot
-# stand in for it).
-_NOT_SECRET_TAILS = frozenset(
+# stand in for it), and so does one ending in a digest's word.
+_NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
     _words(
         """
         id ids uuid guid spec specs name names type types url uri urls endpoint path paths
         file files filename dir len length size count max min format fmt header headers
-        field fields env var vars prefix suffix pattern regex re policy hash hashed digest
-        sha md5 expiry expires expiration expired ttl timeout lifetime algorithm alg hint
+        field fields env var vars prefix suffix pattern regex re policy
+        expiry expires expiration expired ttl timeout lifetime algorithm alg hint
         label placeholder prompt kind mode method scheme location version index idx position
         pos char chars class cls limit rule rules validator reset required enabled strength
         store manager provider source param params arg args option options opt question
@@ -827,12 +832,6 @@ def secret_name(name: str) -> bool:
     return bool(named) and _DIGEST_WORDS.isdisjoint(
         _TRAILING_DIGITS_RE.sub("", part) for part in parts[named[-1] + 1 :]
     )
-
-
-# The words of a digest's name (sha1, sha256, md5: a name's number dropped)
-_DIGEST_WORDS = frozenset(
-    _words("sha md5 hash hashed digest checksum bcrypt scrypt argon pbkdf crc blake")
-)
 
 
 _PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase", "passcode", "pwd", "pass", "pw"})
