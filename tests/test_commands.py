@@ -218,6 +218,21 @@ def test_add_refuses_a_secret_without_printing_it(project: Path, run: Run) -> No
     assert memories(project) == []
 
 
+def test_add_refuses_a_secret_in_its_title_without_naming_a_file_after_it(
+    project: Path, run: Run
+) -> None:
+    """The would-be file's name is made from the title: it said the token (lower-cased) in the
+    error, before the message that says it will not be printed."""
+    result = run("add", f"Stripe key {TOKEN} for staging")
+    assert result.code == 1
+    assert result.err.startswith(
+        ".memory/memories/stripe-key-redacted-stripe-secret-key-for-staging.yaml:3:19: title: "
+        "possible secret (stripe-secret-key): sk_l… (32 chars)"
+    )
+    assert TOKEN.lower()[8:] not in (result.out + result.err).lower()
+    assert memories(project) == []
+
+
 def test_add_refuses_hidden_unicode(project: Path, run: Run) -> None:
     result = run("add", "Always run\u2067 the linter", "--id", "lint")
     assert result.code == 1

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+import string
 import sys
 import unicodedata
 from pathlib import Path
@@ -106,3 +108,18 @@ def test_find_hidden(text: str, hidden: list[int]) -> None:
 )
 def test_slugify(title: str, slug: str) -> None:
     assert slugify(title) == slug
+
+
+def test_no_id_made_from_a_title_holds_its_secret() -> None:
+    """Every id (a memory's, a proposal's, a session log's file name) is made by ``slugify``, which
+    redacts a secret first: no piece of the token reaches the id, nor a path or a message named
+    after it."""
+    from gitmem.journal.log import log_slug
+    from gitmem.memory.model import short_id
+
+    token = "ghp_" + "".join(random.Random(7).choices(string.ascii_letters + string.digits, k=36))
+    title = f"Deploy with {token} on Fridays"
+    for make in (slugify, short_id, lambda text: log_slug("", text)):
+        made = make(title)
+        assert made.startswith("deploy-with-redacted"), made
+        assert token.lower()[4:16] not in made, made

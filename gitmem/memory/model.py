@@ -181,10 +181,14 @@ _WRITE: dict[str, Callable[[Any], Any]] = {
 
 def slugify(title: str) -> str:
     """An id from a title: ASCII lower-case words joined by hyphens, at most 64 characters, cut
-    at a word."""
+    at a word. A secret in the title is redacted first: every id, and every file and message named
+    after one, is made here (a refused title's would-be path was printed with its token in it)."""
     import unicodedata  # (only when a memory is named: never on the prompt hook's path)
     from itertools import accumulate, takewhile  # (only when a memory is named, as above)
 
+    from gitmem.scan import redact, scan_text  # (only when a memory is named, as above)
+
+    title = redact(title, scan_text(title, hidden=True))
     ascii_text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
     words = re.findall(r"[a-z0-9]+", ascii_text.lower())
     # the words joined one by one, as long as they fit; else the first word cut
