@@ -188,7 +188,7 @@ def slugify(title: str) -> str:
 
     from gitmem.scan import redact, scan_text  # (only when a memory is named, as above)
 
-    title = redact(title, scan_text(title, hidden=True))
+    title = redact(title, scan_text(title))  # (hidden characters are not ASCII: dropped below)
     ascii_text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
     words = re.findall(r"[a-z0-9]+", ascii_text.lower())
     # the words joined one by one, as long as they fit; else the first word cut
