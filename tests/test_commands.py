@@ -233,6 +233,32 @@ def test_add_refuses_a_secret_in_its_title_without_naming_a_file_after_it(
     assert memories(project) == []
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["add", "Deploy notes", "--id", TOKEN],  # gitmem's own error quotes the id
+        ["add", "Deploy notes", "--kind", TOKEN],  # click's quotes the option's value
+        ["show", TOKEN],
+        ["retire", TOKEN],
+    ],
+)
+def test_no_error_quotes_a_secret_back(project: Path, run: Run, args: list[str]) -> None:
+    """Every error is shown through one place that redacts it (``errors.without_secrets``): a
+    value quoted back in an error (an id, an option's value) never prints a whole secret."""
+    result = run(*args)
+    assert result.code == 2, result.err
+    assert "‹redacted:stripe-secret-key›" in result.err
+    assert TOKEN[8:] not in result.out + result.err
+
+
+def test_an_error_s_message_is_redacted_wherever_it_is_shown() -> None:
+    """``str()`` of gitmem's errors is what the CLI, the hooks and the MCP server show."""
+    from gitmem.errors import CheckFailed, Problem, UsageError
+
+    assert TOKEN not in str(UsageError(f"no memory {TOKEN!r}"))
+    assert TOKEN not in str(CheckFailed([Problem(f"{TOKEN}.yaml", 1, 1, "id", "bad")]))
+
+
 def test_add_refuses_hidden_unicode(project: Path, run: Run) -> None:
     result = run("add", "Always run\u2067 the linter", "--id", "lint")
     assert result.code == 1

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 import click
 
 from gitmem import __version__
-from gitmem.errors import CheckFailed, ExitCode, GitmemError
+from gitmem.errors import CheckFailed, ExitCode, GitmemError, without_secrets
 from gitmem.gateway import null_output
 
 
@@ -133,8 +133,8 @@ def exit_code(error: BaseException, debug: bool) -> int:
     answer = next((answer for answer in ANSWERS if isinstance(error, answer[0])), None)
     if answer is not None:
         said = answer[1](error)
-        if said is not None:
-            click.echo(said, err=True)
+        if said is not None:  # (a GitmemError's own str() has redacted it already)
+            click.echo(said if isinstance(error, GitmemError) else without_secrets(said), err=True)
         return int(getattr(error, "exit_code", 0) if answer[2] is None else answer[2])
     if debug:  # an environment's failure or a bug: the traceback for --debug
         traceback.print_exception(error)
@@ -142,8 +142,10 @@ def exit_code(error: BaseException, debug: bool) -> int:
         click.echo(f"error: {_os_error(error)}", err=True)
         return int(ExitCode.CANNOT_RUN)
     click.echo(
-        f"internal error: {type(error).__name__}: {error} (this is a bug in gitmem; rerun with "
-        "--debug for the traceback)",
+        without_secrets(
+            f"internal error: {type(error).__name__}: {error} (this is a bug in gitmem; rerun "
+            "with --debug for the traceback)"
+        ),
         err=True,
     )
     return int(ExitCode.INTERNAL)
@@ -154,8 +156,8 @@ def exit_code(error: BaseException, debug: bool) -> int:
 # environment's failure (``ENVIRONMENT_ERRORS``) or a bug.
 ANSWERS: tuple[tuple[type[BaseException], Callable[[Any], str | None], int | None], ...] = (
     (click.exceptions.Exit, lambda exc: None, None),
-    (click.UsageError, lambda exc: exc.show(), ExitCode.USAGE),
-    (click.ClickException, lambda exc: exc.show(), None),
+    (click.UsageError, lambda exc: _show_click(exc), ExitCode.USAGE),
+    (click.ClickException, lambda exc: _show_click(exc), None),
     (click.exceptions.Abort, lambda exc: "Aborted.", 130),
     (CheckFailed, str, None),
     (GitmemError, lambda exc: f"error: {exc}", None),
@@ -183,6 +185,13 @@ def _os_error(exc: OSError) -> str:
     with contextlib.suppress(ValueError):
         name = os.path.relpath(name)
     return f"{name}: {reason}: {advice}"
+
+
+def _show_click(exc: click.ClickException) -> None:
+    """click's own error (a bad option's value quoted back), shown as click shows it, its secrets
+    redacted."""
+    exc.message = without_secrets(exc.message)
+    exc.show()
 
 
 def _silence_stdout() -> None:
