@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import importlib
+import io
 import os
 import sys
 import traceback
@@ -187,11 +188,12 @@ def _os_error(exc: OSError) -> str:
     return f"{name}: {reason}: {advice}"
 
 
-def _show_click(exc: click.ClickException) -> None:
-    """click's own error (a bad option's value quoted back), shown as click shows it, its secrets
-    redacted."""
-    exc.message = without_secrets(exc.message)
-    exc.show()
+def _show_click(exc: click.ClickException) -> str:
+    """click's own error (a bad option's value quoted back), as click shows it; ``exit_code``
+    redacts it."""
+    shown = io.StringIO()
+    exc.show(file=shown)
+    return shown.getvalue().removesuffix("\n")
 
 
 def _silence_stdout() -> None:
