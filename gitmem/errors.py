@@ -61,18 +61,9 @@ class Problem(Record):
         return f"{shown(self.path)}:{self.line}:{self.column}: {self.field}: {self.message}"
 
 
-def without_secrets(message: str) -> str:
-    """``message`` with each secret in it redacted: what every error says, on stderr or to an MCP
-    client, goes through here, so a value quoted back (an id, an option, a title's file name)
-    never prints a whole secret."""
-    from gitmem.scan import redact, scan_text  # (only when an error is shown)
-
-    return redact(message, scan_text(message))
-
-
 class GitmemError(Exception):
-    """An error the user can act on; ``str()`` is the one-line message shown to them, its secrets
-    redacted (``without_secrets``)."""
+    """An error the user can act on; ``str()`` is the one-line message shown to them (its secrets
+    redacted where it is shown: ``gitmem.scan.without_secrets``)."""
 
     exit_code: ExitCode = ExitCode.CANNOT_RUN
 
@@ -81,7 +72,7 @@ class GitmemError(Exception):
         self.message = message
 
     def __str__(self) -> str:
-        return without_secrets(self.message)
+        return self.message
 
 
 class UsageError(GitmemError):

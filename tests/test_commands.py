@@ -251,12 +251,17 @@ def test_no_error_quotes_a_secret_back(project: Path, run: Run, args: list[str])
     assert TOKEN[8:] not in result.out + result.err
 
 
-def test_an_error_s_message_is_redacted_wherever_it_is_shown() -> None:
-    """``str()`` of gitmem's errors is what the CLI, the hooks and the MCP server show."""
+def test_an_error_is_redacted_where_it_is_shown() -> None:
+    """The CLI's one echo of an error and the MCP server's tool errors call ``without_secrets``."""
     from gitmem.errors import CheckFailed, Problem, UsageError
+    from gitmem.scan import without_secrets
 
-    assert TOKEN not in str(UsageError(f"no memory {TOKEN!r}"))
-    assert TOKEN not in str(CheckFailed([Problem(f"{TOKEN}.yaml", 1, 1, "id", "bad")]))
+    assert TOKEN not in without_secrets(str(UsageError(f"no memory {TOKEN!r}")))
+    assert TOKEN not in without_secrets(
+        str(CheckFailed([Problem(f"{TOKEN}.yaml", 1, 1, "i", "x")]))
+    )
+    for outlet in ("gitmem/commands/cli.py", "gitmem/mcp/server.py"):
+        assert "without_secrets(" in (Path(__file__).parents[1] / outlet).read_text(), outlet
 
 
 def test_add_refuses_hidden_unicode(project: Path, run: Run) -> None:

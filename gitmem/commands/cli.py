@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import click
 
 from gitmem import __version__
-from gitmem.errors import CheckFailed, ExitCode, GitmemError, without_secrets
+from gitmem.errors import CheckFailed, ExitCode, GitmemError
 from gitmem.gateway import null_output
 
 
@@ -134,8 +134,8 @@ def exit_code(error: BaseException, debug: bool) -> int:
     answer = next((answer for answer in ANSWERS if isinstance(error, answer[0])), None)
     if answer is not None:
         said = answer[1](error)
-        if said is not None:  # (a GitmemError's own str() has redacted it already)
-            click.echo(said if isinstance(error, GitmemError) else without_secrets(said), err=True)
+        if said is not None:
+            click.echo(_without_secrets(said), err=True)
         return int(getattr(error, "exit_code", 0) if answer[2] is None else answer[2])
     if debug:  # an environment's failure or a bug: the traceback for --debug
         traceback.print_exception(error)
@@ -143,7 +143,7 @@ def exit_code(error: BaseException, debug: bool) -> int:
         click.echo(f"error: {_os_error(error)}", err=True)
         return int(ExitCode.CANNOT_RUN)
     click.echo(
-        without_secrets(
+        _without_secrets(
             f"internal error: {type(error).__name__}: {error} (this is a bug in gitmem; rerun "
             "with --debug for the traceback)"
         ),
@@ -186,6 +186,12 @@ def _os_error(exc: OSError) -> str:
     with contextlib.suppress(ValueError):
         name = os.path.relpath(name)
     return f"{name}: {reason}: {advice}"
+
+
+def _without_secrets(message: str) -> str:
+    from gitmem.scan import without_secrets  # lazy: only when an error is shown
+
+    return without_secrets(message)
 
 
 def _show_click(exc: click.ClickException) -> str:

@@ -42,6 +42,7 @@ from gitmem.mcp import tools
 from gitmem.memory.config import TARGET_NAMES, load_config
 from gitmem.memory.store import Store
 from gitmem.project import Project
+from gitmem.scan import without_secrets
 
 Kind = Literal["convention", "decision", "pitfall", "preference", "fact"]
 Status = Literal["active", "proposed", "retired", "all"]
@@ -106,7 +107,7 @@ def build_server(project: Project) -> MCPServer:
         try:
             return call()
         except GitmemError as exc:
-            raise ToolError(str(exc)) from None
+            raise ToolError(without_secrets(str(exc))) from None
 
     def recall(query: Query, k: K = 5, path: FilePath = None) -> str:
         return guarded(lambda: tools.recall(project, query, k, path, date.today()))
