@@ -180,6 +180,10 @@ def test_a_real_client_gets_refusals_and_nothing_is_written(project: Path, run: 
         seen["journal"] = await session.call_tool(
             "append_journal", {"text": f"## Difficulties\n- {TOKEN} leaked"}
         )
+        seen["path"] = await session.call_tool("recall", {"query": "deploy", "path": f"/{TOKEN}"})
+        seen["kind_token"] = await session.call_tool(
+            "propose", {"title": "Something", "kind": TOKEN}
+        )
 
     before = memory_files(project)
     with_session(project, body)
@@ -207,6 +211,11 @@ def test_a_real_client_gets_refusals_and_nothing_is_written(project: Path, run: 
     assert seen["journal"].is_error
     assert "possible secret (github-pat)" in text_of(seen["journal"])
     assert TOKEN not in text_of(seen["journal"])
+    # an error that would quote a value back shows a secret redacted, gitmem's own and the SDK's
+    assert seen["path"].is_error and "must be relative" in text_of(seen["path"])
+    assert seen["kind_token"].is_error
+    for refused in ("path", "kind_token"):
+        assert TOKEN not in text_of(seen[refused]) and TOKEN[4:20] not in text_of(seen[refused])
     assert memory_files(project) == before
     assert sorted(p.name for p in (project / ".memory/journal").iterdir()) == [".gitkeep"]
 

@@ -3,8 +3,10 @@ append_journal.
 
 Imported only by `gitmem mcp` (the SDK is an optional extra and slow to import). The tools' logic
 lives in ``gitmem.mcp.tools``; here they are registered with their descriptions, and a
-``GitmemError`` becomes a tool error whose text tells the agent why nothing was done. Nothing but
-the protocol is written to stdout.
+``GitmemError`` becomes a tool error whose text tells the agent why nothing was done. Every tool
+error, gitmem's own and the SDK's (which quotes an argument that fails the input schema back), is
+shown without secrets (``GitmemMCPServer.call_tool``). Nothing but the protocol is written to
+stdout.
 
 Both protocol eras are served on one stdio connection (the SDK's dual-era loop; the client's first
 request decides): the 2026-07-28 revision (stateless: ``server/discover``, and every request carries
@@ -24,12 +26,15 @@ from typing import Annotated, Any, Literal
 import anyio
 from anyio.abc import ObjectReceiveStream
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from mcp.types import (
     CLIENT_CAPABILITIES_META_KEY,
     PROTOCOL_VERSION_META_KEY,
+    CallToolResult,
+    InputRequiredResult,
     JSONRPCRequest,
     ToolAnnotations,
 )
@@ -95,10 +100,25 @@ JournalText = Annotated[
 ]
 
 
-def build_server(project: Project) -> MCPServer:
+class GitmemMCPServer(MCPServer[Any]):
+    """The SDK's server, with one outlet for a tool call's errors: each is shown without secrets,
+    gitmem's own (a refused path is quoted back) and the SDK's (pydantic quotes the value of an
+    argument that fails the input schema: a token given as a memory's kind)."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:  # the SDK's UnexpectedToolError too: its type and cause are kept
+            exc.args = (without_secrets(str(exc)),)
+            raise
+
+
+def build_server(project: Project) -> MCPServer[Any]:
     """An MCP server bound to ``project``'s memory."""
 
-    server: MCPServer = MCPServer(
+    server = GitmemMCPServer(
         name="gitmem", instructions=tools.INSTRUCTIONS, version=__version__, log_level="WARNING"
     )
     store = Store(project)
@@ -107,7 +127,7 @@ def build_server(project: Project) -> MCPServer:
         try:
             return call()
         except GitmemError as exc:
-            raise ToolError(without_secrets(str(exc))) from None
+            raise ToolError(str(exc)) from None
 
     def recall(query: Query, k: K = 5, path: FilePath = None) -> str:
         return guarded(lambda: tools.recall(project, query, k, path, date.today()))
