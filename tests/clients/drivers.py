@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.clients.fake_model import FakeModel, Request
-from tests.clients.install import AIDER, BIN, PACKAGES
+from tests.clients.install import AIDER, BIN, COPILOT_PKG, PACKAGES
 
 Setup = Callable[[Path, str], dict[str, str]]  # (home, fake server URL) -> environment variables
 
@@ -169,6 +169,11 @@ def _opencode_seed(home: Path, cwd: Path) -> None:
 
 
 def _copilot(home: Path, url: str) -> dict[str, str]:
+    if COPILOT_PKG.is_dir():  # unpacked once by install.py, not again into every home
+        link = home / ".cache" / "copilot" / "pkg"
+        link.parent.mkdir(parents=True, exist_ok=True)
+        if not link.is_symlink():
+            link.symlink_to(COPILOT_PKG, target_is_directory=True)
     return {
         "COPILOT_PROVIDER_BASE_URL": f"{url}/v1",
         "COPILOT_PROVIDER_API_KEY": "test-key",
