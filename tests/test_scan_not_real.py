@@ -1617,3 +1617,33 @@ def test_what_batch_49_held_that_is_no_credential(kind: str) -> None:
         f'            local sign = "{token_with({"key": made(20), "nbf": 1727274983})}"',
     )
     _none_then_each(lines, found, "OrganizationTestHelpers.cs", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batches_50_and_51_held_that_is_no_credential(kind: str) -> None:
+    """Batches 50 and 51 (feature flags and analytics, notification services; each measured once,
+    then looked at): a value that says it stands in (``…ThisIsNotARealKeyOMG.``, a super secret
+    respelled, a secret key in words run together), Nx Cloud's read-only access token (base64 of
+    its id and "|read-only"), and in a URL's password place a stand-in said in words (XKCD's horse)
+    or a variable's name (``app_id:master_key``). A value of one's own in each place is found, and
+    a run typed into a URL's token is no word: it stays found."""
+    nx = base64.b64encode(b"e47c7721-3c6e-434e-b49b-f8f9ea5d5134|read-only").decode()
+    lines = (
+        '    smtp-sender-pass: "Abd13Kf+sfAk2DzifjafldkThisIsNotARealKeyOMG."',
+        "const apiKey = 'TH!Si$ASup3RSeCreTAP!KEy';",
+        "  apiKey='my-project:production.averylongsecretkeythatshouldgettruncated12345'",
+        f'  "nxCloudAccessToken": "{nx}",',
+        '  url.Parse("zulip://bot-name%40zulipchat.com:correcthorsebatterystaple@example.zulipchat.com")',
+        '    "parsep://app_id:master_key@localhost:8080?device=ios",',
+    )
+    read_write = base64.b64encode(b"e47c7721-3c6e-434e-b49b-f8f9ea5d5134|read-write").decode()
+    found = (
+        f'    smtp-sender-pass: "{made(24, ALNUM + "+")}."',
+        f"const apiKey = '{made(24)}';",
+        f"  apiKey='my-project:production.{made(40)}'",
+        f'  "nxCloudAccessToken": "{read_write}",',
+        f'  url.Parse("zulip://bot-name%40zulipchat.com:{made(20)}@example.zulipchat.com")',
+        f'    "parsep://app_id:{made(16)}@localhost:8080?device=ios",',
+    )
+    typed = "https://someone:ATBB" + made(12) + "abc123" + made(12) + "@bitbucket.org"
+    _none_then_each(lines, (*found, typed), "provider.spec.ts", kind)

@@ -437,6 +437,16 @@ def constant_name(value: str) -> bool:
     )
 
 
+# A variable's name: words in snake or camel case, no digit among them
+_VARIABLE_NAME_RE = lazy(r"[a-z]+(?:_[a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+")
+
+
+def variable_name(value: str) -> bool:
+    """A variable's name that says it holds a credential, in the credential's place where the
+    credential is meant to come from it: ``master_key``, ``appSecret``."""
+    return _VARIABLE_NAME_RE.fullmatch(value) is not None and secret_name(value)
+
+
 # The words that name a credential, which a credential drawn at random does not spell; "%20", a
 # space: a sentence, not a password
 _CREDENTIALS_NAMED = ("password", "passwd", "secret", "token", "apikey", "api_key", "%20")
@@ -460,12 +470,17 @@ def _password_in_prose(secret: str) -> bool:
         or secret.startswith(("$", "%", "{", "<", ":"))
     ):
         return False
-    if any(word in form for form in (lowered, _spelt(lowered)) for word in _CREDENTIALS_NAMED):
+    spelt = _spelt(lowered)
+    if any(word in form for form in (lowered, spelt) for word in _CREDENTIALS_NAMED):
         # a credential's name in its place, as written or respelled: user:password,
         # api_username:access_token, sa:YourStrong!Passw0rd (SQL Server's guides)
         return False
-    if constant_name(secret):
-        return False  # a constant's name in the password's place: SAS_KEY, DB_PASS
+    if constant_name(secret) or variable_name(secret):
+        return False  # a name in the password's place: SAS_KEY, DB_PASS, app_id:master_key
+    if any(_STAND_IN_SAID_RE.search(form) for form in (lowered, spelt)):
+        # a stand-in says so in words (user:fakepass, bot:correcthorsebatterystaple); a run typed
+        # into a token (abc123, deadbeef) is no word, and a URL's password may be anything typed
+        return False
     return len(secret) >= 6 and not re.fullmatch(r"\*+|x+|\.+|-+|_+", lowered)
 
 
@@ -1044,15 +1059,22 @@ _TEST_RE = lazy(
     r"|^pk_live_|^pk\.|^sb_publishable_|^3mvg9|^phc_"
     r"|^(?:nodekey|mkey|discokey|chalpub|nlpub):[0-9a-f]{64}$"
     r"|^(?:access|link|public)-sandbox-"  # Plaid's sandbox: made-up banks and accounts
+    # Nx Cloud's read-only access token, base64 of its id and "|read-only", committed in nx.json
+    r"|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\|read(?:-only)?$"
 )
 _LETTERS_RE = lazy(r"[^a-z]+")
-# ... and the words hex can spell, which programmers write for a value that stands for one
-# (deadbeef, cafebabe): a random hex string holds eight of them in a row once in four billion
+# The words a stand-in says it is by (…ThisIsNotARealKey, a super secret, XKCD's horse) ...
+_STAND_IN_SAID = (
+    r"password|passwd|passphrase|changeme|sample|fake|dummy|mock|invalid|notvalid|foobar|hunter2"
+    r"|correcthorse|supersecret|secretkey|notareal|notreal"
+)
+_STAND_IN_SAID_RE = lazy(_STAND_IN_SAID)  # in words: what a URL's password is judged by
+# ... and runs typed into a made-up value, and the words hex can spell, which programmers write for
+# a value that stands for one (deadbeef, cafebabe): a random hex string holds eight of them in a
+# row once in four billion
 _STAND_IN_MARKERS_RE = lazy(
-    r"password|passwd|passphrase|changeme|sample|fake|dummy|mock|invalid|notvalid|foobar|abc123"
-    r"|123abc|hunter2"
-    r"|correcthorse"
-    r"|deadbeef|cafebabe|feedface|baadf00d|deadc0de|8badf00d|decafbad|c0ffee"
+    _STAND_IN_SAID
+    + r"|abc123|123abc|deadbeef|cafebabe|feedface|baadf00d|deadc0de|8badf00d|decafbad|c0ffee"
 )
 _STAND_IN_WORDS = (
     frozenset(
