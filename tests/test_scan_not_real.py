@@ -660,6 +660,9 @@ STAND_IN_CLAIMS = [
     ({"urn:example:claim": True, "iss": "urn:example:issuer"}, {"admin": True, "iss": "acme"}),
     # judged as any value is (filters._stand_in): a mock, a default word respelt
     ({"user": "mock-user", "test": "4dm1n"}, {"user": "ada-lovelace", "role": "editor"}),
+    # ruby-jwt's README, quoted in helpy's license report (batch 52): "data" is a word, as "string"
+    ({"data": "test"}, {"data": "ada@acme.io"}),
+    ({"test": "data"}, {"test": "ada-lovelace"}),
 ]
 
 
@@ -1647,3 +1650,13 @@ def test_what_batches_50_and_51_held_that_is_no_credential(kind: str) -> None:
     )
     typed = "https://someone:ATBB" + made(12) + "abc123" + made(12) + "@bitbucket.org"
     _none_then_each(lines, (*found, typed), "provider.spec.ts", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_52_held_that_is_no_credential(kind: str) -> None:
+    """Batch 52 (helpdesks and CRMs; measured once, then looked at): a regular expression in a
+    token's place whose class opens with a range (Doctrine's ``NAMED_TOKEN``, vendored in
+    freescout). A value of one's own in its place is found."""
+    lines = ("    public const NAMED_TOKEN      = '(?<!:):[a-zA-Z_][a-zA-Z0-9_]*';",)
+    found = (f"    public const NAMED_TOKEN      = '{made(24)}';",)
+    _none_then_each(lines, found, "SQLParserUtils.php", kind)

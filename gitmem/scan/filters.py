@@ -1097,7 +1097,7 @@ _LOWER_OR_DIGITS_RE = lazy(r"^[a-z0-9]+(?:[-_.][a-z0-9]+)+$")
 _NOT_VALUES = frozenset(
     _words(
         """ none null nil undefined true false yes no on off required optional unknown empty string
-        str bytes int todo
+        str bytes int data todo
         tbd fixme secret password token hidden masked redacted env environ
         """
     )
@@ -1404,13 +1404,15 @@ def _code_or_reference(value: str) -> bool:
 
 
 # A regular expression's pieces: a group's flag or assertion ((?i), (?:, (?=, (?<name>), any
-# character repeated (.*, .+), a negated class ([^;&]), a class's escape (\d, \w, \s)
-_REGEX_PIECE_RE = lazy(r"\(\?[:=!<a-zP]|\.[*+]|\[\^|\\[dwsDWS]")
+# character repeated (.*, .+), a negated class ([^;&]) or one that opens with a range ([a-z_],
+# [0-9a-f]), a class's escape (\d, \w, \s)
+_REGEX_PIECE_RE = lazy(r"\(\?[:=!<a-zP]|\.[*+]|\[\^|\[\w-\w|\\[dwsDWS]")
 
 
 def _regular_expression(value: str) -> bool:
     """A pattern that finds credentials, in a credential's place (liquibase's
-    ``FILTER_CREDS_USER_TO_BLANK = "(?i)[?&:;]user(.*?)=(.+)[^;&]"``): two kinds of a regular
+    ``FILTER_CREDS_USER_TO_BLANK = "(?i)[?&:;]user(.*?)=(.+)[^;&]"``; Doctrine's ``NAMED_TOKEN =
+    '(?<!:):[a-zA-Z_][a-zA-Z0-9_]*'``, a parameter's name): two kinds of a regular
     expression's pieces (``_REGEX_PIECE_RE``) or more, which a drawn value's symbols never spell
     together (Django's alphabet has no ``?``, ``.``, ``[`` nor ``\\``)."""
     kinds = {piece[0][0] for piece in _REGEX_PIECE_RE.finditer(value)}
