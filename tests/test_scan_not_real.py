@@ -1660,3 +1660,24 @@ def test_what_batch_52_held_that_is_no_credential(kind: str) -> None:
     lines = ("    public const NAMED_TOKEN      = '(?<!:):[a-zA-Z_][a-zA-Z0-9_]*';",)
     found = (f"    public const NAMED_TOKEN      = '{made(24)}';",)
     _none_then_each(lines, found, "SQLParserUtils.php", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_53_held_that_is_no_credential(kind: str) -> None:
+    """Batch 53 (project management tools and wikis; measured once, then looked at): a token dated
+    before any server issued one, its time written by hand (taiga's tests: ``{"exp": 946684800}``,
+    the year 2000; an ``iat`` of 0), and a camel-case sentence that ends in an acronym (vikunja's
+    ``averyLongSecretToSe33dtheDB``). A token of this decade, and a drawn value, are found."""
+    lines = (
+        f"        '{token_with({'exp': 946684800})}',",
+        f"        '{token_with({'sub': 'ada', 'iat': 0})}',",
+        "          TEST_SECRET: averyLongSecretToSe33dtheDB",
+        "  const testSecret = process.env.TEST_SECRET || 'averyLongSecretToSe33dtheDB'",
+    )
+    found = (
+        f"        '{token_with({'exp': 1893456000})}',",
+        f"        '{token_with({'sub': 'ada', 'iat': 1733400000})}',",
+        f"          TEST_SECRET: {made(20)}DB",
+        f"  const testSecret = process.env.TEST_SECRET || '{made(24)}'",
+    )
+    _none_then_each(lines, found, "test_backends.py", kind)

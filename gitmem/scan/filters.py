@@ -276,6 +276,7 @@ def jwt_token(secret: str) -> bool:
         and not _signed_with_example_key(secret, algorithm)
         and not _stand_in_claims(parts[0])
         and not _publishable_claims(parts[0])
+        and not _dated_before_tokens(parts[0])
     )
 
 
@@ -302,6 +303,22 @@ def _stand_in_claims(payload: str) -> bool:
     texts = [name for name in claims if name not in _REGISTERED_CLAIMS]
     texts += [value for value in claims.values() if isinstance(value, str)]
     return bool(texts) and all(_stand_in(text, text.lower()) for text in texts)
+
+
+# 2010-01-01: JSON Web Tokens were first drafted in 2010 (RFC 7519 came in 2015)
+_TOKENS_BEGAN = 1262304000
+_TIME_CLAIMS = ("exp", "iat", "nbf")
+
+
+def _dated_before_tokens(payload: str) -> bool:
+    """A token issued, valid or expiring before any server issued one: a test's, its time written
+    by hand (taiga's ``{"exp": 946684800}``, the year 2000; ``"exp": 0``)."""
+    claims = _json_part(payload)
+    times = [claims.get(name) for name in _TIME_CLAIMS]
+    return any(
+        isinstance(time, int | float) and not isinstance(time, bool) and time < _TOKENS_BEGAN
+        for time in times
+    )
 
 
 def _publishable_claims(payload: str) -> bool:
@@ -1257,10 +1274,11 @@ _WORDS_BESIDE = 3  # words among a value's pieces, a credential's word one of th
 _LONGEST_PIECE = 12  # a word's, or a number's typed beside them (12345)
 
 
-# Words in camel case, numbers among them: aTokenWithLengthOf30characters, a sentence, not a draw
-# (each capital begins a word; a random value puts two capitals side by side within a few letters)
-_CAMEL_SENTENCE_RE = lazy(r"[a-z]?+(?:[A-Z][a-z]++|[0-9]++|[a-z]{2,}+)++")
-_CAMEL_WORD_RE = lazy(r"[A-Z]?[a-z]+|[0-9]+")
+# Words in camel case, numbers among them, an acronym last: aTokenWithLengthOf30characters,
+# averyLongSecretToSeedTheDB, a sentence, not a draw (each capital begins a word; a random value
+# puts two capitals side by side within a few letters)
+_CAMEL_SENTENCE_RE = lazy(r"[a-z]?+(?:[A-Z][a-z]++|[0-9]++|[a-z]{2,}+)++(?:[A-Z]{2,}+)?+")
+_CAMEL_WORD_RE = lazy(r"[A-Z]?[a-z]+|[0-9]+|[A-Z]{2,}$")
 
 
 def _camel_words(value: str) -> str:
