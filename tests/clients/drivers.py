@@ -168,12 +168,18 @@ def _opencode_seed(home: Path, cwd: Path) -> None:
         (directory / "package-lock.json").write_text(json.dumps(lock))
 
 
+def _copilot_seed(home: Path, cwd: Path) -> None:
+    """Copilot's native binary, unpacked once by install.py (240 MB), linked where Copilot would
+    unpack it again into every home. Without it, each run of the suite wrote 3.3 GB to /tmp."""
+    link = home / ".cache" / "copilot" / "pkg"
+    if not COPILOT_PKG.is_dir():
+        raise RuntimeError(f"{COPILOT_PKG} is missing: run python tests/clients/install.py")
+    link.parent.mkdir(parents=True, exist_ok=True)
+    if not link.is_symlink():
+        link.symlink_to(COPILOT_PKG, target_is_directory=True)
+
+
 def _copilot(home: Path, url: str) -> dict[str, str]:
-    if COPILOT_PKG.is_dir():  # unpacked once by install.py, not again into every home
-        link = home / ".cache" / "copilot" / "pkg"
-        link.parent.mkdir(parents=True, exist_ok=True)
-        if not link.is_symlink():
-            link.symlink_to(COPILOT_PKG, target_is_directory=True)
     return {
         "COPILOT_PROVIDER_BASE_URL": f"{url}/v1",
         "COPILOT_PROVIDER_API_KEY": "test-key",
@@ -318,6 +324,7 @@ CLIENTS: dict[str, Client] = {
             "@github/copilot",
             lambda p: ["copilot", "-p", p, "--allow-all-tools"],
             _copilot,
+            seed=_copilot_seed,
         ),
         Client(
             "cline",
