@@ -274,10 +274,14 @@ def jwt_token(secret: str) -> bool:
         and algorithm not in ("", "none")
         and _signature_fits(parts[1])
         and not _signed_with_example_key(secret, algorithm)
-        and not _stand_in_claims(parts[0])
-        and not _publishable_claims(parts[0])
-        and not _dated_before_tokens(parts[0])
+        and not _not_issued(_json_part(parts[0]))
     )
+
+
+def _not_issued(claims: dict[str, object]) -> bool:
+    """Claims no server issued as a credential: stand-ins, a publishable token's, or dated before
+    tokens were."""
+    return _stand_in_claims(claims) or _publishable_claims(claims) or _dated_before_tokens(claims)
 
 
 # The shortest signature, in unpadded base64url, of any algorithm of RFC 7518 and 8037: HMAC with
@@ -294,12 +298,11 @@ def _signature_fits(signature: str) -> bool:
 _REGISTERED_CLAIMS = frozenset({"iss", "sub", "aud", "exp", "nbf", "iat", "jti"})
 
 
-def _stand_in_claims(payload: str) -> bool:
+def _stand_in_claims(claims: dict[str, object]) -> bool:
     """A token's claims whose every name (past the registered ones) and text is a stand-in, as a
     library's tests write them: ``{"foo":"bar"}``, ``{"test":1234}``,
     ``{"urn:example:claim":true}``. No server issues those; a real token names a user, a scope, a
     role."""
-    claims = _json_part(payload)
     texts = [name for name in claims if name not in _REGISTERED_CLAIMS]
     texts += [value for value in claims.values() if isinstance(value, str)]
     return bool(texts) and all(_stand_in(text, text.lower()) for text in texts)
@@ -310,10 +313,9 @@ _TOKENS_BEGAN = 1262304000
 _TIME_CLAIMS = ("exp", "iat", "nbf")
 
 
-def _dated_before_tokens(payload: str) -> bool:
+def _dated_before_tokens(claims: dict[str, object]) -> bool:
     """A token issued, valid or expiring before any server issued one: a test's, its time written
     by hand (taiga's ``{"exp": 946684800}``, the year 2000; ``"exp": 0``)."""
-    claims = _json_part(payload)
     times = [claims.get(name) for name in _TIME_CLAIMS]
     return any(
         isinstance(time, int | float) and not isinstance(time, bool) and time < _TOKENS_BEGAN
@@ -321,11 +323,10 @@ def _dated_before_tokens(payload: str) -> bool:
     )
 
 
-def _publishable_claims(payload: str) -> bool:
+def _publishable_claims(claims: dict[str, object]) -> bool:
     """A token its issuer hands out to be public: Supabase's anon key (issuer supabase, role anon),
     which every browser page of a project holds and row-level security governs; the project's
     service_role key, which bypasses it, is a secret."""
-    claims = _json_part(payload)
     return claims.get("role") == "anon" and str(claims.get("iss", "")).startswith("supabase")
 
 
