@@ -16,6 +16,7 @@ import string
 import pytest
 
 from gitmem.scan import scan_text
+from gitmem.scan.filters import typed_password
 from gitmem.scan.kinds import CODE, PROSE
 from gitmem.scan.rules import _ASSIGN, RULES
 from tests.random_values import random_value
@@ -1681,3 +1682,54 @@ def test_what_batch_53_held_that_is_no_credential(kind: str) -> None:
         f"  const testSecret = process.env.TEST_SECRET || '{made(24)}'",
     )
     _none_then_each(lines, found, "test_backends.py", kind)
+
+
+# Passwords typed for test users and seeds (lago's, bitwarden's seeder, tutor's smoke test, maybe's,
+# netbird's): words, respelled or not, a number and a sign, as a password policy asks
+TYPED_PASSWORDS = (
+    "HelloLago!1",
+    "SecureP@ss123!",
+    "Xer0Ledger2026!",
+    "D0ckerHubPu11er2026",
+    "AwsR00tBreakGlass2026#",
+    "SmokeTest@123!",
+    "externalScreaming$123",
+)
+
+
+@pytest.mark.parametrize("typed", TYPED_PASSWORDS)
+def test_a_password_typed_to_a_policy_is_no_generated_value_in_code(typed: str) -> None:
+    """In code a generic value must look generated: a password typed to a policy's rules (words, a
+    number, a sign) is a test user's or a seed's. In a memory or a log it is found: there it is
+    someone's password. A drawn value of the same length is found in code."""
+    line = f'    user.update!(password: "{typed}")'
+    assert scan_text(line, "reset_spec.rb", kind=CODE) == []
+    assert scan_text(line, "memory.md", kind=PROSE)
+    drawn = made(max(12, len(typed) - 1)) + "!"
+    assert scan_text(f'    user.update!(password: "{drawn}")', "reset_spec.rb", kind=CODE)
+
+
+def test_few_drawn_values_read_as_typed_passwords() -> None:
+    """A drawn value is rarely words with a number last: of 5,000 drawn 12-character values, under
+    one in 500; of 20 characters or more, none."""
+    symbols = ALNUM + "!@#$%^&*-_.~"
+    short = sum(typed_password(made(12, symbols)) for _ in range(5000))
+    assert short < 10
+    assert not any(typed_password(made(n, symbols)) for n in (20, 24, 32) for _ in range(3000))
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_55_held_that_is_no_credential(kind: str) -> None:
+    """Batch 55 (learning platforms; measured once, then looked at): a test's marker, the string it
+    looks for in output (frappe's ``SECRET_MARKER``), and a stand-in that counts on from a
+    credential's word (ilios's documented ``PR0DUCT10nS3CRET12345``). A value drawn in their place
+    is found."""
+    lines = (
+        'SECRET_MARKER = "ANSWER-KEY-8f21"',
+        'SetEnvIf Host "ilios-production" ILIOS_SECRET=PR0DUCT10nS3CRET12345',
+    )
+    found = (
+        f'SECRET = "{made(24)}"',
+        f'SetEnvIf Host "ilios-production" ILIOS_SECRET={made(21)}',
+    )
+    _none_then_each(lines, found, "test_lesson_instructor_content.py", kind)

@@ -776,7 +776,8 @@ _DIGEST_WORDS = frozenset(
 )
 # A name ending in one of these holds something about a secret, not the secret ("token_url",
 # "password_file"; Vault's "secret_id_accessor", a handle that looks a credential up and cannot
-# stand in for it), and so does one ending in a digest's word.
+# stand in for it; a test's "SECRET_MARKER", a string it looks for in output), and so does one
+# ending in a digest's word.
 _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
     _words(
         """
@@ -792,7 +793,7 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
         masked changed set get check validate validation regexp count counter lock kwarg
         callback handler fn func function factory audience aud issuer iss scope scopes realm
         phone email filter start end begin offset thru user users username usernames accessor
-        accessors
+        accessors marker markers sentinel canary
         """
     )
 )
@@ -1087,12 +1088,13 @@ _STAND_IN_SAID = (
     r"|correcthorse|supersecret|secretkey|notareal|notreal"
 )
 _STAND_IN_SAID_RE = lazy(_STAND_IN_SAID)  # in words: what a URL's password is judged by
-# ... and runs typed into a made-up value, and the words hex can spell, which programmers write for
-# a value that stands for one (deadbeef, cafebabe): a random hex string holds eight of them in a
-# row once in four billion
+# ... and runs typed into a made-up value (a credential's word counted on: PR0DUCT10nS3CRET12345),
+# and the words hex can spell, which programmers write for a value that stands for one (deadbeef,
+# cafebabe): a random hex string holds eight of them in a row once in four billion
 _STAND_IN_MARKERS_RE = lazy(
     _STAND_IN_SAID
-    + r"|abc123|123abc|deadbeef|cafebabe|feedface|baadf00d|deadc0de|8badf00d|decafbad|c0ffee"
+    + r"|abc123|123abc|(?:secret|token|key)123"
+    + r"|deadbeef|cafebabe|feedface|baadf00d|deadc0de|8badf00d|decafbad|c0ffee"
 )
 _STAND_IN_WORDS = (
     frozenset(
@@ -1657,7 +1659,7 @@ _SEGMENT_RE = lazy(r"[A-Za-z]{4,}")  # shorter runs occur by chance in random va
 
 def plausible_in_code(value: str) -> bool:
     """Whether a generic value in source code looks generated: ASCII, 10 characters or more, not
-    made of words.
+    made of words, nor a password a person typed to a policy's rules (``typed_password``).
 
     ``sk-synthetic-private-token-91a7``, ``chatkit_token_123``, ``whsec_eA==`` and ``sëcret-✓`` are
     test fixtures written by hand; a generated secret is a run of random characters, not a sentence
@@ -1668,7 +1670,75 @@ def plausible_in_code(value: str) -> bool:
         return False
     if any(part.lower() in _FIXTURE_WORDS for part in _SEGMENT_RE.findall(value)):
         return False
-    return entropy(value) >= (3.0 if len(value) < 16 else 3.3)
+    return entropy(value) >= (3.0 if len(value) < 16 else 3.3) and not typed_password(value)
+
+
+# A password typed to a policy's rules is words, a number and a sign. Its pieces: a run of letters
+# (respelled or not: P@ss, R00t, Pu11er), a number, signs.
+_POLICY_PIECE_RE = lazy(r"[A-Za-z@$](?:[A-Za-z0-9@$]*[A-Za-z@$])?|[0-9]+|[^A-Za-z0-9@$]+")
+_RESPELT = str.maketrans("013457@$", "oieastas")
+# A word of a letter run: capitalised or lower-case, three to ten letters
+_TYPED_WORD_RE = lazy(r"[A-Z][a-z]{2,9}|[a-z]{3,10}")
+_VOWELS = frozenset("aeiouy")
+_CONSONANTS_RE = lazy(r"[^aeiouy]{4}")  # no word of a language people type in runs four
+_TYPED_WORDS_MOST = 6
+_TYPED_RESPELT_MOST = 2  # signs or digits standing for letters in one word: P@ssw0rd
+_TYPED_NUMBERS_MOST = 2
+_TYPED_SIGNS_MOST = 3
+
+
+def typed_password(value: str) -> bool:
+    """A password a person typed to a policy's rules (a capital, a number, a sign): words, each
+    capitalised or respelled or not, a number of four digits at most and a sign or two
+    (``SecurePass123!``, ``HelloLago!1``, ``Str0ngP@ss!``, ``D0ckerHubPu11er2026``). Test users'
+    and seeds' passwords, in code; no generator draws words (a random run of letters has no
+    vowel in its words, or four consonants in a row: ``Tb1prwm3dErm``).
+    """
+    words = numbers = signs = letters = 0
+    for piece in _POLICY_PIECE_RE.finditer(value):
+        text = piece[0]
+        if text[0].isdigit():
+            numbers += 1
+            if len(text) > _DEFAULT_DIGITS_MOST:
+                return False
+        elif text[0].isalpha() or text[0] in "@$":
+            found = _typed_words(text, capitalised=words > 0)
+            if found is None or numbers:  # the number goes last
+                return False
+            words += found
+            letters += len(text)
+        else:
+            signs += 1
+    return (
+        0 < words <= _TYPED_WORDS_MOST
+        and numbers + signs > 0
+        and not value.islower()  # a policy asks for a capital too
+        and numbers <= _TYPED_NUMBERS_MOST
+        and signs <= _TYPED_SIGNS_MOST
+        and 5 * letters >= 3 * len(value)
+    )
+
+
+def _typed_words(run: str, *, capitalised: bool) -> int | None:
+    """How many words a run of letters is (``HubPu11er``: two), or None when it is not words:
+    each capitalised but the value's first (``zipapiSecurePass``)."""
+    plain = run.translate(_RESPELT)
+    count = 0
+    end = 0
+    for word in _TYPED_WORD_RE.finditer(plain):
+        lowered = word[0].lower()
+        respelt = sum(not c.isalpha() for c in run[word.start() : word.end()])
+        if (
+            word.start() != end
+            or ((capitalised or count > 0) and lowered == word[0])
+            or respelt > _TYPED_RESPELT_MOST
+            or _VOWELS.isdisjoint(lowered)
+            or _CONSONANTS_RE.search(lowered)
+        ):
+            return None
+        end = word.end()
+        count += 1
+    return count if end == len(plain) else None
 
 
 def generated(value: str) -> bool:
