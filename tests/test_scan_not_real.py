@@ -1694,6 +1694,7 @@ TYPED_PASSWORDS = (
     "AwsR00tBreakGlass2026#",
     "SmokeTest@123!",
     "externalScreaming$123",
+    "Jacqueline@OHRM123",
 )
 
 
@@ -1733,3 +1734,13 @@ def test_what_batch_55_held_that_is_no_credential(kind: str) -> None:
         f'SetEnvIf Host "ilios-production" ILIOS_SECRET={made(21)}',
     )
     _none_then_each(lines, found, "test_lesson_instructor_content.py", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_56_held_that_is_no_credential(kind: str) -> None:
+    """Batch 56 (HR, ERP and inventory tools; measured once, then looked at): a placeholder that
+    addresses its reader in camel case (horilla's ``pathToYourServiceAccountJsonFile``). A value
+    drawn in its place is found."""
+    lines = ('GOOGLE_APPLICATION_CREDENTIALS="pathToYourServiceAccountJsonFile"',)
+    found = (f'GOOGLE_APPLICATION_CREDENTIALS="{made(32)}"',)
+    _none_then_each(lines, found, ".env.dist", kind)

@@ -35,6 +35,7 @@ _PLACEHOLDER_RE = lazy(
     # what to do in the value's place: REPLACE_WITH_32_CHAR_KEY, replace-this, PUT_KEY_HERE
     r"|replace[_-]?(?:me|with|this)|[_-]here\b"
     r"|\$\{|\{\{|%\(\w+\)|\.{3}|…|0123456789|123456789|abcdefgh|(.)\1{7}"
+    r"|(?-i:[Yy]our[A-Z])"  # your in camel case: pathToYourServiceAccountJsonFile
     r"|lorem|ipsum"  # Lorem ipsum is placeholder text by definition: LoremIpsum86
     r"|\*\*[\w-]+\*\*"  # a name set in bold, in a guide's code block: **github-token**
     # <API_KEY> as JSON escapes it (Go's encoder: \u003cAPI_KEY\u003e), in a string literal too
@@ -1673,46 +1674,56 @@ def plausible_in_code(value: str) -> bool:
     return entropy(value) >= (3.0 if len(value) < 16 else 3.3) and not typed_password(value)
 
 
-# A password typed to a policy's rules is words, a number and a sign. Its pieces: a run of letters
-# (respelled or not: P@ss, R00t, Pu11er), a number, signs.
-_POLICY_PIECE_RE = lazy(r"[A-Za-z@$](?:[A-Za-z0-9@$]*[A-Za-z@$])?|[0-9]+|[^A-Za-z0-9@$]+")
+# A password typed to a policy's rules is words, a number and a sign. Its pieces: a run of letters,
+# respelled or not (P@ss, R00t, Pu11er: a sign is a letter before a small one), a number, signs.
+_POLICY_PIECE_RE = lazy(r"[A-Za-z](?:[A-Za-z0-9]|[@$](?=[a-z]))*(?<=[A-Za-z])|[0-9]+|[^A-Za-z0-9]")
 _RESPELT = str.maketrans("013457@$", "oieastas")
 # A word of a letter run: capitalised or lower-case, three to ten letters
 _TYPED_WORD_RE = lazy(r"[A-Z][a-z]{2,9}|[a-z]{3,10}")
+_ACRONYM_LONGEST = 4  # a run of capitals this long is an acronym (Jacqueline@OHRM123)
 _VOWELS = frozenset("aeiouy")
 _CONSONANTS_RE = lazy(r"[^aeiouy]{4}")  # no word of a language people type in runs four
 _TYPED_WORDS_MOST = 6
 _TYPED_RESPELT_MOST = 2  # signs or digits standing for letters in one word: P@ssw0rd
 _TYPED_NUMBERS_MOST = 2
-_TYPED_SIGNS_MOST = 3
+_TYPED_SIGNS_MOST = 2
 
 
 def typed_password(value: str) -> bool:
-    """A password a person typed to a policy's rules (a capital, a number, a sign): words, each
-    capitalised or respelled or not, a number of four digits at most and a sign or two
-    (``SecurePass123!``, ``HelloLago!1``, ``Str0ngP@ss!``, ``D0ckerHubPu11er2026``). Test users'
-    and seeds' passwords, in code; no generator draws words (a random run of letters has no
-    vowel in its words, or four consonants in a row: ``Tb1prwm3dErm``).
+    """A password a person typed to a policy's rules (a capital, a number or a sign): words first,
+    each capitalised or respelled or not, an acronym after a sign, then a number of four digits at
+    most and a sign or two (``SecurePass123!``, ``HelloLago!1``, ``Str0ngP@ss!``,
+    ``Jacqueline@OHRM123``). Test users' and seeds' passwords, in code; no
+    generator draws words (a random run of letters has no vowel in its words, or four consonants
+    in a row: ``Tb1prwm3dErm``).
     """
-    words = numbers = signs = letters = 0
+    words = acronyms = numbers = signs = letters = 0
     for piece in _POLICY_PIECE_RE.finditer(value):
         text = piece[0]
         if text[0].isdigit():
             numbers += 1
             if len(text) > _DEFAULT_DIGITS_MOST:
                 return False
-        elif text[0].isalpha() or text[0] in "@$":
+        elif not text[0].isalpha():
+            signs += 1
+            if not words:  # a word goes first
+                return False
+        elif numbers:  # the number goes last
+            return False
+        elif signs and text.isupper() and 2 <= len(text) <= _ACRONYM_LONGEST:
+            acronyms += 1
+            letters += len(text)
+        else:
             found = _typed_words(text, capitalised=words > 0)
-            if found is None or numbers:  # the number goes last
+            if found is None:
                 return False
             words += found
             letters += len(text)
-        else:
-            signs += 1
     return (
-        0 < words <= _TYPED_WORDS_MOST
+        0 < words + acronyms <= _TYPED_WORDS_MOST
+        and words > 0
         and numbers + signs > 0
-        and not value.islower()  # a policy asks for a capital too
+        and not value.islower()  # a policy asks for a capital
         and numbers <= _TYPED_NUMBERS_MOST
         and signs <= _TYPED_SIGNS_MOST
         and 5 * letters >= 3 * len(value)
