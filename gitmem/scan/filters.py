@@ -1693,20 +1693,20 @@ def typed_password(value: str) -> bool:
     """A password a person typed to a policy's rules (a capital, a number or a sign): words first,
     each capitalised or respelled or not, an acronym after a sign, then a number of four digits at
     most and a sign or two (``SecurePass123!``, ``HelloLago!1``, ``Str0ngP@ss!``,
-    ``Jacqueline@OHRM123``). Test users' and seeds' passwords, in code; no
-    generator draws words (a random run of letters has no vowel in its words, or four consonants
-    in a row: ``Tb1prwm3dErm``).
+    ``Jacqueline@OHRM123``). Test users' and seeds' passwords, in code; no generator draws words
+    (a random run of letters has no vowel in its words, or four consonants in a row:
+    ``Tb1prwm3dErm``).
     """
     words = acronyms = numbers = signs = letters = 0
     for piece in _POLICY_PIECE_RE.finditer(value):
         text = piece[0]
         if text[0].isdigit():
             numbers += 1
-            if len(text) > _DEFAULT_DIGITS_MOST:
+            if len(text) > _DEFAULT_DIGITS_MOST or numbers > _TYPED_NUMBERS_MOST:
                 return False
         elif not text[0].isalpha():
             signs += 1
-            if not words:  # a word goes first
+            if not words or signs > _TYPED_SIGNS_MOST:  # a word goes first
                 return False
         elif numbers:  # the number goes last
             return False
@@ -1720,12 +1720,9 @@ def typed_password(value: str) -> bool:
             words += found
             letters += len(text)
     return (
-        0 < words + acronyms <= _TYPED_WORDS_MOST
-        and words > 0
+        0 < words <= _TYPED_WORDS_MOST - acronyms
         and numbers + signs > 0
         and not value.islower()  # a policy asks for a capital
-        and numbers <= _TYPED_NUMBERS_MOST
-        and signs <= _TYPED_SIGNS_MOST
         and 5 * letters >= 3 * len(value)
     )
 
