@@ -1744,3 +1744,20 @@ def test_what_batch_56_held_that_is_no_credential(kind: str) -> None:
     lines = ('GOOGLE_APPLICATION_CREDENTIALS="pathToYourServiceAccountJsonFile"',)
     found = (f'GOOGLE_APPLICATION_CREDENTIALS="{made(32)}"',)
     _none_then_each(lines, found, ".env.dist", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_57_held_that_is_no_credential(kind: str) -> None:
+    """Batch 57 (social networks and the fediverse; measured once, then looked at): a type named
+    after its elliptic curve, in a key's place (atproto's ``jwtSigningKey: Secp256k1Keypair``). A
+    value drawn in its place is found, and one that only holds a curve's name."""
+    lines = (
+        "  jwtSigningKey: Secp256k1Keypair",
+        "  signingKey: P256Keypair",
+        "  signingKey: X25519PublicKey",
+    )
+    found = (
+        f"  jwtSigningKey: {made(16)}",
+        f"  signingKey: {made(12)}P256{made(12)}",
+    )
+    _none_then_each(lines, found, "entryway-mock.ts", kind)

@@ -1051,7 +1051,11 @@ _REFERENCE_RE = lazy(
         )
     )
 )
-_CAMEL_PART = r"[A-Z][a-z]+|[a-z]{2,}|[A-Z]{2,}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{1,4}"
+# (an elliptic curve's name is one part: Secp256k1Keypair, P256Keypair, X25519PublicKey)
+_CURVES = r"(?i:secp(?:256|384|521)[kr]1|[pk](?:256|384|521)|ed(?:25519|448)|x(?:25519|448))"
+_CAMEL_PART = (
+    rf"{_CURVES}|[A-Z][a-z]+|[a-z]{{2,}}|[A-Z]{{2,}}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{{1,4}}"
+)
 _CAMEL_WORDS_RE = lazy(rf"(?:{_CAMEL_PART}){{2,6}}")
 _CAMEL_PART_RE = lazy(_CAMEL_PART)
 # Two-letter words and abbreviations of names in code (isOptedIn, labelsById, userMsgBg,
