@@ -1761,3 +1761,16 @@ def test_what_batch_57_held_that_is_no_credential(kind: str) -> None:
         f"  signingKey: {made(12)}P256{made(12)}",
     )
     _none_then_each(lines, found, "entryway-mock.ts", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_58_held_that_is_no_credential(kind: str) -> None:
+    """Batch 58 (self-hosted deployment platforms; measured once, then looked at): a constant's name
+    that ends in a port's number, in a key's place (coolify's ``SERVICE_FQDN_POSTGRES_5432``). A
+    value drawn in its place is found, and a name whose words hold more digits than a name's."""
+    lines = ("        $portKey = 'SERVICE_FQDN_POSTGRES_5432';",)
+    found = (
+        f"        $portKey = '{made(24)}';",
+        "        $portKey = 'SERVICE_FQDN_P0S7GR35_5432';",
+    )
+    _none_then_each(lines, found, "ServicePortSpecificVariablesTest.php", kind)

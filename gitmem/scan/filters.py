@@ -443,17 +443,16 @@ def repeated(value: str) -> bool:
 # A constant's name: upper-case words joined by "_", a digit or three among them (AUTH_AZURE_AD_B2C,
 # AWS_S3_BUCKET_V2); a generator drawing upper-case letters and digits draws a digit in every third
 # place or so
-_CONSTANT_NAME_RE = lazy(r"[A-Z][A-Z0-9]*+(?:_[A-Z][A-Z0-9]*+)+")
-_CONSTANT_DIGITS_MOST = 3
+# (its words, and a number last: a port's, SERVICE_FQDN_POSTGRES_5432)
+_CONSTANT_NAME_RE = lazy(r"([A-Z][A-Z0-9]*+(?:_[A-Z][A-Z0-9]*+)+)(?:_[0-9]{1,5})?")
+_CONSTANT_DIGITS_MOST = 3  # in its words
 
 
 def constant_name(value: str) -> bool:
     """A constant's name, in a credential's place where the credential is meant to come from it:
-    ``SAS_KEY``, ``AUTH_AZURE_AD_B2C_CLIENT_SECRET``."""
-    return (
-        _CONSTANT_NAME_RE.fullmatch(value) is not None
-        and sum(map(str.isdigit, value)) <= _CONSTANT_DIGITS_MOST
-    )
+    ``SAS_KEY``, ``AUTH_AZURE_AD_B2C_CLIENT_SECRET``, ``SERVICE_FQDN_POSTGRES_5432``."""
+    named = _CONSTANT_NAME_RE.fullmatch(value)
+    return named is not None and sum(map(str.isdigit, named[1])) <= _CONSTANT_DIGITS_MOST
 
 
 # A variable's name: words in snake or camel case, no digit among them
