@@ -1771,6 +1771,6 @@ def test_what_batch_58_held_that_is_no_credential(kind: str) -> None:
     lines = ("        $portKey = 'SERVICE_FQDN_POSTGRES_5432';",)
     found = (
         f"        $portKey = '{made(24)}';",
-        "        $portKey = 'SERVICE_FQDN_P0S7GR35_5432';",
+        "        $portKey = 'SERVICE_FQDN_" + "P0S7GR35_5432';",  # built: this file is scanned
     )
     _none_then_each(lines, found, "ServicePortSpecificVariablesTest.php", kind)
