@@ -1774,3 +1774,18 @@ def test_what_batch_58_held_that_is_no_credential(kind: str) -> None:
         "        $portKey = 'SERVICE_FQDN_" + "P0S7GR35_5432';",  # built: this file is scanned
     )
     _none_then_each(lines, found, "ServicePortSpecificVariablesTest.php", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_59_held_that_is_no_credential(kind: str) -> None:
+    """Batch 59 (data annotation and labelling tools; measured once, then looked at): a secret said
+    to be very secret, respelled (inception's documented ``t0t4llYSecreT``), as a super secret is.
+    A value drawn in its place is found."""
+    lines = (
+        "database.password=t0t4llYSecreT",
+        "* create a database user with the password `t0t4llYSecreT` which the application uses",
+    )
+    found = (f"database.password={made(14)}",)
+    if kind == PROSE:  # a sentence is read as one in prose only
+        found += (f"* create a database user with the password `{made(14)}` which it uses",)
+    _none_then_each(lines, found, "installation_home.adoc", kind)

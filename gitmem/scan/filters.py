@@ -1086,10 +1086,11 @@ _TEST_RE = lazy(
     r"|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\|read(?:-only)?$"
 )
 _LETTERS_RE = lazy(r"[^a-z]+")
-# The words a stand-in says it is by (…ThisIsNotARealKey, a super secret, XKCD's horse) ...
+# The words a stand-in says it is by (…ThisIsNotARealKey, a super or a totally secret, XKCD's
+# horse) ...
 _STAND_IN_SAID = (
     r"password|passwd|passphrase|changeme|sample|fake|dummy|mock|invalid|notvalid|foobar|hunter2"
-    r"|correcthorse|supersecret|secretkey|notareal|notreal"
+    r"|correcthorse|(?:super|top|very|totally|really|ultra|extra)secret|secretkey|notareal|notreal"
 )
 _STAND_IN_SAID_RE = lazy(_STAND_IN_SAID)  # in words: what a URL's password is judged by
 # ... and runs typed into a made-up value (a credential's word counted on: PR0DUCT10nS3CRET12345),
