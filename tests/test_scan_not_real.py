@@ -1789,3 +1789,13 @@ def test_what_batch_59_held_that_is_no_credential(kind: str) -> None:
     if kind == PROSE:  # a sentence is read as one in prose only
         found += (f"* create a database user with the password `{made(14)}` which it uses",)
     _none_then_each(lines, found, "installation_home.adoc", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_62_held_that_is_no_credential(kind: str) -> None:
+    """Batch 62 (personal data managers; measured once, then looked at): "change me" respelled with
+    a 6 for its g (wallabag's ``APP_SECRET=ch4n63m31fy0uc4n``). A value drawn in its place is
+    found."""
+    lines = ("APP_SECRET=ch4n63m31fy0uc4n",)
+    found = (f"APP_SECRET={made(16)}",)
+    _none_then_each(lines, found, ".env", kind)

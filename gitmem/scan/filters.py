@@ -507,7 +507,7 @@ _JOINTS_RE = lazy(r"[^a-z0-9]+")
 _ESCAPE_RE = lazy(r"%[0-9A-Fa-f]{2}")  # a URL's percent-escape
 # The letters a word's usual respellings stand for: p@ssw0rd, s3cr3t, adm1n, $ecret
 _LEET_SIGNS = str.maketrans("@!$§", "aiss")
-_LEET_DIGITS = str.maketrans("403157", "aoeist")
+_LEET_DIGITS = str.maketrans("4031576", "aoeistg")  # ch4n63m3: changeme
 # A digit stands for a letter in a run of one or two (adm1n, r00t), or of any length inside a word
 # (P455W0Rd); three or more at a word's end or start are a number, kept as written (T0k3n2024 is
 # token2024, not token2o2a)
