@@ -1799,3 +1799,44 @@ def test_what_batch_62_held_that_is_no_credential(kind: str) -> None:
     lines = ("APP_SECRET=ch4n63m31fy0uc4n",)
     found = (f"APP_SECRET={made(16)}",)
     _none_then_each(lines, found, ".env", kind)
+
+
+# The generator points of P-256 and secp256k1, published with each curve: public keys
+P256_G = (
+    "04"
+    "6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296"
+    "4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5"
+)
+SECP256K1_G = (
+    "04"
+    "79BE667EF9DCBBAC55A06295CE870B07029BFCDB2DCE28D959F2815B16F81798"
+    "483ADA7726A3C4655DA4FBFC0E1108A8FD17B448A68554199C47D08FFB10D4B8"
+)
+
+
+def _point(hex_point: str) -> str:
+    return base64.urlsafe_b64encode(bytes.fromhex(hex_point)).decode().rstrip("=")
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_63_held_that_is_no_credential(kind: str) -> None:
+    """Batch 63 (chat servers; measured once, then looked at): an elliptic-curve public key, a point
+    on its curve (tinode's web push ``FCM_VAPID_KEY``: browsers are sent it); a stand-in that says
+    it is not actual (synapse's ``n0t4ctuAllymatr1Xd0Torg…``) or random (tinode's
+    ``AIRaNdOmX4ULR…``); and a user's name for its password (tinode's ``alice:alice123``). A value
+    drawn in each place is found, and the same bytes off the curve."""
+    off_curve = P256_G[:-2] + ("00" if not P256_G.endswith("00") else "01")
+    lines = (
+        f'    "FCM_VAPID_KEY": "{_point(P256_G)}"',
+        f'    "FCM_VAPID_KEY": "{_point(SECP256K1_G)}"',
+        'turn_shared_secret: "n0t4ctuAllymatr1Xd0TorgSshar3d5ecret4obvIousreAsons"',
+        "--env FCM_API_KEY=AIRaNdOmX4ULR-X6ranDomzZ2bHdRanDomq2tbQ \\",
+        '{"schema": "basic", "secret": "alice:alice123"}',
+    )
+    found = (
+        f'    "FCM_VAPID_KEY": "{_point(off_curve)}"',
+        f'turn_shared_secret: "{made(48)}"',
+        f"--env FCM_API_KEY={made(39)} \\",
+        f'{{"schema": "basic", "secret": "alice:{made(16)}"}}',
+    )
+    _none_then_each(lines, found, "cluster.yml", kind)

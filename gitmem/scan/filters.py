@@ -197,6 +197,34 @@ def key_material(secret: str) -> bool:
     return entropy(body) >= 4.0
 
 
+# The curves a public key's point is read on (y² = x³ + ax + b over the prime p): NIST P-256, whose
+# keys sign web push's VAPID requests, and secp256k1
+_POINT_CURVES = (
+    (
+        2**256 - 2**224 + 2**192 + 2**96 - 1,
+        -3,
+        0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B,
+    ),
+    (2**256 - 2**32 - 977, 0, 7),
+)
+_POINT_CHARACTERS = 87  # base64 of an uncompressed point's 65 bytes, unpadded
+
+
+def public_point(value: str) -> bool:
+    """An elliptic-curve public key, uncompressed: base64 of 65 bytes, 4 and then the x and y of a
+    point on the curve (web push's VAPID key, which every browser that subscribes is sent:
+    ``BOgQ…``). Random bytes are a point on a curve once in 2^256 draws; a private key is a number,
+    32 bytes."""
+    unpadded = value.rstrip("=")
+    if len(unpadded) != _POINT_CHARACTERS or not unpadded.startswith("B"):
+        return False
+    raw = _b64decode(unpadded)
+    if raw is None or len(raw) != 65 or raw[0] != 4:
+        return False
+    x, y = int.from_bytes(raw[1:33]), int.from_bytes(raw[33:])
+    return any((y * y - x * x * x - a * x - b) % p == 0 for p, a, b in _POINT_CURVES)
+
+
 def _der_sequence(head: bytes) -> bool:
     """The start of a DER ``SEQUENCE`` of some length, holding an ``INTEGER`` (a version) or a
     ``SEQUENCE``."""
@@ -568,7 +596,8 @@ _END_TO_END_LONGEST = max(map(len, _END_TO_END_PIECES))
 def _default_words(lowered: str) -> bool:
     """A password made of default passwords or runs along the keyboard only, whatever joins them
     (``pass%23pass``, ``admin-admin``, ``asd123``), written end to end (``adminadmin``) or with a
-    few digits after (``admin123``, ``bar002``), as written or respelled (``p%40ssword``:
+    few digits after (``admin123``, ``bar002``), or one word said again (``alice:alice123``), as
+    written or respelled (``p%40ssword``:
     ``p@ssword``, ``P@ssw0rd``; ``p%C3%A4ssword``: ``pässword``, its accents dropped), or one such
     word cut by a sign (``p%40ss%3Aword``: ``p@ss:word``, ``pass!word``); or words beside one
     such run (``_words_and_a_typed_run``)."""
@@ -576,9 +605,23 @@ def _default_words(lowered: str) -> bool:
     spelt = _spelt(lowered)
     for form in (text, spelt, _JOINTS_RE.sub("", text), _JOINTS_RE.sub("", spelt)):
         words = [word for word in _JOINTS_RE.split(form) if word]
-        if words and all(map(_default_word, words)):
+        if words and (all(map(_default_word, words)) or _said_again(words)):
             return True
     return _words_and_a_typed_run(text)
+
+
+def _said_again(words: list[str]) -> bool:
+    """One word said again, with at most ``_DEFAULT_DIGITS_MOST`` digits after it: a user's name
+    for its password (``alice:alice123``), ``demo-demo``."""
+    stem = words[0].rstrip("0123456789")
+    return (
+        len(words) >= 2
+        and stem.isalpha()
+        and all(
+            word.rstrip("0123456789") == stem and len(word) - len(stem) <= _DEFAULT_DIGITS_MOST
+            for word in words
+        )
+    )
 
 
 def _plain(lowered: str) -> str:
@@ -1051,9 +1094,9 @@ _REFERENCE_RE = lazy(
     )
 )
 # (an elliptic curve's name is one part: Secp256k1Keypair, P256Keypair, X25519PublicKey)
-_CURVES = r"(?i:secp(?:256|384|521)[kr]1|[pk](?:256|384|521)|ed(?:25519|448)|x(?:25519|448))"
+_CURVE_NAMES = r"(?i:secp(?:256|384|521)[kr]1|[pk](?:256|384|521)|ed(?:25519|448)|x(?:25519|448))"
 _CAMEL_PART = (
-    rf"{_CURVES}|[A-Z][a-z]+|[a-z]{{2,}}|[A-Z]{{2,}}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{{1,4}}"
+    rf"{_CURVE_NAMES}|[A-Z][a-z]+|[a-z]{{2,}}|[A-Z]{{2,}}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{{1,4}}"
 )
 _CAMEL_WORDS_RE = lazy(rf"(?:{_CAMEL_PART}){{2,6}}")
 _CAMEL_PART_RE = lazy(_CAMEL_PART)
@@ -1091,14 +1134,16 @@ _LETTERS_RE = lazy(r"[^a-z]+")
 _STAND_IN_SAID = (
     r"password|passwd|passphrase|changeme|sample|fake|dummy|mock|invalid|notvalid|foobar|hunter2"
     r"|correcthorse|(?:super|top|very|totally|really|ultra|extra)secret|secretkey|notareal|notreal"
+    r"|notactual"
 )
 _STAND_IN_SAID_RE = lazy(_STAND_IN_SAID)  # in words: what a URL's password is judged by
-# ... and runs typed into a made-up value (a credential's word counted on: PR0DUCT10nS3CRET12345),
+# ... and runs typed into a made-up value (a credential's word counted on: PR0DUCT10nS3CRET12345; a
+# value that says it is random: AIRaNdOmX4ULR…),
 # and the words hex can spell, which programmers write for a value that stands for one (deadbeef,
 # cafebabe): a random hex string holds eight of them in a row once in four billion
 _STAND_IN_MARKERS_RE = lazy(
     _STAND_IN_SAID
-    + r"|abc123|123abc|(?:secret|token|key)123"
+    + r"|abc123|123abc|(?:secret|token|key)123|random"
     + r"|deadbeef|cafebabe|feedface|baadf00d|deadc0de|8badf00d|decafbad|c0ffee"
 )
 _STAND_IN_WORDS = (
@@ -1208,6 +1253,7 @@ def _stand_in(value: str, lowered: str) -> bool:
         or is_placeholder(value)
         or is_documented_example(value)
         or repeated(lowered)  # base64 of "Selfselfself…" (matrix-js-sdk's test key)
+        or public_point(value)
         or _default_words(lowered)
         or (len(lowered) in _DIGEST_LENGTHS and lowered in _common_digests())
     ):
