@@ -1840,3 +1840,23 @@ def test_what_batch_63_held_that_is_no_credential(kind: str) -> None:
         f'{{"schema": "basic", "secret": "alice:{made(16)}"}}',
     )
     _none_then_each(lines, found, "cluster.yml", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_64_held_that_is_no_credential(kind: str) -> None:
+    """Batch 64 (job schedulers and workflow engines; measured once, then looked at): an element's
+    id as a selector names it (cronicle's ``'#fe_login_password' : '#fe_login_username'``), a name
+    that ends in an address holds one (hatchet's ``EmbeddedTokenGRPCAddress``), and the password
+    everyone tries, respelled and cut by signs (prefect's ``p@ss!word#123``). A value drawn in
+    each place is found."""
+    lines = (
+        "$( app.getPref('username') ? '#fe_login_password' : '#fe_login_username' ).focus();",
+        '    EmbeddedTokenGRPCAddress = "localhost:7077"',
+        '    "password": "p@ss!word#123",',
+    )
+    found = (
+        f"$( app.getPref('username') ? '#fe_login_password' : '{made(18)}' ).focus();",
+        f'    EmbeddedToken = "{made(24)}"',
+        f'    "password": "{made(14)}",',
+    )
+    _none_then_each(lines, found, "Login.class.js", kind)

@@ -535,6 +535,7 @@ _JOINTS_RE = lazy(r"[^a-z0-9]+")
 _ESCAPE_RE = lazy(r"%[0-9A-Fa-f]{2}")  # a URL's percent-escape
 # The letters a word's usual respellings stand for: p@ssw0rd, s3cr3t, adm1n, $ecret
 _LEET_SIGNS = str.maketrans("@!$§", "aiss")
+_LEET_LETTERS = str.maketrans("@$§", "ass")  # the signs that only ever stand for a letter
 _LEET_DIGITS = str.maketrans("4031576", "aoeistg")  # ch4n63m3: changeme
 # A digit stands for a letter in a run of one or two (adm1n, r00t), or of any length inside a word
 # (P455W0Rd); three or more at a word's end or start are a number, kept as written (T0k3n2024 is
@@ -603,7 +604,8 @@ def _default_words(lowered: str) -> bool:
     such run (``_words_and_a_typed_run``)."""
     text = _plain(lowered)
     spelt = _spelt(lowered)
-    for form in (text, spelt, _JOINTS_RE.sub("", text), _JOINTS_RE.sub("", spelt)):
+    signed = _JOINTS_RE.sub("", text.translate(_LEET_LETTERS))  # p@ss!word#123: password123
+    for form in (text, spelt, _JOINTS_RE.sub("", text), _JOINTS_RE.sub("", spelt), signed):
         words = [word for word in _JOINTS_RE.split(form) if word]
         if words and (all(map(_default_word, words)) or _said_again(words)):
             return True
@@ -836,7 +838,7 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
         masked changed set get check validate validation regexp count counter lock kwarg
         callback handler fn func function factory audience aud issuer iss scope scopes realm
         phone email filter start end begin offset thru user users username usernames accessor
-        accessors marker markers sentinel canary
+        accessors marker markers sentinel canary address addr host hostname port
         """
     )
 )
@@ -1039,6 +1041,8 @@ _REFERENCE_RE = lazy(
             r"[()\[\]{}<>]|^(?:\$\$|[$@%&])\w|::|=>|\s",
             # a path, or a JSON pointer into the document (a schema's #/definitions/…)
             r"^(?:[~.]{0,2}/|[A-Za-z]:\\|#/)",
+            # an element's id, as a CSS selector or jQuery names it (#fe_login_username)
+            r"^#[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$",
             # a date and time, as ISO 8601 writes it (a password's last change:
             # admin.passwordMtime: 2019-03-20T17:54:53Z)
             r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$",
