@@ -1860,3 +1860,30 @@ def test_what_batch_64_held_that_is_no_credential(kind: str) -> None:
         f'    "password": "{made(14)}",',
     )
     _none_then_each(lines, found, "Login.class.js", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_65_held_that_is_no_credential(kind: str) -> None:
+    """Batch 65 (API clients and mock servers; measured once, then looked at): a stand-in encoded
+    twice for a URL (bruno's ``token=abc%2520xyz``, "abc xyz"). A value drawn in its place is
+    found."""
+    lines = (
+        "url: http://localhost:8081/api/echo/anything/login?redirect=https%3A%2F%2Fother.com&token=abc%2520xyz",
+        "    token: abc%2520xyz",
+    )
+    found = (
+        f"url: http://localhost:8081/api/echo/anything/login?redirect=https%3A%2F%2Fother.com&token={made(24)}",
+        f"    token: {made(24)}",
+    )
+    _none_then_each(lines, found, "query-double-encode.bru", kind)
+
+
+def test_words_joined_are_no_generated_value_in_code() -> None:
+    """In code, words joined by separators, three or more and half the value or more, are a name or
+    a sentence (bruno's ``INITIAL_VALUE_collection_env_e2e_001``, unleash's
+    ``some-strange-pass-123-GH``); a token whose prefix of words goes before a longer random part
+    is found (``salad_cloud_org_…``), and so is a drawn value between words."""
+    for value in ("INITIAL_VALUE_collection_env_e2e_001", "some-strange-pass-123-GH"):
+        assert scan_text(f'bru.setEnvVar("apiToken", "{value}");', "seed.bru", kind=CODE) == []
+    for value in (f"salad_cloud_org_{made(51)}", f"dev_env_{made(24)}_key"):
+        assert scan_text(f'bru.setEnvVar("apiToken", "{value}");', "seed.bru", kind=CODE), value

@@ -533,6 +533,7 @@ def _password_in_prose(secret: str) -> bool:
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 _JOINTS_RE = lazy(r"[^a-z0-9]+")
 _ESCAPE_RE = lazy(r"%[0-9A-Fa-f]{2}")  # a URL's percent-escape
+_ESCAPE_LAYERS = 3  # a URL encoded again, twice at most: %252520 is %2520, %20, a space
 # The letters a word's usual respellings stand for: p@ssw0rd, s3cr3t, adm1n, $ecret
 _LEET_SIGNS = str.maketrans("@!$§", "aiss")
 _LEET_LETTERS = str.maketrans("@$§", "ass")  # the signs that only ever stand for a letter
@@ -627,8 +628,11 @@ def _said_again(words: list[str]) -> bool:
 
 
 def _plain(lowered: str) -> str:
-    """A value with its URL escapes undone (as UTF-8, or each a byte) and its accents dropped."""
-    if "%" in lowered:
+    """A value with its URL escapes undone (as UTF-8, or each a byte; an escaped escape too:
+    ``abc%2520xyz`` is ``abc xyz``) and its accents dropped."""
+    for _ in range(_ESCAPE_LAYERS):
+        if _ESCAPE_RE.search(lowered) is None:
+            break
         raw = _ESCAPE_RE.sub(lambda escape: chr(int(escape[0][1:], 16)), lowered)
         try:
             lowered = raw.encode("latin-1").decode("utf-8")
@@ -1725,7 +1729,25 @@ def plausible_in_code(value: str) -> bool:
         return False
     if any(part.lower() in _FIXTURE_WORDS for part in _SEGMENT_RE.findall(value)):
         return False
-    return entropy(value) >= (3.0 if len(value) < 16 else 3.3) and not typed_password(value)
+    return (
+        entropy(value) >= (3.0 if len(value) < 16 else 3.3)
+        and not _words_joined(value)
+        and not typed_password(value)
+    )
+
+
+# a piece that is a word, in small letters or capitals (not a random mix of the two)
+_WORD_OF_ONE_CASE_RE = lazy(r"(?<![^-_.~])(?:[a-z]{3,}|[A-Z]{3,})(?![^-_.~])")
+_WORDS_JOINED_LEAST = 3  # a prefix of two words goes before a token's random part: dag_dagger_…
+
+
+def _words_joined(value: str) -> bool:
+    """Words joined by separators, in small letters or capitals, three at least and half of its
+    characters or more (bruno's ``INITIAL_VALUE_collection_env_e2e_001``): a name or a sentence.
+    A token's prefix of words goes before its random part, longer than they are
+    (``salad_cloud_org_<51 random>``, ``bedrock-api-key-<base64>``)."""
+    words = _WORD_OF_ONE_CASE_RE.findall(value)
+    return len(words) >= _WORDS_JOINED_LEAST and 2 * sum(map(len, words)) >= len(value)
 
 
 # A password typed to a policy's rules is words, a number and a sign. Its pieces: a run of letters,
