@@ -1887,3 +1887,13 @@ def test_words_joined_are_no_generated_value_in_code() -> None:
         assert scan_text(f'bru.setEnvVar("apiToken", "{value}");', "seed.bru", kind=CODE) == []
     for value in (f"salad_cloud_org_{made(51)}", f"dev_env_{made(24)}_key"):
         assert scan_text(f'bru.setEnvVar("apiToken", "{value}");', "seed.bru", kind=CODE), value
+
+
+def test_what_batch_66_held_that_is_no_credential() -> None:
+    """Batch 66 (marketing automation and newsletter tools; measured once, then looked at): in
+    code, a list of words in commas in a token's place (mautic's vendored beautifier:
+    ``single_token: 'br,input,link,meta,…'``). A drawn value in its place is found."""
+    line = "    single_token: '{}'.split(','),"
+    words = "br,input,link,meta,source,!doctype,basefont,base,area,hr,wbr,param,img,isindex,embed"
+    assert scan_text(line.format(words), "code_beautifier.js", kind=CODE) == []
+    assert scan_text(line.format(made(40)), "code_beautifier.js", kind=CODE)

@@ -1736,8 +1736,9 @@ def plausible_in_code(value: str) -> bool:
     )
 
 
-# a piece that is a word, in small letters or capitals (not a random mix of the two)
-_WORD_OF_ONE_CASE_RE = lazy(r"(?<![^-_.~])(?:[a-z]{3,}|[A-Z]{3,})(?![^-_.~])")
+# a piece that is a word, in small letters or capitals (not a random mix of the two), between
+# separators or in a list's commas (br,input,link,meta: a beautifier's tags)
+_WORD_OF_ONE_CASE_RE = lazy(r"(?<![^-_.~,])(?:[a-z]{3,}|[A-Z]{3,})(?![^-_.~,])")
 _WORDS_JOINED_LEAST = 3  # a prefix of two words goes before a token's random part: dag_dagger_…
 
 
