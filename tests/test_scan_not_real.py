@@ -1897,3 +1897,14 @@ def test_what_batch_66_held_that_is_no_credential() -> None:
     words = "br,input,link,meta,source,!doctype,basefont,base,area,hr,wbr,param,img,isindex,embed"
     assert scan_text(line.format(words), "code_beautifier.js", kind=CODE) == []
     assert scan_text(line.format(made(40)), "code_beautifier.js", kind=CODE)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_67_held_that_is_no_credential(kind: str) -> None:
+    """Batch 67 (game server panels; measured once, then looked at): what follows the encoding a
+    Laravel key names is judged (gameap's tests: ``"APP_KEY": "base64:somekey"``, a stand-in). A
+    key's base64 of drawn bytes after it is found."""
+    drawn = base64.b64encode(bytes(_rng.randrange(256) for _ in range(32))).decode()
+    lines = ('        "APP_KEY": "base64:somekey",',)
+    found = (f'        "APP_KEY": "base64:{drawn}",',)
+    _none_then_each(lines, found, "legacy_test.go", kind)

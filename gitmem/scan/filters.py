@@ -1199,6 +1199,7 @@ def _own_part(value: str) -> str:
 
 
 _ASSIGNED_RE = lazy(r"_?[A-Z][A-Z0-9_]{2,}")  # an environment variable's name
+_BASE64_MARK = "base64:"
 _DOCUMENT_MARKS = frozenset("{}[]<>\"'=")
 
 
@@ -1234,10 +1235,13 @@ def plausible(value: str, *, short: bool = False) -> bool:
 def _inner_value(value: str) -> str | None:
     """The value a value carries, to be judged instead: the text base64 or hex encodes (a
     Kubernetes Secret's data, echo's newline and all: "TOKEN was templated", "great-name"; a text
-    too short to be found written plain is as short encoded: "dante"), or the
+    too short to be found written plain is as short encoded: "dante"), what follows the encoding
+    a value names (Laravel's ``base64:…``), or the
     value of the setting it is (tox's ``py312: _TESTPATH=tests/unit``, a shell's ``env FOO=bar``).
     Not a document's ({"auths": …}: a credential as a whole, whose members the decoded layer's scan
     reads), nor base32's padding (``…IJIQ====``)."""
+    if value.startswith(_BASE64_MARK):  # Laravel's APP_KEY names its encoding: base64:somekey
+        return value.removeprefix(_BASE64_MARK)
     text = _encoded_text(value) if len(value) % 4 == 0 else None
     if text is not None and _DOCUMENT_MARKS.isdisjoint(text):
         return text
