@@ -1224,6 +1224,7 @@ def plausible(value: str, *, short: bool = False) -> bool:
         or _code_or_reference(value)
         or made_up(value)
         or _encoded_document(value)
+        or public_point(value)
     ):
         return False
     verdict = _name_like(value, length)
@@ -1265,7 +1266,6 @@ def _stand_in(value: str, lowered: str) -> bool:
         or is_placeholder(value)
         or is_documented_example(value)
         or repeated(lowered)  # base64 of "Selfselfself…" (matrix-js-sdk's test key)
-        or public_point(value)
         or _default_words(lowered)
         or (len(lowered) in _DIGEST_LENGTHS and lowered in _common_digests())
     ):
@@ -1757,17 +1757,17 @@ def _words_joined(value: str) -> bool:
 
 # A password typed to a policy's rules is words, a number and a sign. Its pieces: a run of letters,
 # respelled or not (P@ss, R00t, Pu11er: a sign is a letter before a small one), a number, signs.
-_POLICY_PIECE_RE = lazy(r"[A-Za-z](?:[A-Za-z0-9]|[@$](?=[a-z]))*(?<=[A-Za-z])|[0-9]+|[^A-Za-z0-9]")
+_POLICY_PIECE_RE = lazy(r"[A-Za-z](?:[A-Za-z0-9]|[@$](?=[a-z]))*(?<=[A-Za-z])|[0-9]+|[^A-Za-z0-9]+")
 _RESPELT = str.maketrans("013457@$", "oieastas")
 # A word of a letter run: capitalised or lower-case, three to ten letters
 _TYPED_WORD_RE = lazy(r"[A-Z][a-z]{2,9}|[a-z]{3,10}")
-_ACRONYM_LONGEST = 4  # a run of capitals this long is an acronym (Jacqueline@OHRM123)
+_ACRONYM_LONGEST = 4  # a run of capitals this long, after a sign, is an acronym (Jacqueline@OHRM)
 _VOWELS = frozenset("aeiouy")
 _CONSONANTS_RE = lazy(r"[^aeiouy]{4}")  # no word of a language people type in runs four
 _TYPED_WORDS_MOST = 6
 _TYPED_RESPELT_MOST = 2  # signs or digits standing for letters in one word: P@ssw0rd
 _TYPED_NUMBERS_MOST = 2
-_TYPED_SIGNS_MOST = 2
+_TYPED_SIGNS_MOST = 2  # runs of signs
 
 
 def typed_password(value: str) -> bool:
@@ -1778,39 +1778,39 @@ def typed_password(value: str) -> bool:
     (a random run of letters has no vowel in its words, or four consonants in a row:
     ``Tb1prwm3dErm``).
     """
-    words = acronyms = numbers = signs = letters = 0
+    words = numbers = signs = letters = 0
     for piece in _POLICY_PIECE_RE.finditer(value):
         text = piece[0]
         if text[0].isdigit():
             numbers += 1
-            if len(text) > _DEFAULT_DIGITS_MOST or numbers > _TYPED_NUMBERS_MOST:
+            if len(text) > _DEFAULT_DIGITS_MOST:
                 return False
         elif not text[0].isalpha():
             signs += 1
-            if not words or signs > _TYPED_SIGNS_MOST:  # a word goes first
+            if not words:  # a word goes first
                 return False
-        elif numbers:  # the number goes last
-            return False
-        elif signs and text.isupper() and 2 <= len(text) <= _ACRONYM_LONGEST:
-            acronyms += 1
-            letters += len(text)
         else:
-            found = _typed_words(text, capitalised=words > 0)
+            found = None if numbers else _typed_words(text, after=words > 0)  # the number last
             if found is None:
                 return False
             words += found
             letters += len(text)
     return (
-        0 < words <= _TYPED_WORDS_MOST - acronyms
+        0 < words <= _TYPED_WORDS_MOST
         and numbers + signs > 0
+        and numbers <= _TYPED_NUMBERS_MOST
+        and signs <= _TYPED_SIGNS_MOST
         and not value.islower()  # a policy asks for a capital
         and 5 * letters >= 3 * len(value)
     )
 
 
-def _typed_words(run: str, *, capitalised: bool) -> int | None:
+def _typed_words(run: str, *, after: bool) -> int | None:
     """How many words a run of letters is (``HubPu11er``: two), or None when it is not words:
-    each capitalised but the value's first (``zipapiSecurePass``)."""
+    each capitalised but the value's first (``zipapiSecurePass``); a run after the first may be
+    an acronym (``OHRM``)."""
+    if after and run.isupper() and 2 <= len(run) <= _ACRONYM_LONGEST:
+        return 1
     plain = run.translate(_RESPELT)
     count = 0
     end = 0
@@ -1819,7 +1819,7 @@ def _typed_words(run: str, *, capitalised: bool) -> int | None:
         respelt = sum(not c.isalpha() for c in run[word.start() : word.end()])
         if (
             word.start() != end
-            or ((capitalised or count > 0) and lowered == word[0])
+            or ((after or count > 0) and lowered == word[0])
             or respelt > _TYPED_RESPELT_MOST
             or _VOWELS.isdisjoint(lowered)
             or _CONSONANTS_RE.search(lowered)
