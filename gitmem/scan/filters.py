@@ -535,8 +535,8 @@ _JOINTS_RE = lazy(r"[^a-z0-9]+")
 _ESCAPE_RE = lazy(r"%[0-9A-Fa-f]{2}")  # a URL's percent-escape
 _ESCAPE_LAYERS = 3  # a URL encoded again, twice at most: %252520 is %2520, %20, a space
 # The letters a word's usual respellings stand for: p@ssw0rd, s3cr3t, adm1n, $ecret
-_LEET_SIGNS = str.maketrans("@!$§", "aiss")
 _LEET_LETTERS = str.maketrans("@$§", "ass")  # the signs that only ever stand for a letter
+_LEET_SIGNS = _LEET_LETTERS | str.maketrans("!", "i")  # and one that may end a password: s3cr3t!
 _LEET_DIGITS = str.maketrans("4031576", "aoeistg")  # ch4n63m3: changeme
 # A digit stands for a letter in a run of one or two (adm1n, r00t), or of any length inside a word
 # (P455W0Rd); three or more at a word's end or start are a number, kept as written (T0k3n2024 is
@@ -599,10 +599,10 @@ def _default_words(lowered: str) -> bool:
     """A password made of default passwords or runs along the keyboard only, whatever joins them
     (``pass%23pass``, ``admin-admin``, ``asd123``), written end to end (``adminadmin``) or with a
     few digits after (``admin123``, ``bar002``), or one word said again (``alice:alice123``), as
-    written or respelled (``p%40ssword``:
-    ``p@ssword``, ``P@ssw0rd``; ``p%C3%A4ssword``: ``pässword``, its accents dropped), or one such
-    word cut by a sign (``p%40ss%3Aword``: ``p@ss:word``, ``pass!word``); or words beside one
-    such run (``_words_and_a_typed_run``)."""
+    written or respelled (``p%40ssword``: ``p@ssword``, ``P@ssw0rd``; ``p%C3%A4ssword``:
+    ``pässword``, its accents dropped), or one such word cut by signs (``p%40ss%3Aword``:
+    ``p@ss:word``, ``pass!word``, ``p@ss!word#123``); or words beside one such run
+    (``_words_and_a_typed_run``)."""
     text = _plain(lowered)
     spelt = _spelt(lowered)
     signed = _JOINTS_RE.sub("", text.translate(_LEET_LETTERS))  # p@ss!word#123: password123
@@ -1145,10 +1145,10 @@ _STAND_IN_SAID = (
     r"|notactual"
 )
 _STAND_IN_SAID_RE = lazy(_STAND_IN_SAID)  # in words: what a URL's password is judged by
-# ... and runs typed into a made-up value (a credential's word counted on: PR0DUCT10nS3CRET12345; a
-# value that says it is random: AIRaNdOmX4ULR…),
-# and the words hex can spell, which programmers write for a value that stands for one (deadbeef,
-# cafebabe): a random hex string holds eight of them in a row once in four billion
+# ... and runs typed into a made-up value (a credential's word counted on: PR0DUCT10nS3CRET12345;
+# a value that says it is random: AIRaNdOmX4ULR…), and the words hex can spell, which programmers
+# write for a value that stands for one (deadbeef, cafebabe): a random hex string holds eight of
+# them in a row once in four billion
 _STAND_IN_MARKERS_RE = lazy(
     _STAND_IN_SAID
     + r"|abc123|123abc|(?:secret|token|key)123|random"
@@ -1758,7 +1758,7 @@ def _words_joined(value: str) -> bool:
 # A password typed to a policy's rules is words, a number and a sign. Its pieces: a run of letters,
 # respelled or not (P@ss, R00t, Pu11er: a sign is a letter before a small one), a number, signs.
 _POLICY_PIECE_RE = lazy(r"[A-Za-z](?:[A-Za-z0-9]|[@$](?=[a-z]))*(?<=[A-Za-z])|[0-9]+|[^A-Za-z0-9]+")
-_RESPELT = str.maketrans("013457@$", "oieastas")
+_RESPELT = _LEET_DIGITS | _LEET_LETTERS  # one for one: a word's letters keep their places
 # A word of a letter run: capitalised or lower-case, three to ten letters
 _TYPED_WORD_RE = lazy(r"[A-Z][a-z]{2,9}|[a-z]{3,10}")
 _ACRONYM_LONGEST = 4  # a run of capitals this long, after a sign, is an acronym (Jacqueline@OHRM)
