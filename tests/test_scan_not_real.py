@@ -8,6 +8,7 @@ value under an ordinary name is still found.
 from __future__ import annotations
 
 import base64
+import hashlib
 import itertools
 import random
 import re
@@ -1908,3 +1909,26 @@ def test_what_batch_67_held_that_is_no_credential(kind: str) -> None:
     lines = ('        "APP_KEY": "base64:somekey",',)
     found = (f'        "APP_KEY": "base64:{drawn}",',)
     _none_then_each(lines, found, "legacy_test.go", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_password_s_digest_beside_its_salt_is_no_password(kind: str) -> None:
+    """Batch 68 (health records; measured once with the last rules, then looked at): a user's
+    record keeps its password's digest beside the salt it was hashed with (openmrs's test datasets:
+    ``<users username="admin" password="4a17…" salt="c788…"/>``, a SHA-1 printed without its leading
+    zero; a SHA-512 too). The same digest with no salt on its line, and a drawn value beside a salt,
+    are found."""
+    sha1 = hashlib.sha1(made(12).encode()).hexdigest()[1:]  # as if printed without a leading zero
+    sha512 = hashlib.sha512(made(12).encode()).hexdigest()
+    salt = hashlib.sha1(made(12).encode()).hexdigest()
+    record = '  <users user_id="5" username="admin" password="{}" {} secret_question="" />'
+    lines = (
+        record.format(sha1, f'salt="{salt}"'),
+        record.format(sha512, f'salt="{salt}"'),
+        f'    {{"username": "admin", "salt": "{salt}", "password": "{sha1}"}},',
+    )
+    found = (
+        record.format(sha512, 'locale="en"'),
+        record.format(made(40), f'salt="{salt}"'),
+    )
+    _none_then_each(lines, found, "standardTestDataset.xml", kind)

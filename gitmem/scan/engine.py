@@ -540,7 +540,8 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
     """Whether a value without a provider's format is where no credential is kept: cut short by an
     ellipsis (a document's ``eyJhbGciOi…``, whose value the rule reads up to the dots), where its
     owner publishes it to every reader (in an image's URL, as the search-only key of a search
-    box), in a reStructuredText role, or, in a file people review, in a stored resource's record (a
+    box), beside the salt it was hashed with (a user's record keeps its password's digest), in a
+    reStructuredText role, or, in a file people review, in a stored resource's record (a
     test's mock; in a session log or pasted text a record is an API's live answer, and its token
     real) or an API description's example."""
     start, end = span
@@ -548,6 +549,7 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
         text.startswith(_ELLIPSES, end)  # cut short: token: eyJhbGciOiJSUzI1NiIs...
         or _in_image_query(text, start)
         or _search_only_key(text, start, end)
+        or _salted_digest(text, start, end)
         or _ROLE_RE.search(text, max(0, start - ROLE_REACH), start) is not None
         or (
             judged.records
@@ -609,6 +611,29 @@ def _search_only_key(text: str, start: int, end: int) -> bool:
     if "admin" in named or "write" in named:
         return False
     return _INDEX_NAME_RE.search(text, reach, end + SEARCH_CONFIG_REACH) is not None
+
+
+# A user's record keeps its password's digest beside the salt it was hashed with (openmrs's test
+# datasets: ``<users username="admin" password="4a17…" salt="c788…"/>``; the secret answer's digest
+# too): the password is not there. A value that is a digest in hex (MD5's, SHA-1's, SHA-256's or
+# SHA-512's length, or up to three digits fewer, as a number printed without its leading zeros),
+# on a line that names a salt within SALT_REACH characters either side, is such a digest.
+SALT_REACH = 512
+_HEX_DIGEST_RE = lazy(
+    r"[0-9a-fA-F]{29,32}|[0-9a-fA-F]{37,40}|[0-9a-fA-F]{61,64}|[0-9a-fA-F]{125,128}"
+)
+_SALT_MEMBER_RE = lazy(r"""(?<![\w-])["']?salt["']?[ \t]*(?:=>?|:)""", re.IGNORECASE)
+
+
+def _salted_digest(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a digest in hex, with a salt named on its line."""
+    if _HEX_DIGEST_RE.fullmatch(text, start, end) is None:
+        return False
+    low = max(text.rfind("\n", max(0, start - SALT_REACH), start) + 1, start - SALT_REACH)
+    high = text.find("\n", end, end + SALT_REACH)
+    if high < 0:
+        high = min(len(text), end + SALT_REACH)
+    return _SALT_MEMBER_RE.search(text, low, high) is not None
 
 
 # A stored resource's record: an object with an ``id`` and a date and time, as an API returns it
