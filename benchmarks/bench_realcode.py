@@ -202,11 +202,20 @@ class Counts(NamedTuple):
         return Counts(*(a + b for a, b in zip(self, other, strict=True)))
 
 
-def read_repos(root: Path) -> list[tuple[str, str, str, Path]]:
+def read_repos(
+    root: Path, listing: Path = HERE / "realcode_repos.txt"
+) -> list[tuple[str, str, str, Path]]:
+    """The listed trees. A tree or a repository listed twice is refused: a batch that lists again
+    what an earlier batch measured would count trees already looked at as fresh."""
     repos = []
-    for line in (HERE / "realcode_repos.txt").read_text().splitlines():
+    seen: dict[str, int] = {}
+    for number, line in enumerate(listing.read_text().splitlines(), 1):
         if line.strip() and not line.startswith("#"):
-            name, language, _commit, role, _source = line.split()
+            name, language, _commit, role, source = line.split()
+            for key in (name, source.lower()):
+                if key in seen:
+                    raise SystemExit(f"{listing}:{number}: {key} is listed on line {seen[key]} too")
+                seen[key] = number
             repos.append((name, language, role, root / name))
     return repos
 
