@@ -1696,6 +1696,8 @@ TYPED_PASSWORDS = (
     "SmokeTest@123!",
     "externalScreaming$123",
     "Jacqueline@OHRM123",
+    "Fresh-Start-2024!",
+    "Rest_Host_123!",
 )
 
 
@@ -1932,3 +1934,22 @@ def test_a_password_s_digest_beside_its_salt_is_no_password(kind: str) -> None:
         record.format(made(40), f'salt="{salt}"'),
     )
     _none_then_each(lines, found, "standardTestDataset.xml", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_69_held_that_is_no_credential(kind: str) -> None:
+    """Batch 69 (identity providers; measured once, then looked at): a password's hash encoded in
+    base64 is a hash (rauthy's dashboard password: base64 of ``$argon2id$v=19$…``; cloudnative-pg's
+    of a SCRAM verifier). Base64 of drawn bytes of the same length is found."""
+
+    def b64(raw: bytes) -> str:
+        return base64.b64encode(raw).decode()
+
+    def drawn(n: int) -> bytes:
+        return bytes(_rng.randrange(256) for _ in range(n))
+
+    argon = f"$argon2id$v=19$m=19456,t=2,p=1${b64(drawn(16))}${b64(drawn(32))}"
+    scram = f"SCRAM-SHA-256$4096:{b64(drawn(16))}${b64(drawn(32))}:{b64(drawn(32))}"
+    lines = tuple(f'password_dashboard = "{b64(text.encode())}"' for text in (argon, scram))
+    found = (f'password_dashboard = "{b64(drawn(len(argon)))}"',)
+    _none_then_each(lines, found, "config.toml", kind)

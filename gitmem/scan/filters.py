@@ -1029,6 +1029,13 @@ def random_key(value: str) -> bool:
 # (in any script: a translated guide's placeholder is a constant's name in its own language,
 # DEIN_SUCH_API_SCHLÜSSEL, TU_LLAVE_DE_API_DE_BÚSQUEDA; no generator draws a letter past ASCII)
 _IDENTIFIER_RE = lazy(r"(?:[^\W\d]|\$)[\w]*(?:(?:[?!]?\.|::|->)(?:[^\W\d]|\$)\w*)*(?:\(\))?")
+# A password's hash: bcrypt, argon2 (an htpasswd line's, its user first: john:$2y$…), PostgreSQL's
+# SCRAM verifier (SCRAM-SHA-256$4096:…), Django's (pbkdf2_sha256$600000$…)
+_PASSWORD_HASH = (
+    r"^(?:[\w.@-]{1,64}:)?\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$|(?i:^scram-sha-\d+\$)"
+    r"|^(?:pbkdf2_sha\d+|bcrypt_sha256|argon2|scrypt)\$"
+)
+_PASSWORD_HASH_RE = lazy(_PASSWORD_HASH)
 # What a value in a credential's place is when it is no secret: code, a path, a hash, a version, a
 # URL, a host name, a query string, addresses, a dunder name or a reference to a secret kept
 # elsewhere. One pattern, each line one shape.
@@ -1068,10 +1075,7 @@ _REFERENCE_RE = lazy(
             r"|so|dylib|jar|wasm|js|mjs|ts|py|rb|sh|ps1|html?|md|pdf|png|jpe?g|gif|svg|zip|tar|gz)$",
             # a hash: sha256:…, and an HMAC's (Vault's audit log: hmac-sha256:…)
             r"(?i:^(?:hmac-)?(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$])",
-            # a password's hash: bcrypt, argon2 (an htpasswd line's, its user first: john:$2y$…),
-            # PostgreSQL's SCRAM verifier (SCRAM-SHA-256$4096:…), Django's (pbkdf2_sha256$600000$…)
-            r"^(?:[\w.@-]{1,64}:)?\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$|(?i:^scram-sha-\d+\$)"
-            r"|^(?:pbkdf2_sha\d+|bcrypt_sha256|argon2|scrypt)\$",
+            _PASSWORD_HASH,
             # a media type's suffix, a token's "typ" (RFC 9068's at+jwt, OpenIddict's oi_reft+jwt)
             r"^[\w.-]+\+(?:jwt|json|xml|cwt)$",
             # 1.2.3, v1.2, and the ranges of package manifests and lockfiles: ^3.922.0, ~1.2, >=2.0
@@ -1237,14 +1241,17 @@ def _inner_value(value: str) -> str | None:
     """The value a value carries, to be judged instead: the text base64 or hex encodes (a
     Kubernetes Secret's data, echo's newline and all: "TOKEN was templated", "great-name"; a text
     too short to be found written plain is as short encoded: "dante"), what follows the encoding
-    a value names (Laravel's ``base64:…``), or the
+    a value names (Laravel's ``base64:…``), a password's hash encoded (rauthy's dashboard
+    password: base64 of ``$argon2id$v=19$…``), or the
     value of the setting it is (tox's ``py312: _TESTPATH=tests/unit``, a shell's ``env FOO=bar``).
     Not a document's ({"auths": …}: a credential as a whole, whose members the decoded layer's scan
     reads), nor base32's padding (``…IJIQ====``)."""
     if value.startswith(_BASE64_MARK):  # Laravel's APP_KEY names its encoding: base64:somekey
         return value.removeprefix(_BASE64_MARK)
     text = _encoded_text(value) if len(value) % 4 == 0 else None
-    if text is not None and _DOCUMENT_MARKS.isdisjoint(text):
+    if text is not None and (
+        _DOCUMENT_MARKS.isdisjoint(text) or _PASSWORD_HASH_RE.match(text) is not None
+    ):
         return text
     assigned, _, rest = value.partition("=")
     if (
@@ -1765,6 +1772,7 @@ _ACRONYM_LONGEST = 4  # a run of capitals this long, after a sign, is an acronym
 _VOWELS = frozenset("aeiouy")
 _CONSONANTS_RE = lazy(r"[^aeiouy]{4}")  # no word of a language people type in runs four
 _TYPED_WORDS_MOST = 6
+_WORD_JOINTS = frozenset("-_.")  # one between two pieces joins them: no sign a policy asks for
 _TYPED_RESPELT_MOST = 2  # signs or digits standing for letters in one word: P@ssw0rd
 _TYPED_NUMBERS_MOST = 2
 _TYPED_SIGNS_MOST = 2  # runs of signs
@@ -1774,11 +1782,12 @@ def typed_password(value: str) -> bool:
     """A password a person typed to a policy's rules (a capital, a number or a sign): words first,
     each capitalised or respelled or not, an acronym after a sign, then a number of four digits at
     most and a sign or two (``SecurePass123!``, ``HelloLago!1``, ``Str0ngP@ss!``,
-    ``Jacqueline@OHRM123``). Test users' and seeds' passwords, in code; no generator draws words
-    (a random run of letters has no vowel in its words, or four consonants in a row:
+    ``Jacqueline@OHRM123``), its pieces joined by a hyphen, an underscore or a dot or not
+    (``Smoke-Pass-123!``). Test users' and seeds' passwords, in code; no generator draws words (a
+    random run of letters has no vowel in its words, or four consonants in a row:
     ``Tb1prwm3dErm``).
     """
-    words = numbers = signs = letters = 0
+    words = numbers = signs = letters = joints = 0
     for piece in _POLICY_PIECE_RE.finditer(value):
         text = piece[0]
         if text[0].isdigit():
@@ -1786,9 +1795,12 @@ def typed_password(value: str) -> bool:
             if len(text) > _DEFAULT_DIGITS_MOST:
                 return False
         elif not text[0].isalpha():
-            signs += 1
             if not words:  # a word goes first
                 return False
+            if text in _WORD_JOINTS and piece.end() < len(value):  # Smoke-Pass-123!
+                joints += 1
+            else:
+                signs += 1
         else:
             found = None if numbers else _typed_words(text, after=words > 0)  # the number last
             if found is None:
@@ -1797,11 +1809,11 @@ def typed_password(value: str) -> bool:
             letters += len(text)
     return (
         0 < words <= _TYPED_WORDS_MOST
-        and numbers + signs > 0
+        and numbers + signs + joints > 0
         and numbers <= _TYPED_NUMBERS_MOST
         and signs <= _TYPED_SIGNS_MOST
         and not value.islower()  # a policy asks for a capital
-        and 5 * letters >= 3 * len(value)
+        and 5 * letters >= 3 * (len(value) - joints)
     )
 
 
