@@ -1953,3 +1953,21 @@ def test_what_batch_69_held_that_is_no_credential(kind: str) -> None:
     lines = tuple(f'password_dashboard = "{b64(text.encode())}"' for text in (argon, scram))
     found = (f'password_dashboard = "{b64(drawn(len(argon)))}"',)
     _none_then_each(lines, found, "config.toml", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_70_held_that_is_no_credential(kind: str) -> None:
+    """Batch 70 (web analytics; measured once, then looked at): the MD5 of a digit, in every
+    rainbow table (matomo's test users' ``ADMIN_USER_TOKEN = md5('1')``), and a method's name
+    with two-factor's "Fa" in it (``'afterPassword' => 'render2FaUserSettings'``). A drawn hex
+    token and a drawn camel-case value are found."""
+    digest = hashlib.md5(b"1").hexdigest()
+    lines = (
+        f"    public const ADMIN_USER_TOKEN = '{digest}';",
+        "            'Template.userSecurity.afterPassword' => 'render2FaUserSettings',",
+    )
+    found = (
+        f"    public const ADMIN_USER_TOKEN = '{made(32, '0123456789abcdef')}';",
+        f"            'Template.userSecurity.afterPassword' => 'render2Fa{made(16)}',",
+    )
+    _none_then_each(lines, found, "Fixture.php", kind)

@@ -1113,14 +1113,14 @@ _CAMEL_PART = (
 _CAMEL_WORDS_RE = lazy(rf"(?:{_CAMEL_PART}){{2,6}}")
 _CAMEL_PART_RE = lazy(_CAMEL_PART)
 # Two-letter words and abbreviations of names in code (isOptedIn, labelsById, userMsgBg,
-# makeMockFn): a camel-case value with any other two-letter part (muisRSZTuJIF88: "Tu") is more
-# likely random than a name.
+# makeMockFn, render2FaUserSettings: two-factor): a camel-case value with any other two-letter part
+# (muisRSZTuJIF88: "Tu") is more likely random than a name.
 _SHORT_PARTS = frozenset(
     _words(
         """
         is to by in on of at as id ai ui vs ms or if my no up do go db io os js ts ok be we me it an
         am re un de en ip tx rx fs qr pr ci cd dx hz kb mb gb px em ex eq ne lt gt le ge op fn ws bg
-        fg md lm lg qs rm mc na fd ca py
+        fg md lm lg qs rm mc na fd ca py fa
         """
     )
 )
@@ -1327,6 +1327,7 @@ def _common_digests() -> frozenset[str]:
 
     words = _COMMON_PASSWORDS | {"", "12345", "123456789", "1234567890", "111111", "000000"}
     words |= {"hello", "hello world"}  # every hashing tutorial's (tyk's sample token: sha1 'hello')
+    words |= set("0123456789")  # a digit's: matomo's test users' token is md5('1')
     words |= set(map(str.capitalize, words))
     pairs = itertools.product(_DIGESTS, words)
     return frozenset(hashlib.new(name, word.encode()).hexdigest() for name, word in pairs)
