@@ -1971,3 +1971,27 @@ def test_what_batch_70_held_that_is_no_credential(kind: str) -> None:
         f"            'Template.userSecurity.afterPassword' => 'render2Fa{made(16)}',",
     )
     _none_then_each(lines, found, "Fixture.php", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_71_held_that_is_no_credential(kind: str) -> None:
+    """Batch 71 (note-taking apps; measured once, then looked at): a nonce, sent in the clear
+    (standardnotes' key parameters' ``pw_nonce``); a TypeScript chain with its non-null assertion
+    and a numeronym in a member's name (blinko's ``store.s3AccessKeySecret =
+    blinko.config.value?.s3AccessKeySecret!``); and twenty capitals inside a run of base64, letters
+    of both cases about them (pdf.js's embedded wasm), which no AWS key id is. Drawn values in
+    their places are found."""
+    b32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+    key_id = "ABIA" + made(16, b32)
+    blob = made(40, string.ascii_letters)
+    lines = (
+        f"      pw_nonce: '{made(64, '0123456789abcdef')}',",
+        "    store.s3AccessKeySecret = blinko.config.value?.s3AccessKeySecret!",
+        f'var wasm = "{blob}s{key_id}s{blob}";',
+    )
+    found = (
+        f"      pw_secret: '{made(64, '0123456789abcdef')}',",
+        f"    store.s3AccessKeySecret = blinko.config.value?.{made(20)}!",
+        f'var key = "{key_id}";',
+    )
+    _none_then_each(lines, found, "KeyParamsFactory.spec.ts", kind)

@@ -842,7 +842,7 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
         masked changed set get check validate validation regexp count counter lock kwarg
         callback handler fn func function factory audience aud issuer iss scope scopes realm
         phone email filter start end begin offset thru user users username usernames accessor
-        accessors marker markers sentinel canary address addr host hostname port
+        accessors marker markers sentinel canary address addr host hostname port nonce
         """
     )
 )
@@ -1107,8 +1107,11 @@ _REFERENCE_RE = lazy(
 )
 # (an elliptic curve's name is one part: Secp256k1Keypair, P256Keypair, X25519PublicKey)
 _CURVE_NAMES = r"(?i:secp(?:256|384|521)[kr]1|[pk](?:256|384|521)|ed(?:25519|448)|x(?:25519|448))"
+# ... and so is a numeronym, a name spelt with its number (s3AccessKeySecret, k8sSecretName)
+_NUMERONYMS = r"(?i:s3|ec2|k8s|e2e|i18n|l10n|a11y|p2p|b2[bc])"
 _CAMEL_PART = (
-    rf"{_CURVE_NAMES}|[A-Z][a-z]+|[a-z]{{2,}}|[A-Z]{{2,}}(?![a-z])|[A-Z](?=[A-Z][a-z])|\d{{1,4}}"
+    rf"{_CURVE_NAMES}|{_NUMERONYMS}|[A-Z][a-z]+|[a-z]{{2,}}|[A-Z]{{2,}}(?![a-z])"
+    r"|[A-Z](?=[A-Z][a-z])|\d{1,4}"
 )
 _CAMEL_WORDS_RE = lazy(rf"(?:{_CAMEL_PART}){{2,6}}")
 _CAMEL_PART_RE = lazy(_CAMEL_PART)
@@ -1567,12 +1570,17 @@ def _identifier(value: str) -> bool:
 
     A path's parts are names: random characters cut by dots (``xK3…f9.Qz7…``, a JWT's three
     parts) are a key or a token."""
-    if not _IDENTIFIER_RE.fullmatch(value):
+    chain = value.removesuffix("!")  # TypeScript's non-null assertion: config.value?.key!
+    if not _IDENTIFIER_RE.fullmatch(chain):
         return False
-    parts = _MEMBER_SEPARATOR_RE.split(value.removesuffix("()"))
+    parts = _MEMBER_SEPARATOR_RE.split(chain.removesuffix("()"))
     if len(parts) > 1:
         return all(map(_name_part, parts))
-    return "_" in value and (not any(c.isdigit() for c in value) or constant_name(value))
+    return (
+        chain == value
+        and "_" in value
+        and (not any(c.isdigit() for c in value) or constant_name(value))
+    )
 
 
 def _name_part(part: str) -> bool:

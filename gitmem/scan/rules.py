@@ -298,10 +298,11 @@ RULES: tuple[Rule, ...] = (
         description="AWS access key id",
         keywords=("akia", "asia", "abia", "acca"),
         # not a signed request's credential scope (a presigned URL's X-Amz-Credential=AKIA…/date/
-        # region/s3/aws4_request): the id every signed request names, no secret beside it
+        # region/s3/aws4_request): the id every signed request names, no secret beside it; nor
+        # twenty capitals inside a run of letters of both cases (base64: pdf.js's embedded wasm)
         pattern=(
-            r"(?<![A-Z0-9])(?<![Cc]redential=)"
-            r"(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?![A-Z0-9])"
+            r"(?<![A-Za-z0-9])(?<![Cc]redential=)"
+            r"(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?![A-Za-z0-9])"
         ),
         entropy=3.0,
         examples=lambda: (
