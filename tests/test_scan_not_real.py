@@ -1995,3 +1995,19 @@ def test_what_batch_71_held_that_is_no_credential(kind: str) -> None:
         f'var key = "{key_id}";',
     )
     _none_then_each(lines, found, "KeyParamsFactory.spec.ts", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_73_held_that_is_no_credential(kind: str) -> None:
+    """Batch 73 (file-sharing servers; measured once, then looked at): Azure Storage's documented
+    sample shared access signature (sftpgo's tests), which its decoded layer reads with its URL
+    escapes undone. The same URL signed with a drawn signature is found."""
+    url = (
+        "https://myaccount.blob.core.windows.net/pictures/profile.jpg?sv=2012-02-12&st=2009-02-09"
+        "&se=2009-02-10&sr=c&sp=r&si=YWJjZGVmZw%3d%3d&sig={}"
+    )
+    sample = "dD80ihBh5jfNpymO5" + "Hg1IdiJIEvHcJpCMiCMnN%2fRnbI%3d"
+    line = '    user.FsConfig.AzBlobConfig.SASURL = kms.NewPlainSecret("{}")'
+    drawn = made(42)
+    found = (line.format(url.format(drawn[:38] + "%2f" + drawn[38:] + "%3d")),)
+    _none_then_each((line.format(url.format(sample)),), found, "httpd_test.go", kind)

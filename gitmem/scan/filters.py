@@ -54,6 +54,9 @@ _DOCUMENTED_EXAMPLES = frozenset(
         *("8be5d113c0871ce1", "d3873980f248ddeb"),
         "0011cc25eb432071",  # the Azure storage emulator's well-known account key
         "aa6547439583c3a2",  # the Azure Cosmos DB emulator's well-known key (C2y6yDjf5/R+ob0N…)
+        # Azure Storage's documentation's sample shared access signature (myaccount's
+        # pictures/profile.jpg, sv=2012-02-12: its sig=dD80…, its URL escapes undone)
+        "b4804f991484314d",
         "c540b83e89787594",  # discord.py's documentation's sample bot token
         "15cef4b629cc2d07",  # RFC 6455's sample WebSocket handshake key ("the sample nonce")
         "2598f7d6adc142d8",  # Flask's documented SECRET_KEY (its configuration docs, its tutorial)
@@ -148,10 +151,12 @@ def is_placeholder(value: str) -> bool:
 
 def is_documented_example(value: str) -> bool:
     """A published key, whole, after the name it is given (MinIO's ``name:key``), or written again
-    and again end to end (a test's longer secret made of the example thrice); or one edited, its
-    beginning kept (``_DOCUMENTED_BEGINNINGS``)."""
+    and again end to end (a test's longer secret made of the example thrice), as a URL escapes it
+    or not (a signature's ``%2f``, its decoded layer's ``/``); or one edited, its beginning kept
+    (``_DOCUMENTED_BEGINNINGS``)."""
     period = (value + value).find(value, 1)  # the shortest piece the value repeats, if any
-    readings = {value, value.rpartition(":")[2], value[:period]}
+    unescaped = _ESCAPE_RE.sub(lambda escape: chr(int(escape[0][1:], 16)), value)
+    readings = {value, value.rpartition(":")[2], value[:period], unescaped}
     return (
         value in _EXAMPLE_SIGNING_KEYS
         or not _DOCUMENTED_EXAMPLES.isdisjoint(map(digest16, readings))
