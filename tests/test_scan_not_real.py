@@ -2011,3 +2011,27 @@ def test_what_batch_73_held_that_is_no_credential(kind: str) -> None:
     drawn = made(42)
     found = (line.format(url.format(drawn[:38] + "%2f" + drawn[38:] + "%3d")),)
     _none_then_each((line.format(url.format(sample)),), found, "httpd_test.go", kind)
+
+
+BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_74_held_that_is_no_credential(kind: str) -> None:
+    """Batch 74 (payment servers; measured once, then looked at): a BIP 32 extended public key
+    (btcpayserver's test vectors' ``"signingKey": "xpub6DAb…"``), a wallet's public half. Its
+    private half, the same characters after ``xprv``, is found."""
+    body = made(107, BASE58)
+    lines = (f'          "signingKey": "xpub{body}",', f'          "accountKey": "tpub{body}",')
+    _none_then_each(lines, (f'          "signingKey": "xprv{body}",',), "vectors.json", kind)
+
+
+def test_an_address_is_no_generated_password_in_code() -> None:
+    """In code a generic value must look generated, and an e-mail address is not: a test user whose
+    password is its address (btcpayserver's ``Password = "admin@admin.com"``). In a memory it is
+    found, and a drawn value in its place in code is."""
+    line = '            Password = "{}",'
+    assert scan_text(line.format("admin@admin.com"), "EmailsTests.cs", kind=CODE) == []
+    assert scan_text(line.format("store.owner@shop.example.net"), "EmailsTests.cs", kind=CODE) == []
+    assert scan_text(line.format("admin@admin.com"), "memory.md", kind=PROSE)
+    assert scan_text(line.format(made(16)), "EmailsTests.cs", kind=CODE)

@@ -1145,6 +1145,9 @@ _TEST_RE = lazy(
     r"|^pk_live_|^pk\.|^sb_publishable_|^3mvg9|^phc_"
     r"|^(?:nodekey|mkey|discokey|chalpub|nlpub):[0-9a-f]{64}$"
     r"|^(?:access|link|public)-sandbox-"  # Plaid's sandbox: made-up banks and accounts
+    # a BIP 32 extended public key (xpub…; testnet's tpub, SegWit's ypub, zpub, upub, vpub): a
+    # wallet's public half, given out to watch it (its private half is xprv…)
+    r"|^[tuvxyz]pub[1-9a-z]{100,112}$"
     # Nx Cloud's read-only access token, base64 of its id and "|read-only", committed in nx.json
     r"|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\|read(?:-only)?$"
 )
@@ -1741,16 +1744,22 @@ _FIXTURE_WORDS = frozenset(
 _SEGMENT_RE = lazy(r"[A-Za-z]{4,}")  # shorter runs occur by chance in random values
 
 
+# An e-mail address (a test user's password that is its address: btcpayserver's
+# Password = "admin@admin.com"): no generator draws one
+_MAIL_ADDRESS_RE = lazy(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,6}")
+
+
 def plausible_in_code(value: str) -> bool:
     """Whether a generic value in source code looks generated: ASCII, 10 characters or more, not
-    made of words, nor a password a person typed to a policy's rules (``typed_password``).
+    an e-mail address, nor made of words, nor a password a person typed to a policy's rules
+    (``typed_password``).
 
     ``sk-synthetic-private-token-91a7``, ``chatkit_token_123``, ``whsec_eA==`` and ``sëcret-✓`` are
     test fixtures written by hand; a generated secret is a run of random characters, not a sentence
     of credential words.
     """
     value = _own_part(value)
-    if not value.isascii() or len(value) < 10:
+    if not value.isascii() or len(value) < 10 or _MAIL_ADDRESS_RE.fullmatch(value):
         return False
     if any(part.lower() in _FIXTURE_WORDS for part in _SEGMENT_RE.findall(value)):
         return False
