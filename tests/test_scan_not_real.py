@@ -2035,3 +2035,22 @@ def test_an_address_is_no_generated_password_in_code() -> None:
     assert scan_text(line.format("store.owner@shop.example.net"), "EmailsTests.cs", kind=CODE) == []
     assert scan_text(line.format("admin@admin.com"), "memory.md", kind=PROSE)
     assert scan_text(line.format(made(16)), "EmailsTests.cs", kind=CODE)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_75_held_that_is_no_credential(kind: str) -> None:
+    """Batch 75 (feed readers; measured once, then looked at): "password" in another language,
+    numbered (freshrss's French guide: ``curl -u alice:motdepasse123``), and a link's redirect
+    token (a saved YouTube page's ``redirect?…&redir_token=…``), which authorizes nothing. A
+    drawn password and a drawn access token in their places are found."""
+    link = "https://www.youtube.com/redirect?event=video_description&{}={}&q=https%3A%2F%2Fx.org"
+    lines = (
+        "0 * * * * curl -u alice:motdepasse123 'https://freshrss.example.net/i/?a=actualize'",
+        "curl -u bob:Passwort2024 https://rss.example.net/api",
+        f'<a href="{link.format("redir_token", made(40))}">',
+    )
+    found = (
+        f"0 * * * * curl -u alice:{made(14)} 'https://freshrss.example.net/i/?a=actualize'",
+        f'<a href="{link.format("access_token", made(40))}">',
+    )
+    _none_then_each(lines, found, "03_Main_view.md", kind)

@@ -200,20 +200,26 @@ def test_a_translations_strings_are_text_people_are_shown(rng: random.Random) ->
     """flutter's gallery translates a form's label (its name ``demoTextFieldPassword``, in Catalan
     ``Contrasenya*``) into 80 languages (batch 20, six of them found). A translation file's strings are what people
     are shown: a name and its value there are no credential. A provider's key is found in one as
-    anywhere, and the same line in code, a translation's code included, is judged as before."""
+    anywhere, and the same lines in code, a translation's code included, are judged as any value is
+    (round 45: "password" in Catalan is a stand-in wherever it is)."""
     from gitmem.scan.inputs import Settings, Source, findings_in
 
-    label = '  "{}": "{}",\n'.format("demoTextField" + "Password", "Contra" + "senya*")
+    line = '  "{}": "{}",\n'.format
+    label = line("demoTextField" + "Password", "Contra" + "senya*")
+    drawn = line("demoTextField" + "Password", random_value(rng, 12, ALNUM) + "*")
     for path in ("lib/l10n/intl_ca.arb", "locales/ca.json", "config/locales/ca-ES.yml"):
-        assert findings_in(Source(path, label, root_relative=path), Settings()) == [], path
+        for text in (label, drawn):
+            assert findings_in(Source(path, text, root_relative=path), Settings()) == [], path
     token = "ghp_" + random_value(rng, 36, ALNUM)
     found = findings_in(
         Source("locales/ca.json", f'"t": "{token}"\n', root_relative="locales/ca.json"), Settings()
     )
     assert [f.rule for f in found] == ["github-pat"]
-    # the same line in code, or in a translation's code (which may set a service up), is judged
+    # the same line in code, or in a translation's code (which may set a service up), is judged:
+    # "password" in Catalan is a stand-in there too, a drawn value is found
     for path in ("lib/form.dart", "src/i18n/index.ts"):
-        found = findings_in(Source(path, label, root_relative=path), Settings())
+        assert findings_in(Source(path, label, root_relative=path), Settings()) == [], path
+        found = findings_in(Source(path, drawn, root_relative=path), Settings())
         assert [f.rule for f in found] == ["generic-secret"], path
 
 

@@ -420,6 +420,8 @@ def discord_user_id(secret: str) -> bool:
     return raw is not None and 17 <= len(raw) <= 20 and raw.isdigit() and raw[:1] != b"0"
 
 
+# The passwords everyone tries, and "password" in the languages guides are written in, accents
+# dropped (freshrss's French guide: curl -u alice:motdepasse123)
 _COMMON_PASSWORDS = (
     frozenset(
         _words(
@@ -428,6 +430,8 @@ _COMMON_PASSWORDS = (
         redis mongo rabbitmq oracle sa changeme default letmein qwerty welcome hunter2 foo bar baz
         foobar none null pwd pw 123456 12345678 1234 token apikey key example sample dummy fake
         public
+        motdepasse passwort contrasena contrasenya senha wachtwoord haslo parola salasana
+        losenord passord adgangskode heslo jelszo sifre geslo lozinka
         """
         )
     )
@@ -862,7 +866,7 @@ _NOT_SECRET_PARTS = frozenset(
         """
         public pub publishable is has use no csrf xsrf old fake dummy mock invalid wrong bad
         sample example expired revoked nonmatching nonexistent nonexisting nonvalid encrypted
-        continuation pagination idempotency description hashed
+        continuation pagination idempotency description hashed redir redirect
         """
     )
 )
