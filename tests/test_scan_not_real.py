@@ -2054,3 +2054,14 @@ def test_what_batch_75_held_that_is_no_credential(kind: str) -> None:
         f'<a href="{link.format("access_token", made(40))}">',
     )
     _none_then_each(lines, found, "03_Main_view.md", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_77_held_that_is_no_credential(kind: str) -> None:
+    """Batch 77 (remote access gateways; measured once, then looked at): the digest of a password
+    everyone tries, written in capitals (guacamole's example user mapping: md5 of "PASSWORD"). The
+    digest of a drawn password is found."""
+    line = '            password="{}"'
+    digest = hashlib.md5(b"PASSWORD").hexdigest()
+    drawn = hashlib.md5(made(12).encode()).hexdigest()
+    _none_then_each((line.format(digest),), (line.format(drawn),), "user-mapping.xml", kind)

@@ -1335,15 +1335,15 @@ _DIGESTS = ("md5", "sha1", "sha256", "sha512")
 
 @cache
 def _common_digests() -> frozenset[str]:
-    """The hex digests of the passwords everyone tries, as written and capitalised, of nothing and
-    of a tutorial's "hello" (a sample database's ``sha1('12345')``, a test's ``md5('password')``,
-    an empty body's SHA-256): in every rainbow table, no secret."""
+    """The hex digests of the passwords everyone tries, as written, capitalised or in capitals, of
+    nothing and of a tutorial's "hello" (a sample database's ``sha1('12345')``, a test's
+    ``md5('password')``, an empty body's SHA-256): in every rainbow table, no secret."""
     import hashlib  # lazy: the pre-commit hook's start-up
 
     words = _COMMON_PASSWORDS | {"", "12345", "123456789", "1234567890", "111111", "000000"}
     words |= {"hello", "hello world"}  # every hashing tutorial's (tyk's sample token: sha1 'hello')
     words |= set("0123456789")  # a digit's: matomo's test users' token is md5('1')
-    words |= set(map(str.capitalize, words))
+    words |= {*map(str.capitalize, words), *map(str.upper, words)}  # guacamole's md5('PASSWORD')
     pairs = itertools.product(_DIGESTS, words)
     return frozenset(hashlib.new(name, word.encode()).hexdigest() for name, word in pairs)
 
