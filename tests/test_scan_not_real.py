@@ -2065,3 +2065,13 @@ def test_what_batch_77_held_that_is_no_credential(kind: str) -> None:
     digest = hashlib.md5(b"PASSWORD").hexdigest()
     drawn = hashlib.md5(made(12).encode()).hexdigest()
     _none_then_each((line.format(digest),), (line.format(drawn),), "user-mapping.xml", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_78_held_that_is_no_credential(kind: str) -> None:
+    """Batch 78 (calendar and contacts servers; measured once, then looked at): a WebDAV lock's
+    token (RFC 4918's ``opaquelocktoken:`` URI, sabre-dav's docblocks) names a lock. A drawn token
+    in its place is found."""
+    line = "     *                  'token'  => '{}',"
+    lock = f"opaquelocktoken:{made(12, 'abcdef0123456789')[:8]}-7d8c-11d0-a765-00a0c91e6bf2"
+    _none_then_each((line.format(lock),), (line.format(made(36)),), "Server.php", kind)

@@ -1097,9 +1097,9 @@ _REFERENCE_RE = lazy(
             # signing copies: X-Amz-Credential=<key id>/<date>/<region>/<service>/aws4_request), in
             # a presigned URL: it names the key and holds none of it
             r"(?:/|%2[Ff])(?:aws4|goog4)_request$",
-            # a URL, a name (ARN, URN: WebDAV's Lock-Token), a secret kept elsewhere, or kept
-            # encrypted (dotenvx's encrypted:…, made to be committed)
-            r"://|^(?:file:|arn:|urn:|ref\+|vault:|encrypted:)",
+            # a URL, a name (ARN, URN, a WebDAV lock's: Lock-Token, opaquelocktoken:), a secret
+            # kept elsewhere, or kept encrypted (dotenvx's encrypted:…, made to be committed)
+            r"://|^(?:file:|arn:|urn:|opaquelocktoken:|ref\+|vault:|encrypted:)",
             # ciphertext in its tool's format, its key kept elsewhere: SOPS' ENC[AES256_GCM,…],
             # Ansible Vault's, OpenSSL's salted (base64 of "Salted__"), Bitwarden's EncString
             # (<type>.<iv>|<data>|<mac>: bitwarden's and vaultwarden's wrapped keys)
