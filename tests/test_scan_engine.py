@@ -451,6 +451,24 @@ def test_json_and_url_runs_are_read_on_hinted_lines_only_with_the_same_result() 
             assert [run for run in lines if hint.search(run[1])] == everywhere, text
 
 
+def test_string_literals_are_the_strings_of_the_plain_pattern() -> None:
+    """The JSON strings and single-quoted literals the decoders walk to are those
+    ``"((?:[^"\\\n]|\\.){4,})"`` finds, everywhere in the text, hinted or not (round 45: the
+    walk crosses runs of plain characters in one step of ``re``), on random texts and on texts of
+    quotes, escapes and line ends."""
+    from gitmem.scan import decode
+
+    rng = random.Random(45)
+    pieces = ['"', "'", "\\", "\\\n", "\n", "ab", "\\'", '\\"', "x"]
+    texts = _random_texts()
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 80))) for _ in range(2000)]
+    for mark, walk in (('"', decode._JSON_STRING_RE), ("'", decode._QUOTED_STRING_RE)):
+        reference = re.compile(mark + r"((?:[^" + mark + r"\\\n]|\\.){4,})" + mark)
+        for text in texts:
+            expected = [m.span(1) for m in reference.finditer(text)]
+            assert [found.span(1) for found in walk.finditer(text)] == expected, text
+
+
 def test_a_decoded_layer_maps_every_character_back_to_its_source() -> None:
     from gitmem.scan import decode
 

