@@ -2075,3 +2075,14 @@ def test_what_batch_78_held_that_is_no_credential(kind: str) -> None:
     line = "     *                  'token'  => '{}',"
     lock = f"opaquelocktoken:{made(12, 'abcdef0123456789')[:8]}-7d8c-11d0-a765-00a0c91e6bf2"
     _none_then_each((line.format(lock),), (line.format(made(36)),), "Server.php", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_79_held_that_is_no_credential(kind: str) -> None:
+    """Batch 79 (wiki engines; measured once, then looked at): a value closed by a quote as HTML
+    escapes it is judged without it (tiddlywiki's guide: ``--listen username=joe
+    &quot;password=bloggs&quot;``, a placeholder's surname). A drawn password there is found."""
+    line = (
+        "** `arguments=&quot;tiddlywiki.js --listen username=joe &quot;password={}&quot; port=80`"
+    )
+    _none_then_each((line.format("bloggs"),), (line.format(made(14)),), "IIS.tid", kind)

@@ -1222,11 +1222,16 @@ _BASE64_MARK = "base64:"
 _DOCUMENT_MARKS = frozenset("{}[]<>\"'=")
 
 
+# A quote as HTML escapes it, which closes a value written in an attribute's or a page's text
+# (tiddlywiki's guide: --listen username=joe &quot;password=bloggs&quot;)
+_HTML_QUOTE_RE = lazy(r"&(?:quot|apos|#3[49]|#[xX]2[27]);?$")
+
+
 def plausible(value: str, *, short: bool = False) -> bool:
     """Whether a value in a credential's place looks chosen to be hard to guess, rather than
     code or a stand-in. The full stop, comma, colon or semicolon that ends a clause or an argument
     is not the value's: ``-token verwenden.`` is a word, ``password=PGVECTOR_PASS,`` a constant."""
-    value = _own_part(value)
+    value = _HTML_QUOTE_RE.sub("", _own_part(value))  # bloggs&quot; in HTML: bloggs, then a quote
     if value[-1:] in _CLAUSE_ENDS and value[-2:-1] not in _CLAUSE_ENDS:  # not an ellipsis
         value = value[:-1]
     length = len(value)
