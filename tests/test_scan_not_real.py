@@ -2086,3 +2086,13 @@ def test_what_batch_79_held_that_is_no_credential(kind: str) -> None:
         "** `arguments=&quot;tiddlywiki.js --listen username=joe &quot;password={}&quot; port=80`"
     )
     _none_then_each((line.format("bloggs"),), (line.format(made(14)),), "IIS.tid", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_80_held_that_is_no_credential(kind: str) -> None:
+    """Batch 80 (video surveillance; measured once, then looked at): a name that says its value is
+    not secret (motioneye's ``CLIENT_NOT_SO_SECRET``, an installed app's OAuth client secret). The
+    same value under the name without the word is found."""
+    value = made(24)
+    lines = (f"    CLIENT_NOT_SO_SECRET = '{value}'",)
+    _none_then_each(lines, (f"    CLIENT_SO_SECRET = '{value}'",), "uploadservices.py", kind)

@@ -857,14 +857,15 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
 )
 # Parts that say the value is no working credential: public, a flag about one, hashed (a digest of
 # one: detect-secrets' baseline keeps each finding as its "hashed_secret"), a stand-in
-# (``nonMatchingToken``, ``fake_password``, ``BAD_KEY``), ciphertext, made to be sent in the
-# clear (a JSON Web Encryption's ``encrypted_key``, a sealed secret's ``encryptedData``), or a
-# cursor or a request's id that an API calls a token (``continuationToken``, ``idempotency-token``:
-# Azure's pagination, AWS's retries; and ``_cursor``'s names)
+# (``nonMatchingToken``, ``fake_password``, ``BAD_KEY``, motioneye's ``CLIENT_NOT_SO_SECRET``: an
+# installed app's OAuth client secret, which Google calls no secret), ciphertext, made to be sent
+# in the clear (a JSON Web Encryption's ``encrypted_key``, a sealed secret's ``encryptedData``),
+# or a cursor or a request's id that an API calls a token (``continuationToken``,
+# ``idempotency-token``: Azure's pagination, AWS's retries; and ``_cursor``'s names)
 _NOT_SECRET_PARTS = frozenset(
     _words(
         """
-        public pub publishable is has use no csrf xsrf old fake dummy mock invalid wrong bad
+        public pub publishable is has use no not csrf xsrf old fake dummy mock invalid wrong bad
         sample example expired revoked nonmatching nonexistent nonexisting nonvalid encrypted
         continuation pagination idempotency description hashed redir redirect
         """
