@@ -2096,3 +2096,25 @@ def test_what_batch_80_held_that_is_no_credential(kind: str) -> None:
     value = made(24)
     lines = (f"    CLIENT_NOT_SO_SECRET = '{value}'",)
     _none_then_each(lines, (f"    CLIENT_SO_SECRET = '{value}'",), "uploadservices.py", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_81_held_that_is_no_credential(kind: str) -> None:
+    """Batch 81 (download managers; measured once, then looked at): a password's salt, stored
+    beside its hash (deluge's ``'pwd_salt': '7555…'``; a token's or a key's salt may sign, and is
+    found); a CAPTCHA's key named by the CAPTCHA alone, its public site key (pyload's
+    ``RECAPTCHA_KEY = "6Lc…"``; its ``RECAPTCHA_SECRET_KEY`` is found); and NZBGet's default
+    control password, in every guide to it."""
+    salt = made(40, "0123456789abcdef")
+    site = "6Lc" + made(37, ALNUM + "_-")
+    lines = (
+        f"    'pwd_salt': '{salt}',",
+        f'    RECAPTCHA_KEY = "{site}"',
+        'server = ServerProxy("http://nzbget:' + "tegbzn" + '6789@localhost:6789/xmlrpc")',
+    )
+    found = (
+        f'    "api_key_salt": "{salt}",',
+        f'    RECAPTCHA_SECRET_KEY = "{site}"',
+        f'server = ServerProxy("http://nzbget:{made(12)}@localhost:6789/xmlrpc")',
+    )
+    _none_then_each(lines, found, "server.py", kind)

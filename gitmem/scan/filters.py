@@ -53,6 +53,7 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # Google Authenticator's Key Uri Format's two TOTP secrets (JBSWY3DP…, HXDMVJEC…)
         *("8be5d113c0871ce1", "d3873980f248ddeb"),
         "0011cc25eb432071",  # the Azure storage emulator's well-known account key
+        "02bb725a5e3ae162",  # NZBGet's default control password (tegbzn6789), in every guide to it
         "aa6547439583c3a2",  # the Azure Cosmos DB emulator's well-known key (C2y6yDjf5/R+ob0N…)
         # Azure Storage's documentation's sample shared access signature (myaccount's
         # pictures/profile.jpg, sv=2012-02-12: its sig=dD80…, its URL escapes undone)
@@ -920,34 +921,43 @@ def secret_name(name: str) -> bool:
         or part.endswith(("password", "passwd", "secret", "token", "apikey"))
         or (part == "key" and before in _KEY_QUALIFIERS)
     ]
-    # a digest of the credential, however the name goes on: password_double_sha1_hex (ClickHouse's
-    # users.xml), token_sha256_b64
-    return bool(named) and _DIGEST_WORDS.isdisjoint(
-        _TRAILING_DIGITS_RE.sub("", part) for part in parts[named[-1] + 1 :]
+    return bool(named) and not _of_its_digest(parts, named[-1])
+
+
+def _of_its_digest(parts: list[str], at: int) -> bool:
+    """Whether a name goes on, after its credential's word, to name the credential's digest,
+    however it goes on (ClickHouse's ``password_double_sha1_hex``, ``token_sha256_b64``), or a
+    password's salt, which is stored beside its digest (deluge's ``pwd_salt``, appwrite's
+    ``passwordSalt``; a token's or a key's salt may be a key: tinode's ``api_key_salt`` signs)."""
+    after = {_TRAILING_DIGITS_RE.sub("", part) for part in parts[at + 1 :]}
+    return not _DIGEST_WORDS.isdisjoint(after) or (
+        "salt" in after and (parts[at] in _PASSWORD_WORDS or parts[at].endswith(_PASSWORD_ENDS))
     )
 
 
 _PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase", "passcode", "pwd", "pass", "pw"})
+_PASSWORD_ENDS = ("password", "passwd")
 
 
 def password_name(name: str) -> bool:
     """Whether a credential's name says password (people choose those, symbols and all), not key or
     token."""
-    return any(p in _PASSWORD_WORDS or p.endswith(("password", "passwd")) for p in _owned(name)[1])
+    return any(p in _PASSWORD_WORDS or p.endswith(_PASSWORD_ENDS) for p in _owned(name)[1])
 
 
 # Keys that are no credential whatever their value looks like: of data structures, databases,
 # caches, keyboards, a WebSocket handshake's (Sec-WebSocket-Key, whose camel case reads "web
 # socket": a nonce the client draws for each connection and sends in the clear, RFC 6455), and a
-# CAPTCHA's site key (reCAPTCHA's, hCaptcha's, Turnstile's: the public half, in every page that
-# shows one; its secret half is a "secret key")
+# CAPTCHA's site key, or its key named by the CAPTCHA alone (reCAPTCHA's, hCaptcha's, Turnstile's,
+# Solve Media's: pyload's RECAPTCHA_KEY, the public half, in every page that shows one; its secret
+# half is a "secret key" or a "private key")
 _DATA_KEYS = frozenset(
     _words(
         """
         primary foreign sort partition cache map dict hash hot short route i18n idempotency row
         column object storage lookup index unique composite natural surrogate group order dedup
         dedupe bucket s3 redis react list item registry translation message state query event config
-        field websocket socket site
+        field websocket socket site captcha recaptcha hcaptcha turnstile solvemedia
         """
     )
 )
