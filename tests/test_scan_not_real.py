@@ -2118,3 +2118,13 @@ def test_what_batch_81_held_that_is_no_credential(kind: str) -> None:
         f'server = ServerProxy("http://nzbget:{made(12)}@localhost:6789/xmlrpc")',
     )
     _none_then_each(lines, found, "server.py", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_83_held_that_is_no_credential(kind: str) -> None:
+    """Batch 83 (digital libraries; measured once, then looked at): a salt and a hex digest after
+    it, a password's hash (openlibrary's development accounts: ``"enc_password": "ffe5d$98df…"``).
+    A drawn value of the same length is found."""
+    salt, digest = made(12, "0123456789abcdef")[:5], hashlib.md5(made(12).encode()).hexdigest()
+    line = '{{"username": "admin", "enc_password": "{}", "created_on": "2013-03-20"}}'
+    _none_then_each((line.format(f"{salt}${digest}"),), (line.format(made(38)),), "dev.dump", kind)

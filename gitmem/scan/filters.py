@@ -1050,10 +1050,12 @@ def random_key(value: str) -> bool:
 # DEIN_SUCH_API_SCHLÜSSEL, TU_LLAVE_DE_API_DE_BÚSQUEDA; no generator draws a letter past ASCII)
 _IDENTIFIER_RE = lazy(r"(?:[^\W\d]|\$)[\w]*(?:(?:[?!]?\.|::|->)(?:[^\W\d]|\$)\w*)*(?:\(\))?")
 # A password's hash: bcrypt, argon2 (an htpasswd line's, its user first: john:$2y$…), PostgreSQL's
-# SCRAM verifier (SCRAM-SHA-256$4096:…), Django's (pbkdf2_sha256$600000$…)
+# SCRAM verifier (SCRAM-SHA-256$4096:…), Django's (pbkdf2_sha256$600000$…), or a salt and a hex
+# digest of MD5's to SHA-512's length after it (openlibrary's "enc_password": "ffe5d$98df…")
 _PASSWORD_HASH = (
     r"^(?:[\w.@-]{1,64}:)?\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$|(?i:^scram-sha-\d+\$)"
     r"|^(?:pbkdf2_sha\d+|bcrypt_sha256|argon2|scrypt)\$"
+    r"|^[\w./+]{1,32}\$(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}|[0-9a-fA-F]{128})$"
 )
 _PASSWORD_HASH_RE = lazy(_PASSWORD_HASH)
 # What a value in a credential's place is when it is no secret: code, a path, a hash, a version, a
