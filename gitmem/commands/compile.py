@@ -13,7 +13,8 @@ from gitmem.commands.output import echo, echo_json, problems_json, style, table
 from gitmem.compile.budget import rank_reason, tokens
 from gitmem.compile.checks import ignored_fix
 from gitmem.compile.compiler import Compiled, Mode, Request, compile_store, compiled_memories
-from gitmem.compile.reading import Disk, files_of
+from gitmem.compile.delivery import readers_of
+from gitmem.compile.reading import Disk, FileRead, files_of, read
 from gitmem.compile.verify import notes
 from gitmem.errors import CheckFailed, UsageError, shown
 from gitmem.gateway import find_project
@@ -486,7 +487,7 @@ def stats(user: bool, as_json: bool) -> int:
 def _stats_target(
     plan: TargetPlan, report: Report, by_id: dict[str, Memory], disk: Disk | None, show: Show
 ) -> dict[str, Any]:
-    """One target's figures for ``gitmem stats``: files and tokens (``disk``: as the clients read
+    """One target's figures for ``gitmem stats``: files and tokens (``disk``: as its client reads
     them on the disk, each file once, what `gitmem explain` says; ``None`` for the user-level
     files), what the budget left out and why, size limits."""
     item = _target_json(plan, show)
@@ -498,9 +499,11 @@ def _stats_target(
             for path, fp in plan.files.items()
         ]
     else:
-        read = files_of(disk, plan.files, plan.target.name)
-        item["files"] = [{"path": f.path, "tokens": f.tokens} for f in read]
-        read_chars = sum(f.chars for f in read)  # what `gitmem explain` counts, the index included
+        loaded = _read_by_its_client(disk, plan, report)
+        item["files"] = [{"path": f.path, "tokens": f.tokens} for f in loaded]
+        read_chars = sum(
+            f.chars for f in loaded
+        )  # what `gitmem explain` counts, the index included
         item["read_tokens"] = tokens(read_chars)
         item["tokens"] = tokens(
             max(0, read_chars - plan.index_chars)
@@ -521,6 +524,16 @@ def _stats_target(
         if use.target == plan.target.name and use.path in plan.files
     ]
     return item
+
+
+def _read_by_its_client(disk: Disk, plan: TargetPlan, report: Report) -> list[FileRead]:
+    """The files a target's client loads in a session at the root, as `gitmem explain` reads them
+    (a ``CLAUDE.md`` that links to ``AGENTS.md`` or imports it brings the hub's memories), and the
+    target's own files below the root; each real file once."""
+    clients = readers_of(plan.target.name, report.readers)[:1]
+    loaded = [file for client in clients for file in read(disk, client).files]
+    loaded += files_of(disk, plan.files, plan.target.name)
+    return list({file.real: file for file in loaded}.values())
 
 
 def _print_sources(sources: list[dict[str, Any]]) -> None:

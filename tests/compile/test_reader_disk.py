@@ -269,3 +269,36 @@ def test_codex_chain_limit_is_codex_s_not_every_agents_md_reader(
     checked = run("check")
     over = [line for line in checked.out.splitlines() if "is past a hard size limit" in line]
     assert len(over) == 1 and over[0].strip().startswith("Codex started in web/: web/AGENTS.md")
+
+
+def test_stats_counts_what_each_targets_client_reads_through_a_link_or_an_import(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """Round 45, on real layouts: fluidd's `CLAUDE.md` and `.github/copilot-instructions.md` are
+    links to `AGENTS.md`; authorizer's `CLAUDE.md` is the one line `@AGENTS.md`, its Copilot file a
+    link to it. Compile writes the block once, into `AGENTS.md`; `stats` counted nothing for
+    `claude` and `copilot`, whose clients read it. It counts what each target's client reads, as
+    `explain` does."""
+    set_config(project, targets=["agents", "claude", "copilot"])
+    (project / "AGENTS.md").write_text("# Team\n\nOur own words.\n", encoding="utf-8")
+    (project / ".github").mkdir()
+    memory("use-pnpm", "Use pnpm")
+    for claude in ("link", "import"):
+        for path in (project / "CLAUDE.md", project / ".github" / "copilot-instructions.md"):
+            path.unlink(missing_ok=True)
+        if claude == "link":
+            (project / "CLAUDE.md").symlink_to("AGENTS.md")
+            (project / ".github" / "copilot-instructions.md").symlink_to("../AGENTS.md")
+        else:
+            (project / "CLAUDE.md").write_text("@AGENTS.md\n", encoding="utf-8")
+            (project / ".github" / "copilot-instructions.md").symlink_to("../CLAUDE.md")
+        result = run("compile")
+        assert result.code == 0, result.err
+        assert (project / "AGENTS.md").read_text(encoding="utf-8").count("(`use-pnpm`)") == 1
+        stats = {t["name"]: t for t in json.loads(run("stats", "--json").out)["targets"]}
+        views = {v["name"]: v for v in json.loads(run("explain", "--json").out)["clients"]}
+        hub = stats["agents"]["tokens"]
+        assert hub > 0
+        for target, client in (("claude", "claude"), ("copilot", "copilot")):
+            assert stats[target]["tokens"] == hub, (claude, target)
+            assert sum(item["tokens"] for item in views[client]["files"]) == hub, (claude, client)
