@@ -144,42 +144,37 @@ class _JsonStrings:
     the pattern retried its walk from every quote of an unterminated string (a line of many
     ``\\"``: quadratic). A walk that reaches the end of the line fails for every later quote of
     that line too: those are escaped, so a walk from them is in step with this one; the next try
-    starts on the next line. A walk crosses each run of plain characters in one step of ``re``, and
-    stops only at an escape, a quote or a line's end (liwan's 3.4 MB line of JSON strings: the walk
-    takes 0.35 s, against 1.2 s for a step per character).
+    starts on the next line. A walk is one step of ``re`` over the string's characters and escapes,
+    to a quote, a line's end or an escape of nothing (liwan's 3.4 MB line of JSON strings: 0.2 s,
+    against 1.2 s for a step of Python per character; 30,000 escaped quotes: 0.9 ms, against 3.7).
     """
 
     def __init__(self, mark: str = '"') -> None:
         self.mark = mark
-        self.plain = lazy("[^" + mark + r"\\\n]*")  # what stands for itself in the string
+        # the string's characters: each stands for itself, or is an escape and what it escapes
+        self.walk = lazy("(?:[^" + mark + r"\\\n]|\\.)*+")
 
     def finditer(self, text: str, start: int = 0, end: int | None = None) -> Iterator[_String]:
         end = len(text) if end is None else min(end, len(text))
-        mark, plain = self.mark, self.plain
-        quote = text.find(mark, start, end)
+        quote = text.find(self.mark, start, end)
         while quote != -1:
-            index, units = quote + 1, 0
-            while True:
-                after = cast("re.Match[str]", plain.match(text, index, end)).end()
-                units += after - index
-                index = after
-                if index >= end or text[index] != "\\":  # a quote, a line's end or the text's
-                    break
-                if index + 1 >= end or text[index + 1] == "\n":  # an escape of nothing
-                    index += 1
-                    break
-                index += 2  # an escape and what it escapes: one unit
-                units += 1
+            index = cast("re.Match[str]", self.walk.match(text, quote + 1, end)).end()
+            size = index - quote - 1
+            if index < end and text[index] == "\\":  # an escape of nothing, last on its line
+                index += 1
             if index >= end:
                 return
             if text[index] == "\n":
                 # unterminated on its line: so is every string opening before the line ends
-                quote = text.find(mark, index + 1, end)
-            elif units >= 4:
-                yield _String(text, quote + 1, index)
-                quote = text.find(mark, index + 1, end)
+                quote = text.find(self.mark, index + 1, end)
+            elif size >= 8 or size - len(_ESCAPE_RE.findall(text, quote + 1, index)) >= 4:
+                yield _String(text, quote + 1, index)  # four characters or more, escapes as one
+                quote = text.find(self.mark, index + 1, end)
             else:
                 quote = index  # its closing quote may open the next string
+
+
+_ESCAPE_RE = lazy(r"\\.")  # an escape and what it escapes, in a string's walk
 
 
 _JSON_STRING_RE = _JsonStrings()
