@@ -619,9 +619,7 @@ def _search_only_key(text: str, start: int, end: int) -> bool:
 # SHA-512's length, or up to three digits fewer, as a number printed without its leading zeros),
 # on a line that names a salt within SALT_REACH characters either side, is such a digest.
 SALT_REACH = 512
-_HEX_DIGEST_RE = lazy(
-    r"[0-9a-fA-F]{29,32}|[0-9a-fA-F]{37,40}|[0-9a-fA-F]{61,64}|[0-9a-fA-F]{125,128}"
-)
+_HEX_DIGEST_RE = lazy(filters.hex_digest(dropped=3))
 _SALT_MEMBER_RE = lazy(r"""(?<![\w-])["']?salt["']?[ \t]*(?:=>?|:)""", re.IGNORECASE)
 
 

@@ -1049,13 +1049,24 @@ def random_key(value: str) -> bool:
 # (in any script: a translated guide's placeholder is a constant's name in its own language,
 # DEIN_SUCH_API_SCHLÜSSEL, TU_LLAVE_DE_API_DE_BÚSQUEDA; no generator draws a letter past ASCII)
 _IDENTIFIER_RE = lazy(r"(?:[^\W\d]|\$)[\w]*(?:(?:[?!]?\.|::|->)(?:[^\W\d]|\$)\w*)*(?:\(\))?")
+# A digest's length in hex: MD5's, SHA-1's, SHA-256's and SHA-512's
+DIGEST_HEX_LENGTHS = (32, 40, 64, 128)
+_DIGEST_LENGTHS = frozenset(DIGEST_HEX_LENGTHS)
+
+
+def hex_digest(dropped: int = 0) -> str:
+    """A pattern for a digest in hex, of one of ``DIGEST_HEX_LENGTHS`` or up to ``dropped`` digits
+    fewer (a number printed without its leading zeros)."""
+    return "|".join(f"[0-9a-fA-F]{{{size - dropped},{size}}}" for size in DIGEST_HEX_LENGTHS)
+
+
 # A password's hash: bcrypt, argon2 (an htpasswd line's, its user first: john:$2y$…), PostgreSQL's
 # SCRAM verifier (SCRAM-SHA-256$4096:…), Django's (pbkdf2_sha256$600000$…), or a salt and a hex
 # digest of MD5's to SHA-512's length after it (openlibrary's "enc_password": "ffe5d$98df…")
 _PASSWORD_HASH = (
     r"^(?:[\w.@-]{1,64}:)?\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$|(?i:^scram-sha-\d+\$)"
     r"|^(?:pbkdf2_sha\d+|bcrypt_sha256|argon2|scrypt)\$"
-    r"|^[\w./+]{1,32}\$(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}|[0-9a-fA-F]{128})$"
+    rf"|^[\w./+]{{1,32}}\$(?:{hex_digest()})$"
 )
 _PASSWORD_HASH_RE = lazy(_PASSWORD_HASH)
 # What a value in a credential's place is when it is no secret: code, a path, a hash, a version, a
@@ -1346,8 +1357,6 @@ def _words_and_a_typed_run(lowered: str) -> bool:
     return len(typed) == 1 and len(typed[0]) >= _RUN and _typed_run(typed[0])
 
 
-# A digest's length in hex: MD5's, SHA-1's, SHA-256's and SHA-512's
-_DIGEST_LENGTHS = frozenset((32, 40, 64, 128))
 _DIGESTS = ("md5", "sha1", "sha256", "sha512")
 
 
