@@ -97,6 +97,17 @@ DYNAMIC = {
         "re.compile",
     ): "a bytes pattern on a diff's @@ header line: anchored, no overlap",
     ("gitmem/scan/unicode.py", "lazy"): "one character class of hidden code points",
+    (
+        "gitmem/scan/decode.py",
+        "lazy",
+    ): "a string literal's walk for its quote: a possessive repeat of a character that is not the "
+    "quote, a backslash or a line break, or a backslash and one character; the two alternatives begin "
+    "with different characters, so one step per character",
+    (
+        "gitmem/scan/engine.py",
+        "lazy",
+    ): "an alternation of hex runs of bounded length (filters.hex_digest), matched whole against one "
+    "candidate value",
 }
 
 # Patterns of the scanner (engineer 26's area) that recheck does not prove safe for a search anywhere in a text, kept
