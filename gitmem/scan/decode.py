@@ -167,14 +167,14 @@ class _JsonStrings:
             if text[index] == "\n":
                 # unterminated on its line: so is every string opening before the line ends
                 quote = text.find(self.mark, index + 1, end)
-            elif size >= 8 or size - len(_ESCAPE_RE.findall(text, quote + 1, index)) >= 4:
+            elif size >= 8 or size - len(_ESCAPE_PAIR_RE.findall(text, quote + 1, index)) >= 4:
                 yield _String(text, quote + 1, index)  # four characters or more, escapes as one
                 quote = text.find(self.mark, index + 1, end)
             else:
                 quote = index  # its closing quote may open the next string
 
 
-_ESCAPE_RE = lazy(r"\\.")  # an escape and what it escapes, in a string's walk
+_ESCAPE_PAIR_RE = lazy(r"\\.")  # an escape and what it escapes, in a string's walk
 
 
 _JSON_STRING_RE = _JsonStrings()

@@ -187,11 +187,16 @@ def fingerprint(path: str, rule: str, line: str) -> str:
 def masked_line(text: str, start: int, end: int) -> str:
     """The line (or lines) of ``text[start:end]`` with it replaced by ``MASK``, stripped,
     bounded either side."""
-    line_start = max(text.rfind("\n", 0, start) + 1, start - _CONTEXT)
-    line_end = text.find("\n", end, end + _CONTEXT)
-    if line_end == -1:
-        line_end = min(len(text), end + _CONTEXT)
+    line_start, line_end = _line_around(text, start, end, _CONTEXT)
     return (text[line_start:start] + MASK + text[end:line_end]).strip()
+
+
+def _line_around(text: str, start: int, end: int, reach: int) -> tuple[int, int]:
+    """Where the line of ``text[start:end]`` begins and ends, ``reach`` characters either side at
+    most (a line of a megabyte is not read whole for each value on it)."""
+    low = max(text.rfind("\n", max(0, start - reach), start) + 1, start - reach)
+    high = text.find("\n", end, end + reach)
+    return low, (min(len(text), end + reach) if high == -1 else high)
 
 
 def _line_digest(line: str) -> str:
@@ -607,7 +612,9 @@ def _search_only_key(text: str, start: int, end: int) -> bool:
     if _ALGOLIA_KEY_RE.fullmatch(text, start, end) is None:
         return False
     reach = max(0, start - SEARCH_CONFIG_REACH)
-    named = text[max(reach, text.rfind("\n", reach, start) + 1) : start].lower()  # its line's
+    named = text[
+        _line_around(text, start, end, SEARCH_CONFIG_REACH)[0] : start
+    ].lower()  # its line's
     if "admin" in named or "write" in named:
         return False
     return _INDEX_NAME_RE.search(text, reach, end + SEARCH_CONFIG_REACH) is not None
@@ -627,11 +634,7 @@ def _salted_digest(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` is a digest in hex, with a salt named on its line."""
     if _HEX_DIGEST_RE.fullmatch(text, start, end) is None:
         return False
-    low = max(text.rfind("\n", max(0, start - SALT_REACH), start) + 1, start - SALT_REACH)
-    high = text.find("\n", end, end + SALT_REACH)
-    if high < 0:
-        high = min(len(text), end + SALT_REACH)
-    return _SALT_MEMBER_RE.search(text, low, high) is not None
+    return _SALT_MEMBER_RE.search(text, *_line_around(text, start, end, SALT_REACH)) is not None
 
 
 # A stored resource's record: an object with an ``id`` and a date and time, as an API returns it

@@ -156,8 +156,7 @@ def is_documented_example(value: str) -> bool:
     or not (a signature's ``%2f``, its decoded layer's ``/``); or one edited, its beginning kept
     (``_DOCUMENTED_BEGINNINGS``)."""
     period = (value + value).find(value, 1)  # the shortest piece the value repeats, if any
-    unescaped = _ESCAPE_RE.sub(lambda escape: chr(int(escape[0][1:], 16)), value)
-    readings = {value, value.rpartition(":")[2], value[:period], unescaped}
+    readings = {value, value.rpartition(":")[2], value[:period], _unescaped(value)}
     return (
         value in _EXAMPLE_SIGNING_KEYS
         or not _DOCUMENTED_EXAMPLES.isdisjoint(map(digest16, readings))
@@ -637,13 +636,18 @@ def _said_again(words: list[str]) -> bool:
     )
 
 
+def _unescaped(value: str) -> str:
+    """A value with its URL escapes undone once, each to the character of its byte."""
+    return _ESCAPE_RE.sub(lambda escape: chr(int(escape[0][1:], 16)), value)
+
+
 def _plain(lowered: str) -> str:
     """A value with its URL escapes undone (as UTF-8, or each a byte; an escaped escape too:
     ``abc%2520xyz`` is ``abc xyz``) and its accents dropped."""
     for _ in range(_ESCAPE_LAYERS):
         if _ESCAPE_RE.search(lowered) is None:
             break
-        raw = _ESCAPE_RE.sub(lambda escape: chr(int(escape[0][1:], 16)), lowered)
+        raw = _unescaped(lowered)
         try:
             lowered = raw.encode("latin-1").decode("utf-8")
         except UnicodeError:  # no UTF-8, or a character past latin-1 beside the escapes

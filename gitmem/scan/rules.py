@@ -300,10 +300,7 @@ RULES: tuple[Rule, ...] = (
         # not a signed request's credential scope (a presigned URL's X-Amz-Credential=AKIA…/date/
         # region/s3/aws4_request): the id every signed request names, no secret beside it; nor
         # twenty capitals inside a run of letters of both cases (base64: pdf.js's embedded wasm)
-        pattern=(
-            r"(?<![A-Za-z0-9])(?<![Cc]redential=)"
-            r"(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})(?![A-Za-z0-9])"
-        ),
+        pattern=(_B + r"(?<![Cc]redential=)(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})" + _E),
         entropy=3.0,
         examples=lambda: (
             _j("aws_access_key_id = AKIA", _r(_B32, 16)),
