@@ -450,6 +450,10 @@ class Tool(Record):
     ``compile.delivery`` bridges such a file to AGENTS.md with one where no other client in use
     follows it.
     """
+    imports_apart: bool = False
+    """A file its imports bring is read apart from the files it reads itself: one it reads and
+    imports too reaches the model twice (measured, the Copilot CLI 1.0.102, with a CLAUDE.md of
+    ``@AGENTS.md``; a file imported twice arrives once, as Claude Code's does)."""
     imports_above: bool = True
     """The client follows the imports of the files above the folder it starts in too (Claude Code
     2.1.332 does not:
@@ -890,6 +894,7 @@ TOOLS: tuple[Tool, ...] = (
         # GEMINI.md's
         reads=(Read("copilot"), Read("agents"), Read("gemini"), Read("claude")),
         follows_imports=("claude",),
+        imports_apart=True,
         # measured, Copilot CLI 1.0.102: AGENTS.md, GEMINI.md and .claude/CLAUDE.md (CLAUDE.md as
         # Claude Code does)
         touches=("AGENTS.md", "GEMINI.md", "CLAUDE.md", ".claude/CLAUDE.md"),

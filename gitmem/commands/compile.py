@@ -529,11 +529,12 @@ def _stats_target(
 def _read_by_its_client(disk: Disk, plan: TargetPlan, report: Report) -> list[FileRead]:
     """The files a target's client loads in a session at the root, as `gitmem explain` reads them
     (a ``CLAUDE.md`` that links to ``AGENTS.md`` or imports it brings the hub's memories), and the
-    target's own files below the root; each real file once."""
+    target's own files below the root that it did not read there (a file the client reads twice,
+    as the Copilot CLI does a file it reads and imports, counts twice)."""
     clients = readers_of(plan.target.name, report.readers)[:1]
     loaded = [file for client in clients for file in read(disk, client).files]
-    loaded += files_of(disk, plan.files, plan.target.name)
-    return list({file.real: file for file in loaded}.values())
+    seen = {file.real for file in loaded}
+    return loaded + [f for f in files_of(disk, plan.files, plan.target.name) if f.real not in seen]
 
 
 def _print_sources(sources: list[dict[str, Any]]) -> None:

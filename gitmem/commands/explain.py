@@ -11,7 +11,6 @@ from gitmem.commands import open_store, today
 from gitmem.commands.output import echo, echo_json, some
 from gitmem.compile import budget
 from gitmem.compile.compiler import Request, compile_store, compiled_memories
-from gitmem.compile.delivery import Loaded
 from gitmem.compile.explain import explain as explain_path
 from gitmem.compile.explain import index_tokens, memory_tokens
 from gitmem.compile.reading import Disk, FileRead, Tracked
@@ -201,7 +200,7 @@ def _print(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> N
         f"{view.tokens:,} tokens"
     )
     touching = " (when it touches the file)"
-    loaded: list[tuple[FileRead | Loaded, str]] = [
+    loaded: list[tuple[FileRead, str]] = [
         *zip(view.files, repeat("")),
         *zip(view.touched, repeat(touching)),
     ]
@@ -219,10 +218,8 @@ def _print(view: ClientView, tokens: dict[str, int], lines: dict[str, int]) -> N
         echo(f"  on demand, through {how}: {some(view.on_demand, 8)}")
 
 
-def _more(item: Any) -> str:
+def _more(item: FileRead) -> str:
     """A file's link, hand-written tokens, git state and limits, as read from the disk."""
-    if not isinstance(item, FileRead):
-        return ""
     parts = [f"-> {item.real}"] if item.linked else []
     if item.hand_chars:
         parts.append(f"hand-written {item.hand_tokens:,} tokens")

@@ -1,6 +1,6 @@
 """The checks compile makes on what it is about to write: globs a target's frontmatter cannot carry,
-the tools' size limits, hidden Unicode in compiled output or around it, a client that would still
-receive a memory twice, and memories whose ``targets`` reach no configured target."""
+the tools' size limits, hidden Unicode in compiled output or around it, and memories whose
+``targets`` reach no configured target (what each client then reads is ``compile.verify``'s)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from collections.abc import Collection, Sequence
 
 from gitmem.compile.budget import room_tokens
 from gitmem.compile.changes import LimitUse, Report
-from gitmem.compile.delivery import twice
 from gitmem.compile.plan import FilePlan, TargetPlan
 from gitmem.compile.reading import GitView
 from gitmem.compile.scoping import expand_braces
@@ -213,21 +212,6 @@ def ignored_fix(path: str) -> str:
         f"add `!{path}` at the end of .gitignore (or remove the pattern that matches it: "
         f"`git check-ignore -v {path}` names it)"
     )
-
-
-def read_twice(plans: Sequence[TargetPlan], touched: set[str], report: Report) -> None:
-    """A client in use that would receive a memory twice (compile places each memory once, so only
-    hand-written text can cause it: a CLAUDE.md the Copilot CLI reads beside AGENTS.md, an import
-    written by hand): said when one of gitmem's files changes, as soft limits are."""
-
-    if not touched:
-        return
-    for line in twice({plan.target.name: plan for plan in plans}, report.readers):
-        report.warnings.append(
-            f"{line}: the copy outside AGENTS.md comes from hand-written text (an @AGENTS.md "
-            "import of your own, which the clients that read both files follow): drop the import, "
-            "or the target (`gitmem explain` shows each client's files)"
-        )
 
 
 def unreached(memories: Sequence[Memory], reached: Collection[str], report: Report) -> None:

@@ -189,7 +189,6 @@ def prepare(
     report.warnings.extend(note for path, note in report.notes if path in touched)
     checks.rules_twice(memories, desired, finals, _first_block(report), report)
     checks.hidden_unicode(desired, finals, report)
-    checks.read_twice(report.plans, touched, report)
     report.changes.sort(key=lambda change: change.path)
     return report
 

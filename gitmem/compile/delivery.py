@@ -29,21 +29,18 @@ reading ``GEMINI.md``): what a client gets from another target's files is left o
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
-from gitmem.compile.readers import READERS, Reader, follows, imports_file
-from gitmem.compile.scoping import FileSpec
+from gitmem.compile.readers import READERS, Reader, imports_file
 from gitmem.globmatch import match, parse
 from gitmem.records import Record
 from gitmem.tools import Target
 
 if TYPE_CHECKING:
-    from gitmem.compile.plan import FilePlan, TargetPlan
+    from gitmem.compile.plan import TargetPlan
 
 HUB = "agents"
 HUB_FILE = "AGENTS.md"
@@ -339,87 +336,13 @@ def excluded(
 # -- what a client receives: the check that every memory arrives once, and `gitmem explain` --------
 
 
-class Loaded(Record):
-    """A file of gitmem's that a client loads, and the memories it brings (through an import
-    too)."""
-
-    path: str
-    target: str
-    ids: tuple[str, ...]
-    chars: int  # what gitmem writes in it (its block or the whole file)
-    via: str = ""  # the file that imports it, for a file reached through an import
-    listed: tuple[str, ...] = ()  # the left-out memories it names as index lines only
-
-    @classmethod
-    def of(cls, path: str, target: str, file_plan: FilePlan, via: str = "") -> Loaded:
-        return cls(path, target, file_plan.ids, len(file_plan.text()), via, file_plan.listed)
-
-
 def in_use(plans: Mapping[str, TargetPlan], readers: Sequence[Reader] = READERS) -> list[Reader]:
     """The clients whose own target is compiled (``readers``: as the project's settings make
     them read)."""
     return [reader for reader in readers if reader.own in plans]
 
 
-def loads(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> list[Loaded]:
-    """The files of gitmem's that ``reader`` loads in a session started in ``folder`` ("" for the
-    root), as the records say it reads them (``readers.READERS``: measured where the client is
-    installable).
-    """
-    out: list[Loaded] = []
-    for name in _read(reader, plans, folder):
-        plan = plans[name]
-        if BRIDGES[plan.bridge].own_only and name != reader.own:
-            continue  # its client's own file, which no other client reads
-        for path, file_plan in plan.files.items():
-            spec = file_plan.spec
-            if spec.globs or not _on_the_way(spec, folder, reader.chain):
-                continue
-            out.append(Loaded.of(path, name, file_plan))
-            if spec.imports and follows(reader, name, _directory(spec), folder):
-                out += _imported(plans, spec.directory, spec.imports, path)
-        if BRIDGES[plan.bridge].hand_import and follows(reader, name, "", folder):
-            out += _imported(
-                plans, "", HUB_FILE, plan.target.root_file
-            )  # the team's own @AGENTS.md
-    return out
-
-
-def _read(reader: Reader, plans: Mapping[str, TargetPlan], folder: str = "") -> list[str]:
-    """The compiled targets whose files ``reader`` started in ``folder`` reads (a fallback only
-    where its condition holds; what the project's settings name only at the root)."""
-    names = [
-        name
-        for name in reader.reads
-        if name in plans and (not folder or name not in reader.at_root)
-    ]
-    for name, unless in reader.fallbacks:
-        if name in plans and name not in names and unless not in plans:
-            names.append(name)
-    return names
-
-
-def touching(reader: Reader, plans: Mapping[str, TargetPlan], file: str) -> list[Loaded]:
-    """What ``reader``, started at the root, has loaded once it touches ``file`` (a repository path
-    in a folder): what it loads at the start, the files of the folders down to the file's whose path
-    within their folder is one of ``reader.touches`` (measured: the Copilot CLI loads
-    ``web/.claude/CLAUDE.md`` then, which it does not read at the root), and the path-scoped files
-    of its own target whose globs match the file.
-    """
-    out = loads(reader, plans, "")
-    seen = {item.path for item in out}
-    folder = file.rpartition("/")[0]
-    for name in _read(reader, plans):
-        for path, file_plan in plans[name].files.items():
-            spec = file_plan.spec
-            if path in seen or spec.globs or spec.root or not _on_the_way(spec, folder, True):
-                continue
-            if path.removeprefix(spec.directory + "/") in reader.touches:
-                out.append(Loaded.of(path, name, file_plan))
-    return out + [item for item in globbed(reader, plans, file) if item.path not in seen]
-
-
-def globbed(reader: Reader, plans: Mapping[str, TargetPlan], file: str) -> list[Loaded]:
+def globbed(reader: Reader, plans: Mapping[str, TargetPlan], file: str) -> list[str]:
     """The path-scoped files of ``reader``'s own target whose globs match ``file`` (Cursor's globs,
     Copilot's ``applyTo``, Claude Code's ``paths:``): the client loads them when it works on the
     file.
@@ -428,78 +351,7 @@ def globbed(reader: Reader, plans: Mapping[str, TargetPlan], file: str) -> list[
     if not file or own is None:
         return []
     return [
-        Loaded.of(path, reader.own, file_plan)
+        path
         for path, file_plan in own.files.items()
         if any(match(parse(glob), file) for glob in file_plan.spec.globs)
     ]
-
-
-def _imported(plans: Mapping[str, TargetPlan], directory: str, name: str, via: str) -> list[Loaded]:
-    hub = plans.get(HUB)
-    path = f"{directory}/{name}" if directory else name
-    if hub is None or path not in hub.files:
-        return []
-    return [Loaded.of(path, HUB, hub.files[path], via)]
-
-
-def _directory(spec: FileSpec) -> str:
-    return spec.directory if not spec.root else ""
-
-
-def _on_the_way(spec: FileSpec, folder: str, chain: bool) -> bool:
-    """Whether a client started in ``folder`` loads ``spec``: the root's files and those of the
-    folders down to it (``chain``), or only those of ``folder`` itself."""
-    directory = _directory(spec)
-    if not chain:
-        return directory == folder
-    return directory == "" or f"{folder}/".startswith(f"{directory}/")  # it, or a folder below
-
-
-def twice(plans: Mapping[str, TargetPlan], readers: Sequence[Reader] = READERS) -> list[str]:
-    """Every client in use that would receive a memory more than once, in any folder gitmem writes
-    to: one line each. Compile keeps it empty by construction; hand-written imports can still make
-    it so.
-    """
-    folders = sorted(
-        {"", *(fp.spec.directory for plan in plans.values() for fp in plan.files.values())}
-    )
-    found = []
-    for reader in in_use(plans, readers):
-        sessions = [
-            (f" started in {folder}/" if folder else "", loads(reader, plans, folder))
-            for folder in folders
-        ]
-        sessions += [
-            (
-                f" started at the root and touching a file in {folder}/",
-                touching(reader, plans, f"{folder}/file"),
-            )
-            for folder in folders
-            if folder
-        ]
-        for where, files in sessions:
-            line = _repeated(reader, where, files)
-            if line:
-                found.append(line)
-                break
-    return found
-
-
-def _repeated(reader: Reader, where: str, files: Sequence[Loaded]) -> str:
-    """The line saying that ``reader``, having loaded ``files``, gets memories more than once,
-    or ""."""
-    counts = Counter(chain.from_iterable(item.ids for item in files))
-    repeated = sorted(memory_id for memory_id, count in counts.items() if count > 1)
-    if not repeated:
-        return ""
-    paths = (
-        item.path + (f" (imported by {item.via})" if item.via else "")
-        for item in files
-        if set(item.ids) & set(repeated)
-    )
-    names = " and ".join(dict.fromkeys(paths))
-    noun = "memory" if len(repeated) == 1 else "memories"
-    return (
-        f"{reader.client}{where} reads {names}, so it gets {len(repeated)} {noun} more than once "
-        f"({', '.join(repeated[:3])}{', …' if len(repeated) > 3 else ''})"
-    )

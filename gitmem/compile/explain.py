@@ -1,7 +1,6 @@
 """``gitmem explain``: what each configured client receives when it works on a path, from the same
 placement and reading records compile uses (``reading.read``: the files on the disk as the client
-walks them, which compile's verification reads too; ``delivery.globbed``), so what it says is what
-compile wrote for the clients to read.
+walks them, which compile's verification reads too), so what it says is what the clients read.
 
 Per client: the files of gitmem's it loads in a session started in the path's folder (and, for a
 file, the glob-scoped files a client loads when it touches that file), the memories that arrive in
@@ -17,7 +16,6 @@ from dataclasses import dataclass
 
 from gitmem.compile import budget, delivery, leftout, reading, render
 from gitmem.compile.changes import Report
-from gitmem.compile.delivery import Loaded
 from gitmem.compile.plan import TargetPlan
 from gitmem.compile.readers import Reader
 from gitmem.compile.reading import Disk, FileRead
@@ -32,7 +30,7 @@ class ClientView:
     key: str
     target: str
     files: Sequence[FileRead]  # what it loads at the start, read from the disk
-    touched: list[Loaded]  # glob-scoped files it loads when it touches the path (a file)
+    touched: list[FileRead]  # glob-scoped files it loads when it touches the path (a file)
     full: list[str]  # memory ids arriving in full, in the order of the files
     index: list[str]  # ids arriving as index lines only (``compile.leftout``)
     on_demand: list[str]  # for its target, in no file it loads
@@ -42,8 +40,7 @@ class ClientView:
 
     @property
     def tokens(self) -> int:
-        loaded: list[FileRead | Loaded] = [*self.files, *self.touched]
-        return budget.tokens(sum(item.chars for item in loaded))
+        return budget.tokens(sum(item.chars for item in [*self.files, *self.touched]))
 
 
 def explain(
@@ -90,9 +87,8 @@ def _view(
     disk: Disk,
 ) -> ClientView:
     files = reading.read(disk, reader, folder).files
-    touched = delivery.globbed(reader, plans, file)
-    loaded: list[FileRead | Loaded] = [*files, *touched]
-    full = dict.fromkeys(i for item in loaded for i in item.ids)
+    touched = reading.files_of(disk, delivery.globbed(reader, plans, file), reader.own)
+    full = dict.fromkeys(i for item in [*files, *touched] for i in item.ids)
     index = dict.fromkeys(i for item in files for i in item.listed if i not in full)
     got = full.keys() | index.keys()
     on_demand = [m.id for m in memories if m.is_for(reader.own) and m.id not in got]

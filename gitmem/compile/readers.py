@@ -40,6 +40,7 @@ class Reader(Record):
     tracked_only: bool = (
         False  # it reads only what git tracks (``Tool.tracked_only``: Copilot code review)
     )
+    imports_apart: bool = False  # ``Tool.imports_apart``: the Copilot CLI
 
 
 def _reader(tool: Tool) -> Reader:
@@ -61,6 +62,7 @@ def _reader(tool: Tool) -> Reader:
         tool.name,
         tool.touches,
         tracked_only=tool.tracked_only,
+        imports_apart=tool.imports_apart,
     )
 
 

@@ -64,6 +64,7 @@ class How(Enum):
     SETTING = "setting"
     IMPORT = "import"  # through an ``@FILE`` of a file it read (``readers.imported``)
     RULES = "rules"  # a file of its own target's rules folder whose frontmatter loads it always
+    TOUCHED = "touched"  # a file of a folder it loads once it touches a file there (``touches``)
 
 
 class FileRead(Record):
@@ -103,6 +104,7 @@ class Reading(Record):
     client: Reader
     folder: str
     files: tuple[FileRead, ...]
+    touching: str = ""  # the folder of a file it has touched (``read``'s ``touching``)
 
     def arrivals(self) -> dict[str, int]:
         """How many times each memory reaches the client (in full, or as an index line)."""
@@ -268,9 +270,14 @@ def _file_of(target: Target, folder: str) -> str | None:
     return _in(folder, target.dir_file) if target.dir_file else None
 
 
-def read(disk: Disk, reader: Reader, folder: str = "") -> Reading:
+def read(
+    disk: Disk, reader: Reader, folder: str = "", touching: str = "", globbed: Sequence[str] = ()
+) -> Reading:
     """What ``reader`` loads in a session started in ``folder`` ("" for the root), read from
-    ``disk``."""
+    ``disk``; with ``touching`` (a folder), once it has touched a file there too: the files of the
+    folders down to it whose path in their folder is one of ``Reader.touches`` (measured: the
+    Copilot CLI started at the root loads web/.claude/CLAUDE.md then, which it does not read at the
+    start), and ``globbed``, its own target's path-scoped files whose globs match that file."""
     folders = chain(folder) if reader.chain else [folder]
     walk = _Walk(disk, reader, folder)
     own = TARGET_BY_NAME.get(reader.own)
@@ -279,7 +286,12 @@ def read(disk: Disk, reader: Reader, folder: str = "") -> Reading:
             walk.add(path, own.name, How.RULES)
     for where in folders:
         _in_folder(walk, reader, where, folder)
-    return Reading(reader, folder, tuple(walk.limited()))
+    for where in chain(touching)[1:]:
+        for name in reader.touches:
+            walk.add(_in(where, name), _target_named(_in(where, name)), How.TOUCHED)
+    for path in globbed:
+        walk.add(path, reader.own, How.TOUCHED)
+    return Reading(reader, folder, tuple(walk.limited()), touching)
 
 
 def _in_folder(walk: _Walk, reader: Reader, where: str, folder: str) -> None:
@@ -380,22 +392,28 @@ def files_of(disk: Disk, paths: Iterable[str], target: str) -> list[FileRead]:
 
 
 class _Walk:
-    """The files one reading has loaded so far, each real file once."""
+    """The files one reading has loaded so far, each real file once (for a client that reads its
+    imports apart, ``Reader.imports_apart``: once among those it reads itself, once among those
+    imported)."""
 
     def __init__(self, disk: Disk, reader: Reader | None, folder: str = "") -> None:
         self.disk = disk
         self.folder = folder
         self.reader = reader
         self.files: list[FileRead] = []
-        self.seen: set[str] = set()
+        self.read: set[str] = set()
+        self.imported = self.read if reader is None or not reader.imports_apart else set()
         self.texts: dict[str, str] = {}
 
     def add(self, path: str, target: str, how: How, via: str = "", depth: int = 0) -> None:
         found = self.disk.get(path)
-        if found.real in self.seen:
+        seen = self.imported if how is How.IMPORT else self.read
+        if found.real in seen:
+            if seen is not self.imported and found.text is not None:  # read already, imports apart
+                self._follow(path, target, how, found.text, depth)  # (the Copilot CLI: measured)
             return
         if found.tracked is Tracked.OUTSIDE:  # its real path is its own
-            self.seen.add(path)
+            seen.add(path)
             self.files.append(FileRead(path, path, target, how, Tracked.OUTSIDE, 0, 0, via=via))
             return
         if found.text is None:
@@ -403,31 +421,31 @@ class _Walk:
         tracked = found.tracked  # of the path and the file it leads to (Disk._load)
         if self.reader is not None and self.reader.tracked_only and tracked is not Tracked.TRACKED:
             return  # it reads the tree git tracks (code review on GitHub): this file is not there
-        self.seen.add(found.real)
+        seen.add(found.real)
         self.texts[path] = found.text
         chars, hand, ids, listed = self.disk.contents(path, found.text)
         item = FileRead(
             path, found.real, target, how, tracked, chars, hand, ids, listed, via, (), found.size
         )
         self.files.append(item)
-        self._follow(item, found.text, depth)
+        self._follow(path, target, how, found.text, depth)
 
-    def _follow(self, item: FileRead, text: str, depth: int) -> None:
-        """Load, right after ``item``, the files its ``@FILE`` imports name, where the client
-        follows them (those of folders above the start one only where it does:
-        ``Reader.imports_above``), 3 levels deep.
+    def _follow(self, via: str, target: str, how: How, text: str, depth: int) -> None:
+        """Load, right after the file ``via`` (``target``'s, reached ``how``), the files its
+        ``@FILE`` imports name, where the client follows them (those of folders above the start one
+        only where it does: ``Reader.imports_above``), 3 levels deep.
         """
         reader = self.reader
         if reader is None or depth > 3:
             return
-        directory = item.path.rpartition("/")[0]
-        followed = follows(reader, item.target, directory, self.folder)
-        if item.how is not How.IMPORT and not followed:  # an imported file's imports are followed
+        directory = via.rpartition("/")[0]
+        followed = follows(reader, target, directory, self.folder)
+        if how is not How.IMPORT and not followed:  # an imported file's imports are followed
             return
         for name in _imported(text):
             path = os.path.normpath(_in(directory, name)).replace(os.sep, "/")
             if path.split("/", 1)[0] != "..":  # not above the repository's root
-                self.add(path, _target_named(path), How.IMPORT, via=item.path, depth=depth + 1)
+                self.add(path, _target_named(path), How.IMPORT, via=via, depth=depth + 1)
 
     def _has(self, limit: Limit) -> bool:
         """Whether the client of this reading is cut by ``limit`` (every client, without one)."""

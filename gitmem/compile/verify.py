@@ -183,6 +183,11 @@ def _client(
         seen = reading.read(disk, reader, folder)
         at_root = at_root if folder else frozenset().union(*map(disk.arriving, seen.files))
         out += _session(reader, seen, scoped[folder], passed, at_root, disk)
+    nothing = _Scope(frozenset(), {})  # what reaches it there is the root's: only twice is new
+    for folder in list(scoped)[1:] if reader.touches else []:
+        globbed = delivery.globbed(reader, plans, f"{folder}/file")
+        seen = reading.read(disk, reader, "", folder, globbed)
+        out += _session(reader, seen, nothing, (), (), disk)
     return out
 
 
@@ -286,9 +291,17 @@ def _missing(reader: Reader, folder: str, memory_id: str, at_root: bool) -> _Fou
 
 
 def _twice(reader: Reader, seen: reading.Reading, memory_id: str) -> _Found:
-    paths = ", ".join(item.path for item in seen.files if memory_id in (*item.ids, *item.listed))
-    explain = f"`gitmem explain {seen.folder or '.'} --client {reader.name}`"
-    return Fault.TWICE, memory_id, f"it reads {paths}; see {explain}"
+    """The files that bring ``memory_id`` more than once, and the hand-written import among them
+    (compile writes each memory once: a second copy comes from the team's text)."""
+    items = [item for item in seen.files if memory_id in (*item.ids, *item.listed)]
+    paths = ", ".join(
+        item.path + (f" (imported by {item.via})" if item.via else "") for item in items
+    )
+    when = f" once it touches a file in {seen.touching}/" if seen.touching else ""
+    explain = f"`gitmem explain {seen.touching or seen.folder or '.'} --client {reader.name}`"
+    vias = [item.via for item in items if item.via]
+    fix = f"drop the @{items[-1].path} import of {vias[0]}, or the target; " if vias else ""
+    return Fault.TWICE, memory_id, f"it reads {paths}{when}; {fix}see {explain}"
 
 
 # What git's view of a file a client reads makes of it: the fault, its fix, and whether it is one

@@ -9,6 +9,7 @@ with CLAUDE.md -> AGENTS.md beside Copilot compile added .claude/CLAUDE.md, a se
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -90,3 +91,69 @@ def test_explain_agrees_with_the_real_clients_on_linked_rules_files(
             assert got == explained(repo, name, folder), where
             if name != "gemini":  # Gemini CLI reads GEMINI.md only: the memories reach it on demand
                 assert text.count(ACTIVE) == 1, where
+
+
+def _importing_repo(tmp_path: Path, copilot_link: bool) -> tuple[Path, str]:
+    """authorizer's layout (round 45): a hand-written CLAUDE.md that is the one line ``@AGENTS.md``, and, with
+    ``copilot_link``, .github/copilot-instructions.md a link to that CLAUDE.md. Returns the repository and what
+    compile said."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    sh(repo, "git", "init", "-q", "-b", "main")
+    (repo / "AGENTS.md").write_text(
+        f"# Team notes\n\nThe {HAND} service owns the queue.\n", "utf-8"
+    )
+    (repo / "CLAUDE.md").write_text("@AGENTS.md\n", "utf-8")
+    if copilot_link:
+        (repo / ".github").mkdir()
+        (repo / ".github" / "copilot-instructions.md").symlink_to("../CLAUDE.md")
+    flags = ("--target", "agents", "--target", "claude", "--target", "copilot")
+    sh(repo, "gitmem", "init", "--no-hooks", "--mcp", *flags)
+    sh(
+        repo,
+        "gitmem",
+        "add",
+        f"Use pnpm, never npm ({ACTIVE})",
+        "--body",
+        "npm rewrites pnpm-lock.yaml.",
+    )
+    compiled = subprocess.run(
+        ["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False
+    )
+    assert compiled.returncode == 0, compiled.stderr
+    sh(repo, "git", "add", "-A")
+    sh(repo, "git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init")
+    return repo, compiled.stderr
+
+
+def _arrivals(repo: Path, name: str) -> int:
+    """How many times `gitmem explain --client NAME` says the one memory arrives, file by file."""
+    (view,) = json.loads(sh(repo, "gitmem", "explain", "--client", name, "--json"))["clients"]
+    return sum(len(item["memories"]) for item in view["files"])
+
+
+@pytest.mark.parametrize("copilot_link", [False, True], ids=["import", "import-and-link"])
+def test_a_file_read_and_imported_reaches_the_copilot_cli_twice(
+    copilot_link: bool, model: FakeModel, tmp_path: Path
+) -> None:
+    """The Copilot CLI reads AGENTS.md and CLAUDE.md, and follows CLAUDE.md's @imports apart from what it reads itself:
+    AGENTS.md reached both ways reaches the model twice (measured, 1.0.102), Claude Code's once. On badf90d the disk
+    reader counted it once: `explain` said once and `check` passed, while compile's warning, from gitmem's plan, said
+    twice."""
+    repo, compiled = _importing_repo(tmp_path, copilot_link)
+    assert "GitHub Copilot CLI: memory " in compiled and "reaches it more than once" in compiled, (
+        compiled
+    )
+    checked = subprocess.run(
+        ["gitmem", "check"], cwd=repo, capture_output=True, text=True, check=False
+    )
+    assert (
+        checked.returncode == 1 and "GitHub Copilot CLI: memory" in checked.stdout + checked.stderr
+    )
+    for name, times in (("claude", 1), ("copilot", 2)):
+        session = run(CLIENTS[name], repo, PROMPT, model, tmp_path / f"home-{name}")
+        assert session.code == 0, f"{name} exited {session.code}: {session.err[-3000:]}"
+        text = session.first().text()
+        assert received(repo, text) == explained(repo, name, ""), name
+        assert (text.count(ACTIVE), text.count(HAND)) == (times, times), name
+        assert _arrivals(repo, name) == times, name

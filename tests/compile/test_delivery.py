@@ -1,24 +1,31 @@
 """Compile's placement (gitmem/compile/delivery.py) for every pair of targets and for all at once: no client in
 use receives a memory twice, and each receives every memory meant for it (at the root: those without paths; in
 web/: the web/** one too, where the client has a file there). The real clients confirm it in
-tests/clients/test_delivery.py; here the reading records (compile/readers.py) stand in for them, so every
-combination can be checked."""
+tests/clients/test_delivery.py; here the files are compiled into a real repository and read from the disk by the
+reader `check` and `explain` use (compile/reading.py, with the records of compile/readers.py), so every combination
+can be checked."""
 
 from __future__ import annotations
 
 import itertools
 import json
+from collections import Counter
+from datetime import date
 from pathlib import Path
 
 import pytest
 
 from gitmem.compile import delivery
+from gitmem.compile.compiler import Request, arrivals, compile_store
 from gitmem.compile.plan import plan_targets
-from gitmem.memory.config import TARGET_NAMES
+from gitmem.compile.readers import READERS
+from gitmem.gateway import find_project
+from gitmem.memory.config import TARGET_NAMES, load_config
 from gitmem.memory.model import Memory
-from gitmem.tools import TARGETS
-from tests.compile.conftest import WriteMemory, set_config
-from tests.conftest import Run
+from gitmem.memory.store import Store
+from gitmem.tools import TARGET_BY_NAME, TARGETS
+from tests.compile.conftest import WriteMemory, set_config, write_memory
+from tests.conftest import Run, git
 
 COMBINATIONS = [*itertools.combinations(TARGET_NAMES, 2), tuple(TARGET_NAMES)]
 
@@ -37,59 +44,101 @@ MEMORIES = [
 ]
 
 
-def _plans(names: tuple[str, ...], hand_written: dict[str, str] | None = None) -> dict[str, object]:
-    targets = [target for target in TARGETS if target.name in names]
-    laid = delivery.layouts(targets, hand_written or {})
-    plans = plan_targets(targets, MEMORIES, dict.fromkeys(names, 100_000), layouts=laid)
-    return {plan.target.name: plan for plan in plans}
+def _compiled(
+    project: Path, run: Run, names: tuple[str, ...], hand_written: dict[str, str] | None = None
+) -> str:
+    """Compile ``MEMORIES`` for ``names`` into ``project`` (``hand_written``: root files the team wrote first), and
+    return what compile said; what each client then reads is `gitmem explain`'s, from the disk."""
+    set_config(project, targets=list(names))
+    for item in MEMORIES:
+        fields = {"paths": item.paths, "targets": item.targets}
+        write_memory(project, item.id, item.title, **{k: v for k, v in fields.items() if v})
+    for name, text in (hand_written or {}).items():
+        (project / TARGET_BY_NAME[name].root_file).write_text(text, encoding="utf-8")
+    result = run("compile")
+    assert result.code == 0, result.err
+    return result.err
+
+
+def _differences(project: Path) -> list[str]:
+    """What `gitmem check` finds the clients read that differs from what compile meant (``compile.verify``), the
+    files on the disk as they are, compiled or not."""
+    found = find_project(project)
+    today = date(2026, 6, 1)
+    compiled = compile_store(
+        found, Store(found), load_config(found), Request(today, mode="partial")
+    )
+    return [miss.line() for miss in arrivals(found, compiled, today)]
+
+
+def _read(run: Run, folder: str = ".") -> dict[str, list[str]]:
+    """Each client in use, and the memories it reads started in ``folder``, file by file (a memory it reads twice is
+    named twice)."""
+    views = json.loads(run("explain", folder, "--json").out)["clients"]
+    return {view["name"]: [i for item in view["files"] for i in item["memories"]] for view in views}
 
 
 @pytest.mark.parametrize("names", COMBINATIONS, ids="+".join)
-def test_every_client_receives_each_memory_once(names: tuple[str, ...]) -> None:
-    plans = _plans(names)
-    assert delivery.twice(plans) == []  # type: ignore[arg-type]
-    for reader in delivery.in_use(plans):  # type: ignore[arg-type]
-        at_root = [i for item in delivery.loads(reader, plans) for i in item.ids]  # type: ignore[arg-type]
-        mine = {"everyone", f"only-{reader.own}"}
-        assert mine <= set(at_root), (reader.client, names)
-        laid_out = plans[reader.own].target  # type: ignore[attr-defined]
-        assert "web" not in at_root or not laid_out.dir_file, (
-            reader.client
-        )  # (a private copy has no nested file)
-        # no memory meant for another tool only
-        assert {i for i in at_root if i.startswith("only-")} <= {f"only-{name}" for name in names}
+def test_every_client_receives_each_memory_once(
+    project: Path, run: Run, names: tuple[str, ...]
+) -> None:
+    """Compiled into a real repository and read from the disk (``compile.reading``, the reader `check` and `explain`
+    use): every client in use gets each memory once, and every one meant for it, at the root and in web/."""
+    said = _compiled(project, run, names)
+    assert "more than once" not in said, said
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "compiled")  # code review reads what git tracks
+    for folder in (".", "web"):
+        for name, ids in _read(run, folder).items():
+            own = next(reader for reader in READERS if reader.name == name).own
+            assert len(ids) == len(set(ids)), (name, folder, names)
+            assert folder != "." or {"everyone", f"only-{own}"} <= set(ids), (name, names)
+            nested = project / "web" / (TARGET_BY_NAME[own].dir_file or "-")
+            assert folder != "." or "web" not in ids or not nested.is_file(), name
+            # no memory meant for another tool only
+            assert {i for i in ids if i.startswith("only-")} <= {f"only-{n}" for n in names}, (
+                name,
+                names,
+            )
+    checked = run("check")
+    assert checked.code == 0, checked.out
 
 
-def test_the_old_layout_fed_the_copilot_cli_every_memory_three_times() -> None:
-    """The same records against the old layout (every target a full copy): the test above fails on it."""
+def test_the_old_layout_fed_the_copilot_cli_every_memory_three_times(
+    project: Path, run: Run
+) -> None:
+    """The old layout (every target a full copy), written on the disk: the reader finds what the real Copilot CLI got
+    (tests/clients/test_delivery.py), each memory three times; the test above fails on it."""
     names = ("agents", "gemini", "copilot")
+    _compiled(project, run, names)
     targets = [target for target in TARGETS if target.name in names]
-    plans = {
-        p.target.name: p for p in plan_targets(targets, MEMORIES, dict.fromkeys(names, 100_000))
-    }
-    lines = delivery.twice(plans)
-    assert lines[0].startswith(
-        "GitHub Copilot CLI reads .github/copilot-instructions.md and AGENTS.md and GEMINI.md"
-    )
-    assert [line.split(" reads ")[0] for line in lines] == [
-        "GitHub Copilot CLI",
-        "GitHub Copilot code review",
-    ]
+    plans = plan_targets(
+        targets, MEMORIES, dict.fromkeys(names, 100_000)
+    )  # no layouts: full copies
+    for plan in plans:
+        for path, file_plan in plan.files.items():
+            (project / path).parent.mkdir(parents=True, exist_ok=True)
+            (project / path).write_text(file_plan.text(), encoding="utf-8")
+    assert Counter(_read(run)["copilot"])["everyone"] == 3
+    said = "".join(_differences(project))
+    assert "GitHub Copilot CLI: memory everyone reaches it more than once: it reads " in said
 
 
-def test_a_hand_written_import_is_the_one_duplicate_left() -> None:
-    """A CLAUDE.md that imports @AGENTS.md by hand: Claude Code gets the hub through it (its block adds only what the
-    hub lacks), and the Copilot CLI, which follows that import, is reported."""
-    plans = _plans(("agents", "claude", "copilot"), {"claude": "# Notes\n@AGENTS.md\n"})
-    assert plans["claude"].files == {} or all(  # type: ignore[attr-defined]
-        entry.id == "only-claude"
-        for fp in plans["claude"].files.values()
-        for entry in fp.entries  # type: ignore[attr-defined]
+def test_a_hand_written_import_is_the_one_duplicate_left(project: Path, run: Run) -> None:
+    """A CLAUDE.md that imports @AGENTS.md by hand: Claude Code gets the hub through it (gitmem writes no copy of its
+    own), and the Copilot CLI, which reads AGENTS.md and follows that import apart (measured:
+    tests/clients/test_reader.py), gets the hub twice: said, naming the import."""
+    said = _compiled(
+        project, run, ("agents", "claude", "copilot"), {"claude": "# Notes\n@AGENTS.md\n"}
     )
-    assert [line.split(",")[0] for line in delivery.twice(plans)] == [  # type: ignore[arg-type]
-        "GitHub Copilot CLI reads AGENTS.md and AGENTS.md (imported by CLAUDE.md)"
-    ]
-    assert delivery.twice(_plans(("agents", "claude"), {"claude": "@AGENTS.md\n"})) == []  # type: ignore[arg-type]
+    assert not (project / ".claude" / "CLAUDE.md").exists()
+    read = _read(run)
+    assert read["claude"].count("everyone") == 1 and read["copilot"].count("everyone") == 2
+    assert "GitHub Copilot CLI: memory everyone reaches it more than once" in said
+    assert "drop the @AGENTS.md import of CLAUDE.md, or the target" in said
+    (project / "CLAUDE.md").write_text("@AGENTS.md\n", encoding="utf-8")
+    set_config(project, targets=["agents", "claude"])
+    assert "more than once" not in run("compile").err
 
 
 def test_explain_names_the_files_each_client_loads_in_a_folder(
@@ -133,33 +182,31 @@ WITH_BOTH = [names for names in COMBINATIONS if {"claude", "copilot"} <= set(nam
 def test_a_private_copy_is_one_file_at_the_root(names: tuple[str, ...]) -> None:
     """The Copilot CLI started at the root loads web/.claude/CLAUDE.md when it touches a file in web/ (measured,
     tests/clients/test_delivery.py), so Claude Code's private copy is one file at the root, globs under headings."""
-    claude = _plans(names)["claude"]
+    targets = [target for target in TARGETS if target.name in names]
+    laid = delivery.layouts(targets, {})
+    plans = plan_targets(targets, MEMORIES, dict.fromkeys(names, 100_000), layouts=laid)
+    (claude,) = [plan for plan in plans if plan.target.name == "claude"]
     assert list(claude.files) == [".claude/CLAUDE.md"]  # type: ignore[attr-defined]
     text = claude.files[".claude/CLAUDE.md"].text()  # type: ignore[attr-defined]
     assert "(`web`)" in text and "files matching `web/**`" in text
 
 
 def test_a_nested_private_copy_reaches_the_copilot_cli_twice_when_it_touches_a_file(
-    monkeypatch: pytest.MonkeyPatch,
+    project: Path, run: Run
 ) -> None:
-    """The layout before: Claude Code's private copy nested in web/.claude/CLAUDE.md. The records (``touches``) say
-    what the real Copilot CLI showed: touching a file in web/, it loads that file and its applyTo file."""
-    laid_out = delivery._bridge
-
-    def nested(
-        target: object, names: object, hand_written: str, readers: object, *rest: object
-    ) -> object:
-        variant, bridge = laid_out(target, names, hand_written, readers, *rest)  # type: ignore[arg-type]
-        return (
-            variant._replace(dir_file=variant.root_file) if bridge == "private" else variant
-        ), bridge
-
-    monkeypatch.setattr(delivery, "_bridge", nested)
-    (line,) = delivery.twice(_plans(("claude", "copilot")))  # type: ignore[arg-type]
-    assert line.startswith(
-        "GitHub Copilot CLI started at the root and touching a file in web/ reads "
-    ), line
-    assert "web/.claude/CLAUDE.md" in line and ".github/instructions/gitmem-web" in line
+    """The layout before: Claude Code's private copy nested in web/.claude/CLAUDE.md, written on the disk. The records
+    (``touches``) say what the real Copilot CLI showed: touching a file in web/, it loads that file and its applyTo
+    file, so the web/** memory reaches it twice; the disk reader says so."""
+    _compiled(project, run, ("claude", "copilot"))
+    private = (project / ".claude" / "CLAUDE.md").read_text(encoding="utf-8")
+    (project / "web" / ".claude").mkdir(parents=True)
+    (project / "web" / ".claude" / "CLAUDE.md").write_text(private, encoding="utf-8")
+    (line,) = [line for line in _differences(project) if "GitHub Copilot CLI: memory web " in line]
+    assert line.startswith("GitHub Copilot CLI: memory web reaches it more than once: it reads "), (
+        line
+    )
+    assert "web/.claude/CLAUDE.md" in line and ".github/instructions/gitmem-web" in line, line
+    assert "once it touches a file in web/" in line, line
 
 
 @pytest.mark.parametrize(

@@ -299,6 +299,9 @@ def test_stats_counts_what_each_targets_client_reads_through_a_link_or_an_import
         views = {v["name"]: v for v in json.loads(run("explain", "--json").out)["clients"]}
         hub = stats["agents"]["tokens"]
         assert hub > 0
-        for target, client in (("claude", "claude"), ("copilot", "copilot")):
-            assert stats[target]["tokens"] == hub, (claude, target)
-            assert sum(item["tokens"] for item in views[client]["files"]) == hub, (claude, client)
+        # the Copilot CLI reads AGENTS.md, and again through CLAUDE.md's import (measured:
+        # tests/clients/test_reader.py); Claude Code reads it once
+        twice = 2 if claude == "import" else 1
+        for target, times in (("claude", 1), ("copilot", twice)):
+            assert stats[target]["tokens"] == hub * times, (claude, target)
+            assert sum(item["tokens"] for item in views[target]["files"]) == hub * times, claude
