@@ -2128,3 +2128,18 @@ def test_what_batch_83_held_that_is_no_credential(kind: str) -> None:
     salt, digest = made(12, "0123456789abcdef")[:5], hashlib.md5(made(12).encode()).hexdigest()
     line = '{{"username": "admin", "enc_password": "{}", "created_on": "2013-03-20"}}'
     _none_then_each((line.format(f"{salt}${digest}"),), (line.format(made(38)),), "dev.dump", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_85_held_that_is_no_credential(kind: str) -> None:
+    """Batch 85 (network management tools; measured once, then looked at): a cross-site request
+    forgery token under a name that runs its words together in capitals (a request logged by
+    Django, nautobot's guide: ``'HTTP_X_CSRFTOKEN': '…'``), and Django's form field. The same value
+    under the request's authorization header is found."""
+    value = made(64)
+    lines = (
+        f"user=admin {{'HTTP_HOST': 'localhost:8080', 'HTTP_X_CSRFTOKEN': '{value}'}}",
+        f'<input type="hidden" name="csrfmiddlewaretoken" value="{value}">',
+    )
+    found = (f"user=admin {{'HTTP_HOST': 'localhost:8080', 'HTTP_X_AUTHTOKEN': '{value}'}}",)
+    _none_then_each(lines, found, "advanced_requests.md", kind)

@@ -866,11 +866,14 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
 # installed app's OAuth client secret, which Google calls no secret), ciphertext, made to be sent
 # in the clear (a JSON Web Encryption's ``encrypted_key``, a sealed secret's ``encryptedData``),
 # or a cursor or a request's id that an API calls a token (``continuationToken``,
-# ``idempotency-token``: Azure's pagination, AWS's retries; and ``_cursor``'s names)
+# ``idempotency-token``: Azure's pagination, AWS's retries; and ``_cursor``'s names); a
+# cross-site request forgery token, whose names run together in capitals too (Django's
+# ``HTTP_X_CSRFTOKEN``, ``csrfmiddlewaretoken``: a page's nonce, no credential without the session)
 _NOT_SECRET_PARTS = frozenset(
     _words(
         """
-        public pub publishable is has use no not csrf xsrf old fake dummy mock invalid wrong bad
+        public pub publishable is has use no not csrf xsrf csrftoken xsrftoken csrfmiddlewaretoken
+        old fake dummy mock invalid wrong bad
         sample example expired revoked nonmatching nonexistent nonexisting nonvalid encrypted
         continuation pagination idempotency description hashed redir redirect
         """
