@@ -2143,3 +2143,22 @@ def test_what_batch_85_held_that_is_no_credential(kind: str) -> None:
     )
     found = (f"user=admin {{'HTTP_HOST': 'localhost:8080', 'HTTP_X_AUTHTOKEN': '{value}'}}",)
     _none_then_each(lines, found, "advanced_requests.md", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_87_held_that_is_no_credential(kind: str) -> None:
+    """Batch 87 (security testing tools; measured once, then looked at): a digest a tool names as
+    its own (ReversingLabs' reports give each secret they find as ``rl-sha256:`` and its digest,
+    defectdojo's fixtures), and a word whose sign Markdown escapes (``The token is org\\-scoped``,
+    defectdojo's guide). A drawn value in either place is found."""
+    digest = hashlib.sha256(made(12).encode()).hexdigest()
+    lines = (
+        f'          "secret": "rl-sha256:{digest}"',
+        "a `read_only` token is sufficient. The token is org\\-scoped and is sent as a bearer token",
+    )
+    found = (f'          "secret": "rl-{made(40)}"',)
+    if kind == PROSE:  # (code has no rule for a value given in words)
+        found += (
+            f"a `read_only` token is sufficient. The token is {made(12)}\\-{made(12)} and is sent",
+        )
+    _none_then_each(lines, found, "report.rl.md", kind)

@@ -1113,8 +1113,9 @@ _REFERENCE_RE = lazy(
             # (BinaryKey='MicrosoftEdgeWebView2RuntimeInstaller.exe'), a document's, an image's
             r"\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf|toml|xml|exe|dll|msi"
             r"|so|dylib|jar|wasm|js|mjs|ts|py|rb|sh|ps1|html?|md|pdf|png|jpe?g|gif|svg|zip|tar|gz)$",
-            # a hash: sha256:…, and an HMAC's (Vault's audit log: hmac-sha256:…)
-            r"(?i:^(?:hmac-)?(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$])",
+            # a hash: sha256:…, and an HMAC's (Vault's audit log: hmac-sha256:…), or one a tool
+            # names as its own (ReversingLabs' reports give each secret found as rl-sha256:…)
+            r"(?i:^(?:[a-z]{1,8}-)?(?:hmac-)?(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$])",
             _PASSWORD_HASH,
             # a media type's suffix, a token's "typ" (RFC 9068's at+jwt, OpenIddict's oi_reft+jwt)
             r"^[\w.-]+\+(?:jwt|json|xml|cwt)$",
@@ -1256,13 +1257,17 @@ _DOCUMENT_MARKS = frozenset("{}[]<>\"'=")
 # A quote as HTML escapes it, which closes a value written in an attribute's or a page's text
 # (tiddlywiki's guide: --listen username=joe &quot;password=bloggs&quot;)
 _HTML_QUOTE_RE = lazy(r"&(?:quot|apos|#3[49]|#[xX]2[27]);?$")
+# A backslash before a sign, Markdown's escape of it (a guide's ``the token is org\-scoped``)
+_MARKDOWN_ESCAPE_RE = lazy(r"\\(?=[-_*#+.!|~`])")
 
 
 def plausible(value: str, *, short: bool = False) -> bool:
     """Whether a value in a credential's place looks chosen to be hard to guess, rather than
-    code or a stand-in. The full stop, comma, colon or semicolon that ends a clause or an argument
+    code or a stand-in, read without the escapes of the document it is in (HTML's quote,
+    Markdown's signs). The full stop, comma, colon or semicolon that ends a clause or an argument
     is not the value's: ``-token verwenden.`` is a word, ``password=PGVECTOR_PASS,`` a constant."""
     value = _HTML_QUOTE_RE.sub("", _own_part(value))  # bloggs&quot; in HTML: bloggs, then a quote
+    value = _MARKDOWN_ESCAPE_RE.sub("", value)  # org\-scoped in Markdown: org-scoped
     if value[-1:] in _CLAUSE_ENDS and value[-2:-1] not in _CLAUSE_ENDS:  # not an ellipsis
         value = value[:-1]
     length = len(value)
