@@ -2162,3 +2162,21 @@ def test_what_batch_87_held_that_is_no_credential(kind: str) -> None:
             f"a `read_only` token is sufficient. The token is {made(12)}\\-{made(12)} and is sent",
         )
     _none_then_each(lines, found, "report.rl.md", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_89_held_that_is_no_credential(kind: str) -> None:
+    """Batch 89 (inventory and asset management; measured once, then looked at): a string's
+    placeholder in Crowdin's in-context pseudo-language (snipe-it's translation files: 28 places),
+    and the first of a validation's rules, the others added in code (Laravel's
+    ``'confirmed|'.Setting::passwordComplexityRulesSaving('store')``). A drawn value in their
+    places is found."""
+    lines = (
+        "    'password' => 'crwdns6846:0crwdne6846:0',",
+        "            'password' => 'confirmed|'.Setting::passwordComplexityRulesSaving('store'),",
+    )
+    found = (
+        f"    'password' => 'crwdns6846:{made(14)}',",
+        f"            'password' => '{made(12)}|'.Setting::passwordComplexityRulesSaving('store'),",
+    )
+    _none_then_each(lines, found, "general.php", kind)

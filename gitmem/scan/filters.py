@@ -1105,8 +1105,12 @@ _REFERENCE_RE = lazy(
             # a number as code writes it in hex, a machine word at most (SIOCGLIFTOKEN = -0x3f87…);
             # a key written so is longer (an Ethereum key: 0x and 64 digits)
             r"^[-+]?0[xX][0-9a-fA-F]{1,16}$",
-            # a validation's rules (Laravel's 'password' => 'required|string|min:6')
-            r"^[a-z_]+(?::[\w,.-]*)?(?:\|[a-z_]+(?::[\w,.-]*)?)+$",
+            # a validation's rules (Laravel's 'password' => 'required|string|min:6'), or the first
+            # of them, the others added in code ('confirmed|'.Setting::passwordComplexityRules())
+            r"^[a-z_]+(?::[\w,.-]*)?(?:\|(?:[a-z_]+(?::[\w,.-]*)?)?)+$",
+            # a string's placeholder in Crowdin's in-context pseudo-language, in a translation file
+            # (snipe-it's resources/lang/aa-ER: 'password' => 'crwdns6846:0crwdne6846:0')
+            r"^crwdns\d+:\d+crwdne\d+:\d+$",
             # a relative path to a file (a cache's key: files/default/logs/2022/10/6982_2_1.parquet)
             r"^[\w-]+(?:/[\w.-]+)+\.[A-Za-z][A-Za-z0-9]{1,7}$",
             # a file's name: a key's, a configuration's, a program's or a library's
