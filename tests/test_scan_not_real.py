@@ -2180,3 +2180,31 @@ def test_what_batch_89_held_that_is_no_credential(kind: str) -> None:
         f"            'password' => '{made(12)}|'.Setting::passwordComplexityRulesSaving('store'),",
     )
     _none_then_each(lines, found, "general.php", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_94_held_that_is_no_credential(kind: str) -> None:
+    """Batch 94 (object storage; measured once, then looked at): a token's UID (rustfs'
+    ``registrationTokenUid``: 57 places), the alphabet typed backwards (juicefs' guides:
+    ``--secret-key ZYXwvuts…``), the sample secret key of Ceph's S3 compatibility tests (seaweedfs'
+    copies of their settings), the next setting's name after an empty one (``key= password=
+    queue_dir=``) and a duration ("with token: ~50-100ms"). A drawn value in each place is
+    found."""
+    ceph = "h7GhxuBLTrlhVUyxSPUKUV8r" + "/2EI4ngqJxD7iBdBYLhwluN30JaT3Q=="
+    lines = [
+        '        "registrationTokenUid": "0198f4b0-6f00-7b60-9271-7d8e9fa0b1c5",',
+        "    --secret-key ZYXwvutsrqpoNMLkJiHgfeDCBA \\",
+        f"secret_key = {ceph}",
+    ]
+    found = [
+        f'        "registrationToken": "{made(36)}",',
+        f"    --secret-key {made(26)} \\",
+        f"secret_key = {made(54)}==",
+    ]
+    if kind == PROSE:  # (code has no rule for a value given in words)
+        lines += [
+            "    notify_redis enable=off address= key= password= queue_dir= queue_limit=0",
+            "- First request with token: ~50-100ms (network call to Keystone)",
+        ]
+        found += [f"    notify_redis enable=off address= key= password= {made(14)} queue_limit=0"]
+    _none_then_each(tuple(lines), tuple(found), "gateway.md", kind)

@@ -103,6 +103,9 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # gateway secret as its example configuration ships it ("352d20ee…"), which every
         # install's sample configuration prints until it is changed
         *("f7096f4025da84b0", "45c3523c41d3a547"),
+        # Ceph's S3 compatibility tests' sample configuration: its main user's secret key
+        # (h7Ghxu…), in every S3 server's copy of the suite's settings
+        "f8577d37397676fa",
     }
 )
 # ... and the same, their first characters (sha256 of them, first 16 hex digits, by how many): AWS's
@@ -561,10 +564,10 @@ def _spelt(lowered: str) -> str:
     return _LEET_DIGITS_RE.sub(lambda digits: digits[0].translate(_LEET_DIGITS), signs)
 
 
-# Keys in the order a keyboard or the alphabet has them: a run along one is typed, not drawn
-# (and the signs over the digits, shifted: nacos!@#$%^&*). The German and French keyboards' rows
-# where they differ (wg-easy's Qweasdyxcv!2: qwe, asd, yxcv down a QWERTZ keyboard's columns).
-_TYPED_ROWS = (
+# Keys in the order a keyboard or the alphabet has them, either way: a run along one is typed, not
+# drawn (and the signs over the digits, shifted: nacos!@#$%^&*). The German and French keyboards'
+# rows where they differ (wg-easy's Qweasdyxcv!2: qwe, asd, yxcv down a QWERTZ keyboard's columns).
+_ROWS = (
     "qwertyuiop",
     "asdfghjkl",
     "zxcvbnm",
@@ -578,6 +581,7 @@ _TYPED_ROWS = (
     "1234567890",
     "!@#$%^&*()",
 )
+_TYPED_ROWS = (*_ROWS, *(row[::-1] for row in _ROWS))  # and back along them: juicefs' ZYXwvuts…
 _TYPED_PIECE_RE = lazy(r"[a-z]+|[0-9]+")
 
 
@@ -844,7 +848,7 @@ _DIGEST_WORDS = frozenset(
 _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
     _words(
         """
-        id ids uuid guid spec specs name names type types url uri urls endpoint path paths
+        id ids uid uuid guid spec specs name names type types url uri urls endpoint path paths
         file files filename dir len length size count max min format fmt header headers
         field fields env var vars prefix suffix pattern regex re policy
         expiry expires expiration expired ttl timeout lifetime algorithm alg hint
@@ -1263,6 +1267,20 @@ _DOCUMENT_MARKS = frozenset("{}[]<>\"'=")
 _HTML_QUOTE_RE = lazy(r"&(?:quot|apos|#3[49]|#[xX]2[27]);?$")
 # A backslash before a sign, Markdown's escape of it (a guide's ``the token is org\-scoped``)
 _MARKDOWN_ESCAPE_RE = lazy(r"\\(?=[-_*#+.!|~`])")
+# A setting's name and its "=", after an empty setting (``key= password= queue_dir=``)
+_NEXT_SETTING_RE = lazy(r"[a-z][a-z0-9]*+(?:_[a-z0-9]++)++=")
+
+
+def _as_meant(value: str) -> str:
+    """A value without what the text around it adds: the quote HTML escapes (bloggs&quot;),
+    Markdown's escapes of signs (org\\-scoped), the sign that ends a clause, the "=" of the next
+    setting's name (``password= queue_dir=``) and "about" before a number (``~50-100ms``)."""
+    value = _MARKDOWN_ESCAPE_RE.sub("", _HTML_QUOTE_RE.sub("", _own_part(value)))
+    if value[-1:] in _CLAUSE_ENDS and value[-2:-1] not in _CLAUSE_ENDS:  # not an ellipsis
+        value = value[:-1]
+    if _NEXT_SETTING_RE.fullmatch(value):  # (base64 padded so would draw capitals too)
+        value = value[:-1]
+    return value[1:] if value[:1] == "~" and value[1:2].isdigit() else value
 
 
 def plausible(value: str, *, short: bool = False) -> bool:
@@ -1270,10 +1288,7 @@ def plausible(value: str, *, short: bool = False) -> bool:
     code or a stand-in, read without the escapes of the document it is in (HTML's quote,
     Markdown's signs). The full stop, comma, colon or semicolon that ends a clause or an argument
     is not the value's: ``-token verwenden.`` is a word, ``password=PGVECTOR_PASS,`` a constant."""
-    value = _HTML_QUOTE_RE.sub("", _own_part(value))  # bloggs&quot; in HTML: bloggs, then a quote
-    value = _MARKDOWN_ESCAPE_RE.sub("", value)  # org\-scoped in Markdown: org-scoped
-    if value[-1:] in _CLAUSE_ENDS and value[-2:-1] not in _CLAUSE_ENDS:  # not an ellipsis
-        value = value[:-1]
+    value = _as_meant(value)
     length = len(value)
     if length < (6 if short else 8) or length > 2000:
         return False
@@ -1449,11 +1464,13 @@ _ASCII = "".join(map(chr, range(128)))
 _DROP_HEX = str.maketrans("", "", "0123456789abcdefABCDEF")
 _LETTERS_ONLY = str.maketrans("", "", "".join(c for c in _ASCII if not "a" <= c <= "z"))
 _DIGITS_ONLY = str.maketrans("", "", "".join(c for c in _ASCII if not c.isdigit()))
-_RUN = 6  # keys in order along one of _TYPED_ROWS: abcdef, 123456, qwerty
+# keys in order along one of _ROWS: abcdef, 123456, qwerty (a run inside a value, forward only: a
+# hex value's digits hold one of six either way once in a thousand)
+_RUN = 6
 _IN_ORDER_RE = lazy(
     "|".join(
         dict.fromkeys(
-            re.escape(row[i : i + _RUN]) for row in _TYPED_ROWS for i in range(len(row) - _RUN + 1)
+            re.escape(row[i : i + _RUN]) for row in _ROWS for i in range(len(row) - _RUN + 1)
         )
     )
 )
