@@ -2208,3 +2208,20 @@ def test_what_batch_94_held_that_is_no_credential(kind: str) -> None:
         ]
         found += [f"    notify_redis enable=off address= key= password= {made(14)} queue_limit=0"]
     _none_then_each(tuple(lines), tuple(found), "gateway.md", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_95_held_that_is_no_credential(kind: str) -> None:
+    """Batch 95 (telephony servers; measured once, then looked at): a URL's password that is its
+    user's name with a few digits around it (kamailio's sample databases: ``serro:47serro11``, 17
+    places). A drawn password for the same user is found, and one that holds the name beside
+    more than a few characters."""
+    lines = (
+        'Default value is "mysql://serro:47serro11@localhost/ser".',
+        'modparam("usrloc", "db_url", "sql://csps:47csps11@dbhost/csps107")',
+    )
+    found = (
+        f'Default value is "mysql://serro:{made(12)}@localhost/ser".',
+        f'modparam("usrloc", "db_url", "sql://csps:{made(12)}csps{made(12)}@dbhost/csps107")',
+    )
+    _none_then_each(lines, found, "params.xml", kind)

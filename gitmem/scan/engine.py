@@ -278,7 +278,8 @@ _NO, _NAMED, _SERVICE, _PASSWORD = (0, 1, 2, 3)
 
 def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[int, int] | None:
     """The span of the secret a match of rule ``number`` found, or ``None`` when the match is not
-    a secret after all (a generic rule's name does not say credential)."""
+    a secret after all (a generic rule's name does not say credential, a URL's password is its
+    user's name and a few digits)."""
     rule = RULES[number]
     if rule.judged == "generic":
         if judged.messages:
@@ -301,6 +302,9 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
             ):
                 return match.start(secret_group), match.start(secret_group) + len(value)
             return None
+        return None
+    user = match.groupdict().get("user")  # a URL's: its password may be the user's name again
+    if user and filters.of_its_user(user, match.group("secret")):
         return None
     return match.span("secret")
 

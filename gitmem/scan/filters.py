@@ -626,6 +626,19 @@ def _default_words(lowered: str) -> bool:
     return _words_and_a_typed_run(text)
 
 
+def of_its_user(user: str, password: str) -> bool:
+    """A URL's password that is its user's name (three letters or more) and at most
+    ``_DEFAULT_DIGITS_MOST`` digits around it: ``serro:47serro11``, ``csps:47csps11`` (kamailio's
+    sample databases), ``demo:demo``; a name taken for a password, typed."""
+    rest = password.lower().replace(user.lower(), "", 1)
+    return (
+        len(user) >= 3
+        and rest != password.lower()
+        and len(rest) <= _DEFAULT_DIGITS_MOST
+        and (rest.isdigit() or not rest)
+    )
+
+
 def _said_again(words: list[str]) -> bool:
     """One word said again, with at most ``_DEFAULT_DIGITS_MOST`` digits after it: a user's name
     for its password (``alice:alice123``), ``demo-demo``."""
