@@ -2225,3 +2225,14 @@ def test_what_batch_95_held_that_is_no_credential(kind: str) -> None:
         f'modparam("usrloc", "db_url", "sql://csps:{made(12)}csps{made(12)}@dbhost/csps107")',
     )
     _none_then_each(lines, found, "params.xml", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_96_held_that_is_no_credential(kind: str) -> None:
+    """Batch 96 (blockchain SDKs; measured once, then looked at): an Ethereum address, an
+    account's or a contract's, which web3 code calls a token when the contract is an ERC-20 token's
+    (web3.py's tests: ``"burnToken": "0xaf88…"``): 20 bytes, public. A private key, 32 bytes, in
+    the same place is found."""
+    line = '                    "burnToken": "0x{}",'
+    address, key = made(40, "0123456789abcdefABCDEF"), made(64, "0123456789abcdef")
+    _none_then_each((line.format(address),), (line.format(key),), "test_event_data.py", kind)

@@ -1122,6 +1122,9 @@ _REFERENCE_RE = lazy(
             # a number as code writes it in hex, a machine word at most (SIOCGLIFTOKEN = -0x3f87…);
             # a key written so is longer (an Ethereum key: 0x and 64 digits)
             r"^[-+]?0[xX][0-9a-fA-F]{1,16}$",
+            # an Ethereum address, an account's or a contract's (an ERC-20 token's, which web3 code
+            # calls a token: "burnToken": "0xaf88…"): 20 bytes, public; a private key is 32
+            r"^0x[0-9a-fA-F]{40}$",
             # a validation's rules (Laravel's 'password' => 'required|string|min:6'), or the first
             # of them, the others added in code ('confirmed|'.Setting::passwordComplexityRules())
             r"^[a-z_]+(?::[\w,.-]*)?(?:\|(?:[a-z_]+(?::[\w,.-]*)?)?)+$",
