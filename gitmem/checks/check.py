@@ -156,13 +156,12 @@ def _compile(project: Project, store: Store, today: date) -> Step:
             "compile", False, f"{len(misses)} difference(s) in what the clients read", details
         )
     files = sum(len(plan.files) for plan in report.plans)
-    said = f"; {len(notes)} client(s) read less started in a folder (below)" if notes else ""
-    return Step(
-        "compile",
-        True,
-        f"{files} rules file(s) up to date, each client reads each memory once{said}",
-        notes,
+    said = (
+        f"; {len(notes)} note(s) on what the clients read (below)"
+        if notes
+        else ", each client reads each memory once"
     )
+    return Step("compile", True, f"{files} rules file(s) up to date{said}", notes)
 
 
 def _doctor(project: Project, store: Store, today: date) -> Step:

@@ -40,6 +40,11 @@ class Fault(Enum):
     # client's limit, said but not failed
     ROOT_ONLY = "reaches it only when started at the root"
     TWICE = "reaches it more than once"
+    # it reaches the client twice because a hand-written file imports one it reads itself (a
+    # CLAUDE.md of `@AGENTS.md`, which the Copilot CLI follows apart: measured): no placement of
+    # gitmem's avoids it (the team's own text arrives twice too), so it is said, with the fix, and
+    # not failed
+    IMPORTED = "reaches it twice, through a hand-written import"
     OVER = "is past a hard size limit"
     IGNORED = "is ignored by git"
     UNTRACKED = "is not committed"
@@ -63,24 +68,28 @@ class Miss(Record):
 
     @property
     def fails(self) -> bool:
-        """Whether `gitmem check` fails on it (a client's own limit is said, not failed)."""
-        return self.fault is not Fault.ROOT_ONLY
+        """Whether `gitmem check` fails on it (what no placement avoids is said, not failed)."""
+        return self.fault not in _NOTED
 
 
-_OF_MEMORY = (Fault.MISSING, Fault.TWICE, Fault.ROOT_ONLY)
+_OF_MEMORY = (Fault.MISSING, Fault.TWICE, Fault.ROOT_ONLY, Fault.IMPORTED)
+_NOTED = {  # the faults said, not failed, and how a note on those of one session reads
+    Fault.ROOT_ONLY: "of its memories reach it only when started at the root",
+    Fault.IMPORTED: "of its memories reach it twice, through a hand-written import",
+}
 
 
 def notes(misses: Iterable[Miss]) -> list[str]:
-    """The misses `gitmem check` does not fail on, one line per client and folder
-    (``Fault.ROOT_ONLY``)."""
-    grouped: dict[tuple[str, str], list[Miss]] = {}
+    """The misses `gitmem check` does not fail on (``_NOTED``), one line per client, folder and
+    fault."""
+    grouped: dict[tuple[str, str, Fault], list[Miss]] = {}
     for miss in misses:
         if not miss.fails:
-            grouped.setdefault((miss.client, miss.folder), []).append(miss)
+            grouped.setdefault((miss.client, miss.folder, miss.fault), []).append(miss)
     return [
-        f"{client} started in {folder}/: {len(found)} of its memories reach it only when "
-        f"started at the root: {found[0].fix}"
-        for (client, folder), found in grouped.items()
+        f"{client}{f' started in {folder}/' if folder else ''}: {len(found)} {_NOTED[fault]}: "
+        f"{found[0].fix}"
+        for (client, folder, fault), found in grouped.items()
     ]
 
 
@@ -291,17 +300,25 @@ def _missing(reader: Reader, folder: str, memory_id: str, at_root: bool) -> _Fou
 
 
 def _twice(reader: Reader, seen: reading.Reading, memory_id: str) -> _Found:
-    """The files that bring ``memory_id`` more than once, and the hand-written import among them
-    (compile writes each memory once: a second copy comes from the team's text)."""
+    """The files that bring ``memory_id`` more than once. Where they are one file, read and
+    imported too (compile writes each memory once, and never such an import: the team wrote it),
+    the fix is the team's: a link reads once what an import reads again."""
     items = [item for item in seen.files if memory_id in (*item.ids, *item.listed)]
     paths = ", ".join(
         item.path + (f" (imported by {item.via})" if item.via else "") for item in items
     )
     when = f" once it touches a file in {seen.touching}/" if seen.touching else ""
     explain = f"`gitmem explain {seen.touching or seen.folder or '.'} --client {reader.name}`"
-    vias = [item.via for item in items if item.via]
-    fix = f"drop the @{items[-1].path} import of {vias[0]}, or the target; " if vias else ""
-    return Fault.TWICE, memory_id, f"it reads {paths}{when}; {fix}see {explain}"
+    via = next((item for item in items if item.via), None)
+    if via is None or len({item.real for item in items}) > 1:  # copies compile placed
+        return Fault.TWICE, memory_id, f"it reads {paths}{when}; see {explain}"
+    return (
+        Fault.IMPORTED,
+        memory_id,
+        f"it reads {paths}{when}: make {via.via} a link to {via.path} instead of importing it "
+        f"(`ln -sf {via.path} {via.via}`: a file read under two names arrives once), or drop the "
+        f"import; see {explain}",
+    )
 
 
 # What git's view of a file a client reads makes of it: the fault, its fix, and whether it is one

@@ -79,8 +79,7 @@ def test_the_reader_counts_a_memory_twice_through_an_import_within_a_line(
     ]
     assert miss.line() == (
         "Claude Code: memory use-pnpm reaches it more than once: it reads CLAUDE.md, AGENTS.md "
-        "(imported by CLAUDE.md); drop the @AGENTS.md import of CLAUDE.md, or the target; "
-        "see `gitmem explain . --client claude`"
+        "(imported by CLAUDE.md); see `gitmem explain . --client claude`"
     )
 
 
