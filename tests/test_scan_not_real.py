@@ -2236,3 +2236,15 @@ def test_what_batch_96_held_that_is_no_credential(kind: str) -> None:
     line = '                    "burnToken": "0x{}",'
     address, key = made(40, "0123456789abcdefABCDEF"), made(64, "0123456789abcdef")
     _none_then_each((line.format(address),), (line.format(key),), "test_event_data.py", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_98_held_that_is_no_credential(kind: str) -> None:
+    """Batch 98 (configuration management; measured once, then looked at): MySQL's own password
+    hash ("*" and SHA-1 twice, in capitals: puppetlabs-mysql's README, ``password =>
+    '*6C89…'``), and a value removed from a guide (``alicloud_secret_key: "--REMOVED--"``). A
+    drawn value in either place is found."""
+    digest = hashlib.sha1(hashlib.sha1(made(12).encode()).digest()).hexdigest().upper()
+    lines = (f"  password => '*{digest}',", '    alicloud_secret_key: "--REMOVED--"')
+    found = (f"  password => '*{made(40)}',", f'    alicloud_secret_key: "--{made(24)}--"')
+    _none_then_each(lines, found, "README.md", kind)

@@ -30,7 +30,8 @@ _DETERMINED = frozenset(det + noun for det in _DETERMINERS for noun in _CREDENTI
 
 # Markers of a value someone wrote to stand for a secret, not a secret.
 _PLACEHOLDER_RE = lazy(
-    r"example|x{4}|\*{3}|•••|placeholder|redacted|dummy|change[_-]?(?:me|this)|your[_-]|<[^>]*>"
+    r"example|x{4}|\*{3}|•••|placeholder|redacted|removed|dummy|change[_-]?(?:me|this)|your[_-]"
+    r"|<[^>]*>"
     rf"|your(?:{'|'.join(_CREDENTIAL_NOUNS)})"
     # what to do in the value's place: REPLACE_WITH_32_CHAR_KEY, replace-this, PUT_KEY_HERE
     r"|replace[_-]?(?:me|with|this)|[_-]here\b"
@@ -1091,6 +1092,9 @@ _PASSWORD_HASH = (
     r"^(?:[\w.@-]{1,64}:)?\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$|(?i:^scram-sha-\d+\$)"
     r"|^(?:pbkdf2_sha\d+|bcrypt_sha256|argon2|scrypt)\$"
     rf"|^[\w./+]{{1,32}}\$(?:{hex_digest()})$"
+    # MySQL's own (mysql_native_password: "*" and SHA-1 twice, in capitals), as mysql.user keeps it
+    # and Puppet's and Chef's MySQL modules take it
+    r"|^\*[0-9A-F]{40}$"
 )
 _PASSWORD_HASH_RE = lazy(_PASSWORD_HASH)
 # What a value in a credential's place is when it is no secret: code, a path, a hash, a version, a
