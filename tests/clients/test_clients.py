@@ -82,6 +82,25 @@ EXPECT = {
 }
 
 
+def init_with_active(repo: Path, targets: tuple[str, ...], scoped: bool = True) -> None:
+    """``gitmem init`` for ``targets`` in ``repo`` (with web/app.ts), then the active memory and (``scoped``) the
+    web/** one."""
+    (repo / "web").mkdir(parents=True, exist_ok=True)
+    (repo / "web" / "app.ts").write_text("export const x = 1;\n", encoding="utf-8")
+    flags = [item for name in targets for item in ("--target", name)]
+    sh(repo, "gitmem", "init", "--no-hooks", "--mcp", *flags)
+    sh(
+        repo,
+        "gitmem",
+        "add",
+        f"Use pnpm, never npm ({ACTIVE})",
+        "--body",
+        "npm rewrites pnpm-lock.yaml.",
+    )
+    if scoped:
+        sh(repo, "gitmem", "add", f"Web code is indented with tabs ({SCOPED})", "--path", "web/**")
+
+
 def _repo(tmp_path: Path, targets: tuple[str, ...]) -> Path:
     repo = tmp_path / "repo"
     (repo / "web").mkdir(parents=True)
@@ -100,18 +119,7 @@ def _repo(tmp_path: Path, targets: tuple[str, ...]) -> Path:
         (repo / name).write_text(
             f"# Team notes ({name})\n\nThe {HAND} service owns the queue.\n", encoding="utf-8"
         )
-    (repo / "web" / "app.ts").write_text("export const x = 1;\n", encoding="utf-8")
-    flags = [item for name in targets for item in ("--target", name)]
-    sh(repo, "gitmem", "init", "--no-hooks", "--mcp", *flags)
-    sh(
-        repo,
-        "gitmem",
-        "add",
-        f"Use pnpm, never npm ({ACTIVE})",
-        "--body",
-        "npm rewrites pnpm-lock.yaml.",
-    )
-    sh(repo, "gitmem", "add", f"Web code is indented with tabs ({SCOPED})", "--path", "web/**")
+    init_with_active(repo, targets)
     sh(repo, "gitmem", "add", f"Maybe switch to yarn ({PROPOSED})", "--proposed")
     compiled = subprocess.run(
         ["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False

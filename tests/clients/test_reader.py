@@ -18,7 +18,7 @@ import pytest
 from tests.clients.conftest import sh
 from tests.clients.drivers import CLIENTS, run
 from tests.clients.fake_model import FakeModel
-from tests.clients.test_clients import ACTIVE, HAND, PROMPT, SCOPED
+from tests.clients.test_clients import ACTIVE, HAND, PROMPT, init_with_active
 from tests.clients.test_delivery import explained, received
 
 pytestmark = [pytest.mark.clients, pytest.mark.slow]
@@ -35,18 +35,7 @@ def _linked_repo(tmp_path: Path, targets: tuple[str, ...], claude_link: bool) ->
     (repo / "AGENTS.md").symlink_to(".agents/AGENTS.md")
     if claude_link:
         (repo / "CLAUDE.md").symlink_to("AGENTS.md")
-    (repo / "web" / "app.ts").write_text("export const x = 1;\n", encoding="utf-8")
-    flags = [item for name in targets for item in ("--target", name)]
-    sh(repo, "gitmem", "init", "--no-hooks", "--mcp", *flags)
-    sh(
-        repo,
-        "gitmem",
-        "add",
-        f"Use pnpm, never npm ({ACTIVE})",
-        "--body",
-        "npm rewrites pnpm-lock.yaml.",
-    )
-    sh(repo, "gitmem", "add", f"Web code is indented with tabs ({SCOPED})", "--path", "web/**")
+    init_with_active(repo, targets)
     compiled = subprocess.run(
         ["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False
     )
@@ -107,16 +96,7 @@ def _importing_repo(tmp_path: Path, copilot_link: bool) -> tuple[Path, str]:
     if copilot_link:
         (repo / ".github").mkdir()
         (repo / ".github" / "copilot-instructions.md").symlink_to("../CLAUDE.md")
-    flags = ("--target", "agents", "--target", "claude", "--target", "copilot")
-    sh(repo, "gitmem", "init", "--no-hooks", "--mcp", *flags)
-    sh(
-        repo,
-        "gitmem",
-        "add",
-        f"Use pnpm, never npm ({ACTIVE})",
-        "--body",
-        "npm rewrites pnpm-lock.yaml.",
-    )
+    init_with_active(repo, ("agents", "claude", "copilot"), scoped=False)
     compiled = subprocess.run(
         ["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False
     )
@@ -127,9 +107,9 @@ def _importing_repo(tmp_path: Path, copilot_link: bool) -> tuple[Path, str]:
 
 
 def _arrivals(repo: Path, name: str) -> int:
-    """How many times `gitmem explain --client NAME` says the one memory arrives, file by file."""
+    """How many times `gitmem explain --client NAME` says the active memory arrives, file by file."""
     (view,) = json.loads(sh(repo, "gitmem", "explain", "--client", name, "--json"))["clients"]
-    return sum(len(item["memories"]) for item in view["files"])
+    return sum(i.startswith("use-pnpm") for item in view["files"] for i in item["memories"])
 
 
 @pytest.mark.parametrize("copilot_link", [False, True], ids=["import", "import-and-link"])
@@ -142,7 +122,7 @@ def test_a_file_read_and_imported_reaches_the_copilot_cli_twice(
     twice. Compile and check say so now, as a note (no placement of gitmem's avoids it), with the fix they name: a
     CLAUDE.md that links to AGENTS.md, which both clients then read once."""
     repo, compiled = _importing_repo(tmp_path, copilot_link)
-    note = "GitHub Copilot CLI: 1 of its memories reach it twice, through a hand-written import"
+    note = "of its memories reach it twice, through a hand-written import"
     assert note in compiled and "make CLAUDE.md a link to AGENTS.md" in compiled, compiled
     checked = subprocess.run(
         ["gitmem", "check"], cwd=repo, capture_output=True, text=True, check=False
