@@ -86,9 +86,11 @@ def _view(
     hooked: Collection[str],
     disk: Disk,
 ) -> ClientView:
-    files = reading.read(disk, reader, folder).files
-    touched = reading.files_of(disk, delivery.globbed(reader, plans, file), reader.own)
-    full = dict.fromkeys(i for item in [*files, *touched] for i in item.ids)
+    globbed = delivery.globbed(reader, plans, file)
+    seen = reading.read(disk, reader, folder, folder if file else "", globbed).files
+    files = [item for item in seen if item.how is not reading.How.TOUCHED]
+    touched = [item for item in seen if item.how is reading.How.TOUCHED]  # as check reads them
+    full = dict.fromkeys(i for item in seen for i in item.ids)
     index = dict.fromkeys(i for item in files for i in item.listed if i not in full)
     got = full.keys() | index.keys()
     on_demand = [m.id for m in memories if m.is_for(reader.own) and m.id not in got]

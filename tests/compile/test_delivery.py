@@ -212,6 +212,14 @@ def test_a_nested_private_copy_reaches_the_copilot_cli_twice_when_it_touches_a_f
     )
     assert "web/.claude/CLAUDE.md" in line and ".github/instructions/gitmem-web" in line, line
     assert "once it touches a file in web/" in line, line
+    # explain reads what a touch loads as check does: the nested copy too, not only the glob-scoped file
+    (view,) = json.loads(run("explain", "web/app.ts", "--client", "copilot", "--json").out)[
+        "clients"
+    ]
+    touched = [item["path"] for item in view["files"] if item["when"] == "touch"]
+    assert "web/.claude/CLAUDE.md" in touched and any("gitmem-web" in path for path in touched), (
+        touched
+    )
 
 
 @pytest.mark.parametrize(
