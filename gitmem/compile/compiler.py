@@ -479,20 +479,11 @@ def _not_into_documents(
 
 def _nowhere(desired: dict[str, tuple[Target, FilePlan]], report: Report) -> None:
     """A linked root file's target with no file of its own that git tracks (``delivery._linked``):
-    what only its client should get is said, never written into a file git ignores."""
-    nothing = desired.pop("", None)
-    if nothing is None:
-        return
-    target, file_plan = nothing
-    ids = ", ".join(file_plan.ids[:3]) + (", …" if len(file_plan.ids) > 3 else "")
-    report.warnings.append(
-        f"{target.tool} gets {len(file_plan.ids)} memories meant for it alone from no file "
-        f"({ids}): it reads another client's file (its own root file is a link to it, or missing), "
-        "and the file only it reads is ignored by git: make them for every client (`gitmem edit "
-        "ID`, remove `targets`) or stop ignoring it"
-    )
-    for plan in report.plans:
-        plan.files.pop("", None)
+    what only its client should get is written nowhere (never into a file git ignores); the
+    verification after writing names each memory that then misses the client, with the fix."""
+    if desired.pop("", None) is not None:
+        for plan in report.plans:
+            plan.files.pop("", None)
 
 
 class _Room(Record):

@@ -49,9 +49,12 @@ HUB_FILE = "AGENTS.md"
 # How a target's client reaches the hub (``Layout.bridge``): "" (it does not), "native" (it reads
 # AGENTS.md itself), "import" (its files import AGENTS.md), "own-import" (a hand-written
 # @AGENTS.md), "fallback" (it reads AGENTS.md where its own file is missing), "private" (its copy in
-# a file only it reads), "linked" (its root file is a link). A Literal: mypy refuses a misspelt one;
-# ``BRIDGES`` says what each means.
-Bridge = Literal["", "native", "import", "own-import", "fallback", "private", "linked"]
+# a file only it reads), "linked" (its root file is a link), "linked-import" (its root file is a
+# link, and its nested files import the hub's). A Literal: mypy refuses a misspelt one; ``BRIDGES``
+# says what each means.
+Bridge = Literal[
+    "", "native", "import", "own-import", "fallback", "private", "linked", "linked-import"
+]
 
 
 class Way(Record):
@@ -81,6 +84,7 @@ BRIDGES: dict[Bridge, Way] = {
     "fallback": Way(reads_hub=True, shared=False),
     "private": Way(keeps_root=True, shared=False, own_only=True),
     "linked": Way(shared=False, own_only=True, linked=True),
+    "linked-import": Way(reads_hub=True, shared=False, own_only=True, linked=True, imports=True),
 }
 
 
@@ -99,6 +103,9 @@ class Layout:
     # modify/delete conflict (which stops git before any gitmem code runs); not where the team's
     # own text keeps the file
     keeps_root: bool = False
+    # the target whose root file alone its client reads, through a link ("" when it reads none so,
+    # or reads that target's files itself: the Copilot CLI reads the nested AGENTS.md files too)
+    root_only: str = ""
 
     @property
     def name(self) -> str:
@@ -144,7 +151,10 @@ def layouts(
     for target in targets:
         if target.name in linked and linked[target.name][0] in names:
             laid[target.name] = _linked(
-                target, linked[target.name][1], _read_by_others(target.name, names, readers)
+                target,
+                linked[target.name][1],
+                _read_by_others(target.name, names, readers),
+                HUB in names and _imports_hub(target.name, names, readers),
             )
             continue
         laid[target.name] = _bridge(
@@ -161,10 +171,12 @@ def layouts(
         ]
         if BRIDGES[bridge].reads_hub:
             reads.append(HUB)
-        if BRIDGES[bridge].linked:
-            reads.append(linked[target.name][0])
+        root_only = ""
+        if BRIDGES[bridge].linked and linked[target.name][0] not in reads:
+            root_only = linked[target.name][0]
+            reads.append(root_only)
         keeps = _keeps_root(variant, bridge, hand_written.get(target.name, ""))
-        out.append(Layout(variant, bridge, tuple(dict.fromkeys(reads)), keeps))
+        out.append(Layout(variant, bridge, tuple(dict.fromkeys(reads)), keeps, root_only))
     return _ordered(out)
 
 
@@ -191,11 +203,17 @@ def _bridge(
         return private
     if not hub or not _read_beside_hub(target.name, names, every):
         return target, ""  # no client in use reads both: the full copy reaches each of them once
-    if any(
-        target.name in r.imports and r.imports_above for r in readers
-    ) and not _followed_by_others(target.name, names, every):
+    if _imports_hub(target.name, names, every):
         return target._replace(imports=HUB_FILE), "import"
     return target, ""
+
+
+def _imports_hub(name: str, configured: Collection[str], every: Sequence[Reader]) -> bool:
+    """Whether ``name``'s files may import the hub's: its client follows their imports wherever it
+    starts, and no other client in use that reads the hub itself follows them."""
+    return any(
+        name in r.imports and r.imports_above for r in readers_of(name, every)
+    ) and not _followed_by_others(name, configured, every)
 
 
 def _private_layout(
@@ -233,20 +251,24 @@ def _keeps_root(variant: Target, bridge: Bridge, hand_written: str) -> bool:
     return BRIDGES[bridge].keeps_root and bool(variant.root_file) and not hand_written.strip()
 
 
-def _linked(target: Target, instead: str, shared: bool) -> tuple[Target, Bridge]:
+def _linked(target: Target, instead: str, shared: bool, importing: bool) -> tuple[Target, Bridge]:
     """``target`` whose root file is another target's through a link: its client reads that file,
     and what it lacks goes to ``instead``, its private file or a whole file of its rules folder that
     it loads always, where the other clients do not look; "" (no such file git tracks) leaves it
     out, and compile and ``gitmem check`` name the memories that then miss the client. Its nested
     files stay (Claude Code reads no web/AGENTS.md beside a root CLAUDE.md: measured), unless
     another client in use reads them too (``shared``): then the root file holds them, under headings
-    naming their globs.
+    naming their globs; or, where its client follows their imports and that other client does not
+    (``importing``: Gemini CLI's beside the Copilot CLI's), they import the hub's nested files,
+    beside each, and hold only what those lack.
     """
     if instead.startswith(f"{target.scoped_dir}/"):
         front = target.always_frontmatter or ()
         variant = target._replace(root_file=instead, root_whole=True, root_frontmatter=front)
     else:
         variant = target._replace(root_file=instead)
+    if shared and importing:
+        return variant._replace(scoped_dir=None), "linked-import"
     if shared:
         variant = variant._replace(dir_file=None, scoped_dir=None)
     return variant, "linked"
@@ -325,11 +347,10 @@ def excluded(
     at_root: Mapping[str, Collection[str]],
 ) -> set[str]:
     """The memories ``layout``'s client gets from the other targets' files it reads (of the target
-    its root file is linked to, only its root file's: ``at_root``)."""
+    its root file alone is read through a link, only its root file's: ``at_root``)."""
     out: set[str] = set()
     for name in layout.reads:
-        linked = BRIDGES[layout.bridge].linked and name == layout.reads[-1]
-        out.update((at_root if linked else candidates).get(name, ()))
+        out.update((at_root if name == layout.root_only else candidates).get(name, ()))
     return out
 
 

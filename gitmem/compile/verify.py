@@ -23,6 +23,7 @@ from gitmem.compile import delivery, reading
 from gitmem.compile.reading import Disk, FileRead, Tracked
 from gitmem.compile.scoping import directory_of
 from gitmem.records import Record
+from gitmem.tools import TARGET_BY_NAME
 
 if TYPE_CHECKING:
     from gitmem.compile.changes import Report
@@ -147,7 +148,7 @@ def verify(
     scoped = _scoped(memories)
     misses: list[Miss] = []
     for reader in readers:
-        misses += _client(disk, reader, plans, scoped)
+        misses += _client(disk, reader, plans, scoped, not committed)
     return _grouped(misses)
 
 
@@ -180,18 +181,23 @@ def _covering(by_scope: dict[tuple[str, ...], set[str]], folder: str) -> list[se
 
 
 def _client(
-    disk: Disk, reader: Reader, plans: Mapping[str, TargetPlan], scoped: dict[str, _Scope]
+    disk: Disk,
+    reader: Reader,
+    plans: Mapping[str, TargetPlan],
+    scoped: dict[str, _Scope],
+    written: bool = False,
 ) -> list[Miss]:
     """The misses of one client, started at the root and (a client that reads the folders on the
     way) in each folder of ``scoped``: a memory for it in scope there misses it when no file it
     reads holds it, unless it reaches it on demand only or by a path-scoped file of its own."""
     passed = _on_demand(reader, plans) | _by_path(disk, reader, plans)
+    link = _link(disk, reader, written) if not plans[reader.own].target.root_file else ""
     at_root: frozenset[str] = frozenset()
     out: list[Miss] = []
     for folder in scoped if reader.chain else [""]:
         seen = reading.read(disk, reader, folder)
         at_root = at_root if folder else frozenset().union(*map(disk.arriving, seen.files))
-        out += _session(reader, seen, scoped[folder], passed, at_root, disk)
+        out += _session(reader, seen, scoped[folder], passed, at_root, disk, link)
     nothing = _Scope(frozenset(), {})  # what reaches it there is the root's: only twice is new
     for folder in list(scoped)[1:] if reader.touches else []:
         globbed = delivery.globbed(reader, plans, f"{folder}/file")
@@ -254,6 +260,7 @@ def _session(
     passed: Collection[str],
     at_root: Collection[str],
     disk: Disk,
+    link: str = "",
 ) -> list[Miss]:
     """The misses of one session: a memory of ``scope`` for the client that no file it reads holds,
     but those ``passed`` (on demand only, or in a path-scoped file of its own); those of
@@ -264,7 +271,7 @@ def _session(
     absent = scope.ids.difference(most).difference(*others)
     found = (
         [
-            _missing(reader, folder, memory_id, memory_id in at_root)
+            _missing(reader, folder, memory_id, memory_id in at_root, link)
             for memory_id, memory in scope.memories.items()
             if memory_id in absent and memory.is_for(reader.own)
         ]
@@ -287,7 +294,23 @@ def _any_twice(items: Sequence[FileRead], files: Sequence[frozenset[str]]) -> bo
 _Found = tuple[Fault, str, str]  # a fault, its subject (a memory id, or a file), and its fix
 
 
-def _missing(reader: Reader, folder: str, memory_id: str, at_root: bool) -> _Found:
+def _link(disk: Disk, reader: Reader, written: bool) -> str:
+    """Where compile gives the client no file of its own, and its own root file is a link to
+    another (``.junie/guidelines.md`` to ``AGENTS.md``): what that file lacks reaches it from none,
+    and the fix is a copy; "" where it is no link. Right after compile ``written`` them, that is
+    the cause; later, compiling may be all it takes."""
+    root = TARGET_BY_NAME[reader.own].root_file
+    real = disk.get(root).real if root and disk.exists(root) else root
+    if real == root:
+        return ""
+    clause = (
+        f"{root} is a link to {real}, and no file of its own holds it: make {root} a copy "
+        f"(`rm {root} && cp {real} {root}`)"
+    )
+    return clause if written else f"if `gitmem compile` does not bring it, {clause}"
+
+
+def _missing(reader: Reader, folder: str, memory_id: str, at_root: bool, link: str) -> _Found:
     explain = f"`gitmem explain {folder or '.'} --client {reader.name}`"
     if folder and at_root:
         return (
@@ -296,7 +319,8 @@ def _missing(reader: Reader, folder: str, memory_id: str, at_root: bool) -> _Fou
             "started here it follows none of the root's settings or imports, and a second copy "
             f"at the root would reach it twice there; start it at the root ({explain})",
         )
-    return Fault.MISSING, memory_id, f"run `gitmem compile` (then {explain})"
+    fix = f"{link}, then run `gitmem compile`" if link else "run `gitmem compile`"
+    return Fault.MISSING, memory_id, f"{fix} (then {explain})"
 
 
 def _twice(reader: Reader, seen: reading.Reading, memory_id: str) -> _Found:

@@ -114,13 +114,13 @@ def _session(name: str, cwd: Path, model: FakeModel, home: Path) -> Session:
     return session
 
 
-def _touching(repo: Path, name: str) -> FakeModel:
+def touching(repo: Path, name: str) -> FakeModel:
     """A model that has the client read web/app.ts with its own tool."""
     tool, argument = READ_TOOL[name]
     return FakeModel(tool=tool, tool_args={argument: str(repo / "web" / "app.ts")})
 
 
-def _check_touch(session: Session, where: str) -> None:
+def check_touch(session: Session, where: str) -> None:
     """After reading web/app.ts, what the client loaded for that file brought the web/** memory
     once, and nothing it had (the Copilot CLI loaded a nested .claude/CLAUDE.md and the applyTo
     file: 2 before)."""
@@ -138,7 +138,7 @@ def test_each_client_receives_each_memory_once(
 ) -> None:
     """Each client, at the root and in web/, gets each memory once. Started at the root, a client
     that reads files (READ_TOOL) then reads web/app.ts in the same session, and what it loads for
-    that file is checked too (``_check_touch``)."""
+    that file is checked too (``check_touch``)."""
     targets = COMBINATIONS[combination]
     repo = _repo(tmp_path, targets)
     owners = [target for target in ("claude", "gemini", "copilot", "cline") if target in targets]
@@ -157,9 +157,9 @@ def test_each_client_receives_each_memory_once(
             where = f"{name} in {folder or 'the root'} ({combination})"
             home = tmp_path / f"home-{name}"
             if folder == "" and name in READ_TOOL:
-                with _touching(repo, name) as touching:
-                    session = _session(name, repo, touching, home)
-                _check_touch(session, f"{where}, touching web/app.ts")
+                with touching(repo, name) as reading:
+                    session = _session(name, repo, reading, home)
+                check_touch(session, f"{where}, touching web/app.ts")
             else:
                 session = _session(name, repo / folder, model, home)
             text = session.first().text()
@@ -194,9 +194,9 @@ def test_agents_md_s_other_readers_that_touch_a_file_receive_its_memory_once(
     brings the web/** memory once, as every other client's does in the test above."""
     repo = _repo(tmp_path, COMBINATIONS[combination])
     for name in OTHER_READERS:
-        with _touching(repo, name) as touching:
-            session = _session(name, repo, touching, tmp_path / f"home-{name}")
-        _check_touch(session, f"{name} touching web/app.ts ({combination})")
+        with touching(repo, name) as reading:
+            session = _session(name, repo, reading, tmp_path / f"home-{name}")
+        check_touch(session, f"{name} touching web/app.ts ({combination})")
 
 
 def old_layout(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,8 +18,8 @@ import pytest
 from tests.clients.conftest import sh
 from tests.clients.drivers import CLIENTS, run
 from tests.clients.fake_model import FakeModel
-from tests.clients.test_clients import ACTIVE, HAND, PROMPT, init_with_active
-from tests.clients.test_delivery import explained, received
+from tests.clients.test_clients import ACTIVE, HAND, PROMPT, SCOPED, init_with_active
+from tests.clients.test_delivery import check_touch, explained, received, touching
 
 pytestmark = [pytest.mark.clients, pytest.mark.slow]
 
@@ -151,3 +151,61 @@ def test_a_file_read_and_imported_reaches_the_copilot_cli_twice(
         assert received(repo, text) == explained(repo, name, ""), name
         assert (text.count(ACTIVE), text.count(HAND)) == (1, 1), f"{name}, linked"
         assert _arrivals(repo, name) == 1, name
+
+
+# Rules files linked to the hub beside the Copilot CLI, which reads them all (round 47): (links, targets, clients)
+LINKED = {
+    # the Copilot file a link to CLAUDE.md, itself a link to AGENTS.md: on ed89a6a the web/** memory went into an
+    # applyTo file too, and the Copilot CLI, which reads web/AGENTS.md itself, loaded it twice touching web/app.ts
+    "copilot-via-claude": (
+        {"CLAUDE.md": "AGENTS.md", ".github/copilot-instructions.md": "../CLAUDE.md"},
+        ("agents", "claude", "copilot"),
+        ("copilot", "claude"),
+    ),
+    # GEMINI.md a link to AGENTS.md: on ed89a6a Gemini CLI started in web/ got no web/** memory (no web/GEMINI.md,
+    # which the Copilot CLI would read beside web/AGENTS.md); web/GEMINI.md now imports web/AGENTS.md, an import
+    # the Copilot CLI does not follow
+    "gemini-linked": (
+        {"GEMINI.md": "AGENTS.md"},
+        ("agents", "gemini", "copilot"),
+        ("gemini", "copilot"),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LINKED))
+def test_rules_files_linked_to_the_hub_bring_each_memory_once(
+    case: str, model: FakeModel, tmp_path: Path
+) -> None:
+    """Each client, started at the root and in web/, receives what `gitmem explain` says, each memory once; the
+    Copilot CLI, started at the root and reading web/app.ts, then loads the web/** memory once."""
+    links, targets, clients = LINKED[case]
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    sh(repo, "git", "init", "-q", "-b", "main")
+    (repo / "AGENTS.md").write_text(
+        f"# Team notes\n\nThe {HAND} service owns the queue.\n", "utf-8"
+    )
+    for path, to in links.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).symlink_to(to)
+    init_with_active(repo, targets)
+    compiled = subprocess.run(
+        ["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False
+    )
+    assert compiled.returncode == 0 and "not up to date" not in compiled.stderr, compiled.stderr
+    sh(repo, "git", "add", "-A")
+    sh(repo, "git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init")
+    assert sh(repo, "gitmem", "check").strip().endswith("passed")
+    for name in clients:
+        for folder in ("", "web"):
+            session = run(CLIENTS[name], repo / folder, PROMPT, model, tmp_path / f"home-{name}")
+            assert session.code == 0, f"{name} exited {session.code}: {session.err[-3000:]}"
+            text = session.first().text()
+            where = f"{name} in {folder or 'the root'} ({case})"
+            assert received(repo, text) == explained(repo, name, folder), where
+            # at the root, Claude Code's copy in .claude/CLAUDE.md names web/** under a heading
+            assert text.count(ACTIVE) == 1 and text.count(SCOPED) in {int(bool(folder)), 1}, where
+    with touching(repo, "copilot") as model_touching:
+        session = run(CLIENTS["copilot"], repo, PROMPT, model_touching, tmp_path / "home-copilot")
+    check_touch(session, f"copilot touching web/app.ts ({case})")

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import re
+import subprocess
 from collections import Counter
+from collections.abc import Collection
 from datetime import date
 from pathlib import Path
 
@@ -45,12 +49,16 @@ MEMORIES = [
 
 
 def _compiled(
-    project: Path, run: Run, names: tuple[str, ...], hand_written: dict[str, str] | None = None
+    project: Path,
+    run: Run,
+    names: tuple[str, ...],
+    hand_written: dict[str, str] | None = None,
+    memories: list[Memory] = MEMORIES,
 ) -> str:
-    """Compile ``MEMORIES`` for ``names`` into ``project`` (``hand_written``: root files the team wrote first), and
+    """Compile ``memories`` for ``names`` into ``project`` (``hand_written``: root files the team wrote first), and
     return what compile said; what each client then reads is `gitmem explain`'s, from the disk."""
     set_config(project, targets=list(names))
-    for item in MEMORIES:
+    for item in memories:
         fields = {"paths": item.paths, "targets": item.targets}
         write_memory(project, item.id, item.title, **{k: v for k, v in fields.items() if v})
     for name, text in (hand_written or {}).items():
@@ -84,7 +92,63 @@ def test_every_client_receives_each_memory_once(
 ) -> None:
     """Compiled into a real repository and read from the disk (``compile.reading``, the reader `check` and `explain`
     use): every client in use gets each memory once, and every one meant for it, at the root and in web/."""
-    said = _compiled(project, run, names)
+    _each_once(project, run, names, _compiled(project, run, names))
+
+
+# The links teams commit: a tool's own rules file that is the hub under another name (fluidd's CLAUDE.md and
+# Copilot file), or a link to such a link (a Copilot file linked to CLAUDE.md, itself linked to AGENTS.md). Every
+# target whose root file a team names (not gitmem's own file in a rules folder).
+LINKS = {
+    **{
+        name: {target.root_file: "AGENTS.md"}
+        for name, target in TARGET_BY_NAME.items()
+        if name != "agents" and target.root_file and "gitmem" not in target.root_file
+    },
+    "copilot-via-claude": {
+        "CLAUDE.md": "AGENTS.md",
+        ".github/copilot-instructions.md": "CLAUDE.md",
+    },
+}
+
+
+@pytest.mark.parametrize("every", [True, False], ids=["all", "beside-copilot"])
+@pytest.mark.parametrize("links", LINKS.values(), ids=LINKS.keys())
+def test_every_client_receives_each_memory_once_through_linked_rules_files(
+    project: Path, run: Run, links: dict[str, str], every: bool
+) -> None:
+    """The same with a root file linked to the hub, all targets configured or those it takes. On ed89a6a a Copilot file linked
+    through CLAUDE.md to AGENTS.md got the web/** memory in an `applyTo` file too: the Copilot CLI, which reads
+    web/AGENTS.md itself, loaded it twice once it touched a file in web/, and `check` failed after compile. (A memory
+    meant for a linked target alone may have no file of its own to go to, which compile names:
+    tests/compile/test_reader_disk.py.)"""
+    (project / "AGENTS.md").write_text("# Team\n\nOur own words.\n", encoding="utf-8")
+    for path, to in links.items():
+        (project / path).parent.mkdir(parents=True, exist_ok=True)
+        (project / path).symlink_to(Path(os.path.relpath(project / to, (project / path).parent)))
+    linked = {name for name, target in TARGET_BY_NAME.items() if target.root_file in links}
+    # all targets, or the hub, the linked ones and Copilot, whose CLI reads most files
+    names = tuple(n for n in TARGET_NAMES if every or n in {"agents", "copilot", *linked})
+    memories = [item for item in MEMORIES if item.targets not in {(name,) for name in linked}]
+    said = _compiled(project, run, names, memories=memories)
+    copies = re.findall(r"\(`(rm (\S+) && cp \S+ \2)`\)", said)
+    if linked & ALONE:  # no file but the link: web/** reaches it nowhere, and compile names the fix
+        (root,) = (TARGET_BY_NAME[name].root_file for name in linked & ALONE)
+        assert {path for _, path in copies} == {root}, said
+        subprocess.run(copies[0][0], shell=True, cwd=project, check=True)
+        said = run("compile").err
+    else:
+        assert not copies, said
+    _each_once(project, run, names, said, linked)
+
+
+# The clients that read one rules file, nested in no folder: linked to AGENTS.md, it gives them no file of their own
+# (on ed89a6a `check` failed with the fix "run `gitmem compile`", which changed nothing).
+ALONE = {"junie", "trae"}
+
+
+def _each_once(
+    project: Path, run: Run, names: tuple[str, ...], said: str, linked: Collection[str] = ()
+) -> None:
     assert "more than once" not in said, said
     git(project, "add", "-A")
     git(project, "commit", "-qm", "compiled")  # code review reads what git tracks
@@ -92,7 +156,8 @@ def test_every_client_receives_each_memory_once(
         for name, ids in _read(run, folder).items():
             own = next(reader for reader in READERS if reader.name == name).own
             assert len(ids) == len(set(ids)), (name, folder, names)
-            assert folder != "." or {"everyone", f"only-{own}"} <= set(ids), (name, names)
+            meant = {"everyone"} if own in linked else {"everyone", f"only-{own}"}
+            assert folder != "." or meant <= set(ids), (name, names)
             nested = project / "web" / (TARGET_BY_NAME[own].dir_file or "-")
             assert folder != "." or "web" not in ids or not nested.is_file(), name
             # no memory meant for another tool only
