@@ -2248,3 +2248,17 @@ def test_what_batch_98_held_that_is_no_credential(kind: str) -> None:
     lines = (f"  password => '*{digest}',", '    alicloud_secret_key: "--REMOVED--"')
     found = (f"  password => '*{made(40)}',", f'    alicloud_secret_key: "--{made(24)}--"')
     _none_then_each(lines, found, "README.md", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_101_held_that_is_no_credential(kind: str) -> None:
+    """Batch 101 (webhook servers; measured once, then looked at): Svix's published signing secrets, the Standard
+    Webhooks test vector its guide and every library's tests verify against and its API reference's example
+    (svix-webhooks: 67 places). A drawn secret of the same shape in their places is found."""
+    vector, example = (
+        "whsec_" + "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        "whsec_" + "C2FVsBQIhrscChlQIMV+b5sSYspob7oD",
+    )
+    lines = (f'    const secret = "{vector}";', f'      "example": "{example}",')
+    found = (f'    const secret = "whsec_{made(32)}";', f'      "example": "whsec_{made(32)}",')
+    _none_then_each(lines, found, "webhook.test.ts", kind)

@@ -87,6 +87,9 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # pairs with RFC 6749's client id s6BhdRkqt3 (OpenIddict's tests, Swagger samples)
         *("ad71fb4165536675", "c97b628dec750655", "e9974c507d2a8021"),
         "5cc1e9113bbaa704",  # Django REST framework's documented token ("Token 9944b091…")
+        # Svix's webhook signing secrets: the Standard Webhooks test vector its verifying guide and
+        # every library's tests use (whsec_MfKQ…), and its API reference's example (whsec_C2FV…)
+        *("96ad2ccd81462a76", "2dd745ff991276ae"),
         # Yarn's documentation search (Algolia DocSearch): a search-only key, public by design, in
         # every copy of Yarn's release
         "2f21fd9c81678e39",
