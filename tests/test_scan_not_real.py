@@ -2262,3 +2262,25 @@ def test_what_batch_101_held_that_is_no_credential(kind: str) -> None:
     lines = (f'    const secret = "{vector}";', f'      "example": "{example}",')
     found = (f'    const secret = "whsec_{made(32)}";', f'      "example": "whsec_{made(32)}",')
     _none_then_each(lines, found, "webhook.test.ts", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_103_held_that_is_no_credential(kind: str) -> None:
+    """Batch 103 (JOSE and JWT libraries; measured once, then looked at): a token whose claims hold their own names
+    (go-jose's ``{"iss":"issuer","sub":"subject"}``): no server issues it as a credential. The same token naming an
+    issuer and a user is found, and so is a JWS of other content (RFC 7520's quote: the peer suite labels tokens of
+    random content secrets)."""
+    header = _b64url(b'{"alg":"HS256","typ":"JWT"}')
+    own = _b64url(b'{"iss":"issuer","sub":"subject"}')
+    quote = _b64url(b"It's a dangerous business, Frodo, going out your door.")
+    real = _b64url(b'{"iss":"https://auth.acme.io","sub":"user-8812"}')
+    lines = (
+        f"\traw := `{header}.{own}.{made(43)}`",
+        f'        token = "{header}.{own}.{made(43)}"',
+    )
+    found = (
+        f"\traw := `{header}.{real}.{made(43)}`",
+        f'        token = "{header}.{real}.{made(43)}"',
+        f'        token = "{header}.{quote}.{made(43)}"',
+    )
+    _none_then_each(lines, found, "jws_test.go", kind)

@@ -342,8 +342,8 @@ _REGISTERED_CLAIMS = frozenset({"iss", "sub", "aud", "exp", "nbf", "iat", "jti"}
 def _stand_in_claims(claims: dict[str, object]) -> bool:
     """A token's claims whose every name (past the registered ones) and text is a stand-in, as a
     library's tests write them: ``{"foo":"bar"}``, ``{"test":1234}``,
-    ``{"urn:example:claim":true}``. No server issues those; a real token names a user, a scope, a
-    role."""
+    ``{"urn:example:claim":true}``, ``{"iss":"issuer"}``. No server issues those; a real token
+    names a user, a scope, a role."""
     texts = [name for name in claims if name not in _REGISTERED_CLAIMS]
     texts += [value for value in claims.values() if isinstance(value, str)]
     return bool(texts) and all(_stand_in(text, text.lower()) for text in texts)
@@ -1259,6 +1259,7 @@ _NOT_VALUES = frozenset(
         """ none null nil undefined true false yes no on off required optional unknown empty string
         str bytes int data todo
         tbd fixme secret password token hidden masked redacted env environ
+        issuer subject audience
         """
     )
 )
