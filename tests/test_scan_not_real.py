@@ -2284,3 +2284,19 @@ def test_what_batch_103_held_that_is_no_credential(kind: str) -> None:
         f'        token = "{header}.{quote}.{made(43)}"',
     )
     _none_then_each(lines, found, "jws_test.go", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_107_held_that_is_no_credential(kind: str) -> None:
+    """Batch 107 (translation platforms; measured once, then looked at): a word written in character codes, as
+    Java's properties files write any letter past ASCII (zanata's ``jsf.Password=\\u015Eifre``, "Şifre"; its
+    Japanese and Chinese messages: 14 places), read as the word it is. A drawn password written so is found."""
+    lines = (
+        "jsf.Password=\\u015Eifre",
+        "jsf.ChangePassword=\\u66F4\\u6539\\u5BC6\\u78BC",
+        "jsf.NewPassword=\\u65B0\\u3057\\u3044\\u30D1\\u30B9\\u30EF\\u30FC\\u30C9",
+    )
+    drawn = made(14)
+    coded = "".join(f"\\u{ord(c):04X}" for c in drawn[:4]) + drawn[4:]
+    found = (f"jsf.Password={drawn}", f"jsf.Password={coded}")
+    _none_then_each(lines, found, "messages_ja.properties", kind)

@@ -1291,6 +1291,9 @@ _DOCUMENT_MARKS = frozenset("{}[]<>\"'=")
 _HTML_QUOTE_RE = lazy(r"&(?:quot|apos|#3[49]|#[xX]2[27]);?$")
 # A backslash before a sign, Markdown's escape of it (a guide's ``the token is org\-scoped``)
 _MARKDOWN_ESCAPE_RE = lazy(r"\\(?=[-_*#+.!|~`])")
+# A character written as its code, as Java's properties files, JSON and JavaScript write one
+# (zanata's ``jsf.Password=\u015Eifre``: "Şifre", Turkish for the word)
+_CODE_ESCAPE_RE = lazy(r"\\u([0-9a-fA-F]{4})")
 # A setting's name and its "=", after an empty setting (``key= password= queue_dir=``)
 _NEXT_SETTING_RE = lazy(r"[a-z][a-z0-9]*+(?:_[a-z0-9]++)++=")
 
@@ -1298,7 +1301,9 @@ _NEXT_SETTING_RE = lazy(r"[a-z][a-z0-9]*+(?:_[a-z0-9]++)++=")
 def _as_meant(value: str) -> str:
     """A value without what the text around it adds: the quote HTML escapes (bloggs&quot;),
     Markdown's escapes of signs (org\\-scoped), the sign that ends a clause, the "=" of the next
-    setting's name (``password= queue_dir=``) and "about" before a number (``~50-100ms``)."""
+    setting's name (``password= queue_dir=``) and "about" before a number (``~50-100ms``); its
+    characters written as codes (``\\u015E``) read as themselves."""
+    value = _CODE_ESCAPE_RE.sub(lambda code: chr(int(code[1], 16)), value)
     value = _MARKDOWN_ESCAPE_RE.sub("", _HTML_QUOTE_RE.sub("", _own_part(value)))
     if value[-1:] in _CLAUSE_ENDS and value[-2:-1] not in _CLAUSE_ENDS:  # not an ellipsis
         value = value[:-1]
