@@ -2300,3 +2300,20 @@ def test_what_batch_107_held_that_is_no_credential(kind: str) -> None:
     coded = "".join(f"\\u{ord(c):04X}" for c in drawn[:4]) + drawn[4:]
     found = (f"jsf.Password={drawn}", f"jsf.Password={coded}")
     _none_then_each(lines, found, "messages_ja.properties", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_109_held_that_is_no_credential(kind: str) -> None:
+    """Batch 109 (Terraform providers; measured once, then looked at): a name a test gives its resource, numbered by
+    the Unix time it ran (Terraform's acceptance tests: ``tf-TestAccIntegrationConfluentAccountBasic-local-1680633323``,
+    in the recorded answers of tf-datadog: 27 places), as a count numbers one (``SERVICE_NAME-2``). A drawn key
+    numbered so is found, and so is a word and a number, as people make passwords."""
+    lines = (
+        '{"data":{"attributes":{"api_key":"tf-TestAccIntegrationConfluentAccountBasic-local-1680633323"}}}',
+        '{"policy":{"tag_key":"tf-TestAccDatadogMonitorConfigPoliciesDatasource-local-1749222063-1"}}',
+    )
+    found = (
+        f'{{"data":{{"attributes":{{"api_key":"{made(20)}-1680633323"}}}}}}',
+        '{"data":{"attributes":{"api_key":"silverhand_' + '1680633323"}}}',
+    )
+    _none_then_each(lines, found, "TestAccIntegrationConfluentAccountBasic.yaml", kind)

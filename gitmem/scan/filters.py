@@ -1746,7 +1746,9 @@ _NAME_SHAPES: tuple[Callable[[str], bool], ...] = (
 
 
 _JOINERS = "-_.:/"
-_NUMBERED_RE = lazy(r"(?<=[A-Za-z])[-_.][0-9]{1,3}$")
+# A name's number: a count (SERVICE_NAME-2), or the Unix time a test named its resource by and its
+# count (Terraform's acceptance tests: tf-TestAccIntegrationConfluentAccountBasic-local-1680633323)
+_NUMBERED_RE = lazy(r"(?<=[A-Za-z])[-_.](?:[0-9]{1,3}|1[0-9]{9}(?:[-_.][0-9]{1,3})?)$")
 _NAME_JOINER_RE = lazy(r"[A-Za-z0-9][-_.:/][A-Za-z]")
 
 
@@ -1761,6 +1763,7 @@ def _name_like(value: str, length: int) -> bool | None:
     stems = (value, numbered) if _NAME_JOINER_RE.search(numbered) else (value,)
     if any(shape(stem) for stem in stems for shape in _NAME_SHAPES):
         return False
+    value = stems[-1]
     if _WORDS_RE.match(value):
         # Letters only: a word or an identifier, unless long, mixed case, in one piece and
         # random-looking.
