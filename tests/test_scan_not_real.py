@@ -2317,3 +2317,22 @@ def test_what_batch_109_held_that_is_no_credential(kind: str) -> None:
         '{"data":{"attributes":{"api_key":"silverhand_' + '1680633323"}}}',
     )
     _none_then_each(lines, found, "TestAccIntegrationConfluentAccountBasic.yaml", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_112_held_that_is_no_credential(kind: str) -> None:
+    """Batch 112 (web application firewalls; measured once, then looked at): a guide's password that says it is a
+    strong one (bunkerweb's ``Str0ng&P@ss!``, in every language of its docs: 13 places; manticore's
+    ``StrongPass#2026``: 12), and a key that spells "secret" in digits (``s3cr3tb0unc3rk3y``: 6). A drawn one in
+    their places is found."""
+    lines = (
+        '    ADMIN_PASSWORD: "Str0ng&P@ss!" # Remember to set a stronger password',
+        '    CROWDSEC_API_KEY: "s3cr3tb0unc3rk3y" # Remember to set a stronger key',
+        "curl -u admin:StrongPass#2026 http://127.0.0.1:9308/sql",
+    )
+    found = (
+        f'    ADMIN_PASSWORD: "{made(12)}" # Remember to set a stronger password',
+        f'    CROWDSEC_API_KEY: "{made(16)}" # Remember to set a stronger key',
+        f"curl -u admin:{made(14)} http://127.0.0.1:9308/sql",
+    )
+    _none_then_each(lines, found, "web-ui.md", kind)

@@ -1224,7 +1224,7 @@ _LETTERS_RE = lazy(r"[^a-z]+")
 _STAND_IN_SAID = (
     r"password|passwd|passphrase|changeme|sample|fake|dummy|mock|invalid|notvalid|foobar|hunter2"
     r"|correcthorse|(?:super|top|very|totally|really|ultra|extra)secret|secretkey|notareal|notreal"
-    r"|notactual"
+    r"|notactual|strongpass"
 )
 _STAND_IN_SAID_RE = lazy(_STAND_IN_SAID)  # in words: what a URL's password is judged by
 # ... and runs typed into a made-up value (a credential's word counted on: PR0DUCT10nS3CRET12345;
@@ -1233,7 +1233,7 @@ _STAND_IN_SAID_RE = lazy(_STAND_IN_SAID)  # in words: what a URL's password is j
 # them in a row once in four billion
 _STAND_IN_MARKERS_RE = lazy(
     _STAND_IN_SAID
-    + r"|abc123|123abc|(?:secret|token|key)123|random"
+    + r"|abc123|123abc|(?:secret|token|key)123|random|s3cr3t"
     + r"|deadbeef|cafebabe|feedface|baadf00d|deadc0de|8badf00d|decafbad|c0ffee"
 )
 _STAND_IN_WORDS = (
