@@ -13,6 +13,7 @@ import itertools
 import random
 import re
 import string
+import uuid
 
 import pytest
 
@@ -2336,3 +2337,20 @@ def test_what_batch_112_held_that_is_no_credential(kind: str) -> None:
         f"curl -u admin:{made(14)} http://127.0.0.1:9308/sql",
     )
     _none_then_each(lines, found, "web-ui.md", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_a_uuid_with_letters_past_f_is_typed_in(kind: str) -> None:
+    """Batch 109 (Terraform providers; measured once, then looked at): a UUID's shape whose 32 digits hold a letter or
+    two past f (tf-vault's ``905ae89e-6ee8-40rd-ab12-613t8e3fe836``; apisix's Splunk guide ``…-ak0c-…``, huginn's
+    ``…-j999c1973cc9``: 6 places of older batches) was typed in: no generator writes one. A UUID drawn in their
+    places is found."""
+    lines = (
+        '\tupdatedPrivateKey := "905ae89e-6ee8-40rd-ab12-613t8e3fe836"',
+        '          "token":"26b15ddd-31db-455b-ak0c-9b5be3decc4a"',
+    )
+    found = (
+        f'\tupdatedPrivateKey := "{uuid.UUID(int=_rng.getrandbits(128), version=4)}"',
+        f'          "token":"{uuid.UUID(int=_rng.getrandbits(128), version=4)}"',
+    )
+    _none_then_each(lines, found, "resource_test.go", kind)

@@ -1528,7 +1528,7 @@ def made_up(value: str) -> bool:
         len(piece) >= _STRAY_PIECE
         and piece.isalnum()
         and 0 < len(piece.lower().removeprefix("0x").translate(_DROP_HEX)) <= _STRAY_MOST  # 0x, 0X
-        for piece in _PIECES_RE.split(value)
+        for piece in _pieces(value)
     ):
         return True
     lowered = value.lower()
@@ -1539,6 +1539,18 @@ def made_up(value: str) -> bool:
         letters = ""
     text = " ".join((letters, value.translate(_DIGITS_ONLY), lowered))
     return _IN_ORDER_RE.search(text) is not None
+
+
+def _pieces(value: str) -> list[str]:
+    """A value's pieces between its joints, and a UUID's digits as the one piece they are (a hex
+    number's 32 digits: tf-vault's ``905ae89e-6ee8-40rd-ab12-613t8e3fe836`` holds two letters past
+    f, typed in)."""
+    pieces = _PIECES_RE.split(value)
+    return [*pieces, "".join(pieces)] if _UUID_SHAPE_RE.fullmatch(value) else pieces
+
+
+# A UUID's shape, whatever letters it holds
+_UUID_SHAPE_RE = lazy(r"[0-9A-Za-z]{8}(?:-[0-9A-Za-z]{4}){3}-[0-9A-Za-z]{12}")
 
 
 def _token_shaped(value: str) -> bool:
