@@ -2354,3 +2354,18 @@ def test_a_uuid_with_letters_past_f_is_typed_in(kind: str) -> None:
         f'          "token":"{uuid.UUID(int=_rng.getrandbits(128), version=4)}"',
     )
     _none_then_each(lines, found, "resource_test.go", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batch_117_held_that_is_no_credential(kind: str) -> None:
+    """Batch 117 (trading bots; measured once, then looked at): the private keys of Hardhat's and Anvil's default
+    accounts, which both print at every start (octobot's tests: 9 places), with 0x and without. A drawn key of the
+    same shape in their places is found."""
+    first = "ac0974bec39a17e36ba4a6b4d238ff944bacb478" + "cbed5efcae784d7bf4f2ff80"
+    ninth = "2a871d0798f97d79848a013d4936a73bf4cc922c" + "825d33c1cf7073dff6d409c6"
+    lines = (f'_TEST_PRIVATE_KEY = "0x{first}"', f'    private_key = "{ninth}"')
+    found = (
+        f'_TEST_PRIVATE_KEY = "0x{made(64, "0123456789abcdef")}"',
+        f'    private_key = "{made(64, "0123456789abcdef")}"',
+    )
+    _none_then_each(lines, found, "test_accounts.py", kind)

@@ -87,6 +87,13 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # pairs with RFC 6749's client id s6BhdRkqt3 (OpenIddict's tests, Swagger samples)
         *("ad71fb4165536675", "c97b628dec750655", "e9974c507d2a8021"),
         "5cc1e9113bbaa704",  # Django REST framework's documented token ("Token 9944b091…")
+        # Hardhat's and Anvil's default accounts' private keys (#0 to #9, of the mnemonic "test
+        # test … junk"), which both print at every start, with 0x and without
+        *("60a09e4357868c1e", "bc1a50966c9e6486", "095101cf732c298a", "8335c55334821eef"),
+        *("bb4978fbe7638de8", "b26ab6529d20ebeb", "f02322197a196ceb", "64034b44c579b335"),
+        *("5de22089c247b9b2", "4d3e46eec8244d1d", "59feecfa04eb096b", "0aedba9d586f34f9"),
+        *("b69d88ff1ad5834a", "28e543d3753fc9d1", "b6b9ee08c38f62da", "f070994a85994785"),
+        *("be394de37f9d6cf6", "38e69fdd19aefeb4", "dd0102d1cd0c6ac7", "967f21586cdf1248"),
         # Svix's webhook signing secrets: the Standard Webhooks test vector its verifying guide and
         # every library's tests use (whsec_MfKQ…), and its API reference's example (whsec_C2FV…)
         *("96ad2ccd81462a76", "2dd745ff991276ae"),
