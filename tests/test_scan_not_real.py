@@ -2357,6 +2357,16 @@ def test_a_uuid_with_letters_past_f_is_typed_in(kind: str) -> None:
 
 
 @pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_vault_s_documented_duo_secret_key_is_an_example(kind: str) -> None:
+    """Batch 109 (Terraform providers; measured once, then looked at): the Duo secret key of Vault's MFA API docs,
+    which its Terraform provider's docs and tests copy (tf-vault: 17 places). A drawn key in its place is found."""
+    duo = "8C7THtrIigh2rPZQ" + "Mbguugt8IUftWhMRCOBzbuyz"
+    lines = (f'  secret_key            = "{duo}"', f'\t\t\t\t\t\t"secret_key": "{duo}",')
+    found = (f'  secret_key            = "{made(40)}"', f'\t\t\t\t\t\t"secret_key": "{made(40)}",')
+    _none_then_each(lines, found, "resource_mfa_duo_test.go", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
 def test_what_batch_117_held_that_is_no_credential(kind: str) -> None:
     """Batch 117 (trading bots; measured once, then looked at): the private keys of Hardhat's and Anvil's default
     accounts, which both print at every start (octobot's tests: 9 places), with 0x and without. A drawn key of the

@@ -94,6 +94,7 @@ _DOCUMENTED_EXAMPLES = frozenset(
         *("5de22089c247b9b2", "4d3e46eec8244d1d", "59feecfa04eb096b", "0aedba9d586f34f9"),
         *("b69d88ff1ad5834a", "28e543d3753fc9d1", "b6b9ee08c38f62da", "f070994a85994785"),
         *("be394de37f9d6cf6", "38e69fdd19aefeb4", "dd0102d1cd0c6ac7", "967f21586cdf1248"),
+        "87c8a239755951b0",  # Vault's documented Duo secret key (its Duo MFA API docs, 8C7THtrI…)
         # Svix's webhook signing secrets: the Standard Webhooks test vector its verifying guide and
         # every library's tests use (whsec_MfKQ…), and its API reference's example (whsec_C2FV…)
         *("96ad2ccd81462a76", "2dd745ff991276ae"),
