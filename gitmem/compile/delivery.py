@@ -154,7 +154,7 @@ def layouts(
                 target,
                 linked[target.name][1],
                 _read_by_others(target.name, names, readers),
-                HUB in names and _imports_hub(target.name, names, readers),
+                linked[target.name][0] == HUB and _imports_hub(target.name, names, readers),
             )
             continue
         laid[target.name] = _bridge(

@@ -305,3 +305,29 @@ def test_stats_counts_what_each_targets_client_reads_through_a_link_or_an_import
         for target, times in (("claude", 1), ("copilot", twice)):
             assert stats[target]["tokens"] == hub * times, (claude, target)
             assert sum(item["tokens"] for item in views[target]["files"]) == hub * times, claude
+
+
+def test_a_linked_root_file_with_no_file_of_its_own_names_both_fixes(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """`CLAUDE.md -> AGENTS.md` beside Copilot, where git ignores `.claude/`: a memory for Claude Code alone has no
+    file to go to (its copy would go to `.claude/CLAUDE.md`, which a fresh clone lacks). Compile fails naming it, with
+    both fixes: a copy in place of the link, or letting git track `.claude/CLAUDE.md`. Each, applied, makes `check`
+    pass. On ed89a6a the error's fix was "run `gitmem compile`", which changed nothing."""
+    set_config(project, targets=["agents", "claude", "copilot"])
+    (project / "AGENTS.md").write_text("# Team\n\nOur own words.\n", encoding="utf-8")
+    (project / "CLAUDE.md").symlink_to("AGENTS.md")
+    (project / ".gitignore").write_text(".claude/\n", encoding="utf-8")
+    memory("use-pnpm", "Use pnpm")
+    memory("claude-only", "Use the Read tool", targets=["claude"])
+    result = run("compile")
+    assert result.code == 1, result.err
+    assert "memory claude-only does not reach it" in result.err, result.err
+    assert "`rm CLAUDE.md && cp AGENTS.md CLAUDE.md`" in result.err, result.err
+    assert "let git track .claude/CLAUDE.md" in result.err, result.err
+    (project / ".gitignore").write_text(".claude/*\n!.claude/CLAUDE.md\n", encoding="utf-8")
+    assert run("compile").code == 0
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "compiled")
+    checked = run("check")
+    assert checked.code == 0, checked.out
