@@ -2255,7 +2255,7 @@ def test_what_batch_98_held_that_is_no_credential(kind: str) -> None:
 def test_what_batch_101_held_that_is_no_credential(kind: str) -> None:
     """Batch 101 (webhook servers; measured once, then looked at): Svix's published signing secrets, the Standard
     Webhooks test vector its guide and every library's tests verify against and its API reference's example
-    (svix-webhooks: 67 places). A drawn secret of the same shape in their places is found."""
+    (svix-webhooks: 147 places). A drawn secret of the same shape in their places is found."""
     vector, example = (
         "whsec_" + "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
         "whsec_" + "C2FVsBQIhrscChlQIMV+b5sSYspob7oD",
@@ -2291,7 +2291,7 @@ def test_what_batch_103_held_that_is_no_credential(kind: str) -> None:
 def test_what_batch_107_held_that_is_no_credential(kind: str) -> None:
     """Batch 107 (translation platforms; measured once, then looked at): a word written in character codes, as
     Java's properties files write any letter past ASCII (zanata's ``jsf.Password=\\u015Eifre``, "Şifre"; its
-    Japanese and Chinese messages: 14 places), read as the word it is. A drawn password written so is found."""
+    Japanese and Chinese messages: 13 places), read as the word it is. A drawn password written so is found."""
     lines = (
         "jsf.Password=\\u015Eifre",
         "jsf.ChangePassword=\\u66F4\\u6539\\u5BC6\\u78BC",
@@ -2323,8 +2323,8 @@ def test_what_batch_109_held_that_is_no_credential(kind: str) -> None:
 @pytest.mark.parametrize("kind", [CODE, PROSE])
 def test_what_batch_112_held_that_is_no_credential(kind: str) -> None:
     """Batch 112 (web application firewalls; measured once, then looked at): a guide's password that says it is a
-    strong one (bunkerweb's ``Str0ng&P@ss!``, in every language of its docs: 13 places; manticore's
-    ``StrongPass#2026``: 12), and a key that spells "secret" in digits (``s3cr3tb0unc3rk3y``: 6). A drawn one in
+    strong one (bunkerweb's ``Str0ng&P@ss!``, in every language of its docs: 15 places; manticore's
+    ``StrongPass#2026``: 12), and a key that spells "secret" in digits (``s3cr3tb0unc3rk3y``: 10). A drawn one in
     their places is found."""
     lines = (
         '    ADMIN_PASSWORD: "Str0ng&P@ss!" # Remember to set a stronger password',
