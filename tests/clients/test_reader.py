@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -70,16 +71,24 @@ def test_explain_agrees_with_the_real_clients_on_linked_rules_files(
     targets, claude_link, clients = CASES[case]
     repo = _linked_repo(tmp_path, targets, claude_link)
     assert sh(repo, "gitmem", "check").strip().endswith("passed")
+    for name, _, where, text in _sessions(repo, clients, model, tmp_path, case):
+        if name != "gemini":  # Gemini CLI reads GEMINI.md only: the memories reach it on demand
+            assert text.count(ACTIVE) == 1, where
+
+
+def _sessions(
+    repo: Path, clients: tuple[str, ...], model: FakeModel, tmp_path: Path, case: str
+) -> Iterator[tuple[str, str, str, str]]:
+    """Each client's session started at the root and in web/, checked to end well and to bring what `gitmem
+    explain` says: its name, the folder, where it ran (said), and what it first sent the model."""
     for name in clients:
         for folder in ("", "web"):
             session = run(CLIENTS[name], repo / folder, PROMPT, model, tmp_path / f"home-{name}")
             assert session.code == 0, f"{name} exited {session.code}: {session.err[-3000:]}"
             text = session.first().text()
             where = f"{name} in {folder or 'the root'} ({case})"
-            got = received(repo, text)
-            assert got == explained(repo, name, folder), where
-            if name != "gemini":  # Gemini CLI reads GEMINI.md only: the memories reach it on demand
-                assert text.count(ACTIVE) == 1, where
+            assert received(repo, text) == explained(repo, name, folder), where
+            yield name, folder, where, text
 
 
 def _importing_repo(tmp_path: Path, copilot_link: bool) -> tuple[Path, str]:
@@ -197,15 +206,9 @@ def test_rules_files_linked_to_the_hub_bring_each_memory_once(
     sh(repo, "git", "add", "-A")
     sh(repo, "git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init")
     assert sh(repo, "gitmem", "check").strip().endswith("passed")
-    for name in clients:
-        for folder in ("", "web"):
-            session = run(CLIENTS[name], repo / folder, PROMPT, model, tmp_path / f"home-{name}")
-            assert session.code == 0, f"{name} exited {session.code}: {session.err[-3000:]}"
-            text = session.first().text()
-            where = f"{name} in {folder or 'the root'} ({case})"
-            assert received(repo, text) == explained(repo, name, folder), where
-            # at the root, Claude Code's copy in .claude/CLAUDE.md names web/** under a heading
-            assert text.count(ACTIVE) == 1 and text.count(SCOPED) in {int(bool(folder)), 1}, where
+    for _, folder, where, text in _sessions(repo, clients, model, tmp_path, case):
+        # at the root, Claude Code's copy in .claude/CLAUDE.md names web/** under a heading
+        assert text.count(ACTIVE) == 1 and text.count(SCOPED) in {int(bool(folder)), 1}, where
     with touching(repo, "copilot") as model_touching:
         session = run(CLIENTS["copilot"], repo, PROMPT, model_touching, tmp_path / "home-copilot")
     check_touch(session, f"copilot touching web/app.ts ({case})")
