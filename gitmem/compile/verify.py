@@ -20,6 +20,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from gitmem.compile import delivery, reading
+from gitmem.compile.checks import ignored_fix
 from gitmem.compile.reading import Disk, FileRead, Tracked
 from gitmem.compile.scoping import directory_of
 from gitmem.records import Record
@@ -309,7 +310,7 @@ def _link(disk: Disk, reader: Reader, written: bool) -> str:
         f"(`rm {root} && cp {real} {root}`)"
     )
     if reader.private:  # the file only it reads is there, and git ignores it (``delivery._linked``)
-        clause += f", or let git track {reader.private}"
+        clause += f", or let git track {reader.private}: {ignored_fix(reader.private)}"
     return clause if written else f"if `gitmem compile` does not bring it, {clause}"
 
 
@@ -358,7 +359,7 @@ _TRACKED: dict[Tracked, tuple[Fault, Callable[[FileRead], str], bool]] = {
     ),
     Tracked.IGNORED: (
         Fault.IGNORED,
-        lambda item: f"add `!{item.real}` at the end of .gitignore",
+        lambda item: ignored_fix(item.real),
         True,
     ),
     Tracked.NEW: (
