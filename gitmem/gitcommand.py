@@ -61,13 +61,21 @@ def clean_env(foreign: bool) -> dict[str, str]:
 def ignored(root: Path, paths: Iterable[str]) -> list[str]:
     """Those of ``paths`` (relative to ``root``) that git ignores and does not track, so they
     are never committed."""
+    return sorted(ignore_sources(root, paths))
+
+
+def ignore_sources(root: Path, paths: Iterable[str]) -> dict[str, str]:
+    """Each of ``paths`` (relative to ``root``; a folder ends with ``/``) that git ignores and does
+    not track, with the file whose pattern ignores it (``.gitignore``, ``web/.gitignore``,
+    ``.git/info/exclude``, or the user's excludes file). The pattern itself is never kept: it is
+    text from a file, not for a message."""
     import subprocess  # not at import: the scan hook's start-up
 
     names = [path for path in paths if path]
     if not names:
-        return []
+        return {}
     done = subprocess.run(
-        ["git", "check-ignore", "-z", "--stdin"],
+        ["git", "check-ignore", "-v", "-z", "--stdin"],
         cwd=root,
         input="\0".join(names).encode("utf-8") + b"\0",
         capture_output=True,
@@ -75,10 +83,13 @@ def ignored(root: Path, paths: Iterable[str]) -> list[str]:
         check=False,
     )
     if done.returncode not in (0, 1):  # not a repository, or git is missing: nothing to say
-        return []
-    return sorted(
-        {path for path in done.stdout.decode("utf-8", "surrogateescape").split("\0") if path}
-    )
+        return {}
+    fields = done.stdout.decode("utf-8", "surrogateescape").split("\0")
+    return {  # source, line, pattern, path; a pattern with "!" lets the path in
+        path: source
+        for source, _, pattern, path in zip(*[iter(fields)] * 4, strict=False)
+        if not pattern.startswith("!")
+    }
 
 
 def git(

@@ -11,10 +11,9 @@ from gitmem.commands import open_store, today
 from gitmem.commands.options import target_option
 from gitmem.commands.output import echo, echo_json, problems_json, style, table
 from gitmem.compile.budget import rank_reason, tokens
-from gitmem.compile.checks import ignored_fix
 from gitmem.compile.compiler import Compiled, Mode, Request, compile_store, compiled_memories
 from gitmem.compile.delivery import readers_of
-from gitmem.compile.reading import Disk, FileRead, files_of, read
+from gitmem.compile.reading import Disk, FileRead, GitView, files_of, read
 from gitmem.compile.verify import notes
 from gitmem.errors import CheckFailed, UsageError, shown
 from gitmem.gateway import find_project
@@ -140,7 +139,7 @@ def _print_result(project: Project, result: Compiled, check: bool, user: bool, s
             echo(f"warning: {warning}", err=True)
         raise CheckFailed(report.problems, "nothing was written")
     if check:
-        _print_check(report, show)
+        _print_check(project, report, show)
         return _check_code(report)
     if report.refused:
         _print_refused(report, show, user)
@@ -391,13 +390,14 @@ def _source_json(pack: Pack) -> dict[str, Any]:
     }
 
 
-def _print_check(report: Report, show: Show = shown) -> None:
+def _print_check(project: Project, report: Report, show: Show = shown) -> None:
     for change in report.stale:
         echo(f"{show(change.path)}: {change.reason}")
     for problem in report.over:
         echo(str(problem), err=True)
+    git = report.git or GitView(project.root)
     for path in report.ignored:
-        echo(f"{show(path)}: ignored by git ({ignored_fix(path)})")
+        echo(f"{show(path)}: ignored by git ({git.ignored_fix(path)})")
     if report.stale:
         echo(f"{len(report.stale)} file(s) out of date: run `gitmem compile`", err=True)
     else:

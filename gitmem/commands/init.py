@@ -9,6 +9,7 @@ from gitmem import gitcommand as command
 from gitmem.commands.mcp import register_and_report
 from gitmem.commands.options import refuse, target_option
 from gitmem.commands.output import echo, some
+from gitmem.compile.reading import GitView
 from gitmem.gateway import find_project
 from gitmem.git import history, hookpath
 from gitmem.importing.oversize import near_limits, oversized, rules_files
@@ -249,12 +250,12 @@ def _print_report(project: Project, report: InitReport) -> None:
             f"files of theirs; add them with `gitmem init{flags}`: compile still "
             "gives every client each memory once)"
         )
+    git = GitView(project.root)
     for name, root_file in report.ignored_roots:
         echo(
             f"not added: {name} ({root_file} is ignored by git, so what compile writes there "
-            "never reaches a fresh clone, a cloud agent or code review): remove its line from "
-            f".gitignore (`git check-ignore -v {root_file}` names it), then "
-            f"`gitmem init --target {name}`"
+            f"never reaches a fresh clone, a cloud agent or code review): "
+            f"{git.ignored_fix(root_file)}; then `gitmem init --target {name}`"
         )
     for note in report.notes:
         echo(f"note: {note}")

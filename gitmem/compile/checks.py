@@ -199,19 +199,13 @@ def ignored(project: Project, report: Report) -> list[str]:
     if isinstance(project, UserScope) or not (project.root / ".git").exists():
         return []
     kept = [change.path for change in report.changes if change.owned and change.action != "removed"]
-    paths = (report.git or GitView(project.root)).ignored(kept)
+    git = report.git or GitView(project.root)
+    paths = git.ignored(kept)
     for path in paths:
         report.warnings.append(
-            f"{path} is ignored by git, so it is never committed: {ignored_fix(path)}"
+            f"{path} is ignored by git, so it is never committed: {git.ignored_fix(path)}"
         )
     return paths
-
-
-def ignored_fix(path: str) -> str:
-    return (
-        f"add `!{path}` at the end of .gitignore (or remove the pattern that matches it: "
-        f"`git check-ignore -v {path}` names it)"
-    )
 
 
 def unreached(memories: Sequence[Memory], reached: Collection[str], report: Report) -> None:

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from enum import Enum
 from functools import cached_property
+from itertools import dropwhile
 from typing import TYPE_CHECKING, TypeVar
 
 from gitmem import gateway, gitcommand
@@ -142,6 +143,7 @@ class GitView:
         self.root = root
         self._asked: set[str] = set()  # of ``git check-ignore``
         self._ignored: set[str] = set()
+        self._fixes: dict[str, str] = {}
 
     @cached_property
     def files(self) -> tuple[frozenset[str], frozenset[str]]:
@@ -172,6 +174,38 @@ class GitView:
             self._asked |= unknown
             self._ignored.update(gitcommand.ignored(self.root, sorted(unknown)))
         return sorted(asked & self._ignored)
+
+    def ignored_fix(self, path: str) -> str:
+        """How to let git track ``path``, which it ignores: lines for the end of the .gitignore
+        whose pattern ignores it (the root's, for git's own exclude file or the user's). Git never
+        looks inside a folder it ignores, so a `!` line cannot bring back a file in one (`.claude/`
+        ignored: `!.claude/CLAUDE.md` changes nothing); the lines let in each folder from the
+        outermost one git ignores down, keep out the rest of what it holds, then let in the file."""
+        return _once(self._fixes, path, lambda: self._fix(path))
+
+    def _fix(self, path: str) -> str:
+        folders = [path[: i + 1] for i, char in enumerate(path) if char == "/"]  # a/b/c: a/, a/b/
+        sources = gitcommand.ignore_sources(self.root, [*folders, path])
+        down = list(dropwhile(lambda name: name not in sources, folders))  # outermost ignored on
+        asked = down[0] if down else path
+        base = sources.get(asked, "").removesuffix(".gitignore")  # web/ for web/.gitignore
+        cut = len(base) if path.startswith(base) else 0  # else the root's, after git's own files
+        lines = [f"`!/{name[cut:]}`, `/{name[cut:]}*`" for name in down]
+        fix = f"add {_listed([*lines, f'`!/{path[cut:]}`'])} at the end of {path[:cut]}.gitignore"
+        if down:
+            fix = (
+                f"git never looks inside {asked}, which it ignores: {fix}, which keeps the rest of "
+                f"{asked} ignored"
+            )
+        return (
+            f"{fix} (or remove the pattern that ignores {asked}: `git check-ignore -v {asked}` "
+            "names it)"
+        )
+
+
+def _listed(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join(filter(None, (", ".join(items[:-1]), items[-1])))
 
 
 class Disk:

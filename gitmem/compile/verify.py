@@ -20,8 +20,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from gitmem.compile import delivery, reading
-from gitmem.compile.checks import ignored_fix
-from gitmem.compile.reading import Disk, FileRead, Tracked
+from gitmem.compile.reading import Disk, FileRead, GitView, Tracked
 from gitmem.compile.scoping import directory_of
 from gitmem.records import Record
 from gitmem.tools import TARGET_BY_NAME
@@ -282,7 +281,7 @@ def _session(
     if _any_twice(seen.files, files):  # then named in the order they arrive
         counts = seen.arrivals()
         found += [_twice(reader, seen, memory_id) for memory_id in counts if counts[memory_id] > 1]
-    found += [fault for item in seen.files for fault in _file_faults(item)]
+    found += [fault for item in seen.files for fault in _file_faults(item, disk.git)]
     return [Miss(reader.client, reader.name, *fault[:2], folder, fault[2]) for fault in found]
 
 
@@ -310,7 +309,7 @@ def _link(disk: Disk, reader: Reader, written: bool) -> str:
         f"(`rm {root} && cp {real} {root}`)"
     )
     if reader.private:  # the file only it reads is there, and git ignores it (``delivery._linked``)
-        clause += f", or let git track {reader.private}: {ignored_fix(reader.private)}"
+        clause += f", or let git track {reader.private}: {disk.git.ignored_fix(reader.private)}"
     return clause if written else f"if `gitmem compile` does not bring it, {clause}"
 
 
@@ -351,30 +350,30 @@ def _twice(reader: Reader, seen: reading.Reading, memory_id: str) -> _Found:
 
 # What git's view of a file a client reads makes of it: the fault, its fix, and whether it is one
 # only where the client relies on the file for a memory.
-_TRACKED: dict[Tracked, tuple[Fault, Callable[[FileRead], str], bool]] = {
+_TRACKED: dict[Tracked, tuple[Fault, Callable[[FileRead, GitView], str], bool]] = {
     Tracked.OUTSIDE: (
         Fault.OUTSIDE,
-        lambda item: "make it a file of the repository (gitmem does not follow it)",
+        lambda item, git: "make it a file of the repository (gitmem does not follow it)",
         False,
     ),
     Tracked.IGNORED: (
         Fault.IGNORED,
-        lambda item: ignored_fix(item.real),
+        lambda item, git: git.ignored_fix(item.real),
         True,
     ),
     Tracked.NEW: (
         Fault.UNTRACKED,
-        lambda item: f"commit it: `git add {' '.join(dict.fromkeys((item.path, item.real)))}`",
+        lambda item, git: f"commit it: `git add {' '.join(dict.fromkeys((item.path, item.real)))}`",
         True,
     ),
 }
 
 
-def _file_faults(item: FileRead) -> list[_Found]:
+def _file_faults(item: FileRead, git: GitView) -> list[_Found]:
     out = [(Fault.OVER, f"{item.path} ({limit.reason})", _over_fix(item)) for limit in item.over]
     known = _TRACKED.get(item.tracked)
     if known is not None and (item.ids or item.listed or not known[2]):
-        out.insert(0, (known[0], item.path, known[1](item)))
+        out.insert(0, (known[0], item.path, known[1](item, git)))
     return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -44,3 +45,19 @@ def memory(project: Path) -> WriteMemory:
 
 def set_config(root: Path, **changes: Any) -> None:
     save_config(find_project(root), changes)
+
+
+_IGNORE_FIX = re.compile(r"add ((?:`[^`]+`(?:, | and )?)+) at the end of (\S*\.gitignore)")
+
+
+def apply_ignore_fix(root: Path, message: str) -> None:
+    """Do what the first .gitignore fix in ``message`` says (``add `!/.claude/`, … at the end of
+    .gitignore``), as a user would: the lines it names, appended to the file it names."""
+    found = _IGNORE_FIX.search(message)
+    assert found, message
+    lines = re.findall(r"`([^`]+)`", found[1])
+    ignore = root / found[2]
+    before = ignore.read_text(encoding="utf-8") if ignore.exists() else ""
+    if before and not before.endswith("\n"):
+        before += "\n"
+    ignore.write_text(before + "".join(f"{line}\n" for line in lines), encoding="utf-8")

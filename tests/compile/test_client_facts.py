@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from gitmem.tools import TARGET_BY_NAME as BY_NAME
-from tests.compile.conftest import WriteMemory, set_config
+from tests.compile.conftest import WriteMemory, apply_ignore_fix, set_config
 from tests.conftest import Run, git
 
 
@@ -40,7 +40,7 @@ def test_a_generated_file_that_git_ignores_is_reported(
     result = run("compile")
     assert result.code == 0, result.err
     assert (project / ".aider.conf.yml").is_file()
-    fix = "add `!.aider.conf.yml` at the end of .gitignore"
+    fix = "add `!/.aider.conf.yml` at the end of .gitignore"
     assert (
         f"warning: .aider.conf.yml is ignored by git, so it is never committed: {fix}" in result.err
     )
@@ -50,8 +50,7 @@ def test_a_generated_file_that_git_ignores_is_reported(
     assert f".aider.conf.yml: ignored by git ({fix}" in check.out
     as_json = json.loads(run("compile", "--check", "--json").out)
     assert any(".aider.conf.yml is ignored by git" in warning for warning in as_json["warnings"])
-    with (project / ".gitignore").open("a", encoding="utf-8") as handle:
-        handle.write("!.aider.conf.yml\n")
+    apply_ignore_fix(project, check.out)
     assert run("compile", "--check").code == 0
 
 

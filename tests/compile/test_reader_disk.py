@@ -9,7 +9,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from tests.compile.conftest import WriteMemory, set_config
+from tests.compile.conftest import WriteMemory, apply_ignore_fix, set_config
 from tests.conftest import Run
 
 
@@ -68,9 +68,13 @@ def test_check_fails_when_a_client_relies_on_a_file_git_ignores(
     checked = run("check")
     assert checked.code == 1
     assert (
-        "AGENTS.md is ignored by git: add `!.agents/AGENTS.md` at the end of .gitignore"
+        "AGENTS.md is ignored by git: git never looks inside .agents/, which it ignores: add "
+        "`!/.agents/`, `/.agents/*` and `!/.agents/AGENTS.md` at the end of .gitignore"
         in checked.out
-    )
+    )  # on 60c3904, `!.agents/AGENTS.md` alone, which changed nothing
+    apply_ignore_fix(project, checked.out)
+    _git(project, "add", "-A")
+    assert run("check").code == 0
 
 
 def test_a_linked_claude_md_beside_copilot_gets_no_second_copy(
@@ -325,7 +329,7 @@ def test_a_linked_root_file_with_no_file_of_its_own_names_both_fixes(
     assert "memory claude-only does not reach it" in result.err, result.err
     assert "`rm CLAUDE.md && cp AGENTS.md CLAUDE.md`" in result.err, result.err
     assert "let git track .claude/CLAUDE.md" in result.err, result.err
-    (project / ".gitignore").write_text(".claude/*\n!.claude/CLAUDE.md\n", encoding="utf-8")
+    apply_ignore_fix(project, result.err)  # as the message says (60c3904's changed nothing)
     assert run("compile").code == 0
     _git(project, "add", "-A")
     _git(project, "commit", "-qm", "compiled")
