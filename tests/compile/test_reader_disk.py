@@ -335,3 +335,32 @@ def test_a_linked_root_file_with_no_file_of_its_own_names_both_fixes(
     _git(project, "commit", "-qm", "compiled")
     checked = run("check")
     assert checked.code == 0, checked.out
+
+
+def test_a_root_file_linked_to_another_target_s_own_file_names_the_fix_that_works(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """`GEMINI.md -> CLAUDE.md`, where `CLAUDE.md` is the team's own file, not the hub: a memory for Gemini CLI alone
+    can go to no file (what `GEMINI.md` holds, Claude Code reads). Compile fails naming the copy, and the copy, made as
+    the message says, makes the next compile and `check` pass."""
+    set_config(project, targets=["agents", "claude", "gemini"])
+    (project / "CLAUDE.md").write_text("# Claude notes\n", encoding="utf-8")
+    (project / "GEMINI.md").symlink_to("CLAUDE.md")
+    memory("use-pnpm", "Use pnpm")
+    memory("tabs", "Web uses tabs", paths=["web/**"])
+    memory("gemini-only", "Use the shell tool", targets=["gemini"])
+    (project / "web").mkdir()
+    (project / "web" / "app.ts").write_text("export {}\n", encoding="utf-8")
+    result = run("compile")
+    assert result.code == 1, result.err
+    assert "memory gemini-only does not reach it" in result.err, result.err
+    copy = "rm GEMINI.md && cp CLAUDE.md GEMINI.md"
+    assert f"make GEMINI.md a copy (`{copy}`)" in result.err, result.err
+    (project / "GEMINI.md").unlink()
+    (project / "GEMINI.md").write_bytes((project / "CLAUDE.md").read_bytes())
+    assert run("compile").code == 0
+    assert "(`gemini-only`)" not in (project / "CLAUDE.md").read_text(encoding="utf-8")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "compiled")
+    checked = run("check")
+    assert checked.code == 0, checked.out
