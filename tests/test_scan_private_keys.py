@@ -100,7 +100,27 @@ SHAPES = {
         ),
     ),
     "xml-escaped": ("keys.xml", lambda key: f"<key>{key.replace(chr(10), '&#10;')}</key>\n"),
+    # a key's lines run together with spaces between (awx's "catted" key data)
+    "lines-run-together": (
+        "ssh.py",
+        lambda key: f'KEY_DATA = """\n{key.replace(chr(10), " ")}\n"""\n',
+    ),
+    # a string of escaped line ends cut at a width of its own, not at the key's lines (keepassxc)
+    "cut-string": (
+        "keys.cpp",
+        lambda key: (
+            "const auto pem = QString("
+            + "\n    ".join(f'"{piece}"' for piece in _pieces(key.replace(chr(10), "\\n"), 77))
+            + ");\n"
+        ),
+    ),
 }
+
+
+def _pieces(text: str, width: int) -> list[str]:
+    return [text[at : at + width] for at in range(0, len(text), width)]
+
+
 CASES = [
     (kind, shape)
     for kind in (
@@ -249,3 +269,23 @@ def test_a_key_s_header_named_in_code_or_prose_is_not_a_key(line: str) -> None:
     ]
     code = "\n".join(f"  const value = {name}(input, options);" for name in names)
     assert scan_text(f"{line}\n{code}\n", kind=CODE) == []
+
+
+@pytest.mark.parametrize("kind", ["pem-rsa", "pkcs8-rsa", "pem-rsa-encrypted"])
+def test_a_key_cut_short_is_no_key_whatever_follows_it(keys: dict[str, str], kind: str) -> None:
+    """A key's first characters and an ellipsis, in a comment or a help text (portkey's ``// example: -----BEGIN RSA
+    PRIVATE KEY-----\\nMIIEpAIBAAKCAQEA...``, ory's ``_KEY="-----BEGIN ENCRYPTED PRIVATE KEY-----\\nMIIFDjBA…..."``),
+    is no key. Before, the code after it up to 20,000 characters on was read as the key's body (its long names are
+    base64's letters), and 5,762 characters of portkey's types were found as a key."""
+    header, body = keys[kind].split("-----\n", 1)
+    start = body.replace("Proc-Type", "").split("\n\n")[-1][:16]
+    names = [
+        "".join(random.Random(f"{kind}{n}").choice(string.ascii_letters) for _ in range(24))
+        for n in range(6)
+    ]
+    code = "\n".join(f"  {name}?: string; // example: {name.lower()}" for name in names)
+    for line in (
+        f"  privateKey?: string; // example: {header}-----\\n{start}...",
+        f'\tExample: ` + prefix + `_KEY="{header}-----\\n{start}..."',
+    ):
+        assert scan_text(f"{line}\n{code}\n}}\n", kind=CODE) == [], line

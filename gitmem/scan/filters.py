@@ -192,6 +192,19 @@ _B64_BODY_RE = lazy(r"[A-Za-z0-9+/=]{16,}")
 _KEY_LEAD_RE = lazy(
     r"(?:\\[nr]|&#(?:1[03]|x[aAdD]);|[\s\"'`+,;\\]|[A-Za-z-]{1,40}: [^\n\\&]{0,200})*"
 )
+# A key's body: its lines of base64, in the quotes, concatenation and escaped line ends a string
+# or markup writes around them, up to the first other text. A line may hold several pieces of 16
+# characters or more (a key's lines run together with spaces between), and one shorter piece at its
+# end; a line of prose or code holds shorter words, or other characters. A key cut short in a
+# comment (``MIIEpAIBAAKCAQEA...``) is no key, however much code follows it.
+_LINE_END_RE = lazy(r"\\[nr]|&#(?:1[03]|x[aAdD]);")
+# Where code joins a string's pieces (``"…DEK-Inf" +\n "o: AES-128-CBC,…"``): read as one string
+_STRING_JOIN_RE = lazy(r"[\"'`][ \t]*+\+?[ \t\r\n]*+[\"'`]")
+_KEY_BODY_RE = lazy(
+    r"(?:[ \t\"'`+,;\\]*+(?:[A-Za-z0-9+/=]{16,}+[ \t\"'`+,;\\]*+)*+"
+    r"(?:[A-Za-z0-9+/=]++[ \t\"'`+,;\\]*+)?(?:\r?\n|\Z))++"
+)
+_NOT_BASE64_RE = lazy(r"[^A-Za-z0-9+/=]++")
 _KEY_MAGIC = (b"openssh-key-v1\x00",)  # the body of ssh-keygen's default format
 
 
@@ -205,10 +218,12 @@ def key_material(secret: str) -> bool:
     a stand-in.
     """
     after = secret[5:].partition("-----")[2] if secret.startswith("-----BEGIN") else secret
+    after = _STRING_JOIN_RE.sub("", _LINE_END_RE.sub("\n", after))
     start = _KEY_LEAD_RE.match(after)  # the body, past its header when the match holds it
     if start is None or not _B64_BODY_RE.match(after, start.end()):
         return False  # the header named in code or prose (`indexOf('-----BEGIN …-----')`)
-    body = "".join(_B64_BODY_RE.findall(secret.replace("\\n", "\n").replace("\\r", "")))
+    lines = _KEY_BODY_RE.match(after, start.end())
+    body = _NOT_BASE64_RE.sub("", lines[0]) if lines else ""
     if len(body) < 40:
         return False
     head = _b64decode(body[:64].rstrip("="))
