@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import itertools
+import json
 import random
 import re
 import string
@@ -751,10 +752,11 @@ def test_a_media_type_or_a_development_key_is_no_secret(kind: str) -> None:
 
 @pytest.mark.parametrize("kind", [CODE, PROSE])
 def test_the_minio_playground_s_access_key_is_an_example(kind: str) -> None:
-    """Beside its secret key in every MinIO SDK's README and sample configuration."""
+    """Beside its secret key in every MinIO SDK's README and sample configuration. A secret key of one's own beside it
+    is found (an access key of one's own is an id, as the playground's is: test_the_access_key_of_a_pair_is_its_id)."""
     assert scan_text('"accessKey": "Q3AM3UQ867SPQQA43P2F",', "config.json", kind=kind) == []
-    own = made(20, string.ascii_uppercase + string.digits)
-    assert scan_text(f'"accessKey": "{own}",', "config.json", kind=kind), own
+    own = made(40)
+    assert scan_text(f'"secretKey": "{own}",', "config.json", kind=kind), own
 
 
 # Values that spell their own name: code passing a variable on, and stand-ins that say what they are
@@ -2379,3 +2381,74 @@ def test_what_batch_117_held_that_is_no_credential(kind: str) -> None:
         f'    private_key = "{made(64, "0123456789abcdef")}"',
     )
     _none_then_each(lines, found, "test_accounts.py", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_the_access_key_of_a_pair_is_its_id(kind: str) -> None:
+    """Batch 121 (cloud providers' command-line tools; measured once, then looked at): the access key of an access
+    and secret key pair, in an id's shape (Scaleway's ``SCW`` and 17 capitals and digits: 66 places in scaleway-cli's
+    recorded answers, where ``secret_key`` is null), is sent in the clear with every request, as a user's name is;
+    the secret key signs them. A secret key of the same shape, a secret access key, and an access key drawn random in
+    both cases are found."""
+    key_id = "SCW2WH4M9Q" + "AC6PWEJSJA"
+    lines = (
+        f'    body: \'{{"access_key":"{key_id}","secret_key":null,"description":"my API key"}}\'',
+        '    "access_key": "SCW3508ENX' + '0JCKRW0DKZ",',
+        f"SCW_ACCESS_KEY={key_id}",
+    )
+    found = (
+        f'    "secret_key": "{key_id}",',
+        f'aws_secret_access_key = "{key_id}"',
+        f'    "access_key": "{made(24)}",',
+    )
+    _none_then_each(lines, found, "test-iam-api-key-get.cassette.yaml", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batches_121_to_125_held_that_is_published(kind: str) -> None:
+    """Batches 121 to 125 (measured once, then looked at): RFC 7628's OAUTHBEARER example token as the RFC prints it
+    (MailKit's copy of the RFC, lettre's tests), the client key and token of RFC 5849's request example, which RFC
+    7628 quotes (gatling's tests too), the Docker Engine API's documented registry password (doctl's vendored
+    swagger.yaml, caprover) and Uptrace's secret_key as its configuration template ships it (redis-py's docs, uptrace
+    itself). Drawn values in their places are found."""
+    bearer = "Bear" + "er"
+    lines = (
+        f'"user=username\\x01auth={bearer} vF9dft4qmTc2Nvb3RlckBhdHRhdmlzdGEuY29tCg==\\x01\\x01"',
+        '              oauth_token="kkk9d7dh' + '3k39sjv7",',
+        '              oauth_consumer_key="9djdj82h' + '48djs9d2",',
+        '                "password": "conta1n3' + 'rize14"',
+        "secret_key: 102c1a557c314fc2" + "8198acd017960843",
+    )
+    found = (
+        f'"user=username\\x01auth={bearer} {made(38)}==\\x01\\x01"',
+        f'              oauth_token="{made(16, string.ascii_lowercase + string.digits)}",',
+        f'              oauth_consumer_key="{made(16, string.ascii_lowercase + string.digits)}",',
+        f'                "password": "{made(14)}"',
+        f"secret_key: {made(32, '0123456789abcdef')}",
+    )
+    _none_then_each(lines, found, "examples.txt", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_jwt_io_s_sample_person_is_no_one_a_server_issued_to(kind: str) -> None:
+    """Batch 127 (LLM API SDKs and gateways; measured once, then looked at): a token naming jwt.io's sample person
+    (``"sub":"1234567890","name":"John Doe"``), signed with any algorithm, whatever claims a test adds to it
+    (portkey's RS256 header over jwt.io's HS256 signature; tyk's scope; kratos' e-mail: 28 places of older batches).
+    A token naming a person of its own, signed the same way, is found."""
+
+    def token(claims: dict[str, object], algorithm: str = "RS256") -> str:
+        header = _b64url(json.dumps({"alg": algorithm, "typ": "JWT"}).encode())
+        payload = _b64url(json.dumps(claims).encode())
+        return f"{header}.{payload}.{_b64url(_rng.randbytes(256))}"
+
+    sample = {"sub": "1234567890", "name": "John Doe"}
+    own = {"sub": str(_rng.randrange(10**9, 10**10)), "name": "Ada Quist"}
+    lines = (
+        f"          'Bearer {token({**sample, 'iat': 1516239022})}',",
+        f'\ttoken := "{token({**sample, "admin": True, "scope": "foo bar baz"}, "HS256")}"',
+    )
+    found = (
+        f"          'Bearer {token({**own, 'iat': 1516239022})}',",
+        f'\ttoken := "{token({**own, "admin": True, "scope": "foo bar baz"}, "HS256")}"',
+    )
+    _none_then_each(lines, found, "default.test.ts", kind)

@@ -293,7 +293,7 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
             value = _LINE_BREAK_RE.split(match.group(secret_group), 1)[0]
             # A key or token holds no stray symbol (a password may); "<provider>Key" (azureKey,
             # apiMaticKey) is a key of some service when its value is unmistakably random
-            if filters.spells_its_name(name, value):
+            if filters.spells_its_name(name, value) or filters.access_key_id(name, value):
                 return None
             if verdict == _PASSWORD or (
                 verdict != _NO

@@ -110,7 +110,17 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # Google's reCAPTCHA v2 test keys (its FAQ: "I'd like to run automated tests"), whose
         # every verification passes: the secret key and the site key
         *("f5e95c9954635b65", "03b970ed8171d73b"),
-        "2d5b07fb8139fde8",  # RFC 7628's OAUTHBEARER example token ("auth=Bearer vF9dft4q…")
+        # RFC 7628's OAUTHBEARER example token ("auth=Bearer vF9dft4q…"), as its text prints it
+        # and as stalwart's tests spell it
+        *("d8467a36fb39799e", "2d5b07fb8139fde8"),
+        # RFC 5849's request example's client key and token credentials (9djdj82h…, kkk9d7dh…),
+        # which RFC 7628's OAuth 1.0a example quotes
+        *("80f8b7c904d4a43f", "2ff8b0fb93aca981"),
+        # Docker Engine API's documented registry login (mobydock's "conta1n3rize14"), in every
+        # vendored copy of its swagger.yaml
+        "ce9b398823bd4e00",
+        # Uptrace's secret_key as its configuration template and examples ship it (102c1a55…)
+        "91ce102a78ea8998",
         # Roundcube's des_key as its defaults ship it ("rcmail-!24ByteDESkey*Str"), and Tyk's
         # gateway secret as its example configuration ships it ("352d20ee…"), which every
         # install's sample configuration prints until it is changed
@@ -342,10 +352,20 @@ def jwt_token(secret: str) -> bool:
     )
 
 
+# jwt.io's sample claims name a person no server has: its every example token's, whatever it signs
+# with, and the tests that add claims of their own to them (tyk's scope, kratos' email)
+_SAMPLE_PERSON = {"sub": "1234567890", "name": "John Doe"}
+
+
 def _not_issued(claims: dict[str, object]) -> bool:
-    """Claims no server issued as a credential: stand-ins, a publishable token's, or dated before
-    tokens were."""
-    return _stand_in_claims(claims) or _publishable_claims(claims) or _dated_before_tokens(claims)
+    """Claims no server issued as a credential: stand-ins, jwt.io's sample person, a publishable
+    token's, or dated before tokens were."""
+    return (
+        _stand_in_claims(claims)
+        or _SAMPLE_PERSON.items() <= claims.items()
+        or _publishable_claims(claims)
+        or _dated_before_tokens(claims)
+    )
 
 
 # The shortest signature, in unpadded base64url, of any algorithm of RFC 7518 and 8037: HMAC with
@@ -1039,6 +1059,24 @@ def logged_secret_name(name: str) -> bool:
         return False
     key = parts[-1] == "key" and _DATA_KEYS.isdisjoint(parts[-2:-1])
     return key or secret_name("_".join(parts))
+
+
+# The access key of a pair (an access key and a secret key: S3's, MinIO's, Scaleway's, AWS's
+# AccessKey): like a user's name, it is sent in the clear with every request, and the secret key
+# signs them. Its shape is an id's: capitals and digits (SCW… and 17, AKIA… and 16), where a secret
+# key is random in both cases, or a UUID. A provider's format is its own rule's (aws-access-key-id).
+_KEY_ID_RE = lazy(r"(?=[A-Z]*[0-9])(?=[0-9]*[A-Z])[A-Z0-9]{16,32}")
+
+
+def access_key_id(name: str, value: str) -> bool:
+    """Whether ``value``, under ``name``, is the id half of an access key pair: an access key
+    (not a secret access key) of an id's shape."""
+    parts = _owned(name)[1]
+    return (
+        parts[-2:] == ["access", "key"]
+        and "secret" not in parts
+        and _KEY_ID_RE.fullmatch(value) is not None
+    )
 
 
 _SPELLING_MOST = 4  # letters a value may add to its name: my, the, this
