@@ -2452,3 +2452,48 @@ def test_jwt_io_s_sample_person_is_no_one_a_server_issued_to(kind: str) -> None:
         f'\ttoken := "{token({**own, "admin": True, "scope": "foo bar baz"}, "HS256")}"',
     )
     _none_then_each(lines, found, "default.test.ts", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batches_128_to_132_held_that_is_no_credential(kind: str) -> None:
+    """Batches 128 to 132 (measured once, then looked at): an analytics source's write key, which sends events and
+    reads nothing (pygwalker's Segment key; ory's, novu's and taiga's in older trees: 10 places), jwt.io's sample
+    signature under claims of a test's own (smtp4dev's ``fake_token``, openobserve's) and scaffold-eth-2's shared
+    Alchemy and Etherscan keys, which every app made from the template ships. A write API key, another signature
+    and keys of one's own in their places are found."""
+    header = _b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
+    claims = _b64url(json.dumps({"sub": "test@example.com", "name": "Test User"}).encode())
+    lines = (
+        f'SEGMENT_WRITE_KEY = "{made(32)}"',
+        f'    WriteKey:      "{made(32)}",',
+        f'    fake_token = "{header}.{claims}.SflKxwRJSMeKKF2QT4fwpMeJ' + 'f36POk6yJV_adQssw5c"',
+        'const providerApiKey = process.env.ALCHEMY_API_KEY || "IZYEU2cWBg' + 'nFmgiTAgpWD";',
+        'const etherscanApiKey = process.env.ETHERSCAN_API_KEY || "DNXJA8RX2Q3VZ4'
+        + 'URQIWP7Z68CJXQZSC6AW";',
+    )
+    found = (
+        f'THINGSPEAK_WRITE_API_KEY = "{made(32)}"',
+        f'    SigningKey:      "{made(32)}",',
+        f'    fake_token = "{header}.{claims}.{_b64url(_rng.randbytes(32))}"',
+        f'const providerApiKey = process.env.ALCHEMY_API_KEY || "{made(21)}";',
+        f'const etherscanApiKey = process.env.ETHERSCAN_API_KEY || "{made(34, string.ascii_uppercase + string.digits)}";',
+    )
+    _none_then_each(lines, found, "hardhat.config.ts", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batches_133_to_138_held_that_is_no_credential(kind: str) -> None:
+    """Batches 133 to 138 (measured once, then looked at): Bitwarden Secrets Manager's documented access token
+    (chezmoi's guide and tests) and a credential's identifier, an id as the name says (node-oidc-provider's
+    ``credential_identifier: 'CivilEngineeringDegree-2023'``). A token of one's own and a credential's secret are
+    found."""
+    lines = (
+        '    accessToken = "0.48c78342-1635-48a6-accd-afbe01336365.C0tMmQqHnAp1h0gL8bngp'
+        + 'rlPOYutt0:B3h5D+YgLvFiQhWkIq6Bow=="',
+        "          credential_identifier: 'CivilEngineeringDegree-2023',",
+    )
+    found = (
+        f'    accessToken = "0.{uuid.UUID(int=_rng.getrandbits(128), version=4)}.{made(30)}:{made(22)}=="',
+        f"          credential_secret: '{made(24)}',",
+    )
+    _none_then_each(lines, found, "bitwarden.md", kind)

@@ -51,6 +51,14 @@ _PLACEHOLDER_RE = lazy(
 _DOCUMENTED_EXAMPLES = frozenset(
     {
         "7f75367e78812551",  # jwt.io's sample token
+        # ... and its signature (SflKxw…), which a test keeps under claims of its own: the sample
+        # edited, signing nothing
+        "051d093c4bdedbf2",
+        # Bitwarden Secrets Manager's documented access token (0.48c78342-…), its CLI's example
+        "e377db8ee3a4ea37",
+        # scaffold-eth-2's shared Alchemy and Etherscan keys ("ours Alchemy's default API key"),
+        # which every app made from the template ships until its own are set
+        *("d250f040bc1f4ecd", "5cd3848e7a38b12c"),
         # Google Authenticator's Key Uri Format's two TOTP secrets (JBSWY3DP…, HXDMVJEC…)
         *("8be5d113c0871ce1", "d3873980f248ddeb"),
         "0011cc25eb432071",  # the Azure storage emulator's well-known account key
@@ -347,6 +355,7 @@ def jwt_token(secret: str) -> bool:
         len(parts) == 2
         and algorithm not in ("", "none")
         and _signature_fits(parts[1])
+        and not is_documented_example(parts[1])
         and not _signed_with_example_key(secret, algorithm)
         and not _not_issued(_json_part(parts[0]))
     )
@@ -908,7 +917,8 @@ _DIGEST_WORDS = frozenset(
 _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
     _words(
         """
-        id ids uid uuid guid spec specs name names type types url uri urls endpoint path paths
+        id ids uid uuid guid identifier identifiers spec specs name names type types url uri urls
+        endpoint path paths
         file files filename dir len length size count max min format fmt header headers
         field fields env var vars prefix suffix pattern regex re policy
         expiry expires expiration expired ttl timeout lifetime algorithm alg hint
@@ -1021,14 +1031,16 @@ def password_name(name: str) -> bool:
 # socket": a nonce the client draws for each connection and sends in the clear, RFC 6455), and a
 # CAPTCHA's site key, or its key named by the CAPTCHA alone (reCAPTCHA's, hCaptcha's, Turnstile's,
 # Solve Media's: pyload's RECAPTCHA_KEY, the public half, in every page that shows one; its secret
-# half is a "secret key" or a "private key")
+# half is a "secret key" or a "private key"), and an analytics source's write key, which sends
+# events and reads nothing (Segment's and RudderStack's, in every browser that loads the page, in
+# every copy of a CLI's telemetry: ory's, novu's, taiga's, pygwalker's)
 _DATA_KEYS = frozenset(
     _words(
         """
         primary foreign sort partition cache map dict hash hot short route i18n idempotency row
         column object storage lookup index unique composite natural surrogate group order dedup
         dedupe bucket s3 redis react list item registry translation message state query event config
-        field websocket socket site captcha recaptcha hcaptcha turnstile solvemedia
+        field websocket socket site captcha recaptcha hcaptcha turnstile solvemedia write
         """
     )
 )
