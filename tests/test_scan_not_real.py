@@ -2482,18 +2482,25 @@ def test_what_batches_128_to_132_held_that_is_no_credential(kind: str) -> None:
 
 
 @pytest.mark.parametrize("kind", [CODE, PROSE])
-def test_what_batches_133_to_138_held_that_is_no_credential(kind: str) -> None:
-    """Batches 133 to 138 (measured once, then looked at): Bitwarden Secrets Manager's documented access token
-    (chezmoi's guide and tests) and a credential's identifier, an id as the name says (node-oidc-provider's
-    ``credential_identifier: 'CivilEngineeringDegree-2023'``). A token of one's own and a credential's secret are
-    found."""
+def test_what_batches_133_to_141_held_that_is_no_credential(kind: str) -> None:
+    """Batches 133 to 141 (measured once, then looked at): Bitwarden Secrets Manager's documented access token
+    (chezmoi's guide and tests), a credential's identifier, an id as the name says (node-oidc-provider's
+    ``credential_identifier: 'CivilEngineeringDegree-2023'``), and the InnerTube key of YouTube's web client, which
+    every page youtube.com serves holds (spotDL's recorded requests: 46 places), and a sealed token, ciphertext made
+    for the clear (star-history's chart URLs in teslamate's README). A token of one's own, a credential's secret,
+    another Google API key and a chart's access token are found."""
+    youtube = "https://www.youtube.com/youtubei/v1/player?videoId=14CjyUYO8lE&key="
     lines = (
         '    accessToken = "0.48c78342-1635-48a6-accd-afbe01336365.C0tMmQqHnAp1h0gL8bngp'
         + 'rlPOYutt0:B3h5D+YgLvFiQhWkIq6Bow=="',
         "          credential_identifier: 'CivilEngineeringDegree-2023',",
+        f"    uri: {youtube}AIzaSyAO_FJ2SlqU8Q4S" + "TEHLGCilw_Y9_11qcW8&prettyPrint=false",
+        f'<source srcset="https://api.star-history.com/chart?repos=a/b&type=date&sealed_token={made(40)}" />',
     )
     found = (
         f'    accessToken = "0.{uuid.UUID(int=_rng.getrandbits(128), version=4)}.{made(30)}:{made(22)}=="',
         f"          credential_secret: '{made(24)}',",
+        f"    uri: {youtube}AIza{made(35, ALNUM + '_-')}&prettyPrint=false",
+        f'<source srcset="https://api.star-history.com/chart?repos=a/b&type=date&secret_token={made(40)}" />',
     )
     _none_then_each(lines, found, "bitwarden.md", kind)

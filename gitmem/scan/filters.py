@@ -54,6 +54,9 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # ... and its signature (SflKxw…), which a test keeps under claims of its own: the sample
         # edited, signing nothing
         "051d093c4bdedbf2",
+        # YouTube's web client's InnerTube key (AIzaSyAO_FJ2…), in every page youtube.com serves and
+        # every downloader's recorded requests
+        "31043aae8be22df7",
         # Bitwarden Secrets Manager's documented access token (0.48c78342-…), its CLI's example
         "e377db8ee3a4ea37",
         # scaffold-eth-2's shared Alchemy and Etherscan keys ("ours Alchemy's default API key"),
@@ -938,7 +941,8 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
 # one: detect-secrets' baseline keeps each finding as its "hashed_secret"), a stand-in
 # (``nonMatchingToken``, ``fake_password``, ``BAD_KEY``, motioneye's ``CLIENT_NOT_SO_SECRET``: an
 # installed app's OAuth client secret, which Google calls no secret), ciphertext, made to be sent
-# in the clear (a JSON Web Encryption's ``encrypted_key``, a sealed secret's ``encryptedData``),
+# in the clear (a JSON Web Encryption's ``encrypted_key``, a sealed secret's ``encryptedData``,
+# star-history's ``sealed_token`` in a README's chart URL),
 # or a cursor or a request's id that an API calls a token (``continuationToken``,
 # ``idempotency-token``: Azure's pagination, AWS's retries; and ``_cursor``'s names); a
 # cross-site request forgery token, whose names run together in capitals too (Django's
@@ -949,7 +953,7 @@ _NOT_SECRET_PARTS = frozenset(
         public pub publishable is has use no not csrf xsrf csrftoken xsrftoken csrfmiddlewaretoken
         old fake dummy mock invalid wrong bad
         sample example expired revoked nonmatching nonexistent nonexisting nonvalid encrypted
-        continuation pagination idempotency description hashed redir redirect
+        sealed continuation pagination idempotency description hashed redir redirect
         """
     )
 )
