@@ -19,6 +19,7 @@ asked.
 from __future__ import annotations
 
 import os
+import shlex
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from enum import Enum
@@ -31,6 +32,7 @@ from gitmem.compile import block, budget
 from gitmem.compile.readers import Reader, follows, imported
 from gitmem.errors import GitmemError
 from gitmem.records import Record
+from gitmem.scan.lazyre import lazy
 from gitmem.tools import MEASURES, TARGET_BY_NAME, Limit, Target
 
 if TYPE_CHECKING:
@@ -190,17 +192,26 @@ class GitView:
         asked = down[0] if down else path
         base = sources.get(asked, "").removesuffix(".gitignore")  # web/ for web/.gitignore
         cut = len(base) if path.startswith(base) else 0  # else the root's, after git's own files
-        lines = [f"`!/{name[cut:]}`, `/{name[cut:]}*`" for name in down]
-        fix = f"add {_listed([*lines, f'`!/{path[cut:]}`'])} at the end of {path[:cut]}.gitignore"
+        lines = [f"`!/{_literal(name[cut:])}`, `/{_literal(name[cut:])}*`" for name in down]
+        last = f"`!/{_literal(path[cut:])}`"
+        fix = f"add {_listed([*lines, last])} at the end of {path[:cut]}.gitignore"
         if down:
             fix = (
                 f"git never looks inside {asked}, which it ignores: {fix}, which keeps the rest of "
                 f"{asked} ignored"
             )
         return (
-            f"{fix} (or remove the pattern that ignores {asked}: `git check-ignore -v {asked}` "
-            "names it)"
+            f"{fix} (or remove the pattern that ignores {asked}: "
+            f"`git check-ignore -v {shlex.quote(asked)}` names it)"
         )
+
+
+_GLOB_RE = lazy(r"[\\*?\[]| $")  # what a .gitignore line reads as a pattern, and a last space
+
+
+def _literal(path: str) -> str:
+    """``path`` as a .gitignore line names it, and nothing else: ``docs \\[v2]/``."""
+    return _GLOB_RE.sub(lambda found: "\\" + found[0], path)
 
 
 def _listed(items: Sequence[str]) -> str:

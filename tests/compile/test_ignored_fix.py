@@ -28,6 +28,9 @@ LAYOUTS = [
     (".git/info/exclude", ".junie/", ".junie/guidelines.md", ".junie/cache.json"),
     ("web/.gitignore", "AGENTS.md", "web/AGENTS.md", ""),
     ("web/.gitignore", ".claude/", "web/.claude/CLAUDE.md", "web/.claude/settings.local.json"),
+    # a folder whose name a .gitignore line would read as a pattern: `[v2]` is one of "v" and "2"
+    (".gitignore", "*.md", "docs [v2]/AGENTS.md", "docs [v2]/notes.md"),
+    (".gitignore", "docs*/", "docs [v2]/.claude/CLAUDE.md", "docs [v2]/notes.md"),
 ]
 
 
