@@ -295,21 +295,24 @@ _Found = tuple[Fault, str, str]  # a fault, its subject (a memory id, or a file)
 
 
 def _link(disk: Disk, reader: Reader, written: bool) -> str:
-    """Where compile gives the client no file of its own, and its own root file is a link to
-    another (``.junie/guidelines.md`` to ``AGENTS.md``): what that file lacks reaches it from none,
-    and the fix is a copy, or, for a client with a file only it reads, which git ignores then
-    (Claude Code's ``.claude/CLAUDE.md``), letting git track that; "" where it is no link. Right
-    after compile ``written`` them, that is the cause; later, compiling may be all it takes."""
+    """Where compile gives the client no file of its own: its own root file is a link to another
+    (``.junie/guidelines.md`` to ``AGENTS.md``), or git ignores the file only it reads (Claude
+    Code's ``.claude/CLAUDE.md``, beside a Copilot CLI that reads any ``CLAUDE.md``). What the hub
+    lacks reaches it from none; the fix is a copy for the link, and letting git track the ignored
+    file; "" where neither holds. Right after compile ``written`` them, that is the cause; later,
+    compiling may be all it takes."""
     root = TARGET_BY_NAME[reader.own].root_file
     real = disk.get(root).real if root and disk.exists(root) else root
-    if real == root:
+    private = disk.git.ignored([reader.private])  # its own file, which git ignores
+    if real == root and not private:
         return ""
+    track = "".join(f"let git track {path}: {disk.git.ignored_fix(path)}" for path in private)
     clause = (
-        f"{root} is a link to {real}, and no file of its own holds it: make {root} a copy "
-        f"(`rm {root} && cp {real} {root}`)"
+        f"no file of its own holds it: {track}"
+        if real == root
+        else f"{root} is a link to {real}, and no file of its own holds it: make {root} a copy "
+        f"(`rm {root} && cp {real} {root}`)" + (f", or {track}" if track else "")
     )
-    if reader.private:  # the file only it reads is there, and git ignores it (``delivery._linked``)
-        clause += f", or let git track {reader.private}: {disk.git.ignored_fix(reader.private)}"
     return clause if written else f"if `gitmem compile` does not bring it, {clause}"
 
 

@@ -364,3 +364,30 @@ def test_a_root_file_linked_to_another_target_s_own_file_names_the_fix_that_work
     _git(project, "commit", "-qm", "compiled")
     checked = run("check")
     assert checked.code == 0, checked.out
+
+
+def test_a_memory_for_claude_code_alone_where_git_ignores_its_folder_names_the_ignore_fix(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """Field layout (argo-cd's `.gitignore` holds `.claude`), beside Copilot and with no `CLAUDE.md`: a memory for
+    Claude Code alone has no file to go to (a root `CLAUDE.md` the Copilot CLI would read too). On 13804d0 compile
+    failed saying "run `gitmem compile`", which changed nothing; now it names letting git track `.claude/CLAUDE.md`,
+    and that fix, applied as written, makes compile and `check` pass."""
+    set_config(project, targets=["agents", "claude", "copilot"])
+    (project / ".gitignore").write_text(".claude\n", encoding="utf-8")
+    memory("use-pnpm", "Use pnpm")
+    memory("claude-only", "Use the Read tool", targets=["claude"])
+    result = run("compile")
+    assert result.code == 1, result.err
+    assert (
+        "memory claude-only does not reach it: no file of its own holds it: let git track"
+        in result.err
+    )
+    assert "run `gitmem compile` (then" not in result.err.split("let git track")[0]
+    apply_ignore_fix(project, result.err)
+    assert run("compile").code == 0
+    assert "(`claude-only`)" in (project / ".claude" / "CLAUDE.md").read_text(encoding="utf-8")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "compiled")
+    checked = run("check")
+    assert checked.code == 0, checked.out
