@@ -247,6 +247,12 @@ FILE_CASES: dict[str, tuple[str, str]] = {
         "docs/openapi.yaml",
         "openapi: 3.0.0\nexamples:\n" + f"  - cart_token: {_TOKEN}\n" * 200,
     ),
+    # round 49: a minified bundle, one line of objects whose names wake the generic rule
+    # (cline's and Next.js' chunks: every name's value was a candidate, judged and rejected)
+    "a minified bundle's objects, one line": (
+        "dist/index.js",
+        'releaseDate:"2025-12-18",apiKeyEnv:"OPENAI_API_KEY",maxTokens:"8192",passive:"yes",',
+    ),
 }
 
 

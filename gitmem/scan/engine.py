@@ -289,6 +289,8 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
             if name is None:
                 continue
             verdict = judged.look(_NAME_JUDGES[rule.names], name)
+            if verdict == _NO:
+                return None  # most candidates, in minified code: ``releaseDate:"2025-12-18"``
             # a string of a file's lines (``".env", "password=topsecret\\nkey=…"``): its first
             value = _LINE_BREAK_RE.split(match.group(secret_group), 1)[0]
             # A key or token holds no stray symbol (a password may); "<provider>Key" (azureKey,
@@ -296,8 +298,7 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
             if filters.spells_its_name(name, value) or filters.access_key_id(name, value):
                 return None
             if verdict == _PASSWORD or (
-                verdict != _NO
-                and not judged.look(filters.stray_symbols, value)
+                not judged.look(filters.stray_symbols, value)
                 and (verdict == _NAMED or judged.look(filters.random_key, value))
             ):
                 return match.start(secret_group), match.start(secret_group) + len(value)
