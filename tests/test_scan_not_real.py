@@ -2504,3 +2504,56 @@ def test_what_batches_133_to_141_held_that_is_no_credential(kind: str) -> None:
         f'<source srcset="https://api.star-history.com/chart?repos=a/b&type=date&secret_token={made(40)}" />',
     )
     _none_then_each(lines, found, "bitwarden.md", kind)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batches_147_to_161_held_that_is_no_credential(kind: str) -> None:
+    """Batches 147 to 161 (measured once, then looked at): Binance's API documentation's example keys, in every connector
+    generated from it and their tests (the signing example's API key and secret key, a sub-account's API key, a special key
+    and its secret, user data streams' listen keys); a pointer's member, dereferenced (mediamtx's ``pass =
+    *pconf.PublishPass``); a type named in camel case (twilio-node's ``credentialListMappings:
+    AuthRegistrationsCredentialListMappingListInstance;``); a record's fields joined by bars (netdata's composite key);
+    a call's argument before ``=>``, no name given a value (stripe-node's doc comment of an HMAC's digest); a Secret's
+    name and a taint's key, words joined by a namespace's colon or a path's slash (rancher's, kops'); a DID, which names
+    a public key (indigo's ``did:key:…``); and a presigned URL's credential scope, cut where its string is (aiobotocore's
+    ``X-Amz-Credential=akid%2F20161107%2F``); a piece typed again and again (tusd's test token). A key of one's own in
+    each place is found."""
+    hmac = hashlib.sha256(b"made").hexdigest()
+    lines = (
+        '    "apiKey": "vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgw' + 'CIPy6utIco14y7Ju91duEh8A",',
+        '    "secretKey": "NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjIn' + 'ClVN65XAbvqqM6A7H5fATj0j",',
+        '    "sub_account_api_key": "k5V49ldtn4tszj6W3hystegdfvmGbqDzjmkC'
+        + 'tpTvC0G74WhK7yd4rfCTo4lShf",',
+        '    "secretKey": "87ssWB7azoy6ACRfyp6OVOL5U3rtZptX31QWw2kW' + 'jl1jHEYRbyM1pd6qykRBQw8p",',
+        '        "listenKey": "xs0mRXdAKlIPDRFrlPcw0qI41Eh3ixNntmymGyhr' + 'hgqo7L6FuLaWArTD7RLP"',
+        "\t\t\t\tpass = *pconf.PublishPass",
+        "  credentialListMappings: AuthRegistrationsCredentialListMappingListInstance;",
+        '\tmigKey := "gpu=0|uuid=GPU-aaa|gpu_i_id=2|gpu_i_profile=1g.10gb"',
+        f"   * - computeHMACSignature('', 'test_secret') => '{hmac}'",
+        'const rollingUpdateTaintKey = "kops.k8s.io/scheduled-for-update"',
+        '\t\t\tdidKey:       "did:key:zDnaembgSGUhZULN2Caob4HLJPaxBh92N7rtH21TErzqf8HQo",',
+        "        '&X-Amz-Expires=900&X-Amz-Credential=akid%2F20161107%2F'",
+        '\t\t"access_token":  "H3l5321N123sdI4HLY/' + "RF39FjrC" * 6 + '",',
+    )
+    found = (
+        f'    "apiKey": "{made(64)}",',
+        f'    "secretKey": "{made(64)}",',
+        f'    "sub_account_api_key": "{made(62)}",',
+        f'    "secretKey": "{made(64)}",',
+        f'        "listenKey": "{made(60)}"',
+        f'\t\t\t\tpass = "{made(16)}"',
+        f'  credentialListMappings: "{made(40)}";',
+        f'\tmigKey := "{made(32)}"',
+        f"   * - computeHMACSignature('', test_secret = '{made(40, string.hexdigits[:16])}')",
+        f'const rollingUpdateTaintKey = "{made(32)}"',
+        f'\t\t\tdidKey:       "{made(48)}",',
+        f"        '&X-Amz-Expires=900&X-Amz-Security-Token={made(40)}'",
+        f'\t\t"access_token":  "H3l5321N123sdI4HLY/{made(48)}",',
+        # a run of bytes encodes to a short piece repeated: an STS session token, real (zappa's recordings)
+        f'  "Location": "https://t.s3.amazonaws.com/s?x-amz-security-token=FQoDYXdzEJz{"%2F" * 10}wEaD{made(300)}",',
+    )
+    _none_then_each(lines, found, "client.ts", kind)
+    # in code, where names hold words far more often than secrets (in a memory's prose it is still found)
+    secret_name = "    azureCredentialSecret: cattle-global-data:cc-26b5h"
+    assert scan_text(secret_name, "cluster.yaml", kind=CODE) == []
+    assert scan_text(f"    azureCredentialSecret: {made(27)}", "cluster.yaml", kind=CODE)

@@ -139,6 +139,14 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # Ceph's S3 compatibility tests' sample configuration: its main user's secret key
         # (h7Ghxu…), in every S3 server's copy of the suite's settings
         "f8577d37397676fa",
+        # Binance's API documentation's examples, in every connector generated from it and in their
+        # tests: the signing example's API key (vmPUZE6m…, spelt two ways) and secret key
+        # (NhqPtmdS…), a sub-account's API key (k5V49ldt…), a low-latency special key, another and
+        # its secret (npOzOAeL…, znpOzOAe…, 87ssWB7a…), and the listen keys and listen token of its
+        # user data streams (T3ee22BI…, pqia91ma…, xs0mRXdA…, 3HBntNTe…, 6xXxePXw…)
+        *("5ba1ed8425baaa72", "99e4a93125ad8855", "23e9efa3ced6e70c", "657f0dfc876ce54a"),
+        *("fc5a6c54a2079828", "c2242140f15ceee1", "e031e4ca7b8238b8", "816cca135d7effdb"),
+        *("6ea05159099a1f97", "5d3f8063e4250802", "d220e908b229c75e", "499ef8bdaade84e8"),
     }
 )
 # ... and the same, their first characters (sha256 of them, first 16 hex digits, by how many): AWS's
@@ -1191,6 +1199,12 @@ _REFERENCE_RE = lazy(
             r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])",
             # code: a call, a variable (a Makefile's or compose file's $$ one too), an operator
             r"[()\[\]{}<>]|^(?:\$\$|[$@%&])\w|::|=>|\s",
+            # a pointer's member, dereferenced (mediamtx's ``pass = *pconf.PublishPass``), or a YAML
+            # alias (``password: *db_password``): what another place holds
+            r"^\*(?:[a-z_]\w*\.)+[A-Za-z_]\w*$|^\*[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$",
+            # a record's fields joined by bars, each a name and its value (a composite key:
+            # netdata's ``gpu=0|uuid=GPU-aaa|nvlink=1``)
+            r"^[a-z_]\w*=[^|=]*(?:\|[a-z_]\w*=[^|=]*)+$",
             # a path, or a JSON pointer into the document (a schema's #/definitions/…)
             r"^(?:[~.]{0,2}/|[A-Za-z]:\\|#/)",
             # an element's id, as a CSS selector or jQuery names it (#fe_login_username)
@@ -1237,9 +1251,13 @@ _REFERENCE_RE = lazy(
             # signing copies: X-Amz-Credential=<key id>/<date>/<region>/<service>/aws4_request), in
             # a presigned URL: it names the key and holds none of it
             r"(?:/|%2[Ff])(?:aws4|goog4)_request$",
-            # a URL, a name (ARN, URN, a WebDAV lock's: Lock-Token, opaquelocktoken:), a secret
+            # ... its beginning, where a string is cut: the key's id and the date (aiobotocore's
+            # ``X-Amz-Credential=akid%2F20161107%2F'``)
+            r"^\w{3,128}(?:/|%2[Ff])\d{8}(?:/|%2[Ff])",
+            # a URL, a name (ARN, URN, a DID: did:key: names a public key; a WebDAV lock's:
+            # Lock-Token, opaquelocktoken:), a secret
             # kept elsewhere, or kept encrypted (dotenvx's encrypted:…, made to be committed)
-            r"://|^(?:file:|arn:|urn:|opaquelocktoken:|ref\+|vault:|encrypted:)",
+            r"://|^(?:file:|arn:|urn:|did:|opaquelocktoken:|ref\+|vault:|encrypted:)",
             # ciphertext in its tool's format, its key kept elsewhere: SOPS' ENC[AES256_GCM,…],
             # Ansible Vault's, OpenSSL's salted (base64 of "Salted__"), Bitwarden's EncString
             # (<type>.<iv>|<data>|<mac>: bitwarden's and vaultwarden's wrapped keys)
@@ -1264,6 +1282,10 @@ _CAMEL_PART = (
 )
 _CAMEL_WORDS_RE = lazy(rf"(?:{_CAMEL_PART}){{2,6}}")
 _CAMEL_PART_RE = lazy(_CAMEL_PART)
+# ... and a name of any length, its words of three letters or more (twilio-node's
+# ``credentialListMappings: AuthRegistrationsCredentialListMappingListInstance;``, a type): random
+# characters do not fall into words from end to end
+_TYPE_NAME_RE = lazy(r"[a-z]+(?:[A-Z][a-z]{2,}){2,}|(?:[A-Z][a-z]{2,}){3,}")
 # Two-letter words and abbreviations of names in code (isOptedIn, labelsById, userMsgBg,
 # makeMockFn, render2FaUserSettings: two-factor): a camel-case value with any other two-letter part
 # (muisRSZTuJIF88: "Tu") is more likely random than a name.
@@ -1407,6 +1429,7 @@ def plausible(value: str, *, short: bool = False) -> bool:
     if (
         _stand_in(value, lowered)
         or _code_or_reference(value)
+        or _TYPE_NAME_RE.fullmatch(value) is not None
         or made_up(value)
         or _encoded_document(value)
         or public_point(value)
@@ -1587,7 +1610,8 @@ def made_up(value: str) -> bool:
     (``LY027c40U2KNNZLFO1``), a hex piece with a letter or two past f (``c09761h99f39f79ae28e``;
     the x of a number's ``0x`` is none: an Ethereum key is written so), or
     letters or digits that run through the alphabet or along a keyboard's row (``a1B2c3D4e5F6g7``,
-    ``abc123def456ghi789``, ``q9w8e7r6t5y4``), or
+    ``abc123def456ghi789``, ``q9w8e7r6t5y4``), or a piece of eight written three times (tusd's
+    ``…RF39FjrCRF39FjrCRF39FjrC…``), or
     a JSON Web Token's shape (``eyJ…``, ``e30…``, three parts) whose header no library wrote: it
     does not decode to JSON naming an algorithm, as the jwt rule asks; or a token's header and
     less, its signature cut off (documentation's ``Bearer eyJhbGciOi….eyJ…``), or the header
@@ -1608,6 +1632,8 @@ def made_up(value: str) -> bool:
         for piece in _pieces(value)
     ):
         return True
+    if _repeats_a_piece(value):
+        return True
     lowered = value.lower()
     letters = lowered.translate(_LETTERS_ONLY)
     if not letters.translate(_DROP_HEX):
@@ -1616,6 +1642,23 @@ def made_up(value: str) -> bool:
         letters = ""
     text = " ".join((letters, value.translate(_DIGITS_ONLY), lowered))
     return _IN_ORDER_RE.search(text) is not None
+
+
+# A piece of this many characters, six of them different, written three times or more: typed again
+# and again (tusd's test token, ``H3l5321N123sdI4HLY/RF39FjrCRF39FjrCRF39FjrC…``); random characters
+# never repeat so. A run of one byte or three encodes to a piece of a few characters repeated (an
+# STS session token's ``%2F%2F%2F…``, base64's ``AAAA…``): real, and not what this looks for.
+_REPEATED_PIECE = 8
+_PIECE_LEAST_KINDS = 6
+
+
+def _repeats_a_piece(value: str) -> bool:
+    counts = Counter(
+        value[at : at + _REPEATED_PIECE] for at in range(len(value) - _REPEATED_PIECE + 1)
+    )
+    return any(
+        times >= 3 and len(set(piece)) >= _PIECE_LEAST_KINDS for piece, times in counts.items()
+    )
 
 
 def _pieces(value: str) -> list[str]:
@@ -1956,8 +1999,10 @@ def plausible_in_code(value: str) -> bool:
 
 
 # a piece that is a word, in small letters or capitals (not a random mix of the two), between
-# separators or in a list's commas (br,input,link,meta: a beautifier's tags)
-_WORD_OF_ONE_CASE_RE = lazy(r"(?<![^-_.~,])(?:[a-z]{3,}|[A-Z]{3,})(?![^-_.~,])")
+# separators or in a list's commas (br,input,link,meta: a beautifier's tags), a namespace's colon
+# or a path's slash (rancher's ``cattle-global-data:cc-26b5h``, a Secret's name; kops'
+# ``kops.k8s.io/scheduled-for-update``, a taint's key)
+_WORD_OF_ONE_CASE_RE = lazy(r"(?<![^-_.~,:/])(?:[a-z]{3,}|[A-Z]{3,})(?![^-_.~,:/])")
 _WORDS_JOINED_LEAST = 3  # a prefix of two words goes before a token's random part: dag_dagger_…
 
 

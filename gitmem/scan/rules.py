@@ -179,8 +179,14 @@ _TYPED = (
 # close its lookup (`ENV["KEY"]`, `getenv("KEY")`); after the operator, the parenthesis black wraps
 # a long string in. The shell's `${KEY:-…}` is a decoded layer instead (decode.shell_defaults).
 _FALLBACK = r"""\|\||\?\?|\?:|\bor\b|\{(?=\s*["'`][^"'`\n]{0,2000}+["'`][ \t]*[},)])"""
+# The bracket that closes a name's lookup: ``ENV["KEY"] = …``, or a call's, before a default only
+# (``getenv("KEY") || "…"``): a call's argument before "=>" or ":" is no name given a value
+# (stripe-node's ``computeHMACSignature('', 'test_secret') => '<its digest>'``)
+_LOOKED_UP = r"""(?:\]|\)(?=\s*+(?:\|\||\?\?|\?:|\bor\b|\{)))?"""
 _ASSIGN = (
-    r"""["']?[\])]?(?:"""
+    r"""["']?"""
+    + _LOOKED_UP
+    + r"""(?:"""
     + _TYPED
     + r""")?\s*(?:=|:=|:|=>|->|"""
     + _FALLBACK
@@ -2017,7 +2023,9 @@ RULES: tuple[Rule, ...] = (
             r"""\bkey\s*=\s*["'](?P<name8>[\w.:-]{1,80}+)["']\s+value\s*=\s*["'](?P<secret8>[^"'\s]{6,500}+)["']|"""
             # name = "value" (code, JSON, YAML, TOML), a quoted value of one word, optionally after
             # "Bearer "
-            r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80}+)["']?[\])]?(?:"""
+            r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80}+)["']?"""
+            + _LOOKED_UP
+            + r"""(?:"""
             + _TYPED
             + r""")?\s*(?:=|:=|:|=>|<-|\?=|\|\|=|"""
             + _FALLBACK
