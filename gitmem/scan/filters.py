@@ -1610,7 +1610,7 @@ def made_up(value: str) -> bool:
     (``LY027c40U2KNNZLFO1``), a hex piece with a letter or two past f (``c09761h99f39f79ae28e``;
     the x of a number's ``0x`` is none: an Ethereum key is written so), or
     letters or digits that run through the alphabet or along a keyboard's row (``a1B2c3D4e5F6g7``,
-    ``abc123def456ghi789``, ``q9w8e7r6t5y4``), or a piece of eight written three times (tusd's
+    ``abc123def456ghi789``, ``q9w8e7r6t5y4``), or a piece typed three times in a row (tusd's
     ``…RF39FjrCRF39FjrCRF39FjrC…``), or
     a JSON Web Token's shape (``eyJ…``, ``e30…``, three parts) whose header no library wrote: it
     does not decode to JSON naming an algorithm, as the jwt rule asks; or a token's header and
@@ -1632,7 +1632,7 @@ def made_up(value: str) -> bool:
         for piece in _pieces(value)
     ):
         return True
-    if _repeats_a_piece(value):
+    if _typed_thrice(value):
         return True
     lowered = value.lower()
     letters = lowered.translate(_LETTERS_ONLY)
@@ -1644,21 +1644,15 @@ def made_up(value: str) -> bool:
     return _IN_ORDER_RE.search(text) is not None
 
 
-# A piece of this many characters, six of them different, written three times or more: typed again
-# and again (tusd's test token, ``H3l5321N123sdI4HLY/RF39FjrCRF39FjrCRF39FjrC…``); random characters
-# never repeat so. A run of one byte or three encodes to a piece of a few characters repeated (an
-# STS session token's ``%2F%2F%2F…``, base64's ``AAAA…``): real, and not what this looks for.
-_REPEATED_PIECE = 8
-_PIECE_LEAST_KINDS = 6
+# A piece of six to twelve characters, six of them different, typed three times in a row (tusd's
+# test token, ``H3l5321N123sdI4HLY/RF39FjrCRF39FjrCRF39FjrC…``): random characters never repeat
+# so. A run of one byte or three encodes to a piece of few characters repeated (an STS session
+# token's ``%2F%2F%2F…``, base64's ``AAAA…``): real, and not what this looks for.
+_TYPED_THRICE_RE = lazy(r"(.{6,12}?)\1\1")
 
 
-def _repeats_a_piece(value: str) -> bool:
-    counts = Counter(
-        value[at : at + _REPEATED_PIECE] for at in range(len(value) - _REPEATED_PIECE + 1)
-    )
-    return any(
-        times >= 3 and len(set(piece)) >= _PIECE_LEAST_KINDS for piece, times in counts.items()
-    )
+def _typed_thrice(value: str) -> bool:
+    return any(len(set(typed[1])) >= 6 for typed in _TYPED_THRICE_RE.finditer(value))
 
 
 def _pieces(value: str) -> list[str]:
