@@ -5,7 +5,8 @@ minified JavaScript: one line of megabytes, where every ``name:"value"`` of an o
 candidate for the generic rule once a credential's word is near (round 49: cline's bundles
 scanned at 0.3 MB/s). Each file of 2 MB or more under tests/.clients is copied into a tree of its
 own and scanned as bench_realcode.py scans a repository: wall time (median of --runs), throughput
-from wall time, and the places each scanner reports (never the values).
+from wall time, and the places each scanner reports a secret (never the values; gitmem's
+hidden-Unicode findings apart, in the totals: the peers do not look for them).
 
 Usage:  python benchmarks/bench_bundles.py [--runs 3] [--base DIR] [--least-mb 2]
 ``--base DIR``: another checkout of gitmem too (PYTHONPATH=DIR), in the same run.
@@ -24,7 +25,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_realcode import SCANNERS, _tool, base_scanner  # noqa: E402
+from bench_realcode import SCANNERS, Counts, _tool, base_scanner  # noqa: E402
 
 CLIENTS = HERE.parent / "tests" / ".clients"
 
@@ -65,6 +66,7 @@ def main() -> None:
         + "".join(f" | {name:>11} {'s':>6} {'MB/s':>5}" for name in scanners)
     )
     totals = dict.fromkeys(scanners, 0.0)
+    found = dict.fromkeys(scanners, Counts())
     size_total = 0.0
     with tempfile.TemporaryDirectory() as work_dir:
         work = Path(work_dir)
@@ -78,19 +80,21 @@ def main() -> None:
             for name, scan in scanners.items():
                 out = work / "out"
                 out.mkdir(exist_ok=True)
-                walls, places = [], 0
+                walls, counts = [], Counts()
                 for _ in range(args.runs):
                     start = time.perf_counter()
-                    places = len(scan(tree, out))
+                    counts = Counts.of(scan(tree, out))
                     walls.append(time.perf_counter() - start)
                 wall = statistics.median(walls)
                 totals[name] += wall
-                row += f" | {places:11d} {wall:6.2f} {size / wall:5.1f}"
+                found[name] += counts
+                row += f" | {counts.secrets:11d} {wall:6.2f} {size / wall:5.1f}"
             print(row, flush=True)
             shutil.rmtree(tree)
     print(f"all {len(files)} bundles, {size_total:.0f} MB:")
     for name, wall in totals.items():
-        print(f"  {name:12s} {wall:7.1f} s  {size_total / wall:5.1f} MB/s")
+        speed = f"{wall:7.1f} s  {size_total / wall:5.1f} MB/s"
+        print(f"  {name:12s} {speed}  {found[name].secrets} secrets, {found[name].hidden} hidden")
 
 
 if __name__ == "__main__":
