@@ -182,7 +182,7 @@ _FALLBACK = r"""\|\||\?\?|\?:|\bor\b|\{(?=\s*["'`][^"'`\n]{0,2000}+["'`][ \t]*[}
 # The bracket that closes a name's lookup: ``ENV["KEY"] = …``, or a call's, before a default only
 # (``getenv("KEY") || "…"``): a call's argument before "=>" or ":" is no name given a value
 # (stripe-node's ``computeHMACSignature('', 'test_secret') => '<its digest>'``)
-_LOOKED_UP = r"""(?:\]|\)(?=\s*+(?:\|\||\?\?|\?:|\bor\b|\{)))?"""
+_LOOKED_UP = r"""(?:\]|\)(?=\s*+(?:""" + _FALLBACK + r""")))?"""
 _ASSIGN = (
     r"""["']?"""
     + _LOOKED_UP
