@@ -192,3 +192,32 @@ def test_a_secret_after_overlapping_candidates_is_still_found() -> None:
     for decoys in ("?token=" * 3000, "&password=" * 2000, "KEY=" * 4000):
         found = scan_text(f"GET /v1/items{decoys}?token={secret}&limit=5\n", kind=PROSE)
         assert any(f.preview.startswith(secret[:4]) for f in found), decoys[:12]
+
+
+def test_a_decoded_layer_is_read_only_where_decoding_changed_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A minified bundle's string of megabytes with one escape decodes to a layer that reads as the bundle did: the
+    layer is scanned around its escapes only, the rest was read in the bundle itself. A secret an escape hides, far
+    into such a string, is still found."""
+    from gitmem.scan import engine
+
+    rng = random.Random(50)
+    secret = "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(32))
+    entries = ",".join(f'maxTokens{n}:{n},keyName{n}:"k{n}"' for n in range(3000))
+    hidden = f'{{\\"api_key\\": \\"{secret}\\"}}'  # the escaped quotes are all that hides it
+    text = f"var config = '\\n{entries},{hidden},{entries}';\n"
+    windows: list[tuple[int, int]] = []
+    candidates = engine._candidates
+
+    def counted(number: int, scanned: str, start: int, end: int, judged: object) -> object:
+        if scanned is not text:
+            windows.append((start, end))
+        return candidates(number, scanned, start, end, judged)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine, "_candidates", counted)
+    found = scan_text(text, decode=2)
+    assert [f.preview[:4] for f in found] == [secret[:4]]
+    read = sum(end - start for start, end in engine._merge(windows))
+    # the two escapes' neighbourhoods, not the string's 200 KB
+    assert read < 8 * engine.WINDOW, read

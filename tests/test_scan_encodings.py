@@ -188,3 +188,16 @@ def test_binary_files_with_nul_bytes_are_still_skipped(repo: Path, run: Run) -> 
     (repo / "odd.bin").write_bytes(b"\xff\xfe" + f"TOKEN={token}\n".encode("utf-16-le") + b"\x00")
     result = run("scan", ".")
     assert result.code == 0, result.out
+
+
+def test_base64_beside_characters_that_are_not_ascii_is_found_where_it_is() -> None:
+    """The base64 runs of a text that is not all ASCII are found as in ASCII text, at their columns: each character
+    counts one, an emoji, a lone surrogate (an undecodable byte) and "İ" alike."""
+    env, secrets = dotenv()
+    encoded = base64.b64encode(env.encode()).decode()
+    ascii_columns = {f.column for f in scan_text(f"note: xxxxxx {encoded} (the .env)\n", decode=2)}
+    assert len(ascii_columns) == len(secrets)
+    for before in ("café, ", "🔑 ", "\udc80 ", "İzmir "):
+        found = scan_text(f"note: {before.ljust(7)}{encoded} (the .env)\n", decode=2)
+        assert {f.rule for f in found} >= set(secrets), before
+        assert {f.column for f in found} == ascii_columns, before

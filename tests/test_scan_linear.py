@@ -249,3 +249,15 @@ def test_text_with_lone_surrogates_is_scanned() -> None:
     secret = "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8"
     for text in (f"x\udcff token={secret}\n", '{"m": "\\ud83d ' + f'token={secret}"' + "}\n"):
         assert [f.rule for f in scan_text(text)] == ["github-pat"]
+
+
+def test_only_one_character_lower_cases_to_two() -> None:
+    """engine._lowered keeps offsets aligned by keeping "İ" as it is: the one character whose lower case is two (a new
+    one in a later Unicode would shift every offset after it, and this fails)."""
+    from gitmem.scan import engine
+
+    longer = [code for code in range(0x110000) if len(chr(code).lower()) != 1]
+    assert longer == [0x130]
+    text = "İ_API_KEY = 'x' and ΣΑΣ"
+    assert len(engine._lowered(text)) == len(text)
+    assert engine._lowered(text).index("api_key") == text.index("API_KEY")

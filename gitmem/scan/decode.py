@@ -35,6 +35,7 @@ class Layer(NamedTuple):
     text: str
     offsets: list[int]
     pieces: list[tuple[int, int, int]]
+    changes: list[int]  # how many of ``pieces[:i]`` decoding changed (all but verbatim ones)
 
     def _origin(self, index: int) -> tuple[int, int]:
         at = bisect.bisect_right(self.offsets, index) - 1
@@ -50,6 +51,13 @@ class Layer(NamedTuple):
     def outer(self, start: int, end: int) -> tuple[int, int]:
         """The span of the source text that decoded to ``text[start:end]``."""
         return self._origin(start)[0], self._origin(end - 1)[1]
+
+    def changed(self, start: int, end: int) -> bool:
+        """Whether decoding changed a character of ``text[start - 1 : end + 1]``. Where it changed
+        none, the layer reads as the text it came from, which the text's own scan has read."""
+        first = max(bisect.bisect_right(self.offsets, start - 1) - 1, 0)
+        last = bisect.bisect_left(self.offsets, end + 1)
+        return self.changes[last] > self.changes[first]
 
 
 class _Builder:
@@ -85,7 +93,10 @@ class _Builder:
     def layer(self) -> Layer | None:
         if not self.parts:
             return None
-        return Layer(self.kind, "".join(self.parts), self.offsets, self.pieces)
+        changes = [0]
+        for mode, _, _ in self.pieces:
+            changes.append(changes[-1] + (mode != _VERBATIM))
+        return Layer(self.kind, "".join(self.parts), self.offsets, self.pieces, changes)
 
 
 def _in_lines(text: str, hint: re.Pattern[str], pattern: _Finder[_M]) -> Iterator[_M]:
@@ -432,14 +443,8 @@ def _dump_lines(text: str, position: int, out: _Builder) -> int:
     return position
 
 
-# A maximal run of base64 characters and "=" (found from the character before it: a pattern that
-# starts with a character class is searched fast, one that starts with a lookbehind is tried at
-# every position)
-_B64_MAXIMAL_RE = lazy(r"[^A-Za-z0-9+/_=-]([A-Za-z0-9+/_=-]{24,})")
-_B64_AT_START_RE = lazy(r"[A-Za-z0-9+/_=-]{24,}")
-# For ASCII text, faster still: bytes with each base64 character or "=" as "a" and every other byte
-# as " ", where a run of 24 is found by bytes.find (a few nanoseconds a character, where the pattern
-# takes some 20)
+# Bytes with each base64 character or "=" as "a" and every other byte as " ", where a run of 24 is
+# found by bytes.find (a few nanoseconds a character, where a pattern takes some 20)
 _B64_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_=-")
 _B64_MASK = bytes(0x61 if byte in _B64_BYTES else 0x20 for byte in range(256))
 _B64_MASK_RUN = b"a" * 24
@@ -447,22 +452,17 @@ _B64_MASK_RUN = b"a" * 24
 
 def _maximal_runs(text: str) -> list[tuple[int, str]]:
     """Every maximal run of 24 or more base64 characters and "=", with its start."""
-    if text.isascii():
-        mask = text.encode("ascii").translate(_B64_MASK)
-        runs = []
-        start = mask.find(_B64_MASK_RUN)
-        while start != -1:
-            end = mask.find(b" ", start + 24)
-            if end == -1:
-                end = len(mask)
-            runs.append((start, text[start:end]))
-            start = mask.find(_B64_MASK_RUN, end)
-        return runs
-    first = _B64_AT_START_RE.match(text)
-    candidates = [(0, first.group())] if first else []
-    return candidates + [
-        (match.start(1), match.group(1)) for match in _B64_MAXIMAL_RE.finditer(text)
-    ]
+    # each character that is not ASCII is one "?" (no base64 character): offsets stay aligned
+    mask = text.encode("ascii", "replace").translate(_B64_MASK)
+    runs = []
+    start = mask.find(_B64_MASK_RUN)
+    while start != -1:
+        end = mask.find(b" ", start + 24)
+        if end == -1:
+            end = len(mask)
+        runs.append((start, text[start:end]))
+        start = mask.find(_B64_MASK_RUN, end)
+    return runs
 
 
 def _b64_runs(text: str) -> list[tuple[int, str]]:

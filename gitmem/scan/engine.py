@@ -34,6 +34,7 @@ MASK = "\u2039secret\u203a"  # what stands for the secret in the line a fingerpr
 _CONTEXT = 200  # characters of the line on either side of the secret that the fingerprint digests
 
 if TYPE_CHECKING:
+    from gitmem.scan.decode import Layer
     from gitmem.scan.unicode import HiddenChar
 
 HIDDEN_RULE = "hidden-unicode"
@@ -266,10 +267,11 @@ def _keyword_index() -> tuple[tuple[str, tuple[int, ...]], ...]:
 
 
 def _lowered(text: str) -> str:
-    lowered = text.lower()
-    if len(lowered) != len(text):  # a few characters lower-case to two ("İ"): keep offsets aligned
-        lowered = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-    return lowered
+    """``text`` lower-cased, each character to one: "İ", the one character whose lower case is
+    two, is kept as it is, so offsets stay aligned."""
+    if "\u0130" not in text:
+        return text.lower()
+    return "\u0130".join(piece.lower() for piece in text.split("\u0130"))
 
 
 # What a generic rule's name says: no credential, a credential, a service's key, a password
@@ -471,13 +473,16 @@ def _found(text: str, word: str) -> Iterator[int]:
 _READS: dict[Reads, tuple[Kind, ...]] = {"any": (PROSE, CODE), "prose": (PROSE,)}
 
 
-def _scan_raw(text: str, judged: _Judged) -> list[Span]:
+def _scan_raw(text: str, judged: _Judged, layer: Layer | None = None) -> list[Span]:
     """Every match of every rule whose keywords (or trigger) occur, on the lines where they
-    occur."""
+    occur; in a ``layer`` decoded from a text, only where decoding changed something (elsewhere
+    it reads as the text did: a minified bundle's string of megabytes with a few escapes)."""
     spans: list[Span] = []
     for number, windows in sorted(_woken(text).items()):
         rule = RULES[number]
-        if judged.kind in _READS[rule.reads]:
+        if layer is not None:
+            windows = [window for window in windows if layer.changed(*window)]
+        if windows and judged.kind in _READS[rule.reads]:
             for start, end in _REACH[rule.reach](text, _merge(windows)):
                 spans.extend(_candidates(number, text, start, end, judged))
     return spans
@@ -887,14 +892,14 @@ def _prechecks() -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(rule.precheck, re.MULTILINE) for rule in RULES)
 
 
-def _scan_layered(text: str, depth: int, judged: _Judged) -> list[Span]:
-    spans = _scan_raw(text, judged)
+def _scan_layered(text: str, depth: int, judged: _Judged, layer: Layer | None = None) -> list[Span]:
+    spans = _scan_raw(text, judged, layer)
     if depth > 0:
         from gitmem.scan.decode import layers  # lazy: the pre-commit hook's start-up
 
-        for layer in layers(text):
-            for number, start, end in _scan_layered(layer.text, depth - 1, judged):
-                outer_start, outer_end = layer.outer(start, end)
+        for inner in layers(text):
+            for number, start, end in _scan_layered(inner.text, depth - 1, judged, inner):
+                outer_start, outer_end = inner.outer(start, end)
                 if outer_end > outer_start:
                     spans.append((number, outer_start, outer_end))
     return spans
@@ -978,7 +983,8 @@ def scan_text(
     if not spans and not hidden_chars:
         return []
     lines = _Lines(text)
-    has_pragmas = pragmas and any(word in text.lower() for word in _PRAGMA_WORDS)
+    lowered = text.lower() if pragmas else ""
+    has_pragmas = any(word in lowered for word in _PRAGMA_WORDS)
     findings: list[Finding] = []
     # (rule, secret) -> preview and digests: a secret repeated is described once
     described: dict[tuple[str, str], tuple[str, str, str]] = {}
