@@ -1877,8 +1877,10 @@ def test_what_batch_65_held_that_is_no_credential(kind: str) -> None:
         "url: http://localhost:8081/api/echo/anything/login?redirect=https%3A%2F%2Fother.com&token=abc%2520xyz",
         "    token: abc%2520xyz",
     )
+    # (a host of the network: a token in a URL to the loopback is the run's that printed it,
+    # round 50)
     found = (
-        f"url: http://localhost:8081/api/echo/anything/login?redirect=https%3A%2F%2Fother.com&token={made(24)}",
+        f"url: http://api.example.org:8081/api/echo/anything/login?redirect=https%3A%2F%2Fother.com&token={made(24)}",
         f"    token: {made(24)}",
     )
     _none_then_each(lines, found, "query-double-encode.bru", kind)
@@ -2557,3 +2559,49 @@ def test_what_batches_147_to_161_held_that_is_no_credential(kind: str) -> None:
     secret_name = "    azureCredentialSecret: cattle-global-data:cc-26b5h"
     assert scan_text(secret_name, "cluster.yaml", kind=CODE) == []
     assert scan_text(f"    azureCredentialSecret: {made(27)}", "cluster.yaml", kind=CODE)
+
+
+@pytest.mark.parametrize("kind", [CODE, PROSE])
+def test_what_batches_170_to_189_held_that_is_no_credential(kind: str) -> None:
+    """Batches 170 to 189 (measured once, then looked at): a stored object's path, by the day it was stored (apitable's
+    attachments' tokens); a key in the URL of what a page embeds or of a field that names an image (Embedly's, in
+    every reddit post's frame and thumbnail: praw's recorded answers); an AWS key id as any signed request's credential scope names it, in an upload form's fields
+    (praw's: ``{"name": "X-Amz-Credential", "value": "ASIA…/20190223/…"}``); names joined from words in Pascal case
+    and numeronyms (LinkedIn's ``lixKey: "chameleon.SemanticJobSearch_Global.web-copy-definition.77752"``, Pulumi's
+    type tokens ``aws:s3/BucketWebsite:BucketWebsite``); a token in a URL to the loopback (a notebook server's, a dev
+    server's: jupyter-server's docs, highlight's traces); an option's value, ended where the next command's ``;``
+    begins (pigallery2's ffmpeg ``-pass 2;-minrate 1M``); a secret's signature (pulumi's ``specialSecretSig``). A
+    key of one's own in each place is found."""
+    key_id = "ASIA" + made(16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+    lines = (
+        '      "token": "space/2021/05/29/a1cda7f419364993930a8381b37e2684",',
+        '<iframe class="embedly-embed" src="https://cdn.embedly.com/widgets/media.html?src=x&key='
+        + "2aa3c4d5f3de4f5b9120b660ad850dc9"
+        + '&type=video%2Fmp4" width="600"></iframe>',
+        '"thumbnail_url": "https://i.embed.ly/1/image?url=http%3A%2F%2Fi.imgur.com%2FeoF76hj.gif&key='
+        + "b1e305db91cf4aa5a86b732cc9fffceb"
+        + '"',
+        f'{{"name": "X-Amz-Credential", "value": "{key_id}/20190223/us-east-1/s3/aws4_request"}}',
+        '"lixKey":"chameleon.SemanticJobSearch_Global.web-copy-definition.79529.child.79533"',
+        '\t\t\ttoken:    "aws:s3/BucketWebsite:BucketWebsite",',
+        "    http://localhost:8888/?token=c8de56fa4deed24899803e93c227592aef6538f93025fe01",
+        '"stringValue": "http://127.0.0.1:36663/?key=b278380e14755cbbd0d28fe4baabd0fa7c99fb72b7824ae3497acbd9dbc9f2ca"',
+        "      hint: '-pass 2;-minrate 1M;-maxrate 1M;-bufsize 2M',",
+        'export const specialSecretSig = "1b47061264138c4ac30d75fd1eb44270";',
+    )
+    found = (
+        f'      "token": "space/{made(32)}",',
+        f'<a href="https://cdn.embedly.com/widgets/media.html?src=x&key={made(32)}&type=video%2Fmp4">',
+        f'"oembed_url": "https://api.embed.ly/1/oembed?url=http%3A%2F%2Fi.imgur.com%2Fx.gif&key={made(32)}"',
+        # a name that says image, not an image's URL; a URI no browser loads
+        f"const TOTP_URI_WITH_IMAGE = 'otpauth://totp/service:account?secret={made(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')}&image=';",
+        f'"image_uri": "otpauth://totp/service:account?secret={made(32, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")}"',
+        f'{{"name": "X-Amz-Credential", "value": "{key_id}"}}',
+        f'"lixKey":"{made(40)}"',
+        f'\t\t\ttoken:    "aws:s3/{made(32)}",',
+        f"    http://notebooks.example.org:8888/?token={made(48)}",
+        f'"stringValue": "http://127.0.0.2.example.org:36663/?key={made(64)}"',
+        f"      hint: '-pass {made(12)};-minrate 1M',",
+        f'export const specialSecret = "{made(32)}";',
+    )
+    _none_then_each(lines, found, "client.ts", kind)

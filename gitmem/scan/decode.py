@@ -59,6 +59,10 @@ class Layer(NamedTuple):
         last = bisect.bisect_left(self.offsets, end + 1)
         return self.changes[last] > self.changes[first]
 
+    def touched(self, windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """The ``windows`` (spans of ``text``) where decoding changed something."""
+        return [window for window in windows if self.changed(*window)]
+
 
 class _Builder:
     def __init__(self, kind: str) -> None:

@@ -34,7 +34,6 @@ MASK = "\u2039secret\u203a"  # what stands for the secret in the line a fingerpr
 _CONTEXT = 200  # characters of the line on either side of the secret that the fingerprint digests
 
 if TYPE_CHECKING:
-    from gitmem.scan.decode import Layer
     from gitmem.scan.unicode import HiddenChar
 
 HIDDEN_RULE = "hidden-unicode"
@@ -415,6 +414,7 @@ def _name_groups(rule: Rule) -> tuple[tuple[str, str], ...]:
 
 
 Span = tuple[int, int, int]  # (rule index, start, end)
+_Windows = Callable[[list[tuple[int, int]]], list[tuple[int, int]]]
 
 
 @cache
@@ -473,17 +473,20 @@ def _found(text: str, word: str) -> Iterator[int]:
 _READS: dict[Reads, tuple[Kind, ...]] = {"any": (PROSE, CODE), "prose": (PROSE,)}
 
 
-def _scan_raw(text: str, judged: _Judged, layer: Layer | None = None) -> list[Span]:
+def _every(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return windows
+
+
+def _scan_raw(text: str, judged: _Judged, touched: _Windows = _every) -> list[Span]:
     """Every match of every rule whose keywords (or trigger) occur, on the lines where they
-    occur; in a ``layer`` decoded from a text, only where decoding changed something (elsewhere
-    it reads as the text did: a minified bundle's string of megabytes with a few escapes)."""
+    occur; in a layer decoded from a text, only where decoding changed something (``touched``:
+    elsewhere it reads as the text did, a minified bundle's string of megabytes with a few
+    escapes)."""
     spans: list[Span] = []
     for number, windows in sorted(_woken(text).items()):
         rule = RULES[number]
-        if layer is not None:
-            windows = [window for window in windows if layer.changed(*window)]
-        if windows and judged.kind in _READS[rule.reads]:
-            for start, end in _REACH[rule.reach](text, _merge(windows)):
+        if judged.kind in _READS[rule.reads]:
+            for start, end in _REACH[rule.reach](text, _merge(touched(windows))):
                 spans.extend(_candidates(number, text, start, end, judged))
     return spans
 
@@ -536,7 +539,7 @@ def _candidates(number: int, text: str, start: int, end: int, judged: _Judged) -
             span is not None
             and span[0] != span[1]
             and judged.value(number, text[span[0] : span[1]])
-            and (_published_format()[number] or not _cleared_by_place(text, span, judged))
+            and _kept_by_place(number, text, span, judged)
         ):
             yield number, span[0], span[1]
             position = max(match.end(), match.start() + 1)
@@ -551,18 +554,24 @@ def _published_format() -> tuple[bool, ...]:
     return tuple(value_bound(rule.id) for rule in RULES)
 
 
+def _kept_by_place(number: int, text: str, span: tuple[int, int], judged: _Judged) -> bool:
+    """Whether rule ``number``'s value at ``span`` stays a finding where it is: a provider's
+    format is a credential wherever it is written; any other value, unless its place clears it."""
+    return _published_format()[number] or not _cleared_by_place(text, span, judged)
+
+
 def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool:
     """Whether a value without a provider's format is where no credential is kept: cut short by an
     ellipsis (a document's ``eyJhbGciOi…``, whose value the rule reads up to the dots), where its
     owner publishes it to every reader (in an image's URL, as the search-only key of a search
-    box), beside the salt it was hashed with (a user's record keeps its password's digest), in a
-    reStructuredText role, or, in a file people review, in a stored resource's record (a
-    test's mock; in a session log or pasted text a record is an API's live answer, and its token
-    real) or an API description's example."""
+    box), in a URL only its own machine opens (the loopback's), beside the salt it was hashed with
+    (a user's record keeps its password's digest), in a reStructuredText role, or, in a file people
+    review, in a stored resource's record (a test's mock; in a session log or pasted text a record
+    is an API's live answer, and its token real) or an API description's example."""
     start, end = span
     return (
         text.startswith(_ELLIPSES, end)  # cut short: token: eyJhbGciOiJSUzI1NiIs...
-        or _in_image_query(text, start)
+        or _published_query(text, start)
         or _search_only_key(text, start, end)
         or _salted_digest(text, start, end)
         or _ROLE_RE.search(text, max(0, start - ROLE_REACH), start) is not None
@@ -583,18 +592,37 @@ _ROLE_RE = lazy(r":[A-Za-z][\w.+-]*:`\Z")
 
 # An image's URL (a README's badge: codecov.io/…/badge.svg?token=…) is loaded by every reader's
 # browser: a credential in its query without a provider's format is published to show the image
-# (Codecov's graphing token, Travis CI's status-image token). The "?" that ends the image's path is
-# looked for IMAGE_URL_REACH characters back at most, once per value a rule kept.
-IMAGE_URL_REACH = 512
+# (Codecov's graphing token, Travis CI's status-image token), and so is one in the URL of what a
+# page embeds (Embedly's key=… in the frame of every reddit post that shows a video). A URL to the
+# loopback (http://localhost:8888/?token=…, a notebook server's, a dev server's) opens a server only
+# on the machine that printed it, for as long as it runs: the token in its query is that run's, in a
+# document or a recorded trace. The "?" that ends the URL's path is looked for QUERY_REACH
+# characters back at most, once per value a rule kept.
+QUERY_REACH = 512
+# The HTML elements whose src every reader's browser loads
+_LOADING_TAGS = ("<img", "<iframe", "<embed", "<video", "<audio", "<source", "<script")
 _IMAGE_EXTENSIONS = (".svg", ".png", ".gif", ".jpg", ".jpeg", ".webp")
 _URL_ENDS = frozenset(" \t\r\n\"'`<>()[]")
+# ... and a field that names an image's URL ("thumbnail_url": "https://i.embed.ly/1/image?…&key=…",
+# in every oEmbed answer)
+_IMAGE_FIELD_RE = lazy(
+    r"(?:thumbnail|image|img|avatar|icon|logo|poster|picture|photo)[_-]?(?:url|uri|src)"
+    r"[\"']?[ \t]*[:=][ \t]*[\"']?$",
+    re.IGNORECASE,
+)
+IMAGE_FIELD_REACH = 48
+_LOOPBACK_RE = lazy(
+    r"(?:https?|wss?)://(?:[^/@?#]*@)?(?:localhost|127(?:\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(?::\d+)?(?:/|$)"
+)
 
 
-def _in_image_query(text: str, start: int) -> bool:
-    """Whether ``text[start]`` is in the query of an image's URL, with nothing between the "?"
-    and it that ends a URL: a path that ends in an image's extension, or a URL in an image's place,
-    an HTML image's ``src`` or a Markdown image's link (shields.io's badges have no extension)."""
-    window = max(0, start - IMAGE_URL_REACH)
+def _published_query(text: str, start: int) -> bool:
+    """Whether ``text[start]`` is in the query of a URL (nothing between the "?" and it ends the
+    URL) whose owner publishes it, or that only its own machine can open: a path that ends in an
+    image's extension, a URL in an image's place or an embed's (an HTML ``src``, a Markdown
+    image's link: shields.io's badges have no extension; a field that names an image), a URL to
+    the loopback."""
+    window = max(0, start - QUERY_REACH)
     mark = text.rfind("?", window, start)
     if mark < 0 or not _URL_ENDS.isdisjoint(text[mark:start]):
         return False
@@ -604,8 +632,18 @@ def _in_image_query(text: str, start: int) -> bool:
     tag = text[max(window, text.rfind("<", window, url)) : url].lower()
     link = text[max(window, text.rfind("![", window, url)) : url]
     return (
-        tag.startswith("<img") and tag.endswith(("src=", 'src="', "src='")) and ">" not in tag
-    ) or (link.startswith("![") and link.endswith("](") and "\n" not in link)
+        (
+            tag.startswith(_LOADING_TAGS)
+            and tag.endswith(("src=", 'src="', "src='"))
+            and ">" not in tag
+        )
+        or (link.startswith("![") and link.endswith("](") and "\n" not in link)
+        or (
+            text.startswith(("https://", "http://"), url)
+            and _IMAGE_FIELD_RE.search(text, max(window, url - IMAGE_FIELD_REACH), url) is not None
+        )
+        or _LOOPBACK_RE.match(text, url, mark) is not None
+    )
 
 
 # A documentation site's search box (Algolia DocSearch: ``{appId, apiKey, indexName}``) loads its
@@ -861,7 +899,7 @@ def _wrapped(text: str, windows: list[tuple[int, int]]) -> list[tuple[int, int]]
 # Where a rule looks (rules.Reach), from the merged windows of its keywords and trigger
 _REACH: dict[Reach, Callable[[str, list[tuple[int, int]]], list[tuple[int, int]]]] = {
     "line": _wrapped,
-    "text": lambda text, windows: [(0, len(text))],
+    "text": lambda text, windows: [(0, len(text))] if windows else [],
     "continued": _continued,
 }
 
@@ -892,16 +930,18 @@ def _prechecks() -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(rule.precheck, re.MULTILINE) for rule in RULES)
 
 
-def _scan_layered(text: str, depth: int, judged: _Judged, layer: Layer | None = None) -> list[Span]:
-    spans = _scan_raw(text, judged, layer)
+def _scan_layered(text: str, depth: int, judged: _Judged, touched: _Windows = _every) -> list[Span]:
+    spans = _scan_raw(text, judged, touched)
     if depth > 0:
         from gitmem.scan.decode import layers  # lazy: the pre-commit hook's start-up
 
         for inner in layers(text):
-            for number, start, end in _scan_layered(inner.text, depth - 1, judged, inner):
-                outer_start, outer_end = inner.outer(start, end)
-                if outer_end > outer_start:
-                    spans.append((number, outer_start, outer_end))
+            for number, start, end in _scan_layered(inner.text, depth - 1, judged, inner.touched):
+                outer = inner.outer(start, end)
+                # a place clears a value in the text it was decoded from too: a URL-encoded run is
+                # decoded without the <img src=" before it
+                if outer[1] > outer[0] and _kept_by_place(number, text, outer, judged):
+                    spans.append((number, *outer))
     return spans
 
 

@@ -919,7 +919,7 @@ _KEY_QUALIFIERS = frozenset(
 # The words of a digest's name (sha1, sha256, md5: a name's number dropped): after a credential's
 # word, however the name goes on, they name its digest (secret_name)
 _DIGEST_WORDS = frozenset(
-    _words("sha md5 hash hashed digest checksum bcrypt scrypt argon pbkdf crc blake")
+    _words("sha md5 hash hashed digest checksum bcrypt scrypt argon pbkdf crc blake sig signature")
 )
 # A name ending in one of these holds something about a secret, not the secret ("token_url",
 # "password_file"; Vault's "secret_id_accessor", a handle that looks a credential up and cannot
@@ -1230,6 +1230,9 @@ _REFERENCE_RE = lazy(
             # (snipe-it's resources/lang/aa-ER: 'password' => 'crwdns6846:0crwdne6846:0')
             r"^crwdns\d+:\d+crwdne\d+:\d+$",
             # a relative path to a file (a cache's key: files/default/logs/2022/10/6982_2_1.parquet)
+            # ... or to a stored object, by the day it was stored (apitable's attachments'
+            # tokens: space/2021/05/29/a1cd…): no generated secret holds a date between slashes
+            r"(?:^|/)(?:19|20)\d{2}/[01]?\d/[0-3]?\d/",
             r"^[\w-]+(?:/[\w.-]+)+\.[A-Za-z][A-Za-z0-9]{1,7}$",
             # a file's name: a key's, a configuration's, a program's or a library's
             # (BinaryKey='MicrosoftEdgeWebView2RuntimeInstaller.exe'), a document's, an image's
@@ -1611,7 +1614,8 @@ def made_up(value: str) -> bool:
     the x of a number's ``0x`` is none: an Ethereum key is written so), or
     letters or digits that run through the alphabet or along a keyboard's row (``a1B2c3D4e5F6g7``,
     ``abc123def456ghi789``, ``q9w8e7r6t5y4``), or a piece typed three times in a row (tusd's
-    ``…RF39FjrCRF39FjrCRF39FjrC…``), or
+    ``…RF39FjrCRF39FjrCRF39FjrC…``) or base64 of a few bytes over and over
+    (``AQIDBAUGBwgBAgME…``), or
     a JSON Web Token's shape (``eyJ…``, ``e30…``, three parts) whose header no library wrote: it
     does not decode to JSON naming an algorithm, as the jwt rule asks; or a token's header and
     less, its signature cut off (documentation's ``Bearer eyJhbGciOi….eyJ…``), or the header
@@ -1632,7 +1636,7 @@ def made_up(value: str) -> bool:
         for piece in _pieces(value)
     ):
         return True
-    if _typed_thrice(value):
+    if _typed_thrice(value) or _repeating_bytes(value):
         return True
     lowered = value.lower()
     letters = lowered.translate(_LETTERS_ONLY)
@@ -1653,6 +1657,24 @@ _TYPED_THRICE_RE = lazy(r"(.{6,12}?)\1\1")
 
 def _typed_thrice(value: str) -> bool:
     return any(len(set(typed[1])) >= 6 for typed in _TYPED_THRICE_RE.finditer(value))
+
+
+# Base64 of bytes that repeat a piece of eight bytes or fewer from end to end (Cloudflare's
+# documented tunnel secret, AQIDBAUGBwgBAgME…: bytes 1 to 8, four times): no key is drawn so
+_B64_VALUE_RE = lazy(r"[A-Za-z0-9+/_-]{22,}={0,2}")
+_REPEATED_PIECE = 8
+
+
+def _repeating_bytes(value: str) -> bool:
+    if not _B64_VALUE_RE.fullmatch(value):
+        return False
+    raw = _b64decode(value.rstrip("="))
+    if raw is None or len(raw) < 2 * _REPEATED_PIECE:
+        return False
+    return any(
+        raw == (raw[:size] * (len(raw) // size + 1))[: len(raw)]
+        for size in range(1, _REPEATED_PIECE + 1)
+    )
 
 
 def _pieces(value: str) -> list[str]:
@@ -1767,7 +1789,9 @@ def _code_of_names(value: str) -> bool:
 # assigned to: no list of words says which names hold such keys.
 # One piece may be a short hex id or hash, as a slug ends (``survey-targeting-835605292e``): hex
 # API keys are 32 digits or more (``_short_hex``).
-_JOINED_WORD = r"[a-z]{2,}(?:[A-Z][a-z]+)*[0-9]{0,2}"  # a word, or words in camel case: keyRings
+# a word, or words in camel case (keyRings) or in Pascal case (SemanticJobSearch, a type's name in
+# Pulumi's aws:s3/BucketWebsite:BucketWebsite), or a numeronym (s3, k8s)
+_JOINED_WORD = rf"(?:[a-z]{{2,}}|[A-Z][a-z]{{2,}})(?:[A-Z][a-z]+)*[0-9]{{0,2}}|{_NUMERONYMS}"
 _JOINED_PIECE = rf"(?:{_JOINED_WORD}|v[0-9]{{1,4}}|[0-9]{{1,4}}|[0-9a-f]{{5,16}})"
 _JOINED_NAME_RE = lazy(rf"^{_JOINED_PIECE}(?:[:/._~,-]{{1,2}}{_JOINED_PIECE}){{2,}}$")
 _JOINED_SPLIT_RE = lazy(r"[:/._~,-]{1,2}")

@@ -303,10 +303,17 @@ RULES: tuple[Rule, ...] = (
         id="aws-access-key-id",
         description="AWS access key id",
         keywords=("akia", "asia", "abia", "acca"),
-        # not a signed request's credential scope (a presigned URL's X-Amz-Credential=AKIA…/date/
-        # region/s3/aws4_request): the id every signed request names, no secret beside it; nor
-        # twenty capitals inside a run of letters of both cases (base64: pdf.js's embedded wasm)
-        pattern=(_B + r"(?<![Cc]redential=)(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})" + _E),
+        # not a signed request's credential scope, however it is written (a presigned URL's
+        # X-Amz-Credential=AKIA…%2F20200513%2Fus-east-1%2Fs3%2Faws4_request, an upload form's
+        # {"x-amz-credential": "ASIA…/20190223/…"}, a header's Credential=…): the id every signed
+        # request names in the clear, no secret beside it, known by the date after it; nor twenty
+        # capitals inside a run of letters of both cases (base64: pdf.js's embedded wasm)
+        pattern=(
+            _B
+            + r"(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})"
+            + _E
+            + r"(?!(?:/|%2[Ff])\d{8}(?:/|%2[Ff]))"
+        ),
         entropy=3.0,
         examples=lambda: (
             _j("aws_access_key_id = AKIA", _r(_B32, 16)),
@@ -319,6 +326,11 @@ RULES: tuple[Rule, ...] = (
                 "https://b.s3.amazonaws.com/k?X-Amz-Credential=AKIA",
                 _r(_B32, 16),
                 "%2F20200513%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Expires=900",
+            ),
+            _j(
+                '{"name": "X-Amz-Credential", "value": "ASIA',
+                _r(_B32, 16),
+                '/20190223/us-east-1/s3/aws4_request"}',
             ),
         ),
     ),
@@ -2045,7 +2057,7 @@ RULES: tuple[Rule, ...] = (
             r"""(?:[ \t]*(?:[#;][^\r\n]*)?\r?$)?"""
             # --password=value, --token value (command lines)
             r"""|(?<![\w-])--?(?P<name3>[A-Za-z][\w-]{1,40}+)(?:=|[ \t]+)"""
-            r"""(?P<q3>["']?)(?P<secret3>[^\s"'`=]{6,500}+={0,2})(?P=q3)(?![^\s"'`])"""
+            r"""(?P<q3>["']?)(?P<secret3>[^\s"'`=;]{6,500}+={0,2})(?P=q3)(?![^\s"'`;])"""
             # <password>value</password> (XML)
             r"""|<(?P<name4>[A-Za-z][\w.-]{0,60}+)>(?P<secret4>[^<>\s]{6,500}+)</(?P=name4)>"""
             # ?token=value&… (query strings, form bodies)
