@@ -2564,15 +2564,18 @@ def test_what_batches_147_to_161_held_that_is_no_credential(kind: str) -> None:
 @pytest.mark.parametrize("kind", [CODE, PROSE])
 def test_what_batches_170_to_189_held_that_is_no_credential(kind: str) -> None:
     """Batches 170 to 189 (measured once, then looked at): a stored object's path, by the day it was stored (apitable's
-    attachments' tokens); a key in the URL of what a page embeds or of a field that names an image (Embedly's, in
-    every reddit post's frame and thumbnail: praw's recorded answers); an AWS key id as any signed request's credential scope names it, in an upload form's fields
-    (praw's: ``{"name": "X-Amz-Credential", "value": "ASIA…/20190223/…"}``); names joined from words in Pascal case
-    and numeronyms (LinkedIn's ``lixKey: "chameleon.SemanticJobSearch_Global.web-copy-definition.77752"``, Pulumi's
-    type tokens ``aws:s3/BucketWebsite:BucketWebsite``); a token in a URL to the loopback (a notebook server's, a dev
-    server's: jupyter-server's docs, highlight's traces); an option's value, ended where the next command's ``;``
-    begins (pigallery2's ffmpeg ``-pass 2;-minrate 1M``); a secret's signature (pulumi's ``specialSecretSig``). A
-    key of one's own in each place is found."""
+    attachments' tokens); a key in the URL of what a page embeds or of a field that names an image's URL (Embedly's, in
+    every reddit post's frame and thumbnail: praw's recorded answers); an AWS key id as any signed request's credential
+    scope names it, in an upload form's fields (praw's: ``{"name": "X-Amz-Credential", "value": "ASIA…/20190223/…"}``);
+    names joined from words in Pascal case and numeronyms (LinkedIn's ``lixKey:
+    "chameleon.SemanticJobSearch_Global.web-copy-definition.77752"``, Pulumi's type tokens
+    ``aws:s3/BucketWebsite:BucketWebsite``); a token in a URL to the loopback (a notebook server's, a dev server's:
+    jupyter-server's docs, highlight's traces); a secret's signature (pulumi's ``specialSecretSig``); base64 of a few
+    bytes over and over (Cloudflare's documented tunnel secret). A key of one's own in each place is found."""
     key_id = "ASIA" + made(16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+    counting = base64.b64encode(
+        bytes(range(1, 9)) * 4
+    ).decode()  # Cloudflare's documented tunnel secret
     lines = (
         '      "token": "space/2021/05/29/a1cda7f419364993930a8381b37e2684",',
         '<iframe class="embedly-embed" src="https://cdn.embedly.com/widgets/media.html?src=x&key='
@@ -2586,8 +2589,8 @@ def test_what_batches_170_to_189_held_that_is_no_credential(kind: str) -> None:
         '\t\t\ttoken:    "aws:s3/BucketWebsite:BucketWebsite",',
         "    http://localhost:8888/?token=c8de56fa4deed24899803e93c227592aef6538f93025fe01",
         '"stringValue": "http://127.0.0.1:36663/?key=b278380e14755cbbd0d28fe4baabd0fa7c99fb72b7824ae3497acbd9dbc9f2ca"',
-        "      hint: '-pass 2;-minrate 1M;-maxrate 1M;-bufsize 2M',",
         'export const specialSecretSig = "1b47061264138c4ac30d75fd1eb44270";',
+        f'    tunnelSecret: "{counting}",',
     )
     found = (
         f'      "token": "space/{made(32)}",',
@@ -2601,7 +2604,7 @@ def test_what_batches_170_to_189_held_that_is_no_credential(kind: str) -> None:
         f'\t\t\ttoken:    "aws:s3/{made(32)}",',
         f"    http://notebooks.example.org:8888/?token={made(48)}",
         f'"stringValue": "http://127.0.0.2.example.org:36663/?key={made(64)}"',
-        f"      hint: '-pass {made(12)};-minrate 1M',",
         f'export const specialSecret = "{made(32)}";',
+        f'    tunnelSecret: "{base64.b64encode(made(32).encode()).decode()}",',
     )
     _none_then_each(lines, found, "client.ts", kind)

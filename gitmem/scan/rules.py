@@ -2057,7 +2057,7 @@ RULES: tuple[Rule, ...] = (
             r"""(?:[ \t]*(?:[#;][^\r\n]*)?\r?$)?"""
             # --password=value, --token value (command lines)
             r"""|(?<![\w-])--?(?P<name3>[A-Za-z][\w-]{1,40}+)(?:=|[ \t]+)"""
-            r"""(?P<q3>["']?)(?P<secret3>[^\s"'`=;]{6,500}+={0,2})(?P=q3)(?![^\s"'`;])"""
+            r"""(?P<q3>["']?)(?P<secret3>[^\s"'`=]{6,500}+={0,2})(?P=q3)(?![^\s"'`])"""
             # <password>value</password> (XML)
             r"""|<(?P<name4>[A-Za-z][\w.-]{0,60}+)>(?P<secret4>[^<>\s]{6,500}+)</(?P=name4)>"""
             # ?token=value&… (query strings, form bodies)
