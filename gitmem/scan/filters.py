@@ -1185,6 +1185,10 @@ _PASSWORD_HASH = (
     r"|^\*[0-9A-F]{40}$"
 )
 _PASSWORD_HASH_RE = lazy(_PASSWORD_HASH)
+# The date after a key's id in a signed request's credential scope (Signature Version 4's:
+# <key id>/<date>/<region>/<service>/aws4_request), its slashes written or URL-encoded: the
+# generic rule's values and the AWS key id rule read the scope by it
+SCOPE_DATE = r"(?:/|%2[Ff])\d{8}(?:/|%2[Ff])"
 # What a value in a credential's place is when it is no secret: code, a path, a hash, a version, a
 # URL, a host name, a query string, addresses, a dunder name or a reference to a secret kept
 # elsewhere. One pattern, each line one shape.
@@ -1256,7 +1260,7 @@ _REFERENCE_RE = lazy(
             r"(?:/|%2[Ff])(?:aws4|goog4)_request$",
             # ... its beginning, where a string is cut: the key's id and the date (aiobotocore's
             # ``X-Amz-Credential=akid%2F20161107%2F'``)
-            r"^\w{3,128}(?:/|%2[Ff])\d{8}(?:/|%2[Ff])",
+            r"^\w{3,128}" + SCOPE_DATE,
             # a URL, a name (ARN, URN, a DID: did:key: names a public key; a WebDAV lock's:
             # Lock-Token, opaquelocktoken:), a secret
             # kept elsewhere, or kept encrypted (dotenvx's encrypted:…, made to be committed)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, NamedTuple
 
-from gitmem.scan.filters import Check
+from gitmem.scan.filters import SCOPE_DATE, Check
 
 # How a match is judged before it is a finding (engine._JUDGES interprets each):
 # - "format": a provider's token format: the entropy floor, no placeholder (filters.is_placeholder),
@@ -309,10 +309,7 @@ RULES: tuple[Rule, ...] = (
         # request names in the clear, no secret beside it, known by the date after it; nor twenty
         # capitals inside a run of letters of both cases (base64: pdf.js's embedded wasm)
         pattern=(
-            _B
-            + r"(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})"
-            + _E
-            + r"(?!(?:/|%2[Ff])\d{8}(?:/|%2[Ff]))"
+            _B + r"(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})" + _E + rf"(?!{SCOPE_DATE})"
         ),
         entropy=3.0,
         examples=lambda: (
