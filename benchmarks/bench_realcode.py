@@ -38,7 +38,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 HERE = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
@@ -109,6 +109,24 @@ def base_scanner(base: Path) -> Callable[[Path, Path], list[Location]]:
     return scan
 
 
+def _report(command: list[str], tree: Path, report: Path) -> dict[str, Any]:
+    """What a peer's ``command`` wrote to ``report``, scanning ``tree``. kingfisher 2.14 dies of
+    SIGBUS now and then (three runs in four on rqlite) and writes nothing: a peer runs again, up to
+    five times, and a tree it never finishes is said so and counts no finding. The report is
+    removed once read, so the next tree's run can never be read from it."""
+    for _ in range(5):
+        done = subprocess.run(command, cwd=tree, capture_output=True, check=False)
+        if report.exists():
+            data: dict[str, Any] = json.loads(report.read_text())
+            report.unlink()
+            return data
+    print(
+        f"{Path(command[0]).name} wrote no report on {tree.name} ({done.returncode})",
+        file=sys.stderr,
+    )
+    return {}
+
+
 def betterleaks_scan(tree: Path, out: Path) -> list[Location]:
     report = out / "betterleaks.json"
     command = [
@@ -122,8 +140,7 @@ def betterleaks_scan(tree: Path, out: Path) -> list[Location]:
         "-l",
         "error",
     ]
-    subprocess.run(command, cwd=tree, capture_output=True, check=False)
-    data = json.loads(report.read_text())
+    data = _report(command, tree, report)
     return [
         (
             f["location"]["path"].removeprefix("./"),
@@ -153,8 +170,7 @@ def kingfisher_scan(tree: Path, out: Path) -> list[Location]:
         ),
         *("-o", str(report)),
     ]
-    subprocess.run(command, cwd=tree, capture_output=True, check=False)
-    data = json.loads(report.read_text())
+    data = _report(command, tree, report)
     found = []
     for item in data.get("findings") or []:
         finding = item.get("finding", {})
