@@ -2608,3 +2608,65 @@ def test_what_batches_170_to_189_held_that_is_no_credential(kind: str) -> None:
         f'    tunnelSecret: "{base64.b64encode(made(32).encode()).decode()}",',
     )
     _none_then_each(lines, found, "client.ts", kind)
+
+
+def _found_by_policy(path: str, text: str) -> list[str]:
+    """The rules ``gitmem scan`` finds in ``text`` as the file at ``path`` (its policy and all)."""
+    from gitmem.scan.policy import policy, scan
+
+    return [
+        f.rule for f in scan(text, path, policy(path, path, text)) if f.rule != "hidden-unicode"
+    ]
+
+
+def test_what_batches_190_to_209_held_that_is_no_credential() -> None:
+    """Batches 190 to 209 (measured once, then looked at): a web page a scraper's test keeps as its
+    input, as the site gave it to every visitor (recipe-scrapers' saved pages: a Cloudflare beacon's
+    token, a form's data-token, a Bugsnag key); a key with the signature or the public key it
+    yields, in a test's file (wallet-core's test vectors, 500 to a file); the private key a test
+    signs with (wallet-core's ``val privateKey = "…"``, ethereumjs' ``privateKey: '0x…'``); each
+    hex digit said again, in order (certbot's documented DNS token); a denomination's name. The same values elsewhere are
+    found, and a provider's key, a token or a password in those places."""
+    hex64, hex128, token = made(64, "0123456789abcdef"), made(128, "0123456789abcdef"), made(40)
+    provider = "ghp_" + made(36)
+    page = (
+        "\n\n<!-- a banner's scripts, once here -->\n<!DOCTYPE html><html><head>\n"
+        f'<script data-cf-beacon=\'{{"version":"2024.11.0","token":"{made(32, "0123456789abcdef")}"}}\'></script>\n'
+        f'<form data-token="{made(32, "0123456789abcdef")}"></form>\n'
+        f'<script>bugsnag:{{apiKey:"{token}",environment:"production"}}</script>\n</head></html>\n'
+    )
+    assert _found_by_policy("tests/test_data/site.com/site_1.testhtml", page) == []
+    assert _found_by_policy("web/index.html", page)  # a page of one's own: its source
+    assert _found_by_policy("tests/test_data/site.com/site.json", page.replace("<", "[")) != []
+    assert _found_by_policy(
+        "tests/test_data/site.com/site_1.testhtml", page + f'<a data-x="{provider}">'
+    ) == ["github-pat"]
+
+    vector = f'[\n  {{\n    "msg": "c6",\n    "secret": "{hex64}",\n    "signature": "{hex128}"\n  }}\n]\n'
+    pair = f'[\n  {{\n    "public": "{made(64, "0123456789abcdef")}",\n    "secret": "{hex64}"\n  }}\n]\n'
+    for text in (vector, pair):
+        assert _found_by_policy("rust/tw_keypair/tests/ed25519_sign.json", text) == [], text
+        assert _found_by_policy("config/keys.json", text) == ["generic-secret"], text
+    alone = f'[{{"msg": "c6", "secret": "{hex64}", "note": "x"}}]'
+    assert _found_by_policy("rust/tw_keypair/tests/ed25519_sign.json", alone) == ["generic-secret"]
+    # a signature in a recorded URL's query, or a variable a test assigns, is no member of a vector
+    query = f'{{"Location": "https://s3.example.com/k?token={token}&Signature=abc%3D", "Id": 1}}'
+    code = f'func TestSign(t *testing.T) {{\n\tsecret := "{hex64}"\n\tsig := sign(secret)\n}}\n'
+    assert _found_by_policy("tests/placebo/GetFunction_1.json", query) == ["generic-secret"]
+    assert _found_by_policy("crypto/sign_test.go", code) == ["generic-secret"]
+
+    signer = f'        val privateKey = "{hex64}".toHexBytesInByteString()\n'
+    for path in ("android/app/src/androidTest/x/TestSolanaSigner.kt", "src/signer_test.go"):
+        assert _found_by_policy(path, signer) == [], path
+        assert _found_by_policy(path, f'        val apiToken = "{token}"\n') == ["generic-secret"]
+    assert _found_by_policy("src/main/Signer.kt", signer) == ["generic-secret"]
+
+    # each hex digit said four times, in order: the placeholder certbot's DNS plugins document
+    counted = "".join(digit * 4 for digit in "0123456789abcdef")
+    assert _found_by_policy("certbot_dns/__init__.py", f"   dns_token = {counted}\n") == []
+    assert _found_by_policy("certbot_dns/__init__.py", f"   dns_token = {hex64}\n")
+
+    # a Cosmos denomination, an IBC transfer's hash: wallet-core's swaps' "token_out_denom"
+    denom = made(64, "0123456789ABCDEF")
+    assert _found_by_policy("src/swap.rs", f'"token_out_denom": "ibc/{denom}",') == []
+    assert _found_by_policy("src/swap.rs", f'"token_out": "{denom}",') == ["generic-secret"]

@@ -296,7 +296,11 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
             value = _LINE_BREAK_RE.split(match.group(secret_group), 1)[0]
             # A key or token holds no stray symbol (a password may); "<provider>Key" (azureKey,
             # apiMaticKey) is a key of some service when its value is unmistakably random
-            if filters.spells_its_name(name, value) or filters.access_key_id(name, value):
+            if (
+                filters.spells_its_name(name, value)
+                or filters.access_key_id(name, value)
+                or judged.test_key(name)
+            ):
                 return None
             if verdict == _PASSWORD or (
                 not judged.look(filters.stray_symbols, value)
@@ -312,6 +316,11 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
 
 
 _LINE_BREAK_RE = lazy(r"\\[nr]")  # a line break as a string literal writes it
+# A private key's name (privateKey, my_private_key, PRIVATE_KEY_HEX, privKey): in a test's file, the
+# key a test signs with, as a wallet's or a crypto library's tests do by the hundred (wallet-core's
+# ``val privateKey = "9066…".toHexBytesInByteString()`` and the address it must give). A token or a
+# password in a test is still found: a test that calls a live API is given a real one.
+_SIGNING_KEY_NAME_RE = lazy(r"priv(?:ate)?[_-]?key", re.IGNORECASE)
 
 
 def _credential_name(name: str) -> int:
@@ -375,14 +384,22 @@ class _Judged:
     another line, in a layer decoded from it, by another rule) is judged once. It holds values that
     may be secrets, so it lives no longer than the scan."""
 
-    __slots__ = ("kind", "looks", "messages", "records", "values")
+    __slots__ = ("kind", "looks", "messages", "records", "tests", "values")
 
-    def __init__(self, kind: Kind, messages: bool = False, records: bool = False) -> None:
+    def __init__(
+        self, kind: Kind, messages: bool = False, records: bool = False, tests: bool = False
+    ) -> None:
         self.kind = kind
-        self.messages = messages  # a translation file's strings: text shown to people
+        self.messages = messages  # text shown to people: a translation's strings, a saved page
         self.records = records  # a file people review: a stored record in it is a fixture's
+        self.tests = tests  # a test's file: a key beside its public key is a test vector
         self.looks: dict[tuple[Callable[[str], object], str], object] = {}
         self.values: dict[tuple[int, str], bool] = {}
+
+    def test_key(self, name: str) -> bool:
+        """Whether ``name`` is a private key's in a test's file: the key the test signs with and
+        derives its address from."""
+        return self.tests and _SIGNING_KEY_NAME_RE.search(name) is not None
 
     def look(self, look: Callable[[str], _T], text: str) -> _T:
         """``look(text)``, once per scan."""
@@ -577,7 +594,7 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
         or _ROLE_RE.search(text, max(0, start - ROLE_REACH), start) is not None
         or (
             judged.records
-            and (_in_record(text, start, end) or _in_api_example(text, start, judged))
+            and (_in_record(text, start, end, judged.tests) or _in_api_example(text, start, judged))
         )
     )
 
@@ -699,11 +716,22 @@ _RECORD_ID_RE = lazy(  # "id": 450789469, id: "ord_12", :id => 42
     r"""(?<![\w-])["']?id["']?\s*(?::|=>?)\s*(?:\d+(?![\w.-])|["'][\w-]{1,64}["'])"""
 )
 _RECORD_TIME_RE = lazy(r"""(?::|=>?)\s*["']\d{4}-\d\d-\d\d[T ]\d\d:\d\d""")
+# A test vector: a key with what it must yield, its public key or a signature (wallet-core's
+# ed25519_sign.json: {"msg": "c6", "secret": "cd24…", "signature": "9ec0…"}, 500 of them), as an
+# object's member (``"public": …``, ``public_key: …``, ``:signature => …``), not a query's
+# (``&Signature=…``, in a recorded URL) nor a variable a test's code assigns. No configuration
+# keeps a signature beside its key; a node's keys (a WireGuard peer's private and public key, side
+# by side in wg-easy's wg0.json) are kept out of a test's files.
+_VECTOR_MEMBER_RE = lazy(
+    r"""(?<![^\s{,"'])["']?(?:pub(?:lic)?(?:[_-]?key)?|signature|sig)["']?[ \t]*(?::(?!=)|=>)""",
+    re.IGNORECASE,
+)
 
 
-def _in_record(text: str, start: int, end: int) -> bool:
+def _in_record(text: str, start: int, end: int, tests: bool) -> bool:
     """Whether ``text[start:end]`` is a member's value in an object whose own members (not those of
-    the objects in it) include an ``id`` and a date and time: a stored resource's record."""
+    the objects in it) make it a fixture: an ``id`` and a date and time (a stored resource's
+    record), or, in a test's file, the public key or the signature a key yields (a test vector)."""
     low, high = max(0, start - RECORD_REACH), min(len(text), end + RECORD_REACH)
     back, opened = _cuts(islice(_braces_back(text, low, start), RECORD_BRACES), "}", start)
     if not opened:
@@ -719,6 +747,8 @@ def _in_record(text: str, start: int, end: int) -> bool:
         for cuts in (back, on)
         for a, b in zip(cuts[::2], cuts[1::2], strict=True)
     )
+    if tests and _VECTOR_MEMBER_RE.search(members) is not None:
+        return True
     return _RECORD_ID_RE.search(members) is not None and _RECORD_TIME_RE.search(members) is not None
 
 
@@ -999,6 +1029,7 @@ def scan_text(
     locale: bool = False,
     messages: bool = False,
     records: bool = False,
+    tests: bool = False,
 ) -> list[Finding]:
     """Every secret in ``text``, in order of position.
 
@@ -1012,13 +1043,15 @@ def scan_text(
     log: the default) runs every rule; ``code`` (a source or config file) skips the prose rules and
     holds a generic assignment's value to the stricter look of a generated secret. ``locale``: the
     text is a translation file (``gitmem.scan.kinds.is_locale``), where the directional marks inside
-    strings are ordinary text. ``messages``: the text is a translation's strings, data and not
-    code (``gitmem.scan.kinds.is_messages``), where a name and its value are no credential: only
-    the rules with a provider's format run. ``records``: the text is a file people review, where a
-    stored resource's record (an ``id`` and a date and time) is a fixture, and its tokens name
-    the resource.
+    strings are ordinary text. ``messages``: the text is shown to people, data and not code (a
+    translation's strings, ``gitmem.scan.kinds.is_messages``; a web page a test saved as the site
+    gave it, ``is_saved_page``), where a name and its value are no credential: only the rules with
+    a provider's format run. ``records``: the text is a file people review, where a stored
+    resource's record (an ``id`` and a date and time) is a fixture, and its tokens name the
+    resource. ``tests``: the text is a test's file (``gitmem.scan.kinds.in_tests``), where a key in
+    an object beside the public key or the signature it yields is a test vector.
     """
-    spans = _resolve(_scan_layered(text, decode, _Judged(kind, messages, records)))
+    spans = _resolve(_scan_layered(text, decode, _Judged(kind, messages, records, tests)))
     hidden_chars = _find_hidden(text, locale, kind) if hidden else []
     if not spans and not hidden_chars:
         return []

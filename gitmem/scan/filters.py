@@ -941,7 +941,7 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
         masked changed set get check validate validation regexp count counter lock kwarg
         callback handler fn func function factory audience aud issuer iss scope scopes realm
         phone email filter start end begin offset thru user users username usernames accessor
-        accessors marker markers sentinel canary address addr host hostname port nonce
+        accessors marker markers sentinel canary address addr host hostname port nonce denom denoms
         """
     )
 )
@@ -1617,7 +1617,8 @@ def made_up(value: str) -> bool:
     (``LY027c40U2KNNZLFO1``), a hex piece with a letter or two past f (``c09761h99f39f79ae28e``;
     the x of a number's ``0x`` is none: an Ethereum key is written so), or
     letters or digits that run through the alphabet or along a keyboard's row (``a1B2c3D4e5F6g7``,
-    ``abc123def456ghi789``, ``q9w8e7r6t5y4``), or a piece typed three times in a row (tusd's
+    ``abc123def456ghi789``, ``q9w8e7r6t5y4``; each said again: ``0000111122223333…``), or a piece
+    typed three times in a row (tusd's
     ``…RF39FjrCRF39FjrCRF39FjrC…``) or base64 of a few bytes over and over
     (``AQIDBAUGBwgBAgME…``), or
     a JSON Web Token's shape (``eyJ…``, ``e30…``, three parts) whose header no library wrote: it
@@ -1648,8 +1649,14 @@ def made_up(value: str) -> bool:
         # hex draws from six letters: six of them in order come by chance once the digits between
         # are dropped, never side by side (abcdef12-1234-…)
         letters = ""
-    text = " ".join((letters, value.translate(_DIGITS_ONLY), lowered))
+    # ... and each character said again, as placeholders count (0000111122223333…ffff)
+    text = " ".join(
+        (letters, value.translate(_DIGITS_ONLY), lowered, _SAID_AGAIN_RE.sub(r"\1", lowered))
+    )
     return _IN_ORDER_RE.search(text) is not None
+
+
+_SAID_AGAIN_RE = lazy(r"(.)\1+")  # a character and its repeats side by side
 
 
 # A piece of six to twelve characters, six of them different, typed three times in a row (tusd's

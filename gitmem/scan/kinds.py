@@ -21,6 +21,7 @@ kinds.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 Kind = Literal["prose", "code"]
@@ -36,6 +37,45 @@ _PROSE_SUFFIXES = (".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc", ".org", 
 _TEST_DATA_DIRECTORIES = frozenset(
     {"testdata", "test-data", "test_data", "fixtures", "__fixtures__", "golden", "__snapshots__"}
 )
+
+
+# Folders of tests, and the names of tests' own files (test_x.py, x_test.go, XTest.kt, x.spec.ts)
+_TEST_DIRECTORIES = _TEST_DATA_DIRECTORIES | {
+    "test",
+    "tests",
+    "__tests__",
+    "spec",
+    "specs",
+    "androidtest",
+    "unit_tests",
+    "testing",
+}
+_TEST_FILE_RE = re.compile(
+    r"^tests?[_.]|^Test[A-Z]|_test\.|[a-z\d]Tests?\.\w+$|[._-](?:spec|test)s?\."
+)
+
+
+def in_tests(path: str) -> bool:
+    """Whether a file is a test's own, or its data: in a folder of tests, or named as a test."""
+    folders, _, name = path.rpartition("/")
+    return (
+        not _TEST_DIRECTORIES.isdisjoint(folders.lower().split("/"))
+        or _TEST_FILE_RE.search(name) is not None
+    )
+
+
+PAGE_HEAD = 2048  # the characters a saved page is recognised by
+
+
+def is_saved_page(path: str, text: str) -> bool:
+    """Whether a file is a web page a test keeps as its input (a scraper's saved pages, in a folder
+    of test data): the page as the site gave it to every visitor, its keys published with it."""
+    head = text[:PAGE_HEAD].lstrip("\ufeff \t\r\n").lower()  # markup first, comments and all
+    return (
+        head.startswith("<")
+        and ("<!doctype html" in head or "<html" in head)
+        and not _TEST_DATA_DIRECTORIES.isdisjoint(path.lower().split("/")[:-1])
+    )
 
 
 def file_kind(path: str) -> Kind:

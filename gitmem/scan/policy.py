@@ -9,9 +9,11 @@ check of allow entries, so each reads a file as the others do.
   API's live answer, its token as real as any;
 - memories are prose, and a pragma or a record in them allows nothing either;
 - every other file is judged by its path (``gitmem.scan.kinds``), and its pragmas count: people
-  review it, and a stored resource's record in it is a test's mock or a fixture. A translation
-  file allows what right-to-left text and translators' tools need; the copy of Yarn that Yarn
-  itself commits (``.yarn/releases/``, ``.yarn/plugins/``) is looked at for secrets only.
+  review it, and a stored resource's record in it is a test's mock or a fixture (in a test's file,
+  so is a key beside the public key or signature it yields: a test vector). A translation file
+  allows what right-to-left text and translators' tools need, and its strings, like a web page a
+  test saved, are text shown to people; the copy of Yarn that Yarn itself commits
+  (``.yarn/releases/``, ``.yarn/plugins/``) is looked at for secrets only.
 """
 
 from __future__ import annotations
@@ -19,7 +21,16 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from gitmem.scan.engine import DEFAULT_DECODE_DEPTH, Finding, scan_text
-from gitmem.scan.kinds import PROSE, Kind, file_kind, is_locale, is_messages, is_vendored_tool
+from gitmem.scan.kinds import (
+    PROSE,
+    Kind,
+    file_kind,
+    in_tests,
+    is_locale,
+    is_messages,
+    is_saved_page,
+    is_vendored_tool,
+)
 from gitmem.scan.transcripts import recognise
 
 LOG_DECODE_DEPTH = 3
@@ -34,10 +45,11 @@ class Policy(NamedTuple):
     kind: Kind
     locale: bool = False  # a translation file (engine.scan_text's ``locale``)
     hidden: bool = True  # hidden Unicode characters are findings too
-    messages: bool = False  # a translation's strings (engine.scan_text's ``messages``)
+    messages: bool = False  # text shown to people (engine.scan_text's ``messages``)
     # a file people review, where a stored resource's record is a fixture (engine.scan_text's
     # ``records``); in a log, a memory or pasted text a record is an API's live answer
     records: bool = False
+    tests: bool = False  # a test's file (engine.scan_text's ``tests``)
 
 
 LOG = Policy(LOG_DECODE_DEPTH, False, PROSE)  # a session log, a transcript
@@ -57,6 +69,7 @@ def scan(text: str, shown: str, how: Policy) -> list[Finding]:
         locale=how.locale,
         messages=how.messages,
         records=how.records,
+        tests=how.tests,
     )
 
 
@@ -73,6 +86,7 @@ def policy(relative: str, shown: str, text: str) -> Policy:
         file_kind(where),
         is_locale(where),
         not is_vendored_tool(where),
-        is_messages(where),
+        is_messages(where) or is_saved_page(where, text),
         reviewed,
+        reviewed and in_tests(where),
     )
