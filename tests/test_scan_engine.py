@@ -495,6 +495,41 @@ def test_a_decoded_layer_maps_every_character_back_to_its_source() -> None:
     assert seen == {"json", "url", "base64"}
 
 
+def test_each_character_of_an_escaped_string_maps_to_its_own_escape_or_itself() -> None:
+    """A string is decoded in one step, its escapes mapped as they go: every character of the
+    layer maps back to the escape it came from (which decodes to it) or to itself, and decoding
+    changed a window exactly where the window holds an escape's character."""
+    import json as json_module
+
+    from gitmem.scan import decode
+
+    rng = random.Random(51)
+    pieces = ["ab", "\\u0041", "\\x42", '\\"', "\\\\", "\\/", "\\n", "%2F", "%41", "xyz", "\\t"]
+    for _ in range(200):
+        body = "".join(rng.choice(pieces) for _ in range(rng.randint(4, 30)))
+        for text in (f'v = "{body}"', f"v = '{body}'", f"https://h/?q={body.replace(chr(92), '')}"):
+            for layer in decode.layers(text):
+                if layer.kind not in ("json", "quoted", "url"):
+                    continue
+                escaped = set()  # where an escape's character (or a separator) is
+                for at, char in enumerate(layer.text):
+                    start, end = layer.outer(at, at + 1)
+                    source = text[start:end]
+                    if end - start == 1:
+                        assert source == char, (text, at)
+                        continue
+                    escaped.add(at)
+                    if source.startswith("%"):
+                        assert chr(int(source[1:], 16)) == char, (text, at)
+                    elif source.startswith("\\x"):
+                        assert chr(int(source[2:], 16)) == char, (text, at)
+                    elif source != "":  # JSON's own escapes decode as JSON does
+                        assert json_module.loads(f'"{source}"') == char, (text, at)
+                for at in range(len(layer.text)):  # a window and a character either side of it
+                    near = not escaped.isdisjoint(range(at - 1, at + 2))
+                    assert layer.changed(at, at + 1) == near, (text, at)
+
+
 def test_scanning_computes_no_slow_fingerprint_unless_the_allow_list_holds_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
