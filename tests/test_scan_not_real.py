@@ -2625,7 +2625,7 @@ def test_what_batches_190_to_209_held_that_is_no_credential() -> None:
     token, a form's data-token, a Bugsnag key); a key with the signature or the public key it
     yields, in a test's file (wallet-core's test vectors, 500 to a file); the private key a test
     signs with (wallet-core's ``val privateKey = "…"``, ethereumjs' ``privateKey: '0x…'``); each
-    hex digit said again, in order (certbot's documented DNS token); a denomination's name. The same values elsewhere are
+    hex digit said again, in order (certbot's documented DNS token); a denomination's name; Discord's documented example token. The same values elsewhere are
     found, and a provider's key, a token or a password in those places."""
     hex64, hex128, token = made(64, "0123456789abcdef"), made(128, "0123456789abcdef"), made(40)
     provider = "ghp_" + made(36)
@@ -2670,3 +2670,14 @@ def test_what_batches_190_to_209_held_that_is_no_credential() -> None:
     denom = made(64, "0123456789ABCDEF")
     assert _found_by_policy("src/swap.rs", f'"token_out_denom": "ibc/{denom}",') == []
     assert _found_by_policy("src/swap.rs", f'"token_out": "{denom}",') == ["generic-secret"]
+
+    # Discord's API reference's example bot token (discord-net's tests of tokens); a token of the
+    # same shape is found
+    documented = ".".join(("MTk4NjIyNDgzNDcxOTI1MjQ4", "Cl2FMQ", "ZnCjm1XVW7vRze4b7Cq4se7kKWs"))
+    drawn = ".".join(("MTk4NjIyNDgzNDcxOTI1MjQ4", "Cl2FMQ", made(27)))
+    line = '        [InlineData("{}")]\n'
+    assert (
+        _found_by_policy("test/Discord.Net.Tests.Unit/TokenUtilsTests.cs", line.format(documented))
+        == []
+    )
+    assert _found_by_policy("test/Discord.Net.Tests.Unit/TokenUtilsTests.cs", line.format(drawn))

@@ -71,6 +71,9 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # pictures/profile.jpg, sv=2012-02-12: its sig=dD80…, its URL escapes undone)
         "b4804f991484314d",
         "c540b83e89787594",  # discord.py's documentation's sample bot token
+        # Discord's API reference's example bot token and Bearer token (Authorization: Bot
+        # MTk4NjIy…, Bearer CZhtkLDp…), in every Discord library's tests of tokens
+        *("02f7ce3c263f85c0", "35cd205c3caa8aa9"),
         "15cef4b629cc2d07",  # RFC 6455's sample WebSocket handshake key ("the sample nonce")
         "2598f7d6adc142d8",  # Flask's documented SECRET_KEY (its configuration docs, its tutorial)
         "9cb335cb7b5fb805",  # Flask's documented FLASK_SECRET_KEY (its configuration docs)
