@@ -2621,12 +2621,15 @@ def _found_by_policy(path: str, text: str) -> list[str]:
 
 def test_what_batches_190_to_209_held_that_is_no_credential() -> None:
     """Batches 190 to 209 (measured once, then looked at): a web page a scraper's test keeps as its
-    input, as the site gave it to every visitor (recipe-scrapers' saved pages: a Cloudflare beacon's
-    token, a form's data-token, a Bugsnag key); a key with the signature or the public key it
-    yields, in a test's file (wallet-core's test vectors, 500 to a file); the private key a test
-    signs with (wallet-core's ``val privateKey = "…"``, ethereumjs' ``privateKey: '0x…'``); each
-    hex digit said again, in order (certbot's documented DNS token); a denomination's name; Discord's documented example token. The same values elsewhere are
-    found, and a provider's key, a token or a password in those places."""
+    input, as the site gave it to every visitor (recipe-scrapers' saved pages: a Cloudflare
+    beacon's token, a form's data-token, a Bugsnag key); a key with the signature or the public
+    key it yields, in a test's file (wallet-core's test vectors, 500 to a file); the private key
+    a test signs with (wallet-core's ``val privateKey = "…"``, ethereumjs' ``privateKey:
+    '0x…'``); each hex digit said again, in order (certbot's documented DNS token); a
+    denomination's name; Discord's documented example token; an option's name with its "="
+    (kubectl's ``-ojsonpath=``); an environment variable in a configuration's syntax (octodns'
+    ``env/NS1_API_KEY``). The same values elsewhere are found, and a provider's key, a token or
+    a password in those places."""
     hex64, hex128, token = made(64, "0123456789abcdef"), made(128, "0123456789abcdef"), made(40)
     provider = "ghp_" + made(36)
     page = (
@@ -2670,6 +2673,19 @@ def test_what_batches_190_to_209_held_that_is_no_credential() -> None:
     denom = made(64, "0123456789ABCDEF")
     assert _found_by_policy("src/swap.rs", f'"token_out_denom": "ibc/{denom}",') == []
     assert _found_by_policy("src/swap.rs", f'"token_out": "{denom}",') == ["generic-secret"]
+
+    # a command's option and its value after it (a chart's notes), an environment variable named
+    # in a configuration's syntax (octodns' docs); a value in either place is found
+    notes = (
+        "  $ kubectl get secrets --namespace={{ .Release.Namespace }} "
+        '{{ template "es.uname" . }}-credentials {} | base64 -d'
+    )
+    for quiet, shown in (
+        (notes, "-ojsonpath='{.data.password}'"),
+        ("      api_key: {}", "env/NS1_API_KEY"),
+    ):
+        assert _found_by_policy("templates/NOTES.txt", quiet.format(shown)) == [], shown
+        assert _found_by_policy("templates/NOTES.txt", quiet.format(made(20))), shown
 
     # Discord's API reference's example bot token (discord-net's tests of tokens); a token of the
     # same shape is found

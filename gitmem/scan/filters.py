@@ -1222,8 +1222,12 @@ _REFERENCE_RE = lazy(
             # a command's next option (`gpg --list-secret-keys --keyid-format LONG`), not the value
             # of the one before it, or a CSS custom property (a design token: --color-series-2,
             # --color-apiKeys)
-            # (or a switch: PowerShell's -PassThru -NoNewWindow)
-            r"^--[a-z]+(?:-[A-Za-z0-9]+)*$|^-[A-Za-z]+$",
+            # (or a switch: PowerShell's -PassThru -NoNewWindow), its value after it (kubectl's
+            # -ojsonpath=, in a chart's notes)
+            r"^--[a-z]+(?:-[A-Za-z0-9]+)*=?$|^-[A-Za-z]+=?$",
+            # an environment variable named in a configuration's own syntax (octodns'
+            # ``api_key: env/NS1_API_KEY``, ``env:TOKEN``): where the secret is kept
+            r"^env[/:][A-Za-z_]\w*$",
             # a number as code writes it in hex, a machine word at most (SIOCGLIFTOKEN = -0x3f87…);
             # a key written so is longer (an Ethereum key: 0x and 64 digits)
             r"^[-+]?0[xX][0-9a-fA-F]{1,16}$",
