@@ -2640,6 +2640,8 @@ def test_what_batches_190_to_209_held_that_is_no_credential() -> None:
     )
     assert _found_by_policy("tests/test_data/site.com/site_1.testhtml", page) == []
     assert _found_by_policy("web/index.html", page)  # a page of one's own: its source
+    memory = _found_by_policy(".memory/memories/test_data/page.html", page)  # an agent writes it
+    assert "generic-secret" in memory, memory
     assert _found_by_policy("tests/test_data/site.com/site.json", page.replace("<", "[")) != []
     assert _found_by_policy(
         "tests/test_data/site.com/site_1.testhtml", page + f'<a data-x="{provider}">'

@@ -86,7 +86,7 @@ def policy(relative: str, shown: str, text: str) -> Policy:
         file_kind(where),
         is_locale(where),
         not is_vendored_tool(where),
-        is_messages(where) or is_saved_page(where, text),
+        is_messages(where) or (reviewed and is_saved_page(where, text)),
         reviewed,
         reviewed and in_tests(where),
     )
