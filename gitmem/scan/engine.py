@@ -584,7 +584,8 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
     box), in a URL only its own machine opens (the loopback's), beside the salt it was hashed with
     (a user's record keeps its password's digest), in a reStructuredText role, or, in a file people
     review, in a stored resource's record (a test's mock; in a session log or pasted text a record
-    is an API's live answer, and its token real) or an API description's example."""
+    is an API's live answer, and its token real), an API description's example or, in a test's
+    file, a test vector (a key beside the public key or the signature it yields)."""
     start, end = span
     return (
         text.startswith(_ELLIPSES, end)  # cut short: token: eyJhbGciOiJSUzI1NiIs...
@@ -1049,7 +1050,8 @@ def scan_text(
     a provider's format run. ``records``: the text is a file people review, where a stored
     resource's record (an ``id`` and a date and time) is a fixture, and its tokens name the
     resource. ``tests``: the text is a test's file (``gitmem.scan.kinds.in_tests``), where a key in
-    an object beside the public key or the signature it yields is a test vector.
+    an object beside the public key or the signature it yields is a test vector, and a value named
+    as a private key is the key the test signs with.
     """
     spans = _resolve(_scan_layered(text, decode, _Judged(kind, messages, records, tests)))
     hidden_chars = _find_hidden(text, locale, kind) if hidden else []
