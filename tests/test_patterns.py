@@ -94,7 +94,7 @@ DYNAMIC = {
     ): "the lazy compiler itself: its patterns are the lazy(...) calls",
     (
         "gitmem/scan/inputs.py",
-        "re.compile",
+        "lazy",
     ): "a bytes pattern on a diff's @@ header line: anchored, no overlap",
     ("gitmem/scan/unicode.py", "lazy"): "one character class of hidden code points",
     (

@@ -76,6 +76,36 @@ def test_a_clean_change_reads_the_same_and_click_is_never_imported(
     assert "click" not in loaded
 
 
+def test_no_module_the_hook_loads_compiles_a_pattern_when_it_is_imported(based: Path) -> None:
+    """The hook is a new process on every commit, and ``re.compile`` parses a pattern in Python: a
+    module on its path keeps its patterns ``lazy`` (gitmem.scan.lazyre), compiled on first use. Any
+    ``re.compile`` run at the top of a gitmem module while the hook answers a clean commit fails
+    here (kinds.py's test-file pattern and inputs.py's hunk header were, once)."""
+    (based / "app.py").write_text("DEBUG = False\n")
+    git(based, "add", ".")
+    probe = (
+        "import re, sys\n"
+        "compile, eager = re.compile, []\n"
+        "def watched(*args, **kwargs):\n"
+        "    caller = sys._getframe(1)\n"
+        "    if caller.f_code.co_name == '<module>':\n"
+        "        eager.append(caller.f_globals.get('__name__', '?'))\n"
+        "    return compile(*args, **kwargs)\n"
+        "re.compile = watched\n"
+        "sys.argv = ['gitmem', 'scan', '--staged']\n"
+        "from gitmem.__main__ import main\n"
+        "code = main()\n"
+        "print(' '.join(name for name in eager if name.startswith('gitmem')))\n"
+        "raise SystemExit(code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=based, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ok: no secrets" in done.stdout
+    assert done.stdout.splitlines()[-1] == ""
+
+
 # What the hook's process loads for a clean commit: none of these (each costs more to import than the scan of a
 # typical commit; tests/test_architecture.py checks the modules' imports one by one).
 NEVER_LOADED_BY_SCAN = (

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -21,6 +20,7 @@ from gitmem.errors import GitmemError, UsageError
 from gitmem.gitcommand import GitFailed, git, git_read, paths_or_tree
 from gitmem.project import Project
 from gitmem.scan.engine import Finding, without_allowed
+from gitmem.scan.lazyre import lazy
 from gitmem.scan.policy import Policy, policy, scan
 from gitmem.scan.transcripts import recognise
 
@@ -313,7 +313,7 @@ def _walk(given: str, directory: Path, project: Project | None) -> Iterator[tupl
 
 # -- the staged diff -------------------------------------------------------------------------------
 
-_HUNK_RE = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@")
+_HUNK_RE = lazy(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 
 
 def read_staged(

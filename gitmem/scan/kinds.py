@@ -21,8 +21,9 @@ kinds.
 
 from __future__ import annotations
 
-import re
 from typing import Literal
+
+from gitmem.scan.lazyre import lazy
 
 Kind = Literal["prose", "code"]
 PROSE: Kind = "prose"
@@ -50,9 +51,7 @@ _TEST_DIRECTORIES = _TEST_DATA_DIRECTORIES | {
     "unit_tests",
     "testing",
 }
-_TEST_FILE_RE = re.compile(
-    r"^tests?[_.]|^Test[A-Z]|_test\.|[a-z\d]Tests?\.\w+$|[._-](?:spec|test)s?\."
-)
+_TEST_FILE_RE = lazy(r"^tests?[_.]|^Test[A-Z]|_test\.|[a-z\d]Tests?\.\w+$|[._-](?:spec|test)s?\.")
 
 
 def in_tests(path: str) -> bool:
@@ -74,18 +73,20 @@ def is_saved_page(path: str, text: str) -> bool:
     return (
         head.startswith("<")
         and ("<!doctype html" in head or "<html" in head)
-        and not _TEST_DATA_DIRECTORIES.isdisjoint(path.lower().split("/")[:-1])
+        and _in_test_data(path)
     )
+
+
+def _in_test_data(path: str) -> bool:
+    """Whether a file is in a folder of test data (any folder above it)."""
+    return not _TEST_DATA_DIRECTORIES.isdisjoint(path.lower().split("/")[:-1])
 
 
 def file_kind(path: str) -> Kind:
     """The kind of a file, from its path (relative to the repository root when inside one)."""
     if path.startswith(_PROSE_DIRECTORIES):
         return PROSE
-    lowered = path.lower()
-    if lowered.endswith(_PROSE_SUFFIXES) and _TEST_DATA_DIRECTORIES.isdisjoint(
-        lowered.split("/")[:-1]
-    ):
+    if path.lower().endswith(_PROSE_SUFFIXES) and not _in_test_data(path):
         return PROSE
     return CODE
 

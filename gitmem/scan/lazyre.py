@@ -10,12 +10,12 @@ through ``__getattr__`` again).
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+from typing import Any, AnyStr, cast
 
 
 class _Lazy:
-    def __init__(self, pattern: str, flags: int) -> None:
-        self._source = (pattern, flags)
+    def __init__(self, pattern: str | bytes, flags: int) -> None:
+        self._source: tuple[Any, int] = (pattern, flags)  # a text's pattern or a bytes' one
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith(
@@ -27,6 +27,6 @@ class _Lazy:
         return value
 
 
-def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """``re.compile(pattern, flags)``, done on the pattern's first use."""
-    return cast("re.Pattern[str]", _Lazy(pattern, flags))
+def lazy(pattern: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:
+    """``re.compile(pattern, flags)``, done on the pattern's first use (a text's or a bytes')."""
+    return cast("re.Pattern[AnyStr]", _Lazy(pattern, flags))
