@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Literal
 
 from gitmem import gateway
 from gitmem.clientsettings import also_read
-from gitmem.compile import aider, block, checks, delivery, leftout
+from gitmem.compile import aider, block, checks, delivery, leftout, scoping
 from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.budget import fitted
 from gitmem.compile.changes import FileChange, LimitUse, Report, linked_document, read_file
@@ -178,7 +178,7 @@ def prepare(
     for path in (
         linked.keys() - desired
     ):  # a block an older gitmem wrote into the document comes out
-        candidates.setdefault(path, linked[path])  # (never a personal target's: _around_linked)
+        candidates.setdefault(path, (linked[path], None))  # (never personal: _around_linked)
     finals = _file_changes(project, desired, candidates, request.force, report)
     if aider.TARGET in cleaned:
         _aider_config(
@@ -308,7 +308,7 @@ def _pack_problems(report: Report, problems: list[Problem]) -> None:
 def _file_changes(
     project: Project,
     desired: dict[str, tuple[Target, FilePlan]],
-    candidates: dict[str, Target],
+    candidates: dict[str, tuple[Target, str | None]],
     force: bool,
     report: Report,
 ) -> dict[str, str]:
@@ -323,7 +323,7 @@ def _file_changes(
         if path in desired:
             change = _desired_change(project, path, *desired[path], force, report)
         else:
-            change = _cleanup_change(project, path, candidates[path], force, report)
+            change = _cleanup_change(project, path, *candidates[path], force, report)
         if change is None:
             continue
         other = seen_io.setdefault(change.io_path, path)
@@ -647,19 +647,19 @@ def apply(project: Project, report: Report) -> list[FileChange]:
 
 def _candidates(
     project: Project, targets: Sequence[Target], listed: Sequence[str]
-) -> dict[str, Target]:
+) -> dict[str, tuple[Target, str | None]]:
     """Files on disk that gitmem may have written for ``targets`` (whether they hold gitmem's text
-    is checked later): root files, whole files in the targets' folders, nested files (``dir_file``,
-    private files).
+    is checked later), each with its target and, for a nested file, the folder it is in: root
+    files, whole files in the targets' folders, nested files (``dir_file``, private files).
     """
-    found: dict[str, Target] = {}
+    found: dict[str, tuple[Target, str | None]] = {}
     for target in targets:
         if (project.root / target.root_file).is_file():
-            found[target.root_file] = target
+            found[target.root_file] = (target, None)
         for folder in _whole_folders(target):
             for name in gateway.names_in(project.root / folder):
                 if name.startswith(WHOLE_PREFIX) and name.endswith(target.scoped_suffix):
-                    found[f"{folder}/{name}"] = target
+                    found[f"{folder}/{name}"] = (target, None)
     for path, owner in _nested(project, targets, listed).items():
         found.setdefault(path, owner)
     return found
@@ -676,19 +676,37 @@ def _whole_folders(target: Target) -> list[str]:
 
 def _nested(
     project: Project, targets: Sequence[Target], listed: Sequence[str]
-) -> dict[str, Target]:
+) -> dict[str, tuple[Target, str]]:
     """The nested files of ``targets`` git lists (``dir_file`` in folders; private files where only
-    the client looks), each with its target."""
+    the client looks), each with its target and its folder ("" for a private file at the root)."""
     dir_files = {target.dir_file: target for target in targets if target.dir_file}
     for target in targets:
         if not target.personal:
             dir_files.update((private, target) for private in delivery.private_files(target))
-    found: dict[str, Target] = {}
-    for name, owner in dir_files.items():  # a path of two names (.claude/CLAUDE.md): the first's
+    found: dict[str, tuple[Target, str]] = {}
+    # the longest name first: .claude/CLAUDE.md is the private file at the root, not a CLAUDE.md
+    # in .claude/
+    for name, owner in sorted(dir_files.items(), key=lambda item: -len(item[0])):
         for path in _named(listed, name):
             if "/" in path and (project.root / path).is_file():
-                found.setdefault(path, owner)
+                found.setdefault(path, (owner, path[: -len(name)].rstrip("/")))
     return found
+
+
+def _compiled_for(found: Found, target: Target, folder: str | None) -> bool:
+    """Whether the block of a nested file in ``folder`` is the one compile wrote there: its preamble
+    names that folder (``for files under `web/```), or none for a file at the root. A block whose
+    preamble names another folder, or a root block in a folder, was copied there (a test's expected
+    output, a vendored project's rules file): compile never cleans it up."""
+    if folder is None:  # a root file, or a whole file in the target's own rules folder
+        return True
+    try:
+        preamble = block.split(found.body).preamble
+    except BlockError:  # an edited body: the scope is read from all of it
+        preamble = found.body
+    if not folder:
+        return scoping.SCOPE_PREFIX not in preamble
+    return scoping.dir_spec(target, folder).scope_phrase in preamble
 
 
 def _has_conflicts(text: str) -> bool:
@@ -868,9 +886,15 @@ def _scan_or_heal(path: str, old: str, report: Report) -> Scan | tuple[str, Foun
 
 
 def _cleanup_change(
-    project: Project, path: str, target: Target, force: bool, report: Report
+    project: Project,
+    path: str,
+    target: Target,
+    folder: str | None,
+    force: bool,
+    report: Report,
 ) -> FileChange | None:
-    """A file gitmem may have written that nothing is compiled into any more."""
+    """A file gitmem may have written that nothing is compiled into any more (a nested file: in
+    ``folder``)."""
     old, io_path = read_file(project, path, report)
     if old is None or io_path is None:
         return None
@@ -880,7 +904,9 @@ def _cleanup_change(
     change = FileChange(path, target.name, "removed", old, None, io_path=io_path)
     healed = not isinstance(result, Scan)  # of git conflict markers in gitmem's block first
     found = result.found if isinstance(result, Scan) else result[1]
-    if found is None:  # not gitmem's: a hand-written file of the same name (limits count it)
+    if found is None or not _compiled_for(found, target, folder):
+        # not gitmem's here: a hand-written file of the same name, or a copy of gitmem's output
+        # made elsewhere (a test's expected file, a vendored project's); limits count it
         return change._replace(action="unchanged", owned=False)
     whole = found.kind == "file-hash"
     rest = "" if whole else block.remove(found)

@@ -55,6 +55,10 @@ def slug(globs: tuple[str, ...]) -> str:
     return f"{words}-{short}" if words else short
 
 
+# How a nested file's preamble names its folder (`` for files under `web/` ``).
+SCOPE_PREFIX = " for files under "
+
+
 class FileSpec(Record):
     """One file a target writes: where, whether gitmem creates it whole, and what it applies to."""
 
@@ -70,7 +74,7 @@ class FileSpec(Record):
     @property
     def scope_phrase(self) -> str:
         if self.directory:
-            return f" for files under {code(self.directory + '/')}"
+            return f"{SCOPE_PREFIX}{code(self.directory + '/')}"
         if self.globs:
             return " for " + globs_phrase(self.globs)
         return ""

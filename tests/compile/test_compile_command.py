@@ -386,6 +386,38 @@ def test_removing_a_target_cleans_up_only_its_files(
     assert "read: CONVENTIONS.md" in (project / ".aider.conf.yml").read_text(encoding="utf-8")
 
 
+def test_compile_cleans_up_only_the_files_it_wrote_where_they_are(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """Copies of compile's output elsewhere (a test's expected files, a vendored project's rules
+    files) hold gitmem's block too, but not one compile wrote there: a nested file's block names its
+    folder. Before, compile deleted every such copy as a scope's stale file (gitmem's own checkout
+    lost its golden files), and `check` passed."""
+    memory("use-pnpm", "Use pnpm")
+    web = memory("web-vitest", "Web tests use vitest", paths=["web/**"])
+    assert run("compile").code == 0
+    copies = {
+        "tests/golden/AGENTS.md": "AGENTS.md",  # a root block, in a folder
+        "tests/golden/web/AGENTS.md": "web/AGENTS.md",  # web's block, in another folder
+        "vendor/lib/CLAUDE.md": "CLAUDE.md",
+        "vendor/lib/web/CLAUDE.md": "web/CLAUDE.md",
+    }
+    for copy, source in copies.items():
+        (project / copy).parent.mkdir(parents=True, exist_ok=True)
+        (project / copy).write_bytes((project / source).read_bytes())
+    git(project, "add", "-A")
+    kept = {copy: (project / copy).read_bytes() for copy in copies}
+    assert run("compile").lines == ["up to date: 2 memories compiled for agents, claude"]
+    web.unlink()  # the scope's last memory goes: its own nested files go, the copies stay
+    result = run("compile")
+    assert result.code == 0, result.err
+    assert result.lines[:-1] == ["removed web/AGENTS.md", "removed web/CLAUDE.md"]
+    assert {copy: (project / copy).read_bytes() for copy in copies} == kept
+    assert run("compile", "--check").code == 0
+    git(project, "add", "-A")
+    assert run("check").code == 0
+
+
 def test_aider_config_gitmem_created_goes_with_the_target(
     project: Path, memory: WriteMemory, run: Run
 ) -> None:
