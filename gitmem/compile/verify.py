@@ -13,6 +13,7 @@ that fixes it.
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from enum import Enum
 from functools import lru_cache
@@ -340,15 +341,21 @@ def _twice(reader: Reader, seen: reading.Reading, memory_id: str) -> _Found:
     when = f" once it touches a file in {seen.touching}/" if seen.touching else ""
     explain = f"`gitmem explain {seen.touching or seen.folder or '.'} --client {reader.name}`"
     via = next((item for item in items if item.via), None)
-    if via is None or len({item.real for item in items}) > 1:  # copies compile placed
+    if via is None:  # copies compile placed
         return Fault.TWICE, memory_id, f"it reads {paths}{when}; see {explain}"
-    return (
-        Fault.IMPORTED,
-        memory_id,
+    # the link is named from its own folder (`ln -sf AGENTS.md web/CLAUDE.md`)
+    target = posixpath.relpath(via.path, posixpath.dirname(via.via) or ".")
+    fix = (
         f"it reads {paths}{when}: make {via.via} a link to {via.path} instead of importing it "
-        f"(`ln -sf {via.path} {via.via}`: a file read under two names arrives once), or drop the "
-        f"import; see {explain}",
+        f"(`ln -sf {target} {via.via}`: a file read under two names arrives once), or drop the "
+        f"import; see {explain}"
     )
+    if len({item.real for item in items}) > 1:
+        # compile placed a copy in the importing file too (a nested `web/CLAUDE.md` of
+        # `@AGENTS.md`: Claude Code started in web/ follows it, started at the root it reads the
+        # file and not the import), so it fails until the team mends the import
+        return Fault.TWICE, memory_id, fix
+    return Fault.IMPORTED, memory_id, fix
 
 
 # What git's view of a file a client reads makes of it: the fault, its fix, and whether it is one

@@ -96,6 +96,35 @@ def test_compile_places_each_memory_once_for_every_client(
     assert "more than once" not in run("compile").err
 
 
+def test_a_nested_claude_md_importing_its_agents_md_fails_check_with_a_fix_that_works(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """A monorepo's folders each with `CLAUDE.md` of `@AGENTS.md` (rallly's layout, among the real trees): Claude
+    Code started in the folder reads the folder's memory in CLAUDE.md's block and again in the imported AGENTS.md.
+    compile said it with no fix, and the `ln -sf` it gives for a root file would make a broken link in a folder.
+    Now it names the link from the folder, and doing what it says mends it."""
+    set_config(project, targets=["agents", "claude"])
+    memory("m", "Use pnpm")
+    memory("w", "Web tests use vitest", paths=["web/**"])
+    (project / "web").mkdir()
+    (project / "web" / "AGENTS.md").write_text("# Web\n", encoding="utf-8")
+    (project / "web" / "CLAUDE.md").write_text("@AGENTS.md\n", encoding="utf-8")
+    result = run("compile")
+    fix = "make web/CLAUDE.md a link to web/AGENTS.md instead of importing it (`ln -sf AGENTS.md web/CLAUDE.md`"
+    assert fix in result.err, result.err
+    git(project, "add", "-A")
+    failed = run("check")
+    assert failed.code == 1 and fix in failed.out, failed.out
+    (project / "web" / "CLAUDE.md").unlink()
+    (project / "web" / "CLAUDE.md").symlink_to("AGENTS.md")  # `ln -sf AGENTS.md web/CLAUDE.md`
+    assert "more than once" not in run("compile").err
+    git(project, "add", "-A")
+    checked = run("check")
+    assert checked.code == 0, checked.out
+    assert (project / "web" / "AGENTS.md").read_text(encoding="utf-8").startswith("# Web\n")
+    assert "(`w`)" in (project / "web" / "CLAUDE.md").read_text(encoding="utf-8")
+
+
 def test_init_takes_the_tools_the_project_uses_and_compile_agrees(repo: Path, run: Run) -> None:
     """Issue 23 point 8: init chose agents + claude beside the detected tools, and the first compile told the user to
     remove a target init had just added. Now init takes the tools whose rules files the project has, and compile
