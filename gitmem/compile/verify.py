@@ -192,7 +192,11 @@ def _client(
     way) in each folder of ``scoped``: a memory for it in scope there misses it when no file it
     reads holds it, unless it reaches it on demand only or by a path-scoped file of its own."""
     passed = _on_demand(reader, plans) | _by_path(disk, reader, plans)
-    link = _link(disk, reader, written) if not plans[reader.own].target.root_file else ""
+    # where compile gives the client no root file of its own: none in its layout, or its own is a
+    # link compile does not write through (gotenberg's AGENTS.md -> CONTRIBUTING.md)
+    own = plans[reader.own].target.root_file
+    linked = bool(own) and disk.exists(own) and disk.get(own).real != own
+    link = _link(disk, reader, written) if not own or linked else ""
     at_root: frozenset[str] = frozenset()
     out: list[Miss] = []
     for folder in scoped if reader.chain else [""]:

@@ -125,3 +125,30 @@ def test_two_memory_branches_merge_without_touching_the_guide(repo: Path, run: R
     claude = (repo / ".claude" / "rules" / "gitmem-project.md").read_text(encoding="utf-8")
     assert "(`main-memory`)" in claude and "(`feature-memory`)" in claude
     assert run("compile", "--check").code == 0
+
+
+def test_a_hub_linked_to_a_document_is_said_with_the_fix_that_mends_it(
+    repo: Path, run: Run
+) -> None:
+    """gotenberg's layout: AGENTS.md, CLAUDE.md and GEMINI.md all links to CONTRIBUTING.md. Compile
+    writes no block into the document, so opencode and Codex get no memory from AGENTS.md; `check`
+    told them to run `gitmem compile`, which cannot mend it. Now both name the fix, and doing it mends
+    it."""
+    (repo / "CONTRIBUTING.md").write_text(GUIDE, encoding="utf-8")
+    for name in ("AGENTS.md", "CLAUDE.md"):
+        (repo / name).symlink_to("CONTRIBUTING.md")
+    assert run("init", "--target", "agents", "--target", "claude").code == 0
+    assert run("add", "Use `just` recipes, not raw cargo commands", "--id", "use-just").code == 0
+    fix = "AGENTS.md is a link to CONTRIBUTING.md, and no file of its own holds it: make AGENTS.md a copy"
+    result = run("compile")
+    assert result.code == 1 and fix in result.err, result.err
+    git(repo, "add", "-A")
+    checked = run("check")
+    assert checked.code == 1 and fix in checked.out, checked.out
+    assert "does not reach it: run `gitmem compile`" not in checked.out
+    (repo / "AGENTS.md").unlink()  # `rm AGENTS.md && cp CONTRIBUTING.md AGENTS.md`
+    (repo / "AGENTS.md").write_text(GUIDE, encoding="utf-8")
+    assert run("compile").code == 0
+    git(repo, "add", "-A")
+    assert run("check").code == 0
+    assert (repo / "CONTRIBUTING.md").read_text(encoding="utf-8") == GUIDE
