@@ -356,8 +356,8 @@ def test_a_urn_is_a_name(kind: str) -> None:
     resource: no secret. The same random value without ``urn:`` is one."""
     uuid = "-".join("".join(_rng.choices("0123456789abcdef", k=n)) for n in (8, 4, 4, 4, 12))
     assert scan_text(f"'Lock-Token': 'urn:uuid:{uuid}'", "t.js", kind=kind) == []
-    assert scan_text(f"lock_token = 'urn:isbn:{made(24)}'", "t.js", kind=kind) == []
-    assert scan_text(f"lock_token = '{made(24)}'", "t.js", kind=kind)
+    assert scan_text(f"session_token = 'urn:isbn:{made(24)}'", "t.js", kind=kind) == []
+    assert scan_text(f"session_token = '{made(24)}'", "t.js", kind=kind)
 
 
 @pytest.mark.parametrize("kind", [CODE, PROSE])
@@ -2699,3 +2699,40 @@ def test_what_batches_190_to_209_held_that_is_no_credential() -> None:
         == []
     )
     assert _found_by_policy("test/Discord.Net.Tests.Unit/TokenUtilsTests.cs", line.format(drawn))
+
+
+def test_what_batches_210_to_229_held_that_is_no_credential() -> None:
+    """Batches 210 to 229 (measured once, then looked at): the tokens AWS's APIs take so that a
+    request is done once or a resource changed only as last read, echoed in every recorded
+    response (cloud-custodian's and cloudsploit's ``LockToken``, ``UpdateToken``,
+    ``CreationToken``, ``ClientRequestToken``, ``ClientToken``, by the hundred); a credential's
+    id however its name goes on (go-webauthn's ``credentialIDHex``); the key a test signs its
+    tokens or webhooks with (slack-go's ``validSigningSecret``, a test's ``JWT_SECRET``). The same
+    values elsewhere are found, and Vault's ``client_token``, a token or an API key in a test."""
+    hex64, token = made(64, "0123456789abcdef"), made(32)
+    uuid = "-".join((hex64[:8], hex64[8:12], hex64[12:16], hex64[16:20], hex64[20:32]))
+    recorded = (
+        f'    "LockToken": "{uuid}",',
+        f'    "UpdateToken": "{uuid}",',
+        f'    "CreationToken": "console-{uuid}",',
+        f'    "ClientRequestToken": "Console-CreateStack-{uuid}",',
+        f'    "clientRequestToken": "{uuid}",',
+        f'    "ClientToken": "{made(16)[:5]}1469357832991",',
+        f'    "clientToken": "{uuid}",',
+    )
+    for line in recorded:
+        assert _found_by_policy("tests/data/placebo/ec2.DescribeInstances_1.json", line) == [], line
+        assert _found_by_policy("app/state.json", line) == [], line
+    for line in (f'    "client_token": "{token}",', f'    "SessionToken": "{uuid}",'):
+        assert _found_by_policy("tests/data/placebo/sts.json", line) == ["generic-secret"], line
+
+    for line in (f'credentialIDHex = "{hex64}"', f'credentialIDOne = "{made(76)}"'):
+        assert _found_by_policy("protocol/assertion.go", line) == [], line
+        credential = line.replace("credentialID", "credential")
+        assert _found_by_policy("protocol/assertion.go", credential) == ["generic-secret"], line
+
+    for line in (f'\tvalidSigningSecret = "{hex64[:32]}"', f'JWT_SECRET = "{token}"'):
+        assert _found_by_policy("security_test.go", line) == [], line
+        assert _found_by_policy("security.go", line) == ["generic-secret"], line
+    for line in (f'\tapiToken = "{token}"', f'designKey = "{token}"'):
+        assert _found_by_policy("security_test.go", line) == ["generic-secret"], line

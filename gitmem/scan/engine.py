@@ -316,11 +316,14 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
 
 
 _LINE_BREAK_RE = lazy(r"\\[nr]")  # a line break as a string literal writes it
-# A private key's name (privateKey, my_private_key, PRIVATE_KEY_HEX, privKey): in a test's file, the
-# key a test signs with, as a wallet's or a crypto library's tests do by the hundred (wallet-core's
-# ``val privateKey = "9066…".toHexBytesInByteString()`` and the address it must give). A token or a
+# A private key's name (privateKey, my_private_key, PRIVATE_KEY_HEX, privKey), or a signing key's
+# or secret's (signingKey, validSigningSecret, JWT_SECRET, hmacKey): in a test's file, the key a
+# test signs with, as a wallet's or a crypto library's tests do by the hundred (wallet-core's
+# ``val privateKey = "9066…".toHexBytesInByteString()`` and the address it must give), and a web
+# framework's its tokens and webhooks with (slack-go's ``validSigningSecret``). A token or a
 # password in a test is still found: a test that calls a live API is given a real one.
-_SIGNING_KEY_NAME_RE = lazy(r"priv(?:ate)?[_-]?key", re.IGNORECASE)
+# (read in the name's words, joined by _: not designKey)
+_SIGNING_KEY_NAME_RE = lazy(r"(?:^|_)(?:priv(?:ate)?|sign(?:ing)?|jwt|hmac)_?(?:key|secret)")
 
 
 def _credential_name(name: str) -> int:
@@ -397,9 +400,12 @@ class _Judged:
         self.values: dict[tuple[int, str], bool] = {}
 
     def test_key(self, name: str) -> bool:
-        """Whether ``name`` is a private key's in a test's file: the key the test signs with and
-        derives its address from."""
-        return self.tests and _SIGNING_KEY_NAME_RE.search(name) is not None
+        """Whether ``name`` is a private or signing key's in a test's file: the key the test signs
+        with (and derives its address from)."""
+        return (
+            self.tests
+            and _SIGNING_KEY_NAME_RE.search("_".join(filters.name_parts(name))) is not None
+        )
 
     def look(self, look: Callable[[str], _T], text: str) -> _T:
         """``look(text)``, once per scan."""

@@ -972,7 +972,7 @@ _NON_RE = lazy(r"(?<![a-z])non_(?=[a-z])")  # English's prefix: non-matching is 
 _TRAILING_DIGITS_RE = lazy(r"[0-9]+$")  # a name's number: token1, and a tail's: password_sha256
 
 
-def _name_parts(name: str) -> list[str]:
+def name_parts(name: str) -> list[str]:
     """A name's words, lower-cased: ``nonMatchingToken`` is nonmatching, token."""
     snake = _NON_RE.sub("non", _CAMEL_RE.sub("_", name).lower().replace("-", "_"))
     return [part for part in _SPLIT_RE.split(snake) if part]
@@ -983,17 +983,27 @@ def _owned(name: str) -> tuple[str, list[str]]:
     last member (``token_embd.weight`` is a tensor's weight, ollama's digests of them;
     ``db.password`` a password); its owner's last word can only qualify it (``aws.secret.key``)."""
     *owners, own = _MEMBER_SEPARATOR_RE.split(name)
-    parts = _name_parts(own)
+    parts = name_parts(own)
     if not parts:  # "token." or "a.-": no member of its own
-        return "", _name_parts(name)
-    return next((p[-1] for p in map(_name_parts, reversed(owners)) if p), ""), parts
+        return "", name_parts(name)
+    return next((p[-1] for p in map(name_parts, reversed(owners)) if p), ""), parts
 
 
 # The next or previous page's token, as AWS and Google name a page's cursor: NextToken,
 # nextPageToken, nextForwardToken, NextLockToken, prev_page_token, and a page's own (pageToken,
 # page_token: kratos' pagination links); not NEXT_API_TOKEN (Next.js's setting) nor
-# page_access_token (a Facebook page's credential)
-_CURSOR_RE = lazy(r"(?:next|prev|previous|page)(?:_(?:page|forward|backward|lock|sync))*_token")
+# page_access_token (a Facebook page's credential). And the tokens AWS's APIs take so that a
+# request is done once (ClientRequestToken, EFS's CreationToken) or a resource is changed only as
+# last read (WAF's LockToken, Network Firewall's UpdateToken): a caller's own label, echoed in every
+# recorded response (cloud-custodian's and cloudsploit's, by the hundred).
+_CURSOR_RE = lazy(
+    r"(?:next|prev|previous|page)(?:_(?:page|forward|backward|lock|sync))*_token"
+    r"|(?:client_request|lock|update|creation)_token"
+)
+# AWS's ClientToken (clientToken in its events) is one of those too; Vault's client_token is its
+# credential, so only AWS's spelling is read so (a Go struct of Vault's, ``ClientToken:``, is
+# then missed; its hvs. tokens are found by their own rule)
+_AWS_CLIENT_TOKEN = frozenset({"ClientToken", "clientToken"})
 
 
 def _cursor(parts: list[str]) -> bool:
@@ -1006,8 +1016,9 @@ def secret_name(name: str) -> bool:
     if (
         not parts
         or _NOT_SECRET_TAILS.intersection((parts[-1], _TRAILING_DIGITS_RE.sub("", parts[-1])))
-        or not _NOT_SECRET_PARTS.isdisjoint(_name_parts(name))
+        or not _NOT_SECRET_PARTS.isdisjoint(name_parts(name))
         or _cursor(parts)
+        or _MEMBER_SEPARATOR_RE.split(name)[-1] in _AWS_CLIENT_TOKEN
     ):
         return False
     named = [
@@ -1017,17 +1028,23 @@ def secret_name(name: str) -> bool:
         or part.endswith(("password", "passwd", "secret", "token", "apikey"))
         or (part == "key" and before in _KEY_QUALIFIERS)
     ]
-    return bool(named) and not _of_its_digest(parts, named[-1])
+    return bool(named) and not _of_its_digest_or_id(parts, named[-1])
 
 
-def _of_its_digest(parts: list[str], at: int) -> bool:
+def _of_its_digest_or_id(parts: list[str], at: int) -> bool:
     """Whether a name goes on, after its credential's word, to name the credential's digest,
     however it goes on (ClickHouse's ``password_double_sha1_hex``, ``token_sha256_b64``), or a
     password's salt, which is stored beside its digest (deluge's ``pwd_salt``, appwrite's
-    ``passwordSalt``; a token's or a key's salt may be a key: tinode's ``api_key_salt`` signs)."""
+    ``passwordSalt``; a token's or a key's salt may be a key: tinode's ``api_key_salt`` signs), or
+    the credential's id, however it goes on (go-webauthn's ``credentialIDHex``, ``credentialIDOne``,
+    as ``credential_id`` is)."""
     after = {_TRAILING_DIGITS_RE.sub("", part) for part in parts[at + 1 :]}
-    return not _DIGEST_WORDS.isdisjoint(after) or (
-        "salt" in after and (parts[at] in _PASSWORD_WORDS or parts[at].endswith(_PASSWORD_ENDS))
+    return (
+        parts[at + 1 : at + 2] in (["id"], ["ids"], ["identifier"])
+        or not _DIGEST_WORDS.isdisjoint(after)
+        or (
+            "salt" in after and (parts[at] in _PASSWORD_WORDS or parts[at].endswith(_PASSWORD_ENDS))
+        )
     )
 
 
@@ -1068,7 +1085,7 @@ def service_key_name(name: str) -> bool:
     """
     owner, own = _owned(name)
     parts = [owner, *own] if owner else own
-    if not parts or parts[-1] != "key" or not _NOT_SECRET_PARTS.isdisjoint(_name_parts(name)):
+    if not parts or parts[-1] != "key" or not _NOT_SECRET_PARTS.isdisjoint(name_parts(name)):
         return False
     return len(parts) > 1 and parts[-2] not in _DATA_KEYS
 
@@ -1079,7 +1096,7 @@ def logged_secret_name(name: str) -> bool:
     ``Using adobe KEY=…``), which a program's log prints as the key it is using; never a data
     structure's key (``cacheKey``) nor a public one.
     """
-    parts = _name_parts(name)
+    parts = name_parts(name)
     if parts:
         parts[-1] = _TRAILING_DIGITS_RE.sub("", parts[-1]) or parts[-1]
     if not parts or not _NOT_SECRET_PARTS.isdisjoint(parts) or parts[-1] in _NOT_SECRET_TAILS:
@@ -1129,9 +1146,9 @@ _LETTER_RUN_RE = lazy(r"[a-z]+")
 
 
 def _letter_words(text: str) -> list[str]:
-    """An identifier's words as a name's are read (``_name_parts``), without their digits:
+    """An identifier's words as a name's are read (``name_parts``), without their digits:
     ``Modal2025Key`` is modal, key."""
-    return [word for part in _name_parts(text) for word in _LETTER_RUN_RE.findall(part)]
+    return [word for part in name_parts(text) for word in _LETTER_RUN_RE.findall(part)]
 
 
 def _of_its_names_words(name: str, value: str) -> bool:
