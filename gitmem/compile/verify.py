@@ -21,6 +21,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from gitmem.compile import delivery, reading
+from gitmem.compile.readers import READERS
 from gitmem.compile.reading import Disk, FileRead, GitView, Tracked
 from gitmem.compile.scoping import directory_of
 from gitmem.records import Record
@@ -285,7 +286,11 @@ def _session(
     )
     if _any_twice(seen.files, files):  # then named in the order they arrive
         counts = seen.arrivals()
-        found += [_twice(reader, seen, memory_id) for memory_id in counts if counts[memory_id] > 1]
+        found += [
+            _twice(reader, seen, memory_id, disk.git)
+            for memory_id in counts
+            if counts[memory_id] > 1
+        ]
     found += [fault for item in seen.files for fault in _file_faults(item, disk.git)]
     return [Miss(reader.client, reader.name, *fault[:2], folder, fault[2]) for fault in found]
 
@@ -334,10 +339,13 @@ def _missing(reader: Reader, folder: str, memory_id: str, at_root: bool, link: s
     return Fault.MISSING, memory_id, f"{fix} (then {explain})"
 
 
-def _twice(reader: Reader, seen: reading.Reading, memory_id: str) -> _Found:
+def _twice(reader: Reader, seen: reading.Reading, memory_id: str, git: GitView) -> _Found:
     """The files that bring ``memory_id`` more than once. Where they are one file, read and
     imported too (compile writes each memory once, and never such an import: the team wrote it),
-    the fix is the team's: a link reads once what an import reads again."""
+    the fix is the team's: a link reads once what an import reads again. Where one is another
+    client's root file, which keeps that client's copy because git ignores the file only it reads
+    (rustfs' ``CLAUDE.md`` beside an ignored ``.claude/``, read by the Copilot CLI too), the fix
+    is to let git track that file."""
     items = [item for item in seen.files if memory_id in (*item.ids, *item.listed)]
     paths = ", ".join(
         item.path + (f" (imported by {item.via})" if item.via else "") for item in items
@@ -346,7 +354,8 @@ def _twice(reader: Reader, seen: reading.Reading, memory_id: str) -> _Found:
     explain = f"`gitmem explain {seen.touching or seen.folder or '.'} --client {reader.name}`"
     via = next((item for item in items if item.via), None)
     if via is None:  # copies compile placed
-        return Fault.TWICE, memory_id, f"it reads {paths}{when}; see {explain}"
+        kept = _kept_for_an_ignored_copy([item.path for item in items], git)
+        return Fault.TWICE, memory_id, f"it reads {paths}{when}{kept}; see {explain}"
     # the link is named from its own folder (`ln -sf AGENTS.md web/CLAUDE.md`)
     target = posixpath.relpath(via.path, posixpath.dirname(via.via) or ".")
     fix = (
@@ -360,6 +369,20 @@ def _twice(reader: Reader, seen: reading.Reading, memory_id: str) -> _Found:
         # file and not the import), so it fails until the team mends the import
         return Fault.TWICE, memory_id, fix
     return Fault.IMPORTED, memory_id, fix
+
+
+def _kept_for_an_ignored_copy(paths: Sequence[str], git: GitView) -> str:
+    """The fix where one of ``paths`` is a client's root file that keeps its copy because git
+    ignores the private file compile would move it to (``.claude/CLAUDE.md``), or ""."""
+    for owner in READERS:
+        root = TARGET_BY_NAME[owner.own].root_file
+        if owner.private and root in paths and git.ignored([owner.private]):
+            return (
+                f": {root} keeps {owner.client}'s copy because git ignores {owner.private}, the "
+                f"file only it reads: let git track {owner.private}: "
+                f"{git.ignored_fix(owner.private)}, then run `gitmem compile`"
+            )
+    return ""
 
 
 # What git's view of a file a client reads makes of it: the fault, its fix, and whether it is one

@@ -125,6 +125,32 @@ def test_a_nested_claude_md_importing_its_agents_md_fails_check_with_a_fix_that_
     assert "(`w`)" in (project / "web" / "CLAUDE.md").read_text(encoding="utf-8")
 
 
+def test_a_copy_kept_in_claude_md_because_git_ignores_claude_says_how_to_move_it(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """rustfs' layout: a hand-written CLAUDE.md, `.claude/*` ignored but for its skills, and the Copilot CLI
+    configured. Claude Code's copy cannot go to .claude/CLAUDE.md, which git ignores, so it stays in CLAUDE.md, which
+    the Copilot CLI reads beside AGENTS.md: twice. check said it with no fix; now it names the lines that let git
+    track .claude/CLAUDE.md, and adding them mends it."""
+    set_config(project, targets=["agents", "claude", "copilot"])
+    memory("m", "Use pnpm")
+    (project / "CLAUDE.md").write_text("# Our Claude notes\n", encoding="utf-8")
+    (project / ".gitignore").write_text(".claude/*\n!.claude/skills\n", encoding="utf-8")
+    result = run("compile")
+    said = "CLAUDE.md keeps Claude Code's copy because git ignores .claude/CLAUDE.md"
+    assert said in result.err, result.err
+    git(project, "add", "-A")
+    failed = run("check")
+    assert failed.code == 1 and said in failed.out, failed.out
+    apply_ignore_fix(project, result.err)
+    fixed = run("compile")
+    assert "more than once" not in fixed.err, fixed.err
+    assert "(`m`)" in (project / ".claude" / "CLAUDE.md").read_text(encoding="utf-8")
+    assert (project / "CLAUDE.md").read_text(encoding="utf-8") == "# Our Claude notes\n"
+    git(project, "add", "-A")
+    assert run("check").code == 0
+
+
 def test_init_takes_the_tools_the_project_uses_and_compile_agrees(repo: Path, run: Run) -> None:
     """Issue 23 point 8: init chose agents + claude beside the detected tools, and the first compile told the user to
     remove a target init had just added. Now init takes the tools whose rules files the project has, and compile
