@@ -14,6 +14,7 @@ from gitmem.gateway import find_project
 from gitmem.memory.config import save_config
 from gitmem.memory.model import Memory
 from gitmem.memory.store import Store
+from tests.conftest import Run, git
 
 WriteMemory = Callable[..., Path]
 
@@ -61,3 +62,19 @@ def apply_ignore_fix(root: Path, message: str) -> None:
     if before and not before.endswith("\n"):
         before += "\n"
     ignore.write_text(before + "".join(f"{line}\n" for line in lines), encoding="utf-8")
+
+
+def said_until_mended(root: Path, run: Run, said: str, mend: Callable[[str], None]) -> None:
+    """Compile and `gitmem check` say ``said`` (check failing) until the user does what it says
+    (``mend``, given compile's message); then compile says nothing of it and check passes."""
+    result = run("compile")
+    assert said in result.err, result.err
+    git(root, "add", "-A")
+    failed = run("check")
+    assert failed.code == 1 and said in failed.out, failed.out
+    mend(result.err)
+    fixed = run("compile")
+    assert said not in fixed.err and "more than once" not in fixed.err, fixed.err
+    git(root, "add", "-A")
+    checked = run("check")
+    assert checked.code == 0, checked.out

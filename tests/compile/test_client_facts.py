@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from gitmem.tools import TARGET_BY_NAME as BY_NAME
-from tests.compile.conftest import WriteMemory, apply_ignore_fix, set_config
+from tests.compile.conftest import WriteMemory, apply_ignore_fix, said_until_mended, set_config
 from tests.conftest import Run, git
 
 
@@ -109,18 +109,13 @@ def test_a_nested_claude_md_importing_its_agents_md_fails_check_with_a_fix_that_
     (project / "web").mkdir()
     (project / "web" / "AGENTS.md").write_text("# Web\n", encoding="utf-8")
     (project / "web" / "CLAUDE.md").write_text("@AGENTS.md\n", encoding="utf-8")
-    result = run("compile")
     fix = "make web/CLAUDE.md a link to web/AGENTS.md instead of importing it (`ln -sf AGENTS.md web/CLAUDE.md`"
-    assert fix in result.err, result.err
-    git(project, "add", "-A")
-    failed = run("check")
-    assert failed.code == 1 and fix in failed.out, failed.out
-    (project / "web" / "CLAUDE.md").unlink()
-    (project / "web" / "CLAUDE.md").symlink_to("AGENTS.md")  # `ln -sf AGENTS.md web/CLAUDE.md`
-    assert "more than once" not in run("compile").err
-    git(project, "add", "-A")
-    checked = run("check")
-    assert checked.code == 0, checked.out
+
+    def link(_: str) -> None:  # `ln -sf AGENTS.md web/CLAUDE.md`
+        (project / "web" / "CLAUDE.md").unlink()
+        (project / "web" / "CLAUDE.md").symlink_to("AGENTS.md")
+
+    said_until_mended(project, run, fix, link)
     assert (project / "web" / "AGENTS.md").read_text(encoding="utf-8").startswith("# Web\n")
     assert "(`w`)" in (project / "web" / "CLAUDE.md").read_text(encoding="utf-8")
 
@@ -136,19 +131,10 @@ def test_a_copy_kept_in_claude_md_because_git_ignores_claude_says_how_to_move_it
     memory("m", "Use pnpm")
     (project / "CLAUDE.md").write_text("# Our Claude notes\n", encoding="utf-8")
     (project / ".gitignore").write_text(".claude/*\n!.claude/skills\n", encoding="utf-8")
-    result = run("compile")
     said = "CLAUDE.md keeps Claude Code's copy because git ignores .claude/CLAUDE.md"
-    assert said in result.err, result.err
-    git(project, "add", "-A")
-    failed = run("check")
-    assert failed.code == 1 and said in failed.out, failed.out
-    apply_ignore_fix(project, result.err)
-    fixed = run("compile")
-    assert "more than once" not in fixed.err, fixed.err
+    said_until_mended(project, run, said, lambda message: apply_ignore_fix(project, message))
     assert "(`m`)" in (project / ".claude" / "CLAUDE.md").read_text(encoding="utf-8")
     assert (project / "CLAUDE.md").read_text(encoding="utf-8") == "# Our Claude notes\n"
-    git(project, "add", "-A")
-    assert run("check").code == 0
 
 
 def test_init_takes_the_tools_the_project_uses_and_compile_agrees(repo: Path, run: Run) -> None:
