@@ -4,10 +4,10 @@ For every tree under --root (default /work/realcode, where ``bench_realcode.py``
 trees of benchmarks/realcode_repos.txt) that holds a rules file (``AGENTS.md``, ``CLAUDE.md``,
 ``GEMINI.md``, ``WARP.md``, ``.cursorrules``, ``.github/copilot-instructions.md``, four folders
 deep at most), a copy is made a git repository of one commit, and then, as the README says:
-``gitmem init``, two memories (one for the whole project, one for the first folder holding a rules
-file), ``gitmem compile``, ``compile --check`` and ``gitmem check``. Then the disk: no tracked
-file may be deleted, and every tracked rules file that changed must be its old text with gitmem's
-block added, nothing else.
+``gitmem init``, two memories (one for the whole project, one for the first folder of code holding
+a rules file), ``gitmem compile``, ``compile --check`` and ``gitmem check``. Then the disk: no
+tracked file may be deleted, and every tracked rules file that changed must be its old text with
+gitmem's block added, nothing else.
 
 Each tree gets one line: green (every step passed, the disk as it should be) or red, with each
 failing step's first line (what check says, and the fix it names). A red tree is not always
@@ -68,8 +68,11 @@ def gitmem(cwd: Path, *args: str) -> tuple[int, str]:
 
 
 def _folder(found: list[str]) -> str:
-    nested = [str(Path(path).parent) for path in found if "/" in path]
-    return nested[0] if nested else ""
+    """The first folder of code holding a rules file (not a tool's own, .github/ or .claude/): where
+    a team scopes a memory."""
+    nested = [Path(path).parent for path in found if "/" in path]
+    code = [str(folder) for folder in nested if not any(p.startswith(".") for p in folder.parts)]
+    return code[0] if code else ""
 
 
 def _disk(repo: Path) -> list[str]:
