@@ -21,6 +21,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from gitmem.compile import delivery, reading
+from gitmem.compile.changes import linked_document
 from gitmem.compile.readers import READERS
 from gitmem.compile.reading import Disk, FileRead, GitView, Tracked
 from gitmem.compile.scoping import directory_of
@@ -196,8 +197,7 @@ def _client(
     # where compile gives the client no root file of its own: none in its layout, or its own is a
     # link compile does not write through (gotenberg's AGENTS.md -> CONTRIBUTING.md)
     own = plans[reader.own].target.root_file
-    linked = bool(own) and disk.exists(own) and disk.get(own).real != own
-    link = _link(disk, reader, written) if not own or linked else ""
+    link = _link(disk, reader, written) if not own or linked_document(disk.project, own) else ""
     at_root: frozenset[str] = frozenset()
     out: list[Miss] = []
     for folder in scoped if reader.chain else [""]:
