@@ -1040,7 +1040,7 @@ def _of_its_digest_or_id(parts: list[str], at: int) -> bool:
     as ``credential_id`` is)."""
     after = {_TRAILING_DIGITS_RE.sub("", part) for part in parts[at + 1 :]}
     return (
-        parts[at + 1 : at + 2] in (["id"], ["ids"], ["identifier"])
+        (at + 1 < len(parts) and parts[at + 1] in _ID_WORDS)
         or not _DIGEST_WORDS.isdisjoint(after)
         or (
             "salt" in after and (parts[at] in _PASSWORD_WORDS or parts[at].endswith(_PASSWORD_ENDS))
@@ -1049,6 +1049,7 @@ def _of_its_digest_or_id(parts: list[str], at: int) -> bool:
 
 
 _PASSWORD_WORDS = frozenset({"password", "passwd", "passphrase", "passcode", "pwd", "pass", "pw"})
+_ID_WORDS = frozenset({"id", "ids", "identifier"})  # right after a credential's word: its id
 _PASSWORD_ENDS = ("password", "passwd")
 
 
