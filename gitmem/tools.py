@@ -456,8 +456,8 @@ class Tool(Record):
     ``@AGENTS.md``; a file imported twice arrives once, as Claude Code's does)."""
     imports_above: bool = True
     """The client follows the imports of the files above the folder it starts in too (Claude Code
-    2.1.332 does not:
-    such "external" imports need an approval, and ``-p`` skips them; measured)."""
+    2.1.332 does not: such "external" imports need an approval, and ``-p`` skips them; those of the
+    folders below, loaded when it touches a file there, it follows: measured)."""
     chain: bool = True
     """Started in a subfolder, the client loads the files of the root and of every folder down to
     it; ``False``:

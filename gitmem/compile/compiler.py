@@ -28,7 +28,7 @@ from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.budget import fitted
 from gitmem.compile.changes import FileChange, LimitUse, Report, linked_document, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
-from gitmem.compile.readers import READERS, Reader
+from gitmem.compile.readers import READERS, Reader, imports_file
 from gitmem.compile.reading import GitView, chain
 from gitmem.compile.verify import Miss, folders_of, verify
 from gitmem.errors import Problem, UsageError
@@ -164,9 +164,9 @@ def prepare(
     packs, pack_problems, shared = _shared(project, config, request)
     memories = [*memories, *shared]
     git = GitView(project.root)
-    targets, laid = _laid_out(project, targets, readers, git, personal=only is not None)
+    listed = _listed(git, [*targets, *request.catalogue])  # (every name cleanup may ask of)
+    targets, laid = _laid_out(project, targets, readers, git, listed, personal=only is not None)
     cleaned = targets if request.names else list(request.catalogue)
-    listed = _listed(git, [*targets, *cleaned])
     room = _room(project, targets, budgets, listed)
     plans = plan_targets(targets, memories, room.budgets, config.mcp, room.reserved, laid)
     report = Report(plans, packs=packs, readers=readers, git=git)
@@ -215,7 +215,12 @@ def _desired(
 
 
 def _laid_out(
-    project: Project, targets: list[Target], readers: Sequence[Reader], git: GitView, personal: bool
+    project: Project,
+    targets: list[Target],
+    readers: Sequence[Reader],
+    git: GitView,
+    listed: Sequence[str],
+    personal: bool,
 ) -> tuple[list[Target], list[delivery.Layout]]:
     """The targets as laid out for delivery (a bridged target may write other files) and their
     layouts; for the user-level files (``personal``) each a full copy."""
@@ -227,6 +232,7 @@ def _laid_out(
         readers,
         _linked_roots(project, targets, git),
         _ignored_private(project, targets, git),
+        _importing(project, targets, readers, listed),
     )
     by_name = {layout.name: layout.target for layout in laid}
     return [by_name[target.name] for target in targets], laid
@@ -278,18 +284,39 @@ def _own_text(project: Project, targets: Sequence[Target]) -> dict[str, str]:
     kept with no memory in it."""
     out: dict[str, str] = {}
     for target in targets:
-        text, _ = read_file(
-            project, target.root_file, Report([])
-        )  # a problem is reported when the file is compiled
-        if text is None:
-            continue
-        found = block.found_in(text)
-        if found is not None and target.root_whole:
-            continue  # a whole file gitmem wrote; one without its marker is the team's own
-        rest = text if found is None else found.before + found.after
+        rest = _hand_text(project, target.root_file, target.root_whole)
         if rest.strip():
             out[target.name] = rest
     return out
+
+
+def _hand_text(project: Project, path: str, whole: bool = False) -> str:
+    """The text of ``path`` outside gitmem's block ("" for a file that is not there, or a ``whole``
+    one gitmem wrote: one without its marker is the team's own)."""
+    text, _ = read_file(project, path, Report([]))  # a problem is reported when it is compiled
+    if text is None:
+        return ""
+    found = block.found_in(text)
+    if found is None:
+        return text
+    return "" if whole else found.before + found.after
+
+
+def _importing(
+    project: Project, targets: Sequence[Target], readers: Sequence[Reader], listed: Sequence[str]
+) -> dict[str, list[str]]:
+    """The folders where a target's file, as the team wrote it, imports the hub's beside it
+    (rallly's web/CLAUDE.md of `@AGENTS.md`), by target name, for the targets whose client follows
+    its files' imports (``delivery.Layout.imported``)."""
+    return {
+        target.name: [
+            path.rpartition("/")[0]
+            for path in _named(listed, target.dir_file)
+            if imports_file(_hand_text(project, path), delivery.HUB_FILE)
+        ]
+        for target in targets
+        if target.dir_file and delivery.follows_own(target.name, readers)
+    }
 
 
 def _pack_problems(report: Report, problems: list[Problem]) -> None:

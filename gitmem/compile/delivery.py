@@ -20,7 +20,8 @@ target is configured, and every other target is laid out from what its client re
   goes there, at the root only (the Copilot CLI does load a subfolder's ``.claude/CLAUDE.md`` when
   it touches a file in it: measured), path-scoped memories under headings naming their globs;
   ``CLAUDE.md`` keeps only what the team wrote in it; a hand-written ``CLAUDE.md`` that imports
-  ``@AGENTS.md`` gets only what the hub lacks;
+  ``@AGENTS.md`` gets only what the hub lacks, and so does a folder's (``web/CLAUDE.md`` of
+  ``@AGENTS.md``: ``Layout.imported``);
 - any other client reads only its own files: a full copy, as without the hub.
 
 Without the ``agents`` target the same rule applies to the files clients do read (the Copilot CLI
@@ -106,10 +107,21 @@ class Layout:
     # the target whose root file alone its client reads, through a link ("" when it reads none so,
     # or reads that target's files itself: the Copilot CLI reads the nested AGENTS.md files too)
     root_only: str = ""
+    # the folders whose file of it the team wrote to import the hub's beside it (rallly's
+    # web/CLAUDE.md of `@AGENTS.md`): what the hub's file there holds is left out of its own, which
+    # its client reads with the import started in that folder or above it and touching a file there
+    # (measured: Claude Code 2.1.332; ``readers.follows``)
+    imported: frozenset[str] = frozenset()
 
     @property
     def name(self) -> str:
         return self.target.name
+
+    @property
+    def after(self) -> tuple[str, ...]:
+        """The targets to lay out before this one: those it reads, and the hub where it imports
+        the hub's files (``imported``)."""
+        return self.reads + (HUB,) * bool(self.imported)
 
 
 def readers_of(name: str, readers: Sequence[Reader] = READERS) -> list[Reader]:
@@ -135,6 +147,7 @@ def layouts(
     readers: Sequence[Reader] = READERS,
     linked: Mapping[str, tuple[str, str]] = MappingProxyType({}),
     ignored: Collection[str] = (),
+    importing: Mapping[str, Collection[str]] = MappingProxyType({}),
 ) -> list[Layout]:
     """How each of ``targets`` (the configured ones compiled) is laid out, in the order their plans
     must be made (a target after those whose files its client reads). ``hand_written``: target name
@@ -145,7 +158,8 @@ def layouts(
     through a link on the disk: ``CLAUDE.md -> AGENTS.md``; the file where its client reads what
     that one lacks, "" for none that git tracks). ``ignored``: the private files
     (``Reader.private``) and the root files of targets that fall back to the hub that git ignores
-    here: nothing is placed in them."""
+    here: nothing is placed in them. ``importing``: target name -> the folders whose file of it
+    the team wrote to import the hub's beside it (``Layout.imported``)."""
     names = {target.name for target in targets}
     laid: dict[str, tuple[Target, Bridge]] = {}
     for target in targets:
@@ -176,7 +190,8 @@ def layouts(
             root_only = linked[target.name][0]
             reads.append(root_only)
         keeps = _keeps_root(variant, bridge, hand_written.get(target.name, ""))
-        out.append(Layout(variant, bridge, tuple(dict.fromkeys(reads)), keeps, root_only))
+        imported = frozenset(importing.get(target.name, ()))
+        out.append(Layout(variant, bridge, tuple(dict.fromkeys(reads)), keeps, root_only, imported))
     return _ordered(out)
 
 
@@ -274,6 +289,13 @@ def _linked(target: Target, instead: str, shared: bool, importing: bool) -> tupl
     return variant, "linked"
 
 
+def follows_own(name: str, readers: Sequence[Reader] = READERS) -> bool:
+    """Whether ``name``'s client follows the ``@FILE`` imports of its own files (Claude Code's
+    CLAUDE.md, Gemini CLI's GEMINI.md): a folder's file of it that imports the hub's beside it
+    brings the client what that holds (``Layout.imported``)."""
+    return any(name in reader.imports for reader in readers_of(name, readers))
+
+
 def _read_by_others(name: str, configured: Collection[str], readers: Sequence[Reader]) -> bool:
     """Whether another client in use reads ``name``'s files (the Copilot CLI reads CLAUDE.md)."""
     return any(
@@ -327,7 +349,7 @@ def _ordered(items: list[Layout]) -> list[Layout]:
     placed: set[str] = set()
     waiting = list(items)
     while waiting:
-        ready = [item for item in waiting if placed.issuperset(item.reads)] or waiting[:1]
+        ready = [item for item in waiting if placed.issuperset(item.after)] or waiting[:1]
         for item in ready:
             done.append(item)
             placed.add(item.name)

@@ -4,7 +4,7 @@ here."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
@@ -280,9 +280,13 @@ def plan_targets(
             elif not memory.on_demand:
                 ours.append(memory)
         elsewhere = delivery.excluded(layout, candidates, at_root)
-        mine = [memory for memory in ours if memory.id not in elsewhere]
+        placements = _not_imported(
+            layout,
+            candidates.get(delivery.HUB, ()),
+            {m.id: place(target, m.paths) for m in ours if m.id not in elsewhere},
+        )
+        mine = [memory for memory in ours if placements.get(memory.id)]
         candidates[target.name] = {memory.id for memory in mine}
-        placements = {memory.id: place(target, memory.paths) for memory in mine}
         at_root[target.name] = _in_root_file(placements)
         plan = plan_target(
             target,
@@ -297,7 +301,7 @@ def plan_targets(
         plans[target.name] = replace(
             plan,
             elsewhere=others,
-            delivered=_delivered(layout, ours, candidates),
+            delivered=_delivered(layout, ours, candidates, placements),
             bridge=layout.bridge,
         )
         made.append(plans[target.name])
@@ -305,16 +309,37 @@ def plan_targets(
     return sorted(made, key=lambda plan: names.index(plan.target.name))
 
 
+def _not_imported(
+    layout: Layout, hub: Collection[str], placements: dict[str, tuple[Placement, ...]]
+) -> dict[str, tuple[Placement, ...]]:
+    """``placements`` (memory id -> the files of ``layout``'s target it goes to) less those in a
+    folder whose file the team wrote to import the hub's beside it (``Layout.imported``), of the
+    memories the hub gets (``hub``): the hub's file there holds them, and the client reads them
+    through the import (a memory placed by its folder globs goes to the same folders for each)."""
+    return {
+        memory_id: tuple(
+            p for p in places if memory_id not in hub or p.file.directory not in layout.imported
+        )
+        for memory_id, places in placements.items()
+    }
+
+
 def _delivered(
-    layout: Layout, ours: Sequence[Memory], candidates: dict[str, set[str]]
+    layout: Layout,
+    ours: Sequence[Memory],
+    candidates: dict[str, set[str]],
+    placements: dict[str, tuple[Placement, ...]],
 ) -> dict[str, list[str]]:
     """The memories for ``layout``'s target its client gets from each other target's files it
-    reads (target name -> ids)."""
+    reads, and from the hub's it imports in folders (``_not_imported``) (target name -> ids)."""
     out = {}
     for name in layout.reads:
         got = [memory.id for memory in ours if memory.id in candidates.get(name, ())]
         if got:
             out[name] = got
+    imported = [memory_id for memory_id, places in placements.items() if not places]
+    if imported:
+        out[delivery.HUB] = [*out.get(delivery.HUB, ()), *imported]
     return out
 
 

@@ -8,6 +8,8 @@ requests recorded); the others from the client's documentation. See docs/clients
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
+
 from gitmem.linear import linear
 from gitmem.records import Record
 from gitmem.tools import READERS as TOOLS
@@ -118,8 +120,11 @@ def imported(text: str) -> list[str]:
 def follows(reader: Reader, target: str, directory: str, folder: str) -> bool:
     """Whether ``reader``, started in ``folder``, follows the imports of ``target``'s file in
     ``directory``: the client follows imports at all, and those of folders above its start where
-    it does (``Reader.imports_above``)."""
-    return target in reader.imports and (reader.imports_above or directory == folder)
+    it does (``Reader.imports_above``). Those of its start folder and of the folders below it, whose
+    files it loads when it touches a file there, it follows (measured: Claude Code 2.1.332 started
+    at the root and reading web/app.ts loads web/CLAUDE.md's ``@AGENTS.md``)."""
+    at_or_below = PurePosixPath(directory).is_relative_to(folder)
+    return target in reader.imports and (reader.imports_above or at_or_below)
 
 
 def imports_file(text: str, name: str) -> bool:

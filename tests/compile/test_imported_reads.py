@@ -118,3 +118,48 @@ def test_aider_config_untouched_when_the_hub_holds_everything(
     assert not (project / "CONVENTIONS.md").exists()
     _git(project, "add", "-A")
     assert run("check").code == 0
+
+
+def test_claude_code_touching_a_folder_follows_its_claude_mds_import(project: Path) -> None:
+    """Claude Code 2.1.332 started at the root, once it reads web/app.ts, loads web/CLAUDE.md and what its `@AGENTS.md`
+    imports (measured: tests/clients/test_reader.py). The reader had it follow the imports of its start folder's files
+    only, so a memory in both web/CLAUDE.md and web/AGENTS.md was counted once there while the client read it twice.
+    Started in web/sub/, web/ is above it: that import it does not follow (measured, round 45)."""
+    (project / "web" / "sub").mkdir(parents=True)
+    (project / "CLAUDE.md").write_text("# Team\n", encoding="utf-8")  # no AGENTS.md read instead
+    (project / "web" / "AGENTS.md").write_text("# Web\n", encoding="utf-8")
+    (project / "web" / "CLAUDE.md").write_text("@AGENTS.md\n", encoding="utf-8")
+    (claude,) = [reader for reader in READERS if reader.name == "claude"]
+    disk = reading.Disk(find_project(project))
+    touched = [(item.path, item.how) for item in reading.read(disk, claude, "", "web").files]
+    assert touched[-2:] == [
+        ("web/CLAUDE.md", reading.How.TOUCHED),
+        ("web/AGENTS.md", reading.How.IMPORT),
+    ]
+    started = [item.path for item in reading.read(disk, claude, "web").files]
+    assert started[-2:] == ["web/CLAUDE.md", "web/AGENTS.md"]
+    below = [item.path for item in reading.read(disk, claude, "web/sub").files]
+    assert below[-1:] == ["web/CLAUDE.md"]
+
+
+def test_a_gemini_md_importing_the_hub_by_hand_gets_no_second_copy(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """A team's GEMINI.md of its own notes and `@AGENTS.md`, with no other client reading either: compile wrote the
+    full copy into GEMINI.md too, Gemini CLI (which follows the import from every folder) read each memory twice, and
+    `check` failed until the team made GEMINI.md a link, dropping its notes. The rule that spares a folder's
+    CLAUDE.md of `@AGENTS.md` a copy spares it too: GEMINI.md keeps the team's text alone."""
+    set_config(project, targets=["agents", "gemini"])
+    team = "# Gemini notes\n\n@AGENTS.md\n"
+    (project / "GEMINI.md").write_text(team, encoding="utf-8")
+    memory("use-pnpm", "Use pnpm")
+    memory("gemini-only", "Only for Gemini", targets=["gemini"])
+    compiled = run("compile")
+    assert compiled.code == 0 and "more than once" not in compiled.err, compiled.err
+    gemini_md = (project / "GEMINI.md").read_text(encoding="utf-8")
+    assert gemini_md.startswith(team) and "(`use-pnpm`)" not in gemini_md, gemini_md
+    assert "(`gemini-only`)" in gemini_md  # what the hub lacks
+    (gemini,) = json.loads(run("explain", "--client", "gemini", "--json").out)["clients"]
+    assert sorted(item["id"] for item in gemini["full"]) == ["gemini-only", "use-pnpm"]
+    _git(project, "add", "-A")
+    assert run("check").code == 0
