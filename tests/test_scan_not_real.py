@@ -2736,3 +2736,56 @@ def test_what_batches_210_to_229_held_that_is_no_credential() -> None:
         assert _found_by_policy("security.go", line) == ["generic-secret"], line
     for line in (f'\tapiToken = "{token}"', f'designKey = "{token}"'):
         assert _found_by_policy("security_test.go", line) == ["generic-secret"], line
+
+
+def test_what_batches_230_to_249_held_that_is_no_credential() -> None:
+    """Batches 230 to 249 (measured once, then looked at): a protocol's test vectors, raw key material in hex under a
+    secret's or a key's name in a test's file that holds a set of them (MLS's path and epoch secrets by the thousand
+    in amethyst, Lightning's basepoint secrets in eclair's BOLT 3 vectors), in test folders a build names as such
+    (Kotlin's src/commonTest, Xcode's damusTests) and in files named as vectors (nip44.vectors.json); and NIP-47's
+    example connection secret. The same values outside tests are found; so are one such key alone in a test (what a
+    test is given), and a token, a password and an API key in a test, raw hex or not."""
+    hexes = [made(64, "0123456789abcdef") for _ in range(4)]
+    vectors = "\n".join(
+        (
+            "{",
+            f'  "path_secret": "{hexes[0]}",',
+            f'  "commit_secret": "{hexes[1] + hexes[2]}",',
+            f'  "local_htlc_basepoint_secret": "{hexes[2].upper()}",',
+            f'  "secret": "{hexes[3]}"',
+            "}",
+        )
+    )
+    places = (
+        "quartz/src/commonTest/resources/mls/treekem.json",
+        "damusTests/vectors.json",
+        "nip44.vectors.json",
+        "Acme.Api.Tests/keys.json",
+        "src/test/resources/bolt3-tx-test-vectors.json",
+    )
+    for path in places:
+        assert _found_by_policy(path, vectors) == [], path
+    assert _found_by_policy("quartz/src/main/resources/mls.json", vectors) == ["generic-secret"] * 4
+    assert (
+        _found_by_policy("src/latest/keys.json", vectors) == ["generic-secret"] * 4
+    )  # no test folder
+    test = "quartz/src/commonTest/resources/mls/treekem.json"
+    assert _found_by_policy(test, f'{{"path_secret": "{hexes[0]}"}}') == ["generic-secret"]  # alone
+    for line in (
+        f'  "token": "{made(64, "0123456789abcdef")}",',
+        f'  "password": "{made(64, "0123456789abcdef")}",',
+        f'  "api_key": "{made(64, "0123456789abcdef")}",',
+        f'  "path_secret": "{made(40)}",',  # not raw hex: a value a person or a service chose
+        f'  "path_secret": "{made(48, "0123456789abcdef")}",',  # under 32 bytes
+    ):
+        assert _found_by_policy(test, vectors.replace("{", "{\n" + line, 1)) == [
+            "generic-secret"
+        ], line
+
+    nwc = "nostr+walletconnect://" + hexes[0] + "?relay=wss%3A%2F%2Frelay.damus.io&secret="
+    example = bytes.fromhex(
+        "3731613863313463313430376331313336303130373963343330326461623336"
+        "3436306630636364306164353036663166326463373362353130306534663363"
+    ).decode()  # NIP-47's, built here so that the repository does not hold it
+    assert _found_by_policy("src/nwc.rs", f'let uri = "{nwc}{example}";') == []
+    assert _found_by_policy("src/nwc.rs", f'let uri = "{nwc}{hexes[1]}";') == ["generic-secret"]

@@ -299,7 +299,7 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
             if (
                 filters.spells_its_name(name, value)
                 or filters.access_key_id(name, value)
-                or judged.test_key(name)
+                or judged.test_key(name, value, match.string)
             ):
                 return None
             if verdict == _PASSWORD or (
@@ -324,6 +324,21 @@ _LINE_BREAK_RE = lazy(r"\\[nr]")  # a line break as a string literal writes it
 # password in a test is still found: a test that calls a live API is given a real one.
 # (read in the name's words, joined by _: not designKey)
 _SIGNING_KEY_NAME_RE = lazy(r"(?:^|_)(?:priv(?:ate)?|sign(?:ing)?|jwt|hmac)_?(?:key|secret)")
+# Raw key material: 32 bytes or more in hex, as a crypto library takes a key or a protocol derives
+# a secret. In a test's file that holds VECTORS different ones or more, under a secret's or a key's
+# name, a protocol's test vectors (MLS's path and epoch secrets, by the thousand in amethyst's copy
+# of the MLS working group's vectors; Lightning's basepoint secrets in lnd's and eclair's BOLT 3
+# vectors). One alone is what a test was given, maybe to call a live service with.
+_RAW_KEY = r"(?:[0-9a-f]{2}){32,}|(?:[0-9A-F]{2}){32,}"
+_RAW_KEY_RE = lazy(_RAW_KEY)
+_RAW_KEY_NAME_RE = lazy(r"^(?!(?:\w*_)?api_)\w*(?:^|_)(?:secret|key)$")  # (in words joined by _)
+_RAW_KEYS_RE = lazy(rf"(?<![0-9A-Za-z])(?:{_RAW_KEY})(?![0-9A-Za-z])")
+VECTORS = 3
+
+
+def _vectors(text: str) -> bool:
+    """Whether ``text`` holds a set of test vectors: VECTORS different raw keys or more."""
+    return len({match.group() for match in _RAW_KEYS_RE.finditer(text)}) >= VECTORS
 
 
 def _credential_name(name: str) -> int:
@@ -399,12 +414,20 @@ class _Judged:
         self.looks: dict[tuple[Callable[[str], object], str], object] = {}
         self.values: dict[tuple[int, str], bool] = {}
 
-    def test_key(self, name: str) -> bool:
+    def test_key(self, name: str, value: str, text: str) -> bool:
         """Whether ``name`` is a private or signing key's in a test's file: the key the test signs
-        with (and derives its address from)."""
+        with (and derives its address from); or any secret's or key's but an API key's, when its
+        ``value`` is raw key material of the test vectors ``text`` holds (``_vectors``). A token's
+        or a password's is found: a test that calls a live API is given a real one."""
+        if not self.tests:
+            return False
+        words = "_".join(filters.name_parts(name))
+        if _SIGNING_KEY_NAME_RE.search(words) is not None:
+            return True
         return (
-            self.tests
-            and _SIGNING_KEY_NAME_RE.search("_".join(filters.name_parts(name))) is not None
+            _RAW_KEY_NAME_RE.search(words) is not None
+            and _RAW_KEY_RE.fullmatch(value) is not None
+            and self.look(_vectors, text)
         )
 
     def look(self, look: Callable[[str], _T], text: str) -> _T:

@@ -109,6 +109,9 @@ _DOCUMENTED_EXAMPLES = frozenset(
         *("b69d88ff1ad5834a", "28e543d3753fc9d1", "b6b9ee08c38f62da", "f070994a85994785"),
         *("be394de37f9d6cf6", "38e69fdd19aefeb4", "dd0102d1cd0c6ac7", "967f21586cdf1248"),
         "87c8a239755951b0",  # Vault's documented Duo secret key (its Duo MFA API docs, 8C7THtrI…)
+        # NIP-47's (Nostr Wallet Connect) example connection URI's secret
+        # (nostr+walletconnect://b889…?relay=…&secret=71a8…), in every NWC library's tests and docs
+        "131a3c8cd9e92490",
         # Svix's webhook signing secrets: the Standard Webhooks test vector its verifying guide and
         # every library's tests use (whsec_MfKQ…), and its API reference's example (whsec_C2FV…)
         *("96ad2ccd81462a76", "2dd745ff991276ae"),

@@ -51,7 +51,13 @@ _TEST_DIRECTORIES = _TEST_DATA_DIRECTORIES | {
     "unit_tests",
     "testing",
 }
-_TEST_FILE_RE = lazy(r"^tests?[_.]|^Test[A-Z]|_test\.|[a-z\d]Tests?\.\w+$|[._-](?:spec|test)s?\.")
+_TEST_FILE_RE = lazy(
+    r"^tests?[_.]|^Test[A-Z]|_test\.|[a-z\d]Tests?\.\w+$|[._-](?:spec|test|vector)s?\."
+)
+# A build's test source set or test target, named as one: Kotlin's and Gradle's src/commonTest,
+# src/jvmTest, src/androidUnitTest, src/integrationTest; Xcode's damusTests, RunnerTests; .NET's
+# Acme.Api.Tests
+_TEST_FOLDER_RE = lazy(r"(?:[a-z\d]Tests?|\.(?:Unit|Integration)?Tests)(?:/|$)")
 
 
 def in_tests(path: str) -> bool:
@@ -59,6 +65,7 @@ def in_tests(path: str) -> bool:
     folders, _, name = path.rpartition("/")
     return (
         not _TEST_DIRECTORIES.isdisjoint(folders.lower().split("/"))
+        or _TEST_FOLDER_RE.search(folders) is not None
         or _TEST_FILE_RE.search(name) is not None
     )
 
