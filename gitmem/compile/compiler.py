@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import posixpath
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 from datetime import date
@@ -28,7 +29,7 @@ from gitmem.compile.block import BlockError, Found, Scan
 from gitmem.compile.budget import fitted
 from gitmem.compile.changes import FileChange, LimitUse, Report, linked_document, read_file
 from gitmem.compile.plan import FilePlan, plan_targets
-from gitmem.compile.readers import READERS, Reader, imports_file
+from gitmem.compile.readers import READERS, Reader, imported
 from gitmem.compile.reading import GitView, chain
 from gitmem.compile.verify import Miss, folders_of, verify
 from gitmem.errors import Problem, UsageError
@@ -305,18 +306,24 @@ def _hand_text(project: Project, path: str, whole: bool = False) -> str:
 def _importing(
     project: Project, targets: Sequence[Target], readers: Sequence[Reader], listed: Sequence[str]
 ) -> dict[str, list[str]]:
-    """The folders where a target's file, as the team wrote it, imports the hub's beside it
-    (rallly's web/CLAUDE.md of `@AGENTS.md`), by target name, for the targets whose client follows
-    its files' imports (``delivery.Layout.imported``)."""
-    return {
-        target.name: [
-            path.rpartition("/")[0]
-            for path in _named(listed, target.dir_file)
-            if imports_file(_hand_text(project, path), delivery.HUB_FILE)
-        ]
-        for target in targets
-        if target.dir_file and delivery.follows_own(target.name, readers)
-    }
+    """The folders whose file of a target, as the team wrote it, imports the hub's file of the same
+    folder (rallly's web/CLAUDE.md of `@AGENTS.md`; shopify-cli's .claude/CLAUDE.md of
+    `@../AGENTS.md`, at the root), by target name, for the targets whose client follows its files'
+    imports (``delivery.Layout.imported``); a root file's too (a hand-written GEMINI.md of
+    `@AGENTS.md`)."""
+    files = {target.root_file: (target, "") for target in targets}
+    out: dict[str, list[str]] = {}
+    for path, (target, folder) in {**files, **_nested(project, targets, listed)}.items():
+        if delivery.follows_own(target.name, readers) and _imports_hub(project, path, folder):
+            out.setdefault(target.name, []).append(folder)
+    return out
+
+
+def _imports_hub(project: Project, path: str, folder: str) -> bool:
+    """Whether the hand-written text of ``path`` imports the hub's file of ``folder``."""
+    here, hub = posixpath.dirname(path), posixpath.join(folder, delivery.HUB_FILE)
+    names = imported(_hand_text(project, path))
+    return any(posixpath.normpath(posixpath.join(here, name)) == hub for name in names)
 
 
 def _pack_problems(report: Report, problems: list[Problem]) -> None:

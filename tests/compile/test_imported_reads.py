@@ -163,3 +163,25 @@ def test_a_gemini_md_importing_the_hub_by_hand_gets_no_second_copy(
     assert sorted(item["id"] for item in gemini["full"]) == ["gemini-only", "use-pnpm"]
     _git(project, "add", "-A")
     assert run("check").code == 0
+
+
+def test_claude_codes_private_file_importing_the_hub_gets_no_second_copy(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """shopify-cli's layout: no CLAUDE.md, and `.claude/CLAUDE.md` the team's one line `See @../AGENTS.md`, which Claude
+    Code started at the root follows (measured: tests/clients/test_reader.py). Compile wrote the hub's memories into a
+    new CLAUDE.md too, Claude Code read them twice, and `check` passed: the reader followed no import of that file."""
+    set_config(project, targets=["agents", "claude"])
+    (project / ".claude").mkdir()
+    team = "See @../AGENTS.md for repository-specific agent instructions.\n"
+    (project / ".claude" / "CLAUDE.md").write_text(team, encoding="utf-8")
+    memory("use-pnpm", "Use pnpm")
+    memory("claude-only", "Only for Claude Code", targets=["claude"])
+    assert run("compile").code == 0
+    assert (project / ".claude" / "CLAUDE.md").read_text(encoding="utf-8") == team
+    claude_md = (project / "CLAUDE.md").read_text(encoding="utf-8")
+    assert "(`use-pnpm`)" not in claude_md and "(`claude-only`)" in claude_md, claude_md
+    (claude,) = json.loads(run("explain", "--client", "claude", "--json").out)["clients"]
+    assert sorted(item["id"] for item in claude["full"]) == ["claude-only", "use-pnpm"]
+    _git(project, "add", "-A")
+    assert run("check").code == 0
