@@ -2742,9 +2742,10 @@ def test_what_batches_230_to_249_held_that_is_no_credential() -> None:
     """Batches 230 to 249 (measured once, then looked at): a protocol's test vectors, raw key material in hex under a
     secret's or a key's name in a test's file that holds a set of them (MLS's path and epoch secrets by the thousand
     in amethyst, Lightning's basepoint secrets in eclair's BOLT 3 vectors), in test folders a build names as such
-    (Kotlin's src/commonTest, Xcode's damusTests) and in files named as vectors (nip44.vectors.json); and NIP-47's
-    example connection secret. The same values outside tests are found; so are one such key alone in a test (what a
-    test is given), and a token, a password and an API key in a test, raw hex or not."""
+    (Kotlin's src/commonTest, Xcode's damusTests) and in files named as vectors (nip44.vectors.json); NIP-47's
+    example connection secret; and a stored record that names itself by its token in its own URL (shopify-api-ruby's
+    recorded checkouts). The same values outside tests are found; so are one such key alone in a test (what a test is
+    given), a token, a password and an API key in a test, raw hex or not, and a record's token its URL does not name."""
     hexes = [made(64, "0123456789abcdef") for _ in range(4)]
     vectors = "\n".join(
         (
@@ -2789,3 +2790,14 @@ def test_what_batches_230_to_249_held_that_is_no_credential() -> None:
     ).decode()  # NIP-47's, built here so that the repository does not hold it
     assert _found_by_policy("src/nwc.rs", f'let uri = "{nwc}{example}";') == []
     assert _found_by_policy("src/nwc.rs", f'let uri = "{nwc}{hexes[1]}";') == ["generic-secret"]
+
+    token = made(32, "0123456789abcdef")
+    checkout = (
+        f'{{"checkout" => {{"created_at" => "2023-06-14T14:55:52-04:00", "token" => "{token}", '
+        f'"total_price" => "995.00", "web_url" => "https://jsmith.myshopify.com/548380009/checkouts/{token}"}}}}'
+    )  # shopify-api-ruby's recorded checkouts: the record names itself by its token, in its own URL
+    assert _found_by_policy("test/rest/2022_04/checkout_test.rb", checkout) == []
+    unnamed = checkout.replace(f"checkouts/{token}", "checkouts/")
+    assert _found_by_policy("test/rest/2022_04/checkout_test.rb", unnamed) == ["generic-secret"]
+    undated = checkout.replace("2023-06-14T14:55:52-04:00", "")
+    assert _found_by_policy("test/rest/2022_04/checkout_test.rb", undated) == ["generic-secret"]

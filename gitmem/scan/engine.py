@@ -760,8 +760,10 @@ _VECTOR_MEMBER_RE = lazy(
 
 def _in_record(text: str, start: int, end: int, tests: bool) -> bool:
     """Whether ``text[start:end]`` is a member's value in an object whose own members (not those of
-    the objects in it) make it a fixture: an ``id`` and a date and time (a stored resource's
-    record), or, in a test's file, the public key or the signature a key yields (a test vector)."""
+    the objects in it) make it a fixture: an ``id``, or the value again in a URL's path (the record
+    names itself by it: a Shopify checkout's ``token`` in its ``web_url``, …/checkouts/<token>), and
+    a date and time (a stored resource's record), or, in a test's file, the public key or the
+    signature a key yields (a test vector)."""
     low, high = max(0, start - RECORD_REACH), min(len(text), end + RECORD_REACH)
     back, opened = _cuts(islice(_braces_back(text, low, start), RECORD_BRACES), "}", start)
     if not opened:
@@ -779,7 +781,8 @@ def _in_record(text: str, start: int, end: int, tests: bool) -> bool:
     )
     if tests and _VECTOR_MEMBER_RE.search(members) is not None:
         return True
-    return _RECORD_ID_RE.search(members) is not None and _RECORD_TIME_RE.search(members) is not None
+    named = _RECORD_ID_RE.search(members) is not None or f"/{text[start:end]}" in members
+    return named and _RECORD_TIME_RE.search(members) is not None
 
 
 # An API's description (OpenAPI, Swagger, AsyncAPI) shows its requests and responses under
