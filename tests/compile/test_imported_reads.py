@@ -9,6 +9,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from gitmem.compile import reading, verify
 from gitmem.compile.readers import READERS
 from gitmem.gateway import find_project
@@ -20,6 +22,14 @@ def _git(project: Path, *args: str) -> None:
     subprocess.run(
         ["git", "-c", "user.name=t", "-c", "user.email=t@e", *args], cwd=project, check=True
     )
+
+
+def _each_once(project: Path, run: Run, client: str, ids: list[str]) -> None:
+    """`gitmem explain` says ``client`` gets ``ids`` in full, once each, and `check` passes once committed."""
+    (view,) = json.loads(run("explain", "--client", client, "--json").out)["clients"]
+    assert sorted(item["id"] for item in view["full"]) == ids
+    _git(project, "add", "-A")
+    assert run("check").code == 0
 
 
 def test_imports_are_found_as_claude_code_finds_them() -> None:
@@ -45,10 +55,7 @@ def test_a_claude_md_importing_the_hub_within_a_line_gets_no_second_copy(
     assert run("compile").code == 0
     assert (project / "CLAUDE.md").read_text(encoding="utf-8") == "See @AGENTS.md for more.\n"
     assert (project / "AGENTS.md").read_text(encoding="utf-8").count("(`use-pnpm`)") == 1
-    (claude,) = json.loads(run("explain", "--client", "claude", "--json").out)["clients"]
-    assert [item["id"] for item in claude["full"]] == ["use-pnpm"]
-    _git(project, "add", "-A")
-    assert run("check").code == 0
+    _each_once(project, run, "claude", ["use-pnpm"])
 
 
 def test_the_reader_counts_a_memory_twice_through_an_import_within_a_line(
@@ -100,10 +107,7 @@ def test_aider_reading_the_hub_by_its_config_gets_nothing_again(
     assert (
         "(`aider-only`)" in conventions and "(`use-pnpm`)" not in conventions
     )  # only what the hub lacks
-    (aider,) = json.loads(run("explain", "--client", "aider", "--json").out)["clients"]
-    assert sorted(item["id"] for item in aider["full"]) == ["aider-only", "use-pnpm"]
-    _git(project, "add", "-A")
-    assert run("check").code == 0
+    _each_once(project, run, "aider", ["aider-only", "use-pnpm"])
 
 
 def test_aider_config_untouched_when_the_hub_holds_everything(
@@ -142,46 +146,40 @@ def test_claude_code_touching_a_folder_follows_its_claude_mds_import(project: Pa
     assert below[-1:] == ["web/CLAUDE.md"]
 
 
-def test_a_gemini_md_importing_the_hub_by_hand_gets_no_second_copy(
-    project: Path, memory: WriteMemory, run: Run
+# A file the team wrote that imports the hub, which its client follows: case -> (target, the file, its text, the file
+# compile writes the client's own memories to)
+HAND_IMPORTS = {
+    # shopify-cli's: no CLAUDE.md, and .claude/CLAUDE.md of `See @../AGENTS.md`, which Claude Code started at the root
+    # follows (measured: tests/clients/test_reader.py). Compile wrote the hub's memories into a new CLAUDE.md too,
+    # Claude Code read them twice, and `check` passed: the reader followed no import of that file.
+    "claude-private": (
+        "claude",
+        ".claude/CLAUDE.md",
+        "See @../AGENTS.md for repository-specific agent instructions.\n",
+        "CLAUDE.md",
+    ),
+    # a team's GEMINI.md of its notes and `@AGENTS.md`, no other client reading either: compile wrote a full copy
+    # beside the import, Gemini CLI (which follows it from every folder) read each memory twice, and `check` failed
+    # until the team made GEMINI.md a link, dropping its notes
+    "gemini-root": ("gemini", "GEMINI.md", "# Gemini notes\n\n@AGENTS.md\n", "GEMINI.md"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HAND_IMPORTS))
+def test_a_file_importing_the_hub_by_hand_gets_no_second_copy(
+    case: str, project: Path, memory: WriteMemory, run: Run
 ) -> None:
-    """A team's GEMINI.md of its own notes and `@AGENTS.md`, with no other client reading either: compile wrote the
-    full copy into GEMINI.md too, Gemini CLI (which follows the import from every folder) read each memory twice, and
-    `check` failed until the team made GEMINI.md a link, dropping its notes. The rule that spares a folder's
-    CLAUDE.md of `@AGENTS.md` a copy spares it too: GEMINI.md keeps the team's text alone."""
-    set_config(project, targets=["agents", "gemini"])
-    team = "# Gemini notes\n\n@AGENTS.md\n"
-    (project / "GEMINI.md").write_text(team, encoding="utf-8")
+    """The rule that spares a folder's CLAUDE.md of `@AGENTS.md` a copy (test_client_facts.py) spares these too: the
+    team's file keeps its text, and the client's own file holds only what the hub lacks."""
+    client, path, team, own = HAND_IMPORTS[case]
+    set_config(project, targets=["agents", client])
+    (project / path).parent.mkdir(parents=True, exist_ok=True)
+    (project / path).write_text(team, encoding="utf-8")
     memory("use-pnpm", "Use pnpm")
-    memory("gemini-only", "Only for Gemini", targets=["gemini"])
+    memory("own-only", "Only for this client", targets=[client])
     compiled = run("compile")
     assert compiled.code == 0 and "more than once" not in compiled.err, compiled.err
-    gemini_md = (project / "GEMINI.md").read_text(encoding="utf-8")
-    assert gemini_md.startswith(team) and "(`use-pnpm`)" not in gemini_md, gemini_md
-    assert "(`gemini-only`)" in gemini_md  # what the hub lacks
-    (gemini,) = json.loads(run("explain", "--client", "gemini", "--json").out)["clients"]
-    assert sorted(item["id"] for item in gemini["full"]) == ["gemini-only", "use-pnpm"]
-    _git(project, "add", "-A")
-    assert run("check").code == 0
-
-
-def test_claude_codes_private_file_importing_the_hub_gets_no_second_copy(
-    project: Path, memory: WriteMemory, run: Run
-) -> None:
-    """shopify-cli's layout: no CLAUDE.md, and `.claude/CLAUDE.md` the team's one line `See @../AGENTS.md`, which Claude
-    Code started at the root follows (measured: tests/clients/test_reader.py). Compile wrote the hub's memories into a
-    new CLAUDE.md too, Claude Code read them twice, and `check` passed: the reader followed no import of that file."""
-    set_config(project, targets=["agents", "claude"])
-    (project / ".claude").mkdir()
-    team = "See @../AGENTS.md for repository-specific agent instructions.\n"
-    (project / ".claude" / "CLAUDE.md").write_text(team, encoding="utf-8")
-    memory("use-pnpm", "Use pnpm")
-    memory("claude-only", "Only for Claude Code", targets=["claude"])
-    assert run("compile").code == 0
-    assert (project / ".claude" / "CLAUDE.md").read_text(encoding="utf-8") == team
-    claude_md = (project / "CLAUDE.md").read_text(encoding="utf-8")
-    assert "(`use-pnpm`)" not in claude_md and "(`claude-only`)" in claude_md, claude_md
-    (claude,) = json.loads(run("explain", "--client", "claude", "--json").out)["clients"]
-    assert sorted(item["id"] for item in claude["full"]) == ["claude-only", "use-pnpm"]
-    _git(project, "add", "-A")
-    assert run("check").code == 0
+    assert (project / path).read_text(encoding="utf-8").startswith(team)
+    written = (project / own).read_text(encoding="utf-8")
+    assert "(`use-pnpm`)" not in written and "(`own-only`)" in written, written
+    _each_once(project, run, client, ["own-only", "use-pnpm"])
