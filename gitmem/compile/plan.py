@@ -315,10 +315,14 @@ def _not_imported(
     """``placements`` (memory id -> the files of ``layout``'s target it goes to) less those in a
     folder whose file the team wrote to import the hub's beside it (``Layout.imported``), of the
     memories the hub gets (``hub``): the hub's file there holds them, and the client reads them
-    through the import (a memory placed by its folder globs goes to the same folders for each)."""
+    through the import (a memory placed by its folder globs goes to the same folders for each; one
+    under a heading naming its globs, in a target with no nested files, is in none of the hub's
+    files the import brings)."""
     return {
         memory_id: tuple(
-            p for p in places if memory_id not in hub or p.file.directory not in layout.imported
+            p
+            for p in places
+            if memory_id not in hub or p.label or p.file.directory not in layout.imported
         )
         for memory_id, places in placements.items()
     }

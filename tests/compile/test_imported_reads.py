@@ -183,3 +183,25 @@ def test_a_file_importing_the_hub_by_hand_gets_no_second_copy(
     written = (project / own).read_text(encoding="utf-8")
     assert "(`use-pnpm`)" not in written and "(`own-only`)" in written, written
     _each_once(project, run, client, ["own-only", "use-pnpm"])
+
+
+def test_a_memory_for_a_folder_stays_in_the_private_file_that_imports_the_hub(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """Beside the Copilot CLI, Claude Code's copy goes to .claude/CLAUDE.md, folders' memories under headings naming
+    their globs. Where the team's .claude/CLAUDE.md imports the root's AGENTS.md, only the hub's root memories come
+    through that import: a web/** memory, in web/AGENTS.md, stays in Claude Code's copy (an earlier cut of this round's
+    rule dropped it, and `check` failed with it missing from web/)."""
+    set_config(project, targets=["agents", "claude", "copilot"])
+    (project / ".claude").mkdir()
+    team = "See @../AGENTS.md for more.\n"
+    (project / ".claude" / "CLAUDE.md").write_text(team, encoding="utf-8")
+    memory("use-pnpm", "Use pnpm")
+    memory("web-tabs", "Web code uses tabs", paths=["web/**"])
+    assert run("compile").code == 0
+    private = (project / ".claude" / "CLAUDE.md").read_text(encoding="utf-8")
+    assert private.startswith(team) and "(`use-pnpm`)" not in private, private
+    assert "(`web-tabs`)" in private, private
+    _git(project, "add", "-A")
+    checked = run("check")
+    assert checked.code == 0, checked.out
