@@ -364,9 +364,9 @@ def _twice(reader: Reader, seen: reading.Reading, memory_id: str, git: GitView) 
         f"import; see {explain}"
     )
     if len({item.real for item in items}) > 1:
-        # compile placed a copy in the importing file too (a nested `web/CLAUDE.md` of
-        # `@AGENTS.md`: Claude Code started in web/ follows it, started at the root it reads the
-        # file and not the import), so it fails until the team mends the import
+        # a copy beside the import: compile writes none beside an import of the hub's file of the
+        # importing file's own folder (``Layout.imported``), so this one is an older compile's
+        # (gone once compiled again) or beside an import of another folder's file; it fails
         return Fault.TWICE, memory_id, fix
     return Fault.IMPORTED, memory_id, fix
 
