@@ -342,8 +342,8 @@ def _delivered(
         if got:
             out[name] = got
     imported = [memory_id for memory_id, places in placements.items() if not places]
-    if imported:
-        out[delivery.HUB] = [*out.get(delivery.HUB, ()), *imported]
+    if imported:  # (never beside the hub among ``reads``: its memories are not placed at all)
+        out[delivery.HUB] = imported
     return out
 
 
