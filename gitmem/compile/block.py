@@ -359,6 +359,14 @@ def splice(text: str, found: Found | None, block: str) -> str:
     return text + ("" if not text or text.endswith("\n") else newline) + block
 
 
+def first(text: str, block: str) -> str:
+    """``text`` with ``block`` (LF endings, converted to the file's) put before it: where a client
+    reads it first, and a code fence the team left open further down cannot make it code."""
+    newline = newline_of(text)
+    block = with_newline(block, newline)
+    return block + ("" if block.endswith("\n") else newline) + text
+
+
 def remove(found: Found) -> str:
     """The file without its block: the inverse of ``splice``."""
     return found.before + found.after

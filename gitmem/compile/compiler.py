@@ -841,17 +841,31 @@ def _block_change(
         new = block.splice(result[0], result[1], text)
         return change._replace(action="unchanged" if new == old else "healed", new=new)
     found = result.found
-    if found is None and result.open_fence is not None:
-        message = (
-            "a code fence opened here is never closed, so a block added after it would be "
-            "code: close it"
-        )
-        report.problems.append(Problem(path, result.open_fence, 1, "block", message))
-        return None
+    if result.open_fence is not None:
+        if not _open_fence(path, old, result.open_fence, report):
+            return None
+        if found is None:  # the team's text byte for byte after the block
+            return change._replace(action="updated", new=block.first(old, text))
     edit = None
     if found is not None and found.edited():
         edit = found.block, block.with_newline(text, block.newline_of(old))
     return _decided(change._replace(new=block.splice(old, found, text)), old, force, edit)
+
+
+def _open_fence(path: str, old: str, line: int, report: Report) -> bool:
+    """A file whose hand-written text leaves a code fence open at ``line`` (its client reads the
+    rest as code): a warning, since gitmem's block goes first, where it is not code; ``False``,
+    with the problem reported, where gitmem's markers are inside that fence (a block it swallowed).
+    """
+    if block.BEGIN in old.split("\n", line - 1)[-1]:
+        message = "a code fence opened here is never closed, so gitmem's block is code: close it"
+        report.problems.append(Problem(path, line, 1, "block", message))
+        return False
+    report.warnings.append(
+        f"{path}:{line}: a code fence opened here is never closed, so its client reads the rest of "
+        "the file as code: gitmem's block is at the top of the file, before it; close the fence"
+    )
+    return True
 
 
 def _decided(change: FileChange, old: str, force: bool, edit: tuple[str, str] | None) -> FileChange:

@@ -302,15 +302,47 @@ def test_a_setext_heading_is_not_a_conflict_marker(
     assert run("compile").lines == ["up to date: 1 memories compiled for agents, claude"]
 
 
-def test_an_unclosed_code_fence_is_reported(project: Path, memory: WriteMemory, run: Run) -> None:
+def test_an_unclosed_code_fence_puts_the_block_first(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """sure's .junie/guidelines.md and pnp-powershell's Copilot file leave a fence open: a block
+    appended after it would be code, so it goes first, the team's text after it byte for byte."""
     memory("use-pnpm", "Use pnpm")
-    (project / "AGENTS.md").write_text("Intro\n\n```sh\nmake\n", encoding="utf-8")
+    doc = "Intro\n\n```sh\nmake\n"
+    (project / "AGENTS.md").write_text(doc, encoding="utf-8")
+    warning = (
+        "warning: AGENTS.md:{}: a code fence opened here is never closed, so its client reads the "
+        "rest of the file as code: gitmem's block is at the top of the file, before it; close the "
+        "fence"
+    )
+    result = run("compile")
+    assert result.code == 0
+    assert warning.format(3) in result.err.splitlines()
+    text = (project / "AGENTS.md").read_text(encoding="utf-8")
+    found = block.scan(text).found
+    assert found is not None and found.before == "" and found.after == doc
+    assert "`use-pnpm`" in found.body
+    again = run("compile")
+    assert again.lines == ["up to date: 1 memories compiled for agents, claude"]
+    assert warning.format(text.count("\n", 0, text.index("```")) + 1) in again.err.splitlines()
+    assert run("compile", "--check").code == 0
+
+
+def test_a_block_an_unclosed_code_fence_swallowed_is_refused(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    memory("use-pnpm", "Use pnpm")
+    (project / "AGENTS.md").write_text("Intro\n", encoding="utf-8")
+    assert run("compile").code == 0
+    text = (project / "AGENTS.md").read_text(encoding="utf-8")
+    (project / "AGENTS.md").write_text("```sh\n" + text, encoding="utf-8")
     result = run("compile")
     assert result.code == 1
     assert result.err.splitlines()[0] == (
-        "AGENTS.md:3:1: block: a code fence opened here is never closed, so a block added after it would be code: "
+        "AGENTS.md:1:1: block: a code fence opened here is never closed, so gitmem's block is code: "
         "close it"
     )
+    assert (project / "AGENTS.md").read_text(encoding="utf-8") == "```sh\n" + text
 
 
 def test_expired_proposed_and_retired_memories_are_left_out(
