@@ -2801,3 +2801,49 @@ def test_what_batches_230_to_249_held_that_is_no_credential() -> None:
     assert _found_by_policy("test/rest/2022_04/checkout_test.rb", unnamed) == ["generic-secret"]
     undated = checkout.replace("2023-06-14T14:55:52-04:00", "")
     assert _found_by_policy("test/rest/2022_04/checkout_test.rb", undated) == ["generic-secret"]
+
+
+def test_what_batches_250_to_269_held_that_is_no_credential() -> None:
+    """Batches 250 to 269 (measured once, then looked at): a record's key in an API's data (YouTube Music's
+    entityKey by the hundred in ytmusicapi's recorded responses, Google Drive's resourceKey, Box's templateKey) and
+    an item's feedback token; the AWS access key id a presigned URL of the older signature names in its query (S3
+    label links in karrio's and shippo's recorded responses); a Django migration's name in a later one's
+    dependencies (grafana oncall's); and dnscrypt-proxy's minisign_key, a public key. A key under a service's name,
+    a token that is not a feedback one, the EC2 tools' credential file and a secret beside a migration-like name
+    are found."""
+    value = made(64, string.ascii_letters + string.digits + "_-")
+    for name in ("entityKey", "formItemEntityKey", "resourceKey", "templateKey"):
+        assert _found_by_policy("tests/data/get_album.json", f'{{"{name}": "{value}"}}') == [], name
+    for name in ("feedbackToken", "addToLibraryFeedbackToken"):
+        assert _found_by_policy("tests/data/get_album.json", f'{{"{name}": "{value}"}}') == [], name
+    for name in ("stripeKey", "sessionToken"):
+        assert _found_by_policy("src/app.json", f'{{"{name}": "{value}"}}') == ["generic-secret"], (
+            name
+        )
+
+    key_id = "AKIA" + made(16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+    signed = f"?AWSAccessKeyId={key_id}&Expires=1568274226&Signature={made(27)}%3D"
+    link = "https://b.s3.amazonaws.com/labels/c2991876.pdf"
+    for text in (f'"url": "{link}{signed}"', f'"url": "{link}?a=1&{signed[1:]}"'):
+        assert _found_by_policy("schemas/label_response.json", text) == [], text
+    escaped = f'"url": "{link}?Expires=1\\u0026AWSAccessKeyId={key_id}"'
+    assert _found_by_policy("docs/manifest.md", escaped) == []
+    assert _found_by_policy("aws.credentials", f"AWSAccessKeyId={key_id}\n") == [
+        "aws-access-key-id"
+    ]
+
+    assert (
+        _found_by_policy(
+            "apps/x/migrations/0006_token.py", '("auth_token", "0005_integrationauthtoken"),'
+        )
+        == []
+    )
+    assert _found_by_policy("settings.py", f'os.environ.get("AUTH_TOKEN", "0005_{made(24)}")') == [
+        "generic-secret"
+    ]
+
+    minisign = "RW" + made(54, string.ascii_letters + string.digits + "+/")
+    assert _found_by_policy("dnscrypt-proxy.toml", f"  minisign_key = '{minisign}'") == []
+    assert _found_by_policy("dnscrypt-proxy.toml", f"  signing_key = '{minisign}'") == [
+        "generic-secret"
+    ]

@@ -960,14 +960,19 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
 # or a cursor or a request's id that an API calls a token (``continuationToken``,
 # ``idempotency-token``: Azure's pagination, AWS's retries; and ``_cursor``'s names); a
 # cross-site request forgery token, whose names run together in capitals too (Django's
-# ``HTTP_X_CSRFTOKEN``, ``csrfmiddlewaretoken``: a page's nonce, no credential without the session)
+# ``HTTP_X_CSRFTOKEN``, ``csrfmiddlewaretoken``: a page's nonce, no credential without the session);
+# a feedback token, an item's handle for saying what one thinks of it (YouTube Music's
+# feedbackToken and addToLibraryFeedbackToken, one per track in every recorded response); a
+# minisign key in a configuration, the public key a signed list is checked with (dnscrypt-proxy's
+# minisign_key for each resolver list: a minisign secret key lives in its own file, encrypted)
 _NOT_SECRET_PARTS = frozenset(
     _words(
         """
         public pub publishable is has use no not csrf xsrf csrftoken xsrftoken csrfmiddlewaretoken
         old fake dummy mock invalid wrong bad
         sample example expired revoked nonmatching nonexistent nonexisting nonvalid encrypted
-        sealed continuation pagination idempotency description hashed redir redirect
+        sealed continuation pagination idempotency description hashed redir redirect feedback
+        minisign
         """
     )
 )
@@ -1069,14 +1074,18 @@ def password_name(name: str) -> bool:
 # Solve Media's: pyload's RECAPTCHA_KEY, the public half, in every page that shows one; its secret
 # half is a "secret key" or a "private key"), and an analytics source's write key, which sends
 # events and reads nothing (Segment's and RudderStack's, in every browser that loads the page, in
-# every copy of a CLI's telemetry: ory's, novu's, taiga's, pygwalker's)
+# every copy of a CLI's telemetry: ory's, novu's, taiga's, pygwalker's); and a record's key in an
+# API's data: an entity's, a resource's, a template's (YouTube Music's entityKey and
+# formItemEntityKey by the hundred in ytmusicapi's recorded responses, Google Drive's resourceKey,
+# Box's templateKey)
 _DATA_KEYS = frozenset(
     _words(
         """
         primary foreign sort partition cache map dict hash hot short route i18n idempotency row
         column object storage lookup index unique composite natural surrogate group order dedup
         dedupe bucket s3 redis react list item registry translation message state query event config
-        field websocket socket site captcha recaptcha hcaptcha turnstile solvemedia write
+        field websocket socket site captcha recaptcha hcaptcha turnstile solvemedia write entity
+        resource template
         """
     )
 )
@@ -2034,6 +2043,12 @@ _SEGMENT_RE = lazy(r"[A-Za-z]{4,}")  # shorter runs occur by chance in random va
 _MAIL_ADDRESS_RE = lazy(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,6}")
 
 
+# A Django migration's name: its number and what it does (``0005_integrationauthtoken``), which a
+# later migration names in its dependencies beside its app's label (grafana oncall's
+# ``("auth_token", "0005_integrationauthtoken")``, read as a default for ``auth_token``)
+_MIGRATION_RE = lazy(r"[0-9]{4}_[a-z][a-z0-9_]*")
+
+
 def plausible_in_code(value: str) -> bool:
     """Whether a generic value in source code looks generated: ASCII, 10 characters or more, not
     an e-mail address, nor made of words, nor a password a person typed to a policy's rules
@@ -2045,6 +2060,8 @@ def plausible_in_code(value: str) -> bool:
     """
     value = _own_part(value)
     if not value.isascii() or len(value) < 10 or _MAIL_ADDRESS_RE.fullmatch(value):
+        return False
+    if _MIGRATION_RE.fullmatch(value):
         return False
     if any(part.lower() in _FIXTURE_WORDS for part in _SEGMENT_RE.findall(value)):
         return False

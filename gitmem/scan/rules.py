@@ -306,15 +306,23 @@ RULES: tuple[Rule, ...] = (
         # not a signed request's credential scope, however it is written (a presigned URL's
         # X-Amz-Credential=AKIA…%2F20200513%2Fus-east-1%2Fs3%2Faws4_request, an upload form's
         # {"x-amz-credential": "ASIA…/20190223/…"}, a header's Credential=…): the id every signed
-        # request names in the clear, no secret beside it, known by the date after it; nor twenty
-        # capitals inside a run of letters of both cases (base64: pdf.js's embedded wasm)
+        # request names in the clear, no secret beside it, known by the date after it; nor a
+        # presigned URL's of the older signature, its query's AWSAccessKeyId (an S3 label's or
+        # audio file's link, with its Expires and Signature, in karrio's and shippo's recorded
+        # responses); nor twenty capitals inside a run of letters of both cases (base64: pdf.js's
+        # embedded wasm)
         pattern=(
-            _B + r"(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})" + _E + rf"(?!{SCOPE_DATE})"
+            _B
+            + r"(?<![?&;]AWSAccessKeyId=)(?<!\\u0026AWSAccessKeyId=)"
+            + r"(?P<secret>(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})"
+            + _E
+            + rf"(?!{SCOPE_DATE})"
         ),
         entropy=3.0,
         examples=lambda: (
             _j("aws_access_key_id = AKIA", _r(_B32, 16)),
             _j('"AccessKeyId": "ASIA', _r(_B32, 16), '"'),
+            _j("AWSAccessKeyId=AKIA", _r(_B32, 16)),  # the EC2 tools' credential file
         ),
         counter_examples=lambda: (
             "aws_access_key_id = AKIA" + "IOSFODNN7" + "EXAMPLE",
@@ -328,6 +336,13 @@ RULES: tuple[Rule, ...] = (
                 '{"name": "X-Amz-Credential", "value": "ASIA',
                 _r(_B32, 16),
                 '/20190223/us-east-1/s3/aws4_request"}',
+            ),
+            _j(
+                "https://b.s3.amazonaws.com/labels/1.pdf?AWSAccessKeyId=AKIA",
+                _r(_B32, 16),
+                "&Expires=1568274226&Signature=",
+                _r(_ALNUM, 27),
+                "%3D",
             ),
         ),
     ),
