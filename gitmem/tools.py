@@ -454,6 +454,10 @@ class Tool(Record):
     """A file its imports bring is read apart from the files it reads itself: one it reads and
     imports too reaches the model twice (measured, the Copilot CLI 1.0.102, with a CLAUDE.md of
     ``@AGENTS.md``; a file imported twice arrives once, as Claude Code's does)."""
+    links_apart: bool = False
+    """A file it reads under two names in the folders it reads (a link and the file it leads to:
+    a root AGENTS.md that is a link to web/AGENTS.md, started in web/) reaches the model twice
+    (measured: Codex 0.171.0 and opencode 1.18.33; Qwen Code 0.24.4 reads it once)."""
     imports_above: bool = True
     """The client follows the imports of the files above the folder it starts in too (Claude Code
     2.1.332 does not: such "external" imports need an approval, and ``-p`` skips them; those of the
@@ -625,6 +629,7 @@ TOOLS: tuple[Tool, ...] = (
         title="opencode",
         doc="https://opencode.ai/docs/rules/",
         checked="measured: opencode 1.18.33",
+        links_apart=True,
         serves="agents",
         reads=(Read("agents"), Read("claude", FALLBACK, unless="agents")),
         touches=("AGENTS.md",),  # measured, opencode 1.18.33
@@ -658,6 +663,7 @@ TOOLS: tuple[Tool, ...] = (
         title="Codex",
         doc="https://developers.openai.com/codex/guides/agents-md",
         checked="measured: Codex 0.171.0",
+        links_apart=True,
         serves="agents",
         reads=(Read("agents"),),
         hooks=Hooks(

@@ -360,11 +360,9 @@ def splice(text: str, found: Found | None, block: str) -> str:
 
 
 def first(text: str, block: str) -> str:
-    """``text`` with ``block`` (LF endings, converted to the file's) put before it: where a client
-    reads it first, and a code fence the team left open further down cannot make it code."""
-    newline = newline_of(text)
-    block = with_newline(block, newline)
-    return block + ("" if block.endswith("\n") else newline) + text
+    """``text`` with ``block`` (in the file's line endings) put before it: where a client reads it
+    first, and a code fence the team left open further down cannot make it code."""
+    return block + ("" if block.endswith("\n") else newline_of(text)) + text
 
 
 def remove(found: Found) -> str:

@@ -227,16 +227,38 @@ def _laid_out(
     layouts; for the user-level files (``personal``) each a full copy."""
     if personal:
         return targets, delivery.standalone(targets)
+    linked = _linked_roots(project, targets, git)
     laid = delivery.layouts(
         targets,
         _own_text(project, targets),
         readers,
-        _linked_roots(project, targets, git),
+        linked,
         _ignored_private(project, targets, git),
         _importing(project, targets, readers, listed),
+        _homes(project, targets, listed, linked),
     )
     by_name = {layout.name: layout.target for layout in laid}
     return [by_name[target.name] for target in targets], laid
+
+
+def _homes(
+    project: Project, targets: Sequence[Target], listed: Sequence[str], linked: Collection[str]
+) -> dict[str, dict[str, str]]:
+    """The folders whose nested file of a target is, through a link on the disk, its root file or
+    another folder's (pwncollege-dojo's shape: the root's AGENTS.md -> docs/AGENTS.md), by target
+    name: folder -> the folder of the file gitmem writes for all of them, the root ("") where it
+    is one of them (``delivery.Layout.homes``); none for the ``linked`` targets, whose root file
+    is another target's."""
+    out: dict[str, dict[str, str]] = {}
+    for target in targets:
+        if not target.dir_file or target.name in linked:
+            continue
+        by_real: dict[str, set[str]] = {os.path.realpath(project.root / target.root_file): {""}}
+        for path in _named(listed, target.dir_file):
+            folder = posixpath.dirname(path)
+            by_real.setdefault(os.path.realpath(project.root / path), set()).add(folder)
+        out[target.name] = {f: min(fs) for fs in by_real.values() for f in fs - {min(fs)}}
+    return out  # (min: the root's "" first)
 
 
 def _ignored_private(project: Project, targets: Sequence[Target], git: GitView) -> list[str]:
@@ -440,8 +462,7 @@ def _block_first(report: Report, path: str) -> bool:
     if found is None or found.kind == "file-hash":  # none, or a file gitmem writes whole
         return False
     if found.before.strip():
-        ending = "" if found.end.endswith("\n") else block.newline_of(new)
-        first = found.begin + found.body + found.end + ending + found.before + found.after
+        first = block.first(block.remove(found), found.begin + found.body + found.end)
         change = report.changes[index]
         stale = change.action == "unchanged" and first != change.old  # every byte kept
         action = "updated" if stale else change.action
@@ -845,7 +866,8 @@ def _block_change(
         if not _open_fence(path, old, result.open_fence, report):
             return None
         if found is None:  # the team's text byte for byte after the block
-            return change._replace(action="updated", new=block.first(old, text))
+            new = block.first(old, block.with_newline(text, block.newline_of(old)))
+            return change._replace(action="updated", new=new)
     edit = None
     if found is not None and found.edited():
         edit = found.block, block.with_newline(text, block.newline_of(old))

@@ -112,6 +112,11 @@ class Layout:
     # its client reads with the import started in that folder or above it and touching a file there
     # (measured: Claude Code 2.1.332; ``readers.follows``)
     imported: frozenset[str] = frozenset()
+    # the folders whose nested file of it is, through a link on the disk, its root file or another
+    # folder's (AGENTS.md -> docs/AGENTS.md), each with the folder of the file gitmem writes for
+    # both ("" for the root): a memory for such a folder goes there, under a heading naming its
+    # globs (``plan._rehomed``)
+    homes: tuple[tuple[str, str], ...] = ()
 
     @property
     def name(self) -> str:
@@ -148,6 +153,7 @@ def layouts(
     linked: Mapping[str, tuple[str, str]] = MappingProxyType({}),
     ignored: Collection[str] = (),
     importing: Mapping[str, Collection[str]] = MappingProxyType({}),
+    homes: Mapping[str, Mapping[str, str]] = MappingProxyType({}),
 ) -> list[Layout]:
     """How each of ``targets`` (the configured ones compiled) is laid out, in the order their plans
     must be made (a target after those whose files its client reads). ``hand_written``: target name
@@ -159,7 +165,8 @@ def layouts(
     that one lacks, "" for none that git tracks). ``ignored``: the private files
     (``Reader.private``) and the root files of targets that fall back to the hub that git ignores
     here: nothing is placed in them. ``importing``: target name -> the folders whose file of it
-    the team wrote to import the hub's beside it (``Layout.imported``)."""
+    the team wrote to import the hub's beside it (``Layout.imported``). ``homes``: target name ->
+    its folders whose nested file is another's through a link (``Layout.homes``)."""
     names = {target.name for target in targets}
     laid: dict[str, tuple[Target, Bridge]] = {}
     for target in targets:
@@ -191,7 +198,10 @@ def layouts(
             reads.append(root_only)
         keeps = _keeps_root(variant, bridge, hand_written.get(target.name, ""))
         imported = frozenset(importing.get(target.name, ()))
-        out.append(Layout(variant, bridge, tuple(dict.fromkeys(reads)), keeps, root_only, imported))
+        own = tuple(homes.get(target.name, {}).items())
+        out.append(
+            Layout(variant, bridge, tuple(dict.fromkeys(reads)), keeps, root_only, imported, own)
+        )
     return _ordered(out)
 
 

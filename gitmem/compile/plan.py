@@ -11,7 +11,17 @@ from types import MappingProxyType
 
 from gitmem.compile import block, budget, delivery, leftout, render
 from gitmem.compile.delivery import BRIDGES, Bridge, Layout
-from gitmem.compile.scoping import FileSpec, Placement, dir_spec, place, root_spec
+from gitmem.compile.scoping import (
+    FileSpec,
+    Placement,
+    dir_spec,
+    directory_of,
+    folder_spec,
+    globs_phrase,
+    place,
+    root_spec,
+    scope_key,
+)
 from gitmem.memory.model import Memory
 from gitmem.tools import Target
 
@@ -63,6 +73,7 @@ class TargetPlan:
     # by target
     delivered: dict[str, list[str]] = field(default_factory=dict)
     bridge: Bridge = ""  # how its client reaches the hub (``delivery.Layout.bridge``)
+    homes: tuple[tuple[str, str], ...] = ()  # ``delivery.Layout.homes``
 
     @property
     def tokens(self) -> int:
@@ -283,7 +294,7 @@ def plan_targets(
         placements = _not_imported(
             layout,
             candidates.get(delivery.HUB, ()),
-            {m.id: place(target, m.paths) for m in ours if m.id not in elsewhere},
+            {m.id: _rehomed(layout, m.paths) for m in ours if m.id not in elsewhere},
         )
         mine = [memory for memory in ours if placements.get(memory.id)]
         candidates[target.name] = {memory.id for memory in mine}
@@ -303,10 +314,28 @@ def plan_targets(
             elsewhere=others,
             delivered=_delivered(layout, ours, candidates, placements),
             bridge=layout.bridge,
+            homes=layout.homes,
         )
         made.append(plans[target.name])
     names = [target.name for target in targets]
     return sorted(made, key=lambda plan: names.index(plan.target.name))
+
+
+def _rehomed(layout: Layout, paths: tuple[str, ...]) -> tuple[Placement, ...]:
+    """The files of ``layout``'s target a memory with ``paths`` goes to (``place``), a folder's
+    nested file that is another's through a link (``Layout.homes``) replaced by that file, where
+    the memory goes under a heading naming its globs of that folder: gitmem writes the file once,
+    for its other name, and each client that reads it there gets the memory."""
+    target, homes = layout.target, dict(layout.homes)
+    out: list[Placement] = []
+    for placement in place(target, paths):
+        home = homes.get(placement.file.directory)  # (never the root's "")
+        if home is None:
+            out.append(placement)
+            continue
+        globs = tuple(g for g in scope_key(paths) if directory_of(g) == placement.file.directory)
+        out.append(Placement(folder_spec(target, home), globs_phrase(globs)))
+    return tuple(dict.fromkeys(out))
 
 
 def _not_imported(
@@ -360,7 +389,8 @@ def _bridges(layout: Layout, hub: TargetPlan | None) -> list[FileSpec]:
     where it keeps it (``Layout.keeps_root``), and those importing the hub's, one beside each: every
     one for an ``import`` bridge; for a hand-written root file importing the hub (``own-import``),
     those of the folders, where the client started there follows no import of the root's (Claude
-    Code in docs/: measured)."""
+    Code in docs/: measured); and those beside the hub's files of other names
+    (``_beside_homes``)."""
     kept = [root_spec(layout.target)] if layout.keeps_root else []
     way = BRIDGES[layout.bridge]
     target = layout.target._replace(imports=delivery.HUB_FILE)
@@ -371,11 +401,18 @@ def _bridges(layout: Layout, hub: TargetPlan | None) -> list[FileSpec]:
         for spec in hub.files.values()
         if not spec.spec.globs and (way.imports_root or not spec.spec.root)
     ]
+    imports += _beside_homes(target, hub, {spec.directory for spec in imports} - {""})
     return list({spec.path: spec for spec in [*kept, *imports]}.values())  # each file once
+
+
+def _beside_homes(target: Target, hub: TargetPlan, bridged: set[str]) -> list[FileSpec]:
+    """The files of ``target`` importing the hub's in a folder whose hub file is, through a link,
+    that of another folder ``bridged`` (``TargetPlan.homes``): the import brings that file."""
+    if not target.dir_file:
+        return []
+    return [dir_spec(target, folder) for folder, home in hub.homes if home in bridged]
 
 
 def _bridge_of(target: Target, hub: FilePlan) -> FileSpec:
     """The file of ``target`` beside one of the hub's, importing it."""
-    if hub.spec.root:
-        return root_spec(target)
-    return dir_spec(target, hub.spec.directory)
+    return folder_spec(target, hub.spec.directory)

@@ -43,6 +43,7 @@ class Reader(Record):
         False  # it reads only what git tracks (``Tool.tracked_only``: Copilot code review)
     )
     imports_apart: bool = False  # ``Tool.imports_apart``: the Copilot CLI
+    links_apart: bool = False  # ``Tool.links_apart``: Codex, opencode
 
 
 def _reader(tool: Tool) -> Reader:
@@ -65,6 +66,7 @@ def _reader(tool: Tool) -> Reader:
         tool.touches,
         tracked_only=tool.tracked_only,
         imports_apart=tool.imports_apart,
+        links_apart=tool.links_apart,
     )
 
 

@@ -439,7 +439,8 @@ def files_of(disk: Disk, paths: Iterable[str], target: str) -> list[FileRead]:
 class _Walk:
     """The files one reading has loaded so far, each real file once (for a client that reads its
     imports apart, ``Reader.imports_apart``: once among those it reads itself, once among those
-    imported)."""
+    imported; for one that reads a file under each of its names, ``Reader.links_apart``: each name
+    it reads itself once)."""
 
     def __init__(self, disk: Disk, reader: Reader | None, folder: str = "") -> None:
         self.disk = disk
@@ -448,12 +449,15 @@ class _Walk:
         self.files: list[FileRead] = []
         self.read: set[str] = set()
         self.imported = self.read if reader is None or not reader.imports_apart else set()
+        # each name once (a client that follows no imports: Codex, opencode), else each real file
+        self.by_name = reader is not None and reader.links_apart
         self.texts: dict[str, str] = {}
 
     def add(self, path: str, target: str, how: How, via: str = "", depth: int = 0) -> None:
         found = self.disk.get(path)
         seen = self.imported if how is How.IMPORT else self.read
-        if found.real in seen:
+        key = path if self.by_name else found.real
+        if key in seen:
             if seen is not self.imported and found.text is not None:  # read already, imports apart
                 self._follow(path, target, how, found.text, depth)  # (the Copilot CLI: measured)
             return
@@ -466,7 +470,7 @@ class _Walk:
         tracked = found.tracked  # of the path and the file it leads to (Disk._load)
         if self.reader is not None and self.reader.tracked_only and tracked is not Tracked.TRACKED:
             return  # it reads the tree git tracks (code review on GitHub): this file is not there
-        seen.add(found.real)
+        seen.add(key)
         self.texts[path] = found.text
         chars, hand, ids, listed = self.disk.contents(path, found.text)
         item = FileRead(

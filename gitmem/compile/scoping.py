@@ -109,6 +109,12 @@ def dir_spec(target: Target, directory: str) -> FileSpec:
     )
 
 
+def folder_spec(target: Target, folder: str) -> FileSpec:
+    """The file of ``target`` that a client started in ``folder`` reads there: its root file at the
+    root (""), its nested file below."""
+    return dir_spec(target, folder) if folder else root_spec(target)
+
+
 @lru_cache(maxsize=4096)
 def place(target: Target, paths: tuple[str, ...]) -> tuple[Placement, ...]:
     """The files (and group labels) of ``target`` that a memory with ``paths`` goes to."""

@@ -49,6 +49,10 @@ class Fault(Enum):
     # gitmem's avoids it (the team's own text arrives twice too), so it is said, with the fix, and
     # not failed
     IMPORTED = "reaches it twice, through a hand-written import"
+    # it reaches the client twice because the team made one rules file two of the files it reads,
+    # through a link (a root AGENTS.md -> web/AGENTS.md, which Codex started in web/ reads under
+    # both names: measured): no placement of gitmem's avoids it either
+    LINKED = "reaches it twice, through a link"
     OVER = "is past a hard size limit"
     IGNORED = "is ignored by git"
     UNTRACKED = "is not committed"
@@ -76,10 +80,11 @@ class Miss(Record):
         return self.fault not in _NOTED
 
 
-_OF_MEMORY = (Fault.MISSING, Fault.TWICE, Fault.ROOT_ONLY, Fault.IMPORTED)
+_OF_MEMORY = (Fault.MISSING, Fault.TWICE, Fault.ROOT_ONLY, Fault.IMPORTED, Fault.LINKED)
 _NOTED = {  # the faults said, not failed, and how a note on those of one session reads
     Fault.ROOT_ONLY: "of its memories reach it only when started at the root",
     Fault.IMPORTED: "of its memories reach it twice, through a hand-written import",
+    Fault.LINKED: "of its memories reach it twice, through a link",
 }
 
 
@@ -340,35 +345,55 @@ def _missing(reader: Reader, folder: str, memory_id: str, at_root: bool, link: s
 
 
 def _twice(reader: Reader, seen: reading.Reading, memory_id: str, git: GitView) -> _Found:
-    """The files that bring ``memory_id`` more than once. Where they are one file, read and
-    imported too (compile writes each memory once, and never such an import: the team wrote it),
-    the fix is the team's: a link reads once what an import reads again. Where one is another
-    client's root file, which keeps that client's copy because git ignores the file only it reads
-    (rustfs' ``CLAUDE.md`` beside an ignored ``.claude/``, read by the Copilot CLI too), the fix
-    is to let git track that file."""
+    """The files that bring ``memory_id`` more than once. Where they are one file read under two
+    names (a link the team made, ``Reader.links_apart``), the fix is the team's. Where they are one
+    file, read and imported too (compile writes each memory once, and never such an import: the
+    team wrote it), the fix is the team's too: a link reads once what an import reads again. Where
+    one is another client's root file, which keeps that client's copy because git ignores the file
+    only it reads (rustfs' ``CLAUDE.md`` beside an ignored ``.claude/``, read by the Copilot CLI
+    too), the fix is to let git track that file."""
     items = [item for item in seen.files if memory_id in (*item.ids, *item.listed)]
-    paths = ", ".join(
-        item.path + (f" (imported by {item.via})" if item.via else "") for item in items
-    )
-    when = f" once it touches a file in {seen.touching}/" if seen.touching else ""
-    explain = f"`gitmem explain {seen.touching or seen.folder or '.'} --client {reader.name}`"
+    said, explain = _reads(reader, seen, items)
     via = next((item for item in items if item.via), None)
+    one = len({item.real for item in items}) == 1
+    if via is None and one:  # one file, under two names
+        return _through_link(items, said, memory_id, explain)
     if via is None:  # copies compile placed
         kept = _kept_for_an_ignored_copy([item.path for item in items], git)
-        return Fault.TWICE, memory_id, f"it reads {paths}{when}{kept}; see {explain}"
+        return Fault.TWICE, memory_id, f"{said}{kept}; see {explain}"
     # the link is named from its own folder (`ln -sf AGENTS.md web/CLAUDE.md`)
     target = posixpath.relpath(via.path, posixpath.dirname(via.via) or ".")
     fix = (
-        f"it reads {paths}{when}: make {via.via} a link to {via.path} instead of importing it "
+        f"{said}: make {via.via} a link to {via.path} instead of importing it "
         f"(`ln -sf {target} {via.via}`: a file read under two names arrives once), or drop the "
         f"import; see {explain}"
     )
-    if len({item.real for item in items}) > 1:
+    if not one:
         # a copy beside the import: compile writes none beside an import of the hub's file of the
         # importing file's own folder (``Layout.imported``), so this one is an older compile's
         # (gone once compiled again) or beside an import of another folder's file; it fails
         return Fault.TWICE, memory_id, fix
     return Fault.IMPORTED, memory_id, fix
+
+
+def _reads(reader: Reader, seen: reading.Reading, items: Sequence[FileRead]) -> tuple[str, str]:
+    """What a session reads that brings a memory more than once (``items``), and the command that
+    shows it."""
+    paths = ", ".join(
+        item.path + (f" (imported by {item.via})" if item.via else "") for item in items
+    )
+    when = f" once it touches a file in {seen.touching}/" if seen.touching else ""
+    explain = f"`gitmem explain {seen.touching or seen.folder or '.'} --client {reader.name}`"
+    return f"it reads {paths}{when}", explain
+
+
+def _through_link(items: Sequence[FileRead], said: str, memory_id: str, explain: str) -> _Found:
+    """A memory read twice in one file under two names, a link's and its own (``items``): the fix
+    is to make the link a file of its own, or to drop it."""
+    link = next(item for item in items if item.path != item.real)
+    copy = f"`rm {link.path} && cp {link.real} {link.path}`"
+    fix = f"{said}, one file through a link: make {link.path} a file of its own ({copy}), or drop"
+    return Fault.LINKED, memory_id, f"{fix} the link; see {explain}"
 
 
 def _kept_for_an_ignored_copy(paths: Sequence[str], git: GitView) -> str:

@@ -262,3 +262,52 @@ def test_a_file_importing_its_folders_agents_md_brings_each_memory_once(
         session = run(CLIENTS["claude"], repo, PROMPT, model_touching, tmp_path / "home-touch")
     check_touch(session, f"claude touching web/app.ts ({case})")
     assert session.main()[-1].text().count(HAND) == 1
+
+
+# A folder's AGENTS.md that is the root's through a link (pwncollege-dojo's root AGENTS.md moved into a folder, and
+# a package's AGENTS.md linked to the root's): the web/** memory goes into the one file under a heading naming its
+# globs (on da9b03b it reached no client started in web/)
+SHARED = {
+    "root-moved": {"AGENTS.md": "web/AGENTS.md"},
+    "folder-to-root": {"web/AGENTS.md": "../AGENTS.md"},
+}
+
+
+@pytest.mark.parametrize("case", sorted(SHARED))
+def test_a_folders_agents_md_that_is_the_roots_brings_each_memory_as_explain_says(
+    case: str, model: FakeModel, tmp_path: Path
+) -> None:
+    """Each client started at the root and in web/ receives what `gitmem explain` says, as many times as it says:
+    the web/** memory in web/ too. Codex and opencode started in web/ read the one file under both its names, the
+    team's text and every memory twice (measured: Codex 0.171.0, opencode 1.18.33; Qwen Code reads it once): no
+    placement of gitmem's avoids it, and `check` says so, with the fix, without failing."""
+    ((link, to),) = SHARED[case].items()
+    repo = tmp_path / "repo"
+    (repo / "web").mkdir(parents=True)
+    sh(repo, "git", "init", "-q", "-b", "main")
+    real = repo / ("web/AGENTS.md" if case == "root-moved" else "AGENTS.md")
+    real.write_text(f"# Team notes\n\nThe {HAND} service owns the queue.\n", "utf-8")
+    (repo / link).symlink_to(to)
+    init_with_active(repo, ("agents", "claude", "gemini"))
+    compiled = subprocess.run(
+        ["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False
+    )
+    assert compiled.returncode == 0 and "same file" not in compiled.stderr, compiled.stderr
+    sh(repo, "git", "add", "-A")
+    sh(repo, "git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init")
+    checked = sh(repo, "gitmem", "check")
+    assert checked.strip().endswith("passed") and "twice, through a link" in checked, checked
+    clients = ("codex", "opencode", "qwen", "claude", "gemini")
+    for name, folder, where, text in _sessions(repo, clients, model, tmp_path, case):
+        times = 2 if folder and name in {"codex", "opencode"} else 1
+        assert text.count(ACTIVE) == times == _explained_times(repo, name, folder), where
+        assert text.count(SCOPED) >= bool(folder), (
+            where
+        )  # in web/, and under its heading at the root
+
+
+def _explained_times(repo: Path, name: str, folder: str) -> int:
+    """How many times `gitmem explain FOLDER --client NAME` says the active memory arrives, file by file."""
+    out = sh(repo, "gitmem", "explain", folder or ".", "--client", name, "--json")
+    (view,) = json.loads(out)["clients"]
+    return sum(i.startswith("use-pnpm") for item in view["files"] for i in item["memories"])

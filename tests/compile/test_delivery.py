@@ -324,3 +324,48 @@ def test_a_setting_that_makes_gemini_read_agents_md_is_followed(
     full = sorted(item["id"] for item in view["full"])
     assert full == (["everyone", "mine", "web"] if len(gemini_files) == 2 else ["mine"])
     assert "more than once" not in result.err
+
+
+# A folder's AGENTS.md that is, through a link the team committed, the root's or another folder's: pwncollege-dojo's
+# root AGENTS.md moved into a folder, a package's linked to the root's, two folders sharing one.
+SHARED = {
+    "root-moved": {"AGENTS.md": "web/AGENTS.md"},
+    "folder-to-root": {"web/AGENTS.md": "AGENTS.md"},
+    "folder-to-folder": {"web/AGENTS.md": "docs/AGENTS.md"},
+}
+
+
+@pytest.mark.parametrize("links", SHARED.values(), ids=SHARED.keys())
+def test_a_folders_agents_md_that_is_another_through_a_link_brings_its_memory(
+    project: Path, run: Run, links: dict[str, str]
+) -> None:
+    """On da9b03b gitmem wrote such a file for one of its names and dropped what it planned for the other: the web/**
+    memory reached no client started in web/ that reads AGENTS.md files, `check` failed and named `gitmem compile`,
+    which changed nothing. The memory now goes into the one file under a heading naming its globs, once for each
+    client, and the team's text stays."""
+    (link,) = links
+    real = project / links[link]
+    real.parent.mkdir(parents=True, exist_ok=True)
+    real.write_text("# Team\n\nOur own words.\n", encoding="utf-8")
+    (project / link).parent.mkdir(parents=True, exist_ok=True)
+    (project / link).symlink_to(Path(os.path.relpath(real, (project / link).parent)))
+    said = _compiled(project, run, tuple(TARGET_NAMES))
+    assert "same file" not in said, said
+    assert real.read_text(encoding="utf-8").startswith(
+        "# Team\n\nOur own words.\n<!-- gitmem:begin"
+    )
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "compiled")
+    # Codex and opencode started in web/ read the root's file under both its names, the team's text too (measured:
+    # tests/clients/test_reader.py): `check` says so, without failing
+    rooted = "AGENTS.md" in {*links, *links.values()}
+    for folder in (".", "web"):
+        for name, ids in _read(run, folder).items():
+            apart = next(reader for reader in READERS if reader.name == name).links_apart
+            times = 2 if rooted and apart and folder == "web" else 1
+            assert {ids.count(i) for i in ids} <= {times}, (name, folder)
+    assert _read(run, "web")["codex"].count("web") == 1 + rooted
+    assert "(files matching `web/**`)" in real.read_text(encoding="utf-8")
+    checked = run("check")
+    assert checked.code == 0, checked.out
+    assert ("twice, through a link" in checked.out) == rooted, checked.out
