@@ -125,9 +125,10 @@ def linked_document(project: Project, path: str) -> str | None:
     people); else ``None``.
 
     A rules file is a file some target writes: a root file (``AGENTS.md``,
-    ``.github/copilot-instructions.md``), a per-directory file (``web/AGENTS.md``), or a file of a
-    target's rules folder. A link to one of those (``CLAUDE.md -> AGENTS.md``) is written through,
-    once. A link that leaves the repository is the gateway's business (refused), not this one's.
+    ``.github/copilot-instructions.md``), a per-directory file (``web/AGENTS.md``, or
+    ``docs/agents.md``: its name in any case), or a file of a target's rules folder. A link to one
+    of those (``CLAUDE.md -> AGENTS.md``) is written through, once. A link that leaves the
+    repository is the gateway's business (refused), not this one's.
     """
 
     full = project.root / path
@@ -137,15 +138,17 @@ def linked_document(project: Project, path: str) -> str | None:
         relative = gateway.real(full).relative_to(gateway.real(project.root)).as_posix()
     except ValueError:
         return None
-    name = relative.rsplit("/", 1)[-1]
+    name = relative.rsplit("/", 1)[-1].lower()
     if relative in _ROOT_FILES or name in _DIR_FILES or relative.startswith(_RULES_FOLDERS):
         return None
     return relative
 
 
-# The rules files some target writes, by what they are (``linked_document``).
+# The rules files some target writes, by what they are (``linked_document``); a file named as a
+# nested one in any case is one too, written for the agents (pwncollege-dojo's root AGENTS.md ->
+# docs/agents.md)
 _ROOT_FILES = frozenset(target.root_file for target in TARGETS)
-_DIR_FILES = frozenset(target.dir_file for target in TARGETS if target.dir_file)
+_DIR_FILES = frozenset(target.dir_file.lower() for target in TARGETS if target.dir_file)
 _RULES_FOLDERS = tuple(f"{target.scoped_dir}/" for target in TARGETS if target.scoped_dir)
 
 

@@ -151,3 +151,22 @@ def test_a_hub_linked_to_a_document_is_said_with_the_fix_that_mends_it(
 
     said_until_mended(repo, run, fix, copy)
     assert (repo / "CONTRIBUTING.md").read_text(encoding="utf-8") == GUIDE
+
+
+def test_a_hub_linked_to_a_file_named_for_agents_is_written_through(repo: Path, run: Run) -> None:
+    """pwncollege-dojo's layout: AGENTS.md -> docs/agents.md, a file written for the agents, named as a rules file
+    in small letters. On da9b03b it was taken for a document for people: compile exited 1 and named a copy as the
+    fix. It is the hub's file now, and gitmem's block is written through the link, after the team's text."""
+    (repo / "docs").mkdir()
+    (repo / "docs" / "agents.md").write_text(AGENTS, encoding="utf-8")
+    (repo / "AGENTS.md").symlink_to("docs/agents.md")
+    assert run("init", "--target", "agents", "--target", "claude").code == 0
+    assert run("add", "Use `just` recipes, not raw cargo commands", "--id", "use-just").code == 0
+    compiled = run("compile")
+    assert compiled.code == 0, compiled.err
+    text = (repo / "docs" / "agents.md").read_text(encoding="utf-8")
+    assert text.startswith(AGENTS + "<!-- gitmem:begin") and text.count("(`use-just`)") == 1
+    assert (repo / "AGENTS.md").is_symlink()
+    git(repo, "add", "-A")
+    checked = run("check")
+    assert checked.code == 0, checked.out
