@@ -457,7 +457,8 @@ class Tool(Record):
     links_apart: bool = False
     """A file it reads under two names in the folders it reads (a link and the file it leads to:
     a root AGENTS.md that is a link to web/AGENTS.md, started in web/) reaches the model twice
-    (measured: Codex 0.171.0 and opencode 1.18.33; Qwen Code 0.24.4 reads it once)."""
+    (measured: Codex 0.171.0 and opencode 1.18.33; Qwen Code 0.24.4, Claude Code 2.1.332, Gemini
+    CLI 0.61.0 and the Copilot CLI 1.0.102 read it once: tests/clients/test_reader.py)."""
     imports_above: bool = True
     """The client follows the imports of the files above the folder it starts in too (Claude Code
     2.1.332 does not: such "external" imports need an approval, and ``-p`` skips them; those of the

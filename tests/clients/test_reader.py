@@ -311,3 +311,37 @@ def _explained_times(repo: Path, name: str, folder: str) -> int:
     out = sh(repo, "gitmem", "explain", folder or ".", "--client", name, "--json")
     (view,) = json.loads(out)["clients"]
     return sum(i.startswith("use-pnpm") for item in view["files"] for i in item["memories"])
+
+
+@pytest.mark.parametrize(
+    ("targets", "names", "clients"),
+    [
+        (("claude", "gemini"), ("CLAUDE.md", "GEMINI.md"), ("claude", "gemini")),
+        (("agents", "copilot"), ("AGENTS.md",), ("copilot",)),
+    ],
+    ids=["claude-gemini", "copilot"],
+)
+def test_a_file_read_under_two_names_reaches_the_other_clients_once(
+    targets: tuple[str, ...],
+    names: tuple[str, ...],
+    clients: tuple[str, ...],
+    model: FakeModel,
+    tmp_path: Path,
+) -> None:
+    """web/CLAUDE.md, web/GEMINI.md and web/AGENTS.md as links to the root's: Claude Code 2.1.332, Gemini CLI 0.61.0
+    and the Copilot CLI 1.0.102 started in web/ read the one file once (measured), as the reader counts it for every
+    client but Codex and opencode (``Tool.links_apart``)."""
+    repo = tmp_path / "repo"
+    (repo / "web").mkdir(parents=True)
+    sh(repo, "git", "init", "-q", "-b", "main")
+    for name in names:
+        (repo / name).write_text(f"# Team notes\n\nThe {HAND} service owns the queue.\n", "utf-8")
+        (repo / "web" / name).symlink_to(f"../{name}")
+    init_with_active(repo, targets)
+    sh(repo, "gitmem", "compile")
+    sh(repo, "git", "add", "-A")
+    sh(repo, "git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init")
+    assert sh(repo, "gitmem", "check").strip().endswith("passed")
+    for name, folder, where, text in _sessions(repo, clients, model, tmp_path, "-".join(names)):
+        assert (text.count(ACTIVE), text.count(HAND), text.count(SCOPED)) == (1, 1, 1), where
+        assert _explained_times(repo, name, folder) == 1, where
