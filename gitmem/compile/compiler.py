@@ -245,7 +245,7 @@ def _homes(
     project: Project, targets: Sequence[Target], listed: Sequence[str], linked: Collection[str]
 ) -> dict[str, dict[str, str]]:
     """The folders whose nested file of a target is, through a link on the disk, its root file or
-    another folder's (pwncollege-dojo's shape: the root's AGENTS.md -> docs/AGENTS.md), by target
+    another folder's (a root AGENTS.md kept in a folder: AGENTS.md -> docs/AGENTS.md), by target
     name: folder -> the folder of the file gitmem writes for all of them, the root ("") where it
     is one of them (``delivery.Layout.homes``); none for the ``linked`` targets, whose root file
     is another target's."""

@@ -264,8 +264,8 @@ def test_a_file_importing_its_folders_agents_md_brings_each_memory_once(
     assert session.main()[-1].text().count(HAND) == 1
 
 
-# A folder's AGENTS.md that is the root's through a link (pwncollege-dojo's root AGENTS.md moved into a folder, and
-# a package's AGENTS.md linked to the root's): the web/** memory goes into the one file under a heading naming its
+# A folder's AGENTS.md that is the root's through a link (the root's kept in a folder, as pwncollege-dojo keeps it in
+# docs/agents.md, and a package's AGENTS.md linked to the root's): the web/** memory goes into the one file under a heading naming its
 # globs (on da9b03b it reached no client started in web/)
 SHARED = {
     "root-moved": {"AGENTS.md": "web/AGENTS.md"},

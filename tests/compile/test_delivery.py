@@ -326,8 +326,8 @@ def test_a_setting_that_makes_gemini_read_agents_md_is_followed(
     assert "more than once" not in result.err
 
 
-# A folder's AGENTS.md that is, through a link the team committed, the root's or another folder's: pwncollege-dojo's
-# root AGENTS.md moved into a folder, a package's linked to the root's, two folders sharing one.
+# A folder's AGENTS.md that is, through a link the team committed, the root's or another folder's: the root's kept in
+# a folder (as pwncollege-dojo keeps it in docs/agents.md), a package's linked to the root's, two folders sharing one.
 SHARED = {
     "root-moved": {"AGENTS.md": "web/AGENTS.md"},
     "folder-to-root": {"web/AGENTS.md": "AGENTS.md"},
