@@ -2805,18 +2805,24 @@ def test_what_batches_230_to_249_held_that_is_no_credential() -> None:
 
 def test_what_batches_250_to_269_held_that_is_no_credential() -> None:
     """Batches 250 to 269 (measured once, then looked at): a record's key in an API's data (YouTube Music's
-    entityKey by the hundred in ytmusicapi's recorded responses, Google Drive's resourceKey, Box's templateKey) and
-    an item's feedback token; the AWS access key id a presigned URL of the older signature names in its query (S3
+    entityKey by the hundred in ytmusicapi's recorded responses, Box's templateKey) and an item's feedback token; the AWS access key id a presigned URL of the older signature names in its query (S3
     label links in karrio's and shippo's recorded responses); a Django migration's name in a later one's
     dependencies (grafana oncall's); and dnscrypt-proxy's minisign_key, a public key. A key under a service's name,
-    a token that is not a feedback one, the EC2 tools' credential file and a secret beside a migration-like name
-    are found."""
+    a token that is not a feedback one (nor a feedback service's), Azure's resource key, a minisign secret key, the
+    EC2 tools' credential file and a secret beside a migration-like name are found."""
     value = made(64, string.ascii_letters + string.digits + "_-")
-    for name in ("entityKey", "formItemEntityKey", "resourceKey", "templateKey"):
+    for name in ("entityKey", "formItemEntityKey", "templateKey"):
         assert _found_by_policy("tests/data/get_album.json", f'{{"{name}": "{value}"}}') == [], name
     for name in ("feedbackToken", "addToLibraryFeedbackToken"):
         assert _found_by_policy("tests/data/get_album.json", f'{{"{name}": "{value}"}}') == [], name
-    for name in ("stripeKey", "sessionToken"):
+    # a service's key, a session token, Azure's AI services' resource key, a feedback service's API token and key
+    for name in (
+        "stripeKey",
+        "sessionToken",
+        "resourceKey",
+        "FEEDBACK_API_TOKEN",
+        "feedbackApiKey",
+    ):
         assert _found_by_policy("src/app.json", f'{{"{name}": "{value}"}}') == ["generic-secret"], (
             name
         )
@@ -2844,6 +2850,7 @@ def test_what_batches_250_to_269_held_that_is_no_credential() -> None:
 
     minisign = "RW" + made(54, string.ascii_letters + string.digits + "+/")
     assert _found_by_policy("dnscrypt-proxy.toml", f"  minisign_key = '{minisign}'") == []
-    assert _found_by_policy("dnscrypt-proxy.toml", f"  signing_key = '{minisign}'") == [
-        "generic-secret"
-    ]
+    for name in ("signing_key", "minisign_secret_key", "MINISIGN_PRIVATE_KEY"):
+        assert _found_by_policy("dnscrypt-proxy.toml", f"  {name} = '{minisign}'") == [
+            "generic-secret"
+        ], name

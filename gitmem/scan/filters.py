@@ -960,19 +960,14 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
 # or a cursor or a request's id that an API calls a token (``continuationToken``,
 # ``idempotency-token``: Azure's pagination, AWS's retries; and ``_cursor``'s names); a
 # cross-site request forgery token, whose names run together in capitals too (Django's
-# ``HTTP_X_CSRFTOKEN``, ``csrfmiddlewaretoken``: a page's nonce, no credential without the session);
-# a feedback token, an item's handle for saying what one thinks of it (YouTube Music's
-# feedbackToken and addToLibraryFeedbackToken, one per track in every recorded response); a
-# minisign key in a configuration, the public key a signed list is checked with (dnscrypt-proxy's
-# minisign_key for each resolver list: a minisign secret key lives in its own file, encrypted)
+# ``HTTP_X_CSRFTOKEN``, ``csrfmiddlewaretoken``: a page's nonce, no credential without the session)
 _NOT_SECRET_PARTS = frozenset(
     _words(
         """
         public pub publishable is has use no not csrf xsrf csrftoken xsrftoken csrfmiddlewaretoken
         old fake dummy mock invalid wrong bad
         sample example expired revoked nonmatching nonexistent nonexisting nonvalid encrypted
-        sealed continuation pagination idempotency description hashed redir redirect feedback
-        minisign
+        sealed continuation pagination idempotency description hashed redir redirect
         """
     )
 )
@@ -1003,10 +998,13 @@ def _owned(name: str) -> tuple[str, list[str]]:
 # page_access_token (a Facebook page's credential). And the tokens AWS's APIs take so that a
 # request is done once (ClientRequestToken, EFS's CreationToken) or a resource is changed only as
 # last read (WAF's LockToken, Network Firewall's UpdateToken): a caller's own label, echoed in every
-# recorded response (cloud-custodian's and cloudsploit's, by the hundred).
+# recorded response (cloud-custodian's and cloudsploit's, by the hundred). And an item's feedback
+# token, its handle for saying what one thinks of it (YouTube Music's feedbackToken and
+# addToLibraryFeedbackToken, one per track in every recorded response; not a feedback service's
+# API token).
 _CURSOR_RE = lazy(
     r"(?:next|prev|previous|page)(?:_(?:page|forward|backward|lock|sync))*_token"
-    r"|(?:client_request|lock|update|creation)_token"
+    r"|(?:client_request|lock|update|creation)_token|(?:[a-z0-9_]*_)?feedback_token"
 )
 # AWS's ClientToken (clientToken in its events) is one of those too; Vault's client_token is its
 # credential, so only AWS's spelling is read so (a Go struct of Vault's, ``ClientToken:``, is
@@ -1074,10 +1072,12 @@ def password_name(name: str) -> bool:
 # Solve Media's: pyload's RECAPTCHA_KEY, the public half, in every page that shows one; its secret
 # half is a "secret key" or a "private key"), and an analytics source's write key, which sends
 # events and reads nothing (Segment's and RudderStack's, in every browser that loads the page, in
-# every copy of a CLI's telemetry: ory's, novu's, taiga's, pygwalker's); and a record's key in an
-# API's data: an entity's, a resource's, a template's (YouTube Music's entityKey and
-# formItemEntityKey by the hundred in ytmusicapi's recorded responses, Google Drive's resourceKey,
-# Box's templateKey)
+# every copy of a CLI's telemetry: ory's, novu's, taiga's, pygwalker's); a record's key in an API's
+# data, an entity's or a template's (YouTube Music's entityKey and formItemEntityKey by the hundred
+# in ytmusicapi's recorded responses, Box's templateKey; not a resource's: Azure calls its AI
+# services' API key a resource key); and a minisign key, the public key a signed list is checked
+# with (dnscrypt-proxy's minisign_key: a minisign secret key is a file of its own, encrypted, and
+# a name for it says secret or private)
 _DATA_KEYS = frozenset(
     _words(
         """
@@ -1085,7 +1085,7 @@ _DATA_KEYS = frozenset(
         column object storage lookup index unique composite natural surrogate group order dedup
         dedupe bucket s3 redis react list item registry translation message state query event config
         field websocket socket site captcha recaptcha hcaptcha turnstile solvemedia write entity
-        resource template
+        template minisign
         """
     )
 )
