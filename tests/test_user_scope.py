@@ -315,8 +315,11 @@ def test_a_hand_edit_in_a_user_block_is_refused(home: Path, elsewhere: Path, run
     assert refused.err.splitlines()[0] == (
         "~/.claude/CLAUDE.md: gitmem's text was edited by hand since the last compile; compile would change it so:"
     )
-    assert refused.err.splitlines()[-1].endswith(
+    assert refused.err.splitlines()[-2].endswith(
         "or overwrite it with `gitmem compile --user --force`."
+    )
+    assert refused.err.splitlines()[-1] == (
+        "not written: claude (the files above); the other targets were"
     )
     assert path.read_text() == edited
     assert run("compile", "--user", "--force").code == 0

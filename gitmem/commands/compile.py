@@ -120,14 +120,14 @@ def compile_command(
         echo_json(_compile_json(report, check, bool(result.written), show))
         if report.problems or report.refused:
             return 1
-        return _check_code(report) if check else int(bool(report.over))
+        return _check_code(report) if check else int(bool(report.held))
     return _print_result(project, result, check, user, show)
 
 
 def _check_code(report: Report) -> int:
     """``compile --check``'s exit code once the report is sound: 1 when a file is stale, over a hard
     limit, or ignored by git."""
-    return 1 if report.stale or report.over or report.ignored else 0
+    return 1 if report.stale or report.held or report.refused or report.ignored else 0
 
 
 def _print_result(project: Project, result: Compiled, check: bool, user: bool, show: Show) -> int:
@@ -141,9 +141,6 @@ def _print_result(project: Project, result: Compiled, check: bool, user: bool, s
     if check:
         _print_check(project, report, show)
         return _check_code(report)
-    if report.refused:
-        _print_refused(report, show, user)
-        return 1
     return _print_written(project, result, user, show)
 
 
@@ -224,8 +221,8 @@ WRITTEN = {
 
 def _print_written(project: Project, result: Compiled, user: bool, show: Show) -> int:
     """What a compile that wrote says: the files changed, what the budget left out, warnings, the
-    summary line; exit 1 when the pre-commit hook must stage more, or a target was held over a hard
-    size limit.
+    summary line; exit 1 when the pre-commit hook must stage more, or a target was held (a file of
+    it over a hard size limit, or unable to take the block, or edited by hand there).
     """
     report, changed = result.report, result.written
     for change in changed:  # created, updated, healed or removed
@@ -244,20 +241,21 @@ def _print_written(project: Project, result: Compiled, user: bool, show: Show) -
     # committing is the next step; a file the team's own text keeps past a hard limit was warned
     # about above
     misses = _failing([m for m in result.misses if m.fault.name not in ("UNTRACKED", "OVER")])
-    if misses and not report.over:  # a held target's own message says why its clients miss memories
+    held = report.held_targets
+    if misses and not held:  # a held target's own message says why its clients miss memories
         return _print_misses(misses)
     echo(_summary(result, user, show))
-    return _print_held(report) if report.over else 0
+    return _print_held(report, show, user) if held else 0
 
 
-def _print_held(report: Report) -> int:
-    """The targets held over a hard size limit (the others were written): exit 1."""
-    for problem in report.over:
+def _print_held(report: Report, show: Show, user: bool) -> int:
+    """The targets held, each by what holds it (the others were written): exit 1."""
+    for problem in report.held:
         echo(str(problem), err=True)
-    held = sorted({change.target for change in report.changes if change.action == "held"})
+    if report.refused:
+        _print_refused(report, show, user)
     echo(
-        f"not written: {', '.join(held) or 'the files above'} (over a hard size limit); "
-        "the other targets were",
+        f"not written: {', '.join(report.held_targets)} (the files above); the other targets were",
         err=True,
     )
     return 1
@@ -313,17 +311,18 @@ def _summary(result: Compiled, user: bool, show: Show) -> str:
     total = shared.total()
     count = f"{len(result.live) + total} {'personal ' if user else ''}memories"
     count += f" ({total} from {', '.join(shared)})" if total else ""
+    plans = report.unheld  # (every target, when all are held)
     if user:
-        files = ", ".join(show(plan.target.root_file) for plan in report.plans)
+        files = ", ".join(show(plan.target.root_file) for plan in plans)
         where = f"into {files or 'no files'}"
-    elif report.plans:
-        where = "for " + ", ".join(plan.target.name for plan in report.plans)
+    elif plans:
+        where = "for " + ", ".join(plan.target.name for plan in plans)
     else:
         return f"{count} not compiled: no target configured (`gitmem init --target NAME` adds one)"
     if result.written:
         return f"compiled {count} {where}: {len(result.written)} file(s) changed"
-    if report.over:  # a held target is not up to date (nothing of it was written)
-        return f"not up to date: {count} {where}, a target held over a hard size limit (below)"
+    if report.held_targets:  # a held target is not up to date (nothing of it was written)
+        return f"not up to date: {count} {where}, a target held (below)"
     return f"up to date: {count} compiled {where}"
 
 
@@ -358,7 +357,7 @@ def _compile_json(report: Report, check: bool, written: bool, show: Show) -> dic
         "targets": [_target_json(plan, show) for plan in report.plans],
         "sources": [_source_json(pack) for pack in report.packs],
         "warnings": report.warnings,
-        "problems": problems_json(report.problems + report.over),
+        "problems": problems_json(report.problems + report.held),
     }
 
 
@@ -393,13 +392,15 @@ def _source_json(pack: Pack) -> dict[str, Any]:
 def _print_check(project: Project, report: Report, show: Show = shown) -> None:
     for change in report.stale:
         echo(f"{show(change.path)}: {change.reason}")
-    for problem in report.over:
+    for problem in report.held:
         echo(str(problem), err=True)
     git = report.git or GitView(project.root)
     for path in report.ignored:
         echo(f"{show(path)}: ignored by git ({git.ignored_fix(path)})")
     if report.stale:
         echo(f"{len(report.stale)} file(s) out of date: run `gitmem compile`", err=True)
+    elif report.held_targets:
+        echo(f"not up to date: {', '.join(report.held_targets)} held (above)", err=True)
     else:
         files = sum(len(plan.files) for plan in report.plans)
         echo(f"up to date: {files} file(s)")
@@ -415,7 +416,7 @@ def _print_refused(report: Report, show: Show = shown, user: bool = False) -> No
         echo(change.diff.rstrip("\n"), err=True)
     flag = USER_FLAG[user]
     echo(
-        f"refused: {len(report.refused)} file(s) edited by hand, nothing was written. Put the "
+        f"refused: {len(report.refused)} file(s) edited by hand inside gitmem's block. Put the "
         f"change in a memory (`gitmem add{flag}`, `gitmem edit{flag}`) and run `gitmem "
         f"compile{flag}`, or overwrite it with `gitmem compile{flag} --force`.",
         err=True,

@@ -20,7 +20,9 @@ from gitmem.tools import MEASURES, TARGETS, Limit
 if TYPE_CHECKING:
     from gitmem.scopes.packs import Pack
 
-# What compile does to a file; "held": its target is over a hard size limit, nothing of it written.
+# What compile does to a file; "held": one of its target's files is over a hard size limit, or
+# cannot take gitmem's block (``Report.held``), or was edited by hand there ("refused"): nothing of
+# that target is written, the other targets are.
 Action = Literal["created", "updated", "healed", "removed", "unchanged", "refused", "held"]
 
 # What a stale file would become, in --check's words (the actions that change a file, and "held").
@@ -29,7 +31,7 @@ STALE_REASONS: dict[Action, str] = {
     "updated": "out of date",
     "healed": "has git conflict markers in its gitmem block",
     "removed": "no longer compiled",
-    "held": "over a hard size limit: not written",
+    "held": "not written: its target is held (below)",
 }
 
 
@@ -90,10 +92,15 @@ class Report:
     changes: list[FileChange] = field(default_factory=list)
     problems: list[Problem] = field(
         default_factory=list
-    )  # compile cannot write anything while there are any
-    over: list[Problem] = field(
+    )  # compile cannot write anything while there are any (in no target's file)
+    held: list[Problem] = field(
         default_factory=list
-    )  # hard size limits: that target's files are held, not the others
+    )  # a target's file over a hard size limit, or one that cannot take the block: the target is
+    # held, not the others
+    held_targets: list[str] = field(
+        default_factory=list
+    )  # the targets held (those, gitmem's block edited by hand in a file of theirs: ``refused``,
+    # and those whose clients read their files)
     ignored: list[str] = field(
         default_factory=list
     )  # files gitmem writes that git ignores (never committed)
@@ -113,6 +120,11 @@ class Report:
     @property
     def refused(self) -> list[FileChange]:
         return [change for change in self.changes if change.action == "refused"]
+
+    @property
+    def unheld(self) -> list[TargetPlan]:
+        """The plans of the targets compile writes (all of them when every one is held)."""
+        return [p for p in self.plans if p.target.name not in self.held_targets] or self.plans
 
     @property
     def stale(self) -> list[FileChange]:

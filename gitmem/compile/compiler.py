@@ -97,7 +97,8 @@ def compile_store(
 ) -> Compiled:
     """The one compile every command runs: load the store (``snapshot``: as the caller loaded it
     already), prepare the report for its live memories but ``request.without``, and write it as
-    ``request.mode`` says (a target over a hard size limit is held, the others written)."""
+    ``request.mode`` says (a target one of whose files cannot be written as meant is held, the
+    others written: ``prepare``)."""
     snapshot = snapshot or store.load()
     if snapshot.problems and request.mode != "partial":
         return Compiled([], Report([]), list(snapshot.problems), [], snapshot)
@@ -107,7 +108,7 @@ def compile_store(
         if memory.is_live(request.today) and memory.id not in request.without
     ]
     report = prepare(project, config, live, request)
-    writes = request.mode == "write" and not (report.problems or report.refused)
+    writes = request.mode == "write" and not report.problems
     written = apply(project, report) if writes else []
     compiled = Compiled(live, report, list(snapshot.problems), written, snapshot)
     if writes and request.only is None:  # what each client now reads, against what was meant
@@ -152,6 +153,11 @@ def prepare(
     shared packs in ``config.sources`` (read from their cache, fetched when not there yet:
     ``gitmem.scopes.packs``). Writes nothing. ``request``: see ``Request`` (its mode is the
     caller's).
+
+    A file that cannot take what compile means for it (over a hard size limit; a block gitmem
+    cannot read, a link out of the repository, git conflict markers it cannot heal; gitmem's block
+    edited by hand) holds its target alone, as ``Report.held`` and ``Report.refused`` say: the other
+    targets are written. Only a problem in no target's file (a shared pack's) stops them all.
     """
     only = request.only
     if only is None:  # the project's configured targets, read as its settings say
@@ -185,11 +191,16 @@ def prepare(
         _aider_config(
             project, aider.TARGET in targets and aider.AIDER_FILE in desired, finals, report
         )
-    touched = _limits(project, targets, budgets, desired, finals, report)
+    touched, held = _limits(project, targets, budgets, desired, finals, report)
     report.warnings.extend(room.warnings(budgets, desired, folders_of(memories)))
     report.warnings.extend(note for path, note in report.notes if path in touched)
     checks.rules_twice(memories, desired, finals, _first_block(report), report)
     checks.hidden_unicode(desired, finals, report)
+    _hold(
+        report,
+        held,
+        {path: target.name for path, (target, _) in [*desired.items(), *candidates.items()]},
+    )
     report.changes.sort(key=lambda change: change.path)
     return report
 
@@ -412,10 +423,10 @@ def _limits(
     desired: dict[str, tuple[Target, FilePlan]],
     finals: dict[str, str],
     report: Report,
-) -> set[str]:
-    """The size limits: a hard one exceeded holds its target's files (the other targets are
-    written), a soft one warns when the file changes. Also the files git ignores. Returns the files
-    compile changes.
+) -> tuple[set[str], set[str]]:
+    """The size limits: a hard one exceeded holds its target (``_hold``), a soft one warns when the
+    file changes. Also the files git ignores. Returns the files compile changes, and the targets
+    held.
     """
     for target in targets:
         report.limits.extend(checks.limit_uses(target, finals, desired, budgets[target.name]))
@@ -434,21 +445,41 @@ def _limits(
             moved = _block_first(report, roots.get(use.target, use.path))
             report.warnings.append(checks.hand_written_over(use, moved))
         elif use.limit.hard:
-            report.over.append(Problem(use.path, 1, 1, "limit", checks.limit_advice(use)))
+            report.held.append(Problem(use.path, 1, 1, "limit", checks.limit_advice(use)))
             held.add(use.target)
         elif use.path in touched:  # soft: said when the file changes, always by `gitmem stats`
             report.warnings.extend(checks.soft_limit_warning(use, first_block))
     report.ignored = checks.ignored(project, report)
-    _hold(report, held)
-    return touched
+    return touched, held
 
 
-def _hold(report: Report, held: set[str]) -> None:
-    """Hold the changes of the targets over a hard limit: it does not stop the others."""
+def _hold(report: Report, held: set[str], owners: dict[str, str]) -> None:
+    """Hold the changes of the ``held`` targets, and of those with a problem in a file of theirs
+    (``owners``: file -> target; the problem moves to ``report.held``) or a block edited by hand:
+    one target's file does not stop the others."""
+    owners = {**owners, aider.CONFIG_FILE: aider.TARGET.name}
+    problems, report.problems[:] = list(report.problems), []
+    for problem in problems:
+        target = owners.get(problem.path)
+        if target is None:  # in no target's file: it stops them all
+            report.problems.append(problem)
+        else:
+            report.held.append(problem)
+            held.add(target)
+    held = _through(report, held | {change.target for change in report.refused})
+    report.held_targets[:] = sorted(held)
     report.changes[:] = [
         change._replace(action="held") if change.target in held and change.changed else change
         for change in report.changes
     ]
+
+
+def _through(report: Report, held: set[str]) -> set[str]:
+    """``held`` and every target whose client gets memories through a held one's files
+    (``TargetPlan.delivered``: Claude Code's CLAUDE.md of `@AGENTS.md`): it keeps what it read."""
+    reads = {plan.target.name: set(plan.delivered) for plan in report.plans}
+    more = {name for name, others in reads.items() if others & held} - held
+    return _through(report, held | more) if more else held
 
 
 def _block_first(report: Report, path: str) -> bool:
@@ -680,8 +711,8 @@ def _shared(
 
 def apply(project: Project, report: Report) -> list[FileChange]:
     """Write a prepared report. Returns the files changed."""
-    if report.problems or report.refused:
-        raise RuntimeError("a report with problems or refused files cannot be applied")
+    if report.problems:
+        raise RuntimeError("a report with problems cannot be applied")
     done = []
     for change in report.changes:
         if not change.changed:

@@ -151,19 +151,22 @@ def test_a_hand_edit_is_refused_with_a_diff_and_overwritten_with_force(
     memory("api-errors", "API errors are problem details", kind="decision")
 
     refused = run("compile")
-    assert refused.code == 1 and refused.out == ""
+    assert refused.code == 1
+    assert refused.lines == [  # the other target is written: one hand edit holds only its own
+        "updated CLAUDE.md",
+        "compiled 2 memories for claude: 1 file(s) changed",
+    ]
     assert refused.err.splitlines()[0] == (
         "AGENTS.md: gitmem's text was edited by hand since the last compile; compile would change it so:"
     )
     assert "-- Use pnpm or yarn (`use-pnpm`)\n+- Use pnpm (`use-pnpm`)\n" in refused.err
-    assert refused.err.splitlines()[-1] == (
-        "refused: 1 file(s) edited by hand, nothing was written. Put the change in a memory (`gitmem add`, "
-        "`gitmem edit`) and run `gitmem compile`, or overwrite it with `gitmem compile --force`."
-    )
+    assert refused.err.splitlines()[-2:] == [
+        "refused: 1 file(s) edited by hand inside gitmem's block. Put the change in a memory (`gitmem add`, "
+        "`gitmem edit`) and run `gitmem compile`, or overwrite it with `gitmem compile --force`.",
+        "not written: agents (the files above); the other targets were",
+    ]
     assert path.read_text(encoding="utf-8") == edited
-    assert "api-errors" not in (project / "CLAUDE.md").read_text(
-        encoding="utf-8"
-    )  # nothing at all was written
+    assert "api-errors" in (project / "CLAUDE.md").read_text(encoding="utf-8")
 
     check = run("compile", "--check")
     assert check.code == 1 and "AGENTS.md: edited by hand" in check.lines
@@ -277,9 +280,16 @@ def test_conflict_markers_in_hand_written_text_are_left_to_the_user(
     assert result.code == 1
     assert result.err == (
         "AGENTS.md:1:1: conflict: git conflict markers outside gitmem's block: resolve them by hand, "
-        "then run `gitmem compile`\nnothing was written\n"
+        "then run `gitmem compile`\nnot written: agents (the files above); the other targets were\n"
     )
     assert (project / "AGENTS.md").read_text(encoding="utf-8") == conflict
+    assert result.lines == [
+        "created CLAUDE.md",
+        "compiled 1 memories for claude: 1 file(s) changed",
+    ]
+    check = run("compile", "--check")
+    assert (check.code, check.out) == (1, "")
+    assert check.err.splitlines()[-1] == "not up to date: agents held (above)"
 
 
 def test_conflict_markers_quoted_in_a_code_fence_are_text(
@@ -338,10 +348,11 @@ def test_a_block_an_unclosed_code_fence_swallowed_is_refused(
     (project / "AGENTS.md").write_text("```sh\n" + text, encoding="utf-8")
     result = run("compile")
     assert result.code == 1
-    assert result.err.splitlines()[0] == (
+    assert result.err.splitlines() == [
         "AGENTS.md:1:1: block: a code fence opened here is never closed, so gitmem's block is code: "
-        "close it"
-    )
+        "close it",
+        "not written: agents (the files above); the other targets were",
+    ]
     assert (project / "AGENTS.md").read_text(encoding="utf-8") == "```sh\n" + text
 
 
@@ -666,7 +677,8 @@ def test_hidden_unicode_never_reaches_compiled_output(project: Path) -> None:
 
     sneaky = Memory("sneaky", "Looks harmless\u202e", "convention", "active")
     report = prepare(find_project(), load_config(find_project()), [sneaky], Request(date.today()))
-    assert [str(p) for p in report.problems] == [
+    assert report.held_targets == ["agents", "claude"] and not report.problems
+    assert [str(p) for p in report.held] == [
         "AGENTS.md:8:17: hidden: hidden Unicode character U+202E (RIGHT-TO-LEFT OVERRIDE) in compiled output",
         "CLAUDE.md:8:17: hidden: hidden Unicode character U+202E (RIGHT-TO-LEFT OVERRIDE) in compiled output",
     ]
