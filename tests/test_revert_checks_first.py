@@ -53,3 +53,26 @@ def test_revert_that_fails_after_git_revert_is_undone(
     assert result.code == 3, result.err
     assert_untouched(team, head)
     assert git(team, "status", "--porcelain").strip() == ""
+
+
+def test_revert_with_a_rules_file_compile_cannot_write_changes_nothing(
+    team: Path, run: Run
+) -> None:  # noqa: F811
+    """Compile holds a target whose file cannot take the block and writes the others; a revert must not: the held
+    file would keep the memory it reverts. It waits, changing nothing, until the file is fixed."""
+    add_and_commit(team, run, "Bad idea")
+    add_and_commit(team, run, "Later memory")
+    agents = team / "AGENTS.md"
+    text = agents.read_text(encoding="utf-8")
+    agents.write_text(
+        "<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> other\n" + text, encoding="utf-8"
+    )
+    head = git(team, "rev-parse", "HEAD").strip()
+    result = run("revert", "bad-idea")
+    assert result.code == 1, result
+    assert result.err.startswith(
+        "AGENTS.md:1:1: conflict: git conflict markers outside gitmem's block"
+    )
+    assert result.err.rstrip().endswith("cannot be written: fix it first (nothing was reverted)")
+    assert_untouched(team, head)
+    assert "bad-idea" in agents.read_text(encoding="utf-8")

@@ -172,8 +172,9 @@ def refresh(
 ) -> Refreshed:
     """Compile the committed store and commit what changed (see the module's docstring).
     ``own_commit``: always a commit of its own (CI on the default branch). Raises ``CheckFailed``
-    when the store does not compile (invalid files, problems, hand edits in a block): nothing is
-    written then.
+    when the store does not compile (invalid files, a shared pack's problems, hand edits in a
+    block): nothing is written then. A target whose file cannot be written is held, as compile
+    holds it (`gitmem check` says why), and the others are committed.
     """
     head = command.head_commit(project.root)
     if head is None:
@@ -238,6 +239,7 @@ class Refusal:
     invalid: str = "memory files are invalid: fix them, then run `gitmem compile`"
     problems: str = "the rules files could not be compiled"
     edited: str = "run `gitmem compile --force`"
+    held: str = ""  # a target held (``Report.held``): refused with these words, or ("") written around
 
     def check(self, result: Compiled) -> Report:
         """``result``'s report, or the refusal (``CheckFailed``, ``UsageError``)."""
@@ -246,6 +248,8 @@ class Refusal:
         report = result.report
         if report.problems:
             raise CheckFailed(report.problems, self.problems)
+        if report.held and self.held:
+            raise CheckFailed(report.held, self.held)
         if report.refused:
             edited = ", ".join(change.path for change in report.refused)
             raise UsageError(f"{edited}: edited by hand inside the gitmem block; {self.edited}")

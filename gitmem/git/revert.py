@@ -126,9 +126,11 @@ def _recompile(project: Project, store: Store, today: date) -> list[str]:
 
 
 # What the revert says when a compile cannot go on: before git changes anything, and after.
+# (a rules file compile cannot write would keep the memory: the revert waits for it to be fixed)
 _UNTOUCHED = Refusal(
     "memory files are invalid: fix them first (nothing was reverted), then run it again",
     "the rules files could not be compiled: nothing was reverted",
     "run `gitmem compile --force` first (nothing was reverted)",
+    "a rules file that would keep the memory cannot be written: fix it first (nothing was reverted)",
 )
 _WRITING = Refusal(edited="run `gitmem compile --force` first")
