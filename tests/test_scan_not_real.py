@@ -2854,3 +2854,49 @@ def test_what_batches_250_to_269_held_that_is_no_credential() -> None:
         assert _found_by_policy("dnscrypt-proxy.toml", f"  {name} = '{minisign}'") == [
             "generic-secret"
         ], name
+
+
+def test_what_batches_270_to_289_held_that_is_no_credential() -> None:
+    """Batches 270 to 289 (measured once, then looked at): the Ethereum test suite's sender key and Besu's
+    documented dev-network keys (by the hundred in go-ethereum's and Besu's test data), a point's coordinates under a
+    name that says pass (nba_api's passReleasePoint), a citation key and a search key, Drupal's theme token, a UUID
+    namespace, a symbol's prefix that names an architecture (radare2's x86_indirect_thunk_) and a test's canary. Any
+    other key in those places, a random value in a point's place, and a token's or a key's own name are found."""
+    known = "0x45a915e4d060149eb4365960e6a7a45f334393093061116b197e3240065ff2d8"
+    besu = "8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63"
+    for text in (f'"secretKey": "{known}"', f'"privateKey": "{besu}"', f'"secretKey": "0x{besu}"'):
+        assert _found_by_policy("tests/testdata/txs.json", text) == [], text
+    other = "0x" + made(64, "0123456789abcdef")
+    assert _found_by_policy("tests/testdata/txs.json", f'"secretKey": "{other}"') == [
+        "generic-secret"
+    ]
+
+    point = '"passReleasePoint": "-423.611,-13.237,104.683"'
+    assert _found_by_policy("docs/responses/dunkscoreleaders.json", point) == []
+    random_one = f'"passReleasePoint": "-423.611,{made(20)}"'
+    assert _found_by_policy("docs/responses/dunkscoreleaders.json", random_one) == [
+        "generic-secret"
+    ]
+
+    value = made(32, string.ascii_letters + string.digits + "_-")
+    for name in (
+        "citationKey",
+        "citation-key",
+        "search_key",
+        "theme_token",
+        "LOGIN_TOKEN_NAMESPACE",
+    ):
+        assert _found_by_policy("tests/fixtures/export.json", f'{{"{name}": "{value}"}}') == [], (
+            name
+        )
+    for name in ("citationApiKey", "searchApiKey", "theme_api_token", "LOGIN_TOKEN", "api_token"):
+        assert _found_by_policy("src/app.json", f'{{"{name}": "{value}"}}') == ["generic-secret"], (
+            name
+        )
+
+    assert _found_by_policy("libr/anal/fcn.c", 'const char *token = "x86_indirect_thunk_";') == []
+    assert (
+        _found_by_policy("src/test/AgentTest.groovy", "final secret = 'sk-ant-canary-6b12'") == []
+    )
+    token = f'const char *token = "x86_{made(20)}";'
+    assert _found_by_policy("libr/anal/fcn.c", token) == ["generic-secret"]

@@ -108,6 +108,11 @@ _DOCUMENTED_EXAMPLES = frozenset(
         *("5de22089c247b9b2", "4d3e46eec8244d1d", "59feecfa04eb096b", "0aedba9d586f34f9"),
         *("b69d88ff1ad5834a", "28e543d3753fc9d1", "b6b9ee08c38f62da", "f070994a85994785"),
         *("be394de37f9d6cf6", "38e69fdd19aefeb4", "dd0102d1cd0c6ac7", "967f21586cdf1248"),
+        # the Ethereum test suite's sender key (0x45a915e4…, of 0xa94f5374…), in every client's
+        # state and transaction tests, and Hyperledger Besu's three documented dev-network accounts'
+        # keys (0x8f2a5594…, 0xc87509a1…, 0xae6ae8e5…), with 0x and without
+        *("a0efb9e8a46c197c", "02522f20463c8f61", "07056658c7497e88", "4cfb016765dfceca"),
+        *("49f88a1ebbd7c5d4", "f24167accb5d690f", "efe8fca5524a213b", "07f935b61d37e0e5"),
         "87c8a239755951b0",  # Vault's documented Duo secret key (its Duo MFA API docs, 8C7THtrI…)
         # NIP-47's (Nostr Wallet Connect) example connection URI's secret
         # (nostr+walletconnect://b889…?relay=…&secret=71a8…), in every NWC library's tests and docs
@@ -948,6 +953,7 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
         callback handler fn func function factory audience aud issuer iss scope scopes realm
         phone email filter start end begin offset thru user users username usernames accessor
         accessors marker markers sentinel canary address addr host hostname port nonce denom denoms
+        namespace
         """
     )
 )
@@ -1001,10 +1007,10 @@ def _owned(name: str) -> tuple[str, list[str]]:
 # recorded response (cloud-custodian's and cloudsploit's, by the hundred). And an item's feedback
 # token, its handle for saying what one thinks of it (YouTube Music's feedbackToken and
 # addToLibraryFeedbackToken, one per track in every recorded response; not a feedback service's
-# API token).
+# API token). And Drupal's theme_token, in every page's ajaxPageState: which theme drew the page.
 _CURSOR_RE = lazy(
     r"(?:next|prev|previous|page)(?:_(?:page|forward|backward|lock|sync))*_token"
-    r"|(?:client_request|lock|update|creation)_token|(?:[a-z0-9_]*_)?feedback_token"
+    r"|(?:client_request|lock|update|creation|theme)_token|(?:[a-z0-9_]*_)?feedback_token"
 )
 # AWS's ClientToken (clientToken in its events) is one of those too; Vault's client_token is its
 # credential, so only AWS's spelling is read so (a Go struct of Vault's, ``ClientToken:``, is
@@ -1077,7 +1083,9 @@ def password_name(name: str) -> bool:
 # in ytmusicapi's recorded responses, Box's templateKey; not a resource's: Azure calls its AI
 # services' API key a resource key); and a minisign key, the public key a signed list is checked
 # with (dnscrypt-proxy's minisign_key: a minisign secret key is a file of its own, encrypted, and
-# a name for it says secret or private)
+# a name for it says secret or private); a citation key, a work's label in a bibliography
+# (citationKey, citation-key: Zotero's and Better BibTeX's, by the hundred in their tests); a
+# search key (juriscraper's search_key; Algolia's search-only key is public by design)
 _DATA_KEYS = frozenset(
     _words(
         """
@@ -1085,7 +1093,7 @@ _DATA_KEYS = frozenset(
         column object storage lookup index unique composite natural surrogate group order dedup
         dedupe bucket s3 redis react list item registry translation message state query event config
         field websocket socket site captcha recaptcha hcaptcha turnstile solvemedia write entity
-        template minisign
+        template minisign citation search
         """
     )
 )
@@ -1261,6 +1269,9 @@ _REFERENCE_RE = lazy(
             # a number as code writes it in hex, a machine word at most (SIOCGLIFTOKEN = -0x3f87…);
             # a key written so is longer (an Ethereum key: 0x and 64 digits)
             r"^[-+]?0[xX][0-9a-fA-F]{1,16}$",
+            # numbers joined by commas, one with a fraction at least: a point, a vector (nba_api's
+            # passReleasePoint: -423.611,-13.237,104.683), never a generated secret
+            r"^(?=[^.]*+\.)[-+]?\d+(?:\.\d+)?(?:, ?[-+]?\d+(?:\.\d+)?)+$",
             # an Ethereum address, an account's or a contract's (an ERC-20 token's, which web3 code
             # calls a token: "burnToken": "0xaf88…"): 20 bytes, public; a private key is 32
             r"^0x[0-9a-fA-F]{40}$",
@@ -1319,7 +1330,7 @@ _REFERENCE_RE = lazy(
 # (an elliptic curve's name is one part: Secp256k1Keypair, P256Keypair, X25519PublicKey)
 _CURVE_NAMES = r"(?i:secp(?:256|384|521)[kr]1|[pk](?:256|384|521)|ed(?:25519|448)|x(?:25519|448))"
 # ... and so is a numeronym, a name spelt with its number (s3AccessKeySecret, k8sSecretName)
-_NUMERONYMS = r"(?i:s3|ec2|k8s|e2e|i18n|l10n|a11y|p2p|b2[bc])"
+_NUMERONYMS = r"(?i:s3|ec2|k8s|e2e|i18n|l10n|a11y|p2p|b2[bc]|x86|x64|amd64|arm64|aarch64|i[36]86)"
 _CAMEL_PART = (
     rf"{_CURVE_NAMES}|{_NUMERONYMS}|[A-Z][a-z]+|[a-z]{{2,}}|[A-Z]{{2,}}(?![a-z])"
     r"|[A-Z](?=[A-Z][a-z])|\d{1,4}"
@@ -1376,7 +1387,7 @@ _STAND_IN_SAID_RE = lazy(_STAND_IN_SAID)  # in words: what a URL's password is j
 # them in a row once in four billion
 _STAND_IN_MARKERS_RE = lazy(
     _STAND_IN_SAID
-    + r"|abc123|123abc|(?:secret|token|key)123|random|s3cr3t"
+    + r"|abc123|123abc|(?:secret|token|key)123|random|s3cr3t|canary"
     + r"|deadbeef|cafebabe|feedface|baadf00d|deadc0de|8badf00d|decafbad|c0ffee"
 )
 _STAND_IN_WORDS = (
