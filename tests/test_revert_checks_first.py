@@ -56,8 +56,9 @@ def test_revert_that_fails_after_git_revert_is_undone(
 
 
 def test_revert_with_a_rules_file_compile_cannot_write_changes_nothing(
-    team: Path, run: Run
-) -> None:  # noqa: F811
+    team: Path,  # noqa: F811
+    run: Run,
+) -> None:
     """Compile holds a target whose file cannot take the block and writes the others; a revert must not: the held
     file would keep the memory it reverts. It waits, changing nothing, until the file is fixed."""
     add_and_commit(team, run, "Bad idea")

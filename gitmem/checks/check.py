@@ -130,13 +130,9 @@ def _compile(project: Project, store: Store, today: date) -> Step:
 
     compiled = compile_store(project, store, load_config(project), Request(today, mode="partial"))
     report = compiled.report
-    if report.problems:
-        return Step(
-            "compile",
-            False,
-            f"{len(report.problems)} problem(s)",
-            list(map(str, report.problems)),
-        )
+    problems = [*report.problems, *report.held]  # (a held target's own say why, and the fix)
+    if problems:
+        return Step("compile", False, f"{len(problems)} problem(s)", list(map(str, problems)))
     if report.stale:
         details = [f"{change.path}: {change.reason}" for change in report.stale]
         return Step(

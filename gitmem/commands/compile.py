@@ -118,16 +118,16 @@ def compile_command(
     show = _shower(project, user)
     if as_json:
         echo_json(_compile_json(report, check, bool(result.written), show))
-        if report.problems or report.refused:
+        if report.problems:
             return 1
-        return _check_code(report) if check else int(bool(report.held))
+        return _check_code(report) if check else int(bool(report.held_targets))
     return _print_result(project, result, check, user, show)
 
 
 def _check_code(report: Report) -> int:
-    """``compile --check``'s exit code once the report is sound: 1 when a file is stale, over a hard
-    limit, or ignored by git."""
-    return 1 if report.stale or report.held or report.refused or report.ignored else 0
+    """``compile --check``'s exit code once the report is sound: 1 when a file is stale (edited by
+    hand in gitmem's block too), a target held, or a file ignored by git."""
+    return 1 if report.stale or report.held or report.ignored else 0
 
 
 def _print_result(project: Project, result: Compiled, check: bool, user: bool, show: Show) -> int:

@@ -239,7 +239,6 @@ class Refusal:
     invalid: str = "memory files are invalid: fix them, then run `gitmem compile`"
     problems: str = "the rules files could not be compiled"
     edited: str = "run `gitmem compile --force`"
-    held: str = ""  # a target held (``Report.held``): refused with these words, or ("") written around
 
     def check(self, result: Compiled) -> Report:
         """``result``'s report, or the refusal (``CheckFailed``, ``UsageError``)."""
@@ -248,8 +247,6 @@ class Refusal:
         report = result.report
         if report.problems:
             raise CheckFailed(report.problems, self.problems)
-        if report.held and self.held:
-            raise CheckFailed(report.held, self.held)
         if report.refused:
             edited = ", ".join(change.path for change in report.refused)
             raise UsageError(f"{edited}: edited by hand inside the gitmem block; {self.edited}")

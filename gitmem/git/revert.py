@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from gitmem.compile.compiler import Request, compile_store
-from gitmem.errors import UsageError
+from gitmem.errors import CheckFailed, UsageError
 from gitmem.git import history
 from gitmem.git.refresh import Refusal, is_generated
 from gitmem.memory import actions
@@ -113,7 +113,13 @@ def _check_first(project: Project, store: Store, memory_id: str, today: date) ->
     must be valid, and the rules files must compile without this memory."""
 
     config = load_config(project)
-    _UNTOUCHED.check(compile_store(project, store, config, Request(today, without=(memory_id,))))
+    result = compile_store(project, store, config, Request(today, without=(memory_id,)))
+    if _UNTOUCHED.check(result).held:  # that file would keep the memory: the revert waits for it
+        raise CheckFailed(
+            result.report.held,
+            "a rules file that would keep the memory cannot be written: fix it first (nothing "
+            "was reverted)",
+        )
 
 
 def _recompile(project: Project, store: Store, today: date) -> list[str]:
@@ -126,11 +132,9 @@ def _recompile(project: Project, store: Store, today: date) -> list[str]:
 
 
 # What the revert says when a compile cannot go on: before git changes anything, and after.
-# (a rules file compile cannot write would keep the memory: the revert waits for it to be fixed)
 _UNTOUCHED = Refusal(
     "memory files are invalid: fix them first (nothing was reverted), then run it again",
     "the rules files could not be compiled: nothing was reverted",
     "run `gitmem compile --force` first (nothing was reverted)",
-    "a rules file that would keep the memory cannot be written: fix it first (nothing was reverted)",
 )
 _WRITING = Refusal(edited="run `gitmem compile --force` first")

@@ -105,6 +105,10 @@ def test_a_file_that_cannot_take_the_block_holds_only_its_target(
     else:
         assert (check.code, check.out) == (1, "")
         assert check.err.splitlines()[-1] == "not up to date: agents held (above)"
+    if kind != "edited":  # `gitmem check` names the file and its fix, not "run `gitmem compile`"
+        checked = run("check")
+        assert checked.code == 1 and "compile   FAILED  1 problem(s)" in checked.out, checked
+        assert f"\n  {result.err.splitlines()[0]}\n" in checked.out
     again = run("compile")  # nothing more to write; still held, still said
     assert (again.code, again.err.splitlines()[-1]) == (1, result.err.splitlines()[-1])
 
