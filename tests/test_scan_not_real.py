@@ -2860,7 +2860,8 @@ def test_what_batches_270_to_289_held_that_is_no_credential() -> None:
     """Batches 270 to 289 (measured once, then looked at): the Ethereum test suite's sender key and Besu's
     documented dev-network keys (by the hundred in go-ethereum's and Besu's test data), a point's coordinates under a
     name that says pass (nba_api's passReleasePoint), a citation key and a search key, Drupal's theme token, a UUID
-    namespace, a symbol's prefix that names an architecture (radare2's x86_indirect_thunk_) and a test's canary. Any
+    namespace, a symbol's prefix that names an architecture (radare2's x86_indirect_thunk_), a test's canary and the mPulse
+    key every page Boomerang measures carries (juriscraper's saved pages). Any
     other key in those places, a random value in a point's place, and a token's or a key's own name are found."""
     known = "0x45a915e4d060149eb4365960e6a7a45f334393093061116b197e3240065ff2d8"
     besu = "8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63"
@@ -2894,6 +2895,8 @@ def test_what_batches_270_to_289_held_that_is_no_credential() -> None:
             name
         )
 
+    boomr = '"https://s2.go-mpulse.net/boomerang/";if(window.BOOMR_API_key="T5V7Y-Q8M8U-BKDFY-XWX7C-XPH3U",function(){'
+    assert _found_by_policy("tests/examples/scotus/dockets/01-10063.htm", boomr) == []
     assert _found_by_policy("libr/anal/fcn.c", 'const char *token = "x86_indirect_thunk_";') == []
     assert (
         _found_by_policy("src/test/AgentTest.groovy", "final secret = 'sk-ant-canary-6b12'") == []

@@ -966,12 +966,14 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
 # or a cursor or a request's id that an API calls a token (``continuationToken``,
 # ``idempotency-token``: Azure's pagination, AWS's retries; and ``_cursor``'s names); a
 # cross-site request forgery token, whose names run together in capitals too (Django's
-# ``HTTP_X_CSRFTOKEN``, ``csrfmiddlewaretoken``: a page's nonce, no credential without the session)
+# ``HTTP_X_CSRFTOKEN``, ``csrfmiddlewaretoken``: a page's nonce, no credential without the session);
+# and Boomerang's (Akamai mPulse's) BOOMR_API_key, which every page it measures carries to every
+# visitor (juriscraper's saved court pages, by the dozen)
 _NOT_SECRET_PARTS = frozenset(
     _words(
         """
         public pub publishable is has use no not csrf xsrf csrftoken xsrftoken csrfmiddlewaretoken
-        old fake dummy mock invalid wrong bad
+        old fake dummy mock invalid wrong bad boomr
         sample example expired revoked nonmatching nonexistent nonexisting nonvalid encrypted
         sealed continuation pagination idempotency description hashed redir redirect
         """
