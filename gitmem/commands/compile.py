@@ -127,7 +127,7 @@ def compile_command(
 def _check_code(report: Report) -> int:
     """``compile --check``'s exit code once the report is sound: 1 when a file is stale (edited by
     hand in gitmem's block too), a target held, or a file ignored by git."""
-    return 1 if report.stale or report.held or report.ignored else 0
+    return int(bool(report.stale or report.held or report.ignored))
 
 
 def _print_result(project: Project, result: Compiled, check: bool, user: bool, show: Show) -> int:

@@ -274,12 +274,15 @@ def _homes(
 
 def _ignored_private(project: Project, targets: Sequence[Target], git: GitView) -> list[str]:
     """The private files (``Reader.private``: ``.claude/CLAUDE.md``) of ``targets``, and the root
-    files of those whose client falls back to the hub (``CLAUDE.md``), that git ignores here."""
-    places = [path for target in targets for path in delivery.private_files(target)]
-    places += [target.root_file for target in targets if delivery.falls_back(target)]
-    if not places or not (project.root / ".git").exists():
-        return []
-    return git.ignored(places)
+    files of those whose client falls back to the hub (``CLAUDE.md``), that git ignores here; and
+    the private files that are another file through a link (pyairtable's .claude/CLAUDE.md ->
+    ../AGENTS.md): a copy placed there would be written into that file, over what it holds."""
+    private = [path for target in targets for path in delivery.private_files(target)]
+    linked = [path for path in private if (project.root / path).is_symlink()]
+    places = private + [target.root_file for target in targets if delivery.falls_back(target)]
+    if not (project.root / ".git").exists():
+        return linked
+    return linked + git.ignored(places)
 
 
 def _linked_roots(
@@ -339,17 +342,31 @@ def _hand_text(project: Project, path: str, whole: bool = False) -> str:
 def _importing(
     project: Project, targets: Sequence[Target], readers: Sequence[Reader], listed: Sequence[str]
 ) -> dict[str, list[str]]:
-    """The folders whose file of a target, as the team wrote it, imports the hub's file of the same
-    folder (rallly's web/CLAUDE.md of `@AGENTS.md`; shopify-cli's .claude/CLAUDE.md of
-    `@../AGENTS.md`, at the root), by target name, for the targets whose client follows its files'
-    imports (``delivery.Layout.imported``); a root file's too (a hand-written GEMINI.md of
-    `@AGENTS.md`)."""
+    """The folders whose file of a target brings its client the hub's file of the same folder
+    (``_reads_hub``), by target name (``delivery.Layout.imported``)."""
     files = {target.root_file: (target, "") for target in targets}
     out: dict[str, list[str]] = {}
     for path, (target, folder) in {**files, **_nested(project, targets, listed)}.items():
-        if delivery.follows_own(target.name, readers) and _imports_hub(project, path, folder):
+        if _reads_hub(project, target, path, folder, readers):
             out.setdefault(target.name, []).append(folder)
     return out
+
+
+def _reads_hub(
+    project: Project, target: Target, path: str, folder: str, readers: Sequence[Reader]
+) -> bool:
+    """Whether ``path``, a file of ``target`` in ``folder``, brings its client the hub's file there:
+    the team's text imports it, for a client that follows its files' imports (rallly's
+    web/CLAUDE.md of `@AGENTS.md`; shopify-cli's .claude/CLAUDE.md of `@../AGENTS.md`; a
+    hand-written GEMINI.md of `@AGENTS.md`), or a private file is that file through a link
+    (pyairtable's .claude/CLAUDE.md -> ../AGENTS.md: a copy of its own beside it, in CLAUDE.md,
+    would reach Claude Code twice)."""
+    hub = posixpath.join(folder, delivery.HUB_FILE)
+    if path.endswith(delivery.private_files(target)) and os.path.realpath(
+        project.root / path
+    ) == os.path.realpath(project.root / hub):
+        return True
+    return delivery.follows_own(target.name, readers) and _imports_hub(project, path, folder)
 
 
 def _imports_hub(project: Project, path: str, folder: str) -> bool:

@@ -311,14 +311,18 @@ _Found = tuple[Fault, str, str]  # a fault, its subject (a memory id, or a file)
 
 def _link(disk: Disk, reader: Reader, written: bool) -> str:
     """Where compile gives the client no file of its own: its own root file is a link to another
-    (``.junie/guidelines.md`` to ``AGENTS.md``), or git ignores the file only it reads (Claude
-    Code's ``.claude/CLAUDE.md``, beside a Copilot CLI that reads any ``CLAUDE.md``). What the hub
+    (``.junie/guidelines.md`` to ``AGENTS.md``), or the file only it reads is (pyairtable's
+    ``.claude/CLAUDE.md`` to ``AGENTS.md``), or git ignores that file (Claude Code's
+    ``.claude/CLAUDE.md``, beside a Copilot CLI that reads any ``CLAUDE.md``). What the hub
     lacks reaches it from none; the fix is a copy for the link, and letting git track the ignored
     file; "" where neither holds. Right after compile ``written`` them, that is the cause; later,
     compiling may be all it takes."""
     root = TARGET_BY_NAME[reader.own].root_file
     real = disk.get(root).real if root and disk.exists(root) else root
     private = disk.git.ignored([reader.private])  # its own file, which git ignores
+    own = disk.get(reader.private).real if disk.exists(reader.private) else reader.private
+    if own != reader.private:  # that file is another through a link: pyairtable's
+        root, real = reader.private, own  # .claude/CLAUDE.md -> ../AGENTS.md
     if real == root and not private:
         return ""
     track = "".join(f"let git track {path}: {disk.git.ignored_fix(path)}" for path in private)

@@ -10,6 +10,7 @@ with CLAUDE.md -> AGENTS.md beside Copilot compile added .claude/CLAUDE.md, a se
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -226,6 +227,12 @@ IMPORTING = {
         "AGENTS.md": f"# Team\n\nThe {HAND} service owns the queue.\n",
         ".claude/CLAUDE.md": "See @../AGENTS.md for repository-specific agent instructions.\n",
     },
+    # pyairtable's: no CLAUDE.md, and Claude Code's private file a link to the root's AGENTS.md ("-> " makes a link):
+    # on 9411f25 compile put a copy of every memory in a new CLAUDE.md too, and `check` failed (twice for Claude Code)
+    "private-link": {
+        "AGENTS.md": f"# Team\n\nThe {HAND} service owns the queue.\n",
+        ".claude/CLAUDE.md": "-> ../AGENTS.md",
+    },
 }
 
 
@@ -243,14 +250,21 @@ def test_a_file_importing_its_folders_agents_md_brings_each_memory_once(
     sh(repo, "git", "init", "-q", "-b", "main")
     for path, text in IMPORTING[case].items():
         (repo / path).parent.mkdir(parents=True, exist_ok=True)
-        (repo / path).write_text(text, "utf-8")
+        if text.startswith("-> "):
+            (repo / path).symlink_to(text.removeprefix("-> "))
+        else:
+            (repo / path).write_text(text, "utf-8")
     init_with_active(repo, ("agents", "claude"))
     compiled = subprocess.run(
         ["gitmem", "compile"], cwd=repo, capture_output=True, text=True, check=False
     )
     assert compiled.returncode == 0 and "more than once" not in compiled.stderr, compiled.stderr
     for path, text in IMPORTING[case].items():
-        if "CLAUDE.md" in path:
+        if (
+            "CLAUDE.md" in path and (repo / path).is_symlink()
+        ):  # a link stays the link the team made
+            assert f"-> {os.readlink(repo / path)}" == text, path
+        elif "CLAUDE.md" in path:
             assert (repo / path).read_text("utf-8") == text, path
     sh(repo, "git", "add", "-A")
     sh(repo, "git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "init")

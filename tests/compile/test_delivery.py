@@ -369,3 +369,45 @@ def test_a_folders_agents_md_that_is_another_through_a_link_brings_its_memory(
     checked = run("check")
     assert checked.code == 0, checked.out
     assert ("twice, through a link" in checked.out) == rooted, checked.out
+
+
+@pytest.mark.parametrize("copilot", [False, True], ids=["agents-claude", "beside-copilot"])
+def test_claudes_private_file_linked_to_the_hub_is_read_as_the_hub_and_never_written_over_it(
+    project: Path, run: Run, copilot: bool
+) -> None:
+    """pyairtable's .claude/CLAUDE.md -> ../AGENTS.md: Claude Code reads the hub's file through it. On 9411f25 compile
+    put every memory in a new CLAUDE.md too (Claude Code got each twice: `check` failed), and beside the Copilot CLI
+    (which reads CLAUDE.md, so Claude Code's copy goes to its private file) it wrote that copy through the link, over
+    the hub's file: every other client read Claude Code's copy. Now the link stays as the team made it, the hub's file
+    holds the hub's memories, and without Copilot `check` passes; beside it, the memory Claude Code started in web/
+    then misses is named with the fix that brings it (a copy of its own), which `check` then passes with."""
+    set_config(project, targets=["agents", "claude"] + ["copilot"] * copilot)
+    (project / "AGENTS.md").write_text("# Team\n", encoding="utf-8")
+    (project / ".claude").mkdir()
+    (project / ".claude/CLAUDE.md").symlink_to("../AGENTS.md")
+    assert run("add", "Use pnpm").code == 0
+    assert run("add", "Web uses tabs", "--path", "web/**").code == 0
+    compiled = run("compile")
+    assert "same file" not in compiled.err and "more than once" not in compiled.err, compiled
+    assert os.readlink(project / ".claude/CLAUDE.md") == "../AGENTS.md"
+    hub = (project / "AGENTS.md").read_text(encoding="utf-8")
+    assert hub.count("`use-pnpm`") == 1 and "web-uses-tabs" not in hub  # (in web/AGENTS.md)
+    claude = (
+        project / "CLAUDE.md"
+    )  # (none beside Copilot: Claude Code's copy would be its private file)
+    assert not claude.exists() or "`use-pnpm`" not in claude.read_text(encoding="utf-8")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "compiled")
+    checked = run("check")
+    if not copilot:
+        assert checked.code == 0, checked
+        return
+    fix = "make .claude/CLAUDE.md a copy (`rm .claude/CLAUDE.md && cp AGENTS.md .claude/CLAUDE.md`)"
+    assert checked.code == 1 and "Claude Code started in web/: memory web-uses-tabs" in checked.out
+    assert fix in checked.out
+    (project / ".claude/CLAUDE.md").unlink()
+    (project / ".claude/CLAUDE.md").write_text(hub, encoding="utf-8")
+    assert run("compile").code == 0
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "a copy of its own")
+    assert run("check").code == 0
