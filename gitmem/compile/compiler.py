@@ -196,10 +196,11 @@ def prepare(
     report.warnings.extend(note for path, note in report.notes if path in touched)
     checks.rules_twice(memories, desired, finals, _first_block(report), report)
     checks.hidden_unicode(desired, finals, report)
+    # (a file both written and cleaned up is the writing target's)
     _hold(
         report,
         held,
-        {path: target.name for path, (target, _) in [*desired.items(), *candidates.items()]},
+        {path: target.name for path, (target, _) in [*candidates.items(), *desired.items()]},
     )
     report.changes.sort(key=lambda change: change.path)
     return report
