@@ -2859,7 +2859,7 @@ def test_what_batches_250_to_269_held_that_is_no_credential() -> None:
 def test_what_batches_270_to_289_held_that_is_no_credential() -> None:
     """Batches 270 to 289 (measured once, then looked at): the Ethereum test suite's sender key and Besu's
     documented dev-network keys (by the hundred in go-ethereum's and Besu's test data), a point's coordinates under a
-    name that says pass (nba_api's passReleasePoint), a citation key and a search key, Drupal's theme token, a UUID
+    name that says pass (nba_api's passReleasePoint), a citation key, Drupal's theme token, a UUID
     namespace, a symbol's prefix that names an architecture (radare2's x86_indirect_thunk_), a test's canary and the mPulse
     key every page Boomerang measures carries (juriscraper's saved pages). Any
     other key in those places, a random value in a point's place, and a token's or a key's own name are found."""
@@ -2883,14 +2883,19 @@ def test_what_batches_270_to_289_held_that_is_no_credential() -> None:
     for name in (
         "citationKey",
         "citation-key",
-        "search_key",
         "theme_token",
         "LOGIN_TOKEN_NAMESPACE",
     ):
         assert _found_by_policy("tests/fixtures/export.json", f'{{"{name}": "{value}"}}') == [], (
             name
         )
-    for name in ("citationApiKey", "searchApiKey", "theme_api_token", "LOGIN_TOKEN", "api_token"):
+    for name in (
+        "citationApiKey",
+        "BING_SEARCH_KEY",
+        "theme_api_token",
+        "LOGIN_TOKEN",
+        "api_token",
+    ):
         assert _found_by_policy("src/app.json", f'{{"{name}": "{value}"}}') == ["generic-secret"], (
             name
         )

@@ -1086,8 +1086,8 @@ def password_name(name: str) -> bool:
 # services' API key a resource key); and a minisign key, the public key a signed list is checked
 # with (dnscrypt-proxy's minisign_key: a minisign secret key is a file of its own, encrypted, and
 # a name for it says secret or private); a citation key, a work's label in a bibliography
-# (citationKey, citation-key: Zotero's and Better BibTeX's, by the hundred in their tests); a
-# search key (juriscraper's search_key; Algolia's search-only key is public by design)
+# (citationKey, citation-key: Zotero's and Better BibTeX's, by the hundred in their tests); not a
+# search key (Algolia's search-only key is public, but Bing's BING_SEARCH_KEY is a paid API's)
 _DATA_KEYS = frozenset(
     _words(
         """
@@ -1095,7 +1095,7 @@ _DATA_KEYS = frozenset(
         column object storage lookup index unique composite natural surrogate group order dedup
         dedupe bucket s3 redis react list item registry translation message state query event config
         field websocket socket site captcha recaptcha hcaptcha turnstile solvemedia write entity
-        template minisign citation search
+        template minisign citation
         """
     )
 )
