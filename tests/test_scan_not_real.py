@@ -2908,3 +2908,12 @@ def test_what_batches_270_to_289_held_that_is_no_credential() -> None:
     )
     token = f'const char *token = "x86_{made(20)}";'
     assert _found_by_policy("libr/anal/fcn.c", token) == ["generic-secret"]
+    # ... and a key under another name in the same page, and a secret in the test that is no canary
+    mpulse = boomr.replace("BOOMR_API_key", "MPULSE_SECRET_key").replace(
+        "T5V7Y-Q8M8U-BKDFY-XWX7C-XPH3U", made(29)
+    )
+    assert _found_by_policy("tests/examples/scotus/dockets/01-10063.htm", mpulse) == [
+        "generic-secret"
+    ]
+    leaked = f"final secret = 'sk-ant-leak-{made(20)}'"
+    assert _found_by_policy("src/test/AgentTest.groovy", leaked) == ["generic-secret"]
