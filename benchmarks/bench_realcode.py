@@ -109,21 +109,32 @@ def base_scanner(base: Path) -> Callable[[Path, Path], list[Location]]:
     return scan
 
 
+PEER_TIMEOUT = 900
+
+
 def _report(command: list[str], tree: Path, report: Path) -> dict[str, Any]:
     """What a peer's ``command`` wrote to ``report``, scanning ``tree``. kingfisher 2.14 dies of
     SIGBUS now and then (three runs in four on rqlite) and writes nothing: a peer runs again, up to
-    five times, and a tree it never finishes is said so and counts no finding. The report is
-    removed once read, so the next tree's run can never be read from it."""
+    five times, and a tree it never finishes is said so and counts no finding. A run past
+    PEER_TIMEOUT seconds is stopped and not tried again (betterleaks 1.x ran on condo's tree, 93 MB,
+    for over 20 minutes of CPU). The report is removed once read, so the next tree's run can never
+    be read from it."""
+    outcome: object = "no report"
     for _ in range(5):
-        done = subprocess.run(command, cwd=tree, capture_output=True, check=False)
+        try:
+            done = subprocess.run(
+                command, cwd=tree, capture_output=True, check=False, timeout=PEER_TIMEOUT
+            )
+            outcome = done.returncode
+        except subprocess.TimeoutExpired:
+            outcome = f"stopped after {PEER_TIMEOUT} s"
+            break
         if report.exists():
             data: dict[str, Any] = json.loads(report.read_text())
             report.unlink()
             return data
-    print(
-        f"{Path(command[0]).name} wrote no report on {tree.name} ({done.returncode})",
-        file=sys.stderr,
-    )
+    print(f"{Path(command[0]).name} wrote no report on {tree.name} ({outcome})", file=sys.stderr)
+    report.unlink(missing_ok=True)
     return {}
 
 
