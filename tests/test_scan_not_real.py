@@ -2917,3 +2917,84 @@ def test_what_batches_270_to_289_held_that_is_no_credential() -> None:
     ]
     leaked = f"final secret = 'sk-ant-leak-{made(20)}'"
     assert _found_by_policy("src/test/AgentTest.groovy", leaked) == ["generic-secret"]
+
+
+def test_what_batches_290_to_309_held_that_is_no_credential() -> None:
+    """Batches 290 to 309 (measured once, then looked at): a comment's English "or" before a map's
+    key on the next line (equal-access's archived rule sets: "…to confirm pass or" above
+    ``"WCAG20_Html_HasLang": {``, by the dozen), GitHub's documented x-oauth-basic password and
+    its API reference's example tokens, a JWT's id, a test database's password for testing, API Blueprint's example requests and responses
+    (judge0's reference), a class named with OAuth2, a record's key made of its name and a UUID
+    (fides' fixtures), a private cache key's name, OAI-PMH's resumption token, and an old Google
+    Sheets URL's key (the spreadsheet's id, in TimelineJS). The same values in a credential's place
+    are found."""
+    value = made(24)
+    comment = '    // but needs other checking to confirm pass or\n    "WCAG20_Html_HasLang": {\n'
+    assert _found_by_policy("rule-server/src/static/js/ace-debug.js", comment) == []
+    for fallback in (
+        f'password = os.environ.get("DB_PASSWORD") or "{value}"',
+        f'password = os.environ.get("DB_PASSWORD") or (\n    "{value}"\n)',
+    ):
+        assert _found_by_policy("app/settings.py", fallback) == ["generic-secret"], fallback
+
+    # (a lock file is no translation: a private registry's token in a resolved URL is found there)
+    token = made(40, "0123456789abcdef")
+    resolved = f'  resolved "https://npm.pkg.example.com/pkg/-/pkg-1.0.0.tgz?token={token}"\n'
+    assert _found_by_policy("yarn.lock", resolved) == ["generic-secret"]
+
+    insteadof = 'git config --global url."https://${{GITHUB_TOKEN}}:{}@github.com/".insteadOf x'
+    documented = insteadof.format("x-oauth-" + "basic")
+    assert _found_by_policy("preinstall.js", documented) == []
+    typed = insteadof.format(value)
+    assert _found_by_policy("preinstall.js", typed) == ["url-credentials"]
+    example = "ghs_16C7e42F292c6912E7710c838347" + "Ae178B4a"
+    assert _found_by_policy("src/test/GitHubAuthAlgTest.scala", f'val t = "{example}"') == []
+    other = "ghs_" + made(36)
+    assert _found_by_policy("src/test/GitHubAuthAlgTest.scala", f'val t = "{other}"') == [
+        "github-app-token"
+    ]
+
+    an_id = str(uuid.UUID(int=_rng.getrandbits(128), version=4))
+    cursor = made(40, "0123456789ABCDEF")
+    fides = "8fe42cdb-af2e-4b9e-9b38-f75673180b88"  # (a random UUID may look typed, quiet anywhere)
+    for path, quiet, found in (
+        ("src/token.ts", f'const TOKEN_JTI = "{an_id}";', f'const TOKEN_SECRET = "{an_id}";'),
+        (
+            "src/systems.json",
+            f'{{"system_key": "system_key-{fides}"}}',
+            f'{{"system_key": "other_key-{fides}"}}',
+        ),
+        ("src/token.js", 'TOKEN: "_sys_cache_v2",', f'TOKEN: "_{value}",'),
+        (
+            "lib/oaipmh/xml_creater.php",
+            f'"resumptionToken" => "{cursor}"',
+            f'"sessionToken" => "{cursor}"',
+        ),
+        (
+            "src/strategy_factory.py",
+            "    oauth2_client_credentials = OAuth2ClientCredentialsAuthenticationStrategy",
+            f"    oauth2_client_credentials = OAuth2{value}",
+        ),
+    ):
+        assert _found_by_policy(path, quiet) == [], quiet
+        assert _found_by_policy(path, found) == ["generic-secret"], found
+
+    sheet = "source: 'https://docs.google.com/spreadsheet/pub?key={}&output=html',"
+    assert _found_by_policy("assets/timelinejs/js/timeline-embed.js", sheet.format(value)) == []
+    api = sheet.replace("docs.google.com/spreadsheet/pub", "maps.example.net/v1/tiles")
+    assert _found_by_policy("assets/timelinejs/js/timeline-embed.js", api.format(value)) == [
+        "url-key-parameter"
+    ]
+
+    url = "postgres://root:{}@localhost:5432/tlv2_test?sslmode=disable"
+    assert _found_by_policy(".github/workflows/test.yml", url.format("for_testing")) == []
+    assert _found_by_policy(".github/workflows/test.yml", url.format(value)) == ["database-url"]
+
+    blueprint = (
+        "### Create a Submission [POST]\n\n+ Request (application/json)\n    + Headers\n\n"
+        f"            X-Auth-Token: {an_id}\n\n+ Response 201 (application/json)\n"
+        f'    {{\n        "token": "{an_id}"\n    }}\n'
+    )
+    assert _found_by_policy("docs/api/submissions/create.md", blueprint) == []
+    prose = f'Our staging instance takes `"token": "{an_id}"` for now.\n'
+    assert _found_by_policy("docs/api/submissions/create.md", prose) == ["generic-secret"]

@@ -787,15 +787,20 @@ def _in_record(text: str, start: int, end: int, tests: bool) -> bool:
 
 # An API's description (OpenAPI, Swagger, AsyncAPI) shows its requests and responses under
 # ``example``, ``examples`` or ``x-examples``: a made-up cart's token, an OAuth response's access
-# token (spree's API reference: 76 places). A value under such a key, in a text that says in its
-# first API_DESCRIPTION_HEAD characters that it is such a description, is documentation; a
+# token (spree's API reference: 76 places); API Blueprint's (Apiary's Markdown) under its ``+
+# Request`` and ``+ Response 200`` items (judge0's reference: a submission's token in every
+# response, the auth token of its example request). A value under such a key, in a text that says
+# in its first API_DESCRIPTION_HEAD characters that it is such a description, is documentation; a
 # credential with a provider's format is found there as anywhere. The example blocks are read from
-# each line's indentation (YAML, or JSON printed with it), in one pass over the text.
+# each line's indentation (YAML, JSON printed with it, Markdown's list items), in one pass.
 API_DESCRIPTION_HEAD = 4096
+_BLUEPRINT_EXAMPLE = r"""(?:Request|Response[ \t]+\d{3})\b"""
 _API_DESCRIPTION_RE = lazy(
-    r"""^[ \t]{0,4}["']?(?:openapi|swagger|asyncapi)["']?[ \t]*:[ \t]*["']?\d""", re.MULTILINE
+    r"""^[ \t]{0,4}["']?(?:openapi|swagger|asyncapi)["']?[ \t]*:[ \t]*["']?\d|^FORMAT:[ \t]*1A\b"""
+    rf"""|^[ \t]*[+*-][ \t]+{_BLUEPRINT_EXAMPLE}""",
+    re.MULTILINE,
 )
-_EXAMPLES_KEY_RE = lazy(r"""["']?(?:x-)?examples?["']?[ \t]*:""")
+_EXAMPLES_KEY_RE = lazy(rf"""["']?(?:x-)?examples?["']?[ \t]*:|{_BLUEPRINT_EXAMPLE}""")
 
 
 def _in_api_example(text: str, start: int, judged: _Judged) -> bool:
@@ -806,14 +811,14 @@ def _in_api_example(text: str, start: int, judged: _Judged) -> bool:
 def _example_blocks(text: str) -> list[int]:
     """Where the example blocks of an API's description begin and end (flat: start, end, start…),
     or nothing for another text. A line is in one when it is an examples key or any key above it
-    (each line less indented, a list's dash counted as indentation) is."""
+    (each line less indented, a list item's dash, plus or star counted as indentation) is."""
     if _API_DESCRIPTION_RE.search(text, 0, API_DESCRIPTION_HEAD) is None:
         return []
     blocks: list[int] = []
     above = [(-1, False)]  # each open key's indentation, and whether it is in a block
     position = 0
     for line in text.split("\n"):
-        body = line.lstrip(" \t-")
+        body = line.lstrip(" \t-+*")
         if body[:1] not in ("", "#"):
             indent = len(line) - len(body)
             while above[-1][0] >= indent:

@@ -71,6 +71,12 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # pictures/profile.jpg, sv=2012-02-12: its sig=dD80…, its URL escapes undone)
         "b4804f991484314d",
         "c540b83e89787594",  # discord.py's documentation's sample bot token
+        # GitHub's documented password for a token given as a URL's user name, the same for every
+        # token (https://<token>:x-oauth-basic@github.com/…: the token is the user's part)
+        "737c8fcb2bfcfe13",
+        # GitHub's REST API reference's example installation access token and user access token
+        # (ghs_16C7e42F…, ghu_16C7e42F…), in the tests of every client of GitHub Apps' tokens
+        *("797c0ce414586cc8", "82e74299544e0073"),
         # Discord's API reference's example bot token and Bearer token (Authorization: Bot
         # MTk4NjIy…, Bearer CZhtkLDp…), in every Discord library's tests of tokens
         *("02f7ce3c263f85c0", "35cd205c3caa8aa9"),
@@ -934,7 +940,8 @@ _DIGEST_WORDS = frozenset(
 )
 # A name ending in one of these holds something about a secret, not the secret ("token_url",
 # "password_file"; Vault's "secret_id_accessor", a handle that looks a credential up and cannot
-# stand in for it; a test's "SECRET_MARKER", a string it looks for in output), and so does one
+# stand in for it; a test's "SECRET_MARKER", a string it looks for in output; a JSON Web Token's
+# "jti", its id), and so does one
 # ending in a digest's word.
 _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
     _words(
@@ -953,7 +960,7 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
         callback handler fn func function factory audience aud issuer iss scope scopes realm
         phone email filter start end begin offset thru user users username usernames accessor
         accessors marker markers sentinel canary address addr host hostname port nonce denom denoms
-        namespace
+        namespace jti
         """
     )
 )
@@ -963,8 +970,9 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
 # installed app's OAuth client secret, which Google calls no secret), ciphertext, made to be sent
 # in the clear (a JSON Web Encryption's ``encrypted_key``, a sealed secret's ``encryptedData``,
 # star-history's ``sealed_token`` in a README's chart URL),
-# or a cursor or a request's id that an API calls a token (``continuationToken``,
-# ``idempotency-token``: Azure's pagination, AWS's retries; and ``_cursor``'s names); a
+# or a cursor or a request's id that an API calls a token (``continuationToken``, OAI-PMH's
+# ``resumptionToken``, ``idempotency-token``: Azure's pagination, AWS's retries; and ``_cursor``'s
+# names); a
 # cross-site request forgery token, whose names run together in capitals too (Django's
 # ``HTTP_X_CSRFTOKEN``, ``csrfmiddlewaretoken``: a page's nonce, no credential without the session);
 # and Boomerang's (Akamai mPulse's) BOOMR_API_key, which every page it measures carries to every
@@ -975,7 +983,7 @@ _NOT_SECRET_PARTS = frozenset(
         public pub publishable is has use no not csrf xsrf csrftoken xsrftoken csrfmiddlewaretoken
         old fake dummy mock invalid wrong bad boomr
         sample example expired revoked nonmatching nonexistent nonexisting nonvalid encrypted
-        sealed continuation pagination idempotency description hashed redir redirect
+        sealed continuation resumption pagination idempotency description hashed redir redirect
         """
     )
 )
@@ -1156,13 +1164,24 @@ def spells_its_name(name: str, value: str) -> bool:
     name of six letters or more: a random value never holds one. Or a value made mostly of its
     name's words, two of them side by side as in the name: a setting's key that names itself
     (``END_OF_YEAR_MODAL_KEY = "EndOfYearModalShowModal2025Key"``, ``wrappedPrivateKey =
-    "v2PrivateKey"``)."""
-    named = _MEMBER_SEPARATOR_RE.split(name)[-1].lower().translate(_LETTERS_ONLY)  # _auth.Key
+    "v2PrivateKey"``). Or its name and a UUID: a record's key its code made so (``_named_id``)."""
+    own = _MEMBER_SEPARATOR_RE.split(name)[-1].lower()
+    named = own.translate(_LETTERS_ONLY)  # _auth.Key
     for spelt in (value.lower(), _spelt(value.lower())):  # Cl1ent$ecret!
         short, long = sorted((named, spelt.translate(_LETTERS_ONLY)), key=len)
         if len(short) >= _RUN and short in long and len(long) - len(short) <= _SPELLING_MOST:
             return True
-    return _of_its_names_words(name, value)
+    return _of_its_names_words(name, value) or _named_id(own, value.lower())
+
+
+def _named_id(name: str, value: str) -> bool:
+    """``value`` is ``name``, a separator and a UUID: the key of a record that its code names after
+    its kind (fides' ``"system_key": "system_key-8fe42cdb-…"``, by the dozen in its fixtures). No
+    one gives a credential its own name."""
+    rest = value.removeprefix(name)
+    return (
+        len(name) >= _RUN and rest[:1] in "-_:." and _UUID_SHAPE_RE.fullmatch(rest[1:]) is not None
+    )
 
 
 _LETTER_RUN_RE = lazy(r"[a-z]+")
@@ -1331,8 +1350,11 @@ _REFERENCE_RE = lazy(
 )
 # (an elliptic curve's name is one part: Secp256k1Keypair, P256Keypair, X25519PublicKey)
 _CURVE_NAMES = r"(?i:secp(?:256|384|521)[kr]1|[pk](?:256|384|521)|ed(?:25519|448)|x(?:25519|448))"
-# ... and so is a numeronym, a name spelt with its number (s3AccessKeySecret, k8sSecretName)
-_NUMERONYMS = r"(?i:s3|ec2|k8s|e2e|i18n|l10n|a11y|p2p|b2[bc]|x86|x64|amd64|arm64|aarch64|i[36]86)"
+# ... and so is a numeronym, a name spelt with its number (s3AccessKeySecret, k8sSecretName,
+# OAuth2ClientCredentialsAuthenticationStrategy)
+_NUMERONYMS = (
+    r"(?i:s3|ec2|k8s|e2e|i18n|l10n|a11y|p2p|b2[bc]|x86|x64|amd64|arm64|aarch64|i[36]86|oauth[12])"
+)
 _CAMEL_PART = (
     rf"{_CURVE_NAMES}|{_NUMERONYMS}|[A-Z][a-z]+|[a-z]{{2,}}|[A-Z]{{2,}}(?![a-z])"
     r"|[A-Z](?=[A-Z][a-z])|\d{1,4}"
@@ -1376,11 +1398,11 @@ _TEST_RE = lazy(
 )
 _LETTERS_RE = lazy(r"[^a-z]+")
 # The words a stand-in says it is by (…ThisIsNotARealKey, a super or a totally secret, XKCD's
-# horse) ...
+# horse, a test database's root:for_testing@localhost) ...
 _STAND_IN_SAID = (
     r"password|passwd|passphrase|changeme|sample|fake|dummy|mock|invalid|notvalid|foobar|hunter2"
     r"|correcthorse|(?:super|top|very|totally|really|ultra|extra)secret|secretkey|notareal|notreal"
-    r"|notactual|strongpass"
+    r"|notactual|strongpass|for_?test"
 )
 _STAND_IN_SAID_RE = lazy(_STAND_IN_SAID)  # in words: what a URL's password is judged by
 # ... and runs typed into a made-up value (a credential's word counted on: PR0DUCT10nS3CRET12345;
@@ -1854,7 +1876,7 @@ def _code_of_names(value: str) -> bool:
 # Pulumi's aws:s3/BucketWebsite:BucketWebsite), or a numeronym (s3, k8s)
 _JOINED_WORD = rf"(?:[a-z]{{2,}}|[A-Z][a-z]{{2,}})(?:[A-Z][a-z]+)*[0-9]{{0,2}}|{_NUMERONYMS}"
 _JOINED_PIECE = rf"(?:{_JOINED_WORD}|v[0-9]{{1,4}}|[0-9]{{1,4}}|[0-9a-f]{{5,16}})"
-_JOINED_NAME_RE = lazy(rf"^{_JOINED_PIECE}(?:[:/._~,-]{{1,2}}{_JOINED_PIECE}){{2,}}$")
+_JOINED_NAME_RE = lazy(rf"^_?{_JOINED_PIECE}(?:[:/._~,-]{{1,2}}{_JOINED_PIECE}){{2,}}$")
 _JOINED_SPLIT_RE = lazy(r"[:/._~,-]{1,2}")
 _JOINED_WORD_RE = lazy(_JOINED_WORD)
 _JOINED_HASH_RE = lazy(r"(?=[a-f]*[0-9])(?=[0-9]*[a-f])[0-9a-f]{5,16}")
@@ -1864,7 +1886,8 @@ def joined_name(value: str) -> bool:
     """Lower-case words and version segments joined by ``:`` ``/`` ``.`` ``_`` ``~`` ``-`` (or
     listed, with ``,``: ``letters,digits,symbols,32``): three pieces or more, two of them words
     (``service:v4:legacy-usage:heartbeat:v1``), one at most a short hex id
-    (``survey-targeting-835605292e``). An identifier, not a secret.
+    (``survey-targeting-835605292e``), an underscore before them or not (a private cache key's
+    ``_sys_cache_v2``). An identifier, not a secret.
     """
     if _JOINED_NAME_RE.match(value) is None:
         return False

@@ -174,11 +174,15 @@ _TYPED = (
 )
 # What joins a name to its value besides "=" and ":" (tests/test_scan_wrapped.py): the default of an
 # environment variable (`process.env.KEY || "…"`, `?? "…"`, Kotlin's `?: "…"`, Python's and Lua's
-# `or "…"`) and C++'s braces (`std::string key{"…"}`: a string they hold whole, not a map's first
-# key, Go's `map[string]SecretEntry{"e2e-name": …}`). After the name, the quote and bracket that
-# close its lookup (`ENV["KEY"]`, `getenv("KEY")`); after the operator, the parenthesis black wraps
-# a long string in. The shell's `${KEY:-…}` is a decoded layer instead (decode.shell_defaults).
-_FALLBACK = r"""\|\||\?\?|\?:|\bor\b|\{(?=\s*["'`][^"'`\n]{0,2000}+["'`][ \t]*[},)])"""
+# `or "…"`, its value on the same line: a comment's English "or" before a map's key on the next
+# line is none) and C++'s braces (`std::string key{"…"}`: a string they hold whole, not a map's
+# first key, Go's `map[string]SecretEntry{"e2e-name": …}`). After the name, the quote and bracket
+# that close its lookup (`ENV["KEY"]`, `getenv("KEY")`); after the operator, the parenthesis black
+# wraps a long string in. The shell's `${KEY:-…}` is a decoded layer instead
+# (decode.shell_defaults).
+_FALLBACK = (
+    r"""\|\||\?\?|\?:|\bor\b(?=[ \t]*+[("'`])|\{(?=\s*["'`][^"'`\n]{0,2000}+["'`][ \t]*[},)])"""
+)
 # The bracket that closes a name's lookup: ``ENV["KEY"] = …``, or a call's, before a default only
 # (``getenv("KEY") || "…"``): a call's argument before "=>" or ":" is no name given a value
 # (stripe-node's ``computeHMACSignature('', 'test_secret') => '<its digest>'``)
@@ -1892,7 +1896,10 @@ RULES: tuple[Rule, ...] = (
         description="An API key in a URL's key= query parameter (?key=…, as Google's and many REST "
         "APIs take it)",
         keywords=("?key=", "&key="),
-        pattern=r"[?&](?i:key)=(?P<secret>[A-Za-z0-9_.~-]{20,200}+)(?![^&#\s\"'`<>)\]])",
+        # (not an old Google Sheets URL's: its key is the published spreadsheet's id, TimelineJS's
+        # docs/spreadsheet/pub?key=…)
+        pattern=r"(?<!/spreadsheet/pub)(?<!/spreadsheet/ccc)[?&](?i:key)="
+        r"(?P<secret>[A-Za-z0-9_.~-]{20,200}+)(?![^&#\s\"'`<>)\]])",
         check="random_value",
         examples=lambda: (
             _j('url := "https://api.example.org/v1/users?key=', _r(_LOWER + _DIGITS, 36), '"'),
@@ -1906,6 +1913,7 @@ RULES: tuple[Rule, ...] = (
             "https://example.org/search?key=user_profile_settings_v2",
             "https://storage.example.org/get?key=" + "reports/2024/summary.csv",
             "https://example.org/?key=${API_KEY}",
+            "https://docs.google.com/spreadsheet/pub?key=0Agl_Dv6iEbDadFYzRjJPUGktY0NkWXF&output=html",
         ),
     ),
     Rule(
