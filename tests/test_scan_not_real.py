@@ -2964,6 +2964,11 @@ def test_what_batches_290_to_309_held_that_is_no_credential() -> None:
             f'{{"system_key": "system_key-{fides}"}}',
             f'{{"system_key": "other_key-{fides}"}}',
         ),
+        (  # (a name of one word may be a credential's: apikey-<uuid> under apikey is found)
+            "src/systems.json",
+            f'{{"systemKey": "systemKey-{fides}"}}',
+            f'{{"apikey": "apikey-{fides}"}}',
+        ),
         ("src/token.js", 'TOKEN: "_sys_cache_v2",', f'TOKEN: "_{value}",'),
         (
             "lib/oaipmh/xml_creater.php",

@@ -1165,22 +1165,25 @@ def spells_its_name(name: str, value: str) -> bool:
     name's words, two of them side by side as in the name: a setting's key that names itself
     (``END_OF_YEAR_MODAL_KEY = "EndOfYearModalShowModal2025Key"``, ``wrappedPrivateKey =
     "v2PrivateKey"``). Or its name and a UUID: a record's key its code made so (``_named_id``)."""
-    own = _MEMBER_SEPARATOR_RE.split(name)[-1].lower()
-    named = own.translate(_LETTERS_ONLY)  # _auth.Key
+    own = _MEMBER_SEPARATOR_RE.split(name)[-1]
+    named = own.lower().translate(_LETTERS_ONLY)  # _auth.Key
     for spelt in (value.lower(), _spelt(value.lower())):  # Cl1ent$ecret!
         short, long = sorted((named, spelt.translate(_LETTERS_ONLY)), key=len)
         if len(short) >= _RUN and short in long and len(long) - len(short) <= _SPELLING_MOST:
             return True
-    return _of_its_names_words(name, value) or _named_id(own, value.lower())
+    return _of_its_names_words(name, value) or _named_id(own, value)
 
 
 def _named_id(name: str, value: str) -> bool:
-    """``value`` is ``name``, a separator and a UUID: the key of a record that its code names after
-    its kind (fides' ``"system_key": "system_key-8fe42cdb-…"``, by the dozen in its fixtures). No
-    one gives a credential its own name."""
-    rest = value.removeprefix(name)
+    """``value`` is ``name`` (of two words or more), a separator and a UUID: the key of a record
+    that its code names after its kind (fides' ``"system_key": "system_key-8fe42cdb-…"``, by the
+    dozen in its fixtures). A name of one word may be a credential's own (``apikey-<uuid>``, a key
+    made so), and is judged as any."""
+    rest = value.lower().removeprefix(name.lower())
     return (
-        len(name) >= _RUN and rest[:1] in "-_:." and _UUID_SHAPE_RE.fullmatch(rest[1:]) is not None
+        len(name_parts(name)) > 1
+        and rest[:1] in "-_:."
+        and _UUID_SHAPE_RE.fullmatch(rest[1:]) is not None
     )
 
 
