@@ -2923,11 +2923,12 @@ def test_what_batches_290_to_309_held_that_is_no_credential() -> None:
     """Batches 290 to 309 (measured once, then looked at): a comment's English "or" before a map's
     key on the next line (equal-access's archived rule sets: "…to confirm pass or" above
     ``"WCAG20_Html_HasLang": {``, by the dozen), GitHub's documented x-oauth-basic password and
-    its API reference's example tokens, a JWT's id, a test database's password for testing, API Blueprint's example requests and responses
-    (judge0's reference), a class named with OAuth2, a record's key made of its name and a UUID
-    (fides' fixtures), a private cache key's name, OAI-PMH's resumption token, and an old Google
-    Sheets URL's key (the spreadsheet's id, in TimelineJS). The same values in a credential's place
-    are found."""
+    its API reference's example tokens, a JWT's id, a test database's password for testing, API
+    Blueprint's example requests and responses (judge0's reference), a class named with OAuth2, a
+    record's key made of its name and a UUID (fides' fixtures), a private cache key's name,
+    OAI-PMH's resumption token, an old Google Sheets URL's key (the spreadsheet's id, in
+    TimelineJS), and a template that "%" fills (cms' updater). The same values in a credential's
+    place are found."""
     value = made(24)
     comment = '    // but needs other checking to confirm pass or\n    "WCAG20_Html_HasLang": {\n'
     assert _found_by_policy("rule-server/src/static/js/ace-debug.js", comment) == []
@@ -2990,6 +2991,12 @@ def test_what_batches_290_to_309_held_that_is_no_credential() -> None:
     assert _found_by_policy("assets/timelinejs/js/timeline-embed.js", api.format(value)) == [
         "url-key-parameter"
     ]
+
+    # a template that "%" fills (cms' updater), and the same value assigned as it is
+    template = f'v["password"] = "{value[:6]}:%s" % v["password"]'
+    assert _found_by_policy("cmscontrib/updaters/update_28.py", template) == []
+    assigned = f'v["password"] = "{value[:6]}:{value[6:]}"'
+    assert _found_by_policy("cmscontrib/updaters/update_28.py", assigned) == ["generic-secret"]
 
     url = "postgres://root:{}@localhost:5432/tlv2_test?sslmode=disable"
     assert _found_by_policy(".github/workflows/test.yml", url.format("for_testing")) == []

@@ -2065,6 +2065,8 @@ RULES: tuple[Rule, ...] = (
             r"""(?:[rbuRBU]{1,2}(?=["'])|\b(?:str|String)\()?"""
             r"""(?P<q>["'`])[ \t]?(?:(?:Bearer|Basic|Token|token)\s+)?"""
             r"""(?P<secret>[^"'`\s\\]{6,2000}+)[ \t\r]?(?P=q)"""
+            # (not a template that "%" fills: Python's and Ruby's `"plaintext:%s" % password`)
+            r"""(?![ \t]*%[ \t]*[\w(\[{])"""
             # NAME=value at the start of a line (.env, shell, YAML, INI, properties, Dockerfile)
             r"""|^[ \t]*(?:export[ \t]+|set[ \t]+|ENV[ \t]+|-[ \t]+)?"""
             r"""(?P<name2>[A-Za-z_][\w.-]{0,80}+)"""
