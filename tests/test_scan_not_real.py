@@ -2957,6 +2957,8 @@ def test_what_batches_290_to_309_held_that_is_no_credential() -> None:
 
     an_id = str(uuid.UUID(int=_rng.getrandbits(128), version=4))
     cursor = made(40, "0123456789ABCDEF")
+    drawn = made(32)
+    shaped = f"{drawn[:8]}-{drawn[8:12]}-{drawn[12:16]}-{drawn[16:20]}-{drawn[20:]}"  # (its shape)
     fides = "8fe42cdb-af2e-4b9e-9b38-f75673180b88"  # (a random UUID may look typed, quiet anywhere)
     for path, quiet, found in (
         ("src/token.ts", f'const TOKEN_JTI = "{an_id}";', f'const TOKEN_SECRET = "{an_id}";'),
@@ -2964,6 +2966,11 @@ def test_what_batches_290_to_309_held_that_is_no_credential() -> None:
             "src/systems.json",
             f'{{"system_key": "system_key-{fides}"}}',
             f'{{"system_key": "other_key-{fides}"}}',
+        ),
+        (  # (the name must begin the value: a separator and a UUID alone are judged as any)
+            "src/systems.json",
+            f'{{"system_key": "system_key-{fides}"}}',
+            f'{{"system_key": "-{shaped}"}}',
         ),
         (  # (a name of one word may be a credential's: apikey-<uuid> under apikey is found)
             "src/systems.json",
@@ -3010,3 +3017,6 @@ def test_what_batches_290_to_309_held_that_is_no_credential() -> None:
     assert _found_by_policy("docs/api/submissions/create.md", blueprint) == []
     prose = f'Our staging instance takes `"token": "{an_id}"` for now.\n'
     assert _found_by_policy("docs/api/submissions/create.md", prose) == ["generic-secret"]
+    # ... and a list's item that begins with the word is prose, its indented lines no example
+    bullet = f"# Setup\n\n- Request a token from the admin:\n\n        export API_TOKEN={value}\n"
+    assert _found_by_policy("docs/setup.md", bullet) == ["generic-secret"]

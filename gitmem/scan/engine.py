@@ -794,7 +794,13 @@ def _in_record(text: str, start: int, end: int, tests: bool) -> bool:
 # credential with a provider's format is found there as anywhere. The example blocks are read from
 # each line's indentation (YAML, JSON printed with it, Markdown's list items), in one pass.
 API_DESCRIPTION_HEAD = 4096
-_BLUEPRINT_EXAMPLE = r"""(?:Request|Response[ \t]+\d{3})\b"""
+# (an item of the keyword alone, or with a name and its media type: `+ Request`, `+ Response 201
+# (application/json)`, `+ Request Create a note (application/json)`; not a list's prose, "- Request
+# a token from the admin:", whose indented lines are no example)
+_BLUEPRINT_EXAMPLE = (
+    r"""(?:Request|Response[ \t]+\d{3})"""
+    r"""(?:[ \t][^\n()]{0,80}+\([\w-]+/[\w.+-]+[^()\n]{0,40}+\))?[ \t]*\r?$"""
+)
 _API_DESCRIPTION_RE = lazy(
     r"""^[ \t]{0,4}["']?(?:openapi|swagger|asyncapi)["']?[ \t]*:[ \t]*["']?\d|^FORMAT:[ \t]*1A\b"""
     rf"""|^[ \t]*[+*-][ \t]+{_BLUEPRINT_EXAMPLE}""",

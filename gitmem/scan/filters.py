@@ -1179,11 +1179,10 @@ def _named_id(name: str, value: str) -> bool:
     that its code names after its kind (fides' ``"system_key": "system_key-8fe42cdb-…"``, by the
     dozen in its fixtures). A name of one word may be a credential's own (``apikey-<uuid>``, a key
     made so), and is judged as any."""
-    rest = value.lower().removeprefix(name.lower())
     return (
         len(name_parts(name)) > 1
-        and rest[:1] in "-_:."
-        and _UUID_SHAPE_RE.fullmatch(rest[1:]) is not None
+        and value[: len(name)].lower() == name.lower()
+        and _SEPARATED_UUID_RE.fullmatch(value, len(name)) is not None
     )
 
 
@@ -1772,7 +1771,9 @@ def _pieces(value: str) -> list[str]:
 
 
 # A UUID's shape, whatever letters it holds
-_UUID_SHAPE_RE = lazy(r"[0-9A-Za-z]{8}(?:-[0-9A-Za-z]{4}){3}-[0-9A-Za-z]{12}")
+_UUID_SHAPE = r"[0-9A-Za-z]{8}(?:-[0-9A-Za-z]{4}){3}-[0-9A-Za-z]{12}"
+_UUID_SHAPE_RE = lazy(_UUID_SHAPE)
+_SEPARATED_UUID_RE = lazy(rf"[-_:.]{_UUID_SHAPE}")  # (after a name: _named_id)
 
 
 def _token_shaped(value: str) -> bool:
