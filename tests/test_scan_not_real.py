@@ -410,7 +410,7 @@ def test_a_token_s_signature_of_any_text_is_checked_without_an_error(tail: str) 
     hmac.compare_digest it raised TypeError)."""
     from gitmem.scan.filters import jwt_token, made_up
 
-    token = signed_token(made(64, string.hexdigits.lower())) + tail
+    token = signed_token(made(64, string.hexdigits.lower()))[:-1] + tail  # (its length kept)
     assert jwt_token(token)
     assert not made_up(token)
 
@@ -707,14 +707,15 @@ def test_a_uuid_that_tells_the_time_is_an_id(kind: str) -> None:
 @pytest.mark.parametrize("kind", [CODE, PROSE])
 def test_a_token_whose_signature_is_cut_short_signs_nothing(kind: str) -> None:
     """jsonwebtoken's tests: ``eyJ….eyJ….S``, ``eyJ….badz.sig``. No algorithm makes a signature
-    shorter than HMAC with SHA-256's 32 bytes (43 characters): a token with one is a test's, or a
-    document's cut short. Under a token's name or none, as the jwt rule reads it."""
+    shorter than HMAC with SHA-256's 32 bytes (43 characters), and RS256 makes one as long as its
+    key's modulus, 64 bytes or more: a token with a shorter one is a test's, or a document's cut
+    short. Under a token's name or none, as the jwt rule reads it."""
     token = token_with({"sub": "ada-lovelace", "role": "editor"})
     signed, _, signature = token.rpartition(".")
-    for cut in (signature[:1], "sig", signature[:42]):
+    for cut in (signature[:1], "sig", signature[:42], signature[:43]):
         for line in (f'let token = "{signed}.{cut}";', f"curl -d {signed}.{cut} https://x.org"):
             assert scan_text(line, "tests/hmac.rs", kind=kind) == [], line
-    whole = f"{signed}.{signature[:43]}"  # an HS256 signature's length
+    whole = f"{signed}.{signature}"  # RS256's signature, with a key of 2048 bits
     assert [f.rule for f in scan_text(f'let token = "{whole}";', "t.rs", kind=kind)] == ["jwt"]
 
 
@@ -2441,7 +2442,8 @@ def test_jwt_io_s_sample_person_is_no_one_a_server_issued_to(kind: str) -> None:
     def token(claims: dict[str, object], algorithm: str = "RS256") -> str:
         header = _b64url(json.dumps({"alg": algorithm, "typ": "JWT"}).encode())
         payload = _b64url(json.dumps(claims).encode())
-        return f"{header}.{payload}.{_b64url(_rng.randbytes(256))}"
+        signature = _rng.randbytes(32 if algorithm == "HS256" else 256)  # (as each makes one)
+        return f"{header}.{payload}.{_b64url(signature)}"
 
     sample = {"sub": "1234567890", "name": "John Doe"}
     own = {"sub": str(_rng.randrange(10**9, 10**10)), "name": "Ada Quist"}
@@ -3020,3 +3022,130 @@ def test_what_batches_290_to_309_held_that_is_no_credential() -> None:
     # ... and a list's item that begins with the word is prose, its indented lines no example
     bullet = f"# Setup\n\n- Request a token from the admin:\n\n        export API_TOKEN={value}\n"
     assert _found_by_policy("docs/setup.md", bullet) == ["generic-secret"]
+
+
+def _der(tag: int, content: bytes) -> bytes:
+    size = len(content)
+    width = (size.bit_length() + 7) // 8
+    length = bytes([size]) if size < 0x80 else bytes([0x80 | width]) + size.to_bytes(width, "big")
+    return bytes([tag]) + length + content
+
+
+def _jwt(header: dict[str, str], claims: dict[str, object], signature: bytes) -> str:
+    return ".".join(
+        base64.urlsafe_b64encode(part).rstrip(b"=").decode()
+        for part in (json.dumps(header).encode(), json.dumps(claims).encode(), signature)
+    )
+
+
+def _uuid_shaped(drawn: str) -> str:
+    return f"{drawn[:8]}-{drawn[8:12]}-{drawn[12:16]}-{drawn[16:20]}-{drawn[20:32]}"
+
+
+def test_what_batches_310_to_329_held_that_is_no_credential() -> None:
+    """Batches 310 to 329 (measured once, then looked at): WordPress's embed nonce (a sample
+    database's posts), faker's JSON Web Tokens (48 random bytes for a signature, shorter than most
+    algorithms make), a guide's "my strong password" percent-encoded in a URL and a token respelled
+    "goes here", a UUID's digits masked with "xxx", a password's digest under
+    restful_authentication's ``crypted_password``, Rails' authenticity token, ffmpeg's switch
+    (``-hide_banner``) under a pass's name, a test's token mashed on the keyboard, draw.io's style
+    strings, a browser extension's public key, a badge's token in a README's
+    reference definition, and PayPal's order id in its checkout's and return's URLs. The same
+    values in a credential's place are found."""
+    value = made(24)
+    nonce = "".join(_rng.choices(ALNUM, k=10))  # (ten characters: below made()'s entropy)
+    embed = (
+        "(129, '_transient_feed_9bb', '<blockquote class=\\\"wp-embedded-content\\\" "
+        f'data-secret=\\"{nonce}\\"><a href=\\"https://wordpress.org/news/x/\\">x</a></blockquote>'
+        '<iframe class=\\"wp-embedded-content\\" sandbox=\\"allow-scripts\\" '
+        f'src=\\"https://wordpress.org/news/x/embed/#?secret={nonce}\\" data-secret=\\"{nonce}\\" '
+        'width=\\"600\\"></iframe>\'),\n'
+    )
+    assert _found_by_policy("sample-data/wordpress.sql", embed) == []
+    widget = f'<div class="checkout" data-secret="{value}"></div>\n'
+    assert _found_by_policy("templates/checkout.html", widget) == ["generic-secret"]
+
+    claims = {"iat": 1577782760, "exp": 1577846004, "iss": "Crist Group", "sub": str(uuid.uuid4())}
+    for algorithm, size in (("ES256", 64), ("ES384", 96), ("PS512", 256), ("HS512", 64)):
+        faker = _jwt({"alg": algorithm}, claims, _rng.randbytes(48))
+        assert _found_by_policy("src/modules/internet/index.ts", f"// '{faker}'") == [], algorithm
+        signed = _jwt({"alg": algorithm}, claims, _rng.randbytes(size))
+        assert _found_by_policy("src/modules/internet/index.ts", f"// '{signed}'") == ["jwt"]
+    # (a signature longer than its algorithm makes is not cut short: found, as an ECDSA
+    # signature in DER, as some libraries write it, and RSA's of a 512-bit test key are)
+    for algorithm, size in (("HS256", 48), ("ES256", 71), ("RS256", 64)):
+        token = _jwt({"alg": algorithm}, claims, _rng.randbytes(size))
+        assert _found_by_policy("src/modules/internet/index.ts", f"// '{token}'") == ["jwt"]
+
+    guide = 'New("sqlserver://sa:{}@localhost:1433?database=master")'
+    assert _found_by_policy("backend/mssql_test.go", guide.format("myStr0ngP%40assword")) == []
+    assert _found_by_policy("backend/mssql_test.go", guide.format(value)) == ["database-url"]
+    for respelled in ("k0met4t0k3nh3r3", "r3fr3sht0k3ng0e5h3r3"):
+        assert _found_by_policy("docs/config/myanimelist.md", f"access_token: {respelled}\n") == []
+    assert _found_by_policy("docs/config/myanimelist.md", f"access_token: {value}\n") == [
+        "generic-secret"
+    ]
+
+    an_id = str(uuid.UUID(int=_rng.getrandbits(128), version=4))
+    typed = "693axxx6-7aoc-4bc4-97a0-0ec2sifa5aaa"
+    digest = made(40, "0123456789abcdef")
+    csrf = base64.b64encode(_rng.randbytes(64)).decode().replace("/", "%2F").replace("=", "%3D")
+    style = 'AWSIAMSecurityTokenService2:"strokeColor=none;shape=mxgraph.aws3.sts_2;align=center",'
+    for path, quiet, found in (
+        ("python/examples/handler.py", f'auth_token = "{typed}"', f'auth_token = "{an_id}"'),
+        (  # (a UUID's shape drawn from the whole alphabet, as trufflehog's tests draw one, is found)
+            "python/examples/handler.py",
+            f'auth_token = "{typed}"',
+            f'auth_token = "{_uuid_shaped(made(32, string.ascii_lowercase + string.digits))}"',
+        ),
+        ("spec/fixtures/users.yml", f"  crypted_password: {digest}\n", f"  password: {value}\n"),
+        (
+            "app/assets/javascripts/sign_in.test.js",
+            f"'authenticity_token={csrf}',",
+            f"'access_token={csrf}',",
+        ),
+        (
+            "ScreenToGif/Util/EncodingManager.cs",
+            'secondPass = "-hide_banner " + firstPass.Replace("-pass 1", "-pass 2");',
+            f'secondPass = "-{value}" + firstPass;',
+        ),
+        (
+            "spec/support/omniauth_hash.rb",
+            '  token: "asd;lkfjas;dflkjasdfasdfha;vznxfhjasd;lfkhaweiuha;sdlkfjasdf",',
+            f'  token: "{made(60)}",',
+        ),
+        (
+            "src/main/webapp/js/extensions.min.js",
+            style,
+            f'ConnectionString:"Host=db;Username=app;Password={value}",',
+        ),
+    ):
+        assert _found_by_policy(path, quiet) == [], quiet
+        assert _found_by_policy(path, found) == ["generic-secret"], found
+
+    modulus = _der(0x02, b"\x00\xc1" + _rng.randbytes(255))
+    rsa = _der(0x30, modulus + _der(0x02, b"\x01\x00\x01"))
+    algorithm_id = bytes.fromhex("300d06092a864886f70d0101010500")
+    spki = base64.b64encode(_der(0x30, algorithm_id + _der(0x03, b"\x00" + rsa))).decode()
+    manifest = "      manifestConf.signingKey =\n        '{}';\n"
+    assert _found_by_policy("packages/devtools/wxt.config.ts", manifest.format(spki)) == []
+    drawn = made(len(spki) - 2, ALNUM + "+/") + "=="
+    assert _found_by_policy("packages/devtools/wxt.config.ts", manifest.format(drawn)) == [
+        "generic-secret"
+    ]
+
+    badge = "[codecov-shield]: https://img.shields.io/codecov/c/gh/o/r?token={}&style=flat-square\n"
+    assert _found_by_policy("README.md", badge.format(nonce)) == []
+    api = badge.replace("img.shields.io", "api.example.net")
+    assert _found_by_policy("README.md", api.format(value)) == ["generic-secret"]
+
+    order = made(17, string.ascii_uppercase + string.digits)
+    payer = made(13, string.ascii_uppercase + string.digits)
+    for quiet in (
+        f"qs = '?token={order}&PayerID={payer}'",
+        f'"href":"https://www.sandbox.paypal.com/checkoutnow?token={order}"',
+    ):
+        assert _found_by_policy("tests/py/test_payins.py", quiet) == [], quiet
+    assert _found_by_policy("tests/py/test_payins.py", f"qs = '?token={order}&format=json'") == [
+        "generic-secret"
+    ]

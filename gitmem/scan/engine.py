@@ -611,10 +611,11 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
     ellipsis (a document's ``eyJhbGciOi…``, whose value the rule reads up to the dots), where its
     owner publishes it to every reader (in an image's URL, as the search-only key of a search
     box), in a URL only its own machine opens (the loopback's), beside the salt it was hashed with
-    (a user's record keeps its password's digest), in a reStructuredText role, or, in a file people
-    review, in a stored resource's record (a test's mock; in a session log or pasted text a record
-    is an API's live answer, and its token real), an API description's example or, in a test's
-    file, a test vector (a key beside the public key or the signature it yields)."""
+    (a user's record keeps its password's digest), in a reStructuredText role, in WordPress's
+    markup of an embedded post (the nonce it shares with the frame), as PayPal's order's id, or, in
+    a file people review, in a stored resource's record (a test's mock; in a session log or pasted
+    text a record is an API's live answer, and its token real), an API description's example or, in
+    a test's file, a test vector (a key beside the public key or the signature it yields)."""
     start, end = span
     return (
         text.startswith(_ELLIPSES, end)  # cut short: token: eyJhbGciOiJSUzI1NiIs...
@@ -622,6 +623,8 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
         or _search_only_key(text, start, end)
         or _salted_digest(text, start, end)
         or _ROLE_RE.search(text, max(0, start - ROLE_REACH), start) is not None
+        or _in_embed(text, start)
+        or _paypal_order(text, start, end)
         or (
             judged.records
             and (_in_record(text, start, end, judged.tests) or _in_api_example(text, start, judged))
@@ -630,6 +633,43 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
 
 
 _ELLIPSES = ("...", "…")
+
+# WordPress writes an embedded post as ``<blockquote class="wp-embedded-content" data-secret="…">``
+# and an iframe of the same class whose URL ends ``#?secret=…``: a nonce of ten letters and digits
+# the page shares with the frame, to tell the frame's messages from others'. Every reader's page
+# holds it, and every export of the site's posts (a sample database's ``wp_posts``). A value in an
+# HTML tag of that class, EMBED_REACH characters back at most, is that nonce.
+EMBED_REACH = 1024
+_EMBED_CLASS_RE = lazy(r"""class=\\*["']?wp-embedded-content\b""")
+
+
+def _in_embed(text: str, start: int) -> bool:
+    """Whether ``text[start]`` is in an HTML tag of WordPress's embedded posts."""
+    tag = text.rfind("<", max(0, start - EMBED_REACH), start)
+    return (
+        tag >= 0
+        and ">" not in text[tag:start]
+        and _EMBED_CLASS_RE.search(text, tag, start) is not None
+    )
+
+
+# PayPal sends its buyer to ``paypal.com/checkoutnow?token=<the order's id>`` and back to the
+# shop with ``?token=<the order's id>&PayerID=<the buyer's id>``: an order's id (17 capitals and
+# digits; an express checkout's ``EC-`` before them), in every log and test of a shop that takes
+# PayPal. A value of that shape after ``token=``, with the buyer's id after it in the same query
+# (256 characters at most) or on PayPal's checkout page, is that id.
+_PAYPAL_ORDER_RE = lazy(r"(?:EC-)?[0-9A-Z]{17}")
+_PAYPAL_RETURN_RE = lazy(r"[?&]token=(?:EC-)?[0-9A-Z]{17}&[^\s\"'#]{0,256}?PayerID=")
+_CHECKOUT = "paypal.com/checkoutnow?token="
+
+
+def _paypal_order(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a PayPal order's id in its checkout's or its return's URL."""
+    return _PAYPAL_ORDER_RE.fullmatch(text, start, end) is not None and (
+        text.endswith(_CHECKOUT, 0, start)
+        or _PAYPAL_RETURN_RE.match(text, max(0, start - 7)) is not None
+    )
+
 
 # A reStructuredText role (``:token:`~MyTitle```, a reference in sphinx's production lists;
 # ``:kbd:``, ``:ref:``) is markup around its text: its name is the role's, not a credential's.
@@ -649,6 +689,9 @@ QUERY_REACH = 512
 # The HTML elements whose src every reader's browser loads
 _LOADING_TAGS = ("<img", "<iframe", "<embed", "<video", "<audio", "<source", "<script")
 _IMAGE_EXTENSIONS = (".svg", ".png", ".gif", ".jpg", ".jpeg", ".webp")
+# ... and the hosts whose every URL is a badge's image, with no extension (a README's reference
+# definition, ``[codecov-shield]: https://img.shields.io/codecov/c/gh/…?token=…``)
+_IMAGE_HOSTS = ("https://img.shields.io/", "https://badgen.net/", "https://badge.fury.io/")
 _URL_ENDS = frozenset(" \t\r\n\"'`<>()[]")
 # ... and a field that names an image's URL ("thumbnail_url": "https://i.embed.ly/1/image?…&key=…",
 # in every oEmbed answer)
@@ -668,7 +711,7 @@ def _published_query(text: str, start: int) -> bool:
     URL) whose owner publishes it, or that only its own machine can open: a path that ends in an
     image's extension, a URL in an image's place or an embed's (an HTML ``src``, a Markdown
     image's link: shields.io's badges have no extension; a field that names an image), a URL to
-    the loopback."""
+    the loopback, a badge's host."""
     window = max(0, start - QUERY_REACH)
     mark = text.rfind("?", window, start)
     if mark < 0 or not _URL_ENDS.isdisjoint(text[mark:start]):
@@ -690,6 +733,7 @@ def _published_query(text: str, start: int) -> bool:
             and _IMAGE_FIELD_RE.search(text, max(window, url - IMAGE_FIELD_REACH), url) is not None
         )
         or _LOOPBACK_RE.match(text, url, mark) is not None
+        or text.startswith(_IMAGE_HOSTS, url)
     )
 
 

@@ -295,15 +295,33 @@ def public_point(value: str) -> bool:
     """An elliptic-curve public key, uncompressed: base64 of 65 bytes, 4 and then the x and y of a
     point on the curve (web push's VAPID key, which every browser that subscribes is sent:
     ``BOgQ…``). Random bytes are a point on a curve once in 2^256 draws; a private key is a number,
-    32 bytes."""
+    32 bytes. Or any public key in DER (``_public_key_info``)."""
     unpadded = value.rstrip("=")
     if len(unpadded) != _POINT_CHARACTERS or not unpadded.startswith("B"):
-        return False
+        return _public_key_info(unpadded)
     raw = _b64decode(unpadded)
     if raw is None or len(raw) != 65 or raw[0] != 4:
         return False
     x, y = int.from_bytes(raw[1:33]), int.from_bytes(raw[33:])
     return any((y * y - x * x * x - a * x - b) % p == 0 for p, a, b in _POINT_CURVES)
+
+
+_INFO_HEAD = 64  # base64 characters: 48 bytes, the algorithm's SEQUENCE and more
+
+
+def _public_key_info(unpadded: str) -> bool:
+    """base64 of DER's SubjectPublicKeyInfo, a public key: a SEQUENCE whose first item is the
+    algorithm's SEQUENCE, its OID first, and whose next is the key's BIT STRING (a browser
+    extension's manifest key, ``MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A…``, that fixes its id). A private
+    key's DER (PKCS#8, PKCS#1) begins with its version, an INTEGER; random bytes take this shape
+    once in 2^40 draws."""
+    head = _b64decode(unpadded[:_INFO_HEAD]) or b""
+    try:
+        tag, inner, _ = _der_item(head, 0)
+        algorithm, start, end = _der_item(head, inner)
+        return (tag, algorithm, head[start], head[end]) == (0x30, 0x30, 0x06, 0x03)
+    except IndexError:
+        return False
 
 
 def _der_sequence(head: bytes) -> bool:
@@ -382,7 +400,7 @@ def jwt_token(secret: str) -> bool:
     return (
         len(parts) == 2
         and algorithm not in ("", "none")
-        and _signature_fits(parts[1])
+        and _signature_fits(parts[1], algorithm)
         and not is_documented_example(parts[1])
         and not _signed_with_example_key(secret, algorithm)
         and not _not_issued(_json_part(parts[0]))
@@ -405,14 +423,32 @@ def _not_issued(claims: dict[str, object]) -> bool:
     )
 
 
-# The shortest signature, in unpadded base64url, of any algorithm of RFC 7518 and 8037: HMAC with
-# SHA-256's 32 bytes (ECDSA's and EdDSA's are 64 bytes or more, RSA's 128 or more)
-_SIGNATURE_LEAST = 43
+# The fewest bytes of signature each algorithm of RFC 7518 and 8037 makes: HMAC's is its hash's,
+# ECDSA's two numbers of its curve's size, EdDSA's 64 (Ed25519) or 114 (Ed448), RSA's its
+# modulus', 512 bits in the smallest key anyone made; any algorithm's, HMAC with SHA-256's 32. A
+# signature shorter than the algorithm its header names makes is cut short, or made up (faker's
+# tokens: 48 random bytes under ES256, ES384, HS512 or PS512): it signs nothing.
+_SIGNATURE_LEAST = {
+    "hs256": 32,
+    "hs384": 48,
+    "hs512": 64,
+    "es256": 64,
+    "es256k": 64,
+    "es384": 96,
+    "es512": 132,
+    "eddsa": 64,
+    "ed25519": 64,
+    "ed448": 114,
+    **{f"{kind}{bits}": 64 for kind in ("rs", "ps") for bits in (256, 384, 512)},
+}
+_ANY_SIGNATURE_LEAST = 32
 
 
-def _signature_fits(signature: str) -> bool:
-    """Whether a token's signature is as long as an algorithm makes one."""
-    return len(signature.rstrip("=")) >= _SIGNATURE_LEAST
+def _signature_fits(signature: str, algorithm: str) -> bool:
+    """Whether a token's signature is as long as the algorithm its header names makes one, at
+    the least."""
+    size = len(signature.rstrip("=")) * 3 // 4
+    return size >= _SIGNATURE_LEAST.get(algorithm, _ANY_SIGNATURE_LEAST)
 
 
 # The claims RFC 7519 registers: their names say nothing of the token's use
@@ -974,13 +1010,16 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
 # ``resumptionToken``, ``idempotency-token``: Azure's pagination, AWS's retries; and ``_cursor``'s
 # names); a
 # cross-site request forgery token, whose names run together in capitals too (Django's
-# ``HTTP_X_CSRFTOKEN``, ``csrfmiddlewaretoken``: a page's nonce, no credential without the session);
+# ``HTTP_X_CSRFTOKEN``, ``csrfmiddlewaretoken``, Rails' ``authenticity_token``: a page's nonce, no
+# credential without the session); a password kept crypted (restful_authentication's and Authlogic's
+# ``crypted_password`` column: its digest, in every user fixture);
 # and Boomerang's (Akamai mPulse's) BOOMR_API_key, which every page it measures carries to every
 # visitor (juriscraper's saved court pages, by the dozen)
 _NOT_SECRET_PARTS = frozenset(
     _words(
         """
         public pub publishable is has use no not csrf xsrf csrftoken xsrftoken csrfmiddlewaretoken
+        authenticity crypted
         old fake dummy mock invalid wrong bad boomr
         sample example expired revoked nonmatching nonexistent nonexisting nonvalid encrypted
         sealed continuation resumption pagination idempotency description hashed redir redirect
@@ -1270,9 +1309,11 @@ _REFERENCE_RE = lazy(
             # a pointer's member, dereferenced (mediamtx's ``pass = *pconf.PublishPass``), or a YAML
             # alias (``password: *db_password``): what another place holds
             r"^\*(?:[a-z_]\w*\.)+[A-Za-z_]\w*$|^\*[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$",
-            # a record's fields joined by bars, each a name and its value (a composite key:
-            # netdata's ``gpu=0|uuid=GPU-aaa|nvlink=1``)
-            r"^[a-z_]\w*=[^|=]*(?:\|[a-z_]\w*=[^|=]*)+$",
+            # a record's fields joined by bars or semicolons, each a name and its value (a
+            # composite key: netdata's ``gpu=0|uuid=GPU-aaa|nvlink=1``; a style: draw.io's
+            # ``strokeColor=none;shape=mxgraph.aws3.sts_2;…``), each of whose settings is read
+            # on its own
+            r"^[A-Za-z_][\w.]*=[^|;=]*(?:[|;][A-Za-z_][\w.]*=[^|;=]*)+;?$",
             # a path, or a JSON pointer into the document (a schema's #/definitions/…)
             r"^(?:[~.]{0,2}/|[A-Za-z]:\\|#/)",
             # an element's id, as a CSS selector or jQuery names it (#fe_login_username)
@@ -1283,9 +1324,9 @@ _REFERENCE_RE = lazy(
             # a command's next option (`gpg --list-secret-keys --keyid-format LONG`), not the value
             # of the one before it, or a CSS custom property (a design token: --color-series-2,
             # --color-apiKeys)
-            # (or a switch: PowerShell's -PassThru -NoNewWindow), its value after it (kubectl's
-            # -ojsonpath=, in a chart's notes)
-            r"^--[a-z]+(?:-[A-Za-z0-9]+)*=?$|^-[A-Za-z]+=?$",
+            # (or a switch: PowerShell's -PassThru -NoNewWindow, ffmpeg's -hide_banner), its value
+            # after it (kubectl's -ojsonpath=, in a chart's notes)
+            r"^--[a-z]+(?:-[A-Za-z0-9]+)*=?$|^-[A-Za-z]+(?:_[a-z]+)*=?$",
             # an environment variable named in a configuration's own syntax (octodns'
             # ``api_key: env/NS1_API_KEY``, ``env:TOKEN``): where the secret is kept
             r"^env[/:][A-Za-z_]\w*$",
@@ -1400,11 +1441,14 @@ _TEST_RE = lazy(
 )
 _LETTERS_RE = lazy(r"[^a-z]+")
 # The words a stand-in says it is by (…ThisIsNotARealKey, a super or a totally secret, XKCD's
-# horse, a test database's root:for_testing@localhost) ...
+# horse, a test database's root:for_testing@localhost, a strong one or where one goes) ...
 _STAND_IN_SAID = (
     r"password|passwd|passphrase|changeme|sample|fake|dummy|mock|invalid|notvalid|foobar|hunter2"
     r"|correcthorse|(?:super|top|very|totally|really|ultra|extra)secret|secretkey|notareal|notreal"
     r"|notactual|strongpass|for_?test"
+    # a guide's reader's strong password (sa:myStr0ngP%40assword), where a token goes (a guide's
+    # k0met4t0k3nh3r3, r3fr3sht0k3ng0e5h3r3: "token here", "goes here" respelled)
+    r"|(?:my|your)_?strong_?p|goes_?here|(?:token|key|secret|password)_?here"
 )
 _STAND_IN_SAID_RE = lazy(_STAND_IN_SAID)  # in words: what a URL's password is judged by
 # ... and runs typed into a made-up value (a credential's word counted on: PR0DUCT10nS3CRET12345;
@@ -1693,7 +1737,8 @@ def made_up(value: str) -> bool:
     letters or digits that run through the alphabet or along a keyboard's row (``a1B2c3D4e5F6g7``,
     ``abc123def456ghi789``, ``q9w8e7r6t5y4``; each said again: ``0000111122223333…``), or a piece
     typed three times in a row (tusd's
-    ``…RF39FjrCRF39FjrCRF39FjrC…``) or base64 of a few bytes over and over
+    ``…RF39FjrCRF39FjrCRF39FjrC…``), a keyboard mashed (``_mashed``), or base64 of a few bytes over
+    and over
     (``AQIDBAUGBwgBAgME…``), or
     a JSON Web Token's shape (``eyJ…``, ``e30…``, three parts) whose header no library wrote: it
     does not decode to JSON naming an algorithm, as the jwt rule asks; or a token's header and
@@ -1708,16 +1753,11 @@ def made_up(value: str) -> bool:
     lower, upper = sum(map(str.islower, value)), sum(map(str.isupper, value))
     if lower + upper >= _STRAY_LETTERS and 0 < min(lower, upper) <= _STRAY_MOST:
         return True
-    if any(
-        len(piece) >= _STRAY_PIECE
-        and piece.isalnum()
-        and 0 < len(piece.lower().removeprefix("0x").translate(_DROP_HEX)) <= _STRAY_MOST  # 0x, 0X
-        for piece in _pieces(value)
-    ):
-        return True
-    if _typed_thrice(value) or _repeating_bytes(value):
+    if _typed_into_hex(value):
         return True
     lowered = value.lower()
+    if _typed_thrice(value) or _repeating_bytes(value) or _mashed(lowered):
+        return True
     letters = lowered.translate(_LETTERS_ONLY)
     if not letters.translate(_DROP_HEX):
         # hex draws from six letters: six of them in order come by chance once the digits between
@@ -1731,6 +1771,28 @@ def made_up(value: str) -> bool:
 
 
 _SAID_AGAIN_RE = lazy(r"(.)\1+")  # a character and its repeats side by side
+
+# Four keys side by side on a keyboard's row of letters, either way (asdf, qwer, kljh): a hand
+# mashing the keyboard for a made-up value strikes them again and again (panoptes' test token,
+# ``asd;lkfjas;dflkjasdfasdfha;…``; bike_index's development secrets). Each holds a letter past f,
+# so hex never does; 40 random letters hold three of them once in 70 million values, 128 once in
+# two million.
+_MASH = 4
+_MASHED_MOST = 2
+_MASH_RE = lazy(
+    "|".join(
+        dict.fromkeys(
+            row[i : i + _MASH]
+            for row in _TYPED_ROWS
+            if row.isalpha() and row not in (_ALPHABET, _ALPHABET[::-1])
+            for i in range(len(row) - _MASH + 1)
+        )
+    )
+)
+
+
+def _mashed(lowered: str) -> bool:
+    return len(_MASH_RE.findall(lowered)) > _MASHED_MOST
 
 
 # A piece of six to twelve characters, six of them different, typed three times in a row (tusd's
@@ -1759,6 +1821,20 @@ def _repeating_bytes(value: str) -> bool:
     return any(
         raw == (raw[:size] * (len(raw) // size + 1))[: len(raw)]
         for size in range(1, _REPEATED_PIECE + 1)
+    )
+
+
+def _typed_into_hex(value: str) -> bool:
+    """A hex piece with a letter or two past f (the x of a number's ``0x`` is none), or a UUID's
+    shape whose digits hold "xxx", digits masked (a guide's ``693axxx6-7aoc-…``: a UUID holds no
+    x, and a run of three is a person's mark, not a draw)."""
+    if _UUID_SHAPE_RE.fullmatch(value) and "xxx" in value.lower():
+        return True
+    return any(
+        len(piece) >= _STRAY_PIECE
+        and piece.isalnum()
+        and 0 < len(piece.lower().removeprefix("0x").translate(_DROP_HEX)) <= _STRAY_MOST  # 0x, 0X
+        for piece in _pieces(value)
     )
 
 
