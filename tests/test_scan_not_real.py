@@ -410,7 +410,7 @@ def test_a_token_s_signature_of_any_text_is_checked_without_an_error(tail: str) 
     hmac.compare_digest it raised TypeError)."""
     from gitmem.scan.filters import jwt_token, made_up
 
-    token = signed_token(made(64, string.hexdigits.lower()))[:-1] + tail  # (its length kept)
+    token = signed_token(made(64, string.hexdigits.lower())) + tail
     assert jwt_token(token)
     assert not made_up(token)
 
@@ -2442,8 +2442,7 @@ def test_jwt_io_s_sample_person_is_no_one_a_server_issued_to(kind: str) -> None:
     def token(claims: dict[str, object], algorithm: str = "RS256") -> str:
         header = _b64url(json.dumps({"alg": algorithm, "typ": "JWT"}).encode())
         payload = _b64url(json.dumps(claims).encode())
-        signature = _rng.randbytes(32 if algorithm == "HS256" else 256)  # (as each makes one)
-        return f"{header}.{payload}.{_b64url(signature)}"
+        return f"{header}.{payload}.{_b64url(_rng.randbytes(256))}"
 
     sample = {"sub": "1234567890", "name": "John Doe"}
     own = {"sub": str(_rng.randrange(10**9, 10**10)), "name": "Ada Quist"}
