@@ -165,6 +165,23 @@ def test_broken_precommit_config_is_reported_not_replaced(repo: Path, run: Run) 
     assert path.read_text() == "repos:\n  - repo: [unclosed\n"
 
 
+def test_a_config_in_pre_commit_1_s_list_form_is_named_with_its_fix(repo: Path, run: Run) -> None:
+    """mds-core's config is a list of repos, the form pre-commit 1 read and pre-commit 4 refuses
+    ("Expected a Config map but got a list"): init says so and names the command that migrates
+    it, and leaves the file as it was."""
+    path = repo / ".pre-commit-config.yaml"
+    old = "- repo: https://github.com/pre-commit/pre-commit-hooks\n  rev: v2.3.0\n  hooks:\n"
+    old += "    - id: trailing-whitespace\n"
+    path.write_text(old)
+    result = run("init")
+    assert result.code == 3
+    assert result.err == (
+        "error: .pre-commit-config.yaml is a list of repos, the form old pre-commit read: run "
+        "`pre-commit migrate-config`, then `gitmem init`\n"
+    )
+    assert path.read_text() == old
+
+
 def test_init_moves_an_older_gitmems_hook_entries_and_merge_driver_to_gitmem_cli(
     repo: Path, run: Run
 ) -> None:

@@ -162,6 +162,11 @@ def _read_config(project: Project, path: Path) -> tuple[str, dict[str, Any]]:
         raise CannotRun(f"{where}: {exc.message}: fix it, then run `gitmem init`") from None
     if data is None:
         return text, {}
+    if isinstance(data, list):  # pre-commit 1's form, which pre-commit refuses now
+        raise CannotRun(
+            f"{PRECOMMIT_CONFIG} is a list of repos, the form old pre-commit read: run "
+            "`pre-commit migrate-config`, then `gitmem init`"
+        )
     if not isinstance(data, dict):
         raise CannotRun(f"{PRECOMMIT_CONFIG} is not a mapping: fix it, then run `gitmem init`")
     return text, data
