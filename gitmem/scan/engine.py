@@ -645,12 +645,15 @@ _EMBED_CLASS_RE = lazy(r"""class=\\*["']?wp-embedded-content\b""")
 
 def _in_embed(text: str, start: int) -> bool:
     """Whether ``text[start]`` is in an HTML tag of WordPress's embedded posts."""
-    tag = text.rfind("<", max(0, start - EMBED_REACH), start)
-    return (
-        tag >= 0
-        and ">" not in text[tag:start]
-        and _EMBED_CLASS_RE.search(text, tag, start) is not None
-    )
+    return _EMBED_CLASS_RE.search(_open_tag(text, start, max(0, start - EMBED_REACH))) is not None
+
+
+def _open_tag(text: str, position: int, window: int) -> str:
+    """The HTML tag open at ``position``, from its "<" (looked for back to ``window``) up to
+    ``position``; empty when none is open there."""
+    at = text.rfind("<", window, position)
+    tag = text[at:position] if at >= 0 else ""
+    return "" if ">" in tag else tag
 
 
 # PayPal sends its buyer to ``paypal.com/checkoutnow?token=<the order's id>`` and back to the
@@ -660,6 +663,7 @@ def _in_embed(text: str, start: int) -> bool:
 # (256 characters at most) or on PayPal's checkout page, is that id.
 _PAYPAL_ORDER_RE = lazy(r"(?:EC-)?[0-9A-Z]{17}")
 _PAYPAL_RETURN_RE = lazy(r"[?&]token=(?:EC-)?[0-9A-Z]{17}&[^\s\"'#]{0,256}?PayerID=")
+_RETURN_LEAD = len("?token=")
 _CHECKOUT = "paypal.com/checkoutnow?token="
 
 
@@ -667,7 +671,7 @@ def _paypal_order(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` is a PayPal order's id in its checkout's or its return's URL."""
     return _PAYPAL_ORDER_RE.fullmatch(text, start, end) is not None and (
         text.endswith(_CHECKOUT, 0, start)
-        or _PAYPAL_RETURN_RE.match(text, max(0, start - 7)) is not None
+        or _PAYPAL_RETURN_RE.match(text, max(0, start - _RETURN_LEAD)) is not None
     )
 
 
@@ -719,14 +723,10 @@ def _published_query(text: str, start: int) -> bool:
     if text[max(window, mark - 5) : mark].lower().endswith(_IMAGE_EXTENSIONS):
         return True
     url = max(text.rfind(end, window, mark) for end in _URL_ENDS) + 1  # where the URL begins
-    tag = text[max(window, text.rfind("<", window, url)) : url].lower()
+    tag = _open_tag(text, url, window).lower()
     link = text[max(window, text.rfind("![", window, url)) : url]
     return (
-        (
-            tag.startswith(_LOADING_TAGS)
-            and tag.endswith(("src=", 'src="', "src='"))
-            and ">" not in tag
-        )
+        (tag.startswith(_LOADING_TAGS) and tag.endswith(("src=", 'src="', "src='")))
         or (link.startswith("![") and link.endswith("](") and "\n" not in link)
         or (
             text.startswith(("https://", "http://"), url)

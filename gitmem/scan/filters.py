@@ -314,8 +314,9 @@ def _public_key_info(unpadded: str) -> bool:
     algorithm's SEQUENCE, its OID first, and whose next is the key's BIT STRING (a browser
     extension's manifest key, ``MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A…``, that fixes its id). A private
     key's DER (PKCS#8, PKCS#1) begins with its version, an INTEGER; random bytes take this shape
-    once in 2^40 draws."""
-    head = _b64decode(unpadded[:_INFO_HEAD]) or b""
+    once in 2^40 draws. (A SEQUENCE's tag, 0x30, is an "M" in base64: no other value is
+    decoded.)"""
+    head = (_b64decode(unpadded[:_INFO_HEAD]) if unpadded.startswith("M") else None) or b""
     try:
         tag, inner, _ = _der_item(head, 0)
         algorithm, start, end = _der_item(head, inner)
