@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import itertools
 import json
 import random
@@ -3146,5 +3147,113 @@ def test_what_batches_310_to_329_held_that_is_no_credential() -> None:
     ):
         assert _found_by_policy("tests/py/test_payins.py", quiet) == [], quiet
     assert _found_by_policy("tests/py/test_payins.py", f"qs = '?token={order}&format=json'") == [
+        "generic-secret"
+    ]
+
+
+def _hs256(claims: dict[str, object], key: str) -> str:
+    unsigned = _jwt({"alg": "HS256", "typ": "JWT"}, claims, b"").rstrip(".")
+    signature = hmac.digest(key.encode(), unsigned.encode(), "sha256")
+    return unsigned + "." + base64.urlsafe_b64encode(signature).rstrip(b"=").decode()
+
+
+def test_what_batches_330_to_349_held_that_is_no_credential() -> None:
+    """Batches 330 to 349 (measured once, then looked at): a value that says what it is in a
+    sentence (cjdns' guides' ``thisisauniquestring_001``, a test's ``THISVALUEMUSTNEVERAPPEAR…``,
+    mbin's ``aLargeEncodedTokenToBeUsedInTheAuthorizationHeader``), a compiler's switches after a
+    switch named for a token, Crowdin's placeholder with its colons escaped, minified code's
+    comparison, the examples of RFC 8693 and go-oauth2's README, a JSON Web Token signed with a
+    password everyone tries (remark42's guide's 12345), and an option's key named after the
+    option (``OPTION_X509_PRIVATE_KEY = "x509privatekey"``). The same names with values drawn at
+    random are found."""
+    value = made(24)
+    claims = {
+        "aud": "remark",
+        "exp": 1976056756,
+        "iss": "remark42",
+        "jti": made(40, "0123456789abcdef"),
+    }
+    options = "<BCC_UserSuppliedOptions>-Wno-padded -Wno-language-extension-token {} -Wno-comma"
+    for path, quiet, found in (
+        (
+            "doc/peering.md",
+            '{"password": "thisisauniquestring_001", "user": "k.alexander"}\n',
+            f'{{"password": "{value}", "user": "k.alexander"}}\n',
+        ),
+        (
+            "tests/unit/test_error_traceback_redaction.py",
+            'SECRET_API_KEY = "1-THISVALUEMUSTNEVERAPPEARINANERRORRESPONSE"\n',
+            f'SECRET_API_KEY = "1-{made(64)}"\n',
+        ),
+        (
+            "docs/app_developers/README.md",
+            '"access_token": "aLargeEncodedTokenToBeUsedInTheAuthorizationHeader",\n',
+            f'"access_token": "{made(50)}",\n',
+        ),
+        (
+            "source/My.cbproj",
+            options.format("-Wno-c99-extensions -Wno-c++98-compat-pedantic"),
+            options.format(f"-{value}"),
+        ),
+        (
+            "src/main/resources/net/rptools/maptool/language/i18n_ach.properties",
+            "action.newToken = crwdns468\\:0crwdne468\\:0\n",
+            f"action.newToken = {value}\n",
+        ),
+        (
+            "doc/_static/vtk.js",
+            't.captureZValues&&t.currentPass===oV.ACTOR_PASS&&"function"==typeof n[0]',
+            f't.captureZValues&&(t.currentPass="{value}")&&"function"==typeof n[0]',
+        ),
+        (
+            "api/client/src/main/java/org/projectnessie/client/auth/TokenExchangeRequest.java",
+            " * &subject_token=accVkjcJyb4BWCxGsndESCJQbdFMogUC5PbRDqceLTC\n",
+            f" * &subject_token={made(43)}\n",
+        ),
+        (
+            "vendor/github.com/go-oauth2/oauth2/v4/README.md",
+            '  "access_token": "J86XVRYSNFCFI233KXDL0Q",\n',
+            f'  "access_token": "{made(22, string.ascii_uppercase + string.digits)}",\n',
+        ),
+        (
+            "tests/catalog/test_rest.py",
+            '"refresh_token": "IwOGYzYTlmM2YxOTQ5MGE3YmNmMDFkNTVk",\n',
+            f'"refresh_token": "{made(32)}",\n',
+        ),
+        (
+            "iothub_client/inc/iothub_client_options.h",
+            'static const char* OPTION_X509_PRIVATE_KEY = "x509privatekey";\n',
+            f'static const char* OPTION_X509_PRIVATE_KEY = "{value}";\n',
+        ),
+    ):
+        assert _found_by_policy(path, quiet) == [], quiet
+        assert _found_by_policy(path, found) == ["generic-secret"], found
+
+    for guessed in ("12345", "secret", "changeme"):
+        token = _hs256(claims, guessed)
+        assert _found_by_policy("backend/remark.rest", f"X-JWT: {token}\n") == [], guessed
+    token = _hs256(claims, made(32))
+    assert _found_by_policy("backend/remark.rest", f"X-JWT: {token}\n") == ["jwt"]
+
+
+def test_a_page_saved_with_its_response_head_or_in_a_build_s_test_resources_is_a_saved_page() -> (
+    None
+):
+    """Batches 310 to 329's "seen and left": a web page a test keeps with the head of the response
+    it came in (catarse's spec/fixtures/youtube_request.txt: ``HTTP/1.1 200 OK`` and its headers,
+    then the page), or keeps in its build's test resources (heritrix's src/test/resources), is a
+    saved page: the page's own tokens, served to every visitor, are no credential. The same page
+    kept elsewhere is read as any file."""
+    value = made(52, ALNUM + "-_")
+    page = (
+        '<!DOCTYPE html><html lang="en"><head><script>\n'
+        f"yt.setAjaxToken('promo_ajax_token', \"{value}\");\n"
+        "</script></head><body></body></html>\n"
+    )
+    response = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + page
+    assert _found_by_policy("spec/fixtures/youtube_request.txt", response) == []
+    assert _found_by_policy("contrib/src/test/resources/ExtractorYoutube.txt", "  " + page) == []
+    assert _found_by_policy("spec/youtube_request.txt", response) == ["generic-secret"]
+    assert _found_by_policy("contrib/src/main/resources/ExtractorYoutube.txt", page) == [
         "generic-secret"
     ]

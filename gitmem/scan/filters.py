@@ -164,6 +164,11 @@ _DOCUMENTED_EXAMPLES = frozenset(
         *("5ba1ed8425baaa72", "99e4a93125ad8855", "23e9efa3ced6e70c", "657f0dfc876ce54a"),
         *("fc5a6c54a2079828", "c2242140f15ceee1", "e031e4ca7b8238b8", "816cca135d7effdb"),
         *("6ea05159099a1f97", "5d3f8063e4250802", "d220e908b229c75e", "499ef8bdaade84e8"),
+        # RFC 8693's token exchange's example subject token (accVkjcJ…), in its client's javadoc
+        "b18cf97d6c8ac382",
+        # go-oauth2's README's example access token (J86XVRYS…), and the refresh token that
+        # go-pkgz/auth's development provider hands every caller (IwOGYzYT…), in its users' tests
+        *("43752d4db5f0a8bd", "efd9e2f1b57704c1"),
     }
 )
 # ... and the same, their first characters (sha256 of them, first 16 hex digits, by how many): AWS's
@@ -489,8 +494,9 @@ def _publishable_claims(claims: dict[str, object]) -> bool:
 
 
 def _signed_with_example_key(token: str, algorithm: str) -> bool:
-    """Whether an HMAC-signed token's signature is one of the example signing keys': a token from a
-    tutorial, or its tests."""
+    """Whether an HMAC-signed token's signature is one of the example signing keys' or of a
+    password everyone tries (remark42's development tokens, signed with its guide's secret 12345):
+    a token from a tutorial or its tests, which anyone can sign again."""
     digest = _HMAC_DIGESTS.get(algorithm)
     if digest is None:
         return False
@@ -503,7 +509,7 @@ def _signed_with_example_key(token: str, algorithm: str) -> bool:
     return any(
         base64.urlsafe_b64encode(hmac.digest(key.encode(), signed, digest)).rstrip(b"=")
         == signature
-        for key in _EXAMPLE_SIGNING_KEYS
+        for key in _KEYS_ANYONE_SIGNS_WITH
     )
 
 
@@ -560,6 +566,11 @@ _COMMON_PASSWORDS = (
         )
     )
     | _DETERMINED
+)
+# ... and a token's HMAC key anyone would guess first: each is one more HMAC for every token judged,
+# so the few at the top of every list of passwords, not all of them
+_KEYS_ANYONE_SIGNS_WITH = _EXAMPLE_SIGNING_KEYS | frozenset(
+    _words("1234 12345 123456 12345678 123456789 password changeme admin test key qwerty")
 )
 
 
@@ -1204,14 +1215,26 @@ def spells_its_name(name: str, value: str) -> bool:
     name of six letters or more: a random value never holds one. Or a value made mostly of its
     name's words, two of them side by side as in the name: a setting's key that names itself
     (``END_OF_YEAR_MODAL_KEY = "EndOfYearModalShowModal2025Key"``, ``wrappedPrivateKey =
-    "v2PrivateKey"``). Or its name and a UUID: a record's key its code made so (``_named_id``)."""
+    "v2PrivateKey"``). Or its name's last words, an option's key named after them
+    (``OPTION_X509_PRIVATE_KEY = "x509privatekey"``). Or its name and a UUID: a record's key its
+    code made so (``_named_id``)."""
     own = _MEMBER_SEPARATOR_RE.split(name)[-1]
     named = own.lower().translate(_LETTERS_ONLY)  # _auth.Key
     for spelt in (value.lower(), _spelt(value.lower())):  # Cl1ent$ecret!
         short, long = sorted((named, spelt.translate(_LETTERS_ONLY)), key=len)
         if len(short) >= _RUN and short in long and len(long) - len(short) <= _SPELLING_MOST:
             return True
-    return _of_its_names_words(name, value) or _named_id(own, value)
+    return _its_last_words(own, value) or _of_its_names_words(name, value) or _named_id(own, value)
+
+
+def _its_last_words(name: str, value: str) -> bool:
+    """``value`` is the last words of ``name``, run together, six letters or more (an SDK's
+    ``OPTION_X509_PRIVATE_KEY = "x509privatekey"``: the key an option is set by)."""
+    parts = name_parts(name)
+    joined = value.lower()
+    return len(joined) >= _RUN and any(
+        "".join(parts[start:]) == joined for start in range(1, len(parts))
+    )
 
 
 def _named_id(name: str, value: str) -> bool:
@@ -1299,8 +1322,10 @@ SCOPE_DATE = r"(?:/|%2[Ff])\d{8}(?:/|%2[Ff])"
 _REFERENCE_RE = lazy(
     "|".join(
         (
-            # the rest of a path or chain whose name was taken for the name: Token::ZeroOrMore, a?.b
-            r"^[:.?!]",
+            # the rest of a path or chain whose name was taken for the name: Token::ZeroOrMore,
+            # a?.b; or of a strict comparison, its first "=" taken for an assignment's (minified
+            # code's ``t.currentPass===oV.ACTOR_PASS``)
+            r"^[:.?!]|^==",
             r"^(?=__).*__$",  # a dunder name: __snapshotRegression_019ffd14__
             # a dotted quad (an address, a network: 10.0.0.0/8,127.0.0.1): no generated secret
             # holds one
@@ -1325,9 +1350,10 @@ _REFERENCE_RE = lazy(
             # a command's next option (`gpg --list-secret-keys --keyid-format LONG`), not the value
             # of the one before it, or a CSS custom property (a design token: --color-series-2,
             # --color-apiKeys)
-            # (or a switch: PowerShell's -PassThru -NoNewWindow, ffmpeg's -hide_banner), its value
-            # after it (kubectl's -ojsonpath=, in a chart's notes)
-            r"^--[a-z]+(?:-[A-Za-z0-9]+)*=?$|^-[A-Za-z]+(?:_[a-z]+)*=?$",
+            # (or a switch: PowerShell's -PassThru -NoNewWindow, ffmpeg's -hide_banner, a compiler's
+            # -Wno-c++98-compat-pedantic), its value after it (kubectl's -ojsonpath=, in a chart's
+            # notes)
+            r"^--[a-z]+(?:-[A-Za-z0-9]+)*=?$|^-[A-Za-z]+(?:[-_][a-z0-9+]+)*=?$",
             # an environment variable named in a configuration's own syntax (octodns'
             # ``api_key: env/NS1_API_KEY``, ``env:TOKEN``): where the secret is kept
             r"^env[/:][A-Za-z_]\w*$",
@@ -1344,8 +1370,9 @@ _REFERENCE_RE = lazy(
             # of them, the others added in code ('confirmed|'.Setting::passwordComplexityRules())
             r"^[a-z_]+(?::[\w,.-]*)?(?:\|(?:[a-z_]+(?::[\w,.-]*)?)?)+$",
             # a string's placeholder in Crowdin's in-context pseudo-language, in a translation file
-            # (snipe-it's resources/lang/aa-ER: 'password' => 'crwdns6846:0crwdne6846:0')
-            r"^crwdns\d+:\d+crwdne\d+:\d+$",
+            # (snipe-it's resources/lang/aa-ER: 'password' => 'crwdns6846:0crwdne6846:0'), its
+            # colons escaped in Java's properties (maptool's ``crwdns468\:0crwdne468\:0``)
+            r"^crwdns\d+\\?:\d+crwdne\d+\\?:\d+$",
             # a relative path to a file (a cache's key: files/default/logs/2022/10/6982_2_1.parquet)
             # ... or to a stored object, by the day it was stored (apitable's attachments'
             # tokens: space/2021/05/29/a1cd…): no generated secret holds a date between slashes
@@ -1406,9 +1433,12 @@ _CAMEL_PART = (
 _CAMEL_WORDS_RE = lazy(rf"(?:{_CAMEL_PART}){{2,6}}")
 _CAMEL_PART_RE = lazy(_CAMEL_PART)
 # ... and a name of any length, its words of three letters or more (twilio-node's
-# ``credentialListMappings: AuthRegistrationsCredentialListMappingListInstance;``, a type): random
-# characters do not fall into words from end to end
-_TYPE_NAME_RE = lazy(r"[a-z]+(?:[A-Z][a-z]{2,}){2,}|(?:[A-Z][a-z]{2,}){3,}")
+# ``credentialListMappings: AuthRegistrationsCredentialListMappingListInstance;``, a type), or
+# a sentence in camel case, its short words among them (mbin's guide's
+# ``aLargeEncodedTokenToBeUsedInTheAuthorizationHeader``): random characters do not fall into
+# words from end to end
+_TYPE_WORD = r"(?:To|Be|In|On|Of|At|As|By|Is|It|An|Or|If|No|Up|Do|Go|We|My)*[A-Z][a-z]{2,}"
+_TYPE_NAME_RE = lazy(rf"[a-z]+(?:{_TYPE_WORD}){{2,}}|(?:{_TYPE_WORD}){{3,}}")
 # Two-letter words and abbreviations of names in code (isOptedIn, labelsById, userMsgBg,
 # makeMockFn, render2FaUserSettings: two-factor): a camel-case value with any other two-letter part
 # (muisRSZTuJIF88: "Tu") is more likely random than a name.
@@ -1442,7 +1472,8 @@ _TEST_RE = lazy(
 )
 _LETTERS_RE = lazy(r"[^a-z]+")
 # The words a stand-in says it is by (…ThisIsNotARealKey, a super or a totally secret, XKCD's
-# horse, a test database's root:for_testing@localhost, a strong one or where one goes) ...
+# horse, a test database's root:for_testing@localhost, a strong one, where one goes, or what it is)
+# ...
 _STAND_IN_SAID = (
     r"password|passwd|passphrase|changeme|sample|fake|dummy|mock|invalid|notvalid|foobar|hunter2"
     r"|correcthorse|(?:super|top|very|totally|really|ultra|extra)secret|secretkey|notareal|notreal"
@@ -1450,6 +1481,9 @@ _STAND_IN_SAID = (
     # a guide's reader's strong password (sa:myStr0ngP%40assword), where a token goes (a guide's
     # k0met4t0k3nh3r3, r3fr3sht0k3ng0e5h3r3: "token here", "goes here" respelled)
     r"|(?:my|your)_?strong_?p|goes_?here|(?:token|key|secret|password)_?here"
+    # a value that says what it is, in a sentence (cjdns' guides' thisisauniquestring_001, a
+    # test's 1-THISVALUEMUSTNEVERAPPEARINANERRORRESPONSE)
+    r"|this_?(?:is|value)"
 )
 _STAND_IN_SAID_RE = lazy(_STAND_IN_SAID)  # in words: what a URL's password is judged by
 # ... and runs typed into a made-up value (a credential's word counted on: PR0DUCT10nS3CRET12345;

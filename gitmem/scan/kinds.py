@@ -71,12 +71,19 @@ def in_tests(path: str) -> bool:
 
 
 PAGE_HEAD = 2048  # the characters a saved page is recognised by
+_RESPONSE_HEAD = "HTTP/"  # a response's status line: HTTP/1.1 200 OK
+_HEAD_END_RE = lazy(r"\r?\n\r?\n")  # the blank line after a response's headers
+_TEST_RESOURCES = "/test/resources/"
 
 
 def is_saved_page(path: str, text: str) -> bool:
     """Whether a file is a web page a test keeps as its input (a scraper's saved pages, in a folder
-    of test data): the page as the site gave it to every visitor, its keys published with it."""
-    head = text[:PAGE_HEAD].lstrip("\ufeff \t\r\n").lower()  # markup first, comments and all
+    of test data): the page as the site gave it to every visitor, its keys published with it, and
+    the head of the response it came in, if the test kept that too (catarse's YouTube page)."""
+    head = text[:PAGE_HEAD]
+    if head.startswith(_RESPONSE_HEAD):
+        head = _HEAD_END_RE.split(head, maxsplit=1)[-1]
+    head = head.lstrip("\ufeff \t\r\n").lower()  # markup first, comments and all
     return (
         head.startswith("<")
         and ("<!doctype html" in head or "<html" in head)
@@ -85,8 +92,13 @@ def is_saved_page(path: str, text: str) -> bool:
 
 
 def _in_test_data(path: str) -> bool:
-    """Whether a file is in a folder of test data (any folder above it)."""
-    return not _TEST_DATA_DIRECTORIES.isdisjoint(path.lower().split("/")[:-1])
+    """Whether a file is in a folder of test data (any folder above it), or in the resources of a
+    build's tests (Maven's and Gradle's src/test/resources)."""
+    lowered = path.lower()
+    return (
+        not _TEST_DATA_DIRECTORIES.isdisjoint(lowered.split("/")[:-1])
+        or _TEST_RESOURCES in f"/{lowered}"
+    )
 
 
 def file_kind(path: str) -> Kind:
