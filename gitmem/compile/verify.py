@@ -314,9 +314,11 @@ def _link(disk: Disk, reader: Reader, written: bool) -> str:
     (``.junie/guidelines.md`` to ``AGENTS.md``), or the file only it reads is (pyairtable's
     ``.claude/CLAUDE.md`` to ``AGENTS.md``), or git ignores that file (Claude Code's
     ``.claude/CLAUDE.md``, beside a Copilot CLI that reads any ``CLAUDE.md``). What the hub
-    lacks reaches it from none; the fix is a copy for the link, and letting git track the ignored
-    file; "" where neither holds. Right after compile ``written`` them, that is the cause; later,
-    compiling may be all it takes."""
+    lacks reaches it from none; the fix is letting git track the ignored file, or else a copy for
+    the link (not both: where git ignores the private file, compile keeps the client's copy in the
+    copy, and a client that reads it too, the Copilot CLI, would get the hub's memories twice:
+    ragflow's ``CLAUDE.md -> AGENTS.md`` beside ``.claude/`` ignored); "" where neither holds. Right
+    after compile ``written`` them, that is the cause; later, compiling may be all it takes."""
     root = TARGET_BY_NAME[reader.own].root_file
     real = disk.get(root).real if root and disk.exists(root) else root
     private = disk.git.ignored([reader.private])  # its own file, which git ignores
@@ -326,12 +328,9 @@ def _link(disk: Disk, reader: Reader, written: bool) -> str:
     if real == root and not private:
         return ""
     track = "".join(f"let git track {path}: {disk.git.ignored_fix(path)}" for path in private)
-    clause = (
-        f"no file of its own holds it: {track}"
-        if real == root
-        else f"{root} is a link to {real}, and no file of its own holds it: make {root} a copy "
-        f"(`rm {root} && cp {real} {root}`)" + (f", or {track}" if track else "")
-    )
+    linked = "" if real == root else f"{root} is a link to {real}, and "
+    fix = track or f"make {root} a copy (`rm {root} && cp {real} {root}`)"
+    clause = f"{linked}no file of its own holds it: {fix}"
     return clause if written else f"if `gitmem compile` does not bring it, {clause}"
 
 

@@ -311,13 +311,14 @@ def test_stats_counts_what_each_targets_client_reads_through_a_link_or_an_import
             assert sum(item["tokens"] for item in views[target]["files"]) == hub * times, claude
 
 
-def test_a_linked_root_file_with_no_file_of_its_own_names_both_fixes(
+def test_a_linked_root_file_with_no_file_of_its_own_names_the_fix_that_mends_it(
     project: Path, memory: WriteMemory, run: Run
 ) -> None:
     """`CLAUDE.md -> AGENTS.md` beside Copilot, where git ignores `.claude/`: a memory for Claude Code alone has no
     file to go to (its copy would go to `.claude/CLAUDE.md`, which a fresh clone lacks). Compile fails naming it, with
-    both fixes: a copy in place of the link, or letting git track `.claude/CLAUDE.md`. Each, applied, makes `check`
-    pass. On ed89a6a the error's fix was "run `gitmem compile`", which changed nothing."""
+    the fix: letting git track `.claude/CLAUDE.md`, which, applied, makes `check` pass. On ed89a6a the error's fix was
+    "run `gitmem compile`", which changed nothing; on 69dad26 it named a copy in place of the link first, which keeps
+    Claude Code's copy where the Copilot CLI reads it beside `AGENTS.md` (the next test)."""
     set_config(project, targets=["agents", "claude", "copilot"])
     (project / "AGENTS.md").write_text("# Team\n\nOur own words.\n", encoding="utf-8")
     (project / "CLAUDE.md").symlink_to("AGENTS.md")
@@ -327,7 +328,7 @@ def test_a_linked_root_file_with_no_file_of_its_own_names_both_fixes(
     result = run("compile")
     assert result.code == 1, result.err
     assert "memory claude-only does not reach it" in result.err, result.err
-    assert "`rm CLAUDE.md && cp AGENTS.md CLAUDE.md`" in result.err, result.err
+    assert "`rm CLAUDE.md && cp AGENTS.md CLAUDE.md`" not in result.err, result.err
     assert "let git track .claude/CLAUDE.md" in result.err, result.err
     apply_ignore_fix(project, result.err)  # as the message says (60c3904's changed nothing)
     assert run("compile").code == 0
@@ -391,3 +392,35 @@ def test_a_memory_for_claude_code_alone_where_git_ignores_its_folder_names_the_i
     _git(project, "commit", "-qm", "compiled")
     checked = run("check")
     assert checked.code == 0, checked.out
+
+
+def test_a_linked_claude_md_where_git_ignores_claude_s_folder_names_only_the_fix_that_mends_it(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """ragflow's layout, in the new-user run: ``CLAUDE.md -> AGENTS.md``, ``.claude/`` in `.gitignore`, a
+    hand-written ``web/CLAUDE.md``, beside Copilot. A memory for ``web/**`` reaches Claude Code started in `web/`
+    from no file. On 69dad26 compile named two fixes, making ``CLAUDE.md`` a copy first: done as written, the copy
+    held Claude Code's copy of the root memory, which the Copilot CLI then read twice, and `check` failed again. Now
+    it names the one that mends it, letting git track ``.claude/CLAUDE.md``, and done as written, compile and
+    `check` pass."""
+    set_config(project, targets=["agents", "claude", "copilot"])
+    (project / ".gitignore").write_text(".claude/\n", encoding="utf-8")
+    (project / "AGENTS.md").write_text("# Agents\n\nUse the Makefile.\n", encoding="utf-8")
+    (project / "CLAUDE.md").symlink_to("AGENTS.md")
+    (project / "web").mkdir()
+    (project / "web" / "CLAUDE.md").write_text("# Web\n\nRun `npm test` here.\n", encoding="utf-8")
+    memory("use-pnpm", "Use pnpm")
+    memory("web-tests", "Run the folder's own tests first", paths=["web/**"])
+    result = run("compile")
+    assert (
+        "CLAUDE.md is a link to AGENTS.md, and no file of its own holds it: let git track"
+        in result.err
+    )
+    assert "a copy" not in result.err, result.err
+    apply_ignore_fix(project, result.err)
+    assert run("compile").code == 0
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "compiled")
+    checked = run("check")
+    assert checked.code == 0, checked.out
+    assert (project / "CLAUDE.md").is_symlink()
