@@ -81,6 +81,17 @@ def _nested_base64(seed: int) -> str:
     return value
 
 
+def _hs256_token(seed: int) -> str:
+    """A made-up JSON Web Token, HS256 with a signature of 32 random bytes (built at run time)."""
+    rng = random.Random(seed)
+    parts = (
+        {"alg": "HS256", "typ": "JWT"},
+        {"sub": str(seed), "iat": 1700000000 + seed, "exp": 1900000000},
+    )
+    encoded = [json.dumps(part).encode() for part in parts] + [rng.randbytes(32)]
+    return ".".join(base64.urlsafe_b64encode(part).rstrip(b"=").decode() for part in encoded)
+
+
 CASES: dict[str, bytes] = {
     "tag characters after a black flag": fill("\U0001f3f4" + "\U000e0061" * 50),
     "a run of tag characters": fill("\U000e0061"),
@@ -153,6 +164,10 @@ CASES: dict[str, bytes] = {
     "settings chained in one value": fill('token = "' + "ABC_D=" * 300 + '" '),
     "base64 of base64 of a value, on every line": block_file(
         "\n".join(f"token: {_nested_base64(n)}" for n in range(400))
+    )[:MAX_FILE_BYTES],
+    # round 58: an HMAC-signed token is signed again under each key anyone would guess first
+    "a JSON Web Token on every line, each its own": block_file(
+        "\n".join(f"jwt: {_hs256_token(n)}" for n in range(300))
     )[:MAX_FILE_BYTES],
     "braces in a path": (HEAD + "paths:\n  - '" + "src/{a,b}" * 33 + "'\n").encode(),
     "deep nesting": (HEAD + "tags: " + "[" * 40 + "]" * 40 + "\n").encode(),
