@@ -1228,7 +1228,7 @@ def spells_its_name(name: str, value: str) -> bool:
 
 
 def _its_last_words(name: str, value: str) -> bool:
-    """``value`` is the last words of ``name``, run together, six letters or more (an SDK's
+    """``value`` is the last words of ``name``, run together, six characters or more (an SDK's
     ``OPTION_X509_PRIVATE_KEY = "x509privatekey"``: the key an option is set by)."""
     parts = name_parts(name)
     joined = value.lower()
