@@ -1432,13 +1432,6 @@ _CAMEL_PART = (
 )
 _CAMEL_WORDS_RE = lazy(rf"(?:{_CAMEL_PART}){{2,6}}")
 _CAMEL_PART_RE = lazy(_CAMEL_PART)
-# ... and a name of any length, its words of three letters or more (twilio-node's
-# ``credentialListMappings: AuthRegistrationsCredentialListMappingListInstance;``, a type), or
-# a sentence in camel case, its short words among them (mbin's guide's
-# ``aLargeEncodedTokenToBeUsedInTheAuthorizationHeader``): random characters do not fall into
-# words from end to end
-_TYPE_WORD = r"(?:To|Be|In|On|Of|At|As|By|Is|It|An|Or|If|No|Up|Do|Go|We|My)*[A-Z][a-z]{2,}"
-_TYPE_NAME_RE = lazy(rf"[a-z]+(?:{_TYPE_WORD}){{2,}}|(?:{_TYPE_WORD}){{3,}}")
 # Two-letter words and abbreviations of names in code (isOptedIn, labelsById, userMsgBg,
 # makeMockFn, render2FaUserSettings: two-factor): a camel-case value with any other two-letter part
 # (muisRSZTuJIF88: "Tu") is more likely random than a name.
@@ -1451,6 +1444,13 @@ _SHORT_PARTS = frozenset(
         """
     )
 )
+# A name of any length, its words of three letters or more (twilio-node's
+# ``credentialListMappings: AuthRegistrationsCredentialListMappingListInstance;``, a type), or
+# a sentence in camel case, the short parts names hold among them (mbin's guide's
+# ``aLargeEncodedTokenToBeUsedInTheAuthorizationHeader``): random characters do not fall into
+# words from end to end
+_TYPE_WORD = rf"(?:{'|'.join(sorted(map(str.capitalize, _SHORT_PARTS)))})*[A-Z][a-z]{{2,}}"
+_TYPE_NAME_RE = lazy(rf"[a-z]+(?:{_TYPE_WORD}){{2,}}|(?:{_TYPE_WORD}){{3,}}")
 _MEMBER_SEPARATOR_RE = lazy(r"[?!]?\.|::|->")  # between an identifier's names (_IDENTIFIER_RE)
 # ... and Django's development keys, which startproject marks insecure (django-insecure-…), and
 # the keys their providers publish to be public, in a browser's page or an app: Stripe's and
