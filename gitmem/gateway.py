@@ -54,6 +54,12 @@ from gitmem.records import Record
 
 REASON = "resolves outside the repository (through a symbolic link); gitmem does not follow it"
 LOOP_REASON = "a loop of symbolic links; gitmem does not follow it"
+# What mends a file a client reads, or compile writes, that leads out (``REASON``): said by compile
+# and by `gitmem check`, one phrase
+OUTSIDE_FIX = (
+    "replace the link that leads out (the file, or a folder on its way) with a copy of what it "
+    "holds, then run `gitmem compile`"
+)
 USER_REASON = (
     "resolves outside your home and config folders (through a symbolic link); gitmem does not "
     "follow it"

@@ -172,6 +172,8 @@ def read_file(project: Project, path: str, report: Report) -> tuple[str | None, 
         project, full, path
     )  # every part of the path, not only the file: docs -> ~/.claude
     if refusal is not None:
+        if refusal.message == gateway.REASON:  # said with the fix
+            refusal = refusal._replace(message=f"{refusal.message}: {gateway.OUTSIDE_FIX}")
         report.problems.append(refusal)
         return None, None
     io_path = gateway.resolve(

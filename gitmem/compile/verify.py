@@ -20,6 +20,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
+from gitmem import gateway
 from gitmem.compile import delivery, reading
 from gitmem.compile.changes import linked_document
 from gitmem.compile.readers import READERS
@@ -418,7 +419,7 @@ def _kept_for_an_ignored_copy(paths: Sequence[str], git: GitView) -> str:
 _TRACKED: dict[Tracked, tuple[Fault, Callable[[FileRead, GitView], str], bool]] = {
     Tracked.OUTSIDE: (
         Fault.OUTSIDE,
-        lambda item, git: "make it a file of the repository (gitmem does not follow it)",
+        lambda item, git: f"gitmem does not follow it: {gateway.OUTSIDE_FIX}",
         False,
     ),
     Tracked.IGNORED: (
