@@ -3236,6 +3236,72 @@ def test_what_batches_330_to_349_held_that_is_no_credential() -> None:
     assert _found_by_policy("backend/remark.rest", f"X-JWT: {token}\n") == ["jwt"]
 
 
+def test_what_batches_350_to_369_held_that_is_no_credential() -> None:
+    """Batches 350 to 369 (measured once, then looked at): a Python entry point named for a
+    credential's command (python-openstackclient's ``ec2_credentials_create``), values that say
+    first they are encrypted or obfuscated (netmiko's ``__encrypt__``, Foreman's ``encrypted-``,
+    @vates/obfuscate's ``obfuscated-``), OpenSSL's passphrase from a shell's variable
+    (``pass:$KEYSTOREPW``), a constant's name with a number between its words (timescaledb's
+    ``ROLE_4_PASS``) and the App Store's ids called tokens (``appAccountToken``). The same names
+    with values drawn at random are found."""
+    value = made(24)
+    entry = "openstackclient.identity.v3.ec2creds:{}"
+    role = "CREATE SERVER s FOREIGN DATA WRAPPER d OPTIONS (user :'ROLE_4', password :'{}');\n"
+    for path, quiet, found in (
+        (
+            "pyproject.toml",
+            f'ec2_credentials_create = "{entry.format("CreateEC2Creds")}"\n',
+            f'ec2_credentials_create = "{entry.format(value)}"\n',
+        ),
+        (
+            "setup.cfg",
+            f"    ec2_credentials_delete = {entry.format('DeleteEC2Creds')}\n",
+            f"    ec2_credentials_delete = {entry.format(value)}\n",
+        ),
+        (
+            "tests/unit/NETMIKO_YAML/netmiko-encr-aes128.yml",
+            f"  password: __encrypt__{made(22)}==:{made(43)}=\n",
+            f"  password: {made(22)}==:{made(43)}=\n",
+        ),
+        (
+            "test/fixtures/compute_resources.yml",
+            f"  password: encrypted-{made(88)}==--{made(40, '0123456789abcdef')}\n",
+            f"  password: {made(88)}==--{made(40, '0123456789abcdef')}\n",
+        ),
+        (
+            "@vates/obfuscate/README.md",
+            f"//   password: 'obfuscated-{value}',\n",
+            f"//   password: 'obscured-{value}',\n",
+        ),
+        (
+            "scripts/renew-letsencrypt.sh",
+            "openssl pkcs12 -export -in cert.pem -out a.p12 -password pass:$KEYSTOREPW\n",
+            f"openssl pkcs12 -export -in cert.pem -out a.p12 -password pass:{value}\n",
+        ),
+        ("tsl/test/sql/chunk_utils_internal.sql", role.format("ROLE_4_PASS"), role.format(value)),
+    ):
+        assert _found_by_policy(path, quiet) == [], quiet
+        assert _found_by_policy(path, found) == ["generic-secret"], found
+
+    # Medusa's storefront key, made to be published, in a header that says so (in a guide and in
+    # a script) and in a guide's prose
+    key = f"pk_{made(16, string.ascii_uppercase + string.digits)}"
+    curl = "curl http://localhost:9000/store/carts -H '{}: " + key + "'\n"
+    for path in ("docs/api/store/carts/add-line-item.mdx", "scripts/carts.sh"):
+        assert _found_by_policy(path, curl.format("x-publishable-api-key")) == [], path
+        assert _found_by_policy(path, curl.format("x-api-key")) == ["curl-auth-header"], path
+    prose = "docs/storefront.md"
+    assert _found_by_policy(prose, f"The publishable API key: {key}\n") == []
+    assert _found_by_policy(prose, f"The API key: {key}\n") == ["secret-in-prose"]
+
+    # a UUID found under a token's name (not every UUID is: some read as an id) is quiet under the
+    # App Store's names
+    drawn = (str(uuid.UUID(int=_rng.getrandbits(128), version=4)) for _ in range(200))
+    token = next(u for u in drawn if _found_by_policy("a.json", f'"accountToken": "{u}"\n'))
+    for name in ("appAccountToken", "testNotificationToken"):
+        assert _found_by_policy("resources/signedTransaction.json", f'"{name}": "{token}"\n') == []
+
+
 def test_a_page_saved_with_its_response_head_or_in_a_build_s_test_resources_is_a_saved_page() -> (
     None
 ):

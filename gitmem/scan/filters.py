@@ -615,8 +615,11 @@ def repeated(value: str) -> bool:
 # A constant's name: upper-case words joined by "_", a digit or three among them (AUTH_AZURE_AD_B2C,
 # AWS_S3_BUCKET_V2); a generator drawing upper-case letters and digits draws a digit in every third
 # place or so
-# (its words, and a number last: a port's, SERVICE_FQDN_POSTGRES_5432)
-_CONSTANT_NAME_RE = lazy(r"([A-Z][A-Z0-9]*+(?:_[A-Z][A-Z0-9]*+)+)(?:_[0-9]{1,5})?")
+# (its words, and a number last: a port's, SERVICE_FQDN_POSTGRES_5432; or a number between them, a
+# test's fourth role's: timescaledb's ROLE_4_PASS)
+_CONSTANT_NAME_RE = lazy(
+    r"([A-Z][A-Z0-9]*+(?:_(?:[A-Z][A-Z0-9]*+|[0-9]{1,3}(?=_)))+)(?:_[0-9]{1,5})?"
+)
 _CONSTANT_DIGITS_MOST = 3  # in its words
 
 
@@ -1069,9 +1072,12 @@ def _owned(name: str) -> tuple[str, list[str]]:
 # token, its handle for saying what one thinks of it (YouTube Music's feedbackToken and
 # addToLibraryFeedbackToken, one per track in every recorded response; not a feedback service's
 # API token). And Drupal's theme_token, in every page's ajaxPageState: which theme drew the page.
+# And the App Store's appAccountToken, the id an app gives a user's account, in every transaction
+# Apple signs, and its testNotificationToken, a test notification's id.
 _CURSOR_RE = lazy(
     r"(?:next|prev|previous|page)(?:_(?:page|forward|backward|lock|sync))*_token"
-    r"|(?:client_request|lock|update|creation|theme)_token|(?:[a-z0-9_]*_)?feedback_token"
+    r"|(?:client_request|lock|update|creation|theme|app_account|test_notification)_token"
+    r"|(?:[a-z0-9_]*_)?feedback_token"
 )
 # AWS's ClientToken (clientToken in its events) is one of those too; Vault's client_token is its
 # credential, so only AWS's spelling is read so (a Go struct of Vault's, ``ClientToken:``, is
@@ -1355,8 +1361,9 @@ _REFERENCE_RE = lazy(
             # notes)
             r"^--[a-z]+(?:-[A-Za-z0-9]+)*=?$|^-[A-Za-z]+(?:[-_][a-z0-9+]+)*=?$",
             # an environment variable named in a configuration's own syntax (octodns'
-            # ``api_key: env/NS1_API_KEY``, ``env:TOKEN``): where the secret is kept
-            r"^env[/:][A-Za-z_]\w*$",
+            # ``api_key: env/NS1_API_KEY``, ``env:TOKEN``): where the secret is kept; or in
+            # OpenSSL's, a passphrase given from a shell's variable (``-password pass:$KEYSTOREPW``)
+            r"^env[/:][A-Za-z_]\w*$|^pass:\$\{?[A-Za-z_]\w*\}?$",
             # a number as code writes it in hex, a machine word at most (SIOCGLIFTOKEN = -0x3f87…);
             # a key written so is longer (an Ethereum key: 0x and 64 digits)
             r"^[-+]?0[xX][0-9a-fA-F]{1,16}$",
@@ -1403,8 +1410,11 @@ _REFERENCE_RE = lazy(
             r"^\w{3,128}" + SCOPE_DATE,
             # a URL, a name (ARN, URN, a DID: did:key: names a public key; a WebDAV lock's:
             # Lock-Token, opaquelocktoken:), a secret
-            # kept elsewhere, or kept encrypted (dotenvx's encrypted:…, made to be committed)
-            r"://|^(?:file:|arn:|urn:|did:|opaquelocktoken:|ref\+|vault:|encrypted:)",
+            # kept elsewhere, or kept encrypted or obfuscated, as it says first (dotenvx's
+            # encrypted:…, made to be committed; netmiko's __encrypt__…, Foreman's encrypted-…,
+            # @vates/obfuscate's obfuscated-…)
+            r"://|^(?:file:|arn:|urn:|did:|opaquelocktoken:|ref\+|vault:)"
+            r"|^_{0,2}(?:encrypt(?:ed)?|obfuscated)(?:__|[:-])",
             # ciphertext in its tool's format, its key kept elsewhere: SOPS' ENC[AES256_GCM,…],
             # Ansible Vault's, OpenSSL's salted (base64 of "Salted__"), Bitwarden's EncString
             # (<type>.<iv>|<data>|<mac>: bitwarden's and vaultwarden's wrapped keys)
@@ -1938,11 +1948,27 @@ def _code_or_reference(value: str) -> bool:
     four of its symbols or more), whatever shape a bracket or a leading ``$`` gives it, unless its
     letters are names (``_code_of_names``) or it is a regular expression (``_regular_expression``).
     """
-    return _REFERENCE_RE.search(value) is not None and (
-        len(_DRAWN_SYMBOLS.intersection(value)) < 4
-        or _code_of_names(value)
-        or _regular_expression(value)
-    )
+    return (
+        _REFERENCE_RE.search(value) is not None
+        and (
+            len(_DRAWN_SYMBOLS.intersection(value)) < 4
+            or _code_of_names(value)
+            or _regular_expression(value)
+        )
+    ) or _entry_point(value)
+
+
+# A Python entry point: an object named by its module (a plugin's or a command's, in pyproject.toml
+# or setup.cfg: ``ec2_credentials_create = "openstackclient.identity.v3.ec2creds:CreateEC2Creds"``)
+_ENTRY_POINT_RE = lazy(r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+:([A-Za-z_]\w*)")
+
+
+def _entry_point(value: str) -> bool:
+    """A Python entry point whose object is a class named in words (``CreateEC2Creds``; a
+    function's name in snake case is read as a name already): a user and password joined by a
+    colon (``jane.doe:Xk93mQz7``) has a module's shape too, but not a password drawn at random."""
+    found = _ENTRY_POINT_RE.fullmatch(value)
+    return found is not None and _camel_name(found[1]) and not _random_part(found[1])
 
 
 # A regular expression's pieces: a group's flag or assertion ((?i), (?:, (?=, (?<name>), any

@@ -2021,7 +2021,7 @@ RULES: tuple[Rule, ...] = (
         keywords=("curl",),
         pattern=(
             _CURL_OPTION + r"(?:-H|--header)[ \t]*[\"']"
-            r"(?i:(?:proxy-)?authorization|x-(?![cx]srf)[a-z-]{0,30}?(?:api-?key|token|auth)|api-?key"
+            r"(?i:(?:proxy-)?authorization|x-(?![cx]srf|publishable)[a-z-]{0,30}?(?:api-?key|token|auth)|api-?key"
             r"|api-token|token"
             r"|private-token)[ \t]*:[ \t]*"
             r"(?:(?:Basic|Bearer|Token|token|Bot|bearer|Api-Token)[ "
@@ -2042,6 +2042,8 @@ RULES: tuple[Rule, ...] = (
         counter_examples=lambda: (
             "curl -H 'Authorization: Bearer $TOKEN' https://x.org",
             'curl -H "X-API-Key: <your key>"',
+            # a key made to be published (Medusa's storefront key, in every page's requests)
+            "curl http://localhost:9000/store/carts -H 'x-publishable-api-key: pk_01JB2K3XYZ'",
         ),
     ),
     # -- generic: no format, judged by name, value and entropy -------------------------------------
@@ -2229,8 +2231,10 @@ RULES: tuple[Rule, ...] = (
             # (a name after a URL's "?" or "&" is a query's parameter, for good: its value ends at
             # the next parameter or the fragment, ``?api_key=sua_chave#web_search_exa``)
             # (a name that is a segment of a path or an ARN, ``…:secret:MyTestSecret-a1b2c3``, names
-            # the resource, not its value)
-            r"(?i:(?:(?<=[?&])(?P<query>))?+\b(?<![:/])(?:the\s+|my\s+|our\s+|your\s+)?"
+            # the resource, not its value; one a key made to be published qualifies, names no
+            # secret: Medusa's ``x-publishable-api-key``, a "publishable API key")
+            r"(?i:(?:(?<=[?&])(?P<query>))?+\b(?<![:/])(?<!publishable[-_ ])"
+            r"(?:the\s+|my\s+|our\s+|your\s+)?"
             + _PROSE_NAMES
             # (an "=" and no value on its line is an empty setting: .env.example's ``API_KEY=``)
             + r"(?:\s+(?:for|of|on)\s+[\w.@:/-]{1,60})?"
