@@ -164,6 +164,10 @@ _DIR_FILES = frozenset(target.dir_file.lower() for target in TARGETS if target.d
 _RULES_FOLDERS = tuple(f"{target.scoped_dir}/" for target in TARGETS if target.scoped_dir)
 
 
+# Why a rules file cannot be written, with what mends it
+_FIXED = {gateway.REASON: f"{gateway.REASON}: {gateway.OUTSIDE_FIX}"}
+
+
 def read_file(project: Project, path: str, report: Report) -> tuple[str | None, Path | None]:
     """A file's text and where to write it; (None, path) when it does not exist; (None, None) on
     a problem."""
@@ -171,10 +175,10 @@ def read_file(project: Project, path: str, report: Report) -> tuple[str | None, 
     refusal = gateway.problem(
         project, full, path
     )  # every part of the path, not only the file: docs -> ~/.claude
-    if refusal is not None:
-        if refusal.message == gateway.REASON:  # said with the fix
-            refusal = refusal._replace(message=f"{refusal.message}: {gateway.OUTSIDE_FIX}")
-        report.problems.append(refusal)
+    if refusal is not None:  # said with its fix, where gitmem knows one
+        report.problems.append(
+            refusal._replace(message=_FIXED.get(refusal.message, refusal.message))
+        )
         return None, None
     io_path = gateway.resolve(
         project, full, path

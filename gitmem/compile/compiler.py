@@ -359,11 +359,12 @@ def _reads_hub(
     """Whether ``path``, a file of ``target`` in ``folder``, brings its client the hub's file there:
     the team's text imports it, for a client that follows its files' imports (rallly's
     web/CLAUDE.md of `@AGENTS.md`; shopify-cli's .claude/CLAUDE.md of `@../AGENTS.md`; a
-    hand-written GEMINI.md of `@AGENTS.md`), or a private file is that file through a link
-    (pyairtable's .claude/CLAUDE.md -> ../AGENTS.md: a copy of its own beside it, in CLAUDE.md,
-    would reach Claude Code twice)."""
+    hand-written GEMINI.md of `@AGENTS.md`), or a private file or a folder's file is that file
+    through a link (pyairtable's .claude/CLAUDE.md -> ../AGENTS.md: a copy of its own beside it, in
+    CLAUDE.md, would reach Claude Code twice; a folder's CLAUDE.md -> AGENTS.md, as `gitmem check`
+    tells a team to make one that imports it)."""
     hub = posixpath.join(folder, delivery.HUB_FILE)
-    if path.endswith(delivery.private_files(target)) and os.path.realpath(
+    if (folder or path.endswith(delivery.private_files(target))) and os.path.realpath(
         project.root / path
     ) == os.path.realpath(project.root / hub):
         return True

@@ -294,7 +294,7 @@ def plan_targets(
         placements = _not_imported(
             layout,
             candidates.get(delivery.HUB, ()),
-            {m.id: _rehomed(layout, m.paths) for m in ours if m.id not in elsewhere},
+            {m.id: (_rehomed(layout, m.paths), m.paths) for m in ours if m.id not in elsewhere},
         )
         mine = [memory for memory in ours if placements.get(memory.id)]
         candidates[target.name] = {memory.id for memory in mine}
@@ -339,21 +339,27 @@ def _rehomed(layout: Layout, paths: tuple[str, ...]) -> tuple[Placement, ...]:
 
 
 def _not_imported(
-    layout: Layout, hub: Collection[str], placements: dict[str, tuple[Placement, ...]]
+    layout: Layout,
+    hub: Collection[str],
+    placements: dict[str, tuple[tuple[Placement, ...], tuple[str, ...]]],
 ) -> dict[str, tuple[Placement, ...]]:
-    """``placements`` (memory id -> the files of ``layout``'s target it goes to) less those in a
-    folder whose file the team wrote to import the hub's beside it (``Layout.imported``), of the
-    memories the hub gets (``hub``): the hub's file there holds them, and the client reads them
-    through the import (a memory placed by its folder globs goes to the same folders for each; one
-    under a heading naming its globs, in a target with no nested files, is in none of the hub's
-    files the import brings)."""
+    """``placements`` (memory id -> the files of ``layout``'s target it goes to, and its globs)
+    less those the client reads through an import of the hub's file of their folder, which the
+    team wrote (``Layout.imported``), of the memories the hub gets (``hub``): the hub's file there
+    holds them. A memory placed by its folder globs goes to the same folders for each; one under a
+    heading naming its globs (Claude Code's .claude/CLAUDE.md, beside the Copilot CLI) goes to the
+    hub's file of each glob's folder, and is brought so where each of those is imported (harvester's
+    vendored otel/CLAUDE.md of `@AGENTS.md`: the heading's copy reached Claude Code twice)."""
     return {
         memory_id: tuple(
             p
             for p in places
-            if memory_id not in hub or p.label or p.file.directory not in layout.imported
+            if memory_id not in hub
+            or not layout.imported.issuperset(
+                {directory_of(g) for g in scope_key(paths)} if p.label else {p.file.directory}
+            )
         )
-        for memory_id, places in placements.items()
+        for memory_id, (places, paths) in placements.items()
     }
 
 

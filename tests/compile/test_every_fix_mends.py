@@ -148,6 +148,20 @@ def _an_import_of_the_hub(root: Path, memory: WriteMemory) -> None:
     memory("use-pnpm", "Use pnpm")
 
 
+def _a_folder_s_import_of_its_hub_beside_copilot(root: Path, memory: WriteMemory) -> None:
+    """harvester's vendored otel: a folder's CLAUDE.md of `@AGENTS.md`, beside the Copilot CLI (so
+    Claude Code's copy goes to .claude/CLAUDE.md, a memory for a folder under a heading naming its
+    globs). On 29b4c2b compile put the folder's memory there too: Claude Code read it twice, and
+    the link check named instead kept it twice."""
+    set_config(root, targets=["agents", "claude", "copilot"])
+    (root / "vendor" / "otel").mkdir(parents=True)
+    (root / "vendor" / "otel" / "AGENTS.md").write_text("# Otel\n", encoding="utf-8")
+    (root / "vendor" / "otel" / "CLAUDE.md").write_text("@AGENTS.md\n", encoding="utf-8")
+    (root / "vendor" / "otel" / "span.go").write_text("package otel\n", encoding="utf-8")
+    memory("use-pnpm", "Use pnpm")
+    memory("otel-tests", "Run the folder's own tests first", paths=["vendor/otel/**"])
+
+
 def _a_root_file_linked_into_a_folder(root: Path, memory: WriteMemory) -> None:
     """`AGENTS.md -> web/AGENTS.md`: Codex started in web/ reads one file under two names."""
     (root / "web").mkdir()
@@ -213,6 +227,11 @@ _LAYOUTS: dict[str, tuple[Callable[[Path, WriteMemory], None], set[str], set[str
         {".gitignore lines", "a shell command"},
     ),
     "an import of the hub": (_an_import_of_the_hub, {"IMPORTED"}, {"a shell command"}),
+    "a folder's import of its hub beside Copilot": (
+        _a_folder_s_import_of_its_hub_beside_copilot,
+        {"IMPORTED"},
+        {"a shell command"},
+    ),
     "a root file linked into a folder": (
         _a_root_file_linked_into_a_folder,
         {"LINKED"},
