@@ -69,8 +69,10 @@ def test_compile_never_writes_through_a_committed_directory_link(
     result = run("compile")
     assert result.code == 1
     assert result.err.splitlines()[0] == (
-        "docs/CLAUDE.md:1:1: path: resolves outside the repository (through a symbolic link); gitmem does not follow it"
-    )
+        "docs/CLAUDE.md:1:1: path: resolves outside the repository (through a symbolic link); gitmem does not follow it: "
+        "replace the link that leads out (the file, or a folder on its way) with a copy of what it holds, then run "
+        "`gitmem compile`"
+    )  # with what mends it, which names no place outside
     assert str(outside) not in result.err  # the link's target is repository content: never quoted
     assert snapshot(outside) == before
     assert run("compile", "--check").code == 1
