@@ -363,8 +363,8 @@ def _twice(reader: Reader, seen: reading.Reading, memory_id: str, git: GitView) 
     if via is None and one:  # one file, under two names
         return _through_link(items, said, memory_id, explain)
     if via is None:  # copies compile placed
-        kept = _kept_for_an_ignored_copy([item.path for item in items], git)
-        return Fault.TWICE, memory_id, f"{said}{kept}; see {explain}"
+        fix = _copies_fix([item.path for item in items], git)
+        return Fault.TWICE, memory_id, f"{said}{fix}; see {explain}"
     # the link is named from its own folder (`ln -sf AGENTS.md web/CLAUDE.md`)
     target = posixpath.relpath(via.path, posixpath.dirname(via.via) or ".")
     fix = (
@@ -400,9 +400,11 @@ def _through_link(items: Sequence[FileRead], said: str, memory_id: str, explain:
     return Fault.LINKED, memory_id, f"{fix} the link; see {explain}"
 
 
-def _kept_for_an_ignored_copy(paths: Sequence[str], git: GitView) -> str:
-    """The fix where one of ``paths`` is a client's root file that keeps its copy because git
-    ignores the private file compile would move it to (``.claude/CLAUDE.md``), or ""."""
+def _copies_fix(paths: Sequence[str], git: GitView) -> str:
+    """The fix for two copies compile placed (``paths``): where one is a client's root file that
+    keeps its copy because git ignores the private file compile would move it to
+    (``.claude/CLAUDE.md``), letting git track that file; else (``_PLACED``) compiling, which
+    removes an older layout's copy, and then reporting it, gitmem's own mistake."""
     for owner in READERS:
         root = TARGET_BY_NAME[owner.own].root_file
         if owner.private and root in paths and git.ignored([owner.private]):
@@ -411,7 +413,13 @@ def _kept_for_an_ignored_copy(paths: Sequence[str], git: GitView) -> str:
                 f"file only it reads: let git track {owner.private}: "
                 f"{git.ignored_fix(owner.private)}, then run `gitmem compile`"
             )
-    return ""
+    return _PLACED
+
+
+_PLACED = (
+    ": if `gitmem compile` does not remove one (an older layout's copy), gitmem placed both, "
+    "which it should not: please report it, with what the command below prints"
+)
 
 
 # What git's view of a file a client reads makes of it: the fault, its fix, and whether it is one

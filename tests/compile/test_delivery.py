@@ -173,7 +173,8 @@ def test_the_old_layout_fed_the_copilot_cli_every_memory_three_times(
     project: Path, run: Run
 ) -> None:
     """The old layout (every target a full copy), written on the disk: the reader finds what the real Copilot CLI got
-    (tests/clients/test_delivery.py), each memory three times; the test above fails on it."""
+    (tests/clients/test_delivery.py), each memory three times; the test above fails on it. The line says to compile
+    (up to a2e28d9 it named no fix: two copies compile placed), and compiling mends it."""
     names = ("agents", "gemini", "copilot")
     _compiled(project, run, names)
     targets = [target for target in TARGETS if target.name in names]
@@ -187,6 +188,9 @@ def test_the_old_layout_fed_the_copilot_cli_every_memory_three_times(
     assert Counter(_read(run)["copilot"])["everyone"] == 3
     said = "".join(_differences(project))
     assert "GitHub Copilot CLI: memory everyone reaches it more than once: it reads " in said
+    assert ": if `gitmem compile` does not remove one (an older layout's copy), gitmem placed" in said
+    assert run("compile").code == 0
+    assert "more than once" not in "".join(_differences(project))  # (files not yet committed, said)
 
 
 def test_a_hand_written_import_is_the_one_duplicate_left(project: Path, run: Run) -> None:
