@@ -188,7 +188,9 @@ def test_the_old_layout_fed_the_copilot_cli_every_memory_three_times(
     assert Counter(_read(run)["copilot"])["everyone"] == 3
     said = "".join(_differences(project))
     assert "GitHub Copilot CLI: memory everyone reaches it more than once: it reads " in said
-    assert ": if `gitmem compile` does not remove one (an older layout's copy), gitmem placed" in said
+    assert (
+        ": if `gitmem compile` does not remove one (an older layout's copy), gitmem placed" in said
+    )
     assert run("compile").code == 0
     assert "more than once" not in "".join(_differences(project))  # (files not yet committed, said)
 
