@@ -165,7 +165,10 @@ _RULES_FOLDERS = tuple(f"{target.scoped_dir}/" for target in TARGETS if target.s
 
 
 # Why a rules file cannot be written, with what mends it
-_FIXED = {gateway.REASON: f"{gateway.REASON}: {gateway.OUTSIDE_FIX}"}
+_FIXED = {
+    gateway.REASON: f"{gateway.REASON}: {gateway.OUTSIDE_FIX}",
+    gateway.LOOP_REASON: f"{gateway.LOOP_REASON}: {gateway.LOOP_FIX}",
+}
 
 
 def read_file(project: Project, path: str, report: Report) -> tuple[str | None, Path | None]:

@@ -46,6 +46,23 @@ def _copy_the_link(root: Path, run: Run, found: re.Match[str]) -> None:
     raise AssertionError(f"no link on the way to {found[1]}")
 
 
+def _own_for_the_loop(root: Path, run: Run, found: re.Match[str]) -> None:
+    """The first link of a loop on the way to the file named, made a file (or, on the way, a folder)
+    of its own."""
+    path = root
+    parts = Path(found[1]).parts
+    for depth, part in enumerate(parts, 1):
+        path /= part
+        if path.is_symlink() and not path.exists():  # (a loop leads nowhere)
+            path.unlink()
+            if depth < len(parts):
+                path.mkdir()
+            else:
+                path.write_text("", encoding="utf-8")
+            return
+    raise AssertionError(f"no loop on the way to {found[1]}")
+
+
 # What a user can do that a fix says, by kind: how it reads, and how it is done. Of those a line
 # names, the first is done: a fix names the one that mends it first, then others ("or remove the
 # pattern …", "or drop the link"); then every `gitmem compile` the line says to run after it.
@@ -59,6 +76,10 @@ _KINDS: dict[str, tuple[re.Pattern[str], Callable[[Path, Run, re.Match[str]], No
     "a copy for the link": (
         re.compile(r"(?:^|: )(\S+)(?::1:1: path: resolves outside| leads out).*replace the link"),
         _copy_the_link,
+    ),
+    "a file of its own for a loop": (
+        re.compile(r"^(\S+):1:1: path: a loop of symbolic links.*replace the link in the loop"),
+        _own_for_the_loop,
     ),
 }
 
@@ -208,6 +229,14 @@ def _a_scoped_folder_leading_out(root: Path, memory: WriteMemory) -> None:
     memory("web-tabs", "Web uses tabs", paths=["web/**"])
 
 
+def _root_files_in_a_loop(root: Path, memory: WriteMemory) -> None:
+    """`AGENTS.md -> CLAUDE.md -> AGENTS.md`: compile can write neither (on 6df3076 it said so and
+    named no fix)."""
+    (root / "AGENTS.md").symlink_to("CLAUDE.md")
+    (root / "CLAUDE.md").symlink_to("AGENTS.md")
+    memory("use-pnpm", "Use pnpm")
+
+
 # Each layout, the faults `check` names on the way to green, and the kinds of fix done.
 _LAYOUTS: dict[str, tuple[Callable[[Path, WriteMemory], None], set[str], set[str]]] = {
     "not compiled": (_not_compiled, {"UNTRACKED"}, {"a gitmem command", "a shell command"}),
@@ -251,6 +280,11 @@ _LAYOUTS: dict[str, tuple[Callable[[Path, WriteMemory], None], set[str], set[str
         _an_imported_file_leading_out,
         {"OUTSIDE"},
         {"a copy for the link"},
+    ),
+    "root files in a loop of links": (
+        _root_files_in_a_loop,
+        set(),
+        {"a file of its own for a loop"},
     ),
     "a scoped folder leading out": (
         _a_scoped_folder_leading_out,
