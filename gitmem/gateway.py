@@ -60,10 +60,11 @@ OUTSIDE_FIX = (
     "replace the link that leads out (the file, or a folder on its way) with a copy of what it "
     "holds, then run `gitmem compile`"
 )
-# ... and a file in a loop of links (``LOOP_REASON``), which holds nothing to copy
-LOOP_FIX = (
-    "replace the link in the loop (the file, or a folder on its way) with a file or folder of its "
-    "own, then run `gitmem compile`"
+# ... and a file in a loop of links (``LOOP_REASON``), which holds nothing to copy, or inside a .git
+# folder through a link (``GIT_REASON``), whose copy would be git's own data
+OWN_FIX = (
+    "replace the link on its way (the file, or a folder) with a file or folder of its own, then "
+    "run `gitmem compile`"
 )
 USER_REASON = (
     "resolves outside your home and config folders (through a symbolic link); gitmem does not "

@@ -276,8 +276,8 @@ def test_a_committed_loop_of_links_is_one_line_not_a_crash(
         assert result.code == 1, result
         assert result.err.startswith(
             f"{loop}:1:1: path: a loop of symbolic links; gitmem does not follow it: replace the "
-            "link in the loop (the file, or a folder on its way) with a file or folder of its own, "
-            "then run `gitmem compile`\n"
+            "link on its way (the file, or a folder) with a file or folder of its own, then run "
+            "`gitmem compile`\n"
         ), result.err  # with what mends it
         after = tree(project)
         changed = {k for k in {*after, *before} if after.get(k) != before.get(k)}

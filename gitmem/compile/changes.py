@@ -167,7 +167,8 @@ _RULES_FOLDERS = tuple(f"{target.scoped_dir}/" for target in TARGETS if target.s
 # Why a rules file cannot be written, with what mends it
 _FIXED = {
     gateway.REASON: f"{gateway.REASON}: {gateway.OUTSIDE_FIX}",
-    gateway.LOOP_REASON: f"{gateway.LOOP_REASON}: {gateway.LOOP_FIX}",
+    gateway.LOOP_REASON: f"{gateway.LOOP_REASON}: {gateway.OWN_FIX}",
+    gateway.GIT_REASON: f"{gateway.GIT_REASON}: {gateway.OWN_FIX}",
 }
 
 

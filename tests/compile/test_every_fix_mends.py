@@ -46,21 +46,21 @@ def _copy_the_link(root: Path, run: Run, found: re.Match[str]) -> None:
     raise AssertionError(f"no link on the way to {found[1]}")
 
 
-def _own_for_the_loop(root: Path, run: Run, found: re.Match[str]) -> None:
-    """The first link of a loop on the way to the file named, made a file (or, on the way, a folder)
-    of its own."""
+def _own_for_the_link(root: Path, run: Run, found: re.Match[str]) -> None:
+    """The first link on the way to the file named, made a file (or, on the way, a folder) of its
+    own: a loop's, or one into .git."""
     path = root
     parts = Path(found[1]).parts
     for depth, part in enumerate(parts, 1):
         path /= part
-        if path.is_symlink() and not path.exists():  # (a loop leads nowhere)
+        if path.is_symlink():
             path.unlink()
             if depth < len(parts):
                 path.mkdir()
             else:
                 path.write_text("", encoding="utf-8")
             return
-    raise AssertionError(f"no loop on the way to {found[1]}")
+    raise AssertionError(f"no link on the way to {found[1]}")
 
 
 # What a user can do that a fix says, by kind: how it reads, and how it is done. Of those a line
@@ -77,9 +77,9 @@ _KINDS: dict[str, tuple[re.Pattern[str], Callable[[Path, Run, re.Match[str]], No
         re.compile(r"(?:^|: )(\S+)(?::1:1: path: resolves outside| leads out).*replace the link"),
         _copy_the_link,
     ),
-    "a file of its own for a loop": (
-        re.compile(r"^(\S+):1:1: path: a loop of symbolic links.*replace the link in the loop"),
-        _own_for_the_loop,
+    "a file of its own for the link": (
+        re.compile(r"^(\S+):1:1: path: .*replace the link on its way"),
+        _own_for_the_link,
     ),
 }
 
@@ -237,6 +237,15 @@ def _root_files_in_a_loop(root: Path, memory: WriteMemory) -> None:
     memory("use-pnpm", "Use pnpm")
 
 
+def _a_scoped_folder_linked_into_git(root: Path, memory: WriteMemory) -> None:
+    """`web -> .git/web`: compile writes nothing inside .git (on 6df3076 it said so and named no
+    fix)."""
+    (root / ".git" / "web").mkdir()
+    (root / "web").symlink_to(".git/web")
+    memory("use-pnpm", "Use pnpm")
+    memory("web-tabs", "Web uses tabs", paths=["web/**"])
+
+
 # Each layout, the faults `check` names on the way to green, and the kinds of fix done.
 _LAYOUTS: dict[str, tuple[Callable[[Path, WriteMemory], None], set[str], set[str]]] = {
     "not compiled": (_not_compiled, {"UNTRACKED"}, {"a gitmem command", "a shell command"}),
@@ -284,7 +293,12 @@ _LAYOUTS: dict[str, tuple[Callable[[Path, WriteMemory], None], set[str], set[str
     "root files in a loop of links": (
         _root_files_in_a_loop,
         set(),
-        {"a file of its own for a loop"},
+        {"a file of its own for the link"},
+    ),
+    "a scoped folder linked into .git": (
+        _a_scoped_folder_linked_into_git,
+        {"UNTRACKED"},
+        {"a file of its own for the link", "a shell command"},
     ),
     "a scoped folder leading out": (
         _a_scoped_folder_leading_out,
