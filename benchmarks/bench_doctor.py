@@ -9,8 +9,12 @@ Each size is measured on a fresh repository: a cold run (nothing cached: every f
 checked), then warm runs (the store's stat-keyed cache is used, as on a developer's machine),
 in-process and as a real process.
 
-    python benchmarks/bench_doctor.py            # 1,000 and 10,000
+    python benchmarks/bench_doctor.py            # 1,000 and 10,000, then 4,000 copies
     python benchmarks/bench_doctor.py 2000       # other sizes
+    python benchmarks/bench_doctor.py --copies 4000   # only a store of copies of one memory
+
+A store of copies of one memory (a pull request that adds the same memory many times) is the
+near-duplicate search's worst case: every memory repeats every other one.
 """
 
 from __future__ import annotations
@@ -66,7 +70,7 @@ def zipf_words(rng: random.Random, vocab: list[str], count: int) -> list[str]:
     return [vocab[int(len(vocab) * rng.random() ** 2.5)] for _ in range(count)]
 
 
-def make_store(root: Path, size: int, seed: int = 7) -> None:
+def make_store(root: Path, size: int, copies: bool, seed: int = 7) -> None:
     rng = random.Random(seed)
     vocab = vocabulary(rng, 5000)
     rng.shuffle(vocab)
@@ -85,7 +89,9 @@ def make_store(root: Path, size: int, seed: int = 7) -> None:
     today = date.today()
     texts: list[tuple[str, str]] = []
     for number in range(size):
-        if (
+        if copies and texts:
+            title, body = texts[0]
+        elif (
             texts and rng.random() < 0.01
         ):  # a near-duplicate of an earlier memory: one word of its title changed
             title, body = rng.choice(texts)
@@ -142,11 +148,11 @@ def timed(action: object, repeat: int) -> float:
     return statistics.median(runs)
 
 
-def measure(size: int) -> None:
+def measure(size: int, copies: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "repo"
         start = time.perf_counter()
-        make_store(root, size)
+        make_store(root, size, copies)
         made = time.perf_counter() - start
         os.chdir(root)
         project = find_project(root)
@@ -183,7 +189,8 @@ def measure(size: int) -> None:
             lambda: subprocess.run([*gitmem(), "validate"], capture_output=True), 3
         )
 
-        print(f"## {size:,} memories (store generated in {made:.1f}s)")
+        shape = "copies of one memory" if copies else "memories"
+        print(f"## {size:,} {shape} (store generated in {made:.1f}s)")
         print(f"  findings: {len(report.errors)} errors, {len(report.warnings)} warnings")
         print(f"  doctor, cold (every file parsed and checked): {cold:8.3f}s")
         print(f"  doctor, warm (in-process):                    {warm:8.3f}s")
@@ -206,9 +213,15 @@ def main() -> None:
     import fair  # (benchmarks/, this script's folder)
 
     fair.bytecode()
-    sizes = [int(arg) for arg in sys.argv[1:]] or [1000, 10_000]
-    for size in sizes:
+    args = sys.argv[1:]
+    if args[:1] == ["--copies"]:
+        for size in args[1:] or ["4000"]:
+            measure(int(size), copies=True)
+        return
+    for size in [int(arg) for arg in args] or [1000, 10_000]:
         measure(size)
+    if not args:
+        measure(4000, copies=True)
 
 
 if __name__ == "__main__":

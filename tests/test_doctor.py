@@ -323,6 +323,23 @@ def test_similarity_threshold_is_configurable(project: Path, run: Run) -> None:
     ]
 
 
+def test_copies_of_one_memory_are_each_named_once_against_the_one_to_keep(
+    project: Path, run: Run
+) -> None:
+    """A pull request of many copies of one memory: each copy is one warning naming the memory to
+    keep, not one per pair (300 copies were 44,850 warnings, and 4,000 took doctor minutes)."""
+    copies = [f"pin-node-{n:03}" for n in range(300)]
+    for memory_id in copies:
+        write(memory_id, "Pin Node to version 20 in CI and locally")
+    write("pin-node-000", "Pin Node to version 20 in CI and locally", status="proposed")
+    _, found = findings(run)
+    near = [(f["id"], f["message"].split(" (")[0]) for f in found if f["code"] == "near-duplicate"]
+    # the proposal goes rather than an accepted memory; else the later id
+    assert sorted(near) == sorted(
+        (copy, f"{copy} nearly duplicates pin-node-001") for copy in copies if copy != "pin-node-001"
+    )
+
+
 def test_broken_chain_is_reported_once(project: Path, run: Run) -> None:
     write("new-way", supersedes=["exists", "ghost"])
     write("exists", status="retired")

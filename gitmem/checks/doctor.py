@@ -182,12 +182,15 @@ def check_dated(ctx: Context) -> Iterator[Finding]:
 def check_near_duplicates(ctx: Context) -> Iterator[Finding]:
     """Pairs of memories (not retired) whose normalised texts are at least ``doctor.similarity``
     alike."""
-    live = {m.id: m for m in ctx.snapshot.sorted() if m.status != "retired"}
+    # a proposal goes rather than an accepted memory; else the later id
+    live = {
+        m.id: m
+        for m in sorted(ctx.snapshot.sorted(), key=lambda m: (m.status == "proposed", m.id))
+        if m.status != "retired"
+    }
     items = [(m.id, memory_text(m.title, m.body)) for m in live.values()]
     for match in near_duplicates(items, ctx.config.similarity):
-        # a proposal goes rather than an accepted memory; else the later id
-        pair = (live[match.id], live[match.other])
-        keep, drop = sorted(pair, key=lambda m: (m.status == "proposed", m.id))
+        keep, drop = live[match.other], live[match.id]
         if drop.status == "proposed":
             command = f"gitmem forget {drop.id}"
             advice = (

@@ -126,22 +126,18 @@ def _refuse_sensitive(fields: dict[str, str]) -> None:
 
 def _refuse_repeat(snapshot: Snapshot, title: str, body: str, threshold: float) -> None:
     """Refuse a proposal that nearly repeats a memory that is not retired, naming it."""
-    text = similar.memory_text(title, body)
-    mine, mine_title = similar.words(text), similar.words(title)
+    live: similar.Pool[Memory] = similar.Pool(threshold)
     for other in snapshot.sorted():
-        if other.status == "retired":
-            continue
-        theirs = similar.memory_text(other.title, other.body)
-        score = max(
-            similar.similarity(mine_title, similar.words(other.title)),
-            similar.similarity(mine, similar.words(theirs)),
+        if other.status != "retired":
+            live.add(other, other.title, other.body)
+    found = live.best(title, body)
+    if found is not None:
+        other = found[0]
+        raise UsageError(
+            f"not written: this nearly repeats memory [{other.id}] ({other.status}): "
+            f"{shown_line(other.title)!r}. Recall it instead, or propose something "
+            "that adds to it."
         )
-        if score >= threshold and not similar.different_rules(text, theirs):
-            raise UsageError(
-                f"not written: this nearly repeats memory [{other.id}] ({other.status}): "
-                f"{shown_line(other.title)!r}. Recall it instead, or propose something "
-                "that adds to it."
-            )
 
 
 def _free_id(store: Store, snapshot: Snapshot, base: str) -> str:

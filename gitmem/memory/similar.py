@@ -3,9 +3,9 @@ memories.
 
 Used by doctor (near-duplicate memories), journal harvest and MCP propose (a new item that repeats
 an existing memory), and import. Two texts are compared on their normalised word sets (lower case,
-punctuation and common stop words dropped, simple plural folding); candidate pairs are found through
-an inverted index, so ``near_duplicates`` does not compare every pair, and a ``Pool`` finds what one
-new text repeats without scoring every item.
+punctuation and common stop words dropped, simple plural folding). A ``Pool`` finds what one new
+text repeats through an inverted index, without scoring every item and with a bound on what one
+query reads; ``near_duplicates`` asks one pool for each item in turn.
 """
 
 from __future__ import annotations
@@ -155,59 +155,47 @@ class Match:
     score: float
 
 
-def _rarest(
-    sets: list[tuple[str, frozenset[str]]], threshold: float
-) -> tuple[list[list[str]], dict[str, list[int]]]:
-    """Each set's rarest words (as many as a pair at ``threshold`` must share one of), and the
-    positions of the sets by each of those words."""
-    frequency: dict[str, int] = defaultdict(int)
-    for _, word_set in sets:
-        for word in word_set:
-            frequency[word] += 1
-    index: dict[str, list[int]] = defaultdict(list)
-    prefixes = []
-    for position, (_, word_set) in enumerate(sets):
-        ordered = sorted(word_set, key=lambda w: (frequency[w], w))
-        keep = len(ordered) - int(len(ordered) * threshold / (2 - threshold)) + 1
-        prefix = ordered[: max(1, keep)]
-        prefixes.append(prefix)
-        for word in prefix:
-            index[word].append(position)
-    return prefixes, index
-
-
 def near_duplicates(
     items: Sequence[tuple[str, str]], threshold: float = DEFAULT_THRESHOLD
 ) -> list[Match]:
-    """Every pair of items (id, text) at least ``threshold`` (above 0, as the config's
-    ``doctor.similarity`` is) similar, each pair once, most similar first.
+    """Each item (id, text) that nearly repeats an earlier one (at least ``threshold`` similar,
+    above 0 as the config's ``doctor.similarity`` is), with the earlier item it repeats most: once
+    each, most similar first. Pass the items in the order they should be kept.
 
-    Two sets with Dice >= t share at least t/(2-t) of the smaller set, so a pair must share one of
-    each set's rarest words: only those candidates are scored. A pair that reads alike but says
-    different things (``different_rules``) is not a near-duplicate.
+    An item that repeats an earlier one is not compared again, and a ``Pool`` bounds what each item
+    is compared with, so a thousand copies of one text cost a thousand comparisons and say a
+    thousand lines, not half a million. A pair that reads alike but says different things
+    (``different_rules``) is not a near-duplicate; an item with no words repeats nothing.
     """
-    sets = [(item_id, words(memory_text(*text.split("\n", 1)))) for item_id, text in items]
-    prefixes, index = _rarest(sets, threshold)
+    kept: Pool[str] = Pool(threshold)
     found: list[Match] = []
-    ratio = threshold / (
-        2 - threshold
-    )  # the smaller set of a pair has at least this share of the larger's size
-    sizes = [len(word_set) for _, word_set in sets]
-    for position, prefix in enumerate(prefixes):
-        mine = sets[position][1]
-        low, high = sizes[position] * ratio, sizes[position] / ratio
-        candidates = {
-            other
-            for word in prefix
-            for other in index[word]
-            if other > position and low <= sizes[other] <= high
-        }
-        for other in sorted(candidates):  # none for an empty set: it has no rarest words
-            score = similarity(mine, sets[other][1])
-            if score >= threshold and not different_rules(items[position][1], items[other][1]):
-                found.append(Match(sets[position][0], sets[other][0], round(score, 3)))
+    for item_id, text in items:
+        mine = words(memory_text(*text.split("\n", 1)))
+        if not mine:
+            continue
+        match = kept.best_words(mine, mine, text)  # its words as the title: one score, the text's
+        if match is None:
+            kept.add_words(item_id, mine, mine, text)
+        else:
+            found.append(Match(item_id, match[0], round(match[1], 3)))
     found.sort(key=lambda m: (-m.score, m.id, m.other))
     return found
+
+
+# What one query of a ``Pool`` reads of its index at most: past it the words left are shared by
+# thousands of items and say little of which one a text repeats, and a query's cost stays bounded
+# whatever the pool holds (n queries: linear).
+READS = 1024
+
+
+def _rarest(
+    word_set: frozenset[str], threshold: float, postings: dict[str, list[int]]
+) -> list[str]:
+    """The rarest words of ``word_set`` (fewest items first) of which an item at least
+    ``threshold`` similar must hold one: a set B with Dice(A, B) >= t shares at least t/(2-t) of
+    A's words, so it holds one of any len(A) - that + 1 of them."""
+    ordered = sorted(word_set, key=lambda word: (len(postings.get(word, ())), word))
+    return ordered[: len(ordered) - int(len(ordered) * threshold / (2 - threshold)) + 1]
 
 
 class Pool(Generic[T]):
@@ -215,8 +203,9 @@ class Pool(Generic[T]):
 
     A text nearly repeats an item when its title words, or its title and body words, are at least
     ``threshold`` similar to the item's (``similarity``). Items are indexed by word: a query scores
-    only the items it shares enough words with to reach the threshold, so checking n new texts
-    against m items is far from n * m.
+    only the items that hold one of its rarest words (``_rarest``), and reads at most ``READS``
+    places of the index, so checking n new texts against m items is at most n * READS, however
+    alike the texts are.
     """
 
     def __init__(self, threshold: float = DEFAULT_THRESHOLD) -> None:
@@ -238,7 +227,7 @@ class Pool(Generic[T]):
         position = len(self._items)
         self._items.append((key, title_words, all_words))
         self._texts.append(text)
-        for word in all_words:
+        for word in all_words | title_words:
             self._postings[word].append(position)
         if not title_words:
             self._untitled.append(position)
@@ -255,23 +244,22 @@ class Pool(Generic[T]):
     ) -> tuple[T, float] | None:
         """As ``best``, from the words; with ``text``, an item that says something different
         (``different_rules``) is not a match."""
-        shared: dict[int, int] = defaultdict(int)
-        for word in all_words:
-            for position in self._postings.get(word, ()):
-                shared[position] += 1
-        candidates = set(shared)
-        if not title_words:
-            candidates.update(self._untitled)
+        # an item the text repeats holds one of its rarest words, or of its title's; read rarest
+        # first, at most READS places
+        reads = READS
+        candidates = set(self._untitled[:reads]) if not title_words else set()
+        rarest = _rarest(all_words, self.threshold, self._postings)
+        for word in rarest + _rarest(title_words, self.threshold, self._postings):
+            postings = self._postings.get(word, ())
+            candidates.update(postings[:reads])
+            reads -= len(postings)
+            if reads <= 0:
+                break
         threshold = self.threshold
         best: tuple[T, float] | None = None
         best_score = -1.0  # (a score is never below 0)
         for position in sorted(candidates):
             key, other_title, other_all = self._items[position]
-            # too few words shared for either score to reach the threshold (title words shared are
-            # at most the words shared)
-            sizes = min(len(title_words) + len(other_title), len(all_words) + len(other_all))
-            if title_words and shared.get(position, 0) < threshold * sizes / 2:
-                continue
             score = max(similarity(title_words, other_title), similarity(all_words, other_all))
             if score < threshold or score <= best_score:
                 continue
