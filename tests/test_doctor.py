@@ -336,7 +336,9 @@ def test_copies_of_one_memory_are_each_named_once_against_the_one_to_keep(
     near = [(f["id"], f["message"].split(" (")[0]) for f in found if f["code"] == "near-duplicate"]
     # the proposal goes rather than an accepted memory; else the later id
     assert sorted(near) == sorted(
-        (copy, f"{copy} nearly duplicates pin-node-001") for copy in copies if copy != "pin-node-001"
+        (copy, f"{copy} nearly duplicates pin-node-001")
+        for copy in copies
+        if copy != "pin-node-001"
     )
 
 

@@ -3302,6 +3302,69 @@ def test_what_batches_350_to_369_held_that_is_no_credential() -> None:
         assert _found_by_policy("resources/signedTransaction.json", f'"{name}": "{token}"\n') == []
 
 
+def test_what_batches_370_to_389_held_that_is_no_credential() -> None:
+    """Batches 370 to 389 (measured once, then looked at): a URL's password made of its user's
+    name's beginning and a password's word (patroni's ``replicator:rep-pass``), one four characters
+    long once its URL escapes are undone (ffmpeg's ``u:p%2B%2F2``), a build's options under a
+    library's name (Yocto's ``PACKAGECONFIG[libsecret]``) or a camel-case option after a flag
+    (``--azure-credential --packagePath``), DevEco's encrypted signing passwords, markers written
+    between signs (``'%%EndICCProfile'``, SpamAssassin's ``'**LASTEXPIRE'``), a credential's UUID
+    namespace (Movable Type's ``MT_SITE_SECRET_NS``), a spam mail's link whose ``PASS=`` is base64
+    of base64 of numbers, its padding escaped, and the ids AWS and Tencent Cloud call a lifecycle
+    action's token. The same places with values drawn at random are found."""
+    value = made(24)
+    url = "    'conn_url': 'postgres://{}@127.0.0.1:5435/postgres',\n"
+    ffmpeg = 'test2("ftp://u:{}@ftp.pbt.com/ExportHD.mpg");\n'
+    options = 'PACKAGECONFIG[libsecret] = "{}"\n'
+    vsce = "    'vsce publish --azure-credential {} --manifestPath extension.manifest',\n"
+    hex_upper = "0123456789ABCDEF"
+    cipher = made(74, hex_upper)
+    drawn = made(82, hex_upper)
+    while drawn.startswith("0"):
+        drawn = made(82, hex_upper)
+    deveco = '      "storePassword": "{}",\n'
+    numbers = base64.b64encode(base64.b64encode(b"1189349&9531&7044&42536&931393")).decode()
+    noise = base64.b64encode(_rng.randbytes(40)).decode()
+    link = "https://h50084.www5.hp.com/rd.asp?ID=MTE4OTM0OSY5NTMx&PASS={}\n"
+    for path, quiet, found, rule in (
+        ("tests/__init__.py", url.format("replicator:rep-pass"), url.format(f"replicator:{value}"),
+         "database-url"),
+        ("tests/test_zookeeper.py", url.format("repuser:rep-pass"), url.format(f"repuser:{value}"),
+         "database-url"),
+        ("libavformat/tests/url.c", ffmpeg.format("p%2B%2F2"), ffmpeg.format(f"p%2B%2F{value}"),
+         "url-credentials"),
+        ("meta-oe/recipes-support/webkitgtk/webkitgtk3_2.52.5.bb",
+         options.format("--with-libsecret=yes,--with-libsecret=no,libsecret"),
+         options.format(value), "generic-secret"),
+        ("meta-oe/recipes-extended/wxwidgets/wxwidgets_3.2.11.bb",
+         options.format("-DUSE_LIBSECRET=ON,-DUSE_LIBSECRET=OFF,libsecret"),
+         options.format(value), "generic-secret"),
+        ("azure-pipelines/release-extension.yml", vsce.format("--packagePath $(vsixFileName)"),
+         vsce.format(value), "generic-secret"),
+        ("src/harmony-configs/build-profile.json5", deveco.format(f"00000019{cipher}"),
+         deveco.format(drawn), "generic-secret"),
+        ("lib/Mail/SpamAssassin/BayesStore/DBM.pm",
+         "my $DB0_LAST_EXPIRE_MAGIC_TOKEN = '**LASTEXPIRE';\n",
+         f"my $DB0_LAST_EXPIRE_MAGIC_TOKEN = '**{value}';\n", "generic-secret"),
+        ("extlib/Image/ExifTool/WritePostScript.pl", "$endToken = '%%EndICCProfile';\n",
+         f"$endToken = '%%{value}';\n", "generic-secret"),
+        ("t.rules/OBFUSCATING_COMMENT/fp-bug6188-2",
+         link.format(numbers.replace("=", "%3D")), link.format(noise.replace("=", "%3D")),
+         "generic-secret"),
+    ):  # fmt: skip
+        assert _found_by_policy(path, quiet) == [], quiet
+        assert _found_by_policy(path, found) == [rule], found
+
+    # a UUID found under a credential's name (not every UUID is: some read as an id) is quiet as
+    # the credential's namespace, and under the name of a lifecycle action's token
+    drawn_ids = (str(uuid.UUID(int=_rng.getrandbits(128), version=4)) for _ in range(200))
+    token = next(u for u in drawn_ids if _found_by_policy("a.pm", f"MT_SITE_SECRET => '{u}',\n"))
+    assert _found_by_policy("lib/MT/Util/UniqueID.pm", f"MT_SITE_SECRET_NS => '{token}',\n") == []
+    assert _found_by_policy("a.json", f'"SessionToken": "{token}"\n') == ["generic-secret"]
+    for name in ("LifecycleActionToken", "lifecycle_action_token"):
+        assert _found_by_policy("autoscaling_client.py", f'"{name}": "{token}"\n') == []
+
+
 def test_a_page_saved_with_its_response_head_or_in_a_build_s_test_resources_is_a_saved_page() -> (
     None
 ):

@@ -674,7 +674,8 @@ def _password_in_prose(secret: str) -> bool:
         # a stand-in says so in words (user:fakepass, bot:correcthorsebatterystaple); a run typed
         # into a token (abc123, deadbeef) is no word, and a URL's password may be anything typed
         return False
-    return len(secret) >= 6 and not re.fullmatch(r"\*+|x+|\.+|-+|_+", lowered)
+    # (its URL escapes undone: ffmpeg's tests' ``u:p%2B%2F2`` is "p+/2", four characters)
+    return len(_unescaped(secret)) >= 6 and not re.fullmatch(r"\*+|x+|\.+|-+|_+", lowered)
 
 
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
@@ -764,14 +765,20 @@ def _default_words(lowered: str) -> bool:
 def of_its_user(user: str, password: str) -> bool:
     """A URL's password that is its user's name (three letters or more) and at most
     ``_DEFAULT_DIGITS_MOST`` digits around it: ``serro:47serro11``, ``csps:47csps11`` (kamailio's
-    sample databases), ``demo:demo``; a name taken for a password, typed."""
-    rest = password.lower().replace(user.lower(), "", 1)
-    return (
-        len(user) >= 3
-        and rest != password.lower()
-        and len(rest) <= _DEFAULT_DIGITS_MOST
-        and (rest.isdigit() or not rest)
+    sample databases), ``demo:demo``; or the first three letters or more of its user's name and a
+    password's word (patroni's ``replicator:rep-pass``, ``repuser:rep-pass``, ``admin:adminpw``):
+    a name taken for a password, typed."""
+    lowered = password.lower()
+    rest = lowered.replace(user.lower(), "", 1)
+    named = _USERS_PASSWORD_RE.fullmatch(lowered)
+    return len(user) >= 3 and (
+        (rest != lowered and len(rest) <= _DEFAULT_DIGITS_MOST and (rest.isdigit() or not rest))
+        or (named is not None and user.lower().startswith(named[1]))
     )
+
+
+# a name's beginning and a password's word, joined or not, a few digits after
+_USERS_PASSWORD_RE = lazy(r"([a-z]{3,})[-_.]?(?:pass(?:word|wd)?|pwd?|secret)[0-9]{0,4}")
 
 
 def _said_again(words: list[str]) -> bool:
@@ -1011,7 +1018,7 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
         callback handler fn func function factory audience aud issuer iss scope scopes realm
         phone email filter start end begin offset thru user users username usernames accessor
         accessors marker markers sentinel canary address addr host hostname port nonce denom denoms
-        namespace jti
+        namespace ns jti
         """
     )
 )
@@ -1076,7 +1083,8 @@ def _owned(name: str) -> tuple[str, list[str]]:
 # Apple signs, and its testNotificationToken, a test notification's id.
 _CURSOR_RE = lazy(
     r"(?:next|prev|previous|page)(?:_(?:page|forward|backward|lock|sync))*_token"
-    r"|(?:client_request|lock|update|creation|theme|app_account|test_notification)_token"
+    r"|(?:client_request|lock|update|creation|theme|app_account|test_notification"
+    r"|lifecycle_action)_token"
     r"|(?:[a-z0-9_]*_)?feedback_token"
 )
 # AWS's ClientToken (clientToken in its events) is one of those too; Vault's client_token is its
@@ -1360,6 +1368,10 @@ _REFERENCE_RE = lazy(
             # -Wno-c++98-compat-pedantic), its value after it (kubectl's -ojsonpath=, in a chart's
             # notes)
             r"^--[a-z]+(?:-[A-Za-z0-9]+)*=?$|^-[A-Za-z]+(?:[-_][a-z0-9+]+)*=?$",
+            # ... in camel case (vsce's --packagePath), or a list of a build's options, comma
+            # separated (Yocto's PACKAGECONFIG[libsecret] = "--with-libsecret=yes,…",
+            # "-DUSE_LIBSECRET=ON,…")
+            r"^--[a-z]+(?:[A-Z][a-z]+)+$|^(?:--[a-z]+(?:-[a-z0-9]+)*|-D[A-Za-z][A-Za-z0-9_]*)=[\w.-]*,",
             # an environment variable named in a configuration's own syntax (octodns'
             # ``api_key: env/NS1_API_KEY``, ``env:TOKEN``): where the secret is kept; or in
             # OpenSSL's, a passphrase given from a shell's variable (``-password pass:$KEYSTOREPW``)
@@ -1420,6 +1432,12 @@ _REFERENCE_RE = lazy(
             # (<type>.<iv>|<data>|<mac>: bitwarden's and vaultwarden's wrapped keys)
             r"^(?:ENC\[AES256_GCM,|\$ANSIBLE_VAULT;|U2FsdGVkX1)"
             r"|^[0-9]\.[A-Za-z0-9+/]{16,}={0,2}\|[A-Za-z0-9+/]{16,}={0,2}(?:\|[A-Za-z0-9+/]+={0,2})?$",
+            # ... or DevEco's (HarmonyOS' signing passwords in build-profile.json5: a length in
+            # four bytes, then the ciphertext, in upper-case hex)
+            r"^0{5}[0-9A-F]{3}(?:[0-9A-F]{2}){32,}$",
+            # a marker written between signs: PostScript's comments (``$endToken =
+            # '%%EndICCProfile'``), SpamAssassin's magic tokens (``'**LASTEXPIRE'``)
+            r"^(?:%%|\*\*)[A-Za-z]+$",
             # a host name: 4f2a9c.acme-invoices.com
             r"^(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|app|cloud|ai|co|us|eu|uk|de)$",
             # a query string or a form's body, each of its parameters judged on its own
@@ -1567,17 +1585,23 @@ _CODE_ESCAPE_RE = lazy(r"\\u([0-9a-fA-F]{4})")
 _NEXT_SETTING_RE = lazy(r"[a-z][a-z0-9]*+(?:_[a-z0-9]++)++=")
 
 
+# base64's padding in a URL's query, escaped (``…TXpreg%3D%3D``)
+_ESCAPED_PADDING_RE = lazy(r"(?:%3[Dd]){1,2}$")
+
+
 def _as_meant(value: str) -> str:
     """A value without what the text around it adds: the quote HTML escapes (bloggs&quot;),
     Markdown's escapes of signs (org\\-scoped), the sign that ends a clause, the "=" of the next
     setting's name (``password= queue_dir=``) and "about" before a number (``~50-100ms``); its
-    characters written as codes (``\\u015E``) read as themselves."""
+    characters written as codes (``\\u015E``) read as themselves, and base64's padding a URL
+    escaped (``%3D``) as itself."""
     value = _CODE_ESCAPE_RE.sub(lambda code: chr(int(code[1], 16)), value)
     value = _MARKDOWN_ESCAPE_RE.sub("", _HTML_QUOTE_RE.sub("", _own_part(value)))
     if value[-1:] in _CLAUSE_ENDS and value[-2:-1] not in _CLAUSE_ENDS:  # not an ellipsis
         value = value[:-1]
     if _NEXT_SETTING_RE.fullmatch(value):  # (base64 padded so would draw capitals too)
         value = value[:-1]
+    value = _ESCAPED_PADDING_RE.sub(lambda pad: "=" * (len(pad[0]) // 3), value)
     return value[1:] if value[:1] == "~" and value[1:2].isdigit() else value
 
 
@@ -1637,13 +1661,19 @@ def _inner_value(value: str) -> str | None:
     return None
 
 
+# a number, or numbers in a list (ids a link carries, base64 of base64 of
+# ``1189349&7044&0&42536,42537``: a spam mail's tracking link), which no generator of secrets writes
+_NUMBERS_RE = lazy(r"\d+(?:[,;&|]++\d+)*")
+
+
 def _stand_in(value: str, lowered: str) -> bool:
-    """A word, a number, a placeholder, a documented example, a test or publishable key, hex or
-    base64 of one (``bXktc2VjcmV0LWtleTEy…``: ``my-secret-key12…``; ``6368616e676520…``: ``change
-    this password…``), or the digest of a password everyone tries: not a real secret."""
+    """A word, a number, numbers in a list, a placeholder, a documented example, a test or
+    publishable key, hex or base64 of one (``bXktc2VjcmV0LWtleTEy…``: ``my-secret-key12…``;
+    ``6368616e676520…``: ``change this password…``), or the digest of a password everyone tries:
+    not a real secret."""
     if (
         lowered in _NOT_SECRETS
-        or value.isdigit()
+        or _NUMBERS_RE.fullmatch(value) is not None
         or is_placeholder(value)
         or is_documented_example(value)
         or repeated(lowered)  # base64 of "Selfselfself…" (matrix-js-sdk's test key)

@@ -1040,6 +1040,19 @@ RULES: tuple[Rule, ...] = (
         examples=lambda: (_j("DEEPSEEK_API_KEY=sk-", _r(_HEX, 32)),),
     ),
     Rule(
+        id="moonshot-api-key",
+        description=(
+            "Moonshot (Kimi) API key, and the OpenAI-compatible gateways' (one-api, new-api): sk- "
+            "plus 48 letters and digits"
+        ),
+        keywords=("sk-",),
+        # (not OpenAI's legacy key, which holds T3BlbkFJ and is openai-api-key's)
+        pattern=_B + r"(?P<secret>sk-(?![A-Za-z0-9]{20}T3BlbkFJ)[A-Za-z0-9]{48})" + _EH,
+        entropy=3.5,
+        examples=lambda: (_j('        .apiKey("sk-', _r(_ALNUM, 48), '")'),),
+        counter_examples=lambda: ("sk-" + "X" * 48, "MOONSHOT_API_KEY=sk-..."),
+    ),
+    Rule(
         id="huggingface-token",
         description="Hugging Face user or organization token",
         keywords=("hf_", "api_org_"),
