@@ -70,10 +70,17 @@ class LimitUse(Record):
         0  # of ``used``, what gitmem writes (its block or file); the rest is hand-written text
     )
     budget: int = 0  # the target's token budget
+    # of the files counted (a chain's), the one with the most hand-written text ("": ``path``)
+    heaviest: str = ""
 
     @property
     def hand_written(self) -> int:
         return self.used - self.own
+
+    @property
+    def shorten(self) -> str:
+        """What mends its hand-written text (``shorten_fix``)."""
+        return shorten_fix(self.heaviest or self.path)
 
     @property
     def over(self) -> bool:
@@ -84,6 +91,17 @@ class LimitUse(Record):
             f"{self.path}: {self.used:,} {MEASURES[self.limit.measure].unit}, over the limit of "
             f"{self.limit.value:,} ({self.limit.reason})"
         )
+
+
+def shorten_fix(path: str) -> str:
+    """What mends hand-written text past a hard size limit, ``path`` the file that holds the most of
+    it (of a chain of AGENTS.md files, perhaps one above the file that is past the limit): one
+    phrase for compile's warning and refusal and for `gitmem check`."""
+    return (
+        f"shorten the hand-written text of {path}, or move its list rules into .memory/ (`gitmem "
+        f"import --accept --move --left-out {path}`: headings, prose and code stay), then run "
+        "`gitmem compile`"
+    )
 
 
 @dataclass

@@ -60,20 +60,25 @@ def limit_uses(
         ours = path in desired and desired[path][0] is target
         return _own(desired[path][1].text() if ours else "", measure)
 
+    def hand(path: str) -> int:
+        return len(finals[path].encode("utf-8")) - own(path, "chain_bytes")
+
     for limit in target.limits:
         over_chains: set[str] = set()
         for path in mine:
             if not MEASURES[limit.measure].chain:
                 used, mine_part = _used(finals[path], limit.measure), own(path, limit.measure)
+                heaviest = path
             else:
                 chain = _chain(target, path, finals)
                 if not chain or not over_chains.isdisjoint(chain[:-1]):
                     continue  # not a file of a chain; or already said for the file above, the cause
                 used = sum(len(finals[ancestor].encode("utf-8")) for ancestor in chain)
                 mine_part = sum(own(ancestor, "chain_bytes") for ancestor in chain)
+                heaviest = max(chain, key=hand)
                 if used > limit.value:
                     over_chains.add(path)
-            uses.append(LimitUse(target.name, path, limit, used, mine_part, budget))
+            uses.append(LimitUse(target.name, path, limit, used, mine_part, budget, heaviest))
     return uses
 
 
@@ -129,8 +134,7 @@ def hand_written_over(use: LimitUse, first: bool | None) -> str:
         f"{use.path}: the hand-written text alone is {use.hand_written:,} "
         f"{MEASURES[use.limit.measure].unit}, over the hard limit of {use.limit.value:,} "
         f"({use.limit.reason}): {where}; the end of the team's text is cut, as it was before "
-        "gitmem: shorten it, or turn its rules into memories (`gitmem import --accept --move "
-        f"--left-out {use.path}`); `gitmem check` fails until then"
+        f"gitmem: {use.shorten}; `gitmem check` fails until then"
     )
 
 
@@ -151,9 +155,7 @@ def limit_advice(use: LimitUse) -> str:
     if use.hand_written > use.limit.value:
         return (
             f"{head}; the hand-written text alone is {use.hand_written:,} (gitmem adds "
-            f"{use.own:,}), so no budget fixes it: shorten the hand-written text, or turn it into "
-            "memories the budget can order (`gitmem import --accept --move --left-out` moves those "
-            "lines into .memory/, the budget's share compiled back), then run `gitmem compile`"
+            f"{use.own:,}), so no budget fixes it: {use.shorten}"
         )
     room = use.limit.value - use.hand_written  # what gitmem's part may take
     fits = room_tokens(room) if MEASURES[use.limit.measure].room else None

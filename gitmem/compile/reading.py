@@ -87,6 +87,9 @@ class FileRead(Record):
         Limit, ...
     ] = ()  # hard size limits it is past (for ``chain_bytes``: with the files above it)
     size: int = 0  # its bytes
+    alone: tuple[Limit, ...] = ()  # of ``over``, the ones its hand-written text alone is past
+    # of the files a ``chain_bytes`` limit counts with it, the one with the most hand-written text
+    heaviest: str = ""
 
     @property
     def tokens(self) -> int:
@@ -503,24 +506,38 @@ class _Walk:
     def limited(self) -> Iterable[FileRead]:
         """The files, each with the hard limits it is past (``chain_bytes``: summed over a target's
         files of the folders on the way, root first)."""
-        chains: dict[str, int] = {}
+        chains: dict[str, tuple[int, int]] = {}  # a target's chain so far: bytes, hand-written
+        heaviest: dict[str, tuple[int, str]] = {}
         for item in self.files:
             target = TARGET_BY_NAME.get(item.target)
             limits = target.limits if target is not None else ()
-            over = []
+            text = self.texts.get(item.path, "")
+            over, alone = [], []
             for limit in limits:
                 if not limit.hard or not self._has(limit):
                     continue
-                if MEASURES[limit.measure].chain:
-                    chains[item.target] = chains.get(item.target, 0) + item.size
-                    used = chains[item.target]
-                elif MEASURES[limit.measure].lines:
-                    used = self.texts.get(item.path, "").count("\n")
-                else:
-                    used = item.chars + item.hand_chars
+                measure = MEASURES[limit.measure]
+                used, hand = measure.count(text), measure.count(_hand_written(text))
+                if measure.chain:
+                    size, before = chains.get(item.target, (0, 0))
+                    used, hand = size + item.size, before + hand
+                    chains[item.target] = used, hand
+                    mine = (hand - before, item.real)
+                    heaviest[item.target] = max(heaviest.get(item.target, mine), mine)
                 if used > limit.value:
                     over.append(limit)
-            yield item._replace(over=tuple(over))
+                    alone += [limit] if hand > limit.value else []
+            top = heaviest.get(item.target, (0, ""))[1]
+            yield item._replace(over=tuple(over), alone=tuple(alone), heaviest=top)
+
+
+def _hand_written(text: str) -> str:
+    """What the team wrote of a file's ``text``: all of it but gitmem's block (all of it where the
+    markers are unreadable; none of a file gitmem writes whole)."""
+    found = block.found_in(text)
+    if found is None:
+        return text
+    return "" if found.kind == "file-hash" else text.replace(found.block, "", 1)
 
 
 def _target_named(path: str) -> str:

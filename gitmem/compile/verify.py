@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING
 
 from gitmem import gateway
 from gitmem.compile import delivery, reading
-from gitmem.compile.changes import linked_document
+from gitmem.compile.changes import linked_document, shorten_fix
 from gitmem.compile.readers import READERS
 from gitmem.compile.reading import Disk, FileRead, GitView, Tracked
 from gitmem.compile.scoping import directory_of
 from gitmem.records import Record
-from gitmem.tools import TARGET_BY_NAME
+from gitmem.tools import MEASURES, TARGET_BY_NAME, Limit
 
 if TYPE_CHECKING:
     from gitmem.compile.changes import Report
@@ -444,17 +444,19 @@ _TRACKED: dict[Tracked, tuple[Fault, Callable[[FileRead, GitView], str], bool]] 
 
 
 def _file_faults(item: FileRead, git: GitView) -> list[_Found]:
-    out = [(Fault.OVER, f"{item.path} ({limit.reason})", _over_fix(item)) for limit in item.over]
+    out = [
+        (Fault.OVER, f"{item.path} ({limit.reason})", _over_fix(item, limit)) for limit in item.over
+    ]
     known = _TRACKED.get(item.tracked)
     if known is not None and (item.ids or item.listed or not known[2]):
         out.insert(0, (known[0], item.path, known[1](item, git)))
     return out
 
 
-def _over_fix(item: FileRead) -> str:
-    if item.hand_chars > item.chars:
-        return (
-            "shorten its hand-written text: `gitmem import --accept --move --left-out "
-            f"{item.real}` moves its list rules into memories (headings, prose and code stay)"
-        )
-    return "lower the target's budget in .memory/config.yaml, then run `gitmem compile`"
+def _over_fix(item: FileRead, limit: Limit) -> str:
+    """What mends a file past a hard size limit: where the hand-written text alone is past it (a
+    chain's, with the files above: shortened where most of it is), shortening it; else compiling,
+    which fits gitmem's block beside it (``budget.fitted``: a block an older compile wrote)."""
+    if limit not in item.alone:
+        return "run `gitmem compile`, which fits gitmem's block beside the hand-written text"
+    return shorten_fix(item.heaviest if MEASURES[limit.measure].chain else item.real)

@@ -193,13 +193,17 @@ def _a_root_file_linked_into_a_folder(root: Path, memory: WriteMemory) -> None:
     memory("web-tabs", "Web uses tabs", paths=["web/**"])
 
 
-def _a_hand_written_file_past_codex_s_limit(root: Path, memory: WriteMemory) -> None:
+def _rules_past_codex_s_limit(root: Path) -> None:
     rules = "".join(
         f"- Rule {n}: run the formatter fmt{n} before committing a change to module {n} of the "
         "service.\n"
         for n in range(360)
     )
     (root / "AGENTS.md").write_text(f"# Team rules\n\n{rules}", encoding="utf-8")
+
+
+def _a_hand_written_file_past_codex_s_limit(root: Path, memory: WriteMemory) -> None:
+    _rules_past_codex_s_limit(root)
     memory("use-pnpm", "Use pnpm")
 
 
@@ -330,3 +334,27 @@ def test_every_fault_and_every_kind_of_fix_has_a_layout() -> None:
     kinds = set().union(*(kinds for _, _, kinds in _LAYOUTS.values()))
     assert faults == {fault.name for fault in Fault} - {"ROOT_ONLY"}
     assert kinds == set(_KINDS)
+
+
+def test_a_folder_s_file_past_codex_s_limit_by_the_text_above_it_names_that_text(
+    project: Path, memory: WriteMemory, run: Run
+) -> None:
+    """Codex joins the AGENTS.md files from the root down to its folder: a folder's file that holds
+    only gitmem's block is past the limit by the root's hand-written text. Every line `check` and
+    compile say of it names the root's text (on 6df3076 check said to lower the budget, which
+    changes nothing, and compile named the folder's file for `gitmem import`); and its own line,
+    done as written, mends it."""
+    _rules_past_codex_s_limit(project)  # and no memory for the root: gitmem writes no block there
+    (project / "web").mkdir()
+    (project / "web" / "app.ts").write_text("export {}\n", encoding="utf-8")
+    memory("web-tabs", "Web uses tabs", paths=["web/**"])
+    compiled = run("compile")
+    assert "--left-out AGENTS.md`" in compiled.err
+    assert "--left-out web/AGENTS.md" not in compiled.err
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "the layout")
+    over = [line for line in _said(run) if _FAULTS["OVER"] in line]
+    assert [line.split(": ", 1)[0] for line in over] == ["Codex", "Codex started in web/"]
+    assert all("`gitmem import --accept --move --left-out AGENTS.md`" in line for line in over)
+    _follow(project, run, over[1])
+    assert _said(run) == []
