@@ -1,4 +1,5 @@
-"""A name and its value are found however the assignment is written out (round 34).
+"""A name and its value are found however the assignment is written out (round 34; a setter's or a
+builder's call, round 60).
 
 The peer suite's misses showed credentials the scanner passed because of how the line was laid out, not what it
 held: a value given as the default of an environment variable (``process.env.ACCOUNT_KEY || "…"``, ``${DB_PASSWORD:-…}``
@@ -36,6 +37,8 @@ LAYOUTS: tuple[tuple[str, str], ...] = (
     ("Java, = on the next line", 'public static final String {N}\n        = "{V}";'),
     ("C++ braces", 'static const std::string {N}{{"{V}"}};'),
     ("C++ braces wrapped", 'static const std::string {N}{{\n    "{V}"}};'),
+    ("a setter's call", 'client.{N}("{V}");'),
+    ("a builder's chained call", '        .{N}("{V}")'),
 )
 
 
@@ -85,6 +88,9 @@ def test_a_default_or_a_wrapped_assignment_is_found_as_the_plain_one(rule: Rule)
         "const token = user.token || fallbackToken;",
         "if (secret) {\n  return true;\n}",
         "TOKEN=\nOTHER_SETTING=on",
+        'String password = config.getPassword("database");',
+        'const token = lookupToken("github");',
+        "The password (`usuario:contrasena@`) is a URL's.",
     ],
 )
 def test_a_default_that_is_empty_a_name_or_a_stand_in_says_nothing(text: str) -> None:
@@ -111,3 +117,17 @@ def test_a_map_s_first_key_after_its_type_s_brace_is_no_value() -> None:
     value = rules._r(rules._ALNUM, 32)
     line = f'tokens := map[string]SecretEntry{{\n    "deploy": {{Token: "{value}"}},\n}}'
     assert value_found(line, value)
+
+
+def test_a_call_s_one_argument_is_the_name_s_value_and_no_other_call_s() -> None:
+    """A setter's or a builder's one argument is the value its name takes (``setPassword("…")``,
+    ``.apiKey("…")``); a call of more arguments checks or derives (``check_password("…",
+    digest)``), and a parenthesis after a space is prose's aside."""
+    value = rules._r(rules._ALNUM, 24)
+    assert value_found(f'client.setPassword("{value}");', value)
+    assert value_found(f'    .apiKey("{value}")', value)
+    assert rules_found(f'ok = check_password("{value}", digest)') == set()
+    # a call that looks a credential up by its argument, or tests for it
+    assert rules_found(f'token = oauth.getAccessToken("{value}");') == set()
+    assert rules_found(f'assertTrue(data.containsKey("{value}"));') == set()
+    assert rules_found(f"The password (`{value}`) is set in the vault.") == set()

@@ -702,19 +702,17 @@ def _nested_hand_written(
         return 0, []
     name, limit = target.dir_file, min(limits, key=lambda lim: lim.value)
     nested = {path: _outside_block(project, path) for path in _named(listed, name) if "/" in path}
-    nested[target.root_file] = root
     most, over = 0, list[LimitUse]()
     for path in nested:  # sorted, as git lists them
-        if "/" not in path:
-            continue
         files = [f"{folder}/{name}" for folder in chain(path.rsplit("/", 1)[0])[1:]]
-        hand = sum(nested.get(file, 0) for file in files)
+        hands = {target.root_file: root, **{file: nested.get(file, 0) for file in files}}
+        hand = sum(hands.values()) - root
         if root + hand <= limit.value:
             most = max(most, hand)
         elif root <= limit.value and not any(
             path.startswith(use.path[: -len(name)]) for use in over
         ):
-            heaviest = max([target.root_file, *files], key=lambda file: nested.get(file, 0))
+            heaviest = max(hands, key=hands.__getitem__)  # where shortening mends it
             over.append(LimitUse(target.name, path, limit, root + hand, heaviest=heaviest))
     return most, over
 

@@ -289,7 +289,10 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
             name = match.group(name_group)
             if name is None:
                 continue
-            verdict = judged.look(_NAME_JUDGES[rule.names], name)
+            # (the name and the character after it, a call's parenthesis: ``_credential_name``)
+            end = match.end(name_group)
+            after = match.string[end : end + 1].ljust(1)
+            verdict = judged.look(_NAME_JUDGES[rule.names], name + after)
             if verdict == _NO:
                 return None  # most candidates, in minified code: ``releaseDate:"2025-12-18"``
             # a string of a file's lines (``".env", "password=topsecret\\nkey=…"``): its first
@@ -342,6 +345,12 @@ def _vectors(text: str) -> bool:
 
 
 def _credential_name(name: str) -> int:
+    """What a name says (``name`` and the character after it: a call's is its parenthesis, whose
+    name must give its argument as the credential, not look one up by it: ``getAccessToken(code)``,
+    ``filters.given_by_call``)."""
+    name, after = name[:-1], name[-1:]
+    if after == "(" and not filters.given_by_call(name):
+        return _NO
     if filters.secret_name(name):
         return _PASSWORD if filters.password_name(name) else _NAMED
     return _SERVICE if filters.service_key_name(name) else _NO
@@ -350,7 +359,7 @@ def _credential_name(name: str) -> int:
 # How a generic rule's name is judged (rules.Names)
 _NAME_JUDGES: dict[Names, Callable[[str], int]] = {
     "credential": _credential_name,
-    "logged": lambda name: _NAMED if filters.logged_secret_name(name) else _NO,
+    "logged": lambda name: _NAMED if filters.logged_secret_name(name[:-1]) else _NO,
 }
 
 

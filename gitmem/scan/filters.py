@@ -1097,6 +1097,28 @@ def _cursor(parts: list[str]) -> bool:
     return _CURSOR_RE.fullmatch("_".join(parts)) is not None
 
 
+# The first word of a call that looks a credential up, tests or derives it from its argument: a
+# getter's key (wxjava's ``getAccessToken(code)``), a map's (``containsKey("dataId…")``), an
+# assertion's expected text (lua-resty-openidc's ``assert_token_endpoint_call_contains(…)``)
+_LOOKUP_VERBS = frozenset(
+    _words(
+        "get has is contains remove delete find lookup check verify validate assert expect parse "
+        "decode load read fetch revoke hash compare match"
+    )
+)
+
+
+def given_by_call(name: str) -> bool:
+    """Whether a call of ``name`` gives its one argument as the credential it names: a setter's or
+    a builder's (``setPassword``, ``withToken``, ``.apiKey``, ``setMchKey``), the credential's word
+    its last; not a call that looks one up, tests or derives it (``_LOOKUP_VERBS``)."""
+    parts = _owned(name)[1] or [""]
+    last = parts[-1]
+    return parts[0] not in _LOOKUP_VERBS and (
+        last in _SECRET_WORDS or last == "key" or last.endswith(("password", "secret"))
+    )
+
+
 def secret_name(name: str) -> bool:
     """Whether a variable, key or flag name says it holds a credential."""
     owner, parts = _owned(name)

@@ -187,6 +187,11 @@ _FALLBACK = (
 # (``getenv("KEY") || "…"``): a call's argument before "=>" or ":" is no name given a value
 # (stripe-node's ``computeHMACSignature('', 'test_secret') => '<its digest>'``)
 _LOOKED_UP = r"""(?:\]|\)(?=\s*+(?:""" + _FALLBACK + r""")))?"""
+# A call whose one argument is the value, its parenthesis right after the name: a setter's, a
+# builder's (``setPassword("…")``, Java's and Kotlin's ``.apiKey("…")``, ``withToken('…')``); a call
+# of more arguments (``check_password("…", digest)``) gives the name no value, and nor does prose's
+# aside (the password (`…`))
+_CALLED = r"""(?<=[\w$])\((?=\s*["'`][^"'`\n]{0,2000}+["'`]\s*\))"""
 _ASSIGN = (
     r"""["']?"""
     + _LOOKED_UP
@@ -194,6 +199,8 @@ _ASSIGN = (
     + _TYPED
     + r""")?\s*(?:=|:=|:|=>|->|"""
     + _FALLBACK
+    + "|"
+    + _CALLED
     + r""")\s*(?:\((?=\s*["'`])\s*)?["'`]?"""
 )  # between a name and its value
 
@@ -2069,13 +2076,15 @@ RULES: tuple[Rule, ...] = (
             # assignment)
             r"""\bkey\s*=\s*["'](?P<name8>[\w.:-]{1,80}+)["']\s+value\s*=\s*["'](?P<secret8>[^"'\s]{6,500}+)["']|"""
             # name = "value" (code, JSON, YAML, TOML), a quoted value of one word, optionally after
-            # "Bearer "
-            r"""(?<![\w.$@-])(?P<name>[A-Za-z_$@][\w.$@-]{0,80}+)["']?"""
+            # "Bearer " (a chained call's name after its dot too: a builder's ``.apiKey("…")``)
+            r"""(?<![\w.$@-])\.?(?P<name>[A-Za-z_$@][\w.$@-]{0,80}+)["']?"""
             + _LOOKED_UP
             + r"""(?:"""
             + _TYPED
             + r""")?\s*(?:=|:=|:|=>|<-|\?=|\|\|=|"""
             + _FALLBACK
+            + "|"
+            + _CALLED
             + r""")\s*(?:\((?=\s*["'`])\s*)?"""
             r"""(?:[rbuRBU]{1,2}(?=["'])|\b(?:str|String)\()?"""
             r"""(?P<q>["'`])[ \t]?(?:(?:Bearer|Basic|Token|token)\s+)?"""
@@ -2132,11 +2141,12 @@ RULES: tuple[Rule, ...] = (
         # space is read once (possessive), as one run with a parenthesis in it or not: two runs
         # in a row tried every split of a line of spaces (tests/test_scan_linear.py).
         precheck=(
-            r"""[-=<,:|?{r](?:(?<=[=<])|(?<=,)\s*["']|(?<=-)(?<![\w-]-)-?[A-Za-z]"""
+            r"""[-=<,:|?{r(](?:(?<=[=<])|(?<=,)\s*["']|(?<=-)(?<![\w-]-)-?[A-Za-z]"""
             r"""|(?<=:)\s*+(?:\(\s*+)?(?:[rbuRBU]{1,2}|\b(?:str|String)\()?["'`]"""
             r"""|(?<=:)(?=[ \t]*[^\s"'`,;#]{6,500}+[ \t]*(?:[#;][^\r\n]*)?\r?$)"""
-            # a fallback's or a brace's quote (`|| "…"`, `?? "…"`, `?: "…"`, `or "…"`, `key{"…"}`)
-            r"""|(?:(?<=\|\||\?\?|\?:|\bor)|(?<=\{))\s*+(?:\(\s*+)?["'`])"""
+            # a fallback's or a brace's quote (`|| "…"`, `?? "…"`, `?: "…"`, `or "…"`, `key{"…"}`),
+            # or a call's (`setPassword("…")`)
+            r"""|(?:(?<=\|\||\?\?|\?:|\bor)|(?<=[{(]))\s*+(?:\(\s*+)?["'`])"""
         ),
         check="plausible",
         judged="generic",
