@@ -130,4 +130,10 @@ def test_a_call_s_one_argument_is_the_name_s_value_and_no_other_call_s() -> None
     # a call that looks a credential up by its argument, or tests for it
     assert rules_found(f'token = oauth.getAccessToken("{value}");') == set()
     assert rules_found(f'assertTrue(data.containsKey("{value}"));') == set()
+    assert rules_found(f'sheet = client.open_by_key("{value}")') == set()
+    assert (
+        rules_found('assert extract_quant_token("Foo-BF16-UD-Q4_K_XL.gguf") == "UD-Q4_K_XL"')
+        == set()
+    )
+    assert rules_found('assert gguf_variant_key("model-IQ4_XS-3.53bpw.gguf") == key') == set()
     assert rules_found(f"The password (`{value}`) is set in the vault.") == set()

@@ -1098,12 +1098,14 @@ def _cursor(parts: list[str]) -> bool:
 
 
 # The first word of a call that looks a credential up, tests or derives it from its argument: a
-# getter's key (wxjava's ``getAccessToken(code)``), a map's (``containsKey("dataId…")``), an
-# assertion's expected text (lua-resty-openidc's ``assert_token_endpoint_call_contains(…)``)
+# getter's key (wxjava's ``getAccessToken(code)``), a map's (``containsKey("dataId…")``), a
+# document's (gspread's ``open_by_key(…)``), an assertion's expected text (lua-resty-openidc's
+# ``assert_token_endpoint_call_contains(…)``), a file name a word is read from (unsloth's
+# ``extract_quant_token("model-F16.gguf")``), a code exchanged for a token
 _LOOKUP_VERBS = frozenset(
     _words(
-        "get has is contains remove delete find lookup check verify validate assert expect parse "
-        "decode load read fetch revoke hash compare match"
+        "get has is contains remove delete find lookup open check verify validate assert expect "
+        "parse decode extract detect load read fetch revoke exchange hash compare match"
     )
 )
 
@@ -1420,9 +1422,11 @@ _REFERENCE_RE = lazy(
             r"(?:^|/)(?:19|20)\d{2}/[01]?\d/[0-3]?\d/",
             r"^[\w-]+(?:/[\w.-]+)+\.[A-Za-z][A-Za-z0-9]{1,7}$",
             # a file's name: a key's, a configuration's, a program's or a library's
-            # (BinaryKey='MicrosoftEdgeWebView2RuntimeInstaller.exe'), a document's, an image's
+            # (BinaryKey='MicrosoftEdgeWebView2RuntimeInstaller.exe'), a document's, an image's, a
+            # model's (unsloth's ``gguf_variant_key("model-IQ4_XS-….gguf")``)
             r"\.(?:pem|key|crt|cer|json|txt|p12|pfx|ya?ml|env|cfg|ini|conf|toml|xml|exe|dll|msi"
-            r"|so|dylib|jar|wasm|js|mjs|ts|py|rb|sh|ps1|html?|md|pdf|png|jpe?g|gif|svg|zip|tar|gz)$",
+            r"|so|dylib|jar|wasm|js|mjs|ts|py|rb|sh|ps1|html?|md|pdf|png|jpe?g|gif|svg|zip|tar|gz"
+            r"|gguf|safetensors|onnx|ckpt)$",
             # a hash: sha256:…, and an HMAC's (Vault's audit log: hmac-sha256:…), or one a tool
             # names as its own (ReversingLabs' reports give each secret found as rl-sha256:…)
             r"(?i:^(?:[a-z]{1,8}-)?(?:hmac-)?(?:sha\d*|md5|blake2[bs]?|xxh\d*)[:\-$])",
