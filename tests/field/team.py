@@ -255,7 +255,7 @@ def adopt(root: Path) -> Step:
     out = gitmem(root, "compile")
     said = out.out + out.err
     named = re.search(
-        r"`gitmem (" + " ".join(ADOPTION) + r" [^`]+)`\)?; `gitmem check` fails until then", said
+        r"`gitmem (" + " ".join(ADOPTION) + r" [^`]+)`[^\n]*; `gitmem check` fails until then", said
     )
     if named and not out.code:
         command = tuple(named.group(1).split())
