@@ -512,12 +512,13 @@ class _Walk:
             target = TARGET_BY_NAME.get(item.target)
             limits = target.limits if target is not None else ()
             text = self.texts.get(item.path, "")
+            written = _hand_written(text, block.found_in(text)) if limits else ""
             over, alone = [], []
             for limit in limits:
                 if not limit.hard or not self._has(limit):
                     continue
                 measure = MEASURES[limit.measure]
-                used, hand = measure.count(text), measure.count(_hand_written(text))
+                used, hand = measure.count(text), measure.count(written)
                 if measure.chain:
                     size, before = chains.get(item.target, (0, 0))
                     used, hand = size + item.size, before + hand
@@ -531,10 +532,10 @@ class _Walk:
             yield item._replace(over=tuple(over), alone=tuple(alone), heaviest=top)
 
 
-def _hand_written(text: str) -> str:
-    """What the team wrote of a file's ``text``: all of it but gitmem's block (all of it where the
-    markers are unreadable; none of a file gitmem writes whole)."""
-    found = block.found_in(text)
+def _hand_written(text: str, found: block.Found | None) -> str:
+    """What the team wrote of a file's ``text``, ``found`` its block (``block.found_in``): all of it
+    but gitmem's block (all of it where the markers are unreadable; none of a file gitmem writes
+    whole)."""
     if found is None:
         return text
     return "" if found.kind == "file-hash" else text.replace(found.block, "", 1)
@@ -559,13 +560,12 @@ def _contents(text: str) -> tuple[int, int, tuple[str, ...], tuple[str, ...]]:
     """gitmem's characters, the hand-written ones, the memories in full and those named as index
     lines."""
     found = block.found_in(text)
+    hand = len(_hand_written(text, found))
     if found is None:
-        return 0, len(text), (), ()
-    whole = found.kind == "file-hash"
-    own = len(text) if whole else len(found.block)
+        return 0, hand, (), ()
     parsed = block.split(found.body)
     listed = tuple(_index_ids(parsed.footer))
-    return own, len(text) - own, tuple(entry.id for entry in parsed.entries), listed
+    return len(text) - hand, hand, tuple(entry.id for entry in parsed.entries), listed
 
 
 def _index_ids(footer: str) -> Iterable[str]:

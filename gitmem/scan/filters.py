@@ -1114,11 +1114,9 @@ def given_by_call(name: str) -> bool:
     """Whether a call of ``name`` gives its one argument as the credential it names: a setter's or
     a builder's (``setPassword``, ``withToken``, ``.apiKey``, ``setMchKey``), the credential's word
     its last; not a call that looks one up, tests or derives it (``_LOOKUP_VERBS``)."""
-    parts = _owned(name)[1] or [""]
-    last = parts[-1]
-    return parts[0] not in _LOOKUP_VERBS and (
-        last in _SECRET_WORDS or last == "key" or last.endswith(("password", "secret"))
-    )
+    owner, parts = _owned(name)
+    before = parts[-2] if len(parts) > 1 else owner
+    return bool(parts) and parts[0] not in _LOOKUP_VERBS and _names_one(before, parts[-1], "key")
 
 
 def secret_name(name: str) -> bool:
@@ -1135,11 +1133,21 @@ def secret_name(name: str) -> bool:
     named = [
         place
         for place, (before, part) in enumerate(zip([owner, *parts[:-1]], parts, strict=True))
-        if part in _SECRET_WORDS
-        or part.endswith(("password", "passwd", "secret", "token", "apikey"))
-        or (part == "key" and before in _KEY_QUALIFIERS)
+        if _names_one(before, part)
     ]
     return bool(named) and not _of_its_digest_or_id(parts, named[-1])
+
+
+def _names_one(before: str, part: str, also: str = "") -> bool:
+    """Whether a name's word ``part`` (after ``before``) names a credential: a credential's word,
+    one ending in one (``accesstoken``), or "key" after a word that makes it one (``api_key``);
+    ``also``: a word that names one here whatever comes before it (a setter's ``setKey``)."""
+    return (
+        part in _SECRET_WORDS
+        or part.endswith(("password", "passwd", "secret", "token", "apikey"))
+        or (part == "key" and before in _KEY_QUALIFIERS)
+        or part == also
+    )
 
 
 def _of_its_digest_or_id(parts: list[str], at: int) -> bool:
