@@ -3386,3 +3386,75 @@ def test_a_page_saved_with_its_response_head_or_in_a_build_s_test_resources_is_a
     assert _found_by_policy("contrib/src/main/resources/ExtractorYoutube.txt", page) == [
         "generic-secret"
     ]
+
+
+def _jws(header: dict[str, str], claims: dict[str, object], signature: bytes) -> str:
+    """A compact JWS of ``header`` and ``claims`` with ``signature`` (base64url, unpadded)."""
+    return ".".join(
+        base64.urlsafe_b64encode(part).rstrip(b"=").decode()
+        for part in (json.dumps(header).encode(), json.dumps(claims).encode(), signature)
+    )
+
+
+def test_what_batches_390_to_409_held_that_is_no_credential() -> None:
+    """Batches 390 to 409 (measured once, then looked at), and the AI clients' bundles: The Things
+    Stack's stored tokens (``PBKDF2$sha256$…``), a setting's value that is a variable's name
+    (``apimlAuthenticationToken=tokenValue``, OPC UA's ``s=authToken``), Figma's ids
+    (``VariableID:519:32875``), MediaWiki's ``$wgPasswordSender``, a password's digest named by its
+    algorithm (``GRAYLOG_SHA256_PASSWORD``), a sentence in camel case with its article
+    (eShopOnWeb's ``AuthKeyOfDoomThatMustBeAMinimumNumberOfBytes``), RFC 7635's example keys,
+    hostapd's test SIM, Checkmarx's published client secret, a Wi-Fi Easy Connect connector, the NT
+    hash of "password", a mock's getter and the path it is asked for, a member joined to strings in
+    minified code, and a stand-in that says to rotate it. The same places with values drawn at
+    random are found."""
+    value = made(24)
+    hex32, hex64 = made(32, "0123456789abcdef"), made(64, "0123456789abcdef")
+    salt, digest = made(16), made(43, ALNUM + "-_")
+    rfc7635_mac = base64.b64encode(b"ZksjpweoixXmvn67534m").decode()
+    drawn_mac = base64.b64encode(_rng.randbytes(20)).decode()
+    sim = "90dca4eda45b53cf0f12d7c9c3bc6a89:cb9cccc4b9258e6dca4760379fb82581"
+    checkmarx = "014DF517-39D1-4453-B7B3-9930C563627C"
+    body = 'body := "client_id=resource_owner_client&client_secret={}&grant_type=password"\n'
+    drawn_ids = (str(uuid.UUID(int=_rng.getrandbits(128), version=4)).upper() for _ in range(200))
+    drawn_id = next(u for u in drawn_ids if _found_by_policy("checkmarx.go", body.format(u)))
+    claims = {"groups": [{"id": "*", "netRole": "sta"}], "netAccessKey": {"kty": "EC"}}
+    signature = _rng.randbytes(64)
+    connector = _jws({"typ": "dppCon", "kid": made(43), "alg": "ES256"}, claims, signature)
+    signed = _jws({"typ": "JWT", "kid": made(43), "alg": "ES256"}, claims, signature)
+    for path, quiet, found, rule in (
+        ("pkg/oauth/server_test.go", f'RefreshToken: "PBKDF2$sha256$20000${salt}${digest}",\n',
+         f'RefreshToken: "{salt}{digest}",\n', "generic-secret"),
+        ("src/test/java/WebSocketProxyTest.java",
+         'String validToken = "apimlAuthenticationToken=tokenValue";\n',
+         f'String validToken = "apimlAuthenticationToken={value}";\n', "generic-secret"),
+        ("tests/check_types.json", '{"AuthenticationToken": "s=authToken"}\n',
+         f'{{"AuthenticationToken": "s={value}"}}\n', "generic-secret"),
+        ("src/utils/tryApplyVariableId.test.ts", "refs.set('token', 'VariableID:519:32875');\n",
+         f"refs.set('token', 'VariableID:{value}');\n", "generic-secret"),
+        ("LocalSettings.php", f"$wgPasswordSender = '{value}';\n", f"$wgPassword = '{value}';\n",
+         "generic-secret"),
+        ("graylog/defaults.env", f"GRAYLOG_SHA256_PASSWORD={hex64}\n",
+         f"GRAYLOG_SHA256_SECRET={hex64}\n", "generic-secret"),
+        ("src/Constants.cs",
+         'const string AUTH_KEY = "AuthKeyOfDoomThatMustBeAMinimumNumberOfBytes";\n',
+         f'const string AUTH_KEY = "{made(44)}";\n', "generic-secret"),
+        ("examples/tandoor/.env", "SECRET_KEY=ThisShouldBeAVerySecureAndLongSecretStringNobodyKnows\n",
+         f"SECRET_KEY={made(52)}\n", "generic-secret"),
+        ("iceserver_test.go", f'MACKey: "{rfc7635_mac}",\n', f'MACKey: "{drawn_mac}",\n',
+         "generic-secret"),
+        ("tests/hwsim/test_ap_eap.py", f'password="{sim}")\n', f'password="{hex32}:{made(32, "0123456789abcdef")}")\n',
+         "generic-secret"),
+        ("pkg/checkmarx/checkmarx_test.go", body.format(checkmarx), body.format(drawn_id),
+         "generic-secret"),
+        ("tests/hwsim/test_dpp.py", f'ap_connector = "{connector}"\n', f'ap_connector = "{signed}"\n', "jwt"),
+        ("tests/hwsim/test_eap_proto.py", 'x(password_hex="hash:8846f7eaee8fb117ad06bdd830b7586c")\n',
+         f'x(password_hex="hash:{hex32}")\n', "generic-secret"),
+        ("pkg/config/vault_test.go", 'm.On("GetKvSecret", "team1/appCredentials1")\n',
+         'm.On("KvSecret", "team1/appCredentials1")\n', "generic-secret"),
+        ("dist/models.js", 'r=["AWS4-HMAC-SHA256 Credential="+this.accessKeyId+"/"+this.scope]\n',
+         f'r=["AWS4-HMAC-SHA256 Credential="+{value}+"/"+this.scope]\n', "generic-secret"),
+        ("documentation/role_based_security.md", '```js\nconst user = {\n  password: "RotateMe1!",\n};\n```\n',
+         f'```js\nconst user = {{\n  password: "{value}!",\n}};\n```\n', "generic-secret"),
+    ):  # fmt: skip
+        assert _found_by_policy(path, quiet) == [], quiet
+        assert _found_by_policy(path, found) == [rule], found

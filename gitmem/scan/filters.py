@@ -169,6 +169,15 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # go-oauth2's README's example access token (J86XVRYS…), and the refresh token that
         # go-pkgz/auth's development provider hands every caller (IwOGYzYT…), in its users' tests
         *("43752d4db5f0a8bd", "efd9e2f1b57704c1"),
+        # RFC 7635's example keys (Appendix B: the long-term key HGkj32KJ…, the MAC key
+        # Zksjpweo…), in every STUN and TURN server's and client's tests, base64 or not
+        *("b3f6825b62804673", "3fb4a3903d549b7b"),
+        # hostapd's test SIM's OPc (cb9cccc4…, after its Ki in an EAP-SIM or EAP-AKA password,
+        # Ki:OPc), in its own database of test SIMs and in every fork's tests
+        "da13548982004634",
+        # Checkmarx SAST's OAuth client secret for its resource owner client (014DF517-…), the
+        # same in every installation, written in every client of its REST API
+        "ecf5c380a3af0e71",
     }
 )
 # ... and the same, their first characters (sha256 of them, first 16 hex digits, by how many): AWS's
@@ -399,13 +408,15 @@ def jwt_token(secret: str) -> bool:
     """A signed JSON Web Token: three parts, a header naming an algorithm other than "none", claims
     that are not all stand-ins (``{"foo":"bar"}``), and a signature as long as an algorithm makes
     one, which no published example key made. A signature cut short (a test's ``.S``, ruby-jwt's
-    ``custom_signature``) signs nothing."""
+    ``custom_signature``) signs nothing. Nor a Wi-Fi Easy Connect (DPP) connector, typed
+    ``dppCon``: a device shows it to every peer it meets, as a certificate is shown."""
     header, _, rest = secret.partition(".")
     parts = rest.split(".")
     algorithm = _algorithm(header)
     return (
         len(parts) == 2
         and algorithm not in ("", "none")
+        and _json_part(header).get("typ") not in _PUBLIC_TOKEN_TYPES
         and _signature_fits(parts[1], algorithm)
         and not is_documented_example(parts[1])
         and not _signed_with_example_key(secret, algorithm)
@@ -413,6 +424,7 @@ def jwt_token(secret: str) -> bool:
     )
 
 
+_PUBLIC_TOKEN_TYPES = frozenset({"dppCon"})
 # jwt.io's sample claims name a person no server has: its every example token's, whatever it signs
 # with, and the tests that add claims of their own to them (tyk's scope, kratos' email)
 _SAMPLE_PERSON = {"sub": "1234567890", "name": "John Doe"}
@@ -1018,7 +1030,7 @@ _NOT_SECRET_TAILS = _DIGEST_WORDS | frozenset(
         callback handler fn func function factory audience aud issuer iss scope scopes realm
         phone email filter start end begin offset thru user users username usernames accessor
         accessors marker markers sentinel canary address addr host hostname port nonce denom denoms
-        namespace ns jti
+        namespace ns jti sender
         """
     )
 )
@@ -1120,10 +1132,13 @@ def given_by_call(name: str) -> bool:
 
 
 def secret_name(name: str) -> bool:
-    """Whether a variable, key or flag name says it holds a credential."""
+    """Whether a variable, key or flag name says it holds a credential: not a getter's name, which
+    names what it returns (a mock's ``On("GetKvSecret", "team1/appCredentials1")``, the method
+    and the path it is asked for)."""
     owner, parts = _owned(name)
     if (
         not parts
+        or parts[0] == "get"
         or _NOT_SECRET_TAILS.intersection((parts[-1], _TRAILING_DIGITS_RE.sub("", parts[-1])))
         or not _NOT_SECRET_PARTS.isdisjoint(name_parts(name))
         or _cursor(parts)
@@ -1156,11 +1171,14 @@ def _of_its_digest_or_id(parts: list[str], at: int) -> bool:
     password's salt, which is stored beside its digest (deluge's ``pwd_salt``, appwrite's
     ``passwordSalt``; a token's or a key's salt may be a key: tinode's ``api_key_salt`` signs), or
     the credential's id, however it goes on (go-webauthn's ``credentialIDHex``, ``credentialIDOne``,
-    as ``credential_id`` is)."""
+    as ``credential_id`` is). And a password's digest named by its algorithm before the word
+    (Graylog's ``GRAYLOG_SHA256_PASSWORD``, ``md5_password``: a key after one is an HMAC's)."""
     after = {_TRAILING_DIGITS_RE.sub("", part) for part in parts[at + 1 :]}
+    before = _TRAILING_DIGITS_RE.sub("", parts[at - 1]) if at else ""
     return (
         (at + 1 < len(parts) and parts[at + 1] in _ID_WORDS)
         or not _DIGEST_WORDS.isdisjoint(after)
+        or (before in _DIGEST_WORDS and parts[at] in _PASSWORD_WORDS)
         or (
             "salt" in after and (parts[at] in _PASSWORD_WORDS or parts[at].endswith(_PASSWORD_ENDS))
         )
@@ -1352,6 +1370,8 @@ def hex_digest(dropped: int = 0) -> str:
 _PASSWORD_HASH = (
     r"^(?:[\w.@-]{1,64}:)?\$(?:2[abxy]?|argon2\w*|pbkdf2\S*|\d)\$|(?i:^scram-sha-\d+\$)"
     r"|^(?:pbkdf2_sha\d+|bcrypt_sha256|argon2|scrypt)\$"
+    # The Things Stack's: PBKDF2$sha256$<iterations>$<salt>$<digest>, each key and token it stores
+    r"|^PBKDF2\$sha\d+\$\d+\$"
     rf"|^[\w./+]{{1,32}}\$(?:{hex_digest()})$"
     # MySQL's own (mysql_native_password: "*" and SHA-1 twice, in capitals), as mysql.user keeps it
     # and Puppet's and Chef's MySQL modules take it
@@ -1378,6 +1398,12 @@ _REFERENCE_RE = lazy(
             r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])",
             # code: a call, a variable (a Makefile's or compose file's $$ one too), an operator
             r"[()\[\]{}<>]|^(?:\$\$|[$@%&])\w|::|=>|\s",
+            # an id: a type's name and numbers (Figma's ``VariableID:519:32875``)
+            r"^[A-Za-z]+:\d+(?::\d+)*$",
+            # a member joined to the strings either side of it, minified (an AWS signature's header:
+            # ``"Credential="+this.accessKeyId+"/"``, the quotes read as the value's): no generated
+            # secret holds a dot beside a plus
+            r"^\+?(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*\+$|^\+(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*$",
             # a pointer's member, dereferenced (mediamtx's ``pass = *pconf.PublishPass``), or a YAML
             # alias (``password: *db_password``): what another place holds
             r"^\*(?:[a-z_]\w*\.)+[A-Za-z_]\w*$|^\*[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$",
@@ -1509,9 +1535,10 @@ _SHORT_PARTS = frozenset(
 # A name of any length, its words of three letters or more (twilio-node's
 # ``credentialListMappings: AuthRegistrationsCredentialListMappingListInstance;``, a type), or
 # a sentence in camel case, the short parts names hold among them (mbin's guide's
-# ``aLargeEncodedTokenToBeUsedInTheAuthorizationHeader``): random characters do not fall into
-# words from end to end
-_TYPE_WORD = rf"(?:{'|'.join(sorted(map(str.capitalize, _SHORT_PARTS)))})*[A-Z][a-z]{{2,}}"
+# ``aLargeEncodedTokenToBeUsedInTheAuthorizationHeader``; eShopOnWeb's
+# ``AuthKeyOfDoomThatMustBeAMinimumNumberOfBytes``, its article and all): random characters do not
+# fall into words from end to end
+_TYPE_WORD = rf"(?:A|I|{'|'.join(sorted(map(str.capitalize, _SHORT_PARTS)))})*[A-Z][a-z]{{2,}}"
 _TYPE_NAME_RE = lazy(rf"[a-z]+(?:{_TYPE_WORD}){{2,}}|(?:{_TYPE_WORD}){{3,}}")
 _MEMBER_SEPARATOR_RE = lazy(r"[?!]?\.|::|->")  # between an identifier's names (_IDENTIFIER_RE)
 # ... and Django's development keys, which startproject marks insecure (django-insecure-…), and
@@ -1539,7 +1566,7 @@ _LETTERS_RE = lazy(r"[^a-z]+")
 _STAND_IN_SAID = (
     r"password|passwd|passphrase|changeme|sample|fake|dummy|mock|invalid|notvalid|foobar|hunter2"
     r"|correcthorse|(?:super|top|very|totally|really|ultra|extra)secret|secretkey|notareal|notreal"
-    r"|notactual|strongpass|for_?test"
+    r"|notactual|strongpass|for_?test|rotate_?me"
     # a guide's reader's strong password (sa:myStr0ngP%40assword), where a token goes (a guide's
     # k0met4t0k3nh3r3, r3fr3sht0k3ng0e5h3r3: "token here", "goes here" respelled)
     r"|(?:my|your)_?strong_?p|goes_?here|(?:token|key|secret|password)_?here"
@@ -1602,7 +1629,9 @@ def _own_part(value: str) -> str:
     return _SENTENCE_GOES_ON_RE.split(value, maxsplit=1)[0].translate(_DASHES)
 
 
-_ASSIGNED_RE = lazy(r"_?[A-Z][A-Z0-9_]{2,}")  # an environment variable's name
+# an environment variable's name, or a setting's or a cookie's in camel case or lower case (a test's
+# ``apimlAuthenticationToken=tokenValue``; OPC UA's string node id, ``s=authToken``)
+_ASSIGNED_RE = lazy(r"_?[A-Z][A-Z0-9_]{2,}|[a-z][a-z0-9]*+(?:[A-Z][a-z0-9]*+)*+")
 _BASE64_MARK = "base64:"
 _DOCUMENT_MARKS = frozenset("{}[]<>\"'=")
 
@@ -1675,7 +1704,8 @@ def _inner_value(value: str) -> str | None:
     too short to be found written plain is as short encoded: "dante"), what follows the encoding
     a value names (Laravel's ``base64:…``), a password's hash encoded (rauthy's dashboard
     password: base64 of ``$argon2id$v=19$…``), or the
-    value of the setting it is (tox's ``py312: _TESTPATH=tests/unit``, a shell's ``env FOO=bar``).
+    value of the setting it is (tox's ``py312: _TESTPATH=tests/unit``, a shell's ``env FOO=bar``, a
+    cookie's ``apimlAuthenticationToken=tokenValue``).
     Not a document's ({"auths": …}: a credential as a whole, whose members the decoded layer's scan
     reads), nor base32's padding (``…IJIQ====``)."""
     if value.startswith(_BASE64_MARK):  # Laravel's APP_KEY names its encoding: base64:somekey
@@ -1712,7 +1742,7 @@ def _stand_in(value: str, lowered: str) -> bool:
         or is_documented_example(value)
         or repeated(lowered)  # base64 of "Selfselfself…" (matrix-js-sdk's test key)
         or _default_words(lowered)
-        or (len(lowered) in _DIGEST_LENGTHS and lowered in _common_digests())
+        or _common_digest(lowered)
     ):
         return True
     text = _encoded_text(_LAST_PIECE_RE.split(value)[-1])  # MinIO's name:key, DMS_<base64>
@@ -1752,6 +1782,29 @@ def _words_and_a_typed_run(lowered: str) -> bool:
 
 
 _DIGESTS = ("md5", "sha1", "sha256", "sha512")
+# ... and the NT hashes (MD4 of UTF-16) of the few tried first, which wpa_supplicant takes for a
+# password as ``hash:<hex>`` (hostapd's tests: ``hash:8846f7ea…``, "password"); hashlib has no MD4
+# where OpenSSL 3 leaves it out, so they are written here: of nothing, password, Password, admin,
+# secret, 123456, 12345678, test, changeme, letmein, qwerty, root
+_COMMON_NT_HASHES = frozenset(
+    {
+        *("31d6cfe0d16ae931b73c59d7e0c089c0", "8846f7eaee8fb117ad06bdd830b7586c"),
+        *("a4f49c406510bdcab6824ee7c30fd852", "209c6174da490caeb422f3fa5a7ae634"),
+        *("878d8014606cda29677a44efa1353fc7", "32ed87bdb5fdc5e9cba88547376818d4"),
+        *("259745cb123a52aa2e693aaacca2db52", "0cb6948805f797bf2a82807973b89537"),
+        *("6597d9fe8469e21d840e2cbff8d43c8b", "becedb42ec3c5c7f965255338be4453c"),
+        *("2d20d252a479f485cdf5e171d93985bf", "329153f560eb329c0e1deea55e88a1e9"),
+    }
+)
+
+
+def _common_digest(lowered: str) -> bool:
+    """The digest of a password everyone tries, in hex, a prefix that names it before it or not
+    (``hash:``)."""
+    digest = lowered.rpartition(":")[2]
+    return len(digest) in _DIGEST_LENGTHS and (
+        digest in _common_digests() or digest in _COMMON_NT_HASHES
+    )
 
 
 @cache
