@@ -3405,8 +3405,9 @@ def test_what_batches_390_to_409_held_that_is_no_credential() -> None:
     (eShopOnWeb's ``AuthKeyOfDoomThatMustBeAMinimumNumberOfBytes``), RFC 7635's example keys,
     hostapd's test SIM, Checkmarx's published client secret, a Wi-Fi Easy Connect connector, the NT
     hash of "password", a mock's getter and the path it is asked for, a member joined to strings in
-    minified code, and a stand-in that says to rotate it. The same places with values drawn at
-    random are found."""
+    minified code, a stand-in that says to rotate it, and a value whose comment says to replace it
+    (``# change this``, a Compose example's). The same places with values drawn at random, or a
+    comment that says something else, are found."""
     value = made(24)
     hex32, hex64 = made(32, "0123456789abcdef"), made(64, "0123456789abcdef")
     salt, digest = made(16), made(43, ALNUM + "-_")
@@ -3453,6 +3454,11 @@ def test_what_batches_390_to_409_held_that_is_no_credential() -> None:
          'm.On("KvSecret", "team1/appCredentials1")\n', "generic-secret"),
         ("dist/models.js", 'r=["AWS4-HMAC-SHA256 Credential="+this.accessKeyId+"/"+this.scope]\n',
          f'r=["AWS4-HMAC-SHA256 Credential="+{value}+"/"+this.scope]\n', "generic-secret"),
+        ("examples/minio/docker-compose.yml", f"      - MINIO_ROOT_PASSWORD={value} # change this\n",
+         f"      - MINIO_ROOT_PASSWORD={value} # rotate this every 90 days\n", "generic-secret"),
+        ("examples/leantime/.env",
+         f"LEAN_SESSION_PASSWORD = '{value}'  #Salting sessions. Replace with a strong password\n",
+         f"LEAN_SESSION_PASSWORD = '{value}'  #Salting sessions.\n", "generic-secret"),
         ("documentation/role_based_security.md", '```js\nconst user = {\n  password: "RotateMe1!",\n};\n```\n',
          f'```js\nconst user = {{\n  password: "{value}!",\n}};\n```\n', "generic-secret"),
     ):  # fmt: skip

@@ -1,5 +1,5 @@
 """A name and its value are found however the assignment is written out (round 34; a setter's or a
-builder's call, round 60).
+builder's call, round 60; a form body's first parameter, round 61).
 
 The peer suite's misses showed credentials the scanner passed because of how the line was laid out, not what it
 held: a value given as the default of an environment variable (``process.env.ACCOUNT_KEY || "…"``, ``${DB_PASSWORD:-…}``
@@ -39,6 +39,8 @@ LAYOUTS: tuple[tuple[str, str], ...] = (
     ("C++ braces wrapped", 'static const std::string {N}{{\n    "{V}"}};'),
     ("a setter's call", 'client.{N}("{V}");'),
     ("a builder's chained call", '        .{N}("{V}")'),
+    ("a form body's first parameter", 'body = "{N}={V}&grant_type=client_credentials"'),
+    ("a string of one setting", "cookie = '{N}={V}'"),
 )
 
 

@@ -299,10 +299,12 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
             value = _LINE_BREAK_RE.split(match.group(secret_group), 1)[0]
             # A key or token holds no stray symbol (a password may); "<provider>Key" (azureKey,
             # apiMaticKey) is a key of some service when its value is unmistakably random
+            value_end = match.start(secret_group) + len(value)
             if (
                 filters.spells_its_name(name, value)
                 or filters.access_key_id(name, value)
                 or judged.test_key(name, value, match.string)
+                or filters.said_to_replace(_rest_of_line(match.string, value_end))
             ):
                 return None
             if verdict == _PASSWORD or (
@@ -319,6 +321,15 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
 
 
 _LINE_BREAK_RE = lazy(r"\\[nr]")  # a line break as a string literal writes it
+_COMMENT_MOST = 200  # the characters after a value read for its line's comment
+
+
+def _rest_of_line(text: str, at: int) -> str:
+    """What follows ``at`` on its line, ``_COMMENT_MOST`` characters at most."""
+    end = text.find("\n", at, at + _COMMENT_MOST)
+    return text[at : end if end >= 0 else at + _COMMENT_MOST]
+
+
 # A private key's name (privateKey, my_private_key, PRIVATE_KEY_HEX, privKey), or a signing key's
 # or secret's (signingKey, validSigningSecret, JWT_SECRET, hmacKey): in a test's file, the key a
 # test signs with, as a wallet's or a crypto library's tests do by the hundred (wallet-core's

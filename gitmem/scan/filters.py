@@ -1272,6 +1272,24 @@ def access_key_id(name: str, value: str) -> bool:
 _SPELLING_MOST = 4  # letters a value may add to its name: my, the, this
 
 
+# A comment after a value that tells the reader to put their own in its place: a template's value,
+# drawn once for the example (a Compose file's ``MINIO_ROOT_PASSWORD=… # change this``, ``… #
+# Replace with a strong password``, ``# set a secure vpn password; e.g. via openssl rand``)
+_COMMENT_START_RE = lazy(r"(?:^|\s)(?:#|//)")
+_REPLACE_SAID_RE = lazy(
+    r"\b(?:(?:change|replace|adjust|regenerate)\s+(?:this|me|it|with)\b"
+    r"|(?:set|generate|use)\s+(?:a|your\s+own)\s+(?:secure|strong|random|new|unique)\b)",
+    re.IGNORECASE,
+)
+
+
+def said_to_replace(rest_of_line: str) -> bool:
+    """Whether what follows a value on its line is a comment that says to replace the value with
+    one's own (``# change this``): a template's stand-in, however random it looks."""
+    comment = _COMMENT_START_RE.search(rest_of_line)
+    return comment is not None and _REPLACE_SAID_RE.search(rest_of_line, comment.end()) is not None
+
+
 def spells_its_name(name: str, value: str) -> bool:
     """A value that is its name again, letters apart: code passing a variable on
     (``this.changePwdFlowV1 = changePwdFlowV1``), a stand-in that says what it stands for

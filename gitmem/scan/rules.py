@@ -2106,11 +2106,12 @@ RULES: tuple[Rule, ...] = (
             r"""(?P<q3>["']?)(?P<secret3>[^\s"'`=]{6,500}+={0,2})(?P=q3)(?![^\s"'`])"""
             # <password>value</password> (XML)
             r"""|<(?P<name4>[A-Za-z][\w.-]{0,60}+)>(?P<secret4>[^<>\s]{6,500}+)</(?P=name4)>"""
-            # ?token=value&… (query strings, form bodies)
-            r"""|[?&](?P<name5>[A-Za-z][\w.-]{0,60}+)=(?P<secret5>[^&\s"'`#<>?]{6,500}+)"""
+            # ?token=value&… (query strings, form bodies: a body's first parameter after its
+            # string's quote, "client_secret=…&grant_type=…")
+            r"""|[?&"'`](?P<name5>[A-Za-z][\w.-]{0,60}+)=(?P<secret5>[^&\s"'`#<>?]{6,500}+)"""
             # API_KEY=value anywhere on a line (shell: export, env prefixes, docker run -e)
             r"""|(?<![\w$-])(?P<name6>[A-Z][A-Z0-9_]{1,60}+)=(?P<q6>["']?)(?P<secret6>(?:[^\s"'`;&|)=]|\)(?=[^\s;&|)=])){6,500}+={0,2})(?P=q6)"""
-            r"""(?=[\s;&|)`]|$)"""
+            r"""(?=[\s;&|)`"']|$)"""
             # {"name": "DB_PASSWORD", "value": "…"} (Kubernetes, ECS and CI variable lists)
             r'|"name"\s*:\s*"(?P<name7>[\w.-]{1,80}+)"\s*,\s*"value"\s*:\s*"(?P<secret7>[^"\s\\]{6,500}+)"'
             # define('DB_PASSWORD', '…') (PHP)
