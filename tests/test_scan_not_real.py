@@ -3399,11 +3399,11 @@ def _jws(header: dict[str, str], claims: dict[str, object], signature: bytes) ->
 def test_what_batches_390_to_409_held_that_is_no_credential() -> None:
     """Batches 390 to 409 (measured once, then looked at), and the AI clients' bundles: The Things
     Stack's stored tokens (``PBKDF2$sha256$…``), a setting's value that is a variable's name
-    (``apimlAuthenticationToken=tokenValue``, OPC UA's ``s=authToken``), Figma's ids
+    (``apimlAuthenticationToken=tokenValue``; not a drawn password's ``z=…``), Figma's ids
     (``VariableID:519:32875``), MediaWiki's ``$wgPasswordSender``, a password's digest named by its
     algorithm (``GRAYLOG_SHA256_PASSWORD``), a sentence in camel case with its article
     (eShopOnWeb's ``AuthKeyOfDoomThatMustBeAMinimumNumberOfBytes``), RFC 7635's example keys,
-    hostapd's test SIM, Checkmarx's published client secret, a Wi-Fi Easy Connect connector, the NT
+    hostapd's test SIM, Checkmarx's published client secret, pgBackRest's example passphrase, a Wi-Fi Easy Connect connector, the NT
     hash of "password", a mock's getter and the path it is asked for, a member joined to strings in
     minified code, a stand-in that says to rotate it, and a value whose comment says to replace it
     (``# change this``, a Compose example's). The same places with values drawn at random, or a
@@ -3428,8 +3428,8 @@ def test_what_batches_390_to_409_held_that_is_no_credential() -> None:
         ("src/test/java/WebSocketProxyTest.java",
          'String validToken = "apimlAuthenticationToken=tokenValue";\n',
          f'String validToken = "apimlAuthenticationToken={value}";\n', "generic-secret"),
-        ("tests/check_types.json", '{"AuthenticationToken": "s=authToken"}\n',
-         f'{{"AuthenticationToken": "s={value}"}}\n', "generic-secret"),
+        ("tests/check_types.json", '{"AuthenticationToken": "jwt=authToken"}\n',
+         '{"AuthenticationToken": "z=KN36.6Xq"}\n', "generic-secret"),
         ("src/utils/tryApplyVariableId.test.ts", "refs.set('token', 'VariableID:519:32875');\n",
          f"refs.set('token', 'VariableID:{value}');\n", "generic-secret"),
         ("LocalSettings.php", f"$wgPasswordSender = '{value}';\n", f"$wgPassword = '{value}';\n",
@@ -3447,6 +3447,9 @@ def test_what_batches_390_to_409_held_that_is_no_credential() -> None:
          "generic-secret"),
         ("pkg/checkmarx/checkmarx_test.go", body.format(checkmarx), body.format(drawn_id),
          "generic-secret"),
+        ("doc/resource/exe.cache",
+         '    "repo1-cipher-pass=zWaf6XtpjIVZC5444yXB+cgFDFl7MxGlgkZSaoPvTGirhPygu4jOKOXf9LO4vjfO",\n',
+         f'    "repo1-cipher-pass={base64.b64encode(_rng.randbytes(48)).decode()}",\n', "generic-secret"),
         ("tests/hwsim/test_dpp.py", f'ap_connector = "{connector}"\n', f'ap_connector = "{signed}"\n', "jwt"),
         ("tests/hwsim/test_eap_proto.py", 'x(password_hex="hash:8846f7eaee8fb117ad06bdd830b7586c")\n',
          f'x(password_hex="hash:{hex32}")\n', "generic-secret"),

@@ -175,6 +175,9 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # hostapd's test SIM's OPc (cb9cccc4…, after its Ki in an EAP-SIM or EAP-AKA password,
         # Ki:OPc), in its own database of test SIMs and in every fork's tests
         "da13548982004634",
+        # pgBackRest's reference's example repository cipher passphrase (zWaf6Xtp…), in its user
+        # guide's every configuration
+        "20aa5da0031dafee",
         # Checkmarx SAST's OAuth client secret for its resource owner client (014DF517-…), the
         # same in every installation, written in every client of its REST API
         "ecf5c380a3af0e71",
@@ -1647,9 +1650,10 @@ def _own_part(value: str) -> str:
     return _SENTENCE_GOES_ON_RE.split(value, maxsplit=1)[0].translate(_DASHES)
 
 
-# an environment variable's name, or a setting's or a cookie's in camel case or lower case (a test's
-# ``apimlAuthenticationToken=tokenValue``; OPC UA's string node id, ``s=authToken``)
-_ASSIGNED_RE = lazy(r"_?[A-Z][A-Z0-9_]{2,}|[a-z][a-z0-9]*+(?:[A-Z][a-z0-9]*+)*+")
+# an environment variable's name, or a setting's or a cookie's in camel case or lower case, three
+# letters or more (a test's ``apimlAuthenticationToken=tokenValue``; a drawn password's first
+# letter and its "=", ``z=KN36.6``, are not a name)
+_ASSIGNED_RE = lazy(r"_?[A-Z][A-Z0-9_]{2,}|[a-z]{3}[a-z0-9]*+(?:[A-Z][a-z0-9]*+)*+")
 _BASE64_MARK = "base64:"
 _DOCUMENT_MARKS = frozenset("{}[]<>\"'=")
 
