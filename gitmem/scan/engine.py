@@ -283,41 +283,48 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
     user's name and a few digits)."""
     rule = RULES[number]
     if rule.judged == "generic":
-        if judged.messages:
-            return None  # a translation's "password" is the word a form shows (Contrasenya*)
-        for name_group, secret_group in _name_groups(rule):
-            name = match.group(name_group)
-            if name is None:
-                continue
-            # (the name and the character after it, a call's parenthesis: ``_credential_name``)
-            end = match.end(name_group)
-            after = match.string[end : end + 1].ljust(1)
-            verdict = judged.look(_NAME_JUDGES[rule.names], name + after)
-            if verdict == _NO:
-                return None  # most candidates, in minified code: ``releaseDate:"2025-12-18"``
-            # a string of a file's lines (``".env", "password=topsecret\\nkey=…"``): its first
-            value = _LINE_BREAK_RE.split(match.group(secret_group), 1)[0]
-            # A key or token holds no stray symbol (a password may); "<provider>Key" (azureKey,
-            # apiMaticKey) is a key of some service when its value is unmistakably random
-            value_end = match.start(secret_group) + len(value)
-            if (
-                filters.spells_its_name(name, value)
-                or filters.access_key_id(name, value)
-                or judged.test_key(name, value, match.string)
-                or filters.said_to_replace(_rest_of_line(match.string, value_end))
-            ):
-                return None
-            if verdict == _PASSWORD or (
-                not judged.look(filters.stray_symbols, value)
-                and (verdict == _NAMED or judged.look(filters.random_key, value))
-            ):
-                return match.start(secret_group), match.start(secret_group) + len(value)
-            return None
-        return None
+        return _generic_span(rule, match, judged)
     user = match.groupdict().get("user")  # a URL's: its password may be the user's name again
     if user and filters.of_its_user(user, match.group("secret")):
         return None
     return match.span("secret")
+
+
+def _generic_span(rule: Rule, match: re.Match[str], judged: _Judged) -> tuple[int, int] | None:
+    """The span of a generic rule's value: its name must say credential (``_NAME_JUDGES``), and the
+    value must be neither its name again, nor a test's signing key, nor one its line's comment says
+    to replace; a key's or a token's holds no stray symbol (a password's may)."""
+    if judged.messages:
+        return None  # a translation's "password" is the word a form shows (Contrasenya*)
+    for name_group, secret_group in _name_groups(rule):
+        name = match.group(name_group)
+        if name is None:
+            continue
+        # (the name and the character after it, a call's parenthesis: ``_credential_name``)
+        end = match.end(name_group)
+        after = match.string[end : end + 1].ljust(1)
+        verdict = judged.look(_NAME_JUDGES[rule.names], name + after)
+        if verdict == _NO:
+            return None  # most candidates, in minified code: ``releaseDate:"2025-12-18"``
+        # a string of a file's lines (``".env", "password=topsecret\\nkey=…"``): its first
+        value = _LINE_BREAK_RE.split(match.group(secret_group), 1)[0]
+        start = match.start(secret_group)
+        # A key or token holds no stray symbol (a password may); "<provider>Key" (azureKey,
+        # apiMaticKey) is a key of some service when its value is unmistakably random
+        if (
+            filters.spells_its_name(name, value)
+            or filters.access_key_id(name, value)
+            or judged.test_key(name, value, match.string)
+            or filters.said_to_replace(_rest_of_line(match.string, start + len(value)))
+        ):
+            return None
+        if verdict == _PASSWORD or (
+            not judged.look(filters.stray_symbols, value)
+            and (verdict == _NAMED or judged.look(filters.random_key, value))
+        ):
+            return start, start + len(value)
+        return None
+    return None
 
 
 _LINE_BREAK_RE = lazy(r"\\[nr]")  # a line break as a string literal writes it
