@@ -3411,6 +3411,10 @@ def test_what_batches_390_to_409_held_that_is_no_credential() -> None:
     value = made(24)
     hex32, hex64 = made(32, "0123456789abcdef"), made(64, "0123456789abcdef")
     salt, digest = made(16), made(43, ALNUM + "-_")
+    short = (
+        "".join(_rng.choice(string.ascii_letters) for _ in range(3)) + f"{_rng.randrange(10, 99)}.7"
+    )
+
     rfc7635_mac = base64.b64encode(b"ZksjpweoixXmvn67534m").decode()
     drawn_mac = base64.b64encode(_rng.randbytes(20)).decode()
     sim = "90dca4eda45b53cf0f12d7c9c3bc6a89:cb9cccc4b9258e6dca4760379fb82581"
@@ -3429,7 +3433,9 @@ def test_what_batches_390_to_409_held_that_is_no_credential() -> None:
          'String validToken = "apimlAuthenticationToken=tokenValue";\n',
          f'String validToken = "apimlAuthenticationToken={value}";\n', "generic-secret"),
         ("tests/check_types.json", '{"AuthenticationToken": "jwt=authToken"}\n',
-         '{"AuthenticationToken": "z=KN36.6Xq"}\n', "generic-secret"),
+         f'{{"AuthenticationToken": "jwt={value}"}}\n', "generic-secret"),
+        ("docs/guides/community-meeting.md", "Passcode: session=tokenValue\n", f"Passcode: z={short}\n",
+         "generic-secret"),
         ("src/utils/tryApplyVariableId.test.ts", "refs.set('token', 'VariableID:519:32875');\n",
          f"refs.set('token', 'VariableID:{value}');\n", "generic-secret"),
         ("LocalSettings.php", f"$wgPasswordSender = '{value}';\n", f"$wgPassword = '{value}';\n",
@@ -3454,7 +3460,7 @@ def test_what_batches_390_to_409_held_that_is_no_credential() -> None:
         ("tests/hwsim/test_eap_proto.py", 'x(password_hex="hash:8846f7eaee8fb117ad06bdd830b7586c")\n',
          f'x(password_hex="hash:{hex32}")\n', "generic-secret"),
         ("pkg/config/vault_test.go", 'm.On("GetKvSecret", "team1/appCredentials1")\n',
-         'm.On("KvSecret", "team1/appCredentials1")\n', "generic-secret"),
+         f'm.On("KvSecret", "team1/{made(20)}")\n', "generic-secret"),
         ("dist/models.js", 'r=["AWS4-HMAC-SHA256 Credential="+this.accessKeyId+"/"+this.scope]\n',
          f'r=["AWS4-HMAC-SHA256 Credential="+{value}+"/"+this.scope]\n', "generic-secret"),
         ("examples/minio/docker-compose.yml", f"      - MINIO_ROOT_PASSWORD={value} # change this\n",

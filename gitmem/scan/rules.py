@@ -401,7 +401,7 @@ RULES: tuple[Rule, ...] = (
         + r"(?![A-Za-z0-9+/=%])",
         entropy=4.0,
         examples=lambda: (
-            _j("AWS_BEARER_TOKEN_BEDROCK=ABSKQmVkcm9ja0FQSUtleS1", _r(_B64, 110), "="),
+            _j("AWS_BEARER_TOKEN_BEDROCK=", "ABSKQmVkcm9ja0FQSUtleS1", _r(_B64, 110), "="),
             _j("token: bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t", _r(_B64, 600)),
         ),
         counter_examples=lambda: ("ABSKQmVkcm9ja0FQSUtleS1EXAMPLE",),
@@ -1507,7 +1507,9 @@ RULES: tuple[Rule, ...] = (
         keywords=("sk.eyj",),
         pattern=_B + r"(?P<secret>sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,})" + _EH,
         entropy=3.5,
-        examples=lambda: (_j("MAPBOX_TOKEN=sk.eyJ1Ijoi", _r(_URLSAFE, 50), ".", _r(_URLSAFE, 22)),),
+        examples=lambda: (
+            _j("MAPBOX_TOKEN=", "sk.eyJ1Ijoi", _r(_URLSAFE, 50), ".", _r(_URLSAFE, 22)),
+        ),
         counter_examples=lambda: (
             "MAPBOX_PUBLIC=pk.eyJ1Ijoi" + _r(_URLSAFE, 50) + "." + _r(_URLSAFE, 22),
         ),
