@@ -415,11 +415,12 @@ def jwt_token(secret: str) -> bool:
     ``dppCon``: a device shows it to every peer it meets, as a certificate is shown."""
     header, _, rest = secret.partition(".")
     parts = rest.split(".")
-    algorithm = _algorithm(header)
+    head = _json_part(header)
+    algorithm = _named_algorithm(head)
     return (
         len(parts) == 2
         and algorithm not in ("", "none")
-        and _json_part(header).get("typ") not in _PUBLIC_TOKEN_TYPES
+        and head.get("typ") not in _PUBLIC_TOKEN_TYPES
         and _signature_fits(parts[1], algorithm)
         and not is_documented_example(parts[1])
         and not _signed_with_example_key(secret, algorithm)
@@ -542,7 +543,12 @@ def _json_part(segment: str) -> dict[str, object]:
 
 def _algorithm(header: str) -> str:
     """The algorithm a JSON Web Token's header names ("" when it is no JSON naming one)."""
-    return str(_json_part(header).get("alg", "")).lower()
+    return _named_algorithm(_json_part(header))
+
+
+def _named_algorithm(head: dict[str, object]) -> str:
+    """The algorithm a decoded header names ("" when it names none)."""
+    return str(head.get("alg", "")).lower()
 
 
 # A JOSE header's own parameters (RFC 7515, 7516, 7519): none holds a secret key, as a JWK's "k" or
