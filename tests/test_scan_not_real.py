@@ -3465,6 +3465,8 @@ def test_what_batches_390_to_409_held_that_is_no_credential() -> None:
          f'r=["AWS4-HMAC-SHA256 Credential="+{value}+"/"+this.scope]\n', "generic-secret"),
         ("examples/minio/docker-compose.yml", f"      - MINIO_ROOT_PASSWORD={value} # change this\n",
          f"      - MINIO_ROOT_PASSWORD={value} # rotate this every 90 days\n", "generic-secret"),
+        ("examples/app/.env", f"DATABASE_URL=postgres://app:{value}@db:5432/app  # change this\n",
+         f"DATABASE_URL=postgres://app:{value}@db:5432/app\n", "database-url"),
         ("examples/leantime/.env",
          f"LEAN_SESSION_PASSWORD = '{value}'  #Salting sessions. Replace with a strong password\n",
          f"LEAN_SESSION_PASSWORD = '{value}'  #Salting sessions.\n", "generic-secret"),

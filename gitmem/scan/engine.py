@@ -283,60 +283,42 @@ def _secret_span(number: int, match: re.Match[str], judged: _Judged) -> tuple[in
     user's name and a few digits)."""
     rule = RULES[number]
     if rule.judged == "generic":
-        return _generic_span(rule, match, judged)
+        if judged.messages:
+            return None  # a translation's "password" is the word a form shows (Contrasenya*)
+        for name_group, secret_group in _name_groups(rule):
+            name = match.group(name_group)
+            if name is None:
+                continue
+            # (the name and the character after it, a call's parenthesis: ``_credential_name``)
+            end = match.end(name_group)
+            after = match.string[end : end + 1].ljust(1)
+            verdict = judged.look(_NAME_JUDGES[rule.names], name + after)
+            if verdict == _NO:
+                return None  # most candidates, in minified code: ``releaseDate:"2025-12-18"``
+            # a string of a file's lines (``".env", "password=topsecret\\nkey=…"``): its first
+            value = _LINE_BREAK_RE.split(match.group(secret_group), 1)[0]
+            # A key or token holds no stray symbol (a password may); "<provider>Key" (azureKey,
+            # apiMaticKey) is a key of some service when its value is unmistakably random
+            if (
+                filters.spells_its_name(name, value)
+                or filters.access_key_id(name, value)
+                or judged.test_key(name, value, match.string)
+            ):
+                return None
+            if verdict == _PASSWORD or (
+                not judged.look(filters.stray_symbols, value)
+                and (verdict == _NAMED or judged.look(filters.random_key, value))
+            ):
+                return match.start(secret_group), match.start(secret_group) + len(value)
+            return None
+        return None
     user = match.groupdict().get("user")  # a URL's: its password may be the user's name again
     if user and filters.of_its_user(user, match.group("secret")):
         return None
     return match.span("secret")
 
 
-def _generic_span(rule: Rule, match: re.Match[str], judged: _Judged) -> tuple[int, int] | None:
-    """The span of a generic rule's value: its name must say credential (``_NAME_JUDGES``), and the
-    value must be neither its name again, nor a test's signing key, nor one its line's comment says
-    to replace; a key's or a token's holds no stray symbol (a password's may)."""
-    if judged.messages:
-        return None  # a translation's "password" is the word a form shows (Contrasenya*)
-    for name_group, secret_group in _name_groups(rule):
-        name = match.group(name_group)
-        if name is None:
-            continue
-        # (the name and the character after it, a call's parenthesis: ``_credential_name``)
-        end = match.end(name_group)
-        after = match.string[end : end + 1].ljust(1)
-        verdict = judged.look(_NAME_JUDGES[rule.names], name + after)
-        if verdict == _NO:
-            return None  # most candidates, in minified code: ``releaseDate:"2025-12-18"``
-        # a string of a file's lines (``".env", "password=topsecret\\nkey=…"``): its first
-        value = _LINE_BREAK_RE.split(match.group(secret_group), 1)[0]
-        start = match.start(secret_group)
-        # A key or token holds no stray symbol (a password may); "<provider>Key" (azureKey,
-        # apiMaticKey) is a key of some service when its value is unmistakably random
-        if (
-            filters.spells_its_name(name, value)
-            or filters.access_key_id(name, value)
-            or judged.test_key(name, value, match.string)
-            or filters.said_to_replace(_rest_of_line(match.string, start + len(value)))
-        ):
-            return None
-        if verdict == _PASSWORD or (
-            not judged.look(filters.stray_symbols, value)
-            and (verdict == _NAMED or judged.look(filters.random_key, value))
-        ):
-            return start, start + len(value)
-        return None
-    return None
-
-
 _LINE_BREAK_RE = lazy(r"\\[nr]")  # a line break as a string literal writes it
-_COMMENT_MOST = 200  # the characters after a value read for its line's comment
-
-
-def _rest_of_line(text: str, at: int) -> str:
-    """What follows ``at`` on its line, ``_COMMENT_MOST`` characters at most."""
-    end = text.find("\n", at, at + _COMMENT_MOST)
-    return text[at : end if end >= 0 else at + _COMMENT_MOST]
-
-
 # A private key's name (privateKey, my_private_key, PRIVATE_KEY_HEX, privKey), or a signing key's
 # or secret's (signingKey, validSigningSecret, JWT_SECRET, hmacKey): in a test's file, the key a
 # test signs with, as a wallet's or a crypto library's tests do by the hundred (wallet-core's
@@ -635,7 +617,8 @@ def _kept_by_place(number: int, text: str, span: tuple[int, int], judged: _Judge
 
 def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool:
     """Whether a value without a provider's format is where no credential is kept: cut short by an
-    ellipsis (a document's ``eyJhbGciOi…``, whose value the rule reads up to the dots), where its
+    ellipsis (a document's ``eyJhbGciOi…``, whose value the rule reads up to the dots), before a
+    comment that says to put one's own in its place (a template's: ``# change this``), where its
     owner publishes it to every reader (in an image's URL, as the search-only key of a search
     box), in a URL only its own machine opens (the loopback's), beside the salt it was hashed with
     (a user's record keeps its password's digest), in a reStructuredText role, in WordPress's
@@ -646,6 +629,7 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
     start, end = span
     return (
         text.startswith(_ELLIPSES, end)  # cut short: token: eyJhbGciOiJSUzI1NiIs...
+        or filters.said_to_replace(_rest_of_line(text, end))  # a template's: ``… # change this``
         or _published_query(text, start)
         or _search_only_key(text, start, end)
         or _salted_digest(text, start, end)
@@ -660,6 +644,14 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
 
 
 _ELLIPSES = ("...", "…")
+_COMMENT_MOST = 200  # the characters after a value read for its line's comment
+
+
+def _rest_of_line(text: str, at: int) -> str:
+    """What follows ``at`` on its line, ``_COMMENT_MOST`` characters at most."""
+    end = text.find("\n", at, at + _COMMENT_MOST)
+    return text[at : end if end >= 0 else at + _COMMENT_MOST]
+
 
 # WordPress writes an embedded post as ``<blockquote class="wp-embedded-content" data-secret="…">``
 # and an iframe of the same class whose URL ends ``#?secret=…``: a nonce of ten letters and digits
