@@ -3475,3 +3475,48 @@ def test_what_batches_390_to_409_held_that_is_no_credential() -> None:
     ):  # fmt: skip
         assert _found_by_policy(path, quiet) == [], quiet
         assert _found_by_policy(path, found) == [rule], found
+
+
+def test_what_batches_420_to_439_held_that_is_no_credential() -> None:
+    """Batches 420 to 439 (measured once, then looked at), and round 61's held-out batches: an "@"
+    after a URL's "?" (baresip's ``http://127.0.0.1:8000?d1234@target.com``), a Terraform
+    provider's acceptance tests' password (``AccTest…``), the AzureRM provider's documented
+    password, runs along the keyboard and a number (``asdQWE12345_3``), a value its line gives as
+    an example (``For example '…?key=…'``), a UUID whose groups are one digit said four times
+    (``…-cccc-bbbb-aaaa-…``), a test's word and number in a session token, and PayPal's ids in
+    its URLs and with their prefixes (laravel-paypal's mocks). The same places with values drawn
+    at random, or with no word that gives them as an example, are found."""
+    value = made(24)
+    drawn_uuid = str(uuid.UUID(int=_rng.getrandbits(128), version=4))
+    order = f"wc_order_{made(13)}"
+    upper_digits = string.ascii_uppercase + string.digits
+    for path, quiet, found, rule in (
+        ("modules/httpd/httpd.c", " * http://127.0.0.1:8000?d1234@target.com  -- Make a call\n",
+         f" * http://127.0.0.1:{value}@target.com  -- Make a call\n", "url-credentials"),
+        ("azure-test/tests/hdinsight/variables.tf", 'password = "AccTestvdSC4daf986!"\n',
+         f'password = "{value}!"\n', "generic-secret"),
+        ("azure-test/tests/mysql/variables.tf", 'administrator_login_password = "H@Sh1CoR3!"\n',
+         f'administrator_login_password = "{made(16)}"\n', "generic-secret"),
+        ("password_security/tests/test_signup.py", 'vals["password"] = "asdQWE12345_3"\n',
+         f'vals["password"] = "{made(12)}_3"\n', "generic-secret"),
+        ("src/Payment/UrlMiddleware.php",
+         f" * For example 'http://shop.test/wc-api/return/?order_id=89&key={order}'.\n",
+         f" * Returned to 'http://shop.test/wc-api/return/?order_id=89&key={order}'.\n",
+         "url-key-parameter"),
+        ("docs/quickstart.adoc", "token: 19aefa97-cccc-bbbb-aaaa-225940e63d76\n",
+         f"token: {drawn_uuid}\n", "generic-secret"),
+        ("tests/Mocks/Responses/Orders.php",
+         '"href": "https://www.paypal.com/payment/alipay?token=5O190127TN364715T",\n',
+         f'"href": "https://pay.example.net/payment/alipay?token={made(17, upper_digits)}",\n',
+         "generic-secret"),
+        ("tests/Mocks/Responses/Subscriptions.php",
+         '"href": "https://www.paypal.com/webapps/billing/subscriptions?ba_token=BA-2M539689T3856352J",\n',
+         f'"href": "https://www.paypal.com/webapps/billing/subscriptions?ba_token={value}",\n',
+         "generic-secret"),
+        ("tests/Mocks/Responses/PartnerReferrals.php", '"ec_token": "EC-1S970363DB536864M"\n',
+         f'"ec_token": "{made(20, upper_digits)}"\n', "generic-secret"),
+        ("e2e/fixtures/AWSCredentials.json", '{"SessionToken": "FwoGZXIvYXdztest1234=="}\n',
+         f'{{"SessionToken": "FwoGZXIvYXdz{made(12)}=="}}\n', "generic-secret"),
+    ):  # fmt: skip
+        assert _found_by_policy(path, quiet) == [], quiet
+        assert _found_by_policy(path, found) == [rule], found

@@ -618,11 +618,13 @@ def _kept_by_place(number: int, text: str, span: tuple[int, int], judged: _Judge
 def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool:
     """Whether a value without a provider's format is where no credential is kept: cut short by an
     ellipsis (a document's ``eyJhbGciOi…``, whose value the rule reads up to the dots), before a
-    comment that says to put one's own in its place (a template's: ``# change this``), where its
+    comment that says to put one's own in its place (a template's: ``# change this``), after words
+    on its line that give it as an example (``For example '…?key=…'``), where its
     owner publishes it to every reader (in an image's URL, as the search-only key of a search
     box), in a URL only its own machine opens (the loopback's), beside the salt it was hashed with
     (a user's record keeps its password's digest), in a reStructuredText role, in WordPress's
-    markup of an embedded post (the nonce it shares with the frame), as PayPal's order's id, or, in
+    markup of an embedded post (the nonce it shares with the frame), as PayPal's ids (an order's, a
+    billing agreement's), or, in
     a file people review, in a stored resource's record (a test's mock; in a session log or pasted
     text a record is an API's live answer, and its token real), an API description's example or, in
     a test's file, a test vector (a key beside the public key or the signature it yields)."""
@@ -630,6 +632,7 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
     return (
         text.startswith(_ELLIPSES, end)  # cut short: token: eyJhbGciOiJSUzI1NiIs...
         or filters.said_to_replace(_rest_of_line(text, end))  # a template's: ``… # change this``
+        or filters.said_to_be_an_example(_line_before(text, start))  # ``For example '…?key=…'``
         or _published_query(text, start)
         or _search_only_key(text, start, end)
         or _salted_digest(text, start, end)
@@ -651,6 +654,12 @@ def _rest_of_line(text: str, at: int) -> str:
     """What follows ``at`` on its line, ``_COMMENT_MOST`` characters at most."""
     end = text.find("\n", at, at + _COMMENT_MOST)
     return text[at : end if end >= 0 else at + _COMMENT_MOST]
+
+
+def _line_before(text: str, at: int) -> str:
+    """What precedes ``at`` on its line, ``_COMMENT_MOST`` characters at most."""
+    reach = max(0, at - _COMMENT_MOST)
+    return text[text.rfind("\n", reach, at) + 1 or reach : at]
 
 
 # WordPress writes an embedded post as ``<blockquote class="wp-embedded-content" data-secret="…">``
@@ -675,21 +684,27 @@ def _open_tag(text: str, position: int, window: int) -> str:
     return "" if ">" in tag else tag
 
 
-# PayPal sends its buyer to ``paypal.com/checkoutnow?token=<the order's id>`` and back to the
-# shop with ``?token=<the order's id>&PayerID=<the buyer's id>``: an order's id (17 capitals and
-# digits; an express checkout's ``EC-`` before them), in every log and test of a shop that takes
-# PayPal. A value of that shape after ``token=``, with the buyer's id after it in the same query
-# (256 characters at most) or on PayPal's checkout page, is that id.
-_PAYPAL_ORDER_RE = lazy(r"(?:EC-)?[0-9A-Z]{17}")
+# PayPal sends its buyer to ``paypal.com/checkoutnow?token=<the order's id>`` (or to another of its
+# pages: ``/webapps/billing/subscriptions?ba_token=<a billing agreement's id>``) and back to the
+# shop with ``?token=<the order's id>&PayerID=<the buyer's id>``: ids of 17 capitals and digits (an
+# express checkout's ``EC-`` or a billing agreement's ``BA-`` before them), in every log and test
+# of a shop that takes PayPal. A value of that shape after ``token=`` in a query of a paypal.com
+# URL, or with the buyer's id after it in the same query (256 characters at most), is such an id;
+# and one with its prefix is, wherever it stands (laravel-paypal's mocks' ``"ec_token": "EC-…"``).
+_PAYPAL_ID_RE = lazy(r"(?P<prefix>EC-|BA-)?[0-9A-Z]{17}")
+_PAYPAL_PAGE_RE = lazy(r"paypal\.com/[^\s\"'<>?#]{0,128}\?(?:[^\s\"'<>#]{0,256}&)?(?:ba_)?token=\Z")
+_PAYPAL_PAGE_REACH = 512
 _PAYPAL_RETURN_RE = lazy(r"[?&]token=(?:EC-)?[0-9A-Z]{17}&[^\s\"'#]{0,256}?PayerID=")
 _RETURN_LEAD = len("?token=")
-_CHECKOUT = "paypal.com/checkoutnow?token="
 
 
 def _paypal_order(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` is a PayPal order's id in its checkout's or its return's URL."""
-    return _PAYPAL_ORDER_RE.fullmatch(text, start, end) is not None and (
-        text.endswith(_CHECKOUT, 0, start)
+    """Whether ``text[start:end]`` is a PayPal order's or billing agreement's id: with its prefix,
+    or in a URL of PayPal's pages or of its return to the shop."""
+    paypal_id = _PAYPAL_ID_RE.fullmatch(text, start, end)
+    return paypal_id is not None and (
+        paypal_id["prefix"] is not None
+        or _PAYPAL_PAGE_RE.search(text, max(0, start - _PAYPAL_PAGE_REACH), start) is not None
         or _PAYPAL_RETURN_RE.match(text, max(0, start - _RETURN_LEAD)) is not None
     )
 

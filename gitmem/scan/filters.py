@@ -181,6 +181,10 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # Checkmarx SAST's OAuth client secret for its resource owner client (014DF517-…), the
         # same in every installation, written in every client of its REST API
         "ecf5c380a3af0e71",
+        # the Terraform AzureRM provider's documentation's database administrator password
+        # (H@Sh1CoR3!), in its every example of a database server and every project that starts
+        # from one
+        "fda767a5d2129e29",
     }
 )
 # ... and the same, their first characters (sha256 of them, first 16 hex digits, by how many): AWS's
@@ -744,11 +748,12 @@ _TYPED_PIECE_RE = lazy(r"[a-z]+|[0-9]+")
 
 def _typed_run(word: str) -> bool:
     """Letters and digits that each run three keys or more along a keyboard's row or the
-    alphabet: ``asd123``, ``qwe123``, ``zxcvbnm``, ``abc789``."""
+    alphabet, or such runs end to end: ``asd123``, ``qwe123``, ``zxcvbnm``, ``abc789``,
+    ``asdqwe12345``."""
     pieces = (piece[0] for piece in _TYPED_PIECE_RE.finditer(word))  # a random word fails at once
     ran = False
     for piece in pieces:
-        if len(piece) < 3 or not any(piece in row for row in _TYPED_ROWS):
+        if len(piece) < 3 or not _end_to_end(piece, _RUNS):
             return False
         ran = True
     return ran
@@ -756,12 +761,13 @@ def _typed_run(word: str) -> bool:
 
 _DEFAULT_DIGITS_MOST = 4  # the digits a default password takes on: admin123, bar002, root2024
 # ... and what _end_to_end reads one after another: those and the runs of three keys or more
-_END_TO_END_PIECES = _COMMON_PASSWORDS | frozenset(
+_RUNS = frozenset(
     row[start:end]
     for row in _TYPED_ROWS
     for start in range(len(row))
     for end in range(start + 3, len(row) + 1)
 )
+_END_TO_END_PIECES = _COMMON_PASSWORDS | _RUNS
 _END_TO_END_LONGEST = max(map(len, _END_TO_END_PIECES))
 
 
@@ -771,14 +777,18 @@ def _default_words(lowered: str) -> bool:
     few digits after (``admin123``, ``bar002``), or one word said again (``alice:alice123``), as
     written or respelled (``p%40ssword``: ``p@ssword``, ``P@ssw0rd``; ``p%C3%A4ssword``:
     ``pässword``, its accents dropped), or one such word cut by signs (``p%40ss%3Aword``:
-    ``p@ss:word``, ``pass!word``, ``p@ss!word#123``); or words beside one such run
-    (``_words_and_a_typed_run``)."""
+    ``p@ss:word``, ``pass!word``, ``p@ss!word#123``), a short number of their own after them
+    (``asdQWE12345_3``); or words beside one such run (``_words_and_a_typed_run``)."""
     text = _plain(lowered)
     spelt = _spelt(lowered)
     signed = _JOINTS_RE.sub("", text.translate(_LEET_LETTERS))  # p@ss!word#123: password123
     for form in (text, spelt, _JOINTS_RE.sub("", text), _JOINTS_RE.sub("", spelt), signed):
         words = [word for word in _JOINTS_RE.split(form) if word]
         if words and (all(map(_default_word, words)) or _said_again(words)):
+            return True
+        # ... and a number of their own after them: admin_2024_3, asdqwe12345_3
+        typed = [word for word in words if not _short_number(word)]
+        if typed and typed != words and all(map(_default_word, typed)):
             return True
     return _words_and_a_typed_run(text)
 
@@ -841,6 +851,10 @@ def _plain(lowered: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+def _short_number(word: str) -> bool:
+    return word.isdigit() and len(word) <= _DEFAULT_DIGITS_MOST
+
+
 def _default_word(word: str) -> bool:
     """One word of a default password: a run along the keyboard (``asd123``), or default passwords
     end to end and at most ``_DEFAULT_DIGITS_MOST`` digits after them."""
@@ -850,16 +864,17 @@ def _default_word(word: str) -> bool:
     return len(word) - len(letters) <= _DEFAULT_DIGITS_MOST and _end_to_end(letters)
 
 
-def _end_to_end(letters: str) -> bool:
-    """Default passwords and runs of three keys or more along a keyboard's row, one after another
-    with nothing between: ``admin``, ``rootpassword``, ``adminqwerty``, ``qweasd``."""
+def _end_to_end(letters: str, pieces: frozenset[str] = _END_TO_END_PIECES) -> bool:
+    """Default passwords and runs of three keys or more along a keyboard's row (or ``pieces``),
+    one after another with nothing between: ``admin``, ``rootpassword``, ``adminqwerty``,
+    ``qweasd``."""
     ends = {0}
     for start in range(len(letters)):
         if start in ends:
             ends.update(
                 start + size
                 for size in range(2, _END_TO_END_LONGEST + 1)
-                if letters[start : start + size] in _END_TO_END_PIECES
+                if letters[start : start + size] in pieces
             )
     return bool(letters) and len(letters) in ends
 
@@ -1299,6 +1314,16 @@ def said_to_replace(rest_of_line: str) -> bool:
     return comment is not None and _REPLACE_SAID_RE.search(rest_of_line, comment.end()) is not None
 
 
+# Words that give what follows them as an example: a value after them on their line is one
+_EXAMPLE_SAID_RE = lazy(r"\b(?:for\s+(?:example|instance)|e\.\s?g\.)", re.IGNORECASE)
+
+
+def said_to_be_an_example(line_before: str) -> bool:
+    """Whether what precedes a value on its line says that an example follows (``For example
+    'http://…?key=…'``, ``e.g. token=…``): a value shown, not a value kept."""
+    return _EXAMPLE_SAID_RE.search(line_before) is not None
+
+
 def spells_its_name(name: str, value: str) -> bool:
     """A value that is its name again, letters apart: code passing a variable on
     (``this.changePwdFlowV1 = changePwdFlowV1``), a stand-in that says what it stands for
@@ -1577,6 +1602,7 @@ _MEMBER_SEPARATOR_RE = lazy(r"[?!]?\.|::|->")  # between an identifier's names (
 # lock's: nodekey:<hex>, mkey:, discokey:, chalpub:, nlpub:; never privkey: nor nlpriv:)
 _TEST_RE = lazy(
     r"(?:^|[^a-z])test(?:[^a-z]|$)|^test|^django-insecure-"
+    r"|^acc[-_]?test"  # a Terraform provider's acceptance tests' values (its acctest package)
     r"|^pk_live_|^pk\.|^sb_publishable_|^3mvg9|^phc_"
     r"|^(?:nodekey|mkey|discokey|chalpub|nlpub):[0-9a-f]{64}$"
     r"|^(?:access|link|public)-sandbox-"  # Plaid's sandbox: made-up banks and accounts
@@ -1603,12 +1629,13 @@ _STAND_IN_SAID = (
 )
 _STAND_IN_SAID_RE = lazy(_STAND_IN_SAID)  # in words: what a URL's password is judged by
 # ... and runs typed into a made-up value (a credential's word counted on: PR0DUCT10nS3CRET12345;
+# a test's word: an STS session token's head and test1234, FwoGZXIvYXdz…test1234==;
 # a value that says it is random: AIRaNdOmX4ULR…), and the words hex can spell, which programmers
 # write for a value that stands for one (deadbeef, cafebabe): a random hex string holds eight of
 # them in a row once in four billion
 _STAND_IN_MARKERS_RE = lazy(
     _STAND_IN_SAID
-    + r"|abc123|123abc|(?:secret|token|key)123|random|s3cr3t|canary"
+    + r"|abc123|123abc|(?:secret|token|key|test)123|random|s3cr3t|canary"
     + r"|deadbeef|cafebabe|feedface|baadf00d|deadc0de|8badf00d|decafbad|c0ffee"
 )
 _STAND_IN_WORDS = (
@@ -2019,11 +2046,21 @@ def _repeating_bytes(value: str) -> bool:
     )
 
 
+# A UUID's group of four that is one digit said four times: a draw makes one in 4,096 groups, two
+# in a UUID once in five million (spring-cloud-vault's guides' ``19aefa97-cccc-bbbb-aaaa-…``)
+_SAID_FOUR_TIMES_RE = lazy(r"-(.)\1{3}(?=-)")
+_GROUPS_SAID_MOST = 1
+
+
 def _typed_into_hex(value: str) -> bool:
     """A hex piece with a letter or two past f (the x of a number's ``0x`` is none), or a UUID's
     shape whose digits hold "xxx", digits masked (a guide's ``693axxx6-7aoc-…``: a UUID holds no
-    x, and a run of three is a person's mark, not a draw)."""
-    if _UUID_SHAPE_RE.fullmatch(value) and "xxx" in value.lower():
+    x, and a run of three is a person's mark, not a draw), or two of its groups of four each one
+    digit said again (``…-cccc-bbbb-…``)."""
+    if _UUID_SHAPE_RE.fullmatch(value) and (
+        "xxx" in value.lower()
+        or len(_SAID_FOUR_TIMES_RE.findall(value.lower())) > _GROUPS_SAID_MOST
+    ):
         return True
     return any(
         len(piece) >= _STRAY_PIECE

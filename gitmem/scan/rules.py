@@ -144,6 +144,8 @@ _NAME_START = r"(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-
 # A URL's "user:password@", after its scheme (group "scheme"). RFC 3986 lets no [ ] { } | \ ^ `
 # stand raw in it (curl takes [] and {} for globs), so a password holding one is a mask
 # (`[secure]`, `[REDACTED]`) or a URL parser's test data (`foo(b]c`), not a password a client sends.
+# A "?" ends the authority where it stands: an "@" after it is the query's (baresip's
+# `http://127.0.0.1:8000?d1234@target.com`, a number to call), and no password holds it raw.
 # A password that repeats the user's name (and "pass" or a number after it: a test's account,
 # `scoped:scopedpass1`, `httpuser:httpuser1234`) or the scheme is a local container's default
 # (`guest:guest@`, `singlestore://root:singlestore@`), as `postgres:postgres@` is. A "%" escapes
@@ -156,7 +158,7 @@ _NAME_START = r"(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-
 _USERS_OWN = r"(?P=user)(?:pass(?:word)?)?[0-9]{0,4}"
 _URL_USERINFO = (
     r"(?P<user>[^\s:@/\"'<>]{1,64}):(?!" + _USERS_OWN + r"@|(?P=scheme)@)"
-    r"(?P<secret>(?:[^\s:@/\"'<>\[\]{}|\\^`%\x80-\U0010ffff]|%(?!00)[0-9A-Fa-f]{2}"
+    r"(?P<secret>(?:[^\s:@/?\"'<>\[\]{}|\\^`%\x80-\U0010ffff]|%(?!00)[0-9A-Fa-f]{2}"
     r"|@(?=[^\s/?#@\"'<>]{1,255}@)){1,128})@"
     r"(?![^\s/:@?#\[\]]{0,255}:[A-Za-z])"  # a host name is 253 characters at most
 )
