@@ -3520,3 +3520,23 @@ def test_what_batches_420_to_439_held_that_is_no_credential() -> None:
     ):  # fmt: skip
         assert _found_by_policy(path, quiet) == [], quiet
         assert _found_by_policy(path, found) == [rule], found
+
+
+def test_what_batches_440_to_449_held_that_is_no_credential() -> None:
+    """Batches 440 to 449 (round 62's first held-out batches, measured once with its rules, then
+    looked at): a Rails application's development and test secrets (the sections the framework's
+    generated config/secrets.yml keeps in the repository, reading production's from the
+    environment), and Unity's default PS4 package passcode. The same values in another section, or
+    drawn at random, are found."""
+    key_base = made(128, "0123456789abcdef")
+    secrets = "# Rails\n\n{}:\n  secret_key_base: {}\n\nproduction:\n  adapter: postgresql\n"
+    for path, quiet, found, rule in (
+        ("spec/dummy/config/secrets.yml", secrets.format("development", key_base),
+         secrets.format("staging", key_base), "generic-secret"),
+        ("config/secrets.yml", secrets.format("test", key_base),
+         f"# Rails\n\nsecret_key_base: {key_base}\n", "generic-secret"),
+        ("ProjectSettings/ProjectSettings.asset", "  ps4Passcode: frAQBc8Wsa1xVPfvJcrgRYwTiizs2trQ\n",
+         f"  ps4Passcode: {made(32)}\n", "generic-secret"),
+    ):  # fmt: skip
+        assert _found_by_policy(path, quiet) == [], quiet
+        assert _found_by_policy(path, found) == [rule], found

@@ -639,6 +639,7 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
         or _ROLE_RE.search(text, max(0, start - ROLE_REACH), start) is not None
         or _in_embed(text, start)
         or _paypal_order(text, start, end)
+        or _in_development_section(text, start)
         or (
             judged.records
             and (_in_record(text, start, end, judged.tests) or _in_api_example(text, start, judged))
@@ -707,6 +708,34 @@ def _paypal_order(text: str, start: int, end: int) -> bool:
         or _PAYPAL_PAGE_RE.search(text, max(0, start - _PAYPAL_PAGE_REACH), start) is not None
         or _PAYPAL_RETURN_RE.match(text, max(0, start - _RETURN_LEAD)) is not None
     )
+
+
+# A settings file's section for an environment (Rails' config/secrets.yml and database.yml: a
+# top-level ``development:`` or ``test:`` and its settings indented under it) holds what the
+# framework generated for a developer's machine and for the tests; the production section reads
+# its values from the environment, as the generated file says. The section's head is looked for
+# SECTION_REACH characters back at most, once per value a rule kept.
+SECTION_REACH = 4096
+_SECTION_HEAD_RE = lazy(r"(?:development|test):(?:[ \t]+&\w+)?[ \t]*(?:#.*)?")
+
+
+def _in_development_section(text: str, start: int) -> bool:
+    """Whether ``text[start]`` is on an indented line whose top-level section, the nearest line
+    before it that begins at its first column (past blank lines and comments), is ``development:``
+    or ``test:``."""
+    line = text.rfind("\n", 0, start) + 1
+    if not text.startswith((" ", "\t"), line):
+        return False
+    window = max(0, start - SECTION_REACH)
+    while line > window:
+        head = text.rfind("\n", window, line - 1) + 1
+        if head == 0 and window > 0:
+            return False  # the window ends mid-line: no head within reach
+        first = text[head : head + 1]
+        if first not in ("", " ", "\t", "\n", "\r", "#"):
+            return _SECTION_HEAD_RE.fullmatch(text, head, line - 1) is not None
+        line = head
+    return False
 
 
 # A reStructuredText role (``:token:`~MyTitle```, a reference in sphinx's production lists;

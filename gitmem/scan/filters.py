@@ -181,6 +181,9 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # Checkmarx SAST's OAuth client secret for its resource owner client (014DF517-…), the
         # same in every installation, written in every client of its REST API
         "ecf5c380a3af0e71",
+        # Unity's default PS4 package passcode (frAQBc8W…), which the editor writes into every
+        # project's ProjectSettings.asset
+        "88353154ca476dbf",
         # the Terraform AzureRM provider's documentation's database administrator password
         # (H@Sh1CoR3!), in its every example of a database server and every project that starts
         # from one
