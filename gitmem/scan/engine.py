@@ -619,15 +619,15 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
     """Whether a value without a provider's format is where no credential is kept: cut short by an
     ellipsis (a document's ``eyJhbGciOi…``, whose value the rule reads up to the dots), before a
     comment that says to put one's own in its place (a template's: ``# change this``), after words
-    on its line that give it as an example (``For example '…?key=…'``), where its
-    owner publishes it to every reader (in an image's URL, as the search-only key of a search
-    box), in a URL only its own machine opens (the loopback's), beside the salt it was hashed with
-    (a user's record keeps its password's digest), in a reStructuredText role, in WordPress's
-    markup of an embedded post (the nonce it shares with the frame), as PayPal's ids (an order's, a
-    billing agreement's), or, in
-    a file people review, in a stored resource's record (a test's mock; in a session log or pasted
-    text a record is an API's live answer, and its token real), an API description's example or, in
-    a test's file, a test vector (a key beside the public key or the signature it yields)."""
+    on its line that give it as an example (``For example '…?key=…'``), where its owner publishes
+    it to every reader (in an image's URL, as the search-only key of a search box), in a URL only
+    its own machine opens (the loopback's), beside the salt it was hashed with (a user's record
+    keeps its password's digest), in a reStructuredText role, in WordPress's markup of an embedded
+    post (the nonce it shares with the frame), as PayPal's ids (an order's, a billing
+    agreement's), in a settings file's development or test section, or, in a file people review,
+    in a stored resource's record (a test's mock; in a session log or pasted text a record is an
+    API's live answer, and its token real), an API description's example or, in a test's file, a
+    test vector (a key beside the public key or the signature it yields)."""
     start, end = span
     return (
         text.startswith(_ELLIPSES, end)  # cut short: token: eyJhbGciOiJSUzI1NiIs...
@@ -716,26 +716,30 @@ def _paypal_order(text: str, start: int, end: int) -> bool:
 # its values from the environment, as the generated file says. The section's head is looked for
 # SECTION_REACH characters back at most, once per value a rule kept.
 SECTION_REACH = 4096
-_SECTION_HEAD_RE = lazy(r"(?:development|test):(?:[ \t]+&\w+)?[ \t]*(?:#.*)?")
+_SECTION_HEADS = ("development:", "test:")
+_SECTION_HEAD_LINES = tuple(f"\n{head}" for head in _SECTION_HEADS)
+_SECTION_HEAD_RE = lazy(r"(?:development|test):(?:[ \t]+&\w+)?[ \t]*(?:#.*)?\r?")
+_TOP_LEVEL_RE = lazy(r"\n[^\s#]")  # a line that begins at its first column, no comment
 
 
 def _in_development_section(text: str, start: int) -> bool:
     """Whether ``text[start]`` is on an indented line whose top-level section, the nearest line
     before it that begins at its first column (past blank lines and comments), is ``development:``
-    or ``test:``."""
+    or ``test:``. Each look is a search of the window, not a walk through its lines: a file with
+    a finding on every indented line asks once per finding."""
     line = text.rfind("\n", 0, start) + 1
     if not text.startswith((" ", "\t"), line):
         return False
     window = max(0, start - SECTION_REACH)
-    while line > window:
-        head = text.rfind("\n", window, line - 1) + 1
-        if head == 0 and window > 0:
-            return False  # the window ends mid-line: no head within reach
-        first = text[head : head + 1]
-        if first not in ("", " ", "\t", "\n", "\r", "#"):
-            return _SECTION_HEAD_RE.fullmatch(text, head, line - 1) is not None
-        line = head
-    return False
+    head = max(text.rfind(lead, window, line) for lead in _SECTION_HEAD_LINES) + 1
+    if head == 0 and not (window == 0 and text.startswith(_SECTION_HEADS)):
+        return False
+    end = text.find("\n", head, line)
+    return (
+        end >= 0
+        and _SECTION_HEAD_RE.fullmatch(text, head, end) is not None
+        and _TOP_LEVEL_RE.search(text, end, line) is None
+    )
 
 
 # A reStructuredText role (``:token:`~MyTitle```, a reference in sphinx's production lists;

@@ -2060,11 +2060,10 @@ def _typed_into_hex(value: str) -> bool:
     shape whose digits hold "xxx", digits masked (a guide's ``693axxx6-7aoc-…``: a UUID holds no
     x, and a run of three is a person's mark, not a draw), or two of its groups of four each one
     digit said again (``…-cccc-bbbb-…``)."""
-    if _UUID_SHAPE_RE.fullmatch(value) and (
-        "xxx" in value.lower()
-        or len(_SAID_FOUR_TIMES_RE.findall(value.lower())) > _GROUPS_SAID_MOST
-    ):
-        return True
+    if _UUID_SHAPE_RE.fullmatch(value):
+        lowered = value.lower()
+        if "xxx" in lowered or len(_SAID_FOUR_TIMES_RE.findall(lowered)) > _GROUPS_SAID_MOST:
+            return True
     return any(
         len(piece) >= _STRAY_PIECE
         and piece.isalnum()
