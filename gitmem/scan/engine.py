@@ -639,7 +639,7 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
         or _ROLE_RE.search(text, max(0, start - ROLE_REACH), start) is not None
         or _in_embed(text, start)
         or _paypal_order(text, start, end)
-        or _in_development_section(text, start)
+        or _in_development_section(text, start, judged)
         or (
             judged.records
             and (_in_record(text, start, end, judged.tests) or _in_api_example(text, start, judged))
@@ -713,32 +713,32 @@ def _paypal_order(text: str, start: int, end: int) -> bool:
 # A settings file's section for an environment (Rails' config/secrets.yml and database.yml: a
 # top-level ``development:`` or ``test:`` and its settings indented under it) holds what the
 # framework generated for a developer's machine and for the tests; the production section reads
-# its values from the environment, as the generated file says. The section's head is looked for
-# SECTION_REACH characters back at most, once per value a rule kept.
+# its values from the environment, as the generated file says. A text's section heads are found
+# once per scan; a value's head is the last before it, SECTION_REACH characters back at most, with
+# no other top-level line between.
 SECTION_REACH = 4096
-_SECTION_HEADS = ("development:", "test:")
-_SECTION_HEAD_LINES = tuple(f"\n{head}" for head in _SECTION_HEADS)
-_SECTION_HEAD_RE = lazy(r"(?:development|test):(?:[ \t]+&\w+)?[ \t]*(?:#.*)?\r?")
+_SECTION_HEAD_RE = lazy(r"^(?:development|test):(?:[ \t]+&\w+)?[ \t]*(?:#.*?)?\r?$", re.MULTILINE)
 _TOP_LEVEL_RE = lazy(r"\n[^\s#]")  # a line that begins at its first column, no comment
 
 
-def _in_development_section(text: str, start: int) -> bool:
+def _section_heads(text: str) -> list[int]:
+    """Where each line that opens a development or test section ends, in order."""
+    return [head.end() for head in _SECTION_HEAD_RE.finditer(text)]
+
+
+def _in_development_section(text: str, start: int, judged: _Judged) -> bool:
     """Whether ``text[start]`` is on an indented line whose top-level section, the nearest line
     before it that begins at its first column (past blank lines and comments), is ``development:``
-    or ``test:``. Each look is a search of the window, not a walk through its lines: a file with
-    a finding on every indented line asks once per finding."""
+    or ``test:``."""
     line = text.rfind("\n", 0, start) + 1
     if not text.startswith((" ", "\t"), line):
         return False
-    window = max(0, start - SECTION_REACH)
-    head = max(text.rfind(lead, window, line) for lead in _SECTION_HEAD_LINES) + 1
-    if head == 0 and not (window == 0 and text.startswith(_SECTION_HEADS)):
-        return False
-    end = text.find("\n", head, line)
+    heads = judged.look(_section_heads, text)
+    last = bisect.bisect_right(heads, line) - 1
     return (
-        end >= 0
-        and _SECTION_HEAD_RE.fullmatch(text, head, end) is not None
-        and _TOP_LEVEL_RE.search(text, end, line) is None
+        last >= 0
+        and line - heads[last] <= SECTION_REACH
+        and _TOP_LEVEL_RE.search(text, heads[last], line) is None
     )
 
 

@@ -756,7 +756,8 @@ def _typed_run(word: str) -> bool:
     pieces = (piece[0] for piece in _TYPED_PIECE_RE.finditer(word))  # a random word fails at once
     ran = False
     for piece in pieces:
-        if len(piece) < 3 or not _end_to_end(piece, _RUNS):
+        # (a run's first three keys are a run: most drawn pieces are refused by one lookup)
+        if piece[:3] not in _RUNS or not _end_to_end(piece, _RUNS):
             return False
         ran = True
     return ran
