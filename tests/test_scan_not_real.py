@@ -3540,3 +3540,14 @@ def test_what_batches_440_to_449_held_that_is_no_credential() -> None:
     ):  # fmt: skip
         assert _found_by_policy(path, quiet) == [], quiet
         assert _found_by_policy(path, found) == [rule], found
+
+
+def test_what_batches_450_to_459_held_that_is_no_credential() -> None:
+    """Batches 450 to 459 (round 62's held-out check of its end's rules, measured once, then
+    looked at): an interpolation in Ruby's or Elixir's strings (``#{es_admin_pass}``, a curl
+    command's password the program fills in), as ``${VAR}`` is. A value written there is found."""
+    value = made(24)
+    path = "spec/integration/outputs/index_spec.rb"
+    line = 'let(:curl_opts) {{ "#{{super()}} --tlsv1.2 -u #{{es_admin}}:{}" }}\n'
+    assert _found_by_policy(path, line.format("#{es_admin_pass}")) == []
+    assert _found_by_policy(path, line.format(value)) == ["curl-basic-auth"]

@@ -28,14 +28,15 @@ _DETERMINERS = ("my", "your", "some", "another", "the", "our", "their")
 _CREDENTIAL_NOUNS = ("password", "passwd", "pass", "pwd", "secret", "token", "key", "apikey", "api")
 _DETERMINED = frozenset(det + noun for det in _DETERMINERS for noun in _CREDENTIAL_NOUNS)
 
-# Markers of a value someone wrote to stand for a secret, not a secret.
+# Markers of a value someone wrote to stand for a secret, not a secret; and of an interpolation,
+# whose value is the program's (${VAR}, {{ var }}, %(var)s, Ruby's and Elixir's #{var}).
 _PLACEHOLDER_RE = lazy(
     r"example|x{4}|\*{3}|•••|placeholder|redacted|removed|dummy|change[_-]?(?:me|this)|your[_-]"
     r"|<[^>]*>"
     rf"|your(?:{'|'.join(_CREDENTIAL_NOUNS)})"
     # what to do in the value's place: REPLACE_WITH_32_CHAR_KEY, replace-this, PUT_KEY_HERE
     r"|replace[_-]?(?:me|with|this)|[_-]here\b"
-    r"|\$\{|\{\{|%\(\w+\)|\.{3}|…|0123456789|123456789|abcdefgh|(.)\1{7}"
+    r"|\$\{|\{\{|%\(\w+\)|#\{\w|\.{3}|…|0123456789|123456789|abcdefgh|(.)\1{7}"
     r"|(?-i:[Yy]our[A-Z])"  # your in camel case: pathToYourServiceAccountJsonFile
     r"|lorem|ipsum"  # Lorem ipsum is placeholder text by definition: LoremIpsum86
     r"|\*\*[\w-]+\*\*"  # a name set in bold, in a guide's code block: **github-token**
