@@ -16,6 +16,7 @@ import random
 import re
 import string
 import uuid
+from collections.abc import Iterable
 
 import pytest
 
@@ -2621,6 +2622,14 @@ def _found_by_policy(path: str, text: str) -> list[str]:
     ]
 
 
+def _quiet_then_found(cases: Iterable[tuple[str, ...]]) -> None:
+    """Each case is ``(path, quiet, found[, rule])``: ``quiet`` as the file at ``path`` is found by no
+    rule, ``found`` by its rule alone (``generic-secret`` where a case names none)."""
+    for path, quiet, found, *named in cases:
+        assert _found_by_policy(path, quiet) == [], quiet
+        assert _found_by_policy(path, found) == (named or ["generic-secret"]), found
+
+
 def test_what_batches_190_to_209_held_that_is_no_credential() -> None:
     """Batches 190 to 209 (measured once, then looked at): a web page a scraper's test keeps as its
     input, as the site gave it to every visitor (recipe-scrapers' saved pages: a Cloudflare
@@ -2962,37 +2971,37 @@ def test_what_batches_290_to_309_held_that_is_no_credential() -> None:
     drawn = made(32)
     shaped = f"{drawn[:8]}-{drawn[8:12]}-{drawn[12:16]}-{drawn[16:20]}-{drawn[20:]}"  # (its shape)
     fides = "8fe42cdb-af2e-4b9e-9b38-f75673180b88"  # (a random UUID may look typed, quiet anywhere)
-    for path, quiet, found in (
-        ("src/token.ts", f'const TOKEN_JTI = "{an_id}";', f'const TOKEN_SECRET = "{an_id}";'),
+    _quiet_then_found(
         (
-            "src/systems.json",
-            f'{{"system_key": "system_key-{fides}"}}',
-            f'{{"system_key": "other_key-{fides}"}}',
-        ),
-        (  # (the name must begin the value: a separator and a UUID alone are judged as any)
-            "src/systems.json",
-            f'{{"system_key": "system_key-{fides}"}}',
-            f'{{"system_key": "-{shaped}"}}',
-        ),
-        (  # (a name of one word may be a credential's: apikey-<uuid> under apikey is found)
-            "src/systems.json",
-            f'{{"systemKey": "systemKey-{fides}"}}',
-            f'{{"apikey": "apikey-{fides}"}}',
-        ),
-        ("src/token.js", 'TOKEN: "_sys_cache_v2",', f'TOKEN: "_{value}",'),
-        (
-            "lib/oaipmh/xml_creater.php",
-            f'"resumptionToken" => "{cursor}"',
-            f'"sessionToken" => "{cursor}"',
-        ),
-        (
-            "src/strategy_factory.py",
-            "    oauth2_client_credentials = OAuth2ClientCredentialsAuthenticationStrategy",
-            f"    oauth2_client_credentials = OAuth2{value}",
-        ),
-    ):
-        assert _found_by_policy(path, quiet) == [], quiet
-        assert _found_by_policy(path, found) == ["generic-secret"], found
+            ("src/token.ts", f'const TOKEN_JTI = "{an_id}";', f'const TOKEN_SECRET = "{an_id}";'),
+            (
+                "src/systems.json",
+                f'{{"system_key": "system_key-{fides}"}}',
+                f'{{"system_key": "other_key-{fides}"}}',
+            ),
+            (  # (the name must begin the value: a separator and a UUID alone are judged as any)
+                "src/systems.json",
+                f'{{"system_key": "system_key-{fides}"}}',
+                f'{{"system_key": "-{shaped}"}}',
+            ),
+            (  # (a name of one word may be a credential's: apikey-<uuid> under apikey is found)
+                "src/systems.json",
+                f'{{"systemKey": "systemKey-{fides}"}}',
+                f'{{"apikey": "apikey-{fides}"}}',
+            ),
+            ("src/token.js", 'TOKEN: "_sys_cache_v2",', f'TOKEN: "_{value}",'),
+            (
+                "lib/oaipmh/xml_creater.php",
+                f'"resumptionToken" => "{cursor}"',
+                f'"sessionToken" => "{cursor}"',
+            ),
+            (
+                "src/strategy_factory.py",
+                "    oauth2_client_credentials = OAuth2ClientCredentialsAuthenticationStrategy",
+                f"    oauth2_client_credentials = OAuth2{value}",
+            ),
+        )
+    )
 
     sheet = "source: 'https://docs.google.com/spreadsheet/pub?key={}&output=html',"
     assert _found_by_policy("assets/timelinejs/js/timeline-embed.js", sheet.format(value)) == []
@@ -3091,37 +3100,41 @@ def test_what_batches_310_to_329_held_that_is_no_credential() -> None:
     digest = made(40, "0123456789abcdef")
     csrf = base64.b64encode(_rng.randbytes(64)).decode().replace("/", "%2F").replace("=", "%3D")
     style = 'AWSIAMSecurityTokenService2:"strokeColor=none;shape=mxgraph.aws3.sts_2;align=center",'
-    for path, quiet, found in (
-        ("python/examples/handler.py", f'auth_token = "{typed}"', f'auth_token = "{an_id}"'),
-        (  # (a UUID's shape drawn from the whole alphabet, as trufflehog's tests draw one, is found)
-            "python/examples/handler.py",
-            f'auth_token = "{typed}"',
-            f'auth_token = "{_uuid_shaped(made(32, string.ascii_lowercase + string.digits))}"',
-        ),
-        ("spec/fixtures/users.yml", f"  crypted_password: {digest}\n", f"  password: {value}\n"),
+    _quiet_then_found(
         (
-            "app/assets/javascripts/sign_in.test.js",
-            f"'authenticity_token={csrf}',",
-            f"'access_token={csrf}',",
-        ),
-        (
-            "ScreenToGif/Util/EncodingManager.cs",
-            'secondPass = "-hide_banner " + firstPass.Replace("-pass 1", "-pass 2");',
-            f'secondPass = "-{value}" + firstPass;',
-        ),
-        (
-            "spec/support/omniauth_hash.rb",
-            '  token: "asd;lkfjas;dflkjasdfasdfha;vznxfhjasd;lfkhaweiuha;sdlkfjasdf",',
-            f'  token: "{made(60)}",',
-        ),
-        (
-            "src/main/webapp/js/extensions.min.js",
-            style,
-            f'ConnectionString:"Host=db;Username=app;Password={value}",',
-        ),
-    ):
-        assert _found_by_policy(path, quiet) == [], quiet
-        assert _found_by_policy(path, found) == ["generic-secret"], found
+            ("python/examples/handler.py", f'auth_token = "{typed}"', f'auth_token = "{an_id}"'),
+            (  # (a UUID's shape drawn from the whole alphabet, as trufflehog's tests draw one, is found)
+                "python/examples/handler.py",
+                f'auth_token = "{typed}"',
+                f'auth_token = "{_uuid_shaped(made(32, string.ascii_lowercase + string.digits))}"',
+            ),
+            (
+                "spec/fixtures/users.yml",
+                f"  crypted_password: {digest}\n",
+                f"  password: {value}\n",
+            ),
+            (
+                "app/assets/javascripts/sign_in.test.js",
+                f"'authenticity_token={csrf}',",
+                f"'access_token={csrf}',",
+            ),
+            (
+                "ScreenToGif/Util/EncodingManager.cs",
+                'secondPass = "-hide_banner " + firstPass.Replace("-pass 1", "-pass 2");',
+                f'secondPass = "-{value}" + firstPass;',
+            ),
+            (
+                "spec/support/omniauth_hash.rb",
+                '  token: "asd;lkfjas;dflkjasdfasdfha;vznxfhjasd;lfkhaweiuha;sdlkfjasdf",',
+                f'  token: "{made(60)}",',
+            ),
+            (
+                "src/main/webapp/js/extensions.min.js",
+                style,
+                f'ConnectionString:"Host=db;Username=app;Password={value}",',
+            ),
+        )
+    )
 
     modulus = _der(0x02, b"\x00\xc1" + _rng.randbytes(255))
     rsa = _der(0x30, modulus + _der(0x02, b"\x01\x00\x01"))
@@ -3174,60 +3187,60 @@ def test_what_batches_330_to_349_held_that_is_no_credential() -> None:
         "jti": made(40, "0123456789abcdef"),
     }
     options = "<BCC_UserSuppliedOptions>-Wno-padded -Wno-language-extension-token {} -Wno-comma"
-    for path, quiet, found in (
+    _quiet_then_found(
         (
-            "doc/peering.md",
-            '{"password": "thisisauniquestring_001", "user": "k.alexander"}\n',
-            f'{{"password": "{value}", "user": "k.alexander"}}\n',
-        ),
-        (
-            "tests/unit/test_error_traceback_redaction.py",
-            'SECRET_API_KEY = "1-THISVALUEMUSTNEVERAPPEARINANERRORRESPONSE"\n',
-            f'SECRET_API_KEY = "1-{made(64)}"\n',
-        ),
-        (
-            "docs/app_developers/README.md",
-            '"access_token": "aLargeEncodedTokenToBeUsedInTheAuthorizationHeader",\n',
-            f'"access_token": "{made(50)}",\n',
-        ),
-        (
-            "source/My.cbproj",
-            options.format("-Wno-c99-extensions -Wno-c++98-compat-pedantic"),
-            options.format(f"-{value}"),
-        ),
-        (
-            "src/main/resources/net/rptools/maptool/language/i18n_ach.properties",
-            "action.newToken = crwdns468\\:0crwdne468\\:0\n",
-            f"action.newToken = {value}\n",
-        ),
-        (
-            "doc/_static/vtk.js",
-            't.captureZValues&&t.currentPass===oV.ACTOR_PASS&&"function"==typeof n[0]',
-            f't.captureZValues&&(t.currentPass="{value}")&&"function"==typeof n[0]',
-        ),
-        (
-            "api/client/src/main/java/org/projectnessie/client/auth/TokenExchangeRequest.java",
-            " * &subject_token=accVkjcJyb4BWCxGsndESCJQbdFMogUC5PbRDqceLTC\n",
-            f" * &subject_token={made(43)}\n",
-        ),
-        (
-            "vendor/github.com/go-oauth2/oauth2/v4/README.md",
-            '  "access_token": "J86XVRYSNFCFI233KXDL0Q",\n',
-            f'  "access_token": "{made(22, string.ascii_uppercase + string.digits)}",\n',
-        ),
-        (
-            "tests/catalog/test_rest.py",
-            '"refresh_token": "IwOGYzYTlmM2YxOTQ5MGE3YmNmMDFkNTVk",\n',
-            f'"refresh_token": "{made(32)}",\n',
-        ),
-        (
-            "iothub_client/inc/iothub_client_options.h",
-            'static const char* OPTION_X509_PRIVATE_KEY = "x509privatekey";\n',
-            f'static const char* OPTION_X509_PRIVATE_KEY = "{value}";\n',
-        ),
-    ):
-        assert _found_by_policy(path, quiet) == [], quiet
-        assert _found_by_policy(path, found) == ["generic-secret"], found
+            (
+                "doc/peering.md",
+                '{"password": "thisisauniquestring_001", "user": "k.alexander"}\n',
+                f'{{"password": "{value}", "user": "k.alexander"}}\n',
+            ),
+            (
+                "tests/unit/test_error_traceback_redaction.py",
+                'SECRET_API_KEY = "1-THISVALUEMUSTNEVERAPPEARINANERRORRESPONSE"\n',
+                f'SECRET_API_KEY = "1-{made(64)}"\n',
+            ),
+            (
+                "docs/app_developers/README.md",
+                '"access_token": "aLargeEncodedTokenToBeUsedInTheAuthorizationHeader",\n',
+                f'"access_token": "{made(50)}",\n',
+            ),
+            (
+                "source/My.cbproj",
+                options.format("-Wno-c99-extensions -Wno-c++98-compat-pedantic"),
+                options.format(f"-{value}"),
+            ),
+            (
+                "src/main/resources/net/rptools/maptool/language/i18n_ach.properties",
+                "action.newToken = crwdns468\\:0crwdne468\\:0\n",
+                f"action.newToken = {value}\n",
+            ),
+            (
+                "doc/_static/vtk.js",
+                't.captureZValues&&t.currentPass===oV.ACTOR_PASS&&"function"==typeof n[0]',
+                f't.captureZValues&&(t.currentPass="{value}")&&"function"==typeof n[0]',
+            ),
+            (
+                "api/client/src/main/java/org/projectnessie/client/auth/TokenExchangeRequest.java",
+                " * &subject_token=accVkjcJyb4BWCxGsndESCJQbdFMogUC5PbRDqceLTC\n",
+                f" * &subject_token={made(43)}\n",
+            ),
+            (
+                "vendor/github.com/go-oauth2/oauth2/v4/README.md",
+                '  "access_token": "J86XVRYSNFCFI233KXDL0Q",\n',
+                f'  "access_token": "{made(22, string.ascii_uppercase + string.digits)}",\n',
+            ),
+            (
+                "tests/catalog/test_rest.py",
+                '"refresh_token": "IwOGYzYTlmM2YxOTQ5MGE3YmNmMDFkNTVk",\n',
+                f'"refresh_token": "{made(32)}",\n',
+            ),
+            (
+                "iothub_client/inc/iothub_client_options.h",
+                'static const char* OPTION_X509_PRIVATE_KEY = "x509privatekey";\n',
+                f'static const char* OPTION_X509_PRIVATE_KEY = "{value}";\n',
+            ),
+        )
+    )
 
     for guessed in ("12345", "secret", "changeme"):
         token = _hs256(claims, guessed)
@@ -3247,41 +3260,45 @@ def test_what_batches_350_to_369_held_that_is_no_credential() -> None:
     value = made(24)
     entry = "openstackclient.identity.v3.ec2creds:{}"
     role = "CREATE SERVER s FOREIGN DATA WRAPPER d OPTIONS (user :'ROLE_4', password :'{}');\n"
-    for path, quiet, found in (
+    _quiet_then_found(
         (
-            "pyproject.toml",
-            f'ec2_credentials_create = "{entry.format("CreateEC2Creds")}"\n',
-            f'ec2_credentials_create = "{entry.format(value)}"\n',
-        ),
-        (
-            "setup.cfg",
-            f"    ec2_credentials_delete = {entry.format('DeleteEC2Creds')}\n",
-            f"    ec2_credentials_delete = {entry.format(value)}\n",
-        ),
-        (
-            "tests/unit/NETMIKO_YAML/netmiko-encr-aes128.yml",
-            f"  password: __encrypt__{made(22)}==:{made(43)}=\n",
-            f"  password: {made(22)}==:{made(43)}=\n",
-        ),
-        (
-            "test/fixtures/compute_resources.yml",
-            f"  password: encrypted-{made(88)}==--{made(40, '0123456789abcdef')}\n",
-            f"  password: {made(88)}==--{made(40, '0123456789abcdef')}\n",
-        ),
-        (
-            "@vates/obfuscate/README.md",
-            f"//   password: 'obfuscated-{value}',\n",
-            f"//   password: 'obscured-{value}',\n",
-        ),
-        (
-            "scripts/renew-letsencrypt.sh",
-            "openssl pkcs12 -export -in cert.pem -out a.p12 -password pass:$KEYSTOREPW\n",
-            f"openssl pkcs12 -export -in cert.pem -out a.p12 -password pass:{value}\n",
-        ),
-        ("tsl/test/sql/chunk_utils_internal.sql", role.format("ROLE_4_PASS"), role.format(value)),
-    ):
-        assert _found_by_policy(path, quiet) == [], quiet
-        assert _found_by_policy(path, found) == ["generic-secret"], found
+            (
+                "pyproject.toml",
+                f'ec2_credentials_create = "{entry.format("CreateEC2Creds")}"\n',
+                f'ec2_credentials_create = "{entry.format(value)}"\n',
+            ),
+            (
+                "setup.cfg",
+                f"    ec2_credentials_delete = {entry.format('DeleteEC2Creds')}\n",
+                f"    ec2_credentials_delete = {entry.format(value)}\n",
+            ),
+            (
+                "tests/unit/NETMIKO_YAML/netmiko-encr-aes128.yml",
+                f"  password: __encrypt__{made(22)}==:{made(43)}=\n",
+                f"  password: {made(22)}==:{made(43)}=\n",
+            ),
+            (
+                "test/fixtures/compute_resources.yml",
+                f"  password: encrypted-{made(88)}==--{made(40, '0123456789abcdef')}\n",
+                f"  password: {made(88)}==--{made(40, '0123456789abcdef')}\n",
+            ),
+            (
+                "@vates/obfuscate/README.md",
+                f"//   password: 'obfuscated-{value}',\n",
+                f"//   password: 'obscured-{value}',\n",
+            ),
+            (
+                "scripts/renew-letsencrypt.sh",
+                "openssl pkcs12 -export -in cert.pem -out a.p12 -password pass:$KEYSTOREPW\n",
+                f"openssl pkcs12 -export -in cert.pem -out a.p12 -password pass:{value}\n",
+            ),
+            (
+                "tsl/test/sql/chunk_utils_internal.sql",
+                role.format("ROLE_4_PASS"),
+                role.format(value),
+            ),
+        )
+    )
 
     # Medusa's storefront key, made to be published, in a header that says so (in a guide and in
     # a script) and in a guide's prose
@@ -3326,7 +3343,7 @@ def test_what_batches_370_to_389_held_that_is_no_credential() -> None:
     numbers = base64.b64encode(base64.b64encode(b"1189349&9531&7044&42536&931393")).decode()
     noise = base64.b64encode(_rng.randbytes(40)).decode()
     link = "https://h50084.www5.hp.com/rd.asp?ID=MTE4OTM0OSY5NTMx&PASS={}\n"
-    for path, quiet, found, rule in (
+    _quiet_then_found((
         ("tests/__init__.py", url.format("replicator:rep-pass"), url.format(f"replicator:{value}"),
          "database-url"),
         ("tests/test_zookeeper.py", url.format("repuser:rep-pass"), url.format(f"repuser:{value}"),
@@ -3351,9 +3368,7 @@ def test_what_batches_370_to_389_held_that_is_no_credential() -> None:
         ("t.rules/OBFUSCATING_COMMENT/fp-bug6188-2",
          link.format(numbers.replace("=", "%3D")), link.format(noise.replace("=", "%3D")),
          "generic-secret"),
-    ):  # fmt: skip
-        assert _found_by_policy(path, quiet) == [], quiet
-        assert _found_by_policy(path, found) == [rule], found
+    ))  # fmt: skip
 
     # a UUID found under a credential's name (not every UUID is: some read as an id) is quiet as
     # the credential's namespace, and under the name of a lifecycle action's token
@@ -3426,7 +3441,7 @@ def test_what_batches_390_to_409_held_that_is_no_credential() -> None:
     signature = _rng.randbytes(64)
     connector = _jws({"typ": "dppCon", "kid": made(43), "alg": "ES256"}, claims, signature)
     signed = _jws({"typ": "JWT", "kid": made(43), "alg": "ES256"}, claims, signature)
-    for path, quiet, found, rule in (
+    _quiet_then_found((
         ("pkg/oauth/server_test.go", f'RefreshToken: "PBKDF2$sha256$20000${salt}${digest}",\n',
          f'RefreshToken: "{salt}{digest}",\n', "generic-secret"),
         ("src/test/java/WebSocketProxyTest.java",
@@ -3472,9 +3487,7 @@ def test_what_batches_390_to_409_held_that_is_no_credential() -> None:
          f"LEAN_SESSION_PASSWORD = '{value}'  #Salting sessions.\n", "generic-secret"),
         ("documentation/role_based_security.md", '```js\nconst user = {\n  password: "RotateMe1!",\n};\n```\n',
          f'```js\nconst user = {{\n  password: "{value}!",\n}};\n```\n', "generic-secret"),
-    ):  # fmt: skip
-        assert _found_by_policy(path, quiet) == [], quiet
-        assert _found_by_policy(path, found) == [rule], found
+    ))  # fmt: skip
 
 
 def test_what_batches_420_to_439_held_that_is_no_credential() -> None:
@@ -3490,7 +3503,7 @@ def test_what_batches_420_to_439_held_that_is_no_credential() -> None:
     drawn_uuid = str(uuid.UUID(int=_rng.getrandbits(128), version=4))
     order = f"wc_order_{made(13)}"
     upper_digits = string.ascii_uppercase + string.digits
-    for path, quiet, found, rule in (
+    _quiet_then_found((
         ("modules/httpd/httpd.c", " * http://127.0.0.1:8000?d1234@target.com  -- Make a call\n",
          f" * http://127.0.0.1:{value}@target.com  -- Make a call\n", "url-credentials"),
         ("azure-test/tests/hdinsight/variables.tf", 'password = "AccTestvdSC4daf986!"\n',
@@ -3517,9 +3530,7 @@ def test_what_batches_420_to_439_held_that_is_no_credential() -> None:
          f'"ec_token": "{made(20, upper_digits)}"\n', "generic-secret"),
         ("e2e/fixtures/AWSCredentials.json", '{"SessionToken": "FwoGZXIvYXdztest1234=="}\n',
          f'{{"SessionToken": "FwoGZXIvYXdz{made(12)}=="}}\n', "generic-secret"),
-    ):  # fmt: skip
-        assert _found_by_policy(path, quiet) == [], quiet
-        assert _found_by_policy(path, found) == [rule], found
+    ))  # fmt: skip
 
 
 def test_what_batches_440_to_449_held_that_is_no_credential() -> None:
@@ -3530,16 +3541,14 @@ def test_what_batches_440_to_449_held_that_is_no_credential() -> None:
     drawn at random, are found."""
     key_base = made(128, "0123456789abcdef")
     secrets = "# Rails\n\n{}:\n  secret_key_base: {}\n\nproduction:\n  adapter: postgresql\n"
-    for path, quiet, found, rule in (
+    _quiet_then_found((
         ("spec/dummy/config/secrets.yml", secrets.format("development", key_base),
          secrets.format("staging", key_base), "generic-secret"),
         ("config/secrets.yml", secrets.format("test", key_base),
          f"# Rails\n\nsecret_key_base: {key_base}\n", "generic-secret"),
         ("ProjectSettings/ProjectSettings.asset", "  ps4Passcode: frAQBc8Wsa1xVPfvJcrgRYwTiizs2trQ\n",
          f"  ps4Passcode: {made(32)}\n", "generic-secret"),
-    ):  # fmt: skip
-        assert _found_by_policy(path, quiet) == [], quiet
-        assert _found_by_policy(path, found) == [rule], found
+    ))  # fmt: skip
 
 
 def test_what_batches_450_to_459_held_that_is_no_credential() -> None:
@@ -3549,5 +3558,6 @@ def test_what_batches_450_to_459_held_that_is_no_credential() -> None:
     value = made(24)
     path = "spec/integration/outputs/index_spec.rb"
     line = 'let(:curl_opts) {{ "#{{super()}} --tlsv1.2 -u #{{es_admin}}:{}" }}\n'
-    assert _found_by_policy(path, line.format("#{es_admin_pass}")) == []
-    assert _found_by_policy(path, line.format(value)) == ["curl-basic-auth"]
+    _quiet_then_found(
+        [(path, line.format("#{es_admin_pass}"), line.format(value), "curl-basic-auth")]
+    )
