@@ -3561,3 +3561,26 @@ def test_what_batches_450_to_459_held_that_is_no_credential() -> None:
     _quiet_then_found(
         [(path, line.format("#{es_admin_pass}"), line.format(value), "curl-basic-auth")]
     )
+
+
+def test_what_a_values_author_says_of_it_counts_only_in_files_people_review() -> None:
+    """A value's comment that says to replace it, words that give it as an example and a
+    development or test section are its author's word: in a file people review they make it quiet;
+    in a memory, a session log or typed text (an agent's proposal, a live session) they are
+    anyone's, and the value is found, as a record there is an API's live answer."""
+    from gitmem.scan.policy import TYPED, policy, scan
+
+    value, other, third = made(24), made(24), made(24)
+    text = (
+        "id: x\n"
+        f'said: "password={value} # change this"\n'
+        f'shown: "e.g. token={other}"\n'
+        f"development:\n  api_key: {third}\n"
+    )
+    reviewed = "config/settings.yml"
+    assert _found_by_policy(reviewed, text) == []
+    for path in (".memory/memories/x.yaml", ".memory/journal/session.jsonl"):
+        assert len(_found_by_policy(path, text)) == 3, path
+    typed = [f.rule for f in scan(text, "<stdin>", TYPED) if f.rule != "hidden-unicode"]
+    assert len(typed) == 3
+    assert policy(reviewed, reviewed, text).records  # the file people review is read as one

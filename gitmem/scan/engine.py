@@ -617,33 +617,42 @@ def _kept_by_place(number: int, text: str, span: tuple[int, int], judged: _Judge
 
 def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool:
     """Whether a value without a provider's format is where no credential is kept: cut short by an
-    ellipsis (a document's ``eyJhbGciOi…``, whose value the rule reads up to the dots), before a
-    comment that says to put one's own in its place (a template's: ``# change this``), after words
-    on its line that give it as an example (``For example '…?key=…'``), where its owner publishes
-    it to every reader (in an image's URL, as the search-only key of a search box), in a URL only
-    its own machine opens (the loopback's), beside the salt it was hashed with (a user's record
-    keeps its password's digest), in a reStructuredText role, in WordPress's markup of an embedded
-    post (the nonce it shares with the frame), as PayPal's ids (an order's, a billing
-    agreement's), in a settings file's development or test section, or, in a file people review,
-    in a stored resource's record (a test's mock; in a session log or pasted text a record is an
-    API's live answer, and its token real), an API description's example or, in a test's file, a
-    test vector (a key beside the public key or the signature it yields)."""
+    ellipsis (a document's ``eyJhbGciOi…``, whose value the rule reads up to the dots), where its
+    owner publishes it to every reader (in an image's URL, as the search-only key of a search
+    box), in a URL only its own machine opens (the loopback's), beside the salt it was hashed with
+    (a user's record keeps its password's digest), in a reStructuredText role, in WordPress's
+    markup of an embedded post (the nonce it shares with the frame), as PayPal's ids (an order's,
+    a billing agreement's), or, in a file people review, where its author says it is no secret:
+    before a comment that says to put one's own in its place (a template's: ``# change this``),
+    after words on its line that give it as an example (``For example '…?key=…'``), in a settings
+    file's development or test section, in a stored resource's record (a test's mock), an API
+    description's example or, in a test's file, a test vector (a key beside the public key or the
+    signature it yields). In a session log, a memory or pasted text those are the writer's word
+    alone (an agent's proposal can put a live key under ``development:`` or after "e.g."), and a
+    record there is an API's live answer, its token real."""
     start, end = span
     return (
         text.startswith(_ELLIPSES, end)  # cut short: token: eyJhbGciOiJSUzI1NiIs...
-        or filters.said_to_replace(_rest_of_line(text, end))  # a template's: ``… # change this``
-        or filters.said_to_be_an_example(_line_before(text, start))  # ``For example '…?key=…'``
         or _published_query(text, start)
         or _search_only_key(text, start, end)
         or _salted_digest(text, start, end)
         or _ROLE_RE.search(text, max(0, start - ROLE_REACH), start) is not None
         or _in_embed(text, start)
         or _paypal_order(text, start, end)
+        or (judged.records and _said_by_its_author(text, span, judged))
+    )
+
+
+def _said_by_its_author(text: str, span: tuple[int, int], judged: _Judged) -> bool:
+    """Whether a value's file, one people review, says the value is no secret: its line's comment
+    or words, its section, the record or example it is in (``_cleared_by_place``)."""
+    start, end = span
+    return (
+        filters.said_to_replace(_rest_of_line(text, end))  # a template's: ``… # change this``
+        or filters.said_to_be_an_example(_line_before(text, start))  # ``For example '…?key=…'``
         or _in_development_section(text, start, judged)
-        or (
-            judged.records
-            and (_in_record(text, start, end, judged.tests) or _in_api_example(text, start, judged))
-        )
+        or _in_record(text, start, end, judged.tests)
+        or _in_api_example(text, start, judged)
     )
 
 
