@@ -3563,24 +3563,84 @@ def test_what_batches_450_to_459_held_that_is_no_credential() -> None:
     )
 
 
+def test_what_batches_460_to_479_held_that_is_no_credential() -> None:
+    """Batches 460 to 479 (measured once, then looked at): Jenkins' pipeline step that gives a
+    stored credential by its id (``GITHUB_TOKEN=credentials('<its id>')``, in every LinuxServer.io
+    image's Jenkinsfile); a web analytics beacon's site token in a page's script tag (the
+    Testcontainers sites' Cloudflare beacon); a test's value that respells ``test``
+    (``t3stc0ntain3rs!``); a member of the value's own name (Bicep's ``radiusServerSecret:
+    parameters.?radiusServerSecret``); values under a comment of their paragraph that says to
+    replace them (docker-swag's certbot credentials: ``# Replace with your values``); a test's
+    series of made-up values, each the one before with its last character counted on
+    (serverless-offline's ``Bearer fc3e…6e5a``, ``…6e5b``, ``…6e5c``). The same values
+    elsewhere, or in another place, are found."""
+    hexdigits = "0123456789abcdef"
+    key_id, token, beacon = (
+        str(uuid.UUID(int=_rng.getrandbits(128), version=4)),
+        made(34),
+        made(32, hexdigits),
+    )
+    series = str(uuid.UUID(int=_rng.getrandbits(128), version=4))[:-1]  # and its last: a, b, c
+    tag = "<script defer src='https://static.cloudflareinsights.com/beacon.min.js' "
+    member = "radiusServerSecret: virtualWanParameters.?p2sVpnParameters.?"
+    template = (
+        "# Instructions: https://certbot-dns-azure.readthedocs.io/\n# Replace with your values\n"
+    )
+    bearer = '  Authorization: "Bearer {}",\n'
+    _quiet_then_found(
+        [
+            (
+                "Jenkinsfile",
+                f"  GITHUB_TOKEN=credentials('{key_id}')\n",
+                f"  X = Credentials('{key_id}')\n",
+            ),
+            (
+                "docs/theme/main.html",
+                f'{tag}data-cf-beacon=\'{{"token": "{beacon}"}}\'></script>\n',
+                f'<div data-cf-beacon=\'{{"token": "{beacon}"}}\'></div>\n',
+            ),
+            (
+                "modules/arangodb/arangodb_test.go",
+                'const password = "t3stc0ntain3rs!"\n',
+                f'const password = "{token}"\n',
+            ),
+            ("avm/main.bicep", f"{member}radiusServerSecret\n", f"{member}sharedKey\n"),
+            (
+                "root/defaults/dns-conf/azure.ini",
+                f"{template}# Service principal\nclient_id = {key_id}\nclient_secret = {token}\n",
+                f"{template}\nclient_secret = {token}\n",
+            ),
+            (
+                "tests/integration/authorizer.test.js",
+                "".join(bearer.format(series + last) for last in "abc"),
+                bearer.format(series + "b"),
+                "bearer-token",
+            ),
+        ]
+    )
+
+
 def test_what_a_values_author_says_of_it_counts_only_in_files_people_review() -> None:
-    """A value's comment that says to replace it, words that give it as an example and a
-    development or test section are its author's word: in a file people review they make it quiet;
-    in a memory, a session log or typed text (an agent's proposal, a live session) they are
-    anyone's, and the value is found, as a record there is an API's live answer."""
+    """A value's comment that says to replace it (on its line, or over its paragraph), words that
+    give it as an example, a development or test section and a page's script tag are its author's
+    word: in a file people review they make it quiet; in a memory, a session log or typed text (an
+    agent's proposal, a live session) they are anyone's, and the value is found, as a record there
+    is an API's live answer."""
     from gitmem.scan.policy import TYPED, policy, scan
 
-    value, other, third = made(24), made(24), made(24)
+    value, other, third, fourth, fifth = (made(24) for _ in range(5))
     text = (
         "id: x\n"
         f'said: "password={value} # change this"\n'
         f'shown: "e.g. token={other}"\n'
+        f"# Replace with your values\nsecret_key: {fourth}\n"
+        f"page: \"<script async data-token='{fifth}'></script>\"\n"
         f"development:\n  api_key: {third}\n"
     )
     reviewed = "config/settings.yml"
     assert _found_by_policy(reviewed, text) == []
     for path in (".memory/memories/x.yaml", ".memory/journal/session.jsonl"):
-        assert len(_found_by_policy(path, text)) == 3, path
+        assert len(_found_by_policy(path, text)) == 5, path
     typed = [f.rule for f in scan(text, "<stdin>", TYPED) if f.rule != "hidden-unicode"]
-    assert len(typed) == 3
+    assert len(typed) == 5
     assert policy(reviewed, reviewed, text).records  # the file people review is read as one

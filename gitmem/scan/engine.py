@@ -618,12 +618,14 @@ def _kept_by_place(number: int, text: str, span: tuple[int, int], judged: _Judge
 def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool:
     """Whether a value without a provider's format is where no credential is kept: cut short by an
     ellipsis (a document's ``eyJhbGciOi…``, whose value the rule reads up to the dots), where its
-    owner publishes it to every reader (in an image's URL, as the search-only key of a search
-    box), in a URL only its own machine opens (the loopback's), beside the salt it was hashed with
-    (a user's record keeps its password's digest), in a reStructuredText role, in WordPress's
-    markup of an embedded post (the nonce it shares with the frame), as PayPal's ids (an order's,
-    a billing agreement's), or, in a file people review, where its author says it is no secret:
-    before a comment that says to put one's own in its place (a template's: ``# change this``),
+    owner publishes it to every reader (in an image's URL, as the search-only key of a search box),
+    in a URL only its own machine opens (the loopback's), beside the salt it was hashed with (a
+    user's record keeps its password's digest), in a reStructuredText role, in WordPress's markup of
+    an embedded post (the nonce it shares with the frame), as PayPal's ids (an order's, a billing
+    agreement's), or, in a file people review, in a page's script tag (a web analytics beacon's site
+    token), in a test's file as one of a series of made-up values (each the one before, its last
+    character counted on), or where its author says it is no secret: before a comment, or under one
+    in its paragraph, that says to put one's own in its place (a template's: ``# change this``),
     after words on its line that give it as an example (``For example '…?key=…'``), in a settings
     file's development or test section, in a stored resource's record (a test's mock), an API
     description's example or, in a test's file, a test vector (a key beside the public key or the
@@ -639,8 +641,42 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
         or _ROLE_RE.search(text, max(0, start - ROLE_REACH), start) is not None
         or _in_embed(text, start)
         or _paypal_order(text, start, end)
-        or (judged.records and _said_by_its_author(text, span, judged))
+        or (judged.records and _made_to_be_seen(text, span, judged))
     )
+
+
+def _made_to_be_seen(text: str, span: tuple[int, int], judged: _Judged) -> bool:
+    """Whether a value's file, one people review, shows the value as no secret: in a page's script
+    tag (a site's analytics token), in a test's file as one of a series of made-up values, or as
+    its author says."""
+    return (
+        _in_script_tag(text, span[0])
+        or (judged.tests and _in_series(text, span, judged))
+        or _said_by_its_author(text, span, judged)
+    )
+
+
+# A test's made-up values are often a series, each the one before with its last character counted on
+# (serverless-offline's ``Bearer fc3e55ea-…-06ae6efe6e5a``, ``…6e5b``, ``…6e5c``): drawn values
+# never share all but their last character. (Only in a test's file: a scanner's own test tables
+# write such pairs as credentials, ``WANDB_API_KEY = '…b31'`` beside ``'…b32'``.) A text's words of
+# SERIES_SHORTEST characters or more are indexed by all but their last character once per scan.
+SERIES_SHORTEST = 16
+_SERIES_WORD_RE = lazy(rf"[\w-]{{{SERIES_SHORTEST},}}+")
+
+
+def _series(text: str) -> dict[str, set[str]]:
+    """The last characters each word's first ones are written with (``_SERIES_WORD_RE``)."""
+    lasts: dict[str, set[str]] = {}
+    for word in _SERIES_WORD_RE.finditer(text):
+        lasts.setdefault(word[0][:-1], set()).add(word[0][-1])
+    return lasts
+
+
+def _in_series(text: str, span: tuple[int, int], judged: _Judged) -> bool:
+    """Whether the value at ``span`` is written again in ``text`` with another last character."""
+    value = text[span[0] : span[1]]
+    return len(value) >= SERIES_SHORTEST and len(judged.look(_series, text).get(value[:-1], ())) > 1
 
 
 def _said_by_its_author(text: str, span: tuple[int, int], judged: _Judged) -> bool:
@@ -649,6 +685,7 @@ def _said_by_its_author(text: str, span: tuple[int, int], judged: _Judged) -> bo
     start, end = span
     return (
         filters.said_to_replace(_rest_of_line(text, end))  # a template's: ``… # change this``
+        or _said_to_replace_above(text, start, judged)  # ``# Replace with your values`` over it
         or filters.said_to_be_an_example(_line_before(text, start))  # ``For example '…?key=…'``
         or _in_development_section(text, start, judged)
         or _in_record(text, start, end, judged.tests)
@@ -686,6 +723,19 @@ def _in_embed(text: str, start: int) -> bool:
     return _EMBED_CLASS_RE.search(_open_tag(text, start, max(0, start - EMBED_REACH))) is not None
 
 
+# A page's script tag is given to every reader's browser, and its attributes with it: a web
+# analytics beacon's site token (Cloudflare's ``<script defer src='…/beacon.min.js'
+# data-cf-beacon='{"token": "…"}'>``, in every page of a documentation site's theme) is published
+# so that each visit is counted. A value in a script's open tag, EMBED_REACH characters back at
+# most, is such a one; a value in the script's code, after its tag closes, is not.
+_SCRIPT_TAG_RE = lazy(r"<script\s", re.IGNORECASE)
+
+
+def _in_script_tag(text: str, start: int) -> bool:
+    """Whether ``text[start]`` is in the attributes of an HTML script tag."""
+    return _SCRIPT_TAG_RE.match(_open_tag(text, start, max(0, start - EMBED_REACH))) is not None
+
+
 def _open_tag(text: str, position: int, window: int) -> str:
     """The HTML tag open at ``position``, from its "<" (looked for back to ``window``) up to
     ``position``; empty when none is open there."""
@@ -717,6 +767,37 @@ def _paypal_order(text: str, start: int, end: int) -> bool:
         or _PAYPAL_PAGE_RE.search(text, max(0, start - _PAYPAL_PAGE_REACH), start) is not None
         or _PAYPAL_RETURN_RE.match(text, max(0, start - _RETURN_LEAD)) is not None
     )
+
+
+# A template's comment above its values can say to replace them all (docker-swag's certbot
+# credentials: ``# Replace with your values`` over an .ini's example keys). It speaks for the
+# value's paragraph: a comment line that says so (``filters.said_to_replace``) before the value's
+# line, PARAGRAPH_REACH characters back at most, with no blank line between. A text's such comment
+# lines and its blank lines are found once per scan.
+PARAGRAPH_REACH = 1024
+_COMMENT_LINE_RE = lazy(r"^[ \t]*(?:#|//)[^\n]*", re.MULTILINE)
+_BLANK_LINE_RE = lazy(r"\n[ \t]*\r?(?=\n)")
+
+
+def _replace_comments(text: str) -> tuple[list[int], list[int]]:
+    """Where each comment line that says to replace values ends, and where each blank line
+    begins, in order."""
+    said = [
+        line.end() for line in _COMMENT_LINE_RE.finditer(text) if filters.said_to_replace(line[0])
+    ]
+    return said, [blank.start() for blank in _BLANK_LINE_RE.finditer(text)] if said else []
+
+
+def _said_to_replace_above(text: str, start: int, judged: _Judged) -> bool:
+    """Whether a comment line of ``text[start]``'s paragraph, before its line, says to replace
+    values with one's own."""
+    said, blanks = judged.look(_replace_comments, text)
+    line = text.rfind("\n", 0, start) + 1
+    last = bisect.bisect_right(said, line) - 1
+    if last < 0 or line - said[last] > PARAGRAPH_REACH:
+        return False
+    blank = bisect.bisect_left(blanks, said[last])
+    return blank == len(blanks) or blanks[blank] >= line - 1
 
 
 # A settings file's section for an environment (Rails' config/secrets.yml and database.yml: a

@@ -1151,10 +1151,16 @@ _LOOKUP_VERBS = frozenset(
 )
 
 
+_JENKINS_CREDENTIALS_STEP = "credentials"  # (as written: a class's Credentials("…") may take one)
+
+
 def given_by_call(name: str) -> bool:
     """Whether a call of ``name`` gives its one argument as the credential it names: a setter's or
     a builder's (``setPassword``, ``withToken``, ``.apiKey``, ``setMchKey``), the credential's word
-    its last; not a call that looks one up, tests or derives it (``_LOOKUP_VERBS``)."""
+    its last; not a call that looks one up, tests or derives it (``_LOOKUP_VERBS``), nor Jenkins'
+    pipeline step that gives a stored credential by its id (``TOKEN = credentials('<its id>')``)."""
+    if name == _JENKINS_CREDENTIALS_STEP:
+        return False
     owner, parts = _owned(name)
     before = parts[-2] if len(parts) > 1 else owner
     return bool(parts) and parts[0] not in _LOOKUP_VERBS and _names_one(before, parts[-1], "key")
@@ -1338,9 +1344,13 @@ def spells_its_name(name: str, value: str) -> bool:
     (``END_OF_YEAR_MODAL_KEY = "EndOfYearModalShowModal2025Key"``, ``wrappedPrivateKey =
     "v2PrivateKey"``). Or its name's last words, an option's key named after them
     (``OPTION_X509_PRIVATE_KEY = "x509privatekey"``). Or its name and a UUID: a record's key its
-    code made so (``_named_id``)."""
+    code made so (``_named_id``). Or a member of its name (Bicep's ``radiusServerSecret:
+    parameters.?vpn.?radiusServerSecret``: code passing an object's member on)."""
     own = _MEMBER_SEPARATOR_RE.split(name)[-1]
     named = own.lower().translate(_LETTERS_ONLY)  # _auth.Key
+    *owners, member = _MEMBER_SEPARATOR_RE.split(value)
+    if owners and len(named) >= _RUN and member.lower().translate(_LETTERS_ONLY) == named:
+        return True
     for spelt in (value.lower(), _spelt(value.lower())):  # Cl1ent$ecret!
         short, long = sorted((named, spelt.translate(_LETTERS_ONLY)), key=len)
         if len(short) >= _RUN and short in long and len(long) - len(short) <= _SPELLING_MOST:
@@ -1597,7 +1607,8 @@ _SHORT_PARTS = frozenset(
 # fall into words from end to end
 _TYPE_WORD = rf"(?:A|I|{'|'.join(sorted(map(str.capitalize, _SHORT_PARTS)))})*[A-Z][a-z]{{2,}}"
 _TYPE_NAME_RE = lazy(rf"[a-z]+(?:{_TYPE_WORD}){{2,}}|(?:{_TYPE_WORD}){{3,}}")
-_MEMBER_SEPARATOR_RE = lazy(r"[?!]?\.|::|->")  # between an identifier's names (_IDENTIFIER_RE)
+# between an identifier's names (_IDENTIFIER_RE): TypeScript's and C#'s ``?.``, Bicep's ``.?``
+_MEMBER_SEPARATOR_RE = lazy(r"[?!]?\.\??|::|->")
 # ... and Django's development keys, which startproject marks insecure (django-insecure-…), and
 # the keys their providers publish to be public, in a browser's page or an app: Stripe's and
 # Clerk's publishable keys (pk_live_), Mapbox's public tokens (pk.), Supabase's publishable keys,
@@ -1819,7 +1830,7 @@ def _stand_in(value: str, lowered: str) -> bool:
         or not _STAND_IN_WORDS.isdisjoint(
             (_LETTERS_RE.sub("", lowered), _LETTERS_RE.sub("", spelt))
         )
-        or _TEST_RE.search(lowered) is not None
+        or any(_TEST_RE.search(form) is not None for form in (lowered, spelt))  # t3stc0ntain3rs!
         # s3cret-not-a-number; a provider's prefix and words in camel case (fbk_validApiKey123),
         # respelled too (S0meVeryL0ngT0ken)
         or any(map(_names_itself, (lowered, spelt, *map(_camel_words, _cased_forms(value)))))
