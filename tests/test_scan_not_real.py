@@ -3569,8 +3569,9 @@ def test_what_batches_460_to_479_held_that_is_no_credential() -> None:
     image's Jenkinsfile); a web analytics beacon's site token in a page's script tag (the
     Testcontainers sites' Cloudflare beacon); a test's value that respells ``test``
     (``t3stc0ntain3rs!``); a member of the value's own name (Bicep's ``radiusServerSecret:
-    parameters.?radiusServerSecret``); values under a comment of their paragraph that says to
-    replace them (docker-swag's certbot credentials: ``# Replace with your values``); a test's
+    parameters.?radiusServerSecret``); values under a comment of their paragraph that says, in a
+    sentence of its own, to replace them (docker-swag's certbot credentials: ``# Replace with your
+    values``; not Rails' ``# If you change this key, …`` over the secret it made); a test's
     series of made-up values, each the one before with its last character counted on
     (serverless-offline's ``Bearer fc3e…6e5a``, ``…6e5b``, ``…6e5c``). The same values
     elsewhere, or in another place, are found."""
@@ -3609,6 +3610,11 @@ def test_what_batches_460_to_479_held_that_is_no_credential() -> None:
                 "root/defaults/dns-conf/azure.ini",
                 f"{template}# Service principal\nclient_id = {key_id}\nclient_secret = {token}\n",
                 f"{template}\nclient_secret = {token}\n",
+            ),
+            (  # a comment that says what a change does, over the secret a framework generated
+                "config/initializers/secret_token.rb",
+                f"# Note: You should change this value\nApp.config.secret_token = '{token}'\n",
+                f"# If you change this key, old cookies will become invalid!\nApp.config.secret_token = '{token}'\n",
             ),
             (
                 "tests/integration/authorizer.test.js",

@@ -771,7 +771,7 @@ def _paypal_order(text: str, start: int, end: int) -> bool:
 
 # A template's comment above its values can say to replace them all (docker-swag's certbot
 # credentials: ``# Replace with your values`` over an .ini's example keys). It speaks for the
-# value's paragraph: a comment line that says so (``filters.said_to_replace``) before the value's
+# value's paragraph: a comment line that says so (``filters.told_to_replace``) before the value's
 # line, PARAGRAPH_REACH characters back at most, with no blank line between. A text's such comment
 # lines and its blank lines are found once per scan.
 PARAGRAPH_REACH = 1024
@@ -783,7 +783,7 @@ def _replace_comments(text: str) -> tuple[list[int], list[int]]:
     """Where each comment line that says to replace values ends, and where each blank line
     begins, in order."""
     said = [
-        line.end() for line in _COMMENT_LINE_RE.finditer(text) if filters.said_to_replace(line[0])
+        line.end() for line in _COMMENT_LINE_RE.finditer(text) if filters.told_to_replace(line[0])
     ]
     return said, [blank.start() for blank in _BLANK_LINE_RE.finditer(text)] if said else []
 

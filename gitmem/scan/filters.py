@@ -1311,11 +1311,11 @@ _SPELLING_MOST = 4  # letters a value may add to its name: my, the, this
 # drawn once for the example (a Compose file's ``MINIO_ROOT_PASSWORD=… # change this``, ``… #
 # Replace with a strong password``, ``# set a secure vpn password; e.g. via openssl rand``)
 _COMMENT_START_RE = lazy(r"(?:^|\s)(?:#|//)")
-_REPLACE_SAID_RE = lazy(
+_REPLACE_SAID = (
     r"\b(?:(?:change|replace|adjust|regenerate)\s+(?:this|me|it|with)\b"
-    r"|(?:set|generate|use)\s+(?:a|your\s+own)\s+(?:secure|strong|random|new|unique)\b)",
-    re.IGNORECASE,
+    r"|(?:set|generate|use)\s+(?:a|your\s+own)\s+(?:secure|strong|random|new|unique)\b)"
 )
+_REPLACE_SAID_RE = lazy(_REPLACE_SAID, re.IGNORECASE)
 
 
 def said_to_replace(rest_of_line: str) -> bool:
@@ -1323,6 +1323,23 @@ def said_to_replace(rest_of_line: str) -> bool:
     one's own (``# change this``): a template's stand-in, however random it looks."""
     comment = _COMMENT_START_RE.search(rest_of_line)
     return comment is not None and _REPLACE_SAID_RE.search(rest_of_line, comment.end()) is not None
+
+
+# ... and a comment line over values that tells the reader so, in a sentence of its own (``#
+# Replace with your values``, ``# Note: You should change this value``, ``… YOU SHOULD CHANGE
+# THIS.``); not one that says what a change does (Rails' ``# If you change this key, all old signed
+# cookies will become invalid!``, over the secret it generated) or that one may (``You can change
+# it below``)
+_TOLD_TO_REPLACE_RE = lazy(
+    r"(?:^[ \t]*(?:#|//)+|[.!])[ \t]*(?:(?:note|important|todo)[ \t]*:[ \t]*)?"
+    r"(?:please[ \t]+|you[ \t]+(?:should|must|need[ \t]+to)[ \t]+)?" + _REPLACE_SAID,
+    re.IGNORECASE,
+)
+
+
+def told_to_replace(comment_line: str) -> bool:
+    """Whether a comment line says, in a sentence of its own, to replace the values under it."""
+    return _TOLD_TO_REPLACE_RE.search(comment_line) is not None
 
 
 # Words that give what follows them as an example: a value after them on their line is one
@@ -1830,7 +1847,9 @@ def _stand_in(value: str, lowered: str) -> bool:
         or not _STAND_IN_WORDS.isdisjoint(
             (_LETTERS_RE.sub("", lowered), _LETTERS_RE.sub("", spelt))
         )
-        or any(_TEST_RE.search(form) is not None for form in (lowered, spelt))  # t3stc0ntain3rs!
+        or _TEST_RE.search(lowered) is not None
+        # respelled, at its start only: t3stc0ntain3rs! (random hex spells one anywhere: 527e579)
+        or spelt.startswith("test")
         # s3cret-not-a-number; a provider's prefix and words in camel case (fbk_validApiKey123),
         # respelled too (S0meVeryL0ngT0ken)
         or any(map(_names_itself, (lowered, spelt, *map(_camel_words, _cased_forms(value)))))
