@@ -3626,6 +3626,42 @@ def test_what_batches_460_to_479_held_that_is_no_credential() -> None:
     )
 
 
+def test_what_batches_480_to_489_held_that_is_no_credential() -> None:
+    """Batches 480 to 489 (a held-out check of the rules made on batches 460 to 479, measured once,
+    then looked at): words padded as base64 is (swoosh's ``access_key: "base64encodedkey=="``); a
+    key wrapped by a machine's RSA key (IIS's ``sessionKey="AQIAAA5mAAAApAAA…"`` in every
+    applicationhost.config Visual Studio keeps); Microsoft's 1DS telemetry tenant token, which
+    every copy of Office.js gives the browser; a token's three parts whose middle says it is a
+    test's (teams-toolkit's mocks' ``a.<base64 of {"userId":"test@test.com"}>.c``). The same
+    places with a drawn value are found."""
+    hexdigits = "0123456789abcdef"
+    wrapped = made(300, string.ascii_letters + string.digits + "+/")
+    tenant = f"{made(32, hexdigits)}-{uuid.UUID(int=_rng.getrandbits(128), version=4)}"
+    said = base64.b64encode(b'{"userId":"test@test.com"}').decode()
+    drawn = base64.b64encode(f'{{"userId":"bob@acme.io","sid":"{made(12)}"}}'.encode()).decode()
+    config = '<add name="AesProvider" useMachineContainer="true" sessionKey="{}" />\n'
+    _quiet_then_found(
+        [
+            (
+                "lib/swoosh/adapters/acs.ex",
+                'access_key: "base64encodedkey=="\n',
+                f'access_key: "{made(22)}=="\n',
+            ),
+            (
+                ".vs/App/config/applicationhost.config",
+                config.format(f"AQIAAA5mAAAApAAA{wrapped}"),
+                config.format(wrapped),
+            ),
+            (
+                "Scripts/Office/1/office.debug.js",
+                f"var ariaTenantToken = '{tenant}-7439';\n",
+                f"var ariaTenantToken = '{made(40)}';\n",
+            ),
+            ("tests/core/utils.ts", f'  token: "a.{said}.c",\n', f'  token: "a.{drawn}.c",\n'),
+        ]
+    )
+
+
 def test_what_a_values_author_says_of_it_counts_only_in_files_people_review() -> None:
     """A value's comment that says to replace it (on its line, or over its paragraph), words that
     give it as an example, a development or test section and a page's script tag are its author's

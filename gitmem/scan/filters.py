@@ -1575,7 +1575,12 @@ _REFERENCE_RE = lazy(
             # Ansible Vault's, OpenSSL's salted (base64 of "Salted__"), Bitwarden's EncString
             # (<type>.<iv>|<data>|<mac>: bitwarden's and vaultwarden's wrapped keys)
             r"^(?:ENC\[AES256_GCM,|\$ANSIBLE_VAULT;|U2FsdGVkX1)"
-            r"|^[0-9]\.[A-Za-z0-9+/]{16,}={0,2}\|[A-Za-z0-9+/]{16,}={0,2}(?:\|[A-Za-z0-9+/]+={0,2})?$",
+            r"|^[0-9]\.[A-Za-z0-9+/]{16,}={0,2}\|[A-Za-z0-9+/]{16,}={0,2}(?:\|[A-Za-z0-9+/]+={0,2})?$"
+            # ... or Windows CryptoAPI's: a block cipher's key wrapped by a machine's RSA
+            # key-exchange key, as IIS's AesProtectedConfigurationProvider keeps its sessionKey in
+            # every applicationhost.config (base64 of a SIMPLEBLOB: 01 02 00 00, the cipher's
+            # ALG_ID, CALG_RSA_KEYX)
+            r"|^AQIAA[A-P][A-Za-z0-9+/]mAAAApAAA",
             # ... or DevEco's (HarmonyOS' signing passwords in build-profile.json5: a length in
             # four bytes, then the ciphertext, in upper-case hex)
             r"^0{5}[0-9A-F]{3}(?:[0-9A-F]{2}){32,}$",
@@ -1644,6 +1649,9 @@ _TEST_RE = lazy(
     r"|^[tuvxyz]pub[1-9a-z]{100,112}$"
     # Nx Cloud's read-only access token, base64 of its id and "|read-only", committed in nx.json
     r"|^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\|read(?:-only)?$"
+    # Microsoft's 1DS (Aria) telemetry tenant token, the ingestion key every copy of Office.js and
+    # its telemetry libraries gives the browser (ariaTenantToken): 32 hex digits, a UUID, a number
+    r"|^[0-9a-f]{32}-[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}-[0-9]{4}$"
 )
 _LETTERS_RE = lazy(r"[^a-z]+")
 # The words a stand-in says it is by (…ThisIsNotARealKey, a super or a totally secret, XKCD's
@@ -1818,6 +1826,21 @@ def _inner_value(value: str) -> str | None:
 _NUMBERS_RE = lazy(r"\d+(?:[,;&|]++\d+)*")
 
 
+_MADE_UP_PART = 8  # a token's header or signature shorter than a JWT's shortest (eyJhbGciOi…)
+
+
+def _encoded_texts(value: str) -> list[str]:
+    """The texts a value's pieces encode, where a stand-in may say what it is: its last piece,
+    after a name or a prefix (MinIO's ``name:key``, ``DMS_<base64>``), and a token's middle between
+    two parts made up short (teams-toolkit's mocks' ``a.<base64 of {"userId":"test@test.com"}>.c``;
+    a signed token's claims may say "test" of anything, and its header and signature are long)."""
+    pieces = [_LAST_PIECE_RE.split(value)[-1]]
+    parts = value.split(".")
+    if len(parts) == 3 and max(len(parts[0]), len(parts[2])) < _MADE_UP_PART:
+        pieces.append(parts[1])
+    return [text for text in map(_encoded_text, pieces) if text is not None]
+
+
 def _stand_in(value: str, lowered: str) -> bool:
     """A word, a number, numbers in a list, a placeholder, a documented example, a test or
     publishable key, hex or base64 of one (``bXktc2VjcmV0LWtleTEy…``: ``my-secret-key12…``;
@@ -1833,8 +1856,7 @@ def _stand_in(value: str, lowered: str) -> bool:
         or _common_digest(lowered)
     ):
         return True
-    text = _encoded_text(_LAST_PIECE_RE.split(value)[-1])  # MinIO's name:key, DMS_<base64>
-    if text is not None and _stand_in(text, text.lower()):
+    if any(_stand_in(text, text.lower()) for text in _encoded_texts(value)):
         return True
     spelt = _spelt(lowered)  # p@ssw0rd, s3cr3t: the same words in digits and symbols
     # "fake-token", "Secret123!", "testpass1": a stand-in, or a password nobody should use; and
@@ -2354,10 +2376,10 @@ def _name_like(value: str, length: int) -> bool | None:
     # a name's first part, to which code adds the rest ('auto-identify-' + uuidv7())
     value = value.rstrip(_JOINERS) or value
     # ... and a name of words numbered (SERVICE_NAME-2; a word and a number, silverhand_1, is a
-    # password as people make them)
+    # password as people make them), or padded as base64 is (swoosh's ``"base64encodedkey=="``)
     numbered = _NUMBERED_RE.sub("", value)
     stems = (value, numbered) if _NAME_JOINER_RE.search(numbered) else (value,)
-    if any(shape(stem) for stem in stems for shape in _NAME_SHAPES):
+    if any(shape(stem) for stem in {*stems, value.rstrip("=")} for shape in _NAME_SHAPES):
         return False
     value = stems[-1]
     if _WORDS_RE.match(value):
