@@ -3662,6 +3662,30 @@ def test_what_batches_480_to_489_held_that_is_no_credential() -> None:
     )
 
 
+def test_what_batches_490_to_499_held_that_is_no_credential() -> None:
+    """Batches 490 to 499 (round 63's held-out check of its end's rules, measured once, then looked
+    at): the key a token cache keeps an entry under, as Microsoft's authentication libraries write
+    it (msal-dotnet's tests: ``accesstoken-<client id>-<tenant>``, the account's and its
+    environment's before it). A drawn value under the same name is found."""
+    uid, client, tenant = (str(uuid.UUID(int=_rng.getrandbits(128), version=4)) for _ in range(3))
+    line = 'string expectedGenericKey = "{}";\n'
+    cache_key = f"{uid}.{tenant}-login.windows.net-idtoken-{client}-{tenant}-"
+    _quiet_then_found(
+        [
+            (
+                "tests/CacheTests/UnifiedSchemaValidationTests.cs",
+                line.format(f"idtoken-{client}-{tenant}"),
+                line.format(made(40)),
+            ),
+            (
+                "tests/Resources/AADTestData.txt",
+                f'"id_token_cache_key": "{cache_key}",\n',
+                f'"id_token": "{made(40)}",\n',
+            ),
+        ]
+    )
+
+
 def test_what_a_values_author_says_of_it_counts_only_in_files_people_review() -> None:
     """A value's comment that says to replace it (on its line, or over its paragraph), words that
     give it as an example, a development or test section and a page's script tag are its author's

@@ -1564,6 +1564,11 @@ _REFERENCE_RE = lazy(
             # ... its beginning, where a string is cut: the key's id and the date (aiobotocore's
             # ``X-Amz-Credential=akid%2F20161107%2F'``)
             r"^\w{3,128}" + SCOPE_DATE,
+            # the key a token cache keeps an entry under, as Microsoft's authentication libraries
+            # (MSAL) write it: <account>-<environment>-<credential type>-<client id>-<tenant>-…,
+            # and their iOS keychain's keys, which begin with the type (idtoken-<client id>-…)
+            r"(?:^|-)(?:accesstoken(?:_with_authscheme)?|idtoken|refreshtoken|appmetadata)-"
+            r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
             # a URL, a name (ARN, URN, a DID: did:key: names a public key; a WebDAV lock's:
             # Lock-Token, opaquelocktoken:), a secret
             # kept elsewhere, or kept encrypted or obfuscated, as it says first (dotenvx's
