@@ -650,7 +650,7 @@ def _made_to_be_seen(text: str, span: tuple[int, int], judged: _Judged) -> bool:
     tag (a site's analytics token), in a test's file as one of a series of made-up values, or as
     its author says."""
     return (
-        _in_script_tag(text, span[0])
+        _in_script_tag(text, span[0], judged)
         or (judged.tests and _in_series(text, span, judged))
         or _said_by_its_author(text, span, judged)
     )
@@ -731,9 +731,16 @@ def _in_embed(text: str, start: int) -> bool:
 _SCRIPT_TAG_RE = lazy(r"<script\s", re.IGNORECASE)
 
 
-def _in_script_tag(text: str, start: int) -> bool:
+def _script_tags(text: str) -> bool:
+    """Whether ``text`` holds a script tag at all (looked for once a scan)."""
+    return _SCRIPT_TAG_RE.search(text) is not None
+
+
+def _in_script_tag(text: str, start: int, judged: _Judged) -> bool:
     """Whether ``text[start]`` is in the attributes of an HTML script tag."""
-    return _SCRIPT_TAG_RE.match(_open_tag(text, start, max(0, start - EMBED_REACH))) is not None
+    return judged.look(_script_tags, text) and (
+        _SCRIPT_TAG_RE.match(_open_tag(text, start, max(0, start - EMBED_REACH))) is not None
+    )
 
 
 def _open_tag(text: str, position: int, window: int) -> str:
