@@ -799,9 +799,11 @@ def _said_to_replace_above(text: str, start: int, judged: _Judged) -> bool:
     """Whether a comment line of ``text[start]``'s paragraph, before its line, says to replace
     values with one's own."""
     said, blanks = judged.look(_replace_comments, text)
-    line = text.rfind("\n", 0, start) + 1
+    if not said:
+        return False
+    line = text.rfind("\n", max(0, start - PARAGRAPH_REACH), start) + 1  # (0: none in reach)
     last = bisect.bisect_right(said, line) - 1
-    if last < 0 or line - said[last] > PARAGRAPH_REACH:
+    if not line or last < 0 or line - said[last] > PARAGRAPH_REACH:
         return False
     blank = bisect.bisect_left(blanks, said[last])
     return blank == len(blanks) or blanks[blank] >= line - 1
@@ -827,8 +829,8 @@ def _in_development_section(text: str, start: int, judged: _Judged) -> bool:
     """Whether ``text[start]`` is on an indented line whose top-level section, the nearest line
     before it that begins at its first column (past blank lines and comments), is ``development:``
     or ``test:``."""
-    line = text.rfind("\n", 0, start) + 1
-    if not text.startswith((" ", "\t"), line):
+    line = text.rfind("\n", max(0, start - SECTION_REACH), start) + 1  # (0: none in reach)
+    if not line or not text.startswith((" ", "\t"), line):
         return False
     heads = judged.look(_section_heads, text)
     last = bisect.bisect_right(heads, line) - 1

@@ -1365,9 +1365,10 @@ def spells_its_name(name: str, value: str) -> bool:
     parameters.?vpn.?radiusServerSecret``: code passing an object's member on)."""
     own = _MEMBER_SEPARATOR_RE.split(name)[-1]
     named = own.lower().translate(_LETTERS_ONLY)  # _auth.Key
-    *owners, member = _MEMBER_SEPARATOR_RE.split(value)
-    if owners and len(named) >= _RUN and member.lower().translate(_LETTERS_ONLY) == named:
-        return True
+    if len(named) >= _RUN and _MEMBER_SEPARATOR_RE.search(value) is not None:
+        member = _MEMBER_SEPARATOR_RE.split(value)[-1]
+        if member.lower().translate(_LETTERS_ONLY) == named:
+            return True
     for spelt in (value.lower(), _spelt(value.lower())):  # Cl1ent$ecret!
         short, long = sorted((named, spelt.translate(_LETTERS_ONLY)), key=len)
         if len(short) >= _RUN and short in long and len(long) - len(short) <= _SPELLING_MOST:
