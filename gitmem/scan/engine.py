@@ -787,8 +787,8 @@ _BLANK_LINE_RE = lazy(r"\n[ \t]*\r?(?=\n)")
 
 
 def _replace_comments(text: str) -> tuple[list[int], list[int]]:
-    """Where each comment line that says to replace values ends, and where each blank line
-    begins, in order."""
+    """Where each comment line that says to replace values ends, and where each line before a
+    blank line ends (the newline a blank line follows), in order."""
     said = [
         line.end() for line in _COMMENT_LINE_RE.finditer(text) if filters.told_to_replace(line[0])
     ]
