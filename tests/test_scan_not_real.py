@@ -3686,6 +3686,49 @@ def test_what_batches_490_to_499_held_that_is_no_credential() -> None:
     )
 
 
+def test_what_batches_500_to_519_held_that_is_no_credential() -> None:
+    """Batches 500 to 519 (measured once, then looked at): a token beside its expiry, as its
+    issuer answers a request for one, in a test's mock (go-github's ``{"token": "…",
+    "expires_at": …}`` for a runner's registration; an OAuth answer's ``access_token`` beside
+    ``expires_in``), where a refresh token beside it, or a token with no expiry, is found; the
+    Supabase CLI's local stack's secret key, the same in every stack it runs, where a drawn key of
+    its format is found; a key in a test's record of a made-up account (drupal-cloudflare's
+    ``'apikey' => '…', 'email' => 'test@test.com'``), where an account that may exist is found."""
+    upper = string.ascii_uppercase + string.digits
+    form = "  public function testValidCredentials() {{\n    $edit = [\n      'apikey' => '{}',\n"
+    form += "      'email' => '{}',\n    ];\n  }}\n"
+    apikey = made(37, string.ascii_lowercase + string.digits)
+    token, other = made(29, upper), made(29, upper)
+    mock = '\tfmt.Fprint(w, `{{"{}":"{}",{}}}`)\n'
+    oauth = '"expires_in":3600,"token_type":"bearer"'
+    helpers = '    public const string ApiKey = "sb_secret_{}";\n'
+    _quiet_then_found(
+        [
+            (
+                "github/actions_runners_test.go",
+                mock.format("token", token, '"expires_at":`+referenceTimeStr+`'),
+                mock.format("token", token, '"owner":"o"'),
+            ),
+            (
+                "tests/test_oauth.py",
+                mock.format("access_token", other, oauth),
+                mock.format("refresh_token", other, oauth),
+            ),
+            (
+                "packages/Realtime/Realtime.Tests/Helpers.cs",
+                helpers.format("N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz"),
+                helpers.format(made(31)),
+                "supabase-token",
+            ),
+            (
+                "src/Tests/CloudFlareAdminSettingsFormTest.php",
+                form.format(apikey, "test@test.com"),
+                form.format(apikey, "ops@acme.io"),
+            ),
+        ]
+    )
+
+
 def test_what_a_values_author_says_of_it_counts_only_in_files_people_review() -> None:
     """A value's comment that says to replace it (on its line, or over its paragraph), words that
     give it as an example, a development or test section and a page's script tag are its author's

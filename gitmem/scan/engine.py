@@ -629,9 +629,10 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
     after words on its line that give it as an example (``For example '…?key=…'``), in a settings
     file's development or test section, in a stored resource's record (a test's mock), an API
     description's example or, in a test's file, a test vector (a key beside the public key or the
-    signature it yields). In a session log, a memory or pasted text those are the writer's word
-    alone (an agent's proposal can put a live key under ``development:`` or after "e.g."), and a
-    record there is an API's live answer, its token real."""
+    signature it yields), a token its issuer answered with, beside its expiry, or a credential
+    beside a made-up account's e-mail. In a session log, a memory or pasted text those are the
+    writer's word alone (an agent's proposal can put a live key under ``development:`` or after
+    "e.g."), and a record there is an API's live answer, its token real."""
     start, end = span
     return (
         text.startswith(_ELLIPSES, end)  # cut short: token: eyJhbGciOiJSUzI1NiIs...
@@ -968,12 +969,42 @@ _VECTOR_MEMBER_RE = lazy(
 )
 
 
+# A token with its lifetime, as its issuer answers a request for one (GitHub's runner registration
+# token: ``{"token": "…", "expires_at": …}``; an OAuth token response's ``access_token`` beside its
+# ``expires_in``): in a test's file, a mock's answer or a recorded one, whose token has expired long
+# since. A refresh token beside it lives on, and is found.
+_EXPIRY_MEMBER_RE = lazy(
+    r"""(?<![\w-])["']?expires?[_-]?(?:in|at|on)["']?[ \t]*(?::|=>?)""", re.IGNORECASE
+)
+_REFRESH_MEMBER_RE = lazy(r"""refresh[_-]?token["']?[ \t]*(?::|=>?)[ \t]*["']?$""", re.IGNORECASE)
+MEMBER_NAME_REACH = 48
+# ... and, in a test's file, a credential beside the made-up account it would be an account's (an
+# e-mail at a domain kept for examples and tests, RFC 2606's, or test.com: drupal-cloudflare's
+# form tests post ``'apikey' => '68ow…', 'email' => 'test@test.com'``): a live credential is an
+# account's that exists.
+_MADE_UP_ACCOUNT_RE = lazy(
+    r"""["']?e-?mail["']?[ \t]*(?::|=>?)[ \t]*["'][\w.+-]+@(?:[\w-]+\.)*"""
+    r"""(?:example\.(?:com|org|net)|test\.com|[\w-]+\.(?:test|example|invalid|localhost))["']""",
+    re.IGNORECASE,
+)
+
+
+def _issued(text: str, start: int, members: str) -> bool:
+    """Whether the value at ``start`` is a token its issuer answered with, beside its expiry in
+    ``members`` (its object's own), and not a refresh token."""
+    return (
+        _EXPIRY_MEMBER_RE.search(members) is not None
+        and _REFRESH_MEMBER_RE.search(text, max(0, start - MEMBER_NAME_REACH), start) is None
+    )
+
+
 def _in_record(text: str, start: int, end: int, tests: bool) -> bool:
     """Whether ``text[start:end]`` is a member's value in an object whose own members (not those of
     the objects in it) make it a fixture: an ``id``, or the value again in a URL's path (the record
     names itself by it: a Shopify checkout's ``token`` in its ``web_url``, …/checkouts/<token>), and
     a date and time (a stored resource's record), or, in a test's file, the public key or the
-    signature a key yields (a test vector)."""
+    signature a key yields (a test vector), the token's expiry (``_issued``) or a made-up
+    account's e-mail."""
     low, high = max(0, start - RECORD_REACH), min(len(text), end + RECORD_REACH)
     back, opened = _cuts(islice(_braces_back(text, low, start), RECORD_BRACES), "}", start)
     if not opened:
@@ -989,7 +1020,11 @@ def _in_record(text: str, start: int, end: int, tests: bool) -> bool:
         for cuts in (back, on)
         for a, b in zip(cuts[::2], cuts[1::2], strict=True)
     )
-    if tests and _VECTOR_MEMBER_RE.search(members) is not None:
+    if tests and (
+        _VECTOR_MEMBER_RE.search(members) is not None
+        or _issued(text, start, members)
+        or _MADE_UP_ACCOUNT_RE.search(members) is not None
+    ):
         return True
     named = _RECORD_ID_RE.search(members) is not None or f"/{text[start:end]}" in members
     return named and _RECORD_TIME_RE.search(members) is not None

@@ -189,6 +189,9 @@ _DOCUMENTED_EXAMPLES = frozenset(
         # (H@Sh1CoR3!), in its every example of a database server and every project that starts
         # from one
         "fda767a5d2129e29",
+        # the secret key of the Supabase CLI's local development stack (sb_secret_N7UND0Ug…), the
+        # same in every stack ``supabase start`` runs, in the tests and scripts of its users
+        "c85debb55f2f204d",
     }
 )
 # ... and the same, their first characters (sha256 of them, first 16 hex digits, by how many): AWS's
