@@ -3729,6 +3729,37 @@ def test_what_batches_500_to_519_held_that_is_no_credential() -> None:
     )
 
 
+def test_what_batches_520_to_529_held_that_is_no_credential() -> None:
+    """Batches 520 to 529 (a held-out check of the rules made on batches 500 to 519, measured once,
+    then looked at): an access key's id in a log of AWS's API calls (CloudTrail's ``userIdentity``,
+    beside the caller's ``principalId``: Splunk's detections keep such events by the dozen), where
+    the same id in an SDK's settings is found; a value in the development environment's or the
+    tests' settings file (github-for-jira's ``.env.test``), where a provider's format is found, and
+    the same value in ``.env`` or a machine's own ``.env.development.local``."""
+    key_id = "AKIA" + made(16, string.ascii_uppercase + "234567")
+    caller = '"userIdentity": {{"type": "IAMUser", "principalId": "AIDA{}", "arn": '.format(
+        made(17, string.ascii_uppercase + "234567")
+    )
+    caller += '"arn:aws:iam::111111111111:user/cli", "accountId": "111111111111", '
+    secret = f"STORAGE_SECRET={made(64, '0123456789abcdef')}\n"
+    github = "ghp_" + made(36)
+    _quiet_then_found(
+        [
+            (
+                "data_sources/aws_cloudtrail_deleterule.yml",
+                f'example_log: \'{{"eventVersion": "1.08", {caller}"accessKeyId": "{key_id}"}}}}\'\n',
+                f'example_log: \'{{"region": "us-east-1", "accessKeyId": "{key_id}"}}\'\n',
+                "aws-access-key-id",
+            ),
+            (".env.test", secret, f"{secret}GITHUB_TOKEN={github}\n", "github-pat"),
+        ]
+    )
+    for path in (".env.development", ".env.e2e", "client/.env.test"):
+        assert _found_by_policy(path, secret) == [], path
+    for path in (".env", ".env.development.local", "config/.env.production"):
+        assert _found_by_policy(path, secret) == ["generic-secret"], path
+
+
 def test_what_a_values_author_says_of_it_counts_only_in_files_people_review() -> None:
     """A value's comment that says to replace it (on its line, or over its paragraph), words that
     give it as an example, a development or test section and a page's script tag are its author's

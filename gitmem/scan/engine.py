@@ -411,15 +411,21 @@ class _Judged:
     another line, in a layer decoded from it, by another rule) is judged once. It holds values that
     may be secrets, so it lives no longer than the scan."""
 
-    __slots__ = ("kind", "looks", "messages", "records", "tests", "values")
+    __slots__ = ("environment", "kind", "looks", "messages", "records", "tests", "values")
 
     def __init__(
-        self, kind: Kind, messages: bool = False, records: bool = False, tests: bool = False
+        self,
+        kind: Kind,
+        messages: bool = False,
+        records: bool = False,
+        tests: bool = False,
+        environment: bool = False,
     ) -> None:
         self.kind = kind
         self.messages = messages  # text shown to people: a translation's strings, a saved page
         self.records = records  # a file people review: a stored record in it is a fixture's
         self.tests = tests  # a test's file: a key beside its public key is a test vector
+        self.environment = environment  # the development environment's or the tests' settings
         self.looks: dict[tuple[Callable[[str], object], str], object] = {}
         self.values: dict[tuple[int, str], bool] = {}
 
@@ -611,8 +617,29 @@ def _published_format() -> tuple[bool, ...]:
 
 def _kept_by_place(number: int, text: str, span: tuple[int, int], judged: _Judged) -> bool:
     """Whether rule ``number``'s value at ``span`` stays a finding where it is: a provider's
-    format is a credential wherever it is written; any other value, unless its place clears it."""
+    format is a credential wherever it is written, but for an access key's id a log of calls names
+    (``_logged_caller``); any other value, unless its place clears it."""
+    if number == _key_id_rule():
+        return not _logged_caller(text, span)
     return _published_format()[number] or not _cleared_by_place(text, span, judged)
+
+
+# An access key's id in a log of AWS's API calls (CloudTrail's ``userIdentity``: the caller's
+# ``principalId`` and ``arn`` beside the ``accessKeyId`` its call was signed with): every call
+# names its key in the clear, as a signed request does (rules' aws-access-key-id), and no log holds
+# a secret key. Splunk's and Datadog's detections and log forwarders keep such events by the dozen.
+_CALLER_RE = lazy(r"""principalId\\*["']?[ \t]*[:=]""")
+
+
+@cache
+def _key_id_rule() -> int:
+    return next(number for number, rule in enumerate(RULES) if rule.id == "aws-access-key-id")
+
+
+def _logged_caller(text: str, span: tuple[int, int]) -> bool:
+    """Whether the value at ``span`` is in an object that names a call's caller."""
+    members = _own_members(text, *span)
+    return members is not None and _CALLER_RE.search(members) is not None
 
 
 def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool:
@@ -827,9 +854,12 @@ def _section_heads(text: str) -> list[int]:
 
 
 def _in_development_section(text: str, start: int, judged: _Judged) -> bool:
-    """Whether ``text[start]`` is on an indented line whose top-level section, the nearest line
-    before it that begins at its first column (past blank lines and comments), is ``development:``
-    or ``test:``."""
+    """Whether ``text[start]`` is in the development environment's or the tests' settings file
+    (``kinds.is_environment_settings``), or on an indented line whose top-level section, the
+    nearest line before it that begins at its first column (past blank lines and comments), is
+    ``development:`` or ``test:``."""
+    if judged.environment:
+        return True
     line = text.rfind("\n", max(0, start - SECTION_REACH), start) + 1  # (0: none in reach)
     if not line or not text.startswith((" ", "\t"), line):
         return False
@@ -969,6 +999,27 @@ _VECTOR_MEMBER_RE = lazy(
 )
 
 
+def _own_members(text: str, start: int, end: int) -> str | None:
+    """The text of the object ``text[start:end]`` is in, without the objects nested in it (their
+    members are theirs), RECORD_REACH characters and RECORD_BRACES braces either side at most; or
+    ``None`` outside any object."""
+    low, high = max(0, start - RECORD_REACH), min(len(text), end + RECORD_REACH)
+    back, opened = _cuts(islice(_braces_back(text, low, start), RECORD_BRACES), "}", start)
+    if not opened:
+        return None
+    braces = list(islice(_braces_on(text, end, high), RECORD_BRACES))
+    if len(braces) == RECORD_BRACES:  # read no further than the last brace walked
+        high = braces[-1][0]
+    on, closed = _cuts(braces, "{", end)
+    if not closed and len(on) % 2:  # as far as the reach
+        on.append(high)
+    return "\n".join(
+        text[min(a, b) : max(a, b)]
+        for cuts in (back, on)
+        for a, b in zip(cuts[::2], cuts[1::2], strict=True)
+    )
+
+
 # A token with its lifetime, as its issuer answers a request for one (GitHub's runner registration
 # token: ``{"token": "…", "expires_at": …}``; an OAuth token response's ``access_token`` beside its
 # ``expires_in``): in a test's file, a mock's answer or a recorded one, whose token has expired long
@@ -1005,21 +1056,9 @@ def _in_record(text: str, start: int, end: int, tests: bool) -> bool:
     a date and time (a stored resource's record), or, in a test's file, the public key or the
     signature a key yields (a test vector), the token's expiry (``_issued``) or a made-up
     account's e-mail."""
-    low, high = max(0, start - RECORD_REACH), min(len(text), end + RECORD_REACH)
-    back, opened = _cuts(islice(_braces_back(text, low, start), RECORD_BRACES), "}", start)
-    if not opened:
+    members = _own_members(text, start, end)
+    if members is None:
         return False
-    braces = list(islice(_braces_on(text, end, high), RECORD_BRACES))
-    if len(braces) == RECORD_BRACES:  # read no further than the last brace walked
-        high = braces[-1][0]
-    on, closed = _cuts(braces, "{", end)
-    if not closed and len(on) % 2:  # as far as the reach
-        on.append(high)
-    members = "\n".join(
-        text[min(a, b) : max(a, b)]
-        for cuts in (back, on)
-        for a, b in zip(cuts[::2], cuts[1::2], strict=True)
-    )
     if tests and (
         _VECTOR_MEMBER_RE.search(members) is not None
         or _issued(text, start, members)
@@ -1319,6 +1358,7 @@ def scan_text(
     messages: bool = False,
     records: bool = False,
     tests: bool = False,
+    environment: bool = False,
 ) -> list[Finding]:
     """Every secret in ``text``, in order of position.
 
@@ -1339,9 +1379,13 @@ def scan_text(
     resource's record (an ``id`` and a date and time) is a fixture, and its tokens name the
     resource. ``tests``: the text is a test's file (``gitmem.scan.kinds.in_tests``), where a key in
     an object beside the public key or the signature it yields is a test vector, and a value named
-    as a private key is the key the test signs with.
+    as a private key is the key the test signs with. ``environment``: the text is the development
+    environment's or the tests' settings file (``gitmem.scan.kinds.is_environment_settings``), all
+    of it what a ``development:`` section is in a file people review.
     """
-    spans = _resolve(_scan_layered(text, decode, _Judged(kind, messages, records, tests)))
+    spans = _resolve(
+        _scan_layered(text, decode, _Judged(kind, messages, records, tests, environment))
+    )
     hidden_chars = _find_hidden(text, locale, kind) if hidden else []
     if not spans and not hidden_chars:
         return []

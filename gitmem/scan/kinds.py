@@ -130,6 +130,18 @@ _LOCALE_SUFFIXES = (
 _LOCALE_DATA = (".json", ".yml", ".yaml", ".properties", ".js", ".ts", ".toml", ".ini")
 
 
+# A settings file for the development environment or the tests', named for it as dotenv's tools
+# name them (``.env.development``, ``.env.test``: Vite's, Next.js's, dotenv-flow's): the whole file
+# is what a development section is in one (Rails' ``development:``), not a machine's own
+# ``.env.development.local``, which is kept out of the repository and may hold one's real keys.
+_ENVIRONMENT_FILE_RE = lazy(r"^\.env\.(?:development|dev|test|testing|e2e)$")
+
+
+def is_environment_settings(path: str) -> bool:
+    """Whether a file is the development environment's or the tests' settings, by its name."""
+    return _ENVIRONMENT_FILE_RE.match(path.rpartition("/")[2]) is not None
+
+
 # What Yarn commits of itself (``yarn set version``, ``yarn plugin import``): its own minified
 # release, whose strings hold raw control characters. Nobody reviews it line by line.
 _VENDORED_TOOL_DIRECTORIES = (".yarn/releases/", ".yarn/plugins/")

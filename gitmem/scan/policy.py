@@ -26,6 +26,7 @@ from gitmem.scan.kinds import (
     Kind,
     file_kind,
     in_tests,
+    is_environment_settings,
     is_locale,
     is_messages,
     is_saved_page,
@@ -50,6 +51,9 @@ class Policy(NamedTuple):
     # ``records``); in a log, a memory or pasted text a record is an API's live answer
     records: bool = False
     tests: bool = False  # a test's file (engine.scan_text's ``tests``)
+    # the development environment's or the tests' settings file (engine.scan_text's
+    # ``environment``): the whole file is such a section
+    environment: bool = False
 
 
 LOG = Policy(LOG_DECODE_DEPTH, False, PROSE)  # a session log, a transcript
@@ -70,6 +74,7 @@ def scan(text: str, shown: str, how: Policy) -> list[Finding]:
         messages=how.messages,
         records=how.records,
         tests=how.tests,
+        environment=how.environment,
     )
 
 
@@ -89,4 +94,5 @@ def policy(relative: str, shown: str, text: str) -> Policy:
         is_messages(where) or (reviewed and is_saved_page(where, text)),
         reviewed,
         reviewed and in_tests(where),
+        reviewed and is_environment_settings(where),
     )

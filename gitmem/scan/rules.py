@@ -323,7 +323,8 @@ RULES: tuple[Rule, ...] = (
         # presigned URL's of the older signature, its query's AWSAccessKeyId (an S3 label's or
         # audio file's link, with its Expires and Signature, in karrio's and shippo's recorded
         # responses); nor twenty capitals inside a run of letters of both cases (base64: pdf.js's
-        # embedded wasm)
+        # embedded wasm). Nor the id a log of calls names beside its caller (engine's
+        # _logged_caller).
         pattern=(
             _B
             + r"(?<![?&;]AWSAccessKeyId=)(?<!\\u0026AWSAccessKeyId=)"
@@ -356,6 +357,15 @@ RULES: tuple[Rule, ...] = (
                 "&Expires=1568274226&Signature=",
                 _r(_ALNUM, 27),
                 "%3D",
+            ),
+            # a log of a call names the key it was signed with: CloudTrail's caller (engine's
+            # _logged_caller)
+            _j(
+                '"userIdentity": {"type": "IAMUser", "principalId": "AIDA',
+                _r(_B32, 17),
+                '", "accountId": "111111111111", "accessKeyId": "AKIA',
+                _r(_B32, 16),
+                '"}',
             ),
         ),
     ),
