@@ -228,3 +228,28 @@ def test_a_decoded_layer_is_read_only_where_decoding_changed_it(
     read = sum(end - start for start, end in engine._merge(windows))
     # the two escapes' neighbourhoods, not the string's 200 KB
     assert read < 8 * engine.WINDOW, read
+
+
+def test_a_tests_many_signed_tokens_and_strings_cost_a_bounded_multiple_of_prose() -> None:
+    """A test's file of different HMAC-signed tokens, beside as many strings as a scan tries as their key
+    (engine._signed_in_its_file: each token tried with each string would cost their product): the HMACs a scan
+    tries are bounded by the text's length."""
+    import hashlib
+    import hmac
+
+    rng = random.Random(64)
+
+    def part(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    header = part(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
+    strings = "".join(
+        f"k{n} = '{''.join(rng.choices(string.ascii_letters, k=8))}'\n" for n in range(128)
+    )
+    tokens = []
+    while len(strings) + sum(map(len, tokens)) < 64_000:  # as large as a memory may be
+        signed = f"{header}.{part(json.dumps({'sub': ''.join(rng.choices(string.ascii_letters, k=12))}).encode())}"
+        key = "".join(rng.choices(string.ascii_letters, k=8)).encode()
+        tokens.append(f"t = {signed}.{part(hmac.digest(key, signed.encode(), hashlib.sha256))}\n")
+    slow = _over({"tokens and strings": strings + "".join(tokens)}, _prose_per_byte())
+    assert not slow, slow

@@ -3760,6 +3760,42 @@ def test_what_batches_520_to_529_held_that_is_no_credential() -> None:
         assert _found_by_policy(path, secret) == ["generic-secret"], path
 
 
+def _hs256(claims: dict[str, object], key: str) -> str:
+    """A JSON Web Token of ``claims``, signed by HMAC-SHA256 with ``key``."""
+
+    def part(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    header = part(json.dumps({"typ": "JWT", "alg": "HS256"}).encode())
+    signed = f"{header}.{part(json.dumps(claims).encode())}"
+    return f"{signed}.{part(hmac.digest(key.encode(), signed.encode(), 'sha256'))}"
+
+
+def test_a_tests_token_signed_with_a_key_its_file_holds_is_the_tests_own() -> None:
+    """Batches 520 to 529: a test's token signed by HMAC with a string its own file holds
+    (jenkins-for-jira's build events, signed with its mock's ``'this is a secret'``) is the test's
+    own: anyone who reads the file can sign another. Signed with a key the file does not hold, or
+    in a file that is not a test's, it is found."""
+    claims = {"aud": "jenkins-forge-app", "iss": "jenkins-plugin", "exp": 3247482513, "n": made(16)}
+    mock = "  mockResolvedValue(secret || '{}');\n"
+    test = "const BUILD_EVENT_JWT = '{}';\n" + mock
+    own, other = _hs256(claims, "this is a secret"), _hs256(claims, made(24))
+    path = "app/src/webtrigger/handle-jenkins-request.test.ts"
+    _quiet_then_found(
+        [
+            (
+                path,
+                test.format(own, "this is a secret"),
+                test.format(other, "this is a secret"),
+                "jwt",
+            )
+        ]
+    )
+    assert _found_by_policy(path.replace(".test", ""), test.format(own, "this is a secret")) == [
+        "jwt"
+    ]
+
+
 def test_what_a_values_author_says_of_it_counts_only_in_files_people_review() -> None:
     """A value's comment that says to replace it (on its line, or over its paragraph), words that
     give it as an example, a development or test section and a page's script tag are its author's

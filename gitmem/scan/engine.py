@@ -651,15 +651,16 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
     an embedded post (the nonce it shares with the frame), as PayPal's ids (an order's, a billing
     agreement's), or, in a file people review, in a page's script tag (a web analytics beacon's site
     token), in a test's file as one of a series of made-up values (each the one before, its last
-    character counted on), or where its author says it is no secret: before a comment, or under one
-    in its paragraph, that says to put one's own in its place (a template's: ``# change this``),
-    after words on its line that give it as an example (``For example '…?key=…'``), in a settings
-    file's development or test section, in a stored resource's record (a test's mock), an API
-    description's example or, in a test's file, a test vector (a key beside the public key or the
-    signature it yields), a token its issuer answered with, beside its expiry, or a credential
-    beside a made-up account's e-mail. In a session log, a memory or pasted text those are the
-    writer's word alone (an agent's proposal can put a live key under ``development:`` or after
-    "e.g."), and a record there is an API's live answer, its token real."""
+    character counted on) or as a token signed with a key the file holds, or where its author says
+    it is no secret: before a comment, or under one in its paragraph, that says to put one's own in
+    its place (a template's: ``# change this``), after words on its line that give it as an example
+    (``For example '…?key=…'``), in a settings file's development or test section, in a stored
+    resource's record (a test's mock), an API description's example or, in a test's file, a test
+    vector (a key beside the public key or the signature it yields), a token its issuer answered
+    with, beside its expiry, or a credential beside a made-up account's e-mail. In a session log, a
+    memory or pasted text those are the writer's word alone (an agent's proposal can put a live key
+    under ``development:`` or after "e.g."), and a record there is an API's live answer, its token
+    real."""
     start, end = span
     return (
         text.startswith(_ELLIPSES, end)  # cut short: token: eyJhbGciOiJSUzI1NiIs...
@@ -675,11 +676,14 @@ def _cleared_by_place(text: str, span: tuple[int, int], judged: _Judged) -> bool
 
 def _made_to_be_seen(text: str, span: tuple[int, int], judged: _Judged) -> bool:
     """Whether a value's file, one people review, shows the value as no secret: in a page's script
-    tag (a site's analytics token), in a test's file as one of a series of made-up values, or as
-    its author says."""
+    tag (a site's analytics token), in a test's file as one of a series of made-up values or as a
+    token signed with a key the file holds, or as its author says."""
     return (
         _in_script_tag(text, span[0], judged)
-        or (judged.tests and _in_series(text, span, judged))
+        or (
+            judged.tests
+            and (_in_series(text, span, judged) or _signed_in_its_file(text, span, judged))
+        )
         or _said_by_its_author(text, span, judged)
     )
 
@@ -705,6 +709,43 @@ def _in_series(text: str, span: tuple[int, int], judged: _Judged) -> bool:
     """Whether the value at ``span`` is written again in ``text`` with another last character."""
     value = text[span[0] : span[1]]
     return len(value) >= SERIES_SHORTEST and len(judged.look(_series, text).get(value[:-1], ())) > 1
+
+
+# A test's token, signed with a key its own file holds (jenkins-for-jira's build events, signed with
+# its mock's 'this is a secret'; opensearch-security's, with its settings' signing key): the test
+# made it, and anyone who reads the file can make another. The file's string literals are tried as
+# the HMAC key, the first SIGNING_KEYS_MOST different ones, read once per scan; a scan tries one
+# HMAC for every HMAC_BYTES characters of its text at most, and finds a token it has no HMAC left
+# for (a test of many tokens and many strings would cost their product).
+SIGNING_KEYS_MOST = 128
+HMAC_BYTES = 16
+_LITERAL_RE = lazy(r"""(["'`])([^"'`\\\n]{4,256})\1""")
+
+
+class _SigningKeys:
+    """A text's string literals, and how many HMACs its scan may still try with them."""
+
+    __slots__ = ("left", "literals")
+
+    def __init__(self, text: str) -> None:
+        found: dict[str, None] = {}
+        for literal in _LITERAL_RE.finditer(text):
+            found[literal[2]] = None
+            if len(found) == SIGNING_KEYS_MOST:
+                break
+        self.literals = tuple(found)
+        self.left = len(text) // HMAC_BYTES
+
+
+def _signed_in_its_file(text: str, span: tuple[int, int], judged: _Judged) -> bool:
+    """Whether the value at ``span`` is a token signed with one of its text's string literals."""
+    token = text[span[0] : span[1]]
+    if not token.startswith("eyJ"):
+        return False
+    keys = judged.look(_SigningKeys, text)
+    tried = keys.literals[: keys.left]
+    keys.left -= len(tried)
+    return filters.signed_with(token, tried)
 
 
 def _said_by_its_author(text: str, span: tuple[int, int], judged: _Judged) -> bool:

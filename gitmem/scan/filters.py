@@ -14,7 +14,7 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Literal
 
@@ -524,6 +524,18 @@ def _signed_with_example_key(token: str, algorithm: str) -> bool:
     """Whether an HMAC-signed token's signature is one of the example signing keys' or of a
     password everyone tries (remark42's development tokens, signed with its guide's secret 12345):
     a token from a tutorial or its tests, which anyone can sign again."""
+    return _hmac_signed(token, algorithm, _KEYS_ANYONE_SIGNS_WITH)
+
+
+def signed_with(token: str, keys: Iterable[str]) -> bool:
+    """Whether ``token`` is a JSON Web Token signed by HMAC with one of ``keys``."""
+    if not token.startswith("eyJ") or token.count(".") != 2:
+        return False
+    return _hmac_signed(token, _algorithm(token.partition(".")[0]), keys)
+
+
+def _hmac_signed(token: str, algorithm: str, keys: Iterable[str]) -> bool:
+    """Whether ``token``'s signature is the HMAC of ``algorithm`` with one of ``keys``."""
     digest = _HMAC_DIGESTS.get(algorithm)
     if digest is None:
         return False
@@ -534,9 +546,11 @@ def _signed_with_example_key(token: str, algorithm: str) -> bool:
         part.encode("utf-8", "surrogatepass") for part in token.rpartition(".")
     )  # any text: a generic value is asked too (made_up)
     return any(
-        base64.urlsafe_b64encode(hmac.digest(key.encode(), signed, digest)).rstrip(b"=")
+        base64.urlsafe_b64encode(
+            hmac.digest(key.encode("utf-8", "surrogatepass"), signed, digest)
+        ).rstrip(b"=")
         == signature
-        for key in _KEYS_ANYONE_SIGNS_WITH
+        for key in keys
     )
 
 
