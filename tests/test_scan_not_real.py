@@ -3796,6 +3796,26 @@ def test_a_tests_token_signed_with_a_key_its_file_holds_is_the_tests_own() -> No
     ]
 
 
+def test_what_batches_530_to_539_held_that_is_no_credential() -> None:
+    """Batches 530 to 539 (round 64's held-out check of its end's rules, measured once, then looked
+    at): an identifier of words in camel case, numbers and acronyms among them, read as random
+    (IntuneManagement's resource keys, ``"nameResourceKey": "mediaContentRating…Above12Option"``,
+    by the hundred). A drawn value under the same name is found."""
+    line = '    "nameResourceKey":  "{}",\n'
+    _quiet_then_found(
+        [
+            (
+                "Documentation/ObjectInfo/applicationsandgames_iosgeneral.json",
+                line.format("mediaContentRatingAppsAgesAbove12Option")
+                + line.format(
+                    "ProactiveRemediations.Create.Settings.RunIn64BitPSOptionPicker.label"
+                ),
+                line.format(made(40)),
+            )
+        ]
+    )
+
+
 def test_what_a_values_author_says_of_it_counts_only_in_files_people_review() -> None:
     """A value's comment that says to replace it (on its line, or over its paragraph), words that
     give it as an example, a development or test section and a page's script tag are its author's

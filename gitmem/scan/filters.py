@@ -1652,6 +1652,35 @@ _SHORT_PARTS = frozenset(
 # fall into words from end to end
 _TYPE_WORD = rf"(?:A|I|{'|'.join(sorted(map(str.capitalize, _SHORT_PARTS)))})*[A-Z][a-z]{{2,}}"
 _TYPE_NAME_RE = lazy(rf"[a-z]+(?:{_TYPE_WORD}){{2,}}|(?:{_TYPE_WORD}){{3,}}")
+# ... and an identifier of words with numbers and acronyms among them, in camel case, its parts
+# joined by dots or not (IntuneManagement's resource keys:
+# ``mediaContentRatingAppsAgesAbove12Option``, ``…RunIn64BitPSOptionPicker.label``): a word of three
+# letters or more has a vowel and no four consonants in a row, and only the first, or one after a
+# joint, begins in small letters; IDENTIFIER_WORDS_LEAST words of three letters or more, four
+# fifths of the value's characters at least. One random value of 24 characters in some 300,000
+# falls into such words.
+_IDENTIFIER_PART_RE = lazy(r"[A-Z]?[a-z]{2,}|[A-Z][a-z]|[A-Z]{2,4}(?![a-z])|\d{1,4}|[._-]")
+IDENTIFIER_WORDS_LEAST = 5
+
+
+def identifier_of_words(value: str) -> bool:
+    """Whether ``value`` is words in camel case from end to end, numbers and acronyms among them."""
+    end = words = letters = 0
+    joint = True  # the value's start, as after a joint: a word may begin in small letters
+    for part in _IDENTIFIER_PART_RE.finditer(value):
+        text = part[0]
+        if part.start() != end or (text[0].islower() and not joint):
+            return False
+        end, joint = part.end(), text in _WORD_JOINTS
+        if len(text) >= 3 and not text.isupper() and text.isalpha():
+            lowered = text.lower()
+            if _VOWELS.isdisjoint(lowered) or _CONSONANTS_RE.search(lowered):
+                return False
+            words += 1
+            letters += len(text)
+    return end == len(value) and words >= IDENTIFIER_WORDS_LEAST and 5 * letters >= 4 * len(value)
+
+
 # between an identifier's names (_IDENTIFIER_RE): TypeScript's and C#'s ``?.``, Bicep's ``.?``
 _MEMBER_SEPARATOR_RE = lazy(r"[?!]?\.\??|::|->")
 # ... and Django's development keys, which startproject marks insecure (django-insecure-…), and
@@ -1806,6 +1835,7 @@ def plausible(value: str, *, short: bool = False) -> bool:
         _stand_in(value, lowered)
         or _code_or_reference(value)
         or _TYPE_NAME_RE.fullmatch(value) is not None
+        or identifier_of_words(value)
         or made_up(value)
         or _encoded_document(value)
         or public_point(value)
